@@ -1,0 +1,3 @@
+export interface ApiClient {
+  close(): Promise<void>;
+}

@@ -1,0 +1,282 @@
+/**
+ * The one place where commands are registered (commander), where Deps are built from
+ * the process, and where errors become exit codes. Command modules are imported only
+ * when their command runs.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { createRequire } from 'node:module';
+import { CliError, ExitCode, UsageError, exitCodeOf } from './errors.js';
+import type { Deps, GlobalOptions, IO, Log } from './deps.js';
+import type { ConfigStore } from './config/store.js';
+import type { ApiClient } from './api/client.js';
+import type { Prompter } from './output/prompter.js';
+
+export interface Process {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  on(event: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
+  off(event: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
+  exit(code: number): never;
+}
+
+type Action<O> = (opts: O, deps: Deps) => Promise<number | void>;
+
+const EXAMPLES = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}.`);
+    return n;
+  };
+}
+
+function secondsOption(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) {
+    throw new InvalidArgumentError('--timeout must be a number of seconds greater than 0.');
+  }
+  return Number(value);
+}
+
+function version(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../package.json') as { version: string }).version;
+}
+
+export function buildProgram(run: <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>) => Promise<void>): Command {
+  const program = new Command('payctl')
+    .description('Send payouts and check wallet balances from the terminal.')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('-p, --profile <name>', 'profile to use (default: $PAYCTL_PROFILE, else "default")')
+    .option('--base-url <url>', 'base URL for this call, ending in /v2 (overrides the profile)')
+    .option('--json', 'machine output on stdout; no colour, prompts or spinners')
+    .option('--no-input', 'never prompt; missing input is a usage error')
+    .option('--no-color', 'plain text (NO_COLOR and FORCE_COLOR are honoured too)')
+    .option('-v, --verbose', 'log each request and response on stderr (secrets shown as ***)')
+    .option('--timeout <seconds>', 'per-request time limit in seconds', secondsOption, 30)
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run `payctl --help` for usage)')
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'payctl sandbox start --detach',
+        'payctl balances --profile sandbox',
+        'payctl payouts list --status Pending --json',
+      ]),
+    );
+
+  // --- sandbox -----------------------------------------------------------
+  const sandbox = program
+    .command('sandbox')
+    .description('run a local server that implements the payout service, with demo wallets')
+    .addHelpText(
+      'after',
+      EXAMPLES(['payctl sandbox start', 'payctl sandbox start --detach --port 4010', 'payctl sandbox status', 'payctl sandbox stop']),
+    );
+  sandbox
+    .command('start')
+    .description('start the sandbox (foreground; Ctrl-C stops it) and print its base URL and API key')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', intOption('--port', 0, 65535), 0)
+    .option('--detach', 'run in the background; stop it with `payctl sandbox stop`')
+    .option('--api-key <key>', 'API key the sandbox accepts (default: a random sk_sandbox_ key)')
+    .option('--seed <n>', 'seed for the demo data (same seed, same wallets and payouts)', intOption('--seed'), 1)
+    .option('--state <file>', 'keep state in this file across restarts')
+    .option('--token-ttl <seconds>', 'lifetime of issued tokens', intOption('--token-ttl', 1), 3600)
+    .option('--settle-after <ms>', 'time before a Pending payout settles', intOption('--settle-after'), 3000)
+    .option('--webhook-url <url>', 'POST signed payout events to this URL')
+    .option('--webhook-secret <secret>', 'secret for webhook signatures (default: whsec_sandbox)')
+    .option('--rate-limit <n>', 'requests per second before answering 429 (0: no limit)', intOption('--rate-limit'), 0)
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'payctl sandbox start',
+        'payctl sandbox start --detach --seed 7 --state ./sandbox-state.json',
+        'payctl sandbox start --webhook-url http://127.0.0.1:4242/webhooks --settle-after 1000',
+      ]),
+    )
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox/start.js')));
+  sandbox
+    .command('stop')
+    .description('stop the background sandbox')
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox/stop.js')));
+  sandbox
+    .command('status')
+    .description('say whether the background sandbox runs, and where')
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox/status.js')));
+
+  return program;
+}
+
+/** Global options from the command line and environment (flag > env > default). */
+function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
+  const o = cmd.optsWithGlobals() as {
+    profile?: string;
+    baseUrl?: string;
+    json?: boolean;
+    input?: boolean;
+    verbose?: boolean;
+    timeout?: number;
+  };
+  return {
+    profile: o.profile ?? (env.PAYCTL_PROFILE || 'default'),
+    baseUrl: o.baseUrl,
+    json: o.json === true,
+    noInput: o.input === false,
+    verbose: o.verbose === true,
+    timeoutMs: Math.round((o.timeout ?? 30) * 1000),
+  };
+}
+
+function makeIO(proc: Process, globals: GlobalOptions, colorFlag: boolean, wantsColor: typeof import('./output/style.js').wantsColor): IO {
+  const stdinIsTTY = proc.stdin.isTTY === true;
+  const stdoutIsTTY = proc.stdout.isTTY === true;
+  const stderrIsTTY = proc.stderr.isTTY === true;
+  return {
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    color: wantsColor({ flag: colorFlag, json: globals.json, isTTY: stdoutIsTTY, env: proc.env }),
+    stderrColor: wantsColor({ flag: colorFlag, json: globals.json, isTTY: stderrIsTTY, env: proc.env }),
+    interactive: stdinIsTTY && stdoutIsTTY && !globals.json && !globals.noInput,
+  };
+}
+
+function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
+}
+
+/** Runs payctl with the given process; returns the exit code (only bin calls exit). */
+export async function main(proc: Process): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts += 1;
+    if (interrupts > 1) proc.exit(ExitCode.interrupted);
+    controller.abort();
+  };
+  proc.on('SIGINT', onSignal);
+  proc.on('SIGTERM', onSignal);
+
+  const { wantsColor, makeStyle } = await import('./output/style.js');
+  const { renderErrorJson, renderErrorText } = await import('./output/errors.js');
+  let deps: Deps | undefined;
+  let exitCode = 0;
+  const argv = proc.argv.slice(2);
+  const jsonRequested = argv.includes('--json');
+
+  const run = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>): Promise<void> => {
+    const globals = globalsFrom(cmd, proc.env);
+    const colorFlag = (cmd.optsWithGlobals() as { color?: boolean }).color !== false;
+    const io = makeIO(proc, globals, colorFlag, wantsColor);
+    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor));
+    const mod = await load();
+    const code = await mod.run(cmd.opts() as O, deps);
+    exitCode = typeof code === 'number' ? code : 0;
+  };
+
+  const program = buildProgram(run);
+  program.exitOverride();
+  let usageMessage = '';
+  program.configureOutput({
+    writeOut: (s) => void proc.stdout.write(s),
+    writeErr: (s) => void proc.stderr.write(jsonRequested ? '' : s),
+    outputError: (s) => {
+      usageMessage = s.replace(/^error: /, '').trim();
+      if (!jsonRequested) proc.stderr.write(s);
+    },
+  });
+  for (const sub of allCommands(program)) sub.exitOverride().configureOutput(program.configureOutput());
+
+  try {
+    await program.parseAsync(proc.argv);
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        return ExitCode.ok;
+      }
+      if (err.code === 'commander.executeSubCommandAsync') return ExitCode.failed;
+      // Usage errors: commander already printed the message and hint (unless --json).
+      if (jsonRequested) proc.stderr.write(renderErrorJson(new UsageError(usageMessage || err.message)));
+      return ExitCode.usage;
+    }
+    const style = makeStyle(deps?.io.stderrColor ?? false);
+    const json = deps?.globals.json ?? jsonRequested;
+    proc.stderr.write(json ? renderErrorJson(err) : renderErrorText(err, style, deps?.globals.verbose ?? false));
+    return exitCodeOf(err);
+  } finally {
+    proc.off('SIGINT', onSignal);
+    proc.off('SIGTERM', onSignal);
+    if (deps) await closeDeps(deps);
+  }
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+const closers = new WeakMap<Deps, () => Promise<void>>();
+
+function buildDeps(
+  proc: Process,
+  io: IO,
+  globals: GlobalOptions,
+  argv: readonly string[],
+  signal: AbortSignal,
+  style: import('./output/style.js').Style,
+): Deps {
+  const log: Log = {
+    info: (line) => void io.stderr.write(line + '\n'),
+    warn: (line) => void io.stderr.write(`${style.yellow('Warning:')} ${line}\n`),
+    success: (line) => void io.stderr.write(`${style.green('✓')} ${line}\n`),
+    verbose: (line) => {
+      if (globals.verbose) io.stderr.write(style.dim(line) + '\n');
+    },
+  };
+  let apiClient: ApiClient | undefined;
+  const deps: Deps = {
+    io,
+    env: proc.env,
+    globals,
+    argv,
+    now: () => new Date(),
+    signal,
+    log,
+    config: once((): ConfigStore => {
+      throw new Error('config store not available');
+    }),
+    api: once(async (): Promise<ApiClient> => {
+      throw new Error('API client not available');
+    }),
+    prompter: once(async (): Promise<Prompter> => {
+      throw new Error('prompter not available');
+    }),
+  };
+  closers.set(deps, async () => {
+    if (apiClient) await apiClient.close();
+  });
+  return deps;
+}
+
+async function closeDeps(deps: Deps): Promise<void> {
+  await closers.get(deps)?.();
+}
+
+export { Option };

@@ -1,0 +1,100 @@
+/**
+ * Typed errors and the one exit-code table (cli.md "Exit codes").
+ * Commands throw these; only bin/payctl.js turns the code into process.exit.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  auth: 3,
+  unknown: 4,
+  interrupted: 130,
+} as const;
+
+export abstract class CliError extends Error {
+  abstract readonly exitCode: number;
+  /** What to do next, shown after the message. */
+  hint?: string;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = new.target.name;
+    if (hint !== undefined) this.hint = hint;
+  }
+}
+
+/** Bad input: nothing was sent (exit 2). `problems` lists every problem at once. */
+export class UsageError extends CliError {
+  readonly exitCode = ExitCode.usage;
+  readonly problems: string[];
+  constructor(message: string, problems: string[] = [], hint?: string) {
+    super(message, hint);
+    this.problems = problems;
+  }
+}
+
+/** The config store is unreadable or damaged (exit 2: nothing was sent). */
+export class ConfigError extends CliError {
+  readonly exitCode = ExitCode.usage;
+}
+
+/** Not logged in, or credentials refused (exit 3). */
+export class AuthError extends CliError {
+  readonly exitCode = ExitCode.auth;
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  constructor(message: string, opts: { hint?: string; status?: number; requestId?: string } = {}) {
+    super(message, opts.hint ?? 'Run `payctl login` to sign in again.');
+    this.status = opts.status;
+    this.requestId = opts.requestId;
+  }
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The service refused or failed (exit 1). */
+export class ApiError extends CliError {
+  readonly exitCode = ExitCode.failed;
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly requestId: string | undefined;
+  readonly errors: FieldError[];
+  constructor(
+    message: string,
+    opts: { status?: number; code?: string; requestId?: string; errors?: FieldError[]; hint?: string } = {},
+  ) {
+    super(message, opts.hint);
+    this.status = opts.status;
+    this.code = opts.code;
+    this.requestId = opts.requestId;
+    this.errors = opts.errors ?? [];
+  }
+}
+
+/** A network failure or time-out (exit 4). For a payout the outcome may be unknown. */
+export class NetworkError extends CliError {
+  readonly exitCode = ExitCode.unknown;
+  readonly causeCode: string | undefined;
+  constructor(message: string, opts: { hint?: string; causeCode?: string } = {}) {
+    super(message, opts.hint);
+    this.causeCode = opts.causeCode;
+  }
+}
+
+/** A payout was (maybe) sent but no answer came back (exit 4). */
+export class OutcomeUnknownError extends NetworkError {}
+
+/** Ctrl-C (exit 130). */
+export class InterruptedError extends CliError {
+  readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'Interrupted.', hint?: string) {
+    super(message, hint);
+  }
+}
+
+export function exitCodeOf(err: unknown): number {
+  return err instanceof CliError ? err.exitCode : ExitCode.failed;
+}

@@ -1,0 +1,3 @@
+export interface Prompter {
+  close?(): void;
+}
