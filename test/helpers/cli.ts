@@ -1,0 +1,68 @@
+/**
+ * Runs the real built binary (bin/payctl.js -> dist/) in a child process, with a
+ * temp config folder and no colour or terminal unless asked.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const BIN = resolve(__dirname, '../../bin/payctl.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  configDir?: string;
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/** A fresh temp folder for PAYCTL_CONFIG_DIR; removed by the returned cleanup. */
+export function tempConfigDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'payctl-test-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Environment for a child payctl: nothing inherited that could change its behaviour. */
+export function cliEnv(configDir: string | undefined, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: configDir ?? process.env.HOME,
+    NO_COLOR: '1',
+    LANG: 'C.UTF-8',
+  };
+  if (configDir) env.PAYCTL_CONFIG_DIR = configDir;
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: cliEnv(opts.configDir, opts.env),
+      cwd: opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 25_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
