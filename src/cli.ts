@@ -185,7 +185,9 @@ export async function main(proc: Process): Promise<number> {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = (cmd.optsWithGlobals() as { color?: boolean }).color !== false;
     const io = makeIO(proc, globals, colorFlag, wantsColor);
-    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor));
+    // Loaded here, not at start-up: --version and --help never pay for conf.
+    const { openConfigStore } = await import('./config/store.js');
+    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore);
     const mod = await load();
     const code = await mod.run(cmd.opts() as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -241,6 +243,7 @@ function buildDeps(
   argv: readonly string[],
   signal: AbortSignal,
   style: import('./output/style.js').Style,
+  openConfigStore: (env: NodeJS.ProcessEnv) => ConfigStore,
 ): Deps {
   const log: Log = {
     info: (line) => void io.stderr.write(line + '\n'),
@@ -259,14 +262,23 @@ function buildDeps(
     now: () => new Date(),
     signal,
     log,
-    config: once((): ConfigStore => {
-      throw new Error('config store not available');
-    }),
+    config: once((): ConfigStore => openConfigStore(proc.env)),
     api: once(async (): Promise<ApiClient> => {
-      throw new Error('API client not available');
+      const { createApiClient } = await import('./api/session.js');
+      apiClient = createApiClient({
+        globals,
+        env: proc.env,
+        store: deps.config(),
+        signal,
+        now: deps.now,
+        verbose: globals.verbose ? (line) => io.stderr.write(style.dim(line) + '\n') : undefined,
+        userAgent: `payctl/${version()} node/${process.versions.node}`,
+      });
+      return apiClient;
     }),
     prompter: once(async (): Promise<Prompter> => {
-      throw new Error('prompter not available');
+      const { createPrompter } = await import('./output/prompter.js');
+      return createPrompter(io, signal);
     }),
   };
   closers.set(deps, async () => {

@@ -1,3 +1,318 @@
-export interface ApiClient {
-  close(): Promise<void>;
+/**
+ * The one HTTP client (GUIDE pattern 4): one undici keep-alive dispatcher for the
+ * process (proxy from the environment, explicit connect / headers / body timeouts),
+ * wrapped by auth (token from the API key, refreshed before expiry and once after a
+ * 401), retries for reads, and --verbose logging with secrets shown as ***.
+ */
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
+import { sanitize } from '../output/sanitize.js';
+import { redactBody, redactHeader } from './redact.js';
+import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { joinUrl, resolveRoute, type RouteName } from './routes.js';
+import { envelopeSchema, parseErrorBody, parseOrThrow, tokenSchema, type Envelope, type TokenData } from './schemas.js';
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  raw: string;
+  requestId: string | undefined;
+}
+
+export interface Credentials {
+  apiKey: string | undefined;
+  /** A token to start with (profile or PAYCTL_TOKEN). */
+  token: string | undefined;
+  tokenExpiresAt: Date | undefined;
+  /** True when the token was given as is (PAYCTL_TOKEN): never refreshed. */
+  fixedToken: boolean;
+  /** Called with each new token (to save it in the profile). */
+  onToken?: (token: string, expiresAt: Date | undefined) => void;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  routes: Record<string, string>;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  credentials: Credentials;
+  now: () => Date;
+  /** --verbose sink; undefined when not verbose. */
+  verbose: ((line: string) => void) | undefined;
+  retry?: RetryPolicy;
+  userAgent?: string;
+}
+
+export interface CallOptions {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Retry connection errors, 408, 429 and 5xx (reads and other safe calls). */
+  retry?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Refresh a token this long before it expires. */
+const REFRESH_MARGIN_MS = 60_000;
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #opts: ClientOptions;
+  readonly #dispatcher: Dispatcher;
+  #token: string | undefined;
+  #tokenExpiresAt: Date | undefined;
+
+  constructor(opts: ClientOptions) {
+    this.#opts = opts;
+    this.baseUrl = opts.baseUrl;
+    this.#token = opts.credentials.token;
+    this.#tokenExpiresAt = opts.credentials.tokenExpiresAt;
+    const env = opts.env;
+    this.#dispatcher = new EnvHttpProxyAgent({
+      httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',
+      httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? '',
+      // Loopback never goes through a proxy.
+      noProxy: [env.NO_PROXY ?? env.no_proxy ?? '', 'localhost', '127.0.0.1', '[::1]'].filter(Boolean).join(','),
+      connect: { timeout: opts.timeoutMs },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#dispatcher.close().catch(() => this.#dispatcher.destroy());
+  }
+
+  #secrets(): string[] {
+    return [this.#opts.credentials.apiKey, this.#token, this.#opts.credentials.token].filter((s): s is string => !!s);
+  }
+
+  /** One HTTP exchange, no auth, no retry. Network faults become NetworkError; Ctrl-C InterruptedError. */
+  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<HttpResponse> {
+    const all: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.#opts.userAgent ?? 'payctl',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    };
+    const log = this.#opts.verbose;
+    const secrets = this.#secrets();
+    if (log) {
+      log(`> ${method} ${url}`);
+      for (const [k, v] of Object.entries(all)) log(`> ${k}: ${redactHeader(k, v)}`);
+      if (body !== undefined) log(`> ${sanitize(redactBody(body, secrets))}`);
+    }
+    const started = performance.now();
+    const signals = [this.#opts.signal, signal].filter((s): s is AbortSignal => !!s);
+    try {
+      const res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers: all,
+        body,
+        dispatcher: this.#dispatcher,
+        signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+        headersTimeout: this.#opts.timeoutMs,
+        bodyTimeout: this.#opts.timeoutMs,
+      });
+      const raw = await res.body.text();
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      if (log) {
+        log(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms)`);
+        for (const [k, v] of Object.entries(out)) log(`< ${k}: ${sanitize(redactHeader(k, v))}`);
+        if (raw) log(`< ${sanitize(redactBody(raw, secrets))}`);
+      }
+      return { status: res.statusCode, headers: out, raw, requestId: out['x-request-id'] };
+    } catch (err) {
+      if (this.#opts.signal.aborted) throw new InterruptedError();
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new InterruptedError();
+      const e = toNetworkError(err, url, this.#opts.timeoutMs);
+      log?.(`< ${e.causeCode ?? 'error'}: ${e.message} (${Math.round(performance.now() - started)} ms)`);
+      throw e;
+    }
+  }
+
+  /** The current bearer token, fetched with the API key when missing or about to expire. */
+  async bearer(forceRefresh = false): Promise<string> {
+    const c = this.#opts.credentials;
+    const now = this.#opts.now().getTime();
+    const fresh = this.#token && (!this.#tokenExpiresAt || this.#tokenExpiresAt.getTime() - REFRESH_MARGIN_MS > now);
+    if (this.#token && (c.fixedToken || (fresh && !forceRefresh))) return this.#token;
+    if (!c.apiKey) {
+      if (this.#token && !forceRefresh) return this.#token; // expiring, but nothing to refresh with
+      throw new AuthError(forceRefresh ? 'The access token was refused and there is no API key to get a new one.' : 'Not logged in: no API key or token for this profile.', {
+        hint: 'Run `payctl login` (or set PAYCTL_API_KEY).',
+      });
+    }
+    const t = await this.fetchToken(c.apiKey);
+    this.#token = t.token;
+    this.#tokenExpiresAt = t.expiresAt ?? (t.expiresInSeconds !== undefined ? new Date(now + t.expiresInSeconds * 1000) : undefined);
+    c.onToken?.(this.#token, this.#tokenExpiresAt);
+    return this.#token;
+  }
+
+  /** GET the token route with an API key. 401/403: AuthError (exit 3). */
+  async fetchToken(apiKey: string): Promise<TokenData> {
+    const route = resolveRoute('authToken', {}, this.#opts.routes);
+    const res = await this.#withRetry(() => this.send(route.method, joinUrl(this.baseUrl, route.path), { 'api-key': apiKey }), true);
+    if (res.status === 401 || res.status === 403) {
+      const parsed = parseErrorBody(res.raw);
+      throw new AuthError(`The API key was refused by the service${parsed?.message ? ` (${parsed.message})` : ''}.`, {
+        status: res.status,
+        requestId: res.requestId,
+        hint: 'The key may be wrong or revoked. Run `payctl login` with a valid key.',
+      });
+    }
+    if (res.status < 200 || res.status > 299) throw apiErrorFrom(res, 'Getting an access token failed');
+    const env = parseEnvelope(res);
+    return parseOrThrow(tokenSchema, env.data, 'a token', res.requestId);
+  }
+
+  async #withRetry(attempt: () => Promise<HttpResponse>, retry: boolean): Promise<HttpResponse> {
+    const policy = this.#opts.retry ?? READ_RETRY;
+    const start = Date.now();
+    for (let n = 1; ; n++) {
+      let res: HttpResponse | undefined;
+      let failure: unknown;
+      try {
+        res = await attempt();
+      } catch (err) {
+        if (!(err instanceof NetworkError)) throw err;
+        failure = err;
+      }
+      const retryable = failure !== undefined || (res !== undefined && isRetryableStatus(res.status));
+      if (!retry || !retryable || n >= policy.maxAttempts) {
+        if (failure) throw failure;
+        return res!;
+      }
+      const wait = backoffDelay(n, policy, res ? parseRetryAfter(res.headers['retry-after'], this.#opts.now()) : undefined);
+      if (Date.now() - start + wait > policy.deadlineMs) {
+        if (failure) throw failure;
+        return res!;
+      }
+      this.#opts.verbose?.(`* retrying in ${wait} ms (attempt ${n + 1} of ${policy.maxAttempts})`);
+      await sleep(wait, this.#opts.signal);
+    }
+  }
+
+  /**
+   * An authenticated call by route name. Reads retry by default. A 401 gets a new
+   * token once and repeats the request once; non-2xx answers are returned, not thrown.
+   */
+  async call(name: RouteName, opts: CallOptions = {}): Promise<HttpResponse> {
+    const route = resolveRoute(name, opts.params, this.#opts.routes);
+    const url = joinUrl(this.baseUrl, route.path, opts.query);
+    const once = async (force: boolean) => {
+      const token = await this.bearer(force);
+      return this.send(route.method, url, { ...opts.headers, authorization: `Bearer ${token}` }, opts.body, opts.signal);
+    };
+    const retry = opts.retry ?? route.method === 'GET';
+    let res = await this.#withRetry(() => once(false), retry);
+    if (res.status === 401 && !this.#opts.credentials.fixedToken && this.#opts.credentials.apiKey) {
+      this.#opts.verbose?.('* 401: getting a new token and repeating the request once');
+      res = await this.#withRetry(() => once(true), retry);
+    }
+    if (res.status === 401) {
+      const parsed = parseErrorBody(res.raw);
+      throw new AuthError(`The service refused the credentials${parsed?.message ? ` (${parsed.message})` : ''}.`, {
+        status: 401,
+        requestId: res.requestId,
+        hint: this.#opts.credentials.fixedToken
+          ? 'PAYCTL_TOKEN was refused: set a valid token, or unset it and run `payctl login`.'
+          : 'Run `payctl login` to sign in again.',
+      });
+    }
+    return res;
+  }
+
+  /** An authenticated call whose 2xx envelope is returned; anything else throws. */
+  async callEnvelope(name: RouteName, opts: CallOptions = {}): Promise<{ envelope: Envelope; res: HttpResponse }> {
+    const res = await this.call(name, opts);
+    if (res.status < 200 || res.status > 299) throw apiErrorFrom(res);
+    return { envelope: parseEnvelope(res), res };
+  }
+}
+
+export function parseEnvelope(res: HttpResponse): Envelope {
+  let json: unknown;
+  try {
+    json = JSON.parse(res.raw);
+  } catch {
+    throw new ApiError(`The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`, {
+      status: res.status,
+      requestId: res.requestId,
+      hint: 'Check the base URL (a proxy or the wrong host may have answered). Run with --verbose for the whole response.',
+    });
+  }
+  return parseOrThrow(envelopeSchema, json, 'a response', res.requestId);
+}
+
+function excerpt(raw: string): string {
+  const text = sanitize(raw).replace(/\s+/g, ' ').trim();
+  if (!text) return '(empty)';
+  return JSON.stringify(text.length > 120 ? text.slice(0, 120) + '…' : text);
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'The request was rejected as invalid',
+  403: 'The request was forbidden',
+  404: 'Not found',
+  409: 'The request conflicts with an earlier one',
+  422: 'The service could not process the request',
+  429: 'The service is rate limiting requests',
+};
+
+/** An ApiError from a non-2xx answer, in any tolerated error-body form. */
+export function apiErrorFrom(res: HttpResponse, prefix?: string): ApiError {
+  const parsed = parseErrorBody(res.raw);
+  let message: string;
+  if (parsed?.message) message = parsed.message;
+  else if (parsed) message = STATUS_TEXT[res.status] ?? `The service answered HTTP ${res.status}`;
+  else message = `The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`;
+  if (prefix) message = `${prefix}: ${message}`;
+  let hint: string | undefined;
+  if (res.status >= 500) hint = 'The service failed; try again later. If it persists, quote the request id to support.';
+  else if (res.status === 429) hint = 'Wait a little and try again.';
+  return new ApiError(message, {
+    status: res.status,
+    code: parsed?.code,
+    requestId: res.requestId,
+    errors: parsed?.errors ?? [],
+    hint,
+  });
+}
+
+function toNetworkError(err: unknown, url: string, timeoutMs: number): NetworkError {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  const host = (() => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  })();
+  const secs = `${Math.round(timeoutMs / 100) / 10} s`;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new NetworkError(`Could not connect to ${host}: connection refused.`, { causeCode: code, hint: 'Is the service (or `payctl sandbox start`) running at this base URL?' });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new NetworkError(`Could not resolve the host ${host}.`, { causeCode: code, hint: 'Check the base URL and your network.' });
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new NetworkError(`Connecting to ${host} timed out after ${secs}.`, { causeCode: code, hint: 'Check your network, or raise --timeout.' });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new NetworkError(`No answer from ${host} within ${secs}.`, { causeCode: code, hint: 'Try again, or raise --timeout.' });
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return new NetworkError(`The connection to ${host} was closed before an answer arrived.`, { causeCode: code, hint: 'Try again.' });
+    default:
+      return new NetworkError(`Network error talking to ${host}: ${sanitize(e?.message ?? String(err))}.`, { causeCode: code });
+  }
 }

@@ -1,3 +1,57 @@
+/**
+ * Prompts for people (inquirer), used only when io.interactive. Loaded lazily.
+ * Ctrl-C at a prompt becomes InterruptedError.
+ */
+import { InterruptedError } from '../errors.js';
+import type { IO } from '../deps.js';
+
+export type Validate = (value: string) => true | string;
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
 export interface Prompter {
-  close?(): void;
+  input(opts: { message: string; default?: string; validate?: Validate }): Promise<string>;
+  password(opts: { message: string; validate?: Validate }): Promise<string>;
+  select<T>(opts: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
+  /** Free text with suggestions: the suggestions are offered, any other value accepted. */
+  suggest(opts: { message: string; suggestions: string[]; validate?: Validate }): Promise<string>;
+  confirm(opts: { message: string; default: boolean }): Promise<boolean>;
+}
+
+function interrupted(err: unknown): never {
+  const name = (err as { name?: string })?.name;
+  if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'AbortError') throw new InterruptedError();
+  throw err;
+}
+
+export async function createPrompter(io: IO, signal: AbortSignal): Promise<Prompter> {
+  const p = await import('@inquirer/prompts');
+  const ctx = { input: io.stdin, output: io.stdout, signal, clearPromptOnDone: false };
+  return {
+    input: (o) => p.input({ message: o.message, default: o.default, validate: o.validate, required: true }, ctx).catch(interrupted),
+    password: (o) => p.password({ message: o.message, mask: false, validate: o.validate }, ctx).catch(interrupted),
+    select: <T>(o: { message: string; choices: Choice<T>[]; default?: T }) =>
+      p.select<T>({ message: o.message, choices: o.choices, default: o.default, pageSize: 10 }, ctx).catch(interrupted),
+    suggest: (o) =>
+      p
+        .search<string>(
+          {
+            message: o.message,
+            source: (term) => {
+              const t = (term ?? '').trim();
+              const matches = o.suggestions.filter((s) => s.toLowerCase().includes(t.toLowerCase()));
+              const list = t && !matches.some((m) => m.toLowerCase() === t.toLowerCase()) ? [t, ...matches] : matches;
+              return list.map((v) => ({ name: v, value: v }));
+            },
+            validate: o.validate ? (v: string) => o.validate!(v) : undefined,
+          },
+          ctx,
+        )
+        .catch(interrupted),
+    confirm: (o) => p.confirm({ message: o.message, default: o.default }, ctx).catch(interrupted),
+  };
 }

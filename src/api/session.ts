@@ -1,0 +1,60 @@
+/**
+ * Builds the API client of one call from the settings (flag > env > profile):
+ * base URL checked (https, or http only to loopback), credentials from the profile
+ * or the environment, and new tokens saved back to the profile they belong to.
+ */
+import { AuthError } from '../errors.js';
+import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
+import type { ConfigStore } from '../config/store.js';
+import type { GlobalOptions } from '../deps.js';
+import { ApiClient } from './client.js';
+
+export interface SessionInputs {
+  globals: GlobalOptions;
+  env: NodeJS.ProcessEnv;
+  store: ConfigStore;
+  signal: AbortSignal;
+  now: () => Date;
+  verbose: ((line: string) => void) | undefined;
+  userAgent: string;
+}
+
+export function createApiClient(inp: SessionInputs): ApiClient {
+  const { globals, env, store } = inp;
+  const profile = store.getProfile(globals.profile);
+  const s = resolveSettings(globals, env, profile);
+  if (!s.baseUrl.value) {
+    throw new AuthError(`Not logged in: profile "${globals.profile}" has no base URL.`, {
+      hint: 'Run `payctl login`, pass --base-url, or try the sandbox: `payctl sandbox start --detach` then use --profile sandbox.',
+    });
+  }
+  const baseUrl = checkBaseUrl(s.baseUrl.value);
+  if (!s.apiKey.value && !s.token.value) {
+    throw new AuthError(`Not logged in: profile "${globals.profile}" has no API key or token.`, {
+      hint: 'Run `payctl login` (or set PAYCTL_API_KEY).',
+    });
+  }
+  // A token in the profile belongs to the profile's own base URL and key.
+  const useProfileToken = s.token.source !== 'profile' || (s.baseUrl.source === 'profile' && s.apiKey.source !== 'env');
+  const saveTokens = s.apiKey.source === 'profile' && s.baseUrl.source === 'profile' && s.token.source !== 'env';
+  const expires = s.tokenExpiresAt ? new Date(s.tokenExpiresAt) : undefined;
+  return new ApiClient({
+    baseUrl,
+    routes: s.routes,
+    timeoutMs: globals.timeoutMs,
+    env,
+    signal: inp.signal,
+    now: inp.now,
+    verbose: inp.verbose,
+    userAgent: inp.userAgent,
+    credentials: {
+      apiKey: s.apiKey.value,
+      token: useProfileToken ? s.token.value : undefined,
+      tokenExpiresAt: useProfileToken && expires && !Number.isNaN(expires.getTime()) ? expires : undefined,
+      fixedToken: s.token.source === 'env',
+      onToken: saveTokens
+        ? (token, expiresAt) => store.updateProfile(globals.profile, { token, tokenExpiresAt: expiresAt?.toISOString() })
+        : undefined,
+    },
+  });
+}

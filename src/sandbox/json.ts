@@ -1,0 +1,76 @@
+/**
+ * JSON text with exact numbers. Money leaves the sandbox as JSON numbers written from
+ * digits (`minorToJsonNumber`), never through a binary float: a `JsonNumber` holds the
+ * literal and `toJson` copies it into the text as is. Everything else is written as
+ * JSON.stringify would write it (undefined properties are left out).
+ */
+import { minorToJsonNumber } from '../money/amount.js';
+
+export class JsonNumber {
+  constructor(readonly literal: string) {
+    if (!/^-?(0|[1-9]\d*)(\.\d+)?$/.test(literal)) throw new RangeError(`not a JSON number literal: ${literal}`);
+  }
+}
+
+/** An amount in minor units as an exact JSON number: 150050n, 2 -> 1500.5. */
+export function money(minor: bigint, digits: number): JsonNumber {
+  return new JsonNumber(minorToJsonNumber(minor, digits));
+}
+
+export function toJson(value: unknown): string {
+  const parts: string[] = [];
+  write(value, parts);
+  return parts.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value instanceof JsonNumber) {
+    out.push(value.literal);
+    return;
+  }
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'bigint') throw new TypeError('bigint in a JSON payload: wrap it with money()');
+    out.push(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      const item: unknown = value[i];
+      write(item === undefined || typeof item === 'function' ? null : item, out);
+    }
+    out.push(']');
+    return;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    write((value as { toJSON(): unknown }).toJSON(), out);
+    return;
+  }
+  out.push('{');
+  let first = true;
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || typeof v === 'function') continue;
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(k), ':');
+    write(v, out);
+  }
+  out.push('}');
+}
+
+/** Deep equality of parsed JSON values (object key order does not matter). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao);
+  if (ak.length !== Object.keys(bo).length) return false;
+  return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && jsonEqual(ao[k], bo[k]));
+}
