@@ -47,7 +47,9 @@ function version(): string {
   return (require('../package.json') as { version: string }).version;
 }
 
-export function buildProgram(run: <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>) => Promise<void>): Command {
+export type Runner = <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args?: Record<string, unknown>) => Promise<void>;
+
+export function buildProgram(run: Runner): Command {
   const program = new Command('payctl')
     .description('Send payouts and check wallet balances from the terminal.')
     .version(version(), '-V, --version', 'print the version')
@@ -70,6 +72,116 @@ export function buildProgram(run: <O>(cmd: Command, load: () => Promise<{ run: A
         'payctl payouts list --status Pending --json',
       ]),
     );
+
+  // --- auth ----------------------------------------------------------------
+  program
+    .command('login')
+    .description('verify an API key and save it, with the base URL and a token, in the profile')
+    .option('--api-key-stdin', 'read the API key from the first line of standard input')
+    .addHelpText(
+      'after',
+      '\nThe key comes from --api-key-stdin, else PAYCTL_API_KEY, else a hidden prompt. The base URL from\n' +
+        '--base-url, else PAYCTL_BASE_URL, else the profile, else a prompt. Nothing is saved unless the key works.\n' +
+        EXAMPLES([
+          'payctl login --base-url https://api.example.com/v2',
+          'printf %s "$API_KEY" | payctl login --api-key-stdin --base-url https://api.example.com/v2',
+          'payctl login --profile staging',
+        ]),
+    )
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/login.js')));
+  program
+    .command('logout')
+    .description('remove the API key and token from the profile')
+    .addHelpText('after', EXAMPLES(['payctl logout', 'payctl logout --profile staging']))
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/logout.js')));
+  program
+    .command('status')
+    .description('show the profile, base URL, masked key and token expiry, and check the credentials live')
+    .addHelpText('after', '\nExits 0 when the credentials work, 3 when they do not, 4 when the service cannot be reached.\n' + EXAMPLES(['payctl status', 'payctl status --profile sandbox --json']))
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/status.js')));
+
+  // --- reads ---------------------------------------------------------------
+  program
+    .command('balances')
+    .description('wallet balances')
+    .option('--currency <code>', 'only wallets in this currency')
+    .option('--wallet <id>', 'only this wallet')
+    .addHelpText('after', EXAMPLES(['payctl balances', 'payctl balances --currency SLE', 'payctl balances --json | jq -r ".data[].wallet_id"']))
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/balances.js')));
+
+  const payout = program.command('payout').description('send and look up single payouts');
+  payout
+    .command('get')
+    .description('one payout, by payout id or transaction id')
+    .argument('<id>', 'payout id or transaction id')
+    .addHelpText('after', EXAMPLES(['payctl payout get 0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e', 'payctl payout get TRX4F1C2B9A0D3E5F6A7B8C --json']))
+    .action((id: string, _o, cmd: Command) => run(cmd, () => import('./commands/payout/get.js'), { id }));
+
+  const payouts = program.command('payouts').description('list payouts');
+  payouts
+    .command('list')
+    .description('payouts, newest first')
+    .option('--status <status>', 'only payouts in this status (Pending, Successful, Failed)')
+    .option('--wallet <id>', 'only payouts from this wallet')
+    .option('--currency <code>', 'only payouts in this currency')
+    .option('--from <time>', 'created at or after (2026-11-01 or an ISO timestamp, UTC)')
+    .option('--to <time>', 'created at or before (a date means the whole day)')
+    .option('--limit <n>', 'payouts per page, 1 to 100 (default 20; 100 with --all)', intOption('--limit', 1, 100))
+    .option('--page <n>', 'page to show, from 1', intOption('--page', 1))
+    .option('--all', 'follow every page (streams; memory stays flat)')
+    .option('--csv', 'write CSV with a header row')
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'payctl payouts list --status Pending',
+        'payctl payouts list --from 2026-11-01 --to 2026-11-30 --all --csv > november.csv',
+        'payctl payouts list --all --json | jq ".data | length"',
+      ]),
+    )
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/payouts/list.js')));
+
+  program
+    .command('summary')
+    .description('totals per currency and status, with a bar chart of amounts')
+    .option('--from <time>', 'created at or after (2026-11-01 or an ISO timestamp, UTC)')
+    .option('--to <time>', 'created at or before (a date means the whole day)')
+    .option('--wallet <id>', 'only payouts from this wallet')
+    .option('--currency <code>', 'only payouts in this currency')
+    .addHelpText('after', EXAMPLES(['payctl summary', 'payctl summary --from 2026-11-01 --currency SLE', 'payctl summary --json']))
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/summary.js')));
+
+  // --- config --------------------------------------------------------------
+  const config = program
+    .command('config')
+    .description('profile settings: base-url, webhook-secret, routes.<name> (secrets are never printed)')
+    .addHelpText(
+      'after',
+      EXAMPLES(['payctl config list', 'payctl config set base-url https://api.example.com/v2', 'payctl config set routes.payoutGet /payout/{id}', 'payctl config path']),
+    );
+  config
+    .command('list')
+    .description("the profile's settings, secrets masked")
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/config/list.js')));
+  config
+    .command('get')
+    .description('one setting (exit 1 when not set)')
+    .argument('<key>', 'base-url, webhook-secret, api-key, token, routes.<name>')
+    .action((key: string, _o, cmd: Command) => run(cmd, () => import('./commands/config/get.js'), { key }));
+  config
+    .command('set')
+    .description('change a setting (checked before it is saved)')
+    .argument('<key>', 'base-url, webhook-secret or routes.<name>')
+    .argument('<value>', 'the new value')
+    .action((key: string, value: string, _o, cmd: Command) => run(cmd, () => import('./commands/config/set.js'), { key, value }));
+  config
+    .command('unset')
+    .description('remove a setting')
+    .argument('<key>', 'base-url, webhook-secret or routes.<name>')
+    .action((key: string, _o, cmd: Command) => run(cmd, () => import('./commands/config/unset.js'), { key }));
+  config
+    .command('path')
+    .description('print the path of the config file')
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/config/path.js')));
 
   // --- sandbox -----------------------------------------------------------
   const sandbox = program
@@ -181,7 +293,7 @@ export async function main(proc: Process): Promise<number> {
   const argv = proc.argv.slice(2);
   const jsonRequested = argv.includes('--json');
 
-  const run = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>): Promise<void> => {
+  const run: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}): Promise<void> => {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = (cmd.optsWithGlobals() as { color?: boolean }).color !== false;
     const io = makeIO(proc, globals, colorFlag, wantsColor);
@@ -189,7 +301,7 @@ export async function main(proc: Process): Promise<number> {
     const { openConfigStore } = await import('./config/store.js');
     deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore);
     const mod = await load();
-    const code = await mod.run(cmd.opts() as O, deps);
+    const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
   };
 
@@ -253,7 +365,15 @@ function buildDeps(
       if (globals.verbose) io.stderr.write(style.dim(line) + '\n');
     },
   };
-  let apiClient: ApiClient | undefined;
+  const clients: ApiClient[] = [];
+  const session = {
+    globals,
+    env: proc.env,
+    signal,
+    now: () => new Date(),
+    verbose: globals.verbose ? (line: string) => void io.stderr.write(style.dim(line) + '\n') : undefined,
+    userAgent: `payctl/${version()} node/${process.versions.node}`,
+  };
   const deps: Deps = {
     io,
     env: proc.env,
@@ -265,24 +385,23 @@ function buildDeps(
     config: once((): ConfigStore => openConfigStore(proc.env)),
     api: once(async (): Promise<ApiClient> => {
       const { createApiClient } = await import('./api/session.js');
-      apiClient = createApiClient({
-        globals,
-        env: proc.env,
-        store: deps.config(),
-        signal,
-        now: deps.now,
-        verbose: globals.verbose ? (line) => io.stderr.write(style.dim(line) + '\n') : undefined,
-        userAgent: `payctl/${version()} node/${process.versions.node}`,
-      });
-      return apiClient;
+      const client = createApiClient({ ...session, store: deps.config() });
+      clients.push(client);
+      return client;
     }),
+    apiWith: async (target) => {
+      const { createKeyClient } = await import('./api/session.js');
+      const client = createKeyClient(session, target.baseUrl, target.apiKey);
+      clients.push(client);
+      return client;
+    },
     prompter: once(async (): Promise<Prompter> => {
       const { createPrompter } = await import('./output/prompter.js');
       return createPrompter(io, signal);
     }),
   };
   closers.set(deps, async () => {
-    if (apiClient) await apiClient.close();
+    await Promise.all(clients.map((c) => c.close()));
   });
   return deps;
 }

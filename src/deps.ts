@@ -42,6 +42,8 @@ export interface Deps {
   signal: AbortSignal;
   config(): ConfigStore;
   api(): Promise<ApiClient>;
+  /** A client for a given base URL and API key, ignoring stored credentials (login). */
+  apiWith(target: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
   prompter(): Promise<Prompter>;
   /** Messages for people on stderr (never results). */
   log: Log;

@@ -149,7 +149,7 @@ export class ApiClient {
     }
     const t = await this.fetchToken(c.apiKey);
     this.#token = t.token;
-    this.#tokenExpiresAt = t.expiresAt ?? (t.expiresInSeconds !== undefined ? new Date(now + t.expiresInSeconds * 1000) : undefined);
+    this.#tokenExpiresAt = tokenExpiry(t, this.#opts.now());
     c.onToken?.(this.#token, this.#tokenExpiresAt);
     return this.#token;
   }
@@ -234,6 +234,11 @@ export class ApiClient {
     if (res.status < 200 || res.status > 299) throw apiErrorFrom(res);
     return { envelope: parseEnvelope(res), res };
   }
+}
+
+/** When a token expires: its expiry time, or now + expires_in; undefined when the service gave none. */
+export function tokenExpiry(t: TokenData, now: Date): Date | undefined {
+  return t.expiresAt ?? (t.expiresInSeconds !== undefined ? new Date(now.getTime() + t.expiresInSeconds * 1000) : undefined);
 }
 
 export function parseEnvelope(res: HttpResponse): Envelope {

@@ -58,3 +58,18 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     },
   });
 }
+
+/** A client for an explicit base URL and API key (login: verify before saving). */
+export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: string, apiKey: string): ApiClient {
+  return new ApiClient({
+    baseUrl: checkBaseUrl(baseUrl),
+    routes: {},
+    timeoutMs: inp.globals.timeoutMs,
+    env: inp.env,
+    signal: inp.signal,
+    now: inp.now,
+    verbose: inp.verbose,
+    userAgent: inp.userAgent,
+    credentials: { apiKey, token: undefined, tokenExpiresAt: undefined, fixedToken: false },
+  });
+}

@@ -1,0 +1,12 @@
+/** `payctl config set <key> <value>`: checked before it is saved. */
+import type { Deps } from '../../deps.js';
+import { applySetting } from '../../config/keys.js';
+
+export async function run(opts: { key: string; value: string }, deps: Deps): Promise<number> {
+  const store = deps.config();
+  const name = deps.globals.profile;
+  const patch = applySetting(store.getProfile(name) ?? {}, opts.key, opts.value);
+  store.updateProfile(name, patch);
+  deps.log.success(`Set ${opts.key} in profile "${name}".`);
+  return 0;
+}

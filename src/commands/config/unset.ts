@@ -1,0 +1,13 @@
+/** `payctl config unset <key>`. */
+import type { Deps } from '../../deps.js';
+import { removeSetting } from '../../config/keys.js';
+
+export async function run(opts: { key: string }, deps: Deps): Promise<number> {
+  const store = deps.config();
+  const name = deps.globals.profile;
+  const profile = store.getProfile(name);
+  const patch = removeSetting(profile ?? {}, opts.key);
+  if (profile) store.updateProfile(name, patch);
+  deps.log.success(`Unset ${opts.key} in profile "${name}".`);
+  return 0;
+}

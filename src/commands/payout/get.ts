@@ -1,0 +1,24 @@
+/** `payctl payout get <id>`: one payout, by payoutId or transaction id. */
+import { write, type Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { parseOrThrow, payoutRecordSchema } from '../../api/schemas.js';
+import { renderPayoutCard } from '../../output/payout.js';
+import { makeStyle } from '../../output/style.js';
+
+export interface PayoutGetOptions {
+  id: string;
+}
+
+export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
+  const id = opts.id.trim();
+  if (!id) throw new UsageError('payout get needs a payout id or transaction id.');
+  const api = await deps.api();
+  const { envelope, res } = await api.callEnvelope('payoutGet', { params: { id } });
+  const record = parseOrThrow(payoutRecordSchema, envelope.data, 'a payout', res.requestId);
+  if (deps.globals.json) {
+    await write(deps.io.stdout, res.raw.trim() + '\n');
+    return 0;
+  }
+  await write(deps.io.stdout, renderPayoutCard(record, makeStyle(deps.io.color)));
+  return 0;
+}

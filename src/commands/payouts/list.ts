@@ -1,0 +1,129 @@
+/**
+ * `payctl payouts list`: payouts, newest first. `--all` follows every page, streaming
+ * (one page in memory at a time) as a table, CSV, or one JSON envelope.
+ */
+import { write, type Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope } from '../../api/schemas.js';
+import { parseTimeRange } from '../../payouts/filters.js';
+import { isKnownCurrency } from '../../money/currencies.js';
+import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
+import { csvRow } from '../../output/csv.js';
+import { renderTable, type Column } from '../../output/table.js';
+import { makeStyle } from '../../output/style.js';
+import type { ApiClient } from '../../api/client.js';
+
+export interface PayoutsListOptions {
+  status?: string;
+  wallet?: string;
+  currency?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  page?: number;
+  all?: boolean;
+  csv?: boolean;
+}
+
+interface Query {
+  page: number;
+  limit: number;
+  status?: string;
+  walletId?: string;
+  currency?: string;
+  from?: string;
+  to?: string;
+}
+
+export function parseListOptions(opts: PayoutsListOptions, json: boolean): Query {
+  const problems: string[] = [];
+  const range = parseTimeRange(opts, problems);
+  const limit = opts.limit ?? (opts.all ? 100 : 20);
+  if (limit < 1 || limit > 100) problems.push('--limit must be between 1 and 100');
+  const page = opts.page ?? 1;
+  if (page < 1) problems.push('--page must be 1 or more');
+  if (opts.all && opts.page !== undefined) problems.push('--all and --page cannot be used together');
+  if (opts.csv && json) problems.push('--csv and --json cannot be used together');
+  const currency = opts.currency?.toUpperCase();
+  if (currency !== undefined && !isKnownCurrency(currency)) problems.push(`--currency: "${opts.currency}" is not an ISO 4217 currency code`);
+  if (problems.length) throw new UsageError('Invalid options for payouts list.', problems);
+  return { page, limit, status: opts.status, walletId: opts.wallet, currency, ...range };
+}
+
+interface Page {
+  envelope: Envelope;
+  raw: string;
+  items: unknown[];
+  last: boolean;
+}
+
+async function fetchPage(api: ApiClient, q: Query): Promise<Page> {
+  const { envelope, res } = await api.callEnvelope('payoutsList', { query: { ...q } });
+  const page = parseOrThrow(payoutPageSchema, envelope.data, 'a list of payouts', res.requestId);
+  const last = page.hasMore !== undefined ? !page.hasMore : page.items.length < q.limit;
+  return { envelope, raw: res.raw, items: page.items, last };
+}
+
+export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number> {
+  const q = parseListOptions(opts, deps.globals.json);
+  const api = await deps.api();
+  const out = deps.io.stdout;
+  const style = makeStyle(deps.io.color);
+
+  if (!opts.all) {
+    const page = await fetchPage(api, q);
+    const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of the list`));
+    if (deps.globals.json) await write(out, page.raw.trim() + '\n');
+    else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
+    else if (records.length === 0) deps.log.info(q.page > 1 ? `No payouts on page ${q.page}.` : 'No payouts match.');
+    else {
+      await write(out, renderTable(LIST_COLUMNS, records.map((r) => payoutRow(r, style)), style));
+      if (!page.last) deps.log.info(`Page ${q.page}. More: --page ${q.page + 1}, or --all for every page.`);
+    }
+    return 0;
+  }
+
+  // --all: stream page by page.
+  let count = 0;
+  let widths: Column[] | undefined;
+  let tail = '';
+  for (let n = q.page; ; n++) {
+    const page = await fetchPage(api, { ...q, page: n });
+    const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${n}`));
+    if (deps.globals.json) {
+      if (n === q.page) {
+        // One envelope whose data holds every record: the first page's envelope, data streamed.
+        const { data: _data, ...rest } = page.envelope;
+        const { timestamp, ...head } = rest;
+        const headJson = JSON.stringify(head);
+        await write(out, headJson.slice(0, -1) + (headJson.length > 2 ? ',' : '') + '"data":[');
+        tail = ']' + (timestamp !== undefined ? `,"timestamp":${JSON.stringify(timestamp)}` : '') + '}\n';
+      }
+      for (const item of page.items) {
+        await write(out, (count > 0 ? ',' : '') + JSON.stringify(item));
+        count++;
+      }
+    } else if (opts.csv) {
+      if (n === q.page) await write(out, csvRow(CSV_HEADER));
+      for (const r of records) await write(out, csvRow(payoutCsvValues(r)));
+      count += records.length;
+    } else {
+      const rows = records.map((r) => payoutRow(r, style));
+      if (rows.length) {
+        // Column widths are fixed by the first page so that later pages line up.
+        widths ??= LIST_COLUMNS.map((c, i) => ({ ...c, width: Math.max(c.header.length, ...rows.map((row) => visibleLength(row[i]!))) }));
+        await write(out, renderTable(widths, rows, style, { header: count === 0 }));
+      }
+      count += records.length;
+    }
+    if (page.last) break;
+  }
+  if (deps.globals.json) await write(out, tail);
+  else if (!opts.csv) deps.log.info(count === 0 ? 'No payouts match.' : `${count} payout${count === 1 ? '' : 's'}.`);
+  return 0;
+}
+
+function visibleLength(s: string): number {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\u001b\[[0-9;]*m/g, '').length;
+}

@@ -1,0 +1,43 @@
+/**
+ * Filters of `payouts list` and `summary`: dates and times as the CLI takes them
+ * (`2026-11-01` = that UTC day, or a full ISO timestamp) turned into the inclusive
+ * created_at bounds the service takes.
+ */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** A `from`/`to` value, or a problem to list. `end` picks the end of a bare date's day. */
+export function parseTimeBound(flag: string, value: string, end: boolean): { value: string } | { problem: string } {
+  const d = DATE.exec(value);
+  if (d) {
+    const date = new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3])));
+    if (date.getUTCFullYear() !== Number(d[1]) || date.getUTCMonth() !== Number(d[2]) - 1 || date.getUTCDate() !== Number(d[3])) {
+      return { problem: `${flag}: "${value}" is not a real date` };
+    }
+    return { value: `${value}T${end ? '23:59:59.999999' : '00:00:00.000000'}Z` };
+  }
+  if (ISO.test(value) && !Number.isNaN(Date.parse(value))) return { value };
+  return { problem: `${flag}: "${value}" is not a date (2026-11-01) or an ISO timestamp (2026-11-01T10:00:00Z)` };
+}
+
+export interface TimeRange {
+  from?: string;
+  to?: string;
+}
+
+/** Parses --from/--to, adding problems to `problems`; checks from <= to. */
+export function parseTimeRange(opts: { from?: string; to?: string }, problems: string[]): TimeRange {
+  const range: TimeRange = {};
+  if (opts.from !== undefined) {
+    const r = parseTimeBound('--from', opts.from, false);
+    if ('problem' in r) problems.push(r.problem);
+    else range.from = r.value;
+  }
+  if (opts.to !== undefined) {
+    const r = parseTimeBound('--to', opts.to, true);
+    if ('problem' in r) problems.push(r.problem);
+    else range.to = r.value;
+  }
+  if (range.from && range.to && Date.parse(range.from) > Date.parse(range.to)) problems.push('--from is later than --to');
+  return range;
+}
