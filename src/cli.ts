@@ -111,6 +111,34 @@ export function buildProgram(run: Runner): Command {
 
   const payout = program.command('payout').description('send and look up single payouts');
   payout
+    .command('create')
+    .description('send one payout: validated, confirmed, journaled, and never sent twice')
+    .option('--wallet <id>', 'source wallet to debit')
+    .option('--amount <decimal>', 'amount as a plain decimal (e.g. 1500.50), at most the currency\'s minor digits')
+    .option('--currency <code>', 'ISO 4217 currency code of the wallet (e.g. SLE)')
+    .addOption(new Option('--type <type>', 'recipient type').choices(['bank', 'wallet']))
+    .option('--name <text>', "recipient's full name")
+    .option('--provider <name>', 'bank or wallet provider (e.g. orange_money, afrimoney, ecobank)')
+    .option('--account <number>', "recipient's account number")
+    .option('--phone <number>', 'phone number (required for wallet recipients)')
+    .option('--note <text>', 'note or payment reference')
+    .option('--metadata <key=value>', 'metadata pair (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--payout-id <id>', 'your id for this payout (default: a new UUID); the same id again reuses its key')
+    .option('--idempotency-key <uuid>', 'idempotency key to send (default: a new UUID, journaled)')
+    .option('-y, --yes', 'send without asking for confirmation (required without a terminal)')
+    .addHelpText(
+      'after',
+      '\nMissing fields are asked for at a terminal. The payout id and its idempotency key are journaled\n' +
+        'before the request leaves: running the same command again with the same --payout-id never pays twice.\n' +
+        'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in, 4 outcome unknown.\n' +
+        EXAMPLES([
+          'payctl payout create --wallet wal_8f2a61c0 --amount 1500.50 --currency SLE --type wallet \\\n      --name "Aminata Kamara" --provider orange_money --account 076123456 --phone +23276123456 \\\n      --note "October stipend" --metadata batch=oct-stipends --payout-id stipend-2026-10-017 --yes',
+          'payctl payout create --wallet wal_3c9e0b7d --amount 250000 --currency NGN --type bank --name "Chinedu Okafor" --provider ecobank --account 0123456789 --yes --json',
+          'payctl payout create          # asks for everything at a terminal',
+        ]),
+    )
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/payout/create.js')));
+  payout
     .command('get')
     .description('one payout, by payout id or transaction id')
     .argument('<id>', 'payout id or transaction id')

@@ -14,7 +14,7 @@ export interface Choice<T> {
 }
 
 export interface Prompter {
-  input(opts: { message: string; default?: string; validate?: Validate }): Promise<string>;
+  input(opts: { message: string; default?: string; validate?: Validate; required?: boolean }): Promise<string>;
   password(opts: { message: string; validate?: Validate }): Promise<string>;
   select<T>(opts: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
   /** Free text with suggestions: the suggestions are offered, any other value accepted. */
@@ -32,7 +32,7 @@ export async function createPrompter(io: IO, signal: AbortSignal): Promise<Promp
   const p = await import('@inquirer/prompts');
   const ctx = { input: io.stdin, output: io.stdout, signal, clearPromptOnDone: false };
   return {
-    input: (o) => p.input({ message: o.message, default: o.default, validate: o.validate, required: true }, ctx).catch(interrupted),
+    input: (o) => p.input({ message: o.message, default: o.default, validate: o.validate, required: o.required ?? true }, ctx).catch(interrupted),
     password: (o) => p.password({ message: o.message, mask: false, validate: o.validate }, ctx).catch(interrupted),
     select: <T>(o: { message: string; choices: Choice<T>[]; default?: T }) =>
       p.select<T>({ message: o.message, choices: o.choices, default: o.default, pageSize: 10 }, ctx).catch(interrupted),

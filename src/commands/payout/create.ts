@@ -1,0 +1,187 @@
+/**
+ * `payctl payout create`: one payout, exact, confirmed, and never sent twice.
+ * Validated before anything is sent; journaled before the request leaves; retried
+ * only with the journaled key and body; an unknown outcome is reported as unknown.
+ */
+import { write, type Deps } from '../../deps.js';
+import { ApiError, InterruptedError, OutcomeUnknownError, UsageError } from '../../errors.js';
+import { parseOrThrow, walletsSchema, type PayoutTransaction, type Wallet } from '../../api/schemas.js';
+import { configDir } from '../../config/paths.js';
+import { formatAmount } from '../../money/amount.js';
+import { Journal, JournalConflict } from '../../payouts/journal.js';
+import { isUuid, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
+import { promptPayout, walletLabel } from '../../payouts/interactive.js';
+import { retryCommand } from '../../payouts/retry-command.js';
+import { sendPayout } from '../../payouts/send.js';
+import { renderPayoutCard } from '../../output/payout.js';
+import { renderCard, text } from '../../output/table.js';
+import { makeStyle } from '../../output/style.js';
+
+export interface PayoutCreateOptions {
+  wallet?: string;
+  amount?: string;
+  currency?: string;
+  type?: string;
+  name?: string;
+  provider?: string;
+  account?: string;
+  phone?: string;
+  note?: string;
+  metadata?: string[];
+  payoutId?: string;
+  idempotencyKey?: string;
+  yes?: boolean;
+}
+
+const REQUIRED: Array<keyof PayoutFields> = ['walletId', 'amount', 'currency', 'type', 'name', 'provider', 'account'];
+
+function fieldsFrom(o: PayoutCreateOptions): PayoutFields {
+  return {
+    walletId: o.wallet,
+    amount: o.amount,
+    currency: o.currency,
+    type: o.type,
+    name: o.name,
+    provider: o.provider,
+    account: o.account,
+    phone: o.phone,
+    note: o.note,
+    metadata: o.metadata ?? [],
+    payoutId: o.payoutId,
+  };
+}
+
+function missing(f: PayoutFields): boolean {
+  return REQUIRED.some((k) => !f[k]) || (f.type === 'wallet' && !f.phone);
+}
+
+async function liveWallets(deps: Deps): Promise<Wallet[]> {
+  const api = await deps.api();
+  const { envelope, res } = await api.callEnvelope('balances');
+  return parseOrThrow(walletsSchema, envelope.data, 'wallet balances', res.requestId);
+}
+
+function validated(fields: PayoutFields, opts: PayoutCreateOptions, deps: Deps): PayoutRequest {
+  const r = validatePayout(fields);
+  const problems = r.ok ? [] : [...r.problems];
+  if (opts.idempotencyKey !== undefined && !isUuid(opts.idempotencyKey)) {
+    problems.push(`--idempotency-key: "${opts.idempotencyKey}" is not a UUID`);
+  }
+  if (!opts.yes && !deps.io.interactive) {
+    problems.push('--yes is required without a terminal: money never moves without an explicit yes');
+  }
+  if (problems.length || !r.ok) {
+    throw new UsageError(`Cannot send this payout: ${problems.length} problem${problems.length === 1 ? '' : 's'}. Nothing was sent.`, problems, 'See `payctl payout create --help` for an example.');
+  }
+  return r.request;
+}
+
+function summaryCard(r: PayoutRequest, wallet: Wallet | undefined, deps: Deps): string {
+  const style = makeStyle(deps.io.color);
+  const pairs: Array<[string, string]> = [
+    ['Amount', style.bold(`${formatAmount(r.amount, r.currency)} ${r.currency}`)],
+    ['Fee', 'charged by the service (shown after sending)'],
+    ['From wallet', wallet ? walletLabel(wallet) : `${text(r.walletId)} (balance unknown)`],
+    ['Recipient', `${text(r.name)} (${r.type})`],
+    ['Provider', r.provider],
+    ['Account', text(r.account)],
+  ];
+  if (r.phone) pairs.push(['Phone', r.phone]);
+  if (r.note) pairs.push(['Note', text(r.note)]);
+  if (r.metadata) pairs.push(['Metadata', Object.entries(r.metadata).map(([k, v]) => `${k}=${text(v)}`).join(', ')]);
+  pairs.push(['Payout ID', r.payoutId]);
+  return renderCard(pairs, style);
+}
+
+/** A transaction as a record for the card: the status is the provider's. */
+function asRecord(t: PayoutTransaction, r: PayoutRequest) {
+  return {
+    ...t,
+    status: t.provider_response?.status,
+    wallet_id: r.walletId,
+    recipient: { type: r.type, accountDetails: { name: r.name, provider: r.provider, accountNumber: r.account, phoneNumber: r.phone, note: r.note } },
+  };
+}
+
+export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number> {
+  let fields = fieldsFrom(opts);
+  let wallets: Wallet[] | undefined;
+  if (missing(fields) && deps.io.interactive) {
+    wallets = await liveWallets(deps);
+    fields = await promptPayout(fields, await deps.prompter(), wallets, deps.log);
+  }
+  const request = validated(fields, opts, deps);
+  const body = payoutBody(request);
+  const api = await deps.api();
+  const journal = new Journal(configDir(deps.env));
+
+  const existing = journal.get(api.baseUrl, request.payoutId);
+  if (existing) {
+    try {
+      journal.begin({ baseUrl: api.baseUrl, payoutId: request.payoutId, body, idempotencyKey: opts.idempotencyKey, now: deps.now() });
+    } catch (err) {
+      if (!(err instanceof JournalConflict)) throw err;
+      throw new UsageError(
+        err.what === 'details'
+          ? `Payout id ${request.payoutId} was already used for a payout with other details. Nothing was sent.`
+          : `Payout id ${request.payoutId} was already sent with another idempotency key (${err.existing.idempotencyKey}). Nothing was sent.`,
+        [],
+        `Check the earlier one with: payctl payout get ${request.payoutId}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
+      );
+    }
+  }
+
+  if (!opts.yes) {
+    wallets ??= await liveWallets(deps);
+    await write(deps.io.stdout, '\n' + summaryCard(request, wallets.find((w) => w.wallet_id === request.walletId), deps) + '\n');
+    const ok = await (await deps.prompter()).confirm({ message: 'Send this payout?', default: false });
+    if (!ok) throw new UsageError('Cancelled: nothing was sent.');
+  }
+
+  // Journaled (fsynced) before the request leaves; a rerun reuses this key and body.
+  const entry = journal.begin({ baseUrl: api.baseUrl, payoutId: request.payoutId, body, idempotencyKey: opts.idempotencyKey, now: deps.now() });
+  if (existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
+
+  const result = await sendPayout(api, journal, entry, {
+    signal: deps.signal,
+    now: deps.now,
+    onRetry: ({ attempt, waitMs, reason }) => deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
+  });
+
+  if (result.kind === 'accepted') {
+    if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
+    else {
+      const style = makeStyle(deps.io.color);
+      await write(deps.io.stdout, renderPayoutCard(asRecord(result.transaction, request), style));
+    }
+    if (result.replayed) deps.log.success(`Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`);
+    else deps.log.success(`Payout ${request.payoutId} submitted.`);
+    return 0;
+  }
+
+  if (result.kind === 'rejected') throw withHint(result.error, request);
+
+  const context = { profile: deps.argv.some((a) => a === '-p' || a.startsWith('--profile')) ? deps.globals.profile : undefined, baseUrl: deps.globals.baseUrl };
+  const hint =
+    `Check it with:   payctl payout get ${request.payoutId}\n` +
+    `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, entry.idempotencyKey, context)}`;
+  if (result.error instanceof InterruptedError) {
+    throw new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint);
+  }
+  throw new OutcomeUnknownError(
+    `The outcome of payout ${request.payoutId} is unknown: it may or may not have been made (${result.attempts} attempt${result.attempts === 1 ? '' : 's'}; last: ${result.error.message.replace(/\.$/, '')}).`,
+    { hint, causeCode: result.error.causeCode },
+  );
+}
+
+function withHint(err: ApiError, r: PayoutRequest): ApiError {
+  const hints: Record<string, string> = {
+    DUPLICATE_PAYOUT_ID: `Payout id ${r.payoutId} was already used under another idempotency key. See it with: payctl payout get ${r.payoutId}`,
+    IDEMPOTENCY_KEY_REUSED: 'That idempotency key was used for a different payout. Leave out --idempotency-key to use a new one.',
+    INSUFFICIENT_FUNDS: `The wallet cannot cover the amount plus the fee. Check it with: payctl balances --wallet ${r.walletId}`,
+    CURRENCY_MISMATCH: `The wallet holds another currency. Check it with: payctl balances --wallet ${r.walletId}`,
+    WALLET_NOT_FOUND: 'No such wallet. List yours with: payctl balances',
+  };
+  const hint = (err.code && hints[err.code]) ?? err.hint;
+  return new ApiError(err.message, { status: err.status, code: err.code, requestId: err.requestId, errors: err.errors, hint });
+}

@@ -1,0 +1,91 @@
+/**
+ * The interactive payout flow: the source wallet picked from live balances, then the
+ * recipient, then the amount (validated as typed, warned when above the balance) and
+ * a note. Only fields not given as flags are asked; validation is the same as flags'.
+ */
+import type { Wallet } from '../api/schemas.js';
+import type { Log } from '../deps.js';
+import { decimalFromNumber, decimalToMinor, formatAmount, parseAmount } from '../money/amount.js';
+import { minorDigits } from '../money/currencies.js';
+import type { Prompter } from '../output/prompter.js';
+import { text } from '../output/table.js';
+import { KNOWN_PROVIDERS, normalizeProvider, validatePayout, type PayoutFields } from './request.js';
+
+export function walletLabel(w: Wallet): string {
+  return `${text(w.wallet_name) || text(w.wallet_id)} (${text(w.wallet_id)}) · ${formatAmount(w.balance, w.currency)} ${text(w.currency)}`;
+}
+
+export function balanceMinor(w: Wallet): bigint | undefined {
+  const digits = minorDigits(w.currency);
+  if (digits === undefined) return undefined;
+  try {
+    return decimalToMinor(typeof w.balance === 'number' ? decimalFromNumber(w.balance) : w.balance, digits);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A field's problem under the flag validation, as a prompt's validate() answer. */
+function checkField(field: keyof PayoutFields, base: PayoutFields): (value: string) => true | string {
+  return (value) => {
+    const r = validatePayout({ ...base, [field]: value });
+    if (r.ok) return true;
+    const label = `--${field === 'walletId' ? 'wallet' : field}`;
+    const mine = r.problems.find((p) => p.startsWith(label));
+    return mine ? mine.replace(/^--[a-z-]+:? ?/, '').replace(/^is required.*/, 'Required.') : true;
+  };
+}
+
+export async function promptPayout(fields: PayoutFields, prompter: Prompter, wallets: Wallet[], log: Log): Promise<PayoutFields> {
+  const f: PayoutFields = { ...fields };
+  let wallet = wallets.find((w) => w.wallet_id === f.walletId);
+  if (!f.walletId) {
+    const choices = wallets
+      .filter((w) => !f.currency || w.currency.toUpperCase() === f.currency.toUpperCase())
+      .map((w) => ({ name: walletLabel(w), value: w.wallet_id }));
+    if (choices.length === 0) throw new Error(`No wallet${f.currency ? ` in ${f.currency.toUpperCase()}` : ''} to pay from.`);
+    f.walletId = await prompter.select({ message: 'Pay from which wallet?', choices });
+    wallet = wallets.find((w) => w.wallet_id === f.walletId);
+  }
+  if (!f.currency && wallet) f.currency = wallet.currency;
+  if (!f.type) {
+    f.type = await prompter.select({
+      message: 'Recipient type',
+      choices: [
+        { name: 'Mobile-money wallet', value: 'wallet' },
+        { name: 'Bank account', value: 'bank' },
+      ],
+    });
+  }
+  if (!f.name) f.name = await prompter.input({ message: "Recipient's full name", validate: checkField('name', f) });
+  if (!f.provider) {
+    f.provider = normalizeProvider(
+      await prompter.suggest({ message: 'Provider (type to search, or enter another)', suggestions: KNOWN_PROVIDERS, validate: checkField('provider', f) }),
+    );
+  }
+  if (!f.account) f.account = await prompter.input({ message: 'Account number', validate: checkField('account', f) });
+  if (!f.phone && f.type === 'wallet') {
+    f.phone = await prompter.input({ message: 'Phone number (e.g. +23276123456)', validate: checkField('phone', f) });
+  }
+  if (!f.amount) {
+    const currency = (f.currency ?? '').toUpperCase();
+    f.amount = await prompter.input({
+      message: `Amount in ${currency}`,
+      validate: (v) => {
+        const r = parseAmount(v.trim(), currency);
+        return r.ok ? true : r.problem;
+      },
+    });
+    f.amount = f.amount.trim();
+    const parsed = parseAmount(f.amount, currency);
+    const balance = wallet ? balanceMinor(wallet) : undefined;
+    if (parsed.ok && wallet && balance !== undefined && parsed.minor > balance) {
+      log.warn(`${formatAmount(f.amount, currency)} ${currency} is more than the wallet's balance of ${formatAmount(wallet.balance, wallet.currency)} ${currency}; the service will refuse it unless funds arrive.`);
+    }
+  }
+  if (f.note === undefined) {
+    const note = await prompter.input({ message: 'Note or payment reference (optional)', required: false });
+    if (note.trim()) f.note = note.trim();
+  }
+  return f;
+}

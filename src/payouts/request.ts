@@ -1,0 +1,210 @@
+/**
+ * A payout request: the fields a person or a file gives, validated all at once
+ * (every problem listed), and the exact JSON body sent to POST /payout, whose
+ * amount is written from integer minor units, never through a binary float.
+ */
+import { randomUUID } from 'node:crypto';
+import { minorToJsonNumber, parseAmount } from '../money/amount.js';
+import { isKnownCurrency } from '../money/currencies.js';
+
+export type RecipientType = 'bank' | 'wallet';
+
+/** Fields as given (strings, possibly missing). */
+export interface PayoutFields {
+  payoutId?: string;
+  walletId?: string;
+  amount?: string;
+  currency?: string;
+  type?: string;
+  name?: string;
+  provider?: string;
+  account?: string;
+  phone?: string;
+  note?: string;
+  /** `key=value` pairs (flags), or already split pairs (files). */
+  metadata?: string[] | Record<string, string>;
+}
+
+export type FieldName = keyof PayoutFields;
+
+export interface PayoutRequest {
+  payoutId: string;
+  walletId: string;
+  currency: string;
+  amountMinor: bigint;
+  digits: number;
+  /** Canonical decimal with the currency's digits ("1500.50"). */
+  amount: string;
+  type: RecipientType;
+  name: string;
+  provider: string;
+  account: string;
+  phone: string | undefined;
+  note: string | undefined;
+  metadata: Record<string, string> | undefined;
+}
+
+export const KNOWN_PROVIDERS = ['afrimoney', 'orange_money', 'qmoney', 'ecobank', 'skybank', 'uba'];
+
+/** "Orange Money" -> "orange_money": lowercase, runs of other characters as one underscore. */
+export function normalizeProvider(p: string): string {
+  return p.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+}
+
+const PAYOUT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PHONE = /^\+?[0-9]{6,15}$/;
+const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+// Control characters have no place in a name, account or note.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export type Labels = Record<FieldName, string>;
+
+/** How problems name fields for the flags of `payout create`. */
+export const FLAG_LABELS: Labels = {
+  payoutId: '--payout-id',
+  walletId: '--wallet',
+  amount: '--amount',
+  currency: '--currency',
+  type: '--type',
+  name: '--name',
+  provider: '--provider',
+  account: '--account',
+  phone: '--phone',
+  note: '--note',
+  metadata: '--metadata',
+};
+
+function present(v: string | undefined): v is string {
+  return v !== undefined && v.trim() !== '';
+}
+
+/** Validates every field; returns the request or every problem, each naming its field. */
+export function validatePayout(
+  f: PayoutFields,
+  labels: Labels = FLAG_LABELS,
+): { ok: true; request: PayoutRequest } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  const need = (k: FieldName, v: string | undefined, what: string) => {
+    if (!present(v)) problems.push(`${labels[k]} is required (${what})`);
+  };
+  const text = (k: FieldName, v: string | undefined, max: number) => {
+    if (present(v) && CONTROL.test(v)) problems.push(`${labels[k]} must not contain control characters`);
+    if (present(v) && v.length > max) problems.push(`${labels[k]} is longer than ${max} characters`);
+  };
+
+  need('walletId', f.walletId, 'the source wallet id');
+  need('amount', f.amount, 'a decimal amount such as 1500.50');
+  need('currency', f.currency, 'an ISO 4217 code such as SLE');
+  need('type', f.type, 'bank or wallet');
+  need('name', f.name, "the recipient's full name");
+  need('provider', f.provider, 'e.g. orange_money, afrimoney, ecobank');
+  need('account', f.account, "the recipient's account number");
+  text('walletId', f.walletId, 128);
+  text('name', f.name, 200);
+  text('account', f.account, 64);
+  text('note', f.note, 500);
+
+  const currency = f.currency?.trim().toUpperCase();
+  if (present(currency) && !isKnownCurrency(currency)) problems.push(`${labels.currency}: "${f.currency}" is not an ISO 4217 currency code`);
+
+  let amount: ReturnType<typeof parseAmount> | undefined;
+  if (present(f.amount) && present(currency) && isKnownCurrency(currency)) {
+    amount = parseAmount(f.amount, currency);
+    if (!amount.ok) problems.push(`${labels.amount}: ${amount.problem}`);
+  } else if (present(f.amount) && !/^\d+(\.\d+)?$/.test(f.amount)) {
+    problems.push(`${labels.amount}: "${f.amount}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`);
+  }
+
+  const type = f.type?.trim().toLowerCase();
+  if (present(type) && type !== 'bank' && type !== 'wallet') problems.push(`${labels.type} must be bank or wallet (got "${f.type}")`);
+
+  const provider = present(f.provider) ? normalizeProvider(f.provider) : undefined;
+  if (present(f.provider) && !provider) problems.push(`${labels.provider}: "${f.provider}" has no letters or digits`);
+
+  let phone = present(f.phone) ? f.phone.replace(/[\s\-().]/g, '') : undefined;
+  if (phone !== undefined && !PHONE.test(phone)) {
+    problems.push(`${labels.phone}: "${f.phone}" is not a phone number (digits, optionally starting with +)`);
+    phone = undefined;
+  }
+  if (type === 'wallet' && !present(f.phone)) problems.push(`${labels.phone} is required for wallet recipients`);
+
+  const payoutId = present(f.payoutId) ? f.payoutId.trim() : randomUUID();
+  if (!PAYOUT_ID.test(payoutId)) {
+    problems.push(`${labels.payoutId}: "${f.payoutId}" may only hold letters, digits and _ . : - (at most 128)`);
+  }
+
+  let metadata: Record<string, string> | undefined;
+  if (Array.isArray(f.metadata)) {
+    for (const pair of f.metadata) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) {
+        problems.push(`${labels.metadata}: "${pair}" is not key=value`);
+        continue;
+      }
+      const k = pair.slice(0, eq).trim();
+      const v = pair.slice(eq + 1);
+      if (!METADATA_KEY.test(k)) problems.push(`${labels.metadata}: key "${k}" may only hold letters, digits and _ . - (at most 64)`);
+      else if (metadata && Object.hasOwn(metadata, k)) problems.push(`${labels.metadata}: key "${k}" is given twice`);
+      else (metadata ??= {})[k] = v;
+    }
+  } else if (f.metadata && Object.keys(f.metadata).length) {
+    for (const [k, v] of Object.entries(f.metadata)) {
+      if (!METADATA_KEY.test(k)) problems.push(`${labels.metadata}: key "${k}" may only hold letters, digits and _ . - (at most 64)`);
+      else (metadata ??= {})[k] = v;
+    }
+  }
+
+  if (problems.length || !amount?.ok) return { ok: false, problems };
+  return {
+    ok: true,
+    request: {
+      payoutId,
+      walletId: f.walletId!.trim(),
+      currency: currency!,
+      amountMinor: amount.minor,
+      digits: amount.digits,
+      amount: amount.decimal,
+      type: type as RecipientType,
+      name: f.name!.trim(),
+      provider: provider!,
+      account: f.account!.trim(),
+      phone,
+      note: present(f.note) ? f.note : undefined,
+      metadata,
+    },
+  };
+}
+
+const AMOUNT_SLOT = '"__payctl_amount__"';
+
+/**
+ * The exact body of POST /payout. The amount is spliced in as a JSON number literal
+ * made from minor units ("1500.50" -> 1500.5), so no float ever holds it.
+ */
+export function payoutBody(r: PayoutRequest): string {
+  const body = {
+    amount: '__payctl_amount__',
+    currency: r.currency,
+    payoutId: r.payoutId,
+    walletId: r.walletId,
+    recipient: {
+      type: r.type,
+      accountDetails: {
+        name: r.name,
+        provider: r.provider,
+        accountNumber: r.account,
+        phoneNumber: r.phone ?? null,
+        ...(r.note !== undefined ? { note: r.note } : {}),
+      },
+    },
+    ...(r.metadata ? { metadata: r.metadata } : {}),
+  };
+  const json = JSON.stringify(body);
+  return json.replace(AMOUNT_SLOT, minorToJsonNumber(r.amountMinor, r.digits));
+}
