@@ -51,6 +51,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Retry connection errors, 408, 429 and 5xx (reads and other safe calls). */
   retry?: boolean;
+  /** Interrupts this call instead of the process's Ctrl-C signal. */
   signal?: AbortSignal;
 }
 
@@ -106,14 +107,15 @@ export class ApiClient {
       if (body !== undefined) log(`> ${sanitize(redactBody(body, secrets))}`);
     }
     const started = performance.now();
-    const signals = [this.#opts.signal, signal].filter((s): s is AbortSignal => !!s);
+    // A per-call signal replaces the process's Ctrl-C signal (a batch lets requests in flight finish).
+    const interrupt = signal ?? this.#opts.signal;
     try {
       const res = await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers: all,
         body,
         dispatcher: this.#dispatcher,
-        signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+        signal: interrupt,
         headersTimeout: this.#opts.timeoutMs,
         bodyTimeout: this.#opts.timeoutMs,
       });
@@ -127,8 +129,7 @@ export class ApiClient {
       }
       return { status: res.statusCode, headers: out, raw, requestId: out['x-request-id'] };
     } catch (err) {
-      if (this.#opts.signal.aborted) throw new InterruptedError();
-      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new InterruptedError();
+      if (interrupt.aborted) throw new InterruptedError();
       const e = toNetworkError(err, url, this.#opts.timeoutMs);
       log?.(`< ${e.causeCode ?? 'error'}: ${e.message} (${Math.round(performance.now() - started)} ms)`);
       throw e;

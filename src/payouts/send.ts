@@ -27,6 +27,7 @@ export type SendResult =
 
 export interface SendOptions {
   policy?: RetryPolicy;
+  /** Interrupts the request in flight and the waits between attempts. */
   signal: AbortSignal;
   now: () => Date;
   /** Told before each wait: why, and for how long. */
@@ -59,6 +60,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         body: entry.body,
         headers: { 'idempotency-key': entry.idempotencyKey },
         retry: false,
+        signal: opts.signal,
       });
     } catch (err) {
       if (err instanceof InterruptedError) {

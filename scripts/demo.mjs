@@ -1,0 +1,57 @@
+// `npm run demo`: a short, real payctl session against the built-in sandbox.
+// Starts the sandbox on a free port in a throwaway config folder, logs in, reads
+// balances, payouts and the summary, sends a payout, looks it up, and stops the sandbox.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../bin/payctl.js', import.meta.url));
+const configDir = mkdtempSync(join(tmpdir(), 'payctl-demo-'));
+const env = { ...process.env, PAYCTL_CONFIG_DIR: configDir, PAYCTL_PROFILE: 'demo' };
+delete env.PAYCTL_API_KEY;
+delete env.PAYCTL_TOKEN;
+delete env.PAYCTL_BASE_URL;
+
+function payctl(args, { input, show = true, allowFail = false } = {}) {
+  if (show) process.stdout.write(`\n\x1b[1m$ payctl ${args.map((a) => (/[^\w\-.,:/@=+]/.test(a) ? `'${a}'` : a)).join(' ')}\x1b[0m\n`);
+  const r = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  if (show) {
+    process.stdout.write(r.stdout);
+    process.stdout.write(r.stderr);
+  }
+  if (r.status !== 0 && !allowFail) throw new Error(`payctl ${args.join(' ')} exited ${r.status}\n${r.stderr}`);
+  return r;
+}
+
+let started = false;
+let code = 0;
+try {
+  const start = payctl(['sandbox', 'start', '--detach', '--port', '0', '--settle-after', '2000', '--json'], { show: false });
+  started = true;
+  const sb = JSON.parse(start.stdout);
+  process.stdout.write(`\x1b[1m$ payctl sandbox start --detach\x1b[0m\nSandbox running at ${sb.base_url} (pid ${sb.pid})\nAPI key: ${sb.api_key}\n`);
+
+  payctl(['login', '--api-key-stdin', '--base-url', sb.base_url], { input: sb.api_key + '\n' });
+  payctl(['status']);
+  payctl(['balances']);
+  payctl(['payouts', 'list', '--limit', '5']);
+  payctl(['summary']);
+  const wallets = JSON.parse(payctl(['balances', '--currency', 'SLE', '--json'], { show: false }).stdout).data;
+  const payoutId = `demo-${Date.now()}`;
+  payctl([
+    'payout', 'create', '--wallet', wallets[0].wallet_id, '--amount', '1500.50', '--currency', 'SLE',
+    '--type', 'wallet', '--name', 'Aminata Kamara', '--provider', 'Orange Money', '--account', '076123456',
+    '--phone', '+23276123456', '--note', 'October stipend', '--payout-id', payoutId, '--yes',
+  ]);
+  payctl(['payout', 'get', payoutId]);
+  payctl(['balances', '--wallet', wallets[0].wallet_id]);
+} catch (err) {
+  process.stderr.write(`\ndemo failed: ${err.message}\n`);
+  code = 1;
+} finally {
+  if (started) payctl(['sandbox', 'stop'], { allowFail: true });
+  rmSync(configDir, { recursive: true, force: true });
+}
+process.exit(code);
