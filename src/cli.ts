@@ -139,6 +139,24 @@ export function buildProgram(run: Runner): Command {
     )
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/payout/create.js')));
   payout
+    .command('batch')
+    .description('send many payouts from a CSV or JSON-lines file: validated, planned, confirmed, resumable')
+    .argument('<file>', 'CSV with a header row, or JSON lines')
+    .option('--concurrency <n>', 'payouts in flight at once', intOption('--concurrency', 1, 64), 4)
+    .option('--report <file>', 'where to write the report (.csv or .jsonl; default: beside the input)')
+    .option('--dry-run', 'check the file and show the plan; send nothing')
+    .option('-y, --yes', 'send without asking for confirmation (required without a terminal)')
+    .addHelpText(
+      'after',
+      '\nColumns: payout_id, wallet_id, amount, currency, type, name, provider, account_number, phone_number,\n' +
+        'note, and metadata.<key>. A row without payout_id gets a stable id derived from the file name and row.\n' +
+        'Every row is checked first; nothing is sent if any row is bad. Running the same file again resumes:\n' +
+        'rows already accepted are skipped, unknown ones are retried with their journaled keys.\n' +
+        'Exit codes: 0 every row accepted, 1 some rejected, 2 bad file (nothing sent), 4 some outcomes unknown.\n' +
+        EXAMPLES(['payctl payout batch stipends.csv --dry-run', 'payctl payout batch stipends.csv --concurrency 8 --yes', 'payctl payout batch suppliers.jsonl --report suppliers-report.jsonl --yes']),
+    )
+    .action((file: string, _o, cmd: Command) => run(cmd, () => import('./commands/payout/batch.js'), { file }));
+  payout
     .command('get')
     .description('one payout, by payout id or transaction id')
     .argument('<id>', 'payout id or transaction id')

@@ -20,6 +20,9 @@ export const PAYOUT_RETRY: RetryPolicy = {
   deadlineMs: 120_000,
 };
 
+/** 429 answers tolerated for one payout before giving up (the deadline bounds them too). */
+const MAX_RATE_LIMITED = 50;
+
 export type SendResult =
   | { kind: 'accepted'; replayed: boolean; res: HttpResponse; envelope: Envelope; transaction: PayoutTransaction; attempts: number }
   | { kind: 'rejected'; error: ApiError; attempts: number }
@@ -51,6 +54,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
   let lastFailure: NetworkError | undefined;
   let lastRes: HttpResponse | undefined;
   let attempt = 0;
+  let rateLimited = 0;
   for (;;) {
     attempt++;
     if (opts.gate) await opts.gate.wait();
@@ -98,9 +102,12 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     }
 
     const retryAfter = res ? parseRetryAfter(res.headers['retry-after'], opts.now()) : undefined;
-    const wait = backoffDelay(attempt, policy, retryAfter);
+    // A 429 alone never fails a payout: it waits (bounded by the deadline) without using up attempts.
+    if (res?.status === 429) rateLimited++;
+    const failures = attempt - rateLimited;
+    const wait = backoffDelay(Math.max(1, failures), policy, retryAfter);
     const outOfTime = Date.now() - started + wait > policy.deadlineMs;
-    if (attempt >= policy.maxAttempts || outOfTime) {
+    if (failures >= policy.maxAttempts || rateLimited > MAX_RATE_LIMITED || outOfTime) {
       if (res && !lastFailure) {
         // The service answered, but only with retryable refusals: it did not take the payout
         // now, yet an earlier attempt may have been committed. Report unknown unless no attempt

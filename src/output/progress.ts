@@ -1,0 +1,64 @@
+/**
+ * Progress of a long run on stderr: a redrawn bar at a terminal (done, failed, in
+ * flight, rate, time left), plain periodic lines otherwise.
+ */
+export interface ProgressStats {
+  total: number;
+  done: number;
+  failed: number;
+  unknown: number;
+  inFlight: number;
+}
+
+export class Progress {
+  readonly #stream: NodeJS.WritableStream;
+  readonly #tty: boolean;
+  readonly #started = Date.now();
+  readonly #intervalMs: number;
+  #last = 0;
+  #drawn = false;
+
+  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 100 : 2000) {
+    this.#stream = stream;
+    this.#tty = tty;
+    this.#intervalMs = intervalMs;
+  }
+
+  #line(s: ProgressStats): string {
+    const elapsed = (Date.now() - this.#started) / 1000;
+    const finished = s.done + s.failed + s.unknown;
+    const rate = elapsed > 0 ? finished / elapsed : 0;
+    const left = rate > 0 ? Math.ceil((s.total - finished) / rate) : undefined;
+    const parts = [
+      `${finished}/${s.total}`,
+      `${s.done} done`,
+      `${s.failed} failed`,
+      ...(s.unknown ? [`${s.unknown} unknown`] : []),
+      `${s.inFlight} in flight`,
+      `${rate.toFixed(1)}/s`,
+      left === undefined ? '' : `~${left}s left`,
+    ].filter(Boolean);
+    if (!this.#tty) return `progress: ${parts.join(', ')}`;
+    const width = 24;
+    const filled = s.total ? Math.round((finished / s.total) * width) : width;
+    return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${parts.join(' · ')}`;
+  }
+
+  update(s: ProgressStats, force = false): void {
+    const now = Date.now();
+    if (!force && now - this.#last < this.#intervalMs) return;
+    this.#last = now;
+    if (this.#tty) {
+      this.#stream.write(`\r\u001b[2K${this.#line(s)}`);
+      this.#drawn = true;
+    } else {
+      this.#stream.write(this.#line(s) + '\n');
+    }
+  }
+
+  /** Final state; at a terminal the bar stays on its own line. */
+  finish(s: ProgressStats): void {
+    this.update(s, true);
+    if (this.#tty && this.#drawn) this.#stream.write('\n');
+  }
+}

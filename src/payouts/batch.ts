@@ -1,0 +1,133 @@
+/**
+ * Runs a batch: rows sent with bounded concurrency over the shared client, each
+ * journaled with its own key before its request leaves and retried like `payout
+ * create` (the same sendPayout). A 429 pauses every sender at once, so the batch
+ * slows down instead of failing rows. Rows accepted in an earlier run are not sent
+ * again. Stopping (Ctrl-C) takes no new rows and lets the ones in flight finish.
+ */
+import type { ApiClient } from '../api/client.js';
+import { decimalFromNumber } from '../money/amount.js';
+import { sleep } from '../api/retry.js';
+import type { Journal, JournalEntry } from './journal.js';
+import type { PayoutRequest } from './request.js';
+import { sendPayout } from './send.js';
+
+export interface BatchItem {
+  row: number;
+  request: PayoutRequest;
+  body: string;
+  /** The journal entry of an earlier run, if any. */
+  earlier: JournalEntry | undefined;
+}
+
+export type RowOutcomeKind = 'accepted' | 'replayed' | 'rejected' | 'unknown' | 'not sent';
+
+export interface RowOutcome {
+  row: number;
+  payoutId: string;
+  outcome: RowOutcomeKind;
+  code?: string;
+  message?: string;
+  transactionId?: string;
+  fee?: string;
+  /** Accepted in an earlier run (not sent again). */
+  earlier?: boolean;
+}
+
+/** One pause shared by every sender: a 429 holds them all until Retry-After has passed. */
+export class RateGate {
+  #resumeAt = 0;
+  pause(ms: number): void {
+    this.#resumeAt = Math.max(this.#resumeAt, Date.now() + ms);
+  }
+  async wait(): Promise<void> {
+    for (let left = this.#resumeAt - Date.now(); left > 0; left = this.#resumeAt - Date.now()) await sleep(left);
+  }
+}
+
+export interface BatchStats {
+  total: number;
+  done: number;
+  failed: number;
+  unknown: number;
+  inFlight: number;
+}
+
+export interface RunBatchOptions {
+  api: ApiClient;
+  journal: Journal;
+  concurrency: number;
+  now: () => Date;
+  /** Aborted on Ctrl-C: no new rows are started. */
+  stop: AbortSignal;
+  onProgress?: (s: BatchStats) => void;
+  onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
+}
+
+function money(v: number | string | undefined): string | undefined {
+  return v === undefined ? undefined : typeof v === 'number' ? decimalFromNumber(v) : v;
+}
+
+export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<{ outcomes: RowOutcome[]; stopped: boolean }> {
+  const outcomes: RowOutcome[] = new Array(items.length);
+  const stats: BatchStats = { total: items.length, done: 0, failed: 0, unknown: 0, inFlight: 0 };
+  const gate = new RateGate();
+  // Requests in flight are not interrupted by the first Ctrl-C: they finish and are recorded.
+  const inFlightSignal = new AbortController().signal;
+  let next = 0;
+
+  const settle = (i: number, out: RowOutcome) => {
+    outcomes[i] = out;
+    if (out.outcome === 'accepted' || out.outcome === 'replayed') stats.done++;
+    else if (out.outcome === 'rejected') stats.failed++;
+    else if (out.outcome === 'unknown') stats.unknown++;
+    o.onProgress?.(stats);
+  };
+
+  const worker = async () => {
+    while (!o.stop.aborted) {
+      const i = next++;
+      if (i >= items.length) return;
+      const it = items[i]!;
+      const base = { row: it.row, payoutId: it.request.payoutId };
+      const prior = it.earlier?.outcome;
+      if (prior?.kind === 'accepted') {
+        settle(i, { ...base, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
+        continue;
+      }
+      const entry = o.journal.begin({ baseUrl: o.api.baseUrl, payoutId: it.request.payoutId, body: it.body, now: o.now() });
+      stats.inFlight++;
+      o.onProgress?.(stats);
+      try {
+        const r = await sendPayout(o.api, o.journal, entry, {
+          signal: inFlightSignal,
+          now: o.now,
+          gate,
+          onRetry: (info) => o.onRetry?.(it.row, info),
+        });
+        stats.inFlight--;
+        if (r.kind === 'accepted') {
+          settle(i, {
+            ...base,
+            outcome: r.replayed ? 'replayed' : 'accepted',
+            transactionId: r.transaction.transaction_id,
+            fee: money(r.transaction.fee),
+          });
+        } else if (r.kind === 'rejected') {
+          settle(i, { ...base, outcome: 'rejected', code: r.error.code, message: r.error.message });
+        } else {
+          settle(i, { ...base, outcome: 'unknown', message: r.error.message });
+        }
+      } catch (err) {
+        stats.inFlight--;
+        settle(i, { ...base, outcome: 'unknown', message: (err as Error).message });
+      }
+    }
+  };
+
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, items.length)) }, worker));
+  for (let i = 0; i < items.length; i++) {
+    outcomes[i] ??= { row: items[i]!.row, payoutId: items[i]!.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
+  }
+  return { outcomes, stopped: o.stop.aborted && outcomes.some((x) => x.outcome === 'not sent') };
+}
