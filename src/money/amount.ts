@@ -115,3 +115,8 @@ export function sumMinor(values: Array<number | string>, digits: number): bigint
   for (const v of values) total += decimalToMinor(typeof v === 'number' ? decimalFromNumber(v) : v, digits);
   return total;
 }
+
+/** An amount as a plain exact decimal with at least the currency's digits, no grouping ("1.00"). */
+export function plainAmount(value: number | string, currency: string): string {
+  return formatAmount(value, currency).replace(/,/g, '');
+}

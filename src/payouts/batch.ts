@@ -6,7 +6,7 @@
  * again. Stopping (Ctrl-C) takes no new rows and lets the ones in flight finish.
  */
 import type { ApiClient } from '../api/client.js';
-import { decimalFromNumber } from '../money/amount.js';
+import { plainAmount } from '../money/amount.js';
 import { sleep } from '../api/retry.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { PayoutRequest } from './request.js';
@@ -64,8 +64,8 @@ export interface RunBatchOptions {
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
 }
 
-function money(v: number | string | undefined): string | undefined {
-  return v === undefined ? undefined : typeof v === 'number' ? decimalFromNumber(v) : v;
+function money(v: number | string | undefined, currency: string): string | undefined {
+  return v === undefined ? undefined : plainAmount(v, currency);
 }
 
 export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<{ outcomes: RowOutcome[]; stopped: boolean }> {
@@ -111,7 +111,7 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
             ...base,
             outcome: r.replayed ? 'replayed' : 'accepted',
             transactionId: r.transaction.transaction_id,
-            fee: money(r.transaction.fee),
+            fee: money(r.transaction.fee, r.transaction.currency),
           });
         } else if (r.kind === 'rejected') {
           settle(i, { ...base, outcome: 'rejected', code: r.error.code, message: r.error.message });

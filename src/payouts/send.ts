@@ -9,7 +9,7 @@ import { ApiError, InterruptedError, NetworkError } from '../errors.js';
 import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from '../api/retry.js';
-import { decimalFromNumber } from '../money/amount.js';
+import { plainAmount } from '../money/amount.js';
 import type { Journal, JournalEntry } from './journal.js';
 
 export const PAYOUT_RETRY: RetryPolicy = {
@@ -86,7 +86,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
           kind: 'accepted',
           status: res.status,
           transactionId: transaction.transaction_id,
-          fee: transaction.fee === undefined ? undefined : typeof transaction.fee === 'number' ? decimalFromNumber(transaction.fee) : transaction.fee,
+          fee: transaction.fee === undefined ? undefined : plainAmount(transaction.fee, transaction.currency),
           replayed,
           at: opts.now().toISOString(),
         });
