@@ -3,7 +3,7 @@
  * the process, and where errors become exit codes. Command modules are imported only
  * when their command runs.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { createRequire } from 'node:module';
 import { CliError, ExitCode, UsageError, exitCodeOf } from './errors.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
@@ -116,7 +116,9 @@ export function buildProgram(run: Runner): Command {
     .option('--wallet <id>', 'source wallet to debit')
     .option('--amount <decimal>', 'amount as a plain decimal (e.g. 1500.50), at most the currency\'s minor digits')
     .option('--currency <code>', 'ISO 4217 currency code of the wallet (e.g. SLE)')
-    .addOption(new Option('--type <type>', 'recipient type').choices(['bank', 'wallet']))
+    // Not commander's .choices(): it stops at the first bad flag, and a bad --type must be
+    // listed with every other problem (validatePayout checks bank|wallet).
+    .option('--type <type>', 'recipient type: bank or wallet')
     .option('--name <text>', "recipient's full name")
     .option('--provider <name>', 'bank or wallet provider (e.g. orange_money, afrimoney, ecobank)')
     .option('--account <number>', "recipient's account number")
@@ -196,6 +198,28 @@ export function buildProgram(run: Runner): Command {
     .addHelpText('after', EXAMPLES(['payctl summary', 'payctl summary --from 2026-11-01 --currency SLE', 'payctl summary --json']))
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/summary.js')));
 
+  // --- webhooks ------------------------------------------------------------
+  const webhooks = program.command('webhooks').description('receive and inspect webhook events');
+  webhooks
+    .command('listen')
+    .description('receive webhook events locally: verify, print, and optionally forward them')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', intOption('--port', 0, 65535), 4242)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--path <path>', 'path events are posted to', '/webhooks')
+    .option('--secret <secret>', 'webhook secret for signature checks (default: the profile\'s webhook-secret)')
+    .option('--forward-to <url>', 'forward each verified event, raw body and headers, to this URL')
+    .addHelpText(
+      'after',
+      '\nA bad or stale signature (more than 300 s off) is answered 400 and never forwarded. Duplicate event ids\n' +
+        'are marked. With --forward-to, your app\'s status is passed back to the sender. Ctrl-C stops.\n' +
+        EXAMPLES([
+          'payctl webhooks listen --secret whsec_sandbox',
+          'payctl webhooks listen --port 4242 --forward-to http://localhost:3000/webhooks',
+          'payctl sandbox start --webhook-url http://127.0.0.1:4242/webhooks   # in another terminal',
+        ]),
+    )
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/webhooks/listen.js')));
+
   // --- config --------------------------------------------------------------
   const config = program
     .command('config')
@@ -228,6 +252,25 @@ export function buildProgram(run: Runner): Command {
     .command('path')
     .description('print the path of the config file')
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/config/path.js')));
+
+  // --- completion ----------------------------------------------------------
+  program
+    .command('completion')
+    .description('print the shell completion script (also shipped in completions/)')
+    .addArgument(new Argument('<shell>', 'shell to complete in').choices(['bash', 'zsh', 'fish']))
+    .addHelpText(
+      'after',
+      EXAMPLES([
+        'payctl completion bash > ~/.local/share/bash-completion/completions/payctl',
+        'payctl completion zsh > "${fpath[1]}/_payctl"',
+        'payctl completion fish > ~/.config/fish/completions/payctl.fish',
+      ]),
+    )
+    .action((shell: string, _o, cmd: Command) => run(cmd, () => import('./commands/completion.js'), { shell }));
+  // Used by the completion scripts to offer profile names.
+  program
+    .command('__complete-profiles', { hidden: true })
+    .action((_o, cmd: Command) => run(cmd, () => import('./commands/completion.js').then((m) => ({ run: m.runProfiles }))));
 
   // --- sandbox -----------------------------------------------------------
   const sandbox = program

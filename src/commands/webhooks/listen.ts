@@ -1,0 +1,220 @@
+/**
+ * `payctl webhooks listen`: a local receiver for the service's webhook events. Each
+ * event's signature and timestamp are verified, the event is printed (a line per
+ * event, or one JSON line with --json) and, with --forward-to, forwarded with its raw
+ * body and headers to your app, whose answer is shown and passed back. A bad or stale
+ * signature is answered 400 and never forwarded. Duplicate event ids are marked.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { write, type Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { resolveSettings } from '../../config/resolve.js';
+import { SIGNATURE_HEADER, verifySignature } from '../../webhooks/signature.js';
+import { formatAmount } from '../../money/amount.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import { makeStyle, statusColor } from '../../output/style.js';
+import { text, utcTime } from '../../output/table.js';
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+  path?: string;
+  secret?: string;
+  forwardTo?: string;
+}
+
+const MAX_BODY = 1024 * 1024;
+/** Headers not passed on when forwarding (hop-by-hop, or set by the forwarder). */
+const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
+
+interface EventSummary {
+  id?: string;
+  type?: string;
+  payoutId?: string;
+  amount?: number | string;
+  currency?: string;
+  status?: string;
+}
+
+function summarize(body: Buffer): EventSummary | undefined {
+  try {
+    const e = JSON.parse(body.toString('utf8')) as { id?: unknown; type?: unknown; data?: Record<string, unknown> };
+    const d = e.data ?? {};
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    return {
+      id: str(e.id),
+      type: str(e.type),
+      payoutId: str(d.payout_id),
+      amount: typeof d.amount === 'number' || typeof d.amount === 'string' ? d.amount : undefined,
+      currency: str(d.currency),
+      status: str(d.status),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('body too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function checkForwardUrl(raw: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`--forward-to: "${raw}" is not a URL.`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--forward-to must be an http:// or https:// URL.');
+  return u;
+}
+
+export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
+  const host = opts.host ?? '127.0.0.1';
+  const path = opts.path ?? '/webhooks';
+  if (!path.startsWith('/')) throw new UsageError('--path must start with "/".');
+  const forwardTo = opts.forwardTo ? checkForwardUrl(opts.forwardTo) : undefined;
+  let secret = opts.secret;
+  if (!secret) {
+    const profile = deps.config().getProfile(deps.globals.profile);
+    secret = resolveSettings(deps.globals, deps.env, profile).webhookSecret.value;
+  }
+  const style = makeStyle(deps.io.color);
+  const seen = new Set<string>();
+  const { request } = forwardTo ? await import('undici') : { request: undefined };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://listener');
+    if (req.method !== 'POST' || url.pathname !== path) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req);
+    } catch {
+      res.writeHead(413).end();
+      return;
+    }
+    const receivedAt = deps.now();
+    const ev = summarize(body);
+    const sigHeader = req.headers[SIGNATURE_HEADER];
+    const verification = secret
+      ? verifySignature(secret, Array.isArray(sigHeader) ? sigHeader[0] : sigHeader, body, Math.floor(receivedAt.getTime() / 1000))
+      : undefined;
+    const duplicate = ev?.id !== undefined && seen.has(ev.id);
+    if (ev?.id && verification?.ok !== false) seen.add(ev.id);
+
+    let status = 200;
+    let forward: { status: number | null; ms: number; error?: string } | undefined;
+    if (verification && !verification.ok) {
+      status = 400;
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid signature' }));
+    } else {
+      if (forwardTo && request) {
+        const started = performance.now();
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) {
+          if (v !== undefined && !HOP.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        }
+        try {
+          const r = await request(forwardTo, { method: 'POST', headers, body, headersTimeout: deps.globals.timeoutMs, bodyTimeout: deps.globals.timeoutMs });
+          await r.body.dump();
+          forward = { status: r.statusCode, ms: Math.round(performance.now() - started) };
+          status = r.statusCode;
+        } catch (err) {
+          forward = { status: null, ms: Math.round(performance.now() - started), error: (err as Error).message };
+          status = 502;
+        }
+      }
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
+    }
+
+    if (deps.globals.json) {
+      await write(
+        deps.io.stdout,
+        JSON.stringify({
+          received_at: receivedAt.toISOString(),
+          id: ev?.id ?? null,
+          type: ev?.type ?? null,
+          payout_id: ev?.payoutId ?? null,
+          amount: ev?.amount ?? null,
+          currency: ev?.currency ?? null,
+          status: ev?.status ?? null,
+          verified: verification ? verification.ok : null,
+          error: verification && !verification.ok ? verification.reason : null,
+          duplicate,
+          forward_status: forward?.status ?? null,
+          answered: status,
+        }) + '\n',
+      );
+      return;
+    }
+    const time = utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
+    if (verification && !verification.ok) {
+      deps.log.warn(`${time}  rejected an event (${verification.reason}); answered 400, not forwarded.`);
+      return;
+    }
+    const amount = ev?.amount !== undefined && ev.currency ? `${formatAmount(ev.amount, ev.currency)} ${text(ev.currency)}` : '';
+    const line = [
+      style.dim(time),
+      style.bold(text(ev?.type ?? '(not JSON)')),
+      text(ev?.payoutId ?? ''),
+      amount,
+      ev?.status ? statusColor(style, text(ev.status)) : '',
+      style.dim(text(ev?.id ?? '')),
+      duplicate ? style.yellow('(duplicate)') : '',
+    ]
+      .filter(Boolean)
+      .join('  ');
+    await write(deps.io.stdout, line + '\n');
+    if (!verification) deps.log.warn('signature not checked: no --secret and no webhook-secret in the profile.');
+    if (forward) {
+      deps.log.info(
+        forward.status === null
+          ? `  → ${forwardTo} failed: ${sanitizeInline(forward.error ?? '')} (answered 502)`
+          : `  → ${forwardTo} ${forward.status} (${forward.ms} ms)`,
+      );
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(500).end();
+      deps.log.warn(`failed to handle an event: ${(err as Error).message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new UsageError(`Port ${opts.port} on ${host} is already in use.`, [], 'Choose another with --port.') : err),
+    );
+    server.listen(opts.port ?? 4242, host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  deps.log.info(`Ready: listening for webhook events on http://${shownHost}:${port}${path}` + (forwardTo ? `, forwarding to ${forwardTo}` : ''));
+  if (!secret) deps.log.warn('no webhook secret (--secret, or `payctl config set webhook-secret …`): signatures will not be checked.');
+  deps.log.info('Press Ctrl-C to stop.');
+
+  await new Promise<void>((resolve) => {
+    if (deps.signal.aborted) resolve();
+    else deps.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  deps.log.info('Stopped listening.');
+  return 0;
+}
