@@ -27,8 +27,10 @@ function maskValues(value: unknown, key?: string): unknown {
 
 /** Masks every occurrence of the given secrets in a text. */
 export function maskSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  // Longest first, so a secret that contains another is masked whole.
+  const list = [...secrets].filter((s): s is string => !!s && s.length >= 4).sort((a, b) => b.length - a.length);
   let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join(MASK);
+  for (const s of list) out = out.split(s).join(MASK);
   return out;
 }
 

@@ -35,6 +35,8 @@ export function resolveRoute(
   const path = template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = params[key];
     if (value === undefined) throw new UsageError(`Route ${name} (${template}) needs a value for {${key}}.`);
+    // "." and ".." would be read as path steps and reach another endpoint.
+    if (value === '.' || value === '..') throw new UsageError(`"${value}" is not a valid ${key}.`);
     return encodeURIComponent(value);
   });
   return { method: ROUTES[name].method, path: path.startsWith('/') ? path : '/' + path };

@@ -51,10 +51,8 @@ function decimal(m: Money): string {
   return typeof m === 'number' ? decimalFromNumber(m) : m;
 }
 
-function minorOf(m: Money, currency: string): bigint {
-  const d = decimal(m);
-  const frac = d.includes('.') ? d.length - d.indexOf('.') - 1 : 0;
-  return decimalToMinor(d, Math.max(minorDigits(currency) ?? 2, frac));
+function fracDigits(d: string): number {
+  return d.includes('.') ? d.length - d.indexOf('.') - 1 : 0;
 }
 
 /** A bar of `width * value / max` cells, in integer arithmetic. */
@@ -74,12 +72,15 @@ export function renderSummary(s: Summary, style: Style): string {
     const head = `${style.bold(cur)}  ${c.count} payout${c.count === 1 ? '' : 's'}  ${formatAmount(c.amount, c.currency)} ${cur}` +
       (c.fee !== undefined ? `  fees ${formatAmount(c.fee, c.currency)} ${cur}` : '');
     const entries = Object.entries(c.statuses);
-    const max = entries.reduce((m, [, v]) => (minorOf(v.amount, c.currency) > m ? minorOf(v.amount, c.currency) : m), 0n);
-    const rows = entries.map(([status, v]) => [
+    // One scale for the whole currency, so extra decimals from the service cannot skew the bars.
+    const scale = Math.max(minorDigits(c.currency) ?? 2, ...entries.map(([, v]) => fracDigits(decimal(v.amount))));
+    const minors = entries.map(([, v]) => decimalToMinor(decimal(v.amount), scale));
+    const max = minors.reduce((m, v) => (v > m ? v : m), 0n);
+    const rows = entries.map(([status, v], i) => [
       statusColor(style, text(status)),
       String(v.count),
       `${formatAmount(v.amount, c.currency)} ${cur}`,
-      colourBar(style, status, bar(minorOf(v.amount, c.currency), max)),
+      colourBar(style, status, bar(minors[i]!, max)),
     ]);
     parts.push(head + '\n');
     if (rows.length) {

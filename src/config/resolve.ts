@@ -46,7 +46,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
-  if (LOOPBACK_HOSTS.has(h) || h.endsWith('.localhost')) return true;
+  // Only the names cli.md lists: *.localhost may be resolved by DNS, off this machine.
+  if (LOOPBACK_HOSTS.has(h)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 

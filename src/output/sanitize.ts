@@ -6,7 +6,7 @@
 
 // ESC-introduced sequences: CSI (ESC [ ... final), OSC/DCS/SOS/PM/APC (ESC ] ... BEL or ST), and two-byte ESC X.
 // eslint-disable-next-line no-control-regex
-const ESCAPE_SEQUENCES = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)|[@-Z\\-_]?)/g;
+const ESCAPE_SEQUENCES = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)|[ -/]*[0-~]?)/g;
 // 8-bit CSI/OSC forms.
 // eslint-disable-next-line no-control-regex
 const C1_SEQUENCES = /\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][\s\S]*?(?:\u0007|\u009c|$)/g;

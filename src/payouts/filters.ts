@@ -4,19 +4,26 @@
  * created_at bounds the service takes.
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** False for days that do not exist (2026-02-30), which Date would roll into the next month. */
+function isRealDate(y: string, m: string, d: string): boolean {
+  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
+}
 
 /** A `from`/`to` value, or a problem to list. `end` picks the end of a bare date's day. */
 export function parseTimeBound(flag: string, value: string, end: boolean): { value: string } | { problem: string } {
   const d = DATE.exec(value);
   if (d) {
-    const date = new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3])));
-    if (date.getUTCFullYear() !== Number(d[1]) || date.getUTCMonth() !== Number(d[2]) - 1 || date.getUTCDate() !== Number(d[3])) {
-      return { problem: `${flag}: "${value}" is not a real date` };
-    }
+    if (!isRealDate(d[1]!, d[2]!, d[3]!)) return { problem: `${flag}: "${value}" is not a real date` };
     return { value: `${value}T${end ? '23:59:59.999999' : '00:00:00.000000'}Z` };
   }
-  if (ISO.test(value) && !Number.isNaN(Date.parse(value))) return { value };
+  const iso = ISO.exec(value);
+  if (iso) {
+    if (!isRealDate(iso[1]!, iso[2]!, iso[3]!)) return { problem: `${flag}: "${value}" is not a real date` };
+    if (!Number.isNaN(Date.parse(value))) return { value };
+  }
   return { problem: `${flag}: "${value}" is not a date (2026-11-01) or an ISO timestamp (2026-11-01T10:00:00Z)` };
 }
 

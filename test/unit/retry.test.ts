@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
+import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from '../../src/api/retry.js';
+
+const NOW = new Date('2026-11-21T10:15:30.000Z');
+
+describe('parseRetryAfter', () => {
+  it.each([
+    ['0', 0],
+    ['1', 1000],
+    ['120', 120_000],
+    [' 5 ', 5000],
+    ['1.5', 1500],
+  ])('seconds %j -> %i ms', (value, ms) => {
+    expect(parseRetryAfter(value, NOW)).toBe(ms);
+  });
+
+  it('reads an HTTP date relative to now', () => {
+    expect(parseRetryAfter('Sat, 21 Nov 2026 10:16:00 GMT', NOW)).toBe(30_000);
+  });
+
+  it('gives 0 for an HTTP date in the past', () => {
+    expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:00 GMT', NOW)).toBe(0);
+  });
+
+  it.each([[undefined], [''], ['soon'], ['abc'], ['later please']])('gives undefined for %j', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
+});
+
+describe('parseRetryAfter on values V8 half-reads as dates', () => {
+  // Regression (src/api/retry.ts, fixed): anything that is not seconds goes to Date.parse, whose legacy
+  // parser reads "-1" and "next 5" as dates in 2001, so garbage gives 0 (retry at once,
+  // no backoff) instead of undefined (use the backoff).
+  it.each([['-1'], ['next 5'], ['1 2']])('gives undefined for %j', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
+});
+
+describe('backoffDelay', () => {
+  const policy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000, deadlineMs: 60_000 };
+
+  it('grows exponentially with full jitter above half the step', () => {
+    expect(backoffDelay(1, policy, undefined, () => 0)).toBe(50);
+    expect(backoffDelay(1, policy, undefined, () => 0.5)).toBe(75);
+    expect(backoffDelay(1, policy, undefined, () => 0.999999)).toBe(100);
+    expect(backoffDelay(2, policy, undefined, () => 0)).toBe(100);
+    expect(backoffDelay(2, policy, undefined, () => 0.999999)).toBe(200);
+    expect(backoffDelay(3, policy, undefined, () => 0.5)).toBe(300);
+    expect(backoffDelay(4, policy, undefined, () => 0.999999)).toBe(800);
+  });
+
+  it('is capped by maxDelayMs', () => {
+    expect(backoffDelay(5, policy, undefined, () => 0.999999)).toBe(1000);
+    expect(backoffDelay(20, policy, undefined, () => 0.999999)).toBe(1000);
+    expect(backoffDelay(20, policy, undefined, () => 0)).toBe(500);
+  });
+
+  it('never decreases from one retry to the next for the same random value', () => {
+    let prev = 0;
+    for (let retry = 1; retry <= 10; retry++) {
+      const d = backoffDelay(retry, policy, undefined, () => 0.3);
+      expect(d).toBeGreaterThanOrEqual(prev);
+      expect(d).toBeLessThanOrEqual(policy.maxDelayMs);
+      prev = d;
+    }
+  });
+
+  it('uses Retry-After as given, capped by maxRetryAfterMs', () => {
+    const random = () => {
+      throw new Error('random must not be used with Retry-After');
+    };
+    expect(backoffDelay(1, policy, 2000, random)).toBe(2000);
+    expect(backoffDelay(1, policy, 0, random)).toBe(0);
+    expect(backoffDelay(3, policy, 60_000, random)).toBe(5000);
+  });
+
+  it('the read policy caps Retry-After at 20 s and backoff at 4 s', () => {
+    expect(backoffDelay(1, READ_RETRY, 3_600_000)).toBe(20_000);
+    expect(backoffDelay(30, READ_RETRY, undefined, () => 0.999999)).toBe(4000);
+    expect(backoffDelay(1, READ_RETRY, undefined, () => 0)).toBe(125);
+  });
+});
+
+describe('isRetryableStatus', () => {
+  it.each([408, 429, 500, 502, 503, 504, 599])('%i is retryable', (s) => {
+    expect(isRetryableStatus(s)).toBe(true);
+  });
+  it.each([200, 201, 301, 400, 401, 403, 404, 409, 422, 499])('%i is not retryable', (s) => {
+    expect(isRetryableStatus(s)).toBe(false);
+  });
+});
+
+describe('sleep', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('resolves after the delay', async () => {
+    vi.useFakeTimers();
+    let done = false;
+    const p = sleep(1000).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await p;
+    expect(done).toBe(true);
+  });
+
+  it('rejects with InterruptedError when the signal aborts while waiting', async () => {
+    vi.useFakeTimers();
+    const ac = new AbortController();
+    const p = sleep(60_000, ac.signal);
+    const assertion = expect(p).rejects.toBeInstanceOf(InterruptedError);
+    await vi.advanceTimersByTimeAsync(10);
+    ac.abort();
+    await assertion;
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('rejects at once when the signal is already aborted', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(sleep(60_000, ac.signal)).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('the rejection has exit code 130', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const err = await sleep(1, ac.signal).catch((e: unknown) => e);
+    expect((err as InterruptedError).exitCode).toBe(130);
+  });
+});

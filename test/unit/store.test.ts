@@ -1,0 +1,195 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { openConfigStore } from '../../src/config/store.js';
+
+let root: string;
+let dir: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'payctl-store-'));
+  dir = join(root, 'nested', 'payctl');
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+function mode(path: string): number {
+  return statSync(path).mode & 0o777;
+}
+
+function caught(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('openConfigStore', () => {
+  it('creates the folder 0700 and the file 0600 under PAYCTL_CONFIG_DIR', () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    expect(store.dir).toBe(dir);
+    expect(store.path).toBe(join(dir, 'config.json'));
+    expect(mode(dir)).toBe(0o700);
+    store.updateProfile('default', { baseUrl: 'https://api.example.com/v2', apiKey: 'k' });
+    expect(existsSync(store.path)).toBe(true);
+    expect(mode(store.path)).toBe(0o600);
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({
+      profiles: { default: { baseUrl: 'https://api.example.com/v2', apiKey: 'k' } },
+    });
+  });
+
+  it('uses $XDG_CONFIG_HOME/payctl without PAYCTL_CONFIG_DIR', () => {
+    const store = openConfigStore({ XDG_CONFIG_HOME: root });
+    expect(store.path).toBe(join(root, 'payctl', 'config.json'));
+    expect(mode(join(root, 'payctl'))).toBe(0o700);
+  });
+
+  it('tightens a looser folder that it owns', () => {
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o755);
+    openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    expect(mode(dir)).toBe(0o700);
+  });
+
+  it('keeps the file 0600 when it already existed with a looser mode', () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{}', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    store.updateProfile('default', { apiKey: 'k' });
+    expect(mode(file)).toBe(0o600);
+  });
+
+  it('starts empty', () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    expect(store.profileNames()).toEqual([]);
+    expect(store.getProfile('default')).toBeUndefined();
+  });
+
+  it('updateProfile merges into the profile and removes keys set to undefined', () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    expect(store.updateProfile('default', { baseUrl: 'https://a.example.com/v2', apiKey: 'key-1', token: 'tok-1' })).toEqual({
+      baseUrl: 'https://a.example.com/v2',
+      apiKey: 'key-1',
+      token: 'tok-1',
+    });
+    const next = store.updateProfile('default', { token: undefined, tokenExpiresAt: undefined, apiKey: 'key-2' });
+    expect(next).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
+    expect(store.getProfile('default')).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
+    const onDisk = JSON.parse(readFileSync(store.path, 'utf8'));
+    expect(onDisk.profiles.default).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
+    expect(Object.keys(onDisk.profiles.default)).not.toContain('token');
+  });
+
+  it('setProfile replaces a profile; getProfile returns a copy', () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    store.updateProfile('work', { baseUrl: 'https://a.example.com/v2', apiKey: 'k' });
+    store.setProfile('work', { webhookSecret: 'whsec', token: undefined });
+    expect(store.getProfile('work')).toEqual({ webhookSecret: 'whsec' });
+    const copy = store.getProfile('work')!;
+    copy.apiKey = 'mutated';
+    expect(store.getProfile('work')).toEqual({ webhookSecret: 'whsec' });
+  });
+
+  it('keeps routes as a nested object', () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    store.updateProfile('default', { routes: { payoutGet: '/payout/{id}' } });
+    expect(store.getProfile('default')).toEqual({ routes: { payoutGet: '/payout/{id}' } });
+  });
+
+  it('profileNames are sorted; deleteProfile removes one and ignores unknown names', () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    store.updateProfile('work', { apiKey: 'w' });
+    store.updateProfile('default', { apiKey: 'd' });
+    store.updateProfile('sandbox', { apiKey: 's' });
+    expect(store.profileNames()).toEqual(['default', 'sandbox', 'work']);
+    store.deleteProfile('sandbox');
+    expect(store.profileNames()).toEqual(['default', 'work']);
+    expect(store.getProfile('sandbox')).toBeUndefined();
+    store.deleteProfile('nope');
+    expect(store.profileNames()).toEqual(['default', 'work']);
+  });
+
+  it('is read back by a second store on the same folder', () => {
+    openConfigStore({ PAYCTL_CONFIG_DIR: dir }).updateProfile('default', { apiKey: 'persisted' });
+    expect(openConfigStore({ PAYCTL_CONFIG_DIR: dir }).getProfile('default')).toEqual({ apiKey: 'persisted' });
+  });
+
+  it('does not treat a dotted profile name as a path', () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    store.updateProfile('a.b', { apiKey: 'x' });
+    expect(store.profileNames()).toEqual(['a.b']);
+    expect(JSON.parse(readFileSync(store.path, 'utf8')).profiles['a.b']).toEqual({ apiKey: 'x' });
+  });
+});
+
+describe('a damaged config file', () => {
+  const DAMAGED: Array<[string, string]> = [
+    ['invalid JSON', '{"profiles": {"default": {"apiKey": "k"'],
+    ['a profile that is not an object', '{"profiles": {"x": 5}}'],
+    ['profiles that is a list', '{"profiles": ["a"]}'],
+    ['a setting of the wrong type', '{"profiles": {"default": {"apiKey": 42}}}'],
+  ];
+
+  function damaged(content: string): string {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, content, { mode: 0o600 });
+    return file;
+  }
+
+  function expectConfigError(err: unknown, file: string): void {
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toContain(file);
+    expect((err as ConfigError).message).toMatch(/is damaged and cannot be read/);
+    expect((err as ConfigError).exitCode).toBe(2);
+  }
+
+  it.each(DAMAGED)('%s: reading throws a ConfigError naming the file and leaves it unchanged', (_, content) => {
+    const file = damaged(content);
+    const err = caught(() => {
+      const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+      store.profileNames();
+    });
+    expectConfigError(err, file);
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it.each(DAMAGED)('%s: an attempted updateProfile throws and does not overwrite it', (_, content) => {
+    const file = damaged(content);
+    const err = caught(() => {
+      const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+      store.updateProfile('default', { apiKey: 'new' });
+    });
+    expectConfigError(err, file);
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it.each(DAMAGED)('%s: deleteProfile and setProfile do not overwrite it', (_, content) => {
+    const file = damaged(content);
+    expect(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).deleteProfile('x')).toThrow(ConfigError);
+    expect(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).setProfile('x', { apiKey: 'k' })).toThrow(ConfigError);
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('the invalid-JSON error gives a hint and no stack-trace text', () => {
+    const file = damaged('not json');
+    const err = caught(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).profileNames()) as ConfigError;
+    expectConfigError(err, file);
+    expect(err.message).not.toContain('\n');
+    expect(err.hint).toMatch(/payctl does not overwrite it/);
+  });
+
+  it('names the bad field of a wrong shape', () => {
+    damaged('{"profiles": {"x": 5}}');
+    const err = caught(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).profileNames()) as ConfigError;
+    expect(err.message).toMatch(/\(profiles\.x: /);
+  });
+});
