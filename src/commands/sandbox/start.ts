@@ -1,0 +1,218 @@
+/**
+ * `payctl sandbox start [--port N] [--detach] …`: runs the sandbox in the foreground
+ * until Ctrl-C (or SIGTERM), or with --detach in a background process recorded in the
+ * config folder. Either way it writes profile `sandbox` and prints the base URL, the
+ * API key and the webhook secret on stdout (one JSON object with --json).
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ApiError, UsageError } from '../../errors.js';
+import { write, type Deps } from '../../deps.js';
+import {
+  DETACHED_ENV,
+  ensureConfigDir,
+  logPath,
+  readRecord,
+  recordedSandboxRuns,
+  removeRecord,
+  writeRecord,
+  type SandboxRecord,
+} from '../../sandbox/record.js';
+
+export interface StartOptions {
+  port?: number;
+  detach?: boolean;
+  apiKey?: string;
+  seed?: number;
+  state?: string;
+  tokenTtl?: number;
+  settleAfter?: number;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  rateLimit?: number;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+
+export async function run(opts: StartOptions, deps: Deps): Promise<number> {
+  return opts.detach ? startDetached(opts, deps) : startForeground(opts, deps);
+}
+
+interface Shown {
+  baseUrl: string;
+  apiKey: string;
+  webhookSecret: string;
+  port: number;
+  pid: number;
+}
+
+async function show(deps: Deps, s: Shown): Promise<void> {
+  if (deps.globals.json) {
+    await write(
+      deps.io.stdout,
+      JSON.stringify({ base_url: s.baseUrl, api_key: s.apiKey, webhook_secret: s.webhookSecret, port: s.port, pid: s.pid }) + '\n',
+    );
+    return;
+  }
+  await write(
+    deps.io.stdout,
+    `Sandbox running at ${s.baseUrl}\nAPI key: ${s.apiKey}\nWebhook secret: ${s.webhookSecret}\n`,
+  );
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+async function startForeground(opts: StartOptions, deps: Deps): Promise<number> {
+  const detachedChild = deps.env[DETACHED_ENV] === '1';
+  const { startSandbox } = await import('../../sandbox/server.js');
+  const { StateFileError } = await import('../../sandbox/persist.js');
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port: opts.port ?? 0,
+      seed: opts.seed ?? 1,
+      tokenTtlSeconds: opts.tokenTtl ?? 3600,
+      settleAfterMs: opts.settleAfter ?? 3000,
+      rateLimit: opts.rateLimit ?? 0,
+      ...(opts.apiKey !== undefined && { apiKey: opts.apiKey }),
+      ...(opts.state !== undefined && { stateFile: opts.state }),
+      ...(opts.webhookUrl !== undefined && { webhookUrl: opts.webhookUrl }),
+      ...(opts.webhookSecret !== undefined && { webhookSecret: opts.webhookSecret }),
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new UsageError(`Port ${opts.port} is already in use.`, [], 'Pick another with --port N, or --port 0 for a free one.');
+    }
+    if (code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${opts.port}.`, [], 'Use a port above 1023.');
+    if (err instanceof StateFileError || err instanceof RangeError) throw new UsageError(err.message);
+    throw err;
+  }
+
+  try {
+    deps.config().updateProfile('sandbox', {
+      baseUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      webhookSecret: sandbox.webhookSecret,
+      token: undefined,
+      tokenExpiresAt: undefined,
+    });
+    const pid = process.pid;
+    if (detachedChild) {
+      await writeRecord(deps.env, {
+        pid,
+        port: sandbox.port,
+        baseUrl: sandbox.baseUrl,
+        apiKey: sandbox.apiKey,
+        webhookSecret: sandbox.webhookSecret,
+        startedAt: deps.now().toISOString(),
+      });
+    }
+    await show(deps, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, port: sandbox.port, pid });
+    deps.log.info('Profile "sandbox" saved. Try: payctl balances --profile sandbox');
+    if (!detachedChild) deps.log.info('Press Ctrl-C to stop.');
+    await waitForAbort(deps.signal);
+  } finally {
+    await sandbox.close();
+    if (detachedChild) await removeRecord(deps.env, process.pid);
+  }
+  deps.log.info('Sandbox stopped.');
+  return 0;
+}
+
+/** bin/payctl.js, from dist/commands/sandbox/start.js (or src/… under tests). */
+function binPath(): string {
+  return fileURLToPath(new URL('../../../bin/payctl.js', import.meta.url));
+}
+
+function childArgs(opts: StartOptions): string[] {
+  const args = ['sandbox', 'start', '--port', String(opts.port ?? 0)];
+  if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
+  if (opts.tokenTtl !== undefined) args.push('--token-ttl', String(opts.tokenTtl));
+  if (opts.settleAfter !== undefined) args.push('--settle-after', String(opts.settleAfter));
+  if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
+  if (opts.apiKey !== undefined) args.push('--api-key', opts.apiKey);
+  if (opts.state !== undefined) args.push('--state', opts.state);
+  if (opts.webhookUrl !== undefined) args.push('--webhook-url', opts.webhookUrl);
+  if (opts.webhookSecret !== undefined) args.push('--webhook-secret', opts.webhookSecret);
+  return args;
+}
+
+function logTail(file: string): string {
+  try {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    return lines.slice(-8).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
+  const existing = await readRecord(deps.env);
+  if (existing) {
+    if (await recordedSandboxRuns(existing)) {
+      throw new UsageError(
+        `A sandbox is already running at ${existing.baseUrl} (pid ${existing.pid}).`,
+        [],
+        'Stop it first with: payctl sandbox stop',
+      );
+    }
+    await removeRecord(deps.env, existing.pid);
+  }
+  await ensureConfigDir(deps.env);
+  const log = logPath(deps.env);
+  const fd = openSync(log, 'w', 0o600);
+  let child;
+  try {
+    child = spawn(process.execPath, [binPath(), ...childArgs(opts)], {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: { ...deps.env, [DETACHED_ENV]: '1', NO_COLOR: '1' },
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let spawnError: Error | undefined;
+  child.on('exit', (code, signal) => (exited = { code, signal }));
+  child.on('error', (err) => (spawnError = err));
+  child.unref();
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let record: SandboxRecord | undefined;
+  while (!record) {
+    if (spawnError) throw new ApiError(`Could not start the background sandbox: ${spawnError.message}`);
+    if (exited) {
+      const tail = logTail(log);
+      throw new ApiError(
+        `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` +
+          (tail ? `\n${tail}` : ''),
+        { hint: `Its log is in ${log}.` },
+      );
+    }
+    if (deps.signal.aborted || Date.now() > deadline) {
+      if (child.pid) {
+        try {
+          process.kill(child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      if (deps.signal.aborted) throw new UsageError('Interrupted before the sandbox was ready; it was stopped.');
+      throw new ApiError(`The background sandbox did not report ready within ${READY_TIMEOUT_MS / 1000} s; it was stopped.`, {
+        hint: `Its log is in ${log}.`,
+      });
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    const r = await readRecord(deps.env);
+    if (r && r.pid === child.pid) record = r;
+  }
+  await show(deps, { baseUrl: record.baseUrl, apiKey: record.apiKey, webhookSecret: record.webhookSecret, port: record.port, pid: record.pid });
+  deps.log.info('Profile "sandbox" saved. Try: payctl balances --profile sandbox');
+  deps.log.info(`Running in the background (pid ${record.pid}). Stop it with: payctl sandbox stop`);
+  return 0;
+}

@@ -1,0 +1,56 @@
+/**
+ * `payctl sandbox stop`: ends the background sandbox (SIGTERM, then SIGKILL after
+ * 5 s), waits until its process is gone and removes its record. Idempotent: with no
+ * sandbox running it says so and exits 0.
+ */
+import { write, type Deps } from '../../deps.js';
+import { processAlive, readRecord, recordedSandboxRuns, removeRecord } from '../../sandbox/record.js';
+
+const GRACE_MS = 5000;
+const KILL_WAIT_MS = 2000;
+
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!processAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !processAlive(pid);
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // gone already
+  }
+}
+
+export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
+  const record = await readRecord(deps.env);
+  const say = (text: string, json: Record<string, unknown>) =>
+    deps.globals.json ? write(deps.io.stdout, JSON.stringify(json) + '\n') : deps.log.info(text);
+  if (!record) {
+    await say('No sandbox is running.', { stopped: false, running: false });
+    return 0;
+  }
+  if (!(await recordedSandboxRuns(record))) {
+    await removeRecord(deps.env, record.pid);
+    await say(`No sandbox is running (removed a stale record of pid ${record.pid}).`, { stopped: false, running: false });
+    return 0;
+  }
+  signal(record.pid, 'SIGTERM');
+  let gone = await waitGone(record.pid, GRACE_MS);
+  if (!gone) {
+    deps.log.warn(`The sandbox (pid ${record.pid}) did not stop within ${GRACE_MS / 1000} s; killing it.`);
+    signal(record.pid, 'SIGKILL');
+    gone = await waitGone(record.pid, KILL_WAIT_MS);
+  }
+  await removeRecord(deps.env, record.pid);
+  if (!gone) {
+    const { ApiError } = await import('../../errors.js');
+    throw new ApiError(`The sandbox (pid ${record.pid}) could not be stopped.`, { hint: `Try: kill -9 ${record.pid}` });
+  }
+  await say('Sandbox stopped.', { stopped: true, pid: record.pid, base_url: record.baseUrl });
+  return 0;
+}

@@ -1,0 +1,115 @@
+/**
+ * Admin routes outside /v2, so tests can drive a sandbox running in another process
+ * over HTTP. No auth (the sandbox listens on loopback only); not recorded, not
+ * rate-limited. Bodies and answers are JSON; answers use the success envelope.
+ *
+ *   GET    /_sandbox/health            { status: "ok", pid, port, base_url, wallets, payouts }
+ *   POST   /_sandbox/faults            body: a fault spec; "times": null or absent = 1, -1 = forever
+ *   GET    /_sandbox/faults            active faults ("remaining": -1 = forever)
+ *   DELETE /_sandbox/faults            removes every fault
+ *   GET    /_sandbox/requests          recorded /v2 requests, oldest first
+ *   DELETE /_sandbox/requests          forgets them
+ *   POST   /_sandbox/wallets           { wallet_id?, wallet_name, currency, balance: "1250000.75" }
+ *   POST   /_sandbox/payouts/generate  { count, walletId?, status? }
+ *   POST   /_sandbox/revoke-key        { apiKey? } -> { api_key }
+ *   POST   /_sandbox/expire-tokens
+ *   GET    /_sandbox/webhooks          recent webhook delivery attempts
+ */
+import type { Fault, FaultSpec, Faults } from './faults.js';
+import { failure, notFound, success, validationFailure, type Reply } from './respond.js';
+import type { RecordedRequest } from './recording.js';
+import { walletWire, type Wallet } from './state.js';
+import type { DeliveryLog } from './webhooks.js';
+
+export interface AdminControl {
+  readonly faults: Faults;
+  readonly apiKey: string;
+  requests(): RecordedRequest[];
+  clearRequests(): void;
+  putWallet(w: { wallet_id?: string; wallet_name: string; currency: string; balance: string }): Wallet;
+  generatePayouts(count: number, opts?: { walletId?: string; status?: string }): void;
+  revokeApiKey(newKey?: string): void;
+  expireTokens(): void;
+  health(): Record<string, unknown>;
+  deliveries(): DeliveryLog[];
+}
+
+function faultOut(f: Fault): Record<string, unknown> {
+  return { ...f, times: f.times === Infinity ? -1 : f.times ?? 1, remaining: f.remaining === Infinity ? -1 : f.remaining };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function handleAdmin(c: AdminControl, method: string, path: string, rawBody: string): Reply {
+  let body: Record<string, unknown> = {};
+  if (rawBody.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody);
+    } catch {
+      return validationFailure([{ field: 'body', message: 'is not valid JSON' }]);
+    }
+    if (!isObject(parsed)) return validationFailure([{ field: 'body', message: 'must be a JSON object' }]);
+    body = parsed;
+  }
+  const route = `${method} ${path}`;
+  try {
+    switch (route) {
+      case 'GET /_sandbox/health':
+        return success(200, 'Sandbox is running', c.health());
+      case 'POST /_sandbox/faults': {
+        const spec = { ...body } as unknown as FaultSpec & { times?: number | null };
+        if (spec.times === null || spec.times === undefined) delete spec.times;
+        else if (spec.times === -1) spec.times = Infinity;
+        const f = c.faults.add(spec as FaultSpec);
+        return success(201, 'Fault added', faultOut(f));
+      }
+      case 'GET /_sandbox/faults':
+        return success(200, 'Faults', c.faults.list().map(faultOut));
+      case 'DELETE /_sandbox/faults':
+        c.faults.clear();
+        return success(200, 'Faults cleared', []);
+      case 'GET /_sandbox/requests':
+        return success(200, 'Recorded requests', c.requests());
+      case 'DELETE /_sandbox/requests':
+        c.clearRequests();
+        return success(200, 'Recorded requests cleared', []);
+      case 'POST /_sandbox/wallets': {
+        const w = c.putWallet(body as unknown as { wallet_id?: string; wallet_name: string; currency: string; balance: string });
+        return success(201, 'Wallet saved', walletWire(w));
+      }
+      case 'POST /_sandbox/payouts/generate': {
+        const count = body.count;
+        if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1_000_000) {
+          return validationFailure([{ field: 'count', message: 'must be a whole number from 1 to 1000000' }]);
+        }
+        const opts: { walletId?: string; status?: string } = {};
+        if (typeof body.walletId === 'string') opts.walletId = body.walletId;
+        if (typeof body.status === 'string') opts.status = body.status;
+        c.generatePayouts(count, opts);
+        return success(201, 'Payouts generated', { generated: count });
+      }
+      case 'POST /_sandbox/revoke-key': {
+        if (body.apiKey !== undefined && (typeof body.apiKey !== 'string' || body.apiKey === '')) {
+          return validationFailure([{ field: 'apiKey', message: 'must be a non-empty string' }]);
+        }
+        c.revokeApiKey(body.apiKey as string | undefined);
+        return success(200, 'API key revoked', { api_key: c.apiKey });
+      }
+      case 'POST /_sandbox/expire-tokens':
+        c.expireTokens();
+        return success(200, 'Tokens expired', { expired: true });
+      case 'GET /_sandbox/webhooks':
+        return success(200, 'Webhook deliveries', c.deliveries());
+      default:
+        return notFound(`No admin route ${route}.`);
+    }
+  } catch (err) {
+    if (err instanceof TypeError || err instanceof RangeError) {
+      return failure(400, 'VALIDATION_ERROR', err.message);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The state file (`--state FILE`): wallets, payouts, stored idempotency answers, the
+ * API key and live tokens, so a restarted sandbox carries on where it stopped. Writes
+ * are atomic (a temp file beside it, then rename) and coalesced: changes mark the state
+ * dirty and one write follows shortly; `flush()` writes what is pending (on close).
+ * Amounts are kept as minor-unit digit strings, never as floats.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { StoredAnswer } from './idempotency.js';
+import type { Payout, Recipient, Wallet } from './state.js';
+
+export const STATE_VERSION = 1;
+
+export interface PersistedState {
+  version: number;
+  apiKey: string;
+  wallets: Wallet[];
+  payouts: Payout[];
+  idempotency: Array<{ key: string; body: string; createdMs: number; answer: StoredAnswer }>;
+  tokens: Array<{ token: string; expiresMs: number }>;
+}
+
+interface WalletJson extends Omit<Wallet, 'balance'> {
+  balance: string;
+}
+interface PayoutJson extends Omit<Payout, 'amount' | 'fee'> {
+  amount: string;
+  fee: string;
+}
+
+export function serializeState(s: PersistedState): string {
+  return JSON.stringify({
+    version: s.version,
+    apiKey: s.apiKey,
+    wallets: s.wallets.map((w): WalletJson => ({ ...w, balance: w.balance.toString() })),
+    payouts: s.payouts.map((p): PayoutJson => ({ ...p, amount: p.amount.toString(), fee: p.fee.toString() })),
+    idempotency: s.idempotency,
+    tokens: s.tokens,
+  });
+}
+
+export class StateFileError extends Error {}
+
+/** Reads a state file; undefined when there is none yet; StateFileError when damaged. */
+export async function loadState(file: string): Promise<PersistedState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`Cannot read the sandbox state file ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const raw = JSON.parse(text) as {
+      version?: unknown;
+      apiKey?: unknown;
+      wallets?: WalletJson[];
+      payouts?: PayoutJson[];
+      idempotency?: PersistedState['idempotency'];
+      tokens?: PersistedState['tokens'];
+    };
+    if (raw.version !== STATE_VERSION) throw new Error(`unsupported version ${String(raw.version)}`);
+    if (typeof raw.apiKey !== 'string' || !Array.isArray(raw.wallets) || !Array.isArray(raw.payouts)) {
+      throw new Error('missing apiKey, wallets or payouts');
+    }
+    return {
+      version: STATE_VERSION,
+      apiKey: raw.apiKey,
+      wallets: raw.wallets.map((w) => ({ ...w, balance: BigInt(w.balance) })),
+      payouts: raw.payouts.map((p) => ({
+        ...p,
+        amount: BigInt(p.amount),
+        fee: BigInt(p.fee),
+        recipient: p.recipient as Recipient,
+      })),
+      idempotency: Array.isArray(raw.idempotency) ? raw.idempotency : [],
+      tokens: Array.isArray(raw.tokens) ? raw.tokens : [],
+    };
+  } catch (err) {
+    throw new StateFileError(
+      `The sandbox state file ${file} is damaged (${(err as Error).message}). Move it away or delete it to start afresh.`,
+    );
+  }
+}
+
+export class StateWriter {
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private dirty = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly snapshot: () => PersistedState,
+    private readonly delayMs = 100,
+  ) {}
+
+  /** Marks the state changed; one write follows within `delayMs`. */
+  changed(): void {
+    this.dirty = true;
+    if (this.timer || this.writing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.writeNow().catch(() => {});
+    }, this.delayMs);
+    this.timer.unref();
+  }
+
+  private async writeNow(): Promise<void> {
+    if (this.writing) await this.writing.catch(() => {});
+    if (!this.dirty) return;
+    this.dirty = false;
+    const text = serializeState(this.snapshot());
+    const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
+    const job = (async () => {
+      await mkdir(dirname(this.file), { recursive: true });
+      try {
+        await writeFile(tmp, text, { mode: 0o600 });
+        await rename(tmp, this.file);
+      } catch (err) {
+        await unlink(tmp).catch(() => {});
+        this.dirty = true;
+        throw err;
+      }
+    })();
+    this.writing = job;
+    try {
+      await job;
+    } finally {
+      this.writing = undefined;
+      if (this.dirty && !this.timer) this.changed();
+    }
+  }
+
+  /** Writes anything pending now and waits for it (and for writes already under way). */
+  async flush(): Promise<void> {
+    for (let i = 0; i < 10; i++) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      if (this.writing) await this.writing.catch(() => {});
+      else if (this.dirty) await this.writeNow();
+      else return;
+    }
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * Helpers for tests that talk to the sandbox over real HTTP: one sandbox per test file
+ * (`useSandbox`), tokens, requests with parsed and raw bodies, and payout bodies.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export type { Sandbox, SandboxOptions };
+export { startSandbox };
+
+/** Starts one sandbox for the file (beforeAll) and closes it (afterAll). */
+export function useSandbox(opts: SandboxOptions = {}): { readonly sb: Sandbox } {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ settleAfterMs: 60_000, ...opts });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return {
+    get sb(): Sandbox {
+      if (!sandbox) throw new Error('the sandbox starts in beforeAll');
+      return sandbox;
+    },
+  };
+}
+
+/** A fresh access token for the sandbox's current API key. */
+export async function getToken(sb: Sandbox, apiKey: string = sb.apiKey): Promise<string> {
+  const res = await fetch(`${sb.baseUrl}/auth/token`, { headers: { 'Api-Key': apiKey, Accept: 'application/json' } });
+  const body = (await res.json()) as { data?: { access_token?: string } };
+  if (res.status !== 200 || !body.data?.access_token) throw new Error(`no token: HTTP ${res.status}`);
+  return body.data.access_token;
+}
+
+export interface ApiResult<T = any> {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body (undefined when the body is not JSON). */
+  body: T;
+  /** The body text exactly as received. */
+  raw: string;
+}
+
+export interface ApiCallOptions {
+  /** An object is sent as JSON; a string is sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A bearer token; undefined fetches one (cached per sandbox and key); null sends none. */
+  token?: string | null;
+  /** Shorthand for the Idempotency-Key header. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+const tokens = new WeakMap<Sandbox, { key: string; token: string }>();
+
+async function cachedToken(sb: Sandbox): Promise<string> {
+  const cached = tokens.get(sb);
+  if (cached && cached.key === sb.apiKey) return cached.token;
+  const token = await getToken(sb);
+  tokens.set(sb, { key: sb.apiKey, token });
+  return token;
+}
+
+/** Forgets the cached token of a sandbox (after revoking or expiring tokens). */
+export function forgetToken(sb: Sandbox): void {
+  tokens.delete(sb);
+}
+
+/** Calls `path` (relative to the base URL, e.g. '/payouts?limit=5') on the sandbox. */
+export async function api<T = any>(sb: Sandbox, method: string, path: string, opts: ApiCallOptions = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  const token = opts.token === undefined ? await cachedToken(sb) : opts.token;
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  if (opts.idempotencyKey !== undefined) headers['Idempotency-Key'] = opts.idempotencyKey;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) init.body = body;
+  if (opts.signal) init.signal = opts.signal;
+  const res = await fetch(sb.baseUrl + path, init);
+  const raw = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, raw };
+}
+
+/** Calls an admin route (`/_sandbox/...`). */
+export async function admin<T = any>(sb: Sandbox, method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+  const init: RequestInit = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+  }
+  const res = await fetch(`${sb.url}/_sandbox${path}`, init);
+  const raw = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, raw };
+}
+
+export interface PayoutBody {
+  amount: number;
+  currency: string;
+  payoutId: string;
+  walletId: string;
+  recipient: {
+    type: 'bank' | 'wallet';
+    accountDetails: Record<string, string | null | undefined>;
+  };
+  metadata?: Record<string, unknown>;
+}
+
+/** A valid wallet payout body for `walletId` (override any field). */
+export function payoutBody(walletId: string, overrides: Partial<PayoutBody> = {}): PayoutBody {
+  return {
+    amount: 1500.5,
+    currency: 'SLE',
+    payoutId: randomUUID(),
+    walletId,
+    recipient: {
+      type: 'wallet',
+      accountDetails: {
+        name: 'Aminata Kamara',
+        provider: 'orange_money',
+        accountNumber: '076123456',
+        phoneNumber: '+23276123456',
+        note: 'October stipend',
+      },
+    },
+    metadata: { batch: 'oct-stipends' },
+    ...overrides,
+  };
+}
+
+/** The first demo wallet in `currency`. */
+export function walletIn(sb: Sandbox, currency: string): ReturnType<Sandbox['wallets']>[number] {
+  const w = sb.wallets().find((x) => x.currency === currency);
+  if (!w) throw new Error(`no ${currency} wallet`);
+  return w;
+}
+
+/** A fresh wallet with an exact balance, so each test has its own money. */
+export function freshWallet(sb: Sandbox, balance: string, currency = 'SLE'): string {
+  const id = `wal_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  sb.setWallet({ wallet_id: id, wallet_name: `Test ${id.slice(-4)}`, currency, balance });
+  return id;
+}
+
+export interface ReceivedHook {
+  headers: IncomingMessage['headers'];
+  raw: string;
+  body: any;
+  at: number;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 port 0. `answer` picks the status for each delivery
+ * (default 200).
+ */
+export async function webhookReceiver(answer: (n: number, hook: ReceivedHook) => number = () => 200): Promise<{
+  url: string;
+  received: ReceivedHook[];
+  close(): Promise<void>;
+}> {
+  const received: ReceivedHook[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = undefined;
+      }
+      const hook = { headers: req.headers, raw, body, at: Date.now() };
+      received.push(hook);
+      res.writeHead(answer(received.length, hook), { 'Content-Type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+
+/** Polls `check` until it returns a truthy value, and returns that (fails after `timeoutMs`). */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000, stepMs = 20): Promise<Truthy<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v as Truthy<T>;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { admin, api, forgetToken, getToken, payoutBody, useSandbox } from '../helpers/sandbox.js';
+
+const ctx = useSandbox({ demoPayouts: false });
+
+describe('admin routes (/_sandbox)', () => {
+  it('GET /health reports the process, port and counts', async () => {
+    const res = await admin(ctx.sb, 'GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      status: 'ok',
+      pid: process.pid,
+      port: ctx.sb.port,
+      base_url: ctx.sb.baseUrl,
+      wallets: 3,
+      payouts: 0,
+    });
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('POST/GET/DELETE /faults manage faults; times null = 1, -1 = forever', async () => {
+    const once = await admin(ctx.sb, 'POST', '/faults', { path: '/v2/wallets/balances', kind: 'status', status: 503, times: null });
+    expect(once.status).toBe(201);
+    expect(once.body.data).toMatchObject({ kind: 'status', status: 503, remaining: 1 });
+    const forever = await admin(ctx.sb, 'POST', '/faults', { path: '/v2/payouts', kind: 'status', status: 500, times: -1 });
+    expect(forever.body.data).toMatchObject({ times: -1, remaining: -1 });
+    const listed = await admin(ctx.sb, 'GET', '/faults');
+    expect(listed.body.data.map((f: { status: number }) => f.status)).toEqual([503, 500]);
+
+    expect((await api(ctx.sb, 'GET', '/wallets/balances')).status).toBe(503);
+    expect((await api(ctx.sb, 'GET', '/wallets/balances')).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await api(ctx.sb, 'GET', '/payouts')).status).toBe(500);
+    expect((await admin(ctx.sb, 'GET', '/faults')).body.data).toHaveLength(1);
+
+    expect((await admin(ctx.sb, 'DELETE', '/faults')).status).toBe(200);
+    expect((await admin(ctx.sb, 'GET', '/faults')).body.data).toEqual([]);
+    expect((await api(ctx.sb, 'GET', '/payouts')).status).toBe(200);
+  });
+
+  it('POST /faults refuses a bad spec with 400', async () => {
+    const res = await admin(ctx.sb, 'POST', '/faults', { kind: 'status', status: 200 });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.body.message).toMatch(/status must be/);
+    const bad = await fetch(`${ctx.sb.url}/_sandbox/faults`, { method: 'POST', body: '{oops' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('GET/DELETE /requests show and forget recorded /v2 requests (admin calls are not recorded)', async () => {
+    await admin(ctx.sb, 'DELETE', '/requests');
+    await api(ctx.sb, 'GET', '/wallets/balances?x=1');
+    await admin(ctx.sb, 'GET', '/health');
+    const res = await admin(ctx.sb, 'GET', '/requests');
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.data[0]).toMatchObject({ method: 'GET', path: '/v2/wallets/balances', query: { x: '1' }, outcome: 200 });
+    await admin(ctx.sb, 'DELETE', '/requests');
+    expect((await admin(ctx.sb, 'GET', '/requests')).body.data).toEqual([]);
+  });
+
+  it('POST /wallets adds or replaces a wallet with an exact balance', async () => {
+    const res = await admin(ctx.sb, 'POST', '/wallets', { wallet_id: 'wal_admin01', wallet_name: 'Kenema Field Office', currency: 'SLE', balance: '1250000.75' });
+    expect(res.status).toBe(201);
+    expect(res.raw).toContain('"wallet_id":"wal_admin01","wallet_name":"Kenema Field Office","currency":"SLE","balance":1250000.75,');
+    const balances = await api(ctx.sb, 'GET', '/wallets/balances');
+    expect(balances.raw).toContain('"wallet_id":"wal_admin01","wallet_name":"Kenema Field Office","currency":"SLE","balance":1250000.75,');
+    await admin(ctx.sb, 'POST', '/wallets', { wallet_id: 'wal_admin01', wallet_name: 'Kenema Field Office', currency: 'SLE', balance: '3' });
+    expect(ctx.sb.wallets().find((w) => w.wallet_id === 'wal_admin01')!.balance).toBe('3');
+    const created = await admin(ctx.sb, 'POST', '/wallets', { wallet_name: 'New', currency: 'USD', balance: '10.5' });
+    expect(created.body.data.wallet_id).toMatch(/^wal_[0-9a-f]{16}$/);
+    const bad = await admin(ctx.sb, 'POST', '/wallets', { wallet_name: 'Bad', currency: 'SLE', balance: '1.234' });
+    expect(bad.status).toBe(400);
+    const badCurrency = await admin(ctx.sb, 'POST', '/wallets', { wallet_name: 'Bad', currency: 'ZZZ', balance: '1' });
+    expect(badCurrency.status).toBe(400);
+  });
+
+  it('POST /payouts/generate adds bulk records, optionally for one wallet and status', async () => {
+    const before = ctx.sb.payouts().length;
+    const res = await admin(ctx.sb, 'POST', '/payouts/generate', { count: 50, walletId: 'wal_admin01', status: 'Failed' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ generated: 50 });
+    const made = ctx.sb.payouts().filter((p) => p.wallet_id === 'wal_admin01');
+    expect(made).toHaveLength(50);
+    expect(made.every((p) => p.status === 'Failed' && p.currency === 'SLE')).toBe(true);
+    expect(ctx.sb.payouts().length).toBe(before + 50);
+    expect((await admin(ctx.sb, 'POST', '/payouts/generate', { count: 0 })).status).toBe(400);
+    expect((await admin(ctx.sb, 'POST', '/payouts/generate', { count: 5, walletId: 'wal_nope' })).status).toBe(400);
+  });
+
+  it('POST /expire-tokens makes issued tokens expire', async () => {
+    const token = await getToken(ctx.sb);
+    expect((await api(ctx.sb, 'GET', '/payouts', { token })).status).toBe(200);
+    expect((await admin(ctx.sb, 'POST', '/expire-tokens')).status).toBe(200);
+    expect((await api(ctx.sb, 'GET', '/payouts', { token })).status).toBe(401);
+    forgetToken(ctx.sb);
+  });
+
+  it('POST /revoke-key replaces the API key', async () => {
+    const old = ctx.sb.apiKey;
+    const res = await admin(ctx.sb, 'POST', '/revoke-key', { apiKey: 'sk_sandbox_rotated' });
+    expect(res.body.data).toEqual({ api_key: 'sk_sandbox_rotated' });
+    expect(ctx.sb.apiKey).toBe('sk_sandbox_rotated');
+    const refused = await api(ctx.sb, 'GET', '/auth/token', { token: null, headers: { 'Api-Key': old } });
+    expect(refused.status).toBe(401);
+    const random = await admin(ctx.sb, 'POST', '/revoke-key');
+    expect(random.body.data.api_key).toMatch(/^sk_sandbox_[0-9a-f]{24}$/);
+    forgetToken(ctx.sb);
+    expect((await api(ctx.sb, 'GET', '/wallets/balances')).status).toBe(200);
+  });
+
+  it('answers 404 NOT_FOUND for unknown admin routes', async () => {
+    expect((await admin(ctx.sb, 'GET', '/nope')).status).toBe(404);
+    expect((await admin(ctx.sb, 'GET', '/nope')).body.code).toBe('NOT_FOUND');
+  });
+
+  it('GET /webhooks lists delivery attempts (none without a webhook URL)', async () => {
+    await api(ctx.sb, 'POST', '/payout', { body: payoutBody('wal_admin01', { amount: 1 }), idempotencyKey: randomUUID() });
+    const res = await admin(ctx.sb, 'GET', '/webhooks');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+  });
+});

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api, eventually, freshWallet, getToken, payoutBody, startSandbox } from '../helpers/sandbox.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'payctl-sandbox-state-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('state file', () => {
+  it('keeps wallets, payouts, idempotent answers, the key and tokens across a restart', async () => {
+    const file = join(dir, 'state.json');
+    const first = await startSandbox({ stateFile: file, settleAfterMs: 60_000 });
+    const walletId = freshWallet(first, '1250000.75');
+    const key = randomUUID();
+    const body = payoutBody(walletId);
+    const created = await api(first, 'POST', '/payout', { body, idempotencyKey: key });
+    expect(created.status).toBe(201);
+    const token = await getToken(first);
+    const apiKey = first.apiKey;
+    const payoutsBefore = first.payouts();
+    await first.close();
+
+    const text = readFileSync(file, 'utf8');
+    expect(JSON.parse(text).version).toBe(1);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]); // atomic writes leave no temp files
+
+    const second = await startSandbox({ stateFile: file, settleAfterMs: 60_000 });
+    try {
+      expect(second.apiKey).toBe(apiKey);
+      expect(second.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('1248485.24');
+      expect(second.payouts()).toEqual(payoutsBefore);
+      // The old token still works; the same key and body replay the same answer.
+      expect((await api(second, 'GET', '/wallets/balances', { token })).status).toBe(200);
+      const replay = await api(second, 'POST', '/payout', { body, idempotencyKey: key, token });
+      expect(replay.status).toBe(201);
+      expect(replay.raw).toBe(created.raw);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      const reused = await api(second, 'POST', '/payout', { body: { ...body, amount: 2 }, idempotencyKey: key, token });
+      expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(second.payouts().filter((p) => p.wallet_id === walletId)).toHaveLength(1);
+      const balances = await api(second, 'GET', '/wallets/balances', { token });
+      expect(balances.raw).toMatch(new RegExp(`"wallet_id":"${walletId}"[^}]*"balance":1248485.24,`));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('an explicit apiKey wins over the stored one', async () => {
+    const file = join(dir, 'key.json');
+    const a = await startSandbox({ stateFile: file });
+    await a.close();
+    const b = await startSandbox({ stateFile: file, apiKey: 'sk_sandbox_explicit' });
+    try {
+      expect(b.apiKey).toBe('sk_sandbox_explicit');
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('re-arms settlement after a restart', async () => {
+    const file = join(dir, 'settle.json');
+    // The first sandbox never settles them; the restarted one must re-arm and settle both.
+    const first = await startSandbox({ stateFile: file, settleAfterMs: 60_000, demoPayouts: false });
+    const walletId = freshWallet(first, '5000');
+    const ok = await api(first, 'POST', '/payout', { body: payoutBody(walletId), idempotencyKey: randomUUID() });
+    const failing = await api(first, 'POST', '/payout', {
+      body: payoutBody(walletId, { recipient: { type: 'bank', accountDetails: { name: 'Hawa Kargbo', provider: 'uba', accountNumber: '1200000000' } } }),
+      idempotencyKey: randomUUID(),
+    });
+    expect(ok.status).toBe(201);
+    expect(failing.status).toBe(201);
+    expect(first.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('1968.98');
+    expect(first.payouts().map((p) => p.status)).toEqual(['Pending', 'Pending']);
+    await first.close();
+
+    const second = await startSandbox({ stateFile: file, settleAfterMs: 300, demoPayouts: false });
+    try {
+      await eventually(() => second.payouts().every((p) => p.status !== 'Pending'), 3000);
+      const byTx = new Map(second.payouts().map((p) => [p.transaction_id, p]));
+      expect(byTx.get(ok.body.data.transaction_id)!.status).toBe('Successful');
+      expect(byTx.get(failing.body.data.transaction_id)!.status).toBe('Failed');
+      expect(second.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('3484.49');
+    } finally {
+      await second.close();
+    }
+    // The settled state was flushed on close.
+    const third = await startSandbox({ stateFile: file, demoPayouts: false });
+    try {
+      expect(third.payouts().map((p) => p.status).sort()).toEqual(['Failed', 'Successful']);
+    } finally {
+      await third.close();
+    }
+  });
+
+  it('refuses a damaged state file with a clear error naming it, and leaves it alone', async () => {
+    const file = join(dir, 'damaged.json');
+    writeFileSync(file, '{"version":1,"apiKey":');
+    await expect(startSandbox({ stateFile: file })).rejects.toThrow(/damaged\.json is damaged/);
+    expect(readFileSync(file, 'utf8')).toBe('{"version":1,"apiKey":');
+  });
+
+  it('writes a new state file soon after start, before any change', async () => {
+    const file = join(dir, 'fresh.json');
+    const sb = await startSandbox({ stateFile: file });
+    try {
+      await eventually(() => {
+        try {
+          return JSON.parse(readFileSync(file, 'utf8')).wallets.length === 3;
+        } catch {
+          return false;
+        }
+      }, 2000);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('demo data', () => {
+  it('is the same for the same seed, and differs for another seed', async () => {
+    const [a, b, c] = await Promise.all([startSandbox({ seed: 7 }), startSandbox({ seed: 7 }), startSandbox({ seed: 8 })]);
+    try {
+      expect(a.wallets()).toEqual(b.wallets());
+      expect(a.payouts()).toEqual(b.payouts());
+      expect(c.wallets().map((w) => w.wallet_id)).not.toEqual(a.wallets().map((w) => w.wallet_id));
+      expect(c.wallets().map((w) => w.balance)).not.toEqual(a.wallets().map((w) => w.balance));
+      // Through the API too.
+      const ra = await api(a, 'GET', '/wallets/balances');
+      const rb = await api(b, 'GET', '/wallets/balances');
+      expect(ra.body.data).toEqual(rb.body.data);
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+
+  it('has realistic wallets: two SLE and one NGN, named, with plausible balances', async () => {
+    const sb = await startSandbox();
+    try {
+      const wallets = sb.wallets();
+      expect(wallets.map((w) => [w.wallet_name, w.currency])).toEqual([
+        ['Freetown Operations', 'SLE'],
+        ['Bo Field Payroll', 'SLE'],
+        ['Lagos Suppliers', 'NGN'],
+      ]);
+      for (const w of wallets) {
+        expect(w.wallet_id).toMatch(/^wal_[0-9a-f]{16}$/);
+        expect(w.balance_minor).toBeGreaterThan(1_000_000n); // above 10,000 units
+        expect(w.balance).toMatch(/^\d+(\.\d{1,2})?$/);
+      }
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('has about 25 historic payouts in every status over the last four weeks', async () => {
+    const sb = await startSandbox({ seed: 3 });
+    try {
+      const payouts = sb.payouts();
+      expect(payouts.length).toBeGreaterThanOrEqual(24);
+      expect(payouts.length).toBeLessThanOrEqual(27);
+      expect(new Set(payouts.map((p) => p.status))).toEqual(new Set(['Pending', 'Successful', 'Failed']));
+      const now = Date.now();
+      for (const p of payouts) {
+        const age = now - Date.parse(p.created_at);
+        expect(age).toBeGreaterThan(0);
+        expect(age).toBeLessThan(30 * 86_400_000);
+        expect(p.transaction_id).toMatch(/^TRX[0-9A-F]{20}$/);
+        if (p.status === 'Failed') {
+          expect(p.recipient.accountDetails.accountNumber.endsWith('0000')).toBe(true);
+          expect(p.failure_reason).toBeTruthy();
+        }
+      }
+      const walletIds = new Set(sb.wallets().map((w) => w.wallet_id));
+      expect(payouts.every((p) => walletIds.has(p.wallet_id))).toBe(true);
+      const noDemo = await startSandbox({ demoPayouts: false });
+      expect(noDemo.payouts()).toEqual([]);
+      await noDemo.close();
+    } finally {
+      await sb.close();
+    }
+  });
+});

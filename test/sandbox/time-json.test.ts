@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { JsonNumber, jsonEqual, money, toJson } from '../../src/sandbox/json.js';
+import { isoFromMicros, nowMicros, parseTimeBound } from '../../src/sandbox/time.js';
+
+describe('sandbox time', () => {
+  it('writes microseconds and Z', () => {
+    expect(isoFromMicros(Date.UTC(2026, 10, 21, 10, 15, 30, 123) * 1000 + 456)).toBe('2026-11-21T10:15:30.123456Z');
+    expect(isoFromMicros(Date.UTC(2026, 0, 1) * 1000)).toBe('2026-01-01T00:00:00.000000Z');
+  });
+
+  it('gives strictly increasing microseconds', () => {
+    const a = nowMicros();
+    const b = nowMicros();
+    expect(b).toBeGreaterThan(a);
+    expect(Math.abs(a / 1000 - Date.now())).toBeLessThan(1000);
+  });
+
+  it('reads date bounds as whole UTC days and timestamps exactly', () => {
+    const day = Date.UTC(2026, 10, 1) * 1000;
+    expect(parseTimeBound('2026-11-01', 'from')).toBe(day);
+    expect(parseTimeBound('2026-11-01', 'to')).toBe(day + 86_400_000_000 - 1);
+    expect(parseTimeBound('2026-11-01T10:00:00Z', 'from')).toBe(day + 36_000_000_000);
+    expect(parseTimeBound('2026-11-01T10:00:00.5Z', 'to')).toBe(day + 36_000_500_000);
+    expect(parseTimeBound('2026-11-01T11:00:00.000001+01:00', 'from')).toBe(day + 36_000_000_001);
+    expect(parseTimeBound('2026-11-01T10:00Z', 'from')).toBe(day + 36_000_000_000);
+    for (const bad of ['2026-11-31', '2026-11-01T10:00:00', 'today', '2026-11-01T24:00:00Z', '1700000000']) {
+      expect(parseTimeBound(bad, 'from')).toBeUndefined();
+    }
+  });
+});
+
+describe('exact JSON', () => {
+  it('writes money literals from digits', () => {
+    expect(toJson({ a: money(125000075n, 2), b: money(150050n, 2), c: money(0n, 2), d: money(1500n, 0) })).toBe(
+      '{"a":1250000.75,"b":1500.5,"c":0,"d":1500}',
+    );
+    expect(toJson({ big: money(9876543210987654321n, 2) })).toBe('{"big":98765432109876543.21}');
+  });
+
+  it('writes everything else as JSON.stringify does, leaving out undefined', () => {
+    const value = { s: 'a"b\n', n: 1.5, t: true, z: null, u: undefined, arr: [1, undefined, 'x'], nested: { k: [] } };
+    expect(toJson(value)).toBe(JSON.stringify(value));
+  });
+
+  it('refuses an invalid literal and a bare bigint', () => {
+    expect(() => new JsonNumber('1e5')).toThrow(RangeError);
+    expect(() => toJson({ x: 5n })).toThrow(TypeError);
+  });
+
+  it('compares parsed JSON deeply, ignoring key order', () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual({ a: null }, { a: 0 })).toBe(false);
+  });
+});
