@@ -1,14 +1,25 @@
-// Compiles src/ to dist/ with tsc. Kept as a script so the build step has one name
-// (npm run build, run by `prepare` on npm ci) whatever the compiler becomes.
+// Compiles src/ to dist/ with tsc. The output is built in a fresh folder and swapped in
+// with a rename, so a build never leaves a half-empty dist/ for a process running from it.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-  stdio: 'inherit',
-  cwd: new URL('..', import.meta.url),
-});
+const out = join(root, `dist.build-${process.pid}`);
+const old = join(root, `dist.old-${process.pid}`);
+try {
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], { stdio: 'inherit', cwd: root });
+  try {
+    renameSync(join(root, 'dist'), old);
+  } catch {
+    // no previous dist
+  }
+  renameSync(out, join(root, 'dist'));
+} finally {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(old, { recursive: true, force: true });
+}
