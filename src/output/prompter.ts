@@ -44,8 +44,11 @@ export async function createPrompter(io: IO, signal: AbortSignal): Promise<Promp
             source: (term) => {
               const t = (term ?? '').trim();
               const matches = o.suggestions.filter((s) => s.toLowerCase().includes(t.toLowerCase()));
-              const list = t && !matches.some((m) => m.toLowerCase() === t.toLowerCase()) ? [t, ...matches] : matches;
-              return list.map((v) => ({ name: v, value: v }));
+              // Suggestions first (Enter takes the best match); what was typed is offered last.
+              const exact = matches.some((m) => m.toLowerCase() === t.toLowerCase());
+              const list = matches.map((v) => ({ name: v, value: v }));
+              if (t && !exact) list.push({ name: `${t} (as typed)`, value: t });
+              return list;
             },
             validate: o.validate ? (v: string) => o.validate!(v) : undefined,
           },
