@@ -24,6 +24,7 @@ export interface ListenOptions {
 }
 
 const MAX_BODY = 1024 * 1024;
+const MAX_REMEMBERED_IDS = 10_000;
 /** Headers not passed on when forwarding (hop-by-hop, or set by the forwarder). */
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
@@ -115,7 +116,11 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       ? verifySignature(secret, Array.isArray(sigHeader) ? sigHeader[0] : sigHeader, body, Math.floor(receivedAt.getTime() / 1000))
       : undefined;
     const duplicate = ev?.id !== undefined && seen.has(ev.id);
-    if (ev?.id && verification?.ok !== false) seen.add(ev.id);
+    if (ev?.id && verification?.ok !== false) {
+      seen.add(ev.id);
+      // Remember a bounded number of ids: a long-running listener must not grow without end.
+      if (seen.size > MAX_REMEMBERED_IDS) seen.delete(seen.values().next().value!);
+    }
 
     let status = 200;
     let forward: { status: number | null; ms: number; error?: string } | undefined;
@@ -160,6 +165,8 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
           answered: status,
         }) + '\n',
       );
+      if (verification && !verification.ok) deps.log.warn(`rejected an event (${verification.reason}); answered 400, not forwarded.`);
+      else if (!verification) deps.log.warn('signature not checked: no --secret and no webhook-secret in the profile.');
       return;
     }
     const time = utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
