@@ -235,7 +235,7 @@ export function buildProgram(run: Runner): Command {
   config
     .command('get')
     .description('one setting (exit 1 when not set)')
-    .argument('<key>', 'base-url, webhook-secret, api-key, token, routes.<name>')
+    .argument('<key>', 'base-url, webhook-secret or routes.<name>')
     .action((key: string, _o, cmd: Command) => run(cmd, () => import('./commands/config/get.js'), { key }));
   config
     .command('set')
@@ -270,7 +270,7 @@ export function buildProgram(run: Runner): Command {
   // Used by the completion scripts to offer profile names.
   program
     .command('__complete-profiles', { hidden: true })
-    .action((_o, cmd: Command) => run(cmd, () => import('./commands/completion.js').then((m) => ({ run: m.runProfiles }))));
+    .action((_o, cmd: Command) => run(cmd, async () => ({ run: (await import('./commands/completion.js')).runProfiles })));
 
   // --- sandbox -----------------------------------------------------------
   const sandbox = program

@@ -1,0 +1,283 @@
+# fish completion for payctl
+# Generated from payctl's command tree by `payctl completion fish`; do not edit.
+# Install: copy it to ~/.config/fish/completions/payctl.fish
+
+# Subcommands of a command path ("payctl", "payctl payout", ...).
+function __payctl_commands
+    switch $argv[1]
+        case 'payctl'
+            echo login logout status balances payout payouts summary webhooks config completion sandbox help
+        case 'payctl payout'
+            echo create batch get help
+        case 'payctl payouts'
+            echo list help
+        case 'payctl webhooks'
+            echo listen help
+        case 'payctl config'
+            echo list get set unset path help
+        case 'payctl sandbox'
+            echo start stop status help
+    end
+end
+
+# True when option $argv[2] at command path $argv[1] takes a value.
+function __payctl_takes_value
+    switch "$argv[1]:$argv[2]"
+        case 'payctl balances:--currency' 'payctl balances:--wallet'
+            return 0
+        case 'payctl payout create:--wallet' 'payctl payout create:--amount' 'payctl payout create:--currency' 'payctl payout create:--type' 'payctl payout create:--name' 'payctl payout create:--provider' 'payctl payout create:--account' 'payctl payout create:--phone' 'payctl payout create:--note' 'payctl payout create:--metadata' 'payctl payout create:--payout-id' 'payctl payout create:--idempotency-key'
+            return 0
+        case 'payctl payout batch:--concurrency' 'payctl payout batch:--report'
+            return 0
+        case 'payctl payouts list:--status' 'payctl payouts list:--wallet' 'payctl payouts list:--currency' 'payctl payouts list:--from' 'payctl payouts list:--to' 'payctl payouts list:--limit' 'payctl payouts list:--page'
+            return 0
+        case 'payctl summary:--from' 'payctl summary:--to' 'payctl summary:--wallet' 'payctl summary:--currency'
+            return 0
+        case 'payctl webhooks listen:--port' 'payctl webhooks listen:--host' 'payctl webhooks listen:--path' 'payctl webhooks listen:--secret' 'payctl webhooks listen:--forward-to'
+            return 0
+        case 'payctl sandbox start:--port' 'payctl sandbox start:--api-key' 'payctl sandbox start:--seed' 'payctl sandbox start:--state' 'payctl sandbox start:--token-ttl' 'payctl sandbox start:--settle-after' 'payctl sandbox start:--webhook-url' 'payctl sandbox start:--webhook-secret' 'payctl sandbox start:--rate-limit'
+            return 0
+        case '*:-p' '*:--profile' '*:--base-url' '*:--timeout'
+            return 0
+    end
+    return 1
+end
+
+# Prints the command path and the number of operands after it, from the words before
+# the cursor (subcommands entered, option values skipped). Cached per command line.
+function __payctl_state
+    set -l line (commandline -pc | string collect)
+    if set -q __payctl_state_line; and test "$__payctl_state_line" = "$line"
+        printf '%s\n' $__payctl_state_value
+        return
+    end
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l cmdpath payctl
+    set -l npos 0
+    set -l pending 0
+    set -l ddash 0
+    for word in $words
+        if test $pending = 1
+            set pending 0
+        else if test $ddash = 1
+            set npos (math $npos + 1)
+        else if test "$word" = --
+            set ddash 1
+        else if string match -q -- '-?*' $word
+            if not string match -q -- '--*=*' $word; and __payctl_takes_value "$cmdpath" $word
+                set pending 1
+            end
+        else if test $npos = 0; and contains -- $word (string split ' ' -- (__payctl_commands "$cmdpath"))
+            set cmdpath "$cmdpath $word"
+        else
+            set npos (math $npos + 1)
+        end
+    end
+    set -g __payctl_state_line $line
+    set -g __payctl_state_value $cmdpath $npos
+    printf '%s\n' $cmdpath $npos
+end
+
+# True at command path $argv[1] and, when $argv[2] is given, after that many operands.
+function __payctl_at
+    set -l state (__payctl_state)
+    test "$state[1]" = "$argv[1]"; or return 1
+    set -q argv[2]; and test "$state[2]" != "$argv[2]"; and return 1
+    return 0
+end
+
+function __payctl_profiles
+    command payctl __complete-profiles 2>/dev/null
+end
+
+# No file names unless a completion below asks for them (-F).
+complete -c payctl -f
+
+# Options accepted everywhere (except where a command has its own with that name)
+complete -c payctl -s p -l profile -x -a '(__payctl_profiles)' -d 'profile to use (default: $PAYCTL_PROFILE, else "default")'
+complete -c payctl -l base-url -x -d 'base URL for this call, ending in /v2 (overrides the profile)'
+complete -c payctl -l json -d 'machine output on stdout; no colour, prompts or spinners'
+complete -c payctl -l no-input -d 'never prompt; missing input is a usage error'
+complete -c payctl -l no-color -d 'plain text (NO_COLOR and FORCE_COLOR are honoured too)'
+complete -c payctl -s v -l verbose -d 'log each request and response on stderr (secrets shown as ***)'
+complete -c payctl -l timeout -x -d 'per-request time limit in seconds'
+
+# payctl
+complete -c payctl -n "__payctl_at 'payctl' 0" -a login -d 'verify an API key and save it, with the base URL and a token, in the profile'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a logout -d 'remove the API key and token from the profile'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a status -d 'show the profile, base URL, masked key and token expiry, and check the credentials live'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a balances -d 'wallet balances'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a payout -d 'send and look up single payouts'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a payouts -d 'list payouts'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a summary -d 'totals per currency and status, with a bar chart of amounts'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a webhooks -d 'receive and inspect webhook events'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a config -d 'profile settings: base-url, webhook-secret, routes.<name> (secrets are never printed)'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a completion -d 'print the shell completion script (also shipped in completions/)'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a sandbox -d 'run a local server that implements the payout service, with demo wallets'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl'" -s V -l version -d 'print the version'
+complete -c payctl -n "__payctl_at 'payctl'" -s h -l help -d 'show help'
+
+# payctl login
+complete -c payctl -n "__payctl_at 'payctl login'" -l api-key-stdin -d 'read the API key from the first line of standard input'
+complete -c payctl -n "__payctl_at 'payctl login'" -s h -l help -d 'show help'
+
+# payctl logout
+complete -c payctl -n "__payctl_at 'payctl logout'" -s h -l help -d 'show help'
+
+# payctl status
+complete -c payctl -n "__payctl_at 'payctl status'" -s h -l help -d 'show help'
+
+# payctl balances
+complete -c payctl -n "__payctl_at 'payctl balances'" -l currency -x -d 'only wallets in this currency'
+complete -c payctl -n "__payctl_at 'payctl balances'" -l wallet -x -d 'only this wallet'
+complete -c payctl -n "__payctl_at 'payctl balances'" -s h -l help -d 'show help'
+
+# payctl payout
+complete -c payctl -n "__payctl_at 'payctl payout' 0" -a create -d 'send one payout: validated, confirmed, journaled, and never sent twice'
+complete -c payctl -n "__payctl_at 'payctl payout' 0" -a batch -d 'send many payouts from a CSV or JSON-lines file: validated, planned, confirmed, resumable'
+complete -c payctl -n "__payctl_at 'payctl payout' 0" -a get -d 'one payout, by payout id or transaction id'
+complete -c payctl -n "__payctl_at 'payctl payout' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl payout'" -s h -l help -d 'show help'
+
+# payctl payout create
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l wallet -x -d 'source wallet to debit'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l amount -x -d 'amount as a plain decimal (e.g. 1500.50), at most the currency\'s minor digits'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l currency -x -d 'ISO 4217 currency code of the wallet (e.g. SLE)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l type -x -a 'bank wallet' -d 'recipient type: bank or wallet'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l name -x -d 'recipient\'s full name'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l provider -x -a 'afrimoney orange_money qmoney ecobank skybank uba' -d 'bank or wallet provider (e.g. orange_money, afrimoney, ecobank)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l account -x -d 'recipient\'s account number'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l phone -x -d 'phone number (required for wallet recipients)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l note -x -d 'note or payment reference'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l metadata -x -d 'metadata pair (repeatable)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l payout-id -x -d 'your id for this payout (default: a new UUID); the same id again reuses its key'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l idempotency-key -x -d 'idempotency key to send (default: a new UUID, journaled)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -s h -l help -d 'show help'
+
+# payctl payout batch
+complete -c payctl -n "__payctl_at 'payctl payout batch' 0" -F -d 'CSV with a header row, or JSON lines'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -l concurrency -x -d 'payouts in flight at once'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -l report -r -F -d 'where to write the report (.csv or .jsonl; default: beside the input)'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -l dry-run -d 'check the file and show the plan; send nothing'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -s h -l help -d 'show help'
+
+# payctl payout get
+complete -c payctl -n "__payctl_at 'payctl payout get' 0" -f -d 'payout id or transaction id'
+complete -c payctl -n "__payctl_at 'payctl payout get'" -s h -l help -d 'show help'
+
+# payctl payout help
+complete -c payctl -n "__payctl_at 'payctl payout help' 0" -f -a 'create batch get' -d ''
+
+# payctl payouts
+complete -c payctl -n "__payctl_at 'payctl payouts' 0" -a list -d 'payouts, newest first'
+complete -c payctl -n "__payctl_at 'payctl payouts' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl payouts'" -s h -l help -d 'show help'
+
+# payctl payouts list
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l status -x -a 'Pending Successful Failed' -d 'only payouts in this status (Pending, Successful, Failed)'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l wallet -x -d 'only payouts from this wallet'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l currency -x -d 'only payouts in this currency'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l from -x -d 'created at or after (2026-11-01 or an ISO timestamp, UTC)'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l to -x -d 'created at or before (a date means the whole day)'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l limit -x -d 'payouts per page, 1 to 100 (default 20; 100 with --all)'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l page -x -d 'page to show, from 1'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l all -d 'follow every page (streams; memory stays flat)'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l csv -d 'write CSV with a header row'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -s h -l help -d 'show help'
+
+# payctl payouts help
+complete -c payctl -n "__payctl_at 'payctl payouts help' 0" -f -a 'list' -d ''
+
+# payctl summary
+complete -c payctl -n "__payctl_at 'payctl summary'" -l from -x -d 'created at or after (2026-11-01 or an ISO timestamp, UTC)'
+complete -c payctl -n "__payctl_at 'payctl summary'" -l to -x -d 'created at or before (a date means the whole day)'
+complete -c payctl -n "__payctl_at 'payctl summary'" -l wallet -x -d 'only payouts from this wallet'
+complete -c payctl -n "__payctl_at 'payctl summary'" -l currency -x -d 'only payouts in this currency'
+complete -c payctl -n "__payctl_at 'payctl summary'" -s h -l help -d 'show help'
+
+# payctl webhooks
+complete -c payctl -n "__payctl_at 'payctl webhooks' 0" -a listen -d 'receive webhook events locally: verify, print, and optionally forward them'
+complete -c payctl -n "__payctl_at 'payctl webhooks' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl webhooks'" -s h -l help -d 'show help'
+
+# payctl webhooks listen
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l port -x -d 'port to listen on (0 picks a free one)'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l host -x -d 'address to listen on'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l path -x -d 'path events are posted to'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l secret -x -d 'webhook secret for signature checks (default: the profile\'s webhook-secret)'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l forward-to -x -d 'forward each verified event, raw body and headers, to this URL'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -s h -l help -d 'show help'
+
+# payctl webhooks help
+complete -c payctl -n "__payctl_at 'payctl webhooks help' 0" -f -a 'listen' -d ''
+
+# payctl config
+complete -c payctl -n "__payctl_at 'payctl config' 0" -a list -d 'the profile\'s settings, secrets masked'
+complete -c payctl -n "__payctl_at 'payctl config' 0" -a get -d 'one setting (exit 1 when not set)'
+complete -c payctl -n "__payctl_at 'payctl config' 0" -a set -d 'change a setting (checked before it is saved)'
+complete -c payctl -n "__payctl_at 'payctl config' 0" -a unset -d 'remove a setting'
+complete -c payctl -n "__payctl_at 'payctl config' 0" -a path -d 'print the path of the config file'
+complete -c payctl -n "__payctl_at 'payctl config' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl config'" -s h -l help -d 'show help'
+
+# payctl config list
+complete -c payctl -n "__payctl_at 'payctl config list'" -s h -l help -d 'show help'
+
+# payctl config get
+complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config get'" -s h -l help -d 'show help'
+
+# payctl config set
+complete -c payctl -n "__payctl_at 'payctl config set' 0" -f -a 'base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config set' 1" -f -d 'the new value'
+complete -c payctl -n "__payctl_at 'payctl config set'" -s h -l help -d 'show help'
+
+# payctl config unset
+complete -c payctl -n "__payctl_at 'payctl config unset' 0" -f -a 'base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config unset'" -s h -l help -d 'show help'
+
+# payctl config path
+complete -c payctl -n "__payctl_at 'payctl config path'" -s h -l help -d 'show help'
+
+# payctl config help
+complete -c payctl -n "__payctl_at 'payctl config help' 0" -f -a 'list get set unset path' -d ''
+
+# payctl completion
+complete -c payctl -n "__payctl_at 'payctl completion' 0" -f -a 'bash zsh fish' -d 'shell to complete in'
+complete -c payctl -n "__payctl_at 'payctl completion'" -s h -l help -d 'show help'
+
+# payctl sandbox
+complete -c payctl -n "__payctl_at 'payctl sandbox' 0" -a start -d 'start the sandbox (foreground; Ctrl-C stops it) and print its base URL and API key'
+complete -c payctl -n "__payctl_at 'payctl sandbox' 0" -a stop -d 'stop the background sandbox'
+complete -c payctl -n "__payctl_at 'payctl sandbox' 0" -a status -d 'say whether the background sandbox runs, and where'
+complete -c payctl -n "__payctl_at 'payctl sandbox' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl sandbox'" -s h -l help -d 'show help'
+
+# payctl sandbox start
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l port -x -d 'port to listen on (0 picks a free one)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l detach -d 'run in the background; stop it with `payctl sandbox stop`'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l api-key -x -d 'API key the sandbox accepts (default: a random sk_sandbox_ key)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l seed -x -d 'seed for the demo data (same seed, same wallets and payouts)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l state -r -F -d 'keep state in this file across restarts'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l token-ttl -x -d 'lifetime of issued tokens'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l settle-after -x -d 'time before a Pending payout settles'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l webhook-url -x -d 'POST signed payout events to this URL'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l webhook-secret -x -d 'secret for webhook signatures (default: whsec_sandbox)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l rate-limit -x -d 'requests per second before answering 429 (0: no limit)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -s h -l help -d 'show help'
+
+# payctl sandbox stop
+complete -c payctl -n "__payctl_at 'payctl sandbox stop'" -s h -l help -d 'show help'
+
+# payctl sandbox status
+complete -c payctl -n "__payctl_at 'payctl sandbox status'" -s h -l help -d 'show help'
+
+# payctl sandbox help
+complete -c payctl -n "__payctl_at 'payctl sandbox help' 0" -f -a 'start stop status' -d ''
+
+# payctl help
+complete -c payctl -n "__payctl_at 'payctl help' 0" -f -a 'login logout status balances payout payouts summary webhooks config completion sandbox' -d ''

@@ -1,0 +1,35 @@
+/**
+ * `payctl completion <shell>`: prints the completion script generated from the command
+ * tree (the same bytes as completions/). `payctl __complete-profiles` (hidden): the
+ * profile names, one a line, for the scripts to offer after -p/--profile.
+ */
+import { write, type Deps } from '../deps.js';
+import { UsageError } from '../errors.js';
+import { SHELLS, generateCompletion, isShell } from '../completion/index.js';
+
+export interface CompletionOptions {
+  shell: string;
+}
+
+export async function run(opts: CompletionOptions, deps: Deps): Promise<number> {
+  if (!isShell(opts.shell)) throw new UsageError(`Unknown shell "${opts.shell}".`, [], `Shells: ${SHELLS.join(', ')}.`);
+  // The tree is built again here (not passed in) so that the script never depends on argv.
+  const { buildProgram } = await import('../cli.js');
+  await write(deps.io.stdout, generateCompletion(opts.shell, buildProgram(async () => {})));
+  return 0;
+}
+
+/**
+ * Called on every Tab after --profile: quiet and never failing (nothing when the store
+ * cannot be read).
+ */
+export async function runProfiles(_opts: object, deps: Deps): Promise<number> {
+  let names: string[];
+  try {
+    names = deps.config().profileNames();
+  } catch {
+    return 0;
+  }
+  if (names.length) await write(deps.io.stdout, names.map((n) => `${n}\n`).join(''));
+  return 0;
+}
