@@ -206,15 +206,17 @@ export class ApiClient {
   async call(name: RouteName, opts: CallOptions = {}): Promise<HttpResponse> {
     const route = resolveRoute(name, opts.params, this.#opts.routes);
     const url = joinUrl(this.baseUrl, route.path, opts.query);
+    const retry = opts.retry ?? route.method === 'GET';
+    // The token is fetched (with its own retries) outside the request's retry loop:
+    // nesting them would multiply the attempts.
     const once = async (force: boolean) => {
       const token = await this.bearer(force);
-      return this.send(route.method, url, { ...opts.headers, authorization: `Bearer ${token}` }, opts.body, opts.signal);
+      return this.#withRetry(() => this.send(route.method, url, { ...opts.headers, authorization: `Bearer ${token}` }, opts.body, opts.signal), retry);
     };
-    const retry = opts.retry ?? route.method === 'GET';
-    let res = await this.#withRetry(() => once(false), retry);
+    let res = await once(false);
     if (res.status === 401 && !this.#opts.credentials.fixedToken && this.#opts.credentials.apiKey) {
       this.#opts.verbose?.('* 401: getting a new token and repeating the request once');
-      res = await this.#withRetry(() => once(true), retry);
+      res = await once(true);
     }
     if (res.status === 401) {
       const parsed = parseErrorBody(res.raw);

@@ -2,6 +2,7 @@
 import { write, type Deps } from '../../deps.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
-  await write(deps.io.stdout, deps.config().path + '\n');
+  const path = deps.config().path;
+  await write(deps.io.stdout, deps.globals.json ? JSON.stringify({ path }) + '\n' : path + '\n');
   return 0;
 }

@@ -1,5 +1,5 @@
 /** `payctl config set <key> <value>`: checked before it is saved. */
-import type { Deps } from '../../deps.js';
+import { write, type Deps } from '../../deps.js';
 import { applySetting } from '../../config/keys.js';
 
 export async function run(opts: { key: string; value: string }, deps: Deps): Promise<number> {
@@ -7,6 +7,7 @@ export async function run(opts: { key: string; value: string }, deps: Deps): Pro
   const name = deps.globals.profile;
   const patch = applySetting(store.getProfile(name) ?? {}, opts.key, opts.value);
   store.updateProfile(name, patch);
-  deps.log.success(`Set ${opts.key} in profile "${name}".`);
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: true }) + '\n');
+  else deps.log.success(`Set ${opts.key} in profile "${name}".`);
   return 0;
 }

@@ -1,5 +1,5 @@
 /** `payctl config unset <key>`. */
-import type { Deps } from '../../deps.js';
+import { write, type Deps } from '../../deps.js';
 import { removeSetting } from '../../config/keys.js';
 
 export async function run(opts: { key: string }, deps: Deps): Promise<number> {
@@ -8,6 +8,7 @@ export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   const profile = store.getProfile(name);
   const patch = removeSetting(profile ?? {}, opts.key);
   if (profile) store.updateProfile(name, patch);
-  deps.log.success(`Unset ${opts.key} in profile "${name}".`);
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: false }) + '\n');
+  else deps.log.success(`Unset ${opts.key} in profile "${name}".`);
   return 0;
 }
