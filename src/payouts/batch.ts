@@ -5,6 +5,7 @@
  * slows down instead of failing rows. Rows accepted in an earlier run are not sent
  * again. Stopping (Ctrl-C) takes no new rows and lets the ones in flight finish.
  */
+import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
 import { plainAmount } from '../money/amount.js';
 import { sleep } from '../api/retry.js';
@@ -74,6 +75,9 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
   const gate = new RateGate();
   // Requests in flight are not interrupted by the first Ctrl-C: they finish and are recorded.
   const inFlightSignal = new AbortController().signal;
+  // Every sender listens on it (its request, which undici may hold until the body is read,
+  // and its wait before a retry): more than Node's default of 10 is expected, not a leak.
+  setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal);
   let next = 0;
 
   const settle = (i: number, out: RowOutcome) => {

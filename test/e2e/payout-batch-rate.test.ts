@@ -1,0 +1,88 @@
+/**
+ * `payctl payout batch` against a rate-limited sandbox (20 requests a second): 429s
+ * slow the whole batch down instead of failing rows. Its own sandbox, so the limit
+ * touches nothing else.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import {
+  batchRows,
+  expectExactlyOncePerId,
+  expectNoNodeWarnings,
+  fundDemoWallets,
+  loginCli,
+  payctl,
+  payoutPosts,
+  postedPayoutId,
+  readCsvReport,
+  tempWorkDir,
+  toCsv,
+  writeFile,
+} from '../helpers/batch.js';
+
+const RATE = 20;
+const ROWS = 100;
+const ctx = useSandbox({ rateLimit: RATE });
+
+let cfg: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+
+beforeAll(async () => {
+  cfg = tempConfigDir();
+  work = tempWorkDir();
+  await loginCli(ctx.sb, cfg.dir);
+});
+
+afterAll(() => {
+  cfg?.cleanup();
+  work?.cleanup();
+});
+
+it(`rate limited to ${RATE}/s: ${ROWS} rows at concurrency 8 are all accepted, exit 0, and the batch takes at least rows / rate seconds`, async () => {
+  const sb = ctx.sb;
+  fundDemoWallets(sb);
+  const sle = sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+  const prefix = `rate-${Date.now()}`;
+  const rows = batchRows(ROWS, sle, prefix);
+  const file = writeFile(work.file('rate.csv'), toCsv(rows));
+  // A fresh second for the limiter: the login's requests are out of the window.
+  await new Promise((r) => setTimeout(r, 1100));
+  sb.clearRequests();
+
+  const r = await payctl(['payout', 'batch', file, '--concurrency', '8', '--yes'], { dir: cfg.dir, timeoutMs: 40_000 });
+  expect(r.stderr).toContain(`${ROWS} accepted, 0 already submitted, 0 rejected, 0 unknown.`);
+  expectNoNodeWarnings(r.stderr);
+  expect(r.code).toBe(0);
+
+  // The sandbox refused some requests with 429, and still took every row exactly once.
+  const posts = payoutPosts(sb);
+  const limited = posts.filter((p) => p.outcome === 429);
+  expect(limited.length).toBeGreaterThan(0);
+  expect(posts.filter((p) => p.outcome === 201)).toHaveLength(ROWS);
+  expect(posts.every((p) => p.outcome === 201 || p.outcome === 429)).toBe(true);
+  const ids = rows.map((x) => x.payout_id!);
+  expectExactlyOncePerId(sb, ids, prefix);
+  // A 429'd row came back with the same key.
+  for (const p of limited) {
+    const id = postedPayoutId(p);
+    const ok = posts.find((x) => x.outcome === 201 && postedPayoutId(x) === id)!;
+    expect(ok.headers['idempotency-key']).toBe(p.headers['idempotency-key']);
+  }
+  // The senders paused together on Retry-After instead of hammering the limit: far fewer
+  // 429s than accepted requests.
+  expect(limited.length).toBeLessThan(ROWS);
+
+
+  // At most RATE accepted in any sliding second: request k + RATE comes at least a second
+  // after request k, so 100 POSTs and the balances before them span at least 5 s.
+  const accepted = sb.requests().filter((x) => x.outcome !== 429);
+  expect(accepted.length).toBeGreaterThanOrEqual(ROWS + 1);
+  const span = Date.parse(accepted.at(-1)!.receivedAt) - Date.parse(accepted[0]!.receivedAt);
+  expect(span).toBeGreaterThanOrEqual((Math.ceil(accepted.length / RATE) - 1) * 1000 - 50);
+  expect(r.ms).toBeGreaterThanOrEqual((ROWS / RATE) * 1000 - 100);
+
+  const report = readCsvReport(work.file('rate.report.csv'));
+  expect(report).toHaveLength(ROWS);
+  expect(report.every((l) => l.outcome === 'accepted' && /^TRX[0-9A-F]{20}$/.test(l.transaction_id))).toBe(true);
+}, 45_000);
