@@ -18,7 +18,7 @@ export interface Prompter {
   password(opts: { message: string; validate?: Validate }): Promise<string>;
   select<T>(opts: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
   /** Free text with suggestions: the suggestions are offered, any other value accepted. */
-  suggest(opts: { message: string; suggestions: string[]; validate?: Validate }): Promise<string>;
+  suggest(opts: { message: string; suggestions: string[]; validate?: Validate; normalize?: (typed: string) => string }): Promise<string>;
   confirm(opts: { message: string; default: boolean }): Promise<boolean>;
 }
 
@@ -43,9 +43,10 @@ export async function createPrompter(io: IO, signal: AbortSignal): Promise<Promp
             message: o.message,
             source: (term) => {
               const t = (term ?? '').trim();
-              const matches = o.suggestions.filter((s) => s.toLowerCase().includes(t.toLowerCase()));
+              const keys = [t.toLowerCase(), o.normalize?.(t) ?? t.toLowerCase()];
+              const matches = o.suggestions.filter((s) => keys.some((k) => s.toLowerCase().includes(k)));
               // Suggestions first (Enter takes the best match); what was typed is offered last.
-              const exact = matches.some((m) => m.toLowerCase() === t.toLowerCase());
+              const exact = matches.some((m) => keys.includes(m.toLowerCase()));
               const list = matches.map((v) => ({ name: v, value: v }));
               if (t && !exact) list.push({ name: `${t} (as typed)`, value: t });
               return list;

@@ -60,7 +60,12 @@ export async function promptPayout(fields: PayoutFields, prompter: Prompter, wal
   if (!f.name) f.name = await prompter.input({ message: "Recipient's full name", validate: checkField('name', f) });
   if (!f.provider) {
     f.provider = normalizeProvider(
-      await prompter.suggest({ message: 'Provider (type to search, or enter another)', suggestions: KNOWN_PROVIDERS, validate: checkField('provider', f) }),
+      await prompter.suggest({
+        message: 'Provider (type to search, or enter another)',
+        suggestions: KNOWN_PROVIDERS,
+        normalize: normalizeProvider,
+        validate: checkField('provider', f),
+      }),
     );
   }
   if (!f.account) f.account = await prompter.input({ message: 'Account number', validate: checkField('account', f) });

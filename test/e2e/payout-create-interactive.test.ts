@@ -85,7 +85,8 @@ async function fillPayout(t: TerminalSession, walletId: string): Promise<string>
 
   await t.waitFor(/^\? Provider \(type to search, or enter another\)/m);
   t.type('Orange Money');
-  await t.waitFor(/^[❯>] Orange Money$/m);
+  // The typed name is normalized and matched to the known provider, offered first.
+  await t.waitFor(/^[❯>] orange_money$/m);
   t.keys('Enter');
 
   await t.waitFor(/^\? Account number\s*$/m);
