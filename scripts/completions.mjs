@@ -1,16 +1,17 @@
-// Writes completions/ from the built command tree (run `npm run build` first): the same
-// bytes that `payctl completion <shell>` prints. With --check, writes nothing and exits 1
-// when a committed file differs (test/completion/generate.test.ts checks the same).
+// Writes completions/ from the built binary (run `npm run build` first): the same bytes
+// that `payctl completion <shell>` prints. With --check, writes nothing and exits 1 when a
+// committed file differs (test/completion/generate.test.ts checks the same).
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { buildProgram } from '../dist/cli.js';
-import { COMPLETION_FILES, SHELLS, generateCompletion } from '../dist/completion/index.js';
+import { fileURLToPath } from 'node:url';
 
+const FILES = { bash: 'payctl.bash', zsh: '_payctl', fish: 'payctl.fish' };
+const bin = fileURLToPath(new URL('../bin/payctl.js', import.meta.url));
 const check = process.argv.includes('--check');
-const program = buildProgram(async () => {});
 let stale = 0;
-for (const shell of SHELLS) {
-  const file = new URL(`../completions/${COMPLETION_FILES[shell]}`, import.meta.url);
-  const script = generateCompletion(shell, program);
+for (const [shell, name] of Object.entries(FILES)) {
+  const file = new URL(`../completions/${name}`, import.meta.url);
+  const script = execFileSync(process.execPath, [bin, 'completion', shell], { encoding: 'utf8' });
   let current = null;
   try {
     current = readFileSync(file, 'utf8');
@@ -19,11 +20,11 @@ for (const shell of SHELLS) {
   }
   if (current === script) continue;
   if (check) {
-    console.error(`completions/${COMPLETION_FILES[shell]} is out of date: run npm run build && node scripts/completions.mjs`);
+    console.error(`completions/${name} is out of date: run npm run completions`);
     stale += 1;
   } else {
     writeFileSync(file, script);
-    console.log(`wrote completions/${COMPLETION_FILES[shell]}`);
+    console.log(`wrote completions/${name}`);
   }
 }
 process.exitCode = stale ? 1 : 0;

@@ -4,7 +4,7 @@
  * wrapped by auth (token from the API key, refreshed before expiry and once after a
  * 401), retries for reads, and --verbose logging with secrets shown as ***.
  */
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { createDispatcher, httpRequest, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
@@ -27,7 +27,7 @@ export interface Credentials {
   /** True when the token was given as is (PAYCTL_TOKEN): never refreshed. */
   fixedToken: boolean;
   /** Called with each new token (to save it in the profile). */
-  onToken?: (token: string, expiresAt: Date | undefined) => void;
+  onToken?: (token: string, expiresAt: Date | undefined) => Promise<unknown> | void;
 }
 
 export interface ClientOptions {
@@ -61,7 +61,7 @@ const REFRESH_MARGIN_MS = 60_000;
 export class ApiClient {
   readonly baseUrl: string;
   readonly #opts: ClientOptions;
-  readonly #dispatcher: Dispatcher;
+  #dispatcher: Promise<Dispatcher> | undefined;
   #token: string | undefined;
   #tokenExpiresAt: Date | undefined;
 
@@ -70,21 +70,19 @@ export class ApiClient {
     this.baseUrl = opts.baseUrl;
     this.#token = opts.credentials.token;
     this.#tokenExpiresAt = opts.credentials.tokenExpiresAt;
-    const env = opts.env;
-    this.#dispatcher = new EnvHttpProxyAgent({
-      httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',
-      httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? '',
-      // Loopback never goes through a proxy.
-      noProxy: [env.NO_PROXY ?? env.no_proxy ?? '', 'localhost', '127.0.0.1', '[::1]'].filter(Boolean).join(','),
-      connect: { timeout: opts.timeoutMs },
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      keepAliveTimeout: 10_000,
-    });
+
   }
 
   async close(): Promise<void> {
-    await this.#dispatcher.close().catch(() => this.#dispatcher.destroy());
+    if (!this.#dispatcher) return;
+    const d = await this.#dispatcher;
+    await d.close().catch(() => d.destroy());
+  }
+
+  /** The process's one keep-alive dispatcher, made on first use. */
+  #getDispatcher(): Promise<Dispatcher> {
+    this.#dispatcher ??= createDispatcher({ env: this.#opts.env, timeoutMs: this.#opts.timeoutMs });
+    return this.#dispatcher;
   }
 
   #secrets(): string[] {
@@ -110,11 +108,10 @@ export class ApiClient {
     // A per-call signal replaces the process's Ctrl-C signal (a batch lets requests in flight finish).
     const interrupt = signal ?? this.#opts.signal;
     try {
-      const res = await request(url, {
+      const res = await httpRequest(await this.#getDispatcher(), url, {
         method: method as Dispatcher.HttpMethod,
         headers: all,
         body,
-        dispatcher: this.#dispatcher,
         signal: interrupt,
         headersTimeout: this.#opts.timeoutMs,
         bodyTimeout: this.#opts.timeoutMs,
@@ -151,7 +148,7 @@ export class ApiClient {
     const t = await this.fetchToken(c.apiKey);
     this.#token = t.token;
     this.#tokenExpiresAt = tokenExpiry(t, this.#opts.now());
-    c.onToken?.(this.#token, this.#tokenExpiresAt);
+    await c.onToken?.(this.#token, this.#tokenExpiresAt);
     return this.#token;
   }
 

@@ -4,38 +4,50 @@
  * items / payouts / results; error bodies in every listed form. Unknown extra fields
  * pass through; a missing required field becomes a clear ApiError naming it.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../zod.js';
 import { ApiError, type FieldError } from '../errors.js';
 
+const opt = z.optional;
+
 /** A money amount as the service sends it: a JSON number, or a numeric string. */
-export const money = z.union([z.number().finite(), z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal amount')]);
+export const money = z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/, 'expected a decimal amount'))]);
 export type Money = z.infer<typeof money>;
 
 export const envelopeSchema = z.looseObject({
-  status: z.string().optional(),
-  message: z.string().optional(),
+  status: opt(z.string()),
+  message: opt(z.string()),
   data: z.unknown(),
-  timestamp: z.string().optional(),
+  timestamp: opt(z.string()),
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-const seconds = z.union([z.number().finite(), z.string().regex(/^\d+(\.\d+)?$/)]).transform(Number);
-const instant = z.union([z.string(), z.number().finite()]);
+const seconds = z.pipe(
+  z.union([z.number(), z.string().check(z.regex(/^\d+(\.\d+)?$/))]),
+  z.transform((v) => Number(v)),
+);
+const instant = z.union([z.string(), z.number()]);
 
-export const tokenSchema = z
-  .looseObject({
-    access_token: z.string().min(1).optional(),
-    accessToken: z.string().min(1).optional(),
-    token: z.string().min(1).optional(),
-    expires_in: seconds.optional(),
-    expiresIn: seconds.optional(),
-    expires_at: instant.optional(),
-    expiresAt: instant.optional(),
-  })
-  .transform((d, ctx) => {
+export interface TokenData {
+  token: string;
+  expiresInSeconds: number | undefined;
+  expiresAt: Date | undefined;
+}
+
+export const tokenSchema = z.pipe(
+  z.looseObject({
+    access_token: opt(z.string().check(z.minLength(1))),
+    accessToken: opt(z.string().check(z.minLength(1))),
+    token: opt(z.string().check(z.minLength(1))),
+    expires_in: opt(seconds),
+    expiresIn: opt(seconds),
+    expires_at: opt(instant),
+    expiresAt: opt(instant),
+  }),
+  z.transform((d, ctx): TokenData => {
     const token = d.access_token ?? d.accessToken ?? d.token;
     if (!token) {
-      ctx.addIssue({ code: 'custom', message: 'no access_token, accessToken or token field', path: ['access_token'] });
+      ctx.issues.push({ code: 'custom', message: 'no access_token, accessToken or token field', path: ['access_token'], input: d });
       return z.NEVER;
     }
     const expiresIn = d.expires_in ?? d.expiresIn;
@@ -47,68 +59,68 @@ export const tokenSchema = z
       // A number is unix seconds (or milliseconds when too large to be seconds).
       const date = typeof at === 'number' ? new Date(at > 1e11 ? at : at * 1000) : new Date(at);
       if (Number.isNaN(date.getTime())) {
-        ctx.addIssue({ code: 'custom', message: `expiry "${at}" is not a time`, path: ['expires_at'] });
+        ctx.issues.push({ code: 'custom', message: `expiry "${at}" is not a time`, path: ['expires_at'], input: at });
         return z.NEVER;
       }
       expiresAt = date;
     }
     return { token, expiresInSeconds, expiresAt };
-  });
-export type TokenData = z.infer<typeof tokenSchema>;
+  }),
+);
 
 export const walletSchema = z.looseObject({
   wallet_id: z.string(),
-  wallet_name: z.string().default(''),
+  wallet_name: z._default(z.string(), ''),
   currency: z.string(),
   balance: money,
-  updated_at: z.string().optional(),
+  updated_at: opt(z.string()),
 });
 export type Wallet = z.infer<typeof walletSchema>;
 export const walletsSchema = z.array(walletSchema);
 
 const accountDetailsSchema = z.looseObject({
-  name: z.string().optional(),
-  provider: z.string().optional(),
-  accountNumber: z.string().optional(),
-  phoneNumber: z.string().nullable().optional(),
-  note: z.string().nullable().optional(),
+  name: opt(z.string()),
+  provider: opt(z.string()),
+  accountNumber: opt(z.string()),
+  phoneNumber: opt(z.nullable(z.string())),
+  note: opt(z.nullable(z.string())),
 });
 
 export const providerResponseSchema = z.looseObject({
-  status: z.string().optional(),
-  beneficiary: z.string().optional(),
-  provider: z.string().optional(),
-  orderId: z.string().optional(),
-  idempotency_key: z.string().optional(),
+  status: opt(z.string()),
+  beneficiary: opt(z.string()),
+  provider: opt(z.string()),
+  orderId: opt(z.string()),
+  idempotency_key: opt(z.string()),
 });
 
 /** The `data` of POST /payout. */
 export const payoutTransactionSchema = z.looseObject({
   transaction_id: z.string(),
   amount: money,
-  fee: money.optional(),
+  fee: opt(money),
   currency: z.string(),
-  payout_id: z.string().optional(),
-  created_at: z.string().optional(),
-  provider_response: providerResponseSchema.optional(),
+  payout_id: opt(z.string()),
+  created_at: opt(z.string()),
+  provider_response: opt(providerResponseSchema),
 });
 export type PayoutTransaction = z.infer<typeof payoutTransactionSchema>;
 
 /** A payout record (get, list). */
 export const payoutRecordSchema = z.looseObject({
-  transaction_id: z.string().optional(),
-  payout_id: z.string().optional(),
-  wallet_id: z.string().optional(),
+  transaction_id: opt(z.string()),
+  payout_id: opt(z.string()),
+  wallet_id: opt(z.string()),
   amount: money,
-  fee: money.optional().nullable(),
+  fee: opt(z.nullable(money)),
   currency: z.string(),
-  status: z.string().optional(),
-  failure_reason: z.string().nullable().optional(),
-  recipient: z.looseObject({ type: z.string().optional(), accountDetails: accountDetailsSchema.optional() }).optional(),
-  provider_response: providerResponseSchema.optional(),
-  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
+  status: opt(z.string()),
+  failure_reason: opt(z.nullable(z.string())),
+  recipient: opt(z.looseObject({ type: opt(z.string()), accountDetails: opt(accountDetailsSchema) })),
+  provider_response: opt(providerResponseSchema),
+  metadata: opt(z.nullable(z.record(z.string(), z.unknown()))),
+  created_at: opt(z.string()),
+  updated_at: opt(z.string()),
 });
 export type PayoutRecord = z.infer<typeof payoutRecordSchema>;
 
@@ -117,47 +129,54 @@ export function recordStatus(r: PayoutRecord): string {
   return r.status ?? r.provider_response?.status ?? '';
 }
 
+export interface PayoutPage {
+  items: unknown[];
+  hasMore: boolean | undefined;
+  total: number | undefined;
+}
+
 /** A list page: the array directly in `data`, or under items / payouts / results. */
-export const payoutPageSchema = z
-  .union([
+export const payoutPageSchema = z.pipe(
+  z.union([
     z.array(z.unknown()),
     z.looseObject({
-      items: z.array(z.unknown()).optional(),
-      payouts: z.array(z.unknown()).optional(),
-      results: z.array(z.unknown()).optional(),
-      total: z.number().optional(),
-      page: z.number().optional(),
-      has_more: z.boolean().optional(),
+      items: opt(z.array(z.unknown())),
+      payouts: opt(z.array(z.unknown())),
+      results: opt(z.array(z.unknown())),
+      total: opt(z.number()),
+      page: opt(z.number()),
+      has_more: opt(z.boolean()),
     }),
-  ])
-  .transform((d, ctx) => {
-    if (Array.isArray(d)) return { items: d, hasMore: undefined as boolean | undefined, total: undefined as number | undefined };
+  ]),
+  z.transform((d, ctx): PayoutPage => {
+    if (Array.isArray(d)) return { items: d, hasMore: undefined, total: undefined };
     const items = d.items ?? d.payouts ?? d.results;
     if (!items) {
-      ctx.addIssue({ code: 'custom', message: 'no list of payouts (expected data to be an array, or data.items)' });
+      ctx.issues.push({ code: 'custom', message: 'no list of payouts (expected data to be an array, or data.items)', input: d });
       return z.NEVER;
     }
     return { items, hasMore: d.has_more, total: d.total };
-  });
+  }),
+);
 
 const statusTotals = z.looseObject({ count: z.number(), amount: money });
 export const summarySchema = z.looseObject({
-  from: z.string().nullable().optional(),
-  to: z.string().nullable().optional(),
+  from: opt(z.nullable(z.string())),
+  to: opt(z.nullable(z.string())),
   currencies: z.array(
     z.looseObject({
       currency: z.string(),
       count: z.number(),
       amount: money,
-      fee: money.optional(),
-      statuses: z.record(z.string(), statusTotals).default({}),
+      fee: opt(money),
+      statuses: z._default(z.record(z.string(), statusTotals), {}),
     }),
   ),
 });
 export type Summary = z.infer<typeof summarySchema>;
 
 /** Validates `value` or throws an ApiError naming the first bad field. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string, requestId?: string): z.output<S> {
+export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, what: string, requestId?: string): z.output<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
@@ -171,19 +190,16 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, wha
 // ---- error bodies --------------------------------------------------------
 
 const errorsList = z.array(
-  z.union([
-    z.looseObject({ field: z.string().optional(), path: z.string().optional(), message: z.string().optional() }),
-    z.string(),
-  ]),
+  z.union([z.looseObject({ field: opt(z.string()), path: opt(z.string()), message: opt(z.string()) }), z.string()]),
 );
 const errorsMap = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
 
 export const errorBodySchema = z.looseObject({
-  status: z.string().optional(),
-  message: z.string().optional(),
-  code: z.string().optional(),
-  errors: z.union([errorsList, errorsMap]).optional(),
-  error: z.union([z.string(), z.looseObject({ message: z.string().optional(), code: z.string().optional() })]).optional(),
+  status: opt(z.string()),
+  message: opt(z.string()),
+  code: opt(z.string()),
+  errors: opt(z.union([errorsList, errorsMap])),
+  error: opt(z.union([z.string(), z.looseObject({ message: opt(z.string()), code: opt(z.string()) })])),
 });
 
 export interface ParsedError {

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import { parseOrThrow, walletsSchema } from '../api/schemas.js';
 import { formatAmount } from '../money/amount.js';
 import { isKnownCurrency } from '../money/currencies.js';
-import { renderTable, text, utcTime } from '../output/table.js';
+import { text, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 
 export interface BalancesOptions {
@@ -33,6 +33,7 @@ export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
     deps.log.info(wallets.length === 0 ? 'No wallets.' : 'No wallets match the filter.');
     return 0;
   }
+  const { renderTable } = await import('../output/table.js');
   const style = makeStyle(deps.io.color);
   const rows = filtered.map((w) => [
     text(w.wallet_id),

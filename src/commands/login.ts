@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { checkBaseUrl } from '../config/resolve.js';
 import { maskSecret } from '../config/mask.js';
 import { tokenExpiry } from '../api/client.js';
-import { utcTime } from '../output/table.js';
+import { utcTime } from '../output/text.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
@@ -74,7 +74,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const client = await deps.apiWith({ baseUrl, apiKey });
   const t = await client.fetchToken(apiKey);
   const expiresAt = tokenExpiry(t, deps.now());
-  store.updateProfile(globals.profile, {
+  await store.updateProfile(globals.profile, {
     baseUrl,
     apiKey,
     token: t.token,

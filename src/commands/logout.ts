@@ -6,7 +6,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const name = deps.globals.profile;
   const profile = store.getProfile(name);
   const had = !!(profile?.apiKey || profile?.token);
-  if (profile) store.updateProfile(name, { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
+  if (profile) await store.updateProfile(name, { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
   if (deps.globals.json) {
     await write(deps.io.stdout, JSON.stringify({ profile: name, logged_out: had }) + '\n');
   } else if (had) {

@@ -7,7 +7,7 @@ import { CliError } from '../errors.js';
 import { resolveSettings, type Setting } from '../config/resolve.js';
 import { maskSecret } from '../config/mask.js';
 import { parseOrThrow, walletsSchema } from '../api/schemas.js';
-import { renderCard, utcTime } from '../output/table.js';
+import { renderCard, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 
 function from(s: Setting<string>): string {

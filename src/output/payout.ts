@@ -2,7 +2,8 @@
 import { decimalFromNumber, formatAmount, minorToDecimal, decimalToMinor } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import { recordStatus, type Money, type PayoutRecord } from '../api/schemas.js';
-import { renderCard, text, utcTime, type Column } from './table.js';
+import { renderCard, text, utcTime } from './text.js';
+import type { Column } from './table.js';
 import { statusColor, type Style } from './style.js';
 
 function decimal(m: Money): string {

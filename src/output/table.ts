@@ -1,9 +1,9 @@
 /**
  * Tables for people (cli-table3): borderless like `gh`, a bold header, right-aligned
- * numeric columns. Every cell is sanitized; callers colour cells after sanitizing.
+ * numeric columns. Cells arrive sanitized (see text() in ./text.ts), coloured after.
+ * Loaded only when a table is drawn: --json and --csv never pay for it.
  */
 import Table from 'cli-table3';
-import { sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
 
 export interface Column {
@@ -11,17 +11,6 @@ export interface Column {
   align?: 'left' | 'right';
   /** Fixed width (cells are cut with …); by default the width fits the content. */
   width?: number;
-}
-
-export interface Cell {
-  /** Shown text (may carry colour codes added after sanitizing). */
-  text: string;
-}
-
-/** A cell of service or user text: sanitized here. */
-export function text(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return sanitizeInline(String(value));
 }
 
 export function renderTable(columns: Column[], rows: string[][], style: Style, opts: { header?: boolean } = {}): string {
@@ -49,16 +38,3 @@ export function renderTable(columns: Column[], rows: string[][], style: Style, o
     .join('\n') + '\n';
 }
 
-/** Key/value lines ("card"): labels aligned, values as given. */
-export function renderCard(pairs: Array<[string, string]>, style: Style): string {
-  const width = Math.max(...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${style.dim(k.padEnd(width))}  ${v}`.replace(/\s+$/, '')).join('\n') + '\n';
-}
-
-/** A UTC time for tables: "2026-11-21 10:15:30 UTC"; unreadable values are shown sanitized as they came. */
-export function utcTime(value: string | undefined | null): string {
-  if (!value) return '';
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return text(value);
-  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-}

@@ -8,7 +8,7 @@ import type { Log } from '../deps.js';
 import { decimalFromNumber, decimalToMinor, formatAmount, parseAmount } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import type { Prompter } from '../output/prompter.js';
-import { text } from '../output/table.js';
+import { text } from '../output/text.js';
 import { KNOWN_PROVIDERS, normalizeProvider, validatePayout, type PayoutFields } from './request.js';
 
 export function walletLabel(w: Wallet): string {

@@ -7,7 +7,8 @@ import type { Wallet } from '../api/schemas.js';
 import { formatAmount, minorToDecimal } from '../money/amount.js';
 import { balanceMinor } from './interactive.js';
 import type { PayoutRequest } from './request.js';
-import { renderTable, text } from '../output/table.js';
+import { renderTable } from '../output/table.js';
+import { text } from '../output/text.js';
 import type { Style } from '../output/style.js';
 
 export interface PlanGroup {

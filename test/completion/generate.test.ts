@@ -175,8 +175,8 @@ describe('__complete-profiles', () => {
   it('built binary: names from PAYCTL_CONFIG_DIR; nothing (exit 0) without profiles or with a damaged file', async () => {
     const dir = tmp();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    store.updateProfile('staging', { baseUrl: 'https://api.example.com/v2' });
-    store.updateProfile('sandbox', { baseUrl: 'http://127.0.0.1:4010/v2' });
+    await store.updateProfile('staging', { baseUrl: 'https://api.example.com/v2' });
+    await store.updateProfile('sandbox', { baseUrl: 'http://127.0.0.1:4010/v2' });
     expect(await runCli(['__complete-profiles'], { configDir: dir })).toMatchObject({ code: 0, stdout: 'sandbox\nstaging\n', stderr: '' });
 
     expect(await runCli(['__complete-profiles'], { configDir: tmp() })).toMatchObject({ code: 0, stdout: '', stderr: '' });

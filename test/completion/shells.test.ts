@@ -85,7 +85,7 @@ let env: NodeJS.ProcessEnv;
 let cwd: string;
 const results = new Map<Shell, Promise<Map<string, string[]> | Error>>();
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'payctl-completion-'));
   const bin = join(tmp, 'bin');
   mkdirSync(bin);
@@ -93,8 +93,8 @@ beforeAll(() => {
   chmodSync(join(bin, 'payctl'), 0o755);
   const configDir = join(tmp, 'config');
   const store = openConfigStore({ PAYCTL_CONFIG_DIR: configDir });
-  store.updateProfile('staging', { baseUrl: 'https://api.example.com/v2' });
-  store.updateProfile('sandbox', { baseUrl: 'http://127.0.0.1:4010/v2' });
+  await store.updateProfile('staging', { baseUrl: 'https://api.example.com/v2' });
+  await store.updateProfile('sandbox', { baseUrl: 'http://127.0.0.1:4010/v2' });
   cwd = join(tmp, 'work');
   mkdirSync(cwd);
   for (const f of ['stipends.csv', 'report-old.jsonl', 'state.json']) writeFileSync(join(cwd, f), '');

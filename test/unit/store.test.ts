@@ -31,12 +31,12 @@ function caught(fn: () => unknown): unknown {
 }
 
 describe('openConfigStore', () => {
-  it('creates the folder 0700 and the file 0600 under PAYCTL_CONFIG_DIR', () => {
+  it('creates the folder 0700 and the file 0600 under PAYCTL_CONFIG_DIR', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
     expect(store.dir).toBe(dir);
     expect(store.path).toBe(join(dir, 'config.json'));
     expect(mode(dir)).toBe(0o700);
-    store.updateProfile('default', { baseUrl: 'https://api.example.com/v2', apiKey: 'k' });
+    await store.updateProfile('default', { baseUrl: 'https://api.example.com/v2', apiKey: 'k' });
     expect(existsSync(store.path)).toBe(true);
     expect(mode(store.path)).toBe(0o600);
     expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({
@@ -57,13 +57,13 @@ describe('openConfigStore', () => {
     expect(mode(dir)).toBe(0o700);
   });
 
-  it('keeps the file 0600 when it already existed with a looser mode', () => {
+  it('keeps the file 0600 when it already existed with a looser mode', async () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, 'config.json');
     writeFileSync(file, '{}', { mode: 0o644 });
     chmodSync(file, 0o644);
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    store.updateProfile('default', { apiKey: 'k' });
+    await store.updateProfile('default', { apiKey: 'k' });
     expect(mode(file)).toBe(0o600);
   });
 
@@ -73,14 +73,14 @@ describe('openConfigStore', () => {
     expect(store.getProfile('default')).toBeUndefined();
   });
 
-  it('updateProfile merges into the profile and removes keys set to undefined', () => {
+  it('updateProfile merges into the profile and removes keys set to undefined', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    expect(store.updateProfile('default', { baseUrl: 'https://a.example.com/v2', apiKey: 'key-1', token: 'tok-1' })).toEqual({
+    expect(await store.updateProfile('default', { baseUrl: 'https://a.example.com/v2', apiKey: 'key-1', token: 'tok-1' })).toEqual({
       baseUrl: 'https://a.example.com/v2',
       apiKey: 'key-1',
       token: 'tok-1',
     });
-    const next = store.updateProfile('default', { token: undefined, tokenExpiresAt: undefined, apiKey: 'key-2' });
+    const next = await store.updateProfile('default', { token: undefined, tokenExpiresAt: undefined, apiKey: 'key-2' });
     expect(next).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
     expect(store.getProfile('default')).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
     const onDisk = JSON.parse(readFileSync(store.path, 'utf8'));
@@ -88,43 +88,43 @@ describe('openConfigStore', () => {
     expect(Object.keys(onDisk.profiles.default)).not.toContain('token');
   });
 
-  it('setProfile replaces a profile; getProfile returns a copy', () => {
+  it('setProfile replaces a profile; getProfile returns a copy', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    store.updateProfile('work', { baseUrl: 'https://a.example.com/v2', apiKey: 'k' });
-    store.setProfile('work', { webhookSecret: 'whsec', token: undefined });
+    await store.updateProfile('work', { baseUrl: 'https://a.example.com/v2', apiKey: 'k' });
+    await store.setProfile('work', { webhookSecret: 'whsec', token: undefined });
     expect(store.getProfile('work')).toEqual({ webhookSecret: 'whsec' });
     const copy = store.getProfile('work')!;
     copy.apiKey = 'mutated';
     expect(store.getProfile('work')).toEqual({ webhookSecret: 'whsec' });
   });
 
-  it('keeps routes as a nested object', () => {
+  it('keeps routes as a nested object', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    store.updateProfile('default', { routes: { payoutGet: '/payout/{id}' } });
+    await store.updateProfile('default', { routes: { payoutGet: '/payout/{id}' } });
     expect(store.getProfile('default')).toEqual({ routes: { payoutGet: '/payout/{id}' } });
   });
 
-  it('profileNames are sorted; deleteProfile removes one and ignores unknown names', () => {
+  it('profileNames are sorted; deleteProfile removes one and ignores unknown names', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    store.updateProfile('work', { apiKey: 'w' });
-    store.updateProfile('default', { apiKey: 'd' });
-    store.updateProfile('sandbox', { apiKey: 's' });
+    await store.updateProfile('work', { apiKey: 'w' });
+    await store.updateProfile('default', { apiKey: 'd' });
+    await store.updateProfile('sandbox', { apiKey: 's' });
     expect(store.profileNames()).toEqual(['default', 'sandbox', 'work']);
-    store.deleteProfile('sandbox');
+    await store.deleteProfile('sandbox');
     expect(store.profileNames()).toEqual(['default', 'work']);
     expect(store.getProfile('sandbox')).toBeUndefined();
-    store.deleteProfile('nope');
+    await store.deleteProfile('nope');
     expect(store.profileNames()).toEqual(['default', 'work']);
   });
 
-  it('is read back by a second store on the same folder', () => {
-    openConfigStore({ PAYCTL_CONFIG_DIR: dir }).updateProfile('default', { apiKey: 'persisted' });
+  it('is read back by a second store on the same folder', async () => {
+    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }).updateProfile('default', { apiKey: 'persisted' });
     expect(openConfigStore({ PAYCTL_CONFIG_DIR: dir }).getProfile('default')).toEqual({ apiKey: 'persisted' });
   });
 
-  it('does not treat a dotted profile name as a path', () => {
+  it('does not treat a dotted profile name as a path', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    store.updateProfile('a.b', { apiKey: 'x' });
+    await store.updateProfile('a.b', { apiKey: 'x' });
     expect(store.profileNames()).toEqual(['a.b']);
     expect(JSON.parse(readFileSync(store.path, 'utf8')).profiles['a.b']).toEqual({ apiKey: 'x' });
   });
@@ -162,20 +162,24 @@ describe('a damaged config file', () => {
     expect(readFileSync(file, 'utf8')).toBe(content);
   });
 
-  it.each(DAMAGED)('%s: an attempted updateProfile throws and does not overwrite it', (_, content) => {
+  it.each(DAMAGED)('%s: an attempted updateProfile throws and does not overwrite it', async (_, content) => {
     const file = damaged(content);
-    const err = caught(() => {
+    let err: unknown;
+    try {
       const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-      store.updateProfile('default', { apiKey: 'new' });
-    });
+      await store.updateProfile('default', { apiKey: 'new' });
+    } catch (e) {
+      err = e;
+    }
     expectConfigError(err, file);
     expect(readFileSync(file, 'utf8')).toBe(content);
   });
 
-  it.each(DAMAGED)('%s: deleteProfile and setProfile do not overwrite it', (_, content) => {
+  it.each(DAMAGED)('%s: deleteProfile and setProfile do not overwrite it', async (_, content) => {
     const file = damaged(content);
-    expect(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).deleteProfile('x')).toThrow(ConfigError);
-    expect(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).setProfile('x', { apiKey: 'k' })).toThrow(ConfigError);
+    // Opening the store already reads (and refuses) the damaged file.
+    await expect(async () => await openConfigStore({ PAYCTL_CONFIG_DIR: dir }).deleteProfile('x')).rejects.toThrow(ConfigError);
+    await expect(async () => await openConfigStore({ PAYCTL_CONFIG_DIR: dir }).setProfile('x', { apiKey: 'k' })).rejects.toThrow(ConfigError);
     expect(readFileSync(file, 'utf8')).toBe(content);
   });
 

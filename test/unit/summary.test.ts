@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bar, renderSummary } from '../../src/commands/summary.js';
+import { bar, renderSummary } from '../../src/output/summary.js';
 import { summarySchema, type Summary } from '../../src/api/schemas.js';
 import { makeStyle } from '../../src/output/style.js';
 

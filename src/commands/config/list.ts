@@ -1,7 +1,7 @@
 /** `payctl config list`: the profile's settings, secrets masked. */
 import { write, type Deps } from '../../deps.js';
 import { visibleSettings } from '../../config/keys.js';
-import { renderCard } from '../../output/table.js';
+import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 

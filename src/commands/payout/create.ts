@@ -14,7 +14,7 @@ import { promptPayout, walletLabel } from '../../payouts/interactive.js';
 import { retryCommand } from '../../payouts/retry-command.js';
 import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
-import { renderCard, text } from '../../output/table.js';
+import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 
 export interface PayoutCreateOptions {

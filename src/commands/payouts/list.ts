@@ -9,7 +9,7 @@ import { parseTimeRange } from '../../payouts/filters.js';
 import { isKnownCurrency } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
-import { renderTable, type Column } from '../../output/table.js';
+import type { Column } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
 import type { ApiClient } from '../../api/client.js';
 
@@ -69,6 +69,8 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   const api = await deps.api();
   const out = deps.io.stdout;
   const style = makeStyle(deps.io.color);
+  // Table drawing is loaded only for people: --json and --csv never pay for it.
+  const table = async () => (await import('../../output/table.js')).renderTable;
 
   if (!opts.all) {
     const page = await fetchPage(api, q);
@@ -77,7 +79,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
     else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
     else if (records.length === 0) deps.log.info(q.page > 1 ? `No payouts on page ${q.page}.` : 'No payouts match.');
     else {
-      await write(out, renderTable(LIST_COLUMNS, records.map((r) => payoutRow(r, style)), style));
+      await write(out, (await table())(LIST_COLUMNS, records.map((r) => payoutRow(r, style)), style));
       if (!page.last) deps.log.info(`Page ${q.page}. More: --page ${q.page + 1}, or --all for every page.`);
     }
     return 0;
@@ -112,7 +114,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
       if (rows.length) {
         // Column widths are fixed by the first page so that later pages line up.
         widths ??= LIST_COLUMNS.map((c, i) => ({ ...c, width: Math.max(c.header.length, ...rows.map((row) => visibleLength(row[i]!))) }));
-        await write(out, renderTable(widths, rows, style, { header: count === 0 }));
+        await write(out, (await table())(widths, rows, style, { header: count === 0 }));
       }
       count += records.length;
     }

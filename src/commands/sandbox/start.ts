@@ -5,7 +5,8 @@
  * API key and the webhook secret on stdout (one JSON object with --json).
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError, UsageError } from '../../errors.js';
 import { write, type Deps } from '../../deps.js';
@@ -94,7 +95,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
   }
 
   try {
-    deps.config().updateProfile('sandbox', {
+    await deps.config().updateProfile('sandbox', {
       baseUrl: sandbox.baseUrl,
       apiKey: sandbox.apiKey,
       webhookSecret: sandbox.webhookSecret,
@@ -124,9 +125,13 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
   return 0;
 }
 
-/** bin/payctl.js, from dist/commands/sandbox/start.js (or src/… under tests). */
+/** bin/payctl.js of this package: found upwards from this module (a dist chunk, or src/… under tests). */
 function binPath(): string {
-  return fileURLToPath(new URL('../../../bin/payctl.js', import.meta.url));
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'bin', 'payctl.js');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error('cannot find bin/payctl.js above ' + fileURLToPath(import.meta.url));
+  }
 }
 
 function childArgs(opts: StartOptions): string[] {

@@ -13,7 +13,7 @@ import { SIGNATURE_HEADER, verifySignature } from '../../webhooks/signature.js';
 import { formatAmount } from '../../money/amount.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle, statusColor } from '../../output/style.js';
-import { text, utcTime } from '../../output/table.js';
+import { text, utcTime } from '../../output/text.js';
 
 export interface ListenOptions {
   port?: number;
@@ -94,7 +94,8 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   }
   const style = makeStyle(deps.io.color);
   const seen = new Set<string>();
-  const { request } = forwardTo ? await import('undici') : { request: undefined };
+  const http = forwardTo ? await import('../../api/http.js') : undefined;
+  const dispatcher = await http?.createDispatcher({ env: deps.env, timeoutMs: deps.globals.timeoutMs });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://listener');
@@ -128,14 +129,14 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       status = 400;
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid signature' }));
     } else {
-      if (forwardTo && request) {
+      if (forwardTo && http && dispatcher) {
         const started = performance.now();
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) {
           if (v !== undefined && !HOP.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         }
         try {
-          const r = await request(forwardTo, { method: 'POST', headers, body, headersTimeout: deps.globals.timeoutMs, bodyTimeout: deps.globals.timeoutMs });
+          const r = await http.httpRequest(dispatcher, forwardTo, { method: 'POST', headers, body });
           await r.body.dump();
           forward = { status: r.statusCode, ms: Math.round(performance.now() - started) };
           status = r.statusCode;
@@ -222,6 +223,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   });
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await dispatcher?.close();
   deps.log.info('Stopped listening.');
   return 0;
 }

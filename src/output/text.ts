@@ -1,0 +1,25 @@
+/**
+ * Text for people, without table drawing: sanitized cells, key/value cards, UTC times.
+ */
+import { sanitizeInline } from './sanitize.js';
+import type { Style } from './style.js';
+
+/** A cell of service or user text: sanitized here. */
+export function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return sanitizeInline(String(value));
+}
+
+/** Key/value lines ("card"): labels aligned, values as given. */
+export function renderCard(pairs: Array<[string, string]>, style: Style): string {
+  const width = Math.max(...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `${style.dim(k.padEnd(width))}  ${v}`.replace(/\s+$/, '')).join('\n') + '\n';
+}
+
+/** A UTC time for tables: "2026-11-21 10:15:30 UTC"; unreadable values are shown sanitized as they came. */
+export function utcTime(value: string | undefined | null): string {
+  if (!value) return '';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return text(value);
+  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
