@@ -54,8 +54,15 @@ function payctl(args, input) {
   return r.stdout;
 }
 
-async function admin(sb, method, path, body) {
-  const res = await fetch(`${sb.url}/_sandbox/${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function admin(sb, method, path, body, retried = false) {
+  let res;
+  try {
+    res = await fetch(`${sb.url}/_sandbox/${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    // A pooled keep-alive connection the sandbox has just closed: try once more on a new one.
+    if (retried) throw err;
+    return admin(sb, method, path, body, true);
+  }
   if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
