@@ -375,7 +375,7 @@ export async function main(proc: Process): Promise<number> {
   proc.on('SIGINT', onSignal);
   proc.on('SIGTERM', onSignal);
 
-  const { wantsColor, makeStyle } = await import('./output/style.js');
+  const { wantsColor, makeStyle, loadColor } = await import('./output/style.js');
   const { renderErrorJson, renderErrorText } = await import('./output/errors.js');
   let deps: Deps | undefined;
   let exitCode = 0;
@@ -386,6 +386,7 @@ export async function main(proc: Process): Promise<number> {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = (cmd.optsWithGlobals() as { color?: boolean }).color !== false;
     const io = makeIO(proc, globals, colorFlag, wantsColor);
+    if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
     deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore);

@@ -1,13 +1,33 @@
 /**
  * Colour for people, decided once from the io flags: never on --json, --no-color,
- * NO_COLOR or a non-terminal (unless FORCE_COLOR).
+ * NO_COLOR or a non-terminal (unless FORCE_COLOR). chalk is loaded only when colour is
+ * on (loadColor, from the entry); plain output needs no library.
  */
-import { Chalk, type ChalkInstance } from 'chalk';
+type Paint = (text: string) => string;
 
-export type Style = ChalkInstance;
+export interface Style {
+  bold: Paint;
+  dim: Paint;
+  red: Paint;
+  green: Paint;
+  yellow: Paint;
+}
+
+const same: Paint = (t) => t;
+const PLAIN: Style = { bold: same, dim: same, red: same, green: same, yellow: same };
+
+let chalk: typeof import('chalk') | undefined;
+
+/** Loads chalk; call before makeStyle(true). */
+export async function loadColor(): Promise<void> {
+  chalk ??= await import('chalk');
+}
 
 export function makeStyle(color: boolean): Style {
-  return new Chalk({ level: color ? 1 : 0 });
+  if (!color) return PLAIN;
+  if (!chalk) throw new Error('makeStyle(true) before loadColor()');
+  const c = new chalk.Chalk({ level: 1 });
+  return { bold: (t) => c.bold(t), dim: (t) => c.dim(t), red: (t) => c.red(t), green: (t) => c.green(t), yellow: (t) => c.yellow(t) };
 }
 
 /** The colour decision (cli.md): --no-color and NO_COLOR win, then FORCE_COLOR, then isTTY. */

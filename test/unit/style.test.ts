@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeStyle, statusColor, wantsColor } from '../../src/output/style.js';
+import { loadColor, makeStyle, statusColor, wantsColor } from '../../src/output/style.js';
 
 type Opts = Parameters<typeof wantsColor>[0];
 const base: Opts = { flag: true, json: false, isTTY: true, env: {} };
@@ -55,7 +55,13 @@ describe('makeStyle and statusColor', () => {
     expect(statusColor(plain, 'Pending')).toBe('Pending');
   });
 
-  it('a colour style colours statuses: Pending yellow, Successful green, Failed red', () => {
+  it('makeStyle(true) needs chalk loaded first', () => {
+    // Run before loadColor() below (tests in a file run in order).
+    expect(() => makeStyle(true)).toThrow(/loadColor/);
+  });
+
+  it('a colour style colours statuses: Pending yellow, Successful green, Failed red', async () => {
+    await loadColor();
     const c = makeStyle(true);
     expect(statusColor(c, 'Pending')).toBe('\x1b[33mPending\x1b[39m');
     expect(statusColor(c, 'Successful')).toBe('\x1b[32mSuccessful\x1b[39m');

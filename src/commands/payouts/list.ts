@@ -89,8 +89,14 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   let count = 0;
   let widths: Column[] | undefined;
   let tail = '';
-  for (let n = q.page; ; n++) {
-    const page = await fetchPage(api, { ...q, page: n });
+  // The next page is requested as soon as a full page arrives, so the service works on it
+  // while this one is written: two pages in memory at most.
+  let next: Promise<Page> | undefined = fetchPage(api, q);
+  for (let n = q.page; next; n++) {
+    const page: Page = await next;
+    next = page.last ? undefined : fetchPage(api, { ...q, page: n + 1 });
+    // A failed prefetch is reported when its turn comes, not as an unhandled rejection.
+    next?.catch(() => {});
     const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${n}`));
     if (deps.globals.json) {
       if (n === q.page) {
@@ -101,13 +107,13 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
         await write(out, headJson.slice(0, -1) + (headJson.length > 2 ? ',' : '') + '"data":[');
         tail = ']' + (timestamp !== undefined ? `,"timestamp":${JSON.stringify(timestamp)}` : '') + '}\n';
       }
-      for (const item of page.items) {
-        await write(out, (count > 0 ? ',' : '') + JSON.stringify(item));
-        count++;
+      // One write per page: the records as the service sent them, comma-separated.
+      if (page.items.length) {
+        await write(out, (count > 0 ? ',' : '') + page.items.map((item) => JSON.stringify(item)).join(','));
+        count += page.items.length;
       }
     } else if (opts.csv) {
-      if (n === q.page) await write(out, csvRow(CSV_HEADER));
-      for (const r of records) await write(out, csvRow(payoutCsvValues(r)));
+      await write(out, (n === q.page ? csvRow(CSV_HEADER) : '') + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
       count += records.length;
     } else {
       const rows = records.map((r) => payoutRow(r, style));
@@ -118,7 +124,6 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
       }
       count += records.length;
     }
-    if (page.last) break;
   }
   if (deps.globals.json) await write(out, tail);
   else if (!opts.csv) deps.log.info(count === 0 ? 'No payouts match.' : `${count} payout${count === 1 ? '' : 's'}.`);
