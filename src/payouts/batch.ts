@@ -99,7 +99,7 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
         settle(i, { ...base, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
         continue;
       }
-      const entry = o.journal.begin({ baseUrl: o.api.baseUrl, payoutId: it.request.payoutId, body: it.body, now: o.now() });
+      const entry = await o.journal.begin({ baseUrl: o.api.baseUrl, payoutId: it.request.payoutId, body: it.body, now: o.now() });
       stats.inFlight++;
       o.onProgress?.(stats);
       try {

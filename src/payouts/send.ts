@@ -69,7 +69,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     } catch (err) {
       if (err instanceof InterruptedError) {
         const result: SendResult = { kind: 'unknown', error: err, attempts: attempt, lastStatus: lastRes?.status };
-        journal.record(entry, { kind: 'unknown', reason: 'interrupted while the request was in flight', at: opts.now().toISOString() });
+        await journal.record(entry, { kind: 'unknown', reason: 'interrupted while the request was in flight', at: opts.now().toISOString() });
         return result;
       }
       if (!(err instanceof NetworkError)) throw err;
@@ -82,7 +82,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         const envelope = parseEnvelope(res);
         const transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
         const replayed = (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
-        journal.record(entry, {
+        await journal.record(entry, {
           kind: 'accepted',
           status: res.status,
           transactionId: transaction.transaction_id,
@@ -95,7 +95,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
       const reason = retryReason(res);
       if (!reason) {
         const error = apiErrorFrom(res);
-        journal.record(entry, { kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
+        await journal.record(entry, { kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
         return { kind: 'rejected', error, attempts: attempt };
       }
       lastFailure = undefined;
@@ -115,7 +115,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         lastFailure = new NetworkError(`the service kept answering ${retryReason(res)}`);
       }
       const error = lastFailure!;
-      journal.record(entry, { kind: 'unknown', reason: error.message, at: opts.now().toISOString() });
+      await journal.record(entry, { kind: 'unknown', reason: error.message, at: opts.now().toISOString() });
       return { kind: 'unknown', error, attempts: attempt, lastStatus: lastRes?.status };
     }
     if (res?.status === 429 && retryAfter !== undefined) opts.gate?.pause(Math.min(retryAfter, policy.maxRetryAfterMs));
@@ -123,7 +123,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     try {
       await sleep(wait, opts.signal);
     } catch (err) {
-      journal.record(entry, { kind: 'unknown', reason: 'interrupted while waiting to retry', at: opts.now().toISOString() });
+      await journal.record(entry, { kind: 'unknown', reason: 'interrupted while waiting to retry', at: opts.now().toISOString() });
       return { kind: 'unknown', error: err as InterruptedError, attempts: attempt, lastStatus: lastRes?.status };
     }
   }

@@ -69,12 +69,8 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const items: BatchItem[] = rows.map(({ row, request }) => {
     const body = payoutBody(request);
     const earlier = journal.get(api.baseUrl, request.payoutId);
-    if (earlier && earlier.body !== body) {
-      try {
-        journal.begin({ baseUrl: api.baseUrl, payoutId: request.payoutId, body, now: deps.now() });
-      } catch {
-        conflicts.push(`row ${row}: payout_id "${request.payoutId}" was already sent with other details`);
-      }
+    if (earlier && journal.conflict(earlier, body)) {
+      conflicts.push(`row ${row}: payout_id "${request.payoutId}" was already sent with other details`);
     }
     return { row, request, body, earlier };
   });

@@ -8,7 +8,7 @@ import { ApiError, InterruptedError, OutcomeUnknownError, UsageError } from '../
 import { parseOrThrow, walletsSchema, type PayoutTransaction, type Wallet } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
-import { Journal, JournalConflict } from '../../payouts/journal.js';
+import { Journal } from '../../payouts/journal.js';
 import { isUuid, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { promptPayout, walletLabel } from '../../payouts/interactive.js';
 import { retryCommand } from '../../payouts/retry-command.js';
@@ -116,19 +116,15 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   const journal = new Journal(configDir(deps.env));
 
   const existing = journal.get(api.baseUrl, request.payoutId);
-  if (existing) {
-    try {
-      journal.begin({ baseUrl: api.baseUrl, payoutId: request.payoutId, body, idempotencyKey: opts.idempotencyKey, now: deps.now() });
-    } catch (err) {
-      if (!(err instanceof JournalConflict)) throw err;
-      throw new UsageError(
-        err.what === 'details'
-          ? `Payout id ${request.payoutId} was already used for a payout with other details. Nothing was sent.`
-          : `Payout id ${request.payoutId} was already sent with another idempotency key (${err.existing.idempotencyKey}). Nothing was sent.`,
-        [],
-        `Check the earlier one with: payctl payout get ${request.payoutId}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
-      );
-    }
+  const conflict = existing && journal.conflict(existing, body, opts.idempotencyKey);
+  if (conflict) {
+    throw new UsageError(
+      conflict.what === 'details'
+        ? `Payout id ${request.payoutId} was already used for a payout with other details. Nothing was sent.`
+        : `Payout id ${request.payoutId} was already sent with another idempotency key (${conflict.existing.idempotencyKey}). Nothing was sent.`,
+      [],
+      `Check the earlier one with: payctl payout get ${request.payoutId}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
+    );
   }
 
   if (!opts.yes) {
@@ -139,7 +135,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   }
 
   // Journaled (fsynced) before the request leaves; a rerun reuses this key and body.
-  const entry = journal.begin({ baseUrl: api.baseUrl, payoutId: request.payoutId, body, idempotencyKey: opts.idempotencyKey, now: deps.now() });
+  const entry = await journal.begin({ baseUrl: api.baseUrl, payoutId: request.payoutId, body, idempotencyKey: opts.idempotencyKey, now: deps.now() });
   if (existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
 
   const result = await sendPayout(api, journal, entry, {
