@@ -79,6 +79,7 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
   // and its wait before a retry): more than Node's default of 10 is expected, not a leak.
   setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal);
   let next = 0;
+  const writes: Promise<unknown>[] = [];
 
   const settle = (i: number, out: RowOutcome) => {
     outcomes[i] = out;
@@ -107,6 +108,10 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
           signal: inFlightSignal,
           now: o.now,
           gate,
+          deferRecord: (w) => {
+            writes.push(w);
+            w.catch(() => {}); // handled: Promise.all(writes) below reports a failed write
+          },
           onRetry: (info) => o.onRetry?.(it.row, info),
         });
         stats.inFlight--;
@@ -130,6 +135,8 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
   };
 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, items.length)) }, worker));
+  // Every outcome is on disk before the batch reports.
+  await Promise.all(writes);
   for (let i = 0; i < items.length; i++) {
     outcomes[i] ??= { row: items[i]!.row, payoutId: items[i]!.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
   }

@@ -10,7 +10,7 @@ import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '
 import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { Journal, JournalEntry, Outcome } from './journal.js';
 
 export const PAYOUT_RETRY: RetryPolicy = {
   maxAttempts: 5,
@@ -35,6 +35,12 @@ export interface SendOptions {
   now: () => Date;
   /** Told before each wait: why, and for how long. */
   onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
+  /**
+   * Takes the write of the outcome instead of waiting for it (a batch moves on to its next
+   * row and waits for every write at the end). The request was journaled before it left,
+   * so a crash before the outcome is written only means a rerun replays it.
+   */
+  deferRecord?: (write: Promise<unknown>) => void;
   /** A wait shared by many senders (a batch slows down as one on 429). */
   gate?: { wait(): Promise<void>; pause(ms: number): void };
 }
@@ -55,6 +61,11 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
   let lastRes: HttpResponse | undefined;
   let attempt = 0;
   let rateLimited = 0;
+  const record = async (outcome: Outcome) => {
+    const written = journal.record(entry, outcome);
+    if (opts.deferRecord) opts.deferRecord(written);
+    else await written;
+  };
   for (;;) {
     attempt++;
     if (opts.gate) await opts.gate.wait();
@@ -69,7 +80,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     } catch (err) {
       if (err instanceof InterruptedError) {
         const result: SendResult = { kind: 'unknown', error: err, attempts: attempt, lastStatus: lastRes?.status };
-        await journal.record(entry, { kind: 'unknown', reason: 'interrupted while the request was in flight', at: opts.now().toISOString() });
+        await record({ kind: 'unknown', reason: 'interrupted while the request was in flight', at: opts.now().toISOString() });
         return result;
       }
       if (!(err instanceof NetworkError)) throw err;
@@ -82,7 +93,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         const envelope = parseEnvelope(res);
         const transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
         const replayed = (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
-        await journal.record(entry, {
+        await record({
           kind: 'accepted',
           status: res.status,
           transactionId: transaction.transaction_id,
@@ -95,7 +106,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
       const reason = retryReason(res);
       if (!reason) {
         const error = apiErrorFrom(res);
-        await journal.record(entry, { kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
+        await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
         return { kind: 'rejected', error, attempts: attempt };
       }
       lastFailure = undefined;
@@ -115,7 +126,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         lastFailure = new NetworkError(`the service kept answering ${retryReason(res)}`);
       }
       const error = lastFailure!;
-      await journal.record(entry, { kind: 'unknown', reason: error.message, at: opts.now().toISOString() });
+      await record({ kind: 'unknown', reason: error.message, at: opts.now().toISOString() });
       return { kind: 'unknown', error, attempts: attempt, lastStatus: lastRes?.status };
     }
     if (res?.status === 429 && retryAfter !== undefined) opts.gate?.pause(Math.min(retryAfter, policy.maxRetryAfterMs));
@@ -123,7 +134,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     try {
       await sleep(wait, opts.signal);
     } catch (err) {
-      await journal.record(entry, { kind: 'unknown', reason: 'interrupted while waiting to retry', at: opts.now().toISOString() });
+      await record({ kind: 'unknown', reason: 'interrupted while waiting to retry', at: opts.now().toISOString() });
       return { kind: 'unknown', error: err as InterruptedError, attempts: attempt, lastStatus: lastRes?.status };
     }
   }
