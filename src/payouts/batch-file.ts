@@ -73,7 +73,8 @@ function stableId(file: string, row: number, values: Record<string, string>): st
   return `batch-${h.slice(0, 24)}`;
 }
 
-function toFields(values: Record<string, string>, row: number, file: string, problems: string[]): BatchRow {
+/** `idRow` keeps derived ids as they were first made (before blank lines counted in row numbers). */
+function toFields(values: Record<string, string>, row: number, file: string, problems: string[], idRow = row): BatchRow {
   const fields: PayoutFields = {};
   const metadata: Record<string, string> = {};
   for (const [col, value] of Object.entries(values)) {
@@ -89,7 +90,7 @@ function toFields(values: Record<string, string>, row: number, file: string, pro
   }
   if (Object.keys(metadata).length) fields.metadata = metadata;
   const derivedId = !fields.payoutId;
-  if (derivedId) fields.payoutId = stableId(file, row, values);
+  if (derivedId) fields.payoutId = stableId(file, idRow, values);
   return { row, fields, derivedId };
 }
 
@@ -102,7 +103,13 @@ function jsonValues(obj: Record<string, unknown>, row: number, problems: string[
     } else if (v === null || v === undefined) {
       continue;
     } else if (typeof v === 'string') out[k] = v;
-    else if (typeof v === 'number') out[k] = decimalFromNumber(v);
+    else if (typeof v === 'number') {
+      // A JSON number holds 15 significant digits exactly; more would change the amount silently.
+      const d = decimalFromNumber(v);
+      if (d.replace(/^-?[0.]*/, '').replace('.', '').length > 15) {
+        problems.push(`row ${row}: "${k}" has more digits than a JSON number holds exactly; write it as a string, e.g. "${k}": "1500.50"`);
+      } else out[k] = d;
+    }
     else problems.push(`row ${row}: "${k}" must be a string or a number`);
   }
   return out;
@@ -114,16 +121,23 @@ export async function parseBatchFile(file: string, content: string): Promise<{ r
   const format = formatOf(file, content);
   if (format === 'csv') {
     const { parse } = await import('csv-parse/sync');
-    let records: Record<string, string>[];
+    let records: Array<{ record: Record<string, string>; info: { empty_lines: number } }>;
     try {
-      records = parse(content, { bom: true, columns: (h: string[]) => h.map((c) => c.trim()), skip_empty_lines: true, trim: false }) as Record<string, string>[];
+      records = parse(content, {
+        bom: true,
+        columns: (h: string[]) => h.map((c) => c.trim()),
+        skip_empty_lines: true,
+        trim: false,
+        info: true,
+      }) as unknown as typeof records;
     } catch (err) {
       return { rows, problems: [`the file is not valid CSV: ${(err as Error).message}`], format };
     }
-    const header = records.length ? Object.keys(records[0]!) : [];
+    const header = records.length ? Object.keys(records[0]!.record) : [];
     const missingCols = ['wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number'].filter((c) => !header.includes(c));
     if (records.length && missingCols.length) problems.push(`the header row lacks column${missingCols.length > 1 ? 's' : ''} ${missingCols.join(', ')}`);
-    records.forEach((rec, i) => rows.push(toFields(rec, i + 2, file, problems)));
+    // Row numbers as a spreadsheet shows them: blank lines count.
+    records.forEach(({ record, info }, i) => rows.push(toFields(record, i + 2 + info.empty_lines, file, problems, i + 2)));
   } else {
     const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/);
     lines.forEach((line, i) => {

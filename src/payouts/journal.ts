@@ -136,11 +136,17 @@ export class JournalConflict extends Error {
   }
 }
 
+/** Same payout: equal as parsed JSON, and every number literal equal as written (JSON.parse rounds long ones). */
 function sameBody(a: string, b: string): boolean {
   if (a === b) return true;
   try {
-    return isDeepStrictEqual(JSON.parse(a), JSON.parse(b));
+    return isDeepStrictEqual(JSON.parse(a), JSON.parse(b)) && numberLiterals(a) === numberLiterals(b);
   } catch {
     return false;
   }
+}
+
+/** The number literals of a JSON text, outside strings, in order. */
+function numberLiterals(json: string): string {
+  return (json.match(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g) ?? []).filter((t) => !t.startsWith('"')).join(',');
 }

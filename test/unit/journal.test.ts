@@ -1,0 +1,340 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { Journal, JournalConflict, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
+import { isUuid, payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+
+const BASE = 'https://api.example.com/v2';
+const OTHER_BASE = 'http://127.0.0.1:8080/v2';
+const T0 = new Date('2026-11-21T10:15:30.123Z');
+const T1 = new Date('2026-11-21T11:00:00.000Z');
+
+const FIELDS: PayoutFields = {
+  payoutId: 'p-1',
+  walletId: 'wal_1',
+  amount: '1500.50',
+  currency: 'SLE',
+  type: 'wallet',
+  name: 'Aminata Kamara',
+  provider: 'orange_money',
+  account: '076123456',
+  phone: '+23276123456',
+};
+
+function body(over: PayoutFields = {}): string {
+  const r = validatePayout({ ...FIELDS, ...over });
+  if (!r.ok) throw new Error(r.problems.join('; '));
+  return payoutBody(r.request);
+}
+
+let root: string;
+let journal: Journal;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'payctl-journal-'));
+  journal = new Journal(root);
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+const files = () => readdirSync(journal.dir).sort();
+/** The documented file name: sha256("<base URL>\n<payout id>"), first 32 hex digits. */
+const entryFile = (baseUrl: string, payoutId: string) =>
+  join(journal.dir, `${createHash('sha256').update(`${baseUrl}\n${payoutId}`).digest('hex').slice(0, 32)}.json`);
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('Journal.begin', () => {
+  it('writes a new entry with a UUID key to a 0600 file in a 0700 folder under <config>/journal', async () => {
+    expect(journal.dir).toBe(join(root, 'journal'));
+    const b = body();
+    const entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: b, now: T0 });
+    expect(isUuid(entry.idempotencyKey)).toBe(true);
+    expect(entry).toEqual({
+      version: 1,
+      payoutId: 'p-1',
+      baseUrl: BASE,
+      idempotencyKey: entry.idempotencyKey,
+      body: b,
+      createdAt: '2026-11-21T10:15:30.123Z',
+    });
+    expect(mode(journal.dir)).toBe(0o700);
+    const file = entryFile(BASE, 'p-1');
+    expect(files()).toEqual([file.slice(journal.dir.length + 1)]);
+    expect(mode(file)).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(entry, null, 2) + '\n');
+    expect(journal.get(BASE, 'p-1')).toEqual(entry);
+  });
+
+  it('uses an explicit idempotency key as given', async () => {
+    const key = '0B5C9D1E-1F2A-4B3C-8D4E-5F6A7B8C9D0E';
+    const entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), idempotencyKey: key, now: T0 });
+    expect(entry.idempotencyKey).toBe(key);
+    expect(journal.get(BASE, 'p-1')?.idempotencyKey).toBe(key);
+  });
+
+  it('gives each new payout its own key', async () => {
+    const a = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const b = await journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T0 });
+    expect(a.idempotencyKey).not.toBe(b.idempotencyKey);
+  });
+
+  it('returns the journaled entry again for the same body, without rewriting it', async () => {
+    const b = body();
+    const first = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: b, now: T0 });
+    const file = entryFile(BASE, 'p-1');
+    const before = statSync(file);
+    const text = readFileSync(file, 'utf8');
+    const again = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: b, now: T1 });
+    expect(again).toEqual(first);
+    expect(again.createdAt).toBe('2026-11-21T10:15:30.123Z');
+    const after = statSync(file);
+    // A rewrite (temp file + rename) would give the entry a new inode.
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(files()).toHaveLength(1);
+  });
+
+  it('accepts the journaled key given again explicitly, in any case', async () => {
+    const first = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const again = await journal.begin({
+      baseUrl: BASE,
+      payoutId: 'p-1',
+      body: body(),
+      idempotencyKey: first.idempotencyKey.toUpperCase(),
+      now: T1,
+    });
+    expect(again.idempotencyKey).toBe(first.idempotencyKey);
+  });
+
+  it('refuses the same payout id with other details (JournalConflict "details") and keeps the entry', async () => {
+    const first = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    for (const over of [{ amount: '1500.51' }, { name: 'Aminata Kamara Jr' }, { note: 'extra' }, { metadata: ['a=1'] }, { currency: 'NGN' }]) {
+      const err = await rejection(journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(over), now: T1 }));
+      expect(err).toBeInstanceOf(JournalConflict);
+      expect((err as JournalConflict).what).toBe('details');
+      expect((err as JournalConflict).message).toBe('payout id journaled with other details');
+      expect((err as JournalConflict).existing).toEqual(first);
+    }
+    expect(journal.get(BASE, 'p-1')).toEqual(first);
+  });
+
+  it('reports other details before another key', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const err = await rejection(
+      journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body({ amount: '1' }), idempotencyKey: '11111111-1111-4111-8111-111111111111', now: T1 }),
+    );
+    expect((err as JournalConflict).what).toBe('details');
+  });
+
+  it('refuses the same payout id with another explicit key (JournalConflict "key")', async () => {
+    const first = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const err = await rejection(
+      journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), idempotencyKey: '11111111-1111-4111-8111-111111111111', now: T1 }),
+    );
+    expect(err).toBeInstanceOf(JournalConflict);
+    expect((err as JournalConflict).what).toBe('key');
+    expect((err as JournalConflict).message).toBe('payout id journaled with another key');
+    expect((err as JournalConflict).existing.idempotencyKey).toBe(first.idempotencyKey);
+    expect(journal.get(BASE, 'p-1')?.idempotencyKey).toBe(first.idempotencyKey);
+  });
+
+  it('counts a body that differs only in whitespace or key order as the same', async () => {
+    const b = body({ note: 'a  b', metadata: ['x=1', 'y=2'] });
+    const first = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: b, now: T0 });
+    const pretty = JSON.stringify(JSON.parse(b), null, 2);
+    expect(pretty).not.toBe(b);
+    expect((await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: pretty, now: T1 })).idempotencyKey).toBe(first.idempotencyKey);
+    const reordered = b.replace('"metadata":{"x":"1","y":"2"}', '"metadata":{"y":"2","x":"1"}');
+    expect(reordered).not.toBe(b);
+    expect((await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: reordered, now: T1 })).idempotencyKey).toBe(first.idempotencyKey);
+    // Whitespace inside a string is a different detail.
+    const err = await rejection(journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body({ note: 'a b', metadata: ['x=1', 'y=2'] }), now: T1 }));
+    expect((err as JournalConflict).what).toBe('details');
+  });
+
+  it('treats a body that is not JSON as different unless byte-identical', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'raw', body: 'not json', now: T0 });
+    expect((await journal.begin({ baseUrl: BASE, payoutId: 'raw', body: 'not json', now: T1 })).body).toBe('not json');
+    const err = await rejection(journal.begin({ baseUrl: BASE, payoutId: 'raw', body: 'not  json', now: T1 }));
+    expect((err as JournalConflict).what).toBe('details');
+  });
+
+  // Bug (src/payouts/journal.ts, sameBody): bodies are compared after JSON.parse, which reads
+  // the amount into a binary float. Two 16-digit amounts one minor unit apart can read as the
+  // same double, so a changed amount is taken for "the same details" and the OLD body (old
+  // amount) is resent under the old key, with no conflict shown.
+  it('refuses a changed 16-digit amount that a float cannot tell apart (sameBody loses precision)', async () => {
+    const a = body({ amount: '99999999999990.01' });
+    const b = body({ amount: '99999999999990.02' });
+    expect(a).not.toBe(b);
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: a, now: T0 });
+    // Today begin() resolves with the old entry (amount .01) instead of refusing.
+    await expect(journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: b, now: T1 })).rejects.toMatchObject({ what: 'details' });
+  });
+
+  it('keeps entries apart per base URL', async () => {
+    const a = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const b = await journal.begin({ baseUrl: OTHER_BASE, payoutId: 'p-1', body: body({ amount: '9' }), now: T1 });
+    expect(b.idempotencyKey).not.toBe(a.idempotencyKey);
+    expect(files()).toHaveLength(2);
+    expect(journal.get(BASE, 'p-1')).toEqual(a);
+    expect(journal.get(OTHER_BASE, 'p-1')).toEqual(b);
+    expect(journal.get('https://elsewhere.example/v2', 'p-1')).toBeUndefined();
+  });
+
+  it('begins 50 different payouts concurrently, each with its own entry', async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `p-${i}`);
+    const entries = await Promise.all(ids.map((id) => journal.begin({ baseUrl: BASE, payoutId: id, body: body({ payoutId: id }), now: T0 })));
+    expect(entries.map((e) => e.payoutId)).toEqual(ids);
+    expect(new Set(entries.map((e) => e.idempotencyKey)).size).toBe(50);
+    expect(files()).toHaveLength(50);
+    expect(files().every((f) => /^[0-9a-f]{32}\.json$/.test(f))).toBe(true);
+    for (const e of entries) {
+      expect(journal.get(BASE, e.payoutId)).toEqual(e);
+      expect(mode(entryFile(BASE, e.payoutId))).toBe(0o600);
+    }
+  });
+});
+
+describe('Journal.get', () => {
+  it('returns undefined for an unknown payout, also before the folder exists', async () => {
+    expect(journal.get(BASE, 'nope')).toBeUndefined();
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    expect(journal.get(BASE, 'nope')).toBeUndefined();
+  });
+
+  it('throws a ConfigError naming the file when an entry is not JSON', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const file = entryFile(BASE, 'p-1');
+    writeFileSync(file, '{"version":1,"payoutId":"p-1",');
+    const err = thrown(() => journal.get(BASE, 'p-1'));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).message).toMatch(new RegExp(`^The payout journal entry ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(.+\\)\\.$`));
+    expect((err as ConfigError).hint).toBe('It holds the idempotency key of an earlier payout; inspect it before removing it.');
+    expect((err as ConfigError).exitCode).toBe(2);
+    // begin() refuses too rather than overwriting the damaged entry.
+    expect(await rejection(journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T1 }))).toBeInstanceOf(ConfigError);
+    expect(readFileSync(file, 'utf8')).toBe('{"version":1,"payoutId":"p-1",');
+  });
+
+  it.each([
+    ['another payout id', { payoutId: 'p-2', idempotencyKey: 'k', body: '{}' }],
+    ['no key', { payoutId: 'p-1', body: '{}' }],
+    ['a body that is not a string', { payoutId: 'p-1', idempotencyKey: 'k', body: { amount: 1 } }],
+    ['null', null],
+  ])('throws a ConfigError naming the file for an entry with %s', async (_what, content) => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const file = entryFile(BASE, 'p-1');
+    writeFileSync(file, JSON.stringify(content));
+    const err = thrown(() => journal.get(BASE, 'p-1'));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toContain(`The payout journal entry ${file} is damaged`);
+  });
+
+  it('throws a ConfigError naming the file when the entry cannot be read', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const file = entryFile(BASE, 'p-1');
+    rmSync(file);
+    // A folder where the file should be: EISDIR, not ENOENT.
+    mkdirSync(file);
+    const err = thrown(() => journal.get(BASE, 'p-1'));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/^Cannot read the payout journal entry /);
+    expect((err as Error).message).toContain(file);
+  });
+});
+
+describe('Journal.record and put', () => {
+  it('stores the outcome; get() returns it and begin() keeps returning the entry', async () => {
+    const entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const outcome: Outcome = {
+      kind: 'accepted',
+      status: 201,
+      transactionId: 'TRX0123456789ABCDEF0123',
+      fee: '15.01',
+      replayed: false,
+      at: '2026-11-21T10:15:31.000Z',
+    };
+    const next = await journal.record(entry, outcome);
+    expect(next).toEqual({ ...entry, outcome });
+    expect(entry.outcome).toBeUndefined();
+    expect(journal.get(BASE, 'p-1')).toEqual({ ...entry, outcome });
+    expect(mode(entryFile(BASE, 'p-1'))).toBe(0o600);
+    const again = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T1 });
+    expect(again.outcome).toEqual(outcome);
+    expect(again.idempotencyKey).toBe(entry.idempotencyKey);
+  });
+
+  it('replaces an earlier outcome', async () => {
+    const entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    await journal.record(entry, { kind: 'unknown', reason: 'socket hang up', at: '2026-11-21T10:15:31.000Z' });
+    const rejected: Outcome = { kind: 'rejected', status: 422, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient funds', at: '2026-11-21T10:16:00.000Z' };
+    await journal.record(entry, rejected);
+    expect(journal.get(BASE, 'p-1')?.outcome).toEqual(rejected);
+  });
+
+  it('leaves no temp files behind after many writes', async () => {
+    const entries: JournalEntry[] = [];
+    for (let i = 0; i < 5; i++) entries.push(await journal.begin({ baseUrl: BASE, payoutId: `p-${i}`, body: body({ payoutId: `p-${i}` }), now: T0 }));
+    await Promise.all(entries.map((e) => journal.record(e, { kind: 'unknown', reason: 'r', at: T1.toISOString() })));
+    await journal.put({ ...entries[0]!, createdAt: T1.toISOString() });
+    expect(files()).toEqual(entries.map((e) => entryFile(BASE, e.payoutId).slice(journal.dir.length + 1)).sort());
+    expect(files().some((f) => f.endsWith('.tmp'))).toBe(false);
+  });
+
+  it('put() creates the folder 0700 and the file 0600', async () => {
+    const entry: JournalEntry = { version: 1, payoutId: 'x', baseUrl: BASE, idempotencyKey: 'k', body: '{}', createdAt: T0.toISOString() };
+    await journal.put(entry);
+    expect(mode(journal.dir)).toBe(0o700);
+    expect(mode(entryFile(BASE, 'x'))).toBe(0o600);
+    expect(journal.get(BASE, 'x')).toEqual(entry);
+  });
+});
+
+describe('Journal.conflict', () => {
+  const existing: JournalEntry = {
+    version: 1,
+    payoutId: 'p-1',
+    baseUrl: BASE,
+    idempotencyKey: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa',
+    body: '{"amount":1,"currency":"SLE"}',
+    createdAt: T0.toISOString(),
+  };
+
+  it('is undefined for the same body and no key or the same key', () => {
+    expect(journal.conflict(existing, '{"amount":1,"currency":"SLE"}')).toBeUndefined();
+    expect(journal.conflict(existing, '{ "currency": "SLE", "amount": 1 }')).toBeUndefined();
+    expect(journal.conflict(existing, existing.body, 'AAAAAAAA-AAAA-4AAA-8AAA-AAAAAAAAAAAA')).toBeUndefined();
+  });
+
+  it('names what differs', () => {
+    expect(journal.conflict(existing, '{"amount":2,"currency":"SLE"}')?.what).toBe('details');
+    expect(journal.conflict(existing, '{"amount":1,"currency":"SLE","note":"x"}')?.what).toBe('details');
+    expect(journal.conflict(existing, existing.body, 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb')?.what).toBe('key');
+    expect(journal.conflict(existing, existing.body, 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb')?.existing).toBe(existing);
+  });
+});

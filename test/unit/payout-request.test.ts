@@ -1,0 +1,478 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FLAG_LABELS,
+  isUuid,
+  normalizeProvider,
+  payoutBody,
+  validatePayout,
+  type PayoutFields,
+  type PayoutRequest,
+} from '../../src/payouts/request.js';
+import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
+
+/** A complete, valid wallet payout; tests override single fields. */
+const WALLET: PayoutFields = {
+  payoutId: 'p-1',
+  walletId: 'wal_1',
+  amount: '1500.50',
+  currency: 'SLE',
+  type: 'wallet',
+  name: 'Aminata Kamara',
+  provider: 'orange_money',
+  account: '076123456',
+  phone: '+23276123456',
+};
+
+const BANK: PayoutFields = {
+  payoutId: 'p-2',
+  walletId: 'wal_2',
+  amount: '2500.75',
+  currency: 'NGN',
+  type: 'bank',
+  name: 'Chinedu Okafor',
+  provider: 'uba',
+  account: '0123456789',
+};
+
+function ok(f: PayoutFields): PayoutRequest {
+  const r = validatePayout(f);
+  if (!r.ok) throw new Error(`expected a valid payout, got: ${r.problems.join('; ')}`);
+  return r.request;
+}
+
+function problems(f: PayoutFields, labels = FLAG_LABELS): string[] {
+  const r = validatePayout(f, labels);
+  if (r.ok) throw new Error('expected problems, got a valid payout');
+  return r.problems;
+}
+
+const NOT_PLAIN = (v: string) => `--amount: "${v}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`;
+
+describe('validatePayout: required fields', () => {
+  const ALL_MISSING = [
+    '--wallet is required (the source wallet id)',
+    '--amount is required (a decimal amount such as 1500.50)',
+    '--currency is required (an ISO 4217 code such as SLE)',
+    '--type is required (bank or wallet)',
+    "--name is required (the recipient's full name)",
+    '--provider is required (e.g. orange_money, afrimoney, ecobank)',
+    "--account is required (the recipient's account number)",
+  ];
+
+  it('lists every missing field at once, each naming its flag', () => {
+    expect(problems({})).toEqual(ALL_MISSING);
+  });
+
+  it('treats blank and whitespace-only values as missing', () => {
+    expect(
+      problems({ walletId: '', amount: ' ', currency: '\t', type: '', name: '   ', provider: '', account: ' ' }),
+    ).toEqual(ALL_MISSING);
+  });
+
+  it('names one missing field alone when the rest are valid', () => {
+    expect(problems({ ...WALLET, account: undefined })).toEqual(["--account is required (the recipient's account number)"]);
+    expect(problems({ ...WALLET, name: '' })).toEqual(["--name is required (the recipient's full name)"]);
+  });
+
+  it('names CSV columns instead of flags with COLUMN_LABELS', () => {
+    expect(problems({}, COLUMN_LABELS)).toEqual([
+      'wallet_id is required (the source wallet id)',
+      'amount is required (a decimal amount such as 1500.50)',
+      'currency is required (an ISO 4217 code such as SLE)',
+      'type is required (bank or wallet)',
+      "name is required (the recipient's full name)",
+      'provider is required (e.g. orange_money, afrimoney, ecobank)',
+      "account_number is required (the recipient's account number)",
+    ]);
+    expect(problems({ ...WALLET, phone: undefined, payoutId: 'a/b', metadata: ['x'] }, COLUMN_LABELS)).toEqual([
+      'phone_number is required for wallet recipients',
+      'payout_id: "a/b" may only hold letters, digits and _ . : - (at most 128)',
+      'metadata: "x" is not key=value',
+    ]);
+    expect(problems({ ...WALLET, name: 'a\u0000b', phone: 'abc' }, COLUMN_LABELS)).toEqual([
+      'name must not contain control characters',
+      'phone_number: "abc" is not a phone number (digits, optionally starting with +)',
+    ]);
+  });
+
+  it('accepts a complete wallet payout and trims the text fields', () => {
+    expect(ok({ ...WALLET, walletId: ' wal_1 ', name: '  Aminata Kamara ', account: ' 076123456 ', payoutId: ' p-1 ' })).toEqual({
+      payoutId: 'p-1',
+      walletId: 'wal_1',
+      currency: 'SLE',
+      amountMinor: 150050n,
+      digits: 2,
+      amount: '1500.50',
+      type: 'wallet',
+      name: 'Aminata Kamara',
+      provider: 'orange_money',
+      account: '076123456',
+      phone: '+23276123456',
+      note: undefined,
+      metadata: undefined,
+    });
+  });
+});
+
+describe('validatePayout: type and phone', () => {
+  it.each(['card', 'cash', 'banks', 'mobile'])('refuses --type %s', (type) => {
+    expect(problems({ ...BANK, type })).toEqual([`--type must be bank or wallet (got "${type}")`]);
+  });
+
+  it('accepts bank and wallet in any case, stored lowercase', () => {
+    expect(ok({ ...WALLET, type: ' WALLET ' }).type).toBe('wallet');
+    expect(ok({ ...BANK, type: 'Bank' }).type).toBe('bank');
+  });
+
+  it('requires a phone for wallet recipients only', () => {
+    expect(problems({ ...WALLET, phone: undefined })).toEqual(['--phone is required for wallet recipients']);
+    expect(problems({ ...WALLET, phone: '  ' })).toEqual(['--phone is required for wallet recipients']);
+    expect(ok(BANK).phone).toBeUndefined();
+  });
+
+  it('keeps a phone given for a bank recipient', () => {
+    expect(ok({ ...BANK, phone: '0803 123 4567' }).phone).toBe('08031234567');
+  });
+
+  it.each([
+    ['+232 76 123 456', '+23276123456'],
+    ['+232-76-123-456', '+23276123456'],
+    ['(076) 123.456', '076123456'],
+    [' 076123456 ', '076123456'],
+    ['123456', '123456'],
+    ['+123456789012345', '+123456789012345'],
+  ])('strips spaces, dashes, dots and brackets: %j -> %s', (phone, expected) => {
+    expect(ok({ ...WALLET, phone }).phone).toBe(expected);
+  });
+
+  it.each(['07612345a', 'phone', '+232 76 ABC', '++23276123456', '12345', '1234567890123456', '076#123456', '+'])(
+    'refuses the phone %j',
+    (phone) => {
+      // The format problem alone: a phone was given, so "required" is not added.
+      expect(problems({ ...WALLET, phone })).toEqual([`--phone: "${phone}" is not a phone number (digits, optionally starting with +)`]);
+    },
+  );
+});
+
+describe('provider', () => {
+  it.each([
+    ['Orange Money', 'orange_money'],
+    ['  UBA ', 'uba'],
+    ['orange-money', 'orange_money'],
+    ['Orange  --  Money!', 'orange_money'],
+    ['_afrimoney_', 'afrimoney'],
+    ['QMoney', 'qmoney'],
+    ['Eco Bank 2', 'eco_bank_2'],
+  ])('normalizeProvider(%j) is %s', (input, expected) => {
+    expect(normalizeProvider(input)).toBe(expected);
+    expect(ok({ ...WALLET, provider: input }).provider).toBe(expected);
+  });
+
+  it.each(['---', '!!', ' _ ', 'ñ'])('refuses the provider %j, which has no letters or digits', (provider) => {
+    expect(normalizeProvider(provider)).toBe('');
+    expect(problems({ ...WALLET, provider })).toEqual([`--provider: "${provider}" has no letters or digits`]);
+  });
+});
+
+describe('validatePayout: amounts', () => {
+  it.each([
+    ['SLE', '1500.50', 150050n, 2, '1500.50'],
+    ['SLE', '1500.5', 150050n, 2, '1500.50'],
+    ['SLE', '0.30', 30n, 2, '0.30'],
+    ['SLE', '007', 700n, 2, '7.00'],
+    ['NGN', '2500.75', 250075n, 2, '2500.75'],
+    ['NGN', '1', 100n, 2, '1.00'],
+    ['JPY', '1500', 1500n, 0, '1500'],
+    ['KWD', '0.001', 1n, 3, '0.001'],
+    ['KWD', '12.5', 12500n, 3, '12.500'],
+    ['SLE', '12345678901234.56', 1234567890123456n, 2, '12345678901234.56'],
+  ])('%s %s -> %s minor units (%d digits), shown as %s', (currency, amount, minor, digits, decimal) => {
+    const r = ok({ ...WALLET, currency, amount });
+    expect(r.amountMinor).toBe(minor);
+    expect(r.digits).toBe(digits);
+    expect(r.amount).toBe(decimal);
+    expect(r.currency).toBe(currency);
+  });
+
+  it.each(['1e3', '1E3', '0x10', '1,500.50', '1 500', '+5', '-5', '-0.50', '1.', '.5', '1.2.3', 'abc', ' 15', '15 ', 'Infinity', 'NaN', '١٢'])(
+    'refuses the SLE amount %j',
+    (amount) => {
+      expect(problems({ ...WALLET, amount })).toEqual([NOT_PLAIN(amount)]);
+    },
+  );
+
+  it.each([
+    ['SLE', '0'],
+    ['SLE', '0.00'],
+    ['NGN', '0.0'],
+    ['JPY', '0'],
+    ['KWD', '0.000'],
+  ])('refuses a zero %s amount %j', (currency, amount) => {
+    expect(problems({ ...WALLET, currency, amount })).toEqual([`--amount: amount must be greater than zero: "${amount}"`]);
+  });
+
+  it.each([
+    ['SLE', '1.234', '--amount: SLE allows at most 2 decimal places: "1.234"'],
+    ['NGN', '10.001', '--amount: NGN allows at most 2 decimal places: "10.001"'],
+    ['KWD', '1.2345', '--amount: KWD allows at most 3 decimal places: "1.2345"'],
+    ['JPY', '1500.5', '--amount: JPY has no minor units: "1500.5" must be a whole number'],
+    ['JPY', '1500.0', '--amount: JPY has no minor units: "1500.0" must be a whole number'],
+    ['sle', '0.001', '--amount: SLE allows at most 2 decimal places: "0.001"'],
+  ])('refuses too many decimals for %s: %s', (currency, amount, problem) => {
+    expect(problems({ ...WALLET, currency, amount })).toEqual([problem]);
+  });
+
+  it.each(['1e3', '0x10', '1,500', '-5'])('refuses the KWD and JPY amount %j as not plain', (amount) => {
+    expect(problems({ ...WALLET, currency: 'KWD', amount })).toEqual([NOT_PLAIN(amount)]);
+    expect(problems({ ...WALLET, currency: 'JPY', amount })).toEqual([NOT_PLAIN(amount)]);
+  });
+
+  it('accepts a lowercase or padded currency and upper-cases it', () => {
+    const r = ok({ ...WALLET, currency: ' sle ', amount: '10.5' });
+    expect(r.currency).toBe('SLE');
+    expect(r.amountMinor).toBe(1050n);
+    expect(ok({ ...WALLET, currency: 'kwd', amount: '1.5' })).toMatchObject({ currency: 'KWD', amountMinor: 1500n, digits: 3 });
+  });
+
+  it('refuses an unknown currency, naming it as given', () => {
+    expect(problems({ ...WALLET, currency: 'XYZ' })).toEqual(['--currency: "XYZ" is not an ISO 4217 currency code']);
+    expect(problems({ ...WALLET, currency: 'dollars' })).toEqual(['--currency: "dollars" is not an ISO 4217 currency code']);
+  });
+
+  it('still checks the amount is a plain decimal when the currency is unknown or missing', () => {
+    expect(problems({ ...WALLET, currency: 'XYZ', amount: '1e3' })).toEqual([
+      '--currency: "XYZ" is not an ISO 4217 currency code',
+      NOT_PLAIN('1e3'),
+    ]);
+    expect(problems({ ...WALLET, currency: undefined, amount: '-5' })).toEqual([
+      '--currency is required (an ISO 4217 code such as SLE)',
+      NOT_PLAIN('-5'),
+    ]);
+    // Decimals cannot be judged without the currency's digits.
+    expect(problems({ ...WALLET, currency: 'XYZ', amount: '1.23456' })).toEqual(['--currency: "XYZ" is not an ISO 4217 currency code']);
+  });
+});
+
+describe('validatePayout: metadata', () => {
+  it('splits key=value pairs at the first "=", keeping "=" in the value', () => {
+    expect(ok({ ...WALLET, metadata: ['batch=oct-stipends', 'url=https://x.test/?a=1&b=2', ' ref =', 'a.b_c-d=v'] }).metadata).toEqual({
+      batch: 'oct-stipends',
+      url: 'https://x.test/?a=1&b=2',
+      ref: '',
+      'a.b_c-d': 'v',
+    });
+  });
+
+  it('leaves metadata undefined when none is given', () => {
+    expect(ok({ ...WALLET, metadata: [] }).metadata).toBeUndefined();
+    expect(ok({ ...WALLET, metadata: {} }).metadata).toBeUndefined();
+  });
+
+  it('refuses pairs without "=" or without a key', () => {
+    expect(problems({ ...WALLET, metadata: ['batch', '=value', 'ok=1'] })).toEqual([
+      '--metadata: "batch" is not key=value',
+      '--metadata: "=value" is not key=value',
+    ]);
+  });
+
+  it('refuses bad keys', () => {
+    const long = 'k'.repeat(65);
+    expect(problems({ ...WALLET, metadata: ['bad key=1', 'émoji=2', `${long}=3`, 'a/b=4', ' =5'] })).toEqual([
+      '--metadata: key "bad key" may only hold letters, digits and _ . - (at most 64)',
+      '--metadata: key "émoji" may only hold letters, digits and _ . - (at most 64)',
+      `--metadata: key "${long}" may only hold letters, digits and _ . - (at most 64)`,
+      '--metadata: key "a/b" may only hold letters, digits and _ . - (at most 64)',
+      '--metadata: key "" may only hold letters, digits and _ . - (at most 64)',
+    ]);
+    expect(ok({ ...WALLET, metadata: [`${'k'.repeat(64)}=x`] }).metadata).toEqual({ ['k'.repeat(64)]: 'x' });
+  });
+
+  it('refuses a key given twice', () => {
+    expect(problems({ ...WALLET, metadata: ['a=1', 'b=2', 'a=3', ' b =4'] })).toEqual([
+      '--metadata: key "a" is given twice',
+      '--metadata: key "b" is given twice',
+    ]);
+  });
+
+  it('accepts metadata already split (from files) and checks its keys', () => {
+    expect(ok({ ...WALLET, metadata: { batch: 'oct', note: 'a=b' } }).metadata).toEqual({ batch: 'oct', note: 'a=b' });
+    expect(problems({ ...WALLET, metadata: { 'bad key': 'x', good: 'y' } })).toEqual([
+      '--metadata: key "bad key" may only hold letters, digits and _ . - (at most 64)',
+    ]);
+  });
+});
+
+describe('validatePayout: payout id', () => {
+  it('defaults to a new UUID per call', () => {
+    const a = ok({ ...WALLET, payoutId: undefined }).payoutId;
+    const b = ok({ ...WALLET, payoutId: '  ' }).payoutId;
+    expect(isUuid(a)).toBe(true);
+    expect(isUuid(b)).toBe(true);
+    expect(a).not.toBe(b);
+  });
+
+  it.each(['pay-1', 'PAY_2026.11:0001', '0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e', 'x'])('accepts %s', (payoutId) => {
+    expect(ok({ ...WALLET, payoutId }).payoutId).toBe(payoutId);
+  });
+
+  it('accepts 128 characters and refuses 129', () => {
+    const id128 = 'a'.repeat(128);
+    expect(ok({ ...WALLET, payoutId: id128 }).payoutId).toBe(id128);
+    const id129 = 'a'.repeat(129);
+    expect(problems({ ...WALLET, payoutId: id129 })).toEqual([
+      `--payout-id: "${id129}" may only hold letters, digits and _ . : - (at most 128)`,
+    ]);
+  });
+
+  it.each(['pay/1', 'pay 1', '-pay', '_pay', 'pay#1', 'päy', 'pay\n1', '../etc'])('refuses %j', (payoutId) => {
+    expect(problems({ ...WALLET, payoutId })).toEqual([`--payout-id: "${payoutId}" may only hold letters, digits and _ . : - (at most 128)`]);
+  });
+});
+
+describe('validatePayout: text fields', () => {
+  it.each(['\u0000', '\u0007', '\t', '\n', '\r', '\u001b[31m', '\u007f', '\u0085', '\u009b'])(
+    'refuses the control character %j in name, account and note',
+    (c) => {
+      expect(problems({ ...WALLET, name: `Ami${c}nata`, account: `076${c}123`, note: `Oct${c}ober` })).toEqual([
+        '--name must not contain control characters',
+        '--account must not contain control characters',
+        '--note must not contain control characters',
+      ]);
+    },
+  );
+
+  it('refuses a control character in the wallet id', () => {
+    expect(problems({ ...WALLET, walletId: 'wal\u0000_1' })).toEqual(['--wallet must not contain control characters']);
+  });
+
+  it('limits lengths: name 200, account 64, note 500, wallet 128', () => {
+    expect(
+      ok({ ...WALLET, name: 'n'.repeat(200), account: '1'.repeat(64), note: 'x'.repeat(500), walletId: 'w'.repeat(128) }).name,
+    ).toHaveLength(200);
+    expect(
+      problems({ ...WALLET, name: 'n'.repeat(201), account: '1'.repeat(65), note: 'x'.repeat(501), walletId: 'w'.repeat(129) }),
+    ).toEqual([
+      '--wallet is longer than 128 characters',
+      '--name is longer than 200 characters',
+      '--account is longer than 64 characters',
+      '--note is longer than 500 characters',
+    ]);
+  });
+
+  it('keeps a note as given and drops a blank one', () => {
+    expect(ok({ ...WALLET, note: 'October stipend' }).note).toBe('October stipend');
+    expect(ok({ ...WALLET, note: '   ' }).note).toBeUndefined();
+  });
+
+  it('accepts non-ASCII names', () => {
+    expect(ok({ ...WALLET, name: 'Zoë Ñúñez 李' }).name).toBe('Zoë Ñúñez 李');
+  });
+});
+
+describe('validatePayout: many problems at once', () => {
+  it('lists every kind of problem together, in a fixed order', () => {
+    expect(
+      problems({
+        payoutId: 'bad id',
+        walletId: 'wal_1',
+        amount: '1,5',
+        currency: 'SLE',
+        type: 'card',
+        name: 'A\u0007',
+        provider: '---',
+        account: '1',
+        phone: 'x',
+        metadata: ['nokey'],
+      }),
+    ).toEqual([
+      '--name must not contain control characters',
+      NOT_PLAIN('1,5'),
+      '--type must be bank or wallet (got "card")',
+      '--provider: "---" has no letters or digits',
+      '--phone: "x" is not a phone number (digits, optionally starting with +)',
+      '--payout-id: "bad id" may only hold letters, digits and _ . : - (at most 128)',
+      '--metadata: "nokey" is not key=value',
+    ]);
+  });
+});
+
+describe('isUuid', () => {
+  it('accepts UUIDs in either case and refuses anything else', () => {
+    expect(isUuid('0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e')).toBe(true);
+    expect(isUuid('0B5C9D1E-1F2A-4B3C-8D4E-5F6A7B8C9D0E')).toBe(true);
+    expect(isUuid('0b5c9d1e1f2a4b3c8d4e5f6a7b8c9d0e')).toBe(false);
+    expect(isUuid('0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0')).toBe(false);
+    expect(isUuid('0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e ')).toBe(false);
+    expect(isUuid('gb5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e')).toBe(false);
+    expect(isUuid('')).toBe(false);
+  });
+});
+
+describe('payoutBody', () => {
+  it('writes the exact JSON text in contract key order', () => {
+    const r = ok({ ...WALLET, provider: 'Orange Money', note: 'October stipend', metadata: ['batch=oct-stipends'] });
+    expect(payoutBody(r)).toBe(
+      '{"amount":1500.5,"currency":"SLE","payoutId":"p-1","walletId":"wal_1",' +
+        '"recipient":{"type":"wallet","accountDetails":{"name":"Aminata Kamara","provider":"orange_money",' +
+        '"accountNumber":"076123456","phoneNumber":"+23276123456","note":"October stipend"}},' +
+        '"metadata":{"batch":"oct-stipends"}}',
+    );
+  });
+
+  it('writes phoneNumber null for a bank without phone, and leaves out note and metadata when not given', () => {
+    expect(payoutBody(ok(BANK))).toBe(
+      '{"amount":2500.75,"currency":"NGN","payoutId":"p-2","walletId":"wal_2",' +
+        '"recipient":{"type":"bank","accountDetails":{"name":"Chinedu Okafor","provider":"uba",' +
+        '"accountNumber":"0123456789","phoneNumber":null}}}',
+    );
+  });
+
+  it.each([
+    ['SLE', '1500.50', '1500.5'],
+    ['SLE', '0.30', '0.3'],
+    ['SLE', '0.01', '0.01'],
+    ['SLE', '100', '100'],
+    ['SLE', '100.00', '100'],
+    ['SLE', '10.10', '10.1'],
+    ['NGN', '2500.75', '2500.75'],
+    ['JPY', '1500', '1500'],
+    ['KWD', '0.001', '0.001'],
+    ['KWD', '1.100', '1.1'],
+    ['SLE', '12345678901234.56', '12345678901234.56'],
+    ['SLE', '99999999999990.01', '99999999999990.01'],
+    ['JPY', '9007199254740993', '9007199254740993'],
+    ['SLE', '123456789012345678901234.99', '123456789012345678901234.99'],
+  ])('writes %s %s as the JSON number %s, digit for digit', (currency, amount, literal) => {
+    const body = payoutBody(ok({ ...BANK, currency, amount }));
+    expect(body.startsWith(`{"amount":${literal},"currency":"${currency}",`)).toBe(true);
+    expect(body).not.toContain('__payctl_amount__');
+  });
+
+  it('is parseable JSON whose amount reads back as the number', () => {
+    const parsed = JSON.parse(payoutBody(ok({ ...BANK, amount: '1500.50', currency: 'SLE' }))) as { amount: unknown };
+    expect(parsed.amount).toBe(1500.5);
+  });
+
+  it('splices only the amount when a field holds the placeholder text', () => {
+    const r = ok({ ...WALLET, name: '__payctl_amount__', note: '"__payctl_amount__"', metadata: ['k=__payctl_amount__'] });
+    expect(payoutBody(r)).toBe(
+      '{"amount":1500.5,"currency":"SLE","payoutId":"p-1","walletId":"wal_1",' +
+        '"recipient":{"type":"wallet","accountDetails":{"name":"__payctl_amount__","provider":"orange_money",' +
+        '"accountNumber":"076123456","phoneNumber":"+23276123456","note":"\\"__payctl_amount__\\""}},' +
+        '"metadata":{"k":"__payctl_amount__"}}',
+    );
+  });
+
+  it('escapes quotes, backslashes and non-ASCII text as JSON', () => {
+    const body = payoutBody(ok({ ...BANK, name: 'O"Brien \\ Zoë', note: 'a $1 & <b>' }));
+    expect(body).toContain('"name":"O\\"Brien \\\\ Zoë"');
+    expect(body).toContain('"note":"a $1 & <b>"');
+    expect((JSON.parse(body) as { recipient: { accountDetails: { name: string } } }).recipient.accountDetails.name).toBe('O"Brien \\ Zoë');
+  });
+
+  it('writes the same text for the same request (the journal compares it)', () => {
+    const r = ok({ ...WALLET, metadata: ['b=2', 'a=1'] });
+    expect(payoutBody(r)).toBe(payoutBody(ok({ ...WALLET, metadata: ['b=2', 'a=1'] })));
+    expect(payoutBody(r).endsWith('"metadata":{"b":"2","a":"1"}}')).toBe(true);
+  });
+});
