@@ -89,18 +89,37 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
     o.onProgress?.(stats);
   };
 
-  const worker = async () => {
+  /**
+   * The next row to send, its journal entry already being written (rows accepted in an
+   * earlier run are settled on the way). Undefined when no rows are left or stopping.
+   */
+  const take = (): { i: number; entry: Promise<JournalEntry> } | undefined => {
     while (!o.stop.aborted) {
       const i = next++;
-      if (i >= items.length) return;
+      if (i >= items.length) return undefined;
       const it = items[i]!;
-      const base = { row: it.row, payoutId: it.request.payoutId };
       const prior = it.earlier?.outcome;
       if (prior?.kind === 'accepted') {
-        settle(i, { ...base, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
+        settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
         continue;
       }
-      const entry = await o.journal.begin({ baseUrl: o.api.baseUrl, payoutId: it.request.payoutId, body: it.body, now: o.now() });
+      const entry = o.journal.begin({ baseUrl: o.api.baseUrl, payoutId: it.request.payoutId, body: it.body, now: o.now() });
+      entry.catch(() => {}); // handled where it is awaited
+      return { i, entry };
+    }
+    return undefined;
+  };
+
+  const worker = async () => {
+    // Each sender journals its next row while its current request is in flight, so the
+    // fsyncs stay off the path of the requests. A row journaled but not sent (Ctrl-C) is
+    // simply sent by the rerun, with the same key.
+    for (let cur = take(); cur && !o.stop.aborted; ) {
+      const { i } = cur;
+      const it = items[i]!;
+      const base = { row: it.row, payoutId: it.request.payoutId };
+      const entry = await cur.entry;
+      cur = take();
       stats.inFlight++;
       o.onProgress?.(stats);
       try {
