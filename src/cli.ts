@@ -3,7 +3,7 @@
  * the process, and where errors become exit codes. Command modules are imported only
  * when their command runs.
  */
-import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError } from 'commander';
 import { createRequire } from 'node:module';
 import { CliError, ExitCode, UsageError, exitCodeOf } from './errors.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
@@ -500,4 +500,3 @@ async function closeDeps(deps: Deps): Promise<void> {
   await closers.get(deps)?.();
 }
 
-export { Option };
