@@ -2,7 +2,7 @@
 // Starts the sandbox on a free port in a throwaway config folder, logs in, reads
 // balances, payouts and the summary, sends a payout, looks it up, and stops the sandbox.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,20 @@ try {
     '--phone', '+23276123456', '--note', 'October stipend', '--payout-id', payoutId, '--yes',
   ]);
   payctl(['payout', 'get', payoutId]);
-  payctl(['balances', '--wallet', wallets[0].wallet_id]);
+
+  // A small batch: checked, planned against the balances, sent, reported; a rerun sends nothing new.
+  const batchFile = join(configDir, 'stipends.csv');
+  writeFileSync(
+    batchFile,
+    'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n' +
+      `stipend-${payoutId}-1,${wallets[0].wallet_id},250.00,SLE,wallet,Fatmata Bangura,orange_money,076000001,+23276000001,November stipend\n` +
+      `stipend-${payoutId}-2,${wallets[0].wallet_id},300.50,SLE,wallet,Ibrahim Koroma,afrimoney,077000002,+23277000002,November stipend\n` +
+      `stipend-${payoutId}-3,${wallets[1].wallet_id},125.25,SLE,bank,Mariama Conteh,ecobank,0011223344,,November stipend\n`,
+  );
+  payctl(['payout', 'batch', batchFile, '--dry-run']);
+  payctl(['payout', 'batch', batchFile, '--yes']);
+  payctl(['payout', 'batch', batchFile, '--yes']);
+  payctl(['balances', '--currency', 'SLE']);
 } catch (err) {
   process.stderr.write(`\ndemo failed: ${err.message}\n`);
   code = 1;

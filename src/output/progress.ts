@@ -22,6 +22,8 @@ export class Progress {
     this.#stream = stream;
     this.#tty = tty;
     this.#intervalMs = intervalMs;
+    // Plain lines start after one interval: a short run prints only its final line.
+    if (!tty) this.#last = Date.now();
   }
 
   #line(s: ProgressStats): string {

@@ -93,12 +93,17 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     return 0;
   }
 
-  deps.io.stderr.write(
-    `${toSend.length} payout${toSend.length === 1 ? '' : 's'} to send from ${opts.file}` +
-      (alreadyAccepted ? ` (${alreadyAccepted} already accepted in an earlier run, not sent again)` : '') +
-      ':\n' + renderPlan(plan, style),
-  );
-  if (!opts.yes) {
+  const nothingToSend = toSend.length === 0;
+  if (nothingToSend) {
+    deps.log.info(`Nothing to send: every row of ${opts.file} was accepted in an earlier run.`);
+  } else {
+    deps.io.stderr.write(
+      `${toSend.length} payout${toSend.length === 1 ? '' : 's'} to send from ${opts.file}` +
+        (alreadyAccepted ? ` (${alreadyAccepted} already accepted in an earlier run, not sent again)` : '') +
+        ':\n' + renderPlan(plan, style),
+    );
+  }
+  if (!opts.yes && !nothingToSend) {
     const ok = await (await deps.prompter()).confirm({ message: `Send ${toSend.length} payouts?`, default: false });
     if (!ok) throw new UsageError('Cancelled: nothing was sent.');
   }
@@ -113,7 +118,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     onProgress: (s) => progress.update(s),
   });
   const count = (k: string) => outcomes.filter((o) => o.outcome === k).length;
-  progress.finish({ total: items.length, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
+  if (!nothingToSend) progress.finish({ total: items.length, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
 
   const reportPath = resolve(opts.report ?? defaultReportPath(file));
   writeReport(reportPath, outcomes);
