@@ -54,7 +54,8 @@ export function renderErrorText(err: unknown, style: Style, verbose = false): st
   const f = fieldsOf(err);
   const lines: string[] = [];
   lines.push(`${style.red('Error:')} ${sanitize(f.message)}`);
-  if (f.status !== null || (f.code && !(err instanceof UsageError) && !(err instanceof NetworkError))) {
+  // The service's status and code, when the service answered (not for local problems).
+  if (f.status !== null || (f.code && err instanceof ApiError)) {
     lines.push(`  ${[f.status !== null ? `HTTP ${f.status}` : '', f.code ?? ''].filter(Boolean).join(' ')}`);
   }
   for (const e of f.errors) {
