@@ -62,3 +62,9 @@ export function write(stream: NodeJS.WritableStream, chunk: string): Promise<voi
   if (stream.write(chunk)) return;
   return new Promise((resolve) => stream.once('drain', () => resolve()));
 }
+
+/** Resolves when `signal` aborts (Ctrl-C or SIGTERM): how a long-running command waits to stop. */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

@@ -5,13 +5,13 @@
  * (a third of start-up; see `npm run bench`). A damaged file is reported with its path
  * and never overwritten.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import * as z from 'zod/mini';
 import '../zod.js';
 import { ConfigError } from '../errors.js';
-import { configDir } from './paths.js';
+import { configDir, ensureConfigDir } from './paths.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -138,19 +138,6 @@ class ConfStore implements ConfigStore {
 
 function stripUndefined(p: Profile): Profile {
   return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as Profile;
-}
-
-/** Ensures the config folder exists with mode 0700 (created that way; tightened if it is ours and looser). */
-export function ensureConfigDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  try {
-    const st = statSync(dir);
-    if ((st.mode & 0o077) !== 0 && typeof process.getuid === 'function' && st.uid === process.getuid()) {
-      chmodSync(dir, 0o700);
-    }
-  } catch {
-    // The folder is there; a failed tightening is not fatal.
-  }
 }
 
 export function openConfigStore(env: NodeJS.ProcessEnv): ConfigStore {

@@ -6,10 +6,10 @@
  * process is alive and really is that sandbox.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile, chmod } from 'node:fs/promises';
+import { readFile, rename, unlink, writeFile, chmod } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir } from '../config/paths.js';
+import { configDir, ensureConfigDir } from '../config/paths.js';
 
 export const RECORD_FILE = 'sandbox.json';
 export const LOG_FILE = 'sandbox.log';
@@ -31,12 +31,6 @@ export function recordPath(env: NodeJS.ProcessEnv): string {
 
 export function logPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), LOG_FILE);
-}
-
-export async function ensureConfigDir(env: NodeJS.ProcessEnv): Promise<string> {
-  const dir = configDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  return dir;
 }
 
 /** The record, or undefined when there is none (or it is unreadable: treated as stale). */
@@ -64,7 +58,7 @@ export async function readRecord(env: NodeJS.ProcessEnv): Promise<SandboxRecord 
 }
 
 export async function writeRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<void> {
-  await ensureConfigDir(env);
+  ensureConfigDir(configDir(env));
   const file = recordPath(env);
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });

@@ -9,10 +9,10 @@ import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError, UsageError } from '../../errors.js';
-import { write, type Deps } from '../../deps.js';
+import { untilAborted, write, type Deps } from '../../deps.js';
+import { configDir, ensureConfigDir } from '../../config/paths.js';
 import {
   DETACHED_ENV,
-  ensureConfigDir,
   logPath,
   readRecord,
   recordedSandboxRuns,
@@ -60,11 +60,6 @@ async function show(deps: Deps, s: Shown): Promise<void> {
     deps.io.stdout,
     `Sandbox running at ${s.baseUrl}\nAPI key: ${s.apiKey}\nWebhook secret: ${s.webhookSecret}\n`,
   );
-}
-
-function waitForAbort(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 async function startForeground(opts: StartOptions, deps: Deps): Promise<number> {
@@ -116,7 +111,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
     await show(deps, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, port: sandbox.port, pid });
     deps.log.info('Profile "sandbox" saved. Try: payctl balances --profile sandbox');
     if (!detachedChild) deps.log.info('Press Ctrl-C to stop.');
-    await waitForAbort(deps.signal);
+    await untilAborted(deps.signal);
   } finally {
     await sandbox.close();
     if (detachedChild) await removeRecord(deps.env, process.pid);
@@ -168,7 +163,7 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
     }
     await removeRecord(deps.env, existing.pid);
   }
-  await ensureConfigDir(deps.env);
+  ensureConfigDir(configDir(deps.env));
   const log = logPath(deps.env);
   const fd = openSync(log, 'w', 0o600);
   let child;

@@ -6,7 +6,7 @@
  * signature is answered 400 and never forwarded. Duplicate event ids are marked.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { write, type Deps } from '../../deps.js';
+import { untilAborted, write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/resolve.js';
 import { SIGNATURE_HEADER, verifySignature } from '../../webhooks/signature.js';
@@ -217,10 +217,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   if (!secret) deps.log.warn('no webhook secret (--secret, or `payctl config set webhook-secret …`): signatures will not be checked.');
   deps.log.info('Press Ctrl-C to stop.');
 
-  await new Promise<void>((resolve) => {
-    if (deps.signal.aborted) resolve();
-    else deps.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  await untilAborted(deps.signal);
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await dispatcher?.close();
