@@ -5,7 +5,7 @@
  */
 import { Argument, Command, CommanderError, InvalidArgumentError } from 'commander';
 import { createRequire } from 'node:module';
-import { CliError, ExitCode, UsageError, exitCodeOf } from './errors.js';
+import { ExitCode, UsageError, exitCodeOf } from './errors.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';

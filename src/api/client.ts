@@ -10,7 +10,7 @@ import { sanitize } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
 import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from './routes.js';
-import { envelopeSchema, parseErrorBody, parseOrThrow, tokenSchema, type Envelope, type TokenData } from './schemas.js';
+import { envelopeSchema, parseErrorBody, parseOrThrow, tokenSchema, walletsSchema, type Envelope, type TokenData, type Wallet } from './schemas.js';
 
 export interface HttpResponse {
   status: number;
@@ -226,6 +226,12 @@ export class ApiClient {
       });
     }
     return res;
+  }
+
+  /** GET the wallet balances, validated (balances, status, payout create and batch). */
+  async wallets(): Promise<{ wallets: Wallet[]; envelope: Envelope; res: HttpResponse }> {
+    const { envelope, res } = await this.callEnvelope('balances');
+    return { wallets: parseOrThrow(walletsSchema, envelope.data, 'wallet balances', res.requestId), envelope, res };
   }
 
   /** An authenticated call whose 2xx envelope is returned; anything else throws. */

@@ -1,7 +1,6 @@
 /** `payctl balances [--currency C] [--wallet ID]`: wallet balances. */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { parseOrThrow, walletsSchema } from '../api/schemas.js';
 import { formatAmount } from '../money/amount.js';
 import { isKnownCurrency } from '../money/currencies.js';
 import { text, utcTime } from '../output/text.js';
@@ -18,8 +17,7 @@ export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
     throw new UsageError(`--currency: "${opts.currency}" is not an ISO 4217 currency code.`);
   }
   const api = await deps.api();
-  const { envelope, res } = await api.callEnvelope('balances');
-  const wallets = parseOrThrow(walletsSchema, envelope.data, 'wallet balances', res.requestId);
+  const { wallets, envelope, res } = await api.wallets();
   const filtered = wallets.filter(
     (w) => (!currency || w.currency.toUpperCase() === currency) && (!opts.wallet || w.wallet_id === opts.wallet),
   );

@@ -6,7 +6,6 @@ import { write, type Deps } from '../deps.js';
 import { CliError } from '../errors.js';
 import { resolveSettings, type Setting } from '../config/resolve.js';
 import { maskSecret } from '../config/mask.js';
-import { parseOrThrow, walletsSchema } from '../api/schemas.js';
 import { renderCard, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 
@@ -23,8 +22,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   let live: { ok: true; wallets: number } | { ok: false; error: unknown };
   try {
     const api = await deps.api();
-    const { envelope, res } = await api.callEnvelope('balances');
-    live = { ok: true, wallets: parseOrThrow(walletsSchema, envelope.data, 'wallet balances', res.requestId).length };
+    live = { ok: true, wallets: (await api.wallets()).wallets.length };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     live = { ok: false, error };

@@ -81,6 +81,25 @@ export function decimalFromNumber(n: number): string {
   return sign + out;
 }
 
+/** An amount as the service sends it (a JSON number, or a decimal string) as an exact decimal string. */
+export function toDecimal(value: number | string): string {
+  return typeof value === 'number' ? decimalFromNumber(value) : value;
+}
+
+function fractionDigits(decimal: string): number {
+  return decimal.includes('.') ? decimal.length - decimal.indexOf('.') - 1 : 0;
+}
+
+/**
+ * Amounts of one currency in minor units at one scale: the currency's digits, or more
+ * when an amount from the service has more (so nothing is ever rounded away).
+ */
+export function toCommonMinor(values: Array<number | string>, currency: string): { minors: bigint[]; digits: number } {
+  const decimals = values.map(toDecimal);
+  const digits = Math.max(minorDigits(currency) ?? 2, ...decimals.map(fractionDigits));
+  return { minors: decimals.map((d) => decimalToMinor(d, digits)), digits };
+}
+
 /** A decimal string (possibly signed) to minor units; extra digits beyond `digits` are an error. */
 export function decimalToMinor(decimal: string, digits: number): bigint {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal);
@@ -98,9 +117,7 @@ export function decimalToMinor(decimal: string, digits: number): bigint {
  */
 export function formatAmount(value: number | string | bigint, currency: string): string {
   const digits = minorDigits(currency) ?? 2;
-  let decimal: string;
-  if (typeof value === 'bigint') decimal = minorToDecimal(value, digits);
-  else decimal = typeof value === 'number' ? decimalFromNumber(value) : value;
+  const decimal = typeof value === 'bigint' ? minorToDecimal(value, digits) : toDecimal(value);
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal);
   if (!m) return decimal;
   const [, sign, int, frac = ''] = m;
@@ -112,7 +129,7 @@ export function formatAmount(value: number | string | bigint, currency: string):
 /** Adds decimal amounts exactly (for totals), returning minor units. */
 export function sumMinor(values: Array<number | string>, digits: number): bigint {
   let total = 0n;
-  for (const v of values) total += decimalToMinor(typeof v === 'number' ? decimalFromNumber(v) : v, digits);
+  for (const v of values) total += decimalToMinor(toDecimal(v), digits);
   return total;
 }
 

@@ -1,25 +1,15 @@
 /** How a payout looks to people: a card for one, rows for a list, CSV cells for a file. */
-import { decimalFromNumber, formatAmount, minorToDecimal, decimalToMinor } from '../money/amount.js';
-import { minorDigits } from '../money/currencies.js';
+import { formatAmount, minorToDecimal, toCommonMinor, toDecimal } from '../money/amount.js';
 import { recordStatus, type Money, type PayoutRecord } from '../api/schemas.js';
 import { renderCard, text, utcTime } from './text.js';
 import type { Column } from './table.js';
 import { statusColor, type Style } from './style.js';
 
-function decimal(m: Money): string {
-  return typeof m === 'number' ? decimalFromNumber(m) : m;
-}
-
 /** amount + fee exactly, formatted; undefined when the fee is unknown. */
 export function totalDebited(amount: Money, fee: Money | null | undefined, currency: string): string | undefined {
   if (fee === undefined || fee === null) return undefined;
-  const digits = Math.max(minorDigits(currency) ?? 2, fracDigits(decimal(amount)), fracDigits(decimal(fee)));
-  const total = decimalToMinor(decimal(amount), digits) + decimalToMinor(decimal(fee), digits);
-  return formatAmount(minorToDecimal(total, digits), currency);
-}
-
-function fracDigits(d: string): number {
-  return d.includes('.') ? d.length - d.indexOf('.') - 1 : 0;
+  const { minors, digits } = toCommonMinor([amount, fee], currency);
+  return formatAmount(minorToDecimal(minors[0]! + minors[1]!, digits), currency);
 }
 
 export function money(value: Money | null | undefined, currency: string): string {
@@ -107,8 +97,8 @@ export function payoutCsvValues(r: PayoutRecord): unknown[] {
     r.payout_id,
     r.wallet_id,
     recordStatus(r),
-    decimal(r.amount),
-    r.fee === undefined || r.fee === null ? '' : decimal(r.fee),
+    toDecimal(r.amount),
+    r.fee === undefined || r.fee === null ? '' : toDecimal(r.fee),
     r.currency,
     r.recipient?.type,
     d?.name,

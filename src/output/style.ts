@@ -39,15 +39,20 @@ export function wantsColor(opts: { flag: boolean; json: boolean; isTTY: boolean;
   return opts.isTTY && opts.env.TERM !== 'dumb';
 }
 
-export function statusColor(style: Style, status: string): string {
+/** The colour of a payout status: Pending yellow, Successful green, Failed red, others plain. */
+export function paintFor(style: Style, status: string): Paint {
   switch (status) {
     case 'Pending':
-      return style.yellow(status);
+      return style.yellow;
     case 'Successful':
-      return style.green(status);
+      return style.green;
     case 'Failed':
-      return style.red(status);
+      return style.red;
     default:
-      return status;
+      return same;
   }
+}
+
+export function statusColor(style: Style, status: string): string {
+  return paintFor(style, status)(status);
 }

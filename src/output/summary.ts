@@ -3,22 +3,13 @@
  * bar chart of amounts. Bars are computed in integer minor units; amounts are never
  * added across currencies.
  */
-import type { Money, Summary } from '../api/schemas.js';
-import { decimalFromNumber, decimalToMinor, formatAmount } from '../money/amount.js';
-import { minorDigits } from '../money/currencies.js';
+import type { Summary } from '../api/schemas.js';
+import { formatAmount, toCommonMinor } from '../money/amount.js';
 import { renderTable } from './table.js';
 import { text } from './text.js';
-import { statusColor, type Style } from './style.js';
+import { paintFor, statusColor, type Style } from './style.js';
 
 const BAR_WIDTH = 24;
-
-function decimal(m: Money): string {
-  return typeof m === 'number' ? decimalFromNumber(m) : m;
-}
-
-function fracDigits(d: string): number {
-  return d.includes('.') ? d.length - d.indexOf('.') - 1 : 0;
-}
 
 /** A bar of `width * value / max` cells, in integer arithmetic. */
 export function bar(value: bigint, max: bigint, width = BAR_WIDTH): string {
@@ -38,14 +29,13 @@ export function renderSummary(s: Summary, style: Style): string {
       (c.fee !== undefined ? `  fees ${formatAmount(c.fee, c.currency)} ${cur}` : '');
     const entries = Object.entries(c.statuses);
     // One scale for the whole currency, so extra decimals from the service cannot skew the bars.
-    const scale = Math.max(minorDigits(c.currency) ?? 2, ...entries.map(([, v]) => fracDigits(decimal(v.amount))));
-    const minors = entries.map(([, v]) => decimalToMinor(decimal(v.amount), scale));
+    const { minors } = toCommonMinor(entries.map(([, v]) => v.amount), c.currency);
     const max = minors.reduce((m, v) => (v > m ? v : m), 0n);
     const rows = entries.map(([status, v], i) => [
       statusColor(style, text(status)),
       String(v.count),
       `${formatAmount(v.amount, c.currency)} ${cur}`,
-      colourBar(style, status, bar(minors[i]!, max)),
+      paintFor(style, status)(bar(minors[i]!, max)),
     ]);
     parts.push(head + '\n');
     if (rows.length) {
@@ -58,12 +48,5 @@ export function renderSummary(s: Summary, style: Style): string {
     }
   }
   return parts.join('\n');
-}
-
-function colourBar(style: Style, status: string, b: string): string {
-  if (status === 'Successful') return style.green(b);
-  if (status === 'Pending') return style.yellow(b);
-  if (status === 'Failed') return style.red(b);
-  return b;
 }
 

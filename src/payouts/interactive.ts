@@ -5,7 +5,7 @@
  */
 import type { Wallet } from '../api/schemas.js';
 import type { Log } from '../deps.js';
-import { decimalFromNumber, decimalToMinor, formatAmount, parseAmount } from '../money/amount.js';
+import { decimalToMinor, formatAmount, parseAmount, toDecimal } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import type { Prompter } from '../output/prompter.js';
 import { text } from '../output/text.js';
@@ -19,7 +19,7 @@ export function balanceMinor(w: Wallet): bigint | undefined {
   const digits = minorDigits(w.currency);
   if (digits === undefined) return undefined;
   try {
-    return decimalToMinor(typeof w.balance === 'number' ? decimalFromNumber(w.balance) : w.balance, digits);
+    return decimalToMinor(toDecimal(w.balance), digits);
   } catch {
     return undefined;
   }

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { parseOrThrow, walletsSchema } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { parseBatchFile, COLUMN_LABELS } from '../../payouts/batch-file.js';
 import { runBatch, type BatchItem } from '../../payouts/batch.js';
@@ -78,8 +77,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   const alreadyAccepted = items.filter((i) => i.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.filter((i) => i.earlier?.outcome?.kind !== 'accepted');
-  const { envelope, res } = await api.callEnvelope('balances');
-  const wallets = parseOrThrow(walletsSchema, envelope.data, 'wallet balances', res.requestId);
+  const { wallets } = await api.wallets();
   const plan = computePlan(toSend.map((i) => i.request), wallets);
   const style = makeStyle(deps.io.stderrColor);
 

@@ -5,7 +5,7 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { ApiError, InterruptedError, OutcomeUnknownError, UsageError } from '../../errors.js';
-import { parseOrThrow, walletsSchema, type PayoutTransaction, type Wallet } from '../../api/schemas.js';
+import type { PayoutTransaction, Wallet } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
 import { Journal } from '../../payouts/journal.js';
@@ -56,9 +56,7 @@ function missing(f: PayoutFields): boolean {
 }
 
 async function liveWallets(deps: Deps): Promise<Wallet[]> {
-  const api = await deps.api();
-  const { envelope, res } = await api.callEnvelope('balances');
-  return parseOrThrow(walletsSchema, envelope.data, 'wallet balances', res.requestId);
+  return (await (await deps.api()).wallets()).wallets;
 }
 
 function validated(fields: PayoutFields, opts: PayoutCreateOptions, deps: Deps): PayoutRequest {
