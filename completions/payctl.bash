@@ -26,8 +26,8 @@ _payctl_options() {
     'status') REPLY='-h --help' ;;
     'balances') REPLY='--currency --wallet -h --help' ;;
     'payout') REPLY='-h --help' ;;
-    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes -h --help' ;;
-    'payout batch') REPLY='--concurrency --report --dry-run -y --yes -h --help' ;;
+    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --allow-repeat -h --help' ;;
+    'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates -y --yes -h --help' ;;
     'payout get') REPLY='-h --help' ;;
     'payouts') REPLY='-h --help' ;;
     'payouts list') REPLY='--status --wallet --currency --from --to --limit --page --all --csv -h --help' ;;
@@ -71,6 +71,7 @@ _payctl_option_value() {
     'payout create:--metadata') REPLY='any' ;;
     'payout create:--payout-id') REPLY='any' ;;
     'payout create:--idempotency-key') REPLY='any' ;;
+    'payout batch:--batch-id') REPLY='any' ;;
     'payout batch:--concurrency') REPLY='any' ;;
     'payout batch:--report') REPLY='files' ;;
     'payouts list:--status') REPLY='words Pending Successful Failed' ;;

@@ -27,7 +27,7 @@ function __payctl_takes_value
             return 0
         case 'payctl payout create:--wallet' 'payctl payout create:--amount' 'payctl payout create:--currency' 'payctl payout create:--type' 'payctl payout create:--name' 'payctl payout create:--provider' 'payctl payout create:--account' 'payctl payout create:--phone' 'payctl payout create:--note' 'payctl payout create:--metadata' 'payctl payout create:--payout-id' 'payctl payout create:--idempotency-key'
             return 0
-        case 'payctl payout batch:--concurrency' 'payctl payout batch:--report'
+        case 'payctl payout batch:--batch-id' 'payctl payout batch:--concurrency' 'payctl payout batch:--report'
             return 0
         case 'payctl payouts list:--status' 'payctl payouts list:--wallet' 'payctl payouts list:--currency' 'payctl payouts list:--from' 'payctl payouts list:--to' 'payctl payouts list:--limit' 'payctl payouts list:--page'
             return 0
@@ -155,13 +155,16 @@ complete -c payctl -n "__payctl_at 'payctl payout create'" -l metadata -x -d 'me
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l payout-id -x -d 'your id for this payout (default: a new UUID); the same id again reuses its key'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l idempotency-key -x -d 'idempotency key to send (default: a new UUID, journaled)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l allow-repeat -d 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s h -l help -d 'show help'
 
 # payctl payout batch
 complete -c payctl -n "__payctl_at 'payctl payout batch' 0" -F -d 'CSV with a header row, or JSON lines'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -l batch-id -x -d 'name of this batch (default: "default"); a new name pays the same rows again as new payouts'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -l concurrency -x -d 'payouts in flight at once'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -l report -r -F -d 'where to write the report (.csv or .jsonl; default: beside the input)'
-complete -c payctl -n "__payctl_at 'payctl payout batch'" -l dry-run -d 'check the file and show the plan; send nothing'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -l dry-run -d 'check the file and show the plan; send nothing (exit 2 when the file has problems)'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -l allow-duplicates -d 'send identical rows as separate payouts without asking'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -s h -l help -d 'show help'
 

@@ -128,10 +128,14 @@ export function buildProgram(run: Runner): Command {
     .option('--payout-id <id>', 'your id for this payout (default: a new UUID); the same id again reuses its key')
     .option('--idempotency-key <uuid>', 'idempotency key to send (default: a new UUID, journaled)')
     .option('-y, --yes', 'send without asking for confirmation (required without a terminal)')
+    .option('--allow-repeat', 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours')
     .addHelpText(
       'after',
       '\nMissing fields are asked for at a terminal. The payout id and its idempotency key are journaled\n' +
         'before the request leaves: running the same command again with the same --payout-id never pays twice.\n' +
+        'Without --payout-id, a payout that repeats one sent from this machine in the last 24 hours (same wallet,\n' +
+        'account, amount and currency) is shown and asked about at a terminal, and refused without one\n' +
+        'unless --allow-repeat is given.\n' +
         'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in, 4 outcome unknown.\n' +
         EXAMPLES([
           'payctl payout create --wallet wal_8f2a61c0 --amount 1500.50 --currency SLE --type wallet \\\n      --name "Aminata Kamara" --provider orange_money --account 076123456 --phone +23276123456 \\\n      --note "October stipend" --metadata batch=oct-stipends --payout-id stipend-2026-10-017 --yes',
@@ -144,18 +148,26 @@ export function buildProgram(run: Runner): Command {
     .command('batch')
     .description('send many payouts from a CSV or JSON-lines file: validated, planned, confirmed, resumable')
     .argument('<file>', 'CSV with a header row, or JSON lines')
+    .option('--batch-id <name>', 'name of this batch (default: "default"); a new name pays the same rows again as new payouts')
     .option('--concurrency <n>', 'payouts in flight at once', intOption('--concurrency', 1, 64), 4)
     .option('--report <file>', 'where to write the report (.csv or .jsonl; default: beside the input)')
-    .option('--dry-run', 'check the file and show the plan; send nothing')
+    .option('--dry-run', 'check the file and show the plan; send nothing (exit 2 when the file has problems)')
+    .option('--allow-duplicates', 'send identical rows as separate payouts without asking')
     .option('-y, --yes', 'send without asking for confirmation (required without a terminal)')
     .addHelpText(
       'after',
       '\nColumns: payout_id, wallet_id, amount, currency, type, name, provider, account_number, phone_number,\n' +
-        'note, and metadata.<key>. A row without payout_id gets a stable id derived from the file name and row.\n' +
-        'Every row is checked first; nothing is sent if any row is bad. Running the same file again resumes:\n' +
-        'rows already accepted are skipped, unknown ones are retried with their journaled keys.\n' +
+        'note, and metadata.<key>. A row without payout_id gets an id made from what it pays and the batch id,\n' +
+        'never from the file name or the row number: a sorted, copied or re-saved file pays nobody twice.\n' +
+        'Every row is checked first (wallets and currencies too); nothing is sent if any row is bad. Running the\n' +
+        'file again resumes: rows already accepted are skipped, unknown ones are retried with their journaled keys.\n' +
+        'Identical rows are sent only after a confirmation at a terminal, or with --allow-duplicates.\n' +
         'Exit codes: 0 every row accepted, 1 some rejected, 2 bad file (nothing sent), 4 some outcomes unknown.\n' +
-        EXAMPLES(['payctl payout batch stipends.csv --dry-run', 'payctl payout batch stipends.csv --concurrency 8 --yes', 'payctl payout batch suppliers.jsonl --report suppliers-report.jsonl --yes']),
+        EXAMPLES([
+          'payctl payout batch stipends.csv --dry-run',
+          'payctl payout batch stipends.csv --batch-id 2026-11-stipends --concurrency 8 --yes',
+          'payctl payout batch suppliers.jsonl --report suppliers-report.jsonl --yes',
+        ]),
     )
     .action((file: string, _o, cmd: Command) => run(cmd, () => import('./commands/payout/batch.js'), { file }));
   payout

@@ -15,10 +15,13 @@ export class Progress {
   readonly #tty: boolean;
   readonly #started = Date.now();
   readonly #intervalMs: number;
+  readonly #label: string | undefined;
   #last = 0;
   #drawn = false;
 
-  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 100 : 2000) {
+  /** `label` names the run (a batch id): after plain lines, before the bar. */
+  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 100 : 2000, label?: string) {
+    this.#label = label;
     this.#stream = stream;
     this.#tty = tty;
     this.#intervalMs = intervalMs;
@@ -40,10 +43,10 @@ export class Progress {
       `${rate.toFixed(1)}/s`,
       left === undefined ? '' : `~${left}s left`,
     ].filter(Boolean);
-    if (!this.#tty) return `progress: ${parts.join(', ')}`;
+    if (!this.#tty) return `progress: ${parts.join(', ')}${this.#label ? ` (${this.#label})` : ''}`;
     const width = 24;
     const filled = s.total ? Math.round((finished / s.total) * width) : width;
-    return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${parts.join(' · ')}`;
+    return `${this.#label ? `${this.#label} ` : ''}[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${parts.join(' · ')}`;
   }
 
   update(s: ProgressStats, force = false): void {

@@ -1,9 +1,9 @@
 /**
  * Reading a batch file: CSV with a header row (csv-parse: quoting, BOM) or JSON
  * lines, into payout fields per row. Rows are numbered as a spreadsheet shows them
- * (CSV: header = row 1) or by line (JSON lines). A row without payout_id gets a
- * stable id derived from the file name and the row, so rerunning the same file never
- * makes new payouts.
+ * (CSV: header = row 1) or by line (JSON lines). A row without payout_id gets its id
+ * later, from what it pays and the batch id (identity.ts), never from the file's name
+ * or the row's position.
  */
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
@@ -54,8 +54,13 @@ export interface BatchRow {
   /** Row number as the person sees it (spreadsheet row, or JSON line). */
   row: number;
   fields: PayoutFields;
-  /** True when the payout id was derived, not given. */
+  /** True when the file gives no payout id: it is derived from the payout (identity.ts). */
   derivedId: boolean;
+  /**
+   * The id payctl 0.1 derived from the file name and row (only with derivedId), looked up
+   * in the journal so that a batch sent by it is resumed, not paid again.
+   */
+  legacyId?: string;
 }
 
 export type FileFormat = 'csv' | 'jsonl';
@@ -67,7 +72,8 @@ export function formatOf(file: string, content: string): FileFormat {
   return content.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? 'jsonl' : 'csv';
 }
 
-function stableId(file: string, row: number, values: Record<string, string>): string {
+/** payctl 0.1's derived id (file name, row, cells): kept only to find its journal entries. */
+function legacyId(file: string, row: number, values: Record<string, string>): string {
   const canon = JSON.stringify(Object.keys(values).sort().map((k) => [k, values[k]]));
   const h = createHash('sha256').update(`${basename(file)}\n${row}\n${canon}`).digest('hex');
   return `batch-${h.slice(0, 24)}`;
@@ -90,8 +96,7 @@ function toFields(values: Record<string, string>, row: number, file: string, pro
   }
   if (Object.keys(metadata).length) fields.metadata = metadata;
   const derivedId = !fields.payoutId;
-  if (derivedId) fields.payoutId = stableId(file, idRow, values);
-  return { row, fields, derivedId };
+  return derivedId ? { row, fields, derivedId, legacyId: legacyId(file, idRow, values) } : { row, fields, derivedId };
 }
 
 /** JSON values of a JSON-lines row as strings; numbers keep their exact decimal form. */

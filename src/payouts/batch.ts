@@ -17,6 +17,8 @@ export interface BatchItem {
   row: number;
   request: PayoutRequest;
   body: string;
+  /** What the row pays (identity.ts), journaled with it. */
+  fingerprint?: string;
   /** The journal entry of an earlier run, if any. */
   earlier: JournalEntry | undefined;
 }
@@ -62,6 +64,10 @@ export interface RunBatchOptions {
   /** Aborted on Ctrl-C: no new rows are started. */
   stop: AbortSignal;
   onProgress?: (s: BatchStats) => void;
+  /** Told of each row's outcome as it is known (the report is written as rows finish). */
+  onSettle?: (o: RowOutcome) => void;
+  /** The batch run, journaled with each row: its id and the file's absolute path. */
+  batch?: { id: string; file: string };
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
 }
 
@@ -83,6 +89,7 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
 
   const settle = (i: number, out: RowOutcome) => {
     outcomes[i] = out;
+    o.onSettle?.(out);
     if (out.outcome === 'accepted' || out.outcome === 'replayed') stats.done++;
     else if (out.outcome === 'rejected') stats.failed++;
     else if (out.outcome === 'unknown') stats.unknown++;
@@ -103,7 +110,16 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
         settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
         continue;
       }
-      const entry = o.journal.begin({ baseUrl: o.api.baseUrl, payoutId: it.request.payoutId, body: it.body, now: o.now() });
+      const entry = o.journal.begin({
+        baseUrl: o.api.baseUrl,
+        payoutId: it.request.payoutId,
+        body: it.body,
+        now: o.now(),
+        origin: {
+          ...(o.batch ? { batch: { ...o.batch, row: it.row } } : {}),
+          ...(it.fingerprint ? { fingerprint: it.fingerprint } : {}),
+        },
+      });
       entry.catch(() => {}); // handled where it is awaited
       return { i, entry };
     }
@@ -118,7 +134,15 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
       const { i } = cur;
       const it = items[i]!;
       const base = { row: it.row, payoutId: it.request.payoutId };
-      const entry = await cur.entry;
+      let entry: JournalEntry;
+      try {
+        entry = await cur.entry;
+      } catch (err) {
+        // Not journaled, so not sent: the rerun sends it.
+        cur = take();
+        settle(i, { ...base, outcome: 'not sent', message: `not journaled, so not sent: ${(err as Error).message}` });
+        continue;
+      }
       cur = take();
       stats.inFlight++;
       o.onProgress?.(stats);

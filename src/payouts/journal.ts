@@ -6,9 +6,9 @@
  * never pay twice. The outcome is recorded when one arrives.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { link, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
 
@@ -25,7 +25,20 @@ export interface JournalEntry {
   /** The exact request body, byte for byte. */
   body: string;
   createdAt: string;
+  /** The batch run that sent it: its id, the file (absolute path) and the row. */
+  batch?: { id: string; file: string; row: number };
+  /** What it pays, without its id (identity.ts): finds the same payout under other ids. */
+  fingerprint?: string;
+  /** Same wallet, account, amount and currency (identity.ts): finds a payout typed twice. */
+  repeatKey?: string;
   outcome?: Outcome;
+}
+
+/** What a new entry may say about where it came from (indexed for look-ups by content). */
+export interface EntryOrigin {
+  batch?: { id: string; file: string; row: number };
+  fingerprint?: string;
+  repeatKey?: string;
 }
 
 export class Journal {
@@ -41,7 +54,10 @@ export class Journal {
   }
 
   get(baseUrl: string, payoutId: string): JournalEntry | undefined {
-    const file = this.#file(baseUrl, payoutId);
+    return this.#read(this.#file(baseUrl, payoutId), payoutId);
+  }
+
+  #read(file: string, payoutId?: string): JournalEntry | undefined {
     let raw: string;
     try {
       raw = readFileSync(file, 'utf8');
@@ -51,7 +67,7 @@ export class Journal {
     }
     try {
       const entry = JSON.parse(raw) as JournalEntry;
-      if (entry.payoutId !== payoutId || typeof entry.idempotencyKey !== 'string' || typeof entry.body !== 'string') {
+      if ((payoutId !== undefined && entry.payoutId !== payoutId) || typeof entry.payoutId !== 'string' || typeof entry.idempotencyKey !== 'string' || typeof entry.body !== 'string') {
         throw new Error('unexpected content');
       }
       return entry;
@@ -63,27 +79,98 @@ export class Journal {
     }
   }
 
+  /** The folder of markers for one look-up key: one empty file per entry that has it. */
+  #indexDir(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
+    const h = createHash('sha256').update(`${baseUrl}\n${kind}\n${key}`).digest('hex').slice(0, 32);
+    return join(this.dir, 'index', h);
+  }
+
+  /**
+   * Entries of this base URL with the given fingerprint or repeat key, oldest first.
+   * Markers whose entry is gone, or that name another payout, are passed over.
+   */
+  find(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): JournalEntry[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.#indexDir(baseUrl, kind, key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
+    }
+    const out: JournalEntry[] = [];
+    for (const name of names) {
+      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      const e = this.#read(join(this.dir, name));
+      if (!e || e.baseUrl !== baseUrl) continue;
+      if ((kind === 'fingerprint' ? e.fingerprint : e.repeatKey) !== key) continue;
+      out.push(e);
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async #index(entry: JournalEntry): Promise<void> {
+    const name = basename(this.#file(entry.baseUrl, entry.payoutId));
+    const keys: Array<['fingerprint' | 'repeat', string | undefined]> = [
+      ['fingerprint', entry.fingerprint],
+      ['repeat', entry.repeatKey],
+    ];
+    for (const [kind, key] of keys) {
+      if (!key) continue;
+      const dir = this.#indexDir(entry.baseUrl, kind, key);
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFile(join(dir, name), '', { mode: 0o600 });
+    }
+  }
+
   /**
    * Writes the entry durably: temp file, fsync, rename, fsync of the folder. Asynchronous,
    * so the fsyncs of a batch's rows overlap instead of stalling every request in flight.
    */
   async put(entry: JournalEntry): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const file = this.#file(entry.baseUrl, entry.payoutId);
-    const tmp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-    const fh = await open(tmp, 'w', 0o600);
+    const tmp = await this.#temp(entry);
+    await rename(tmp, file);
+    await this.#syncDir();
+  }
+
+  /** The entry in a new temp file beside its place, fsynced (created exclusively, 0600). */
+  async #temp(entry: JournalEntry): Promise<string> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const tmp = `${this.#file(entry.baseUrl, entry.payoutId)}.${randomUUID()}.tmp`;
+    const fh = await open(tmp, 'wx', 0o600);
     try {
       await fh.writeFile(JSON.stringify(entry, null, 2) + '\n');
       await fh.sync();
     } finally {
       await fh.close();
     }
-    await rename(tmp, file);
+    return tmp;
+  }
+
+  async #syncDir(): Promise<void> {
     const dir = await open(this.dir, 'r');
     try {
       await dir.sync();
     } finally {
       await dir.close();
+    }
+  }
+
+  /**
+   * Creates the entry only if none exists for its payout id (a hard link of the written
+   * temp file, which fails when the name is taken): of two processes starting the same
+   * payout at once, exactly one chooses the key. Returns false when another was first.
+   */
+  async #create(entry: JournalEntry): Promise<boolean> {
+    const tmp = await this.#temp(entry);
+    try {
+      await link(tmp, this.#file(entry.baseUrl, entry.payoutId));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    } finally {
+      await unlink(tmp).catch(() => {});
     }
   }
 
@@ -101,13 +188,14 @@ export class Journal {
    * and body reused), else a new one written before returning. Throws `Conflict` when
    * the same payout id was journaled with other details or another key.
    */
-  async begin(opts: { baseUrl: string; payoutId: string; body: string; idempotencyKey?: string; now: Date }): Promise<JournalEntry> {
-    const existing = this.get(opts.baseUrl, opts.payoutId);
-    if (existing) {
+  async begin(opts: { baseUrl: string; payoutId: string; body: string; idempotencyKey?: string; now: Date; origin?: EntryOrigin }): Promise<JournalEntry> {
+    const reuse = (existing: JournalEntry) => {
       const conflict = this.conflict(existing, opts.body, opts.idempotencyKey);
       if (conflict) throw conflict;
       return existing;
-    }
+    };
+    const existing = this.get(opts.baseUrl, opts.payoutId);
+    if (existing) return reuse(existing);
     const entry: JournalEntry = {
       version: 1,
       payoutId: opts.payoutId,
@@ -115,12 +203,31 @@ export class Journal {
       idempotencyKey: opts.idempotencyKey ?? randomUUID(),
       body: opts.body,
       createdAt: opts.now.toISOString(),
+      ...(opts.origin?.batch ? { batch: opts.origin.batch } : {}),
+      ...(opts.origin?.fingerprint ? { fingerprint: opts.origin.fingerprint } : {}),
+      ...(opts.origin?.repeatKey ? { repeatKey: opts.origin.repeatKey } : {}),
     };
-    await this.put(entry);
-    return entry;
+    // Markers first: one whose entry never got written is passed over by find().
+    await this.#index(entry);
+    if (await this.#create(entry)) {
+      await this.#syncDir();
+      return entry;
+    }
+    // Another payctl journaled this payout id a moment ago: send under its key.
+    const first = this.get(opts.baseUrl, opts.payoutId);
+    if (!first) throw new ConfigError(`The payout journal entry of ${opts.payoutId} vanished while it was being written.`);
+    return reuse(first);
   }
 
+  /**
+   * Records an outcome. An accepted outcome already on disk (another payctl sending the
+   * same payout under the same key) is never overwritten by a weaker one.
+   */
   async record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry> {
+    if (outcome.kind !== 'accepted') {
+      const current = this.get(entry.baseUrl, entry.payoutId);
+      if (current?.outcome?.kind === 'accepted' && current.idempotencyKey === entry.idempotencyKey) return current;
+    }
     const next = { ...entry, outcome };
     await this.put(next);
     return next;

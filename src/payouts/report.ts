@@ -1,6 +1,13 @@
-/** The batch report: one line per row, CSV or JSON lines by the file's extension, written atomically. */
-import { renameSync, writeFileSync } from 'node:fs';
-import { dirname, extname, basename, join } from 'node:path';
+/**
+ * The batch report: one line per row, CSV or JSON lines by the file's extension. Its
+ * path is checked before anything is sent; during the run each finished row is appended
+ * as it finishes (so a killed run leaves a true partial report), and at the end the
+ * whole report is written again in row order and put in place atomically. Files are
+ * created without following symlinks; the temp file has an unpredictable name.
+ */
+import { randomUUID } from 'node:crypto';
+import { accessSync, closeSync, constants, fstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, extname, basename, join, resolve } from 'node:path';
 import { csvRow } from '../output/csv.js';
 import type { RowOutcome } from './batch.js';
 
@@ -13,26 +20,126 @@ export function defaultReportPath(input: string): string {
   return join(dirname(input), `${basename(input, ext)}.report${reportExt}`);
 }
 
-export function writeReport(path: string, outcomes: RowOutcome[]): void {
-  const jsonl = /\.(jsonl|ndjson|json)$/i.test(path);
-  let out = jsonl ? '' : csvRow(REPORT_COLUMNS);
-  for (const o of outcomes) {
-    const values = [o.row, o.payoutId, o.outcome, o.code ?? '', o.message ?? '', o.transactionId ?? '', o.fee ?? '', o.earlier ? 'yes' : ''];
-    if (jsonl) {
-      out +=
-        JSON.stringify({
-          row: o.row,
-          payout_id: o.payoutId,
-          outcome: o.outcome,
-          code: o.code ?? null,
-          message: o.message ?? null,
-          transaction_id: o.transactionId ?? null,
-          fee: o.fee ?? null,
-          earlier_run: !!o.earlier,
-        }) + '\n';
-    } else out += csvRow(values);
+function isJsonl(path: string): boolean {
+  return /\.(jsonl|ndjson|json)$/i.test(path);
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    if (realpathSync(a) === realpathSync(b)) return true;
+    const sa = statSync(a);
+    const sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
   }
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, out);
+}
+
+/** Why the report cannot be written at `path` (checked before anything is sent); [] when it can. */
+export function reportProblems(path: string, input: string, label = `--report ${path}`): string[] {
+  const report = resolve(path);
+  if (report === resolve(input) || sameFile(report, input)) return [`${label} is the input file; the report would overwrite it`];
+  const dir = dirname(report);
+  try {
+    if (!statSync(dir).isDirectory()) return [`${label}: ${dir} is not a folder`];
+  } catch {
+    return [`${label}: the folder ${dir} does not exist`];
+  }
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    return [`${label}: the folder ${dir} is not writable`];
+  }
+  try {
+    const st = statSync(report);
+    if (st.isDirectory()) return [`${label} is a folder`];
+    if (!st.isFile()) return [`${label} is not a regular file`];
+  } catch {
+    // Not there yet: it is created.
+  }
+  return [];
+}
+
+function line(o: RowOutcome, jsonl: boolean, batchId: string | undefined): string {
+  if (jsonl) {
+    return (
+      JSON.stringify({
+        row: o.row,
+        payout_id: o.payoutId,
+        outcome: o.outcome,
+        code: o.code ?? null,
+        message: o.message ?? null,
+        transaction_id: o.transactionId ?? null,
+        fee: o.fee ?? null,
+        earlier_run: !!o.earlier,
+        ...(batchId !== undefined ? { batch_id: batchId } : {}),
+      }) + '\n'
+    );
+  }
+  const values = [o.row, o.payoutId, o.outcome, o.code ?? '', o.message ?? '', o.transactionId ?? '', o.fee ?? '', o.earlier ? 'yes' : ''];
+  return csvRow(batchId !== undefined ? [...values, batchId] : values);
+}
+
+function header(jsonl: boolean, batchId: string | undefined): string {
+  return jsonl ? '' : csvRow(batchId !== undefined ? [...REPORT_COLUMNS, 'batch_id'] : REPORT_COLUMNS);
+}
+
+/** Opens for writing without following a symlink: O_NOFOLLOW, and O_EXCL for new names. */
+function openNoFollow(path: string, exclusive: boolean): number {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (exclusive ? constants.O_EXCL : constants.O_TRUNC);
+  const fd = openSync(path, flags, 0o644);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new Error(`${path} is not a regular file`);
+  }
+  return fd;
+}
+
+/** The whole report written to `path` atomically (a new temp file beside it, then renamed). */
+export function writeReport(path: string, outcomes: RowOutcome[], batchId?: string): void {
+  const jsonl = isJsonl(path);
+  let out = header(jsonl, batchId);
+  for (const o of outcomes) out += line(o, jsonl, batchId);
+  const tmp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+  const fd = openNoFollow(tmp, true);
+  try {
+    writeSync(fd, out);
+  } catch (err) {
+    closeSync(fd);
+    unlinkSync(tmp);
+    throw err;
+  }
+  closeSync(fd);
   renameSync(tmp, path);
+}
+
+/** The report of a run in progress: each finished row appended as it finishes. */
+export class ReportWriter {
+  readonly path: string;
+  readonly #jsonl: boolean;
+  readonly #batchId: string | undefined;
+  #fd: number | undefined;
+
+  constructor(path: string, batchId?: string) {
+    this.path = path;
+    this.#jsonl = isJsonl(path);
+    this.#batchId = batchId;
+    this.#fd = openNoFollow(path, false);
+    writeSync(this.#fd, header(this.#jsonl, batchId));
+  }
+
+  append(o: RowOutcome): void {
+    if (this.#fd !== undefined) writeSync(this.#fd, line(o, this.#jsonl, this.#batchId));
+  }
+
+  /** The final report, every row in row order, replacing the lines appended so far. */
+  finish(outcomes: RowOutcome[]): void {
+    this.close();
+    writeReport(this.path, outcomes, this.#batchId);
+  }
+
+  close(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+  }
 }

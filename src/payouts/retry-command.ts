@@ -1,23 +1,14 @@
 /** The exact command that retries a payout safely: same payout id, same key, same body. */
+import { commandLine, type Invocation } from '../output/command-line.js';
 import type { PayoutRequest } from './request.js';
 
-/** POSIX shell quoting: bare when safe, else single quotes. */
-export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9_\-.,:/@+=%]+$/.test(value)) return value;
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote } from '../output/command-line.js';
 
-export function retryCommand(
-  r: PayoutRequest,
-  idempotencyKey: string,
-  context: { profile?: string; baseUrl?: string },
-): string {
-  const args: string[] = ['payctl', 'payout', 'create'];
+export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: Invocation): string {
+  const args: string[] = [];
   const add = (flag: string, value: string | undefined) => {
-    if (value !== undefined) args.push(flag, shellQuote(value));
+    if (value !== undefined) args.push(flag, value);
   };
-  if (context.profile) add('--profile', context.profile);
-  if (context.baseUrl) add('--base-url', context.baseUrl);
   add('--wallet', r.walletId);
   add('--amount', r.amount);
   add('--currency', r.currency);
@@ -31,5 +22,5 @@ export function retryCommand(
   add('--payout-id', r.payoutId);
   add('--idempotency-key', idempotencyKey);
   args.push('--yes');
-  return args.join(' ');
+  return commandLine(context, ['payout', 'create'], args);
 }

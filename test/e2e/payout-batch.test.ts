@@ -117,6 +117,7 @@ describe('payout batch: sending', () => {
         transaction_id: p.transaction_id,
         fee: twoDigits(p.fee_minor),
         earlier_run: '',
+        batch_id: 'default',
       });
       expect(line.transaction_id).toMatch(TRX);
     });
@@ -169,7 +170,7 @@ describe('payout batch: sending', () => {
     expect(report).toHaveLength(12);
     const held = new Map(sb.payouts().map((p) => [p.payout_id, p]));
     report.forEach((line, i) => {
-      expect(Object.keys(line)).toEqual(['row', 'payout_id', 'outcome', 'code', 'message', 'transaction_id', 'fee', 'earlier_run']);
+      expect(Object.keys(line)).toEqual(['row', 'payout_id', 'outcome', 'code', 'message', 'transaction_id', 'fee', 'earlier_run', 'batch_id']);
       expect(line.row).toBe(i + 1);
       expect(line.outcome).toBe('accepted');
       expect(line.earlier_run).toBe(false);
@@ -181,7 +182,7 @@ describe('payout batch: sending', () => {
     });
     expect(report.slice(0, 10).map((l) => l.payout_id)).toEqual(rows.slice(0, 10).map((x) => x.payout_id));
     const derived = report.slice(10).map((l) => l.payout_id as string);
-    for (const id of derived) expect(id).toMatch(/^batch-[0-9a-f]{24}$/);
+    for (const id of derived) expect(id).toMatch(/^b-[0-9a-f]{32}$/);
     expect(new Set(derived).size).toBe(2);
 
     const posts = payoutPosts(sb);
@@ -211,7 +212,7 @@ describe('payout batch: sending', () => {
 
     const from = sb.requests().length;
     const r = await batch([file, '--concurrency', '8', '--yes']);
-    expect(r.stderr).toContain(`Nothing to send: every row of ${file} was accepted in an earlier run.`);
+    expect(r.stderr).toContain(`Nothing to send: every row of ${file} was accepted earlier (batch "default").`);
     expect(r.stderr).not.toMatch(/^WALLET/m); // no empty plan table
     expect(r.stderr).toContain('30 accepted (30 in an earlier run), 0 already submitted, 0 rejected, 0 unknown.');
     expect(r.code, r.stderr).toBe(0);

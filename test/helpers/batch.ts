@@ -138,12 +138,13 @@ export interface ReportLine {
   transaction_id: string;
   fee: string;
   earlier_run: string;
+  batch_id: string;
 }
 
 /** The CSV report: checks the header row and returns one record per line. */
 export function readCsvReport(path: string): ReportLine[] {
   const text = readFileSync(path, 'utf8');
-  expect(text.split(/\r?\n/)[0]).toBe('row,payout_id,outcome,code,message,transaction_id,fee,earlier_run');
+  expect(text.split(/\r?\n/)[0]).toBe('row,payout_id,outcome,code,message,transaction_id,fee,earlier_run,batch_id');
   return parse(text, { columns: true, skip_empty_lines: true }) as ReportLine[];
 }
 

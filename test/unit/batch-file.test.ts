@@ -13,6 +13,7 @@ function expectedId(fileName: string, row: number, values: Record<string, string
 }
 
 const ids = (rows: BatchRow[]) => rows.map((r) => r.fields.payoutId);
+const legacyIds = (rows: BatchRow[]) => rows.map((r) => r.legacyId);
 
 describe('parseBatchFile: CSV', () => {
   it('reads rows with spreadsheet row numbers (header = row 1), leaving empty cells out', async () => {
@@ -253,51 +254,54 @@ describe('parseBatchFile: JSON lines', () => {
   });
 });
 
-describe('parseBatchFile: stable derived payout ids', () => {
+// Rows without payout_id get their id from identity.ts (test/unit/identity.test.ts). The id
+// payctl 0.1 derived from the file name and row is still computed, as legacyId, so that a
+// batch it sent is found in the journal and resumed rather than paid again.
+describe('parseBatchFile: payctl 0.1 ids of rows without payout_id (legacyId)', () => {
   const CSV = 'wallet_id,amount,currency,type,name,provider,account_number\nwal_1,10,SLE,bank,A,uba,1\nwal_1,10,SLE,bank,A,uba,1\nwal_1,11,SLE,bank,A,uba,1\n';
 
   it('derives batch-<24 hex> from the file name, row and content, the same on every call', async () => {
     const a = await parseBatchFile('/data/oct/payouts.csv', CSV);
     const b = await parseBatchFile('/data/oct/payouts.csv', CSV);
-    expect(ids(a.rows)).toEqual(ids(b.rows));
+    expect(legacyIds(a.rows)).toEqual(legacyIds(b.rows));
     expect(a.rows.every((r) => r.derivedId)).toBe(true);
     const values = { wallet_id: 'wal_1', amount: '10', currency: 'SLE', type: 'bank', name: 'A', provider: 'uba', account_number: '1' };
     // Pinned: a different derivation in a later version would make a resumed file pay twice.
-    expect(a.rows[0]!.fields.payoutId).toBe(expectedId('payouts.csv', 2, values));
-    expect(a.rows[0]!.fields.payoutId).toMatch(/^batch-[0-9a-f]{24}$/);
+    expect(a.rows[0]!.legacyId).toBe(expectedId('payouts.csv', 2, values));
+    expect(a.rows[0]!.legacyId).toMatch(/^batch-[0-9a-f]{24}$/);
   });
 
   it('gives identical rows on different lines different ids, and changed content a different id', async () => {
     const r = await parseBatchFile('payouts.csv', CSV);
-    const [x, y, z] = ids(r.rows);
+    const [x, y, z] = legacyIds(r.rows);
     expect(new Set([x, y, z]).size).toBe(3);
     const changed = await parseBatchFile('payouts.csv', CSV.replace('wal_1,10,SLE,bank,A,uba,1\nwal_1,11', 'wal_1,10,SLE,bank,A,uba,1\nwal_1,12'));
-    expect(ids(changed.rows).slice(0, 2)).toEqual([x, y]);
-    expect(ids(changed.rows)[2]).not.toBe(z);
+    expect(legacyIds(changed.rows).slice(0, 2)).toEqual([x, y]);
+    expect(legacyIds(changed.rows)[2]).not.toBe(z);
   });
 
   it('depends on the file name but not its folder', async () => {
     const a = await parseBatchFile('/one/payouts.csv', CSV);
     const b = await parseBatchFile('two/payouts.csv', CSV);
     const c = await parseBatchFile('/one/payouts-2.csv', CSV);
-    expect(ids(b.rows)).toEqual(ids(a.rows));
-    expect(ids(c.rows)[0]).not.toBe(ids(a.rows)[0]);
+    expect(legacyIds(b.rows)).toEqual(legacyIds(a.rows));
+    expect(legacyIds(c.rows)[0]).not.toBe(legacyIds(a.rows)[0]);
   });
 
   it('does not depend on the order of the columns', async () => {
     const a = await parseBatchFile('p.csv', 'wallet_id,amount,currency,type,name,provider,account_number\nwal_1,10,SLE,bank,A,uba,1\n');
     const b = await parseBatchFile('p.csv', 'account_number,provider,name,type,currency,amount,wallet_id\n1,uba,A,bank,SLE,10,wal_1\n');
-    expect(ids(b.rows)).toEqual(ids(a.rows));
+    expect(legacyIds(b.rows)).toEqual(legacyIds(a.rows));
   });
 
   it('derives JSON-lines ids the same way, from line number and values', async () => {
     const line = '{"wallet_id":"wal_1","amount":1500.5,"currency":"SLE","metadata":{"batch":"oct"}}';
     const r = await parseBatchFile('p.jsonl', `${line}\n${line}\n`);
-    expect(ids(r.rows)).toEqual([
+    expect(legacyIds(r.rows)).toEqual([
       expectedId('p.jsonl', 1, { wallet_id: 'wal_1', amount: '1500.5', currency: 'SLE', 'metadata.batch': 'oct' }),
       expectedId('p.jsonl', 2, { wallet_id: 'wal_1', amount: '1500.5', currency: 'SLE', 'metadata.batch': 'oct' }),
     ]);
-    expect((await parseBatchFile('p.jsonl', `${line}\n`)).rows[0]!.fields.payoutId).toBe(ids(r.rows)[0]);
+    expect((await parseBatchFile('p.jsonl', `${line}\n`)).rows[0]!.legacyId).toBe(legacyIds(r.rows)[0]);
   });
 
   // Guards the fix of the blank-line bug above: the derived id must keep using the record's
@@ -306,7 +310,7 @@ describe('parseBatchFile: stable derived payout ids', () => {
   it('keeps the derived id of a row after a blank line unchanged (blank lines not counted)', async () => {
     const csv = 'wallet_id,amount,currency,type,name,provider,account_number\nwal_1,10,SLE,bank,A,uba,1\n\nwal_1,11,SLE,bank,B,uba,2\n';
     const r = await parseBatchFile('p.csv', csv);
-    expect(ids(r.rows)[1]).toBe(
+    expect(legacyIds(r.rows)[1]).toBe(
       expectedId('p.csv', 3, { wallet_id: 'wal_1', amount: '11', currency: 'SLE', type: 'bank', name: 'B', provider: 'uba', account_number: '2' }),
     );
   });
@@ -314,12 +318,15 @@ describe('parseBatchFile: stable derived payout ids', () => {
   it('keeps an explicit payout_id and marks it as given', async () => {
     const csv = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number\nmy-id-1,wal_1,10,SLE,bank,A,uba,1\n,wal_1,10,SLE,bank,A,uba,1\n';
     const r = await parseBatchFile('p.csv', csv);
-    expect(r.rows.map((x) => [x.fields.payoutId, x.derivedId])).toEqual([
-      ['my-id-1', false],
+    expect(r.rows[0]!.fields.payoutId).toBe('my-id-1');
+    expect(r.rows[1]!.fields.payoutId).toBeUndefined();
+    expect(r.rows.map((x) => [x.legacyId, x.derivedId])).toEqual([
+      [undefined, false],
       [expectedId('p.csv', 3, { payout_id: '', wallet_id: 'wal_1', amount: '10', currency: 'SLE', type: 'bank', name: 'A', provider: 'uba', account_number: '1' }), true],
     ]);
     const j = await parseBatchFile('p.jsonl', '{"payout_id":"j-1","amount":"1"}\n');
     expect(j.rows[0]).toMatchObject({ derivedId: false, fields: { payoutId: 'j-1' } });
+    expect(j.rows[0]!.legacyId).toBeUndefined();
   });
 });
 

@@ -1,0 +1,54 @@
+/**
+ * Commands printed for a person to run (GUIDE pattern 13): a resume, a safe retry, a
+ * "check it with", a "run payctl login". Each carries the options that chose the
+ * environment of the run it came from (profile, base URL, time limit), so pasted as
+ * printed it talks to the same service with the same credentials. Never a secret: keys
+ * and tokens only ever come from the profile or the environment.
+ */
+import type { GlobalOptions } from '../deps.js';
+
+/** The options of a run that a printed command must repeat. */
+export interface Invocation {
+  /** Set when the profile is not the one a bare command would use. */
+  profile?: string;
+  /** Set when the base URL came from --base-url or PAYCTL_BASE_URL. */
+  baseUrl?: string;
+  /** Seconds, set when --timeout was not the default. */
+  timeout?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function invocationOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Invocation {
+  const inv: Invocation = {};
+  // A profile chosen by flag or by PAYCTL_PROFILE: the terminal the command is pasted into may lack either.
+  if (globals.profile !== 'default' || env.PAYCTL_PROFILE) inv.profile = globals.profile;
+  const baseUrl = globals.baseUrl ?? (env.PAYCTL_BASE_URL || undefined);
+  if (baseUrl) inv.baseUrl = baseUrl;
+  if (globals.timeoutMs !== DEFAULT_TIMEOUT_MS) inv.timeout = String(globals.timeoutMs / 1000);
+  return inv;
+}
+
+/** POSIX shell quoting: bare when safe, else single quotes. */
+export function shellQuote(value: string): string {
+  if (/^[A-Za-z0-9_\-.,:/@+=%]+$/.test(value)) return value;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `payctl <words> <operands> [--profile P] [--base-url U] [--timeout S] <options>`,
+ * every value quoted for a POSIX shell. `words` are the command's names (`payout get`),
+ * `args` its operands, then its options, as plain strings.
+ */
+export function commandLine(inv: Invocation, words: string[], args: string[] = []): string {
+  // Operands (a file, an id) right after the command's names, then the options.
+  const operands = args.findIndex((a) => a.startsWith('-'));
+  const lead = operands === -1 ? args.length : operands;
+  const out = ['payctl', ...words, ...args.slice(0, lead).map(shellQuote)];
+  args = args.slice(lead);
+  if (inv.profile !== undefined && inv.profile !== '') out.push('--profile', shellQuote(inv.profile));
+  if (inv.baseUrl) out.push('--base-url', shellQuote(inv.baseUrl));
+  if (inv.timeout) out.push('--timeout', shellQuote(inv.timeout));
+  for (const a of args) out.push(shellQuote(a));
+  return out.join(' ');
+}
