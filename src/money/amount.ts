@@ -38,7 +38,19 @@ export function parseAmount(input: string, currency: string): AmountParse {
   }
   const minor = BigInt(whole + frac.padEnd(digits, '0'));
   if (minor <= 0n) return { ok: false, problem: `amount must be greater than zero: "${input}"` };
+
   return { ok: true, minor, digits, decimal: minorToDecimal(minor, digits) };
+}
+
+/**
+ * Digits a JSON amount may have: 15 significant digits survive any reader that parses
+ * JSON numbers as IEEE doubles (RFC 7493, I-JSON); more may come out as another amount.
+ */
+export const MAX_SIGNIFICANT_DIGITS = 15;
+
+/** Significant digits of minor units: from the first to the last non-zero digit. */
+export function significantDigits(minor: bigint): number {
+  return (minor < 0n ? -minor : minor).toString().replace(/0+$/, '').length;
 }
 
 /** Minor units to a canonical decimal string with exactly `digits` decimals ("1500.50"). */

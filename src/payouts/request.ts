@@ -4,7 +4,7 @@
  * amount is written from integer minor units, never through a binary float.
  */
 import { randomUUID } from 'node:crypto';
-import { minorToJsonNumber, parseAmount } from '../money/amount.js';
+import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits } from '../money/amount.js';
 import { isKnownCurrency } from '../money/currencies.js';
 
 export type RecipientType = 'bank' | 'wallet';
@@ -117,6 +117,12 @@ export function validatePayout(
   if (present(f.amount) && present(currency) && isKnownCurrency(currency)) {
     amount = parseAmount(f.amount, currency);
     if (!amount.ok) problems.push(`${labels.amount}: ${amount.problem}`);
+    else if (significantDigits(amount.minor) > MAX_SIGNIFICANT_DIGITS) {
+      problems.push(
+        `${labels.amount}: "${f.amount}" has ${significantDigits(amount.minor)} significant digits; a JSON number carries at most ${MAX_SIGNIFICANT_DIGITS} exactly (a service that reads numbers as binary floats, as most do, would pay another amount)`,
+      );
+      amount = undefined;
+    }
   } else if (present(f.amount) && !/^\d+(\.\d+)?$/.test(f.amount)) {
     problems.push(`${labels.amount}: "${f.amount}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`);
   }

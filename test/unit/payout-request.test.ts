@@ -9,6 +9,7 @@ import {
   type PayoutRequest,
 } from '../../src/payouts/request.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
+import { parseAmount } from '../../src/money/amount.js';
 
 /** A complete, valid wallet payout; tests override single fields. */
 const WALLET: PayoutFields = {
@@ -185,13 +186,36 @@ describe('validatePayout: amounts', () => {
     ['JPY', '1500', 1500n, 0, '1500'],
     ['KWD', '0.001', 1n, 3, '0.001'],
     ['KWD', '12.5', 12500n, 3, '12.500'],
-    ['SLE', '12345678901234.56', 1234567890123456n, 2, '12345678901234.56'],
+    ['SLE', '1234567890123.45', 123456789012345n, 2, '1234567890123.45'],
+    ['SLE', '100000000000000000000', 10000000000000000000000n, 2, '100000000000000000000.00'],
   ])('%s %s -> %s minor units (%d digits), shown as %s', (currency, amount, minor, digits, decimal) => {
     const r = ok({ ...WALLET, currency, amount });
     expect(r.amountMinor).toBe(minor);
     expect(r.digits).toBe(digits);
     expect(r.amount).toBe(decimal);
     expect(r.currency).toBe(currency);
+  });
+
+  // A JSON number read as an IEEE double keeps 15 significant digits (RFC 7493): more could pay another amount.
+  it.each([
+    ['SLE', '12345678901234.56', 16],
+    ['SLE', '1234567890123456.78', 18],
+    ['JPY', '9007199254740993', 16],
+    ['NGN', '12345678901234567.89', 19],
+  ])('refuses %s %s: %d significant digits', (currency, amount, n) => {
+    const p = problems({ ...WALLET, currency, amount });
+    expect(p).toHaveLength(1);
+    expect(p[0]).toBe(
+      `--amount: "${amount}" has ${n} significant digits; a JSON number carries at most 15 exactly (a service that reads numbers as binary floats, as most do, would pay another amount)`,
+    );
+  });
+
+  it.each([
+    ['SLE', '9999999999999.99'],
+    ['JPY', '999999999999999'],
+    ['SLE', '120000000000000000.00'],
+  ])('accepts %s %s (at most 15 significant digits)', (currency, amount) => {
+    expect(ok({ ...WALLET, currency, amount }).currency).toBe(currency);
   });
 
   it.each(['1e3', '1E3', '0x10', '1,500.50', '1 500', '+5', '-5', '-0.50', '1.', '.5', '1.2.3', 'abc', ' 15', '15 ', 'Infinity', 'NaN', '١٢'])(
@@ -443,7 +467,10 @@ describe('payoutBody', () => {
     ['JPY', '9007199254740993', '9007199254740993'],
     ['SLE', '123456789012345678901234.99', '123456789012345678901234.99'],
   ])('writes %s %s as the JSON number %s, digit for digit', (currency, amount, literal) => {
-    const body = payoutBody(ok({ ...BANK, currency, amount }));
+    // Built past validation (which refuses more than 15 significant digits): the body itself is exact for any amount.
+    const a = parseAmount(amount, currency);
+    if (!a.ok) throw new Error(a.problem);
+    const body = payoutBody({ ...ok({ ...BANK, currency, amount: '1' }), amountMinor: a.minor, digits: a.digits, amount: a.decimal });
     expect(body.startsWith(`{"amount":${literal},"currency":"${currency}",`)).toBe(true);
     expect(body).not.toContain('__payctl_amount__');
   });

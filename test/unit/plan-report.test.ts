@@ -8,13 +8,17 @@ import type { RowOutcome } from '../../src/payouts/batch.js';
 import { computePlan, planJson, renderPlan, type PlanGroup } from '../../src/payouts/plan.js';
 import { defaultReportPath, REPORT_COLUMNS, writeReport } from '../../src/payouts/report.js';
 import { validatePayout, type PayoutRequest } from '../../src/payouts/request.js';
+import { parseAmount } from '../../src/money/amount.js';
 
 const plain = makeStyle(false);
 
+/** A request with any exact amount (validatePayout refuses more than 15 significant digits; the plan sums any). */
 function req(walletId: string, amount: string, currency: string): PayoutRequest {
-  const r = validatePayout({ walletId, amount, currency, type: 'bank', name: 'A', provider: 'uba', account: '1' });
+  const r = validatePayout({ walletId, amount: '1', currency, type: 'bank', name: 'A', provider: 'uba', account: '1' });
   if (!r.ok) throw new Error(r.problems.join('; '));
-  return r.request;
+  const a = parseAmount(amount, currency);
+  if (!a.ok) throw new Error(a.problem);
+  return { ...r.request, amountMinor: a.minor, digits: a.digits, amount: a.decimal };
 }
 
 function wallet(wallet_id: string, currency: string, balance: number | string, wallet_name = ''): Wallet {
