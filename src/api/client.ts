@@ -42,6 +42,8 @@ export interface ClientOptions {
   verbose: ((line: string) => void) | undefined;
   retry?: RetryPolicy;
   userAgent?: string;
+  /** The login command for these settings, as printed in hints (default `payctl login`). */
+  loginCommand?: string;
 }
 
 export interface CallOptions {
@@ -83,6 +85,10 @@ export class ApiClient {
   #getDispatcher(): Promise<Dispatcher> {
     this.#dispatcher ??= createDispatcher({ env: this.#opts.env, timeoutMs: this.#opts.timeoutMs });
     return this.#dispatcher;
+  }
+
+  #login(): string {
+    return this.#opts.loginCommand ?? 'payctl login';
   }
 
   #secrets(): string[] {
@@ -142,7 +148,7 @@ export class ApiClient {
     if (!c.apiKey) {
       if (this.#token && !forceRefresh) return this.#token; // expiring, but nothing to refresh with
       throw new AuthError(forceRefresh ? 'The access token was refused and there is no API key to get a new one.' : 'Not logged in: no API key or token for this profile.', {
-        hint: 'Run `payctl login` (or set PAYCTL_API_KEY).',
+        hint: `Run \`${this.#login()}\` (or set PAYCTL_API_KEY).`,
       });
     }
     const t = await this.fetchToken(c.apiKey);
@@ -161,7 +167,7 @@ export class ApiClient {
       throw new AuthError(`The API key was refused by the service${parsed?.message ? ` (${parsed.message})` : ''}.`, {
         status: res.status,
         requestId: res.requestId,
-        hint: 'The key may be wrong or revoked. Run `payctl login` with a valid key.',
+        hint: `The key may be wrong or revoked. Run \`${this.#login()}\` with a valid key.`,
       });
     }
     if (res.status < 200 || res.status > 299) throw apiErrorFrom(res, 'Getting an access token failed');
@@ -221,8 +227,8 @@ export class ApiClient {
         status: 401,
         requestId: res.requestId,
         hint: this.#opts.credentials.fixedToken
-          ? 'PAYCTL_TOKEN was refused: set a valid token, or unset it and run `payctl login`.'
-          : 'Run `payctl login` to sign in again.',
+          ? `PAYCTL_TOKEN was refused: set a valid token, or unset it and run \`${this.#login()}\`.`
+          : `Run \`${this.#login()}\` to sign in again.`,
       });
     }
     return res;

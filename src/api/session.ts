@@ -7,6 +7,7 @@ import { AuthError } from '../errors.js';
 import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../deps.js';
+import { commandLine, invocationOf } from '../output/command-line.js';
 import { ApiClient } from './client.js';
 
 export interface SessionInputs {
@@ -21,17 +22,18 @@ export interface SessionInputs {
 
 export function createApiClient(inp: SessionInputs): ApiClient {
   const { globals, env, store } = inp;
+  const login = commandLine(invocationOf(globals, env), ['login']);
   const profile = store.getProfile(globals.profile);
   const s = resolveSettings(globals, env, profile);
   if (!s.baseUrl.value) {
     throw new AuthError(`Not logged in: profile "${globals.profile}" has no base URL.`, {
-      hint: 'Run `payctl login`, pass --base-url, or try the sandbox: `payctl sandbox start --detach` then use --profile sandbox.',
+      hint: `Run \`${login}\`, pass --base-url, or try the sandbox: \`payctl sandbox start --detach\` then use --profile sandbox.`,
     });
   }
   const baseUrl = checkBaseUrl(s.baseUrl.value);
   if (!s.apiKey.value && !s.token.value) {
     throw new AuthError(`Not logged in: profile "${globals.profile}" has no API key or token.`, {
-      hint: 'Run `payctl login` (or set PAYCTL_API_KEY).',
+      hint: `Run \`${login}\` (or set PAYCTL_API_KEY).`,
     });
   }
   // A token in the profile belongs to the profile's own base URL and key.
@@ -47,6 +49,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     now: inp.now,
     verbose: inp.verbose,
     userAgent: inp.userAgent,
+    loginCommand: login,
     credentials: {
       apiKey: s.apiKey.value,
       token: useProfileToken ? s.token.value : undefined,

@@ -4,6 +4,7 @@ import { visibleSettings } from '../../config/keys.js';
 import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   const store = deps.config();
@@ -14,7 +15,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
     return 0;
   }
   const style = makeStyle(deps.io.color);
-  if (settings.length === 0) deps.log.info(`Profile "${name}" has no settings. Run \`payctl login\` to set it up.`);
+  if (settings.length === 0) deps.log.info(`Profile "${name}" has no settings. Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` to set it up.`);
   else await write(deps.io.stdout, renderCard(settings.map(([k, v]) => [k, sanitizeInline(v)]), style));
   const others = store.profileNames().filter((p) => p !== name);
   if (others.length) deps.log.info(style.dim(`Profile "${name}". Other profiles: ${others.join(', ')} (use --profile NAME).`));

@@ -8,7 +8,10 @@ import { ApiError, InterruptedError, OutcomeUnknownError, UsageError } from '../
 import type { PayoutTransaction, Wallet } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
-import { Journal } from '../../payouts/journal.js';
+import { Journal, type JournalEntry } from '../../payouts/journal.js';
+import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
+import { shortTime } from '../../payouts/batch-load.js';
+import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
 import { isUuid, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { promptPayout, walletLabel } from '../../payouts/interactive.js';
 import { retryCommand } from '../../payouts/retry-command.js';
@@ -31,7 +34,11 @@ export interface PayoutCreateOptions {
   payoutId?: string;
   idempotencyKey?: string;
   yes?: boolean;
+  allowRepeat?: boolean;
 }
+
+/** How far back a payout typed again (without --payout-id) is caught. */
+const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const REQUIRED: Array<keyof PayoutFields> = ['walletId', 'amount', 'currency', 'type', 'name', 'provider', 'account'];
 
@@ -112,6 +119,8 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   const body = payoutBody(request);
   const api = await deps.api();
   const journal = new Journal(configDir(deps.env));
+  const inv = invocationOf(deps.globals, deps.env);
+  const getCommand = (id: string) => commandLine(inv, ['payout', 'get'], [id]);
 
   const existing = journal.get(api.baseUrl, request.payoutId);
   const conflict = existing && journal.conflict(existing, body, opts.idempotencyKey);
@@ -121,19 +130,43 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
         ? `Payout id ${request.payoutId} was already used for a payout with other details. Nothing was sent.`
         : `Payout id ${request.payoutId} was already sent with another idempotency key (${conflict.existing.idempotencyKey}). Nothing was sent.`,
       [],
-      `Check the earlier one with: payctl payout get ${request.payoutId}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
+      `Check the earlier one with: ${getCommand(request.payoutId)}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
     );
   }
+
+  // The same payout typed again without --payout-id would get a new id, so a new payout.
+  const rk = repeatKey(request);
+  const repeats = opts.payoutId === undefined && !opts.allowRepeat && !existing ? recentRepeats(journal, api.baseUrl, rk, request.payoutId, deps.now()) : [];
+  if (repeats.length && !deps.io.interactive) {
+    throw new UsageError(
+      `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.now())}. Nothing was sent.`,
+      [],
+      `Check that one with: ${getCommand(repeats.at(-1)!.payoutId)}\nIf it is meant to be paid again, add --allow-repeat.`,
+    );
+  }
+  const repeatWarning = repeats.length ? `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.now())}.` : undefined;
 
   if (!opts.yes) {
     wallets ??= await liveWallets(deps);
     await write(deps.io.stdout, '\n' + summaryCard(request, wallets.find((w) => w.wallet_id === request.walletId), deps) + '\n');
-    const ok = await (await deps.prompter()).confirm({ message: 'Send this payout?', default: false });
+    if (repeatWarning) deps.log.warn(repeatWarning);
+    const ok = await (await deps.prompter()).confirm({ message: repeatWarning ? 'Send this payout again, as a new payout?' : 'Send this payout?', default: false });
+    if (!ok) throw new UsageError('Cancelled: nothing was sent.');
+  } else if (repeatWarning) {
+    deps.log.warn(repeatWarning);
+    const ok = await (await deps.prompter()).confirm({ message: 'Send it again, as a new payout?', default: false });
     if (!ok) throw new UsageError('Cancelled: nothing was sent.');
   }
 
   // Journaled (fsynced) before the request leaves; a rerun reuses this key and body.
-  const entry = await journal.begin({ baseUrl: api.baseUrl, payoutId: request.payoutId, body, idempotencyKey: opts.idempotencyKey, now: deps.now() });
+  const entry = await journal.begin({
+    baseUrl: api.baseUrl,
+    payoutId: request.payoutId,
+    body,
+    idempotencyKey: opts.idempotencyKey,
+    now: deps.now(),
+    origin: { fingerprint: payoutFingerprint(request), repeatKey: rk },
+  });
   if (existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
 
   const result = await sendPayout(api, journal, entry, {
@@ -153,12 +186,11 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
     return 0;
   }
 
-  if (result.kind === 'rejected') throw withHint(result.error, request);
+  if (result.kind === 'rejected') throw withHint(result.error, request, inv);
 
-  const context = { profile: deps.argv.some((a) => a === '-p' || a.startsWith('--profile')) ? deps.globals.profile : undefined, baseUrl: deps.globals.baseUrl };
   const hint =
-    `Check it with:   payctl payout get ${request.payoutId}\n` +
-    `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, entry.idempotencyKey, context)}`;
+    `Check it with:   ${getCommand(request.payoutId)}\n` +
+    `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, entry.idempotencyKey, inv)}`;
   if (result.error instanceof InterruptedError) {
     throw new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint);
   }
@@ -168,13 +200,32 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   );
 }
 
-function withHint(err: ApiError, r: PayoutRequest): ApiError {
+/** Payouts with the same repeat key sent from this machine in the last 24 hours, not refused, oldest first. */
+function recentRepeats(journal: Journal, baseUrl: string, rk: string, payoutId: string, now: Date): JournalEntry[] {
+  const since = now.getTime() - REPEAT_WINDOW_MS;
+  return journal.find(baseUrl, 'repeat', rk).filter((e) => e.payoutId !== payoutId && e.outcome?.kind !== 'rejected' && Date.parse(e.createdAt) >= since);
+}
+
+function ago(from: string, now: Date): string {
+  const min = Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 60_000));
+  return min < 1 ? 'less than a minute ago' : min < 90 ? `${min} minute${min === 1 ? '' : 's'} ago` : `${Math.round(min / 60)} hours ago`;
+}
+
+/** "one sent from this machine 3 minutes ago (same wallet, account, amount and currency): payout id …, transaction …" */
+function describeRepeat(e: JournalEntry, now: Date): string {
+  const o = e.outcome;
+  const state =
+    o?.kind === 'accepted' ? `accepted${o.transactionId ? `, transaction ${o.transactionId}` : ''}` : o?.kind === 'unknown' ? 'outcome unknown' : 'sent, no answer recorded';
+  return `one sent from this machine ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
+}
+
+function withHint(err: ApiError, r: PayoutRequest, inv: Invocation): ApiError {
   const hints: Record<string, string> = {
-    DUPLICATE_PAYOUT_ID: `Payout id ${r.payoutId} was already used under another idempotency key. See it with: payctl payout get ${r.payoutId}`,
+    DUPLICATE_PAYOUT_ID: `Payout id ${r.payoutId} was already used under another idempotency key. See it with: ${commandLine(inv, ['payout', 'get'], [r.payoutId])}`,
     IDEMPOTENCY_KEY_REUSED: 'That idempotency key was used for a different payout. Leave out --idempotency-key to use a new one.',
-    INSUFFICIENT_FUNDS: `The wallet cannot cover the amount plus the fee. Check it with: payctl balances --wallet ${r.walletId}`,
-    CURRENCY_MISMATCH: `The wallet holds another currency. Check it with: payctl balances --wallet ${r.walletId}`,
-    WALLET_NOT_FOUND: 'No such wallet. List yours with: payctl balances',
+    INSUFFICIENT_FUNDS: `The wallet cannot cover the amount plus the fee. Check it with: ${commandLine(inv, ['balances'], ['--wallet', r.walletId])}`,
+    CURRENCY_MISMATCH: `The wallet holds another currency. Check it with: ${commandLine(inv, ['balances'], ['--wallet', r.walletId])}`,
+    WALLET_NOT_FOUND: `No such wallet. List yours with: ${commandLine(inv, ['balances'])}`,
   };
   const hint = (err.code && hints[err.code]) ?? err.hint;
   return new ApiError(err.message, { status: err.status, code: err.code, requestId: err.requestId, errors: err.errors, hint });
