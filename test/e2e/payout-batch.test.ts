@@ -302,7 +302,7 @@ describe('payout batch: the plan, confirmation and --dry-run', () => {
     expect(r.code, r.stderr).toBe(0);
     // total: 20 rows, 11.01 ... 30.20
     expect(totalMinor(rows)).toBe(41_210n);
-    expect(r.stdout).toContain('20 payouts to send:');
+    expect(r.stdout).toContain(`Batch "default": 20 payouts to send from ${file}:`);
     expect(r.stdout).toMatch(new RegExp(`^${sle}\\s+${w.wallet_name}\\s+SLE\\s+20\\s+412\\.10\\s+100\\.00\\s+-312\\.10\\s*$`, 'm'));
     expect(r.stdout).toContain(`Warning: wallet ${sle} would go short: it holds 100.00 SLE but the payouts total 412.10 SLE before fees.`);
     expect(r.stderr).toContain('Dry run: nothing was sent.');
@@ -344,7 +344,7 @@ describe('payout batch: the plan, confirmation and --dry-run', () => {
     const file = writeFile(work.file('dry.csv'), toCsv(rows));
     const r = await batch([file, '--dry-run', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('10 payouts to send:');
+    expect(r.stdout).toContain(`Batch "default": 10 payouts to send from ${file}:`);
     expect(r.stdout).not.toContain('Warning');
     noPosts(sb);
     expect(() => readFileSync(work.file('dry.report.csv'))).toThrow();

@@ -142,8 +142,8 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
       const st = makeStyle(deps.io.color);
       await write(
         deps.io.stdout,
-        `Batch "${batchId}": ${plural(toSend.length, 'payout')} to send` +
-          (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier)` : '') +
+        `Batch "${batchId}": ${plural(toSend.length, 'payout')} to send from ${opts.file}` +
+          (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
           ':\n' +
           renderPlan(plan, st) +
           notices(st),
