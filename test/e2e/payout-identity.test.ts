@@ -1,0 +1,389 @@
+/**
+ * Payout identity (GUIDE pattern 11): a batch row without a payout_id is identified by
+ * what it pays and its batch id, never by the file name or row position. Reversed,
+ * copied and re-saved files resume and pay nobody twice; a new --batch-id pays again
+ * after naming the earlier run; identical rows need --allow-duplicates; a single payout
+ * typed twice needs --allow-repeat. Also: reports that cannot be written, a report left
+ * by a killed run, rows whose wallet is unknown or in another currency, and amounts
+ * with more significant digits than a JSON number carries. The built binary against
+ * the in-process sandbox.
+ */
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import {
+  batchRows,
+  fundDemoWallets,
+  heldCounts,
+  loginCli,
+  payctl,
+  payoutPosts,
+  postedPayoutId,
+  startPayctl,
+  tempWorkDir,
+  toCsv,
+  writeFile,
+  type Run,
+} from '../helpers/batch.js';
+
+const ctx = useSandbox();
+const REPORT_HEADER = 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run';
+const DERIVED = /^b-[0-9a-f]{32}$/;
+const WHEN = String.raw`(?:on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC|between \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC and \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)`;
+
+let cfg: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+let sle: string;
+
+// One login (the default profile) for the file; every test has its own wallet and recipients.
+beforeAll(async () => {
+  cfg = tempConfigDir();
+  await loginCli(ctx.sb, cfg.dir);
+});
+
+afterAll(() => cfg?.cleanup());
+
+beforeEach(() => {
+  work = tempWorkDir();
+  fundDemoWallets(ctx.sb);
+  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+  ctx.sb.clearRequests();
+});
+
+afterEach(() => {
+  ctx.sb.faults.clear();
+  work.cleanup();
+});
+
+let seq = 0;
+/** A tag no other test (or earlier run of this file against the same journal) uses. */
+const uniq = (): string => `${Date.now().toString(36)}${(seq++).toString(36)}`;
+
+const batch = (args: string[], timeoutMs = 25_000): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: cfg.dir, timeoutMs });
+const create = (args: string[]): Promise<Run> => payctl(['payout', 'create', ...args], { dir: cfg.dir });
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Rows without payout_id: `n` wallet payouts from `walletId`, every one different; row 0 pays `100`. */
+function plainRows(n: number, walletId: string, tag: string, currency = 'SLE'): Array<Record<string, string>> {
+  return Array.from({ length: n }, (_, i) => ({
+    wallet_id: walletId,
+    amount: i === 0 ? '100' : `${20 + i}.${String((i * 7) % 100).padStart(2, '0')}`,
+    currency,
+    type: 'wallet',
+    name: `Payee ${i + 1} ${tag}`,
+    provider: 'orange_money',
+    account_number: `0770${String(i + 1).padStart(5, '0')}`,
+    phone_number: `+232770${String(i + 1).padStart(5, '0')}`,
+    note: `identity ${tag}`,
+    'metadata.run': tag,
+  }));
+}
+
+const COLS = ['wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number', 'phone_number', 'note', 'metadata.run'];
+
+/** CSV without a payout_id column, with the given line end. */
+function csv(rows: Array<Record<string, string>>, eol = '\n'): string {
+  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return [COLS.join(','), ...rows.map((r) => COLS.map((c) => cell(r[c] ?? '')).join(','))].join(eol) + eol;
+}
+
+/** Report lines (the header checked: the usual columns first). */
+function reportLines(path: string): Array<Record<string, string>> {
+  const text = readFileSync(path, 'utf8');
+  expect(text.split(/\r?\n/)[0]!.startsWith(REPORT_HEADER), text.split(/\r?\n/)[0]).toBe(true);
+  return parse(text, { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+}
+
+function heldFor(sb: Sandbox, walletId: string) {
+  return sb.payouts().filter((p) => p.wallet_id === walletId);
+}
+
+function noPosts(sb: Sandbox, from = 0): void {
+  expect(payoutPosts(sb, from).map((p) => `${p.method} ${p.path} ${p.outcome}`)).toEqual([]);
+}
+
+describe('a batch row is the payout it pays: sorted, copied or re-saved files resume', () => {
+  it('20 rows sent, then reversed, copied under another name, re-saved with CRLF and 100.00: 20 payouts; a new --batch-id pays them again (40) and names the earlier run', async () => {
+    const sb = ctx.sb;
+    const tag = uniq();
+    const wal = freshWallet(sb, '90000000.00', 'SLE');
+    const rows = plainRows(20, wal, tag);
+    expect(rows[0]!.amount).toBe('100');
+    const pay = writeFile(work.file('pay.csv'), csv(rows));
+
+    // 1. The file as first sent.
+    const first = await batch([pay, '--yes']);
+    expect(first.stderr).toContain(`Batch "default": 20 payouts to send from ${pay}:`);
+    expect(first.stderr).toContain('20 accepted, 0 already submitted, 0 rejected, 0 unknown.');
+    expect(first.code, first.stderr).toBe(0);
+    expect(heldFor(sb, wal)).toHaveLength(20);
+    const report = reportLines(work.file('pay.report.csv'));
+    expect(report).toHaveLength(20);
+    const ids = report.map((l) => l.payout_id!);
+    for (const id of ids) expect(id).toMatch(DERIVED);
+    expect(new Set(ids).size).toBe(20);
+    expect(heldFor(sb, wal).map((p) => p.payout_id).sort()).toEqual([...ids].sort());
+    // The row of `100` paid 100.00.
+    const hundred = heldFor(sb, wal).filter((p) => p.amount_minor === 10000n);
+    expect(hundred).toHaveLength(1);
+
+    const resumes = (r: Run, shown: string) => {
+      expect(r.stderr).toMatch(new RegExp(`Note: 20 rows were accepted earlier in batch "default" from ${escape(pay)} ${WHEN}; they are not sent again\\.`));
+      expect(r.stderr).toContain(`Nothing to send: every row of ${shown} was accepted earlier (batch "default").`);
+      expect(r.code, r.stderr).toBe(0);
+    };
+
+    // 2. The same rows reversed, same file name.
+    let from = sb.requests().length;
+    writeFile(pay, csv([...rows].reverse()));
+    const reversed = await batch([pay, '--yes']);
+    resumes(reversed, pay);
+    noPosts(sb, from);
+    expect(heldFor(sb, wal)).toHaveLength(20);
+
+    // 3. A copy under another name.
+    const copy = work.file('pay (copy).csv');
+    copyFileSync(pay, copy);
+    from = sb.requests().length;
+    const copied = await batch([copy, '--yes']);
+    resumes(copied, copy);
+    noPosts(sb, from);
+    expect(heldFor(sb, wal)).toHaveLength(20);
+
+    // 4. Re-saved by a spreadsheet: CRLF line ends, 100.00 for 100, yet another name.
+    const resavedRows = rows.map((r) => (r.amount === '100' ? { ...r, amount: '100.00' } : r));
+    const resavedText = csv(resavedRows, '\r\n');
+    expect(resavedText).toContain(',100.00,');
+    expect(resavedText).toContain('\r\n');
+    const resaved = writeFile(work.file('pay-resaved.csv'), resavedText);
+    from = sb.requests().length;
+    const again = await batch([resaved, '--yes']);
+    resumes(again, resaved);
+    noPosts(sb, from);
+    expect(heldFor(sb, wal)).toHaveLength(20);
+
+    // 5. The same rows as a new batch: paid again as 20 new payouts, after naming the earlier run.
+    from = sb.requests().length;
+    const fresh = await batch([resaved, '--batch-id', 'NEW', '--yes']);
+    expect(fresh.stderr).toContain(`Batch "NEW": 20 payouts to send from ${resaved}:`);
+    expect(fresh.stderr).toMatch(
+      new RegExp(`Note: 20 rows pay the same as payouts sent in batch "default" from ${escape(pay)} ${WHEN}; batch "NEW" pays them again as new payouts\\.`),
+    );
+    // The note comes in the plan, before anything is sent.
+    expect(fresh.stderr.indexOf('batch "NEW" pays them again')).toBeLessThan(fresh.stderr.indexOf('20 accepted'));
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(payoutPosts(sb, from)).toHaveLength(20);
+    const all = heldFor(sb, wal);
+    expect(all).toHaveLength(40);
+    expect(new Set(all.map((p) => p.payout_id)).size).toBe(40);
+    const newIds = payoutPosts(sb, from).map(postedPayoutId);
+    for (const id of newIds) {
+      expect(id).toMatch(DERIVED);
+      expect(ids).not.toContain(id);
+    }
+    expect(all.filter((p) => p.amount_minor === 10000n)).toHaveLength(2);
+  }, 40_000);
+
+  it('two identical rows: exit 2 and nothing sent without a terminal; --allow-duplicates --yes sends both (and a rerun sends nothing new)', async () => {
+    const sb = ctx.sb;
+    const tag = uniq();
+    const wal = freshWallet(sb, '100000.00', 'SLE');
+    const rows = plainRows(5, wal, tag);
+    rows[3] = { ...rows[2]! }; // spreadsheet rows 4 and 5 (the header is row 1)
+    const file = writeFile(work.file('dups.csv'), csv(rows));
+
+    const r = await batch([file, '--yes']);
+    expect(r.stderr).toContain('1 group of identical rows. Nothing was sent.');
+    expect(r.stderr).toContain('rows 4 and 5 are identical');
+    expect(r.code, r.stderr).toBe(2);
+    noPosts(sb);
+    expect(heldFor(sb, wal)).toHaveLength(0);
+
+    const ok = await batch([file, '--allow-duplicates', '--yes']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(payoutPosts(sb)).toHaveLength(5);
+    const held = heldFor(sb, wal);
+    expect(held).toHaveLength(5);
+    const dupMinor = BigInt(rows[2]!.amount!.replace('.', ''));
+    expect(held.filter((p) => p.amount_minor === dupMinor && p.recipient.accountDetails.name === rows[2]!.name)).toHaveLength(2);
+
+    const from = sb.requests().length;
+    const rerun = await batch([file, '--allow-duplicates', '--yes']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    noPosts(sb, from);
+    expect(heldFor(sb, wal)).toHaveLength(5);
+  });
+});
+
+describe('payout create: the same payout typed again', () => {
+  it('without --payout-id, same wallet/account/amount/currency within 24 h: exit 2 and nothing sent without a terminal; --allow-repeat sends it', async () => {
+    const sb = ctx.sb;
+    const tag = uniq();
+    const wal = freshWallet(sb, '10000.00', 'SLE');
+    const args = [
+      '--wallet', wal,
+      '--amount', '321.50',
+      '--currency', 'SLE',
+      '--type', 'wallet',
+      '--name', `Fatmata ${tag}`,
+      '--provider', 'orange_money',
+      '--account', '076555123',
+      '--phone', '+23276555123',
+      '--yes',
+    ];
+    const first = await create(args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(heldFor(sb, wal)).toHaveLength(1);
+
+    let from = sb.requests().length;
+    const second = await create(args);
+    expect(second.stderr).toContain('This payout repeats one sent from this machine');
+    expect(second.stderr).toContain('add --allow-repeat');
+    expect(second.stdout).toBe('');
+    expect(second.code, second.stderr).toBe(2);
+    noPosts(sb, from);
+    expect(heldFor(sb, wal)).toHaveLength(1);
+
+    from = sb.requests().length;
+    const third = await create([...args, '--allow-repeat']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(payoutPosts(sb, from)).toHaveLength(1);
+    const held = heldFor(sb, wal);
+    expect(held).toHaveLength(2);
+    expect(new Set(held.map((p) => p.payout_id)).size).toBe(2);
+    expect(held.every((p) => p.amount_minor === 32150n)).toBe(true);
+  });
+});
+
+describe('the report: checked before anything is sent, true after a kill', () => {
+  it('--report into a missing folder: exit 2, nothing sent, the input unchanged', async () => {
+    const sb = ctx.sb;
+    const wal = freshWallet(sb, '10000.00', 'SLE');
+    const text = csv(plainRows(3, wal, uniq()));
+    const file = writeFile(work.file('r.csv'), text);
+    const r = await batch([file, '--report', work.file('no-such-folder/r.report.csv'), '--yes']);
+    expect(r.stderr).toContain('Cannot write the report. Nothing was sent.');
+    expect(r.code, r.stderr).toBe(2);
+    noPosts(sb);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(work.file('no-such-folder'))).toBe(false);
+    expect(heldFor(sb, wal)).toHaveLength(0);
+  });
+
+  it('--report equal to the input file: exit 2, nothing sent, the input byte for byte unchanged', async () => {
+    const sb = ctx.sb;
+    const wal = freshWallet(sb, '10000.00', 'SLE');
+    const text = csv(plainRows(3, wal, uniq()), '\r\n');
+    const file = writeFile(work.file('same.csv'), text);
+    const before = readFileSync(file);
+    const r = await batch([file, '--report', file, '--yes']);
+    expect(r.stderr).toContain('Cannot write the report. Nothing was sent.');
+    expect(r.code, r.stderr).toBe(2);
+    noPosts(sb);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(heldFor(sb, wal)).toHaveLength(0);
+  });
+
+  it('killed with SIGKILL mid-way: the default report holds the header and one line per finished row, each held by the sandbox', async () => {
+    const sb = ctx.sb;
+    const prefix = `killrep-${uniq()}`;
+    const rows = batchRows(12, sle, prefix);
+    const ids = rows.map((r) => r.payout_id!);
+    const file = writeFile(work.file('killed.csv'), toCsv(rows));
+    const reportPath = work.file('killed.report.csv');
+
+    // Slow rows: the first 6 POSTs take 250 ms each; every later one is held without an
+    // answer (never committed), so when the process dies exactly 6 rows have finished.
+    sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 250, times: 6 });
+    sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'hang', times: Infinity });
+    const { child, done } = startPayctl(['payout', 'batch', file, '--concurrency', '2', '--yes'], { dir: cfg.dir, timeoutMs: 20_000 });
+    let exited = false;
+    void done.finally(() => (exited = true));
+    const lines = () => (existsSync(reportPath) ? readFileSync(reportPath, 'utf8').split(/\r?\n/).filter(Boolean).length : 0);
+    const deadline = Date.now() + 15_000;
+    while (!exited && Date.now() < deadline && !(lines() === 7 && payoutPosts(sb).filter((p) => p.outcome === 'hang').length === 2)) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(exited, 'the batch was still running').toBe(false);
+    child.kill('SIGKILL');
+    const killed = await done;
+    expect(killed.signal).toBe('SIGKILL');
+
+    const report = reportLines(reportPath);
+    expect(report).toHaveLength(6);
+    const counts = heldCounts(sb, ids);
+    const heldIds = [...counts].filter(([, n]) => n > 0).map(([id]) => id);
+    expect([...counts.values()].every((n) => n <= 1)).toBe(true);
+    expect(heldIds).toHaveLength(report.length);
+    const held = new Map(sb.payouts().map((p) => [p.payout_id, p]));
+    for (const l of report) {
+      expect(l.outcome, l.payout_id).toBe('accepted');
+      expect(counts.get(l.payout_id!), l.payout_id).toBe(1);
+      expect(l.transaction_id).toBe(held.get(l.payout_id!)!.transaction_id);
+    }
+    expect(report.map((l) => l.payout_id).sort()).toEqual([...heldIds].sort());
+  });
+});
+
+describe('rows checked against the wallets before anything is sent', () => {
+  it('an unknown wallet and a currency other than the wallet\'s: exit 2, nothing sent, rows named; --dry-run exits 2 too', async () => {
+    const sb = ctx.sb;
+    const tag = uniq();
+    const rows = plainRows(3, sle, tag);
+    rows[0] = { ...rows[0]!, wallet_id: 'wal_nope' }; // row 2
+    rows[1] = { ...rows[1]!, currency: 'NGN' }; // row 3
+    const file = writeFile(work.file('wallets.csv'), csv(rows));
+
+    const r = await batch([file, '--yes']);
+    expect(r.stderr).toContain('row 2: wallet_id "wal_nope" is not one of your wallets');
+    expect(r.stderr).toContain(`row 3: wallet ${sle} holds SLE, not NGN`);
+    expect(r.stderr).toContain('Nothing was sent.');
+    expect(r.code, r.stderr).toBe(2);
+    noPosts(sb);
+
+    const dry = await batch([file, '--dry-run']);
+    expect(dry.stderr).toContain('row 2: wallet_id "wal_nope" is not one of your wallets');
+    expect(dry.stderr).toContain(`row 3: wallet ${sle} holds SLE, not NGN`);
+    expect(dry.code, dry.stderr).toBe(2);
+    noPosts(sb);
+    expect(existsSync(work.file('wallets.report.csv'))).toBe(false);
+  });
+});
+
+describe('amounts a JSON number cannot carry exactly', () => {
+  it('payout create with 18 significant digits (0 and 2 minor digits): exit 2, nothing sent', async () => {
+    const sb = ctx.sb;
+    const base = ['--type', 'wallet', '--name', `Big ${uniq()}`, '--provider', 'orange_money', '--account', '076000111', '--phone', '+23276000111', '--yes'];
+    const sleWallet = freshWallet(sb, '10000.00', 'SLE');
+    const ugxWallet = freshWallet(sb, '10000', 'UGX');
+    for (const [wallet, amount, currency] of [
+      [sleWallet, '1234567890123456.78', 'SLE'],
+      [ugxWallet, '123456789012345678', 'UGX'],
+    ] as const) {
+      const r = await create(['--wallet', wallet, '--amount', amount, '--currency', currency, ...base]);
+      expect(r.stderr, `${amount} ${currency}`).toContain('significant digits');
+      expect(r.stdout).toBe('');
+      expect(r.code, r.stderr).toBe(2);
+    }
+    noPosts(sb);
+    expect(heldFor(sb, sleWallet)).toHaveLength(0);
+    expect(heldFor(sb, ugxWallet)).toHaveLength(0);
+  });
+
+  it('the same amount in a batch row: exit 2, nothing sent, the row named', async () => {
+    const sb = ctx.sb;
+    const wal = freshWallet(sb, '10000.00', 'SLE');
+    const rows = plainRows(4, wal, uniq());
+    rows[1] = { ...rows[1]!, amount: '1234567890123456.78' }; // row 3
+    const file = writeFile(work.file('big.csv'), csv(rows));
+    const r = await batch([file, '--yes']);
+    expect(r.stderr).toMatch(/row 3: .*significant digits/);
+    expect(r.stderr).toContain('Nothing was sent.');
+    expect(r.code, r.stderr).toBe(2);
+    noPosts(sb);
+    expect(heldFor(sb, wal)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * Printed commands run as printed (GUIDE pattern 13). Under a profile other than the
+ * default (here the only profile is `tty`), the resume line of an interrupted batch,
+ * the "check it with" and "retry safely" lines of a payout whose outcome is unknown, and
+ * the login hint of a refused key carry `--profile tty` (and the run options in force),
+ * and pasted into a shell, through a `payctl` on PATH, they work: nothing is paid twice.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
+import { payctl as payctlE2e, readProfiles, writeLoggedIn, writeProfiles } from '../helpers/e2e.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import {
+  batchRows,
+  expectExactlyOncePerId,
+  fundDemoWallets,
+  heldCounts,
+  payoutPosts,
+  postedPayoutId,
+  startPayctl,
+  tempWorkDir,
+  toCsv,
+  writeFile,
+} from '../helpers/batch.js';
+
+const ctx = useSandbox();
+
+let cfg: ReturnType<typeof tempConfigDir>;
+let shim: string;
+let work: ReturnType<typeof tempWorkDir>;
+let sle: string;
+
+beforeAll(async () => {
+  // The only profile is `tty`: a printed command without --profile tty would not work.
+  cfg = tempConfigDir();
+  await writeLoggedIn(ctx.sb, cfg.dir, ctx.sb.apiKey, 'tty');
+  expect(Object.keys(readProfiles(cfg.dir))).toEqual(['tty']);
+  // `payctl` on PATH, as a person who installed it has it.
+  shim = mkdtempSync(join(tmpdir(), 'payctl-shim-'));
+  writeFileSync(join(shim, 'payctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(shim, 'payctl'), 0o755);
+});
+
+afterAll(() => {
+  cfg?.cleanup();
+  if (shim) rmSync(shim, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  work = tempWorkDir();
+  fundDemoWallets(ctx.sb);
+  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+  ctx.sb.clearRequests();
+});
+
+afterEach(() => {
+  ctx.sb.faults.clear();
+  work.cleanup();
+});
+
+interface ShellRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `bash -c <line>` with the shim first on PATH and the test's config folder: the line exactly as printed. */
+function runAsPrinted(line: string, dir: string = cfg.dir, timeoutMs = 25_000): Promise<ShellRun> {
+  return new Promise((resolve, reject) => {
+    const env = cliEnv(dir);
+    env.PATH = `${shim}:${process.env.PATH ?? ''}`;
+    const child = spawn('bash', ['-c', line], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end();
+  });
+}
+
+/** The line right after the line that starts with `intro` (trimmed of nothing: as printed). */
+function lineAfter(text: string, intro: string): string {
+  const lines = text.split('\n');
+  const i = lines.findIndex((l) => l.startsWith(intro));
+  expect(i, `a line starting with ${JSON.stringify(intro)} in:\n${text}`).toBeGreaterThanOrEqual(0);
+  return lines[i + 1] ?? '';
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('printed commands run as printed (profile tty, no default profile)', () => {
+  it('a batch stopped by SIGINT about half way exits 130; its resume line, run as printed, sends the rest: one payout per row', async () => {
+    const sb = ctx.sb;
+    const prefix = `sigint-${Date.now()}`;
+    const rows = batchRows(20, sle, prefix);
+    const ids = rows.map((r) => r.payout_id!);
+    // A folder and file name a shell must have quoted.
+    const folder = join(work.dir, "Oct payouts (Jo's)");
+    mkdirSync(folder);
+    const file = writeFile(join(folder, 'pay run.csv'), toCsv(rows));
+    sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 150, times: Infinity });
+
+    const { child, done } = startPayctl(['payout', 'batch', file, '--profile', 'tty', '--concurrency', '2', '--yes'], { dir: cfg.dir, timeoutMs: 20_000 });
+    let exited = false;
+    void done.finally(() => (exited = true));
+    const deadline = Date.now() + 15_000;
+    while (!exited && Date.now() < deadline && payoutPosts(sb).filter((p) => p.outcome === 201).length < 8) await sleep(5);
+    expect(exited, 'the batch was still running').toBe(false);
+    child.kill('SIGINT');
+    const stopped = await done;
+    expect(stopped.stderr).toContain('Resume with (rows already accepted are skipped, nothing is paid twice):');
+    expect(stopped.code, stopped.stderr).toBe(130);
+
+    const sentFirst = payoutPosts(sb).map(postedPayoutId);
+    expect(sentFirst.length).toBeGreaterThanOrEqual(8);
+    expect(sentFirst.length).toBeLessThan(20);
+    const heldFirst = [...heldCounts(sb, ids)].filter(([, n]) => n > 0).length;
+    expect(heldFirst).toBe(sentFirst.length); // rows in flight finished
+    expect(heldFirst).toBeLessThan(20);
+
+    const line = lineAfter(stopped.stderr, 'Resume with (rows already accepted are skipped, nothing is paid twice):');
+    expect(line.startsWith('  payctl payout batch ')).toBe(true);
+    expect(line).toContain(' --profile tty ');
+    expect(line).toContain(' --concurrency 2 ');
+    expect(line.endsWith(' --yes')).toBe(true);
+
+    sb.faults.clear();
+    const from = sb.requests().length;
+    const resumed = await runAsPrinted(line);
+    expect(resumed.stderr).toContain(`${20 - heldFirst} payouts to send from ${file}`);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Only the rows not yet accepted were sent; in all, one payout per row.
+    const sentThen = payoutPosts(sb, from).map(postedPayoutId);
+    expect(sentThen).toHaveLength(20 - heldFirst);
+    for (const id of sentThen) expect(sentFirst).not.toContain(id);
+    expectExactlyOncePerId(sb, ids, prefix);
+  });
+
+  it('payout create whose request hangs (exit 4): "check it with" and "retry safely", run as printed, pay exactly once', async () => {
+    const sb = ctx.sb;
+    const wal = freshWallet(sb, '10000.00', 'SLE');
+    const name = `Jo's payee ${Date.now()}`;
+    sb.faults.add({ path: '/v2/payout', kind: 'hang', times: Infinity });
+
+    const r = await payctlE2e(
+      [
+        'payout', 'create', '--profile', 'tty', '--timeout', '1',
+        '--wallet', wal,
+        '--amount', '250.75',
+        '--currency', 'SLE',
+        '--type', 'wallet',
+        '--name', name,
+        '--provider', 'orange_money',
+        '--account', '076444555',
+        '--phone', '+23276444555',
+        '--note', "it's $HOME & more",
+        '--metadata', 'run=printed commands',
+        '--yes',
+      ],
+      { dir: cfg.dir, timeoutMs: 25_000 },
+    );
+    expect(r.stdout).toBe('');
+    expect(r.code, r.stderr).toBe(4);
+    const posts = payoutPosts(sb);
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.every((p) => p.outcome === 'hang')).toBe(true);
+    const payoutId = postedPayoutId(posts[0]!);
+    const key = posts[0]!.headers['idempotency-key']!;
+    expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(0);
+
+    const check = r.stderr.split('\n').find((l) => l.startsWith('Check it with:'));
+    expect(check, r.stderr).toBeDefined();
+    const getLine = check!.replace(/^Check it with:\s+/, '');
+    expect(getLine.startsWith(`payctl payout get ${payoutId} --profile tty`), getLine).toBe(true);
+    const retryLine = lineAfter(r.stderr, 'Retry safely');
+    expect(retryLine.startsWith('  payctl payout create --profile tty ')).toBe(true);
+    expect(retryLine).toContain(`--payout-id ${payoutId}`);
+    expect(retryLine).toContain(`--idempotency-key ${key}`);
+    expect(retryLine.endsWith(' --yes')).toBe(true);
+
+    sb.faults.clear();
+    const from = sb.requests().length;
+    const retried = await runAsPrinted(retryLine);
+    expect(retried.stderr).toContain(`Payout ${payoutId} was journaled before: resending it with the same idempotency key.`);
+    expect(retried.code, retried.stderr).toBe(0);
+    const again = payoutPosts(sb, from);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.headers['idempotency-key']).toBe(key);
+    expect(again[0]!.body).toBe(posts[0]!.body);
+    const held = sb.payouts().filter((p) => p.payout_id === payoutId);
+    expect(held).toHaveLength(1);
+    expect(held[0]!.amount_minor).toBe(25075n);
+    expect(held[0]!.recipient.accountDetails.name).toBe(name);
+    expect(held[0]!.recipient.accountDetails.note).toBe("it's $HOME & more");
+    expect(held[0]!.metadata).toEqual({ run: 'printed commands' });
+
+    const got = await runAsPrinted(getLine);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toContain(held[0]!.transaction_id);
+    expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(1);
+  });
+
+  it('a refused key under the only profile `tty` (exit 3) prints `payctl login --profile tty`', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      writeProfiles(dir, {
+        tty: {
+          baseUrl: ctx.sb.baseUrl,
+          apiKey: 'sk_sandbox_refused_0000000000000000',
+          token: 'not-a-token-the-sandbox-issued',
+          tokenExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        },
+      });
+      const byFlag = await payctlE2e(['balances', '--profile', 'tty'], { dir });
+      expect(byFlag.stderr).toContain('payctl login --profile tty');
+      expect(byFlag.code, byFlag.stderr).toBe(3);
+
+      const byEnv = await payctlE2e(['balances'], { dir, env: { PAYCTL_PROFILE: 'tty' } });
+      expect(byEnv.stderr).toContain('payctl login --profile tty');
+      expect(byEnv.code, byEnv.stderr).toBe(3);
+      expect(existsSync(join(dir, 'config.json'))).toBe(true);
+      expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['tty']);
+    } finally {
+      cleanup();
+    }
+  });
+});
