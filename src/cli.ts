@@ -10,6 +10,7 @@ import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
+import { maskedStream, SecretMask } from './output/secrets.js';
 
 export interface Process {
   argv: string[];
@@ -35,9 +36,10 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) 
   };
 }
 
+/** --timeout: at least 0.1 s (a smaller value would round to no time limit at all). */
 function secondsOption(value: string): number {
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) {
-    throw new InvalidArgumentError('--timeout must be a number of seconds greater than 0.');
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) < 0.1) {
+    throw new InvalidArgumentError('--timeout must be a number of seconds, at least 0.1.');
   }
   return Number(value);
 }
@@ -346,14 +348,15 @@ function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
   };
 }
 
-function makeIO(proc: Process, globals: GlobalOptions, colorFlag: boolean, wantsColor: typeof import('./output/style.js').wantsColor): IO {
+function makeIO(proc: Process, globals: GlobalOptions, colorFlag: boolean, wantsColor: typeof import('./output/style.js').wantsColor, mask: SecretMask): IO {
   const stdinIsTTY = proc.stdin.isTTY === true;
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
   return {
     stdin: proc.stdin,
-    stdout: proc.stdout,
-    stderr: proc.stderr,
+    // Every known secret is masked in everything written, in every mode (output/secrets.ts).
+    stdout: maskedStream(proc.stdout, mask),
+    stderr: maskedStream(proc.stderr, mask),
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
@@ -388,6 +391,7 @@ export async function main(proc: Process): Promise<number> {
   proc.on('SIGTERM', onSignal);
 
   const { wantsColor, makeStyle, loadColor } = await import('./output/style.js');
+  const mask = new SecretMask();
   const { renderErrorJson, renderErrorText } = await import('./output/errors.js');
   let deps: Deps | undefined;
   let exitCode = 0;
@@ -397,11 +401,12 @@ export async function main(proc: Process): Promise<number> {
   const run: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}): Promise<void> => {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = (cmd.optsWithGlobals() as { color?: boolean }).color !== false;
-    const io = makeIO(proc, globals, colorFlag, wantsColor);
+    mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
+    const io = makeIO(proc, globals, colorFlag, wantsColor, mask);
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
-    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore);
+    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask);
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -435,7 +440,7 @@ export async function main(proc: Process): Promise<number> {
     }
     const style = makeStyle(deps?.io.stderrColor ?? false);
     const json = deps?.globals.json ?? jsonRequested;
-    proc.stderr.write(json ? renderErrorJson(err) : renderErrorText(err, style, deps?.globals.verbose ?? false));
+    proc.stderr.write(mask.apply(json ? renderErrorJson(err) : renderErrorText(err, style, deps?.globals.verbose ?? false)));
     return exitCodeOf(err);
   } finally {
     proc.off('SIGINT', onSignal);
@@ -458,6 +463,7 @@ function buildDeps(
   signal: AbortSignal,
   style: import('./output/style.js').Style,
   openConfigStore: (env: NodeJS.ProcessEnv) => ConfigStore,
+  mask: SecretMask,
 ): Deps {
   const log: Log = {
     info: (line) => void io.stderr.write(line + '\n'),
@@ -475,6 +481,7 @@ function buildDeps(
     now: () => new Date(),
     verbose: globals.verbose ? (line: string) => void io.stderr.write(style.dim(line) + '\n') : undefined,
     userAgent: `payctl/${version()} node/${process.versions.node}`,
+    onSecret: (secret: string) => mask.add(secret),
   };
   const deps: Deps = {
     io,
@@ -484,7 +491,12 @@ function buildDeps(
     now: () => new Date(),
     signal,
     log,
-    config: once((): ConfigStore => openConfigStore(proc.env)),
+    config: once((): ConfigStore => {
+      const store = openConfigStore(proc.env);
+      const p = store.getProfile(globals.profile);
+      mask.add(p?.apiKey, p?.token, p?.webhookSecret);
+      return store;
+    }),
     api: once(async (): Promise<ApiClient> => {
       const { createApiClient } = await import('./api/session.js');
       const client = createApiClient({ ...session, store: deps.config() });
@@ -499,7 +511,8 @@ function buildDeps(
     },
     prompter: once(async (): Promise<Prompter> => {
       const { createPrompter } = await import('./output/prompter.js');
-      return createPrompter(io, signal);
+      // Prompts talk to the terminal itself (inquirer's readline needs the real stream); they echo no secret.
+      return createPrompter({ ...io, stdout: proc.stdout }, signal);
     }),
   };
   closers.set(deps, async () => {

@@ -44,6 +44,10 @@ export interface ClientOptions {
   userAgent?: string;
   /** The login command for these settings, as printed in hints (default `payctl login`). */
   loginCommand?: string;
+  /** Answers larger than this are refused (default MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+  /** Told of every credential this client holds or receives, so that output can mask it. */
+  onSecret?: (secret: string) => void;
 }
 
 export interface CallOptions {
@@ -55,6 +59,55 @@ export interface CallOptions {
   retry?: boolean;
   /** Interrupts this call instead of the process's Ctrl-C signal. */
   signal?: AbortSignal;
+}
+
+/** The largest answer read (PAYCTL_MAX_RESPONSE_BYTES overrides it): a hostile or broken service cannot fill memory. */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** PAYCTL_MAX_RESPONSE_BYTES, when it is a positive whole number. */
+export function maxResponseBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.PAYCTL_MAX_RESPONSE_BYTES;
+  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+}
+
+/** The code of a NetworkError for an answer that started but did not finish within --timeout: not retried. */
+export const DEADLINE_CODE = 'PAYCTL_DEADLINE';
+
+function deadlineError(url: string, timeoutMs: number): NetworkError {
+  return new NetworkError(`The answer from ${hostOf(url)} did not finish within ${seconds(timeoutMs)} (it was still arriving).`, {
+    causeCode: DEADLINE_CODE,
+    hint: 'The service answers too slowly; try again later, or raise --timeout.',
+  });
+}
+
+/** A response body as text, refused (and the connection dropped) past `max` bytes. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy?: (err?: Error) => unknown }, max: number, status: number, url: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy?.();
+      throw new ApiError(`The answer from ${hostOf(url)} (HTTP ${status}) is larger than ${Math.round(max / 1024 / 1024)} MiB; payctl stopped reading it.`, {
+        status,
+        hint: 'The service or a proxy in between is misbehaving. PAYCTL_MAX_RESPONSE_BYTES raises the limit.',
+      });
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** Refresh a token this long before it expires. */
@@ -72,6 +125,7 @@ export class ApiClient {
     this.baseUrl = opts.baseUrl;
     this.#token = opts.credentials.token;
     this.#tokenExpiresAt = opts.credentials.tokenExpiresAt;
+    for (const s of [opts.credentials.apiKey, opts.credentials.token]) if (s) opts.onSecret?.(s);
 
   }
 
@@ -113,16 +167,21 @@ export class ApiClient {
     const started = performance.now();
     // A per-call signal replaces the process's Ctrl-C signal (a batch lets requests in flight finish).
     const interrupt = signal ?? this.#opts.signal;
+    // --timeout bounds the whole exchange: a service that drips its answer a byte at a time
+    // keeps undici's idle timers happy, not this one.
+    const deadline = AbortSignal.timeout(this.#opts.timeoutMs);
+    let answered = false;
     try {
       const res = await httpRequest(await this.#getDispatcher(), url, {
         method: method as Dispatcher.HttpMethod,
         headers: all,
         body,
-        signal: interrupt,
+        signal: AbortSignal.any([interrupt, deadline]),
         headersTimeout: this.#opts.timeoutMs,
         bodyTimeout: this.#opts.timeoutMs,
       });
-      const raw = await res.body.text();
+      answered = true;
+      const raw = await readCapped(res.body, this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES, res.statusCode, url);
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       if (log) {
@@ -133,7 +192,12 @@ export class ApiClient {
       return { status: res.statusCode, headers: out, raw, requestId: out['x-request-id'] };
     } catch (err) {
       if (interrupt.aborted) throw new InterruptedError();
-      const e = toNetworkError(err, url, this.#opts.timeoutMs);
+      if (err instanceof ApiError) throw err;
+      const e = deadline.aborted
+        ? answered
+          ? deadlineError(url, this.#opts.timeoutMs)
+          : toNetworkError({ code: 'UND_ERR_HEADERS_TIMEOUT' }, url, this.#opts.timeoutMs)
+        : toNetworkError(err, url, this.#opts.timeoutMs);
       log?.(`< ${e.causeCode ?? 'error'}: ${e.message} (${Math.round(performance.now() - started)} ms)`);
       throw e;
     }
@@ -172,7 +236,9 @@ export class ApiClient {
     }
     if (res.status < 200 || res.status > 299) throw apiErrorFrom(res, 'Getting an access token failed');
     const env = parseEnvelope(res);
-    return parseOrThrow(tokenSchema, env.data, 'a token', res.requestId);
+    const token = parseOrThrow(tokenSchema, env.data, 'a token', res.requestId);
+    this.#opts.onSecret?.(token.token);
+    return token;
   }
 
   async #withRetry(attempt: () => Promise<HttpResponse>, retry: boolean): Promise<HttpResponse> {
@@ -187,7 +253,8 @@ export class ApiClient {
         if (!(err instanceof NetworkError)) throw err;
         failure = err;
       }
-      const retryable = failure !== undefined || (res !== undefined && isRetryableStatus(res.status));
+      // An answer still dripping at the deadline already used the time limit: not retried.
+      const retryable = (failure !== undefined && (failure as NetworkError).causeCode !== DEADLINE_CODE) || (res !== undefined && isRetryableStatus(res.status));
       if (!retry || !retryable || n >= policy.maxAttempts) {
         if (failure) throw failure;
         return res!;
@@ -305,14 +372,8 @@ export function apiErrorFrom(res: HttpResponse, prefix?: string): ApiError {
 function toNetworkError(err: unknown, url: string, timeoutMs: number): NetworkError {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code;
-  const host = (() => {
-    try {
-      return new URL(url).host;
-    } catch {
-      return url;
-    }
-  })();
-  const secs = `${Math.round(timeoutMs / 100) / 10} s`;
+  const host = hostOf(url);
+  const secs = seconds(timeoutMs);
   switch (code) {
     case 'ECONNREFUSED':
       return new NetworkError(`Could not connect to ${host}: connection refused.`, { causeCode: code, hint: 'Is the service (or `payctl sandbox start`) running at this base URL?' });

@@ -47,7 +47,8 @@ export function backoffDelay(
   retryAfterMs: number | undefined,
   random: () => number = Math.random,
 ): number {
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
+  // Retry-After: 0 (or a date in the past) still waits a little: 52 requests in 308 ms otherwise.
+  if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, policy.baseDelayMs), policy.maxRetryAfterMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   // Full jitter, but never less than half the step, so retries do not bunch at 0.
   return Math.round(ceiling / 2 + random() * (ceiling / 2));

@@ -8,7 +8,7 @@ import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../deps.js';
 import { commandLine, invocationOf } from '../output/command-line.js';
-import { ApiClient } from './client.js';
+import { ApiClient, maxResponseBytesFrom } from './client.js';
 
 export interface SessionInputs {
   globals: GlobalOptions;
@@ -18,6 +18,8 @@ export interface SessionInputs {
   now: () => Date;
   verbose: ((line: string) => void) | undefined;
   userAgent: string;
+  /** Told of every credential in use, so that output can mask it. */
+  onSecret?: (secret: string) => void;
 }
 
 export function createApiClient(inp: SessionInputs): ApiClient {
@@ -31,6 +33,18 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     });
   }
   const baseUrl = checkBaseUrl(s.baseUrl.value);
+  // The profile's key and token belong to the profile's own base URL (like gh, which binds a
+  // token to its host): another URL given by flag or environment gets only credentials from
+  // the environment.
+  if (s.baseUrl.source !== 'profile' && !sameBaseUrl(baseUrl, profile?.baseUrl)) {
+    if (s.apiKey.source === 'profile') s.apiKey = { value: undefined, source: 'none' };
+    if (s.token.source === 'profile') s.token = { value: undefined, source: 'none' };
+    if (!s.apiKey.value && !s.token.value && (profile?.apiKey || profile?.token)) {
+      throw new AuthError(`Profile "${globals.profile}" holds credentials for ${profile.baseUrl ?? 'another base URL'}, not for ${baseUrl}: they are not sent there.`, {
+        hint: `Set PAYCTL_API_KEY or PAYCTL_TOKEN for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
+      });
+    }
+  }
   if (!s.apiKey.value && !s.token.value) {
     throw new AuthError(`Not logged in: profile "${globals.profile}" has no API key or token.`, {
       hint: `Run \`${login}\` (or set PAYCTL_API_KEY).`,
@@ -50,6 +64,8 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     verbose: inp.verbose,
     userAgent: inp.userAgent,
     loginCommand: login,
+    maxResponseBytes: maxResponseBytesFrom(env),
+    onSecret: inp.onSecret,
     credentials: {
       apiKey: s.apiKey.value,
       token: useProfileToken ? s.token.value : undefined,
@@ -60,6 +76,15 @@ export function createApiClient(inp: SessionInputs): ApiClient {
         : undefined,
     },
   });
+}
+
+function sameBaseUrl(a: string, b: string | undefined): boolean {
+  if (!b) return false;
+  try {
+    return checkBaseUrl(b) === a;
+  } catch {
+    return false;
+  }
 }
 
 /** A client for an explicit base URL and API key (login: verify before saving). */
@@ -73,6 +98,8 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: stri
     now: inp.now,
     verbose: inp.verbose,
     userAgent: inp.userAgent,
+    maxResponseBytes: maxResponseBytesFrom(inp.env),
+    onSecret: inp.onSecret,
     credentials: { apiKey, token: undefined, tokenExpiresAt: undefined, fixedToken: false },
   });
 }

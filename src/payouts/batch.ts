@@ -86,6 +86,7 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
   setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal);
   let next = 0;
   const writes: Promise<unknown>[] = [];
+  const unrecorded = new Map<number, unknown>();
 
   const settle = (i: number, out: RowOutcome) => {
     outcomes[i] = out;
@@ -152,8 +153,8 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
           now: o.now,
           gate,
           deferRecord: (w) => {
-            writes.push(w);
-            w.catch(() => {}); // handled: Promise.all(writes) below reports a failed write
+            // A failed write leaves the journal without this row's outcome: reported as unknown below.
+            writes.push(w.catch((err: unknown) => unrecorded.set(i, err)));
           },
           onRetry: (info) => o.onRetry?.(it.row, info),
         });
@@ -180,6 +181,13 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, items.length)) }, worker));
   // Every outcome is on disk before the batch reports.
   await Promise.all(writes);
+  for (const [i, err] of unrecorded) {
+    const prev = outcomes[i]!;
+    const e = err as NodeJS.ErrnoException;
+    const what = e.code === 'ENOSPC' ? 'the disk is full' : (e.message ?? String(err));
+    const said = prev.outcome === 'accepted' || prev.outcome === 'replayed' ? `accepted (transaction ${prev.transactionId ?? '?'})` : prev.outcome;
+    outcomes[i] = { ...prev, outcome: 'unknown', message: `${said}, but payctl could not record it in its journal: ${what}` };
+  }
   for (let i = 0; i < items.length; i++) {
     outcomes[i] ??= { row: items[i]!.row, payoutId: items[i]!.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
   }

@@ -5,8 +5,8 @@
  * attempts and time; any other 4xx is final. When no answer ever came, the outcome
  * is unknown: never reported as failure or success.
  */
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
-import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
+import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
+import { apiErrorFrom, DEADLINE_CODE, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
@@ -54,6 +54,34 @@ function retryReason(res: HttpResponse): string | undefined {
   return undefined;
 }
 
+/** The answer must be about the payout that was asked for: same payout id, amount and currency. */
+function checkAnswer(entry: JournalEntry, t: PayoutTransaction): void {
+  let asked: { payoutId?: unknown; amount?: unknown; currency?: unknown };
+  try {
+    asked = JSON.parse(entry.body) as typeof asked;
+  } catch {
+    return;
+  }
+  const amountLiteral = /"amount":(-?[0-9.eE+-]+)/.exec(entry.body)?.[1];
+  const problems: string[] = [];
+  if (t.payout_id !== undefined && t.payout_id !== asked.payoutId) problems.push(`payout id ${String(t.payout_id)}, not ${String(asked.payoutId)}`);
+  if (t.currency !== undefined && typeof asked.currency === 'string' && String(t.currency).toUpperCase() !== asked.currency) problems.push(`currency ${String(t.currency)}, not ${asked.currency}`);
+  if (t.amount !== undefined && amountLiteral !== undefined && typeof asked.currency === 'string') {
+    const got = plainAmount(t.amount, asked.currency);
+    const want = plainAmount(amountLiteral, asked.currency);
+    if (got !== want) problems.push(`amount ${got}, not ${want}`);
+  }
+  if (problems.length) throw new Error(`it describes another payout: ${problems.join('; ')}`);
+}
+
+/** A local failure (disk full, no permission) after the service may have taken the payout. */
+function recordFailure(err: unknown, transactionId: string | undefined, after?: NetworkError | InterruptedError): NetworkError {
+  const e = err as NodeJS.ErrnoException;
+  const what = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code === 'EROFS' ? 'the file system is read-only' : (e.message ?? String(err));
+  const said = transactionId ? `the service accepted it (transaction ${transactionId})` : after ? `no answer was read (${after.message.replace(/\.$/, '')})` : 'the service may have taken it';
+  return new NetworkError(`${said}, but payctl could not record that in its journal: ${what}`, { causeCode: e.code });
+}
+
 export async function sendPayout(api: ApiClient, journal: Journal, entry: JournalEntry, opts: SendOptions): Promise<SendResult> {
   const policy = opts.policy ?? PAYOUT_RETRY;
   const started = Date.now();
@@ -65,6 +93,15 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     const written = journal.record(entry, outcome);
     if (opts.deferRecord) opts.deferRecord(written);
     else await written;
+  };
+  /** An unknown outcome, journaled when the journal can take it (a failing disk is said, not hidden). */
+  const unknown = async (error: NetworkError | InterruptedError, reason: string, lastStatus = lastRes?.status): Promise<SendResult> => {
+    try {
+      await record({ kind: 'unknown', reason, at: opts.now().toISOString() });
+    } catch (err) {
+      return { kind: 'unknown', error: recordFailure(err, undefined, error), attempts: attempt, lastStatus };
+    }
+    return { kind: 'unknown', error, attempts: attempt, lastStatus };
   };
   for (;;) {
     attempt++;
@@ -79,34 +116,57 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
       });
     } catch (err) {
       if (err instanceof InterruptedError) {
-        const result: SendResult = { kind: 'unknown', error: err, attempts: attempt, lastStatus: lastRes?.status };
-        await record({ kind: 'unknown', reason: 'interrupted while the request was in flight', at: opts.now().toISOString() });
-        return result;
+        return unknown(err, 'interrupted while the request was in flight');
       }
-      if (!(err instanceof NetworkError)) throw err;
-      lastFailure = err;
+      // Credentials refused (or none): the service took nothing.
+      if (err instanceof AuthError) throw err;
+      if (err instanceof NetworkError && err.causeCode !== DEADLINE_CODE) lastFailure = err;
+      else {
+        // An answer that could not be read (too large, still dripping at the deadline): the
+        // payout may have been made. Unknown, with the same key for the retry.
+        const error = err instanceof NetworkError ? err : new NetworkError(`the answer could not be read: ${(err as Error).message.replace(/\.$/, '')}`);
+        return unknown(error, error.message);
+      }
     }
 
     if (res) {
       lastRes = res;
       if (res.status >= 200 && res.status <= 299) {
-        const envelope = parseEnvelope(res);
-        const transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
+        let envelope: Envelope;
+        let transaction: PayoutTransaction;
+        try {
+          envelope = parseEnvelope(res);
+          transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
+          checkAnswer(entry, transaction);
+        } catch (err) {
+          // The service said yes in a way payctl cannot read: it may well have paid. Never "refused".
+          const error = new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${(err as Error).message.replace(/\.$/, '')})`);
+          return unknown(error, error.message, res.status);
+        }
         const replayed = (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
-        await record({
+        const accepted: Outcome = {
           kind: 'accepted',
           status: res.status,
           transactionId: transaction.transaction_id,
           fee: transaction.fee === undefined ? undefined : plainAmount(transaction.fee, transaction.currency),
           replayed,
           at: opts.now().toISOString(),
-        });
+        };
+        try {
+          await record(accepted);
+        } catch (err) {
+          return { kind: 'unknown', error: recordFailure(err, transaction.transaction_id), attempts: attempt, lastStatus: res.status };
+        }
         return { kind: 'accepted', replayed, res, envelope, transaction, attempts: attempt };
       }
       const reason = retryReason(res);
       if (!reason) {
         const error = apiErrorFrom(res);
-        await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
+        try {
+          await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
+        } catch {
+          // Refused is refused: the service took nothing, whether or not the journal heard of it.
+        }
         return { kind: 'rejected', error, attempts: attempt };
       }
       lastFailure = undefined;
@@ -125,17 +185,14 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         // could have reached the service.
         lastFailure = new NetworkError(`the service kept answering ${retryReason(res)}`);
       }
-      const error = lastFailure!;
-      await record({ kind: 'unknown', reason: error.message, at: opts.now().toISOString() });
-      return { kind: 'unknown', error, attempts: attempt, lastStatus: lastRes?.status };
+      return unknown(lastFailure!, lastFailure!.message);
     }
     if (res?.status === 429 && retryAfter !== undefined) opts.gate?.pause(Math.min(retryAfter, policy.maxRetryAfterMs));
     opts.onRetry?.({ attempt, waitMs: wait, reason: lastFailure ? lastFailure.message : retryReason(res!)! });
     try {
       await sleep(wait, opts.signal);
     } catch (err) {
-      await record({ kind: 'unknown', reason: 'interrupted while waiting to retry', at: opts.now().toISOString() });
-      return { kind: 'unknown', error: err as InterruptedError, attempts: attempt, lastStatus: lastRes?.status };
+      return unknown(err as InterruptedError, 'interrupted while waiting to retry');
     }
   }
 }

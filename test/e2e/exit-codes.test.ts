@@ -91,7 +91,8 @@ describe('2: usage errors, nothing sent', () => {
     [['payouts', 'list', '--csv', '--json'], '--csv and --json cannot be used together'],
     [['summary', '--to', '11/30/2026'], '--to: "11/30/2026" is not a date'],
     [['balances', '--currency', 'XYZ'], '--currency: "XYZ" is not an ISO 4217 currency code.'],
-    [['balances', '--timeout', '0'], '--timeout must be a number of seconds greater than 0.'],
+    [['balances', '--timeout', '0'], '--timeout must be a number of seconds, at least 0.1.'],
+    [['balances', '--timeout', '0.0001'], '--timeout must be a number of seconds, at least 0.1.'],
     [['payout', 'get'], "error: missing required argument 'id'"],
     [['config', 'set', 'base-url'], "error: missing required argument 'value'"],
   ])('payctl %j', async (args, message) => {

@@ -66,12 +66,14 @@ describe('backoffDelay', () => {
     }
   });
 
-  it('uses Retry-After as given, capped by maxRetryAfterMs', () => {
+  it('uses Retry-After as given, capped by maxRetryAfterMs, and never less than the base delay', () => {
     const random = () => {
       throw new Error('random must not be used with Retry-After');
     };
     expect(backoffDelay(1, policy, 2000, random)).toBe(2000);
-    expect(backoffDelay(1, policy, 0, random)).toBe(0);
+    // Retry-After: 0 once made 52 requests in 308 ms.
+    expect(backoffDelay(1, policy, 0, random)).toBe(policy.baseDelayMs);
+    expect(backoffDelay(1, policy, 1, random)).toBe(policy.baseDelayMs);
     expect(backoffDelay(3, policy, 60_000, random)).toBe(5000);
   });
 
