@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '../errors.js';
 
 /**
  * The config folder: PAYCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/payctl, else ~/.config/payctl.
@@ -12,14 +13,52 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(env.HOME || homedir(), '.config', 'payctl');
 }
 
-/** Ensures the config folder exists with mode 0700 (created that way; tightened if it is ours and looser). */
-export function ensureConfigDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+const myUid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+
+/**
+ * Why a folder that holds keys, tokens or the journal is not safe to use: a symlink (it
+ * may lead anywhere), owned by another user, or writable by others (anyone could plant
+ * or change an entry). Undefined when it is safe.
+ */
+export function unsafeFolder(st: Stats): string | undefined {
+  if (st.isSymbolicLink()) return 'it is a symbolic link';
+  if (!st.isDirectory()) return 'it is not a folder';
+  if (myUid !== undefined && st.uid !== myUid) return `it is owned by another user (uid ${st.uid})`;
+  if ((st.mode & 0o022) !== 0) return `others can write to it (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/** Refuses an unsafe folder (exit 2) with what to do; `what` names it in the message. */
+export function checkFolder(dir: string, what: string): void {
+  let st: Stats;
   try {
-    const st = statSync(dir);
-    if ((st.mode & 0o077) !== 0 && typeof process.getuid === 'function' && st.uid === process.getuid()) {
-      chmodSync(dir, 0o700);
-    }
+    st = lstatSync(dir);
+  } catch {
+    return; // not there (yet)
+  }
+  const why = unsafeFolder(st);
+  if (why) {
+    throw new ConfigError(
+      `Refusing to use the ${what} ${dir}: ${why}. Nothing was sent.`,
+      st.isSymbolicLink() || (myUid !== undefined && st.uid !== myUid)
+        ? 'Use a folder of your own: remove or move it, or set PAYCTL_CONFIG_DIR to a folder that only you can write.'
+        : `Make it private with: chmod 700 ${dir}`,
+    );
+  }
+}
+
+/**
+ * Ensures the config folder exists with mode 0700. The default folder is refused when it is
+ * a symlink, another user's, or writable by others; a folder named by PAYCTL_CONFIG_DIR is
+ * the user's explicit choice and only tightened when it is theirs.
+ */
+export function ensureConfigDir(dir: string, env: NodeJS.ProcessEnv = {}): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const explicit = !!env.PAYCTL_CONFIG_DIR;
+  if (!explicit) checkFolder(dir, 'config folder');
+  try {
+    const st = lstatSync(dir);
+    if ((st.mode & 0o077) !== 0 && st.isDirectory() && myUid !== undefined && st.uid === myUid) chmodSync(dir, 0o700);
   } catch {
     // The folder is there; a failed tightening is not fatal.
   }

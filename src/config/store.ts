@@ -5,7 +5,7 @@
  * (a third of start-up; see `npm run bench`). A damaged file is reported with its path
  * and never overwritten.
  */
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import * as z from 'zod/mini';
@@ -69,8 +69,18 @@ class ConfStore implements ConfigStore {
   #read(): Record<string, Profile> {
     let text: string;
     try {
+      // Only a regular file: a FIFO would block every command, a symlink would have its
+      // target rewritten and chmodded.
+      const st = lstatSync(this.path);
+      if (!st.isFile()) {
+        throw new ConfigError(
+          `The config file ${this.path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; payctl reads and writes only a regular file there.`,
+          'Move it away and run `payctl login` again, or point PAYCTL_CONFIG_DIR at another folder.',
+        );
+      }
       text = readFileSync(this.path, 'utf8');
     } catch (err) {
+      if (err instanceof ConfigError) throw err;
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw this.#damaged(err);
     }
@@ -90,6 +100,12 @@ class ConfStore implements ConfigStore {
 
   async #write(profiles: Record<string, Profile>): Promise<void> {
     if (!this.#conf) {
+      // An empty file holds no profiles (#read agrees); conf would take it for invalid JSON.
+      try {
+        if (readFileSync(this.path, 'utf8').trim() === '') writeFileSync(this.path, '{}\n', { mode: 0o600 });
+      } catch {
+        // No file yet: conf creates it.
+      }
       const { default: ConfClass } = await import('conf');
       this.#conf = new ConfClass<FileShape>({
         cwd: this.dir,
@@ -143,8 +159,9 @@ function stripUndefined(p: Profile): Profile {
 export function openConfigStore(env: NodeJS.ProcessEnv): ConfigStore {
   const dir = configDir(env);
   try {
-    ensureConfigDir(dir);
+    ensureConfigDir(dir, env);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     throw new ConfigError(`Cannot create the config folder ${dir}: ${(err as Error).message}`);
   }
   return new ConfStore(dir);

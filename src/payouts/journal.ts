@@ -4,11 +4,19 @@
  * under <config>/journal/ (0600 in a 0700 folder). A rerun finds the entry and sends
  * the same key with the identical body, so a crash, time-out or lost connection can
  * never pay twice. The outcome is recorded when one arrives.
+ *
+ * Guarded against the machine as much as the network: the folder is refused when it is
+ * a symlink, another user's or writable by others; every entry carries an HMAC made with
+ * a key that only this user can read (<config>/journal.key), so an entry planted or edited
+ * outside payctl is reported as damaged instead of, say, making a batch skip a row that
+ * was never paid; entries are created exclusively and temp files left by a crash are
+ * cleaned up.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { checkFolder } from '../config/paths.js';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
 
@@ -18,7 +26,8 @@ export type Outcome =
   | { kind: 'unknown'; reason: string; at: string };
 
 export interface JournalEntry {
-  version: 1;
+  /** 2: with an HMAC (`mac` on disk). 1: written by payctl 0.1, adopted when the key was made. */
+  version: 1 | 2;
   payoutId: string;
   baseUrl: string;
   idempotencyKey: string;
@@ -43,18 +52,91 @@ export interface EntryOrigin {
 
 export class Journal {
   readonly dir: string;
+  readonly #keyFile: string;
+  #key: Buffer | undefined;
+  #checked = false;
 
   constructor(configDir: string) {
     this.dir = join(configDir, 'journal');
+    this.#keyFile = join(configDir, 'journal.key');
   }
 
+  #name(baseUrl: string, payoutId: string): string {
+    return `${createHash('sha256').update(`${baseUrl}\n${payoutId}`).digest('hex').slice(0, 32)}.json`;
+  }
+
+  /** Entries are filed under the normalized base URL (journalBase). */
   #file(baseUrl: string, payoutId: string): string {
-    const h = createHash('sha256').update(`${baseUrl}\n${payoutId}`).digest('hex').slice(0, 32);
-    return join(this.dir, `${h}.json`);
+    return join(this.dir, this.#name(journalBase(baseUrl), payoutId));
   }
 
   get(baseUrl: string, payoutId: string): JournalEntry | undefined {
-    return this.#read(this.#file(baseUrl, payoutId), payoutId);
+    this.#checkDir();
+    const entry = this.#read(this.#file(baseUrl, payoutId), payoutId);
+    if (entry || journalBase(baseUrl) === baseUrl) return entry;
+    // Filed by payctl 0.1 under the base URL exactly as written.
+    return this.#read(join(this.dir, this.#name(baseUrl, payoutId)), payoutId);
+  }
+
+  /** The journal folder, refused when it is a symlink, another user's or writable by others. */
+  #checkDir(): void {
+    if (this.#checked) return;
+    checkFolder(this.dir, 'payout journal folder');
+    this.#checked = true;
+  }
+
+  /**
+   * The HMAC key, made (0600, exclusively) on first use. Entries journaled before it
+   * existed (payctl 0.1) are adopted then: given their HMAC once, as they are.
+   */
+  #macKey(): Buffer {
+    if (this.#key) return this.#key;
+    try {
+      this.#key = Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the journal key ${this.#keyFile}: ${(err as Error).message}`);
+      mkdirSync(dirname(this.#keyFile), { recursive: true, mode: 0o700 });
+      const key = randomBytes(32);
+      try {
+        writeFileSync(this.#keyFile, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+        this.#key = key;
+        this.#adoptLegacy();
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`Cannot write the journal key ${this.#keyFile}: ${(e as Error).message}`);
+        this.#key = Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
+      }
+    }
+    if (this.#key.length !== 32) throw new ConfigError(`The journal key ${this.#keyFile} is damaged.`, 'Move it away only if the journal folder is empty: every entry is checked with it.');
+    return this.#key;
+  }
+
+  #adoptLegacy(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      const file = join(this.dir, name);
+      try {
+        const e = JSON.parse(readFileSync(file, 'utf8')) as JournalEntry & { mac?: string };
+        if (e && typeof e === 'object' && e.mac === undefined && e.version === 1) writeFileSync(file, this.#serialize(e), { mode: 0o600 });
+      } catch {
+        // A damaged one stays as it is, and is reported when it is read.
+      }
+    }
+  }
+
+  #mac(entry: JournalEntry): string {
+    const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
+    return createHmac('sha256', this.#macKey()).update(JSON.stringify(rest)).digest('hex');
+  }
+
+  #serialize(entry: JournalEntry): string {
+    const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
+    return JSON.stringify({ ...rest, mac: this.#mac(rest as JournalEntry) }, null, 2) + '\n';
   }
 
   #read(file: string, payoutId?: string): JournalEntry | undefined {
@@ -65,23 +147,33 @@ export class Journal {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
     }
+    let entry: JournalEntry & { mac?: unknown };
     try {
-      const entry = JSON.parse(raw) as JournalEntry;
+      entry = JSON.parse(raw) as JournalEntry & { mac?: unknown };
       if ((payoutId !== undefined && entry.payoutId !== payoutId) || typeof entry.payoutId !== 'string' || typeof entry.idempotencyKey !== 'string' || typeof entry.body !== 'string') {
         throw new Error('unexpected content');
       }
-      return entry;
     } catch (err) {
       throw new ConfigError(
         `The payout journal entry ${file} is damaged (${(err as Error).message}).`,
         'It holds the idempotency key of an earlier payout; inspect it before removing it.',
       );
     }
+    const want = Buffer.from(this.#mac(entry), 'hex');
+    const got = typeof entry.mac === 'string' && /^[0-9a-f]{64}$/.test(entry.mac) ? Buffer.from(entry.mac, 'hex') : undefined;
+    if (!got || !timingSafeEqual(got, want)) {
+      throw new ConfigError(
+        `The payout journal entry ${file} (payout ${entry.payoutId}) was not written by payctl on this machine or was changed since (${got ? 'its checksum does not match' : 'it has no checksum'}).`,
+        'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+      );
+    }
+    const { mac: _mac, ...clean } = entry;
+    return clean;
   }
 
   /** The folder of markers for one look-up key: one empty file per entry that has it. */
   #indexDir(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
-    const h = createHash('sha256').update(`${baseUrl}\n${kind}\n${key}`).digest('hex').slice(0, 32);
+    const h = createHash('sha256').update(`${journalBase(baseUrl)}\n${kind}\n${key}`).digest('hex').slice(0, 32);
     return join(this.dir, 'index', h);
   }
 
@@ -90,6 +182,7 @@ export class Journal {
    * Markers whose entry is gone, or that name another payout, are passed over.
    */
   find(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): JournalEntry[] {
+    this.#checkDir();
     let names: string[];
     try {
       names = readdirSync(this.#indexDir(baseUrl, kind, key));
@@ -101,7 +194,7 @@ export class Journal {
     for (const name of names) {
       if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
       const e = this.#read(join(this.dir, name));
-      if (!e || e.baseUrl !== baseUrl) continue;
+      if (!e || journalBase(e.baseUrl) !== journalBase(baseUrl)) continue;
       if ((kind === 'fingerprint' ? e.fingerprint : e.repeatKey) !== key) continue;
       out.push(e);
     }
@@ -109,6 +202,7 @@ export class Journal {
   }
 
   async #index(entry: JournalEntry): Promise<void> {
+    await this.#ensureDir();
     const name = basename(this.#file(entry.baseUrl, entry.payoutId));
     const keys: Array<['fingerprint' | 'repeat', string | undefined]> = [
       ['fingerprint', entry.fingerprint],
@@ -135,16 +229,49 @@ export class Journal {
 
   /** The entry in a new temp file beside its place, fsynced (created exclusively, 0600). */
   async #temp(entry: JournalEntry): Promise<string> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await this.#ensureDir();
     const tmp = `${this.#file(entry.baseUrl, entry.payoutId)}.${randomUUID()}.tmp`;
     const fh = await open(tmp, 'wx', 0o600);
     try {
-      await fh.writeFile(JSON.stringify(entry, null, 2) + '\n');
+      await fh.writeFile(this.#serialize(entry));
       await fh.sync();
     } finally {
       await fh.close();
     }
     return tmp;
+  }
+
+  #made: Promise<void> | undefined;
+
+  /** The folder, made 0700 and checked once; temp files a crash left behind are removed. */
+  #ensureDir(): Promise<void> {
+    this.#made ??= (async () => {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      this.#checked = false;
+      this.#checkDir();
+      this.#cleanTemp();
+    })();
+    return this.#made;
+  }
+
+  /** Temp files older than a minute: a payctl killed between writing and renaming. */
+  #cleanTemp(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    const old = Date.now() - 60_000;
+    for (const name of names) {
+      if (!name.endsWith('.tmp')) continue;
+      try {
+        const file = join(this.dir, name);
+        if (statSync(file).mtimeMs < old) unlinkSync(file);
+      } catch {
+        // Gone already, or not ours to remove.
+      }
+    }
   }
 
   async #syncDir(): Promise<void> {
@@ -197,7 +324,7 @@ export class Journal {
     const existing = this.get(opts.baseUrl, opts.payoutId);
     if (existing) return reuse(existing);
     const entry: JournalEntry = {
-      version: 1,
+      version: 2,
       payoutId: opts.payoutId,
       baseUrl: opts.baseUrl,
       idempotencyKey: opts.idempotencyKey ?? randomUUID(),
@@ -232,6 +359,23 @@ export class Journal {
     await this.put(next);
     return next;
   }
+}
+
+/**
+ * The journal's view of a base URL: scheme and host lowercased, no default port, no
+ * trailing slash, and the loopback names (localhost, 127.0.0.1, [::1]) as one, so one
+ * service under two spellings keeps one entry per payout.
+ */
+export function journalBase(baseUrl: string): string {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return baseUrl;
+  }
+  const host = u.hostname.toLowerCase();
+  const name = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
+  return `${u.protocol}//${name}${u.port ? `:${u.port}` : ''}${u.pathname.replace(/\/+$/, '')}`;
 }
 
 export class JournalConflict extends Error {

@@ -15,6 +15,13 @@ export const RECORD_FILE = 'sandbox.json';
 export const LOG_FILE = 'sandbox.log';
 /** Set in the environment of the detached child, which then writes and removes the record. */
 export const DETACHED_ENV = 'PAYCTL_SANDBOX_DETACHED';
+/**
+ * The sandbox's API key and webhook secret when not given as flags. The detached child
+ * always gets them this way: a process's command line is visible to every user of the
+ * machine (ps, /proc/<pid>/cmdline), its environment only to its owner.
+ */
+export const API_KEY_ENV = 'PAYCTL_SANDBOX_API_KEY';
+export const WEBHOOK_SECRET_ENV = 'PAYCTL_SANDBOX_WEBHOOK_SECRET';
 
 export interface SandboxRecord {
   pid: number;
@@ -58,7 +65,7 @@ export async function readRecord(env: NodeJS.ProcessEnv): Promise<SandboxRecord 
 }
 
 export async function writeRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<void> {
-  ensureConfigDir(configDir(env));
+  ensureConfigDir(configDir(env), env);
   const file = recordPath(env);
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { Journal, JournalConflict, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
+import { Journal, JournalConflict, journalBase, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
 import { isUuid, payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
 
 const BASE = 'https://api.example.com/v2';
@@ -80,7 +80,7 @@ describe('Journal.begin', () => {
     const entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: b, now: T0 });
     expect(isUuid(entry.idempotencyKey)).toBe(true);
     expect(entry).toEqual({
-      version: 1,
+      version: 2,
       payoutId: 'p-1',
       baseUrl: BASE,
       idempotencyKey: entry.idempotencyKey,
@@ -91,7 +91,12 @@ describe('Journal.begin', () => {
     const file = entryFile(BASE, 'p-1');
     expect(files()).toEqual([file.slice(journal.dir.length + 1)]);
     expect(mode(file)).toBe(0o600);
-    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(entry, null, 2) + '\n');
+    // On disk: the entry and its HMAC under <config>/journal.key (0600).
+    const key = Buffer.from(readFileSync(join(root, 'journal.key'), 'utf8').trim(), 'hex');
+    expect(key).toHaveLength(32);
+    expect(mode(join(root, 'journal.key'))).toBe(0o600);
+    const mac = createHmac('sha256', key).update(JSON.stringify(entry)).digest('hex');
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify({ ...entry, mac }, null, 2) + '\n');
     expect(journal.get(BASE, 'p-1')).toEqual(entry);
   });
 
@@ -344,5 +349,73 @@ describe('Journal.conflict', () => {
     expect(journal.conflict(existing, '{"amount":1,"currency":"SLE","note":"x"}')?.what).toBe('details');
     expect(journal.conflict(existing, existing.body, 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb')?.what).toBe('key');
     expect(journal.conflict(existing, existing.body, 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb')?.existing).toBe(existing);
+  });
+});
+
+describe('Journal on a hostile machine', () => {
+  it('reports an entry planted without a checksum, or edited after it was written, as damaged: never acted on', async () => {
+    const entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const file = entryFile(BASE, 'p-1');
+    // Edited: the outcome claims "accepted".
+    const onDisk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...onDisk, outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: T1.toISOString() } }));
+    const err = thrown(() => journal.get(BASE, 'p-1'));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toContain('was not written by payctl on this machine or was changed since (its checksum does not match)');
+    // Planted: a new entry with no checksum.
+    const planted = entryFile(BASE, 'p-2');
+    writeFileSync(planted, JSON.stringify({ version: 1, payoutId: 'p-2', baseUrl: BASE, idempotencyKey: entry.idempotencyKey, body: body({ payoutId: 'p-2' }), createdAt: T0.toISOString(), outcome: { kind: 'accepted' } }));
+    expect((thrown(() => journal.get(BASE, 'p-2')) as Error).message).toContain('(it has no checksum)');
+    await expect(journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T1 })).rejects.toBeInstanceOf(ConfigError);
+  });
+
+  it('adopts entries written by payctl 0.1 (before the key existed) once, as they are', async () => {
+    mkdirSync(journal.dir, { recursive: true, mode: 0o700 });
+    const legacy = { version: 1, payoutId: 'old-1', baseUrl: BASE, idempotencyKey: 'k-1', body: body({ payoutId: 'old-1' }), createdAt: T0.toISOString() };
+    writeFileSync(entryFile(BASE, 'old-1'), JSON.stringify(legacy, null, 2));
+    // The first use makes the key and adopts the entry.
+    await journal.begin({ baseUrl: BASE, payoutId: 'new-1', body: body({ payoutId: 'new-1' }), now: T0 });
+    expect(new Journal(root).get(BASE, 'old-1')).toEqual(legacy);
+  });
+
+  it('refuses a journal folder that is a symlink, or that others can write to', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'payctl-elsewhere-'));
+    try {
+      chmodSync(elsewhere, 0o777);
+      symlinkSync(elsewhere, journal.dir);
+      const err = await rejection(journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 }));
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toBe(`Refusing to use the payout journal folder ${journal.dir}: it is a symbolic link. Nothing was sent.`);
+      expect(readdirSync(elsewhere)).toEqual([]);
+      rmSync(journal.dir);
+      mkdirSync(journal.dir, { mode: 0o700 });
+      chmodSync(journal.dir, 0o777);
+      const open = new Journal(root);
+      expect((thrown(() => open.get(BASE, 'p-1')) as Error).message).toBe(`Refusing to use the payout journal folder ${journal.dir}: others can write to it (mode 777). Nothing was sent.`);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('files entries under a normalized base URL: localhost, 127.0.0.1 and a trailing slash are one service', async () => {
+    expect(journalBase('http://127.0.0.1:8080/v2/')).toBe('http://localhost:8080/v2');
+    expect(journalBase('HTTPS://API.Example.com:443/v2')).toBe('https://api.example.com/v2');
+    const a = await journal.begin({ baseUrl: 'http://127.0.0.1:8080/v2', payoutId: 'p-1', body: body(), now: T0 });
+    expect(journal.get('http://localhost:8080/v2', 'p-1')?.idempotencyKey).toBe(a.idempotencyKey);
+    const b = await journal.begin({ baseUrl: 'http://localhost:8080/v2', payoutId: 'p-1', body: body(), now: T1 });
+    expect(b.idempotencyKey).toBe(a.idempotencyKey);
+  });
+
+  it('removes temp files that a killed payctl left behind (older than a minute)', async () => {
+    mkdirSync(journal.dir, { recursive: true, mode: 0o700 });
+    const stale = join(journal.dir, 'abc.json.1234.tmp');
+    const fresh = join(journal.dir, 'def.json.5678.tmp');
+    writeFileSync(stale, '');
+    writeFileSync(fresh, '');
+    const past = new Date(Date.now() - 120_000);
+    utimesSync(stale, past, past);
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    expect(files()).toContain('def.json.5678.tmp');
+    expect(files()).not.toContain('abc.json.1234.tmp');
   });
 });

@@ -3,7 +3,7 @@
  * (one page in memory at a time) as a table, CSV, or one JSON envelope.
  */
 import { write, type Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope } from '../../api/schemas.js';
 import { parseTimeRange } from '../../payouts/filters.js';
 import { isKnownCurrency } from '../../money/currencies.js';
@@ -92,8 +92,14 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   // The next page is requested as soon as a full page arrives, so the service works on it
   // while this one is written: two pages in memory at most.
   let next: Promise<Page> | undefined = fetchPage(api, q);
+  let previousIds: string | undefined;
   for (let n = q.page; next; n++) {
     const page: Page = await next;
+    // A service that always says there is more must not keep payctl paging forever.
+    const ids = pageIds(page.items);
+    if (!page.last && page.items.length === 0) throw noProgress(`page ${n} is empty but the service says there are more`, count);
+    if (previousIds !== undefined && ids === previousIds && page.items.length > 0) throw noProgress(`page ${n} repeats page ${n - 1}`, count);
+    previousIds = ids;
     next = page.last ? undefined : fetchPage(api, { ...q, page: n + 1 });
     // A failed prefetch is reported when its turn comes, not as an unhandled rejection.
     next?.catch(() => {});
@@ -128,6 +134,20 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   if (deps.globals.json) await write(out, tail);
   else if (!opts.csv) deps.log.info(count === 0 ? 'No payouts match.' : `${count} payout${count === 1 ? '' : 's'}.`);
   return 0;
+}
+
+/** The ids of a page's records, in order, as one string (to tell a repeated page). */
+function pageIds(items: unknown[]): string {
+  return JSON.stringify(items.map((it) => {
+    const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
+    return r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined) ? [r.transaction_id ?? null, r.payout_id ?? null] : JSON.stringify(it);
+  }));
+}
+
+function noProgress(what: string, count: number): ApiError {
+  return new ApiError(`Stopped following pages: ${what} (${count} payout${count === 1 ? '' : 's'} read before).`, {
+    hint: 'The service does not page as expected; use --page to read pages one at a time.',
+  });
 }
 
 function visibleLength(s: string): number {
