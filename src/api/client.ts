@@ -98,6 +98,13 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy?: (err?: Error
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
+/** Every occurrence of a credential in a service's answer replaced by ***. */
+function maskEchoed(raw: string, secrets: string[]): string {
+  let out = raw;
+  for (const s of secrets) if (s.length >= 6 && out.includes(s)) out = out.split(s).join('***');
+  return out;
+}
+
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -150,7 +157,11 @@ export class ApiClient {
   }
 
   /** One HTTP exchange, no auth, no retry. Network faults become NetworkError; Ctrl-C InterruptedError. */
-  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<HttpResponse> {
+  /**
+   * `tokenRoute`: a 2xx answer carries the (possibly unchanged) token itself, so only the
+   * API key is masked in it; every other answer has every credential masked.
+   */
+  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal, tokenRoute = false): Promise<HttpResponse> {
     const all: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#opts.userAgent ?? 'payctl',
@@ -181,7 +192,10 @@ export class ApiClient {
         bodyTimeout: this.#opts.timeoutMs,
       });
       answered = true;
-      const raw = await readCapped(res.body, this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES, res.statusCode, url);
+      // Our own credentials echoed back are masked at once, before any excerpt can cut one in half.
+      const ok = res.statusCode >= 200 && res.statusCode <= 299;
+      const echoed = tokenRoute && ok ? [this.#opts.credentials.apiKey].filter((k): k is string => !!k) : this.#secrets();
+      const raw = maskEchoed(await readCapped(res.body, this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES, res.statusCode, url), echoed);
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       if (log) {
@@ -225,7 +239,7 @@ export class ApiClient {
   /** GET the token route with an API key. 401/403: AuthError (exit 3). */
   async fetchToken(apiKey: string): Promise<TokenData> {
     const route = resolveRoute('authToken', {}, this.#opts.routes);
-    const res = await this.#withRetry(() => this.send(route.method, joinUrl(this.baseUrl, route.path), { 'api-key': apiKey }), true);
+    const res = await this.#withRetry(() => this.send(route.method, joinUrl(this.baseUrl, route.path), { 'api-key': apiKey }, undefined, undefined, true), true);
     if (res.status === 401 || res.status === 403) {
       const parsed = parseErrorBody(res.raw);
       throw new AuthError(`The API key was refused by the service${parsed?.message ? ` (${parsed.message})` : ''}.`, {

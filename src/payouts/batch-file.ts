@@ -87,7 +87,8 @@ function toFields(values: Record<string, string>, row: number, file: string, pro
     const key = col.trim();
     if (key.startsWith('metadata.')) {
       const mk = key.slice('metadata.'.length);
-      if (value !== '') metadata[mk] = value;
+      // An own property whatever its name (metadata.__proto__ is refused by validation, not lost).
+      if (value !== '') Object.defineProperty(metadata, mk, { value, enumerable: true, writable: true, configurable: true });
     } else if (Object.hasOwn(FIELD_OF, key)) {
       if (value !== '') fields[FIELD_OF[key as keyof typeof FIELD_OF]] = value as never;
     } else if (key !== '') {
@@ -120,6 +121,72 @@ function jsonValues(obj: Record<string, unknown>, row: number, problems: string[
   return out;
 }
 
+/**
+ * The first key that an object of this JSON text holds twice (JSON.parse keeps the last,
+ * silently); undefined when none. One linear pass over the text.
+ */
+export function duplicateJsonKey(json: string): string | undefined {
+  const stack: Array<Set<string> | null> = [];
+  let i = 0;
+  while (i < json.length) {
+    const c = json[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < json.length && json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
+      const top = stack[stack.length - 1];
+      // A string is a key when it is followed by a colon inside an object.
+      let k = j + 1;
+      while (k < json.length && (json[k] === ' ' || json[k] === '\t' || json[k] === '\r' || json[k] === '\n')) k++;
+      if (top && json[k] === ':') {
+        let key: string;
+        try {
+          key = JSON.parse(json.slice(i, j + 1)) as string;
+        } catch {
+          key = json.slice(i + 1, j);
+        }
+        if (top.has(key)) return key;
+        top.add(key);
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '{') stack.push(new Set());
+    else if (c === '[') stack.push(null);
+    else if (c === '}' || c === ']') stack.pop();
+    i++;
+  }
+  return undefined;
+}
+
+/**
+ * The file's bytes as text: UTF-8 only (a BOM is allowed). Latin-1 or UTF-16 would come out
+ * as U+FFFD or worse and be paid to a wrong name, so they are refused with the line.
+ */
+export function decodeBatchFile(bytes: Uint8Array): { text: string } | { problem: string } {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return { problem: 'the file is UTF-16 text; save it as UTF-8 (in a spreadsheet: "CSV UTF-8")' };
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let line = 1;
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i === bytes.length || bytes[i] === 0x0a) {
+        try {
+          decoder.decode(bytes.subarray(start, i));
+        } catch {
+          return { problem: `the file is not UTF-8 text (line ${line} is not); save it as UTF-8 (in a spreadsheet: "CSV UTF-8")` };
+        }
+        line++;
+        start = i + 1;
+      }
+    }
+    return { problem: 'the file is not UTF-8 text; save it as UTF-8' };
+  }
+}
+
 export async function parseBatchFile(file: string, content: string): Promise<{ rows: BatchRow[]; problems: string[]; format: FileFormat }> {
   const problems: string[] = [];
   const rows: BatchRow[] = [];
@@ -130,7 +197,13 @@ export async function parseBatchFile(file: string, content: string): Promise<{ r
     try {
       records = parse(content, {
         bom: true,
-        columns: (h: string[]) => h.map((c) => c.trim()),
+        columns: (h: string[]) => {
+          const names = h.map((c) => c.trim());
+          const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
+          // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
+          for (const n of twice) problems.push(`the header row has the column "${n}" more than once`);
+          return names;
+        },
         skip_empty_lines: true,
         trim: false,
         info: true,
@@ -157,6 +230,11 @@ export async function parseBatchFile(file: string, content: string): Promise<{ r
       }
       if (!obj || typeof obj !== 'object' || Array.isArray(obj)) {
         problems.push(`row ${row}: not a JSON object`);
+        return;
+      }
+      const twice = duplicateJsonKey(line);
+      if (twice !== undefined) {
+        problems.push(`row ${row}: the key "${twice}" is given more than once`);
         return;
       }
       rows.push(toFields(jsonValues(obj as Record<string, unknown>, row, problems), row, file, problems));

@@ -6,11 +6,11 @@
  * (another batch, or a single payout) that a person should hear about before it is
  * paid again. Identical rows of one file are grouped for the duplicate guard.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Wallet } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { COLUMN_LABELS, parseBatchFile, type FileFormat } from './batch-file.js';
+import { COLUMN_LABELS, decodeBatchFile, parseBatchFile, type FileFormat } from './batch-file.js';
 import { derivedPayoutId, identicalGroups, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
@@ -44,14 +44,21 @@ function plural(n: number, word: string): string {
 
 /** Reads and validates every row; throws a UsageError listing every problem (nothing sent). */
 export async function readBatch(path: string, batchId: string): Promise<Omit<BatchLoad, 'rows' | 'duplicates'> & { rows: Array<Omit<LoadedRow, 'earlier' | 'matches'> & { legacyId?: string }> }> {
-  let content: string;
+  let bytes: Buffer;
   try {
-    content = readFileSync(path, 'utf8');
+    // Only a regular file: /dev/zero or a FIFO would never end.
+    const st = statSync(path);
+    if (st.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+    if (!st.isFile()) throw new UsageError(`Cannot read ${path}: it is not a regular file (a device, pipe or socket). Nothing was sent.`, [], 'Save the payouts to a file and give its path.');
+    bytes = readFileSync(path);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message}.`);
   }
-  const parsed = await parseBatchFile(path, content);
+  const decoded = decodeBatchFile(bytes);
+  if ('problem' in decoded) throw new UsageError(`${path}: ${decoded.problem}. Nothing was sent.`);
+  const parsed = await parseBatchFile(path, decoded.text);
   const problems = [...parsed.problems];
   const rows: Array<Omit<LoadedRow, 'earlier' | 'matches'> & { legacyId?: string }> = [];
   const seenId = new Map<string, number>();

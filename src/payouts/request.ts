@@ -58,6 +58,14 @@ const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 // Control characters have no place in a name, account or note.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Invisible and direction-changing characters (bidi embeddings, overrides and isolates,
+ * zero-width characters, the soft hyphen, the BOM): a name or account holding U+202E is
+ * shown reversed in a confirmation, so what a person approves is not what is paid.
+ */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+/** Metadata keys that name an object's machinery in JavaScript, not data. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
@@ -80,6 +88,24 @@ export const FLAG_LABELS: Labels = {
   metadata: '--metadata',
 };
 
+function codePoint(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+function metadataProblem(k: string, v: string, label: string): string | undefined {
+  if (!METADATA_KEY.test(k)) return `${label}: key "${k}" may only hold letters, digits and _ . - (at most 64)`;
+  if (RESERVED_KEYS.has(k)) return `${label}: key "${k}" is reserved; choose another name`;
+  if (CONTROL.test(v)) return `${label}: the value of "${k}" must not contain control characters`;
+  if (INVISIBLE.test(v)) return `${label}: the value of "${k}" must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`;
+  if (v.length > 500) return `${label}: the value of "${k}" is longer than 500 characters`;
+  return undefined;
+}
+
+/** An own property even for a name like __proto__ (never the prototype). */
+function setOwn(o: Record<string, string>, k: string, v: string): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
 function present(v: string | undefined): v is string {
   return v !== undefined && v.trim() !== '';
 }
@@ -95,6 +121,7 @@ export function validatePayout(
   };
   const text = (k: FieldName, v: string | undefined, max: number) => {
     if (present(v) && CONTROL.test(v)) problems.push(`${labels[k]} must not contain control characters`);
+    if (present(v) && INVISIBLE.test(v)) problems.push(`${labels[k]} must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`);
     if (present(v) && v.length > max) problems.push(`${labels[k]} is longer than ${max} characters`);
   };
 
@@ -109,6 +136,8 @@ export function validatePayout(
   text('name', f.name, 200);
   text('account', f.account, 64);
   text('note', f.note, 500);
+  text('provider', f.provider, 64);
+  text('phone', f.phone, 32);
 
   const currency = f.currency?.trim().toUpperCase();
   if (present(currency) && !isKnownCurrency(currency)) problems.push(`${labels.currency}: "${f.currency}" is not an ISO 4217 currency code`);
@@ -155,14 +184,16 @@ export function validatePayout(
       }
       const k = pair.slice(0, eq).trim();
       const v = pair.slice(eq + 1);
-      if (!METADATA_KEY.test(k)) problems.push(`${labels.metadata}: key "${k}" may only hold letters, digits and _ . - (at most 64)`);
+      const bad = metadataProblem(k, v, labels.metadata);
+      if (bad) problems.push(bad);
       else if (metadata && Object.hasOwn(metadata, k)) problems.push(`${labels.metadata}: key "${k}" is given twice`);
-      else (metadata ??= {})[k] = v;
+      else setOwn((metadata ??= {}), k, v);
     }
   } else if (f.metadata && Object.keys(f.metadata).length) {
     for (const [k, v] of Object.entries(f.metadata)) {
-      if (!METADATA_KEY.test(k)) problems.push(`${labels.metadata}: key "${k}" may only hold letters, digits and _ . - (at most 64)`);
-      else (metadata ??= {})[k] = v;
+      const bad = metadataProblem(k, v, labels.metadata);
+      if (bad) problems.push(bad);
+      else setOwn((metadata ??= {}), k, v);
     }
   }
 

@@ -1,0 +1,123 @@
+/**
+ * Hostile input refused before anything is sent: invisible and direction-changing
+ * characters, metadata keys that are JavaScript machinery, files that are not UTF-8 or not
+ * regular files, duplicate columns and duplicate JSON keys (the last one silently won).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { decodeBatchFile, duplicateJsonKey, parseBatchFile } from '../../src/payouts/batch-file.js';
+import { readBatch } from '../../src/payouts/batch-load.js';
+import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
+import { payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+
+const OK: PayoutFields = { walletId: 'wal_1', amount: '10', currency: 'SLE', type: 'bank', name: 'Aminata Kamara', provider: 'uba', account: '123' };
+
+function problems(f: PayoutFields, labels = undefined as never): string[] {
+  const r = validatePayout({ ...OK, ...f }, labels);
+  return r.ok ? [] : r.problems;
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'payctl-input-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function usageProblems(p: Promise<unknown>): Promise<{ message: string; problems: string[] }> {
+  const err = await p.catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(UsageError);
+  return { message: (err as UsageError).message, problems: (err as UsageError).problems };
+}
+
+describe('text fields: invisible and direction-changing characters', () => {
+  it.each([
+    ['name', '\u202eAminata', 'U+202E'],
+    ['name', 'Ami\u200bnata', 'U+200B'],
+    ['account', '12\u2066 3', 'U+2066'],
+    ['note', 'pay\u200fme', 'U+200F'],
+    ['walletId', 'wal\ufeff1', 'U+FEFF'],
+  ] as const)('refuses %s %j (%s)', (field, value, cp) => {
+    const label = { name: '--name', account: '--account', note: '--note', walletId: '--wallet' }[field];
+    expect(problems({ [field]: value })).toContain(`${label} must not contain invisible or direction-changing characters (${cp})`);
+  });
+
+  it('accepts ordinary non-ASCII names', () => {
+    expect(problems({ name: 'Zoë Ọmọ́lárá 李' })).toEqual([]);
+  });
+});
+
+describe('metadata', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses the key %s (it was silently dropped)', (k) => {
+    expect(problems({ metadata: [`${k}=x`] })).toEqual([`--metadata: key "${k}" is reserved; choose another name`]);
+    expect(problems({ metadata: { [k]: 'x' } })).toEqual([`--metadata: key "${k}" is reserved; choose another name`]);
+  });
+
+  it('refuses control and bidi characters in values', () => {
+    expect(problems({ metadata: ['a=x\u001b[31m'] })).toEqual(['--metadata: the value of "a" must not contain control characters']);
+    expect(problems({ metadata: ['a=\u202ex'] })).toEqual(['--metadata: the value of "a" must not contain invisible or direction-changing characters (U+202E)']);
+  });
+
+  it('a metadata.__proto__ column is refused by row, not turned into a prototype', async () => {
+    const r = await parseBatchFile('p.csv', 'wallet_id,amount,currency,type,name,provider,account_number,metadata.__proto__\nwal_1,1,SLE,bank,A,uba,1,x\n');
+    const md = r.rows[0]!.fields.metadata as Record<string, string>;
+    expect(Object.hasOwn(md, '__proto__')).toBe(true);
+    const v = validatePayout(r.rows[0]!.fields, COLUMN_LABELS);
+    expect(v.ok ? [] : v.problems).toEqual(['metadata: key "__proto__" is reserved; choose another name']);
+  });
+
+  it('a body never carries a prototype key', () => {
+    const r = validatePayout({ ...OK, metadata: ['a=1'] });
+    if (!r.ok) throw new Error(r.problems.join('; '));
+    expect(JSON.parse(payoutBody(r.request)).metadata).toEqual({ a: '1' });
+  });
+});
+
+describe('batch files: encoding, regular files, duplicate columns and keys', () => {
+  const HEADER = 'wallet_id,amount,currency,type,name,provider,account_number\n';
+
+  it('refuses Latin-1 text, naming the line (it was sent as U+FFFD)', async () => {
+    const p = join(dir, 'latin1.csv');
+    writeFileSync(p, Buffer.concat([Buffer.from(HEADER + 'wal_1,1,SLE,bank,A,uba,1\nwal_1,1,SLE,bank,'), Buffer.from([0x4a, 0x6f, 0xeb, 0x6c]), Buffer.from(',uba,1\n')]));
+    const e = await usageProblems(readBatch(p, 'default'));
+    expect(e.message).toBe(`${p}: the file is not UTF-8 text (line 3 is not); save it as UTF-8 (in a spreadsheet: "CSV UTF-8"). Nothing was sent.`);
+  });
+
+  it('refuses UTF-16, accepts UTF-8 with a BOM', () => {
+    expect(decodeBatchFile(Buffer.from('\ufeffa,b', 'utf16le'))).toEqual({ problem: 'the file is UTF-16 text; save it as UTF-8 (in a spreadsheet: "CSV UTF-8")' });
+    expect(decodeBatchFile(Buffer.from('\ufeffa,b', 'utf8'))).toEqual({ text: 'a,b' });
+  });
+
+  it('refuses /dev/zero and a FIFO at once', async () => {
+    const t0 = performance.now();
+    expect((await usageProblems(readBatch('/dev/zero', 'default'))).message).toBe('Cannot read /dev/zero: it is not a regular file (a device, pipe or socket). Nothing was sent.');
+    const fifo = join(dir, 'pipe.csv');
+    execFileSync('mkfifo', [fifo]);
+    expect((await usageProblems(readBatch(fifo, 'default'))).message).toContain('it is not a regular file');
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('refuses a CSV with two amount columns (the last one, 1000.00, was sent instead of 1.00)', async () => {
+    const r = await parseBatchFile('p.csv', 'wallet_id,amount,currency,type,name,provider,account_number,amount\nwal_1,1.00,SLE,bank,A,uba,1,1000.00\n');
+    expect(r.problems).toEqual(['the header row has the column "amount" more than once']);
+  });
+
+  it('refuses a JSON line with a key given twice', async () => {
+    const r = await parseBatchFile('p.jsonl', '{"wallet_id":"wal_1","amount":"1.00","amount":"1000.00"}\n');
+    expect(r.problems).toEqual(['row 1: the key "amount" is given more than once']);
+  });
+
+  it.each([
+    ['{"a":1,"a":2}', 'a'],
+    ['{"a":{"b":1,"b":2}}', 'b'],
+    ['{"a":[{"x":1},{"x":2}]}', undefined],
+    ['{"a":"\\"a\\":","b":1}', undefined],
+    ['{"\\u0061":1,"a":2}', 'a'],
+    ['{"a" : 1, "b":{"a":1}}', undefined],
+  ])('duplicateJsonKey(%s) = %s', (json, key) => {
+    expect(duplicateJsonKey(json)).toBe(key);
+  });
+});
