@@ -33,7 +33,7 @@ _payctl_options() {
     'payouts list') REPLY='--status --wallet --currency --from --to --limit --page --all --csv -h --help' ;;
     'summary') REPLY='--from --to --wallet --currency -h --help' ;;
     'webhooks') REPLY='-h --help' ;;
-    'webhooks listen') REPLY='--port --host --path --secret --forward-to -h --help' ;;
+    'webhooks listen') REPLY='--port --host --path --secret-stdin --secret --forward-to -h --help' ;;
     'config') REPLY='-h --help' ;;
     'config list') REPLY='-h --help' ;;
     'config get') REPLY='-h --help' ;;

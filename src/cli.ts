@@ -220,14 +220,17 @@ export function buildProgram(run: Runner): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', intOption('--port', 0, 65535), 4242)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--path <path>', 'path events are posted to', '/webhooks')
-    .option('--secret <secret>', 'webhook secret for signature checks (default: the profile\'s webhook-secret)')
+    .option('--secret-stdin', 'read the webhook secret from the first line of standard input')
+    .option('--secret <secret>', 'webhook secret (visible to other users in ps: prefer --secret-stdin or PAYCTL_WEBHOOK_SECRET)')
     .option('--forward-to <url>', 'forward each verified event, raw body and headers, to this URL')
     .addHelpText(
       'after',
-      '\nA bad or stale signature (more than 300 s off) is answered 400 and never forwarded. Duplicate event ids\n' +
-        'are marked. With --forward-to, your app\'s status is passed back to the sender. Ctrl-C stops.\n' +
+      '\nThe secret comes from --secret-stdin (or --secret), else PAYCTL_WEBHOOK_SECRET, else the profile\'s\n' +
+        'webhook-secret. A bad or stale signature (more than 300 s off) is answered 400 and never forwarded.\n' +
+        'Duplicate event ids are marked. With --forward-to, your app\'s status is passed back to the sender.\n' +
+        'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body. Ctrl-C stops.\n' +
         EXAMPLES([
-          'payctl webhooks listen --secret whsec_sandbox',
+          'printf %s "$WEBHOOK_SECRET" | payctl webhooks listen --secret-stdin',
           'payctl webhooks listen --port 4242 --forward-to http://localhost:3000/webhooks',
           'payctl sandbox start --webhook-url http://127.0.0.1:4242/webhooks   # in another terminal',
         ]),
@@ -299,16 +302,18 @@ export function buildProgram(run: Runner): Command {
     .description('start the sandbox (foreground; Ctrl-C stops it) and print its base URL and API key')
     .option('--port <n>', 'port to listen on (0 picks a free one)', intOption('--port', 0, 65535), 0)
     .option('--detach', 'run in the background; stop it with `payctl sandbox stop`')
-    .option('--api-key <key>', 'API key the sandbox accepts (default: a random sk_sandbox_ key)')
+    .option('--api-key <key>', 'API key the sandbox accepts (default: $PAYCTL_SANDBOX_API_KEY, else a random sk_sandbox_ key)')
     .option('--seed <n>', 'seed for the demo data (same seed, same wallets and payouts)', intOption('--seed'), 1)
     .option('--state <file>', 'keep state in this file across restarts')
     .option('--token-ttl <seconds>', 'lifetime of issued tokens', intOption('--token-ttl', 1), 3600)
     .option('--settle-after <ms>', 'time before a Pending payout settles', intOption('--settle-after'), 3000)
     .option('--webhook-url <url>', 'POST signed payout events to this URL')
-    .option('--webhook-secret <secret>', 'secret for webhook signatures (default: whsec_sandbox)')
+    .option('--webhook-secret <secret>', 'secret for webhook signatures (default: $PAYCTL_SANDBOX_WEBHOOK_SECRET, else whsec_sandbox)')
     .option('--rate-limit <n>', 'requests per second before answering 429 (0: no limit)', intOption('--rate-limit'), 0)
     .addHelpText(
       'after',
+      '\n--api-key and --webhook-secret are visible to other users of this machine (ps); PAYCTL_SANDBOX_API_KEY\n' +
+        'and PAYCTL_SANDBOX_WEBHOOK_SECRET are not. The sandbox answers only requests for a loopback host.\n' +
       EXAMPLES([
         'payctl sandbox start',
         'payctl sandbox start --detach --seed 7 --state ./sandbox-state.json',
@@ -328,6 +333,8 @@ export function buildProgram(run: Runner): Command {
   return program;
 }
 
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
 /** Global options from the command line and environment (flag > env > default). */
 function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
   const o = cmd.optsWithGlobals() as {
@@ -338,8 +345,17 @@ function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
     verbose?: boolean;
     timeout?: number;
   };
+  const profile = o.profile ?? (env.PAYCTL_PROFILE || 'default');
+  // A profile name is a key of the config file and a word in printed commands: kept plain.
+  if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {
+    throw new UsageError(
+      `"${profile.replace(/[^\x20-\x7e]/g, '?')}" is not a valid profile name${o.profile === undefined ? ' (from PAYCTL_PROFILE)' : ''}.`,
+      [],
+      'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit), e.g. --profile staging.',
+    );
+  }
   return {
-    profile: o.profile ?? (env.PAYCTL_PROFILE || 'default'),
+    profile,
     baseUrl: o.baseUrl,
     json: o.json === true,
     noInput: o.input === false,

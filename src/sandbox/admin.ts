@@ -1,7 +1,8 @@
 /**
  * Admin routes outside /v2, so tests can drive a sandbox running in another process
- * over HTTP. No auth (the sandbox listens on loopback only); not recorded, not
- * rate-limited. Bodies and answers are JSON; answers use the success envelope.
+ * over HTTP. No auth (the sandbox listens on loopback only, and host-check.ts refuses
+ * a foreign Host or Origin and non-JSON POST bodies before a request gets here); not
+ * recorded, not rate-limited. Bodies and answers are JSON; answers use the success envelope.
  *
  *   GET    /_sandbox/health            { status: "ok", pid, port, base_url, wallets, payouts }
  *   POST   /_sandbox/faults            body: a fault spec; "times": null or absent = 1, -1 = forever

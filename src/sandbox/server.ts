@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { handleAdmin, type AdminControl } from './admin.js';
+import { boundHostNames, checkLocalRequest } from './host-check.js';
 import { Api } from './api.js';
 import { Auth, newApiKey } from './auth.js';
 import { Faults } from './faults.js';
@@ -255,9 +256,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
   }
 
+  const localNames = boundHostNames(host);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rid = requestId();
     const method = (req.method ?? 'GET').toUpperCase();
+    // A web page must not drive the sandbox (DNS rebinding, cross-site simple requests):
+    // refused before the body is read, not recorded, and the connection is not reused.
+    const refusal = checkLocalRequest(req, { hosts: localNames });
+    if (refusal) {
+      send(res, failure(refusal.status, refusal.code, refusal.message, { headers: { Connection: 'close' } }), rid);
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const receivedAt = isoFromMicros(nowMicros());

@@ -3,7 +3,8 @@
  * free port, events signed here with node:crypto (not with src/), a real --forward-to
  * target that keeps the raw bytes, and the in-process sandbox delivering its own
  * webhooks as payouts settle. Every listener is stopped with SIGINT and must exit 0
- * with its port closed.
+ * with its port closed. The secret is given as PAYCTL_WEBHOOK_SECRET (--secret, which
+ * shows in `ps`, and --secret-stdin are in hardening-listen-sandbox.test.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,7 +83,7 @@ async function stopCleanly(l: Listener) {
 describe('payctl webhooks listen (end to end)', () => {
   it('verifies, prints and forwards a signed event byte for byte; the app’s 202 is passed back and shown', async () => {
     const app = await target(() => 202);
-    const l = await startListener(['--secret', S, '--forward-to', app.url], { dir: configDir() });
+    const l = await startListener(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     expect(l.stderr()).toContain(`forwarding to ${app.url}`);
 
     const id = evtId();
@@ -132,7 +133,7 @@ describe('payctl webhooks listen (end to end)', () => {
 
   it('passes the app’s 500 back to the sender and shows it; an unreachable app is answered 502', async () => {
     const app = await target(() => 500);
-    const l = await startListener(['--secret', S, '--forward-to', app.url], { dir: configDir() });
+    const l = await startListener(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
 
     const body = oddBody(evtId(), 'po_500_case', { amount: '20000', status: 'Pending', type: 'payout.pending' });
     const res = await postRaw(l.url, body, headersFor(body));
@@ -154,7 +155,7 @@ describe('payctl webhooks listen (end to end)', () => {
 
   it('answers 400 to a bad signature, a tampered body, no header and a stale timestamp; warns on stderr; never forwards', async () => {
     const app = await target(() => 202);
-    const l = await startListener(['--secret', S, '--forward-to', app.url], { dir: configDir() });
+    const l = await startListener(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const body = oddBody(evtId(), 'po_rejected');
     const tampered = Buffer.from(body.toString('utf8').replace('1500.50', '9500.50'), 'utf8');
     expect(tampered.equals(body)).toBe(false);
@@ -194,7 +195,7 @@ describe('payctl webhooks listen (end to end)', () => {
   });
 
   it('marks a repeated event id (duplicate); a rejected forgery does not poison a later real event', async () => {
-    const l = await startListener(['--secret', S], { dir: configDir() });
+    const l = await startListener([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const a = evtId();
     const b = evtId();
     const c = evtId();
@@ -227,7 +228,7 @@ describe('payctl webhooks listen (end to end)', () => {
 
   it('--json prints one JSON line per event with id, type, payout_id, verified and duplicate', async () => {
     const app = await target(() => 202);
-    const l = await startListener(['--secret', S, '--forward-to', app.url, '--json'], { dir: configDir() });
+    const l = await startListener(['--forward-to', app.url, '--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const a = evtId();
     const body = oddBody(a, 'po_json_1');
 
@@ -310,7 +311,7 @@ describe('payctl webhooks listen (end to end)', () => {
   });
 
   it('shows the sandbox’s own signed webhooks as payouts settle (Successful, and Failed for an account ending in 0000)', async () => {
-    const l = await startListener(['--secret', S], { dir: configDir() });
+    const l = await startListener([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const sb = await startSandbox({
       webhookUrl: l.url,
       webhookSecret: S,

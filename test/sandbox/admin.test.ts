@@ -43,8 +43,13 @@ describe('admin routes (/_sandbox)', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
     expect(res.body.message).toMatch(/status must be/);
-    const bad = await fetch(`${ctx.sb.url}/_sandbox/faults`, { method: 'POST', body: '{oops' });
+    const bad = await fetch(`${ctx.sb.url}/_sandbox/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{oops' });
     expect(bad.status).toBe(400);
+    // fetch's default for a string body is text/plain, which the sandbox refuses (a browser page could send it).
+    const plain = await fetch(`${ctx.sb.url}/_sandbox/faults`, { method: 'POST', body: '{"kind":"hang"}' });
+    expect(plain.status).toBe(415);
+    expect(((await plain.json()) as { code: string }).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect((await admin(ctx.sb, 'GET', '/faults')).body.data).toEqual([]);
   });
 
   it('GET/DELETE /requests show and forget recorded /v2 requests (admin calls are not recorded)', async () => {

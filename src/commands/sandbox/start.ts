@@ -3,6 +3,11 @@
  * until Ctrl-C (or SIGTERM), or with --detach in a background process recorded in the
  * config folder. Either way it writes profile `sandbox` and prints the base URL, the
  * API key and the webhook secret on stdout (one JSON object with --json).
+ *
+ * The API key and webhook secret come from --api-key / --webhook-secret (with a
+ * warning: they show in `ps`), else PAYCTL_SANDBOX_API_KEY / PAYCTL_SANDBOX_WEBHOOK_SECRET,
+ * else a random key / whsec_sandbox. The detached child gets them through its
+ * environment, never on its command line.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -12,7 +17,9 @@ import { ApiError, UsageError } from '../../errors.js';
 import { untilAborted, write, type Deps } from '../../deps.js';
 import { configDir, ensureConfigDir } from '../../config/paths.js';
 import {
+  API_KEY_ENV,
   DETACHED_ENV,
+  WEBHOOK_SECRET_ENV,
   logPath,
   readRecord,
   recordedSandboxRuns,
@@ -36,8 +43,22 @@ export interface StartOptions {
 
 const READY_TIMEOUT_MS = 10_000;
 
+/** Flags that carry a secret, and the variable that carries it without showing in `ps`. */
+const SECRET_FLAGS = [
+  { key: 'apiKey', flag: '--api-key', env: API_KEY_ENV },
+  { key: 'webhookSecret', flag: '--webhook-secret', env: WEBHOOK_SECRET_ENV },
+] as const;
+
 export async function run(opts: StartOptions, deps: Deps): Promise<number> {
-  return opts.detach ? startDetached(opts, deps) : startForeground(opts, deps);
+  const resolved: StartOptions = { ...opts };
+  for (const { key, flag, env } of SECRET_FLAGS) {
+    if (opts[key] !== undefined) {
+      deps.log.warn(`${flag} puts a secret on the command line, where other users of this machine can see it (ps). Set ${env} instead.`);
+    } else {
+      resolved[key] = deps.env[env] || undefined;
+    }
+  }
+  return opts.detach ? startDetached(resolved, deps) : startForeground(resolved, deps);
 }
 
 interface Shown {
@@ -129,17 +150,26 @@ function binPath(): string {
   }
 }
 
+/** The child's command line: no secret (see childEnv). */
 function childArgs(opts: StartOptions): string[] {
   const args = ['sandbox', 'start', '--port', String(opts.port ?? 0)];
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
   if (opts.tokenTtl !== undefined) args.push('--token-ttl', String(opts.tokenTtl));
   if (opts.settleAfter !== undefined) args.push('--settle-after', String(opts.settleAfter));
   if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
-  if (opts.apiKey !== undefined) args.push('--api-key', opts.apiKey);
   if (opts.state !== undefined) args.push('--state', opts.state);
   if (opts.webhookUrl !== undefined) args.push('--webhook-url', opts.webhookUrl);
-  if (opts.webhookSecret !== undefined) args.push('--webhook-secret', opts.webhookSecret);
   return args;
+}
+
+/** The child's environment: the secrets travel here, readable only by this user. */
+function childEnv(opts: StartOptions, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, [DETACHED_ENV]: '1', NO_COLOR: '1' };
+  delete out[API_KEY_ENV];
+  delete out[WEBHOOK_SECRET_ENV];
+  if (opts.apiKey !== undefined) out[API_KEY_ENV] = opts.apiKey;
+  if (opts.webhookSecret !== undefined) out[WEBHOOK_SECRET_ENV] = opts.webhookSecret;
+  return out;
 }
 
 function logTail(file: string): string {
@@ -171,7 +201,7 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
     child = spawn(process.execPath, [binPath(), ...childArgs(opts)], {
       detached: true,
       stdio: ['ignore', fd, fd],
-      env: { ...deps.env, [DETACHED_ENV]: '1', NO_COLOR: '1' },
+      env: childEnv(opts, deps.env),
     });
   } finally {
     closeSync(fd);

@@ -4,6 +4,12 @@
  * event, or one JSON line with --json) and, with --forward-to, forwarded with its raw
  * body and headers to your app, whose answer is shown and passed back. A bad or stale
  * signature is answered 400 and never forwarded. Duplicate event ids are marked.
+ *
+ * The secret comes from --secret-stdin, else --secret (which warns: it shows in `ps`),
+ * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret. Requests a web page
+ * could send (a foreign Host or Origin, a body that is not JSON) are refused before
+ * they are read (sandbox/host-check.ts). Every string from an event is sanitized
+ * before it is printed, in text and in --json.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { untilAborted, write, type Deps } from '../../deps.js';
@@ -12,6 +18,7 @@ import { resolveSettings } from '../../config/resolve.js';
 import { SIGNATURE_HEADER, verifySignature } from '../../webhooks/signature.js';
 import { formatAmount } from '../../money/amount.js';
 import { sanitizeInline } from '../../output/sanitize.js';
+import { boundHostNames, checkLocalRequest } from '../../sandbox/host-check.js';
 import { makeStyle, statusColor } from '../../output/style.js';
 import { text, utcTime } from '../../output/text.js';
 
@@ -20,10 +27,12 @@ export interface ListenOptions {
   host?: string;
   path?: string;
   secret?: string;
+  secretStdin?: boolean;
   forwardTo?: string;
 }
 
 const MAX_BODY = 1024 * 1024;
+const NOT_CHECKED = 'signature not checked: no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET or the profile).';
 const MAX_REMEMBERED_IDS = 10_000;
 /** Headers not passed on when forwarding (hop-by-hop, or set by the forwarder). */
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
@@ -35,6 +44,20 @@ interface EventSummary {
   amount?: number | string;
   currency?: string;
   status?: string;
+}
+
+/** The summary as it may be printed: every string from the event sanitized (escape sequences, controls, bidi). */
+function shown(ev: EventSummary | undefined): EventSummary | undefined {
+  if (!ev) return undefined;
+  const safe = <T>(v: T): T => (typeof v === 'string' ? (sanitizeInline(v) as T) : v);
+  return {
+    id: safe(ev.id),
+    type: safe(ev.type),
+    payoutId: safe(ev.payoutId),
+    amount: safe(ev.amount),
+    currency: safe(ev.currency),
+    status: safe(ev.status),
+  };
 }
 
 function summarize(body: Buffer): EventSummary | undefined {
@@ -82,22 +105,57 @@ function checkForwardUrl(raw: string): URL {
   return u;
 }
 
+/**
+ * The webhook secret: --secret-stdin (first line of stdin), else --secret (with a
+ * warning: the command line of a process is visible to every user of the machine),
+ * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; undefined when none.
+ */
+async function webhookSecret(opts: ListenOptions, deps: Deps): Promise<string | undefined> {
+  if (opts.secretStdin && opts.secret !== undefined) {
+    throw new UsageError('Give the webhook secret one way: --secret-stdin or --secret, not both.');
+  }
+  if (opts.secretStdin) {
+    // Loaded only here: the same first-line reader as `login --api-key-stdin`.
+    const { readFirstLine } = await import('../login.js');
+    const secret = (await readFirstLine(deps.io.stdin)).trim();
+    if (!secret) {
+      throw new UsageError('The webhook secret from standard input is empty.', [], 'Pipe it in: printf %s "$SECRET" | payctl webhooks listen --secret-stdin');
+    }
+    return secret;
+  }
+  if (opts.secret) {
+    deps.log.warn(
+      '--secret puts the webhook secret on the command line, where other users of this machine can see it (ps). ' +
+        'Use --secret-stdin or PAYCTL_WEBHOOK_SECRET instead.',
+    );
+    return opts.secret;
+  }
+  const profile = deps.config().getProfile(deps.globals.profile);
+  return resolveSettings(deps.globals, deps.env, profile).webhookSecret.value;
+}
+
 export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const host = opts.host ?? '127.0.0.1';
   const path = opts.path ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError('--path must start with "/".');
   const forwardTo = opts.forwardTo ? checkForwardUrl(opts.forwardTo) : undefined;
-  let secret = opts.secret;
-  if (!secret) {
-    const profile = deps.config().getProfile(deps.globals.profile);
-    secret = resolveSettings(deps.globals, deps.env, profile).webhookSecret.value;
-  }
+  const secret = await webhookSecret(opts, deps);
+  const localNames = boundHostNames(host);
   const style = makeStyle(deps.io.color);
   const seen = new Set<string>();
   const http = forwardTo ? await import('../../api/http.js') : undefined;
   const dispatcher = await http?.createDispatcher({ env: deps.env, timeoutMs: deps.globals.timeoutMs });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // A web page must not drive the listener (DNS rebinding, cross-site simple POSTs).
+    const refusal = checkLocalRequest(req, { hosts: localNames });
+    if (refusal) {
+      res
+        .writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' })
+        .end(JSON.stringify({ error: refusal.message, code: refusal.code }));
+      deps.log.warn(`${refusal.message} Answered ${refusal.status}.`);
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://listener');
     if (req.method !== 'POST' || url.pathname !== path) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
@@ -112,6 +170,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
     }
     const receivedAt = deps.now();
     const ev = summarize(body);
+    const out = shown(ev);
     const sigHeader = req.headers[SIGNATURE_HEADER];
     const verification = secret
       ? verifySignature(secret, Array.isArray(sigHeader) ? sigHeader[0] : sigHeader, body, Math.floor(receivedAt.getTime() / 1000))
@@ -153,12 +212,12 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
         deps.io.stdout,
         JSON.stringify({
           received_at: receivedAt.toISOString(),
-          id: ev?.id ?? null,
-          type: ev?.type ?? null,
-          payout_id: ev?.payoutId ?? null,
-          amount: ev?.amount ?? null,
-          currency: ev?.currency ?? null,
-          status: ev?.status ?? null,
+          id: out?.id ?? null,
+          type: out?.type ?? null,
+          payout_id: out?.payoutId ?? null,
+          amount: out?.amount ?? null,
+          currency: out?.currency ?? null,
+          status: out?.status ?? null,
           verified: verification ? verification.ok : null,
           error: verification && !verification.ok ? verification.reason : null,
           duplicate,
@@ -167,7 +226,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
         }) + '\n',
       );
       if (verification && !verification.ok) deps.log.warn(`rejected an event (${verification.reason}); answered 400, not forwarded.`);
-      else if (!verification) deps.log.warn('signature not checked: no --secret and no webhook-secret in the profile.');
+      else if (!verification) deps.log.warn(NOT_CHECKED);
       return;
     }
     const time = utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
@@ -175,20 +234,20 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       deps.log.warn(`${time}  rejected an event (${verification.reason}); answered 400, not forwarded.`);
       return;
     }
-    const amount = ev?.amount !== undefined && ev.currency ? `${formatAmount(ev.amount, ev.currency)} ${text(ev.currency)}` : '';
+    const amount = out?.amount !== undefined && out.currency ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}` : '';
     const line = [
       style.dim(time),
-      style.bold(text(ev?.type ?? '(not JSON)')),
-      text(ev?.payoutId ?? ''),
+      style.bold(text(out?.type ?? '(not JSON)')),
+      text(out?.payoutId ?? ''),
       amount,
-      ev?.status ? statusColor(style, text(ev.status)) : '',
-      style.dim(text(ev?.id ?? '')),
+      out?.status ? statusColor(style, text(out.status)) : '',
+      style.dim(text(out?.id ?? '')),
       duplicate ? style.yellow('(duplicate)') : '',
     ]
       .filter(Boolean)
       .join('  ');
     await write(deps.io.stdout, line + '\n');
-    if (!verification) deps.log.warn('signature not checked: no --secret and no webhook-secret in the profile.');
+    if (!verification) deps.log.warn(NOT_CHECKED);
     if (forward) {
       deps.log.info(
         forward.status === null
@@ -201,7 +260,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
       if (!res.headersSent) res.writeHead(500).end();
-      deps.log.warn(`failed to handle an event: ${(err as Error).message}`);
+      deps.log.warn(`failed to handle an event: ${sanitizeInline((err as Error).message)}`);
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -214,7 +273,11 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   deps.log.info(`Ready: listening for webhook events on http://${shownHost}:${port}${path}` + (forwardTo ? `, forwarding to ${forwardTo}` : ''));
-  if (!secret) deps.log.warn('no webhook secret (--secret, or `payctl config set webhook-secret …`): signatures will not be checked.');
+  if (!secret) {
+    deps.log.warn(
+      'no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.',
+    );
+  }
   deps.log.info('Press Ctrl-C to stop.');
 
   await untilAborted(deps.signal);
