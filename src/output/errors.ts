@@ -1,9 +1,15 @@
 /**
  * Errors for people (what failed, status and code, field errors, request id, what to
  * do next) and for scripts (`{"error":{message,status,code,request_id,errors}}`).
+ *
+ * Every string in an error may come from the service (its message, code, field errors,
+ * request id, and hints that quote them), so all of them pass through the sanitizer, in
+ * text and in JSON alike: the JSON is printed by consumers too, and JSON.stringify escapes
+ * only C0 controls, passing 8-bit CSI (U+009B) and bidi controls through as they are.
+ * One-line parts (code, request id, field names and field messages) also lose newlines.
  */
 import { ApiError, AuthError, CliError, NetworkError, UsageError, type FieldError } from '../errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize, sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
 
 interface ErrorFields {
@@ -42,30 +48,38 @@ function fieldsOf(err: unknown): ErrorFields {
   return { ...base, message: err instanceof Error ? err.message : String(err) };
 }
 
-export function renderErrorJson(err: unknown): string {
+/** The fields of an error with every string sanitized; the hint only for CliErrors. */
+function cleanFieldsOf(err: unknown): ErrorFields & { hint?: string } {
   const f = fieldsOf(err);
-  const out: ErrorFields & { hint?: string } = { ...f, message: sanitize(f.message) };
-  out.errors = f.errors.map((e) => ({ field: sanitize(e.field), message: sanitize(e.message) }));
-  if (err instanceof CliError && err.hint) out.hint = err.hint;
-  return JSON.stringify({ error: out }) + '\n';
+  const out: ErrorFields & { hint?: string } = {
+    message: sanitize(f.message),
+    status: f.status,
+    code: f.code === null ? null : sanitizeInline(f.code),
+    request_id: f.request_id === null ? null : sanitizeInline(f.request_id),
+    errors: f.errors.map((e) => ({ field: sanitizeInline(e.field), message: sanitizeInline(e.message) })),
+  };
+  if (err instanceof CliError && err.hint) out.hint = sanitize(err.hint);
+  return out;
+}
+
+export function renderErrorJson(err: unknown): string {
+  return JSON.stringify({ error: cleanFieldsOf(err) }) + '\n';
 }
 
 export function renderErrorText(err: unknown, style: Style, verbose = false): string {
-  const f = fieldsOf(err);
+  const f = cleanFieldsOf(err);
   const lines: string[] = [];
-  lines.push(`${style.red('Error:')} ${sanitize(f.message)}`);
+  lines.push(`${style.red('Error:')} ${f.message}`);
   // The service's status and code, when the service answered (not for local problems).
   if (f.status !== null || (f.code && err instanceof ApiError)) {
     lines.push(`  ${[f.status !== null ? `HTTP ${f.status}` : '', f.code ?? ''].filter(Boolean).join(' ')}`);
   }
-  for (const e of f.errors) {
-    const field = sanitize(e.field);
-    lines.push(`  - ${field ? style.bold(field) + ': ' : ''}${sanitize(e.message)}`);
-  }
-  if (f.request_id) lines.push(`  Request ID: ${sanitize(f.request_id)}`);
-  if (err instanceof CliError && err.hint) lines.push(err.hint);
+  for (const e of f.errors) lines.push(`  - ${e.field ? style.bold(e.field) + ': ' : ''}${e.message}`);
+  if (f.request_id) lines.push(`  Request ID: ${f.request_id}`);
+  if (f.hint) lines.push(f.hint);
   if (!(err instanceof CliError)) {
-    if (verbose && err instanceof Error && err.stack) lines.push(style.dim(err.stack));
+    // The stack starts with the message, which may quote the service.
+    if (verbose && err instanceof Error && err.stack) lines.push(style.dim(sanitize(err.stack)));
     else lines.push('This is a bug in payctl. Run again with --verbose for details.');
   }
   return lines.join('\n') + '\n';

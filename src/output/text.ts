@@ -10,10 +10,14 @@ export function text(value: unknown): string {
   return sanitizeInline(String(value));
 }
 
-/** Key/value lines ("card"): labels aligned, values as given. */
+/**
+ * Key/value lines ("card"): labels aligned, values as given, no trailing spaces. trimEnd
+ * removes exactly what /\s+$/ did (WhiteSpace and LineTerminator) in linear time; the
+ * regex retried from every space of a long run, quadratic (9.8 s for a 100 KB name).
+ */
 export function renderCard(pairs: Array<[string, string]>, style: Style): string {
   const width = Math.max(...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${style.dim(k.padEnd(width))}  ${v}`.replace(/\s+$/, '')).join('\n') + '\n';
+  return pairs.map(([k, v]) => `${style.dim(k.padEnd(width))}  ${v}`.trimEnd()).join('\n') + '\n';
 }
 
 /** A UTC time for tables: "2026-11-21 10:15:30 UTC"; unreadable values are shown sanitized as they came. */

@@ -1,17 +1,70 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow } from '../../src/output/csv.js';
+import { csvCell, csvRow, isFormula } from '../../src/output/csv.js';
 
 describe('csvCell', () => {
   it.each([
     ['=1+1', "'=1+1"],
     ['=HYPERLINK("http://evil","x")', `"'=HYPERLINK(""http://evil"",""x"")"`],
-    ['+1', "'+1"],
-    ['-1', "'-1"],
     ['@SUM(A1)', "'@SUM(A1)"],
     ['\t=1+1', "'\t=1+1"],
     ['\tcmd', "'\tcmd"],
+    // + is neutralized unless only digits and spaces follow.
+    ['+1+1', "'+1+1"],
+    ['+SUM(A1)', "'+SUM(A1)"],
+    ["+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"],
+    ['+232+76000001', "'+232+76000001"],
+    ['+232-76000001', "'+232-76000001"],
+    ['+1.50', "'+1.50"],
+    ['+1e5', "'+1e5"],
+    ['+', "'+"],
+    ['+ ', "'+ "],
+    ['+232 76 ABC', "'+232 76 ABC"],
+    ['+23276000001\tx', "'+23276000001\tx"],
+    ['+23276000001\n=1', `"'+23276000001\n=1"`],
+    // - is neutralized unless it is a plain negative decimal number.
+    ['-1+1', "'-1+1"],
+    ['-2+3+cmd|\' /C calc\'!A0', "'-2+3+cmd|' /C calc'!A0"],
+    ['-SUM(A1)', "'-SUM(A1)"],
+    ['-', "'-"],
+    ['-.5', "'-.5"],
+    ['-1.', "'-1."],
+    ['-1.00.1', "'-1.00.1"],
+    ['-1,000.00', `"'-1,000.00"`],
+    ['-1 2', "'-1 2"],
+    ['-1e5', "'-1e5"],
+    ['-1.00\n=1', `"'-1.00\n=1"`],
+    ['--1', "'--1"],
   ])('neutralizes %j as %j', (value, out) => {
     expect(csvCell(value)).toBe(out);
+  });
+
+  it.each([
+    ['+23276000001', '+23276000001'],
+    ['+232 76 000 001', '+232 76 000 001'],
+    ['+ 232 76 000 001', '+ 232 76 000 001'],
+    ['+1', '+1'],
+    ['-1', '-1'],
+    ['-1.00', '-1.00'],
+    ['-1500.50', '-1500.50'],
+    ['-0.001', '-0.001'],
+  ])('keeps the plain number %j as %j', (value, out) => {
+    expect(csvCell(value)).toBe(out);
+    expect(isFormula(value)).toBe(false);
+  });
+
+  it('checks a phone number after sanitizing: escapes cannot hide a formula behind +digits', () => {
+    expect(csvCell('+232\x1b[31m76')).toBe('+23276');
+    expect(csvCell('+232\x1b]0;x\x07=1')).toBe("'+232=1");
+    expect(csvCell('\x1b[31m+232+1')).toBe("'+232+1");
+  });
+
+  it('decides in linear time on 1 MB of digits that end in a formula', () => {
+    const t0 = performance.now();
+    expect(isFormula('+' + '1 '.repeat(500_000) + 'x')).toBe(true);
+    expect(isFormula('+' + ' '.repeat(1_000_000) + 'x')).toBe(true);
+    expect(isFormula('-' + '1'.repeat(1_000_000) + '.x')).toBe(true);
+    expect(isFormula('-' + '1'.repeat(1_000_000) + '.' + '1'.repeat(1_000_000))).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('neutralizes a leading carriage return (removed, as a control character)', () => {
@@ -36,7 +89,8 @@ describe('csvCell', () => {
     expect(csvCell(undefined)).toBe('');
     expect(csvCell(null)).toBe('');
     expect(csvCell(1500.5)).toBe('1500.5');
-    expect(csvCell(-3)).toBe("'-3");
+    expect(csvCell(-3)).toBe('-3');
+    expect(csvCell(-1e-7)).toBe("'-1e-7");
     expect(csvCell(true)).toBe('true');
   });
 

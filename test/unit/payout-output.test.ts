@@ -79,10 +79,18 @@ describe('payoutCsvValues', () => {
     ]);
   });
 
-  it('writes a CSV row with the phone number neutralized', () => {
+  it('writes a CSV row with the phone number as it is (a plain +number is no formula)', () => {
     expect(csvRow(payoutCsvValues(RECORD))).toBe(
-      "2026-11-21T10:15:30.123456Z,TRX0123456789ABCDEF0123,p-1,wal_1,Pending,1500.5,15.01,SLE,wallet,Aminata Kamara,orange_money,076123456,'+23276123456,October stipend,\r\n",
+      '2026-11-21T10:15:30.123456Z,TRX0123456789ABCDEF0123,p-1,wal_1,Pending,1500.5,15.01,SLE,wallet,Aminata Kamara,orange_money,076123456,+23276123456,October stipend,\r\n',
     );
+  });
+
+  it('still neutralizes a phone field that is a formula', () => {
+    const r = payoutRecordSchema.parse({
+      ...RECORD,
+      recipient: { type: 'wallet', accountDetails: { name: 'A', phoneNumber: '+232+cmd|\' /C calc\'!A0' } },
+    });
+    expect(csvRow(payoutCsvValues(r))).toContain(",'+232+cmd|' /C calc'!A0,");
   });
 
   it('expands exponent amounts and leaves an unknown fee empty', () => {

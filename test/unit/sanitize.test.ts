@@ -31,6 +31,9 @@ describe('sanitize', () => {
     ['LRE/RLE/PDF/LRO', '\u202Aa\u202Bb\u202Cc\u202Dd', 'abcd'],
     ['isolates', '\u2066a\u2067b\u2068c\u2069d', 'abcd'],
     ['marks', 'a\u200Eb\u200Fc\u061Cd', 'abcd'],
+    ['deprecated format controls (symmetric swapping, shaping, digit shapes)', 'a\u206Ab\u206Bc\u206Cd\u206De\u206Ef\u206Fg', 'abcdefg'],
+    ['interlinear annotation (hides the text it annotates)', 'pay\uFFF9 10\uFFFA1000\uFFFB', 'pay 101000'],
+    ['RLO disguising a file name in the middle of a line', 'report-\u202Egpj.exe and more', 'report-gpj.exe and more'],
   ])('removes %s', (_, input, out) => {
     expect(sanitize(input)).toBe(out);
   });
@@ -42,6 +45,7 @@ describe('sanitize', () => {
     ['CJK', '支払い完了'],
     ['tab and newline', 'a\tb\nc'],
     ['plain ASCII punctuation', '[31m] ~!@#$%^&*()_+{}|:"<>?'],
+    ['ZWJ emoji and ZWNJ in Persian', '👩🏽‍💻 می‌خواهم'],
   ])('keeps %s', (_, input) => {
     expect(sanitize(input)).toBe(input);
   });
@@ -82,6 +86,10 @@ describe('sanitize', () => {
 describe('sanitizeInline', () => {
   it('turns tabs and newlines into single spaces', () => {
     expect(sanitizeInline('a\tb\nc\r\nd\n\n\te')).toBe('a b c d e');
+  });
+
+  it('turns Unicode line and paragraph separators into spaces too', () => {
+    expect(sanitizeInline('a\u2028b\u2029\nc')).toBe('a b c');
   });
 
   it('sanitizes too', () => {
