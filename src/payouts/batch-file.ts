@@ -187,59 +187,92 @@ export function decodeBatchFile(bytes: Uint8Array): { text: string } | { problem
   }
 }
 
-export async function parseBatchFile(file: string, content: string): Promise<{ rows: BatchRow[]; problems: string[]; format: FileFormat }> {
-  const problems: string[] = [];
-  const rows: BatchRow[] = [];
-  const format = formatOf(file, content);
+/**
+ * The rows of a batch file, in file order, read as a stream from its bytes (one row in
+ * memory at a time, whatever the file's size). Problems of the file or a row are pushed
+ * to `problems`; rows that can be read are yielded even when others cannot.
+ */
+export async function* readRows(file: string, bytes: Uint8Array, problems: string[]): AsyncGenerator<BatchRow> {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64)).toString('utf8');
+  const format = formatOf(file, head);
+  let count = 0;
   if (format === 'csv') {
-    const { parse } = await import('csv-parse/sync');
-    let records: Array<{ record: Record<string, string>; info: { empty_lines: number } }>;
+    const { parse } = await import('csv-parse');
+    let header: string[] | undefined;
+    const parser = parse({
+      bom: true,
+      columns: (h: string[]) => {
+        const names = h.map((c) => c.trim());
+        const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
+        // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
+        for (const n of twice) problems.push(`the header row has the column "${n}" more than once`);
+        header = names;
+        return names;
+      },
+      skip_empty_lines: true,
+      trim: false,
+      info: true,
+    });
+    const CHUNK = 1 << 20;
+    const feed = (async () => {
+      for (let off = 0; off < bytes.byteLength; off += CHUNK) {
+        if (!parser.write(Buffer.from(bytes.buffer, bytes.byteOffset + off, Math.min(CHUNK, bytes.byteLength - off)))) {
+          await new Promise<void>((resolve) => parser.once('drain', resolve));
+        }
+      }
+      parser.end();
+    })();
+    feed.catch(() => {}); // a parse error is reported by the iteration below
     try {
-      records = parse(content, {
-        bom: true,
-        columns: (h: string[]) => {
-          const names = h.map((c) => c.trim());
-          const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
-          // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
-          for (const n of twice) problems.push(`the header row has the column "${n}" more than once`);
-          return names;
-        },
-        skip_empty_lines: true,
-        trim: false,
-        info: true,
-      }) as unknown as typeof records;
+      for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { empty_lines: number } }>) {
+        if (count === 0) {
+          const missing = ['wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number'].filter((c) => !header?.includes(c));
+          if (missing.length) problems.push(`the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+        }
+        count++;
+        // Row numbers as a spreadsheet shows them: blank lines count.
+        yield toFields(record, count + 1 + info.empty_lines, file, problems, count + 1);
+      }
     } catch (err) {
-      return { rows, problems: [`the file is not valid CSV: ${(err as Error).message}`], format };
+      problems.push(`the file is not valid CSV: ${(err as Error).message}`);
+      return;
     }
-    const header = records.length ? Object.keys(records[0]!.record) : [];
-    const missingCols = ['wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number'].filter((c) => !header.includes(c));
-    if (records.length && missingCols.length) problems.push(`the header row lacks column${missingCols.length > 1 ? 's' : ''} ${missingCols.join(', ')}`);
-    // Row numbers as a spreadsheet shows them: blank lines count.
-    records.forEach(({ record, info }, i) => rows.push(toFields(record, i + 2 + info.empty_lines, file, problems, i + 2)));
   } else {
-    const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/);
-    lines.forEach((line, i) => {
-      if (!line.trim()) return;
-      const row = i + 1;
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let start = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+    for (let row = 1; start <= buf.length; row++) {
+      let end = buf.indexOf(0x0a, start);
+      if (end === -1) end = buf.length;
+      const line = buf.toString('utf8', start, end > start && buf[end - 1] === 0x0d ? end - 1 : end);
+      start = end + 1;
+      if (!line.trim()) continue;
       let obj: unknown;
       try {
         obj = JSON.parse(line);
       } catch {
         problems.push(`row ${row}: not a JSON object`);
-        return;
+        continue;
       }
       if (!obj || typeof obj !== 'object' || Array.isArray(obj)) {
         problems.push(`row ${row}: not a JSON object`);
-        return;
+        continue;
       }
       const twice = duplicateJsonKey(line);
       if (twice !== undefined) {
         problems.push(`row ${row}: the key "${twice}" is given more than once`);
-        return;
+        continue;
       }
-      rows.push(toFields(jsonValues(obj as Record<string, unknown>, row, problems), row, file, problems));
-    });
+      count++;
+      yield toFields(jsonValues(obj as Record<string, unknown>, row, problems), row, file, problems);
+    }
   }
-  if (rows.length === 0 && problems.length === 0) problems.push('the file has no payout rows');
-  return { rows, problems, format };
+  if (count === 0 && problems.length === 0) problems.push('the file has no payout rows');
+}
+
+/** Every row of a file's text at once (small files, tests). */
+export async function parseBatchFile(file: string, content: string): Promise<{ rows: BatchRow[]; problems: string[]; format: FileFormat }> {
+  const problems: string[] = [];
+  const rows: BatchRow[] = [];
+  for await (const row of readRows(file, Buffer.from(content, 'utf8'), problems)) rows.push(row);
+  return { rows, problems, format: formatOf(file, content) };
 }

@@ -1,49 +1,67 @@
 /**
- * Loading a batch before anything is sent: the file read and every row validated (all
- * problems at once, with row numbers), each row given its identity (identity.ts), and
- * each row looked up in the journal: accepted in an earlier run of this batch (skipped),
- * sent before with other details (a conflict), or the same payout under another id
- * (another batch, or a single payout) that a person should hear about before it is
- * paid again. Identical rows of one file are grouped for the duplicate guard.
+ * Loading a batch before anything is sent, streamed (memory per distinct payout, not per
+ * row of text): the file read once into memory as bytes (so what is checked is what is
+ * sent, even if the file changes meanwhile), every row validated (all problems at once,
+ * with row numbers), each row given its identity (identity.ts), and each row looked up in
+ * the journal: accepted in an earlier run of this batch (skipped), sent before with other
+ * details (a conflict), or the same payout under another id (another batch, a single
+ * payout) that a person should hear about before it is paid again. Identical rows of one
+ * file are grouped for the duplicate guard.
+ *
+ * Three passes over the bytes: check (no credentials needed), plan (with the journal and
+ * the live balances) and send (rows handed to the batch runner one at a time).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { statSync, readFileSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import type { Wallet } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
-import { COLUMN_LABELS, decodeBatchFile, parseBatchFile, type FileFormat } from './batch-file.js';
-import { derivedPayoutId, identicalGroups, payoutFingerprint } from './identity.js';
+import { COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
+import { derivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
+import { PlanBuilder, type PlanGroup } from './plan.js';
 import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 
-export interface LoadedRow {
+/** At most this many problems are listed; the count says how many there were. */
+const MAX_LISTED = 200;
+
+export interface BatchSource {
+  /** As given on the command line. */
+  path: string;
+  /** Absolute path. */
+  file: string;
+  format: FileFormat;
+  bytes: Buffer;
+  batchId: string;
+}
+
+export interface IdentifiedRow {
   row: number;
   request: PayoutRequest;
   body: string;
   fingerprint: string;
   /** The file gives no payout_id: the id is derived from the payout and the batch id. */
   derivedId: boolean;
-  /** This payout id's journal entry, from an earlier run. */
-  earlier?: JournalEntry;
-  /** Entries of the same payout under other ids (other batches, single payouts), not rejected. */
-  matches: JournalEntry[];
+  /** payctl 0.1's id of this row (file name and row), looked up to resume its batches. */
+  legacyId?: string;
 }
 
-export interface BatchLoad {
-  /** Absolute path of the file. */
-  file: string;
-  format: FileFormat;
-  batchId: string;
-  rows: LoadedRow[];
-  /** Groups of identical rows (two or more), in file order. */
-  duplicates: LoadedRow[][];
+export interface LoadedRow extends IdentifiedRow {
+  /** This payout id's journal entry, from an earlier run. */
+  earlier?: JournalEntry;
 }
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Reads and validates every row; throws a UsageError listing every problem (nothing sent). */
-export async function readBatch(path: string, batchId: string): Promise<Omit<BatchLoad, 'rows' | 'duplicates'> & { rows: Array<Omit<LoadedRow, 'earlier' | 'matches'> & { legacyId?: string }> }> {
+function listed(problems: string[]): string[] {
+  return problems.length <= MAX_LISTED ? problems : [...problems.slice(0, MAX_LISTED), `… and ${problems.length - MAX_LISTED} more`];
+}
+
+/** The file's bytes: a regular, UTF-8 file (refused at once otherwise). */
+export function openBatch(path: string, batchId: string): BatchSource {
   let bytes: Buffer;
   try {
     // Only a regular file: /dev/zero or a FIFO would never end.
@@ -56,14 +74,27 @@ export async function readBatch(path: string, batchId: string): Promise<Omit<Bat
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message}.`);
   }
-  const decoded = decodeBatchFile(bytes);
-  if ('problem' in decoded) throw new UsageError(`${path}: ${decoded.problem}. Nothing was sent.`);
-  const parsed = await parseBatchFile(path, decoded.text);
-  const problems = [...parsed.problems];
-  const rows: Array<Omit<LoadedRow, 'earlier' | 'matches'> & { legacyId?: string }> = [];
-  const seenId = new Map<string, number>();
+  // isUtf8 checks without making a string of the whole file; the slow path names the line.
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  if (utf16 || !isUtf8(bytes)) {
+    const decoded = decodeBatchFile(bytes);
+    if ('problem' in decoded) throw new UsageError(`${path}: ${decoded.problem}. Nothing was sent.`);
+  }
+  return { path, file: resolve(path), format: formatOf(path, bytes.subarray(0, 64).toString('utf8')), bytes, batchId };
+}
+
+/**
+ * Every valid row with its identity, in file order; problems (bad rows, a payout_id used
+ * twice) are pushed to `problems`. The occurrence of identical rows is counted here, so
+ * every pass gives every row the same id.
+ */
+export async function* identifiedRows(src: BatchSource, problems: string[], checked?: BatchCheck): AsyncGenerator<IdentifiedRow> {
+  // Occurrences are counted only for payouts the check found more than once (every other
+  // row is occurrence 0), and ids only for the ids it found twice: a few entries, not a
+  // map of every row.
   const occurrences = new Map<string, number>();
-  for (const r of parsed.rows) {
+  const seenId = new Map<string, number>();
+  for await (const r of readRows(src.path, src.bytes, problems)) {
     const v = validatePayout(r.fields, COLUMN_LABELS);
     if (!v.ok) {
       for (const p of v.problems) problems.push(`row ${r.row}: ${p}`);
@@ -72,70 +103,112 @@ export async function readBatch(path: string, batchId: string): Promise<Omit<Bat
     const fingerprint = payoutFingerprint(v.request);
     let request = v.request;
     if (r.derivedId) {
-      const n = occurrences.get(fingerprint) ?? 0;
-      occurrences.set(fingerprint, n + 1);
-      request = { ...request, payoutId: derivedPayoutId(batchId, fingerprint, n) };
+      let n = 0;
+      if (checked?.duplicated.has(fingerprint)) {
+        n = occurrences.get(fingerprint) ?? 0;
+        occurrences.set(fingerprint, n + 1);
+      }
+      request = { ...request, payoutId: derivedPayoutId(src.batchId, fingerprint, n) };
+    } else if (checked?.idsTwice.has(hash64(request.payoutId))) {
+      const first = seenId.get(request.payoutId);
+      if (first !== undefined) {
+        problems.push(`row ${r.row}: payout_id "${request.payoutId}" is also used on row ${first}`);
+        continue;
+      }
+      seenId.set(request.payoutId, r.row);
     }
-    const first = seenId.get(request.payoutId);
-    if (first !== undefined) problems.push(`row ${r.row}: payout_id "${request.payoutId}" is also used on row ${first}`);
-    else seenId.set(request.payoutId, r.row);
-    rows.push({ row: r.row, request, body: payoutBody(request), fingerprint, derivedId: r.derivedId, ...(r.legacyId ? { legacyId: r.legacyId } : {}) });
+    yield { row: r.row, request, body: payoutBody(request), fingerprint, derivedId: r.derivedId, ...(r.legacyId ? { legacyId: r.legacyId } : {}) };
   }
-  if (problems.length) {
-    throw new UsageError(`${path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, problems, 'Fix the rows above and run the same command again.');
+}
+
+/** What the check found: the row count, the payouts that occur more than once. */
+export interface BatchCheck {
+  rows: number;
+  /** Fingerprints of payouts on two or more rows. */
+  duplicated: Set<string>;
+  /** 64-bit hashes of explicit payout ids given on two or more rows (or colliding). */
+  idsTwice: Set<bigint>;
+}
+
+/** The first 64 bits of a SHA-256, as a number to sort: 8 bytes a row instead of a map entry. */
+function hash64(s: string): bigint {
+  return createHash('sha256').update(s).digest().readBigUInt64BE(0);
+}
+
+/** A growable array of 64-bit values and the row that gave each. */
+class Hashes {
+  #values = new BigUint64Array(1024);
+  #length = 0;
+  push(v: bigint): void {
+    if (this.#length === this.#values.length) {
+      const next = new BigUint64Array(this.#values.length * 2);
+      next.set(this.#values);
+      this.#values = next;
+    }
+    this.#values[this.#length++] = v;
   }
-  return { file: resolve(path), format: parsed.format, batchId, rows };
+  /** Values present more than once. */
+  repeated(): Set<bigint> {
+    const sorted = this.#values.subarray(0, this.#length).sort();
+    const out = new Set<bigint>();
+    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
+    return out;
+  }
 }
 
 /**
- * Looks every row up in the journal of `baseUrl`. Throws a UsageError (nothing sent) when
- * a row's payout id was sent before with other details.
+ * Pass 1: every row checked; a UsageError lists every problem (nothing sent). Memory: 16
+ * bytes a row (two 64-bit hashes), whatever the file's size; what repeats is then
+ * confirmed exactly on a second read of just those rows.
  */
-export function lookUpBatch(read: Awaited<ReturnType<typeof readBatch>>, journal: Journal, baseUrl: string, shownAs: string): BatchLoad {
-  const conflicts: string[] = [];
-  const ids = new Set(read.rows.map((r) => r.request.payoutId));
-  const rows: LoadedRow[] = read.rows.map(({ legacyId, ...r }) => {
-    let row: LoadedRow = { ...r, matches: [] };
-    let earlier = journal.get(baseUrl, r.request.payoutId);
-    if (!earlier && legacyId && !ids.has(legacyId)) {
-      // Sent by payctl 0.1 under an id made from the file name and row: resume it under that id.
-      const legacy = journal.get(baseUrl, legacyId);
-      const legacyRequest = { ...r.request, payoutId: legacyId };
-      const legacyBody = payoutBody(legacyRequest);
-      if (legacy && !journal.conflict(legacy, legacyBody)) {
-        earlier = legacy;
-        ids.add(legacyId);
-        row = { ...row, request: legacyRequest, body: legacyBody };
-      }
-    }
-    if (earlier) {
-      if (journal.conflict(earlier, row.body)) conflicts.push(`row ${r.row}: payout_id "${r.request.payoutId}" was already sent with other details`);
-      row.earlier = earlier;
-    }
-    return row;
-  });
-  if (conflicts.length) throw new UsageError(`${shownAs}: ${plural(conflicts.length, 'row')} conflict with earlier payouts. Nothing was sent.`, conflicts);
-  for (const row of rows) {
-    if (row.earlier?.outcome?.kind === 'accepted') continue;
-    row.matches = journal
-      .find(baseUrl, 'fingerprint', row.fingerprint)
-      .filter((e) => !ids.has(e.payoutId) && e.outcome?.kind !== 'rejected');
-  }
-  return { ...read, rows, duplicates: identicalGroups(rows, (r) => r.fingerprint) };
-}
-
-/** Rows whose wallet is not one of the profile's, or holds another currency: problems like any bad row. */
-export function walletProblems(rows: LoadedRow[], wallets: Wallet[], balancesCommand = 'payctl balances'): string[] {
+export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   const problems: string[] = [];
-  for (const { row, request: r } of rows) {
-    const w = wallets.find((x) => x.wallet_id === r.walletId);
-    if (!w) problems.push(`row ${row}: wallet_id "${r.walletId}" is not one of your wallets (see ${balancesCommand})`);
-    else if (w.currency.toUpperCase() !== r.currency) problems.push(`row ${row}: wallet ${r.walletId} holds ${w.currency.toUpperCase()}, not ${r.currency}`);
+  const fingerprints = new Hashes();
+  const ids = new Hashes();
+  let rows = 0;
+  for await (const r of identifiedRows(src, problems)) {
+    rows++;
+    fingerprints.push(BigInt(`0x${r.fingerprint.slice(0, 16)}`));
+    if (!r.derivedId) ids.push(hash64(r.request.payoutId));
   }
-  return problems;
+  const idsTwice = ids.repeated();
+  const candidates = fingerprints.repeated();
+  const duplicated = new Set<string>();
+  if (candidates.size || idsTwice.size) {
+    const counts = new Map<string, number>();
+    const again: string[] = [];
+    for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice })) {
+      if (!candidates.has(BigInt(`0x${r.fingerprint.slice(0, 16)}`))) continue;
+      const n = (counts.get(r.fingerprint) ?? 0) + 1;
+      counts.set(r.fingerprint, n);
+      if (n === 2) duplicated.add(r.fingerprint);
+    }
+    problems.push(...again.filter((p) => p.includes('is also used on row')));
+    // In row order, as a person reads the file (problems of the file itself first).
+    const rowOf = (p: string) => Number(/^row (\d+):/.exec(p)?.[1] ?? 0);
+    problems.sort((a, b) => rowOf(a) - rowOf(b));
+  }
+  if (problems.length) {
+    throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
+  }
+  return { rows, duplicated, idsTwice };
 }
 
-/** Where earlier payouts came from, for the plan: one line per batch run or kind of payout. */
+/**
+ * The journal entry of a row's payout id, if any; for a row sent by payctl 0.1 under its
+ * file-and-row id, that entry, with the row switched to its old id so it is resumed.
+ */
+function lookUpRow(r: IdentifiedRow, journal: Journal, baseUrl: string): LoadedRow {
+  const earlier = journal.get(baseUrl, r.request.payoutId);
+  if (earlier || !r.legacyId) return earlier ? { ...r, earlier } : r;
+  const legacy = journal.get(baseUrl, r.legacyId);
+  if (!legacy) return r;
+  const request = { ...r.request, payoutId: r.legacyId };
+  const body = payoutBody(request);
+  return journal.conflict(legacy, body) ? r : { ...r, request, body, earlier: legacy };
+}
+
+/** Where earlier payouts came from: one line per batch run or kind of payout. */
 export interface EarlierRun {
   /** A batch run (with its id), a batch sent by payctl 0.1 (no id), or single payouts. */
   kind: 'batch' | 'legacy batch' | 'single';
@@ -146,22 +219,41 @@ export interface EarlierRun {
   last: string;
 }
 
-/** Entries grouped by the batch run that sent them (id and file), oldest first. */
-export function earlierRuns(entries: JournalEntry[]): EarlierRun[] {
-  const runs = new Map<string, EarlierRun>();
-  for (const e of entries) {
+/** Journal entries tallied by the batch run that sent them (id and file). */
+export class RunTally {
+  readonly #runs = new Map<string, EarlierRun>();
+  /** Only when one entry may come more than once (several rows matching one payout). */
+  readonly #seen: Set<string> | undefined;
+
+  constructor(dedupe = false) {
+    this.#seen = dedupe ? new Set() : undefined;
+  }
+
+  add(e: JournalEntry): void {
+    if (this.#seen?.has(e.payoutId)) return;
+    this.#seen?.add(e.payoutId);
     const at = e.outcome?.at ?? e.createdAt;
     const kind = e.batch ? 'batch' : e.payoutId.startsWith('batch-') ? 'legacy batch' : 'single';
     const key = `${kind}\n${e.batch?.id ?? ''}\n${e.batch?.file ?? ''}`;
-    const run = runs.get(key);
-    if (!run) runs.set(key, { kind, batchId: e.batch?.id, file: e.batch?.file, rows: 1, first: at, last: at });
+    const run = this.#runs.get(key);
+    if (!run) this.#runs.set(key, { kind, batchId: e.batch?.id, file: e.batch?.file, rows: 1, first: at, last: at });
     else {
       run.rows++;
       if (at < run.first) run.first = at;
       if (at > run.last) run.last = at;
     }
   }
-  return [...runs.values()].sort((a, b) => a.first.localeCompare(b.first));
+
+  /** Oldest first. */
+  runs(): EarlierRun[] {
+    return [...this.#runs.values()].sort((a, b) => a.first.localeCompare(b.first));
+  }
+}
+
+export function earlierRuns(entries: JournalEntry[]): EarlierRun[] {
+  const t = new RunTally(true);
+  for (const e of entries) t.add(e);
+  return t.runs();
 }
 
 /** "2026-11-22 20:10 UTC" */
@@ -174,4 +266,126 @@ export function describeRun(r: EarlierRun): string {
   if (r.kind === 'legacy batch') return `in a batch sent by an earlier payctl ${when}`;
   if (r.kind === 'single') return `as single payouts (payout create) ${when}`;
   return `in batch "${r.batchId}"${r.file ? ` from ${r.file}` : ''} ${when}`;
+}
+
+/** A wallet problem of a row (unknown wallet, other currency), or undefined. */
+export function walletProblem(row: number, r: PayoutRequest, wallets: Map<string, Wallet>, balancesCommand = 'payctl balances'): string | undefined {
+  const w = wallets.get(r.walletId);
+  if (!w) return `row ${row}: wallet_id "${r.walletId}" is not one of your wallets (see ${balancesCommand})`;
+  if (w.currency.toUpperCase() !== r.currency) return `row ${row}: wallet ${r.walletId} holds ${w.currency.toUpperCase()}, not ${r.currency}`;
+  return undefined;
+}
+
+/** A group of identical rows: their row numbers and what each of them pays. */
+export interface DuplicateGroup {
+  rows: number[];
+  request: PayoutRequest;
+  /** Some row of the group is still to be sent. */
+  pending: boolean;
+}
+
+export interface BatchPlan {
+  rows: number;
+  toSend: number;
+  alreadyAccepted: number;
+  groups: PlanGroup[];
+  /** Runs that accepted this batch's rows before (skipped now). */
+  earlier: EarlierRun[];
+  /** Rows still to send that pay the same as payouts sent under other ids. */
+  matchRows: number;
+  matched: EarlierRun[];
+  /** Rows still to send that a named batch other than this one already sent. */
+  otherBatchRows: number;
+  otherBatches: EarlierRun[];
+  duplicates: DuplicateGroup[];
+}
+
+/**
+ * Pass 2: each row looked up in the journal and against the live balances; the plan.
+ * Throws a UsageError (nothing sent) for rows sent before with other details, and for
+ * unknown wallets and currency mismatches.
+ */
+export async function planBatch(
+  src: BatchSource,
+  checked: BatchCheck,
+  journal: Journal,
+  baseUrl: string,
+  wallets: Wallet[],
+  balancesCommand?: string,
+): Promise<BatchPlan> {
+  const problems: string[] = [];
+  const conflicts: string[] = [];
+  const byId = new Map(wallets.map((w) => [w.wallet_id, w]));
+  const plan = new PlanBuilder(wallets);
+  const earlier = new RunTally();
+  const matched = new RunTally(true);
+  const other = new RunTally(true);
+  const dups = new Map<string, DuplicateGroup>();
+  let rows = 0;
+  let toSend = 0;
+  let matchRows = 0;
+  let otherBatchRows = 0;
+  for await (const identified of identifiedRows(src, problems, checked)) {
+    rows++;
+    const r = lookUpRow(identified, journal, baseUrl);
+    if (checked.duplicated.has(r.fingerprint)) {
+      const g = dups.get(r.fingerprint);
+      if (g) g.rows.push(r.row);
+      else dups.set(r.fingerprint, { rows: [r.row], request: r.request, pending: false });
+    }
+    if (r.earlier && journal.conflict(r.earlier, r.body)) {
+      conflicts.push(`row ${r.row}: payout_id "${r.request.payoutId}" was already sent with other details`);
+      continue;
+    }
+    if (r.earlier?.outcome?.kind === 'accepted') {
+      earlier.add(r.earlier);
+      continue;
+    }
+    toSend++;
+    if (checked.duplicated.has(r.fingerprint)) dups.get(r.fingerprint)!.pending = true;
+    const bad = walletProblem(r.row, r.request, byId, balancesCommand);
+    if (bad) problems.push(bad);
+    plan.add(r.request);
+    // The same payout sent under another id (other batches, single payouts), not refused.
+    const same = journal.find(baseUrl, 'fingerprint', r.fingerprint).filter((e) => e.outcome?.kind !== 'rejected' && !isOwnId(e, src, r));
+    if (same.length) {
+      matchRows++;
+      for (const e of same) matched.add(e);
+      const others = same.filter((e) => e.batch && e.batch.id !== src.batchId);
+      if (others.length) {
+        otherBatchRows++;
+        for (const e of others) other.add(e);
+      }
+    }
+  }
+  if (conflicts.length) throw new UsageError(`${src.path}: ${plural(conflicts.length, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
+  if (problems.length) throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
+  return {
+    rows,
+    toSend,
+    alreadyAccepted: rows - toSend,
+    groups: plan.groups(),
+    earlier: earlier.runs(),
+    matchRows,
+    matched: matched.runs(),
+    otherBatchRows,
+    otherBatches: other.runs(),
+    duplicates: [...dups.values()].filter((g) => g.rows.length > 1),
+  };
+}
+
+/**
+ * An entry of this very batch (same batch id and file, an identical row's other
+ * occurrence): not "the same payout sent before" but a duplicate, reported as such.
+ */
+function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
+  return e.payoutId === r.request.payoutId || (e.batch?.id === src.batchId && r.derivedId && e.payoutId.startsWith('b-') && e.batch.file === src.file);
+}
+
+/** Pass 3: the rows to hand to the batch runner, one at a time, each with its earlier entry. */
+export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string): AsyncGenerator<LoadedRow> {
+  const problems: string[] = [];
+  for await (const r of identifiedRows(src, problems, checked)) yield lookUpRow(r, journal, baseUrl);
+  // The file was checked twice from the same bytes: a problem now is a bug, not input.
+  if (problems.length) throw new Error(`the batch changed between checking and sending: ${problems[0]}`);
 }

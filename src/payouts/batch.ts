@@ -20,7 +20,7 @@ export interface BatchItem {
   /** What the row pays (identity.ts), journaled with it. */
   fingerprint?: string;
   /** The journal entry of an earlier run, if any. */
-  earlier: JournalEntry | undefined;
+  earlier?: JournalEntry | undefined;
 }
 
 export type RowOutcomeKind = 'accepted' | 'replayed' | 'rejected' | 'unknown' | 'not sent';
@@ -75,18 +75,26 @@ function money(v: number | string | undefined, currency: string): string | undef
   return v === undefined ? undefined : plainAmount(v, currency);
 }
 
-export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<{ outcomes: RowOutcome[]; stopped: boolean }> {
-  const outcomes: RowOutcome[] = new Array(items.length);
-  const stats: BatchStats = { total: items.length, done: 0, failed: 0, unknown: 0, inFlight: 0 };
+export async function runBatch(
+  items: BatchItem[] | AsyncIterable<BatchItem>,
+  o: RunBatchOptions & { total?: number },
+): Promise<{ outcomes: RowOutcome[]; stopped: boolean }> {
+  const total = o.total ?? (Array.isArray(items) ? items.length : 0);
+  const outcomes: RowOutcome[] = new Array(total);
+  const stats: BatchStats = { total, done: 0, failed: 0, unknown: 0, inFlight: 0 };
   const gate = new RateGate();
   // Requests in flight are not interrupted by the first Ctrl-C: they finish and are recorded.
   const inFlightSignal = new AbortController().signal;
   // Every sender listens on it (its request, which undici may hold until the body is read,
   // and its wait before a retry): more than Node's default of 10 is expected, not a leak.
   setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal);
-  let next = 0;
   const writes: Promise<unknown>[] = [];
   const unrecorded = new Map<number, unknown>();
+  // Rows are pulled one at a time (a streamed file is never held whole), numbered as they come.
+  const source = (async function* () {
+    let i = 0;
+    for await (const it of items) yield { i: i++, it };
+  })();
 
   const settle = (i: number, out: RowOutcome) => {
     outcomes[i] = out;
@@ -101,11 +109,13 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
    * The next row to send, its journal entry already being written (rows accepted in an
    * earlier run are settled on the way). Undefined when no rows are left or stopping.
    */
-  const take = (): { i: number; entry: Promise<JournalEntry> } | undefined => {
+  const take = async (): Promise<{ i: number; it: BatchItem; entry: Promise<JournalEntry> } | undefined> => {
     while (!o.stop.aborted) {
-      const i = next++;
-      if (i >= items.length) return undefined;
-      const it = items[i]!;
+      const n = await source.next();
+      if (n.done) return undefined;
+      const { i, it } = n.value;
+      // Until it is sent, the row counts as not sent (Ctrl-C may come first).
+      outcomes[i] = { row: it.row, payoutId: it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
       const prior = it.earlier?.outcome;
       if (prior?.kind === 'accepted') {
         settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
@@ -122,7 +132,7 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
         },
       });
       entry.catch(() => {}); // handled where it is awaited
-      return { i, entry };
+      return { i, it, entry };
     }
     return undefined;
   };
@@ -131,20 +141,20 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
     // Each sender journals its next row while its current request is in flight, so the
     // fsyncs stay off the path of the requests. A row journaled but not sent (Ctrl-C) is
     // simply sent by the rerun, with the same key.
-    for (let cur = take(); cur && !o.stop.aborted; ) {
-      const { i } = cur;
-      const it = items[i]!;
+    for (let cur = await take(); cur && !o.stop.aborted; ) {
+      const { i, it } = cur;
       const base = { row: it.row, payoutId: it.request.payoutId };
       let entry: JournalEntry;
       try {
         entry = await cur.entry;
       } catch (err) {
         // Not journaled, so not sent: the rerun sends it.
-        cur = take();
         settle(i, { ...base, outcome: 'not sent', message: `not journaled, so not sent: ${(err as Error).message}` });
+        cur = await take();
         continue;
       }
-      cur = take();
+      const following = take();
+      following.catch(() => {}); // awaited below
       stats.inFlight++;
       o.onProgress?.(stats);
       try {
@@ -175,10 +185,11 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
         stats.inFlight--;
         settle(i, { ...base, outcome: 'unknown', message: (err as Error).message });
       }
+      cur = await following;
     }
   };
 
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, items.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, total ? Math.min(o.concurrency, total) : o.concurrency) }, worker));
   // Every outcome is on disk before the batch reports.
   await Promise.all(writes);
   for (const [i, err] of unrecorded) {
@@ -188,8 +199,8 @@ export async function runBatch(items: BatchItem[], o: RunBatchOptions): Promise<
     const said = prev.outcome === 'accepted' || prev.outcome === 'replayed' ? `accepted (transaction ${prev.transactionId ?? '?'})` : prev.outcome;
     outcomes[i] = { ...prev, outcome: 'unknown', message: `${said}, but payctl could not record it in its journal: ${what}` };
   }
-  for (let i = 0; i < items.length; i++) {
-    outcomes[i] ??= { row: items[i]!.row, payoutId: items[i]!.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
-  }
-  return { outcomes, stopped: o.stop.aborted && outcomes.some((x) => x.outcome === 'not sent') };
+  // Rows never taken (stopped first) are reported too, each with its id.
+  for await (const { i, it } of source) outcomes[i] = { row: it.row, payoutId: it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
+  const all = outcomes.filter((x): x is RowOutcome => x !== undefined);
+  return { outcomes: all, stopped: o.stop.aborted && all.some((x) => x.outcome === 'not sent') };
 }

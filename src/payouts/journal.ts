@@ -13,7 +13,7 @@
  * cleaned up.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { checkFolder } from '../config/paths.js';
@@ -97,13 +97,23 @@ export class Journal {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the journal key ${this.#keyFile}: ${(err as Error).message}`);
       mkdirSync(dirname(this.#keyFile), { recursive: true, mode: 0o700 });
       const key = randomBytes(32);
+      // Written whole to a temp file, then linked into place: a second payctl starting at the
+      // same moment finds either no key or the complete one, never an empty file.
+      const tmp = `${this.#keyFile}.${randomUUID()}.tmp`;
       try {
-        writeFileSync(this.#keyFile, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+        writeFileSync(tmp, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+        linkSync(tmp, this.#keyFile);
         this.#key = key;
         this.#adoptLegacy();
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`Cannot write the journal key ${this.#keyFile}: ${(e as Error).message}`);
         this.#key = Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
+      } finally {
+        try {
+          unlinkSync(tmp);
+        } catch {
+          // Not written.
+        }
       }
     }
     if (this.#key.length !== 32) throw new ConfigError(`The journal key ${this.#keyFile} is damaged.`, 'Move it away only if the journal folder is empty: every entry is checked with it.');
@@ -140,6 +150,8 @@ export class Journal {
   }
 
   #read(file: string, payoutId?: string): JournalEntry | undefined {
+    // Most look-ups of a new batch find nothing: no exception for each of them.
+    if (!existsSync(file)) return undefined;
     let raw: string;
     try {
       raw = readFileSync(file, 'utf8');
@@ -183,9 +195,11 @@ export class Journal {
    */
   find(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): JournalEntry[] {
     this.#checkDir();
+    const dir = this.#indexDir(baseUrl, kind, key);
+    if (!existsSync(dir)) return [];
     let names: string[];
     try {
-      names = readdirSync(this.#indexDir(baseUrl, kind, key));
+      names = readdirSync(dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);

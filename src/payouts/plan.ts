@@ -25,13 +25,20 @@ export interface PlanGroup {
   missingWallet: boolean;
 }
 
-export function computePlan(requests: PayoutRequest[], wallets: Wallet[]): PlanGroup[] {
-  const groups = new Map<string, PlanGroup>();
-  for (const r of requests) {
+/** Totals per wallet and currency, one payout at a time (a batch is streamed, not held). */
+export class PlanBuilder {
+  readonly #wallets: Map<string, Wallet>;
+  readonly #groups = new Map<string, PlanGroup>();
+
+  constructor(wallets: Wallet[]) {
+    this.#wallets = new Map(wallets.map((w) => [w.wallet_id, w]));
+  }
+
+  add(r: PayoutRequest): void {
     const key = `${r.walletId}\n${r.currency}`;
-    let g = groups.get(key);
+    let g = this.#groups.get(key);
     if (!g) {
-      const w = wallets.find((x) => x.wallet_id === r.walletId);
+      const w = this.#wallets.get(r.walletId);
       g = {
         walletId: r.walletId,
         walletName: w?.wallet_name,
@@ -44,13 +51,23 @@ export function computePlan(requests: PayoutRequest[], wallets: Wallet[]): PlanG
         short: false,
         missingWallet: !w,
       };
-      groups.set(key, g);
+      this.#groups.set(key, g);
     }
     g.count++;
     g.totalMinor += r.amountMinor;
   }
-  for (const g of groups.values()) g.short = g.balanceMinor !== undefined && g.totalMinor > g.balanceMinor;
-  return [...groups.values()];
+
+  /** In first-seen order. */
+  groups(): PlanGroup[] {
+    for (const g of this.#groups.values()) g.short = g.balanceMinor !== undefined && g.totalMinor > g.balanceMinor;
+    return [...this.#groups.values()];
+  }
+}
+
+export function computePlan(requests: PayoutRequest[], wallets: Wallet[]): PlanGroup[] {
+  const b = new PlanBuilder(wallets);
+  for (const r of requests) b.add(r);
+  return b.groups();
 }
 
 function amount(minor: bigint, g: PlanGroup): string {

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeRun, earlierRuns, lookUpBatch, readBatch, walletProblems } from '../../src/payouts/batch-load.js';
+import { batchRows, checkBatch, describeRun, earlierRuns, identifiedRows, openBatch, planBatch, type IdentifiedRow } from '../../src/payouts/batch-load.js';
+import type { Wallet } from '../../src/api/schemas.js';
 import { checkBatchId, derivedPayoutId, identicalGroups, payoutFingerprint, repeatKey } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
@@ -38,6 +39,22 @@ function req(over: PayoutFields = {}): PayoutRequest {
   const r = validatePayout({ walletId: 'wal_1', amount: '100', currency: 'SLE', type: 'bank', name: 'A', provider: 'uba', account: '1', ...over });
   if (!r.ok) throw new Error(r.problems.join('; '));
   return r.request;
+}
+
+const WALLETS: Wallet[] = [{ wallet_id: 'wal_1', wallet_name: 'W', currency: 'SLE', balance: '1000000.00' }];
+
+/** Every row of a file, checked and identified, as the batch command reads it. */
+async function readBatch(path: string, batchId: string): Promise<{ file: string; rows: IdentifiedRow[] }> {
+  const src = openBatch(path, batchId);
+  const checked = await checkBatch(src);
+  const rows: IdentifiedRow[] = [];
+  for await (const r of identifiedRows(src, [], checked)) rows.push(r);
+  return { file: src.file, rows };
+}
+
+async function plan(path: string, batchId: string, journal: Journal, baseUrl = BASE, wallets = WALLETS) {
+  const src = openBatch(path, batchId);
+  return planBatch(src, await checkBatch(src), journal, baseUrl, wallets);
 }
 
 /** Payout id per (name, occurrence) so files with other row orders can be compared. */
@@ -132,43 +149,49 @@ describe('readBatch: the same rows give the same ids', () => {
 
   it('refuses an amount beyond 15 significant digits, naming the row', async () => {
     const p = file('big.csv', `${HEADER}\nwal_1,1234567890123456.78,SLE,bank,A,uba,1,,\n`);
-    const err = await readBatch(p, 'default').catch((e: unknown) => e);
+    const err = await checkBatch(openBatch(p, 'default')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).problems).toEqual([expect.stringMatching(/^row 2: amount: "1234567890123456.78" has 18 significant digits/)]);
   });
 
-  it('an unreadable path is a usage error', async () => {
-    await expect(readBatch(join(dir, 'missing.csv'), 'default')).rejects.toThrow(/no such file/);
-    await expect(readBatch(dir, 'default')).rejects.toThrow(/it is a folder/);
+  it('an unreadable path is a usage error', () => {
+    expect(() => openBatch(join(dir, 'missing.csv'), 'default')).toThrow(/no such file/);
+    expect(() => openBatch(dir, 'default')).toThrow(/it is a folder/);
   });
 });
 
-describe('lookUpBatch: what the journal knows', () => {
-  it('finds rows accepted in an earlier run under any file name, and the same payouts under another batch id', async () => {
-    const journal = new Journal(join(dir, 'cfg'));
-    const first = await readBatch(file('pay.csv', [HEADER, ...ROWS].join('\n') + '\n'), 'default');
-    for (const r of first.rows) {
-      const e = await journal.begin({ baseUrl: BASE, payoutId: r.request.payoutId, body: r.body, now: T0, origin: { batch: { id: 'default', file: first.file, row: r.row }, fingerprint: r.fingerprint } });
+describe('planBatch: what the journal knows', () => {
+  async function sendAll(path: string, journal: Journal, batchId = 'default') {
+    const src = openBatch(path, batchId);
+    for await (const r of batchRows(src, await checkBatch(src), journal, BASE)) {
+      const e = await journal.begin({ baseUrl: BASE, payoutId: r.request.payoutId, body: r.body, now: T0, origin: { batch: { id: batchId, file: src.file, row: r.row }, fingerprint: r.fingerprint } });
       await journal.record(e, { kind: 'accepted', status: 201, transactionId: 'TRX1', fee: '1.00', replayed: false, at: T0.toISOString() });
     }
-    const copy = lookUpBatch(await readBatch(file('copy.csv', [HEADER, ...[...ROWS].reverse()].join('\n') + '\n'), 'default'), journal, BASE, 'copy.csv');
-    expect(copy.rows.every((r) => r.earlier?.outcome?.kind === 'accepted')).toBe(true);
-    const runs = earlierRuns(copy.rows.map((r) => r.earlier!));
-    expect(runs).toEqual([{ kind: 'batch', batchId: 'default', file: first.file, rows: 3, first: T0.toISOString(), last: T0.toISOString() }]);
-    expect(describeRun(runs[0]!)).toBe(`in batch "default" from ${first.file} on 2026-11-21 10:15 UTC`);
+    return src.file;
+  }
 
-    const march = lookUpBatch(await readBatch(join(dir, 'copy.csv'), 'march'), journal, BASE, 'copy.csv');
-    expect(march.rows.every((r) => r.earlier === undefined)).toBe(true);
-    expect(march.rows.map((r) => r.matches.map((e) => e.batch?.id))).toEqual([['default'], ['default'], ['default']]);
+  it('finds rows accepted in an earlier run under any file name, and the same payouts under another batch id', async () => {
+    const journal = new Journal(join(dir, 'cfg'));
+    const firstFile = await sendAll(file('pay.csv', [HEADER, ...ROWS].join('\n') + '\n'), journal);
+    const copy = await plan(file('copy.csv', [HEADER, ...[...ROWS].reverse()].join('\n') + '\n'), 'default', journal);
+    expect(copy).toMatchObject({ rows: 3, toSend: 0, alreadyAccepted: 3, matchRows: 0, otherBatchRows: 0, groups: [] });
+    expect(copy.earlier).toEqual([{ kind: 'batch', batchId: 'default', file: firstFile, rows: 3, first: T0.toISOString(), last: T0.toISOString() }]);
+    expect(describeRun(copy.earlier[0]!)).toBe(`in batch "default" from ${firstFile} on 2026-11-21 10:15 UTC`);
+
+    const march = await plan(join(dir, 'copy.csv'), 'march', journal);
+    expect(march).toMatchObject({ rows: 3, toSend: 3, alreadyAccepted: 0, matchRows: 3, otherBatchRows: 3 });
+    expect(march.matched.map((r) => [r.batchId, r.rows])).toEqual([['default', 3]]);
+    expect(march.groups.map((g) => [g.walletId, g.count, g.totalMinor])).toEqual([['wal_1', 3, 60050n]]);
     // Another service's journal is another world.
-    expect(lookUpBatch(await readBatch(join(dir, 'copy.csv'), 'march'), journal, 'https://api.example.com/v2', 'copy.csv').rows.every((r) => !r.matches.length)).toBe(true);
+    expect((await plan(join(dir, 'copy.csv'), 'march', journal, 'https://api.example.com/v2')).matchRows).toBe(0);
   });
 
   it('a row whose id was journaled with other details is a conflict: nothing is sent', async () => {
     const journal = new Journal(join(dir, 'cfg'));
-    const read = await readBatch(file('ids.csv', `payout_id,${HEADER}\nmine-1,${ROWS[0]}\n`), 'default');
+    const p = file('ids.csv', `payout_id,${HEADER}\nmine-1,${ROWS[0]}\n`);
+    const read = await readBatch(p, 'default');
     await journal.begin({ baseUrl: BASE, payoutId: 'mine-1', body: read.rows[0]!.body.replace('"amount":100', '"amount":101'), now: T0 });
-    expect(() => lookUpBatch(read, journal, BASE, 'ids.csv')).toThrow(/1 row conflict with earlier payouts\. Nothing was sent\./);
+    await expect(plan(p, 'default', journal)).rejects.toThrow(/1 row conflict with earlier payouts\. Nothing was sent\./);
   });
 
   it('resumes a batch sent by payctl 0.1 under its file-and-row id', async () => {
@@ -180,20 +203,33 @@ describe('lookUpBatch: what the journal knows', () => {
     const legacyBody = read.rows[0]!.body.replace(read.rows[0]!.request.payoutId, legacy);
     const e = await journal.begin({ baseUrl: BASE, payoutId: legacy, body: legacyBody, now: T0 });
     await journal.record(e, { kind: 'accepted', status: 201, transactionId: 'TRX1', fee: '1.00', replayed: false, at: T0.toISOString() });
-    const load = lookUpBatch(read, journal, BASE, 'old.csv');
-    expect(load.rows[0]!.request.payoutId).toBe(legacy);
-    expect(load.rows[0]!.body).toBe(legacyBody);
-    expect(load.rows[0]!.earlier?.outcome?.kind).toBe('accepted');
-    expect(describeRun(earlierRuns([load.rows[0]!.earlier!])[0]!)).toBe('in a batch sent by an earlier payctl on 2026-11-21 10:15 UTC');
+    const rows = [];
+    const src = openBatch(p, 'default');
+    for await (const r of batchRows(src, await checkBatch(src), journal, BASE)) rows.push(r);
+    expect(rows[0]!.request.payoutId).toBe(legacy);
+    expect(rows[0]!.body).toBe(legacyBody);
+    expect(rows[0]!.earlier?.outcome?.kind).toBe('accepted');
+    const planned = await plan(p, 'default', journal);
+    expect(planned.toSend).toBe(0);
+    expect(describeRun(planned.earlier[0]!)).toBe('in a batch sent by an earlier payctl on 2026-11-21 10:15 UTC');
+    expect(describeRun(earlierRuns([rows[0]!.earlier!])[0]!)).toBe('in a batch sent by an earlier payctl on 2026-11-21 10:15 UTC');
   });
 
-  it('walletProblems names unknown wallets and currency mismatches by row', async () => {
-    const read = await readBatch(file('w.csv', `${HEADER}\nwal_nope,1,SLE,bank,A,uba,1,,\nwal_1,1,NGN,bank,A,uba,1,,\nwal_1,1,SLE,bank,A,uba,1,,\n`), 'default');
-    const rows = lookUpBatch(read, new Journal(join(dir, 'cfg')), BASE, 'w.csv').rows;
-    expect(walletProblems(rows, [{ wallet_id: 'wal_1', wallet_name: 'W', currency: 'sle', balance: 10 }], 'payctl balances --profile p')).toEqual([
+  it('names unknown wallets and currency mismatches by row: nothing is sent', async () => {
+    const p = file('w.csv', `${HEADER}\nwal_nope,1,SLE,bank,A,uba,1,,\nwal_1,1,NGN,bank,A,uba,1,,\nwal_1,1,SLE,bank,A,uba,1,,\n`);
+    const src = openBatch(p, 'default');
+    const err = await planBatch(src, await checkBatch(src), new Journal(join(dir, 'cfg')), BASE, [{ wallet_id: 'wal_1', wallet_name: 'W', currency: 'sle', balance: 10 }], 'payctl balances --profile p').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).problems).toEqual([
       'row 2: wallet_id "wal_nope" is not one of your wallets (see payctl balances --profile p)',
       'row 3: wallet wal_1 holds SLE, not NGN',
     ]);
+  });
+
+  it('groups identical rows, marking groups with rows still to send', async () => {
+    const p = file('dup.csv', [HEADER, ROWS[0], ROWS[1], ROWS[0], ROWS[0]].join('\n') + '\n');
+    const planned = await plan(p, 'default', new Journal(join(dir, 'cfg')));
+    expect(planned.duplicates.map((g) => [g.rows, g.request.name, g.pending])).toEqual([[[2, 4, 5], 'Aminata Kamara', true]]);
   });
 });
 

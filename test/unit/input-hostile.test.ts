@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { decodeBatchFile, duplicateJsonKey, parseBatchFile } from '../../src/payouts/batch-file.js';
-import { readBatch } from '../../src/payouts/batch-load.js';
+import { checkBatch, openBatch } from '../../src/payouts/batch-load.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
 import { payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
 
@@ -27,8 +27,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function usageProblems(p: Promise<unknown>): Promise<{ message: string; problems: string[] }> {
-  const err = await p.catch((e: unknown) => e);
+/** The UsageError of opening and checking a batch file. */
+async function usageProblems(path: string): Promise<{ message: string; problems: string[] }> {
+  const err = await (async () => checkBatch(openBatch(path, 'default')))().catch((e: unknown) => e);
   expect(err).toBeInstanceOf(UsageError);
   return { message: (err as UsageError).message, problems: (err as UsageError).problems };
 }
@@ -82,7 +83,7 @@ describe('batch files: encoding, regular files, duplicate columns and keys', () 
   it('refuses Latin-1 text, naming the line (it was sent as U+FFFD)', async () => {
     const p = join(dir, 'latin1.csv');
     writeFileSync(p, Buffer.concat([Buffer.from(HEADER + 'wal_1,1,SLE,bank,A,uba,1\nwal_1,1,SLE,bank,'), Buffer.from([0x4a, 0x6f, 0xeb, 0x6c]), Buffer.from(',uba,1\n')]));
-    const e = await usageProblems(readBatch(p, 'default'));
+    const e = await usageProblems(p);
     expect(e.message).toBe(`${p}: the file is not UTF-8 text (line 3 is not); save it as UTF-8 (in a spreadsheet: "CSV UTF-8"). Nothing was sent.`);
   });
 
@@ -93,10 +94,10 @@ describe('batch files: encoding, regular files, duplicate columns and keys', () 
 
   it('refuses /dev/zero and a FIFO at once', async () => {
     const t0 = performance.now();
-    expect((await usageProblems(readBatch('/dev/zero', 'default'))).message).toBe('Cannot read /dev/zero: it is not a regular file (a device, pipe or socket). Nothing was sent.');
+    expect((await usageProblems('/dev/zero')).message).toBe('Cannot read /dev/zero: it is not a regular file (a device, pipe or socket). Nothing was sent.');
     const fifo = join(dir, 'pipe.csv');
     execFileSync('mkfifo', [fifo]);
-    expect((await usageProblems(readBatch(fifo, 'default'))).message).toContain('it is not a regular file');
+    expect((await usageProblems(fifo)).message).toContain('it is not a regular file');
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 

@@ -8,10 +8,10 @@ import { write, type Deps } from '../../deps.js';
 import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { runBatch, type RowOutcome } from '../../payouts/batch.js';
-import { describeRun, earlierRuns, lookUpBatch, readBatch, walletProblems, type LoadedRow } from '../../payouts/batch-load.js';
+import { batchRows, checkBatch, describeRun, openBatch, planBatch, type DuplicateGroup } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
-import { Journal, type JournalEntry } from '../../payouts/journal.js';
-import { computePlan, planJson, renderPlan } from '../../payouts/plan.js';
+import { Journal } from '../../payouts/journal.js';
+import { planJson, renderPlan } from '../../payouts/plan.js';
 import { defaultReportPath, reportProblems, ReportWriter } from '../../payouts/report.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { Progress } from '../../output/progress.js';
@@ -37,21 +37,14 @@ function plural(n: number, word: string, many = `${word}s`): string {
 }
 
 /** "rows 3 and 9", "rows 3, 9 and 12" */
-function rowList(rows: LoadedRow[]): string {
-  const n = rows.map((r) => String(r.row));
+function rowList(rows: number[]): string {
+  const n = rows.map(String);
   return n.length === 1 ? `row ${n[0]}` : `rows ${n.slice(0, -1).join(', ')} and ${n.at(-1)}`;
 }
 
-function describeGroup(g: LoadedRow[]): string {
-  const r = g[0]!.request;
-  return `${rowList(g)} are identical: ${formatAmount(r.amount, r.currency)} ${r.currency} from ${text(r.walletId)} to ${text(r.name)} (${r.provider} ${text(r.account)})`;
-}
-
-/** Each matched entry once (rows of one file may match the same earlier payout). */
-function uniqueEntries(rows: LoadedRow[]): JournalEntry[] {
-  const seen = new Map<string, JournalEntry>();
-  for (const r of rows) for (const e of r.matches) seen.set(e.payoutId, e);
-  return [...seen.values()];
+function describeGroup(g: DuplicateGroup): string {
+  const r = g.request;
+  return `${rowList(g.rows)} are identical: ${formatAmount(r.amount, r.currency)} ${r.currency} from ${text(r.walletId)} to ${text(r.name)} (${r.provider} ${text(r.account)})`;
 }
 
 export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number> {
@@ -59,9 +52,10 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
   if (badId) throw new UsageError(`Cannot send this batch: ${badId}. Nothing was sent.`);
-  const read = await readBatch(opts.file, batchId);
-  const reportPath = resolve(opts.report ?? defaultReportPath(read.file));
-  const badReport = reportProblems(reportPath, read.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
+  const src = openBatch(opts.file, batchId);
+  const checked = await checkBatch(src);
+  const reportPath = resolve(opts.report ?? defaultReportPath(src.file));
+  const badReport = reportProblems(reportPath, src.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw new UsageError(`Cannot write the report. Nothing was sent.`, badReport, 'Choose another --report path and run the command again.');
   if (!opts.dryRun && !opts.yes && !deps.io.interactive) {
     throw new UsageError('--yes is required without a terminal: money never moves without an explicit yes. Nothing was sent.', [], 'Review the plan with --dry-run first.');
@@ -69,20 +63,14 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   const api = await deps.api();
   const journal = new Journal(configDir(deps.env));
-  const load = lookUpBatch(read, journal, api.baseUrl, opts.file);
-  const isDone = (r: LoadedRow) => r.earlier?.outcome?.kind === 'accepted';
-  const toSend = load.rows.filter((r) => !isDone(r));
-  const alreadyAccepted = load.rows.length - toSend.length;
   const { wallets } = await api.wallets();
   const inv = invocationOf(deps.globals, deps.env);
-  const walletIssues = walletProblems(toSend, wallets, commandLine(inv, ['balances']));
-  if (walletIssues.length) {
-    throw new UsageError(`${opts.file}: ${plural(walletIssues.length, 'problem')}. Nothing was sent.`, walletIssues, 'Fix the rows above and run the same command again.');
-  }
+  const load = await planBatch(src, checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
+  const alreadyAccepted = load.alreadyAccepted;
 
   const batchCommand = (id: string | undefined, extra: string[] = []) =>
     commandLine(inv, ['payout', 'batch'], [
-      read.file,
+      src.file,
       ...(id !== undefined ? ['--batch-id', id] : []),
       ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
       ...(opts.report !== undefined ? ['--report', reportPath] : []),
@@ -92,23 +80,23 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   // Rows that a named batch already paid, sent again only because --batch-id was left out:
   // most likely a resume typed without it. Say how to do either, send nothing.
-  const otherBatch = opts.batchId === undefined ? toSend.filter((r) => r.matches.some((e) => e.batch && e.batch.id !== batchId)) : [];
-  if (otherBatch.length) {
-    const runs = earlierRuns(uniqueEntries(otherBatch).filter((e) => e.batch && e.batch.id !== batchId));
-    const named = runs[0]!.batchId!;
+  if (opts.batchId === undefined && load.otherBatchRows) {
+    const n = load.otherBatchRows;
+    const named = load.otherBatches[0]!.batchId!;
     throw new UsageError(
-      `${opts.file}: ${plural(otherBatch.length, 'row')} ${otherBatch.length === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs.map(describeRun).join('; ')}. Nothing was sent.`,
+      `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${load.otherBatches.map(describeRun).join('; ')}. Nothing was sent.`,
       [],
       `To resume that batch:            ${batchCommand(named)}\nTo pay these rows again as new payouts: ${batchCommand('<new name>')}`,
     );
   }
 
-  const duplicates = load.duplicates.filter((g) => g.some((r) => !isDone(r)));
-  const plan = computePlan(toSend.map((r) => r.request), wallets);
+  const duplicates = load.duplicates.filter((g) => g.pending);
+  const plan = load.groups;
   const style = makeStyle(deps.io.stderrColor);
-  const earlier = earlierRuns(load.rows.filter(isDone).map((r) => r.earlier!));
-  const matchRows = toSend.filter((r) => r.matches.length);
-  const matched = earlierRuns(uniqueEntries(matchRows));
+  const earlier = load.earlier;
+  const matchRows = load.matchRows;
+  const matched = load.matched;
+  const toSend = load.toSend;
 
   const notices = (st: Style): string => {
     let out = '';
@@ -116,8 +104,8 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
       out += `${st.yellow('Note:')} ${plural(r.rows, 'row was', 'rows were')} accepted earlier ${describeRun(r)}; ${r.rows === 1 ? 'it is' : 'they are'} not sent again.\n`;
     }
     if (earlier.length) out += `  To pay ${alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${batchCommand('<new name>')}\n`;
-    if (matchRows.length) {
-      out += `${st.yellow('Note:')} ${plural(matchRows.length, 'row pays', 'rows pay')} the same as payouts sent ${matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${matchRows.length === 1 ? 'it' : 'them'} again as new payouts.\n`;
+    if (matchRows) {
+      out += `${st.yellow('Note:')} ${plural(matchRows, 'row pays', 'rows pay')} the same as payouts sent ${matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${matchRows === 1 ? 'it' : 'them'} again as new payouts.\n`;
     }
     for (const g of duplicates) out += `${st.yellow('Possible duplicates:')} ${describeGroup(g)}.\n`;
     return out;
@@ -125,13 +113,13 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   const jsonPlan = () => ({
     batch_id: batchId,
-    file: read.file,
-    rows: load.rows.length,
+    file: src.file,
+    rows: load.rows,
     already_accepted: alreadyAccepted,
-    to_send: toSend.length,
+    to_send: toSend,
     earlier_runs: earlier.map((r) => ({ batch_id: r.batchId ?? null, file: r.file ?? null, rows: r.rows, first_at: r.first, last_at: r.last })),
-    matching_earlier_payouts: matchRows.length,
-    duplicates: duplicates.map((g) => g.map((r) => r.row)),
+    matching_earlier_payouts: matchRows,
+    duplicates: duplicates.map((g) => g.rows),
     plan: planJson(plan),
   });
 
@@ -142,7 +130,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
       const st = makeStyle(deps.io.color);
       await write(
         deps.io.stdout,
-        `Batch "${batchId}": ${plural(toSend.length, 'payout')} to send from ${opts.file}` +
+        `Batch "${batchId}": ${plural(toSend, 'payout')} to send from ${opts.file}` +
           (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
           ':\n' +
           renderPlan(plan, st) +
@@ -161,13 +149,13 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     );
   }
 
-  const nothingToSend = toSend.length === 0;
+  const nothingToSend = toSend === 0;
   if (nothingToSend) {
     deps.io.stderr.write(notices(style));
     deps.log.info(`Nothing to send: every row of ${opts.file} was accepted earlier (batch "${batchId}").`);
   } else {
     deps.io.stderr.write(
-      `Batch "${batchId}": ${plural(toSend.length, 'payout')} to send from ${opts.file}` +
+      `Batch "${batchId}": ${plural(toSend, 'payout')} to send from ${opts.file}` +
         (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
         ':\n' +
         renderPlan(plan, style) +
@@ -179,10 +167,10 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     if (!ok) throw new UsageError('Cancelled: nothing was sent.');
   };
   if (duplicates.length && !opts.allowDuplicates && !nothingToSend) {
-    const n = duplicates.reduce((a, g) => a + g.length, 0);
+    const n = duplicates.reduce((a, g) => a + g.rows.length, 0);
     await prompt(`Send all ${n} identical rows as separate payouts?`);
   }
-  if (!opts.yes && !nothingToSend) await prompt(`Send ${plural(toSend.length, 'payout')}?`);
+  if (!opts.yes && !nothingToSend) await prompt(`Send ${plural(toSend, 'payout')}?`);
   const allowDuplicates = opts.allowDuplicates || duplicates.length > 0;
 
   const report = new ReportWriter(reportPath, batchId);
@@ -191,14 +179,15 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   let stopped: boolean;
   try {
     ({ outcomes, stopped } = await runBatch(
-      load.rows.map((r) => ({ row: r.row, request: r.request, body: r.body, fingerprint: r.fingerprint, earlier: r.earlier })),
+      batchRows(src, checked, journal, api.baseUrl),
       {
+        total: load.rows,
         api,
         journal,
         concurrency,
         now: deps.now,
         stop: deps.signal,
-        batch: { id: batchId, file: read.file },
+        batch: { id: batchId, file: src.file },
         onProgress: (s) => progress.update(s),
         onSettle: (o) => report.append(o),
       },
@@ -207,12 +196,12 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     report.close();
   }
   const count = (k: string) => outcomes.filter((o) => o.outcome === k).length;
-  if (!nothingToSend) progress.finish({ total: load.rows.length, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
+  if (!nothingToSend) progress.finish({ total: load.rows, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
 
   report.finish(outcomes);
   const summary = {
     batch_id: batchId,
-    rows: load.rows.length,
+    rows: load.rows,
     accepted: count('accepted'),
     replayed: count('replayed'),
     rejected: count('rejected'),
