@@ -8,6 +8,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version needs nothing else: answer before loading the CLI.
   process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
 } else {
+  // A reader that went away (`payctl payouts list --all | head`) ends the run quietly, as in
+  // any pipeline; anything payctl had to record was journaled before it printed.
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
+  process.stderr.on('error', () => {});
   module.enableCompileCache?.();
   const { main } = await import('../dist/cli.js');
   const code = await main(process);

@@ -4,9 +4,11 @@
  * in or credentials refused; 4 network failure or timeout; 130 Ctrl-C. Plus --version
  * and --help.
  */
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
+import { BIN, cliEnv } from '../helpers/cli.js';
 import { closedPort, newKey, payctl, since, startCli, until, useConfigDir, writeProfile } from '../helpers/e2e.js';
 
 const KEY = newKey();
@@ -244,5 +246,14 @@ describe('--version and --help', () => {
       expect(r.stdout).toContain(opt);
     }
     expect(r.stdout).toContain('$ payctl payouts list');
+  });
+});
+
+describe('a reader that goes away', () => {
+  it('help piped to `head -1` ends quietly: exit 0, no EPIPE stack trace', () => {
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" sandbox start --help | head -1`], { env: cliEnv(cfg.dir), encoding: 'utf8' });
+    expect(r.stdout).toBe('Usage: payctl sandbox start [options]\n');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 });
