@@ -10,7 +10,7 @@ import { sanitize } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
 import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from './routes.js';
-import { envelopeSchema, parseErrorBody, parseOrThrow, tokenSchema, walletsSchema, type Envelope, type TokenData, type Wallet } from './schemas.js';
+import { envelopeSchema, MAX_JSON_DEPTH, parseErrorBody, tooDeep, parseOrThrow, tokenSchema, walletsSchema, type Envelope, type TokenData, type Wallet } from './schemas.js';
 
 export interface HttpResponse {
   status: number;
@@ -335,6 +335,13 @@ export function tokenExpiry(t: TokenData, now: Date): Date | undefined {
 }
 
 export function parseEnvelope(res: HttpResponse): Envelope {
+  if (tooDeep(res.raw)) {
+    throw new ApiError(`The service answered HTTP ${res.status} with JSON nested more than ${MAX_JSON_DEPTH} levels deep; payctl does not read it.`, {
+      status: res.status,
+      requestId: res.requestId,
+      hint: 'The service or a proxy in between is misbehaving. Run with --verbose to see the response.',
+    });
+  }
   let json: unknown;
   try {
     json = JSON.parse(res.raw);

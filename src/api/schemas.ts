@@ -208,10 +208,29 @@ export interface ParsedError {
   errors: FieldError[];
 }
 
+/** Deeper JSON than this is refused: nothing in the contract nests past a few levels, and a 10,000-deep answer overflowed the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when arrays and objects in this JSON text nest deeper than `limit` (one linear pass; strings skipped). */
+export function tooDeep(json: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip a string, escapes included.
+      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** Reads an error body in any tolerated form; `undefined` when it is not JSON of that shape. */
 export function parseErrorBody(raw: string): ParsedError | undefined {
   let json: unknown;
   try {
+    if (tooDeep(raw)) return undefined;
     json = JSON.parse(raw);
   } catch {
     return undefined;

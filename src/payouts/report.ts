@@ -6,7 +6,7 @@
  * created without following symlinks; the temp file has an unpredictable name.
  */
 import { randomUUID } from 'node:crypto';
-import { accessSync, closeSync, constants, fstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, extname, basename, join, resolve } from 'node:path';
 import { csvRow } from '../output/csv.js';
 import type { RowOutcome } from './batch.js';
@@ -51,7 +51,9 @@ export function reportProblems(path: string, input: string, label = `--report ${
     return [`${label}: the folder ${dir} is not writable`];
   }
   try {
-    const st = statSync(report);
+    const st = lstatSync(report);
+    // A symlink planted at the report's path would have its target overwritten.
+    if (st.isSymbolicLink()) return [`${label} is a symbolic link; payctl writes reports only to a path of its own`];
     if (st.isDirectory()) return [`${label} is a folder`];
     if (!st.isFile()) return [`${label} is not a regular file`];
   } catch {

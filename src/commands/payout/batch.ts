@@ -173,7 +173,13 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   if (!opts.yes && !nothingToSend) await prompt(`Send ${plural(toSend, 'payout')}?`);
   const allowDuplicates = opts.allowDuplicates || duplicates.length > 0;
 
-  const report = new ReportWriter(reportPath, batchId);
+  let report: ReportWriter;
+  try {
+    report = new ReportWriter(reportPath, batchId);
+  } catch (err) {
+    // Checked before, but the path may have changed since: still nothing was sent.
+    throw new UsageError(`Cannot write the report ${reportPath}: ${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. Nothing was sent.`);
+  }
   const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${batchId}`);
   let outcomes: RowOutcome[];
   let stopped: boolean;

@@ -1,0 +1,179 @@
+/**
+ * A hostile machine and a service that never stops: what another local user can plant
+ * (a symlink at the report's path, a journal entry claiming "accepted", a config folder
+ * of theirs that anyone can write to), and answers that would make payctl loop or crash
+ * (pages that repeat forever, JSON nested 10,000 deep). Each is refused or reported;
+ * nothing is overwritten, nothing skipped, nothing sent.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { payctl as run, stackLines, writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { batchRows, fundDemoWallets, loginCli, payctl, payoutPosts, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
+
+const ctx = useSandbox();
+let cfg: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+let sle: string;
+
+beforeEach(async () => {
+  cfg = tempConfigDir();
+  work = tempWorkDir();
+  fundDemoWallets(ctx.sb);
+  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+  await loginCli(ctx.sb, cfg.dir);
+  ctx.sb.clearRequests();
+});
+
+afterEach(() => {
+  cfg.cleanup();
+  work.cleanup();
+});
+
+function noBug(r: { stderr: string }): void {
+  expect(r.stderr).not.toContain('This is a bug');
+  expect(stackLines(r.stderr)).toEqual([]);
+}
+
+/** The journal file of a payout, as payctl files it (loopback names are one service). */
+function journalFile(payoutId: string): string {
+  const base = ctx.sb.baseUrl.replace('//127.0.0.1:', '//localhost:');
+  return join(cfg.dir, 'journal', `${createHash('sha256').update(`${base}\n${payoutId}`).digest('hex').slice(0, 32)}.json`);
+}
+
+describe('planted files', () => {
+  it('a symlink planted at the report path: refused before sending, its target untouched', async () => {
+    const victim = writeFile(work.file('victim.txt'), 'precious\n');
+    symlinkSync(victim, work.file('r.csv'));
+    const file = writeFile(work.file('pay.csv'), toCsv(batchRows(3, sle, `sym-${Date.now()}`)));
+    const r = await payctl(['payout', 'batch', file, '--report', work.file('r.csv'), '--yes'], { dir: cfg.dir });
+    expect(r.stderr).toContain('Cannot write the report. Nothing was sent.');
+    expect(r.stderr).toContain('is a symbolic link');
+    expect(r.code).toBe(2);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    noBug(r);
+  });
+
+  it('a journal entry claiming "accepted" for a row never paid: reported as damaged, the row neither skipped nor sent', async () => {
+    const rows = batchRows(3, sle, `plant-${Date.now()}`);
+    const file = writeFile(work.file('plant.csv'), toCsv(rows));
+    // Another user (or a script) writes an entry for row 3's payout id: no HMAC, no key to make one.
+    mkdirSync(join(cfg.dir, 'journal'), { recursive: true, mode: 0o700 });
+    const planted = journalFile(rows[2]!.payout_id!);
+    const content = JSON.stringify({ version: 2, payoutId: rows[2]!.payout_id, baseUrl: ctx.sb.baseUrl, idempotencyKey: '0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e', body: '{}', createdAt: new Date().toISOString(), outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() }, mac: 'f'.repeat(64) });
+    writeFileSync(planted, content, { mode: 0o600 });
+    const r = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
+    expect(r.stderr).toContain(`The payout journal entry ${planted} (payout ${rows[2]!.payout_id}) was not written by payctl on this machine or was changed since`);
+    expect(r.code).toBe(2);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    expect(readFileSync(planted, 'utf8')).toBe(content);
+    noBug(r);
+  });
+
+  it('a journal entry edited after it was written (outcome turned into "accepted"): reported, not acted on', async () => {
+    const rows = batchRows(2, sle, `edit-${Date.now()}`);
+    const file = writeFile(work.file('edit.csv'), toCsv(rows));
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 503, times: Infinity });
+    const first = await payctl(['payout', 'batch', file, '--yes', '--timeout', '1'], { dir: cfg.dir, timeoutMs: 60_000 });
+    expect(first.code, first.stderr).toBe(4);
+    ctx.sb.faults.clear();
+    const f = journalFile(rows[0]!.payout_id!);
+    const entry = JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
+    writeFileSync(f, JSON.stringify({ ...entry, outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() } }));
+    const from = payoutPosts(ctx.sb).length;
+    const r = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
+    expect(r.stderr).toContain('its checksum does not match');
+    expect(r.code).toBe(2);
+    expect(payoutPosts(ctx.sb).length).toBe(from);
+    noBug(r);
+  });
+
+  it('a journal folder that is a symlink to a folder anyone can write: refused, nothing written there', async () => {
+    const open = work.file('open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    symlinkSync(open, join(cfg.dir, 'journal'));
+    const r = await run(['payout', 'create', '--wallet', sle, '--amount', '1.00', '--currency', 'SLE', '--type', 'bank', '--name', 'A', '--provider', 'uba', '--account', '1', '--yes'], { dir: cfg.dir });
+    expect(r.stderr).toContain(`Refusing to use the payout journal folder ${join(cfg.dir, 'journal')}: it is a symbolic link. Nothing was sent.`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(open)).toEqual([]);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+
+  it("a config folder owned by another user and writable by all: refused (the default folder), nothing read from it", async () => {
+    const xdg = work.file('xdg');
+    const folder = join(xdg, 'payctl');
+    mkdirSync(folder, { recursive: true });
+    const profile = await writeLoggedIn(ctx.sb, folder);
+    expect(profile.apiKey).toBeTruthy();
+    chmodSync(join(folder, 'config.json'), 0o666);
+    chownSync(folder, 12345, 12345);
+    chmodSync(folder, 0o777);
+    ctx.sb.clearRequests();
+    const r = await run(['balances'], { dir: cfg.dir, env: { PAYCTL_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
+    expect(r.stderr).toContain(`Refusing to use the config folder ${folder}: it is owned by another user (uid 12345). Nothing was sent.`);
+    expect(r.code).toBe(2);
+    expect(ctx.sb.requests()).toEqual([]);
+    // The same folder named explicitly is the user's choice.
+    const ok = await run(['balances', '--json'], { dir: folder });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});
+
+describe('services that never stop', () => {
+  let server: Server;
+  let base: string;
+  let requests = 0;
+  let mode: 'repeat' | 'empty' | 'deep' = 'repeat';
+
+  beforeAll(async () => {
+    const record = (i: number) => ({ transaction_id: `TRX${String(i).padStart(20, '0')}`, payout_id: `p-${i}`, amount: 1, currency: 'SLE', status: 'Pending' });
+    server = createServer((req, res) => {
+      requests++;
+      res.setHeader('content-type', 'application/json');
+      const env = (data: unknown) => JSON.stringify({ status: 'Successful', message: 'ok', timestamp: '2026-11-21T10:15:30.123456Z', data });
+      if (mode === 'repeat') res.end(env({ items: Array.from({ length: 100 }, (_, i) => record(i)), has_more: true }));
+      else if (mode === 'empty') res.end(env({ items: [], has_more: true }));
+      else {
+        let md = '"x"';
+        for (let i = 0; i < 10_000; i++) md = `{"a":${md}}`;
+        res.end(`{"status":"Successful","message":"ok","timestamp":"2026-11-21T10:15:30.123456Z","data":{"transaction_id":"TRX1","payout_id":"p1","amount":1,"currency":"SLE","metadata":${md}}}`);
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}/v2`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const hostile = (args: string[]): Promise<Run> => run([...args, '--base-url', base], { dir: cfg.dir, env: { PAYCTL_TOKEN: 'tok_hostile_machine_0001' } });
+
+  it.each([
+    ['repeat', 'page 2 repeats page 1 (100 payouts read before)'],
+    ['empty', 'page 1 is empty but the service says there are more (0 payouts read before)'],
+  ] as const)('--all against a service whose pages %s forever stops with an error', async (m, what) => {
+    mode = m;
+    requests = 0;
+    for (const extra of [[], ['--json'], ['--csv']]) {
+      const r = await hostile(['payouts', 'list', '--all', ...extra]);
+      expect(r.stderr).toContain(`Stopped following pages: ${what}.`);
+      expect(r.code).toBe(1);
+      noBug(r);
+    }
+    expect(requests).toBeLessThanOrEqual(9);
+  });
+
+  it('a record nested 10,000 levels deep: a clear error, not a stack overflow', async () => {
+    mode = 'deep';
+    for (const extra of [[], ['--json']]) {
+      const r = await hostile(['payout', 'get', 'p1', ...extra]);
+      expect(r.stderr).toContain('with JSON nested more than 64 levels deep; payctl does not read it.');
+      expect(r.code).toBe(1);
+      noBug(r);
+    }
+  });
+});
