@@ -8,12 +8,11 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
+import { payctlShim, runAsPrinted, tempConfigDir } from '../helpers/cli.js';
 import { expectNoSecrets, newKey, payctl, stackLines, startCli, until, writeLoggedIn, writeProfile, type Run } from '../helpers/e2e.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payoutPosts, postedPayoutId } from '../helpers/batch.js';
@@ -25,9 +24,7 @@ const cleanups: Array<() => void | Promise<void>> = [];
 
 beforeAll(() => {
   // `payctl` on PATH, so printed commands run exactly as printed.
-  shim = mkdtempSync(join(tmpdir(), 'payctl-shim-'));
-  writeFileSync(join(shim, 'payctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(shim, 'payctl'), 0o755);
+  shim = payctlShim().dir;
 });
 
 afterAll(() => {
@@ -199,25 +196,6 @@ function lineAfter(text: string, intro: string): string {
   return lines[i + 1] ?? '';
 }
 
-/** `bash -c <line>` with the shim first on PATH and the config folder: the line exactly as printed. */
-function runAsPrinted(line: string, dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = cliEnv(dir);
-    env.PATH = `${shim}:${process.env.PATH ?? ''}`;
-    const child = spawn('bash', ['-c', line], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end();
-  });
-}
 
 function heldFor(sb: Sandbox, payoutId: string) {
   return sb.payouts().filter((p) => p.payout_id === payoutId);
@@ -374,7 +352,7 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
     expect(line).toContain(`--payout-id ${id}`);
     expect(line).toContain(`--idempotency-key ${key}`);
 
-    const again = await runAsPrinted(line, dir);
+    const again = await runAsPrinted(line, { shim, configDir: dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/Already submitted/);
     const posts = postsFor(sb, id);
@@ -444,7 +422,7 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
     rmSync(journal);
     renameSync(`${journal}.moved`, journal);
     expect(existsSync(journal)).toBe(true);
-    const again = await runAsPrinted(line, dir);
+    const again = await runAsPrinted(line, { shim, configDir: dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/Already submitted/);
     const posts = postsFor(sb, id);

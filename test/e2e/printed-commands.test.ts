@@ -5,12 +5,10 @@
  * the login hint of a refused key carry `--profile tty` (and the run options in force),
  * and pasted into a shell, through a `payctl` on PATH, they work: nothing is paid twice.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
+import { payctlShim, runAsPrinted, tempConfigDir } from '../helpers/cli.js';
 import { payctl as payctlE2e, readProfiles, writeLoggedIn, writeProfiles } from '../helpers/e2e.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import {
@@ -39,9 +37,7 @@ beforeAll(async () => {
   await writeLoggedIn(ctx.sb, cfg.dir, ctx.sb.apiKey, 'tty');
   expect(Object.keys(readProfiles(cfg.dir))).toEqual(['tty']);
   // `payctl` on PATH, as a person who installed it has it.
-  shim = mkdtempSync(join(tmpdir(), 'payctl-shim-'));
-  writeFileSync(join(shim, 'payctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(shim, 'payctl'), 0o755);
+  shim = payctlShim().dir;
 });
 
 afterAll(() => {
@@ -61,31 +57,6 @@ afterEach(() => {
   work.cleanup();
 });
 
-interface ShellRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `bash -c <line>` with the shim first on PATH and the test's config folder: the line exactly as printed. */
-function runAsPrinted(line: string, dir: string = cfg.dir, timeoutMs = 25_000): Promise<ShellRun> {
-  return new Promise((resolve, reject) => {
-    const env = cliEnv(dir);
-    env.PATH = `${shim}:${process.env.PATH ?? ''}`;
-    const child = spawn('bash', ['-c', line], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end();
-  });
-}
 
 /** The line right after the line that starts with `intro` (trimmed of nothing: as printed). */
 function lineAfter(text: string, intro: string): string {
@@ -135,7 +106,7 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
 
     sb.faults.clear();
     const from = sb.requests().length;
-    const resumed = await runAsPrinted(line);
+    const resumed = await runAsPrinted(line, { shim, configDir: cfg.dir });
     expect(resumed.stderr).toContain(`${20 - heldFirst} payouts to send from ${file}`);
     expect(resumed.code, resumed.stderr).toBe(0);
     // Only the rows not yet accepted were sent; in all, one payout per row.
@@ -189,7 +160,7 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
 
     sb.faults.clear();
     const from = sb.requests().length;
-    const retried = await runAsPrinted(retryLine);
+    const retried = await runAsPrinted(retryLine, { shim, configDir: cfg.dir });
     expect(retried.stderr).toContain(`Payout ${payoutId} was journaled before: resending it with the same idempotency key.`);
     expect(retried.code, retried.stderr).toBe(0);
     const again = payoutPosts(sb, from);
@@ -203,7 +174,7 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expect(held[0]!.recipient.accountDetails.note).toBe("it's $HOME & more");
     expect(held[0]!.metadata).toEqual({ run: 'printed commands' });
 
-    const got = await runAsPrinted(getLine);
+    const got = await runAsPrinted(getLine, { shim, configDir: cfg.dir });
     expect(got.code, got.stderr).toBe(0);
     expect(got.stdout).toContain(held[0]!.transaction_id);
     expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(1);

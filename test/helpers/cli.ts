@@ -3,7 +3,7 @@
  * temp config folder and no colour or terminal unless asked.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -64,5 +64,36 @@ export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult
       resolvePromise({ code, signal, stdout, stderr });
     });
     child.stdin.end(opts.input ?? '');
+  });
+}
+
+/**
+ * A folder holding an executable `payctl` that runs the built binary: put first on PATH,
+ * a command payctl printed runs exactly as printed (GUIDE pattern 13).
+ */
+export function payctlShim(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'payctl-shim-'));
+  writeFileSync(join(dir, 'payctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(dir, 'payctl'), 0o755);
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** `bash -c <line>` with the shim first on PATH and the given config folder: the line exactly as printed. */
+export function runAsPrinted(line: string, opts: { shim: string; configDir: string; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const env = cliEnv(opts.configDir);
+    env.PATH = `${opts.shim}:${process.env.PATH ?? ''}`;
+    const child = spawn('bash', ['-c', line], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 25_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end();
   });
 }
