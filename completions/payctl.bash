@@ -21,7 +21,7 @@ _payctl_options() {
   local flag own
   case $1 in
     '') REPLY='-V --version -h --help' ;;
-    'login') REPLY='--api-key-stdin -h --help' ;;
+    'login') REPLY='--api-key-stdin --insecure-storage -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'status') REPLY='-h --help' ;;
     'balances') REPLY='--currency --wallet -h --help' ;;

@@ -121,6 +121,7 @@ complete -c payctl -n "__payctl_at 'payctl'" -s h -l help -d 'show help'
 
 # payctl login
 complete -c payctl -n "__payctl_at 'payctl login'" -l api-key-stdin -d 'read the API key from the first line of standard input'
+complete -c payctl -n "__payctl_at 'payctl login'" -l insecure-storage -d 'store the key and token in the config file (0600) instead of the OS keyring'
 complete -c payctl -n "__payctl_at 'payctl login'" -s h -l help -d 'show help'
 
 # payctl logout

@@ -80,10 +80,12 @@ export function buildProgram(run: Runner): Command {
     .command('login')
     .description('verify an API key and save it, with the base URL and a token, in the profile')
     .option('--api-key-stdin', 'read the API key from the first line of standard input')
+    .option('--insecure-storage', 'store the key and token in the config file (0600) instead of the OS keyring')
     .addHelpText(
       'after',
       '\nThe key comes from --api-key-stdin, else PAYCTL_API_KEY, else a hidden prompt. The base URL from\n' +
         '--base-url, else PAYCTL_BASE_URL, else the profile, else a prompt. Nothing is saved unless the key works.\n' +
+        'The key and token go to the OS keyring; when none can be reached, to the config file (with a notice).\n' +
         EXAMPLES([
           'payctl login --base-url https://api.example.com/v2',
           'printf %s "$API_KEY" | payctl login --api-key-stdin --base-url https://api.example.com/v2',
@@ -509,8 +511,13 @@ function buildDeps(
     log,
     config: once((): ConfigStore => {
       const store = openConfigStore(proc.env);
-      const p = store.getProfile(globals.profile);
-      mask.add(p?.apiKey, p?.token, p?.webhookSecret);
+      try {
+        const p = store.getProfile(globals.profile);
+        mask.add(p?.apiKey, p?.token, p?.webhookSecret);
+      } catch {
+        // A keyring that cannot be reached now: commands that need the secrets say so when
+        // they read them; the others (config set, sandbox start) go on.
+      }
       return store;
     }),
     api: once(async (): Promise<ApiClient> => {

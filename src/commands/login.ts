@@ -3,6 +3,9 @@
  * saves base URL, key, token and expiry in the profile. Key from --api-key-stdin,
  * else PAYCTL_API_KEY, else a hidden prompt; base URL from --base-url, else
  * PAYCTL_BASE_URL, else the profile, else a prompt.
+ *
+ * The key and token go to the OS keyring when one can be reached, else (with a notice) to
+ * the 0600 config file, like gh; --insecure-storage chooses the file.
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
@@ -10,9 +13,13 @@ import { checkBaseUrl } from '../config/resolve.js';
 import { maskSecret } from '../config/mask.js';
 import { tokenExpiry } from '../api/client.js';
 import { utcTime } from '../output/text.js';
+import { storeDespiteKeyring, type SecretsStorage } from '../config/store.js';
+import { KeyringUnavailable } from '../config/keyring.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
+  /** Store the key and token in the config file, not the OS keyring. */
+  insecureStorage?: boolean;
 }
 
 /** The first line of a stream (the rest is not read). */
@@ -37,8 +44,9 @@ function checkUrlInput(value: string): true | string {
 
 export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const { globals, env, io } = deps;
-  const store = deps.config();
-  const profile = store.getProfile(globals.profile);
+  // A profile whose keyring cannot be reached can still log in (that is how it moves to the file).
+  const store = storeDespiteKeyring(() => deps.config());
+  const profile = store.getProfile(globals.profile, { readSecrets: false });
 
   let baseUrl = globals.baseUrl ?? (env.PAYCTL_BASE_URL || undefined) ?? profile?.baseUrl;
   if (!baseUrl) {
@@ -74,20 +82,37 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const client = await deps.apiWith({ baseUrl, apiKey });
   const t = await client.fetchToken(apiKey);
   const expiresAt = tokenExpiry(t, deps.now());
-  await store.updateProfile(globals.profile, {
-    baseUrl,
-    apiKey,
-    token: t.token,
-    tokenExpiresAt: expiresAt?.toISOString(),
-  });
+  const patch = { baseUrl, apiKey, token: t.token, tokenExpiresAt: expiresAt?.toISOString() };
+  const onKeyringLeftover = (reason: string) =>
+    deps.log.warn(
+      `The old key and token of profile "${globals.profile}" could not be removed from the OS keyring (${reason}); remove them there (service ${store.keyringService}).`,
+    );
+  let storage: SecretsStorage = opts.insecureStorage ? 'file' : 'keyring';
+  try {
+    await store.updateProfile(globals.profile, patch, { secrets: storage, onKeyringLeftover });
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailable) || storage === 'file') throw err;
+    storage = 'file';
+    await store.updateProfile(globals.profile, patch, { secrets: storage, onKeyringLeftover });
+    deps.log.warn(
+      `No OS keyring could be reached (${err.reason}); the key and token are stored in ${store.path} (mode 0600). Use --insecure-storage to choose the file without this notice.`,
+    );
+  }
 
   if (globals.json) {
     await write(
       io.stdout,
-      JSON.stringify({ profile: globals.profile, base_url: baseUrl, api_key: maskSecret(apiKey), token_expires_at: expiresAt?.toISOString() ?? null }) + '\n',
+      JSON.stringify({
+        profile: globals.profile,
+        base_url: baseUrl,
+        api_key: maskSecret(apiKey),
+        token_expires_at: expiresAt?.toISOString() ?? null,
+        storage,
+      }) + '\n',
     );
   } else {
-    deps.log.success(`Logged in to ${baseUrl} as profile "${globals.profile}" (key ${maskSecret(apiKey)}).`);
+    const where = storage === 'keyring' ? 'the OS keyring' : `${store.path} (mode 0600)`;
+    deps.log.success(`Logged in to ${baseUrl} as profile "${globals.profile}" (key ${maskSecret(apiKey)}); key and token stored in ${where}.`);
     if (expiresAt) deps.log.info(`Token valid until ${utcTime(expiresAt.toISOString())}; payctl renews it with the key.`);
   }
   return 0;

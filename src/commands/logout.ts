@@ -1,16 +1,36 @@
-/** `payctl logout`: removes the API key and token from the profile (base URL and settings stay). */
+/**
+ * `payctl logout`: removes the API key and token from the profile, wherever they are kept
+ * (the OS keyring or the config file); base URL and settings stay.
+ */
 import { write, type Deps } from '../deps.js';
+import { ConfigError } from '../errors.js';
+import { storeDespiteKeyring } from '../config/store.js';
+import { KeyringUnavailable } from '../config/keyring.js';
+import { commandLine, invocationOf } from '../output/command-line.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
-  const store = deps.config();
+  // A profile whose keyring cannot be reached gets the clear error below, not the one of reading it.
+  const store = storeDespiteKeyring(() => deps.config());
   const name = deps.globals.profile;
-  const profile = store.getProfile(name);
-  const had = !!(profile?.apiKey || profile?.token);
-  if (profile) await store.updateProfile(name, { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
+  const profile = store.getProfile(name, { readSecrets: false });
+  const inKeyring = profile?.secrets === 'keyring';
+  const had = !!(profile?.apiKey || profile?.token || inKeyring);
+  if (profile) {
+    try {
+      await store.updateProfile(name, { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
+    } catch (err) {
+      if (!(err instanceof KeyringUnavailable)) throw err;
+      throw new ConfigError(
+        `Cannot remove the API key and token of profile "${name}" from the OS keyring (${err.reason}). Nothing was changed.`,
+        `Unlock or start the OS keyring and run \`${commandLine(invocationOf(deps.globals, deps.env), ['logout'])}\` again, or remove the entries of service "${store.keyringService}" with your keyring's tool.`,
+      );
+    }
+  }
+  const where = inKeyring ? ' from the OS keyring' : '';
   if (deps.globals.json) {
     await write(deps.io.stdout, JSON.stringify({ profile: name, logged_out: had }) + '\n');
   } else if (had) {
-    deps.log.success(`Logged out of profile "${name}": API key and token removed.`);
+    deps.log.success(`Logged out of profile "${name}": API key and token removed${where}.`);
   } else {
     deps.log.info(`Profile "${name}" was not logged in.`);
   }

@@ -4,6 +4,11 @@
  * directly, so the commands that only read never load conf and its JSON-schema validator
  * (a third of start-up; see `npm run bench`). A damaged file is reported with its path
  * and never overwritten.
+ *
+ * A profile's API key and token live either in the file or, for a profile marked
+ * `"secrets": "keyring"`, in the OS keyring (keyring.ts), and then never in the file.
+ * Callers see one Profile either way: getProfile fills the key and token in, updateProfile
+ * writes them to where the profile keeps them.
  */
 import { chmodSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +16,12 @@ import type Conf from 'conf';
 import * as z from 'zod/mini';
 import '../zod.js';
 import { ConfigError } from '../errors.js';
+import { commandLine } from '../output/command-line.js';
+import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
 import { configDir, ensureConfigDir } from './paths.js';
+
+/** Where a profile keeps its API key and token. */
+export type SecretsStorage = 'keyring' | 'file';
 
 export interface Profile {
   baseUrl?: string;
@@ -21,17 +31,73 @@ export interface Profile {
   tokenExpiresAt?: string;
   webhookSecret?: string;
   routes?: Record<string, string>;
+  /** 'keyring': the key and token are in the OS keyring, not in the file. Absent: the file. */
+  secrets?: SecretsStorage;
+}
+
+export interface UpdateOptions {
+  /** Where the key and token go from now on; default: where the profile keeps them now (else the file). */
+  secrets?: SecretsStorage;
+  /**
+   * Moving a profile from the keyring to the file removes its keyring entries; when the
+   * keyring cannot be reached they stay there, and this is told why.
+   */
+  onKeyringLeftover?: (reason: string) => void;
 }
 
 export interface ConfigStore {
   readonly path: string;
   readonly dir: string;
+  /** The keyring service under which this folder's keys and tokens are stored. */
+  readonly keyringService: string;
   profileNames(): string[];
-  getProfile(name: string): Profile | undefined;
+  /**
+   * The profile, with its key and token read from the keyring for a keyring profile
+   * (ProfileSecretsUnreachable, exit 2, when the keyring cannot be reached then).
+   * `{ readSecrets: false }` reads the file only: a keyring profile comes without key and token.
+   */
+  getProfile(name: string, opts?: { readSecrets?: boolean }): Profile | undefined;
+  /** Replaces the profile; its key and token go where `profile.secrets` says (default: where they are now). */
   setProfile(name: string, profile: Profile): Promise<void>;
-  /** Merges `patch` into the profile (creating it); keys set to undefined are removed. */
-  updateProfile(name: string, patch: Partial<Profile>): Promise<Profile>;
+  /**
+   * Merges `patch` into the profile (creating it); keys set to undefined are removed. A key
+   * or token set or removed goes to `opts.secrets`, else where the profile keeps them, else
+   * the file; KeyringUnavailable (nothing changed in the file) when the keyring is needed
+   * and cannot be reached.
+   */
+  updateProfile(name: string, patch: Partial<Profile>, opts?: UpdateOptions): Promise<Profile>;
+  /** Removes the profile, and its keyring entries (KeyringUnavailable, nothing changed, when they cannot be). */
   deleteProfile(name: string): Promise<void>;
+}
+
+/** A keyring profile whose key and token cannot be read: what to do, for this profile. */
+export class ProfileSecretsUnreachable extends ConfigError {
+  readonly profile: string;
+  readonly reason: string;
+  /** The store itself still works for what needs no secret (login and logout use it). */
+  readonly store: ConfigStore;
+  constructor(profile: string, reason: string, store: ConfigStore) {
+    super(
+      `The API key and token of profile "${profile}" are in the OS keyring, which cannot be reached (${reason}). Nothing was sent.`,
+      `Unlock or start the OS keyring and run the command again, or keep this profile's key and token in the config file (mode 0600) instead: ${commandLine({ profile }, ['login'], ['--insecure-storage'])}`,
+    );
+    this.profile = profile;
+    this.reason = reason;
+    this.store = store;
+  }
+}
+
+/**
+ * The store from `deps.config()`, even when the profile's keyring cannot be reached:
+ * login and logout must work then (they read the profile with `readSecrets: false`).
+ */
+export function storeDespiteKeyring(config: () => ConfigStore): ConfigStore {
+  try {
+    return config();
+  } catch (err) {
+    if (err instanceof ProfileSecretsUnreachable) return err.store;
+    throw err;
+  }
 }
 
 const profileSchema = z.object({
@@ -41,21 +107,57 @@ const profileSchema = z.object({
   tokenExpiresAt: z.optional(z.string()),
   webhookSecret: z.optional(z.string()),
   routes: z.optional(z.record(z.string(), z.string())),
+  secrets: z.optional(z.enum(['keyring', 'file'])),
 });
 const fileSchema = z.looseObject({ profiles: z.optional(z.record(z.string(), profileSchema)) });
 type FileShape = z.infer<typeof fileSchema>;
+
+type SecretField = 'apiKey' | 'token';
+type Secrets = Partial<Record<SecretField, string>>;
+const SECRET_FIELDS: ReadonlyArray<readonly [SecretField, SecretName]> = [
+  ['apiKey', 'api-key'],
+  ['token', 'token'],
+];
 
 const FILE_NAME = 'config.json';
 
 class ConfStore implements ConfigStore {
   readonly path: string;
   readonly dir: string;
+  readonly keyringService: string;
   #conf: Conf<FileShape> | undefined;
+  readonly #openKeyring: KeyringFactory;
+  #keyring: Keyring | undefined;
+  /** Key and token of keyring profiles as read or written by this process (one D-Bus round trip per secret, once). */
+  readonly #known = new Map<string, Secrets>();
 
-  constructor(dir: string) {
+  constructor(dir: string, openKeyring: KeyringFactory = osKeyring) {
     this.dir = dir;
     this.path = join(dir, FILE_NAME);
+    this.keyringService = keyringService(dir);
+    this.#openKeyring = openKeyring;
     this.#read(); // a damaged file is reported at once, before anything is sent
+  }
+
+  /** The keyring, opened (and its native module loaded) only when a secret is needed there. */
+  #kr(): Keyring {
+    this.#keyring ??= this.#openKeyring(this.keyringService);
+    return this.#keyring;
+  }
+
+  /** The key and token of a keyring profile; KeyringUnavailable when the keyring cannot be reached. */
+  #keyringSecrets(name: string): Secrets {
+    let known = this.#known.get(name);
+    if (!known) {
+      const kr = this.#kr();
+      known = {};
+      for (const [field, secret] of SECRET_FIELDS) {
+        const value = kr.get(name, secret);
+        if (value !== undefined) known[field] = value;
+      }
+      this.#known.set(name, known);
+    }
+    return { ...known };
   }
 
   #damaged(err: unknown): ConfigError {
@@ -125,38 +227,140 @@ class ConfStore implements ConfigStore {
     return Object.keys(this.#read()).sort();
   }
 
-  getProfile(name: string): Profile | undefined {
+  getProfile(name: string, opts: { readSecrets?: boolean } = {}): Profile | undefined {
     const p = this.#read()[name];
-    return p ? { ...p } : undefined;
+    if (!p) return undefined;
+    if (p.secrets !== 'keyring') return { ...p };
+    const settings = withoutSecrets(p);
+    if (opts.readSecrets === false) return { ...settings, secrets: 'keyring' };
+    try {
+      return { ...settings, secrets: 'keyring', ...this.#keyringSecrets(name) };
+    } catch (err) {
+      if (err instanceof KeyringUnavailable) throw new ProfileSecretsUnreachable(name, err.reason, this);
+      throw err;
+    }
   }
 
   async setProfile(name: string, profile: Profile): Promise<void> {
-    const all = this.#read();
-    all[name] = stripUndefined(profile);
-    await this.#write(all);
+    // Every setting it had is removed, then the new ones set: one path for where secrets go.
+    const cleared: Partial<Profile> = Object.fromEntries(Object.keys(this.#read()[name] ?? {}).map((k) => [k, undefined]));
+    await this.updateProfile(name, { ...cleared, apiKey: undefined, token: undefined, ...profile }, { secrets: profile.secrets });
   }
 
-  async updateProfile(name: string, patch: Partial<Profile>): Promise<Profile> {
+  async updateProfile(name: string, patch: Partial<Profile>, opts: UpdateOptions = {}): Promise<Profile> {
     const all = this.#read();
-    const next = stripUndefined({ ...all[name], ...patch });
-    all[name] = next;
+    const stored = all[name] ?? {};
+    const from: SecretsStorage = stored.secrets === 'keyring' ? 'keyring' : 'file';
+    const to: SecretsStorage = opts.secrets ?? from;
+    const settings = withoutSecrets(stripUndefined({ ...stored, ...patch }));
+    const touched = SECRET_FIELDS.filter(([field]) => Object.hasOwn(patch, field));
+    const untouched = SECRET_FIELDS.filter(([field]) => !Object.hasOwn(patch, field));
+
+    // The key and token after this update, as far as known without asking the keyring.
+    const next: Secrets = {};
+    for (const [field] of SECRET_FIELDS) {
+      const value = Object.hasOwn(patch, field) ? patch[field] : from === 'file' ? stored[field] : undefined;
+      if (value !== undefined) next[field] = value;
+    }
+
+    if (to === 'file') {
+      if (from === 'keyring' && untouched.length) Object.assign(next, pick(this.#keyringSecrets(name), untouched));
+      all[name] = { ...settings, ...next };
+      await this.#write(all);
+      if (from === 'keyring') {
+        this.#known.delete(name);
+        try {
+          for (const [, secret] of SECRET_FIELDS) this.#kr().delete(name, secret);
+        } catch (err) {
+          if (!(err instanceof KeyringUnavailable)) throw err;
+          opts.onKeyringLeftover?.(err.reason);
+        }
+      }
+      return { ...settings, ...next };
+    }
+
+    // To the keyring: the keyring first, so that a keyring that cannot be reached leaves the file as it was.
+    const write = from === 'file' ? SECRET_FIELDS : touched; // from the file: clear stale entries too
+    if (write.length) {
+      const kr = this.#kr();
+      const set: SecretName[] = [];
+      try {
+        for (const [field, secret] of write) {
+          const value = next[field];
+          if (value !== undefined) {
+            kr.set(name, secret, value);
+            set.push(secret);
+          } else kr.delete(name, secret);
+        }
+      } catch (err) {
+        // A profile that stays in the file leaves no copy of a secret behind in the keyring.
+        if (from === 'file') for (const secret of set) ignoreKeyringFailure(() => kr.delete(name, secret));
+        throw err;
+      }
+    }
+    // What the keyring holds for the profile now, when known without asking it.
+    const before = this.#known.get(name);
+    let now: Secrets | undefined;
+    if (from === 'file' || untouched.length === 0) now = { ...next };
+    else if (before) now = { ...pick(before, untouched), ...next };
+    this.#known.delete(name);
+    if (now) this.#known.set(name, now);
+    else if (touched.length && Object.keys(next).length === 0) now = this.#keyringSecrets(name); // is anything left?
+    // A profile with neither key nor token left is a plain profile again. (Unknown `now`: the
+    // keyring holds what was just set, or nothing there changed.)
+    const inKeyring = now ? Object.keys(now).length > 0 : true;
+    all[name] = inKeyring ? { ...settings, secrets: 'keyring' } : settings;
     await this.#write(all);
-    return { ...next };
+    if (!inKeyring) return settings;
+    let secrets = now ?? next;
+    if (!now) {
+      try {
+        secrets = this.#keyringSecrets(name);
+      } catch (err) {
+        if (!(err instanceof KeyringUnavailable)) throw err;
+      }
+    }
+    return { ...settings, secrets: 'keyring', ...secrets };
   }
 
   async deleteProfile(name: string): Promise<void> {
     const all = this.#read();
     if (!(name in all)) return;
+    if (all[name]!.secrets === 'keyring') {
+      for (const [, secret] of SECRET_FIELDS) this.#kr().delete(name, secret);
+      this.#known.delete(name);
+    }
     delete all[name];
     await this.#write(all);
   }
+}
+
+/** The profile without key, token and the storage mark: what a keyring profile keeps in the file. */
+function withoutSecrets(p: Profile): Profile {
+  const { apiKey: _k, token: _t, secrets: _s, ...rest } = p;
+  return rest;
+}
+
+function ignoreKeyringFailure(op: () => unknown): void {
+  try {
+    op();
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailable)) throw err;
+  }
+}
+
+function pick(s: Secrets, fields: ReadonlyArray<readonly [SecretField, SecretName]>): Secrets {
+  const out: Secrets = {};
+  for (const [field] of fields) if (s[field] !== undefined) out[field] = s[field];
+  return out;
 }
 
 function stripUndefined(p: Profile): Profile {
   return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as Profile;
 }
 
-export function openConfigStore(env: NodeJS.ProcessEnv): ConfigStore {
+/** Opens the store of the config folder; `opts.keyring` replaces the OS keyring (tests). */
+export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: KeyringFactory } = {}): ConfigStore {
   const dir = configDir(env);
   try {
     ensureConfigDir(dir, env);
@@ -164,5 +368,5 @@ export function openConfigStore(env: NodeJS.ProcessEnv): ConfigStore {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`Cannot create the config folder ${dir}: ${(err as Error).message}`);
   }
-  return new ConfStore(dir);
+  return new ConfStore(dir, opts.keyring);
 }

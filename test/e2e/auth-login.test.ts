@@ -45,7 +45,10 @@ describe('login', () => {
     const r = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY + '\nignored second line\n' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}).`);
+    // No D-Bus here: no OS keyring can be reached, so the key and token go to the file, with a notice.
+    expect(r.stderr).toContain(`No OS keyring could be reached (`);
+    expect(r.stderr).toContain(`; the key and token are stored in ${configFile(cfg.dir)} (mode 0600). Use --insecure-storage to choose the file without this notice.`);
+    expect(r.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in ${configFile(cfg.dir)} (mode 0600).`);
     expect(r.stderr).toMatch(/Token valid until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
 
     const reqs = since(ctx.sb, from);
@@ -71,9 +74,10 @@ describe('login', () => {
   it('--json prints the profile, base URL, masked key and token expiry on stdout', async () => {
     const r = await payctl(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
+    // No D-Bus here: the fallback's notice is the only thing on stderr.
+    expect(r.stderr).toMatch(/^Warning: No OS keyring could be reached \(.*\); the key and token are stored in .* \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\.\n$/);
     const out = oneJson(r.stdout);
-    expect(out).toEqual({ profile: 'default', base_url: ctx.sb.baseUrl, api_key: masked, token_expires_at: readProfile(cfg.dir)!.tokenExpiresAt });
+    expect(out).toEqual({ profile: 'default', base_url: ctx.sb.baseUrl, api_key: masked, token_expires_at: readProfile(cfg.dir)!.tokenExpiresAt, storage: 'file' });
     expectNoSecrets(r, [KEY]);
   });
 

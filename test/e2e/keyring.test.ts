@@ -1,0 +1,331 @@
+/**
+ * Keys in the OS keyring, end to end. Every payctl run of the first part happens inside its
+ * own `dbus-run-session` with a real Secret Service (gnome-keyring, unlocked with a fixed
+ * password, its keyring files in a temp HOME): login stores the key and token there and the
+ * config file holds neither; balances, status, a token refresh and logout work from there;
+ * and the entries are checked with secret-tool, outside payctl. The second part runs with
+ * no D-Bus at all, as the other e2e tests do: login falls back to the 0600 file with a
+ * notice, --insecure-storage chooses the file without one, and a keyring profile whose
+ * keyring cannot be reached gets a clear error and a way out.
+ *
+ * The keyring tests need gnome-keyring, dbus-run-session and secret-tool (CI installs them:
+ * .ci/run); without them they fail, never skip.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliEnv } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import {
+  BIN,
+  configFile,
+  expectNoSecrets,
+  lastBearer,
+  newKey,
+  oneJson,
+  payctl,
+  readProfile,
+  since,
+  useConfigDir,
+  type Run,
+} from '../helpers/e2e.js';
+
+const KEY = newKey();
+const ctx = useSandbox({ apiKey: KEY });
+const cfg = useConfigDir();
+const masked = `****${KEY.slice(-4)}`;
+
+afterEach(() => {
+  ctx.sb.faults.clear();
+  ctx.sb.apiKey = KEY;
+});
+
+const TOOLS = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
+const INSTALL = 'apt-get install gnome-keyring dbus-daemon dbus-bin libsecret-tools';
+
+/** Fails (never skips) the test when the Secret Service tools are missing. */
+function requireKeyringTools(): void {
+  const missing = TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0);
+  expect(missing, `The keyring tests need a real Secret Service; missing: ${missing.join(', ')}. Install with: ${INSTALL}`).toEqual([]);
+}
+
+/** A temp HOME for gnome-keyring's files (its login keyring persists there between sessions). */
+let home: string;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'payctl-keyring-home-'));
+});
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true });
+});
+
+/**
+ * Runs `cmd` inside a fresh D-Bus session with gnome-keyring's Secret Service started,
+ * unlocked, and owning its bus name before the command starts (else D-Bus would start a
+ * second, locked daemon). The command's stdout and stderr come back through fds 4 and 3:
+ * the session's own fds 1 and 2 (dbus-daemon's log, and any service it starts) go to a
+ * log file, so that nothing the session leaves behind can hold the command's output open.
+ */
+function inSession(cmd: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
+  const script = [
+    'echo -n payctl-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1 3>&- 4>&- ||',
+    '  { echo "gnome-keyring-daemon --unlock failed" >&3; exit 97; }',
+    'for i in $(seq 1 100); do',
+    '  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner \\',
+    '    string:org.freedesktop.secrets 2>/dev/null 3>&- 4>&- | grep -q "boolean true" && exec "$@" >&4 2>&3 3>&- 4>&-',
+    '  sleep 0.05',
+    'done',
+    'echo "the Secret Service did not appear on the session bus" >&3; exit 97',
+  ].join('\n');
+  const log = join(home, 'session.log');
+  const logFd = openSync(log, 'a');
+  const started = Date.now();
+  const child = spawn('dbus-run-session', ['--', 'bash', '-c', script, 'bash', ...cmd], {
+    env: cliEnv(cfg.dir, { HOME: home, ...opts.env }),
+    stdio: ['pipe', logFd, logFd, 'pipe', 'pipe'],
+  });
+  closeSync(logFd); // the child has its own copy
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdio[4]!.on('data', (d: Buffer) => out.push(d));
+  child.stdio[3]!.on('data', (d: Buffer) => err.push(d));
+  const session = (): string => readFileSync(log, 'utf8');
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out: ${cmd.join(' ')}\nstdout: ${Buffer.concat(out).toString()}\nstderr: ${Buffer.concat(err).toString()}\nsession: ${session()}`));
+    }, 20_000);
+    child.on('error', (e) => reject(new Error(`cannot run dbus-run-session (${e.message}); install: ${INSTALL}`)));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
+      const stderrBytes = Buffer.concat(err);
+      if (code === 97) reject(new Error(`no Secret Service in the D-Bus session: ${stderrBytes.toString()}\n${session()}`));
+      resolvePromise({ code, signal, stdout: stdoutBytes.toString('utf8'), stderr: stderrBytes.toString('utf8'), stdoutBytes, stderrBytes, ms: Date.now() - started });
+    });
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(opts.input ?? '');
+  });
+}
+
+function payctlInSession(args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
+  return inSession([process.execPath, BIN, ...args], opts);
+}
+
+const service = (): string => `payctl:${resolve(cfg.dir)}`;
+
+/** The secret secret-tool finds for an account of this config folder (undefined: none). */
+async function lookup(account: string): Promise<string | undefined> {
+  const r = await inSession(['secret-tool', 'lookup', 'service', service(), 'username', account]);
+  if (r.code !== 0) return undefined;
+  return r.stdout;
+}
+
+/** How many entries the Secret Service holds for this config folder. */
+async function entryCount(): Promise<number> {
+  const r = await inSession(['secret-tool', 'search', '--all', 'service', service()]);
+  return (r.stdout.match(/^secret = /gm) ?? []).length;
+}
+
+function fileText(): string {
+  return readFileSync(configFile(cfg.dir), 'utf8');
+}
+
+describe('with a Secret Service (gnome-keyring under dbus-run-session)', () => {
+  it('login stores key and token in the keyring, not the file; balances, status, a token refresh and logout work from there', async () => {
+    requireKeyringTools();
+    const login = await payctlInSession(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { input: KEY + '\n' });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toBe('');
+    expect(login.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in the OS keyring.`);
+    expect(login.stderr).not.toContain('No OS keyring');
+    expectNoSecrets(login, [KEY]);
+
+    // The file: base URL, expiry and the storage mark; no key, no token. Still 0600.
+    const p = readProfile(cfg.dir)!;
+    expect(p).toEqual({ baseUrl: ctx.sb.baseUrl, tokenExpiresAt: p.tokenExpiresAt, secrets: 'keyring' });
+    expect(fileText()).not.toContain(KEY);
+    expect(fileText()).not.toContain('tok_');
+    expect(fileText()).toContain('"secrets": "keyring"');
+    expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);
+
+    // The Secret Service holds both, under this config folder's service (seen by secret-tool, not payctl).
+    expect(await lookup('default/api-key')).toBe(KEY);
+    const token = await lookup('default/token');
+    expect(token).toMatch(/^tok_[0-9a-f]{48}$/);
+    expect(await entryCount()).toBe(2);
+
+    // A later session (the keyring persisted on disk) uses them.
+    let from = ctx.sb.requests().length;
+    const b = await payctlInSession(['balances', '--json']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toBe('');
+    expect(oneJson(b.stdout).data).toHaveLength(ctx.sb.wallets().length);
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 200']);
+    expect(lastBearer(ctx.sb)).toBe(token);
+
+    const st = await payctlInSession(['status', '--json']);
+    expect(st.code, st.stderr).toBe(0);
+    expect(oneJson(st.stdout)).toMatchObject({ profile: 'default', api_key: masked, api_key_source: 'profile', authenticated: true });
+    expectNoSecrets(st, [KEY, token]);
+
+    // A refreshed token goes to the keyring; the file gets only the new expiry.
+    ctx.sb.expireTokens();
+    from = ctx.sb.requests().length;
+    const r = await payctlInSession(['balances', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 401', 'GET /v2/auth/token 200', 'GET /v2/wallets/balances 200']);
+    const fresh = lastBearer(ctx.sb)!;
+    expect(fresh).not.toBe(token);
+    expect(await lookup('default/token')).toBe(fresh);
+    expect(await lookup('default/api-key')).toBe(KEY);
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, tokenExpiresAt: readProfile(cfg.dir)!.tokenExpiresAt, secrets: 'keyring' });
+    expect(fileText()).not.toContain(fresh);
+
+    // logout removes both entries; the file keeps the base URL only.
+    const out = await payctlInSession(['logout']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toBe('✓ Logged out of profile "default": API key and token removed from the OS keyring.\n');
+    expect(await entryCount()).toBe(0);
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl });
+    const after = await payctlInSession(['balances']);
+    expect(after.code, after.stderr).toBe(3);
+    expect(after.stderr).toContain('Not logged in');
+  });
+
+  it('--json reports "storage": "keyring"; --insecure-storage moves the profile to the file and clears its entries', async () => {
+    requireKeyringTools();
+    const login = await payctlInSession(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl, '--profile', 'ops'], { input: KEY });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toBe('');
+    expect(oneJson(login.stdout)).toEqual({
+      profile: 'ops',
+      base_url: ctx.sb.baseUrl,
+      api_key: masked,
+      token_expires_at: readProfile(cfg.dir, 'ops')!.tokenExpiresAt,
+      storage: 'keyring',
+    });
+    expect(await lookup('ops/api-key')).toBe(KEY);
+
+    const insecure = await payctlInSession(['login', '--api-key-stdin', '--json', '--insecure-storage', '--profile', 'ops'], { input: KEY });
+    expect(insecure.code, insecure.stderr).toBe(0);
+    expect(insecure.stderr).toBe('');
+    expect(oneJson(insecure.stdout)).toMatchObject({ profile: 'ops', storage: 'file' });
+    const p = readProfile(cfg.dir, 'ops')!;
+    expect(p.apiKey).toBe(KEY);
+    expect(p.token).toMatch(/^tok_/);
+    expect(p).not.toHaveProperty('secrets');
+    expect(await entryCount()).toBe(0);
+  });
+
+  it('two config folders never share entries', async () => {
+    requireKeyringTools();
+    const other = mkdtempSync(join(tmpdir(), 'payctl-test-'));
+    try {
+      const a = await payctlInSession(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { input: KEY });
+      expect(a.code, a.stderr).toBe(0);
+      // The other folder: a profile of the same name, not logged in.
+      const b = await payctlInSession(['status', '--json'], { env: { PAYCTL_CONFIG_DIR: other } });
+      expect(b.code, b.stderr).toBe(3);
+      expect(oneJson(b.stdout)).toMatchObject({ profile: 'default', api_key: null });
+      const out = await payctlInSession(['logout'], { env: { PAYCTL_CONFIG_DIR: other } });
+      expect(out.code, out.stderr).toBe(0);
+      expect(await lookup('default/api-key')).toBe(KEY);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('without a keyring (no D-Bus session)', () => {
+  const NOTICE = /No OS keyring could be reached \(.+\); the key and token are stored in (.+) \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\./;
+
+  it('login falls back to the 0600 file with a notice; balances works', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(NOTICE);
+    expect(r.stderr.match(NOTICE)![1]).toBe(configFile(cfg.dir));
+    expect(r.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in ${configFile(cfg.dir)} (mode 0600).`);
+    expectNoSecrets(r, [KEY]);
+    const p = readProfile(cfg.dir)!;
+    expect(p.apiKey).toBe(KEY);
+    expect(p.token).toMatch(/^tok_/);
+    expect(p).not.toHaveProperty('secrets');
+    expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);
+
+    const b = await payctl(['balances', '--json'], { dir: cfg.dir });
+    expect(b.code, b.stderr).toBe(0);
+    expect(oneJson(b.stdout).data).toHaveLength(ctx.sb.wallets().length);
+  });
+
+  it('--json: the notice on stderr only, "storage": "file" on stdout', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(NOTICE);
+    expect(oneJson(r.stdout)).toMatchObject({ profile: 'default', api_key: masked, storage: 'file' });
+  });
+
+  it('--insecure-storage stores in the file without the notice', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in ${configFile(cfg.dir)} (mode 0600).`);
+    expect(r.stderr).not.toContain('keyring');
+    expect(readProfile(cfg.dir)!.apiKey).toBe(KEY);
+    expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);
+  });
+
+  it('the native keyring module loads only when a secret is kept there: not for --version, --insecure-storage or a file profile', async () => {
+    const loads = (r: Run): boolean => r.stderr.includes('REQUEST @napi-rs/keyring');
+    const env = { NODE_DEBUG: 'module' };
+    const version = await payctl(['--version'], { dir: cfg.dir, env });
+    expect(version.code).toBe(0);
+    expect(loads(version)).toBe(false);
+    const insecure = await payctl(['login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY, env });
+    expect(insecure.code, insecure.stderr).toBe(0);
+    expect(loads(insecure)).toBe(false);
+    const balances = await payctl(['balances', '--json'], { dir: cfg.dir, env });
+    expect(balances.code, balances.stderr).toBe(0);
+    expect(loads(balances)).toBe(false);
+    // The control: a login that tries the keyring does load it.
+    const login = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY, env });
+    expect(login.code, login.stderr).toBe(0);
+    expect(loads(login)).toBe(true);
+  });
+
+  it('a keyring profile without its keyring: exit 2 naming the profile; the printed login moves it to the file', async () => {
+    requireKeyringTools();
+    const login = await payctlInSession(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--profile', 'ops'], { input: KEY });
+    expect(login.code, login.stderr).toBe(0);
+    expect(readProfile(cfg.dir, 'ops')).toMatchObject({ secrets: 'keyring' });
+
+    const from = ctx.sb.requests().length;
+    const b = await payctl(['balances', '--profile', 'ops'], { dir: cfg.dir });
+    expect(b.code, b.stderr).toBe(2);
+    expect(b.stdout).toBe('');
+    expect(b.stderr).toContain('Error: The API key and token of profile "ops" are in the OS keyring, which cannot be reached (');
+    expect(b.stderr).toContain('Nothing was sent.');
+    expect(since(ctx.sb, from)).toEqual([]);
+    const printed = b.stderr.match(/(payctl login \S.*--insecure-storage)/)?.[1];
+    expect(printed).toBe('payctl login --profile ops --insecure-storage');
+
+    // logout cannot remove what it cannot reach: it says so and changes nothing.
+    const before = fileText();
+    const out = await payctl(['logout', '--profile', 'ops'], { dir: cfg.dir });
+    expect(out.code, out.stderr).toBe(2);
+    expect(out.stderr).toContain('Cannot remove the API key and token of profile "ops" from the OS keyring');
+    expect(out.stderr).toContain('Nothing was changed.');
+    expect(fileText()).toBe(before);
+
+    // The printed command, run as printed (the key from the environment).
+    const again = await payctl(printed!.split(' ').slice(1), { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('could not be removed from the OS keyring');
+    expect(again.stderr).not.toMatch(NOTICE);
+    expect(readProfile(cfg.dir, 'ops')).toMatchObject({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    expect(readProfile(cfg.dir, 'ops')).not.toHaveProperty('secrets');
+    const ok = await payctl(['balances', '--profile', 'ops', '--json'], { dir: cfg.dir });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});
