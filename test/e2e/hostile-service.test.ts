@@ -6,9 +6,10 @@
  * here play the hostile service; for payouts, a forwarding proxy in front of the real
  * in-process sandbox rewrites one answer. The built binary is spawned for every case.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -428,6 +429,52 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
     const posts = postsFor(sb, id);
     expect(posts).toHaveLength(2);
     expect(posts.every((x) => x.headers['idempotency-key'] === key)).toBe(true);
+    expect(heldFor(sb, id)).toHaveLength(1);
+    expect(journalOf(dir, id)[0]!.outcome?.kind).toBe('accepted');
+  });
+});
+
+describe('a full disk after the service accepted', () => {
+  it('ENOSPC when recording the outcome (config folder on a 1 MiB tmpfs, filled while the request is held): exit 4, then the printed retry pays once', async () => {
+    const sb = ctx.sb;
+    const mount = mkdtempSync(join(tmpdir(), 'payctl-tinyfs-'));
+    // A real full disk: a small tmpfs (this needs root, as CI and the developers' machines have).
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'tmpfs', mount]);
+    cleanups.push(() => {
+      execFileSync('umount', [mount]);
+      rmSync(mount, { recursive: true, force: true });
+    });
+    const dir = join(mount, 'config');
+    await writeLoggedIn(sb, dir);
+    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const id = `enospc-${randomUUID()}`;
+    sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 1500 });
+
+    const { done } = startCli(payoutArgs(wallet, id), { dir });
+    await until(() => postsFor(sb, id).length === 1, 15_000);
+    // The entry is journaled; now nothing more fits.
+    const filler = join(mount, 'filler');
+    try {
+      writeFileSync(filler, Buffer.alloc(2 * 1024 * 1024));
+    } catch (err) {
+      expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    }
+    const r = await done;
+    expect(r.stderr).toContain('the service accepted it (transaction TRX');
+    expect(r.stderr).toContain('but payctl could not record that in its journal: the disk is full');
+    expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
+    expect(r.code, r.stderr).toBe(4);
+    expectNoCrash(r);
+    expect(heldFor(sb, id)).toHaveLength(1);
+    const key = postsFor(sb, id)[0]!.headers['idempotency-key']!;
+    const line = lineAfter(r.stderr, 'Retry safely');
+    expect(line).toContain(`--idempotency-key ${key}`);
+
+    rmSync(filler);
+    const again = await runAsPrinted(line, { shim, configDir: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/Already submitted/);
+    expect(postsFor(sb, id).every((x) => x.headers['idempotency-key'] === key)).toBe(true);
     expect(heldFor(sb, id)).toHaveLength(1);
     expect(journalOf(dir, id)[0]!.outcome?.kind).toBe('accepted');
   });
