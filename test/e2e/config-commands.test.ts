@@ -3,7 +3,8 @@
  * URLs checked, route overrides stored and then really used, and a damaged config
  * file reported (exit 2, file named, no stack trace) and left untouched.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import {
@@ -253,5 +254,35 @@ describe('a damaged config file', () => {
     expect(r.stderr).toContain(`The config file ${configFile(cfg.dir)} is damaged`);
     expect(stackLines(r.stderr)).toEqual([]);
     expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(odd);
+  });
+});
+
+describe('config.json that is empty, a FIFO or a symlink', () => {
+  it('an empty config.json holds no profiles: config set writes it (it reported a bug)', async () => {
+    writeFileSync(configFile(cfg.dir), '');
+    const r = await run('config', 'set', 'base-url', 'https://api.example.com/v2');
+    expect(r.stderr).not.toContain('This is a bug');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(configFile(cfg.dir), 'utf8')).profiles.default.baseUrl).toBe('https://api.example.com/v2');
+  });
+
+  it('a FIFO at config.json is refused at once (it blocked every command)', async () => {
+    execFileSync('mkfifo', [configFile(cfg.dir)]);
+    const r = await payctl(['config', 'list'], { dir: cfg.dir, timeoutMs: 10_000 });
+    expect(r.stderr).toContain(`The config file ${configFile(cfg.dir)} is not a regular file`);
+    expect(r.code).toBe(2);
+    expect(r.ms).toBeLessThan(8_000);
+  });
+
+  it('a symlink at config.json is refused, its target untouched (it was rewritten and chmodded)', async () => {
+    const target = `${cfg.dir}.target.json`;
+    writeFileSync(target, '{"profiles":{}}', { mode: 0o644 });
+    symlinkSync(target, configFile(cfg.dir));
+    const r = await run('config', 'set', 'base-url', 'https://api.example.com/v2');
+    expect(r.stderr).toContain('is a symbolic link');
+    expect(r.code).toBe(2);
+    expect(readFileSync(target, 'utf8')).toBe('{"profiles":{}}');
+    expect(statSync(target).mode & 0o777).toBe(0o644);
+    rmSync(target);
   });
 });
