@@ -5,7 +5,13 @@
  * printed it talks to the same service with the same credentials. Never a secret: keys
  * and tokens only ever come from the profile or the environment.
  */
-import type { GlobalOptions } from '../deps.js';
+/** The global options that choose the environment of a run (Deps' GlobalOptions has them). */
+export interface RunOptions {
+  profile: string;
+  /** Set when --base-url was given on the command line. */
+  baseUrl: string | undefined;
+  timeoutMs: number;
+}
 
 /** The options of a run that a printed command must repeat. */
 export interface Invocation {
@@ -19,7 +25,7 @@ export interface Invocation {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-export function invocationOf(globals: GlobalOptions, env: NodeJS.ProcessEnv): Invocation {
+export function invocationOf(globals: RunOptions, env: NodeJS.ProcessEnv): Invocation {
   const inv: Invocation = {};
   // A profile chosen by flag or by PAYCTL_PROFILE: the terminal the command is pasted into may lack either.
   if (globals.profile !== 'default' || env.PAYCTL_PROFILE) inv.profile = globals.profile;
