@@ -118,8 +118,13 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
       if (err instanceof InterruptedError) {
         return unknown(err, 'interrupted while the request was in flight');
       }
-      // Credentials refused (or none): the service took nothing.
-      if (err instanceof AuthError) throw err;
+      // Credentials refused (or none): this attempt took nothing. After an attempt that may
+      // have reached the service, though, the payout's outcome is still unknown.
+      if (err instanceof AuthError) {
+        if (attempt === 1) throw err;
+        const error = new NetworkError(`an earlier attempt may have reached the service, then the credentials were refused (${err.message.replace(/\.$/, '')})`);
+        return unknown(error, error.message);
+      }
       if (err instanceof NetworkError && err.causeCode !== DEADLINE_CODE) lastFailure = err;
       else {
         // An answer that could not be read (too large, still dripping at the deadline): the

@@ -1,0 +1,101 @@
+/**
+ * sendPayout's classification, with a scripted client: an answer payctl cannot read, one
+ * about another payout, a journal that cannot take the outcome and credentials refused
+ * after an attempt that may have reached the service are all unknown (exit 4), never
+ * refused; credentials refused on the first attempt are an auth error (nothing was taken).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiClient, HttpResponse } from '../../src/api/client.js';
+import { AuthError, NetworkError } from '../../src/errors.js';
+import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
+import { payoutBody, validatePayout } from '../../src/payouts/request.js';
+import { sendPayout } from '../../src/payouts/send.js';
+
+const BASE = 'https://api.example.com/v2';
+const POLICY = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 5, deadlineMs: 5_000 };
+
+let dir: string;
+let journal: Journal;
+let entry: JournalEntry;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'payctl-send-'));
+  journal = new Journal(dir);
+  const r = validatePayout({ payoutId: 'p-1', walletId: 'wal_1', amount: '1500.50', currency: 'SLE', type: 'bank', name: 'A', provider: 'uba', account: '1' });
+  if (!r.ok) throw new Error(r.problems.join('; '));
+  entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: payoutBody(r.request), now: new Date() });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+type Step = HttpResponse | Error;
+
+/** A client whose calls answer (or throw) the given steps in order. */
+function scripted(steps: Step[]): { api: ApiClient; calls: () => number } {
+  let n = 0;
+  const api = {
+    baseUrl: BASE,
+    call: async () => {
+      const s = steps[Math.min(n++, steps.length - 1)]!;
+      if (s instanceof Error) throw s;
+      return s;
+    },
+  } as unknown as ApiClient;
+  return { api, calls: () => n };
+}
+
+function answer(status: number, data: unknown, raw?: string): HttpResponse {
+  return { status, headers: {}, raw: raw ?? JSON.stringify({ status: 'Successful', message: 'ok', data, timestamp: '2026-11-21T10:15:30.123456Z' }), requestId: 'req_1' };
+}
+
+const OK = { transaction_id: 'TRX0123456789ABCDEF0123', amount: 1500.5, fee: 15.01, currency: 'SLE', payout_id: 'p-1' };
+const send = (api: ApiClient, j: Journal = journal) => sendPayout(api, j, entry, { policy: POLICY, signal: new AbortController().signal, now: () => new Date() });
+
+describe('sendPayout', () => {
+  it('accepts a readable answer about the payout asked for', async () => {
+    const r = await send(scripted([answer(201, OK)]).api);
+    expect(r.kind).toBe('accepted');
+    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('accepted');
+  });
+
+  it.each([
+    ['an HTML page', answer(201, null, '<html>ok</html>'), 'could not read the answer'],
+    ['no transaction id', answer(201, { ...OK, transaction_id: undefined }), 'could not read the answer'],
+    ['a fee that is not a number', answer(201, { ...OK, fee: 'abc' }), 'could not read the answer'],
+    ['another payout id', answer(201, { ...OK, payout_id: 'p-2' }), 'describes another payout: payout id p-2, not p-1'],
+    ['another amount', answer(201, { ...OK, amount: 1500.51 }), 'describes another payout: amount 1500.51, not 1500.50'],
+    ['another currency', answer(201, { ...OK, currency: 'NGN' }), 'describes another payout: currency NGN, not SLE'],
+  ])('a 2xx with %s is unknown, never refused', async (_what, res, message) => {
+    const r = await send(scripted([res]).api);
+    expect(r.kind).toBe('unknown');
+    if (r.kind === 'unknown') expect(r.error.message).toContain(message);
+    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
+  });
+
+  it('a journal that cannot take the accepted outcome: unknown, saying the service accepted it', async () => {
+    const failing = Object.create(journal) as Journal;
+    failing.record = async () => {
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    };
+    const r = await send(scripted([answer(201, OK)]).api, failing);
+    expect(r.kind).toBe('unknown');
+    if (r.kind === 'unknown') expect(r.error.message).toBe('the service accepted it (transaction TRX0123456789ABCDEF0123), but payctl could not record that in its journal: the disk is full');
+  });
+
+  it('credentials refused on the first attempt: an auth error, the service took nothing', async () => {
+    const { api, calls } = scripted([new AuthError('The service refused the credentials.')]);
+    await expect(send(api)).rejects.toBeInstanceOf(AuthError);
+    expect(calls()).toBe(1);
+  });
+
+  it('credentials refused after an attempt that may have reached the service: unknown, not "log in"', async () => {
+    const { api, calls } = scripted([new NetworkError('No answer within 1 s.'), new AuthError('The service refused the credentials.')]);
+    const r = await send(api);
+    expect(calls()).toBe(2);
+    expect(r.kind).toBe('unknown');
+    if (r.kind === 'unknown') expect(r.error.message).toBe('an earlier attempt may have reached the service, then the credentials were refused (The service refused the credentials)');
+    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
+  });
+});
