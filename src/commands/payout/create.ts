@@ -215,7 +215,7 @@ function ago(from: string, now: Date): string {
 function describeRepeat(e: JournalEntry, now: Date): string {
   const o = e.outcome;
   const state =
-    o?.kind === 'accepted' ? `accepted${o.transactionId ? `, transaction ${o.transactionId}` : ''}` : o?.kind === 'unknown' ? 'outcome unknown' : 'sent, no answer recorded';
+    o?.kind === 'accepted' ? `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}` : o?.kind === 'unknown' ? 'outcome unknown' : 'sent, no answer recorded';
   return `one sent from this machine ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
 }
 
