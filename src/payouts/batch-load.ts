@@ -21,6 +21,7 @@ import { COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } f
 import { derivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './plan.js';
+import { text } from '../output/text.js';
 import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 
 /** At most this many problems are listed; the count says how many there were. */
@@ -265,7 +266,7 @@ export function describeRun(r: EarlierRun): string {
   const when = r.first.slice(0, 16) === r.last.slice(0, 16) ? `on ${shortTime(r.first)}` : `between ${shortTime(r.first)} and ${shortTime(r.last)}`;
   if (r.kind === 'legacy batch') return `in a batch sent by an earlier payctl ${when}`;
   if (r.kind === 'single') return `as single payouts (payout create) ${when}`;
-  return `in batch "${r.batchId}"${r.file ? ` from ${r.file}` : ''} ${when}`;
+  return `in batch "${r.batchId}"${r.file ? ` from ${text(r.file)}` : ''} ${when}`;
 }
 
 /** A wallet problem of a row (unknown wallet, other currency), or undefined. */
