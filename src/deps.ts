@@ -6,30 +6,12 @@
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
+import type { IO, Log } from './output/io.js';
+import type { GlobalOptions } from './config/globals.js';
 
-export interface IO {
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  /** Colour on stdout (tables) and stderr (messages). */
-  color: boolean;
-  stderrColor: boolean;
-  /** Prompts are allowed: stdin and stdout are terminals, no --json, no --no-input. */
-  interactive: boolean;
-}
-
-export interface GlobalOptions {
-  profile: string;
-  /** Set when --base-url was given on the command line. */
-  baseUrl: string | undefined;
-  json: boolean;
-  noInput: boolean;
-  verbose: boolean;
-  timeoutMs: number;
-}
+export type { IO, Log } from './output/io.js';
+export type { GlobalOptions } from './config/globals.js';
+export { write } from './output/io.js';
 
 export interface Deps {
   io: IO;
@@ -47,20 +29,6 @@ export interface Deps {
   prompter(): Promise<Prompter>;
   /** Messages for people on stderr (never results). */
   log: Log;
-}
-
-export interface Log {
-  info(line: string): void;
-  warn(line: string): void;
-  success(line: string): void;
-  /** Only with --verbose. */
-  verbose(line: string): void;
-}
-
-/** Writes a string and resolves once the stream has taken it (backpressure-aware). */
-export function write(stream: NodeJS.WritableStream, chunk: string): Promise<void> | void {
-  if (stream.write(chunk)) return;
-  return new Promise((resolve) => stream.once('drain', () => resolve()));
 }
 
 /** Resolves when `signal` aborts (Ctrl-C or SIGTERM): how a long-running command waits to stop. */

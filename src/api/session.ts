@@ -6,7 +6,7 @@
 import { AuthError } from '../errors.js';
 import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
-import type { GlobalOptions } from '../deps.js';
+import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf } from '../output/command-line.js';
 import { ApiClient, maxResponseBytesFrom } from './client.js';
 

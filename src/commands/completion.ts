@@ -3,19 +3,20 @@
  * tree (the same bytes as completions/). `payctl __complete-profiles` (hidden): the
  * profile names, one a line, for the scripts to offer after -p/--profile.
  */
+import type { Command } from 'commander';
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { SHELLS, generateCompletion, isShell } from '../completion/index.js';
 
 export interface CompletionOptions {
   shell: string;
+  /** The command tree, built afresh by the program (so the script never depends on argv). */
+  tree: () => Command;
 }
 
 export async function run(opts: CompletionOptions, deps: Deps): Promise<number> {
   if (!isShell(opts.shell)) throw new UsageError(`Unknown shell "${opts.shell}".`, [], `Shells: ${SHELLS.join(', ')}.`);
-  // The tree is built again here (not passed in) so that the script never depends on argv.
-  const { buildProgram } = await import('../cli.js');
-  await write(deps.io.stdout, generateCompletion(opts.shell, buildProgram(async () => {})));
+  await write(deps.io.stdout, generateCompletion(opts.shell, opts.tree()));
   return 0;
 }
 

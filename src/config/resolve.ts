@@ -2,7 +2,7 @@
  * Settings of one call, by precedence: flag, then environment, then profile, then default.
  */
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../deps.js';
+import type { GlobalOptions } from './globals.js';
 import type { Profile } from './store.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';

@@ -3,7 +3,7 @@
  * Ctrl-C at a prompt becomes InterruptedError.
  */
 import { InterruptedError } from '../errors.js';
-import type { IO } from '../deps.js';
+import type { IO } from './io.js';
 
 export type Validate = (value: string) => true | string;
 

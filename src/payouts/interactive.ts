@@ -4,7 +4,7 @@
  * a note. Only fields not given as flags are asked; validation is the same as flags'.
  */
 import type { Wallet } from '../api/schemas.js';
-import type { Log } from '../deps.js';
+import type { Log } from '../output/io.js';
 import { decimalToMinor, formatAmount, parseAmount, toDecimal } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import type { Prompter } from '../output/prompter.js';

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Argument, type Option } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
+import { buildProgram } from '../../src/program.js';
 import { COMPLETION_FILES, SHELLS, generateCompletion } from '../../src/completion/index.js';
 import { buildModel, walk, type CommandSpec } from '../../src/completion/model.js';
 import { PAYOUT_STATUSES, RECIPIENT_TYPES } from '../../src/completion/values.js';

@@ -1,0 +1,10 @@
+/** The global options of one run (flags and environment), read once at the entry. */
+export interface GlobalOptions {
+  profile: string;
+  /** Set when --base-url was given on the command line. */
+  baseUrl: string | undefined;
+  json: boolean;
+  noInput: boolean;
+  verbose: boolean;
+  timeoutMs: number;
+}
