@@ -74,6 +74,11 @@ export class ApiError extends CliError {
   }
 }
 
+/** Something on this machine failed, not the service: a process that would not start or stop (exit 1). */
+export class LocalError extends CliError {
+  readonly exitCode = ExitCode.failed;
+}
+
 /** A network failure or time-out (exit 4). For a payout the outcome may be unknown. */
 export class NetworkError extends CliError {
   readonly exitCode = ExitCode.unknown;

@@ -5,6 +5,7 @@
  */
 import type { Wallet } from '../api/schemas.js';
 import type { Log } from '../output/io.js';
+import { UsageError } from '../errors.js';
 import { decimalToMinor, formatAmount, parseAmount, toDecimal } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import type { Prompter } from '../output/prompter.js';
@@ -43,7 +44,9 @@ export async function promptPayout(fields: PayoutFields, prompter: Prompter, wal
     const choices = wallets
       .filter((w) => !f.currency || w.currency.toUpperCase() === f.currency.toUpperCase())
       .map((w) => ({ name: walletLabel(w), value: w.wallet_id }));
-    if (choices.length === 0) throw new Error(`No wallet${f.currency ? ` in ${f.currency.toUpperCase()}` : ''} to pay from.`);
+    if (choices.length === 0) {
+      throw new UsageError(`No wallet${f.currency ? ` in ${f.currency.toUpperCase()}` : ''} to pay from. Nothing was sent.`, [], 'See your wallets with: payctl balances');
+    }
     f.walletId = await prompter.select({ message: 'Pay from which wallet?', choices });
     wallet = wallets.find((w) => w.wallet_id === f.walletId);
   }

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiError, UsageError } from '../../errors.js';
+import { LocalError, UsageError } from '../../errors.js';
 import { untilAborted, write, type Deps } from '../../deps.js';
 import { configDir, ensureConfigDir } from '../../config/paths.js';
 import {
@@ -215,13 +215,13 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let record: SandboxRecord | undefined;
   while (!record) {
-    if (spawnError) throw new ApiError(`Could not start the background sandbox: ${spawnError.message}`);
+    if (spawnError) throw new LocalError(`Could not start the background sandbox: ${spawnError.message}`);
     if (exited) {
       const tail = logTail(log);
-      throw new ApiError(
+      throw new LocalError(
         `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` +
           (tail ? `\n${tail}` : ''),
-        { hint: `Its log is in ${log}.` },
+        `Its log is in ${log}.`,
       );
     }
     if (deps.signal.aborted || Date.now() > deadline) {
@@ -233,9 +233,7 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
         }
       }
       if (deps.signal.aborted) throw new UsageError('Interrupted before the sandbox was ready; it was stopped.');
-      throw new ApiError(`The background sandbox did not report ready within ${READY_TIMEOUT_MS / 1000} s; it was stopped.`, {
-        hint: `Its log is in ${log}.`,
-      });
+      throw new LocalError(`The background sandbox did not report ready within ${READY_TIMEOUT_MS / 1000} s; it was stopped.`, `Its log is in ${log}.`);
     }
     await new Promise((r) => setTimeout(r, 50));
     const r = await readRecord(deps.env);

@@ -48,8 +48,8 @@ export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<n
   }
   await removeRecord(deps.env, record.pid);
   if (!gone) {
-    const { ApiError } = await import('../../errors.js');
-    throw new ApiError(`The sandbox (pid ${record.pid}) could not be stopped.`, { hint: `Try: kill -9 ${record.pid}` });
+    const { LocalError } = await import('../../errors.js');
+    throw new LocalError(`The sandbox (pid ${record.pid}) could not be stopped.`, `Try: kill -9 ${record.pid}`);
   }
   await say('Sandbox stopped.', { stopped: true, pid: record.pid, base_url: record.baseUrl });
   return 0;
