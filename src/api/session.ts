@@ -4,7 +4,7 @@
  * or the environment, and new tokens saved back to the profile they belong to.
  */
 import { AuthError } from '../errors.js';
-import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
+import { callCredentials, checkBaseUrl, resolveSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf } from '../output/command-line.js';
@@ -33,27 +33,18 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     });
   }
   const baseUrl = checkBaseUrl(s.baseUrl.value);
-  // The profile's key and token belong to the profile's own base URL (like gh, which binds a
-  // token to its host): another URL given by flag or environment gets only credentials from
-  // the environment.
-  if (s.baseUrl.source !== 'profile' && !sameBaseUrl(baseUrl, profile?.baseUrl)) {
-    if (s.apiKey.source === 'profile') s.apiKey = { value: undefined, source: 'none' };
-    if (s.token.source === 'profile') s.token = { value: undefined, source: 'none' };
-    if (!s.apiKey.value && !s.token.value && (profile?.apiKey || profile?.token)) {
-      throw new AuthError(`Profile "${globals.profile}" holds credentials for ${profile.baseUrl ?? 'another base URL'}, not for ${baseUrl}: they are not sent there.`, {
-        hint: `Set PAYCTL_API_KEY or PAYCTL_TOKEN for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
-      });
-    }
+  const c = callCredentials(s, profile, baseUrl);
+  if (c.withheld) {
+    throw new AuthError(`Profile "${globals.profile}" holds credentials for ${profile?.baseUrl ?? 'another base URL'}, not for ${baseUrl}: they are not sent there.`, {
+      hint: `Set PAYCTL_API_KEY or PAYCTL_TOKEN for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
+    });
   }
-  if (!s.apiKey.value && !s.token.value) {
+  if (!c.apiKey.value && !c.token.value) {
     throw new AuthError(`Not logged in: profile "${globals.profile}" has no API key or token.`, {
       hint: `Run \`${login}\` (or set PAYCTL_API_KEY).`,
     });
   }
-  // A token in the profile belongs to the profile's own base URL and key.
-  const useProfileToken = s.token.source !== 'profile' || (s.baseUrl.source === 'profile' && s.apiKey.source !== 'env');
-  const saveTokens = s.apiKey.source === 'profile' && s.baseUrl.source === 'profile' && s.token.source !== 'env';
-  const expires = s.tokenExpiresAt ? new Date(s.tokenExpiresAt) : undefined;
+  const expires = c.tokenExpiresAt ? new Date(c.tokenExpiresAt) : undefined;
   return new ApiClient({
     baseUrl,
     routes: s.routes,
@@ -67,24 +58,15 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     maxResponseBytes: maxResponseBytesFrom(env),
     onSecret: inp.onSecret,
     credentials: {
-      apiKey: s.apiKey.value,
-      token: useProfileToken ? s.token.value : undefined,
-      tokenExpiresAt: useProfileToken && expires && !Number.isNaN(expires.getTime()) ? expires : undefined,
-      fixedToken: s.token.source === 'env',
-      onToken: saveTokens
+      apiKey: c.apiKey.value,
+      token: c.token.value,
+      tokenExpiresAt: expires && !Number.isNaN(expires.getTime()) ? expires : undefined,
+      fixedToken: c.token.source === 'env',
+      onToken: c.saveTokens
         ? (token, expiresAt) => store.updateProfile(globals.profile, { token, tokenExpiresAt: expiresAt?.toISOString() })
         : undefined,
     },
   });
-}
-
-function sameBaseUrl(a: string, b: string | undefined): boolean {
-  if (!b) return false;
-  try {
-    return checkBaseUrl(b) === a;
-  } catch {
-    return false;
-  }
 }
 
 /** A client for an explicit base URL and API key (login: verify before saving). */

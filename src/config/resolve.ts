@@ -42,6 +42,49 @@ export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, 
   };
 }
 
+/**
+ * Which credentials a call uses, decided once (the client, `status` and `login` ask here):
+ * the profile's key and token belong to the profile's own base URL, so another URL given
+ * by flag or environment gets only credentials from the environment (like gh, which binds
+ * a token to its host); the profile's token belongs to the profile's key, so it is not
+ * used with PAYCTL_API_KEY; new tokens are saved only for the profile's own key and URL.
+ */
+export interface CallCredentials {
+  apiKey: Setting<string>;
+  /** The token the client starts with (none when the profile's does not belong). */
+  token: Setting<string>;
+  tokenExpiresAt: string | undefined;
+  /** New tokens go back to the profile (its own key at its own base URL). */
+  saveTokens: boolean;
+  /** The profile holds credentials, withheld because the base URL is another. */
+  withheld: boolean;
+}
+
+export function callCredentials(s: Settings, profile: Profile | undefined, baseUrl: string | undefined): CallCredentials {
+  const none: Setting<string> = { value: undefined, source: 'none' };
+  const foreign = s.baseUrl.source !== 'profile' && !sameBaseUrl(baseUrl, profile?.baseUrl);
+  const apiKey = foreign && s.apiKey.source === 'profile' ? none : s.apiKey;
+  let token = foreign && s.token.source === 'profile' ? none : s.token;
+  // A token in the profile belongs to the profile's own key.
+  if (token.source === 'profile' && apiKey.source === 'env') token = none;
+  return {
+    apiKey,
+    token,
+    tokenExpiresAt: token.source === 'profile' ? s.tokenExpiresAt : undefined,
+    saveTokens: apiKey.source === 'profile' && s.baseUrl.source === 'profile' && s.token.source !== 'env',
+    withheld: foreign && !apiKey.value && !token.value && !!(profile?.apiKey || profile?.token),
+  };
+}
+
+function sameBaseUrl(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  try {
+    return checkBaseUrl(b) === checkBaseUrl(a);
+  } catch {
+    return false;
+  }
+}
+
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
 export function isLoopbackHost(hostname: string): boolean {

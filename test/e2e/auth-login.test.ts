@@ -230,6 +230,17 @@ describe('status', () => {
     expectNoSecrets(r, [KEY, p.token]);
   });
 
+  it("with PAYCTL_API_KEY refused: no 'Token valid until' for the profile's token, which the client does not use with another key", async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const r = await payctl(['status'], { dir: cfg.dir, env: { PAYCTL_API_KEY: 'sk_wrong_key_0000000000' } });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/^Token\s+none$/m);
+    expect(r.stdout).not.toContain('valid until');
+    expect(r.stdout).toContain('Credentials  not valid');
+    const j = await payctl(['status', '--json'], { dir: cfg.dir, env: { PAYCTL_API_KEY: 'sk_wrong_key_0000000000' } });
+    expect(oneJson(j.stdout)).toMatchObject({ api_key_source: 'env', token_source: 'none', token_expires_at: null, authenticated: false });
+  });
+
   it('not logged in: exit 3, "not set", and a hint to log in', async () => {
     const r = await payctl(['status'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(3);

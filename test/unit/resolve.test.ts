@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import type { GlobalOptions } from '../../src/deps.js';
 import type { Profile } from '../../src/config/store.js';
-import { checkBaseUrl, isLoopbackHost, resolveSettings } from '../../src/config/resolve.js';
+import { callCredentials, checkBaseUrl, isLoopbackHost, resolveSettings } from '../../src/config/resolve.js';
 
 function globals(over: Partial<GlobalOptions> = {}): GlobalOptions {
   return { profile: 'default', baseUrl: undefined, json: false, noInput: false, verbose: false, timeoutMs: 30_000, ...over };
@@ -163,5 +163,30 @@ describe('isLoopbackHost', () => {
   it('does not treat names under .localhost as loopback (they may be resolved by DNS, off this machine)', () => {
     expect(isLoopbackHost('api.localhost')).toBe(false);
     expect(() => checkBaseUrl('http://api.localhost/v2')).toThrow(UsageError);
+  });
+});
+
+describe('callCredentials: which key and token a call uses', () => {
+  const use = (g: Partial<GlobalOptions>, env: NodeJS.ProcessEnv) => {
+    const s = resolveSettings(globals(g), env, PROFILE);
+    const c = callCredentials(s, PROFILE, s.baseUrl.value);
+    return { key: c.apiKey.value, token: c.token.value, save: c.saveTokens, withheld: c.withheld };
+  };
+
+  it("the profile's key and token at the profile's URL, new tokens saved", () => {
+    expect(use({}, {})).toEqual({ key: 'profile-key', token: 'profile-token', save: true, withheld: false });
+  });
+
+  it("PAYCTL_API_KEY: the profile's token (of another key) is not used, nor are new tokens saved", () => {
+    expect(use({}, { PAYCTL_API_KEY: 'env-key' })).toEqual({ key: 'env-key', token: undefined, save: false, withheld: false });
+  });
+
+  it("another --base-url: the profile's credentials are withheld", () => {
+    expect(use({ baseUrl: 'https://other.example.com/v2' }, {})).toEqual({ key: undefined, token: undefined, save: false, withheld: true });
+    expect(use({ baseUrl: 'https://other.example.com/v2' }, { PAYCTL_TOKEN: 'env-token' })).toEqual({ key: undefined, token: 'env-token', save: false, withheld: false });
+  });
+
+  it("the profile's own URL given again with --base-url: its credentials are used, new tokens not saved", () => {
+    expect(use({ baseUrl: 'https://PROFILE.example.com/v2/' }, {})).toEqual({ key: 'profile-key', token: 'profile-token', save: false, withheld: false });
   });
 });
