@@ -2,7 +2,7 @@
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { formatAmount } from '../money/amount.js';
-import { isKnownCurrency } from '../money/currencies.js';
+import { currencyFilter } from '../money/currencies.js';
 import { text, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 
@@ -12,10 +12,9 @@ export interface BalancesOptions {
 }
 
 export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
-  const currency = opts.currency?.toUpperCase();
-  if (currency !== undefined && !isKnownCurrency(currency)) {
-    throw new UsageError(`--currency: "${opts.currency}" is not an ISO 4217 currency code.`);
-  }
+  const problems: string[] = [];
+  const currency = currencyFilter(opts.currency, problems);
+  if (problems.length) throw new UsageError(`${problems[0]}.`);
   const api = await deps.api();
   const { wallets, envelope, res } = await api.wallets();
   const filtered = wallets.filter(

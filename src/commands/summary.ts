@@ -7,7 +7,7 @@ import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { summarySchema } from '../api/schemas.js';
 import { parseTimeRange } from '../payouts/filters.js';
-import { isKnownCurrency } from '../money/currencies.js';
+import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
@@ -21,8 +21,7 @@ export interface SummaryOptions {
 export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   const problems: string[] = [];
   const range = parseTimeRange(opts, problems);
-  const currency = opts.currency?.toUpperCase();
-  if (currency !== undefined && !isKnownCurrency(currency)) problems.push(`--currency: "${opts.currency}" is not an ISO 4217 currency code`);
+  const currency = currencyFilter(opts.currency, problems);
   if (problems.length) throw new UsageError('Invalid options for summary.', problems);
 
   const api = await deps.api();

@@ -37,3 +37,15 @@ export function isKnownCurrency(currency: string): boolean {
 export function knownCurrencies(): string[] {
   return [...TABLE.keys()].sort();
 }
+
+/**
+ * A --currency filter (balances, payouts list, summary): uppercased, or a problem pushed
+ * to `problems` when it is not an ISO 4217 code. Undefined when not given or refused.
+ */
+export function currencyFilter(value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  const currency = value.toUpperCase();
+  if (isKnownCurrency(currency)) return currency;
+  problems.push(`--currency: "${value}" is not an ISO 4217 currency code`);
+  return undefined;
+}

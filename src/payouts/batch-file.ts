@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { decimalFromNumber } from '../money/amount.js';
-import type { FieldName, Labels, PayoutFields } from './request.js';
+import { REQUIRED_FIELDS, type FieldName, type Labels, type PayoutFields } from './request.js';
 
 export const COLUMNS = [
   'payout_id',
@@ -226,7 +226,7 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: strin
     try {
       for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { empty_lines: number } }>) {
         if (count === 0) {
-          const missing = ['wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number'].filter((c) => !header?.includes(c));
+          const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !header?.includes(c));
           if (missing.length) problems.push(`the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
         }
         count++;

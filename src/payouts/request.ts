@@ -27,6 +27,22 @@ export interface PayoutFields {
 
 export type FieldName = keyof PayoutFields;
 
+/** The fields every payout needs (the phone too for wallet recipients), with what each holds. */
+export const REQUIRED_FIELDS: ReadonlyArray<readonly [Exclude<FieldName, 'metadata'>, string]> = [
+  ['walletId', 'the source wallet id'],
+  ['amount', 'a decimal amount such as 1500.50'],
+  ['currency', 'an ISO 4217 code such as SLE'],
+  ['type', 'bank or wallet'],
+  ['name', "the recipient's full name"],
+  ['provider', 'e.g. orange_money, afrimoney, ecobank'],
+  ['account', "the recipient's account number"],
+];
+
+/** True when a required field (or a wallet recipient's phone) is missing: what the interactive flow asks for. */
+export function missingFields(f: PayoutFields): boolean {
+  return REQUIRED_FIELDS.some(([k]) => !f[k]) || (f.type === 'wallet' && !f.phone);
+}
+
 export interface PayoutRequest {
   payoutId: string;
   walletId: string;
@@ -125,13 +141,7 @@ export function validatePayout(
     if (present(v) && v.length > max) problems.push(`${labels[k]} is longer than ${max} characters`);
   };
 
-  need('walletId', f.walletId, 'the source wallet id');
-  need('amount', f.amount, 'a decimal amount such as 1500.50');
-  need('currency', f.currency, 'an ISO 4217 code such as SLE');
-  need('type', f.type, 'bank or wallet');
-  need('name', f.name, "the recipient's full name");
-  need('provider', f.provider, 'e.g. orange_money, afrimoney, ecobank');
-  need('account', f.account, "the recipient's account number");
+  for (const [k, what] of REQUIRED_FIELDS) need(k, f[k] as string | undefined, what);
   text('walletId', f.walletId, 128);
   text('name', f.name, 200);
   text('account', f.account, 64);

@@ -12,7 +12,7 @@ import { Journal, type JournalEntry } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { shortTime } from '../../payouts/batch-load.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
-import { isUuid, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
+import { isUuid, missingFields, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { promptPayout, walletLabel } from '../../payouts/interactive.js';
 import { retryCommand } from '../../payouts/retry-command.js';
 import { sendPayout } from '../../payouts/send.js';
@@ -40,7 +40,6 @@ export interface PayoutCreateOptions {
 /** How far back a payout typed again (without --payout-id) is caught. */
 const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-const REQUIRED: Array<keyof PayoutFields> = ['walletId', 'amount', 'currency', 'type', 'name', 'provider', 'account'];
 
 function fieldsFrom(o: PayoutCreateOptions): PayoutFields {
   return {
@@ -56,10 +55,6 @@ function fieldsFrom(o: PayoutCreateOptions): PayoutFields {
     metadata: o.metadata ?? [],
     payoutId: o.payoutId,
   };
-}
-
-function missing(f: PayoutFields): boolean {
-  return REQUIRED.some((k) => !f[k]) || (f.type === 'wallet' && !f.phone);
 }
 
 async function liveWallets(deps: Deps): Promise<Wallet[]> {
@@ -111,7 +106,7 @@ function asRecord(t: PayoutTransaction, r: PayoutRequest) {
 export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number> {
   let fields = fieldsFrom(opts);
   let wallets: Wallet[] | undefined;
-  if (missing(fields) && deps.io.interactive) {
+  if (missingFields(fields) && deps.io.interactive) {
     wallets = await liveWallets(deps);
     fields = await promptPayout(fields, await deps.prompter(), wallets, deps.log);
   }

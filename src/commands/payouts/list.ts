@@ -6,7 +6,7 @@ import { write, type Deps } from '../../deps.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope } from '../../api/schemas.js';
 import { parseTimeRange } from '../../payouts/filters.js';
-import { isKnownCurrency } from '../../money/currencies.js';
+import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
 import type { Column } from '../../output/table.js';
@@ -44,8 +44,7 @@ export function parseListOptions(opts: PayoutsListOptions, json: boolean): Query
   if (page < 1) problems.push('--page must be 1 or more');
   if (opts.all && opts.page !== undefined) problems.push('--all and --page cannot be used together');
   if (opts.csv && json) problems.push('--csv and --json cannot be used together');
-  const currency = opts.currency?.toUpperCase();
-  if (currency !== undefined && !isKnownCurrency(currency)) problems.push(`--currency: "${opts.currency}" is not an ISO 4217 currency code`);
+  const currency = currencyFilter(opts.currency, problems);
   if (problems.length) throw new UsageError('Invalid options for payouts list.', problems);
   return { page, limit, status: opts.status, walletId: opts.wallet, currency, ...range };
 }
