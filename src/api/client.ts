@@ -8,7 +8,7 @@ import { createDispatcher, httpRequest, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
-import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from './retry.js';
+import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from './routes.js';
 import { envelopeSchema, MAX_JSON_DEPTH, parseErrorBody, tooDeep, parseOrThrow, tokenSchema, walletsSchema, type Envelope, type TokenData, type Wallet } from './schemas.js';
 
@@ -255,32 +255,34 @@ export class ApiClient {
     return token;
   }
 
+  /** Reads and other safe calls: connection errors, 408, 429 and 5xx retried by the one engine (retry.ts). */
   async #withRetry(attempt: () => Promise<HttpResponse>, retry: boolean): Promise<HttpResponse> {
-    const policy = this.#opts.retry ?? READ_RETRY;
-    const start = Date.now();
-    for (let n = 1; ; n++) {
-      let res: HttpResponse | undefined;
-      let failure: unknown;
-      try {
-        res = await attempt();
-      } catch (err) {
-        if (!(err instanceof NetworkError)) throw err;
-        failure = err;
-      }
-      // An answer still dripping at the deadline already used the time limit: not retried.
-      const retryable = (failure !== undefined && (failure as NetworkError).causeCode !== DEADLINE_CODE) || (res !== undefined && isRetryableStatus(res.status));
-      if (!retry || !retryable || n >= policy.maxAttempts) {
-        if (failure) throw failure;
-        return res!;
-      }
-      const wait = backoffDelay(n, policy, res ? parseRetryAfter(res.headers['retry-after'], this.#opts.now()) : undefined);
-      if (Date.now() - start + wait > policy.deadlineMs) {
-        if (failure) throw failure;
-        return res!;
-      }
-      this.#opts.verbose?.(`* retrying in ${wait} ms (attempt ${n + 1} of ${policy.maxAttempts})`);
-      await sleep(wait, this.#opts.signal);
-    }
+    if (!retry) return attempt();
+    let last: { res?: HttpResponse; failure?: NetworkError } = {};
+    return withRetries<HttpResponse>(
+      this.#opts.retry ?? READ_RETRY,
+      async () => {
+        try {
+          const res = await attempt();
+          last = { res };
+          if (!isRetryableStatus(res.status)) return { done: res };
+          return { retry: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.headers['retry-after'], this.#opts.now()) };
+        } catch (err) {
+          // An answer still dripping at the deadline already used the time limit: not retried.
+          if (!(err instanceof NetworkError) || err.causeCode === DEADLINE_CODE) throw err;
+          last = { failure: err };
+          return { retry: err.message };
+        }
+      },
+      {
+        signal: this.#opts.signal,
+        onRetry: ({ attempt: n, waitMs }) => this.#opts.verbose?.(`* retrying in ${waitMs} ms (attempt ${n + 1} of ${(this.#opts.retry ?? READ_RETRY).maxAttempts})`),
+        giveUp: () => {
+          if (last.failure) throw last.failure;
+          return last.res!;
+        },
+      },
+    );
   }
 
   /**

@@ -1,6 +1,8 @@
 /**
- * Retry policy shared by reads and payouts: exponential backoff with full jitter,
- * Retry-After honoured (capped), bounded attempts and an overall deadline.
+ * The one retry engine, for reads and payouts alike (GUIDE pattern 5, like stripe-node's
+ * single _shouldRetry / _getSleepTimeInMS): exponential backoff with full jitter,
+ * Retry-After honoured (capped, with a floor), bounded attempts and an overall deadline.
+ * Each caller classifies its own attempts (what is final, what may be retried).
  */
 import { InterruptedError } from '../errors.js';
 
@@ -68,4 +70,49 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** What one attempt came to: a final value, or a reason to try again. */
+export type Attempt<T> = { done: T } | { retry: string; retryAfterMs?: number; rateLimited?: boolean };
+
+export interface RetryHooks<T> {
+  /** Interrupts the waits between attempts. */
+  signal?: AbortSignal;
+  /** Told before each wait: why, and for how long. */
+  onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
+  /** A wait shared by many senders: a 429 pauses them all. */
+  gate?: { wait(): Promise<void>; pause(ms: number): void };
+  /**
+   * Given, 429 answers do not use up attempts (at most this many are tolerated; the
+   * deadline bounds them too): a payout is never failed for a 429 alone.
+   */
+  maxRateLimited?: number;
+  /** The result when attempts or time run out, after the last retryable attempt. */
+  giveUp: (last: { retry: string }, attempts: number) => T | Promise<T>;
+  /** The result when interrupted while waiting; without it the InterruptedError is thrown. */
+  interrupted?: (err: InterruptedError, attempts: number) => T | Promise<T>;
+}
+
+export async function withRetries<T>(policy: RetryPolicy, attempt: (n: number) => Promise<Attempt<T>>, hooks: RetryHooks<T>): Promise<T> {
+  const started = Date.now();
+  let rateLimited = 0;
+  for (let n = 1; ; n++) {
+    if (hooks.gate) await hooks.gate.wait();
+    const a = await attempt(n);
+    if ('done' in a) return a.done;
+    if (a.rateLimited) rateLimited++;
+    const failures = hooks.maxRateLimited !== undefined ? n - rateLimited : n;
+    const wait = backoffDelay(Math.max(1, failures), policy, a.retryAfterMs);
+    if (failures >= policy.maxAttempts || rateLimited > (hooks.maxRateLimited ?? Infinity) || Date.now() - started + wait > policy.deadlineMs) {
+      return hooks.giveUp(a, n);
+    }
+    if (a.rateLimited && a.retryAfterMs !== undefined) hooks.gate?.pause(Math.min(a.retryAfterMs, policy.maxRetryAfterMs));
+    hooks.onRetry?.({ attempt: n, waitMs: wait, reason: a.retry });
+    try {
+      await sleep(wait, hooks.signal);
+    } catch (err) {
+      if (hooks.interrupted && err instanceof InterruptedError) return hooks.interrupted(err, n);
+      throw err;
+    }
+  }
 }

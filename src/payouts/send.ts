@@ -8,7 +8,7 @@
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { apiErrorFrom, DEADLINE_CODE, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from '../api/retry.js';
+import { isRetryableStatus, parseRetryAfter, withRetries, type Attempt, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
 import type { Journal, JournalEntry, Outcome } from './journal.js';
 
@@ -84,11 +84,9 @@ function recordFailure(err: unknown, transactionId: string | undefined, after?: 
 
 export async function sendPayout(api: ApiClient, journal: Journal, entry: JournalEntry, opts: SendOptions): Promise<SendResult> {
   const policy = opts.policy ?? PAYOUT_RETRY;
-  const started = Date.now();
   let lastFailure: NetworkError | undefined;
   let lastRes: HttpResponse | undefined;
   let attempt = 0;
-  let rateLimited = 0;
   const record = async (outcome: Outcome) => {
     const written = journal.record(entry, outcome);
     if (opts.deferRecord) opts.deferRecord(written);
@@ -103,10 +101,11 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     }
     return { kind: 'unknown', error, attempts: attempt, lastStatus };
   };
-  for (;;) {
-    attempt++;
-    if (opts.gate) await opts.gate.wait();
-    let res: HttpResponse | undefined;
+
+  /** One attempt, classified: a final result, or why it may be tried again (same key, same body). */
+  const once = async (n: number): Promise<Attempt<SendResult>> => {
+    attempt = n;
+    let res: HttpResponse;
     try {
       res = await api.call('payoutCreate', {
         body: entry.body,
@@ -115,89 +114,81 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         signal: opts.signal,
       });
     } catch (err) {
-      if (err instanceof InterruptedError) {
-        return unknown(err, 'interrupted while the request was in flight');
-      }
+      if (err instanceof InterruptedError) return { done: await unknown(err, 'interrupted while the request was in flight') };
       // Credentials refused (or none): this attempt took nothing. After an attempt that may
       // have reached the service, though, the payout's outcome is still unknown.
       if (err instanceof AuthError) {
-        if (attempt === 1) throw err;
+        if (n === 1) throw err;
         const error = new NetworkError(`an earlier attempt may have reached the service, then the credentials were refused (${err.message.replace(/\.$/, '')})`);
-        return unknown(error, error.message);
+        return { done: await unknown(error, error.message) };
       }
-      if (err instanceof NetworkError && err.causeCode !== DEADLINE_CODE) lastFailure = err;
-      else {
-        // An answer that could not be read (too large, still dripping at the deadline): the
-        // payout may have been made. Unknown, with the same key for the retry.
-        const error = err instanceof NetworkError ? err : new NetworkError(`the answer could not be read: ${(err as Error).message.replace(/\.$/, '')}`);
-        return unknown(error, error.message);
+      if (err instanceof NetworkError && err.causeCode !== DEADLINE_CODE) {
+        lastFailure = err;
+        return { retry: err.message };
       }
+      // An answer that could not be read (too large, still dripping at the deadline): the
+      // payout may have been made. Unknown, with the same key for the retry.
+      const error = err instanceof NetworkError ? err : new NetworkError(`the answer could not be read: ${(err as Error).message.replace(/\.$/, '')}`);
+      return { done: await unknown(error, error.message) };
     }
 
-    if (res) {
-      lastRes = res;
-      if (res.status >= 200 && res.status <= 299) {
-        let envelope: Envelope;
-        let transaction: PayoutTransaction;
-        try {
-          envelope = parseEnvelope(res);
-          transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
-          checkAnswer(entry, transaction);
-        } catch (err) {
-          // The service said yes in a way payctl cannot read: it may well have paid. Never "refused".
-          const error = new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${(err as Error).message.replace(/\.$/, '')})`);
-          return unknown(error, error.message, res.status);
-        }
-        const replayed = (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
-        const accepted: Outcome = {
-          kind: 'accepted',
-          status: res.status,
-          transactionId: transaction.transaction_id,
-          fee: transaction.fee === undefined ? undefined : plainAmount(transaction.fee, transaction.currency),
-          replayed,
-          at: opts.now().toISOString(),
-        };
-        try {
-          await record(accepted);
-        } catch (err) {
-          return { kind: 'unknown', error: recordFailure(err, transaction.transaction_id), attempts: attempt, lastStatus: res.status };
-        }
-        return { kind: 'accepted', replayed, res, envelope, transaction, attempts: attempt };
+    lastRes = res;
+    if (res.status >= 200 && res.status <= 299) {
+      let envelope: Envelope;
+      let transaction: PayoutTransaction;
+      try {
+        envelope = parseEnvelope(res);
+        transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
+        checkAnswer(entry, transaction);
+      } catch (err) {
+        // The service said yes in a way payctl cannot read: it may well have paid. Never "refused".
+        const error = new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${(err as Error).message.replace(/\.$/, '')})`);
+        return { done: await unknown(error, error.message, res.status) };
       }
-      const reason = retryReason(res);
-      if (!reason) {
-        const error = apiErrorFrom(res);
-        try {
-          await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
-        } catch {
-          // Refused is refused: the service took nothing, whether or not the journal heard of it.
-        }
-        return { kind: 'rejected', error, attempts: attempt };
+      const replayed = (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
+      const accepted: Outcome = {
+        kind: 'accepted',
+        status: res.status,
+        transactionId: transaction.transaction_id,
+        fee: transaction.fee === undefined ? undefined : plainAmount(transaction.fee, transaction.currency),
+        replayed,
+        at: opts.now().toISOString(),
+      };
+      try {
+        await record(accepted);
+      } catch (err) {
+        return { done: { kind: 'unknown', error: recordFailure(err, transaction.transaction_id), attempts: n, lastStatus: res.status } };
       }
-      lastFailure = undefined;
+      return { done: { kind: 'accepted', replayed, res, envelope, transaction, attempts: n } };
     }
+    const reason = retryReason(res);
+    if (!reason) {
+      const error = apiErrorFrom(res);
+      try {
+        await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
+      } catch {
+        // Refused is refused: the service took nothing, whether or not the journal heard of it.
+      }
+      return { done: { kind: 'rejected', error, attempts: n } };
+    }
+    lastFailure = undefined;
+    return { retry: reason, retryAfterMs: parseRetryAfter(res.headers['retry-after'], opts.now()), rateLimited: res.status === 429 };
+  };
 
-    const retryAfter = res ? parseRetryAfter(res.headers['retry-after'], opts.now()) : undefined;
-    // A 429 alone never fails a payout: it waits (bounded by the deadline) without using up attempts.
-    if (res?.status === 429) rateLimited++;
-    const failures = attempt - rateLimited;
-    const wait = backoffDelay(Math.max(1, failures), policy, retryAfter);
-    const outOfTime = Date.now() - started + wait > policy.deadlineMs;
-    if (failures >= policy.maxAttempts || rateLimited > MAX_RATE_LIMITED || outOfTime) {
-      if (res && !lastFailure) {
+  return withRetries<SendResult>(policy, once, {
+    signal: opts.signal,
+    gate: opts.gate,
+    onRetry: opts.onRetry,
+    maxRateLimited: MAX_RATE_LIMITED,
+    giveUp: () => {
+      if (lastRes && !lastFailure) {
         // The service answered, but only with retryable refusals: it did not take the payout
         // now, yet an earlier attempt may have been committed. Report unknown unless no attempt
         // could have reached the service.
-        lastFailure = new NetworkError(`the service kept answering ${retryReason(res)}`);
+        lastFailure = new NetworkError(`the service kept answering ${retryReason(lastRes)}`);
       }
       return unknown(lastFailure!, lastFailure!.message);
-    }
-    if (res?.status === 429 && retryAfter !== undefined) opts.gate?.pause(Math.min(retryAfter, policy.maxRetryAfterMs));
-    opts.onRetry?.({ attempt, waitMs: wait, reason: lastFailure ? lastFailure.message : retryReason(res!)! });
-    try {
-      await sleep(wait, opts.signal);
-    } catch (err) {
-      return unknown(err as InterruptedError, 'interrupted while waiting to retry');
-    }
-  }
+    },
+    interrupted: (err) => unknown(err, 'interrupted while waiting to retry'),
+  });
 }

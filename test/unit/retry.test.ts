@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from '../../src/api/retry.js';
+import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, withRetries, type RetryPolicy } from '../../src/api/retry.js';
 
 const NOW = new Date('2026-11-21T10:15:30.000Z');
 
@@ -133,5 +133,60 @@ describe('sleep', () => {
     ac.abort();
     const err = await sleep(1, ac.signal).catch((e: unknown) => e);
     expect((err as InterruptedError).exitCode).toBe(130);
+  });
+});
+
+describe('withRetries: the one engine for reads and payouts', () => {
+  const fast: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 5, deadlineMs: 5_000 };
+
+  it('returns the first final answer; gives up after maxAttempts retryable ones', async () => {
+    let n = 0;
+    const done = await withRetries<string>(fast, async () => (++n < 2 ? { retry: 'HTTP 503' } : { done: 'ok' }), { giveUp: () => 'gave up' });
+    expect([done, n]).toEqual(['ok', 2]);
+    n = 0;
+    const seen: string[] = [];
+    const out = await withRetries<string>(fast, async () => (n++, { retry: 'HTTP 503' }), {
+      onRetry: (i) => seen.push(`${i.attempt}:${i.reason}`),
+      giveUp: (last, attempts) => `gave up after ${attempts} (${last.retry})`,
+    });
+    expect(out).toBe('gave up after 3 (HTTP 503)');
+    expect(seen).toEqual(['1:HTTP 503', '2:HTTP 503']);
+  });
+
+  it('with maxRateLimited, 429s do not use up attempts (but are bounded) and pause the shared gate', async () => {
+    const pauses: number[] = [];
+    const gate = { wait: async () => {}, pause: (ms: number) => pauses.push(ms) };
+    let n = 0;
+    const out = await withRetries<string>(fast, async () => (++n <= 5 ? { retry: 'rate limited (429)', rateLimited: true, retryAfterMs: 3 } : { done: `after ${n}` }), {
+      gate,
+      maxRateLimited: 10,
+      giveUp: () => 'gave up',
+    });
+    expect(out).toBe('after 6');
+    expect(pauses).toEqual([3, 3, 3, 3, 3]);
+    n = 0;
+    expect(await withRetries<string>(fast, async () => (n++, { retry: '429', rateLimited: true }), { maxRateLimited: 4, giveUp: (_l, a) => `gave up after ${a}` })).toBe('gave up after 5');
+    // Without it a 429 counts like any failure.
+    n = 0;
+    expect(await withRetries<string>(fast, async () => (n++, { retry: '429', rateLimited: true }), { giveUp: (_l, a) => `gave up after ${a}` })).toBe('gave up after 3');
+  });
+
+  it('never starts a wait that would end past the deadline', async () => {
+    const slow: RetryPolicy = { ...fast, maxAttempts: 100, baseDelayMs: 40, maxDelayMs: 40, deadlineMs: 100 };
+    let n = 0;
+    const t0 = Date.now();
+    const out = await withRetries<string>(slow, async () => (n++, { retry: 'x' }), { giveUp: () => 'out of time' });
+    expect(out).toBe('out of time');
+    expect(n).toBeGreaterThanOrEqual(2);
+    expect(n).toBeLessThanOrEqual(4);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+  });
+
+  it('an interrupted wait goes to the interrupted hook, or throws without one', async () => {
+    const ac = new AbortController();
+    const slow: RetryPolicy = { ...fast, baseDelayMs: 10_000, maxDelayMs: 10_000, deadlineMs: 60_000 };
+    setTimeout(() => ac.abort(), 20);
+    expect(await withRetries<string>(slow, async () => ({ retry: 'x' }), { signal: ac.signal, giveUp: () => 'g', interrupted: (_e, a) => `interrupted after ${a}` })).toBe('interrupted after 1');
+    await expect(withRetries<string>(slow, async () => ({ retry: 'x' }), { signal: ac.signal, giveUp: () => 'g' })).rejects.toBeInstanceOf(InterruptedError);
   });
 });
