@@ -2,9 +2,9 @@
  * The entry: builds Deps from the process, runs the command tree (program.ts), and turns
  * errors into exit codes. Command modules are imported only when their command runs.
  */
-import { Command, CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { ExitCode, UsageError, exitCodeOf } from './errors.js';
-import { buildProgram, version, type Action, type Runner } from './program.js';
+import { allCommands, buildProgram, globalsFrom, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
@@ -20,38 +20,6 @@ export interface Process {
   on(event: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
   off(event: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
   exit(code: number): never;
-}
-
-
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** Global options from the command line and environment (flag > env > default). */
-function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
-  const o = cmd.optsWithGlobals() as {
-    profile?: string;
-    baseUrl?: string;
-    json?: boolean;
-    input?: boolean;
-    verbose?: boolean;
-    timeout?: number;
-  };
-  const profile = o.profile ?? (env.PAYCTL_PROFILE || 'default');
-  // A profile name is a key of the config file and a word in printed commands: kept plain.
-  if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {
-    throw new UsageError(
-      `"${profile.replace(/[^\x20-\x7e]/g, '?')}" is not a valid profile name${o.profile === undefined ? ' (from PAYCTL_PROFILE)' : ''}.`,
-      [],
-      'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit), e.g. --profile staging.',
-    );
-  }
-  return {
-    profile,
-    baseUrl: o.baseUrl,
-    json: o.json === true,
-    noInput: o.input === false,
-    verbose: o.verbose === true,
-    timeoutMs: Math.round((o.timeout ?? 30) * 1000),
-  };
 }
 
 function makeIO(proc: Process, globals: GlobalOptions, colorFlag: boolean, wantsColor: typeof import('./output/style.js').wantsColor, mask: SecretMask): IO {
@@ -72,16 +40,10 @@ function makeIO(proc: Process, globals: GlobalOptions, colorFlag: boolean, wants
   };
 }
 
+/** A lazy getter that makes its value on first use (a throw is not kept: the next call tries again). */
 function once<T>(make: () => T): () => T {
-  let made = false;
-  let value: T;
-  return () => {
-    if (!made) {
-      value = make();
-      made = true;
-    }
-    return value;
-  };
+  let box: { value: T } | undefined;
+  return () => (box ??= { value: make() }).value;
 }
 
 /** Runs payctl with the given process; returns the exit code (only bin calls exit). */
@@ -153,10 +115,6 @@ export async function main(proc: Process): Promise<number> {
     proc.off('SIGTERM', onSignal);
     if (deps) await closeDeps(deps);
   }
-}
-
-function allCommands(cmd: Command): Command[] {
-  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
 const closers = new WeakMap<Deps, () => Promise<void>>();

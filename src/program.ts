@@ -6,6 +6,8 @@
 import { Argument, Command, InvalidArgumentError } from 'commander';
 import { createRequire } from 'node:module';
 import type { Deps } from './deps.js';
+import type { GlobalOptions } from './config/globals.js';
+import { UsageError } from './errors.js';
 
 export type Action<O> = (opts: O, deps: Deps) => Promise<number | void>;
 
@@ -319,4 +321,40 @@ export function buildProgram(run: Runner): Command {
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox/status.js')));
 
   return program;
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Global options from the command line and environment (flag > env > default). */
+export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
+  const o = cmd.optsWithGlobals() as {
+    profile?: string;
+    baseUrl?: string;
+    json?: boolean;
+    input?: boolean;
+    verbose?: boolean;
+    timeout?: number;
+  };
+  const profile = o.profile ?? (env.PAYCTL_PROFILE || 'default');
+  // A profile name is a key of the config file and a word in printed commands: kept plain.
+  if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {
+    throw new UsageError(
+      `"${profile.replace(/[^\x20-\x7e]/g, '?')}" is not a valid profile name${o.profile === undefined ? ' (from PAYCTL_PROFILE)' : ''}.`,
+      [],
+      'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit), e.g. --profile staging.',
+    );
+  }
+  return {
+    profile,
+    baseUrl: o.baseUrl,
+    json: o.json === true,
+    noInput: o.input === false,
+    verbose: o.verbose === true,
+    timeoutMs: Math.round((o.timeout ?? 30) * 1000),
+  };
+}
+
+/** Every command of the tree, nested ones included. */
+export function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
