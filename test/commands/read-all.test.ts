@@ -1,10 +1,12 @@
 /**
+ * In process (payctl's main with in-memory streams, the sandbox over real HTTP).
  * `payouts list --all` over 260 records: every record exactly once, in --json (one
  * envelope), --csv and the table, following every page.
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { newKey, oneJson, payctl, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
+import { newKey, oneJson, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
 const COUNT = 260;

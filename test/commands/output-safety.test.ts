@@ -1,4 +1,5 @@
 /**
+ * In process (payctl's main with in-memory streams, the sandbox over real HTTP).
  * What reaches the terminal is safe: service text without escape sequences, control
  * or bidi characters; CSV cells neutralized against formulas; --verbose without the
  * key or the token; plain http:// to a non-loopback host refused before anything is
@@ -14,13 +15,13 @@ import {
   lastBearer,
   newKey,
   oneJson,
-  payctl,
   readProfile,
   since,
   useConfigDir,
   writeProfile,
   type Run,
 } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });

@@ -1,4 +1,5 @@
 /**
+ * In process (payctl's main with in-memory streams, the sandbox over real HTTP).
  * `payctl payout batch` against a rate-limited sandbox (20 requests a second): 429s
  * slow the whole batch down instead of failing rows. Its own sandbox, so the limit
  * touches nothing else.
@@ -12,7 +13,6 @@ import {
   expectNoNodeWarnings,
   fundDemoWallets,
   loginCli,
-  payctl,
   payoutPosts,
   postedPayoutId,
   readCsvReport,
@@ -20,6 +20,7 @@ import {
   toCsv,
   writeFile,
 } from '../helpers/batch.js';
+import { payctl } from '../helpers/in-process.js';
 
 const RATE = 20;
 const ROWS = 100;

@@ -1,5 +1,5 @@
 /**
- * login / logout / status end to end: each key source, a refused key, token expiry
+ * login / logout / status, in process (payctl's main with in-memory streams, the sandbox over real HTTP): each key source, a refused key, token expiry
  * and refresh, a revoked key, and the modes of the config file and folder.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -12,13 +12,13 @@ import {
   lastBearer,
   newKey,
   oneJson,
-  payctl,
   readProfile,
   since,
   useConfigDir,
   writeLoggedIn,
   writeProfile,
 } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });

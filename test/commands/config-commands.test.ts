@@ -1,5 +1,5 @@
 /**
- * `payctl config list|get|set|unset|path` end to end: secrets masked everywhere, base
+ * `payctl config list|get|set|unset|path`, in process (payctl's main with in-memory streams, the sandbox over real HTTP): secrets masked everywhere, base
  * URLs checked, route overrides stored and then really used, and a damaged config
  * file reported (exit 2, file named, no stack trace) and left untouched.
  */
@@ -12,7 +12,6 @@ import {
   expectNoSecrets,
   newKey,
   oneJson,
-  payctl,
   readProfile,
   since,
   stackLines,
@@ -21,6 +20,7 @@ import {
   writeProfile,
   type ProfileFile,
 } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });

@@ -1,5 +1,5 @@
 /**
- * The read commands end to end, in table and --json form: balances, payout get,
+ * The read commands, in process (payctl's main with in-memory streams, the sandbox over real HTTP), in table and --json form: balances, payout get,
  * payouts list (filters, paging, CSV) and summary. --json output is compared byte for
  * byte with what the sandbox answers to the same request made directly.
  */
@@ -11,12 +11,12 @@ import {
   fmtMinor,
   newKey,
   oneJson,
-  payctl,
   sameButTimestamp,
   since,
   useConfigDir,
   writeProfile,
 } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
