@@ -1,5 +1,4 @@
 /**
- * In process (payctl's main with in-memory streams, the sandbox over real HTTP).
  * `payctl payout batch` against a rate-limited sandbox (20 requests a second): 429s
  * slow the whole batch down instead of failing rows. Its own sandbox, so the limit
  * touches nothing else.
@@ -11,6 +10,7 @@ import {
   batchRows,
   expectExactlyOncePerId,
   expectNoNodeWarnings,
+  payctl,
   fundDemoWallets,
   loginCli,
   payoutPosts,
@@ -20,7 +20,6 @@ import {
   toCsv,
   writeFile,
 } from '../helpers/batch.js';
-import { payctl } from '../helpers/in-process.js';
 
 const RATE = 20;
 const ROWS = 100;
