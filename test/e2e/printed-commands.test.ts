@@ -180,6 +180,29 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(1);
   });
 
+  it('"pay them again" after a rerun names a new batch (file name and date) without --yes: as printed it pays nothing without a terminal, with --yes added it pays again once', async () => {
+    const rows = batchRows(3, sle, `again-${Date.now()}`).map(({ payout_id: _id, ...r }) => r);
+    const file = writeFile(work.file('stipends.csv'), toCsv(rows));
+    const first = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const rerun = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    const m = /give the batch a new name: (payctl .*)$/m.exec(rerun.stderr);
+    expect(m, rerun.stderr).not.toBeNull();
+    const line = m![1]!;
+    expect(line).toBe(`payctl payout batch ${file} --profile tty --batch-id stipends-${today}`);
+    const before = payoutPosts(ctx.sb).length;
+    const asPrinted = await runAsPrinted(line, { shim, configDir: cfg.dir });
+    expect(asPrinted.stderr).toContain('--yes is required without a terminal');
+    expect(asPrinted.code).toBe(2);
+    expect(payoutPosts(ctx.sb).length).toBe(before);
+    const again = await runAsPrinted(`${line} --yes`, { shim, configDir: cfg.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`Batch "stipends-${today}": 3 payouts to send`);
+    expect(payoutPosts(ctx.sb).length).toBe(before + 3);
+  });
+
   it('a refused key under the only profile `tty` (exit 3) prints `payctl login --profile tty`', async () => {
     const { dir, cleanup } = tempConfigDir();
     try {

@@ -18,7 +18,7 @@ import { Progress } from '../../output/progress.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { text } from '../../output/text.js';
 import { formatAmount } from '../../money/amount.js';
-import { resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 
 export interface PayoutBatchOptions {
   file: string;
@@ -34,6 +34,13 @@ const DEFAULT_CONCURRENCY = 4;
 
 function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
+}
+
+/** A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the current one. */
+function newBatchId(file: string, current: string, now: Date): string {
+  const stem = basename(file, extname(file)).replace(/[^A-Za-z0-9_.:-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 50) || 'batch';
+  const id = `${stem}-${now.toISOString().slice(0, 10)}`;
+  return id === current ? `${id}-2` : id;
 }
 
 /** "rows 3 and 9", "rows 3, 9 and 12" */
@@ -68,15 +75,18 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const load = await planBatch(src, checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
   const alreadyAccepted = load.alreadyAccepted;
 
-  const batchCommand = (id: string | undefined, extra: string[] = []) =>
+  const batchCommand = (id: string | undefined, extra: string[] = [], yes = true) =>
     commandLine(inv, ['payout', 'batch'], [
       src.file,
       ...(id !== undefined ? ['--batch-id', id] : []),
       ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
       ...(opts.report !== undefined ? ['--report', reportPath] : []),
       ...extra,
-      '--yes',
+      ...(yes ? ['--yes'] : []),
     ]);
+  // Paying again is never one paste away from happening: the command names a new batch
+  // (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
+  const payAgain = () => batchCommand(newBatchId(src.file, batchId, deps.now()), [], false);
 
   // Rows that a named batch already paid, sent again only because --batch-id was left out:
   // most likely a resume typed without it. Say how to do either, send nothing.
@@ -86,7 +96,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     throw new UsageError(
       `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${load.otherBatches.map(describeRun).join('; ')}. Nothing was sent.`,
       [],
-      `To resume that batch:            ${batchCommand(named)}\nTo pay these rows again as new payouts: ${batchCommand('<new name>')}`,
+      `To resume that batch:                    ${batchCommand(named)}\nTo pay these rows again as new payouts: ${payAgain()}`,
     );
   }
 
@@ -103,7 +113,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     for (const r of earlier) {
       out += `${st.yellow('Note:')} ${plural(r.rows, 'row was', 'rows were')} accepted earlier ${describeRun(r)}; ${r.rows === 1 ? 'it is' : 'they are'} not sent again.\n`;
     }
-    if (earlier.length) out += `  To pay ${alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${batchCommand('<new name>')}\n`;
+    if (earlier.length) out += `  To pay ${alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${payAgain()}\n`;
     if (matchRows) {
       out += `${st.yellow('Note:')} ${plural(matchRows, 'row pays', 'rows pay')} the same as payouts sent ${matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${matchRows === 1 ? 'it' : 'them'} again as new payouts.\n`;
     }
