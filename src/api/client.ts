@@ -7,7 +7,7 @@
 import { createDispatcher, httpRequest, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
-import { redactBody, redactHeader } from './redact.js';
+import { maskSecrets, redactBody, redactHeader } from './redact.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from './routes.js';
 import { envelopeSchema, MAX_JSON_DEPTH, parseErrorBody, tooDeep, parseOrThrow, tokenSchema, walletsSchema, type Envelope, type TokenData, type Wallet } from './schemas.js';
@@ -96,13 +96,6 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy?: (err?: Error
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString('utf8');
-}
-
-/** Every occurrence of a credential in a service's answer replaced by ***. */
-function maskEchoed(raw: string, secrets: string[]): string {
-  let out = raw;
-  for (const s of secrets) if (s.length >= 6 && out.includes(s)) out = out.split(s).join('***');
-  return out;
 }
 
 function hostOf(url: string): string {
@@ -195,7 +188,7 @@ export class ApiClient {
       // Our own credentials echoed back are masked at once, before any excerpt can cut one in half.
       const ok = res.statusCode >= 200 && res.statusCode <= 299;
       const echoed = tokenRoute && ok ? [this.#opts.credentials.apiKey].filter((k): k is string => !!k) : this.#secrets();
-      const raw = maskEchoed(await readCapped(res.body, this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES, res.statusCode, url), echoed);
+      const raw = maskSecrets(await readCapped(res.body, this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES, res.statusCode, url), echoed);
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       if (log) {

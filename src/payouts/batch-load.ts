@@ -251,12 +251,6 @@ export class RunTally {
   }
 }
 
-export function earlierRuns(entries: JournalEntry[]): EarlierRun[] {
-  const t = new RunTally(true);
-  for (const e of entries) t.add(e);
-  return t.runs();
-}
-
 /** "2026-11-22 20:10 UTC" */
 export function shortTime(iso: string): string {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;

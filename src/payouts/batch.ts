@@ -11,7 +11,7 @@ import { plainAmount } from '../money/amount.js';
 import { sleep } from '../api/retry.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { PayoutRequest } from './request.js';
-import { sendPayout } from './send.js';
+import { localFault, sendPayout } from './send.js';
 
 export interface BatchItem {
   row: number;
@@ -194,8 +194,7 @@ export async function runBatch(
   await Promise.all(writes);
   for (const [i, err] of unrecorded) {
     const prev = outcomes[i]!;
-    const e = err as NodeJS.ErrnoException;
-    const what = e.code === 'ENOSPC' ? 'the disk is full' : (e.message ?? String(err));
+    const what = localFault(err);
     const said = prev.outcome === 'accepted' || prev.outcome === 'replayed' ? `accepted (transaction ${prev.transactionId ?? '?'})` : prev.outcome;
     outcomes[i] = { ...prev, outcome: 'unknown', message: `${said}, but payctl could not record it in its journal: ${what}` };
   }

@@ -42,18 +42,3 @@ export function derivedPayoutId(batchId: string, fingerprint: string, occurrence
 export function repeatKey(r: PayoutRequest): string {
   return sha256(`payctl-repeat-v1\n${JSON.stringify([r.walletId, r.account, r.currency, r.amountMinor.toString()])}`).slice(0, 32);
 }
-
-/**
- * Groups of rows (by index into `requests`) that pay the same thing, in file order;
- * only groups of two or more.
- */
-export function identicalGroups<T>(items: T[], fingerprintOf: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const it of items) {
-    const fp = fingerprintOf(it);
-    const g = groups.get(fp);
-    if (g) g.push(it);
-    else groups.set(fp, [it]);
-  }
-  return [...groups.values()].filter((g) => g.length > 1);
-}

@@ -2,8 +2,6 @@
 import { commandLine, type Invocation } from '../output/command-line.js';
 import type { PayoutRequest } from './request.js';
 
-export { shellQuote } from '../output/command-line.js';
-
 export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: Invocation): string {
   const args: string[] = [];
   const add = (flag: string, value: string | undefined) => {

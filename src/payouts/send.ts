@@ -74,10 +74,16 @@ function checkAnswer(entry: JournalEntry, t: PayoutTransaction): void {
   if (problems.length) throw new Error(`it describes another payout: ${problems.join('; ')}`);
 }
 
+/** What a local file-system failure means to a person: "the disk is full", not ENOSPC. */
+export function localFault(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code === 'EROFS' ? 'the file system is read-only' : (e.message ?? String(err));
+}
+
 /** A local failure (disk full, no permission) after the service may have taken the payout. */
 function recordFailure(err: unknown, transactionId: string | undefined, after?: NetworkError | InterruptedError): NetworkError {
   const e = err as NodeJS.ErrnoException;
-  const what = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code === 'EROFS' ? 'the file system is read-only' : (e.message ?? String(err));
+  const what = localFault(err);
   const said = transactionId ? `the service accepted it (transaction ${transactionId})` : after ? `no answer was read (${after.message.replace(/\.$/, '')})` : 'the service may have taken it';
   return new NetworkError(`${said}, but payctl could not record that in its journal: ${what}`, { causeCode: e.code });
 }

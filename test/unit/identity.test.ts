@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { batchRows, checkBatch, describeRun, earlierRuns, identifiedRows, openBatch, planBatch, type IdentifiedRow } from '../../src/payouts/batch-load.js';
+import { batchRows, checkBatch, describeRun, identifiedRows, openBatch, planBatch, RunTally, type IdentifiedRow } from '../../src/payouts/batch-load.js';
 import type { Wallet } from '../../src/api/schemas.js';
-import { checkBatchId, derivedPayoutId, identicalGroups, payoutFingerprint, repeatKey } from '../../src/payouts/identity.js';
+import { checkBatchId, derivedPayoutId, payoutFingerprint, repeatKey } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
 import { UsageError } from '../../src/errors.js';
@@ -106,10 +106,6 @@ describe('payoutFingerprint and derivedPayoutId', () => {
     for (const bad of ['', ' x', 'a b', '-x', 'x;rm', 'a'.repeat(65), 'é']) expect(checkBatchId(bad)).toMatch(/^--batch-id: /);
   });
 
-  it('identicalGroups lists groups of two or more in file order', () => {
-    const g = identicalGroups(['a', 'b', 'a', 'c', 'b', 'a'], (x) => x);
-    expect(g).toEqual([['a', 'a', 'a'], ['b', 'b']]);
-  });
 });
 
 describe('readBatch: the same rows give the same ids', () => {
@@ -212,7 +208,9 @@ describe('planBatch: what the journal knows', () => {
     const planned = await plan(p, 'default', journal);
     expect(planned.toSend).toBe(0);
     expect(describeRun(planned.earlier[0]!)).toBe('in a batch sent by an earlier payctl on 2026-11-21 10:15 UTC');
-    expect(describeRun(earlierRuns([rows[0]!.earlier!])[0]!)).toBe('in a batch sent by an earlier payctl on 2026-11-21 10:15 UTC');
+    const tally = new RunTally();
+    tally.add(rows[0]!.earlier!);
+    expect(describeRun(tally.runs()[0]!)).toBe('in a batch sent by an earlier payctl on 2026-11-21 10:15 UTC');
   });
 
   it('names unknown wallets and currency mismatches by row: nothing is sent', async () => {
