@@ -10,6 +10,7 @@ import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
 import { maskedStream, SecretMask } from './output/secrets.js';
+import { systemClock, type Clock } from './clock.js';
 
 export interface Process {
   argv: string[];
@@ -46,8 +47,15 @@ function once<T>(make: () => T): () => T {
   return () => (box ??= { value: make() }).value;
 }
 
+/** What a test may swap in (the in-process tier): the clock and the prompter. */
+export interface Seams {
+  clock?: Clock;
+  prompter?: () => Promise<Prompter>;
+}
+
 /** Runs payctl with the given process; returns the exit code (only bin calls exit). */
-export async function main(proc: Process): Promise<number> {
+export async function main(proc: Process, seams: Seams = {}): Promise<number> {
+  const clock = seams.clock ?? systemClock;
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
@@ -74,7 +82,7 @@ export async function main(proc: Process): Promise<number> {
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
-    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask);
+    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, seams.prompter);
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -128,6 +136,8 @@ function buildDeps(
   style: import('./output/style.js').Style,
   openConfigStore: (env: NodeJS.ProcessEnv) => ConfigStore,
   mask: SecretMask,
+  clock: Clock,
+  prompter?: () => Promise<Prompter>,
 ): Deps {
   const log: Log = {
     info: (line) => void io.stderr.write(line + '\n'),
@@ -142,7 +152,7 @@ function buildDeps(
     globals,
     env: proc.env,
     signal,
-    now: () => new Date(),
+    clock,
     verbose: globals.verbose ? (line: string) => void io.stderr.write(style.dim(line) + '\n') : undefined,
     userAgent: `payctl/${version()} node/${process.versions.node}`,
     onSecret: (secret: string) => mask.add(secret),
@@ -152,7 +162,7 @@ function buildDeps(
     env: proc.env,
     globals,
     argv,
-    now: () => new Date(),
+    clock,
     signal,
     log,
     config: once((): ConfigStore => {
@@ -179,6 +189,7 @@ function buildDeps(
       return client;
     },
     prompter: once(async (): Promise<Prompter> => {
+      if (prompter) return prompter();
       const { createPrompter } = await import('./output/prompter.js');
       // Prompts talk to the terminal itself (inquirer's readline needs the real stream); they echo no secret.
       return createPrompter({ ...io, stdout: proc.stdout }, signal);

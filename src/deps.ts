@@ -8,6 +8,7 @@ import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
 import type { IO, Log } from './output/io.js';
 import type { GlobalOptions } from './config/globals.js';
+import type { Clock } from './clock.js';
 
 export type { IO, Log } from './output/io.js';
 export type { GlobalOptions } from './config/globals.js';
@@ -19,7 +20,8 @@ export interface Deps {
   globals: GlobalOptions;
   /** The command line as typed (without node and the script), for "retry with" hints. */
   argv: readonly string[];
-  now(): Date;
+  /** The time, and waits (retries, back-off): the system clock, or a test's. */
+  clock: Clock;
   /** Aborted on the first Ctrl-C. */
   signal: AbortSignal;
   config(): ConfigStore;

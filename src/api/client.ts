@@ -8,6 +8,7 @@ import { createDispatcher, httpRequest, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
 import { maskSecrets, redactBody, redactHeader } from './redact.js';
+import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from './routes.js';
 import { envelopeSchema, MAX_JSON_DEPTH, parseErrorBody, tooDeep, parseOrThrow, tokenSchema, walletsSchema, type Envelope, type TokenData, type Wallet } from './schemas.js';
@@ -37,7 +38,8 @@ export interface ClientOptions {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   credentials: Credentials;
-  now: () => Date;
+  /** The time, and the waits between retries. */
+  clock: Clock;
   /** --verbose sink; undefined when not verbose. */
   verbose: ((line: string) => void) | undefined;
   retry?: RetryPolicy;
@@ -213,7 +215,7 @@ export class ApiClient {
   /** The current bearer token, fetched with the API key when missing or about to expire. */
   async bearer(forceRefresh = false): Promise<string> {
     const c = this.#opts.credentials;
-    const now = this.#opts.now().getTime();
+    const now = this.#opts.clock.now().getTime();
     const fresh = this.#token && (!this.#tokenExpiresAt || this.#tokenExpiresAt.getTime() - REFRESH_MARGIN_MS > now);
     if (this.#token && (c.fixedToken || (fresh && !forceRefresh))) return this.#token;
     if (!c.apiKey) {
@@ -224,7 +226,7 @@ export class ApiClient {
     }
     const t = await this.fetchToken(c.apiKey);
     this.#token = t.token;
-    this.#tokenExpiresAt = tokenExpiry(t, this.#opts.now());
+    this.#tokenExpiresAt = tokenExpiry(t, this.#opts.clock.now());
     await c.onToken?.(this.#token, this.#tokenExpiresAt);
     return this.#token;
   }
@@ -259,7 +261,7 @@ export class ApiClient {
           const res = await attempt();
           last = { res };
           if (!isRetryableStatus(res.status)) return { done: res };
-          return { retry: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.headers['retry-after'], this.#opts.now()) };
+          return { retry: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.headers['retry-after'], this.#opts.clock.now()) };
         } catch (err) {
           // An answer still dripping at the deadline already used the time limit: not retried.
           if (!(err instanceof NetworkError) || err.causeCode === DEADLINE_CODE) throw err;
@@ -269,6 +271,7 @@ export class ApiClient {
       },
       {
         signal: this.#opts.signal,
+        clock: this.#opts.clock,
         onRetry: ({ attempt: n, waitMs }) => this.#opts.verbose?.(`* retrying in ${waitMs} ms (attempt ${n + 1} of ${(this.#opts.retry ?? READ_RETRY).maxAttempts})`),
         giveUp: () => {
           if (last.failure) throw last.failure;

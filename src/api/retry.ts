@@ -5,6 +5,7 @@
  * Each caller classifies its own attempts (what is final, what may be retried).
  */
 import { InterruptedError } from '../errors.js';
+import { systemClock, type Clock } from '../clock.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -56,28 +57,14 @@ export function backoffDelay(
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-/** Waits `ms`, or rejects with InterruptedError when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** What one attempt came to: a final value, or a reason to try again. */
 export type Attempt<T> = { done: T } | { retry: string; retryAfterMs?: number; rateLimited?: boolean };
 
 export interface RetryHooks<T> {
   /** Interrupts the waits between attempts. */
   signal?: AbortSignal;
+  /** What the waits and the deadline are measured with (default: the system clock). */
+  clock?: Clock;
   /** Told before each wait: why, and for how long. */
   onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
   /** A wait shared by many senders: a 429 pauses them all. */
@@ -94,7 +81,8 @@ export interface RetryHooks<T> {
 }
 
 export async function withRetries<T>(policy: RetryPolicy, attempt: (n: number) => Promise<Attempt<T>>, hooks: RetryHooks<T>): Promise<T> {
-  const started = Date.now();
+  const clock = hooks.clock ?? systemClock;
+  const started = clock.now().getTime();
   let rateLimited = 0;
   for (let n = 1; ; n++) {
     if (hooks.gate) await hooks.gate.wait();
@@ -103,13 +91,13 @@ export async function withRetries<T>(policy: RetryPolicy, attempt: (n: number) =
     if (a.rateLimited) rateLimited++;
     const failures = hooks.maxRateLimited !== undefined ? n - rateLimited : n;
     const wait = backoffDelay(Math.max(1, failures), policy, a.retryAfterMs);
-    if (failures >= policy.maxAttempts || rateLimited > (hooks.maxRateLimited ?? Infinity) || Date.now() - started + wait > policy.deadlineMs) {
+    if (failures >= policy.maxAttempts || rateLimited > (hooks.maxRateLimited ?? Infinity) || clock.now().getTime() - started + wait > policy.deadlineMs) {
       return hooks.giveUp(a, n);
     }
     if (a.rateLimited && a.retryAfterMs !== undefined) hooks.gate?.pause(Math.min(a.retryAfterMs, policy.maxRetryAfterMs));
     hooks.onRetry?.({ attempt: n, waitMs: wait, reason: a.retry });
     try {
-      await sleep(wait, hooks.signal);
+      await clock.sleep(wait, hooks.signal);
     } catch (err) {
       if (hooks.interrupted && err instanceof InterruptedError) return hooks.interrupted(err, n);
       throw err;

@@ -3,6 +3,7 @@
  * base URL checked (https, or http only to loopback), credentials from the profile
  * or the environment, and new tokens saved back to the profile they belong to.
  */
+import type { Clock } from '../clock.js';
 import { AuthError } from '../errors.js';
 import { callCredentials, checkBaseUrl, resolveSettings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
@@ -15,7 +16,7 @@ export interface SessionInputs {
   env: NodeJS.ProcessEnv;
   store: ConfigStore;
   signal: AbortSignal;
-  now: () => Date;
+  clock: Clock;
   verbose: ((line: string) => void) | undefined;
   userAgent: string;
   /** Told of every credential in use, so that output can mask it. */
@@ -51,7 +52,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     timeoutMs: globals.timeoutMs,
     env,
     signal: inp.signal,
-    now: inp.now,
+    clock: inp.clock,
     verbose: inp.verbose,
     userAgent: inp.userAgent,
     loginCommand: login,
@@ -77,7 +78,7 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: stri
     timeoutMs: inp.globals.timeoutMs,
     env: inp.env,
     signal: inp.signal,
-    now: inp.now,
+    clock: inp.clock,
     verbose: inp.verbose,
     userAgent: inp.userAgent,
     maxResponseBytes: maxResponseBytesFrom(inp.env),

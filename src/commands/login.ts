@@ -81,7 +81,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   // Verified live before anything is saved: a refused key throws AuthError (exit 3).
   const client = await deps.apiWith({ baseUrl, apiKey });
   const t = await client.fetchToken(apiKey);
-  const expiresAt = tokenExpiry(t, deps.now());
+  const expiresAt = tokenExpiry(t, deps.clock.now());
   const patch = { baseUrl, apiKey, token: t.token, tokenExpiresAt: expiresAt?.toISOString() };
   const onKeyringLeftover = (reason: string) =>
     deps.log.warn(

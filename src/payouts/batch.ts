@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
 import { plainAmount } from '../money/amount.js';
-import { sleep } from '../api/retry.js';
+import type { Clock } from '../clock.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { PayoutRequest } from './request.js';
 import { localFault, sendPayout } from './send.js';
@@ -40,11 +40,13 @@ export interface RowOutcome {
 /** One pause shared by every sender: a 429 holds them all until Retry-After has passed. */
 export class RateGate {
   #resumeAt = 0;
+  constructor(private readonly clock: Clock) {}
   pause(ms: number): void {
-    this.#resumeAt = Math.max(this.#resumeAt, Date.now() + ms);
+    this.#resumeAt = Math.max(this.#resumeAt, this.clock.now().getTime() + ms);
   }
   async wait(): Promise<void> {
-    for (let left = this.#resumeAt - Date.now(); left > 0; left = this.#resumeAt - Date.now()) await sleep(left);
+    const left = () => this.#resumeAt - this.clock.now().getTime();
+    for (let ms = left(); ms > 0; ms = left()) await this.clock.sleep(ms);
   }
 }
 
@@ -60,7 +62,8 @@ export interface RunBatchOptions {
   api: ApiClient;
   journal: Journal;
   concurrency: number;
-  now: () => Date;
+  /** The time, and the waits between retries. */
+  clock: Clock;
   /** Aborted on Ctrl-C: no new rows are started. */
   stop: AbortSignal;
   onProgress?: (s: BatchStats) => void;
@@ -82,7 +85,7 @@ export async function runBatch(
   const total = o.total ?? (Array.isArray(items) ? items.length : 0);
   const outcomes: RowOutcome[] = new Array(total);
   const stats: BatchStats = { total, done: 0, failed: 0, unknown: 0, inFlight: 0 };
-  const gate = new RateGate();
+  const gate = new RateGate(o.clock);
   // Requests in flight are not interrupted by the first Ctrl-C: they finish and are recorded.
   const inFlightSignal = new AbortController().signal;
   // Every sender listens on it (its request, which undici may hold until the body is read,
@@ -125,7 +128,7 @@ export async function runBatch(
         baseUrl: o.api.baseUrl,
         payoutId: it.request.payoutId,
         body: it.body,
-        now: o.now(),
+        now: o.clock.now(),
         origin: {
           ...(o.batch ? { batch: { ...o.batch, row: it.row } } : {}),
           ...(it.fingerprint ? { fingerprint: it.fingerprint } : {}),
@@ -160,7 +163,7 @@ export async function runBatch(
       try {
         const r = await sendPayout(o.api, o.journal, entry, {
           signal: inFlightSignal,
-          now: o.now,
+          clock: o.clock,
           gate,
           deferRecord: (w) => {
             // A failed write leaves the journal without this row's outcome: reported as unknown below.

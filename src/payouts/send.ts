@@ -8,6 +8,7 @@
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { apiErrorFrom, DEADLINE_CODE, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
+import type { Clock } from '../clock.js';
 import { isRetryableStatus, parseRetryAfter, withRetries, type Attempt, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
 import type { Journal, JournalEntry, Outcome } from './journal.js';
@@ -32,7 +33,8 @@ export interface SendOptions {
   policy?: RetryPolicy;
   /** Interrupts the request in flight and the waits between attempts. */
   signal: AbortSignal;
-  now: () => Date;
+  /** The time, and the waits between retries. */
+  clock: Clock;
   /** Told before each wait: why, and for how long. */
   onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
   /**
@@ -101,7 +103,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
   /** An unknown outcome, journaled when the journal can take it (a failing disk is said, not hidden). */
   const unknown = async (error: NetworkError | InterruptedError, reason: string, lastStatus = lastRes?.status): Promise<SendResult> => {
     try {
-      await record({ kind: 'unknown', reason, at: opts.now().toISOString() });
+      await record({ kind: 'unknown', reason, at: opts.clock.now().toISOString() });
     } catch (err) {
       return { kind: 'unknown', error: recordFailure(err, undefined, error), attempts: attempt, lastStatus };
     }
@@ -158,7 +160,7 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         transactionId: transaction.transaction_id,
         fee: transaction.fee === undefined ? undefined : plainAmount(transaction.fee, transaction.currency),
         replayed,
-        at: opts.now().toISOString(),
+        at: opts.clock.now().toISOString(),
       };
       try {
         await record(accepted);
@@ -171,18 +173,19 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     if (!reason) {
       const error = apiErrorFrom(res);
       try {
-        await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.now().toISOString() });
+        await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.clock.now().toISOString() });
       } catch {
         // Refused is refused: the service took nothing, whether or not the journal heard of it.
       }
       return { done: { kind: 'rejected', error, attempts: n } };
     }
     lastFailure = undefined;
-    return { retry: reason, retryAfterMs: parseRetryAfter(res.headers['retry-after'], opts.now()), rateLimited: res.status === 429 };
+    return { retry: reason, retryAfterMs: parseRetryAfter(res.headers['retry-after'], opts.clock.now()), rateLimited: res.status === 429 };
   };
 
   return withRetries<SendResult>(policy, once, {
     signal: opts.signal,
+    clock: opts.clock,
     gate: opts.gate,
     onRetry: opts.onRetry,
     maxRateLimited: MAX_RATE_LIMITED,

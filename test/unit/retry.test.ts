@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
-import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, sleep, withRetries, type RetryPolicy } from '../../src/api/retry.js';
+import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from '../../src/api/retry.js';
+import { sleep } from '../../src/clock.js';
 
 const NOW = new Date('2026-11-21T10:15:30.000Z');
 

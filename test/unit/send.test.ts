@@ -13,6 +13,7 @@ import { AuthError, NetworkError } from '../../src/errors.js';
 import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
 import { payoutBody, validatePayout } from '../../src/payouts/request.js';
 import { sendPayout } from '../../src/payouts/send.js';
+import { systemClock } from '../../src/clock.js';
 
 const BASE = 'https://api.example.com/v2';
 const POLICY = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 5, deadlineMs: 5_000 };
@@ -51,7 +52,7 @@ function answer(status: number, data: unknown, raw?: string): HttpResponse {
 }
 
 const OK = { transaction_id: 'TRX0123456789ABCDEF0123', amount: 1500.5, fee: 15.01, currency: 'SLE', payout_id: 'p-1' };
-const send = (api: ApiClient, j: Journal = journal) => sendPayout(api, j, entry, { policy: POLICY, signal: new AbortController().signal, now: () => new Date() });
+const send = (api: ApiClient, j: Journal = journal) => sendPayout(api, j, entry, { policy: POLICY, signal: new AbortController().signal, clock: systemClock });
 
 describe('sendPayout', () => {
   it('accepts a readable answer about the payout asked for', async () => {

@@ -86,7 +86,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     ]);
   // Paying again is never one paste away from happening: the command names a new batch
   // (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
-  const payAgain = () => batchCommand(newBatchId(src.file, batchId, deps.now()), [], false);
+  const payAgain = () => batchCommand(newBatchId(src.file, batchId, deps.clock.now()), [], false);
 
   // Rows that a named batch already paid, sent again only because --batch-id was left out:
   // most likely a resume typed without it. Say how to do either, send nothing.
@@ -201,7 +201,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
         api,
         journal,
         concurrency,
-        now: deps.now,
+        clock: deps.clock,
         stop: deps.signal,
         batch: { id: batchId, file: src.file },
         onProgress: (s) => progress.update(s),

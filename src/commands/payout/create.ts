@@ -131,15 +131,15 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
 
   // The same payout typed again without --payout-id would get a new id, so a new payout.
   const rk = repeatKey(request);
-  const repeats = opts.payoutId === undefined && !opts.allowRepeat && !existing ? recentRepeats(journal, api.baseUrl, rk, request.payoutId, deps.now()) : [];
+  const repeats = opts.payoutId === undefined && !opts.allowRepeat && !existing ? recentRepeats(journal, api.baseUrl, rk, request.payoutId, deps.clock.now()) : [];
   if (repeats.length && !deps.io.interactive) {
     throw new UsageError(
-      `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.now())}. Nothing was sent.`,
+      `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.clock.now())}. Nothing was sent.`,
       [],
       `Check that one with: ${getCommand(repeats.at(-1)!.payoutId)}\nIf it is meant to be paid again, add --allow-repeat.`,
     );
   }
-  const repeatWarning = repeats.length ? `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.now())}.` : undefined;
+  const repeatWarning = repeats.length ? `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.clock.now())}.` : undefined;
 
   if (!opts.yes) {
     wallets ??= await liveWallets(deps);
@@ -159,14 +159,14 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
     payoutId: request.payoutId,
     body,
     idempotencyKey: opts.idempotencyKey,
-    now: deps.now(),
+    now: deps.clock.now(),
     origin: { fingerprint: payoutFingerprint(request), repeatKey: rk },
   });
   if (existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
 
   const result = await sendPayout(api, journal, entry, {
     signal: deps.signal,
-    now: deps.now,
+    clock: deps.clock,
     onRetry: ({ attempt, waitMs, reason }) => deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
   });
 

@@ -126,7 +126,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
         baseUrl: sandbox.baseUrl,
         apiKey: sandbox.apiKey,
         webhookSecret: sandbox.webhookSecret,
-        startedAt: deps.now().toISOString(),
+        startedAt: deps.clock.now().toISOString(),
       });
     }
     await show(deps, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, port: sandbox.port, pid });

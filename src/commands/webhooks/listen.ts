@@ -168,7 +168,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       res.writeHead(413).end();
       return;
     }
-    const receivedAt = deps.now();
+    const receivedAt = deps.clock.now();
     const ev = summarize(body);
     const out = shown(ev);
     const sigHeader = req.headers[SIGNATURE_HEADER];
