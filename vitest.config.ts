@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -11,6 +11,8 @@ import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
 import { maskedStream, SecretMask } from './output/secrets.js';
 import { systemClock, type Clock } from './clock.js';
+import type { Host } from './host.js';
+import { runningAs } from './config/paths.js';
 
 export interface Process {
   argv: string[];
@@ -21,6 +23,10 @@ export interface Process {
   on(event: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
   off(event: 'SIGINT' | 'SIGTERM', fn: () => void): unknown;
   exit(code: number): never;
+  pid: number;
+  execPath: string;
+  getuid?: () => number;
+  kill(pid: number, signal: NodeJS.Signals | 0): unknown;
 }
 
 function makeIO(proc: Process, globals: GlobalOptions, colorFlag: boolean, wantsColor: typeof import('./output/style.js').wantsColor, mask: SecretMask): IO {
@@ -56,6 +62,8 @@ export interface Seams {
 /** Runs payctl with the given process; returns the exit code (only bin calls exit). */
 export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   const clock = seams.clock ?? systemClock;
+  const host: Host = { pid: proc.pid, uid: proc.getuid?.(), execPath: proc.execPath, kill: (pid, sig) => void proc.kill(pid, sig) };
+  runningAs(host.uid);
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
@@ -82,7 +90,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
-    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, seams.prompter);
+    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter);
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -137,6 +145,7 @@ function buildDeps(
   openConfigStore: (env: NodeJS.ProcessEnv) => ConfigStore,
   mask: SecretMask,
   clock: Clock,
+  host: Host,
   prompter?: () => Promise<Prompter>,
 ): Deps {
   const log: Log = {
@@ -163,6 +172,7 @@ function buildDeps(
     globals,
     argv,
     clock,
+    host,
     signal,
     log,
     config: once((): ConfigStore => {

@@ -1,7 +1,7 @@
 /**
  * What every command receives (GUIDE pattern 1): streams, environment, options,
  * clock, an abort signal for Ctrl-C, and lazy, memoized getters for the config
- * store, the API client and the prompter. Nothing below src/cli.ts reads process.*.
+ * store, the API client and the prompter. Nothing below src/cli.ts reads the process globals.
  */
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
@@ -9,6 +9,7 @@ import type { Prompter } from './output/prompter.js';
 import type { IO, Log } from './output/io.js';
 import type { GlobalOptions } from './config/globals.js';
 import type { Clock } from './clock.js';
+import type { Host } from './host.js';
 
 export type { IO, Log } from './output/io.js';
 export type { GlobalOptions } from './config/globals.js';
@@ -22,6 +23,8 @@ export interface Deps {
   argv: readonly string[];
   /** The time, and waits (retries, back-off): the system clock, or a test's. */
   clock: Clock;
+  /** This process, the user, and signals to other processes (the sandbox commands). */
+  host: Host;
   /** Aborted on the first Ctrl-C. */
   signal: AbortSignal;
   config(): ConfigStore;

@@ -1,6 +1,6 @@
 /**
  * Typed errors and the one exit-code table (cli.md "Exit codes").
- * Commands throw these; only bin/payctl.js turns the code into process.exit.
+ * Commands throw these; only bin/payctl.js turns the code into the exit status.
  */
 
 export const ExitCode = {

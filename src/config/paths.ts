@@ -13,7 +13,15 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(env.HOME || homedir(), '.config', 'payctl');
 }
 
-const myUid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+let myUid: number | undefined;
+
+/**
+ * Who payctl runs as: said once by the entry (cli.ts, from Deps' host), so that a folder
+ * of another user is refused. Undefined where the platform has no user ids.
+ */
+export function runningAs(uid: number | undefined): void {
+  myUid = uid;
+}
 
 /**
  * Why a folder that holds keys, tokens or the journal is not safe to use: a symlink (it

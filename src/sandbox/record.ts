@@ -10,6 +10,7 @@ import { readFile, rename, unlink, writeFile, chmod } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, ensureConfigDir } from '../config/paths.js';
+import type { Host } from '../host.js';
 
 export const RECORD_FILE = 'sandbox.json';
 export const LOG_FILE = 'sandbox.log';
@@ -73,7 +74,7 @@ export async function writeRecord(env: NodeJS.ProcessEnv, record: SandboxRecord)
   await rename(tmp, file);
 }
 
-/** Removes the record; with `pid`, only when the record belongs to that process. */
+/** Removes the record; with `pid`, only when the record names that pid. */
 export async function removeRecord(env: NodeJS.ProcessEnv, pid?: number): Promise<void> {
   if (pid !== undefined) {
     const r = await readRecord(env);
@@ -86,10 +87,10 @@ export async function removeRecord(env: NodeJS.ProcessEnv, pid?: number): Promis
  * Whether a process runs. A zombie (exited, waiting to be reaped by a parent that
  * never does, as in some containers where PID 1 does not reap orphans) counts as gone.
  */
-export function processAlive(pid: number): boolean {
+export function processAlive(host: Host, pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
-    process.kill(pid, 0);
+    host.kill(pid, 0);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
@@ -130,8 +131,8 @@ export async function healthMatches(record: SandboxRecord, timeoutMs = 1500): Pr
  * health checks with its pid or (when it does not answer, hung) its command line is a
  * payctl sandbox. A reused pid of some other program is not mistaken for it.
  */
-export async function recordedSandboxRuns(record: SandboxRecord): Promise<boolean> {
-  if (!processAlive(record.pid)) return false;
+export async function recordedSandboxRuns(record: SandboxRecord, host: Host): Promise<boolean> {
+  if (!processAlive(host, record.pid)) return false;
   if (await healthMatches(record)) return true;
   const cmd = commandLine(record.pid);
   return cmd === undefined ? true : /sandbox/.test(cmd) && /start/.test(cmd);

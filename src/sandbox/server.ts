@@ -39,6 +39,8 @@ export { signatureHeader } from './webhooks.js';
 export interface SandboxOptions {
   /** Default 0 (a free port). */
   port?: number;
+  /** The process id that /_sandbox/health reports (how `payctl sandbox stop` knows its sandbox). */
+  pid?: number;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default: a random `sk_sandbox_` key (or the one kept in the state file). */
@@ -210,7 +212,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     expireTokens: () => auth.expireAll(),
     health: () => ({
       status: 'ok',
-      pid: process.pid,
+      pid: opts.pid ?? null,
       port,
       base_url: `${url}/v2`,
       wallets: ledger.wallets().length,

@@ -6,7 +6,7 @@
 
 let lastMicros = 0;
 
-/** The current time in microseconds, strictly increasing within this process. */
+/** The current time in microseconds, strictly increasing while this sandbox runs. */
 export function nowMicros(): number {
   const ms = Date.now();
   const frac = Math.floor((performance.now() % 1) * 1000);

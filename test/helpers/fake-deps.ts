@@ -81,6 +81,7 @@ export function fakeDeps(o: FakeDepsOptions): FakeDeps {
     globals,
     argv: o.argv ?? [],
     clock,
+    host: { pid: process.pid, uid: process.getuid?.(), execPath: process.execPath, kill: (pid, signal) => void process.kill(pid, signal) },
     signal: controller.signal,
     log: {
       info: (line) => void stderr.write(line + '\n'),

@@ -76,6 +76,11 @@ export function startPayctl(args: string[], opts: InProcessOptions): Started {
     exit: (code: number): never => {
       throw new Exit(code);
     },
+    // The test process is the host: its pid, user and signals.
+    pid: process.pid,
+    execPath: process.execPath,
+    getuid: () => process.getuid?.() ?? -1,
+    kill: (pid, signal) => process.kill(pid, signal),
   };
   const run = async (): Promise<Run> => {
     let code: number;

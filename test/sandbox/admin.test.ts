@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { admin, api, forgetToken, getToken, payoutBody, useSandbox } from '../helpers/sandbox.js';
 
-const ctx = useSandbox({ demoPayouts: false });
+const ctx = useSandbox({ demoPayouts: false, pid: 4242 });
 
 describe('admin routes (/_sandbox)', () => {
-  it('GET /health reports the process, port and counts', async () => {
+  it('GET /health reports the process it was told (how sandbox stop knows its sandbox), port and counts', async () => {
     const res = await admin(ctx.sb, 'GET', '/health');
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       status: 'ok',
-      pid: process.pid,
+      pid: 4242,
       port: ctx.sb.port,
       base_url: ctx.sb.baseUrl,
       wallets: 3,

@@ -90,6 +90,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
+      pid: deps.host.pid,
       port: opts.port ?? 0,
       seed: opts.seed ?? 1,
       tokenTtlSeconds: opts.tokenTtl ?? 3600,
@@ -118,7 +119,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
       token: undefined,
       tokenExpiresAt: undefined,
     });
-    const pid = process.pid;
+    const pid = deps.host.pid;
     if (detachedChild) {
       await writeRecord(deps.env, {
         pid,
@@ -135,7 +136,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
     await untilAborted(deps.signal);
   } finally {
     await sandbox.close();
-    if (detachedChild) await removeRecord(deps.env, process.pid);
+    if (detachedChild) await removeRecord(deps.env, deps.host.pid);
   }
   deps.log.info('Sandbox stopped.');
   return 0;
@@ -184,7 +185,7 @@ function logTail(file: string): string {
 async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
   const existing = await readRecord(deps.env);
   if (existing) {
-    if (await recordedSandboxRuns(existing)) {
+    if (await recordedSandboxRuns(existing, deps.host)) {
       throw new UsageError(
         `A sandbox is already running at ${existing.baseUrl} (pid ${existing.pid}).`,
         [],
@@ -198,7 +199,7 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
   const fd = openSync(log, 'w', 0o600);
   let child;
   try {
-    child = spawn(process.execPath, [binPath(), ...childArgs(opts)], {
+    child = spawn(deps.host.execPath, [binPath(), ...childArgs(opts)], {
       detached: true,
       stdio: ['ignore', fd, fd],
       env: childEnv(opts, deps.env),
@@ -227,7 +228,7 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
     if (deps.signal.aborted || Date.now() > deadline) {
       if (child.pid) {
         try {
-          process.kill(child.pid, 'SIGKILL');
+          deps.host.kill(child.pid, 'SIGKILL');
         } catch {
           // already gone
         }

@@ -7,7 +7,7 @@ import { readRecord, recordedSandboxRuns } from '../../sandbox/record.js';
 
 export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
   const record = await readRecord(deps.env);
-  const running = record !== undefined && (await recordedSandboxRuns(record));
+  const running = record !== undefined && (await recordedSandboxRuns(record, deps.host));
   if (deps.globals.json) {
     const out = running
       ? { running: true, base_url: record.baseUrl, pid: record.pid, port: record.port, started_at: record.startedAt }

@@ -4,23 +4,24 @@
  * sandbox running it says so and exits 0.
  */
 import { write, type Deps } from '../../deps.js';
+import type { Host } from '../../host.js';
 import { processAlive, readRecord, recordedSandboxRuns, removeRecord } from '../../sandbox/record.js';
 
 const GRACE_MS = 5000;
 const KILL_WAIT_MS = 2000;
 
-async function waitGone(pid: number, ms: number): Promise<boolean> {
+async function waitGone(host: Host, pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (!processAlive(pid)) return true;
+    if (!processAlive(host, pid)) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return !processAlive(pid);
+  return !processAlive(host, pid);
 }
 
-function signal(pid: number, sig: NodeJS.Signals): void {
+function signal(host: Host, pid: number, sig: NodeJS.Signals): void {
   try {
-    process.kill(pid, sig);
+    host.kill(pid, sig);
   } catch {
     // gone already
   }
@@ -34,17 +35,17 @@ export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<n
     await say('No sandbox is running.', { stopped: false, running: false });
     return 0;
   }
-  if (!(await recordedSandboxRuns(record))) {
+  if (!(await recordedSandboxRuns(record, deps.host))) {
     await removeRecord(deps.env, record.pid);
     await say(`No sandbox is running (removed a stale record of pid ${record.pid}).`, { stopped: false, running: false });
     return 0;
   }
-  signal(record.pid, 'SIGTERM');
-  let gone = await waitGone(record.pid, GRACE_MS);
+  signal(deps.host, record.pid, 'SIGTERM');
+  let gone = await waitGone(deps.host, record.pid, GRACE_MS);
   if (!gone) {
     deps.log.warn(`The sandbox (pid ${record.pid}) did not stop within ${GRACE_MS / 1000} s; killing it.`);
-    signal(record.pid, 'SIGKILL');
-    gone = await waitGone(record.pid, KILL_WAIT_MS);
+    signal(deps.host, record.pid, 'SIGKILL');
+    gone = await waitGone(deps.host, record.pid, KILL_WAIT_MS);
   }
   await removeRecord(deps.env, record.pid);
   if (!gone) {
