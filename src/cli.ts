@@ -6,6 +6,7 @@ import { CommanderError, type Command } from 'commander';
 import { ExitCode, UsageError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
+import { ioFrom } from './output/io.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
@@ -27,24 +28,6 @@ export interface Process {
   execPath: string;
   getuid?: () => number;
   kill(pid: number, signal: NodeJS.Signals | 0): unknown;
-}
-
-function makeIO(proc: Process, globals: GlobalOptions, colorFlag: boolean, wantsColor: typeof import('./output/style.js').wantsColor, mask: SecretMask): IO {
-  const stdinIsTTY = proc.stdin.isTTY === true;
-  const stdoutIsTTY = proc.stdout.isTTY === true;
-  const stderrIsTTY = proc.stderr.isTTY === true;
-  return {
-    stdin: proc.stdin,
-    // Every known secret is masked in everything written, in every mode (output/secrets.ts).
-    stdout: maskedStream(proc.stdout, mask),
-    stderr: maskedStream(proc.stderr, mask),
-    stdinIsTTY,
-    stdoutIsTTY,
-    stderrIsTTY,
-    color: wantsColor({ flag: colorFlag, json: globals.json, isTTY: stdoutIsTTY, env: proc.env }),
-    stderrColor: wantsColor({ flag: colorFlag, json: globals.json, isTTY: stderrIsTTY, env: proc.env }),
-    interactive: stdinIsTTY && stdoutIsTTY && !globals.json && !globals.noInput,
-  };
 }
 
 /** A lazy getter that makes its value on first use (a throw is not kept: the next call tries again). */
@@ -78,6 +61,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   const mask = new SecretMask();
   const { renderErrorJson, renderErrorText } = await import('./output/errors.js');
   let deps: Deps | undefined;
+  let close: (() => Promise<unknown>) | undefined;
   let exitCode = 0;
   const argv = proc.argv.slice(2);
   const jsonRequested = argv.includes('--json');
@@ -86,11 +70,12 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = (cmd.optsWithGlobals() as { color?: boolean }).color !== false;
     mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
-    const io = makeIO(proc, globals, colorFlag, wantsColor, mask);
+    // Every known secret is masked in everything written, in every mode (output/secrets.ts).
+    const io = ioFrom(proc, globals, (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }), (s) => maskedStream(s, mask));
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
-    deps = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter);
+    ({ deps, close } = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter));
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -129,11 +114,9 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   } finally {
     proc.off('SIGINT', onSignal);
     proc.off('SIGTERM', onSignal);
-    if (deps) await closeDeps(deps);
+    await close?.();
   }
 }
-
-const closers = new WeakMap<Deps, () => Promise<void>>();
 
 function buildDeps(
   proc: Process,
@@ -147,7 +130,7 @@ function buildDeps(
   clock: Clock,
   host: Host,
   prompter?: () => Promise<Prompter>,
-): Deps {
+): { deps: Deps; close: () => Promise<unknown> } {
   const log: Log = {
     info: (line) => void io.stderr.write(line + '\n'),
     warn: (line) => void io.stderr.write(`${style.yellow('Warning:')} ${line}\n`),
@@ -205,13 +188,6 @@ function buildDeps(
       return createPrompter({ ...io, stdout: proc.stdout }, signal);
     }),
   };
-  closers.set(deps, async () => {
-    await Promise.all(clients.map((c) => c.close()));
-  });
-  return deps;
-}
-
-async function closeDeps(deps: Deps): Promise<void> {
-  await closers.get(deps)?.();
+  return { deps, close: () => Promise.all(clients.map((c) => c.close())) };
 }
 

@@ -26,6 +26,34 @@ export interface Log {
   verbose(line: string): void;
 }
 
+type Stream<S> = S & { isTTY?: boolean };
+
+/**
+ * The IO of one run, from the process's streams: terminal flags read once, stdout and
+ * stderr written through `wrap` (the secret mask), colour where `color(isTTY)` says.
+ */
+export function ioFrom(
+  s: { stdin: Stream<NodeJS.ReadableStream>; stdout: Stream<NodeJS.WritableStream>; stderr: Stream<NodeJS.WritableStream> },
+  o: { json: boolean; noInput: boolean },
+  color: (isTTY: boolean) => boolean,
+  wrap: (stream: NodeJS.WritableStream) => NodeJS.WritableStream,
+): IO {
+  const stdinIsTTY = s.stdin.isTTY === true;
+  const stdoutIsTTY = s.stdout.isTTY === true;
+  const stderrIsTTY = s.stderr.isTTY === true;
+  return {
+    stdin: s.stdin,
+    stdout: wrap(s.stdout),
+    stderr: wrap(s.stderr),
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    color: color(stdoutIsTTY),
+    stderrColor: color(stderrIsTTY),
+    interactive: stdinIsTTY && stdoutIsTTY && !o.json && !o.noInput,
+  };
+}
+
 /** Writes a string and resolves once the stream has taken it (backpressure-aware). */
 export function write(stream: NodeJS.WritableStream, chunk: string): Promise<void> | void {
   if (stream.write(chunk)) return;
