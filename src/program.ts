@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { Deps } from './deps.js';
 import type { GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
+import { profileChoice } from './config/resolve.js';
 
 export type Action<O> = (opts: O, deps: Deps) => Promise<number | void>;
 
@@ -335,7 +336,7 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
     verbose?: boolean;
     timeout?: number;
   };
-  const profile = o.profile ?? (env.PAYCTL_PROFILE || 'default');
+  const profile = profileChoice(o.profile, env).value;
   // A profile name is a key of the config file and a word in printed commands: kept plain.
   if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {
     throw new UsageError(

@@ -9,7 +9,7 @@
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { checkBaseUrl } from '../config/resolve.js';
+import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
 import { maskSecret } from '../config/mask.js';
 import { tokenExpiry } from '../api/client.js';
 import { utcTime } from '../output/text.js';
@@ -48,7 +48,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const store = storeDespiteKeyring(() => deps.config());
   const profile = store.getProfile(globals.profile, { readSecrets: false });
 
-  let baseUrl = globals.baseUrl ?? (env.PAYCTL_BASE_URL || undefined) ?? profile?.baseUrl;
+  let baseUrl = resolveSettings(globals, env, profile).baseUrl.value;
   if (!baseUrl) {
     if (!io.interactive) {
       throw new UsageError('No base URL to log in to.', [], 'Pass --base-url https://…/v2 or set PAYCTL_BASE_URL.');

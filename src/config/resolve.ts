@@ -29,11 +29,25 @@ function pick<T>(...candidates: Array<[T | undefined, Source]>): Setting<T> {
   return { value: undefined, source: 'none' };
 }
 
+/** The profile of a run: --profile, else PAYCTL_PROFILE, else "default". */
+export function profileChoice(flag: string | undefined, env: NodeJS.ProcessEnv): Setting<string> & { value: string } {
+  // A flag is taken as typed, even empty: the name check then refuses it.
+  if (flag !== undefined) return { value: flag, source: 'flag' };
+  if (env.PAYCTL_PROFILE) return { value: env.PAYCTL_PROFILE, source: 'env' };
+  return { value: 'default', source: 'default' };
+}
+
+/** A base URL given to the run itself (--base-url, else PAYCTL_BASE_URL), above any profile's. */
+export function givenBaseUrl(globals: Pick<GlobalOptions, 'baseUrl'>, env: NodeJS.ProcessEnv): Setting<string> {
+  return pick([globals.baseUrl, 'flag'], [env.PAYCTL_BASE_URL, 'env']);
+}
+
 export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, profile: Profile | undefined): Settings {
+  const given = givenBaseUrl(globals, env);
   const token = pick<string>([env.PAYCTL_TOKEN, 'env'], [profile?.token, 'profile']);
   return {
     profileName: globals.profile,
-    baseUrl: pick([globals.baseUrl, 'flag'], [env.PAYCTL_BASE_URL, 'env'], [profile?.baseUrl, 'profile']),
+    baseUrl: given.value !== undefined ? given : pick([profile?.baseUrl, 'profile']),
     apiKey: pick([env.PAYCTL_API_KEY, 'env'], [profile?.apiKey, 'profile']),
     token,
     tokenExpiresAt: token.source === 'profile' ? profile?.tokenExpiresAt : undefined,

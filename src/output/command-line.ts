@@ -5,6 +5,8 @@
  * printed it talks to the same service with the same credentials. Never a secret: keys
  * and tokens only ever come from the profile or the environment.
  */
+import { givenBaseUrl, profileChoice } from '../config/resolve.js';
+
 /** The global options that choose the environment of a run (Deps' GlobalOptions has them). */
 export interface RunOptions {
   profile: string;
@@ -28,8 +30,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export function invocationOf(globals: RunOptions, env: NodeJS.ProcessEnv): Invocation {
   const inv: Invocation = {};
   // A profile chosen by flag or by PAYCTL_PROFILE: the terminal the command is pasted into may lack either.
-  if (globals.profile !== 'default' || env.PAYCTL_PROFILE) inv.profile = globals.profile;
-  const baseUrl = globals.baseUrl ?? (env.PAYCTL_BASE_URL || undefined);
+  if (globals.profile !== 'default' || profileChoice(undefined, env).source === 'env') inv.profile = globals.profile;
+  const baseUrl = givenBaseUrl(globals, env).value;
   if (baseUrl) inv.baseUrl = baseUrl;
   if (globals.timeoutMs !== DEFAULT_TIMEOUT_MS) inv.timeout = String(globals.timeoutMs / 1000);
   return inv;
