@@ -133,6 +133,7 @@ function buildDeps(
 ): { deps: Deps; close: () => Promise<unknown> } {
   const log: Log = {
     info: (line) => void io.stderr.write(line + '\n'),
+    block: (text) => void io.stderr.write(text),
     warn: (line) => void io.stderr.write(`${style.yellow('Warning:')} ${line}\n`),
     success: (line) => void io.stderr.write(`${style.green('✓')} ${line}\n`),
     verbose: (line) => {

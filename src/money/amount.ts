@@ -149,3 +149,14 @@ export function sumMinor(values: Array<number | string>, digits: number): bigint
 export function plainAmount(value: number | string, currency: string): string {
   return formatAmount(value, currency).replace(/,/g, '');
 }
+
+/** A balance as the service gave it, in minor units of its currency; undefined when it cannot be read exactly. */
+export function balanceMinor(balance: number | string, currency: string): bigint | undefined {
+  const digits = minorDigits(currency);
+  if (digits === undefined) return undefined;
+  try {
+    return decimalToMinor(toDecimal(balance), digits);
+  } catch {
+    return undefined;
+  }
+}

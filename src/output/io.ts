@@ -24,6 +24,8 @@ export interface Log {
   success(line: string): void;
   /** Only with --verbose. */
   verbose(line: string): void;
+  /** Lines for people written as they are (a plan, a result): each ends in a newline. */
+  block(text: string): void;
 }
 
 type Stream<S> = S & { isTTY?: boolean };

@@ -6,24 +6,13 @@
 import type { Wallet } from '../api/schemas.js';
 import type { Log } from '../output/io.js';
 import { UsageError } from '../errors.js';
-import { decimalToMinor, formatAmount, parseAmount, toDecimal } from '../money/amount.js';
-import { minorDigits } from '../money/currencies.js';
+import { balanceMinor, formatAmount, parseAmount } from '../money/amount.js';
 import type { Prompter } from '../output/prompter.js';
 import { text } from '../output/text.js';
 import { KNOWN_PROVIDERS, normalizeProvider, validatePayout, type PayoutFields } from './request.js';
 
 export function walletLabel(w: Wallet): string {
   return `${text(w.wallet_name) || text(w.wallet_id)} (${text(w.wallet_id)}) · ${formatAmount(w.balance, w.currency)} ${text(w.currency)}`;
-}
-
-export function balanceMinor(w: Wallet): bigint | undefined {
-  const digits = minorDigits(w.currency);
-  if (digits === undefined) return undefined;
-  try {
-    return decimalToMinor(toDecimal(w.balance), digits);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A field's problem under the flag validation, as a prompt's validate() answer. */
@@ -86,7 +75,7 @@ export async function promptPayout(fields: PayoutFields, prompter: Prompter, wal
     });
     f.amount = f.amount.trim();
     const parsed = parseAmount(f.amount, currency);
-    const balance = wallet ? balanceMinor(wallet) : undefined;
+    const balance = wallet ? balanceMinor(wallet.balance, wallet.currency) : undefined;
     if (parsed.ok && wallet && balance !== undefined && parsed.minor > balance) {
       log.warn(`${formatAmount(f.amount, currency)} ${currency} is more than the wallet's balance of ${formatAmount(wallet.balance, wallet.currency)} ${currency}; the service will refuse it unless funds arrive.`);
     }

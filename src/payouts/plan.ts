@@ -4,12 +4,8 @@
  * go short. Fees are charged by the service and only known once a payout is accepted.
  */
 import type { Wallet } from '../api/schemas.js';
-import { formatAmount, minorToDecimal } from '../money/amount.js';
-import { balanceMinor } from './interactive.js';
+import { balanceMinor, formatAmount, minorToDecimal } from '../money/amount.js';
 import type { PayoutRequest } from './request.js';
-import { renderTable } from '../output/table.js';
-import { text } from '../output/text.js';
-import type { Style } from '../output/style.js';
 
 export interface PlanGroup {
   walletId: string;
@@ -46,7 +42,7 @@ export class PlanBuilder {
         digits: r.digits,
         count: 0,
         totalMinor: 0n,
-        balanceMinor: w && w.currency.toUpperCase() === r.currency ? balanceMinor(w) : undefined,
+        balanceMinor: w && w.currency.toUpperCase() === r.currency ? balanceMinor(w.balance, w.currency) : undefined,
         currencyMismatch: !!w && w.currency.toUpperCase() !== r.currency,
         short: false,
         missingWallet: !w,
@@ -68,46 +64,6 @@ export function computePlan(requests: PayoutRequest[], wallets: Wallet[]): PlanG
   const b = new PlanBuilder(wallets);
   for (const r of requests) b.add(r);
   return b.groups();
-}
-
-function amount(minor: bigint, g: PlanGroup): string {
-  return formatAmount(minorToDecimal(minor, g.digits), g.currency);
-}
-
-export function renderPlan(groups: PlanGroup[], style: Style): string {
-  const rows = groups.map((g) => [
-    text(g.walletId),
-    text(g.walletName ?? ''),
-    g.currency,
-    String(g.count),
-    amount(g.totalMinor, g),
-    g.balanceMinor === undefined ? '?' : amount(g.balanceMinor, g),
-    g.balanceMinor === undefined ? '?' : g.short ? style.red(amount(g.balanceMinor - g.totalMinor, g)) : amount(g.balanceMinor - g.totalMinor, g),
-  ]);
-  let out = renderTable(
-    [
-      { header: 'WALLET' },
-      { header: 'NAME' },
-      { header: 'CURRENCY' },
-      { header: 'PAYOUTS', align: 'right' },
-      { header: 'TOTAL', align: 'right' },
-      { header: 'BALANCE', align: 'right' },
-      { header: 'AFTER (before fees)', align: 'right' },
-    ],
-    rows,
-    style,
-  );
-  for (const g of groups) {
-    if (g.short) {
-      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} would go short: it holds ${amount(g.balanceMinor!, g)} ${g.currency} but the payouts total ${amount(g.totalMinor, g)} ${g.currency} before fees.\n`;
-    } else if (g.missingWallet) {
-      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} is not among your wallets; the service will refuse its payouts.\n`;
-    } else if (g.currencyMismatch) {
-      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} does not hold ${g.currency}; the service will refuse its payouts.\n`;
-    }
-  }
-  out += style.dim('Fees are charged by the service per payout and are shown in the report.') + '\n';
-  return out;
 }
 
 export function planJson(groups: PlanGroup[]) {

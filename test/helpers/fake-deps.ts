@@ -85,6 +85,7 @@ export function fakeDeps(o: FakeDepsOptions): FakeDeps {
     signal: controller.signal,
     log: {
       info: (line) => void stderr.write(line + '\n'),
+      block: (text) => void stderr.write(text),
       warn: (line) => void stderr.write(`Warning: ${line}\n`),
       success: (line) => void stderr.write(`✓ ${line}\n`),
       verbose: (line) => {

@@ -14,7 +14,8 @@ import { loadColor, makeStyle, type Style } from '../../src/output/style.js';
 import { renderSummary } from '../../src/output/summary.js';
 import { displayWidth, fitWidth, renderTable } from '../../src/output/table.js';
 import { renderCard, text, utcTime } from '../../src/output/text.js';
-import { computePlan, renderPlan } from '../../src/payouts/plan.js';
+import { computePlan } from '../../src/payouts/plan.js';
+import { renderPlan } from '../../src/output/batch.js';
 import { validatePayout } from '../../src/payouts/request.js';
 
 const plain = makeStyle(false);

@@ -11,7 +11,8 @@ import { runBatch, type RowOutcome } from '../../payouts/batch.js';
 import { batchRows, checkBatch, describeRun, openBatch, planBatch, type DuplicateGroup } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { Journal } from '../../payouts/journal.js';
-import { planJson, renderPlan } from '../../payouts/plan.js';
+import { planJson } from '../../payouts/plan.js';
+import { renderBatchResult, renderPlan } from '../../output/batch.js';
 import { defaultReportPath, reportProblems, ReportWriter } from '../../payouts/report.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { Progress } from '../../output/progress.js';
@@ -161,10 +162,10 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   const nothingToSend = toSend === 0;
   if (nothingToSend) {
-    deps.io.stderr.write(notices(style));
+    deps.log.block(notices(style));
     deps.log.info(`Nothing to send: every row of ${opts.file} was accepted earlier (batch "${batchId}").`);
   } else {
-    deps.io.stderr.write(
+    deps.log.block(
       `Batch "${batchId}": ${plural(toSend, 'payout')} to send from ${opts.file}` +
         (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
         ':\n' +
@@ -227,16 +228,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     report: reportPath,
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
-  deps.io.stderr.write(
-    `${summary.accepted} accepted` +
-      (alreadyAccepted ? ` (${alreadyAccepted} in an earlier run)` : '') +
-      `, ${summary.replayed} already submitted, ${summary.rejected} rejected, ${summary.unknown} unknown` +
-      (summary.not_sent ? `, ${summary.not_sent} not sent` : '') +
-      `.\nReport: ${reportPath}\n`,
-  );
-  for (const o of outcomes.filter((x) => x.outcome === 'rejected').slice(0, 10)) {
-    deps.io.stderr.write(`  row ${o.row} (${o.payoutId}): ${text(o.code ?? 'rejected')}: ${text(o.message ?? '')}\n`);
-  }
+  deps.log.block(renderBatchResult(summary, outcomes));
   const rerun = batchCommand(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []);
   if (stopped) {
     throw new InterruptedError(

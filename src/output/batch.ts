@@ -1,0 +1,75 @@
+/**
+ * What `payout batch` shows a person on stderr: the plan before anything is sent (count
+ * and exact total per wallet against its balance, with warnings), and the result after
+ * (counts of each outcome, the report's path, the first rejected rows).
+ */
+import { formatAmount, minorToDecimal } from '../money/amount.js';
+import type { PlanGroup } from '../payouts/plan.js';
+import type { RowOutcome } from '../payouts/batch.js';
+import { renderTable } from './table.js';
+import { text } from './text.js';
+import type { Style } from './style.js';
+
+function amount(minor: bigint, g: PlanGroup): string {
+  return formatAmount(minorToDecimal(minor, g.digits), g.currency);
+}
+
+export function renderPlan(groups: PlanGroup[], style: Style): string {
+  const rows = groups.map((g) => [
+    text(g.walletId),
+    text(g.walletName ?? ''),
+    g.currency,
+    String(g.count),
+    amount(g.totalMinor, g),
+    g.balanceMinor === undefined ? '?' : amount(g.balanceMinor, g),
+    g.balanceMinor === undefined ? '?' : g.short ? style.red(amount(g.balanceMinor - g.totalMinor, g)) : amount(g.balanceMinor - g.totalMinor, g),
+  ]);
+  let out = renderTable(
+    [
+      { header: 'WALLET' },
+      { header: 'NAME' },
+      { header: 'CURRENCY' },
+      { header: 'PAYOUTS', align: 'right' },
+      { header: 'TOTAL', align: 'right' },
+      { header: 'BALANCE', align: 'right' },
+      { header: 'AFTER (before fees)', align: 'right' },
+    ],
+    rows,
+    style,
+  );
+  for (const g of groups) {
+    if (g.short) {
+      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} would go short: it holds ${amount(g.balanceMinor!, g)} ${g.currency} but the payouts total ${amount(g.totalMinor, g)} ${g.currency} before fees.\n`;
+    } else if (g.missingWallet) {
+      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} is not among your wallets; the service will refuse its payouts.\n`;
+    } else if (g.currencyMismatch) {
+      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} does not hold ${g.currency}; the service will refuse its payouts.\n`;
+    }
+  }
+  out += style.dim('Fees are charged by the service per payout and are shown in the report.') + '\n';
+  return out;
+}
+
+export interface BatchResult {
+  accepted: number;
+  replayed: number;
+  rejected: number;
+  unknown: number;
+  not_sent: number;
+  already_accepted: number;
+  report: string;
+}
+
+/** The result line, the report's path and the first 10 rejected rows with their reasons. */
+export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[]): string {
+  let out =
+    `${r.accepted} accepted` +
+    (r.already_accepted ? ` (${r.already_accepted} in an earlier run)` : '') +
+    `, ${r.replayed} already submitted, ${r.rejected} rejected, ${r.unknown} unknown` +
+    (r.not_sent ? `, ${r.not_sent} not sent` : '') +
+    `.\nReport: ${r.report}\n`;
+  for (const o of outcomes.filter((x) => x.outcome === 'rejected').slice(0, 10)) {
+    out += `  row ${o.row} (${o.payoutId}): ${text(o.code ?? 'rejected')}: ${text(o.message ?? '')}\n`;
+  }
+  return out;
+}
