@@ -1,0 +1,258 @@
+/**
+ * Parser tests of what commander refuses (exit 2 in main): bad values, unknown options,
+ * missing and extra arguments, unknown commands. Each checks the error code and exactly
+ * what a user sees on stderr (the message, any suggestion, and the help hint), and that
+ * no command ran.
+ */
+import { describe, expect, it } from 'vitest';
+import { HELP_HINT, parse, refuse } from '../helpers/parse.js';
+import { LEAVES, MINIMAL } from './minimal.js';
+
+/** What stderr holds for a usage error: the message, an optional suggestion, the hint. */
+const seen = (message: string, suggestion?: string) =>
+  `error: ${message}\n${suggestion === undefined ? '' : `(Did you mean ${suggestion}?)\n`}${HELP_HINT}\n`;
+
+describe('--timeout', () => {
+  const bad = (v: string) => `option '--timeout <seconds>' argument '${v}' is invalid. --timeout must be a number of seconds, at least 0.1.`;
+
+  for (const value of ['0', '0.09', '0.0', 'abc', '-1', '1e3', '.5', '5s', '1,5', '', ' 5', 'Infinity', 'NaN']) {
+    it(`--timeout ${JSON.stringify(value)} is refused`, async () => {
+      const r = await refuse('status', '--timeout', value);
+      expect(r.code).toBe('commander.invalidArgument');
+      expect(r.message).toBe(bad(value));
+      expect(r.stderr).toBe(seen(bad(value)));
+    });
+  }
+
+  it('refused before the command too', async () => {
+    const r = await refuse('--timeout', '0', 'payout', 'create');
+    expect(r.code).toBe('commander.invalidArgument');
+    expect(r.stderr).toBe(seen(bad('0')));
+  });
+
+  it('without a value', async () => {
+    const r = await refuse('status', '--timeout');
+    expect(r.code).toBe('commander.optionMissingArgument');
+    expect(r.stderr).toBe(seen("option '--timeout <seconds>' argument missing"));
+  });
+
+  // Known bug (reported): --timeout has no upper bound, and a deadline above 2^31-1 ms
+  // (about 24.8 days) overflows Node's timers, which then fire after 1 ms: every request
+  // times out at once, with a TimeoutOverflowWarning. Flip to `it` once the parser caps it.
+  it.fails('a time limit Node cannot keep (over 2147483 s) is refused, not turned into an instant timeout', async () => {
+    const r = await refuse('status', '--timeout', '2147484');
+    expect(r.code).toBe('commander.invalidArgument');
+  });
+});
+
+describe('whole-number options', () => {
+  const CASES: Array<[string[], string, string]> = [
+    // [command line, option as commander names it, the rule]
+    [['payout', 'batch', 'f.csv', '--concurrency'], '--concurrency <n>', '--concurrency must be between 1 and 64.'],
+    [['payouts', 'list', '--limit'], '--limit <n>', '--limit must be between 1 and 100.'],
+    [['payouts', 'list', '--page'], '--page <n>', `--page must be between 1 and ${Number.MAX_SAFE_INTEGER}.`],
+    [['webhooks', 'listen', '--port'], '--port <n>', '--port must be between 0 and 65535.'],
+    [['sandbox', 'start', '--port'], '--port <n>', '--port must be between 0 and 65535.'],
+    [['sandbox', 'start', '--token-ttl'], '--token-ttl <seconds>', `--token-ttl must be between 1 and ${Number.MAX_SAFE_INTEGER}.`],
+  ];
+  const OUT_OF_RANGE: Record<string, string[]> = {
+    '--concurrency <n>': ['0', '65', '1000000'],
+    '--limit <n>': ['0', '101'],
+    '--page <n>': ['0', '9007199254740992'],
+    '--port <n>': ['65536', '99999'],
+    '--token-ttl <seconds>': ['0'],
+  };
+
+  for (const [argv, flag, rule] of CASES) {
+    const name = flag.split(' ')[0]!;
+    for (const value of OUT_OF_RANGE[flag]!) {
+      it(`${argv.slice(0, -1).join(' ')} ${name} ${value}: out of range`, async () => {
+        const r = await refuse(...argv, value);
+        expect(r.code).toBe('commander.invalidArgument');
+        expect(r.stderr).toBe(seen(`option '${flag}' argument '${value}' is invalid. ${rule}`));
+      });
+    }
+    for (const value of ['abc', '1.5', '-1', '1e2', '0x10', '']) {
+      it(`${argv.slice(0, -1).join(' ')} ${name} ${JSON.stringify(value)}: not a whole number`, async () => {
+        const r = await refuse(...argv, value);
+        expect(r.code).toBe('commander.invalidArgument');
+        expect(r.stderr).toBe(seen(`option '${flag}' argument '${value}' is invalid. ${name} must be a whole number.`));
+      });
+    }
+  }
+
+  it('sandbox start --seed, --settle-after and --rate-limit take whole numbers from 0', async () => {
+    for (const flag of ['--seed <n>', '--settle-after <ms>', '--rate-limit <n>']) {
+      const name = flag.split(' ')[0]!;
+      const r = await refuse('sandbox', 'start', name, '-5');
+      expect(r.stderr).toBe(seen(`option '${flag}' argument '-5' is invalid. ${name} must be a whole number.`));
+      const huge = await refuse('sandbox', 'start', name, '99999999999999999999');
+      expect(huge.stderr).toBe(seen(`option '${flag}' argument '99999999999999999999' is invalid. ${name} must be between 0 and ${Number.MAX_SAFE_INTEGER}.`));
+    }
+  });
+
+  it('an option that takes a value, given none', async () => {
+    const r = await refuse('payout', 'batch', 'f.csv', '--concurrency');
+    expect(r.code).toBe('commander.optionMissingArgument');
+    expect(r.stderr).toBe(seen("option '--concurrency <n>' argument missing"));
+  });
+
+  it('a value-taking option followed by another flag does not swallow the flag: the value is missing', async () => {
+    const r = await refuse('balances', '--currency', '--json');
+    expect(r.code).toBe('commander.optionMissingArgument');
+    expect(r.stderr).toBe(seen("option '--currency <code>' argument missing"));
+  });
+
+  it('--profile without a name', async () => {
+    const r = await refuse('status', '--profile');
+    expect(r.code).toBe('commander.optionMissingArgument');
+    expect(r.stderr).toBe(seen("option '-p, --profile <name>' argument missing"));
+  });
+});
+
+describe('unknown options', () => {
+  for (const path of LEAVES) {
+    it(`${path}: an unknown option is refused`, async () => {
+      const r = await refuse(...MINIMAL[path]!, '--frobnicate');
+      expect(r.code).toBe('commander.unknownOption');
+      expect(r.stderr).toBe(seen("unknown option '--frobnicate'"));
+    });
+  }
+
+  it('a near miss gets a suggestion', async () => {
+    const r = await refuse('payout', 'batch', 'f.csv', '--dryrun');
+    expect(r.code).toBe('commander.unknownOption');
+    expect(r.stderr).toBe(seen("unknown option '--dryrun'", '--dry-run'));
+  });
+
+  it("another command's flag is unknown here (balances has no --status)", async () => {
+    const r = await refuse('balances', '--status', 'Pending');
+    expect(r.code).toBe('commander.unknownOption');
+    expect(r.stderr).toBe(seen("unknown option '--status'"));
+  });
+
+  it('--color and --input do not exist (only their --no- forms)', async () => {
+    expect((await refuse('status', '--color')).stderr).toBe(seen("unknown option '--color'", '--no-color'));
+    expect((await refuse('status', '--input')).stderr).toBe(seen("unknown option '--input'", '--no-input'));
+  });
+
+  it('a boolean flag takes no =value', async () => {
+    expect((await refuse('status', '--json=1')).stderr).toBe(seen("unknown option '--json=1'", '--json'));
+    expect((await refuse('payout', 'create', '--yes=true')).code).toBe('commander.unknownOption');
+  });
+
+  it('an unknown short flag', async () => {
+    const r = await refuse('payout', 'create', '-x');
+    expect(r.stderr).toBe(seen("unknown option '-x'"));
+  });
+
+  // Known bug (reported): short flags of two levels combined work in one order only.
+  // `-vy` works (-v is the program's, the rest goes to the subcommand), `-yv` does not:
+  // the subcommand takes -y and then does not know -v.
+  it.fails('-yv works as -vy does (-y of payout create with the global -v)', async () => {
+    const p = await parse('payout', 'create', '-yv');
+    expect(p.opts.yes).toBe(true);
+    expect(p.globals().verbose).toBe(true);
+  });
+
+  it('-vy: the global -v and payout create\'s -y in one group', async () => {
+    const p = await parse('payout', 'create', '-vy');
+    expect(p.opts).toEqual({ metadata: [], yes: true });
+    expect(p.globals().verbose).toBe(true);
+  });
+});
+
+describe('arguments', () => {
+  const MISSING: Array<[string[], string]> = [
+    [['payout', 'batch'], 'file'],
+    [['payout', 'get'], 'id'],
+    [['config', 'get'], 'key'],
+    [['config', 'set'], 'key'],
+    [['config', 'set', 'base-url'], 'value'],
+    [['config', 'unset'], 'key'],
+    [['completion'], 'shell'],
+  ];
+  for (const [argv, name] of MISSING) {
+    it(`${argv.join(' ')}: missing <${name}>`, async () => {
+      const r = await refuse(...argv);
+      expect(r.code).toBe('commander.missingArgument');
+      expect(r.stderr).toBe(seen(`missing required argument '${name}'`));
+    });
+  }
+
+  it('a missing argument is noticed even with global options after the command', async () => {
+    const r = await refuse('payout', 'get', '--json');
+    expect(r.stderr).toBe(seen("missing required argument 'id'"));
+  });
+
+  for (const path of LEAVES) {
+    const argv = MINIMAL[path]!;
+    const expected = argv.length - path.split(' ').length;
+    const name = path.split(' ').at(-1);
+    it(`${path}: an extra argument is refused`, async () => {
+      const r = await refuse(...argv, 'extra');
+      expect(r.code).toBe('commander.excessArguments');
+      expect(r.stderr).toBe(seen(`too many arguments for '${name}'. Expected ${expected} argument${expected === 1 ? '' : 's'} but got ${expected + 1}.`));
+    });
+  }
+
+  for (const shell of ['pwsh', 'BASH', 'sh']) {
+    it(`completion ${shell}: not one of the shells`, async () => {
+      const r = await refuse('completion', shell);
+      expect(r.code).toBe('commander.invalidArgument');
+      expect(r.stderr).toBe(seen(`command-argument value '${shell}' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.`));
+    });
+  }
+});
+
+describe('unknown commands', () => {
+  it('a typo gets a suggestion', async () => {
+    const r = await refuse('balance');
+    expect(r.code).toBe('commander.unknownCommand');
+    expect(r.stderr).toBe(seen("unknown command 'balance'", 'balances'));
+  });
+
+  it('payout vs payouts: a subcommand of the other group is unknown', async () => {
+    expect((await refuse('payout', 'list')).stderr).toBe(seen("unknown command 'list'"));
+    expect((await refuse('payouts', 'create')).stderr).toBe(seen("unknown command 'create'"));
+  });
+
+  it('a command that does not exist at all', async () => {
+    const r = await refuse('transfer', '--amount', '5');
+    expect(r.code).toBe('commander.unknownCommand');
+    expect(r.message).toMatch(/^unknown command 'transfer'/);
+  });
+
+  it('the hidden __complete-profiles is never offered as a suggestion', async () => {
+    const r = await refuse('__complete-profile');
+    expect(r.code).toBe('commander.unknownCommand');
+    expect(r.stderr).not.toContain('(Did you mean __complete-profiles?)');
+  });
+});
+
+describe('help and version are answered by commander, on stdout, and run nothing', () => {
+  for (const path of Object.keys(MINIMAL)) {
+    it(`${path} --help`, async () => {
+      const r = await refuse(...path.split(' '), '--help');
+      expect(r.code).toBe('commander.helpDisplayed');
+      expect(r.error.exitCode).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: payctl ${path} `));
+      expect(r.stderr).toBe('');
+    });
+  }
+
+  it('-V and --version print the package version', async () => {
+    const { version } = await import('../../src/program.js');
+    for (const flag of ['-V', '--version']) {
+      const r = await refuse(flag);
+      expect(r.code).toBe('commander.version');
+      expect(r.stdout).toBe(`${version()}\n`);
+    }
+    expect(version()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('help <command> shows that command\'s help', async () => {
+    const r = await refuse('help', 'payout');
+    expect(r.stdout).toMatch(/^Usage: payctl payout \[options\] \[command\]\n/);
+  });
+});

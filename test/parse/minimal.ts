@@ -1,0 +1,38 @@
+/**
+ * The shortest valid command line of every command (its required positional arguments),
+ * for the parser tests that go over the whole tree (global options, unknown options,
+ * extra arguments). A command added to the tree without a line here fails those tests.
+ */
+export const MINIMAL: Record<string, string[]> = {
+  login: ['login'],
+  logout: ['logout'],
+  status: ['status'],
+  balances: ['balances'],
+  payout: ['payout'],
+  'payout create': ['payout', 'create'],
+  'payout batch': ['payout', 'batch', 'rows.csv'],
+  'payout get': ['payout', 'get', 'po_1'],
+  payouts: ['payouts'],
+  'payouts list': ['payouts', 'list'],
+  summary: ['summary'],
+  webhooks: ['webhooks'],
+  'webhooks listen': ['webhooks', 'listen'],
+  config: ['config'],
+  'config list': ['config', 'list'],
+  'config get': ['config', 'get', 'base-url'],
+  'config set': ['config', 'set', 'base-url', 'https://api.example.com/v2'],
+  'config unset': ['config', 'unset', 'base-url'],
+  'config path': ['config', 'path'],
+  completion: ['completion', 'bash'],
+  '__complete-profiles': ['__complete-profiles'],
+  sandbox: ['sandbox'],
+  'sandbox start': ['sandbox', 'start'],
+  'sandbox stop': ['sandbox', 'stop'],
+  'sandbox status': ['sandbox', 'status'],
+};
+
+/** Group commands (payout, config, ...): no action of their own, only subcommands. */
+export const GROUPS = ['payout', 'payouts', 'webhooks', 'config', 'sandbox'];
+
+/** Commands that run something (every command that is not a group). */
+export const LEAVES = Object.keys(MINIMAL).filter((p) => !GROUPS.includes(p));
