@@ -16,7 +16,7 @@ import { statSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import type { Wallet } from '../api/schemas.js';
-import { UsageError } from '../errors.js';
+import { LocalError, UsageError } from '../errors.js';
 import { COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
 import { derivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
@@ -381,6 +381,11 @@ function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
 export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string): AsyncGenerator<LoadedRow> {
   const problems: string[] = [];
   for await (const r of identifiedRows(src, problems, checked)) yield lookUpRow(r, journal, baseUrl);
-  // The file was checked twice from the same bytes: a problem now is a bug, not input.
-  if (problems.length) throw new Error(`the batch changed between checking and sending: ${problems[0]}`);
+  // The file is read again while sending: a problem now means it was changed meanwhile.
+  if (problems.length) {
+    throw new LocalError(
+      `${src.file} changed while payctl was sending it: ${problems[0]}`,
+      'Rows sent so far are in the journal and the report. Put the file back as it was and run the same command again: nothing is paid twice.',
+    );
+  }
 }
