@@ -4,7 +4,7 @@
  */
 import { CommanderError, type Command } from 'commander';
 import { ExitCode, UsageError, exitCodeOf } from './errors.js';
-import { allCommands, buildProgram, globalsFrom, version, type Action, type Runner } from './program.js';
+import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import { ioFrom } from './output/io.js';
 import type { ConfigStore } from './config/store.js';
@@ -95,7 +95,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   for (const sub of allCommands(program)) sub.exitOverride().configureOutput(program.configureOutput());
 
   try {
-    await program.parseAsync(proc.argv);
+    await program.parseAsync(splitShortFlags(program, argv), { from: 'user' });
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -23,12 +23,36 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) 
   };
 }
 
-/** --timeout: at least 0.1 s (a smaller value would round to no time limit at all). */
+/** The longest --timeout: a day (Node's timers cannot hold more than 24.8 days; beyond, they fire at once). */
+const MAX_TIMEOUT_S = 86_400;
+
+/** --timeout: at least 0.1 s (a smaller value would round to no time limit at all), at most a day. */
 function secondsOption(value: string): number {
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) < 0.1) {
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || Number(value) < 0.1) {
     throw new InvalidArgumentError('--timeout must be a number of seconds, at least 0.1.');
   }
+  if (Number(value) > MAX_TIMEOUT_S) throw new InvalidArgumentError(`--timeout must be at most ${MAX_TIMEOUT_S} seconds (a day).`);
   return Number(value);
+}
+
+/**
+ * `-yv` as `-y -v`: commander gives a group of short flags to the subcommand, which does
+ * not know the global ones (`-vy` worked, `-yv` did not). Groups made only of flags that
+ * take no value are split; anything after `--` is left alone.
+ */
+export function splitShortFlags(program: Command, args: readonly string[]): string[] {
+  const bare = new Set<string>();
+  for (const c of [program, ...allCommands(program)]) {
+    for (const o of c.options) if (o.short && !o.required && !o.optional) bare.add(o.short.slice(1));
+  }
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return [...out, ...args.slice(i)];
+    if (/^-[A-Za-z]{2,}$/.test(a) && [...a.slice(1)].every((ch) => bare.has(ch))) out.push(...[...a.slice(1)].map((ch) => `-${ch}`));
+    else out.push(a);
+  }
+  return out;
 }
 
 export function version(): string {

@@ -7,7 +7,7 @@
  * plus exactly what a user would have seen on stderr.
  */
 import { CommanderError, type Command } from 'commander';
-import { allCommands, buildProgram, globalsFrom, type Action, type Runner } from '../../src/program.js';
+import { allCommands, buildProgram, globalsFrom, splitShortFlags, type Action, type Runner } from '../../src/program.js';
 import type { GlobalOptions } from '../../src/config/globals.js';
 
 /** One run the tree asked for: the leaf command, its options merged with its arguments. */
@@ -90,7 +90,7 @@ async function attempt(argv: string[]): Promise<Outcome> {
   });
   for (const sub of allCommands(program)) sub.exitOverride().configureOutput(program.configureOutput());
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(splitShortFlags(program, argv), { from: 'user' });
     return { runs, ...out };
   } catch (error) {
     return { runs, ...out, error };
