@@ -1,0 +1,476 @@
+/**
+ * payctl webhooks listen, in process: payctl's main runs the listener in the test
+ * process on a free port (listen-in-process.ts), events are signed here with
+ * node:crypto (not with src/), a real --forward-to target keeps the raw bytes, and the
+ * in-process sandbox delivers its own webhooks as payouts settle. Every listener is
+ * stopped with Ctrl-C and must return 0 with its port closed.
+ *
+ * Also issue 11's checks that need no process: --secret warns, --secret-stdin refuses an
+ * empty line, requests a web page could make (foreign Host or Origin, text/plain) are
+ * refused, and escape sequences in an event never reach stdout. Real SIGINT to a
+ * listener process, and what `ps` shows of one, are in e2e/hardening-listen-sandbox.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { writeProfile } from '../helpers/e2e.js';
+import { TestClock } from '../helpers/clock.js';
+import { payctl } from '../helpers/in-process.js';
+import { forwardTarget, nowSeconds, portClosed, postRaw, sign } from '../helpers/listener.js';
+import { listenInProcess as listen, stopLeftoverListeners, type InProcessListener } from '../helpers/listen-in-process.js';
+import { event, evtId, headersFor, oddBody, rawRequest, signed } from '../helpers/webhook-events.js';
+import { api, freshWallet, payoutBody, startSandbox } from '../helpers/sandbox.js';
+
+const S = 'whsec_e2e_listen_5f1c';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  await stopLeftoverListeners();
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function configDir(): string {
+  const { dir, cleanup } = tempConfigDir();
+  cleanups.push(cleanup);
+  return dir;
+}
+
+async function target(answer?: (n: number) => number) {
+  const t = await forwardTarget(answer);
+  cleanups.push(() => t.close());
+  return t;
+}
+
+/** Ctrl-C, then: exit code 0, "Stopped listening." on stderr, the port closed. */
+async function stopCleanly(l: InProcessListener) {
+  const exit = await l.stop();
+  expect(exit.signal, exit.stderr).toBeNull();
+  expect(exit.code, exit.stderr).toBe(0);
+  expect(exit.stderr).toContain('Stopped listening.');
+  expect(await portClosed(l.port)).toBe(true);
+  return exit;
+}
+
+const secret = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+
+/** The command line of this process (what `ps` shows every user): payctl runs in it here. */
+const ownCmdline = () => readFileSync('/proc/self/cmdline', 'utf8').replace(/\0/g, ' ');
+
+describe('payctl webhooks listen', () => {
+  it('verifies, prints and forwards a signed event byte for byte; the app’s 202 is passed back and shown', async () => {
+    const app = await target(() => 202);
+    const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    expect(l.stderr()).toContain(`forwarding to ${app.url}`);
+
+    const id = evtId();
+    const payoutId = `po_${randomUUID()}`;
+    const body = oddBody(id, payoutId);
+    const t = nowSeconds();
+    const headers = headersFor(body, S, t);
+    const res = await postRaw(l.url, body, headers);
+    expect(res.status).toBe(202);
+
+    // Forwarded once, the raw bytes untouched, the headers that matter unchanged.
+    expect(app.received).toHaveLength(1);
+    const got = app.received[0]!;
+    expect(got.method).toBe('POST');
+    expect(got.url).toBe('/hooks/in?src=payctl');
+    expect(got.raw.length).toBe(body.length);
+    expect(got.raw.toString('hex')).toBe(body.toString('hex'));
+    expect(got.headers['x-webhook-signature']).toBe(headers['x-webhook-signature']);
+    expect(got.headers['content-type']).toBe('application/json; charset=UTF-8');
+    expect(got.headers['x-webhook-event']).toBe('payout.successful');
+    expect(got.headers['x-webhook-attempt']).toBe('1');
+    expect(got.headers['user-agent']).toBe('payctl-sandbox-webhooks');
+    expect(got.headers['content-length']).toBe(String(body.length));
+    // So the app can verify the signature itself.
+    expect(sign(S, t, got.raw)).toBe(got.headers['x-webhook-signature']);
+
+    // One line: type, payout id, amount with grouping and the currency's digits, status.
+    const lines = await l.waitFor(() => l.lines().length >= 1 && l.lines(), 'the event line');
+    expect(lines).toHaveLength(1);
+    const line = lines[0]!;
+    expect(line).toMatch(/payout\.successful/);
+    expect(line).toContain(payoutId);
+    expect(line).toContain('1,500.50 SLE');
+    expect(line).toContain('Successful');
+    expect(line).toContain(id);
+    expect(line).not.toContain('(duplicate)');
+    expect(line.indexOf('payout.successful')).toBeLessThan(line.indexOf(payoutId));
+    expect(line.indexOf(payoutId)).toBeLessThan(line.indexOf('1,500.50 SLE'));
+    expect(line.indexOf('1,500.50 SLE')).toBeLessThan(line.indexOf('Successful'));
+
+    await l.waitFor(() => new RegExp(`→ ${app.url.replace(/[?.]/g, '\\$&')} 202 \\(\\d+ ms\\)`).test(l.stderr()), 'the forward result');
+    expect(l.stderr()).not.toContain('Warning');
+
+    const exit = await stopCleanly(l);
+    expect(exit.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('passes the app’s 500 back to the sender and shows it; an unreachable app is answered 502', async () => {
+    const app = await target(() => 500);
+    const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+
+    const body = oddBody(evtId(), 'po_500_case', { amount: '20000', status: 'Pending', type: 'payout.pending' });
+    const res = await postRaw(l.url, body, headersFor(body, S));
+    expect(res.status).toBe(500);
+    expect(app.received).toHaveLength(1);
+    expect(app.received[0]!.raw.equals(body)).toBe(true);
+    await l.waitFor(() => / 500 \(\d+ ms\)/.test(l.stderr()), 'the 500 forward result');
+    await l.waitFor(() => l.lines().some((x) => x.includes('po_500_case') && x.includes('20,000.00 SLE')), 'the event line');
+
+    // The app goes away: the sender gets 502 and the failure is shown.
+    await app.close();
+    const body2 = oddBody(evtId(), 'po_502_case');
+    const res2 = await postRaw(l.url, body2, headersFor(body2, S));
+    expect(res2.status).toBe(502);
+    await l.waitFor(() => /failed: .*\(answered 502\)/.test(l.stderr()), 'the 502 forward failure');
+
+    await stopCleanly(l);
+  });
+
+  it('answers 400 to a bad signature, a tampered body, no header and a stale timestamp; warns on stderr; never forwards', async () => {
+    const app = await target(() => 202);
+    // The listener's clock stands still (TestClock): timestamp distances are exact.
+    const clock = new TestClock();
+    const now = () => Math.floor(clock.now().getTime() / 1000);
+    const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, clock });
+    const body = oddBody(evtId(), 'po_rejected');
+    const tampered = Buffer.from(body.toString('utf8').replace('1500.50', '9500.50'), 'utf8');
+    expect(tampered.equals(body)).toBe(false);
+
+    const cases: Array<[string, Buffer, () => Record<string, string>, RegExp]> = [
+      ['signed with another secret', body, () => headersFor(body, 'whsec_someone_else', now()), /signature does not match/],
+      ['body changed after signing', tampered, () => headersFor(body, S, now()), /signature does not match/],
+      ['no signature header', body, () => ({ 'content-type': 'application/json' }), /no X-Webhook-Signature header/],
+      ['correctly signed, 301 s old', body, () => headersFor(body, S, now() - 301), /timestamp is 301 s from this clock \(limit 300 s\)/],
+      ['correctly signed, 310 s ahead', body, () => headersFor(body, S, now() + 310), /timestamp is 310 s from this clock \(limit 300 s\)/],
+      ['garbage header', body, () => ({ 'content-type': 'application/json', 'x-webhook-signature': 'v1=abc' }), /no timestamp/],
+    ];
+    for (const [what, b, h, reason] of cases) {
+      const res = await postRaw(l.url, b, h());
+      expect(res.status, what).toBe(400);
+      expect(JSON.parse(res.body), what).toEqual({ error: 'invalid signature' });
+      await l.waitFor(() => reason.test(l.stderr()), `the warning for: ${what}`);
+    }
+    const warnings = l.stderr().split('\n').filter((x) => x.startsWith('Warning:') && x.includes('rejected an event'));
+    expect(warnings).toHaveLength(cases.length);
+    for (const w of warnings) expect(w).toContain('answered 400, not forwarded');
+    // Not on stdout, and nothing reached the app (each forward would finish before the answer).
+    expect(l.stdout()).toBe('');
+    expect(app.received).toHaveLength(0);
+
+    // The same setup does forward a good event (300 s old is still inside the window),
+    // so the silence above is the check at work, not a broken forward.
+    const ok = await postRaw(l.url, body, headersFor(body, S, now() - 300));
+    expect(ok.status).toBe(202);
+    expect(app.received).toHaveLength(1);
+    expect(app.received[0]!.raw.equals(body)).toBe(true);
+    await l.waitFor(() => l.lines().length === 1, 'the accepted event line');
+
+    await stopCleanly(l);
+  });
+
+  it('marks a repeated event id (duplicate); a rejected forgery does not poison a later real event', async () => {
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const a = evtId();
+    const b = evtId();
+    const c = evtId();
+    const bodyA = oddBody(a, 'po_dup_a');
+    const bodyB = oddBody(b, 'po_dup_b', { type: 'payout.failed', status: 'Failed' });
+    const bodyC = oddBody(c, 'po_dup_c');
+
+    expect((await postRaw(l.url, bodyA, headersFor(bodyA, S))).status).toBe(200);
+    // A retry: same id and body, signed afresh.
+    expect((await postRaw(l.url, bodyA, headersFor(bodyA, S, nowSeconds() - 1))).status).toBe(200);
+    expect((await postRaw(l.url, bodyB, headersFor(bodyB, S))).status).toBe(200);
+    // Forged first (rejected), then the real one: not a duplicate.
+    expect((await postRaw(l.url, bodyC, headersFor(bodyC, 'wrong', nowSeconds()))).status).toBe(400);
+    expect((await postRaw(l.url, bodyC, headersFor(bodyC, S))).status).toBe(200);
+
+    const lines = await l.waitFor(() => l.lines().length >= 4 && l.lines(), 'four event lines');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toContain(a);
+    expect(lines[0]).not.toContain('(duplicate)');
+    expect(lines[1]).toContain(a);
+    expect(lines[1]).toMatch(/\(duplicate\)\s*$/);
+    expect(lines[2]).toContain(b);
+    expect(lines[2]).toContain('payout.failed');
+    expect(lines[2]).not.toContain('(duplicate)');
+    expect(lines[3]).toContain(c);
+    expect(lines[3]).not.toContain('(duplicate)');
+
+    await stopCleanly(l);
+  });
+
+  it('--json prints one JSON line per event with id, type, payout_id, verified and duplicate', async () => {
+    const app = await target(() => 202);
+    const clock = new TestClock();
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const l = await listen(['--forward-to', app.url, '--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, clock });
+    const a = evtId();
+    const body = oddBody(a, 'po_json_1');
+
+    expect((await postRaw(l.url, body, headersFor(body, S, now))).status).toBe(202);
+    expect((await postRaw(l.url, body, headersFor(body, S, now))).status).toBe(202);
+    expect((await postRaw(l.url, body, headersFor(body, S, now - 301))).status).toBe(400);
+
+    const lines = await l.waitFor(() => l.lines().length >= 3 && l.lines(), 'three JSON lines');
+    expect(lines).toHaveLength(3);
+    const [first, second, stale] = lines.map((x) => JSON.parse(x) as Record<string, unknown>);
+    expect(first).toMatchObject({
+      id: a,
+      type: 'payout.successful',
+      payout_id: 'po_json_1',
+      currency: 'SLE',
+      status: 'Successful',
+      verified: true,
+      error: null,
+      duplicate: false,
+      forward_status: 202,
+      answered: 202,
+    });
+    expect(Number(first!.amount)).toBe(1500.5);
+    expect(first!.received_at).toBe(clock.now().toISOString());
+    expect(second).toMatchObject({ id: a, payout_id: 'po_json_1', verified: true, duplicate: true, answered: 202 });
+    expect(stale).toMatchObject({ id: a, verified: false, forward_status: null, answered: 400 });
+    expect(stale!.error).toBe('timestamp is 301 s from this clock (limit 300 s)');
+    // The stale one was not forwarded.
+    expect(app.received).toHaveLength(2);
+    for (const r of app.received) expect(r.raw.equals(body)).toBe(true);
+
+    await stopCleanly(l);
+  });
+
+  it('without --secret or a profile webhook-secret: accepts events and warns that signatures are not checked', async () => {
+    const l = await listen(['--path', '/hooks/payctl'], { dir: configDir() });
+    expect(l.path).toBe('/hooks/payctl');
+    expect(l.stderr()).toMatch(/no webhook secret.*signatures will not be checked/);
+
+    // Only POST to the configured path is an event.
+    const origin = `http://127.0.0.1:${l.port}`;
+    const stray = oddBody(evtId(), 'po_stray');
+    expect((await postRaw(`${origin}/webhooks`, stray, { 'content-type': 'application/json' })).status).toBe(404);
+    expect((await fetch(l.url)).status).toBe(404);
+
+    const unsigned = oddBody(evtId(), 'po_nosecret_1');
+    const junk = oddBody(evtId(), 'po_nosecret_2');
+    expect((await postRaw(l.url, unsigned, { 'content-type': 'application/json' })).status).toBe(200);
+    expect((await postRaw(l.url, junk, headersFor(junk, 'anything', 1))).status).toBe(200);
+
+    const lines = await l.waitFor(() => l.lines().length >= 2 && l.lines(), 'two event lines');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('po_nosecret_1');
+    expect(lines[1]).toContain('po_nosecret_2');
+    const perEvent = await l.waitFor(
+      () => l.stderr().match(/Warning: signature not checked/g)?.length === 2,
+      'a warning per event',
+    );
+    expect(perEvent).toBe(true);
+
+    await stopCleanly(l);
+  });
+
+  it('uses the profile’s webhook-secret when --secret is not given', async () => {
+    const dir = configDir();
+    writeProfile(dir, { webhookSecret: S });
+    const l = await listen([], { dir });
+    expect(l.stderr()).toContain('Press Ctrl-C to stop.');
+    expect(l.stderr()).not.toContain('signatures will not be checked');
+
+    const body = oddBody(evtId(), 'po_profile_secret');
+    expect((await postRaw(l.url, body, { 'content-type': 'application/json' })).status).toBe(400);
+    expect((await postRaw(l.url, body, headersFor(body, 'not-the-profile-secret', nowSeconds()))).status).toBe(400);
+    expect((await postRaw(l.url, body, headersFor(body, S))).status).toBe(200);
+    await l.waitFor(() => l.lines().length === 1, 'the accepted event line');
+    expect(l.lines()[0]).toContain('po_profile_secret');
+
+    const exit = await stopCleanly(l);
+    expect(exit.stderr).not.toMatch(/signature not checked|signatures will not be checked/);
+  });
+
+  it('shows the sandbox’s own signed webhooks as payouts settle (Successful, and Failed for an account ending in 0000)', async () => {
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const sb = await startSandbox({
+      webhookUrl: l.url,
+      webhookSecret: S,
+      settleAfterMs: 300,
+      demoPayouts: false,
+      webhookRetryBaseMs: 100,
+    });
+    cleanups.push(() => sb.close());
+    const walletId = freshWallet(sb, '100000');
+
+    const create = async (accountNumber: string) => {
+      const body = payoutBody(walletId, {
+        recipient: { type: 'wallet', accountDetails: { name: 'Ibrahim Conteh', provider: 'afrimoney', accountNumber, phoneNumber: '+23277123456' } },
+      });
+      const res = await api(sb, 'POST', '/payout', { body, idempotencyKey: randomUUID() });
+      expect(res.status, res.raw).toBe(201);
+      return body.payoutId;
+    };
+    const good = await create('077123456');
+    const bad = await create('0770000000');
+
+    const has = (type: string, payoutId: string) => l.lines().some((x) => x.includes(type) && x.includes(payoutId));
+    await l.waitFor(
+      () => has('payout.pending', good) && has('payout.successful', good) && has('payout.pending', bad) && has('payout.failed', bad),
+      'pending + successful and pending + failed',
+      10_000,
+    );
+    const forGood = l.lines().filter((x) => x.includes(good));
+    const forBad = l.lines().filter((x) => x.includes(bad));
+    expect(forGood.some((x) => /payout\.successful/.test(x) && x.includes('1,500.50 SLE') && x.includes('Successful'))).toBe(true);
+    expect(forBad.some((x) => /payout\.failed/.test(x) && x.includes('Failed'))).toBe(true);
+    expect(forGood.some((x) => x.includes('payout.failed'))).toBe(false);
+    expect(forBad.some((x) => x.includes('payout.successful'))).toBe(false);
+    // Pending is shown before the outcome.
+    expect(forGood.findIndex((x) => x.includes('payout.pending'))).toBeLessThan(forGood.findIndex((x) => x.includes('payout.successful')));
+
+    // Every delivery was verified with the shared secret and accepted the first time.
+    expect(l.stderr()).not.toContain('rejected');
+    const deliveries = await l.waitFor(() => sb.webhookDeliveries().length >= 4 && sb.webhookDeliveries(), 'four delivery results');
+    expect(deliveries.map((d) => [d.attempt, d.outcome])).toEqual(Array(4).fill([1, 200]));
+
+    await sb.close();
+    await stopCleanly(l);
+  });
+});
+
+describe('webhooks listen: secrets never on argv (issue 11)', () => {
+  it('--secret still works but warns that other users can see it; PAYCTL_WEBHOOK_SECRET does not warn', async () => {
+    const S = secret('whsec_flag');
+    const flag = await listen(['--secret', S], { dir: configDir() });
+    expect(flag.stderr()).toMatch(/Warning: --secret puts the webhook secret on the command line, where other users of this machine can see it \(ps\)\. Use --secret-stdin or PAYCTL_WEBHOOK_SECRET instead\./);
+    const body = event({ payout_id: 'po_flag_secret' });
+    expect((await postRaw(flag.url, body, signed(body, S))).status).toBe(200);
+    expect((await postRaw(flag.url, body, signed(body, 'nope'))).status).toBe(400);
+    expect((await flag.stop()).code).toBe(0);
+
+    const fromEnv = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    expect(fromEnv.stderr()).not.toContain('Warning');
+    // payctl runs in this process here: nothing it did put the secret on this process's command line.
+    expect(ownCmdline()).not.toContain(S);
+    expect((await postRaw(fromEnv.url, body, signed(body, 'nope'))).status).toBe(400);
+    expect((await postRaw(fromEnv.url, body, signed(body, S))).status).toBe(200);
+    expect((await fromEnv.stop()).code).toBe(0);
+  });
+
+  it('--secret-stdin refuses an empty line, and --secret with --secret-stdin (exit 2, nothing listens)', async () => {
+    const empty = await payctl(['webhooks', 'listen', '--port', '0', '--secret-stdin'], { dir: configDir(), input: '\n' });
+    expect(empty.code, empty.stderr).toBe(2);
+    expect(empty.stderr).toContain('The webhook secret from standard input is empty.');
+    expect(empty.stderr).not.toContain('Ready');
+    expect(empty.stdout).toBe('');
+    const both = await payctl(['webhooks', 'listen', '--port', '0', '--secret-stdin', '--secret', 'x'], { dir: configDir(), input: 'y\n' });
+    expect(both.code, both.stderr).toBe(2);
+    expect(both.stderr).toContain('--secret-stdin or --secret, not both');
+    expect(both.stderr).not.toContain('Ready');
+    expect(both.stdout).toBe('');
+  });
+});
+
+describe('webhooks listen: Host, Origin and Content-Type checks (a browser page cannot drive it)', () => {
+  it('webhooks listen answers 421 to Host: evil.example and 403 to a foreign Origin, before verifying or printing anything', async () => {
+    const S = secret('whsec_host');
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const body = event({ payout_id: 'po_rebound' });
+    const rebind = await rawRequest(l.port, 'POST', '/webhooks', { host: 'evil.example', ...signed(body, S) }, body);
+    expect(rebind.status).toBe(421);
+    expect(rebind.contentType).toMatch(/^application\/json/);
+    expect(rebind.json).toMatchObject({ code: 'MISDIRECTED_REQUEST' });
+    expect(rebind.json.error).toContain('evil.example');
+    const withPort = await rawRequest(l.port, 'POST', '/webhooks', { host: `evil.example:${l.port}`, ...signed(body, S) }, body);
+    expect(withPort.status).toBe(421);
+    const origin = await rawRequest(l.port, 'POST', '/webhooks', { origin: 'https://evil.example', ...signed(body, S) }, body);
+    expect(origin.status).toBe(403);
+    expect(origin.json).toMatchObject({ code: 'FORBIDDEN_ORIGIN' });
+    await l.waitFor(() => (l.stderr().match(/Answered 4\d\d\./g) ?? []).length === 3, 'a warning per refusal');
+    expect(l.stdout()).toBe('');
+
+    // Loopback names are fine.
+    for (const host of ['localhost', `localhost:${l.port}`, `127.0.0.1:${l.port}`, '127.9.9.9']) {
+      const ok = await rawRequest(l.port, 'POST', '/webhooks', { host, ...signed(body, S) }, body);
+      expect(ok.status, host).toBe(200);
+    }
+    await l.waitFor(() => l.lines().length === 4, 'four event lines');
+    await stopCleanly(l);
+  });
+
+  it('webhooks listen answers 415 to a correctly signed event sent as text/plain or a form; never forwarded or printed', async () => {
+    const S = secret('whsec_ct');
+    const app: Buffer[] = [];
+    const target = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        app.push(Buffer.concat(chunks));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+    cleanups.push(() => new Promise<void>((r) => target.close(() => r())));
+    const port = (target.address() as { port: number }).port;
+    const l = await listen(['--forward-to', `http://127.0.0.1:${port}/in`], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+
+    const body = event({ payout_id: 'po_text_plain' });
+    for (const contentType of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
+      const res = await postRaw(l.url, body, signed(body, S, contentType));
+      expect(res.status, contentType).toBe(415);
+      expect(JSON.parse(res.body)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
+    const none = await rawRequest(l.port, 'POST', '/webhooks', { 'x-webhook-signature': sign(S, nowSeconds(), body) }, body);
+    expect(none.status).toBe(415);
+    expect(app).toHaveLength(0);
+    expect(l.stdout()).toBe('');
+    // JSON with a charset is what senders use: accepted and forwarded.
+    expect((await postRaw(l.url, body, signed(body, S, 'application/json; charset=utf-8'))).status).toBe(200);
+    expect(app).toHaveLength(1);
+    await l.waitFor(() => l.lines().length === 1, 'the accepted event');
+    await stopCleanly(l);
+  });
+});
+
+describe('webhooks listen: escape sequences from webhook events never reach the terminal', () => {
+  const hostile = {
+    amount: '\u001b]0;pwned\u0007100',
+    type: 'payout.successful\u001b[2J\u001b[H',
+    id: 'evt_\u202eabc\u009b31m',
+    status: 'Successful\u001b[8m',
+    payout_id: 'po_\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007',
+    currency: 'SLE\u0007',
+  };
+  const forbidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+  it('text: the line shows the cleaned values and no ESC, BEL, C1 or bidi control', async () => {
+    const S = secret('whsec_esc');
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const body = event(hostile);
+    expect((await postRaw(l.url, body, signed(body, S))).status).toBe(200);
+    const line = (await l.waitFor(() => l.lines()[0], 'the event line'))!;
+    const exit = await stopCleanly(l);
+    expect(exit.stdout).not.toMatch(forbidden);
+    expect(exit.stderr).not.toMatch(forbidden);
+    expect(exit.stdout).not.toContain('pwned');
+    expect(line).toContain('payout.successful');
+    expect(line).toContain('100.00 SLE');
+    expect(line).toContain('Successful');
+    expect(line).toContain('evt_abc');
+    expect(line).toContain('po_click');
+  });
+
+  it('--json: one line, every string sanitized (no raw C1 or bidi; no escaped ESC or BEL either)', async () => {
+    const S = secret('whsec_esc_json');
+    const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const body = event(hostile);
+    expect((await postRaw(l.url, body, signed(body, S))).status).toBe(200);
+    await l.waitFor(() => l.lines().length === 1, 'the JSON line');
+    const exit = await stopCleanly(l);
+    expect(exit.stdout).not.toMatch(forbidden);
+    expect(exit.stdout).not.toMatch(/\\u00(1b|07|9b)/i);
+    const got = JSON.parse(exit.stdout) as Record<string, unknown>;
+    expect(got).toMatchObject({ amount: '100', type: 'payout.successful', id: 'evt_abc', status: 'Successful', currency: 'SLE', payout_id: 'po_click', verified: true });
+  });
+});
