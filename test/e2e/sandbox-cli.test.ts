@@ -1,12 +1,15 @@
 /**
- * payctl sandbox start / status / stop, end to end: the built binary in child
- * processes, with a temp config folder.
+ * payctl sandbox start --detach / stop, end to end: the built binary starts a real
+ * background process and `sandbox stop` ends it (a real pid and signal), with a temp
+ * config folder. The steps between that need no process (status, a refused second
+ * start) run in process. The foreground sandbox, and status / stop on records of
+ * dead, foreign or hung processes, are in test/commands/sandbox.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { payctl } from '../helpers/in-process.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => {
@@ -88,15 +91,15 @@ describe('payctl sandbox start --detach / status / stop', () => {
     };
     expect(config.profiles.sandbox).toMatchObject({ baseUrl, apiKey });
 
-    const status = await runCli(['sandbox', 'status'], { configDir: dir });
+    const status = await payctl(['sandbox', 'status'], { dir });
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain(`Sandbox running at ${baseUrl} (pid ${record.pid}`);
-    const statusJson = await runCli(['sandbox', 'status', '--json'], { configDir: dir });
+    const statusJson = await payctl(['sandbox', 'status', '--json'], { dir });
     expect(statusJson.code, statusJson.stderr).toBe(0);
     expect(JSON.parse(statusJson.stdout)).toMatchObject({ running: true, base_url: baseUrl, pid: record.pid, port: record.port });
 
     // A second one is refused while the first runs.
-    const again = await runCli(['sandbox', 'start', '--detach'], { configDir: dir });
+    const again = await payctl(['sandbox', 'start', '--detach'], { dir });
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toContain(`A sandbox is already running at ${baseUrl} (pid ${record.pid})`);
     expect(again.stderr).toContain('payctl sandbox stop');
@@ -108,14 +111,14 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect(await refusesConnections(`${baseUrl}/auth/token`)).toBe(true);
     expect(existsSync(recordFile)).toBe(false);
 
-    const after = await runCli(['sandbox', 'status'], { configDir: dir });
+    const after = await payctl(['sandbox', 'status'], { dir });
     expect(after.code, after.stderr).toBe(1);
     expect(after.stdout).toContain('No sandbox is running.');
-    const afterJson = await runCli(['sandbox', 'status', '--json'], { configDir: dir });
+    const afterJson = await payctl(['sandbox', 'status', '--json'], { dir });
     expect(afterJson.code, afterJson.stderr).toBe(1);
     expect(JSON.parse(afterJson.stdout)).toEqual({ running: false });
 
-    const stopAgain = await runCli(['sandbox', 'stop'], { configDir: dir });
+    const stopAgain = await payctl(['sandbox', 'stop'], { dir });
     expect(stopAgain.code, stopAgain.stderr).toBe(0);
     expect(stopAgain.stderr).toContain('No sandbox is running.');
   });
@@ -135,80 +138,5 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect(stop.code, stop.stderr).toBe(0);
     expect(JSON.parse(stop.stdout)).toMatchObject({ stopped: true, pid: info.pid });
     expect(processGone(info.pid)).toBe(true);
-  });
-
-  it('treats a record of a dead process as stale', async () => {
-    const { dir, cleanup } = tempConfigDir();
-    cleanups.push(cleanup);
-    const dead = spawn(process.execPath, ['-e', '0']);
-    await new Promise((r) => dead.on('exit', r));
-    writeFileSync(
-      join(dir, 'sandbox.json'),
-      JSON.stringify({ pid: dead.pid, port: 1, baseUrl: 'http://127.0.0.1:1/v2', apiKey: 'x', webhookSecret: 'y', startedAt: '' }),
-    );
-    const status = await runCli(['sandbox', 'status'], { configDir: dir });
-    expect(status.code, status.stderr).toBe(1);
-    const stop = await runCli(['sandbox', 'stop'], { configDir: dir });
-    expect(stop.code, stop.stderr).toBe(0);
-    expect(stop.stderr).toContain(`No sandbox is running (removed a stale record of pid ${dead.pid})`);
-    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
-  });
-});
-
-describe('payctl sandbox start (foreground)', () => {
-  it('serves until SIGINT, then exits 0 and frees the port', async () => {
-    const { dir, cleanup } = tempConfigDir();
-    cleanups.push(cleanup);
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json'], {
-      env: cliEnv(dir),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cleanups.push(() => killIfRunning(child.pid));
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const info = await new Promise<{ base_url: string; pid: number; port: number }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no JSON line; stderr: ${stderr}`)), 15_000);
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        stdout += d;
-        const line = stdout.split('\n').find((l) => l.startsWith('{'));
-        if (line && stdout.includes('\n')) {
-          clearTimeout(timer);
-          resolve(JSON.parse(line) as { base_url: string; pid: number; port: number });
-        }
-      });
-    });
-    expect(info.pid).toBe(child.pid);
-    expect(info.base_url).toBe(`http://127.0.0.1:${info.port}/v2`);
-    const health = await fetch(info.base_url.replace(/\/v2$/, '/_sandbox/health'));
-    expect(health.status).toBe(200);
-    expect(stderr).toContain('Press Ctrl-C to stop.');
-    // No background record for a foreground sandbox.
-    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
-
-    child.kill('SIGINT');
-    const { code, signal } = await exited;
-    expect(signal).toBeNull();
-    expect(code).toBe(0);
-    expect(stderr).toContain('Sandbox stopped.');
-    expect(await refusesConnections(`${info.base_url}/auth/token`)).toBe(true);
-  });
-
-  it('refuses a port in use with exit 2 and a hint', async () => {
-    const { dir, cleanup } = tempConfigDir();
-    cleanups.push(cleanup);
-    const { startSandbox } = await import('../../src/sandbox/server.js');
-    const busy = await startSandbox();
-    try {
-      const res = await runCli(['sandbox', 'start', '--port', String(busy.port)], { configDir: dir });
-      expect(res.code, res.stderr).toBe(2);
-      expect(res.stderr).toContain(`Port ${busy.port} is already in use.`);
-      expect(res.stderr).toContain('--port 0');
-    } finally {
-      await busy.close();
-    }
   });
 });
