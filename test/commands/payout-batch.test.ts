@@ -1,6 +1,6 @@
 /**
- * `payctl payout batch`: a file of payouts sent exactly once per row. The built binary
- * against the in-process sandbox: a 200-row CSV at concurrency 8, a JSON-lines file with
+ * `payctl payout batch`: a file of payouts sent exactly once per row. In process
+ * (payctl's main with in-memory streams, the sandbox over real HTTP): a 200-row CSV at concurrency 8, a JSON-lines file with
  * a .jsonl report, bad rows named by row and column with nothing sent, the plan with a
  * wallet that would go short, --dry-run, no terminal without --yes, and a rerun of an
  * accepted file that sends nothing new.
@@ -9,14 +9,15 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { payctl, type InProcessOptions } from '../helpers/in-process.js';
+import type { Run } from '../helpers/e2e.js';
+import { loginInProcess, withoutWarnings } from '../helpers/batch-in-process.js';
 import {
   batchRows,
   expectExactlyOncePerId,
   expectNoNodeWarnings,
   fundDemoWallets,
   heldCounts,
-  loginCli,
-  payctl,
   payoutPosts,
   postedPayoutId,
   readCsvReport,
@@ -26,7 +27,6 @@ import {
   toJsonl,
   totalMinor,
   twoDigits,
-  type Run,
   writeFile,
 } from '../helpers/batch.js';
 
@@ -40,7 +40,7 @@ let sle: string;
 // One login for the file: every test uses its own payout ids, so the journal is shared safely.
 beforeAll(async () => {
   cfg = tempConfigDir();
-  await loginCli(ctx.sb, cfg.dir);
+  await loginInProcess(ctx.sb, cfg.dir);
 });
 
 afterAll(() => cfg?.cleanup());
@@ -57,7 +57,7 @@ afterEach(() => {
   work.cleanup();
 });
 
-const batch = (args: string[], timeoutMs = 25_000): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: cfg.dir, timeoutMs });
+const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: cfg.dir, ...opts });
 
 function noPosts(sb: Sandbox): void {
   expect(payoutPosts(sb)).toEqual([]);
@@ -71,7 +71,7 @@ describe('payout batch: sending', () => {
     const file = writeFile(work.file('stipends.csv'), '\uFEFF' + toCsv(rows));
     const before = sb.wallets().find((w) => w.wallet_id === sle)!.balance_minor;
 
-    const r = await batch([file, '--concurrency', '8', '--yes']);
+    const r = await withoutWarnings(() => batch([file, '--concurrency', '8', '--yes']));
     expect(r.stderr).toContain(`200 payouts to send from ${file}:`);
     expect(r.stderr).toMatch(/^progress: 200\/200, 200 done, 0 failed, 0 in flight/m);
     expect(r.stderr).toContain('200 accepted, 0 already submitted, 0 rejected, 0 unknown.');
@@ -133,7 +133,7 @@ describe('payout batch: sending', () => {
       sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 400, times: Infinity });
       const rows = batchRows(3 * n, sle, `conc${n}-${Date.now()}`);
       const file = writeFile(work.file(`conc${n}.csv`), toCsv(rows));
-      const r = await batch([file, ...args, '--yes']);
+      const r = await withoutWarnings(() => batch([file, ...args, '--yes']));
       sb.faults.clear();
       expect(r.code, r.stderr).toBe(0);
       expectNoNodeWarnings(r.stderr);
