@@ -9,6 +9,7 @@ import type { Deps } from './deps.js';
 import type { GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
+import { FIELD_FLAGS } from './commands/payout/create-spec.js';
 
 export type Action<O> = (opts: O, deps: Deps) => Promise<number | void>;
 
@@ -125,22 +126,13 @@ export function buildProgram(run: Runner): Command {
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/balances.js')));
 
   const payout = program.command('payout').description('send and look up single payouts');
-  payout
-    .command('create')
-    .description('send one payout: validated, confirmed, journaled, and never sent twice')
-    .option('--wallet <id>', 'source wallet to debit')
-    .option('--amount <decimal>', 'amount as a plain decimal (e.g. 1500.50), at most the currency\'s minor digits')
-    .option('--currency <code>', 'ISO 4217 currency code of the wallet (e.g. SLE)')
-    // Not commander's .choices(): it stops at the first bad flag, and a bad --type must be
-    // listed with every other problem (validatePayout checks bank|wallet).
-    .option('--type <type>', 'recipient type: bank or wallet')
-    .option('--name <text>', "recipient's full name")
-    .option('--provider <name>', 'bank or wallet provider (e.g. orange_money, afrimoney, ecobank)')
-    .option('--account <number>', "recipient's account number")
-    .option('--phone <number>', 'phone number (required for wallet recipients)')
-    .option('--note <text>', 'note or payment reference')
-    .option('--metadata <key=value>', 'metadata pair (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
-    .option('--payout-id <id>', 'your id for this payout (default: a new UUID); the same id again reuses its key')
+  const create = payout.command('create').description('send one payout: validated, confirmed, journaled, and never sent twice');
+  // The payout's fields: one table (create-spec.ts) for these flags, labels and retry commands.
+  for (const f of FIELD_FLAGS) {
+    if (f.field === 'metadata') create.option(f.flags, f.help, (v: string, prev: string[]) => [...prev, v], [] as string[]);
+    else create.option(f.flags, f.help);
+  }
+  create
     .option('--idempotency-key <uuid>', 'idempotency key to send (default: a new UUID, journaled)')
     .option('-y, --yes', 'send without asking for confirmation (required without a terminal)')
     .option('--allow-repeat', 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours')

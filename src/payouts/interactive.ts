@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { balanceMinor, formatAmount, parseAmount } from '../money/amount.js';
 import type { Prompter } from '../output/prompter.js';
 import { text } from '../output/text.js';
-import { KNOWN_PROVIDERS, normalizeProvider, validatePayout, type PayoutFields } from './request.js';
+import { FIELD_NAMES, KNOWN_PROVIDERS, normalizeProvider, validatePayout, type PayoutFields } from './request.js';
 
 export function walletLabel(w: Wallet): string {
   return `${text(w.wallet_name) || text(w.wallet_id)} (${text(w.wallet_id)}) · ${formatAmount(w.balance, w.currency)} ${text(w.currency)}`;
@@ -18,11 +18,10 @@ export function walletLabel(w: Wallet): string {
 /** A field's problem under the flag validation, as a prompt's validate() answer. */
 function checkField(field: keyof PayoutFields, base: PayoutFields): (value: string) => true | string {
   return (value) => {
-    const r = validatePayout({ ...base, [field]: value });
+    const r = validatePayout({ ...base, [field]: value }, FIELD_NAMES);
     if (r.ok) return true;
-    const label = `--${field === 'walletId' ? 'wallet' : field}`;
-    const mine = r.problems.find((p) => p.startsWith(label));
-    return mine ? mine.replace(/^--[a-z-]+:? ?/, '').replace(/^is required.*/, 'Required.') : true;
+    const mine = r.problems.find((p) => p.startsWith(`${field} `) || p.startsWith(`${field}:`));
+    return mine ? mine.slice(field.length).replace(/^:? ?/, '').replace(/^is required.*/, 'Required.') : true;
   };
 }
 

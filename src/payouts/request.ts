@@ -89,19 +89,19 @@ export function isUuid(value: string): boolean {
 
 export type Labels = Record<FieldName, string>;
 
-/** How problems name fields for the flags of `payout create`. */
-export const FLAG_LABELS: Labels = {
-  payoutId: '--payout-id',
-  walletId: '--wallet',
-  amount: '--amount',
-  currency: '--currency',
-  type: '--type',
-  name: '--name',
-  provider: '--provider',
-  account: '--account',
-  phone: '--phone',
-  note: '--note',
-  metadata: '--metadata',
+/** Fields named as they are (callers name them for their input: flags, columns). */
+export const FIELD_NAMES: Labels = {
+  payoutId: 'payoutId',
+  walletId: 'walletId',
+  amount: 'amount',
+  currency: 'currency',
+  type: 'type',
+  name: 'name',
+  provider: 'provider',
+  account: 'account',
+  phone: 'phone',
+  note: 'note',
+  metadata: 'metadata',
 };
 
 function codePoint(ch: string): string {
@@ -129,7 +129,7 @@ function present(v: string | undefined): v is string {
 /** Validates every field; returns the request or every problem, each naming its field. */
 export function validatePayout(
   f: PayoutFields,
-  labels: Labels = FLAG_LABELS,
+  labels: Labels = FIELD_NAMES,
 ): { ok: true; request: PayoutRequest } | { ok: false; problems: string[] } {
   const problems: string[] = [];
   const need = (k: FieldName, v: string | undefined, what: string) => {

@@ -12,11 +12,13 @@ import { UsageError } from '../../src/errors.js';
 import { decodeBatchFile, duplicateJsonKey, parseBatchFile } from '../../src/payouts/batch-file.js';
 import { checkBatch, openBatch } from '../../src/payouts/batch-load.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
-import { payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+import { payoutBody, validatePayout, type Labels, type PayoutFields } from '../../src/payouts/request.js';
+import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
 
 const OK: PayoutFields = { walletId: 'wal_1', amount: '10', currency: 'SLE', type: 'bank', name: 'Aminata Kamara', provider: 'uba', account: '123' };
 
-function problems(f: PayoutFields, labels = undefined as never): string[] {
+/** Problems as `payout create` names them (by flag), or as `labels` name them. */
+function problems(f: PayoutFields, labels: Labels = FLAG_LABELS): string[] {
   const r = validatePayout({ ...OK, ...f }, labels);
   return r.ok ? [] : r.problems;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  FLAG_LABELS,
   isUuid,
   normalizeProvider,
   payoutBody,
@@ -9,6 +8,7 @@ import {
   type PayoutRequest,
 } from '../../src/payouts/request.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
+import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
 import { parseAmount } from '../../src/money/amount.js';
 
 /** A complete, valid wallet payout; tests override single fields. */

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { retryCommand } from '../../src/payouts/retry-command.js';
+import { retryCommand } from '../../src/commands/payout/retry-command.js';
 import { shellQuote } from '../../src/output/command-line.js';
 import { payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
 

@@ -14,7 +14,8 @@ import { shortTime } from '../../payouts/batch-load.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
 import { isUuid, missingFields, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { promptPayout, walletLabel } from '../../payouts/interactive.js';
-import { retryCommand } from '../../payouts/retry-command.js';
+import { retryCommand } from './retry-command.js';
+import { FLAG_LABELS, fieldsFromOptions } from './create-spec.js';
 import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { renderCard, text } from '../../output/text.js';
@@ -41,28 +42,12 @@ export interface PayoutCreateOptions {
 const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 
-function fieldsFrom(o: PayoutCreateOptions): PayoutFields {
-  return {
-    walletId: o.wallet,
-    amount: o.amount,
-    currency: o.currency,
-    type: o.type,
-    name: o.name,
-    provider: o.provider,
-    account: o.account,
-    phone: o.phone,
-    note: o.note,
-    metadata: o.metadata ?? [],
-    payoutId: o.payoutId,
-  };
-}
-
 async function liveWallets(deps: Deps): Promise<Wallet[]> {
   return (await (await deps.api()).wallets()).wallets;
 }
 
 function validated(fields: PayoutFields, opts: PayoutCreateOptions, deps: Deps): PayoutRequest {
-  const r = validatePayout(fields);
+  const r = validatePayout(fields, FLAG_LABELS);
   const problems = r.ok ? [] : [...r.problems];
   if (opts.idempotencyKey !== undefined && !isUuid(opts.idempotencyKey)) {
     problems.push(`--idempotency-key: "${opts.idempotencyKey}" is not a UUID`);
@@ -104,7 +89,7 @@ function asRecord(t: PayoutTransaction, r: PayoutRequest) {
 }
 
 export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number> {
-  let fields = fieldsFrom(opts);
+  let fields = fieldsFromOptions({ ...opts });
   let wallets: Wallet[] | undefined;
   if (missingFields(fields) && deps.io.interactive) {
     wallets = await liveWallets(deps);
