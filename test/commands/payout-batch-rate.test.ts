@@ -23,7 +23,7 @@ import {
   toCsv,
   writeFile,
 } from '../helpers/batch.js';
-import { loginInProcess, VirtualClock, withoutWarnings } from '../helpers/batch-in-process.js';
+import { loginInProcess, VirtualClock, withoutWarnings } from '../helpers/batch-fixtures.js';
 
 const RATE = 20;
 const ROWS = 100;

@@ -11,7 +11,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
-import { loginInProcess, withoutWarnings } from '../helpers/batch-in-process.js';
+import { loginInProcess, withoutWarnings } from '../helpers/batch-fixtures.js';
 import {
   batchRows,
   expectExactlyOncePerId,

@@ -1,12 +1,14 @@
 /**
- * Shared fixtures for the in-process batch and hostile-machine tests: a login done in
- * process, Node process warnings caught while a run goes on (what the spawned tests see
- * on the child's stderr), and virtual time: a TestClock that also moves `Date` for the
- * in-process sandbox, so its rate limiter and request times (receivedAt) follow the time
- * payctl waits on instead of the wall clock.
+ * Shared fixtures for the batch and hostile-machine tests (in process and spawned): a
+ * login done in process, one key and one body per payout id across POSTs, Node process
+ * warnings caught while a run goes on (what the spawned tests see on the child's
+ * stderr), and virtual time: a TestClock that also moves `Date` for the in-process
+ * sandbox, so its rate limiter and request times (receivedAt) follow the time payctl
+ * waits on instead of the wall clock.
  */
 import { expect, vi } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
+import { postedPayoutId } from './batch.js';
 import { TestClock } from './clock.js';
 import { payctl } from './in-process.js';
 
@@ -15,6 +17,25 @@ export async function loginInProcess(sb: Sandbox, dir: string): Promise<void> {
   const r = await payctl(['login', '--api-key-stdin', '--base-url', sb.baseUrl], { dir, input: sb.apiKey + '\n' });
   expect(r.stderr).toContain('Logged in');
   expect(r.code).toBe(0);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Every payout id was always sent with one key (a UUID) and one body, byte for byte; returns id -> key. */
+export function expectOneKeyPerPayoutId(posts: RecordedRequest[]): Map<string, string> {
+  const keys = new Map<string, string>();
+  const bodies = new Map<string, string>();
+  for (const p of posts) {
+    const id = postedPayoutId(p);
+    const key = p.headers['idempotency-key']!;
+    expect(key).toMatch(UUID);
+    expect(keys.get(id) ?? key, `one key for ${id}`).toBe(key);
+    expect(bodies.get(id) ?? p.body, `one body for ${id}`).toBe(p.body);
+    keys.set(id, key);
+    bodies.set(id, p.body);
+  }
+  expect(new Set(keys.values()).size).toBe(keys.size);
+  return keys;
 }
 
 /**
@@ -51,10 +72,16 @@ export async function withoutWarnings<T>(fn: () => Promise<T>): Promise<T> {
 /**
  * Virtual time for a test whose sandbox runs in this process: a TestClock (payctl waits
  * without real waiting) that also sets `Date` (faked; timers stay real) to its own time,
- * so the sandbox's rate limiter and the times it records move exactly when payctl waits.
- * Call `restore()` when done (afterEach).
+ * so the sandbox's request times (receivedAt), and the rate limiter of a sandbox started
+ * after it, move exactly when payctl waits. `hold()` keeps every wait from ending until
+ * `release()`, so a test can see who waits (`sleeping`) and that nothing is sent
+ * meanwhile. Call `restore()` when done (afterEach).
  */
 export class VirtualClock extends TestClock {
+  #held: Array<() => void> | undefined;
+  /** Waits started and not yet ended (held ones included). */
+  sleeping = 0;
+
   constructor() {
     super(new Date());
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -62,8 +89,14 @@ export class VirtualClock extends TestClock {
   }
 
   override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    await super.sleep(ms, signal);
-    vi.setSystemTime(this.now());
+    this.sleeping++;
+    try {
+      if (this.#held) await new Promise<void>((resolve) => this.#held!.push(resolve));
+      await super.sleep(ms, signal);
+      vi.setSystemTime(this.now());
+    } finally {
+      this.sleeping--;
+    }
   }
 
   override advance(ms: number): void {
@@ -71,7 +104,19 @@ export class VirtualClock extends TestClock {
     vi.setSystemTime(this.now());
   }
 
+  /** From now on, waits do not end until release(). */
+  hold(): void {
+    this.#held ??= [];
+  }
+
+  release(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const wake of held) wake();
+  }
+
   restore(): void {
+    this.release();
     vi.useRealTimers();
   }
 }
