@@ -3,7 +3,8 @@
  * (a symlink at the report's path, a journal entry claiming "accepted", a config folder
  * of theirs that anyone can write to), and answers that would make payctl loop or crash
  * (pages that repeat forever, JSON nested 10,000 deep). Each is refused or reported;
- * nothing is overwritten, nothing skipped, nothing sent.
+ * nothing is overwritten, nothing skipped, nothing sent. In process (payctl's main with
+ * in-memory streams, the sandbox and the hostile services over real HTTP).
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { payctl as run, stackLines, writeLoggedIn, type Run } from '../helpers/e2e.js';
-import { batchRows, fundDemoWallets, loginCli, payctl, payoutPosts, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
+import { stackLines, writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { batchRows, fundDemoWallets, payoutPosts, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
+import { loginInProcess } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 let cfg: ReturnType<typeof tempConfigDir>;
@@ -25,7 +29,7 @@ beforeEach(async () => {
   work = tempWorkDir();
   fundDemoWallets(ctx.sb);
   sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  await loginCli(ctx.sb, cfg.dir);
+  await loginInProcess(ctx.sb, cfg.dir);
   ctx.sb.clearRequests();
 });
 
@@ -79,8 +83,13 @@ describe('planted files', () => {
     const rows = batchRows(2, sle, `edit-${Date.now()}`);
     const file = writeFile(work.file('edit.csv'), toCsv(rows));
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 503, times: Infinity });
-    const first = await payctl(['payout', 'batch', file, '--yes', '--timeout', '1'], { dir: cfg.dir, timeoutMs: 60_000 });
+    // The sandbox answers 503 at once: the back-off between attempts is the clock's alone.
+    const clock = new TestClock();
+    const first = await payctl(['payout', 'batch', file, '--yes', '--timeout', '1'], { dir: cfg.dir, clock });
     expect(first.code, first.stderr).toBe(4);
+    // Both rows were tried 5 times (4 waits each) before their outcome became unknown.
+    expect(payoutPosts(ctx.sb).map((p) => p.outcome)).toEqual(Array(10).fill(503));
+    expect(clock.waits).toHaveLength(8);
     ctx.sb.faults.clear();
     const f = journalFile(rows[0]!.payout_id!);
     const entry = JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
@@ -98,7 +107,7 @@ describe('planted files', () => {
     mkdirSync(open);
     chmodSync(open, 0o777);
     symlinkSync(open, join(cfg.dir, 'journal'));
-    const r = await run(['payout', 'create', '--wallet', sle, '--amount', '1.00', '--currency', 'SLE', '--type', 'bank', '--name', 'A', '--provider', 'uba', '--account', '1', '--yes'], { dir: cfg.dir });
+    const r = await payctl(['payout', 'create', '--wallet', sle, '--amount', '1.00', '--currency', 'SLE', '--type', 'bank', '--name', 'A', '--provider', 'uba', '--account', '1', '--yes'], { dir: cfg.dir });
     expect(r.stderr).toContain(`Refusing to use the payout journal folder ${join(cfg.dir, 'journal')}: it is a symbolic link. Nothing was sent.`);
     expect(r.code).toBe(2);
     expect(readdirSync(open)).toEqual([]);
@@ -115,12 +124,12 @@ describe('planted files', () => {
     chownSync(folder, 12345, 12345);
     chmodSync(folder, 0o777);
     ctx.sb.clearRequests();
-    const r = await run(['balances'], { dir: cfg.dir, env: { PAYCTL_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
+    const r = await payctl(['balances'], { dir: cfg.dir, env: { PAYCTL_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
     expect(r.stderr).toContain(`Refusing to use the config folder ${folder}: it is owned by another user (uid 12345). Nothing was sent.`);
     expect(r.code).toBe(2);
     expect(ctx.sb.requests()).toEqual([]);
     // The same folder named explicitly is the user's choice.
-    const ok = await run(['balances', '--json'], { dir: folder });
+    const ok = await payctl(['balances', '--json'], { dir: folder });
     expect(ok.code, ok.stderr).toBe(0);
   });
 });
@@ -150,7 +159,7 @@ describe('services that never stop', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const hostile = (args: string[]): Promise<Run> => run([...args, '--base-url', base], { dir: cfg.dir, env: { PAYCTL_TOKEN: 'tok_hostile_machine_0001' } });
+  const hostile = (args: string[]): Promise<Run> => payctl([...args, '--base-url', base], { dir: cfg.dir, env: { PAYCTL_TOKEN: 'tok_hostile_machine_0001' } });
 
   it.each([
     ['repeat', 'page 2 repeats page 1 (100 payouts read before)'],
