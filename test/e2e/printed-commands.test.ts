@@ -122,9 +122,12 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     const name = `Jo's payee ${Date.now()}`;
     sb.faults.add({ path: '/v2/payout', kind: 'hang', times: Infinity });
 
+    // Every attempt waits out the whole --timeout against the hung request: half a second
+    // (not 1 s) keeps 5 attempts short, and still leaves the printed commands, which carry
+    // the same --timeout, ample time against the sandbox once it answers again.
     const r = await payctlE2e(
       [
-        'payout', 'create', '--profile', 'tty', '--timeout', '1',
+        'payout', 'create', '--profile', 'tty', '--timeout', '0.5',
         '--wallet', wal,
         '--amount', '250.75',
         '--currency', 'SLE',
