@@ -13,11 +13,11 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { writeLoggedIn } from '../helpers/e2e.js';
 import {
   batchRows,
   fundDemoWallets,
   heldCounts,
-  loginCli,
   payctl,
   payoutPosts,
   postedPayoutId,
@@ -40,7 +40,7 @@ let sle: string;
 // One login (the default profile) for the file; every test has its own wallet and recipients.
 beforeAll(async () => {
   cfg = tempConfigDir();
-  await loginCli(ctx.sb, cfg.dir);
+  await writeLoggedIn(ctx.sb, cfg.dir); // the profile as `payctl login` leaves it, without a process
 });
 
 afterAll(() => cfg?.cleanup());
