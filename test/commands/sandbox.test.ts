@@ -8,13 +8,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { closedPort, readProfile } from '../helpers/e2e.js';
 import { fakeDeps } from '../helpers/fake-deps.js';
 import { payctl, startPayctl, type Started } from '../helpers/in-process.js';
 import { startSandbox } from '../helpers/sandbox.js';
 import { run as startRun } from '../../src/commands/sandbox/start.js';
+import { run as stopRun } from '../../src/commands/sandbox/stop.js';
 import { exitCodeOf, LocalError, UsageError } from '../../src/errors.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -420,5 +421,73 @@ describe('payctl sandbox start --detach (the parent, in process)', () => {
       (e: unknown) => e,
     );
     expect((err as Error).message).toBe('The background sandbox exited before it was ready (exit code 5).');
+  });
+});
+
+/**
+ * `sandbox stop` of a sandbox that ignores SIGTERM, through fakeDeps with a stand-in host
+ * (a pid above pid_max: no such process, no /proc entry) and vitest's fake timers for
+ * the 5 s grace and 2 s kill waits.
+ */
+describe('payctl sandbox stop: a sandbox that does not stop', () => {
+  const FAKE_PID = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')) + 1000;
+
+  async function stopWith(dir: string, onSignal: (signal: NodeJS.Signals) => boolean) {
+    const port = await closedPort();
+    const baseUrl = `http://127.0.0.1:${port}/v2`;
+    writeRecordFile(dir, { pid: FAKE_PID, port, baseUrl, apiKey: 'x', webhookSecret: 'y', startedAt: '' });
+    const fd = fakeDeps({ dir });
+    cleanups.push(() => fd.close());
+    let alive = true;
+    const signals: NodeJS.Signals[] = [];
+    fd.deps.host = {
+      ...fd.deps.host,
+      kill: (pid, signal) => {
+        expect(pid).toBe(FAKE_PID);
+        if (!alive) throw Object.assign(new Error('kill ESRCH'), { code: 'ESRCH' });
+        if (signal === 0) return;
+        signals.push(signal);
+        if (onSignal(signal)) alive = false;
+      },
+    };
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout'] });
+    cleanups.push(() => vi.useRealTimers());
+    let settled = false;
+    const result = stopRun({}, fd.deps).then(
+      (code) => ({ code, err: undefined as unknown }),
+      (err: unknown) => ({ code: undefined, err }),
+    );
+    void result.then(() => (settled = true));
+    // The health check (a refused connection) runs on real I/O; the waits on fake time.
+    for (let i = 0; i < 400 && !settled; i++) {
+      await vi.advanceTimersByTimeAsync(100);
+      await new Promise((r) => setImmediate(r));
+    }
+    vi.useRealTimers();
+    expect(settled).toBe(true);
+    return { ...(await result), fd, signals, baseUrl };
+  }
+
+  it('SIGTERM ignored: after 5 s it is killed (SIGKILL), with a warning; then "Sandbox stopped."', async () => {
+    const dir = configDir();
+    const { code, err, fd, signals } = await stopWith(dir, (signal) => signal === 'SIGKILL');
+    expect(err).toBeUndefined();
+    expect(code).toBe(0);
+    expect(signals).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(fd.stderr()).toBe(`Warning: The sandbox (pid ${FAKE_PID}) did not stop within 5 s; killing it.\nSandbox stopped.\n`);
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+
+  it('neither SIGTERM nor SIGKILL ends it: exit 1, saying how to kill it by hand; the record is removed', async () => {
+    const dir = configDir();
+    const { code, err, fd, signals } = await stopWith(dir, () => false);
+    expect(code).toBeUndefined();
+    expect(err).toBeInstanceOf(LocalError);
+    expect(exitCodeOf(err)).toBe(1);
+    expect((err as LocalError).message).toBe(`The sandbox (pid ${FAKE_PID}) could not be stopped.`);
+    expect((err as LocalError).hint).toBe(`Try: kill -9 ${FAKE_PID}`);
+    expect(signals).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(fd.stderr()).toBe(`Warning: The sandbox (pid ${FAKE_PID}) did not stop within 5 s; killing it.\n`);
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
   });
 });

@@ -474,3 +474,69 @@ describe('webhooks listen: escape sequences from webhook events never reach the 
     expect(got).toMatchObject({ amount: '100', type: 'payout.successful', id: 'evt_abc', status: 'Successful', currency: 'SLE', payout_id: 'po_click', verified: true });
   });
 });
+
+describe('webhooks listen: odd input', () => {
+  it('--secret-stdin: the first line of stdin is the secret (no warning; signatures checked with it)', async () => {
+    const S = secret('whsec_stdin_inproc');
+    const l = await listen(['--secret-stdin'], { dir: configDir(), input: `${S}\nignored second line\n` });
+    expect(l.stderr()).not.toMatch(/Warning|command line|signatures will not be checked/);
+    const body = event({ payout_id: 'po_stdin_inproc' });
+    expect((await postRaw(l.url, body, signed(body, 'whsec_some_other'))).status).toBe(400);
+    expect((await postRaw(l.url, body, signed(body, `${S}\nignored second line`))).status).toBe(400);
+    expect((await postRaw(l.url, body, signed(body, S))).status).toBe(200);
+    await l.waitFor(() => l.lines().length === 1, 'the verified event line');
+    expect(l.lines()[0]).toContain('po_stdin_inproc');
+    const exit = await stopCleanly(l);
+    expect(exit.stdout + exit.stderr).not.toContain(S);
+  });
+
+  it('refuses a --forward-to that is not an http(s) URL, a --path without "/", and a port in use (exit 2, nothing listens)', async () => {
+    const dir = configDir();
+    const cases: Array<[string[], string]> = [
+      [['--forward-to', 'not a url'], 'Error: --forward-to: "not a url" is not a URL.'],
+      [['--forward-to', 'ftp://127.0.0.1/in'], 'Error: --forward-to must be an http:// or https:// URL.'],
+      [['--path', 'webhooks'], 'Error: --path must start with "/".'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await payctl(['webhooks', 'listen', '--port', '0', ...args], { dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).not.toContain('Ready');
+      expect(r.stdout).toBe('');
+    }
+    const busy = await listen([], { dir, env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const r = await payctl(['webhooks', 'listen', '--port', String(busy.port)], { dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Port ${busy.port} on 127.0.0.1 is already in use.`);
+    expect(r.stderr).toContain('Choose another with --port.');
+    expect(r.stdout).toBe('');
+    await stopCleanly(busy);
+  });
+
+  it('without a secret, --json: a body that is not JSON is shown with nulls and a warning; a body over 1 MiB is answered 413', async () => {
+    const l = await listen(['--json'], { dir: configDir() });
+    expect((await postRaw(l.url, 'this is not json', { 'content-type': 'application/json' })).status).toBe(200);
+    const line = await l.waitFor(() => l.lines()[0], 'the JSON line');
+    expect(JSON.parse(line)).toMatchObject({ id: null, type: null, payout_id: null, amount: null, currency: null, status: null, verified: null, error: null, duplicate: false, forward_status: null, answered: 200 });
+    await l.waitFor(() => l.stderr().includes('Warning: signature not checked: no webhook secret'), 'the per-event warning');
+
+    // Refused unread. listen.ts means to answer 413, but it destroys the request (and so
+    // the socket) first: today the sender sees the connection dropped. Either is a refusal.
+    const big = await postRaw(l.url, Buffer.alloc(1024 * 1024 + 1, 0x20), { 'content-type': 'application/json' }).catch((e: Error) => e);
+    if (big instanceof Error) expect(big.message).toMatch(/socket hang up|ECONNRESET|EPIPE/);
+    else expect(big).toEqual({ status: 413, body: '' });
+    // Nothing printed for it, and the listener still takes events.
+    expect((await postRaw(l.url, '{"id":"evt_after_big"}', { 'content-type': 'application/json' })).status).toBe(200);
+    await l.waitFor(() => l.lines().length === 2, 'the next event line');
+    expect(JSON.parse(l.lines()[1]!)).toMatchObject({ id: 'evt_after_big', answered: 200 });
+    await stopCleanly(l);
+  });
+
+  it('text, without a secret: a body that is not JSON is one line "(not JSON)"', async () => {
+    const l = await listen([], { dir: configDir() });
+    expect((await postRaw(l.url, '<xml/>', { 'content-type': 'application/json' })).status).toBe(200);
+    const line = await l.waitFor(() => l.lines()[0], 'the event line');
+    expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}\(not JSON\)$/);
+    await stopCleanly(l);
+  });
+});
