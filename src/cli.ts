@@ -68,7 +68,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
 
   const run: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}): Promise<void> => {
     const globals = globalsFrom(cmd, proc.env);
-    const colorFlag = (cmd.optsWithGlobals() as { color?: boolean }).color !== false;
+    const colorFlag = cmd.optsWithGlobals<{ color?: boolean }>().color !== false;
     mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
     // Every known secret is masked in everything written, in every mode (output/secrets.ts).
     const io = ioFrom(proc, globals, (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }), (s) => maskedStream(s, mask));

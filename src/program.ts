@@ -344,14 +344,14 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Global options from the command line and environment (flag > env > default). */
 export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
-  const o = cmd.optsWithGlobals() as {
+  const o = cmd.optsWithGlobals<{
     profile?: string;
     baseUrl?: string;
     json?: boolean;
     input?: boolean;
     verbose?: boolean;
     timeout?: number;
-  };
+  }>();
   const profile = profileChoice(o.profile, env).value;
   // A profile name is a key of the config file and a word in printed commands: kept plain.
   if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {

@@ -179,7 +179,7 @@ export class ApiClient {
     let answered = false;
     try {
       const res = await httpRequest(await this.#getDispatcher(), url, {
-        method: method as Dispatcher.HttpMethod,
+        method,
         headers: all,
         body,
         signal: AbortSignal.any([interrupt, deadline]),

@@ -197,7 +197,7 @@ class ConfStore implements ConfigStore {
       const issue = parsed.error.issues[0];
       throw this.#damaged(new Error(`${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'unexpected shape'}`));
     }
-    return (parsed.data.profiles ?? {}) as Record<string, Profile>;
+    return parsed.data.profiles ?? {};
   }
 
   async #write(profiles: Record<string, Profile>): Promise<void> {
@@ -356,7 +356,7 @@ function pick(s: Secrets, fields: ReadonlyArray<readonly [SecretField, SecretNam
 }
 
 function stripUndefined(p: Profile): Profile {
-  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as Profile;
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
 }
 
 /** Opens the store of the config folder; `opts.keyring` replaces the OS keyring (tests). */

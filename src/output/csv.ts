@@ -28,6 +28,7 @@ export function isFormula(s: string): boolean {
 }
 
 export function csvCell(value: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalars (strings, numbers, booleans, bigints)
   let s = value === undefined || value === null ? '' : sanitize(String(value));
   if (isFormula(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

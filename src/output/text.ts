@@ -7,6 +7,7 @@ import type { Style } from './style.js';
 /** A cell of service or user text: sanitized here. */
 export function text(value: unknown): string {
   if (value === undefined || value === null) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalars (strings, numbers, booleans, bigints)
   return sanitizeInline(String(value));
 }
 

@@ -83,7 +83,7 @@ export async function runBatch(
   o: RunBatchOptions & { total?: number },
 ): Promise<{ outcomes: RowOutcome[]; stopped: boolean }> {
   const total = o.total ?? (Array.isArray(items) ? items.length : 0);
-  const outcomes: RowOutcome[] = new Array(total);
+  const outcomes = new Array<RowOutcome>(total);
   const stats: BatchStats = { total, done: 0, failed: 0, unknown: 0, inFlight: 0 };
   const gate = new RateGate(o.clock);
   // Requests in flight are not interrupted by the first Ctrl-C: they finish and are recorded.

@@ -146,7 +146,7 @@ export class Journal {
 
   #serialize(entry: JournalEntry): string {
     const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
-    return JSON.stringify({ ...rest, mac: this.#mac(rest as JournalEntry) }, null, 2) + '\n';
+    return JSON.stringify({ ...rest, mac: this.#mac(rest) }, null, 2) + '\n';
   }
 
   #read(file: string, payoutId?: string): JournalEntry | undefined {

@@ -4,7 +4,7 @@
  * go short. Fees are charged by the service and only known once a payout is accepted.
  */
 import type { Wallet } from '../api/schemas.js';
-import { balanceMinor, formatAmount, minorToDecimal } from '../money/amount.js';
+import { balanceMinor, minorToDecimal } from '../money/amount.js';
 import type { PayoutRequest } from './request.js';
 
 export interface PlanGroup {

@@ -141,7 +141,7 @@ export function validatePayout(
     if (present(v) && v.length > max) problems.push(`${labels[k]} is longer than ${max} characters`);
   };
 
-  for (const [k, what] of REQUIRED_FIELDS) need(k, f[k] as string | undefined, what);
+  for (const [k, what] of REQUIRED_FIELDS) need(k, f[k], what);
   text('walletId', f.walletId, 128);
   text('name', f.name, 200);
   text('account', f.account, 64);

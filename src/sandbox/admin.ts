@@ -64,7 +64,7 @@ export function handleAdmin(c: AdminControl, method: string, path: string, rawBo
         const spec = { ...body } as unknown as FaultSpec & { times?: number | null };
         if (spec.times === null || spec.times === undefined) delete spec.times;
         else if (spec.times === -1) spec.times = Infinity;
-        const f = c.faults.add(spec as FaultSpec);
+        const f = c.faults.add(spec);
         return success(201, 'Fault added', faultOut(f));
       }
       case 'GET /_sandbox/faults':
@@ -96,7 +96,7 @@ export function handleAdmin(c: AdminControl, method: string, path: string, rawBo
         if (body.apiKey !== undefined && (typeof body.apiKey !== 'string' || body.apiKey === '')) {
           return validationFailure([{ field: 'apiKey', message: 'must be a non-empty string' }]);
         }
-        c.revokeApiKey(body.apiKey as string | undefined);
+        c.revokeApiKey(body.apiKey);
         return success(200, 'API key revoked', { api_key: c.apiKey });
       }
       case 'POST /_sandbox/expire-tokens':

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { StoredAnswer } from './idempotency.js';
-import type { Payout, Recipient, Wallet } from './state.js';
+import type { Payout, Wallet } from './state.js';
 
 export const STATE_VERSION = 1;
 
@@ -73,7 +73,7 @@ export async function loadState(file: string): Promise<PersistedState | undefine
         ...p,
         amount: BigInt(p.amount),
         fee: BigInt(p.fee),
-        recipient: p.recipient as Recipient,
+        recipient: p.recipient,
       })),
       idempotency: Array.isArray(raw.idempotency) ? raw.idempotency : [],
       tokens: Array.isArray(raw.tokens) ? raw.tokens : [],

@@ -159,7 +159,7 @@ export function generatedPayouts(count: number, wallets: readonly Wallet[], nowM
   const spanUs = 90 * DAY_MS * 1000;
   const endUs = nowMs * 1000 - 1_000_000;
   const step = Math.max(1, Math.floor(spanUs / Math.max(1, count)));
-  const out: Payout[] = new Array(count);
+  const out = new Array<Payout>(count);
   for (let i = 0; i < count; i++) {
     const wallet = wallets[i % wallets.length]!;
     const st = status ?? cycle[Math.floor(i / wallets.length) % 3]!;

@@ -303,7 +303,7 @@ export class Ledger {
     if (old.length === 0 || batch.length === 0 || old[old.length - 1]!.createdUs <= batch[0]!.createdUs) {
       for (const p of batch) old.push(p);
     } else {
-      const merged: Payout[] = new Array(old.length + batch.length);
+      const merged = new Array<Payout>(old.length + batch.length);
       let i = 0;
       let j = 0;
       let k = 0;

@@ -48,5 +48,5 @@ export function fieldsFromOptions(o: Record<string, unknown>): PayoutFields {
   const fields: Record<string, unknown> = {};
   for (const f of FIELD_FLAGS) fields[f.field] = o[attributeOf(f)];
   fields.metadata ??= [];
-  return fields as PayoutFields;
+  return fields;
 }

@@ -8,8 +8,8 @@ export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: 
   for (const f of FIELD_FLAGS) {
     const value = r[f.field];
     if (value === undefined) continue;
-    if (f.field === 'metadata') for (const [k, v] of Object.entries(value as Record<string, string>)) args.push(flagOf(f), `${k}=${v}`);
-    else args.push(flagOf(f), String(value));
+    if (typeof value === 'object') for (const [k, v] of Object.entries(value)) args.push(flagOf(f), `${k}=${v}`);
+    else args.push(flagOf(f), value);
   }
   args.push('--idempotency-key', idempotencyKey, '--yes');
   return commandLine(context, ['payout', 'create'], args);

@@ -251,8 +251,8 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
     if (forward) {
       deps.log.info(
         forward.status === null
-          ? `  → ${forwardTo} failed: ${sanitizeInline(forward.error ?? '')} (answered 502)`
-          : `  → ${forwardTo} ${forward.status} (${forward.ms} ms)`,
+          ? `  → ${forwardTo?.href} failed: ${sanitizeInline(forward.error ?? '')} (answered 502)`
+          : `  → ${forwardTo?.href} ${forward.status} (${forward.ms} ms)`,
       );
     }
   };
@@ -272,7 +272,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  deps.log.info(`Ready: listening for webhook events on http://${shownHost}:${port}${path}` + (forwardTo ? `, forwarding to ${forwardTo}` : ''));
+  deps.log.info(`Ready: listening for webhook events on http://${shownHost}:${port}${path}` + (forwardTo ? `, forwarding to ${forwardTo.href}` : ''));
   if (!secret) {
     deps.log.warn(
       'no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.',
