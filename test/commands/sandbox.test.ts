@@ -50,7 +50,7 @@ async function until<T>(check: () => T, what: string, timeoutMs = 10_000): Promi
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = check();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -352,8 +352,22 @@ describe('payctl sandbox start --detach (the parent, in process)', () => {
     const argv = readFileSync(join(dir, 'child-argv'), 'utf8').trimEnd().split('\n');
     expect(argv[0]).toMatch(/bin\/payctl\.js$/);
     expect(argv.slice(1)).toEqual([
-      'sandbox', 'start', '--port', '0', '--seed', '5', '--token-ttl', '60', '--settle-after', '200', '--rate-limit', '7',
-      '--state', '/tmp/st.json', '--webhook-url', 'http://127.0.0.1:4242/webhooks',
+      'sandbox',
+      'start',
+      '--port',
+      '0',
+      '--seed',
+      '5',
+      '--token-ttl',
+      '60',
+      '--settle-after',
+      '200',
+      '--rate-limit',
+      '7',
+      '--state',
+      '/tmp/st.json',
+      '--webhook-url',
+      'http://127.0.0.1:4242/webhooks',
     ]);
     const env = readFileSync(join(dir, 'child-env'), 'utf8').split('\n');
     expect(env).toContain('PAYCTL_SANDBOX_DETACHED=1');

@@ -155,7 +155,10 @@ describe('payctl webhooks listen', () => {
       expect(JSON.parse(res.body), what).toEqual({ error: 'invalid signature' });
       await l.waitFor(() => reason.test(l.stderr()), `the warning for: ${what}`);
     }
-    const warnings = l.stderr().split('\n').filter((x) => x.startsWith('Warning:') && x.includes('rejected an event'));
+    const warnings = l
+      .stderr()
+      .split('\n')
+      .filter((x) => x.startsWith('Warning:') && x.includes('rejected an event'));
     expect(warnings).toHaveLength(cases.length);
     for (const w of warnings) expect(w).toContain('answered 400, not forwarded');
     // Not on stdout, and nothing reached the app (each forward would finish before the answer).
@@ -264,10 +267,7 @@ describe('payctl webhooks listen', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain('po_nosecret_1');
     expect(lines[1]).toContain('po_nosecret_2');
-    const perEvent = await l.waitFor(
-      () => l.stderr().match(/Warning: signature not checked/g)?.length === 2,
-      'a warning per event',
-    );
+    const perEvent = await l.waitFor(() => l.stderr().match(/Warning: signature not checked/g)?.length === 2, 'a warning per event');
     expect(perEvent).toBe(true);
 
     await stopCleanly(l);
@@ -343,7 +343,9 @@ describe('webhooks listen: secrets never on argv (issue 11)', () => {
   it('--secret still works but warns that other users can see it; PAYCTL_WEBHOOK_SECRET does not warn', async () => {
     const S = secret('whsec_flag');
     const flag = await listen(['--secret', S], { dir: configDir() });
-    expect(flag.stderr()).toMatch(/Warning: --secret puts the webhook secret on the command line, where other users of this machine can see it \(ps\)\. Use --secret-stdin or PAYCTL_WEBHOOK_SECRET instead\./);
+    expect(flag.stderr()).toMatch(
+      /Warning: --secret puts the webhook secret on the command line, where other users of this machine can see it \(ps\)\. Use --secret-stdin or PAYCTL_WEBHOOK_SECRET instead\./,
+    );
     const body = event({ payout_id: 'po_flag_secret' });
     expect((await postRaw(flag.url, body, signed(body, S))).status).toBe(200);
     expect((await postRaw(flag.url, body, signed(body, 'nope'))).status).toBe(400);
@@ -449,7 +451,7 @@ describe('webhooks listen: escape sequences from webhook events never reach the 
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const body = event(hostile);
     expect((await postRaw(l.url, body, signed(body, S))).status).toBe(200);
-    const line = (await l.waitFor(() => l.lines()[0], 'the event line'))!;
+    const line = await l.waitFor(() => l.lines()[0], 'the event line');
     const exit = await stopCleanly(l);
     expect(exit.stdout).not.toMatch(forbidden);
     expect(exit.stderr).not.toMatch(forbidden);
@@ -517,7 +519,19 @@ describe('webhooks listen: odd input', () => {
     const l = await listen(['--json'], { dir: configDir() });
     expect((await postRaw(l.url, 'this is not json', { 'content-type': 'application/json' })).status).toBe(200);
     const line = await l.waitFor(() => l.lines()[0], 'the JSON line');
-    expect(JSON.parse(line)).toMatchObject({ id: null, type: null, payout_id: null, amount: null, currency: null, status: null, verified: null, error: null, duplicate: false, forward_status: null, answered: 200 });
+    expect(JSON.parse(line)).toMatchObject({
+      id: null,
+      type: null,
+      payout_id: null,
+      amount: null,
+      currency: null,
+      status: null,
+      verified: null,
+      error: null,
+      duplicate: false,
+      forward_status: null,
+      answered: 200,
+    });
     await l.waitFor(() => l.stderr().includes('Warning: signature not checked: no webhook secret'), 'the per-event warning');
 
     // Refused unread. listen.ts means to answer 413, but it destroys the request (and so

@@ -48,7 +48,7 @@ async function poll<T>(check: () => T, what: string, timeoutMs = 10_000): Promis
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = check();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -70,9 +70,7 @@ function spawnWithInput(args: string[], input: string, dir: string, env: Record<
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   child.stdin.on('error', () => {});
   child.stdin.write(input);
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   cleanups.push(() => child.kill('SIGKILL'));
   return {
     child,
@@ -91,10 +89,7 @@ function spawnWithInput(args: string[], input: string, dir: string, env: Record<
 /** `webhooks listen --port 0 --secret-stdin` with the secret piped in; resolves once it is ready. */
 async function listenWithStdinSecret(webhookSecret: string, dir: string, extra: string[] = []) {
   const p = spawnWithInput(['webhooks', 'listen', '--port', '0', '--secret-stdin', ...extra], `${webhookSecret}\n`, dir);
-  const m = await poll(
-    () => /Ready: listening for webhook events on (http:\/\/127\.0\.0\.1:(\d+)\/webhooks)/.exec(p.stderr()),
-    `the Ready line (stderr: ${p.stderr()})`,
-  );
+  const m = await poll(() => /Ready: listening for webhook events on (http:\/\/127\.0\.0\.1:(\d+)\/webhooks)/.exec(p.stderr()), `the Ready line (stderr: ${p.stderr()})`);
   await poll(() => p.stderr().includes('Press Ctrl-C to stop.'), 'the end of the start-up lines');
   return { ...p, url: m[1]!, port: Number(m[2]) };
 }
@@ -134,7 +129,9 @@ describe('secrets never on argv', () => {
     expect(child).not.toContain(W);
     expect(child).not.toMatch(/--api-key|--webhook-secret/);
     // The parent had them on its own command line, as typed: it says so.
-    expect(start.stderr).toMatch(/Warning: --api-key puts a secret on the command line, where other users of this machine can see it \(ps\)\. Set PAYCTL_SANDBOX_API_KEY instead\./);
+    expect(start.stderr).toMatch(
+      /Warning: --api-key puts a secret on the command line, where other users of this machine can see it \(ps\)\. Set PAYCTL_SANDBOX_API_KEY instead\./,
+    );
     expect(start.stderr).toMatch(/Warning: --webhook-secret puts a secret on the command line.*Set PAYCTL_SANDBOX_WEBHOOK_SECRET instead\./);
     // The child got them all the same.
     const token = await fetch(`${info.base_url}/auth/token`, { headers: { 'Api-Key': K } });
@@ -219,9 +216,28 @@ describe('Host, Origin and Content-Type checks (a browser page cannot drive them
     const wallet = (JSON.parse(balances.stdout) as { data: Array<{ wallet_id: string; currency: string }> }).data.find((w) => w.currency === 'SLE')!;
     const create = await payctl(
       [
-        'payout', 'create', '--profile', 'sandbox', '--yes', '--json',
-        '--wallet', wallet.wallet_id, '--amount', '10.00', '--currency', 'SLE', '--type', 'wallet',
-        '--name', 'Aminata Kamara', '--provider', 'orange_money', '--account', '076123456', '--phone', '+23276123456',
+        'payout',
+        'create',
+        '--profile',
+        'sandbox',
+        '--yes',
+        '--json',
+        '--wallet',
+        wallet.wallet_id,
+        '--amount',
+        '10.00',
+        '--currency',
+        'SLE',
+        '--type',
+        'wallet',
+        '--name',
+        'Aminata Kamara',
+        '--provider',
+        'orange_money',
+        '--account',
+        '076123456',
+        '--phone',
+        '+23276123456',
       ],
       { dir },
     );

@@ -56,8 +56,8 @@ describe('payctl sandbox start --detach / status / stop', () => {
   it('runs a background sandbox, reports it, and stops it leaving no process and a closed port', async () => {
     const { dir, cleanup } = tempConfigDir();
     cleanups.push(cleanup);
-    let pid: number | undefined;
-    cleanups.push(() => killIfRunning(pid));
+    const started: { pid?: number } = {};
+    cleanups.push(() => killIfRunning(started.pid));
 
     const start = await runCli(['sandbox', 'start', '--detach', '--port', '0', '--seed', '5'], { configDir: dir });
     expect(start.stderr).toContain('Running in the background');
@@ -70,7 +70,7 @@ describe('payctl sandbox start --detach / status / stop', () => {
 
     const recordFile = join(dir, 'sandbox.json');
     const record = JSON.parse(readFileSync(recordFile, 'utf8')) as { pid: number; port: number; baseUrl: string; apiKey: string };
-    pid = record.pid;
+    started.pid = record.pid;
     expect(record.baseUrl).toBe(baseUrl);
     expect(record.apiKey).toBe(apiKey);
     expect(baseUrl).toBe(`http://127.0.0.1:${record.port}/v2`);

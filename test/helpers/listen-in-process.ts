@@ -68,14 +68,19 @@ export async function listenInProcess(args: string[], opts: InProcessOptions): P
     },
   );
   finished.catch(() => {});
-  const streams = () => `\n--- stdout ---\n${run.stdout()}\n--- stderr ---\n${run.stderr()}${failure ? `\n--- threw ---\n${String(failure)}` : ''}`;
+  const streams = () =>
+    `\n--- stdout ---\n${run.stdout()}\n--- stderr ---\n${run.stderr()}${failure instanceof Error ? `\n--- threw ---\n${failure.stack ?? failure.message}` : ''}`;
   const ended = () => result !== undefined || failure !== undefined;
   const waitFor: InProcessListener['waitFor'] = (check, what, timeoutMs = 5000) =>
     poll(check, timeoutMs, () => `listener: ${what} not seen within ${timeoutMs} ms${result ? ` (exited ${result.code})` : ''}${streams()}`);
 
-  const m = await poll(() => READY.exec(run.stderr()) ?? (ended() ? 'ended' : null), 10_000, () => `no Ready line within 10 s${streams()}`);
+  const m = await poll(
+    () => READY.exec(run.stderr()) ?? (ended() ? 'ended' : null),
+    10_000,
+    () => `no Ready line within 10 s${streams()}`,
+  );
   if (m === 'ended') throw new Error(`listener ended before it was ready (${result?.code})${streams()}`);
-  const ready = m as RegExpExecArray;
+  const ready = m;
   await waitFor(() => run.stderr().includes('Press Ctrl-C to stop.'), 'the end of the start-up lines');
 
   return {
@@ -83,8 +88,8 @@ export async function listenInProcess(args: string[], opts: InProcessOptions): P
     url: ready[1]!,
     port: Number(ready[2]),
     path: ready[3]!,
-    stdout: run.stdout,
-    stderr: run.stderr,
+    stdout: () => run.stdout(),
+    stderr: () => run.stderr(),
     lines: () =>
       run
         .stdout()

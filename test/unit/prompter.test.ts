@@ -45,7 +45,17 @@ async function terminal(): Promise<Terminal> {
   open.push(stdin);
   const screen = new Screen();
   const controller = new AbortController();
-  const io = { stdin, stdout: screen, stderr: screen, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, color: false, stderrColor: false, interactive: true } as unknown as IO;
+  const io = {
+    stdin,
+    stdout: screen,
+    stderr: screen,
+    stdinIsTTY: true,
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    color: false,
+    stderrColor: false,
+    interactive: true,
+  } as unknown as IO;
   const prompter = await createPrompter(io, controller.signal);
   const tick = () => new Promise((r) => setTimeout(r, 15));
   return {
