@@ -69,7 +69,16 @@ describe('planted files', () => {
     // Another user (or a script) writes an entry for row 3's payout id: no HMAC, no key to make one.
     mkdirSync(join(cfg.dir, 'journal'), { recursive: true, mode: 0o700 });
     const planted = journalFile(rows[2]!.payout_id!);
-    const content = JSON.stringify({ version: 2, payoutId: rows[2]!.payout_id, baseUrl: ctx.sb.baseUrl, idempotencyKey: '0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e', body: '{}', createdAt: new Date().toISOString(), outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() }, mac: 'f'.repeat(64) });
+    const content = JSON.stringify({
+      version: 2,
+      payoutId: rows[2]!.payout_id,
+      baseUrl: ctx.sb.baseUrl,
+      idempotencyKey: '0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e',
+      body: '{}',
+      createdAt: new Date().toISOString(),
+      outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() },
+      mac: 'f'.repeat(64),
+    });
     writeFileSync(planted, content, { mode: 0o600 });
     const r = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
     expect(r.stderr).toContain(`The payout journal entry ${planted} (payout ${rows[2]!.payout_id}) was not written by payctl on this machine or was changed since`);
@@ -107,14 +116,17 @@ describe('planted files', () => {
     mkdirSync(open);
     chmodSync(open, 0o777);
     symlinkSync(open, join(cfg.dir, 'journal'));
-    const r = await payctl(['payout', 'create', '--wallet', sle, '--amount', '1.00', '--currency', 'SLE', '--type', 'bank', '--name', 'A', '--provider', 'uba', '--account', '1', '--yes'], { dir: cfg.dir });
+    const r = await payctl(
+      ['payout', 'create', '--wallet', sle, '--amount', '1.00', '--currency', 'SLE', '--type', 'bank', '--name', 'A', '--provider', 'uba', '--account', '1', '--yes'],
+      { dir: cfg.dir },
+    );
     expect(r.stderr).toContain(`Refusing to use the payout journal folder ${join(cfg.dir, 'journal')}: it is a symbolic link. Nothing was sent.`);
     expect(r.code).toBe(2);
     expect(readdirSync(open)).toEqual([]);
     expect(payoutPosts(ctx.sb)).toEqual([]);
   });
 
-  it("a config folder owned by another user and writable by all: refused (the default folder), nothing read from it", async () => {
+  it('a config folder owned by another user and writable by all: refused (the default folder), nothing read from it', async () => {
     const xdg = work.file('xdg');
     const folder = join(xdg, 'payctl');
     mkdirSync(folder, { recursive: true });
@@ -151,7 +163,9 @@ describe('services that never stop', () => {
       else {
         let md = '"x"';
         for (let i = 0; i < 10_000; i++) md = `{"a":${md}}`;
-        res.end(`{"status":"Successful","message":"ok","timestamp":"2026-11-21T10:15:30.123456Z","data":{"transaction_id":"TRX1","payout_id":"p1","amount":1,"currency":"SLE","metadata":${md}}}`);
+        res.end(
+          `{"status":"Successful","message":"ok","timestamp":"2026-11-21T10:15:30.123456Z","data":{"transaction_id":"TRX1","payout_id":"p1","amount":1,"currency":"SLE","metadata":${md}}}`,
+        );
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -12,7 +12,18 @@ import type { RecordedRequest } from '../../src/sandbox/server.js';
 import { TestClock } from '../helpers/clock.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
 import { until } from '../helpers/e2e.js';
-import { batchRows, expectExactlyOncePerId, expectNoNodeWarnings, fundDemoWallets, payoutPosts, postedPayoutId, readCsvReport, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
+import {
+  batchRows,
+  expectExactlyOncePerId,
+  expectNoNodeWarnings,
+  fundDemoWallets,
+  payoutPosts,
+  postedPayoutId,
+  readCsvReport,
+  tempWorkDir,
+  toCsv,
+  writeFile,
+} from '../helpers/batch.js';
 import { expectOneKeyPerPayoutId, loginInProcess, VirtualClock, withoutWarnings } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
@@ -155,7 +166,11 @@ describe('payout batch under faults: exactly one payout per row', () => {
     expect(retried.map((p) => p.outcome)).toEqual([429, 201]);
     expect(retried[1]!.headers['idempotency-key']).toBe(limited.headers['idempotency-key']);
     expect(t(retried[1]!) - t(limited)).toBeGreaterThanOrEqual(950);
-    expectExactlyOncePerId(sb, rows.map((x) => x.payout_id!), prefix);
+    expectExactlyOncePerId(
+      sb,
+      rows.map((x) => x.payout_id!),
+      prefix,
+    );
     expect(readCsvReport(work.file('pause.report.csv')).every((l) => l.outcome === 'accepted')).toBe(true);
   });
 });

@@ -90,7 +90,10 @@ it(`rate limited to ${RATE}/s: ${ROWS} rows at concurrency 8 are all accepted, e
   // Every wait payctl asked for was the Retry-After of one second (the gate's and the
   // retries', never a back-off of its own choosing).
   expect(clock.waits.length).toBeGreaterThan(0);
-  expect(clock.waits.every((ms) => ms > 0 && ms <= 1000), clock.waits.join(',')).toBe(true);
+  expect(
+    clock.waits.every((ms) => ms > 0 && ms <= 1000),
+    clock.waits.join(','),
+  ).toBe(true);
   expect(clock.waits).toContain(1000);
 
   // At most RATE accepted in any sliding second: request k + RATE comes at least a second

@@ -217,7 +217,11 @@ describe('payout batch: sending', () => {
     expect(r.stderr).toContain('30 accepted (30 in an earlier run), 0 already submitted, 0 rejected, 0 unknown.');
     expect(r.code, r.stderr).toBe(0);
     expect(payoutPosts(sb, from)).toEqual([]);
-    expectExactlyOncePerId(sb, rows.map((x) => x.payout_id!), rows[0]!.payout_id!.slice(0, -4));
+    expectExactlyOncePerId(
+      sb,
+      rows.map((x) => x.payout_id!),
+      rows[0]!.payout_id!.slice(0, -4),
+    );
     const report = readCsvReport(work.file('rerun.report.csv'));
     expect(report).toEqual(firstReport.map((l) => ({ ...l, earlier_run: 'yes' })));
   });

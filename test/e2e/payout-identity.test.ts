@@ -14,19 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { tempConfigDir } from '../helpers/cli.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { writeLoggedIn } from '../helpers/e2e.js';
-import {
-  batchRows,
-  fundDemoWallets,
-  heldCounts,
-  payctl,
-  payoutPosts,
-  postedPayoutId,
-  startPayctl,
-  tempWorkDir,
-  toCsv,
-  writeFile,
-  type Run,
-} from '../helpers/batch.js';
+import { batchRows, fundDemoWallets, heldCounts, payctl, payoutPosts, postedPayoutId, startPayctl, tempWorkDir, toCsv, writeFile, type Run } from '../helpers/batch.js';
 
 const ctx = useSandbox();
 const REPORT_HEADER = 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run';
@@ -125,7 +113,11 @@ describe('a batch row is the payout it pays: sorted, copied or re-saved files re
     const ids = report.map((l) => l.payout_id!);
     for (const id of ids) expect(id).toMatch(DERIVED);
     expect(new Set(ids).size).toBe(20);
-    expect(heldFor(sb, wal).map((p) => p.payout_id).sort()).toEqual([...ids].sort());
+    expect(
+      heldFor(sb, wal)
+        .map((p) => p.payout_id)
+        .sort(),
+    ).toEqual([...ids].sort());
     // The row of `100` paid 100.00.
     const hundred = heldFor(sb, wal).filter((p) => p.amount_minor === 10000n);
     expect(hundred).toHaveLength(1);
@@ -224,14 +216,22 @@ describe('payout create: the same payout typed again', () => {
     const tag = uniq();
     const wal = freshWallet(sb, '10000.00', 'SLE');
     const args = [
-      '--wallet', wal,
-      '--amount', '321.50',
-      '--currency', 'SLE',
-      '--type', 'wallet',
-      '--name', `Fatmata ${tag}`,
-      '--provider', 'orange_money',
-      '--account', '076555123',
-      '--phone', '+23276555123',
+      '--wallet',
+      wal,
+      '--amount',
+      '321.50',
+      '--currency',
+      'SLE',
+      '--type',
+      'wallet',
+      '--name',
+      `Fatmata ${tag}`,
+      '--provider',
+      'orange_money',
+      '--account',
+      '076555123',
+      '--phone',
+      '+23276555123',
       '--yes',
     ];
     const first = await create(args);
@@ -329,7 +329,7 @@ describe('the report: checked before anything is sent, true after a kill', () =>
 });
 
 describe('rows checked against the wallets before anything is sent', () => {
-  it('an unknown wallet and a currency other than the wallet\'s: exit 2, nothing sent, rows named; --dry-run exits 2 too', async () => {
+  it("an unknown wallet and a currency other than the wallet's: exit 2, nothing sent, rows named; --dry-run exits 2 too", async () => {
     const sb = ctx.sb;
     const tag = uniq();
     const rows = plainRows(3, sle, tag);

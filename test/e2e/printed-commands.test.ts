@@ -57,7 +57,6 @@ afterEach(() => {
   work.cleanup();
 });
 
-
 /** The line right after the line that starts with `intro` (trimmed of nothing: as printed). */
 function lineAfter(text: string, intro: string): string {
   const lines = text.split('\n');
@@ -127,17 +126,32 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     // the same --timeout, ample time against the sandbox once it answers again.
     const r = await payctlE2e(
       [
-        'payout', 'create', '--profile', 'tty', '--timeout', '0.5',
-        '--wallet', wal,
-        '--amount', '250.75',
-        '--currency', 'SLE',
-        '--type', 'wallet',
-        '--name', name,
-        '--provider', 'orange_money',
-        '--account', '076444555',
-        '--phone', '+23276444555',
-        '--note', "it's $HOME & more",
-        '--metadata', 'run=printed commands',
+        'payout',
+        'create',
+        '--profile',
+        'tty',
+        '--timeout',
+        '0.5',
+        '--wallet',
+        wal,
+        '--amount',
+        '250.75',
+        '--currency',
+        'SLE',
+        '--type',
+        'wallet',
+        '--name',
+        name,
+        '--provider',
+        'orange_money',
+        '--account',
+        '076444555',
+        '--phone',
+        '+23276444555',
+        '--note',
+        "it's $HOME & more",
+        '--metadata',
+        'run=printed commands',
         '--yes',
       ],
       { dir: cfg.dir, timeoutMs: 25_000 },
