@@ -78,17 +78,30 @@ function summarize(body: Buffer): EventSummary | undefined {
   }
 }
 
+class BodyTooLarge extends Error {}
+
+/**
+ * The body, up to MAX_BODY. A larger one is refused as soon as it is known (by its
+ * Content-Length, or once it grows past the limit); the rest is read and dropped, so the
+ * sender gets the 413 instead of a reset connection.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const tooLarge = () => {
+      req.removeListener('data', onData);
+      chunks.length = 0;
+      req.resume();
+      reject(new BodyTooLarge());
+    };
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-      } else chunks.push(c);
-    });
+      if (size > MAX_BODY) tooLarge();
+      else chunks.push(c);
+    };
+    if (Number(req.headers['content-length']) > MAX_BODY) return tooLarge();
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
@@ -164,8 +177,10 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
     let body: Buffer;
     try {
       body = await readBody(req);
-    } catch {
-      res.writeHead(413).end();
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) return void req.destroy();
+      // Answered at once; the connection closes once the sender has finished sending.
+      res.writeHead(413, { connection: 'close' }).end();
       return;
     }
     const receivedAt = deps.clock.now();
