@@ -17,6 +17,7 @@ import { runProfiles } from '../../src/commands/completion.js';
 import { SETTABLE } from '../../src/config/keys.js';
 import { openConfigStore, type ConfigStore } from '../../src/config/store.js';
 import { validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
 import { STATUSES } from '../../src/sandbox/state.js';
 import type { Deps } from '../../src/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -119,7 +120,7 @@ describe('completion model', () => {
   it('offers the statuses the service has, and the recipient types payout create accepts', () => {
     expect([...PAYOUT_STATUSES]).toEqual([...STATUSES]);
     const typeProblems = (type: string) =>
-      ((r) => (r.ok ? [] : r.problems.filter((p) => p.startsWith('--type'))))(validatePayout({ type } as PayoutFields));
+      ((r) => (r.ok ? [] : r.problems.filter((p) => p.startsWith('--type'))))(validatePayout({ type } as PayoutFields, FLAG_LABELS));
     for (const type of RECIPIENT_TYPES) expect(typeProblems(type)).toEqual([]);
     expect(typeProblems('cheque')).toHaveLength(1);
   });
