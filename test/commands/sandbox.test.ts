@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { closedPort, readProfile } from '../helpers/e2e.js';
 import { fakeDeps } from '../helpers/fake-deps.js';
@@ -463,28 +463,21 @@ describe('payctl sandbox stop: a sandbox that does not stop', () => {
         if (onSignal(signal)) alive = false;
       },
     };
-    vi.useFakeTimers({ toFake: ['Date', 'setTimeout'] });
-    cleanups.push(() => vi.useRealTimers());
-    let settled = false;
-    const result = stopRun({}, fd.deps).then(
+    // The health check (a refused connection) runs on real I/O; the waits on fakeDeps' TestClock.
+    const started = fd.clock.now().getTime();
+    const result = await stopRun({}, fd.deps).then(
       (code) => ({ code, err: undefined as unknown }),
       (err: unknown) => ({ code: undefined, err }),
     );
-    void result.then(() => (settled = true));
-    // The health check (a refused connection) runs on real I/O; the waits on fake time.
-    for (let i = 0; i < 400 && !settled; i++) {
-      await vi.advanceTimersByTimeAsync(100);
-      await new Promise((r) => setImmediate(r));
-    }
-    vi.useRealTimers();
-    expect(settled).toBe(true);
-    return { ...(await result), fd, signals, baseUrl };
+    return { ...result, fd, signals, baseUrl, waitedMs: fd.clock.now().getTime() - started };
   }
 
   it('SIGTERM ignored: after 5 s it is killed (SIGKILL), with a warning; then "Sandbox stopped."', async () => {
     const dir = configDir();
-    const { code, err, fd, signals } = await stopWith(dir, (signal) => signal === 'SIGKILL');
+    const { code, err, fd, signals, waitedMs } = await stopWith(dir, (signal) => signal === 'SIGKILL');
     expect(err).toBeUndefined();
+    expect(waitedMs).toBeGreaterThanOrEqual(5000);
+    expect(waitedMs).toBeLessThan(5200);
     expect(code).toBe(0);
     expect(signals).toEqual(['SIGTERM', 'SIGKILL']);
     expect(fd.stderr()).toBe(`Warning: The sandbox (pid ${FAKE_PID}) did not stop within 5 s; killing it.\nSandbox stopped.\n`);
@@ -493,8 +486,11 @@ describe('payctl sandbox stop: a sandbox that does not stop', () => {
 
   it('neither SIGTERM nor SIGKILL ends it: exit 1, saying how to kill it by hand; the record is removed', async () => {
     const dir = configDir();
-    const { code, err, fd, signals } = await stopWith(dir, () => false);
+    const { code, err, fd, signals, waitedMs } = await stopWith(dir, () => false);
     expect(code).toBeUndefined();
+    // 5 s for SIGTERM, then 2 s for SIGKILL.
+    expect(waitedMs).toBeGreaterThanOrEqual(7000);
+    expect(waitedMs).toBeLessThan(7200);
     expect(err).toBeInstanceOf(LocalError);
     expect(exitCodeOf(err)).toBe(1);
     expect((err as LocalError).message).toBe(`The sandbox (pid ${FAKE_PID}) could not be stopped.`);

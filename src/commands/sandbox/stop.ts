@@ -10,13 +10,13 @@ import { processAlive, readRecord, recordedSandboxRuns, removeRecord } from '../
 const GRACE_MS = 5000;
 const KILL_WAIT_MS = 2000;
 
-async function waitGone(host: Host, pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!processAlive(host, pid)) return true;
-    await new Promise((r) => setTimeout(r, 50));
+async function waitGone(deps: Deps, pid: number, ms: number): Promise<boolean> {
+  const deadline = deps.clock.now().getTime() + ms;
+  while (deps.clock.now().getTime() < deadline) {
+    if (!processAlive(deps.host, pid)) return true;
+    await deps.clock.sleep(50);
   }
-  return !processAlive(host, pid);
+  return !processAlive(deps.host, pid);
 }
 
 function signal(host: Host, pid: number, sig: NodeJS.Signals): void {
@@ -41,11 +41,11 @@ export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<n
     return 0;
   }
   signal(deps.host, record.pid, 'SIGTERM');
-  let gone = await waitGone(deps.host, record.pid, GRACE_MS);
+  let gone = await waitGone(deps, record.pid, GRACE_MS);
   if (!gone) {
     deps.log.warn(`The sandbox (pid ${record.pid}) did not stop within ${GRACE_MS / 1000} s; killing it.`);
     signal(deps.host, record.pid, 'SIGKILL');
-    gone = await waitGone(deps.host, record.pid, KILL_WAIT_MS);
+    gone = await waitGone(deps, record.pid, KILL_WAIT_MS);
   }
   await removeRecord(deps.env, record.pid);
   if (!gone) {
