@@ -196,16 +196,16 @@ describe('4: network failure or timeout', () => {
     expectReadBackoff(clock.waits, 3);
   });
 
-  it('a service that never answers, with --timeout 1 (bounded retries)', async () => {
+  it('a service that never answers, with --timeout 0.5 (bounded retries)', async () => {
     ctx.sb.faults.add({ kind: 'hang', path: '/v2/wallets/balances', times: Infinity });
     const from = ctx.sb.requests().length;
     // Each attempt hangs for the real second; the back-off between them is on a TestClock.
     const clock = new TestClock();
-    const r = await payctl(['balances', '--timeout', '1', '--json'], { dir: cfg.dir, clock });
+    const r = await payctl(['balances', '--timeout', '0.5', '--json'], { dir: cfg.dir, clock });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stdout).toBe('');
     const err = JSON.parse(r.stderr).error;
-    expect(err.message).toBe(`No answer from 127.0.0.1:${ctx.sb.port} within 1 s.`);
+    expect(err.message).toBe(`No answer from 127.0.0.1:${ctx.sb.port} within 0.5 s.`);
     expect(err.code).toBe('UND_ERR_HEADERS_TIMEOUT');
     const hung = since(ctx.sb, from).filter((x) => x.path === '/v2/wallets/balances');
     expect(hung.length).toBeGreaterThanOrEqual(2);

@@ -187,7 +187,7 @@ describe('payout create under faults: never twice', () => {
 
     // Each attempt hangs for the real second; the back-off between them is on a TestClock.
     const clock = new TestClock();
-    const r = await run(['--timeout', '1', ...payoutArgs(walletId, payoutId)], clock);
+    const r = await run(['--timeout', '0.5', ...payoutArgs(walletId, payoutId)], clock);
     expect(clock.waits).toHaveLength(4);
     expect(r.stderr).toContain(`The outcome of payout ${payoutId} is unknown: it may or may not have been made (5 attempts;`);
     expect(r.stderr).toContain(`payctl payout get ${payoutId}`);
