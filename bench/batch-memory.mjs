@@ -44,7 +44,8 @@ async function measure(args) {
 
 try {
   const sb = JSON.parse(payctl(['sandbox', 'start', '--detach', '--port', '0', '--json']));
-  const wallet = sb.wallets?.find?.((w) => w.currency === 'SLE')?.wallet_id ?? JSON.parse(payctl(['balances', '--json'])).data.find((w) => w.currency === 'SLE').wallet_id;
+  const wallet =
+    sb.wallets?.find?.((w) => w.currency === 'SLE')?.wallet_id ?? JSON.parse(payctl(['balances', '--json'])).data.find((w) => w.currency === 'SLE').wallet_id;
   const file = join(work, 'big.csv');
   const out = createWriteStream(file);
   out.write('wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n');

@@ -57,7 +57,11 @@ function payctl(args, input) {
 async function admin(sb, method, path, body, retried = false) {
   let res;
   try {
-    res = await fetch(`${sb.url}/_sandbox/${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(`${sb.url}/_sandbox/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch (err) {
     // A pooled keep-alive connection the sandbox has just closed: try once more on a new one.
     if (retried) throw err;
@@ -95,7 +99,8 @@ function runStreaming(args) {
 function batchFile(rows, walletId, tag) {
   const file = join(configDir, `batch-${tag}.csv`);
   let csv = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
-  for (let i = 0; i < rows; i++) csv += `bench-${tag}-${i},${walletId},${(i % 90) + 10}.50,SLE,wallet,Bench Recipient ${i},orange_money,0761${String(i).padStart(5, '0')},+2327600${String(i).padStart(4, '0')},bench\n`;
+  for (let i = 0; i < rows; i++)
+    csv += `bench-${tag}-${i},${walletId},${(i % 90) + 10}.50,SLE,wallet,Bench Recipient ${i},orange_money,0761${String(i).padStart(5, '0')},+2327600${String(i).padStart(4, '0')},bench\n`;
   writeFileSync(file, csv);
   return file;
 }
@@ -166,7 +171,11 @@ async function main() {
     r.case,
     `${r.median_ms} ms`,
     r.baseline_median_ms !== undefined ? `${r.baseline_median_ms} ms` : '',
-    r.ratio !== undefined ? `${r.ratio}x` : r.payouts_per_s !== undefined ? `${r.payouts_per_s}/s${r.bound_per_s ? ` (${Math.round(r.of_bound * 100)}% of ${r.bound_per_s}/s)` : ''}` : `peak RSS ${r.peak_rss_mb} MB, first output ${r.first_output_ms} ms, last page requested ${r.last_page_requested_ms} ms`,
+    r.ratio !== undefined
+      ? `${r.ratio}x`
+      : r.payouts_per_s !== undefined
+        ? `${r.payouts_per_s}/s${r.bound_per_s ? ` (${Math.round(r.of_bound * 100)}% of ${r.bound_per_s}/s)` : ''}`
+        : `peak RSS ${r.peak_rss_mb} MB, first output ${r.first_output_ms} ms, last page requested ${r.last_page_requested_ms} ms`,
   ]);
   const head = ['case', 'median', 'node -e 0', 'ratio / result'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -41,9 +41,29 @@ try {
   const wallets = JSON.parse(payctl(['balances', '--currency', 'SLE', '--json'], { show: false }).stdout).data;
   const payoutId = `demo-${Date.now()}`;
   payctl([
-    'payout', 'create', '--wallet', wallets[0].wallet_id, '--amount', '1500.50', '--currency', 'SLE',
-    '--type', 'wallet', '--name', 'Aminata Kamara', '--provider', 'Orange Money', '--account', '076123456',
-    '--phone', '+23276123456', '--note', 'October stipend', '--payout-id', payoutId, '--yes',
+    'payout',
+    'create',
+    '--wallet',
+    wallets[0].wallet_id,
+    '--amount',
+    '1500.50',
+    '--currency',
+    'SLE',
+    '--type',
+    'wallet',
+    '--name',
+    'Aminata Kamara',
+    '--provider',
+    'Orange Money',
+    '--account',
+    '076123456',
+    '--phone',
+    '+23276123456',
+    '--note',
+    'October stipend',
+    '--payout-id',
+    payoutId,
+    '--yes',
   ]);
   payctl(['payout', 'get', payoutId]);
 

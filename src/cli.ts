@@ -71,7 +71,12 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     const colorFlag = cmd.optsWithGlobals<{ color?: boolean }>().color !== false;
     mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
     // Every known secret is masked in everything written, in every mode (output/secrets.ts).
-    const io = ioFrom(proc, globals, (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }), (s) => maskedStream(s, mask));
+    const io = ioFrom(
+      proc,
+      globals,
+      (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }),
+      (s) => maskedStream(s, mask),
+    );
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
@@ -191,4 +196,3 @@ function buildDeps(
   };
   return { deps, close: () => Promise.all(clients.map((c) => c.close())) };
 }
-

@@ -62,10 +62,7 @@ export class ApiError extends CliError {
   readonly code: string | undefined;
   readonly requestId: string | undefined;
   readonly errors: FieldError[];
-  constructor(
-    message: string,
-    opts: { status?: number; code?: string; requestId?: string; errors?: FieldError[]; hint?: string } = {},
-  ) {
+  constructor(message: string, opts: { status?: number; code?: string; requestId?: string; errors?: FieldError[]; hint?: string } = {}) {
     super(message, opts.hint);
     this.status = opts.status;
     this.code = opts.code;

@@ -78,14 +78,7 @@ export function buildProgram(run: Runner): Command {
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run `payctl --help` for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
-    .addHelpText(
-      'after',
-      EXAMPLES([
-        'payctl sandbox start --detach',
-        'payctl balances --profile sandbox',
-        'payctl payouts list --status Pending --json',
-      ]),
-    );
+    .addHelpText('after', EXAMPLES(['payctl sandbox start --detach', 'payctl balances --profile sandbox', 'payctl payouts list --status Pending --json']));
 
   // --- auth ----------------------------------------------------------------
   program
@@ -113,7 +106,11 @@ export function buildProgram(run: Runner): Command {
   program
     .command('status')
     .description('show the profile, base URL, masked key and token expiry, and check the credentials live')
-    .addHelpText('after', '\nExits 0 when the credentials work, 3 when they do not, 4 when the service cannot be reached.\n' + EXAMPLES(['payctl status', 'payctl status --profile sandbox --json']))
+    .addHelpText(
+      'after',
+      '\nExits 0 when the credentials work, 3 when they do not, 4 when the service cannot be reached.\n' +
+        EXAMPLES(['payctl status', 'payctl status --profile sandbox --json']),
+    )
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/status.js')));
 
   // --- reads ---------------------------------------------------------------
@@ -230,9 +227,9 @@ export function buildProgram(run: Runner): Command {
     .option('--forward-to <url>', 'forward each verified event, raw body and headers, to this URL')
     .addHelpText(
       'after',
-      '\nThe secret comes from --secret-stdin (or --secret), else PAYCTL_WEBHOOK_SECRET, else the profile\'s\n' +
+      "\nThe secret comes from --secret-stdin (or --secret), else PAYCTL_WEBHOOK_SECRET, else the profile's\n" +
         'webhook-secret. A bad or stale signature (more than 300 s off) is answered 400 and never forwarded.\n' +
-        'Duplicate event ids are marked. With --forward-to, your app\'s status is passed back to the sender.\n' +
+        "Duplicate event ids are marked. With --forward-to, your app's status is passed back to the sender.\n" +
         'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body. Ctrl-C stops.\n' +
         EXAMPLES([
           'printf %s "$WEBHOOK_SECRET" | payctl webhooks listen --secret-stdin',
@@ -300,10 +297,7 @@ export function buildProgram(run: Runner): Command {
   const sandbox = program
     .command('sandbox')
     .description('run a local server that implements the payout service, with demo wallets')
-    .addHelpText(
-      'after',
-      EXAMPLES(['payctl sandbox start', 'payctl sandbox start --detach --port 4010', 'payctl sandbox status', 'payctl sandbox stop']),
-    );
+    .addHelpText('after', EXAMPLES(['payctl sandbox start', 'payctl sandbox start --detach --port 4010', 'payctl sandbox status', 'payctl sandbox stop']));
   sandbox
     .command('start')
     .description('start the sandbox (foreground; Ctrl-C stops it) and print its base URL and API key')
@@ -321,11 +315,11 @@ export function buildProgram(run: Runner): Command {
       'after',
       '\n--api-key and --webhook-secret are visible to other users of this machine (ps); PAYCTL_SANDBOX_API_KEY\n' +
         'and PAYCTL_SANDBOX_WEBHOOK_SECRET are not. The sandbox answers only requests for a loopback host.\n' +
-      EXAMPLES([
-        'payctl sandbox start',
-        'payctl sandbox start --detach --seed 7 --state ./sandbox-state.json',
-        'payctl sandbox start --webhook-url http://127.0.0.1:4242/webhooks --settle-after 1000',
-      ]),
+        EXAMPLES([
+          'payctl sandbox start',
+          'payctl sandbox start --detach --seed 7 --state ./sandbox-state.json',
+          'payctl sandbox start --webhook-url http://127.0.0.1:4242/webhooks --settle-after 1000',
+        ]),
     )
     .action((_o, cmd: Command) => run(cmd, () => import('./commands/sandbox/start.js')));
   sandbox

@@ -11,7 +11,18 @@ import { maskSecrets, redactBody, redactHeader } from './redact.js';
 import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from './routes.js';
-import { envelopeSchema, MAX_JSON_DEPTH, parseErrorBody, tooDeep, parseOrThrow, tokenSchema, walletsSchema, type Envelope, type TokenData, type Wallet } from './schemas.js';
+import {
+  envelopeSchema,
+  MAX_JSON_DEPTH,
+  parseErrorBody,
+  tooDeep,
+  parseOrThrow,
+  tokenSchema,
+  walletsSchema,
+  type Envelope,
+  type TokenData,
+  type Wallet,
+} from './schemas.js';
 
 export interface HttpResponse {
   status: number;
@@ -128,7 +139,6 @@ export class ApiClient {
     this.#token = opts.credentials.token;
     this.#tokenExpiresAt = opts.credentials.tokenExpiresAt;
     for (const s of [opts.credentials.apiKey, opts.credentials.token]) if (s) opts.onSecret?.(s);
-
   }
 
   async close(): Promise<void> {
@@ -220,9 +230,12 @@ export class ApiClient {
     if (this.#token && (c.fixedToken || (fresh && !forceRefresh))) return this.#token;
     if (!c.apiKey) {
       if (this.#token && !forceRefresh) return this.#token; // expiring, but nothing to refresh with
-      throw new AuthError(forceRefresh ? 'The access token was refused and there is no API key to get a new one.' : 'Not logged in: no API key or token for this profile.', {
-        hint: `Run \`${this.#login()}\` (or set PAYCTL_API_KEY).`,
-      });
+      throw new AuthError(
+        forceRefresh ? 'The access token was refused and there is no API key to get a new one.' : 'Not logged in: no API key or token for this profile.',
+        {
+          hint: `Run \`${this.#login()}\` (or set PAYCTL_API_KEY).`,
+        },
+      );
     }
     const t = await this.fetchToken(c.apiKey);
     this.#token = t.token;
@@ -395,7 +408,10 @@ function toNetworkError(err: unknown, url: string, timeoutMs: number): NetworkEr
   const secs = seconds(timeoutMs);
   switch (code) {
     case 'ECONNREFUSED':
-      return new NetworkError(`Could not connect to ${host}: connection refused.`, { causeCode: code, hint: 'Is the service (or `payctl sandbox start`) running at this base URL?' });
+      return new NetworkError(`Could not connect to ${host}: connection refused.`, {
+        causeCode: code,
+        hint: 'Is the service (or `payctl sandbox start`) running at this base URL?',
+      });
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new NetworkError(`Could not resolve the host ${host}.`, { causeCode: code, hint: 'Check the base URL and your network.' });

@@ -44,12 +44,7 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
 }
 
 /** Delay before retry number `retry` (1 = first retry). */
-export function backoffDelay(
-  retry: number,
-  policy: RetryPolicy,
-  retryAfterMs: number | undefined,
-  random: () => number = Math.random,
-): number {
+export function backoffDelay(retry: number, policy: RetryPolicy, retryAfterMs: number | undefined, random: () => number = Math.random): number {
   // Retry-After: 0 (or a date in the past) still waits a little: 52 requests in 308 ms otherwise.
   if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, policy.baseDelayMs), policy.maxRetryAfterMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));

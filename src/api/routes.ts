@@ -26,11 +26,7 @@ export interface ResolvedRoute {
 }
 
 /** The route's method and path with `{params}` filled in (URL-encoded) and overrides applied. */
-export function resolveRoute(
-  name: RouteName,
-  params: Record<string, string> = {},
-  overrides: Record<string, string> = {},
-): ResolvedRoute {
+export function resolveRoute(name: RouteName, params: Record<string, string> = {}, overrides: Record<string, string> = {}): ResolvedRoute {
   const template = overrides[name] ?? ROUTES[name].path;
   const path = template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = params[key];

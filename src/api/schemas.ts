@@ -189,9 +189,7 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 
 // ---- error bodies --------------------------------------------------------
 
-const errorsList = z.array(
-  z.union([z.looseObject({ field: opt(z.string()), path: opt(z.string()), message: opt(z.string()) }), z.string()]),
-);
+const errorsList = z.array(z.union([z.looseObject({ field: opt(z.string()), path: opt(z.string()), message: opt(z.string()) }), z.string()]));
 const errorsMap = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
 
 export const errorBodySchema = z.looseObject({

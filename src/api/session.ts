@@ -63,9 +63,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
       token: c.token.value,
       tokenExpiresAt: expires && !Number.isNaN(expires.getTime()) ? expires : undefined,
       fixedToken: c.token.source === 'env',
-      onToken: c.saveTokens
-        ? (token, expiresAt) => store.updateProfile(globals.profile, { token, tokenExpiresAt: expiresAt?.toISOString() })
-        : undefined,
+      onToken: c.saveTokens ? (token, expiresAt) => store.updateProfile(globals.profile, { token, tokenExpiresAt: expiresAt?.toISOString() }) : undefined,
     },
   });
 }

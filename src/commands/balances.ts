@@ -17,12 +17,11 @@ export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
   if (problems.length) throw new UsageError(`${problems[0]}.`);
   const api = await deps.api();
   const { wallets, envelope, res } = await api.wallets();
-  const filtered = wallets.filter(
-    (w) => (!currency || w.currency.toUpperCase() === currency) && (!opts.wallet || w.wallet_id === opts.wallet),
-  );
+  const filtered = wallets.filter((w) => (!currency || w.currency.toUpperCase() === currency) && (!opts.wallet || w.wallet_id === opts.wallet));
   if (deps.globals.json) {
     // The envelope as the service sent it; filtered only when a filter was given.
-    const out = currency || opts.wallet ? JSON.stringify({ ...envelope, data: (envelope.data as unknown[]).filter((_, i) => filtered.includes(wallets[i]!)) }) : res.raw.trim();
+    const out =
+      currency || opts.wallet ? JSON.stringify({ ...envelope, data: (envelope.data as unknown[]).filter((_, i) => filtered.includes(wallets[i]!)) }) : res.raw.trim();
     await write(deps.io.stdout, out + '\n');
     return 0;
   }
@@ -32,26 +31,10 @@ export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
   }
   const { renderTable } = await import('../output/table.js');
   const style = makeStyle(deps.io.color);
-  const rows = filtered.map((w) => [
-    text(w.wallet_id),
-    text(w.wallet_name),
-    text(w.currency),
-    formatAmount(w.balance, w.currency),
-    utcTime(w.updated_at),
-  ]);
+  const rows = filtered.map((w) => [text(w.wallet_id), text(w.wallet_name), text(w.currency), formatAmount(w.balance, w.currency), utcTime(w.updated_at)]);
   await write(
     deps.io.stdout,
-    renderTable(
-      [
-        { header: 'WALLET' },
-        { header: 'NAME' },
-        { header: 'CURRENCY' },
-        { header: 'BALANCE', align: 'right' },
-        { header: 'UPDATED' },
-      ],
-      rows,
-      style,
-    ),
+    renderTable([{ header: 'WALLET' }, { header: 'NAME' }, { header: 'CURRENCY' }, { header: 'BALANCE', align: 'right' }, { header: 'UPDATED' }], rows, style),
   );
   return 0;
 }

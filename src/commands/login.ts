@@ -67,7 +67,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
     keySource = 'PAYCTL_API_KEY';
   } else if (io.interactive) {
     apiKey = (
-      await (await deps.prompter()).password({
+      await (
+        await deps.prompter()
+      ).password({
         message: 'API key:',
         validate: (v) => (v.trim() ? true : 'The API key cannot be empty.'),
       })

@@ -52,8 +52,14 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
     const pairs: Array<[string, string]> = [
       ['Profile', globals.profile],
       ['Base URL', (s.baseUrl.value ?? style.dim('not set')) + from(s.baseUrl)],
-      ['API key', c.apiKey.value ? maskSecret(c.apiKey.value) + from(c.apiKey) : c.withheld ? style.dim("the profile's is not sent to this base URL") : style.dim('not set')],
-      ['Token', tokenSource === 'env' ? 'PAYCTL_TOKEN (used as is)' : tokenSource === 'none' ? style.dim('none') : expiry ? `valid until ${utcTime(expiry)}` : 'no expiry given'],
+      [
+        'API key',
+        c.apiKey.value ? maskSecret(c.apiKey.value) + from(c.apiKey) : c.withheld ? style.dim("the profile's is not sent to this base URL") : style.dim('not set'),
+      ],
+      [
+        'Token',
+        tokenSource === 'env' ? 'PAYCTL_TOKEN (used as is)' : tokenSource === 'none' ? style.dim('none') : expiry ? `valid until ${utcTime(expiry)}` : 'no expiry given',
+      ],
       ['Credentials', live.ok ? style.green(`valid (${live.wallets} wallet${live.wallets === 1 ? '' : 's'})`) : style.red('not valid')],
     ];
     await write(deps.io.stdout, renderCard(pairs, style));

@@ -20,9 +20,7 @@ export function renderBash(model: CompletionModel): string {
   const commands = walk(model.root);
   const key = (path: string[]) => path.join(' ');
 
-  const subcommandCases = commands
-    .filter((c) => c.commands.length)
-    .map((c) => `    ${q(key(c.path))}) REPLY=${q(c.commands.flatMap((s) => s.names).join(' '))} ;;`);
+  const subcommandCases = commands.filter((c) => c.commands.length).map((c) => `    ${q(key(c.path))}) REPLY=${q(c.commands.flatMap((s) => s.names).join(' '))} ;;`);
 
   const optionCases = commands.filter((c) => c.options.length).map((c) => `    ${q(key(c.path))}) REPLY=${q(c.options.flatMap(flagsOf).join(' '))} ;;`);
   const globalFlags = model.globals.flatMap(flagsOf).join(' ');

@@ -16,8 +16,7 @@ export function renderFish(model: CompletionModel): string {
   const commands = walk(model.root);
   const pathOf = (path: string[]) => [p, ...path].join(' ');
   // Command names are plain words (model.ts checks), so double quotes hold the condition.
-  const at = (path: string[], operands?: number) =>
-    `-n "__${p}_at ${q(pathOf(path))}${operands === undefined ? '' : ` ${operands}`}"`;
+  const at = (path: string[], operands?: number) => `-n "__${p}_at ${q(pathOf(path))}${operands === undefined ? '' : ` ${operands}`}"`;
 
   const subcommandCases = commands
     .filter((c) => c.commands.length)

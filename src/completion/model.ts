@@ -76,9 +76,7 @@ function describeCommand(cmd: Command, path: string[], used: Set<string>, helpFo
   const visible = help.visibleCommands(cmd);
   // The implicit help command is listed by commander's help but is not in cmd.commands.
   const others = visible.filter((c) => cmd.commands.includes(c)).map((c) => c.name());
-  const commands = visible.map((c) =>
-    describeCommand(c, [...path, c.name()], used, cmd.commands.includes(c) ? undefined : others),
-  );
+  const commands = visible.map((c) => describeCommand(c, [...path, c.name()], used, cmd.commands.includes(c) ? undefined : others));
   const args = cmd.registeredArguments.map((a) => describeArgument(a, key, used, helpFor));
   return {
     path,

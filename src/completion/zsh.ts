@@ -39,10 +39,12 @@ export function renderZsh(model: CompletionModel): string {
       return `    (${q(key(c.path))}) reply=${array(items, '    ')} ;;`;
     });
 
-  const optionCases = commands.filter((c) => c.options.length).map((c) => {
-    const items = c.options.flatMap((o) => flagsOf(o).map((f) => item(f, o.description)));
-    return `    (${q(key(c.path))}) reply=${array(items, '    ')} ;;`;
-  });
+  const optionCases = commands
+    .filter((c) => c.options.length)
+    .map((c) => {
+      const items = c.options.flatMap((o) => flagsOf(o).map((f) => item(f, o.description)));
+      return `    (${q(key(c.path))}) reply=${array(items, '    ')} ;;`;
+    });
   const globalItems = model.globals.flatMap((o) => flagsOf(o).map((f) => item(f, o.description)));
 
   const valueCases: string[] = [];

@@ -6,9 +6,7 @@ import { minorDigits } from './currencies.js';
 
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
-export type AmountParse =
-  | { ok: true; minor: bigint; digits: number; decimal: string }
-  | { ok: false; problem: string };
+export type AmountParse = { ok: true; minor: bigint; digits: number; decimal: string } | { ok: false; problem: string };
 
 /**
  * Parses what a person or a file gives as an amount: a plain decimal string

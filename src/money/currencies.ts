@@ -4,10 +4,32 @@
  * Codes not listed here are not known currencies.
  */
 const DIGITS_EXCEPT_TWO: Record<string, number> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0,
-  UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-  CLF: 4, UYW: 4,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
 };
 
 const TWO_DIGITS = (
@@ -20,10 +42,7 @@ const TWO_DIGITS = (
   'VES WST XCD XCG YER ZAR ZMW ZWG ZWL'
 ).split(' ');
 
-const TABLE: ReadonlyMap<string, number> = new Map([
-  ...TWO_DIGITS.map((c) => [c, 2] as const),
-  ...Object.entries(DIGITS_EXCEPT_TWO),
-]);
+const TABLE: ReadonlyMap<string, number> = new Map([...TWO_DIGITS.map((c) => [c, 2] as const), ...Object.entries(DIGITS_EXCEPT_TWO)]);
 
 /** Minor-unit digits of an ISO 4217 code (case-insensitive), or undefined when unknown. */
 export function minorDigits(currency: string): number | undefined {

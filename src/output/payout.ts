@@ -45,7 +45,12 @@ export function renderPayoutCard(r: PayoutRecord, style: Style): string {
   if (r.created_at) pairs.push(['Created', utcTime(r.created_at)]);
   if (r.updated_at && r.updated_at !== r.created_at) pairs.push(['Updated', utcTime(r.updated_at)]);
   if (r.metadata && Object.keys(r.metadata).length) {
-    pairs.push(['Metadata', Object.entries(r.metadata).map(([k, v]) => `${text(k)}=${text(typeof v === 'string' ? v : JSON.stringify(v))}`).join(', ')]);
+    pairs.push([
+      'Metadata',
+      Object.entries(r.metadata)
+        .map(([k, v]) => `${text(k)}=${text(typeof v === 'string' ? v : JSON.stringify(v))}`)
+        .join(', '),
+    ]);
   }
   return renderCard(pairs, style);
 }

@@ -25,11 +25,15 @@ export function renderSummary(s: Summary, style: Style): string {
   if (period) parts.push(style.dim(`Payouts ${period}`) + '\n');
   for (const c of s.currencies) {
     const cur = text(c.currency);
-    const head = `${style.bold(cur)}  ${c.count} payout${c.count === 1 ? '' : 's'}  ${formatAmount(c.amount, c.currency)} ${cur}` +
+    const head =
+      `${style.bold(cur)}  ${c.count} payout${c.count === 1 ? '' : 's'}  ${formatAmount(c.amount, c.currency)} ${cur}` +
       (c.fee !== undefined ? `  fees ${formatAmount(c.fee, c.currency)} ${cur}` : '');
     const entries = Object.entries(c.statuses);
     // One scale for the whole currency, so extra decimals from the service cannot skew the bars.
-    const { minors } = toCommonMinor(entries.map(([, v]) => v.amount), c.currency);
+    const { minors } = toCommonMinor(
+      entries.map(([, v]) => v.amount),
+      c.currency,
+    );
     const max = minors.reduce((m, v) => (v > m ? v : m), 0n);
     const rows = entries.map(([status, v], i) => [
       statusColor(style, text(status)),
@@ -49,4 +53,3 @@ export function renderSummary(s: Summary, style: Style): string {
   }
   return parts.join('\n');
 }
-

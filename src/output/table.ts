@@ -102,7 +102,7 @@ function measure(s: string, room = Infinity, stop = Infinity): { width: number; 
   let prev = UNKNOWN; // class of the last code point that took a column
   let joined = false; // the previous code point was a ZWJ after an emoji
   let flagHalf = false; // the last visible code point was the first letter of a flag
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const e = escapeEnd(s, i);
     if (e > i) {
       i = e;
@@ -119,7 +119,8 @@ function measure(s: string, room = Infinity, stop = Infinity): { width: number; 
     const cp = c >= 0xd800 && c <= 0xdbff ? s.codePointAt(i)! : c;
     const k = classOf(cp);
     let w = 0;
-    if (joined) joined = false; // the part after a ZWJ joins the emoji before it
+    if (joined)
+      joined = false; // the part after a ZWJ joins the emoji before it
     else if (cp === 0x200d) joined = prev === EMOJI;
     else if (cp === 0xfe0f) {
       // VS16: a text-style pictograph becomes a two-column emoji.
@@ -127,7 +128,8 @@ function measure(s: string, room = Infinity, stop = Infinity): { width: number; 
         w = 1;
         prev = EMOJI;
       }
-    } else if (cp >= 0x1f3fb && cp <= 0x1f3ff && prev === EMOJI) w = 0; // skin tone of the emoji before
+    } else if (cp >= 0x1f3fb && cp <= 0x1f3ff && prev === EMOJI)
+      w = 0; // skin tone of the emoji before
     else if (k === FLAG_LETTER) {
       w = flagHalf ? 0 : 2;
       flagHalf = !flagHalf;

@@ -26,5 +26,8 @@ export function utcTime(value: string | undefined | null): string {
   if (!value) return '';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return text(value);
-  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return d
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }

@@ -10,18 +10,7 @@ import { basename, extname } from 'node:path';
 import { decimalFromNumber } from '../money/amount.js';
 import { REQUIRED_FIELDS, type FieldName, type Labels, type PayoutFields } from './request.js';
 
-export const COLUMNS = [
-  'payout_id',
-  'wallet_id',
-  'amount',
-  'currency',
-  'type',
-  'name',
-  'provider',
-  'account_number',
-  'phone_number',
-  'note',
-] as const;
+export const COLUMNS = ['payout_id', 'wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number', 'phone_number', 'note'] as const;
 
 const FIELD_OF: Record<(typeof COLUMNS)[number], FieldName> = {
   payout_id: 'payoutId',
@@ -69,13 +58,24 @@ export function formatOf(file: string, content: string): FileFormat {
   const ext = extname(file).toLowerCase();
   if (ext === '.csv') return 'csv';
   if (ext === '.jsonl' || ext === '.ndjson' || ext === '.json') return 'jsonl';
-  return content.replace(/^\uFEFF/, '').trimStart().startsWith('{') ? 'jsonl' : 'csv';
+  return content
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('{')
+    ? 'jsonl'
+    : 'csv';
 }
 
 /** payctl 0.1's derived id (file name, row, cells): kept only to find its journal entries. */
 function legacyId(file: string, row: number, values: Record<string, string>): string {
-  const canon = JSON.stringify(Object.keys(values).sort().map((k) => [k, values[k]]));
-  const h = createHash('sha256').update(`${basename(file)}\n${row}\n${canon}`).digest('hex');
+  const canon = JSON.stringify(
+    Object.keys(values)
+      .sort()
+      .map((k) => [k, values[k]]),
+  );
+  const h = createHash('sha256')
+    .update(`${basename(file)}\n${row}\n${canon}`)
+    .digest('hex');
   return `batch-${h.slice(0, 24)}`;
 }
 
@@ -115,8 +115,7 @@ function jsonValues(obj: Record<string, unknown>, row: number, problems: string[
       if (d.replace(/^-?[0.]*/, '').replace('.', '').length > 15) {
         problems.push(`row ${row}: "${k}" has more digits than a JSON number holds exactly; write it as a string, e.g. "${k}": "1500.50"`);
       } else out[k] = d;
-    }
-    else problems.push(`row ${row}: "${k}" must be a string or a number`);
+    } else problems.push(`row ${row}: "${k}" must be a string or a number`);
   }
   return out;
 }

@@ -68,7 +68,12 @@ export function openBatch(path: string, batchId: string): BatchSource {
     // Only a regular file: /dev/zero or a FIFO would never end.
     const st = statSync(path);
     if (st.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
-    if (!st.isFile()) throw new UsageError(`Cannot read ${path}: it is not a regular file (a device, pipe or socket). Nothing was sent.`, [], 'Save the payouts to a file and give its path.');
+    if (!st.isFile())
+      throw new UsageError(
+        `Cannot read ${path}: it is not a regular file (a device, pipe or socket). Nothing was sent.`,
+        [],
+        'Save the payouts to a file and give its path.',
+      );
     bytes = readFileSync(path);
   } catch (err) {
     if (err instanceof UsageError) throw err;
@@ -354,7 +359,8 @@ export async function planBatch(
     }
   }
   if (conflicts.length) throw new UsageError(`${src.path}: ${plural(conflicts.length, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
-  if (problems.length) throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
+  if (problems.length)
+    throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
   return {
     rows,
     toSend,

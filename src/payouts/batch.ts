@@ -144,7 +144,7 @@ export async function runBatch(
     // Each sender journals its next row while its current request is in flight, so the
     // fsyncs stay off the path of the requests. A row journaled but not sent (Ctrl-C) is
     // simply sent by the rerun, with the same key.
-    for (let cur = await take(); cur && !o.stop.aborted; ) {
+    for (let cur = await take(); cur && !o.stop.aborted;) {
       const { i, it } = cur;
       const base = { row: it.row, payoutId: it.request.payoutId };
       let entry: JournalEntry;

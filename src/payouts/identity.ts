@@ -25,7 +25,11 @@ function sha256(text: string): string {
 
 /** Everything a payout pays, normalized, without its id: equal for the same intended payout. */
 export function payoutFingerprint(r: PayoutRequest): string {
-  const metadata = r.metadata ? Object.keys(r.metadata).sort().map((k) => [k, r.metadata![k]]) : [];
+  const metadata = r.metadata
+    ? Object.keys(r.metadata)
+        .sort()
+        .map((k) => [k, r.metadata![k]])
+    : [];
   const canon = JSON.stringify([r.walletId, r.currency, r.amountMinor.toString(), r.type, r.name, r.provider, r.account, r.phone ?? null, r.note ?? null, metadata]);
   return sha256(`payctl-payout-v1\n${canon}`).slice(0, 32);
 }

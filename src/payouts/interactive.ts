@@ -21,7 +21,12 @@ function checkField(field: keyof PayoutFields, base: PayoutFields): (value: stri
     const r = validatePayout({ ...base, [field]: value }, FIELD_NAMES);
     if (r.ok) return true;
     const mine = r.problems.find((p) => p.startsWith(`${field} `) || p.startsWith(`${field}:`));
-    return mine ? mine.slice(field.length).replace(/^:? ?/, '').replace(/^is required.*/, 'Required.') : true;
+    return mine
+      ? mine
+          .slice(field.length)
+          .replace(/^:? ?/, '')
+          .replace(/^is required.*/, 'Required.')
+      : true;
   };
 }
 
@@ -33,7 +38,11 @@ export async function promptPayout(fields: PayoutFields, prompter: Prompter, wal
       .filter((w) => !f.currency || w.currency.toUpperCase() === f.currency.toUpperCase())
       .map((w) => ({ name: walletLabel(w), value: w.wallet_id }));
     if (choices.length === 0) {
-      throw new UsageError(`No wallet${f.currency ? ` in ${f.currency.toUpperCase()}` : ''} to pay from. Nothing was sent.`, [], 'See your wallets with: payctl balances');
+      throw new UsageError(
+        `No wallet${f.currency ? ` in ${f.currency.toUpperCase()}` : ''} to pay from. Nothing was sent.`,
+        [],
+        'See your wallets with: payctl balances',
+      );
     }
     f.walletId = await prompter.select({ message: 'Pay from which wallet?', choices });
     wallet = wallets.find((w) => w.wallet_id === f.walletId);
@@ -76,7 +85,9 @@ export async function promptPayout(fields: PayoutFields, prompter: Prompter, wal
     const parsed = parseAmount(f.amount, currency);
     const balance = wallet ? balanceMinor(wallet.balance, wallet.currency) : undefined;
     if (parsed.ok && wallet && balance !== undefined && parsed.minor > balance) {
-      log.warn(`${formatAmount(f.amount, currency)} ${currency} is more than the wallet's balance of ${formatAmount(wallet.balance, wallet.currency)} ${currency}; the service will refuse it unless funds arrive.`);
+      log.warn(
+        `${formatAmount(f.amount, currency)} ${currency} is more than the wallet's balance of ${formatAmount(wallet.balance, wallet.currency)} ${currency}; the service will refuse it unless funds arrive.`,
+      );
     }
   }
   if (f.note === undefined) {

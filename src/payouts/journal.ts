@@ -116,7 +116,8 @@ export class Journal {
         }
       }
     }
-    if (this.#key.length !== 32) throw new ConfigError(`The journal key ${this.#keyFile} is damaged.`, 'Move it away only if the journal folder is empty: every entry is checked with it.');
+    if (this.#key.length !== 32)
+      throw new ConfigError(`The journal key ${this.#keyFile} is damaged.`, 'Move it away only if the journal folder is empty: every entry is checked with it.');
     return this.#key;
   }
 
@@ -162,7 +163,12 @@ export class Journal {
     let entry: JournalEntry & { mac?: unknown };
     try {
       entry = JSON.parse(raw) as JournalEntry & { mac?: unknown };
-      if ((payoutId !== undefined && entry.payoutId !== payoutId) || typeof entry.payoutId !== 'string' || typeof entry.idempotencyKey !== 'string' || typeof entry.body !== 'string') {
+      if (
+        (payoutId !== undefined && entry.payoutId !== payoutId) ||
+        typeof entry.payoutId !== 'string' ||
+        typeof entry.idempotencyKey !== 'string' ||
+        typeof entry.body !== 'string'
+      ) {
         throw new Error('unexpected content');
       }
     } catch (err) {
@@ -185,7 +191,10 @@ export class Journal {
 
   /** The folder of markers for one look-up key: one empty file per entry that has it. */
   #indexDir(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
-    const h = createHash('sha256').update(`${journalBase(baseUrl)}\n${kind}\n${key}`).digest('hex').slice(0, 32);
+    const h = createHash('sha256')
+      .update(`${journalBase(baseUrl)}\n${kind}\n${key}`)
+      .digest('hex')
+      .slice(0, 32);
     return join(this.dir, 'index', h);
   }
 

@@ -64,7 +64,11 @@ export const KNOWN_PROVIDERS = ['afrimoney', 'orange_money', 'qmoney', 'ecobank'
 
 /** "Orange Money" -> "orange_money": lowercase, runs of other characters as one underscore. */
 export function normalizeProvider(p: string): string {
-  return p.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return p
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 const PAYOUT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
@@ -127,10 +131,7 @@ function present(v: string | undefined): v is string {
 }
 
 /** Validates every field; returns the request or every problem, each naming its field. */
-export function validatePayout(
-  f: PayoutFields,
-  labels: Labels = FIELD_NAMES,
-): { ok: true; request: PayoutRequest } | { ok: false; problems: string[] } {
+export function validatePayout(f: PayoutFields, labels: Labels = FIELD_NAMES): { ok: true; request: PayoutRequest } | { ok: false; problems: string[] } {
   const problems: string[] = [];
   const need = (k: FieldName, v: string | undefined, what: string) => {
     if (!present(v)) problems.push(`${labels[k]} is required (${what})`);

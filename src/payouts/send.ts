@@ -67,7 +67,8 @@ function checkAnswer(entry: JournalEntry, t: PayoutTransaction): void {
   const amountLiteral = /"amount":(-?[0-9.eE+-]+)/.exec(entry.body)?.[1];
   const problems: string[] = [];
   if (t.payout_id !== undefined && t.payout_id !== asked.payoutId) problems.push(`payout id ${String(t.payout_id)}, not ${String(asked.payoutId)}`);
-  if (t.currency !== undefined && typeof asked.currency === 'string' && String(t.currency).toUpperCase() !== asked.currency) problems.push(`currency ${String(t.currency)}, not ${asked.currency}`);
+  if (t.currency !== undefined && typeof asked.currency === 'string' && String(t.currency).toUpperCase() !== asked.currency)
+    problems.push(`currency ${String(t.currency)}, not ${asked.currency}`);
   if (t.amount !== undefined && amountLiteral !== undefined && typeof asked.currency === 'string') {
     const got = plainAmount(t.amount, asked.currency);
     const want = plainAmount(amountLiteral, asked.currency);
@@ -79,14 +80,24 @@ function checkAnswer(entry: JournalEntry, t: PayoutTransaction): void {
 /** What a local file-system failure means to a person: "the disk is full", not ENOSPC. */
 export function localFault(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  return e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code === 'EROFS' ? 'the file system is read-only' : (e.message ?? String(err));
+  return e.code === 'ENOSPC'
+    ? 'the disk is full'
+    : e.code === 'EACCES' || e.code === 'EPERM'
+      ? 'permission denied'
+      : e.code === 'EROFS'
+        ? 'the file system is read-only'
+        : (e.message ?? String(err));
 }
 
 /** A local failure (disk full, no permission) after the service may have taken the payout. */
 function recordFailure(err: unknown, transactionId: string | undefined, after?: NetworkError | InterruptedError): NetworkError {
   const e = err as NodeJS.ErrnoException;
   const what = localFault(err);
-  const said = transactionId ? `the service accepted it (transaction ${transactionId})` : after ? `no answer was read (${after.message.replace(/\.$/, '')})` : 'the service may have taken it';
+  const said = transactionId
+    ? `the service accepted it (transaction ${transactionId})`
+    : after
+      ? `no answer was read (${after.message.replace(/\.$/, '')})`
+      : 'the service may have taken it';
   return new NetworkError(`${said}, but payctl could not record that in its journal: ${what}`, { causeCode: e.code });
 }
 

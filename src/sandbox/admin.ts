@@ -36,7 +36,7 @@ export interface AdminControl {
 }
 
 function faultOut(f: Fault): Record<string, unknown> {
-  return { ...f, times: f.times === Infinity ? -1 : f.times ?? 1, remaining: f.remaining === Infinity ? -1 : f.remaining };
+  return { ...f, times: f.times === Infinity ? -1 : (f.times ?? 1), remaining: f.remaining === Infinity ? -1 : f.remaining };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -6,14 +6,7 @@
 import type { Auth } from './auth.js';
 import { fingerprintOf, type IdempotencyStore } from './idempotency.js';
 import { money } from './json.js';
-import {
-  failure,
-  notFound,
-  success,
-  unauthorized,
-  validationFailure,
-  type Reply,
-} from './respond.js';
+import { failure, notFound, success, unauthorized, validationFailure, type Reply } from './respond.js';
 import type { Settlement } from './settlement.js';
 import { digitsOf, initiationWire, payoutWire, walletWire, type Ledger, type Payout } from './state.js';
 import { isoFromMicros } from './time.js';
@@ -129,11 +122,7 @@ export class Api {
           headers: { 'Retry-After': '1' },
         });
       case 'reused':
-        return failure(
-          422,
-          'IDEMPOTENCY_KEY_REUSED',
-          'This Idempotency-Key was already used with a different request body; use a new key for a new payout.',
-        );
+        return failure(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body; use a new key for a new payout.');
       case 'replay':
         return { status: begin.answer.status, body: begin.answer.body, headers: { 'Idempotent-Replayed': 'true' } };
       case 'new':

@@ -40,11 +40,7 @@ export interface IdempotencyEntry {
   answer?: StoredAnswer;
 }
 
-export type Begin =
-  | { kind: 'new' }
-  | { kind: 'replay'; answer: StoredAnswer }
-  | { kind: 'reused' }
-  | { kind: 'in-progress' };
+export type Begin = { kind: 'new' } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'reused' } | { kind: 'in-progress' };
 
 export function fingerprintOf(raw: string): Fingerprint {
   try {

@@ -79,9 +79,7 @@ export async function loadState(file: string): Promise<PersistedState | undefine
       tokens: Array.isArray(raw.tokens) ? raw.tokens : [],
     };
   } catch (err) {
-    throw new StateFileError(
-      `The sandbox state file ${file} is damaged (${(err as Error).message}). Move it away or delete it to start afresh.`,
-    );
+    throw new StateFileError(`The sandbox state file ${file} is damaged (${(err as Error).message}). Move it away or delete it to start afresh.`);
   }
 }
 

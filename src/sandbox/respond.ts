@@ -36,12 +36,7 @@ export function success(status: number, message: string, data: unknown, headers?
 }
 
 /** `{ status: "Failed", message, code, errors?, timestamp }`. */
-export function failure(
-  status: number,
-  code: string,
-  message: string,
-  opts: { errors?: FieldProblem[]; headers?: Record<string, string> } = {},
-): Reply {
+export function failure(status: number, code: string, message: string, opts: { errors?: FieldProblem[]; headers?: Record<string, string> } = {}): Reply {
   const body = { status: 'Failed', message, code, errors: opts.errors, timestamp: timestamp() };
   const reply: Reply = { status, body: toJson(body) };
   if (opts.headers) reply.headers = opts.headers;
@@ -50,8 +45,7 @@ export function failure(
 
 export function validationFailure(errors: FieldProblem[]): Reply {
   const first = errors[0];
-  const message =
-    errors.length === 1 && first ? `Validation failed: ${first.field} ${first.message}.` : `Validation failed: ${errors.length} problems.`;
+  const message = errors.length === 1 && first ? `Validation failed: ${first.field} ${first.message}.` : `Validation failed: ${errors.length} problems.`;
   return failure(400, 'VALIDATION_ERROR', message, { errors });
 }
 

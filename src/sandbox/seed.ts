@@ -54,8 +54,16 @@ const WALLET_PLANS = [
 ] as const;
 
 const SLE_PEOPLE = [
-  'Aminata Kamara', 'Mohamed Sesay', 'Fatmata Bangura', 'Ibrahim Conteh', 'Mariama Jalloh',
-  'Abdul Koroma', 'Isatu Turay', 'Sorie Mansaray', 'Hawa Kargbo', 'Alusine Fofanah',
+  'Aminata Kamara',
+  'Mohamed Sesay',
+  'Fatmata Bangura',
+  'Ibrahim Conteh',
+  'Mariama Jalloh',
+  'Abdul Koroma',
+  'Isatu Turay',
+  'Sorie Mansaray',
+  'Hawa Kargbo',
+  'Alusine Fofanah',
 ];
 const NGN_PEOPLE = ['Chinedu Okafor', 'Ngozi Adeyemi', 'Tunde Balogun', 'Aisha Bello', 'Emeka Nwosu', 'Funmilayo Adebayo'];
 const SLE_WALLET_PROVIDERS = ['orange_money', 'afrimoney', 'qmoney'];
@@ -153,7 +161,11 @@ export function generatedPayouts(count: number, wallets: readonly Wallet[], nowM
   const run = randomBytes(6).toString('hex').toUpperCase();
   const pools = new Map<string, Recipient[]>();
   for (const w of wallets) {
-    if (!pools.has(w.currency)) pools.set(w.currency, Array.from({ length: 32 }, (_, i) => recipientFor(rand, w.currency, i % 8 === 7)));
+    if (!pools.has(w.currency))
+      pools.set(
+        w.currency,
+        Array.from({ length: 32 }, (_, i) => recipientFor(rand, w.currency, i % 8 === 7)),
+      );
   }
   const cycle = ['Successful', 'Pending', 'Failed'];
   const spanUs = 90 * DAY_MS * 1000;

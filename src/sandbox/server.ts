@@ -18,15 +18,7 @@ import { RequestLog, type RecordedRequest } from './recording.js';
 import { failure, failureForStatus, rateLimited, requestId, type Reply } from './respond.js';
 import { demoData, generatedPayouts } from './seed.js';
 import { Settlement } from './settlement.js';
-import {
-  Ledger,
-  payoutRecord,
-  payoutWire,
-  walletRecord,
-  type Payout,
-  type PayoutRecord,
-  type WalletRecord,
-} from './state.js';
+import { Ledger, payoutRecord, payoutWire, walletRecord, type Payout, type PayoutRecord, type WalletRecord } from './state.js';
 import { isoFromMicros, nowMicros } from './time.js';
 import { WebhookSender, type DeliveryLog, type EventType } from './webhooks.js';
 
@@ -139,9 +131,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       // delivery problems show in webhookDeliveries()
     }
   };
-  const settlement = new Settlement(ledger, settleAfterMs, (p) =>
-    emit(p.status === 'Failed' ? 'payout.failed' : 'payout.successful', p),
-  );
+  const settlement = new Settlement(ledger, settleAfterMs, (p) => emit(p.status === 'Failed' ? 'payout.failed' : 'payout.successful', p));
 
   if (loaded) {
     for (const w of loaded.wallets) ledger.putWallet(w);
@@ -325,7 +315,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     let reply: Reply;
     try {
-      reply = await api.handle({ method, path, query, headers, body, delayMs: fault?.kind === 'delay' ? fault.delayMs ?? 0 : 0 });
+      reply = await api.handle({ method, path, query, headers, body, delayMs: fault?.kind === 'delay' ? (fault.delayMs ?? 0) : 0 });
     } catch (err) {
       if (err instanceof Closed) return reset();
       reply = failure(500, 'INTERNAL_ERROR', `Internal error: ${(err as Error).message}`);

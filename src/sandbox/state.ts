@@ -486,4 +486,3 @@ export function payoutRecord(p: Payout): PayoutRecord {
     updated_at: isoFromMicros(p.updatedUs),
   };
 }
-

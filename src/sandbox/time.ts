@@ -48,9 +48,7 @@ export function parseTimeBound(text: string, edge: 'from' | 'to'): number | unde
   }
   const t = TIMESTAMP.exec(text);
   if (!t) return undefined;
-  const [y, mo, day, h, mi, s] = [t[1], t[2], t[3], t[4], t[5], t[6] ?? '00'].map(Number) as [
-    number, number, number, number, number, number,
-  ];
+  const [y, mo, day, h, mi, s] = [t[1], t[2], t[3], t[4], t[5], t[6] ?? '00'].map(Number) as [number, number, number, number, number, number];
   if (!validDate(y, mo, day) || h > 23 || mi > 59 || s > 59) return undefined;
   const zone = t[8]!;
   let offsetMin = 0;

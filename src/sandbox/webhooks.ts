@@ -71,10 +71,13 @@ export class WebhookSender {
       if (this.deliveries.length > 1000) this.deliveries.splice(0, this.deliveries.length - 1000);
       const ok = typeof outcome === 'number' && outcome >= 200 && outcome < 300;
       if (ok || this.closed || n >= this.opts.maxAttempts) return;
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        this.attempt(id, type, body, n + 1);
-      }, this.opts.retryBaseMs * 2 ** (n - 1));
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          this.attempt(id, type, body, n + 1);
+        },
+        this.opts.retryBaseMs * 2 ** (n - 1),
+      );
       this.timers.add(timer);
     };
     const req = request(

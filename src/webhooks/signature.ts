@@ -16,13 +16,7 @@ export function signatureHeader(secret: string, t: number, rawBody: string | Buf
 
 export type Verification = { ok: true; t: number } | { ok: false; reason: string };
 
-export function verifySignature(
-  secret: string,
-  header: string | undefined,
-  rawBody: Buffer,
-  nowSeconds: number,
-  toleranceSeconds = TOLERANCE_SECONDS,
-): Verification {
+export function verifySignature(secret: string, header: string | undefined, rawBody: Buffer, nowSeconds: number, toleranceSeconds = TOLERANCE_SECONDS): Verification {
   if (!header) return { ok: false, reason: 'no X-Webhook-Signature header' };
   let t: number | undefined;
   const candidates: string[] = [];

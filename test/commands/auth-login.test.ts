@@ -6,18 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync }
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import {
-  configFile,
-  expectNoSecrets,
-  lastBearer,
-  newKey,
-  oneJson,
-  readProfile,
-  since,
-  useConfigDir,
-  writeLoggedIn,
-  writeProfile,
-} from '../helpers/e2e.js';
+import { configFile, expectNoSecrets, lastBearer, newKey, oneJson, readProfile, since, useConfigDir, writeLoggedIn, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
@@ -75,7 +64,9 @@ describe('login', () => {
     const r = await payctl(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
     expect(r.code, r.stderr).toBe(0);
     // No D-Bus here: the fallback's notice is the only thing on stderr.
-    expect(r.stderr).toMatch(/^Warning: No OS keyring could be reached \(.*\); the key and token are stored in .* \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\.\n$/);
+    expect(r.stderr).toMatch(
+      /^Warning: No OS keyring could be reached \(.*\); the key and token are stored in .* \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\.\n$/,
+    );
     const out = oneJson(r.stdout);
     expect(out).toEqual({ profile: 'default', base_url: ctx.sb.baseUrl, api_key: masked, token_expires_at: readProfile(cfg.dir)!.tokenExpiresAt, storage: 'file' });
     expectNoSecrets(r, [KEY]);
@@ -198,7 +189,10 @@ describe('status', () => {
     const r = await payctl(['status'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    const expiry = new Date(p.tokenExpiresAt!).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+    const expiry = new Date(p.tokenExpiresAt!)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC');
     expect(r.stdout).toBe(
       [
         'Profile      default',

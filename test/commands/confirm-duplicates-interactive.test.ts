@@ -90,8 +90,7 @@ function csvWithoutIds(rows: Array<Record<string, string>>): string {
 }
 
 const PLAN_HEAD = (file: string) => new RegExp(`^Batch "default": 5 payouts to send from ${escapeRe(file)}:$`, 'm');
-const DUP_LINE = (walletId: string) =>
-  `Possible duplicates: rows 4 and 5 are identical: 1,250.00 SLE from ${walletId} to Mariama Sesay (orange_money 077880003).`;
+const DUP_LINE = (walletId: string) => `Possible duplicates: rows 4 and 5 are identical: 1,250.00 SLE from ${walletId} to Mariama Sesay (orange_money 077880003).`;
 const DUP_PROMPT = 'Send all 2 identical rows as separate payouts?';
 const SEND_PROMPT = 'Send 5 payouts?';
 
@@ -239,15 +238,7 @@ describe('payout batch at a terminal: two identical rows', () => {
 
 /** A bank payout from `walletId`; every flag given. */
 function bankArgs(walletId: string): string[] {
-  return [
-    '--wallet', walletId,
-    '--amount', '2750.25',
-    '--currency', 'SLE',
-    '--type', 'bank',
-    '--name', 'Ibrahim Conteh',
-    '--provider', 'uba',
-    '--account', '5401234567',
-  ];
+  return ['--wallet', walletId, '--amount', '2750.25', '--currency', 'SLE', '--type', 'bank', '--name', 'Ibrahim Conteh', '--provider', 'uba', '--account', '5401234567'];
 }
 
 /** Sends the payout once without a terminal; returns the payout the sandbox holds. */
@@ -308,7 +299,12 @@ describe('payout create at a terminal: the same payout typed again', () => {
     expect(secondId).not.toBe(earlier.payout_id);
     expect(t.r.stderr).toContain(`Payout ${secondId} submitted.`);
     const body = JSON.parse(posts[0]!.body);
-    expect(body).toMatchObject({ amount: 2750.25, currency: 'SLE', walletId: wal, recipient: { type: 'bank', accountDetails: { name: 'Ibrahim Conteh', provider: 'uba', accountNumber: '5401234567' } } });
+    expect(body).toMatchObject({
+      amount: 2750.25,
+      currency: 'SLE',
+      walletId: wal,
+      recipient: { type: 'bank', accountDetails: { name: 'Ibrahim Conteh', provider: 'uba', accountNumber: '5401234567' } },
+    });
 
     const held = heldFor(sb, wal);
     expect(held.map((p) => p.payout_id).sort()).toEqual([earlier.payout_id, secondId].sort());
@@ -363,6 +359,10 @@ describe('payout create at a terminal: the same payout typed again', () => {
     const posts = payoutPosts(sb);
     expect(posts).toHaveLength(1);
     expect(postedPayoutId(posts[0]!)).toBe(cardId);
-    expect(heldFor(sb, wal).map((p) => p.payout_id).sort()).toEqual([earlier.payout_id, cardId].sort());
+    expect(
+      heldFor(sb, wal)
+        .map((p) => p.payout_id)
+        .sort(),
+    ).toEqual([earlier.payout_id, cardId].sort());
   });
 });

@@ -49,7 +49,9 @@ describe('1: the service refused or failed', () => {
     const r = await run('payout', 'get', 'TRX00000000000000000000');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error: No payout with payoutId or transaction_id "TRX00000000000000000000"\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n$/);
+    expect(r.stderr).toMatch(
+      /^Error: No payout with payoutId or transaction_id "TRX00000000000000000000"\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n$/,
+    );
   });
 
   it('422 is not retried', async () => {
@@ -59,7 +61,11 @@ describe('1: the service refused or failed', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Error: The request cannot be processed.\n  HTTP 422 UNPROCESSABLE\n  Request ID: req_');
-    expect(since(ctx.sb, from).filter((x) => x.path === '/v2/payouts').map((x) => x.outcome)).toEqual([422]);
+    expect(
+      since(ctx.sb, from)
+        .filter((x) => x.path === '/v2/payouts')
+        .map((x) => x.outcome),
+    ).toEqual([422]);
   });
 
   it('5xx after a bounded number of retries, with the request id and what to do', async () => {
@@ -94,7 +100,11 @@ describe('1: the service refused or failed', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).status).toBe('Successful');
-    expect(since(ctx.sb, from).filter((x) => x.path === '/v2/wallets/balances').map((x) => x.outcome)).toEqual([502, 502, 200]);
+    expect(
+      since(ctx.sb, from)
+        .filter((x) => x.path === '/v2/wallets/balances')
+        .map((x) => x.outcome),
+    ).toEqual([502, 502, 200]);
     expectReadBackoff(clock.waits, 2);
   });
 });

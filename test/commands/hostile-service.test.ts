@@ -179,7 +179,8 @@ describe('credentials echoed back by the service are never printed', () => {
       });
       const dir = configDir();
       hostileProfile(dir, h, key, token);
-      for (const args of [['balances'], ['balances', '--json']]) runs.push(payctl(args, { dir, clock: new TestClock() }).then((r) => [`pad ${pad}: ${args.join(' ')}`, r]));
+      for (const args of [['balances'], ['balances', '--json']])
+        runs.push(payctl(args, { dir, clock: new TestClock() }).then((r) => [`pad ${pad}: ${args.join(' ')}`, r]));
     }
     for (const [name, r] of await Promise.all(runs)) {
       expect(r.code, `${name}: ${r.stderr}`).toBe(1);

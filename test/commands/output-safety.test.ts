@@ -9,18 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, freshWallet, getToken, payoutBody, useSandbox } from '../helpers/sandbox.js';
-import {
-  configFile,
-  expectNoSecrets,
-  lastBearer,
-  newKey,
-  oneJson,
-  readProfile,
-  since,
-  useConfigDir,
-  writeProfile,
-  type Run,
-} from '../helpers/e2e.js';
+import { configFile, expectNoSecrets, lastBearer, newKey, oneJson, readProfile, since, useConfigDir, writeProfile, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();

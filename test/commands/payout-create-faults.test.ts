@@ -48,18 +48,30 @@ function expectOneKeyOneBody(posts: ReturnType<typeof payoutPosts>): string {
 /** A wallet payout of 1500.50 SLE from `walletId`, with --yes. */
 function payoutArgs(walletId: string, payoutId: string, extra: string[] = []): string[] {
   return [
-    'payout', 'create',
-    '--wallet', walletId,
-    '--amount', '1500.50',
-    '--currency', 'SLE',
-    '--type', 'wallet',
-    '--name', 'Aminata Kamara',
-    '--provider', 'Orange Money',
-    '--account', '076123456',
-    '--phone', '+23276123456',
-    '--note', "Aminata's October stipend",
-    '--metadata', 'batch=oct stipends',
-    '--payout-id', payoutId,
+    'payout',
+    'create',
+    '--wallet',
+    walletId,
+    '--amount',
+    '1500.50',
+    '--currency',
+    'SLE',
+    '--type',
+    'wallet',
+    '--name',
+    'Aminata Kamara',
+    '--provider',
+    'Orange Money',
+    '--account',
+    '076123456',
+    '--phone',
+    '+23276123456',
+    '--note',
+    "Aminata's October stipend",
+    '--metadata',
+    'batch=oct stipends',
+    '--payout-id',
+    payoutId,
     ...extra,
     '--yes',
   ];
@@ -200,7 +212,10 @@ describe('payout create under faults: never twice', () => {
     expect(heldFor(sb, payoutId)).toEqual([]);
 
     // The printed command: same payout id, the key, --yes.
-    const line = r.stderr.split('\n').map((l) => l.trim()).find((l) => l.startsWith('payctl payout create '));
+    const line = r.stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.startsWith('payctl payout create '));
     expect(line).toBeDefined();
     expect(line).toContain(`--payout-id ${payoutId} --idempotency-key ${key} --yes`);
     const argv = shellSplit(line!);

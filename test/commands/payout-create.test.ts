@@ -41,8 +41,7 @@ function useLoggedInConfig(scope: 'each' | 'all'): void {
   beforeEach(() => ctx.sb.clearRequests());
 }
 
-const create = (args: string[], extra: { env?: Record<string, string | undefined> } = {}): Promise<Run> =>
-  payctl(['payout', 'create', ...args], { dir, ...extra });
+const create = (args: string[], extra: { env?: Record<string, string | undefined> } = {}): Promise<Run> => payctl(['payout', 'create', ...args], { dir, ...extra });
 
 describe('payout create sends one payout with the exact body and headers', () => {
   useLoggedInConfig('each');
@@ -55,18 +54,30 @@ describe('payout create sends one payout with the exact body and headers', () =>
 
     const payoutId = 'stipend-2026-10-017';
     const r = await create([
-      '--wallet', walletId,
-      '--amount', '1500.50',
-      '--currency', 'sle',
-      '--type', 'wallet',
-      '--name', 'Aminata Kamara',
-      '--provider', 'Orange Money',
-      '--account', '076123456',
-      '--phone', '+232 76 123456',
-      '--note', 'October stipend',
-      '--metadata', 'batch=oct-stipends',
-      '--metadata', 'invoice=INV=17',
-      '--payout-id', payoutId,
+      '--wallet',
+      walletId,
+      '--amount',
+      '1500.50',
+      '--currency',
+      'sle',
+      '--type',
+      'wallet',
+      '--name',
+      'Aminata Kamara',
+      '--provider',
+      'Orange Money',
+      '--account',
+      '076123456',
+      '--phone',
+      '+232 76 123456',
+      '--note',
+      'October stipend',
+      '--metadata',
+      'batch=oct-stipends',
+      '--metadata',
+      'invoice=INV=17',
+      '--payout-id',
+      payoutId,
       '--yes',
     ]);
     expect(r.stderr).toContain(`Payout ${payoutId} submitted.`);
@@ -137,13 +148,20 @@ describe('payout create sends one payout with the exact body and headers', () =>
     const before = walletOf(sb, walletId);
 
     const r = await create([
-      '--wallet', walletId,
-      '--amount', '250000.30',
-      '--currency', 'NGN',
-      '--type', 'bank',
-      '--name', 'Chinedu Okafor',
-      '--provider', 'Ecobank',
-      '--account', '0123456789',
+      '--wallet',
+      walletId,
+      '--amount',
+      '250000.30',
+      '--currency',
+      'NGN',
+      '--type',
+      'bank',
+      '--name',
+      'Chinedu Okafor',
+      '--provider',
+      'Ecobank',
+      '--account',
+      '0123456789',
       '--yes',
     ]);
     expect(r.stderr).toMatch(/Payout [0-9a-f-]{36} submitted\./);
@@ -195,14 +213,22 @@ describe('payout create sends one payout with the exact body and headers', () =>
     const walletId = freshWallet(sb, '100.00', 'SLE');
     const r = await create([
       '--json',
-      '--wallet', walletId,
-      '--amount', '0.30',
-      '--currency', 'SLE',
-      '--type', 'wallet',
-      '--name', 'Fatmata Sesay',
-      '--provider', 'afrimoney',
-      '--account', '077000111',
-      '--phone', '+23277000111',
+      '--wallet',
+      walletId,
+      '--amount',
+      '0.30',
+      '--currency',
+      'SLE',
+      '--type',
+      'wallet',
+      '--name',
+      'Fatmata Sesay',
+      '--provider',
+      'afrimoney',
+      '--account',
+      '077000111',
+      '--phone',
+      '+23277000111',
       '--yes',
     ]);
     expect(r.code, r.stderr).toBe(0);
@@ -289,14 +315,22 @@ describe('validation: every problem listed at once, exit 2, nothing reaches the 
 
   it('one run with several problems lists every one of them', async () => {
     const r = await create([
-      '--wallet', 'wal_validation',
-      '--amount', '1,500.00',
-      '--currency', 'XYZ',
-      '--type', 'cash',
-      '--provider', 'ecobank',
-      '--account', '0011223344',
-      '--metadata', 'nokey',
-      '--idempotency-key', '1234',
+      '--wallet',
+      'wal_validation',
+      '--amount',
+      '1,500.00',
+      '--currency',
+      'XYZ',
+      '--type',
+      'cash',
+      '--provider',
+      'ecobank',
+      '--account',
+      '0011223344',
+      '--metadata',
+      'nokey',
+      '--idempotency-key',
+      '1234',
     ]);
     const problems = [
       '--name is required',
@@ -317,13 +351,20 @@ describe('validation: every problem listed at once, exit 2, nothing reaches the 
   it('without --yes and without a terminal it refuses: exit 2, nothing sent', async () => {
     const walletId = freshWallet(ctx.sb, '1000.00', 'SLE');
     const r = await create([
-      '--wallet', walletId,
-      '--amount', '10.00',
-      '--currency', 'SLE',
-      '--type', 'bank',
-      '--name', 'Ibrahim Conteh',
-      '--provider', 'ecobank',
-      '--account', '0011223344',
+      '--wallet',
+      walletId,
+      '--amount',
+      '10.00',
+      '--currency',
+      'SLE',
+      '--type',
+      'bank',
+      '--name',
+      'Ibrahim Conteh',
+      '--provider',
+      'ecobank',
+      '--account',
+      '0011223344',
     ]);
     expect(r.stderr).toContain('Cannot send this payout: 1 problem. Nothing was sent.');
     expect(r.stderr).toContain('  - --yes is required without a terminal: money never moves without an explicit yes');
@@ -343,14 +384,22 @@ describe('the same --payout-id', () => {
     const walletId = freshWallet(sb, '1000.00', 'SLE');
     const payoutId = `inv-${Date.now()}`;
     const args = (amount: string) => [
-      '--wallet', walletId,
-      '--amount', amount,
-      '--currency', 'SLE',
-      '--type', 'bank',
-      '--name', 'Ibrahim Conteh',
-      '--provider', 'ecobank',
-      '--account', '0011223344',
-      '--payout-id', payoutId,
+      '--wallet',
+      walletId,
+      '--amount',
+      amount,
+      '--currency',
+      'SLE',
+      '--type',
+      'bank',
+      '--name',
+      'Ibrahim Conteh',
+      '--provider',
+      'ecobank',
+      '--account',
+      '0011223344',
+      '--payout-id',
+      payoutId,
       '--yes',
     ];
     const first = await create(args('100.00'));

@@ -5,17 +5,7 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import {
-  direct,
-  fmtDecimal,
-  fmtMinor,
-  newKey,
-  oneJson,
-  sameButTimestamp,
-  since,
-  useConfigDir,
-  writeProfile,
-} from '../helpers/e2e.js';
+import { direct, fmtDecimal, fmtMinor, newKey, oneJson, sameButTimestamp, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
@@ -41,7 +31,10 @@ function rows(stdout: string): string[] {
 }
 
 function utc(iso: string): string {
-  return new Date(iso).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(iso)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** A minimal RFC 4180 parser (quoted cells, doubled quotes, CRLF rows). */
@@ -132,7 +125,9 @@ describe('balances', () => {
 
     const j = await run('balances', '--wallet', jpy, '--json');
     expect(j.code, j.stderr).toBe(0);
-    expect(oneJson(j.stdout).data).toEqual([{ wallet_id: jpy, wallet_name: 'Tokyo Float', currency: 'JPY', balance: 1234567, updated_at: ctx.sb.wallets().find((w) => w.wallet_id === jpy)!.updated_at }]);
+    expect(oneJson(j.stdout).data).toEqual([
+      { wallet_id: jpy, wallet_name: 'Tokyo Float', currency: 'JPY', balance: 1234567, updated_at: ctx.sb.wallets().find((w) => w.wallet_id === jpy)!.updated_at },
+    ]);
 
     const none = await run('balances', '--wallet', 'wal_nope');
     expect(none.code, none.stderr).toBe(0);
@@ -243,8 +238,17 @@ describe('payouts list', () => {
     const r = await run('payouts', 'list', '--limit', '5', '--page', '2');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('Page 2. More: --page 3, or --all for every page.\n');
-    expect(rows(r.stdout).map((l) => l.split(/\s+/)[2])).toEqual(ctx.sb.payouts().slice(5, 10).map((p) => p.transaction_id));
-    expect(since(ctx.sb, from).filter((x) => x.path === '/v2/payouts').map((x) => x.query)).toEqual([{ page: '2', limit: '5' }]);
+    expect(rows(r.stdout).map((l) => l.split(/\s+/)[2])).toEqual(
+      ctx.sb
+        .payouts()
+        .slice(5, 10)
+        .map((p) => p.transaction_id),
+    );
+    expect(
+      since(ctx.sb, from)
+        .filter((x) => x.path === '/v2/payouts')
+        .map((x) => x.query),
+    ).toEqual([{ page: '2', limit: '5' }]);
 
     const j = await run('payouts', 'list', '--limit', '5', '--page', '2', '--json');
     const d = await direct(ctx.sb, 'GET', '/payouts?page=2&limit=5');
@@ -263,13 +267,20 @@ describe('payouts list', () => {
     ['--status', 'Failed', 'status', 'Failed', (p: { status: string }) => p.status === 'Failed'],
     ['--currency', 'ngn', 'currency', 'NGN', (p: { currency: string }) => p.currency === 'NGN'],
   ] as const)('%s %s is sent as %s and filters the list', async (flag, value, param, sent, keep) => {
-    const expected = ctx.sb.payouts().filter(keep as (p: unknown) => boolean).slice(0, 20);
+    const expected = ctx.sb
+      .payouts()
+      .filter(keep as (p: unknown) => boolean)
+      .slice(0, 20);
     expect(expected.length).toBeGreaterThan(0);
     const from = ctx.sb.requests().length;
     const r = await run('payouts', 'list', flag, value, '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(since(ctx.sb, from).filter((x) => x.path === '/v2/payouts').map((x) => x.query)).toEqual([{ page: '1', limit: '20', [param]: sent }]);
+    expect(
+      since(ctx.sb, from)
+        .filter((x) => x.path === '/v2/payouts')
+        .map((x) => x.query),
+    ).toEqual([{ page: '1', limit: '20', [param]: sent }]);
     const d = await direct(ctx.sb, 'GET', `/payouts?page=1&limit=20&${param}=${sent}`);
     expect(sameButTimestamp(r.stdout)).toBe(sameButTimestamp(d.raw));
     expect(oneJson(r.stdout).data.map((p: { transaction_id: string }) => p.transaction_id)).toEqual(expected.map((p) => p.transaction_id));
@@ -286,7 +297,11 @@ describe('payouts list', () => {
     const from = ctx.sb.requests().length;
     const r = await run('payouts', 'list', '--wallet', w.wallet_id);
     expect(r.code, r.stderr).toBe(0);
-    expect(since(ctx.sb, from).filter((x) => x.path === '/v2/payouts').map((x) => x.query)).toEqual([{ page: '1', limit: '20', walletId: w.wallet_id }]);
+    expect(
+      since(ctx.sb, from)
+        .filter((x) => x.path === '/v2/payouts')
+        .map((x) => x.query),
+    ).toEqual([{ page: '1', limit: '20', walletId: w.wallet_id }]);
     expect(rows(r.stdout).map((l) => l.split(/\s+/)[2])).toEqual(expected.slice(0, 20).map((p) => p.transaction_id));
   });
 
@@ -303,7 +318,11 @@ describe('payouts list', () => {
     const r = await run('payouts', 'list', '--from', fromDay, '--to', toDay, '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(since(ctx.sb, from).filter((x) => x.path === '/v2/payouts').map((x) => x.query)).toEqual([{ page: '1', limit: '20', from: lo, to: hi }]);
+    expect(
+      since(ctx.sb, from)
+        .filter((x) => x.path === '/v2/payouts')
+        .map((x) => x.query),
+    ).toEqual([{ page: '1', limit: '20', from: lo, to: hi }]);
     expect(oneJson(r.stdout).data.map((p: { transaction_id: string }) => p.transaction_id)).toEqual(expected.slice(0, 20).map((p) => p.transaction_id));
 
     // A full timestamp is sent as given.
@@ -311,7 +330,11 @@ describe('payouts list', () => {
     const from2 = ctx.sb.requests().length;
     const t = await run('payouts', 'list', '--from', ts);
     expect(t.code, t.stderr).toBe(0);
-    expect(since(ctx.sb, from2).filter((x) => x.path === '/v2/payouts').map((x) => x.query)).toEqual([{ page: '1', limit: '20', from: ts }]);
+    expect(
+      since(ctx.sb, from2)
+        .filter((x) => x.path === '/v2/payouts')
+        .map((x) => x.query),
+    ).toEqual([{ page: '1', limit: '20', from: ts }]);
     expect(rows(t.stdout).map((l) => l.split(/\s+/)[2])).toEqual(all.slice(0, 6).map((p) => p.transaction_id));
   });
 
@@ -321,8 +344,21 @@ describe('payouts list', () => {
     expect(r.stderr).toBe('');
     const table = parseCsv(r.stdout);
     expect(table[0]).toEqual([
-      'created_at', 'transaction_id', 'payout_id', 'wallet_id', 'status', 'amount', 'fee', 'currency', 'type',
-      'recipient_name', 'provider', 'account_number', 'phone_number', 'note', 'failure_reason',
+      'created_at',
+      'transaction_id',
+      'payout_id',
+      'wallet_id',
+      'status',
+      'amount',
+      'fee',
+      'currency',
+      'type',
+      'recipient_name',
+      'provider',
+      'account_number',
+      'phone_number',
+      'note',
+      'failure_reason',
     ]);
     const expected = ctx.sb.payouts().slice(0, 10);
     expect(table).toHaveLength(11);
@@ -331,8 +367,21 @@ describe('payouts list', () => {
       const d = p.recipient.accountDetails;
       const phone = d.phoneNumber ?? ''; // "+232..." is a phone number, not a formula: left as it is
       expect(row).toEqual([
-        p.created_at, p.transaction_id, p.payout_id, p.wallet_id, p.status, p.amount, p.fee, p.currency, p.recipient.type,
-        d.name, d.provider, d.accountNumber, phone, d.note ?? '', p.failure_reason ?? '',
+        p.created_at,
+        p.transaction_id,
+        p.payout_id,
+        p.wallet_id,
+        p.status,
+        p.amount,
+        p.fee,
+        p.currency,
+        p.recipient.type,
+        d.name,
+        d.provider,
+        d.accountNumber,
+        phone,
+        d.note ?? '',
+        p.failure_reason ?? '',
       ]);
     });
   });
@@ -344,7 +393,13 @@ describe('summary', () => {
     const d = await direct(ctx.sb, 'POST', '/payouts/summary', {});
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    const currencies = d.body.data.currencies as Array<{ currency: string; count: number; amount: number; fee: number; statuses: Record<string, { count: number; amount: number }> }>;
+    const currencies = d.body.data.currencies as Array<{
+      currency: string;
+      count: number;
+      amount: number;
+      fee: number;
+      statuses: Record<string, { count: number; amount: number }>;
+    }>;
     expect(currencies.length).toBeGreaterThan(1);
     for (const c of currencies) {
       const digits = DIGITS[c.currency]!;

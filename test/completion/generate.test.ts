@@ -73,7 +73,18 @@ describe('completion model', () => {
 
   it('has every visible command and subcommand, and no hidden one', () => {
     expect(model.root.commands.map((c) => c.name)).toEqual([
-      'login', 'logout', 'status', 'balances', 'payout', 'payouts', 'summary', 'webhooks', 'config', 'completion', 'sandbox', 'help',
+      'login',
+      'logout',
+      'status',
+      'balances',
+      'payout',
+      'payouts',
+      'summary',
+      'webhooks',
+      'config',
+      'completion',
+      'sandbox',
+      'help',
     ]);
     expect(at('payout').commands.map((c) => c.name)).toEqual(['create', 'batch', 'get', 'help']);
     expect(at('payouts').commands.map((c) => c.name)).toEqual(['list', 'help']);
@@ -119,8 +130,7 @@ describe('completion model', () => {
 
   it('offers the statuses the service has, and the recipient types payout create accepts', () => {
     expect([...PAYOUT_STATUSES]).toEqual([...STATUSES]);
-    const typeProblems = (type: string) =>
-      ((r) => (r.ok ? [] : r.problems.filter((p) => p.startsWith('--type'))))(validatePayout({ type } as PayoutFields, FLAG_LABELS));
+    const typeProblems = (type: string) => ((r) => (r.ok ? [] : r.problems.filter((p) => p.startsWith('--type'))))(validatePayout({ type } as PayoutFields, FLAG_LABELS));
     for (const type of RECIPIENT_TYPES) expect(typeProblems(type)).toEqual([]);
     expect(typeProblems('cheque')).toHaveLength(1);
   });
@@ -129,7 +139,10 @@ describe('completion model', () => {
     const p = program();
     const list = p.commands.find((c) => c.name() === 'payouts')!.commands.find((c) => c.name() === 'list')!;
     const options = list.options as Option[];
-    options.splice(options.findIndex((o) => o.long === '--status'), 1);
+    options.splice(
+      options.findIndex((o) => o.long === '--status'),
+      1,
+    );
     expect(() => buildModel(p)).toThrow(/hints match nothing in the command tree: payouts list --status \(/);
   });
 

@@ -31,8 +31,23 @@ const SCRIPT: Record<Shell, string> = {
 
 const ROOT_COMMANDS = ['login', 'logout', 'status', 'balances', 'payout', 'payouts', 'summary', 'webhooks', 'config', 'completion', 'sandbox', 'help'];
 const PAYOUTS_LIST_LONG = [
-  '--status', '--wallet', '--currency', '--from', '--to', '--limit', '--page', '--all', '--csv', '--help',
-  '--profile', '--base-url', '--json', '--no-input', '--no-color', '--verbose', '--timeout',
+  '--status',
+  '--wallet',
+  '--currency',
+  '--from',
+  '--to',
+  '--limit',
+  '--page',
+  '--all',
+  '--csv',
+  '--help',
+  '--profile',
+  '--base-url',
+  '--json',
+  '--no-input',
+  '--no-color',
+  '--verbose',
+  '--timeout',
 ];
 
 interface Case {
@@ -108,7 +123,14 @@ beforeAll(async () => {
     NO_COLOR: '1',
   };
   // The three shells run their batches at the same time; each test awaits its own.
-  for (const shell of SHELLS) results.set(shell, run(shell, CASES.map((c) => c.line)).catch((e: Error) => e));
+  for (const shell of SHELLS)
+    results.set(
+      shell,
+      run(
+        shell,
+        CASES.map((c) => c.line),
+      ).catch((e: Error) => e),
+    );
 });
 
 afterAll(() => {

@@ -60,15 +60,7 @@ function heldFor(sb: Sandbox, walletId: string) {
 
 /** A bank payout from `walletId`; every flag given. */
 function bankArgs(walletId: string): string[] {
-  return [
-    '--wallet', walletId,
-    '--amount', '2750.25',
-    '--currency', 'SLE',
-    '--type', 'bank',
-    '--name', 'Ibrahim Conteh',
-    '--provider', 'uba',
-    '--account', '5401234567',
-  ];
+  return ['--wallet', walletId, '--amount', '2750.25', '--currency', 'SLE', '--type', 'bank', '--name', 'Ibrahim Conteh', '--provider', 'uba', '--account', '5401234567'];
 }
 
 /** Sends the payout once without a terminal; returns the payout the sandbox holds. */
@@ -151,6 +143,10 @@ describe('payout create at a terminal: the same payout typed again', () => {
     const posts = payoutPosts(sb);
     expect(posts).toHaveLength(1);
     expect(postedPayoutId(posts[0]!)).toBe(cardId);
-    expect(heldFor(sb, wal).map((p) => p.payout_id).sort()).toEqual([earlier.payout_id, cardId].sort());
+    expect(
+      heldFor(sb, wal)
+        .map((p) => p.payout_id)
+        .sort(),
+    ).toEqual([earlier.payout_id, cardId].sort());
   }, 45_000);
 });

@@ -34,7 +34,9 @@ describe('1: the service refused or failed', () => {
     const r = await run('payout', 'get', 'TRX00000000000000000000');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error: No payout with payoutId or transaction_id "TRX00000000000000000000"\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n$/);
+    expect(r.stderr).toMatch(
+      /^Error: No payout with payoutId or transaction_id "TRX00000000000000000000"\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n$/,
+    );
   });
 });
 
@@ -76,7 +78,6 @@ describe('4: network failure or timeout', () => {
     const attempts = r.stderr.split('\n').filter((l) => l.startsWith('> GET '));
     expect(attempts).toEqual(Array(4).fill(`> GET http://127.0.0.1:${port}/v2/auth/token`));
   });
-
 });
 
 describe('130: interrupted', () => {

@@ -221,4 +221,3 @@ describe('a full disk after the service accepted', () => {
     expect(journalOf(dir, id)[0]!.outcome?.kind).toBe('accepted');
   });
 });
-

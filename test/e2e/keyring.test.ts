@@ -18,19 +18,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import {
-  BIN,
-  configFile,
-  expectNoSecrets,
-  lastBearer,
-  newKey,
-  oneJson,
-  payctl,
-  readProfile,
-  since,
-  useConfigDir,
-  type Run,
-} from '../helpers/e2e.js';
+import { BIN, configFile, expectNoSecrets, lastBearer, newKey, oneJson, payctl, readProfile, since, useConfigDir, type Run } from '../helpers/e2e.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -239,7 +227,8 @@ describe('with a Secret Service (gnome-keyring under dbus-run-session)', () => {
 });
 
 describe('without a keyring (no D-Bus session)', () => {
-  const NOTICE = /No OS keyring could be reached \(.+\); the key and token are stored in (.+) \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\./;
+  const NOTICE =
+    /No OS keyring could be reached \(.+\); the key and token are stored in (.+) \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\./;
 
   it('login falls back to the 0600 file with a notice; balances works', async () => {
     const r = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
@@ -270,7 +259,9 @@ describe('without a keyring (no D-Bus session)', () => {
   it('--insecure-storage stores in the file without the notice', async () => {
     const r = await payctl(['login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr.split('\n')[0]).toBe(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in ${configFile(cfg.dir)} (mode 0600).`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in ${configFile(cfg.dir)} (mode 0600).`,
+    );
     expect(r.stderr).not.toContain('keyring');
     expect(readProfile(cfg.dir)!.apiKey).toBe(KEY);
     expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);

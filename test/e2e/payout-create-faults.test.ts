@@ -57,18 +57,30 @@ function expectOneKeyOneBody(posts: ReturnType<typeof payoutPosts>): string {
 /** A wallet payout of 1500.50 SLE from `walletId`, with --yes. */
 function payoutArgs(walletId: string, payoutId: string, extra: string[] = []): string[] {
   return [
-    'payout', 'create',
-    '--wallet', walletId,
-    '--amount', '1500.50',
-    '--currency', 'SLE',
-    '--type', 'wallet',
-    '--name', 'Aminata Kamara',
-    '--provider', 'Orange Money',
-    '--account', '076123456',
-    '--phone', '+23276123456',
-    '--note', "Aminata's October stipend",
-    '--metadata', 'batch=oct stipends',
-    '--payout-id', payoutId,
+    'payout',
+    'create',
+    '--wallet',
+    walletId,
+    '--amount',
+    '1500.50',
+    '--currency',
+    'SLE',
+    '--type',
+    'wallet',
+    '--name',
+    'Aminata Kamara',
+    '--provider',
+    'Orange Money',
+    '--account',
+    '076123456',
+    '--phone',
+    '+23276123456',
+    '--note',
+    "Aminata's October stipend",
+    '--metadata',
+    'batch=oct stipends',
+    '--payout-id',
+    payoutId,
     ...extra,
     '--yes',
   ];
@@ -88,9 +100,7 @@ describe('payout create under faults: never twice', () => {
     const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('close', (code, signal) => resolve({ code, signal })),
-    );
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
     try {
       await eventually(() => payoutPosts(sb).length === 1, 10_000);
       child.kill('SIGKILL');

@@ -99,17 +99,28 @@ describe('two payout create processes for the same payout id', () => {
     const tag = randomUUID().slice(0, 8);
     const ids = Array.from({ length: 40 }, (_, i) => `cc-${tag}-${i + 1}`);
     const args = (id: string) => [
-      'payout', 'create',
-      '--wallet', wallet,
-      '--amount', '7.25',
-      '--currency', 'SLE',
-      '--type', 'wallet',
-      '--name', 'Ibrahim Koroma',
-      '--provider', 'orange_money',
-      '--account', '076777888',
-      '--phone', '+23276777888',
-      '--note', 'two terminals',
-      '--payout-id', id,
+      'payout',
+      'create',
+      '--wallet',
+      wallet,
+      '--amount',
+      '7.25',
+      '--currency',
+      'SLE',
+      '--type',
+      'wallet',
+      '--name',
+      'Ibrahim Koroma',
+      '--provider',
+      'orange_money',
+      '--account',
+      '076777888',
+      '--phone',
+      '+23276777888',
+      '--note',
+      'two terminals',
+      '--payout-id',
+      id,
       '--yes',
     ];
 
@@ -151,7 +162,29 @@ describe('first use of a config folder by several processes at once', () => {
         const ids = Array.from({ length: 8 }, (_, i) => `first-${tag}-${i + 1}`);
         const started = ids.map((id) =>
           startCli(
-            ['payout', 'create', '--wallet', wallet, '--amount', '1.00', '--currency', 'SLE', '--type', 'wallet', '--name', 'Mariama Bangura', '--provider', 'orange_money', '--account', `0761${tag.slice(0, 5)}`, '--phone', '+23276100200', '--payout-id', id, '--yes'],
+            [
+              'payout',
+              'create',
+              '--wallet',
+              wallet,
+              '--amount',
+              '1.00',
+              '--currency',
+              'SLE',
+              '--type',
+              'wallet',
+              '--name',
+              'Mariama Bangura',
+              '--provider',
+              'orange_money',
+              '--account',
+              `0761${tag.slice(0, 5)}`,
+              '--phone',
+              '+23276100200',
+              '--payout-id',
+              id,
+              '--yes',
+            ],
             { dir: fresh.dir, timeoutMs: 25_000 },
           ),
         );
@@ -196,7 +229,10 @@ describe('two runs of one batch file at once', () => {
       const a = startCli(args, { dir: cfg.dir, timeoutMs: 30_000 });
       const b = startCli(args, { dir: cfg.dir, timeoutMs: 30_000 });
       const [ra, rb] = await Promise.all([a.done, b.done]);
-      for (const [name, r] of [['first', ra], ['second', rb]] as const) {
+      for (const [name, r] of [
+        ['first', ra],
+        ['second', rb],
+      ] as const) {
         expect(r.signal, name).toBeNull();
         expect(r.stderr + r.stdout, name).not.toContain('DUPLICATE_PAYOUT_ID');
         expect(r.stderr, name).not.toContain('This is a bug');

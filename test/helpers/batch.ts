@@ -152,11 +152,17 @@ export function readCsvReport(path: string): ReportLine[] {
 export function readJsonlReport(path: string): Array<Record<string, unknown>> {
   const text = readFileSync(path, 'utf8');
   expect(text.endsWith('\n')).toBe(true);
-  return text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 export function payoutPosts(sb: Sandbox, from = 0): RecordedRequest[] {
-  return sb.requests().slice(from).filter((r) => r.method === 'POST' && r.path === '/v2/payout');
+  return sb
+    .requests()
+    .slice(from)
+    .filter((r) => r.method === 'POST' && r.path === '/v2/payout');
 }
 
 /** The payout id a recorded POST /payout carried. */

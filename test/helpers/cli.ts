@@ -79,7 +79,10 @@ export function payctlShim(): { dir: string; cleanup: () => void } {
 }
 
 /** `bash -c <line>` with the shim first on PATH and the given config folder: the line exactly as printed. */
-export function runAsPrinted(line: string, opts: { shim: string; configDir: string; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runAsPrinted(
+  line: string,
+  opts: { shim: string; configDir: string; timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
     const env = cliEnv(opts.configDir);
     env.PATH = `${opts.shim}:${process.env.PATH ?? ''}`;

@@ -241,6 +241,12 @@ export async function until<T>(check: () => T, timeoutMs = 10_000): Promise<NonN
 }
 
 /** Requests the sandbox recorded from index `from` on, as "METHOD /path outcome". */
-export function since(sb: Sandbox, from: number): Array<{ line: string; method: string; path: string; outcome: number | string; headers: Record<string, string>; query: Record<string, string>; body: string }> {
-  return sb.requests().slice(from).map((r) => ({ ...r, line: `${r.method} ${r.path} ${r.outcome}` }));
+export function since(
+  sb: Sandbox,
+  from: number,
+): Array<{ line: string; method: string; path: string; outcome: number | string; headers: Record<string, string>; query: Record<string, string>; body: string }> {
+  return sb
+    .requests()
+    .slice(from)
+    .map((r) => ({ ...r, line: `${r.method} ${r.path} ${r.outcome}` }));
 }

@@ -82,7 +82,11 @@ export async function startListener(args: string[], opts: { dir: string; env?: R
   const waitFor: Listener['waitFor'] = (check, what, timeoutMs = 5000) =>
     poll(check, timeoutMs, () => `listener: ${what} not seen within ${timeoutMs} ms${exit ? ` (exited ${exit.code ?? exit.signal})` : ''}${streams()}`);
 
-  const m = await poll(() => READY.exec(err) ?? (exit ? 'exited' : null), 10_000, () => `no Ready line within 10 s${streams()}`);
+  const m = await poll(
+    () => READY.exec(err) ?? (exit ? 'exited' : null),
+    10_000,
+    () => `no Ready line within 10 s${streams()}`,
+  );
   if (m === 'exited') throw new Error(`listener exited before it was ready (${exit?.code ?? exit?.signal})${streams()}`);
   const ready = m as RegExpExecArray;
   // The start-up lines (Ready, an optional warning) end with this one: wait for it so
@@ -123,7 +127,9 @@ export function portClosed(port: number): Promise<boolean> {
 
 /** `t=<t>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, computed here independently of src/. */
 export function sign(secret: string, t: number, body: Buffer | string): string {
-  const v1 = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), Buffer.from(body)])).digest('hex');
+  const v1 = createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(`${t}.`), Buffer.from(body)]))
+    .digest('hex');
   return `t=${t},v1=${v1}`;
 }
 

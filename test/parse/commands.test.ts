@@ -82,19 +82,32 @@ describe('payout create', () => {
 
   it('every flag maps to its field, values kept as typed (amount stays a string)', async () => {
     const p = await parse(
-      'payout', 'create',
-      '--wallet', 'wal_8f2a61c0',
-      '--amount', '1500.50',
-      '--currency', 'SLE',
-      '--type', 'wallet',
-      '--name', 'Aminata Kamara',
-      '--provider', 'orange_money',
-      '--account', '076123456',
-      '--phone', '+23276123456',
-      '--note', 'October stipend',
-      '--metadata', 'batch=oct-stipends',
-      '--payout-id', 'stipend-2026-10-017',
-      '--idempotency-key', '0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e',
+      'payout',
+      'create',
+      '--wallet',
+      'wal_8f2a61c0',
+      '--amount',
+      '1500.50',
+      '--currency',
+      'SLE',
+      '--type',
+      'wallet',
+      '--name',
+      'Aminata Kamara',
+      '--provider',
+      'orange_money',
+      '--account',
+      '076123456',
+      '--phone',
+      '+23276123456',
+      '--note',
+      'October stipend',
+      '--metadata',
+      'batch=oct-stipends',
+      '--payout-id',
+      'stipend-2026-10-017',
+      '--idempotency-key',
+      '0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e',
       '--yes',
       '--allow-repeat',
     );
@@ -163,10 +176,15 @@ describe('payout batch', () => {
 
   it('every flag maps to its field; --concurrency is a number', async () => {
     const p = await parse(
-      'payout', 'batch', 'stipends.csv',
-      '--batch-id', '2026-11-stipends',
-      '--concurrency', '8',
-      '--report', 'out.jsonl',
+      'payout',
+      'batch',
+      'stipends.csv',
+      '--batch-id',
+      '2026-11-stipends',
+      '--concurrency',
+      '8',
+      '--report',
+      'out.jsonl',
       '--dry-run',
       '--allow-duplicates',
       '--yes',
@@ -220,14 +238,22 @@ describe('payouts list', () => {
 
   it('every flag maps to its field; --limit and --page are numbers', async () => {
     const p = await parse(
-      'payouts', 'list',
-      '--status', 'Pending',
-      '--wallet', 'wal_1',
-      '--currency', 'SLE',
-      '--from', '2026-11-01',
-      '--to', '2026-11-30T23:59:59Z',
-      '--limit', '100',
-      '--page', '3',
+      'payouts',
+      'list',
+      '--status',
+      'Pending',
+      '--wallet',
+      'wal_1',
+      '--currency',
+      'SLE',
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-30T23:59:59Z',
+      '--limit',
+      '100',
+      '--page',
+      '3',
       '--all',
       '--csv',
     );
@@ -271,12 +297,18 @@ describe('webhooks listen', () => {
 
   it('every flag maps to its field; --port is a number (0 picks a free one)', async () => {
     const p = await parse(
-      'webhooks', 'listen',
-      '--port', '0',
-      '--host', '::1',
-      '--path', '/hooks/payctl',
-      '--secret', 'whsec_test',
-      '--forward-to', 'http://localhost:3000/webhooks',
+      'webhooks',
+      'listen',
+      '--port',
+      '0',
+      '--host',
+      '::1',
+      '--path',
+      '/hooks/payctl',
+      '--secret',
+      'whsec_test',
+      '--forward-to',
+      'http://localhost:3000/webhooks',
     );
     expect(p.opts).toEqual({
       port: 0,
@@ -331,7 +363,7 @@ describe('completion', () => {
     });
   }
 
-  it('hands the command a fresh tree (not this run\'s parsed one) with every command in it', async () => {
+  it("hands the command a fresh tree (not this run's parsed one) with every command in it", async () => {
     const p = await parse('completion', 'zsh');
     const tree = (p.opts.tree as () => Command)();
     expect(tree).toBeInstanceOf(Command);
@@ -355,17 +387,27 @@ describe('sandbox', () => {
 
   it('start: every flag maps to its field; numbers are numbers', async () => {
     const p = await parse(
-      'sandbox', 'start',
-      '--port', '4010',
+      'sandbox',
+      'start',
+      '--port',
+      '4010',
       '--detach',
-      '--api-key', 'sk_sandbox_test',
-      '--seed', '7',
-      '--state', './sandbox-state.json',
-      '--token-ttl', '60',
-      '--settle-after', '0',
-      '--webhook-url', 'http://127.0.0.1:4242/webhooks',
-      '--webhook-secret', 'whsec_x',
-      '--rate-limit', '5',
+      '--api-key',
+      'sk_sandbox_test',
+      '--seed',
+      '7',
+      '--state',
+      './sandbox-state.json',
+      '--token-ttl',
+      '60',
+      '--settle-after',
+      '0',
+      '--webhook-url',
+      'http://127.0.0.1:4242/webhooks',
+      '--webhook-secret',
+      'whsec_x',
+      '--rate-limit',
+      '5',
     );
     expect(p.opts).toEqual({
       port: 4010,

@@ -9,8 +9,7 @@ import { HELP_HINT, parse, refuse } from '../helpers/parse.js';
 import { LEAVES, MINIMAL } from './minimal.js';
 
 /** What stderr holds for a usage error: the message, an optional suggestion, the hint. */
-const seen = (message: string, suggestion?: string) =>
-  `error: ${message}\n${suggestion === undefined ? '' : `(Did you mean ${suggestion}?)\n`}${HELP_HINT}\n`;
+const seen = (message: string, suggestion?: string) => `error: ${message}\n${suggestion === undefined ? '' : `(Did you mean ${suggestion}?)\n`}${HELP_HINT}\n`;
 
 describe('--timeout', () => {
   const bad = (v: string) => `option '--timeout <seconds>' argument '${v}' is invalid. --timeout must be a number of seconds, at least 0.1.`;
@@ -165,7 +164,7 @@ describe('unknown options', () => {
     expect(p.globals().verbose).toBe(true);
   });
 
-  it('-vy: the global -v and payout create\'s -y in one group', async () => {
+  it("-vy: the global -v and payout create's -y in one group", async () => {
     const p = await parse('payout', 'create', '-vy');
     expect(p.opts).toEqual({ metadata: [], yes: true });
     expect(p.globals().verbose).toBe(true);
@@ -261,7 +260,7 @@ describe('help and version are answered by commander, on stdout, and run nothing
     expect(version()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('help <command> shows that command\'s help', async () => {
+  it("help <command> shows that command's help", async () => {
     const r = await refuse('help', 'payout');
     expect(r.stdout).toMatch(/^Usage: payctl payout \[options\] \[command\]\n/);
   });

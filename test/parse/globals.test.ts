@@ -129,7 +129,7 @@ describe('global options one by one', () => {
     expect(p.globals()).toEqual({ ...DEFAULTS, json: true, profile: 'staging' });
   });
 
-  it('global options mixed in with the command\'s own flags and arguments', async () => {
+  it("global options mixed in with the command's own flags and arguments", async () => {
     const p = await parse('payout', 'batch', '--json', 'rows.csv', '--concurrency', '2', '-v', '--dry-run', '--timeout', '9');
     expect(p.opts).toEqual({ file: 'rows.csv', concurrency: 2, dryRun: true });
     expect(p.globals()).toEqual({ ...DEFAULTS, json: true, verbose: true, timeoutMs: 9000 });

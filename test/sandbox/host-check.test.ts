@@ -22,14 +22,7 @@ interface Raw {
 }
 
 /** One request to the sandbox's port with exactly these headers (Host included when given). */
-function raw(
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-  host = '127.0.0.1',
-): Promise<Raw> {
+function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string, host = '127.0.0.1'): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h['content-length'] = String(Buffer.byteLength(body));
@@ -144,7 +137,15 @@ describe('the Content-Type check (POST bodies must be JSON)', () => {
     const walletId = freshWallet(ctx.sb, '5000');
     const body = JSON.stringify(payoutBody(walletId));
     const before = ctx.sb.payouts().length;
-    for (const contentType of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/json-seq', undefined]) {
+    for (const contentType of [
+      'text/plain',
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonp',
+      'application/json-seq',
+      undefined,
+    ]) {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'idempotency-key': randomUUID() };
       if (contentType !== undefined) headers['content-type'] = contentType;
       const res = await raw(ctx.sb.port, 'POST', '/v2/payout', headers, body);

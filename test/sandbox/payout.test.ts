@@ -230,7 +230,7 @@ describe('POST /v2/payout: business refusals (422)', () => {
     expect(res.body.message).toContain('wal_doesnotexist');
   });
 
-  it('CURRENCY_MISMATCH when the currency is not the wallet\'s', async () => {
+  it("CURRENCY_MISMATCH when the currency is not the wallet's", async () => {
     const ngn = walletIn(ctx.sb, 'NGN').wallet_id;
     const res = await post(payoutBody(ngn, { currency: 'SLE' }));
     expect(res.status).toBe(422);

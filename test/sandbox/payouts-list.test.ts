@@ -34,8 +34,19 @@ describe('GET /v2/payouts/{id}', () => {
     expect(byPayoutId.body.data).toEqual(byTx.body.data);
     const record = byTx.body.data;
     expect(Object.keys(record)).toEqual([
-      'transaction_id', 'payout_id', 'wallet_id', 'amount', 'fee', 'currency', 'status', 'failure_reason',
-      'recipient', 'provider_response', 'metadata', 'created_at', 'updated_at',
+      'transaction_id',
+      'payout_id',
+      'wallet_id',
+      'amount',
+      'fee',
+      'currency',
+      'status',
+      'failure_reason',
+      'recipient',
+      'provider_response',
+      'metadata',
+      'created_at',
+      'updated_at',
     ]);
     expect(record).toMatchObject({
       transaction_id: tx,
@@ -47,7 +58,10 @@ describe('GET /v2/payouts/{id}', () => {
       status: 'Pending',
       failure_reason: null,
       metadata: { batch: 'oct-stipends' },
-      recipient: { type: 'wallet', accountDetails: { name: 'Aminata Kamara', provider: 'orange_money', accountNumber: '076123456', phoneNumber: '+23276123456', note: 'October stipend' } },
+      recipient: {
+        type: 'wallet',
+        accountDetails: { name: 'Aminata Kamara', provider: 'orange_money', accountNumber: '076123456', phoneNumber: '+23276123456', note: 'October stipend' },
+      },
       provider_response: { status: 'Pending', provider: 'ORANGE_MONEY', beneficiary: '076123456' },
       created_at: created.body.data.created_at,
     });
@@ -169,7 +183,10 @@ describe('GET /v2/payouts: filters', () => {
   it('filters by walletId and by currency', async () => {
     const { sb, all } = await seeded();
     const ngn = sb.wallets().find((w) => w.currency === 'NGN')!.wallet_id;
-    const sle = sb.wallets().filter((w) => w.currency === 'SLE').map((w) => w.wallet_id);
+    const sle = sb
+      .wallets()
+      .filter((w) => w.currency === 'SLE')
+      .map((w) => w.wallet_id);
     expect(await everything(sb, `walletId=${ngn}`)).toEqual(all.filter((p) => p.wallet_id === ngn).map((p) => p.transaction_id));
     expect(await everything(sb, `walletId=${sle[0]}`)).toEqual(all.filter((p) => p.wallet_id === sle[0]).map((p) => p.transaction_id));
     const sleAll = all.filter((p) => p.currency === 'SLE').map((p) => p.transaction_id);
@@ -218,9 +235,7 @@ describe('GET /v2/payouts: filters', () => {
     const { sb, all } = await seeded();
     const sle = sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
     const day = all[200]!.created_at.slice(0, 10);
-    const expected = all
-      .filter((p) => p.wallet_id === sle && p.status === 'Successful' && p.created_at.slice(0, 10) >= day)
-      .map((p) => p.transaction_id);
+    const expected = all.filter((p) => p.wallet_id === sle && p.status === 'Successful' && p.created_at.slice(0, 10) >= day).map((p) => p.transaction_id);
     expect(expected.length).toBeGreaterThan(5);
     const page1 = await api(sb, 'GET', `/payouts?walletId=${sle}&status=Successful&from=${day}&limit=3`);
     const page2 = await api(sb, 'GET', `/payouts?walletId=${sle}&status=Successful&from=${day}&limit=3&page=2`);

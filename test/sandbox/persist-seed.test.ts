@@ -89,7 +89,12 @@ describe('state file', () => {
     // The settled state was flushed on close.
     const third = await startSandbox({ stateFile: file, demoPayouts: false });
     try {
-      expect(third.payouts().map((p) => p.status).sort()).toEqual(['Failed', 'Successful']);
+      expect(
+        third
+          .payouts()
+          .map((p) => p.status)
+          .sort(),
+      ).toEqual(['Failed', 'Successful']);
     } finally {
       await third.close();
     }

@@ -1,15 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  api,
-  eventually,
-  freshWallet,
-  payoutBody,
-  startSandbox,
-  webhookReceiver,
-  type ReceivedHook,
-  type Sandbox,
-} from '../helpers/sandbox.js';
+import { api, eventually, freshWallet, payoutBody, startSandbox, webhookReceiver, type ReceivedHook, type Sandbox } from '../helpers/sandbox.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -152,7 +143,12 @@ describe('webhooks', () => {
     // Delivered: no fourth attempt.
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received.filter((h) => h.body.type === 'payout.pending')).toHaveLength(3);
-    expect(sb.webhookDeliveries().filter((d) => d.type === 'payout.pending').map((d) => d.outcome)).toEqual([500, 500, 200]);
+    expect(
+      sb
+        .webhookDeliveries()
+        .filter((d) => d.type === 'payout.pending')
+        .map((d) => d.outcome),
+    ).toEqual([500, 500, 200]);
   });
 
   it('gives up after a bounded number of attempts', async () => {

@@ -73,7 +73,10 @@ describe('POST /v2/payouts/summary', () => {
     expect(res.body.status).toBe('Successful');
     expect(res.body.data.from).toBeNull();
     expect(res.body.data.to).toBeNull();
-    checkAgainst(res, expected(() => true));
+    checkAgainst(
+      res,
+      expected(() => true),
+    );
     // The USD wallet's live payouts: 0.1 + 0.2 + 3 × 1234567.89 + 0.07 = 3703704.04, all Pending.
     const usdOnly = await api(sb, 'POST', '/payouts/summary', { body: { walletId: usd } });
     expect(usdOnly.raw).toContain(
@@ -90,10 +93,16 @@ describe('POST /v2/payouts/summary', () => {
 
   it('filters by currency and by walletId', async () => {
     const ngn = await api(sb, 'POST', '/payouts/summary', { body: { currency: 'NGN' } });
-    checkAgainst(ngn, expected((p) => p.currency === 'NGN'));
+    checkAgainst(
+      ngn,
+      expected((p) => p.currency === 'NGN'),
+    );
     expect(ngn.body.data.currencies).toHaveLength(1);
     const one = await api(sb, 'POST', '/payouts/summary', { body: { walletId: sle } });
-    checkAgainst(one, expected((p) => p.wallet_id === sle));
+    checkAgainst(
+      one,
+      expected((p) => p.wallet_id === sle),
+    );
     expect(one.raw).toContain('"count":1,"amount":1500.5,"fee":15.01');
     const none = await api(sb, 'POST', '/payouts/summary', { body: { walletId: 'wal_none' } });
     expect(none.body.data.currencies).toEqual([]);
@@ -107,18 +116,27 @@ describe('POST /v2/payouts/summary', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.from).toBe(from);
     expect(res.body.data.to).toBe(to);
-    checkAgainst(res, expected((p) => p.created_at >= from && p.created_at <= to));
+    checkAgainst(
+      res,
+      expected((p) => p.created_at >= from && p.created_at <= to),
+    );
     const day = all[300]!.created_at.slice(0, 10);
     const byDay = await api(sb, 'POST', '/payouts/summary', { body: { from: day, to: day } });
     expect(byDay.body.data.from).toBe(`${day}T00:00:00.000000Z`);
     expect(byDay.body.data.to).toBe(`${day}T23:59:59.999999Z`);
-    checkAgainst(byDay, expected((p) => p.created_at.slice(0, 10) === day));
+    checkAgainst(
+      byDay,
+      expected((p) => p.created_at.slice(0, 10) === day),
+    );
   });
 
   it('accepts an empty body as no filter', async () => {
     const res = await api(sb, 'POST', '/payouts/summary');
     expect(res.status).toBe(200);
-    checkAgainst(res, expected(() => true));
+    checkAgainst(
+      res,
+      expected(() => true),
+    );
   });
 
   it.each([

@@ -31,9 +31,7 @@ describe('sandbox time', () => {
 
 describe('exact JSON', () => {
   it('writes money literals from digits', () => {
-    expect(toJson({ a: money(125000075n, 2), b: money(150050n, 2), c: money(0n, 2), d: money(1500n, 0) })).toBe(
-      '{"a":1250000.75,"b":1500.5,"c":0,"d":1500}',
-    );
+    expect(toJson({ a: money(125000075n, 2), b: money(150050n, 2), c: money(0n, 2), d: money(1500n, 0) })).toBe('{"a":1250000.75,"b":1500.5,"c":0,"d":1500}');
     expect(toJson({ big: money(9876543210987654321n, 2) })).toBe('{"big":98765432109876543.21}');
   });
 

@@ -8,7 +8,11 @@ const UNKNOWN = (row: number, col: string) =>
 
 /** The documented derivation: sha256("<file name>\n<row>\n<sorted [column, value] pairs as JSON>"). */
 function expectedId(fileName: string, row: number, values: Record<string, string>): string {
-  const canon = JSON.stringify(Object.keys(values).sort().map((k) => [k, values[k]]));
+  const canon = JSON.stringify(
+    Object.keys(values)
+      .sort()
+      .map((k) => [k, values[k]]),
+  );
   return `batch-${createHash('sha256').update(`${fileName}\n${row}\n${canon}`).digest('hex').slice(0, 24)}`;
 }
 
@@ -68,9 +72,7 @@ describe('parseBatchFile: CSV', () => {
 
   it('reads quoted cells with commas, newlines and doubled quotes; a multi-line cell stays one row', async () => {
     const csv =
-      `${HEADER}\n` +
-      'p-1,wal_1,1500.50,SLE,bank,"Kamara, Aminata",uba,123,,"line one\nline two"\n' +
-      'p-2,wal_1,1,SLE,bank,"O\'Brien ""Jr""",uba,456,,"a,b"\n';
+      `${HEADER}\n` + 'p-1,wal_1,1500.50,SLE,bank,"Kamara, Aminata",uba,123,,"line one\nline two"\n' + 'p-2,wal_1,1,SLE,bank,"O\'Brien ""Jr""",uba,456,,"a,b"\n';
     const r = await parseBatchFile('payouts.csv', csv);
     expect(r.problems).toEqual([]);
     expect(r.rows.map((x) => x.row)).toEqual([2, 3]);
@@ -218,7 +220,13 @@ describe('parseBatchFile: JSON lines', () => {
   it('names invalid lines by line number and keeps reading', async () => {
     const content = '{"amount":"1"}\n{not json\n[1,2]\n"text"\n42\nnull\n{"amount":"2"}\n';
     const r = await parseBatchFile('p.jsonl', content);
-    expect(r.problems).toEqual(['row 2: not a JSON object', 'row 3: not a JSON object', 'row 4: not a JSON object', 'row 5: not a JSON object', 'row 6: not a JSON object']);
+    expect(r.problems).toEqual([
+      'row 2: not a JSON object',
+      'row 3: not a JSON object',
+      'row 4: not a JSON object',
+      'row 5: not a JSON object',
+      'row 6: not a JSON object',
+    ]);
     expect(r.rows.map((x) => [x.row, x.fields.amount])).toEqual([
       [1, '1'],
       [7, '2'],

@@ -23,7 +23,7 @@ describe('csvCell', () => {
     ['+23276000001\n=1', `"'+23276000001\n=1"`],
     // - is neutralized unless it is a plain negative decimal number.
     ['-1+1', "'-1+1"],
-    ['-2+3+cmd|\' /C calc\'!A0', "'-2+3+cmd|' /C calc'!A0"],
+    ["-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
     ['-SUM(A1)', "'-SUM(A1)"],
     ['-', "'-"],
     ['-.5', "'-.5"],

@@ -105,7 +105,6 @@ describe('payoutFingerprint and derivedPayoutId', () => {
     expect(checkBatchId('2026-11-stipends')).toBeUndefined();
     for (const bad of ['', ' x', 'a b', '-x', 'x;rm', 'a'.repeat(65), 'é']) expect(checkBatchId(bad)).toMatch(/^--batch-id: /);
   });
-
 });
 
 describe('readBatch: the same rows give the same ids', () => {
@@ -123,7 +122,19 @@ describe('readBatch: the same rows give the same ids', () => {
   it('a JSON-lines file with the same payouts gives the same ids as the CSV', async () => {
     const csv = await idsByRecipient(file('pay.csv', [HEADER, ROWS[2]].join('\n') + '\n'));
     const jsonl = await idsByRecipient(
-      file('pay.jsonl', JSON.stringify({ wallet_id: 'wal_1', amount: 300, currency: 'SLE', type: 'bank', name: 'Fatmata Conteh', provider: 'ecobank', account_number: '0123456789', note: 'Nov' }) + '\n'),
+      file(
+        'pay.jsonl',
+        JSON.stringify({
+          wallet_id: 'wal_1',
+          amount: 300,
+          currency: 'SLE',
+          type: 'bank',
+          name: 'Fatmata Conteh',
+          provider: 'ecobank',
+          account_number: '0123456789',
+          note: 'Nov',
+        }) + '\n',
+      ),
     );
     expect(jsonl).toEqual(csv);
   });
@@ -160,7 +171,13 @@ describe('planBatch: what the journal knows', () => {
   async function sendAll(path: string, journal: Journal, batchId = 'default') {
     const src = openBatch(path, batchId);
     for await (const r of batchRows(src, await checkBatch(src), journal, BASE)) {
-      const e = await journal.begin({ baseUrl: BASE, payoutId: r.request.payoutId, body: r.body, now: T0, origin: { batch: { id: batchId, file: src.file, row: r.row }, fingerprint: r.fingerprint } });
+      const e = await journal.begin({
+        baseUrl: BASE,
+        payoutId: r.request.payoutId,
+        body: r.body,
+        now: T0,
+        origin: { batch: { id: batchId, file: src.file, row: r.row }, fingerprint: r.fingerprint },
+      });
       await journal.record(e, { kind: 'accepted', status: 201, transactionId: 'TRX1', fee: '1.00', replayed: false, at: T0.toISOString() });
     }
     return src.file;
@@ -216,7 +233,14 @@ describe('planBatch: what the journal knows', () => {
   it('names unknown wallets and currency mismatches by row: nothing is sent', async () => {
     const p = file('w.csv', `${HEADER}\nwal_nope,1,SLE,bank,A,uba,1,,\nwal_1,1,NGN,bank,A,uba,1,,\nwal_1,1,SLE,bank,A,uba,1,,\n`);
     const src = openBatch(p, 'default');
-    const err = await planBatch(src, await checkBatch(src), new Journal(join(dir, 'cfg')), BASE, [{ wallet_id: 'wal_1', wallet_name: 'W', currency: 'sle', balance: 10 }], 'payctl balances --profile p').catch((e: unknown) => e);
+    const err = await planBatch(
+      src,
+      await checkBatch(src),
+      new Journal(join(dir, 'cfg')),
+      BASE,
+      [{ wallet_id: 'wal_1', wallet_name: 'W', currency: 'sle', balance: 10 }],
+      'payctl balances --profile p',
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).problems).toEqual([
       'row 2: wallet_id "wal_nope" is not one of your wallets (see payctl balances --profile p)',

@@ -84,7 +84,10 @@ describe('batch files: encoding, regular files, duplicate columns and keys', () 
 
   it('refuses Latin-1 text, naming the line (it was sent as U+FFFD)', async () => {
     const p = join(dir, 'latin1.csv');
-    writeFileSync(p, Buffer.concat([Buffer.from(HEADER + 'wal_1,1,SLE,bank,A,uba,1\nwal_1,1,SLE,bank,'), Buffer.from([0x4a, 0x6f, 0xeb, 0x6c]), Buffer.from(',uba,1\n')]));
+    writeFileSync(
+      p,
+      Buffer.concat([Buffer.from(HEADER + 'wal_1,1,SLE,bank,A,uba,1\nwal_1,1,SLE,bank,'), Buffer.from([0x4a, 0x6f, 0xeb, 0x6c]), Buffer.from(',uba,1\n')]),
+    );
     const e = await usageProblems(p);
     expect(e.message).toBe(`${p}: the file is not UTF-8 text (line 3 is not); save it as UTF-8 (in a spreadsheet: "CSV UTF-8"). Nothing was sent.`);
   });

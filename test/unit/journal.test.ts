@@ -52,8 +52,7 @@ afterEach(() => {
 const mode = (p: string) => statSync(p).mode & 0o777;
 const files = () => readdirSync(journal.dir).sort();
 /** The documented file name: sha256("<base URL>\n<payout id>"), first 32 hex digits. */
-const entryFile = (baseUrl: string, payoutId: string) =>
-  join(journal.dir, `${createHash('sha256').update(`${baseUrl}\n${payoutId}`).digest('hex').slice(0, 32)}.json`);
+const entryFile = (baseUrl: string, payoutId: string) => join(journal.dir, `${createHash('sha256').update(`${baseUrl}\n${payoutId}`).digest('hex').slice(0, 32)}.json`);
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -164,9 +163,7 @@ describe('Journal.begin', () => {
 
   it('refuses the same payout id with another explicit key (JournalConflict "key")', async () => {
     const first = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
-    const err = await rejection(
-      journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), idempotencyKey: '11111111-1111-4111-8111-111111111111', now: T1 }),
-    );
+    const err = await rejection(journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), idempotencyKey: '11111111-1111-4111-8111-111111111111', now: T1 }));
     expect(err).toBeInstanceOf(JournalConflict);
     expect((err as JournalConflict).what).toBe('key');
     expect((err as JournalConflict).message).toBe('payout id journaled with another key');
@@ -364,7 +361,18 @@ describe('Journal on a hostile machine', () => {
     expect((err as Error).message).toContain('was not written by payctl on this machine or was changed since (its checksum does not match)');
     // Planted: a new entry with no checksum.
     const planted = entryFile(BASE, 'p-2');
-    writeFileSync(planted, JSON.stringify({ version: 1, payoutId: 'p-2', baseUrl: BASE, idempotencyKey: entry.idempotencyKey, body: body({ payoutId: 'p-2' }), createdAt: T0.toISOString(), outcome: { kind: 'accepted' } }));
+    writeFileSync(
+      planted,
+      JSON.stringify({
+        version: 1,
+        payoutId: 'p-2',
+        baseUrl: BASE,
+        idempotencyKey: entry.idempotencyKey,
+        body: body({ payoutId: 'p-2' }),
+        createdAt: T0.toISOString(),
+        outcome: { kind: 'accepted' },
+      }),
+    );
     expect((thrown(() => journal.get(BASE, 'p-2')) as Error).message).toContain('(it has no checksum)');
     await expect(journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T1 })).rejects.toBeInstanceOf(ConfigError);
   });
@@ -391,7 +399,9 @@ describe('Journal on a hostile machine', () => {
       mkdirSync(journal.dir, { mode: 0o700 });
       chmodSync(journal.dir, 0o777);
       const open = new Journal(root);
-      expect((thrown(() => open.get(BASE, 'p-1')) as Error).message).toBe(`Refusing to use the payout journal folder ${journal.dir}: others can write to it (mode 777). Nothing was sent.`);
+      expect((thrown(() => open.get(BASE, 'p-1')) as Error).message).toBe(
+        `Refusing to use the payout journal folder ${journal.dir}: others can write to it (mode 777). Nothing was sent.`,
+      );
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }

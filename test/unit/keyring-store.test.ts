@@ -54,7 +54,11 @@ describe('a profile in the keyring', () => {
   it('login-style update: key and token to the keyring; the file holds the mark, no secret, and stays 0600', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    const saved = await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', tokenExpiresAt: '2030-01-01T00:00:00.000Z' }, { secrets: 'keyring' });
+    const saved = await store.updateProfile(
+      'default',
+      { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', tokenExpiresAt: '2030-01-01T00:00:00.000Z' },
+      { secrets: 'keyring' },
+    );
     expect(saved).toEqual({ baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', tokenExpiresAt: '2030-01-01T00:00:00.000Z', secrets: 'keyring' });
     expect([...kr.entries]).toEqual([
       [`${kr.service} default/api-key`, 'key-1'],
@@ -68,7 +72,11 @@ describe('a profile in the keyring', () => {
 
   it('getProfile fills key and token from the keyring, once per process', async () => {
     const kr = fakeKeyring();
-    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' });
+    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile(
+      'default',
+      { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' },
+      { secrets: 'keyring' },
+    );
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
     kr.calls.length = 0;
     expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', secrets: 'keyring' });
@@ -258,9 +266,11 @@ describe('a keyring that cannot be reached', () => {
     expect(e.store).toBe(store);
     expect(store.getProfile('ops', { readSecrets: false })).toEqual({ baseUrl: URL_A, secrets: 'keyring' });
     expect(storeDespiteKeyring(() => store.getProfile('ops') as never)).toBe(store);
-    expect(() => storeDespiteKeyring(() => {
-      throw new ConfigError('other');
-    })).toThrow('other');
+    expect(() =>
+      storeDespiteKeyring(() => {
+        throw new ConfigError('other');
+      }),
+    ).toThrow('other');
   });
 
   it('a file profile never needs the keyring: other profiles in the keyring do not matter', async () => {

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decimalFromNumber,
-  decimalToMinor,
-  formatAmount,
-  minorToDecimal,
-  minorToJsonNumber,
-  parseAmount,
-  sumMinor,
-} from '../../src/money/amount.js';
+import { decimalFromNumber, decimalToMinor, formatAmount, minorToDecimal, minorToJsonNumber, parseAmount, sumMinor } from '../../src/money/amount.js';
 import { isKnownCurrency, knownCurrencies, minorDigits } from '../../src/money/currencies.js';
 
 describe('parseAmount: good inputs', () => {

@@ -108,7 +108,17 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
     });
 
     it('in a key/value card', () => {
-      const { out, name } = timed((s) => renderCard([['Name', text(s)], ['Wallet', 'wal_1']], plain), make);
+      const { out, name } = timed(
+        (s) =>
+          renderCard(
+            [
+              ['Name', text(s)],
+              ['Wallet', 'wal_1'],
+            ],
+            plain,
+          ),
+        make,
+      );
       expect(out).toBe(`Name    ${text(name)}`.trimEnd() + '\nWallet  wal_1\n');
     });
 
@@ -122,7 +132,11 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
 
     it('in the summary (a status name)', () => {
       const { out } = timed(
-        (s) => renderSummary(summarySchema.parse({ currencies: [{ currency: 'SLE', count: 1, amount: 1, statuses: { [s]: { count: 1, amount: 1 }, Paid: { count: 2, amount: 2 } } }] }), plain),
+        (s) =>
+          renderSummary(
+            summarySchema.parse({ currencies: [{ currency: 'SLE', count: 1, amount: 1, statuses: { [s]: { count: 1, amount: 1 }, Paid: { count: 2, amount: 2 } } }] }),
+            plain,
+          ),
         make,
       );
       expect(out).toContain('  Paid ');
@@ -203,9 +217,16 @@ describe('display width', () => {
   });
 
   it('aligns CJK and emoji cells by their width, not their length', () => {
-    expect(renderTable([{ header: 'NAME' }, { header: 'N', align: 'right' }], [['支払い', '1'], ['💸 ok', '22']], plain)).toBe(
-      'NAME     N\n支払い   1\n💸 ok   22\n',
-    );
+    expect(
+      renderTable(
+        [{ header: 'NAME' }, { header: 'N', align: 'right' }],
+        [
+          ['支払い', '1'],
+          ['💸 ok', '22'],
+        ],
+        plain,
+      ),
+    ).toBe('NAME     N\n支払い   1\n💸 ok   22\n');
   });
 
   it('cuts wide text without splitting a character', () => {
@@ -232,14 +253,7 @@ describe('errors: every service string sanitized, text and JSON', () => {
     const out = renderErrorText(hostile(), plain);
     expect(out).not.toMatch(BAD);
     expect(out).toBe(
-      [
-        'Error: Payout refused',
-        '  HTTP 422 BAD',
-        '  - amount: too large lexe.pdf next',
-        '  Request ID: req-1',
-        'Check the amount and retry',
-        '',
-      ].join('\n'),
+      ['Error: Payout refused', '  HTTP 422 BAD', '  - amount: too large lexe.pdf next', '  Request ID: req-1', 'Check the amount and retry', ''].join('\n'),
     );
   });
 

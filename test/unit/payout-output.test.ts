@@ -88,7 +88,7 @@ describe('payoutCsvValues', () => {
   it('still neutralizes a phone field that is a formula', () => {
     const r = payoutRecordSchema.parse({
       ...RECORD,
-      recipient: { type: 'wallet', accountDetails: { name: 'A', phoneNumber: '+232+cmd|\' /C calc\'!A0' } },
+      recipient: { type: 'wallet', accountDetails: { name: 'A', phoneNumber: "+232+cmd|' /C calc'!A0" } },
     });
     expect(csvRow(payoutCsvValues(r))).toContain(",'+232+cmd|' /C calc'!A0,");
   });
@@ -111,13 +111,6 @@ describe('payoutCsvValues', () => {
 describe('payoutRow', () => {
   it('shows a list row in UTC with sanitized text', () => {
     const r = payoutRecordSchema.parse({ ...RECORD, recipient: { accountDetails: { name: 'Ami\x1b[2Jnata\n' } } });
-    expect(payoutRow(r, makeStyle(false))).toEqual([
-      '2026-11-21 10:15:30',
-      'TRX0123456789ABCDEF0123',
-      'p-1',
-      'Aminata ',
-      '1,500.50 SLE',
-      'Pending',
-    ]);
+    expect(payoutRow(r, makeStyle(false))).toEqual(['2026-11-21 10:15:30', 'TRX0123456789ABCDEF0123', 'p-1', 'Aminata ', '1,500.50 SLE', 'Pending']);
   });
 });

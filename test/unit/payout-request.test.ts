@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isUuid,
-  normalizeProvider,
-  payoutBody,
-  validatePayout,
-  type PayoutFields,
-  type PayoutRequest,
-} from '../../src/payouts/request.js';
+import { isUuid, normalizeProvider, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
 import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
 import { parseAmount } from '../../src/money/amount.js';
@@ -65,9 +58,7 @@ describe('validatePayout: required fields', () => {
   });
 
   it('treats blank and whitespace-only values as missing', () => {
-    expect(
-      problems({ walletId: '', amount: ' ', currency: '\t', type: '', name: '   ', provider: '', account: ' ' }),
-    ).toEqual(ALL_MISSING);
+    expect(problems({ walletId: '', amount: ' ', currency: '\t', type: '', name: '   ', provider: '', account: ' ' })).toEqual(ALL_MISSING);
   });
 
   it('names one missing field alone when the rest are valid', () => {
@@ -146,13 +137,10 @@ describe('validatePayout: type and phone', () => {
     expect(ok({ ...WALLET, phone }).phone).toBe(expected);
   });
 
-  it.each(['07612345a', 'phone', '+232 76 ABC', '++23276123456', '12345', '1234567890123456', '076#123456', '+'])(
-    'refuses the phone %j',
-    (phone) => {
-      // The format problem alone: a phone was given, so "required" is not added.
-      expect(problems({ ...WALLET, phone })).toEqual([`--phone: "${phone}" is not a phone number (digits, optionally starting with +)`]);
-    },
-  );
+  it.each(['07612345a', 'phone', '+232 76 ABC', '++23276123456', '12345', '1234567890123456', '076#123456', '+'])('refuses the phone %j', (phone) => {
+    // The format problem alone: a phone was given, so "required" is not added.
+    expect(problems({ ...WALLET, phone })).toEqual([`--phone: "${phone}" is not a phone number (digits, optionally starting with +)`]);
+  });
 });
 
 describe('provider', () => {
@@ -264,14 +252,8 @@ describe('validatePayout: amounts', () => {
   });
 
   it('still checks the amount is a plain decimal when the currency is unknown or missing', () => {
-    expect(problems({ ...WALLET, currency: 'XYZ', amount: '1e3' })).toEqual([
-      '--currency: "XYZ" is not an ISO 4217 currency code',
-      NOT_PLAIN('1e3'),
-    ]);
-    expect(problems({ ...WALLET, currency: undefined, amount: '-5' })).toEqual([
-      '--currency is required (an ISO 4217 code such as SLE)',
-      NOT_PLAIN('-5'),
-    ]);
+    expect(problems({ ...WALLET, currency: 'XYZ', amount: '1e3' })).toEqual(['--currency: "XYZ" is not an ISO 4217 currency code', NOT_PLAIN('1e3')]);
+    expect(problems({ ...WALLET, currency: undefined, amount: '-5' })).toEqual(['--currency is required (an ISO 4217 code such as SLE)', NOT_PLAIN('-5')]);
     // Decimals cannot be judged without the currency's digits.
     expect(problems({ ...WALLET, currency: 'XYZ', amount: '1.23456' })).toEqual(['--currency: "XYZ" is not an ISO 4217 currency code']);
   });
@@ -293,10 +275,7 @@ describe('validatePayout: metadata', () => {
   });
 
   it('refuses pairs without "=" or without a key', () => {
-    expect(problems({ ...WALLET, metadata: ['batch', '=value', 'ok=1'] })).toEqual([
-      '--metadata: "batch" is not key=value',
-      '--metadata: "=value" is not key=value',
-    ]);
+    expect(problems({ ...WALLET, metadata: ['batch', '=value', 'ok=1'] })).toEqual(['--metadata: "batch" is not key=value', '--metadata: "=value" is not key=value']);
   });
 
   it('refuses bad keys', () => {
@@ -312,17 +291,12 @@ describe('validatePayout: metadata', () => {
   });
 
   it('refuses a key given twice', () => {
-    expect(problems({ ...WALLET, metadata: ['a=1', 'b=2', 'a=3', ' b =4'] })).toEqual([
-      '--metadata: key "a" is given twice',
-      '--metadata: key "b" is given twice',
-    ]);
+    expect(problems({ ...WALLET, metadata: ['a=1', 'b=2', 'a=3', ' b =4'] })).toEqual(['--metadata: key "a" is given twice', '--metadata: key "b" is given twice']);
   });
 
   it('accepts metadata already split (from files) and checks its keys', () => {
     expect(ok({ ...WALLET, metadata: { batch: 'oct', note: 'a=b' } }).metadata).toEqual({ batch: 'oct', note: 'a=b' });
-    expect(problems({ ...WALLET, metadata: { 'bad key': 'x', good: 'y' } })).toEqual([
-      '--metadata: key "bad key" may only hold letters, digits and _ . - (at most 64)',
-    ]);
+    expect(problems({ ...WALLET, metadata: { 'bad key': 'x', good: 'y' } })).toEqual(['--metadata: key "bad key" may only hold letters, digits and _ . - (at most 64)']);
   });
 });
 
@@ -343,9 +317,7 @@ describe('validatePayout: payout id', () => {
     const id128 = 'a'.repeat(128);
     expect(ok({ ...WALLET, payoutId: id128 }).payoutId).toBe(id128);
     const id129 = 'a'.repeat(129);
-    expect(problems({ ...WALLET, payoutId: id129 })).toEqual([
-      `--payout-id: "${id129}" may only hold letters, digits and _ . : - (at most 128)`,
-    ]);
+    expect(problems({ ...WALLET, payoutId: id129 })).toEqual([`--payout-id: "${id129}" may only hold letters, digits and _ . : - (at most 128)`]);
   });
 
   it.each(['pay/1', 'pay 1', '-pay', '_pay', 'pay#1', 'päy', 'pay\n1', '../etc'])('refuses %j', (payoutId) => {
@@ -354,28 +326,21 @@ describe('validatePayout: payout id', () => {
 });
 
 describe('validatePayout: text fields', () => {
-  it.each(['\u0000', '\u0007', '\t', '\n', '\r', '\u001b[31m', '\u007f', '\u0085', '\u009b'])(
-    'refuses the control character %j in name, account and note',
-    (c) => {
-      expect(problems({ ...WALLET, name: `Ami${c}nata`, account: `076${c}123`, note: `Oct${c}ober` })).toEqual([
-        '--name must not contain control characters',
-        '--account must not contain control characters',
-        '--note must not contain control characters',
-      ]);
-    },
-  );
+  it.each(['\u0000', '\u0007', '\t', '\n', '\r', '\u001b[31m', '\u007f', '\u0085', '\u009b'])('refuses the control character %j in name, account and note', (c) => {
+    expect(problems({ ...WALLET, name: `Ami${c}nata`, account: `076${c}123`, note: `Oct${c}ober` })).toEqual([
+      '--name must not contain control characters',
+      '--account must not contain control characters',
+      '--note must not contain control characters',
+    ]);
+  });
 
   it('refuses a control character in the wallet id', () => {
     expect(problems({ ...WALLET, walletId: 'wal\u0000_1' })).toEqual(['--wallet must not contain control characters']);
   });
 
   it('limits lengths: name 200, account 64, note 500, wallet 128', () => {
-    expect(
-      ok({ ...WALLET, name: 'n'.repeat(200), account: '1'.repeat(64), note: 'x'.repeat(500), walletId: 'w'.repeat(128) }).name,
-    ).toHaveLength(200);
-    expect(
-      problems({ ...WALLET, name: 'n'.repeat(201), account: '1'.repeat(65), note: 'x'.repeat(501), walletId: 'w'.repeat(129) }),
-    ).toEqual([
+    expect(ok({ ...WALLET, name: 'n'.repeat(200), account: '1'.repeat(64), note: 'x'.repeat(500), walletId: 'w'.repeat(128) }).name).toHaveLength(200);
+    expect(problems({ ...WALLET, name: 'n'.repeat(201), account: '1'.repeat(65), note: 'x'.repeat(501), walletId: 'w'.repeat(129) })).toEqual([
       '--wallet is longer than 128 characters',
       '--name is longer than 200 characters',
       '--account is longer than 64 characters',

@@ -33,9 +33,42 @@ describe('computePlan', () => {
       [wallet('wal_sle', 'SLE', 10000, 'Main SLE'), wallet('wal_ngn', 'NGN', '50.00', 'Naira')],
     );
     expect(groups).toEqual<PlanGroup[]>([
-      { walletId: 'wal_sle', walletName: 'Main SLE', currency: 'SLE', digits: 2, count: 2, totalMinor: 150080n, balanceMinor: 1000000n, currencyMismatch: false, short: false, missingWallet: false },
-      { walletId: 'wal_ngn', walletName: 'Naira', currency: 'NGN', digits: 2, count: 1, totalMinor: 1000n, balanceMinor: 5000n, currencyMismatch: false, short: false, missingWallet: false },
-      { walletId: 'wal_sle', walletName: 'Main SLE', currency: 'NGN', digits: 2, count: 1, totalMinor: 700n, balanceMinor: undefined, currencyMismatch: true, short: false, missingWallet: false },
+      {
+        walletId: 'wal_sle',
+        walletName: 'Main SLE',
+        currency: 'SLE',
+        digits: 2,
+        count: 2,
+        totalMinor: 150080n,
+        balanceMinor: 1000000n,
+        currencyMismatch: false,
+        short: false,
+        missingWallet: false,
+      },
+      {
+        walletId: 'wal_ngn',
+        walletName: 'Naira',
+        currency: 'NGN',
+        digits: 2,
+        count: 1,
+        totalMinor: 1000n,
+        balanceMinor: 5000n,
+        currencyMismatch: false,
+        short: false,
+        missingWallet: false,
+      },
+      {
+        walletId: 'wal_sle',
+        walletName: 'Main SLE',
+        currency: 'NGN',
+        digits: 2,
+        count: 1,
+        totalMinor: 700n,
+        balanceMinor: undefined,
+        currencyMismatch: true,
+        short: false,
+        missingWallet: false,
+      },
     ]);
   });
 
@@ -45,7 +78,10 @@ describe('computePlan', () => {
   });
 
   it('sums ten payouts of 0.10 to exactly 1.00, and many large ones past float precision', () => {
-    const tenths = computePlan(Array.from({ length: 10 }, () => req('w', '0.10', 'SLE')), [wallet('w', 'SLE', '1.00')]);
+    const tenths = computePlan(
+      Array.from({ length: 10 }, () => req('w', '0.10', 'SLE')),
+      [wallet('w', 'SLE', '1.00')],
+    );
     expect(tenths[0]).toMatchObject({ count: 10, totalMinor: 100n, short: false });
     const big = computePlan(
       [req('w', '99999999999999.99', 'SLE'), req('w', '99999999999999.99', 'SLE'), req('w', '0.01', 'SLE')],
@@ -59,11 +95,11 @@ describe('computePlan', () => {
     expect(g).toMatchObject({ totalMinor: 10001n, balanceMinor: 10000n, short: true });
   });
 
-  it('uses each currency\'s exponent (JPY 0, KWD 3)', () => {
-    const groups = computePlan([req('j', '1500', 'JPY'), req('j', '1', 'JPY'), req('k', '0.001', 'KWD'), req('k', '1.5', 'KWD')], [
-      wallet('j', 'jpy', 1500),
-      wallet('k', 'KWD', '1.501'),
-    ]);
+  it("uses each currency's exponent (JPY 0, KWD 3)", () => {
+    const groups = computePlan(
+      [req('j', '1500', 'JPY'), req('j', '1', 'JPY'), req('k', '0.001', 'KWD'), req('k', '1.5', 'KWD')],
+      [wallet('j', 'jpy', 1500), wallet('k', 'KWD', '1.501')],
+    );
     expect(groups.map((g) => [g.walletId, g.digits, g.totalMinor, g.balanceMinor, g.short])).toEqual([
       ['j', 0, 1501n, 1500n, true],
       ['k', 3, 1501n, 1501n, false],
@@ -72,7 +108,9 @@ describe('computePlan', () => {
 
   it('marks a wallet that is not listed, and a wallet in another currency, without a balance', () => {
     const groups = computePlan([req('nope', '5', 'SLE'), req('usd', '5', 'SLE')], [wallet('usd', 'USD', 1_000_000)]);
-    expect(groups.map((g) => ({ id: g.walletId, missing: g.missingWallet, mismatch: g.currencyMismatch, balance: g.balanceMinor, short: g.short, name: g.walletName }))).toEqual([
+    expect(
+      groups.map((g) => ({ id: g.walletId, missing: g.missingWallet, mismatch: g.currencyMismatch, balance: g.balanceMinor, short: g.short, name: g.walletName })),
+    ).toEqual([
       { id: 'nope', missing: true, mismatch: false, balance: undefined, short: false, name: undefined },
       { id: 'usd', missing: false, mismatch: true, balance: undefined, short: false, name: '' },
     ]);
@@ -148,12 +186,11 @@ describe('renderPlan', () => {
 });
 
 describe('planJson', () => {
-  it('gives decimal strings with the currency\'s digits, null for an unknown balance', () => {
-    const groups = computePlan([req('a', '1500.50', 'SLE'), req('a', '0.3', 'SLE'), req('j', '1500', 'JPY'), req('k', '0.001', 'KWD'), req('x', '1', 'SLE')], [
-      wallet('a', 'SLE', 1000),
-      wallet('j', 'JPY', 99999),
-      wallet('k', 'KWD', '0'),
-    ]);
+  it("gives decimal strings with the currency's digits, null for an unknown balance", () => {
+    const groups = computePlan(
+      [req('a', '1500.50', 'SLE'), req('a', '0.3', 'SLE'), req('j', '1500', 'JPY'), req('k', '0.001', 'KWD'), req('x', '1', 'SLE')],
+      [wallet('a', 'SLE', 1000), wallet('j', 'JPY', 99999), wallet('k', 'KWD', '0')],
+    );
     expect(planJson(groups)).toEqual([
       { wallet_id: 'a', currency: 'SLE', count: 2, total: '1500.80', balance: '1000.00', short: true },
       { wallet_id: 'j', currency: 'JPY', count: 1, total: '1500', balance: '99999', short: false },

@@ -19,11 +19,7 @@ const PROFILE: Profile = {
 
 describe('resolveSettings', () => {
   it('takes the base URL from the flag first', () => {
-    const s = resolveSettings(
-      globals({ baseUrl: 'https://flag.example.com/v2' }),
-      { PAYCTL_BASE_URL: 'https://env.example.com/v2' },
-      PROFILE,
-    );
+    const s = resolveSettings(globals({ baseUrl: 'https://flag.example.com/v2' }), { PAYCTL_BASE_URL: 'https://env.example.com/v2' }, PROFILE);
     expect(s.baseUrl).toEqual({ value: 'https://flag.example.com/v2', source: 'flag' });
   });
 

@@ -35,13 +35,21 @@ function request(over: PayoutFields): PayoutRequest {
 }
 
 describe('shellQuote', () => {
-  it.each(['wal_1', '1500.50', 'orange_money', '+23276123456', 'https://api.example.com/v2', 'batch=oct', '50%', 'a@b.c', 'p-1:2,3', '0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e'])(
-    'leaves the safe value %s bare',
-    (value) => {
-      expect(shellQuote(value)).toBe(value);
-      expect(bashEcho(shellQuote(value))).toBe(`${value}\n`);
-    },
-  );
+  it.each([
+    'wal_1',
+    '1500.50',
+    'orange_money',
+    '+23276123456',
+    'https://api.example.com/v2',
+    'batch=oct',
+    '50%',
+    'a@b.c',
+    'p-1:2,3',
+    '0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e',
+  ])('leaves the safe value %s bare', (value) => {
+    expect(shellQuote(value)).toBe(value);
+    expect(bashEcho(shellQuote(value))).toBe(`${value}\n`);
+  });
 
   it.each([
     ['Aminata Kamara', "'Aminata Kamara'"],
@@ -82,7 +90,7 @@ describe('shellQuote', () => {
     '<in >out',
     '(x)',
     '{a,b}',
-    '\\\'',
+    "\\'",
   ])('bash prints %j back exactly', (value) => {
     const quoted = shellQuote(value);
     expect(bashEcho(quoted)).toBe(`${value}\n`);
@@ -126,32 +134,55 @@ describe('retryCommand', () => {
       metadata: { q: "it's $x", nl: 'a\nb' },
     };
     expect(bashArgv(retryCommand(r, KEY, { profile: "it's" }))).toEqual([
-      'payout', 'create',
-      '--profile', "it's",
-      '--wallet', 'wal_1',
-      '--amount', '1500.50',
-      '--currency', 'SLE',
-      '--type', 'wallet',
-      '--name', "O'Brien `id` $(rm -rf ~)",
-      '--provider', 'orange_money',
-      '--account', '$HOME;ls',
-      '--phone', '+23276123456',
-      '--note', 'say "hi" & <b>*</b> \\ !',
-      '--metadata', "q=it's $x",
-      '--metadata', 'nl=a\nb',
-      '--payout-id', 'p-1',
-      '--idempotency-key', KEY,
+      'payout',
+      'create',
+      '--profile',
+      "it's",
+      '--wallet',
+      'wal_1',
+      '--amount',
+      '1500.50',
+      '--currency',
+      'SLE',
+      '--type',
+      'wallet',
+      '--name',
+      "O'Brien `id` $(rm -rf ~)",
+      '--provider',
+      'orange_money',
+      '--account',
+      '$HOME;ls',
+      '--phone',
+      '+23276123456',
+      '--note',
+      'say "hi" & <b>*</b> \\ !',
+      '--metadata',
+      "q=it's $x",
+      '--metadata',
+      'nl=a\nb',
+      '--payout-id',
+      'p-1',
+      '--idempotency-key',
+      KEY,
       '--yes',
     ]);
   });
 
   it('rebuilds the identical request body when its flags are read back', () => {
-    const r = request({ name: ' Zoë  O\'Brien ', provider: 'Orange Money', phone: '+232 76-123-456', note: '  two  spaces ', metadata: ['a=1=2', 'b= x '] });
+    const r = request({ name: " Zoë  O'Brien ", provider: 'Orange Money', phone: '+232 76-123-456', note: '  two  spaces ', metadata: ['a=1=2', 'b= x '] });
     const argv = bashArgv(retryCommand(r, KEY, {}));
     const f: PayoutFields = { metadata: [] };
     const field: Record<string, keyof PayoutFields> = {
-      '--wallet': 'walletId', '--amount': 'amount', '--currency': 'currency', '--type': 'type', '--name': 'name',
-      '--provider': 'provider', '--account': 'account', '--phone': 'phone', '--note': 'note', '--payout-id': 'payoutId',
+      '--wallet': 'walletId',
+      '--amount': 'amount',
+      '--currency': 'currency',
+      '--type': 'type',
+      '--name': 'name',
+      '--provider': 'provider',
+      '--account': 'account',
+      '--phone': 'phone',
+      '--note': 'note',
+      '--payout-id': 'payoutId',
     };
     let key: string | undefined;
     for (let i = 2; i < argv.length; i++) {

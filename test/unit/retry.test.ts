@@ -166,7 +166,9 @@ describe('withRetries: the one engine for reads and payouts', () => {
     expect(out).toBe('after 6');
     expect(pauses).toEqual([3, 3, 3, 3, 3]);
     n = 0;
-    expect(await withRetries<string>(fast, async () => (n++, { retry: '429', rateLimited: true }), { maxRateLimited: 4, giveUp: (_l, a) => `gave up after ${a}` })).toBe('gave up after 5');
+    expect(await withRetries<string>(fast, async () => (n++, { retry: '429', rateLimited: true }), { maxRateLimited: 4, giveUp: (_l, a) => `gave up after ${a}` })).toBe(
+      'gave up after 5',
+    );
     // Without it a 429 counts like any failure.
     n = 0;
     expect(await withRetries<string>(fast, async () => (n++, { retry: '429', rateLimited: true }), { giveUp: (_l, a) => `gave up after ${a}` })).toBe('gave up after 3');
@@ -187,7 +189,9 @@ describe('withRetries: the one engine for reads and payouts', () => {
     const ac = new AbortController();
     const slow: RetryPolicy = { ...fast, baseDelayMs: 10_000, maxDelayMs: 10_000, deadlineMs: 60_000 };
     setTimeout(() => ac.abort(), 20);
-    expect(await withRetries<string>(slow, async () => ({ retry: 'x' }), { signal: ac.signal, giveUp: () => 'g', interrupted: (_e, a) => `interrupted after ${a}` })).toBe('interrupted after 1');
+    expect(
+      await withRetries<string>(slow, async () => ({ retry: 'x' }), { signal: ac.signal, giveUp: () => 'g', interrupted: (_e, a) => `interrupted after ${a}` }),
+    ).toBe('interrupted after 1');
     await expect(withRetries<string>(slow, async () => ({ retry: 'x' }), { signal: ac.signal, giveUp: () => 'g' })).rejects.toBeInstanceOf(InterruptedError);
   });
 });

@@ -63,9 +63,9 @@ describe('joinUrl', () => {
   });
 
   it('builds the query, dropping undefined and empty values', () => {
-    expect(
-      joinUrl('https://api.example.com/v2', '/payouts', { page: 2, limit: 20, status: undefined, walletId: '', currency: 'SLE' }),
-    ).toBe('https://api.example.com/v2/payouts?page=2&limit=20&currency=SLE');
+    expect(joinUrl('https://api.example.com/v2', '/payouts', { page: 2, limit: 20, status: undefined, walletId: '', currency: 'SLE' })).toBe(
+      'https://api.example.com/v2/payouts?page=2&limit=20&currency=SLE',
+    );
   });
 
   it('encodes query values (a + offset stays a +)', () => {
@@ -91,9 +91,7 @@ describe('validateRouteOverride', () => {
   });
 
   it('refuses an unknown route name', () => {
-    expect(validateRouteOverride('nope', '/x')).toEqual([
-      'unknown route "nope" (known: authToken, balances, payoutCreate, payoutGet, payoutsList, payoutsSummary)',
-    ]);
+    expect(validateRouteOverride('nope', '/x')).toEqual(['unknown route "nope" (known: authToken, balances, payoutCreate, payoutGet, payoutsList, payoutsSummary)']);
     expect(validateRouteOverride('constructor', '/x')).toHaveLength(1);
     expect(validateRouteOverride('__proto__', '/x')).toHaveLength(1);
   });

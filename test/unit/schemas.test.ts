@@ -89,19 +89,14 @@ describe('tokenSchema', () => {
     expect(tokenSchema.safeParse({ access_token: 't', expires_in: 'soon' }).success).toBe(false);
   });
 
-  it.each([[{}], [{ token_type: 'Bearer', expires_in: 3600 }], [{ access_token: '' }], [{ access_token: 42 }]])(
-    'refuses data without a token: %j',
-    (data) => {
-      expect(tokenSchema.safeParse(data).success).toBe(false);
-    },
-  );
+  it.each([[{}], [{ token_type: 'Bearer', expires_in: 3600 }], [{ access_token: '' }], [{ access_token: 42 }]])('refuses data without a token: %j', (data) => {
+    expect(tokenSchema.safeParse(data).success).toBe(false);
+  });
 
   it('names the missing token field through parseOrThrow', () => {
     const err = thrown(() => parseOrThrow(tokenSchema, { expires_in: 3600 }, 'a token', 'req-1'));
     expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).message).toBe(
-      'The service sent a token that payctl does not understand: access_token: no access_token, accessToken or token field.',
-    );
+    expect((err as ApiError).message).toBe('The service sent a token that payctl does not understand: access_token: no access_token, accessToken or token field.');
     expect((err as ApiError).requestId).toBe('req-1');
   });
 });
@@ -112,14 +107,20 @@ describe('walletsSchema', () => {
       { wallet_id: 'wal_1', wallet_name: 'Main', currency: 'SLE', balance: 1500.5, updated_at: '2026-11-21T10:15:30.123456Z' },
       { wallet_id: 'wal_2', currency: 'NGN', balance: '1234567.80', extra: true },
     ];
-    expect(walletsSchema.parse(data)).toEqual([
-      data[0],
-      { wallet_id: 'wal_2', wallet_name: '', currency: 'NGN', balance: '1234567.80', extra: true },
-    ]);
+    expect(walletsSchema.parse(data)).toEqual([data[0], { wallet_id: 'wal_2', wallet_name: '', currency: 'NGN', balance: '1234567.80', extra: true }]);
   });
 
   it('names the bad field with its index', () => {
-    const err = thrown(() => parseOrThrow(walletsSchema, [{ wallet_id: 'w', currency: 'SLE', balance: 1 }, { wallet_id: 'w2', balance: 2 }], 'wallets'));
+    const err = thrown(() =>
+      parseOrThrow(
+        walletsSchema,
+        [
+          { wallet_id: 'w', currency: 'SLE', balance: 1 },
+          { wallet_id: 'w2', balance: 2 },
+        ],
+        'wallets',
+      ),
+    );
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toMatch(/^The service sent wallets that payctl does not understand: 1\.currency: /);
   });
@@ -272,11 +273,7 @@ describe('parseErrorBody', () => {
       status: 'Failed',
       message: 'Validation failed',
       code: 'VALIDATION_ERROR',
-      errors: [
-        { field: 'recipient.accountDetails.phoneNumber', message: 'is required' },
-        { path: 'amount', message: 'must be > 0' },
-        { field: 'currency' },
-      ],
+      errors: [{ field: 'recipient.accountDetails.phoneNumber', message: 'is required' }, { path: 'amount', message: 'must be > 0' }, { field: 'currency' }],
       timestamp: '2026-11-21T10:15:30.123456Z',
     });
     expect(parseErrorBody(body)).toEqual({
@@ -345,14 +342,12 @@ describe('parseErrorBody', () => {
     });
   });
 
-  it.each([
-    ['<html><body><h1>502 Bad Gateway</h1></body></html>'],
-    ['Bad Gateway'],
-    [''],
-    ['{"message": "cut'],
-  ])('returns undefined for a body that is not JSON: %j', (raw) => {
-    expect(parseErrorBody(raw)).toBeUndefined();
-  });
+  it.each([['<html><body><h1>502 Bad Gateway</h1></body></html>'], ['Bad Gateway'], [''], ['{"message": "cut']])(
+    'returns undefined for a body that is not JSON: %j',
+    (raw) => {
+      expect(parseErrorBody(raw)).toBeUndefined();
+    },
+  );
 
   it.each([['"just a string"'], ['null'], ['[1,2]'], ['{"message": 5}']])('returns undefined for JSON of another shape: %s', (raw) => {
     expect(parseErrorBody(raw)).toBeUndefined();

@@ -82,7 +82,8 @@ describe('sendPayout', () => {
     };
     const r = await send(scripted([answer(201, OK)]).api, failing);
     expect(r.kind).toBe('unknown');
-    if (r.kind === 'unknown') expect(r.error.message).toBe('the service accepted it (transaction TRX0123456789ABCDEF0123), but payctl could not record that in its journal: the disk is full');
+    if (r.kind === 'unknown')
+      expect(r.error.message).toBe('the service accepted it (transaction TRX0123456789ABCDEF0123), but payctl could not record that in its journal: the disk is full');
   });
 
   it('credentials refused on the first attempt: an auth error, the service took nothing', async () => {
@@ -96,7 +97,8 @@ describe('sendPayout', () => {
     const r = await send(api);
     expect(calls()).toBe(2);
     expect(r.kind).toBe('unknown');
-    if (r.kind === 'unknown') expect(r.error.message).toBe('an earlier attempt may have reached the service, then the credentials were refused (The service refused the credentials)');
+    if (r.kind === 'unknown')
+      expect(r.error.message).toBe('an earlier attempt may have reached the service, then the credentials were refused (The service refused the credentials)');
     expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
   });
 });

@@ -100,15 +100,16 @@ describe('renderSummary', () => {
       }),
       plain,
     );
-    const bars = out.split('\n').filter((l) => l.includes('█')).map((l) => l.match(/█+/)![0].length);
+    const bars = out
+      .split('\n')
+      .filter((l) => l.includes('█'))
+      .map((l) => l.match(/█+/)![0].length);
     expect(bars).toEqual([24, 24]);
   });
 
   it('says there are no payouts, with the period', () => {
     expect(renderSummary(summary({ currencies: [] }), plain)).toBe('No payouts.\n');
-    expect(renderSummary(summary({ from: '2026-11-01T00:00:00.000000Z', to: null, currencies: [] }), plain)).toBe(
-      'No payouts from 2026-11-01T00:00:00.000000Z.\n',
-    );
+    expect(renderSummary(summary({ from: '2026-11-01T00:00:00.000000Z', to: null, currencies: [] }), plain)).toBe('No payouts from 2026-11-01T00:00:00.000000Z.\n');
   });
 
   it('shows a currency without statuses as just its line', () => {
@@ -136,9 +137,7 @@ describe('renderSummary', () => {
   it('bars compare amounts on one scale when the service sends extra decimals', () => {
     const out = renderSummary(
       summary({
-        currencies: [
-          { currency: 'SLE', count: 2, amount: 6.005, statuses: { Successful: { count: 1, amount: 5 }, Pending: { count: 1, amount: 1.005 } } },
-        ],
+        currencies: [{ currency: 'SLE', count: 2, amount: 6.005, statuses: { Successful: { count: 1, amount: 5 }, Pending: { count: 1, amount: 1.005 } } }],
       }),
       plain,
     );

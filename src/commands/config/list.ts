@@ -16,7 +16,14 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   }
   const style = makeStyle(deps.io.color);
   if (settings.length === 0) deps.log.info(`Profile "${name}" has no settings. Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` to set it up.`);
-  else await write(deps.io.stdout, renderCard(settings.map(([k, v]) => [k, sanitizeInline(v)]), style));
+  else
+    await write(
+      deps.io.stdout,
+      renderCard(
+        settings.map(([k, v]) => [k, sanitizeInline(v)]),
+        style,
+      ),
+    );
   const others = store.profileNames().filter((p) => p !== name);
   if (others.length) deps.log.info(style.dim(`Profile "${name}". Other profiles: ${others.join(', ')} (use --profile NAME).`));
   return 0;

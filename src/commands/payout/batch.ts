@@ -39,7 +39,11 @@ function plural(n: number, word: string, many = `${word}s`): string {
 
 /** A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the current one. */
 function newBatchId(file: string, current: string, now: Date): string {
-  const stem = basename(file, extname(file)).replace(/[^A-Za-z0-9_.:-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 50) || 'batch';
+  const stem =
+    basename(file, extname(file))
+      .replace(/[^A-Za-z0-9_.:-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 50) || 'batch';
   const id = `${stem}-${now.toISOString().slice(0, 10)}`;
   return id === current ? `${id}-2` : id;
 }
@@ -66,7 +70,11 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const badReport = reportProblems(reportPath, src.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw new UsageError(`Cannot write the report. Nothing was sent.`, badReport, 'Choose another --report path and run the command again.');
   if (!opts.dryRun && !opts.yes && !deps.io.interactive) {
-    throw new UsageError('--yes is required without a terminal: money never moves without an explicit yes. Nothing was sent.', [], 'Review the plan with --dry-run first.');
+    throw new UsageError(
+      '--yes is required without a terminal: money never moves without an explicit yes. Nothing was sent.',
+      [],
+      'Review the plan with --dry-run first.',
+    );
   }
 
   const api = await deps.api();
@@ -77,14 +85,18 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const alreadyAccepted = load.alreadyAccepted;
 
   const batchCommand = (id: string | undefined, extra: string[] = [], yes = true) =>
-    commandLine(inv, ['payout', 'batch'], [
-      src.file,
-      ...(id !== undefined ? ['--batch-id', id] : []),
-      ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
-      ...(opts.report !== undefined ? ['--report', reportPath] : []),
-      ...extra,
-      ...(yes ? ['--yes'] : []),
-    ]);
+    commandLine(
+      inv,
+      ['payout', 'batch'],
+      [
+        src.file,
+        ...(id !== undefined ? ['--batch-id', id] : []),
+        ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
+        ...(opts.report !== undefined ? ['--report', reportPath] : []),
+        ...extra,
+        ...(yes ? ['--yes'] : []),
+      ],
+    );
   // Paying again is never one paste away from happening: the command names a new batch
   // (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
   const payAgain = () => batchCommand(newBatchId(src.file, batchId, deps.clock.now()), [], false);
@@ -147,7 +159,11 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
           renderPlan(plan, st) +
           notices(st),
       );
-      deps.log.info(duplicates.length && !opts.allowDuplicates ? 'Dry run: nothing was sent. Identical rows need confirmation at a terminal, or --allow-duplicates.' : 'Dry run: nothing was sent.');
+      deps.log.info(
+        duplicates.length && !opts.allowDuplicates
+          ? 'Dry run: nothing was sent. Identical rows need confirmation at a terminal, or --allow-duplicates.'
+          : 'Dry run: nothing was sent.',
+      );
     }
     return 0;
   }
@@ -189,31 +205,31 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     report = new ReportWriter(reportPath, batchId);
   } catch (err) {
     // Checked before, but the path may have changed since: still nothing was sent.
-    throw new UsageError(`Cannot write the report ${reportPath}: ${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. Nothing was sent.`);
+    throw new UsageError(
+      `Cannot write the report ${reportPath}: ${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. Nothing was sent.`,
+    );
   }
   const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${batchId}`);
   let outcomes: RowOutcome[];
   let stopped: boolean;
   try {
-    ({ outcomes, stopped } = await runBatch(
-      batchRows(src, checked, journal, api.baseUrl),
-      {
-        total: load.rows,
-        api,
-        journal,
-        concurrency,
-        clock: deps.clock,
-        stop: deps.signal,
-        batch: { id: batchId, file: src.file },
-        onProgress: (s) => progress.update(s),
-        onSettle: (o) => report.append(o),
-      },
-    ));
+    ({ outcomes, stopped } = await runBatch(batchRows(src, checked, journal, api.baseUrl), {
+      total: load.rows,
+      api,
+      journal,
+      concurrency,
+      clock: deps.clock,
+      stop: deps.signal,
+      batch: { id: batchId, file: src.file },
+      onProgress: (s) => progress.update(s),
+      onSettle: (o) => report.append(o),
+    }));
   } finally {
     report.close();
   }
   const count = (k: string) => outcomes.filter((o) => o.outcome === k).length;
-  if (!nothingToSend) progress.finish({ total: load.rows, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
+  if (!nothingToSend)
+    progress.finish({ total: load.rows, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
 
   report.finish(outcomes);
   const summary = {
@@ -241,7 +257,9 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     return ExitCode.unknown;
   }
   if (summary.not_sent) {
-    deps.log.warn(`${plural(summary.not_sent, 'row was', 'rows were')} not sent (see the report). Run the same command again to send ${summary.not_sent === 1 ? 'it' : 'them'}:\n  ${rerun}`);
+    deps.log.warn(
+      `${plural(summary.not_sent, 'row was', 'rows were')} not sent (see the report). Run the same command again to send ${summary.not_sent === 1 ? 'it' : 'them'}:\n  ${rerun}`,
+    );
     return ExitCode.failed;
   }
   return summary.rejected ? ExitCode.failed : ExitCode.ok;

@@ -41,7 +41,6 @@ export interface PayoutCreateOptions {
 /** How far back a payout typed again (without --payout-id) is caught. */
 const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-
 async function liveWallets(deps: Deps): Promise<Wallet[]> {
   return (await (await deps.api()).wallets()).wallets;
 }
@@ -56,7 +55,11 @@ function validated(fields: PayoutFields, opts: PayoutCreateOptions, deps: Deps):
     problems.push('--yes is required without a terminal: money never moves without an explicit yes');
   }
   if (problems.length || !r.ok) {
-    throw new UsageError(`Cannot send this payout: ${problems.length} problem${problems.length === 1 ? '' : 's'}. Nothing was sent.`, problems, 'See `payctl payout create --help` for an example.');
+    throw new UsageError(
+      `Cannot send this payout: ${problems.length} problem${problems.length === 1 ? '' : 's'}. Nothing was sent.`,
+      problems,
+      'See `payctl payout create --help` for an example.',
+    );
   }
   return r.request;
 }
@@ -73,7 +76,13 @@ function summaryCard(r: PayoutRequest, wallet: Wallet | undefined, deps: Deps): 
   ];
   if (r.phone) pairs.push(['Phone', r.phone]);
   if (r.note) pairs.push(['Note', text(r.note)]);
-  if (r.metadata) pairs.push(['Metadata', Object.entries(r.metadata).map(([k, v]) => `${k}=${text(v)}`).join(', ')]);
+  if (r.metadata)
+    pairs.push([
+      'Metadata',
+      Object.entries(r.metadata)
+        .map(([k, v]) => `${k}=${text(v)}`)
+        .join(', '),
+    ]);
   pairs.push(['Payout ID', r.payoutId]);
   return renderCard(pairs, style);
 }
@@ -128,7 +137,16 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
 
   if (!opts.yes) {
     wallets ??= await liveWallets(deps);
-    await write(deps.io.stdout, '\n' + summaryCard(request, wallets.find((w) => w.wallet_id === request.walletId), deps) + '\n');
+    await write(
+      deps.io.stdout,
+      '\n' +
+        summaryCard(
+          request,
+          wallets.find((w) => w.wallet_id === request.walletId),
+          deps,
+        ) +
+        '\n',
+    );
     if (repeatWarning) deps.log.warn(repeatWarning);
     const ok = await (await deps.prompter()).confirm({ message: repeatWarning ? 'Send this payout again, as a new payout?' : 'Send this payout?', default: false });
     if (!ok) throw new UsageError('Cancelled: nothing was sent.');
@@ -152,7 +170,8 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   const result = await sendPayout(api, journal, entry, {
     signal: deps.signal,
     clock: deps.clock,
-    onRetry: ({ attempt, waitMs, reason }) => deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
+    onRetry: ({ attempt, waitMs, reason }) =>
+      deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
   });
 
   if (result.kind === 'accepted') {
@@ -195,7 +214,11 @@ function ago(from: string, now: Date): string {
 function describeRepeat(e: JournalEntry, now: Date): string {
   const o = e.outcome;
   const state =
-    o?.kind === 'accepted' ? `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}` : o?.kind === 'unknown' ? 'outcome unknown' : 'sent, no answer recorded';
+    o?.kind === 'accepted'
+      ? `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`
+      : o?.kind === 'unknown'
+        ? 'outcome unknown'
+        : 'sent, no answer recorded';
   return `one sent from this machine ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
 }
 

@@ -78,7 +78,14 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
     else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
     else if (records.length === 0) deps.log.info(q.page > 1 ? `No payouts on page ${q.page}.` : 'No payouts match.');
     else {
-      await write(out, (await table())(LIST_COLUMNS, records.map((r) => payoutRow(r, style)), style));
+      await write(
+        out,
+        (await table())(
+          LIST_COLUMNS,
+          records.map((r) => payoutRow(r, style)),
+          style,
+        ),
+      );
       if (!page.last) deps.log.info(`Page ${q.page}. More: --page ${q.page + 1}, or --all for every page.`);
     }
     return 0;
@@ -137,10 +144,14 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
 
 /** The ids of a page's records, in order, as one string (to tell a repeated page). */
 function pageIds(items: unknown[]): string {
-  return JSON.stringify(items.map((it) => {
-    const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
-    return r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined) ? [r.transaction_id ?? null, r.payout_id ?? null] : JSON.stringify(it);
-  }));
+  return JSON.stringify(
+    items.map((it) => {
+      const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
+      return r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined)
+        ? [r.transaction_id ?? null, r.payout_id ?? null]
+        : JSON.stringify(it);
+    }),
+  );
 }
 
 function noProgress(what: string, count: number): ApiError {

@@ -71,16 +71,10 @@ interface Shown {
 
 async function show(deps: Deps, s: Shown): Promise<void> {
   if (deps.globals.json) {
-    await write(
-      deps.io.stdout,
-      JSON.stringify({ base_url: s.baseUrl, api_key: s.apiKey, webhook_secret: s.webhookSecret, port: s.port, pid: s.pid }) + '\n',
-    );
+    await write(deps.io.stdout, JSON.stringify({ base_url: s.baseUrl, api_key: s.apiKey, webhook_secret: s.webhookSecret, port: s.port, pid: s.pid }) + '\n');
     return;
   }
-  await write(
-    deps.io.stdout,
-    `Sandbox running at ${s.baseUrl}\nAPI key: ${s.apiKey}\nWebhook secret: ${s.webhookSecret}\n`,
-  );
+  await write(deps.io.stdout, `Sandbox running at ${s.baseUrl}\nAPI key: ${s.apiKey}\nWebhook secret: ${s.webhookSecret}\n`);
 }
 
 async function startForeground(opts: StartOptions, deps: Deps): Promise<number> {
@@ -186,11 +180,7 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
   const existing = await readRecord(deps.env);
   if (existing) {
     if (await recordedSandboxRuns(existing, deps.host)) {
-      throw new UsageError(
-        `A sandbox is already running at ${existing.baseUrl} (pid ${existing.pid}).`,
-        [],
-        'Stop it first with: payctl sandbox stop',
-      );
+      throw new UsageError(`A sandbox is already running at ${existing.baseUrl} (pid ${existing.pid}).`, [], 'Stop it first with: payctl sandbox stop');
     }
     await removeRecord(deps.env, existing.pid);
   }
@@ -220,8 +210,7 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
     if (exited) {
       const tail = logTail(log);
       throw new LocalError(
-        `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` +
-          (tail ? `\n${tail}` : ''),
+        `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` + (tail ? `\n${tail}` : ''),
         `Its log is in ${log}.`,
       );
     }

@@ -29,8 +29,7 @@ function signal(host: Host, pid: number, sig: NodeJS.Signals): void {
 
 export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
   const record = await readRecord(deps.env);
-  const say = (text: string, json: Record<string, unknown>) =>
-    deps.globals.json ? write(deps.io.stdout, JSON.stringify(json) + '\n') : deps.log.info(text);
+  const say = (text: string, json: Record<string, unknown>) => (deps.globals.json ? write(deps.io.stdout, JSON.stringify(json) + '\n') : deps.log.info(text));
   if (!record) {
     await say('No sandbox is running.', { stopped: false, running: false });
     return 0;

@@ -163,9 +163,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
     // A web page must not drive the listener (DNS rebinding, cross-site simple POSTs).
     const refusal = checkLocalRequest(req, { hosts: localNames });
     if (refusal) {
-      res
-        .writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' })
-        .end(JSON.stringify({ error: refusal.message, code: refusal.code }));
+      res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: refusal.message, code: refusal.code }));
       deps.log.warn(`${refusal.message} Answered ${refusal.status}.`);
       return;
     }
@@ -187,9 +185,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
     const ev = summarize(body);
     const out = shown(ev);
     const sigHeader = req.headers[SIGNATURE_HEADER];
-    const verification = secret
-      ? verifySignature(secret, Array.isArray(sigHeader) ? sigHeader[0] : sigHeader, body, Math.floor(receivedAt.getTime() / 1000))
-      : undefined;
+    const verification = secret ? verifySignature(secret, Array.isArray(sigHeader) ? sigHeader[0] : sigHeader, body, Math.floor(receivedAt.getTime() / 1000)) : undefined;
     const duplicate = ev?.id !== undefined && seen.has(ev.id);
     if (ev?.id && verification?.ok !== false) {
       seen.add(ev.id);
@@ -289,9 +285,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const shownHost = host.includes(':') ? `[${host}]` : host;
   deps.log.info(`Ready: listening for webhook events on http://${shownHost}:${port}${path}` + (forwardTo ? `, forwarding to ${forwardTo.href}` : ''));
   if (!secret) {
-    deps.log.warn(
-      'no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.',
-    );
+    deps.log.warn('no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.');
   }
   deps.log.info('Press Ctrl-C to stop.');
 
