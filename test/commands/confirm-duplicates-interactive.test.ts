@@ -81,7 +81,7 @@ function rowsWithTwin(walletId: string): Array<Record<string, string>> {
     note: `twin test ${k}`,
   }));
   rows[2] = { ...rows[2]!, amount: '1250.00', name: 'Mariama Sesay' };
-  rows[3] = { ...rows[2]! };
+  rows[3] = { ...rows[2] };
   return rows;
 }
 

@@ -114,7 +114,7 @@ describe('CSV formula injection', () => {
     expect(row).toContain(`,${p.transaction_id},${p.payout_id},${w},Pending,1200.5,`);
     expect(row).toContain(`,"'=HYPERLINK(""http://x"")",orange_money,076123456,+23276123456,'@SUM(A1),`);
     // No cell of the row starts with a formula character (a phone number's + followed by digits only is not one).
-    expect(row).not.toMatch(/(^|,)"?([=@\-]|\+(?![0-9 ]+(,|$)))/);
+    expect(row).not.toMatch(/(^|,)"?([=@-]|\+(?![0-9 ]+(,|$)))/);
 
     // People see the name as it is in the table.
     const t = await run('payouts', 'list', '--wallet', w);

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import type { Run } from '../helpers/e2e.js';
-import { payctl, startPayctl } from '../helpers/in-process.js';
+import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { balanceMinor, heldFor, loginInProcess, UUID } from '../helpers/payout-fixtures.js';

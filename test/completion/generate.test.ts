@@ -16,7 +16,7 @@ import { PAYOUT_STATUSES, RECIPIENT_TYPES } from '../../src/completion/values.js
 import { runProfiles } from '../../src/commands/completion.js';
 import { SETTABLE } from '../../src/config/keys.js';
 import { openConfigStore, type ConfigStore } from '../../src/config/store.js';
-import { validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+import { validatePayout } from '../../src/payouts/request.js';
 import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
 import { STATUSES } from '../../src/sandbox/state.js';
 import type { Deps } from '../../src/deps.js';
@@ -130,7 +130,7 @@ describe('completion model', () => {
 
   it('offers the statuses the service has, and the recipient types payout create accepts', () => {
     expect([...PAYOUT_STATUSES]).toEqual([...STATUSES]);
-    const typeProblems = (type: string) => ((r) => (r.ok ? [] : r.problems.filter((p) => p.startsWith('--type'))))(validatePayout({ type } as PayoutFields, FLAG_LABELS));
+    const typeProblems = (type: string) => ((r) => (r.ok ? [] : r.problems.filter((p) => p.startsWith('--type'))))(validatePayout({ type }, FLAG_LABELS));
     for (const type of RECIPIENT_TYPES) expect(typeProblems(type)).toEqual([]);
     expect(typeProblems('cheque')).toHaveLength(1);
   });
@@ -174,7 +174,7 @@ describe('__complete-profiles', () => {
 
   it('prints the profile names, one a line', async () => {
     const { deps, out } = fakeDeps(() => ({ profileNames: () => ['sandbox', 'staging'] }) as unknown as ConfigStore);
-    expect(await runProfiles({} as never, deps)).toBe(0);
+    expect(await runProfiles({}, deps)).toBe(0);
     expect(out()).toBe('sandbox\nstaging\n');
   });
 
@@ -182,7 +182,7 @@ describe('__complete-profiles', () => {
     const { deps, out } = fakeDeps(() => {
       throw new Error('damaged');
     });
-    expect(await runProfiles({} as never, deps)).toBe(0);
+    expect(await runProfiles({}, deps)).toBe(0);
     expect(out()).toBe('');
   });
 

@@ -82,7 +82,7 @@ function csv(rows: Array<Record<string, string>>, eol = '\n'): string {
 function reportLines(path: string): Array<Record<string, string>> {
   const text = readFileSync(path, 'utf8');
   expect(text.split(/\r?\n/)[0]!.startsWith(REPORT_HEADER), text.split(/\r?\n/)[0]).toBe(true);
-  return parse(text, { columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
+  return parse<Record<string, string>>(text, { columns: true, skip_empty_lines: true });
 }
 
 function heldFor(sb: Sandbox, walletId: string) {

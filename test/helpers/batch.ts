@@ -145,7 +145,7 @@ export interface ReportLine {
 export function readCsvReport(path: string): ReportLine[] {
   const text = readFileSync(path, 'utf8');
   expect(text.split(/\r?\n/)[0]).toBe('row,payout_id,outcome,code,message,transaction_id,fee,earlier_run,batch_id');
-  return parse(text, { columns: true, skip_empty_lines: true }) as ReportLine[];
+  return parse<ReportLine>(text, { columns: true, skip_empty_lines: true });
 }
 
 /** The JSON-lines report: one object per line. */

@@ -234,7 +234,7 @@ export async function until<T>(check: () => T, timeoutMs = 10_000): Promise<NonN
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = check();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }

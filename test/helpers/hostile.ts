@@ -74,7 +74,7 @@ export async function hostile(handler: (req: IncomingMessage, res: ServerRespons
         server.close(() => r());
       }),
   };
-  cleanups.push(h.close);
+  cleanups.push(() => h.close());
   return h;
 }
 

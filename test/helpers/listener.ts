@@ -88,7 +88,7 @@ export async function startListener(args: string[], opts: { dir: string; env?: R
     () => `no Ready line within 10 s${streams()}`,
   );
   if (m === 'exited') throw new Error(`listener exited before it was ready (${exit?.code ?? exit?.signal})${streams()}`);
-  const ready = m as RegExpExecArray;
+  const ready = m;
   // The start-up lines (Ready, an optional warning) end with this one: wait for it so
   // checks on start-up output do not race the pipe.
   await waitFor(() => err.includes('Press Ctrl-C to stop.'), 'the end of the start-up lines');

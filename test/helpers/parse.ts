@@ -101,7 +101,7 @@ async function attempt(argv: string[]): Promise<Outcome> {
 export async function parse(...argv: string[]): Promise<Parsed> {
   const o = await attempt(argv);
   if (o.error !== undefined) {
-    throw new Error(`payctl ${argv.join(' ')} was refused: ${o.error instanceof Error ? o.error.message : String(o.error)}\n${o.stderr}`);
+    throw new Error(`payctl ${argv.join(' ')} was refused: ${o.error instanceof Error ? o.error.message : JSON.stringify(o.error)}\n${o.stderr}`);
   }
   if (o.runs.length !== 1) throw new Error(`payctl ${argv.join(' ')} ran ${o.runs.length} commands, expected 1`);
   if (o.stdout !== '' || o.stderr !== '') throw new Error(`payctl ${argv.join(' ')} wrote while parsing:\n${o.stdout}${o.stderr}`);
@@ -117,7 +117,7 @@ export async function refuse(...argv: string[]): Promise<Refused> {
     throw new Error(
       o.error === undefined
         ? `payctl ${argv.join(' ')} was accepted (ran ${o.runs.map((r) => r.path).join(', ') || 'nothing'})`
-        : `payctl ${argv.join(' ')} threw a non-commander error: ${String(o.error)}`,
+        : `payctl ${argv.join(' ')} threw a non-commander error: ${JSON.stringify(o.error)}`,
     );
   }
   if (o.runs.length !== 0) throw new Error(`payctl ${argv.join(' ')} ran ${o.runs[0]!.path} before failing`);

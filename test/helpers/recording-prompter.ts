@@ -62,7 +62,7 @@ export function recordingPrompter(script: Step[]): RecordingPrompter {
       return inner.suggest(o);
     },
     async select<T>(o: { message: string; choices: Choice<T>[]; default?: T }) {
-      note('select', o as { message: string; choices: Choice<unknown>[]; default?: unknown });
+      note('select', o);
       return inner.select(o);
     },
   };

@@ -16,7 +16,6 @@ function expectedId(fileName: string, row: number, values: Record<string, string
   return `batch-${createHash('sha256').update(`${fileName}\n${row}\n${canon}`).digest('hex').slice(0, 24)}`;
 }
 
-const ids = (rows: BatchRow[]) => rows.map((r) => r.fields.payoutId);
 const legacyIds = (rows: BatchRow[]) => rows.map((r) => r.legacyId);
 
 describe('parseBatchFile: CSV', () => {
