@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { ROUTES, validateRouteOverride } from '../api/routes.js';
 import { checkBaseUrl } from './resolve.js';
 import { maskSecret } from './mask.js';
-import type { Profile } from './store.js';
+import type { Profile } from './profile.js';
 
 export const SETTABLE = ['base-url', 'webhook-secret', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
 

@@ -3,7 +3,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from './globals.js';
-import type { Profile } from './store.js';
+import type { Profile } from './profile.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
 

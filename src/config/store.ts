@@ -21,19 +21,9 @@ import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type Keyri
 import { configDir, ensureConfigDir } from './paths.js';
 
 /** Where a profile keeps its API key and token. */
-export type SecretsStorage = 'keyring' | 'file';
+import type { Profile, SecretsStorage } from './profile.js';
 
-export interface Profile {
-  baseUrl?: string;
-  apiKey?: string;
-  token?: string;
-  /** ISO timestamp; absent when the service gave no expiry. */
-  tokenExpiresAt?: string;
-  webhookSecret?: string;
-  routes?: Record<string, string>;
-  /** 'keyring': the key and token are in the OS keyring, not in the file. Absent: the file. */
-  secrets?: SecretsStorage;
-}
+export type { Profile, SecretsStorage };
 
 export interface UpdateOptions {
   /** Where the key and token go from now on; default: where the profile keeps them now (else the file). */
