@@ -78,7 +78,7 @@ describe('state file', () => {
 
     const second = await startSandbox({ stateFile: file, settleAfterMs: 300, demoPayouts: false });
     try {
-      await eventually(() => second.payouts().every((p) => p.status !== 'Pending'), 3000);
+      await eventually(() => second.payouts().every((p) => p.status !== 'Pending'), 10_000);
       const byTx = new Map(second.payouts().map((p) => [p.transaction_id, p]));
       expect(byTx.get(ok.body.data.transaction_id)!.status).toBe('Successful');
       expect(byTx.get(failing.body.data.transaction_id)!.status).toBe('Failed');

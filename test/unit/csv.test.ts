@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvRow, isFormula } from '../../src/output/csv.js';
+import { cpuMs } from '../helpers/cpu.js';
 
 describe('csvCell', () => {
   it.each([
@@ -59,12 +60,12 @@ describe('csvCell', () => {
   });
 
   it('decides in linear time on 1 MB of digits that end in a formula', () => {
-    const t0 = performance.now();
+    const t0 = cpuMs();
     expect(isFormula('+' + '1 '.repeat(500_000) + 'x')).toBe(true);
     expect(isFormula('+' + ' '.repeat(1_000_000) + 'x')).toBe(true);
     expect(isFormula('-' + '1'.repeat(1_000_000) + '.x')).toBe(true);
     expect(isFormula('-' + '1'.repeat(1_000_000) + '.' + '1'.repeat(1_000_000))).toBe(false);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(cpuMs() - t0).toBeLessThan(1000);
   });
 
   it('neutralizes a leading carriage return (removed, as a control character)', () => {

@@ -17,6 +17,7 @@ import { renderCard, text, utcTime } from '../../src/output/text.js';
 import { computePlan } from '../../src/payouts/plan.js';
 import { renderPlan } from '../../src/output/batch.js';
 import { validatePayout } from '../../src/payouts/request.js';
+import { cpuMs } from '../helpers/cpu.js';
 
 const plain = makeStyle(false);
 const MB = 1_000_000;
@@ -40,14 +41,14 @@ const HOSTILE: Array<[string, (n: number) => string]> = [
   ['tabs and newlines', (n) => 'a' + '\t\n'.repeat(n / 2) + 'b'],
 ];
 
-/** Renders growing names, each under LIMIT_MS; returns the output for the 1 MB name. */
+/** Renders growing names, each under LIMIT_MS of CPU; returns the output for the 1 MB name. */
 function timed(render: (name: string) => string, make: (n: number) => string): { out: string; name: string; ms: number } {
   let last = { out: '', name: '', ms: 0 };
   for (const n of SIZES) {
     const name = make(n);
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const out = render(name);
-    const ms = performance.now() - t0;
+    const ms = cpuMs() - t0;
     expect(ms, `${n} characters took ${ms.toFixed(0)} ms`).toBeLessThan(LIMIT_MS);
     last = { out, name, ms };
   }
@@ -148,9 +149,9 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
     await loadColor();
     const color = makeStyle(true);
     const cell = color.green('支'.repeat(MB));
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const cut = fitWidth(cell, 9);
-    expect(performance.now() - t0).toBeLessThan(LIMIT_MS);
+    expect(cpuMs() - t0).toBeLessThan(LIMIT_MS);
     expect(cut).toBe(color.green('支'.repeat(4)) + '…');
     expect(displayWidth(cut)).toBe(9);
     const out = renderTable([{ header: 'STATUS', width: 6 }], [[color.red('Successful')]], color);
@@ -158,9 +159,9 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
   });
 
   it('shows an unreadable 1 MB time sanitized, in linear time', () => {
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const out = utcTime('2026-11-21T10:15:30' + ' '.repeat(MB) + '\u001b[2J UTC');
-    expect(performance.now() - t0).toBeLessThan(LIMIT_MS);
+    expect(cpuMs() - t0).toBeLessThan(LIMIT_MS);
     expect(out).toBe('2026-11-21T10:15:30' + ' '.repeat(MB) + ' UTC');
   });
 
@@ -177,9 +178,9 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
     ['tabs and newlines', '\t\r\n'.repeat(MB / 3)],
     ['formula digits', '+' + '1 '.repeat(MB / 2) + '=x'],
   ])('sanitizes and quotes 1 MB of %s in linear time', (_, s) => {
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const results = [sanitize(s), sanitizeInline(s), csvCell(s)];
-    expect(performance.now() - t0).toBeLessThan(LIMIT_MS);
+    expect(cpuMs() - t0).toBeLessThan(LIMIT_MS);
     for (const r of results) expect(r).not.toMatch(/[\u001b\u009b\u009d\u202e\u2066\r]/);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadColor, makeStyle, statusColor, wantsColor } from '../../src/output/style.js';
 
 type Opts = Parameters<typeof wantsColor>[0];
@@ -55,9 +55,13 @@ describe('makeStyle and statusColor', () => {
     expect(statusColor(plain, 'Pending')).toBe('Pending');
   });
 
-  it('makeStyle(true) needs chalk loaded first', () => {
-    // Run before loadColor() below (tests in a file run in order).
-    expect(() => makeStyle(true)).toThrow(/loadColor/);
+  it('makeStyle(true) needs chalk loaded first', async () => {
+    // A fresh copy of the module: other test files in this worker may have loaded chalk already.
+    vi.resetModules();
+    const fresh = await import('../../src/output/style.js');
+    expect(() => fresh.makeStyle(true)).toThrow(/loadColor/);
+    await fresh.loadColor();
+    expect(fresh.makeStyle(true).red('x')).toBe('\x1b[31mx\x1b[39m');
   });
 
   it('a colour style colours statuses: Pending yellow, Successful green, Failed red', async () => {
