@@ -6,12 +6,16 @@
 
 let lastMicros = 0;
 
-/** The current time in microseconds, strictly increasing while this sandbox runs. */
+/**
+ * The current time in microseconds, strictly increasing while the clock moves forward. A
+ * clock set back by more than a millisecond (or a test's fake clock put back) is followed,
+ * not outrun: staying ahead of it would date every later payout, and its settlement, late.
+ */
 export function nowMicros(): number {
   const ms = Date.now();
   const frac = Math.floor((performance.now() % 1) * 1000);
   let us = ms * 1000 + frac;
-  if (us <= lastMicros) us = lastMicros + 1;
+  if (us <= lastMicros && lastMicros - us < 1000) us = lastMicros + 1;
   lastMicros = us;
   return us;
 }

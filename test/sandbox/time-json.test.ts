@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { JsonNumber, jsonEqual, money, toJson } from '../../src/sandbox/json.js';
 import { isoFromMicros, nowMicros, parseTimeBound } from '../../src/sandbox/time.js';
 
@@ -13,6 +13,20 @@ describe('sandbox time', () => {
     const b = nowMicros();
     expect(b).toBeGreaterThan(a);
     expect(Math.abs(a / 1000 - Date.now())).toBeLessThan(1000);
+  });
+
+  it('follows a clock put back instead of staying ahead of it (later payouts would settle late)', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 5000);
+      const ahead = nowMicros();
+      vi.useRealTimers();
+      const back = nowMicros();
+      expect(ahead - back).toBeGreaterThan(4_000_000);
+      expect(Math.abs(back / 1000 - Date.now())).toBeLessThan(100);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reads date bounds as whole UTC days and timestamps exactly', () => {
