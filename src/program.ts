@@ -9,7 +9,7 @@ import type { Deps } from './deps.js';
 import type { GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
-import { FIELD_FLAGS } from './commands/payout/create-spec.js';
+import { FIELD_FLAGS } from './commands/payout/fields.js';
 
 export type Action<O> = (opts: O, deps: Deps) => Promise<number | void>;
 
@@ -124,7 +124,7 @@ export function buildProgram(run: Runner): Command {
 
   const payout = program.command('payout').description('send and look up single payouts');
   const create = payout.command('create').description('send one payout: validated, confirmed, journaled, and never sent twice');
-  // The payout's fields: one table (create-spec.ts) for these flags, labels and retry commands.
+  // The payout's fields: one table (fields.ts) for these flags, labels and retry commands.
   for (const f of FIELD_FLAGS) {
     if (f.field === 'metadata') create.option(f.flags, f.help, (v: string, prev: string[]) => [...prev, v], [] as string[]);
     else create.option(f.flags, f.help);

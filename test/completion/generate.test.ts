@@ -17,7 +17,7 @@ import { runProfiles } from '../../src/commands/completion.js';
 import { SETTABLE } from '../../src/config/keys.js';
 import { openConfigStore, type ConfigStore } from '../../src/config/store.js';
 import { validatePayout } from '../../src/payouts/request.js';
-import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
+import { FLAG_LABELS } from '../../src/commands/payout/fields.js';
 import { STATUSES } from '../../src/sandbox/state.js';
 import type { Deps } from '../../src/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';

@@ -13,7 +13,7 @@ import { decodeBatchFile, duplicateJsonKey, parseBatchFile } from '../../src/pay
 import { checkBatch, openBatch } from '../../src/payouts/batch-load.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
 import { payoutBody, validatePayout, type Labels, type PayoutFields } from '../../src/payouts/request.js';
-import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
+import { FLAG_LABELS } from '../../src/commands/payout/fields.js';
 
 const OK: PayoutFields = { walletId: 'wal_1', amount: '10', currency: 'SLE', type: 'bank', name: 'Aminata Kamara', provider: 'uba', account: '123' };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUuid, normalizeProvider, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
-import { FLAG_LABELS } from '../../src/commands/payout/create-spec.js';
+import { FLAG_LABELS } from '../../src/commands/payout/fields.js';
 import { parseAmount } from '../../src/money/amount.js';
 
 /** A complete, valid wallet payout; tests override single fields. */

@@ -15,7 +15,7 @@ import { commandLine, invocationOf, type Invocation } from '../../output/command
 import { isUuid, missingFields, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { promptPayout, walletLabel } from '../../payouts/interactive.js';
 import { retryCommand } from './retry-command.js';
-import { FLAG_LABELS, fieldsFromOptions } from './create-spec.js';
+import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { renderCard, text } from '../../output/text.js';

@@ -1,7 +1,7 @@
 /** The exact command that retries a payout safely: same payout id, same key, same body. */
 import { commandLine, type Invocation } from '../../output/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
-import { FIELD_FLAGS, flagOf } from './create-spec.js';
+import { FIELD_FLAGS, flagOf } from './fields.js';
 
 export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: Invocation): string {
   const args: string[] = [];
