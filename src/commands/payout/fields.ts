@@ -1,7 +1,8 @@
 /**
  * The flags of `payout create` that carry a payout's fields, in one table: the command's
- * options and help (program.ts), the labels that name fields in problems ("--amount: ...")
- * and the printed retry command (retry-command.ts) are all made from it.
+ * options and help (create-spec.ts), the labels that name fields in problems ("--amount: ...")
+ * and the printed retry command (retry-command.ts) are all made from it. Not in the spec
+ * itself: create.ts reads the table, and the spec loads create.ts.
  */
 import type { FieldName, Labels, PayoutFields } from '../../payouts/request.js';
 

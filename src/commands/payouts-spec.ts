@@ -1,0 +1,9 @@
+/** `payctl payouts`: the group of verbs over many payouts (payouts/). */
+import type { GroupSpec } from './spec.js';
+import { listSpec } from './payouts/list-spec.js';
+
+export const payoutsSpec: GroupSpec = {
+  name: 'payouts',
+  summary: 'list payouts',
+  commands: [listSpec],
+};

@@ -1,0 +1,78 @@
+/**
+ * What a command is, without running it: the static spec that sits beside each verb
+ * (`balances-spec.ts` beside `balances.ts`). The program (program.ts) adds every spec to
+ * the command tree; help, the completion scripts and the labels in messages come from
+ * that tree. The verb's own module is imported only when it runs (`load`).
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Deps } from '../deps.js';
+
+/** A command module's run: the parsed options (with the positional arguments) and Deps. */
+export type Action<O> = (opts: O, deps: Deps) => Promise<number | void>;
+
+/** Runs the command whose action fired: loads its module and hands it the options (cli.ts). */
+export type Runner = <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args?: Record<string, unknown>) => Promise<void>;
+
+/** A positional argument, as commander takes it: `<file>`; the run gets it under its name (`file`). */
+export interface ArgumentSpec {
+  name: string;
+  description: string;
+  /** The only values accepted (commander refuses any other). */
+  choices?: readonly string[];
+}
+
+export interface OptionSpec {
+  /** As commander takes them: `-y, --yes`, `--limit <n>`. */
+  flags: string;
+  description: string;
+  /** Turns the text into the value (e.g. intOption), refusing bad input as a usage error. */
+  parse?: (value: string) => unknown;
+  default?: string | number | boolean;
+  /** May be given again: the values are collected in a list (default: an empty one). */
+  repeatable?: true;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line: commander's description, shown in the help of the command and of its parent. */
+  summary: string;
+  arguments?: readonly ArgumentSpec[];
+  options?: readonly OptionSpec[];
+  /** Shown after the options, before the examples. */
+  help?: string;
+  /** Command lines shown under "Examples:", without the `$ `. */
+  examples?: readonly string[];
+  /** Left out of help and completion (used by the completion scripts themselves). */
+  hidden?: true;
+  /** The run also gets `tree`: the command tree built afresh (the completion scripts are made from it). */
+  tree?: true;
+  /** The module whose run gets the options: imported only when the command runs. */
+  load: () => Promise<{ run: Action<never> }>;
+}
+
+/** A command that only groups others (`payout`, `config`): its summary, examples and verbs. */
+export interface GroupSpec {
+  name: string;
+  summary: string;
+  examples?: readonly string[];
+  commands: readonly CommandSpec[];
+}
+
+/** The "Examples:" block of a command's help. */
+export const EXAMPLES = (lines: readonly string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+/** What a spec shows after its options: its help text, then its examples. */
+export function helpAfter(spec: { help?: string; examples?: readonly string[] }): string | undefined {
+  if (spec.help === undefined && spec.examples === undefined) return undefined;
+  return (spec.help === undefined ? '' : `\n${spec.help}\n`) + (spec.examples === undefined ? '' : EXAMPLES(spec.examples));
+}
+
+/** A whole number from `min` to `max`, for an option named `name` (`--port`). */
+export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}.`);
+    return n;
+  };
+}

@@ -1,0 +1,26 @@
+/** `payctl webhooks listen` (the run is listen.ts). */
+import { intOption, type CommandSpec } from '../spec.js';
+
+export const listenSpec: CommandSpec = {
+  name: 'listen',
+  summary: 'receive webhook events locally: verify, print, and optionally forward them',
+  options: [
+    { flags: '--port <n>', description: 'port to listen on (0 picks a free one)', parse: intOption('--port', 0, 65535), default: 4242 },
+    { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
+    { flags: '--path <path>', description: 'path events are posted to', default: '/webhooks' },
+    { flags: '--secret-stdin', description: 'read the webhook secret from the first line of standard input' },
+    { flags: '--secret <secret>', description: 'webhook secret (visible to other users in ps: prefer --secret-stdin or PAYCTL_WEBHOOK_SECRET)' },
+    { flags: '--forward-to <url>', description: 'forward each verified event, raw body and headers, to this URL' },
+  ],
+  help:
+    "The secret comes from --secret-stdin (or --secret), else PAYCTL_WEBHOOK_SECRET, else the profile's\n" +
+    'webhook-secret. A bad or stale signature (more than 300 s off) is answered 400 and never forwarded.\n' +
+    "Duplicate event ids are marked. With --forward-to, your app's status is passed back to the sender.\n" +
+    'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body. Ctrl-C stops.',
+  examples: [
+    'printf %s "$WEBHOOK_SECRET" | payctl webhooks listen --secret-stdin',
+    'payctl webhooks listen --port 4242 --forward-to http://localhost:3000/webhooks',
+    'payctl sandbox start --webhook-url http://127.0.0.1:4242/webhooks   # in another terminal',
+  ],
+  load: () => import('./listen.js'),
+};
