@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
 import { READ_RETRY, backoffDelay, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from '../../src/api/retry.js';
 import { sleep } from '../../src/clock.js';
+import { TestClock } from '../helpers/clock.js';
 
 const NOW = new Date('2026-11-21T10:15:30.000Z');
 
@@ -175,14 +176,21 @@ describe('withRetries: the one engine for reads and payouts', () => {
   });
 
   it('never starts a wait that would end past the deadline', async () => {
+    // Waits of 20 to 40 ms (jitter) against a 100 ms deadline, on a clock that moves only when
+    // waited on (real timers made this 4 or 5 attempts depending on the machine's load).
     const slow: RetryPolicy = { ...fast, maxAttempts: 100, baseDelayMs: 40, maxDelayMs: 40, deadlineMs: 100 };
+    const clock = new TestClock();
+    const t0 = clock.now().getTime();
     let n = 0;
-    const t0 = Date.now();
-    const out = await withRetries<string>(slow, async () => (n++, { retry: 'x' }), { giveUp: () => 'out of time' });
+    const out = await withRetries<string>(slow, async () => (n++, { retry: 'x' }), { giveUp: () => 'out of time', clock });
     expect(out).toBe('out of time');
-    expect(n).toBeGreaterThanOrEqual(2);
-    expect(n).toBeLessThanOrEqual(4);
-    expect(Date.now() - t0).toBeLessThan(1_000);
+    const waited = clock.waits.reduce((a, b) => a + b, 0);
+    expect(clock.now().getTime() - t0).toBe(waited);
+    expect(waited).toBeLessThanOrEqual(100);
+    expect(clock.waits.every((w) => w >= 20 && w <= 40)).toBe(true);
+    expect(n).toBe(clock.waits.length + 1);
+    // Stopped only when one more wait (at least 20 ms) could have ended past the deadline.
+    expect(waited + 40).toBeGreaterThan(100);
   });
 
   it('an interrupted wait goes to the interrupted hook, or throws without one', async () => {
