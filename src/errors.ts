@@ -9,6 +9,7 @@ export const ExitCode = {
   usage: 2,
   auth: 3,
   unknown: 4,
+  pending: 5,
   interrupted: 130,
 } as const;
 
@@ -88,6 +89,28 @@ export class NetworkError extends CliError {
 
 /** A payout was (maybe) sent but no answer came back (exit 4). */
 export class OutcomeUnknownError extends NetworkError {}
+
+/** A payout that settled as Failed (exit 1): `reason` is the service's failure_reason, when it gave one. */
+export class PayoutFailedError extends CliError {
+  readonly exitCode = ExitCode.failed;
+  readonly payoutId: string;
+  readonly reason: string | undefined;
+  constructor(message: string, opts: { payoutId: string; reason?: string; hint?: string }) {
+    super(message, opts.hint);
+    this.payoutId = opts.payoutId;
+    this.reason = opts.reason;
+  }
+}
+
+/** A payout still Pending when `--wait` ran out of time (exit 5): it was accepted and may still settle. */
+export class StillPendingError extends CliError {
+  readonly exitCode = ExitCode.pending;
+  readonly payoutId: string;
+  constructor(message: string, opts: { payoutId: string; hint?: string }) {
+    super(message, opts.hint);
+    this.payoutId = opts.payoutId;
+  }
+}
 
 /** Ctrl-C (exit 130). */
 export class InterruptedError extends CliError {

@@ -4,12 +4,12 @@
  * running its lazily loaded module. Built by the entry (cli.ts) and by `payctl completion`,
  * which generates the shell scripts from it.
  */
-import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { createRequire } from 'node:module';
 import type { GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
-import { EXAMPLES, helpAfter, type CommandSpec, type GroupSpec, type Runner } from './commands/spec.js';
+import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type GroupSpec, type Runner } from './commands/spec.js';
 import { loginSpec } from './commands/login-spec.js';
 import { logoutSpec } from './commands/logout-spec.js';
 import { statusSpec } from './commands/status-spec.js';
@@ -44,13 +44,7 @@ const TREE: readonly (CommandSpec | GroupSpec)[] = [
 const MAX_TIMEOUT_S = 86_400;
 
 /** --timeout: at least 0.1 s (a smaller value would round to no time limit at all), at most a day. */
-function secondsOption(value: string): number {
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || Number(value) < 0.1) {
-    throw new InvalidArgumentError('--timeout must be a number of seconds, at least 0.1.');
-  }
-  if (Number(value) > MAX_TIMEOUT_S) throw new InvalidArgumentError(`--timeout must be at most ${MAX_TIMEOUT_S} seconds (a day).`);
-  return Number(value);
-}
+const timeoutOption = secondsOption('--timeout', { min: 0.1, max: MAX_TIMEOUT_S, maxLabel: 'a day' });
 
 /**
  * `-yv` as `-y -v`: commander gives a group of short flags to the subcommand, which does
@@ -88,7 +82,7 @@ export function buildProgram(run: Runner): Command {
     .option('--no-input', 'never prompt; missing input is a usage error')
     .option('--no-color', 'plain text (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('-v, --verbose', 'log each request and response on stderr (secrets shown as ***)')
-    .option('--timeout <seconds>', 'per-request time limit in seconds', secondsOption, 30)
+    .option('--timeout <seconds>', 'per-request time limit in seconds', timeoutOption, 30)
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run `payctl --help` for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
@@ -124,6 +118,8 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner): void {
   cmd.action((...values: unknown[]) => {
     const args: Record<string, unknown> = {};
     cmd.registeredArguments.forEach((a, i) => (args[a.name()] = values[i]));
+    const problem = spec.check?.(cmd.opts());
+    if (problem !== undefined) cmd.error(`error: ${problem}`, { code: 'payctl.invalidOptions', exitCode: 2 });
     if (spec.tree) args.tree = () => buildProgram(async () => {});
     return run(cmd, spec.load, args);
   });

@@ -42,6 +42,11 @@ export interface CommandSpec {
   help?: string;
   /** Command lines shown under "Examples:", without the `$ `. */
   examples?: readonly string[];
+  /**
+   * A problem with the options taken together (`--wait-timeout` without `--wait`), or
+   * undefined: refused as a usage error before the command's module is loaded.
+   */
+  check?: (opts: Record<string, unknown>) => string | undefined;
   /** Left out of help and completion (used by the completion scripts themselves). */
   hidden?: true;
   /** The run also gets `tree`: the command tree built afresh (the completion scripts are made from it). */
@@ -73,6 +78,21 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) 
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number.`);
     const n = Number(value);
     if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}.`);
+    return n;
+  };
+}
+
+/**
+ * A number of seconds, whole or decimal (`30`, `2.5`, `.5`), for an option named `name`:
+ * at least `min` when given (else more than 0), at most `max`.
+ */
+export function secondsOption(name: string, opts: { min?: number; max: number; maxLabel?: string }) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || (opts.min === undefined ? n <= 0 : n < opts.min)) {
+      throw new InvalidArgumentError(`${name} must be a number of seconds, ${opts.min === undefined ? 'more than 0' : `at least ${opts.min}`}.`);
+    }
+    if (n > opts.max) throw new InvalidArgumentError(`${name} must be at most ${opts.max} seconds${opts.maxLabel ? ` (${opts.maxLabel})` : ''}.`);
     return n;
   };
 }

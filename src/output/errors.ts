@@ -8,7 +8,7 @@
  * only C0 controls, passing 8-bit CSI (U+009B) and bidi controls through as they are.
  * One-line parts (code, request id, field names and field messages) also lose newlines.
  */
-import { ApiError, AuthError, CliError, NetworkError, UsageError, type FieldError } from '../errors.js';
+import { ApiError, AuthError, CliError, NetworkError, PayoutFailedError, StillPendingError, UsageError, type FieldError } from '../errors.js';
 import { sanitize, sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
 
@@ -44,6 +44,9 @@ function fieldsOf(err: unknown): ErrorFields {
     };
   }
   if (err instanceof NetworkError) return { ...base, message: err.message, code: err.causeCode ?? 'NETWORK_ERROR' };
+  // A payout that settled Failed (exit 1) or is still Pending at the --wait limit (exit 5).
+  if (err instanceof PayoutFailedError) return { ...base, message: err.message, code: 'PAYOUT_FAILED' };
+  if (err instanceof StillPendingError) return { ...base, message: err.message, code: 'STILL_PENDING' };
   if (err instanceof CliError) return { ...base, message: err.message };
   return { ...base, message: err instanceof Error ? err.message : String(err) };
 }

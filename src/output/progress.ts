@@ -67,3 +67,31 @@ export class Progress {
     if (this.#tty && this.#drawn) this.#stream.write('\n');
   }
 }
+
+/**
+ * One status line redrawn in place on a terminal (`Waiting for payout …: Pending (12 s)`),
+ * in the style of the bar above; off a terminal it writes nothing.
+ */
+export class LiveLine {
+  readonly #stream: NodeJS.WritableStream;
+  readonly #tty: boolean;
+  #drawn = false;
+
+  constructor(stream: NodeJS.WritableStream, tty: boolean) {
+    this.#stream = stream;
+    this.#tty = tty;
+  }
+
+  set(line: string): void {
+    if (!this.#tty) return;
+    this.#stream.write(`\r\u001b[2K${line}`);
+    this.#drawn = true;
+  }
+
+  /** Erases the line, so that what follows starts on a clean one. */
+  clear(): void {
+    if (!this.#drawn) return;
+    this.#stream.write('\r\u001b[2K');
+    this.#drawn = false;
+  }
+}

@@ -4,6 +4,7 @@
  */
 import type { CommandSpec, OptionSpec } from '../spec.js';
 import { FIELD_FLAGS } from './fields.js';
+import { checkWait, WAIT_HELP, WAIT_OPTIONS } from './wait-spec.js';
 
 export const createSpec: CommandSpec = {
   name: 'create',
@@ -13,17 +14,22 @@ export const createSpec: CommandSpec = {
     { flags: '--idempotency-key <uuid>', description: 'idempotency key to send (default: a new UUID, journaled)' },
     { flags: '-y, --yes', description: 'send without asking for confirmation (required without a terminal)' },
     { flags: '--allow-repeat', description: 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours' },
+    ...WAIT_OPTIONS,
   ],
+  check: checkWait,
   help:
     'Missing fields are asked for at a terminal. The payout id and its idempotency key are journaled\n' +
     'before the request leaves: running the same command again with the same --payout-id never pays twice.\n' +
     'Without --payout-id, a payout that repeats one sent from this machine in the last 24 hours (same wallet,\n' +
     'account, amount and currency) is shown and asked about at a terminal, and refused without one\n' +
     'unless --allow-repeat is given.\n' +
-    'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in, 4 outcome unknown.',
+    'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in, 4 outcome unknown.\n' +
+    WAIT_HELP +
+    '\nA create that is refused or whose outcome is unknown does not wait.',
   examples: [
     'payctl payout create --wallet wal_8f2a61c0 --amount 1500.50 --currency SLE --type wallet \\\n      --name "Aminata Kamara" --provider orange_money --account 076123456 --phone +23276123456 \\\n      --note "October stipend" --metadata batch=oct-stipends --payout-id stipend-2026-10-017 --yes',
     'payctl payout create --wallet wal_3c9e0b7d --amount 250000 --currency NGN --type bank --name "Chinedu Okafor" --provider ecobank --account 0123456789 --yes --json',
+    'payctl payout create --wallet wal_8f2a61c0 --amount 200 --currency SLE --type wallet --name "Fatmata Sesay" \\\n      --provider afrimoney --account 088765432 --phone +23288765432 --yes --wait',
     'payctl payout create          # asks for everything at a terminal',
   ],
   load: () => import('./create.js'),

@@ -20,6 +20,7 @@ import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
+import { waitAndReport } from './wait.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -36,6 +37,10 @@ export interface PayoutCreateOptions {
   idempotencyKey?: string;
   yes?: boolean;
   allowRepeat?: boolean;
+  /** Once accepted, wait until the payout is Successful or Failed (wait.ts). */
+  wait?: boolean;
+  /** Seconds --wait waits at most (default 600). */
+  waitTimeout?: number;
 }
 
 /** How far back a payout typed again (without --payout-id) is caught. */
@@ -175,14 +180,15 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   });
 
   if (result.kind === 'accepted') {
-    if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
-    else {
+    // With --wait, stdout gets the settled record instead (one card, one JSON document).
+    if (!opts.wait && deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
+    else if (!opts.wait) {
       const style = makeStyle(deps.io.color);
       await write(deps.io.stdout, renderPayoutCard(asRecord(result.transaction, request), style));
     }
     if (result.replayed) deps.log.success(`Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`);
     else deps.log.success(`Payout ${request.payoutId} submitted.`);
-    return 0;
+    return opts.wait ? waitAndReport(deps, api, request.payoutId, opts.waitTimeout) : 0;
   }
 
   if (result.kind === 'rejected') throw withHint(result.error, request, inv);

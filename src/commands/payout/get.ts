@@ -4,15 +4,21 @@ import { UsageError } from '../../errors.js';
 import { parseOrThrow, payoutRecordSchema } from '../../api/schemas.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
+import { waitAndReport } from './wait.js';
 
 export interface PayoutGetOptions {
   id: string;
+  /** Wait until the payout is Successful or Failed (wait.ts). */
+  wait?: boolean;
+  /** Seconds --wait waits at most (default 600). */
+  waitTimeout?: number;
 }
 
 export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const id = opts.id.trim();
   if (!id) throw new UsageError('payout get needs a payout id or transaction id.');
   const api = await deps.api();
+  if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout);
   const { envelope, res } = await api.callEnvelope('payoutGet', { params: { id } });
   const record = parseOrThrow(payoutRecordSchema, envelope.data, 'a payout', res.requestId);
   if (deps.globals.json) {

@@ -1,0 +1,86 @@
+/**
+ * What `--wait` on `payout create` and `payout get` prints: a live status line on a
+ * terminal while payouts/settle.ts polls (nothing extra off a terminal), then the final
+ * record on stdout (the card, or with --json the envelope as the service sent it) and the
+ * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 5 still
+ * Pending at --wait-timeout (with the command to keep waiting), 130 on Ctrl-C.
+ */
+import { write, type Deps } from '../../deps.js';
+import type { ApiClient } from '../../api/client.js';
+import { InterruptedError, PayoutFailedError, StillPendingError } from '../../errors.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
+import { renderPayoutCard } from '../../output/payout.js';
+import { LiveLine } from '../../output/progress.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import { makeStyle } from '../../output/style.js';
+import { waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
+import { DEFAULT_WAIT_TIMEOUT_S } from './wait-spec.js';
+
+/** 12 s, 4 min 5 s. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
+
+/**
+ * Waits for payout `id` (a payout id or transaction id, as given) to settle and reports
+ * it; returns the exit code (0) or throws the error of the outcome.
+ */
+export async function waitAndReport(deps: Deps, api: ApiClient, id: string, timeoutSeconds: number | undefined): Promise<number> {
+  const inv = invocationOf(deps.globals, deps.env);
+  const getCommand = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [id, ...extra]);
+  const shownId = sanitizeInline(id);
+  const line = new LiveLine(deps.io.stderr, deps.io.stderrIsTTY);
+  const started = deps.clock.now().getTime();
+  let last: WaitStatus | undefined;
+  const draw = () => {
+    if (!last) return;
+    const elapsed = duration(deps.clock.now().getTime() - started);
+    line.set(
+      `Waiting for payout ${shownId}: ${sanitizeInline(last.status) || 'status unknown'} (${elapsed}${last.problem ? `; last check failed: ${sanitizeInline(last.problem)}` : ''})`,
+    );
+  };
+  // At a terminal the seconds go on between checks (which come at most every 15 s).
+  const ticker = deps.io.stderrIsTTY ? setInterval(draw, 1000) : undefined;
+  ticker?.unref();
+  let result: SettleResult;
+  try {
+    result = await waitForSettled(api, id, {
+      clock: deps.clock,
+      signal: deps.signal,
+      timeoutMs: Math.round((timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000),
+      onStatus: (s) => {
+        last = s;
+        draw();
+      },
+    });
+  } catch (err) {
+    if (err instanceof InterruptedError) {
+      throw new InterruptedError(
+        `Interrupted: stopped waiting for payout ${shownId}${last ? ` (last seen: ${sanitizeInline(last.status)})` : ''}. The payout was accepted; waiting does not change it.`,
+        `Check it with:   ${getCommand()}\nWait again with: ${getCommand('--wait')}`,
+      );
+    }
+    throw err;
+  } finally {
+    if (ticker) clearInterval(ticker);
+    line.clear();
+  }
+
+  if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
+  else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
+
+  const after = duration(result.elapsedMs);
+  if (result.kind === 'pending') {
+    throw new StillPendingError(
+      `Payout ${shownId} is still ${sanitizeInline(result.status) || 'not settled'} after ${after} (--wait-timeout ${timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S}). It was accepted and may still settle.`,
+      { payoutId: id, hint: `Keep waiting with: ${getCommand('--wait')}` },
+    );
+  }
+  if (result.status === 'Failed') {
+    const reason = result.record.failure_reason ?? undefined;
+    throw new PayoutFailedError(`Payout ${shownId} failed: ${reason ?? 'the service gave no reason'}.`.replace(/\.\.$/, '.'), { payoutId: id, reason });
+  }
+  deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${after})` : ''}.`);
+  return 0;
+}

@@ -1,0 +1,118 @@
+/**
+ * Waiting for a payout to settle (`--wait`): the payout is read again and again (GET
+ * payoutGet) until its status is Successful or Failed, or the time limit comes. The one
+ * place that polls, so `payout create --wait`, `payout get --wait` and batch status share it.
+ *
+ * Each read is one call of the client, whose retry engine (api/retry.ts) already retries
+ * connection errors, 408, 429 and 5xx with their Retry-After. The polling interval is
+ * separate: 1 s, doubling up to 15 s between checks, never sooner than a Retry-After the
+ * last answer asked for, and cut short to check once more at the time limit. A check that
+ * still failed after the read's retries (429, 5xx, the network) does not end the wait once
+ * the payout has been seen: the payout was accepted, and the next check may work.
+ * Every wait is on the given clock, so tests run it without real waits.
+ */
+import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
+import { isRetryableStatus, parseRetryAfter } from '../api/retry.js';
+import { parseOrThrow, payoutRecordSchema, recordStatus, type PayoutRecord } from '../api/schemas.js';
+import { ApiError, NetworkError } from '../errors.js';
+import type { Clock } from '../clock.js';
+
+/** The intervals between checks: the first, the longest, and the longest Retry-After honoured. */
+export const POLL = { firstMs: 1_000, maxMs: 15_000, maxRetryAfterMs: 60_000 } as const;
+
+/** The statuses a payout ends in. */
+export const SETTLED_STATUSES = ['Successful', 'Failed'] as const;
+export type SettledStatus = (typeof SETTLED_STATUSES)[number];
+
+export function isSettled(status: string): status is SettledStatus {
+  return (SETTLED_STATUSES as readonly string[]).includes(status);
+}
+
+/** What the polling needs of the client (a test may give a fake). */
+export type SettleApi = Pick<ApiClient, 'call'>;
+
+/** One answer that held the payout: the record and the response it came in (raw: the envelope as sent). */
+export interface Seen {
+  record: PayoutRecord;
+  res: HttpResponse;
+}
+
+/** Told after every check: the last status seen, the time waited so far, and why the check failed, if it did. */
+export interface WaitStatus {
+  status: string;
+  elapsedMs: number;
+  problem?: string;
+}
+
+export interface SettleOptions {
+  clock: Clock;
+  /** Interrupts the waits between checks (Ctrl-C); the reads use the client's own signal. */
+  signal?: AbortSignal;
+  /** Checks stop this long after the first: the result is then `pending`. */
+  timeoutMs: number;
+  onStatus?: (s: WaitStatus) => void;
+}
+
+export type SettleResult = Seen & { elapsedMs: number; checks: number } & ({ kind: 'settled'; status: SettledStatus } | { kind: 'pending'; status: string });
+
+type Check = { seen: Seen } | { problem: string; error: Error; retryAfterMs: number | undefined };
+
+/** One read of the payout: the record, or a failure that a later check may get past. */
+async function check(api: SettleApi, payoutId: string, clock: Clock): Promise<Check> {
+  let res: HttpResponse;
+  try {
+    res = await api.call('payoutGet', { params: { id: payoutId } });
+  } catch (err) {
+    if (err instanceof NetworkError) return { problem: err.message, error: err, retryAfterMs: undefined };
+    throw err;
+  }
+  if (res.status < 200 || res.status > 299) {
+    const error = apiErrorFrom(res);
+    if (!isRetryableStatus(res.status)) throw error;
+    return { problem: `HTTP ${res.status}`, error, retryAfterMs: parseRetryAfter(res.headers['retry-after'], clock.now()) };
+  }
+  const record = parseOrThrow(payoutRecordSchema, parseEnvelope(res).data, 'a payout', res.requestId);
+  // The answer must be the payout asked for (by payout id or transaction id).
+  if (record.payout_id !== undefined && record.payout_id !== payoutId && record.transaction_id !== payoutId) {
+    throw new ApiError(`Asked for payout ${payoutId}, the service answered with payout ${record.payout_id}.`, {
+      status: res.status,
+      requestId: res.requestId,
+      hint: 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).',
+    });
+  }
+  return { seen: { record, res } };
+}
+
+/**
+ * Reads the payout now, then again with back-off until it is Successful or Failed
+ * (`settled`) or `timeoutMs` has passed (`pending`, with the last record seen). The first
+ * read must succeed (its error is thrown, as `payout get` would); an answer that is not
+ * retryable (404, 401, a record payctl cannot read) ends the wait with its error;
+ * Ctrl-C rejects with InterruptedError.
+ */
+export async function waitForSettled(api: SettleApi, payoutId: string, opts: SettleOptions): Promise<SettleResult> {
+  const { clock } = opts;
+  const started = clock.now().getTime();
+  const deadline = started + opts.timeoutMs;
+  let delay: number = POLL.firstMs;
+  let seen: Seen | undefined;
+  for (let checks = 1; ; checks++) {
+    const c = await check(api, payoutId, clock);
+    const elapsedMs = clock.now().getTime() - started;
+    let retryAfterMs: number | undefined;
+    if ('seen' in c) {
+      seen = c.seen;
+      const status = recordStatus(seen.record);
+      opts.onStatus?.({ status, elapsedMs });
+      if (isSettled(status)) return { kind: 'settled', status, ...seen, elapsedMs, checks };
+    } else {
+      if (!seen) throw c.error;
+      retryAfterMs = c.retryAfterMs;
+      opts.onStatus?.({ status: recordStatus(seen.record), elapsedMs, problem: c.problem });
+    }
+    const left = deadline - clock.now().getTime();
+    if (left <= 0) return { kind: 'pending', status: recordStatus(seen.record), ...seen, elapsedMs, checks };
+    await clock.sleep(Math.min(Math.max(delay, Math.min(retryAfterMs ?? 0, POLL.maxRetryAfterMs)), left), opts.signal);
+    delay = Math.min(delay * 2, POLL.maxMs);
+  }
+}

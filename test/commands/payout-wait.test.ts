@@ -1,0 +1,325 @@
+/**
+ * `--wait` on `payout create` and `payout get`, in process against the in-process sandbox
+ * over real HTTP. The sandbox settles a payout on real time (Successful after
+ * settleAfterMs, Failed when the account ends in 0000), so the settling cases run on the
+ * real clock with a sandbox that settles in 400 ms; the cases where the payout never
+ * settles in time run on a TestClock against a sandbox that settles in an hour, so the
+ * back-off (1 s doubling to 15 s, cut short at --wait-timeout) is checked, not waited.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually, freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { direct, newKey, oneJson, sameButTimestamp, useConfigDir, writeProfile, writeProfiles } from '../helpers/e2e.js';
+import { payctl, startPayctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { parse } from '../helpers/parse.js';
+import { FAILURE_REASON } from '../../src/sandbox/settlement.js';
+
+const KEY = newKey();
+const cfg = useConfigDir();
+
+/** `payout create` flags for a wallet payout of 10 SLE (an account ending in 0000 fails). */
+function createArgs(walletId: string, payoutId: string, account = '076123456'): string[] {
+  return [
+    'payout',
+    'create',
+    '--wallet',
+    walletId,
+    '--amount',
+    '10',
+    '--currency',
+    'SLE',
+    '--type',
+    'wallet',
+    '--name',
+    'Aminata Kamara',
+    '--provider',
+    'orange_money',
+    '--account',
+    account,
+    '--phone',
+    '+23276123456',
+    '--payout-id',
+    payoutId,
+    '--yes',
+  ];
+}
+
+/** The reads of payout `id` the sandbox received since request number `from`. */
+function pollsOf(sb: Sandbox, id: string, from = 0): number {
+  return sb
+    .requests()
+    .slice(from)
+    .filter((r) => r.method === 'GET' && r.path === `/v2/payouts/${id}`).length;
+}
+
+/** The sandbox's record of a payout id. */
+const held = (sb: Sandbox, payoutId: string) => sb.payouts().find((p) => p.payout_id === payoutId);
+
+/** A command line as payctl printed it (plain words, no quoting needed here), without `payctl`. */
+function argvOf(printed: string): string[] {
+  const words = printed.trim().split(/\s+/);
+  expect(words[0]).toBe('payctl');
+  return words.slice(1);
+}
+
+describe('a sandbox that settles in 400 ms (real clock)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 400 });
+  let wallet: string;
+  beforeEach(() => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+  });
+  afterEach(() => ctx.sb.faults.clear());
+
+  it('create --wait: Successful, exit 0, the settled card on stdout (once), nothing extra on stderr off a terminal', async () => {
+    const id = randomUUID();
+    const from = ctx.sb.requests().length;
+    const r = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^✓ Payout ${id} submitted\\.\\n✓ Payout ${id} is Successful \\(after [12] s\\)\\.\\n$`));
+    expect(r.stdout).toMatch(/Status\s+Successful/);
+    expect(r.stdout.match(/Status/g)).toHaveLength(1);
+    expect(r.stdout).toContain(id);
+    expect(held(ctx.sb, id)?.status).toBe('Successful');
+    // Read at once (Pending), then after the first 1 s step (settled at 400 ms).
+    expect(pollsOf(ctx.sb, id, from)).toBe(2);
+    expect(r.ms).toBeGreaterThanOrEqual(900);
+  });
+
+  it('create --wait: Failed, exit 1, the failure reason on stderr and the card (with the reason) on stdout', async () => {
+    const id = randomUUID();
+    const r = await payctl([...createArgs(wallet, id, '0770000000'), '--wait'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toBe(`✓ Payout ${id} submitted.\nError: Payout ${id} failed: ${FAILURE_REASON}\n`);
+    expect(r.stdout).toMatch(/Status\s+Failed/);
+    expect(r.stdout).toContain(FAILURE_REASON);
+    expect(held(ctx.sb, id)?.status).toBe('Failed');
+  });
+
+  it('create --wait --json: stdout holds only the final envelope, as the service sent it', async () => {
+    const id = randomUUID();
+    const r = await payctl([...createArgs(wallet, id), '--wait', '--json'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = oneJson(r.stdout);
+    expect(doc.data.payout_id).toBe(id);
+    expect(doc.data.status).toBe('Successful');
+    // Byte for byte what a GET answers now (the envelope's own timestamp aside).
+    const now = await direct(ctx.sb, 'GET', `/payouts/${id}`);
+    expect(sameButTimestamp(r.stdout)).toBe(sameButTimestamp(now.raw));
+  });
+
+  it('get --wait --json on a payout that fails: exit 1, the Failed envelope on stdout, a JSON error on stderr', async () => {
+    const id = randomUUID();
+    const c = await payctl(createArgs(wallet, id, '0770000000'), { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    const r = await payctl(['payout', 'get', id, '--wait', '--json'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneJson(r.stdout).data).toMatchObject({ payout_id: id, status: 'Failed', failure_reason: FAILURE_REASON });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { message: `Payout ${id} failed: ${FAILURE_REASON}`, status: null, code: 'PAYOUT_FAILED', request_id: null, errors: [] },
+    });
+  });
+
+  it('get --wait on a payout already settled answers at once: one read, no wait', async () => {
+    const id = randomUUID();
+    const c = await payctl(createArgs(wallet, id), { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    await eventually(() => held(ctx.sb, id)?.status === 'Successful');
+    const clock = new TestClock();
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['payout', 'get', id, '--wait'], { dir: cfg.dir, clock });
+    expect(r.code, r.stderr).toBe(0);
+    expect(clock.waits).toEqual([]);
+    expect(pollsOf(ctx.sb, id, from)).toBe(1);
+    expect(r.stdout).toMatch(/Status\s+Successful/);
+    expect(r.stderr).toBe(`✓ Payout ${id} is Successful.\n`);
+  });
+
+  it('at a terminal (stderr a TTY) a live line shows the status and the time, and is cleared at the end', async () => {
+    const id = randomUUID();
+    const r = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir, tty: { stderr: true } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`\r\u001b[2KWaiting for payout ${id}: Pending (0 s)`);
+    // Cleared before the outcome is printed on a line of its own.
+    expect(r.stderr).toMatch(new RegExp(`\\r\\u001b\\[2K[^\\r\\n]*Payout ${id} is Successful \\(after [12] s\\)\\.\\n$`));
+    expect(r.stderr.lastIndexOf('Waiting for payout')).toBeLessThan(r.stderr.lastIndexOf('\r\u001b[2K'));
+    expect(r.stdout).not.toContain('Waiting');
+  });
+
+  it('off a terminal there is no live line', async () => {
+    const id = randomUUID();
+    const r = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir, tty: { stdout: true } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('Waiting');
+    expect(r.stderr).not.toContain('\u001b[2K');
+  });
+
+  it('still Pending at the limit: exit 5, and the printed command, run as printed, waits for the same payout until it settles', async () => {
+    const id = randomUUID();
+    const r = await payctl([...createArgs(wallet, id), '--wait', '--wait-timeout', '0.1'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stdout).toMatch(/Status\s+Pending/);
+    const hint = /^Keep waiting with: (payctl .*)$/m.exec(r.stderr);
+    expect(hint, r.stderr).not.toBeNull();
+    expect(hint![1]).toBe(`payctl payout get ${id} --wait`);
+    const again = await payctl(argvOf(hint![1]!), { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/Status\s+Successful/);
+    expect(again.stdout).toContain(id);
+  });
+
+  it('create refused by the service (insufficient funds): exit 1 and no waiting', async () => {
+    const poor = freshWallet(ctx.sb, '1.00', 'SLE');
+    const id = randomUUID();
+    const from = ctx.sb.requests().length;
+    const r = await payctl([...createArgs(poor, id), '--wait'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('INSUFFICIENT_FUNDS');
+    expect(pollsOf(ctx.sb, id, from)).toBe(0);
+  });
+
+  it('create whose outcome is unknown: exit 4 and no waiting', async () => {
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+    const id = randomUUID();
+    const from = ctx.sb.requests().length;
+    const r = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir, clock: new TestClock() });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('is unknown');
+    expect(pollsOf(ctx.sb, id, from)).toBe(0);
+  });
+});
+
+describe('a sandbox that settles in an hour (TestClock: the waits are recorded, not waited)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 3_600_000 });
+  let wallet: string;
+  beforeEach(() => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+  });
+  afterEach(() => ctx.sb.faults.clear());
+
+  /** A Pending payout made by payctl itself. */
+  async function pending(): Promise<string> {
+    const id = randomUUID();
+    const c = await payctl(createArgs(wallet, id), { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    return id;
+  }
+
+  it('create --wait --wait-timeout 2: exit 5 after waits of 1 s and 1 s (cut to the limit), with the command to keep waiting', async () => {
+    const id = randomUUID();
+    const clock = new TestClock();
+    const from = ctx.sb.requests().length;
+    const r = await payctl([...createArgs(wallet, id), '--wait', '--wait-timeout', '2'], { dir: cfg.dir, clock });
+    expect(r.code, r.stderr).toBe(5);
+    expect(clock.waits).toEqual([1000, 1000]);
+    expect(pollsOf(ctx.sb, id, from)).toBe(3);
+    expect(r.stderr).toBe(
+      `✓ Payout ${id} submitted.\n` +
+        `Error: Payout ${id} is still Pending after 2 s (--wait-timeout 2). It was accepted and may still settle.\n` +
+        `Keep waiting with: payctl payout get ${id} --wait\n`,
+    );
+    expect(r.stdout).toMatch(/Status\s+Pending/);
+    // The printed command parses to a wait on the same payout.
+    const p = await parse(...argvOf(`payctl payout get ${id} --wait`));
+    expect(p.path).toBe('payout get');
+    expect(p.opts).toEqual({ id, wait: true });
+  });
+
+  it('the printed command carries --profile and --timeout, and parses to a wait on the same payout', async () => {
+    writeProfiles(cfg.dir, { staging: { baseUrl: ctx.sb.baseUrl, apiKey: KEY } });
+    const id = randomUUID();
+    const r = await payctl([...createArgs(wallet, id), '--profile', 'staging', '--timeout', '5', '--wait', '--wait-timeout', '1'], {
+      dir: cfg.dir,
+      clock: new TestClock(),
+    });
+    expect(r.code, r.stderr).toBe(5);
+    const printed = /^Keep waiting with: (payctl .*)$/m.exec(r.stderr)![1]!;
+    expect(printed).toBe(`payctl payout get ${id} --profile staging --timeout 5 --wait`);
+    const p = await parse(...argvOf(printed));
+    expect(p.opts).toEqual({ id, wait: true });
+    expect(p.globals()).toMatchObject({ profile: 'staging', timeoutMs: 5000 });
+  });
+
+  it('get --wait: the default limit of 600 s, checked after 1, 2, 4, 8 s and then every 15 s', async () => {
+    const id = await pending();
+    const clock = new TestClock();
+    const r = await payctl(['payout', 'get', id, '--wait'], { dir: cfg.dir, clock });
+    expect(r.code, r.stderr).toBe(5);
+    expect(clock.waits).toEqual([1000, 2000, 4000, 8000, ...Array<number>(39).fill(15_000)]);
+    expect(clock.waits.reduce((a, b) => a + b, 0)).toBe(600_000);
+    expect(r.stderr).toContain(`Error: Payout ${id} is still Pending after 10 min (--wait-timeout 600).`);
+  });
+
+  it('get --wait --json at the limit: the last (Pending) envelope on stdout, STILL_PENDING on stderr', async () => {
+    const id = await pending();
+    const r = await payctl(['payout', 'get', id, '--wait', '--wait-timeout', '30', '--json'], { dir: cfg.dir, clock: new TestClock() });
+    expect(r.code, r.stderr).toBe(5);
+    expect(oneJson(r.stdout).data).toMatchObject({ payout_id: id, status: 'Pending' });
+    const err = JSON.parse(r.stderr) as { error: { code: string; message: string; hint: string } };
+    expect(err.error.code).toBe('STILL_PENDING');
+    expect(err.error.hint).toBe(`Keep waiting with: payctl payout get ${id} --wait`);
+  });
+
+  it('Retry-After on a 429 while polling is honoured by the read (1 s, not the 125-250 ms back-off), then polling goes on', async () => {
+    const id = await pending();
+    // The first two reads pass; the third is answered 429 with Retry-After: 1, once.
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payouts', kind: 'delay', delayMs: 0, times: 2 });
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payouts', kind: 'status', status: 429 });
+    const clock = new TestClock();
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['payout', 'get', id, '--wait', '--wait-timeout', '10'], { dir: cfg.dir, clock });
+    expect(r.code, r.stderr).toBe(5);
+    // Checks at 0, 1 s, 3 s (429, read again 1 s later), 8 s, and at the limit, 10 s.
+    expect(clock.waits).toEqual([1000, 2000, 1000, 4000, 2000]);
+    expect(pollsOf(ctx.sb, id, from)).toBe(6);
+  });
+
+  it('a check still refused after the read’s retries (429 four times) does not end the wait', async () => {
+    const id = await pending();
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payouts', kind: 'delay', delayMs: 0, times: 1 });
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payouts', kind: 'status', status: 429, times: 4 });
+    const clock = new TestClock();
+    const r = await payctl(['payout', 'get', id, '--wait', '--wait-timeout', '10'], { dir: cfg.dir, clock, tty: { stderr: true } });
+    expect(r.code, r.stderr).toBe(5);
+    // Check 1 at 0; check 2 at 1 s: 429, read again after 1, 1, 1 s (Retry-After), given up at 4 s;
+    // check 3 at 6 s, and the last at the limit, 10 s.
+    expect(clock.waits).toEqual([1000, 1000, 1000, 1000, 2000, 4000]);
+    expect(r.stderr).toContain(`Waiting for payout ${id}: Pending (4 s; last check failed: HTTP 429)`);
+  });
+
+  it('a first read that fails ends the wait with that error (unknown payout: exit 1, no waiting)', async () => {
+    const clock = new TestClock();
+    const r = await payctl(['payout', 'get', 'no-such-payout', '--wait'], { dir: cfg.dir, clock });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('HTTP 404 NOT_FOUND');
+    expect(clock.waits).toEqual([]);
+    expect(r.stdout).toBe('');
+  });
+
+  it('Ctrl-C while waiting: exit 130, says the payout was accepted and how to check it', async () => {
+    const id = await pending();
+    // The real clock: the run sits in its 1 s wait when Ctrl-C comes.
+    const started = startPayctl(['payout', 'get', id, '--wait'], { dir: cfg.dir, tty: { stderr: true } });
+    await eventually(() => started.stderr().includes(`Waiting for payout ${id}: Pending`), 2000, 5);
+    started.interrupt();
+    const r = await started.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.ms).toBeLessThan(900);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `Error: Interrupted: stopped waiting for payout ${id} (last seen: Pending). The payout was accepted; waiting does not change it.\n` +
+        `Check it with:   payctl payout get ${id}\n` +
+        `Wait again with: payctl payout get ${id} --wait\n`,
+    );
+  });
+
+  it('--wait-timeout without --wait is a usage error: exit 2, nothing read', async () => {
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['payout', 'get', 'po_1', '--wait-timeout', '5'], { dir: cfg.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: --wait-timeout needs --wait.');
+    expect(ctx.sb.requests().length).toBe(from);
+  });
+});
