@@ -71,6 +71,8 @@ export interface RunBatchOptions {
   onSettle?: (o: RowOutcome) => void;
   /** The batch run, journaled with each row: its id and the file's absolute path. */
   batch?: { id: string; file: string };
+  /** The profile of the run, journaled with each row. */
+  profile?: string;
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
 }
 
@@ -129,6 +131,7 @@ export async function runBatch(
         payoutId: it.request.payoutId,
         body: it.body,
         now: o.clock.now(),
+        ...(o.profile !== undefined ? { profile: o.profile } : {}),
         origin: {
           ...(o.batch ? { batch: { ...o.batch, row: it.row } } : {}),
           ...(it.fingerprint ? { fingerprint: it.fingerprint } : {}),

@@ -21,9 +21,22 @@ import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
 
 export type Outcome =
-  | { kind: 'accepted'; status: number; transactionId: string | undefined; fee: string | undefined; replayed: boolean; at: string }
+  | {
+      kind: 'accepted';
+      status: number;
+      transactionId: string | undefined;
+      fee: string | undefined;
+      replayed: boolean;
+      at: string;
+      /** Found by looking the payout up (history reconcile, the 24-hour rule), not by sending it. */
+      lookedUp?: true;
+      /** The payout's status at the service when it was looked up (Pending, Successful, ...). */
+      payoutStatus?: string;
+    }
   | { kind: 'rejected'; status: number; code: string | undefined; message: string; at: string }
-  | { kind: 'unknown'; reason: string; at: string };
+  | { kind: 'unknown'; reason: string; at: string }
+  /** Looked up after an unknown outcome: the service has no payout with this id (404 NOT_FOUND). */
+  | { kind: 'not-made'; at: string };
 
 export interface JournalEntry {
   /** 2: with an HMAC (`mac` on disk). 1: written by payctl 0.1, adopted when the key was made. */
@@ -33,7 +46,13 @@ export interface JournalEntry {
   idempotencyKey: string;
   /** The exact request body, byte for byte. */
   body: string;
+  /** When it was journaled: just before its first attempt left. */
   createdAt: string;
+  /**
+   * The profile of the run that journaled it. Absent in entries written before payctl
+   * recorded it (they still verify: the HMAC covers the fields an entry has).
+   */
+  profile?: string;
   /** The batch run that sent it: its id, the file (absolute path) and the row. */
   batch?: { id: string; file: string; row: number };
   /** What it pays, without its id (identity.ts): finds the same payout under other ids. */
@@ -189,6 +208,38 @@ export class Journal {
     return clean;
   }
 
+  /**
+   * Every entry of the journal, one file read at a time, in no particular order (a listing
+   * of 1,000 entries never holds them all). `name` reads the entry again (`byName`); an
+   * entry that cannot be read or does not verify comes as its error, so a listing can say
+   * so and go on.
+   */
+  *scan(): Generator<{ name: string; entry: JournalEntry } | { name: string; error: Error }> {
+    this.#checkDir();
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new ConfigError(`Cannot read the payout journal ${this.dir}: ${(err as Error).message}`);
+    }
+    for (const name of names) {
+      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      try {
+        const entry = this.#read(join(this.dir, name));
+        if (entry) yield { name, entry };
+      } catch (err) {
+        yield { name, error: err as Error };
+      }
+    }
+  }
+
+  /** One entry by its file name (from `scan`); undefined when it is gone since. */
+  byName(name: string): JournalEntry | undefined {
+    if (!/^[0-9a-f]{32}\.json$/.test(name)) return undefined;
+    return this.#read(join(this.dir, name));
+  }
+
   /** The folder of markers for one look-up key: one empty file per entry that has it. */
   #indexDir(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
     const h = createHash('sha256')
@@ -338,7 +389,16 @@ export class Journal {
    * and body reused), else a new one written before returning. Throws `Conflict` when
    * the same payout id was journaled with other details or another key.
    */
-  async begin(opts: { baseUrl: string; payoutId: string; body: string; idempotencyKey?: string; now: Date; origin?: EntryOrigin }): Promise<JournalEntry> {
+  async begin(opts: {
+    baseUrl: string;
+    payoutId: string;
+    body: string;
+    idempotencyKey?: string;
+    now: Date;
+    origin?: EntryOrigin;
+    /** The profile of the run, shown by `payctl history`. */
+    profile?: string;
+  }): Promise<JournalEntry> {
     const reuse = (existing: JournalEntry) => {
       const conflict = this.conflict(existing, opts.body, opts.idempotencyKey);
       if (conflict) throw conflict;
@@ -353,6 +413,7 @@ export class Journal {
       idempotencyKey: opts.idempotencyKey ?? randomUUID(),
       body: opts.body,
       createdAt: opts.now.toISOString(),
+      ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
       ...(opts.origin?.batch ? { batch: opts.origin.batch } : {}),
       ...(opts.origin?.fingerprint ? { fingerprint: opts.origin.fingerprint } : {}),
       ...(opts.origin?.repeatKey ? { repeatKey: opts.origin.repeatKey } : {}),

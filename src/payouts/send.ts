@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js';
 import { isRetryableStatus, parseRetryAfter, withRetries, type Attempt, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
 import type { Journal, JournalEntry, Outcome } from './journal.js';
+import { lookUpOutcome, lookUpPayout, olderThanKeyMemory, type LookUp } from './lookup.js';
 
 export const PAYOUT_RETRY: RetryPolicy = {
   maxAttempts: 5,
@@ -25,7 +26,16 @@ export const PAYOUT_RETRY: RetryPolicy = {
 const MAX_RATE_LIMITED = 50;
 
 export type SendResult =
-  | { kind: 'accepted'; replayed: boolean; res: HttpResponse; envelope: Envelope; transaction: PayoutTransaction; attempts: number }
+  | {
+      kind: 'accepted';
+      replayed: boolean;
+      res: HttpResponse;
+      envelope: Envelope;
+      transaction: PayoutTransaction;
+      attempts: number;
+      /** Found by looking it up (the 24-hour rule): nothing was sent. */
+      lookedUp?: true;
+    }
   | { kind: 'rejected'; error: ApiError; attempts: number }
   | { kind: 'unknown'; error: NetworkError | InterruptedError; attempts: number; lastStatus: number | undefined };
 
@@ -57,7 +67,7 @@ function retryReason(res: HttpResponse): string | undefined {
 }
 
 /** The answer must be about the payout that was asked for: same payout id, amount and currency. */
-function checkAnswer(entry: JournalEntry, t: PayoutTransaction): void {
+function checkAnswer(entry: JournalEntry, t: Pick<PayoutTransaction, 'payout_id' | 'currency' | 'amount'>): void {
   let asked: { payoutId?: unknown; amount?: unknown; currency?: unknown };
   try {
     asked = JSON.parse(entry.body) as typeof asked;
@@ -120,6 +130,40 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     }
     return { kind: 'unknown', error, attempts: attempt, lastStatus };
   };
+
+  // The 24-hour rule: a service may forget an idempotency key after a day, so an entry
+  // whose first attempt is older is looked up before anything is resent, and a payout
+  // that exists is recorded as accepted instead of being sent again.
+  if (olderThanKeyMemory(entry, opts.clock.now())) {
+    let found: LookUp;
+    let transaction: PayoutTransaction | undefined;
+    try {
+      found = await lookUpPayout(api, entry.payoutId, opts.signal);
+      if (found.found) {
+        checkAnswer(entry, found.record);
+        transaction = parseOrThrow(payoutTransactionSchema, found.envelope.data, 'a payout transaction', found.res.requestId);
+      }
+    } catch (err) {
+      if (err instanceof AuthError) throw err;
+      const error =
+        err instanceof InterruptedError
+          ? err
+          : new NetworkError(
+              `its first attempt was more than 24 hours ago, so payctl looks it up before resending, and the look-up failed (${(err as Error).message.replace(/\.$/, '')}); it was not resent`,
+              err instanceof NetworkError ? { causeCode: err.causeCode } : {},
+            );
+      return unknown(error, error.message, undefined);
+    }
+    if (found.found && transaction) {
+      const outcome = lookUpOutcome(found, opts.clock.now());
+      try {
+        await record(outcome);
+      } catch (err) {
+        return { kind: 'unknown', error: recordFailure(err, transaction.transaction_id), attempts: 0, lastStatus: found.res.status };
+      }
+      return { kind: 'accepted', replayed: true, res: found.res, envelope: found.envelope, transaction, attempts: 0, lookedUp: true };
+    }
+  }
 
   /** One attempt, classified: a final result, or why it may be tried again (same key, same body). */
   const once = async (n: number): Promise<Attempt<SendResult>> => {

@@ -221,6 +221,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
       clock: deps.clock,
       stop: deps.signal,
       batch: { id: batchId, file: src.file },
+      profile: deps.globals.profile,
       onProgress: (s) => progress.update(s),
       onSettle: (o) => report.append(o),
     }));

@@ -169,6 +169,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
     idempotencyKey: opts.idempotencyKey,
     now: deps.clock.now(),
     origin: { fingerprint: payoutFingerprint(request), repeatKey: rk },
+    profile: deps.globals.profile,
   });
   if (existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
 
