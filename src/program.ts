@@ -21,6 +21,7 @@ import { webhooksSpec } from './commands/webhooks-spec.js';
 import { configSpec } from './commands/config-spec.js';
 import { completeProfilesSpec, completionSpec } from './commands/completion-spec.js';
 import { sandboxSpec } from './commands/sandbox-spec.js';
+import { historySpec } from './commands/history-spec.js';
 
 export type { Action, Runner } from './commands/spec.js';
 
@@ -32,6 +33,7 @@ const TREE: readonly (CommandSpec | GroupSpec)[] = [
   balancesSpec,
   payoutSpec,
   payoutsSpec,
+  historySpec,
   summarySpec,
   webhooksSpec,
   configSpec,
@@ -89,7 +91,8 @@ export function buildProgram(run: Runner): Command {
     .addHelpText('after', EXAMPLES(['payctl sandbox start --detach', 'payctl balances --profile sandbox', 'payctl payouts list --status Pending --json']));
 
   for (const spec of TREE) {
-    if ('commands' in spec) {
+    // A group has verbs and no run of its own; a command may have both (history).
+    if (!('load' in spec)) {
       const group = program.command(spec.name).description(spec.summary);
       const after = helpAfter(spec);
       if (after !== undefined) group.addHelpText('after', after);
@@ -123,6 +126,15 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner): void {
     if (spec.tree) args.tree = () => buildProgram(async () => {});
     return run(cmd, spec.load, args);
   });
+  // Its options are not the verbs': `history reconcile --status x` is refused, not ignored.
+  if (spec.commands?.length) {
+    cmd.hook('preSubcommand', (self, sub) => {
+      const given = self.options.filter((o) => self.getOptionValue(o.attributeName()) !== undefined);
+      if (given.length)
+        self.error(`error: ${given[0]!.long} is an option of '${self.name()}', not of '${self.name()} ${sub.name()}'`, { code: 'commander.unknownOption' });
+    });
+  }
+  for (const sub of spec.commands ?? []) addSpec(cmd, sub, run);
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

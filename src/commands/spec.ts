@@ -53,6 +53,8 @@ export interface CommandSpec {
   tree?: true;
   /** The module whose run gets the options: imported only when the command runs. */
   load: () => Promise<{ run: Action<never> }>;
+  /** Verbs below a command that also runs by itself (`history`, `history reconcile`). */
+  commands?: readonly CommandSpec[];
 }
 
 /** A command that only groups others (`payout`, `config`): its summary, examples and verbs. */

@@ -18,6 +18,7 @@ import type { PayoutBatchOptions } from '../../src/commands/payout/batch.js';
 import type { PayoutGetOptions } from '../../src/commands/payout/get.js';
 import type { PayoutsListOptions } from '../../src/commands/payouts/list.js';
 import type { SummaryOptions } from '../../src/commands/summary.js';
+import type { HistoryOptions } from '../../src/commands/history.js';
 import type { ListenOptions } from '../../src/commands/webhooks/listen.js';
 import type { StartOptions } from '../../src/commands/sandbox/start.js';
 
@@ -273,6 +274,55 @@ describe('payouts list', () => {
   it('--limit 1 and --page 1 are the smallest accepted', async () => {
     const p = await parse('payouts', 'list', '--limit', '1', '--page', '1');
     expect(p.opts).toEqual({ limit: 1, page: 1 } satisfies PayoutsListOptions);
+  });
+});
+
+describe('history', () => {
+  it('defaults: no filters (every profile unless --profile is given)', async () => {
+    const p = await parse('history');
+    expect(p.path).toBe('history');
+    expect(p.opts).toEqual({} satisfies HistoryOptions);
+  });
+
+  it('every flag maps to its field; values kept as typed (checked by the run)', async () => {
+    const p = await parse('history', '--since', '2026-11-01', '--until', '2026-11-30T23:59:59Z', '--status', 'not-made', '--batch-id', 'oct-stipends', '--csv');
+    expect(p.opts).toEqual({
+      since: '2026-11-01',
+      until: '2026-11-30T23:59:59Z',
+      status: 'not-made',
+      batchId: 'oct-stipends',
+      csv: true,
+    } satisfies HistoryOptions);
+  });
+
+  it('--profile and --json are the global options, before or after the verb', async () => {
+    const p = await parse('history', '--profile', 'staging', '--json', '--status', 'unknown');
+    expect(p.opts).toEqual({ status: 'unknown' } satisfies HistoryOptions);
+    expect(p.globals()).toMatchObject({ profile: 'staging', json: true });
+  });
+
+  it('history reconcile: its own command, with no options of its own', async () => {
+    const p = await parse('history', 'reconcile');
+    expect(p.path).toBe('history reconcile');
+    expect(p.opts).toEqual({});
+    expect(p.cmd.parent?.name()).toBe('history');
+  });
+
+  it('history reconcile takes the global options (--json, --profile) after the verb', async () => {
+    const p = await parse('history', 'reconcile', '--json', '-p', 'prod');
+    expect(p.path).toBe('history reconcile');
+    expect(p.globals()).toMatchObject({ profile: 'prod', json: true });
+  });
+
+  it("history's own filters are not options of reconcile", async () => {
+    for (const argv of [
+      ['history', 'reconcile', '--status', 'unknown'],
+      ['history', '--batch-id', 'b1', 'reconcile'],
+    ]) {
+      const r = await refuse(...argv);
+      expect(r.code).toBe('commander.unknownOption');
+      expect(r.message).toMatch(/^--(status|batch-id) is an option of 'history', not of 'history reconcile'$/);
+    }
   });
 });
 

@@ -14,6 +14,8 @@ export const MINIMAL: Record<string, string[]> = {
   'payout get': ['payout', 'get', 'po_1'],
   payouts: ['payouts'],
   'payouts list': ['payouts', 'list'],
+  history: ['history'],
+  'history reconcile': ['history', 'reconcile'],
   summary: ['summary'],
   webhooks: ['webhooks'],
   'webhooks listen': ['webhooks', 'listen'],

@@ -18,6 +18,8 @@ const RUNS: Record<string, () => Promise<Run>> = {
   'payout batch': async () => (await import('../../src/commands/payout/batch.js')).run,
   'payout get': async () => (await import('../../src/commands/payout/get.js')).run,
   'payouts list': async () => (await import('../../src/commands/payouts/list.js')).run,
+  history: async () => (await import('../../src/commands/history.js')).run,
+  'history reconcile': async () => (await import('../../src/commands/history/reconcile.js')).run,
   summary: async () => (await import('../../src/commands/summary.js')).run,
   'webhooks listen': async () => (await import('../../src/commands/webhooks/listen.js')).run,
   'config list': async () => (await import('../../src/commands/config/list.js')).run,

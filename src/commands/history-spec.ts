@@ -1,0 +1,24 @@
+/** `payctl history` and `payctl history reconcile` (the runs are history.ts and history/reconcile.ts). */
+import type { CommandSpec } from './spec.js';
+import { reconcileSpec } from './history/reconcile-spec.js';
+
+export const historySpec: CommandSpec = {
+  name: 'history',
+  summary: 'the journal as a ledger of what this machine sent, newest first',
+  options: [
+    { flags: '--since <time>', description: 'journaled at or after (2026-11-01 or an ISO timestamp, UTC)' },
+    { flags: '--until <time>', description: 'journaled at or before (a date means the whole day)' },
+    { flags: '--status <outcome>', description: 'only this outcome: accepted, rejected, unknown, not-sent, not-made' },
+    { flags: '--batch-id <id>', description: 'only the payouts of this batch' },
+    { flags: '--csv', description: 'write CSV with a header row' },
+  ],
+  help:
+    'Every payout this machine journaled (payout create, payout batch), whatever the profile or service:\n' +
+    'time, profile, host, payout id, batch, amount, recipient, outcome and transaction.\n' +
+    'An explicit --profile (or PAYCTL_PROFILE) shows only the payouts sent under that profile.\n' +
+    'Outcome "not sent": journaled, but no answer was recorded; "not made": looked up, and the\n' +
+    'service has no such payout. Resolve unknown outcomes with `payctl history reconcile`.',
+  examples: ['payctl history', 'payctl history --status unknown --since 2026-11-01', 'payctl history --batch-id oct-stipends --csv > oct.csv'],
+  load: () => import('./history.js'),
+  commands: [reconcileSpec],
+};

@@ -1,0 +1,531 @@
+/**
+ * `payctl history` and `payctl history reconcile`, and the 24-hour rule of sendPayout, in
+ * process against the in-process sandbox over real HTTP. Journals of many entries are
+ * written through the Journal API (or, for the format of the current version, by hand with
+ * its HMAC), not by sending each payout.
+ */
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { payoutPosts } from '../helpers/batch.js';
+import { shellSplit } from '../helpers/pty.js';
+import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
+import { api, freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { since } from '../helpers/e2e.js';
+import { Journal, journalBase, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
+import { payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+
+const ctx = useSandbox();
+let dir: string;
+let cleanup: () => void;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempConfigDir());
+  await loginInProcess(ctx.sb, dir);
+  ctx.sb.faults.clear();
+  ctx.sb.clearRequests();
+});
+afterEach(() => cleanup());
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function fields(walletId: string, payoutId: string, over: PayoutFields = {}): PayoutFields {
+  return {
+    payoutId,
+    walletId,
+    amount: '12.50',
+    currency: 'SLE',
+    type: 'bank',
+    name: 'Fatmata Sesay',
+    provider: 'ecobank',
+    account: '0011223344',
+    ...over,
+  };
+}
+
+function createArgs(f: PayoutFields): string[] {
+  return [
+    'payout',
+    'create',
+    '--wallet',
+    f.walletId!,
+    '--amount',
+    f.amount!,
+    '--currency',
+    f.currency!,
+    '--type',
+    f.type!,
+    '--name',
+    f.name!,
+    '--provider',
+    f.provider!,
+    '--account',
+    f.account!,
+    '--payout-id',
+    f.payoutId!,
+    '--yes',
+  ];
+}
+
+/** The body payout create sends; `name` (if given) is put in past validation (a hostile journal or service text). */
+function bodyOf(f: PayoutFields, name?: string): string {
+  const r = validatePayout(f);
+  if (!r.ok) throw new Error(r.problems.join('; '));
+  return payoutBody(name === undefined ? r.request : { ...r.request, name });
+}
+
+/** Journals a payout directly (no HTTP), with an outcome, at the given time. */
+async function journaled(
+  j: Journal,
+  f: PayoutFields,
+  at: Date,
+  outcome?: Outcome,
+  extra: { profile?: string; batch?: { id: string; file: string; row: number }; baseUrl?: string; rawName?: string } = {},
+): Promise<JournalEntry> {
+  const entry = await j.begin({
+    baseUrl: extra.baseUrl ?? ctx.sb.baseUrl,
+    payoutId: f.payoutId!,
+    body: bodyOf(f, extra.rawName),
+    now: at,
+    ...(extra.profile !== undefined ? { profile: extra.profile } : {}),
+    ...(extra.batch ? { origin: { batch: extra.batch } } : {}),
+  });
+  return outcome ? j.record(entry, outcome) : entry;
+}
+
+const accepted = (at: Date, trx: string): Outcome => ({ kind: 'accepted', status: 201, transactionId: trx, fee: '0.13', replayed: false, at: at.toISOString() });
+const unknownAt = (at: Date): Outcome => ({ kind: 'unknown', reason: 'the connection was reset', at: at.toISOString() });
+const rejectedAt = (at: Date): Outcome => ({ kind: 'rejected', status: 422, code: 'INSUFFICIENT_FUNDS', message: 'Not enough money.', at: at.toISOString() });
+
+const jsonData = (stdout: string): Array<Record<string, unknown>> => {
+  const doc = JSON.parse(stdout) as { data: Array<Record<string, unknown>>; count: number };
+  expect(doc.count).toBe(doc.data.length);
+  return doc.data;
+};
+
+describe('history reconcile (the Done-when scenario)', () => {
+  it('three payouts left unknown by a hanging service; one made meanwhile out of band: reconcile marks it accepted and the other two not made, exit 0; then nothing is unknown', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '1000.00', 'SLE');
+    const ids = [1, 2, 3].map((n) => `rec-${n}-${randomUUID().slice(0, 8)}`);
+    sb.faults.add({ path: '/v2/payout', kind: 'hang', times: Infinity });
+
+    // Sent side by side (each on its own TestClock: the back-off is not waited for real; each
+    // attempt hangs until the 0.2 s time limit, so the three take about one second together).
+    const runs = await Promise.all(ids.map((id) => payctl(['--timeout', '0.2', ...createArgs(fields(walletId, id))], { dir, clock: new TestClock() })));
+    for (const r of runs) {
+      expect(r.stderr).toContain('is unknown: it may or may not have been made');
+      expect(r.code, r.stderr).toBe(4);
+    }
+    expect(payoutPosts(sb).every((p) => p.outcome === 'hang')).toBe(true);
+
+    // The service comes back; the second payout had in fact been made (sent out of band with
+    // the journaled key and body, as a first attempt that got through would have been).
+    sb.faults.clear();
+    const journal = new Journal(dir);
+    const made = journal.get(sb.baseUrl, ids[1]!)!;
+    expect(made.outcome?.kind).toBe('unknown');
+    expect(made.profile).toBe('default');
+    const oob = await api(sb, 'POST', '/payout', { body: made.body, idempotencyKey: made.idempotencyKey });
+    expect(oob.status).toBe(201);
+    const trx = (oob.body as { data: { transaction_id: string } }).data.transaction_id;
+
+    let r = await payctl(['history', '--status', 'unknown', '--json'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      jsonData(r.stdout)
+        .map((l) => l.payout_id)
+        .sort(),
+    ).toEqual([...ids].sort());
+
+    sb.clearRequests();
+    r = await payctl(['history', 'reconcile'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines).toContain(`accepted  ${ids[1]}  transaction ${trx}, Pending`);
+    for (const id of [ids[0]!, ids[2]!]) {
+      const line = lines.find((l) => l.startsWith(`not made  ${id}  `));
+      const key = journal.get(sb.baseUrl, id)!.idempotencyKey;
+      expect(line).toContain(`retry safely (same idempotency key): payctl payout create --wallet ${walletId} --amount 12.50 --currency SLE`);
+      expect(line).toContain(`--payout-id ${id} --idempotency-key ${key} --yes`);
+    }
+    expect(r.stderr).toContain('3 looked up: 1 accepted, 2 not made, 0 still unknown.');
+    // Only look-ups: nothing was sent.
+    expect(since(sb, 0).map((q) => q.line)).toEqual(expect.arrayContaining(ids.map((id) => `GET /v2/payouts/${id} ${id === ids[1] ? 200 : 404}`)));
+    expect(payoutPosts(sb)).toEqual([]);
+
+    // Recorded in the journal.
+    expect(journal.get(sb.baseUrl, ids[1]!)!.outcome).toMatchObject({ kind: 'accepted', transactionId: trx, lookedUp: true, payoutStatus: 'Pending' });
+    expect(journal.get(sb.baseUrl, ids[0]!)!.outcome?.kind).toBe('not-made');
+
+    r = await payctl(['history', '--status', 'unknown', '--json'], { dir });
+    expect(jsonData(r.stdout)).toEqual([]);
+    r = await payctl(['history', '--status', 'not-made', '--json'], { dir });
+    expect(
+      jsonData(r.stdout)
+        .map((l) => l.payout_id)
+        .sort(),
+    ).toEqual([ids[0], ids[2]].sort());
+
+    // The printed retry command, run as printed, pays the first one exactly once with its key.
+    const line = lines.find((l) => l.startsWith(`not made  ${ids[0]}  `))!;
+    const argv = shellSplit(line.slice(line.indexOf('payctl payout create')));
+    sb.clearRequests();
+    const again = await payctl(argv.slice(1), { dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(payoutPosts(sb).map((p) => p.headers['idempotency-key'])).toEqual([journal.get(sb.baseUrl, ids[0]!)!.idempotencyKey]);
+    expect(heldFor(sb, ids[0]!)).toHaveLength(1);
+    expect(heldFor(sb, ids[1]!)).toHaveLength(1);
+
+    // Nothing left: reconcile again has nothing to do.
+    r = await payctl(['history', 'reconcile', '--json'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ base_url: journalBase(sb.baseUrl), results: [], counts: { accepted: 0, not_made: 0, unknown: 0 } });
+  });
+
+  it('a look-up that fails leaves the outcome unknown: exit 4, --json lists it with its error', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '100.00', 'SLE');
+    const journal = new Journal(dir);
+    const id = `rec-down-${randomUUID().slice(0, 8)}`;
+    await journaled(journal, fields(walletId, id), new Date(), unknownAt(new Date()));
+    sb.faults.add({ method: 'GET', path: '/v2/payouts', kind: 'status', status: 503, times: Infinity });
+    const r = await payctl(['history', 'reconcile', '--json'], { dir, clock: new TestClock() });
+    expect(r.code, r.stderr).toBe(4);
+    const doc = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>>; counts: Record<string, number> };
+    expect(doc.counts).toEqual({ accepted: 0, not_made: 0, unknown: 1 });
+    expect(doc.results[0]).toMatchObject({ payout_id: id, outcome: 'unknown' });
+    expect(doc.results[0]!.error).toEqual(expect.stringMatching(/\S/));
+    expect(journal.get(sb.baseUrl, id)!.outcome?.kind).toBe('unknown');
+    expect(r.stderr).toContain('Run payctl history reconcile again when the service can be reached.');
+  });
+
+  it('only entries of this base URL are looked up', async () => {
+    const journal = new Journal(dir);
+    const walletId = freshWallet(ctx.sb, '100.00', 'SLE');
+    await journaled(journal, fields(walletId, 'elsewhere-1'), new Date(), unknownAt(new Date()), { baseUrl: 'https://api.example.com/v2' });
+    const r = await payctl(['history', 'reconcile'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No unknown outcomes in the journal');
+    expect(since(ctx.sb, 0).filter((q) => q.path.startsWith('/v2/payouts/'))).toEqual([]);
+    expect(journal.get('https://api.example.com/v2', 'elsewhere-1')!.outcome?.kind).toBe('unknown');
+  });
+});
+
+describe('history lists the journal', () => {
+  /** Five entries an hour apart from T0, with every outcome, two profiles and a batch. */
+  async function ledger(journal: Journal, walletId: string): Promise<Date> {
+    const t0 = new Date('2026-11-20T09:00:00.000Z');
+    const at = (h: number) => new Date(t0.getTime() + h * 3_600_000);
+    await journaled(journal, fields(walletId, 'h-accepted'), at(0), accepted(at(0), 'TRX-1'), { profile: 'default' });
+    await journaled(journal, fields(walletId, 'h-rejected', { amount: '2000' }), at(1), rejectedAt(at(1)), { profile: 'staging' });
+    await journaled(journal, fields(walletId, 'h-unknown', { name: '=HYPERLINK("http://x","y")' }), at(2), unknownAt(at(2)), {
+      profile: 'default',
+      batch: { id: 'nov-b1', file: '/tmp/rows.csv', row: 2 },
+    });
+    await journaled(journal, fields(walletId, 'h-notsent'), at(3), undefined, {
+      rawName: 'Esc\u001b[31mRed\u001b]0;title\u0007',
+      profile: 'staging',
+      batch: { id: 'nov-b1', file: '/tmp/rows.csv', row: 3 },
+    });
+    await journaled(journal, fields(walletId, 'h-notmade'), at(24), { kind: 'not-made', at: at(25).toISOString() }, { profile: 'default' });
+    return t0;
+  }
+
+  it('newest first, as a table with every column; service and journal text sanitized', async () => {
+    const journal = new Journal(dir);
+    await ledger(journal, 'wal_h');
+    const r = await payctl(['history'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TIME \(UTC\)\s+PROFILE\s+HOST\s+PAYOUT ID\s+BATCH\s+AMOUNT\s+RECIPIENT\s+OUTCOME\s+TRANSACTION$/);
+    expect(lines.slice(1).map((l) => /h-[a-z]+/.exec(l)?.[0])).toEqual(['h-notmade', 'h-notsent', 'h-unknown', 'h-rejected', 'h-accepted']);
+    const host = new URL(ctx.sb.baseUrl).host;
+    expect(lines[5]).toMatch(
+      new RegExp(
+        `^2026-11-20 09:00:00\\s+default\\s+${host.replace(/\./g, '\\.')}\\s+h-accepted\\s+12\\.50 SLE\\s+Fatmata Sesay \\(ecobank 0011223344\\)\\s+accepted\\s+TRX-1$`,
+      ),
+    );
+    expect(lines[4]).toContain('2,000.00 SLE');
+    expect(lines[2]).toMatch(/staging .*h-notsent\s+nov-b1 .*EscRed .*not sent/);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stderr).toContain('5 journaled payouts.');
+  });
+
+  it('--since, --until, --status and --batch-id filter; a date means that whole UTC day', async () => {
+    const journal = new Journal(dir);
+    await ledger(journal, 'wal_h');
+    const ids = async (...args: string[]) => {
+      const r = await payctl(['history', '--json', ...args], { dir });
+      expect(r.code, r.stderr).toBe(0);
+      return jsonData(r.stdout).map((l) => l.payout_id);
+    };
+    expect(await ids('--since', '2026-11-20T10:00:00Z')).toEqual(['h-notmade', 'h-notsent', 'h-unknown', 'h-rejected']);
+    expect(await ids('--until', '2026-11-20T10:00:00Z')).toEqual(['h-rejected', 'h-accepted']);
+    expect(await ids('--since', '2026-11-20', '--until', '2026-11-20')).toEqual(['h-notsent', 'h-unknown', 'h-rejected', 'h-accepted']);
+    expect(await ids('--since', '2026-11-21')).toEqual(['h-notmade']);
+    expect(await ids('--status', 'rejected')).toEqual(['h-rejected']);
+    expect(await ids('--status', 'not-sent')).toEqual(['h-notsent']);
+    expect(await ids('--status', 'not made')).toEqual(['h-notmade']);
+    expect(await ids('--batch-id', 'nov-b1')).toEqual(['h-notsent', 'h-unknown']);
+    expect(await ids('--batch-id', 'nov-b1', '--status', 'unknown')).toEqual(['h-unknown']);
+    expect(await ids('--batch-id', 'none')).toEqual([]);
+  });
+
+  it('every profile by default; an explicit --profile (or PAYCTL_PROFILE) keeps to that one', async () => {
+    const journal = new Journal(dir);
+    await ledger(journal, 'wal_h');
+    const ids = async (args: string[], env?: Record<string, string>) => {
+      const r = await payctl(['history', '--json', ...args], { dir, ...(env ? { env } : {}) });
+      expect(r.code, r.stderr).toBe(0);
+      return jsonData(r.stdout).map((l) => l.payout_id);
+    };
+    expect(await ids([])).toHaveLength(5);
+    expect(await ids(['--profile', 'staging'])).toEqual(['h-notsent', 'h-rejected']);
+    expect(await ids(['-p', 'default'])).toEqual(['h-notmade', 'h-unknown', 'h-accepted']);
+    expect(await ids([], { PAYCTL_PROFILE: 'staging' })).toEqual(['h-notsent', 'h-rejected']);
+  });
+
+  it('bad filters are listed together (exit 2)', async () => {
+    const r = await payctl(['history', '--since', '2026-02-30', '--until', 'yesterday', '--status', 'lost'], { dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--since: "2026-02-30" is not a real date');
+    expect(r.stderr).toContain('--until: "yesterday" is not a date');
+    expect(r.stderr).toContain('--status: "lost" is not an outcome');
+    expect(r.stdout).toBe('');
+  });
+
+  it('--json: one document, every field, the amount an exact JSON number', async () => {
+    const journal = new Journal(dir);
+    await ledger(journal, 'wal_h');
+    const r = await payctl(['history', '--json', '--status', 'unknown'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"amount":12.50,');
+    const [line] = jsonData(r.stdout);
+    expect(line).toEqual({
+      time: '2026-11-20T11:00:00.000Z',
+      profile: 'default',
+      base_url: journalBase(ctx.sb.baseUrl),
+      payout_id: 'h-unknown',
+      batch_id: 'nov-b1',
+      batch_row: 2,
+      amount: 12.5,
+      currency: 'SLE',
+      recipient: { name: '=HYPERLINK("http://x","y")', provider: 'ecobank', account_number: '0011223344' },
+      outcome: 'unknown',
+      transaction_id: null,
+      payout_status: null,
+      outcome_at: '2026-11-20T11:00:00.000Z',
+      detail: 'the connection was reset',
+      idempotency_key: journal.get(ctx.sb.baseUrl, 'h-unknown')!.idempotencyKey,
+    });
+  });
+
+  it('--csv: a header, newest first, formula cells neutralized, escapes removed', async () => {
+    const journal = new Journal(dir);
+    await ledger(journal, 'wal_h');
+    const r = await payctl(['history', '--csv'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split('\r\n').filter(Boolean);
+    expect(rows[0]).toBe(
+      'time,profile,base_url,payout_id,batch_id,batch_row,amount,currency,recipient_name,provider,account_number,outcome,transaction_id,payout_status,outcome_at,detail',
+    );
+    expect(rows).toHaveLength(6);
+    expect(rows.slice(1).map((l) => l.split(',')[3])).toEqual(['h-notmade', 'h-notsent', 'h-unknown', 'h-rejected', 'h-accepted']);
+    expect(rows[3]).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(rows[2]).toContain(',EscRed,');
+    expect(rows[4]).toContain(',2000.00,SLE,');
+    expect(rows[4]).toContain(',rejected,,,2026-11-20T10:00:00.000Z,INSUFFICIENT_FUNDS: Not enough money.');
+    expect(r.stdout).not.toContain('\u001b');
+  });
+
+  it('--csv with --json is refused', async () => {
+    const r = await payctl(['history', '--csv', '--json'], { dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--csv and --json cannot be used together');
+  });
+
+  it('a journal written by the current version (entries without a profile) still verifies and lists, with a blank profile', async () => {
+    // Written as payctl wrote them before this change: the key file, then each entry with its HMAC over the entry without `mac`.
+    const key = randomBytes(32);
+    writeFileSync(join(dir, 'journal.key'), key.toString('hex') + '\n', { mode: 0o600 });
+    mkdirSync(join(dir, 'journal'), { mode: 0o700 });
+    const base = journalBase(ctx.sb.baseUrl);
+    const write = (e: JournalEntry) => {
+      const mac = createHmac('sha256', key).update(JSON.stringify(e)).digest('hex');
+      const name = createHash('sha256').update(`${base}\n${e.payoutId}`).digest('hex').slice(0, 32);
+      writeFileSync(join(dir, 'journal', `${name}.json`), JSON.stringify({ ...e, mac }, null, 2) + '\n', { mode: 0o600 });
+    };
+    const f1 = fields('wal_old', 'old-1');
+    const f2 = fields('wal_old', 'old-2', { amount: '7' });
+    write({
+      version: 2,
+      payoutId: 'old-1',
+      baseUrl: base,
+      idempotencyKey: randomUUID(),
+      body: bodyOf(f1),
+      createdAt: '2026-10-01T08:00:00.000Z',
+      outcome: accepted(new Date('2026-10-01T08:00:01.000Z'), 'TRX-OLD'),
+    });
+    write({
+      version: 2,
+      payoutId: 'old-2',
+      baseUrl: base,
+      idempotencyKey: randomUUID(),
+      body: bodyOf(f2),
+      createdAt: '2026-10-02T08:00:00.000Z',
+      batch: { id: 'oct', file: '/tmp/oct.csv', row: 2 },
+      outcome: unknownAt(new Date('2026-10-02T08:00:05.000Z')),
+    });
+    // And one written by this version, next to them.
+    await journaled(new Journal(dir), fields('wal_new', 'new-1'), new Date('2026-10-03T08:00:00.000Z'), undefined, { profile: 'default' });
+
+    const r = await payctl(['history'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('passed over');
+    const lines = r.stdout.trimEnd().split('\n').slice(1);
+    expect(lines.map((l) => /(old|new)-\d/.exec(l)?.[0])).toEqual(['new-1', 'old-2', 'old-1']);
+    // The profile column of the old entries is blank.
+    expect(lines[1]).toMatch(/^2026-10-02 08:00:00\s{3,}\S+:\d+\s+old-2\s+oct\s+7\.00 SLE/);
+    expect(lines[0]).toMatch(/^2026-10-03 08:00:00\s+default\s+/);
+    const j = await payctl(['history', '--json'], { dir });
+    expect(jsonData(j.stdout).map((l) => l.profile)).toEqual(['default', null, null]);
+
+    // An edited old entry still fails the check: passed over, and said.
+    const name = createHash('sha256').update(`${base}\nold-1`).digest('hex').slice(0, 32);
+    const file = join(dir, 'journal', `${name}.json`);
+    const tampered = JSON.parse(
+      JSON.stringify({ version: 2, payoutId: 'old-1', baseUrl: base, idempotencyKey: randomUUID(), body: bodyOf(f1), createdAt: '2026-10-01T08:00:00.000Z' }),
+    ) as JournalEntry;
+    writeFileSync(file, JSON.stringify({ ...tampered, profile: 'default', mac: createHmac('sha256', key).update(JSON.stringify(tampered)).digest('hex') }));
+    const t = await payctl(['history', '--json'], { dir });
+    expect(jsonData(t.stdout).map((l) => l.payout_id)).toEqual(['new-1', 'old-2']);
+    expect(t.stderr).toContain('1 journal entry was passed over');
+  });
+
+  it('a journal of 1,000 entries lists every one, newest first', async () => {
+    const journal = new Journal(dir);
+    const t0 = Date.parse('2026-11-01T00:00:00.000Z');
+    // Written in shuffled order, 50 at a time.
+    const order = Array.from({ length: 1000 }, (_, i) => i).sort(() => Math.random() - 0.5);
+    for (let k = 0; k < order.length; k += 50) {
+      await Promise.all(
+        order
+          .slice(k, k + 50)
+          .map((i) =>
+            journaled(journal, fields('wal_big', `big-${String(i).padStart(4, '0')}`), new Date(t0 + i * 60_000), i % 7 === 0 ? unknownAt(new Date(t0)) : undefined),
+          ),
+      );
+    }
+    const r = await payctl(['history', '--json'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    const data = jsonData(r.stdout);
+    expect(data).toHaveLength(1000);
+    expect(data.map((l) => l.payout_id)).toEqual(Array.from({ length: 1000 }, (_, i) => `big-${String(999 - i).padStart(4, '0')}`));
+    const table = await payctl(['history', '--status', 'unknown'], { dir });
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(1 + 143);
+    expect(table.stderr).toContain('143 journaled payouts.');
+  }, 10_000);
+});
+
+describe('the 24-hour rule: a resend of an entry older than a day looks the payout up first', () => {
+  it('the payout exists: recorded accepted and reported, and not sent again (zero POSTs)', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '100.00', 'SLE');
+    const clock = new TestClock();
+    const journal = new Journal(dir);
+    const f = fields(walletId, `aged-${randomUUID().slice(0, 8)}`);
+    const entry = await journaled(journal, f, clock.now(), unknownAt(clock.now()), { profile: 'default' });
+    const oob = await api(sb, 'POST', '/payout', { body: entry.body, idempotencyKey: entry.idempotencyKey });
+    expect(oob.status).toBe(201);
+    clock.advance(DAY + 60_000);
+
+    sb.clearRequests();
+    const r = await payctl(createArgs(f), { dir, clock });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Already submitted: payout ${f.payoutId} was accepted earlier`);
+    expect(payoutPosts(sb)).toEqual([]);
+    expect(since(sb, 0).map((q) => q.line)).toContain(`GET /v2/payouts/${f.payoutId} 200`);
+    expect(heldFor(sb, f.payoutId!)).toHaveLength(1);
+    expect(journal.get(sb.baseUrl, f.payoutId!)!.outcome).toMatchObject({
+      kind: 'accepted',
+      lookedUp: true,
+      transactionId: (oob.body as { data: { transaction_id: string } }).data.transaction_id,
+    });
+  });
+
+  it('the payout does not exist: sent with its journaled key, once', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '100.00', 'SLE');
+    const clock = new TestClock();
+    const journal = new Journal(dir);
+    const f = fields(walletId, `aged-${randomUUID().slice(0, 8)}`);
+    const entry = await journaled(journal, f, clock.now(), unknownAt(clock.now()));
+    clock.advance(DAY + 60_000);
+
+    sb.clearRequests();
+    const r = await payctl(createArgs(f), { dir, clock });
+    expect(r.code, r.stderr).toBe(0);
+    expect(since(sb, 0).map((q) => q.line)).toContain(`GET /v2/payouts/${f.payoutId} 404`);
+    const posts = payoutPosts(sb);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.headers['idempotency-key']).toBe(entry.idempotencyKey);
+    expect(posts[0]!.body).toBe(entry.body);
+    expect(heldFor(sb, f.payoutId!)).toHaveLength(1);
+  });
+
+  it('younger than a day: resent at once, without a look-up', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '100.00', 'SLE');
+    const clock = new TestClock();
+    const f = fields(walletId, `young-${randomUUID().slice(0, 8)}`);
+    await journaled(new Journal(dir), f, clock.now(), unknownAt(clock.now()));
+    clock.advance(DAY - 60_000);
+    sb.clearRequests();
+    const r = await payctl(createArgs(f), { dir, clock });
+    expect(r.code, r.stderr).toBe(0);
+    expect(since(sb, 0).filter((q) => q.path.startsWith('/v2/payouts/'))).toEqual([]);
+    expect(payoutPosts(sb)).toHaveLength(1);
+  });
+
+  it('a batch rerun goes through the same rule: the aged row that exists is not sent again', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '100.00', 'SLE');
+    const clock = new TestClock();
+    const file = join(dir, 'rows.csv');
+    const tag = randomUUID().slice(0, 8);
+    writeFileSync(
+      file,
+      'payout_id,wallet_id,amount,currency,type,name,provider,account_number\n' +
+        `b-${tag}-1,${walletId},3.00,SLE,bank,Ama Bangura,ecobank,111\n` +
+        `b-${tag}-2,${walletId},4.00,SLE,bank,Ama Bangura,ecobank,222\n`,
+    );
+    // The first run hangs on both rows: unknown.
+    sb.faults.add({ path: '/v2/payout', kind: 'hang', times: Infinity });
+    const first = await payctl(['--timeout', '0.1', 'payout', 'batch', file, '--batch-id', 'b1', '--yes'], { dir, clock });
+    expect(first.code, first.stderr).toBe(4);
+    sb.faults.clear();
+    const journal = new Journal(dir);
+    const row1 = journal.get(sb.baseUrl, `b-${tag}-1`)!;
+    expect(row1.outcome?.kind).toBe('unknown');
+    expect(row1.profile).toBe('default');
+    expect(row1.batch?.id).toBe('b1');
+    expect((await api(sb, 'POST', '/payout', { body: row1.body, idempotencyKey: row1.idempotencyKey })).status).toBe(201);
+    clock.advance(DAY + 60_000);
+
+    sb.clearRequests();
+    const again = await payctl(['payout', 'batch', file, '--batch-id', 'b1', '--yes'], { dir, clock });
+    expect(again.code, again.stderr).toBe(0);
+    expect(payoutPosts(sb).map((p) => (JSON.parse(p.body) as { payoutId: string }).payoutId)).toEqual([`b-${tag}-2`]);
+    expect(heldFor(sb, `b-${tag}-1`)).toHaveLength(1);
+    expect(heldFor(sb, `b-${tag}-2`)).toHaveLength(1);
+    const h = await payctl(['history', '--batch-id', 'b1', '--json'], { dir, clock });
+    expect(jsonData(h.stdout).map((l) => l.outcome)).toEqual(['accepted', 'accepted']);
+  });
+});
