@@ -6,9 +6,10 @@
 # Subcommands of a command path ("" is payctl itself).
 _payctl_commands() {
   case $1 in
-    '') REPLY='login logout status balances payout payouts summary webhooks config completion sandbox help' ;;
+    '') REPLY='login logout status balances payout payouts history summary webhooks config completion sandbox help' ;;
     'payout') REPLY='create batch get help' ;;
     'payouts') REPLY='list help' ;;
+    'history') REPLY='reconcile' ;;
     'webhooks') REPLY='listen help' ;;
     'config') REPLY='list get set unset path help' ;;
     'sandbox') REPLY='start stop status help' ;;
@@ -26,11 +27,13 @@ _payctl_options() {
     'status') REPLY='-h --help' ;;
     'balances') REPLY='--currency --wallet -h --help' ;;
     'payout') REPLY='-h --help' ;;
-    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --allow-repeat -h --help' ;;
+    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --allow-repeat --wait --wait-timeout -h --help' ;;
     'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates -y --yes -h --help' ;;
-    'payout get') REPLY='-h --help' ;;
+    'payout get') REPLY='--wait --wait-timeout -h --help' ;;
     'payouts') REPLY='-h --help' ;;
     'payouts list') REPLY='--status --wallet --currency --from --to --limit --page --all --csv -h --help' ;;
+    'history') REPLY='--since --until --status --batch-id --csv -h --help' ;;
+    'history reconcile') REPLY='-h --help' ;;
     'summary') REPLY='--from --to --wallet --currency -h --help' ;;
     'webhooks') REPLY='-h --help' ;;
     'webhooks listen') REPLY='--port --host --path --secret-stdin --secret --forward-to -h --help' ;;
@@ -71,9 +74,11 @@ _payctl_option_value() {
     'payout create:--metadata') REPLY='any' ;;
     'payout create:--payout-id') REPLY='any' ;;
     'payout create:--idempotency-key') REPLY='any' ;;
+    'payout create:--wait-timeout') REPLY='any' ;;
     'payout batch:--batch-id') REPLY='any' ;;
     'payout batch:--concurrency') REPLY='any' ;;
     'payout batch:--report') REPLY='files' ;;
+    'payout get:--wait-timeout') REPLY='any' ;;
     'payouts list:--status') REPLY='words Pending Successful Failed' ;;
     'payouts list:--wallet') REPLY='any' ;;
     'payouts list:--currency') REPLY='any' ;;
@@ -81,6 +86,10 @@ _payctl_option_value() {
     'payouts list:--to') REPLY='any' ;;
     'payouts list:--limit') REPLY='any' ;;
     'payouts list:--page') REPLY='any' ;;
+    'history:--since') REPLY='any' ;;
+    'history:--until') REPLY='any' ;;
+    'history:--status') REPLY='any' ;;
+    'history:--batch-id') REPLY='any' ;;
     'summary:--from') REPLY='any' ;;
     'summary:--to') REPLY='any' ;;
     'summary:--wallet') REPLY='any' ;;
@@ -121,7 +130,7 @@ _payctl_argument() {
     'config help:0') REPLY='words list get set unset path' ;;
     'completion:0') REPLY='words bash zsh fish' ;;
     'sandbox help:0') REPLY='words start stop status' ;;
-    'help:0') REPLY='words login logout status balances payout payouts summary webhooks config completion sandbox' ;;
+    'help:0') REPLY='words login logout status balances payout payouts history summary webhooks config completion sandbox' ;;
     *) REPLY='' ;;
   esac
 }

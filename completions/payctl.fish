@@ -6,11 +6,13 @@
 function __payctl_commands
     switch $argv[1]
         case 'payctl'
-            echo login logout status balances payout payouts summary webhooks config completion sandbox help
+            echo login logout status balances payout payouts history summary webhooks config completion sandbox help
         case 'payctl payout'
             echo create batch get help
         case 'payctl payouts'
             echo list help
+        case 'payctl history'
+            echo reconcile
         case 'payctl webhooks'
             echo listen help
         case 'payctl config'
@@ -25,11 +27,15 @@ function __payctl_takes_value
     switch "$argv[1]:$argv[2]"
         case 'payctl balances:--currency' 'payctl balances:--wallet'
             return 0
-        case 'payctl payout create:--wallet' 'payctl payout create:--amount' 'payctl payout create:--currency' 'payctl payout create:--type' 'payctl payout create:--name' 'payctl payout create:--provider' 'payctl payout create:--account' 'payctl payout create:--phone' 'payctl payout create:--note' 'payctl payout create:--metadata' 'payctl payout create:--payout-id' 'payctl payout create:--idempotency-key'
+        case 'payctl payout create:--wallet' 'payctl payout create:--amount' 'payctl payout create:--currency' 'payctl payout create:--type' 'payctl payout create:--name' 'payctl payout create:--provider' 'payctl payout create:--account' 'payctl payout create:--phone' 'payctl payout create:--note' 'payctl payout create:--metadata' 'payctl payout create:--payout-id' 'payctl payout create:--idempotency-key' 'payctl payout create:--wait-timeout'
             return 0
         case 'payctl payout batch:--batch-id' 'payctl payout batch:--concurrency' 'payctl payout batch:--report'
             return 0
+        case 'payctl payout get:--wait-timeout'
+            return 0
         case 'payctl payouts list:--status' 'payctl payouts list:--wallet' 'payctl payouts list:--currency' 'payctl payouts list:--from' 'payctl payouts list:--to' 'payctl payouts list:--limit' 'payctl payouts list:--page'
+            return 0
+        case 'payctl history:--since' 'payctl history:--until' 'payctl history:--status' 'payctl history:--batch-id'
             return 0
         case 'payctl summary:--from' 'payctl summary:--to' 'payctl summary:--wallet' 'payctl summary:--currency'
             return 0
@@ -110,6 +116,7 @@ complete -c payctl -n "__payctl_at 'payctl' 0" -a status -d 'show the profile, b
 complete -c payctl -n "__payctl_at 'payctl' 0" -a balances -d 'wallet balances'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payout -d 'send and look up single payouts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payouts -d 'list payouts'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a history -d 'the journal as a ledger of what this machine sent, newest first'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a summary -d 'totals per currency and status, with a bar chart of amounts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a webhooks -d 'receive and inspect webhook events'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a config -d 'profile settings: base-url, webhook-secret, routes.<name> (secrets are never printed)'
@@ -157,6 +164,8 @@ complete -c payctl -n "__payctl_at 'payctl payout create'" -l payout-id -x -d 'y
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l idempotency-key -x -d 'idempotency key to send (default: a new UUID, journaled)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l allow-repeat -d 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l wait -d 'then wait until the payout is Successful (exit 0) or Failed (exit 1); exit 5 if still Pending at the limit'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l wait-timeout -x -d 'how long --wait waits, in seconds (default: 600, at most 86400)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s h -l help -d 'show help'
 
 # payctl payout batch
@@ -171,6 +180,8 @@ complete -c payctl -n "__payctl_at 'payctl payout batch'" -s h -l help -d 'show 
 
 # payctl payout get
 complete -c payctl -n "__payctl_at 'payctl payout get' 0" -f -d 'payout id or transaction id'
+complete -c payctl -n "__payctl_at 'payctl payout get'" -l wait -d 'then wait until the payout is Successful (exit 0) or Failed (exit 1); exit 5 if still Pending at the limit'
+complete -c payctl -n "__payctl_at 'payctl payout get'" -l wait-timeout -x -d 'how long --wait waits, in seconds (default: 600, at most 86400)'
 complete -c payctl -n "__payctl_at 'payctl payout get'" -s h -l help -d 'show help'
 
 # payctl payout help
@@ -195,6 +206,18 @@ complete -c payctl -n "__payctl_at 'payctl payouts list'" -s h -l help -d 'show 
 
 # payctl payouts help
 complete -c payctl -n "__payctl_at 'payctl payouts help' 0" -f -a 'list' -d ''
+
+# payctl history
+complete -c payctl -n "__payctl_at 'payctl history' 0" -a reconcile -d 'look up every payout whose outcome is unknown and record what the service says'
+complete -c payctl -n "__payctl_at 'payctl history'" -l since -x -d 'journaled at or after (2026-11-01 or an ISO timestamp, UTC)'
+complete -c payctl -n "__payctl_at 'payctl history'" -l until -x -d 'journaled at or before (a date means the whole day)'
+complete -c payctl -n "__payctl_at 'payctl history'" -l status -x -d 'only this outcome: accepted, rejected, unknown, not-sent, not-made'
+complete -c payctl -n "__payctl_at 'payctl history'" -l batch-id -x -d 'only the payouts of this batch'
+complete -c payctl -n "__payctl_at 'payctl history'" -l csv -d 'write CSV with a header row'
+complete -c payctl -n "__payctl_at 'payctl history'" -s h -l help -d 'show help'
+
+# payctl history reconcile
+complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s h -l help -d 'show help'
 
 # payctl summary
 complete -c payctl -n "__payctl_at 'payctl summary'" -l from -x -d 'created at or after (2026-11-01 or an ISO timestamp, UTC)'
@@ -285,4 +308,4 @@ complete -c payctl -n "__payctl_at 'payctl sandbox status'" -s h -l help -d 'sho
 complete -c payctl -n "__payctl_at 'payctl sandbox help' 0" -f -a 'start stop status' -d ''
 
 # payctl help
-complete -c payctl -n "__payctl_at 'payctl help' 0" -f -a 'login logout status balances payout payouts summary webhooks config completion sandbox' -d ''
+complete -c payctl -n "__payctl_at 'payctl help' 0" -f -a 'login logout status balances payout payouts history summary webhooks config completion sandbox' -d ''
