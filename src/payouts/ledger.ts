@@ -8,7 +8,7 @@ import { csvRow } from '../output/csv.js';
 import { text, utcTime } from '../output/text.js';
 import type { Column } from '../output/table.js';
 import type { Style } from '../output/style.js';
-import { journalBase, type JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal.js';
 
 /** The outcomes a ledger line shows; `not sent`: journaled, but no answer was ever recorded. */
 export const LEDGER_OUTCOMES = ['accepted', 'rejected', 'unknown', 'not sent', 'not made'] as const;
@@ -87,7 +87,7 @@ export function ledgerLine(e: JournalEntry): LedgerLine {
   return {
     time: e.createdAt,
     profile: e.profile,
-    baseUrl: journalBase(e.baseUrl),
+    baseUrl: e.baseUrl,
     host,
     payoutId: e.payoutId,
     batchId: e.batch?.id,

@@ -78,13 +78,15 @@ export async function run(_opts: Record<string, never>, deps: Deps): Promise<num
   const damaged: string[] = [];
 
   // One entry at a time: the journal's listing is read first, each entry when its turn comes.
-  const names: string[] = [];
+  const todo: Array<{ name: string; t: number }> = [];
   for (const it of journal.scan()) {
     if ('error' in it) damaged.push(it.error.message);
-    else if (it.entry.outcome?.kind === 'unknown' && journalBase(it.entry.baseUrl) === base) names.push(it.name);
+    else if (it.entry.outcome?.kind === 'unknown' && journalBase(it.entry.baseUrl) === base) todo.push({ name: it.name, t: Date.parse(it.entry.createdAt) || 0 });
   }
+  // Oldest first: the order they were sent in.
+  todo.sort((a, b) => a.t - b.t);
 
-  for (const name of names) {
+  for (const { name } of todo) {
     if (deps.signal.aborted) break;
     const entry = journal.byName(name);
     if (!entry || entry.outcome?.kind !== 'unknown') continue;
@@ -120,7 +122,7 @@ export async function run(_opts: Record<string, never>, deps: Deps): Promise<num
     await write(
       deps.io.stdout,
       JSON.stringify({
-        base_url: base,
+        base_url: api.baseUrl,
         results: results.map((r) => ({
           payout_id: r.payoutId,
           outcome: r.outcome,
@@ -133,7 +135,7 @@ export async function run(_opts: Record<string, never>, deps: Deps): Promise<num
       }) + '\n',
     );
   } else if (results.length === 0) {
-    deps.log.info(`No unknown outcomes in the journal for ${text(base)}.`);
+    deps.log.info(`No unknown outcomes in the journal for ${text(api.baseUrl)}.`);
   } else {
     deps.log.info(`${results.length} looked up: ${count('accepted')} accepted, ${count('not made')} not made, ${left} still unknown.`);
   }
