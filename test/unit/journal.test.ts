@@ -429,3 +429,48 @@ describe('Journal on a hostile machine', () => {
     expect(files()).not.toContain('abc.json.1234.tmp');
   });
 });
+
+describe('Journal: the profile, and reading every entry (history)', () => {
+  it('records the profile given to begin(), covered by the HMAC: changing it on disk makes the entry damaged', async () => {
+    const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0, profile: 'staging' });
+    expect(e.profile).toBe('staging');
+    expect(journal.get(BASE, 'p-1')!.profile).toBe('staging');
+    const file = entryFile(BASE, 'p-1');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"profile": "staging"', '"profile": "prod"'));
+    expect(() => journal.get(BASE, 'p-1')).toThrow(ConfigError);
+  });
+
+  it('an entry without a profile (written before it was recorded) verifies; adding one on disk does not', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const file = entryFile(BASE, 'p-1');
+    const raw = readFileSync(file, 'utf8');
+    expect(raw).not.toContain('"profile"');
+    expect(journal.get(BASE, 'p-1')!.profile).toBeUndefined();
+    writeFileSync(file, raw.replace('"createdAt"', '"profile": "prod",\n  "createdAt"'));
+    expect(() => journal.get(BASE, 'p-1')).toThrow(/checksum does not match/);
+  });
+
+  it('records not-made; a later not-made never replaces an accepted outcome', async () => {
+    const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    await journal.record(e, { kind: 'not-made', at: T1.toISOString() });
+    expect(journal.get(BASE, 'p-1')!.outcome).toEqual({ kind: 'not-made', at: T1.toISOString() });
+    await journal.record(e, { kind: 'accepted', status: 200, transactionId: 'TRX1', fee: undefined, replayed: true, at: T1.toISOString(), lookedUp: true });
+    await journal.record(e, { kind: 'not-made', at: T1.toISOString() });
+    expect(journal.get(BASE, 'p-1')!.outcome?.kind).toBe('accepted');
+  });
+
+  it('scan() yields every entry of every base URL once, and a damaged one as its error; byName() reads one again', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    await journal.begin({ baseUrl: OTHER_BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T1 });
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-3', body: body({ payoutId: 'p-3' }), now: T1, origin: { fingerprint: 'f', repeatKey: 'r' } });
+    writeFileSync(entryFile(BASE, 'p-3'), '{"payoutId": "p-3"}');
+    const items = [...journal.scan()];
+    expect(items).toHaveLength(3);
+    const ok = items.flatMap((it) => ('entry' in it ? [it] : []));
+    expect(ok.map((it) => it.entry.payoutId).sort()).toEqual(['p-1', 'p-2']);
+    expect(items.filter((it) => 'error' in it)).toHaveLength(1);
+    for (const it of ok) expect(journal.byName(it.name)).toEqual(it.entry);
+    expect(journal.byName('../journal.key')).toBeUndefined();
+    expect([...new Journal(join(root, 'none')).scan()]).toEqual([]);
+  });
+});
