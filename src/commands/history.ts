@@ -13,6 +13,7 @@ import {
   LEDGER_COLUMNS,
   LEDGER_CSV_HEADER,
   LEDGER_OUTCOMES,
+  OUTCOME_WORDS,
   ledgerCsv,
   ledgerJson,
   ledgerLine,
@@ -76,7 +77,7 @@ export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'argv'
     const wanted = opts.status.trim().toLowerCase().replace(/[-_]/g, ' ');
     const outcome = LEDGER_OUTCOMES.find((o) => o === wanted);
     if (outcome) f.outcome = outcome;
-    else problems.push(`--status: "${text(opts.status)}" is not an outcome (accepted, rejected, unknown, not-sent, not-made)`);
+    else problems.push(`--status: "${text(opts.status)}" is not an outcome (${OUTCOME_WORDS.join(', ')})`);
   }
   if (opts.batchId !== undefined) f.batchId = opts.batchId;
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');

@@ -8,6 +8,7 @@
  */
 import { SETTABLE } from '../config/keys.js';
 import { KNOWN_PROVIDERS } from '../payouts/request.js';
+import { OUTCOME_WORDS } from '../payouts/ledger.js';
 
 export type ValueSource =
   /** Fixed words. */
@@ -30,6 +31,7 @@ export const OPTION_HINTS: Readonly<Record<string, ValueSource>> = {
   'payout create --type': { kind: 'words', words: RECIPIENT_TYPES },
   'payout create --provider': { kind: 'words', words: KNOWN_PROVIDERS },
   'payouts list --status': { kind: 'words', words: PAYOUT_STATUSES },
+  'history --status': { kind: 'words', words: OUTCOME_WORDS },
 };
 
 /** Keyed by command path and argument: `config get <key>`. */

@@ -13,6 +13,8 @@ import type { JournalEntry } from './journal.js';
 /** The outcomes a ledger line shows; `not sent`: journaled, but no answer was ever recorded. */
 export const LEDGER_OUTCOMES = ['accepted', 'rejected', 'unknown', 'not sent', 'not made'] as const;
 export type LedgerOutcome = (typeof LEDGER_OUTCOMES)[number];
+/** The outcomes as `history --status` takes them (and completion offers them): one word each. */
+export const OUTCOME_WORDS: readonly string[] = LEDGER_OUTCOMES.map((o) => o.replace(' ', '-'));
 
 export interface LedgerLine {
   /** When it was journaled, just before its first attempt. */

@@ -294,7 +294,7 @@ describe('history lists the journal', () => {
 
   it('bad filters are listed together (exit 2)', async () => {
     const r = await payctl(['history', '--since', '2026-02-30', '--until', 'yesterday', '--status', 'lost'], { dir });
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('--since: "2026-02-30" is not a real date');
     expect(r.stderr).toContain('--until: "yesterday" is not a date');
     expect(r.stderr).toContain('--status: "lost" is not an outcome');

@@ -79,6 +79,7 @@ describe('completion model', () => {
       'balances',
       'payout',
       'payouts',
+      'history',
       'summary',
       'webhooks',
       'config',
@@ -88,6 +89,9 @@ describe('completion model', () => {
     ]);
     expect(at('payout').commands.map((c) => c.name)).toEqual(['create', 'batch', 'get', 'help']);
     expect(at('payouts').commands.map((c) => c.name)).toEqual(['list', 'help']);
+    // A command that runs by itself and has a verb below it: no implicit help verb.
+    expect(at('history').commands.map((c) => c.name)).toEqual(['reconcile']);
+    expect(at('history').options.map((o) => o.long)).toEqual(['--since', '--until', '--status', '--batch-id', '--csv', '--help']);
     expect(at('config').commands.map((c) => c.name)).toEqual(['list', 'get', 'set', 'unset', 'path', 'help']);
     expect(at('sandbox').commands.map((c) => c.name)).toEqual(['start', 'stop', 'status', 'help']);
     expect(at('webhooks').commands.map((c) => c.name)).toEqual(['listen', 'help']);
@@ -112,6 +116,7 @@ describe('completion model', () => {
   it('knows the values: choices, hints, profiles and files', () => {
     expect(option('payout create', '--type').value).toEqual({ kind: 'words', words: RECIPIENT_TYPES });
     expect(option('payouts list', '--status').value).toEqual({ kind: 'words', words: PAYOUT_STATUSES });
+    expect(option('history', '--status').value).toEqual({ kind: 'words', words: ['accepted', 'rejected', 'unknown', 'not-sent', 'not-made'] });
     expect(option('', '--profile').value).toEqual({ kind: 'profiles' });
     expect(option('payout batch', '--report').value).toEqual({ kind: 'files' });
     expect(option('sandbox start', '--state').value).toEqual({ kind: 'files' });
@@ -124,7 +129,7 @@ describe('completion model', () => {
     }
     expect(at('help').arguments[0]?.value).toEqual({
       kind: 'words',
-      words: ['login', 'logout', 'status', 'balances', 'payout', 'payouts', 'summary', 'webhooks', 'config', 'completion', 'sandbox'],
+      words: ['login', 'logout', 'status', 'balances', 'payout', 'payouts', 'history', 'summary', 'webhooks', 'config', 'completion', 'sandbox'],
     });
   });
 

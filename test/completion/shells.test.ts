@@ -29,7 +29,7 @@ const SCRIPT: Record<Shell, string> = {
   fish: join(ROOT, 'completions/payctl.fish'),
 };
 
-const ROOT_COMMANDS = ['login', 'logout', 'status', 'balances', 'payout', 'payouts', 'summary', 'webhooks', 'config', 'completion', 'sandbox', 'help'];
+const ROOT_COMMANDS = ['login', 'logout', 'status', 'balances', 'payout', 'payouts', 'history', 'summary', 'webhooks', 'config', 'completion', 'sandbox', 'help'];
 const PAYOUTS_LIST_LONG = [
   '--status',
   '--wallet',
@@ -74,6 +74,8 @@ const CASES: Case[] = [
   // values that are known
   { line: 'payctl payout create --type ', want: ['bank', 'wallet'] },
   { line: 'payctl payouts list --status ', want: ['Pending', 'Successful', 'Failed'] },
+  { line: 'payctl history --status not', want: ['not-sent', 'not-made'] },
+  { line: 'payctl history rec', want: ['reconcile'] },
   { line: 'payctl payout create --provider or', want: ['orange_money'] },
   { line: 'payctl completion ', want: ['bash', 'zsh', 'fish'] },
   { line: 'payctl config get ', want: SETTABLE },
