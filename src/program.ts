@@ -4,7 +4,7 @@
  * running its lazily loaded module. Built by the entry (cli.ts) and by `payctl completion`,
  * which generates the shell scripts from it.
  */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Help, Option } from 'commander';
 import { createRequire } from 'node:module';
 import type { GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
@@ -134,7 +134,18 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner): void {
         self.error(`error: ${given[0]!.long} is an option of '${self.name()}', not of '${self.name()} ${sub.name()}'`, { code: 'commander.unknownOption' });
     });
   }
-  for (const sub of spec.commands ?? []) addSpec(cmd, sub, run);
+  for (const sub of spec.commands ?? []) {
+    addSpec(cmd, sub, run);
+    // Its help lists the program's options as global, not this command's own (refused there).
+    const own = new Set(cmd.options);
+    const child = cmd.commands.at(-1)!;
+    child.configureHelp({
+      ...child.configureHelp(),
+      visibleGlobalOptions(this: Help, c: Command) {
+        return Help.prototype.visibleGlobalOptions.call(this, c).filter((o) => !own.has(o));
+      },
+    });
+  }
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

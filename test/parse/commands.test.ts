@@ -314,6 +314,14 @@ describe('history', () => {
     expect(p.globals()).toMatchObject({ profile: 'prod', json: true });
   });
 
+  it("history reconcile --help lists the program's global options, not history's filters", async () => {
+    const r = await refuse('history', 'reconcile', '--help');
+    expect(r.code).toBe('commander.helpDisplayed');
+    expect(r.stdout).toContain('--profile <name>');
+    expect(r.stdout).not.toContain('--status');
+    expect(r.stdout).not.toContain('--since');
+  });
+
   it("history's own filters are not options of reconcile", async () => {
     for (const argv of [
       ['history', 'reconcile', '--status', 'unknown'],
