@@ -88,7 +88,7 @@ _payctl_option_value() {
     'payouts list:--page') REPLY='any' ;;
     'history:--since') REPLY='any' ;;
     'history:--until') REPLY='any' ;;
-    'history:--status') REPLY='words accepted rejected unknown not-sent not-made' ;;
+    'history:--status') REPLY='words accepted rejected unknown not-made' ;;
     'history:--batch-id') REPLY='any' ;;
     'summary:--from') REPLY='any' ;;
     'summary:--to') REPLY='any' ;;

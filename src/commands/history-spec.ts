@@ -8,7 +8,7 @@ export const historySpec: CommandSpec = {
   options: [
     { flags: '--since <time>', description: 'journaled at or after (2026-11-01 or an ISO timestamp, UTC)' },
     { flags: '--until <time>', description: 'journaled at or before (a date means the whole day)' },
-    { flags: '--status <outcome>', description: 'only this outcome: accepted, rejected, unknown, not-sent, not-made' },
+    { flags: '--status <outcome>', description: 'only this outcome: accepted, rejected, unknown, not-made' },
     { flags: '--batch-id <id>', description: 'only the payouts of this batch' },
     { flags: '--csv', description: 'write CSV with a header row' },
   ],
@@ -16,8 +16,8 @@ export const historySpec: CommandSpec = {
     'Every payout this machine journaled (payout create, payout batch), whatever the profile or service:\n' +
     'time, profile, host, payout id, batch, amount, recipient, outcome and transaction.\n' +
     'An explicit --profile (or PAYCTL_PROFILE) shows only the payouts sent under that profile.\n' +
-    'Outcome "not sent": journaled, but no answer was recorded; "not made": looked up, and the\n' +
-    'service has no such payout. Resolve unknown outcomes with `payctl history reconcile`.',
+    'Outcome "unknown": no answer, or none recorded (the request may have left); "not made": looked\n' +
+    'up, and the service has no such payout. Resolve unknown outcomes with `payctl history reconcile`.',
   examples: ['payctl history', 'payctl history --status unknown --since 2026-11-01', 'payctl history --batch-id oct-stipends --csv > oct.csv'],
   load: () => import('./history.js'),
   commands: [reconcileSpec],

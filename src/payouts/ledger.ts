@@ -10,8 +10,11 @@ import type { Column } from '../output/table.js';
 import type { Style } from '../output/style.js';
 import type { JournalEntry } from './journal.js';
 
-/** The outcomes a ledger line shows; `not sent`: journaled, but no answer was ever recorded. */
-export const LEDGER_OUTCOMES = ['accepted', 'rejected', 'unknown', 'not sent', 'not made'] as const;
+/**
+ * The outcomes a ledger line shows. An entry with no answer recorded is unknown: it is
+ * journaled before its request leaves, so a run killed after that may have sent it.
+ */
+export const LEDGER_OUTCOMES = ['accepted', 'rejected', 'unknown', 'not made'] as const;
 export type LedgerOutcome = (typeof LEDGER_OUTCOMES)[number];
 /** The outcomes as `history --status` takes them (and completion offers them): one word each. */
 export const OUTCOME_WORDS: readonly string[] = LEDGER_OUTCOMES.map((o) => o.replace(' ', '-'));
@@ -42,18 +45,20 @@ export interface LedgerLine {
   idempotencyKey: string;
 }
 
+/** Why an entry without a recorded answer is unknown. */
+export const NO_ANSWER = 'no answer was recorded: the run ended before or while its request was in flight';
+
 export function ledgerOutcome(e: JournalEntry): LedgerOutcome {
   switch (e.outcome?.kind) {
     case 'accepted':
       return 'accepted';
     case 'rejected':
       return 'rejected';
-    case 'unknown':
-      return 'unknown';
     case 'not-made':
       return 'not made';
     default:
-      return 'not sent';
+      // 'unknown', or no answer recorded at all (the run ended with the request maybe in flight).
+      return 'unknown';
   }
 }
 
@@ -103,7 +108,7 @@ export function ledgerLine(e: JournalEntry): LedgerLine {
     transactionId: o?.kind === 'accepted' ? o.transactionId : undefined,
     payoutStatus: o?.kind === 'accepted' ? o.payoutStatus : undefined,
     outcomeAt: o?.at,
-    detail: o?.kind === 'rejected' ? [o.code, o.message].filter(Boolean).join(': ') : o?.kind === 'unknown' ? o.reason : undefined,
+    detail: o?.kind === 'rejected' ? [o.code, o.message].filter(Boolean).join(': ') : o?.kind === 'unknown' ? o.reason : o === undefined ? NO_ANSWER : undefined,
     idempotencyKey: e.idempotencyKey,
   };
 }

@@ -18,6 +18,7 @@ import { api, freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { since } from '../helpers/e2e.js';
 import { Journal, journalBase, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
 import { payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+import { NO_ANSWER } from '../../src/payouts/ledger.js';
 
 const ctx = useSandbox();
 let dir: string;
@@ -205,6 +206,25 @@ describe('history reconcile (the Done-when scenario)', () => {
     expect(r.stderr).toContain('Run payctl history reconcile again when the service can be reached.');
   });
 
+  it('an entry with no answer recorded (the run was killed after journaling it) is looked up too: sent meanwhile = accepted, else not made', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '100.00', 'SLE');
+    const journal = new Journal(dir);
+    const sent = `rec-killed-sent-${randomUUID().slice(0, 8)}`;
+    const never = `rec-killed-never-${randomUUID().slice(0, 8)}`;
+    const entry = await journaled(journal, fields(walletId, sent), new Date());
+    await journaled(journal, fields(walletId, never), new Date());
+    // The killed run's request had reached the service: same body, same key.
+    const made = await api(sb, 'POST', '/payout', { body: JSON.parse(entry.body), idempotencyKey: entry.idempotencyKey });
+    expect(made.status).toBe(201);
+    const r = await payctl(['history', 'reconcile', '--json'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>>; counts: Record<string, number> };
+    expect(doc.counts).toEqual({ accepted: 1, not_made: 1, unknown: 0 });
+    expect(journal.get(sb.baseUrl, sent)!.outcome).toMatchObject({ kind: 'accepted', transactionId: made.body.data.transaction_id });
+    expect(journal.get(sb.baseUrl, never)!.outcome?.kind).toBe('not-made');
+  });
+
   it('only entries of this base URL are looked up', async () => {
     const journal = new Journal(dir);
     const walletId = freshWallet(ctx.sb, '100.00', 'SLE');
@@ -253,7 +273,7 @@ describe('history lists the journal', () => {
       ),
     );
     expect(lines[4]).toContain('2,000.00 SLE');
-    expect(lines[2]).toMatch(/staging .*h-notsent\s+nov-b1 .*EscRed .*not sent/);
+    expect(lines[2]).toMatch(/staging .*h-notsent\s+nov-b1 .*EscRed .*unknown/);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(r.stderr).toContain('5 journaled payouts.');
   });
@@ -271,10 +291,12 @@ describe('history lists the journal', () => {
     expect(await ids('--since', '2026-11-20', '--until', '2026-11-20')).toEqual(['h-notsent', 'h-unknown', 'h-rejected', 'h-accepted']);
     expect(await ids('--since', '2026-11-21')).toEqual(['h-notmade']);
     expect(await ids('--status', 'rejected')).toEqual(['h-rejected']);
-    expect(await ids('--status', 'not-sent')).toEqual(['h-notsent']);
+    // No answer recorded is unknown: the request may have left before the run ended.
+    expect(await ids('--status', 'unknown')).toEqual(['h-notsent', 'h-unknown']);
+    expect((await payctl(['history', '--status', 'not-sent'], { dir })).code).toBe(2);
     expect(await ids('--status', 'not made')).toEqual(['h-notmade']);
     expect(await ids('--batch-id', 'nov-b1')).toEqual(['h-notsent', 'h-unknown']);
-    expect(await ids('--batch-id', 'nov-b1', '--status', 'unknown')).toEqual(['h-unknown']);
+    expect(await ids('--batch-id', 'nov-b1', '--status', 'unknown')).toEqual(['h-notsent', 'h-unknown']);
     expect(await ids('--batch-id', 'none')).toEqual([]);
   });
 
@@ -307,7 +329,14 @@ describe('history lists the journal', () => {
     const r = await payctl(['history', '--json', '--status', 'unknown'], { dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('"amount":12.50,');
-    const [line] = jsonData(r.stdout);
+    const lines = jsonData(r.stdout);
+    // No answer recorded is unknown too (the request may have left), and says why.
+    expect(lines.map((l) => [l.payout_id, l.outcome])).toEqual([
+      ['h-notsent', 'unknown'],
+      ['h-unknown', 'unknown'],
+    ]);
+    expect(lines[0]!.detail).toBe(NO_ANSWER);
+    const line = lines[1];
     expect(line).toEqual({
       time: '2026-11-20T11:00:00.000Z',
       profile: 'default',
@@ -419,7 +448,12 @@ describe('history lists the journal', () => {
         order
           .slice(k, k + 50)
           .map((i) =>
-            journaled(journal, fields('wal_big', `big-${String(i).padStart(4, '0')}`), new Date(t0 + i * 60_000), i % 7 === 0 ? unknownAt(new Date(t0)) : undefined),
+            journaled(
+              journal,
+              fields('wal_big', `big-${String(i).padStart(4, '0')}`),
+              new Date(t0 + i * 60_000),
+              i % 7 === 0 ? unknownAt(new Date(t0)) : accepted(new Date(t0), `TRX-${i}`),
+            ),
           ),
       );
     }

@@ -116,7 +116,7 @@ describe('completion model', () => {
   it('knows the values: choices, hints, profiles and files', () => {
     expect(option('payout create', '--type').value).toEqual({ kind: 'words', words: RECIPIENT_TYPES });
     expect(option('payouts list', '--status').value).toEqual({ kind: 'words', words: PAYOUT_STATUSES });
-    expect(option('history', '--status').value).toEqual({ kind: 'words', words: ['accepted', 'rejected', 'unknown', 'not-sent', 'not-made'] });
+    expect(option('history', '--status').value).toEqual({ kind: 'words', words: ['accepted', 'rejected', 'unknown', 'not-made'] });
     expect(option('', '--profile').value).toEqual({ kind: 'profiles' });
     expect(option('payout batch', '--report').value).toEqual({ kind: 'files' });
     expect(option('sandbox start', '--state').value).toEqual({ kind: 'files' });

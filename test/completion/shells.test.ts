@@ -74,7 +74,7 @@ const CASES: Case[] = [
   // values that are known
   { line: 'payctl payout create --type ', want: ['bank', 'wallet'] },
   { line: 'payctl payouts list --status ', want: ['Pending', 'Successful', 'Failed'] },
-  { line: 'payctl history --status not', want: ['not-sent', 'not-made'] },
+  { line: 'payctl history --status not', want: ['not-made'] },
   { line: 'payctl history rec', want: ['reconcile'] },
   { line: 'payctl payout create --provider or', want: ['orange_money'] },
   { line: 'payctl completion ', want: ['bash', 'zsh', 'fish'] },

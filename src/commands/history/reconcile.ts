@@ -1,6 +1,6 @@
 /**
  * `payctl history reconcile`: every journaled payout of this base URL whose outcome is
- * unknown is looked up at the service by payout id (payouts/lookup.ts). Found: recorded as
+ * unknown (or was never recorded: the run ended with its request maybe in flight) is looked up at the service by payout id (payouts/lookup.ts). Found: recorded as
  * accepted, with its transaction. Not found (404 NOT_FOUND): recorded as not made, and the
  * command that sends it safely (same payout id, same idempotency key) is printed. A look-up
  * that fails leaves the outcome unknown (exit 4).
@@ -12,6 +12,7 @@ import { commandLine, invocationOf, type Invocation } from '../../output/command
 import { text } from '../../output/text.js';
 import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';
 import { reconcileEntry } from '../../payouts/lookup.js';
+import { ledgerOutcome } from '../../payouts/ledger.js';
 import { validatePayout, payoutBody, type PayoutFields } from '../../payouts/request.js';
 import { retryCommand } from '../payout/retry-command.js';
 
@@ -81,7 +82,7 @@ export async function run(_opts: Record<string, never>, deps: Deps): Promise<num
   const todo: Array<{ name: string; t: number }> = [];
   for (const it of journal.scan()) {
     if ('error' in it) damaged.push(it.error.message);
-    else if (it.entry.outcome?.kind === 'unknown' && journalBase(it.entry.baseUrl) === base) todo.push({ name: it.name, t: Date.parse(it.entry.createdAt) || 0 });
+    else if (ledgerOutcome(it.entry) === 'unknown' && journalBase(it.entry.baseUrl) === base) todo.push({ name: it.name, t: Date.parse(it.entry.createdAt) || 0 });
   }
   // Oldest first: the order they were sent in.
   todo.sort((a, b) => a.t - b.t);
@@ -89,7 +90,7 @@ export async function run(_opts: Record<string, never>, deps: Deps): Promise<num
   for (const { name } of todo) {
     if (deps.signal.aborted) break;
     const entry = journal.byName(name);
-    if (!entry || entry.outcome?.kind !== 'unknown') continue;
+    if (!entry || ledgerOutcome(entry) !== 'unknown') continue;
     let result: ReconcileResult;
     try {
       const { lookUp, entry: now } = await reconcileEntry(api, journal, entry, () => deps.clock.now(), deps.signal);
