@@ -8,6 +8,7 @@ _payctl_commands() {
   case $1 in
     '') REPLY='login logout status balances payout payouts history summary webhooks config completion sandbox help' ;;
     'payout') REPLY='create batch get help' ;;
+    'payout batch') REPLY='status' ;;
     'payouts') REPLY='list help' ;;
     'history') REPLY='reconcile' ;;
     'webhooks') REPLY='listen help' ;;
@@ -29,6 +30,7 @@ _payctl_options() {
     'payout') REPLY='-h --help' ;;
     'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --allow-repeat --wait --wait-timeout -h --help' ;;
     'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates -y --yes -h --help' ;;
+    'payout batch status') REPLY='--concurrency --wait --wait-timeout --failed-out -h --help' ;;
     'payout get') REPLY='--wait --wait-timeout -h --help' ;;
     'payouts') REPLY='-h --help' ;;
     'payouts list') REPLY='--status --wallet --currency --from --to --limit --page --all --csv -h --help' ;;
@@ -78,6 +80,9 @@ _payctl_option_value() {
     'payout batch:--batch-id') REPLY='any' ;;
     'payout batch:--concurrency') REPLY='any' ;;
     'payout batch:--report') REPLY='files' ;;
+    'payout batch status:--concurrency') REPLY='any' ;;
+    'payout batch status:--wait-timeout') REPLY='any' ;;
+    'payout batch status:--failed-out') REPLY='files' ;;
     'payout get:--wait-timeout') REPLY='any' ;;
     'payouts list:--status') REPLY='words Pending Successful Failed' ;;
     'payouts list:--wallet') REPLY='any' ;;
@@ -119,6 +124,7 @@ _payctl_option_value() {
 _payctl_argument() {
   case "$1:$2" in
     'payout batch:0') REPLY='files' ;;
+    'payout batch status:0') REPLY='files' ;;
     'payout get:0') REPLY='any' ;;
     'payout help:0') REPLY='words create batch get' ;;
     'payouts help:0') REPLY='words list' ;;
@@ -198,12 +204,11 @@ _payctl() {
       _payctl_commands "$cmdpath"
       subs=$REPLY
     fi
-    if [[ -n $subs ]]; then
-      _payctl_values "words $subs" "$cur" ''
-    else
-      _payctl_argument "$cmdpath" "$npos"
-      [[ -n $REPLY ]] && _payctl_values "$REPLY" "$cur" ''
-    fi
+    # A command that runs and has verbs (payout batch, payout batch status) offers both.
+    [[ -n $subs ]] && _payctl_values "words $subs" "$cur" ''
+    REPLY=''
+    _payctl_argument "$cmdpath" "$npos"
+    [[ -n $REPLY ]] && _payctl_values "$REPLY" "$cur" ''
   fi
   return 0
 }

@@ -9,6 +9,8 @@ function __payctl_commands
             echo login logout status balances payout payouts history summary webhooks config completion sandbox help
         case 'payctl payout'
             echo create batch get help
+        case 'payctl payout batch'
+            echo status
         case 'payctl payouts'
             echo list help
         case 'payctl history'
@@ -30,6 +32,8 @@ function __payctl_takes_value
         case 'payctl payout create:--wallet' 'payctl payout create:--amount' 'payctl payout create:--currency' 'payctl payout create:--type' 'payctl payout create:--name' 'payctl payout create:--provider' 'payctl payout create:--account' 'payctl payout create:--phone' 'payctl payout create:--note' 'payctl payout create:--metadata' 'payctl payout create:--payout-id' 'payctl payout create:--idempotency-key' 'payctl payout create:--wait-timeout'
             return 0
         case 'payctl payout batch:--batch-id' 'payctl payout batch:--concurrency' 'payctl payout batch:--report'
+            return 0
+        case 'payctl payout batch status:--concurrency' 'payctl payout batch status:--wait-timeout' 'payctl payout batch status:--failed-out'
             return 0
         case 'payctl payout get:--wait-timeout'
             return 0
@@ -169,6 +173,7 @@ complete -c payctl -n "__payctl_at 'payctl payout create'" -l wait-timeout -x -d
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s h -l help -d 'show help'
 
 # payctl payout batch
+complete -c payctl -n "__payctl_at 'payctl payout batch' 0" -a status -d 'refresh a batch report with each accepted row\'s status: Successful, Failed or Pending'
 complete -c payctl -n "__payctl_at 'payctl payout batch' 0" -F -d 'CSV with a header row, or JSON lines'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -l batch-id -x -d 'name of this batch (default: "default"); a new name pays the same rows again as new payouts'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -l concurrency -x -d 'payouts in flight at once'
@@ -177,6 +182,14 @@ complete -c payctl -n "__payctl_at 'payctl payout batch'" -l dry-run -d 'check t
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -l allow-duplicates -d 'send identical rows as separate payouts without asking'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -s h -l help -d 'show help'
+
+# payctl payout batch status
+complete -c payctl -n "__payctl_at 'payctl payout batch status' 0" -F -d 'the report payout batch wrote (.csv or .jsonl)'
+complete -c payctl -n "__payctl_at 'payctl payout batch status'" -l concurrency -x -d 'payouts read at once'
+complete -c payctl -n "__payctl_at 'payctl payout batch status'" -l wait -d 'wait until no row is Pending; exit 5 if some still are at --wait-timeout'
+complete -c payctl -n "__payctl_at 'payctl payout batch status'" -l wait-timeout -x -d 'how long --wait waits, in seconds (default: 600, at most 86400)'
+complete -c payctl -n "__payctl_at 'payctl payout batch status'" -l failed-out -r -F -d 'write the Failed rows as a new batch file (.csv or .jsonl; never overwrites a file)'
+complete -c payctl -n "__payctl_at 'payctl payout batch status'" -s h -l help -d 'show help'
 
 # payctl payout get
 complete -c payctl -n "__payctl_at 'payctl payout get' 0" -f -d 'payout id or transaction id'

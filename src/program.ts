@@ -127,9 +127,21 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner): void {
     return run(cmd, spec.load, args);
   });
   // Its options are not the verbs': `history reconcile --status x` is refused, not ignored.
+  // An option the verb declares too is the verb's: commander reads the parent's options
+  // wherever they stand, so `payout batch status r.csv --concurrency 8` is handed to status.
   if (spec.commands?.length) {
     cmd.hook('preSubcommand', (self, sub) => {
-      const given = self.options.filter((o) => self.getOptionValue(o.attributeName()) !== undefined);
+      // Given on the command line (a default, such as batch's --concurrency 4, is not given).
+      const given = self.options.filter((o) => {
+        const source = self.getOptionValueSource(o.attributeName());
+        return self.getOptionValue(o.attributeName()) !== undefined && source !== undefined && source !== 'default';
+      });
+      for (const o of [...given]) {
+        const mine = sub.options.find((s) => s.long === o.long);
+        if (!mine) continue;
+        sub.setOptionValueWithSource(mine.attributeName(), self.getOptionValue(o.attributeName()), 'cli');
+        given.splice(given.indexOf(o), 1);
+      }
       if (given.length)
         self.error(`error: ${given[0]!.long} is an option of '${self.name()}', not of '${self.name()} ${sub.name()}'`, { code: 'commander.unknownOption' });
     });

@@ -153,12 +153,11 @@ ${fn}() {
       ${fn}_commands "$cmdpath"
       subs=$REPLY
     fi
-    if [[ -n $subs ]]; then
-      ${fn}_values "words $subs" "$cur" ''
-    else
-      ${fn}_argument "$cmdpath" "$npos"
-      [[ -n $REPLY ]] && ${fn}_values "$REPLY" "$cur" ''
-    fi
+    # A command that runs and has verbs (payout batch, payout batch status) offers both.
+    [[ -n $subs ]] && ${fn}_values "words $subs" "$cur" ''
+    REPLY=''
+    ${fn}_argument "$cmdpath" "$npos"
+    [[ -n $REPLY ]] && ${fn}_values "$REPLY" "$cur" ''
   fi
   return 0
 }

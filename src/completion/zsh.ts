@@ -174,12 +174,11 @@ ${fn}() {
       ${fn}_commands "$cmdpath"
       subs=("\${reply[@]}")
     fi
-    if (( $#subs )); then
-      _describe -t commands '${model.program} command' subs
-    else
-      ${fn}_argument "$cmdpath" "$npos"
-      [[ -n $REPLY ]] && ${fn}_values \${=REPLY}
-    fi
+    # A command that runs and has verbs (payout batch, payout batch status) offers both.
+    (( $#subs )) && _describe -t commands '${model.program} command' subs
+    REPLY=''
+    ${fn}_argument "$cmdpath" "$npos"
+    [[ -n $REPLY ]] && ${fn}_values \${=REPLY}
   fi
 }
 

@@ -20,7 +20,8 @@ export function defaultReportPath(input: string): string {
   return join(dirname(input), `${basename(input, ext)}.report${reportExt}`);
 }
 
-function isJsonl(path: string): boolean {
+/** A report (or batch file) path that means JSON lines, by its extension; else CSV. */
+export function isJsonl(path: string): boolean {
   return /\.(jsonl|ndjson|json)$/i.test(path);
 }
 
@@ -87,7 +88,7 @@ function header(jsonl: boolean, batchId: string | undefined): string {
 }
 
 /** Opens for writing without following a symlink: O_NOFOLLOW, and O_EXCL for new names. */
-function openNoFollow(path: string, exclusive: boolean): number {
+export function openNoFollow(path: string, exclusive: boolean): number {
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (exclusive ? constants.O_EXCL : constants.O_TRUNC);
   const fd = openSync(path, flags, 0o644);
   if (!fstatSync(fd).isFile()) {
@@ -102,6 +103,11 @@ export function writeReport(path: string, outcomes: RowOutcome[], batchId?: stri
   const jsonl = isJsonl(path);
   let out = header(jsonl, batchId);
   for (const o of outcomes) out += line(o, jsonl, batchId);
+  replaceAtomically(path, out);
+}
+
+/** `text` put at `path` atomically: a new temp file beside it (O_EXCL, O_NOFOLLOW), then renamed over it. */
+export function replaceAtomically(path: string, out: string): void {
   const tmp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
   const fd = openNoFollow(tmp, true);
   try {

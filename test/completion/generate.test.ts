@@ -91,6 +91,7 @@ describe('completion model', () => {
     expect(at('payouts').commands.map((c) => c.name)).toEqual(['list', 'help']);
     // A command that runs by itself and has a verb below it: no implicit help verb.
     expect(at('history').commands.map((c) => c.name)).toEqual(['reconcile']);
+    expect(at('payout batch').commands.map((c) => c.name)).toEqual(['status']);
     expect(at('history').options.map((o) => o.long)).toEqual(['--since', '--until', '--status', '--batch-id', '--csv', '--help']);
     expect(at('config').commands.map((c) => c.name)).toEqual(['list', 'get', 'set', 'unset', 'path', 'help']);
     expect(at('sandbox').commands.map((c) => c.name)).toEqual(['start', 'stop', 'status', 'help']);
@@ -123,6 +124,7 @@ describe('completion model', () => {
     expect(option('payout create', '--amount').value).toEqual({ kind: 'any' });
     expect(option('payout create', '--yes').value).toBeUndefined();
     expect(at('payout batch').arguments[0]?.value).toEqual({ kind: 'files' });
+    expect(at('payout batch status').arguments[0]?.value).toEqual({ kind: 'files' });
     expect(at('completion').arguments[0]?.value).toEqual({ kind: 'words', words: ['bash', 'zsh', 'fish'] });
     for (const path of ['config get', 'config set', 'config unset']) {
       expect(at(path).arguments[0]?.value).toEqual({ kind: 'words', words: SETTABLE });

@@ -91,6 +91,10 @@ const CASES: Case[] = [
   // file names where a file is expected, and nowhere else
   { line: 'payctl payout batch sti', want: ['stipends.csv'] },
   { line: 'payctl payout batch stipends.csv --report rep', want: ['report-old.jsonl'] },
+  // payout batch runs and has a verb: both are offered; status takes a report (a file)
+  { line: 'payctl payout batch sta', want: ['state.json', 'status'] },
+  { line: 'payctl payout batch status rep', want: ['report-old.jsonl'] },
+  { line: 'payctl payout batch status report-old.jsonl --failed-out rep', want: ['report-old.jsonl'] },
   { line: 'payctl sandbox start --state sta', want: ['state.json'] },
   { line: 'payctl payout create --amount ', want: [] },
   { line: 'payctl payout get ', want: [] },

@@ -15,6 +15,7 @@ import type { LoginOptions } from '../../src/commands/login.js';
 import type { BalancesOptions } from '../../src/commands/balances.js';
 import type { PayoutCreateOptions } from '../../src/commands/payout/create.js';
 import type { PayoutBatchOptions } from '../../src/commands/payout/batch.js';
+import type { BatchStatusOptions } from '../../src/commands/payout/batch-status.js';
 import type { PayoutGetOptions } from '../../src/commands/payout/get.js';
 import type { PayoutsListOptions } from '../../src/commands/payouts/list.js';
 import type { SummaryOptions } from '../../src/commands/summary.js';
@@ -214,6 +215,54 @@ describe('payout batch', () => {
   it('a file named like an option is reachable after --', async () => {
     const p = await parse('payout', 'batch', '--', '--dry-run');
     expect(p.opts).toEqual({ file: '--dry-run', concurrency: 4 } satisfies PayoutBatchOptions);
+  });
+});
+
+describe('payout batch status', () => {
+  it('defaults: the report, concurrency 4', async () => {
+    const p = await parse('payout', 'batch', 'status', 'stipends.report.csv');
+    expect(p.path).toBe('payout batch status');
+    expect(p.opts).toEqual({ report: 'stipends.report.csv', concurrency: 4 } satisfies BatchStatusOptions);
+    expect(p.cmd.parent?.name()).toBe('batch');
+  });
+
+  it('every flag maps to its field; --concurrency and --wait-timeout are numbers', async () => {
+    const p = await parse('payout', 'batch', 'status', 'r.jsonl', '--concurrency', '8', '--wait', '--wait-timeout', '2.5', '--failed-out', 'failed.jsonl');
+    expect(p.opts).toEqual({ report: 'r.jsonl', concurrency: 8, wait: true, waitTimeout: 2.5, failedOut: 'failed.jsonl' } satisfies BatchStatusOptions);
+  });
+
+  it('flags before the report and global options after the verb', async () => {
+    const p = await parse('payout', 'batch', 'status', '--wait', 'r.csv', '--json', '-p', 'prod');
+    expect(p.path).toBe('payout batch status');
+    expect(p.opts).toEqual({ report: 'r.csv', concurrency: 4, wait: true } satisfies BatchStatusOptions);
+    expect(p.globals()).toMatchObject({ profile: 'prod', json: true });
+  });
+
+  it('--wait-timeout needs --wait; --concurrency is bounded', async () => {
+    expect((await refuse('payout', 'batch', 'status', 'r.csv', '--wait-timeout', '5')).message).toMatch(/--wait-timeout needs --wait/);
+    expect((await refuse('payout', 'batch', 'status', 'r.csv', '--concurrency', '0')).code).toBe('commander.invalidArgument');
+  });
+
+  it('the report is required', async () => {
+    expect((await refuse('payout', 'batch', 'status')).code).toBe('commander.missingArgument');
+  });
+
+  it("batch's own options before the verb are refused, not ignored", async () => {
+    const r = await refuse('payout', 'batch', '--yes', 'status', 'r.csv');
+    expect(r.code).toBe('commander.unknownOption');
+    expect(r.message).toBe("--yes is an option of 'batch', not of 'batch status'");
+  });
+
+  it('payout batch <file> parses as before; a file named status is sent as ./status', async () => {
+    const plain = await parse('payout', 'batch', 'file.csv');
+    expect(plain.path).toBe('payout batch');
+    expect(plain.opts).toEqual({ file: 'file.csv', concurrency: 4 } satisfies PayoutBatchOptions);
+    const named = await parse('payout', 'batch', './status', '--yes', '--concurrency', '2');
+    expect(named.path).toBe('payout batch');
+    expect(named.opts).toEqual({ file: './status', concurrency: 2, yes: true } satisfies PayoutBatchOptions);
+    const after = await parse('payout', 'batch', 'file.csv', '--report', 'status', '--dry-run');
+    expect(after.path).toBe('payout batch');
+    expect(after.opts).toEqual({ file: 'file.csv', concurrency: 4, report: 'status', dryRun: true } satisfies PayoutBatchOptions);
   });
 });
 

@@ -11,6 +11,7 @@ export const MINIMAL: Record<string, string[]> = {
   payout: ['payout'],
   'payout create': ['payout', 'create'],
   'payout batch': ['payout', 'batch', 'rows.csv'],
+  'payout batch status': ['payout', 'batch', 'status', 'rows.report.csv'],
   'payout get': ['payout', 'get', 'po_1'],
   payouts: ['payouts'],
   'payouts list': ['payouts', 'list'],

@@ -16,6 +16,7 @@ const RUNS: Record<string, () => Promise<Run>> = {
   balances: async () => (await import('../../src/commands/balances.js')).run,
   'payout create': async () => (await import('../../src/commands/payout/create.js')).run,
   'payout batch': async () => (await import('../../src/commands/payout/batch.js')).run,
+  'payout batch status': async () => (await import('../../src/commands/payout/batch-status.js')).run,
   'payout get': async () => (await import('../../src/commands/payout/get.js')).run,
   'payouts list': async () => (await import('../../src/commands/payouts/list.js')).run,
   history: async () => (await import('../../src/commands/history.js')).run,

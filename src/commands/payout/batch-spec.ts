@@ -1,5 +1,9 @@
-/** `payctl payout batch <file>` (the run is batch.ts). */
+/**
+ * `payctl payout batch <file>` (the run is batch.ts) and `payctl payout batch status <report>`.
+ * A batch file named `status` is sent as `payctl payout batch ./status`: the bare word is the verb.
+ */
 import { intOption, type CommandSpec } from '../spec.js';
+import { batchStatusSpec } from './batch-status-spec.js';
 
 export const batchSpec: CommandSpec = {
   name: 'batch',
@@ -20,11 +24,15 @@ export const batchSpec: CommandSpec = {
     'Every row is checked first (wallets and currencies too); nothing is sent if any row is bad. Running the\n' +
     'file again resumes: rows already accepted are skipped, unknown ones are retried with their journaled keys.\n' +
     'Identical rows are sent only after a confirmation at a terminal, or with --allow-duplicates.\n' +
-    'Exit codes: 0 every row accepted, 1 some rejected, 2 bad file (nothing sent), 4 some outcomes unknown.',
+    'Exit codes: 0 every row accepted, 1 some rejected, 2 bad file (nothing sent), 4 some outcomes unknown.\n' +
+    'Then `payctl payout batch status <report>` shows what each accepted payout became (a file named\n' +
+    '"status" is sent as ./status).',
   examples: [
     'payctl payout batch stipends.csv --dry-run',
     'payctl payout batch stipends.csv --batch-id 2026-11-stipends --concurrency 8 --yes',
     'payctl payout batch suppliers.jsonl --report suppliers-report.jsonl --yes',
+    'payctl payout batch status stipends.report.csv --wait',
   ],
   load: () => import('./batch.js'),
+  commands: [batchStatusSpec],
 };

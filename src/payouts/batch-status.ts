@@ -1,0 +1,273 @@
+/**
+ * `payout batch status`: a batch report (report.ts) read back, each accepted row's
+ * current state found with payouts/settle.ts (the one polling loop), and the report
+ * written again in place, atomically: same format, same rows in the same order, every
+ * existing column unchanged, with the columns `status`, `failure_reason` and `settled_at`
+ * added (or updated, on a later run). Rows not accepted keep them empty.
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { csvRow } from '../output/csv.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { minorToDecimal, plainAmount, sumMinor, toCommonMinor, toDecimal } from '../money/amount.js';
+import type { PayoutRecord } from '../api/schemas.js';
+import { COLUMNS } from './batch-file.js';
+import { isJsonl, openNoFollow, replaceAtomically, REPORT_COLUMNS } from './report.js';
+
+export const STATUS_COLUMNS = ['status', 'failure_reason', 'settled_at'] as const;
+export type StatusBucket = 'Successful' | 'Failed' | 'Pending';
+
+/** One line of a report: its cells as read (CSV: strings by column; JSON lines: the object, key order kept). */
+export interface ReportEntry {
+  row: string;
+  payoutId: string;
+  outcome: string;
+  batchId: string | undefined;
+  values: Record<string, unknown>;
+}
+
+export interface StatusReport {
+  path: string;
+  format: 'csv' | 'jsonl';
+  /** CSV: the header as read. */
+  columns: string[];
+  entries: ReportEntry[];
+}
+
+/** What the service says of an accepted row now. */
+export interface RowState {
+  bucket: StatusBucket;
+  /** The status as the service gave it (sanitized). */
+  status: string;
+  failureReason: string;
+  settledAt: string;
+  record: PayoutRecord;
+}
+
+/** An outcome of `payout batch` whose payout was made. */
+export function isAccepted(e: ReportEntry): boolean {
+  return e.outcome === 'accepted' || e.outcome === 'replayed';
+}
+
+/** Why a path cannot be read as a report ([] when it can be opened). */
+function pathProblem(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) return `${path} is a symbolic link; give the report's own path`;
+    if (!st.isFile()) return `${path} is not a regular file`;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? `${path} does not exist` : `${path} cannot be read: ${(err as Error).message}`;
+  }
+  return undefined;
+}
+
+/**
+ * The report at `path`, or the problems that make it no payctl batch report (a missing
+ * file, a symlink, another CSV or JSON file). Read without following a symlink.
+ */
+export async function readStatusReport(path: string): Promise<{ report: StatusReport } | { problems: string[] }> {
+  const bad = pathProblem(path);
+  if (bad) return { problems: [bad] };
+  let text: string;
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      if (!fstatSync(fd).isFile()) return { problems: [`${path} is not a regular file`] };
+      text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(fd));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { problems: [code === 'ELOOP' ? `${path} is a symbolic link; give the report's own path` : `${path} cannot be read: ${(err as Error).message}`] };
+  }
+  const notReport = (why: string) => ({ problems: [`${path} is not a payctl batch report: ${why}`] });
+  const entries: ReportEntry[] = [];
+  if (!isJsonl(path)) {
+    const { parse } = await import('csv-parse/sync');
+    let records: string[][];
+    try {
+      records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false });
+    } catch (err) {
+      return notReport(`not valid CSV (${(err as Error).message})`);
+    }
+    const columns = records[0] ?? [];
+    if (REPORT_COLUMNS.some((c, i) => columns[i] !== c)) return notReport(`its header row is not ${REPORT_COLUMNS.join(',')}`);
+    if (records.length < 2) return notReport('it has no rows');
+    for (const cells of records.slice(1)) {
+      const values: Record<string, unknown> = {};
+      columns.forEach((c, i) => (values[c] = cells[i] ?? ''));
+      entries.push(entryOf(values));
+    }
+    return checked({ path, format: 'csv', columns, entries }, notReport);
+  }
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      return notReport(`line ${i + 1} is not JSON`);
+    }
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return notReport(`line ${i + 1} is not a JSON object`);
+    const values = obj as Record<string, unknown>;
+    if (!REPORT_COLUMNS.slice(0, 3).every((k) => Object.hasOwn(values, k))) return notReport(`line ${i + 1} lacks ${REPORT_COLUMNS.slice(0, 3).join(', ')}`);
+    entries.push(entryOf(values));
+  }
+  if (!entries.length) return notReport('it has no rows');
+  return checked({ path, format: 'jsonl', columns: [], entries }, notReport);
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
+function entryOf(values: Record<string, unknown>): ReportEntry {
+  const batchId = str(values.batch_id);
+  return { row: str(values.row), payoutId: str(values.payout_id), outcome: str(values.outcome), batchId: batchId || undefined, values };
+}
+
+function checked(report: StatusReport, notReport: (why: string) => { problems: string[] }): { report: StatusReport } | { problems: string[] } {
+  const noId = report.entries.find((e) => isAccepted(e) && !e.payoutId);
+  if (noId) return notReport(`row ${noId.row || '?'} was accepted but has no payout_id`);
+  return { report };
+}
+
+/** The state of a record: its bucket, and the cells written for it. */
+export function rowState(record: PayoutRecord, status: string): RowState {
+  const bucket: StatusBucket = status === 'Successful' || status === 'Failed' ? status : 'Pending';
+  return {
+    bucket,
+    status: sanitizeInline(status) || 'Pending',
+    failureReason: bucket === 'Failed' ? sanitizeInline(record.failure_reason ?? '') : '',
+    settledAt: bucket === 'Pending' ? '' : sanitizeInline(record.updated_at ?? ''),
+    record,
+  };
+}
+
+/**
+ * The report written again in place, atomically: every row in its order, the columns
+ * it had unchanged, and the status columns set from `states` (by index; rows without a
+ * state are left empty, or for an accepted row that could not be read, as an earlier run left them).
+ */
+export function rewriteReport(report: StatusReport, states: Map<number, RowState>): void {
+  const cells = (i: number): [string, string, string] | undefined => {
+    const s = states.get(i);
+    return s ? [s.status, s.failureReason, s.settledAt] : undefined;
+  };
+  let out = '';
+  if (report.format === 'csv') {
+    const columns = [...report.columns];
+    for (const c of STATUS_COLUMNS) if (!columns.includes(c)) columns.push(c);
+    out += csvRow(columns);
+    report.entries.forEach((e, i) => {
+      const set = cells(i);
+      const values = { ...e.values };
+      STATUS_COLUMNS.forEach((c, k) => (values[c] = set ? set[k] : isAccepted(e) ? (values[c] ?? '') : ''));
+      out += csvRow(columns.map((c) => values[c]));
+    });
+  } else {
+    report.entries.forEach((e, i) => {
+      const set = cells(i);
+      const values = { ...e.values };
+      STATUS_COLUMNS.forEach((c, k) => (values[c] = set ? set[k] || null : isAccepted(e) ? (values[c] ?? null) : null));
+      out += JSON.stringify(values) + '\n';
+    });
+  }
+  replaceAtomically(report.path, out);
+}
+
+/** Totals of one currency and status: rows and the exact sum (a plain decimal, "0.30"). */
+export interface StatusTotal {
+  currency: string;
+  status: StatusBucket;
+  count: number;
+  amount: string;
+}
+
+const BUCKETS: readonly StatusBucket[] = ['Successful', 'Failed', 'Pending'];
+
+/** Counts and exact totals per currency and status (never through a float). */
+export function statusTotals(states: RowState[]): StatusTotal[] {
+  const byCurrency = new Map<string, RowState[]>();
+  for (const s of states) {
+    const c = sanitizeInline(s.record.currency);
+    byCurrency.set(c, [...(byCurrency.get(c) ?? []), s]);
+  }
+  const out: StatusTotal[] = [];
+  for (const [currency, list] of [...byCurrency].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { digits } = toCommonMinor(
+      list.map((s) => s.record.amount),
+      currency,
+    );
+    for (const bucket of BUCKETS) {
+      const rows = list.filter((s) => s.bucket === bucket);
+      if (!rows.length) continue;
+      out.push({
+        currency,
+        status: bucket,
+        count: rows.length,
+        amount: minorToDecimal(
+          sumMinor(
+            rows.map((s) => s.record.amount),
+            digits,
+          ),
+          digits,
+        ),
+      });
+    }
+  }
+  return out;
+}
+
+/** The batch-file fields of a payout, from its record (no payout_id: a new batch id pays it anew). */
+export function batchFileRow(record: PayoutRecord): Record<string, string> {
+  const d = record.recipient?.accountDetails;
+  const row: Record<string, string> = {
+    wallet_id: record.wallet_id ?? '',
+    amount: plainAmount(toDecimal(record.amount), record.currency),
+    currency: record.currency,
+    type: record.recipient?.type ?? '',
+    name: d?.name ?? '',
+    provider: d?.provider ?? '',
+    account_number: d?.accountNumber ?? '',
+    phone_number: d?.phoneNumber ?? '',
+    note: d?.note ?? '',
+  };
+  for (const [k, v] of Object.entries(record.metadata ?? {})) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') row[`metadata.${k}`] = String(v);
+  }
+  return row;
+}
+
+/** The columns of a batch file that the failed rows are written with (batch-file.ts COLUMNS, less payout_id). */
+export const RETRY_COLUMNS = COLUMNS.filter((c) => c !== 'payout_id');
+
+/**
+ * Writes `rows` as a new batch file at `path` (CSV with a header row, or JSON lines),
+ * exclusively: an existing file (or symlink) there is never overwritten (EEXIST).
+ */
+export function writeBatchFile(path: string, format: 'csv' | 'jsonl', rows: Array<Record<string, string>>): void {
+  let out = '';
+  if (format === 'csv') {
+    const columns: string[] = [...RETRY_COLUMNS];
+    for (const r of rows) for (const k of Object.keys(r)) if (!columns.includes(k)) columns.push(k);
+    out += csvRow(columns);
+    for (const r of rows) out += csvRow(columns.map((c) => r[c] ?? ''));
+  } else {
+    for (const r of rows) {
+      const obj: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(r)) {
+        if (k.startsWith('metadata.')) ((obj.metadata ??= {}) as Record<string, string>)[k.slice('metadata.'.length)] = v;
+        else if (v !== '') obj[k] = v;
+      }
+      out += JSON.stringify(obj) + '\n';
+    }
+  }
+  const fd = openNoFollow(path, true);
+  try {
+    writeSync(fd, out);
+  } finally {
+    closeSync(fd);
+  }
+}

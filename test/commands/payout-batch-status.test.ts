@@ -1,0 +1,235 @@
+/**
+ * `payctl payout batch status <report>`: a batch report refreshed with what each accepted
+ * payout became. In process, against two sandboxes: one that settles after 200 ms (failing
+ * accounts ending in 0000), one that keeps every payout Pending for a minute.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { payctl } from '../helpers/in-process.js';
+import type { Run } from '../helpers/e2e.js';
+import { loginInProcess } from '../helpers/batch-fixtures.js';
+import { batchRows, fundDemoWallets, payoutPosts, postedPayoutId, tempWorkDir, toCsv, toJsonl, writeFile, type BatchRow } from '../helpers/batch.js';
+
+const fast = useSandbox({ settleAfterMs: 200 });
+const slow = useSandbox({ settleAfterMs: 60_000 });
+
+let cfgFast: ReturnType<typeof tempConfigDir>;
+let cfgSlow: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+
+beforeAll(async () => {
+  cfgFast = tempConfigDir();
+  cfgSlow = tempConfigDir();
+  await loginInProcess(fast.sb, cfgFast.dir);
+  await loginInProcess(slow.sb, cfgSlow.dir);
+});
+
+afterAll(() => {
+  cfgFast?.cleanup();
+  cfgSlow?.cleanup();
+});
+
+beforeEach(() => {
+  work = tempWorkDir();
+  fundDemoWallets(fast.sb);
+  fundDemoWallets(slow.sb);
+});
+
+afterEach(() => work.cleanup());
+
+const sle = (sb: Sandbox) => sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+
+type Cfg = { dir: string };
+const run = (cfg: Cfg, args: string[]): Promise<Run> => payctl(args, { dir: cfg.dir });
+
+/** Sends `rows` as a batch file (name decides the format) and returns the report's path. */
+async function send(cfg: Cfg, name: string, rows: BatchRow[]): Promise<string> {
+  const file = writeFile(work.file(name), name.endsWith('.csv') ? toCsv(rows) : toJsonl(rows));
+  const r = await run(cfg, ['payout', 'batch', file, '--yes']);
+  expect(r.stderr).not.toContain('error');
+  expect(r.code).toBe(0);
+  return work.file(name.replace(/\.(csv|jsonl)$/, '.report.$1'));
+}
+
+function readCsv(path: string): { header: string[]; rows: Array<Record<string, string>> } {
+  const text = readFileSync(path, 'utf8');
+  const header = text.split(/\r?\n/)[0]!.split(',');
+  return { header, rows: parse<Record<string, string>>(text, { columns: true, skip_empty_lines: true }) };
+}
+
+/** `n` rows; those at `failing` (1-based) pay an account ending in 0000, which the sandbox fails. */
+function rowsWithFailures(sb: Sandbox, n: number, failing: number[], prefix: string): BatchRow[] {
+  return batchRows(n, sle(sb), prefix).map((r, i) => (failing.includes(i + 1) ? { ...r, account_number: `07${String(i + 1).padStart(3, '0')}0000` } : r));
+}
+
+describe('payout batch status: the done-when scenario', () => {
+  it('30 rows, 5 failing: --wait gives 25 Successful and 5 Failed with reasons, exit 1; --failed-out sends the 5 as a new batch', async () => {
+    const sb = fast.sb;
+    const failing = [3, 9, 14, 22, 30];
+    const rows = rowsWithFailures(sb, 30, failing, `done-${Date.now()}`).map(({ payout_id: _, ...r }) => r);
+    const report = await send(cfgFast, 'stipends.csv', rows);
+    const before = readCsv(report);
+    const failedOut = work.file('failed.csv');
+
+    const r = await run(cfgFast, ['payout', 'batch', 'status', report, '--wait', '--wait-timeout', '30', '--failed-out', failedOut]);
+    expect(r.code).toBe(1);
+
+    const after = readCsv(report);
+    expect(after.header).toEqual([...before.header, 'status', 'failure_reason', 'settled_at']);
+    expect(after.rows).toHaveLength(30);
+    // Same rows, same order, existing columns unchanged.
+    after.rows.forEach((row, i) => {
+      for (const c of before.header) expect(row[c]).toBe(before.rows[i]![c]);
+    });
+    const failedRows = after.rows.filter((x) => x.status === 'Failed');
+    expect(after.rows.filter((x) => x.status === 'Successful')).toHaveLength(25);
+    expect(failedRows.map((x) => Number(x.row))).toEqual(failing.map((k) => k + 1));
+    for (const f of failedRows) expect(f.failure_reason).not.toBe('');
+    for (const x of after.rows) expect(x.settled_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    for (const x of after.rows.filter((x) => x.status === 'Successful')) expect(x.failure_reason).toBe('');
+
+    expect(r.stdout).toMatch(/SLE\s+Successful\s+25\s/);
+    expect(r.stdout).toMatch(/SLE\s+Failed\s+5\s/);
+    expect(r.stdout).toContain('Failed:');
+    for (const f of failedRows) expect(r.stdout).toContain(f.payout_id);
+
+    // The failed rows as a batch file: exactly those 5, without payout ids.
+    const out = readCsv(failedOut);
+    expect(out.header).not.toContain('payout_id');
+    expect(out.header.slice(0, 9)).toEqual(['wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number', 'phone_number', 'note']);
+    expect(out.rows.map((x) => x.account_number)).toEqual(failing.map((k) => rows[k - 1]!.account_number));
+    expect(out.rows.map((x) => x.amount)).toEqual(failing.map((k) => rows[k - 1]!.amount));
+    expect(out.rows.map((x) => x.name)).toEqual(failing.map((k) => rows[k - 1]!.name));
+
+    // The printed command: a new batch id, no --yes; with --yes added it sends 5 new payouts.
+    const date = new Date().toISOString().slice(0, 10);
+    const line = r.stderr.split('\n').find((l) => l.includes('payctl payout batch '))!;
+    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id default-retry-${date}`);
+    const sent = new Set(after.rows.map((x) => x.payout_id));
+    const from = sb.requests().length;
+    const again = await run(cfgFast, [...line.trim().split(' ').slice(1), '--yes']);
+    expect(again.code).toBe(0);
+    const posts = payoutPosts(sb, from);
+    expect(posts).toHaveLength(5);
+    for (const p of posts) expect(sent.has(postedPayoutId(p))).toBe(false);
+  });
+});
+
+describe('payout batch status: before settlement, totals, formats', () => {
+  it('without --wait before settlement: exit 5 with Pending counts and exact totals (0.10 x 3 = 0.30)', async () => {
+    const sb = slow.sb;
+    const rows = batchRows(3, sle(sb), `pend-${Date.now()}`).map((r): BatchRow => ({ ...r, amount: '0.10' }));
+    const report = await send(cfgSlow, 'dimes.csv', rows);
+    const r = await run(cfgSlow, ['payout', 'batch', 'status', report]);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toMatch(/SLE\s+Pending\s+3\s+0\.30/);
+    expect(r.stderr).toContain(`still Pending`);
+    expect(r.stderr).toContain(`payctl payout batch status ${report} --wait`);
+    expect(readCsv(report).rows.map((x) => [x.status, x.failure_reason, x.settled_at])).toEqual(Array(3).fill(['Pending', '', '']));
+
+    const j = await run(cfgSlow, ['payout', 'batch', 'status', report, '--json']);
+    expect(j.code).toBe(5);
+    const doc = JSON.parse(j.stdout) as Record<string, unknown>;
+    expect(doc).toMatchObject({ rows: 3, accepted: 3, successful: 0, failed: 0, pending: 3, failed_rows: [], failed_out: null, retry_command: null });
+    expect(doc.totals).toEqual([{ currency: 'SLE', status: 'Pending', count: 3, amount: '0.30' }]);
+  });
+
+  it('--json after settlement: counts, totals per currency and status, the failed rows with reasons', async () => {
+    const sb = fast.sb;
+    const rows = rowsWithFailures(sb, 4, [2], `json-${Date.now()}`).map((r): BatchRow => ({ ...r, amount: '0.10' }));
+    const report = await send(cfgFast, 'small.csv', rows);
+    const r = await run(cfgFast, ['payout', 'batch', 'status', report, '--wait', '--json']);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { totals: unknown; failed_rows: Array<Record<string, unknown>>; successful: number; failed: number };
+    expect(doc.successful).toBe(3);
+    expect(doc.failed).toBe(1);
+    expect(doc.totals).toEqual([
+      { currency: 'SLE', status: 'Successful', count: 3, amount: '0.30' },
+      { currency: 'SLE', status: 'Failed', count: 1, amount: '0.10' },
+    ]);
+    expect(doc.failed_rows).toEqual([
+      { row: '3', payout_id: rows[1]!.payout_id, amount: '0.10', currency: 'SLE', failure_reason: expect.stringMatching(/.+/) as unknown },
+    ]);
+  });
+
+  it('a JSON-lines report is rewritten as JSON lines, with status keys', async () => {
+    const sb = fast.sb;
+    const rows = rowsWithFailures(sb, 3, [1], `jsonl-${Date.now()}`);
+    const report = await send(cfgFast, 'rows.jsonl', rows);
+    const before = readFileSync(report, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const failedOut = work.file('failed.jsonl');
+    const r = await run(cfgFast, ['payout', 'batch', 'status', report, '--wait', '--failed-out', failedOut]);
+    expect(r.code).toBe(1);
+    const after = readFileSync(report, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(after.map((o) => o.status)).toEqual(['Failed', 'Successful', 'Successful']);
+    after.forEach((o, i) => expect(o).toMatchObject(before[i]!));
+    expect(Object.keys(after[0]!)).toEqual([...Object.keys(before[0]!), 'status', 'failure_reason', 'settled_at']);
+    const out = readFileSync(failedOut, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out).toHaveLength(1);
+    expect(out[0]).not.toHaveProperty('payout_id');
+    expect(out[0]).toMatchObject({ account_number: rows[0]!.account_number, amount: rows[0]!.amount, currency: 'SLE' });
+  });
+
+  it('rows not accepted keep the status columns empty; the rewrite is atomic and a second run reads it again', async () => {
+    const sb = fast.sb;
+    const report = await send(cfgFast, 'mixed.csv', batchRows(2, sle(sb), `mixed-${Date.now()}`));
+    // A row that was rejected: nothing to look up.
+    writeFileSync(report, readFileSync(report, 'utf8') + '9,x-never-sent,rejected,validation_error,bad account,,,,default\r\n');
+    const inode = lstatSync(report).ino;
+    const first = await run(cfgFast, ['payout', 'batch', 'status', report, '--wait']);
+    expect(first.code).toBe(0);
+    expect(lstatSync(report).ino).not.toBe(inode); // a new file renamed into place
+    expect(readdirSync(work.dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const once = readFileSync(report, 'utf8');
+    const { header, rows } = readCsv(report);
+    expect(rows.map((x) => x.status)).toEqual(['Successful', 'Successful', '']);
+    expect(rows[2]).toMatchObject({ outcome: 'rejected', status: '', failure_reason: '', settled_at: '' });
+    expect(header.filter((c) => c === 'status')).toHaveLength(1);
+
+    const second = await run(cfgFast, ['payout', 'batch', 'status', report]);
+    expect(second.code).toBe(0);
+    expect(readFileSync(report, 'utf8')).toBe(once);
+    expect(second.stdout).toMatch(/SLE\s+Successful\s+2\s/);
+  });
+});
+
+describe('payout batch status: bad input, before anything is fetched', () => {
+  const refused = async (args: string[], message: RegExp) => {
+    const sb = fast.sb;
+    const from = sb.requests().length;
+    const r = await run(cfgFast, ['payout', 'batch', 'status', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(sb.requests().slice(from)).toEqual([]);
+  };
+
+  it('a missing report, a symlink, a file that is no payctl report', async () => {
+    await refused([work.file('nope.report.csv')], /does not exist/);
+    const batchFile = writeFile(work.file('rows.csv'), toCsv(batchRows(1, sle(fast.sb), 'x')));
+    await refused([batchFile], /not a payctl batch report/);
+    await refused([writeFile(work.file('r.jsonl'), '{"a":1}\n')], /not a payctl batch report/);
+    const real = writeFile(work.file('real.report.csv'), 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run\r\n2,p1,accepted,,,TRX1,,\r\n');
+    symlinkSync(real, work.file('link.report.csv'));
+    await refused([work.file('link.report.csv')], /symbolic link/);
+  });
+
+  it('--failed-out onto an existing file is refused, and the file is left as it was', async () => {
+    const report = writeFile(work.file('r.report.csv'), 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run\r\n2,p1,accepted,,,TRX1,,\r\n');
+    const existing = writeFile(work.file('failed.csv'), 'keep me\n');
+    await refused([report, '--failed-out', existing], /already exists/);
+    expect(readFileSync(existing, 'utf8')).toBe('keep me\n');
+    expect(existsSync(work.file('r.report.csv'))).toBe(true);
+  });
+});
