@@ -1,7 +1,8 @@
 /**
- * Exit code 5 as the shell sees it, from the built binary: `payout create --wait` on a
- * payout that is still Pending at --wait-timeout. The behaviour of --wait (settled,
- * failed, back-off, Retry-After, the live line, Ctrl-C) is tested in process in
+ * `payout create --wait` from the built binary, as the shell sees its exit codes (issue 13's
+ * Done-when): 0 when the payout settles Successful, 1 with the failure reason when it settles
+ * Failed (an account ending in 0000), 5 when it is still Pending at --wait-timeout. The rest
+ * of --wait (back-off, Retry-After, the live line, Ctrl-C) is tested in process in
  * test/commands/payout-wait.test.ts.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,9 +13,41 @@ import { newKey, payctl, useConfigDir, writeProfile } from '../helpers/e2e.js';
 const KEY = newKey();
 // Settles in an hour: every payout stays Pending for the whole test.
 const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 3_600_000 });
+// Settles in 300 ms: the first check after a second finds it settled.
+const fast = useSandbox({ apiKey: KEY, settleAfterMs: 300 });
 const cfg = useConfigDir();
 
 beforeEach(() => writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }));
+
+const createArgs = (wallet: string, id: string, account: string) =>
+  ['payout', 'create', '--wallet', wallet, '--amount', '10', '--currency', 'SLE', '--type', 'bank', '--name', 'Chinedu Okafor', '--provider', 'ecobank'].concat([
+    '--account',
+    account,
+    '--payout-id',
+    id,
+    '--yes',
+    '--wait',
+  ]);
+
+describe('0 and 1: settled while waiting', () => {
+  it('payout create --wait exits 0 when the payout settles Successful', async () => {
+    writeProfile(cfg.dir, { baseUrl: fast.sb.baseUrl, apiKey: KEY });
+    const id = randomUUID();
+    const r = await payctl(createArgs(freshWallet(fast.sb, '1000.00', 'SLE'), id, '0123456789'), { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Status\s+Successful/);
+    expect(r.stderr).toContain(`Payout ${id} is Successful`);
+  });
+
+  it('payout create --wait exits 1 with the failure reason when the payout settles Failed', async () => {
+    writeProfile(cfg.dir, { baseUrl: fast.sb.baseUrl, apiKey: KEY });
+    const id = randomUUID();
+    const r = await payctl(createArgs(freshWallet(fast.sb, '1000.00', 'SLE'), id, '1230000'), { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/Status\s+Failed/);
+    expect(r.stderr).toContain(`Error: Payout ${id} failed: Recipient account rejected by the provider (account not found).`);
+  });
+});
 
 describe('5: still pending when --wait ran out of time', () => {
   it('payout create --wait --wait-timeout 1 exits 5 with the command to keep waiting', async () => {
