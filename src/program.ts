@@ -172,7 +172,8 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
     verbose?: boolean;
     timeout?: number;
   }>();
-  const profile = profileChoice(o.profile, env).value;
+  const choice = profileChoice(o.profile, env);
+  const profile = choice.value;
   // A profile name is a key of the config file and a word in printed commands: kept plain.
   if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {
     throw new UsageError(
@@ -183,6 +184,7 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
   }
   return {
     profile,
+    profileChosen: choice.source !== 'default',
     baseUrl: o.baseUrl,
     json: o.json === true,
     noInput: o.input === false,

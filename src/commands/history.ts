@@ -46,20 +46,7 @@ export interface HistoryFilter {
 /** Rows drawn per write of the table: the widths are fixed by the first chunk. */
 const TABLE_CHUNK = 200;
 
-/**
- * Was the profile chosen for this run (--profile, or PAYCTL_PROFILE), rather than the
- * default? Only then does history keep to one profile.
- */
-export function explicitProfile(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
-  if (env.PAYCTL_PROFILE) return true;
-  for (const a of argv) {
-    if (a === '--') return false;
-    if (a === '--profile' || a === '-p' || a.startsWith('--profile=') || /^-p[^-]/.test(a)) return true;
-  }
-  return false;
-}
-
-export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'argv' | 'env' | 'globals'>): HistoryFilter {
+export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'globals'>): HistoryFilter {
   const problems: string[] = [];
   const f: HistoryFilter = {};
   if (opts.since !== undefined) {
@@ -82,7 +69,7 @@ export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'argv'
   if (opts.batchId !== undefined) f.batchId = opts.batchId;
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for history.', problems);
-  if (explicitProfile(deps.argv, deps.env)) f.profile = deps.globals.profile;
+  if (deps.globals.profileChosen) f.profile = deps.globals.profile;
   return f;
 }
 

@@ -1,6 +1,8 @@
 /** The global options of one run (flags and environment), read once at the entry. */
 export interface GlobalOptions {
   profile: string;
+  /** The profile was chosen for this run (--profile or PAYCTL_PROFILE), not the default one. */
+  profileChosen: boolean;
   /** Set when --base-url was given on the command line. */
   baseUrl: string | undefined;
   json: boolean;

@@ -53,7 +53,16 @@ export interface FakeDeps {
 
 export function fakeDeps(o: FakeDepsOptions): FakeDeps {
   const tty = o.tty ?? (o.prompts ? { stdin: true, stdout: true } : {});
-  const globals: GlobalOptions = { profile: 'default', baseUrl: undefined, json: false, noInput: false, verbose: false, timeoutMs: 30_000, ...o.globals };
+  const globals: GlobalOptions = {
+    profile: 'default',
+    profileChosen: false,
+    baseUrl: undefined,
+    json: false,
+    noInput: false,
+    verbose: false,
+    timeoutMs: 30_000,
+    ...o.globals,
+  };
   const env = cliEnv(o.dir, o.env);
   const stdout = new Collector();
   const stderr = new Collector();

@@ -12,6 +12,7 @@ import { LEAVES, MINIMAL } from './minimal.js';
 
 const DEFAULTS: GlobalOptions = {
   profile: 'default',
+  profileChosen: false,
   baseUrl: undefined,
   json: false,
   noInput: false,
@@ -22,6 +23,7 @@ const DEFAULTS: GlobalOptions = {
 const ALL_GLOBALS = ['--profile', 'staging', '--base-url', 'http://127.0.0.1:4010/v2', '--json', '--no-input', '--no-color', '--verbose', '--timeout', '2.5'];
 const ALL_SET: GlobalOptions = {
   profile: 'staging',
+  profileChosen: true,
   baseUrl: 'http://127.0.0.1:4010/v2',
   json: true,
   noInput: true,
@@ -60,7 +62,7 @@ describe('every command reads the global options', () => {
 
       it('the short forms -p and -v', async () => {
         const p = await parse(...argv, '-p', 'ci', '-v');
-        expect(p.globals()).toEqual({ ...DEFAULTS, profile: 'ci', verbose: true });
+        expect(p.globals()).toEqual({ ...DEFAULTS, profile: 'ci', profileChosen: true, verbose: true });
       });
 
       it('global options are not mixed into the options the command gets', async () => {
@@ -119,14 +121,14 @@ describe('global options one by one', () => {
 
   it('a global option given twice: the last one wins, wherever each is', async () => {
     const p = await parse('--profile', 'a', '--timeout', '1', 'status', '--profile', 'b', '--timeout', '2');
-    expect(p.globals()).toEqual({ ...DEFAULTS, profile: 'b', timeoutMs: 2000 });
+    expect(p.globals()).toEqual({ ...DEFAULTS, profile: 'b', profileChosen: true, timeoutMs: 2000 });
   });
 
   it('global options between the group and its subcommand', async () => {
     const p = await parse('payout', '--json', '-p', 'staging', 'get', 'po_1');
     expect(p.path).toBe('payout get');
     expect(p.opts).toEqual({ id: 'po_1' });
-    expect(p.globals()).toEqual({ ...DEFAULTS, json: true, profile: 'staging' });
+    expect(p.globals()).toEqual({ ...DEFAULTS, json: true, profile: 'staging', profileChosen: true });
   });
 
   it("global options mixed in with the command's own flags and arguments", async () => {
@@ -155,6 +157,14 @@ describe('the profile: flag, then PAYCTL_PROFILE, then "default"', () => {
 
   it('an empty PAYCTL_PROFILE means "default"', async () => {
     expect((await parse('status')).globals({ PAYCTL_PROFILE: '' }).profile).toBe('default');
+  });
+
+  it('says whether the profile was chosen (history keeps to a chosen one), "default" included', async () => {
+    expect((await parse('history')).globals().profileChosen).toBe(false);
+    expect((await parse('history')).globals({ PAYCTL_PROFILE: '' }).profileChosen).toBe(false);
+    expect((await parse('history')).globals({ PAYCTL_PROFILE: 'sandbox' }).profileChosen).toBe(true);
+    expect((await parse('history', '--profile', 'default')).globals()).toMatchObject({ profile: 'default', profileChosen: true });
+    expect((await parse('-pdefault', 'history')).globals()).toMatchObject({ profile: 'default', profileChosen: true });
   });
 
   it('only PAYCTL_PROFILE of the environment matters to the globals', async () => {

@@ -5,7 +5,7 @@ import type { Profile } from '../../src/config/store.js';
 import { callCredentials, checkBaseUrl, isLoopbackHost, resolveSettings } from '../../src/config/resolve.js';
 
 function globals(over: Partial<GlobalOptions> = {}): GlobalOptions {
-  return { profile: 'default', baseUrl: undefined, json: false, noInput: false, verbose: false, timeoutMs: 30_000, ...over };
+  return { profile: 'default', profileChosen: false, baseUrl: undefined, json: false, noInput: false, verbose: false, timeoutMs: 30_000, ...over };
 }
 
 const PROFILE: Profile = {
