@@ -13,7 +13,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payoutPosts, postedPayoutId, readCsvReport, tempWorkDir, writeFile } from '../helpers/batch.js';
-import { escapeRe, heldFrom as heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
+import { bankArgs, escapeRe, heldFrom as heldFor, loginInProcess, repeatWarning, sendFirst } from '../helpers/payout-fixtures.js';
 import { recordingPrompter } from '../helpers/recording-prompter.js';
 import type { Step } from '../helpers/prompts.js';
 
@@ -236,37 +236,11 @@ describe('payout batch at a terminal: two identical rows', () => {
 // ---------------------------------------------------------------------------------------
 // payout create: the same payout typed again
 
-/** A bank payout from `walletId`; every flag given. */
-function bankArgs(walletId: string): string[] {
-  return ['--wallet', walletId, '--amount', '2750.25', '--currency', 'SLE', '--type', 'bank', '--name', 'Ibrahim Conteh', '--provider', 'uba', '--account', '5401234567'];
-}
-
-/** Sends the payout once without a terminal; returns the payout the sandbox holds. */
-async function sendFirst(sb: Sandbox, walletId: string) {
-  const first = await payctl(['payout', 'create', ...bankArgs(walletId), '--yes'], { dir: cfg.dir });
-  expect(first.stdout).toMatch(/^Transaction\s+TRX/m);
-  expect(first.code, first.stderr).toBe(0);
-  const held = heldFor(sb, walletId);
-  expect(held).toHaveLength(1);
-  expect(first.stderr).toContain(`Payout ${held[0]!.payout_id} submitted.`);
-  expect(held[0]!.transaction_id).toMatch(/^TRX[0-9A-F]+$/);
-  sb.clearRequests();
-  return held[0]!;
-}
-
-/** The warning naming the earlier payout, as one (joined) line of the screen. */
-function repeatWarning(payoutId: string, transactionId: string): RegExp {
-  return new RegExp(
-    String.raw`This payout repeats one sent from this machine (?:less than a minute|\d+ minutes?) ago \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) ` +
-      String.raw`with the same wallet, account, amount and currency: payout id ${escapeRe(payoutId)}, accepted, transaction ${escapeRe(transactionId)}\.`,
-  );
-}
-
 describe('payout create at a terminal: the same payout typed again', () => {
   it('with --yes: warns with the earlier payout id and transaction and asks; Enter sends nothing; y sends a second payout with another id', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
-    const earlier = await sendFirst(sb, wal);
+    const earlier = await sendFirst(sb, wal, (args) => payctl(args, { dir: cfg.dir }));
     const warning = repeatWarning(earlier.payout_id, earlier.transaction_id);
     const prompt = /^Send it again, as a new payout\?$/;
 
@@ -317,7 +291,7 @@ describe('payout create at a terminal: the same payout typed again', () => {
   it('without --yes: the summary card, the warning and "Send this payout again, as a new payout?"; n sends nothing; y sends the card\'s payout id', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
-    const earlier = await sendFirst(sb, wal);
+    const earlier = await sendFirst(sb, wal, (args) => payctl(args, { dir: cfg.dir }));
     const warning = repeatWarning(earlier.payout_id, earlier.transaction_id);
     const prompt = /^Send this payout again, as a new payout\?$/;
 

@@ -13,7 +13,7 @@ import type { Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { payoutPosts } from '../helpers/batch.js';
-import { balanceMinor, heldFor, loginInProcess, UUID } from '../helpers/payout-fixtures.js';
+import { balanceMinor, expectOneKeyOneBody, heldFor, loginInProcess, payoutArgs } from '../helpers/payout-fixtures.js';
 import { api, eventually, freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
 
@@ -32,50 +32,6 @@ afterEach(() => {
   ctx.sb.faults.clear();
   cleanup();
 });
-
-/** Every attempt carried one key and one body, byte for byte. */
-function expectOneKeyOneBody(posts: ReturnType<typeof payoutPosts>): string {
-  expect(posts.length).toBeGreaterThan(0);
-  const key = posts[0]!.headers['idempotency-key']!;
-  expect(key).toMatch(UUID);
-  for (const p of posts) {
-    expect(p.headers['idempotency-key']).toBe(key);
-    expect(p.body).toBe(posts[0]!.body);
-  }
-  return key;
-}
-
-/** A wallet payout of 1500.50 SLE from `walletId`, with --yes. */
-function payoutArgs(walletId: string, payoutId: string, extra: string[] = []): string[] {
-  return [
-    'payout',
-    'create',
-    '--wallet',
-    walletId,
-    '--amount',
-    '1500.50',
-    '--currency',
-    'SLE',
-    '--type',
-    'wallet',
-    '--name',
-    'Aminata Kamara',
-    '--provider',
-    'Orange Money',
-    '--account',
-    '076123456',
-    '--phone',
-    '+23276123456',
-    '--note',
-    "Aminata's October stipend",
-    '--metadata',
-    'batch=oct stipends',
-    '--payout-id',
-    payoutId,
-    ...extra,
-    '--yes',
-  ];
-}
 
 const run = (args: string[], clock?: TestClock): Promise<Run> => payctl(args, { dir, clock });
 

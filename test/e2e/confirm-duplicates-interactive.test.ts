@@ -7,9 +7,10 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
-import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { startInTerminal, stopTerminalServer, type TerminalSession } from '../helpers/pty.js';
 import { loginCli, payctl, payoutPosts, postedPayoutId } from '../helpers/batch.js';
+import { bankArgs, escapeRe, heldFrom as heldFor, repeatWarning, sendFirst } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 
@@ -49,46 +50,15 @@ async function exitCode(t: TerminalSession): Promise<number> {
   return Number(/^EXIT:(\d+)$/m.exec(screen)![1]);
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function heldFor(sb: Sandbox, walletId: string) {
-  return sb.payouts().filter((p) => p.wallet_id === walletId);
-}
-
 // ---------------------------------------------------------------------------------------
 // payout create: the same payout typed again
-
-/** A bank payout from `walletId`; every flag given. */
-function bankArgs(walletId: string): string[] {
-  return ['--wallet', walletId, '--amount', '2750.25', '--currency', 'SLE', '--type', 'bank', '--name', 'Ibrahim Conteh', '--provider', 'uba', '--account', '5401234567'];
-}
-
-/** Sends the payout once without a terminal; returns the payout the sandbox holds. */
-async function sendFirst(sb: Sandbox, walletId: string) {
-  const first = await payctl(['payout', 'create', ...bankArgs(walletId), '--yes'], { dir: cfg.dir });
-  expect(first.code, first.stderr).toBe(0);
-  const held = heldFor(sb, walletId);
-  expect(held).toHaveLength(1);
-  expect(first.stderr).toContain(`Payout ${held[0]!.payout_id} submitted.`);
-  expect(held[0]!.transaction_id).toMatch(/^TRX[0-9A-F]+$/);
-  sb.clearRequests();
-  return held[0]!;
-}
-
-/** The warning naming the earlier payout, as one (joined) line of the screen. */
-function repeatWarning(payoutId: string, transactionId: string): RegExp {
-  return new RegExp(
-    String.raw`This payout repeats one sent from this machine (?:less than a minute|\d+ minutes?) ago \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) ` +
-      String.raw`with the same wallet, account, amount and currency: payout id ${escape(payoutId)}, accepted, transaction ${escape(transactionId)}\.`,
-  );
-}
 
 describe('payout create at a terminal: the same payout typed again', () => {
   // The card (stdout), the warning (stderr) and the question in their order on one real screen.
   it('without --yes: the summary card, the warning and "Send this payout again, as a new payout?"; n sends nothing; y sends the card\'s payout id', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
-    const earlier = await sendFirst(sb, wal);
+    const earlier = await sendFirst(sb, wal, (args) => payctl(args, { dir: cfg.dir }));
     const warning = repeatWarning(earlier.payout_id, earlier.transaction_id);
     const prompt = /^\? Send this payout again, as a new payout\? \(y\/N\)/m;
 
@@ -98,7 +68,7 @@ describe('payout create at a terminal: the same payout typed again', () => {
     const leftText = (Number(left) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     const expectCard = (screen: string): string => {
       expect(screen).toMatch(/^Amount\s+2,750\.25 SLE$/m);
-      expect(screen).toMatch(new RegExp(`^From wallet\\s+Test \\w+ \\(${wal}\\) · ${escape(leftText)} SLE$`, 'm'));
+      expect(screen).toMatch(new RegExp(`^From wallet\\s+Test \\w+ \\(${wal}\\) · ${escapeRe(leftText)} SLE$`, 'm'));
       expect(screen).toMatch(/^Recipient\s+Ibrahim Conteh \(bank\)$/m);
       expect(screen).toMatch(/^Provider\s+uba$/m);
       expect(screen).toMatch(/^Account\s+5401234567$/m);

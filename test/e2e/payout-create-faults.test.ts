@@ -8,10 +8,11 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { eventually, freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { eventually, freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { payoutPosts } from '../helpers/batch.js';
+import { balanceMinor, expectOneKeyOneBody, heldFor, payoutArgs, UUID } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let dir: string;
 let cleanup: () => void;
@@ -27,64 +28,6 @@ afterEach(() => {
   ctx.sb.faults.clear();
   cleanup();
 });
-
-function payoutPosts(sb: Sandbox) {
-  return sb.requests().filter((r) => r.method === 'POST' && r.path === '/v2/payout');
-}
-
-function heldFor(sb: Sandbox, payoutId: string) {
-  return sb.payouts().filter((p) => p.payout_id === payoutId);
-}
-
-function balanceMinor(sb: Sandbox, walletId: string): bigint {
-  const w = sb.wallets().find((x) => x.wallet_id === walletId);
-  if (!w) throw new Error(`no wallet ${walletId}`);
-  return w.balance_minor;
-}
-
-/** Every attempt carried one key and one body, byte for byte. */
-function expectOneKeyOneBody(posts: ReturnType<typeof payoutPosts>): string {
-  expect(posts.length).toBeGreaterThan(0);
-  const key = posts[0]!.headers['idempotency-key']!;
-  expect(key).toMatch(UUID);
-  for (const p of posts) {
-    expect(p.headers['idempotency-key']).toBe(key);
-    expect(p.body).toBe(posts[0]!.body);
-  }
-  return key;
-}
-
-/** A wallet payout of 1500.50 SLE from `walletId`, with --yes. */
-function payoutArgs(walletId: string, payoutId: string, extra: string[] = []): string[] {
-  return [
-    'payout',
-    'create',
-    '--wallet',
-    walletId,
-    '--amount',
-    '1500.50',
-    '--currency',
-    'SLE',
-    '--type',
-    'wallet',
-    '--name',
-    'Aminata Kamara',
-    '--provider',
-    'Orange Money',
-    '--account',
-    '076123456',
-    '--phone',
-    '+23276123456',
-    '--note',
-    "Aminata's October stipend",
-    '--metadata',
-    'batch=oct stipends',
-    '--payout-id',
-    payoutId,
-    ...extra,
-    '--yes',
-  ];
-}
 
 const run = (args: string[], timeoutMs?: number): Promise<CliResult> => runCli(args, { configDir: dir, timeoutMs });
 

@@ -1,10 +1,10 @@
 /**
- * Fixtures shared by the payout tests (in process): a logged-in config folder made by
- * `payctl login --api-key-stdin` run in process, and what the sandbox holds for a payout
- * id or a wallet.
+ * Fixtures shared by the payout tests (in process and spawned): a logged-in config folder
+ * made by `payctl login --api-key-stdin` run in process, what the sandbox holds for a payout
+ * id or a wallet, the arguments of one payout create, and its attempts' one key and body.
  */
 import { expect } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
 import { payctl } from './in-process.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -38,3 +38,73 @@ export function balanceMinor(sb: Sandbox, walletId: string): bigint {
 
 /** Escapes text for a RegExp. */
 export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every attempt carried one key and one body, byte for byte. */
+export function expectOneKeyOneBody(posts: RecordedRequest[]): string {
+  expect(posts.length).toBeGreaterThan(0);
+  const key = posts[0]!.headers['idempotency-key']!;
+  expect(key).toMatch(UUID);
+  for (const p of posts) {
+    expect(p.headers['idempotency-key']).toBe(key);
+    expect(p.body).toBe(posts[0]!.body);
+  }
+  return key;
+}
+
+/** A wallet payout of 1500.50 SLE from `walletId`, with --yes. */
+export function payoutArgs(walletId: string, payoutId: string, extra: string[] = []): string[] {
+  return [
+    'payout',
+    'create',
+    '--wallet',
+    walletId,
+    '--amount',
+    '1500.50',
+    '--currency',
+    'SLE',
+    '--type',
+    'wallet',
+    '--name',
+    'Aminata Kamara',
+    '--provider',
+    'Orange Money',
+    '--account',
+    '076123456',
+    '--phone',
+    '+23276123456',
+    '--note',
+    "Aminata's October stipend",
+    '--metadata',
+    'batch=oct stipends',
+    '--payout-id',
+    payoutId,
+    ...extra,
+    '--yes',
+  ];
+}
+
+/** A bank payout from `walletId`; every flag given. */
+export function bankArgs(walletId: string): string[] {
+  return ['--wallet', walletId, '--amount', '2750.25', '--currency', 'SLE', '--type', 'bank', '--name', 'Ibrahim Conteh', '--provider', 'uba', '--account', '5401234567'];
+}
+
+/** Sends the bank payout once without a terminal, through `run` (in process or spawned); returns the payout the sandbox holds. */
+export async function sendFirst(sb: Sandbox, walletId: string, run: (args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>) {
+  const first = await run(['payout', 'create', ...bankArgs(walletId), '--yes']);
+  expect(first.stdout).toMatch(/^Transaction\s+TRX/m);
+  expect(first.code, first.stderr).toBe(0);
+  const held = heldFrom(sb, walletId);
+  expect(held).toHaveLength(1);
+  expect(first.stderr).toContain(`Payout ${held[0]!.payout_id} submitted.`);
+  expect(held[0]!.transaction_id).toMatch(/^TRX[0-9A-F]+$/);
+  sb.clearRequests();
+  return held[0]!;
+}
+
+/** The warning naming the earlier payout, as one (joined) line of the screen. */
+export function repeatWarning(payoutId: string, transactionId: string): RegExp {
+  return new RegExp(
+    String.raw`This payout repeats one sent from this machine (?:less than a minute|\d+ minutes?) ago \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) ` +
+      String.raw`with the same wallet, account, amount and currency: payout id ${escapeRe(payoutId)}, accepted, transaction ${escapeRe(transactionId)}\.`,
+  );
+}
