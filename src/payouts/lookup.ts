@@ -19,6 +19,23 @@ export function olderThanKeyMemory(entry: JournalEntry, now: Date): boolean {
   return Number.isFinite(first) && now.getTime() - first > KEY_MEMORY_MS;
 }
 
+/**
+ * The payout record of an answer to a GET by `asked` (a payout id, or with `orTransaction`
+ * also a transaction id), checked to be that payout: an answer about another one is an
+ * ApiError, never taken for it.
+ */
+export function payoutAnswer(data: unknown, asked: string, res: HttpResponse, opts: { orTransaction?: boolean } = {}): PayoutRecord {
+  const record = parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
+  if (record.payout_id !== undefined && record.payout_id !== asked && !(opts.orTransaction && record.transaction_id === asked)) {
+    throw new ApiError(`Asked for payout ${asked}, the service answered with payout ${record.payout_id}.`, {
+      status: res.status,
+      requestId: res.requestId,
+      hint: 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).',
+    });
+  }
+  return record;
+}
+
 export type LookUp = { found: true; record: PayoutRecord; res: HttpResponse; envelope: Envelope } | { found: false };
 
 /**
@@ -34,11 +51,7 @@ export async function lookUpPayout(api: ApiClient, payoutId: string, signal?: Ab
     if (err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND') return { found: false };
     throw err;
   }
-  const record = parseOrThrow(payoutRecordSchema, got.envelope.data, 'a payout', got.res.requestId);
-  if (record.payout_id !== undefined && record.payout_id !== payoutId) {
-    throw new ApiError(`Looking up payout ${payoutId}, the service answered with payout ${record.payout_id}.`, { requestId: got.res.requestId });
-  }
-  return { found: true, record, ...got };
+  return { found: true, record: payoutAnswer(got.envelope.data, payoutId, got.res), ...got };
 }
 
 /** The outcome a look-up shows: accepted (with its transaction and status), or not made. */

@@ -13,8 +13,9 @@
  */
 import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { isRetryableStatus, parseRetryAfter } from '../api/retry.js';
-import { parseOrThrow, payoutRecordSchema, recordStatus, type PayoutRecord } from '../api/schemas.js';
-import { ApiError, NetworkError } from '../errors.js';
+import { recordStatus, type PayoutRecord } from '../api/schemas.js';
+import { NetworkError } from '../errors.js';
+import { payoutAnswer } from './lookup.js';
 import type { Clock } from '../clock.js';
 
 /** The intervals between checks: the first, the longest, and the longest Retry-After honoured. */
@@ -71,16 +72,8 @@ async function check(api: SettleApi, payoutId: string, clock: Clock): Promise<Ch
     if (!isRetryableStatus(res.status)) throw error;
     return { problem: `HTTP ${res.status}`, error, retryAfterMs: parseRetryAfter(res.headers['retry-after'], clock.now()) };
   }
-  const record = parseOrThrow(payoutRecordSchema, parseEnvelope(res).data, 'a payout', res.requestId);
   // The answer must be the payout asked for (by payout id or transaction id).
-  if (record.payout_id !== undefined && record.payout_id !== payoutId && record.transaction_id !== payoutId) {
-    throw new ApiError(`Asked for payout ${payoutId}, the service answered with payout ${record.payout_id}.`, {
-      status: res.status,
-      requestId: res.requestId,
-      hint: 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).',
-    });
-  }
-  return { seen: { record, res } };
+  return { seen: { record: payoutAnswer(parseEnvelope(res).data, payoutId, res, { orTransaction: true }), res } };
 }
 
 /**
