@@ -2,12 +2,13 @@
 // file (1,000,000 rows by default, BENCH_ROWS to change), against a detached sandbox. The
 // batch is read as a stream: memory should stay flat as the file grows (goal: < 300 MB at
 // 1M rows). Prints one JSON line; no assertion lives in the test suite.
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
+import { measurePeakRss } from './peak-rss.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'payctl.js');
@@ -20,26 +21,6 @@ function payctl(args) {
   const r = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`payctl ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
-}
-
-/** Runs payctl, sampling its peak RSS (VmHWM) every 20 ms; returns the last sample, time and exit code. */
-async function measure(args) {
-  const started = Date.now();
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  let peakKb = 0;
-  const timer = setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch {
-      // exited
-    }
-  }, 20);
-  const [code] = await once(child, 'close');
-  clearInterval(timer);
-  return { code, ms: Date.now() - started, peakMb: Math.round(peakKb / 1024), stderr };
 }
 
 try {
@@ -55,7 +36,7 @@ try {
   }
   out.end();
   await once(out, 'close');
-  const r = await measure(['payout', 'batch', file, '--dry-run', '--json']);
+  const r = await measurePeakRss(bin, ['payout', 'batch', file, '--dry-run', '--json'], env);
   if (r.code !== 0) throw new Error(`dry run exited ${r.code}: ${r.stderr}`);
   console.log(JSON.stringify({ case: 'payout batch --dry-run', rows: ROWS, peak_rss_mb: r.peakMb, seconds: Math.round(r.ms / 100) / 10 }));
 } finally {

@@ -5,41 +5,17 @@
 // barely grow with the journal. The entries are written here in the journal's format (one file
 // per payout named by sha256 of base URL and payout id, HMAC with the key in journal.key),
 // as payctl writes them. Prints one JSON line per case; no assertion lives in the tests.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
+import { measurePeakRss } from './peak-rss.mjs';
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'payctl.js');
 const SIZES = (process.env.BENCH_ENTRIES ?? '1000,10000').split(',').map(Number);
 const BASE = 'https://api.example.com/v2';
-
-/** Runs payctl, sampling its peak RSS (VmHWM) every 10 ms. */
-async function measure(args, env) {
-  const started = Date.now();
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let bytes = 0;
-  let stderr = '';
-  child.stdout.on('data', (d) => (bytes += d.length));
-  child.stderr.on('data', (d) => (stderr += d));
-  let peakKb = 0;
-  const timer = setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch {
-      // exited
-    }
-  }, 10);
-  const [code] = await once(child, 'close');
-  clearInterval(timer);
-  if (code !== 0) throw new Error(`payctl ${args.join(' ')} exited ${code}: ${stderr}`);
-  return { ms: Date.now() - started, peakMb: Math.round(peakKb / 1024), bytes };
-}
 
 for (const n of SIZES) {
   const work = mkdtempSync(join(tmpdir(), 'payctl-bench-history-'));
@@ -68,7 +44,8 @@ for (const n of SIZES) {
     const env = { ...process.env, PAYCTL_CONFIG_DIR: work, NO_COLOR: '1' };
     delete env.PAYCTL_PROFILE;
     for (const args of [['history', '--json'], ['history']]) {
-      const r = await measure(args, env);
+      const r = await measurePeakRss(bin, args, env);
+      if (r.code !== 0) throw new Error(`payctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
       console.log(
         JSON.stringify({
           case: `payctl ${args.join(' ')}`,
