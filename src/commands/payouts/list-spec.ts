@@ -1,15 +1,16 @@
 /** `payctl payouts list` (the run is list.ts). */
 import { intOption, type CommandSpec } from '../spec.js';
+import { CURRENCY_FILTER, FROM_FILTER, TO_FILTER, WALLET_FILTER } from '../filter-options.js';
 
 export const listSpec: CommandSpec = {
   name: 'list',
   summary: 'payouts, newest first',
   options: [
     { flags: '--status <status>', description: 'only payouts in this status (Pending, Successful, Failed)' },
-    { flags: '--wallet <id>', description: 'only payouts from this wallet' },
-    { flags: '--currency <code>', description: 'only payouts in this currency' },
-    { flags: '--from <time>', description: 'created at or after (2026-11-01 or an ISO timestamp, UTC)' },
-    { flags: '--to <time>', description: 'created at or before (a date means the whole day)' },
+    WALLET_FILTER,
+    CURRENCY_FILTER,
+    FROM_FILTER,
+    TO_FILTER,
     { flags: '--limit <n>', description: 'payouts per page, 1 to 100 (default 20; 100 with --all)', parse: intOption('--limit', 1, 100) },
     { flags: '--page <n>', description: 'page to show, from 1', parse: intOption('--page', 1) },
     { flags: '--all', description: 'follow every page (streams; memory stays flat)' },
