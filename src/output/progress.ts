@@ -16,8 +16,8 @@ export class Progress {
   readonly #started = Date.now();
   readonly #intervalMs: number;
   readonly #label: string | undefined;
+  readonly #live: LiveLine;
   #last = 0;
-  #drawn = false;
 
   /** `label` names the run (a batch id): after plain lines, before the bar. */
   constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 100 : 2000, label?: string) {
@@ -25,6 +25,7 @@ export class Progress {
     this.#stream = stream;
     this.#tty = tty;
     this.#intervalMs = intervalMs;
+    this.#live = new LiveLine(stream, tty);
     // Plain lines start after one interval: a short run prints only its final line.
     if (!tty) this.#last = Date.now();
   }
@@ -53,24 +54,20 @@ export class Progress {
     const now = Date.now();
     if (!force && now - this.#last < this.#intervalMs) return;
     this.#last = now;
-    if (this.#tty) {
-      this.#stream.write(`\r\u001b[2K${this.#line(s)}`);
-      this.#drawn = true;
-    } else {
-      this.#stream.write(this.#line(s) + '\n');
-    }
+    if (this.#tty) this.#live.set(this.#line(s));
+    else this.#stream.write(this.#line(s) + '\n');
   }
 
   /** Final state; at a terminal the bar stays on its own line. */
   finish(s: ProgressStats): void {
     this.update(s, true);
-    if (this.#tty && this.#drawn) this.#stream.write('\n');
+    this.#live.keep();
   }
 }
 
 /**
- * One status line redrawn in place on a terminal (`Waiting for payout …: Pending (12 s)`),
- * in the style of the bar above; off a terminal it writes nothing.
+ * One status line redrawn in place on a terminal (the bar above, `Waiting for payout …:
+ * Pending (12 s)`); off a terminal it writes nothing.
  */
 export class LiveLine {
   readonly #stream: NodeJS.WritableStream;
@@ -86,6 +83,13 @@ export class LiveLine {
     if (!this.#tty) return;
     this.#stream.write(`\r\u001b[2K${line}`);
     this.#drawn = true;
+  }
+
+  /** Leaves the line as drawn and moves to the next one. */
+  keep(): void {
+    if (!this.#drawn) return;
+    this.#stream.write('\n');
+    this.#drawn = false;
   }
 
   /** Erases the line, so that what follows starts on a clean one. */
