@@ -10,7 +10,8 @@ import { csvRow } from '../output/csv.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { minorToDecimal, plainAmount, sumMinor, toCommonMinor, toDecimal } from '../money/amount.js';
 import type { PayoutRecord } from '../api/schemas.js';
-import { COLUMNS } from './batch-file.js';
+import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
+import type { PayoutFields } from './request.js';
 import { isJsonl, openNoFollow, replaceAtomically, REPORT_COLUMNS } from './report.js';
 
 export const STATUS_COLUMNS = ['status', 'failure_reason', 'settled_at'] as const;
@@ -223,17 +224,20 @@ export function statusTotals(states: RowState[]): StatusTotal[] {
 /** The batch-file fields of a payout, from its record (no payout_id: a new batch id pays it anew). */
 export function batchFileRow(record: PayoutRecord): Record<string, string> {
   const d = record.recipient?.accountDetails;
-  const row: Record<string, string> = {
-    wallet_id: record.wallet_id ?? '',
+  const fields: Omit<Required<PayoutFields>, 'payoutId' | 'metadata'> = {
+    walletId: record.wallet_id ?? '',
     amount: plainAmount(toDecimal(record.amount), record.currency),
     currency: record.currency,
     type: record.recipient?.type ?? '',
     name: d?.name ?? '',
     provider: d?.provider ?? '',
-    account_number: d?.accountNumber ?? '',
-    phone_number: d?.phoneNumber ?? '',
+    account: d?.accountNumber ?? '',
+    phone: d?.phoneNumber ?? '',
     note: d?.note ?? '',
   };
+  // Named as a batch file names them (batch-file.ts COLUMN_LABELS).
+  const row: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields) as Array<[keyof typeof fields, string]>) row[COLUMN_LABELS[k]] = v;
   for (const [k, v] of Object.entries(record.metadata ?? {})) {
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') row[`metadata.${k}`] = String(v);
   }
