@@ -11,18 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { startSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
-import {
-  batchRows,
-  expectExactlyOncePerId,
-  expectNoNodeWarnings,
-  fundDemoWallets,
-  payoutPosts,
-  postedPayoutId,
-  readCsvReport,
-  tempWorkDir,
-  toCsv,
-  writeFile,
-} from '../helpers/batch.js';
+import { batchRows, expectEveryRowOnceThrough429s, expectNoNodeWarnings, fundDemoWallets, readCsvReport, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
 import { loginInProcess, VirtualClock, withoutWarnings } from '../helpers/batch-fixtures.js';
 
 const RATE = 20;
@@ -70,23 +59,12 @@ it(`rate limited to ${RATE}/s: ${ROWS} rows at concurrency 8 are all accepted, e
   expect(r.stdout).toBe('');
   expect(r.code, r.stderr).toBe(0);
 
-  // The sandbox refused some requests with 429, and still took every row exactly once.
-  const posts = payoutPosts(sb);
-  const limited = posts.filter((p) => p.outcome === 429);
-  expect(limited.length).toBeGreaterThan(0);
-  expect(posts.filter((p) => p.outcome === 201)).toHaveLength(ROWS);
-  expect(posts.every((p) => p.outcome === 201 || p.outcome === 429)).toBe(true);
-  const ids = rows.map((x) => x.payout_id!);
-  expectExactlyOncePerId(sb, ids, prefix);
-  // A 429'd row came back with the same key.
-  for (const p of limited) {
-    const id = postedPayoutId(p);
-    const ok = posts.find((x) => x.outcome === 201 && postedPayoutId(x) === id)!;
-    expect(ok.headers['idempotency-key']).toBe(p.headers['idempotency-key']);
-  }
-  // The senders paused together on Retry-After instead of hammering the limit: far fewer
-  // 429s than accepted requests.
-  expect(limited.length).toBeLessThan(ROWS);
+  // The sandbox refused some requests with 429, and still took every row exactly once, each 429'd row with its key.
+  expectEveryRowOnceThrough429s(
+    sb,
+    rows.map((x) => x.payout_id!),
+    prefix,
+  );
   // Every wait payctl asked for was the Retry-After of one second (the gate's and the
   // retries', never a back-off of its own choosing).
   expect(clock.waits.length).toBeGreaterThan(0);

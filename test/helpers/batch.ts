@@ -187,6 +187,26 @@ export function expectExactlyOncePerId(sb: Sandbox, ids: string[], prefix: strin
   expect(withPrefix).toHaveLength(ids.length);
 }
 
+/**
+ * A batch sent through a rate limit: the sandbox answered some POSTs 429 and still took every
+ * row exactly once; each 429'd row came back with the same key; the senders paused together on
+ * Retry-After instead of hammering the limit (far fewer 429s than rows).
+ */
+export function expectEveryRowOnceThrough429s(sb: Sandbox, ids: string[], prefix: string): void {
+  const posts = payoutPosts(sb);
+  const limited = posts.filter((p) => p.outcome === 429);
+  expect(limited.length).toBeGreaterThan(0);
+  expect(posts.filter((p) => p.outcome === 201)).toHaveLength(ids.length);
+  expect(posts.every((p) => p.outcome === 201 || p.outcome === 429)).toBe(true);
+  expectExactlyOncePerId(sb, ids, prefix);
+  for (const p of limited) {
+    const id = postedPayoutId(p);
+    const ok = posts.find((x) => x.outcome === 201 && postedPayoutId(x) === id)!;
+    expect(ok.headers['idempotency-key']).toBe(p.headers['idempotency-key']);
+  }
+  expect(limited.length).toBeLessThan(ids.length);
+}
+
 /** Demo wallets get a large balance (same wallet ids), so batches are never refused for money. */
 export function fundDemoWallets(sb: Sandbox, balance = '900000000'): void {
   for (const w of sb.wallets()) sb.setWallet({ wallet_id: w.wallet_id, wallet_name: w.wallet_name, currency: w.currency, balance });
