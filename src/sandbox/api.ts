@@ -34,6 +34,11 @@ export interface ApiDeps {
   sleep(ms: number): Promise<void>;
 }
 
+/** `application/json`, with parameters (`; charset=utf-8`) or without; any case. */
+function isJsonMediaType(value: string | undefined): boolean {
+  return value !== undefined && /^\s*application\/json\s*(;|$)/i.test(value);
+}
+
 type Handler = (req: ApiRequest, params: string[]) => Promise<Reply> | Reply;
 
 interface Route {
@@ -67,7 +72,16 @@ export class Api {
       if (m) params = m.slice(1);
       return m !== null;
     });
-    if (!route) return notFound(`No route for ${req.method} ${req.path}.`);
+    if (!route) {
+      // A known path asked with another method: 405 naming the methods it has (RFC 9110 15.5.6).
+      const allowed = this.routes.filter((r) => r.pattern.test(req.path)).map((r) => r.method);
+      if (allowed.length) {
+        return failure(405, 'METHOD_NOT_ALLOWED', `${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}.`, {
+          headers: { Allow: allowed.join(', ') },
+        });
+      }
+      return notFound(`No route for ${req.method} ${req.path}.`);
+    }
     if (route.auth) {
       const check = this.d.auth.check(req.headers.authorization);
       if (check !== 'ok') {
@@ -79,6 +93,13 @@ export class Api {
         }[check];
         return unauthorized(why);
       }
+    }
+    // A body is JSON and says so (contract.md): a body sent as text/plain or a form is refused, not guessed at.
+    if (req.method === 'POST' && req.body !== '' && !isJsonMediaType(req.headers['content-type'])) {
+      const got = req.headers['content-type'];
+      return failure(415, 'UNSUPPORTED_MEDIA_TYPE', `Request bodies must be sent as Content-Type: application/json${got ? `, not ${got}` : ''}.`, {
+        headers: { 'Accept-Post': 'application/json' },
+      });
     }
     if (req.delayMs > 0 && !route.ownsDelay) await this.d.sleep(req.delayMs);
     let decoded: string[];

@@ -425,6 +425,12 @@ export function initiationWire(p: Payout): Record<string, unknown> {
   };
 }
 
+/** The recipient on the wire: a note that was not sent is left out (the contract makes `note` an optional string). */
+function recipientWire(r: Recipient): { type: string; accountDetails: Record<string, string | null | undefined> } {
+  const { note, ...rest } = r.accountDetails;
+  return { type: r.type, accountDetails: note === null ? rest : { ...rest, note } };
+}
+
 /** A payout record on the wire (contract.md "Payout records"). */
 export function payoutWire(p: Payout): Record<string, unknown> {
   const d = digitsOf(p.currency);
@@ -437,9 +443,10 @@ export function payoutWire(p: Payout): Record<string, unknown> {
     currency: p.currency,
     status: p.status,
     failure_reason: p.failureReason,
-    recipient: p.recipient,
+    recipient: recipientWire(p.recipient),
     provider_response: providerResponse(p),
-    metadata: p.metadata,
+    // Absent optional fields are left out, not sent as null (the contract makes them optional objects and strings).
+    metadata: p.metadata ?? undefined,
     created_at: isoFromMicros(p.createdUs),
     updated_at: isoFromMicros(p.updatedUs),
   };

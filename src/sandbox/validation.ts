@@ -154,7 +154,7 @@ export interface ListQuery {
   filter: PayoutFilter;
 }
 
-const POSITIVE_INT = /^[1-9]\d{0,8}$/;
+const POSITIVE_INT = /^[1-9]\d*$/;
 
 /** Validates the GET /payouts query (page 1-based, limit 1..100, filters). */
 export function validateListQuery(query: Record<string, string>): Result<ListQuery> {
@@ -162,11 +162,13 @@ export function validateListQuery(query: Record<string, string>): Result<ListQue
   let page = 1;
   let limit = 20;
   if (query.page !== undefined) {
+    // Any page number is accepted; one past the last page is an empty page. A page too large
+    // to count exactly is past every page there can be.
     if (!POSITIVE_INT.test(query.page)) errors.push({ field: 'page', message: 'must be a whole number of at least 1' });
-    else page = Number(query.page);
+    else page = Math.min(Number(query.page), Number.MAX_SAFE_INTEGER);
   }
   if (query.limit !== undefined) {
-    if (!POSITIVE_INT.test(query.limit) || Number(query.limit) > 100) {
+    if (!POSITIVE_INT.test(query.limit) || query.limit.length > 3 || Number(query.limit) > 100) {
       errors.push({ field: 'limit', message: 'must be a whole number from 1 to 100' });
     } else limit = Number(query.limit);
   }

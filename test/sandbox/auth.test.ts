@@ -128,17 +128,33 @@ describe('every response', () => {
     expect(outside.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
-  it('answers 404 NOT_FOUND for unknown paths and methods, in the error shape', async () => {
+  it('answers 404 NOT_FOUND for unknown paths, in the error shape', async () => {
     for (const [method, path] of [
       ['GET', '/nothing'],
-      ['DELETE', '/payout'],
-      ['GET', '/payout'],
+      ['DELETE', '/nothing/else'],
+      ['POST', '/payouts/a/b'],
     ] as const) {
       const res = await api(ctx.sb, method, path);
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ status: 'Failed', code: 'NOT_FOUND' });
       expect(typeof res.body.message).toBe('string');
       expect(res.body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    }
+  });
+
+  it('answers 405 METHOD_NOT_ALLOWED with Allow for a method a known path does not take', async () => {
+    for (const [method, path, allow] of [
+      ['DELETE', '/payout', 'POST'],
+      ['GET', '/payout', 'POST'],
+      ['PUT', '/payouts/abc', 'GET'],
+      ['POST', '/payouts', 'GET'],
+      ['POST', '/auth/token', 'GET'],
+      ['PATCH', '/wallets/balances', 'GET'],
+    ] as const) {
+      const res = await api(ctx.sb, method, path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
+      expect(res.body).toMatchObject({ status: 'Failed', code: 'METHOD_NOT_ALLOWED' });
     }
   });
 });

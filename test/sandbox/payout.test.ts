@@ -249,3 +249,57 @@ describe('POST /v2/payout: business refusals (422)', () => {
     expect((await post(payoutBody(walletId, { amount: 1500.5 }))).status).toBe(201);
   });
 });
+
+describe('POST bodies must be JSON (415 UNSUPPORTED_MEDIA_TYPE)', () => {
+  it('refuses a JSON body sent as text/plain or as a form, and pays nothing', async () => {
+    const walletId = freshWallet(ctx.sb, '5000.00');
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp']) {
+      const body = payoutBody(walletId);
+      const res = await api(ctx.sb, 'POST', '/payout', { body, idempotencyKey: randomUUID(), headers: { 'Content-Type': type } });
+      expect(res.status, type).toBe(415);
+      expect(res.body, type).toMatchObject({ status: 'Failed', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      expect(res.body.message, type).toContain(type);
+      expect(ctx.sb.payouts().some((p) => p.payout_id === body.payoutId)).toBe(false);
+    }
+    const summary = await api(ctx.sb, 'POST', '/payouts/summary', { body: { currency: 'SLE' }, headers: { 'Content-Type': 'text/plain' } });
+    expect(summary.status).toBe(415);
+    expect(ctx.sb.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('5000');
+  });
+
+  it('takes application/json with parameters and in any case', async () => {
+    const walletId = freshWallet(ctx.sb, '5000.00');
+    const res = await api(ctx.sb, 'POST', '/payout', {
+      body: payoutBody(walletId),
+      idempotencyKey: randomUUID(),
+      headers: { 'Content-Type': 'Application/JSON; charset=utf-8' },
+    });
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('records leave out absent optional fields', () => {
+  it('a payout sent without note or metadata has neither in its record (no null where the contract says string)', async () => {
+    const walletId = freshWallet(ctx.sb, '5000.00');
+    const body = payoutBody(walletId);
+    delete body.recipient.accountDetails.note;
+    delete body.metadata;
+    expect((await post(body)).status).toBe(201);
+    const got = await api(ctx.sb, 'GET', `/payouts/${body.payoutId}`);
+    expect(got.status).toBe(200);
+    expect(Object.keys(got.body.data.recipient.accountDetails).sort()).toEqual(['accountNumber', 'name', 'phoneNumber', 'provider']);
+    expect(got.body.data).not.toHaveProperty('metadata');
+    expect(got.raw).not.toContain('"note"');
+    const listed = await api(ctx.sb, 'GET', `/payouts?walletId=${walletId}`);
+    expect(listed.raw).not.toContain('"note"');
+    expect(listed.raw).not.toContain('"metadata"');
+  });
+
+  it('a note that was sent is in the record', async () => {
+    const walletId = freshWallet(ctx.sb, '5000.00');
+    const body = payoutBody(walletId);
+    expect((await post(body)).status).toBe(201);
+    const got = await api(ctx.sb, 'GET', `/payouts/${body.payoutId}`);
+    expect(got.body.data.recipient.accountDetails.note).toBe('October stipend');
+    expect(got.body.data.metadata).toEqual({ batch: 'oct-stipends' });
+  });
+});

@@ -97,6 +97,13 @@ describe('GET /v2/payouts: pagination', () => {
     expect(empty.status).toBe(200);
     expect(empty.body.data).toEqual([]);
     expect((await api(sb, 'GET', '/payouts?page=999999')).body.data).toEqual([]);
+    // Any page number is a page: past the last one it is empty, never refused.
+    for (const page of ['1000000000', '9007199254740993', '1' + '0'.repeat(40)]) {
+      const far = await api(sb, 'GET', `/payouts?page=${page}`);
+      expect(far.status, page).toBe(200);
+      expect(far.body.data, page).toEqual([]);
+    }
+    expect((await api(sb, 'GET', '/payouts?page=1000000000&status=Pending')).body.data).toEqual([]);
   });
 
   it('handles a total that is an exact multiple of the limit', async () => {
