@@ -101,6 +101,8 @@ export const payoutTransactionSchema = z.looseObject({
   fee: opt(money),
   currency: z.string(),
   payout_id: opt(z.string()),
+  /** Not in the contract's answer, but checked against the wallet sent when a service adds it. */
+  wallet_id: opt(z.string()),
   created_at: opt(z.string()),
   provider_response: opt(providerResponseSchema),
 });
@@ -189,13 +191,25 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 
 // ---- error bodies --------------------------------------------------------
 
-const errorsList = z.array(z.union([z.looseObject({ field: opt(z.string()), path: opt(z.string()), message: opt(z.string()) }), z.string()]));
+const errorsList = z.array(
+  z.union([
+    // contract.md's { field, message }; RFC 9457's extension members often use { pointer, detail }.
+    z.looseObject({ field: opt(z.string()), path: opt(z.string()), pointer: opt(z.string()), message: opt(z.string()), detail: opt(z.string()) }),
+    z.string(),
+  ]),
+);
 const errorsMap = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
 
+/**
+ * Every tolerated error body: contract.md's `{ status: "Failed", message, code, errors }`, `error` as a
+ * string or object, and RFC 9457 problem details (`type`, `title`, numeric `status`, `detail`, `errors`).
+ */
 export const errorBodySchema = z.looseObject({
-  status: opt(z.string()),
+  status: opt(z.union([z.string(), z.number()])),
   message: opt(z.string()),
   code: opt(z.string()),
+  title: opt(z.string()),
+  detail: opt(z.string()),
   errors: opt(z.union([errorsList, errorsMap])),
   error: opt(z.union([z.string(), z.looseObject({ message: opt(z.string()), code: opt(z.string()) })])),
 });
@@ -240,7 +254,7 @@ export function parseErrorBody(raw: string): ParsedError | undefined {
   if (Array.isArray(b.errors)) {
     for (const e of b.errors) {
       if (typeof e === 'string') errors.push({ field: '', message: e });
-      else errors.push({ field: e.field ?? e.path ?? '', message: e.message ?? 'invalid' });
+      else errors.push({ field: e.field ?? e.path ?? pointerField(e.pointer) ?? '', message: e.message ?? e.detail ?? 'invalid' });
     }
   } else if (b.errors) {
     for (const [field, msgs] of Object.entries(b.errors)) {
@@ -249,8 +263,25 @@ export function parseErrorBody(raw: string): ParsedError | undefined {
   }
   const nested = typeof b.error === 'object' ? b.error : undefined;
   return {
-    message: b.message ?? (typeof b.error === 'string' ? b.error : nested?.message),
+    message: b.message ?? problemText(b.title, b.detail) ?? (typeof b.error === 'string' ? b.error : nested?.message),
     code: b.code ?? nested?.code,
     errors,
   };
+}
+
+/** A problem's text: its detail, after its title when the detail does not already say it. */
+function problemText(title: string | undefined, detail: string | undefined): string | undefined {
+  if (!detail) return title || undefined;
+  return title && !detail.toLowerCase().includes(title.toLowerCase()) ? `${title}: ${detail}` : detail;
+}
+
+/** A JSON Pointer (RFC 6901) to a body field as a field path: `/recipient/accountDetails/name` -> `recipient.accountDetails.name`. */
+function pointerField(pointer: string | undefined): string | undefined {
+  if (pointer === undefined) return undefined;
+  const path = pointer
+    .replace(/^#/, '')
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path.length ? path.join('.') : undefined;
 }
