@@ -48,3 +48,34 @@ export function parseTimeRange(opts: { from?: string; to?: string }, problems: s
   if (range.from && range.to && Date.parse(range.from) > Date.parse(range.to)) problems.push('--from is later than --to');
   return range;
 }
+
+/** The filters a list page was asked for, in the service's names. */
+export interface ListFilter {
+  status?: string;
+  walletId?: string;
+  currency?: string;
+  from?: string;
+  to?: string;
+}
+
+/**
+ * How a record answered to a filtered list falls outside the filters asked for ("status Pending,
+ * asked for Failed"), or undefined when it fits. Fields the record does not carry are not judged;
+ * times are compared to the millisecond, so a record is only refused when it is surely outside.
+ */
+export function outsideFilter(
+  record: { status?: string | undefined; wallet_id?: string | undefined; currency?: string | undefined; created_at?: string | undefined },
+  f: ListFilter,
+): string | undefined {
+  if (f.status !== undefined && record.status !== undefined && record.status.toLowerCase() !== f.status.toLowerCase())
+    return `status ${record.status}, asked for ${f.status}`;
+  if (f.walletId !== undefined && record.wallet_id !== undefined && record.wallet_id !== f.walletId) return `wallet ${record.wallet_id}, asked for ${f.walletId}`;
+  if (f.currency !== undefined && record.currency !== undefined && record.currency.toUpperCase() !== f.currency.toUpperCase())
+    return `currency ${record.currency}, asked for ${f.currency}`;
+  const created = record.created_at === undefined ? NaN : Date.parse(record.created_at);
+  if (!Number.isNaN(created)) {
+    if (f.from !== undefined && created < Math.floor(Date.parse(f.from))) return `created ${record.created_at}, asked for from ${f.from}`;
+    if (f.to !== undefined && created > Date.parse(f.to)) return `created ${record.created_at}, asked for to ${f.to}`;
+  }
+  return undefined;
+}

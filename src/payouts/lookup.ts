@@ -26,8 +26,10 @@ export function olderThanKeyMemory(entry: JournalEntry, now: Date): boolean {
  */
 export function payoutAnswer(data: unknown, asked: string, res: HttpResponse, opts: { orTransaction?: boolean } = {}): PayoutRecord {
   const record = parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
-  if (record.payout_id !== undefined && record.payout_id !== asked && !(opts.orTransaction && record.transaction_id === asked)) {
-    throw new ApiError(`Asked for payout ${asked}, the service answered with payout ${record.payout_id}.`, {
+  const ids = [record.payout_id, opts.orTransaction ? record.transaction_id : undefined].filter((id) => id !== undefined);
+  if (ids.length > 0 && !ids.includes(asked)) {
+    const other = record.payout_id ?? `with transaction id ${record.transaction_id}`;
+    throw new ApiError(`Asked for payout ${asked}, the service answered about a different payout: ${other}.`, {
       status: res.status,
       requestId: res.requestId,
       hint: 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).',

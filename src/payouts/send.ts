@@ -7,7 +7,7 @@
  */
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { apiErrorFrom, DEADLINE_CODE, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
-import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
+import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type Money, type PayoutTransaction } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import { isRetryableStatus, parseRetryAfter, withRetries, type Attempt, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
@@ -66,9 +66,19 @@ function retryReason(res: HttpResponse): string | undefined {
   return undefined;
 }
 
-/** The answer must be about the payout that was asked for: same payout id, amount and currency. */
-function checkAnswer(entry: JournalEntry, t: Pick<PayoutTransaction, 'payout_id' | 'currency' | 'amount'>): void {
-  let asked: { payoutId?: unknown; amount?: unknown; currency?: unknown };
+/** The error of an answer about another payout than the one sent: never taken for it. */
+export class AnswerMismatch extends Error {}
+
+/**
+ * The answer must be about the payout that was asked for: the payout id, amount, currency and
+ * wallet that were sent, wherever the answer carries them. A mismatch names each value sent and
+ * answered.
+ */
+export function checkAnswer(
+  entry: Pick<JournalEntry, 'body'>,
+  t: { payout_id?: string | undefined; currency?: string; amount?: Money; wallet_id?: string | undefined },
+): void {
+  let asked: { payoutId?: unknown; currency?: unknown; walletId?: unknown };
   try {
     asked = JSON.parse(entry.body) as typeof asked;
   } catch {
@@ -76,15 +86,16 @@ function checkAnswer(entry: JournalEntry, t: Pick<PayoutTransaction, 'payout_id'
   }
   const amountLiteral = /"amount":(-?[0-9.eE+-]+)/.exec(entry.body)?.[1];
   const problems: string[] = [];
-  if (t.payout_id !== undefined && t.payout_id !== asked.payoutId) problems.push(`payout id ${String(t.payout_id)}, not ${String(asked.payoutId)}`);
-  if (t.currency !== undefined && typeof asked.currency === 'string' && String(t.currency).toUpperCase() !== asked.currency)
-    problems.push(`currency ${String(t.currency)}, not ${asked.currency}`);
+  const differs = (what: string, sent: unknown, answered: string) => problems.push(`${what}: sent ${String(sent)}, answered ${answered}`);
+  if (t.payout_id !== undefined && t.payout_id !== asked.payoutId) differs('payout id', asked.payoutId, t.payout_id);
+  if (t.currency !== undefined && typeof asked.currency === 'string' && t.currency.toUpperCase() !== asked.currency) differs('currency', asked.currency, t.currency);
   if (t.amount !== undefined && amountLiteral !== undefined && typeof asked.currency === 'string') {
     const got = plainAmount(t.amount, asked.currency);
     const want = plainAmount(amountLiteral, asked.currency);
-    if (got !== want) problems.push(`amount ${got}, not ${want}`);
+    if (got !== want) differs('amount', want, got);
   }
-  if (problems.length) throw new Error(`it describes another payout: ${problems.join('; ')}`);
+  if (t.wallet_id !== undefined && t.wallet_id !== asked.walletId) differs('wallet', asked.walletId, t.wallet_id);
+  if (problems.length) throw new AnswerMismatch(`the service answered about a different payout (${problems.join('; ')})`);
 }
 
 /** What a local file-system failure means to a person: "the disk is full", not ENOSPC. */
@@ -204,8 +215,12 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
         checkAnswer(entry, transaction);
       } catch (err) {
-        // The service said yes in a way payctl cannot read: it may well have paid. Never "refused".
-        const error = new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${(err as Error).message.replace(/\.$/, '')})`);
+        // The service said yes in a way payctl cannot read, or about another payout: it may well
+        // have paid this one. Never "refused", never taken for success.
+        const error =
+          err instanceof AnswerMismatch
+            ? new NetworkError(err.message)
+            : new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${(err as Error).message.replace(/\.$/, '')})`);
         return { done: await unknown(error, error.message, res.status) };
       }
       const replayed = (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';

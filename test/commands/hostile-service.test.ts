@@ -97,7 +97,7 @@ describe('Retry-After: 0 storm', () => {
 });
 
 describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () => {
-  it('a 201 whose JSON describes another payout (payout id, or amount rewritten): exit 4 "describes another payout"', async () => {
+  it('a 201 whose JSON describes another payout (payout id, or amount rewritten): exit 4 "answered about a different payout"', async () => {
     const sb = ctx.sb;
     const rewrites: Array<[string, (data: Record<string, unknown>) => void]> = [
       ['otherid', (d) => (d.payout_id = 'someone-elses-payout')],
@@ -119,7 +119,7 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
 
       const r = await payctl(payoutArgs(wallet, id), { dir });
       expect(proxy.rewritten, r.stderr).toBe(1);
-      expect(r.stderr, name).toContain('describes another payout');
+      expect(r.stderr, name).toContain('the service answered about a different payout');
       expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
       expect(r.stderr).toContain('Retry safely');
       expect(r.code, r.stderr).toBe(4);

@@ -65,9 +65,10 @@ describe('sendPayout', () => {
     ['an HTML page', answer(201, null, '<html>ok</html>'), 'could not read the answer'],
     ['no transaction id', answer(201, { ...OK, transaction_id: undefined }), 'could not read the answer'],
     ['a fee that is not a number', answer(201, { ...OK, fee: 'abc' }), 'could not read the answer'],
-    ['another payout id', answer(201, { ...OK, payout_id: 'p-2' }), 'describes another payout: payout id p-2, not p-1'],
-    ['another amount', answer(201, { ...OK, amount: 1500.51 }), 'describes another payout: amount 1500.51, not 1500.50'],
-    ['another currency', answer(201, { ...OK, currency: 'NGN' }), 'describes another payout: currency NGN, not SLE'],
+    ['another payout id', answer(201, { ...OK, payout_id: 'p-2' }), 'the service answered about a different payout (payout id: sent p-1, answered p-2)'],
+    ['another amount', answer(201, { ...OK, amount: 1500.51 }), 'the service answered about a different payout (amount: sent 1500.50, answered 1500.51)'],
+    ['another currency', answer(201, { ...OK, currency: 'NGN' }), 'the service answered about a different payout (currency: sent SLE, answered NGN)'],
+    ['another wallet', answer(201, { ...OK, wallet_id: 'wal_other' }), 'the service answered about a different payout (wallet: sent wal_1, answered wal_other)'],
   ])('a 2xx with %s is unknown, never refused', async (_what, res, message) => {
     const r = await send(scripted([res]).api);
     expect(r.kind).toBe('unknown');

@@ -91,7 +91,7 @@ describe('waitForSettled', () => {
   it('an answer about another payout is an error, not a status', async () => {
     const clock = new TestClock();
     await expect(waitForSettled(scripted([record('Successful', 'po_2')]), ID, { clock, timeoutMs: 5000 })).rejects.toThrow(
-      'Asked for payout po_1, the service answered with payout po_2.',
+      'Asked for payout po_1, the service answered about a different payout: po_2.',
     );
   });
 });

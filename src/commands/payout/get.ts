@@ -1,7 +1,7 @@
 /** `payctl payout get <id>`: one payout, by payoutId or transaction id. */
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { parseOrThrow, payoutRecordSchema } from '../../api/schemas.js';
+import { payoutAnswer } from '../../payouts/lookup.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { waitAndReport } from './wait.js';
@@ -20,7 +20,8 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const api = await deps.api();
   if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout);
   const { envelope, res } = await api.callEnvelope('payoutGet', { params: { id } });
-  const record = parseOrThrow(payoutRecordSchema, envelope.data, 'a payout', res.requestId);
+  // An answer about another payout is an error (exit 1), never shown as this one.
+  const record = payoutAnswer(envelope.data, id, res, { orTransaction: true });
   if (deps.globals.json) {
     await write(deps.io.stdout, res.raw.trim() + '\n');
     return 0;

@@ -4,8 +4,8 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope } from '../../api/schemas.js';
-import { parseTimeRange } from '../../payouts/filters.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutRecord } from '../../api/schemas.js';
+import { outsideFilter, parseTimeRange } from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
@@ -53,6 +53,7 @@ interface Page {
   envelope: Envelope;
   raw: string;
   items: unknown[];
+  records: PayoutRecord[];
   last: boolean;
 }
 
@@ -60,7 +61,21 @@ async function fetchPage(api: ApiClient, q: Query): Promise<Page> {
   const { envelope, res } = await api.callEnvelope('payoutsList', { query: { ...q } });
   const page = parseOrThrow(payoutPageSchema, envelope.data, 'a list of payouts', res.requestId);
   const last = page.hasMore !== undefined ? !page.hasMore : page.items.length < q.limit;
-  return { envelope, raw: res.raw, items: page.items, last };
+  const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${q.page}`, res.requestId));
+  // A page must hold what was asked for: a record outside the filters is an error, never listed as a match.
+  records.forEach((r, i) => {
+    const outside = outsideFilter(r, q);
+    if (outside === undefined) return;
+    throw new ApiError(
+      `Asked for a filtered list, the service answered with a payout outside it: payout ${i + 1} of page ${q.page} (${r.payout_id ?? r.transaction_id ?? 'no id'}) has ${outside}.`,
+      {
+        status: res.status,
+        requestId: res.requestId,
+        hint: 'The service ignored a filter. Check the base URL and the payoutsList route (payctl config get routes.payoutsList).',
+      },
+    );
+  });
+  return { envelope, raw: res.raw, items: page.items, records, last };
 }
 
 export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number> {
@@ -73,7 +88,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
 
   if (!opts.all) {
     const page = await fetchPage(api, q);
-    const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of the list`));
+    const records = page.records;
     if (deps.globals.json) await write(out, page.raw.trim() + '\n');
     else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
     else if (records.length === 0) deps.log.info(q.page > 1 ? `No payouts on page ${q.page}.` : 'No payouts match.');
@@ -109,7 +124,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
     next = page.last ? undefined : fetchPage(api, { ...q, page: n + 1 });
     // A failed prefetch is reported when its turn comes, not as an unhandled rejection.
     next?.catch(() => {});
-    const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${n}`));
+    const records = page.records;
     if (deps.globals.json) {
       if (n === q.page) {
         // One envelope whose data holds every record: the first page's envelope, data streamed.
