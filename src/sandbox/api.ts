@@ -34,11 +34,6 @@ export interface ApiDeps {
   sleep(ms: number): Promise<void>;
 }
 
-/** `application/json`, with parameters (`; charset=utf-8`) or without; any case. */
-function isJsonMediaType(value: string | undefined): boolean {
-  return value !== undefined && /^\s*application\/json\s*(;|$)/i.test(value);
-}
-
 type Handler = (req: ApiRequest, params: string[]) => Promise<Reply> | Reply;
 
 interface Route {
@@ -93,13 +88,6 @@ export class Api {
         }[check];
         return unauthorized(why);
       }
-    }
-    // A body is JSON and says so (contract.md): a body sent as text/plain or a form is refused, not guessed at.
-    if (req.method === 'POST' && req.body !== '' && !isJsonMediaType(req.headers['content-type'])) {
-      const got = req.headers['content-type'];
-      return failure(415, 'UNSUPPORTED_MEDIA_TYPE', `Request bodies must be sent as Content-Type: application/json${got ? `, not ${got}` : ''}.`, {
-        headers: { 'Accept-Post': 'application/json' },
-      });
     }
     if (req.delayMs > 0 && !route.ownsDelay) await this.d.sleep(req.delayMs);
     let decoded: string[];
