@@ -56,6 +56,20 @@ export interface SandboxOptions {
   webhookMaxAttempts?: number;
   /** Default true: seed about 25 historic payouts in every status. */
   demoPayouts?: boolean;
+  /**
+   * Told of every request on /v2 and the answer the sandbox gave it (not of requests that got
+   * no answer, nor of admin routes): how tests check both against openapi/v2.yaml. `fault` names
+   * the injected fault that made the answer, if one did.
+   */
+  onExchange?: (request: RecordedRequest, answer: SandboxAnswer) => void;
+}
+
+/** An answer as it was written: status, headers (lower-case names) and the body text. */
+export interface SandboxAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  fault?: string;
 }
 
 export interface Sandbox {
@@ -222,8 +236,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     ledger.insertMany(generatedPayouts(count, wallets, Date.now(), o.status));
   }
 
-  function send(res: ServerResponse, reply: Reply, rid: string): void {
-    if (res.destroyed || res.headersSent) return;
+  function send(res: ServerResponse, reply: Reply, rid: string): Record<string, string | number> | undefined {
+    if (res.destroyed || res.headersSent) return undefined;
     const headers: Record<string, string | number> = {
       'Content-Type': reply.contentType ?? 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(reply.body),
@@ -234,6 +248,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (closing) headers.Connection = 'close';
     res.writeHead(reply.status, headers);
     res.end(reply.body);
+    return headers;
   }
 
   async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
@@ -285,9 +300,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     }
     const record = log.add({ method, path, query, headers, body, receivedAt, outcome: 0 });
+    let faultKind: string | undefined = undefined;
     const answer = (reply: Reply) => {
       record.outcome = reply.status;
-      send(res, reply, rid);
+      const sent = send(res, reply, rid);
+      if (sent && opts.onExchange) {
+        const lower: Record<string, string> = {};
+        for (const [k, v] of Object.entries(sent)) lower[k.toLowerCase()] = String(v);
+        opts.onExchange(
+          { ...record, query: { ...query }, headers: { ...headers } },
+          { status: reply.status, headers: lower, body: reply.body, ...(faultKind ? { fault: faultKind } : {}) },
+        );
+      }
     };
     const reset = () => {
       record.outcome = 'reset';
@@ -299,6 +323,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (wait !== undefined) return answer(rateLimited(wait));
 
     const fault = faults.take(method, path);
+    faultKind = fault?.kind;
     if (fault?.kind === 'reset-before-commit') return reset();
     if (fault?.kind === 'hang') {
       record.outcome = 'hang';

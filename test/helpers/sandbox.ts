@@ -5,13 +5,67 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { startSandbox as startBareSandbox, type RecordedRequest, type Sandbox, type SandboxAnswer, type SandboxOptions } from '../../src/sandbox/server.js';
+import { requestProblems, responseProblems } from './openapi.js';
 
 export type { Sandbox, SandboxOptions };
-export { startSandbox };
+
+export interface TestSandboxOptions extends SandboxOptions {
+  /**
+   * Default true: every answer the sandbox gives (but those an injected `status` fault makes up)
+   * and every request payctl sends it (User-Agent payctl/...) is checked against openapi/v2.yaml,
+   * and close() fails with the list of what broke the description. Off only for a test that
+   * points payctl at routes the description does not have (route overrides).
+   */
+  conformance?: boolean;
+  /**
+   * Paths a test points payctl at on purpose though the description has no such route (a route
+   * override): payctl's requests there are not held to the description; the answers still are.
+   */
+  offContractPaths?: RegExp;
+}
+
+/** The sandbox of the test tier: a real sandbox whose traffic is held to openapi/v2.yaml both ways. */
+export async function startSandbox(opts: TestSandboxOptions = {}): Promise<Sandbox> {
+  const { conformance = true, offContractPaths, ...rest } = opts;
+  if (!conformance) return startBareSandbox(rest);
+  const problems: string[] = [];
+  let checked: Promise<unknown> = Promise.resolve();
+  const onExchange = (req: RecordedRequest, res: SandboxAnswer) => {
+    rest.onExchange?.(req, res);
+    checked = Promise.all([checked, conformanceProblems(req, res, offContractPaths).then((p) => problems.push(...p))]);
+  };
+  const sb = await startBareSandbox({ ...rest, onExchange });
+  const close = sb.close.bind(sb);
+  let closed: Promise<void> | undefined;
+  sb.close = () =>
+    (closed ??= (async () => {
+      await close();
+      await checked;
+      if (problems.length) {
+        const shown = problems.slice(0, 20).map((p) => `  - ${p}`);
+        if (problems.length > 20) shown.push(`  … and ${problems.length - 20} more`);
+        throw new Error(`The sandbox's traffic broke openapi/v2.yaml ${problems.length} time(s):\n${shown.join('\n')}`);
+      }
+    })());
+  return sb;
+}
+
+/** What one exchange breaks: payctl's request (only payctl's: tests send bad requests on purpose) and the sandbox's answer. */
+async function conformanceProblems(req: RecordedRequest, res: SandboxAnswer, offContractPaths: RegExp | undefined): Promise<string[]> {
+  const exchange = { method: req.method, path: req.path, query: req.query, headers: req.headers, body: req.body };
+  const out: string[] = [];
+  if ((req.headers['user-agent'] ?? '').startsWith('payctl/') && !offContractPaths?.test(req.path)) {
+    for (const p of await requestProblems(exchange)) out.push(`payctl's request ${req.method} ${req.path}: ${p}`);
+  }
+  if (res.fault !== 'status') {
+    for (const p of await responseProblems(exchange, res)) out.push(`the sandbox's answer ${res.status} to ${req.method} ${req.path}: ${p}`);
+  }
+  return out;
+}
 
 /** Starts one sandbox for the file (beforeAll) and closes it (afterAll). */
-export function useSandbox(opts: SandboxOptions = {}): { readonly sb: Sandbox } {
+export function useSandbox(opts: TestSandboxOptions = {}): { readonly sb: Sandbox } {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     sandbox = await startSandbox({ settleAfterMs: 60_000, ...opts });
