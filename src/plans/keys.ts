@@ -1,0 +1,139 @@
+/**
+ * A person's Ed25519 signing key (node:crypto), for making and approving plans. It lives in
+ * the config folder as `signing-key.json` (mode 0600, written exclusively: never replaced)
+ * and never leaves the machine: only its public key and fingerprint are printed or put in
+ * plans and policies.
+ *
+ * A public key is written `ed25519:<base64 of its 32 bytes>`; its fingerprint, as ssh
+ * writes one, `SHA256:<unpadded base64 of the SHA-256 of those bytes>`.
+ */
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { ConfigError, UsageError } from '../errors.js';
+import { ensureConfigDir } from '../config/paths.js';
+
+export const KEY_FILE = 'signing-key.json';
+const PUBLIC_KEY = /^ed25519:([A-Za-z0-9+/]{43}=)$/;
+
+export interface SigningKey {
+  name: string;
+  createdAt: string;
+  publicKey: string;
+  fingerprint: string;
+  privateKey: KeyObject;
+}
+
+export function keyFile(configDir: string): string {
+  return join(configDir, KEY_FILE);
+}
+
+function rawPublic(key: KeyObject): Buffer {
+  const jwk = key.export({ format: 'jwk' });
+  if (typeof jwk.x !== 'string') throw new ConfigError('The signing key is not an Ed25519 key.');
+  return Buffer.from(jwk.x, 'base64url');
+}
+
+/** `ed25519:<base64>` of a public key. */
+export function publicKeyText(key: KeyObject): string {
+  return `ed25519:${rawPublic(key).toString('base64')}`;
+}
+
+/** The 32 bytes of a public key written `ed25519:<base64>`, or undefined when it is not one. */
+export function publicKeyBytes(text: string): Buffer | undefined {
+  const m = PUBLIC_KEY.exec(text.trim());
+  if (!m) return undefined;
+  const bytes = Buffer.from(m[1]!, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
+}
+
+/** `SHA256:<base64>` of a public key written `ed25519:<base64>` (undefined when it is not one). */
+export function fingerprintOf(publicKey: string): string | undefined {
+  const bytes = publicKeyBytes(publicKey);
+  return bytes && `SHA256:${createHash('sha256').update(bytes).digest('base64').replace(/=+$/, '')}`;
+}
+
+/** Makes this person's key: refused when one exists (it is never replaced). */
+export function createSigningKey(configDir: string, name: string, env: NodeJS.ProcessEnv, now: Date): SigningKey {
+  const who = name.trim();
+  if (!who || /[\p{Cc}]/u.test(who) || who.length > 100) throw new UsageError('--name must be 1 to 100 characters without control characters.');
+  ensureConfigDir(configDir, env);
+  const file = keyFile(configDir);
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const record = {
+    version: 1,
+    name: who,
+    created_at: now.toISOString(),
+    public_key: publicKeyText(publicKey),
+    private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+  };
+  // Written whole to a temp file, then linked into place: an existing key is never replaced,
+  // and a second payctl at the same moment finds either no key or a complete one.
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+    linkSync(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UsageError(`A signing key already exists in ${file}; payctl never replaces one.`, [], 'See it with: payctl keys show');
+    }
+    throw new ConfigError(`Cannot write the signing key ${file}: ${(err as Error).message}`);
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // not written
+    }
+  }
+  return loadSigningKey(configDir)!;
+}
+
+/** This person's key, or undefined when none was made here. A damaged file is an error. */
+export function loadSigningKey(configDir: string): SigningKey | undefined {
+  const file = keyFile(configDir);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`Cannot read the signing key ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const r = JSON.parse(text) as { name?: unknown; created_at?: unknown; private_key?: unknown };
+    if (typeof r.name !== 'string' || typeof r.private_key !== 'string') throw new Error('fields missing');
+    const privateKey = createPrivateKey({ key: Buffer.from(r.private_key, 'base64'), format: 'der', type: 'pkcs8' });
+    if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('not an Ed25519 key');
+    const publicKey = publicKeyText(createPublicKey(privateKey));
+    return { name: r.name, createdAt: typeof r.created_at === 'string' ? r.created_at : '', publicKey, fingerprint: fingerprintOf(publicKey)!, privateKey };
+  } catch (err) {
+    throw new ConfigError(
+      `The signing key ${file} is damaged (${(err as Error).message}).`,
+      'Move it away and run `payctl keys create` to make a new one (and give your team its public key).',
+    );
+  }
+}
+
+/** The key, or a usage error saying how to make one. */
+export function requireSigningKey(configDir: string): SigningKey {
+  const key = loadSigningKey(configDir);
+  if (!key) throw new UsageError('No signing key on this machine. Nothing was changed.', [], 'Make one with: payctl keys create --name "Your Name"');
+  return key;
+}
+
+/** An Ed25519 signature (base64) of `message`. */
+export function signText(key: SigningKey, message: string): string {
+  return sign(null, Buffer.from(message, 'utf8'), key.privateKey).toString('base64');
+}
+
+/** Whether `signature` (base64) is the signature of `message` by the key written `ed25519:<base64>`. */
+export function verifyText(publicKey: string, message: string, signature: string): boolean {
+  const bytes = publicKeyBytes(publicKey);
+  if (!bytes || !/^[A-Za-z0-9+/]{86}==$/.test(signature)) return false;
+  try {
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: bytes.toString('base64url') }, format: 'jwk' });
+    return verify(null, Buffer.from(message, 'utf8'), key, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}

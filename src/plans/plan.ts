@@ -1,0 +1,273 @@
+/**
+ * A payout plan (four eyes): payouts written down instead of sent, to be reviewed, signed
+ * by approvers and then sent exactly as written. A plan holds the profile's base URL, the
+ * batch id, every payout's exact request body and idempotency key, the totals per wallet
+ * and currency, who made it (the maker's public key) and when, and `hash`: the SHA-256 of
+ * the canonical form (canonical.ts) of all of that. The maker signs the hash; each
+ * approval is a signature over the hash with the approver's name and time. Any byte
+ * changed in what will be sent changes the hash, so no signature made before still holds.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { minorToDecimal } from '../money/amount.js';
+import { journalBase } from '../payouts/journal.js';
+import { isUuid, payoutBody, validatePayout, type PayoutRequest } from '../payouts/request.js';
+import { canonicalJson, CanonicalError } from './canonical.js';
+import { fingerprintOf, signText, verifyText, type SigningKey } from './keys.js';
+
+export const PLAN_FORMAT = 1;
+/** A plan older than this is refused by `plan send`: what was reviewed a week ago may no longer be meant. */
+export const PLAN_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Plans are read whole; larger files are refused before they are parsed. */
+const MAX_PLAN_BYTES = 64 * 1024 * 1024;
+
+export interface PlanPayout {
+  /** The row of the batch file it came from (1-based, after the header), when it came from one. */
+  row?: number;
+  payout_id: string;
+  idempotency_key: string;
+  /** The exact body of POST /payout, byte for byte. */
+  body: string;
+}
+
+export interface PlanTotal {
+  wallet_id: string;
+  currency: string;
+  count: number;
+  /** Exact, with the currency's digits ("1500.50"). */
+  total: string;
+}
+
+export interface Approval {
+  name: string;
+  public_key: string;
+  fingerprint: string;
+  signed_at: string;
+  /** Ed25519 over approvalMessage(hash, name, public_key, signed_at), base64. */
+  signature: string;
+}
+
+/** What the hash covers: everything in a plan but the hash and the signatures. */
+export interface PlanContent {
+  payctl_plan: number;
+  base_url: string;
+  batch_id: string | null;
+  source: string;
+  created_at: string;
+  maker: { name: string; public_key: string; fingerprint: string };
+  payouts: PlanPayout[];
+  totals: PlanTotal[];
+}
+
+export interface Plan extends PlanContent {
+  /** `sha256:<hex>` of the canonical form of the content. */
+  hash: string;
+  /** The maker's Ed25519 signature of makerMessage(hash), base64. */
+  maker_signature: string;
+  approvals: Approval[];
+}
+
+/** One payout of a plan, read back from its body. */
+export interface ReadPayout extends PlanPayout {
+  request: PayoutRequest;
+}
+
+export function contentOf(p: PlanContent): PlanContent {
+  return {
+    payctl_plan: p.payctl_plan,
+    base_url: p.base_url,
+    batch_id: p.batch_id,
+    source: p.source,
+    created_at: p.created_at,
+    maker: { name: p.maker.name, public_key: p.maker.public_key, fingerprint: p.maker.fingerprint },
+    payouts: p.payouts.map((x) => ({ ...(x.row !== undefined ? { row: x.row } : {}), payout_id: x.payout_id, idempotency_key: x.idempotency_key, body: x.body })),
+    totals: p.totals.map((t) => ({ wallet_id: t.wallet_id, currency: t.currency, count: t.count, total: t.total })),
+  };
+}
+
+/** `sha256:<hex>` over the canonical form of the plan's content (every byte that will be sent, and who and where). */
+export function planHash(p: PlanContent): string {
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson(contentOf(p)), 'utf8')
+    .digest('hex')}`;
+}
+
+export function makerMessage(hash: string): string {
+  return canonicalJson({ purpose: 'payctl-plan-maker-v1', hash });
+}
+
+export function approvalMessage(hash: string, a: Pick<Approval, 'name' | 'public_key' | 'signed_at'>): string {
+  return canonicalJson({ purpose: 'payctl-plan-approval-v1', hash, name: a.name, public_key: a.public_key, signed_at: a.signed_at });
+}
+
+/** Totals per wallet and currency, in first-seen order, exact. */
+export function planTotals(requests: PayoutRequest[]): PlanTotal[] {
+  const groups = new Map<string, { wallet_id: string; currency: string; count: number; minor: bigint; digits: number }>();
+  for (const r of requests) {
+    const key = `${r.walletId}\n${r.currency}`;
+    const g = groups.get(key) ?? { wallet_id: r.walletId, currency: r.currency, count: 0, minor: 0n, digits: r.digits };
+    g.count++;
+    g.minor += r.amountMinor;
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => ({ wallet_id: g.wallet_id, currency: g.currency, count: g.count, total: minorToDecimal(g.minor, g.digits) }));
+}
+
+/** A new plan, signed by its maker. */
+export function makePlan(opts: {
+  baseUrl: string;
+  batchId: string | null;
+  source: string;
+  now: Date;
+  maker: SigningKey;
+  payouts: Array<{ row?: number; request: PayoutRequest; idempotencyKey: string }>;
+}): Plan {
+  const content: PlanContent = {
+    payctl_plan: PLAN_FORMAT,
+    base_url: opts.baseUrl,
+    batch_id: opts.batchId,
+    source: opts.source,
+    created_at: opts.now.toISOString(),
+    maker: { name: opts.maker.name, public_key: opts.maker.publicKey, fingerprint: opts.maker.fingerprint },
+    payouts: opts.payouts.map((p) => ({
+      ...(p.row !== undefined ? { row: p.row } : {}),
+      payout_id: p.request.payoutId,
+      idempotency_key: p.idempotencyKey,
+      body: payoutBody(p.request),
+    })),
+    totals: planTotals(opts.payouts.map((p) => p.request)),
+  };
+  const hash = planHash(content);
+  return { ...content, hash, maker_signature: signText(opts.maker, makerMessage(hash)), approvals: [] };
+}
+
+/** The plan as a file: two-space JSON, a newline at the end. */
+export function planText(p: Plan): string {
+  return JSON.stringify({ ...contentOf(p), hash: p.hash, maker_signature: p.maker_signature, approvals: p.approvals }, null, 2) + '\n';
+}
+
+/** The payout a body describes, checked to be exactly what payctl would send for it. */
+function readBody(p: PlanPayout, where: string): PayoutRequest {
+  let b: {
+    payoutId?: unknown;
+    walletId?: unknown;
+    currency?: unknown;
+    recipient?: { type?: unknown; accountDetails?: Record<string, unknown> };
+    metadata?: unknown;
+  };
+  try {
+    b = JSON.parse(p.body) as typeof b;
+  } catch {
+    throw new UsageError(`${where}: its body is not JSON. Nothing was sent.`);
+  }
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const ad = b.recipient?.accountDetails ?? {};
+  const metadata = b.metadata && typeof b.metadata === 'object' && !Array.isArray(b.metadata) ? (b.metadata as Record<string, string>) : undefined;
+  const v = validatePayout({
+    payoutId: str(b.payoutId),
+    walletId: str(b.walletId),
+    amount: /"amount":(-?[0-9.]+)[,}]/.exec(p.body)?.[1],
+    currency: str(b.currency),
+    type: str(b.recipient?.type),
+    name: str(ad.name),
+    provider: str(ad.provider),
+    account: str(ad.accountNumber),
+    phone: str(ad.phoneNumber),
+    note: str(ad.note),
+    ...(metadata ? { metadata } : {}),
+  });
+  if (!v.ok) throw new UsageError(`${where}: its body is not a valid payout. Nothing was sent.`, v.problems);
+  if (payoutBody(v.request) !== p.body) throw new UsageError(`${where}: its body is not in the form payctl writes (changed by hand?). Nothing was sent.`);
+  if (v.request.payoutId !== p.payout_id) throw new UsageError(`${where}: payout_id ${p.payout_id} differs from the body's ${v.request.payoutId}. Nothing was sent.`);
+  return v.request;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads a plan file and checks that it is whole: its shape, its hash against its content,
+ * the maker's signature, every body (a valid payout, in payctl's exact form), unique payout
+ * ids, and the totals against the bodies. Approvals are checked against a policy separately
+ * (policy.ts). Any problem is a usage error: nothing is sent.
+ */
+export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
+  let text: string;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new Error('it is not a regular file');
+    if (st.size > MAX_PLAN_BYTES) throw new Error(`it is larger than ${MAX_PLAN_BYTES / 1024 / 1024} MiB`);
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot read the plan ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${path} is not a payctl plan: it is not JSON.`);
+  }
+  const bad = (why: string) => new UsageError(`${path} is not a valid payctl plan: ${why}. Nothing was sent.`);
+  if (!isObject(raw) || raw.payctl_plan !== PLAN_FORMAT) throw bad(`payctl_plan must be ${PLAN_FORMAT}`);
+  for (const k of ['base_url', 'source', 'created_at', 'hash', 'maker_signature'] as const) if (typeof raw[k] !== 'string') throw bad(`${k} must be a string`);
+  if (raw.batch_id !== null && typeof raw.batch_id !== 'string') throw bad('batch_id must be a string or null');
+  const maker = raw.maker;
+  if (!isObject(maker) || typeof maker.name !== 'string' || typeof maker.public_key !== 'string' || typeof maker.fingerprint !== 'string')
+    throw bad('maker must hold name, public_key and fingerprint');
+  if (fingerprintOf(maker.public_key) !== maker.fingerprint) throw bad("the maker's fingerprint is not that of the maker's public key");
+  if (!Array.isArray(raw.payouts) || raw.payouts.length === 0) throw bad('it holds no payouts');
+  if (!Array.isArray(raw.totals)) throw bad('totals must be a list');
+  if (!Array.isArray(raw.approvals)) throw bad('approvals must be a list');
+  const payouts: PlanPayout[] = raw.payouts.map((x: unknown, i: number) => {
+    if (!isObject(x) || typeof x.payout_id !== 'string' || typeof x.idempotency_key !== 'string' || typeof x.body !== 'string') {
+      throw bad(`payout ${i + 1} must hold payout_id, idempotency_key and body`);
+    }
+    if (x.row !== undefined && !Number.isSafeInteger(x.row)) throw bad(`payout ${i + 1}: row must be a whole number`);
+    if (!isUuid(x.idempotency_key)) throw bad(`payout ${i + 1}: idempotency_key must be a UUID`);
+    return { ...(x.row !== undefined ? { row: x.row as number } : {}), payout_id: x.payout_id, idempotency_key: x.idempotency_key, body: x.body };
+  });
+  const totals = raw.totals as PlanTotal[];
+  const approvals = (raw.approvals as unknown[]).map((a, i) => {
+    if (!isObject(a) || !['name', 'public_key', 'fingerprint', 'signed_at', 'signature'].every((k) => typeof a[k] === 'string')) {
+      throw bad(`approval ${i + 1} must hold name, public_key, fingerprint, signed_at and signature`);
+    }
+    return a as unknown as Approval;
+  });
+  const plan: Plan = {
+    payctl_plan: PLAN_FORMAT,
+    base_url: raw.base_url as string,
+    batch_id: raw.batch_id,
+    source: raw.source as string,
+    created_at: raw.created_at as string,
+    maker: { name: maker.name, public_key: maker.public_key, fingerprint: maker.fingerprint },
+    payouts,
+    totals,
+    hash: raw.hash as string,
+    maker_signature: raw.maker_signature as string,
+    approvals,
+  };
+  let hash: string;
+  try {
+    hash = planHash(plan);
+  } catch (err) {
+    if (err instanceof CanonicalError) throw bad(err.message);
+    throw err;
+  }
+  if (hash !== plan.hash) throw bad(`its content does not match its hash (it was changed after it was made): ${hash}, not ${plan.hash}`);
+  if (!verifyText(plan.maker.public_key, makerMessage(plan.hash), plan.maker_signature)) throw bad("the maker's signature does not match the plan");
+  const seen = new Set<string>();
+  const read = payouts.map((p, i) => {
+    if (seen.has(p.payout_id)) throw bad(`payout id ${p.payout_id} appears twice`);
+    seen.add(p.payout_id);
+    return { ...p, request: readBody(p, `${path}: payout ${i + 1} (${p.payout_id})`) };
+  });
+  const want = canonicalJson(planTotals(read.map((r) => r.request)));
+  if (canonicalJson(totals) !== want) throw bad('its totals do not match its payouts');
+  return { plan, payouts: read };
+}
+
+/** The base URL a plan is for, compared as the journal compares them (127.0.0.1 is localhost). */
+export function samePlace(a: string, b: string): boolean {
+  return journalBase(a) === journalBase(b);
+}
