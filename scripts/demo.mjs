@@ -1,6 +1,8 @@
 // `npm run demo`: a short, real payctl session against the built-in sandbox.
 // Starts the sandbox on a free port in a throwaway config folder, logs in, reads
 // balances, payouts and the summary, sends a payout, looks it up, and stops the sandbox.
+// Piped or redirected (stdout not a terminal), it writes plain text: no bold headers, and
+// the payctl it runs gets NO_COLOR (and no FORCE_COLOR), so no escape sequence reaches a file.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +15,15 @@ const env = { ...process.env, PAYCTL_CONFIG_DIR: configDir, PAYCTL_PROFILE: 'dem
 delete env.PAYCTL_API_KEY;
 delete env.PAYCTL_TOKEN;
 delete env.PAYCTL_BASE_URL;
+const plain = !process.stdout.isTTY;
+if (plain) {
+  env.NO_COLOR = '1';
+  delete env.FORCE_COLOR;
+}
+const bold = (text) => (plain ? text : `\x1b[1m${text}\x1b[0m`);
 
 function payctl(args, { input, show = true, allowFail = false } = {}) {
-  if (show) process.stdout.write(`\n\x1b[1m$ payctl ${args.map((a) => (/[^\w\-.,:/@=+]/.test(a) ? `'${a}'` : a)).join(' ')}\x1b[0m\n`);
+  if (show) process.stdout.write(`\n${bold(`$ payctl ${args.map((a) => (/[^\w\-.,:/@=+]/.test(a) ? `'${a}'` : a)).join(' ')}`)}\n`);
   const r = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
   if (show) {
     process.stdout.write(r.stdout);
@@ -31,7 +39,7 @@ try {
   const start = payctl(['sandbox', 'start', '--detach', '--port', '0', '--settle-after', '2000', '--json'], { show: false });
   started = true;
   const sb = JSON.parse(start.stdout);
-  process.stdout.write(`\x1b[1m$ payctl sandbox start --detach\x1b[0m\nSandbox running at ${sb.base_url} (pid ${sb.pid})\nAPI key: ${sb.api_key}\n`);
+  process.stdout.write(`${bold('$ payctl sandbox start --detach')}\nSandbox running at ${sb.base_url} (pid ${sb.pid})\nAPI key: ${sb.api_key}\n`);
 
   payctl(['login', '--api-key-stdin', '--base-url', sb.base_url], { input: sb.api_key + '\n' });
   payctl(['status']);

@@ -87,7 +87,7 @@ async function foreground(args: string[], opts: { dir: string; env?: Record<stri
 }
 
 describe('payctl sandbox start (foreground)', () => {
-  it('serves until Ctrl-C (SIGINT), then exits 0 and frees the port', async () => {
+  it('serves until Ctrl-C (SIGINT), then exits 130 (interrupted) and frees the port', async () => {
     const dir = configDir();
     const run = await foreground(['--json'], { dir });
     const info = JSON.parse(run.stdout()) as { base_url: string; api_key: string; webhook_secret: string; pid: number; port: number };
@@ -107,7 +107,7 @@ describe('payctl sandbox start (foreground)', () => {
 
     run.interrupt();
     const { code, stderr } = await run.done;
-    expect(code, stderr).toBe(0);
+    expect(code, stderr).toBe(130);
     expect(stderr).toContain('Sandbox stopped.');
     expect(await refusesConnections(`${info.base_url}/auth/token`)).toBe(true);
   });
@@ -126,7 +126,7 @@ describe('payctl sandbox start (foreground)', () => {
     expect(((await token.json()) as { data: { expires_in: number } }).data.expires_in).toBe(60);
     run.interrupt();
     const r = await run.done;
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(130);
     expect(r.stderr.endsWith('Sandbox stopped.\n')).toBe(true);
   });
 
@@ -160,7 +160,7 @@ describe('payctl sandbox start (foreground)', () => {
     const fg = await foreground(['--api-key', K], { dir: configDir() });
     expect(fg.stderr()).toMatch(/Warning: --api-key puts a secret on the command line, where other users of this machine can see it \(ps\)/);
     fg.interrupt();
-    expect((await fg.done).code).toBe(0);
+    expect((await fg.done).code).toBe(130);
 
     const env = await foreground(['--json'], { dir: configDir(), env: { PAYCTL_SANDBOX_API_KEY: K } });
     expect(JSON.parse(env.stdout())).toMatchObject({ api_key: K });
@@ -168,7 +168,7 @@ describe('payctl sandbox start (foreground)', () => {
     // payctl runs in this process here: nothing it did put the key on this process's command line.
     expect(readFileSync('/proc/self/cmdline', 'utf8').replace(/\0/g, ' ')).not.toContain(K);
     env.interrupt();
-    expect((await env.done).code).toBe(0);
+    expect((await env.done).code).toBe(130);
   });
 });
 
@@ -201,6 +201,7 @@ describe('the background record (a detached child, run in process)', () => {
 
     run.interrupt();
     const r = await run.done;
+    // The detached child ends normally (0) when stopped; only a foreground sandbox exits 130.
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Sandbox stopped.');
     expect(existsSync(recordFile)).toBe(false);

@@ -3,7 +3,7 @@
  * process on a free port (listen-in-process.ts), events are signed here with
  * node:crypto (not with src/), a real --forward-to target keeps the raw bytes, and the
  * in-process sandbox delivers its own webhooks as payouts settle. Every listener is
- * stopped with Ctrl-C and must return 0 with its port closed.
+ * stopped with Ctrl-C and must return 130 (interrupted) with its port closed.
  *
  * Also issue 11's checks that need no process: --secret warns, --secret-stdin refuses an
  * empty line, requests a web page could make (foreign Host or Origin, text/plain) are
@@ -43,11 +43,11 @@ async function target(answer?: (n: number) => number) {
   return t;
 }
 
-/** Ctrl-C, then: exit code 0, "Stopped listening." on stderr, the port closed. */
+/** Ctrl-C, then: exit code 130 (interrupted), "Stopped listening." on stderr, the port closed. */
 async function stopCleanly(l: InProcessListener) {
   const exit = await l.stop();
   expect(exit.signal, exit.stderr).toBeNull();
-  expect(exit.code, exit.stderr).toBe(0);
+  expect(exit.code, exit.stderr).toBe(130);
   expect(exit.stderr).toContain('Stopped listening.');
   expect(await portClosed(l.port)).toBe(true);
   return exit;
@@ -71,6 +71,8 @@ describe('payctl webhooks listen', () => {
     const headers = headersFor(body, S, t);
     const res = await postRaw(l.url, body, headers);
     expect(res.status).toBe(202);
+    // The app's own answer, passed back as it came.
+    expect(res.body).toBe('from the app');
 
     // Forwarded once, the raw bytes untouched, the headers that matter unchanged.
     expect(app.received).toHaveLength(1);
@@ -109,13 +111,14 @@ describe('payctl webhooks listen', () => {
     expect(exit.stdout.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
-  it('passes the app’s 500 back to the sender and shows it; an unreachable app is answered 502', async () => {
+  it('passes the app’s 500 and its body back to the sender and shows it; an unreachable app is answered 502', async () => {
     const app = await target(() => 500);
     const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
 
     const body = oddBody(evtId(), 'po_500_case', { amount: '20000', status: 'Pending', type: 'payout.pending' });
     const res = await postRaw(l.url, body, headersFor(body, S));
     expect(res.status).toBe(500);
+    expect(res.body).toBe('from the app');
     expect(app.received).toHaveLength(1);
     expect(app.received[0]!.raw.equals(body)).toBe(true);
     await l.waitFor(() => / 500 \(\d+ ms\)/.test(l.stderr()), 'the 500 forward result');
@@ -126,12 +129,13 @@ describe('payctl webhooks listen', () => {
     const body2 = oddBody(evtId(), 'po_502_case');
     const res2 = await postRaw(l.url, body2, headersFor(body2, S));
     expect(res2.status).toBe(502);
+    expect(JSON.parse(res2.body)).toEqual({ error: 'could not forward the event to the app' });
     await l.waitFor(() => /failed: .*\(answered 502\)/.test(l.stderr()), 'the 502 forward failure');
 
     await stopCleanly(l);
   });
 
-  it('answers 400 to a bad signature, a tampered body, no header and a stale timestamp; warns on stderr; never forwards', async () => {
+  it('answers 400 naming the failed check to a bad signature, a tampered body, no header and a stale timestamp; warns on stderr; never forwards', async () => {
     const app = await target(() => 202);
     // The listener's clock stands still (TestClock): timestamp distances are exact.
     const clock = new TestClock();
@@ -141,26 +145,32 @@ describe('payctl webhooks listen', () => {
     const tampered = Buffer.from(body.toString('utf8').replace('1500.50', '9500.50'), 'utf8');
     expect(tampered.equals(body)).toBe(false);
 
-    const cases: Array<[string, Buffer, () => Record<string, string>, RegExp]> = [
-      ['signed with another secret', body, () => headersFor(body, 'whsec_someone_else', now()), /signature does not match/],
-      ['body changed after signing', tampered, () => headersFor(body, S, now()), /signature does not match/],
-      ['no signature header', body, () => ({ 'content-type': 'application/json' }), /no X-Webhook-Signature header/],
-      ['correctly signed, 301 s old', body, () => headersFor(body, S, now() - 301), /timestamp is 301 s from this clock \(limit 300 s\)/],
-      ['correctly signed, 310 s ahead', body, () => headersFor(body, S, now() + 310), /timestamp is 310 s from this clock \(limit 300 s\)/],
-      ['garbage header', body, () => ({ 'content-type': 'application/json', 'x-webhook-signature': 'v1=abc' }), /no timestamp/],
+    const cases: Array<[string, Buffer, () => Record<string, string>, string, string]> = [
+      ['signed with another secret', body, () => headersFor(body, 'whsec_someone_else', now()), 'signature does not match', 'signature does not match'],
+      ['body changed after signing', tampered, () => headersFor(body, S, now()), 'signature does not match', 'signature does not match'],
+      ['no signature header', body, () => ({ 'content-type': 'application/json' }), 'missing signature header', 'missing signature header'],
+      ['correctly signed, 301 s old', body, () => headersFor(body, S, now() - 301), 'stale timestamp', 'timestamp 301 s old, more than 300 s'],
+      ['correctly signed, 310 s ahead', body, () => headersFor(body, S, now() + 310), 'timestamp in the future', 'timestamp 310 s ahead, more than 300 s'],
+      [
+        'garbage header',
+        body,
+        () => ({ 'content-type': 'application/json', 'x-webhook-signature': 'v1=abc' }),
+        'malformed signature header',
+        'malformed signature header: no timestamp (t=)',
+      ],
     ];
-    for (const [what, b, h, reason] of cases) {
+    for (const [what, b, h, reason, message] of cases) {
       const res = await postRaw(l.url, b, h());
       expect(res.status, what).toBe(400);
-      expect(JSON.parse(res.body), what).toEqual({ error: 'invalid signature' });
-      await l.waitFor(() => reason.test(l.stderr()), `the warning for: ${what}`);
+      expect(JSON.parse(res.body), what).toEqual({ error: message, reason });
+      await l.waitFor(() => l.stderr().includes(`: ${message}; answered 400, not forwarded.`), `the warning for: ${what}`);
     }
     const warnings = l
       .stderr()
       .split('\n')
-      .filter((x) => x.startsWith('Warning:') && x.includes('rejected an event'));
+      .filter((x) => x.startsWith('Warning:') && x.includes('rejected event'));
     expect(warnings).toHaveLength(cases.length);
-    for (const w of warnings) expect(w).toContain('answered 400, not forwarded');
+    for (const w of warnings) expect(w).toMatch(/^Warning: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}rejected event evt_\w+: .*; answered 400, not forwarded\. \S/);
     // Not on stdout, and nothing reached the app (each forward would finish before the answer).
     expect(l.stdout()).toBe('');
     expect(app.received).toHaveLength(0);
@@ -208,7 +218,7 @@ describe('payctl webhooks listen', () => {
     await stopCleanly(l);
   });
 
-  it('--json prints one JSON line per event with id, type, payout_id, verified and duplicate', async () => {
+  it('--json prints one JSON line per accepted event with id, type, payout_id, verified and duplicate; a stale one only on stderr', async () => {
     const app = await target(() => 202);
     const clock = new TestClock();
     const now = Math.floor(clock.now().getTime() / 1000);
@@ -220,26 +230,43 @@ describe('payctl webhooks listen', () => {
     expect((await postRaw(l.url, body, headersFor(body, S, now))).status).toBe(202);
     expect((await postRaw(l.url, body, headersFor(body, S, now - 301))).status).toBe(400);
 
-    const lines = await l.waitFor(() => l.lines().length >= 3 && l.lines(), 'three JSON lines');
-    expect(lines).toHaveLength(3);
-    const [first, second, stale] = lines.map((x) => JSON.parse(x) as Record<string, unknown>);
+    await l.waitFor(() => l.stderr().includes('"rejected"'), 'the rejected line on stderr');
+    const lines = await l.waitFor(() => l.lines().length >= 2 && l.lines(), 'two JSON lines');
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((x) => JSON.parse(x) as Record<string, unknown>);
     expect(first).toMatchObject({
       id: a,
       type: 'payout.successful',
       payout_id: 'po_json_1',
       currency: 'SLE',
       status: 'Successful',
+      failure_reason: null,
       verified: true,
-      error: null,
       duplicate: false,
       forward_status: 202,
       answered: 202,
     });
+    expect(first).not.toHaveProperty('error');
     expect(Number(first!.amount)).toBe(1500.5);
     expect(first!.received_at).toBe(clock.now().toISOString());
     expect(second).toMatchObject({ id: a, payout_id: 'po_json_1', verified: true, duplicate: true, answered: 202 });
-    expect(stale).toMatchObject({ id: a, verified: false, forward_status: null, answered: 400 });
-    expect(stale!.error).toBe('timestamp is 301 s from this clock (limit 300 s)');
+    const stale = JSON.parse(
+      l
+        .stderr()
+        .split('\n')
+        .find((x) => x.includes('"rejected"'))!,
+    ) as Record<string, unknown>;
+    expect(stale).toEqual({
+      rejected: {
+        reason: 'stale timestamp',
+        message: 'timestamp 301 s old, more than 300 s',
+        id: a,
+        type: 'payout.successful',
+        payout_id: 'po_json_1',
+        received_at: clock.now().toISOString(),
+        answered: 400,
+      },
+    });
     // The stale one was not forwarded.
     expect(app.received).toHaveLength(2);
     for (const r of app.received) expect(r.raw.equals(body)).toBe(true);
@@ -324,6 +351,8 @@ describe('payctl webhooks listen', () => {
     const forBad = l.lines().filter((x) => x.includes(bad));
     expect(forGood.some((x) => /payout\.successful/.test(x) && x.includes('1,500.50 SLE') && x.includes('Successful'))).toBe(true);
     expect(forBad.some((x) => /payout\.failed/.test(x) && x.includes('Failed'))).toBe(true);
+    // The failed line says why (the sandbox's failure_reason).
+    expect(forBad.some((x) => /payout\.failed/.test(x) && x.includes('Failed: Recipient account rejected by the provider (account not found).'))).toBe(true);
     expect(forGood.some((x) => x.includes('payout.failed'))).toBe(false);
     expect(forBad.some((x) => x.includes('payout.successful'))).toBe(false);
     // Pending is shown before the outcome.
@@ -349,7 +378,7 @@ describe('webhooks listen: secrets never on argv (issue 11)', () => {
     const body = event({ payout_id: 'po_flag_secret' });
     expect((await postRaw(flag.url, body, signed(body, S))).status).toBe(200);
     expect((await postRaw(flag.url, body, signed(body, 'nope'))).status).toBe(400);
-    expect((await flag.stop()).code).toBe(0);
+    expect((await flag.stop()).code).toBe(130);
 
     const fromEnv = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     expect(fromEnv.stderr()).not.toContain('Warning');
@@ -357,7 +386,7 @@ describe('webhooks listen: secrets never on argv (issue 11)', () => {
     expect(ownCmdline()).not.toContain(S);
     expect((await postRaw(fromEnv.url, body, signed(body, 'nope'))).status).toBe(400);
     expect((await postRaw(fromEnv.url, body, signed(body, S))).status).toBe(200);
-    expect((await fromEnv.stop()).code).toBe(0);
+    expect((await fromEnv.stop()).code).toBe(130);
   });
 
   it('--secret-stdin refuses an empty line, and --secret with --secret-stdin (exit 2, nothing listens)', async () => {
@@ -526,8 +555,8 @@ describe('webhooks listen: odd input', () => {
       amount: null,
       currency: null,
       status: null,
+      failure_reason: null,
       verified: null,
-      error: null,
       duplicate: false,
       forward_status: null,
       answered: 200,

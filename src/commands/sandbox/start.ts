@@ -1,6 +1,6 @@
 /**
  * `payctl sandbox start [--port N] [--detach] …`: runs the sandbox in the foreground
- * until Ctrl-C (or SIGTERM), or with --detach in a background process recorded in the
+ * until Ctrl-C (or SIGTERM; exit 130), or with --detach in a background process recorded in the
  * config folder. Either way it writes profile `sandbox` and prints the base URL, the
  * API key and the webhook secret on stdout (one JSON object with --json).
  *
@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LocalError, UsageError } from '../../errors.js';
+import { ExitCode, LocalError, UsageError } from '../../errors.js';
 import { untilAborted, write, type Deps } from '../../deps.js';
 import { configDir, ensureConfigDir } from '../../config/paths.js';
 import {
@@ -133,7 +133,9 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
     if (detachedChild) await removeRecord(deps.env, deps.host.pid);
   }
   deps.log.info('Sandbox stopped.');
-  return 0;
+  // In the foreground, Ctrl-C is an interruption (130) like any other; the detached child
+  // ends normally (0) when `sandbox stop` asks it to.
+  return detachedChild ? 0 : ExitCode.interrupted;
 }
 
 /** bin/payctl.js of this package: found upwards from this module (a dist chunk, or src/… under tests). */

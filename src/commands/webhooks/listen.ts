@@ -2,8 +2,12 @@
  * `payctl webhooks listen`: a local receiver for the service's webhook events. Each
  * event's signature and timestamp are verified, the event is printed (a line per
  * event, or one JSON line with --json) and, with --forward-to, forwarded with its raw
- * body and headers to your app, whose answer is shown and passed back. A bad or stale
- * signature is answered 400 and never forwarded. Duplicate event ids are marked.
+ * body and headers to your app, whose status and body are shown and passed back to the
+ * sender. stdout carries accepted events only (verified, or unchecked when there is no
+ * secret): a delivery that fails a check is answered 400 naming the check, never
+ * forwarded, and reported on stderr (a `{"rejected":…}` JSON line with --json).
+ * Duplicate event ids are judged among accepted events only, so a forgery reusing a
+ * real id neither is marked duplicate nor marks the real one. Ctrl-C stops it (exit 130).
  *
  * The secret comes from --secret-stdin, else --secret (which warns: it shows in `ps`),
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret. Requests a web page
@@ -13,9 +17,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { untilAborted, write, type Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { SIGNATURE_HEADER, verifySignature } from '../../webhooks/signature.js';
+import { SIGNATURE_HEADER, verifySignature, type Rejection } from '../../webhooks/signature.js';
 import { formatAmount } from '../../money/amount.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { boundHostNames, checkLocalRequest } from '../../sandbox/host-check.js';
@@ -33,6 +37,7 @@ export interface ListenOptions {
 
 const MAX_BODY = 1024 * 1024;
 const NOT_CHECKED = 'signature not checked: no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET or the profile).';
+const ANSWER_TOO_LARGE = "the app's answer was over 1 MiB: its status was passed back to the sender without its body.";
 const MAX_REMEMBERED_IDS = 10_000;
 /** Headers not passed on when forwarding (hop-by-hop, or set by the forwarder). */
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
@@ -44,6 +49,7 @@ interface EventSummary {
   amount?: number | string;
   currency?: string;
   status?: string;
+  failureReason?: string;
 }
 
 /** The summary as it may be printed: every string from the event sanitized (escape sequences, controls, bidi). */
@@ -57,6 +63,7 @@ function shown(ev: EventSummary | undefined): EventSummary | undefined {
     amount: safe(ev.amount),
     currency: safe(ev.currency),
     status: safe(ev.status),
+    failureReason: safe(ev.failureReason),
   };
 }
 
@@ -72,6 +79,7 @@ function summarize(body: Buffer): EventSummary | undefined {
       amount: typeof d.amount === 'number' || typeof d.amount === 'string' ? d.amount : undefined,
       currency: str(d.currency),
       status: str(d.status),
+      failureReason: str(d.failure_reason),
     };
   } catch {
     return undefined;
@@ -105,6 +113,59 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+type Http = typeof import('../../api/http.js');
+type Dispatcher = import('../../api/http.js').Dispatcher;
+type ResponseBody = Awaited<ReturnType<Http['httpRequest']>>['body'];
+
+/** What the app answered a forwarded event (status null: it could not be reached). */
+interface Forwarded {
+  status: number | null;
+  ms: number;
+  /** The app's answer, up to MAX_BODY; undefined when it was larger (or there was none). */
+  body?: Buffer;
+  contentType?: string;
+  retryAfter?: string;
+  error?: string;
+}
+
+/** The app's answer body, up to MAX_BODY; undefined (the rest dropped) when larger. */
+async function readAnswer(body: ResponseBody): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** POSTs the raw body with the sender's headers (less hop-by-hop ones) to the app; never throws. */
+async function forwardEvent(http: Http, dispatcher: Dispatcher, to: URL, req: IncomingMessage, body: Buffer): Promise<Forwarded> {
+  const started = performance.now();
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined && !HOP.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  try {
+    const r = await http.httpRequest(dispatcher, to, { method: 'POST', headers, body });
+    const answer = await readAnswer(r.body);
+    const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+    return {
+      status: r.statusCode,
+      ms: Math.round(performance.now() - started),
+      body: answer,
+      contentType: one(r.headers['content-type']),
+      retryAfter: one(r.headers['retry-after']),
+    };
+  } catch (err) {
+    return { status: null, ms: Math.round(performance.now() - started), error: (err as Error).message };
+  }
 }
 
 function checkForwardUrl(raw: string): URL {
@@ -182,39 +243,43 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       return;
     }
     const receivedAt = deps.clock.now();
+    const time = utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
     const ev = summarize(body);
     const out = shown(ev);
     const sigHeader = req.headers[SIGNATURE_HEADER];
     const verification = secret ? verifySignature(secret, Array.isArray(sigHeader) ? sigHeader[0] : sigHeader, body, Math.floor(receivedAt.getTime() / 1000)) : undefined;
+
+    if (verification && !verification.ok) {
+      // Refused: never forwarded, never on stdout, never remembered as seen.
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: verification.message, reason: verification.reason }));
+      await reportRejected(verification, out, receivedAt, time);
+      return;
+    }
+
+    // Accepted (verified, or unchecked without a secret): only these are judged duplicates.
     const duplicate = ev?.id !== undefined && seen.has(ev.id);
-    if (ev?.id && verification?.ok !== false) {
+    if (ev?.id) {
       seen.add(ev.id);
       // Remember a bounded number of ids: a long-running listener must not grow without end.
       if (seen.size > MAX_REMEMBERED_IDS) seen.delete(seen.values().next().value!);
     }
 
     let status = 200;
-    let forward: { status: number | null; ms: number; error?: string } | undefined;
-    if (verification && !verification.ok) {
-      status = 400;
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid signature' }));
-    } else {
-      if (forwardTo && http && dispatcher) {
-        const started = performance.now();
+    let forward: Forwarded | undefined;
+    if (forwardTo && http && dispatcher) {
+      forward = await forwardEvent(http, dispatcher, forwardTo, req, body);
+      if (forward.status === null) {
+        status = 502;
+        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'could not forward the event to the app' }));
+      } else {
+        // The app's own answer goes back to the sender: its status, body and content type.
+        status = forward.status;
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) {
-          if (v !== undefined && !HOP.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        }
-        try {
-          const r = await http.httpRequest(dispatcher, forwardTo, { method: 'POST', headers, body });
-          await r.body.dump();
-          forward = { status: r.statusCode, ms: Math.round(performance.now() - started) };
-          status = r.statusCode;
-        } catch (err) {
-          forward = { status: null, ms: Math.round(performance.now() - started), error: (err as Error).message };
-          status = 502;
-        }
+        if (forward.contentType) headers['content-type'] = forward.contentType;
+        if (forward.retryAfter) headers['retry-after'] = forward.retryAfter;
+        res.writeHead(status, headers).end(forward.body ?? '');
       }
+    } else {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
     }
 
@@ -229,29 +294,25 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
           amount: out?.amount ?? null,
           currency: out?.currency ?? null,
           status: out?.status ?? null,
-          verified: verification ? verification.ok : null,
-          error: verification && !verification.ok ? verification.reason : null,
+          failure_reason: out?.failureReason ?? null,
+          verified: verification ? true : null,
           duplicate,
           forward_status: forward?.status ?? null,
           answered: status,
         }) + '\n',
       );
-      if (verification && !verification.ok) deps.log.warn(`rejected an event (${verification.reason}); answered 400, not forwarded.`);
-      else if (!verification) deps.log.warn(NOT_CHECKED);
-      return;
-    }
-    const time = utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
-    if (verification && !verification.ok) {
-      deps.log.warn(`${time}  rejected an event (${verification.reason}); answered 400, not forwarded.`);
+      if (!verification) deps.log.warn(NOT_CHECKED);
+      if (forward?.body === undefined && forward?.status != null) deps.log.warn(ANSWER_TOO_LARGE);
       return;
     }
     const amount = out?.amount !== undefined && out.currency ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}` : '';
+    const outcome = out?.status ? statusColor(style, text(out.status)) + (out.failureReason ? `: ${text(out.failureReason)}` : '') : '';
     const line = [
       style.dim(time),
       style.bold(text(out?.type ?? '(not JSON)')),
       text(out?.payoutId ?? ''),
       amount,
-      out?.status ? statusColor(style, text(out.status)) : '',
+      outcome,
       style.dim(text(out?.id ?? '')),
       duplicate ? style.yellow('(duplicate)') : '',
     ]
@@ -265,7 +326,27 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
           ? `  → ${forwardTo?.href} failed: ${sanitizeInline(forward.error ?? '')} (answered 502)`
           : `  → ${forwardTo?.href} ${forward.status} (${forward.ms} ms)`,
       );
+      if (forward.status !== null && forward.body === undefined) deps.log.warn(ANSWER_TOO_LARGE);
     }
+  };
+
+  /** A refused delivery on stderr: a warning naming the failed check, or one `{"rejected":…}` line with --json. */
+  const reportRejected = async (r: Rejection, out: EventSummary | undefined, receivedAt: Date, time: string) => {
+    if (deps.globals.json) {
+      const rejected = {
+        reason: r.reason,
+        message: r.message,
+        id: out?.id ?? null,
+        type: out?.type ?? null,
+        payout_id: out?.payoutId ?? null,
+        received_at: receivedAt.toISOString(),
+        answered: 400,
+      };
+      await write(deps.io.stderr, JSON.stringify({ rejected }) + '\n');
+      return;
+    }
+    const which = out?.id ? `event ${text(out.id)}` : 'an event';
+    deps.log.warn(`${time}  rejected ${which}: ${r.message}; answered 400, not forwarded. ${r.hint}`);
   };
 
   const server = createServer((req, res) => {
@@ -294,5 +375,6 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await dispatcher?.close();
   deps.log.info('Stopped listening.');
-  return 0;
+  // Ctrl-C is how a listener ends: 130 (interrupted), as for every other command.
+  return ExitCode.interrupted;
 }
