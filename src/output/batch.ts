@@ -6,7 +6,7 @@
 import { formatAmount, minorToDecimal } from '../money/amount.js';
 import type { PlanGroup } from '../payouts/plan.js';
 import type { RowOutcome } from '../payouts/batch.js';
-import { renderTable } from './table.js';
+import { renderTable, wrapText } from './table.js';
 import { text } from './text.js';
 import type { Style } from './style.js';
 
@@ -14,7 +14,12 @@ function amount(minor: bigint, g: PlanGroup): string {
   return formatAmount(minorToDecimal(minor, g.digits), g.currency);
 }
 
-export function renderPlan(groups: PlanGroup[], style: Style): string {
+/**
+ * The plan: a table of wallets, then warnings and a note. `width`: the terminal's columns
+ * (the table is fitted to them, long names cut with …, and the prose is wrapped to them);
+ * undefined off a terminal, where nothing is cut.
+ */
+export function renderPlan(groups: PlanGroup[], style: Style, width?: number): string {
   const rows = groups.map((g) => [
     text(g.walletId),
     text(g.walletName ?? ''),
@@ -26,8 +31,8 @@ export function renderPlan(groups: PlanGroup[], style: Style): string {
   ]);
   let out = renderTable(
     [
-      { header: 'WALLET' },
-      { header: 'NAME' },
+      { header: 'WALLET', minWidth: 12 },
+      { header: 'NAME', minWidth: 8 },
       { header: 'CURRENCY' },
       { header: 'PAYOUTS', align: 'right' },
       { header: 'TOTAL', align: 'right' },
@@ -36,17 +41,22 @@ export function renderPlan(groups: PlanGroup[], style: Style): string {
     ],
     rows,
     style,
+    { width },
   );
   for (const g of groups) {
     if (g.short) {
-      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} would go short: it holds ${amount(g.balanceMinor!, g)} ${g.currency} but the payouts total ${amount(g.totalMinor, g)} ${g.currency} before fees.\n`;
+      out +=
+        wrapText(
+          `${style.yellow('Warning:')} wallet ${text(g.walletId)} would go short: it holds ${amount(g.balanceMinor!, g)} ${g.currency} but the payouts total ${amount(g.totalMinor, g)} ${g.currency} before fees.`,
+          width,
+        ) + '\n';
     } else if (g.missingWallet) {
-      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} is not among your wallets; the service will refuse its payouts.\n`;
+      out += wrapText(`${style.yellow('Warning:')} wallet ${text(g.walletId)} is not among your wallets; the service will refuse its payouts.`, width) + '\n';
     } else if (g.currencyMismatch) {
-      out += `${style.yellow('Warning:')} wallet ${text(g.walletId)} does not hold ${g.currency}; the service will refuse its payouts.\n`;
+      out += wrapText(`${style.yellow('Warning:')} wallet ${text(g.walletId)} does not hold ${g.currency}; the service will refuse its payouts.`, width) + '\n';
     }
   }
-  out += style.dim('Fees are charged by the service per payout and are shown in the report.') + '\n';
+  out += style.dim(wrapText('Fees are charged by the service per payout and are shown in the report.', width)) + '\n';
   return out;
 }
 

@@ -11,6 +11,13 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /**
+   * The terminal's width in columns, read at each use (a resized terminal is followed):
+   * tables and the progress bar are fitted to it. Undefined when the stream is not a
+   * terminal (a pipe, a file): then nothing is cut.
+   */
+  readonly stdoutColumns?: number;
+  readonly stderrColumns?: number;
   /** Colour on stdout (tables) and stderr (messages). */
   color: boolean;
   stderrColor: boolean;
@@ -28,7 +35,12 @@ export interface Log {
   block(text: string): void;
 }
 
-type Stream<S> = S & { isTTY?: boolean };
+type Stream<S> = S & { isTTY?: boolean; columns?: number };
+
+/** A terminal's columns now; undefined off a terminal or when it does not say. */
+function columnsOf(s: Stream<NodeJS.WritableStream>): number | undefined {
+  return s.isTTY === true && typeof s.columns === 'number' && s.columns > 0 ? s.columns : undefined;
+}
 
 /**
  * The IO of one run, from the process's streams: terminal flags read once, stdout and
@@ -50,6 +62,12 @@ export function ioFrom(
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
+    get stdoutColumns() {
+      return columnsOf(s.stdout);
+    },
+    get stderrColumns() {
+      return columnsOf(s.stderr);
+    },
     color: color(stdoutIsTTY),
     stderrColor: color(stderrIsTTY),
     interactive: stdinIsTTY && stdoutIsTTY && !o.json && !o.noInput,

@@ -1,7 +1,11 @@
 /**
  * Progress of a long run on stderr: a redrawn bar at a terminal (done, failed, in
- * flight, rate, time left), plain periodic lines otherwise.
+ * flight, rate, time left), plain periodic lines otherwise. At a terminal the bar line is
+ * kept narrower than the screen, so that each redraw replaces it instead of leaving a
+ * wrapped line behind: the bar shrinks, the least needed counters go, the label is cut.
  */
+import { displayWidth, fitWidth } from './table.js';
+
 export interface ProgressStats {
   total: number;
   done: number;
@@ -17,15 +21,20 @@ export class Progress {
   readonly #intervalMs: number;
   readonly #label: string | undefined;
   readonly #live: LiveLine;
+  readonly #columns: () => number | undefined;
   #last = 0;
 
-  /** `label` names the run (a batch id): after plain lines, before the bar. */
-  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 100 : 2000, label?: string) {
+  /**
+   * `label` names the run (a batch id): after plain lines, before the bar. `columns` gives
+   * the terminal's width at each redraw (undefined: not known, the full line).
+   */
+  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 100 : 2000, label?: string, columns: () => number | undefined = () => undefined) {
     this.#label = label;
     this.#stream = stream;
     this.#tty = tty;
     this.#intervalMs = intervalMs;
-    this.#live = new LiveLine(stream, tty);
+    this.#columns = columns;
+    this.#live = new LiveLine(stream, tty, columns);
     // Plain lines start after one interval: a short run prints only its final line.
     if (!tty) this.#last = Date.now();
   }
@@ -35,19 +44,28 @@ export class Progress {
     const finished = s.done + s.failed + s.unknown;
     const rate = elapsed > 0 ? finished / elapsed : 0;
     const left = rate > 0 ? Math.ceil((s.total - finished) / rate) : undefined;
-    const parts = [
-      `${finished}/${s.total}`,
-      `${s.done} done`,
-      `${s.failed} failed`,
-      ...(s.unknown ? [`${s.unknown} unknown`] : []),
-      `${s.inFlight} in flight`,
-      `${rate.toFixed(1)}/s`,
-      left === undefined ? '' : `~${left}s left`,
-    ].filter(Boolean);
-    if (!this.#tty) return `progress: ${parts.join(', ')}${this.#label ? ` (${this.#label})` : ''}`;
-    const width = 24;
-    const filled = s.total ? Math.round((finished / s.total) * width) : width;
-    return `${this.#label ? `${this.#label} ` : ''}[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${parts.join(' · ')}`;
+    if (!this.#tty) {
+      const parts = [
+        `${finished}/${s.total}`,
+        `${s.done} done`,
+        `${s.failed} failed`,
+        ...(s.unknown ? [`${s.unknown} unknown`] : []),
+        `${s.inFlight} in flight`,
+        `${rate.toFixed(1)}/s`,
+        ...(left === undefined ? [] : [`~${left}s left`]),
+      ];
+      return `progress: ${parts.join(', ')}${this.#label ? ` (${this.#label})` : ''}`;
+    }
+    const parts: BarPart[] = [
+      { text: `${finished}/${s.total}` },
+      { text: `${s.done} done`, drop: 4 },
+      { text: `${s.failed} failed` },
+      ...(s.unknown ? [{ text: `${s.unknown} unknown` }] : []),
+      { text: `${s.inFlight} in flight`, drop: 2 },
+      { text: `${rate.toFixed(1)}/s`, drop: 1 },
+      ...(left === undefined ? [] : [{ text: `~${left}s left`, drop: 3 }]),
+    ];
+    return barLine(this.#label, s.total ? finished / s.total : 1, parts, this.#columns());
   }
 
   update(s: ProgressStats, force = false): void {
@@ -65,6 +83,47 @@ export class Progress {
   }
 }
 
+/** A counter of the bar line; `drop` ranks the ones left out first on a narrow terminal (1 first; none: always kept). */
+export interface BarPart {
+  text: string;
+  drop?: number;
+}
+
+/** Cells of the bar at its full width, and the least worth drawing. */
+const BAR = 24;
+const MIN_BAR = 10;
+
+/**
+ * The bar line: `label [████░░░░] 120/200 · 118 done · …`, narrower than `columns` (one
+ * column is kept free: a line that fills the last column makes some terminals wrap, and
+ * the redraw then leaves it behind). When it does not fit: the label is cut to a third
+ * of the line, the bar shrinks (to 10 cells), the counters with a `drop` rank go (rate, in
+ * flight, time left, done), then the bar; what is left is cut with …. Undefined
+ * `columns`: the full line.
+ */
+export function barLine(label: string | undefined, fraction: number, parts: BarPart[], columns?: number): string {
+  const draw = (cells: number) => {
+    const filled = Math.round(Math.min(1, Math.max(0, fraction)) * cells);
+    return `[${'█'.repeat(filled)}${'░'.repeat(cells - filled)}]`;
+  };
+  const counters = (rank: number) =>
+    parts
+      .filter((p) => p.drop === undefined || p.drop > rank)
+      .map((p) => p.text)
+      .join(' · ');
+  if (columns === undefined) return `${label ? `${label} ` : ''}${draw(BAR)} ${counters(0)}`;
+  const max = Math.max(1, columns - 1);
+  const head = label ? `${fitWidth(label, Math.max(10, Math.floor(max / 3)))} ` : '';
+  const ranks = [0, ...new Set(parts.map((p) => p.drop).filter((d): d is number => d !== undefined))].sort((a, b) => a - b);
+  for (const rank of ranks) {
+    const text = counters(rank);
+    const room = max - displayWidth(head) - displayWidth(text) - 3; // the brackets and a space
+    if (room >= MIN_BAR) return `${head}${draw(Math.min(BAR, room))} ${text}`;
+  }
+  const kept = counters(Infinity);
+  return fitWidth(displayWidth(head) + displayWidth(kept) <= max ? head + kept : kept, max);
+}
+
 /**
  * One status line redrawn in place on a terminal (the bar above, `Waiting for payout …:
  * Pending (12 s)`); off a terminal it writes nothing.
@@ -72,16 +131,20 @@ export class Progress {
 export class LiveLine {
   readonly #stream: NodeJS.WritableStream;
   readonly #tty: boolean;
+  readonly #columns: () => number | undefined;
   #drawn = false;
 
-  constructor(stream: NodeJS.WritableStream, tty: boolean) {
+  /** `columns`: the terminal's width at each redraw; a longer line is cut with … (a wrapped line would not be redrawn). */
+  constructor(stream: NodeJS.WritableStream, tty: boolean, columns: () => number | undefined = () => undefined) {
     this.#stream = stream;
     this.#tty = tty;
+    this.#columns = columns;
   }
 
   set(line: string): void {
     if (!this.#tty) return;
-    this.#stream.write(`\r\u001b[2K${line}`);
+    const columns = this.#columns();
+    this.#stream.write(`\r\u001b[2K${columns === undefined ? line : fitWidth(line, Math.max(1, columns - 1))}`);
     this.#drawn = true;
   }
 

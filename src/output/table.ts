@@ -3,6 +3,11 @@
  * two spaces between columns, no trailing spaces. Cells arrive sanitized (see text() in
  * ./text.ts), coloured after; colour codes take no width.
  *
+ * At a terminal (`width` given) a table fits the screen: columns of text that may be cut
+ * (`minWidth`) are cut with …, the longest first, as `gh` does; amounts, times and statuses
+ * are never cut. When even that cannot fit, each row is shown as a card of label/value
+ * lines. Off a terminal (a pipe, a file) nothing is ever cut.
+ *
  * Drawn here, in time linear in the size of the cells: a service string of any length (a
  * 1 MB wallet name) is measured and cut in one pass. cli-table3, used before, shortens a
  * cell one character at a time and measures it again after each (and does so for every
@@ -15,6 +20,18 @@ export interface Column {
   header: string;
   align?: 'left' | 'right';
   /** Fixed width (cells are cut with …); by default the width fits the content. */
+  width?: number;
+  /**
+   * Text that may be cut with … to fit a terminal, down to this many columns (IDs, names).
+   * A column without it (amounts, times, statuses) is never cut to fit.
+   */
+  minWidth?: number;
+}
+
+export interface TableOptions {
+  /** false: rows only (a later page of a streamed table). */
+  header?: boolean;
+  /** The terminal's columns: the table is fitted to them. Undefined (a pipe, a file): nothing is cut. */
   width?: number;
 }
 
@@ -155,12 +172,16 @@ export function displayWidth(s: string): number {
 
 /**
  * Cuts a one-line cell to `width` columns, ending with …, keeping every colour code (so
- * what was opened is closed). A cell that fits is returned as it is.
+ * what was opened is closed; a code is never cut inside). A cell that fits is returned as
+ * it is.
  */
 export function fitWidth(s: string, width: number): string {
   if (width <= 0) return '';
-  const { width: w, fits } = measure(s, width - 1, width); // room for the ellipsis
+  const { width: w, fits: room } = measure(s, width - 1, width); // room for the ellipsis
   if (w <= width) return s;
+  // "Chinedu…", not "Chinedu …": spaces before the cut go.
+  let fits = room;
+  while (fits > 0 && s.charCodeAt(fits - 1) === 0x20) fits--;
   if (measure(s.slice(0, fits)).width === 0) return ELLIPSIS; // nothing visible kept: no colour codes around nothing
   const codes: string[] = [];
   for (let i = fits; i < s.length; i++) {
@@ -178,15 +199,64 @@ function pad(s: string, width: number, align: 'left' | 'right'): string {
   return align === 'right' ? fill + s : s + fill;
 }
 
-export function renderTable(columns: Column[], rows: string[][], style: Style, opts: { header?: boolean } = {}): string {
+/** Each cell as its lines (a cell holding a newline takes several lines of its row). */
+function cellLines(columns: Column[], rows: string[][]): string[][][] {
+  return rows.map((r) => columns.map((_, i) => String(r[i] ?? '').split('\n')));
+}
+
+/** The width of each column: its fixed width, or its widest line (header included). */
+function naturalWidths(columns: Column[], cells: string[][][]): number[] {
+  return columns.map((c, i) => {
+    if (c.width !== undefined) return c.width;
+    let max = displayWidth(c.header);
+    for (const r of cells) for (const l of r[i]!) max = Math.max(max, displayWidth(l));
+    return max;
+  });
+}
+
+/**
+ * The columns of a table that fits in `width` terminal columns: as given when the table
+ * fits, else with fixed widths that cut the columns of text (those with `minWidth`), the
+ * widest first, none below its minWidth; undefined when even that cannot fit (show cards).
+ */
+export function fitColumns(columns: Column[], rows: string[][], width: number): Column[] | undefined {
+  const natural = naturalWidths(columns, cellLines(columns, rows));
+  const gaps = GAP * Math.max(0, columns.length - 1);
+  if (natural.reduce((a, w) => a + w, 0) + gaps <= width) return columns;
+  const cut = columns.map((c) => c.width === undefined && c.minWidth !== undefined);
+  const room = width - gaps - natural.reduce((a, w, i) => a + (cut[i] ? 0 : w), 0);
+  const least = natural.map((w, i) => (cut[i] ? Math.min(w, Math.max(1, columns[i]!.minWidth!)) : w));
+  const sum = (ws: number[]) => ws.reduce((a, w, i) => a + (cut[i] ? w : 0), 0);
+  if (!cut.some(Boolean) || sum(least) > room) return undefined;
+  // The largest cap that fits: every cut column gets min(natural, cap), at least its minWidth.
+  const capped = (cap: number) => natural.map((w, i) => (cut[i] ? Math.max(least[i]!, Math.min(w, cap)) : w));
+  let lo = 0;
+  let hi = room;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (sum(capped(mid)) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  const widths = capped(lo);
+  // What the cap leaves over goes one column each to the cut columns, left to right.
+  let left = room - sum(widths);
+  for (let i = 0; i < widths.length && left > 0; i++) {
+    if (cut[i] && widths[i]! < natural[i]!) {
+      widths[i]! += 1;
+      left -= 1;
+    }
+  }
+  return columns.map((c, i) => (cut[i] && widths[i]! < natural[i]! ? { ...c, width: widths[i]! } : c));
+}
+
+export function renderTable(columns: Column[], rows: string[][], style: Style, opts: TableOptions = {}): string {
+  if (opts.width !== undefined) {
+    const fitted = fitColumns(columns, rows, opts.width);
+    if (!fitted) return renderCards(columns, rows, style, opts.width);
+    columns = fitted;
+  }
   const all = opts.header === false ? rows : [columns.map((c) => style.bold(c.header)), ...rows];
-  // Each cell as its lines (a cell holding a newline takes several lines of its row).
-  const cells = all.map((r) =>
-    columns.map((c, i) => {
-      const lines = String(r[i] ?? '').split('\n');
-      return c.width === undefined ? lines : lines.map((l) => fitWidth(l, c.width!));
-    }),
-  );
+  const cells = cellLines(columns, all).map((r) => r.map((lines, i) => (columns[i]!.width === undefined ? lines : lines.map((l) => fitWidth(l, columns[i]!.width!)))));
   const widths = columns.map((c, i) => {
     if (c.width !== undefined) return c.width;
     let max = 0;
@@ -203,4 +273,104 @@ export function renderTable(columns: Column[], rows: string[][], style: Style, o
     }
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * Rows as cards, for a terminal too narrow for the table: one line per column (the header,
+ * then the value, cut with … to the width), a blank line between rows. Nothing is left out.
+ */
+export function renderCards(columns: Column[], rows: string[][], style: Style, width?: number): string {
+  const labelWidth = Math.max(0, ...columns.map((c) => displayWidth(c.header)));
+  const room = width === undefined ? undefined : Math.max(1, width - labelWidth - GAP);
+  const card = (r: string[]) =>
+    columns
+      .flatMap((c, i) =>
+        String(r[i] ?? '')
+          .split('\n')
+          .map((value, k) => {
+            const label = k === 0 ? c.header : '';
+            const line =
+              `${label ? style.dim(label) : ''}${' '.repeat(labelWidth - displayWidth(label) + GAP)}${room === undefined ? value : fitWidth(value, room)}`.trimEnd();
+            return width === undefined ? line : fitWidth(line, width);
+          }),
+      )
+      .join('\n') + '\n';
+  return rows.map(card).join('\n');
+}
+
+/**
+ * A table written page by page (`payouts list --all`), the header once. At a terminal the
+ * layout the first page fits to (cut columns, or cards) holds for every page, so pages line
+ * up; elsewhere nothing is cut: a column only grows when a later page needs it.
+ */
+export class StreamedTable {
+  readonly #columns: Column[];
+  readonly #style: Style;
+  readonly #width: number | undefined;
+  #layout: Column[] | 'cards' | undefined;
+  #pages = 0;
+
+  constructor(columns: Column[], style: Style, width: number | undefined) {
+    this.#columns = columns;
+    this.#style = style;
+    this.#width = width;
+  }
+
+  page(rows: string[][]): string {
+    if (rows.length === 0) return '';
+    const first = this.#pages++ === 0;
+    if (this.#layout === 'cards') return '\n' + renderCards(this.#columns, rows, this.#style, this.#width);
+    const natural = naturalWidths(this.#columns, cellLines(this.#columns, rows));
+    if (this.#width === undefined) {
+      // Never cut: each column as wide as the widest cell so far.
+      const before = this.#layout;
+      this.#layout = this.#columns.map((c, i) => ({ ...c, width: Math.max(natural[i]!, before?.[i]!.width ?? 0) }));
+    } else if (!this.#layout) {
+      const fitted = fitColumns(this.#columns, rows, this.#width);
+      if (!fitted) {
+        this.#layout = 'cards';
+        return renderCards(this.#columns, rows, this.#style, this.#width);
+      }
+      this.#layout = fitted.map((c, i) => ({ ...c, width: c.width ?? natural[i]! }));
+    }
+    return renderTable(this.#layout, rows, this.#style, { header: first });
+  }
+}
+
+/**
+ * Prose broken at spaces into lines of at most `width` columns (a word longer than a line
+ * is broken inside); colour codes take no width. Off a terminal (no width) it is unchanged.
+ */
+export function wrapText(s: string, width: number | undefined): string {
+  if (width === undefined || width < 1) return s;
+  return s
+    .split('\n')
+    .map((para) => {
+      const lines: string[] = [];
+      let line: string | undefined;
+      let lineWidth = 0;
+      for (let word of para.split(' ')) {
+        // Measured only as far as a line: a 1 MB word costs one pass, not one per line.
+        let m = measure(word, width, width);
+        if (line !== undefined && lineWidth + 1 + m.width <= width) {
+          line += ' ' + word;
+          lineWidth += 1 + m.width;
+          continue;
+        }
+        if (line !== undefined) lines.push(line);
+        // A word wider than a line: whole lines of it, then the rest starts the next line.
+        while (m.width > width) {
+          const at = Math.max(m.fits, word.codePointAt(0)! > 0xffff ? 2 : 1);
+          lines.push(word.slice(0, at));
+          word = word.slice(at);
+          m = measure(word, width, width);
+        }
+        const w = m.width;
+        line = word;
+        lineWidth = w;
+      }
+      lines.push(line ?? '');
+      return lines.join('\n');
+    })
+    .join('\n');
 }

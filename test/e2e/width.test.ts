@@ -1,0 +1,172 @@
+/**
+ * What people see at a default-sized terminal (issue #15, "Width"), in real terminals of
+ * 80 and 60 columns (tmux), the built binary against the in-process sandbox:
+ * - a 200-row `payout batch` leaves exactly one progress line however many times it was
+ *   redrawn, and no line of the screen is wider than the terminal (the plan fits: long
+ *   names cut with …, every amount whole);
+ * - `payouts list` fits, long text cut with …, amounts and statuses whole;
+ * - the same list piped, or as --csv or --json at the terminal, is never cut.
+ * The layouts themselves (bar, tables, cards, wrapping) are tested as pure functions in
+ * test/unit/width.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { api, payoutBody, useSandbox } from '../helpers/sandbox.js';
+import { batchRows, loginCli, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
+import { startSized, stopSizedServer, type SizedTerminal } from '../helpers/sized-terminal.js';
+import { shellQuote } from '../helpers/pty.js';
+import { displayWidth } from '../../src/output/table.js';
+
+const ctx = useSandbox();
+const ROWS = 200;
+const WALLET_NAME = 'Freetown Operations and Logistics Department — Western Area Payroll 山田太郎';
+// Recipients of the newest payouts (payouts list shows them first).
+const LONG_NAME = 'Chinedu Okafor-Adebayo of the Lagos State Civil Service Commission';
+const WIDE_NAME = '山田太郎'.repeat(7);
+
+let cfg: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+let wallet: string;
+let terms: SizedTerminal[] = [];
+
+beforeAll(async () => {
+  cfg = tempConfigDir();
+  work = tempWorkDir();
+  await loginCli(ctx.sb, cfg.dir);
+  wallet = ctx.sb.setWallet({ wallet_name: WALLET_NAME, currency: 'SLE', balance: '900000000' }).wallet_id;
+});
+
+afterEach(() => {
+  for (const t of terms) t.kill();
+  terms = [];
+});
+
+afterAll(() => {
+  stopSizedServer();
+  cfg?.cleanup();
+  work?.cleanup();
+});
+
+/** `script` in a terminal of `columns` columns; `payctl` runs the built binary with the test's config. */
+function terminal(columns: number, script: string, label: string): SizedTerminal {
+  const t = startSized(`payctl() { ${shellQuote(process.execPath)} ${shellQuote(BIN)} "$@"; }\n${script}`, {
+    columns,
+    rows: 50,
+    cwd: work.dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cfg.dir, PAYCTL_CONFIG_DIR: cfg.dir, NO_COLOR: '1', LANG: 'C.UTF-8' },
+    record: work.file(`${label}.tty`),
+  });
+  terms.push(t);
+  t.go();
+  return t;
+}
+
+/** Lines of the screen (wrapped lines joined) wider than the terminal. */
+function tooWide(screen: string, columns: number): string[] {
+  return screen.split('\n').filter((l) => displayWidth(l) > columns);
+}
+
+/** Groups with thousands separators and two digits, as payctl shows SLE. */
+function sle(minor: bigint): string {
+  const s = minor.toString().padStart(3, '0');
+  return `${BigInt(s.slice(0, -2)).toLocaleString('en-US')}.${s.slice(-2)}`;
+}
+
+describe.each([80, 60])('at %i columns', (columns) => {
+  it(`a ${ROWS}-row batch: one progress line however often it is redrawn; no line wider than the terminal; the plan fits with the long wallet name cut`, async () => {
+    const prefix = `w${columns}-${randomUUID().slice(0, 8)}`;
+    const rows = batchRows(ROWS, wallet, prefix);
+    writeFile(work.file(`b${columns}.csv`), toCsv(rows));
+    const balance = ctx.sb.wallets().find((w) => w.wallet_id === wallet)!.balance_minor;
+    // Every POST /payout a little slow: the run takes long enough for many redraws.
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 25, times: Infinity });
+    let t: SizedTerminal;
+    let code: number;
+    try {
+      t = terminal(columns, `payctl payout batch b${columns}.csv --batch-id ${prefix} --yes`, `batch${columns}`);
+      code = await t.exitCode(60_000);
+    } finally {
+      ctx.sb.faults.clear();
+    }
+    const screen = t.screen();
+    expect(screen).toContain(`${ROWS} accepted, 0 already submitted, 0 rejected, 0 unknown.`);
+    expect(code, screen).toBe(0);
+
+    // Redrawn many times in place, each redraw narrower than the screen...
+    const draws = t.written().split('\r\u001b[2K').slice(1);
+    expect(draws.length, 'redraws').toBeGreaterThanOrEqual(5);
+    for (const d of draws) expect(displayWidth(d.split('\n')[0]!), d).toBeLessThan(columns);
+    // ...and one bar line left on the screen: the final one.
+    const bars = screen.split('\n').filter((l) => /[█░]/.test(l));
+    expect(bars, screen).toHaveLength(1);
+    // (At 60 columns the done count gives way to the bar: 200/200 and 0 failed say it.)
+    expect(bars[0]).toMatch(new RegExp(`^batch ${prefix} \\[█{10,24}\\] ${ROWS}/${ROWS} · (${ROWS} done · )?0 failed`));
+    expect(tooWide(screen, columns), screen).toEqual([]);
+
+    // The plan: every amount whole, the long wallet name cut with ….
+    const total = rows.reduce((s, r) => s + BigInt(r.amount!.replace('.', '')), 0n);
+    expect(screen).toContain(sle(total));
+    expect(screen).toContain(sle(balance));
+    expect(screen).toContain(sle(balance - total));
+    expect(screen).toContain(wallet);
+    expect(screen).toMatch(/Freetown Operations and Logistics[^\n]*…/);
+    expect(screen).not.toContain(WALLET_NAME);
+  }, 70_000);
+
+  it('payouts list fits, long names cut with …; piped, --csv and --json it is whole', async () => {
+    // The newest payouts: a long name and a wide (CJK) one.
+    for (const name of [LONG_NAME, WIDE_NAME]) {
+      const body = payoutBody(wallet, { amount: 498922.79 });
+      body.recipient.accountDetails.name = name;
+      const r = await api(ctx.sb, 'POST', '/payout', { body, idempotencyKey: randomUUID() });
+      expect(r.status).toBe(201);
+    }
+    const newest = ctx.sb
+      .payouts()
+      .filter((p) => p.recipient.accountDetails.name === WIDE_NAME)
+      .sort((x, y) => (x.created_at < y.created_at ? 1 : -1))[0]!;
+
+    const t = terminal(
+      columns,
+      [
+        'payctl payouts list --limit 2; echo "-- piped"',
+        'payctl payouts list --limit 2 | cat; echo "-- csv"',
+        'payctl payouts list --limit 2 --csv; echo "-- json"',
+        'payctl payouts list --limit 2 --json',
+      ].join('\n'),
+      `list${columns}`,
+    );
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen();
+    const [atTerminal, piped, csv, json] = screen.split(/^-- (?:piped|csv|json)$/m);
+
+    // At the terminal: every line fits; names cut; the amount and status whole.
+    expect(tooWide(atTerminal!, columns), atTerminal).toEqual([]);
+    expect(atTerminal).not.toContain(LONG_NAME);
+    expect(atTerminal).not.toContain(WIDE_NAME);
+    expect(atTerminal).toMatch(/(Chinedu|山田)[^\n]*…/);
+    expect(atTerminal).toContain('498,922.79 SLE');
+    expect(atTerminal).toMatch(/Pending/);
+    if (columns === 80) {
+      // A table: the header, then one line per payout.
+      expect(atTerminal).toMatch(/^CREATED \(UTC\)\s+TRANS\S*\s+PAYOUT ID\s+RECIPIENT\s+AMOUNT\s+STATUS$/m);
+    } else {
+      // Too narrow for the table: a card per payout, each ID whole.
+      expect(atTerminal).toMatch(/^CREATED \(UTC\)\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/m);
+      expect(atTerminal).toContain(`TRANSACTION    ${newest.transaction_id}`);
+      expect(atTerminal).toContain(`PAYOUT ID      ${newest.payout_id}`);
+      expect(atTerminal).toMatch(/^RECIPIENT {6}山田太郎[^\n]*…$/m);
+    }
+
+    // Piped, as CSV and as JSON: nothing cut, whatever the terminal's width.
+    for (const out of [piped!, csv!, json!]) {
+      expect(out).toContain(LONG_NAME);
+      expect(out).toContain(WIDE_NAME);
+      expect(out).toContain(newest.payout_id);
+      expect(out).not.toContain('…');
+    }
+    // The piped table is wider than the terminal (so it was not fitted to it).
+    expect(tooWide(piped!, columns).length).toBeGreaterThan(0);
+  }, 40_000);
+});

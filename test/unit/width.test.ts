@@ -1,0 +1,455 @@
+/**
+ * Output that fits the terminal (issue #15, "Width"), as pure functions: text cut to a
+ * display width (East Asian wide characters and emoji take two columns, colour codes none,
+ * an escape sequence is never cut), prose wrapped, tables fitted (text cut with …,
+ * amounts never; cards when even that cannot fit; nothing cut without a width), the
+ * streamed table of `payouts list --all`, the progress bar laid out at 60, 80 and 200
+ * columns, and the terminal width read from the streams (ioFrom).
+ */
+import { PassThrough, Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { displayWidth, fitColumns, fitWidth, renderCards, renderTable, StreamedTable, wrapText, type Column } from '../../src/output/table.js';
+import { barLine, LiveLine, Progress, type BarPart } from '../../src/output/progress.js';
+import { renderPlan } from '../../src/output/batch.js';
+import { LIST_COLUMNS, payoutRow } from '../../src/output/payout.js';
+import { ioFrom } from '../../src/output/io.js';
+import { loadColor, makeStyle } from '../../src/output/style.js';
+import type { PlanGroup } from '../../src/payouts/plan.js';
+import type { PayoutRecord } from '../../src/api/schemas.js';
+
+const plain = makeStyle(false);
+const ESC = '\u001b';
+const red = (s: string) => `${ESC}[31m${s}${ESC}[39m`;
+
+/** The terminal lines of a text (no trailing newline). */
+const linesOf = (out: string) => out.replace(/\n$/, '').split('\n');
+const widest = (out: string) => Math.max(...linesOf(out).map(displayWidth));
+/** Every escape sequence in `s` is whole: ESC [ digits/semicolons m. */
+const escapesWhole = (s: string) =>
+  s
+    .split(ESC)
+    .slice(1)
+    .every((part) => /^\[[0-9;]*m/.test(part));
+
+describe('displayWidth and fitWidth: columns as a terminal draws them', () => {
+  it('East Asian wide characters take two columns; a cut never splits one and never passes the width', () => {
+    expect(displayWidth('山田太郎')).toBe(8);
+    expect(displayWidth('Ｐａｙ')).toBe(6); // fullwidth Latin
+    expect(displayWidth('김민준')).toBe(6);
+    expect(fitWidth('山田太郎', 8)).toBe('山田太郎');
+    expect(fitWidth('山田太郎', 7)).toBe('山田太…');
+    expect(fitWidth('山田太郎', 6)).toBe('山田…');
+    expect(displayWidth(fitWidth('山田太郎', 6))).toBe(5);
+    expect(fitWidth('a山田', 4)).toBe('a山…');
+    expect(fitWidth('山田太郎', 1)).toBe('…');
+  });
+
+  it('an emoji (with a skin tone, a ZWJ sequence, a flag, VS16) takes two columns and is cut whole', () => {
+    expect(displayWidth('👩‍💻')).toBe(2);
+    expect(displayWidth('👍🏽')).toBe(2);
+    expect(displayWidth('🇸🇱')).toBe(2);
+    expect(displayWidth('❤️')).toBe(2);
+    expect(displayWidth('ab👩‍💻cd')).toBe(6);
+    expect(fitWidth('ab👩‍💻cd', 6)).toBe('ab👩‍💻cd');
+    expect(fitWidth('ab👩‍💻cd', 5)).toBe('ab👩‍💻…');
+    expect(fitWidth('ab👩‍💻cd', 4)).toBe('ab…');
+    expect(fitWidth('🇸🇱🇳🇬', 3)).toBe('🇸🇱…');
+    for (let w = 1; w <= 8; w++) expect(displayWidth(fitWidth('x🇸🇱y👍🏽z山', w))).toBeLessThanOrEqual(w);
+  });
+
+  it('colour codes take no width, are kept whole (what was opened is closed) and never cut inside', () => {
+    const cell = red('Aminata Kamara');
+    expect(displayWidth(cell)).toBe(14);
+    expect(fitWidth(cell, 14)).toBe(cell);
+    expect(fitWidth(cell, 8)).toBe(`${ESC}[31mAminata${ESC}[39m…`);
+    // Every cut point, including those right before and after a code: whole codes, width kept.
+    const mixed = `ab${ESC}[1m${ESC}[31m山d${ESC}[39m${ESC}[22mef`;
+    for (let w = 1; w <= 7; w++) {
+      const cut = fitWidth(mixed, w);
+      expect(escapesWhole(cut), JSON.stringify(cut)).toBe(true);
+      expect(displayWidth(cut)).toBeLessThanOrEqual(w);
+      if (w < 7) expect(cut.endsWith('…')).toBe(true);
+    }
+  });
+});
+
+describe('wrapText: prose for a terminal', () => {
+  it('breaks at spaces into lines no wider than the width; unchanged without a width', () => {
+    const s = 'Fees are charged by the service per payout and are shown in the report.';
+    expect(wrapText(s, undefined)).toBe(s);
+    expect(wrapText(s, 100)).toBe(s);
+    expect(wrapText(s, 30)).toBe('Fees are charged by the\nservice per payout and are\nshown in the report.');
+    expect(wrapText(s, 30).replace(/\n/g, ' ')).toBe(s);
+  });
+
+  it('a word longer than a line is broken inside (nothing is lost); wide characters count two; colour takes no width', () => {
+    expect(wrapText('id wal_0123456789abcdef end', 8)).toBe('id\nwal_0123\n456789ab\ncdef end');
+    expect(wrapText('山田太郎山田', 5)).toBe('山田\n太郎\n山田');
+    expect(wrapText(`${red('Warning:')} wallet short`, 15)).toBe(`${red('Warning:')} wallet\nshort`);
+    expect(wrapText('  indented', 20)).toBe('  indented');
+  });
+
+  it('a 1 MB word is wrapped in linear time', () => {
+    const word = 'x'.repeat(1_000_000);
+    const started = Date.now();
+    const out = wrapText(word, 80);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(out.split('\n')).toHaveLength(12_500);
+  });
+});
+
+const COLUMNS: Column[] = [{ header: 'ID', minWidth: 6 }, { header: 'NAME', minWidth: 6 }, { header: 'AMOUNT', align: 'right' }, { header: 'STATUS' }];
+const ROWS = [
+  ['wal_a08ff49b6f772632', 'Freetown Operations and Logistics', '1,427,202.06 SLE', 'Successful'],
+  ['wal_c43069c43a8c3b7c', '山田太郎の給与口座', '447,869.23 SLE', 'Pending'],
+];
+
+describe('tables fitted to a terminal', () => {
+  it('without a width nothing is cut (a pipe, a file); with room to spare the table is the same', () => {
+    const full = renderTable(COLUMNS, ROWS, plain);
+    expect(full).toContain('Freetown Operations and Logistics');
+    expect(renderTable(COLUMNS, ROWS, plain, { width: undefined })).toBe(full);
+    expect(renderTable(COLUMNS, ROWS, plain, { width: 200 })).toBe(full);
+    expect(widest(full)).toBe(20 + 2 + 33 + 2 + 16 + 2 + 10);
+  });
+
+  it('at 60 columns: text columns cut with …, the widest first; amounts and statuses whole; every line fits', () => {
+    const out = renderTable(COLUMNS, ROWS, plain, { width: 60 });
+    expect(widest(out)).toBeLessThanOrEqual(60);
+    const lines = linesOf(out);
+    expect(lines).toHaveLength(3);
+    // 60 - 3 gaps - 16 - 10 = 28 for ID and NAME: 14 each.
+    expect(lines[0]).toBe('ID              NAME                      AMOUNT  STATUS');
+    expect(lines[1]).toBe('wal_a08ff49b6…  Freetown Oper…  1,427,202.06 SLE  Successful');
+    expect(lines[2]).toBe('wal_c43069c43…  山田太郎の給…     447,869.23 SLE  Pending');
+    expect(displayWidth(lines[1]!)).toBe(60);
+    expect(displayWidth(lines[2]!)).toBe(displayWidth(lines[1]!) - 'Successful'.length + 'Pending'.length);
+  });
+
+  it('a short text column keeps its width; the long one takes the rest', () => {
+    const fitted = fitColumns(COLUMNS, [['w1', 'A very long recipient name indeed, longer than the screen', '1.00 SLE', 'Failed']], 50)!;
+    expect(fitted.map((c) => c.width)).toEqual([undefined, 50 - 3 * 2 - 2 - 8 - 6, undefined, undefined]);
+  });
+
+  it('colour codes do not count and survive the cut', async () => {
+    await loadColor();
+    const color = makeStyle(true);
+    const out = renderTable(COLUMNS, [[ROWS[0]![0]!, color.red(ROWS[0]![1]!), ROWS[0]![2]!, color.green('Successful')]], color, { width: 60 });
+    expect(widest(out)).toBeLessThanOrEqual(60);
+    expect(escapesWhole(out)).toBe(true);
+    expect(out).toContain(`${color.green('Successful')}`);
+    expect(out).toMatch(/Freetown Oper(\u001b\[\d+m)+…/);
+  });
+
+  it('too narrow for the table even cut: each row becomes a card, every value whole where it fits, nothing left out', () => {
+    expect(fitColumns(COLUMNS, ROWS, 40)).toBeUndefined();
+    const out = renderTable(COLUMNS, ROWS, plain, { width: 40 });
+    expect(out).toBe(
+      [
+        'ID      wal_a08ff49b6f772632',
+        'NAME    Freetown Operations and Logisti…',
+        'AMOUNT  1,427,202.06 SLE',
+        'STATUS  Successful',
+        '',
+        'ID      wal_c43069c43a8c3b7c',
+        'NAME    山田太郎の給与口座',
+        'AMOUNT  447,869.23 SLE',
+        'STATUS  Pending',
+        '',
+      ].join('\n'),
+    );
+    const narrow = renderCards(COLUMNS, ROWS, plain, 24);
+    expect(widest(narrow)).toBeLessThanOrEqual(24);
+    expect(narrow).toContain('NAME    Freetown Operat…\n');
+    expect(narrow).toContain('NAME    山田太郎の給与…\n');
+    expect(narrow).toContain('AMOUNT  1,427,202.06 SLE');
+  });
+
+  it('a 1 MB wide name is fitted, as a table or as cards, in linear time', () => {
+    const name = '支'.repeat(1_000_000);
+    const started = Date.now();
+    const table = renderTable(COLUMNS, [['wal_1', name, '1.00 SLE', 'Pending']], plain, { width: 60 });
+    const cards = renderTable(COLUMNS, [['wal_1', name, '1.00 SLE', 'Pending']], plain, { width: 20 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(widest(table)).toBeLessThanOrEqual(60);
+    expect(table).toContain(`  ${'支'.repeat(16)}…   1.00 SLE  Pending\n`);
+    expect(cards).toContain(`NAME    ${'支'.repeat(5)}…\n`);
+  });
+
+  it('a table without columns that may be cut is shown as cards when it is too wide, never cut', () => {
+    const cols: Column[] = [{ header: 'A' }, { header: 'B' }];
+    expect(renderTable(cols, [['x'.repeat(30), 'y'.repeat(30)]], plain, { width: 40 })).toBe(`A  ${'x'.repeat(30)}\nB  ${'y'.repeat(30)}\n`);
+  });
+});
+
+describe('StreamedTable: payouts list --all, page by page', () => {
+  const page1 = [['wal_1', 'Short', '1.00 SLE', 'Pending']];
+  const page2 = [['wal_2', 'A much longer recipient name on page two', '22,222.00 SLE', 'Successful']];
+
+  it('off a terminal nothing is cut: a column grows when a later page needs it; the header once', () => {
+    const t = new StreamedTable(COLUMNS, plain, undefined);
+    const out = t.page(page1) + t.page([]) + t.page(page2);
+    expect(out).toBe(
+      ['ID     NAME     AMOUNT  STATUS', 'wal_1  Short  1.00 SLE  Pending', 'wal_2  A much longer recipient name on page two  22,222.00 SLE  Successful', ''].join('\n'),
+    );
+  });
+
+  it('at a terminal the first page fixes the layout: later pages line up, cut to it, and fit', () => {
+    const t = new StreamedTable(COLUMNS, plain, 60);
+    const first = t.page([...page1, ...ROWS]);
+    const second = t.page(page2);
+    expect(widest(first + second)).toBeLessThanOrEqual(60);
+    expect(first.split('\n')[0]).toMatch(/^ID/);
+    expect(second).not.toMatch(/^ID/);
+    expect(second).toBe('wal_2           A much longer…     22,222.00 SLE  Successful\n');
+    expect(second.indexOf('22,222.00 SLE') + '22,222.00 SLE'.length).toBe(linesOf(first)[1]!.indexOf('1.00 SLE') + '1.00 SLE'.length);
+  });
+
+  it('at a terminal too narrow for the table: cards on every page, a blank line between pages', () => {
+    const t = new StreamedTable(COLUMNS, plain, 30);
+    const out = t.page(page1) + t.page(page2);
+    expect(out).toBe(
+      [
+        'ID      wal_1',
+        'NAME    Short',
+        'AMOUNT  1.00 SLE',
+        'STATUS  Pending',
+        '',
+        'ID      wal_2',
+        'NAME    A much longer recipie…',
+        'AMOUNT  22,222.00 SLE',
+        'STATUS  Successful',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+function record(name: string, amount: string, status: string): PayoutRecord {
+  return {
+    transaction_id: 'TRXA97F840692BBD723216E',
+    payout_id: '1de0b5d7-da26-4005-bc25-b3130cd2b3b2',
+    status,
+    amount,
+    currency: 'NGN',
+    created_at: '2026-11-19T12:19:25Z',
+    recipient: { type: 'bank', accountDetails: { name } },
+  } as unknown as PayoutRecord;
+}
+
+describe('payouts list rows at a terminal', () => {
+  const rows = [record('Chinedu Okafor-Adebayo of the Lagos State Civil Service', '498922.79', 'Successful'), record('山田太郎', '3460.32', 'Failed')].map((r) =>
+    payoutRow(r, plain),
+  );
+
+  it('about 130 columns in a pipe; at 80 the IDs and names are cut and time, amount and status are whole', () => {
+    expect(widest(renderTable(LIST_COLUMNS, rows, plain))).toBeGreaterThan(130);
+    const out = renderTable(LIST_COLUMNS, rows, plain, { width: 80 });
+    expect(widest(out)).toBeLessThanOrEqual(80);
+    const lines = linesOf(out);
+    expect(lines).toEqual([
+      'CREATED (UTC)        TRANSACT…  PAYOUT ID  RECIPIENT          AMOUNT  STATUS',
+      '2026-11-19 12:19:25  TRXA97F8…  1de0b5d7…  Chinedu…   498,922.79 NGN  Successful',
+      '2026-11-19 12:19:25  TRXA97F8…  1de0b5d7…  山田太郎     3,460.32 NGN  Failed',
+    ]);
+    expect(displayWidth(lines[1]!)).toBe(80);
+  });
+
+  it('at 60: a card per payout, every ID whole', () => {
+    const out = renderTable(LIST_COLUMNS, rows, plain, { width: 60 });
+    expect(widest(out)).toBeLessThanOrEqual(60);
+    expect(out.split('\n\n')[0]).toBe(
+      [
+        'CREATED (UTC)  2026-11-19 12:19:25',
+        'TRANSACTION    TRXA97F840692BBD723216E',
+        'PAYOUT ID      1de0b5d7-da26-4005-bc25-b3130cd2b3b2',
+        'RECIPIENT      Chinedu Okafor-Adebayo of the Lagos State Ci…',
+        'AMOUNT         498,922.79 NGN',
+        'STATUS         Successful',
+      ].join('\n'),
+    );
+  });
+});
+
+function group(walletId: string, walletName: string | undefined, totalMinor: bigint, balanceMinor: bigint | undefined): PlanGroup {
+  return {
+    walletId,
+    walletName,
+    currency: 'SLE',
+    digits: 2,
+    count: 200,
+    totalMinor,
+    balanceMinor,
+    short: balanceMinor !== undefined && balanceMinor < totalMinor,
+    missingWallet: false,
+    currencyMismatch: false,
+  } as PlanGroup;
+}
+
+describe('the batch plan at a terminal', () => {
+  const groups = [
+    group('wal_a08ff49b6f772632', 'Freetown Operations and Logistics Department', 4_321_000n, 90_000_000_000n),
+    group('wal_c43069c43a8c3b7c', '山田太郎の給与口座', 99_999_999_00n, 16_397_287_67n),
+  ];
+
+  it('without a width it is the full table; at 200 columns the same', () => {
+    const full = renderPlan(groups, plain);
+    expect(full).toContain('Freetown Operations and Logistics Department');
+    expect(renderPlan(groups, plain, 200)).toBe(full);
+  });
+
+  for (const width of [120, 80, 60]) {
+    it(`at ${width} columns every line fits, amounts whole, the prose wrapped`, () => {
+      const out = renderPlan(groups, plain, width);
+      expect(widest(out)).toBeLessThanOrEqual(width);
+      for (const a of ['43,210.00', '900,000,000.00', '899,956,790.00', '99,999,999.00', '16,397,287.67', '-83,602,711.33']) expect(out).toContain(a);
+      // The warning and the note, wrapped: the same words.
+      const prose = out.slice(out.indexOf('Warning:')).replace(/\n/g, ' ');
+      expect(prose).toContain('Warning: wallet wal_c43069c43a8c3b7c would go short: it holds 16,397,287.67 SLE but the payouts total 99,999,999.00 SLE before fees.');
+      expect(prose).toContain('Fees are charged by the service per payout and are shown in the report.');
+    });
+  }
+
+  it('at 120 a table with the long name cut; at 80 a card per wallet (the name whole); at 60 cards with the name cut', () => {
+    const wide = linesOf(renderPlan(groups, plain, 120));
+    expect(wide.slice(0, 3)).toEqual([
+      'WALLET                NAME                         CURRENCY  PAYOUTS          TOTAL         BALANCE  AFTER (before fees)',
+      'wal_a08ff49b6f772632  Freetown Operations and Lo…  SLE           200      43,210.00  900,000,000.00       899,956,790.00',
+      'wal_c43069c43a8c3b7c  山田太郎の給与口座           SLE           200  99,999,999.00   16,397,287.67       -83,602,711.33',
+    ]);
+    expect(renderPlan(groups, plain, 80)).toContain(
+      [
+        'WALLET               wal_a08ff49b6f772632',
+        'NAME                 Freetown Operations and Logistics Department',
+        'CURRENCY             SLE',
+        'PAYOUTS              200',
+        'TOTAL                43,210.00',
+        'BALANCE              900,000,000.00',
+        'AFTER (before fees)  899,956,790.00',
+        '',
+        'WALLET               wal_c43069c43a8c3b7c',
+      ].join('\n'),
+    );
+    const narrow = renderPlan(groups, plain, 60);
+    expect(narrow).toContain('NAME                 Freetown Operations and Logistics Depa…\n');
+    expect(narrow).toContain('Warning: wallet wal_c43069c43a8c3b7c would go short: it\nholds 16,397,287.67 SLE but the payouts total 99,999,999.00\nSLE before fees.\n');
+  });
+});
+
+const parts = (n: { total: number; finished: number; done: number; failed: number; unknown?: number; inFlight: number }): BarPart[] => [
+  { text: `${n.finished}/${n.total}` },
+  { text: `${n.done} done`, drop: 4 },
+  { text: `${n.failed} failed` },
+  ...(n.unknown ? [{ text: `${n.unknown} unknown` }] : []),
+  { text: `${n.inFlight} in flight`, drop: 2 },
+  { text: '35.2/s', drop: 1 },
+  { text: '~3s left', drop: 3 },
+];
+
+describe('the progress bar laid out to the terminal', () => {
+  const p = parts({ total: 200, finished: 120, done: 118, failed: 2, inFlight: 4 });
+
+  it('unknown width and 200 columns: the full line, a 24-cell bar', () => {
+    const full = `batch default [${'█'.repeat(14)}${'░'.repeat(10)}] 120/200 · 118 done · 2 failed · 4 in flight · 35.2/s · ~3s left`;
+    expect(barLine('batch default', 0.6, p)).toBe(full);
+    expect(barLine('batch default', 0.6, p, 200)).toBe(full);
+  });
+
+  it('80 columns: the rate and in flight go rather than a bar under 10 cells; the line stays under 80', () => {
+    const line = barLine('batch default', 0.6, p, 80);
+    expect(line).toBe(`batch default [${'█'.repeat(13)}${'░'.repeat(9)}] 120/200 · 118 done · 2 failed · ~3s left`);
+    expect(displayWidth(line)).toBe(79);
+  });
+
+  it('60 columns: then in flight and time left go; the failed count always stays', () => {
+    const line = barLine('batch default', 0.6, p, 60);
+    expect(line).toBe(`batch default [${'█'.repeat(8)}${'░'.repeat(5)}] 120/200 · 118 done · 2 failed`);
+    expect(displayWidth(line)).toBeLessThanOrEqual(59);
+    const withUnknown = barLine('batch default', 0.6, parts({ total: 200, finished: 120, done: 116, failed: 2, unknown: 2, inFlight: 4 }), 60);
+    expect(withUnknown).toContain('2 failed · 2 unknown');
+    expect(displayWidth(withUnknown)).toBeLessThanOrEqual(59);
+  });
+
+  it('a long label (a batch id) is cut to a third of the line; very narrow: no bar, the counts cut to fit', () => {
+    const label = `batch ${'payroll-'.repeat(20)}`;
+    const line = barLine(label, 0.5, p, 80);
+    expect(displayWidth(line)).toBeLessThanOrEqual(79);
+    expect(line).toBe(`batch payroll-payroll-pay… [${'█'.repeat(10)}${'░'.repeat(10)}] 120/200 · 118 done · 2 failed`);
+    expect(barLine(label, 0.5, p, 30)).toBe('batch pay… 120/200 · 2 failed');
+    expect(barLine(label, 0.5, p, 12)).toBe('120/200 ·…');
+    for (let w = 2; w <= 200; w++) expect(displayWidth(barLine(label, 0.5, p, w)), `at ${w}`).toBeLessThan(w);
+  });
+});
+
+class Sink extends Writable {
+  readonly writes: string[] = [];
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
+    this.writes.push(chunk.toString());
+    cb();
+  }
+}
+
+describe('Progress and LiveLine follow the terminal width at each redraw', () => {
+  const T0 = new Date('2026-03-01T12:00:00.000Z');
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('a 200-row run redrawn at 80, then 60 columns (resized): each redraw one line narrower than the screen', () => {
+    const out = new Sink();
+    let columns = 80;
+    const p = new Progress(out, true, 100, 'batch default', () => columns);
+    for (let k = 1; k <= 200; k++) {
+      if (k === 100) columns = 60;
+      vi.setSystemTime(T0.getTime() + k * 110);
+      p.update({ total: 200, done: k, failed: 0, unknown: 0, inFlight: 4 });
+    }
+    p.finish({ total: 200, done: 198, failed: 2, unknown: 0, inFlight: 0 });
+    const draws = out.writes.filter((w) => w !== '\n');
+    expect(draws).toHaveLength(201);
+    for (const [i, d] of draws.entries()) {
+      expect(d.startsWith('\r\u001b[2K')).toBe(true);
+      const line = d.slice(5);
+      expect(line).not.toContain('\n');
+      expect(displayWidth(line)).toBeLessThan(i < 99 ? 80 : 60);
+    }
+    expect(draws.at(-1)).toBe(`\r\u001b[2Kbatch default [${'█'.repeat(13)}] 200/200 · 198 done · 2 failed`);
+    expect(out.writes.at(-1)).toBe('\n');
+  });
+
+  it('LiveLine cuts a longer line with …; without a width it writes the line as it is', () => {
+    const out = new Sink();
+    new LiveLine(out, true, () => 20).set('Waiting for payout 1de0b5d7-da26-4005-bc25-b3130cd2b3b2: Pending (12 s)');
+    expect(out.writes).toEqual(['\r\u001b[2KWaiting for payout…']);
+    const all = new Sink();
+    new LiveLine(all, true).set('Waiting for payout 1de0b5d7-da26-4005-bc25-b3130cd2b3b2: Pending (12 s)');
+    expect(all.writes).toEqual(['\r\u001b[2KWaiting for payout 1de0b5d7-da26-4005-bc25-b3130cd2b3b2: Pending (12 s)']);
+  });
+});
+
+describe('ioFrom: the width comes from the terminal streams', () => {
+  const stream = (isTTY: boolean, columns?: number) => Object.assign(new PassThrough(), { isTTY, columns });
+  const io = (stdout: ReturnType<typeof stream>, stderr: ReturnType<typeof stream>) =>
+    ioFrom(
+      { stdin: stream(false), stdout, stderr },
+      { json: false, noInput: false },
+      () => false,
+      (s) => s,
+    );
+
+  it('a terminal gives its columns, read at each use (a resize is followed); a pipe gives none', () => {
+    const out = stream(true, 80);
+    const err = stream(true, 60);
+    const x = io(out, err);
+    expect(x.stdoutColumns).toBe(80);
+    expect(x.stderrColumns).toBe(60);
+    out.columns = 100;
+    expect(x.stdoutColumns).toBe(100);
+    const piped = io(stream(false, 80), stream(false));
+    expect(piped.stdoutColumns).toBeUndefined();
+    expect(piped.stderrColumns).toBeUndefined();
+    expect(io(stream(true, 0), stream(true)).stdoutColumns).toBeUndefined();
+  });
+});
