@@ -5,5 +5,6 @@ import { listSpec } from './payouts/list-spec.js';
 export const payoutsSpec: GroupSpec = {
   name: 'payouts',
   summary: 'list payouts',
+  examples: ['payctl payouts list --status Pending', 'payctl payouts list --all --csv > payouts.csv'],
   commands: [listSpec],
 };

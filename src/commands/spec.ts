@@ -74,12 +74,24 @@ export function helpAfter(spec: { help?: string; examples?: readonly string[] })
   return (spec.help === undefined ? '' : `\n${spec.help}\n`) + (spec.examples === undefined ? '' : EXAMPLES(spec.examples));
 }
 
-/** A whole number from `min` to `max`, for an option named `name` (`--port`). */
-export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
+/**
+ * A whole number from `min` to `max` (no upper bound when `max` is not given), for an
+ * option named `name` (`--port`). Any bad value is told the rule in words a person reads:
+ * "--page must be a whole number of at least 1."
+ */
+export function intOption(name: string, min = 0, max?: number) {
+  const rule =
+    max !== undefined
+      ? `${name} must be a whole number from ${min} to ${max}.`
+      : min > 0
+        ? `${name} must be a whole number of at least ${min}.`
+        : `${name} must be a whole number (0 or more).`;
   return (value: string): number => {
-    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number.`);
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(rule);
     const n = Number(value);
-    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}.`);
+    // Beyond 2^53 a number is no longer exact: too large for any of these options.
+    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(max !== undefined ? rule : `${name} is too large.`);
+    if (n < min || (max !== undefined && n > max)) throw new InvalidArgumentError(rule);
     return n;
   };
 }

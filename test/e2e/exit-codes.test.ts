@@ -49,8 +49,7 @@ describe('2: usage errors, nothing sent', () => {
 
     const sub = await run('payouts', 'lst');
     expect(sub.code, sub.stderr).toBe(2);
-    expect(sub.stderr).toContain("unknown command 'lst'");
-    expect(sub.stderr).toContain('(Did you mean list?)');
+    expect(sub.stderr).toBe("error: unknown command 'lst'\n(Did you mean payouts list?)\n(run `payctl payouts --help` for usage)\n");
   });
 });
 

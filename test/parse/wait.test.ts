@@ -5,12 +5,14 @@
  * value, --wait-timeout without --wait), each with exactly what a user sees on stderr.
  */
 import { describe, expect, it } from 'vitest';
-import { HELP_HINT, parse, refuse } from '../helpers/parse.js';
+import { parse, refuse } from '../helpers/parse.js';
+import { usageHint } from '../helpers/usage-hint.js';
 import type { PayoutCreateOptions } from '../../src/commands/payout/create.js';
 import type { PayoutGetOptions } from '../../src/commands/payout/get.js';
 
 /** What stderr holds for a usage error: the message, then the hint. */
-const seen = (message: string) => `error: ${message}\n${HELP_HINT}\n`;
+/** What stderr holds for a usage error of `command`: the message, then the pointer to its help. */
+const seen = (command: string, message: string) => `error: ${message}\n${usageHint(command)}\n`;
 
 const CREATE = ['payout', 'create', '--wallet', 'wal_1', '--amount', '10', '--currency', 'SLE', '--yes'];
 const GET = ['payout', 'get', 'po_1'];
@@ -77,7 +79,7 @@ for (const [name, argv] of COMMANDS) {
         const r = await refuse(...argv, '--wait', '--wait-timeout', value);
         expect(r.code).toBe('commander.invalidArgument');
         expect(r.message).toBe(bad(value));
-        expect(r.stderr).toBe(seen(bad(value)));
+        expect(r.stderr).toBe(seen(name, bad(value)));
       });
     }
 
@@ -90,14 +92,14 @@ for (const [name, argv] of COMMANDS) {
     it('--wait-timeout without a value', async () => {
       const r = await refuse(...argv, '--wait', '--wait-timeout');
       expect(r.code).toBe('commander.optionMissingArgument');
-      expect(r.stderr).toBe(seen("option '--wait-timeout <seconds>' argument missing"));
+      expect(r.stderr).toBe(seen(name, "option '--wait-timeout <seconds>' argument missing"));
     });
 
     it('--wait-timeout without --wait is refused, and nothing runs', async () => {
       const r = await refuse(...argv, '--wait-timeout', '30');
       expect(r.code).toBe('payctl.invalidOptions');
       expect(r.message).toBe('--wait-timeout needs --wait.');
-      expect(r.stderr).toBe(seen('--wait-timeout needs --wait.'));
+      expect(r.stderr).toBe(seen(name, '--wait-timeout needs --wait.'));
     });
 
     it('--wait takes no value: a word after it is an argument, not a time', async () => {

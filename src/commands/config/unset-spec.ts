@@ -6,5 +6,6 @@ export const unsetSpec: CommandSpec = {
   name: 'unset',
   summary: 'remove a setting',
   arguments: [KEY_ARGUMENT],
+  examples: ['payctl config unset routes.payoutGet', 'payctl config unset webhook-secret --profile staging'],
   load: () => import('./unset.js'),
 };

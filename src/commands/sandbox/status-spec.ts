@@ -4,5 +4,7 @@ import type { CommandSpec } from '../spec.js';
 export const statusSpec: CommandSpec = {
   name: 'status',
   summary: 'say whether the background sandbox runs, and where',
+  help: 'Exits 0 when the background sandbox runs, 1 when it does not.',
+  examples: ['payctl sandbox status', 'payctl sandbox status --json'],
   load: () => import('./status.js'),
 };
