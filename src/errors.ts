@@ -27,10 +27,24 @@ export abstract class CliError extends Error {
 /** Bad input: nothing was sent (exit 2). `problems` lists every problem at once. */
 export class UsageError extends CliError {
   readonly exitCode = ExitCode.usage;
+  /** Every problem as a person reads it, one line each ("--amount is required (...)", "row 3: amount: ..."). */
   readonly problems: string[];
-  constructor(message: string, problems: string[] = [], hint?: string) {
+  /** The same problems, each with the flag or column it names (and its row), for `--json`. */
+  readonly issues: Problem[];
+  constructor(message: string, problems: ReadonlyArray<Problem | string> = [], hint?: string) {
     super(message, hint);
-    this.problems = problems;
+    this.issues = problems.map(problemOf);
+    this.problems = this.issues.map((p) => p.text);
+  }
+}
+
+/**
+ * A person answered No at a confirmation (exit 2, as any stop before sending): not an
+ * error, so it is shown as said ("Nothing was sent."), without "Error:" (output/errors.ts).
+ */
+export class CancelledError extends UsageError {
+  constructor(message = 'Nothing was sent.') {
+    super(message);
   }
 }
 
@@ -54,6 +68,43 @@ export class AuthError extends CliError {
 export interface FieldError {
   field: string;
   message: string;
+}
+
+/**
+ * One problem of a usage error: the flag or column at fault (`--amount`, `amount`; ''
+ * when no single one is), what is wrong (without the field's name), the row of a batch
+ * file it is on, and the line a person reads, which says all of that in words.
+ */
+export interface Problem extends FieldError {
+  /** The batch file's row (as a spreadsheet numbers it, or the JSON line). */
+  row?: number;
+  /** As listed for people: "--amount: ...", "--type must be ...", "row 3: amount: ...". */
+  text: string;
+}
+
+/** A problem of one field, read as field + join + message: "--amount: \"x\" is not ...", "--name is required". */
+export function fieldProblem(field: string, message: string, join: ': ' | ' ' = ': '): Problem {
+  return { field, message, text: `${field}${join}${message}` };
+}
+
+/** The same problem, on a batch file's row: "row 3: amount: ...". */
+export function rowProblem(row: number, p: Problem | string): Problem {
+  const q = problemOf(p);
+  return { ...q, row, text: `row ${row}: ${q.text}` };
+}
+
+/** A line that starts with a flag and says what is wrong with it: "--limit must be ...", "--from: ...". */
+const LEADING_FLAG = /^(--[a-z][a-z0-9-]*)(?:: | (?=(?:is|are|must|may|cannot|has|needs) ))/;
+
+/**
+ * A problem given as a line of text (callers that list problems as strings): a line that
+ * starts with a flag names it; any other names no field ("--csv and --json cannot be used
+ * together" is about two).
+ */
+export function problemOf(p: Problem | string): Problem {
+  if (typeof p !== 'string') return p;
+  const m = LEADING_FLAG.exec(p);
+  return m ? { field: m[1]!, message: p.slice(m[0].length), text: p } : { field: '', message: p, text: p };
 }
 
 /** The service refused or failed (exit 1). */

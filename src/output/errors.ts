@@ -1,6 +1,9 @@
 /**
  * Errors for people (what failed, status and code, field errors, request id, what to
- * do next) and for scripts (`{"error":{message,status,code,request_id,errors}}`).
+ * do next) and for scripts (`{"error":{message,status,code,request_id,errors,hint}}`).
+ * In JSON each of `errors` names its flag or column in `field` (and a batch file's `row`)
+ * and holds the message without it; the hint (what to do next) is `hint`, never part of
+ * the message (null when there is none).
  *
  * Every string in an error may come from the service (its message, code, field errors,
  * request id, and hints that quote them), so all of them pass through the sanitizer, in
@@ -8,16 +11,19 @@
  * only C0 controls, passing 8-bit CSI (U+009B) and bidi controls through as they are.
  * One-line parts (code, request id, field names and field messages) also lose newlines.
  */
-import { ApiError, AuthError, CliError, NetworkError, PayoutFailedError, StillPendingError, UsageError, type FieldError } from '../errors.js';
+import { ApiError, AuthError, CancelledError, CliError, NetworkError, PayoutFailedError, StillPendingError, UsageError, type FieldError } from '../errors.js';
 import { sanitize, sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
+
+/** A field error; a usage error's problem on a batch file's row also gives the row. */
+type ErrorItem = FieldError & { row?: number };
 
 interface ErrorFields {
   message: string;
   status: number | null;
   code: string | null;
   request_id: string | null;
-  errors: FieldError[];
+  errors: ErrorItem[];
 }
 
 function fieldsOf(err: unknown): ErrorFields {
@@ -40,7 +46,7 @@ function fieldsOf(err: unknown): ErrorFields {
       ...base,
       message: err.message,
       code: 'USAGE_ERROR',
-      errors: err.problems.map((p) => ({ field: '', message: p })),
+      errors: err.issues.map(({ field, message, row }) => ({ field, message, ...(row !== undefined ? { row } : {}) })),
     };
   }
   if (err instanceof NetworkError) return { ...base, message: err.message, code: err.causeCode ?? 'NETWORK_ERROR' };
@@ -51,18 +57,17 @@ function fieldsOf(err: unknown): ErrorFields {
   return { ...base, message: err instanceof Error ? err.message : String(err) };
 }
 
-/** The fields of an error with every string sanitized; the hint only for CliErrors. */
-function cleanFieldsOf(err: unknown): ErrorFields & { hint?: string } {
+/** The fields of an error with every string sanitized; the hint only for CliErrors (else null). */
+function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null } {
   const f = fieldsOf(err);
-  const out: ErrorFields & { hint?: string } = {
+  return {
     message: sanitize(f.message),
     status: f.status,
     code: f.code === null ? null : sanitizeInline(f.code),
     request_id: f.request_id === null ? null : sanitizeInline(f.request_id),
-    errors: f.errors.map((e) => ({ field: sanitizeInline(e.field), message: sanitizeInline(e.message) })),
+    errors: f.errors.map((e) => ({ field: sanitizeInline(e.field), message: sanitizeInline(e.message), ...(e.row !== undefined ? { row: e.row } : {}) })),
+    hint: err instanceof CliError && err.hint ? sanitize(err.hint) : null,
   };
-  if (err instanceof CliError && err.hint) out.hint = sanitize(err.hint);
-  return out;
 }
 
 export function renderErrorJson(err: unknown): string {
@@ -70,6 +75,8 @@ export function renderErrorJson(err: unknown): string {
 }
 
 export function renderErrorText(err: unknown, style: Style, verbose = false): string {
+  // A No at a confirmation is an answer, not an error: said as it is, without "Error:".
+  if (err instanceof CancelledError) return `${sanitize(err.message)}\n`;
   const f = cleanFieldsOf(err);
   const lines: string[] = [];
   lines.push(`${style.red('Error:')} ${f.message}`);
@@ -77,7 +84,9 @@ export function renderErrorText(err: unknown, style: Style, verbose = false): st
   if (f.status !== null || (f.code && err instanceof ApiError)) {
     lines.push(`  ${[f.status !== null ? `HTTP ${f.status}` : '', f.code ?? ''].filter(Boolean).join(' ')}`);
   }
-  for (const e of f.errors) lines.push(`  - ${e.field ? style.bold(e.field) + ': ' : ''}${e.message}`);
+  // A usage error's problems as listed for people (row and field in words); others by field.
+  const items = err instanceof UsageError ? err.problems.map(sanitizeInline) : f.errors.map((e) => `${e.field ? style.bold(e.field) + ': ' : ''}${e.message}`);
+  for (const item of items) lines.push(`  - ${item}`);
   if (f.request_id) lines.push(`  Request ID: ${f.request_id}`);
   if (f.hint) lines.push(f.hint);
   if (!(err instanceof CliError)) {

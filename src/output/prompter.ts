@@ -22,6 +22,16 @@ export interface Prompter {
   confirm(opts: { message: string; default: boolean }): Promise<boolean>;
 }
 
+/**
+ * Why a run that may not prompt needs --yes, naming the real cause: the flag that turned
+ * prompts off (`--json`, `--no-input`, even at a terminal), else the missing terminal.
+ * For runs where io.interactive is false.
+ */
+export function yesRequired(globals: { json: boolean; noInput: boolean }): string {
+  const cause = globals.json ? 'with --json' : globals.noInput ? 'with --no-input' : 'without a terminal';
+  return `--yes is required ${cause}: money never moves without an explicit yes`;
+}
+
 function interrupted(err: unknown): never {
   const name = (err as { name?: string })?.name;
   if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'AbortError') throw new InterruptedError();

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { decimalFromNumber } from '../money/amount.js';
+import { problemOf, rowProblem, type Problem } from '../errors.js';
 import { REQUIRED_FIELDS, type FieldName, type Labels, type PayoutFields } from './request.js';
 
 export const COLUMNS = ['payout_id', 'wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number', 'phone_number', 'note'] as const;
@@ -79,8 +80,16 @@ function legacyId(file: string, row: number, values: Record<string, string>): st
   return `batch-${h.slice(0, 24)}`;
 }
 
+/**
+ * A problem of a row: `field` the column at fault ('' for the row as a whole), `message`
+ * what is wrong with it, `text` how a person reads it after "row N: " (default: the message).
+ */
+function rowIssue(row: number, field: string, message: string, text = message): Problem {
+  return rowProblem(row, { field, message, text });
+}
+
 /** `idRow` keeps derived ids as they were first made (before blank lines counted in row numbers). */
-function toFields(values: Record<string, string>, row: number, file: string, problems: string[], idRow = row): BatchRow {
+function toFields(values: Record<string, string>, row: number, file: string, problems: Problem[], idRow = row): BatchRow {
   const fields: PayoutFields = {};
   const metadata: Record<string, string> = {};
   for (const [col, value] of Object.entries(values)) {
@@ -92,7 +101,8 @@ function toFields(values: Record<string, string>, row: number, file: string, pro
     } else if (Object.hasOwn(FIELD_OF, key)) {
       if (value !== '') fields[FIELD_OF[key as keyof typeof FIELD_OF]] = value as never;
     } else if (key !== '') {
-      problems.push(`row ${row}: unknown column "${key}" (columns: ${COLUMNS.join(', ')}, metadata.<key>)`);
+      const columns = `(columns: ${COLUMNS.join(', ')}, metadata.<key>)`;
+      problems.push(rowIssue(row, key, `unknown column ${columns}`, `unknown column "${key}" ${columns}`));
     }
   }
   if (Object.keys(metadata).length) fields.metadata = metadata;
@@ -101,7 +111,7 @@ function toFields(values: Record<string, string>, row: number, file: string, pro
 }
 
 /** JSON values of a JSON-lines row as strings; numbers keep their exact decimal form. */
-function jsonValues(obj: Record<string, unknown>, row: number, problems: string[]): Record<string, string> {
+function jsonValues(obj: Record<string, unknown>, row: number, problems: Problem[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'metadata' && v && typeof v === 'object' && !Array.isArray(v)) {
@@ -113,9 +123,10 @@ function jsonValues(obj: Record<string, unknown>, row: number, problems: string[
       // A JSON number holds 15 significant digits exactly; more would change the amount silently.
       const d = decimalFromNumber(v);
       if (d.replace(/^-?[0.]*/, '').replace('.', '').length > 15) {
-        problems.push(`row ${row}: "${k}" has more digits than a JSON number holds exactly; write it as a string, e.g. "${k}": "1500.50"`);
+        const message = `has more digits than a JSON number holds exactly; write it as a string, e.g. "${k}": "1500.50"`;
+        problems.push(rowIssue(row, k, message, `"${k}" ${message}`));
       } else out[k] = d;
-    } else problems.push(`row ${row}: "${k}" must be a string or a number`);
+    } else problems.push(rowIssue(row, k, 'must be a string or a number', `"${k}" must be a string or a number`));
   }
   return out;
 }
@@ -191,7 +202,7 @@ export function decodeBatchFile(bytes: Uint8Array): { text: string } | { problem
  * memory at a time, whatever the file's size). Problems of the file or a row are pushed
  * to `problems`; rows that can be read are yielded even when others cannot.
  */
-export async function* readRows(file: string, bytes: Uint8Array, problems: string[]): AsyncGenerator<BatchRow> {
+export async function* readRows(file: string, bytes: Uint8Array, problems: Problem[]): AsyncGenerator<BatchRow> {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64)).toString('utf8');
   const format = formatOf(file, head);
   let count = 0;
@@ -204,7 +215,8 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: strin
         const names = h.map((c) => c.trim());
         const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
         // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
-        for (const n of twice) problems.push(`the header row has the column "${n}" more than once`);
+        for (const n of twice)
+          problems.push({ field: n, message: 'the header row has this column more than once', text: `the header row has the column "${n}" more than once` });
         header = names;
         return names;
       },
@@ -226,14 +238,17 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: strin
       for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { empty_lines: number } }>) {
         if (count === 0) {
           const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !header?.includes(c));
-          if (missing.length) problems.push(`the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+          if (missing.length) {
+            const text = `the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
+            problems.push({ field: missing.length === 1 ? missing[0]! : '', message: text, text });
+          }
         }
         count++;
         // Row numbers as a spreadsheet shows them: blank lines count.
         yield toFields(record, count + 1 + info.empty_lines, file, problems, count + 1);
       }
     } catch (err) {
-      problems.push(`the file is not valid CSV: ${(err as Error).message}`);
+      problems.push(problemOf(`the file is not valid CSV: ${(err as Error).message}`));
       return;
     }
   } else {
@@ -249,29 +264,29 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: strin
       try {
         obj = JSON.parse(line);
       } catch {
-        problems.push(`row ${row}: not a JSON object`);
+        problems.push(rowIssue(row, '', 'not a JSON object'));
         continue;
       }
       if (!obj || typeof obj !== 'object' || Array.isArray(obj)) {
-        problems.push(`row ${row}: not a JSON object`);
+        problems.push(rowIssue(row, '', 'not a JSON object'));
         continue;
       }
       const twice = duplicateJsonKey(line);
       if (twice !== undefined) {
-        problems.push(`row ${row}: the key "${twice}" is given more than once`);
+        problems.push(rowIssue(row, twice, 'is given more than once', `the key "${twice}" is given more than once`));
         continue;
       }
       count++;
       yield toFields(jsonValues(obj as Record<string, unknown>, row, problems), row, file, problems);
     }
   }
-  if (count === 0 && problems.length === 0) problems.push('the file has no payout rows');
+  if (count === 0 && problems.length === 0) problems.push(problemOf('the file has no payout rows'));
 }
 
-/** Every row of a file's text at once (small files, tests). */
+/** Every row of a file's text at once (small files, tests): problems as people read them. */
 export async function parseBatchFile(file: string, content: string): Promise<{ rows: BatchRow[]; problems: string[]; format: FileFormat }> {
-  const problems: string[] = [];
+  const issues: Problem[] = [];
   const rows: BatchRow[] = [];
-  for await (const row of readRows(file, Buffer.from(content, 'utf8'), problems)) rows.push(row);
-  return { rows, problems, format: formatOf(file, content) };
+  for await (const row of readRows(file, Buffer.from(content, 'utf8'), issues)) rows.push(row);
+  return { rows, problems: issues.map((p) => p.text), format: formatOf(file, content) };
 }

@@ -16,7 +16,7 @@ import { statSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import type { Wallet } from '../api/schemas.js';
-import { LocalError, UsageError } from '../errors.js';
+import { fieldProblem, LocalError, problemOf, rowProblem, UsageError, type Problem } from '../errors.js';
 import { COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
 import { derivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
@@ -26,6 +26,9 @@ import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 
 /** At most this many problems are listed; the count says how many there were. */
 const MAX_LISTED = 200;
+
+/** A payout_id given on two rows: `payout_id "x" is also used on row 4`. */
+const ALSO_USED = 'is also used on row';
 
 export interface BatchSource {
   /** As given on the command line. */
@@ -57,8 +60,8 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function listed(problems: string[]): string[] {
-  return problems.length <= MAX_LISTED ? problems : [...problems.slice(0, MAX_LISTED), `… and ${problems.length - MAX_LISTED} more`];
+function listed(problems: Problem[]): Problem[] {
+  return problems.length <= MAX_LISTED ? problems : [...problems.slice(0, MAX_LISTED), problemOf(`… and ${problems.length - MAX_LISTED} more`)];
 }
 
 /** The file's bytes: a regular, UTF-8 file (refused at once otherwise). */
@@ -94,7 +97,7 @@ export function openBatch(path: string, batchId: string): BatchSource {
  * twice) are pushed to `problems`. The occurrence of identical rows is counted here, so
  * every pass gives every row the same id.
  */
-export async function* identifiedRows(src: BatchSource, problems: string[], checked?: BatchCheck): AsyncGenerator<IdentifiedRow> {
+export async function* identifiedRows(src: BatchSource, problems: Problem[], checked?: BatchCheck): AsyncGenerator<IdentifiedRow> {
   // Occurrences are counted only for payouts the check found more than once (every other
   // row is occurrence 0), and ids only for the ids it found twice: a few entries, not a
   // map of every row.
@@ -103,7 +106,7 @@ export async function* identifiedRows(src: BatchSource, problems: string[], chec
   for await (const r of readRows(src.path, src.bytes, problems)) {
     const v = validatePayout(r.fields, COLUMN_LABELS);
     if (!v.ok) {
-      for (const p of v.problems) problems.push(`row ${r.row}: ${p}`);
+      for (const p of v.issues) problems.push(rowProblem(r.row, p));
       continue;
     }
     const fingerprint = payoutFingerprint(v.request);
@@ -118,7 +121,7 @@ export async function* identifiedRows(src: BatchSource, problems: string[], chec
     } else if (checked?.idsTwice.has(hash64(request.payoutId))) {
       const first = seenId.get(request.payoutId);
       if (first !== undefined) {
-        problems.push(`row ${r.row}: payout_id "${request.payoutId}" is also used on row ${first}`);
+        problems.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${request.payoutId}" ${ALSO_USED} ${first}`, ' ')));
         continue;
       }
       seenId.set(request.payoutId, r.row);
@@ -168,7 +171,7 @@ class Hashes {
  * confirmed exactly on a second read of just those rows.
  */
 export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   const fingerprints = new Hashes();
   const ids = new Hashes();
   let rows = 0;
@@ -182,17 +185,16 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   const duplicated = new Set<string>();
   if (candidates.size || idsTwice.size) {
     const counts = new Map<string, number>();
-    const again: string[] = [];
+    const again: Problem[] = [];
     for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice })) {
       if (!candidates.has(BigInt(`0x${r.fingerprint.slice(0, 16)}`))) continue;
       const n = (counts.get(r.fingerprint) ?? 0) + 1;
       counts.set(r.fingerprint, n);
       if (n === 2) duplicated.add(r.fingerprint);
     }
-    problems.push(...again.filter((p) => p.includes('is also used on row')));
+    problems.push(...again.filter((p) => p.message.includes(ALSO_USED)));
     // In row order, as a person reads the file (problems of the file itself first).
-    const rowOf = (p: string) => Number(/^row (\d+):/.exec(p)?.[1] ?? 0);
-    problems.sort((a, b) => rowOf(a) - rowOf(b));
+    problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
   }
   if (problems.length) {
     throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
@@ -268,11 +270,14 @@ export function describeRun(r: EarlierRun): string {
   return `in batch "${r.batchId}"${r.file ? ` from ${text(r.file)}` : ''} ${when}`;
 }
 
-/** A wallet problem of a row (unknown wallet, other currency), or undefined. */
-export function walletProblem(row: number, r: PayoutRequest, wallets: Map<string, Wallet>, balancesCommand = 'payctl balances'): string | undefined {
+/** A wallet problem of a row (unknown wallet, other currency: the currency column), or undefined. */
+export function walletProblem(row: number, r: PayoutRequest, wallets: Map<string, Wallet>, balancesCommand = 'payctl balances'): Problem | undefined {
   const w = wallets.get(r.walletId);
-  if (!w) return `row ${row}: wallet_id "${r.walletId}" is not one of your wallets (see ${balancesCommand})`;
-  if (w.currency.toUpperCase() !== r.currency) return `row ${row}: wallet ${r.walletId} holds ${w.currency.toUpperCase()}, not ${r.currency}`;
+  if (!w) return rowProblem(row, fieldProblem(COLUMN_LABELS.walletId, `"${r.walletId}" is not one of your wallets (see ${balancesCommand})`, ' '));
+  if (w.currency.toUpperCase() !== r.currency) {
+    const message = `wallet ${r.walletId} holds ${w.currency.toUpperCase()}, not ${r.currency}`;
+    return rowProblem(row, { field: COLUMN_LABELS.currency, message, text: message });
+  }
   return undefined;
 }
 
@@ -313,8 +318,8 @@ export async function planBatch(
   wallets: Wallet[],
   balancesCommand?: string,
 ): Promise<BatchPlan> {
-  const problems: string[] = [];
-  const conflicts: string[] = [];
+  const problems: Problem[] = [];
+  const conflicts: Problem[] = [];
   const byId = new Map(wallets.map((w) => [w.wallet_id, w]));
   const plan = new PlanBuilder(wallets);
   const earlier = new RunTally();
@@ -334,7 +339,7 @@ export async function planBatch(
       else dups.set(r.fingerprint, { rows: [r.row], request: r.request, pending: false });
     }
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
-      conflicts.push(`row ${r.row}: payout_id "${r.request.payoutId}" was already sent with other details`);
+      conflicts.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${r.request.payoutId}" was already sent with other details`, ' ')));
       continue;
     }
     if (r.earlier?.outcome?.kind === 'accepted') {
@@ -385,12 +390,12 @@ function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
 
 /** Pass 3: the rows to hand to the batch runner, one at a time, each with its earlier entry. */
 export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string): AsyncGenerator<LoadedRow> {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   for await (const r of identifiedRows(src, problems, checked)) yield lookUpRow(r, journal, baseUrl);
   // The file is read again while sending: a problem now means it was changed meanwhile.
   if (problems.length) {
     throw new LocalError(
-      `${src.file} changed while payctl was sending it: ${problems[0]}`,
+      `${src.file} changed while payctl was sending it: ${problems[0]!.text}`,
       'Rows sent so far are in the journal and the report. Put the file back as it was and run the same command again: nothing is paid twice.',
     );
   }

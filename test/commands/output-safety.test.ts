@@ -111,7 +111,7 @@ describe('CSV formula injection', () => {
     const lines = r.stdout.split('\r\n');
     expect(lines).toHaveLength(3); // header, one row, and the empty string after the last CRLF
     const row = lines[1]!;
-    expect(row).toContain(`,${p.transaction_id},${p.payout_id},${w},Pending,1200.5,`);
+    expect(row).toContain(`,${p.transaction_id},${p.payout_id},${w},Pending,1200.50,`);
     expect(row).toContain(`,"'=HYPERLINK(""http://x"")",orange_money,076123456,+23276123456,'@SUM(A1),`);
     // No cell of the row starts with a formula character (a phone number's + followed by digits only is not one).
     expect(row).not.toMatch(/(^|,)"?([=@-]|\+(?![0-9 ]+(,|$)))/);
@@ -211,7 +211,7 @@ describe('plain http:// to a host that is not loopback', () => {
 });
 
 describe('errors with --json', () => {
-  it('a service error: one JSON document on stderr with message, status, code, request_id, errors', async () => {
+  it('a service error: one JSON document on stderr with message, status, code, request_id, errors, hint', async () => {
     ctx.sb.faults.add({ kind: 'status', status: 404, path: '/v2/payouts', code: 'NOT_FOUND', message: 'Gone.' });
     const r = await run('payouts', 'list', '--json');
     expect(r.code, r.stderr).toBe(1);
@@ -220,7 +220,7 @@ describe('errors with --json', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     const doc = JSON.parse(r.stderr);
     expect(Object.keys(doc)).toEqual(['error']);
-    expect(doc.error).toEqual({ message: 'Gone.', status: 404, code: 'NOT_FOUND', request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/), errors: [] });
+    expect(doc.error).toEqual({ message: 'Gone.', status: 404, code: 'NOT_FOUND', request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/), errors: [], hint: null });
   });
 
   it('a usage error: {"error":{...}} with the problems, and no human text', async () => {
@@ -229,9 +229,10 @@ describe('errors with --json', () => {
     expect(r.stdout).toBe('');
     const doc = JSON.parse(r.stderr);
     expect(doc.error.code).toBe('USAGE_ERROR');
-    expect(doc.error.errors.map((e: { message: string }) => e.message)).toEqual([
-      '--from: "yesterday" is not a date (2026-11-01) or an ISO timestamp (2026-11-01T10:00:00Z)',
-      '--currency: "XXQ" is not an ISO 4217 currency code',
+    // Each problem names its flag in field; the message is without it.
+    expect(doc.error.errors).toEqual([
+      { field: '--from', message: '"yesterday" is not a date (2026-11-01) or an ISO timestamp (2026-11-01T10:00:00Z)' },
+      { field: '--currency', message: '"XXQ" is not an ISO 4217 currency code' },
     ]);
     const unknown = await run('balance', '--json');
     expect(unknown.code, unknown.stderr).toBe(2);

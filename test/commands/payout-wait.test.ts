@@ -117,7 +117,7 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(oneJson(r.stdout).data).toMatchObject({ payout_id: id, status: 'Failed', failure_reason: FAILURE_REASON });
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { message: `Payout ${id} failed: ${FAILURE_REASON}`, status: null, code: 'PAYOUT_FAILED', request_id: null, errors: [] },
+      error: { message: `Payout ${id} failed: ${FAILURE_REASON}`, status: null, code: 'PAYOUT_FAILED', request_id: null, errors: [], hint: null },
     });
   });
 

@@ -312,6 +312,7 @@ describe('errors: every service string sanitized, text and JSON', () => {
         code: 'INSUFFICIENT_FUNDS',
         request_id: 'req-9f2c',
         errors: [{ field: 'amount', message: 'exceeds the balance (1,500.50 SLE)' }],
+        hint: null,
       },
     });
   });

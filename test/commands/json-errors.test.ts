@@ -1,0 +1,314 @@
+/**
+ * `--json` errors name what failed (issue #15): in process (payctl's main with in-memory
+ * streams, the sandbox over real HTTP). Each problem of payctl's own validation is one
+ * entry of `error.errors` with the flag (`--amount`) or column (`amount`, with the batch
+ * file's `row`) in `field` and the message without it; what to do next is `error.hint`,
+ * never part of `error.message`; and the text a person reads is as it was.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import type { Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { loginInProcess } from '../helpers/batch-fixtures.js';
+import { batchRows, fundDemoWallets, payoutPosts, tempWorkDir, toCsv, toJsonl, writeFile } from '../helpers/batch.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { UsageError, fieldProblem, problemOf, rowProblem } from '../../src/errors.js';
+import { renderErrorJson, renderErrorText } from '../../src/output/errors.js';
+import { makeStyle } from '../../src/output/style.js';
+
+const ctx = useSandbox();
+
+interface ErrorDoc {
+  error: { message: string; status: null; code: string; request_id: null; errors: Array<{ field: string; message: string; row?: number }>; hint: string | null };
+}
+
+let cfg: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+let sle: string;
+
+beforeAll(async () => {
+  cfg = tempConfigDir();
+  await loginInProcess(ctx.sb, cfg.dir);
+});
+afterAll(() => cfg?.cleanup());
+
+beforeEach(() => {
+  work = tempWorkDir();
+  fundDemoWallets(ctx.sb);
+  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+  ctx.sb.clearRequests();
+});
+afterEach(() => work.cleanup());
+
+const run = (args: string[]): Promise<Run> => payctl(args, { dir: cfg.dir });
+
+/** The one JSON document on stderr, with nothing on stdout and exit 2. */
+function usageJson(r: Run): ErrorDoc['error'] {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  const doc = JSON.parse(r.stderr) as ErrorDoc;
+  expect(Object.keys(doc.error)).toEqual(['message', 'status', 'code', 'request_id', 'errors', 'hint']);
+  expect(doc.error.code).toBe('USAGE_ERROR');
+  return doc.error;
+}
+
+/** The "  - ..." lines of a text error. */
+const listedLines = (stderr: string): string[] => stderr.split('\n').filter((l) => l.startsWith('  - '));
+
+// Several bad flags at once: a bad amount, an unknown currency, a bad type, a bad phone,
+// metadata without "=", a bad idempotency key, and no --name or --account.
+const BAD_FLAGS = [
+  '--wallet',
+  'wal_x',
+  '--amount',
+  '12,50',
+  '--currency',
+  'SLX',
+  '--type',
+  'card',
+  '--provider',
+  'orange_money',
+  '--phone',
+  'abc',
+  '--metadata',
+  'nokey',
+  '--idempotency-key',
+  'not-a-uuid',
+  '--yes',
+];
+
+describe('payout create --json: one entry per problem, naming the flag', () => {
+  it('each bad or missing flag is an entry with the flag in field and the message without it; the hint is error.hint', async () => {
+    const e = usageJson(await run(['payout', 'create', '--json', ...BAD_FLAGS]));
+    expect(e.message).toBe('Cannot send this payout: 8 problems. Nothing was sent.');
+    expect(e.errors).toEqual([
+      { field: '--name', message: "is required (the recipient's full name)" },
+      { field: '--account', message: "is required (the recipient's account number)" },
+      { field: '--currency', message: '"SLX" is not an ISO 4217 currency code' },
+      { field: '--amount', message: '"12,50" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)' },
+      { field: '--type', message: 'must be bank or wallet (got "card")' },
+      { field: '--phone', message: '"abc" is not a phone number (digits, optionally starting with +)' },
+      { field: '--metadata', message: '"nokey" is not key=value' },
+      { field: '--idempotency-key', message: '"not-a-uuid" is not a UUID' },
+    ]);
+    for (const err of e.errors) expect(err.message).not.toContain(err.field);
+    expect(e.hint).toMatch(/payctl payout create --help/);
+    expect(e.message).not.toContain('--help');
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+
+  it('an amount with more digits than the currency has names --amount', async () => {
+    const e = usageJson(
+      await run([
+        'payout',
+        'create',
+        '--json',
+        '--yes',
+        '--wallet',
+        sle,
+        '--amount',
+        '1.005',
+        '--currency',
+        'SLE',
+        '--type',
+        'bank',
+        '--name',
+        'A B',
+        '--provider',
+        'uba',
+        '--account',
+        '1',
+      ]),
+    );
+    expect(e.errors).toHaveLength(1);
+    expect(e.errors).toEqual([{ field: '--amount', message: 'SLE allows at most 2 decimal places: "1.005"' }]);
+  });
+
+  it('--yes missing off a terminal names --yes', async () => {
+    const e = usageJson(
+      await run([
+        'payout',
+        'create',
+        '--json',
+        '--wallet',
+        sle,
+        '--amount',
+        '1',
+        '--currency',
+        'SLE',
+        '--type',
+        'bank',
+        '--name',
+        'A B',
+        '--provider',
+        'uba',
+        '--account',
+        '1',
+      ]),
+    );
+    expect(e.errors).toEqual([{ field: '--yes', message: expect.stringMatching(/^is required .*: money never moves without an explicit yes$/) }]);
+  });
+
+  it('the text a person reads is unchanged: each line names its flag as before', async () => {
+    const r = await run(['payout', 'create', ...BAD_FLAGS]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe('Error: Cannot send this payout: 8 problems. Nothing was sent.');
+    expect(listedLines(r.stderr)).toEqual([
+      "  - --name is required (the recipient's full name)",
+      "  - --account is required (the recipient's account number)",
+      '  - --currency: "SLX" is not an ISO 4217 currency code',
+      '  - --amount: "12,50" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)',
+      '  - --type must be bank or wallet (got "card")',
+      '  - --phone: "abc" is not a phone number (digits, optionally starting with +)',
+      '  - --metadata: "nokey" is not key=value',
+      '  - --idempotency-key: "not-a-uuid" is not a UUID',
+    ]);
+    expect(r.stderr).toMatch(/payctl payout create --help/);
+    expect(r.stderr).not.toContain('{');
+  });
+});
+
+describe('payout batch --json: entries name the row and the column', () => {
+  it('bad CSV rows: field is the column, row the spreadsheet row; the hint is error.hint, not in the message', async () => {
+    const rows = batchRows(6, sle, `jbad-${Date.now()}`);
+    rows[0]!.currency = 'XYZ'; // row 2
+    rows[1]!.wallet_id = ''; // row 3
+    rows[1]!.phone_number = ''; // row 3
+    rows[3]!.type = 'card'; // row 5
+    rows[4]!.payout_id = rows[2]!.payout_id!; // row 6 repeats row 4's id
+    rows[5]!.amount = '0.001'; // row 7
+    const file = writeFile(work.file('bad.csv'), toCsv(rows));
+
+    const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
+    expect(e.message).toBe(`${file}: 6 problems. Nothing was sent.`);
+    expect(e.errors).toEqual([
+      { field: 'currency', row: 2, message: '"XYZ" is not an ISO 4217 currency code' },
+      { field: 'wallet_id', row: 3, message: 'is required (the source wallet id)' },
+      { field: 'phone_number', row: 3, message: 'is required for wallet recipients' },
+      { field: 'type', row: 5, message: 'must be bank or wallet (got "card")' },
+      { field: 'payout_id', row: 6, message: `"${rows[2]!.payout_id}" is also used on row 4` },
+      { field: 'amount', row: 7, message: 'SLE allows at most 2 decimal places: "0.001"' },
+    ]);
+    expect(e.hint).toBe('Fix the rows above and run the same command again.');
+    expect(e.message).not.toContain('Fix the rows');
+    expect(ctx.sb.requests()).toEqual([]);
+  });
+
+  it('bad JSON lines: an unknown key, a non-object line and a repeated key', async () => {
+    const rows = batchRows(3, sle, `jl-${Date.now()}`);
+    const lines = toJsonl(rows).trimEnd().split('\n');
+    lines[0] = lines[0]!.replace('{', '{"colour":"red",');
+    lines[1] = '[1, 2]';
+    lines[2] = lines[2]!.replace('{', '{"amount":"1.00",');
+    const file = writeFile(work.file('bad.jsonl'), lines.join('\n') + '\n');
+
+    const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
+    expect(e.errors).toEqual([
+      { field: 'colour', row: 1, message: expect.stringMatching(/^unknown column \(columns: payout_id, /) },
+      { field: '', row: 2, message: 'not a JSON object' },
+      { field: 'amount', row: 3, message: 'is given more than once' },
+    ]);
+  });
+
+  it('a CSV header with a column twice and one missing: the column in field, no row (the rows lacking it have theirs)', async () => {
+    const file = writeFile(work.file('header.csv'), `wallet_id,amount,currency,type,name,provider,amount\n${sle},1.00,SLE,bank,A B,uba,2.00\n`);
+    const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
+    expect(e.errors).toEqual([
+      { field: 'amount', message: 'the header row has this column more than once' },
+      { field: 'account_number', message: 'the header row lacks column account_number' },
+      { field: 'account_number', row: 2, message: "is required (the recipient's account number)" },
+    ]);
+  });
+
+  it('the text a person reads is unchanged: "row N: column ..." lines and the hint after them', async () => {
+    const rows = batchRows(3, sle, `jtext-${Date.now()}`);
+    rows[0]!.currency = 'XYZ'; // row 2
+    rows[2]!.type = 'card'; // row 4
+    const file = writeFile(work.file('text.csv'), toCsv(rows));
+    const r = await run(['payout', 'batch', file, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      [
+        `Error: ${file}: 2 problems. Nothing was sent.`,
+        '  - row 2: currency: "XYZ" is not an ISO 4217 currency code',
+        '  - row 4: type must be bank or wallet (got "card")',
+        'Fix the rows above and run the same command again.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('rows checked against the live wallets: an unknown wallet names wallet_id, another currency names currency', async () => {
+    const usd = ctx.sb.wallets().find((w) => w.currency !== 'SLE')!;
+    const rows = batchRows(3, sle, `jwal-${Date.now()}`);
+    rows[0]!.wallet_id = 'wal_nobody'; // row 2
+    rows[2]!.wallet_id = usd.wallet_id; // row 4: an SLE row from a wallet in another currency
+    const file = writeFile(work.file('wallets.csv'), toCsv(rows));
+
+    const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
+    expect(e.errors).toEqual([
+      { field: 'wallet_id', row: 2, message: expect.stringMatching(/^"wal_nobody" is not one of your wallets \(see payctl .*balances\)$/) },
+      { field: 'currency', row: 4, message: `wallet ${usd.wallet_id} holds ${usd.currency.toUpperCase()}, not SLE` },
+    ]);
+    expect(e.hint).toBe('Fix the rows above and run the same command again.');
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+
+  it('a row sent before with other details names payout_id and its row', async () => {
+    const rows = batchRows(1, sle, `jconf-${Date.now()}`);
+    const first = await run(['payout', 'batch', writeFile(work.file('first.csv'), toCsv(rows)), '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    rows[0]!.amount = '99.99';
+    const e = usageJson(await run(['payout', 'batch', writeFile(work.file('changed.csv'), toCsv(rows)), '--yes', '--json']));
+    expect(e.errors).toEqual([{ field: 'payout_id', row: 2, message: `"${rows[0]!.payout_id}" was already sent with other details` }]);
+  });
+});
+
+describe('other commands: a problem that starts with a flag names it', () => {
+  it('payouts list: --from and --currency by field, a problem about two flags by none', async () => {
+    const e = usageJson(await run(['payouts', 'list', '--json', '--from', '2026-11-02', '--to', '2026-11-01', '--csv', '--currency', 'XXQ']));
+    expect(e.errors).toEqual([
+      { field: '--from', message: 'is later than --to' },
+      { field: '', message: '--csv and --json cannot be used together' },
+      { field: '--currency', message: '"XXQ" is not an ISO 4217 currency code' },
+    ]);
+  });
+});
+
+describe('the error shape', () => {
+  const plain = makeStyle(false);
+
+  it('hint is null when there is none, and a row only where a problem has one', () => {
+    const err = new UsageError('Bad.', [
+      fieldProblem('--amount', 'is required', ' '),
+      rowProblem(3, fieldProblem('amount', '"x" is not an amount')),
+      'a problem of the whole file',
+    ]);
+    expect(JSON.parse(renderErrorJson(err))).toEqual({
+      error: {
+        message: 'Bad.',
+        status: null,
+        code: 'USAGE_ERROR',
+        request_id: null,
+        errors: [
+          { field: '--amount', message: 'is required' },
+          { field: 'amount', message: '"x" is not an amount', row: 3 },
+          { field: '', message: 'a problem of the whole file' },
+        ],
+        hint: null,
+      },
+    });
+    expect(err.problems).toEqual(['--amount is required', 'row 3: amount: "x" is not an amount', 'a problem of the whole file']);
+    expect(renderErrorText(err, plain)).toBe('Error: Bad.\n  - --amount is required\n  - row 3: amount: "x" is not an amount\n  - a problem of the whole file\n');
+  });
+
+  it('problemOf: a leading flag that is what the line is about; otherwise no field', () => {
+    expect(problemOf('--from: "x" is not a date')).toEqual({ field: '--from', message: '"x" is not a date', text: '--from: "x" is not a date' });
+    expect(problemOf('--since is later than --until')).toMatchObject({ field: '--since', message: 'is later than --until' });
+    expect(problemOf('--all and --page cannot be used together')).toMatchObject({ field: '', message: '--all and --page cannot be used together' });
+    expect(problemOf('route payoutGet must contain {id}')).toMatchObject({ field: '' });
+  });
+});
