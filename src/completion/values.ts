@@ -9,6 +9,7 @@
 import { SETTABLE } from '../config/keys.js';
 import { KNOWN_PROVIDERS } from '../payouts/request.js';
 import { OUTCOME_WORDS } from '../payouts/ledger.js';
+import { PAYOUT_STATUSES } from '../payouts/filters.js';
 
 export type ValueSource =
   /** Fixed words. */
@@ -22,8 +23,8 @@ export type ValueSource =
 
 /** Recipient types that `payout create --type` accepts (validatePayout in payouts/request.ts). */
 export const RECIPIENT_TYPES = ['bank', 'wallet'] as const;
-/** Payout statuses of the service (contract.md), as `payouts list --status` sends them. */
-export const PAYOUT_STATUSES = ['Pending', 'Successful', 'Failed'] as const;
+/** Payout statuses of the service (contract.md), as `payouts list --status` sends them (kept with the filter that checks them). */
+export { PAYOUT_STATUSES };
 
 /** Keyed by command path and long flag: `payout create --type`; a global option by its flag alone. */
 export const OPTION_HINTS: Readonly<Record<string, ValueSource>> = {

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { balanceMinor, formatAmount, parseAmount } from '../money/amount.js';
 import type { Prompter } from '../output/prompter.js';
 import { text } from '../output/text.js';
-import { FIELD_NAMES, KNOWN_PROVIDERS, normalizeProvider, validatePayout, type PayoutFields } from './request.js';
+import { FIELD_NAMES, normalizeProvider, providerSuggestion, providersFor, validatePayout, type PayoutFields } from './request.js';
 
 export function walletLabel(w: Wallet): string {
   return `${text(w.wallet_name) || text(w.wallet_id)} (${text(w.wallet_id)}) · ${formatAmount(w.balance, w.currency)} ${text(w.currency)}`;
@@ -28,6 +28,18 @@ function checkField(field: keyof PayoutFields, base: PayoutFields): (value: stri
           .replace(/^is required.*/, 'Required.')
       : true;
   };
+}
+
+/**
+ * A provider close to a known one, asked about at a terminal: "Did you mean orange_money?"
+ * (default yes). The answer is the provider to send: the known one, or the one typed (the
+ * list is open). A known provider, or one close to none, is returned as it is, unasked.
+ */
+export async function confirmProvider(provider: string, type: string | undefined, prompter: Prompter): Promise<string> {
+  const suggestion = providerSuggestion(provider, type);
+  if (!suggestion) return provider;
+  const yes = await prompter.confirm({ message: `Provider "${text(provider)}" is not one payctl knows. Did you mean ${suggestion}?`, default: true });
+  return yes ? suggestion : provider;
 }
 
 export async function promptPayout(fields: PayoutFields, prompter: Prompter, wallets: Wallet[], log: Log): Promise<PayoutFields> {
@@ -59,14 +71,16 @@ export async function promptPayout(fields: PayoutFields, prompter: Prompter, wal
   }
   if (!f.name) f.name = await prompter.input({ message: "Recipient's full name", validate: checkField('name', f) });
   if (!f.provider) {
+    // A wallet recipient is offered wallet providers, a bank recipient banks.
     f.provider = normalizeProvider(
       await prompter.suggest({
         message: 'Provider (type to search, or enter another)',
-        suggestions: KNOWN_PROVIDERS,
+        suggestions: [...providersFor(f.type)],
         normalize: normalizeProvider,
         validate: checkField('provider', f),
       }),
     );
+    f.provider = await confirmProvider(f.provider, f.type, prompter);
   }
   if (!f.account) f.account = await prompter.input({ message: 'Account number', validate: checkField('account', f) });
   if (!f.phone && f.type === 'wallet') {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits } from '../money/amount.js';
 import { isKnownCurrency } from '../money/currencies.js';
+import { fieldProblem, type Problem } from '../errors.js';
 
 export type RecipientType = 'bank' | 'wallet';
 
@@ -60,7 +61,25 @@ export interface PayoutRequest {
   metadata: Record<string, string> | undefined;
 }
 
-export const KNOWN_PROVIDERS = ['afrimoney', 'orange_money', 'qmoney', 'ecobank', 'skybank', 'uba'];
+/**
+ * The providers payctl knows, by recipient type: what the interactive flow offers (a
+ * wallet recipient is offered wallets, a bank recipient banks) and what completion
+ * completes. The list is open (contract.md): any other provider is sent as typed, with a
+ * "did you mean" when it is close to one of these (providerSuggestion).
+ */
+export const PROVIDERS: Readonly<Record<RecipientType, readonly string[]>> = {
+  wallet: ['afrimoney', 'orange_money', 'qmoney', 'opay', 'palmpay'],
+  bank: ['ecobank', 'skybank', 'uba', 'rokel_commercial_bank', 'access_bank', 'gtbank', 'zenith_bank'],
+};
+
+/** Every provider payctl knows, wallets first. */
+export const KNOWN_PROVIDERS: readonly string[] = [...PROVIDERS.wallet, ...PROVIDERS.bank];
+
+/** The providers for a recipient type as given ("Wallet", "bank"); all of them when the type is missing or not one. */
+export function providersFor(type: string | undefined): readonly string[] {
+  const t = type?.trim().toLowerCase();
+  return t === 'bank' || t === 'wallet' ? PROVIDERS[t] : KNOWN_PROVIDERS;
+}
 
 /** "Orange Money" -> "orange_money": lowercase, runs of other characters as one underscore. */
 export function normalizeProvider(p: string): string {
@@ -69,6 +88,59 @@ export function normalizeProvider(p: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
+}
+
+/**
+ * Edits (insert, delete, replace, swap two neighbours) from `a` to `b`, or `limit + 1`
+ * as soon as it is certain to be more than `limit`.
+ */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+      row.push(d);
+      least = Math.min(least, d);
+    }
+    if (least > limit) return limit + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The known provider that `provider` is most likely a slip for, or undefined when it is
+ * known itself or close to none. Compared normalized and without underscores
+ * (`orangemoney`, `Orange-Money`, `orang money` -> orange_money), allowing one edit for
+ * names of 5 to 8 letters and two for longer ones (none for shorter: `uba`), or as the
+ * first word of a known name (`zenith` -> zenith_bank). On a tie the recipient type's
+ * providers come first.
+ */
+export function providerSuggestion(provider: string, type?: string): string | undefined {
+  const p = normalizeProvider(provider);
+  // Longer than any provider name by far: no provider, and no work spent on it.
+  if (!p || p.length > 64 || KNOWN_PROVIDERS.includes(p)) return undefined;
+  const typed = p.replace(/_/g, '');
+  const preferred = providersFor(type);
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const known of [...preferred, ...KNOWN_PROVIDERS.filter((k) => !preferred.includes(k))]) {
+    const squashed = known.replace(/_/g, '');
+    const limit = squashed.length <= 4 ? 0 : squashed.length <= 8 ? 1 : 2;
+    const d = typed.length >= 3 && known.startsWith(`${p}_`) ? 0 : editDistance(typed, squashed, limit);
+    if (d <= limit && d < bestDistance) {
+      best = known;
+      bestDistance = d;
+    }
+  }
+  return best;
 }
 
 const PAYOUT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
@@ -112,12 +184,13 @@ function codePoint(ch: string): string {
   return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-function metadataProblem(k: string, v: string, label: string): string | undefined {
-  if (!METADATA_KEY.test(k)) return `${label}: key "${k}" may only hold letters, digits and _ . - (at most 64)`;
-  if (RESERVED_KEYS.has(k)) return `${label}: key "${k}" is reserved; choose another name`;
-  if (CONTROL.test(v)) return `${label}: the value of "${k}" must not contain control characters`;
-  if (INVISIBLE.test(v)) return `${label}: the value of "${k}" must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`;
-  if (v.length > 500) return `${label}: the value of "${k}" is longer than 500 characters`;
+/** What is wrong with a metadata pair (without the field's name), or undefined. */
+function metadataProblem(k: string, v: string): string | undefined {
+  if (!METADATA_KEY.test(k)) return `key "${k}" may only hold letters, digits and _ . - (at most 64)`;
+  if (RESERVED_KEYS.has(k)) return `key "${k}" is reserved; choose another name`;
+  if (CONTROL.test(v)) return `the value of "${k}" must not contain control characters`;
+  if (INVISIBLE.test(v)) return `the value of "${k}" must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`;
+  if (v.length > 500) return `the value of "${k}" is longer than 500 characters`;
   return undefined;
 }
 
@@ -130,16 +203,25 @@ function present(v: string | undefined): v is string {
   return v !== undefined && v.trim() !== '';
 }
 
-/** Validates every field; returns the request or every problem, each naming its field. */
-export function validatePayout(f: PayoutFields, labels: Labels = FIELD_NAMES): { ok: true; request: PayoutRequest } | { ok: false; problems: string[] } {
-  const problems: string[] = [];
+/**
+ * Validates every field; returns the request or every problem, each naming its field:
+ * `problems` as people read them ("--amount: ..."), `issues` the same with the field's
+ * label apart from the message (for --json).
+ */
+export function validatePayout(
+  f: PayoutFields,
+  labels: Labels = FIELD_NAMES,
+): { ok: true; request: PayoutRequest } | { ok: false; problems: string[]; issues: Problem[] } {
+  const issues: Problem[] = [];
+  /** A problem of field k, read as "label: message" (or "label message" with join ' '). */
+  const fault = (k: FieldName, message: string, join: ': ' | ' ' = ': ') => issues.push(fieldProblem(labels[k], message, join));
   const need = (k: FieldName, v: string | undefined, what: string) => {
-    if (!present(v)) problems.push(`${labels[k]} is required (${what})`);
+    if (!present(v)) fault(k, `is required (${what})`, ' ');
   };
   const text = (k: FieldName, v: string | undefined, max: number) => {
-    if (present(v) && CONTROL.test(v)) problems.push(`${labels[k]} must not contain control characters`);
-    if (present(v) && INVISIBLE.test(v)) problems.push(`${labels[k]} must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`);
-    if (present(v) && v.length > max) problems.push(`${labels[k]} is longer than ${max} characters`);
+    if (present(v) && CONTROL.test(v)) fault(k, 'must not contain control characters', ' ');
+    if (present(v) && INVISIBLE.test(v)) fault(k, `must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`, ' ');
+    if (present(v) && v.length > max) fault(k, `is longer than ${max} characters`, ' ');
   };
 
   for (const [k, what] of REQUIRED_FIELDS) need(k, f[k], what);
@@ -151,38 +233,39 @@ export function validatePayout(f: PayoutFields, labels: Labels = FIELD_NAMES): {
   text('phone', f.phone, 32);
 
   const currency = f.currency?.trim().toUpperCase();
-  if (present(currency) && !isKnownCurrency(currency)) problems.push(`${labels.currency}: "${f.currency}" is not an ISO 4217 currency code`);
+  if (present(currency) && !isKnownCurrency(currency)) fault('currency', `"${f.currency}" is not an ISO 4217 currency code`);
 
   let amount: ReturnType<typeof parseAmount> | undefined;
   if (present(f.amount) && present(currency) && isKnownCurrency(currency)) {
     amount = parseAmount(f.amount, currency);
-    if (!amount.ok) problems.push(`${labels.amount}: ${amount.problem}`);
+    if (!amount.ok) fault('amount', amount.problem);
     else if (significantDigits(amount.minor) > MAX_SIGNIFICANT_DIGITS) {
-      problems.push(
-        `${labels.amount}: "${f.amount}" has ${significantDigits(amount.minor)} significant digits; a JSON number carries at most ${MAX_SIGNIFICANT_DIGITS} exactly (a service that reads numbers as binary floats, as most do, would pay another amount)`,
+      fault(
+        'amount',
+        `"${f.amount}" has ${significantDigits(amount.minor)} significant digits; a JSON number carries at most ${MAX_SIGNIFICANT_DIGITS} exactly (a service that reads numbers as binary floats, as most do, would pay another amount)`,
       );
       amount = undefined;
     }
   } else if (present(f.amount) && !/^\d+(\.\d+)?$/.test(f.amount)) {
-    problems.push(`${labels.amount}: "${f.amount}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`);
+    fault('amount', `"${f.amount}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`);
   }
 
   const type = f.type?.trim().toLowerCase();
-  if (present(type) && type !== 'bank' && type !== 'wallet') problems.push(`${labels.type} must be bank or wallet (got "${f.type}")`);
+  if (present(type) && type !== 'bank' && type !== 'wallet') fault('type', `must be bank or wallet (got "${f.type}")`, ' ');
 
   const provider = present(f.provider) ? normalizeProvider(f.provider) : undefined;
-  if (present(f.provider) && !provider) problems.push(`${labels.provider}: "${f.provider}" has no letters or digits`);
+  if (present(f.provider) && !provider) fault('provider', `"${f.provider}" has no letters or digits`);
 
   let phone = present(f.phone) ? f.phone.replace(/[\s\-().]/g, '') : undefined;
   if (phone !== undefined && !PHONE.test(phone)) {
-    problems.push(`${labels.phone}: "${f.phone}" is not a phone number (digits, optionally starting with +)`);
+    fault('phone', `"${f.phone}" is not a phone number (digits, optionally starting with +)`);
     phone = undefined;
   }
-  if (type === 'wallet' && !present(f.phone)) problems.push(`${labels.phone} is required for wallet recipients`);
+  if (type === 'wallet' && !present(f.phone)) fault('phone', 'is required for wallet recipients', ' ');
 
   const payoutId = present(f.payoutId) ? f.payoutId.trim() : randomUUID();
   if (!PAYOUT_ID.test(payoutId)) {
-    problems.push(`${labels.payoutId}: "${f.payoutId}" may only hold letters, digits and _ . : - (at most 128)`);
+    fault('payoutId', `"${f.payoutId}" may only hold letters, digits and _ . : - (at most 128)`);
   }
 
   let metadata: Record<string, string> | undefined;
@@ -190,25 +273,25 @@ export function validatePayout(f: PayoutFields, labels: Labels = FIELD_NAMES): {
     for (const pair of f.metadata) {
       const eq = pair.indexOf('=');
       if (eq <= 0) {
-        problems.push(`${labels.metadata}: "${pair}" is not key=value`);
+        fault('metadata', `"${pair}" is not key=value`);
         continue;
       }
       const k = pair.slice(0, eq).trim();
       const v = pair.slice(eq + 1);
-      const bad = metadataProblem(k, v, labels.metadata);
-      if (bad) problems.push(bad);
-      else if (metadata && Object.hasOwn(metadata, k)) problems.push(`${labels.metadata}: key "${k}" is given twice`);
+      const bad = metadataProblem(k, v);
+      if (bad) fault('metadata', bad);
+      else if (metadata && Object.hasOwn(metadata, k)) fault('metadata', `key "${k}" is given twice`);
       else setOwn((metadata ??= {}), k, v);
     }
   } else if (f.metadata && Object.keys(f.metadata).length) {
     for (const [k, v] of Object.entries(f.metadata)) {
-      const bad = metadataProblem(k, v, labels.metadata);
-      if (bad) problems.push(bad);
+      const bad = metadataProblem(k, v);
+      if (bad) fault('metadata', bad);
       else setOwn((metadata ??= {}), k, v);
     }
   }
 
-  if (problems.length || !amount?.ok) return { ok: false, problems };
+  if (issues.length || !amount?.ok) return { ok: false, problems: issues.map((p) => p.text), issues };
   return {
     ok: true,
     request: {

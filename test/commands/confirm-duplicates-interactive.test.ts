@@ -152,7 +152,8 @@ describe('payout batch at a terminal: two identical rows', () => {
     expect(dup.stderr).toContain(DUP_LINE(wal));
     expect(t.postsAtConfirm).toEqual([0]);
     expect(t.prompter.asked).toEqual([DUP_PROMPT]);
-    expect(t.r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(t.r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(t.r.stderr).not.toContain('Error:');
     expect(t.r.stderr + t.r.stdout).not.toMatch(/\d+ accepted/);
     expect(t.r.code, t.r.stderr).toBe(2);
     expectNothingSent(sb, wal, reportPath);
@@ -161,7 +162,8 @@ describe('payout batch at a terminal: two identical rows', () => {
     t = await atTerminal(['payout', 'batch', file], [{ confirm: /^Send all 2 identical rows as separate payouts\?$/, answer: ENTER }]);
     expect(t.prompter.call(/identical rows/).stderr).toContain(DUP_LINE(wal));
     expect(t.prompter.asked).toEqual([DUP_PROMPT]);
-    expect(t.r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(t.r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(t.r.stderr).not.toContain('Error:');
     expect(t.r.code, t.r.stderr).toBe(2);
     expectNothingSent(sb, wal, reportPath);
 
@@ -181,7 +183,7 @@ describe('payout batch at a terminal: two identical rows', () => {
     expect(t.postsAtConfirm).toEqual([0, 0]);
     expect(t.r.stderr).toContain('5 accepted, 0 already submitted, 0 rejected, 0 unknown.');
     expect(t.r.stderr).toContain(`Report: ${reportPath}`);
-    expect(t.r.stderr).not.toContain('Cancelled');
+    expect(t.r.stderr).not.toContain('Nothing was sent.');
     expect(t.r.code, t.r.stderr).toBe(0);
     expectAllFiveSent(sb, wal, rows, reportPath);
   });
@@ -200,7 +202,8 @@ describe('payout batch at a terminal: two identical rows', () => {
     );
     expect(t.prompter.asked).toEqual([DUP_PROMPT, SEND_PROMPT]);
     expect(t.postsAtConfirm).toEqual([0, 0]);
-    expect(t.r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(t.r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(t.r.stderr).not.toContain('Error:');
     expect(t.r.code, t.r.stderr).toBe(2);
     expectNothingSent(sb, wal, work.file('twins.report.csv'));
   });
@@ -219,7 +222,8 @@ describe('payout batch at a terminal: two identical rows', () => {
     expect(dup.stderr).toContain(DUP_LINE(wal));
     expect(t.postsAtConfirm).toEqual([0]);
     expect(t.prompter.asked).toEqual([DUP_PROMPT]);
-    expect(t.r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(t.r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(t.r.stderr).not.toContain('Error:');
     expect(t.r.code, t.r.stderr).toBe(2);
     expectNothingSent(sb, wal, reportPath);
 
@@ -253,7 +257,8 @@ describe('payout create at a terminal: the same payout typed again', () => {
     expect(t.r.stdout).not.toMatch(/^Payout ID\s/m);
     expect(t.postsAtConfirm).toEqual([0]);
     expect(t.prompter.asked).toEqual(['Send it again, as a new payout?']);
-    expect(t.r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(t.r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(t.r.stderr).not.toContain('Error:');
     expect(t.r.stderr).not.toMatch(/submitted/);
     expect(t.r.stdout).toBe('');
     expect(t.r.code, t.r.stderr).toBe(2);
@@ -320,7 +325,8 @@ describe('payout create at a terminal: the same payout typed again', () => {
     // Only the repeat question: not also "Send this payout?".
     expect(t.prompter.asked).toEqual(['Send this payout again, as a new payout?']);
     expect(t.postsAtConfirm).toEqual([0]);
-    expect(t.r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(t.r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(t.r.stderr).not.toContain('Error:');
     expect(t.r.code, t.r.stderr).toBe(2);
     expect(payoutPosts(sb)).toEqual([]);
     expect(heldFor(sb, wal).map((p) => p.payout_id)).toEqual([earlier.payout_id]);

@@ -146,7 +146,8 @@ describe('payout create at a terminal', () => {
     expectFlow(prompter, walletId);
     expect(postsAtConfirm).toEqual([0]);
     expectConfirmation(prompter, walletId);
-    expect(r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(r.stderr).not.toContain('Error:');
     expect(r.stderr).not.toMatch(/submitted/);
     expect(r.code, r.stderr).toBe(2);
 
@@ -191,7 +192,8 @@ describe('payout create at a terminal', () => {
     expect(prompter.asked).toEqual(['Send this payout?']);
     expect(postsAtConfirm).toEqual([0]);
     expectConfirmation(prompter, walletId);
-    expect(r.stderr).toContain('Cancelled: nothing was sent.');
+    expect(r.stderr).toMatch(/^Nothing was sent\.$/m);
+    expect(r.stderr).not.toContain('Error:');
     expect(r.code, r.stderr).toBe(2);
     expect(payoutPosts(sb)).toEqual([]);
     expect(balanceMinor(sb, walletId)).toBe(500000n);

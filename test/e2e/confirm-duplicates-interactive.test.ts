@@ -93,7 +93,8 @@ describe('payout create at a terminal: the same payout typed again', () => {
     let code = await exitCode(t);
     screen = t.screen();
     expect(screen).toContain('Send this payout again, as a new payout? No');
-    expect(screen).toContain('Cancelled: nothing was sent.');
+    expect(screen).toContain('Nothing was sent.');
+    expect(screen).not.toContain('Error:');
     expect(code).toBe(2);
     expect(payoutPosts(sb)).toEqual([]);
     expect(heldFor(sb, wal).map((p) => p.payout_id)).toEqual([earlier.payout_id]);
