@@ -1,28 +1,52 @@
-/** `payctl balances [--currency C] [--wallet ID]`: wallet balances. */
+/** `payctl balances [--currency C] [--wallet ID] [--csv]`: wallet balances. */
 import { write, type Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
-import { formatAmount } from '../money/amount.js';
+import { ApiError, UsageError } from '../errors.js';
+import type { Wallet } from '../api/schemas.js';
+import { formatAmount, plainAmount } from '../money/amount.js';
 import { currencyFilter } from '../money/currencies.js';
+import { csvRow } from '../output/csv.js';
+import { commandLine, invocationOf } from '../output/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 
 export interface BalancesOptions {
   currency?: string;
   wallet?: string;
+  csv?: boolean;
+}
+
+export const BALANCES_CSV_HEADER = ['wallet_id', 'wallet_name', 'currency', 'balance', 'updated_at'];
+
+/** One wallet's CSV values: the balance exact, with the currency's digits and no grouping ("1500.50"). */
+export function walletCsvValues(w: Wallet): unknown[] {
+  return [w.wallet_id, w.wallet_name, w.currency, plainAmount(w.balance, w.currency), w.updated_at];
 }
 
 export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
   const problems: string[] = [];
   const currency = currencyFilter(opts.currency, problems);
-  if (problems.length) throw new UsageError(`${problems[0]}.`);
+  if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
+  if (problems.length) throw new UsageError('Invalid options for balances.', problems);
   const api = await deps.api();
   const { wallets, envelope, res } = await api.wallets();
+  // A wallet asked for by id that the service does not have is not found, not an empty match.
+  if (opts.wallet !== undefined && !wallets.some((w) => w.wallet_id === opts.wallet)) {
+    const list = commandLine(invocationOf(deps.globals, deps.env), ['balances']);
+    throw new ApiError(`No wallet "${text(opts.wallet)}": the service lists ${wallets.length} wallet${wallets.length === 1 ? '' : 's'}, none with this id.`, {
+      code: 'NOT_FOUND',
+      hint: `Run \`${list}\` to see the wallets and their ids.`,
+    });
+  }
   const filtered = wallets.filter((w) => (!currency || w.currency.toUpperCase() === currency) && (!opts.wallet || w.wallet_id === opts.wallet));
   if (deps.globals.json) {
     // The envelope as the service sent it; filtered only when a filter was given.
     const out =
       currency || opts.wallet ? JSON.stringify({ ...envelope, data: (envelope.data as unknown[]).filter((_, i) => filtered.includes(wallets[i]!)) }) : res.raw.trim();
     await write(deps.io.stdout, out + '\n');
+    return 0;
+  }
+  if (opts.csv) {
+    await write(deps.io.stdout, csvRow(BALANCES_CSV_HEADER) + filtered.map((w) => csvRow(walletCsvValues(w))).join(''));
     return 0;
   }
   if (filtered.length === 0) {
@@ -34,7 +58,12 @@ export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
   const rows = filtered.map((w) => [text(w.wallet_id), text(w.wallet_name), text(w.currency), formatAmount(w.balance, w.currency), utcTime(w.updated_at)]);
   await write(
     deps.io.stdout,
-    renderTable([{ header: 'WALLET' }, { header: 'NAME' }, { header: 'CURRENCY' }, { header: 'BALANCE', align: 'right' }, { header: 'UPDATED' }], rows, style),
+    renderTable(
+      [{ header: 'WALLET', minWidth: 12 }, { header: 'NAME', minWidth: 8 }, { header: 'CURRENCY' }, { header: 'BALANCE', align: 'right' }, { header: 'UPDATED' }],
+      rows,
+      style,
+      { width: deps.io.stdoutColumns },
+    ),
   );
   return 0;
 }

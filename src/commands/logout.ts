@@ -1,30 +1,32 @@
 /**
  * `payctl logout`: removes the API key and token from the profile, wherever they are kept
- * (the OS keyring or the config file); base URL and settings stay.
+ * (the OS keyring or the config file); base URL and settings stay. A profile that does not
+ * exist is an error naming the profiles there are (exit 2).
  */
 import { write, type Deps } from '../deps.js';
 import { ConfigError } from '../errors.js';
 import { storeDespiteKeyring } from '../config/store.js';
 import { KeyringUnavailable } from '../config/keyring.js';
+import { noSuchProfile } from '../config/known-profiles.js';
 import { commandLine, invocationOf } from '../output/command-line.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   // A profile whose keyring cannot be reached gets the clear error below, not the one of reading it.
   const store = storeDespiteKeyring(() => deps.config());
   const name = deps.globals.profile;
+  const invocation = invocationOf(deps.globals, deps.env);
   const profile = store.getProfile(name, { readSecrets: false });
-  const inKeyring = profile?.secrets === 'keyring';
-  const had = !!(profile?.apiKey || profile?.token || inKeyring);
-  if (profile) {
-    try {
-      await store.updateProfile(name, { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
-    } catch (err) {
-      if (!(err instanceof KeyringUnavailable)) throw err;
-      throw new ConfigError(
-        `Cannot remove the API key and token of profile "${name}" from the OS keyring (${err.reason}). Nothing was changed.`,
-        `Unlock or start the OS keyring and run \`${commandLine(invocationOf(deps.globals, deps.env), ['logout'])}\` again, or remove the entries of service "${store.keyringService}" with your keyring's tool.`,
-      );
-    }
+  if (!profile) throw noSuchProfile(name, store.profileNames(), 'nothing to log out of', commandLine(invocation, ['login']));
+  const inKeyring = profile.secrets === 'keyring';
+  const had = !!(profile.apiKey || profile.token || inKeyring);
+  try {
+    await store.updateProfile(name, { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailable)) throw err;
+    throw new ConfigError(
+      `Cannot remove the API key and token of profile "${name}" from the OS keyring (${err.reason}). Nothing was changed.`,
+      `Unlock or start the OS keyring and run \`${commandLine(invocation, ['logout'])}\` again, or remove the entries of service "${store.keyringService}" with your keyring's tool.`,
+    );
   }
   const where = inKeyring ? ' from the OS keyring' : '';
   if (deps.globals.json) {

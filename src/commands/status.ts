@@ -1,16 +1,47 @@
 /**
- * `payctl status`: profile, base URL, key (masked), token expiry, and a live check of
- * the credentials. Exit 3 when not authenticated, 4 when the service cannot be reached.
+ * `payctl status`: profile, base URL, key (masked), the token the client uses, and a live
+ * check. The check tells the service apart from the credentials: unreachable (exit 4) is
+ * not refused (exit 3), and neither is a service that failed (exit 1) or no credentials at
+ * all (exit 3, "not logged in").
  */
 import { write, type Deps } from '../deps.js';
-import { CliError } from '../errors.js';
-import { callCredentials, resolveSettings, type Setting } from '../config/resolve.js';
+import { ApiError, AuthError, CliError, InterruptedError, NetworkError } from '../errors.js';
+import { callCredentials, resolveSettings, type CallCredentials, type Setting } from '../config/resolve.js';
 import { maskSecret } from '../config/mask.js';
 import { renderCard, utcTime } from '../output/text.js';
+import type { Style } from '../output/style.js';
 import { makeStyle } from '../output/style.js';
 
 function from(s: Setting<string>): string {
   return s.source === 'flag' ? ' (from --base-url)' : s.source === 'env' ? ' (from the environment)' : '';
+}
+
+/** What the live check found out: about the service, and about the credentials. */
+type Service = 'reachable' | 'unreachable' | 'failed' | 'not_checked';
+type Credentials = 'valid' | 'refused' | 'missing' | 'not_checked';
+interface Live {
+  service: Service;
+  credentials: Credentials;
+  wallets?: number;
+  error?: CliError;
+}
+
+/** The token the client uses: PAYCTL_TOKEN, the profile's stored one, a new one from the API key, or none. */
+type TokenSource = 'env' | 'profile' | 'api_key' | 'none';
+
+/**
+ * Sorts a failed live check: no credentials, refused credentials, no answer, or a failing
+ * service. `sendable`: there was a base URL and a key or token to send.
+ */
+function liveFailure(error: CliError, sendable: boolean): Live {
+  if (error instanceof NetworkError) return { service: 'unreachable', credentials: 'not_checked', error };
+  if (error instanceof AuthError) {
+    // Nothing to send (no base URL, no key or token, or the profile's withheld): nothing was asked of the service.
+    if (!sendable) return { service: 'not_checked', credentials: 'missing', error };
+    return { service: 'reachable', credentials: 'refused', error };
+  }
+  if (error instanceof ApiError) return { service: 'failed', credentials: 'not_checked', error };
+  return { service: 'not_checked', credentials: 'not_checked', error };
 }
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
@@ -21,19 +52,19 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const c = callCredentials(s, profile, s.baseUrl.value);
   const style = makeStyle(deps.io.color);
 
-  let live: { ok: true; wallets: number } | { ok: false; error: unknown };
+  let live: Live;
   try {
     const api = await deps.api();
-    live = { ok: true, wallets: (await api.wallets()).wallets.length };
+    live = { service: 'reachable', credentials: 'valid', wallets: (await api.wallets()).wallets.length };
   } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    live = { ok: false, error };
+    if (!(error instanceof CliError) || error instanceof InterruptedError) throw error;
+    live = liveFailure(error, !!s.baseUrl.value && !!(c.apiKey.value || c.token.value));
   }
   // A token may have been renewed by the live check (and saved, when it belongs to the profile).
   const after = deps.config().getProfile(globals.profile);
   const profileToken = c.token.source === 'profile' || c.saveTokens;
   const expiry = profileToken ? after?.tokenExpiresAt : undefined;
-  const tokenSource = c.token.source === 'env' ? 'env' : profileToken && after?.token ? 'profile' : 'none';
+  const tokenSource: TokenSource = c.token.source === 'env' ? 'env' : profileToken && after?.token ? 'profile' : c.apiKey.value ? 'api_key' : 'none';
 
   if (globals.json) {
     await write(
@@ -45,7 +76,10 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
         api_key_source: c.apiKey.source,
         token_source: tokenSource,
         token_expires_at: expiry ?? null,
-        authenticated: live.ok,
+        service: live.service,
+        credentials: live.credentials,
+        // Unknown (null) when the check could not tell: an unreachable or failing service says nothing about the key.
+        authenticated: live.credentials === 'valid' ? true : live.credentials === 'not_checked' ? null : false,
       }) + '\n',
     );
   } else {
@@ -56,14 +90,55 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
         'API key',
         c.apiKey.value ? maskSecret(c.apiKey.value) + from(c.apiKey) : c.withheld ? style.dim("the profile's is not sent to this base URL") : style.dim('not set'),
       ],
-      [
-        'Token',
-        tokenSource === 'env' ? 'PAYCTL_TOKEN (used as is)' : tokenSource === 'none' ? style.dim('none') : expiry ? `valid until ${utcTime(expiry)}` : 'no expiry given',
-      ],
-      ['Credentials', live.ok ? style.green(`valid (${live.wallets} wallet${live.wallets === 1 ? '' : 's'})`) : style.red('not valid')],
+      ['Token', tokenLine(tokenSource, expiry, c, style)],
+      ['Service', serviceLine(live, style)],
+      ['Credentials', credentialsLine(live, style)],
     ];
     await write(deps.io.stdout, renderCard(pairs, style));
   }
-  if (!live.ok) throw live.error;
+  if (live.error) throw live.error;
   return 0;
+}
+
+function tokenLine(source: TokenSource, expiry: string | undefined, c: CallCredentials, style: Style): string {
+  switch (source) {
+    case 'env':
+      return 'PAYCTL_TOKEN, from the environment (used as is)';
+    case 'profile':
+      return `stored in the profile, ${expiry ? `valid until ${utcTime(expiry)}` : 'no expiry given'}`;
+    case 'api_key':
+      return c.apiKey.source === 'env'
+        ? 'none stored: a new one from PAYCTL_API_KEY for each run (not saved)'
+        : 'none stored: a new one is fetched with the API key (and saved)';
+    default:
+      return style.dim('none');
+  }
+}
+
+function serviceLine(live: Live, style: Style): string {
+  switch (live.service) {
+    case 'reachable':
+      return style.green('reachable');
+    case 'unreachable':
+      return style.red('unreachable');
+    case 'failed': {
+      const status = live.error instanceof ApiError && live.error.status !== undefined ? ` (HTTP ${live.error.status})` : '';
+      return style.red(`answered with an error${status}`);
+    }
+    default:
+      return style.dim('not checked');
+  }
+}
+
+function credentialsLine(live: Live, style: Style): string {
+  switch (live.credentials) {
+    case 'valid':
+      return style.green(`valid (${live.wallets} wallet${live.wallets === 1 ? '' : 's'})`);
+    case 'refused':
+      return style.red('refused by the service');
+    case 'missing':
+      return style.red('none (not logged in)');
+    default:
+      return style.dim(live.service === 'unreachable' ? 'not checked: the service could not be reached' : 'not checked');
+  }
 }

@@ -1,11 +1,11 @@
 /**
  * `payctl summary`: totals per currency and status, with a bar chart of amounts by
- * status. Amounts are never added across currencies. A summary of another shape is
+ * status (or `--csv`: one row per currency and status). Amounts are never added across currencies. A summary of another shape is
  * shown generically rather than failing.
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { summarySchema } from '../api/schemas.js';
+import { parseOrThrow, summarySchema } from '../api/schemas.js';
 import { parseTimeRange } from '../payouts/filters.js';
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
@@ -16,12 +16,14 @@ export interface SummaryOptions {
   to?: string;
   wallet?: string;
   currency?: string;
+  csv?: boolean;
 }
 
 export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   const problems: string[] = [];
   const range = parseTimeRange(opts, problems);
   const currency = currencyFilter(opts.currency, problems);
+  if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for summary.', problems);
 
   const api = await deps.api();
@@ -30,6 +32,12 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   const { envelope, res } = await api.callEnvelope('payoutsSummary', { body, retry: true });
   if (deps.globals.json) {
     await write(deps.io.stdout, res.raw.trim() + '\n');
+    return 0;
+  }
+  if (opts.csv) {
+    // A file needs the known shape: a summary of another shape is an error, not a guess.
+    const { summaryCsv } = await import('../output/summary.js');
+    await write(deps.io.stdout, summaryCsv(parseOrThrow(summarySchema, envelope.data, 'a summary', res.requestId)));
     return 0;
   }
   const style = makeStyle(deps.io.color);

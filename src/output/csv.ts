@@ -8,7 +8,7 @@
  *   (-1, -1500.50: a minus sign, digits, optionally a point and digits, nothing else);
  * - a cell starting with + is neutralized unless it is a plain number such as a phone
  *   number (+23276000001, +232 76 000 001: a plus sign, then only digits and spaces, at
- *   least one digit).
+ *   least one digit) or a signed decimal (+1500.50).
  * What stays unquoted holds no letters, operators, parentheses or references: a spreadsheet
  * can only read it as a number, never call a function or run a command (=cmd|..., -2+3+...).
  * The patterns are anchored with disjoint or single quantifiers: linear on any input.
@@ -17,7 +17,7 @@ import { sanitize } from './sanitize.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NEGATIVE = /^-\d+(?:\.\d+)?$/;
-const PLAIN_PLUS_NUMBER = /^\+ *\d[\d ]*$/;
+const PLAIN_PLUS_NUMBER = /^\+ *\d[\d ]*(?:\.\d+)?$/;
 
 /** Would a spreadsheet evaluate this (sanitized) value as a formula? */
 export function isFormula(s: string): boolean {

@@ -1,5 +1,5 @@
 /** How a payout looks to people: a card for one, rows for a list, CSV cells for a file. */
-import { formatAmount, minorToDecimal, toCommonMinor, toDecimal } from '../money/amount.js';
+import { formatAmount, minorToDecimal, plainAmount, toCommonMinor } from '../money/amount.js';
 import { recordStatus, type Money, type PayoutRecord } from '../api/schemas.js';
 import { renderCard, text, utcTime } from './text.js';
 import type { Column } from './table.js';
@@ -55,11 +55,12 @@ export function renderPayoutCard(r: PayoutRecord, style: Style): string {
   return renderCard(pairs, style);
 }
 
+/** At a narrow terminal the IDs and the recipient are cut with … (the time, amount and status never are). */
 export const LIST_COLUMNS: Column[] = [
   { header: 'CREATED (UTC)' },
-  { header: 'TRANSACTION' },
-  { header: 'PAYOUT ID' },
-  { header: 'RECIPIENT' },
+  { header: 'TRANSACTION', minWidth: 8 },
+  { header: 'PAYOUT ID', minWidth: 8 },
+  { header: 'RECIPIENT', minWidth: 8 },
   { header: 'AMOUNT', align: 'right' },
   { header: 'STATUS' },
 ];
@@ -93,7 +94,10 @@ export const CSV_HEADER = [
   'failure_reason',
 ];
 
-/** Values of one CSV row (exact decimal strings, no grouping); csvRow neutralizes them. */
+/**
+ * Values of one CSV row; csvRow neutralizes them. Amount and fee are exact, with the
+ * currency's digits and no grouping ("100.00", "250.50", fee "1.00"), as in the batch report.
+ */
 export function payoutCsvValues(r: PayoutRecord): unknown[] {
   const d = r.recipient?.accountDetails;
   return [
@@ -102,8 +106,8 @@ export function payoutCsvValues(r: PayoutRecord): unknown[] {
     r.payout_id,
     r.wallet_id,
     recordStatus(r),
-    toDecimal(r.amount),
-    r.fee === undefined || r.fee === null ? '' : toDecimal(r.fee),
+    plainAmount(r.amount, r.currency),
+    r.fee === undefined || r.fee === null ? '' : plainAmount(r.fee, r.currency),
     r.currency,
     r.recipient?.type,
     d?.name,

@@ -1,8 +1,25 @@
 /**
  * Filters of `payouts list` and `summary`: dates and times as the CLI takes them
  * (`2026-11-01` = that UTC day, or a full ISO timestamp) turned into the inclusive
- * created_at bounds the service takes.
+ * created_at bounds the service takes, and the payout statuses of the contract.
  */
+import { sanitizeInline } from '../output/sanitize.js';
+
+/** Payout statuses of the service (contract.md), as `payouts list --status` sends them. */
+export const PAYOUT_STATUSES = ['Pending', 'Successful', 'Failed'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/**
+ * A --status filter: one of the contract's statuses in any case ("failed"), sent in the
+ * contract's case ("Failed"); anything else is a problem pushed to `problems` (nothing is sent).
+ */
+export function statusFilter(value: string | undefined, problems: string[]): PayoutStatus | undefined {
+  if (value === undefined) return undefined;
+  const status = PAYOUT_STATUSES.find((s) => s.toLowerCase() === value.trim().toLowerCase());
+  if (status === undefined) problems.push(`--status: "${sanitizeInline(value)}" is not a payout status (${PAYOUT_STATUSES.join(', ')})`);
+  return status;
+}
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 

@@ -198,7 +198,8 @@ describe('status', () => {
         'Profile      default',
         `Base URL     ${ctx.sb.baseUrl}`,
         `API key      ${masked}`,
-        `Token        valid until ${expiry}`,
+        `Token        stored in the profile, valid until ${expiry}`,
+        'Service      reachable',
         `Credentials  valid (${ctx.sb.wallets().length} wallets)`,
         '',
       ].join('\n'),
@@ -219,6 +220,8 @@ describe('status', () => {
       api_key_source: 'profile',
       token_source: 'profile',
       token_expires_at: p.tokenExpiresAt,
+      service: 'reachable',
+      credentials: 'valid',
       authenticated: true,
     });
     expectNoSecrets(r, [KEY, p.token]);
@@ -228,18 +231,28 @@ describe('status', () => {
     await writeLoggedIn(ctx.sb, cfg.dir, KEY);
     const r = await payctl(['status'], { dir: cfg.dir, env: { PAYCTL_API_KEY: 'sk_wrong_key_0000000000' } });
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stdout).toMatch(/^Token\s+none$/m);
+    // The client fetches a token with PAYCTL_API_KEY: status says so, not "none" and not the stored one.
+    expect(r.stdout).toMatch(/^Token\s+none stored: a new one from PAYCTL_API_KEY for each run \(not saved\)$/m);
     expect(r.stdout).not.toContain('valid until');
-    expect(r.stdout).toContain('Credentials  not valid');
+    expect(r.stdout).toContain('Service      reachable');
+    expect(r.stdout).toContain('Credentials  refused by the service');
     const j = await payctl(['status', '--json'], { dir: cfg.dir, env: { PAYCTL_API_KEY: 'sk_wrong_key_0000000000' } });
-    expect(oneJson(j.stdout)).toMatchObject({ api_key_source: 'env', token_source: 'none', token_expires_at: null, authenticated: false });
+    expect(oneJson(j.stdout)).toMatchObject({
+      api_key_source: 'env',
+      token_source: 'api_key',
+      token_expires_at: null,
+      service: 'reachable',
+      credentials: 'refused',
+      authenticated: false,
+    });
   });
 
   it('not logged in: exit 3, "not set", and a hint to log in', async () => {
     const r = await payctl(['status'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toContain('Profile      default');
-    expect(r.stdout).toContain('Credentials  not valid');
+    expect(r.stdout).toContain('Service      not checked');
+    expect(r.stdout).toContain('Credentials  none (not logged in)');
     expect(r.stdout).toMatch(/API key\s+not set/);
     expect(r.stderr).toContain('Not logged in');
     expect(r.stderr).toContain('payctl login');

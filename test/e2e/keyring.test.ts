@@ -217,8 +217,10 @@ describe('with a Secret Service (gnome-keyring under dbus-run-session)', () => {
       const b = await payctlInSession(['status', '--json'], { env: { PAYCTL_CONFIG_DIR: other } });
       expect(b.code, b.stderr).toBe(3);
       expect(oneJson(b.stdout)).toMatchObject({ profile: 'default', api_key: null });
+      // No profile there at all: logout says so (exit 2) and touches no entry of the first folder.
       const out = await payctlInSession(['logout'], { env: { PAYCTL_CONFIG_DIR: other } });
-      expect(out.code, out.stderr).toBe(0);
+      expect(out.code, out.stderr).toBe(2);
+      expect(out.stderr).toContain('There is no profile "default": nothing to log out of.');
       expect(await lookup('default/api-key')).toBe(KEY);
     } finally {
       rmSync(other, { recursive: true, force: true });

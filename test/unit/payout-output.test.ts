@@ -57,7 +57,7 @@ const RECORD: PayoutRecord = payoutRecordSchema.parse({
 });
 
 describe('payoutCsvValues', () => {
-  it('gives one value per header column, amounts as exact decimals without grouping', () => {
+  it("gives one value per header column, amounts as exact decimals with the currency's digits, without grouping", () => {
     const values = payoutCsvValues(RECORD);
     expect(values).toHaveLength(CSV_HEADER.length);
     expect(values).toEqual([
@@ -66,7 +66,7 @@ describe('payoutCsvValues', () => {
       'p-1',
       'wal_1',
       'Pending',
-      '1500.5',
+      '1500.50',
       '15.01',
       'SLE',
       'wallet',
@@ -81,7 +81,7 @@ describe('payoutCsvValues', () => {
 
   it('writes a CSV row with the phone number as it is (a plain +number is no formula)', () => {
     expect(csvRow(payoutCsvValues(RECORD))).toBe(
-      '2026-11-21T10:15:30.123456Z,TRX0123456789ABCDEF0123,p-1,wal_1,Pending,1500.5,15.01,SLE,wallet,Aminata Kamara,orange_money,076123456,+23276123456,October stipend,\r\n',
+      '2026-11-21T10:15:30.123456Z,TRX0123456789ABCDEF0123,p-1,wal_1,Pending,1500.50,15.01,SLE,wallet,Aminata Kamara,orange_money,076123456,+23276123456,October stipend,\r\n',
     );
   });
 
@@ -97,7 +97,7 @@ describe('payoutCsvValues', () => {
     const r = payoutRecordSchema.parse({ amount: 1e21, fee: null, currency: 'NGN', status: undefined, provider_response: { status: 'Failed', provider: 'MTN' } });
     const values = payoutCsvValues(r);
     expect(values[4]).toBe('Failed');
-    expect(values[5]).toBe('1000000000000000000000');
+    expect(values[5]).toBe('1000000000000000000000.00');
     expect(values[6]).toBe('');
     expect(values[10]).toBe('MTN');
   });

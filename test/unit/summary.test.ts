@@ -55,7 +55,7 @@ describe('renderSummary', () => {
     );
     expect(out).toBe(
       [
-        'Payouts from 2026-11-01T00:00:00.000000Z to 2026-11-30T23:59:59.999999Z',
+        'Payouts from 2026-11-01 to 2026-11-30',
         '',
         'SLE  3 payouts  2,000.50 SLE  fees 20.01 SLE',
         '',
@@ -109,7 +109,7 @@ describe('renderSummary', () => {
 
   it('says there are no payouts, with the period', () => {
     expect(renderSummary(summary({ currencies: [] }), plain)).toBe('No payouts.\n');
-    expect(renderSummary(summary({ from: '2026-11-01T00:00:00.000000Z', to: null, currencies: [] }), plain)).toBe('No payouts from 2026-11-01T00:00:00.000000Z.\n');
+    expect(renderSummary(summary({ from: '2026-11-01T00:00:00.000000Z', to: null, currencies: [] }), plain)).toBe('No payouts from 2026-11-01.\n');
   });
 
   it('shows a currency without statuses as just its line', () => {

@@ -1,15 +1,28 @@
-/** `payctl config get <key>`: one setting (secrets masked); exit 1 when it is not set. */
+/**
+ * `payctl config get <key>`: one setting; exit 1 when it is not set. Secrets (api-key, token,
+ * webhook-secret) are shown masked, as `config list` shows them, and said to be: payctl never
+ * prints one in clear. A profile that does not exist is an error naming those there are (exit 2).
+ */
 import { write, type Deps } from '../../deps.js';
-import { visibleSetting } from '../../config/keys.js';
+import { checkKey, isSecretKey, visibleSetting } from '../../config/keys.js';
+import { noSuchProfile } from '../../config/known-profiles.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
 
 export async function run(opts: { key: string }, deps: Deps): Promise<number> {
-  const value = visibleSetting(deps.config().getProfile(deps.globals.profile) ?? {}, opts.key);
+  checkKey(opts.key, 'read');
+  const store = deps.config();
+  const name = deps.globals.profile;
+  const profile = store.getProfile(name);
+  if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to read', commandLine(invocationOf(deps.globals, deps.env), ['login']));
+  const value = visibleSetting(profile, opts.key);
+  const secret = isSecretKey(opts.key);
   if (deps.globals.json) {
-    await write(deps.io.stdout, JSON.stringify({ key: opts.key, value: value ?? null }) + '\n');
+    await write(deps.io.stdout, JSON.stringify({ key: opts.key, value: value ?? null, ...(secret ? { masked: true } : {}) }) + '\n');
   } else if (value !== undefined) {
     await write(deps.io.stdout, value + '\n');
+    if (secret) deps.log.info(`${opts.key} is a secret: shown masked; payctl never prints it in clear.`);
   } else {
-    deps.log.info(`${opts.key} is not set in profile "${deps.globals.profile}".`);
+    deps.log.info(`${opts.key} is not set in profile "${name}".`);
   }
   return value === undefined ? 1 : 0;
 }

@@ -1,14 +1,25 @@
-/** `payctl config unset <key>`. */
+/**
+ * `payctl config unset <key>`: removes a setting. A key that was not set is said to be (no
+ * tick: nothing changed, exit 0); a profile that does not exist is an error naming those
+ * there are (exit 2).
+ */
 import { write, type Deps } from '../../deps.js';
-import { removeSetting } from '../../config/keys.js';
+import { removeSetting, visibleSetting } from '../../config/keys.js';
+import { noSuchProfile } from '../../config/known-profiles.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
 
 export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   const store = deps.config();
   const name = deps.globals.profile;
+  const inv = invocationOf(deps.globals, deps.env);
   const profile = store.getProfile(name);
-  const patch = removeSetting(profile ?? {}, opts.key);
-  if (profile) await store.updateProfile(name, patch);
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: false }) + '\n');
-  else deps.log.success(`Unset ${opts.key} in profile "${name}".`);
+  // The key first: `config unset api-key` says what removes it, whatever the profile.
+  const patch = removeSetting(profile ?? {}, opts.key, { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) });
+  if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to remove', commandLine(inv, ['login']));
+  const wasSet = visibleSetting(profile, opts.key) !== undefined;
+  if (wasSet) await store.updateProfile(name, patch);
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: false, was_set: wasSet }) + '\n');
+  else if (wasSet) deps.log.success(`Unset ${opts.key} in profile "${name}".`);
+  else deps.log.info(`${opts.key} was not set in profile "${name}": nothing changed.`);
   return 0;
 }

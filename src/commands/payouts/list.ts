@@ -5,11 +5,11 @@
 import { write, type Deps } from '../../deps.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutRecord } from '../../api/schemas.js';
-import { outsideFilter, parseTimeRange } from '../../payouts/filters.js';
+import { outsideFilter, parseTimeRange, statusFilter } from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
-import type { Column } from '../../output/table.js';
+import type { StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
 import type { ApiClient } from '../../api/client.js';
 
@@ -45,8 +45,10 @@ export function parseListOptions(opts: PayoutsListOptions, json: boolean): Query
   if (opts.all && opts.page !== undefined) problems.push('--all and --page cannot be used together');
   if (opts.csv && json) problems.push('--csv and --json cannot be used together');
   const currency = currencyFilter(opts.currency, problems);
+  // Checked here, like the currency: a status the service does not have is refused before anything is sent.
+  const status = statusFilter(opts.status, problems);
   if (problems.length) throw new UsageError('Invalid options for payouts list.', problems);
-  return { page, limit, status: opts.status, walletId: opts.wallet, currency, ...range };
+  return { page, limit, status, walletId: opts.wallet, currency, ...range };
 }
 
 interface Page {
@@ -84,7 +86,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   const out = deps.io.stdout;
   const style = makeStyle(deps.io.color);
   // Table drawing is loaded only for people: --json and --csv never pay for it.
-  const table = async () => (await import('../../output/table.js')).renderTable;
+  const table = async () => await import('../../output/table.js');
 
   if (!opts.all) {
     const page = await fetchPage(api, q);
@@ -95,10 +97,12 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
     else {
       await write(
         out,
-        (await table())(
+        (await table()).renderTable(
           LIST_COLUMNS,
           records.map((r) => payoutRow(r, style)),
           style,
+          // Fitted to a terminal (long text cut with …); a pipe gets every character.
+          { width: deps.io.stdoutColumns },
         ),
       );
       if (!page.last) deps.log.info(`Page ${q.page}. More: --page ${q.page + 1}, or --all for every page.`);
@@ -108,7 +112,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
 
   // --all: stream page by page.
   let count = 0;
-  let widths: Column[] | undefined;
+  let streamed: StreamedTable | undefined;
   let tail = '';
   // The next page is requested as soon as a full page arrives, so the service works on it
   // while this one is written: two pages in memory at most.
@@ -145,9 +149,9 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
     } else {
       const rows = records.map((r) => payoutRow(r, style));
       if (rows.length) {
-        // Column widths are fixed by the first page so that later pages line up.
-        widths ??= LIST_COLUMNS.map((c, i) => ({ ...c, width: Math.max(c.header.length, ...rows.map((row) => visibleLength(row[i]!))) }));
-        await write(out, (await table())(widths, rows, style, { header: count === 0 }));
+        // At a terminal the first page fixes the layout so that later pages line up; a pipe is never cut.
+        streamed ??= new (await table()).StreamedTable(LIST_COLUMNS, style, deps.io.stdoutColumns);
+        await write(out, streamed.page(rows));
       }
       count += records.length;
     }
@@ -173,9 +177,4 @@ function noProgress(what: string, count: number): ApiError {
   return new ApiError(`Stopped following pages: ${what} (${count} payout${count === 1 ? '' : 's'} read before).`, {
     hint: 'The service does not page as expected; use --page to read pages one at a time.',
   });
-}
-
-function visibleLength(s: string): number {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\u001b\[[0-9;]*m/g, '').length;
 }
