@@ -6,11 +6,14 @@
 # Subcommands of a command path ("" is payctl itself).
 _payctl_commands() {
   case $1 in
-    '') REPLY='login logout status balances payout payouts history summary webhooks config completion sandbox help' ;;
+    '') REPLY='login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox help' ;;
     'payout') REPLY='create batch get help' ;;
     'payout batch') REPLY='status' ;;
     'payouts') REPLY='list help' ;;
     'history') REPLY='reconcile' ;;
+    'plan') REPLY='create show approve send help' ;;
+    'keys') REPLY='create show help' ;;
+    'policy') REPLY='check help' ;;
     'webhooks') REPLY='listen help' ;;
     'config') REPLY='list get set unset path help' ;;
     'sandbox') REPLY='start stop status help' ;;
@@ -26,9 +29,9 @@ _payctl_options() {
     'login') REPLY='--api-key-stdin --insecure-storage -h --help' ;;
     'logout') REPLY='-h --help' ;;
     'status') REPLY='-h --help' ;;
-    'balances') REPLY='--currency --wallet -h --help' ;;
+    'balances') REPLY='--currency --wallet --csv -h --help' ;;
     'payout') REPLY='-h --help' ;;
-    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --allow-repeat --wait --wait-timeout -h --help' ;;
+    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --dry-run --plan-out --allow-repeat --wait --wait-timeout -h --help' ;;
     'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates -y --yes -h --help' ;;
     'payout batch status') REPLY='--concurrency --wait --wait-timeout --failed-out -h --help' ;;
     'payout get') REPLY='--wait --wait-timeout -h --help' ;;
@@ -36,7 +39,17 @@ _payctl_options() {
     'payouts list') REPLY='--status --wallet --currency --from --to --limit --page --all --csv -h --help' ;;
     'history') REPLY='--since --until --status --batch-id --csv -h --help' ;;
     'history reconcile') REPLY='-h --help' ;;
-    'summary') REPLY='--from --to --wallet --currency -h --help' ;;
+    'plan') REPLY='-h --help' ;;
+    'plan create') REPLY='--batch-id -o --out -h --help' ;;
+    'plan show') REPLY='-h --help' ;;
+    'plan approve') REPLY='-y --yes -h --help' ;;
+    'plan send') REPLY='--concurrency --report -y --yes -h --help' ;;
+    'keys') REPLY='-h --help' ;;
+    'keys create') REPLY='--name -h --help' ;;
+    'keys show') REPLY='-h --help' ;;
+    'policy') REPLY='-h --help' ;;
+    'policy check') REPLY='--batch-id -h --help' ;;
+    'summary') REPLY='--from --to --wallet --currency --csv -h --help' ;;
     'webhooks') REPLY='-h --help' ;;
     'webhooks listen') REPLY='--port --host --path --secret-stdin --secret --forward-to -h --help' ;;
     'config') REPLY='-h --help' ;;
@@ -69,13 +82,14 @@ _payctl_option_value() {
     'payout create:--currency') REPLY='any' ;;
     'payout create:--type') REPLY='words bank wallet' ;;
     'payout create:--name') REPLY='any' ;;
-    'payout create:--provider') REPLY='words afrimoney orange_money qmoney ecobank skybank uba' ;;
+    'payout create:--provider') REPLY='words afrimoney orange_money qmoney opay palmpay ecobank skybank uba rokel_commercial_bank access_bank gtbank zenith_bank' ;;
     'payout create:--account') REPLY='any' ;;
     'payout create:--phone') REPLY='any' ;;
     'payout create:--note') REPLY='any' ;;
     'payout create:--metadata') REPLY='any' ;;
     'payout create:--payout-id') REPLY='any' ;;
     'payout create:--idempotency-key') REPLY='any' ;;
+    'payout create:--plan-out') REPLY='files' ;;
     'payout create:--wait-timeout') REPLY='any' ;;
     'payout batch:--batch-id') REPLY='any' ;;
     'payout batch:--concurrency') REPLY='any' ;;
@@ -95,6 +109,12 @@ _payctl_option_value() {
     'history:--until') REPLY='any' ;;
     'history:--status') REPLY='words accepted rejected unknown not-made' ;;
     'history:--batch-id') REPLY='any' ;;
+    'plan create:--batch-id') REPLY='any' ;;
+    'plan create:-o'|'plan create:--out') REPLY='files' ;;
+    'plan send:--concurrency') REPLY='any' ;;
+    'plan send:--report') REPLY='files' ;;
+    'keys create:--name') REPLY='any' ;;
+    'policy check:--batch-id') REPLY='any' ;;
     'summary:--from') REPLY='any' ;;
     'summary:--to') REPLY='any' ;;
     'summary:--wallet') REPLY='any' ;;
@@ -128,15 +148,23 @@ _payctl_argument() {
     'payout get:0') REPLY='any' ;;
     'payout help:0') REPLY='words create batch get' ;;
     'payouts help:0') REPLY='words list' ;;
+    'plan create:0') REPLY='files' ;;
+    'plan show:0') REPLY='files' ;;
+    'plan approve:0') REPLY='files' ;;
+    'plan send:0') REPLY='files' ;;
+    'plan help:0') REPLY='words create show approve send' ;;
+    'keys help:0') REPLY='words create show' ;;
+    'policy check:0') REPLY='files' ;;
+    'policy help:0') REPLY='words check' ;;
     'webhooks help:0') REPLY='words listen' ;;
-    'config get:0') REPLY='words base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
-    'config set:0') REPLY='words base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
+    'config get:0') REPLY='words base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
+    'config set:0') REPLY='words base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
     'config set:1') REPLY='any' ;;
-    'config unset:0') REPLY='words base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
+    'config unset:0') REPLY='words base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
     'config help:0') REPLY='words list get set unset path' ;;
     'completion:0') REPLY='words bash zsh fish' ;;
     'sandbox help:0') REPLY='words start stop status' ;;
-    'help:0') REPLY='words login logout status balances payout payouts history summary webhooks config completion sandbox' ;;
+    'help:0') REPLY='words login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox' ;;
     *) REPLY='' ;;
   esac
 }

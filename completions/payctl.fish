@@ -6,7 +6,7 @@
 function __payctl_commands
     switch $argv[1]
         case 'payctl'
-            echo login logout status balances payout payouts history summary webhooks config completion sandbox help
+            echo login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox help
         case 'payctl payout'
             echo create batch get help
         case 'payctl payout batch'
@@ -15,6 +15,12 @@ function __payctl_commands
             echo list help
         case 'payctl history'
             echo reconcile
+        case 'payctl plan'
+            echo create show approve send help
+        case 'payctl keys'
+            echo create show help
+        case 'payctl policy'
+            echo check help
         case 'payctl webhooks'
             echo listen help
         case 'payctl config'
@@ -29,7 +35,7 @@ function __payctl_takes_value
     switch "$argv[1]:$argv[2]"
         case 'payctl balances:--currency' 'payctl balances:--wallet'
             return 0
-        case 'payctl payout create:--wallet' 'payctl payout create:--amount' 'payctl payout create:--currency' 'payctl payout create:--type' 'payctl payout create:--name' 'payctl payout create:--provider' 'payctl payout create:--account' 'payctl payout create:--phone' 'payctl payout create:--note' 'payctl payout create:--metadata' 'payctl payout create:--payout-id' 'payctl payout create:--idempotency-key' 'payctl payout create:--wait-timeout'
+        case 'payctl payout create:--wallet' 'payctl payout create:--amount' 'payctl payout create:--currency' 'payctl payout create:--type' 'payctl payout create:--name' 'payctl payout create:--provider' 'payctl payout create:--account' 'payctl payout create:--phone' 'payctl payout create:--note' 'payctl payout create:--metadata' 'payctl payout create:--payout-id' 'payctl payout create:--idempotency-key' 'payctl payout create:--plan-out' 'payctl payout create:--wait-timeout'
             return 0
         case 'payctl payout batch:--batch-id' 'payctl payout batch:--concurrency' 'payctl payout batch:--report'
             return 0
@@ -40,6 +46,14 @@ function __payctl_takes_value
         case 'payctl payouts list:--status' 'payctl payouts list:--wallet' 'payctl payouts list:--currency' 'payctl payouts list:--from' 'payctl payouts list:--to' 'payctl payouts list:--limit' 'payctl payouts list:--page'
             return 0
         case 'payctl history:--since' 'payctl history:--until' 'payctl history:--status' 'payctl history:--batch-id'
+            return 0
+        case 'payctl plan create:--batch-id' 'payctl plan create:-o' 'payctl plan create:--out'
+            return 0
+        case 'payctl plan send:--concurrency' 'payctl plan send:--report'
+            return 0
+        case 'payctl keys create:--name'
+            return 0
+        case 'payctl policy check:--batch-id'
             return 0
         case 'payctl summary:--from' 'payctl summary:--to' 'payctl summary:--wallet' 'payctl summary:--currency'
             return 0
@@ -121,6 +135,9 @@ complete -c payctl -n "__payctl_at 'payctl' 0" -a balances -d 'wallet balances'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payout -d 'send and look up single payouts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payouts -d 'list payouts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a history -d 'the journal as a ledger of what this machine sent, newest first'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a plan -d 'four eyes: write payouts down, have them approved, send exactly what was approved'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a keys -d 'your signing key for making and approving payout plans'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a policy -d 'what the team\'s spending policy asks of a batch or a plan'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a summary -d 'totals per currency and status, with a bar chart of amounts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a webhooks -d 'receive and inspect webhook events'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a config -d 'profile settings: base-url, webhook-secret, routes.<name> (secrets are never printed)'
@@ -143,7 +160,8 @@ complete -c payctl -n "__payctl_at 'payctl status'" -s h -l help -d 'show help'
 
 # payctl balances
 complete -c payctl -n "__payctl_at 'payctl balances'" -l currency -x -d 'only wallets in this currency'
-complete -c payctl -n "__payctl_at 'payctl balances'" -l wallet -x -d 'only this wallet'
+complete -c payctl -n "__payctl_at 'payctl balances'" -l wallet -x -d 'only this wallet (exit 1 when the service has no such wallet)'
+complete -c payctl -n "__payctl_at 'payctl balances'" -l csv -d 'write CSV with a header row (balances exact, no grouping)'
 complete -c payctl -n "__payctl_at 'payctl balances'" -s h -l help -d 'show help'
 
 # payctl payout
@@ -159,7 +177,7 @@ complete -c payctl -n "__payctl_at 'payctl payout create'" -l amount -x -d 'amou
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l currency -x -d 'ISO 4217 currency code of the wallet (e.g. SLE)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l type -x -a 'bank wallet' -d 'recipient type: bank or wallet'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l name -x -d 'recipient\'s full name'
-complete -c payctl -n "__payctl_at 'payctl payout create'" -l provider -x -a 'afrimoney orange_money qmoney ecobank skybank uba' -d 'bank or wallet provider (e.g. orange_money, afrimoney, ecobank)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l provider -x -a 'afrimoney orange_money qmoney opay palmpay ecobank skybank uba rokel_commercial_bank access_bank gtbank zenith_bank' -d 'bank or wallet provider (e.g. orange_money, afrimoney, ecobank)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l account -x -d 'recipient\'s account number'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l phone -x -d 'phone number (required for wallet recipients)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l note -x -d 'note or payment reference'
@@ -167,6 +185,8 @@ complete -c payctl -n "__payctl_at 'payctl payout create'" -l metadata -x -d 'me
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l payout-id -x -d 'your id for this payout (default: a new UUID); the same id again reuses its key'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l idempotency-key -x -d 'idempotency key to send (default: a new UUID, journaled)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l dry-run -d 'validate and show what would be sent (with --json the exact request body); send nothing'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l plan-out -r -F -d 'write the payout as a plan for approval (payctl plan) instead of sending it'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l allow-repeat -d 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l wait -d 'then wait until the payout is Successful (exit 0) or Failed (exit 1); exit 5 if still Pending at the limit'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l wait-timeout -x -d 'how long --wait waits, in seconds (default: 600, at most 86400)'
@@ -232,11 +252,74 @@ complete -c payctl -n "__payctl_at 'payctl history'" -s h -l help -d 'show help'
 # payctl history reconcile
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s h -l help -d 'show help'
 
+# payctl plan
+complete -c payctl -n "__payctl_at 'payctl plan' 0" -a create -d 'write a batch file as a plan to approve (nothing is sent)'
+complete -c payctl -n "__payctl_at 'payctl plan' 0" -a show -d 'print a plan for review: payouts, totals, balances after, approvals'
+complete -c payctl -n "__payctl_at 'payctl plan' 0" -a approve -d 'sign a plan with your key after reviewing it'
+complete -c payctl -n "__payctl_at 'payctl plan' 0" -a send -d 'send an approved plan: exactly its bodies, under its keys'
+complete -c payctl -n "__payctl_at 'payctl plan' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl plan'" -s h -l help -d 'show help'
+
+# payctl plan create
+complete -c payctl -n "__payctl_at 'payctl plan create' 0" -F -d 'payouts as CSV or JSON lines (the columns of payout batch)'
+complete -c payctl -n "__payctl_at 'payctl plan create'" -l batch-id -x -d 'the batch the payouts belong to (their identity; default "default")'
+complete -c payctl -n "__payctl_at 'payctl plan create'" -s o -l out -r -F -d 'where to write the plan (default: <file>.plan.json beside the file; never overwritten)'
+complete -c payctl -n "__payctl_at 'payctl plan create'" -s h -l help -d 'show help'
+
+# payctl plan show
+complete -c payctl -n "__payctl_at 'payctl plan show' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out)'
+complete -c payctl -n "__payctl_at 'payctl plan show'" -s h -l help -d 'show help'
+
+# payctl plan approve
+complete -c payctl -n "__payctl_at 'payctl plan approve' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out)'
+complete -c payctl -n "__payctl_at 'payctl plan approve'" -s y -l yes -d 'approve without asking (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl plan approve'" -s h -l help -d 'show help'
+
+# payctl plan send
+complete -c payctl -n "__payctl_at 'payctl plan send' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out)'
+complete -c payctl -n "__payctl_at 'payctl plan send'" -l concurrency -x -d 'payouts in flight at once (default 4)'
+complete -c payctl -n "__payctl_at 'payctl plan send'" -l report -r -F -d 'where to write the per-payout report (default: <plan>.report.jsonl)'
+complete -c payctl -n "__payctl_at 'payctl plan send'" -s y -l yes -d 'send without asking (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl plan send'" -s h -l help -d 'show help'
+
+# payctl plan help
+complete -c payctl -n "__payctl_at 'payctl plan help' 0" -f -a 'create show approve send' -d ''
+
+# payctl keys
+complete -c payctl -n "__payctl_at 'payctl keys' 0" -a create -d 'make your Ed25519 signing key (kept in the config folder, never sent)'
+complete -c payctl -n "__payctl_at 'payctl keys' 0" -a show -d 'print your public key and its fingerprint'
+complete -c payctl -n "__payctl_at 'payctl keys' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl keys'" -s h -l help -d 'show help'
+
+# payctl keys create
+complete -c payctl -n "__payctl_at 'payctl keys create'" -l name -x -d 'your name, as approvals show it (default: your user name)'
+complete -c payctl -n "__payctl_at 'payctl keys create'" -s h -l help -d 'show help'
+
+# payctl keys show
+complete -c payctl -n "__payctl_at 'payctl keys show'" -s h -l help -d 'show help'
+
+# payctl keys help
+complete -c payctl -n "__payctl_at 'payctl keys help' 0" -f -a 'create show' -d ''
+
+# payctl policy
+complete -c payctl -n "__payctl_at 'payctl policy' 0" -a check -d 'say what a batch file or a plan needs under the policy, and why'
+complete -c payctl -n "__payctl_at 'payctl policy' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl policy'" -s h -l help -d 'show help'
+
+# payctl policy check
+complete -c payctl -n "__payctl_at 'payctl policy check' 0" -F -d 'a batch file (CSV or JSON lines) or a plan (payctl plan create)'
+complete -c payctl -n "__payctl_at 'payctl policy check'" -l batch-id -x -d 'the batch id the file would be sent under (default "default")'
+complete -c payctl -n "__payctl_at 'payctl policy check'" -s h -l help -d 'show help'
+
+# payctl policy help
+complete -c payctl -n "__payctl_at 'payctl policy help' 0" -f -a 'check' -d ''
+
 # payctl summary
 complete -c payctl -n "__payctl_at 'payctl summary'" -l from -x -d 'created at or after (2026-11-01 or an ISO timestamp, UTC)'
 complete -c payctl -n "__payctl_at 'payctl summary'" -l to -x -d 'created at or before (a date means the whole day)'
 complete -c payctl -n "__payctl_at 'payctl summary'" -l wallet -x -d 'only payouts from this wallet'
 complete -c payctl -n "__payctl_at 'payctl summary'" -l currency -x -d 'only payouts in this currency'
+complete -c payctl -n "__payctl_at 'payctl summary'" -l csv -d 'write CSV with a header row: one row per currency and status'
 complete -c payctl -n "__payctl_at 'payctl summary'" -s h -l help -d 'show help'
 
 # payctl webhooks
@@ -269,16 +352,16 @@ complete -c payctl -n "__payctl_at 'payctl config'" -s h -l help -d 'show help'
 complete -c payctl -n "__payctl_at 'payctl config list'" -s h -l help -d 'show help'
 
 # payctl config get
-complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, api-key, token, token-expires-at, webhook-secret or routes.<name> (secrets masked)'
 complete -c payctl -n "__payctl_at 'payctl config get'" -s h -l help -d 'show help'
 
 # payctl config set
-complete -c payctl -n "__payctl_at 'payctl config set' 0" -f -a 'base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config set' 0" -f -a 'base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
 complete -c payctl -n "__payctl_at 'payctl config set' 1" -f -d 'the new value'
 complete -c payctl -n "__payctl_at 'payctl config set'" -s h -l help -d 'show help'
 
 # payctl config unset
-complete -c payctl -n "__payctl_at 'payctl config unset' 0" -f -a 'base-url webhook-secret routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config unset' 0" -f -a 'base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
 complete -c payctl -n "__payctl_at 'payctl config unset'" -s h -l help -d 'show help'
 
 # payctl config path
@@ -321,4 +404,4 @@ complete -c payctl -n "__payctl_at 'payctl sandbox status'" -s h -l help -d 'sho
 complete -c payctl -n "__payctl_at 'payctl sandbox help' 0" -f -a 'start stop status' -d ''
 
 # payctl help
-complete -c payctl -n "__payctl_at 'payctl help' 0" -f -a 'login logout status balances payout payouts history summary webhooks config completion sandbox' -d ''
+complete -c payctl -n "__payctl_at 'payctl help' 0" -f -a 'login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox' -d ''

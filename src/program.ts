@@ -10,6 +10,7 @@ import type { GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type GroupSpec, type Runner } from './commands/spec.js';
+import { PayctlCommand } from './commands/help.js';
 import { loginSpec } from './commands/login-spec.js';
 import { logoutSpec } from './commands/logout-spec.js';
 import { statusSpec } from './commands/status-spec.js';
@@ -22,6 +23,9 @@ import { configSpec } from './commands/config-spec.js';
 import { completeProfilesSpec, completionSpec } from './commands/completion-spec.js';
 import { sandboxSpec } from './commands/sandbox-spec.js';
 import { historySpec } from './commands/history-spec.js';
+import { planSpec } from './commands/plan-spec.js';
+import { keysSpec } from './commands/keys-spec.js';
+import { policySpec } from './commands/policy-spec.js';
 
 export type { Action, Runner } from './commands/spec.js';
 
@@ -34,6 +38,9 @@ const TREE: readonly (CommandSpec | GroupSpec)[] = [
   payoutSpec,
   payoutsSpec,
   historySpec,
+  planSpec,
+  keysSpec,
+  policySpec,
   summarySpec,
   webhooksSpec,
   configSpec,
@@ -74,7 +81,8 @@ export function version(): string {
 }
 
 export function buildProgram(run: Runner): Command {
-  const program = new Command('payctl')
+  const program = new PayctlCommand('payctl')
+    .asGroup()
     .description('Send payouts and check wallet balances from the terminal.')
     .version(version(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -85,15 +93,15 @@ export function buildProgram(run: Runner): Command {
     .option('--no-color', 'plain text (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('-v, --verbose', 'log each request and response on stderr (secrets shown as ***)')
     .option('--timeout <seconds>', 'per-request time limit in seconds', timeoutOption, 30)
+    // Usage errors end with "(run `payctl <command> --help` for usage)" (commands/help.ts).
     .showSuggestionAfterError(true)
-    .showHelpAfterError('(run `payctl --help` for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     .addHelpText('after', EXAMPLES(['payctl sandbox start --detach', 'payctl balances --profile sandbox', 'payctl payouts list --status Pending --json']));
 
   for (const spec of TREE) {
     // A group has verbs and no run of its own; a command may have both (history).
     if (!('load' in spec)) {
-      const group = program.command(spec.name).description(spec.summary);
+      const group = program.command(spec.name).asGroup().description(spec.summary);
       const after = helpAfter(spec);
       if (after !== undefined) group.addHelpText('after', after);
       for (const verb of spec.commands) addSpec(group, verb, run);
@@ -110,10 +118,12 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner): void {
     else cmd.argument(a.name, a.description);
   }
   for (const o of spec.options ?? []) {
-    const option = new Option(o.flags, o.description).default(o.repeatable ? [] : o.default);
+    const option = new Option(o.flags, o.description).default(o.default);
     if (o.repeatable) option.argParser((v: string, prev: string[]) => [...prev, v]);
     else if (o.parse) option.argParser(o.parse);
     cmd.addOption(option);
+    // A repeatable option starts as an empty list, set as a default the help does not show ("(default: [])").
+    if (o.repeatable) cmd.setOptionValueWithSource(option.attributeName(), [], 'default');
   }
   const after = helpAfter(spec);
   if (after !== undefined) cmd.addHelpText('after', after);

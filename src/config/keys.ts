@@ -1,31 +1,72 @@
 /**
- * The settings `payctl config` reads and writes: base-url, webhook-secret and
- * routes.<name>. Secrets are never printed: only masked.
+ * The settings `payctl config` reads and writes. `config set` and `config unset` change
+ * base-url, webhook-secret, policy (the team's spending policy file) and routes.<name>; `config list` and `config get` also read what
+ * login keeps (api-key, token, token-expires-at), which login and logout alone change.
+ * Secrets (api-key, token, webhook-secret) are never printed: only masked.
  */
 import { UsageError } from '../errors.js';
 import { ROUTES, validateRouteOverride } from '../api/routes.js';
 import { checkBaseUrl } from './resolve.js';
 import { maskSecret } from './mask.js';
 import type { Profile } from './profile.js';
+import { resolve } from 'node:path';
 
-export const SETTABLE = ['base-url', 'webhook-secret', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
+export const SETTABLE = ['base-url', 'webhook-secret', 'policy', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
 
-export function checkKey(key: string): void {
-  if (key === 'base-url' || key === 'webhook-secret') return;
+/** Kept by `payctl login`, removed by `payctl logout`: read by config, never set by it. */
+export const LOGIN_KEYS = ['api-key', 'token', 'token-expires-at'];
+
+/** Every setting `config get` reads, in the order `config list` shows them. */
+export const READABLE = ['base-url', ...LOGIN_KEYS, ...SETTABLE.slice(1)];
+
+/** Settings shown only masked (the last 4 characters of a long one, at most). */
+export const SECRET_KEYS: readonly string[] = ['api-key', 'token', 'webhook-secret'];
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.includes(key);
+}
+
+/** The commands that keep the login settings, as printed for this run (with its profile). */
+export interface LoginCommands {
+  login: string;
+  logout: string;
+}
+
+const PLAIN_COMMANDS: LoginCommands = { login: 'payctl login', logout: 'payctl logout' };
+
+/**
+ * Refuses a key config does not know, and (for `set` and `unset`, the default) a key only
+ * login and logout change, saying which command does.
+ */
+export function checkKey(key: string, use: 'read' | 'write' = 'write', commands: LoginCommands = PLAIN_COMMANDS): void {
+  if (key === 'base-url' || key === 'webhook-secret' || key === 'policy') return;
   if (key.startsWith('routes.')) {
     const name = key.slice('routes.'.length);
     if (Object.hasOwn(ROUTES, name)) return;
   }
-  throw new UsageError(`Unknown setting "${key}".`, [], `Settings: ${SETTABLE.join(', ')}.`);
+  if (LOGIN_KEYS.includes(key)) {
+    if (use === 'read') return;
+    throw new UsageError(
+      `${key} is kept by login and removed by logout: config does not change it.`,
+      [],
+      `Run \`${commands.login}\` to save a new key and token (the key is read from stdin or a hidden prompt, never from the command line), or \`${commands.logout}\` to remove them.`,
+    );
+  }
+  throw new UsageError(`Unknown setting "${key}".`, [], `Settings: ${(use === 'read' ? READABLE : SETTABLE).join(', ')}.`);
 }
 
 /** The profile after setting `key` to `value`, or a UsageError listing what is wrong. */
-export function applySetting(profile: Profile, key: string, value: string): Partial<Profile> {
-  checkKey(key);
+export function applySetting(profile: Profile, key: string, value: string, commands?: LoginCommands): Partial<Profile> {
+  checkKey(key, 'write', commands);
   if (key === 'base-url') return { baseUrl: checkBaseUrl(value) };
   if (key === 'webhook-secret') {
     if (!value) throw new UsageError('The webhook secret cannot be empty.');
     return { webhookSecret: value };
+  }
+  // Kept as an absolute path: the profile is used from any folder. The file itself is checked by the command.
+  if (key === 'policy') {
+    if (!value) throw new UsageError('The policy path cannot be empty.');
+    return { policy: resolve(value) };
   }
   const name = key.slice('routes.'.length);
   const problems = validateRouteOverride(name, value);
@@ -33,10 +74,11 @@ export function applySetting(profile: Profile, key: string, value: string): Part
   return { routes: { ...profile.routes, [name]: value } };
 }
 
-export function removeSetting(profile: Profile, key: string): Partial<Profile> {
-  checkKey(key);
+export function removeSetting(profile: Profile, key: string, commands?: LoginCommands): Partial<Profile> {
+  checkKey(key, 'write', commands);
   if (key === 'base-url') return { baseUrl: undefined };
   if (key === 'webhook-secret') return { webhookSecret: undefined };
+  if (key === 'policy') return { policy: undefined };
   const routes = { ...profile.routes };
   delete routes[key.slice('routes.'.length)];
   return { routes: Object.keys(routes).length ? routes : undefined };
@@ -50,11 +92,13 @@ export function visibleSettings(p: Profile): Array<[string, string]> {
   if (p.token) out.push(['token', maskSecret(p.token)]);
   if (p.tokenExpiresAt) out.push(['token-expires-at', p.tokenExpiresAt]);
   if (p.webhookSecret) out.push(['webhook-secret', maskSecret(p.webhookSecret)]);
+  if (p.policy) out.push(['policy', p.policy]);
   for (const [k, v] of Object.entries(p.routes ?? {})) out.push([`routes.${k}`, v]);
   return out;
 }
 
+/** One setting as `config list` shows it (secrets masked), or undefined when it is not set. */
 export function visibleSetting(p: Profile, key: string): string | undefined {
-  checkKey(key);
+  checkKey(key, 'read');
   return visibleSettings(p).find(([k]) => k === key)?.[1];
 }

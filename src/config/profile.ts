@@ -9,6 +9,8 @@ export interface Profile {
   tokenExpiresAt?: string;
   webhookSecret?: string;
   routes?: Record<string, string>;
+  /** The team's spending policy file (four eyes; plans/policy.ts): absolute path. */
+  policy?: string;
   /** 'keyring': the key and token are in the OS keyring, not in the file. Absent: the file. */
   secrets?: SecretsStorage;
 }

@@ -21,6 +21,8 @@ export interface BatchItem {
   fingerprint?: string;
   /** The journal entry of an earlier run, if any. */
   earlier?: JournalEntry | undefined;
+  /** The key to journal it under (a plan's); default a new one. */
+  idempotencyKey?: string;
 }
 
 export type RowOutcomeKind = 'accepted' | 'replayed' | 'rejected' | 'unknown' | 'not sent';
@@ -130,6 +132,7 @@ export async function runBatch(
         baseUrl: o.api.baseUrl,
         payoutId: it.request.payoutId,
         body: it.body,
+        ...(it.idempotencyKey !== undefined ? { idempotencyKey: it.idempotencyKey } : {}),
         now: o.clock.now(),
         ...(o.profile !== undefined ? { profile: o.profile } : {}),
         origin: {

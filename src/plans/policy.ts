@@ -278,3 +278,8 @@ export function checkApprovals(plan: Plan, policy: Policy): ApprovalCheck {
   });
   return { valid, refused };
 }
+
+/** The policy named in a profile (`payctl config set policy <path>`), read and checked; undefined when none is set. */
+export function policyOf(profile: { policy?: string } | undefined): Policy | undefined {
+  return profile?.policy ? loadPolicy(profile.policy) : undefined;
+}

@@ -80,6 +80,9 @@ describe('completion model', () => {
       'payout',
       'payouts',
       'history',
+      'plan',
+      'keys',
+      'policy',
       'summary',
       'webhooks',
       'config',
@@ -87,6 +90,9 @@ describe('completion model', () => {
       'sandbox',
       'help',
     ]);
+    expect(at('plan').commands.map((c) => c.name)).toEqual(['create', 'show', 'approve', 'send', 'help']);
+    expect(at('keys').commands.map((c) => c.name)).toEqual(['create', 'show', 'help']);
+    expect(at('policy').commands.map((c) => c.name)).toEqual(['check', 'help']);
     expect(at('payout').commands.map((c) => c.name)).toEqual(['create', 'batch', 'get', 'help']);
     expect(at('payouts').commands.map((c) => c.name)).toEqual(['list', 'help']);
     // A command that runs by itself and has a verb below it: no implicit help verb.
@@ -125,13 +131,31 @@ describe('completion model', () => {
     expect(option('payout create', '--yes').value).toBeUndefined();
     expect(at('payout batch').arguments[0]?.value).toEqual({ kind: 'files' });
     expect(at('payout batch status').arguments[0]?.value).toEqual({ kind: 'files' });
+    for (const path of ['plan create', 'plan show', 'plan approve', 'plan send', 'policy check']) expect(at(path).arguments[0]?.value, path).toEqual({ kind: 'files' });
+    expect(option('plan create', '--out').value).toEqual({ kind: 'files' });
     expect(at('completion').arguments[0]?.value).toEqual({ kind: 'words', words: ['bash', 'zsh', 'fish'] });
     for (const path of ['config get', 'config set', 'config unset']) {
       expect(at(path).arguments[0]?.value).toEqual({ kind: 'words', words: SETTABLE });
     }
     expect(at('help').arguments[0]?.value).toEqual({
       kind: 'words',
-      words: ['login', 'logout', 'status', 'balances', 'payout', 'payouts', 'history', 'summary', 'webhooks', 'config', 'completion', 'sandbox'],
+      words: [
+        'login',
+        'logout',
+        'status',
+        'balances',
+        'payout',
+        'payouts',
+        'history',
+        'plan',
+        'keys',
+        'policy',
+        'summary',
+        'webhooks',
+        'config',
+        'completion',
+        'sandbox',
+      ],
     });
   });
 

@@ -29,7 +29,24 @@ const SCRIPT: Record<Shell, string> = {
   fish: join(ROOT, 'completions/payctl.fish'),
 };
 
-const ROOT_COMMANDS = ['login', 'logout', 'status', 'balances', 'payout', 'payouts', 'history', 'summary', 'webhooks', 'config', 'completion', 'sandbox', 'help'];
+const ROOT_COMMANDS = [
+  'login',
+  'logout',
+  'status',
+  'balances',
+  'payout',
+  'payouts',
+  'history',
+  'plan',
+  'keys',
+  'policy',
+  'summary',
+  'webhooks',
+  'config',
+  'completion',
+  'sandbox',
+  'help',
+];
 const PAYOUTS_LIST_LONG = [
   '--status',
   '--wallet',

@@ -9,7 +9,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { commandPaths, covered, HELP_HINT, parse, refuse } from '../helpers/parse.js';
+import { commandPaths, covered, parse, refuse } from '../helpers/parse.js';
+import type { PlanCreateOptions } from '../../src/commands/plan/create.js';
+import type { PlanShowOptions } from '../../src/commands/plan/show.js';
+import type { PlanApproveOptions } from '../../src/commands/plan/approve.js';
+import type { PlanSendOptions } from '../../src/commands/plan/send.js';
+import type { KeysCreateOptions } from '../../src/commands/keys/create.js';
+import type { PolicyCheckOptions } from '../../src/commands/policy/check.js';
+import { usageHint } from '../helpers/usage-hint.js';
 import { GROUPS } from './minimal.js';
 import type { LoginOptions } from '../../src/commands/login.js';
 import type { BalancesOptions } from '../../src/commands/balances.js';
@@ -543,6 +550,43 @@ describe('sandbox', () => {
   });
 });
 
+describe('plan, keys and policy (four eyes)', () => {
+  it('plan create: the file, --batch-id and -o/--out', async () => {
+    const p = await parse('plan', 'create', 'stipends.csv', '--batch-id', 'oct', '-o', 'oct.plan.json');
+    expect(p.path).toBe('plan create');
+    expect(p.opts).toEqual({ file: 'stipends.csv', batchId: 'oct', out: 'oct.plan.json' } satisfies PlanCreateOptions);
+    covered.add('plan create');
+  });
+
+  it('plan show and plan approve take the plan; approve takes -y', async () => {
+    expect((await parse('plan', 'show', 'a.plan.json')).opts).toEqual({ plan: 'a.plan.json' } satisfies PlanShowOptions);
+    expect((await parse('plan', 'approve', 'a.plan.json', '-y')).opts).toEqual({ plan: 'a.plan.json', yes: true } satisfies PlanApproveOptions);
+    covered.add('plan show');
+    covered.add('plan approve');
+  });
+
+  it('plan send: the plan, --concurrency (1 to 32), --report, --yes', async () => {
+    const p = await parse('plan', 'send', 'a.plan.json', '--concurrency', '8', '--report', 'r.csv', '--yes');
+    expect(p.opts).toEqual({ plan: 'a.plan.json', concurrency: 8, report: 'r.csv', yes: true } satisfies PlanSendOptions);
+    const r = await refuse('plan', 'send', 'a.plan.json', '--concurrency', '0');
+    expect(r.stderr).toContain('--concurrency must be a whole number from 1 to 32');
+    covered.add('plan send');
+  });
+
+  it('keys create takes --name; keys show nothing', async () => {
+    expect((await parse('keys', 'create', '--name', 'Aminata Kamara')).opts).toEqual({ name: 'Aminata Kamara' } satisfies KeysCreateOptions);
+    expect((await parse('keys', 'show')).opts).toEqual({});
+    covered.add('keys create');
+    covered.add('keys show');
+  });
+
+  it('policy check: the file and --batch-id', async () => {
+    const p = await parse('policy', 'check', 'stipends.csv', '--batch-id', 'oct');
+    expect(p.opts).toEqual({ file: 'stipends.csv', batchId: 'oct' } satisfies PolicyCheckOptions);
+    covered.add('policy check');
+  });
+});
+
 describe('groups without a subcommand', () => {
   for (const group of GROUPS) {
     it(`\`payctl ${group}\` alone shows its help on stderr and runs nothing`, async () => {
@@ -556,7 +600,7 @@ describe('groups without a subcommand', () => {
     it(`\`payctl ${group} nope\` is an unknown command`, async () => {
       const r = await refuse(group, 'nope');
       expect(r.code).toBe('commander.unknownCommand');
-      expect(r.stderr).toBe(`error: unknown command 'nope'\n${HELP_HINT}\n`);
+      expect(r.stderr).toBe(`error: unknown command 'nope'\n${usageHint(group)}\n`);
     });
   }
 });

@@ -32,10 +32,20 @@ export const MINIMAL: Record<string, string[]> = {
   'sandbox start': ['sandbox', 'start'],
   'sandbox stop': ['sandbox', 'stop'],
   'sandbox status': ['sandbox', 'status'],
+  plan: ['plan'],
+  'plan create': ['plan', 'create', 'rows.csv'],
+  'plan show': ['plan', 'show', 'rows.plan.json'],
+  'plan approve': ['plan', 'approve', 'rows.plan.json'],
+  'plan send': ['plan', 'send', 'rows.plan.json'],
+  keys: ['keys'],
+  'keys create': ['keys', 'create'],
+  'keys show': ['keys', 'show'],
+  policy: ['policy'],
+  'policy check': ['policy', 'check', 'rows.csv'],
 };
 
 /** Group commands (payout, config, ...): no action of their own, only subcommands. */
-export const GROUPS = ['payout', 'payouts', 'webhooks', 'config', 'sandbox'];
+export const GROUPS = ['payout', 'payouts', 'webhooks', 'config', 'sandbox', 'plan', 'keys', 'policy'];
 
 /** Commands that run something (every command that is not a group). */
 export const LEAVES = Object.keys(MINIMAL).filter((p) => !GROUPS.includes(p));

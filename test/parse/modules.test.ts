@@ -33,6 +33,13 @@ const RUNS: Record<string, () => Promise<Run>> = {
   'sandbox start': async () => (await import('../../src/commands/sandbox/start.js')).run,
   'sandbox stop': async () => (await import('../../src/commands/sandbox/stop.js')).run,
   'sandbox status': async () => (await import('../../src/commands/sandbox/status.js')).run,
+  'plan create': async () => (await import('../../src/commands/plan/create.js')).run,
+  'plan show': async () => (await import('../../src/commands/plan/show.js')).run,
+  'plan approve': async () => (await import('../../src/commands/plan/approve.js')).run,
+  'plan send': async () => (await import('../../src/commands/plan/send.js')).run,
+  'keys create': async () => (await import('../../src/commands/keys/create.js')).run,
+  'keys show': async () => (await import('../../src/commands/keys/show.js')).run,
+  'policy check': async () => (await import('../../src/commands/policy/check.js')).run,
 };
 
 describe('each command loads its own module', () => {

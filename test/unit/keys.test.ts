@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { SETTABLE, applySetting, checkKey, removeSetting, visibleSetting, visibleSettings } from '../../src/config/keys.js';
+import { READABLE, SETTABLE, applySetting, checkKey, isSecretKey, removeSetting, visibleSetting, visibleSettings } from '../../src/config/keys.js';
 import { maskSecret } from '../../src/config/mask.js';
 import type { Profile } from '../../src/config/store.js';
 
@@ -75,21 +75,29 @@ describe('visibleSettings', () => {
     expect(visibleSettings({})).toEqual([]);
   });
 
-  it('visibleSetting gets one, masked; unknown keys are refused', () => {
+  it('visibleSetting gets one, masked (what login keeps too); unknown keys are refused', () => {
     expect(visibleSetting(profile, 'base-url')).toBe('https://api.example.com/v2');
     expect(visibleSetting(profile, 'webhook-secret')).toBe('****');
     expect(visibleSetting(profile, 'routes.payoutGet')).toBe('/payout/{id}');
     expect(visibleSetting(profile, 'routes.payoutsList')).toBeUndefined();
     expect(visibleSetting({}, 'base-url')).toBeUndefined();
-    expect(caught(() => visibleSetting(profile, 'api-key')).message).toBe('Unknown setting "api-key".');
+    // What config list shows, config get reads: the key and token masked, the expiry as it is.
+    expect(visibleSetting(profile, 'api-key')).toBe('****1234');
+    expect(visibleSetting(profile, 'token')).toBe('****Z9y8');
+    expect(visibleSetting(profile, 'token-expires-at')).toBe('2026-11-21T11:15:30.000Z');
+    expect(visibleSetting({}, 'api-key')).toBeUndefined();
+    const err = caught(() => visibleSetting(profile, 'colour'));
+    expect(err.message).toBe('Unknown setting "colour".');
+    expect(err.hint).toBe(`Settings: ${READABLE.join(', ')}.`);
   });
 });
 
 describe('checkKey', () => {
-  it('knows base-url, webhook-secret and routes.<name>', () => {
+  it('knows base-url, webhook-secret, policy and routes.<name>', () => {
     expect(SETTABLE).toEqual([
       'base-url',
       'webhook-secret',
+      'policy',
       'routes.authToken',
       'routes.balances',
       'routes.payoutCreate',
@@ -100,10 +108,32 @@ describe('checkKey', () => {
     for (const key of SETTABLE) expect(() => checkKey(key)).not.toThrow();
   });
 
-  it.each(['api-key', 'token', 'routes.', 'routes.nope', 'routes.toString', 'routes.__proto__', 'BASE-URL', ''])('refuses %j', (key) => {
+  it.each(['routes.', 'routes.nope', 'routes.toString', 'routes.__proto__', 'BASE-URL', '', 'api_key'])('refuses %j', (key) => {
     const err = caught(() => checkKey(key));
     expect(err.message).toBe(`Unknown setting "${key}".`);
     expect(err.hint).toBe(`Settings: ${SETTABLE.join(', ')}.`);
+    expect(caught(() => checkKey(key, 'read')).hint).toBe(`Settings: ${READABLE.join(', ')}.`);
+  });
+
+  it.each(['api-key', 'token', 'token-expires-at'])('reads %j, but refuses to change it, naming login and logout', (key) => {
+    expect(() => checkKey(key, 'read')).not.toThrow();
+    const err = caught(() => checkKey(key));
+    expect(err.message).toBe(`${key} is kept by login and removed by logout: config does not change it.`);
+    expect(err.hint).toContain('`payctl login`');
+    expect(err.hint).toContain('`payctl logout`');
+    // The commands as this run prints them (with its profile).
+    expect(caught(() => checkKey(key, 'write', { login: 'payctl login --profile s', logout: 'payctl logout --profile s' })).hint).toContain(
+      '`payctl logout --profile s`',
+    );
+  });
+
+  it('reads every settable key, and what login keeps, in the order config list shows them', () => {
+    expect(READABLE).toEqual(['base-url', 'api-key', 'token', 'token-expires-at', ...SETTABLE.slice(1)]);
+    for (const key of READABLE) expect(() => checkKey(key, 'read')).not.toThrow();
+  });
+
+  it('knows which settings are secrets', () => {
+    expect(READABLE.filter(isSecretKey)).toEqual(['api-key', 'token', 'webhook-secret']);
   });
 });
 
@@ -133,8 +163,9 @@ describe('applySetting', () => {
     expect(err.problems).toEqual(['route payoutGet must contain {id}', 'a route path starts with "/"']);
   });
 
-  it('refuses an unknown key', () => {
-    expect(caught(() => applySetting({}, 'api-key', 'x')).message).toBe('Unknown setting "api-key".');
+  it('refuses an unknown key, and the key that login keeps', () => {
+    expect(caught(() => applySetting({}, 'colour', 'x')).message).toBe('Unknown setting "colour".');
+    expect(caught(() => applySetting({}, 'api-key', 'x')).message).toBe('api-key is kept by login and removed by logout: config does not change it.');
   });
 });
 
@@ -152,7 +183,8 @@ describe('removeSetting', () => {
     expect(removeSetting({}, 'routes.balances')).toEqual({ routes: undefined });
   });
 
-  it('refuses an unknown key', () => {
-    expect(caught(() => removeSetting({}, 'token')).message).toBe('Unknown setting "token".');
+  it('refuses an unknown key, and the token that login keeps', () => {
+    expect(caught(() => removeSetting({}, 'colour')).message).toBe('Unknown setting "colour".');
+    expect(caught(() => removeSetting({}, 'token')).message).toBe('token is kept by login and removed by logout: config does not change it.');
   });
 });

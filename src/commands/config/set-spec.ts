@@ -6,5 +6,11 @@ export const setSpec: CommandSpec = {
   name: 'set',
   summary: 'change a setting (checked before it is saved)',
   arguments: [KEY_ARGUMENT, { name: '<value>', description: 'the new value' }],
+  examples: [
+    'payctl config set base-url https://api.example.com/v2',
+    'payctl config set routes.payoutGet /payout/{id}',
+    'payctl config set policy ~/finance/payout-policy.json',
+    'payctl config set base-url http://127.0.0.1:4010/v2 --profile local',
+  ],
   load: () => import('./set.js'),
 };

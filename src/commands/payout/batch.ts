@@ -5,17 +5,20 @@
  * and pays nobody twice; a new --batch-id pays the same rows again, after saying so.
  */
 import { write, type Deps } from '../../deps.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { CancelledError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
-import { runBatch, type RowOutcome } from '../../payouts/batch.js';
-import { batchRows, checkBatch, describeRun, openBatch, planBatch, type DuplicateGroup } from '../../payouts/batch-load.js';
+import { batchRows, checkBatch, describeRun, openBatch, planBatch, type BatchCheck, type BatchSource, type DuplicateGroup } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { Journal } from '../../payouts/journal.js';
 import { planJson } from '../../payouts/plan.js';
-import { renderBatchResult, renderPlan } from '../../output/batch.js';
-import { defaultReportPath, reportProblems, ReportWriter } from '../../payouts/report.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
-import { Progress } from '../../output/progress.js';
+import { renderPlan } from '../../output/batch.js';
+import { defaultReportPath, reportProblems } from '../../payouts/report.js';
+import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
+import type { PayoutRequest } from '../../payouts/request.js';
+import { currencyTotals, limitProblems, requiredApprovals } from '../../plans/policy.js';
+import { profilePolicy } from '../plan/common.js';
+import { sendRows } from './send-rows.js';
+import { yesRequired } from '../../output/prompter.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { text } from '../../output/text.js';
 import { formatAmount } from '../../money/amount.js';
@@ -70,11 +73,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const badReport = reportProblems(reportPath, src.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw new UsageError(`Cannot write the report. Nothing was sent.`, badReport, 'Choose another --report path and run the command again.');
   if (!opts.dryRun && !opts.yes && !deps.io.interactive) {
-    throw new UsageError(
-      '--yes is required without a terminal: money never moves without an explicit yes. Nothing was sent.',
-      [],
-      'Review the plan with --dry-run first.',
-    );
+    throw new UsageError(`${yesRequired(deps.globals)}. Nothing was sent.`, [], 'Review the plan with --dry-run first.');
   }
 
   const api = await deps.api();
@@ -156,7 +155,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
         `Batch "${batchId}": ${plural(toSend, 'payout')} to send from ${opts.file}` +
           (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
           ':\n' +
-          renderPlan(plan, st) +
+          renderPlan(plan, st, deps.io.stdoutColumns) +
           notices(st),
       );
       deps.log.info(
@@ -167,6 +166,8 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     }
     return 0;
   }
+
+  await checkPolicy(deps, src, checked, journal, api.baseUrl, opts, inv);
 
   if (duplicates.length && !opts.allowDuplicates && !deps.io.interactive) {
     throw new UsageError(
@@ -185,13 +186,13 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
       `Batch "${batchId}": ${plural(toSend, 'payout')} to send from ${opts.file}` +
         (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
         ':\n' +
-        renderPlan(plan, style) +
+        renderPlan(plan, style, deps.io.stderrColumns) +
         notices(style),
     );
   }
   const prompt = async (message: string) => {
     const ok = await (await deps.prompter()).confirm({ message, default: false });
-    if (!ok) throw new UsageError('Cancelled: nothing was sent.');
+    if (!ok) throw new CancelledError();
   };
   if (duplicates.length && !opts.allowDuplicates && !nothingToSend) {
     const n = duplicates.reduce((a, g) => a + g.rows.length, 0);
@@ -200,68 +201,45 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   if (!opts.yes && !nothingToSend) await prompt(`Send ${plural(toSend, 'payout')}?`);
   const allowDuplicates = opts.allowDuplicates || duplicates.length > 0;
 
-  let report: ReportWriter;
-  try {
-    report = new ReportWriter(reportPath, batchId);
-  } catch (err) {
-    // Checked before, but the path may have changed since: still nothing was sent.
-    throw new UsageError(
-      `Cannot write the report ${reportPath}: ${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. Nothing was sent.`,
-    );
-  }
-  const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${batchId}`);
-  let outcomes: RowOutcome[];
-  let stopped: boolean;
-  try {
-    ({ outcomes, stopped } = await runBatch(batchRows(src, checked, journal, api.baseUrl), {
-      total: load.rows,
-      api,
-      journal,
-      concurrency,
-      clock: deps.clock,
-      stop: deps.signal,
-      batch: { id: batchId, file: src.file },
-      profile: deps.globals.profile,
-      onProgress: (s) => progress.update(s),
-      onSettle: (o) => report.append(o),
-    }));
-  } finally {
-    report.close();
-  }
-  const count = (k: string) => outcomes.filter((o) => o.outcome === k).length;
-  if (!nothingToSend)
-    progress.finish({ total: load.rows, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
-
-  report.finish(outcomes);
-  const summary = {
-    batch_id: batchId,
+  return sendRows(deps, {
+    items: batchRows(src, checked, journal, api.baseUrl),
     rows: load.rows,
-    accepted: count('accepted'),
-    replayed: count('replayed'),
-    rejected: count('rejected'),
-    unknown: count('unknown'),
-    not_sent: count('not sent'),
-    already_accepted: alreadyAccepted,
-    report: reportPath,
-  };
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
-  deps.log.block(renderBatchResult(summary, outcomes));
-  const rerun = batchCommand(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []);
-  if (stopped) {
-    throw new InterruptedError(
-      'Stopped: rows in flight finished; the rest were not sent.',
-      `Resume with (rows already accepted are skipped, nothing is paid twice):\n  ${rerun}`,
+    toSend,
+    alreadyAccepted,
+    api,
+    journal,
+    concurrency,
+    batch: { id: batchId, file: src.file },
+    reportPath,
+    rerun: batchCommand(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []),
+  });
+}
+
+/**
+ * With a policy in the profile: the rows still to send, over a limit, are refused naming the
+ * rule; a batch whose totals need approval is refused with the command that makes it a plan.
+ */
+async function checkPolicy(
+  deps: Deps,
+  src: BatchSource,
+  checked: BatchCheck,
+  journal: Journal,
+  baseUrl: string,
+  opts: PayoutBatchOptions,
+  inv: Invocation,
+): Promise<void> {
+  const policy = profilePolicy(deps);
+  if (!policy) return;
+  const requests: PayoutRequest[] = [];
+  for await (const r of batchRows(src, checked, journal, baseUrl)) if (r.earlier?.outcome?.kind !== 'accepted') requests.push(r.request);
+  const limits = limitProblems(policy, requests, journal, baseUrl, deps.clock.now());
+  if (limits.length) throw new UsageError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits);
+  const need = requiredApprovals(policy, currencyTotals(requests));
+  if (need.required > 0) {
+    throw new UsageError(
+      `${opts.file} needs approval under the policy ${policy.file}. Nothing was sent.`,
+      need.reasons,
+      `Make it a plan for approval:\n  ${commandLine(inv, ['plan', 'create'], [src.file, ...(opts.batchId !== undefined ? ['--batch-id', opts.batchId] : [])])}`,
     );
   }
-  if (summary.unknown) {
-    deps.log.warn(`${plural(summary.unknown, 'payout')} may or may not have been made. Run the same command again to finish them safely (same keys):\n  ${rerun}`);
-    return ExitCode.unknown;
-  }
-  if (summary.not_sent) {
-    deps.log.warn(
-      `${plural(summary.not_sent, 'row was', 'rows were')} not sent (see the report). Run the same command again to send ${summary.not_sent === 1 ? 'it' : 'them'}:\n  ${rerun}`,
-    );
-    return ExitCode.failed;
-  }
-  return summary.rejected ? ExitCode.failed : ExitCode.ok;
 }

@@ -13,16 +13,25 @@ export const createSpec: CommandSpec = {
     ...FIELD_FLAGS.map((f): OptionSpec => (f.field === 'metadata' ? { flags: f.flags, description: f.help, repeatable: true } : { flags: f.flags, description: f.help })),
     { flags: '--idempotency-key <uuid>', description: 'idempotency key to send (default: a new UUID, journaled)' },
     { flags: '-y, --yes', description: 'send without asking for confirmation (required without a terminal)' },
+    { flags: '--dry-run', description: 'validate and show what would be sent (with --json the exact request body); send nothing' },
+    { flags: '--plan-out <file>', description: 'write the payout as a plan for approval (payctl plan) instead of sending it' },
     { flags: '--allow-repeat', description: 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours' },
     ...WAIT_OPTIONS,
   ],
-  check: checkWait,
+  check: (o) =>
+    checkWait(o) ??
+    (o.dryRun === true && o.wait === true ? '--wait cannot be used with --dry-run: a dry run sends nothing to wait for.' : undefined) ??
+    (o.planOut !== undefined && (o.wait === true || o.dryRun === true)
+      ? '--plan-out cannot be used with --wait or --dry-run: it writes a plan and sends nothing.'
+      : undefined),
   help:
     'Missing fields are asked for at a terminal. The payout id and its idempotency key are journaled\n' +
     'before the request leaves: running the same command again with the same --payout-id never pays twice.\n' +
     'Without --payout-id, a payout that repeats one sent from this machine in the last 24 hours (same wallet,\n' +
     'account, amount and currency) is shown and asked about at a terminal, and refused without one\n' +
     'unless --allow-repeat is given.\n' +
+    'With a policy in the profile (payctl config set policy), a payout that needs approval is refused\n' +
+    'with the command that writes it as a plan (--plan-out) for payctl plan approve and plan send.\n' +
     'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in, 4 outcome unknown.\n' +
     WAIT_HELP +
     '\nA create that is refused or whose outcome is unknown does not wait.',

@@ -4,7 +4,7 @@
  * only with the journaled key and body; an unknown outcome is reported as unknown.
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, InterruptedError, OutcomeUnknownError, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, fieldProblem, InterruptedError, OutcomeUnknownError, UsageError, type Problem } from '../../errors.js';
 import type { PayoutTransaction, Wallet } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
@@ -12,9 +12,17 @@ import { Journal, type JournalEntry } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { shortTime } from '../../payouts/batch-load.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
-import { isUuid, missingFields, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
-import { promptPayout, walletLabel } from '../../payouts/interactive.js';
-import { retryCommand } from './retry-command.js';
+import { isUuid, missingFields, payoutBody, providerSuggestion, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
+import { confirmProvider, promptPayout, walletLabel } from '../../payouts/interactive.js';
+import { yesRequired } from '../../output/prompter.js';
+import { planOutCommand, retryCommand } from './retry-command.js';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { requireSigningKey } from '../../plans/keys.js';
+import { makePlan } from '../../plans/plan.js';
+import { currencyTotals, limitProblems, requiredApprovals } from '../../plans/policy.js';
+import { profilePolicy, writeNewPlan } from '../plan/common.js';
+import { reportPlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
@@ -36,6 +44,10 @@ export interface PayoutCreateOptions {
   payoutId?: string;
   idempotencyKey?: string;
   yes?: boolean;
+  /** Validate and show what would be sent (the summary card; with --json the exact body), send nothing. */
+  dryRun?: boolean;
+  /** Write the payout as a plan for approval (four eyes) to this file instead of sending it. */
+  planOut?: string;
   allowRepeat?: boolean;
   /** Once accepted, wait until the payout is Successful or Failed (wait.ts). */
   wait?: boolean;
@@ -52,12 +64,14 @@ async function liveWallets(deps: Deps): Promise<Wallet[]> {
 
 function validated(fields: PayoutFields, opts: PayoutCreateOptions, deps: Deps): PayoutRequest {
   const r = validatePayout(fields, FLAG_LABELS);
-  const problems = r.ok ? [] : [...r.problems];
+  // Each names its flag (`--amount`) apart from the message, for --json (a line that starts with a flag names it too).
+  const problems: Array<Problem | string> = r.ok ? [] : [...r.issues];
   if (opts.idempotencyKey !== undefined && !isUuid(opts.idempotencyKey)) {
-    problems.push(`--idempotency-key: "${opts.idempotencyKey}" is not a UUID`);
+    problems.push(fieldProblem('--idempotency-key', `"${opts.idempotencyKey}" is not a UUID`));
   }
-  if (!opts.yes && !deps.io.interactive) {
-    problems.push('--yes is required without a terminal: money never moves without an explicit yes');
+  // A dry run and a plan send nothing, so they need no yes.
+  if (!opts.yes && !opts.dryRun && opts.planOut === undefined && !deps.io.interactive) {
+    problems.push(yesRequired(deps.globals));
   }
   if (problems.length || !r.ok) {
     throw new UsageError(
@@ -92,6 +106,17 @@ function summaryCard(r: PayoutRequest, wallet: Wallet | undefined, deps: Deps): 
   return renderCard(pairs, style);
 }
 
+/** The summary card on stdout, as a person confirms it (and a dry run shows it); the live balances read if not yet. */
+async function showSummary(r: PayoutRequest, wallets: Wallet[] | undefined, deps: Deps): Promise<void> {
+  const live = wallets ?? (await liveWallets(deps));
+  const card = summaryCard(
+    r,
+    live.find((w) => w.wallet_id === r.walletId),
+    deps,
+  );
+  await write(deps.io.stdout, '\n' + card + '\n');
+}
+
 /** A transaction as a record for the card: the status is the provider's. */
 function asRecord(t: PayoutTransaction, r: PayoutRequest) {
   return {
@@ -109,7 +134,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
     wallets = await liveWallets(deps);
     fields = await promptPayout(fields, await deps.prompter(), wallets, deps.log);
   }
-  const request = validated(fields, opts, deps);
+  const request = await checkedProvider(validated(fields, opts, deps), opts, deps);
   const body = payoutBody(request);
   const api = await deps.api();
   const journal = new Journal(configDir(deps.env));
@@ -131,7 +156,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   // The same payout typed again without --payout-id would get a new id, so a new payout.
   const rk = repeatKey(request);
   const repeats = opts.payoutId === undefined && !opts.allowRepeat && !existing ? recentRepeats(journal, api.baseUrl, rk, request.payoutId, deps.clock.now()) : [];
-  if (repeats.length && !deps.io.interactive) {
+  if (repeats.length && !deps.io.interactive && !opts.dryRun) {
     throw new UsageError(
       `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.clock.now())}. Nothing was sent.`,
       [],
@@ -140,25 +165,19 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   }
   const repeatWarning = repeats.length ? `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.clock.now())}.` : undefined;
 
+  if (opts.dryRun) return dryRun(request, body, { wallets, existing: !!existing, repeatWarning }, deps);
+  if (opts.planOut !== undefined) return writePlan(request, opts.planOut, existing?.idempotencyKey ?? opts.idempotencyKey ?? randomUUID(), api.baseUrl, deps);
+  checkPolicy(request, journal, api.baseUrl, inv, deps);
+
   if (!opts.yes) {
-    wallets ??= await liveWallets(deps);
-    await write(
-      deps.io.stdout,
-      '\n' +
-        summaryCard(
-          request,
-          wallets.find((w) => w.wallet_id === request.walletId),
-          deps,
-        ) +
-        '\n',
-    );
+    await showSummary(request, wallets, deps);
     if (repeatWarning) deps.log.warn(repeatWarning);
     const ok = await (await deps.prompter()).confirm({ message: repeatWarning ? 'Send this payout again, as a new payout?' : 'Send this payout?', default: false });
-    if (!ok) throw new UsageError('Cancelled: nothing was sent.');
+    if (!ok) throw new CancelledError();
   } else if (repeatWarning) {
     deps.log.warn(repeatWarning);
     const ok = await (await deps.prompter()).confirm({ message: 'Send it again, as a new payout?', default: false });
-    if (!ok) throw new UsageError('Cancelled: nothing was sent.');
+    if (!ok) throw new CancelledError();
   }
 
   // Journaled (fsynced) before the request leaves; a rerun reuses this key and body.
@@ -206,6 +225,41 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   );
 }
 
+/**
+ * A provider given as a flag that is close to a known one (`--provider "orang money"`):
+ * asked about at a terminal (a yes sends the known one); otherwise a warning, and it is
+ * sent as typed: the provider list is open. One typed at the prompt was asked about there.
+ */
+async function checkedProvider(request: PayoutRequest, opts: PayoutCreateOptions, deps: Deps): Promise<PayoutRequest> {
+  if (opts.provider === undefined) return request;
+  const suggestion = providerSuggestion(request.provider, request.type);
+  if (!suggestion) return request;
+  if (!deps.io.interactive) {
+    deps.log.warn(`provider "${text(request.provider)}" is not one payctl knows; did you mean ${suggestion}?`);
+    return request;
+  }
+  return { ...request, provider: await confirmProvider(request.provider, request.type, await deps.prompter()) };
+}
+
+/**
+ * `--dry-run`: everything checked as for sending (fields, payout id and key against the
+ * journal), then what would be sent is shown: the summary card the confirmation shows, or
+ * with --json the exact body of POST /payout. Nothing is sent, nothing journaled; no yes needed.
+ */
+async function dryRun(
+  request: PayoutRequest,
+  body: string,
+  seen: { wallets: Wallet[] | undefined; existing: boolean; repeatWarning: string | undefined },
+  deps: Deps,
+): Promise<number> {
+  if (deps.globals.json) await write(deps.io.stdout, body + '\n');
+  else await showSummary(request, seen.wallets, deps);
+  if (seen.existing) deps.log.info(`Payout ${request.payoutId} was journaled before: sending it would reuse its idempotency key.`);
+  if (seen.repeatWarning) deps.log.warn(`${seen.repeatWarning} Sending it asks first at a terminal, and needs --allow-repeat without one.`);
+  if (!deps.globals.json) deps.log.info('Dry run: nothing was sent. Run the same command without --dry-run to send it.');
+  return 0;
+}
+
 /** Payouts with the same repeat key sent from this machine in the last 24 hours, not refused, oldest first. */
 function recentRepeats(journal: Journal, baseUrl: string, rk: string, payoutId: string, now: Date): JournalEntry[] {
   const since = now.getTime() - REPEAT_WINDOW_MS;
@@ -239,4 +293,33 @@ function withHint(err: ApiError, r: PayoutRequest, inv: Invocation): ApiError {
   };
   const hint = (err.code && hints[err.code]) ?? err.hint;
   return new ApiError(err.message, { status: err.status, code: err.code, requestId: err.requestId, errors: err.errors, hint });
+}
+
+/** `--plan-out`: the payout written as a plan for approval, signed by its maker; nothing is sent. */
+async function writePlan(request: PayoutRequest, file: string, idempotencyKey: string, baseUrl: string, deps: Deps): Promise<number> {
+  const maker = requireSigningKey(configDir(deps.env));
+  const plan = makePlan({ baseUrl, batchId: null, source: 'payout create', now: deps.clock.now(), maker, payouts: [{ request, idempotencyKey }] });
+  const out = resolve(file);
+  writeNewPlan(out, plan);
+  await reportPlan(deps, plan, out);
+  return 0;
+}
+
+/**
+ * With a policy in the profile: a payout over a limit is refused naming the rule, and one that
+ * needs approval is refused with the command that writes it as a plan. Nothing is sent either way.
+ */
+function checkPolicy(request: PayoutRequest, journal: Journal, baseUrl: string, inv: Invocation, deps: Deps): void {
+  const policy = profilePolicy(deps);
+  if (!policy) return;
+  const limits = limitProblems(policy, [request], journal, baseUrl, deps.clock.now());
+  if (limits.length) throw new UsageError(`This payout breaks the policy ${policy.file}. Nothing was sent.`, limits);
+  const need = requiredApprovals(policy, currencyTotals([request]));
+  if (need.required > 0) {
+    throw new UsageError(
+      `This payout needs approval under the policy ${policy.file}. Nothing was sent.`,
+      need.reasons,
+      `Write it as a plan for approval:\n  ${planOutCommand(request, `payout-${request.payoutId}.plan.json`, inv)}`,
+    );
+  }
 }

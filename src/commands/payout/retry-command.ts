@@ -3,7 +3,8 @@ import { commandLine, type Invocation } from '../../output/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { FIELD_FLAGS, flagOf } from './fields.js';
 
-export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: Invocation): string {
+/** The field flags that give exactly this payout (its payout id included). */
+function fieldArgs(r: PayoutRequest): string[] {
   const args: string[] = [];
   for (const f of FIELD_FLAGS) {
     const value = r[f.field];
@@ -11,6 +12,14 @@ export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: 
     if (typeof value === 'object') for (const [k, v] of Object.entries(value)) args.push(flagOf(f), `${k}=${v}`);
     else args.push(flagOf(f), value);
   }
-  args.push('--idempotency-key', idempotencyKey, '--yes');
-  return commandLine(context, ['payout', 'create'], args);
+  return args;
+}
+
+export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: Invocation): string {
+  return commandLine(context, ['payout', 'create'], [...fieldArgs(r), '--idempotency-key', idempotencyKey, '--yes']);
+}
+
+/** The command that writes this payout as a plan for approval (four eyes) instead of sending it. */
+export function planOutCommand(r: PayoutRequest, planFile: string, context: Invocation): string {
+  return commandLine(context, ['payout', 'create'], [...fieldArgs(r), '--plan-out', planFile]);
 }

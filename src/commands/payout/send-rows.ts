@@ -1,0 +1,100 @@
+/**
+ * Sending rows once they are checked and confirmed, shared by `payout batch` and
+ * `plan send`: the report written as rows finish, the progress bar, the batch runner
+ * (journal, retries, concurrency), the summary, and the exit code with the command that
+ * resumes. Nothing here decides what to send: the caller hands over the rows.
+ */
+import { write, type Deps } from '../../deps.js';
+import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
+import type { Journal } from '../../payouts/journal.js';
+import { ReportWriter } from '../../payouts/report.js';
+import { renderBatchResult } from '../../output/batch.js';
+import { Progress } from '../../output/progress.js';
+
+export interface SendRowsOptions {
+  items: BatchItem[] | AsyncIterable<BatchItem>;
+  /** Rows in all (those accepted earlier included). */
+  rows: number;
+  /** Rows that will be sent (0: nothing to send, no progress bar). */
+  toSend: number;
+  alreadyAccepted: number;
+  api: ApiClient;
+  journal: Journal;
+  concurrency: number;
+  /** Journaled with each row: the batch id and the absolute path of the file the rows came from. */
+  batch: { id: string; file: string };
+  reportPath: string;
+  /** The command that runs the same send again (resume, finish unknown outcomes). */
+  rerun: string;
+}
+
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> {
+  let report: ReportWriter;
+  try {
+    report = new ReportWriter(o.reportPath, o.batch.id);
+  } catch (err) {
+    // Checked before, but the path may have changed since: still nothing was sent.
+    throw new UsageError(
+      `Cannot write the report ${o.reportPath}: ${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. Nothing was sent.`,
+    );
+  }
+  const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${o.batch.id}`, () => deps.io.stderrColumns);
+  let outcomes: RowOutcome[];
+  let stopped: boolean;
+  try {
+    ({ outcomes, stopped } = await runBatch(o.items, {
+      total: o.rows,
+      api: o.api,
+      journal: o.journal,
+      concurrency: o.concurrency,
+      clock: deps.clock,
+      stop: deps.signal,
+      batch: o.batch,
+      profile: deps.globals.profile,
+      onProgress: (s) => progress.update(s),
+      onSettle: (r) => report.append(r),
+    }));
+  } finally {
+    report.close();
+  }
+  const count = (k: string) => outcomes.filter((r) => r.outcome === k).length;
+  if (o.toSend > 0) progress.finish({ total: o.rows, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
+
+  report.finish(outcomes);
+  const summary = {
+    batch_id: o.batch.id,
+    rows: o.rows,
+    accepted: count('accepted'),
+    replayed: count('replayed'),
+    rejected: count('rejected'),
+    unknown: count('unknown'),
+    not_sent: count('not sent'),
+    already_accepted: o.alreadyAccepted,
+    report: o.reportPath,
+  };
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
+  deps.log.block(renderBatchResult(summary, outcomes));
+  if (stopped) {
+    throw new InterruptedError(
+      'Stopped: rows in flight finished; the rest were not sent.',
+      `Resume with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
+    );
+  }
+  if (summary.unknown) {
+    deps.log.warn(`${plural(summary.unknown, 'payout')} may or may not have been made. Run the same command again to finish them safely (same keys):\n  ${o.rerun}`);
+    return ExitCode.unknown;
+  }
+  if (summary.not_sent) {
+    deps.log.warn(
+      `${plural(summary.not_sent, 'row was', 'rows were')} not sent (see the report). Run the same command again to send ${summary.not_sent === 1 ? 'it' : 'them'}:\n  ${o.rerun}`,
+    );
+    return ExitCode.failed;
+  }
+  return summary.rejected ? ExitCode.failed : ExitCode.ok;
+}

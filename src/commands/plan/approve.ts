@@ -1,0 +1,70 @@
+/**
+ * `payctl plan approve <plan>`: an approver reads the plan and signs its hash with their key,
+ * name and the time. The signature covers the hash, and the hash covers every byte that
+ * will be sent: a plan changed afterwards no longer carries this approval.
+ */
+import { write, type Deps } from '../../deps.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { configDir } from '../../config/paths.js';
+import { requireSigningKey, signText } from '../../plans/keys.js';
+import { approvalMessage, planText, readPlan } from '../../plans/plan.js';
+import { replaceAtomically } from '../../payouts/report.js';
+import { makeStyle } from '../../output/style.js';
+import { yesRequired } from '../../output/prompter.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
+import { payoutLines, planHead } from './common.js';
+
+export interface PlanApproveOptions {
+  plan: string;
+  yes?: boolean;
+}
+
+export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number> {
+  const { plan, payouts } = readPlan(opts.plan);
+  const key = requireSigningKey(configDir(deps.env));
+  if (key.fingerprint === plan.maker.fingerprint) {
+    throw new UsageError(
+      `You made this plan (key ${key.fingerprint}); its maker cannot approve it. Nothing was changed.`,
+      [],
+      'Ask another approver to run payctl plan approve on it.',
+    );
+  }
+  if (plan.approvals.some((a) => a.fingerprint === key.fingerprint)) {
+    throw new UsageError(`This plan already carries your approval (${key.fingerprint}). Nothing was changed.`);
+  }
+  if (!opts.yes && !deps.io.interactive) {
+    const cause = yesRequired(deps.globals).replace(/:.*/, '');
+    throw new UsageError(
+      `${cause}: a plan is approved only by an explicit yes. Nothing was changed.`,
+      [],
+      `Review it first: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'show'], [opts.plan])}`,
+    );
+  }
+  if (!opts.yes) {
+    const st = makeStyle(deps.io.stderrColor);
+    deps.log.block(
+      planHead(plan, opts.plan, st) +
+        '\n' +
+        payoutLines(payouts) +
+        plan.totals.map((t) => `  Total ${t.total} ${t.currency} from ${t.wallet_id} (${t.count})`).join('\n') +
+        '\n',
+    );
+    const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${key.name}?`, default: false });
+    if (!ok) throw new CancelledError('Nothing was signed.');
+  }
+  const signedAt = deps.clock.now().toISOString();
+  const approval = { name: key.name, public_key: key.publicKey, fingerprint: key.fingerprint, signed_at: signedAt };
+  const signed = { ...plan, approvals: [...plan.approvals, { ...approval, signature: signText(key, approvalMessage(plan.hash, approval)) }] };
+  replaceAtomically(opts.plan, planText(signed));
+  if (deps.globals.json)
+    await write(
+      deps.io.stdout,
+      JSON.stringify({ plan: opts.plan, hash: plan.hash, approved_by: key.name, fingerprint: key.fingerprint, signed_at: signedAt, approvals: signed.approvals.length }) +
+        '\n',
+    );
+  else
+    deps.log.success(
+      `Approved plan ${plan.hash} as ${key.name} (${key.fingerprint}); it now carries ${signed.approvals.length} approval${signed.approvals.length === 1 ? '' : 's'}.`,
+    );
+  return 0;
+}

@@ -1,0 +1,56 @@
+/** The verbs of `payctl plan` (their runs are create.ts, show.ts, approve.ts, send.ts). */
+import { intOption, type CommandSpec } from '../spec.js';
+
+const PLAN_ARG = [{ name: 'plan', description: 'a plan file (payctl plan create, payctl payout create --plan-out)' }] as const;
+
+export const planCreateSpec: CommandSpec = {
+  name: 'create',
+  summary: 'write a batch file as a plan to approve (nothing is sent)',
+  arguments: [{ name: 'file', description: 'payouts as CSV or JSON lines (the columns of payout batch)' }],
+  options: [
+    { flags: '--batch-id <id>', description: 'the batch the payouts belong to (their identity; default "default")' },
+    { flags: '-o, --out <file>', description: 'where to write the plan (default: <file>.plan.json beside the file; never overwritten)' },
+  ],
+  help:
+    "The plan holds the profile's base URL, the batch id, every payout's exact body and idempotency key,\n" +
+    'totals per wallet and currency, your key (payctl keys create) and the time, and a SHA-256 over all\n' +
+    'of it, signed with your key. Approvers sign that hash; plan send sends exactly those bytes.',
+  examples: ['payctl plan create stipends.csv --batch-id oct-stipends', 'payctl plan create stipends.csv -o oct.plan.json'],
+  load: () => import('./create.js'),
+};
+
+export const planShowSpec: CommandSpec = {
+  name: 'show',
+  summary: 'print a plan for review: payouts, totals, balances after, approvals',
+  arguments: PLAN_ARG,
+  examples: ['payctl plan show stipends.plan.json', 'payctl plan show stipends.plan.json --json | jq .totals'],
+  load: () => import('./show.js'),
+};
+
+export const planApproveSpec: CommandSpec = {
+  name: 'approve',
+  summary: 'sign a plan with your key after reviewing it',
+  arguments: PLAN_ARG,
+  options: [{ flags: '-y, --yes', description: 'approve without asking (required without a terminal)' }],
+  help: "The plan's maker cannot approve it; each approver counts once. A plan changed after approval\nno longer carries the approval: the signature is over the hash of every byte to be sent.",
+  examples: ['payctl plan approve stipends.plan.json', 'payctl plan approve stipends.plan.json --yes'],
+  load: () => import('./approve.js'),
+};
+
+export const planSendSpec: CommandSpec = {
+  name: 'send',
+  summary: 'send an approved plan: exactly its bodies, under its keys',
+  arguments: PLAN_ARG,
+  options: [
+    { flags: '--concurrency <n>', description: 'payouts in flight at once (default 4)', parse: intOption('--concurrency', 1, 32) },
+    { flags: '--report <file>', description: 'where to write the per-payout report (default: <plan>.report.jsonl)' },
+    { flags: '-y, --yes', description: 'send without asking (required without a terminal)' },
+  ],
+  help:
+    "Checks first, and sends nothing unless all hold: the plan's hash and the maker's signature, this\n" +
+    "profile's base URL, at most 7 days old, every approval signed over this plan by a distinct approver\n" +
+    "listed in the profile's policy who is not the maker, enough approvals for its totals, and the\n" +
+    "policy's limits. Sending a plan again (or from two terminals) pays nobody twice.",
+  examples: ['payctl plan send stipends.plan.json', 'payctl plan send stipends.plan.json --yes --report oct.report.csv'],
+  load: () => import('./send.js'),
+};

@@ -1,0 +1,15 @@
+/** `payctl policy check` (the run is check.ts). */
+import type { CommandSpec } from '../spec.js';
+
+export const policyCheckSpec: CommandSpec = {
+  name: 'check',
+  summary: 'say what a batch file or a plan needs under the policy, and why',
+  arguments: [{ name: 'file', description: 'a batch file (CSV or JSON lines) or a plan (payctl plan create)' }],
+  options: [{ flags: '--batch-id <id>', description: 'the batch id the file would be sent under (default "default")' }],
+  help:
+    'The policy is the file named in the profile (payctl config set policy <path>). Approvals are\n' +
+    'needed by the total moved per currency; limits are per payout and per wallet per UTC day, counted\n' +
+    "from this machine's journal. Exit 0 when it can be sent as it is, 1 when not.",
+  examples: ['payctl policy check stipends.csv', 'payctl policy check stipends.plan.json --json'],
+  load: () => import('./check.js'),
+};

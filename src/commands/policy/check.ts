@@ -1,0 +1,97 @@
+/**
+ * `payctl policy check <file|plan>`: what the profile's policy asks of a batch file or a
+ * plan, and why: the approvals its totals need (and, for a plan, which of its approvals
+ * count), and any limit it breaks (per payout, daily per wallet). Exit 0 when it can be
+ * sent as it is (a batch directly, a plan with its approvals), 1 when not.
+ */
+import { readFileSync } from 'node:fs';
+import { write, type Deps } from '../../deps.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { configDir } from '../../config/paths.js';
+import { Journal } from '../../payouts/journal.js';
+import { checkBatch, identifiedRows, openBatch } from '../../payouts/batch-load.js';
+import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
+import type { PayoutRequest } from '../../payouts/request.js';
+import { readPlan, PLAN_FORMAT } from '../../plans/plan.js';
+import { checkApprovals, currencyTotals, limitProblems, requiredApprovals } from '../../plans/policy.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
+import { text } from '../../output/text.js';
+import { profilePolicy } from '../plan/common.js';
+
+export interface PolicyCheckOptions {
+  file: string;
+  batchId?: string;
+}
+
+/** A plan is a JSON object with payctl_plan; anything else is read as a batch file. */
+function isPlan(path: string): boolean {
+  try {
+    const head = readFileSync(path, 'utf8').slice(0, 4096);
+    return new RegExp(`"payctl_plan"\\s*:\\s*${PLAN_FORMAT}\\b`).test(head);
+  } catch {
+    return false;
+  }
+}
+
+export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number> {
+  const policy = profilePolicy(deps);
+  if (!policy) throw new UsageError('The profile names no policy.', [], "Name your team's policy file with: payctl config set policy <path>");
+  const api = await deps.api();
+  const journal = new Journal(configDir(deps.env));
+  const plan = isPlan(opts.file) ? readPlan(opts.file) : undefined;
+  let requests: PayoutRequest[];
+  if (plan) requests = plan.payouts.map((p) => p.request);
+  else {
+    const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID);
+    const checked = await checkBatch(src);
+    requests = [];
+    for await (const r of identifiedRows(src, [], checked)) requests.push(r.request);
+  }
+  const need = requiredApprovals(policy, currencyTotals(requests));
+  const limits = limitProblems(policy, requests, journal, api.baseUrl, deps.clock.now());
+  const judged = plan ? checkApprovals(plan.plan, policy) : undefined;
+  const counted = judged?.valid.length ?? 0;
+  const sendable = limits.length === 0 && (plan ? judged!.refused.length === 0 && counted >= need.required : need.required === 0);
+  const inv = invocationOf(deps.globals, deps.env);
+  const next =
+    !plan && need.required > 0 && limits.length === 0
+      ? commandLine(inv, ['plan', 'create'], [opts.file, ...(opts.batchId ? ['--batch-id', opts.batchId] : [])])
+      : undefined;
+
+  if (deps.globals.json) {
+    await write(
+      deps.io.stdout,
+      JSON.stringify({
+        file: opts.file,
+        kind: plan ? 'plan' : 'batch',
+        policy: policy.file,
+        payouts: requests.length,
+        required_approvals: need.required,
+        reasons: need.reasons,
+        limits,
+        ...(judged ? { counted: judged.valid, not_counted: judged.refused } : {}),
+        sendable,
+        ...(next ? { make_plan: next } : {}),
+      }) + '\n',
+    );
+    return sendable ? ExitCode.ok : ExitCode.failed;
+  }
+  let out = `${text(opts.file)}: ${plan ? 'a plan' : 'a batch'} of ${requests.length} payout${requests.length === 1 ? '' : 's'}, under the policy ${text(policy.file)}.\n`;
+  out += need.required === 0 ? 'Approvals: none needed.\n' : `Approvals: ${need.required} needed.\n${need.reasons.map((r) => `  ${r}\n`).join('')}`;
+  if (judged) {
+    out += `  ${counted} count${judged.valid.length ? `: ${judged.valid.map((v) => text(v.name)).join(', ')}` : ''}.\n`;
+    for (const r of judged.refused) out += `  Not counted: ${r}\n`;
+  }
+  out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : 'Limits: none broken.\n';
+  out += sendable
+    ? plan
+      ? 'It can be sent: payctl plan send.\n'
+      : 'It can be sent directly with payctl payout batch.\n'
+    : plan
+      ? 'It cannot be sent yet.\n'
+      : next
+        ? `It cannot be sent directly. Make a plan for approval: ${next}\n`
+        : 'It cannot be sent.\n';
+  await write(deps.io.stdout, out);
+  return sendable ? ExitCode.ok : ExitCode.failed;
+}
