@@ -11,7 +11,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
 import { parse, refuse } from '../helpers/parse.js';
 import { payoutPosts } from '../helpers/batch.js';
-import { balanceMinor, escapeRe, loginInProcess } from '../helpers/payout-fixtures.js';
+import { balanceMinor, escapeRe, loginInProcess, payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
 describe('parsing --dry-run', () => {
@@ -46,34 +46,9 @@ function journalFiles(): string[] {
   return existsSync(j) ? readdirSync(j, { recursive: true }).map(String) : [];
 }
 
+/** payout create of the shared fixture payout, without its --yes (a dry run needs none). */
 function args(walletId: string, payoutId: string, extra: string[] = []): string[] {
-  return [
-    'payout',
-    'create',
-    '--wallet',
-    walletId,
-    '--amount',
-    '1500.50',
-    '--currency',
-    'SLE',
-    '--type',
-    'wallet',
-    '--name',
-    'Aminata Kamara',
-    '--provider',
-    'Orange Money',
-    '--account',
-    '076123456',
-    '--phone',
-    '+23276123456',
-    '--note',
-    'October stipend',
-    '--metadata',
-    'batch=oct',
-    '--payout-id',
-    payoutId,
-    ...extra,
-  ];
+  return payoutArgs(walletId, payoutId, extra).slice(0, -1);
 }
 
 /** Nothing was sent or journaled: only look-ups reached the sandbox. */
@@ -97,7 +72,7 @@ describe('payout create --dry-run', () => {
     expect(r.stdout).toMatch(/^Provider\s+orange_money$/m);
     expect(r.stdout).toMatch(/^Account\s+076123456$/m);
     expect(r.stdout).toMatch(/^Phone\s+\+23276123456$/m);
-    expect(r.stdout).toMatch(/^Metadata\s+batch=oct$/m);
+    expect(r.stdout).toMatch(/^Metadata\s+batch=oct stipends$/m);
     expect(r.stdout).toMatch(/^Payout ID\s+dry-001$/m);
     expect(r.stderr).toBe('Dry run: nothing was sent. Run the same command without --dry-run to send it.\n');
     expectNothingSent(walletId);
@@ -121,8 +96,8 @@ describe('payout create --dry-run', () => {
     expect(dry.stderr).toBe('');
     expect(dry.stdout).toBe(
       `{"amount":1500.5,"currency":"SLE","payoutId":"dry-003","walletId":"${walletId}","recipient":{"type":"wallet","accountDetails":` +
-        '{"name":"Aminata Kamara","provider":"orange_money","accountNumber":"076123456","phoneNumber":"+23276123456","note":"October stipend"}},' +
-        '"metadata":{"batch":"oct"}}\n',
+        `{"name":"Aminata Kamara","provider":"orange_money","accountNumber":"076123456","phoneNumber":"+23276123456","note":"Aminata's October stipend"}},` +
+        '"metadata":{"batch":"oct stipends"}}\n',
     );
     expectNothingSent(walletId);
 

@@ -12,6 +12,7 @@ import { payctl } from '../helpers/in-process.js';
 import { parse } from '../helpers/parse.js';
 import type { BalancesOptions } from '../../src/commands/balances.js';
 import type { SummaryOptions } from '../../src/commands/summary.js';
+import { parseCsv } from '../helpers/csv.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -20,36 +21,6 @@ const cfg = useConfigDir();
 const run = (...args: string[]) => payctl(args, { dir: cfg.dir });
 
 beforeEach(() => writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }));
-
-/** A minimal RFC 4180 parser (quoted cells, doubled quotes, CRLF rows). */
-function parseCsv(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      out.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) throw new Error('CSV does not end with CRLF');
-  return out;
-}
 
 /** Creates a payout straight on the sandbox (as another client would). */
 async function createPayout(walletId: string, currency: string, amount: number, details: Record<string, string>): Promise<string> {

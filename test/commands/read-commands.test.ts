@@ -7,6 +7,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { direct, fmtDecimal, fmtMinor, newKey, oneJson, sameButTimestamp, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { parseCsv } from '../helpers/csv.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -35,36 +36,6 @@ function utc(iso: string): string {
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC');
-}
-
-/** A minimal RFC 4180 parser (quoted cells, doubled quotes, CRLF rows). */
-function parseCsv(text: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      out.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) throw new Error('CSV does not end with CRLF');
-  return out;
 }
 
 describe('balances', () => {

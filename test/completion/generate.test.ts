@@ -27,6 +27,25 @@ const REGENERATE = 'run `npm run build && node scripts/completions.mjs` and comm
 
 const program = () => buildProgram(async () => {});
 
+/** The commands below the program, in the order help lists them (help itself aside). */
+const ROOT_COMMANDS = [
+  'login',
+  'logout',
+  'status',
+  'balances',
+  'payout',
+  'payouts',
+  'history',
+  'plan',
+  'keys',
+  'policy',
+  'summary',
+  'webhooks',
+  'config',
+  'completion',
+  'sandbox',
+];
+
 describe('committed completion scripts', () => {
   for (const shell of SHELLS) {
     const file = COMPLETION_FILES[shell];
@@ -72,24 +91,7 @@ describe('completion model', () => {
   };
 
   it('has every visible command and subcommand, and no hidden one', () => {
-    expect(model.root.commands.map((c) => c.name)).toEqual([
-      'login',
-      'logout',
-      'status',
-      'balances',
-      'payout',
-      'payouts',
-      'history',
-      'plan',
-      'keys',
-      'policy',
-      'summary',
-      'webhooks',
-      'config',
-      'completion',
-      'sandbox',
-      'help',
-    ]);
+    expect(model.root.commands.map((c) => c.name)).toEqual([...ROOT_COMMANDS, 'help']);
     expect(at('plan').commands.map((c) => c.name)).toEqual(['create', 'show', 'approve', 'send', 'help']);
     expect(at('keys').commands.map((c) => c.name)).toEqual(['create', 'show', 'help']);
     expect(at('policy').commands.map((c) => c.name)).toEqual(['check', 'help']);
@@ -137,26 +139,7 @@ describe('completion model', () => {
     for (const path of ['config get', 'config set', 'config unset']) {
       expect(at(path).arguments[0]?.value).toEqual({ kind: 'words', words: SETTABLE });
     }
-    expect(at('help').arguments[0]?.value).toEqual({
-      kind: 'words',
-      words: [
-        'login',
-        'logout',
-        'status',
-        'balances',
-        'payout',
-        'payouts',
-        'history',
-        'plan',
-        'keys',
-        'policy',
-        'summary',
-        'webhooks',
-        'config',
-        'completion',
-        'sandbox',
-      ],
-    });
+    expect(at('help').arguments[0]?.value).toEqual({ kind: 'words', words: ROOT_COMMANDS });
   });
 
   it('offers the statuses the service has, and the recipient types payout create accepts', () => {
