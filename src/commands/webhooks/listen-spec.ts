@@ -14,9 +14,12 @@ export const listenSpec: CommandSpec = {
   ],
   help:
     "The secret comes from --secret-stdin (or --secret), else PAYCTL_WEBHOOK_SECRET, else the profile's\n" +
-    'webhook-secret. A bad or stale signature (more than 300 s off) is answered 400 and never forwarded.\n' +
-    "Duplicate event ids are marked. With --forward-to, your app's status is passed back to the sender.\n" +
-    'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body. Ctrl-C stops.',
+    'webhook-secret. stdout carries verified events only: a delivery with a missing, malformed or wrong\n' +
+    'signature, or a timestamp more than 300 s off, is answered 400 naming the check, reported on stderr\n' +
+    '(a JSON line with --json) and never forwarded. Duplicate ids are marked among verified events.\n' +
+    "With --forward-to, your app's status and body are passed back to the sender.\n" +
+    'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body.\n' +
+    'Ctrl-C stops it (exit 130).',
   examples: [
     'printf %s "$WEBHOOK_SECRET" | payctl webhooks listen --secret-stdin',
     'payctl webhooks listen --port 4242 --forward-to http://localhost:3000/webhooks',
