@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Entry point: enable the compile cache where Node has it, run, flush, exit with the code.
-import module from 'node:module';
-import { readFileSync } from 'node:fs';
+// Entry point, CommonJS (bin/package.json): answer --version, else run dist/cli.cjs compiled
+// through V8's code cache, flush, exit with the code. CommonJS because an ES module entry
+// makes every start set up Node's ES module loader, and because Node 20 can reuse compiled
+// code only for scripts (vm.Script cachedData; it has no module.enableCompileCache).
+'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS file (bin/package.json): require() is how it loads */
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version needs nothing else: answer before loading the CLI.
-  process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
+  process.stdout.write(require('../package.json').version + '\n');
 } else {
   // A reader that went away (`payctl payouts list --all | head`) ends the run quietly, as in
   // any pipeline; anything payctl had to record was journaled before it printed.
@@ -14,10 +17,86 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     if (err.code === 'EPIPE') process.exit(0);
   });
   process.stderr.on('error', () => {});
-  module.enableCompileCache?.();
-  const { main } = await import('../dist/cli.js');
-  const code = await main(process);
-  // Let stdout and stderr drain (pipes are asynchronous) before exiting.
-  await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
-  process.exit(code);
+  const cli = load(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'));
+  void cli.exports.main(process).then(async (code) => {
+    if (code === 0) cli.saveCache();
+    // Let stdout and stderr drain (pipes are asynchronous) before exiting.
+    await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
+    process.exit(code);
+  });
+}
+
+/**
+ * Compiles and runs the bundle as Node runs a CommonJS module, with V8's compiled code from
+ * the last run of the same command when there is one. The cache is only ever a shortcut:
+ * it is named by the bundle's content hash (its first line, written by scripts/build.mjs),
+ * Node's version and the platform; V8 refuses one made by another V8, with other flags or
+ * for a source of another length, and with --verify-snapshot-checksum a damaged one (that
+ * flag makes V8 checksum the caches it writes and check them when it reads: without it, a
+ * corrupt cache can crash the process). A cache that is missing, refused or unreadable means
+ * the source is compiled as without one, and a new cache is written after a successful run,
+ * to a temp file renamed into place, beside the bundle or else in the user's cache folder;
+ * where neither can be written (a read-only install, no home), payctl just runs uncached.
+ */
+function load(filename) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const v8 = require('node:v8');
+  // The flags are part of what V8 checks a cache against: set before compiling, every run.
+  // --liftoff-only: see src/api/http.ts (undici's WebAssembly parser stays on the baseline compiler).
+  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString('--verify-snapshot-checksum');
+  // The bundle is ASCII (esbuild's charset: 'ascii'): latin1 is the cheapest exact decoding.
+  const source = fs.readFileSync(filename, 'latin1');
+  const header = /^\/\/ payctl-build ([0-9a-f]{16})\n/.exec(source.slice(0, 64));
+  const word = args.find((a) => /^[a-z]{1,24}$/.test(a)) ?? 'none';
+  const prefix = header && `cli-${header[1]}-${process.version}-${process.arch}-`;
+  const name = prefix && `${prefix}${word}.v8`;
+  const dirs = [path.join(path.dirname(filename), '.cache')];
+  const home = process.env.XDG_CACHE_HOME || (process.env.HOME && path.join(process.env.HOME, '.cache'));
+  if (home && path.isAbsolute(home)) dirs.push(path.join(home, 'payctl'));
+  let cachedData;
+  for (const dir of name ? dirs : []) {
+    try {
+      cachedData = fs.readFileSync(path.join(dir, name));
+      break;
+    } catch {
+      // not there: the next folder, or none
+    }
+  }
+  const vm = require('node:vm');
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __payctl_module_url) {${source}\n})`, {
+    filename,
+    cachedData,
+  });
+  const mod = { exports: {} };
+  const url = require('node:url').pathToFileURL(filename).href;
+  script.runInThisContext().call(mod.exports, mod.exports, require('node:module').createRequire(filename), mod, filename, path.dirname(filename), url);
+  const saveCache = () => {
+    if (!name || (cachedData !== undefined && !script.cachedDataRejected)) return;
+    let data;
+    try {
+      data = script.createCachedData();
+    } catch {
+      return;
+    }
+    for (const dir of dirs) {
+      const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+        fs.writeFileSync(tmp, data, { mode: 0o644 });
+        fs.renameSync(tmp, path.join(dir, name));
+        // Caches of other builds or Node versions will not be used again.
+        for (const f of fs.readdirSync(dir)) if (f.startsWith('cli-') && f.endsWith('.v8') && !f.startsWith(prefix)) fs.rmSync(path.join(dir, f), { force: true });
+        return;
+      } catch {
+        try {
+          fs.rmSync(tmp, { force: true });
+        } catch {
+          // nothing was written there
+        }
+      }
+    }
+  };
+  return { exports: mod.exports, saveCache };
 }

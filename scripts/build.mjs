@@ -1,10 +1,15 @@
-// Builds dist/ from src/ with esbuild: one small entry (dist/cli.js) and lazily loaded
-// chunks, one per command and heavy dependency, so a command loads only what it uses
-// (start-up is measured by `npm run bench`). Type-checking is `npm run typecheck` (tsc).
-// The output is built in a fresh folder and swapped in with a rename, so a build never
-// leaves a half-empty dist/ for a process running from it.
+// Builds dist/ from src/ with esbuild: one CommonJS bundle, dist/cli.cjs, that bin/payctl.js
+// compiles through V8's code cache (start-up is measured by `npm run bench`). Commands and
+// heavy dependencies stay lazy inside it: a module reached only through import() is wrapped
+// by esbuild and runs only when its command does, and with the code cache its source is
+// never even parsed. (esbuild splits code into chunks only for ES modules, and Node 20 can
+// cache compiled code only for CommonJS: one bundle is what keeps both.)
+// The first line of the bundle names its content hash: the code cache is keyed by it.
+// Type-checking is `npm run typecheck` (tsc). The output is built in a fresh folder and
+// swapped in with a rename, so a build never leaves a half-empty dist/ for a running process.
 import { build } from 'esbuild';
-import { renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,27 +29,86 @@ const noHttp2 = {
     }));
   },
 };
+
+// commander requires node:child_process (with node:net and more) at load, for executable
+// subcommands, which payctl does not have: it is required when first used instead, which
+// never happens. Only that one line of commander's source is rewritten; the build fails if
+// a new commander no longer has it.
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const eager = "const childProcess = require('node:child_process');";
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(eager)) throw new Error(`${args.path}: no "${eager}" to make lazy (scripts/build.mjs)`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
+// Two dependencies only some commands load, and most of the bundle's bytes (conf with its
+// JSON-schema validator, for writing the config; the prompts with their encodings, at a
+// terminal) are bundles of their own in dist/vendor/, required when first imported: every
+// run reads the main bundle, and half its size was theirs. Each is given to payctl as a
+// CommonJS module whose exports are what payctl imports (conf's default export; the prompts'
+// named exports), and neither shares a module with payctl's own code.
+const VENDOR = {
+  conf: "module.exports = require('conf').default;",
+  '@inquirer/prompts': "module.exports = require('@inquirer/prompts');",
+};
+const vendorFile = (name) => `vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
+const vendored = {
+  name: 'vendored',
+  setup(b) {
+    b.onResolve({ filter: /^(conf|@inquirer\/prompts)$/ }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
+  },
+};
+
+const common = {
+  absWorkingDir: root,
+  write: false,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.18',
+  // ASCII only (non-ASCII characters escaped): bin/payctl.js reads the bundle as latin1.
+  charset: 'ascii',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+};
+
 const out = join(root, `dist.build-${process.pid}`);
 const old = join(root, `dist.old-${process.pid}`);
 try {
-  await build({
-    absWorkingDir: root,
+  const result = await build({
+    ...common,
     entryPoints: ['src/cli.ts'],
-    outdir: out,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    minifySyntax: true,
-    minifyWhitespace: true,
-    legalComments: 'linked',
-    chunkNames: 'chunks/[name]-[hash]',
-    logLevel: 'warning',
-    plugins: [noHttp2],
-    // CommonJS dependencies call require() for Node's modules; give each chunk a real one.
-    banner: { js: "import { createRequire as __payctlRequire } from 'node:module'; const require = __payctlRequire(import.meta.url);" },
+    outfile: join(out, 'cli.cjs'),
+    plugins: [noHttp2, lazyChildProcess, vendored],
+    // import() of a vendor bundle becomes require(): the bundle runs as a script, where Node 20
+    // has no loader for import().
+    supported: { 'dynamic-import': false },
+    // The sources are ES modules: import.meta.url is the bundle's file URL, which bin/payctl.js
+    // passes beside __filename to the function it wraps the bundle in.
+    define: { 'import.meta.url': '__payctl_module_url' },
   });
+  const vendor = await Promise.all(
+    Object.entries(VENDOR).map(([name, contents]) =>
+      build({ ...common, stdin: { contents, resolveDir: root, sourcefile: `${name}.cjs`, loader: 'js' }, outfile: join(out, vendorFile(name)) }),
+    ),
+  );
+  mkdirSync(join(out, 'vendor'), { recursive: true });
+  for (const file of [...vendor, result].flatMap((r) => r.outputFiles)) {
+    if (!file.path.endsWith(join(out, 'cli.cjs'))) {
+      writeFileSync(file.path, file.contents);
+      continue;
+    }
+    const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
+    writeFileSync(file.path, `// payctl-build ${hash}\n` + file.text);
+  }
   try {
     renameSync(join(root, 'dist'), old);
   } catch {

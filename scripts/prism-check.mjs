@@ -269,7 +269,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 }
 
 async function main() {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(root, 'dist', 'cli.cjs'))) throw new Error('dist/ is missing: run `npm run build` first');
   ensurePrism();
 
   tmp = mkdtempSync(join(tmpdir(), 'payctl-prism-'));

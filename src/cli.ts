@@ -2,6 +2,7 @@
  * The entry: builds Deps from the process, runs the command tree (program.ts), and turns
  * errors into exit codes. Command modules are imported only when their command runs.
  */
+import { isatty } from 'node:tty';
 import { CommanderError, type Command } from 'commander';
 import { ExitCode, UsageError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
@@ -72,7 +73,18 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
     // Every known secret is masked in everything written, in every mode (output/secrets.ts).
     const io = ioFrom(
-      proc,
+      // Node makes process.stdin (and loads its stream modules) when it is first read, a few
+      // ms that most commands never need: the terminal check does not make it.
+      proc === process
+        ? {
+            get stdin() {
+              return proc.stdin;
+            },
+            stdinIsTTY: isatty(0),
+            stdout: proc.stdout,
+            stderr: proc.stderr,
+          }
+        : proc,
       globals,
       (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }),
       (s) => maskedStream(s, mask),

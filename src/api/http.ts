@@ -1,9 +1,12 @@
 /**
  * The undici pieces payctl uses: a keep-alive Agent (the environment-proxy agent when a
  * proxy is set) and request(). They are imported directly rather than through undici's
- * index, which also loads fetch, WebSocket, cookies, caches and mocks (about half of
- * start-up; see `npm run bench`); the proxy agent loads only when a proxy is configured.
- * undici is pinned by package-lock.json, and the end-to-end tests exercise this path.
+ * index: its public entry also requires fetch, WebSocket, cookies, caches and mocks at load,
+ * and even with V8's code cache (bin/payctl.js) it made `balances --json` about 40 ms slower
+ * on the 2-core development machine (126 ms against 87 ms, medians of 21 interleaved runs),
+ * which is most of the distance to the floor of a bare Node http.get. The proxy agent loads
+ * only when a proxy is configured. undici is pinned by package-lock.json, and the
+ * end-to-end tests exercise this path.
  */
 import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
@@ -16,7 +19,8 @@ export type { Dispatcher };
 // baseline compiler and then optimizes it on background threads, and a process cannot
 // exit before those threads finish: about 90 ms on every short command on this 2-core
 // machine (`npm run bench`). The baseline code parses the few responses of a CLI run fast
-// enough, so payctl keeps to it. This must run before undici compiles llhttp.
+// enough, so payctl keeps to it. This must run before undici compiles llhttp. (bin/payctl.js
+// sets it too, before compiling the bundle: V8 checks its code cache against the flags.)
 setFlagsFromString('--liftoff-only');
 
 export interface AgentOptions {

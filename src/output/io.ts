@@ -47,16 +47,24 @@ function columnsOf(s: Stream<NodeJS.WritableStream>): number | undefined {
  * stderr written through `wrap` (the secret mask), colour where `color(isTTY)` says.
  */
 export function ioFrom(
-  s: { stdin: Stream<NodeJS.ReadableStream>; stdout: Stream<NodeJS.WritableStream>; stderr: Stream<NodeJS.WritableStream> },
+  s: {
+    stdin: Stream<NodeJS.ReadableStream>;
+    /** Whether stdin is a terminal, when known without making the stream (read only on first use). */
+    stdinIsTTY?: boolean;
+    stdout: Stream<NodeJS.WritableStream>;
+    stderr: Stream<NodeJS.WritableStream>;
+  },
   o: { json: boolean; noInput: boolean },
   color: (isTTY: boolean) => boolean,
   wrap: (stream: NodeJS.WritableStream) => NodeJS.WritableStream,
 ): IO {
-  const stdinIsTTY = s.stdin.isTTY === true;
+  const stdinIsTTY = s.stdinIsTTY ?? s.stdin.isTTY === true;
   const stdoutIsTTY = s.stdout.isTTY === true;
   const stderrIsTTY = s.stderr.isTTY === true;
   return {
-    stdin: s.stdin,
+    get stdin() {
+      return s.stdin;
+    },
     stdout: wrap(s.stdout),
     stderr: wrap(s.stderr),
     stdinIsTTY,

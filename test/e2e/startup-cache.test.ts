@@ -1,0 +1,155 @@
+/**
+ * The start-up path of the built binary: --version without the CLI, and V8's code cache of
+ * dist/cli.cjs (bin/payctl.js), which is only ever a shortcut: a damaged, stale or
+ * unwritable cache changes nothing but speed. Each case runs a copy of the install in a
+ * temp folder, so its cache starts empty and can be broken at will.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cliEnv } from '../helpers/cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+/** A copy of the installed package (bin, dist, package.json; node_modules linked). */
+function install(): { dir: string; bin: string; cacheDir: string; bundle: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'payctl-install-'));
+  temps.push(dir);
+  mkdirSync(join(dir, 'bin'));
+  for (const f of ['payctl.js', 'package.json']) copyFileSync(join(ROOT, 'bin', f), join(dir, 'bin', f));
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.cache') });
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return { dir, bin: join(dir, 'bin', 'payctl.js'), cacheDir: join(dir, 'dist', '.cache'), bundle: join(dir, 'dist', 'cli.cjs') };
+}
+
+/** A home of its own, so no cache from another run is found there. */
+function home(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'payctl-home-'));
+  temps.push(dir);
+  return dir;
+}
+
+function run(bin: string, args: string[], env: Record<string, string | undefined> = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], { env: cliEnv(undefined, { HOME: home(), XDG_CACHE_HOME: undefined, ...env }), encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const caches = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
+
+/** The help of the program and of a command: what a run through the cache must still print. */
+const expected = run(BIN, ['--help']);
+const expectedCreate = run(BIN, ['payout', 'create', '--help']);
+
+describe('--version', () => {
+  it("prints package.json's version and nothing else", () => {
+    for (const flag of ['--version', '-V']) {
+      const r = run(BIN, [flag]);
+      expect(r).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    }
+  });
+
+  it('is the version payctl reports elsewhere (the user agent comes from the same package.json)', () => {
+    const r = run(BIN, ['--version', '--json']);
+    // Not the early answer (two arguments): commander's own --version, from the bundle.
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(VERSION);
+  });
+});
+
+describe('the code cache', () => {
+  it('is written beside the bundle after a successful run, then used as it is', () => {
+    expect(expected.code).toBe(0);
+    expect(expected.stdout).toMatch(/^Usage: payctl/);
+    const i = install();
+    expect(run(i.bin, ['--help'])).toEqual(expected);
+    const [file] = caches(i.cacheDir);
+    expect(file).toMatch(/^cli-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
+    const written = statSync(join(i.cacheDir, file!));
+    expect(run(i.bin, ['--help'])).toEqual(expected);
+    // Accepted by V8, so not written again.
+    expect(statSync(join(i.cacheDir, file!)).mtimeMs).toBe(written.mtimeMs);
+    expect(readFileSync(join(i.cacheDir, file!)).length).toBe(written.size);
+    // A command of its own has a cache of its own; a failed run writes none.
+    expect(run(i.bin, ['payout', 'create', '--help'])).toEqual(expectedCreate);
+    expect(run(i.bin, ['nosuchcommand']).code).toBe(2);
+    expect(
+      caches(i.cacheDir)
+        .map((f) => f.replace(/^.*-/, ''))
+        .sort(),
+    ).toEqual(['none.v8', 'payout.v8']);
+  });
+
+  it('falls back to compiling when the cache is corrupt, empty or garbage, and replaces it', () => {
+    const i = install();
+    expect(run(i.bin, ['--help']).code).toBe(0);
+    const [file] = caches(i.cacheDir);
+    const path = join(i.cacheDir, file!);
+    const good = readFileSync(path);
+    const flipped = Buffer.from(good);
+    for (let k = flipped.length >> 1; k < (flipped.length >> 1) + 256; k++) flipped[k]! ^= 0x5a;
+    for (const bad of [flipped, Buffer.alloc(0), Buffer.from('not a code cache'), good.subarray(0, good.length >> 1)]) {
+      writeFileSync(path, bad);
+      expect(run(i.bin, ['--help'])).toEqual(expected);
+      const now = readFileSync(path);
+      expect(now.equals(bad)).toBe(false);
+      expect(now.length).toBeGreaterThan(1000);
+    }
+  });
+
+  it("falls back when the cache was made for another source under this build's name (stale)", () => {
+    const other = install();
+    // The same header (so the same cache name) over a different bundle: what a hand-edited dist/ would be.
+    writeFileSync(other.bundle, readFileSync(other.bundle, 'latin1') + '\n// edited\n', 'latin1');
+    expect(run(other.bin, ['--help'])).toEqual(expected);
+    const [file] = caches(other.cacheDir);
+    const i = install();
+    mkdirSync(i.cacheDir);
+    copyFileSync(join(other.cacheDir, file!), join(i.cacheDir, file!));
+    expect(run(i.bin, ['--help'])).toEqual(expected);
+    expect(readFileSync(join(i.cacheDir, file!)).equals(readFileSync(join(other.cacheDir, file!)))).toBe(false);
+  });
+
+  it('ignores a cache of another build and removes it when it writes its own', () => {
+    const i = install();
+    mkdirSync(i.cacheDir);
+    const old = join(i.cacheDir, `cli-0123456789abcdef-${process.version}-${process.arch}-none.v8`);
+    writeFileSync(old, 'old build');
+    expect(run(i.bin, ['--help'])).toEqual(expected);
+    expect(existsSync(old)).toBe(false);
+    expect(caches(i.cacheDir)).toHaveLength(1);
+  });
+
+  it("uses the user's cache folder when the install cannot be written", () => {
+    const i = install();
+    writeFileSync(i.cacheDir, 'a file where the cache folder would be');
+    const xdg = home();
+    expect(run(i.bin, ['--help'], { XDG_CACHE_HOME: xdg })).toEqual(expected);
+    const [file] = caches(join(xdg, 'payctl'));
+    expect(file).toMatch(/-none\.v8$/);
+    const written = statSync(join(xdg, 'payctl', file!)).mtimeMs;
+    expect(run(i.bin, ['--help'], { XDG_CACHE_HOME: xdg })).toEqual(expected);
+    expect(statSync(join(xdg, 'payctl', file!)).mtimeMs).toBe(written);
+  });
+
+  it('runs without any cache where nothing can be written (a read-only install, no home)', () => {
+    const i = install();
+    writeFileSync(i.cacheDir, 'a file where the cache folder would be');
+    const blocked = join(home(), 'file');
+    writeFileSync(blocked, '');
+    for (let k = 0; k < 2; k++) {
+      expect(run(i.bin, ['--help'], { XDG_CACHE_HOME: blocked, HOME: blocked })).toEqual(expected);
+      expect(run(i.bin, ['payout', 'create', '--help'], { XDG_CACHE_HOME: undefined, HOME: undefined })).toEqual(expectedCreate);
+    }
+    expect(readFileSync(i.cacheDir, 'utf8')).toBe('a file where the cache folder would be');
+    expect(readdirSync(join(i.dir, 'dist')).filter((f) => f.endsWith('.v8'))).toEqual([]);
+  });
+});
