@@ -28,7 +28,7 @@ export class Progress {
    * `label` names the run (a batch id): after plain lines, before the bar. `columns` gives
    * the terminal's width at each redraw (undefined: not known, the full line).
    */
-  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 100 : 2000, label?: string, columns: () => number | undefined = () => undefined) {
+  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 250 : 2000, label?: string, columns: () => number | undefined = () => undefined) {
     this.#label = label;
     this.#stream = stream;
     this.#tty = tty;

@@ -95,7 +95,9 @@ export async function runBatch(
   // Every sender listens on it (its request, which undici may hold until the body is read,
   // and its wait before a retry): more than Node's default of 10 is expected, not a leak.
   setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal);
-  const writes: Promise<unknown>[] = [];
+  // Outcome writes still pending: counted, not kept (a long batch holds no list of them).
+  let writing = 0;
+  let written: (() => void) | undefined;
   const unrecorded = new Map<number, unknown>();
   // Rows are pulled one at a time (a streamed file is never held whole), numbered as they come.
   const source = (async function* () {
@@ -173,7 +175,10 @@ export async function runBatch(
           gate,
           deferRecord: (w) => {
             // A failed write leaves the journal without this row's outcome: reported as unknown below.
-            writes.push(w.catch((err: unknown) => unrecorded.set(i, err)));
+            writing++;
+            w.catch((err: unknown) => unrecorded.set(i, err)).finally(() => {
+              if (--writing === 0) written?.();
+            });
           },
           onRetry: (info) => o.onRetry?.(it.row, info),
         });
@@ -200,7 +205,7 @@ export async function runBatch(
 
   await Promise.all(Array.from({ length: Math.max(1, total ? Math.min(o.concurrency, total) : o.concurrency) }, worker));
   // Every outcome is on disk before the batch reports.
-  await Promise.all(writes);
+  if (writing > 0) await new Promise<void>((resolve) => (written = resolve));
   for (const [i, err] of unrecorded) {
     const prev = outcomes[i]!;
     const what = localFault(err);

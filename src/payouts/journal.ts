@@ -14,7 +14,7 @@
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { link, mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { checkFolder } from '../config/paths.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -275,8 +275,12 @@ export class Journal {
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async #index(entry: JournalEntry): Promise<void> {
-    await this.#ensureDir();
+  /**
+   * The look-up markers of a new entry: hard links of its written temp file (`written`), one
+   * per look-up key. A link makes no new file on disk (creating one costs far more than
+   * linking one); find() reads only the marker's name, never its content.
+   */
+  async #index(entry: JournalEntry, written: string): Promise<void> {
     const name = basename(this.#file(entry.baseUrl, entry.payoutId));
     const keys: Array<['fingerprint' | 'repeat', string | undefined]> = [
       ['fingerprint', entry.fingerprint],
@@ -285,8 +289,18 @@ export class Journal {
     for (const [kind, key] of keys) {
       if (!key) continue;
       const dir = this.#indexDir(entry.baseUrl, kind, key);
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      await writeFile(join(dir, name), '', { mode: 0o600 });
+      const marker = join(dir, name);
+      try {
+        await link(written, marker);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') continue; // marked by an earlier attempt
+        if (code !== 'ENOENT') throw err;
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await link(written, marker).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+        });
+      }
     }
   }
 
@@ -348,7 +362,35 @@ export class Journal {
     }
   }
 
-  async #syncDir(): Promise<void> {
+  #dirSyncQueued: Promise<void> | undefined;
+  #dirSyncRunning: Promise<void> | undefined;
+
+  /**
+   * An fsync of the folder that starts after this call: what was linked or renamed into it
+   * before the call is durable when it resolves. Group commit: callers that come while one
+   * fsync runs share the next one, so rows journaled in the same moment pay for one fsync.
+   */
+  #syncDir(): Promise<void> {
+    if (this.#dirSyncQueued) return this.#dirSyncQueued;
+    const previous = this.#dirSyncRunning ?? Promise.resolve();
+    const next = previous
+      .catch(() => {})
+      .then(() => {
+        // Started: a caller from now on needs the one after it.
+        this.#dirSyncQueued = undefined;
+        const run = this.#fsyncDir();
+        this.#dirSyncRunning = run;
+        run.then(
+          () => (this.#dirSyncRunning === run ? (this.#dirSyncRunning = undefined) : undefined),
+          () => (this.#dirSyncRunning === run ? (this.#dirSyncRunning = undefined) : undefined),
+        );
+        return run;
+      });
+    this.#dirSyncQueued = next;
+    return next;
+  }
+
+  async #fsyncDir(): Promise<void> {
     const dir = await open(this.dir, 'r');
     try {
       await dir.sync();
@@ -365,6 +407,8 @@ export class Journal {
   async #create(entry: JournalEntry): Promise<boolean> {
     const tmp = await this.#temp(entry);
     try {
+      // Markers first: one whose entry never got written is passed over by find().
+      await this.#index(entry, tmp);
       await link(tmp, this.#file(entry.baseUrl, entry.payoutId));
       return true;
     } catch (err) {
@@ -418,8 +462,6 @@ export class Journal {
       ...(opts.origin?.fingerprint ? { fingerprint: opts.origin.fingerprint } : {}),
       ...(opts.origin?.repeatKey ? { repeatKey: opts.origin.repeatKey } : {}),
     };
-    // Markers first: one whose entry never got written is passed over by find().
-    await this.#index(entry);
     if (await this.#create(entry)) {
       await this.#syncDir();
       return entry;
