@@ -1,55 +1,138 @@
-// `npm run bench`: start-up, request, streaming and batch throughput of the built payctl,
-// measured against the floor it cannot beat (a bare `node -e 0`). Prints a table of medians
-// and ratios and writes bench/results.json. No timing assertions live in the test suite.
+// `npm run bench`: the built payctl against the floors it cannot beat and against what a user
+// would use instead, each case interleaved with its baselines round by round (the order rotates
+// every round), medians reported. Prints every ratio and writes bench/results.json. No timing
+// assertion lives in the test suite.
+//
+// Every process runs with the variables that change Node's start cleared (NODE_EXTRA_CA_CERTS,
+// NODE_OPTIONS, NODE_COMPILE_CACHE, NODE_V8_COVERAGE, every other NODE_* and UV_*), and without
+// proxy variables (the floors use none), as on a user's machine.
+//
+//   BENCH_ROUNDS        rounds of the start-up cases (default 21, after 3 warm-up rounds)
+//   BENCH_HEAVY_ROUNDS  rounds of the list and batch cases (default 3)
+//   BENCH_QUICK=1       3 and 1 rounds, small sizes: checks that the script works, measures nothing
+//   BENCH_DIR           where config folders, journals and batch files go (default: $HOME);
+//                       the ordinary disk, never tmpfs, since journal fsyncs are part of the cost
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { cpus, homedir, loadavg, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const here = join(root, 'bench');
 const bin = join(root, 'bin', 'payctl.js');
-const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const WARMUP = 3;
-const configDir = mkdtempSync(join(tmpdir(), 'payctl-bench-'));
-const env = { ...process.env, PAYCTL_CONFIG_DIR: configDir, PAYCTL_PROFILE: 'bench', NO_COLOR: '1' };
-for (const k of ['PAYCTL_API_KEY', 'PAYCTL_TOKEN', 'PAYCTL_BASE_URL']) delete env[k];
+const node = process.execPath;
+const QUICK = process.env.BENCH_QUICK === '1';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 21));
+const HEAVY_ROUNDS = Number(process.env.BENCH_HEAVY_ROUNDS ?? (QUICK ? 1 : 3));
+const WARMUP = QUICK ? 1 : 3;
+const LIST_RECORDS = QUICK ? 2_000 : 100_000;
+const BATCH = { rows: QUICK ? 300 : 10_000, concurrency: 8 };
+const LATENCY_BATCH = { rows: QUICK ? 200 : 1_000, concurrency: 32, latencyMs: 50 };
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const TMPFS = 0x01021994;
+
+// ---- environment: what every measured process gets ----------------------------------------
+
+const cleared = [];
+const baseEnv = {};
+for (const [k, v] of Object.entries(process.env)) {
+  if (/^(NODE_|UV_)/.test(k) || /^(http|https|all|no)_proxy$/i.test(k) || /^PAYCTL_/.test(k) || /^npm_/.test(k)) {
+    if (!/^npm_/.test(k)) cleared.push(k);
+  } else baseEnv[k] = v;
+}
+baseEnv.NO_COLOR = '1';
+
+const work = mkdtempSync(join(process.env.BENCH_DIR ?? homedir(), 'payctl-bench-'));
+const onTmpfs = statfsSync(work).type === TMPFS;
+const template = join(work, 'config');
+mkdirSync(template, { mode: 0o700 });
+const envFor = (configDir) => ({ ...baseEnv, PAYCTL_CONFIG_DIR: configDir, PAYCTL_PROFILE: 'sandbox' });
+const env = envFor(template);
+
+// ---- statistics ---------------------------------------------------------------------------
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+const round = (x, d = 1) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : null);
+const log = (s) => process.stderr.write(s + '\n');
 
-/** Wall time of one process run, in ms. */
-function timeRun(cmd, args) {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+/** Runs each variant once per round, the starting variant rotating every round; returns samples per variant. */
+async function interleave(rounds, variants, warmup = 0) {
+  const samples = Object.fromEntries(variants.map((v) => [v.name, []]));
+  for (let r = -warmup; r < rounds; r++) {
+    for (let i = 0; i < variants.length; i++) {
+      const v = variants[(i + Math.max(r, 0)) % variants.length];
+      const s = await v.run(r);
+      if (r >= 0) samples[v.name].push(s);
+    }
+    if (r >= 0 && process.stderr.isTTY) process.stderr.write(`\r  round ${r + 1}/${rounds}`);
+  }
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  return samples;
 }
 
-/** Runs a case and its baseline interleaved, after a warm-up; returns medians and the ratio. */
-function compare(name, args, baselineArgs = ['-e', '0']) {
-  for (let i = 0; i < WARMUP; i++) {
-    timeRun(process.execPath, baselineArgs);
-    timeRun(process.execPath, [bin, ...args]);
-  }
-  const base = [];
-  const cas = [];
-  for (let i = 0; i < RUNS; i++) {
-    base.push(timeRun(process.execPath, baselineArgs));
-    cas.push(timeRun(process.execPath, [bin, ...args]));
-  }
-  const b = median(base);
-  const c = median(cas);
-  return { case: name, median_ms: round(c), baseline: 'node -e 0', baseline_median_ms: round(b), ratio: round(c / b, 2), runs: RUNS };
+/** Medians of each numeric field of a list of samples. */
+function medians(samples) {
+  const out = {};
+  for (const k of Object.keys(samples[0])) if (typeof samples[0][k] === 'number') out[k] = median(samples.map((s) => s[k]));
+  return out;
+}
+
+// ---- running processes --------------------------------------------------------------------
+
+/** Wall time of one short run (start-up cases), without a wrapper process. */
+function quickRun(cmd, args, extraEnv = {}) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms };
+}
+
+/**
+ * One long run under GNU time: wall time, CPU seconds (user + system, children included) and
+ * peak RSS of the process; stdout is counted (bytes, time to the first byte) and kept if asked.
+ */
+function timedRun(cmd, args, { env: runEnv = env, keepStdout = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const timeFile = join(work, `time-${randomUUID()}`);
+    const [c, a] = TIME ? [TIME, ['-f', '%U %S %M', '-o', timeFile, cmd, ...args]] : [cmd, args];
+    const t0 = process.hrtime.bigint();
+    const child = spawn(c, a, { env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let firstByte;
+    let bytes = 0;
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      firstByte ??= process.hrtime.bigint();
+      bytes += d.length;
+      if (keepStdout) stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr}`));
+      let cpuS = NaN;
+      let rssMb = NaN;
+      if (TIME) {
+        const [u, s, kb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+        rmSync(timeFile, { force: true });
+        cpuS = u + s;
+        rssMb = kb / 1024;
+      }
+      resolve({ ms, cpuS, rssMb, bytes, firstByteMs: firstByte === undefined ? NaN : Number(firstByte - t0) / 1e6, stdout, stderr });
+    });
+  });
 }
 
 function payctl(args, input) {
-  const r = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: 'utf8' });
+  const r = spawnSync(node, [bin, ...args], { env, input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`payctl ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
@@ -57,7 +140,7 @@ function payctl(args, input) {
 async function admin(sb, method, path, body, retried = false) {
   let res;
   try {
-    res = await fetch(`${sb.url}/_sandbox/${path}`, {
+    res = await fetch(`${sb.root}/_sandbox/${path}`, {
       method,
       headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -71,119 +154,307 @@ async function admin(sb, method, path, body, retried = false) {
   return res.json();
 }
 
-/** Runs payctl, sampling nothing itself: GNU time gives the peak RSS; stdout's first byte is timed. */
-function runStreaming(args) {
-  return new Promise((resolve, reject) => {
-    const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-    const cmd = timeBin ?? process.execPath;
-    const cmdArgs = timeBin ? ['-f', '%M', process.execPath, bin, ...args] : [bin, ...args];
-    const t0 = Date.now();
-    const child = spawn(cmd, cmdArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let firstByteAt;
-    let bytes = 0;
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      firstByteAt ??= Date.now();
-      bytes += d.length;
+// ---- batch inputs: one row function, written as CSV for payctl and as bodies for the others ----
+
+const CSV_HEAD = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
+function row(tag, i, walletId) {
+  return {
+    payoutId: `bench-${tag}-${i}`,
+    walletId,
+    amount: `${(i % 90) + 10}.50`,
+    name: `Bench Recipient ${i}`,
+    accountNumber: `0761${String(i).padStart(5, '0')}`,
+    phoneNumber: `+2327600${String(i).padStart(4, '0')}`,
+  };
+}
+const csvLine = (r) => `${r.payoutId},${r.walletId},${r.amount},SLE,wallet,${r.name},orange_money,${r.accountNumber},${r.phoneNumber},bench\n`;
+/** The body payctl sends for a row (checked against what it really sent before the batch cases). */
+const body = (r) =>
+  JSON.stringify({
+    amount: Number(r.amount),
+    currency: 'SLE',
+    payoutId: r.payoutId,
+    walletId: r.walletId,
+    recipient: {
+      type: 'wallet',
+      accountDetails: { name: r.name, provider: 'orange_money', accountNumber: r.accountNumber, phoneNumber: r.phoneNumber, note: 'bench' },
+    },
+  });
+
+function writeCsv(tag, rows, walletId) {
+  const file = join(work, `${tag}.csv`);
+  let s = CSV_HEAD;
+  for (let i = 0; i < rows; i++) s += csvLine(row(tag, i, walletId));
+  writeFileSync(file, s);
+  return file;
+}
+function writeBodies(tag, rows, walletId) {
+  const file = join(work, `${tag}.jsonl`);
+  let s = '';
+  for (let i = 0; i < rows; i++) s += body(row(tag, i, walletId)) + '\n';
+  writeFileSync(file, s);
+  return file;
+}
+function writeXargsArgs(tag, rows, walletId) {
+  const file = join(work, `${tag}.args`);
+  let s = '';
+  for (let i = 0; i < rows; i++) s += `-H\0Idempotency-Key: ${randomUUID()}\0--data-raw\0${body(row(tag, i, walletId))}\0`;
+  writeFileSync(file, s);
+  return file;
+}
+/** A fresh config folder for one batch run: the logged-in profile, no journal. */
+function freshConfig(tag) {
+  const dir = join(work, `config-${tag}`);
+  mkdirSync(dir, { mode: 0o700 });
+  copyFileSync(join(template, 'config.json'), join(dir, 'config.json'));
+  return dir;
+}
+
+// ---- the cases --------------------------------------------------------------------------------
+
+const results = {
+  when: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: round(totalmem() / 2 ** 30), kernel: release(), node: process.version },
+  load_average_at_start: loadavg().map((x) => round(x, 2)),
+  environment: { cleared, work_dir_tmpfs: onTmpfs, peak_rss_and_cpu_by: TIME ? 'GNU time' : 'unavailable' },
+  rounds: { startup: ROUNDS, startup_warmup: WARMUP, heavy: HEAVY_ROUNDS },
+  quick: QUICK,
+  cases: [],
+};
+
+async function startup(sb, token) {
+  const balancesUrl = `${sb.base_url}/wallets/balances`;
+  const s = await interleave(
+    ROUNDS,
+    [
+      { name: 'node -e 0', run: () => quickRun(node, ['-e', '0']) },
+      { name: 'payctl --version', run: () => quickRun(node, [bin, '--version']) },
+      { name: 'payctl --help', run: () => quickRun(node, [bin, '--help']) },
+      { name: 'node http.get', run: () => quickRun(node, [join(here, 'floor-get.cjs')], { BENCH_URL: balancesUrl, BENCH_TOKEN: token }) },
+      { name: 'payctl balances --json', run: () => quickRun(node, [bin, 'balances', '--json']) },
+    ],
+    WARMUP,
+  );
+  const m = (name) => round(median(s[name].map((x) => x.ms)));
+  const samples = (name) => s[name].map((x) => round(x.ms));
+  const nodeMs = m('node -e 0');
+  const getMs = m('node http.get');
+  const add = (name, baselines) =>
+    results.cases.push({
+      case: name,
+      unit: 'ms',
+      payctl: { median_ms: m(name), samples_ms: samples(name) },
+      baselines: baselines.map(([b, bm]) => ({ name: b, median_ms: bm, samples_ms: samples(b), ratio: round(m(name) / bm, 2) })),
     });
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`exit ${code}: ${stderr}`));
-      const rssKb = timeBin ? Number(stderr.trim().split('\n').pop()) : NaN;
-      resolve({ wallMs: Date.now() - t0, firstByteAt, startedAt: t0, endedAt: Date.now(), bytes, peakRssMb: round(rssKb / 1024) });
+  add('payctl --version', [['node -e 0', nodeMs]]);
+  add('payctl --help', [['node -e 0', nodeMs]]);
+  add('payctl balances --json', [
+    ['node http.get', getMs],
+    ['node -e 0', nodeMs],
+  ]);
+}
+
+async function list(sb, headerFile) {
+  await admin(sb, 'POST', 'payouts/generate', { count: LIST_RECORDS });
+  const total = (await admin(sb, 'GET', 'health')).data.payouts;
+  const haveCurlJq = ['curl', 'jq'].every((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status === 0);
+  const variants = [{ name: 'payctl', run: () => timedRun(node, [bin, 'payouts', 'list', '--all', '--json']) }];
+  if (haveCurlJq) variants.push({ name: 'curl + jq page loop', run: () => timedRun('bash', [join(here, 'curl-jq-list.sh'), sb.base_url, headerFile]) });
+  const s = await interleave(HEAVY_ROUNDS, variants);
+  const p = medians(s.payctl);
+  const entry = {
+    case: `payctl payouts list --all --json (${total.toLocaleString('en-US')} records)`,
+    unit: 'ms',
+    payctl: {
+      median_ms: round(p.ms, 0),
+      peak_rss_mb: round(p.rssMb),
+      cpu_s: round(p.cpuS, 2),
+      first_output_ms: round(p.firstByteMs, 0),
+      output_mb: round(p.bytes / 2 ** 20),
+      samples_ms: s.payctl.map((x) => round(x.ms, 0)),
+    },
+    baselines: [],
+  };
+  if (haveCurlJq) {
+    const c = medians(s['curl + jq page loop']);
+    entry.baselines.push({
+      name: 'curl + jq page loop',
+      median_ms: round(c.ms, 0),
+      cpu_s: round(c.cpuS, 2),
+      samples_ms: s['curl + jq page loop'].map((x) => round(x.ms, 0)),
+      ratio: round(p.ms / c.ms, 2),
     });
+  } else entry.note = 'curl or jq not found: the curl + jq page loop was skipped';
+  results.cases.push(entry);
+}
+
+async function batchSetup(sb, token, walletId) {
+  await admin(sb, 'POST', 'wallets', { wallet_id: walletId, wallet_name: 'Bench', currency: 'SLE', balance: '100000000000.00' });
+  // Warm-up, and the honesty check: the floors must post exactly the bodies payctl posts.
+  await admin(sb, 'DELETE', 'requests');
+  const tag = 'check';
+  payctl(['payout', 'batch', writeCsv(tag, 5, walletId), '--concurrency', '8', '--yes', '--report', join(work, 'report-check.csv')]);
+  const sent = (await admin(sb, 'GET', 'requests')).data.filter((r) => r.method === 'POST' && r.path === '/v2/payout');
+  const ours = new Set(Array.from({ length: 5 }, (_, i) => body(row(tag, i, walletId))));
+  const same = sent.length === 5 && sent.every((r) => ours.has(r.body));
+  if (!same) throw new Error(`the floors' bodies differ from payctl's: payctl sent ${sent.map((r) => r.body).join('\n')}`);
+  // The floor exits 1 unless every answer is 201.
+  await timedRun(node, [join(here, 'floor-batch.cjs'), writeBodies('check-floor', 5, walletId), '8'], {
+    env: { ...env, BENCH_URL: `${sb.base_url}/payout`, BENCH_TOKEN: token },
   });
 }
 
-function batchFile(rows, walletId, tag) {
-  const file = join(configDir, `batch-${tag}.csv`);
-  let csv = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
-  for (let i = 0; i < rows; i++)
-    csv += `bench-${tag}-${i},${walletId},${(i % 90) + 10}.50,SLE,wallet,Bench Recipient ${i},orange_money,0761${String(i).padStart(5, '0')},+2327600${String(i).padStart(4, '0')},bench\n`;
-  writeFileSync(file, csv);
-  return file;
+async function batch(sb, token, headerFile, walletId, { rows, concurrency, latencyMs }) {
+  await admin(sb, 'DELETE', 'faults');
+  if (latencyMs) await admin(sb, 'POST', 'faults', { path: '/v2/payout', kind: 'delay', delayMs: latencyMs, times: -1 });
+  const label = `payctl payout batch ${rows.toLocaleString('en-US')} rows, concurrency ${concurrency}, +${latencyMs} ms latency`;
+  const key = `c${concurrency}-l${latencyMs}`;
+  const floorEnv = { ...env, BENCH_URL: `${sb.base_url}/payout`, BENCH_TOKEN: token };
+  const haveCurl = latencyMs > 0 && spawnSync('sh', ['-c', 'command -v curl']).status === 0;
+  const check = (name, r, n) => {
+    if (n !== rows) throw new Error(`${name}: ${n} of ${rows} payouts accepted\n${r.stdout}\n${r.stderr}`);
+    return r;
+  };
+  const variants = [
+    {
+      name: 'payctl',
+      run: async (i) => {
+        const tag = `${key}-p${i}`;
+        const file = writeCsv(tag, rows, walletId);
+        const report = join(work, `report-${tag}.csv`);
+        const r = await timedRun(node, [bin, 'payout', 'batch', file, '--concurrency', String(concurrency), '--yes', '--report', report], {
+          env: envFor(freshConfig(tag)),
+        });
+        return check('payctl', r, (readFileSync(report, 'utf8').match(/,accepted,/g) ?? []).length);
+      },
+    },
+    {
+      name: 'node http floor',
+      run: async (i) => {
+        const r = await timedRun(node, [join(here, 'floor-batch.cjs'), writeBodies(`${key}-f${i}`, rows, walletId), String(concurrency)], {
+          env: floorEnv,
+          keepStdout: true,
+        });
+        return check('floor', r, Number(r.stdout.split(' ')[0]));
+      },
+    },
+  ];
+  if (haveCurl) {
+    variants.push({
+      name: `xargs -P${concurrency} curl`,
+      run: async (i) => {
+        const args = writeXargsArgs(`${key}-x${i}`, rows, walletId);
+        const r = await timedRun('bash', [join(here, 'xargs-curl-batch.sh'), args, String(concurrency), `${sb.base_url}/payout`, headerFile], { keepStdout: true });
+        return check('xargs', r, (r.stdout.match(/^201$/gm) ?? []).length);
+      },
+    });
+  }
+  const s = await interleave(HEAVY_ROUNDS, variants);
+  const bound = latencyMs ? concurrency / (latencyMs / 1000) : null;
+  const summary = (name) => {
+    const m = medians(s[name]);
+    const perS = rows / (m.ms / 1000);
+    return {
+      median_ms: round(m.ms, 0),
+      rows_per_s: round(perS),
+      of_bound: bound ? round(perS / bound, 2) : undefined,
+      cpu_s: round(m.cpuS, 2),
+      cpu_ms_per_row: round((m.cpuS * 1000) / rows, 2),
+      peak_rss_mb: round(m.rssMb),
+      samples_ms: s[name].map((x) => round(x.ms, 0)),
+    };
+  };
+  const p = summary('payctl');
+  const entry = { case: label, unit: 'rows/s', bound_rows_per_s: bound, payctl: p, baselines: [] };
+  for (const name of Object.keys(s).filter((n) => n !== 'payctl')) {
+    const b = summary(name);
+    entry.baselines.push({ name, ...b, share: round(p.rows_per_s / b.rows_per_s, 2), cpu_ratio: round(p.cpu_s / b.cpu_s, 1) });
+  }
+  const floor = entry.baselines.find((b) => b.name === 'node http floor');
+  entry.payctl.extra_cpu_ms_per_row = round(((p.cpu_s - floor.cpu_s) * 1000) / rows, 2);
+  if (latencyMs && !haveCurl) entry.note = 'curl not found: xargs curl was skipped';
+  results.cases.push(entry);
+  await admin(sb, 'DELETE', 'faults');
 }
 
-async function main() {
-  const results = { machine: { cpus: cpus().length, node: process.version }, when: new Date().toISOString(), cases: [] };
-  const print = (r) => {
-    results.cases.push(r);
-    process.stderr.write(`  done: ${r.case}\n`);
-  };
+// ---- the report -------------------------------------------------------------------------------
 
-  process.stderr.write('payctl benchmark (medians of ' + RUNS + ' runs, interleaved with the baseline)\n');
-  print(compare('payctl --version', ['--version']));
-  print(compare('payctl --help', ['--help']));
-
-  const sb = JSON.parse(payctl(['sandbox', 'start', '--detach', '--port', '0', '--settle-after', '600000', '--json']));
-  sb.url = sb.base_url.replace(/\/v2$/, '');
-  try {
-    payctl(['login', '--api-key-stdin', '--base-url', sb.base_url], sb.api_key + '\n');
-    print(compare('payctl balances --json (sandbox)', ['balances', '--json']));
-
-    // 4. --all over 100,000 records: wall time, peak RSS, and streaming.
-    await admin(sb, 'POST', 'payouts/generate', { count: 100_000 });
-    await admin(sb, 'DELETE', 'requests');
-    const s = await runStreaming(['payouts', 'list', '--all', '--json']);
-    const reqs = (await admin(sb, 'GET', 'requests')).data.filter((r) => r.path === '/v2/payouts');
-    const lastPageAt = Date.parse(reqs[reqs.length - 1].receivedAt);
-    print({
-      case: 'payctl payouts list --all --json (100,000+ records)',
-      median_ms: s.wallMs,
-      peak_rss_mb: s.peakRssMb,
-      pages: reqs.length,
-      first_output_ms: s.firstByteAt - s.startedAt,
-      last_page_requested_ms: lastPageAt - s.startedAt,
-      streaming: s.firstByteAt < lastPageAt,
-      output_mb: round(s.bytes / 1048576),
-    });
-
-    // 5. batch of 1,000 rows at concurrency 8, with 0 and 50 ms of added latency.
-    const wallets = JSON.parse(payctl(['balances', '--currency', 'SLE', '--json'])).data;
-    const w = wallets[0].wallet_id;
-    await admin(sb, 'POST', 'wallets', { wallet_id: w, wallet_name: wallets[0].wallet_name, currency: 'SLE', balance: '1000000000.00' });
-    for (const latency of [0, 50]) {
-      await admin(sb, 'DELETE', 'faults');
-      if (latency) await admin(sb, 'POST', 'faults', { path: '/v2/payout', kind: 'delay', delayMs: latency, times: -1 });
-      const file = batchFile(1000, w, `l${latency}`);
-      const t = process.hrtime.bigint();
-      payctl(['payout', 'batch', file, '--concurrency', '8', '--yes', '--report', join(configDir, `report-${latency}.csv`)]);
-      const secs = Number(process.hrtime.bigint() - t) / 1e9;
-      const rate = 1000 / secs;
-      const bound = latency ? 8 / (latency / 1000) : null;
-      print({
-        case: `payctl payout batch 1,000 rows, concurrency 8, +${latency} ms latency`,
-        median_ms: round(secs * 1000),
-        payouts_per_s: round(rate),
-        bound_per_s: bound,
-        of_bound: bound ? round(rate / bound, 2) : null,
-      });
+function table() {
+  const ms = (x) => (x >= 10_000 ? `${round(x / 1000)} s` : `${x} ms`);
+  const rows = [];
+  for (const c of results.cases) {
+    let mine;
+    if (c.unit === 'ms' && c.payctl.peak_rss_mb !== undefined)
+      mine = `${ms(c.payctl.median_ms)}, ${c.payctl.peak_rss_mb} MB peak, first output ${c.payctl.first_output_ms} ms`;
+    else if (c.unit === 'ms') mine = ms(c.payctl.median_ms);
+    else
+      mine = `${c.payctl.rows_per_s}/s${c.payctl.of_bound ? ` (${Math.round(c.payctl.of_bound * 100)}% of bound)` : ''}, ${c.payctl.cpu_s} s CPU, ${c.payctl.peak_rss_mb} MB peak`;
+    if (!c.baselines.length) rows.push([c.case, mine, c.note ?? '', '', '']);
+    for (const b of c.baselines) {
+      let theirs;
+      let ratio;
+      if (c.unit === 'ms') {
+        theirs = ms(b.median_ms);
+        ratio = `${b.ratio}x the time`;
+      } else {
+        theirs = `${b.rows_per_s}/s${b.of_bound ? ` (${Math.round(b.of_bound * 100)}% of bound)` : ''}, ${b.cpu_s} s CPU, ${b.peak_rss_mb} MB peak`;
+        ratio = `${Math.round(b.share * 100)}% of its rate, ${b.cpu_ratio}x its CPU`;
+      }
+      rows.push([c.case, mine, b.name, theirs, ratio]);
     }
-    await admin(sb, 'DELETE', 'faults');
-  } finally {
-    spawnSync(process.execPath, [bin, 'sandbox', 'stop'], { env });
-    rmSync(configDir, { recursive: true, force: true });
   }
-
-  writeFileSync(join(root, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  const rows = results.cases.map((r) => [
-    r.case,
-    `${r.median_ms} ms`,
-    r.baseline_median_ms !== undefined ? `${r.baseline_median_ms} ms` : '',
-    r.ratio !== undefined
-      ? `${r.ratio}x`
-      : r.payouts_per_s !== undefined
-        ? `${r.payouts_per_s}/s${r.bound_per_s ? ` (${Math.round(r.of_bound * 100)}% of ${r.bound_per_s}/s)` : ''}`
-        : `peak RSS ${r.peak_rss_mb} MB, first output ${r.first_output_ms} ms, last page requested ${r.last_page_requested_ms} ms`,
-  ]);
-  const head = ['case', 'median', 'node -e 0', 'ratio / result'];
+  const head = ['case', 'payctl (median)', 'baseline', 'baseline (median)', 'payctl vs baseline'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
   console.log(line(head));
   console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
   for (const r of rows) console.log(line(r));
-  console.log(`\n(${results.machine.cpus} cores, Node ${results.machine.node}; written to bench/results.json)`);
+  for (const c of results.cases.filter((x) => x.payctl.extra_cpu_ms_per_row !== undefined)) {
+    console.log(`${c.case}: payctl CPU ${c.payctl.cpu_ms_per_row} ms a row, ${c.payctl.extra_cpu_ms_per_row} ms a row more than the floor`);
+  }
+  const m = results.machine;
+  console.log(
+    `\n${m.cpus} cores (${m.cpu_model}), Node ${m.node}, load average ${results.load_average_at_start[0]} at the start and ${results.load_average_at_end[0]} at the end; cleared for every process: ${cleared.length ? cleared.join(', ') : 'nothing (none were set)'}.\n` +
+      `Start-up cases: medians of ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; ` +
+      `list and batch: medians of ${HEAVY_ROUNDS}. ${QUICK ? 'Not written anywhere (BENCH_QUICK).' : 'Written to bench/results.json.'}`,
+  );
+}
+
+async function main() {
+  log(`payctl benchmark${QUICK ? ' (BENCH_QUICK: small sizes, few rounds; the numbers mean nothing)' : ''}`);
+  log(`  cleared for every process: ${cleared.length ? cleared.join(', ') : '(none were set)'}`);
+  log(`  config folders, journals and batch files in ${work}${onTmpfs ? ' -- WARNING: this is tmpfs, not the ordinary disk' : ''}`);
+  if (!TIME) log('  /usr/bin/time not found: no CPU or peak RSS figures');
+
+  const sb = JSON.parse(payctl(['sandbox', 'start', '--detach', '--port', '0', '--settle-after', '600000', '--json']));
+  sb.root = sb.base_url.replace(/\/v2$/, '');
+  try {
+    payctl(['balances', '--json']); // gets and stores the profile's token
+    const tokenRes = await fetch(`${sb.base_url}/auth/token`, { headers: { 'api-key': sb.api_key } });
+    const token = (await tokenRes.json()).data.access_token;
+    const headerFile = join(work, 'headers');
+    writeFileSync(headerFile, `Authorization: Bearer ${token}\nContent-Type: application/json\nAccept: application/json\n`, { mode: 0o600 });
+    const walletId = JSON.parse(payctl(['balances', '--currency', 'SLE', '--json'])).data[0].wallet_id;
+
+    log(`start-up: --version, --help, balances --json against node -e 0 and a node http.get (${ROUNDS} rounds)`);
+    await startup(sb, token);
+    log(`payouts list --all --json of ${LIST_RECORDS.toLocaleString('en-US')} generated records against a curl + jq page loop (${HEAVY_ROUNDS} rounds)`);
+    await list(sb, headerFile);
+    log('batch: checking that the floors post the bodies payctl posts');
+    await batchSetup(sb, token, walletId);
+    for (const b of [BATCH, { ...LATENCY_BATCH }]) {
+      log(`batch of ${b.rows} rows, concurrency ${b.concurrency}, +${b.latencyMs ?? 0} ms latency (${HEAVY_ROUNDS} rounds)`);
+      await batch(sb, token, headerFile, walletId, { latencyMs: 0, ...b });
+    }
+  } finally {
+    spawnSync(node, [bin, 'sandbox', 'stop'], { env });
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  results.load_average_at_end = loadavg().map((x) => round(x, 2));
+  if (!QUICK) writeFileSync(join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  table();
+  if (QUICK) log('(BENCH_QUICK: bench/results.json left as it was)');
 }
 
 main().catch((err) => {
