@@ -301,6 +301,78 @@ describe('the policy on direct sends', () => {
   });
 });
 
+describe('the daily total on direct sends', () => {
+  it("counted from this machine's journal: the send that would pass it is refused (exit 2, rule named), the ones before go", async () => {
+    const cfg = tempConfigDir();
+    try {
+      const policy = join(work.dir, `daily-${randomUUID().slice(0, 6)}.json`);
+      writeFileSync(policy, JSON.stringify({ approvers: {}, max_per_payout: { SLE: '1500' }, daily_total: { SLE: '2000' } }));
+      await writeLoggedIn(ctx.sb, cfg.dir);
+      expect((await run(['config', 'set', 'policy', policy], cfg.dir)).code).toBe(0);
+      const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+      const pay = (amount: string) =>
+        run(
+          [
+            'payout',
+            'create',
+            '--wallet',
+            wallet,
+            '--amount',
+            amount,
+            '--currency',
+            'SLE',
+            '--type',
+            'bank',
+            '--name',
+            'Ibrahim Sesay',
+            '--provider',
+            'uba',
+            '--account',
+            '0123456789',
+            '--payout-id',
+            randomUUID(),
+            '--yes',
+          ],
+          cfg.dir,
+        );
+      expect((await pay('1200')).code).toBe(0);
+      expect((await pay('800')).code).toBe(0);
+      const from = ctx.sb.requests().length;
+      const third = await pay('0.01');
+      expect(third.code, third.stderr).toBe(2);
+      expect(third.stderr).toContain('over the daily total of 2,000.00 SLE (policy daily_total.SLE; 2,000.00 SLE already sent today from this machine)');
+      expectNothingSent(from);
+      // Another wallet has its own daily total.
+      const other = freshWallet(ctx.sb, '100000.00', 'SLE');
+      const elsewhere = await run(
+        [
+          'payout',
+          'create',
+          '--wallet',
+          other,
+          '--amount',
+          '1500',
+          '--currency',
+          'SLE',
+          '--type',
+          'bank',
+          '--name',
+          'Ibrahim Sesay',
+          '--provider',
+          'uba',
+          '--account',
+          '0123456789',
+          '--yes',
+        ],
+        cfg.dir,
+      );
+      expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    } finally {
+      cfg.cleanup();
+    }
+  });
+});
+
 describe('a plan sent twice', () => {
   it('one after the other, and two at once: exactly one payout per row', async () => {
     const { path } = await madePlan(['1100', '1200', '1300', '1400']);
