@@ -136,6 +136,8 @@ export async function runBatch(
         body: it.body,
         ...(it.idempotencyKey !== undefined ? { idempotencyKey: it.idempotencyKey } : {}),
         now: o.clock.now(),
+        // In this run's log: rows journaled at the same moment share one write and one fsync.
+        log: true,
         ...(o.profile !== undefined ? { profile: o.profile } : {}),
         origin: {
           ...(o.batch ? { batch: { ...o.batch, row: it.row } } : {}),
@@ -206,6 +208,8 @@ export async function runBatch(
   await Promise.all(Array.from({ length: Math.max(1, total ? Math.min(o.concurrency, total) : o.concurrency) }, worker));
   // Every outcome is on disk before the batch reports.
   if (writing > 0) await new Promise<void>((resolve) => (written = resolve));
+  // The run's log keeps only the latest line of each entry; if that fails, it stays whole, only longer.
+  await o.journal.closeLog().catch(() => {});
   for (const [i, err] of unrecorded) {
     const prev = outcomes[i]!;
     const what = localFault(err);

@@ -1,8 +1,10 @@
 /**
  * The payout journal (GUIDE pattern 10): before a payout request leaves, its payout
- * id, Idempotency-Key and exact body are written and fsynced, one file per payout
- * under <config>/journal/ (0600 in a 0700 folder). A rerun finds the entry and sends
- * the same key with the identical body, so a crash, time-out or lost connection can
+ * id, Idempotency-Key and exact body are written and fsynced under <config>/journal/
+ * (0600 in a 0700 folder): a file per payout for single payouts; for batch runs, a line
+ * in the run's log (journal-log.ts: group commit, one fsync for the lines of the same
+ * moment), the payout's name then being a claim on that log. A rerun finds the entry and
+ * sends the same key with the identical body, so a crash, time-out or lost connection can
  * never pay twice. The outcome is recorded when one arrives.
  *
  * Guarded against the machine as much as the network: the folder is refused when it is
@@ -17,6 +19,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, u
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { checkFolder } from '../config/paths.js';
+import { claimOf, LogReader, LogWriter } from './journal-log.js';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../errors.js';
 
@@ -74,10 +77,16 @@ export class Journal {
   readonly #keyFile: string;
   #key: Buffer | undefined;
   #checked = false;
+  /** This process's log (batch runs: begin with `log`), made on first use. */
+  #log: LogWriter | undefined;
+  /** Names of the entries this process claimed in its log: their outcomes are appended there. */
+  readonly #logged = new Set<string>();
+  readonly #logs: LogReader;
 
   constructor(configDir: string) {
     this.dir = join(configDir, 'journal');
     this.#keyFile = join(configDir, 'journal.key');
+    this.#logs = new LogReader(this.dir);
   }
 
   #name(baseUrl: string, payoutId: string): string {
@@ -164,9 +173,14 @@ export class Journal {
     return createHmac('sha256', this.#macKey()).update(JSON.stringify(rest)).digest('hex');
   }
 
-  #serialize(entry: JournalEntry): string {
+  /** The entry as it is stored: its fields and their HMAC. */
+  #signed(entry: JournalEntry): Record<string, unknown> {
     const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
-    return JSON.stringify({ ...rest, mac: this.#mac(rest) }, null, 2) + '\n';
+    return { ...rest, mac: this.#mac(rest) };
+  }
+
+  #serialize(entry: JournalEntry): string {
+    return JSON.stringify(this.#signed(entry), null, 2) + '\n';
   }
 
   #read(file: string, payoutId?: string): JournalEntry | undefined {
@@ -181,7 +195,16 @@ export class Journal {
     }
     let entry: JournalEntry & { mac?: unknown };
     try {
-      entry = JSON.parse(raw) as JournalEntry & { mac?: unknown };
+      const stored = JSON.parse(raw) as unknown;
+      // A name that claims an entry kept in a log (journal-log.ts): the entry is its latest line there.
+      const claim = claimOf(stored);
+      if (claim === 'changed') {
+        throw new ChangedClaim();
+      } else if (claim) {
+        const line = this.#logs.line(claim.log, basename(file));
+        if (!line) throw new Error(`it names the log ${claim.log}, which holds no entry for it`);
+        entry = line.entry as unknown as JournalEntry & { mac?: unknown };
+      } else entry = stored as JournalEntry & { mac?: unknown };
       if (
         (payoutId !== undefined && entry.payoutId !== payoutId) ||
         typeof entry.payoutId !== 'string' ||
@@ -191,6 +214,12 @@ export class Journal {
         throw new Error('unexpected content');
       }
     } catch (err) {
+      if (err instanceof ChangedClaim) {
+        throw new ConfigError(
+          `The payout journal entry ${file} was not written by payctl on this machine or was changed since (its claim on a log holds other fields).`,
+          'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+        );
+      }
       throw new ConfigError(
         `The payout journal entry ${file} is damaged (${(err as Error).message}).`,
         'It holds the idempotency key of an earlier payout; inspect it before removing it.',
@@ -442,6 +471,8 @@ export class Journal {
     origin?: EntryOrigin;
     /** The profile of the run, shown by `payctl history`. */
     profile?: string;
+    /** Keep it in this process's log (group commit: batch runs) instead of a file of its own. */
+    log?: boolean;
   }): Promise<JournalEntry> {
     const reuse = (existing: JournalEntry) => {
       const conflict = this.conflict(existing, opts.body, opts.idempotencyKey);
@@ -462,7 +493,10 @@ export class Journal {
       ...(opts.origin?.fingerprint ? { fingerprint: opts.origin.fingerprint } : {}),
       ...(opts.origin?.repeatKey ? { repeatKey: opts.origin.repeatKey } : {}),
     };
-    if (await this.#create(entry)) {
+    if (opts.log) {
+      const logged = await this.#createLogged(entry);
+      if (logged) return entry;
+    } else if (await this.#create(entry)) {
       await this.#syncDir();
       return entry;
     }
@@ -482,8 +516,61 @@ export class Journal {
       if (current?.outcome?.kind === 'accepted' && current.idempotencyKey === entry.idempotencyKey) return current;
     }
     const next = { ...entry, outcome };
-    await this.put(next);
+    const name = basename(this.#file(entry.baseUrl, entry.payoutId));
+    if (this.#log && this.#logged.has(name)) await this.#log.append({ name, entry: this.#signed(next) });
+    else await this.put(next);
     return next;
+  }
+
+  /**
+   * Creates the entry in this process's log if none exists for its payout id: its line
+   * appended and durable (shared with the lines of the same moment), then the exclusive
+   * claim, a hard link of the log's claim file under the entry's name (and the markers,
+   * links too), then the folder synced, shared likewise. Returns false when another was
+   * first: its entry is the one to send (this one's line is never read).
+   */
+  async #createLogged(entry: JournalEntry): Promise<boolean> {
+    const creating = this.#claimLogged(entry);
+    this.#creating.add(creating);
+    try {
+      return await creating;
+    } finally {
+      this.#creating.delete(creating);
+    }
+  }
+
+  /** Entries being created in the log now: compaction waits for them (a claim may follow its line). */
+  readonly #creating = new Set<Promise<boolean>>();
+
+  async #claimLogged(entry: JournalEntry): Promise<boolean> {
+    await this.#ensureDir();
+    this.#log ??= new LogWriter(this.dir);
+    const name = basename(this.#file(entry.baseUrl, entry.payoutId));
+    await this.#log.append({ name, entry: this.#signed(entry) });
+    const claim = await this.#log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
+    // Markers first: one whose entry never got claimed is passed over by find().
+    await this.#index(entry, claim);
+    try {
+      await link(claim, join(this.dir, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+    this.#logged.add(name);
+    await this.#syncDir();
+    return true;
+  }
+
+  /**
+   * At the end of a batch run: the log rewritten with the latest line of each entry this
+   * process claimed (compacted), after every append. A failure leaves the log as it was:
+   * still whole, only longer.
+   */
+  async closeLog(): Promise<void> {
+    const log = this.#log;
+    if (!log) return;
+    await Promise.allSettled([...this.#creating]);
+    await log.compact((name) => this.#logs.line(log.name, name), this.#logged);
   }
 }
 
@@ -503,6 +590,9 @@ export function journalBase(baseUrl: string): string {
   const name = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
   return `${u.protocol}//${name}${u.port ? `:${u.port}` : ''}${u.pathname.replace(/\/+$/, '')}`;
 }
+
+/** A per-payout name that says it is a claim but is not one as payctl writes them. */
+class ChangedClaim extends Error {}
 
 export class JournalConflict extends Error {
   constructor(

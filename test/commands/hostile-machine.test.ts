@@ -101,14 +101,39 @@ describe('planted files', () => {
     expect(clock.waits).toHaveLength(8);
     ctx.sb.faults.clear();
     const f = journalFile(rows[0]!.payout_id!);
-    const entry = JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
-    writeFileSync(f, JSON.stringify({ ...entry, outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() } }));
+    // A batch keeps its entries in its run's log; the per-payout name is a claim on it.
+    const claim = JSON.parse(readFileSync(f, 'utf8')) as { payctl_journal_claim?: number; log?: string };
+    expect(claim.payctl_journal_claim).toBe(1);
+    const accepted = { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() };
+    const logFile = join(cfg.dir, 'journal', 'log', claim.log!);
+    const original = readFileSync(logFile, 'utf8');
+    const name = f.split('/').pop()!;
+    writeFileSync(
+      logFile,
+      original
+        .split('\n')
+        .map((line) => {
+          if (!line) return line;
+          const l = JSON.parse(line) as { name: string; entry: Record<string, unknown> };
+          return l.name === name ? JSON.stringify({ ...l, entry: { ...l.entry, outcome: accepted } }) : line;
+        })
+        .join('\n'),
+    );
     const from = payoutPosts(ctx.sb).length;
     const r = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
     expect(r.stderr).toContain('its checksum does not match');
     expect(r.code).toBe(2);
     expect(payoutPosts(ctx.sb).length).toBe(from);
     noBug(r);
+
+    // The claim itself edited (an outcome added beside it): refused too.
+    writeFileSync(logFile, original);
+    writeFileSync(f, JSON.stringify({ ...claim, outcome: accepted }));
+    const again = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
+    expect(again.stderr).toContain('was not written by payctl on this machine or was changed since');
+    expect(again.code).toBe(2);
+    expect(payoutPosts(ctx.sb).length).toBe(from);
+    noBug(again);
   });
 
   it('a journal folder that is a symlink to a folder anyone can write: refused, nothing written there', async () => {

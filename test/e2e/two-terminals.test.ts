@@ -7,13 +7,14 @@
  * report every paid row as accepted. The built binary against the in-process sandbox.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { startCli, stackLines, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import type { RecordedRequest } from '../../src/sandbox/server.js';
+import { Journal } from '../../src/payouts/journal.js';
 import { batchRows, fundDemoWallets, heldCounts, payoutPosts, postedPayoutId, readCsvReport, tempWorkDir, writeFile, type BatchRow } from '../helpers/batch.js';
 
 const ctx = useSandbox();
@@ -42,13 +43,12 @@ interface JournalFile {
   outcome?: { kind: string };
 }
 
-/** Every journal entry of the config folder, by payout id. */
+/** Every journal entry of the config folder, by payout id, as payctl reads them (a batch keeps its entries in its run's log). */
 function journalById(dir: string): Map<string, JournalFile> {
-  const folder = join(dir, 'journal');
   const out = new Map<string, JournalFile>();
-  for (const f of readdirSync(folder).filter((n) => n.endsWith('.json'))) {
-    const e = JSON.parse(readFileSync(join(folder, f), 'utf8')) as JournalFile;
-    out.set(e.payoutId, e);
+  for (const item of new Journal(dir).scan()) {
+    if ('error' in item) throw item.error;
+    out.set(item.entry.payoutId, item.entry);
   }
   return out;
 }

@@ -1,0 +1,132 @@
+/**
+ * The journal's log (group commit for batch runs): entries begun at the same moment share
+ * one write and one fsync of the run's log; each per-payout name is an exclusive claim (a
+ * hard link of the log's claim file); other processes (other Journal instances) read the
+ * entries through their claims, also while the log grows; a run killed before compaction
+ * leaves a log a rerun reads; a line cut short is never read; compaction keeps the latest
+ * line of each claimed entry.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
+
+const BASE = 'https://api.example.com/v2';
+const T0 = new Date('2026-11-21T10:15:30.123Z');
+const body = (id: string) => `{"amount":12.5,"currency":"SLE","payoutId":"${id}"}`;
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'payctl-journal-log-'));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function begin(j: Journal, id: string, key?: string): Promise<JournalEntry> {
+  return j.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T0, log: true, origin: { fingerprint: `f-${id}` }, ...(key ? { idempotencyKey: key } : {}) });
+}
+
+function logFiles(): string[] {
+  return readdirSync(join(root, 'journal', 'log')).filter((n) => n.endsWith('.log'));
+}
+
+/** Counts fdatasync calls of every FileHandle (the log's fsync). */
+async function countDatasyncs(): Promise<{ count: () => number }> {
+  const fh = await open(join(root, 'probe'), 'w');
+  const proto = Object.getPrototypeOf(fh) as { datasync: () => Promise<void> };
+  await fh.close();
+  const spy = vi.spyOn(proto, 'datasync');
+  return { count: () => spy.mock.calls.length };
+}
+
+describe('Journal log: group commit', () => {
+  it('20 entries begun at once share log fsyncs; each is claimed under its name and read by another process', async () => {
+    const syncs = await countDatasyncs();
+    const j = new Journal(root);
+    const ids = Array.from({ length: 20 }, (_, i) => `p-${i}`);
+    const entries = await Promise.all(ids.map((id) => begin(j, id)));
+    expect(syncs.count()).toBeGreaterThanOrEqual(1);
+    expect(syncs.count()).toBeLessThan(ids.length);
+    expect(logFiles()).toHaveLength(1);
+    const other = new Journal(root);
+    for (const [i, id] of ids.entries()) {
+      const e = other.get(BASE, id)!;
+      expect(e.idempotencyKey).toBe(entries[i]!.idempotencyKey);
+      expect(e.body).toBe(body(id));
+      expect(other.find(BASE, 'fingerprint', `f-${id}`).map((x) => x.payoutId)).toEqual([id]);
+    }
+    // The per-payout names are claims on the log; scan reads the entries through them.
+    const names = readdirSync(j.dir).filter((n) => n.endsWith('.json'));
+    expect(names).toHaveLength(20);
+    for (const n of names) expect(JSON.parse(readFileSync(join(j.dir, n), 'utf8'))).toEqual({ payctl_journal_claim: 1, log: logFiles()[0] });
+    expect([...other.scan()].map((x) => ('entry' in x ? x.entry.payoutId : 'error')).sort()).toEqual([...ids].sort());
+  });
+
+  it('two processes beginning the same payouts at once: one key per payout id, the same for both', async () => {
+    const a = new Journal(root);
+    const b = new Journal(root);
+    const ids = Array.from({ length: 30 }, (_, i) => `race-${i}`);
+    const [fromA, fromB] = await Promise.all([Promise.all(ids.map((id) => begin(a, id))), Promise.all(ids.map((id) => begin(b, id)))]);
+    for (const [i, id] of ids.entries()) {
+      expect(fromA[i]!.idempotencyKey, id).toBe(fromB[i]!.idempotencyKey);
+      expect(new Journal(root).get(BASE, id)!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
+    }
+    expect(logFiles()).toHaveLength(2);
+  });
+
+  it('outcomes are appended; a run killed before compaction is read by the rerun; compaction keeps the latest line of each claimed entry', async () => {
+    const j = new Journal(root);
+    const e1 = await begin(j, 'k-1');
+    const e2 = await begin(j, 'k-2');
+    await j.record(e1, { kind: 'accepted', status: 201, transactionId: 'TRX1', fee: '0.13', replayed: false, at: T0.toISOString() });
+    await j.record(e2, { kind: 'unknown', reason: 'no answer', at: T0.toISOString() });
+    // Killed here: no compaction. A rerun (a new process) reads both, outcomes included.
+    const rerun = new Journal(root);
+    expect(rerun.get(BASE, 'k-1')!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX1' });
+    expect(rerun.get(BASE, 'k-2')!.outcome).toMatchObject({ kind: 'unknown' });
+    const log = join(root, 'journal', 'log', logFiles()[0]!);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(4);
+    await j.closeLog();
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+    const after = new Journal(root);
+    expect(after.get(BASE, 'k-1')!.outcome).toMatchObject({ kind: 'accepted' });
+    expect(after.get(BASE, 'k-2')!.idempotencyKey).toBe(e2.idempotencyKey);
+    // The rerun's outcome for an entry of the earlier log goes to the entry's own name, whole.
+    await rerun.record(rerun.get(BASE, 'k-2')!, { kind: 'accepted', status: 200, transactionId: 'TRX2', fee: undefined, replayed: true, at: T0.toISOString() });
+    expect(new Journal(root).get(BASE, 'k-2')!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX2' });
+  });
+
+  it('a line cut short by a crash is never read; a claim whose line is missing is reported as damaged', async () => {
+    const j = new Journal(root);
+    await begin(j, 'whole');
+    const log = join(root, 'journal', 'log', logFiles()[0]!);
+    appendFileSync(log, '{"name":"torn","entry":{"payoutId":"torn","idempot');
+    const reader = new Journal(root);
+    expect(reader.get(BASE, 'whole')!.payoutId).toBe('whole');
+    expect(reader.get(BASE, 'torn')).toBeUndefined();
+    // A claim naming this log for an entry the log does not hold.
+    const claim = readFileSync(
+      join(
+        j.dir,
+        readdirSync(j.dir).find((n) => n.endsWith('.json'))!,
+      ),
+      'utf8',
+    );
+    const name = readdirSync(j.dir).find((n) => n.endsWith('.json'))!;
+    const stray = name.replace(/^./, name[0] === 'a' ? 'b' : 'a');
+    writeFileSync(join(j.dir, stray), claim);
+    expect(() => new Journal(root).byName(stray)).toThrow(/holds no entry for it/);
+  });
+
+  it('a log line edited outside payctl does not verify', async () => {
+    const j = new Journal(root);
+    await begin(j, 'edited');
+    const log = join(root, 'journal', 'log', logFiles()[0]!);
+    writeFileSync(log, readFileSync(log, 'utf8').replace('12.5', '99.5'));
+    expect(() => new Journal(root).get(BASE, 'edited')).toThrow(/checksum does not match/);
+  });
+});
