@@ -14,7 +14,7 @@
  * crash (no newline at its end) is never read: its claim was never made.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFolder } from '../config/paths.js';
@@ -141,24 +141,26 @@ export class LogWriter {
   }
 
   /**
-   * Rewrites the log with only the latest line of each entry (a new file, fsynced, renamed
-   * over it) and closes it. Waits for every append first.
+   * Rewrites the log with only the latest line of each entry in `names` (a new file, fsynced,
+   * renamed over it) and closes it. Waits for every append first. Lines are kept as the text
+   * they are, never parsed whole: a long batch's log is not held as objects.
    */
-  async compact(latest: (name: string) => LogLine | undefined, names: Iterable<string>): Promise<void> {
+  async compact(names: ReadonlySet<string>): Promise<void> {
     if (!this.#fh) return;
     await this.#tail.catch(() => {});
     const fh = await this.#fh;
     await fh.close();
     this.#fh = undefined;
-    const lines: string[] = [];
-    for (const name of names) {
-      const l = latest(name);
-      if (l) lines.push(JSON.stringify(l) + '\n');
+    const latest = new Map<string, string>();
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      // Every line starts with its name (LogWriter writes {"name":…,"entry":…}).
+      const name = /^\{"name":"([^"]+)"/.exec(line)?.[1];
+      if (name !== undefined && names.has(name)) latest.set(name, line);
     }
     const tmp = `${this.file}.${randomUUID()}.tmp`;
     const out = await open(tmp, 'wx', 0o600);
     try {
-      await out.writeFile(lines.join(''));
+      await out.writeFile([...latest.values()].join('\n') + (latest.size ? '\n' : ''));
       await out.sync();
     } finally {
       await out.close();

@@ -570,7 +570,7 @@ export class Journal {
     const log = this.#log;
     if (!log) return;
     await Promise.allSettled([...this.#creating]);
-    await log.compact((name) => this.#logs.line(log.name, name), this.#logged);
+    await log.compact(this.#logged);
   }
 }
 
