@@ -4,6 +4,11 @@
 import { sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
 
+/** A count and its noun: plural(1, 'row') -> "1 row", plural(3, 'row was', 'rows were') -> "3 rows were". */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
 /** A cell of service or user text: sanitized here. */
 export function text(value: unknown): string {
   if (value === undefined || value === null) return '';

@@ -21,7 +21,7 @@ import { COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } f
 import { derivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './plan.js';
-import { text } from '../output/text.js';
+import { plural, text } from '../output/text.js';
 import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 
 /** At most this many problems are listed; the count says how many there were. */
@@ -54,10 +54,6 @@ export interface IdentifiedRow {
 export interface LoadedRow extends IdentifiedRow {
   /** This payout id's journal entry, from an earlier run. */
   earlier?: JournalEntry;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function listed(problems: Problem[]): Problem[] {

@@ -30,6 +30,7 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
 import { formatAmount } from '../../money/amount.js';
 import { DEFAULT_WAIT_TIMEOUT_S } from './wait-spec.js';
+import { plural } from '../../output/text.js';
 
 export interface BatchStatusOptions {
   report: string;
@@ -37,10 +38,6 @@ export interface BatchStatusOptions {
   wait?: boolean;
   waitTimeout?: number;
   failedOut?: string;
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }
 
 /** Runs `fn` on each item, `n` at a time; the first error stops new ones and is thrown. */

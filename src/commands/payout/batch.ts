@@ -20,7 +20,7 @@ import { profilePolicy } from '../plan/common.js';
 import { sendRows } from './send-rows.js';
 import { yesRequired } from '../../output/prompter.js';
 import { makeStyle, type Style } from '../../output/style.js';
-import { text } from '../../output/text.js';
+import { plural, text } from '../../output/text.js';
 import { formatAmount } from '../../money/amount.js';
 import { basename, extname, resolve } from 'node:path';
 
@@ -35,10 +35,6 @@ export interface PayoutBatchOptions {
 }
 
 const DEFAULT_CONCURRENCY = 4;
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
 
 /** A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the current one. */
 function newBatchId(file: string, current: string, now: Date): string {

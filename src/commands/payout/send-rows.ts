@@ -12,6 +12,7 @@ import type { Journal } from '../../payouts/journal.js';
 import { ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
+import { plural } from '../../output/text.js';
 
 export interface SendRowsOptions {
   items: BatchItem[] | AsyncIterable<BatchItem>;
@@ -28,10 +29,6 @@ export interface SendRowsOptions {
   reportPath: string;
   /** The command that runs the same send again (resume, finish unknown outcomes). */
   rerun: string;
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }
 
 export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> {
