@@ -21,30 +21,12 @@ import { FLAG_LABELS } from '../../src/commands/payout/fields.js';
 import { STATUSES } from '../../src/sandbox/state.js';
 import type { Deps } from '../../src/deps.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { ROOT_COMMANDS } from '../helpers/root-commands.js';
 
 const COMPLETIONS = resolve(__dirname, '../../completions');
 const REGENERATE = 'run `npm run build && node scripts/completions.mjs` and commit completions/';
 
 const program = () => buildProgram(async () => {});
-
-/** The commands below the program, in the order help lists them (help itself aside). */
-const ROOT_COMMANDS = [
-  'login',
-  'logout',
-  'status',
-  'balances',
-  'payout',
-  'payouts',
-  'history',
-  'plan',
-  'keys',
-  'policy',
-  'summary',
-  'webhooks',
-  'config',
-  'completion',
-  'sandbox',
-];
 
 describe('committed completion scripts', () => {
   for (const shell of SHELLS) {

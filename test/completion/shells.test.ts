@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfigStore } from '../../src/config/store.js';
 import { SETTABLE } from '../../src/config/keys.js';
+import { ROOT_COMMANDS as TREE_ROOT } from '../helpers/root-commands.js';
 
 type Shell = 'bash' | 'zsh' | 'fish';
 const SHELLS: Shell[] = ['bash', 'zsh', 'fish'];
@@ -29,24 +30,7 @@ const SCRIPT: Record<Shell, string> = {
   fish: join(ROOT, 'completions/payctl.fish'),
 };
 
-const ROOT_COMMANDS = [
-  'login',
-  'logout',
-  'status',
-  'balances',
-  'payout',
-  'payouts',
-  'history',
-  'plan',
-  'keys',
-  'policy',
-  'summary',
-  'webhooks',
-  'config',
-  'completion',
-  'sandbox',
-  'help',
-];
+const ROOT_COMMANDS = [...TREE_ROOT, 'help'];
 const PAYOUTS_LIST_LONG = [
   '--status',
   '--wallet',

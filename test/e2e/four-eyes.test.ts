@@ -111,6 +111,31 @@ function addApproval(path: string, key: SigningKey): void {
   writeFileSync(path, JSON.stringify(plan, null, 2));
 }
 
+/** A bank payout of `amount` SLE from `wallet`, with --yes. */
+function bankPayout(wallet: string, amount: string, id = randomUUID()): string[] {
+  return [
+    'payout',
+    'create',
+    '--wallet',
+    wallet,
+    '--amount',
+    amount,
+    '--currency',
+    'SLE',
+    '--type',
+    'bank',
+    '--name',
+    'Ibrahim Sesay',
+    '--provider',
+    'uba',
+    '--account',
+    '0123456789',
+    '--payout-id',
+    id,
+    '--yes',
+  ];
+}
+
 describe('a plan made, approved and sent', () => {
   it("sends every payout exactly once, with the plan's bodies and keys byte for byte", async () => {
     const { path } = await madePlan(['1500.50', '2500', '99.99']);
@@ -238,36 +263,14 @@ describe('plan send refuses, and sends nothing', () => {
 });
 
 describe('the policy on direct sends', () => {
-  const create = (wallet: string, amount: string, id = randomUUID()) => [
-    'payout',
-    'create',
-    '--wallet',
-    wallet,
-    '--amount',
-    amount,
-    '--currency',
-    'SLE',
-    '--type',
-    'bank',
-    '--name',
-    'Ibrahim Sesay',
-    '--provider',
-    'uba',
-    '--account',
-    '0123456789',
-    '--payout-id',
-    id,
-    '--yes',
-  ];
-
   it('one under the no-approval threshold is sent directly; one needing approval is refused with the command that makes a plan, which works as printed', async () => {
     const wallet = freshWallet(ctx.sb, '500000.00', 'SLE');
-    const small = await run(create(wallet, '999.99'));
+    const small = await run(bankPayout(wallet, '999.99'));
     expect(small.code, small.stderr).toBe(0);
 
     const id = randomUUID();
     const from = ctx.sb.requests().length;
-    const big = await run(create(wallet, '5000', id));
+    const big = await run(bankPayout(wallet, '5000', id));
     expect(big.code, big.stderr).toBe(2);
     expect(big.stderr).toContain('1 approval: the SLE total 5,000.00 SLE is from 1000');
     expectNothingSent(from);
@@ -284,7 +287,7 @@ describe('the policy on direct sends', () => {
   it('over the per-payout maximum, or over the daily total: exit 2 naming the rule, nothing sent', async () => {
     const wallet = freshWallet(ctx.sb, '2000000.00', 'SLE');
     let from = ctx.sb.requests().length;
-    const over = await run(create(wallet, '150000.01'));
+    const over = await run(bankPayout(wallet, '150000.01'));
     expect(over.code, over.stderr).toBe(2);
     expect(over.stderr).toContain('policy max_per_payout.SLE');
     expectNothingSent(from);
@@ -310,31 +313,7 @@ describe('the daily total on direct sends', () => {
       await writeLoggedIn(ctx.sb, cfg.dir);
       expect((await run(['config', 'set', 'policy', policy], cfg.dir)).code).toBe(0);
       const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-      const pay = (amount: string) =>
-        run(
-          [
-            'payout',
-            'create',
-            '--wallet',
-            wallet,
-            '--amount',
-            amount,
-            '--currency',
-            'SLE',
-            '--type',
-            'bank',
-            '--name',
-            'Ibrahim Sesay',
-            '--provider',
-            'uba',
-            '--account',
-            '0123456789',
-            '--payout-id',
-            randomUUID(),
-            '--yes',
-          ],
-          cfg.dir,
-        );
+      const pay = (amount: string) => run(bankPayout(wallet, amount), cfg.dir);
       expect((await pay('1200')).code).toBe(0);
       expect((await pay('800')).code).toBe(0);
       const from = ctx.sb.requests().length;
@@ -344,28 +323,7 @@ describe('the daily total on direct sends', () => {
       expectNothingSent(from);
       // Another wallet has its own daily total.
       const other = freshWallet(ctx.sb, '100000.00', 'SLE');
-      const elsewhere = await run(
-        [
-          'payout',
-          'create',
-          '--wallet',
-          other,
-          '--amount',
-          '1500',
-          '--currency',
-          'SLE',
-          '--type',
-          'bank',
-          '--name',
-          'Ibrahim Sesay',
-          '--provider',
-          'uba',
-          '--account',
-          '0123456789',
-          '--yes',
-        ],
-        cfg.dir,
-      );
+      const elsewhere = await run(bankPayout(other, '1500'), cfg.dir);
       expect(elsewhere.code, elsewhere.stderr).toBe(0);
     } finally {
       cfg.cleanup();
