@@ -14,7 +14,7 @@
  * crash (no newline at its end) is never read: its claim was never made.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFolder } from '../config/paths.js';
@@ -42,6 +42,11 @@ export function claimOf(value: unknown): Claim | 'changed' | undefined {
 export interface LogLine {
   name: string;
   entry: Record<string, unknown>;
+}
+
+/** The whole buffer written at the file's end (a regular file takes it in one call; a short write goes on). */
+function writeAll(fd: number, buf: Buffer): void {
+  for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
 }
 
 async function fsyncFolder(dir: string): Promise<void> {
@@ -95,8 +100,9 @@ export class LogWriter {
    * Appends a line; resolves once it is durable. Lines appended while a write is under way
    * go together in the next one: one write and one fsync for all of them.
    */
-  append(line: LogLine): Promise<void> {
-    this.#lines.push(JSON.stringify(line) + '\n');
+  append(name: string, entryJson: string): Promise<void> {
+    // As JSON.stringify({ name, entry }) writes it; the entry comes serialized (journal.ts #signedJson).
+    this.#lines.push(`{"name":${JSON.stringify(name)},"entry":${entryJson}}\n`);
     if (!this.#next) {
       const next = this.#tail
         .catch(() => {})
@@ -106,7 +112,9 @@ export class LogWriter {
           const lines = this.#lines;
           this.#lines = [];
           const fh = await this.#open();
-          await fh.writeFile(lines.join(''));
+          // Written at once (to the page cache: microseconds), made durable on the thread pool:
+          // one hand-off per group instead of one per write call.
+          writeAll(fh.fd, Buffer.from(lines.join(''), 'utf8'));
           await fh.datasync();
         });
       this.#next = next;

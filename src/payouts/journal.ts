@@ -15,8 +15,24 @@
  * cleaned up.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { checkFolder } from '../config/paths.js';
 import { claimOf, LogReader, LogWriter } from './journal-log.js';
@@ -103,7 +119,31 @@ export class Journal {
     const entry = this.#read(this.#file(baseUrl, payoutId), payoutId);
     if (entry || journalBase(baseUrl) === baseUrl) return entry;
     // Filed by payctl 0.1 under the base URL exactly as written.
-    return this.#read(join(this.dir, this.#name(baseUrl, payoutId)), payoutId);
+    const legacy = this.#name(baseUrl, payoutId);
+    if (!this.#legacyNames().has(legacy)) return undefined;
+    return this.#read(join(this.dir, legacy), payoutId);
+  }
+
+  #legacy: Set<string> | undefined;
+
+  /**
+   * The names in the journal folder, listed once per process: all that a look-up under a
+   * base URL as written (not normalized) can find. Such names are payctl 0.1's entries,
+   * given their HMAC when the key was made; nothing is filed under them since (every entry
+   * is filed under the normalized base URL, and a base URL that is not normalized is never
+   * what normalizing gives; adopting them rewrites them in place). So a batch of 10,000
+   * rows asks the folder once, not 10,000 times more.
+   */
+  #legacyNames(): Set<string> {
+    if (this.#legacy) return this.#legacy;
+    const names = new Set<string>();
+    try {
+      for (const name of readdirSync(this.dir)) if (/^[0-9a-f]{32}\.json$/.test(name)) names.add(name);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the payout journal ${this.dir}: ${(err as Error).message}`);
+    }
+    this.#legacy = names;
+    return names;
   }
 
   /** The journal folder, refused when it is a symlink, another user's or writable by others. */
@@ -170,13 +210,27 @@ export class Journal {
 
   #mac(entry: JournalEntry): string {
     const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
-    return createHmac('sha256', this.#macKey()).update(JSON.stringify(rest)).digest('hex');
+    return this.#macOf(JSON.stringify(rest));
+  }
+
+  #macOf(json: string): string {
+    return createHmac('sha256', this.#macKey()).update(json).digest('hex');
   }
 
   /** The entry as it is stored: its fields and their HMAC. */
   #signed(entry: JournalEntry): Record<string, unknown> {
     const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
     return { ...rest, mac: this.#mac(rest) };
+  }
+
+  /**
+   * The stored entry as JSON text: `JSON.stringify(this.#signed(entry))`, made with one
+   * serialization instead of two (the text the HMAC covers, with `"mac"` added as its last field).
+   */
+  #signedJson(entry: JournalEntry): string {
+    const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
+    const json = JSON.stringify(rest);
+    return `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}"mac":"${this.#macOf(json)}"}`;
   }
 
   #serialize(entry: JournalEntry): string {
@@ -269,13 +323,36 @@ export class Journal {
     return this.#read(join(this.dir, name));
   }
 
-  /** The folder of markers for one look-up key: one empty file per entry that has it. */
-  #indexDir(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
+  /**
+   * Where the markers of one look-up key are: `index/<hash>`. The first entry with the key
+   * is marked by a symbolic link there whose target is the entry's file name (one inode,
+   * no data block, no folder: a batch makes one per row); each further entry by a link
+   * named after it in the folder `index/<hash>.more`. Journals written before hold a folder
+   * at `index/<hash>` itself, with one marker per entry named after it: still read, and
+   * added to. Only names are used, never followed: each is checked and its entry verified
+   * (its HMAC) when read.
+   */
+  #marker(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
     const h = createHash('sha256')
       .update(`${journalBase(baseUrl)}\n${kind}\n${key}`)
       .digest('hex')
       .slice(0, 32);
     return join(this.dir, 'index', h);
+  }
+
+  /** The entry names marked for one look-up key (unchecked). */
+  #marked(marker: string): string[] {
+    try {
+      const st = lstatSync(marker, { throwIfNoEntry: false });
+      if (!st) return [];
+      if (st.isDirectory()) return readdirSync(marker);
+      if (!st.isSymbolicLink()) return [];
+      const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(`${marker}.more`) : [];
+      return [readlinkSync(marker), ...more];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
+    }
   }
 
   /**
@@ -284,17 +361,8 @@ export class Journal {
    */
   find(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): JournalEntry[] {
     this.#checkDir();
-    const dir = this.#indexDir(baseUrl, kind, key);
-    if (!existsSync(dir)) return [];
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
-    }
     const out: JournalEntry[] = [];
-    for (const name of names) {
+    for (const name of new Set(this.#marked(this.#marker(baseUrl, kind, key)))) {
       if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
       const e = this.#read(join(this.dir, name));
       if (!e || journalBase(e.baseUrl) !== journalBase(baseUrl)) continue;
@@ -305,31 +373,25 @@ export class Journal {
   }
 
   /**
-   * The look-up markers of a new entry: hard links of its written temp file (`written`), one
-   * per look-up key. A link makes no new file on disk (creating one costs far more than
-   * linking one); find() reads only the marker's name, never its content.
+   * The look-up markers of a new entry (`name`: its file name), one per look-up key, made
+   * before the entry itself: one whose entry never got written is passed over by find().
+   * Synchronous: a symbolic link is microseconds in the kernel, less than a hand-off to the
+   * thread pool and back. A marker made by an earlier attempt is left as it is.
    */
-  async #index(entry: JournalEntry, written: string): Promise<void> {
-    const name = basename(this.#file(entry.baseUrl, entry.payoutId));
-    const keys: Array<['fingerprint' | 'repeat', string | undefined]> = [
+  #mark(entry: JournalEntry, name: string): void {
+    for (const [kind, key] of [
       ['fingerprint', entry.fingerprint],
       ['repeat', entry.repeatKey],
-    ];
-    for (const [kind, key] of keys) {
+    ] as const) {
       if (!key) continue;
-      const dir = this.#indexDir(entry.baseUrl, kind, key);
-      const marker = join(dir, name);
-      try {
-        await link(written, marker);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') continue; // marked by an earlier attempt
-        if (code !== 'ENOENT') throw err;
-        await mkdir(dir, { recursive: true, mode: 0o700 });
-        await link(written, marker).catch((e: NodeJS.ErrnoException) => {
-          if (e.code !== 'EEXIST') throw e;
-        });
-      }
+      const marker = this.#marker(entry.baseUrl, kind, key);
+      if (tryLink(name, marker)) continue;
+      const st = lstatSync(marker, { throwIfNoEntry: false });
+      if (st?.isSymbolicLink() && readlinkSync(marker) === name) continue;
+      // A folder, as journals written before hold it; else the first marker is another entry's.
+      const folder = st?.isDirectory() ? marker : `${marker}.more`;
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      tryLink(name, join(folder, name));
     }
   }
 
@@ -419,7 +481,14 @@ export class Journal {
     return next;
   }
 
+  /** The journal folder held open while a batch's log is in use (closeLog closes it): one fsync per group, no open and close. */
+  #dirFd: number | undefined;
+
   async #fsyncDir(): Promise<void> {
+    if (this.#log) {
+      this.#dirFd ??= openSync(this.dir, 'r');
+      return fsyncFd(this.#dirFd);
+    }
     const dir = await open(this.dir, 'r');
     try {
       await dir.sync();
@@ -436,8 +505,7 @@ export class Journal {
   async #create(entry: JournalEntry): Promise<boolean> {
     const tmp = await this.#temp(entry);
     try {
-      // Markers first: one whose entry never got written is passed over by find().
-      await this.#index(entry, tmp);
+      this.#mark(entry, basename(this.#file(entry.baseUrl, entry.payoutId)));
       await link(tmp, this.#file(entry.baseUrl, entry.payoutId));
       return true;
     } catch (err) {
@@ -473,14 +541,22 @@ export class Journal {
     profile?: string;
     /** Keep it in this process's log (group commit: batch runs) instead of a file of its own. */
     log?: boolean;
+    /**
+     * The caller looked this payout id up a moment ago and found no entry: not looked up
+     * again. (One made since by another process is still found: the claim fails, and that
+     * entry is the one sent.)
+     */
+    absent?: boolean;
   }): Promise<JournalEntry> {
     const reuse = (existing: JournalEntry) => {
       const conflict = this.conflict(existing, opts.body, opts.idempotencyKey);
       if (conflict) throw conflict;
       return existing;
     };
-    const existing = this.get(opts.baseUrl, opts.payoutId);
+    const existing = opts.absent ? undefined : this.get(opts.baseUrl, opts.payoutId);
     if (existing) return reuse(existing);
+    // Fields not given are undefined, which JSON leaves out: the stored text is as if they
+    // were never set, and every entry has one object shape (see withOutcome).
     const entry: JournalEntry = {
       version: 2,
       payoutId: opts.payoutId,
@@ -488,10 +564,11 @@ export class Journal {
       idempotencyKey: opts.idempotencyKey ?? randomUUID(),
       body: opts.body,
       createdAt: opts.now.toISOString(),
-      ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
-      ...(opts.origin?.batch ? { batch: opts.origin.batch } : {}),
-      ...(opts.origin?.fingerprint ? { fingerprint: opts.origin.fingerprint } : {}),
-      ...(opts.origin?.repeatKey ? { repeatKey: opts.origin.repeatKey } : {}),
+      profile: opts.profile,
+      batch: opts.origin?.batch || undefined,
+      fingerprint: opts.origin?.fingerprint || undefined,
+      repeatKey: opts.origin?.repeatKey || undefined,
+      outcome: undefined,
     };
     if (opts.log) {
       const logged = await this.#createLogged(entry);
@@ -515,9 +592,9 @@ export class Journal {
       const current = this.get(entry.baseUrl, entry.payoutId);
       if (current?.outcome?.kind === 'accepted' && current.idempotencyKey === entry.idempotencyKey) return current;
     }
-    const next = { ...entry, outcome };
+    const next = withOutcome(entry, outcome);
     const name = basename(this.#file(entry.baseUrl, entry.payoutId));
-    if (this.#log && this.#logged.has(name)) await this.#log.append({ name, entry: this.#signed(next) });
+    if (this.#log && this.#logged.has(name)) await this.#log.append(name, this.#signedJson(next));
     else await this.put(next);
     return next;
   }
@@ -546,12 +623,11 @@ export class Journal {
     await this.#ensureDir();
     this.#log ??= new LogWriter(this.dir);
     const name = basename(this.#file(entry.baseUrl, entry.payoutId));
-    await this.#log.append({ name, entry: this.#signed(entry) });
-    const claim = await this.#log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
-    // Markers first: one whose entry never got claimed is passed over by find().
-    await this.#index(entry, claim);
+    await this.#log.append(name, this.#signedJson(entry));
+    const claim = await this.#log.claimFile(1);
+    this.#mark(entry, name);
     try {
-      await link(claim, join(this.dir, name));
+      linkSync(claim, join(this.dir, name));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw err;
@@ -570,8 +646,39 @@ export class Journal {
     const log = this.#log;
     if (!log) return;
     await Promise.allSettled([...this.#creating]);
-    await log.compact(this.#logged);
+    try {
+      await log.compact(this.#logged);
+    } finally {
+      await this.#dirSyncRunning?.catch(() => {});
+      if (this.#dirFd !== undefined) closeSync(this.#dirFd);
+      this.#dirFd = undefined;
+    }
   }
+}
+
+const ENTRY_FIELDS = new Set(['version', 'payoutId', 'baseUrl', 'idempotencyKey', 'body', 'createdAt', 'profile', 'batch', 'fingerprint', 'repeatKey', 'outcome']);
+
+/**
+ * The entry with its outcome set. One object literal, not `{ ...entry, outcome }`: in Node
+ * 20's V8 every object a spread followed by more properties makes has a hidden class of its
+ * own (a batch made one per row, and slowed every read of them). An entry with fields this
+ * payctl does not know (written by a newer one) keeps them, through the spread.
+ */
+function withOutcome(e: JournalEntry, outcome: Outcome): JournalEntry {
+  for (const k in e) if (!ENTRY_FIELDS.has(k)) return { ...e, outcome };
+  return {
+    version: e.version,
+    payoutId: e.payoutId,
+    baseUrl: e.baseUrl,
+    idempotencyKey: e.idempotencyKey,
+    body: e.body,
+    createdAt: e.createdAt,
+    profile: e.profile,
+    batch: e.batch,
+    fingerprint: e.fingerprint,
+    repeatKey: e.repeatKey,
+    outcome,
+  };
 }
 
 /**
@@ -580,6 +687,19 @@ export class Journal {
  * service under two spellings keeps one entry per payout.
  */
 export function journalBase(baseUrl: string): string {
+  let base = journalBases.get(baseUrl);
+  if (base === undefined) {
+    base = normalizedBase(baseUrl);
+    // A process talks to one or two services: the few answers are kept (each look-up asks).
+    if (journalBases.size > 64) journalBases.clear();
+    journalBases.set(baseUrl, base);
+  }
+  return base;
+}
+
+const journalBases = new Map<string, string>();
+
+function normalizedBase(baseUrl: string): string {
   let u: URL;
   try {
     u = new URL(baseUrl);
@@ -589,6 +709,26 @@ export function journalBase(baseUrl: string): string {
   const host = u.hostname.toLowerCase();
   const name = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' ? 'localhost' : host;
   return `${u.protocol}//${name}${u.port ? `:${u.port}` : ''}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+const fsyncFd = promisify(fsync);
+
+/**
+ * A marker: a symbolic link at `path` whose target is the entry name `name` (never followed).
+ * False when the path is taken. The folder it goes in is made when missing.
+ */
+function tryLink(name: string, path: string): boolean {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      symlinkSync(name, path);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'ENOENT' || attempt > 0) throw err;
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    }
+  }
 }
 
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -85,18 +85,41 @@ describe('Journal: group commit of the folder fsyncs', () => {
     for (const e of entries) expect(journal.get(BASE, e.payoutId)?.outcome?.kind).toBe('unknown');
   });
 
-  it('a look-up marker is a link of the entry as first written, not a new file; find() still finds the entry', async () => {
+  it('a look-up marker is a symbolic link named by the key whose target is the entry name (no folder, no file); find() still finds the entry', async () => {
     const journal = new Journal(root);
     const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: '{}', now: T0, origin: { fingerprint: 'same', repeatKey: 'again' } });
-    const markers = readdirSync(join(journal.dir, 'index'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    const name = readdirSync(journal.dir).find((n) => n.endsWith('.json'))!;
+    const index = join(journal.dir, 'index');
+    const markers = readdirSync(index, { withFileTypes: true });
     expect(markers).toHaveLength(2);
-    const ino = new Set(markers.map((d) => statSync(join(d.parentPath, d.name)).ino));
-    expect(ino.size).toBe(1);
+    for (const m of markers) {
+      expect(m.isSymbolicLink()).toBe(true);
+      expect(readlinkSync(join(index, m.name))).toBe(name);
+    }
     expect(journal.find(BASE, 'fingerprint', 'same')).toEqual([e]);
     expect(journal.find(BASE, 'repeat', 'again')).toEqual([e]);
-    // A second payout with the same fingerprint: both found, oldest first.
+    // A second payout with the same fingerprint: marked in the key's .more folder; both found, oldest first.
     const f = await journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: '{}', now: new Date(T0.getTime() + 1000), origin: { fingerprint: 'same' } });
+    expect(readdirSync(index).filter((n) => n.endsWith('.more'))).toHaveLength(1);
     expect(journal.find(BASE, 'fingerprint', 'same')).toEqual([e, f]);
+    // Marked again by a later attempt: left as it is, still found once.
+    expect(journal.find(BASE, 'fingerprint', 'same')).toHaveLength(2);
+  });
+
+  it('an index folder of an earlier payctl (one marker per entry, named after it) is still read and added to', async () => {
+    const journal = new Journal(root);
+    const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: '{}', now: T0, origin: { fingerprint: 'old' } });
+    const index = join(journal.dir, 'index');
+    const [marker] = readdirSync(index);
+    const name = readlinkSync(join(index, marker!));
+    // The layout journals had before: a folder per key holding a file named after each entry.
+    rmSync(join(index, marker!));
+    mkdirSync(join(index, marker!));
+    writeFileSync(join(index, marker!, name), '');
+    expect(journal.find(BASE, 'fingerprint', 'old')).toEqual([e]);
+    const f = await journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: '{}', now: new Date(T0.getTime() + 1000), origin: { fingerprint: 'old' } });
+    expect(readdirSync(join(index, marker!))).toHaveLength(2);
+    expect(journal.find(BASE, 'fingerprint', 'old')).toEqual([e, f]);
     // No temp file is left behind.
     expect(readdirSync(journal.dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
