@@ -331,10 +331,12 @@ export function payoutBody(r: PayoutRequest): string {
         provider: r.provider,
         accountNumber: r.account,
         phoneNumber: r.phone ?? null,
-        ...(r.note !== undefined ? { note: r.note } : {}),
+        // Left out when undefined (JSON.stringify omits it): the same text as when not written,
+        // and one object shape for every row (see batch.ts rowOutcome).
+        note: r.note,
       },
     },
-    ...(r.metadata ? { metadata: r.metadata } : {}),
+    metadata: r.metadata || undefined,
   };
   const json = JSON.stringify(body);
   return json.replace(AMOUNT_SLOT, minorToJsonNumber(r.amountMinor, r.digits));
