@@ -179,7 +179,8 @@ export class ApiClient {
       for (const [k, v] of Object.entries(all)) log(`> ${k}: ${redactHeader(k, v)}`);
       if (body !== undefined) log(`> ${sanitize(redactBody(body, secrets))}`);
     }
-    const started = performance.now();
+    // Timed only for --verbose: the global `performance` loads perf_hooks on first use (about a millisecond).
+    const started = log ? performance.now() : 0;
     // A per-call signal replaces the process's Ctrl-C signal (a batch lets requests in flight finish).
     const interrupt = signal ?? this.#opts.signal;
     // --timeout bounds the whole exchange: a service that drips its answer a byte at a time

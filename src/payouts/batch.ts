@@ -137,49 +137,88 @@ export async function runBatch(
     o.onProgress?.(stats);
   };
 
-  /**
-   * The next row to send, its journal entry already being written (rows accepted in an
-   * earlier run are settled on the way). Undefined when no rows are left or stopping.
-   */
-  const take = async (): Promise<{ i: number; it: BatchItem; entry: Promise<JournalEntry> } | undefined> => {
-    while (!o.stop.aborted) {
-      const n = await source.next();
-      if (n.done) return undefined;
-      const { i, it } = n.value;
-      // Until it is sent, the row counts as not sent (Ctrl-C may come first).
-      outcomes[i] = { row: it.row, payoutId: it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
-      const prior = it.earlier?.outcome;
-      if (prior?.kind === 'accepted') {
-        settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
-        continue;
+  /** A row taken to send, its journal entry being written. */
+  type Taken = { i: number; it: BatchItem; entry: Promise<JournalEntry> };
+  // Rows are journaled ahead of the senders, `ahead` at a time and all in the same moment:
+  // their lines share one write and one fsync of the log, their claims one fsync of the
+  // journal folder (instead of a group of whatever few rows finished together). A refill
+  // starts while the senders still have rows, so journaling stays off the requests' path.
+  // At most about twice `ahead` rows are journaled and not yet sent; on Ctrl-C they are
+  // reported as not sent, and a rerun sends them under the keys journaled now.
+  const ahead = Math.max(1, o.concurrency);
+  const ready: Taken[] = [];
+  let drained = false;
+  let refilling: Promise<void> | undefined;
+  // Reading the rows failed (the file changed meanwhile): every sender stops with it.
+  let failure: { err: unknown } | undefined;
+
+  const journal = (i: number, it: BatchItem): Taken => {
+    const entry = o.journal.begin({
+      baseUrl: o.api.baseUrl,
+      payoutId: it.request.payoutId,
+      body: it.body,
+      idempotencyKey: it.idempotencyKey,
+      now: o.clock.now(),
+      // In this run's log: rows journaled at the same moment share one write and one fsync.
+      log: true,
+      // Items come looked up (batch-load.ts lookUpRow, plan send): no entry then, none looked for again.
+      absent: it.earlier === undefined,
+      profile: o.profile,
+      origin: {
+        batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row } : undefined,
+        fingerprint: it.fingerprint || undefined,
+      },
+    });
+    entry.catch(() => {}); // handled where it is awaited
+    return { i, it, entry };
+  };
+
+  /** The next `ahead` rows to send pulled from the file, then journaled together (rows accepted in an earlier run are settled on the way). */
+  const refill = (): Promise<void> =>
+    (refilling ??= (async () => {
+      const rows: Array<{ i: number; it: BatchItem }> = [];
+      while (rows.length < ahead && !o.stop.aborted) {
+        const n = await source.next();
+        if (n.done) {
+          drained = true;
+          break;
+        }
+        const { i, it } = n.value;
+        // Until it is sent, the row counts as not sent (Ctrl-C may come first).
+        outcomes[i] = { row: it.row, payoutId: it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
+        const prior = it.earlier?.outcome;
+        if (prior?.kind === 'accepted') {
+          settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
+          continue;
+        }
+        rows.push(n.value);
       }
-      const entry = o.journal.begin({
-        baseUrl: o.api.baseUrl,
-        payoutId: it.request.payoutId,
-        body: it.body,
-        idempotencyKey: it.idempotencyKey,
-        now: o.clock.now(),
-        // In this run's log: rows journaled at the same moment share one write and one fsync.
-        log: true,
-        // Items come looked up (batch-load.ts lookUpRow, plan send): no entry then, none looked for again.
-        absent: it.earlier === undefined,
-        profile: o.profile,
-        origin: {
-          batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row } : undefined,
-          fingerprint: it.fingerprint || undefined,
-        },
-      });
-      entry.catch(() => {}); // handled where it is awaited
-      return { i, it, entry };
+      for (const r of rows) ready.push(journal(r.i, r.it));
+    })()
+      .catch((err: unknown) => {
+        failure = { err };
+        drained = true;
+      })
+      .finally(() => (refilling = undefined)));
+
+  /** The next row to send, its journal entry already being written; undefined when no rows are left or stopping. */
+  const take = async (): Promise<Taken | undefined> => {
+    for (;;) {
+      if (failure) throw failure.err;
+      if (o.stop.aborted) return undefined;
+      const next = ready.shift();
+      if (next) {
+        if (ready.length < ahead && !drained) void refill();
+        return next;
+      }
+      if (drained) return undefined;
+      await refill();
     }
-    return undefined;
   };
 
   const worker = async () => {
-    // Each sender journals its next row while its current request is in flight, so the
-    // fsyncs stay off the path of the requests. A row journaled but not sent (Ctrl-C) is
-    // simply sent by the rerun, with the same key.
-    for (let cur = await take(); cur && !o.stop.aborted;) {
+    // A row journaled but not sent (Ctrl-C) is simply sent by the rerun, with the same key.
+    for (let cur = await take(); cur && !o.stop.aborted; cur = await take()) {
       const { i, it } = cur;
       let entry: JournalEntry;
       try {
@@ -187,11 +226,8 @@ export async function runBatch(
       } catch (err) {
         // Not journaled, so not sent: the rerun sends it.
         settle(i, rowOutcome(it, 'not sent', { message: `not journaled, so not sent: ${(err as Error).message}` }));
-        cur = await take();
         continue;
       }
-      const following = take();
-      following.catch(() => {}); // awaited below
       stats.inFlight++;
       o.onProgress?.(stats);
       try {
@@ -226,7 +262,6 @@ export async function runBatch(
         stats.inFlight--;
         settle(i, rowOutcome(it, 'unknown', { message: (err as Error).message }));
       }
-      cur = await following;
     }
   };
 

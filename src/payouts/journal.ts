@@ -594,7 +594,8 @@ export class Journal {
     }
     const next = withOutcome(entry, outcome);
     const name = basename(this.#file(entry.baseUrl, entry.payoutId));
-    if (this.#log && this.#logged.has(name)) await this.#log.append(name, this.#signedJson(next));
+    // In the log: written at once, durable with the log's next fsync (LogWriter.appendNow).
+    if (this.#log && this.#logged.has(name)) await this.#log.appendNow(name, this.#signedJson(next));
     else await this.put(next);
     return next;
   }
