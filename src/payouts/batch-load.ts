@@ -59,7 +59,7 @@ interface ValidRow {
  * so 10 MB for a file of 10,000 rows, instead of a second and third parse and validation
  * of every row. A larger file is parsed again by each pass (memory stays per distinct payout).
  */
-const KEEP_ROWS_BYTES = 8 * 1024 * 1024;
+const KEEP_ROWS_BYTES = Number(process.env.KEEPX ?? 8 * 1024 * 1024);
 
 export interface IdentifiedRow {
   row: number;
@@ -171,6 +171,12 @@ export interface BatchCheck {
   duplicated: Set<string>;
   /** 64-bit hashes of explicit payout ids given on two or more rows (or colliding). */
   idsTwice: Set<bigint>;
+  /**
+   * Rows the plan found no journal entry for, by row number: the send does not look them up
+   * again. (One journaled since, by another payctl, is still found: its claim fails, and its
+   * entry is the one sent, under its key.)
+   */
+  absent?: Set<number>;
 }
 
 /** The first 64 bits of a SHA-256, as a number to sort: 8 bytes a row instead of a map entry. */
@@ -365,6 +371,7 @@ export async function planBatch(
   const matched = new RunTally(true);
   const other = new RunTally(true);
   const dups = new Map<string, DuplicateGroup>();
+  const absent = new Set<number>();
   let rows = 0;
   let toSend = 0;
   let matchRows = 0;
@@ -372,6 +379,7 @@ export async function planBatch(
   for await (const identified of identifiedRows(src, problems, checked)) {
     rows++;
     const r = lookUpRow(identified, journal, baseUrl);
+    if (!r.earlier) absent.add(r.row);
     if (checked.duplicated.has(r.fingerprint)) {
       const g = dups.get(r.fingerprint);
       if (g) g.rows.push(r.row);
@@ -402,6 +410,7 @@ export async function planBatch(
       }
     }
   }
+  checked.absent = absent;
   if (conflicts.length) throw new UsageError(`${src.path}: ${plural(conflicts.length, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
   if (problems.length)
     throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
@@ -430,7 +439,7 @@ function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
 /** Pass 3: the rows to hand to the batch runner, one at a time, each with its earlier entry. */
 export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string): AsyncGenerator<LoadedRow> {
   const problems: Problem[] = [];
-  for await (const r of identifiedRows(src, problems, checked)) yield lookUpRow(r, journal, baseUrl);
+  for await (const r of identifiedRows(src, problems, checked)) yield checked.absent?.has(r.row) ? r : lookUpRow(r, journal, baseUrl);
   // The file is read again while sending: a problem now means it was changed meanwhile.
   if (problems.length) {
     throw new LocalError(

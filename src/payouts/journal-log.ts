@@ -14,7 +14,7 @@
  * crash (no newline at its end) is never read: its claim was never made.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFolder } from '../config/paths.js';
@@ -136,8 +136,40 @@ export class LogWriter {
    */
   appendNow(name: string, entryJson: string): Promise<void> {
     if (this.#fd === undefined) return this.append(name, entryJson);
-    writeAll(this.#fd, Buffer.from(`{"name":${JSON.stringify(name)},"entry":${entryJson}}\n`, 'utf8'));
-    return Promise.resolve();
+    // Lines of the same turn of the event loop (answers read together) go in one write, made
+    // as soon as that turn's callbacks have run.
+    this.#now.push(`{"name":${JSON.stringify(name)},"entry":${entryJson}}\n`);
+    if (!this.#nowWritten) {
+      let done!: { resolve: () => void; reject: (err: unknown) => void };
+      this.#nowWritten = new Promise<void>((resolve, reject) => (done = { resolve, reject }));
+      this.#nowDone = done;
+      this.#nowFlush = setImmediate(() => this.#writeNow());
+    }
+    return this.#nowWritten;
+  }
+
+  #now: string[] = [];
+  #nowFlush: NodeJS.Immediate | undefined;
+  /** Resolves once the lines appended with appendNow so far are written. */
+  #nowWritten: Promise<void> | undefined;
+  #nowDone: { resolve: () => void; reject: (err: unknown) => void } | undefined;
+
+  #writeNow(): void {
+    clearImmediate(this.#nowFlush);
+    const done = this.#nowDone;
+    const lines = this.#now.join('');
+    this.#nowFlush = undefined;
+    this.#nowWritten = undefined;
+    this.#nowDone = undefined;
+    this.#now = [];
+    if (!done) return;
+    try {
+      if (this.#fd === undefined) throw new Error('the journal log was closed');
+      writeAll(this.#fd, Buffer.from(lines, 'utf8'));
+      done.resolve();
+    } catch (err) {
+      done.reject(err);
+    }
   }
 
   /**
@@ -167,33 +199,94 @@ export class LogWriter {
 
   /**
    * Rewrites the log with only the latest line of each entry in `names` (a new file, fsynced,
-   * renamed over it) and closes it. Waits for every append first. Lines are kept as the text
-   * they are, never parsed whole: a long batch's log is not held as objects.
+   * renamed over it) and closes it. Waits for every append first. Streamed: one pass finds
+   * where each entry's latest line is, a second copies those lines, a megabyte at a time, so
+   * a long batch's log (two lines of about a kilobyte a row) is never held in memory whole.
    */
   async compact(names: ReadonlySet<string>): Promise<void> {
     if (!this.#fh) return;
     await this.#tail.catch(() => {});
+    this.#writeNow();
     const fh = await this.#fh;
     await fh.close();
     this.#fh = undefined;
     this.#fd = undefined;
-    const latest = new Map<string, string>();
-    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
-      // Every line starts with its name (LogWriter writes {"name":…,"entry":…}).
-      const name = /^\{"name":"([^"]+)"/.exec(line)?.[1];
-      if (name !== undefined && names.has(name)) latest.set(name, line);
-    }
     const tmp = `${this.file}.${randomUUID()}.tmp`;
-    const out = await open(tmp, 'wx', 0o600);
+    const src = openSync(this.file, 'r');
     try {
-      await out.writeFile([...latest.values()].join('\n') + (latest.size ? '\n' : ''));
-      await out.sync();
+      const latest = latestLines(src, names);
+      const out = await open(tmp, 'wx', 0o600);
+      try {
+        copyRanges(src, out.fd, latest);
+        await out.sync();
+      } finally {
+        await out.close();
+      }
     } finally {
-      await out.close();
+      closeSync(src);
     }
     await rename(tmp, this.file);
     await fsyncFolder(this.#folder);
   }
+}
+
+const CHUNK = 1 << 20;
+/** Every line starts with its name: LogWriter writes `{"name":"…","entry":…}`. */
+const NAME_PREFIX = Buffer.from('{"name":"');
+
+/** Where the latest whole line of each entry in `names` is in the file: [offset, length with its newline], in file order. */
+function latestLines(fd: number, names: ReadonlySet<string>): Array<[number, number]> {
+  const latest = new Map<string, [number, number]>();
+  let buf = Buffer.alloc(CHUNK);
+  let at = 0; // file offset of buf[0]
+  let have = 0;
+  for (;;) {
+    if (have === buf.length) {
+      // A line longer than the buffer: a bigger one.
+      const bigger = Buffer.alloc(buf.length * 2);
+      buf.copy(bigger, 0, 0, have);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, have, buf.length - have, at + have);
+    if (n === 0) break;
+    have += n;
+    let start = 0;
+    for (let nl = buf.indexOf(0x0a, start); nl !== -1 && nl < have; nl = buf.indexOf(0x0a, start)) {
+      if (buf.compare(NAME_PREFIX, 0, NAME_PREFIX.length, start, start + NAME_PREFIX.length) === 0) {
+        const q = buf.indexOf(0x22, start + NAME_PREFIX.length);
+        if (q !== -1 && q < nl) {
+          const name = buf.toString('latin1', start + NAME_PREFIX.length, q);
+          if (names.has(name)) latest.set(name, [at + start, nl + 1 - start]);
+        }
+      }
+      start = nl + 1;
+    }
+    // Keep the unfinished line (a line cut short by a crash stays unfinished: never copied).
+    buf.copy(buf, 0, start, have);
+    at += start;
+    have -= start;
+  }
+  return [...latest.values()].sort((x, y) => x[0] - y[0]);
+}
+
+/** The byte ranges of `from` written to `to`, in order, through a buffer of a megabyte or so. */
+function copyRanges(from: number, to: number, ranges: Array<[number, number]>): void {
+  let out = Buffer.alloc(CHUNK);
+  let used = 0;
+  for (const [offset, length] of ranges) {
+    if (used + length > out.length) {
+      writeAll(to, out.subarray(0, used));
+      used = 0;
+      if (length > out.length) out = Buffer.alloc(length);
+    }
+    for (let got = 0; got < length;) {
+      const n = readSync(from, out, used + got, length - got, offset + got);
+      if (n === 0) throw new Error('the journal log was cut short while it was being compacted');
+      got += n;
+    }
+    used += length;
+  }
+  writeAll(to, out.subarray(0, used));
 }
 
 interface LogIndex {
