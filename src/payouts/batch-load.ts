@@ -59,7 +59,7 @@ interface ValidRow {
  * so 10 MB for a file of 10,000 rows, instead of a second and third parse and validation
  * of every row. A larger file is parsed again by each pass (memory stays per distinct payout).
  */
-const KEEP_ROWS_BYTES = Number(process.env.KEEPX ?? 8 * 1024 * 1024);
+const KEEP_ROWS_BYTES = 8 * 1024 * 1024;
 
 export interface IdentifiedRow {
   row: number;
