@@ -292,6 +292,8 @@ function copyRanges(from: number, to: number, ranges: Array<[number, number]>): 
 interface LogIndex {
   offset: number;
   lines: Map<string, LogLine>;
+  /** Names of the entries with each fingerprint and repeat key (`f:<key>`, `r:<key>`), for look-up markers. */
+  keys: Map<string, Set<string>>;
 }
 
 /** What readers know of each log: the latest line of every entry, read incrementally. */
@@ -305,6 +307,18 @@ export class LogReader {
 
   /** The latest line of entry `name` in log `log`, or undefined (a log that is not there: none). */
   line(log: string, name: string): LogLine | undefined {
+    return this.#index(log)?.lines.get(name);
+  }
+
+  /**
+   * The names of the entries in log `log` that a line gives this fingerprint or repeat key
+   * (unchecked: each is read and verified by the journal; a later line may have changed it).
+   */
+  named(log: string, kind: 'fingerprint' | 'repeat', key: string): string[] {
+    return [...(this.#index(log)?.keys.get(`${kind === 'fingerprint' ? 'f' : 'r'}:${key}`) ?? [])];
+  }
+
+  #index(log: string): LogIndex | undefined {
     if (!LOG_NAME.test(log)) return undefined;
     const file = join(this.#folder, log);
     let size: number;
@@ -316,11 +330,11 @@ export class LogReader {
     let idx = this.#logs.get(log);
     // A log rewritten shorter (compacted) is read again from its start.
     if (!idx || size < idx.offset) {
-      idx = { offset: 0, lines: new Map() };
+      idx = { offset: 0, lines: new Map(), keys: new Map() };
       this.#logs.set(log, idx);
     }
     if (size > idx.offset) this.#readFrom(file, idx, size);
-    return idx.lines.get(name);
+    return idx;
   }
 
   #readFrom(file: string, idx: LogIndex, size: number): void {
@@ -346,7 +360,18 @@ export class LogReader {
       if (!raw) continue;
       try {
         const l = JSON.parse(raw) as LogLine;
-        if (typeof l.name === 'string' && typeof l.entry === 'object' && l.entry !== null) idx.lines.set(l.name, l);
+        if (typeof l.name === 'string' && typeof l.entry === 'object' && l.entry !== null) {
+          idx.lines.set(l.name, l);
+          for (const [k, v] of [
+            ['f', l.entry.fingerprint],
+            ['r', l.entry.repeatKey],
+          ] as const) {
+            if (typeof v !== 'string') continue;
+            const names = idx.keys.get(`${k}:${v}`);
+            if (names) names.add(l.name);
+            else idx.keys.set(`${k}:${v}`, new Set([l.name]));
+          }
+        }
       } catch {
         // Not a line payctl wrote whole: passed over (what it claimed is checked where it is read).
       }

@@ -15,22 +15,7 @@
  * cleaned up.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  statSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, fsync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
@@ -325,12 +310,15 @@ export class Journal {
 
   /**
    * Where the markers of one look-up key are: `index/<hash>`. The first entry with the key
-   * is marked by a symbolic link there whose target is the entry's file name (one inode,
-   * no data block, no folder: a batch makes one per row); each further entry by a link
-   * named after it in the folder `index/<hash>.more`. Journals written before hold a folder
-   * at `index/<hash>` itself, with one marker per entry named after it: still read, and
-   * added to. Only names are used, never followed: each is checked and its entry verified
-   * (its HMAC) when read.
+   * is marked by a hard link there: of the log's claim file for an entry kept in a batch's
+   * log (the entries of that log with the key are then found in it), else of the entry's
+   * file as first written (its content names the payout). A link is a name only: no inode
+   * is made (on a file system short of free inodes, making one can take half a millisecond),
+   * and a batch makes one per row. Each further entry with the key is marked in the folder
+   * `index/<hash>.more` by a link named after the entry. Journals written before hold a
+   * folder at `index/<hash>` itself, one marker per entry named after it: still read, and
+   * added to. Whatever a marker says is only a lead: every entry found is read and verified
+   * (its HMAC) and checked to have the key.
    */
   #marker(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
     const h = createHash('sha256')
@@ -340,15 +328,26 @@ export class Journal {
     return join(this.dir, 'index', h);
   }
 
-  /** The entry names marked for one look-up key (unchecked). */
-  #marked(marker: string): string[] {
+  /** The entry names a look-up key's markers lead to (unchecked). */
+  #marked(marker: string, kind: 'fingerprint' | 'repeat', key: string): string[] {
     try {
       const st = lstatSync(marker, { throwIfNoEntry: false });
       if (!st) return [];
       if (st.isDirectory()) return readdirSync(marker);
-      if (!st.isSymbolicLink()) return [];
       const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(`${marker}.more`) : [];
-      return [readlinkSync(marker), ...more];
+      if (!st.isFile() || st.size > 64 * 1024) return more;
+      let first: unknown;
+      try {
+        first = JSON.parse(readFileSync(marker, 'utf8'));
+      } catch {
+        return more; // not a marker payctl made: nothing it leads to
+      }
+      const claim = claimOf(first);
+      if (claim === 'changed') return more;
+      if (claim) return [...this.#logs.named(claim.log, kind, key), ...more];
+      const e = first as Partial<JournalEntry>;
+      if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return more;
+      return [basename(this.#file(e.baseUrl, e.payoutId)), ...more];
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
@@ -362,7 +361,7 @@ export class Journal {
   find(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): JournalEntry[] {
     this.#checkDir();
     const out: JournalEntry[] = [];
-    for (const name of new Set(this.#marked(this.#marker(baseUrl, kind, key)))) {
+    for (const name of new Set(this.#marked(this.#marker(baseUrl, kind, key), kind, key))) {
       if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
       const e = this.#read(join(this.dir, name));
       if (!e || journalBase(e.baseUrl) !== journalBase(baseUrl)) continue;
@@ -373,25 +372,24 @@ export class Journal {
   }
 
   /**
-   * The look-up markers of a new entry (`name`: its file name), one per look-up key, made
+   * The look-up markers of a new entry (`name`: its file name), hard links of `target` (the
+   * log's claim file, or the entry's file as first written), one per look-up key, made
    * before the entry itself: one whose entry never got written is passed over by find().
-   * Synchronous: a symbolic link is microseconds in the kernel, less than a hand-off to the
-   * thread pool and back. A marker made by an earlier attempt is left as it is.
+   * Synchronous: a link is microseconds in the kernel, less than a hand-off to the thread
+   * pool and back. Made again by a later attempt, a marker changes nothing find() returns.
    */
-  #mark(entry: JournalEntry, name: string): void {
+  #mark(entry: JournalEntry, name: string, target: string): void {
     for (const [kind, key] of [
       ['fingerprint', entry.fingerprint],
       ['repeat', entry.repeatKey],
     ] as const) {
       if (!key) continue;
       const marker = this.#marker(entry.baseUrl, kind, key);
-      if (tryLink(name, marker)) continue;
-      const st = lstatSync(marker, { throwIfNoEntry: false });
-      if (st?.isSymbolicLink() && readlinkSync(marker) === name) continue;
-      // A folder, as journals written before hold it; else the first marker is another entry's.
-      const folder = st?.isDirectory() ? marker : `${marker}.more`;
+      if (tryLink(target, marker)) continue;
+      // Taken: a folder, as journals written before hold it, or the first entry's marker.
+      const folder = lstatSync(marker, { throwIfNoEntry: false })?.isDirectory() ? marker : `${marker}.more`;
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      tryLink(name, join(folder, name));
+      tryLink(target, join(folder, name));
     }
   }
 
@@ -505,7 +503,7 @@ export class Journal {
   async #create(entry: JournalEntry): Promise<boolean> {
     const tmp = await this.#temp(entry);
     try {
-      this.#mark(entry, basename(this.#file(entry.baseUrl, entry.payoutId)));
+      this.#mark(entry, basename(this.#file(entry.baseUrl, entry.payoutId)), tmp);
       await link(tmp, this.#file(entry.baseUrl, entry.payoutId));
       return true;
     } catch (err) {
@@ -625,8 +623,8 @@ export class Journal {
     this.#log ??= new LogWriter(this.dir);
     const name = basename(this.#file(entry.baseUrl, entry.payoutId));
     await this.#log.append(name, this.#signedJson(entry));
-    const claim = await this.#log.claimFile(1);
-    this.#mark(entry, name);
+    const claim = await this.#log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
+    this.#mark(entry, name, claim);
     try {
       linkSync(claim, join(this.dir, name));
     } catch (err) {
@@ -714,14 +712,11 @@ function normalizedBase(baseUrl: string): string {
 
 const fsyncFd = promisify(fsync);
 
-/**
- * A marker: a symbolic link at `path` whose target is the entry name `name` (never followed).
- * False when the path is taken. The folder it goes in is made when missing.
- */
-function tryLink(name: string, path: string): boolean {
+/** A marker: a hard link of `target` at `path`; false when the path is taken. The folder it goes in is made when missing. */
+function tryLink(target: string, path: string): boolean {
   for (let attempt = 0; ; attempt++) {
     try {
-      symlinkSync(name, path);
+      linkSync(target, path);
       return true;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

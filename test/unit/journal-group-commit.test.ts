@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -85,16 +85,17 @@ describe('Journal: group commit of the folder fsyncs', () => {
     for (const e of entries) expect(journal.get(BASE, e.payoutId)?.outcome?.kind).toBe('unknown');
   });
 
-  it('a look-up marker is a symbolic link named by the key whose target is the entry name (no folder, no file); find() still finds the entry', async () => {
+  it('a look-up marker is a hard link named by the key, of the entry as first written (no new file); find() still finds the entry', async () => {
     const journal = new Journal(root);
     const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: '{}', now: T0, origin: { fingerprint: 'same', repeatKey: 'again' } });
     const name = readdirSync(journal.dir).find((n) => n.endsWith('.json'))!;
     const index = join(journal.dir, 'index');
     const markers = readdirSync(index, { withFileTypes: true });
     expect(markers).toHaveLength(2);
+    const entryInode = statSync(join(journal.dir, name)).ino;
     for (const m of markers) {
-      expect(m.isSymbolicLink()).toBe(true);
-      expect(readlinkSync(join(index, m.name))).toBe(name);
+      expect(m.isFile()).toBe(true);
+      expect(statSync(join(index, m.name)).ino).toBe(entryInode);
     }
     expect(journal.find(BASE, 'fingerprint', 'same')).toEqual([e]);
     expect(journal.find(BASE, 'repeat', 'again')).toEqual([e]);
@@ -102,8 +103,29 @@ describe('Journal: group commit of the folder fsyncs', () => {
     const f = await journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: '{}', now: new Date(T0.getTime() + 1000), origin: { fingerprint: 'same' } });
     expect(readdirSync(index).filter((n) => n.endsWith('.more'))).toHaveLength(1);
     expect(journal.find(BASE, 'fingerprint', 'same')).toEqual([e, f]);
-    // Marked again by a later attempt: left as it is, still found once.
-    expect(journal.find(BASE, 'fingerprint', 'same')).toHaveLength(2);
+    // No temp file is left behind.
+    expect(readdirSync(journal.dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it("entries kept in a batch's log are marked by links of the log's claim file and found through the log, also by another process", async () => {
+    const journal = new Journal(root);
+    const begin = (id: string, fingerprint: string) => journal.begin({ baseUrl: BASE, payoutId: id, body: '{}', now: T0, log: true, origin: { fingerprint } });
+    const [a, b, c] = await Promise.all([begin('p-1', 'one'), begin('p-2', 'two'), begin('p-3', 'one')]);
+    const index = join(journal.dir, 'index');
+    const claims = readdirSync(join(journal.dir, 'log')).filter((n) => n.endsWith('.claim'));
+    expect(claims).toHaveLength(1);
+    const claimInode = statSync(join(journal.dir, 'log', claims[0]!)).ino;
+    // One marker per key, and one in the .more folder for the second entry with the key "one": all links of the claim.
+    const files = readdirSync(index, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    expect(files).toHaveLength(3);
+    for (const d of files) expect(statSync(join(d.parentPath, d.name)).ino).toBe(claimInode);
+    const other = new Journal(root);
+    expect(other.find(BASE, 'fingerprint', 'one').map((x) => x.payoutId)).toEqual([a!.payoutId, c!.payoutId].sort());
+    expect(other.find(BASE, 'fingerprint', 'two')).toEqual([b]);
+    expect(other.find(BASE, 'fingerprint', 'three')).toEqual([]);
+    await journal.closeLog();
+    // After compaction, still found.
+    expect(new Journal(root).find(BASE, 'fingerprint', 'two')).toEqual([b]);
   });
 
   it('an index folder of an earlier payctl (one marker per entry, named after it) is still read and added to', async () => {
@@ -111,7 +133,7 @@ describe('Journal: group commit of the folder fsyncs', () => {
     const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: '{}', now: T0, origin: { fingerprint: 'old' } });
     const index = join(journal.dir, 'index');
     const [marker] = readdirSync(index);
-    const name = readlinkSync(join(index, marker!));
+    const name = readdirSync(journal.dir).find((n) => n.endsWith('.json'))!;
     // The layout journals had before: a folder per key holding a file named after each entry.
     rmSync(join(index, marker!));
     mkdirSync(join(index, marker!));
