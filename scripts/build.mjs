@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 // payctl speaks HTTP/1.1 only (its Agent sets allowH2: false, so TLS never negotiates h2),
 // and undici's HTTP/2 client is never reached; left in, it loads node:http2 on every run.
@@ -25,6 +26,23 @@ const noHttp2 = {
     );
     b.onLoad({ filter: /.*/, namespace: 'payctl-stub' }, () => ({
       contents: "module.exports = function connectH2() { throw new Error('payctl does not use HTTP/2'); };",
+      loader: 'js',
+    }));
+  },
+};
+
+// undici requires node:assert in most of its modules and only ever calls assert(value, message).
+// Loading node:assert makes Node create process.stderr (its colour check reads stderr.isTTY),
+// a pipe's socket that `balances --json`, writing nothing there, need not make. undici gets an
+// assert that hands any falsy value to node:assert, loaded then, to throw as it would.
+const undiciLazyAssert = {
+  name: 'undici-lazy-assert',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      args.importer.includes(join('node_modules', 'undici', 'lib')) ? { path: 'assert', namespace: 'payctl-assert' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'payctl-assert' }, () => ({
+      contents: "module.exports = function assert(...args) { if (!args[0]) require('node:assert')(...args); };",
       loader: 'js',
     }));
   },
@@ -87,13 +105,14 @@ try {
     ...common,
     entryPoints: ['src/cli.ts'],
     outfile: join(out, 'cli.cjs'),
-    plugins: [noHttp2, lazyChildProcess, vendored],
+    plugins: [noHttp2, undiciLazyAssert, lazyChildProcess, vendored],
     // import() of a vendor bundle becomes require(): the bundle runs as a script, where Node 20
     // has no loader for import().
     supported: { 'dynamic-import': false },
     // The sources are ES modules: import.meta.url is the bundle's file URL, which bin/payctl.js
-    // passes beside __filename to the function it wraps the bundle in.
-    define: { 'import.meta.url': '__payctl_module_url' },
+    // passes beside __filename to the function it wraps the bundle in. The version is written
+    // in, so that no run reads package.json for it (src/program.ts, version()).
+    define: { 'import.meta.url': '__payctl_module_url', __PAYCTL_VERSION__: JSON.stringify(pkg.version) },
   });
   const vendor = await Promise.all(
     Object.entries(VENDOR).map(([name, contents]) =>

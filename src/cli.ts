@@ -2,7 +2,6 @@
  * The entry: builds Deps from the process, runs the command tree (program.ts), and turns
  * errors into exit codes. Command modules are imported only when their command runs.
  */
-import { isatty } from 'node:tty';
 import { CommanderError, type Command } from 'commander';
 import { ExitCode, UsageError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
@@ -71,10 +70,13 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = cmd.optsWithGlobals<{ color?: boolean }>().color !== false;
     mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
+    // Loaded here, not at start-up: node:tty brings node:net, which --help never needs.
+    const { isatty } = await import('node:tty');
     // Every known secret is masked in everything written, in every mode (output/secrets.ts).
     const io = ioFrom(
       // Node makes process.stdin (and loads its stream modules) when it is first read, a few
-      // ms that most commands never need: the terminal check does not make it.
+      // ms that most commands never need: the terminal check does not make it. The same for
+      // process.stderr (a pipe's stream is a socket), which `balances --json` never writes.
       proc === process
         ? {
             get stdin() {
@@ -82,7 +84,10 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
             },
             stdinIsTTY: isatty(0),
             stdout: proc.stdout,
-            stderr: proc.stderr,
+            get stderr() {
+              return proc.stderr;
+            },
+            stderrIsTTY: isatty(2),
           }
         : proc,
       globals,
@@ -98,7 +103,8 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     exitCode = typeof code === 'number' ? code : 0;
   };
 
-  const program = buildProgram(run);
+  // Only the commands these words can reach (program.ts, reachOf).
+  const program = buildProgram(run, argv);
   program.exitOverride();
   let usageMessage = '';
   program.configureOutput({

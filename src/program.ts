@@ -75,12 +75,57 @@ export function splitShortFlags(program: Command, args: readonly string[]): stri
   return out;
 }
 
+/** The version the build wrote in (scripts/build.mjs, esbuild's define); undefined when run from the sources (tests). */
+declare const __PAYCTL_VERSION__: string | undefined;
+
+/** package.json's version: written into the bundle by the build, read from the file only when run from the sources. */
 export function version(): string {
+  if (typeof __PAYCTL_VERSION__ === 'string') return __PAYCTL_VERSION__;
   const require = createRequire(import.meta.url);
   return (require('../package.json') as { version: string }).version;
 }
 
-export function buildProgram(run: Runner): Command {
+/** The program's options that take no value, and those that take one (as `--profile x` or `--profile=x`). */
+const ROOT_FLAGS = new Set(['--json', '--no-input', '--no-color', '-v', '--verbose']);
+const ROOT_VALUES = new Set(['-p', '--profile', '--base-url', '--timeout']);
+
+/**
+ * How much of the tree the words typed after `payctl` can reach, so that a run builds only
+ * that (building every command, option and verb is most of --help's own time):
+ * - `only`: the words name a top-level command that is no group (`balances`, `history`),
+ *   after nothing but the program's own options: that command is the only one commander
+ *   can dispatch to, and no group's suggestions can be asked for;
+ * - `shallow`: the program's help and nothing else (`payctl --help`): every top-level
+ *   command with its options and arguments (its line in the list), without the verbs of
+ *   the groups, which that help does not show.
+ * Anything else (a group, `help`, an unknown word or option, a group of short flags, which
+ * splitShortFlags reads against the whole tree) builds the whole tree, as does no argv.
+ */
+export function reachOf(argv: readonly string[] | undefined): { only?: string; shallow?: boolean } {
+  if (argv === undefined) return {};
+  const end = argv.indexOf('--');
+  if ((end < 0 ? argv : argv.slice(0, end)).some((a) => /^-[A-Za-z]{2,}$/.test(a))) return {};
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (ROOT_FLAGS.has(word) || [...ROOT_VALUES].some((f) => f.startsWith('--') && word.startsWith(`${f}=`))) continue;
+    if (ROOT_VALUES.has(word)) {
+      i++;
+      continue;
+    }
+    if (word === '-h' || word === '--help') {
+      help = true;
+      continue;
+    }
+    const spec = TREE.find((s) => s.name === word);
+    return !help && spec !== undefined && 'load' in spec ? { only: word } : {};
+  }
+  return help ? { shallow: true } : {};
+}
+
+/** The command tree; with `argv`, only the part those words can reach (reachOf). */
+export function buildProgram(run: Runner, argv?: readonly string[]): Command {
+  const reach = reachOf(argv);
   const program = new PayctlCommand('payctl')
     .asGroup()
     .description('Send payouts and check wallet balances from the terminal.')
@@ -99,19 +144,20 @@ export function buildProgram(run: Runner): Command {
     .addHelpText('after', EXAMPLES(['payctl sandbox start --detach', 'payctl balances --profile sandbox', 'payctl payouts list --status Pending --json']));
 
   for (const spec of TREE) {
+    if (reach.only !== undefined && spec.name !== reach.only) continue;
     // A group has verbs and no run of its own; a command may have both (history).
     if (!('load' in spec)) {
       const group = program.command(spec.name).asGroup().description(spec.summary);
       const after = helpAfter(spec);
       if (after !== undefined) group.addHelpText('after', after);
-      for (const verb of spec.commands) addSpec(group, verb, run);
-    } else addSpec(program, spec, run);
+      if (!reach.shallow) for (const verb of spec.commands) addSpec(group, verb, run);
+    } else addSpec(program, spec, run, reach.shallow);
   }
   return program;
 }
 
-/** One verb under its parent: its arguments, options and help, and an action that runs its module. */
-function addSpec(parent: Command, spec: CommandSpec, run: Runner): void {
+/** One verb under its parent: its arguments, options and help, and an action that runs its module (`shallow`: without its verbs). */
+function addSpec(parent: Command, spec: CommandSpec, run: Runner, shallow = false): void {
   const cmd = parent.command(spec.name, spec.hidden && { hidden: true }).description(spec.summary);
   for (const a of spec.arguments ?? []) {
     if (a.choices) cmd.addArgument(new Argument(a.name, a.description).choices(a.choices));
@@ -156,7 +202,7 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner): void {
         self.error(`error: ${given[0]!.long} is an option of '${self.name()}', not of '${self.name()} ${sub.name()}'`, { code: 'commander.unknownOption' });
     });
   }
-  for (const sub of spec.commands ?? []) {
+  for (const sub of shallow ? [] : (spec.commands ?? [])) {
     addSpec(cmd, sub, run);
     // Its help lists the program's options as global, not this command's own (refused there).
     const own = new Set(cmd.options);

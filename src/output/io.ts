@@ -53,6 +53,8 @@ export function ioFrom(
     stdinIsTTY?: boolean;
     stdout: Stream<NodeJS.WritableStream>;
     stderr: Stream<NodeJS.WritableStream>;
+    /** Whether stderr is a terminal, when known without making the stream (read only on first use). */
+    stderrIsTTY?: boolean;
   },
   o: { json: boolean; noInput: boolean },
   color: (isTTY: boolean) => boolean,
@@ -60,13 +62,17 @@ export function ioFrom(
 ): IO {
   const stdinIsTTY = s.stdinIsTTY ?? s.stdin.isTTY === true;
   const stdoutIsTTY = s.stdout.isTTY === true;
-  const stderrIsTTY = s.stderr.isTTY === true;
+  const stderrIsTTY = s.stderrIsTTY ?? s.stderr.isTTY === true;
+  let stderr: NodeJS.WritableStream | undefined;
   return {
     get stdin() {
       return s.stdin;
     },
     stdout: wrap(s.stdout),
-    stderr: wrap(s.stderr),
+    // Made (and wrapped) on first write: a run that writes nothing there never makes it.
+    get stderr() {
+      return (stderr ??= wrap(s.stderr));
+    },
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,

@@ -63,7 +63,8 @@ interface Outcome {
   error?: unknown;
 }
 
-async function attempt(argv: string[]): Promise<Outcome> {
+/** `partial`: the tree built as main builds it, only what argv can reach (program.ts reachOf); else the whole tree. */
+async function attempt(argv: string[], partial = false): Promise<Outcome> {
   const runs: Parsed[] = [];
   const runner: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}) => {
     runs.push({
@@ -77,7 +78,7 @@ async function attempt(argv: string[]): Promise<Outcome> {
     });
   };
   const out = { stdout: '', stderr: '', message: '' };
-  const program = buildProgram(runner);
+  const program = buildProgram(runner, partial ? argv : undefined);
   // As main (src/cli.ts) sets it up.
   program.exitOverride();
   program.configureOutput({
@@ -95,6 +96,23 @@ async function attempt(argv: string[]): Promise<Outcome> {
   } catch (error) {
     return { runs, ...out, error };
   }
+}
+
+/** What a parse came to, comparably: output, error code and message, and the runs asked for (path and options). */
+export async function outcomeOf(argv: string[], partial: boolean): Promise<Record<string, unknown>> {
+  const o = await attempt(argv, partial);
+  return {
+    stdout: o.stdout,
+    stderr: o.stderr,
+    message: o.message,
+    code: o.error instanceof CommanderError ? o.error.code : o.error === undefined ? undefined : String(o.error),
+    // The completion's tree (a function building the whole tree afresh) compared by the command paths it gives.
+    runs: o.runs.map((r) => ({
+      path: r.path,
+      opts: typeof r.opts.tree === 'function' ? { ...r.opts, tree: allCommands((r.opts.tree as () => Command)()).map(pathOf) } : r.opts,
+      withGlobals: r.withGlobals,
+    })),
+  };
 }
 
 /** Parses argv (as typed after `payctl`) and returns the one run it asked for; fails otherwise. */
