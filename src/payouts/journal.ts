@@ -91,8 +91,18 @@ export class Journal {
   }
 
   #name(baseUrl: string, payoutId: string): string {
-    return `${createHash('sha256').update(`${baseUrl}\n${payoutId}`).digest('hex').slice(0, 32)}.json`;
+    const key = `${baseUrl}\n${payoutId}`;
+    let name = this.#names.get(key);
+    if (name === undefined) {
+      name = `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`;
+      // A batch asks for each row's name when it plans, journals and records it: made once.
+      if (this.#names.size >= 100_000) this.#names.clear();
+      this.#names.set(key, name);
+    }
+    return name;
   }
+
+  readonly #names = new Map<string, string>();
 
   /** Entries are filed under the normalized base URL (journalBase). */
   #file(baseUrl: string, payoutId: string): string {
