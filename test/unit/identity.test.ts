@@ -288,3 +288,25 @@ describe('Journal: one writer per payout id', () => {
     expect(journal.find(BASE, 'repeat', 'nothing')).toEqual([]);
   });
 });
+
+describe('rows kept between the passes', () => {
+  it('the passes after the first read the rows it kept, and give exactly what parsing the file again gives (duplicates and derived ids included)', async () => {
+    const lines = [...ROWS, ROWS[0]!, 'wal_1,100.00,SLE,wallet,Aminata Kamara,Orange Money,076000001,+23276000001,Nov', ROWS[2]!];
+    const path = file('kept.csv', `${HEADER}\n${lines.join('\n')}\n`);
+    const src = openBatch(path, 'kept');
+    const checked = await checkBatch(src);
+    expect(src.kept).toHaveLength(lines.length);
+    const fromKept: IdentifiedRow[] = [];
+    for await (const r of identifiedRows(src, [], checked)) fromKept.push(r);
+    const parsed: IdentifiedRow[] = [];
+    for await (const r of identifiedRows({ ...src, kept: undefined }, [], checked)) parsed.push(r);
+    expect(fromKept).toEqual(parsed);
+    expect(new Set(fromKept.map((r) => r.request.payoutId)).size).toBe(lines.length);
+  });
+
+  it('a file with problems keeps nothing (it is refused before any other pass)', async () => {
+    const src = openBatch(file('bad.csv', `${HEADER}\n${ROWS[0]}\nwal_1,-5,SLE,wallet,X,orange_money,1,+23276000009,\n`), 'default');
+    await expect(checkBatch(src)).rejects.toBeInstanceOf(UsageError);
+    expect(src.kept).toBeUndefined();
+  });
+});
