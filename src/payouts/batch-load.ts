@@ -51,8 +51,6 @@ interface ValidRow {
   fingerprint: string;
   derivedId: boolean;
   legacyId?: string;
-  /** The request body, once made (rows with their own payout id). */
-  body?: string | undefined;
 }
 
 /**
@@ -139,9 +137,7 @@ export async function* identifiedRows(src: BatchSource, problems: Problem[], che
       }
       seenId.set(request.payoutId, r.row);
     }
-    // A row with its own payout id has the same body in every pass: made once (kept rows keep it).
-    const body = r.derivedId ? payoutBody(request) : (r.body ??= payoutBody(request));
-    yield { row: r.row, request, body, fingerprint, derivedId: r.derivedId, legacyId: r.legacyId };
+    yield { row: r.row, request, body: payoutBody(request), fingerprint, derivedId: r.derivedId, legacyId: r.legacyId };
   }
 }
 
@@ -160,7 +156,7 @@ async function* validRows(src: BatchSource, problems: Problem[]): AsyncGenerator
       for (const p of v.issues) problems.push(rowProblem(r.row, p));
       continue;
     }
-    const row: ValidRow = { row: r.row, request: v.request, fingerprint: payoutFingerprint(v.request), derivedId: r.derivedId, legacyId: r.legacyId, body: undefined };
+    const row: ValidRow = { row: r.row, request: v.request, fingerprint: payoutFingerprint(v.request), derivedId: r.derivedId, legacyId: r.legacyId };
     if (keep && keep.push(row) > KEEP_ROWS) keep = undefined;
     yield row;
   }
