@@ -105,7 +105,7 @@ export async function outcomeOf(argv: string[], partial: boolean): Promise<Recor
     stdout: o.stdout,
     stderr: o.stderr,
     message: o.message,
-    code: o.error instanceof CommanderError ? o.error.code : o.error === undefined ? undefined : String(o.error),
+    code: o.error instanceof CommanderError ? o.error.code : o.error === undefined ? undefined : o.error instanceof Error ? o.error.message : JSON.stringify(o.error),
     // The completion's tree (a function building the whole tree afresh) compared by the command paths it gives.
     runs: o.runs.map((r) => ({
       path: r.path,

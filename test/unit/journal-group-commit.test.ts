@@ -120,7 +120,7 @@ describe('Journal: group commit of the folder fsyncs', () => {
     expect(files).toHaveLength(3);
     for (const d of files) expect(statSync(join(d.parentPath, d.name)).ino).toBe(claimInode);
     const other = new Journal(root);
-    expect(other.find(BASE, 'fingerprint', 'one').map((x) => x.payoutId)).toEqual([a!.payoutId, c!.payoutId].sort());
+    expect(other.find(BASE, 'fingerprint', 'one').map((x) => x.payoutId)).toEqual([a.payoutId, c.payoutId].sort());
     expect(other.find(BASE, 'fingerprint', 'two')).toEqual([b]);
     expect(other.find(BASE, 'fingerprint', 'three')).toEqual([]);
     await journal.closeLog();
