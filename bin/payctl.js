@@ -38,7 +38,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     stderr.on('error', () => {});
   }
   const cli = load(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'));
-  void cli.exports.main(process).then(async (code) => {
+  // main is told that the process ends when it resolves (src/cli.ts, Seams.exits).
+  void cli.exports.main(process, { exits: true }).then(async (code) => {
     if (code === 0) cli.saveCache();
     // Let stdout and stderr drain (pipes are asynchronous) before exiting.
     const streams = stderr === undefined ? [process.stdout] : [process.stdout, stderr];
@@ -80,8 +81,10 @@ function load(filename) {
     v8.setFlagsFromString('--heap-growing-percent=30');
   }
   // The bundle is ASCII (esbuild's charset: 'ascii'): latin1 is the cheapest exact decoding.
+  // It is written as the function to call, wrapper included (scripts/build.mjs): compiled as
+  // read, without a copy.
   const source = fs.readFileSync(filename, 'latin1');
-  const header = /^\/\/ payctl-build ([0-9a-f]{16})\n/.exec(source.slice(0, 64));
+  const header = /^\(function \(exports, require, module, __filename, __dirname, __payctl_module_url\) \{\/\/ payctl-build ([0-9a-f]{16})\n/.exec(source.slice(0, 128));
   const prefix = header && `cli-${header[1]}-${process.version}-${process.arch}-`;
   const name = prefix && `${prefix}${word}.v8`;
   const dirs = [path.join(path.dirname(filename), '.cache')];
@@ -97,13 +100,13 @@ function load(filename) {
     }
   }
   const vm = require('node:vm');
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __payctl_module_url) {${source}\n})`, {
-    filename,
-    cachedData,
-  });
+  const script = new vm.Script(source, { filename, cachedData });
   const mod = { exports: {} };
   const url = require('node:url').pathToFileURL(filename).href;
-  script.runInThisContext().call(mod.exports, mod.exports, require('node:module').createRequire(filename), mod, filename, path.dirname(filename), url);
+  // The bundle's require resolves against dist/ (./vendor/*.cjs). Module.createRequire, as
+  // module.constructor: the node:module builtin would also load part of the ES module loader.
+  const bundleRequire = module.constructor.createRequire(filename);
+  script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, path.dirname(filename), url);
   const saveCache = () => {
     if (!name || (cachedData !== undefined && !script.cachedDataRejected)) return;
     let data;

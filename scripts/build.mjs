@@ -4,7 +4,10 @@
 // by esbuild and runs only when its command does, and with the code cache its source is
 // never even parsed. (esbuild splits code into chunks only for ES modules, and Node 20 can
 // cache compiled code only for CommonJS: one bundle is what keeps both.)
-// The first line of the bundle names its content hash: the code cache is keyed by it.
+// The bundle is written as the function bin/payctl.js calls (a CommonJS module's wrapper, and
+// import.meta.url's value), so that the file is the very source V8 compiles: no copy of its
+// megabyte to wrap it at every start. Its first line names its content hash: the code cache is
+// keyed by it.
 // Type-checking is `npm run typecheck` (tsc). The output is built in a fresh folder and
 // swapped in with a rename, so a build never leaves a half-empty dist/ for a running process.
 import { build } from 'esbuild';
@@ -50,17 +53,91 @@ const undiciLazyAssert = {
 
 // commander requires node:child_process (with node:net and more) at load, for executable
 // subcommands, which payctl does not have: it is required when first used instead, which
-// never happens. Only that one line of commander's source is rewritten; the build fails if
-// a new commander no longer has it.
+// never happens. It also requires node:process, a builtin module of its own that only hands
+// back the global process: the global is used. Only those lines of commander's source are
+// rewritten; the build fails if a new commander no longer has them.
 const lazyChildProcess = {
   name: 'commander-lazy-child-process',
   setup(b) {
     b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
-      const eager = "const childProcess = require('node:child_process');";
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(eager)) throw new Error(`${args.path}: no "${eager}" to make lazy (scripts/build.mjs)`);
-      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
-      return { contents: source.replace(eager, lazy), loader: 'js' };
+      let source = readFileSync(args.path, 'utf8');
+      for (const [eager, lazy] of [
+        ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"],
+        ["const process = require('node:process');", 'const process = globalThis.process;'],
+      ]) {
+        if (!source.includes(eager)) throw new Error(`${args.path}: no "${eager}" to rewrite (scripts/build.mjs)`);
+        source = source.replace(eager, lazy);
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
+// Two builtins payctl's own modules import for a call most runs never make, but which Node
+// loads with the module, at every start: node:module (it brings part of Node's ES module
+// loader) for createRequire(import.meta.url), which in the bundle is the bundle's own require
+// (bin/payctl.js makes it for dist/cli.cjs, the file import.meta.url names); and node:os for
+// homedir(), read only when HOME is unset (src/config/paths.ts). Each import from src/ gets a
+// module with those names, which loads the builtin when first called; the build fails if src/
+// imports another name from them.
+const LAZY_BUILTINS = {
+  'node:module': {
+    createRequire: '(url) => (url === __payctl_module_url ? require : require("node:module").createRequire(url))',
+  },
+  'node:os': { homedir: '() => require("node:os").homedir()' },
+};
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(module|os)$/ }, (args) =>
+      args.importer.startsWith(join(root, 'src')) ? { path: args.path, namespace: 'payctl-lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'payctl-lazy-builtin' }, (args) => ({
+      contents: Object.entries(LAZY_BUILTINS[args.path])
+        .map(([name, fn]) => `export const ${name} = ${fn};`)
+        .join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+// undici requires node:http (with its client, server and parser: about a millisecond and a half
+// of every run that makes a request) for two things only: IncomingMessage, to recognise one of
+// its streams in destroy(), and http.maxHeaderSize, the default header-size limit, which is
+// Node's --max-http-header-size. A stream made by node:http exists only once node:http is
+// loaded, so the class is compared by name first and node:http required only for one of that
+// name; the limit is read from node:http only when that option is given (on the command line or
+// in NODE_OPTIONS), and is otherwise Node's default (NODE_HTTP_MAX_HEADER_SIZE, checked against
+// node:http by test/e2e/startup-cache.test.ts). The build fails if a new undici no longer has
+// these lines.
+const NODE_HTTP_MAX_HEADER_SIZE = 16384;
+const undiciWithoutHttp = {
+  name: 'undici-without-node-http',
+  setup(b) {
+    const rewrites = {
+      [join('undici', 'lib', 'core', 'util.js')]: [
+        [
+          "const { IncomingMessage } = require('node:http')",
+          "const isIncomingMessage = (C) => typeof C === 'function' && C.name === 'IncomingMessage' && C === require('node:http').IncomingMessage",
+        ],
+        ['if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {', 'if (isIncomingMessage(Object.getPrototypeOf(stream).constructor)) {'],
+      ],
+      [join('undici', 'lib', 'dispatcher', 'client.js')]: [
+        [
+          "const http = require('node:http')",
+          `const http = { get maxHeaderSize () { return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('max-http-header-size')) ? require('node:http').maxHeaderSize : ${NODE_HTTP_MAX_HEADER_SIZE} } }`,
+        ],
+      ],
+    };
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/ }, (args) => {
+      const file = Object.keys(rewrites).find((f) => args.path.endsWith(f));
+      if (!file) return undefined;
+      let source = readFileSync(args.path, 'utf8');
+      for (const [from, to] of rewrites[file]) {
+        if (source.split(from).length !== 2) throw new Error(`${args.path}: no single "${from}" to rewrite (scripts/build.mjs)`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: 'js' };
     });
   },
 };
@@ -98,6 +175,9 @@ const common = {
   logLevel: 'warning',
 };
 
+// bin/payctl.js reads the hash after it (its first line) and calls the function the file evaluates to.
+const WRAPPER = '(function (exports, require, module, __filename, __dirname, __payctl_module_url) {';
+
 const out = join(root, `dist.build-${process.pid}`);
 const old = join(root, `dist.old-${process.pid}`);
 try {
@@ -105,7 +185,7 @@ try {
     ...common,
     entryPoints: ['src/cli.ts'],
     outfile: join(out, 'cli.cjs'),
-    plugins: [noHttp2, undiciLazyAssert, lazyChildProcess, vendored],
+    plugins: [noHttp2, undiciLazyAssert, undiciWithoutHttp, lazyChildProcess, lazyBuiltins, vendored],
     // import() of a vendor bundle becomes require(): the bundle runs as a script, where Node 20
     // has no loader for import().
     supported: { 'dynamic-import': false },
@@ -126,7 +206,7 @@ try {
       continue;
     }
     const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
-    writeFileSync(file.path, `// payctl-build ${hash}\n` + file.text);
+    writeFileSync(file.path, `${WRAPPER}// payctl-build ${hash}\n${file.text}\n})`);
   }
   try {
     renameSync(join(root, 'dist'), old);

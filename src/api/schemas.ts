@@ -3,6 +3,10 @@
  * once: token field names and expiry forms; list arrays directly in `data` or under
  * items / payouts / results; error bodies in every listed form. Unknown extra fields
  * pass through; a missing required field becomes a clear ApiError naming it.
+ *
+ * Only the envelope and the wallets are built when the module loads; every other schema is
+ * built when first used (z.lazy, which parses exactly as the schema it builds): a run parses
+ * one or two kinds of answer, and building them all was about 1 ms of `balances --json`.
  */
 import * as z from 'zod/mini';
 import '../zod.js';
@@ -22,51 +26,52 @@ export const envelopeSchema = z.looseObject({
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-const seconds = z.pipe(
-  z.union([z.number(), z.string().check(z.regex(/^\d+(\.\d+)?$/))]),
-  z.transform((v) => Number(v)),
-);
-const instant = z.union([z.string(), z.number()]);
-
 export interface TokenData {
   token: string;
   expiresInSeconds: number | undefined;
   expiresAt: Date | undefined;
 }
 
-export const tokenSchema = z.pipe(
-  z.looseObject({
-    access_token: opt(z.string().check(z.minLength(1))),
-    accessToken: opt(z.string().check(z.minLength(1))),
-    token: opt(z.string().check(z.minLength(1))),
-    expires_in: opt(seconds),
-    expiresIn: opt(seconds),
-    expires_at: opt(instant),
-    expiresAt: opt(instant),
-  }),
-  z.transform((d, ctx): TokenData => {
-    const token = d.access_token ?? d.accessToken ?? d.token;
-    if (!token) {
-      ctx.issues.push({ code: 'custom', message: 'no access_token, accessToken or token field', path: ['access_token'], input: d });
-      return z.NEVER;
-    }
-    const expiresIn = d.expires_in ?? d.expiresIn;
-    const at = d.expires_at ?? d.expiresAt;
-    let expiresAt: Date | undefined;
-    let expiresInSeconds: number | undefined;
-    if (expiresIn !== undefined) expiresInSeconds = expiresIn;
-    else if (at !== undefined) {
-      // A number is unix seconds (or milliseconds when too large to be seconds).
-      const date = typeof at === 'number' ? new Date(at > 1e11 ? at : at * 1000) : new Date(at);
-      if (Number.isNaN(date.getTime())) {
-        ctx.issues.push({ code: 'custom', message: `expiry "${at}" is not a time`, path: ['expires_at'], input: at });
+export const tokenSchema = z.lazy(() => {
+  const seconds = z.pipe(
+    z.union([z.number(), z.string().check(z.regex(/^\d+(\.\d+)?$/))]),
+    z.transform((v) => Number(v)),
+  );
+  const instant = z.union([z.string(), z.number()]);
+  return z.pipe(
+    z.looseObject({
+      access_token: opt(z.string().check(z.minLength(1))),
+      accessToken: opt(z.string().check(z.minLength(1))),
+      token: opt(z.string().check(z.minLength(1))),
+      expires_in: opt(seconds),
+      expiresIn: opt(seconds),
+      expires_at: opt(instant),
+      expiresAt: opt(instant),
+    }),
+    z.transform((d, ctx): TokenData => {
+      const token = d.access_token ?? d.accessToken ?? d.token;
+      if (!token) {
+        ctx.issues.push({ code: 'custom', message: 'no access_token, accessToken or token field', path: ['access_token'], input: d });
         return z.NEVER;
       }
-      expiresAt = date;
-    }
-    return { token, expiresInSeconds, expiresAt };
-  }),
-);
+      const expiresIn = d.expires_in ?? d.expiresIn;
+      const at = d.expires_at ?? d.expiresAt;
+      let expiresAt: Date | undefined;
+      let expiresInSeconds: number | undefined;
+      if (expiresIn !== undefined) expiresInSeconds = expiresIn;
+      else if (at !== undefined) {
+        // A number is unix seconds (or milliseconds when too large to be seconds).
+        const date = typeof at === 'number' ? new Date(at > 1e11 ? at : at * 1000) : new Date(at);
+        if (Number.isNaN(date.getTime())) {
+          ctx.issues.push({ code: 'custom', message: `expiry "${at}" is not a time`, path: ['expires_at'], input: at });
+          return z.NEVER;
+        }
+        expiresAt = date;
+      }
+      return { token, expiresInSeconds, expiresAt };
+    }),
+  );
+});
 
 export const walletSchema = z.looseObject({
   wallet_id: z.string(),
@@ -78,51 +83,56 @@ export const walletSchema = z.looseObject({
 export type Wallet = z.infer<typeof walletSchema>;
 export const walletsSchema = z.array(walletSchema);
 
-const accountDetailsSchema = z.looseObject({
-  name: opt(z.string()),
-  provider: opt(z.string()),
-  accountNumber: opt(z.string()),
-  phoneNumber: opt(z.nullable(z.string())),
-  note: opt(z.nullable(z.string())),
-});
-
-export const providerResponseSchema = z.looseObject({
-  status: opt(z.string()),
-  beneficiary: opt(z.string()),
-  provider: opt(z.string()),
-  orderId: opt(z.string()),
-  idempotency_key: opt(z.string()),
-});
+export const providerResponseSchema = z.lazy(() =>
+  z.looseObject({
+    status: opt(z.string()),
+    beneficiary: opt(z.string()),
+    provider: opt(z.string()),
+    orderId: opt(z.string()),
+    idempotency_key: opt(z.string()),
+  }),
+);
 
 /** The `data` of POST /payout. */
-export const payoutTransactionSchema = z.looseObject({
-  transaction_id: z.string(),
-  amount: money,
-  fee: opt(money),
-  currency: z.string(),
-  payout_id: opt(z.string()),
-  /** Not in the contract's answer, but checked against the wallet sent when a service adds it. */
-  wallet_id: opt(z.string()),
-  created_at: opt(z.string()),
-  provider_response: opt(providerResponseSchema),
-});
+export const payoutTransactionSchema = z.lazy(() =>
+  z.looseObject({
+    transaction_id: z.string(),
+    amount: money,
+    fee: opt(money),
+    currency: z.string(),
+    payout_id: opt(z.string()),
+    /** Not in the contract's answer, but checked against the wallet sent when a service adds it. */
+    wallet_id: opt(z.string()),
+    created_at: opt(z.string()),
+    provider_response: opt(providerResponseSchema),
+  }),
+);
 export type PayoutTransaction = z.infer<typeof payoutTransactionSchema>;
 
 /** A payout record (get, list). */
-export const payoutRecordSchema = z.looseObject({
-  transaction_id: opt(z.string()),
-  payout_id: opt(z.string()),
-  wallet_id: opt(z.string()),
-  amount: money,
-  fee: opt(z.nullable(money)),
-  currency: z.string(),
-  status: opt(z.string()),
-  failure_reason: opt(z.nullable(z.string())),
-  recipient: opt(z.looseObject({ type: opt(z.string()), accountDetails: opt(accountDetailsSchema) })),
-  provider_response: opt(providerResponseSchema),
-  metadata: opt(z.nullable(z.record(z.string(), z.unknown()))),
-  created_at: opt(z.string()),
-  updated_at: opt(z.string()),
+export const payoutRecordSchema = z.lazy(() => {
+  const accountDetailsSchema = z.looseObject({
+    name: opt(z.string()),
+    provider: opt(z.string()),
+    accountNumber: opt(z.string()),
+    phoneNumber: opt(z.nullable(z.string())),
+    note: opt(z.nullable(z.string())),
+  });
+  return z.looseObject({
+    transaction_id: opt(z.string()),
+    payout_id: opt(z.string()),
+    wallet_id: opt(z.string()),
+    amount: money,
+    fee: opt(z.nullable(money)),
+    currency: z.string(),
+    status: opt(z.string()),
+    failure_reason: opt(z.nullable(z.string())),
+    recipient: opt(z.looseObject({ type: opt(z.string()), accountDetails: opt(accountDetailsSchema) })),
+    provider_response: opt(providerResponseSchema),
+    metadata: opt(z.nullable(z.record(z.string(), z.unknown()))),
+    created_at: opt(z.string()),
+    updated_at: opt(z.string()),
+  });
 });
 export type PayoutRecord = z.infer<typeof payoutRecordSchema>;
 
@@ -138,42 +148,46 @@ export interface PayoutPage {
 }
 
 /** A list page: the array directly in `data`, or under items / payouts / results. */
-export const payoutPageSchema = z.pipe(
-  z.union([
-    z.array(z.unknown()),
-    z.looseObject({
-      items: opt(z.array(z.unknown())),
-      payouts: opt(z.array(z.unknown())),
-      results: opt(z.array(z.unknown())),
-      total: opt(z.number()),
-      page: opt(z.number()),
-      has_more: opt(z.boolean()),
-    }),
-  ]),
-  z.transform((d, ctx): PayoutPage => {
-    if (Array.isArray(d)) return { items: d, hasMore: undefined, total: undefined };
-    const items = d.items ?? d.payouts ?? d.results;
-    if (!items) {
-      ctx.issues.push({ code: 'custom', message: 'no list of payouts (expected data to be an array, or data.items)', input: d });
-      return z.NEVER;
-    }
-    return { items, hasMore: d.has_more, total: d.total };
-  }),
-);
-
-const statusTotals = z.looseObject({ count: z.number(), amount: money });
-export const summarySchema = z.looseObject({
-  from: opt(z.nullable(z.string())),
-  to: opt(z.nullable(z.string())),
-  currencies: z.array(
-    z.looseObject({
-      currency: z.string(),
-      count: z.number(),
-      amount: money,
-      fee: opt(money),
-      statuses: z._default(z.record(z.string(), statusTotals), {}),
+export const payoutPageSchema = z.lazy(() =>
+  z.pipe(
+    z.union([
+      z.array(z.unknown()),
+      z.looseObject({
+        items: opt(z.array(z.unknown())),
+        payouts: opt(z.array(z.unknown())),
+        results: opt(z.array(z.unknown())),
+        total: opt(z.number()),
+        page: opt(z.number()),
+        has_more: opt(z.boolean()),
+      }),
+    ]),
+    z.transform((d, ctx): PayoutPage => {
+      if (Array.isArray(d)) return { items: d, hasMore: undefined, total: undefined };
+      const items = d.items ?? d.payouts ?? d.results;
+      if (!items) {
+        ctx.issues.push({ code: 'custom', message: 'no list of payouts (expected data to be an array, or data.items)', input: d });
+        return z.NEVER;
+      }
+      return { items, hasMore: d.has_more, total: d.total };
     }),
   ),
+);
+
+export const summarySchema = z.lazy(() => {
+  const statusTotals = z.looseObject({ count: z.number(), amount: money });
+  return z.looseObject({
+    from: opt(z.nullable(z.string())),
+    to: opt(z.nullable(z.string())),
+    currencies: z.array(
+      z.looseObject({
+        currency: z.string(),
+        count: z.number(),
+        amount: money,
+        fee: opt(money),
+        statuses: z._default(z.record(z.string(), statusTotals), {}),
+      }),
+    ),
+  });
 });
 export type Summary = z.infer<typeof summarySchema>;
 
@@ -191,27 +205,28 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 
 // ---- error bodies --------------------------------------------------------
 
-const errorsList = z.array(
-  z.union([
-    // contract.md's { field, message }; RFC 9457's extension members often use { pointer, detail }.
-    z.looseObject({ field: opt(z.string()), path: opt(z.string()), pointer: opt(z.string()), message: opt(z.string()), detail: opt(z.string()) }),
-    z.string(),
-  ]),
-);
-const errorsMap = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
-
 /**
  * Every tolerated error body: contract.md's `{ status: "Failed", message, code, errors }`, `error` as a
  * string or object, and RFC 9457 problem details (`type`, `title`, numeric `status`, `detail`, `errors`).
  */
-export const errorBodySchema = z.looseObject({
-  status: opt(z.union([z.string(), z.number()])),
-  message: opt(z.string()),
-  code: opt(z.string()),
-  title: opt(z.string()),
-  detail: opt(z.string()),
-  errors: opt(z.union([errorsList, errorsMap])),
-  error: opt(z.union([z.string(), z.looseObject({ message: opt(z.string()), code: opt(z.string()) })])),
+export const errorBodySchema = z.lazy(() => {
+  const errorsList = z.array(
+    z.union([
+      // contract.md's { field, message }; RFC 9457's extension members often use { pointer, detail }.
+      z.looseObject({ field: opt(z.string()), path: opt(z.string()), pointer: opt(z.string()), message: opt(z.string()), detail: opt(z.string()) }),
+      z.string(),
+    ]),
+  );
+  const errorsMap = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
+  return z.looseObject({
+    status: opt(z.union([z.string(), z.number()])),
+    message: opt(z.string()),
+    code: opt(z.string()),
+    title: opt(z.string()),
+    detail: opt(z.string()),
+    errors: opt(z.union([errorsList, errorsMap])),
+    error: opt(z.union([z.string(), z.looseObject({ message: opt(z.string()), code: opt(z.string()) })])),
+  });
 });
 
 export interface ParsedError {

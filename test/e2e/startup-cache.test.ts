@@ -153,3 +153,12 @@ describe('the code cache', () => {
     expect(readdirSync(join(i.dir, 'dist')).filter((f) => f.endsWith('.v8'))).toEqual([]);
   });
 });
+
+describe('the bundle', () => {
+  it("gives undici Node's own default header-size limit without loading node:http (scripts/build.mjs, NODE_HTTP_MAX_HEADER_SIZE)", () => {
+    const limit = /maxHeaderSize:(\d+)\}/.exec(readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'latin1'));
+    expect(limit).not.toBeNull();
+    const node = spawnSync(process.execPath, ['-p', "require('node:http').maxHeaderSize"], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
+    expect(node.stdout.trim()).toBe(limit![1]);
+  });
+});
