@@ -265,11 +265,21 @@ export async function runBatch(
     }
   };
 
-  await Promise.all(Array.from({ length: Math.max(1, total ? Math.min(o.concurrency, total) : o.concurrency) }, worker));
+  // A sender that fails (the file changed while sending) stops the others at their next row;
+  // the outcomes of rows already sent are still written and the log closed before it is thrown.
+  let stoppedBy: { err: unknown } | undefined;
+  await Promise.all(
+    Array.from({ length: Math.max(1, total ? Math.min(o.concurrency, total) : o.concurrency) }, () =>
+      worker().catch((err: unknown) => {
+        stoppedBy ??= { err };
+      }),
+    ),
+  );
   // Every outcome is on disk before the batch reports.
   if (writing > 0) await new Promise<void>((resolve) => (written = resolve));
   // The run's log keeps only the latest line of each entry; if that fails, it stays whole, only longer.
   await o.journal.closeLog().catch(() => {});
+  if (stoppedBy) throw stoppedBy.err;
   for (const [i, err] of unrecorded) {
     const prev = outcomes[i]!;
     const what = localFault(err);
