@@ -231,7 +231,10 @@ export class ApiClient {
       const echoed = tokenRoute && ok ? [this.#opts.credentials.apiKey].filter((k): k is string => !!k) : this.#secrets();
       const raw = maskSecrets(await readCapped(res.body, this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES, res.statusCode, url), echoed);
       const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      for (const k in res.headers) {
+        const v = res.headers[k];
+        if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      }
       if (log) {
         log(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms)`);
         for (const [k, v] of Object.entries(out)) log(`< ${k}: ${sanitize(redactHeader(k, v))}`);

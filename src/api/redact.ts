@@ -27,11 +27,14 @@ function maskValues(value: unknown, key?: string): unknown {
 
 /** Masks every occurrence of the given secrets in a text. */
 export function maskSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  // Most answers hold no secret: only those the text holds are masked (nothing is copied otherwise).
+  let found: string[] | undefined;
+  for (const s of secrets) if (s && s.length >= 4 && text.includes(s)) (found ??= []).push(s);
+  if (!found) return text;
   // Longest first, so a secret that contains another is masked whole.
-  const list = [...secrets].filter((s): s is string => !!s && s.length >= 4).sort((a, b) => b.length - a.length);
+  found.sort((a, b) => b.length - a.length);
   let out = text;
-  // Most answers hold no secret: looked for before the text is split and joined again.
-  for (const s of list) if (out.includes(s)) out = out.split(s).join(MASK);
+  for (const s of found) if (out.includes(s)) out = out.split(s).join(MASK);
   return out;
 }
 

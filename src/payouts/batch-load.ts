@@ -63,6 +63,7 @@ const KEEP_ROWS = 20_000;
 export interface IdentifiedRow {
   row: number;
   request: PayoutRequest;
+  /** The exact request body; '' where the pass asked for none (the check, the plan's rows not sent before). */
   body: string;
   fingerprint: string;
   /** The file gives no payout_id: the id is derived from the payout and the batch id. */
@@ -113,7 +114,7 @@ export function openBatch(path: string, batchId: string): BatchSource {
  * twice) are pushed to `problems`. The occurrence of identical rows is counted here, so
  * every pass gives every row the same id.
  */
-export async function* identifiedRows(src: BatchSource, problems: Problem[], checked?: BatchCheck): AsyncGenerator<IdentifiedRow> {
+export async function* identifiedRows(src: BatchSource, problems: Problem[], checked?: BatchCheck, withBody = true): AsyncGenerator<IdentifiedRow> {
   // Occurrences are counted only for payouts the check found more than once (every other
   // row is occurrence 0), and ids only for the ids it found twice: a few entries, not a
   // map of every row.
@@ -137,7 +138,8 @@ export async function* identifiedRows(src: BatchSource, problems: Problem[], che
       }
       seenId.set(request.payoutId, r.row);
     }
-    yield { row: r.row, request, body: payoutBody(request), fingerprint, derivedId: r.derivedId, legacyId: r.legacyId };
+    // The check and the plan need no body (the plan makes one only for a row sent before: lookUpRow).
+    yield { row: r.row, request, body: withBody ? payoutBody(request) : '', fingerprint, derivedId: r.derivedId, legacyId: r.legacyId };
   }
 }
 
@@ -226,7 +228,7 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   const fingerprints = new Hashes();
   const ids = new Hashes();
   let rows = 0;
-  for await (const r of identifiedRows(src, problems)) {
+  for await (const r of identifiedRows(src, problems, undefined, false)) {
     rows++;
     fingerprints.push(BigInt(`0x${r.fingerprint.slice(0, 16)}`));
     if (!r.derivedId) ids.push(hash64(r.request.payoutId));
@@ -237,7 +239,7 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   if (candidates.size || idsTwice.size) {
     const counts = new Map<string, number>();
     const again: Problem[] = [];
-    for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice })) {
+    for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice }, false)) {
       if (!candidates.has(BigInt(`0x${r.fingerprint.slice(0, 16)}`))) continue;
       const n = (counts.get(r.fingerprint) ?? 0) + 1;
       counts.set(r.fingerprint, n);
@@ -259,7 +261,7 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
  */
 function lookUpRow(r: IdentifiedRow, journal: Journal, baseUrl: string): LoadedRow {
   const earlier = journal.get(baseUrl, r.request.payoutId);
-  if (earlier || !r.legacyId) return earlier ? loaded(r, r.request, r.body, earlier) : r;
+  if (earlier || !r.legacyId) return earlier ? loaded(r, r.request, r.body || payoutBody(r.request), earlier) : r;
   const legacy = journal.get(baseUrl, r.legacyId);
   if (!legacy) return r;
   const request = { ...r.request, payoutId: r.legacyId };
@@ -387,7 +389,7 @@ export async function planBatch(
   let toSend = 0;
   let matchRows = 0;
   let otherBatchRows = 0;
-  for await (const identified of identifiedRows(src, problems, checked)) {
+  for await (const identified of identifiedRows(src, problems, checked, false)) {
     rows++;
     const r = lookUpRow(identified, journal, baseUrl);
     if (!r.earlier) absent.add(r.row);

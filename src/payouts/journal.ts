@@ -18,7 +18,7 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import { closeSync, existsSync, fsync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { checkFolder } from '../config/paths.js';
 import { claimOf, LogReader, LogWriter } from './journal-log.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -90,6 +90,15 @@ export class Journal {
     this.#logs = new LogReader(this.dir);
   }
 
+  /**
+   * A path in the journal folder. By concatenation: `name` is a plain name (or `index/<hash>`)
+   * and the folder is normalized, so path.join would give the same, allocating several times
+   * as much (a batch asks for a few paths a row).
+   */
+  #in(name: string): string {
+    return `${this.dir}${sep}${name}`;
+  }
+
   #name(baseUrl: string, payoutId: string): string {
     const key = `${baseUrl}\n${payoutId}`;
     let name = this.#names.get(key);
@@ -106,7 +115,7 @@ export class Journal {
 
   /** Entries are filed under the normalized base URL (journalBase). */
   #file(baseUrl: string, payoutId: string): string {
-    return join(this.dir, this.#name(journalBase(baseUrl), payoutId));
+    return this.#in(this.#name(journalBase(baseUrl), payoutId));
   }
 
   get(baseUrl: string, payoutId: string): JournalEntry | undefined {
@@ -116,7 +125,7 @@ export class Journal {
     // Filed by payctl 0.1 under the base URL exactly as written.
     const legacy = this.#name(baseUrl, payoutId);
     if (!this.#legacyNames().has(legacy)) return undefined;
-    return this.#read(join(this.dir, legacy), payoutId);
+    return this.#read(this.#in(legacy), payoutId);
   }
 
   #legacy: Set<string> | undefined;
@@ -335,7 +344,7 @@ export class Journal {
       .update(`${journalBase(baseUrl)}\n${kind}\n${key}`)
       .digest('hex')
       .slice(0, 32);
-    return join(this.dir, 'index', h);
+    return this.#in(`index${sep}${h}`);
   }
 
   /** The entry names a look-up key's markers lead to (unchecked). */
@@ -357,7 +366,7 @@ export class Journal {
       if (claim) return [...this.#logs.named(claim.log, kind, key), ...more];
       const e = first as Partial<JournalEntry>;
       if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return more;
-      return [basename(this.#file(e.baseUrl, e.payoutId)), ...more];
+      return [this.#name(journalBase(e.baseUrl), e.payoutId), ...more];
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
@@ -373,7 +382,7 @@ export class Journal {
     const out: JournalEntry[] = [];
     for (const name of new Set(this.#marked(this.#marker(baseUrl, kind, key), kind, key))) {
       if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
-      const e = this.#read(join(this.dir, name));
+      const e = this.#read(this.#in(name));
       if (!e || journalBase(e.baseUrl) !== journalBase(baseUrl)) continue;
       if ((kind === 'fingerprint' ? e.fingerprint : e.repeatKey) !== key) continue;
       out.push(e);
@@ -399,7 +408,7 @@ export class Journal {
       // Taken: a folder, as journals written before hold it, or the first entry's marker.
       const folder = lstatSync(marker, { throwIfNoEntry: false })?.isDirectory() ? marker : `${marker}.more`;
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      tryLink(target, join(folder, name));
+      tryLink(target, `${folder}${sep}${name}`);
     }
   }
 
@@ -513,7 +522,7 @@ export class Journal {
   async #create(entry: JournalEntry): Promise<boolean> {
     const tmp = await this.#temp(entry);
     try {
-      this.#mark(entry, basename(this.#file(entry.baseUrl, entry.payoutId)), tmp);
+      this.#mark(entry, this.#name(journalBase(entry.baseUrl), entry.payoutId), tmp);
       await link(tmp, this.#file(entry.baseUrl, entry.payoutId));
       return true;
     } catch (err) {
@@ -601,7 +610,7 @@ export class Journal {
       if (current?.outcome?.kind === 'accepted' && current.idempotencyKey === entry.idempotencyKey) return current;
     }
     const next = withOutcome(entry, outcome);
-    const name = basename(this.#file(entry.baseUrl, entry.payoutId));
+    const name = this.#name(journalBase(entry.baseUrl), entry.payoutId);
     // In the log: written at once, durable with the log's next fsync (LogWriter.appendNow).
     if (this.#log && this.#logged.has(name)) await this.#log.appendNow(name, this.#signedJson(next));
     else await this.put(next);
@@ -631,12 +640,12 @@ export class Journal {
   async #claimLogged(entry: JournalEntry): Promise<boolean> {
     await this.#ensureDir();
     this.#log ??= new LogWriter(this.dir);
-    const name = basename(this.#file(entry.baseUrl, entry.payoutId));
+    const name = this.#name(journalBase(entry.baseUrl), entry.payoutId);
     await this.#log.append(name, this.#signedJson(entry));
     const claim = await this.#log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
     this.#mark(entry, name, claim);
     try {
-      linkSync(claim, join(this.dir, name));
+      linkSync(claim, this.#in(name));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw err;
