@@ -120,7 +120,7 @@ export async function* identifiedRows(src: BatchSource, problems: Problem[], che
   // map of every row.
   const occurrences = new Map<string, number>();
   const seenId = new Map<string, number>();
-  for await (const r of validRows(src, problems)) {
+  const identify = (r: ValidRow): IdentifiedRow | undefined => {
     const fingerprint = r.fingerprint;
     let request = r.request;
     if (r.derivedId) {
@@ -134,21 +134,29 @@ export async function* identifiedRows(src: BatchSource, problems: Problem[], che
       const first = seenId.get(request.payoutId);
       if (first !== undefined) {
         problems.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${request.payoutId}" ${ALSO_USED} ${first}`, ' ')));
-        continue;
+        return undefined;
       }
       seenId.set(request.payoutId, r.row);
     }
     // The check and the plan need no body (the plan makes one only for a row sent before: lookUpRow).
-    yield { row: r.row, request, body: withBody ? payoutBody(request) : '', fingerprint, derivedId: r.derivedId, legacyId: r.legacyId };
+    return { row: r.row, request, body: withBody ? payoutBody(request) : '', fingerprint, derivedId: r.derivedId, legacyId: r.legacyId };
+  };
+  // Kept rows are read straight from the array: one generator less for every row of a pass.
+  if (src.kept) {
+    for (const r of src.kept) {
+      const row = identify(r);
+      if (row) yield row;
+    }
+    return;
+  }
+  for await (const r of validRows(src, problems)) {
+    const row = identify(r);
+    if (row) yield row;
   }
 }
 
-/** Every valid row of the file, in file order (problems pushed to `problems`): from `src.kept`, or parsed and validated. */
+/** Every valid row of the file, in file order (problems pushed to `problems`), parsed and validated; kept in `src.kept` when few enough. */
 async function* validRows(src: BatchSource, problems: Problem[]): AsyncGenerator<ValidRow> {
-  if (src.kept) {
-    yield* src.kept;
-    return;
-  }
   // Kept only from a whole pass without a problem: a file with problems is refused before any other pass.
   let keep: ValidRow[] | undefined = [];
   const before = problems.length;

@@ -123,10 +123,12 @@ export async function runBatch(
   let written: (() => void) | undefined;
   const unrecorded = new Map<number, unknown>();
   // Rows are pulled one at a time (a streamed file is never held whole), numbered as they come.
-  const source = (async function* () {
-    let i = 0;
-    for await (const it of items) yield { i: i++, it };
-  })();
+  const rowsOf: AsyncIterator<BatchItem> | Iterator<BatchItem> = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
+  let pulled = 0;
+  const pull = async (): Promise<{ i: number; it: BatchItem } | undefined> => {
+    const n = await rowsOf.next();
+    return n.done ? undefined : { i: pulled++, it: n.value };
+  };
 
   const settle = (i: number, out: RowOutcome) => {
     outcomes[i] = out;
@@ -178,12 +180,12 @@ export async function runBatch(
     (refilling ??= (async () => {
       const rows: Array<{ i: number; it: BatchItem }> = [];
       while (rows.length < ahead && !o.stop.aborted) {
-        const n = await source.next();
-        if (n.done) {
+        const n = await pull();
+        if (!n) {
           drained = true;
           break;
         }
-        const { i, it } = n.value;
+        const { i, it } = n;
         // Until it is sent, the row counts as not sent (Ctrl-C may come first).
         outcomes[i] = { row: it.row, payoutId: it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
         const prior = it.earlier?.outcome;
@@ -191,7 +193,7 @@ export async function runBatch(
           settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
           continue;
         }
-        rows.push(n.value);
+        rows.push(n);
       }
       for (const r of rows) ready.push(journal(r.i, r.it));
     })()
@@ -287,7 +289,9 @@ export async function runBatch(
     outcomes[i] = { ...prev, outcome: 'unknown', message: `${said}, but payctl could not record it in its journal: ${what}` };
   }
   // Rows never taken (stopped first) are reported too, each with its id.
-  for await (const { i, it } of source) outcomes[i] = { row: it.row, payoutId: it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
+  if (!drained)
+    for (let n = await pull(); n; n = await pull())
+      outcomes[n.i] = { row: n.it.row, payoutId: n.it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
   const all = outcomes.filter((x): x is RowOutcome => x !== undefined);
   return { outcomes: all, stopped: o.stop.aborted && all.some((x) => x.outcome === 'not sent') };
 }
