@@ -82,14 +82,24 @@ export class LogWriter {
     return join(this.#folder, this.name);
   }
 
+  #folderMade: Promise<void> | undefined;
+
+  /** The log folder, made (durably) and checked once: the log and the claim file go in it. */
+  #folderReady(): Promise<void> {
+    this.#folderMade ??= (async () => {
+      await mkdir(this.#folder, { recursive: true, mode: 0o700 });
+      checkFolder(this.#folder, 'payout journal log folder');
+      await fsyncFolder(this.#journalDir);
+    })();
+    return this.#folderMade;
+  }
+
   /** The log file, made on first use: the folder and the file's name durable before any line is trusted to it. */
   #open(): Promise<FileHandle> {
     this.#fh ??= (async () => {
       // Opened again after compact(): it exists, and is appended to.
       if (this.#created) return open(this.file, 'a', 0o600);
-      await mkdir(this.#folder, { recursive: true, mode: 0o700 });
-      checkFolder(this.#folder, 'payout journal log folder');
-      await fsyncFolder(this.#journalDir);
+      await this.#folderReady();
       const fh = await open(this.file, 'ax', 0o600);
       await fsyncFolder(this.#folder);
       this.#created = true;
@@ -179,8 +189,9 @@ export class LogWriter {
   claimFile(links: number): Promise<string> {
     if (!this.#claim || this.#claimLinks + links > LINKS_PER_CLAIM) {
       this.#claimLinks = 0;
+      // Made beside the log, not after it: a claim file no name links to is never read.
       this.#claim = (async () => {
-        await this.#open();
+        await this.#folderReady();
         const file = join(this.#folder, `${randomUUID()}.claim`);
         const fh = await open(file, 'wx', 0o600);
         try {

@@ -641,8 +641,11 @@ export class Journal {
     await this.#ensureDir();
     this.#log ??= new LogWriter(this.dir);
     const name = this.#name(journalBase(entry.baseUrl), entry.payoutId);
+    // The claim file is made (the first time) while the line is written: both are durable before a name links to it.
+    const claimed = this.#log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
+    claimed.catch(() => {}); // awaited below
     await this.#log.append(name, this.#signedJson(entry));
-    const claim = await this.#log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
+    const claim = await claimed;
     this.#mark(entry, name, claim);
     try {
       linkSync(claim, this.#in(name));
