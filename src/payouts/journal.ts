@@ -354,7 +354,7 @@ export class Journal {
       if (!st) return [];
       if (st.isDirectory()) return readdirSync(marker);
       const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(`${marker}.more`) : [];
-      if (!st.isFile() || st.size > 64 * 1024) return more;
+      if (!st.isFile() || st.size > MAX_MARKER_BYTES) return more;
       let first: unknown;
       try {
         first = JSON.parse(readFileSync(marker, 'utf8'));
@@ -733,6 +733,9 @@ function normalizedBase(baseUrl: string): string {
 }
 
 const fsyncFd = promisify(fsync);
+
+/** A marker's content is read only up to this size: a claim or an entry as first written (a payout's body with its metadata), never more. */
+const MAX_MARKER_BYTES = 4 * 1024 * 1024;
 
 /** A marker: a hard link of `target` at `path`; false when the path is taken. The folder it goes in is made when missing. */
 function tryLink(target: string, path: string): boolean {
