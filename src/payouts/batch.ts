@@ -101,6 +101,8 @@ function rowOutcome(
   };
 }
 
+const STOPPED_BEFORE_SENT = 'stopped before this row was sent';
+
 function money(v: number | string | undefined, currency: string): string | undefined {
   return v === undefined ? undefined : plainAmount(v, currency);
 }
@@ -187,7 +189,7 @@ export async function runBatch(
         }
         const { i, it } = n;
         // Until it is sent, the row counts as not sent (Ctrl-C may come first).
-        outcomes[i] = { row: it.row, payoutId: it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
+        outcomes[i] = rowOutcome(it, 'not sent', { message: STOPPED_BEFORE_SENT });
         const prior = it.earlier?.outcome;
         if (prior?.kind === 'accepted') {
           settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
@@ -289,9 +291,7 @@ export async function runBatch(
     outcomes[i] = { ...prev, outcome: 'unknown', message: `${said}, but payctl could not record it in its journal: ${what}` };
   }
   // Rows never taken (stopped first) are reported too, each with its id.
-  if (!drained)
-    for (let n = await pull(); n; n = await pull())
-      outcomes[n.i] = { row: n.it.row, payoutId: n.it.request.payoutId, outcome: 'not sent', message: 'stopped before this row was sent' };
+  if (!drained) for (let n = await pull(); n; n = await pull()) outcomes[n.i] = rowOutcome(n.it, 'not sent', { message: STOPPED_BEFORE_SENT });
   const all = outcomes.filter((x): x is RowOutcome => x !== undefined);
   return { outcomes: all, stopped: o.stop.aborted && all.some((x) => x.outcome === 'not sent') };
 }

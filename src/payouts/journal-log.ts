@@ -49,13 +49,19 @@ function writeAll(fd: number, buf: Buffer): void {
   for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
 }
 
-async function fsyncFolder(dir: string): Promise<void> {
+/** An fsync of a folder: the names made in it are durable when it resolves. */
+export async function fsyncFolder(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
   try {
     await fh.sync();
   } finally {
     await fh.close();
   }
+}
+
+/** A log line as JSON.stringify({ name, entry }) writes it, the entry given serialized (journal.ts #signedJson). */
+function logLine(name: string, entryJson: string): string {
+  return `{"name":${JSON.stringify(name)},"entry":${entryJson}}\n`;
 }
 
 /** This process's log: appends with group commit, and the claim file to link names to. */
@@ -113,8 +119,7 @@ export class LogWriter {
    * go together in the next one: one write and one fsync for all of them.
    */
   append(name: string, entryJson: string): Promise<void> {
-    // As JSON.stringify({ name, entry }) writes it; the entry comes serialized (journal.ts #signedJson).
-    this.#lines.push(`{"name":${JSON.stringify(name)},"entry":${entryJson}}\n`);
+    this.#lines.push(logLine(name, entryJson));
     if (!this.#next) {
       const next = this.#tail
         .catch(() => {})
@@ -148,7 +153,7 @@ export class LogWriter {
     if (this.#fd === undefined) return this.append(name, entryJson);
     // Lines of the same turn of the event loop (answers read together) go in one write, made
     // as soon as that turn's callbacks have run.
-    this.#now.push(`{"name":${JSON.stringify(name)},"entry":${entryJson}}\n`);
+    this.#now.push(logLine(name, entryJson));
     if (!this.#nowWritten) {
       let done!: { resolve: () => void; reject: (err: unknown) => void };
       this.#nowWritten = new Promise<void>((resolve, reject) => (done = { resolve, reject }));

@@ -17,11 +17,10 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, fsync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { basename, dirname, join, sep } from 'node:path';
 import { checkFolder } from '../config/paths.js';
-import { claimOf, LogReader, LogWriter } from './journal-log.js';
-import { isDeepStrictEqual } from 'node:util';
+import { claimOf, fsyncFolder, LogReader, LogWriter } from './journal-log.js';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { ConfigError } from '../errors.js';
 
 export type Outcome =
@@ -113,9 +112,13 @@ export class Journal {
 
   readonly #names = new Map<string, string>();
 
-  /** Entries are filed under the normalized base URL (journalBase). */
+  /** An entry's file name: entries are filed under the normalized base URL (journalBase). */
+  #entryName(baseUrl: string, payoutId: string): string {
+    return this.#name(journalBase(baseUrl), payoutId);
+  }
+
   #file(baseUrl: string, payoutId: string): string {
-    return this.#in(this.#name(journalBase(baseUrl), payoutId));
+    return this.#in(this.#entryName(baseUrl, payoutId));
   }
 
   get(baseUrl: string, payoutId: string): JournalEntry | undefined {
@@ -142,7 +145,7 @@ export class Journal {
     if (this.#legacy) return this.#legacy;
     const names = new Set<string>();
     try {
-      for (const name of readdirSync(this.dir)) if (/^[0-9a-f]{32}\.json$/.test(name)) names.add(name);
+      for (const name of readdirSync(this.dir)) if (ENTRY_NAME.test(name)) names.add(name);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the payout journal ${this.dir}: ${(err as Error).message}`);
     }
@@ -201,7 +204,7 @@ export class Journal {
       return;
     }
     for (const name of names) {
-      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      if (!ENTRY_NAME.test(name)) continue;
       const file = join(this.dir, name);
       try {
         const e = JSON.parse(readFileSync(file, 'utf8')) as JournalEntry & { mac?: string };
@@ -311,7 +314,7 @@ export class Journal {
       throw new ConfigError(`Cannot read the payout journal ${this.dir}: ${(err as Error).message}`);
     }
     for (const name of names) {
-      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      if (!ENTRY_NAME.test(name)) continue;
       try {
         const entry = this.#read(join(this.dir, name));
         if (entry) yield { name, entry };
@@ -323,7 +326,7 @@ export class Journal {
 
   /** One entry by its file name (from `scan`); undefined when it is gone since. */
   byName(name: string): JournalEntry | undefined {
-    if (!/^[0-9a-f]{32}\.json$/.test(name)) return undefined;
+    if (!ENTRY_NAME.test(name)) return undefined;
     return this.#read(join(this.dir, name));
   }
 
@@ -366,7 +369,7 @@ export class Journal {
       if (claim) return [...this.#logs.named(claim.log, kind, key), ...more];
       const e = first as Partial<JournalEntry>;
       if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return more;
-      return [this.#name(journalBase(e.baseUrl), e.payoutId), ...more];
+      return [this.#entryName(e.baseUrl, e.payoutId), ...more];
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
@@ -381,7 +384,7 @@ export class Journal {
     this.#checkDir();
     const out: JournalEntry[] = [];
     for (const name of new Set(this.#marked(this.#marker(baseUrl, kind, key), kind, key))) {
-      if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+      if (!ENTRY_NAME.test(name)) continue;
       const e = this.#read(this.#in(name));
       if (!e || journalBase(e.baseUrl) !== journalBase(baseUrl)) continue;
       if ((kind === 'fingerprint' ? e.fingerprint : e.repeatKey) !== key) continue;
@@ -506,12 +509,7 @@ export class Journal {
       this.#dirFd ??= openSync(this.dir, 'r');
       return fsyncFd(this.#dirFd);
     }
-    const dir = await open(this.dir, 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    return fsyncFolder(this.dir);
   }
 
   /**
@@ -522,7 +520,7 @@ export class Journal {
   async #create(entry: JournalEntry): Promise<boolean> {
     const tmp = await this.#temp(entry);
     try {
-      this.#mark(entry, this.#name(journalBase(entry.baseUrl), entry.payoutId), tmp);
+      this.#mark(entry, this.#entryName(entry.baseUrl, entry.payoutId), tmp);
       await link(tmp, this.#file(entry.baseUrl, entry.payoutId));
       return true;
     } catch (err) {
@@ -610,7 +608,7 @@ export class Journal {
       if (current?.outcome?.kind === 'accepted' && current.idempotencyKey === entry.idempotencyKey) return current;
     }
     const next = withOutcome(entry, outcome);
-    const name = this.#name(journalBase(entry.baseUrl), entry.payoutId);
+    const name = this.#entryName(entry.baseUrl, entry.payoutId);
     // In the log: written at once, durable with the log's next fsync (LogWriter.appendNow).
     if (this.#log && this.#logged.has(name)) await this.#log.appendNow(name, this.#signedJson(next));
     else await this.put(next);
@@ -640,7 +638,7 @@ export class Journal {
   async #claimLogged(entry: JournalEntry): Promise<boolean> {
     await this.#ensureDir();
     this.#log ??= new LogWriter(this.dir);
-    const name = this.#name(journalBase(entry.baseUrl), entry.payoutId);
+    const name = this.#entryName(entry.baseUrl, entry.payoutId);
     // The claim file is made (the first time) while the line is written: both are durable before a name links to it.
     const claimed = this.#log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
     claimed.catch(() => {}); // awaited below
@@ -676,6 +674,9 @@ export class Journal {
     }
   }
 }
+
+/** The file name of an entry (or of its claim): 32 hex digits of a SHA-256, `.json`. */
+const ENTRY_NAME = /^[0-9a-f]{32}\.json$/;
 
 const ENTRY_FIELDS = new Set(['version', 'payoutId', 'baseUrl', 'idempotencyKey', 'body', 'createdAt', 'profile', 'batch', 'fingerprint', 'repeatKey', 'outcome']);
 
