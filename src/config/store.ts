@@ -111,6 +111,8 @@ const SECRET_FIELDS: ReadonlyArray<readonly [SecretField, SecretName]> = [
 ];
 
 const FILE_NAME = 'config.json';
+/** A config file changed this recently is parsed at every read (#read). */
+const RACY_MS = 2000;
 
 class ConfStore implements ConfigStore {
   readonly path: string;
@@ -121,6 +123,8 @@ class ConfStore implements ConfigStore {
   #keyring: Keyring | undefined;
   /** Key and token of keyring profiles as read or written by this process (one D-Bus round trip per secret, once). */
   readonly #known = new Map<string, Secrets>();
+  /** The file's profiles as last parsed, and the file they were read from (#read). */
+  #parsed: { stamp: string; profiles: Record<string, Profile> } | undefined;
 
   constructor(dir: string, openKeyring: KeyringFactory = osKeyring) {
     this.dir = dir;
@@ -159,18 +163,32 @@ class ConfStore implements ConfigStore {
     );
   }
 
+  /**
+   * The profiles in the file. A run reads them several times (the config check at start, the
+   * profile, the client's settings), and another payctl may write between two reads (a token
+   * refreshed in another terminal): each read looks at the file, and parses it again unless it
+   * is the same file, unchanged (inode, size, modification and change times). A file changed in
+   * the last two seconds is always parsed again: where the file system's clock is coarse, two
+   * writes that close share their times (the "racily clean" files of git). The record is the
+   * caller's to change; the profiles in it are not.
+   */
   #read(): Record<string, Profile> {
     let text: string;
+    let stamp: string;
+    let settled: boolean;
     try {
       // Only a regular file: a FIFO would block every command, a symlink would have its
       // target rewritten and chmodded.
-      const st = lstatSync(this.path);
+      const st = lstatSync(this.path, { bigint: true });
       if (!st.isFile()) {
         throw new ConfigError(
           `The config file ${this.path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; payctl reads and writes only a regular file there.`,
           'Move it away and run `payctl login` again, or point PAYCTL_CONFIG_DIR at another folder.',
         );
       }
+      stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+      settled = Date.now() - Number(st.mtimeMs) > RACY_MS;
+      if (this.#parsed?.stamp === stamp) return { ...this.#parsed.profiles };
       text = readFileSync(this.path, 'utf8');
     } catch (err) {
       if (err instanceof ConfigError) throw err;
@@ -188,7 +206,9 @@ class ConfStore implements ConfigStore {
       const issue = parsed.error.issues[0];
       throw this.#damaged(new Error(`${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'unexpected shape'}`));
     }
-    return parsed.data.profiles ?? {};
+    const profiles = parsed.data.profiles ?? {};
+    this.#parsed = settled ? { stamp, profiles } : undefined;
+    return { ...profiles };
   }
 
   async #write(profiles: Record<string, Profile>): Promise<void> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -195,5 +195,40 @@ describe('a damaged config file', () => {
     damaged('{"profiles": {"x": 5}}');
     const err = caught(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).profileNames()) as ConfigError;
     expect(err.message).toMatch(/\(profiles\.x: /);
+  });
+});
+
+describe('reading the file again', () => {
+  const profileWith = (token: string) => JSON.stringify({ profiles: { default: { baseUrl: 'https://api.example.com/v2', token } } });
+
+  it('sees what another payctl wrote since, even in place and at the same size', () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, 'config.json');
+    const settle = (): void => utimesSync(path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    writeFileSync(path, profileWith('tok_aaaa'), { mode: 0o600 });
+    settle(); // last modified a minute ago: a read may keep what it parsed
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    expect(store.getProfile('default')?.token).toBe('tok_aaaa');
+    // Same inode, same size: only the times say it changed.
+    writeFileSync(path, profileWith('tok_bbbb'));
+    expect(store.getProfile('default')?.token).toBe('tok_bbbb');
+    // Replaced by a rename (as conf writes), with a damaged file: reported, not the old profiles.
+    writeFileSync(`${path}.new`, '{"profiles": ', { mode: 0o600 });
+    renameSync(`${path}.new`, path);
+    expect(caught(() => store.getProfile('default'))).toBeInstanceOf(ConfigError);
+    writeFileSync(path, profileWith('tok_cccc'));
+    expect(store.getProfile('default')?.token).toBe('tok_cccc');
+  });
+
+  it("hands each caller a record of its own: a change to one is not the next read's", async () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    await store.updateProfile('default', { baseUrl: 'https://api.example.com/v2', apiKey: 'k' });
+    await store.updateProfile('other', { baseUrl: 'https://api.example.com/v2', apiKey: 'k2' });
+    expect(store.profileNames()).toEqual(['default', 'other']);
+    await store.deleteProfile('other');
+    expect(store.profileNames()).toEqual(['default']);
+    const p = store.getProfile('default')!;
+    p.apiKey = 'changed by the caller';
+    expect(store.getProfile('default')?.apiKey).toBe('k');
   });
 });
