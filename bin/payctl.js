@@ -7,6 +7,8 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS file (bin/package.json): require() is how it loads */
 
 const args = process.argv.slice(2);
+// The command's word, as far as a glance can tell: names the bundle to load and the code cache.
+const word = args.find((a) => /^[a-z]{1,24}$/.test(a)) ?? 'none';
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version needs nothing else: answer before loading the CLI.
   process.stdout.write(require('../package.json').version + '\n');
@@ -37,7 +39,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     stderr = process.stderr;
     stderr.on('error', () => {});
   }
-  const cli = load(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'));
+  // A top-level command that is no group has a bundle of its own (dist/cli-balances.cjs), built
+  // without the other commands' code (scripts/build.mjs); the bundle says whether it serves these
+  // words (a value such as `--profile status` can look like a command), and the whole bundle,
+  // dist/cli.cjs, runs any it does not.
+  const dist = require('node:path').join(__dirname, '..', 'dist');
+  let cli = word === 'none' ? undefined : load(`${dist}/cli-${word}.cjs`, true);
+  if (cli !== undefined && !cli.exports.covers(args)) cli = undefined;
+  cli ??= load(`${dist}/cli.cjs`);
   // main is told that the process ends when it resolves (src/cli.ts, Seams.exits).
   void cli.exports.main(process, { exits: true }).then(async (code) => {
     if (code === 0) cli.saveCache();
@@ -49,18 +58,19 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 /**
- * Compiles and runs the bundle as Node runs a CommonJS module, with V8's compiled code from
- * the last run of the same command when there is one. The cache is only ever a shortcut:
- * it is named by the bundle's content hash (its first line, written by scripts/build.mjs),
- * Node's version and the platform; V8 refuses one made by another V8, with other flags or
- * for a source of another length, and with --verify-snapshot-checksum a damaged one (that
- * flag makes V8 checksum the caches it writes and check them when it reads: without it, a
- * corrupt cache can crash the process). A cache that is missing, refused or unreadable means
- * the source is compiled as without one, and a new cache is written after a successful run,
- * to a temp file renamed into place, beside the bundle or else in the user's cache folder;
- * where neither can be written (a read-only install, no home), payctl just runs uncached.
+ * Compiles and runs a bundle as Node runs a CommonJS module, with V8's compiled code from
+ * the last run of the same command when there is one (`optional`: undefined when there is no
+ * such bundle). The cache is only ever a shortcut: it is named by the bundle's name and
+ * content hash (its first line, written by scripts/build.mjs), Node's version and the
+ * platform; V8 refuses one made by another V8, with other flags or for a source of another
+ * length, and with --verify-snapshot-checksum a damaged one (that flag makes V8 checksum the
+ * caches it writes and check them when it reads: without it, a corrupt cache can crash the
+ * process). A cache that is missing, refused or unreadable means the source is compiled as
+ * without one, and a new cache is written after a successful run, to a temp file renamed
+ * into place, beside the bundle or else in the user's cache folder; where neither can be
+ * written (a read-only install, no home), payctl just runs uncached.
  */
-function load(filename) {
+function load(filename, optional = false) {
   const fs = require('node:fs');
   const path = require('node:path');
   const v8 = require('node:v8');
@@ -68,7 +78,6 @@ function load(filename) {
   // --liftoff-only: see src/api/http.ts (undici's WebAssembly parser stays on the baseline compiler).
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--verify-snapshot-checksum');
-  const word = args.find((a) => /^[a-z]{1,24}$/.test(a)) ?? 'none';
   if (word === 'payout' || word === 'plan') {
     // A batch (payout batch, plan send) makes garbage at every row and keeps a little per row:
     // V8's defaults, made for servers, let its young generation grow to 32 MB and its old one
@@ -83,9 +92,16 @@ function load(filename) {
   // The bundle is ASCII (esbuild's charset: 'ascii'): latin1 is the cheapest exact decoding.
   // It is written as the function to call, wrapper included (scripts/build.mjs): compiled as
   // read, without a copy.
-  const source = fs.readFileSync(filename, 'latin1');
-  const header = /^\(function \(exports, require, module, __filename, __dirname, __payctl_module_url\) \{\/\/ payctl-build ([0-9a-f]{16})\n/.exec(source.slice(0, 128));
-  const prefix = header && `cli-${header[1]}-${process.version}-${process.arch}-`;
+  let source;
+  try {
+    source = fs.readFileSync(filename, 'latin1');
+  } catch (err) {
+    if (optional && err.code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const header = /^\(function \(exports, require, module, __filename, __dirname, __payctl_meta\) \{\/\/ payctl-build ([0-9a-f]{16})\n/.exec(source.slice(0, 128));
+  const base = path.basename(filename, '.cjs');
+  const prefix = header && `${base}-${header[1]}-${process.version}-${process.arch}-`;
   const name = prefix && `${prefix}${word}.v8`;
   const dirs = [path.join(path.dirname(filename), '.cache')];
   const home = process.env.XDG_CACHE_HOME || (process.env.HOME && path.join(process.env.HOME, '.cache'));
@@ -102,11 +118,19 @@ function load(filename) {
   const vm = require('node:vm');
   const script = new vm.Script(source, { filename, cachedData });
   const mod = { exports: {} };
-  const url = require('node:url').pathToFileURL(filename).href;
-  // The bundle's require resolves against dist/ (./vendor/*.cjs). Module.createRequire, as
-  // module.constructor: the node:module builtin would also load part of the ES module loader.
-  const bundleRequire = module.constructor.createRequire(filename);
-  script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, path.dirname(filename), url);
+  // The bundle's require: builtins through this file's own; anything else (./vendor/*.cjs, the
+  // keyring's native module) resolved against dist/, by a require made on first use (making
+  // one, as module.constructor.createRequire, costs a start that needs none). And its
+  // import.meta.url, made when first read.
+  let fromDist;
+  const bundleRequire = (id) => (id.startsWith('node:') ? require(id) : (fromDist ??= module.constructor.createRequire(filename))(id));
+  let url;
+  const meta = {
+    get url() {
+      return (url ??= require('node:url').pathToFileURL(filename).href);
+    },
+  };
+  script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, path.dirname(filename), meta);
   const saveCache = () => {
     if (!name || (cachedData !== undefined && !script.cachedDataRejected)) return;
     let data;
@@ -115,14 +139,15 @@ function load(filename) {
     } catch {
       return;
     }
+    // Caches of this bundle from other builds or Node versions (not those of the other bundles).
+    const stale = new RegExp(`^${base}-[0-9a-f]{16}-.*\\.v8$`);
     for (const dir of dirs) {
       const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
       try {
         fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
         fs.writeFileSync(tmp, data, { mode: 0o644 });
         fs.renameSync(tmp, path.join(dir, name));
-        // Caches of other builds or Node versions will not be used again.
-        for (const f of fs.readdirSync(dir)) if (f.startsWith('cli-') && f.endsWith('.v8') && !f.startsWith(prefix)) fs.rmSync(path.join(dir, f), { force: true });
+        for (const f of fs.readdirSync(dir)) if (stale.test(f) && !f.startsWith(prefix)) fs.rmSync(path.join(dir, f), { force: true });
         return;
       } catch {
         try {

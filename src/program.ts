@@ -9,45 +9,11 @@ import { createRequire } from 'node:module';
 import type { GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
-import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type GroupSpec, type Runner } from './commands/spec.js';
+import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
 import { PayctlCommand } from './commands/help.js';
-import { loginSpec } from './commands/login-spec.js';
-import { logoutSpec } from './commands/logout-spec.js';
-import { statusSpec } from './commands/status-spec.js';
-import { balancesSpec } from './commands/balances-spec.js';
-import { payoutSpec } from './commands/payout-spec.js';
-import { payoutsSpec } from './commands/payouts-spec.js';
-import { summarySpec } from './commands/summary-spec.js';
-import { webhooksSpec } from './commands/webhooks-spec.js';
-import { configSpec } from './commands/config-spec.js';
-import { completeProfilesSpec, completionSpec } from './commands/completion-spec.js';
-import { sandboxSpec } from './commands/sandbox-spec.js';
-import { historySpec } from './commands/history-spec.js';
-import { planSpec } from './commands/plan-spec.js';
-import { keysSpec } from './commands/keys-spec.js';
-import { policySpec } from './commands/policy-spec.js';
+import { TREE, WHOLE } from './commands/tree.js';
 
 export type { Action, Runner } from './commands/spec.js';
-
-/** The commands below the program, in the order help lists them. */
-const TREE: readonly (CommandSpec | GroupSpec)[] = [
-  loginSpec,
-  logoutSpec,
-  statusSpec,
-  balancesSpec,
-  payoutSpec,
-  payoutsSpec,
-  historySpec,
-  planSpec,
-  keysSpec,
-  policySpec,
-  summarySpec,
-  webhooksSpec,
-  configSpec,
-  completionSpec,
-  completeProfilesSpec,
-  sandboxSpec,
-];
 
 /** The longest --timeout: a day (Node's timers cannot hold more than 24.8 days; beyond, they fire at once). */
 const MAX_TIMEOUT_S = 86_400;
@@ -121,6 +87,16 @@ export function reachOf(argv: readonly string[] | undefined): { only?: string; s
     return !help && spec !== undefined && 'load' in spec ? { only: word } : {};
   }
   return help ? { shallow: true } : {};
+}
+
+/**
+ * Whether this build's tree serves these words as the whole tree would: always, unless the
+ * build is one command's own bundle (commands/tree.ts, WHOLE), which serves the words that
+ * reach that command alone (reachOf's `only`), and never a command that builds the whole
+ * tree again (`completion`). bin/payctl.js loads the whole bundle for words it does not serve.
+ */
+export function covers(argv: readonly string[]): boolean {
+  return WHOLE || (reachOf(argv).only !== undefined && !TREE.some((s) => 'tree' in s && s.tree));
 }
 
 /** The command tree; with `argv`, only the part those words can reach (reachOf). */

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv } from '../helpers/cli.js';
@@ -48,6 +49,12 @@ const caches = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) =
 /** The help of the program and of a command: what a run through the cache must still print. */
 const expected = run(BIN, ['--help']);
 const expectedCreate = run(BIN, ['payout', 'create', '--help']);
+const expectedBalances = run(BIN, ['balances', '--help']);
+
+/** The commands built as bundles of their own (dist/cli-<command>.cjs, scripts/build.mjs). */
+const ownBundles = readdirSync(join(ROOT, 'dist'))
+  .map((f) => /^cli-([a-z]+)\.cjs$/.exec(f)?.[1])
+  .filter((w): w is string => w !== undefined);
 
 describe('--version', () => {
   it("prints package.json's version and nothing else", () => {
@@ -154,7 +161,77 @@ describe('the code cache', () => {
   });
 });
 
+describe('the bundles of single commands', () => {
+  it('exist for the top-level commands that are no group, and not for a group or completion', () => {
+    expect(ownBundles).toEqual(expect.arrayContaining(['balances', 'status', 'summary', 'history', 'login', 'logout']));
+    for (const word of ['payout', 'payouts', 'config', 'completion', 'sandbox']) expect(ownBundles).not.toContain(word);
+  });
+
+  it('each serves the words that reach its command, and declines every other', () => {
+    // Each bundle loaded as bin/payctl.js loads it (the function the file evaluates to), asked what it serves.
+    const probe = `
+      const fs = require('node:fs'), vm = require('node:vm'), path = require('node:path');
+      const out = {};
+      for (const word of ${JSON.stringify(ownBundles)}) {
+        const file = path.join(${JSON.stringify(join(ROOT, 'dist'))}, 'cli-' + word + '.cjs');
+        const mod = { exports: {} };
+        vm.runInThisContext(fs.readFileSync(file, 'latin1'), { filename: file })(mod.exports, require, mod, file, path.dirname(file), { url: 'file://' + file });
+        const covers = (argv) => mod.exports.covers(argv);
+        out[word] = [covers([word]), covers(['--json', word, '--help']), covers(['-p', 'x', word]), covers(['--profile', word]), covers(['--help']), covers([]),
+          covers(['payouts', 'list']), covers(['help', word]), covers([word, '-yv']), covers(['--help', word])];
+      }
+      process.stdout.write(JSON.stringify(out));`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const served = JSON.parse(r.stdout) as Record<string, boolean[]>;
+    expect(Object.keys(served).sort()).toEqual([...ownBundles].sort());
+    for (const word of ownBundles) expect(served[word]).toEqual([true, true, true, false, false, false, false, false, false, false]);
+  });
+
+  it('prints what the whole bundle prints, and caches apart from it', () => {
+    expect(expectedBalances.code).toBe(0);
+    expect(expectedBalances.stdout).toMatch(/^Usage: payctl balances/);
+    const i = install();
+    expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
+    expect(run(i.bin, ['--help'])).toEqual(expected);
+    const files = caches(i.cacheDir).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/^cli-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
+    expect(files[1]).toMatch(/^cli-balances-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-balances\.v8$/);
+    const written = files.map((f) => statSync(join(i.cacheDir, f)).mtimeMs);
+    // Each bundle's run keeps the other's cache, and uses its own as it is.
+    expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
+    expect(run(i.bin, ['--help'])).toEqual(expected);
+    expect(caches(i.cacheDir).sort()).toEqual(files);
+    expect(files.map((f) => statSync(join(i.cacheDir, f)).mtimeMs)).toEqual(written);
+    // Without its own bundle, the command runs from the whole one, as it did.
+    rmSync(join(i.dir, 'dist', 'cli-balances.cjs'));
+    expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
+  });
+
+  it('hands words it does not serve to the whole bundle (an option value that looks like a command)', () => {
+    const i = install();
+    // bin guesses "status" from the first plain word: that bundle declines, the whole one runs balances.
+    expect(run(i.bin, ['--profile', 'status', 'balances', '--help'])).toEqual(expectedBalances);
+    expect(run(i.bin, ['-p', 'history', 'status', '--help'])).toEqual(run(BIN, ['status', '--help']));
+  });
+});
+
 describe('the bundle', () => {
+  it("reads undici's HTTP parser from dist/vendor, as the WebAssembly undici ships (scripts/build.mjs, llhttpFiles)", () => {
+    for (const [js, wasm] of [
+      ['llhttp_simd-wasm.js', 'llhttp_simd.wasm'],
+      ['llhttp-wasm.js', 'llhttp.wasm'],
+    ] as const) {
+      const shipped = createRequire(import.meta.url)(join(ROOT, 'node_modules', 'undici', 'lib', 'llhttp', js)) as Buffer;
+      const ours = readFileSync(join(ROOT, 'dist', 'vendor', wasm));
+      expect(ours.equals(shipped)).toBe(true);
+      expect(ours.subarray(0, 4).toString('latin1')).toBe('\0asm');
+    }
+    // No copy of it left in any bundle (its base64 begins with the WebAssembly magic, AGFzbQ).
+    for (const f of readdirSync(join(ROOT, 'dist')).filter((n) => n.endsWith('.cjs'))) expect(readFileSync(join(ROOT, 'dist', f), 'latin1')).not.toContain("'AGFzbQ");
+  });
+
   it("gives undici Node's own default header-size limit without loading node:http (scripts/build.mjs, NODE_HTTP_MAX_HEADER_SIZE)", () => {
     const limit = /maxHeaderSize:(\d+)\}/.exec(readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'latin1'));
     expect(limit).not.toBeNull();
