@@ -7,8 +7,10 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS file (bin/package.json): require() is how it loads */
 
 const args = process.argv.slice(2);
-// The command's word, as far as a glance can tell: names the bundle to load and the code cache.
-const word = args.find((a) => /^[a-z]{1,24}$/.test(a)) ?? 'none';
+// The command's word, as far as a glance can tell (the first plain word that is not the value
+// of the program's options -p, --profile, --base-url, --timeout): names the bundle to load and
+// its code cache. Only a guess: the bundle says whether it serves the words (src/program.ts, covers).
+const word = args.find((a, i) => /^[a-z]{1,24}$/.test(a) && !/^(-p|--profile|--base-url|--timeout)$/.test(args[i - 1] ?? '')) ?? 'none';
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version needs nothing else: answer before loading the CLI.
   process.stdout.write(require('../package.json').version + '\n');
@@ -40,11 +42,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     stderr.on('error', () => {});
   }
   // A top-level command that is no group has a bundle of its own (dist/cli-balances.cjs), built
-  // without the other commands' code (scripts/build.mjs); the bundle says whether it serves these
+  // without the other commands' code, and so has the program's help (dist/cli-none.cjs, for
+  // words that name no command) (scripts/build.mjs). The bundle says whether it serves these
   // words (a value such as `--profile status` can look like a command), and the whole bundle,
   // dist/cli.cjs, runs any it does not.
   const dist = require('node:path').join(__dirname, '..', 'dist');
-  let cli = word === 'none' ? undefined : load(`${dist}/cli-${word}.cjs`, true);
+  let cli = load(`${dist}/cli-${word}.cjs`, true);
   if (cli !== undefined && !cli.exports.covers(args)) cli = undefined;
   cli ??= load(`${dist}/cli.cjs`);
   // main is told that the process ends when it resolves (src/cli.ts, Seams.exits).

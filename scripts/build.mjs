@@ -250,17 +250,17 @@ async function ownBundleWords() {
   return TREE.filter((s) => 'load' in s && !s.tree && /^[a-z]{1,24}$/.test(s.name)).map((s) => s.name);
 }
 
+const PROGRAM = join(root, 'src', 'program.ts');
+
 /** src/commands/tree.ts as a bundle of one command sees it: that command alone, from the spec file beside it. */
 const treeOf = (word) => ({
   name: 'tree-of-one',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/tree\.js$/ }, (args) =>
-      args.importer === join(root, 'src', 'program.ts') ? { path: word, namespace: 'payctl-tree' } : undefined,
-    );
+    b.onResolve({ filter: /^\.\/commands\/tree\.js$/ }, (args) => (args.importer === PROGRAM ? { path: word, namespace: 'payctl-tree' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'payctl-tree' }, () => {
       if (!existsSync(join(root, 'src', 'commands', `${word}-spec.ts`))) throw new Error(`src/commands/${word}-spec.ts: no spec file for '${word}' (scripts/build.mjs)`);
       return {
-        contents: `import * as specs from './${word}-spec.js';\nexport const TREE = Object.values(specs).filter((s) => s.name === ${JSON.stringify(word)});\nexport const WHOLE = false;\n`,
+        contents: `import * as specs from './${word}-spec.js';\nexport const TREE = Object.values(specs).filter((s) => s.name === ${JSON.stringify(word)});\nexport const SERVES = 'one';\n`,
         resolveDir: join(root, 'src', 'commands'),
         loader: 'js',
       };
@@ -268,12 +268,43 @@ const treeOf = (word) => ({
   },
 });
 
+// The dynamic imports that only a command's run reaches: every spec's load, and the config
+// store, the API session and the prompter, which the entry (src/cli.ts) loads for a run.
+const RUN_ONLY = new Set(['./config/store.js', './api/session.js', './output/prompter.js']);
+const runOnly = (args) =>
+  args.kind === 'dynamic-import' &&
+  ((args.importer.startsWith(join(root, 'src', 'commands')) && /[-/]specs?\.ts$/.test(args.importer)) ||
+    (args.importer === join(root, 'src', 'cli.ts') && RUN_ONLY.has(args.path)));
+
+/**
+ * The help bundle, dist/cli-none.cjs, for runs that name no command (`payctl --help`): the
+ * whole tree, with what only a command's run reaches left out (runOnly); the tree says
+ * SERVES = 'help', so the bundle declines any words but the program's help.
+ */
+const helpOnly = {
+  name: 'help-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/tree\.js$/ }, (args) => (args.importer === PROGRAM ? { path: 'help', namespace: 'payctl-tree' } : undefined));
+    b.onLoad({ filter: /^help$/, namespace: 'payctl-tree' }, () => ({
+      contents: `export { TREE } from ${JSON.stringify(join(root, 'src', 'commands', 'tree.ts'))};\nexport const SERVES = 'help';\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /.*/ }, (args) => (runOnly(args) ? { path: args.path, namespace: 'payctl-run-only' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'payctl-run-only' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/cli-none.cjs, which prints the program's help only (scripts/build.mjs)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 try {
   mkdirSync(join(out, 'vendor'), { recursive: true });
   const words = await ownBundleWords();
   const bundles = await Promise.all([
     build({ ...main, outfile: join(out, 'cli.cjs') }),
     ...words.map((word) => build({ ...main, plugins: [treeOf(word), ...main.plugins], outfile: join(out, `cli-${word}.cjs`) })),
+    build({ ...main, plugins: [helpOnly, ...main.plugins], outfile: join(out, 'cli-none.cjs') }),
   ]);
   const vendor = await Promise.all(
     Object.entries(VENDOR).map(([name, contents]) =>

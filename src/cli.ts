@@ -68,7 +68,6 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
 
   const { wantsColor, makeStyle, loadColor } = await import('./output/style.js');
   const mask = new SecretMask();
-  const { renderErrorJson, renderErrorText } = await import('./output/errors.js');
   let deps: Deps | undefined;
   let close: (() => Promise<unknown>) | undefined;
   let exitCode = 0;
@@ -130,6 +129,8 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     await program.parseAsync(splitShortFlags(program, argv), { from: 'user' });
     return exitCode;
   } catch (err) {
+    // Loaded here, not at start-up: a run that succeeds renders no error.
+    const { renderErrorJson, renderErrorText } = await import('./output/errors.js');
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
         return ExitCode.ok;

@@ -29,7 +29,8 @@ function install(): { dir: string; bin: string; cacheDir: string; bundle: string
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.cache') });
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return { dir, bin: join(dir, 'bin', 'payctl.js'), cacheDir: join(dir, 'dist', '.cache'), bundle: join(dir, 'dist', 'cli.cjs') };
+  // `bundle`: the one `payctl --help` runs from (the program's help: dist/cli-none.cjs).
+  return { dir, bin: join(dir, 'bin', 'payctl.js'), cacheDir: join(dir, 'dist', '.cache'), bundle: join(dir, 'dist', 'cli-none.cjs') };
 }
 
 /** A home of its own, so no cache from another run is found there. */
@@ -51,10 +52,10 @@ const expected = run(BIN, ['--help']);
 const expectedCreate = run(BIN, ['payout', 'create', '--help']);
 const expectedBalances = run(BIN, ['balances', '--help']);
 
-/** The commands built as bundles of their own (dist/cli-<command>.cjs, scripts/build.mjs). */
+/** The commands built as bundles of their own (dist/cli-<command>.cjs; dist/cli-none.cjs is the program's help: scripts/build.mjs). */
 const ownBundles = readdirSync(join(ROOT, 'dist'))
   .map((f) => /^cli-([a-z]+)\.cjs$/.exec(f)?.[1])
-  .filter((w): w is string => w !== undefined);
+  .filter((w): w is string => w !== undefined && w !== 'none');
 
 describe('--version', () => {
   it("prints package.json's version and nothing else", () => {
@@ -79,7 +80,7 @@ describe('the code cache', () => {
     const i = install();
     expect(run(i.bin, ['--help'])).toEqual(expected);
     const [file] = caches(i.cacheDir);
-    expect(file).toMatch(/^cli-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
+    expect(file).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
     const written = statSync(join(i.cacheDir, file!));
     expect(run(i.bin, ['--help'])).toEqual(expected);
     // Accepted by V8, so not written again.
@@ -128,11 +129,15 @@ describe('the code cache', () => {
   it('ignores a cache of another build and removes it when it writes its own', () => {
     const i = install();
     mkdirSync(i.cacheDir);
-    const old = join(i.cacheDir, `cli-0123456789abcdef-${process.version}-${process.arch}-none.v8`);
-    writeFileSync(old, 'old build');
+    const old = [`cli-none-0123456789abcdef-${process.version}-${process.arch}-none.v8`, `cli-0123456789abcdef-${process.version}-${process.arch}-payout.v8`];
+    for (const f of old) writeFileSync(join(i.cacheDir, f), 'old build');
     expect(run(i.bin, ['--help'])).toEqual(expected);
-    expect(existsSync(old)).toBe(false);
-    expect(caches(i.cacheDir)).toHaveLength(1);
+    // Each bundle removes only its own old caches.
+    expect(existsSync(join(i.cacheDir, old[0]!))).toBe(false);
+    expect(existsSync(join(i.cacheDir, old[1]!))).toBe(true);
+    expect(run(i.bin, ['payout', 'create', '--help'])).toEqual(expectedCreate);
+    expect(existsSync(join(i.cacheDir, old[1]!))).toBe(false);
+    expect(caches(i.cacheDir)).toHaveLength(2);
   });
 
   it("uses the user's cache folder when the install cannot be written", () => {
@@ -167,7 +172,7 @@ describe('the bundles of single commands', () => {
     for (const word of ['payout', 'payouts', 'config', 'completion', 'sandbox']) expect(ownBundles).not.toContain(word);
   });
 
-  it('each serves the words that reach its command, and declines every other', () => {
+  it('each serves the words that reach its command (the help bundle: the program help), and declines every other', () => {
     // Each bundle loaded as bin/payctl.js loads it (the function the file evaluates to), asked what it serves.
     const probe = `
       const fs = require('node:fs'), vm = require('node:vm'), path = require('node:path');
@@ -180,12 +185,22 @@ describe('the bundles of single commands', () => {
         out[word] = [covers([word]), covers(['--json', word, '--help']), covers(['-p', 'x', word]), covers(['--profile', word]), covers(['--help']), covers([]),
           covers(['payouts', 'list']), covers(['help', word]), covers([word, '-yv']), covers(['--help', word])];
       }
+      {
+        const file = path.join(${JSON.stringify(join(ROOT, 'dist'))}, 'cli-none.cjs');
+        const mod = { exports: {} };
+        vm.runInThisContext(fs.readFileSync(file, 'latin1'), { filename: file })(mod.exports, require, mod, file, path.dirname(file), { url: 'file://' + file });
+        const covers = (argv) => mod.exports.covers(argv);
+        out.none = [covers(['--help']), covers(['-h']), covers(['--json', '-p', 'x', '--help']), covers([]), covers(['balances']), covers(['help']),
+          covers(['__complete-profiles']), covers(['--help', 'balances']), covers(['--bogus', '--help']), covers(['-vh'])];
+      }
       process.stdout.write(JSON.stringify(out));`;
     const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     const served = JSON.parse(r.stdout) as Record<string, boolean[]>;
-    expect(Object.keys(served).sort()).toEqual([...ownBundles].sort());
+    expect(Object.keys(served).sort()).toEqual([...ownBundles, 'none'].sort());
     for (const word of ownBundles) expect(served[word]).toEqual([true, true, true, false, false, false, false, false, false, false]);
+    // The help bundle: the program's help, nothing that could run a command.
+    expect(served.none).toEqual([true, true, true, false, false, false, false, false, false, false]);
   });
 
   it('prints what the whole bundle prints, and caches apart from it', () => {
@@ -196,8 +211,8 @@ describe('the bundles of single commands', () => {
     expect(run(i.bin, ['--help'])).toEqual(expected);
     const files = caches(i.cacheDir).sort();
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/^cli-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
-    expect(files[1]).toMatch(/^cli-balances-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-balances\.v8$/);
+    expect(files[0]).toMatch(/^cli-balances-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-balances\.v8$/);
+    expect(files[1]).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
     const written = files.map((f) => statSync(join(i.cacheDir, f)).mtimeMs);
     // Each bundle's run keeps the other's cache, and uses its own as it is.
     expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
@@ -209,11 +224,36 @@ describe('the bundles of single commands', () => {
     expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
   });
 
-  it('hands words it does not serve to the whole bundle (an option value that looks like a command)', () => {
-    const i = install();
-    // bin guesses "status" from the first plain word: that bundle declines, the whole one runs balances.
-    expect(run(i.bin, ['--profile', 'status', 'balances', '--help'])).toEqual(expectedBalances);
-    expect(run(i.bin, ['-p', 'history', 'status', '--help'])).toEqual(run(BIN, ['status', '--help']));
+  it('run every argv as the whole bundle alone runs it: the words they serve, and those they hand on', () => {
+    const all = install();
+    const whole = install();
+    for (const f of readdirSync(join(whole.dir, 'dist')).filter((n) => /^cli-.+\.cjs$/.test(n))) rmSync(join(whole.dir, 'dist', f));
+    const argvs = [
+      ['--help'],
+      ['-h'],
+      ['--json', '--help'],
+      ['-p', 'x', '--help'],
+      [],
+      ['--bogus'],
+      ['--timeout', 'abc', '--help'],
+      ['balances', '--help'],
+      ['--profile', 'status', 'balances', '--help'],
+      ['--profile=status', 'balances', '--help'],
+      ['--help', 'balances'],
+      ['balances', '-yv'],
+      ['--', 'balances', '--help'],
+      ['help', 'status'],
+      ['status', '--nope'],
+      ['history', 'reconcile', '--help'],
+      ['summary', '--json'],
+      ['completion', 'bash'],
+    ];
+    for (const argv of argvs) {
+      const got = run(all.bin, argv, { PAYCTL_CONFIG_DIR: join(all.dir, 'config') });
+      expect({ argv, ...got }).toEqual({ argv, ...run(whole.bin, argv, { PAYCTL_CONFIG_DIR: join(whole.dir, 'config') }) });
+    }
+    // The smaller bundles did run (and cached their code) for the words they serve.
+    expect(new Set(caches(all.cacheDir).map((f) => /^(cli(-[a-z]+)?)-[0-9a-f]{16}-/.exec(f)?.[1]))).toEqual(new Set(['cli', 'cli-balances', 'cli-history', 'cli-none']));
   });
 });
 
