@@ -12,8 +12,18 @@ const args = process.argv.slice(2);
 // its code cache. Only a guess: the bundle says whether it serves the words (src/program.ts, covers).
 const word = args.find((a, i) => /^[a-z]{1,24}$/.test(a) && !/^(-p|--profile|--base-url|--timeout)$/.test(args[i - 1] ?? '')) ?? 'none';
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  // The version needs nothing else: answer before loading the CLI.
-  process.stdout.write(require('../package.json').version + '\n');
+  // The version needs nothing else: answer before loading the CLI, written straight to the
+  // file descriptor (making process.stdout loads Node's stream modules, most of this answer's
+  // time); through the stream only if the descriptor is non-blocking and full, and quietly
+  // not at all to a reader that went away.
+  const fs = require('node:fs');
+  const line = JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8')).version + '\n';
+  try {
+    fs.writeSync(1, line);
+  } catch (err) {
+    if (err.code === 'EAGAIN') process.stdout.write(line);
+    else if (err.code !== 'EPIPE') throw err;
+  }
 } else {
   // A reader that went away (`payctl payouts list --all | head`) ends the run quietly, as in
   // any pipeline; anything payctl had to record was journaled before it printed.
