@@ -1,6 +1,6 @@
 /**
- * The commands below the program, in the order help lists them: each spec beside its verb
- * (program.ts builds the command tree from this list).
+ * The top-level commands, each from the spec beside its verb: program.ts builds the command
+ * tree from this list.
  *
  * The build (scripts/build.mjs) also makes a bundle of its own for each top-level command
  * that is no group (`balances`, `status`, ...), with this module replaced by one that lists
