@@ -128,7 +128,10 @@ function load(filename, optional = false) {
   const header = /^\(function \(exports, require, module, __filename, __dirname, __payctl_meta\) \{\/\/ payctl-build ([0-9a-f]{16})\n/.exec(source.slice(0, 128));
   const base = path.basename(filename, '.cjs');
   const prefix = header && `${base}-${header[1]}-${process.version}-${process.arch}-`;
-  const name = prefix && `${prefix}${word}.v8`;
+  // A run that shows a command's help compiles little of it: its cache is kept apart, so that
+  // `payctl balances --help` run first does not leave `payctl balances` a cache without its code.
+  const help = args.some((a) => a === '-h' || a === '--help');
+  const name = prefix && `${prefix}${word}${help ? '+help' : ''}.v8`;
   const dirs = [path.join(path.dirname(filename), '.cache')];
   const home = process.env.XDG_CACHE_HOME || (process.env.HOME && path.join(process.env.HOME, '.cache'));
   if (home && path.isAbsolute(home)) dirs.push(path.join(home, 'payctl'));

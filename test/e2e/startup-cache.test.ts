@@ -80,7 +80,7 @@ describe('the code cache', () => {
     const i = install();
     expect(run(i.bin, ['--help'])).toEqual(expected);
     const [file] = caches(i.cacheDir);
-    expect(file).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
+    expect(file).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\+help\.v8$/);
     const written = statSync(join(i.cacheDir, file!));
     expect(run(i.bin, ['--help'])).toEqual(expected);
     // Accepted by V8, so not written again.
@@ -93,7 +93,7 @@ describe('the code cache', () => {
       caches(i.cacheDir)
         .map((f) => f.replace(/^.*-/, ''))
         .sort(),
-    ).toEqual(['none.v8', 'payout.v8']);
+    ).toEqual(['none+help.v8', 'payout+help.v8']);
   });
 
   it('falls back to compiling when the cache is corrupt, empty or garbage, and replaces it', () => {
@@ -126,6 +126,18 @@ describe('the code cache', () => {
     expect(readFileSync(join(i.cacheDir, file!)).equals(readFileSync(join(other.cacheDir, file!)))).toBe(false);
   });
 
+  it("keeps a command's help apart: its cache does not stand in for the command's own run", () => {
+    const i = install();
+    const config = { PAYCTL_CONFIG_DIR: join(i.dir, 'config') };
+    expect(run(i.bin, ['history', '--help'], config).code).toBe(0);
+    expect(run(i.bin, ['history', '--json'], config)).toMatchObject({ code: 0, stdout: '{"data":[],"count":0}\n' });
+    expect(
+      caches(i.cacheDir)
+        .map((f) => f.replace(/^.*-/, ''))
+        .sort(),
+    ).toEqual(['history+help.v8', 'history.v8']);
+  });
+
   it('ignores a cache of another build and removes it when it writes its own', () => {
     const i = install();
     mkdirSync(i.cacheDir);
@@ -146,7 +158,7 @@ describe('the code cache', () => {
     const xdg = home();
     expect(run(i.bin, ['--help'], { XDG_CACHE_HOME: xdg })).toEqual(expected);
     const [file] = caches(join(xdg, 'payctl'));
-    expect(file).toMatch(/-none\.v8$/);
+    expect(file).toMatch(/-none\+help\.v8$/);
     const written = statSync(join(xdg, 'payctl', file!)).mtimeMs;
     expect(run(i.bin, ['--help'], { XDG_CACHE_HOME: xdg })).toEqual(expected);
     expect(statSync(join(xdg, 'payctl', file!)).mtimeMs).toBe(written);
@@ -211,8 +223,8 @@ describe('the bundles of single commands', () => {
     expect(run(i.bin, ['--help'])).toEqual(expected);
     const files = caches(i.cacheDir).sort();
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/^cli-balances-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-balances\.v8$/);
-    expect(files[1]).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\.v8$/);
+    expect(files[0]).toMatch(/^cli-balances-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-balances\+help\.v8$/);
+    expect(files[1]).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\+help\.v8$/);
     const written = files.map((f) => statSync(join(i.cacheDir, f)).mtimeMs);
     // Each bundle's run keeps the other's cache, and uses its own as it is.
     expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
