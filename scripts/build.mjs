@@ -255,21 +255,24 @@ async function ownBundleWords() {
 
 const PROGRAM = join(root, 'src', 'program.ts');
 
-/** src/commands/tree.ts as a bundle of one command sees it: that command alone, from the spec file beside it. */
-const treeOf = (word) => ({
-  name: 'tree-of-one',
+/** A plugin giving program.ts, for src/commands/tree.ts, a module of `contents` (resolved from `resolveDir`). */
+const treeAs = (contents, resolveDir) => ({
+  name: 'tree-as',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/tree\.js$/ }, (args) => (args.importer === PROGRAM ? { path: word, namespace: 'payctl-tree' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'payctl-tree' }, () => {
-      if (!existsSync(join(root, 'src', 'commands', `${word}-spec.ts`))) throw new Error(`src/commands/${word}-spec.ts: no spec file for '${word}' (scripts/build.mjs)`);
-      return {
-        contents: `import * as specs from './${word}-spec.js';\nexport const TREE = Object.values(specs).filter((s) => s.name === ${JSON.stringify(word)});\nexport const SERVES = 'one';\n`,
-        resolveDir: join(root, 'src', 'commands'),
-        loader: 'js',
-      };
-    });
+    b.onResolve({ filter: /^\.\/commands\/tree\.js$/ }, (args) => (args.importer === PROGRAM ? { path: 'tree', namespace: 'payctl-tree' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'payctl-tree' }, () => ({ contents: contents(), resolveDir, loader: 'js' }));
   },
 });
+
+/** src/commands/tree.ts as a bundle of one command sees it: that command alone, from the spec file beside it. */
+const treeOf = (word) =>
+  treeAs(
+    () => {
+      if (!existsSync(join(root, 'src', 'commands', `${word}-spec.ts`))) throw new Error(`src/commands/${word}-spec.ts: no spec file for '${word}' (scripts/build.mjs)`);
+      return `import * as specs from './${word}-spec.js';\nexport const TREE = Object.values(specs).filter((s) => s.name === ${JSON.stringify(word)});\nexport const SERVES = 'one';\n`;
+    },
+    join(root, 'src', 'commands'),
+  );
 
 // The dynamic imports that only a command's run reaches: every spec's load, and the config
 // store, the API session and the prompter, which the entry (src/cli.ts) loads for a run.
@@ -287,12 +290,6 @@ const runOnly = (args) =>
 const helpOnly = {
   name: 'help-only',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/tree\.js$/ }, (args) => (args.importer === PROGRAM ? { path: 'help', namespace: 'payctl-tree' } : undefined));
-    b.onLoad({ filter: /^help$/, namespace: 'payctl-tree' }, () => ({
-      contents: `export { TREE } from ${JSON.stringify(join(root, 'src', 'commands', 'tree.ts'))};\nexport const SERVES = 'help';\n`,
-      resolveDir: root,
-      loader: 'js',
-    }));
     b.onResolve({ filter: /.*/ }, (args) => (runOnly(args) ? { path: args.path, namespace: 'payctl-run-only' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'payctl-run-only' }, (args) => ({
       contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/cli-none.cjs, which prints the program's help only (scripts/build.mjs)`)});`,
@@ -300,6 +297,7 @@ const helpOnly = {
     }));
   },
 };
+const helpTree = treeAs(() => `export { TREE } from ${JSON.stringify(join(root, 'src', 'commands', 'tree.ts'))};\nexport const SERVES = 'help';\n`, root);
 
 try {
   mkdirSync(join(out, 'vendor'), { recursive: true });
@@ -307,7 +305,7 @@ try {
   const bundles = await Promise.all([
     build({ ...main, outfile: join(out, 'cli.cjs') }),
     ...words.map((word) => build({ ...main, plugins: [treeOf(word), ...main.plugins], outfile: join(out, `cli-${word}.cjs`) })),
-    build({ ...main, plugins: [helpOnly, ...main.plugins], outfile: join(out, 'cli-none.cjs') }),
+    build({ ...main, plugins: [helpTree, helpOnly, ...main.plugins], outfile: join(out, 'cli-none.cjs') }),
   ]);
   const vendor = await Promise.all(
     Object.entries(VENDOR).map(([name, contents]) =>

@@ -188,23 +188,22 @@ describe('the bundles of single commands', () => {
     // Each bundle loaded as bin/payctl.js loads it (the function the file evaluates to), asked what it serves.
     const probe = `
       const fs = require('node:fs'), vm = require('node:vm'), path = require('node:path');
-      const out = {};
-      for (const word of ${JSON.stringify(ownBundles)}) {
-        const file = path.join(${JSON.stringify(join(ROOT, 'dist'))}, 'cli-' + word + '.cjs');
+      /** The covers() of dist/cli-<name>.cjs, the bundle run as bin/payctl.js runs it. */
+      const coversOf = (name) => {
+        const file = path.join(${JSON.stringify(join(ROOT, 'dist'))}, 'cli-' + name + '.cjs');
         const mod = { exports: {} };
         vm.runInThisContext(fs.readFileSync(file, 'latin1'), { filename: file })(mod.exports, require, mod, file, path.dirname(file), { url: 'file://' + file });
-        const covers = (argv) => mod.exports.covers(argv);
+        return (argv) => mod.exports.covers(argv);
+      };
+      const out = {};
+      for (const word of ${JSON.stringify(ownBundles)}) {
+        const covers = coversOf(word);
         out[word] = [covers([word]), covers(['--json', word, '--help']), covers(['-p', 'x', word]), covers(['--profile', word]), covers(['--help']), covers([]),
           covers(['payouts', 'list']), covers(['help', word]), covers([word, '-yv']), covers(['--help', word])];
       }
-      {
-        const file = path.join(${JSON.stringify(join(ROOT, 'dist'))}, 'cli-none.cjs');
-        const mod = { exports: {} };
-        vm.runInThisContext(fs.readFileSync(file, 'latin1'), { filename: file })(mod.exports, require, mod, file, path.dirname(file), { url: 'file://' + file });
-        const covers = (argv) => mod.exports.covers(argv);
-        out.none = [covers(['--help']), covers(['-h']), covers(['--json', '-p', 'x', '--help']), covers([]), covers(['balances']), covers(['help']),
-          covers(['__complete-profiles']), covers(['--help', 'balances']), covers(['--bogus', '--help']), covers(['-vh'])];
-      }
+      const covers = coversOf('none');
+      out.none = [covers(['--help']), covers(['-h']), covers(['--json', '-p', 'x', '--help']), covers([]), covers(['balances']), covers(['help']),
+        covers(['__complete-profiles']), covers(['--help', 'balances']), covers(['--bogus', '--help']), covers(['-vh'])];
       process.stdout.write(JSON.stringify(out));`;
     const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
