@@ -4,8 +4,7 @@
  * wrapped by auth (token from the API key, refreshed before expiry and once after a
  * 401), retries for reads, and --verbose logging with secrets shown as ***.
  */
-import { finished } from 'node:stream';
-import { createDispatcher, httpRequest, type Dispatcher } from './http.js';
+import { createDispatcher, exchange, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
 import { maskSecrets, redactBody, redactHeader } from './redact.js';
@@ -94,40 +93,6 @@ function deadlineError(url: string, timeoutMs: number): NetworkError {
   });
 }
 
-/**
- * A response body as text, refused (and the connection dropped) past `max` bytes. Read with
- * 'data' events and stream.finished (what `for await` uses inside, so its errors are the
- * same, a premature close included) rather than an async iterator: half the time per answer.
- */
-function readCapped(body: NodeJS.ReadableStream & { destroy?: (err?: Error) => unknown }, max: number, status: number, url: string): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    body.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > max) {
-        refused = true;
-        body.destroy?.();
-        reject(
-          new ApiError(`The answer from ${hostOf(url)} (HTTP ${status}) is larger than ${Math.round(max / 1024 / 1024)} MiB; payctl stopped reading it.`, {
-            status,
-            hint: 'The service or a proxy in between is misbehaving. PAYCTL_MAX_RESPONSE_BYTES raises the limit.',
-          }),
-        );
-        return;
-      }
-      chunks.push(chunk);
-    });
-    finished(body, (err) => {
-      if (refused) return;
-      if (err) reject(err);
-      else resolve(Buffer.concat(chunks, size).toString('utf8'));
-    });
-  });
-}
-
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -201,35 +166,38 @@ export class ApiClient {
     // A per-call signal replaces the process's Ctrl-C signal (a batch lets requests in flight finish).
     const interrupt = signal ?? this.#opts.signal;
     // --timeout bounds the whole exchange: a service that drips its answer a byte at a time
-    // keeps undici's idle timers happy, not this one. One controller per exchange, aborted by
-    // Ctrl-C or by the deadline's timer (AbortSignal.any and AbortSignal.timeout cost several
-    // times as much in Node 20, and keep their signals until a garbage collection: a batch
-    // makes one exchange per row).
-    const exchange = new AbortController();
-    const onInterrupt = () => exchange.abort(interrupt.reason);
+    // keeps undici's idle timers happy, not this one. The exchange is ended by Ctrl-C or by
+    // the deadline's timer.
+    let pastDeadline = false;
+    const max = this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const ex = exchange(await this.#getDispatcher(), url, {
+      method: method as Dispatcher.HttpMethod,
+      headers: all,
+      body,
+      headersTimeout: this.#opts.timeoutMs,
+      bodyTimeout: this.#opts.timeoutMs,
+      maxBytes: max,
+    });
+    const onInterrupt = () => ex.abort(interrupt.reason instanceof Error ? interrupt.reason : new InterruptedError());
     if (interrupt.aborted) onInterrupt();
     else interrupt.addEventListener('abort', onInterrupt, { once: true });
-    let pastDeadline = false;
     const deadline = setTimeout(() => {
       pastDeadline = true;
-      exchange.abort();
+      ex.abort(new Error('deadline'));
     }, this.#opts.timeoutMs);
     deadline.unref();
-    let answered = false;
     try {
-      const res = await httpRequest(await this.#getDispatcher(), url, {
-        method,
-        headers: all,
-        body,
-        signal: exchange.signal,
-        headersTimeout: this.#opts.timeoutMs,
-        bodyTimeout: this.#opts.timeoutMs,
-      });
-      answered = true;
+      const res = await ex.answer;
+      if (res.tooLarge) {
+        throw new ApiError(`The answer from ${hostOf(url)} (HTTP ${res.statusCode}) is larger than ${Math.round(max / 1024 / 1024)} MiB; payctl stopped reading it.`, {
+          status: res.statusCode,
+          hint: 'The service or a proxy in between is misbehaving. PAYCTL_MAX_RESPONSE_BYTES raises the limit.',
+        });
+      }
       // Our own credentials echoed back are masked at once, before any excerpt can cut one in half.
       const ok = res.statusCode >= 200 && res.statusCode <= 299;
       const echoed = tokenRoute && ok ? [this.#opts.credentials.apiKey].filter((k): k is string => !!k) : this.#secrets();
-      const raw = maskSecrets(await readCapped(res.body, this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES, res.statusCode, url), echoed);
+      const raw = maskSecrets(res.body.toString('utf8'), echoed);
       const out: Record<string, string> = {};
       for (const k in res.headers) {
         const v = res.headers[k];
@@ -245,7 +213,7 @@ export class ApiClient {
       if (interrupt.aborted) throw new InterruptedError();
       if (err instanceof ApiError) throw err;
       const e = pastDeadline
-        ? answered
+        ? ex.answering
           ? deadlineError(url, this.#opts.timeoutMs)
           : toNetworkError({ code: 'UND_ERR_HEADERS_TIMEOUT' }, url, this.#opts.timeoutMs)
         : toNetworkError(err, url, this.#opts.timeoutMs);

@@ -1,16 +1,15 @@
 /**
  * The undici pieces payctl uses: a keep-alive Agent (the environment-proxy agent when a
- * proxy is set) and request(). They are imported directly rather than through undici's
- * index: its public entry also requires fetch, WebSocket, cookies, caches and mocks at load,
- * and even with V8's code cache (bin/payctl.js) it made `balances --json` about 40 ms slower
- * on the 2-core development machine (126 ms against 87 ms, medians of 21 interleaved runs),
- * which is most of the distance to the floor of a bare Node http.get. The proxy agent loads
- * only when a proxy is configured. undici is pinned by package-lock.json, and the
+ * proxy is set) and its dispatch(). The Agent is imported directly rather than through
+ * undici's index: its public entry also requires fetch, WebSocket, cookies, caches and mocks
+ * at load, and even with V8's code cache (bin/payctl.js) it made `balances --json` about 40 ms
+ * slower on the 2-core development machine (126 ms against 87 ms, medians of 21 interleaved
+ * runs), which is most of the distance to the floor of a bare Node http.get. The proxy agent
+ * loads only when a proxy is configured. undici is pinned by package-lock.json, and the
  * end-to-end tests exercise this path.
  */
 import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
-import requestOn from 'undici/lib/api/api-request.js';
 import type { Dispatcher } from 'undici';
 
 export type { Dispatcher };
@@ -51,17 +50,121 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
   });
 }
 
-export interface RequestInput {
+export interface ExchangeInput {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
   body?: string | Buffer;
-  signal?: AbortSignal;
   headersTimeout?: number;
   bodyTimeout?: number;
+  /** The most of an answer's body that is read: past it the connection is dropped and the answer marked tooLarge. */
+  maxBytes: number;
 }
 
-/** undici's request() on a given dispatcher, taking a full URL. */
-export function httpRequest(dispatcher: Dispatcher, url: string | URL, input: RequestInput): Promise<Dispatcher.ResponseData> {
-  const u = typeof url === 'string' ? new URL(url) : url;
-  return requestOn.call(dispatcher, { origin: u.origin, path: u.pathname + u.search, ...input });
+export interface Answer {
+  statusCode: number;
+  /** Header names in lower case; a header given more than once, as a list. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The whole body; empty when tooLarge. */
+  body: Buffer;
+  /** The body was larger than maxBytes: the rest was not read, and the connection was dropped. */
+  tooLarge: boolean;
+}
+
+export interface Exchange {
+  /** The whole answer, once its last byte has arrived; rejects with undici's error, or with the reason given to abort(). */
+  answer: Promise<Answer>;
+  /** Ends the exchange: not sent when it has not started, the connection dropped when it has. */
+  abort(reason: Error): void;
+  /** The answer's status and headers have arrived (its body may still be arriving). */
+  readonly answering: boolean;
+}
+
+let lastUrl: { text: string; url: URL } | undefined;
+
+/** A URL parsed once for the calls made to it in a row (a batch posts every row to the same URL). */
+function parsedUrl(text: string): URL {
+  if (lastUrl?.text !== text) lastUrl = { text, url: new URL(text) };
+  return lastUrl.url;
+}
+
+/**
+ * One request and its whole answer, through the dispatcher's dispatch() with a handler that
+ * gathers the body: no response stream, no AbortSignal. (undici's request() makes a Readable
+ * for every body, and the caller an AbortController for every deadline: a batch sends a
+ * request a row, and they cost more CPU than the rest of undici's work for it.) Errors are
+ * undici's own, as request() gives them.
+ */
+export function exchange(dispatcher: Dispatcher, url: string | URL, input: ExchangeInput): Exchange {
+  const u = typeof url === 'string' ? parsedUrl(url) : url;
+  let controller: Dispatcher.DispatchController | undefined;
+  let reason: Error | undefined;
+  let settled = false;
+  let status = 0;
+  let headers: Answer['headers'] = {};
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  let resolve!: (a: Answer) => void;
+  let reject!: (err: unknown) => void;
+  const answer = new Promise<Answer>((res, rej) => ((resolve = res), (reject = rej)));
+  const finish = (a: Answer | undefined, err?: unknown) => {
+    if (settled) return;
+    settled = true;
+    chunks = [];
+    if (a) resolve(a);
+    else reject(err);
+  };
+  const handler: Dispatcher.DispatchHandler = {
+    onRequestStart(c) {
+      controller = c;
+      // Aborted before the request was written: it never is.
+      if (reason) c.abort(reason);
+    },
+    onResponseStart(_c, statusCode, h) {
+      // 1xx answers are informational: the answer follows.
+      if (statusCode < 200) return;
+      status = statusCode;
+      headers = h;
+    },
+    onResponseData(c, chunk) {
+      if (tooLarge || settled) return;
+      size += chunk.length;
+      if (size > input.maxBytes) {
+        tooLarge = true;
+        finish({ statusCode: status, headers, body: Buffer.alloc(0), tooLarge: true });
+        c.abort(new Error('the answer is too large'));
+        return;
+      }
+      chunks.push(chunk);
+    },
+    onResponseEnd() {
+      finish({ statusCode: status, headers, body: Buffer.concat(chunks, size), tooLarge: false });
+    },
+    onResponseError(_c, err) {
+      finish(undefined, err);
+    },
+  };
+  dispatcher.dispatch(
+    {
+      origin: u.origin,
+      path: u.pathname + u.search,
+      method: input.method,
+      headers: input.headers,
+      body: input.body,
+      headersTimeout: input.headersTimeout,
+      bodyTimeout: input.bodyTimeout,
+    },
+    handler,
+  );
+  return {
+    answer,
+    abort(why: Error) {
+      if (settled || reason) return;
+      reason = why;
+      controller?.abort(why);
+    },
+    get answering() {
+      return status !== 0;
+    },
+  };
 }

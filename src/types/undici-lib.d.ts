@@ -1,13 +1,8 @@
-// Types for the two undici modules payctl loads directly (see src/api/http.ts).
+// Types for the undici modules payctl loads directly (see src/api/http.ts).
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import type { EnvHttpProxyAgent } from 'undici';
   const Agent: typeof EnvHttpProxyAgent;
   export default Agent;
-}
-declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-  const request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  export default request;
 }
 declare module 'undici/lib/dispatcher/agent.js' {
   import type { Agent as UndiciAgent } from 'undici';

@@ -117,7 +117,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 type Http = typeof import('../../api/http.js');
 type Dispatcher = import('../../api/http.js').Dispatcher;
-type ResponseBody = Awaited<ReturnType<Http['httpRequest']>>['body'];
 
 /** What the app answered a forwarded event (status null: it could not be reached). */
 interface Forwarded {
@@ -130,21 +129,6 @@ interface Forwarded {
   error?: string;
 }
 
-/** The app's answer body, up to MAX_BODY; undefined (the rest dropped) when larger. */
-async function readAnswer(body: ResponseBody): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) {
-      body.destroy();
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** POSTs the raw body with the sender's headers (less hop-by-hop ones) to the app; never throws. */
 async function forwardEvent(http: Http, dispatcher: Dispatcher, to: URL, req: IncomingMessage, body: Buffer): Promise<Forwarded> {
   const started = performance.now();
@@ -153,13 +137,13 @@ async function forwardEvent(http: Http, dispatcher: Dispatcher, to: URL, req: In
     if (v !== undefined && !HOP.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   }
   try {
-    const r = await http.httpRequest(dispatcher, to, { method: 'POST', headers, body });
-    const answer = await readAnswer(r.body);
+    // The app's answer, up to MAX_BODY; past it, the rest is dropped (body undefined).
+    const r = await http.exchange(dispatcher, to, { method: 'POST', headers, body, maxBytes: MAX_BODY }).answer;
     const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
     return {
       status: r.statusCode,
       ms: Math.round(performance.now() - started),
-      body: answer,
+      body: r.tooLarge ? undefined : r.body,
       contentType: one(r.headers['content-type']),
       retryAfter: one(r.headers['retry-after']),
     };
