@@ -121,12 +121,19 @@ export function replaceAtomically(path: string, out: string): void {
   renameSync(tmp, path);
 }
 
-/** The report of a run in progress: each finished row appended as it finishes. */
+/**
+ * The report of a run in progress: each finished row appended as it finishes. The rows that
+ * finish in the same turn of the event loop (answers read together) are written together,
+ * at the end of that turn: one write instead of one a row. A failed write ends the appending
+ * (the final report, written whole by finish(), says what it says or fails loudly).
+ */
 export class ReportWriter {
   readonly path: string;
   readonly #jsonl: boolean;
   readonly #batchId: string | undefined;
   #fd: number | undefined;
+  #pending = '';
+  #flush: NodeJS.Immediate | undefined;
 
   constructor(path: string, batchId?: string) {
     this.path = path;
@@ -137,7 +144,28 @@ export class ReportWriter {
   }
 
   append(o: RowOutcome): void {
-    if (this.#fd !== undefined) writeSync(this.#fd, line(o, this.#jsonl, this.#batchId));
+    if (this.#fd === undefined) return;
+    this.#pending += line(o, this.#jsonl, this.#batchId);
+    this.#flush ??= setImmediate(() => this.#write());
+  }
+
+  #write(): void {
+    clearImmediate(this.#flush);
+    this.#flush = undefined;
+    const out = this.#pending;
+    this.#pending = '';
+    if (this.#fd === undefined || !out) return;
+    try {
+      writeSync(this.#fd, out);
+    } catch {
+      const fd = this.#fd;
+      this.#fd = undefined;
+      try {
+        closeSync(fd);
+      } catch {
+        // already failing: the final report says what happened
+      }
+    }
   }
 
   /** The final report, every row in row order, replacing the lines appended so far. */
@@ -147,6 +175,7 @@ export class ReportWriter {
   }
 
   close(): void {
+    this.#write();
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
   }
