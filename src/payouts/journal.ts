@@ -216,8 +216,7 @@ export class Journal {
   }
 
   #mac(entry: JournalEntry): string {
-    const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
-    return this.#macOf(JSON.stringify(rest));
+    return this.#macOf(JSON.stringify(withoutMac(entry)));
   }
 
   #macOf(json: string): string {
@@ -226,7 +225,7 @@ export class Journal {
 
   /** The entry as it is stored: its fields and their HMAC. */
   #signed(entry: JournalEntry): Record<string, unknown> {
-    const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
+    const rest = withoutMac(entry);
     return { ...rest, mac: this.#mac(rest) };
   }
 
@@ -235,8 +234,9 @@ export class Journal {
    * serialization instead of two (the text the HMAC covers, with `"mac"` added as its last field).
    */
   #signedJson(entry: JournalEntry): string {
-    const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
-    const json = JSON.stringify(rest);
+    // An entry made in this run has no mac (JSON leaves an undefined field out): serialized as
+    // it is, without a copy; one read from disk, without its mac.
+    const json = (entry as JournalEntry & { mac?: string }).mac === undefined ? JSON.stringify(entry) : JSON.stringify(withoutMac(entry));
     return `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}"mac":"${this.#macOf(json)}"}`;
   }
 
@@ -673,6 +673,12 @@ export class Journal {
       this.#dirFd = undefined;
     }
   }
+}
+
+/** The entry's fields without its mac. */
+function withoutMac(entry: JournalEntry): Omit<JournalEntry, 'mac'> {
+  const { mac: _mac, ...rest } = entry as JournalEntry & { mac?: string };
+  return rest;
 }
 
 /** The file name of an entry (or of its claim): 32 hex digits of a SHA-256, `.json`. */
