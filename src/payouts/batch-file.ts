@@ -10,6 +10,7 @@ import { basename, extname } from 'node:path';
 import { decimalFromNumber } from '../money/amount.js';
 import { problemOf, rowProblem, type Problem } from '../errors.js';
 import { REQUIRED_FIELDS, type FieldName, type Labels, type PayoutFields } from './request.js';
+import { plainCsv } from './plain-csv.js';
 
 export const COLUMNS = ['payout_id', 'wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number', 'phone_number', 'note'] as const;
 
@@ -207,49 +208,59 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: Probl
   const format = formatOf(file, head);
   let count = 0;
   if (format === 'csv') {
-    const { parse } = await import('csv-parse');
     let header: string[] | undefined;
-    const parser = parse({
-      bom: true,
-      columns: (h: string[]) => {
-        const names = h.map((c) => c.trim());
-        const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
-        // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
-        for (const n of twice)
-          problems.push({ field: n, message: 'the header row has this column more than once', text: `the header row has the column "${n}" more than once` });
-        header = names;
-        return names;
-      },
-      skip_empty_lines: true,
-      trim: false,
-      info: true,
-    });
-    const CHUNK = 1 << 20;
-    const feed = (async () => {
-      for (let off = 0; off < bytes.byteLength; off += CHUNK) {
-        if (!parser.write(Buffer.from(bytes.buffer, bytes.byteOffset + off, Math.min(CHUNK, bytes.byteLength - off)))) {
-          await new Promise<void>((resolve) => parser.once('drain', resolve));
+    const columns = (h: string[]) => {
+      const names = h.map((c) => c.trim());
+      const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
+      // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
+      for (const n of twice)
+        problems.push({ field: n, message: 'the header row has this column more than once', text: `the header row has the column "${n}" more than once` });
+      header = names;
+      return names;
+    };
+    const row = (record: Record<string, string>, emptyLines: number): BatchRow => {
+      if (count === 0) {
+        const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !header?.includes(c));
+        if (missing.length) {
+          const text = `the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
+          problems.push({ field: missing.length === 1 ? missing[0]! : '', message: text, text });
         }
       }
-      parser.end();
-    })();
-    feed.catch(() => {}); // a parse error is reported by the iteration below
-    try {
-      for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { empty_lines: number } }>) {
-        if (count === 0) {
-          const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !header?.includes(c));
-          if (missing.length) {
-            const text = `the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
-            problems.push({ field: missing.length === 1 ? missing[0]! : '', message: text, text });
+      count++;
+      // Row numbers as a spreadsheet shows them: blank lines count.
+      return toFields(record, count + 1 + emptyLines, file, problems, count + 1);
+    };
+    // A file without quotes and with one shape of line is split at its commas (plain-csv.ts).
+    const plain = plainCsv(bytes);
+    if (plain) {
+      const names = columns(plain.header);
+      for (const r of plain.records()) {
+        // As csv-parse makes a record: each column in turn, the last of two of one name kept.
+        const record: Record<string, string> = {};
+        for (let i = 0; i < names.length; i++) record[names[i]!] = r.values[i]!;
+        yield row(record, r.emptyLines);
+      }
+    } else {
+      const { parse } = await import('csv-parse');
+      const parser = parse({ bom: true, columns, skip_empty_lines: true, trim: false, info: true });
+      const CHUNK = 1 << 20;
+      const feed = (async () => {
+        for (let off = 0; off < bytes.byteLength; off += CHUNK) {
+          if (!parser.write(Buffer.from(bytes.buffer, bytes.byteOffset + off, Math.min(CHUNK, bytes.byteLength - off)))) {
+            await new Promise<void>((resolve) => parser.once('drain', resolve));
           }
         }
-        count++;
-        // Row numbers as a spreadsheet shows them: blank lines count.
-        yield toFields(record, count + 1 + info.empty_lines, file, problems, count + 1);
+        parser.end();
+      })();
+      feed.catch(() => {}); // a parse error is reported by the iteration below
+      try {
+        for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { empty_lines: number } }>) {
+          yield row(record, info.empty_lines);
+        }
+      } catch (err) {
+        problems.push(problemOf(`the file is not valid CSV: ${(err as Error).message}`));
+        return;
       }
-    } catch (err) {
-      problems.push(problemOf(`the file is not valid CSV: ${(err as Error).message}`));
-      return;
     }
   } else {
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
