@@ -19,7 +19,8 @@ export function checkBatchId(id: string): string | undefined {
   return BATCH_ID.test(id) ? undefined : `--batch-id: "${id}" may only hold letters, digits and _ . : - (at most 64, starting with a letter or digit)`;
 }
 
-function sha256(text: string): string {
+/** The SHA-256 of a text, in hex. */
+export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 

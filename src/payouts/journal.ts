@@ -14,7 +14,7 @@
  * was never paid; entries are created exclusively and temp files left by a crash are
  * cleaned up.
  */
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, fsync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
@@ -22,6 +22,7 @@ import { checkFolder } from '../config/paths.js';
 import { claimOf, fsyncFolder, LogReader, LogWriter } from './journal-log.js';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { ConfigError } from '../errors.js';
+import { sha256 } from './identity.js';
 
 export type Outcome =
   | {
@@ -99,15 +100,8 @@ export class Journal {
   }
 
   #name(baseUrl: string, payoutId: string): string {
-    const key = `${baseUrl}\n${payoutId}`;
-    let name = this.#names.get(key);
-    if (name === undefined) {
-      name = `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`;
-      // A batch asks for each row's name when it plans, journals and records it: made once.
-      if (this.#names.size >= 100_000) this.#names.clear();
-      this.#names.set(key, name);
-    }
-    return name;
+    // A batch asks for each row's name when it plans, journals and records it: made once.
+    return remembered(this.#names, `${baseUrl}\n${payoutId}`, (key) => `${sha256(key).slice(0, 32)}.json`);
   }
 
   readonly #names = new Map<string, string>();
@@ -343,12 +337,11 @@ export class Journal {
    * (its HMAC) and checked to have the key.
    */
   #marker(baseUrl: string, kind: 'fingerprint' | 'repeat', key: string): string {
-    const h = createHash('sha256')
-      .update(`${journalBase(baseUrl)}\n${kind}\n${key}`)
-      .digest('hex')
-      .slice(0, 32);
-    return this.#in(`index${sep}${h}`);
+    // A batch asks for each row's marker when it plans and when it journals the row: made once.
+    return remembered(this.#markers, `${journalBase(baseUrl)}\n${kind}\n${key}`, (of) => this.#in(`index${sep}${sha256(of).slice(0, 32)}`));
   }
+
+  readonly #markers = new Map<string, string>();
 
   /** The entry names a look-up key's markers lead to (unchecked). */
   #marked(marker: string, kind: 'fingerprint' | 'repeat', key: string): string[] {
@@ -673,6 +666,20 @@ export class Journal {
       this.#dirFd = undefined;
     }
   }
+}
+
+/** Kept at most this many: a name or marker a batch asks for again, made once. */
+const REMEMBERED = 100_000;
+
+/** `make(key)`, made once per key while the map holds it (emptied when full). */
+function remembered(map: Map<string, string>, key: string, make: (key: string) => string): string {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make(key);
+    if (map.size >= REMEMBERED) map.clear();
+    map.set(key, value);
+  }
+  return value;
 }
 
 /** The entry's fields without its mac. */
