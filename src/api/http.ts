@@ -103,7 +103,6 @@ export function exchange(dispatcher: Dispatcher, url: string | URL, input: Excha
   let headers: Answer['headers'] = {};
   let chunks: Buffer[] = [];
   let size = 0;
-  let tooLarge = false;
   let resolve!: (a: Answer) => void;
   let reject!: (err: unknown) => void;
   const answer = new Promise<Answer>((res, rej) => ((resolve = res), (reject = rej)));
@@ -127,10 +126,10 @@ export function exchange(dispatcher: Dispatcher, url: string | URL, input: Excha
       headers = h;
     },
     onResponseData(c, chunk) {
-      if (tooLarge || settled) return;
+      // Settled: too large already (the rest is dropped with the connection).
+      if (settled) return;
       size += chunk.length;
       if (size > input.maxBytes) {
-        tooLarge = true;
         finish({ statusCode: status, headers, body: Buffer.alloc(0), tooLarge: true });
         c.abort(new Error('the answer is too large'));
         return;

@@ -220,7 +220,7 @@ export class Journal {
   /** The entry as it is stored: its fields and their HMAC. */
   #signed(entry: JournalEntry): Record<string, unknown> {
     const rest = withoutMac(entry);
-    return { ...rest, mac: this.#mac(rest) };
+    return { ...rest, mac: this.#macOf(JSON.stringify(rest)) };
   }
 
   /**
