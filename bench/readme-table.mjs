@@ -71,6 +71,6 @@ const per = r.cases.filter((c) => c.payctl.extra_cpu_ms_per_row !== undefined).m
 console.log(
   `\n${r.when.slice(0, 10)}, ${m.cpus} cores (${m.cpu_model}, ${m.memory_gb} GB), Linux ${m.kernel}, Node ${m.node}; ` +
     `cleared: ${r.environment.cleared.join(', ') || 'nothing was set'}; load average ${r.load_average_at_start[0]} at the start, ${r.load_average_at_end[0]} at the end. ` +
-    `Medians of ${r.rounds.startup} rounds (start-up) and ${r.rounds.heavy} rounds (list, batches). ` +
+    `Medians of ${r.rounds.startup} rounds (start-up), ${r.rounds.list} (list) and ${r.rounds.batch} (each batch). ` +
     `payctl's batch CPU beyond the floor's: ${per.join(' and ')} a row.`,
 );

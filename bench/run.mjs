@@ -7,11 +7,18 @@
 // NODE_OPTIONS, NODE_COMPILE_CACHE, NODE_V8_COVERAGE, every other NODE_* and UV_*), and without
 // proxy variables (the floors use none), as on a user's machine.
 //
-//   BENCH_ROUNDS        rounds of the start-up cases (default 21, after 3 warm-up rounds)
-//   BENCH_HEAVY_ROUNDS  rounds of the list and batch cases (default 3)
+//   BENCH_ROUNDS        rounds of the start-up cases (default 61, after 3 warm-up rounds)
+//   BENCH_LIST_ROUNDS   rounds of the list case (default 3: the curl + jq loop takes a minute a round)
+//   BENCH_BATCH_ROUNDS  rounds of each batch case (default 5)
 //   BENCH_QUICK=1       3 and 1 rounds, small sizes: checks that the script works, measures nothing
 //   BENCH_DIR           where config folders, journals and batch files go (default: $HOME);
 //                       the ordinary disk, never tmpfs, since journal fsyncs are part of the cost
+//
+// Why so many rounds: this machine starts a process in about 23 or about 30 ms, in spells, and
+// a median of 21 start-up rounds moved by up to 0.2x from one run to the next when one command
+// happened to get more slow rounds than its baseline (8 of 21 fast rounds against 16 of 21, in
+// one run); 61 interleaved rounds give each command nearly the same mix. The latency case's
+// median of 3 rounds moved between 78.8% and 82.9% of the bound over nine runs; 5 narrow it.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
@@ -24,8 +31,9 @@ const here = join(root, 'bench');
 const bin = join(root, 'bin', 'payctl.js');
 const node = process.execPath;
 const QUICK = process.env.BENCH_QUICK === '1';
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 21));
-const HEAVY_ROUNDS = Number(process.env.BENCH_HEAVY_ROUNDS ?? (QUICK ? 1 : 3));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 61));
+const LIST_ROUNDS = Number(process.env.BENCH_LIST_ROUNDS ?? (QUICK ? 1 : 3));
+const BATCH_ROUNDS = Number(process.env.BENCH_BATCH_ROUNDS ?? (QUICK ? 1 : 5));
 const WARMUP = QUICK ? 1 : 3;
 const LIST_RECORDS = QUICK ? 2_000 : 100_000;
 const BATCH = { rows: QUICK ? 300 : 10_000, concurrency: 8 };
@@ -217,7 +225,7 @@ const results = {
   machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: round(totalmem() / 2 ** 30), kernel: release(), node: process.version },
   load_average_at_start: loadavg().map((x) => round(x, 2)),
   environment: { cleared, work_dir_tmpfs: onTmpfs, peak_rss_and_cpu_by: TIME ? 'GNU time' : 'unavailable' },
-  rounds: { startup: ROUNDS, startup_warmup: WARMUP, heavy: HEAVY_ROUNDS },
+  rounds: { startup: ROUNDS, startup_warmup: WARMUP, list: LIST_ROUNDS, batch: BATCH_ROUNDS },
   quick: QUICK,
   cases: [],
 };
@@ -260,7 +268,7 @@ async function list(sb, headerFile) {
   const haveCurlJq = ['curl', 'jq'].every((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status === 0);
   const variants = [{ name: 'payctl', run: () => timedRun(node, [bin, 'payouts', 'list', '--all', '--json']) }];
   if (haveCurlJq) variants.push({ name: 'curl + jq page loop', run: () => timedRun('bash', [join(here, 'curl-jq-list.sh'), sb.base_url, headerFile]) });
-  const s = await interleave(HEAVY_ROUNDS, variants);
+  const s = await interleave(LIST_ROUNDS, variants);
   const p = medians(s.payctl);
   const entry = {
     case: `payctl payouts list --all --json (${total.toLocaleString('en-US')} records)`,
@@ -349,7 +357,7 @@ async function batch(sb, token, headerFile, walletId, { rows, concurrency, laten
       },
     });
   }
-  const s = await interleave(HEAVY_ROUNDS, variants);
+  const s = await interleave(BATCH_ROUNDS, variants);
   const bound = latencyMs ? concurrency / (latencyMs / 1000) : null;
   const summary = (name) => {
     const m = medians(s[name]);
@@ -416,7 +424,7 @@ function table() {
   console.log(
     `\n${m.cpus} cores (${m.cpu_model}), Node ${m.node}, load average ${results.load_average_at_start[0]} at the start and ${results.load_average_at_end[0]} at the end; cleared for every process: ${cleared.length ? cleared.join(', ') : 'nothing (none were set)'}.\n` +
       `Start-up cases: medians of ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; ` +
-      `list and batch: medians of ${HEAVY_ROUNDS}. ${QUICK ? 'Not written anywhere (BENCH_QUICK).' : 'Written to bench/results.json.'}`,
+      `list: medians of ${LIST_ROUNDS}; batches: medians of ${BATCH_ROUNDS}. ${QUICK ? 'Not written anywhere (BENCH_QUICK).' : 'Written to bench/results.json.'}`,
   );
 }
 
@@ -438,12 +446,12 @@ async function main() {
 
     log(`start-up: --version, --help, balances --json against node -e 0 and a node http.get (${ROUNDS} rounds)`);
     await startup(sb, token);
-    log(`payouts list --all --json of ${LIST_RECORDS.toLocaleString('en-US')} generated records against a curl + jq page loop (${HEAVY_ROUNDS} rounds)`);
+    log(`payouts list --all --json of ${LIST_RECORDS.toLocaleString('en-US')} generated records against a curl + jq page loop (${LIST_ROUNDS} rounds)`);
     await list(sb, headerFile);
     log('batch: checking that the floors post the bodies payctl posts');
     await batchSetup(sb, token, walletId);
     for (const b of [BATCH, { ...LATENCY_BATCH }]) {
-      log(`batch of ${b.rows} rows, concurrency ${b.concurrency}, +${b.latencyMs ?? 0} ms latency (${HEAVY_ROUNDS} rounds)`);
+      log(`batch of ${b.rows} rows, concurrency ${b.concurrency}, +${b.latencyMs ?? 0} ms latency (${BATCH_ROUNDS} rounds)`);
       await batch(sb, token, headerFile, walletId, { latencyMs: 0, ...b });
     }
   } finally {
