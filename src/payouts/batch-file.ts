@@ -5,10 +5,10 @@
  * later, from what it pays and the batch id (identity.ts), never from the file's name
  * or the row's position.
  */
-import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { decimalFromNumber } from '../money/amount.js';
 import { problemOf, rowProblem, type Problem } from '../errors.js';
+import { sha256 } from './identity.js';
 import { REQUIRED_FIELDS, type FieldName, type Labels, type PayoutFields } from './request.js';
 import { plainCsv } from './plain-csv.js';
 
@@ -75,10 +75,7 @@ function legacyId(file: string, row: number, values: Record<string, string>): st
       .sort()
       .map((k) => [k, values[k]]),
   );
-  const h = createHash('sha256')
-    .update(`${basename(file)}\n${row}\n${canon}`)
-    .digest('hex');
-  return `batch-${h.slice(0, 24)}`;
+  return `batch-${sha256(`${basename(file)}\n${row}\n${canon}`).slice(0, 24)}`;
 }
 
 /**
@@ -93,7 +90,12 @@ function rowIssue(row: number, field: string, message: string, text = message): 
 function toFields(values: Record<string, string>, row: number, file: string, problems: Problem[], idRow = row): BatchRow {
   const fields: PayoutFields = {};
   const metadata: Record<string, string> = {};
-  for (const [col, value] of Object.entries(values)) {
+  // By index: in code V8 has not optimized yet (a batch's first thousand rows), each step of
+  // `for (const [col, value] of Object.entries(values))` made an array and an iterator result.
+  const cols = Object.keys(values);
+  for (let i = 0; i < cols.length; i++) {
+    const col = cols[i]!;
+    const value = values[col]!;
     const key = col.trim();
     if (key.startsWith('metadata.')) {
       const mk = key.slice('metadata.'.length);
