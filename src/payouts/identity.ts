@@ -22,7 +22,7 @@ export function checkBatchId(id: string): string | undefined {
 /**
  * The SHA-256 of a text (as UTF-8), in hex. One call, no Hash object: a batch hashes a few
  * times a row (its fingerprint, its journal entry's and markers' names), and crypto.hash()
- * took a third of createHash()'s time and garbage for texts of this size.
+ * took about a third of createHash()'s time for texts of this size.
  */
 export function sha256(text: string): string {
   return hash('sha256', text, 'hex');

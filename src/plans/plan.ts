@@ -7,10 +7,10 @@
  * approval is a signature over the hash with the approver's name and time. Any byte
  * changed in what will be sent changes the hash, so no signature made before still holds.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { minorToDecimal } from '../money/amount.js';
+import { sha256 } from '../payouts/identity.js';
 import { journalBase } from '../payouts/journal.js';
 import { isUuid, payoutBody, validatePayout, type PayoutRequest } from '../payouts/request.js';
 import { canonicalJson, CanonicalError } from './canonical.js';
@@ -88,9 +88,7 @@ export function contentOf(p: PlanContent): PlanContent {
 
 /** `sha256:<hex>` over the canonical form of the plan's content (every byte that will be sent, and who and where). */
 export function planHash(p: PlanContent): string {
-  return `sha256:${createHash('sha256')
-    .update(canonicalJson(contentOf(p)), 'utf8')
-    .digest('hex')}`;
+  return `sha256:${sha256(canonicalJson(contentOf(p)))}`;
 }
 
 export function makerMessage(hash: string): string {
