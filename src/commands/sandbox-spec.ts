@@ -6,7 +6,7 @@ import { statusSpec } from './sandbox/status-spec.js';
 
 export const sandboxSpec: GroupSpec = {
   name: 'sandbox',
-  summary: 'run a local server that implements the payout service, with demo wallets',
+  summary: 'run the documented payout service on localhost, with demo wallets',
   examples: ['payctl sandbox start', 'payctl sandbox start --detach --port 4010', 'payctl sandbox status', 'payctl sandbox stop'],
   commands: [startSpec, stopSpec, statusSpec],
 };

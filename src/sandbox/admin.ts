@@ -8,16 +8,21 @@
  *   POST   /_sandbox/faults            body: a fault spec; "times": null or absent = 1, -1 = forever
  *   GET    /_sandbox/faults            active faults ("remaining": -1 = forever)
  *   DELETE /_sandbox/faults            removes every fault
- *   GET    /_sandbox/requests          recorded /v2 requests, oldest first
+ *   GET    /_sandbox/requests          recorded /v2 requests, oldest first (credentials masked)
  *   DELETE /_sandbox/requests          forgets them
  *   POST   /_sandbox/wallets           { wallet_id?, wallet_name, currency, balance: "1250000.75" }
  *   POST   /_sandbox/payouts/generate  { count, walletId?, status? }
  *   POST   /_sandbox/revoke-key        { apiKey? } -> { api_key }
- *   POST   /_sandbox/expire-tokens
+ *   POST   /_sandbox/account           { kycStatus } -> the account GET /v2/auth/user describes
+ *   POST   /_sandbox/shapes            { list?, error? } -> { list, error }: the answer shapes to serve
  *   GET    /_sandbox/webhooks          recent webhook delivery attempts
+ *
+ * Errors here are 400 VALIDATION_ERROR (404 for an unknown route) in one shape of their
+ * own, whatever error shape the /v2 routes are set to.
  */
 import type { Fault, FaultSpec, Faults } from './faults.js';
-import { failure, notFound, success, validationFailure, type Reply } from './respond.js';
+import { failure, notFound, success, type Reply } from './respond.js';
+import { ERROR_SHAPES, LIST_SHAPES, type ErrorShape, type ListShape } from './shapes.js';
 import type { RecordedRequest } from './recording.js';
 import { walletWire, type Wallet } from './state.js';
 import type { DeliveryLog } from './webhooks.js';
@@ -30,13 +35,30 @@ export interface AdminControl {
   putWallet(w: { wallet_id?: string; wallet_name: string; currency: string; balance: string }): Wallet;
   generatePayouts(count: number, opts?: { walletId?: string; status?: string }): void;
   revokeApiKey(newKey?: string): void;
-  expireTokens(): void;
+  kycStatus: string;
+  shapes: { list: ListShape; error: ErrorShape };
   health(): Record<string, unknown>;
   deliveries(): DeliveryLog[];
 }
 
 function faultOut(f: Fault): Record<string, unknown> {
   return { ...f, times: f.times === Infinity ? -1 : (f.times ?? 1), remaining: f.remaining === Infinity ? -1 : f.remaining };
+}
+
+function invalid(field: string, message: string): Reply {
+  return failure(400, 'VALIDATION_ERROR', `${field} ${message}.`, { fields: [{ field, message }] });
+}
+
+/** Credentials never leave through the admin routes: the API key is the bearer token. */
+const SECRET_HEADERS = new Set(['authorization', 'api-key', 'cookie', 'proxy-authorization']);
+
+function masked(r: RecordedRequest): RecordedRequest {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.headers)) {
+    if (!SECRET_HEADERS.has(k)) headers[k] = v;
+    else headers[k] = /^bearer\s/i.test(v) ? 'Bearer ***' : '***';
+  }
+  return { ...r, headers };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -50,9 +72,9 @@ export function handleAdmin(c: AdminControl, method: string, path: string, rawBo
     try {
       parsed = JSON.parse(rawBody);
     } catch {
-      return validationFailure([{ field: 'body', message: 'is not valid JSON' }]);
+      return invalid('body', 'is not valid JSON');
     }
-    if (!isObject(parsed)) return validationFailure([{ field: 'body', message: 'must be a JSON object' }]);
+    if (!isObject(parsed)) return invalid('body', 'must be a JSON object');
     body = parsed;
   }
   const route = `${method} ${path}`;
@@ -73,7 +95,7 @@ export function handleAdmin(c: AdminControl, method: string, path: string, rawBo
         c.faults.clear();
         return success(200, 'Faults cleared', []);
       case 'GET /_sandbox/requests':
-        return success(200, 'Recorded requests', c.requests());
+        return success(200, 'Recorded requests', c.requests().map(masked));
       case 'DELETE /_sandbox/requests':
         c.clearRequests();
         return success(200, 'Recorded requests cleared', []);
@@ -84,7 +106,7 @@ export function handleAdmin(c: AdminControl, method: string, path: string, rawBo
       case 'POST /_sandbox/payouts/generate': {
         const count = body.count;
         if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1_000_000) {
-          return validationFailure([{ field: 'count', message: 'must be a whole number from 1 to 1000000' }]);
+          return invalid('count', 'must be a whole number from 1 to 1000000');
         }
         const opts: { walletId?: string; status?: string } = {};
         if (typeof body.walletId === 'string') opts.walletId = body.walletId;
@@ -94,14 +116,24 @@ export function handleAdmin(c: AdminControl, method: string, path: string, rawBo
       }
       case 'POST /_sandbox/revoke-key': {
         if (body.apiKey !== undefined && (typeof body.apiKey !== 'string' || body.apiKey === '')) {
-          return validationFailure([{ field: 'apiKey', message: 'must be a non-empty string' }]);
+          return invalid('apiKey', 'must be a non-empty string');
         }
         c.revokeApiKey(body.apiKey);
         return success(200, 'API key revoked', { api_key: c.apiKey });
       }
-      case 'POST /_sandbox/expire-tokens':
-        c.expireTokens();
-        return success(200, 'Tokens expired', { expired: true });
+      case 'POST /_sandbox/account': {
+        if (typeof body.kycStatus !== 'string' || body.kycStatus.trim() === '') return invalid('kycStatus', 'must be a non-empty string');
+        c.kycStatus = body.kycStatus;
+        return success(200, 'Account updated', { kycStatus: c.kycStatus });
+      }
+      case 'POST /_sandbox/shapes': {
+        const { list, error } = body;
+        if (list !== undefined && !LIST_SHAPES.includes(list as ListShape)) return invalid('list', `must be one of ${LIST_SHAPES.join(', ')}`);
+        if (error !== undefined && !ERROR_SHAPES.includes(error as ErrorShape)) return invalid('error', `must be one of ${ERROR_SHAPES.join(', ')}`);
+        if (list !== undefined) c.shapes.list = list as ListShape;
+        if (error !== undefined) c.shapes.error = error as ErrorShape;
+        return success(200, 'Shapes set', { ...c.shapes });
+      }
       case 'GET /_sandbox/webhooks':
         return success(200, 'Webhook deliveries', c.deliveries());
       default:

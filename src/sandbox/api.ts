@@ -1,16 +1,32 @@
 /**
- * The /v2 routes of contract.md: auth, balances, payouts (create, get, list,
- * summary). Each route returns a `Reply`; the server applies rate limits and faults
- * around them and writes the reply.
+ * The /v2 routes of the documented service (docs/service.md): who the key belongs to,
+ * balances, payouts (create, look-up, list, summary). Each route returns a `Reply`; the
+ * server applies rate limits and faults around them and writes the reply in the error
+ * shape it is set to.
  */
 import type { Auth } from './auth.js';
 import { fingerprintOf, type IdempotencyStore } from './idempotency.js';
-import { money } from './json.js';
-import { failure, notFound, success, unauthorized, validationFailure, type Reply } from './respond.js';
+import { JsonNumber } from './json.js';
+import { listAnswer } from './paging.js';
+import { failure, notFound, success, unauthorized, validationFailure, type Rendered, type Reply } from './respond.js';
 import type { Settlement } from './settlement.js';
-import { digitsOf, initiationWire, payoutWire, walletWire, type Ledger, type Payout } from './state.js';
-import { isoFromMicros } from './time.js';
-import { validateListQuery, validatePayout, validateSummaryBody } from './validation.js';
+import type { ListShape } from './shapes.js';
+import { initiationWire, listedWire, lookupWire, walletWire, type Ledger, type Payout } from './state.js';
+import { minorToJsonNumber } from '../money/amount.js';
+import { validateListQuery, validatePayout } from './validation.js';
+
+/** The account `GET /v2/auth/user` describes (walletId is the first wallet's). */
+export interface Account {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  status: string;
+  kycStatus: string;
+  businessName: string;
+  address: string;
+  country: string;
+}
 
 export interface ApiRequest {
   method: string;
@@ -28,10 +44,16 @@ export interface ApiDeps {
   auth: Auth;
   idempotency: IdempotencyStore;
   settlement: Settlement;
-  /** A payout was created (webhook payout.pending). */
+  /** A payout was created (webhook transfer.initiated). */
   created(p: Payout): void;
   /** Waits, unless the sandbox closes first (then it rejects). */
   sleep(ms: number): Promise<void>;
+  account(): Account;
+  listShape(): ListShape;
+  /** Absolute URL of the sandbox (http://127.0.0.1:4010), for the list's page URLs. */
+  origin(): string;
+  /** Writes a reply in the sandbox's error shape (what the idempotency store keeps). */
+  render(reply: Reply): Rendered;
 }
 
 type Handler = (req: ApiRequest, params: string[]) => Promise<Reply> | Reply;
@@ -39,7 +61,6 @@ type Handler = (req: ApiRequest, params: string[]) => Promise<Reply> | Reply;
 interface Route {
   method: string;
   pattern: RegExp;
-  auth: boolean;
   handler: Handler;
   /** The route waits for the delay fault itself (after locking its idempotency key). */
   ownsDelay?: boolean;
@@ -50,12 +71,13 @@ export class Api {
 
   constructor(private readonly d: ApiDeps) {
     this.routes = [
-      { method: 'GET', pattern: /^\/v2\/auth\/token$/, auth: false, handler: (r) => this.token(r) },
-      { method: 'GET', pattern: /^\/v2\/wallets\/balances$/, auth: true, handler: () => this.balances() },
-      { method: 'POST', pattern: /^\/v2\/payout$/, auth: true, handler: (r) => this.createPayout(r), ownsDelay: true },
-      { method: 'POST', pattern: /^\/v2\/payouts\/summary$/, auth: true, handler: (r) => this.summary(r) },
-      { method: 'GET', pattern: /^\/v2\/payouts$/, auth: true, handler: (r) => this.list(r) },
-      { method: 'GET', pattern: /^\/v2\/payouts\/([^/]+)$/, auth: true, handler: (_r, p) => this.getPayout(p[0]!) },
+      { method: 'GET', pattern: /^\/v2\/auth\/user$/, handler: () => this.user() },
+      { method: 'GET', pattern: /^\/v2\/wallets\/balances$/, handler: () => this.balances() },
+      { method: 'POST', pattern: /^\/v2\/payout$/, handler: (r) => this.createPayout(r), ownsDelay: true },
+      // Before /payout/{transactionId}, which would take "list" for a transaction id.
+      { method: 'GET', pattern: /^\/v2\/payout\/list$/, handler: (r) => this.list(r) },
+      { method: 'POST', pattern: /^\/v2\/payout\/summary$/, handler: () => this.summary() },
+      { method: 'GET', pattern: /^\/v2\/payout\/([^/]+)$/, handler: (_r, p) => this.getPayout(p[0]!) },
     ];
   }
 
@@ -69,7 +91,7 @@ export class Api {
     });
     if (!route) {
       // A known path asked with another method: 405 naming the methods it has (RFC 9110 15.5.6).
-      const allowed = this.routes.filter((r) => r.pattern.test(req.path)).map((r) => r.method);
+      const allowed = [...new Set(this.routes.filter((r) => r.pattern.test(req.path)).map((r) => r.method))];
       if (allowed.length) {
         return failure(405, 'METHOD_NOT_ALLOWED', `${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}.`, {
           headers: { Allow: allowed.join(', ') },
@@ -77,18 +99,8 @@ export class Api {
       }
       return notFound(`No route for ${req.method} ${req.path}.`);
     }
-    if (route.auth) {
-      const check = this.d.auth.check(req.headers.authorization);
-      if (check !== 'ok') {
-        const why = {
-          missing: 'Missing Authorization header; send Authorization: Bearer <token> from GET /v2/auth/token.',
-          malformed: 'Malformed Authorization header; expected Authorization: Bearer <token>.',
-          unknown: 'Invalid access token.',
-          expired: 'Access token expired; get a new one from GET /v2/auth/token.',
-        }[check];
-        return unauthorized(why);
-      }
-    }
+    // Every route needs the key as the bearer token; why it failed is not told (Laravel's answer).
+    if (this.d.auth.check(req.headers.authorization) !== 'ok') return unauthorized();
     if (req.delayMs > 0 && !route.ownsDelay) await this.d.sleep(req.delayMs);
     let decoded: string[];
     try {
@@ -99,29 +111,33 @@ export class Api {
     return route.handler(req, decoded);
   }
 
-  private token(req: ApiRequest): Reply {
-    if (!this.d.auth.keyMatches(req.headers['api-key'])) {
-      return unauthorized(req.headers['api-key'] ? 'Invalid API key.' : 'Missing Api-Key header.');
-    }
-    const { token, expiresIn } = this.d.auth.issue();
-    return success(200, 'Access token generated successfully', {
-      access_token: token,
-      token_type: 'Bearer',
-      expires_in: expiresIn,
+  private user(): Reply {
+    const a = this.d.account();
+    return success(200, 'User Authenticated successfully', {
+      walletId: this.d.ledger.wallets()[0]?.id ?? null,
+      email: a.email,
+      firstName: a.firstName,
+      lastName: a.lastName,
+      phone: a.phone,
+      status: a.status,
+      kycStatus: a.kycStatus,
+      businessName: a.businessName,
+      address: a.address,
+      country: a.country,
     });
   }
 
   private balances(): Reply {
-    return success(200, 'Wallet balances retrieved successfully', this.d.ledger.wallets().map(walletWire));
+    return success(200, 'Balances retrieved', this.d.ledger.wallets().map(walletWire));
   }
 
   private async createPayout(req: ApiRequest): Promise<Reply> {
     const key = req.headers['idempotency-key'];
     if (key === undefined || key.trim() === '') {
-      return validationFailure([{ field: 'Idempotency-Key', message: 'header is required' }]);
+      return validationFailure([{ field: 'Idempotency-Key', message: 'The idempotency key header is required.' }]);
     }
     if (key.length > 255) {
-      return validationFailure([{ field: 'Idempotency-Key', message: 'header must be at most 255 characters' }]);
+      return validationFailure([{ field: 'Idempotency-Key', message: 'The idempotency key header must not be greater than 255 characters.' }]);
     }
     const fingerprint = fingerprintOf(req.body);
     const begin = this.d.idempotency.begin(key, fingerprint);
@@ -132,69 +148,67 @@ export class Api {
         });
       case 'reused':
         return failure(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body; use a new key for a new payout.');
-      case 'replay':
-        return { status: begin.answer.status, body: begin.answer.body, headers: { 'Idempotent-Replayed': 'true' } };
+      case 'replay': {
+        const replay: Reply = { status: begin.answer.status, body: begin.answer.body, headers: { 'Idempotent-Replayed': 'true' } };
+        if (begin.answer.contentType) replay.contentType = begin.answer.contentType;
+        return replay;
+      }
       case 'new':
         break;
     }
-    let reply: Reply;
+    let reply: Rendered;
     try {
       if (req.delayMs > 0) await this.d.sleep(req.delayMs);
-      reply = this.commitPayout(fingerprint.parsedOk, fingerprint.parsed, key);
+      // Written now, in the shape of the moment: a replay is the first answer byte for byte.
+      reply = this.d.render(this.commitPayout(fingerprint.parsed, key));
     } catch (err) {
       this.d.idempotency.release(key);
       throw err;
     }
-    this.d.idempotency.finish(key, { status: reply.status, body: reply.body });
+    this.d.idempotency.finish(key, { status: reply.status, body: reply.body, ...(reply.contentType ? { contentType: reply.contentType } : {}) });
     return reply;
   }
 
-  private commitPayout(parsedOk: boolean, parsed: unknown, key: string): Reply {
-    if (!parsedOk) return validationFailure([{ field: 'body', message: 'is not valid JSON' }]);
+  private commitPayout(parsed: unknown, key: string): Reply {
+    // A body that is not JSON reads as an empty one: every required field is missing.
     const v = validatePayout(parsed);
     if (!v.ok) return validationFailure(v.errors);
     const result = this.d.ledger.commitPayout(v.value, key);
-    if (!result.ok) return failure(result.status, result.code, result.message);
+    if (!result.ok) {
+      if (result.field) return validationFailure([{ field: result.field, message: result.message }]);
+      return failure(result.status, result.code, result.message);
+    }
     this.d.settlement.schedule(result.payout);
     this.d.created(result.payout);
     return success(201, 'Transfer initiated successfully', initiationWire(result.payout));
   }
 
-  private getPayout(id: string): Reply {
-    const p = this.d.ledger.find(id);
-    if (!p) return notFound(`No payout with payoutId or transaction_id "${id}".`);
-    return success(200, 'Payout retrieved successfully', payoutWire(p));
+  private getPayout(transactionId: string): Reply {
+    const p = this.d.ledger.find(transactionId);
+    if (!p) return failure(404, undefined, 'Transfer not found');
+    return success(200, 'Transfer status retrieved', lookupWire(p));
   }
 
   private list(req: ApiRequest): Reply {
     const v = validateListQuery(req.query);
     if (!v.ok) return validationFailure(v.errors);
-    const { page, limit, filter } = v.value;
-    return success(200, 'Payouts retrieved successfully', this.d.ledger.list(filter, page, limit).map(payoutWire));
+    const { page, perPage } = v.value;
+    const records = this.d.ledger.list(page, perPage).map(listedWire);
+    const answer = listAnswer({ records, page, perPage, total: this.d.ledger.count(), path: `${this.d.origin()}/v2/payout/list` }, this.d.listShape());
+    return success(200, 'Transfers retrieved', answer.data, answer.extra ? { extra: answer.extra } : {});
   }
 
-  private summary(req: ApiRequest): Reply {
-    let body: unknown = {};
-    if (req.body.trim() !== '') {
-      try {
-        body = JSON.parse(req.body);
-      } catch {
-        return validationFailure([{ field: 'body', message: 'is not valid JSON' }]);
-      }
-    }
-    const v = validateSummaryBody(body);
-    if (!v.ok) return validationFailure(v.errors);
-    const { filter } = v.value;
-    const currencies = this.d.ledger.summary(filter).map((c) => {
-      const digits = digitsOf(c.currency);
-      const statuses: Record<string, unknown> = {};
-      for (const [status, s] of c.statuses) statuses[status] = { count: s.count, amount: money(s.amount, digits) };
-      return { currency: c.currency, count: c.count, amount: money(c.amount, digits), fee: money(c.fee, digits), statuses };
-    });
-    return success(200, 'Payout summary retrieved successfully', {
-      from: filter.fromUs === undefined ? null : isoFromMicros(filter.fromUs),
-      to: filter.toUs === undefined ? null : isoFromMicros(filter.toUs),
-      currencies,
+  /** Counts of every payout; the body (documented as `{}`) is not read. */
+  private summary(): Reply {
+    const s = this.d.ledger.summary();
+    return success(200, 'Payout summary retrieved', {
+      total_transfers: s.total,
+      successful: s.successful,
+      pending: s.pending,
+      failed: s.failed,
+      total_sent: new JsonNumber(minorToJsonNumber(s.totalSent.minor, s.totalSent.digits)),
+      wallet_transfers: s.walletTransfers,
+      bank_transfers: s.bankTransfers,
     });
   }
 }

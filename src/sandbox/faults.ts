@@ -14,8 +14,8 @@
  * - `hang`: never answers; the socket stays open until the client gives up or the
  *   sandbox closes.
  *
- * `path` matches the exact path or anything below it (`/v2/payouts` matches
- * `/v2/payouts/TRX…` and `/v2/payouts/summary` but `/v2/payout` does not match
+ * `path` matches the exact path or anything below it (`/v2/payout` matches
+ * `/v2/payout/TXN-BOK-…` and `/v2/payout/summary` but `/v2/payout` does not match
  * `/v2/payouts`); a trailing `*` makes it a plain prefix. No `path` matches every path.
  */
 

@@ -9,7 +9,7 @@
  * - a POST (PUT, PATCH) whose body is not `application/json` (415): text/plain and
  *   forms are exactly what a page can send without a preflight.
  *
- * Loopback names are the ones cli.md lists (isLoopbackHost): localhost, 127.x.y.z,
+ * Loopback names are the ones config/resolve.ts knows (isLoopbackHost): localhost, 127.x.y.z,
  * [::1], each with an optional :port. A server bound to one specific other address
  * also answers to that address.
  */

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of POST /payout (contract.md "Idempotency").
+ * Idempotency keys of POST /payout (docs/service.md "Initiate a payout").
  *
  * - A key is locked as in-progress before the payout is committed; a second request
  *   with that key meanwhile gets 409 IDEMPOTENCY_IN_PROGRESS.
@@ -8,12 +8,12 @@
  *   stored status and raw body byte for byte; a different body gets 422
  *   IDEMPOTENCY_KEY_REUSED.
  * - What is stored: every final answer below 500 — 201 created, and the 4xx refusals
- *   (400 VALIDATION_ERROR, 409 DUPLICATE_PAYOUT_ID, 422 WALLET_NOT_FOUND /
- *   CURRENCY_MISMATCH / INSUFFICIENT_FUNDS). The contract says only 5xx are not saved,
- *   so a refused request stays refused for its key: a client that fixes the body must
- *   use a new key (the CLI's journal does, with a new payoutId). 5xx answers are never
- *   stored: the key is released and a retry runs again. Answers that come before the
- *   key is looked at (401, 429, a missing key, injected faults) are not stored either.
+ *   (422 validation failures, a payout id already taken, unknown wallet, currency
+ *   mismatch, insufficient funds), so a refused request stays refused for its key: a client
+ *   that fixes the body must use a new key (the CLI's journal does, with a new payoutId).
+ *   5xx answers are never stored: the key is released and a retry runs again. Answers
+ *   that come before the key is looked at (401, 429, a missing key, injected faults) are
+ *   not stored either.
  */
 import { jsonEqual } from './json.js';
 
@@ -30,6 +30,8 @@ export interface Fingerprint {
 export interface StoredAnswer {
   status: number;
   body: string;
+  /** When not JSON (an RFC 9457 problem). */
+  contentType?: string;
 }
 
 export interface IdempotencyEntry {

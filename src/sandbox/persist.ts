@@ -1,6 +1,7 @@
 /**
- * The state file (`--state FILE`): wallets, payouts, stored idempotency answers, the
- * API key and live tokens, so a restarted sandbox carries on where it stopped. Writes
+ * The state file (`--state FILE`): wallets, payouts, stored idempotency answers and the
+ * API key, so a restarted sandbox carries on where it stopped. (Files written when the
+ * sandbox still issued tokens have a `tokens` list: it is ignored.) Writes
  * are atomic (a temp file beside it, then rename) and coalesced: changes mark the state
  * dirty and one write follows shortly; `flush()` writes what is pending (on close).
  * Amounts are kept as minor-unit digit strings, never as floats.
@@ -19,7 +20,6 @@ export interface PersistedState {
   wallets: Wallet[];
   payouts: Payout[];
   idempotency: Array<{ key: string; body: string; createdMs: number; answer: StoredAnswer }>;
-  tokens: Array<{ token: string; expiresMs: number }>;
 }
 
 interface WalletJson extends Omit<Wallet, 'balance'> {
@@ -37,7 +37,6 @@ export function serializeState(s: PersistedState): string {
     wallets: s.wallets.map((w): WalletJson => ({ ...w, balance: w.balance.toString() })),
     payouts: s.payouts.map((p): PayoutJson => ({ ...p, amount: p.amount.toString(), fee: p.fee.toString() })),
     idempotency: s.idempotency,
-    tokens: s.tokens,
   });
 }
 
@@ -59,7 +58,6 @@ export async function loadState(file: string): Promise<PersistedState | undefine
       wallets?: WalletJson[];
       payouts?: PayoutJson[];
       idempotency?: PersistedState['idempotency'];
-      tokens?: PersistedState['tokens'];
     };
     if (raw.version !== STATE_VERSION) throw new Error(`unsupported version ${String(raw.version)}`);
     if (typeof raw.apiKey !== 'string' || !Array.isArray(raw.wallets) || !Array.isArray(raw.payouts)) {
@@ -76,7 +74,6 @@ export async function loadState(file: string): Promise<PersistedState | undefine
         recipient: p.recipient,
       })),
       idempotency: Array.isArray(raw.idempotency) ? raw.idempotency : [],
-      tokens: Array.isArray(raw.tokens) ? raw.tokens : [],
     };
   } catch (err) {
     throw new StateFileError(`The sandbox state file ${file} is damaged (${(err as Error).message}). Move it away or delete it to start afresh.`);

@@ -108,7 +108,7 @@ export function demoData(seed: number, anchorMs: number, withPayouts: boolean): 
   const rand = prng(seed);
   const dayStart = Math.floor(anchorMs / DAY_MS) * DAY_MS;
   const wallets: Wallet[] = WALLET_PLANS.map((plan) => ({
-    id: 'wal_' + hex(rand, 16),
+    id: String(int(rand, 1_000_000_000, 9_999_999_999)),
     name: plan.name,
     currency: plan.currency,
     balance: amountMinor(rand, plan.min, plan.max),
@@ -128,7 +128,7 @@ export function demoData(seed: number, anchorMs: number, withPayouts: boolean): 
     const createdUs = createdMs * 1000 + int(rand, 0, 999);
     const updatedUs = status === 'Pending' ? createdUs : createdUs + int(rand, 2, 600) * 1_000_000;
     payouts.push({
-      transactionId: 'TRX' + hex(rand, 20).toUpperCase(),
+      transactionId: 'TXN-BOK-' + hex(rand, 26).toUpperCase(),
       payoutId: uuid(rand),
       walletId: wallet.id,
       amount,
@@ -137,7 +137,7 @@ export function demoData(seed: number, anchorMs: number, withPayouts: boolean): 
       status,
       failureReason: failing ? 'Recipient account rejected by the provider (account not found).' : null,
       recipient: recipientFor(rand, wallet.currency, failing),
-      orderId: 'ORD-' + hex(rand, 12).toUpperCase(),
+      orderId: 'ORD-' + hex(rand, 16).toUpperCase(),
       idempotencyKey: uuid(rand),
       metadata: rand() < 0.5 ? { batch: `demo-${String(int(rand, 1, 9))}` } : null,
       createdUs,
@@ -178,11 +178,12 @@ export function generatedPayouts(count: number, wallets: readonly Wallet[], nowM
     const amount = wallet.currency === 'NGN' ? amountMinor(rand, 1_000, 500_000) : amountMinor(rand, 10, 5_000);
     const pool = pools.get(wallet.currency)!;
     const recipient = st === 'Failed' ? pool[7]! : pool[i % 32 === 7 ? 0 : i % 32]!;
-    const counter = i.toString(16).toUpperCase().padStart(8, '0');
+    const counter = i.toString(16).toUpperCase().padStart(14, '0');
+    const idPattern = `${run.slice(0, 8)}-${run.slice(8, 12)}-4000-%-${counter.slice(2)}`.toLowerCase();
     const createdUs = endUs - (count - 1 - i) * step;
     out[i] = {
-      transactionId: `TRX${run}${counter}`,
-      payoutId: `gen-${run.toLowerCase()}-${counter.toLowerCase()}`,
+      transactionId: `TXN-BOK-${run}${counter}`,
+      payoutId: idPattern.replace('%', '8000'),
       walletId: wallet.id,
       amount,
       fee: feeFor(amount),
@@ -190,8 +191,8 @@ export function generatedPayouts(count: number, wallets: readonly Wallet[], nowM
       status: st,
       failureReason: st === 'Failed' ? 'Recipient account rejected by the provider (account not found).' : null,
       recipient,
-      orderId: `ORD-${run.slice(0, 4)}${counter}`,
-      idempotencyKey: `00000000-0000-4000-8000-${run.slice(0, 4).toLowerCase()}${counter.toLowerCase()}`,
+      orderId: `ORD-${run.slice(0, 8)}${counter.slice(6)}`,
+      idempotencyKey: idPattern.replace('%', '9000'),
       metadata: null,
       createdUs,
       updatedUs: createdUs,

@@ -1,24 +1,27 @@
 /**
- * The sandbox: an in-process HTTP server (node:http) implementing contract.md on
- * loopback, with demo data, faults, webhooks and an optional state file. This module
+ * The sandbox: an in-process HTTP server (node:http) serving the documented Bokumonie
+ * API v2 (docs/service.md) on loopback, with demo data, faults, webhooks and an optional
+ * state file. Where the documentation is silent it serves the first tolerated variant,
+ * and a setting (`listShape`, `errorShape`) makes it answer each other one. This module
  * wires the parts together and does the HTTP plumbing: request ids, recording, rate
- * limit, faults, admin routes; the /v2 routes live in api.ts.
+ * limit, faults, admin routes, error shapes; the /v2 routes live in api.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { handleAdmin, type AdminControl } from './admin.js';
 import { boundHostNames, checkLocalRequest } from './host-check.js';
-import { Api } from './api.js';
+import { Api, type Account } from './api.js';
 import { Auth, newApiKey } from './auth.js';
 import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { loadState, StateWriter, type PersistedState } from './persist.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog, type RecordedRequest } from './recording.js';
-import { failure, failureForStatus, rateLimited, requestId, type Reply } from './respond.js';
+import { failure, failureForStatus, rateLimited, render, requestId, type Reply } from './respond.js';
+import { ERROR_SHAPES, LIST_SHAPES, type ErrorShape, type ListShape } from './shapes.js';
 import { demoData, generatedPayouts } from './seed.js';
 import { Settlement } from './settlement.js';
-import { Ledger, payoutRecord, payoutWire, walletRecord, type Payout, type PayoutRecord, type WalletRecord } from './state.js';
+import { Ledger, payoutRecord, walletRecord, webhookWire, type Payout, type PayoutRecord, type WalletRecord } from './state.js';
 import { isoFromMicros, nowMicros } from './time.js';
 import { WebhookSender, type DeliveryLog, type EventType } from './webhooks.js';
 
@@ -26,7 +29,7 @@ export type { RecordedRequest } from './recording.js';
 export type { WalletRecord, PayoutRecord } from './state.js';
 export type { Fault, FaultSpec, FaultKind } from './faults.js';
 export { Faults } from './faults.js';
-export { signatureHeader } from './webhooks.js';
+export { ERROR_SHAPES, LIST_SHAPES, type ErrorShape, type ListShape } from './shapes.js';
 
 export interface SandboxOptions {
   /** Default 0 (a free port). */
@@ -41,8 +44,12 @@ export interface SandboxOptions {
   seed?: number;
   /** Keep state in this file across restarts (atomic, coalesced writes; flushed on close). */
   stateFile?: string;
-  /** Default 3600. */
-  tokenTtlSeconds?: number;
+  /** The account's `kycStatus` in GET /v2/auth/user; default "Verified". */
+  kycStatus?: string;
+  /** The answer of GET /v2/payout/list; default 'paginator' (Laravel's). */
+  listShape?: ListShape;
+  /** How errors are written; default 'laravel'. */
+  errorShape?: ErrorShape;
   /** Default 3000. */
   settleAfterMs?: number;
   webhookUrl?: string;
@@ -78,8 +85,10 @@ export interface Sandbox {
   /** url + '/v2' */
   readonly baseUrl: string;
   readonly port: number;
-  /** The API key the sandbox accepts; setting it replaces the key (tokens stay valid). */
+  /** The API key the sandbox accepts as the bearer token; setting it replaces the key. */
   apiKey: string;
+  /** The account's KYC status (GET /v2/auth/user); settable. */
+  kycStatus: string;
   readonly webhookSecret: string;
   readonly faults: Faults;
   /** Every request received on /v2, oldest first (the last 20,000). */
@@ -92,10 +101,12 @@ export interface Sandbox {
   setWallet(w: { wallet_id?: string; wallet_name: string; currency: string; balance: string }): WalletRecord;
   /** Bulk records for list tests and benchmarks (they never settle). */
   generatePayouts(count: number, opts?: { walletId?: string; status?: string }): void;
-  /** The old key and every token stop working. */
+  /** The old key stops working. */
   revokeApiKey(newKey?: string): void;
-  /** Every issued token becomes expired. */
-  expireTokens(): void;
+  /** The answer shapes served now. */
+  shapes(): { list: ListShape; error: ErrorShape };
+  /** Serves another list or error shape from now on. */
+  setShapes(s: { list?: ListShape; error?: ErrorShape }): void;
   /** Recent webhook delivery attempts. */
   webhookDeliveries(): DeliveryLog[];
   /** Stops the server, timers and webhook retries, flushes the state file, closes open and hung sockets. */
@@ -103,6 +114,27 @@ export interface Sandbox {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Whose key the sandbox's is (GET /v2/auth/user); `walletId` is the first wallet's. */
+const SANDBOX_ACCOUNT: Omit<Account, 'kycStatus'> = {
+  email: 'aminata.kamara@sandbox.payctl.test',
+  firstName: 'Aminata',
+  lastName: 'Kamara',
+  phone: '+23276123456',
+  status: 'ACTIVE',
+  businessName: 'Sandbox Payouts Ltd',
+  address: '1, Water-side road, Freetown',
+  country: 'SL',
+};
+
+/** Sets the answer shapes from `s`, refusing a name it does not know. */
+function setShapes(target: { list: ListShape; error: ErrorShape }, { list, error }: { list?: string | undefined; error?: string | undefined }): void {
+  if (list !== undefined && !LIST_SHAPES.includes(list as ListShape)) throw new RangeError(`The list shape must be one of ${LIST_SHAPES.join(', ')}, got "${list}".`);
+  if (error !== undefined && !ERROR_SHAPES.includes(error as ErrorShape))
+    throw new RangeError(`The error shape must be one of ${ERROR_SHAPES.join(', ')}, got "${error}".`);
+  if (list !== undefined) target.list = list as ListShape;
+  if (error !== undefined) target.error = error as ErrorShape;
+}
 
 class Closed extends Error {}
 
@@ -124,7 +156,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const loaded: PersistedState | undefined = opts.stateFile ? await loadState(opts.stateFile) : undefined;
   const ledger = new Ledger();
-  const auth = new Auth(opts.apiKey ?? loaded?.apiKey ?? newApiKey(), opts.tokenTtlSeconds ?? 3600);
+  const auth = new Auth(opts.apiKey ?? loaded?.apiKey ?? newApiKey());
   const idempotency = new IdempotencyStore();
   const faults = new Faults();
   const log = new RequestLog();
@@ -138,20 +170,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       })
     : undefined;
   // Webhooks never fail the request that caused them.
-  const emit = (type: EventType, p: Payout) => {
+  const emit = (event: EventType, p: Payout) => {
     try {
-      webhooks?.send(type, payoutWire(p));
+      webhooks?.send(event, webhookWire(p));
     } catch {
       // delivery problems show in webhookDeliveries()
     }
   };
-  const settlement = new Settlement(ledger, settleAfterMs, (p) => emit(p.status === 'Failed' ? 'payout.failed' : 'payout.successful', p));
+  const settlement = new Settlement(ledger, settleAfterMs, (p) => emit(p.status === 'Failed' ? 'transfer.failed' : 'transfer.success', p));
+  const shapes: { list: ListShape; error: ErrorShape } = { list: 'paginator', error: 'laravel' };
+  setShapes(shapes, { list: opts.listShape, error: opts.errorShape });
+  const account: Account = { ...SANDBOX_ACCOUNT, kycStatus: opts.kycStatus ?? 'Verified' };
 
   if (loaded) {
     for (const w of loaded.wallets) ledger.putWallet(w);
     ledger.insertMany(loaded.payouts);
     idempotency.load(loaded.idempotency);
-    if (auth.apiKey === loaded.apiKey) auth.load(loaded.tokens);
     for (const p of loaded.payouts) if (p.autoSettle && p.status === 'Pending') settlement.schedule(p);
   } else {
     const demo = demoData(seed, Date.now(), opts.demoPayouts ?? true);
@@ -171,7 +205,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
           createdMs: e.createdMs,
           answer: e.answer!,
         })),
-        tokens: auth.live(),
       }))
     : undefined;
   if (writer) {
@@ -200,7 +233,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
   const sockets = new Set<Socket>();
 
-  const api = new Api({ ledger, auth, idempotency, settlement, created: (p) => emit('payout.pending', p), sleep });
+  const api = new Api({
+    ledger,
+    auth,
+    idempotency,
+    settlement,
+    created: (p) => emit('transfer.initiated', p),
+    sleep,
+    account: () => account,
+    listShape: () => shapes.list,
+    origin: () => url,
+    render: (reply) => render(reply, shapes.error),
+  });
 
   let port = 0;
   const control: AdminControl = {
@@ -213,7 +257,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     putWallet: (w) => ledger.setWallet(w),
     generatePayouts: (count, o) => generate(count, o),
     revokeApiKey: (k) => void auth.revoke(k),
-    expireTokens: () => auth.expireAll(),
+    get kycStatus() {
+      return account.kycStatus;
+    },
+    set kycStatus(k: string) {
+      account.kycStatus = k;
+    },
+    shapes,
     health: () => ({
       status: 'ok',
       pid: opts.pid ?? null,
@@ -236,8 +286,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     ledger.insertMany(generatedPayouts(count, wallets, Date.now(), o.status));
   }
 
-  function send(res: ServerResponse, reply: Reply, rid: string): Record<string, string | number> | undefined {
+  /** Writes a reply (a failure in the error shape of the moment, or the admin routes' own). */
+  function send(res: ServerResponse, answer: Reply, rid: string, admin = false): { headers: Record<string, string | number>; body: string } | undefined {
     if (res.destroyed || res.headersSent) return undefined;
+    const reply = render(answer, admin ? 'admin' : shapes.error);
     const headers: Record<string, string | number> = {
       'Content-Type': reply.contentType ?? 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(reply.body),
@@ -248,7 +300,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (closing) headers.Connection = 'close';
     res.writeHead(reply.status, headers);
     res.end(reply.body);
-    return headers;
+    return { headers, body: reply.body };
   }
 
   async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
@@ -285,7 +337,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     }
 
     if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
-      send(res, tooLarge ? failure(413, 'PAYLOAD_TOO_LARGE', 'Body too large.') : handleAdmin(control, method, path, body), rid);
+      send(res, tooLarge ? failure(413, 'PAYLOAD_TOO_LARGE', 'Body too large.') : handleAdmin(control, method, path, body), rid, true);
       return;
     }
     if (path !== '/v2' && !path.startsWith('/v2/')) {
@@ -306,10 +358,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const sent = send(res, reply, rid);
       if (sent && opts.onExchange) {
         const lower: Record<string, string> = {};
-        for (const [k, v] of Object.entries(sent)) lower[k.toLowerCase()] = String(v);
+        for (const [k, v] of Object.entries(sent.headers)) lower[k.toLowerCase()] = String(v);
         opts.onExchange(
           { ...record, query: { ...query }, headers: { ...headers } },
-          { status: reply.status, headers: lower, body: reply.body, ...(faultKind ? { fault: faultKind } : {}) },
+          { status: reply.status, headers: lower, body: sent.body, ...(faultKind ? { fault: faultKind } : {}) },
         );
       }
     };
@@ -332,6 +384,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (fault?.kind === 'status') {
       const reply = failureForStatus(fault.status!, { ...(fault.code ? { code: fault.code } : {}), ...(fault.message ? { message: fault.message } : {}) });
       if (fault.body !== undefined) {
+        delete reply.failure;
         reply.body = fault.body;
         reply.contentType = 'text/html; charset=utf-8';
       }
@@ -390,6 +443,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       auth.apiKey = k;
       auth.onChange();
     },
+    get kycStatus() {
+      return account.kycStatus;
+    },
+    set kycStatus(k: string) {
+      account.kycStatus = k;
+    },
     webhookSecret,
     faults,
     requests: () => log.all(),
@@ -399,7 +458,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setWallet: (w) => walletRecord(ledger.setWallet(w)),
     generatePayouts: (count, o) => generate(count, o),
     revokeApiKey: (k) => void auth.revoke(k),
-    expireTokens: () => auth.expireAll(),
+    shapes: () => ({ ...shapes }),
+    setShapes: (s) => setShapes(shapes, s),
     webhookDeliveries: () => webhooks?.deliveries.slice() ?? [],
     close: () =>
       (closePromise ??= (async () => {

@@ -1,12 +1,13 @@
 /**
- * The sandbox's books: wallets, payouts and the ledger moves between them. Amounts are
- * integer minor units (bigint) in the currency's ISO 4217 digits; nothing here ever
- * goes through a binary float. Payouts are kept oldest-first in one array sorted by
- * creation time (a newest-first page is read from the end), with maps by payoutId and
- * transaction id, so listing stays fast with 100,000 records.
+ * The sandbox's books: wallets, payouts and the ledger moves between them, and the wire
+ * shapes of records (docs/service.md). Amounts are integer minor units (bigint) in the
+ * currency's ISO 4217 digits; nothing here ever goes through a binary float. Payouts are
+ * kept oldest-first in one array sorted by creation time (a newest-first page is read
+ * from the end), with maps by payoutId and transaction id, so listing stays fast with
+ * 100,000 records.
  */
-import { randomBytes } from 'node:crypto';
-import { decimalToMinor, minorToJsonNumber } from '../money/amount.js';
+import { randomBytes, randomInt } from 'node:crypto';
+import { decimalToMinor, formatAmount, minorToJsonNumber } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import { money, type JsonNumber } from './json.js';
 import { isoFromMicros, nowMicros } from './time.js';
@@ -102,22 +103,18 @@ export interface ProviderResponse {
   idempotency_key: string;
 }
 
-export interface PayoutFilter {
-  status?: string;
-  walletId?: string;
-  currency?: string;
-  fromUs?: number;
-  toUs?: number;
-}
+/** A refusal of POST /payout; with `field`, a validation failure on that field. */
+export type Refusal = { status: number; code: string; message: string; field?: string };
 
-export type Refusal = { status: number; code: string; message: string };
-
-export interface CurrencySummary {
-  currency: string;
-  count: number;
-  amount: bigint;
-  fee: bigint;
-  statuses: Map<string, { count: number; amount: bigint }>;
+/** The counts of POST /payout/summary; `totalSent` is the successful amounts of every currency. */
+export interface Summary {
+  total: number;
+  successful: number;
+  pending: number;
+  failed: number;
+  walletTransfers: number;
+  bankTransfers: number;
+  totalSent: { minor: bigint; digits: number };
 }
 
 export function digitsOf(currency: string): number {
@@ -129,16 +126,19 @@ export function feeFor(amountMinor: bigint): bigint {
   return (amountMinor + 50n) / 100n;
 }
 
+/** `TXN-BOK-` and 26 uppercase hex digits, as the documentation's transaction ids. */
 export function newTransactionId(): string {
-  return 'TRX' + randomBytes(10).toString('hex').toUpperCase();
+  return 'TXN-BOK-' + randomBytes(13).toString('hex').toUpperCase();
 }
 
+/** `ORD-` and 16 uppercase hex digits (the provider's order id, `provider_reference`). */
 export function newOrderId(): string {
-  return 'ORD-' + randomBytes(6).toString('hex').toUpperCase();
+  return 'ORD-' + randomBytes(8).toString('hex').toUpperCase();
 }
 
+/** Ten digits, not starting with 0, as the documentation's wallet ids ("5553881136"). */
 export function newWalletId(): string {
-  return 'wal_' + randomBytes(8).toString('hex');
+  return String(randomInt(1_000_000_000, 10_000_000_000));
 }
 
 export class Ledger {
@@ -199,12 +199,9 @@ export class Ledger {
     return this.payoutsAsc;
   }
 
-  find(id: string): Payout | undefined {
-    return this.byPayoutId.get(id) ?? this.byTransactionId.get(id);
-  }
-
-  hasPayoutId(payoutId: string): boolean {
-    return this.byPayoutId.has(payoutId);
+  /** By transaction id: the only look-up the service offers. */
+  find(transactionId: string): Payout | undefined {
+    return this.byTransactionId.get(transactionId);
   }
 
   /**
@@ -213,12 +210,8 @@ export class Ledger {
    */
   commitPayout(input: PayoutInput, idempotencyKey: string): { ok: true; payout: Payout } | ({ ok: false } & Refusal) {
     if (this.byPayoutId.has(input.payoutId)) {
-      return {
-        ok: false,
-        status: 409,
-        code: 'DUPLICATE_PAYOUT_ID',
-        message: `payoutId "${input.payoutId}" was already used with another Idempotency-Key.`,
-      };
+      // Laravel's `unique` rule: a 422 validation failure on payoutId.
+      return { ok: false, status: 422, code: 'DUPLICATE_PAYOUT_ID', message: 'The payout id has already been taken.', field: 'payoutId' };
     }
     const wallet = this.walletsById.get(input.walletId);
     if (!wallet) {
@@ -327,76 +320,36 @@ export class Ledger {
     return this.payoutsAsc.length ? this.payoutsAsc[this.payoutsAsc.length - 1]!.createdUs : 0;
   }
 
-  /** Newest first; `page` is 1-based. Reads only what the page needs when unfiltered. */
-  list(filter: PayoutFilter, page: number, limit: number): Payout[] {
+  /** Newest first; `page` is 1-based. Reads only what the page needs. */
+  list(page: number, perPage: number): Payout[] {
     const arr = this.payoutsAsc;
-    const skip = (page - 1) * limit;
-    const { lo, hi } = this.range(filter);
     const out: Payout[] = [];
-    const filtered = filter.status !== undefined || filter.walletId !== undefined || filter.currency !== undefined;
-    if (!filtered) {
-      for (let i = hi - 1 - skip; i >= lo && out.length < limit; i--) out.push(arr[i]!);
-      return out;
-    }
-    let matched = 0;
-    for (let i = hi - 1; i >= lo && out.length < limit; i--) {
-      const p = arr[i]!;
-      if (!matches(p, filter)) continue;
-      if (matched++ >= skip) out.push(p);
-    }
+    const start = arr.length - 1 - (page - 1) * perPage;
+    for (let i = start; i >= 0 && out.length < perPage; i--) out.push(arr[i]!);
     return out;
   }
 
-  /** Totals per currency (sorted by code) and, within it, per status; exact. */
-  summary(filter: PayoutFilter): CurrencySummary[] {
-    const { lo, hi } = this.range(filter);
-    const byCurrency = new Map<string, CurrencySummary>();
-    for (let i = lo; i < hi; i++) {
-      const p = this.payoutsAsc[i]!;
-      if (!matches(p, filter)) continue;
-      let c = byCurrency.get(p.currency);
-      if (!c) {
-        c = { currency: p.currency, count: 0, amount: 0n, fee: 0n, statuses: new Map() };
-        for (const s of STATUSES) c.statuses.set(s, { count: 0, amount: 0n });
-        byCurrency.set(p.currency, c);
-      }
-      c.count += 1;
-      c.amount += p.amount;
-      c.fee += p.fee;
-      let s = c.statuses.get(p.status);
-      if (!s) c.statuses.set(p.status, (s = { count: 0, amount: 0n }));
-      s.count += 1;
-      s.amount += p.amount;
+  /** The counts of every payout; `totalSent` exact at the largest scale of the currencies summed. */
+  summary(): Summary {
+    const s: Summary = { total: 0, successful: 0, pending: 0, failed: 0, walletTransfers: 0, bankTransfers: 0, totalSent: { minor: 0n, digits: 0 } };
+    const sent = new Map<number, bigint>();
+    for (const p of this.payoutsAsc) {
+      s.total += 1;
+      if (p.recipient.type === 'wallet') s.walletTransfers += 1;
+      else s.bankTransfers += 1;
+      if (p.status === 'Successful') {
+        s.successful += 1;
+        const d = digitsOf(p.currency);
+        sent.set(d, (sent.get(d) ?? 0n) + p.amount);
+      } else if (p.status === 'Failed') s.failed += 1;
+      else s.pending += 1;
     }
-    return [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+    const digits = Math.max(0, ...sent.keys());
+    let minor = 0n;
+    for (const [d, v] of sent) minor += v * 10n ** BigInt(digits - d);
+    s.totalSent = { minor, digits };
+    return s;
   }
-
-  /** Index range [lo, hi) of payouts created within [fromUs, toUs]. */
-  private range(filter: PayoutFilter): { lo: number; hi: number } {
-    const arr = this.payoutsAsc;
-    const lo = filter.fromUs === undefined ? 0 : lowerBound(arr, filter.fromUs);
-    const hi = filter.toUs === undefined ? arr.length : lowerBound(arr, filter.toUs + 1);
-    return { lo, hi: Math.max(lo, hi) };
-  }
-}
-
-function matches(p: Payout, f: PayoutFilter): boolean {
-  if (f.walletId !== undefined && p.walletId !== f.walletId) return false;
-  if (f.currency !== undefined && p.currency !== f.currency.toUpperCase()) return false;
-  if (f.status !== undefined && p.status.toLowerCase() !== f.status.toLowerCase()) return false;
-  return true;
-}
-
-/** First index whose createdUs >= t. */
-function lowerBound(arr: readonly Payout[], t: number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (arr[mid]!.createdUs < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 // --- wire shapes -----------------------------------------------------------------
@@ -411,7 +364,7 @@ export function providerResponse(p: Payout): ProviderResponse {
   };
 }
 
-/** `data` of a successful POST /payout (contract.md). */
+/** `data` of a successful POST /payout (docs/service.md). */
 export function initiationWire(p: Payout): Record<string, unknown> {
   const d = digitsOf(p.currency);
   return {
@@ -419,37 +372,67 @@ export function initiationWire(p: Payout): Record<string, unknown> {
     amount: money(p.amount, d),
     fee: money(p.fee, d),
     currency: p.currency,
+    provider_response: providerResponse(p),
     payout_id: p.payoutId,
     created_at: isoFromMicros(p.createdUs),
-    provider_response: providerResponse(p),
   };
 }
 
-/** The recipient on the wire: a note that was not sent is left out (the contract makes `note` an optional string). */
-function recipientWire(r: Recipient): { type: string; accountDetails: Record<string, string | null | undefined> } {
-  const { note, ...rest } = r.accountDetails;
-  return { type: r.type, accountDetails: note === null ? rest : { ...rest, note } };
+/** The documented recipient of a look-up: transfer type, account, name, provider in capitals. */
+function recipientWire(p: Payout): Record<string, string> {
+  const a = p.recipient.accountDetails;
+  return { transfer_type: p.recipient.type, account_number: a.accountNumber, name: a.name, bank: a.provider.toUpperCase() };
 }
 
-/** A payout record on the wire (contract.md "Payout records"). */
-export function payoutWire(p: Payout): Record<string, unknown> {
-  const d = digitsOf(p.currency);
-  return {
+/**
+ * `data` of GET /payout/{transactionId}, exactly the documented look-up: status in lower case,
+ * amounts as grouped strings with the currency's digits ("1,000.00"), the note as
+ * `description`, the order id as `provider_reference`; `failure_reason` on failed payouts only.
+ */
+export function lookupWire(p: Payout): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     transaction_id: p.transactionId,
-    payout_id: p.payoutId,
-    wallet_id: p.walletId,
-    amount: money(p.amount, d),
-    fee: money(p.fee, d),
+    status: p.status.toLowerCase(),
+    amount: formatAmount(p.amount, p.currency),
     currency: p.currency,
-    status: p.status,
-    failure_reason: p.failureReason,
-    recipient: recipientWire(p.recipient),
-    provider_response: providerResponse(p),
-    // Absent optional fields are left out, not sent as null (the contract makes them optional objects and strings).
-    metadata: p.metadata ?? undefined,
+    fee: formatAmount(p.fee, p.currency),
+    total_amount: formatAmount(p.amount + p.fee, p.currency),
+    recipient: recipientWire(p),
+    description: p.recipient.accountDetails.note,
     created_at: isoFromMicros(p.createdUs),
     updated_at: isoFromMicros(p.updatedUs),
+    provider_reference: p.orderId,
   };
+  if (p.status === 'Failed') out.failure_reason = p.failureReason;
+  return out;
+}
+
+/** A record of GET /payout/list: the look-up record and the wallet it was paid from. */
+export function listedWire(p: Payout): Record<string, unknown> {
+  return { ...lookupWire(p), wallet_id: p.walletId };
+}
+
+/**
+ * `data` of a webhook event: the look-up record as the documented event writes it, status
+ * capitalised ("Pending") and amounts as JSON numbers.
+ */
+export function webhookWire(p: Payout): Record<string, unknown> {
+  const d = digitsOf(p.currency);
+  const out: Record<string, unknown> = {
+    status: p.status,
+    transaction_id: p.transactionId,
+    amount: money(p.amount, d),
+    fee: money(p.fee, d),
+    total_amount: money(p.amount + p.fee, d),
+    currency: p.currency,
+    recipient: recipientWire(p),
+    description: p.recipient.accountDetails.note,
+    created_at: isoFromMicros(p.createdUs),
+    updated_at: isoFromMicros(p.updatedUs),
+    provider_reference: p.orderId,
+  };
+  if (p.status === 'Failed') out.failure_reason = p.failureReason;
+  return out;
 }
 
 export function walletWire(w: Wallet): { wallet_id: string; wallet_name: string; currency: string; balance: JsonNumber; updated_at: string } {

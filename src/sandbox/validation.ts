@@ -1,136 +1,149 @@
 /**
- * Validation of request input: the POST /payout body (every problem at once, with full
- * field paths such as `recipient.accountDetails.phoneNumber`), list queries and the
- * summary body. The result is typed input for the ledger or the field problems for a
- * 400 VALIDATION_ERROR.
+ * Validation of request input as the service, a Laravel application, does it: the
+ * POST /payout body (every field problem at once, each field named as the request names
+ * it, `recipient.accountDetails.phoneNumber`, with Laravel's sentence for the rule that
+ * failed) and the GET /payout/list query. Like Laravel's middleware, strings are trimmed
+ * and an empty string counts as absent; a body that is not a JSON object counts as empty.
+ * The result is typed input for the ledger or the field problems of a 422.
  */
-import { decimalFromNumber } from '../money/amount.js';
+import { decimalFromNumber, MAX_SIGNIFICANT_DIGITS } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import type { FieldProblem } from './respond.js';
-import type { PayoutFilter, PayoutInput, Recipient } from './state.js';
-import { parseTimeBound } from './time.js';
+import type { PayoutInput, Recipient } from './state.js';
 
 type Result<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
 
 const MAX_TEXT = 255;
+export const PROVIDER_PATTERN = /^[a-z0-9]+(_[a-z0-9]+)*$/;
+export const ACCOUNT_PATTERN = /^[A-Za-z0-9-]{1,34}$/;
+export const PHONE_PATTERN = /^\+?[0-9]{6,15}$/;
+
+/** The attribute as Laravel shows it: `Str::snake`, underscores as spaces ("recipient.account details.phone number"). */
+export function laravelAttribute(field: string): string {
+  return field
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/_/g, ' ');
+}
+
+/** Laravel's sentences for the rules used here. */
+export const rule = {
+  required: (f: string) => `The ${laravelAttribute(f)} field is required.`,
+  requiredIf: (f: string, other: string, value: string) => `The ${laravelAttribute(f)} field is required when ${laravelAttribute(other)} is ${value}.`,
+  string: (f: string) => `The ${laravelAttribute(f)} field must be a string.`,
+  numeric: (f: string) => `The ${laravelAttribute(f)} field must be a number.`,
+  integer: (f: string) => `The ${laravelAttribute(f)} field must be an integer.`,
+  array: (f: string) => `The ${laravelAttribute(f)} field must be an array.`,
+  gt: (f: string, n: number) => `The ${laravelAttribute(f)} field must be greater than ${n}.`,
+  min: (f: string, n: number) => `The ${laravelAttribute(f)} field must be at least ${n}.`,
+  max: (f: string, n: number) => `The ${laravelAttribute(f)} field must not be greater than ${n}.`,
+  maxText: (f: string, n: number) => `The ${laravelAttribute(f)} field must not be greater than ${n} characters.`,
+  decimal: (f: string, digits: number) => `The ${laravelAttribute(f)} field must have ${digits === 0 ? '0' : `0-${digits}`} decimal places.`,
+  in: (f: string) => `The selected ${laravelAttribute(f)} is invalid.`,
+  format: (f: string) => `The ${laravelAttribute(f)} field format is invalid.`,
+  unique: (f: string) => `The ${laravelAttribute(f)} has already been taken.`,
+};
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function requiredText(obj: Record<string, unknown>, key: string, path: string, errors: FieldProblem[]): string | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) {
-    errors.push({ field: path, message: 'is required' });
-    return undefined;
-  }
-  if (typeof v !== 'string') {
-    errors.push({ field: path, message: 'must be a string' });
-    return undefined;
-  }
-  if (v.trim() === '') {
-    errors.push({ field: path, message: 'must not be empty' });
-    return undefined;
-  }
-  if (v.length > MAX_TEXT) {
-    errors.push({ field: path, message: `must be at most ${MAX_TEXT} characters` });
-    return undefined;
-  }
-  return v;
+/** Laravel's TrimStrings and ConvertEmptyStringsToNull: a blank string is absent. */
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '');
 }
 
-function optionalText(obj: Record<string, unknown>, key: string, path: string, errors: FieldProblem[]): string | null {
+function text(obj: Record<string, unknown>, key: string, path: string, errors: FieldProblem[], required: boolean): string | null | undefined {
   const v = obj[key];
-  if (v === undefined || v === null) return null;
+  if (!present(v)) {
+    if (required) errors.push({ field: path, message: rule.required(path) });
+    return required ? undefined : null;
+  }
   if (typeof v !== 'string') {
-    errors.push({ field: path, message: 'must be a string or null' });
-    return null;
+    errors.push({ field: path, message: rule.string(path) });
+    return undefined;
   }
-  if (v.length > MAX_TEXT) {
-    errors.push({ field: path, message: `must be at most ${MAX_TEXT} characters` });
-    return null;
+  const trimmed = v.trim();
+  // Characters, as Laravel's max:255 (mb_strlen) and JSON Schema's maxLength count them: not UTF-16 units.
+  if ([...trimmed].length > MAX_TEXT) {
+    errors.push({ field: path, message: rule.maxText(path, MAX_TEXT) });
+    return undefined;
   }
-  return v;
+  return trimmed;
 }
 
-/** Validates a parsed POST /payout body. */
-export function validatePayout(body: unknown): Result<PayoutInput> {
+/** Validates a parsed POST /payout body (anything but a JSON object counts as an empty one). */
+export function validatePayout(input: unknown): Result<PayoutInput> {
+  const body = isObject(input) ? input : {};
   const errors: FieldProblem[] = [];
-  if (!isObject(body)) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
 
-  // currency
-  let currency: string | undefined;
   const rawCurrency = body.currency;
-  if (rawCurrency === undefined || rawCurrency === null) errors.push({ field: 'currency', message: 'is required' });
-  else if (typeof rawCurrency !== 'string' || !/^[A-Z]{3}$/.test(rawCurrency) || minorDigits(rawCurrency) === undefined) {
-    errors.push({ field: 'currency', message: 'must be an ISO 4217 currency code in capitals, e.g. SLE' });
-  } else currency = rawCurrency;
+  const currencyOk = typeof rawCurrency === 'string' && /^[A-Z]{3}$/.test(rawCurrency) && minorDigits(rawCurrency) !== undefined;
+  const currency = currencyOk ? rawCurrency : undefined;
 
-  // amount: a JSON number > 0 with at most the currency's minor digits
+  // amount: a JSON number > 0 with at most the currency's minor digits and 15 significant digits
   let amount: bigint | undefined;
   const rawAmount = body.amount;
-  if (rawAmount === undefined || rawAmount === null) errors.push({ field: 'amount', message: 'is required' });
-  else if (typeof rawAmount !== 'number' || !Number.isFinite(rawAmount)) {
-    errors.push({ field: 'amount', message: 'must be a JSON number, e.g. 1500.5' });
-  } else if (rawAmount <= 0) {
-    errors.push({ field: 'amount', message: 'must be greater than 0' });
-  } else {
+  if (!present(rawAmount)) errors.push({ field: 'amount', message: rule.required('amount') });
+  else if (typeof rawAmount !== 'number' || !Number.isFinite(rawAmount)) errors.push({ field: 'amount', message: rule.numeric('amount') });
+  else if (rawAmount <= 0) errors.push({ field: 'amount', message: rule.gt('amount', 0) });
+  else {
     const decimal = decimalFromNumber(rawAmount);
     const [whole = '', frac = ''] = decimal.split('.');
     const significant = (whole.replace(/^0+/, '') + frac).replace(/^0+/, '');
-    if (significant.length > 15) {
-      errors.push({ field: 'amount', message: 'has more than 15 significant digits and cannot be exact' });
+    if (significant.length > MAX_SIGNIFICANT_DIGITS) {
+      errors.push({ field: 'amount', message: `The amount field must not have more than ${MAX_SIGNIFICANT_DIGITS} significant digits.` });
     } else if (currency !== undefined) {
       const digits = minorDigits(currency)!;
-      if (frac.length > digits) {
-        errors.push({
-          field: 'amount',
-          message: digits === 0 ? `must be a whole number for ${currency}` : `must have at most ${digits} decimal places for ${currency}`,
-        });
-      } else amount = BigInt(whole + frac.padEnd(digits, '0'));
+      if (frac.length > digits) errors.push({ field: 'amount', message: rule.decimal('amount', digits) });
+      else amount = BigInt(whole + frac.padEnd(digits, '0'));
     }
   }
 
-  const payoutId = requiredText(body, 'payoutId', 'payoutId', errors);
-  const walletId = requiredText(body, 'walletId', 'walletId', errors);
+  if (!present(rawCurrency)) errors.push({ field: 'currency', message: rule.required('currency') });
+  else if (typeof rawCurrency !== 'string') errors.push({ field: 'currency', message: rule.string('currency') });
+  else if (!currencyOk) errors.push({ field: 'currency', message: rule.in('currency') });
 
-  // recipient
+  const payoutId = text(body, 'payoutId', 'payoutId', errors, true);
+  const walletId = text(body, 'walletId', 'walletId', errors, true);
+
   let recipient: Recipient | undefined;
   const r = body.recipient;
-  if (r === undefined || r === null) errors.push({ field: 'recipient', message: 'is required' });
-  else if (!isObject(r)) errors.push({ field: 'recipient', message: 'must be an object' });
+  if (!present(r)) errors.push({ field: 'recipient', message: rule.required('recipient') });
+  else if (!isObject(r)) errors.push({ field: 'recipient', message: rule.array('recipient') });
   else {
     const type = r.type;
-    if (type === undefined || type === null) errors.push({ field: 'recipient.type', message: 'is required' });
-    else if (type !== 'bank' && type !== 'wallet') errors.push({ field: 'recipient.type', message: 'must be "bank" or "wallet"' });
+    if (!present(type)) errors.push({ field: 'recipient.type', message: rule.required('recipient.type') });
+    else if (type !== 'bank' && type !== 'wallet') errors.push({ field: 'recipient.type', message: rule.in('recipient.type') });
     const ad = r.accountDetails;
     const base = 'recipient.accountDetails';
-    if (ad === undefined || ad === null) errors.push({ field: base, message: 'is required' });
-    else if (!isObject(ad)) errors.push({ field: base, message: 'must be an object' });
+    if (!present(ad)) errors.push({ field: base, message: rule.required(base) });
+    else if (!isObject(ad)) errors.push({ field: base, message: rule.array(base) });
     else {
-      const name = requiredText(ad, 'name', `${base}.name`, errors);
-      let provider = requiredText(ad, 'provider', `${base}.provider`, errors);
-      if (provider !== undefined && !/^[a-z0-9]+(_[a-z0-9]+)*$/.test(provider)) {
-        errors.push({ field: `${base}.provider`, message: 'must be lowercase with underscores, e.g. orange_money' });
+      const name = text(ad, 'name', `${base}.name`, errors, true);
+      let provider = text(ad, 'provider', `${base}.provider`, errors, true);
+      if (provider && !PROVIDER_PATTERN.test(provider)) {
+        errors.push({ field: `${base}.provider`, message: rule.format(`${base}.provider`) });
         provider = undefined;
       }
-      let accountNumber = requiredText(ad, 'accountNumber', `${base}.accountNumber`, errors);
-      if (accountNumber !== undefined && !/^[A-Za-z0-9-]{1,34}$/.test(accountNumber)) {
-        errors.push({ field: `${base}.accountNumber`, message: 'must be 1 to 34 letters, digits or dashes' });
+      let accountNumber = text(ad, 'accountNumber', `${base}.accountNumber`, errors, true);
+      if (accountNumber && !ACCOUNT_PATTERN.test(accountNumber)) {
+        errors.push({ field: `${base}.accountNumber`, message: rule.format(`${base}.accountNumber`) });
         accountNumber = undefined;
       }
-      let phoneNumber: string | null = null;
-      if (type === 'wallet') {
-        const p = requiredText(ad, 'phoneNumber', `${base}.phoneNumber`, errors);
-        if (p !== undefined) phoneNumber = p;
+      const phonePath = `${base}.phoneNumber`;
+      let phoneNumber: string | null | undefined;
+      if (type === 'wallet' && !present(ad.phoneNumber)) {
+        errors.push({ field: phonePath, message: rule.requiredIf(phonePath, 'recipient.type', 'wallet') });
       } else {
-        phoneNumber = optionalText(ad, 'phoneNumber', `${base}.phoneNumber`, errors);
+        phoneNumber = text(ad, 'phoneNumber', phonePath, errors, false);
+        if (phoneNumber && !PHONE_PATTERN.test(phoneNumber)) {
+          errors.push({ field: phonePath, message: rule.format(phonePath) });
+          phoneNumber = undefined;
+        }
       }
-      if (phoneNumber !== null && !/^\+?[0-9]{6,15}$/.test(phoneNumber)) {
-        errors.push({ field: `${base}.phoneNumber`, message: 'must be 6 to 15 digits, optionally after a +' });
-      }
-      const note = optionalText(ad, 'note', `${base}.note`, errors);
-      if ((type === 'bank' || type === 'wallet') && name !== undefined && provider !== undefined && accountNumber !== undefined) {
+      const note = text(ad, 'note', `${base}.note`, errors, false);
+      if ((type === 'bank' || type === 'wallet') && name && provider && accountNumber && phoneNumber !== undefined && note !== undefined) {
         recipient = { type, accountDetails: { name, provider, accountNumber, phoneNumber, note } };
       }
     }
@@ -138,7 +151,7 @@ export function validatePayout(body: unknown): Result<PayoutInput> {
 
   let metadata: Record<string, unknown> | null = null;
   if (body.metadata !== undefined && body.metadata !== null) {
-    if (!isObject(body.metadata)) errors.push({ field: 'metadata', message: 'must be an object' });
+    if (!isObject(body.metadata)) errors.push({ field: 'metadata', message: rule.array('metadata') });
     else metadata = body.metadata;
   }
 
@@ -150,68 +163,33 @@ export function validatePayout(body: unknown): Result<PayoutInput> {
 
 export interface ListQuery {
   page: number;
-  limit: number;
-  filter: PayoutFilter;
+  perPage: number;
 }
 
-const POSITIVE_INT = /^[1-9]\d*$/;
+export const DEFAULT_PER_PAGE = 15;
+export const MAX_PER_PAGE = 100;
 
-/** Validates the GET /payouts query (page 1-based, limit 1..100, filters). */
+/**
+ * The GET /payout/list query: `page` (1-based, default 1) and `per_page` (1 to 100, default
+ * 15). Every other parameter is ignored: the service documents no filters. A page too large
+ * to count exactly is past every page there can be.
+ */
 export function validateListQuery(query: Record<string, string>): Result<ListQuery> {
   const errors: FieldProblem[] = [];
-  let page = 1;
-  let limit = 20;
-  if (query.page !== undefined) {
-    // Any page number is accepted; one past the last page is an empty page. A page too large
-    // to count exactly is past every page there can be.
-    if (!POSITIVE_INT.test(query.page)) errors.push({ field: 'page', message: 'must be a whole number of at least 1' });
-    else page = Math.min(Number(query.page), Number.MAX_SAFE_INTEGER);
-  }
-  if (query.limit !== undefined) {
-    if (!POSITIVE_INT.test(query.limit) || query.limit.length > 3 || Number(query.limit) > 100) {
-      errors.push({ field: 'limit', message: 'must be a whole number from 1 to 100' });
-    } else limit = Number(query.limit);
-  }
-  const filter = validateFilter(query, errors);
-  return errors.length ? { ok: false, errors } : { ok: true, value: { page, limit, filter } };
-}
-
-/** Validates the POST /payouts/summary body: `{ from?, to?, walletId?, currency? }`. */
-export function validateSummaryBody(body: unknown): Result<{ filter: PayoutFilter; from: string | null; to: string | null }> {
-  if (body === undefined || body === null) body = {};
-  if (!isObject(body)) return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
-  const errors: FieldProblem[] = [];
-  const strings: Record<string, string> = {};
-  for (const key of ['from', 'to', 'walletId', 'currency', 'status']) {
-    const v = body[key];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') errors.push({ field: key, message: 'must be a string' });
-    else strings[key] = v;
-  }
-  const filter = validateFilter(strings, errors);
-  if (errors.length) return { ok: false, errors };
-  return { ok: true, value: { filter, from: strings.from ?? null, to: strings.to ?? null } };
-}
-
-function validateFilter(q: Record<string, string>, errors: FieldProblem[]): PayoutFilter {
-  const filter: PayoutFilter = {};
-  if (q.status !== undefined && q.status !== '') filter.status = q.status;
-  if (q.walletId !== undefined && q.walletId !== '') filter.walletId = q.walletId;
-  if (q.currency !== undefined && q.currency !== '') {
-    if (!/^[A-Za-z]{3}$/.test(q.currency)) errors.push({ field: 'currency', message: 'must be a 3-letter currency code' });
-    else filter.currency = q.currency.toUpperCase();
-  }
-  for (const edge of ['from', 'to'] as const) {
-    const v = q[edge];
-    if (v === undefined || v === '') continue;
-    const us = parseTimeBound(v, edge);
-    if (us === undefined) {
-      errors.push({ field: edge, message: 'must be a date (2026-11-01) or an ISO 8601 timestamp with a zone (2026-11-01T10:00:00Z)' });
-    } else if (edge === 'from') filter.fromUs = us;
-    else filter.toUs = us;
-  }
-  if (filter.fromUs !== undefined && filter.toUs !== undefined && filter.fromUs > filter.toUs) {
-    errors.push({ field: 'from', message: 'must not be after to' });
-  }
-  return filter;
+  const whole = (field: string, min: number, max?: number): number | undefined => {
+    const v = query[field]?.trim();
+    if (v === undefined || v === '') return undefined;
+    if (!/^[+-]?\d+$/.test(v)) {
+      errors.push({ field, message: rule.integer(field) });
+      return undefined;
+    }
+    const n = Number(v);
+    if (n < min) errors.push({ field, message: rule.min(field, min) });
+    else if (max !== undefined && n > max) errors.push({ field, message: rule.max(field, max) });
+    else return Math.min(n, Number.MAX_SAFE_INTEGER);
+    return undefined;
+  };
+  const page = whole('page', 1) ?? 1;
+  const perPage = whole('per_page', 1, MAX_PER_PAGE) ?? DEFAULT_PER_PAGE;
+  return errors.length ? { ok: false, errors } : { ok: true, value: { page, perPage } };
 }

@@ -1,21 +1,21 @@
 /**
- * Webhook delivery (contract.md "Webhooks"): each payout state change is POSTed as
- * `{ id: "evt_…", type, created_at, data: <payout record> }` with
- * `X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
+ * Webhook delivery as the service documents it (docs/service.md, "Webhooks"): each payout
+ * state change is POSTed as `{event, timestamp, webhook_id, attempt, data}` with
+ * `event` one of `transfer.initiated`, `transfer.success`, `transfer.failed` and `data`
+ * the payout record, signed with `Signature: <hex HMAC-SHA256(secret, raw body)>`.
  * A non-2xx answer or a connection error is retried with exponential backoff
- * (base, 2×base, 4×base, …) up to a bounded number of attempts; every attempt carries
- * the same event id and body, signed afresh with the time of that attempt.
+ * (base, 2×base, 4×base, …) up to a bounded number of attempts. Every attempt carries the
+ * same `webhook_id` and `data`, with its own `attempt` number and a fresh `timestamp`,
+ * so the body is written and signed afresh each time.
  */
-import { randomBytes } from 'node:crypto';
-import { signatureHeader } from '../webhooks/signature.js';
-
-export { signatureHeader };
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { SIGNATURE_HEADER, sign } from '../webhooks/signature.js';
 import { toJson } from './json.js';
 import { isoFromMicros, nowMicros } from './time.js';
 
-export type EventType = 'payout.pending' | 'payout.successful' | 'payout.failed';
+export type EventType = 'transfer.initiated' | 'transfer.success' | 'transfer.failed';
 
 export interface WebhookOptions {
   url: string;
@@ -28,8 +28,8 @@ export interface WebhookOptions {
 }
 
 export interface DeliveryLog {
-  eventId: string;
-  type: EventType;
+  webhookId: string;
+  event: EventType;
   attempt: number;
   outcome: number | 'error';
 }
@@ -43,38 +43,45 @@ export class WebhookSender {
 
   constructor(private readonly opts: WebhookOptions) {}
 
-  /** Queues an event about a payout record (already in wire form). */
-  send(type: EventType, record: unknown): string {
-    const id = 'evt_' + randomBytes(12).toString('hex');
-    const body = toJson({ id, type, created_at: isoFromMicros(nowMicros()), data: record });
-    this.attempt(id, type, body, 1);
-    return id;
+  /** Queues an event about a payout record (already in wire form); returns its webhook_id. */
+  send(event: EventType, data: unknown): string {
+    const webhookId = randomUUID();
+    this.attempt(webhookId, event, data, 1);
+    return webhookId;
   }
 
-  private attempt(id: string, type: EventType, body: string, n: number): void {
+  /** The body of attempt `n`, as sent and signed. */
+  private body(webhookId: string, event: EventType, data: unknown, n: number): string {
+    return toJson({ event, timestamp: isoFromMicros(nowMicros()), webhook_id: webhookId, attempt: n, data });
+  }
+
+  private attempt(webhookId: string, event: EventType, data: unknown, n: number): void {
     if (this.closed) return;
-    const t = Math.floor(Date.now() / 1000);
+    const log = (outcome: number | 'error') => {
+      this.deliveries.push({ webhookId, event, attempt: n, outcome });
+      if (this.deliveries.length > 1000) this.deliveries.splice(0, this.deliveries.length - 1000);
+    };
     let url: URL;
     try {
       url = new URL(this.opts.url);
     } catch {
-      this.deliveries.push({ eventId: id, type, attempt: n, outcome: 'error' });
+      log('error');
       return;
     }
+    const body = this.body(webhookId, event, data, n);
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
     const done = (outcome: number | 'error') => {
       if (settled) return;
       settled = true;
       this.inflight.delete(req);
-      this.deliveries.push({ eventId: id, type, attempt: n, outcome });
-      if (this.deliveries.length > 1000) this.deliveries.splice(0, this.deliveries.length - 1000);
+      log(outcome);
       const ok = typeof outcome === 'number' && outcome >= 200 && outcome < 300;
       if (ok || this.closed || n >= this.opts.maxAttempts) return;
       const timer = setTimeout(
         () => {
           this.timers.delete(timer);
-          this.attempt(id, type, body, n + 1);
+          this.attempt(webhookId, event, data, n + 1);
         },
         this.opts.retryBaseMs * 2 ** (n - 1),
       );
@@ -88,9 +95,7 @@ export class WebhookSender {
           'Content-Type': 'application/json',
           'Content-Length': Buffer.byteLength(body),
           'User-Agent': 'payctl-sandbox-webhooks',
-          'X-Webhook-Signature': signatureHeader(this.opts.secret, t, body),
-          'X-Webhook-Event': type,
-          'X-Webhook-Attempt': String(n),
+          [SIGNATURE_HEADER]: sign(this.opts.secret, body),
         },
         timeout: this.opts.timeoutMs ?? 5000,
       },

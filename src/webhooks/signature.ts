@@ -1,7 +1,10 @@
 /**
- * Webhook signatures (contract.md): `X-Webhook-Signature: t=<unix seconds>,v1=<hex
- * HMAC-SHA256(secret, "<t>.<raw body>")>`. A receiver rejects a bad signature, or a
- * `t` more than 300 s from its clock; comparison is constant-time.
+ * Webhook signatures and replay checks as the service documents them (docs/service.md,
+ * "Webhooks"): the signature is 64 lower-case hex characters of HMAC-SHA256(secret, raw
+ * request body), sent in a header (`Signature` unless configured); the payload's own
+ * ISO 8601 `timestamp` must be within 300 s of the receiver's clock. The sandbox's
+ * sender signs with `sign` and the listener verifies with `verifySignature` and
+ * `checkTimestamp`, so both sides share one rule.
  *
  * A refusal names the check that failed, in two forms: `reason`, one of a few fixed
  * words for scripts (`stale timestamp`), and `message`, the same with its numbers for
@@ -9,70 +12,102 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'x-webhook-signature';
+/** The header that carries the signature unless a profile or a flag names another. */
+export const SIGNATURE_HEADER = 'Signature';
+/** How far (seconds) an event's `timestamp` may be from the receiver's clock, either way. */
 export const TOLERANCE_SECONDS = 300;
 
-/** The header value for a raw body signed at unix time `t` (seconds). */
-export function signatureHeader(secret: string, t: number, rawBody: string | Buffer): string {
-  const v1 = createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest('hex');
-  return `t=${t},v1=${v1}`;
+/** The signature of a raw body: hex HMAC-SHA256 with the webhook secret, lower case. */
+export function sign(secret: string, rawBody: string | Buffer): string {
+  return createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
 /** Which check refused a delivery: fixed words, for scripts. */
-export type RejectReason = 'missing signature header' | 'malformed signature header' | 'signature does not match' | 'stale timestamp' | 'timestamp in the future';
+export type RejectReason =
+  'missing signature header' | 'malformed signature header' | 'signature does not match' | 'missing timestamp' | 'stale timestamp' | 'timestamp in the future';
 
 export type Rejection = { ok: false; reason: RejectReason; message: string; hint: string };
-export type Verification = { ok: true; t: number } | Rejection;
-
-const HEADER_SHAPE = 'X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>';
 
 function reject(reason: RejectReason, message: string, hint: string): Rejection {
   return { ok: false, reason, message, hint };
 }
 
+/** A header name as HTTP allows it (RFC 9110 token), e.g. `Signature`, `X-Bokumonie-Signature`. */
+export function isHeaderName(name: string): boolean {
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name);
+}
+
+const HEX64 = /^[0-9a-f]{64}$/i;
+
 /**
- * Checks, in order: the header is there, it has a timestamp and a v1 signature, one v1
- * matches the HMAC of "<t>.<raw body>" (constant-time), and `t` is within
- * `toleranceSeconds` of `nowSeconds`. A forged delivery is named as such even when its
- * timestamp is also off: the signature is checked before the clock.
+ * Checks, in order: the header is there, it holds 64 hex characters (a `sha256=` prefix
+ * and upper case are tolerated), and they equal the HMAC of the raw body, compared in
+ * constant time. `headerName` is only used to word the refusal.
  */
-export function verifySignature(secret: string, header: string | undefined, rawBody: Buffer, nowSeconds: number, toleranceSeconds = TOLERANCE_SECONDS): Verification {
-  if (!header) return reject('missing signature header', 'missing signature header', `Sign each event with ${HEADER_SHAPE}.`);
-  let t: number | undefined;
-  const candidates: string[] = [];
-  for (const part of header.split(',')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const k = part.slice(0, eq).trim();
-    const v = part.slice(eq + 1).trim();
-    if (k === 't' && /^\d+$/.test(v)) t = Number(v);
-    else if (k === 'v1') candidates.push(v);
+export function verifySignature(secret: string, header: string | undefined, rawBody: Buffer, headerName = SIGNATURE_HEADER): { ok: true } | Rejection {
+  const shape = `The service sends 64 hex characters of HMAC-SHA256(webhook secret, raw body) in the ${headerName} header.`;
+  const value = header?.trim();
+  if (!value) {
+    return reject(
+      'missing signature header',
+      `missing signature header (${headerName})`,
+      `${shape} If your sender uses another header, name it with --signature-header NAME or payctl config set webhook-signature-header NAME.`,
+    );
   }
-  if (t === undefined) return reject('malformed signature header', 'malformed signature header: no timestamp (t=)', `Sign each event with ${HEADER_SHAPE}.`);
-  if (candidates.length === 0) return reject('malformed signature header', 'malformed signature header: no v1 signature', `Sign each event with ${HEADER_SHAPE}.`);
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest('hex'), 'utf8');
-  let matched = false;
-  for (const c of candidates) {
-    const given = Buffer.from(c, 'utf8');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
-  }
-  if (!matched) {
+  const hex = value.replace(/^sha256=/i, '');
+  if (!HEX64.test(hex)) return reject('malformed signature header', `malformed signature header (${headerName}): not 64 hex characters`, shape);
+  const given = Buffer.from(hex.toLowerCase(), 'utf8');
+  const expected = Buffer.from(sign(secret, rawBody), 'utf8');
+  if (!timingSafeEqual(given, expected)) {
     return reject(
       'signature does not match',
       'signature does not match',
       "Check that this listener's webhook secret is the sender's, and that nothing changed the body on the way.",
     );
   }
-  const age = nowSeconds - t;
-  if (age > toleranceSeconds) {
+  return { ok: true };
+}
+
+/** ISO 8601 with a zone (`2026-04-05T18:38:54.734510Z`, `…+01:00`); any number of fraction digits. */
+const ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/;
+
+/** Milliseconds since the epoch of an ISO 8601 timestamp with a zone; undefined for anything else. */
+export function timestampMs(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = ISO.exec(value);
+  if (!m) return undefined;
+  // Date.parse takes at most milliseconds: the rest of the fraction is dropped, not rounded.
+  const ms = Date.parse(`${m[1]}.${(m[2] ?? '').padEnd(3, '0').slice(0, 3)}${m[3]}`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Seconds as people read them: whole when whole, else up to milliseconds (300.5). */
+const seconds = (ms: number) => String(Math.round(ms) / 1000);
+
+/**
+ * The replay check: the payload's `timestamp` is there and within `toleranceSeconds` of
+ * `nowMs`, either way (exactly the tolerance is still accepted).
+ */
+export function checkTimestamp(timestamp: unknown, nowMs: number, toleranceSeconds = TOLERANCE_SECONDS): { ok: true; ms: number } | Rejection {
+  const ms = timestampMs(timestamp);
+  if (ms === undefined) {
     return reject(
-      'stale timestamp',
-      `timestamp ${age} s old, more than ${toleranceSeconds} s`,
-      "A replayed or long-delayed delivery is refused on purpose; if this machine's clock is wrong, correct it.",
+      'missing timestamp',
+      'the event has no ISO 8601 timestamp',
+      'Each event carries its "timestamp" (e.g. 2026-04-05T18:38:54.734510Z): without it a replay cannot be told from a new event.',
     );
   }
-  if (-age > toleranceSeconds) {
-    return reject('timestamp in the future', `timestamp ${-age} s ahead, more than ${toleranceSeconds} s`, "Check this machine's clock (and the sender's).");
+  const age = nowMs - ms;
+  const limit = toleranceSeconds * 1000;
+  if (age > limit) {
+    return reject(
+      'stale timestamp',
+      `timestamp ${seconds(age)} s old, more than ${toleranceSeconds} s`,
+      "A replayed or long-delayed delivery is refused on purpose; if this machine's clock is wrong, correct it (or widen --tolerance).",
+    );
   }
-  return { ok: true, t };
+  if (-age > limit) {
+    return reject('timestamp in the future', `timestamp ${seconds(-age)} s ahead, more than ${toleranceSeconds} s`, "Check this machine's clock (and the sender's).");
+  }
+  return { ok: true, ms };
 }

@@ -1,11 +1,11 @@
 /**
- * Issue 15, `webhooks listen` (in process, real HTTP): stdout carries accepted events
- * only; every refused delivery goes to stderr (a `{"rejected":…}` JSON line with --json)
- * and its 400 answer names the check that failed; duplicates are judged among verified
- * events only (a forgery reusing a real id is neither marked nor marks); the app's
- * status, body, content type and Retry-After go back to the sender; payout.failed lines
- * show failure_reason. Events are signed here with node:crypto (listener.ts `sign`).
- * Real SIGINT to the binary is in e2e/interrupt-130.test.ts.
+ * Issue 15, `webhooks listen` (in process, real HTTP), with the documented events: stdout
+ * carries accepted events only; every refused delivery goes to stderr (a `{"rejected":…}`
+ * JSON line with --json) and its 400 answer names the check that failed; duplicates are
+ * judged among verified events only (a forgery reusing a real webhook_id is neither
+ * marked nor marks); the app's status, body, content type and Retry-After go back to the
+ * sender; transfer.failed lines show failure_reason. Events are signed here with
+ * node:crypto (listener.ts `sign`). Real SIGINT to the binary is in e2e/interrupt-130.test.ts.
  */
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { postRaw, sign } from '../helpers/listener.js';
 import { listenInProcess as listen, stopLeftoverListeners, type InProcessListener } from '../helpers/listen-in-process.js';
-import { evtId, headersFor } from '../helpers/webhook-events.js';
+import { headersFor, isoAt, txnId, webhookId } from '../helpers/webhook-events.js';
 
 const S = 'whsec_listen_verified_9a4e';
 
@@ -29,14 +29,15 @@ function configDir(): string {
   return dir;
 }
 
-/** A compact event body with exactly these fields (failure_reason included when given). */
-function body(id: string, payoutId: string, extra: Record<string, unknown> = {}): Buffer {
+/** A compact event body with exactly these fields (failure_reason included when given), dated `timestamp` (default now). */
+function body(id: string, transactionId: string, extra: Record<string, unknown> = {}, timestamp = isoAt()): Buffer {
   return Buffer.from(
     JSON.stringify({
-      id,
-      type: 'payout.successful',
-      created_at: '2026-01-02T03:04:05Z',
-      data: { payout_id: payoutId, amount: 25, currency: 'SLE', status: 'Successful', failure_reason: null, ...extra },
+      event: 'transfer.success',
+      timestamp,
+      webhook_id: id,
+      attempt: 1,
+      data: { transaction_id: transactionId, amount: 25, currency: 'SLE', status: 'successful', failure_reason: null, ...extra },
     }),
   );
 }
@@ -83,23 +84,26 @@ async function app(answer: (n: number) => { status: number; headers?: Record<str
 describe('webhooks listen --json: stdout holds verified events only', () => {
   it('every refused delivery is a {"rejected":…} line on stderr, never on stdout; each 400 names its check', async () => {
     const clock = new TestClock();
-    const now = Math.floor(clock.now().getTime() / 1000);
+    const at = (offset: number) => isoAt(offset, clock.now());
     const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, clock });
-    const real = evtId();
-    const b = body(real, 'po_real');
+    const real = webhookId();
+    const tx = txnId();
+    const b = body(real, tx, {}, at(0));
 
-    expect((await postRaw(l.url, b, headersFor(b, S, now))).status).toBe(200);
+    expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(200);
 
-    // Same id and body: forged, stale, from the future, unsigned, malformed.
-    const cases: Array<[Record<string, string>, string, string]> = [
-      [headersFor(b, 'whsec_forger', now), 'signature does not match', 'signature does not match'],
-      [headersFor(b, S, now - 412), 'stale timestamp', 'timestamp 412 s old, more than 300 s'],
-      [headersFor(b, S, now + 999), 'timestamp in the future', 'timestamp 999 s ahead, more than 300 s'],
-      [{ 'content-type': 'application/json' }, 'missing signature header', 'missing signature header'],
-      [{ 'content-type': 'application/json', 'x-webhook-signature': `t=${now}` }, 'malformed signature header', 'malformed signature header: no v1 signature'],
+    // The same webhook_id and data: forged, stale, from the future, unsigned, malformed.
+    const old = body(real, tx, {}, at(-412));
+    const ahead = body(real, tx, {}, at(999));
+    const cases: Array<[Buffer, Record<string, string>, string, string]> = [
+      [b, headersFor(b, 'whsec_forger'), 'signature does not match', 'signature does not match'],
+      [old, headersFor(old, S), 'stale timestamp', 'timestamp 412 s old, more than 300 s'],
+      [ahead, headersFor(ahead, S), 'timestamp in the future', 'timestamp 999 s ahead, more than 300 s'],
+      [b, { 'content-type': 'application/json' }, 'missing signature header', 'missing signature header (Signature)'],
+      [b, { 'content-type': 'application/json', signature: 'v1=abc' }, 'malformed signature header', 'malformed signature header (Signature): not 64 hex characters'],
     ];
-    for (const [headers, reason, message] of cases) {
-      const res = await postRaw(l.url, b, headers);
+    for (const [sent, headers, reason, message] of cases) {
+      const res = await postRaw(l.url, sent, headers);
       expect(res.status, reason).toBe(400);
       expect(JSON.parse(res.body), reason).toEqual({ error: message, reason });
     }
@@ -107,17 +111,18 @@ describe('webhooks listen --json: stdout holds verified events only', () => {
 
     // stdout: exactly the one verified event.
     expect(l.lines()).toHaveLength(1);
-    expect(json(l.lines()[0]!)).toMatchObject({ id: real, payout_id: 'po_real', verified: true, duplicate: false, answered: 200 });
+    expect(json(l.lines()[0]!)).toMatchObject({ webhook_id: real, transaction_id: tx, verified: true, duplicate: false, answered: 200 });
     expect(l.stdout()).not.toContain('"verified":false');
 
     // stderr: one JSON line per refusal, in order, with what the script needs.
     expect(rejectedLines(l)).toEqual(
-      cases.map(([, reason, message]) => ({
+      cases.map(([, , reason, message]) => ({
         reason,
         message,
-        id: real,
-        type: 'payout.successful',
-        payout_id: 'po_real',
+        webhook_id: real,
+        event: 'transfer.success',
+        attempt: 1,
+        transaction_id: tx,
         received_at: clock.now().toISOString(),
         answered: 400,
       })),
@@ -129,13 +134,13 @@ describe('webhooks listen --json: stdout holds verified events only', () => {
     for (const line of exit.stdout.split('\n').filter(Boolean)) expect(json(line).verified).toBe(true);
   });
 
-  it('duplicates are judged among verified events only: a forgery never marks an id seen, nor is it itself a duplicate', async () => {
+  it('duplicates are judged among verified events only: a forgery never marks a webhook_id seen, nor is it itself a duplicate', async () => {
     const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const a = evtId();
-    const c = evtId();
-    const bodyA = body(a, 'po_a');
-    const bodyC = body(c, 'po_c');
-    const forged = (b: Buffer) => ({ 'content-type': 'application/json', 'x-webhook-signature': sign('whsec_forger', Math.floor(Date.now() / 1000), b) });
+    const a = webhookId();
+    const c = webhookId();
+    const bodyA = body(a, txnId());
+    const bodyC = body(c, txnId());
+    const forged = (b: Buffer) => ({ 'content-type': 'application/json', signature: sign('whsec_forger', b) });
 
     // A forgery first (rejected), then the real event: the real one is not a duplicate.
     expect((await postRaw(l.url, bodyC, forged(bodyC))).status).toBe(400);
@@ -146,7 +151,7 @@ describe('webhooks listen --json: stdout holds verified events only', () => {
     expect((await postRaw(l.url, bodyA, headersFor(bodyA, S))).status).toBe(200);
 
     const lines = await l.waitFor(() => l.lines().length >= 3 && l.lines().map(json), 'three accepted events');
-    expect(lines.map((x) => [x.id, x.duplicate])).toEqual([
+    expect(lines.map((x) => [x.webhook_id, x.duplicate])).toEqual([
       [c, false],
       [a, false],
       [a, true],
@@ -161,27 +166,27 @@ describe('webhooks listen --json: stdout holds verified events only', () => {
 });
 
 describe('webhooks listen (text): a refused delivery says which check failed and what to do', () => {
-  it('stale, forged, unsigned and malformed: one warning line each on stderr, with the event id and a next step; stdout empty', async () => {
+  it('stale, forged, unsigned and malformed: one warning line each on stderr, with the webhook_id and a next step; stdout empty', async () => {
     const clock = new TestClock(new Date('2026-11-21T23:35:22.500Z'));
-    const now = Math.floor(clock.now().getTime() / 1000);
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, clock });
-    const id = evtId();
-    const b = body(id, 'po_text');
+    const id = webhookId();
+    const b = body(id, txnId(), {}, isoAt(0, clock.now()));
+    const old = body(id, txnId(), {}, isoAt(-412, clock.now()));
 
-    const stale = await postRaw(l.url, b, headersFor(b, S, now - 412));
+    const stale = await postRaw(l.url, old, headersFor(old, S));
     expect(stale.status).toBe(400);
     // Not "invalid signature": the answer names the check.
     expect(JSON.parse(stale.body)).toEqual({ error: 'timestamp 412 s old, more than 300 s', reason: 'stale timestamp' });
-    expect((await postRaw(l.url, b, headersFor(b, 'whsec_forger', now))).status).toBe(400);
+    expect((await postRaw(l.url, b, headersFor(b, 'whsec_forger'))).status).toBe(400);
     expect((await postRaw(l.url, b, { 'content-type': 'application/json' })).status).toBe(400);
-    expect((await postRaw(l.url, '{"no":"id"}', { 'content-type': 'application/json', 'x-webhook-signature': 'v1=abc' })).status).toBe(400);
+    expect((await postRaw(l.url, '{"no":"id"}', { 'content-type': 'application/json', signature: 'v1=abc' })).status).toBe(400);
 
-    const shape = 'Sign each event with X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>.';
+    const shape = 'The service sends 64 hex characters of HMAC-SHA256(webhook secret, raw body) in the Signature header.';
     const expected = [
-      `Warning: 2026-11-21 23:35:22  rejected event ${id}: timestamp 412 s old, more than 300 s; answered 400, not forwarded. A replayed or long-delayed delivery is refused on purpose; if this machine's clock is wrong, correct it.`,
+      `Warning: 2026-11-21 23:35:22  rejected event ${id}: timestamp 412 s old, more than 300 s; answered 400, not forwarded. A replayed or long-delayed delivery is refused on purpose; if this machine's clock is wrong, correct it (or widen --tolerance).`,
       `Warning: 2026-11-21 23:35:22  rejected event ${id}: signature does not match; answered 400, not forwarded. Check that this listener's webhook secret is the sender's, and that nothing changed the body on the way.`,
-      `Warning: 2026-11-21 23:35:22  rejected event ${id}: missing signature header; answered 400, not forwarded. ${shape}`,
-      `Warning: 2026-11-21 23:35:22  rejected an event: malformed signature header: no timestamp (t=); answered 400, not forwarded. ${shape}`,
+      `Warning: 2026-11-21 23:35:22  rejected event ${id}: missing signature header (Signature); answered 400, not forwarded. ${shape} If your sender uses another header, name it with --signature-header NAME or payctl config set webhook-signature-header NAME.`,
+      `Warning: 2026-11-21 23:35:22  rejected an event: malformed signature header (Signature): not 64 hex characters; answered 400, not forwarded. ${shape}`,
     ];
     const warnings = () =>
       l
@@ -207,7 +212,7 @@ describe('webhooks listen --forward-to: the app’s answer goes back to the send
 
     const got = [];
     for (let i = 0; i < answers.length; i++) {
-      const b = body(evtId(), `po_fwd_${i}`);
+      const b = body(webhookId(), txnId());
       got.push(await fetch(l.url, { method: 'POST', headers: headersFor(b, S), body: b }));
     }
     expect(got.map((r) => r.status)).toEqual([500, 429, 200]);
@@ -233,11 +238,11 @@ describe('webhooks listen --forward-to: the app’s answer goes back to the send
     const big = Buffer.alloc(1024 * 1024 + 10, 0x61);
     const target = await app((n) => (n === 1 ? { status: 202, headers: { 'content-type': 'text/plain' }, body: big } : { status: 200, body: 'ok' }));
     const l = await listen(['--forward-to', target.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const b1 = body(evtId(), 'po_big');
+    const b1 = body(webhookId(), txnId());
     const r1 = await postRaw(l.url, b1, headersFor(b1, S));
     expect(r1).toEqual({ status: 202, body: '' });
     await l.waitFor(() => l.stderr().includes("Warning: the app's answer was over 1 MiB: its status was passed back to the sender without its body."), 'the warning');
-    const b2 = body(evtId(), 'po_after_big');
+    const b2 = body(webhookId(), txnId());
     expect(await postRaw(l.url, b2, headersFor(b2, S))).toEqual({ status: 200, body: 'ok' });
     await l.waitFor(() => l.lines().length === 2, 'both event lines');
     await stop(l);
@@ -245,31 +250,32 @@ describe('webhooks listen --forward-to: the app’s answer goes back to the send
 
   it('without --forward-to, an accepted event is answered 200 {"received":true}', async () => {
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const b = body(evtId(), 'po_plain');
+    const b = body(webhookId(), txnId());
     expect(await postRaw(l.url, b, headersFor(b, S))).toEqual({ status: 200, body: '{"received":true}' });
     await l.waitFor(() => l.lines().length === 1, 'the event line');
     await stop(l);
   });
 });
 
-describe('webhooks listen: payout.failed shows its failure_reason', () => {
-  const failed = (id: string, reason: unknown) => body(id, 'po_failed', { status: 'Failed', failure_reason: reason });
-  const withType = (b: Buffer) => Buffer.from(b.toString('utf8').replace('"payout.successful"', '"payout.failed"'));
+describe('webhooks listen: transfer.failed shows its failure_reason', () => {
+  const TX = 'TXN-BOK-0123456789ABCDEF0123456789';
+  const failed = (id: string, reason: unknown) => body(id, TX, { status: 'failed', failure_reason: reason });
+  const withType = (b: Buffer) => Buffer.from(b.toString('utf8').replace('"transfer.success"', '"transfer.failed"'));
 
   it('text: the reason follows the status, sanitized; a successful line has none', async () => {
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const id = evtId();
+    const id = webhookId();
     const b = withType(failed(id, 'Recipient account rejected by the provider (account not found).'));
     expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(200);
-    const hostile = withType(failed(evtId(), 'Closed\u001b[2J\u001b]0;pwned\u0007 account'));
+    const hostile = withType(failed(webhookId(), 'Closed\u001b[2J\u001b]0;pwned\u0007 account'));
     expect((await postRaw(l.url, hostile, headersFor(hostile, S))).status).toBe(200);
-    const ok = body(evtId(), 'po_ok');
+    const ok = body(webhookId(), txnId());
     expect((await postRaw(l.url, ok, headersFor(ok, S))).status).toBe(200);
 
     const lines = await l.waitFor(() => l.lines().length >= 3 && l.lines(), 'three lines');
     expect(lines[0]).toMatch(
       new RegExp(
-        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d {2}payout\\.failed {2}po_failed {2}25\\.00 SLE {2}Failed: Recipient account rejected by the provider \\(account not found\\)\\. {2}${id}$`,
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d {2}transfer\\.failed {2}${TX} {2}25\\.00 SLE {2}Failed: Recipient account rejected by the provider \\(account not found\\)\\. {2}${id}$`,
       ),
     );
     expect(lines[1]).toContain('Failed: Closed account');
@@ -281,13 +287,13 @@ describe('webhooks listen: payout.failed shows its failure_reason', () => {
 
   it('--json: failure_reason on every line (null when there is none)', async () => {
     const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const b = withType(failed(evtId(), 'Rejected by the provider.'));
+    const b = withType(failed(webhookId(), 'Rejected by the provider.'));
     expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(200);
-    const ok = body(evtId(), 'po_ok');
+    const ok = body(webhookId(), txnId());
     expect((await postRaw(l.url, ok, headersFor(ok, S))).status).toBe(200);
     const lines = await l.waitFor(() => l.lines().length >= 2 && l.lines().map(json), 'two lines');
-    expect(lines[0]).toMatchObject({ type: 'payout.failed', status: 'Failed', failure_reason: 'Rejected by the provider.' });
-    expect(lines[1]).toMatchObject({ type: 'payout.successful', failure_reason: null });
+    expect(lines[0]).toMatchObject({ event: 'transfer.failed', status: 'Failed', status_raw: 'failed', failure_reason: 'Rejected by the provider.' });
+    expect(lines[1]).toMatchObject({ event: 'transfer.success', status: 'Successful', failure_reason: null });
     await stop(l);
   });
 });

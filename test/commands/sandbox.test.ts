@@ -109,21 +109,25 @@ describe('payctl sandbox start (foreground)', () => {
     const { code, stderr } = await run.done;
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('Sandbox stopped.');
-    expect(await refusesConnections(`${info.base_url}/auth/token`)).toBe(true);
+    expect(await refusesConnections(`${info.base_url}/auth/user`)).toBe(true);
   });
 
   it('text: prints the base URL, API key and webhook secret on stdout, messages on stderr', async () => {
     const dir = configDir();
-    const run = await foreground(['--seed', '5', '--token-ttl', '60', '--settle-after', '100', '--rate-limit', '50'], {
+    const run = await foreground(['--seed', '5', '--settle-after', '100', '--rate-limit', '50', '--error-shape', 'problem', '--list-shape', 'array'], {
       dir,
       env: { PAYCTL_SANDBOX_API_KEY: 'sk_sandbox_fixed_text_0001', PAYCTL_SANDBOX_WEBHOOK_SECRET: 'whsec_text_fixed' },
     });
     const m = /^Sandbox running at (http:\/\/127\.0\.0\.1:(\d+)\/v2)\nAPI key: sk_sandbox_fixed_text_0001\nWebhook secret: whsec_text_fixed\n$/.exec(run.stdout());
     expect(m, run.stdout()).not.toBeNull();
     expect(run.stderr()).toBe('Profile "sandbox" saved. Try: payctl balances --profile sandbox\nPress Ctrl-C to stop.\n');
-    const token = await fetch(`${m![1]}/auth/token`, { headers: { 'Api-Key': 'sk_sandbox_fixed_text_0001' } });
-    expect(token.status).toBe(200);
-    expect(((await token.json()) as { data: { expires_in: number } }).data.expires_in).toBe(60);
+    // The key is the bearer token; the shapes asked for are served.
+    const list = await fetch(`${m![1]}/payout/list`, { headers: { Authorization: 'Bearer sk_sandbox_fixed_text_0001' } });
+    expect(list.status).toBe(200);
+    expect(Array.isArray(((await list.json()) as { data: unknown }).data)).toBe(true);
+    const refused = await fetch(`${m![1]}/payout/list?per_page=0`, { headers: { Authorization: 'Bearer sk_sandbox_fixed_text_0001' } });
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     run.interrupt();
     const r = await run.done;
     expect(r.code, r.stderr).toBe(130);
@@ -329,7 +333,18 @@ describe('payctl sandbox start --detach (the parent, in process)', () => {
     const { fd, result } = await detachWith(
       script,
       dir,
-      { apiKey: K, port: 0, seed: 5, tokenTtl: 60, settleAfter: 200, rateLimit: 7, state: '/tmp/st.json', webhookUrl: 'http://127.0.0.1:4242/webhooks' },
+      {
+        apiKey: K,
+        port: 0,
+        seed: 5,
+        settleAfter: 200,
+        rateLimit: 7,
+        state: '/tmp/st.json',
+        webhookUrl: 'http://127.0.0.1:4242/webhooks',
+        listShape: 'resource',
+        errorShape: 'envelope',
+        kycStatus: 'Pending',
+      },
       { PAYCTL_SANDBOX_WEBHOOK_SECRET: 'whsec_from_env_77' },
     );
     expect(await result).toBe(0);
@@ -358,12 +373,16 @@ describe('payctl sandbox start --detach (the parent, in process)', () => {
       '0',
       '--seed',
       '5',
-      '--token-ttl',
-      '60',
       '--settle-after',
       '200',
       '--rate-limit',
       '7',
+      '--list-shape',
+      'resource',
+      '--error-shape',
+      'envelope',
+      '--kyc-status',
+      'Pending',
       '--state',
       '/tmp/st.json',
       '--webhook-url',

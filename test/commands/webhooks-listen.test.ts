@@ -1,8 +1,9 @@
 /**
  * payctl webhooks listen, in process: payctl's main runs the listener in the test
- * process on a free port (listen-in-process.ts), events are signed here with
- * node:crypto (not with src/), a real --forward-to target keeps the raw bytes, and the
- * in-process sandbox delivers its own webhooks as payouts settle. Every listener is
+ * process on a free port (listen-in-process.ts), events in the documented form
+ * `{event, timestamp, webhook_id, attempt, data}` are signed here with node:crypto (hex
+ * HMAC-SHA256 of the raw body, not with src/), a real --forward-to target keeps the raw
+ * bytes, and the in-process sandbox delivers its own webhooks as payouts settle. Every listener is
  * stopped with Ctrl-C and must return 130 (interrupted) with its port closed.
  *
  * Also issue 11's checks that need no process: --secret warns, --secret-stdin refuses an
@@ -18,9 +19,9 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { writeProfile } from '../helpers/e2e.js';
 import { TestClock } from '../helpers/clock.js';
 import { payctl } from '../helpers/in-process.js';
-import { forwardTarget, nowSeconds, portClosed, postRaw, sign } from '../helpers/listener.js';
+import { forwardTarget, portClosed, postRaw, sign } from '../helpers/listener.js';
 import { listenInProcess as listen, stopLeftoverListeners, type InProcessListener } from '../helpers/listen-in-process.js';
-import { event, evtId, headersFor, oddBody, rawRequest, signed } from '../helpers/webhook-events.js';
+import { event, headersFor, isoAt, oddBody, rawRequest, signed, txnId, webhookId } from '../helpers/webhook-events.js';
 import { api, freshWallet, payoutBody, startSandbox } from '../helpers/sandbox.js';
 
 const S = 'whsec_e2e_listen_5f1c';
@@ -64,11 +65,10 @@ describe('payctl webhooks listen', () => {
     const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     expect(l.stderr()).toContain(`forwarding to ${app.url}`);
 
-    const id = evtId();
-    const payoutId = `po_${randomUUID()}`;
-    const body = oddBody(id, payoutId);
-    const t = nowSeconds();
-    const headers = headersFor(body, S, t);
+    const id = webhookId();
+    const tx = txnId();
+    const body = oddBody(id, tx);
+    const headers = headersFor(body, S);
     const res = await postRaw(l.url, body, headers);
     expect(res.status).toBe(202);
     // The app's own answer, passed back as it came.
@@ -81,27 +81,26 @@ describe('payctl webhooks listen', () => {
     expect(got.url).toBe('/hooks/in?src=payctl');
     expect(got.raw.length).toBe(body.length);
     expect(got.raw.toString('hex')).toBe(body.toString('hex'));
-    expect(got.headers['x-webhook-signature']).toBe(headers['x-webhook-signature']);
+    expect(got.headers.signature).toBe(headers.Signature);
     expect(got.headers['content-type']).toBe('application/json; charset=UTF-8');
-    expect(got.headers['x-webhook-event']).toBe('payout.successful');
-    expect(got.headers['x-webhook-attempt']).toBe('1');
-    expect(got.headers['user-agent']).toBe('payctl-sandbox-webhooks');
+    expect(got.headers['user-agent']).toBe('Bokumonie-Webhooks/1.0');
     expect(got.headers['content-length']).toBe(String(body.length));
     // So the app can verify the signature itself.
-    expect(sign(S, t, got.raw)).toBe(got.headers['x-webhook-signature']);
+    expect(sign(S, got.raw)).toBe(got.headers.signature);
 
-    // One line: type, payout id, amount with grouping and the currency's digits, status.
+    // One line: event, transaction id, the grouped amount string exactly with its currency, status normalized.
     const lines = await l.waitFor(() => l.lines().length >= 1 && l.lines(), 'the event line');
     expect(lines).toHaveLength(1);
     const line = lines[0]!;
-    expect(line).toMatch(/payout\.successful/);
-    expect(line).toContain(payoutId);
+    expect(line).toMatch(/transfer\.success/);
+    expect(line).toContain(tx);
     expect(line).toContain('1,500.50 SLE');
     expect(line).toContain('Successful');
+    expect(line).not.toContain('successful');
     expect(line).toContain(id);
-    expect(line).not.toContain('(duplicate)');
-    expect(line.indexOf('payout.successful')).toBeLessThan(line.indexOf(payoutId));
-    expect(line.indexOf(payoutId)).toBeLessThan(line.indexOf('1,500.50 SLE'));
+    expect(line).not.toContain('(duplicate');
+    expect(line.indexOf('transfer.success')).toBeLessThan(line.indexOf(tx));
+    expect(line.indexOf(tx)).toBeLessThan(line.indexOf('1,500.50 SLE'));
     expect(line.indexOf('1,500.50 SLE')).toBeLessThan(line.indexOf('Successful'));
 
     await l.waitFor(() => new RegExp(`→ ${app.url.replace(/[?.]/g, '\\$&')} 202 \\(\\d+ ms\\)`).test(l.stderr()), 'the forward result');
@@ -115,18 +114,19 @@ describe('payctl webhooks listen', () => {
     const app = await target(() => 500);
     const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
 
-    const body = oddBody(evtId(), 'po_500_case', { amount: '20000', status: 'Pending', type: 'payout.pending' });
+    const tx500 = txnId();
+    const body = oddBody(webhookId(), tx500, { amount: '20000', status: 'Pending', event: 'transfer.initiated' });
     const res = await postRaw(l.url, body, headersFor(body, S));
     expect(res.status).toBe(500);
     expect(res.body).toBe('from the app');
     expect(app.received).toHaveLength(1);
     expect(app.received[0]!.raw.equals(body)).toBe(true);
     await l.waitFor(() => / 500 \(\d+ ms\)/.test(l.stderr()), 'the 500 forward result');
-    await l.waitFor(() => l.lines().some((x) => x.includes('po_500_case') && x.includes('20,000.00 SLE')), 'the event line');
+    await l.waitFor(() => l.lines().some((x) => x.includes(tx500) && x.includes('20,000.00 SLE') && x.includes('Pending')), 'the event line');
 
     // The app goes away: the sender gets 502 and the failure is shown.
     await app.close();
-    const body2 = oddBody(evtId(), 'po_502_case');
+    const body2 = oddBody(webhookId(), txnId());
     const res2 = await postRaw(l.url, body2, headersFor(body2, S));
     expect(res2.status).toBe(502);
     expect(JSON.parse(res2.body)).toEqual({ error: 'could not forward the event to the app' });
@@ -135,32 +135,40 @@ describe('payctl webhooks listen', () => {
     await stopCleanly(l);
   });
 
-  it('answers 400 naming the failed check to a bad signature, a tampered body, no header and a stale timestamp; warns on stderr; never forwards', async () => {
+  it('answers 400 naming the failed check to a bad signature, a tampered body, no header, a malformed one and a stale or future timestamp; warns on stderr; never forwards', async () => {
     const app = await target(() => 202);
     // The listener's clock stands still (TestClock): timestamp distances are exact.
     const clock = new TestClock();
-    const now = () => Math.floor(clock.now().getTime() / 1000);
+    const at = (offset: number) => isoAt(offset, clock.now());
     const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, clock });
-    const body = oddBody(evtId(), 'po_rejected');
-    const tampered = Buffer.from(body.toString('utf8').replace('1500.50', '9500.50'), 'utf8');
+    const id = webhookId();
+    const tx = txnId();
+    const body = oddBody(id, tx, { timestamp: at(0) });
+    const tampered = Buffer.from(body.toString('utf8').replace('1,500.50', '9,500.50'), 'utf8');
     expect(tampered.equals(body)).toBe(false);
+    const stale = oddBody(id, tx, { timestamp: at(-301) });
+    const future = oddBody(id, tx, { timestamp: at(310) });
+    const undated = Buffer.from(body.toString('utf8').replace(/"timestamp":"[^"]*" ,/, ''), 'utf8');
+    expect(undated.toString('utf8')).not.toContain('timestamp');
 
-    const cases: Array<[string, Buffer, () => Record<string, string>, string, string]> = [
-      ['signed with another secret', body, () => headersFor(body, 'whsec_someone_else', now()), 'signature does not match', 'signature does not match'],
-      ['body changed after signing', tampered, () => headersFor(body, S, now()), 'signature does not match', 'signature does not match'],
-      ['no signature header', body, () => ({ 'content-type': 'application/json' }), 'missing signature header', 'missing signature header'],
-      ['correctly signed, 301 s old', body, () => headersFor(body, S, now() - 301), 'stale timestamp', 'timestamp 301 s old, more than 300 s'],
-      ['correctly signed, 310 s ahead', body, () => headersFor(body, S, now() + 310), 'timestamp in the future', 'timestamp 310 s ahead, more than 300 s'],
+    const cases: Array<[string, Buffer, Record<string, string>, string, string]> = [
+      ['signed with another secret', body, headersFor(body, 'whsec_someone_else'), 'signature does not match', 'signature does not match'],
+      ['body changed after signing', tampered, headersFor(body, S), 'signature does not match', 'signature does not match'],
+      ['signature in another header', body, headersFor(body, S, 'X-Signature'), 'missing signature header', 'missing signature header (Signature)'],
+      ['no signature header', body, { 'content-type': 'application/json' }, 'missing signature header', 'missing signature header (Signature)'],
+      ['correctly signed, 301 s old', stale, headersFor(stale, S), 'stale timestamp', 'timestamp 301 s old, more than 300 s'],
+      ['correctly signed, 310 s ahead', future, headersFor(future, S), 'timestamp in the future', 'timestamp 310 s ahead, more than 300 s'],
+      ['correctly signed, no timestamp', undated, headersFor(undated, S), 'missing timestamp', 'the event has no ISO 8601 timestamp'],
       [
-        'garbage header',
+        'the old t=…,v1=… form',
         body,
-        () => ({ 'content-type': 'application/json', 'x-webhook-signature': 'v1=abc' }),
+        { 'content-type': 'application/json', signature: `t=1,v1=${sign(S, body)}` },
         'malformed signature header',
-        'malformed signature header: no timestamp (t=)',
+        'malformed signature header (Signature): not 64 hex characters',
       ],
     ];
     for (const [what, b, h, reason, message] of cases) {
-      const res = await postRaw(l.url, b, h());
+      const res = await postRaw(l.url, b, h);
       expect(res.status, what).toBe(400);
       expect(JSON.parse(res.body), what).toEqual({ error: message, reason });
       await l.waitFor(() => l.stderr().includes(`: ${message}; answered 400, not forwarded.`), `the warning for: ${what}`);
@@ -170,106 +178,113 @@ describe('payctl webhooks listen', () => {
       .split('\n')
       .filter((x) => x.startsWith('Warning:') && x.includes('rejected event'));
     expect(warnings).toHaveLength(cases.length);
-    for (const w of warnings) expect(w).toMatch(/^Warning: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}rejected event evt_\w+: .*; answered 400, not forwarded\. \S/);
+    for (const w of warnings)
+      expect(w).toMatch(new RegExp(`^Warning: \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d {2}rejected event ${id}: .*; answered 400, not forwarded\\. \\S`));
     // Not on stdout, and nothing reached the app (each forward would finish before the answer).
     expect(l.stdout()).toBe('');
     expect(app.received).toHaveLength(0);
 
     // The same setup does forward a good event (300 s old is still inside the window),
     // so the silence above is the check at work, not a broken forward.
-    const ok = await postRaw(l.url, body, headersFor(body, S, now() - 300));
+    const edge = oddBody(id, tx, { timestamp: at(-300) });
+    const ok = await postRaw(l.url, edge, headersFor(edge, S));
     expect(ok.status).toBe(202);
     expect(app.received).toHaveLength(1);
-    expect(app.received[0]!.raw.equals(body)).toBe(true);
+    expect(app.received[0]!.raw.equals(edge)).toBe(true);
     await l.waitFor(() => l.lines().length === 1, 'the accepted event line');
 
     await stopCleanly(l);
   });
 
-  it('marks a repeated event id (duplicate); a rejected forgery does not poison a later real event', async () => {
+  it('prints a repeated webhook_id as a duplicate with its attempt, answered 200; a rejected forgery does not poison a later real event', async () => {
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const a = evtId();
-    const b = evtId();
-    const c = evtId();
-    const bodyA = oddBody(a, 'po_dup_a');
-    const bodyB = oddBody(b, 'po_dup_b', { type: 'payout.failed', status: 'Failed' });
-    const bodyC = oddBody(c, 'po_dup_c');
+    const [a, b, c] = [webhookId(), webhookId(), webhookId()];
+    const [txA, txB, txC] = [txnId(), txnId(), txnId()];
+    const bodyA = oddBody(a, txA);
+    // The sender's retry: same webhook_id and data, the next attempt, a fresh timestamp, signed afresh.
+    const retryA = oddBody(a, txA, { attempt: 2, timestamp: isoAt(1) });
+    const bodyB = oddBody(b, txB, { event: 'transfer.failed', status: 'FAILED' });
+    const bodyC = oddBody(c, txC, { attempt: 3 });
 
     expect((await postRaw(l.url, bodyA, headersFor(bodyA, S))).status).toBe(200);
-    // A retry: same id and body, signed afresh.
-    expect((await postRaw(l.url, bodyA, headersFor(bodyA, S, nowSeconds() - 1))).status).toBe(200);
+    expect(await postRaw(l.url, retryA, headersFor(retryA, S))).toEqual({ status: 200, body: '{"received":true}' });
     expect((await postRaw(l.url, bodyB, headersFor(bodyB, S))).status).toBe(200);
     // Forged first (rejected), then the real one: not a duplicate.
-    expect((await postRaw(l.url, bodyC, headersFor(bodyC, 'wrong', nowSeconds()))).status).toBe(400);
+    expect((await postRaw(l.url, bodyC, headersFor(bodyC, 'wrong'))).status).toBe(400);
     expect((await postRaw(l.url, bodyC, headersFor(bodyC, S))).status).toBe(200);
 
     const lines = await l.waitFor(() => l.lines().length >= 4 && l.lines(), 'four event lines');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toContain(a);
-    expect(lines[0]).not.toContain('(duplicate)');
+    expect(lines[0]).not.toContain('duplicate');
+    expect(lines[0]).not.toContain('attempt');
     expect(lines[1]).toContain(a);
-    expect(lines[1]).toMatch(/\(duplicate\)\s*$/);
+    expect(lines[1]).toMatch(/ {2}\(duplicate, attempt 2\)$/);
     expect(lines[2]).toContain(b);
-    expect(lines[2]).toContain('payout.failed');
-    expect(lines[2]).not.toContain('(duplicate)');
-    expect(lines[3]).toContain(c);
-    expect(lines[3]).not.toContain('(duplicate)');
+    expect(lines[2]).toMatch(new RegExp(`transfer\\.failed {2}${txB} {2}1,500\\.50 SLE {2}Failed {2}${b}$`));
+    // The first this listener saw of c was its third attempt: said, but not a duplicate.
+    expect(lines[3]).toMatch(new RegExp(`${c} {2}\\(attempt 3\\)$`));
 
     await stopCleanly(l);
   });
 
-  it('--json prints one JSON line per accepted event with id, type, payout_id, verified and duplicate; a stale one only on stderr', async () => {
+  it('--json prints one JSON line per accepted event (webhook_id, event, attempt, transaction_id, exact amount, status normalized and raw); a stale one only on stderr', async () => {
     const app = await target(() => 202);
     const clock = new TestClock();
-    const now = Math.floor(clock.now().getTime() / 1000);
     const l = await listen(['--forward-to', app.url, '--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, clock });
-    const a = evtId();
-    const body = oddBody(a, 'po_json_1');
+    const a = webhookId();
+    const tx = txnId();
+    const ts = isoAt(0, clock.now());
+    const body = oddBody(a, tx, { timestamp: ts, amount: '"1,234,567.89"' });
+    const retry = oddBody(a, tx, { timestamp: ts, amount: '"1,234,567.89"', attempt: 2 });
+    const stale = oddBody(a, tx, { timestamp: isoAt(-301, clock.now()), attempt: 3 });
 
-    expect((await postRaw(l.url, body, headersFor(body, S, now))).status).toBe(202);
-    expect((await postRaw(l.url, body, headersFor(body, S, now))).status).toBe(202);
-    expect((await postRaw(l.url, body, headersFor(body, S, now - 301))).status).toBe(400);
+    expect((await postRaw(l.url, body, headersFor(body, S))).status).toBe(202);
+    expect((await postRaw(l.url, retry, headersFor(retry, S))).status).toBe(202);
+    expect((await postRaw(l.url, stale, headersFor(stale, S))).status).toBe(400);
 
     await l.waitFor(() => l.stderr().includes('"rejected"'), 'the rejected line on stderr');
     const lines = await l.waitFor(() => l.lines().length >= 2 && l.lines(), 'two JSON lines');
     expect(lines).toHaveLength(2);
     const [first, second] = lines.map((x) => JSON.parse(x) as Record<string, unknown>);
-    expect(first).toMatchObject({
-      id: a,
-      type: 'payout.successful',
-      payout_id: 'po_json_1',
+    expect(first).toEqual({
+      received_at: clock.now().toISOString(),
+      webhook_id: a,
+      event: 'transfer.success',
+      attempt: 1,
+      timestamp: ts,
+      transaction_id: tx,
+      amount: '1234567.89',
       currency: 'SLE',
       status: 'Successful',
+      status_raw: 'successful',
       failure_reason: null,
       verified: true,
       duplicate: false,
       forward_status: 202,
       answered: 202,
     });
-    expect(first).not.toHaveProperty('error');
-    expect(Number(first!.amount)).toBe(1500.5);
-    expect(first!.received_at).toBe(clock.now().toISOString());
-    expect(second).toMatchObject({ id: a, payout_id: 'po_json_1', verified: true, duplicate: true, answered: 202 });
-    const stale = JSON.parse(
+    expect(second).toMatchObject({ webhook_id: a, attempt: 2, transaction_id: tx, verified: true, duplicate: true, answered: 202 });
+    const rejected = JSON.parse(
       l
         .stderr()
         .split('\n')
         .find((x) => x.includes('"rejected"'))!,
     ) as Record<string, unknown>;
-    expect(stale).toEqual({
+    expect(rejected).toEqual({
       rejected: {
         reason: 'stale timestamp',
         message: 'timestamp 301 s old, more than 300 s',
-        id: a,
-        type: 'payout.successful',
-        payout_id: 'po_json_1',
+        webhook_id: a,
+        event: 'transfer.success',
+        attempt: 3,
+        transaction_id: tx,
         received_at: clock.now().toISOString(),
         answered: 400,
       },
     });
     // The stale one was not forwarded.
-    expect(app.received).toHaveLength(2);
-    for (const r of app.received) expect(r.raw.equals(body)).toBe(true);
+    expect(app.received.map((r) => r.raw)).toEqual([body, retry]);
 
     await stopCleanly(l);
   });
@@ -281,19 +296,21 @@ describe('payctl webhooks listen', () => {
 
     // Only POST to the configured path is an event.
     const origin = `http://127.0.0.1:${l.port}`;
-    const stray = oddBody(evtId(), 'po_stray');
+    const stray = oddBody(webhookId(), txnId());
     expect((await postRaw(`${origin}/webhooks`, stray, { 'content-type': 'application/json' })).status).toBe(404);
     expect((await fetch(l.url)).status).toBe(404);
 
-    const unsigned = oddBody(evtId(), 'po_nosecret_1');
-    const junk = oddBody(evtId(), 'po_nosecret_2');
+    const [tx1, tx2] = [txnId(), txnId()];
+    const unsigned = oddBody(webhookId(), tx1);
+    // Signed with anything, and a year old: nothing is checked without a secret.
+    const junk = oddBody(webhookId(), tx2, { timestamp: isoAt(-365 * 86400) });
     expect((await postRaw(l.url, unsigned, { 'content-type': 'application/json' })).status).toBe(200);
-    expect((await postRaw(l.url, junk, headersFor(junk, 'anything', 1))).status).toBe(200);
+    expect((await postRaw(l.url, junk, headersFor(junk, 'anything'))).status).toBe(200);
 
     const lines = await l.waitFor(() => l.lines().length >= 2 && l.lines(), 'two event lines');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain('po_nosecret_1');
-    expect(lines[1]).toContain('po_nosecret_2');
+    expect(lines[0]).toContain(tx1);
+    expect(lines[1]).toContain(tx2);
     const perEvent = await l.waitFor(() => l.stderr().match(/Warning: signature not checked/g)?.length === 2, 'a warning per event');
     expect(perEvent).toBe(true);
 
@@ -307,18 +324,19 @@ describe('payctl webhooks listen', () => {
     expect(l.stderr()).toContain('Press Ctrl-C to stop.');
     expect(l.stderr()).not.toContain('signatures will not be checked');
 
-    const body = oddBody(evtId(), 'po_profile_secret');
+    const tx = txnId();
+    const body = oddBody(webhookId(), tx);
     expect((await postRaw(l.url, body, { 'content-type': 'application/json' })).status).toBe(400);
-    expect((await postRaw(l.url, body, headersFor(body, 'not-the-profile-secret', nowSeconds()))).status).toBe(400);
+    expect((await postRaw(l.url, body, headersFor(body, 'not-the-profile-secret'))).status).toBe(400);
     expect((await postRaw(l.url, body, headersFor(body, S))).status).toBe(200);
     await l.waitFor(() => l.lines().length === 1, 'the accepted event line');
-    expect(l.lines()[0]).toContain('po_profile_secret');
+    expect(l.lines()[0]).toContain(tx);
 
     const exit = await stopCleanly(l);
     expect(exit.stderr).not.toMatch(/signature not checked|signatures will not be checked/);
   });
 
-  it('shows the sandbox’s own signed webhooks as payouts settle (Successful, and Failed for an account ending in 0000)', async () => {
+  it('shows the sandbox’s own signed webhooks as payouts settle (transfer.success, and transfer.failed for an account ending in 0000)', async () => {
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const sb = await startSandbox({
       webhookUrl: l.url,
@@ -336,27 +354,26 @@ describe('payctl webhooks listen', () => {
       });
       const res = await api(sb, 'POST', '/payout', { body, idempotencyKey: randomUUID() });
       expect(res.status, res.raw).toBe(201);
-      return body.payoutId;
+      return res.body.data.transaction_id as string;
     };
     const good = await create('077123456');
     const bad = await create('0770000000');
 
-    const has = (type: string, payoutId: string) => l.lines().some((x) => x.includes(type) && x.includes(payoutId));
+    const has = (event: string, tx: string) => l.lines().some((x) => x.includes(`${event}  ${tx}`));
     await l.waitFor(
-      () => has('payout.pending', good) && has('payout.successful', good) && has('payout.pending', bad) && has('payout.failed', bad),
-      'pending + successful and pending + failed',
+      () => has('transfer.initiated', good) && has('transfer.success', good) && has('transfer.initiated', bad) && has('transfer.failed', bad),
+      'initiated + success and initiated + failed',
       10_000,
     );
     const forGood = l.lines().filter((x) => x.includes(good));
     const forBad = l.lines().filter((x) => x.includes(bad));
-    expect(forGood.some((x) => /payout\.successful/.test(x) && x.includes('1,500.50 SLE') && x.includes('Successful'))).toBe(true);
-    expect(forBad.some((x) => /payout\.failed/.test(x) && x.includes('Failed'))).toBe(true);
-    // The failed line says why (the sandbox's failure_reason).
-    expect(forBad.some((x) => /payout\.failed/.test(x) && x.includes('Failed: Recipient account rejected by the provider (account not found).'))).toBe(true);
-    expect(forGood.some((x) => x.includes('payout.failed'))).toBe(false);
-    expect(forBad.some((x) => x.includes('payout.successful'))).toBe(false);
-    // Pending is shown before the outcome.
-    expect(forGood.findIndex((x) => x.includes('payout.pending'))).toBeLessThan(forGood.findIndex((x) => x.includes('payout.successful')));
+    expect(forGood.some((x) => /transfer\.initiated/.test(x) && x.includes('1,500.50 SLE') && x.includes('Pending'))).toBe(true);
+    expect(forGood.some((x) => /transfer\.success/.test(x) && x.includes('1,500.50 SLE') && x.includes('Successful'))).toBe(true);
+    expect(forBad.some((x) => /transfer\.failed/.test(x) && x.includes('Failed'))).toBe(true);
+    expect(forGood.some((x) => x.includes('transfer.failed'))).toBe(false);
+    expect(forBad.some((x) => x.includes('transfer.success'))).toBe(false);
+    // Initiated is shown before the outcome.
+    expect(forGood.findIndex((x) => x.includes('transfer.initiated'))).toBeLessThan(forGood.findIndex((x) => x.includes('transfer.success')));
 
     // Every delivery was verified with the shared secret and accepted the first time.
     expect(l.stderr()).not.toContain('rejected');
@@ -375,7 +392,7 @@ describe('webhooks listen: secrets never on argv (issue 11)', () => {
     expect(flag.stderr()).toMatch(
       /Warning: --secret puts the webhook secret on the command line, where other users of this machine can see it \(ps\)\. Use --secret-stdin or PAYCTL_WEBHOOK_SECRET instead\./,
     );
-    const body = event({ payout_id: 'po_flag_secret' });
+    const body = event({ transaction_id: txnId() });
     expect((await postRaw(flag.url, body, signed(body, S))).status).toBe(200);
     expect((await postRaw(flag.url, body, signed(body, 'nope'))).status).toBe(400);
     expect((await flag.stop()).code).toBe(130);
@@ -407,7 +424,7 @@ describe('webhooks listen: Host, Origin and Content-Type checks (a browser page 
   it('webhooks listen answers 421 to Host: evil.example and 403 to a foreign Origin, before verifying or printing anything', async () => {
     const S = secret('whsec_host');
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const body = event({ payout_id: 'po_rebound' });
+    const body = event();
     const rebind = await rawRequest(l.port, 'POST', '/webhooks', { host: 'evil.example', ...signed(body, S) }, body);
     expect(rebind.status).toBe(421);
     expect(rebind.contentType).toMatch(/^application\/json/);
@@ -446,13 +463,13 @@ describe('webhooks listen: Host, Origin and Content-Type checks (a browser page 
     const port = (target.address() as { port: number }).port;
     const l = await listen(['--forward-to', `http://127.0.0.1:${port}/in`], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
 
-    const body = event({ payout_id: 'po_text_plain' });
+    const body = event();
     for (const contentType of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
       const res = await postRaw(l.url, body, signed(body, S, contentType));
       expect(res.status, contentType).toBe(415);
       expect(JSON.parse(res.body)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
     }
-    const none = await rawRequest(l.port, 'POST', '/webhooks', { 'x-webhook-signature': sign(S, nowSeconds(), body) }, body);
+    const none = await rawRequest(l.port, 'POST', '/webhooks', { signature: sign(S, body) }, body);
     expect(none.status).toBe(415);
     expect(app).toHaveLength(0);
     expect(l.stdout()).toBe('');
@@ -467,11 +484,12 @@ describe('webhooks listen: Host, Origin and Content-Type checks (a browser page 
 describe('webhooks listen: escape sequences from webhook events never reach the terminal', () => {
   const hostile = {
     amount: '\u001b]0;pwned\u0007100',
-    type: 'payout.successful\u001b[2J\u001b[H',
-    id: 'evt_\u202eabc\u009b31m',
+    event: 'transfer.success\u001b[2J\u001b[H',
+    webhook_id: 'whk_\u202eabc\u009b31m',
     status: 'Successful\u001b[8m',
-    payout_id: 'po_\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007',
+    transaction_id: 'TXN_\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007',
     currency: 'SLE\u0007',
+    failure_reason: 'none\u001b[31m\u202e here',
   };
   const forbidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
@@ -485,11 +503,11 @@ describe('webhooks listen: escape sequences from webhook events never reach the 
     expect(exit.stdout).not.toMatch(forbidden);
     expect(exit.stderr).not.toMatch(forbidden);
     expect(exit.stdout).not.toContain('pwned');
-    expect(line).toContain('payout.successful');
+    expect(line).toContain('transfer.success');
     expect(line).toContain('100.00 SLE');
-    expect(line).toContain('Successful');
-    expect(line).toContain('evt_abc');
-    expect(line).toContain('po_click');
+    expect(line).toContain('Successful: none here');
+    expect(line).toContain('whk_abc');
+    expect(line).toContain('TXN_click');
   });
 
   it('--json: one line, every string sanitized (no raw C1 or bidi; no escaped ESC or BEL either)', async () => {
@@ -502,7 +520,17 @@ describe('webhooks listen: escape sequences from webhook events never reach the 
     expect(exit.stdout).not.toMatch(forbidden);
     expect(exit.stdout).not.toMatch(/\\u00(1b|07|9b)/i);
     const got = JSON.parse(exit.stdout) as Record<string, unknown>;
-    expect(got).toMatchObject({ amount: '100', type: 'payout.successful', id: 'evt_abc', status: 'Successful', currency: 'SLE', payout_id: 'po_click', verified: true });
+    expect(got).toMatchObject({
+      amount: '100',
+      event: 'transfer.success',
+      webhook_id: 'whk_abc',
+      status: 'Successful',
+      status_raw: 'Successful',
+      currency: 'SLE',
+      transaction_id: 'TXN_click',
+      failure_reason: 'none here',
+      verified: true,
+    });
   });
 });
 
@@ -511,12 +539,13 @@ describe('webhooks listen: odd input', () => {
     const S = secret('whsec_stdin_inproc');
     const l = await listen(['--secret-stdin'], { dir: configDir(), input: `${S}\nignored second line\n` });
     expect(l.stderr()).not.toMatch(/Warning|command line|signatures will not be checked/);
-    const body = event({ payout_id: 'po_stdin_inproc' });
+    const tx = txnId();
+    const body = event({ transaction_id: tx });
     expect((await postRaw(l.url, body, signed(body, 'whsec_some_other'))).status).toBe(400);
     expect((await postRaw(l.url, body, signed(body, `${S}\nignored second line`))).status).toBe(400);
     expect((await postRaw(l.url, body, signed(body, S))).status).toBe(200);
     await l.waitFor(() => l.lines().length === 1, 'the verified event line');
-    expect(l.lines()[0]).toContain('po_stdin_inproc');
+    expect(l.lines()[0]).toContain(tx);
     const exit = await stopCleanly(l);
     expect(exit.stdout + exit.stderr).not.toContain(S);
   });
@@ -548,11 +577,15 @@ describe('webhooks listen: odd input', () => {
     const l = await listen(['--json'], { dir: configDir() });
     expect((await postRaw(l.url, 'this is not json', { 'content-type': 'application/json' })).status).toBe(200);
     const line = await l.waitFor(() => l.lines()[0], 'the JSON line');
-    expect(JSON.parse(line)).toMatchObject({
-      id: null,
-      type: null,
-      payout_id: null,
+    expect(JSON.parse(line)).toEqual({
+      received_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      webhook_id: null,
+      event: null,
+      attempt: null,
+      timestamp: null,
+      transaction_id: null,
       amount: null,
+      status_raw: null,
       currency: null,
       status: null,
       failure_reason: null,
@@ -567,9 +600,9 @@ describe('webhooks listen: odd input', () => {
     const big = await postRaw(l.url, Buffer.alloc(1024 * 1024 + 1, 0x20), { 'content-type': 'application/json' });
     expect(big).toEqual({ status: 413, body: '' });
     // Nothing printed for it, and the listener still takes events.
-    expect((await postRaw(l.url, '{"id":"evt_after_big"}', { 'content-type': 'application/json' })).status).toBe(200);
+    expect((await postRaw(l.url, '{"webhook_id":"after_big"}', { 'content-type': 'application/json' })).status).toBe(200);
     await l.waitFor(() => l.lines().length === 2, 'the next event line');
-    expect(JSON.parse(l.lines()[1]!)).toMatchObject({ id: 'evt_after_big', answered: 200 });
+    expect(JSON.parse(l.lines()[1]!)).toMatchObject({ webhook_id: 'after_big', answered: 200 });
     await stopCleanly(l);
   });
 
@@ -595,9 +628,9 @@ describe('webhooks listen: odd input', () => {
     });
     expect(answer.status).toBe(413);
     expect(answer.sent).toBeGreaterThan(1024 * 1024);
-    expect((await postRaw(l.url, '{"id":"evt_after_chunks"}', { 'content-type': 'application/json' })).status).toBe(200);
+    expect((await postRaw(l.url, '{"webhook_id":"after_chunks"}', { 'content-type': 'application/json' })).status).toBe(200);
     await l.waitFor(() => l.lines().length === 1, 'the next event line');
-    expect(JSON.parse(l.lines()[0]!)).toMatchObject({ id: 'evt_after_chunks', answered: 200 });
+    expect(JSON.parse(l.lines()[0]!)).toMatchObject({ webhook_id: 'after_chunks', answered: 200 });
     await stopCleanly(l);
   });
 

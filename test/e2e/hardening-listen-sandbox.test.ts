@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
 import { portClosed, postRaw } from '../helpers/listener.js';
-import { event, rawRequest, signed } from '../helpers/webhook-events.js';
+import { event, rawRequest, signed, txnId } from '../helpers/webhook-events.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -102,10 +102,11 @@ describe('secrets never on argv', () => {
     expect(cmdline(l.child.pid!)).not.toContain(S);
     expect(l.stderr()).not.toMatch(/command line|signatures will not be checked/);
 
-    const body = event({ payout_id: 'po_stdin_secret' });
+    const tx = txnId();
+    const body = event({ transaction_id: tx });
     expect((await postRaw(l.url, body, signed(body, 'whsec_some_other'))).status).toBe(400);
     expect((await postRaw(l.url, body, signed(body, S))).status).toBe(200);
-    await poll(() => l.stdout().includes('po_stdin_secret'), 'the verified event line');
+    await poll(() => l.stdout().includes(tx), 'the verified event line');
     expect(l.stdout().split('\n').filter(Boolean)).toHaveLength(1);
     const exit = await l.stop();
     // Ctrl-C (SIGINT) ends a listener as an interruption: 130.
@@ -135,8 +136,8 @@ describe('secrets never on argv', () => {
     );
     expect(start.stderr).toMatch(/Warning: --webhook-secret puts a secret on the command line.*Set PAYCTL_SANDBOX_WEBHOOK_SECRET instead\./);
     // The child got them all the same.
-    const token = await fetch(`${info.base_url}/auth/token`, { headers: { 'Api-Key': K } });
-    expect(token.status).toBe(200);
+    const user = await fetch(`${info.base_url}/auth/user`, { headers: { Authorization: `Bearer ${K}` } });
+    expect(user.status).toBe(200);
     const stop = await runCli(['sandbox', 'stop'], { configDir: dir });
     expect(stop.code, stop.stderr).toBe(0);
   });
@@ -162,17 +163,16 @@ describe('secrets never on argv', () => {
       expect(line, `pid ${pid}`).not.toContain(W);
     }
 
-    // The sandbox's own webhooks (application/json, Host 127.0.0.1:<port>) pass the listener's checks and its signature check.
-    const tokenRes = await fetch(`${info.base_url}/auth/token`, { headers: { 'Api-Key': K } });
-    const { data } = (await tokenRes.json()) as { data: { access_token: string } };
-    const balances = (await (await fetch(`${info.base_url}/wallets/balances`, { headers: { Authorization: `Bearer ${data.access_token}` } })).json()) as {
+    // The sandbox's own webhooks (application/json, Host 127.0.0.1:<port>) pass the listener's checks, its signature check and its timestamp check.
+    // The API key is the bearer token.
+    const balances = (await (await fetch(`${info.base_url}/wallets/balances`, { headers: { Authorization: `Bearer ${K}` } })).json()) as {
       data: Array<{ wallet_id: string; currency: string }>;
     };
     const wallet = balances.data.find((w) => w.currency === 'SLE')!;
     const payoutId = randomUUID();
     const created = await fetch(`${info.base_url}/payout`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${data.access_token}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      headers: { Authorization: `Bearer ${K}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
       body: JSON.stringify({
         amount: 12.5,
         currency: 'SLE',
@@ -182,7 +182,12 @@ describe('secrets never on argv', () => {
       }),
     });
     expect(created.status).toBe(201);
-    await poll(() => /payout\.pending.*12\.50 SLE/.test(l.stdout()) && /payout\.successful.*12\.50 SLE/.test(l.stdout()), `both events (stderr: ${l.stderr()})`);
+    const { data: made } = (await created.json()) as { data: { transaction_id: string } };
+    const tx = made.transaction_id;
+    await poll(
+      () => l.stdout().includes(`transfer.initiated  ${tx}  12.50 SLE  Pending`) && l.stdout().includes(`transfer.success  ${tx}  12.50 SLE  Successful`),
+      `both events (stderr: ${l.stderr()})`,
+    );
     expect(l.stderr()).not.toMatch(/rejected|refus/i);
 
     const stop = await runCli(['sandbox', 'stop'], { configDir: dir });
@@ -199,7 +204,7 @@ describe('Host, Origin and Content-Type checks (a browser page cannot drive them
     cleanups.push(() => killIfRunning(info.pid));
     expect(start.code, start.stderr).toBe(0);
 
-    const rebind = await rawRequest(info.port, 'GET', '/v2/auth/token', { host: 'evil.example', 'api-key': info.api_key });
+    const rebind = await rawRequest(info.port, 'GET', '/v2/auth/user', { host: 'evil.example', authorization: `Bearer ${info.api_key}` });
     expect(rebind.status).toBe(421);
     expect(rebind.json).toMatchObject({ status: 'Failed', code: 'MISDIRECTED_REQUEST' });
     expect(rebind.body).not.toContain('access_token');
@@ -246,8 +251,8 @@ describe('Host, Origin and Content-Type checks (a browser page cannot drive them
     const summary = await payctl(['summary', '--profile', 'sandbox', '--json'], { dir });
     expect(summary.code, summary.stderr).toBe(0);
     // The key was not revoked by the refused request.
-    const token = await fetch(`${info.base_url}/auth/token`, { headers: { 'Api-Key': info.api_key } });
-    expect(token.status).toBe(200);
+    const user = await fetch(`${info.base_url}/auth/user`, { headers: { Authorization: `Bearer ${info.api_key}` } });
+    expect(user.status).toBe(200);
 
     const stop = await runCli(['sandbox', 'stop'], { configDir: dir });
     expect(stop.code, stop.stderr).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * Issue 15 against the built binary: Ctrl-C ends `webhooks listen` and a foreground
- * `sandbox start` with exit 130 (interrupted), as cli.md documents, after stopping
+ * `sandbox start` with exit 130 (interrupted), as README.md documents, after stopping
  * cleanly (port closed, the closing line on stderr, no "Error:"). Twice each: a SIGINT
  * sent to the process, and Ctrl-C typed in a real terminal (tmux), which signals the
  * terminal's foreground process group.
@@ -45,7 +45,7 @@ describe('webhooks listen: Ctrl-C exits 130', () => {
   it('SIGINT after an event: exit 130, not a signal death; "Stopped listening.", no error; the port closed', async () => {
     const S = 'whsec_interrupt_130';
     const l = await startListener(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
-    const body = event({ payout_id: 'po_before_ctrl_c' });
+    const body = event({ transaction_id: 'TXN-BOK-0123456789ABCDEF0123456789' });
     expect((await postRaw(l.url, body, signed(body, S))).status).toBe(200);
     await l.waitFor(() => l.lines().length === 1, 'the event line');
 
@@ -54,7 +54,7 @@ describe('webhooks listen: Ctrl-C exits 130', () => {
     expect(exit.code, exit.stderr).toBe(130);
     expect(exit.stderr).toMatch(/Stopped listening\.\n$/);
     expect(exit.stderr).not.toContain('Error');
-    expect(JSON.parse(exit.stdout)).toMatchObject({ payout_id: 'po_before_ctrl_c', verified: true });
+    expect(JSON.parse(exit.stdout)).toMatchObject({ transaction_id: 'TXN-BOK-0123456789ABCDEF0123456789', verified: true });
     expect(await portClosed(l.port)).toBe(true);
   });
 

@@ -59,7 +59,7 @@ describe('payctl sandbox start --detach / status / stop', () => {
     const started: { pid?: number } = {};
     cleanups.push(() => killIfRunning(started.pid));
 
-    const start = await runCli(['sandbox', 'start', '--detach', '--port', '0', '--seed', '5'], { configDir: dir });
+    const start = await runCli(['sandbox', 'start', '--detach', '--port', '0', '--seed', '5', '--list-shape', 'items', '--kyc-status', 'Pending'], { configDir: dir });
     expect(start.stderr).toContain('Running in the background');
     expect(start.code, start.stderr).toBe(0);
     const baseUrl = /^Sandbox running at (http:\/\/127\.0\.0\.1:\d+\/v2)$/m.exec(start.stdout)?.[1];
@@ -77,13 +77,16 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect(statSync(recordFile).mode & 0o777).toBe(0o600);
     expect(processGone(record.pid)).toBe(false);
 
-    // It serves the contract.
-    const token = await fetch(`${baseUrl}/auth/token`, { headers: { 'Api-Key': apiKey! } });
-    expect(token.status).toBe(200);
-    const { data } = (await token.json()) as { data: { access_token: string } };
-    const balances = await fetch(`${baseUrl}/wallets/balances`, { headers: { Authorization: `Bearer ${data.access_token}` } });
+    // It serves the documented service: the API key is the bearer token; the options reached the child.
+    const auth = { Authorization: `Bearer ${apiKey!}` };
+    const balances = await fetch(`${baseUrl}/wallets/balances`, { headers: auth });
     expect(balances.status).toBe(200);
     expect(((await balances.json()) as { data: unknown[] }).data).toHaveLength(3);
+    const user = (await (await fetch(`${baseUrl}/auth/user`, { headers: auth })).json()) as { data: { kycStatus: string } };
+    expect(user.data.kycStatus).toBe('Pending');
+    const list = (await (await fetch(`${baseUrl}/payout/list`, { headers: auth })).json()) as { data: { items: unknown[] } };
+    expect(list.data.items.length).toBeGreaterThan(0);
+    expect((await fetch(`${baseUrl}/auth/token`, { headers: { 'Api-Key': apiKey! } })).status).toBe(404);
 
     // Profile "sandbox" points at it.
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
@@ -108,7 +111,7 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect(stop.code, stop.stderr).toBe(0);
     expect(stop.stderr).toContain('Sandbox stopped.');
     expect(processGone(record.pid)).toBe(true);
-    expect(await refusesConnections(`${baseUrl}/auth/token`)).toBe(true);
+    expect(await refusesConnections(`${baseUrl}/auth/user`)).toBe(true);
     expect(existsSync(recordFile)).toBe(false);
 
     const after = await payctl(['sandbox', 'status'], { dir });
@@ -132,8 +135,8 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect(start.code, start.stderr).toBe(0);
     expect(Object.keys(info).sort()).toEqual(['api_key', 'base_url', 'pid', 'port', 'webhook_secret']);
     expect(info).toMatchObject({ api_key: 'sk_sandbox_e2e_fixed', webhook_secret: 'whsec_sandbox', base_url: `http://127.0.0.1:${info.port}/v2` });
-    const token = await fetch(`${info.base_url}/auth/token`, { headers: { 'Api-Key': 'sk_sandbox_e2e_fixed' } });
-    expect(token.status).toBe(200);
+    const user = await fetch(`${info.base_url}/auth/user`, { headers: { Authorization: 'Bearer sk_sandbox_e2e_fixed' } });
+    expect(user.status).toBe(200);
     const stop = await runCli(['sandbox', 'stop', '--json'], { configDir: dir });
     expect(stop.code, stop.stderr).toBe(0);
     expect(JSON.parse(stop.stdout)).toMatchObject({ stopped: true, pid: info.pid });

@@ -1,7 +1,7 @@
 /**
  * Helpers for end-to-end tests of `payctl webhooks listen`: start the built binary as
  * a long-running child, read its port from the Ready line, post raw bodies to it, sign
- * them as the service would, record what a --forward-to target receives byte for byte,
+ * them as the service would (hex HMAC-SHA256 of the raw body), record what a --forward-to target receives byte for byte,
  * and stop the listener with SIGINT.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -125,15 +125,10 @@ export function portClosed(port: number): Promise<boolean> {
   });
 }
 
-/** `t=<t>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, computed here independently of src/. */
-export function sign(secret: string, t: number, body: Buffer | string): string {
-  const v1 = createHmac('sha256', secret)
-    .update(Buffer.concat([Buffer.from(`${t}.`), Buffer.from(body)]))
-    .digest('hex');
-  return `t=${t},v1=${v1}`;
+/** The signature the service sends: hex HMAC-SHA256(secret, raw body), computed here independently of src/. */
+export function sign(secret: string, body: Buffer | string): string {
+  return createHmac('sha256', secret).update(Buffer.from(body)).digest('hex');
 }
-
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 export interface PostResult {
   status: number;

@@ -1,8 +1,9 @@
 /**
  * Helpers for tests that talk to the sandbox over real HTTP: one sandbox per test file
- * (`useSandbox`), tokens, requests with parsed and raw bodies, and payout bodies.
+ * (`useSandbox`), requests with parsed and raw bodies (the API key is the bearer token),
+ * and payout bodies.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox as startBareSandbox, type RecordedRequest, type Sandbox, type SandboxAnswer, type SandboxOptions } from '../../src/sandbox/server.js';
@@ -81,14 +82,6 @@ export function useSandbox(opts: TestSandboxOptions = {}): { readonly sb: Sandbo
   };
 }
 
-/** A fresh access token for the sandbox's current API key. */
-export async function getToken(sb: Sandbox, apiKey: string = sb.apiKey): Promise<string> {
-  const res = await fetch(`${sb.baseUrl}/auth/token`, { headers: { 'Api-Key': apiKey, Accept: 'application/json' } });
-  const body = (await res.json()) as { data?: { access_token?: string } };
-  if (res.status !== 200 || !body.data?.access_token) throw new Error(`no token: HTTP ${res.status}`);
-  return body.data.access_token;
-}
-
 export interface ApiResult<T = any> {
   status: number;
   headers: Headers;
@@ -102,32 +95,17 @@ export interface ApiCallOptions {
   /** An object is sent as JSON; a string is sent as is. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** A bearer token; undefined fetches one (cached per sandbox and key); null sends none. */
+  /** The bearer token: undefined sends the sandbox's API key (the key is the token); null sends none. */
   token?: string | null;
   /** Shorthand for the Idempotency-Key header. */
   idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
-const tokens = new WeakMap<Sandbox, { key: string; token: string }>();
-
-async function cachedToken(sb: Sandbox): Promise<string> {
-  const cached = tokens.get(sb);
-  if (cached && cached.key === sb.apiKey) return cached.token;
-  const token = await getToken(sb);
-  tokens.set(sb, { key: sb.apiKey, token });
-  return token;
-}
-
-/** Forgets the cached token of a sandbox (after revoking or expiring tokens). */
-export function forgetToken(sb: Sandbox): void {
-  tokens.delete(sb);
-}
-
-/** Calls `path` (relative to the base URL, e.g. '/payouts?limit=5') on the sandbox. */
+/** Calls `path` (relative to the base URL, e.g. '/payout/list?per_page=5') on the sandbox. */
 export async function api<T = any>(sb: Sandbox, method: string, path: string, opts: ApiCallOptions = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
-  const token = opts.token === undefined ? await cachedToken(sb) : opts.token;
+  const token = opts.token === undefined ? sb.apiKey : opts.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   if (opts.idempotencyKey !== undefined) headers['Idempotency-Key'] = opts.idempotencyKey;
   let body: string | undefined;
@@ -208,9 +186,9 @@ export function walletIn(sb: Sandbox, currency: string): ReturnType<Sandbox['wal
   return w;
 }
 
-/** A fresh wallet with an exact balance, so each test has its own money. */
+/** A fresh wallet (a ten-digit id, as the service's) with an exact balance, so each test has its own money. */
 export function freshWallet(sb: Sandbox, balance: string, currency = 'SLE'): string {
-  const id = `wal_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const id = String(randomInt(1_000_000_000, 10_000_000_000));
   sb.setWallet({ wallet_id: id, wallet_name: `Test ${id.slice(-4)}`, currency, balance });
   return id;
 }

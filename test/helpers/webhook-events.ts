@@ -1,64 +1,109 @@
 /**
- * Webhook events and requests for the `webhooks listen` tests (in process and spawned):
- * event bodies as exact bytes, signed headers (signed here with node:crypto, not with
- * src/, see listener.ts `sign`), and one raw HTTP request with exactly the Host and
- * other headers given.
+ * Webhook events and requests for the `webhooks listen` tests (in process and spawned),
+ * in the documented form `{event, timestamp, webhook_id, attempt, data}`: event bodies
+ * as exact bytes, the documentation's own example event (test/fixtures/documented/),
+ * signed headers (hex HMAC-SHA256 of the raw body, signed here with node:crypto, not with
+ * src/: listener.ts `sign`), and one raw HTTP request with exactly the Host and other
+ * headers given.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { nowSeconds, sign } from './listener.js';
+import { sign } from './listener.js';
 
-export const evtId = (): string => `evt_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+/** A webhook id as the service makes them (a UUID). */
+export const webhookId = (): string => randomUUID();
+
+/** A transaction id of the documented form: `TXN-BOK-` and 26 upper-case hex digits. */
+export const txnId = (): string => `TXN-BOK-${randomBytes(13).toString('hex').toUpperCase()}`;
+
+/** An ISO 8601 UTC timestamp with microseconds, `offsetSeconds` from `at` (default now). */
+export function isoAt(offsetSeconds = 0, at: Date = new Date()): string {
+  return new Date(at.getTime() + offsetSeconds * 1000).toISOString().replace(/Z$/, '417Z');
+}
+
+/** The documentation's example event, byte for byte (`-full`: the later, complete copy of the page). */
+export function documentedEvent(which: 'cut' | 'full' = 'cut'): Buffer {
+  const file = which === 'full' ? 'webhook-transfer-initiated-full.json' : 'webhook-transfer-initiated.json';
+  return readFileSync(new URL(`../fixtures/documented/${file}`, import.meta.url));
+}
+
+/** The documented example's timestamp: a clock set near it accepts the verbatim bytes. */
+export const DOCUMENTED_TIMESTAMP = '2026-04-05T18:38:54.734510Z';
+
+/** The same bytes with only the `timestamp` value replaced (where the 300 s window matters). */
+export function withTimestamp(body: Buffer, timestamp: string): Buffer {
+  const text = body.toString('utf8');
+  const out = text.replace(/("timestamp"\s*:\s*")[^"]*(")/, `$1${timestamp}$2`);
+  if (out === text) throw new Error('no timestamp to replace');
+  return Buffer.from(out, 'utf8');
+}
 
 /**
- * An event body as bytes, with spacing, key order, a trailing-zero amount, a \u escape
+ * An event body as bytes, with spacing, key order, a grouped amount string, a \u escape
  * and non-ASCII text that any parse-and-reserialize step would change.
  */
-export function oddBody(id: string, payoutId: string, opts: { type?: string; amount?: string; status?: string } = {}): Buffer {
-  const { type = 'payout.successful', amount = '1500.50', status = 'Successful' } = opts;
+export function oddBody(
+  id: string,
+  transactionId: string,
+  opts: { event?: string; amount?: string; status?: string; attempt?: number; timestamp?: string; currency?: string } = {},
+): Buffer {
+  const { event = 'transfer.success', amount = '"1,500.50"', status = 'successful', attempt = 1, timestamp = isoAt(), currency = 'SLE' } = opts;
   return Buffer.from(
-    `{ "id" : "${id}",\t"type":"${type}" ,\n` +
-      `  "created_at":"2026-01-02T03:04:05.123456Z",\n` +
-      `     "data" : {"payout_id":"${payoutId}","amount": ${amount} , "currency":"SLE","status":"${status}",\n` +
-      `"recipient":{"type":"wallet","accountDetails":{"name":"Fatmata Sesay – Zoë 🇸🇱","note":"caf\\u00e9 / café"}},` +
+    `{ "event" : "${event}",\t"timestamp":"${timestamp}" ,\n` +
+      `  "webhook_id":"${id}",  "attempt" :${attempt},\n` +
+      `     "data" : {"status":"${status}","transaction_id":"${transactionId}","amount": ${amount} , "currency":"${currency}","fee":"5.00",\n` +
+      `"recipient":{"transfer_type":"wallet","name":"Fatmata Sesay – Zoë 🇸🇱","bank":"ORANGE"},"description":"caf\\u00e9 / café",` +
       `"metadata":{"ünïcode":"日本語","n":1.0e2}}   }\r\n`,
     'utf8',
   );
 }
 
-/** The headers the service sends with an event signed with `secret` at unix time `t`. */
-export function headersFor(body: Buffer, secret: string, t = nowSeconds()): Record<string, string> {
+/** The headers the service sends with an event signed with `secret` (`header` carries the signature). */
+export function headersFor(body: Buffer, secret: string, header = 'Signature'): Record<string, string> {
   return {
     'content-type': 'application/json; charset=UTF-8',
-    'x-webhook-signature': sign(secret, t, body),
-    'x-webhook-event': 'payout.successful',
-    'x-webhook-attempt': '1',
-    'user-agent': 'payctl-sandbox-webhooks',
+    [header]: sign(secret, body),
+    'user-agent': 'Bokumonie-Webhooks/1.0',
   };
 }
 
 /** A compact JSON event with the given fields (any value, including hostile strings). */
-export function event(fields: { id?: string; type?: string; payout_id?: string; amount?: unknown; currency?: string; status?: string } = {}): Buffer {
+export function event(
+  fields: {
+    webhook_id?: string;
+    event?: string;
+    attempt?: unknown;
+    timestamp?: string;
+    transaction_id?: string;
+    amount?: unknown;
+    currency?: string;
+    status?: string;
+    failure_reason?: unknown;
+  } = {},
+): Buffer {
   return Buffer.from(
     JSON.stringify({
-      id: fields.id ?? `evt_${randomBytes(12).toString('hex')}`,
-      type: fields.type ?? 'payout.successful',
-      created_at: new Date().toISOString(),
+      event: fields.event ?? 'transfer.success',
+      timestamp: fields.timestamp ?? isoAt(),
+      webhook_id: fields.webhook_id ?? webhookId(),
+      attempt: fields.attempt ?? 1,
       data: {
-        payout_id: fields.payout_id ?? randomUUID(),
+        transaction_id: fields.transaction_id ?? txnId(),
+        status: fields.status ?? 'successful',
         amount: fields.amount ?? 1500.5,
         currency: fields.currency ?? 'SLE',
-        status: fields.status ?? 'Successful',
+        ...(fields.failure_reason !== undefined && { failure_reason: fields.failure_reason }),
       },
     }),
     'utf8',
   );
 }
 
-/** Content-Type and a signature made now. */
+/** Content-Type and the signature, in the default `Signature` header. */
 export const signed = (body: Buffer, s: string, contentType = 'application/json'): Record<string, string> => ({
   'content-type': contentType,
-  'x-webhook-signature': sign(s, nowSeconds(), body),
+  signature: sign(s, body),
 });
 
 /** One request with exactly this Host (and other) headers. */

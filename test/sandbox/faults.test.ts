@@ -1,6 +1,11 @@
+/**
+ * Fault injection: resets before and after the commit, made-up statuses (in the error
+ * shape of the moment, or a raw proxy page), delays, hangs; matching and counting; and the
+ * record of what each request was and how it ended.
+ */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { api, freshWallet, getToken, payoutBody, startSandbox, useSandbox } from '../helpers/sandbox.js';
+import { api, freshWallet, payoutBody, startSandbox, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
 
@@ -55,7 +60,7 @@ describe('reset-after-commit', () => {
 });
 
 describe('status', () => {
-  it('answers 503 INTERNAL_ERROR without processing; not stored, so a retry creates the payout', async () => {
+  it('answers 503 in the envelope without processing; not stored, so a retry creates the payout', async () => {
     const walletId = freshWallet(ctx.sb, '5000');
     const key = randomUUID();
     const body = payoutBody(walletId);
@@ -89,10 +94,23 @@ describe('status', () => {
   });
 
   it('can override the code and message', async () => {
-    ctx.sb.faults.add({ path: '/v2/payouts', kind: 'status', status: 500, code: 'UPSTREAM_DOWN', message: 'Provider unreachable' });
-    const res = await api(ctx.sb, 'GET', '/payouts');
+    ctx.sb.faults.add({ path: '/v2/payout/list', kind: 'status', status: 500, code: 'UPSTREAM_DOWN', message: 'Provider unreachable' });
+    const res = await api(ctx.sb, 'GET', '/payout/list');
     expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ code: 'UPSTREAM_DOWN', message: 'Provider unreachable' });
+    expect(res.body).toMatchObject({ status: 'Failed', code: 'UPSTREAM_DOWN', message: 'Provider unreachable' });
+  });
+
+  it('writes a made-up error in the error shape the sandbox is set to', async () => {
+    const sb = await startSandbox({ errorShape: 'error' });
+    try {
+      sb.faults.add({ path: '/v2/wallets/balances', kind: 'status', status: 503 });
+      const res = await api(sb, 'GET', '/wallets/balances');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: { message: 'Internal error; please retry.', code: 'INTERNAL_ERROR' } });
+      expect(res.headers.get('retry-after')).toBe('1');
+    } finally {
+      await sb.close();
+    }
   });
 });
 
@@ -121,14 +139,13 @@ describe('delay', () => {
 describe('hang', () => {
   it('never answers; the client gives up; the sandbox still closes promptly', async () => {
     const sb = await startSandbox();
-    const token = await getToken(sb);
     sb.faults.add({ kind: 'hang', path: '/v2/wallets/balances' });
-    const err = await api(sb, 'GET', '/wallets/balances', { token, signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
+    const err = await api(sb, 'GET', '/wallets/balances', { signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
     expect((err as Error).name).toBe('TimeoutError');
     expect(sb.requests().at(-1)!.outcome).toBe('hang');
     // Another request hangs and is still open when the sandbox closes.
     sb.faults.add({ kind: 'hang' });
-    const pending = api(sb, 'GET', '/payouts', { token }).catch((e: unknown) => e);
+    const pending = api(sb, 'GET', '/payout/list').catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 100));
     const t = Date.now();
     await sb.close();
@@ -138,9 +155,8 @@ describe('hang', () => {
 
   it('close() also ends a request waiting in a delay', async () => {
     const sb = await startSandbox();
-    const token = await getToken(sb);
     sb.faults.add({ kind: 'delay', delayMs: 10_000 });
-    const pending = api(sb, 'GET', '/wallets/balances', { token }).catch((e: unknown) => e);
+    const pending = api(sb, 'GET', '/wallets/balances').catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 100));
     const t = Date.now();
     await sb.close();
@@ -166,17 +182,23 @@ describe('matching and counting', () => {
   it('matches by method and by path (exact or below, not a longer name)', async () => {
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 500, times: Infinity });
     try {
-      expect((await api(ctx.sb, 'GET', '/payouts')).status).toBe(200); // /v2/payouts is not /v2/payout
-      expect((await api(ctx.sb, 'POST', '/payouts/summary', { body: {} })).status).toBe(200);
+      expect((await api(ctx.sb, 'GET', '/payout/list')).status).toBe(200); // another method
+      expect((await api(ctx.sb, 'POST', '/payout/summary', { body: {} })).status).toBe(500); // below /v2/payout
       const res = await api(ctx.sb, 'POST', '/payout', { body: {}, idempotencyKey: randomUUID() });
       expect(res.status).toBe(500);
     } finally {
       ctx.sb.faults.clear();
     }
-    ctx.sb.faults.add({ path: '/v2/payouts', kind: 'status', status: 500, times: 2 });
-    expect((await api(ctx.sb, 'GET', '/payouts/TRX1')).status).toBe(500);
-    expect((await api(ctx.sb, 'POST', '/payouts/summary', { body: {} })).status).toBe(500);
-    expect((await api(ctx.sb, 'GET', '/payouts')).status).toBe(200);
+    ctx.sb.faults.add({ path: '/v2/payout/list', kind: 'status', status: 500, times: 2 });
+    expect((await api(ctx.sb, 'POST', '/payout/summary', { body: {} })).status).toBe(200); // not below /v2/payout/list
+    expect((await api(ctx.sb, 'GET', '/payout/list')).status).toBe(500);
+    expect((await api(ctx.sb, 'GET', '/payout/list?page=2')).status).toBe(500);
+    expect((await api(ctx.sb, 'GET', '/payout/list')).status).toBe(200);
+    ctx.sb.faults.add({ path: '/v2/wallets', kind: 'status', status: 502 });
+    expect((await api(ctx.sb, 'GET', '/wallets/balances')).status).toBe(502); // below /v2/wallets
+    ctx.sb.faults.add({ path: '/v2/wall*', kind: 'status', status: 502 });
+    expect((await api(ctx.sb, 'GET', '/wallets/balances')).status).toBe(502); // a plain prefix
+    expect((await api(ctx.sb, 'GET', '/wallets/balances')).status).toBe(200);
   });
 
   it('applies faults in the order they were added', async () => {
@@ -200,17 +222,17 @@ describe('recorded requests', () => {
   it('records method, path, query, lower-case headers, raw body and outcome, oldest first', async () => {
     ctx.sb.clearRequests();
     const key = randomUUID();
-    await api(ctx.sb, 'GET', '/payouts?limit=2&status=Pending');
+    await api(ctx.sb, 'GET', '/payout/list?per_page=2&status=Pending');
     await api(ctx.sb, 'POST', '/payout', { body: '{"not": "valid"', idempotencyKey: key, headers: { 'X-Custom-Thing': 'Yes' } });
     const recs = ctx.sb.requests();
     expect(recs.map((r) => [r.method, r.path, r.outcome])).toEqual([
-      ['GET', '/v2/payouts', 200],
-      ['POST', '/v2/payout', 400],
+      ['GET', '/v2/payout/list', 200],
+      ['POST', '/v2/payout', 422],
     ]);
-    expect(recs[0]!.query).toEqual({ limit: '2', status: 'Pending' });
+    expect(recs[0]!.query).toEqual({ per_page: '2', status: 'Pending' });
     expect(recs[1]!.headers['idempotency-key']).toBe(key);
     expect(recs[1]!.headers['x-custom-thing']).toBe('Yes');
-    expect(recs[1]!.headers.authorization).toMatch(/^Bearer tok_/);
+    expect(recs[1]!.headers.authorization).toBe(`Bearer ${ctx.sb.apiKey}`);
     expect(recs[1]!.body).toBe('{"not": "valid"');
     expect(recs[1]!.receivedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     ctx.sb.clearRequests();

@@ -9,7 +9,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { checkLocalRequest, hostHeaderAllowed, isJsonContentType, originAllowed } from '../../src/sandbox/host-check.js';
-import { getToken, payoutBody, freshWallet, startSandbox, useSandbox } from '../helpers/sandbox.js';
+import { payoutBody, freshWallet, startSandbox, useSandbox } from '../helpers/sandbox.js';
 import { randomUUID } from 'node:crypto';
 
 const ctx = useSandbox();
@@ -53,11 +53,11 @@ describe('the Host check (DNS rebinding)', () => {
     for (const [method, path] of [
       ['GET', '/_sandbox/health'],
       ['GET', '/v2/wallets/balances'],
-      ['GET', '/v2/auth/token'],
-      ['POST', '/_sandbox/expire-tokens'],
+      ['GET', '/v2/auth/user'],
+      ['POST', '/_sandbox/shapes'],
       ['DELETE', '/_sandbox/faults'],
     ] as const) {
-      const res = await raw(port, method, path, { host: 'evil.example', 'api-key': ctx.sb.apiKey });
+      const res = await raw(port, method, path, { host: 'evil.example', authorization: `Bearer ${ctx.sb.apiKey}` });
       expect(res.status, `${method} ${path}`).toBe(421);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.json, res.body).toMatchObject({ status: 'Failed', code: 'MISDIRECTED_REQUEST' });
@@ -82,15 +82,15 @@ describe('the Host check (DNS rebinding)', () => {
     }
   });
 
-  it('a refused request reached nothing: no token, no recorded request, no revoked key', async () => {
+  it('a refused request reached nothing: no account, no recorded request, no revoked key', async () => {
     const before = ctx.sb.apiKey;
     ctx.sb.clearRequests();
     const revoke = await raw(ctx.sb.port, 'POST', '/_sandbox/revoke-key', { host: 'evil.example', 'content-type': 'application/json' }, '{}');
     expect(revoke.status).toBe(421);
     expect(ctx.sb.apiKey).toBe(before);
-    const token = await raw(ctx.sb.port, 'GET', '/v2/auth/token', { host: 'rebind.attacker.test', 'api-key': before });
-    expect(token.status).toBe(421);
-    expect(token.body).not.toContain('access_token');
+    const user = await raw(ctx.sb.port, 'GET', '/v2/auth/user', { host: 'rebind.attacker.test', authorization: `Bearer ${before}` });
+    expect(user.status).toBe(421);
+    expect(user.body).not.toContain('walletId');
     expect(ctx.sb.requests()).toEqual([]);
   });
 
@@ -133,7 +133,7 @@ describe('the Origin check (a page of another site)', () => {
 
 describe('the Content-Type check (POST bodies must be JSON)', () => {
   it('answers 415 to text/plain, a form and no Content-Type on a POST with a body; nothing is created', async () => {
-    const token = await getToken(ctx.sb);
+    const token = ctx.sb.apiKey;
     const walletId = freshWallet(ctx.sb, '5000');
     const body = JSON.stringify(payoutBody(walletId));
     const before = ctx.sb.payouts().length;
@@ -160,7 +160,7 @@ describe('the Content-Type check (POST bodies must be JSON)', () => {
   });
 
   it('accepts application/json with parameters or in any case, and an empty POST without a Content-Type', async () => {
-    const token = await getToken(ctx.sb);
+    const token = ctx.sb.apiKey;
     const walletId = freshWallet(ctx.sb, '50000');
     for (const contentType of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/json ; charset="utf-8"']) {
       const res = await raw(
@@ -175,8 +175,8 @@ describe('the Content-Type check (POST bodies must be JSON)', () => {
     // payctl's admin helpers and `curl -X POST` send no body and no Content-Type.
     const sb = await startSandbox();
     try {
-      const expire = await raw(sb.port, 'POST', '/_sandbox/expire-tokens', {});
-      expect(expire.status, expire.body).toBe(200);
+      const shapes = await raw(sb.port, 'POST', '/_sandbox/shapes', {});
+      expect(shapes.status, shapes.body).toBe(200);
     } finally {
       await sb.close();
     }

@@ -1,3 +1,8 @@
+/**
+ * Idempotency-Key on POST /v2/payout: replays byte for byte, 422 for another body under a
+ * key, 409 while in progress, one payout under any concurrency, and a payout id already
+ * taken refused as Laravel's `unique` rule does.
+ */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { api, eventually, freshWallet, payoutBody, useSandbox } from '../helpers/sandbox.js';
@@ -12,11 +17,11 @@ const balanceOf = (id: string) => ctx.sb.wallets().find((w) => w.wallet_id === i
 const payoutsOf = (id: string) => ctx.sb.payouts().filter((p) => p.wallet_id === id);
 
 describe('Idempotency-Key on POST /v2/payout', () => {
-  it('is required (400 without it, nothing created)', async () => {
+  it('is required (422 without it, nothing created)', async () => {
     const walletId = freshWallet(ctx.sb, '5000');
     const res = await api(ctx.sb, 'POST', '/payout', { body: payoutBody(walletId) });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ 'Idempotency-Key': ['The idempotency key header is required.'] });
     expect(payoutsOf(walletId)).toHaveLength(0);
   });
 
@@ -110,24 +115,24 @@ describe('Idempotency-Key on POST /v2/payout', () => {
     expect(balanceOf(walletId)).toBe('3484.49');
   });
 
-  it('refuses a payoutId already used under another key: 409 DUPLICATE_PAYOUT_ID', async () => {
+  it('refuses a payoutId already used under another key: 422 "The payout id has already been taken."', async () => {
     const walletId = freshWallet(ctx.sb, '5000');
     const body = payoutBody(walletId);
     expect((await post(body, randomUUID())).status).toBe(201);
     const res = await post(body, randomUUID());
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ status: 'Failed', code: 'DUPLICATE_PAYOUT_ID' });
+    expect(res.status).toBe(422);
+    expect(res.raw).toBe('{"message":"The payout id has already been taken.","errors":{"payoutId":["The payout id has already been taken."]}}');
     expect(payoutsOf(walletId)).toHaveLength(1);
     expect(balanceOf(walletId)).toBe('3484.49');
   });
 
-  it('two keys racing with one payoutId make one payout (the other gets DUPLICATE_PAYOUT_ID)', async () => {
+  it('two keys racing with one payoutId make one payout (the other is told the payout id is taken)', async () => {
     const walletId = freshWallet(ctx.sb, '5000');
     const body = payoutBody(walletId);
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 150, times: 2 });
     const [a, b] = await Promise.all([post(body, randomUUID()), post(body, randomUUID())]);
-    expect([a.status, b.status].sort()).toEqual([201, 409]);
-    expect([a, b].find((r) => r.status === 409)!.body.code).toBe('DUPLICATE_PAYOUT_ID');
+    expect([a.status, b.status].sort()).toEqual([201, 422]);
+    expect([a, b].find((r) => r.status === 422)!.body.errors).toEqual({ payoutId: ['The payout id has already been taken.'] });
     expect(payoutsOf(walletId)).toHaveLength(1);
   });
 
@@ -166,7 +171,8 @@ describe('Idempotency-Key on POST /v2/payout', () => {
     const key = randomUUID();
     const bad = { ...payoutBody(walletId), amount: 'x' };
     const first = await post(bad, key);
-    expect(first.status).toBe(400);
+    expect(first.status).toBe(422);
+    expect(first.body.errors).toEqual({ amount: ['The amount field must be a number.'] });
     const again = await post(bad, key);
     expect(again.raw).toBe(first.raw);
     expect(again.headers.get('idempotent-replayed')).toBe('true');

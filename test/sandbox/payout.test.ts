@@ -1,3 +1,8 @@
+/**
+ * Balances and POST /v2/payout as the documented service answers them: digit wallet ids,
+ * `TXN-BOK-` transaction ids, exact amounts, Laravel's 422 validation failures (every
+ * field named as the request names it) and the business refusals in the envelope.
+ */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { api, freshWallet, payoutBody, useSandbox, walletIn } from '../helpers/sandbox.js';
@@ -12,12 +17,12 @@ describe('GET /v2/wallets/balances', () => {
   it('lists every wallet with exact balances', async () => {
     const res = await api(ctx.sb, 'GET', '/wallets/balances');
     expect(res.status).toBe(200);
-    expect(res.body.message).toMatch(/balances/i);
+    expect(res.body.message).toBe('Balances retrieved');
     const data = res.body.data as Array<Record<string, unknown>>;
     expect(data.length).toBe(ctx.sb.wallets().length);
     for (const w of data) {
       expect(Object.keys(w).sort()).toEqual(['balance', 'currency', 'updated_at', 'wallet_id', 'wallet_name']);
-      expect(w.wallet_id).toMatch(/^wal_[0-9a-f]+$/);
+      expect(w.wallet_id).toMatch(/^[1-9]\d{9}$/);
       expect(typeof w.balance).toBe('number');
       expect(w.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     }
@@ -45,7 +50,7 @@ describe('GET /v2/wallets/balances', () => {
 });
 
 describe('POST /v2/payout: success', () => {
-  it('answers 201 with the contract shape and debits amount + fee', async () => {
+  it('answers 201 with the documented shape and debits amount + fee', async () => {
     const walletId = freshWallet(ctx.sb, '10000.00');
     const key = randomUUID();
     const body = payoutBody(walletId);
@@ -54,8 +59,8 @@ describe('POST /v2/payout: success', () => {
     expect(res.body.status).toBe('Successful');
     expect(res.body.message).toBe('Transfer initiated successfully');
     const d = res.body.data;
-    expect(Object.keys(d)).toEqual(['transaction_id', 'amount', 'fee', 'currency', 'payout_id', 'created_at', 'provider_response']);
-    expect(d.transaction_id).toMatch(/^TRX[0-9A-F]{20}$/);
+    expect(Object.keys(d)).toEqual(['transaction_id', 'amount', 'fee', 'currency', 'provider_response', 'payout_id', 'created_at']);
+    expect(d.transaction_id).toMatch(/^TXN-BOK-[0-9A-F]{26}$/);
     expect(d.currency).toBe('SLE');
     expect(d.payout_id).toBe(body.payoutId);
     expect(d.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
@@ -63,7 +68,7 @@ describe('POST /v2/payout: success', () => {
       status: 'Pending',
       beneficiary: '076123456',
       provider: 'ORANGE_MONEY',
-      orderId: expect.stringMatching(/^ORD-[0-9A-F]{12}$/),
+      orderId: expect.stringMatching(/^ORD-[0-9A-F]{16}$/),
       idempotency_key: key,
     });
     // 1500.5 -> fee 15.005 rounded half up = 15.01, written exactly.
@@ -98,8 +103,8 @@ describe('POST /v2/payout: success', () => {
     expect(r2.status).toBe(201);
     expect(r2.raw).toContain('"amount":1250,"fee":13,'); // 12.5 -> 13
     const r3 = await post(payoutBody(jpy, { amount: 12.5, currency: 'JPY' }));
-    expect(r3.status).toBe(400);
-    expect(r3.body.errors).toEqual([{ field: 'amount', message: 'must be a whole number for JPY' }]);
+    expect(r3.status).toBe(422);
+    expect(r3.body).toEqual({ message: 'The amount field must have 0 decimal places.', errors: { amount: ['The amount field must have 0 decimal places.'] } });
   });
 
   it('accepts a bank recipient without a phone number (absent or null)', async () => {
@@ -124,77 +129,120 @@ describe('POST /v2/payout: success', () => {
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('INSUFFICIENT_FUNDS');
   });
+
+  it("takes the documentation's own example body (bank, phoneNumber null, a note, metadata)", async () => {
+    const walletId = freshWallet(ctx.sb, '100.00');
+    const body = {
+      amount: 10,
+      currency: 'SLE',
+      payoutId: randomUUID(),
+      walletId,
+      recipient: {
+        type: 'bank',
+        accountDetails: { name: 'John Doe', provider: 'ecobank', phoneNumber: null, accountNumber: '0427570182', note: 'Payment for services' },
+      },
+      metadata: { key1: 'value', key2: 'value' },
+    };
+    const res = await post(body);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ amount: 10, fee: 0.1, currency: 'SLE', payout_id: body.payoutId });
+    expect(res.body.data.provider_response).toMatchObject({ status: 'Pending', beneficiary: '0427570182', provider: 'ECOBANK' });
+  });
 });
 
-describe('POST /v2/payout: validation (400 VALIDATION_ERROR)', () => {
+describe('POST /v2/payout: validation (422, as Laravel writes it)', () => {
   const wallet = () => walletIn(ctx.sb, 'SLE').wallet_id;
+  const AD = 'recipient.accountDetails';
 
-  it('refuses malformed JSON', async () => {
-    const res = await post('{"amount": 1500.5,');
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: 'Failed', code: 'VALIDATION_ERROR' });
-    expect(res.body.errors).toEqual([{ field: 'body', message: 'is not valid JSON' }]);
+  it('reads a body that is not JSON, or not an object, as an empty one: every required field is missing', async () => {
+    for (const body of ['{"amount": 1500.5,', '[1,2]', '"text"']) {
+      const res = await post(body);
+      expect(res.status, body).toBe(422);
+      expect(Object.keys(res.body), body).toEqual(['message', 'errors']);
+      expect(res.body.message).toBe('The amount field is required. (and 4 more errors)');
+      expect(res.body.errors).toEqual({
+        amount: ['The amount field is required.'],
+        currency: ['The currency field is required.'],
+        payoutId: ['The payout id field is required.'],
+        walletId: ['The wallet id field is required.'],
+        recipient: ['The recipient field is required.'],
+      });
+    }
   });
 
-  it('refuses a body that is not an object', async () => {
-    const res = await post('[1,2]');
-    expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
-  });
-
-  it('lists every missing required field with its full path', async () => {
+  it("names every missing field as the request names it, in Laravel's words", async () => {
     const res = await post({ recipient: { type: 'wallet', accountDetails: {} } });
-    expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([
-      'currency',
-      'amount',
-      'payoutId',
-      'walletId',
-      'recipient.accountDetails.name',
-      'recipient.accountDetails.provider',
-      'recipient.accountDetails.accountNumber',
-      'recipient.accountDetails.phoneNumber',
-    ]);
-    for (const e of res.body.errors) expect(e.message).toBe('is required');
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      amount: ['The amount field is required.'],
+      currency: ['The currency field is required.'],
+      payoutId: ['The payout id field is required.'],
+      walletId: ['The wallet id field is required.'],
+      [`${AD}.name`]: ['The recipient.account details.name field is required.'],
+      [`${AD}.provider`]: ['The recipient.account details.provider field is required.'],
+      [`${AD}.accountNumber`]: ['The recipient.account details.account number field is required.'],
+      [`${AD}.phoneNumber`]: ['The recipient.account details.phone number field is required when recipient.type is wallet.'],
+    });
+    expect(res.body.message).toBe('The amount field is required. (and 7 more errors)');
+  });
+
+  it('says "(and 1 more error)" for two, and the message alone for one', async () => {
+    const two = await post({ ...payoutBody(wallet()), amount: 0, currency: 'sle' });
+    expect(two.body.message).toBe('The amount field must be greater than 0. (and 1 more error)');
+    const one = await post({ ...payoutBody(wallet()), amount: 0 });
+    expect(one.body).toEqual({ message: 'The amount field must be greater than 0.', errors: { amount: ['The amount field must be greater than 0.'] } });
   });
 
   it('requires recipient, recipient.type and recipient.accountDetails', async () => {
     const b = payoutBody(wallet()) as unknown as Record<string, unknown>;
     delete b.recipient;
-    expect((await post(b)).body.errors).toEqual([{ field: 'recipient', message: 'is required' }]);
+    expect((await post(b)).body.errors).toEqual({ recipient: ['The recipient field is required.'] });
     const c = payoutBody(wallet(), { recipient: {} as never });
-    expect((await post(c)).body.errors).toEqual([
-      { field: 'recipient.type', message: 'is required' },
-      { field: 'recipient.accountDetails', message: 'is required' },
-    ]);
+    expect((await post(c)).body.errors).toEqual({
+      'recipient.type': ['The recipient.type field is required.'],
+      [AD]: ['The recipient.account details field is required.'],
+    });
   });
 
   it.each([
-    ['amount as a string', { amount: '1500.50' }, 'amount', 'must be a JSON number, e.g. 1500.5'],
-    ['amount zero', { amount: 0 }, 'amount', 'must be greater than 0'],
-    ['negative amount', { amount: -5 }, 'amount', 'must be greater than 0'],
-    ['three decimals in SLE', { amount: 10.005 }, 'amount', 'must have at most 2 decimal places for SLE'],
-    ['lower-case currency', { currency: 'sle' }, 'currency', 'must be an ISO 4217 currency code in capitals, e.g. SLE'],
-    ['unknown currency', { currency: 'XYZ' }, 'currency', 'must be an ISO 4217 currency code in capitals, e.g. SLE'],
-    ['numeric payoutId', { payoutId: 42 }, 'payoutId', 'must be a string'],
-    ['empty walletId', { walletId: '' }, 'walletId', 'must not be empty'],
-    ['metadata array', { metadata: [1] }, 'metadata', 'must be an object'],
+    ['amount as a string', { amount: '1500.50' }, 'amount', 'The amount field must be a number.'],
+    ['amount zero', { amount: 0 }, 'amount', 'The amount field must be greater than 0.'],
+    ['negative amount', { amount: -5 }, 'amount', 'The amount field must be greater than 0.'],
+    ['three decimals in SLE', { amount: 10.005 }, 'amount', 'The amount field must have 0-2 decimal places.'],
+    ['16 significant digits', { amount: 12345678901234.56 }, 'amount', 'The amount field must not have more than 15 significant digits.'],
+    ['lower-case currency', { currency: 'sle' }, 'currency', 'The selected currency is invalid.'],
+    ['unknown currency', { currency: 'XYZ' }, 'currency', 'The selected currency is invalid.'],
+    ['numeric payoutId', { payoutId: 42 }, 'payoutId', 'The payout id field must be a string.'],
+    ['a payoutId of 256 characters', { payoutId: 'p'.repeat(256) }, 'payoutId', 'The payout id field must not be greater than 255 characters.'],
+    ['empty walletId', { walletId: '' }, 'walletId', 'The wallet id field is required.'],
+    ['blank walletId', { walletId: '   ' }, 'walletId', 'The wallet id field is required.'],
+    ['metadata array', { metadata: [1] }, 'metadata', 'The metadata field must be an array.'],
   ])('refuses %s', async (_what, override, field, message) => {
     const res = await post({ ...payoutBody(wallet()), ...override });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-    expect(res.body.errors).toEqual([{ field, message }]);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message, errors: { [field]: [message] } });
   });
 
   it.each([
-    ['an unknown recipient type', { type: 'card' }, 'recipient.type', 'must be "bank" or "wallet"'],
-    ['a wallet without phoneNumber', { phoneNumber: undefined }, 'recipient.accountDetails.phoneNumber', 'is required'],
-    ['a wallet with phoneNumber null', { phoneNumber: null }, 'recipient.accountDetails.phoneNumber', 'is required'],
-    ['a bad phone number', { phoneNumber: '12ab' }, 'recipient.accountDetails.phoneNumber', 'must be 6 to 15 digits, optionally after a +'],
-    ['an upper-case provider', { provider: 'Orange Money' }, 'recipient.accountDetails.provider', 'must be lowercase with underscores, e.g. orange_money'],
-    ['an empty name', { name: '  ' }, 'recipient.accountDetails.name', 'must not be empty'],
-    ['a numeric account number', { accountNumber: 76123456 }, 'recipient.accountDetails.accountNumber', 'must be a string'],
-    ['a note that is a number', { note: 5 }, 'recipient.accountDetails.note', 'must be a string or null'],
+    ['an unknown recipient type', { type: 'card' }, 'recipient.type', 'The selected recipient.type is invalid.'],
+    [
+      'a wallet without phoneNumber',
+      { phoneNumber: undefined },
+      `${AD}.phoneNumber`,
+      'The recipient.account details.phone number field is required when recipient.type is wallet.',
+    ],
+    [
+      'a wallet with phoneNumber null',
+      { phoneNumber: null },
+      `${AD}.phoneNumber`,
+      'The recipient.account details.phone number field is required when recipient.type is wallet.',
+    ],
+    ['a bad phone number', { phoneNumber: '12ab' }, `${AD}.phoneNumber`, 'The recipient.account details.phone number field format is invalid.'],
+    ['an upper-case provider', { provider: 'Orange Money' }, `${AD}.provider`, 'The recipient.account details.provider field format is invalid.'],
+    ['an empty name', { name: '  ' }, `${AD}.name`, 'The recipient.account details.name field is required.'],
+    ['a numeric account number', { accountNumber: 76123456 }, `${AD}.accountNumber`, 'The recipient.account details.account number field must be a string.'],
+    ['an account number with spaces', { accountNumber: '0761 23456' }, `${AD}.accountNumber`, 'The recipient.account details.account number field format is invalid.'],
+    ['a note that is a number', { note: 5 }, `${AD}.note`, 'The recipient.account details.note field must be a string.'],
   ])('refuses %s', async (_what, change, field, message) => {
     const base = payoutBody(wallet());
     const { type, ...details } = change as Record<string, unknown>;
@@ -203,15 +251,14 @@ describe('POST /v2/payout: validation (400 VALIDATION_ERROR)', () => {
       recipient: { type: type ?? 'wallet', accountDetails: { ...base.recipient.accountDetails, ...details } },
     };
     const res = await post(body);
-    expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ field, message }]);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ [field]: [message] });
   });
 
   it('requires the Idempotency-Key header', async () => {
     const res = await api(ctx.sb, 'POST', '/payout', { body: payoutBody(wallet()) });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_ERROR');
-    expect(res.body.errors).toEqual([{ field: 'Idempotency-Key', message: 'header is required' }]);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The idempotency key header is required.', errors: { 'Idempotency-Key': ['The idempotency key header is required.'] } });
   });
 
   it('moves no money on a refused request', async () => {
@@ -223,11 +270,12 @@ describe('POST /v2/payout: validation (400 VALIDATION_ERROR)', () => {
 });
 
 describe('POST /v2/payout: business refusals (422)', () => {
-  it('WALLET_NOT_FOUND for an unknown wallet', async () => {
-    const res = await post(payoutBody('wal_doesnotexist'));
+  it('WALLET_NOT_FOUND for an unknown wallet, in the envelope', async () => {
+    const res = await post(payoutBody('1000000000'));
     expect(res.status).toBe(422);
+    expect(Object.keys(res.body)).toEqual(['status', 'message', 'code', 'timestamp']);
     expect(res.body).toMatchObject({ status: 'Failed', code: 'WALLET_NOT_FOUND' });
-    expect(res.body.message).toContain('wal_doesnotexist');
+    expect(res.body.message).toContain('1000000000');
   });
 
   it("CURRENCY_MISMATCH when the currency is not the wallet's", async () => {
@@ -261,7 +309,7 @@ describe('POST bodies must be JSON (415 UNSUPPORTED_MEDIA_TYPE)', () => {
       expect(res.body.message, type).toContain(type);
       expect(ctx.sb.payouts().some((p) => p.payout_id === body.payoutId)).toBe(false);
     }
-    const summary = await api(ctx.sb, 'POST', '/payouts/summary', { body: { currency: 'SLE' }, headers: { 'Content-Type': 'text/plain' } });
+    const summary = await api(ctx.sb, 'POST', '/payout/summary', { body: {}, headers: { 'Content-Type': 'text/plain' } });
     expect(summary.status).toBe(415);
     expect(ctx.sb.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('5000');
   });
@@ -274,32 +322,5 @@ describe('POST bodies must be JSON (415 UNSUPPORTED_MEDIA_TYPE)', () => {
       headers: { 'Content-Type': 'Application/JSON; charset=utf-8' },
     });
     expect(res.status).toBe(201);
-  });
-});
-
-describe('records leave out absent optional fields', () => {
-  it('a payout sent without note or metadata has neither in its record (no null where the contract says string)', async () => {
-    const walletId = freshWallet(ctx.sb, '5000.00');
-    const body = payoutBody(walletId);
-    delete body.recipient.accountDetails.note;
-    delete body.metadata;
-    expect((await post(body)).status).toBe(201);
-    const got = await api(ctx.sb, 'GET', `/payouts/${body.payoutId}`);
-    expect(got.status).toBe(200);
-    expect(Object.keys(got.body.data.recipient.accountDetails).sort()).toEqual(['accountNumber', 'name', 'phoneNumber', 'provider']);
-    expect(got.body.data).not.toHaveProperty('metadata');
-    expect(got.raw).not.toContain('"note"');
-    const listed = await api(ctx.sb, 'GET', `/payouts?walletId=${walletId}`);
-    expect(listed.raw).not.toContain('"note"');
-    expect(listed.raw).not.toContain('"metadata"');
-  });
-
-  it('a note that was sent is in the record', async () => {
-    const walletId = freshWallet(ctx.sb, '5000.00');
-    const body = payoutBody(walletId);
-    expect((await post(body)).status).toBe(201);
-    const got = await api(ctx.sb, 'GET', `/payouts/${body.payoutId}`);
-    expect(got.body.data.recipient.accountDetails.note).toBe('October stipend');
-    expect(got.body.data.metadata).toEqual({ batch: 'oct-stipends' });
   });
 });

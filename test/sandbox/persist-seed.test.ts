@@ -1,15 +1,20 @@
+/**
+ * The state file (wallets, payouts, idempotent answers and the key across a restart; an
+ * older file with tokens still loads) and the demo data (a pure function of the seed, with
+ * the documented id forms).
+ */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, eventually, freshWallet, getToken, payoutBody, startSandbox } from '../helpers/sandbox.js';
+import { api, eventually, freshWallet, payoutBody, startSandbox } from '../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payctl-sandbox-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('state file', () => {
-  it('keeps wallets, payouts, idempotent answers, the key and tokens across a restart', async () => {
+  it('keeps wallets, payouts, idempotent answers and the key across a restart', async () => {
     const file = join(dir, 'state.json');
     const first = await startSandbox({ stateFile: file, settleAfterMs: 60_000 });
     const walletId = freshWallet(first, '1250000.75');
@@ -17,13 +22,13 @@ describe('state file', () => {
     const body = payoutBody(walletId);
     const created = await api(first, 'POST', '/payout', { body, idempotencyKey: key });
     expect(created.status).toBe(201);
-    const token = await getToken(first);
     const apiKey = first.apiKey;
     const payoutsBefore = first.payouts();
     await first.close();
 
     const text = readFileSync(file, 'utf8');
     expect(JSON.parse(text).version).toBe(1);
+    expect(JSON.parse(text)).not.toHaveProperty('tokens');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]); // atomic writes leave no temp files
 
@@ -32,20 +37,50 @@ describe('state file', () => {
       expect(second.apiKey).toBe(apiKey);
       expect(second.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('1248485.24');
       expect(second.payouts()).toEqual(payoutsBefore);
-      // The old token still works; the same key and body replay the same answer.
-      expect((await api(second, 'GET', '/wallets/balances', { token })).status).toBe(200);
-      const replay = await api(second, 'POST', '/payout', { body, idempotencyKey: key, token });
+      // The key still works; the same Idempotency-Key and body replay the same answer.
+      expect((await api(second, 'GET', '/wallets/balances', { token: apiKey })).status).toBe(200);
+      const replay = await api(second, 'POST', '/payout', { body, idempotencyKey: key });
       expect(replay.status).toBe(201);
       expect(replay.raw).toBe(created.raw);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
-      const reused = await api(second, 'POST', '/payout', { body: { ...body, amount: 2 }, idempotencyKey: key, token });
+      const reused = await api(second, 'POST', '/payout', { body: { ...body, amount: 2 }, idempotencyKey: key });
       expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
       expect(second.payouts().filter((p) => p.wallet_id === walletId)).toHaveLength(1);
-      const balances = await api(second, 'GET', '/wallets/balances', { token });
+      const lookup = await api(second, 'GET', `/payout/${created.body.data.transaction_id}`);
+      expect(lookup.status).toBe(200);
+      expect(lookup.body.data.amount).toBe('1,500.50');
+      const balances = await api(second, 'GET', '/wallets/balances');
       expect(balances.raw).toMatch(new RegExp(`"wallet_id":"${walletId}"[^}]*"balance":1248485.24,`));
     } finally {
       await second.close();
     }
+  });
+
+  it('loads a file written when the sandbox still issued tokens, and ignores them', async () => {
+    const file = join(dir, 'old.json');
+    const old = {
+      version: 1,
+      apiKey: 'sk_sandbox_from_old_file',
+      wallets: [{ id: '5553881136', name: 'Old wallet', currency: 'SLE', balance: '125000075', updatedUs: 1_763_720_130_123_456 }],
+      payouts: [],
+      idempotency: [],
+      tokens: [{ token: 'tok_0123456789abcdef', expiresMs: Date.now() + 3_600_000 }],
+    };
+    writeFileSync(file, JSON.stringify(old));
+    const sb = await startSandbox({ stateFile: file });
+    try {
+      expect(sb.apiKey).toBe('sk_sandbox_from_old_file');
+      expect(sb.wallets()).toEqual([expect.objectContaining({ wallet_id: '5553881136', balance: '1250000.75' })]);
+      expect((await api(sb, 'GET', '/wallets/balances', { token: 'tok_0123456789abcdef' })).status).toBe(401);
+      expect((await api(sb, 'GET', '/wallets/balances')).status).toBe(200);
+      sb.setWallet({ wallet_id: '5553881136', wallet_name: 'Old wallet', currency: 'SLE', balance: '10' });
+    } finally {
+      await sb.close();
+    }
+    // The next write leaves the tokens out.
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(written.apiKey).toBe('sk_sandbox_from_old_file');
+    expect(written).not.toHaveProperty('tokens');
   });
 
   it('an explicit apiKey wins over the stored one', async () => {
@@ -151,7 +186,7 @@ describe('demo data', () => {
         ['Lagos Suppliers', 'NGN'],
       ]);
       for (const w of wallets) {
-        expect(w.wallet_id).toMatch(/^wal_[0-9a-f]{16}$/);
+        expect(w.wallet_id).toMatch(/^[1-9]\d{9}$/);
         expect(w.balance_minor).toBeGreaterThan(1_000_000n); // above 10,000 units
         expect(w.balance).toMatch(/^\d+(\.\d{1,2})?$/);
       }
@@ -172,7 +207,8 @@ describe('demo data', () => {
         const age = now - Date.parse(p.created_at);
         expect(age).toBeGreaterThan(0);
         expect(age).toBeLessThan(30 * 86_400_000);
-        expect(p.transaction_id).toMatch(/^TRX[0-9A-F]{20}$/);
+        expect(p.transaction_id).toMatch(/^TXN-BOK-[0-9A-F]{26}$/);
+        expect(p.provider_response.orderId).toMatch(/^ORD-[0-9A-F]{16}$/);
         if (p.status === 'Failed') {
           expect(p.recipient.accountDetails.accountNumber.endsWith('0000')).toBe(true);
           expect(p.failure_reason).toBeTruthy();
@@ -182,6 +218,14 @@ describe('demo data', () => {
       expect(payouts.every((p) => walletIds.has(p.wallet_id))).toBe(true);
       const noDemo = await startSandbox({ demoPayouts: false });
       expect(noDemo.payouts()).toEqual([]);
+      // Bulk records have the documented id forms too, and UUID payout ids.
+      noDemo.generatePayouts(20);
+      for (const p of noDemo.payouts()) {
+        expect(p.transaction_id).toMatch(/^TXN-BOK-[0-9A-F]{26}$/);
+        expect(p.provider_response.orderId).toMatch(/^ORD-[0-9A-F]{16}$/);
+        expect(p.payout_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      }
+      expect(new Set(noDemo.payouts().map((p) => p.transaction_id)).size).toBe(20);
       await noDemo.close();
     } finally {
       await sb.close();

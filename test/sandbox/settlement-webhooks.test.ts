@@ -1,3 +1,11 @@
+/**
+ * The sandbox's settlement (a payout settles after settleAfterMs; an account ending in
+ * 0000 fails and is refunded) and its webhooks as documented (docs/service.md,
+ * "Webhooks"): `{event, timestamp, webhook_id, attempt, data}` with `event`
+ * transfer.initiated / transfer.success / transfer.failed, signed with hex HMAC-SHA256 of
+ * the raw body in the `Signature` header (checked here with node:crypto, not with src/);
+ * retries keep the webhook_id and count the attempt, with a fresh timestamp and signature.
+ */
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { api, eventually, freshWallet, payoutBody, startSandbox, webhookReceiver, type ReceivedHook, type Sandbox } from '../helpers/sandbox.js';
@@ -36,13 +44,14 @@ async function create(sb: Sandbox, walletId: string, accountNumber: string) {
   return res.body.data.transaction_id as string;
 }
 
-function verify(secret: string, hook: ReceivedHook): { t: number; ok: boolean } {
-  const header = String(hook.headers['x-webhook-signature']);
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
-  if (!m) return { t: 0, ok: false };
-  const expected = createHmac('sha256', secret).update(`${m[1]}.${hook.raw}`).digest('hex');
-  return { t: Number(m[1]), ok: expected === m[2] };
+/** The `Signature` header is 64 lower-case hex characters of HMAC-SHA256(secret, the raw body as received). */
+function verify(secret: string, hook: ReceivedHook): boolean {
+  const header = String(hook.headers.signature);
+  return /^[0-9a-f]{64}$/.test(header) && createHmac('sha256', secret).update(Buffer.from(hook.raw, 'utf8')).digest('hex') === header;
 }
+
+const MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('settlement', () => {
   it('turns a Pending payout Successful after settleAfterMs; the debit stays', async () => {
@@ -50,11 +59,11 @@ describe('settlement', () => {
     const walletId = freshWallet(sb, '5000');
     const tx = await create(sb, walletId, '077123456');
     const settled = await eventually(async () => {
-      const r = await api(sb, 'GET', `/payouts/${tx}`);
-      return r.body.data.status !== 'Pending' && r;
+      const r = await api(sb, 'GET', `/payout/${tx}`);
+      return r.body.data.status !== 'pending' && r;
     });
-    expect(settled.body.data.status).toBe('Successful');
-    expect(settled.body.data.failure_reason).toBeNull();
+    expect(settled.body.data.status).toBe('successful');
+    expect(settled.body.data).not.toHaveProperty('failure_reason');
     expect(settled.body.data.updated_at > settled.body.data.created_at).toBe(true);
     const createdMs = Date.parse(settled.body.data.created_at);
     const updatedMs = Date.parse(settled.body.data.updated_at);
@@ -68,10 +77,10 @@ describe('settlement', () => {
     const tx = await create(sb, walletId, '0770000000');
     expect(sb.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('3484.49');
     const settled = await eventually(async () => {
-      const r = await api(sb, 'GET', `/payouts/${tx}`);
-      return r.body.data.status !== 'Pending' && r;
+      const r = await api(sb, 'GET', `/payout/${tx}`);
+      return r.body.data.status !== 'pending' && r;
     });
-    expect(settled.body.data.status).toBe('Failed');
+    expect(settled.body.data.status).toBe('failed');
     expect(settled.body.data.failure_reason).toMatch(/rejected/i);
     expect(sb.wallets().find((w) => w.wallet_id === walletId)!.balance).toBe('5000');
   });
@@ -88,78 +97,85 @@ describe('settlement', () => {
 });
 
 describe('webhooks', () => {
-  it('posts payout.pending then payout.successful, signed with HMAC-SHA256 over "<t>.<raw body>"', async () => {
+  it('posts transfer.initiated then transfer.success in the documented form, signed with hex HMAC-SHA256 over the raw body', async () => {
     const { sb, receiver } = await setup({ secret: 'whsec_test_123' });
     const walletId = freshWallet(sb, '5000');
     const tx = await create(sb, walletId, '077123456');
     await eventually(() => receiver.received.length >= 2);
-    const [pending, successful] = receiver.received;
-    expect(pending!.body).toMatchObject({ type: 'payout.pending', data: { transaction_id: tx, status: 'Pending' } });
-    expect(successful!.body).toMatchObject({ type: 'payout.successful', data: { transaction_id: tx, status: 'Successful' } });
+    const [initiated, success] = receiver.received;
+    expect(initiated!.body).toMatchObject({ event: 'transfer.initiated', attempt: 1, data: { transaction_id: tx, status: 'Pending' } });
+    expect(success!.body).toMatchObject({ event: 'transfer.success', attempt: 1, data: { transaction_id: tx, status: 'Successful' } });
     for (const hook of receiver.received) {
-      expect(hook.body.id).toMatch(/^evt_[0-9a-f]{24}$/);
-      expect(hook.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+      expect(Object.keys(hook.body)).toEqual(['event', 'timestamp', 'webhook_id', 'attempt', 'data']);
+      expect(hook.body.webhook_id).toMatch(UUID_V4);
+      expect(hook.body.timestamp).toMatch(MICROS);
+      expect(Math.abs(Date.now() - Date.parse(hook.body.timestamp))).toBeLessThan(5000);
       expect(hook.headers['content-type']).toBe('application/json');
-      const { t, ok } = verify('whsec_test_123', hook);
-      expect(ok).toBe(true);
-      expect(Math.abs(Date.now() / 1000 - t)).toBeLessThan(300);
-      expect(verify('whsec_wrong', hook).ok).toBe(false);
-      // The record in data is the full payout record, amounts exact in the raw body.
+      expect(hook.headers.signature).toMatch(/^[0-9a-f]{64}$/);
+      expect(verify('whsec_test_123', hook)).toBe(true);
+      expect(verify('whsec_wrong', hook)).toBe(false);
+      // No header of the old scheme.
+      expect(hook.headers).not.toHaveProperty('x-webhook-signature');
+      // The record in data: amounts as exact JSON numbers in the raw body.
       expect(hook.raw).toContain('"amount":1500.5,"fee":15.01,');
     }
-    expect(pending!.body.id).not.toBe(successful!.body.id);
+    expect(initiated!.body.webhook_id).not.toBe(success!.body.webhook_id);
     expect(sb.webhookSecret).toBe('whsec_test_123');
   });
 
-  it('posts payout.failed for a failed payout', async () => {
+  it('posts transfer.failed for a failed payout, with its reason', async () => {
     const { sb, receiver } = await setup();
     const walletId = freshWallet(sb, '5000');
     const tx = await create(sb, walletId, '0880000000');
     await eventually(() => receiver.received.length >= 2);
-    expect(receiver.received.map((h) => h.body.type)).toEqual(['payout.pending', 'payout.failed']);
+    expect(receiver.received.map((h) => h.body.event)).toEqual(['transfer.initiated', 'transfer.failed']);
     expect(receiver.received[1]!.body.data).toMatchObject({ transaction_id: tx, status: 'Failed' });
     expect(receiver.received[1]!.body.data.failure_reason).toMatch(/rejected/i);
-    expect(verify('whsec_sandbox', receiver.received[1]!).ok).toBe(true);
+    expect(verify('whsec_sandbox', receiver.received[1]!)).toBe(true);
   });
 
-  it('retries a non-2xx answer with backoff, with the same event id each time', async () => {
-    // The pending event is answered 500, 500, then 200.
-    let pendingSeen = 0;
+  it('retries a non-2xx answer with backoff: the same webhook_id and data, the next attempt, a fresh timestamp, signed afresh', async () => {
+    // The initiated event is answered 500, 500, then 200.
+    let initiatedSeen = 0;
     const { sb, receiver } = await setup({
-      answer: (_n, hook) => (hook.body?.type === 'payout.pending' && ++pendingSeen <= 2 ? 500 : 200),
+      answer: (_n, hook) => (hook.body?.event === 'transfer.initiated' && ++initiatedSeen <= 2 ? 500 : 200),
     });
     const walletId = freshWallet(sb, '5000');
     await create(sb, walletId, '077123456');
-    await eventually(() => receiver.received.filter((h) => h.body.type === 'payout.pending').length >= 3);
-    const pendings = receiver.received.filter((h) => h.body.type === 'payout.pending');
-    expect(new Set(pendings.map((h) => h.body.id)).size).toBe(1);
-    expect(pendings.map((h) => h.raw)).toEqual([pendings[0]!.raw, pendings[0]!.raw, pendings[0]!.raw]);
-    expect(pendings.map((h) => h.headers['x-webhook-attempt'])).toEqual(['1', '2', '3']);
-    for (const h of pendings) expect(verify('whsec_sandbox', h).ok).toBe(true);
-    const gap1 = pendings[1]!.at - pendings[0]!.at;
-    const gap2 = pendings[2]!.at - pendings[1]!.at;
+    await eventually(() => receiver.received.filter((h) => h.body.event === 'transfer.initiated').length >= 3);
+    const tries = receiver.received.filter((h) => h.body.event === 'transfer.initiated');
+    expect(new Set(tries.map((h) => h.body.webhook_id)).size).toBe(1);
+    expect(tries.map((h) => h.body.attempt)).toEqual([1, 2, 3]);
+    expect(tries.map((h) => JSON.stringify(h.body.data))).toEqual(Array(3).fill(JSON.stringify(tries[0]!.body.data)));
+    // Each attempt is its own body (attempt, timestamp) with its own signature over it.
+    expect(new Set(tries.map((h) => h.raw)).size).toBe(3);
+    expect(new Set(tries.map((h) => h.headers.signature)).size).toBe(3);
+    for (const h of tries) expect(verify('whsec_sandbox', h)).toBe(true);
+    expect(Date.parse(tries[2]!.body.timestamp)).toBeGreaterThan(Date.parse(tries[0]!.body.timestamp));
+    const gap1 = tries[1]!.at - tries[0]!.at;
+    const gap2 = tries[2]!.at - tries[1]!.at;
     expect(gap1).toBeGreaterThanOrEqual(45);
     expect(gap2).toBeGreaterThanOrEqual(95);
     // Delivered: no fourth attempt.
     await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.received.filter((h) => h.body.type === 'payout.pending')).toHaveLength(3);
-    expect(
-      sb
-        .webhookDeliveries()
-        .filter((d) => d.type === 'payout.pending')
-        .map((d) => d.outcome),
-    ).toEqual([500, 500, 200]);
+    expect(receiver.received.filter((h) => h.body.event === 'transfer.initiated')).toHaveLength(3);
+    const log = sb.webhookDeliveries().filter((d) => d.event === 'transfer.initiated');
+    expect(log.map((d) => [d.webhookId, d.attempt, d.outcome])).toEqual([
+      [tries[0]!.body.webhook_id, 1, 500],
+      [tries[0]!.body.webhook_id, 2, 500],
+      [tries[0]!.body.webhook_id, 3, 200],
+    ]);
   });
 
   it('gives up after a bounded number of attempts', async () => {
     const { sb, receiver } = await setup({ answer: () => 503, maxAttempts: 3 });
     const walletId = freshWallet(sb, '5000');
     await create(sb, walletId, '077123456');
-    await eventually(() => receiver.received.length >= 6, 5000); // pending ×3 and successful ×3
+    await eventually(() => receiver.received.length >= 6, 5000); // initiated ×3 and success ×3
     await new Promise((r) => setTimeout(r, 500));
-    const byType = (t: string) => receiver.received.filter((h) => h.body.type === t).length;
-    expect(byType('payout.pending')).toBe(3);
-    expect(byType('payout.successful')).toBe(3);
+    const byEvent = (e: string) => receiver.received.filter((h) => h.body.event === e).length;
+    expect(byEvent('transfer.initiated')).toBe(3);
+    expect(byEvent('transfer.success')).toBe(3);
   });
 
   it('retries after a connection error', async () => {

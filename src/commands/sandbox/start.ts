@@ -1,5 +1,6 @@
 /**
- * `payctl sandbox start [--port N] [--detach] …`: runs the sandbox in the foreground
+ * `payctl sandbox start [--port N] [--detach] …`: runs the sandbox (the documented service
+ * on localhost, docs/service.md) in the foreground
  * until Ctrl-C (or SIGTERM; exit 130), or with --detach in a background process recorded in the
  * config folder. Either way it writes profile `sandbox` and prints the base URL, the
  * API key and the webhook secret on stdout (one JSON object with --json).
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { ExitCode, LocalError, UsageError } from '../../errors.js';
 import { untilAborted, write, type Deps } from '../../deps.js';
 import { configDir, ensureConfigDir } from '../../config/paths.js';
+import type { ErrorShape, ListShape } from '../../sandbox/shapes.js';
 import {
   API_KEY_ENV,
   DETACHED_ENV,
@@ -34,8 +36,10 @@ export interface StartOptions {
   apiKey?: string;
   seed?: number;
   state?: string;
-  tokenTtl?: number;
   settleAfter?: number;
+  listShape?: ListShape;
+  errorShape?: ErrorShape;
+  kycStatus?: string;
   webhookUrl?: string;
   webhookSecret?: string;
   rateLimit?: number;
@@ -87,13 +91,15 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
       pid: deps.host.pid,
       port: opts.port ?? 0,
       seed: opts.seed ?? 1,
-      tokenTtlSeconds: opts.tokenTtl ?? 3600,
       settleAfterMs: opts.settleAfter ?? 3000,
       rateLimit: opts.rateLimit ?? 0,
       ...(opts.apiKey !== undefined && { apiKey: opts.apiKey }),
       ...(opts.state !== undefined && { stateFile: opts.state }),
       ...(opts.webhookUrl !== undefined && { webhookUrl: opts.webhookUrl }),
       ...(opts.webhookSecret !== undefined && { webhookSecret: opts.webhookSecret }),
+      ...(opts.listShape !== undefined && { listShape: opts.listShape }),
+      ...(opts.errorShape !== undefined && { errorShape: opts.errorShape }),
+      ...(opts.kycStatus !== undefined && { kycStatus: opts.kycStatus }),
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -110,8 +116,6 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
       baseUrl: sandbox.baseUrl,
       apiKey: sandbox.apiKey,
       webhookSecret: sandbox.webhookSecret,
-      token: undefined,
-      tokenExpiresAt: undefined,
     });
     const pid = deps.host.pid;
     if (detachedChild) {
@@ -151,9 +155,11 @@ function binPath(): string {
 function childArgs(opts: StartOptions): string[] {
   const args = ['sandbox', 'start', '--port', String(opts.port ?? 0)];
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
-  if (opts.tokenTtl !== undefined) args.push('--token-ttl', String(opts.tokenTtl));
   if (opts.settleAfter !== undefined) args.push('--settle-after', String(opts.settleAfter));
   if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
+  if (opts.listShape !== undefined) args.push('--list-shape', opts.listShape);
+  if (opts.errorShape !== undefined) args.push('--error-shape', opts.errorShape);
+  if (opts.kycStatus !== undefined) args.push('--kyc-status', opts.kycStatus);
   if (opts.state !== undefined) args.push('--state', opts.state);
   if (opts.webhookUrl !== undefined) args.push('--webhook-url', opts.webhookUrl);
   return args;

@@ -10,19 +10,31 @@ export const listenSpec: CommandSpec = {
     { flags: '--path <path>', description: 'path events are posted to', default: '/webhooks' },
     { flags: '--secret-stdin', description: 'read the webhook secret from the first line of standard input' },
     { flags: '--secret <secret>', description: 'webhook secret (visible to other users in ps: prefer --secret-stdin or PAYCTL_WEBHOOK_SECRET)' },
+    {
+      flags: '--signature-header <name>',
+      description: "header that carries the signature (default: the profile's webhook-signature-header, else Signature)",
+    },
+    {
+      flags: '--tolerance <seconds>',
+      description: "how far an event's timestamp may be from this machine's clock (default 300)",
+      parse: intOption('--tolerance', 1, 86400),
+    },
     { flags: '--forward-to <url>', description: 'forward each verified event, raw body and headers, to this URL' },
   ],
   help:
+    'Events are {event, timestamp, webhook_id, attempt, data}, signed with 64 hex characters of\n' +
+    'HMAC-SHA256(secret, raw body) in the Signature header (a sha256= prefix is accepted).\n' +
     "The secret comes from --secret-stdin (or --secret), else PAYCTL_WEBHOOK_SECRET, else the profile's\n" +
     'webhook-secret. stdout carries verified events only: a delivery with a missing, malformed or wrong\n' +
-    'signature, or a timestamp more than 300 s off, is answered 400 naming the check, reported on stderr\n' +
-    '(a JSON line with --json) and never forwarded. Duplicate ids are marked among verified events.\n' +
-    "With --forward-to, your app's status and body are passed back to the sender.\n" +
+    'signature, or a timestamp more than --tolerance seconds off, is answered 400 naming the check,\n' +
+    'reported on stderr (a JSON line with --json) and never forwarded. A webhook_id seen before is a\n' +
+    'retry: answered as usual and marked as a duplicate with its attempt.\n' +
+    'With --forward-to, the raw body and headers go to your app, whose status and body are passed back.\n' +
     'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body.\n' +
     'Ctrl-C stops it (exit 130).',
   examples: [
     'printf %s "$WEBHOOK_SECRET" | payctl webhooks listen --secret-stdin',
-    'payctl webhooks listen --port 4242 --forward-to http://localhost:3000/webhooks',
+    'payctl webhooks listen --forward-to http://localhost:3000/webhooks --signature-header X-Bokumonie-Signature',
     'payctl sandbox start --webhook-url http://127.0.0.1:4242/webhooks   # in another terminal',
   ],
   load: () => import('./listen.js'),

@@ -1,13 +1,19 @@
 /**
- * `payctl webhooks listen`: a local receiver for the service's webhook events. Each
- * event's signature and timestamp are verified, the event is printed (a line per
+ * `payctl webhooks listen`: a local receiver for the service's webhook events
+ * (docs/service.md, "Webhooks"): `{event, timestamp, webhook_id, attempt, data}` with
+ * `data` a payout record. Each event's signature (hex HMAC-SHA256 of the raw body, in
+ * the `Signature` header unless --signature-header or the profile's
+ * webhook-signature-header names another) and its payload `timestamp` (within
+ * --tolerance seconds, 300 by default) are verified; the event is printed (a line per
  * event, or one JSON line with --json) and, with --forward-to, forwarded with its raw
  * body and headers to your app, whose status and body are shown and passed back to the
  * sender. stdout carries accepted events only (verified, or unchecked when there is no
  * secret): a delivery that fails a check is answered 400 naming the check, never
  * forwarded, and reported on stderr (a `{"rejected":…}` JSON line with --json).
- * Duplicate event ids are judged among accepted events only, so a forgery reusing a
- * real id neither is marked duplicate nor marks the real one. Ctrl-C stops it (exit 130).
+ * A `webhook_id` seen before is a retry of the same event: it is answered as any other
+ * (the sender retries until it gets a 2xx) and printed as a duplicate with its attempt.
+ * Duplicates are judged among accepted events only, so a forgery reusing a real id
+ * neither is marked duplicate nor marks the real one. Ctrl-C stops it (exit 130).
  *
  * The secret comes from --secret-stdin, else --secret (which warns: it shows in `ps`),
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret. Requests a web page
@@ -19,19 +25,24 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { untilAborted, write, type Deps } from '../../deps.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/resolve.js';
-import { SIGNATURE_HEADER, verifySignature, type Rejection } from '../../webhooks/signature.js';
-import { formatAmount } from '../../money/amount.js';
+import type { Profile } from '../../config/profile.js';
+import { money, normalizeStatus } from '../../api/schemas.js';
+import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, isHeaderName, verifySignature, type Rejection } from '../../webhooks/signature.js';
+import { formatAmount, toDecimal } from '../../money/amount.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { boundHostNames, checkLocalRequest } from '../../sandbox/host-check.js';
 import { makeStyle, statusColor } from '../../output/style.js';
 import { text, utcTime } from '../../output/text.js';
-
 export interface ListenOptions {
   port?: number;
   host?: string;
   path?: string;
   secret?: string;
   secretStdin?: boolean;
+  /** The header that carries the signature (default: the profile's webhook-signature-header, else `Signature`). */
+  signatureHeader?: string;
+  /** Seconds an event's timestamp may be from this machine's clock (default 300). */
+  tolerance?: number;
   forwardTo?: string;
 }
 
@@ -42,48 +53,63 @@ const MAX_REMEMBERED_IDS = 10_000;
 /** Headers not passed on when forwarding (hop-by-hop, or set by the forwarder). */
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
+/** What is shown of an event: every string sanitized (escape sequences, controls, bidi). */
 interface EventSummary {
-  id?: string;
-  type?: string;
-  payoutId?: string;
-  amount?: number | string;
+  webhookId?: string;
+  event?: string;
+  attempt?: number;
+  timestamp?: string;
+  transactionId?: string;
+  /** An exact plain decimal ("1000.00") when the amount reads as one; else as it came. */
+  amount?: string;
   currency?: string;
+  /** The status word as the service wrote it ("Pending"); shown normalized. */
   status?: string;
   failureReason?: string;
 }
 
-/** The summary as it may be printed: every string from the event sanitized (escape sequences, controls, bidi). */
-function shown(ev: EventSummary | undefined): EventSummary | undefined {
-  if (!ev) return undefined;
-  const safe = <T>(v: T): T => (typeof v === 'string' ? (sanitizeInline(v) as T) : v);
-  return {
-    id: safe(ev.id),
-    type: safe(ev.type),
-    payoutId: safe(ev.payoutId),
-    amount: safe(ev.amount),
-    currency: safe(ev.currency),
-    status: safe(ev.status),
-    failureReason: safe(ev.failureReason),
-  };
+/** A readable event: its parsed body and what is shown of it. */
+interface ParsedEvent {
+  body: Record<string, unknown>;
+  shown: EventSummary;
 }
 
-function summarize(body: Buffer): EventSummary | undefined {
+/**
+ * An amount as an exact plain decimal ("1,000.00" -> "1000.00", 10 -> "10"), read by the
+ * schema layer's `money` (numbers, plain or grouped strings); undefined for anything else.
+ */
+function exactAmount(value: string | number): string | undefined {
+  const r = money.safeParse(typeof value === 'string' ? value.trim() : value);
+  return r.success ? toDecimal(r.data) : undefined;
+}
+
+function parseEvent(raw: Buffer): ParsedEvent | undefined {
+  let body: unknown;
   try {
-    const e = JSON.parse(body.toString('utf8')) as { id?: unknown; type?: unknown; data?: Record<string, unknown> };
-    const d = e.data ?? {};
-    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    return {
-      id: str(e.id),
-      type: str(e.type),
-      payoutId: str(d.payout_id),
-      amount: typeof d.amount === 'number' || typeof d.amount === 'string' ? d.amount : undefined,
-      currency: str(d.currency),
-      status: str(d.status),
-      failureReason: str(d.failure_reason),
-    };
+    body = JSON.parse(raw.toString('utf8'));
   } catch {
     return undefined;
   }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const e = body as Record<string, unknown>;
+  const d = typeof e.data === 'object' && e.data !== null ? (e.data as Record<string, unknown>) : {};
+  const str = (v: unknown) => (typeof v === 'string' ? sanitizeInline(v) : undefined);
+  const amount = typeof d.amount === 'number' || typeof d.amount === 'string' ? d.amount : undefined;
+  const shownAmount = typeof amount === 'string' ? sanitizeInline(amount) : amount;
+  return {
+    body: e,
+    shown: {
+      webhookId: str(e.webhook_id),
+      event: str(e.event),
+      attempt: Number.isSafeInteger(e.attempt) ? (e.attempt as number) : undefined,
+      timestamp: str(e.timestamp),
+      transactionId: str(d.transaction_id),
+      amount: shownAmount === undefined ? undefined : (exactAmount(shownAmount) ?? String(shownAmount)),
+      currency: str(d.currency),
+      status: str(d.status),
+      failureReason: str(d.failure_reason) || str(d.reason) || undefined,
+    },
+  };
 }
 
 class BodyTooLarge extends Error {}
@@ -168,7 +194,7 @@ function checkForwardUrl(raw: string): URL {
  * warning: the command line of a process is visible to every user of the machine),
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; undefined when none.
  */
-async function webhookSecret(opts: ListenOptions, deps: Deps): Promise<string | undefined> {
+async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Profile | undefined): Promise<string | undefined> {
   if (opts.secretStdin && opts.secret !== undefined) {
     throw new UsageError('Give the webhook secret one way: --secret-stdin or --secret, not both.');
   }
@@ -188,21 +214,50 @@ async function webhookSecret(opts: ListenOptions, deps: Deps): Promise<string | 
     );
     return opts.secret;
   }
-  const profile = deps.config().getProfile(deps.globals.profile);
-  return resolveSettings(deps.globals, deps.env, profile).webhookSecret.value;
+  return resolveSettings(deps.globals, deps.env, profile()).webhookSecret.value;
+}
+
+/** The signature header: --signature-header, else the profile's webhook-signature-header, else `Signature`. */
+function signatureHeaderName(opts: ListenOptions, deps: Deps, profile: () => Profile | undefined): string {
+  if (opts.signatureHeader !== undefined) {
+    if (!isHeaderName(opts.signatureHeader)) throw new UsageError(`--signature-header: "${sanitizeInline(opts.signatureHeader)}" is not an HTTP header name.`);
+    return opts.signatureHeader;
+  }
+  const configured = resolveSettings(deps.globals, deps.env, profile()).webhookSignatureHeader.value;
+  if (configured === undefined) return SIGNATURE_HEADER;
+  if (!isHeaderName(configured)) {
+    throw new UsageError(
+      `The profile's webhook-signature-header "${sanitizeInline(configured)}" is not an HTTP header name.`,
+      [],
+      'Fix it with: payctl config set webhook-signature-header NAME',
+    );
+  }
+  return configured;
 }
 
 export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const host = opts.host ?? '127.0.0.1';
   const path = opts.path ?? '/webhooks';
+  const tolerance = opts.tolerance ?? TOLERANCE_SECONDS;
   if (!path.startsWith('/')) throw new UsageError('--path must start with "/".');
   const forwardTo = opts.forwardTo ? checkForwardUrl(opts.forwardTo) : undefined;
-  const secret = await webhookSecret(opts, deps);
+  let profileRead: { p: Profile | undefined } | undefined;
+  const profile = () => (profileRead ??= { p: deps.config().getProfile(deps.globals.profile) }).p;
+  const headerName = signatureHeaderName(opts, deps, profile);
+  const secret = await webhookSecret(opts, deps, profile);
   const localNames = boundHostNames(host);
   const style = makeStyle(deps.io.color);
   const seen = new Set<string>();
   const http = forwardTo ? await import('../../api/http.js') : undefined;
   const dispatcher = await http?.createDispatcher({ env: deps.env, timeoutMs: deps.globals.timeoutMs });
+
+  /** Signature over the raw bytes first (a forgery is named as such), then the payload's timestamp. */
+  const verify = (req: IncomingMessage, raw: Buffer, ev: ParsedEvent | undefined, nowMs: number): { ok: true } | Rejection => {
+    const given = req.headers[headerName.toLowerCase()];
+    const signature = verifySignature(secret!, Array.isArray(given) ? given[0] : given, raw, headerName);
+    if (!signature.ok) return signature;
+    return checkTimestamp(ev?.body.timestamp, nowMs, tolerance);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     // A web page must not drive the listener (DNS rebinding, cross-site simple POSTs).
@@ -228,10 +283,9 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
     }
     const receivedAt = deps.clock.now();
     const time = utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
-    const ev = summarize(body);
-    const out = shown(ev);
-    const sigHeader = req.headers[SIGNATURE_HEADER];
-    const verification = secret ? verifySignature(secret, Array.isArray(sigHeader) ? sigHeader[0] : sigHeader, body, Math.floor(receivedAt.getTime() / 1000)) : undefined;
+    const ev = parseEvent(body);
+    const out = ev?.shown;
+    const verification = secret ? verify(req, body, ev, receivedAt.getTime()) : undefined;
 
     if (verification && !verification.ok) {
       // Refused: never forwarded, never on stdout, never remembered as seen.
@@ -241,9 +295,10 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
     }
 
     // Accepted (verified, or unchecked without a secret): only these are judged duplicates.
-    const duplicate = ev?.id !== undefined && seen.has(ev.id);
-    if (ev?.id) {
-      seen.add(ev.id);
+    const id = typeof ev?.body.webhook_id === 'string' ? ev.body.webhook_id : undefined;
+    const duplicate = id !== undefined && seen.has(id);
+    if (id !== undefined) {
+      seen.add(id);
       // Remember a bounded number of ids: a long-running listener must not grow without end.
       if (seen.size > MAX_REMEMBERED_IDS) seen.delete(seen.values().next().value!);
     }
@@ -267,17 +322,21 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
     }
 
+    const shownStatus = out?.status !== undefined ? normalizeStatus(out.status) : undefined;
     if (deps.globals.json) {
       await write(
         deps.io.stdout,
         JSON.stringify({
           received_at: receivedAt.toISOString(),
-          id: out?.id ?? null,
-          type: out?.type ?? null,
-          payout_id: out?.payoutId ?? null,
+          webhook_id: out?.webhookId ?? null,
+          event: out?.event ?? null,
+          attempt: out?.attempt ?? null,
+          timestamp: out?.timestamp ?? null,
+          transaction_id: out?.transactionId ?? null,
           amount: out?.amount ?? null,
           currency: out?.currency ?? null,
-          status: out?.status ?? null,
+          status: shownStatus ?? null,
+          status_raw: out?.status ?? null,
           failure_reason: out?.failureReason ?? null,
           verified: verification ? true : null,
           duplicate,
@@ -289,16 +348,21 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       if (forward?.body === undefined && forward?.status != null) deps.log.warn(ANSWER_TOO_LARGE);
       return;
     }
-    const amount = out?.amount !== undefined && out.currency ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}` : '';
-    const outcome = out?.status ? statusColor(style, text(out.status)) + (out.failureReason ? `: ${text(out.failureReason)}` : '') : '';
+    const amount = out?.amount === undefined ? '' : out.currency ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}` : text(out.amount);
+    const outcome = shownStatus ? statusColor(style, text(shownStatus)) + (out?.failureReason ? `: ${text(out.failureReason)}` : '') : '';
+    const attempt = duplicate
+      ? style.yellow(`(duplicate, attempt ${out?.attempt ?? '?'})`)
+      : out?.attempt !== undefined && out.attempt > 1
+        ? `(attempt ${out.attempt})`
+        : '';
     const line = [
       style.dim(time),
-      style.bold(text(out?.type ?? '(not JSON)')),
-      text(out?.payoutId ?? ''),
+      style.bold(text(ev ? (out?.event ?? '(no event)') : '(not JSON)')),
+      text(out?.transactionId ?? ''),
       amount,
       outcome,
-      style.dim(text(out?.id ?? '')),
-      duplicate ? style.yellow('(duplicate)') : '',
+      style.dim(text(out?.webhookId ?? '')),
+      attempt,
     ]
       .filter(Boolean)
       .join('  ');
@@ -320,16 +384,17 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       const rejected = {
         reason: r.reason,
         message: r.message,
-        id: out?.id ?? null,
-        type: out?.type ?? null,
-        payout_id: out?.payoutId ?? null,
+        webhook_id: out?.webhookId ?? null,
+        event: out?.event ?? null,
+        attempt: out?.attempt ?? null,
+        transaction_id: out?.transactionId ?? null,
         received_at: receivedAt.toISOString(),
         answered: 400,
       };
       await write(deps.io.stderr, JSON.stringify({ rejected }) + '\n');
       return;
     }
-    const which = out?.id ? `event ${text(out.id)}` : 'an event';
+    const which = out?.webhookId ? `event ${text(out.webhookId)}` : 'an event';
     deps.log.warn(`${time}  rejected ${which}: ${r.message}; answered 400, not forwarded. ${r.hint}`);
   };
 
@@ -351,6 +416,8 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   deps.log.info(`Ready: listening for webhook events on http://${shownHost}:${port}${path}` + (forwardTo ? `, forwarding to ${forwardTo.href}` : ''));
   if (!secret) {
     deps.log.warn('no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.');
+  } else if (headerName !== SIGNATURE_HEADER || tolerance !== TOLERANCE_SECONDS) {
+    deps.log.info(`Signatures from the ${headerName} header; timestamps within ${tolerance} s.`);
   }
   deps.log.info('Press Ctrl-C to stop.');
 
