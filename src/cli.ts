@@ -182,6 +182,7 @@ function buildDeps(
     verbose: globals.verbose ? (line: string) => void io.stderr.write(style.dim(line) + '\n') : undefined,
     userAgent: `payctl/${version()} node/${process.versions.node}`,
     onSecret: (secret: string) => mask.add(secret),
+    warn: (line: string) => log.warn(line),
   };
   const deps: Deps = {
     io,
@@ -196,7 +197,7 @@ function buildDeps(
       const store = openConfigStore(proc.env);
       try {
         const p = store.getProfile(globals.profile);
-        mask.add(p?.apiKey, p?.token, p?.webhookSecret);
+        mask.add(p?.apiKey, p?.webhookSecret);
       } catch {
         // A keyring that cannot be reached now: commands that need the secrets say so when
         // they read them; the others (config set, sandbox start) go on.
@@ -211,7 +212,7 @@ function buildDeps(
     }),
     apiWith: async (target) => {
       const { createKeyClient } = await import('./api/session.js');
-      const client = createKeyClient(session, target.baseUrl, target.apiKey);
+      const client = createKeyClient(session, target.baseUrl, target.apiKey, target.routes);
       clients.push(client);
       return client;
     },

@@ -30,7 +30,7 @@ export interface Deps {
   config(): ConfigStore;
   api(): Promise<ApiClient>;
   /** A client for a given base URL and API key, ignoring stored credentials (login). */
-  apiWith(target: { baseUrl: string; apiKey: string }): Promise<ApiClient>;
+  apiWith(target: { baseUrl: string; apiKey: string; routes?: Record<string, string> }): Promise<ApiClient>;
   prompter(): Promise<Prompter>;
   /** Messages for people on stderr (never results). */
   log: Log;

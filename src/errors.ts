@@ -1,5 +1,5 @@
 /**
- * Typed errors and the one exit-code table (cli.md "Exit codes").
+ * Typed errors and the one exit-code table (README.md "Output, scripting and exit codes").
  * Commands throw these; only bin/payctl.js turns the code into the exit status.
  */
 

@@ -1,9 +1,10 @@
 /**
- * The one HTTP client (GUIDE pattern 4): one undici keep-alive dispatcher for the
- * process (proxy from the environment, explicit connect / headers / body timeouts),
- * wrapped by auth (token from the API key, refreshed before expiry and once after a
- * 401), retries for reads, and --verbose logging with secrets shown as ***.
+ * The one HTTP client: one undici keep-alive dispatcher for the process (proxy from the
+ * environment, explicit connect / headers / body timeouts), wrapped by auth (the API key is the
+ * bearer token: docs/service.md), an Idempotency-Key on every request (the caller's for a
+ * payout, a fresh UUID otherwise), retries for reads, and --verbose logging with secrets as ***.
  */
+import { randomUUID } from 'node:crypto';
 import { createDispatcher, exchange, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
@@ -17,10 +18,10 @@ import {
   parseErrorBody,
   tooDeep,
   parseOrThrow,
-  tokenSchema,
+  authUserSchema,
   walletsSchema,
+  type AuthUser,
   type Envelope,
-  type TokenData,
   type Wallet,
 } from './schemas.js';
 
@@ -32,14 +33,10 @@ export interface HttpResponse {
 }
 
 export interface Credentials {
+  /** The API key: sent as the bearer token. */
   apiKey: string | undefined;
-  /** A token to start with (profile or PAYCTL_TOKEN). */
-  token: string | undefined;
-  tokenExpiresAt: Date | undefined;
-  /** True when the token was given as is (PAYCTL_TOKEN): never refreshed. */
-  fixedToken: boolean;
-  /** Called with each new token (to save it in the profile). */
-  onToken?: (token: string, expiresAt: Date | undefined) => Promise<unknown> | void;
+  /** Where it came from, for the hint when it is refused. */
+  source?: 'env' | 'profile' | 'given';
 }
 
 export interface ClientOptions {
@@ -105,22 +102,15 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** Refresh a token this long before it expires. */
-const REFRESH_MARGIN_MS = 60_000;
-
 export class ApiClient {
   readonly baseUrl: string;
   readonly #opts: ClientOptions;
   #dispatcher: Promise<Dispatcher> | undefined;
-  #token: string | undefined;
-  #tokenExpiresAt: Date | undefined;
 
   constructor(opts: ClientOptions) {
     this.#opts = opts;
     this.baseUrl = opts.baseUrl;
-    this.#token = opts.credentials.token;
-    this.#tokenExpiresAt = opts.credentials.tokenExpiresAt;
-    for (const s of [opts.credentials.apiKey, opts.credentials.token]) if (s) opts.onSecret?.(s);
+    if (opts.credentials.apiKey) opts.onSecret?.(opts.credentials.apiKey);
   }
 
   async close(): Promise<void> {
@@ -140,15 +130,12 @@ export class ApiClient {
   }
 
   #secrets(): string[] {
-    return [this.#opts.credentials.apiKey, this.#token, this.#opts.credentials.token].filter((s): s is string => !!s);
+    const key = this.#opts.credentials.apiKey;
+    return key ? [key] : [];
   }
 
   /** One HTTP exchange, no auth, no retry. Network faults become NetworkError; Ctrl-C InterruptedError. */
-  /**
-   * `tokenRoute`: a 2xx answer carries the (possibly unchanged) token itself, so only the
-   * API key is masked in it; every other answer has every credential masked.
-   */
-  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal, tokenRoute = false): Promise<HttpResponse> {
+  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<HttpResponse> {
     // Built by assignment, not with spreads: in Node 20's V8 an object made by a spread and
     // more properties gets a hidden class of its own, one per request of a batch.
     const all: Record<string, string> = { accept: 'application/json', 'user-agent': this.#opts.userAgent ?? 'payctl' };
@@ -194,10 +181,8 @@ export class ApiClient {
           hint: 'The service or a proxy in between is misbehaving. PAYCTL_MAX_RESPONSE_BYTES raises the limit.',
         });
       }
-      // Our own credentials echoed back are masked at once, before any excerpt can cut one in half.
-      const ok = res.statusCode >= 200 && res.statusCode <= 299;
-      const echoed = tokenRoute && ok ? [this.#opts.credentials.apiKey].filter((k): k is string => !!k) : this.#secrets();
-      const raw = maskSecrets(res.body.toString('utf8'), echoed);
+      // Our own key echoed back is masked at once, before any excerpt can cut it in half.
+      const raw = maskSecrets(res.body.toString('utf8'), secrets);
       const out: Record<string, string> = {};
       for (const k in res.headers) {
         const v = res.headers[k];
@@ -225,45 +210,17 @@ export class ApiClient {
     }
   }
 
-  /** The current bearer token, fetched with the API key when missing or about to expire. */
-  async bearer(forceRefresh = false): Promise<string> {
-    const c = this.#opts.credentials;
-    const now = this.#opts.clock.now().getTime();
-    const fresh = this.#token && (!this.#tokenExpiresAt || this.#tokenExpiresAt.getTime() - REFRESH_MARGIN_MS > now);
-    if (this.#token && (c.fixedToken || (fresh && !forceRefresh))) return this.#token;
-    if (!c.apiKey) {
-      if (this.#token && !forceRefresh) return this.#token; // expiring, but nothing to refresh with
-      throw new AuthError(
-        forceRefresh ? 'The access token was refused and there is no API key to get a new one.' : 'Not logged in: no API key or token for this profile.',
-        {
-          hint: `Run \`${this.#login()}\` (or set PAYCTL_API_KEY).`,
-        },
-      );
-    }
-    const t = await this.fetchToken(c.apiKey);
-    this.#token = t.token;
-    this.#tokenExpiresAt = tokenExpiry(t, this.#opts.clock.now());
-    await c.onToken?.(this.#token, this.#tokenExpiresAt);
-    return this.#token;
+  /** The bearer token: the API key itself (there is no token exchange). */
+  #bearer(): string {
+    const key = this.#opts.credentials.apiKey;
+    if (!key) throw new AuthError('Not logged in: no API key for this profile.', { hint: `Run \`${this.#login()}\` (or set PAYCTL_API_KEY).` });
+    return key;
   }
 
-  /** GET the token route with an API key. 401/403: AuthError (exit 3). */
-  async fetchToken(apiKey: string): Promise<TokenData> {
-    const route = resolveRoute('authToken', {}, this.#opts.routes);
-    const res = await this.#withRetry(() => this.send(route.method, joinUrl(this.baseUrl, route.path), { 'api-key': apiKey }, undefined, undefined, true), true);
-    if (res.status === 401 || res.status === 403) {
-      const parsed = parseErrorBody(res.raw);
-      throw new AuthError(`The API key was refused by the service${parsed?.message ? ` (${parsed.message})` : ''}.`, {
-        status: res.status,
-        requestId: res.requestId,
-        hint: `The key may be wrong or revoked. Run \`${this.#login()}\` with a valid key.`,
-      });
-    }
-    if (res.status < 200 || res.status > 299) throw apiErrorFrom(res, 'Getting an access token failed');
-    const env = parseEnvelope(res);
-    const token = parseOrThrow(tokenSchema, env.data, 'a token', res.requestId);
-    this.#opts.onSecret?.(token.token);
-    return token;
+  /** GET /auth/user: whose the key is. A refused key is an AuthError (exit 3). */
+  async authUser(): Promise<{ user: AuthUser; envelope: Envelope; res: HttpResponse }> {
+    const { envelope, res } = await this.callEnvelope('authUser');
+    return { user: parseOrThrow(authUserSchema, envelope.data ?? {}, 'the account', res.requestId), envelope, res };
   }
 
   /** Reads and other safe calls: connection errors, 408, 429 and 5xx retried by the one engine (retry.ts). */
@@ -298,34 +255,28 @@ export class ApiClient {
   }
 
   /**
-   * An authenticated call by route name. Reads retry by default. A 401 gets a new
-   * token once and repeats the request once; non-2xx answers are returned, not thrown.
+   * An authenticated call by route name: `Authorization: Bearer <API key>` and an Idempotency-Key
+   * (the caller's, for a payout; else a fresh UUID, as the documentation's examples send one on
+   * every request). Reads retry by default; non-2xx answers are returned, not thrown, but a 401
+   * or 403 from /auth/user and a 401 anywhere is an AuthError.
    */
   async call(name: RouteName, opts: CallOptions = {}): Promise<HttpResponse> {
     const route = resolveRoute(name, opts.params, this.#opts.routes);
     const url = joinUrl(this.baseUrl, route.path, opts.query);
     const retry = opts.retry ?? route.method === 'GET';
-    // The token is fetched (with its own retries) outside the request's retry loop:
-    // nesting them would multiply the attempts.
-    const once = async (force: boolean) => {
-      const token = await this.bearer(force);
-      const headers: Record<string, string> = Object.assign({}, opts.headers);
-      headers.authorization = `Bearer ${token}`;
-      return this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal), retry);
-    };
-    let res = await once(false);
-    if (res.status === 401 && !this.#opts.credentials.fixedToken && this.#opts.credentials.apiKey) {
-      this.#opts.verbose?.('* 401: getting a new token and repeating the request once');
-      res = await once(true);
-    }
-    if (res.status === 401) {
+    const headers: Record<string, string> = Object.assign({}, opts.headers);
+    headers.authorization = `Bearer ${this.#bearer()}`;
+    headers['idempotency-key'] ??= randomUUID();
+    const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal), retry);
+    if (res.status === 401 || (res.status === 403 && name === 'authUser')) {
       const parsed = parseErrorBody(res.raw);
-      throw new AuthError(`The service refused the credentials${parsed?.message ? ` (${parsed.message})` : ''}.`, {
-        status: 401,
+      throw new AuthError(`The service refused the API key${parsed?.message ? ` (${parsed.message})` : ''}.`, {
+        status: res.status,
         requestId: res.requestId,
-        hint: this.#opts.credentials.fixedToken
-          ? `PAYCTL_TOKEN was refused: set a valid token, or unset it and run \`${this.#login()}\`.`
-          : `Run \`${this.#login()}\` to sign in again.`,
+        hint:
+          this.#opts.credentials.source === 'env'
+            ? `PAYCTL_API_KEY was refused: set a valid key, or unset it and run \`${this.#login()}\`.`
+            : `The key may be wrong or revoked. Run \`${this.#login()}\` with a valid key.`,
       });
     }
     return res;
@@ -343,11 +294,6 @@ export class ApiClient {
     if (res.status < 200 || res.status > 299) throw apiErrorFrom(res);
     return { envelope: parseEnvelope(res), res };
   }
-}
-
-/** When a token expires: its expiry time, or now + expires_in; undefined when the service gave none. */
-export function tokenExpiry(t: TokenData, now: Date): Date | undefined {
-  return t.expiresAt ?? (t.expiresInSeconds !== undefined ? new Date(now.getTime() + t.expiresInSeconds * 1000) : undefined);
 }
 
 export function parseEnvelope(res: HttpResponse): Envelope {
@@ -394,12 +340,13 @@ export function apiErrorFrom(res: HttpResponse, prefix?: string): ApiError {
   else if (parsed) message = STATUS_TEXT[res.status] ?? `The service answered HTTP ${res.status}`;
   else message = `The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`;
   if (prefix) message = `${prefix}: ${message}`;
+  const code = parsed?.code ?? (res.status === 404 ? 'NOT_FOUND' : undefined);
   let hint: string | undefined;
   if (res.status >= 500) hint = 'The service failed; try again later. If it persists, quote the request id to support.';
   else if (res.status === 429) hint = 'Wait a little and try again.';
   return new ApiError(message, {
     status: res.status,
-    code: parsed?.code,
+    code,
     requestId: res.requestId,
     errors: parsed?.errors ?? [],
     hint,

@@ -1,16 +1,17 @@
 /**
- * The route table of contract.md: the only place that knows paths. A profile may
- * override a path (`payctl config set routes.payoutGet /payout/{id}`); methods are fixed.
+ * The route table of the documented service (docs/service.md): the only place that knows
+ * paths. A profile may override a path (`payctl config set routes.payoutGet /payouts/{transactionId}`);
+ * methods are fixed.
  */
 import { UsageError } from '../errors.js';
 
 export const ROUTES = {
-  authToken: { method: 'GET', path: '/auth/token' },
+  authUser: { method: 'GET', path: '/auth/user' },
   balances: { method: 'GET', path: '/wallets/balances' },
   payoutCreate: { method: 'POST', path: '/payout' },
-  payoutGet: { method: 'GET', path: '/payouts/{id}' },
-  payoutsList: { method: 'GET', path: '/payouts' },
-  payoutsSummary: { method: 'POST', path: '/payouts/summary' },
+  payoutGet: { method: 'GET', path: '/payout/{transactionId}' },
+  payoutsList: { method: 'GET', path: '/payout/list' },
+  payoutsSummary: { method: 'POST', path: '/payout/summary' },
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

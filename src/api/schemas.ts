@@ -1,8 +1,9 @@
 /**
- * zod schemas for every response, with contract.md's tolerated variants handled here,
- * once: token field names and expiry forms; list arrays directly in `data` or under
- * items / payouts / results; error bodies in every listed form. Unknown extra fields
- * pass through; a missing required field becomes a clear ApiError naming it.
+ * zod schemas for every answer, with the variants docs/service.md says payctl tolerates handled
+ * here, once: amounts as numbers, plain or grouped strings; status words in any case; the
+ * look-up record's field names and the create answer's; four list shapes; error bodies in every
+ * listed form. Unknown extra fields pass through; a missing required field becomes a clear
+ * ApiError naming it.
  *
  * Only the envelope and the wallets are built when the module loads; every other schema is
  * built when first used (z.lazy, which parses exactly as the schema it builds): a run parses
@@ -14,9 +15,20 @@ import { ApiError, type FieldError } from '../errors.js';
 
 const opt = z.optional;
 
-/** A money amount as the service sends it: a JSON number, or a numeric string. */
-export const money = z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/, 'expected a decimal amount'))]);
-export type Money = z.infer<typeof money>;
+const PLAIN_AMOUNT = /^-?\d+(\.\d+)?$/;
+/** Thousands grouped by commas, `.` the decimal point: "1,000.00", "12,500". */
+const GROUPED_AMOUNT = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
+
+/**
+ * A money amount as the service sends it: a JSON number, a plain decimal string ("5.00") or one
+ * with thousands separators ("1,000.00", as the look-up answers), read exactly: a grouped string
+ * comes out plain ("1000.00"), never through a float. "1.000,00" and other forms are refused.
+ */
+export const money = z.pipe(
+  z.union([z.number(), z.string().check(z.refine((v) => PLAIN_AMOUNT.test(v) || GROUPED_AMOUNT.test(v), 'expected a decimal amount ("1000.00" or "1,000.00")'))]),
+  z.transform((v): number | string => (typeof v === 'string' && v.includes(',') ? v.replace(/,/g, '') : v)),
+);
+export type Money = number | string;
 
 export const envelopeSchema = z.looseObject({
   status: opt(z.string()),
@@ -26,55 +38,33 @@ export const envelopeSchema = z.looseObject({
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-export interface TokenData {
-  token: string;
-  expiresInSeconds: number | undefined;
-  expiresAt: Date | undefined;
+/** The `data` of GET /auth/user: whose the key is. Every field may be absent. */
+export const authUserSchema = z.lazy(() =>
+  z.looseObject({
+    walletId: opt(z.nullable(z.union([z.string(), z.number()]))),
+    email: opt(z.nullable(z.string())),
+    firstName: opt(z.nullable(z.string())),
+    lastName: opt(z.nullable(z.string())),
+    phone: opt(z.nullable(z.string())),
+    status: opt(z.nullable(z.string())),
+    kycStatus: opt(z.nullable(z.string())),
+    businessName: opt(z.nullable(z.string())),
+    address: opt(z.nullable(z.string())),
+    country: opt(z.nullable(z.string())),
+  }),
+);
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+/** KYC words that mean the account may pay out; any other is shown as a warning. */
+export function kycVerified(word: string | null | undefined): boolean {
+  return !!word && /^(verified|approved)$/i.test(word.trim());
 }
 
-export const tokenSchema = z.lazy(() => {
-  const seconds = z.pipe(
-    z.union([z.number(), z.string().check(z.regex(/^\d+(\.\d+)?$/))]),
-    z.transform((v) => Number(v)),
-  );
-  const instant = z.union([z.string(), z.number()]);
-  return z.pipe(
-    z.looseObject({
-      access_token: opt(z.string().check(z.minLength(1))),
-      accessToken: opt(z.string().check(z.minLength(1))),
-      token: opt(z.string().check(z.minLength(1))),
-      expires_in: opt(seconds),
-      expiresIn: opt(seconds),
-      expires_at: opt(instant),
-      expiresAt: opt(instant),
-    }),
-    z.transform((d, ctx): TokenData => {
-      const token = d.access_token ?? d.accessToken ?? d.token;
-      if (!token) {
-        ctx.issues.push({ code: 'custom', message: 'no access_token, accessToken or token field', path: ['access_token'], input: d });
-        return z.NEVER;
-      }
-      const expiresIn = d.expires_in ?? d.expiresIn;
-      const at = d.expires_at ?? d.expiresAt;
-      let expiresAt: Date | undefined;
-      let expiresInSeconds: number | undefined;
-      if (expiresIn !== undefined) expiresInSeconds = expiresIn;
-      else if (at !== undefined) {
-        // A number is unix seconds (or milliseconds when too large to be seconds).
-        const date = typeof at === 'number' ? new Date(at > 1e11 ? at : at * 1000) : new Date(at);
-        if (Number.isNaN(date.getTime())) {
-          ctx.issues.push({ code: 'custom', message: `expiry "${at}" is not a time`, path: ['expires_at'], input: at });
-          return z.NEVER;
-        }
-        expiresAt = date;
-      }
-      return { token, expiresInSeconds, expiresAt };
-    }),
-  );
-});
-
 export const walletSchema = z.looseObject({
-  wallet_id: z.string(),
+  wallet_id: z.pipe(
+    z.union([z.string(), z.number()]),
+    z.transform((v) => String(v)),
+  ),
   wallet_name: z._default(z.string(), ''),
   currency: z.string(),
   balance: money,
@@ -101,7 +91,7 @@ export const payoutTransactionSchema = z.lazy(() =>
     fee: opt(money),
     currency: z.string(),
     payout_id: opt(z.string()),
-    /** Not in the contract's answer, but checked against the wallet sent when a service adds it. */
+    /** Not in the documented answer, but checked against the wallet sent when a service adds it. */
     wallet_id: opt(z.string()),
     created_at: opt(z.string()),
     provider_response: opt(providerResponseSchema),
@@ -109,84 +99,245 @@ export const payoutTransactionSchema = z.lazy(() =>
 );
 export type PayoutTransaction = z.infer<typeof payoutTransactionSchema>;
 
-/** A payout record (get, list). */
-export const payoutRecordSchema = z.lazy(() => {
-  const accountDetailsSchema = z.looseObject({
-    name: opt(z.string()),
-    provider: opt(z.string()),
-    accountNumber: opt(z.string()),
-    phoneNumber: opt(z.nullable(z.string())),
-    note: opt(z.nullable(z.string())),
-  });
-  return z.looseObject({
-    transaction_id: opt(z.string()),
-    payout_id: opt(z.string()),
-    wallet_id: opt(z.string()),
-    amount: money,
-    fee: opt(z.nullable(money)),
-    currency: z.string(),
-    status: opt(z.string()),
-    failure_reason: opt(z.nullable(z.string())),
-    recipient: opt(z.looseObject({ type: opt(z.string()), accountDetails: opt(accountDetailsSchema) })),
-    provider_response: opt(providerResponseSchema),
-    metadata: opt(z.nullable(z.record(z.string(), z.unknown()))),
-    created_at: opt(z.string()),
-    updated_at: opt(z.string()),
-  });
-});
-export type PayoutRecord = z.infer<typeof payoutRecordSchema>;
+/**
+ * Status words as the service writes them, in any case ("successful" in a look-up, "Pending" in a
+ * webhook), as payctl's three: Successful, Failed, Pending; any other word comes back as it came
+ * (and counts as not settled).
+ */
+const STATUS_WORDS: Record<string, string> = {
+  successful: 'Successful',
+  success: 'Successful',
+  succeeded: 'Successful',
+  completed: 'Successful',
+  paid: 'Successful',
+  failed: 'Failed',
+  failure: 'Failed',
+  rejected: 'Failed',
+  declined: 'Failed',
+  reversed: 'Failed',
+  cancelled: 'Failed',
+  canceled: 'Failed',
+  pending: 'Pending',
+  processing: 'Pending',
+  initiated: 'Pending',
+  queued: 'Pending',
+};
 
-/** The status of a record: top-level `status`, else the provider's. */
-export function recordStatus(r: PayoutRecord): string {
-  return r.status ?? r.provider_response?.status ?? '';
+export function normalizeStatus(word: string): string {
+  return STATUS_WORDS[word.trim().toLowerCase()] ?? word;
 }
 
+export interface RecordRecipient {
+  /** bank | wallet (`type` in a create body, `transfer_type` in a look-up). */
+  type?: string | undefined;
+  name?: string | undefined;
+  accountNumber?: string | undefined;
+  phoneNumber?: string | null | undefined;
+  /** The provider as a create body names it (`accountDetails.provider`: "ecobank"). */
+  provider?: string | undefined;
+  /** The look-up's `recipient.bank` ("ECOBANK"). */
+  bank?: string | undefined;
+}
+
+/**
+ * A payout record (look-up, list, webhook), in one shape whatever the service's: the documented
+ * look-up (`recipient.{transfer_type, account_number, name, bank}`, `description`,
+ * `provider_reference`, `total_amount`) or the create body's names (`recipient.type`,
+ * `accountDetails`, `note`, `provider_response.orderId`). `status` is the word as it came
+ * (recordStatus normalizes it); amounts are exact plain decimals or JSON numbers.
+ */
+export interface PayoutRecord {
+  transaction_id?: string | undefined;
+  payout_id?: string | undefined;
+  wallet_id?: string | undefined;
+  amount: Money;
+  fee?: Money | null | undefined;
+  total_amount?: Money | null | undefined;
+  currency: string;
+  status?: string | undefined;
+  failure_reason?: string | null | undefined;
+  recipient?: RecordRecipient | undefined;
+  /** The payout's note: `description` in a look-up, `accountDetails.note` in a create body. */
+  note?: string | null | undefined;
+  provider_reference?: string | undefined;
+  provider_response?: z.infer<typeof providerResponseSchema> | undefined;
+  metadata?: Record<string, unknown> | null | undefined;
+  created_at?: string | undefined;
+  updated_at?: string | undefined;
+}
+
+export const payoutRecordSchema = z.lazy(() => {
+  const text = opt(z.nullable(z.string()));
+  const accountDetailsSchema = z.looseObject({
+    name: text,
+    provider: text,
+    accountNumber: text,
+    phoneNumber: text,
+    note: text,
+  });
+  const recipientSchema = z.looseObject({
+    type: text,
+    transfer_type: text,
+    account_number: text,
+    name: text,
+    bank: text,
+    provider: text,
+    accountDetails: opt(accountDetailsSchema),
+  });
+  return z.pipe(
+    z.looseObject({
+      transaction_id: opt(z.string()),
+      payout_id: opt(z.nullable(z.string())),
+      wallet_id: opt(z.nullable(z.union([z.string(), z.number()]))),
+      amount: money,
+      fee: opt(z.nullable(money)),
+      total_amount: opt(z.nullable(money)),
+      currency: z.string(),
+      status: opt(z.nullable(z.string())),
+      failure_reason: text,
+      reason: text,
+      description: text,
+      provider_reference: text,
+      recipient: opt(z.nullable(recipientSchema)),
+      provider_response: opt(z.nullable(providerResponseSchema)),
+      metadata: opt(z.nullable(z.record(z.string(), z.unknown()))),
+      created_at: opt(z.nullable(z.string())),
+      updated_at: opt(z.nullable(z.string())),
+    }),
+    z.transform((d): PayoutRecord => {
+      const r = d.recipient ?? undefined;
+      const ad = r?.accountDetails;
+      const orNone = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+      const recipient: RecordRecipient | undefined = r
+        ? {
+            type: orNone(r.transfer_type ?? r.type),
+            name: orNone(r.name ?? ad?.name),
+            accountNumber: orNone(r.account_number ?? ad?.accountNumber),
+            phoneNumber: ad?.phoneNumber,
+            provider: orNone(ad?.provider ?? r.provider),
+            bank: orNone(r.bank),
+          }
+        : undefined;
+      const status = orNone(d.status) ?? orNone(d.provider_response?.status);
+      const out: PayoutRecord = {
+        ...(d as Record<string, unknown>),
+        transaction_id: d.transaction_id,
+        payout_id: orNone(d.payout_id),
+        wallet_id: d.wallet_id === null || d.wallet_id === undefined ? undefined : String(d.wallet_id),
+        amount: d.amount,
+        fee: d.fee,
+        total_amount: d.total_amount,
+        currency: d.currency,
+        status,
+        failure_reason: d.failure_reason ?? d.reason ?? undefined,
+        recipient,
+        note: d.description ?? ad?.note,
+        provider_reference: orNone(d.provider_reference) ?? d.provider_response?.orderId,
+        provider_response: orNone(d.provider_response),
+        metadata: d.metadata,
+        created_at: orNone(d.created_at),
+        updated_at: orNone(d.updated_at),
+      };
+      return out;
+    }),
+  );
+});
+
+/** The status of a record, normalized (Successful, Failed, Pending, or the word as it came); '' when none. */
+export function recordStatus(r: Pick<PayoutRecord, 'status'>): string {
+  return r.status ? normalizeStatus(r.status) : '';
+}
+
+/** One page of GET /payout/list in whichever shape it came. */
 export interface PayoutPage {
   items: unknown[];
+  /** The service says there is a next page (true), none (false), or nothing either way (undefined). */
   hasMore: boolean | undefined;
+  /** The next page's URL as the service gave it (Laravel `next_page_url`, `links.next`). */
+  nextUrl: string | undefined;
+  currentPage: number | undefined;
+  lastPage: number | undefined;
+  perPage: number | undefined;
   total: number | undefined;
 }
 
-/** A list page: the array directly in `data`, or under items / payouts / results. */
-export const payoutPageSchema = z.lazy(() =>
-  z.pipe(
-    z.union([
-      z.array(z.unknown()),
-      z.looseObject({
-        items: opt(z.array(z.unknown())),
-        payouts: opt(z.array(z.unknown())),
-        results: opt(z.array(z.unknown())),
-        total: opt(z.number()),
-        page: opt(z.number()),
-        has_more: opt(z.boolean()),
-      }),
-    ]),
-    z.transform((d, ctx): PayoutPage => {
-      if (Array.isArray(d)) return { items: d, hasMore: undefined, total: undefined };
-      const items = d.items ?? d.payouts ?? d.results;
+/**
+ * A list answer, from the whole envelope (a resource collection keeps its paging beside `data`):
+ * a Laravel paginator in `data`; `data` an array with `links.next` and `meta` beside it; `data`
+ * an array alone; `data.{items | payouts | results}` with `has_more` / `total` / `page`.
+ */
+export const payoutPageSchema = z.lazy(() => {
+  const count = opt(z.nullable(z.union([z.number(), z.string().check(z.regex(/^\d+$/))])));
+  const url = opt(z.nullable(z.string()));
+  const paginator = z.looseObject({
+    current_page: count,
+    data: z.array(z.unknown()),
+    last_page: count,
+    next_page_url: url,
+    per_page: count,
+    total: count,
+  });
+  const other = z.looseObject({
+    items: opt(z.array(z.unknown())),
+    payouts: opt(z.array(z.unknown())),
+    results: opt(z.array(z.unknown())),
+    total: count,
+    page: count,
+    has_more: opt(z.nullable(z.boolean())),
+    next_page_url: url,
+  });
+  const envelope = z.looseObject({
+    data: z.union([z.array(z.unknown()), paginator, other]),
+    links: opt(z.nullable(z.union([z.looseObject({ next: url }), z.array(z.unknown())]))),
+    meta: opt(z.nullable(z.looseObject({ current_page: count, last_page: count, per_page: count, total: count }))),
+  });
+  const num = (v: number | string | null | undefined): number | undefined => (v === null || v === undefined ? undefined : Number(v));
+  return z.pipe(
+    envelope,
+    z.transform((e, ctx): PayoutPage => {
+      const d = e.data;
+      if (Array.isArray(d)) {
+        const links = e.links && !Array.isArray(e.links) ? e.links : undefined;
+        const meta = e.meta ?? undefined;
+        const currentPage = num(meta?.current_page);
+        const lastPage = num(meta?.last_page);
+        const nextUrl = links?.next ?? undefined;
+        let hasMore: boolean | undefined;
+        if (links && 'next' in links) hasMore = !!links.next;
+        else if (currentPage !== undefined && lastPage !== undefined) hasMore = currentPage < lastPage;
+        return { items: d, hasMore, nextUrl, currentPage, lastPage, perPage: num(meta?.per_page), total: num(meta?.total) };
+      }
+      if ('current_page' in d || ('data' in d && Array.isArray(d.data))) {
+        const p = d as z.infer<typeof paginator>;
+        const currentPage = num(p.current_page);
+        const lastPage = num(p.last_page);
+        const nextUrl = p.next_page_url ?? undefined;
+        const hasMore = 'next_page_url' in p ? !!p.next_page_url : currentPage !== undefined && lastPage !== undefined ? currentPage < lastPage : undefined;
+        return { items: p.data, hasMore, nextUrl, currentPage, lastPage, perPage: num(p.per_page), total: num(p.total) };
+      }
+      const o = d as z.infer<typeof other>;
+      const items = o.items ?? o.payouts ?? o.results;
       if (!items) {
-        ctx.issues.push({ code: 'custom', message: 'no list of payouts (expected data to be an array, or data.items)', input: d });
+        ctx.issues.push({ code: 'custom', message: 'no list of payouts (expected data to be an array, a paginator, or data.items)', input: d });
         return z.NEVER;
       }
-      return { items, hasMore: d.has_more, total: d.total };
+      const hasMore = o.has_more ?? (o.next_page_url !== undefined ? !!o.next_page_url : undefined);
+      return { items, hasMore, nextUrl: o.next_page_url ?? undefined, currentPage: num(o.page), lastPage: undefined, perPage: undefined, total: num(o.total) };
     }),
-  ),
-);
+  );
+});
 
+/** The `data` of POST /payout/summary: the service's counts (any may be absent; extras pass through). */
 export const summarySchema = z.lazy(() => {
-  const statusTotals = z.looseObject({ count: z.number(), amount: money });
+  const count = opt(z.nullable(z.union([z.number(), z.string().check(z.regex(/^\d+$/))])));
   return z.looseObject({
-    from: opt(z.nullable(z.string())),
-    to: opt(z.nullable(z.string())),
-    currencies: z.array(
-      z.looseObject({
-        currency: z.string(),
-        count: z.number(),
-        amount: money,
-        fee: opt(money),
-        statuses: z._default(z.record(z.string(), statusTotals), {}),
-      }),
-    ),
+    total_transfers: count,
+    successful: count,
+    pending: count,
+    failed: count,
+    total_sent: opt(z.nullable(money)),
+    wallet_transfers: count,
+    bank_transfers: count,
   });
 });
 export type Summary = z.infer<typeof summarySchema>;
@@ -206,13 +357,13 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 // ---- error bodies --------------------------------------------------------
 
 /**
- * Every tolerated error body: contract.md's `{ status: "Failed", message, code, errors }`, `error` as a
+ * Every tolerated error body (docs/service.md "Errors"): Laravel's `{ message, errors: {field: [..]} }`, the envelope's `{ status: "Failed", message, code, errors }`, `error` as a
  * string or object, and RFC 9457 problem details (`type`, `title`, numeric `status`, `detail`, `errors`).
  */
 export const errorBodySchema = z.lazy(() => {
   const errorsList = z.array(
     z.union([
-      // contract.md's { field, message }; RFC 9457's extension members often use { pointer, detail }.
+      // { field, message }; RFC 9457's extension members often use { pointer, detail }.
       z.looseObject({ field: opt(z.string()), path: opt(z.string()), pointer: opt(z.string()), message: opt(z.string()), detail: opt(z.string()) }),
       z.string(),
     ]),
@@ -277,11 +428,21 @@ export function parseErrorBody(raw: string): ParsedError | undefined {
     }
   }
   const nested = typeof b.error === 'object' ? b.error : undefined;
-  return {
-    message: b.message ?? problemText(b.title, b.detail) ?? (typeof b.error === 'string' ? b.error : nested?.message),
-    code: b.code ?? nested?.code,
-    errors,
-  };
+  const message = b.message ?? problemText(b.title, b.detail) ?? (typeof b.error === 'string' ? b.error : nested?.message);
+  return { message, code: b.code ?? nested?.code ?? (namesDuplicatePayoutId(message, errors) ? DUPLICATE_PAYOUT_ID : undefined), errors };
+}
+
+/** The code payctl gives an answer that says the payout id was used before, however the service words it. */
+export const DUPLICATE_PAYOUT_ID = 'DUPLICATE_PAYOUT_ID';
+
+/**
+ * A refusal naming a payout id used before: a field error on payoutId (Laravel's unique rule:
+ * "The payout id has already been taken.") or a message saying so.
+ */
+function namesDuplicatePayoutId(message: string | undefined, errors: FieldError[]): boolean {
+  const dup = /already (been )?(taken|used|exists)|duplicate/i;
+  if (errors.some((e) => /^payout_?id$/i.test(e.field) && dup.test(e.message))) return true;
+  return !!message && /payout ?_?id/i.test(message) && dup.test(message);
 }
 
 /** A problem's text: its detail, after its title when the detail does not already say it. */

@@ -1,11 +1,11 @@
 /**
  * Builds the API client of one call from the settings (flag > env > profile):
- * base URL checked (https, or http only to loopback), credentials from the profile
- * or the environment, and new tokens saved back to the profile they belong to.
+ * base URL checked (https, or http only to loopback), the API key from the profile or
+ * the environment (sent only to the profile's own base URL).
  */
 import type { Clock } from '../clock.js';
 import { AuthError } from '../errors.js';
-import { callCredentials, checkBaseUrl, resolveSettings } from '../config/resolve.js';
+import { callCredentials, checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf } from '../output/command-line.js';
@@ -21,6 +21,8 @@ export interface SessionInputs {
   userAgent: string;
   /** Told of every credential in use, so that output can mask it. */
   onSecret?: (secret: string) => void;
+  /** A warning for stderr (PAYCTL_TOKEN set but no longer used). */
+  warn?: (line: string) => void;
 }
 
 export function createApiClient(inp: SessionInputs): ApiClient {
@@ -35,17 +37,18 @@ export function createApiClient(inp: SessionInputs): ApiClient {
   }
   const baseUrl = checkBaseUrl(s.baseUrl.value);
   const c = callCredentials(s, profile, baseUrl);
+  const retired = retiredTokenWarning(env);
+  if (retired) inp.warn?.(retired);
   if (c.withheld) {
-    throw new AuthError(`Profile "${globals.profile}" holds credentials for ${profile?.baseUrl ?? 'another base URL'}, not for ${baseUrl}: they are not sent there.`, {
-      hint: `Set PAYCTL_API_KEY or PAYCTL_TOKEN for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
+    throw new AuthError(`Profile "${globals.profile}" holds a key for ${profile?.baseUrl ?? 'another base URL'}, not for ${baseUrl}: it is not sent there.`, {
+      hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
     });
   }
-  if (!c.apiKey.value && !c.token.value) {
-    throw new AuthError(`Not logged in: profile "${globals.profile}" has no API key or token.`, {
+  if (!c.apiKey.value) {
+    throw new AuthError(`Not logged in: profile "${globals.profile}" has no API key.`, {
       hint: `Run \`${login}\` (or set PAYCTL_API_KEY).`,
     });
   }
-  const expires = c.tokenExpiresAt ? new Date(c.tokenExpiresAt) : undefined;
   return new ApiClient({
     baseUrl,
     routes: s.routes,
@@ -58,21 +61,15 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     loginCommand: login,
     maxResponseBytes: maxResponseBytesFrom(env),
     onSecret: inp.onSecret,
-    credentials: {
-      apiKey: c.apiKey.value,
-      token: c.token.value,
-      tokenExpiresAt: expires && !Number.isNaN(expires.getTime()) ? expires : undefined,
-      fixedToken: c.token.source === 'env',
-      onToken: c.saveTokens ? (token, expiresAt) => store.updateProfile(globals.profile, { token, tokenExpiresAt: expiresAt?.toISOString() }) : undefined,
-    },
+    credentials: { apiKey: c.apiKey.value, source: c.apiKey.source === 'env' ? 'env' : 'profile' },
   });
 }
 
-/** A client for an explicit base URL and API key (login: verify before saving). */
-export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: string, apiKey: string): ApiClient {
+/** A client for an explicit base URL and API key (login: verify before saving), with the profile's route overrides. */
+export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: string, apiKey: string, routes: Record<string, string> = {}): ApiClient {
   return new ApiClient({
     baseUrl: checkBaseUrl(baseUrl),
-    routes: {},
+    routes,
     timeoutMs: inp.globals.timeoutMs,
     env: inp.env,
     signal: inp.signal,
@@ -81,6 +78,6 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: stri
     userAgent: inp.userAgent,
     maxResponseBytes: maxResponseBytesFrom(inp.env),
     onSecret: inp.onSecret,
-    credentials: { apiKey, token: undefined, tokenExpiresAt: undefined, fixedToken: false },
+    credentials: { apiKey, source: 'given' },
   });
 }

@@ -1,24 +1,25 @@
 /**
- * `payctl login`: verifies an API key live (a token is fetched with it) and only then
- * saves base URL, key, token and expiry in the profile. Key from --api-key-stdin,
- * else PAYCTL_API_KEY, else a hidden prompt; base URL from --base-url, else
- * PAYCTL_BASE_URL, else the profile, else a prompt.
+ * `payctl login`: checks an API key live with GET /auth/user (the key is the bearer token;
+ * there is no token exchange), shows whose it is, and only then saves base URL and key in the
+ * profile. Key from --api-key-stdin, else PAYCTL_API_KEY, else a hidden prompt; base URL from
+ * --base-url, else PAYCTL_BASE_URL, else the profile, else a prompt (default: the service's).
  *
- * The key and token go to the OS keyring when one can be reached, else (with a notice) to
- * the 0600 config file, like gh; --insecure-storage chooses the file.
+ * The key goes to the OS keyring when one can be reached, else (with a notice) to the 0600
+ * config file, like gh; --insecure-storage chooses the file.
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
 import { maskSecret } from '../config/mask.js';
-import { tokenExpiry } from '../api/client.js';
-import { utcTime } from '../output/text.js';
+import { renderCard } from '../output/text.js';
+import { makeStyle } from '../output/style.js';
+import { accountJson, accountPairs, kycWarning } from '../output/account.js';
 import { storeDespiteKeyring, type SecretsStorage } from '../config/store.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
-  /** Store the key and token in the config file, not the OS keyring. */
+  /** Store the key in the config file, not the OS keyring. */
   insecureStorage?: boolean;
 }
 
@@ -32,6 +33,9 @@ export async function readFirstLine(stream: NodeJS.ReadableStream): Promise<stri
   }
   return buf.replace(/\r$/, '');
 }
+
+/** The service's own base URL: the prompt's default. */
+export const SERVICE_BASE_URL = 'https://api.bokumonie.com/v2';
 
 function checkUrlInput(value: string): true | string {
   try {
@@ -53,7 +57,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
     if (!io.interactive) {
       throw new UsageError('No base URL to log in to.', [], 'Pass --base-url https://…/v2 or set PAYCTL_BASE_URL.');
     }
-    baseUrl = (await (await deps.prompter()).input({ message: 'Base URL (ends in /v2):', validate: checkUrlInput })).trim();
+    baseUrl = (await (await deps.prompter()).input({ message: 'Base URL (ends in /v2):', default: SERVICE_BASE_URL, validate: checkUrlInput })).trim();
   }
   baseUrl = checkBaseUrl(baseUrl);
 
@@ -81,14 +85,12 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   if (!apiKey) throw new UsageError(`The API key from ${keySource} is empty.`);
 
   // Verified live before anything is saved: a refused key throws AuthError (exit 3).
-  const client = await deps.apiWith({ baseUrl, apiKey });
-  const t = await client.fetchToken(apiKey);
-  const expiresAt = tokenExpiry(t, deps.clock.now());
-  const patch = { baseUrl, apiKey, token: t.token, tokenExpiresAt: expiresAt?.toISOString() };
+  // The profile's route overrides apply here too (a service that moved /auth/user).
+  const client = await deps.apiWith({ baseUrl, apiKey, routes: profile?.routes ?? {} });
+  const { user } = await client.authUser();
+  const patch = { baseUrl, apiKey };
   const onKeyringLeftover = (reason: string) =>
-    deps.log.warn(
-      `The old key and token of profile "${globals.profile}" could not be removed from the OS keyring (${reason}); remove them there (service ${store.keyringService}).`,
-    );
+    deps.log.warn(`The old key of profile "${globals.profile}" could not be removed from the OS keyring (${reason}); remove it there (service ${store.keyringService}).`);
   let storage: SecretsStorage = opts.insecureStorage ? 'file' : 'keyring';
   try {
     await store.updateProfile(globals.profile, patch, { secrets: storage, onKeyringLeftover });
@@ -97,7 +99,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
     storage = 'file';
     await store.updateProfile(globals.profile, patch, { secrets: storage, onKeyringLeftover });
     deps.log.warn(
-      `No OS keyring could be reached (${err.reason}); the key and token are stored in ${store.path} (mode 0600). Use --insecure-storage to choose the file without this notice.`,
+      `No OS keyring could be reached (${err.reason}); the key is stored in ${store.path} (mode 0600). Use --insecure-storage to choose the file without this notice.`,
     );
   }
 
@@ -108,14 +110,16 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
         profile: globals.profile,
         base_url: baseUrl,
         api_key: maskSecret(apiKey),
-        token_expires_at: expiresAt?.toISOString() ?? null,
         storage,
+        account: accountJson(user),
       }) + '\n',
     );
   } else {
     const where = storage === 'keyring' ? 'the OS keyring' : `${store.path} (mode 0600)`;
-    deps.log.success(`Logged in to ${baseUrl} as profile "${globals.profile}" (key ${maskSecret(apiKey)}); key and token stored in ${where}.`);
-    if (expiresAt) deps.log.info(`Token valid until ${utcTime(expiresAt.toISOString())}; payctl renews it with the key.`);
+    deps.log.success(`Logged in to ${baseUrl} as profile "${globals.profile}" (key ${maskSecret(apiKey)}); key stored in ${where}.`);
+    deps.log.block(renderCard(accountPairs(user, makeStyle(io.color)), makeStyle(io.color)));
   }
+  const kyc = kycWarning(user);
+  if (kyc) deps.log.warn(kyc);
   return 0;
 }

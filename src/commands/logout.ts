@@ -1,5 +1,5 @@
 /**
- * `payctl logout`: removes the API key and token from the profile, wherever they are kept
+ * `payctl logout`: removes the API key from the profile, wherever they are kept
  * (the OS keyring or the config file); base URL and settings stay. A profile that does not
  * exist is an error naming the profiles there are (exit 2).
  */
@@ -18,13 +18,13 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const profile = store.getProfile(name, { readSecrets: false });
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'nothing to log out of', commandLine(invocation, ['login']));
   const inKeyring = profile.secrets === 'keyring';
-  const had = !!(profile.apiKey || profile.token || inKeyring);
+  const had = !!(profile.apiKey || inKeyring);
   try {
-    await store.updateProfile(name, { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
+    await store.updateProfile(name, { apiKey: undefined });
   } catch (err) {
     if (!(err instanceof KeyringUnavailable)) throw err;
     throw new ConfigError(
-      `Cannot remove the API key and token of profile "${name}" from the OS keyring (${err.reason}). Nothing was changed.`,
+      `Cannot remove the API key of profile "${name}" from the OS keyring (${err.reason}). Nothing was changed.`,
       `Unlock or start the OS keyring and run \`${commandLine(invocation, ['logout'])}\` again, or remove the entries of service "${store.keyringService}" with your keyring's tool.`,
     );
   }
@@ -32,12 +32,12 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   if (deps.globals.json) {
     await write(deps.io.stdout, JSON.stringify({ profile: name, logged_out: had }) + '\n');
   } else if (had) {
-    deps.log.success(`Logged out of profile "${name}": API key and token removed${where}.`);
+    deps.log.success(`Logged out of profile "${name}": API key removed${where}.`);
   } else {
     deps.log.info(`Profile "${name}" was not logged in.`);
   }
-  if (deps.env.PAYCTL_API_KEY || deps.env.PAYCTL_TOKEN) {
-    deps.log.warn('PAYCTL_API_KEY or PAYCTL_TOKEN is still set in the environment and will be used.');
+  if (deps.env.PAYCTL_API_KEY) {
+    deps.log.warn('PAYCTL_API_KEY is still set in the environment and will be used.');
   }
   return 0;
 }

@@ -3,11 +3,11 @@ import type { CommandSpec } from './spec.js';
 
 export const statusSpec: CommandSpec = {
   name: 'status',
-  summary: 'show the profile, base URL, masked key and token expiry, and check the credentials live',
+  summary: 'show the profile, base URL and masked key, and check the key live (whose account it is)',
   help:
-    'Exits 0 when the credentials work, 3 when they are refused (or there are none), 4 when the service\n' +
-    'cannot be reached, 1 when it answers with an error. The Token line says which token is used:\n' +
-    "PAYCTL_TOKEN as is, the profile's, or a new one from PAYCTL_API_KEY.",
+    'Checks the key with GET /auth/user and shows the account it belongs to (business, email, wallet id,\n' +
+    'KYC status; a KYC status other than verified is a warning). Exits 0 when the key works, 3 when it is\n' +
+    'refused (or there is none), 4 when the service cannot be reached, 1 when it answers with an error.',
   examples: ['payctl status', 'payctl status --profile sandbox --json'],
   load: () => import('./status.js'),
 };

@@ -1,14 +1,16 @@
 /**
- * `payctl status`: profile, base URL, key (masked), the token the client uses, and a live
- * check. The check tells the service apart from the credentials: unreachable (exit 4) is
- * not refused (exit 3), and neither is a service that failed (exit 1) or no credentials at
- * all (exit 3, "not logged in").
+ * `payctl status`: profile, base URL, key (masked), and a live check with GET /auth/user that
+ * shows whose the key is. The check tells the service apart from the key: unreachable (exit 4)
+ * is not refused (exit 3), and neither is a service that failed (exit 1) or no key at all
+ * (exit 3, "not logged in").
  */
 import { write, type Deps } from '../deps.js';
 import { ApiError, AuthError, CliError, InterruptedError, NetworkError } from '../errors.js';
-import { callCredentials, resolveSettings, type CallCredentials, type Setting } from '../config/resolve.js';
+import { callCredentials, resolveSettings, type Setting } from '../config/resolve.js';
+import type { AuthUser } from '../api/schemas.js';
+import { accountJson, accountPairs, kycWarning } from '../output/account.js';
 import { maskSecret } from '../config/mask.js';
-import { renderCard, utcTime } from '../output/text.js';
+import { renderCard } from '../output/text.js';
 import type { Style } from '../output/style.js';
 import { makeStyle } from '../output/style.js';
 
@@ -22,21 +24,18 @@ type Credentials = 'valid' | 'refused' | 'missing' | 'not_checked';
 interface Live {
   service: Service;
   credentials: Credentials;
-  wallets?: number;
+  user?: AuthUser;
   error?: CliError;
 }
 
-/** The token the client uses: PAYCTL_TOKEN, the profile's stored one, a new one from the API key, or none. */
-type TokenSource = 'env' | 'profile' | 'api_key' | 'none';
-
 /**
  * Sorts a failed live check: no credentials, refused credentials, no answer, or a failing
- * service. `sendable`: there was a base URL and a key or token to send.
+ * service. `sendable`: there was a base URL and a key to send.
  */
 function liveFailure(error: CliError, sendable: boolean): Live {
   if (error instanceof NetworkError) return { service: 'unreachable', credentials: 'not_checked', error };
   if (error instanceof AuthError) {
-    // Nothing to send (no base URL, no key or token, or the profile's withheld): nothing was asked of the service.
+    // Nothing to send (no base URL, no key, or the profile's withheld): nothing was asked of the service.
     if (!sendable) return { service: 'not_checked', credentials: 'missing', error };
     return { service: 'reachable', credentials: 'refused', error };
   }
@@ -55,16 +54,11 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   let live: Live;
   try {
     const api = await deps.api();
-    live = { service: 'reachable', credentials: 'valid', wallets: (await api.wallets()).wallets.length };
+    live = { service: 'reachable', credentials: 'valid', user: (await api.authUser()).user };
   } catch (error) {
     if (!(error instanceof CliError) || error instanceof InterruptedError) throw error;
-    live = liveFailure(error, !!s.baseUrl.value && !!(c.apiKey.value || c.token.value));
+    live = liveFailure(error, !!s.baseUrl.value && !!c.apiKey.value);
   }
-  // A token may have been renewed by the live check (and saved, when it belongs to the profile).
-  const after = deps.config().getProfile(globals.profile);
-  const profileToken = c.token.source === 'profile' || c.saveTokens;
-  const expiry = profileToken ? after?.tokenExpiresAt : undefined;
-  const tokenSource: TokenSource = c.token.source === 'env' ? 'env' : profileToken && after?.token ? 'profile' : c.apiKey.value ? 'api_key' : 'none';
 
   if (globals.json) {
     await write(
@@ -74,12 +68,11 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
         base_url: s.baseUrl.value ?? null,
         api_key: c.apiKey.value ? maskSecret(c.apiKey.value) : null,
         api_key_source: c.apiKey.source,
-        token_source: tokenSource,
-        token_expires_at: expiry ?? null,
         service: live.service,
         credentials: live.credentials,
         // Unknown (null) when the check could not tell: an unreachable or failing service says nothing about the key.
         authenticated: live.credentials === 'valid' ? true : live.credentials === 'not_checked' ? null : false,
+        account: live.user ? accountJson(live.user) : null,
       }) + '\n',
     );
   } else {
@@ -90,29 +83,16 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
         'API key',
         c.apiKey.value ? maskSecret(c.apiKey.value) + from(c.apiKey) : c.withheld ? style.dim("the profile's is not sent to this base URL") : style.dim('not set'),
       ],
-      ['Token', tokenLine(tokenSource, expiry, c, style)],
       ['Service', serviceLine(live, style)],
       ['Credentials', credentialsLine(live, style)],
+      ...(live.user ? accountPairs(live.user, style) : []),
     ];
     await write(deps.io.stdout, renderCard(pairs, style));
   }
+  const kyc = live.user && kycWarning(live.user);
+  if (kyc) deps.log.warn(kyc);
   if (live.error) throw live.error;
   return 0;
-}
-
-function tokenLine(source: TokenSource, expiry: string | undefined, c: CallCredentials, style: Style): string {
-  switch (source) {
-    case 'env':
-      return 'PAYCTL_TOKEN, from the environment (used as is)';
-    case 'profile':
-      return `stored in the profile, ${expiry ? `valid until ${utcTime(expiry)}` : 'no expiry given'}`;
-    case 'api_key':
-      return c.apiKey.source === 'env'
-        ? 'none stored: a new one from PAYCTL_API_KEY for each run (not saved)'
-        : 'none stored: a new one is fetched with the API key (and saved)';
-    default:
-      return style.dim('none');
-  }
 }
 
 function serviceLine(live: Live, style: Style): string {
@@ -133,7 +113,7 @@ function serviceLine(live: Live, style: Style): string {
 function credentialsLine(live: Live, style: Style): string {
   switch (live.credentials) {
     case 'valid':
-      return style.green(`valid (${live.wallets} wallet${live.wallets === 1 ? '' : 's'})`);
+      return style.green('valid');
     case 'refused':
       return style.red('refused by the service');
     case 'missing':

@@ -23,7 +23,7 @@ export type ValueSource =
 
 /** Recipient types that `payout create --type` accepts (validatePayout in payouts/request.ts). */
 export const RECIPIENT_TYPES = ['bank', 'wallet'] as const;
-/** Payout statuses of the service (contract.md), as `payouts list --status` sends them (kept with the filter that checks them). */
+/** Payout statuses of the service (docs/service.md), as `payouts list --status` sends them (kept with the filter that checks them). */
 export { PAYOUT_STATUSES };
 
 /** Keyed by command path and long flag: `payout create --type`; a global option by its flag alone. */

@@ -1,8 +1,8 @@
 /**
  * The settings `payctl config` reads and writes. `config set` and `config unset` change
- * base-url, webhook-secret, policy (the team's spending policy file) and routes.<name>; `config list` and `config get` also read what
- * login keeps (api-key, token, token-expires-at), which login and logout alone change.
- * Secrets (api-key, token, webhook-secret) are never printed: only masked.
+ * base-url, webhook-secret, webhook-signature-header, policy (the team's spending policy file)
+ * and routes.<name>; `config list` and `config get` also read what login keeps (api-key), which
+ * login and logout alone change. Secrets (api-key, webhook-secret) are never printed: only masked.
  */
 import { UsageError } from '../errors.js';
 import { ROUTES, validateRouteOverride } from '../api/routes.js';
@@ -11,16 +11,16 @@ import { maskSecret } from './mask.js';
 import type { Profile } from './profile.js';
 import { resolve } from 'node:path';
 
-export const SETTABLE = ['base-url', 'webhook-secret', 'policy', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
+export const SETTABLE = ['base-url', 'webhook-secret', 'webhook-signature-header', 'policy', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
 
 /** Kept by `payctl login`, removed by `payctl logout`: read by config, never set by it. */
-export const LOGIN_KEYS = ['api-key', 'token', 'token-expires-at'];
+export const LOGIN_KEYS = ['api-key'];
 
 /** Every setting `config get` reads, in the order `config list` shows them. */
 export const READABLE = ['base-url', ...LOGIN_KEYS, ...SETTABLE.slice(1)];
 
 /** Settings shown only masked (the last 4 characters of a long one, at most). */
-export const SECRET_KEYS: readonly string[] = ['api-key', 'token', 'webhook-secret'];
+export const SECRET_KEYS: readonly string[] = ['api-key', 'webhook-secret'];
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.includes(key);
@@ -39,7 +39,7 @@ const PLAIN_COMMANDS: LoginCommands = { login: 'payctl login', logout: 'payctl l
  * login and logout change, saying which command does.
  */
 export function checkKey(key: string, use: 'read' | 'write' = 'write', commands: LoginCommands = PLAIN_COMMANDS): void {
-  if (key === 'base-url' || key === 'webhook-secret' || key === 'policy') return;
+  if (key === 'base-url' || key === 'webhook-secret' || key === 'webhook-signature-header' || key === 'policy') return;
   if (key.startsWith('routes.')) {
     const name = key.slice('routes.'.length);
     if (Object.hasOwn(ROUTES, name)) return;
@@ -49,7 +49,7 @@ export function checkKey(key: string, use: 'read' | 'write' = 'write', commands:
     throw new UsageError(
       `${key} is kept by login and removed by logout: config does not change it.`,
       [],
-      `Run \`${commands.login}\` to save a new key and token (the key is read from stdin or a hidden prompt, never from the command line), or \`${commands.logout}\` to remove them.`,
+      `Run \`${commands.login}\` to save a new key (the key is read from stdin or a hidden prompt, never from the command line), or \`${commands.logout}\` to remove it.`,
     );
   }
   throw new UsageError(`Unknown setting "${key}".`, [], `Settings: ${(use === 'read' ? READABLE : SETTABLE).join(', ')}.`);
@@ -62,6 +62,12 @@ export function applySetting(profile: Profile, key: string, value: string, comma
   if (key === 'webhook-secret') {
     if (!value) throw new UsageError('The webhook secret cannot be empty.');
     return { webhookSecret: value };
+  }
+  if (key === 'webhook-signature-header') {
+    // An HTTP field name (RFC 9110 token): what a sender can put on the wire.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value))
+      throw new UsageError(`"${value}" is not an HTTP header name.`, [], 'For example: payctl config set webhook-signature-header X-Signature');
+    return { webhookSignatureHeader: value };
   }
   // Kept as an absolute path: the profile is used from any folder. The file itself is checked by the command.
   if (key === 'policy') {
@@ -78,6 +84,7 @@ export function removeSetting(profile: Profile, key: string, commands?: LoginCom
   checkKey(key, 'write', commands);
   if (key === 'base-url') return { baseUrl: undefined };
   if (key === 'webhook-secret') return { webhookSecret: undefined };
+  if (key === 'webhook-signature-header') return { webhookSignatureHeader: undefined };
   if (key === 'policy') return { policy: undefined };
   const routes = { ...profile.routes };
   delete routes[key.slice('routes.'.length)];
@@ -89,9 +96,8 @@ export function visibleSettings(p: Profile): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if (p.baseUrl) out.push(['base-url', p.baseUrl]);
   if (p.apiKey) out.push(['api-key', maskSecret(p.apiKey)]);
-  if (p.token) out.push(['token', maskSecret(p.token)]);
-  if (p.tokenExpiresAt) out.push(['token-expires-at', p.tokenExpiresAt]);
   if (p.webhookSecret) out.push(['webhook-secret', maskSecret(p.webhookSecret)]);
+  if (p.webhookSignatureHeader) out.push(['webhook-signature-header', p.webhookSignatureHeader]);
   if (p.policy) out.push(['policy', p.policy]);
   for (const [k, v] of Object.entries(p.routes ?? {})) out.push([`routes.${k}`, v]);
   return out;

@@ -4,13 +4,12 @@ export type SecretsStorage = 'keyring' | 'file';
 export interface Profile {
   baseUrl?: string;
   apiKey?: string;
-  token?: string;
-  /** ISO timestamp; absent when the service gave no expiry. */
-  tokenExpiresAt?: string;
   webhookSecret?: string;
+  /** The header that carries a webhook's signature (default `Signature`). */
+  webhookSignatureHeader?: string;
   routes?: Record<string, string>;
   /** The team's spending policy file (four eyes; plans/policy.ts): absolute path. */
   policy?: string;
-  /** 'keyring': the key and token are in the OS keyring, not in the file. Absent: the file. */
+  /** 'keyring': the API key is in the OS keyring, not in the file. Absent: the file. */
   secrets?: SecretsStorage;
 }

@@ -16,10 +16,10 @@ export interface Settings {
   profileName: string;
   baseUrl: Setting<string>;
   apiKey: Setting<string>;
-  token: Setting<string>;
-  tokenExpiresAt: string | undefined;
   routes: Record<string, string>;
   webhookSecret: Setting<string>;
+  /** The header that carries a webhook's signature (flag aside: `webhooks listen --signature-header`). */
+  webhookSignatureHeader: Setting<string>;
 }
 
 function pick<T>(...candidates: Array<[T | undefined, Source]>): Setting<T> {
@@ -44,33 +44,24 @@ export function givenBaseUrl(globals: Pick<GlobalOptions, 'baseUrl'>, env: NodeJ
 
 export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, profile: Profile | undefined): Settings {
   const given = givenBaseUrl(globals, env);
-  const token = pick<string>([env.PAYCTL_TOKEN, 'env'], [profile?.token, 'profile']);
   return {
     profileName: globals.profile,
     baseUrl: given.value !== undefined ? given : pick([profile?.baseUrl, 'profile']),
     apiKey: pick([env.PAYCTL_API_KEY, 'env'], [profile?.apiKey, 'profile']),
-    token,
-    tokenExpiresAt: token.source === 'profile' ? profile?.tokenExpiresAt : undefined,
     routes: profile?.routes ?? {},
     webhookSecret: pick([env.PAYCTL_WEBHOOK_SECRET, 'env'], [profile?.webhookSecret, 'profile']),
+    webhookSignatureHeader: pick([profile?.webhookSignatureHeader, 'profile']),
   };
 }
 
 /**
- * Which credentials a call uses, decided once (the client, `status` and `login` ask here):
- * the profile's key and token belong to the profile's own base URL, so another URL given
- * by flag or environment gets only credentials from the environment (like gh, which binds
- * a token to its host); the profile's token belongs to the profile's key, so it is not
- * used with PAYCTL_API_KEY; new tokens are saved only for the profile's own key and URL.
+ * Which key a call sends, decided once (the client, `status` and `login` ask here): the
+ * profile's key belongs to the profile's own base URL, so another URL given by flag or
+ * environment gets only a key from the environment (like gh, which binds a token to its host).
  */
 export interface CallCredentials {
   apiKey: Setting<string>;
-  /** The token the client starts with (none when the profile's does not belong). */
-  token: Setting<string>;
-  tokenExpiresAt: string | undefined;
-  /** New tokens go back to the profile (its own key at its own base URL). */
-  saveTokens: boolean;
-  /** The profile holds credentials, withheld because the base URL is another. */
+  /** The profile holds a key, withheld because the base URL is another. */
   withheld: boolean;
 }
 
@@ -78,16 +69,14 @@ export function callCredentials(s: Settings, profile: Profile | undefined, baseU
   const none: Setting<string> = { value: undefined, source: 'none' };
   const foreign = s.baseUrl.source !== 'profile' && !sameBaseUrl(baseUrl, profile?.baseUrl);
   const apiKey = foreign && s.apiKey.source === 'profile' ? none : s.apiKey;
-  let token = foreign && s.token.source === 'profile' ? none : s.token;
-  // A token in the profile belongs to the profile's own key.
-  if (token.source === 'profile' && apiKey.source === 'env') token = none;
-  return {
-    apiKey,
-    token,
-    tokenExpiresAt: token.source === 'profile' ? s.tokenExpiresAt : undefined,
-    saveTokens: apiKey.source === 'profile' && s.baseUrl.source === 'profile' && s.token.source !== 'env',
-    withheld: foreign && !apiKey.value && !token.value && !!(profile?.apiKey || profile?.token),
-  };
+  return { apiKey, withheld: foreign && !apiKey.value && !!profile?.apiKey };
+}
+
+/** PAYCTL_TOKEN was the token of versions that exchanged the key for one; the key is the bearer now. */
+export function retiredTokenWarning(env: NodeJS.ProcessEnv): string | undefined {
+  return env.PAYCTL_TOKEN
+    ? 'PAYCTL_TOKEN is no longer used: the API key itself is the bearer token. Set PAYCTL_API_KEY (or run `payctl login`) and unset PAYCTL_TOKEN.'
+    : undefined;
 }
 
 function sameBaseUrl(a: string | undefined, b: string | undefined): boolean {
@@ -103,7 +92,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
-  // Only the names cli.md lists: *.localhost may be resolved by DNS, off this machine.
+  // Only the names README.md lists (Security notes): *.localhost may be resolved by DNS, off this machine.
   if (LOOPBACK_HOSTS.has(h)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }

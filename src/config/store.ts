@@ -5,9 +5,9 @@
  * (a third of start-up; see `npm run bench`). A damaged file is reported with its path
  * and never overwritten.
  *
- * A profile's API key and token live either in the file or, for a profile marked
+ * A profile's API key lives either in the file or, for a profile marked
  * `"secrets": "keyring"`, in the OS keyring (keyring.ts), and then never in the file.
- * Callers see one Profile either way: getProfile fills the key and token in, updateProfile
+ * Callers see one Profile either way: getProfile fills the key in, updateProfile
  * writes them to where the profile keeps them.
  */
 import { chmodSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,13 +20,13 @@ import { commandLine } from '../output/command-line.js';
 import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
 import { configDir, ensureConfigDir } from './paths.js';
 
-/** Where a profile keeps its API key and token. */
+/** Where a profile keeps its API key. */
 import type { Profile, SecretsStorage } from './profile.js';
 
 export type { Profile, SecretsStorage };
 
 export interface UpdateOptions {
-  /** Where the key and token go from now on; default: where the profile keeps them now (else the file). */
+  /** Where the key goes from now on; default: where the profile keeps them now (else the file). */
   secrets?: SecretsStorage;
   /**
    * Moving a profile from the keyring to the file removes its keyring entries; when the
@@ -38,20 +38,20 @@ export interface UpdateOptions {
 export interface ConfigStore {
   readonly path: string;
   readonly dir: string;
-  /** The keyring service under which this folder's keys and tokens are stored. */
+  /** The keyring service under which this folder's keys are stored. */
   readonly keyringService: string;
   profileNames(): string[];
   /**
-   * The profile, with its key and token read from the keyring for a keyring profile
+   * The profile, with its key read from the keyring for a keyring profile
    * (ProfileSecretsUnreachable, exit 2, when the keyring cannot be reached then).
-   * `{ readSecrets: false }` reads the file only: a keyring profile comes without key and token.
+   * `{ readSecrets: false }` reads the file only: a keyring profile comes without its key.
    */
   getProfile(name: string, opts?: { readSecrets?: boolean }): Profile | undefined;
-  /** Replaces the profile; its key and token go where `profile.secrets` says (default: where they are now). */
+  /** Replaces the profile; its key goes where `profile.secrets` says (default: where they are now). */
   setProfile(name: string, profile: Profile): Promise<void>;
   /**
    * Merges `patch` into the profile (creating it); keys set to undefined are removed. A key
-   * or token set or removed goes to `opts.secrets`, else where the profile keeps them, else
+   * set or removed goes to `opts.secrets`, else where the profile keeps them, else
    * the file; KeyringUnavailable (nothing changed in the file) when the keyring is needed
    * and cannot be reached.
    */
@@ -60,7 +60,7 @@ export interface ConfigStore {
   deleteProfile(name: string): Promise<void>;
 }
 
-/** A keyring profile whose key and token cannot be read: what to do, for this profile. */
+/** A keyring profile whose key cannot be read: what to do, for this profile. */
 export class ProfileSecretsUnreachable extends ConfigError {
   readonly profile: string;
   readonly reason: string;
@@ -68,8 +68,8 @@ export class ProfileSecretsUnreachable extends ConfigError {
   readonly store: ConfigStore;
   constructor(profile: string, reason: string, store: ConfigStore) {
     super(
-      `The API key and token of profile "${profile}" are in the OS keyring, which cannot be reached (${reason}). Nothing was sent.`,
-      `Unlock or start the OS keyring and run the command again, or keep this profile's key and token in the config file (mode 0600) instead: ${commandLine({ profile }, ['login'], ['--insecure-storage'])}`,
+      `The API key of profile "${profile}" is in the OS keyring, which cannot be reached (${reason}). Nothing was sent.`,
+      `Unlock or start the OS keyring and run the command again, or keep this profile's key in the config file (mode 0600) instead: ${commandLine({ profile }, ['login'], ['--insecure-storage'])}`,
     );
     this.profile = profile;
     this.reason = reason;
@@ -93,9 +93,11 @@ export function storeDespiteKeyring(config: () => ConfigStore): ConfigStore {
 const profileSchema = z.object({
   baseUrl: z.optional(z.string()),
   apiKey: z.optional(z.string()),
+  /** Kept by versions that exchanged the key for a token (the service has no such exchange): read, then dropped. */
   token: z.optional(z.string()),
   tokenExpiresAt: z.optional(z.string()),
   webhookSecret: z.optional(z.string()),
+  webhookSignatureHeader: z.optional(z.string()),
   routes: z.optional(z.record(z.string(), z.string())),
   policy: z.optional(z.string()),
   secrets: z.optional(z.enum(['keyring', 'file'])),
@@ -103,12 +105,11 @@ const profileSchema = z.object({
 const fileSchema = z.looseObject({ profiles: z.optional(z.record(z.string(), profileSchema)) });
 type FileShape = z.infer<typeof fileSchema>;
 
-type SecretField = 'apiKey' | 'token';
+type SecretField = 'apiKey';
 type Secrets = Partial<Record<SecretField, string>>;
-const SECRET_FIELDS: ReadonlyArray<readonly [SecretField, SecretName]> = [
-  ['apiKey', 'api-key'],
-  ['token', 'token'],
-];
+const SECRET_FIELDS: ReadonlyArray<readonly [SecretField, SecretName]> = [['apiKey', 'api-key']];
+/** Keyring entries of earlier versions (the token they exchanged the key for): removed with the key, never read. */
+const LEGACY_SECRETS: readonly SecretName[] = ['token'];
 
 const FILE_NAME = 'config.json';
 /** A config file changed this recently is parsed at every read (#read). */
@@ -121,7 +122,7 @@ class ConfStore implements ConfigStore {
   #conf: Conf<FileShape> | undefined;
   readonly #openKeyring: KeyringFactory;
   #keyring: Keyring | undefined;
-  /** Key and token of keyring profiles as read or written by this process (one D-Bus round trip per secret, once). */
+  /** Keys of keyring profiles as read or written by this process (one D-Bus round trip per secret, once). */
   readonly #known = new Map<string, Secrets>();
   /** The file's profiles as last parsed, and the file they were read from (#read). */
   #parsed: { stamp: string; profiles: Record<string, Profile> } | undefined;
@@ -140,7 +141,7 @@ class ConfStore implements ConfigStore {
     return this.#keyring;
   }
 
-  /** The key and token of a keyring profile; KeyringUnavailable when the keyring cannot be reached. */
+  /** The key of a keyring profile; KeyringUnavailable when the keyring cannot be reached. */
   #keyringSecrets(name: string): Secrets {
     let known = this.#known.get(name);
     if (!known) {
@@ -165,8 +166,8 @@ class ConfStore implements ConfigStore {
 
   /**
    * The profiles in the file. A run reads them several times (the config check at start, the
-   * profile, the client's settings), and another payctl may write between two reads (a token
-   * refreshed in another terminal): each read looks at the file, and parses it again unless it
+   * profile, the client's settings), and another payctl may write between two reads (a login
+   * in another terminal): each read looks at the file, and parses it again unless it
    * is the same file, unchanged (inode, size, modification and change times). A file changed in
    * the last two seconds is always parsed again: where the file system's clock is coarse, two
    * writes that close share their times (the "racily clean" files of git). The record is the
@@ -206,7 +207,8 @@ class ConfStore implements ConfigStore {
       const issue = parsed.error.issues[0];
       throw this.#damaged(new Error(`${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'unexpected shape'}`));
     }
-    const profiles = parsed.data.profiles ?? {};
+    const profiles: Record<string, Profile> = {};
+    for (const [name, { token: _t, tokenExpiresAt: _e, ...p }] of Object.entries(parsed.data.profiles ?? {})) profiles[name] = p;
     this.#parsed = settled ? { stamp, profiles } : undefined;
     return { ...profiles };
   }
@@ -255,7 +257,7 @@ class ConfStore implements ConfigStore {
   async setProfile(name: string, profile: Profile): Promise<void> {
     // Every setting it had is removed, then the new ones set: one path for where secrets go.
     const cleared: Partial<Profile> = Object.fromEntries(Object.keys(this.#read()[name] ?? {}).map((k) => [k, undefined]));
-    await this.updateProfile(name, { ...cleared, apiKey: undefined, token: undefined, ...profile }, { secrets: profile.secrets });
+    await this.updateProfile(name, { ...cleared, apiKey: undefined, ...profile }, { secrets: profile.secrets });
   }
 
   async updateProfile(name: string, patch: Partial<Profile>, opts: UpdateOptions = {}): Promise<Profile> {
@@ -267,7 +269,7 @@ class ConfStore implements ConfigStore {
     const touched = SECRET_FIELDS.filter(([field]) => Object.hasOwn(patch, field));
     const untouched = SECRET_FIELDS.filter(([field]) => !Object.hasOwn(patch, field));
 
-    // The key and token after this update, as far as known without asking the keyring.
+    // The key after this update, as far as known without asking the keyring.
     const next: Secrets = {};
     for (const [field] of SECRET_FIELDS) {
       const value = Object.hasOwn(patch, field) ? patch[field] : from === 'file' ? stored[field] : undefined;
@@ -281,7 +283,7 @@ class ConfStore implements ConfigStore {
       if (from === 'keyring') {
         this.#known.delete(name);
         try {
-          for (const [, secret] of SECRET_FIELDS) this.#kr().delete(name, secret);
+          for (const secret of [...SECRET_FIELDS.map(([, s]) => s), ...LEGACY_SECRETS]) this.#kr().delete(name, secret);
         } catch (err) {
           if (!(err instanceof KeyringUnavailable)) throw err;
           opts.onKeyringLeftover?.(err.reason);
@@ -301,7 +303,10 @@ class ConfStore implements ConfigStore {
           if (value !== undefined) {
             kr.set(name, secret, value);
             set.push(secret);
-          } else kr.delete(name, secret);
+          } else {
+            kr.delete(name, secret);
+            if (secret === 'api-key') for (const legacy of LEGACY_SECRETS) kr.delete(name, legacy);
+          }
         }
       } catch (err) {
         // A profile that stays in the file leaves no copy of a secret behind in the keyring.
@@ -317,7 +322,7 @@ class ConfStore implements ConfigStore {
     this.#known.delete(name);
     if (now) this.#known.set(name, now);
     else if (touched.length && Object.keys(next).length === 0) now = this.#keyringSecrets(name); // is anything left?
-    // A profile with neither key nor token left is a plain profile again. (Unknown `now`: the
+    // A profile with no key left is a plain profile again. (Unknown `now`: the
     // keyring holds what was just set, or nothing there changed.)
     const inKeyring = now ? Object.keys(now).length > 0 : true;
     all[name] = inKeyring ? { ...settings, secrets: 'keyring' } : settings;
@@ -338,7 +343,7 @@ class ConfStore implements ConfigStore {
     const all = this.#read();
     if (!(name in all)) return;
     if (all[name]!.secrets === 'keyring') {
-      for (const [, secret] of SECRET_FIELDS) this.#kr().delete(name, secret);
+      for (const secret of [...SECRET_FIELDS.map(([, s]) => s), ...LEGACY_SECRETS]) this.#kr().delete(name, secret);
       this.#known.delete(name);
     }
     delete all[name];
@@ -346,9 +351,9 @@ class ConfStore implements ConfigStore {
   }
 }
 
-/** The profile without key, token and the storage mark: what a keyring profile keeps in the file. */
+/** The profile without its key and the storage mark: what a keyring profile keeps in the file. */
 function withoutSecrets(p: Profile): Profile {
-  const { apiKey: _k, token: _t, secrets: _s, ...rest } = p;
+  const { apiKey: _k, secrets: _s, ...rest } = p;
   return rest;
 }
 

@@ -30,7 +30,7 @@ export function makeStyle(color: boolean): Style {
   return { bold: (t) => c.bold(t), dim: (t) => c.dim(t), red: (t) => c.red(t), green: (t) => c.green(t), yellow: (t) => c.yellow(t) };
 }
 
-/** The colour decision (cli.md): --no-color and NO_COLOR win, then FORCE_COLOR, then isTTY. */
+/** The colour decision (README.md "Output, scripting and exit codes"): --no-color and NO_COLOR win, then FORCE_COLOR, then isTTY. */
 export function wantsColor(opts: { flag: boolean; json: boolean; isTTY: boolean; env: NodeJS.ProcessEnv }): boolean {
   if (!opts.flag || opts.json) return false;
   if (opts.env.NO_COLOR !== undefined && opts.env.NO_COLOR !== '') return false;

@@ -23,8 +23,8 @@ import {
 import { payctl } from '../helpers/in-process.js';
 
 const KEY = newKey();
-// The routes.payoutGet test points payctl at /payout/{id} on purpose, a path the contract does not have.
-const ctx = useSandbox({ apiKey: KEY, offContractPaths: /^\/v2\/payout\/./ });
+// The routes.payoutGet test points payctl at /payouts/{transactionId} on purpose, a path the service does not have.
+const ctx = useSandbox({ apiKey: KEY, offContractPaths: /^\/v2\/payouts\/./ });
 const cfg = useConfigDir();
 const WEBHOOK_SECRET = 'whsec_e2e_0123456789abcdef';
 
@@ -38,20 +38,17 @@ describe('config with a logged-in profile', () => {
     profile = await writeLoggedIn(ctx.sb, cfg.dir, KEY);
   });
 
-  it('list: settings with key and token masked, never in clear', async () => {
+  it('what login leaves: base URL and key, nothing else', () => {
+    expect(profile).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
+  it('list: settings with the key masked, never in clear', async () => {
     const r = await run('config', 'list');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(
-      [
-        `base-url          ${ctx.sb.baseUrl}`,
-        `api-key           ****${KEY.slice(-4)}`,
-        `token             ****${profile.token!.slice(-4)}`,
-        `token-expires-at  ${profile.tokenExpiresAt}`,
-        '',
-      ].join('\n'),
-    );
-    expectNoSecrets(r, [KEY, profile.token]);
+    expect(r.stdout).toBe([`base-url  ${ctx.sb.baseUrl}`, `api-key   ****${KEY.slice(-4)}`, ''].join('\n'));
+    expectNoSecrets(r, [KEY]);
   });
 
   it('list --json: one document, secrets masked', async () => {
@@ -66,26 +63,21 @@ describe('config with a logged-in profile', () => {
       settings: {
         'base-url': ctx.sb.baseUrl,
         'api-key': `****${KEY.slice(-4)}`,
-        token: `****${profile.token!.slice(-4)}`,
-        'token-expires-at': profile.tokenExpiresAt,
         'webhook-secret': `****${WEBHOOK_SECRET.slice(-4)}`,
       },
     });
     expectNoSecrets(set, [WEBHOOK_SECRET, KEY]);
-    expectNoSecrets(r, [KEY, profile.token, WEBHOOK_SECRET]);
+    expectNoSecrets(r, [KEY, WEBHOOK_SECRET]);
   });
 
   it('get: plain values as they are, secrets masked, exit 1 when not set', async () => {
     let r = await run('config', 'get', 'base-url');
     expect([r.code, r.stdout, r.stderr]).toEqual([0, ctx.sb.baseUrl + '\n', '']);
 
-    // The key and token are never printed by `config get`, whether it shows them masked or refuses them.
-    for (const key of ['api-key', 'token']) {
-      r = await run('config', 'get', key);
-      expect([0, 2]).toContain(r.code);
-      if (r.code === 0) expect(r.stdout).toMatch(/^\*{4}[^*]{4}\n$/);
-      expectNoSecrets(r, [KEY, profile.token]);
-    }
+    // The key is never printed by `config get`: only masked.
+    r = await run('config', 'get', 'api-key');
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, `****${KEY.slice(-4)}\n`, 'api-key is a secret: shown masked; payctl never prints it in clear.\n']);
+    expectNoSecrets(r, [KEY]);
 
     r = await run('config', 'get', 'webhook-secret');
     expect(r.code, r.stderr).toBe(1);
@@ -123,24 +115,24 @@ describe('config with a logged-in profile', () => {
 
   it('set routes.payoutGet is stored and then used: the sandbox sees the overridden path (404, exit 1); unset restores it', async () => {
     const p = ctx.sb.payouts()[0]!;
-    const set = await run('config', 'set', 'routes.payoutGet', '/payout/{id}');
+    const txn = p.transaction_id;
+    const set = await run('config', 'set', 'routes.payoutGet', '/payouts/{transactionId}');
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).toBe('');
     expect(set.stderr).toBe('✓ Set routes.payoutGet in profile "default".\n');
-    expect(readProfile(cfg.dir)!.routes).toEqual({ payoutGet: '/payout/{id}' });
+    expect(readProfile(cfg.dir)!.routes).toEqual({ payoutGet: '/payouts/{transactionId}' });
 
     const get = await run('config', 'get', 'routes.payoutGet');
-    expect([get.code, get.stdout]).toEqual([0, '/payout/{id}\n']);
+    expect([get.code, get.stdout]).toEqual([0, '/payouts/{transactionId}\n']);
     const list = await run('config', 'list');
-    expect(list.stdout).toMatch(/^routes\.payoutGet\s+\/payout\/\{id\}$/m);
+    expect(list.stdout).toMatch(/^routes\.payoutGet\s+\/payouts\/\{transactionId\}$/m);
 
     let from = ctx.sb.requests().length;
-    const r = await run('payout', 'get', p.payout_id);
+    const r = await run('payout', 'get', txn);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`No route for GET /v2/payout/${p.payout_id}`);
     expect(r.stderr).toContain('HTTP 404 NOT_FOUND');
-    expect(since(ctx.sb, from).map((x) => x.line)).toEqual([`GET /v2/payout/${p.payout_id} 404`]);
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual([`GET /v2/payouts/${txn} 404`]);
 
     const unset = await run('config', 'unset', 'routes.payoutGet');
     expect(unset.code, unset.stderr).toBe(0);
@@ -148,17 +140,17 @@ describe('config with a logged-in profile', () => {
     expect(readProfile(cfg.dir)!.routes).toBeUndefined();
 
     from = ctx.sb.requests().length;
-    const ok = await run('payout', 'get', p.payout_id);
+    const ok = await run('payout', 'get', txn);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain(p.transaction_id);
-    expect(since(ctx.sb, from).map((x) => x.line)).toEqual([`GET /v2/payouts/${p.payout_id} 200`]);
+    expect(ok.stdout).toContain(txn);
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual([`GET /v2/payout/${txn} 200`]);
   });
 
-  it('set refuses a route without its {id} or an unknown route (exit 2, nothing saved)', async () => {
+  it('set refuses a route without its {transactionId} or an unknown route (exit 2, nothing saved)', async () => {
     const before = readFileSync(configFile(cfg.dir), 'utf8');
     let r = await run('config', 'set', 'routes.payoutGet', '/payout');
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('route payoutGet must contain {id}');
+    expect(r.stderr).toContain('route payoutGet must contain {transactionId}');
     r = await run('config', 'set', 'routes.nope', '/x');
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('Unknown setting "routes.nope"');
@@ -176,6 +168,104 @@ describe('config with a logged-in profile', () => {
     expect(unset.code, unset.stderr).toBe(0);
     expect(readProfile(cfg.dir)!.webhookSecret).toBeUndefined();
     expect(readProfile(cfg.dir)!.apiKey).toBe(KEY);
+  });
+});
+
+describe('config webhook-signature-header', () => {
+  beforeEach(async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+  });
+
+  it('set, get (as it is: not a secret), list, unset', async () => {
+    const set = await run('config', 'set', 'webhook-signature-header', 'X-Signature');
+    expect([set.code, set.stdout, set.stderr]).toEqual([0, '', '✓ Set webhook-signature-header in profile "default".\n']);
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY, webhookSignatureHeader: 'X-Signature' });
+
+    const get = await run('config', 'get', 'webhook-signature-header');
+    expect([get.code, get.stdout, get.stderr]).toEqual([0, 'X-Signature\n', '']);
+    const getJson = await run('config', 'get', 'webhook-signature-header', '--json');
+    expect(getJson.code, getJson.stderr).toBe(0);
+    expect(oneJson(getJson.stdout)).toEqual({ key: 'webhook-signature-header', value: 'X-Signature' });
+
+    const list = await run('config', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^webhook-signature-header\s+X-Signature$/m);
+    const listJson = await run('config', 'list', '--json');
+    expect(oneJson(listJson.stdout).settings['webhook-signature-header']).toBe('X-Signature');
+
+    const unset = await run('config', 'unset', 'webhook-signature-header');
+    expect([unset.code, unset.stdout, unset.stderr]).toEqual([0, '', '✓ Unset webhook-signature-header in profile "default".\n']);
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+
+    const after = await run('config', 'get', 'webhook-signature-header');
+    expect(after.code, after.stderr).toBe(1);
+    expect(after.stdout).toBe('');
+    expect(after.stderr).toBe('webhook-signature-header is not set in profile "default".\n');
+    expect((await run('config', 'list')).stdout).not.toContain('webhook-signature-header');
+  });
+
+  it.each([['X Signature'], ['X-Signature:'], ['(sig)'], ['Sïg']])('refuses %j (not an HTTP header name): exit 2, nothing saved', async (name) => {
+    const before = readFileSync(configFile(cfg.dir), 'utf8');
+    const r = await run('config', 'set', 'webhook-signature-header', name);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`"${name}" is not an HTTP header name.`);
+    expect(r.stderr).toContain('payctl config set webhook-signature-header X-Signature');
+    expect(stackLines(r.stderr)).toEqual([]);
+    expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
+  });
+
+  it('refuses an empty name (exit 2), --json: the error as {"error":{...}}', async () => {
+    const r = await run('config', 'set', 'webhook-signature-header', '', '--json');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr).error.message).toBe('"" is not an HTTP header name.');
+    expect(readProfile(cfg.dir)!.webhookSignatureHeader).toBeUndefined();
+  });
+});
+
+describe('the retired token', () => {
+  it.each([
+    [['config', 'get', 'token']],
+    [['config', 'get', 'token-expires-at']],
+    [['config', 'set', 'token', 'tok_x']],
+    [['config', 'unset', 'token']],
+    [['config', 'unset', 'token-expires-at']],
+  ])('payctl %j: an unknown setting (exit 2), the settings named without it', async (args) => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const before = readFileSync(configFile(cfg.dir), 'utf8');
+    const r = await run(...args);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`Unknown setting "${args[2]}"`);
+    expect(r.stderr).toMatch(/Settings: base-url, .*webhook-signature-header/);
+    expect(r.stderr).not.toMatch(/Settings: .*token/);
+    expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
+  });
+
+  it('an old config file with a token and its expiry: config shows neither, and the next write drops them', async () => {
+    const OLD_TOKEN = 'tok_0123456789abcdef0123456789abcdef0123456789abcdef';
+    writeFileSync(
+      configFile(cfg.dir),
+      JSON.stringify({ profiles: { default: { baseUrl: ctx.sb.baseUrl, apiKey: KEY, token: OLD_TOKEN, tokenExpiresAt: '2030-01-01T00:00:00.000Z' } } }),
+      { mode: 0o600 },
+    );
+    const list = await run('config', 'list', '--json');
+    expect(list.code, list.stderr).toBe(0);
+    expect(oneJson(list.stdout).settings).toEqual({ 'base-url': ctx.sb.baseUrl, 'api-key': `****${KEY.slice(-4)}` });
+    expect(list.stderr).toBe('');
+    expectNoSecrets(list, [KEY, OLD_TOKEN]);
+    expect(list.stdout).not.toContain('2030-01-01');
+    // Reading did not rewrite the file.
+    expect(readFileSync(configFile(cfg.dir), 'utf8')).toContain(OLD_TOKEN);
+
+    const set = await run('config', 'set', 'webhook-signature-header', 'X-Signature');
+    expect(set.code, set.stderr).toBe(0);
+    const text = readFileSync(configFile(cfg.dir), 'utf8');
+    expect(text).not.toContain(OLD_TOKEN);
+    expect(text).not.toContain('tokenExpiresAt');
+    expect(JSON.parse(text).profiles.default).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY, webhookSignatureHeader: 'X-Signature' });
+    expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * Keys in the OS keyring, end to end. Every payctl run of the first part happens inside its
  * own `dbus-run-session` with a real Secret Service (gnome-keyring, unlocked with a fixed
- * password, its keyring files in a temp HOME): login stores the key and token there and the
- * config file holds neither; balances, status, a token refresh and logout work from there;
- * and the entries are checked with secret-tool, outside payctl. The second part runs with
+ * password, its keyring files in a temp HOME): login stores the key there (the key is the
+ * bearer token: there is no other secret) and the config file does not hold it; balances,
+ * status and logout work from there; a `token` entry an earlier version left is never read
+ * and goes with logout; and the entries are checked with secret-tool, outside payctl. The second part runs with
  * no D-Bus at all, as the other e2e tests do: login falls back to the 0600 file with a
  * notice, --insecure-storage chooses the file without one, and a keyring profile whose
  * keyring cannot be reached gets a clear error and a way out.
@@ -12,7 +13,7 @@
  * .ci/run); without them they fail, never skip.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ const masked = `****${KEY.slice(-4)}`;
 
 afterEach(() => {
   ctx.sb.faults.clear();
-  ctx.sb.apiKey = KEY;
+  if (ctx.sb.apiKey !== KEY) ctx.sb.revokeApiKey(KEY);
 });
 
 const TOOLS = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
@@ -116,65 +117,74 @@ async function entryCount(): Promise<number> {
   return (r.stdout.match(/^secret = /gm) ?? []).length;
 }
 
+/**
+ * Plants an entry as an earlier payctl left it (the token it exchanged the key for), through
+ * the same native module payctl uses, inside a session.
+ */
+async function plantLegacyToken(profile: string, value: string): Promise<void> {
+  const script =
+    "const { Entry } = require('@napi-rs/keyring'); new Entry(process.argv[1], process.argv[2], { linux: { store: 'secret-service' } }).setPassword(process.argv[3]);";
+  const r = await inSession([process.execPath, '-e', script, service(), `${profile}/token`, value]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(await lookup(`${profile}/token`)).toBe(value);
+}
+
 function fileText(): string {
   return readFileSync(configFile(cfg.dir), 'utf8');
 }
 
 describe('with a Secret Service (gnome-keyring under dbus-run-session)', () => {
-  it('login stores key and token in the keyring, not the file; balances, status, a token refresh and logout work from there', async () => {
+  it('login stores the key in the keyring, not the file; balances, status and logout work from there', async () => {
     requireKeyringTools();
     const login = await payctlInSession(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { input: KEY + '\n' });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toBe('');
-    expect(login.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in the OS keyring.`);
+    expect(login.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key stored in the OS keyring.`);
     expect(login.stderr).not.toContain('No OS keyring');
+    expect(login.stderr).not.toMatch(/token/i);
     expectNoSecrets(login, [KEY]);
 
-    // The file: base URL, expiry and the storage mark; no key, no token. Still 0600.
-    const p = readProfile(cfg.dir)!;
-    expect(p).toEqual({ baseUrl: ctx.sb.baseUrl, tokenExpiresAt: p.tokenExpiresAt, secrets: 'keyring' });
+    // The file: base URL and the storage mark; no key, no token, no expiry. Still 0600.
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, secrets: 'keyring' });
     expect(fileText()).not.toContain(KEY);
-    expect(fileText()).not.toContain('tok_');
+    expect(fileText()).not.toMatch(/token/i);
     expect(fileText()).toContain('"secrets": "keyring"');
     expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);
 
-    // The Secret Service holds both, under this config folder's service (seen by secret-tool, not payctl).
+    // The Secret Service holds the key alone, under this config folder's service (seen by secret-tool, not payctl).
     expect(await lookup('default/api-key')).toBe(KEY);
-    const token = await lookup('default/token');
-    expect(token).toMatch(/^tok_[0-9a-f]{48}$/);
-    expect(await entryCount()).toBe(2);
+    expect(await lookup('default/token')).toBeUndefined();
+    expect(await entryCount()).toBe(1);
 
-    // A later session (the keyring persisted on disk) uses them.
+    // A later session (the keyring persisted on disk) uses it: the key itself is the bearer, no exchange first.
     let from = ctx.sb.requests().length;
     const b = await payctlInSession(['balances', '--json']);
     expect(b.code, b.stderr).toBe(0);
     expect(b.stderr).toBe('');
     expect(oneJson(b.stdout).data).toHaveLength(ctx.sb.wallets().length);
     expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 200']);
-    expect(lastBearer(ctx.sb)).toBe(token);
+    expect(lastBearer(ctx.sb)).toBe(KEY);
 
     const st = await payctlInSession(['status', '--json']);
     expect(st.code, st.stderr).toBe(0);
     expect(oneJson(st.stdout)).toMatchObject({ profile: 'default', api_key: masked, api_key_source: 'profile', authenticated: true });
-    expectNoSecrets(st, [KEY, token]);
+    expectNoSecrets(st, [KEY]);
 
-    // A refreshed token goes to the keyring; the file gets only the new expiry.
-    ctx.sb.expireTokens();
+    // A key the service no longer takes: refused at once (exit 3), nothing to refresh, nothing written.
+    const before = fileText();
+    ctx.sb.revokeApiKey();
     from = ctx.sb.requests().length;
-    const r = await payctlInSession(['balances', '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 401', 'GET /v2/auth/token 200', 'GET /v2/wallets/balances 200']);
-    const fresh = lastBearer(ctx.sb)!;
-    expect(fresh).not.toBe(token);
-    expect(await lookup('default/token')).toBe(fresh);
+    const refused = await payctlInSession(['balances', '--json']);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 401']);
+    expect(fileText()).toBe(before);
     expect(await lookup('default/api-key')).toBe(KEY);
-    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, tokenExpiresAt: readProfile(cfg.dir)!.tokenExpiresAt, secrets: 'keyring' });
-    expect(fileText()).not.toContain(fresh);
+    ctx.sb.revokeApiKey(KEY);
 
-    // logout removes both entries; the file keeps the base URL only.
+    // logout removes the entry; the file keeps the base URL only.
     const out = await payctlInSession(['logout']);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stderr).toBe('✓ Logged out of profile "default": API key and token removed from the OS keyring.\n');
+    expect(out.stderr).toBe('✓ Logged out of profile "default": API key removed from the OS keyring.\n');
     expect(await entryCount()).toBe(0);
     expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl });
     const after = await payctlInSession(['balances']);
@@ -182,28 +192,61 @@ describe('with a Secret Service (gnome-keyring under dbus-run-session)', () => {
     expect(after.stderr).toContain('Not logged in');
   });
 
+  it("an earlier version's leftovers (a token entry in the keyring, an expiry in the file): never used; the next write drops the expiry; logout deletes the entry", async () => {
+    requireKeyringTools();
+    const login = await payctlInSession(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { input: KEY });
+    expect(login.code, login.stderr).toBe(0);
+    const LEGACY = 'tok_0123456789abcdef0123456789abcdef0123456789abcdef';
+    await plantLegacyToken('default', LEGACY);
+    const file = JSON.parse(fileText());
+    file.profiles.default.tokenExpiresAt = '2030-01-01T00:00:00.000Z';
+    writeFileSync(configFile(cfg.dir), JSON.stringify(file, null, '\t'), { mode: 0o600 });
+    expect(await entryCount()).toBe(2);
+
+    // The profile works, with its key as the bearer: the old token is never sent.
+    const from = ctx.sb.requests().length;
+    const b = await payctlInSession(['balances', '--json']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toBe('');
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 200']);
+    expect(lastBearer(ctx.sb)).toBe(KEY);
+    expect(ctx.sb.requests().some((r) => (r.headers.authorization ?? '').includes(LEGACY))).toBe(false);
+    const list = await payctlInSession(['config', 'list', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(oneJson(list.stdout).settings).toEqual({ 'base-url': ctx.sb.baseUrl, 'api-key': masked });
+
+    // The next write drops the expiry from the file.
+    const set = await payctlInSession(['config', 'set', 'webhook-signature-header', 'X-Signature']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, webhookSignatureHeader: 'X-Signature', secrets: 'keyring' });
+    expect(fileText()).not.toMatch(/token/i);
+
+    // logout deletes the key and the legacy entry.
+    const out = await payctlInSession(['logout']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toBe('✓ Logged out of profile "default": API key removed from the OS keyring.\n');
+    expect(await lookup('default/token')).toBeUndefined();
+    expect(await entryCount()).toBe(0);
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, webhookSignatureHeader: 'X-Signature' });
+  });
+
   it('--json reports "storage": "keyring"; --insecure-storage moves the profile to the file and clears its entries', async () => {
     requireKeyringTools();
     const login = await payctlInSession(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl, '--profile', 'ops'], { input: KEY });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toBe('');
-    expect(oneJson(login.stdout)).toEqual({
-      profile: 'ops',
-      base_url: ctx.sb.baseUrl,
-      api_key: masked,
-      token_expires_at: readProfile(cfg.dir, 'ops')!.tokenExpiresAt,
-      storage: 'keyring',
-    });
+    const doc = oneJson(login.stdout);
+    expect(doc).toMatchObject({ profile: 'ops', base_url: ctx.sb.baseUrl, api_key: masked, storage: 'keyring' });
+    expect(Object.keys(doc)).not.toContain('token_expires_at');
     expect(await lookup('ops/api-key')).toBe(KEY);
+    await plantLegacyToken('ops', 'tok_legacy_ops_0123456789abcdef');
 
     const insecure = await payctlInSession(['login', '--api-key-stdin', '--json', '--insecure-storage', '--profile', 'ops'], { input: KEY });
     expect(insecure.code, insecure.stderr).toBe(0);
     expect(insecure.stderr).toBe('');
     expect(oneJson(insecure.stdout)).toMatchObject({ profile: 'ops', storage: 'file' });
-    const p = readProfile(cfg.dir, 'ops')!;
-    expect(p.apiKey).toBe(KEY);
-    expect(p.token).toMatch(/^tok_/);
-    expect(p).not.toHaveProperty('secrets');
+    // The key in the file, every entry of the profile gone from the keyring (the legacy token too).
+    expect(readProfile(cfg.dir, 'ops')).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
     expect(await entryCount()).toBe(0);
   });
 
@@ -229,8 +272,7 @@ describe('with a Secret Service (gnome-keyring under dbus-run-session)', () => {
 });
 
 describe('without a keyring (no D-Bus session)', () => {
-  const NOTICE =
-    /No OS keyring could be reached \(.+\); the key and token are stored in (.+) \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\./;
+  const NOTICE = /No OS keyring could be reached \(.+\); the key is stored in (.+) \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\./;
 
   it('login falls back to the 0600 file with a notice; balances works', async () => {
     const r = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
@@ -238,12 +280,10 @@ describe('without a keyring (no D-Bus session)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(NOTICE);
     expect(r.stderr.match(NOTICE)![1]).toBe(configFile(cfg.dir));
-    expect(r.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in ${configFile(cfg.dir)} (mode 0600).`);
+    expect(r.stderr).toContain(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key stored in ${configFile(cfg.dir)} (mode 0600).`);
     expectNoSecrets(r, [KEY]);
-    const p = readProfile(cfg.dir)!;
-    expect(p.apiKey).toBe(KEY);
-    expect(p.token).toMatch(/^tok_/);
-    expect(p).not.toHaveProperty('secrets');
+    // Base URL and key: nothing else (no token, no expiry).
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
     expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);
 
     const b = await payctl(['balances', '--json'], { dir: cfg.dir });
@@ -261,9 +301,7 @@ describe('without a keyring (no D-Bus session)', () => {
   it('--insecure-storage stores in the file without the notice', async () => {
     const r = await payctl(['login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr.split('\n')[0]).toBe(
-      `✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key and token stored in ${configFile(cfg.dir)} (mode 0600).`,
-    );
+    expect(r.stderr.split('\n')[0]).toBe(`✓ Logged in to ${ctx.sb.baseUrl} as profile "default" (key ${masked}); key stored in ${configFile(cfg.dir)} (mode 0600).`);
     expect(r.stderr).not.toContain('keyring');
     expect(readProfile(cfg.dir)!.apiKey).toBe(KEY);
     expect(statSync(configFile(cfg.dir)).mode & 0o777).toBe(0o600);
@@ -297,7 +335,7 @@ describe('without a keyring (no D-Bus session)', () => {
     const b = await payctl(['balances', '--profile', 'ops'], { dir: cfg.dir });
     expect(b.code, b.stderr).toBe(2);
     expect(b.stdout).toBe('');
-    expect(b.stderr).toContain('Error: The API key and token of profile "ops" are in the OS keyring, which cannot be reached (');
+    expect(b.stderr).toMatch(/Error: The API key of profile "ops" (is|are) in the OS keyring, which cannot be reached \(/);
     expect(b.stderr).toContain('Nothing was sent.');
     expect(since(ctx.sb, from)).toEqual([]);
     const printed = b.stderr.match(/(payctl login \S.*--insecure-storage)/)?.[1];
@@ -307,7 +345,7 @@ describe('without a keyring (no D-Bus session)', () => {
     const before = fileText();
     const out = await payctl(['logout', '--profile', 'ops'], { dir: cfg.dir });
     expect(out.code, out.stderr).toBe(2);
-    expect(out.stderr).toContain('Cannot remove the API key and token of profile "ops" from the OS keyring');
+    expect(out.stderr).toContain('Cannot remove the API key of profile "ops" from the OS keyring');
     expect(out.stderr).toContain('Nothing was changed.');
     expect(fileText()).toBe(before);
 

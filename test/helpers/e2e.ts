@@ -5,13 +5,13 @@
  * that no secret leaked into any byte of the output.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { BIN, cliEnv, tempConfigDir } from './cli.js';
-import { getToken, type Sandbox } from './sandbox.js';
+import type { Sandbox } from './sandbox.js';
 
 export { BIN };
 
@@ -95,13 +95,15 @@ export function newKey(): string {
   return `sk_sandbox_e2e_${randomBytes(10).toString('hex')}`;
 }
 
+/** A profile as the config file holds it (what payctl writes: no token, since the key is the bearer). */
 export interface ProfileFile {
   baseUrl?: string;
   apiKey?: string;
-  token?: string;
-  tokenExpiresAt?: string;
   webhookSecret?: string;
+  webhookSignatureHeader?: string;
   routes?: Record<string, string>;
+  policy?: string;
+  secrets?: 'keyring' | 'file';
 }
 
 export function configFile(dir: string): string {
@@ -129,17 +131,9 @@ export function readProfile(dir: string, name = 'default'): ProfileFile | undefi
   return readProfiles(dir)[name];
 }
 
-/** Writes a profile as `payctl login` leaves it (token fetched straight from the sandbox): no spawn. */
+/** Writes a profile as `payctl login` leaves it (base URL and key; the key is the bearer token): no spawn. */
 export async function writeLoggedIn(sb: Sandbox, dir: string, key: string = sb.apiKey, name = 'default'): Promise<ProfileFile> {
-  const res = await fetch(`${sb.baseUrl}/auth/token`, { headers: { 'Api-Key': key, Accept: 'application/json' } });
-  const body = (await res.json()) as { data: { access_token: string; expires_in: number } };
-  expect(res.status).toBe(200);
-  const profile: ProfileFile = {
-    baseUrl: sb.baseUrl,
-    apiKey: key,
-    token: body.data.access_token,
-    tokenExpiresAt: new Date(Date.now() + body.data.expires_in * 1000).toISOString(),
-  };
+  const profile: ProfileFile = { baseUrl: sb.baseUrl, apiKey: key };
   writeProfiles(dir, { ...readProfiles(dir), [name]: profile });
   return profile;
 }
@@ -151,10 +145,9 @@ export interface Direct {
   requestId: string | null;
 }
 
-/** A request straight to the sandbox with a fresh token (what payctl should have received). */
+/** A request straight to the sandbox with its API key as the bearer and a fresh Idempotency-Key (what payctl should have received). */
 export async function direct(sb: Sandbox, method: string, path: string, body?: unknown): Promise<Direct> {
-  const token = await getToken(sb);
-  const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+  const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${sb.apiKey}`, 'Idempotency-Key': randomUUID() };
   const init: RequestInit = { method, headers };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -197,7 +190,7 @@ export function stackLines(text: string): string[] {
   return text.split('\n').filter((l) => /^\s+at\s/.test(l));
 }
 
-/** The last bearer token payctl sent, as the sandbox recorded it. */
+/** The last bearer payctl sent (its API key), as the sandbox recorded it. */
 export function lastBearer(sb: Sandbox): string | undefined {
   const r = [...sb.requests()].reverse().find((x) => x.headers.authorization?.startsWith('Bearer '));
   return r?.headers.authorization?.slice('Bearer '.length);

@@ -1,9 +1,9 @@
 /**
- * The profile store with its key and token in a keyring: an injected fake keyring records
+ * The profile store with its API key in a keyring: an injected fake keyring records
  * every call and can be made unreachable, so each rule of where secrets go is checked
  * without D-Bus (test/e2e/keyring.test.ts does the same against a real Secret Service).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,63 +51,58 @@ function onDisk(store: ConfigStore): any {
 const URL_A = 'https://a.example.com/v2';
 
 describe('a profile in the keyring', () => {
-  it('login-style update: key and token to the keyring; the file holds the mark, no secret, and stays 0600', async () => {
+  it('login-style update: the key to the keyring; the file holds the mark, no secret, and stays 0600', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    const saved = await store.updateProfile(
-      'default',
-      { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', tokenExpiresAt: '2030-01-01T00:00:00.000Z' },
-      { secrets: 'keyring' },
-    );
-    expect(saved).toEqual({ baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', tokenExpiresAt: '2030-01-01T00:00:00.000Z', secrets: 'keyring' });
-    expect([...kr.entries]).toEqual([
-      [`${kr.service} default/api-key`, 'key-1'],
-      [`${kr.service} default/token`, 'tok-1'],
-    ]);
-    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, tokenExpiresAt: '2030-01-01T00:00:00.000Z', secrets: 'keyring' } });
+    const saved = await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' }, { secrets: 'keyring' });
+    expect(saved).toEqual({ baseUrl: URL_A, apiKey: 'key-1', secrets: 'keyring' });
+    expect([...kr.entries]).toEqual([[`${kr.service} default/api-key`, 'key-1']]);
+    expect(kr.calls.filter((c) => c.startsWith('set'))).toEqual(['set default/api-key']);
+    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, secrets: 'keyring' } });
     expect(readFileSync(store.path, 'utf8')).not.toContain('key-1');
-    expect(readFileSync(store.path, 'utf8')).not.toContain('tok-1');
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
   });
 
-  it('getProfile fills key and token from the keyring, once per process', async () => {
+  it('getProfile fills the key from the keyring, once per process, and never reads a legacy token entry', async () => {
     const kr = fakeKeyring();
-    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile(
-      'default',
-      { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' },
-      { secrets: 'keyring' },
-    );
+    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' }, { secrets: 'keyring' });
+    // What an earlier version left there: the token it exchanged the key for.
+    kr.entries.set(`${kr.service} default/token`, 'tok-legacy');
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
     kr.calls.length = 0;
-    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', secrets: 'keyring' });
-    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', secrets: 'keyring' });
-    expect(kr.calls).toEqual(['get default/api-key', 'get default/token']);
+    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', secrets: 'keyring' });
+    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', secrets: 'keyring' });
+    expect(kr.calls).toEqual(['get default/api-key']);
     // Reading the file only asks the keyring nothing.
     expect(store.getProfile('default', { readSecrets: false })).toEqual({ baseUrl: URL_A, secrets: 'keyring' });
   });
 
-  it('a token refresh (token and expiry only) writes the token to the keyring and the expiry to the file', async () => {
+  it('an old keyring profile (expiry still in the file, token in the keyring) is read without either; the next write drops the expiry', async () => {
     const kr = fakeKeyring();
+    kr.entries.set(`${kr.service} default/api-key`, 'key-1');
+    kr.entries.set(`${kr.service} default/token`, 'tok-legacy');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ profiles: { default: { baseUrl: URL_A, tokenExpiresAt: '2030-01-01T00:00:00.000Z', secrets: 'keyring' } } }),
+      {
+        mode: 0o600,
+      },
+    );
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1', tokenExpiresAt: '2030-01-01T00:00:00.000Z' }, { secrets: 'keyring' });
-    const fresh = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    fresh.getProfile('default');
-    kr.calls.length = 0;
-    await fresh.updateProfile('default', { token: 'tok-2', tokenExpiresAt: '2031-01-01T00:00:00.000Z' });
-    expect(kr.calls).toEqual(['set default/token']);
-    expect(kr.entries.get(`${kr.service} default/token`)).toBe('tok-2');
+    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', secrets: 'keyring' });
+    await store.updateProfile('default', { webhookSignatureHeader: 'X-Signature' });
+    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, webhookSignatureHeader: 'X-Signature', secrets: 'keyring' } });
     expect(kr.entries.get(`${kr.service} default/api-key`)).toBe('key-1');
-    expect(onDisk(fresh)).toEqual({ default: { baseUrl: URL_A, tokenExpiresAt: '2031-01-01T00:00:00.000Z', secrets: 'keyring' } });
-    expect(openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).getProfile('default')).toMatchObject({ apiKey: 'key-1', token: 'tok-2' });
   });
 
-  it('a token refresh on a file profile stays in the file and never opens the keyring', async () => {
+  it('a new key on a file profile stays in the file and never opens the keyring', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' });
-    await store.updateProfile('default', { token: 'tok-2', tokenExpiresAt: '2031-01-01T00:00:00.000Z' });
-    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', token: 'tok-2', tokenExpiresAt: '2031-01-01T00:00:00.000Z' });
-    expect(onDisk(store).default.token).toBe('tok-2');
+    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' });
+    await store.updateProfile('default', { apiKey: 'key-2' });
+    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-2' });
+    expect(onDisk(store).default.apiKey).toBe('key-2');
     expect(kr.opened).toEqual([]);
     expect(kr.calls).toEqual([]);
   });
@@ -115,78 +110,99 @@ describe('a profile in the keyring', () => {
   it('settings other than secrets (config set) never ask the keyring, even one that cannot be reached', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' });
+    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' }, { secrets: 'keyring' });
     kr.state.down = 'locked';
     const other = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
     kr.calls.length = 0;
-    await other.updateProfile('default', { webhookSecret: 'whsec' });
-    expect(onDisk(other)).toEqual({ default: { baseUrl: URL_A, webhookSecret: 'whsec', secrets: 'keyring' } });
+    await other.updateProfile('default', { webhookSecret: 'whsec', webhookSignatureHeader: 'X-Signature' });
+    expect(onDisk(other)).toEqual({ default: { baseUrl: URL_A, webhookSecret: 'whsec', webhookSignatureHeader: 'X-Signature', secrets: 'keyring' } });
     expect(kr.calls.filter((c) => !c.startsWith('get'))).toEqual([]);
   });
 
-  it('logout (key, token and expiry removed): entries deleted, the mark dropped', async () => {
+  it('logout (the key removed): its entry deleted, the mark dropped', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' });
-    const saved = await store.updateProfile('default', { apiKey: undefined, token: undefined, tokenExpiresAt: undefined });
+    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' }, { secrets: 'keyring' });
+    const saved = await store.updateProfile('default', { apiKey: undefined });
     expect(saved).toEqual({ baseUrl: URL_A });
     expect(kr.entries.size).toBe(0);
     expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A } });
     expect(store.getProfile('default')).toEqual({ baseUrl: URL_A });
   });
 
-  it('removing only the token keeps the profile in the keyring (the key is still there)', async () => {
+  it("logout deletes a legacy token entry too (and only this profile's)", async () => {
     const kr = fakeKeyring();
-    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile('default', { apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' });
+    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' }, { secrets: 'keyring' });
+    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile('ops', { baseUrl: URL_A, apiKey: 'key-ops' }, { secrets: 'keyring' });
+    kr.entries.set(`${kr.service} default/token`, 'tok-legacy');
+    kr.entries.set(`${kr.service} ops/token`, 'tok-legacy-ops');
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }); // nothing read yet
-    await store.updateProfile('default', { token: undefined });
-    expect(onDisk(store)).toEqual({ default: { secrets: 'keyring' } });
-    expect(store.getProfile('default')).toEqual({ apiKey: 'key-1', secrets: 'keyring' });
+    kr.calls.length = 0;
+    expect(await store.updateProfile('default', { apiKey: undefined })).toEqual({ baseUrl: URL_A });
+    expect(kr.calls).toContain('delete default/token');
+    expect(kr.calls.filter((c) => c === 'get default/token')).toEqual([]);
+    expect([...kr.entries.keys()].sort()).toEqual([`${kr.service} ops/api-key`, `${kr.service} ops/token`]);
+    expect(onDisk(store).default).toEqual({ baseUrl: URL_A });
   });
 
-  it('keyring to file (--insecure-storage): secrets into the file, entries deleted', async () => {
+  it('keyring to file (--insecure-storage): the key into the file, entries deleted (a legacy token entry too)', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' });
-    await store.updateProfile('default', { apiKey: 'key-2', token: 'tok-2' }, { secrets: 'file' });
-    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, apiKey: 'key-2', token: 'tok-2' } });
+    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' }, { secrets: 'keyring' });
+    kr.entries.set(`${kr.service} default/token`, 'tok-legacy');
+    await store.updateProfile('default', { apiKey: 'key-2' }, { secrets: 'file' });
+    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, apiKey: 'key-2' } });
     expect(kr.entries.size).toBe(0);
+    expect(readFileSync(store.path, 'utf8')).not.toContain('tok-legacy');
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
   });
 
-  it('keyring to file keeps a secret the patch does not set (read from the keyring first)', async () => {
+  it('keyring to file keeps the key when the patch does not set it (read from the keyring first)', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' });
-    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile('default', { token: 'tok-2' }, { secrets: 'file' });
-    expect(onDisk(store)).toEqual({ default: { apiKey: 'key-1', token: 'tok-2' } });
+    await store.updateProfile('default', { apiKey: 'key-1' }, { secrets: 'keyring' });
+    kr.entries.set(`${kr.service} default/token`, 'tok-legacy');
+    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).updateProfile('default', { webhookSecret: 'whsec' }, { secrets: 'file' });
+    expect(onDisk(store)).toEqual({ default: { apiKey: 'key-1', webhookSecret: 'whsec' } });
     expect(kr.entries.size).toBe(0);
   });
 
-  it('file to keyring: secrets out of the file, into the keyring (stale entries cleared)', async () => {
+  it('file to keyring: the key out of the file, into the keyring (a stale entry replaced)', async () => {
     const kr = fakeKeyring();
-    kr.entries.set(`${kr.service} default/token`, 'stale');
+    kr.entries.set(`${kr.service} default/api-key`, 'stale');
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' });
-    await store.updateProfile('default', { token: undefined }, { secrets: 'keyring' });
+    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'key-1' });
+    await store.updateProfile('default', {}, { secrets: 'keyring' });
     expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, secrets: 'keyring' } });
     expect([...kr.entries]).toEqual([[`${kr.service} default/api-key`, 'key-1']]);
     expect(openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory }).getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'key-1', secrets: 'keyring' });
   });
 
+  it('file to keyring without a key: stale entries cleared (a legacy token too), the profile stays in the file', async () => {
+    const kr = fakeKeyring();
+    kr.entries.set(`${kr.service} default/api-key`, 'stale');
+    kr.entries.set(`${kr.service} default/token`, 'tok-legacy');
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
+    await store.updateProfile('default', { baseUrl: URL_A });
+    await store.updateProfile('default', {}, { secrets: 'keyring' });
+    expect(kr.entries.size).toBe(0);
+    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A } });
+  });
+
   it('setProfile replaces a keyring profile, keeping it in the keyring', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('work', { baseUrl: URL_A, apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' });
+    await store.updateProfile('work', { baseUrl: URL_A, apiKey: 'key-1' }, { secrets: 'keyring' });
     await store.setProfile('work', { apiKey: 'key-2', webhookSecret: 'whsec' });
     expect(onDisk(store)).toEqual({ work: { webhookSecret: 'whsec', secrets: 'keyring' } });
     expect([...kr.entries]).toEqual([[`${kr.service} work/api-key`, 'key-2']]);
   });
 
-  it('deleteProfile deletes the entries too', async () => {
+  it('deleteProfile deletes the entries too (a legacy token entry included)', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('work', { apiKey: 'w-key', token: 'w-tok' }, { secrets: 'keyring' });
+    await store.updateProfile('work', { apiKey: 'w-key' }, { secrets: 'keyring' });
+    kr.entries.set(`${kr.service} work/token`, 'w-tok');
     await store.updateProfile('default', { apiKey: 'd-key' }, { secrets: 'keyring' });
     await store.deleteProfile('work');
     expect(store.profileNames()).toEqual(['default']);
@@ -216,30 +232,28 @@ describe('a keyring that cannot be reached', () => {
     await store.updateProfile('default', { baseUrl: URL_A });
     const before = readFileSync(store.path, 'utf8');
     kr.state.down = 'DBus error: no session bus';
-    const err = await store.updateProfile('default', { apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' }).catch((e: unknown) => e);
+    const err = await store.updateProfile('default', { apiKey: 'key-1' }, { secrets: 'keyring' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KeyringUnavailable);
     expect((err as KeyringUnavailable).reason).toBe('DBus error: no session bus');
     expect((err as KeyringUnavailable).exitCode).toBe(2);
     expect(readFileSync(store.path, 'utf8')).toBe(before);
   });
 
-  it('a keyring that fails half-way leaves no copy of the key behind for a profile that stays in the file', async () => {
+  it('a keyring that refuses the write (reading and deleting work) leaves no key behind for a profile that stays in the file', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    // The token write fails after the key was written; deleting still works.
     const flaky: KeyringFactory = (service) => {
       const inner = kr.factory(service);
       return {
         ...inner,
-        set(p, s, v) {
-          if (s === 'token') throw new KeyringUnavailable('locked');
-          inner.set(p, s, v);
+        set() {
+          throw new KeyringUnavailable('locked');
         },
       };
     };
     const other = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: flaky });
     await store.updateProfile('default', { baseUrl: URL_A });
-    await expect(other.updateProfile('default', { apiKey: 'key-1', token: 'tok-1' }, { secrets: 'keyring' })).rejects.toThrow(KeyringUnavailable);
+    await expect(other.updateProfile('default', { apiKey: 'key-1' }, { secrets: 'keyring' })).rejects.toThrow(KeyringUnavailable);
     expect(kr.entries.size).toBe(0);
     expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A } });
   });
@@ -259,7 +273,8 @@ describe('a keyring that cannot be reached', () => {
     expect(err).toBeInstanceOf(ConfigError);
     const e = err as ProfileSecretsUnreachable;
     expect(e.exitCode).toBe(2);
-    expect(e.message).toBe('The API key and token of profile "ops" are in the OS keyring, which cannot be reached (locked). Nothing was sent.');
+    expect(e.message).toMatch(/^The API key of profile "ops" (is|are) in the OS keyring, which cannot be reached \(locked\)\. Nothing was sent\.$/);
+    expect(`${e.message} ${e.hint}`).not.toMatch(/token/i);
     expect(e.hint).toContain('Unlock or start the OS keyring');
     expect(e.hint).toContain('payctl login --profile ops --insecure-storage');
     // What needs no secret still works, through the same store.
@@ -290,19 +305,20 @@ describe('a keyring that cannot be reached', () => {
     kr.state.down = 'locked';
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
     const leftovers: string[] = [];
-    await store.updateProfile('default', { apiKey: 'new', token: 'tok' }, { secrets: 'file', onKeyringLeftover: (r) => leftovers.push(r) });
-    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, apiKey: 'new', token: 'tok' } });
+    await store.updateProfile('default', { apiKey: 'new' }, { secrets: 'file', onKeyringLeftover: (r) => leftovers.push(r) });
+    expect(onDisk(store)).toEqual({ default: { baseUrl: URL_A, apiKey: 'new' } });
     expect(leftovers).toEqual(['locked']);
-    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'new', token: 'tok' });
+    expect(store.getProfile('default')).toEqual({ baseUrl: URL_A, apiKey: 'new' });
   });
 
   it('logout and deleteProfile of a keyring profile throw and change nothing', async () => {
     const kr = fakeKeyring();
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { keyring: kr.factory });
-    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'k', token: 't' }, { secrets: 'keyring' });
+    await store.updateProfile('default', { baseUrl: URL_A, apiKey: 'k' }, { secrets: 'keyring' });
+    kr.entries.set(`${kr.service} default/token`, 'tok-legacy');
     const before = readFileSync(store.path, 'utf8');
     kr.state.down = 'locked';
-    await expect(store.updateProfile('default', { apiKey: undefined, token: undefined, tokenExpiresAt: undefined })).rejects.toThrow(KeyringUnavailable);
+    await expect(store.updateProfile('default', { apiKey: undefined })).rejects.toThrow(KeyringUnavailable);
     await expect(store.deleteProfile('default')).rejects.toThrow(KeyringUnavailable);
     expect(readFileSync(store.path, 'utf8')).toBe(before);
     expect(kr.entries.size).toBe(2);

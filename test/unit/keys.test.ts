@@ -44,20 +44,18 @@ describe('visibleSettings', () => {
   const profile: Profile = {
     baseUrl: 'https://api.example.com/v2',
     apiKey: 'sk_live_abcdefgh1234',
-    token: 'eyJhbGciOiJIUzI1NiJ9.payload.sigZ9y8',
-    tokenExpiresAt: '2026-11-21T11:15:30.000Z',
     webhookSecret: 'whsec_short',
-    routes: { payoutGet: '/payout/{id}', balances: '/wallets' },
+    webhookSignatureHeader: 'X-Signature',
+    routes: { payoutGet: '/payouts/{transactionId}', balances: '/wallets' },
   };
 
   it('lists every setting with secrets masked', () => {
     expect(visibleSettings(profile)).toEqual([
       ['base-url', 'https://api.example.com/v2'],
       ['api-key', '****1234'],
-      ['token', '****Z9y8'],
-      ['token-expires-at', '2026-11-21T11:15:30.000Z'],
       ['webhook-secret', '****'],
-      ['routes.payoutGet', '/payout/{id}'],
+      ['webhook-signature-header', 'X-Signature'],
+      ['routes.payoutGet', '/payouts/{transactionId}'],
       ['routes.balances', '/wallets'],
     ]);
   });
@@ -65,7 +63,6 @@ describe('visibleSettings', () => {
   it('never contains a whole secret', () => {
     const text = JSON.stringify(visibleSettings(profile));
     expect(text).not.toContain(profile.apiKey);
-    expect(text).not.toContain(profile.token);
     expect(text).not.toContain(profile.webhookSecret);
     expect(text).not.toContain('sk_live');
     expect(text).not.toContain('whsec');
@@ -75,16 +72,22 @@ describe('visibleSettings', () => {
     expect(visibleSettings({})).toEqual([]);
   });
 
+  it('shows no token of an old profile (read from a file of an earlier version)', () => {
+    const old = { ...profile, token: 'eyJhbGciOiJIUzI1NiJ9.payload.sigZ9y8', tokenExpiresAt: '2026-11-21T11:15:30.000Z' } as Profile;
+    expect(visibleSettings(old).map(([k]) => k)).toEqual(['base-url', 'api-key', 'webhook-secret', 'webhook-signature-header', 'routes.payoutGet', 'routes.balances']);
+    expect(JSON.stringify(visibleSettings(old))).not.toMatch(/Z9y8|2026-11-21/);
+  });
+
   it('visibleSetting gets one, masked (what login keeps too); unknown keys are refused', () => {
     expect(visibleSetting(profile, 'base-url')).toBe('https://api.example.com/v2');
     expect(visibleSetting(profile, 'webhook-secret')).toBe('****');
-    expect(visibleSetting(profile, 'routes.payoutGet')).toBe('/payout/{id}');
+    expect(visibleSetting(profile, 'webhook-signature-header')).toBe('X-Signature');
+    expect(visibleSetting({}, 'webhook-signature-header')).toBeUndefined();
+    expect(visibleSetting(profile, 'routes.payoutGet')).toBe('/payouts/{transactionId}');
     expect(visibleSetting(profile, 'routes.payoutsList')).toBeUndefined();
     expect(visibleSetting({}, 'base-url')).toBeUndefined();
-    // What config list shows, config get reads: the key and token masked, the expiry as it is.
+    // What config list shows, config get reads: the key masked.
     expect(visibleSetting(profile, 'api-key')).toBe('****1234');
-    expect(visibleSetting(profile, 'token')).toBe('****Z9y8');
-    expect(visibleSetting(profile, 'token-expires-at')).toBe('2026-11-21T11:15:30.000Z');
     expect(visibleSetting({}, 'api-key')).toBeUndefined();
     const err = caught(() => visibleSetting(profile, 'colour'));
     expect(err.message).toBe('Unknown setting "colour".');
@@ -93,12 +96,13 @@ describe('visibleSettings', () => {
 });
 
 describe('checkKey', () => {
-  it('knows base-url, webhook-secret, policy and routes.<name>', () => {
+  it('knows base-url, webhook-secret, webhook-signature-header, policy and routes.<name>', () => {
     expect(SETTABLE).toEqual([
       'base-url',
       'webhook-secret',
+      'webhook-signature-header',
       'policy',
-      'routes.authToken',
+      'routes.authUser',
       'routes.balances',
       'routes.payoutCreate',
       'routes.payoutGet',
@@ -108,14 +112,24 @@ describe('checkKey', () => {
     for (const key of SETTABLE) expect(() => checkKey(key)).not.toThrow();
   });
 
-  it.each(['routes.', 'routes.nope', 'routes.toString', 'routes.__proto__', 'BASE-URL', '', 'api_key'])('refuses %j', (key) => {
+  it.each(['routes.', 'routes.nope', 'routes.toString', 'routes.__proto__', 'routes.authToken', 'BASE-URL', '', 'api_key'])('refuses %j', (key) => {
     const err = caught(() => checkKey(key));
     expect(err.message).toBe(`Unknown setting "${key}".`);
     expect(err.hint).toBe(`Settings: ${SETTABLE.join(', ')}.`);
     expect(caught(() => checkKey(key, 'read')).hint).toBe(`Settings: ${READABLE.join(', ')}.`);
   });
 
-  it.each(['api-key', 'token', 'token-expires-at'])('reads %j, but refuses to change it, naming login and logout', (key) => {
+  it.each(['token', 'token-expires-at'])('refuses %j (the retired token and its expiry) as an unknown setting, to read or to change', (key) => {
+    for (const use of ['read', 'write'] as const) {
+      const err = caught(() => checkKey(key, use));
+      expect(err.message).toBe(`Unknown setting "${key}".`);
+      expect(err.exitCode).toBe(2);
+      expect(err.hint).toBe(`Settings: ${(use === 'read' ? READABLE : SETTABLE).join(', ')}.`);
+    }
+    expect(caught(() => visibleSetting({ apiKey: 'sk_live_abcdefgh1234' }, key)).message).toBe(`Unknown setting "${key}".`);
+  });
+
+  it.each(['api-key'])('reads %j, but refuses to change it, naming login and logout', (key) => {
     expect(() => checkKey(key, 'read')).not.toThrow();
     const err = caught(() => checkKey(key));
     expect(err.message).toBe(`${key} is kept by login and removed by logout: config does not change it.`);
@@ -128,12 +142,15 @@ describe('checkKey', () => {
   });
 
   it('reads every settable key, and what login keeps, in the order config list shows them', () => {
-    expect(READABLE).toEqual(['base-url', 'api-key', 'token', 'token-expires-at', ...SETTABLE.slice(1)]);
+    expect(READABLE).toEqual(['base-url', 'api-key', ...SETTABLE.slice(1)]);
+    expect(READABLE).not.toContain('token');
+    expect(READABLE).not.toContain('token-expires-at');
     for (const key of READABLE) expect(() => checkKey(key, 'read')).not.toThrow();
   });
 
   it('knows which settings are secrets', () => {
-    expect(READABLE.filter(isSecretKey)).toEqual(['api-key', 'token', 'webhook-secret']);
+    expect(READABLE.filter(isSecretKey)).toEqual(['api-key', 'webhook-secret']);
+    expect(isSecretKey('webhook-signature-header')).toBe(false);
   });
 });
 
@@ -150,9 +167,23 @@ describe('applySetting', () => {
     expect(caught(() => applySetting({}, 'webhook-secret', '')).message).toBe('The webhook secret cannot be empty.');
   });
 
+  it.each(['Signature', 'X-Signature', 'x-bokumonie-signature', 'X_Sig.v2', "a!#$%&'*+.^_`|~9"])('sets webhook-signature-header %j as given', (name) => {
+    expect(applySetting({}, 'webhook-signature-header', name)).toEqual({ webhookSignatureHeader: name });
+  });
+
+  it.each(['', ' ', 'X Signature', 'X-Signature:', 'Sig\nX-Other: 1', 'Sig\r\n', '(sig)', 'sig"', 'Sïg', 'a/b', 'a@b', 'a,b'])(
+    'refuses %j as a webhook signature header (not an HTTP header name)',
+    (name) => {
+      const err = caught(() => applySetting({}, 'webhook-signature-header', name));
+      expect(err.message).toBe(`"${name}" is not an HTTP header name.`);
+      expect(err.exitCode).toBe(2);
+      expect(err.hint).toBe('For example: payctl config set webhook-signature-header X-Signature');
+    },
+  );
+
   it('adds a route override to the existing ones', () => {
-    expect(applySetting({ routes: { balances: '/wallets' } }, 'routes.payoutGet', '/payout/{id}')).toEqual({
-      routes: { balances: '/wallets', payoutGet: '/payout/{id}' },
+    expect(applySetting({ routes: { balances: '/wallets' } }, 'routes.payoutGet', '/payouts/{transactionId}')).toEqual({
+      routes: { balances: '/wallets', payoutGet: '/payouts/{transactionId}' },
     });
     expect(applySetting({}, 'routes.balances', '/w')).toEqual({ routes: { balances: '/w' } });
   });
@@ -160,31 +191,35 @@ describe('applySetting', () => {
   it('refuses a bad route, listing the problems', () => {
     const err = caught(() => applySetting({}, 'routes.payoutGet', 'payout'));
     expect(err.message).toBe('Invalid route for routes.payoutGet.');
-    expect(err.problems).toEqual(['route payoutGet must contain {id}', 'a route path starts with "/"']);
+    expect(err.problems).toEqual(['route payoutGet must contain {transactionId}', 'a route path starts with "/"']);
   });
 
-  it('refuses an unknown key, and the key that login keeps', () => {
+  it('refuses an unknown key (the retired token too), and the key that login keeps', () => {
     expect(caught(() => applySetting({}, 'colour', 'x')).message).toBe('Unknown setting "colour".');
+    expect(caught(() => applySetting({}, 'token', 'x')).message).toBe('Unknown setting "token".');
+    expect(caught(() => applySetting({}, 'token-expires-at', 'x')).message).toBe('Unknown setting "token-expires-at".');
     expect(caught(() => applySetting({}, 'api-key', 'x')).message).toBe('api-key is kept by login and removed by logout: config does not change it.');
   });
 });
 
 describe('removeSetting', () => {
-  it('removes base-url and webhook-secret', () => {
+  it('removes base-url, webhook-secret and webhook-signature-header', () => {
     expect(removeSetting({ baseUrl: 'x' }, 'base-url')).toEqual({ baseUrl: undefined });
     expect(removeSetting({ webhookSecret: 'x' }, 'webhook-secret')).toEqual({ webhookSecret: undefined });
+    expect(removeSetting({ webhookSignatureHeader: 'X-Signature' }, 'webhook-signature-header')).toEqual({ webhookSignatureHeader: undefined });
   });
 
   it('removes one route, and the routes object when it was the last', () => {
-    expect(removeSetting({ routes: { balances: '/w', payoutGet: '/p/{id}' } }, 'routes.balances')).toEqual({
-      routes: { payoutGet: '/p/{id}' },
+    expect(removeSetting({ routes: { balances: '/w', payoutGet: '/p/{transactionId}' } }, 'routes.balances')).toEqual({
+      routes: { payoutGet: '/p/{transactionId}' },
     });
     expect(removeSetting({ routes: { balances: '/w' } }, 'routes.balances')).toEqual({ routes: undefined });
     expect(removeSetting({}, 'routes.balances')).toEqual({ routes: undefined });
   });
 
-  it('refuses an unknown key, and the token that login keeps', () => {
+  it('refuses an unknown key (the retired token too), and the key that login keeps', () => {
     expect(caught(() => removeSetting({}, 'colour')).message).toBe('Unknown setting "colour".');
-    expect(caught(() => removeSetting({}, 'token')).message).toBe('token is kept by login and removed by logout: config does not change it.');
+    expect(caught(() => removeSetting({}, 'token')).message).toBe('Unknown setting "token".');
+    expect(caught(() => removeSetting({}, 'api-key')).message).toBe('api-key is kept by login and removed by logout: config does not change it.');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import type { GlobalOptions } from '../../src/deps.js';
 import type { Profile } from '../../src/config/store.js';
-import { callCredentials, checkBaseUrl, isLoopbackHost, resolveSettings } from '../../src/config/resolve.js';
+import { callCredentials, checkBaseUrl, isLoopbackHost, resolveSettings, retiredTokenWarning } from '../../src/config/resolve.js';
 
 function globals(over: Partial<GlobalOptions> = {}): GlobalOptions {
   return { profile: 'default', profileChosen: false, baseUrl: undefined, json: false, noInput: false, verbose: false, timeoutMs: 30_000, ...over };
@@ -11,9 +11,8 @@ function globals(over: Partial<GlobalOptions> = {}): GlobalOptions {
 const PROFILE: Profile = {
   baseUrl: 'https://profile.example.com/v2',
   apiKey: 'profile-key',
-  token: 'profile-token',
-  tokenExpiresAt: '2026-11-21T11:15:30.000Z',
   webhookSecret: 'profile-whsec',
+  webhookSignatureHeader: 'X-Signature',
   routes: { payoutGet: '/payout/{id}' },
 };
 
@@ -36,7 +35,6 @@ describe('resolveSettings', () => {
     const s = resolveSettings(globals({ baseUrl: '' }), { PAYCTL_BASE_URL: '', PAYCTL_API_KEY: '', PAYCTL_TOKEN: '' }, PROFILE);
     expect(s.baseUrl).toEqual({ value: 'https://profile.example.com/v2', source: 'profile' });
     expect(s.apiKey).toEqual({ value: 'profile-key', source: 'profile' });
-    expect(s.token).toEqual({ value: 'profile-token', source: 'profile' });
   });
 
   it('takes the API key from PAYCTL_API_KEY before the profile', () => {
@@ -45,18 +43,33 @@ describe('resolveSettings', () => {
     expect(resolveSettings(globals(), {}, {}).apiKey).toEqual({ value: undefined, source: 'none' });
   });
 
-  it('takes the token from PAYCTL_TOKEN before the profile; the expiry only with the profile token', () => {
-    const fromEnv = resolveSettings(globals(), { PAYCTL_TOKEN: 'env-token' }, PROFILE);
-    expect(fromEnv.token).toEqual({ value: 'env-token', source: 'env' });
-    expect(fromEnv.tokenExpiresAt).toBeUndefined();
+  it('PAYCTL_TOKEN is no credential: the key still comes from PAYCTL_API_KEY or the profile, and no setting holds it', () => {
+    const withProfile = resolveSettings(globals(), { PAYCTL_TOKEN: 'env-token' }, PROFILE);
+    expect(withProfile.apiKey).toEqual({ value: 'profile-key', source: 'profile' });
+    expect(JSON.stringify(withProfile)).not.toContain('env-token');
 
-    const fromProfile = resolveSettings(globals(), {}, PROFILE);
-    expect(fromProfile.token).toEqual({ value: 'profile-token', source: 'profile' });
-    expect(fromProfile.tokenExpiresAt).toBe('2026-11-21T11:15:30.000Z');
+    const withEnvKey = resolveSettings(globals(), { PAYCTL_TOKEN: 'env-token', PAYCTL_API_KEY: 'env-key' }, PROFILE);
+    expect(withEnvKey.apiKey).toEqual({ value: 'env-key', source: 'env' });
+    expect(JSON.stringify(withEnvKey)).not.toContain('env-token');
 
-    const none = resolveSettings(globals(), {}, { tokenExpiresAt: '2026-11-21T11:15:30.000Z' });
-    expect(none.token).toEqual({ value: undefined, source: 'none' });
-    expect(none.tokenExpiresAt).toBeUndefined();
+    const alone = resolveSettings(globals(), { PAYCTL_TOKEN: 'env-token' }, undefined);
+    expect(alone.apiKey).toEqual({ value: undefined, source: 'none' });
+    expect(JSON.stringify(alone)).not.toContain('env-token');
+    expect(Object.keys(alone).sort()).toEqual(['apiKey', 'baseUrl', 'profileName', 'routes', 'webhookSecret', 'webhookSignatureHeader']);
+  });
+
+  it('a profile read from an old config file (token and expiry still in it) resolves without them', () => {
+    const old = { ...PROFILE, token: 'old-profile-token', tokenExpiresAt: '2026-11-21T11:15:30.000Z' } as Profile;
+    const s = resolveSettings(globals(), {}, old);
+    expect(s.apiKey).toEqual({ value: 'profile-key', source: 'profile' });
+    expect(JSON.stringify(s)).not.toContain('old-profile-token');
+    expect(JSON.stringify(callCredentials(s, old, s.baseUrl.value))).not.toContain('old-profile-token');
+  });
+
+  it("takes the webhook signature header from the profile, else none (the listener's default applies)", () => {
+    expect(resolveSettings(globals(), {}, PROFILE).webhookSignatureHeader).toEqual({ value: 'X-Signature', source: 'profile' });
+    expect(resolveSettings(globals(), {}, {}).webhookSignatureHeader).toEqual({ value: undefined, source: 'none' });
+    expect(resolveSettings(globals(), {}, undefined).webhookSignatureHeader).toEqual({ value: undefined, source: 'none' });
   });
 
   it('carries the profile name, routes and webhook secret', () => {
@@ -162,27 +175,53 @@ describe('isLoopbackHost', () => {
   });
 });
 
-describe('callCredentials: which key and token a call uses', () => {
-  const use = (g: Partial<GlobalOptions>, env: NodeJS.ProcessEnv) => {
-    const s = resolveSettings(globals(g), env, PROFILE);
-    const c = callCredentials(s, PROFILE, s.baseUrl.value);
-    return { key: c.apiKey.value, token: c.token.value, save: c.saveTokens, withheld: c.withheld };
+describe('callCredentials: which key a call sends', () => {
+  const use = (g: Partial<GlobalOptions>, env: NodeJS.ProcessEnv, profile: Profile | undefined = PROFILE) => {
+    const s = resolveSettings(globals(g), env, profile);
+    const c = callCredentials(s, profile, s.baseUrl.value);
+    return { key: c.apiKey.value, withheld: c.withheld };
   };
 
-  it("the profile's key and token at the profile's URL, new tokens saved", () => {
-    expect(use({}, {})).toEqual({ key: 'profile-key', token: 'profile-token', save: true, withheld: false });
+  it("the profile's key at the profile's URL", () => {
+    expect(use({}, {})).toEqual({ key: 'profile-key', withheld: false });
   });
 
-  it("PAYCTL_API_KEY: the profile's token (of another key) is not used, nor are new tokens saved", () => {
-    expect(use({}, { PAYCTL_API_KEY: 'env-key' })).toEqual({ key: 'env-key', token: undefined, save: false, withheld: false });
+  it("PAYCTL_API_KEY before the profile's key", () => {
+    expect(use({}, { PAYCTL_API_KEY: 'env-key' })).toEqual({ key: 'env-key', withheld: false });
   });
 
-  it("another --base-url: the profile's credentials are withheld", () => {
-    expect(use({ baseUrl: 'https://other.example.com/v2' }, {})).toEqual({ key: undefined, token: undefined, save: false, withheld: true });
-    expect(use({ baseUrl: 'https://other.example.com/v2' }, { PAYCTL_TOKEN: 'env-token' })).toEqual({ key: undefined, token: 'env-token', save: false, withheld: false });
+  it("another --base-url: the profile's key is withheld; PAYCTL_API_KEY is sent there", () => {
+    expect(use({ baseUrl: 'https://other.example.com/v2' }, {})).toEqual({ key: undefined, withheld: true });
+    expect(use({ baseUrl: 'https://other.example.com/v2' }, { PAYCTL_API_KEY: 'env-key' })).toEqual({ key: 'env-key', withheld: false });
+    // A profile with no key has nothing to withhold.
+    expect(use({ baseUrl: 'https://other.example.com/v2' }, {}, { baseUrl: PROFILE.baseUrl })).toEqual({ key: undefined, withheld: false });
   });
 
-  it("the profile's own URL given again with --base-url: its credentials are used, new tokens not saved", () => {
-    expect(use({ baseUrl: 'https://PROFILE.example.com/v2/' }, {})).toEqual({ key: 'profile-key', token: 'profile-token', save: false, withheld: false });
+  it('another --base-url with only PAYCTL_TOKEN set: no credential is taken from it (the key stays withheld)', () => {
+    expect(use({ baseUrl: 'https://other.example.com/v2' }, { PAYCTL_TOKEN: 'env-token' })).toEqual({ key: undefined, withheld: true });
+    expect(use({}, { PAYCTL_TOKEN: 'env-token' }, {})).toEqual({ key: undefined, withheld: false });
+  });
+
+  it("the profile's own URL given again with --base-url: its key is used", () => {
+    expect(use({ baseUrl: 'https://PROFILE.example.com/v2/' }, {})).toEqual({ key: 'profile-key', withheld: false });
+  });
+
+  it('returns only the key and whether it was withheld', () => {
+    const s = resolveSettings(globals(), { PAYCTL_TOKEN: 'env-token' }, PROFILE);
+    expect(Object.keys(callCredentials(s, PROFILE, s.baseUrl.value)).sort()).toEqual(['apiKey', 'withheld']);
+  });
+});
+
+describe('retiredTokenWarning: PAYCTL_TOKEN is no longer used', () => {
+  it('says so when PAYCTL_TOKEN is set, pointing at PAYCTL_API_KEY and login, never echoing the token', () => {
+    const text = retiredTokenWarning({ PAYCTL_TOKEN: 'tok_secret_value_1234' });
+    expect(text).toBe('PAYCTL_TOKEN is no longer used: the API key itself is the bearer token. Set PAYCTL_API_KEY (or run `payctl login`) and unset PAYCTL_TOKEN.');
+    expect(text).not.toContain('tok_secret_value_1234');
+  });
+
+  it('is silent when PAYCTL_TOKEN is unset or empty, whatever else is set', () => {
+    expect(retiredTokenWarning({})).toBeUndefined();
+    expect(retiredTokenWarning({ PAYCTL_TOKEN: '' })).toBeUndefined();
+    expect(retiredTokenWarning({ PAYCTL_API_KEY: 'env-key' })).toBeUndefined();
   });
 });

@@ -4,32 +4,35 @@ import { ROUTES, isRouteName, joinUrl, resolveRoute, validateRouteOverride } fro
 
 describe('resolveRoute', () => {
   it('gives the method and path of each route', () => {
-    expect(resolveRoute('authToken')).toEqual({ method: 'GET', path: '/auth/token' });
+    expect(resolveRoute('authUser')).toEqual({ method: 'GET', path: '/auth/user' });
     expect(resolveRoute('balances')).toEqual({ method: 'GET', path: '/wallets/balances' });
     expect(resolveRoute('payoutCreate')).toEqual({ method: 'POST', path: '/payout' });
-    expect(resolveRoute('payoutsList')).toEqual({ method: 'GET', path: '/payouts' });
-    expect(resolveRoute('payoutsSummary')).toEqual({ method: 'POST', path: '/payouts/summary' });
-    expect(resolveRoute('payoutGet', { id: 'TRX0123' })).toEqual({ method: 'GET', path: '/payouts/TRX0123' });
+    expect(resolveRoute('payoutsList')).toEqual({ method: 'GET', path: '/payout/list' });
+    expect(resolveRoute('payoutsSummary')).toEqual({ method: 'POST', path: '/payout/summary' });
+    expect(resolveRoute('payoutGet', { transactionId: 'TXN-BOK-FF051A7F00A49EB6AF225D10EA' })).toEqual({
+      method: 'GET',
+      path: '/payout/TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+    });
   });
 
   it('URL-encodes params', () => {
-    expect(resolveRoute('payoutGet', { id: 'a/b c?d#e&f' }).path).toBe('/payouts/a%2Fb%20c%3Fd%23e%26f');
-    expect(resolveRoute('payoutGet', { id: 'é' }).path).toBe('/payouts/%C3%A9');
-    expect(resolveRoute('payoutGet', { id: '%2e%2e' }).path).toBe('/payouts/%252e%252e');
+    expect(resolveRoute('payoutGet', { transactionId: 'a/b c?d#e&f' }).path).toBe('/payout/a%2Fb%20c%3Fd%23e%26f');
+    expect(resolveRoute('payoutGet', { transactionId: 'é' }).path).toBe('/payout/%C3%A9');
+    expect(resolveRoute('payoutGet', { transactionId: '%2e%2e' }).path).toBe('/payout/%252e%252e');
   });
 
   it('applies overrides, keeping the method', () => {
-    expect(resolveRoute('payoutGet', { id: 'x' }, { payoutGet: '/payout/{id}/details' })).toEqual({
+    expect(resolveRoute('payoutGet', { transactionId: 'x' }, { payoutGet: '/payouts/{transactionId}/details' })).toEqual({
       method: 'GET',
-      path: '/payout/x/details',
+      path: '/payouts/x/details',
     });
     expect(resolveRoute('balances', {}, { balances: 'wallets' })).toEqual({ method: 'GET', path: '/wallets' });
-    expect(resolveRoute('balances', {}, { payoutGet: '/other/{id}' })).toEqual({ method: 'GET', path: '/wallets/balances' });
+    expect(resolveRoute('balances', {}, { payoutGet: '/other/{transactionId}' })).toEqual({ method: 'GET', path: '/wallets/balances' });
   });
 
   it('throws a UsageError for a missing param', () => {
     expect(() => resolveRoute('payoutGet')).toThrow(UsageError);
-    expect(() => resolveRoute('payoutGet', {})).toThrow('Route payoutGet (/payouts/{id}) needs a value for {id}.');
+    expect(() => resolveRoute('payoutGet', {})).toThrow('Route payoutGet (/payout/{transactionId}) needs a value for {transactionId}.');
     expect(() => resolveRoute('balances', {}, { balances: '/w/{walletId}' })).toThrow('needs a value for {walletId}');
   });
 
@@ -39,14 +42,14 @@ describe('resolveRoute', () => {
   it.each(['.', '..'])('a %j param cannot climb out of its path segment', (id) => {
     let path: string | undefined;
     try {
-      path = resolveRoute('payoutGet', { id }).path;
+      path = resolveRoute('payoutGet', { transactionId: id }).path;
     } catch (err) {
       expect(err).toBeInstanceOf(UsageError);
       return;
     }
     const url = new URL(joinUrl('https://api.example.com/v2', path));
-    expect(url.pathname.startsWith('/v2/payouts/')).toBe(true);
-    expect(url.pathname.length).toBeGreaterThan('/v2/payouts/'.length);
+    expect(url.pathname.startsWith('/v2/payout/')).toBe(true);
+    expect(url.pathname.length).toBeGreaterThan('/v2/payout/'.length);
   });
 });
 
@@ -86,18 +89,18 @@ describe('joinUrl', () => {
 
 describe('validateRouteOverride', () => {
   it('accepts a good override', () => {
-    expect(validateRouteOverride('payoutGet', '/payout/{id}')).toEqual([]);
+    expect(validateRouteOverride('payoutGet', '/payouts/{transactionId}')).toEqual([]);
     expect(validateRouteOverride('balances', '/wallets')).toEqual([]);
   });
 
   it('refuses an unknown route name', () => {
-    expect(validateRouteOverride('nope', '/x')).toEqual(['unknown route "nope" (known: authToken, balances, payoutCreate, payoutGet, payoutsList, payoutsSummary)']);
+    expect(validateRouteOverride('nope', '/x')).toEqual(['unknown route "nope" (known: authUser, balances, payoutCreate, payoutGet, payoutsList, payoutsSummary)']);
     expect(validateRouteOverride('constructor', '/x')).toHaveLength(1);
     expect(validateRouteOverride('__proto__', '/x')).toHaveLength(1);
   });
 
   it('needs the params of the default path', () => {
-    expect(validateRouteOverride('payoutGet', '/payout')).toEqual(['route payoutGet must contain {id}']);
+    expect(validateRouteOverride('payoutGet', '/payout')).toEqual(['route payoutGet must contain {transactionId}']);
   });
 
   it('needs a leading slash, and no spaces, ? or #', () => {
@@ -109,7 +112,7 @@ describe('validateRouteOverride', () => {
 
   it('lists every problem at once', () => {
     expect(validateRouteOverride('payoutGet', 'payout ?')).toEqual([
-      'route payoutGet must contain {id}',
+      'route payoutGet must contain {transactionId}',
       'a route path starts with "/"',
       'a route path has no spaces, "?" or "#"',
     ]);

@@ -9,9 +9,13 @@ import {
   payoutTransactionSchema,
   recordStatus,
   summarySchema,
-  tokenSchema,
+  authUserSchema,
+  kycVerified,
+  money,
+  normalizeStatus,
   walletsSchema,
 } from '../../src/api/schemas.js';
+import { readFileSync } from 'node:fs';
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -29,75 +33,51 @@ describe('envelopeSchema', () => {
   });
 });
 
-describe('tokenSchema', () => {
+describe('money: amounts as the service writes them, read exactly', () => {
   it.each([
-    [{ access_token: 'tok-a', token_type: 'Bearer', expires_in: 3600 }, 'tok-a'],
-    [{ accessToken: 'tok-b', expires_in: 3600 }, 'tok-b'],
-    [{ token: 'tok-c', expires_in: 3600 }, 'tok-c'],
-  ])('reads the token from %j', (data, token) => {
-    expect(tokenSchema.parse(data)).toEqual({ token, expiresInSeconds: 3600, expiresAt: undefined });
+    ['1,000.00', '1000.00'],
+    ['5.00', '5.00'],
+    ['1,005.00', '1005.00'],
+    ['12,345,678.91', '12345678.91'],
+    ['1,250', '1250'],
+    ['-1,000.50', '-1000.50'],
+    ['0.10', '0.10'],
+  ])('%s is read as %s', (given, plain) => {
+    expect(money.parse(given)).toBe(plain);
   });
 
-  it('prefers access_token over accessToken over token', () => {
-    expect(tokenSchema.parse({ access_token: 'a', accessToken: 'b', token: 'c' }).token).toBe('a');
-    expect(tokenSchema.parse({ accessToken: 'b', token: 'c' }).token).toBe('b');
+  it('keeps JSON numbers as numbers (converted exactly later, never summed as floats)', () => {
+    expect(money.parse(1000)).toBe(1000);
+    expect(money.parse(7281.78)).toBe(7281.78);
+  });
+
+  it.each([['1.000,00'], ['1,00'], ['10,00.00'], ['1,0000.00'], [',100'], ['1,000,'], ['ten'], [''], ['1e3'], ['1 000.00'], ['NaN']])('refuses %j', (given) => {
+    expect(money.safeParse(given).success).toBe(false);
+  });
+});
+
+describe('authUserSchema', () => {
+  it('reads the documented GET /auth/user data', () => {
+    const doc = JSON.parse(readFileSync(new URL('../fixtures/documented/auth-user.json', import.meta.url), 'utf8')) as { data: unknown };
+    const u = authUserSchema.parse(doc.data);
+    expect(u.walletId).toBe('5553881136');
+    expect(u.businessName).toBe('Bokumonie Technologies Ltd');
+    expect(u.kycStatus).toBe('Pending');
+  });
+
+  it('takes any field being absent', () => {
+    expect(authUserSchema.parse({})).toEqual({});
   });
 
   it.each([
-    [{ access_token: 't', expires_in: 3600 }, 3600],
-    [{ access_token: 't', expires_in: '3600' }, 3600],
-    [{ access_token: 't', expiresIn: 900 }, 900],
-    [{ access_token: 't', expiresIn: '900' }, 900],
-    [{ access_token: 't', expires_in: '1.5' }, 1.5],
-  ])('reads a relative expiry from %j', (data, seconds) => {
-    expect(tokenSchema.parse(data)).toEqual({ token: 't', expiresInSeconds: seconds, expiresAt: undefined });
-  });
-
-  const AT_MS = Date.UTC(2026, 10, 21, 10, 15, 30, 123);
-  it.each([
-    [{ access_token: 't', expires_at: '2026-11-21T10:15:30.123456Z' }, AT_MS],
-    [{ access_token: 't', expiresAt: '2026-11-21T10:15:30.123Z' }, AT_MS],
-    [{ access_token: 't', expires_at: '2026-11-21T11:15:30.123+01:00' }, AT_MS],
-    [{ access_token: 't', expires_at: 1795256130 }, AT_MS - 123], // unix seconds
-    [{ access_token: 't', expiresAt: 1795256130 }, AT_MS - 123],
-    [{ access_token: 't', expires_at: AT_MS }, AT_MS], // unix milliseconds
-  ])('reads an absolute expiry from %j', (data, ms) => {
-    const r = tokenSchema.parse(data);
-    expect(r.token).toBe('t');
-    expect(r.expiresInSeconds).toBeUndefined();
-    expect(r.expiresAt).toBeInstanceOf(Date);
-    expect(r.expiresAt!.getTime()).toBe(ms);
-  });
-
-  it('prefers a relative expiry over an absolute one', () => {
-    const r = tokenSchema.parse({ access_token: 't', expires_in: 60, expires_at: '2026-11-21T10:15:30Z' });
-    expect(r).toEqual({ token: 't', expiresInSeconds: 60, expiresAt: undefined });
-  });
-
-  it('accepts a token without any expiry', () => {
-    expect(tokenSchema.parse({ access_token: 't' })).toEqual({ token: 't', expiresInSeconds: undefined, expiresAt: undefined });
-  });
-
-  it('refuses an unreadable expiry time', () => {
-    const r = tokenSchema.safeParse({ access_token: 't', expires_at: 'next tuesday' });
-    expect(r.success).toBe(false);
-    expect(r.error!.issues[0]!.message).toBe('expiry "next tuesday" is not a time');
-    expect(r.error!.issues[0]!.path).toEqual(['expires_at']);
-  });
-
-  it('refuses a non-numeric expires_in', () => {
-    expect(tokenSchema.safeParse({ access_token: 't', expires_in: 'soon' }).success).toBe(false);
-  });
-
-  it.each([[{}], [{ token_type: 'Bearer', expires_in: 3600 }], [{ access_token: '' }], [{ access_token: 42 }]])('refuses data without a token: %j', (data) => {
-    expect(tokenSchema.safeParse(data).success).toBe(false);
-  });
-
-  it('names the missing token field through parseOrThrow', () => {
-    const err = thrown(() => parseOrThrow(tokenSchema, { expires_in: 3600 }, 'a token', 'req-1'));
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).message).toBe('The service sent a token that payctl does not understand: access_token: no access_token, accessToken or token field.');
-    expect((err as ApiError).requestId).toBe('req-1');
+    ['Verified', true],
+    ['APPROVED', true],
+    [' verified ', true],
+    ['Pending', false],
+    ['rejected', false],
+    [undefined, false],
+  ])('kycVerified(%j) is %s', (word, ok) => {
+    expect(kycVerified(word)).toBe(ok);
   });
 });
 
@@ -125,8 +105,12 @@ describe('walletsSchema', () => {
     expect((err as ApiError).message).toMatch(/^The service sent wallets that payctl does not understand: 1\.currency: /);
   });
 
+  it('reads a grouped balance exactly and a digit wallet id given as a number', () => {
+    expect(walletsSchema.parse([{ wallet_id: 5553881136, currency: 'SLE', balance: '1,500.00' }])[0]).toMatchObject({ wallet_id: '5553881136', balance: '1500.00' });
+  });
+
   it('refuses a balance that is not a decimal', () => {
-    const r = walletsSchema.safeParse([{ wallet_id: 'w', currency: 'SLE', balance: '1,500.00' }]);
+    const r = walletsSchema.safeParse([{ wallet_id: 'w', currency: 'SLE', balance: '1.500,00' }]);
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]!.path).toEqual([0, 'balance']);
   });
@@ -183,13 +167,44 @@ describe('payoutRecordSchema and recordStatus', () => {
     currency: 'SLE',
     status: 'Successful',
     failure_reason: null,
-    recipient: { type: 'wallet', accountDetails: { name: 'Aminata', provider: 'orange_money', accountNumber: '076', phoneNumber: null } },
+    recipient: { type: 'wallet', accountDetails: { name: 'Aminata', provider: 'orange_money', accountNumber: '076', phoneNumber: null, note: 'Oct' } },
     metadata: null,
     created_at: '2026-11-21T10:15:30.123456Z',
   };
 
-  it('reads a record with nulls', () => {
-    expect(payoutRecordSchema.parse(record)).toEqual(record);
+  it('reads the documented look-up record: grouped amounts exactly, its field names in one shape', () => {
+    const doc = JSON.parse(readFileSync(new URL('../fixtures/documented/payout-get.json', import.meta.url), 'utf8')) as { data: unknown };
+    const r = payoutRecordSchema.parse(doc.data);
+    expect(r).toMatchObject({
+      transaction_id: 'TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+      status: 'successful',
+      amount: '1000.00',
+      fee: '5.00',
+      total_amount: '1005.00',
+      currency: 'SLE',
+      note: 'Payment for services',
+      provider_reference: 'ORD-79A7C916A37B46BA',
+      recipient: { type: 'bank', accountNumber: '0127500182', name: 'John Doe', bank: 'ECOBANK' },
+    });
+    expect(r.payout_id).toBeUndefined();
+    expect(r.wallet_id).toBeUndefined();
+    expect(recordStatus(r)).toBe('Successful');
+  });
+
+  it("reads a record in the create body's names, with nulls", () => {
+    const r = payoutRecordSchema.parse(record);
+    expect(r).toMatchObject({ transaction_id: 'TRX1', payout_id: 'p-1', wallet_id: 'wal_1', amount: 1500.5, currency: 'SLE', note: 'Oct' });
+    expect(r.recipient).toEqual({ type: 'wallet', name: 'Aminata', accountNumber: '076', phoneNumber: null, provider: 'orange_money', bank: undefined });
+  });
+
+  it('reads a failure reason under failure_reason or reason', () => {
+    expect(payoutRecordSchema.parse({ ...record, failure_reason: undefined, reason: 'Account closed' }).failure_reason).toBe('Account closed');
+  });
+
+  it('refuses a grouped amount in another locale', () => {
+    const r = payoutRecordSchema.safeParse({ ...record, amount: '1.500,50' });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]!.path).toEqual(['amount']);
   });
 
   it('needs amount and currency', () => {
@@ -199,71 +214,119 @@ describe('payoutRecordSchema and recordStatus', () => {
     expect(r.error!.issues[0]!.path).toEqual(['currency']);
   });
 
-  it('recordStatus: top-level status, else the provider status, else empty', () => {
+  it('recordStatus: top-level status, else the provider status, else empty; normalized whatever the case', () => {
     expect(recordStatus(payoutRecordSchema.parse(record))).toBe('Successful');
     expect(recordStatus(payoutRecordSchema.parse({ ...record, status: undefined, provider_response: { status: 'Pending' } }))).toBe('Pending');
-    expect(recordStatus(payoutRecordSchema.parse({ ...record, status: 'Failed', provider_response: { status: 'Pending' } }))).toBe('Failed');
+    expect(recordStatus(payoutRecordSchema.parse({ ...record, status: 'FAILED', provider_response: { status: 'Pending' } }))).toBe('Failed');
     expect(recordStatus(payoutRecordSchema.parse({ ...record, status: undefined }))).toBe('');
-    expect(recordStatus(payoutRecordSchema.parse({ ...record, status: 'Reversed' }))).toBe('Reversed');
+    expect(recordStatus(payoutRecordSchema.parse({ ...record, status: 'on_hold' }))).toBe('on_hold');
+  });
+
+  it.each([
+    ['successful', 'Successful'],
+    ['SUCCESS', 'Successful'],
+    ['Completed', 'Successful'],
+    ['paid', 'Successful'],
+    ['failed', 'Failed'],
+    ['Failure', 'Failed'],
+    ['rejected', 'Failed'],
+    ['declined', 'Failed'],
+    ['reversed', 'Failed'],
+    ['cancelled', 'Failed'],
+    ['canceled', 'Failed'],
+    ['pending', 'Pending'],
+    ['PROCESSING', 'Pending'],
+    ['initiated', 'Pending'],
+    ['queued', 'Pending'],
+    ['on_hold', 'on_hold'],
+  ])('normalizeStatus(%j) is %j', (word, status) => {
+    expect(normalizeStatus(word)).toBe(status);
   });
 });
 
-describe('payoutPageSchema', () => {
+describe('payoutPageSchema: every list shape, from the whole envelope', () => {
   const items = [{ transaction_id: 'a' }, { transaction_id: 'b' }];
 
-  it('reads an array directly in data', () => {
-    expect(payoutPageSchema.parse(items)).toEqual({ items, hasMore: undefined, total: undefined });
-    expect(payoutPageSchema.parse([])).toEqual({ items: [], hasMore: undefined, total: undefined });
+  it('a Laravel paginator in data', () => {
+    const env = {
+      status: 'Successful',
+      data: {
+        current_page: 1,
+        data: items,
+        first_page_url: 'https://x/v2/payout/list?page=1',
+        from: 1,
+        last_page: 3,
+        last_page_url: 'https://x/v2/payout/list?page=3',
+        links: [],
+        next_page_url: 'https://x/v2/payout/list?page=2',
+        path: 'https://x/v2/payout/list',
+        per_page: 2,
+        prev_page_url: null,
+        to: 2,
+        total: 6,
+      },
+    };
+    expect(payoutPageSchema.parse(env)).toEqual({ items, hasMore: true, nextUrl: 'https://x/v2/payout/list?page=2', currentPage: 1, lastPage: 3, perPage: 2, total: 6 });
+    const last = { ...env, data: { ...env.data, current_page: 3, next_page_url: null } };
+    expect(payoutPageSchema.parse(last)).toMatchObject({ hasMore: false, nextUrl: undefined, currentPage: 3 });
   });
 
-  it.each(['items', 'payouts', 'results'])('reads the array under %s, with has_more and total', (key) => {
-    expect(payoutPageSchema.parse({ [key]: items, has_more: true, total: 42, page: 1 })).toEqual({ items, hasMore: true, total: 42 });
-    expect(payoutPageSchema.parse({ [key]: items })).toEqual({ items, hasMore: undefined, total: undefined });
+  it('a resource collection: data an array, links and meta beside it', () => {
+    const env = {
+      data: items,
+      links: { first: 'f', last: 'l', prev: null, next: 'https://x/v2/payout/list?page=2' },
+      meta: { current_page: 1, last_page: 2, per_page: 2, total: 4 },
+    };
+    expect(payoutPageSchema.parse(env)).toEqual({ items, hasMore: true, nextUrl: 'https://x/v2/payout/list?page=2', currentPage: 1, lastPage: 2, perPage: 2, total: 4 });
+    expect(payoutPageSchema.parse({ ...env, links: { next: null } })).toMatchObject({ hasMore: false });
   });
 
-  it('prefers items over payouts over results', () => {
-    expect(payoutPageSchema.parse({ items: [1], payouts: [2], results: [3] }).items).toEqual([1]);
-    expect(payoutPageSchema.parse({ payouts: [2], results: [3] }).items).toEqual([2]);
+  it('data the array itself', () => {
+    expect(payoutPageSchema.parse({ data: items })).toEqual({
+      items,
+      hasMore: undefined,
+      nextUrl: undefined,
+      currentPage: undefined,
+      lastPage: undefined,
+      perPage: undefined,
+      total: undefined,
+    });
+    expect(payoutPageSchema.parse({ data: [] }).items).toEqual([]);
   });
 
-  it.each([[{}], [{ total: 3, has_more: false }], [{ data: [1] }]])('refuses an object without a list: %j', (data) => {
-    const r = payoutPageSchema.safeParse(data);
-    expect(r.success).toBe(false);
-    expect(r.error!.issues[0]!.message).toBe('no list of payouts (expected data to be an array, or data.items)');
+  it.each([['items'], ['payouts'], ['results']])('data.%s with has_more, total and page', (key) => {
+    expect(payoutPageSchema.parse({ data: { [key]: items, has_more: true, total: 42, page: 1 } })).toMatchObject({ items, hasMore: true, total: 42, currentPage: 1 });
+    expect(payoutPageSchema.parse({ data: { [key]: items } })).toMatchObject({ items, hasMore: undefined });
   });
 
-  it.each([[null], ['list'], [5]])('refuses %j', (data) => {
-    expect(payoutPageSchema.safeParse(data).success).toBe(false);
-  });
-
-  it('gives an ApiError through parseOrThrow', () => {
-    const err = thrown(() => parseOrThrow(payoutPageSchema, { count: 0 }, 'a list of payouts'));
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).message).toBe(
-      'The service sent a list of payouts that payctl does not understand: (top level): no list of payouts (expected data to be an array, or data.items).',
-    );
+  it('refuses a page without records', () => {
+    const err = thrown(() => parseOrThrow(payoutPageSchema, { data: { count: 0 } }, 'a list of payouts'));
+    expect((err as ApiError).message).toMatch(/^The service sent a list of payouts that payctl does not understand: /);
+    expect(payoutPageSchema.safeParse({ data: 'nope' }).success).toBe(false);
   });
 });
 
 describe('summarySchema', () => {
-  it('reads a summary and defaults missing statuses to {}', () => {
-    const data = {
-      from: '2026-11-01T00:00:00.000000Z',
-      to: null,
-      currencies: [
-        { currency: 'SLE', count: 2, amount: 1500.5, fee: '15.01', statuses: { Pending: { count: 2, amount: 1500.5 } } },
-        { currency: 'NGN', count: 0, amount: 0 },
-      ],
-    };
-    expect(summarySchema.parse(data)).toEqual({
-      ...data,
-      currencies: [data.currencies[0], { currency: 'NGN', count: 0, amount: 0, statuses: {} }],
+  it('reads the documented POST /payout/summary data', () => {
+    const doc = JSON.parse(readFileSync(new URL('../fixtures/documented/payout-summary.json', import.meta.url), 'utf8')) as { data: unknown };
+    expect(summarySchema.parse(doc.data)).toEqual({
+      total_transfers: 38,
+      successful: 2,
+      pending: 36,
+      failed: 0,
+      total_sent: 7281.78,
+      wallet_transfers: 5,
+      bank_transfers: 33,
     });
   });
 
-  it('refuses another shape', () => {
-    expect(summarySchema.safeParse({ totals: { SLE: 1 } }).success).toBe(false);
-    expect(summarySchema.safeParse({ currencies: [{ currency: 'SLE', count: 'two', amount: 1 }] }).success).toBe(false);
+  it('takes missing and extra fields, counts as digit strings, and a grouped total', () => {
+    expect(summarySchema.parse({ total_transfers: '4', total_sent: '1,250.50', reversed: 1 })).toEqual({ total_transfers: '4', total_sent: '1250.50', reversed: 1 });
+  });
+
+  it('refuses counts that are not counts', () => {
+    expect(summarySchema.safeParse({ successful: 'two' }).success).toBe(false);
+    expect(summarySchema.safeParse({ total_sent: '7.281,78' }).success).toBe(false);
   });
 });
 
@@ -340,6 +403,35 @@ describe('parseErrorBody', () => {
       code: 'TOP',
       errors: [],
     });
+  });
+
+  it('reads a Laravel 422 validation body', () => {
+    const body = JSON.stringify({
+      message: 'The amount field is required. (and 1 more error)',
+      errors: { amount: ['The amount field is required.'], 'recipient.accountDetails.phoneNumber': ['The phone number field is required when type is wallet.'] },
+    });
+    expect(parseErrorBody(body)).toEqual({
+      message: 'The amount field is required. (and 1 more error)',
+      code: undefined,
+      errors: [
+        { field: 'amount', message: 'The amount field is required.' },
+        { field: 'recipient.accountDetails.phoneNumber', message: 'The phone number field is required when type is wallet.' },
+      ],
+    });
+  });
+
+  it.each([
+    [{ message: 'The payout id has already been taken.', errors: { payoutId: ['The payout id has already been taken.'] } }],
+    [{ message: 'Invalid', errors: { payout_id: ['duplicate value'] } }],
+    [{ status: 'Failed', message: 'Duplicate payoutId: p-1 already exists' }],
+    [{ error: 'payout id already used' }],
+  ])('gives a refusal naming a used payout id the code DUPLICATE_PAYOUT_ID: %j', (body) => {
+    expect(parseErrorBody(JSON.stringify(body))?.code).toBe('DUPLICATE_PAYOUT_ID');
+  });
+
+  it('keeps a code the service gave, and names no duplicate where none is said', () => {
+    expect(parseErrorBody(JSON.stringify({ message: 'taken', code: 'OTHER', errors: { payoutId: ['has already been taken'] } }))?.code).toBe('OTHER');
+    expect(parseErrorBody(JSON.stringify({ message: 'The amount has already been refunded.', errors: { amount: ['has already been refunded'] } }))?.code).toBeUndefined();
   });
 
   it.each([['<html><body><h1>502 Bad Gateway</h1></body></html>'], ['Bad Gateway'], [''], ['{"message": "cut']])(

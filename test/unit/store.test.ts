@@ -75,23 +75,23 @@ describe('openConfigStore', () => {
 
   it('updateProfile merges into the profile and removes keys set to undefined', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    expect(await store.updateProfile('default', { baseUrl: 'https://a.example.com/v2', apiKey: 'key-1', token: 'tok-1' })).toEqual({
+    expect(await store.updateProfile('default', { baseUrl: 'https://a.example.com/v2', apiKey: 'key-1', webhookSignatureHeader: 'X-Signature' })).toEqual({
       baseUrl: 'https://a.example.com/v2',
       apiKey: 'key-1',
-      token: 'tok-1',
+      webhookSignatureHeader: 'X-Signature',
     });
-    const next = await store.updateProfile('default', { token: undefined, tokenExpiresAt: undefined, apiKey: 'key-2' });
+    const next = await store.updateProfile('default', { webhookSignatureHeader: undefined, policy: undefined, apiKey: 'key-2' });
     expect(next).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
     expect(store.getProfile('default')).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
     const onDisk = JSON.parse(readFileSync(store.path, 'utf8'));
     expect(onDisk.profiles.default).toEqual({ baseUrl: 'https://a.example.com/v2', apiKey: 'key-2' });
-    expect(Object.keys(onDisk.profiles.default)).not.toContain('token');
+    expect(Object.keys(onDisk.profiles.default)).not.toContain('webhookSignatureHeader');
   });
 
   it('setProfile replaces a profile; getProfile returns a copy', async () => {
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
     await store.updateProfile('work', { baseUrl: 'https://a.example.com/v2', apiKey: 'k' });
-    await store.setProfile('work', { webhookSecret: 'whsec', token: undefined });
+    await store.setProfile('work', { webhookSecret: 'whsec', apiKey: undefined });
     expect(store.getProfile('work')).toEqual({ webhookSecret: 'whsec' });
     const copy = store.getProfile('work')!;
     copy.apiKey = 'mutated';
@@ -199,25 +199,25 @@ describe('a damaged config file', () => {
 });
 
 describe('reading the file again', () => {
-  const profileWith = (token: string) => JSON.stringify({ profiles: { default: { baseUrl: 'https://api.example.com/v2', token } } });
+  const profileWith = (apiKey: string) => JSON.stringify({ profiles: { default: { baseUrl: 'https://api.example.com/v2', apiKey } } });
 
   it('sees what another payctl wrote since, even in place and at the same size', () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, 'config.json');
     const settle = (): void => utimesSync(path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    writeFileSync(path, profileWith('tok_aaaa'), { mode: 0o600 });
+    writeFileSync(path, profileWith('key_aaaa'), { mode: 0o600 });
     settle(); // last modified a minute ago: a read may keep what it parsed
     const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
-    expect(store.getProfile('default')?.token).toBe('tok_aaaa');
+    expect(store.getProfile('default')?.apiKey).toBe('key_aaaa');
     // Same inode, same size: only the times say it changed.
-    writeFileSync(path, profileWith('tok_bbbb'));
-    expect(store.getProfile('default')?.token).toBe('tok_bbbb');
+    writeFileSync(path, profileWith('key_bbbb'));
+    expect(store.getProfile('default')?.apiKey).toBe('key_bbbb');
     // Replaced by a rename (as conf writes), with a damaged file: reported, not the old profiles.
     writeFileSync(`${path}.new`, '{"profiles": ', { mode: 0o600 });
     renameSync(`${path}.new`, path);
     expect(caught(() => store.getProfile('default'))).toBeInstanceOf(ConfigError);
-    writeFileSync(path, profileWith('tok_cccc'));
-    expect(store.getProfile('default')?.token).toBe('tok_cccc');
+    writeFileSync(path, profileWith('key_cccc'));
+    expect(store.getProfile('default')?.apiKey).toBe('key_cccc');
   });
 
   it("hands each caller a record of its own: a change to one is not the next read's", async () => {
@@ -230,5 +230,84 @@ describe('reading the file again', () => {
     const p = store.getProfile('default')!;
     p.apiKey = 'changed by the caller';
     expect(store.getProfile('default')?.apiKey).toBe('k');
+  });
+});
+
+describe('a config file written by a version that kept a token', () => {
+  const OLD = {
+    profiles: {
+      default: {
+        baseUrl: 'https://api.example.com/v2',
+        apiKey: 'sk_live_default_key',
+        token: 'tok_old_default',
+        tokenExpiresAt: '2026-11-21T11:15:30.000Z',
+        webhookSecret: 'whsec_1',
+      },
+      ops: { baseUrl: 'https://ops.example.com/v2', apiKey: 'sk_live_ops_key', token: 'tok_old_ops', tokenExpiresAt: '2026-11-21T11:15:30.000Z' },
+      // The token only (the key given by PAYCTL_API_KEY): a profile all the same.
+      bare: { baseUrl: 'https://bare.example.com/v2', token: 'tok_old_bare' },
+    },
+  };
+
+  function writeOld(): string {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify(OLD, null, '\t'), { mode: 0o600 });
+    return file;
+  }
+
+  it('is read: the profiles work, with no token or expiry in them, and reading leaves the file as it was', () => {
+    const file = writeOld();
+    const before = readFileSync(file, 'utf8');
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    expect(store.profileNames()).toEqual(['bare', 'default', 'ops']);
+    expect(store.getProfile('default')).toEqual({ baseUrl: 'https://api.example.com/v2', apiKey: 'sk_live_default_key', webhookSecret: 'whsec_1' });
+    expect(store.getProfile('ops')).toEqual({ baseUrl: 'https://ops.example.com/v2', apiKey: 'sk_live_ops_key' });
+    expect(store.getProfile('bare')).toEqual({ baseUrl: 'https://bare.example.com/v2' });
+    expect(store.getProfile('default', { readSecrets: false })).not.toHaveProperty('token');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('the next write drops them from every profile, keeping everything else', async () => {
+    const file = writeOld();
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    // A write to one profile rewrites the file: the others lose their token too.
+    await store.updateProfile('ops', { webhookSignatureHeader: 'X-Signature' });
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('token');
+    expect(text).not.toContain('tokenExpiresAt');
+    expect(text).not.toContain('tok_old');
+    expect(JSON.parse(text)).toEqual({
+      profiles: {
+        default: { baseUrl: 'https://api.example.com/v2', apiKey: 'sk_live_default_key', webhookSecret: 'whsec_1' },
+        ops: { baseUrl: 'https://ops.example.com/v2', apiKey: 'sk_live_ops_key', webhookSignatureHeader: 'X-Signature' },
+        bare: { baseUrl: 'https://bare.example.com/v2' },
+      },
+    });
+    expect(mode(file)).toBe(0o600);
+    expect(openConfigStore({ PAYCTL_CONFIG_DIR: dir }).getProfile('ops')).toEqual({
+      baseUrl: 'https://ops.example.com/v2',
+      apiKey: 'sk_live_ops_key',
+      webhookSignatureHeader: 'X-Signature',
+    });
+  });
+
+  it('deleting another profile is a write too: the token goes', async () => {
+    const file = writeOld();
+    await openConfigStore({ PAYCTL_CONFIG_DIR: dir }).deleteProfile('bare');
+    const onDisk = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(onDisk.profiles)).toEqual(['default', 'ops']);
+    expect(onDisk.profiles.default).toEqual({ baseUrl: 'https://api.example.com/v2', apiKey: 'sk_live_default_key', webhookSecret: 'whsec_1' });
+    expect(readFileSync(file, 'utf8')).not.toContain('tok_old');
+  });
+
+  it('a token that is not a string is still a damaged file (never silently dropped and overwritten)', async () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    const content = '{"profiles": {"default": {"apiKey": "k", "token": 42}}}';
+    writeFileSync(file, content, { mode: 0o600 });
+    expect(caught(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).profileNames())).toBeInstanceOf(ConfigError);
+    await expect(async () => await openConfigStore({ PAYCTL_CONFIG_DIR: dir }).updateProfile('default', { apiKey: 'new' })).rejects.toThrow(ConfigError);
+    expect(readFileSync(file, 'utf8')).toBe(content);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `payctl config get <key>`: one setting; exit 1 when it is not set. Secrets (api-key, token,
+ * `payctl config get <key>`: one setting; exit 1 when it is not set. Secrets (api-key and
  * webhook-secret) are shown masked, as `config list` shows them, and said to be: payctl never
  * prints one in clear. A profile that does not exist is an error naming those there are (exit 2).
  */
