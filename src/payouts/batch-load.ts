@@ -3,10 +3,11 @@
  * row of text): the file read once into memory as bytes (so what is checked is what is
  * sent, even if the file changes meanwhile), every row validated (all problems at once,
  * with row numbers), each row given its identity (identity.ts), and each row looked up in
- * the journal: accepted in an earlier run of this batch (skipped), sent before with other
- * details (a conflict), or the same payout under another id (another batch, a single
- * payout) that a person should hear about before it is paid again. Identical rows of one
- * file are grouped for the duplicate guard.
+ * the journal (under its id, else under the id an earlier payctl derived for it): accepted
+ * in an earlier run of this batch (skipped), sent before with other details (a conflict),
+ * or the same payout under another id (another batch, a single payout) that a person
+ * should hear about before it is paid again. Identical rows of one file are grouped for
+ * the duplicate guard.
  *
  * Three passes over the bytes: check (no credentials needed), plan (with the journal and
  * the live balances) and send (rows handed to the batch runner one at a time).
@@ -17,7 +18,7 @@ import { resolve } from 'node:path';
 import type { Wallet } from '../api/schemas.js';
 import { fieldProblem, LocalError, problemOf, rowProblem, UsageError, type Problem } from '../errors.js';
 import { COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
-import { derivedPayoutId, payoutFingerprint } from './identity.js';
+import { DERIVED_ID, derivedPayoutId, legacyDerivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './plan.js';
 import { plural, text } from '../output/text.js';
@@ -68,6 +69,8 @@ export interface IdentifiedRow {
   fingerprint: string;
   /** The file gives no payout_id: the id is derived from the payout and the batch id. */
   derivedId: boolean;
+  /** Among the file's identical rows, this one's (0, 1, ...): part of a derived id. 0 for a given id. */
+  occurrence: number;
   /** payctl 0.1's id of this row (file name and row), looked up to resume its batches. */
   legacyId?: string;
 }
@@ -123,8 +126,8 @@ export async function* identifiedRows(src: BatchSource, problems: Problem[], che
   const identify = (r: ValidRow): IdentifiedRow | undefined => {
     const fingerprint = r.fingerprint;
     let request = r.request;
+    let n = 0;
     if (r.derivedId) {
-      let n = 0;
       if (checked?.duplicated.has(fingerprint)) {
         n = occurrences.get(fingerprint) ?? 0;
         occurrences.set(fingerprint, n + 1);
@@ -139,7 +142,7 @@ export async function* identifiedRows(src: BatchSource, problems: Problem[], che
       seenId.set(request.payoutId, r.row);
     }
     // The check and the plan need no body (the plan makes one only for a row sent before: lookUpRow).
-    return { row: r.row, request, body: withBody ? payoutBody(request) : '', fingerprint, derivedId: r.derivedId, legacyId: r.legacyId };
+    return { row: r.row, request, body: withBody ? payoutBody(request) : '', fingerprint, derivedId: r.derivedId, occurrence: n, legacyId: r.legacyId };
   };
   // Kept rows are read straight from the array: one generator less for every row of a pass.
   if (src.kept) {
@@ -264,12 +267,26 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
 }
 
 /**
- * The journal entry of a row's payout id, if any; for a row sent by payctl 0.1 under its
- * file-and-row id, that entry, with the row switched to its old id so it is resumed.
+ * The journal entry of a row's payout id, if any. A row with a derived id that has none is
+ * looked up under the ids earlier versions derived for it, and switched to the id it has
+ * there, so that the batch they sent resumes under its entries (their keys, their bodies):
+ * - `b-<32 hex>` (legacyDerivedPayoutId), from the same inputs as the UUID: the same payout
+ *   by construction, so an entry there with other details is a conflict (nothing sent),
+ *   never a reason to pay it again under the new id;
+ * - payctl 0.1's file-and-row id, which another payout may have had: used only when its
+ *   entry has this row's very details.
  */
-function lookUpRow(r: IdentifiedRow, journal: Journal, baseUrl: string): LoadedRow {
+function lookUpRow(r: IdentifiedRow, journal: Journal, baseUrl: string, batchId: string): LoadedRow {
   const earlier = journal.get(baseUrl, r.request.payoutId);
-  if (earlier || !r.legacyId) return earlier ? loaded(r, r.request, r.body || payoutBody(r.request), earlier) : r;
+  if (earlier) return loaded(r, r.request, r.body || payoutBody(r.request), earlier);
+  if (!r.derivedId) return r;
+  const priorId = legacyDerivedPayoutId(batchId, r.fingerprint, r.occurrence);
+  const prior = journal.get(baseUrl, priorId);
+  if (prior) {
+    const request = { ...r.request, payoutId: priorId };
+    return loaded(r, request, payoutBody(request), prior);
+  }
+  if (!r.legacyId) return r;
   const legacy = journal.get(baseUrl, r.legacyId);
   if (!legacy) return r;
   const request = { ...r.request, payoutId: r.legacyId };
@@ -279,7 +296,7 @@ function lookUpRow(r: IdentifiedRow, journal: Journal, baseUrl: string): LoadedR
 
 /** A row with its earlier entry: one literal, not `{ ...r, earlier }`, whose every result has a shape of its own in Node 20's V8. */
 function loaded(r: IdentifiedRow, request: PayoutRequest, body: string, earlier: JournalEntry): LoadedRow {
-  return { row: r.row, request, body, fingerprint: r.fingerprint, derivedId: r.derivedId, legacyId: r.legacyId, earlier };
+  return { row: r.row, request, body, fingerprint: r.fingerprint, derivedId: r.derivedId, occurrence: r.occurrence, legacyId: r.legacyId, earlier };
 }
 
 /** Where earlier payouts came from: one line per batch run or kind of payout. */
@@ -399,7 +416,7 @@ export async function planBatch(
   let otherBatchRows = 0;
   for await (const identified of identifiedRows(src, problems, checked, false)) {
     rows++;
-    const r = lookUpRow(identified, journal, baseUrl);
+    const r = lookUpRow(identified, journal, baseUrl, src.batchId);
     if (!r.earlier) absent.add(r.row);
     if (checked.duplicated.has(r.fingerprint)) {
       const g = dups.get(r.fingerprint);
@@ -451,16 +468,17 @@ export async function planBatch(
 
 /**
  * An entry of this very batch (same batch id and file, an identical row's other
- * occurrence): not "the same payout sent before" but a duplicate, reported as such.
+ * occurrence, under a derived id of this version or an earlier one): not "the same payout
+ * sent before" but a duplicate, reported as such.
  */
 function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
-  return e.payoutId === r.request.payoutId || (e.batch?.id === src.batchId && r.derivedId && e.payoutId.startsWith('b-') && e.batch.file === src.file);
+  return e.payoutId === r.request.payoutId || (e.batch?.id === src.batchId && r.derivedId && e.batch.file === src.file && DERIVED_ID.test(e.payoutId));
 }
 
 /** Pass 3: the rows to hand to the batch runner, one at a time, each with its earlier entry. */
 export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string): AsyncGenerator<LoadedRow> {
   const problems: Problem[] = [];
-  for await (const r of identifiedRows(src, problems, checked)) yield checked.absent?.has(r.row) ? r : lookUpRow(r, journal, baseUrl);
+  for await (const r of identifiedRows(src, problems, checked)) yield checked.absent?.has(r.row) ? r : lookUpRow(r, journal, baseUrl, src.batchId);
   // The file is read again while sending: a problem now means it was changed meanwhile.
   if (problems.length) {
     throw new LocalError(

@@ -3,8 +3,11 @@
  * payout_id gets its id from the batch id, what the row pays (normalized: the same
  * payout written as `100` or `100.00`, in another row order, in a renamed or re-saved
  * file, gives the same id) and its occurrence among identical rows of the file, never
- * from the file's name or the row's position. A single payout typed twice is caught by
- * its repeat key: the same wallet, recipient account, amount and currency.
+ * from the file's name or the row's position. The id is a name-based UUID (RFC 4122
+ * version 5), the form of the documentation's payout ids; earlier versions derived
+ * `b-<32 hex>` from the same inputs, still looked up to resume their batches. A single
+ * payout typed twice is caught by its repeat key: the same wallet, recipient account,
+ * amount and currency.
  */
 import { hash } from 'node:crypto';
 import type { PayoutRequest } from './request.js';
@@ -40,10 +43,52 @@ export function payoutFingerprint(r: PayoutRequest): string {
 }
 
 /**
- * The payout id of a batch row without one: `b-` and 32 hex digits of a hash over the
- * batch id, the row's fingerprint and its occurrence (0, 1, ...) among identical rows.
+ * The namespace of payctl's derived payout ids (a random UUID, chosen once). It must never
+ * change: every id derived under it, journaled and known to the service, would stop being
+ * found, and a resumed batch would pay its rows again.
+ */
+export const PAYCTL_NAMESPACE = '3f0c2a7e-5b1d-4c8e-9a64-2d7b91e0c5f3';
+
+/** A UUID's 16 bytes (any case, with its hyphens). */
+function uuidBytes(uuid: string): Buffer {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) throw new TypeError(`not a UUID: ${uuid}`);
+  return Buffer.from(uuid.replace(/-/g, ''), 'hex');
+}
+
+const PAYCTL_NAMESPACE_BYTES = uuidBytes(PAYCTL_NAMESPACE);
+
+/**
+ * The name-based UUID, version 5 (RFC 4122 4.3): the SHA-1 of the namespace's 16 bytes and
+ * the name's UTF-8 bytes, its first 16 bytes with the version (5) and the variant (10xx)
+ * set, in lower-case hex.
+ */
+export function uuidV5(namespace: string | Buffer, name: string): string {
+  const ns = typeof namespace === 'string' ? uuidBytes(namespace) : namespace;
+  const data = Buffer.allocUnsafe(16 + Buffer.byteLength(name, 'utf8'));
+  ns.copy(data, 0, 0, 16);
+  data.write(name, 16, 'utf8');
+  const h = hash('sha1', data, 'hex');
+  // Byte 6's high nibble is the version; byte 8's two high bits are the variant.
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A payout id in the form derivedPayoutId makes (or an earlier version's legacyDerivedPayoutId made). */
+export const DERIVED_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|b-[0-9a-f]{32})$/;
+
+/**
+ * The payout id of a batch row without one: a version 5 UUID, under payctl's namespace, of
+ * the batch id, the row's fingerprint and its occurrence (0, 1, ...) among identical rows.
  */
 export function derivedPayoutId(batchId: string, fingerprint: string, occurrence: number): string {
+  return uuidV5(PAYCTL_NAMESPACE_BYTES, `payctl-batch-v3\n${batchId}\n${fingerprint}\n${occurrence}`);
+}
+
+/**
+ * The id earlier versions derived from the same inputs (`b-` and 32 hex digits): never made
+ * for a new payout, only looked up so that a batch they sent resumes under its entries.
+ */
+export function legacyDerivedPayoutId(batchId: string, fingerprint: string, occurrence: number): string {
   return `b-${sha256(`payctl-batch-v2\n${batchId}\n${fingerprint}\n${occurrence}`).slice(0, 32)}`;
 }
 

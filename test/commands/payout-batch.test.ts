@@ -31,7 +31,7 @@ import {
 } from '../helpers/batch.js';
 
 const ctx = useSandbox();
-const TRX = /^TRX[0-9A-F]{20}$/;
+const TXN = /^TXN-BOK-[0-9A-F]{26}$/;
 
 let cfg: ReturnType<typeof tempConfigDir>;
 let work: ReturnType<typeof tempWorkDir>;
@@ -119,7 +119,7 @@ describe('payout batch: sending', () => {
         earlier_run: '',
         batch_id: 'default',
       });
-      expect(line.transaction_id).toMatch(TRX);
+      expect(line.transaction_id).toMatch(TXN);
     });
   }, 40_000);
 
@@ -182,7 +182,7 @@ describe('payout batch: sending', () => {
     });
     expect(report.slice(0, 10).map((l) => l.payout_id)).toEqual(rows.slice(0, 10).map((x) => x.payout_id));
     const derived = report.slice(10).map((l) => l.payout_id as string);
-    for (const id of derived) expect(id).toMatch(/^b-[0-9a-f]{32}$/);
+    for (const id of derived) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(derived).size).toBe(2);
 
     const posts = payoutPosts(sb);

@@ -5,8 +5,9 @@
  * after naming the earlier run; identical rows need --allow-duplicates; a single payout
  * typed twice needs --allow-repeat. Also: reports that cannot be written, a report left
  * by a killed run, rows whose wallet is unknown or in another currency, and amounts
- * with more significant digits than a JSON number carries. The built binary against
- * the in-process sandbox.
+ * with more significant digits than a JSON number carries. Derived ids are version 5
+ * UUIDs, and a batch an earlier version journaled under `b-` ids resumes under them. The
+ * built binary against the in-process sandbox.
  */
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -15,10 +16,16 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { writeLoggedIn } from '../helpers/e2e.js';
 import { batchRows, fundDemoWallets, heldCounts, payctl, payoutPosts, postedPayoutId, startPayctl, tempWorkDir, toCsv, writeFile, type Run } from '../helpers/batch.js';
+import { checkBatch, identifiedRows, openBatch, type IdentifiedRow } from '../../src/payouts/batch-load.js';
+import { derivedPayoutId, legacyDerivedPayoutId } from '../../src/payouts/identity.js';
+import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
+import { payoutBody } from '../../src/payouts/request.js';
+import { readPlan } from '../../src/plans/plan.js';
 
 const ctx = useSandbox();
 const REPORT_HEADER = 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run';
-const DERIVED = /^b-[0-9a-f]{32}$/;
+/** A derived payout id: a name-based UUID, version 5. */
+const DERIVED = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const WHEN = String.raw`(?:on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC|between \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC and \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)`;
 
 let cfg: ReturnType<typeof tempConfigDir>;
@@ -207,6 +214,70 @@ describe('a batch row is the payout it pays: sorted, copied or re-saved files re
     expect(rerun.code, rerun.stderr).toBe(0);
     noPosts(sb, from);
     expect(heldFor(sb, wal)).toHaveLength(5);
+  });
+});
+
+describe('a batch sent by the previous version, under its b- ids, resumes under them', () => {
+  /** The rows of a file as payctl identifies them (fingerprint, occurrence). */
+  async function identify(path: string, batchId: string): Promise<IdentifiedRow[]> {
+    const src = openBatch(path, batchId);
+    const rows: IdentifiedRow[] = [];
+    for await (const r of identifiedRows(src, [], await checkBatch(src))) rows.push(r);
+    return rows;
+  }
+
+  it('rows it accepted are not sent again, a row it left unanswered is resent under its old id and key, and plan create keeps both', async () => {
+    const sb = ctx.sb;
+    const tag = uniq();
+    const wal = freshWallet(sb, '100000.00', 'SLE');
+    const pay = writeFile(work.file('old.csv'), csv(plainRows(4, wal, tag)));
+    const rows = await identify(pay, 'default');
+    // The journal as the previous version left it: rows 2 and 3 accepted, row 4 journaled, its answer lost.
+    const journal = new Journal(cfg.dir);
+    const old: JournalEntry[] = [];
+    for (const r of rows.slice(0, 3)) {
+      const payoutId = legacyDerivedPayoutId('default', r.fingerprint, r.occurrence);
+      const e = await journal.begin({
+        baseUrl: sb.baseUrl,
+        payoutId,
+        body: payoutBody({ ...r.request, payoutId }),
+        now: new Date(),
+        origin: { batch: { id: 'default', file: openBatch(pay, 'default').file, row: r.row }, fingerprint: r.fingerprint },
+      });
+      if (r.row < 4) await journal.record(e, { kind: 'accepted', status: 201, transactionId: `TXN-OLD-${r.row}`, fee: '1.00', replayed: false, at: e.createdAt });
+      old.push(e);
+    }
+
+    const run = await batch([pay, '--yes']);
+    expect(run.stderr).toMatch(/Note: 2 rows were accepted earlier in batch "default"/);
+    // Two requests: the unanswered row (its old id, body and key) and the row never sent (a v5 id).
+    const posts = payoutPosts(sb);
+    expect(posts.map(postedPayoutId)).toEqual(expect.arrayContaining([old[2]!.payoutId, derivedPayoutId('default', rows[3]!.fingerprint, 0)]));
+    expect(posts).toHaveLength(2);
+    const resent = posts.find((p) => postedPayoutId(p) === old[2]!.payoutId)!;
+    expect(resent.headers['idempotency-key']).toBe(old[2]!.idempotencyKey);
+    expect(resent.body).toBe(old[2]!.body);
+    // Nobody paid twice: at most one payout per row at the service, none for the rows accepted before.
+    expect(heldFor(sb, wal).length).toBeLessThanOrEqual(2);
+    for (const id of old.slice(0, 2).map((e) => e.payoutId)) expect(heldFor(sb, wal).map((p) => p.payout_id)).not.toContain(id);
+    const report = reportLines(work.file('old.report.csv'));
+    expect(report.map((l) => [l.row, l.payout_id, l.earlier_run])).toEqual(
+      expect.arrayContaining([
+        ['2', old[0]!.payoutId, 'yes'],
+        ['3', old[1]!.payoutId, 'yes'],
+      ]),
+    );
+
+    // A plan of the same file: the old ids and keys where the journal has them.
+    const keys = await payctl(['keys', 'create', '--name', 'Maker'], { dir: cfg.dir });
+    expect(keys.code, keys.stderr).toBe(0);
+    const made = await payctl(['plan', 'create', pay], { dir: cfg.dir });
+    expect(made.code, made.stderr).toBe(0);
+    const { plan } = readPlan(pay.replace(/\.csv$/, '.plan.json'));
+    expect(plan.payouts.map((p) => [p.payout_id, p.idempotency_key])).toEqual([
+      ...old.map((e) => [e.payoutId, e.idempotencyKey]),
+      [derivedPayoutId('default', rows[3]!.fingerprint, 0), new Journal(cfg.dir).get(sb.baseUrl, derivedPayoutId('default', rows[3]!.fingerprint, 0))!.idempotencyKey],
+    ]);
   });
 });
 

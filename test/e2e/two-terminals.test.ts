@@ -242,7 +242,7 @@ describe('two runs of one batch file at once', () => {
       const posts = payoutPosts(sb);
       const ids = [...new Set(posts.map(postedPayoutId))];
       expect(ids).toHaveLength(200);
-      for (const id of ids) expect(id).toMatch(/^b-[0-9a-f]{32}$/);
+      for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       // Only 201 (created or replayed) and 409 in progress: never a refusal.
       expect([...new Set(posts.map((p) => p.outcome))].filter((o) => o !== 201 && o !== 409)).toEqual([]);
       const mine = sb.payouts().filter((p) => (p.metadata as { batch?: string } | null)?.batch === prefix);

@@ -93,7 +93,7 @@ describe('payoutFingerprint and derivedPayoutId', () => {
     const fp = payoutFingerprint(req());
     const ids = new Set([derivedPayoutId('default', fp, 0), derivedPayoutId('default', fp, 1), derivedPayoutId('march', fp, 0)]);
     expect(ids.size).toBe(3);
-    expect(derivedPayoutId('default', fp, 0)).toMatch(/^b-[0-9a-f]{32}$/);
+    expect(derivedPayoutId('default', fp, 0)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('repeat key: same wallet, account, amount and currency, whatever the name or note', () => {
