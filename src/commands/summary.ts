@@ -1,14 +1,25 @@
 /**
- * `payctl summary`: totals per currency and status, with a bar chart of amounts by
- * status (or `--csv`: one row per currency and status). Amounts are never added across currencies. A summary of another shape is
- * shown generically rather than failing.
+ * `payctl summary`, in two forms (docs/service.md "Summary"):
+ *
+ * - no filter: the service's own summary, `POST /payout/summary` with the body `{}`: counts by
+ *   status and by type with bar charts, and `total_sent` shown as the service's figure (it has
+ *   no currency). `--json` prints the envelope as the service sent it.
+ * - any filter (`--from`, `--to`, `--wallet`, `--currency`): the service documents none for its
+ *   summary, so payctl computes one from the whole list (`GET /payout/list`, every page, the
+ *   filters applied by payctl), exactly, per currency and status, and says so. `--json` prints
+ *   that computed document, marked `"computed": true`.
+ *
+ * `--csv` writes either form as rows (the service's figures, or one row per currency and status).
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { parseOrThrow, summarySchema } from '../api/schemas.js';
-import { parseTimeRange } from '../payouts/filters.js';
+import { normalizeStatus, parseOrThrow, recordStatus, summarySchema } from '../api/schemas.js';
+import { hasFilter, parseTimeRange, recordFilter, walletless, walletlessNote, type ListFilter } from '../payouts/filters.js';
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
+import { LiveLine } from '../output/progress.js';
+import { listPages, MAX_PER_PAGE } from './payouts/pages.js';
+import type { SummaryFilters } from '../output/summary.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
 export interface SummaryOptions {
@@ -25,39 +36,69 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   const currency = currencyFilter(opts.currency, problems);
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for summary.', problems);
+  const filter: ListFilter = { ...range };
+  if (opts.wallet !== undefined) filter.walletId = opts.wallet;
+  if (currency !== undefined) filter.currency = currency;
 
   const api = await deps.api();
-  const body = JSON.stringify({ ...range, ...(opts.wallet ? { walletId: opts.wallet } : {}), ...(currency ? { currency } : {}) });
-  // The summary is a read: safe to retry although it is a POST.
-  const { envelope, res } = await api.callEnvelope('payoutsSummary', { body, retry: true });
+  if (hasFilter(filter)) return computed(filter, opts, deps);
+
+  // The summary is a read: safe to retry although it is a POST. The documented body is {}.
+  const { envelope, res } = await api.callEnvelope('payoutsSummary', { body: '{}', retry: true });
   if (deps.globals.json) {
     await write(deps.io.stdout, res.raw.trim() + '\n');
     return 0;
   }
+  const out = await import('../output/summary.js');
   if (opts.csv) {
-    // A file needs the known shape: a summary of another shape is an error, not a guess.
-    const { summaryCsv } = await import('../output/summary.js');
-    await write(deps.io.stdout, summaryCsv(parseOrThrow(summarySchema, envelope.data, 'a summary', res.requestId)));
+    // A file needs the figures as an object: anything else is an error, not a guess.
+    await write(deps.io.stdout, out.serviceSummaryCsv(parseOrThrow(summarySchema, envelope.data, 'a summary', res.requestId)));
     return 0;
   }
-  const style = makeStyle(deps.io.color);
   const parsed = summarySchema.safeParse(envelope.data);
-  if (!parsed.success) {
-    await write(deps.io.stdout, renderGeneric(envelope.data, ''));
-    return 0;
-  }
-  const { renderSummary } = await import('../output/summary.js');
-  await write(deps.io.stdout, renderSummary(parsed.data, style));
+  const isObject = envelope.data !== null && typeof envelope.data === 'object' && !Array.isArray(envelope.data);
+  await write(deps.io.stdout, parsed.success && isObject ? out.renderServiceSummary(parsed.data, makeStyle(deps.io.color)) : out.renderGeneric(envelope.data));
   return 0;
 }
 
-/** Any JSON as indented "key: value" lines, sanitized. */
-function renderGeneric(value: unknown, indent: string): string {
-  if (value === null || typeof value !== 'object') return `${indent}${sanitizeInline(String(value))}\n`;
-  let out = '';
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== null && typeof v === 'object') out += `${indent}${sanitizeInline(k)}:\n` + renderGeneric(v, indent + '  ');
-    else out += `${indent}${sanitizeInline(k)}: ${sanitizeInline(String(v))}\n`;
+/** The summary computed from every page of the list, with the filters applied here. */
+async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): Promise<number> {
+  const api = await deps.api();
+  const out = await import('../output/summary.js');
+  const tally = new out.SummaryTally();
+  const keep = recordFilter(filter, normalizeStatus);
+  // A progress line at a terminal only (stderr); a pipe or a file gets nothing.
+  const progress = new LiveLine(deps.io.stderr, deps.io.stderrIsTTY && !deps.globals.json, () => deps.io.stderrColumns);
+  let left = 0;
+  try {
+    for await (const page of listPages(api, {
+      startPage: 1,
+      perPage: MAX_PER_PAGE,
+      prefetch: true,
+      onForeignLink: (link) =>
+        deps.log.warn(`The service's next-page link points at another origin (${sanitizeInline(link)}); payctl asked ${api.baseUrl} for the next page number instead.`),
+    })) {
+      for (const r of page.records) {
+        tally.listed++;
+        if (keep(r)) tally.add(r, recordStatus(r));
+        else if (walletless(filter, r)) left++;
+      }
+      progress.set(`Reading payouts: page ${page.number}, ${tally.listed} read, ${tally.payouts} match`);
+    }
+  } finally {
+    progress.clear();
   }
-  return out;
+  if (left > 0) deps.log.warn(walletlessNote(left));
+  const filters: SummaryFilters = {};
+  if (filter.from !== undefined) filters.from = filter.from;
+  if (filter.to !== undefined) filters.to = filter.to;
+  if (opts.wallet !== undefined) filters.wallet = opts.wallet;
+  if (filter.currency !== undefined) filters.currency = filter.currency;
+  const summary = tally.result(filters);
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
+  else if (opts.csv) {
+    await write(deps.io.stdout, out.summaryCsv(summary));
+    deps.log.info(out.computedLabel(summary));
+  } else await write(deps.io.stdout, out.renderComputedSummary(summary, makeStyle(deps.io.color)));
+  return 0;
 }

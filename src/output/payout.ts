@@ -18,30 +18,30 @@ export function money(value: Money | null | undefined, currency: string): string
 }
 
 export function renderPayoutCard(r: PayoutRecord, style: Style): string {
-  const d = r.recipient?.accountDetails;
+  const d = r.recipient;
   const pr = r.provider_response;
   const status = recordStatus(r);
-  const pairs: Array<[string, string]> = [
-    ['Transaction', text(r.transaction_id)],
-    ['Payout ID', text(r.payout_id)],
-    ['Status', statusColor(style, text(status))],
-  ];
+  const pairs: Array<[string, string]> = [['Transaction', text(r.transaction_id)]];
+  if (r.payout_id) pairs.push(['Payout ID', text(r.payout_id)]);
+  pairs.push(['Status', statusColor(style, text(status))]);
   if (r.failure_reason) pairs.push(['Failure reason', text(r.failure_reason)]);
   pairs.push(['Amount', money(r.amount, r.currency)]);
-  if (r.fee !== undefined && r.fee !== null) {
-    pairs.push(['Fee', money(r.fee, r.currency)]);
-    pairs.push(['Total debited', `${totalDebited(r.amount, r.fee, r.currency)} ${text(r.currency)}`]);
-  }
+  if (r.fee !== undefined && r.fee !== null) pairs.push(['Fee', money(r.fee, r.currency)]);
+  // The service's own total when it gives one (the look-up's total_amount), else amount + fee.
+  const total = r.total_amount ?? undefined;
+  if (total !== undefined) pairs.push(['Total debited', money(total, r.currency)]);
+  else if (r.fee !== undefined && r.fee !== null) pairs.push(['Total debited', `${totalDebited(r.amount, r.fee, r.currency)} ${text(r.currency)}`]);
   if (r.wallet_id) pairs.push(['Wallet', text(r.wallet_id)]);
   if (d?.name) pairs.push(['Recipient', text(d.name)]);
-  if (r.recipient?.type) pairs.push(['Type', text(r.recipient.type)]);
+  if (d?.type) pairs.push(['Type', text(d.type)]);
   const provider = pr?.provider ?? d?.provider;
   if (provider) pairs.push(['Provider', text(provider)]);
+  if (d?.bank) pairs.push(['Bank', text(d.bank)]);
   if (d?.accountNumber) pairs.push(['Account', text(d.accountNumber)]);
   if (pr?.beneficiary && pr.beneficiary !== d?.accountNumber) pairs.push(['Beneficiary', text(pr.beneficiary)]);
   if (d?.phoneNumber) pairs.push(['Phone', text(d.phoneNumber)]);
-  if (d?.note) pairs.push(['Note', text(d.note)]);
-  if (pr?.orderId) pairs.push(['Order ID', text(pr.orderId)]);
+  if (r.note) pairs.push(['Note', text(r.note)]);
+  if (r.provider_reference) pairs.push(['Provider ref', text(r.provider_reference)]);
   if (r.created_at) pairs.push(['Created', utcTime(r.created_at)]);
   if (r.updated_at && r.updated_at !== r.created_at) pairs.push(['Updated', utcTime(r.updated_at)]);
   if (r.metadata && Object.keys(r.metadata).length) {
@@ -55,11 +55,16 @@ export function renderPayoutCard(r: PayoutRecord, style: Style): string {
   return renderCard(pairs, style);
 }
 
-/** At a narrow terminal the IDs and the recipient are cut with … (the time, amount and status never are). */
+/**
+ * The list's columns. A list record has no payout id (docs/service.md), so the wallet it was
+ * paid from is shown instead. At a narrow terminal only the recipient is cut with …; the ids
+ * (transaction, wallet), the time, amount and status never are: when the row cannot fit
+ * even so, each payout is shown as a card.
+ */
 export const LIST_COLUMNS: Column[] = [
   { header: 'CREATED (UTC)' },
-  { header: 'TRANSACTION', minWidth: 8 },
-  { header: 'PAYOUT ID', minWidth: 8 },
+  { header: 'TRANSACTION' },
+  { header: 'WALLET' },
   { header: 'RECIPIENT', minWidth: 8 },
   { header: 'AMOUNT', align: 'right' },
   { header: 'STATUS' },
@@ -69,8 +74,8 @@ export function payoutRow(r: PayoutRecord, style: Style): string[] {
   return [
     utcTime(r.created_at).replace(/ UTC$/, ''),
     text(r.transaction_id),
-    text(r.payout_id),
-    text(r.recipient?.accountDetails?.name),
+    text(r.wallet_id),
+    text(r.recipient?.name),
     money(r.amount, r.currency),
     statusColor(style, text(recordStatus(r))),
   ];
@@ -99,7 +104,7 @@ export const CSV_HEADER = [
  * currency's digits and no grouping ("100.00", "250.50", fee "1.00"), as in the batch report.
  */
 export function payoutCsvValues(r: PayoutRecord): unknown[] {
-  const d = r.recipient?.accountDetails;
+  const d = r.recipient;
   return [
     r.created_at,
     r.transaction_id,
@@ -109,12 +114,12 @@ export function payoutCsvValues(r: PayoutRecord): unknown[] {
     plainAmount(r.amount, r.currency),
     r.fee === undefined || r.fee === null ? '' : plainAmount(r.fee, r.currency),
     r.currency,
-    r.recipient?.type,
+    d?.type,
     d?.name,
-    d?.provider ?? r.provider_response?.provider,
+    d?.provider ?? r.provider_response?.provider ?? d?.bank,
     d?.accountNumber,
     d?.phoneNumber,
-    d?.note,
+    r.note,
     r.failure_reason,
   ];
 }

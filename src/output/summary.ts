@@ -1,11 +1,20 @@
 /**
- * The summary for people: per currency, a line of totals and a table of statuses with a
- * bar chart of amounts. Bars are computed in integer minor units; amounts are never
- * added across currencies. For files: one CSV row per currency and status.
+ * `payctl summary` for people and files, in its two forms (docs/service.md "Summary"):
+ *
+ * - the service's summary (`POST /payout/summary`, no filter): its counts by status and by
+ *   type as tables with bar charts, the total, and `total_sent` as the service's figure (it has
+ *   no currency, so none is shown); figures the documentation does not name are shown as they
+ *   came;
+ * - a summary computed by payctl from the list (any filter): per currency and status, counts
+ *   and amounts added exactly in bigint minor units (SummaryTally), never across currencies.
+ *
+ * Bars are computed in integer arithmetic. For files: CSV of either form.
  */
-import type { Summary } from '../api/schemas.js';
-import { formatAmount, plainAmount, toCommonMinor } from '../money/amount.js';
+import type { Money, PayoutRecord, Summary } from '../api/schemas.js';
+import { decimalToMinor, formatAmount, minorToDecimal, toDecimal } from '../money/amount.js';
+import { minorDigits } from '../money/currencies.js';
 import { csvRow } from './csv.js';
+import { sanitizeInline } from './sanitize.js';
 import { renderTable } from './table.js';
 import { text, utcTime } from './text.js';
 import { paintFor, statusColor, type Style } from './style.js';
@@ -24,7 +33,7 @@ const BOUND = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?Z$/;
 /**
  * A bound of the period as people read dates: the date alone when the bound is a whole
  * day (from at 00:00:00, to at 23:59:59.999...: what `--from 2026-11-01` and `--to
- * 2026-11-30` send), else the UTC time ("2026-11-01 10:30:00 UTC", a fraction of a second
+ * 2026-11-30` mean), else the UTC time ("2026-11-01 10:30:00 UTC", a fraction of a second
  * kept when there is one). Anything that is not a time is shown sanitized, as it came.
  */
 export function periodBound(value: string, end: boolean): string {
@@ -41,30 +50,263 @@ export function periodBound(value: string, end: boolean): string {
   return utcTime(value);
 }
 
-export function renderSummary(s: Summary, style: Style): string {
-  const parts: string[] = [];
-  const period = [s.from ? `from ${periodBound(s.from, false)}` : '', s.to ? `to ${periodBound(s.to, true)}` : ''].filter(Boolean).join(' ');
-  if (s.currencies.length === 0) return `No payouts${period ? ' ' + period : ''}.\n`;
-  if (period) parts.push(style.dim(`Payouts ${period}`) + '\n');
-  for (const c of s.currencies) {
-    const cur = text(c.currency);
-    const head =
-      `${style.bold(cur)}  ${c.count} payout${c.count === 1 ? '' : 's'}  ${formatAmount(c.amount, c.currency)} ${cur}` +
-      (c.fee !== undefined ? `  fees ${formatAmount(c.fee, c.currency)} ${cur}` : '');
-    const entries = Object.entries(c.statuses);
-    // One scale for the whole currency, so extra decimals from the service cannot skew the bars.
-    const { minors } = toCommonMinor(
-      entries.map(([, v]) => v.amount),
-      c.currency,
+/** A table indented under its heading, bars beside the counts. */
+function countTable(heading: string, rows: Array<[string, string, bigint | undefined]>, style: Style, paint: (label: string) => (s: string) => string): string {
+  const max = rows.reduce((m, [, , v]) => (v !== undefined && v > m ? v : m), 0n);
+  return renderTable(
+    [{ header: heading }, { header: 'COUNT', align: 'right' }, { header: '' }],
+    rows.map(([label, shown, v]) => [paint(label)(label), shown, v === undefined ? '' : paint(label)(bar(v, max))]),
+    style,
+  )
+    .split('\n')
+    .map((l) => (l ? '  ' + l : l))
+    .join('\n');
+}
+
+// ---- the service's summary ------------------------------------------------------------
+
+/** The figures docs/service.md documents, in the order they are shown. */
+const STATUS_FIELDS = [
+  ['successful', 'Successful'],
+  ['pending', 'Pending'],
+  ['failed', 'Failed'],
+] as const;
+const TYPE_FIELDS = [
+  ['wallet_transfers', 'Wallet'],
+  ['bank_transfers', 'Bank'],
+] as const;
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(['total_transfers', 'total_sent', ...STATUS_FIELDS.map(([k]) => k), ...TYPE_FIELDS.map(([k]) => k)]);
+
+type Count = number | string | null | undefined;
+
+/** A count as a whole number (a JSON number or a digit string); undefined when it is not one. */
+function countValue(v: Count): bigint | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined;
+  return typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : undefined;
+}
+
+/** `total_sent` as the service gave it: exact, plain ("7281.78"), no currency and no digits added. */
+export function serviceFigure(v: Money): string {
+  return toDecimal(v);
+}
+
+/** The label of `total_sent`: it is the service's figure and carries no currency. */
+export const TOTAL_SENT_LABEL = "Total sent (service's figure, no currency)";
+
+/** Any JSON as indented "key: value" lines, sanitized (figures payctl does not know). */
+export function renderGeneric(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return `${indent}${sanitizeInline(String(value))}\n`;
+  let out = '';
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null && typeof v === 'object') out += `${indent}${sanitizeInline(k)}:\n` + renderGeneric(v, indent + '  ');
+    else out += `${indent}${sanitizeInline(k)}: ${sanitizeInline(String(v))}\n`;
+  }
+  return out;
+}
+
+/**
+ * The service's summary: the total, tables of counts by status and by type with bars, the
+ * total sent as the service's figure; other fields as they came. A documented figure that is
+ * missing is left out; one that is not a count is shown as it came.
+ */
+export function renderServiceSummary(s: Summary, style: Style): string {
+  const parts: string[] = [style.dim('Summary from the service (every payout; POST /payout/summary)') + '\n'];
+  const shown = (v: Count) => (v === undefined || v === null ? undefined : text(v));
+  if (shown(s.total_transfers) !== undefined) parts.push(`Total transfers  ${shown(s.total_transfers)}\n`);
+  const rows = (fields: ReadonlyArray<readonly [string, string]>): Array<[string, string, bigint | undefined]> =>
+    fields.flatMap(([key, label]) => {
+      const v = (s as Record<string, Count>)[key];
+      const t = shown(v);
+      return t === undefined ? [] : [[label, t, countValue(v)] as [string, string, bigint | undefined]];
+    });
+  const byStatus = rows(STATUS_FIELDS);
+  if (byStatus.length) parts.push(countTable('STATUS', byStatus, style, (l) => paintFor(style, l)));
+  const byType = rows(TYPE_FIELDS);
+  if (byType.length) parts.push(countTable('TYPE', byType, style, () => (t) => t));
+  if (s.total_sent !== undefined && s.total_sent !== null) parts.push(`${TOTAL_SENT_LABEL}: ${serviceFigure(s.total_sent)}\n`);
+  if (parts.length === 1) parts.push("The service's summary has none of the documented figures.\n");
+  const extra = Object.fromEntries(Object.entries(s).filter(([k]) => !KNOWN_FIELDS.has(k)));
+  if (Object.keys(extra).length) parts.push(style.dim('Other figures from the service, as sent:') + '\n' + renderGeneric(extra, '  '));
+  return parts.join('\n');
+}
+
+/** The service's summary as CSV: `figure,value`, each field as sent (total_sent exact, plain). */
+export function serviceSummaryCsv(s: Summary): string {
+  let out = csvRow(['figure', 'value']);
+  for (const [k, v] of Object.entries(s)) {
+    if (v === undefined) continue;
+    const value = k === 'total_sent' && v !== null ? serviceFigure(v as Money) : v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+    out += csvRow([k, value]);
+  }
+  return out;
+}
+
+// ---- the summary payctl computes -------------------------------------------------------
+
+/** An exact sum of one currency's amounts: minor units at the currency's digits, or more when an amount has more. */
+class ExactSum {
+  minor = 0n;
+  constructor(public digits: number) {}
+
+  add(value: Money): void {
+    const decimal = toDecimal(value);
+    const places = decimal.includes('.') ? decimal.length - decimal.indexOf('.') - 1 : 0;
+    if (places > this.digits) {
+      this.minor *= 10n ** BigInt(places - this.digits);
+      this.digits = places;
+    }
+    this.minor += decimalToMinor(decimal, this.digits);
+  }
+
+  get decimal(): string {
+    return minorToDecimal(this.minor, this.digits);
+  }
+}
+
+interface StatusTally {
+  count: number;
+  amount: ExactSum;
+}
+
+interface CurrencyTally {
+  count: number;
+  amount: ExactSum;
+  fee: ExactSum;
+  withFee: number;
+  statuses: Map<string, StatusTally>;
+}
+
+/** The filters a computed summary was asked for, as the run took them. */
+export interface SummaryFilters {
+  from?: string;
+  to?: string;
+  wallet?: string;
+  currency?: string;
+}
+
+/** A summary computed by payctl: amounts as exact plain decimals with at least the currency's digits. */
+export interface ComputedSummary {
+  computed: true;
+  /** Payouts summed, and payouts read from the list in all. */
+  payouts: number;
+  listed: number;
+  filters: SummaryFilters;
+  currencies: Array<{
+    currency: string;
+    count: number;
+    amount: string;
+    /** The sum of the fees the records give; null when none gives one. */
+    fee: string | null;
+    statuses: Record<string, { count: number; amount: string }>;
+  }>;
+}
+
+const STATUS_ORDER = ['Successful', 'Pending', 'Failed'];
+
+/**
+ * Counts and exact amounts per currency and status, one record at a time (memory: one entry
+ * per currency and status, and the ids seen). A payout listed twice (pages shift when payouts
+ * are made while the list is read) is counted once, by its transaction id.
+ */
+export class SummaryTally {
+  readonly #currencies = new Map<string, CurrencyTally>();
+  readonly #seen = new Set<string>();
+  #payouts = 0;
+  listed = 0;
+
+  /** Adds a record that passed the filters; `status` is its normalized status word. */
+  add(r: PayoutRecord, status: string): void {
+    if (r.transaction_id !== undefined) {
+      if (this.#seen.has(r.transaction_id)) return;
+      this.#seen.add(r.transaction_id);
+    }
+    const currency = r.currency.toUpperCase();
+    const digits = minorDigits(currency) ?? 2;
+    let c = this.#currencies.get(currency);
+    if (!c) {
+      c = { count: 0, amount: new ExactSum(digits), fee: new ExactSum(digits), withFee: 0, statuses: new Map() };
+      this.#currencies.set(currency, c);
+    }
+    const key = status || 'Unknown';
+    let s = c.statuses.get(key);
+    if (!s) {
+      s = { count: 0, amount: new ExactSum(digits) };
+      c.statuses.set(key, s);
+    }
+    c.count++;
+    c.amount.add(r.amount);
+    s.count++;
+    s.amount.add(r.amount);
+    if (r.fee !== undefined && r.fee !== null) {
+      c.fee.add(r.fee);
+      c.withFee++;
+    }
+    this.#payouts++;
+  }
+
+  get payouts(): number {
+    return this.#payouts;
+  }
+
+  result(filters: SummaryFilters): ComputedSummary {
+    const rank = (s: string) => (STATUS_ORDER.includes(s) ? STATUS_ORDER.indexOf(s) : STATUS_ORDER.length);
+    return {
+      computed: true,
+      payouts: this.#payouts,
+      listed: this.listed,
+      filters,
+      currencies: [...this.#currencies.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([currency, c]) => ({
+          currency,
+          count: c.count,
+          amount: c.amount.decimal,
+          fee: c.withFee ? c.fee.decimal : null,
+          statuses: Object.fromEntries(
+            [...c.statuses.entries()].sort(([a], [b]) => rank(a) - rank(b)).map(([status, s]) => [status, { count: s.count, amount: s.amount.decimal }]),
+          ),
+        })),
+    };
+  }
+}
+
+/** The filters in words: "currency SLE, wallet 5553881136, from 2026-11-01 to 2026-11-30". */
+function filterWords(f: SummaryFilters): string {
+  const words: string[] = [];
+  if (f.currency) words.push(`currency ${text(f.currency)}`);
+  if (f.wallet) words.push(`wallet ${text(f.wallet)}`);
+  const period = [f.from ? `from ${periodBound(f.from, false)}` : '', f.to ? `to ${periodBound(f.to, true)}` : ''].filter(Boolean).join(' ');
+  if (period) words.push(period);
+  return words.join(', ');
+}
+
+/** The line that says where a computed summary's figures come from. */
+export function computedLabel(c: ComputedSummary): string {
+  const filters = filterWords(c.filters);
+  return `Computed by payctl from ${c.payouts} payout${c.payouts === 1 ? '' : 's'} (of ${c.listed} listed)${filters ? `: ${filters}` : ''}.`;
+}
+
+/** A computed summary: its label, then per currency a line of totals and a table of statuses with bars. */
+export function renderComputedSummary(c: ComputedSummary, style: Style): string {
+  const parts: string[] = [style.dim(computedLabel(c)) + '\n'];
+  for (const cur of c.currencies) {
+    const code = text(cur.currency);
+    parts.push(
+      `${style.bold(code)}  ${cur.count} payout${cur.count === 1 ? '' : 's'}  ${formatAmount(cur.amount, cur.currency)} ${code}` +
+        (cur.fee !== null ? `  fees ${formatAmount(cur.fee, cur.currency)} ${code}` : '') +
+        '\n',
     );
+    const entries = Object.entries(cur.statuses);
+    // One scale for the currency (the sums share it), so extra decimals cannot skew the bars.
+    const digits = Math.max(...entries.map(([, v]) => (v.amount.includes('.') ? v.amount.length - v.amount.indexOf('.') - 1 : 0)));
+    const minors = entries.map(([, v]) => decimalToMinor(v.amount, digits));
     const max = minors.reduce((m, v) => (v > m ? v : m), 0n);
     const rows = entries.map(([status, v], i) => [
       statusColor(style, text(status)),
       String(v.count),
-      `${formatAmount(v.amount, c.currency)} ${cur}`,
+      `${formatAmount(v.amount, cur.currency)} ${code}`,
       paintFor(style, status)(bar(minors[i]!, max)),
     ]);
-    parts.push(head + '\n');
     if (rows.length) {
       parts.push(
         renderTable([{ header: 'STATUS' }, { header: 'COUNT', align: 'right' }, { header: 'AMOUNT', align: 'right' }, { header: '' }], rows, style)
@@ -79,11 +321,11 @@ export function renderSummary(s: Summary, style: Style): string {
 
 export const SUMMARY_CSV_HEADER = ['currency', 'status', 'count', 'amount'];
 
-/** The summary as CSV: a header row, then one row per currency and status, amounts exact ("1500.50"). */
-export function summaryCsv(s: Summary): string {
+/** A computed summary as CSV: a header row, then one row per currency and status, amounts exact ("1500.50"). */
+export function summaryCsv(c: ComputedSummary): string {
   let out = csvRow(SUMMARY_CSV_HEADER);
-  for (const c of s.currencies) {
-    for (const [status, v] of Object.entries(c.statuses)) out += csvRow([c.currency, status, v.count, plainAmount(v.amount, c.currency)]);
+  for (const cur of c.currencies) {
+    for (const [status, v] of Object.entries(cur.statuses)) out += csvRow([cur.currency, status, v.count, v.amount]);
   }
   return out;
 }

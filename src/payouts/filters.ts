@@ -1,17 +1,18 @@
 /**
  * Filters of `payouts list` and `summary`: dates and times as the CLI takes them
- * (`2026-11-01` = that UTC day, or a full ISO timestamp) turned into the inclusive
- * created_at bounds the service takes, and the payout statuses of the contract.
+ * (`2026-11-01` = that UTC day, or a full ISO timestamp) turned into inclusive created_at
+ * bounds, the payout statuses, and the test payctl applies to every listed record itself
+ * (the service's list takes no filters it is known to honour: docs/service.md "Payout list").
  */
 import { sanitizeInline } from '../output/sanitize.js';
 
-/** Payout statuses of the service (contract.md), as `payouts list --status` sends them. */
+/** Payout statuses as payctl normalizes them (docs/service.md), as `payouts list --status` takes them. */
 export const PAYOUT_STATUSES = ['Pending', 'Successful', 'Failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**
- * A --status filter: one of the contract's statuses in any case ("failed"), sent in the
- * contract's case ("Failed"); anything else is a problem pushed to `problems` (nothing is sent).
+ * A --status filter: one of the normalized statuses in any case ("failed" -> "Failed");
+ * anything else is a problem pushed to `problems` (nothing is sent).
  */
 export function statusFilter(value: string | undefined, problems: string[]): PayoutStatus | undefined {
   if (value === undefined) return undefined;
@@ -66,7 +67,7 @@ export function parseTimeRange(opts: { from?: string; to?: string }, problems: s
   return range;
 }
 
-/** The filters a list page was asked for, in the service's names. */
+/** The filters of a list, applied by payctl to every record (docs/service.md "Payout list"). */
 export interface ListFilter {
   status?: string;
   walletId?: string;
@@ -75,24 +76,65 @@ export interface ListFilter {
   to?: string;
 }
 
+/** True when the filter has any condition (a summary with one is computed by payctl). */
+export function hasFilter(f: ListFilter): boolean {
+  return f.status !== undefined || f.walletId !== undefined || f.currency !== undefined || f.from !== undefined || f.to !== undefined;
+}
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/i;
+
 /**
- * How a record answered to a filtered list falls outside the filters asked for ("status Pending,
- * asked for Failed"), or undefined when it fits. Fields the record does not carry are not judged;
- * times are compared to the millisecond, so a record is only refused when it is surely outside.
+ * An ISO timestamp as nanoseconds since the epoch, exactly (the service writes microseconds,
+ * which a Date would cut to milliseconds); undefined when it is not one.
  */
-export function outsideFilter(
-  record: { status?: string | undefined; wallet_id?: string | undefined; currency?: string | undefined; created_at?: string | undefined },
-  f: ListFilter,
-): string | undefined {
-  if (f.status !== undefined && record.status !== undefined && record.status.toLowerCase() !== f.status.toLowerCase())
-    return `status ${record.status}, asked for ${f.status}`;
-  if (f.walletId !== undefined && record.wallet_id !== undefined && record.wallet_id !== f.walletId) return `wallet ${record.wallet_id}, asked for ${f.walletId}`;
-  if (f.currency !== undefined && record.currency !== undefined && record.currency.toUpperCase() !== f.currency.toUpperCase())
-    return `currency ${record.currency}, asked for ${f.currency}`;
-  const created = record.created_at === undefined ? NaN : Date.parse(record.created_at);
-  if (!Number.isNaN(created)) {
-    if (f.from !== undefined && created < Math.floor(Date.parse(f.from))) return `created ${record.created_at}, asked for from ${f.from}`;
-    if (f.to !== undefined && created > Date.parse(f.to)) return `created ${record.created_at}, asked for to ${f.to}`;
-  }
-  return undefined;
+export function instantNs(value: string | undefined): bigint | undefined {
+  if (value === undefined) return undefined;
+  const m = INSTANT.exec(value.trim());
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  if (Number.isNaN(ms)) return undefined;
+  return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+}
+
+/** The record fields a filter reads (a normalized PayoutRecord has them all). */
+export interface FilterableRecord {
+  status?: string | undefined;
+  wallet_id?: string | undefined;
+  currency?: string | undefined;
+  created_at?: string | undefined;
+}
+
+/**
+ * The filter as a test of one record. The service is never trusted to filter: every record is
+ * judged here. Status by the normalized word (`normalize`, any case); currency in any case;
+ * times exactly, to the nanosecond. A record without the field a condition needs never matches.
+ */
+export function recordFilter(f: ListFilter, normalize: (status: string) => string): (r: FilterableRecord) => boolean {
+  const status = f.status?.toLowerCase();
+  const currency = f.currency?.toUpperCase();
+  const from = instantNs(f.from);
+  const to = instantNs(f.to);
+  const dated = from !== undefined || to !== undefined;
+  return (r) => {
+    if (status !== undefined && (r.status === undefined || normalize(r.status).toLowerCase() !== status)) return false;
+    if (f.walletId !== undefined && r.wallet_id !== f.walletId) return false;
+    if (currency !== undefined && r.currency?.toUpperCase() !== currency) return false;
+    if (dated) {
+      const at = instantNs(r.created_at);
+      if (at === undefined) return false;
+      if (from !== undefined && at < from) return false;
+      if (to !== undefined && at > to) return false;
+    }
+    return true;
+  };
+}
+
+/** Whether --wallet leaves this record out because it names no wallet at all (counted, and said once on stderr). */
+export function walletless(f: ListFilter, r: FilterableRecord): boolean {
+  return f.walletId !== undefined && (r.wallet_id === undefined || r.wallet_id === '');
+}
+
+/** The note said once when --wallet left out records that name no wallet. */
+export function walletlessNote(count: number): string {
+  return `${count} payout${count === 1 ? '' : 's'} left out by --wallet: the service's record${count === 1 ? ' does' : 's do'} not say which wallet paid ${count === 1 ? 'it' : 'them'}.`;
 }

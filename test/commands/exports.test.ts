@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { api, getToken, payoutBody, useSandbox } from '../helpers/sandbox.js';
+import { payoutBody, useSandbox } from '../helpers/sandbox.js';
 import { direct, newKey, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { parse } from '../helpers/parse.js';
@@ -22,12 +22,16 @@ const run = (...args: string[]) => payctl(args, { dir: cfg.dir });
 
 beforeEach(() => writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }));
 
-/** Creates a payout straight on the sandbox (as another client would). */
+/** Creates a payout straight on the sandbox (as another client would), with the key as the bearer token. */
 async function createPayout(walletId: string, currency: string, amount: number, details: Record<string, string>): Promise<string> {
   const body = payoutBody(walletId, { amount, currency });
   Object.assign(body.recipient.accountDetails, details);
-  const res = await api(ctx.sb, 'POST', '/payout', { body, idempotencyKey: randomUUID(), token: await getToken(ctx.sb) });
-  expect(res.status, res.raw).toBe(201);
+  const res = await fetch(`${ctx.sb.baseUrl}/payout`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
   return body.payoutId;
 }
 
@@ -66,18 +70,18 @@ describe('payouts list --csv', () => {
     expect((await csv('--wallet', kwd)).map((r) => [r.amount, r.fee])).toEqual([['12.500', '0.125']]);
   });
 
-  it('a phone number and a negative number are left as they are; formulas are neutralized', async () => {
+  it('a negative number is left as it is; formulas are neutralized', async () => {
     const r = await run('payouts', 'list', '--csv', '--wallet', sle);
     expect(r.code, r.stderr).toBe(0);
-    // As written, byte for byte: the phone number has no quote in front of it.
-    expect(r.stdout).toContain(',+23276000001,-5,');
-    expect(r.stdout).not.toContain("'+23276000001");
+    // As written, byte for byte: the note "-5" is a number, not a formula, so it has no quote in front.
+    expect(r.stdout).toContain(',-5,');
+    expect(r.stdout).not.toContain("'-5");
     expect(r.stdout).toContain(`,"'=HYPERLINK(""http://evil.example"",""click"")",`);
     const rows = await csv('--wallet', sle);
-    expect(rows.map((x) => [x.recipient_name, x.phone_number, x.note])).toEqual([
-      ["'+cmd|' /C calc'!A0", '+23276123456', "'-2+3+cmd|' /C calc'!A0"],
-      [`'=HYPERLINK("http://evil.example","click")`, '23276000002', "'@SUM(A1)"],
-      ['Plain Name', '+23276000001', '-5'],
+    expect(rows.map((x) => [x.recipient_name, x.note])).toEqual([
+      ["'+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
+      [`'=HYPERLINK("http://evil.example","click")`, "'@SUM(A1)"],
+      ['Plain Name', '-5'],
     ]);
   });
 
@@ -140,36 +144,38 @@ describe('balances --csv', () => {
 });
 
 describe('summary --csv', () => {
-  it('a header row, one row per currency and status, amounts exact as the service totals them', async () => {
+  it("without a filter: a header row and the service's figures as sent, total_sent exact and plain", async () => {
     const r = await run('summary', '--csv');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const [head, ...rows] = parseCsv(r.stdout);
-    expect(head).toEqual(['currency', 'status', 'count', 'amount']);
-    const d = await direct(ctx.sb, 'POST', '/payouts/summary', {});
-    const expected: string[][] = [];
-    for (const c of d.body.data.currencies as Array<{ currency: string; statuses: Record<string, { count: number; amount: number }> }>) {
-      const digits = { JPY: 0, KWD: 3 }[c.currency] ?? 2;
-      for (const [status, s] of Object.entries(c.statuses)) expected.push([c.currency, status, String(s.count), s.amount.toFixed(digits)]);
-    }
-    expect(expected.length).toBeGreaterThan(3);
-    expect(rows).toEqual(expected);
-    // No grouping separators, whatever the size.
-    expect(rows.every((x) => /^\d+(\.\d+)?$/.test(x[3]!))).toBe(true);
+    expect(head).toEqual(['figure', 'value']);
+    const res = await fetch(`${ctx.sb.baseUrl}/payout/summary`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const raw = await res.text();
+    const data = JSON.parse(raw).data as Record<string, number>;
+    expect(rows.map((x) => x[0])).toEqual(Object.keys(data));
+    expect(Object.fromEntries(rows)).toMatchObject({ total_transfers: String(ctx.sb.payouts().length), total_sent: /"total_sent":([0-9.]+)/.exec(raw)![1] });
+    expect(rows.every((x) => /^\d+(\.\d+)?$/.test(x[1]!))).toBe(true);
   });
 
-  it('filters are sent as for the table (--currency SLE: only SLE rows)', async () => {
+  it('with a filter: computed by payctl, one row per currency and status, amounts exact with the currency digits', async () => {
     const from = ctx.sb.requests().length;
-    const r = await run('summary', '--csv', '--currency', 'sle', '--from', '2026-01-01');
+    const r = await run('summary', '--csv', '--currency', 'jpy', '--from', '2026-01-01');
     expect(r.code, r.stderr).toBe(0);
-    expect(
-      since(ctx.sb, from)
-        .filter((x) => x.path === '/v2/payouts/summary')
-        .map((x) => JSON.parse(x.body)),
-    ).toEqual([{ from: '2026-01-01T00:00:00.000000Z', currency: 'SLE' }]);
-    const rows = parseCsv(r.stdout).slice(1);
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((x) => x[0] === 'SLE')).toBe(true);
+    expect(since(ctx.sb, from).every((x) => x.path === '/v2/payout/list')).toBe(true);
+    const jpy = ctx.sb.payouts().filter((p) => p.currency === 'JPY' && p.created_at >= '2026-01-01');
+    expect(jpy.length).toBeGreaterThan(0);
+    const byStatus = new Map<string, { n: number; minor: bigint }>();
+    for (const p of jpy) {
+      const s = byStatus.get(p.status) ?? { n: 0, minor: 0n };
+      byStatus.set(p.status, { n: s.n + 1, minor: s.minor + p.amount_minor });
+    }
+    expect(parseCsv(r.stdout)).toEqual([['currency', 'status', 'count', 'amount'], ...[...byStatus].map(([st, v]) => ['JPY', st, String(v.n), String(v.minor)])]);
+    expect(r.stderr).toMatch(/^Computed by payctl from \d+ payouts? \(of \d+ listed\): currency JPY, from 2026-01-01\.\n$/);
   });
 
   it('--csv with --json: exit 2, nothing sent', async () => {

@@ -1,9 +1,10 @@
 /**
  * In process (payctl's main with in-memory streams, the sandbox over real HTTP).
  * `payouts list --all` over 260 records: every record exactly once, in --json (one
- * envelope), --csv and the table, following every page.
+ * envelope), --csv and the table, following every page; and the filters applied by payctl
+ * in each list shape the sandbox can serve (it ignores every filter parameter).
  */
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { newKey, oneJson, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
@@ -19,6 +20,7 @@ beforeAll(() => {
   ids = ctx.sb.payouts().map((p) => p.transaction_id);
 });
 beforeEach(() => writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }));
+afterEach(() => ctx.sb.setShapes({ list: 'paginator' }));
 
 /** Each id in `found` once, and the same ids in the same order as the sandbox holds (newest first). */
 function expectEveryRecordOnce(found: string[]): void {
@@ -29,12 +31,12 @@ function expectEveryRecordOnce(found: string[]): void {
 
 function listQueries(from: number): Array<Record<string, string>> {
   return since(ctx.sb, from)
-    .filter((x) => x.path === '/v2/payouts')
+    .filter((x) => x.path === '/v2/payout/list')
     .map((x) => x.query);
 }
 
 describe('payouts list --all', () => {
-  it('--json: one envelope whose data holds every record, pages of 100 followed', async () => {
+  it('--json: one envelope whose data holds every record, the paginator of 100 followed by its next_page_url', async () => {
     const from = ctx.sb.requests().length;
     const r = await payctl(['payouts', 'list', '--all', '--json'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(0);
@@ -42,17 +44,23 @@ describe('payouts list --all', () => {
     const doc = oneJson(r.stdout);
     expect(Object.keys(doc)).toEqual(['status', 'message', 'data', 'timestamp']);
     expect(doc.status).toBe('Successful');
-    expect(doc.message).toBe('Payouts retrieved successfully');
+    expect(doc.message).toBe('Transfers retrieved');
     expect(doc.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     expect(doc.data).toHaveLength(COUNT);
     expectEveryRecordOnce(doc.data.map((p: { transaction_id: string }) => p.transaction_id));
-    // Records as the service sent them.
+    // Records as the service sent them: the status word in lower case, the wallet beside it.
     const p = ctx.sb.payouts()[150]!;
-    expect(doc.data[150]).toMatchObject({ transaction_id: p.transaction_id, payout_id: p.payout_id, status: p.status, currency: p.currency, created_at: p.created_at });
+    expect(doc.data[150]).toMatchObject({
+      transaction_id: p.transaction_id,
+      wallet_id: p.wallet_id,
+      status: p.status.toLowerCase(),
+      currency: p.currency,
+      created_at: p.created_at,
+    });
     expect(listQueries(from)).toEqual([
-      { page: '1', limit: '100' },
-      { page: '2', limit: '100' },
-      { page: '3', limit: '100' },
+      { page: '1', per_page: '100' },
+      { per_page: '100', page: '2' },
+      { per_page: '100', page: '3' },
     ]);
   });
 
@@ -73,21 +81,49 @@ describe('payouts list --all', () => {
     expect(r.stderr).toBe(`${COUNT} payouts.\n`);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(COUNT + 1);
-    expect(lines[0]).toMatch(/^CREATED \(UTC\)\s+TRANSACTION\s+PAYOUT ID\s+RECIPIENT\s+AMOUNT\s+STATUS$/);
+    expect(lines[0]).toMatch(/^CREATED \(UTC\)\s+TRANSACTION\s+WALLET\s+RECIPIENT\s+AMOUNT\s+STATUS$/);
     expect(lines.filter((l) => l.startsWith('CREATED'))).toHaveLength(1);
     expectEveryRecordOnce(lines.slice(1).map((l) => l.split(/\s+/)[2]!));
     const statusAt = lines[0]!.indexOf('STATUS');
     for (const l of lines.slice(1)) expect(l.slice(statusAt)).toMatch(/^(Successful|Pending|Failed)$/);
   });
 
-  it('with a filter and --limit: pages of that size until a short page', async () => {
-    const failed = ctx.sb.payouts().filter((p) => p.status === 'Failed');
-    expect(failed.length).toBeGreaterThan(50);
+  it('--limit with --all is the page size asked: pages of 15 until the last (short) one', async () => {
     const from = ctx.sb.requests().length;
-    const r = await payctl(['payouts', 'list', '--all', '--status', 'Failed', '--limit', '50', '--json'], { dir: cfg.dir });
+    const r = await payctl(['payouts', 'list', '--all', '--limit', '15', '--json'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(oneJson(r.stdout).data.map((p: { transaction_id: string }) => p.transaction_id)).toEqual(failed.map((p) => p.transaction_id));
-    const pages = Math.floor(failed.length / 50) + 1;
-    expect(listQueries(from)).toEqual(Array.from({ length: pages }, (_, i) => ({ page: String(i + 1), limit: '50', status: 'Failed' })));
+    expectEveryRecordOnce(oneJson(r.stdout).data.map((p: { transaction_id: string }) => p.transaction_id));
+    const pages = Math.ceil(COUNT / 15);
+    // 15 is the sandbox's default page size: its links carry no per_page.
+    expect(listQueries(from)).toEqual([{ page: '1', per_page: '15' }, ...Array.from({ length: pages - 1 }, (_, i) => ({ page: String(i + 2) }))]);
+  });
+});
+
+describe.each(['paginator', 'resource', 'array', 'items'] as const)("the sandbox's %s shape, filters applied by payctl", (shape) => {
+  beforeEach(() => ctx.sb.setShapes({ list: shape }));
+
+  it('--all --json --status failed: every failed payout of every page; only page and per_page sent', async () => {
+    const failed = ctx.sb.payouts().filter((p) => p.status === 'Failed');
+    expect(failed.length).toBeGreaterThan(20);
+    expect(failed.length).toBeLessThan(COUNT);
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['payouts', 'list', '--all', '--status', 'failed', '--json'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = oneJson(r.stdout);
+    expect(doc.data.map((p: { transaction_id: string }) => p.transaction_id)).toEqual(failed.map((p) => p.transaction_id));
+    const queries = listQueries(from);
+    expect(queries.length).toBe(3);
+    for (const q of queries) for (const k of Object.keys(q)) expect(['page', 'per_page']).toContain(k);
+  });
+
+  it('--limit 20 --currency NGN: the first 20 NGN payouts, as a table', async () => {
+    const ngn = ctx.sb.payouts().filter((p) => p.currency === 'NGN');
+    expect(ngn.length).toBeGreaterThan(20);
+    const r = await payctl(['payouts', 'list', '--limit', '20', '--currency', 'ngn'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').slice(1);
+    expect(rows.map((l) => l.split(/\s+/)[2])).toEqual(ngn.slice(0, 20).map((p) => p.transaction_id));
+    expect(r.stderr).toMatch(/More: --page \d+, or --all for every page\.\n$/);
   });
 });

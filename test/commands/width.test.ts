@@ -1,7 +1,8 @@
 /**
  * Commands fitted to the terminal's width, in process (fakeDeps with the terminal flags
  * and width set, the sandbox over HTTP): `payouts list --all` page by page (the first
- * page's layout holds at a terminal; a pipe is never cut, its columns only grow),
+ * page's layout holds at a terminal, the IDs never cut; a pipe is never cut, its columns
+ * only grow),
  * `balances`, and the plan of `payout batch --dry-run` on stdout. Real terminals (tmux)
  * are in test/e2e/width.test.ts; the layouts as pure functions in test/unit/width.test.ts.
  */
@@ -55,18 +56,37 @@ function depsAt(columns: number | undefined): FakeDeps {
 const lines = (out: string) => out.trimEnd().split('\n');
 
 describe('payouts list --all, streamed page by page', () => {
-  it("at an 80-column terminal: the header once, every line fits, a long name on a later page cut to the first page's layout", async () => {
-    const fd = depsAt(80);
+  it("at a 120-column terminal: the header once, every line fits, a long name on a later page cut to the first page's layout, the IDs whole", async () => {
+    const fd = depsAt(120);
     expect(await listRun({ all: true, limit: 3, wallet }, fd.deps)).toBe(0);
     const out = lines(fd.stdout());
     expect(out).toHaveLength(5);
     expect(out.filter((l) => l.startsWith('CREATED (UTC)'))).toHaveLength(1);
-    for (const l of out) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
+    expect(out[0]).toMatch(/^CREATED \(UTC\)\s+TRANSACTION\s+WALLET\s+RECIPIENT\s+AMOUNT\s+STATUS$/);
+    for (const l of out) expect(displayWidth(l), l).toBeLessThanOrEqual(120);
     // Page 2 lines up with page 1: the amounts end in the same column.
     const ends = out.slice(1).map((l) => l.indexOf('12.50 SLE') + '12.50 SLE'.length);
     expect(new Set(ends).size).toBe(1);
+    const ids = ctx.sb.payouts().filter((p) => p.wallet_id === wallet);
+    for (const p of ids) expect(fd.stdout()).toMatch(new RegExp(`  ${p.transaction_id}  ${wallet}  `));
+    // The first page's names are short, so the later page's long name is cut to their width.
     expect(out[4]).toMatch(/ {2}Recipien… {2}12\.50 SLE {2}Pending$/);
     expect(out[4]).not.toContain(LONG);
+    expect(fd.stderr()).toBe('4 payouts.\n');
+  });
+
+  it('at an 80-column terminal: too narrow for a table with whole IDs, a card per payout on every page, the long name cut', async () => {
+    const fd = depsAt(80);
+    expect(await listRun({ all: true, limit: 3, wallet }, fd.deps)).toBe(0);
+    const out = fd.stdout();
+    for (const l of lines(out)) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
+    expect(out.split('\n\n')).toHaveLength(4);
+    const ids = ctx.sb.payouts().filter((p) => p.wallet_id === wallet);
+    expect(ids).toHaveLength(4);
+    for (const p of ids) expect(out).toContain(`TRANSACTION    ${p.transaction_id}\n`);
+    expect(out.match(new RegExp(`^WALLET {9}${wallet}$`, 'gm'))).toHaveLength(4);
+    expect(out).toMatch(/^RECIPIENT {6}Recipient with a name much longer than any terminal column would…$/m);
+    expect(out).not.toContain(LONG);
     expect(fd.stderr()).toBe('4 payouts.\n');
   });
 
@@ -86,7 +106,8 @@ describe('payouts list --all, streamed page by page', () => {
     const out = fd.stdout();
     for (const l of lines(out)) expect(displayWidth(l), l).toBeLessThanOrEqual(60);
     const ids = ctx.sb.payouts().filter((p) => p.wallet_id === wallet);
-    for (const p of ids) expect(out).toContain(`PAYOUT ID      ${p.payout_id}\n`);
+    expect(ids).toHaveLength(4);
+    for (const p of ids) expect(out).toContain(`TRANSACTION    ${p.transaction_id}\nWALLET         ${wallet}\n`);
     expect(out).toMatch(/^RECIPIENT {6}Recipient with a name much longer than any t…$/m);
 
     const csv = depsAt(60);
@@ -117,8 +138,11 @@ describe('payout batch --dry-run: the plan on stdout', () => {
     expect(await batchRun({ file, dryRun: true }, fd.deps)).toBe(0);
     const out = fd.stdout();
     for (const l of lines(out)) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
-    expect(out).toMatch(/^NAME {17}Payroll of the Western Area Rural District Council, Waterl…$/m);
-    expect(out).toContain('36.06');
+    // Wallet ids are 10 digits: the table fits at 80 with the name cut to its minimum, the id whole.
+    // (With 20-character wal_… ids it could not, and each wallet was a card.)
+    expect(out).toMatch(/^WALLET {6}NAME\s+CURRENCY\s+PAYOUTS\s+TOTAL\s+BALANCE\s+AFTER \(before fees\)$/m);
+    expect(out).toMatch(new RegExp(`^${wallet}  Payroll…\\s+SLE\\s+3\\s+36\\.06\\s+249,9\\d\\d\\.\\d\\d\\s+249,9\\d\\d\\.\\d\\d$`, 'm'));
+    expect(out).not.toContain('Payroll of the Western Area Rural District Council, Waterloo');
     expect(fd.stderr()).toContain('Dry run: nothing was sent.');
 
     const piped = depsAt(undefined);

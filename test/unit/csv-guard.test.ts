@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvRow, isFormula } from '../../src/output/csv.js';
-import { payoutCsvValues } from '../../src/output/payout.js';
-import { SUMMARY_CSV_HEADER, periodBound, summaryCsv } from '../../src/output/summary.js';
+import { CSV_HEADER, payoutCsvValues } from '../../src/output/payout.js';
+import { SUMMARY_CSV_HEADER, SummaryTally, periodBound, serviceSummaryCsv, summaryCsv } from '../../src/output/summary.js';
 import { BALANCES_CSV_HEADER, walletCsvValues } from '../../src/commands/balances.js';
-import { payoutRecordSchema, summarySchema, walletSchema } from '../../src/api/schemas.js';
+import { payoutRecordSchema, recordStatus, summarySchema, walletSchema } from '../../src/api/schemas.js';
 
 describe('plain numbers are not formulas', () => {
   it.each(['+23276000001', '+232 76 000 001', '+1', '+1.50', '+0.125', '-5', '-1500.50', '-0.001', '100.00', '0', '23276000002'])('%j is kept as it is', (v) => {
@@ -54,22 +54,26 @@ describe('formulas are neutralized', () => {
 });
 
 describe('payout CSV cells', () => {
+  // The documented look-up record, as the list carries it (with the wallet id, no payout id).
   const record = (over: Record<string, unknown>) =>
     payoutRecordSchema.parse({
-      transaction_id: 'TRX1',
-      payout_id: 'p-1',
-      wallet_id: 'wal_1',
-      status: 'Successful',
-      amount: 100,
-      fee: 1,
+      transaction_id: 'TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+      wallet_id: '5564222970',
+      status: 'successful',
+      amount: '100.00',
+      fee: '1.00',
+      total_amount: '101.00',
       currency: 'SLE',
       created_at: '2026-11-21T10:15:30.123456Z',
-      recipient: { type: 'wallet', accountDetails: { name: 'A', provider: 'orange_money', accountNumber: '076000001', phoneNumber: '+23276000001' } },
+      recipient: { transfer_type: 'wallet', account_number: '076000001', name: 'A', bank: 'ORANGE_MONEY' },
+      description: 'October stipend',
       ...over,
     });
 
   it.each([
     [100, 1, 'SLE', '100.00', '1.00'],
+    ['1,000.00', '5.00', 'SLE', '1000.00', '5.00'],
+    ['1,234,567.5', '12,345.68', 'NGN', '1234567.50', '12345.68'],
     [250.5, 2.51, 'SLE', '250.50', '2.51'],
     ['250.5', '1', 'SLE', '250.50', '1.00'],
     [1500, 15, 'JPY', '1500', '15'],
@@ -84,34 +88,79 @@ describe('payout CSV cells', () => {
     expect(payoutCsvValues(record({ amount: 1.005 }))[5]).toBe('1.005');
   });
 
-  it('a row with the phone number as it is', () => {
+  it('a row with the account number as it is', () => {
     expect(csvRow(payoutCsvValues(record({})))).toBe(
-      '2026-11-21T10:15:30.123456Z,TRX1,p-1,wal_1,Successful,100.00,1.00,SLE,wallet,A,orange_money,076000001,+23276000001,,\r\n',
+      '2026-11-21T10:15:30.123456Z,TXN-BOK-FF051A7F00A49EB6AF225D10EA,,5564222970,Successful,100.00,1.00,SLE,wallet,A,ORANGE_MONEY,076000001,,October stipend,\r\n',
     );
+  });
+
+  it("a phone number in the create body's names as it is", () => {
+    const r = record({ recipient: { type: 'wallet', accountDetails: { name: 'A', provider: 'orange_money', accountNumber: '076000001', phoneNumber: '+23276000001' } } });
+    expect(csvRow(payoutCsvValues(r))).toContain(',wallet,A,orange_money,076000001,+23276000001,October stipend,\r\n');
+  });
+
+  it.each([
+    ['=1+1', "'=1+1"],
+    ['+SUM(A1)', "'+SUM(A1)"],
+    ['-A1', "'-A1"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+    ['\r=1+1', "'=1+1"],
+  ])('every service text cell neutralized: %j -> %j', (v, out) => {
+    const r = record({
+      transaction_id: v,
+      wallet_id: v,
+      status: v,
+      currency: v,
+      description: v,
+      failure_reason: v,
+      recipient: { transfer_type: v, account_number: v, name: v, bank: v },
+    });
+    const cells = csvRow(payoutCsvValues(r)).slice(0, -2).split(',');
+    // Every cell but the time, the empty payout id and phone, and the amounts.
+    for (const i of [1, 3, 4, 7, 8, 9, 10, 11, 13, 14]) expect(cells[i], CSV_HEADER[i]).toBe(out);
   });
 });
 
 describe('balances CSV cells', () => {
   it('the balance exact with the currency digits, the name neutralized', () => {
-    const w = walletSchema.parse({ wallet_id: 'wal_1', wallet_name: '@evil', currency: 'KWD', balance: 9876.5, updated_at: '2026-11-21T10:15:30Z' });
+    const w = walletSchema.parse({ wallet_id: 5564222970, wallet_name: '@evil', currency: 'KWD', balance: 9876.5, updated_at: '2026-11-21T10:15:30Z' });
     expect(BALANCES_CSV_HEADER).toEqual(['wallet_id', 'wallet_name', 'currency', 'balance', 'updated_at']);
-    expect(csvRow(walletCsvValues(w))).toBe("wal_1,'@evil,KWD,9876.500,2026-11-21T10:15:30Z\r\n");
+    expect(csvRow(walletCsvValues(w))).toBe("5564222970,'@evil,KWD,9876.500,2026-11-21T10:15:30Z\r\n");
   });
 });
 
 describe('summary CSV', () => {
-  it('a header, then one row per currency and status; amounts exact; service text neutralized', () => {
-    const s = summarySchema.parse({
-      currencies: [
-        { currency: 'SLE', count: 3, amount: 2000.5, fee: 20.01, statuses: { Successful: { count: 2, amount: 1500.5 }, Pending: { count: 1, amount: '500' } } },
-        { currency: 'JPY', count: 1, amount: 1234567, statuses: { '=HYPERLINK("x")': { count: 1, amount: 1234567 } } },
-        { currency: 'KWD', count: 0, amount: 0 },
-      ],
-    });
+  const tally = (records: Array<Record<string, unknown>>) => {
+    const t = new SummaryTally();
+    for (const d of records) {
+      const r = payoutRecordSchema.parse(d);
+      t.listed++;
+      t.add(r, recordStatus(r));
+    }
+    return t.result({});
+  };
+
+  it('computed: a header, then one row per currency and status; amounts exact; service text neutralized', () => {
+    const c = tally([
+      { transaction_id: 'T1', currency: 'SLE', status: 'successful', amount: '1,000.25', fee: '5.00' },
+      { transaction_id: 'T2', currency: 'SLE', status: 'Successful', amount: '500.25' },
+      { transaction_id: 'T3', currency: 'SLE', status: 'pending', amount: '500' },
+      { transaction_id: 'T4', currency: 'JPY', status: '=HYPERLINK("x")', amount: '1,234,567' },
+      { transaction_id: 'T5', currency: '+cmd', status: '@SUM(A1)', amount: 0.1 },
+      { transaction_id: 'T6', currency: '+cmd', status: '@SUM(A1)', amount: 0.2 },
+    ]);
     expect(SUMMARY_CSV_HEADER).toEqual(['currency', 'status', 'count', 'amount']);
-    expect(summaryCsv(s)).toBe(
-      ['currency,status,count,amount', 'SLE,Successful,2,1500.50', 'SLE,Pending,1,500.00', `JPY,"'=HYPERLINK(""x"")",1,1234567`, ''].join('\r\n'),
+    expect(summaryCsv(c)).toBe(
+      ['currency,status,count,amount', "'+CMD,'@SUM(A1),2,0.30", `JPY,"'=HYPERLINK(""x"")",1,1234567`, 'SLE,Successful,2,1500.50', 'SLE,Pending,1,500.00', ''].join(
+        '\r\n',
+      ),
     );
+  });
+
+  it("the service's summary: figure,value rows, total_sent exact and plain, an extra field's name and value neutralized", () => {
+    const s = summarySchema.parse({ total_transfers: 38, successful: 2, total_sent: '7,281.78', '=cmd|x': '-2+3+cmd', '@SUM(A1)': 7 });
+    expect(serviceSummaryCsv(s)).toBe(['figure,value', 'total_transfers,38', 'successful,2', 'total_sent,7281.78', "'=cmd|x,'-2+3+cmd", "'@SUM(A1),7", ''].join('\r\n'));
   });
 });
 

@@ -1,5 +1,7 @@
+/** The filters of payouts list and summary (src/payouts/filters.ts): dates as the CLI takes them, and the test payctl applies to every listed record. */
 import { describe, expect, it } from 'vitest';
-import { parseTimeBound, parseTimeRange } from '../../src/payouts/filters.js';
+import { hasFilter, instantNs, parseTimeBound, parseTimeRange, recordFilter, walletless, walletlessNote, type ListFilter } from '../../src/payouts/filters.js';
+import { normalizeStatus } from '../../src/api/schemas.js';
 
 describe('parseTimeBound', () => {
   it('turns a date into the start or end of that UTC day, with microseconds', () => {
@@ -87,5 +89,57 @@ describe('parseTimeRange', () => {
       '--from: "garbage" is not a date (2026-11-01) or an ISO timestamp (2026-11-01T10:00:00Z)',
       '--to: "2026-02-30" is not a real date',
     ]);
+  });
+});
+
+describe('recordFilter: the filters payctl applies to every listed record', () => {
+  const keep = (f: ListFilter) => recordFilter(f, normalizeStatus);
+
+  it('--status by the normalized word, in any case; a record without a status never matches', () => {
+    const failed = keep({ status: 'Failed' });
+    expect(['failed', 'FAILED', 'Rejected', 'reversed'].map((status) => failed({ status }))).toEqual([true, true, true, true]);
+    expect(failed({ status: 'successful' })).toBe(false);
+    expect(failed({})).toBe(false);
+    expect(keep({ status: 'Pending' })({ status: 'processing' })).toBe(true);
+  });
+
+  it('--wallet exactly; a record that names no wallet never matches (and is told apart)', () => {
+    const f: ListFilter = { walletId: '5553881136' };
+    expect(keep(f)({ wallet_id: '5553881136' })).toBe(true);
+    expect(keep(f)({ wallet_id: '55538811360' })).toBe(false);
+    expect(keep(f)({})).toBe(false);
+    expect(walletless(f, {})).toBe(true);
+    expect(walletless(f, { wallet_id: 'other' })).toBe(false);
+    expect(walletless({}, {})).toBe(false);
+    expect(walletlessNote(1)).toBe("1 payout left out by --wallet: the service's record does not say which wallet paid it.");
+  });
+
+  it('--currency in any case', () => {
+    expect(keep({ currency: 'SLE' })({ currency: 'sle' })).toBe(true);
+    expect(keep({ currency: 'SLE' })({ currency: 'NGN' })).toBe(false);
+  });
+
+  it('--from and --to exactly, to the microsecond the service writes (a Date would cut it to the millisecond)', () => {
+    const f = keep({ from: '2026-11-01T10:00:00.000500Z', to: '2026-11-01T10:00:00.000900Z' });
+    expect(f({ created_at: '2026-11-01T10:00:00.000499Z' })).toBe(false);
+    expect(f({ created_at: '2026-11-01T10:00:00.000500Z' })).toBe(true);
+    expect(f({ created_at: '2026-11-01T10:00:00.000900Z' })).toBe(true);
+    expect(f({ created_at: '2026-11-01T10:00:00.000901Z' })).toBe(false);
+    // Offsets compared as instants; a record without a readable time never matches a period.
+    expect(keep({ from: '2026-11-01T12:00:00+02:00' })({ created_at: '2026-11-01T10:00:00.000000Z' })).toBe(true);
+    expect(keep({ from: '2026-11-01T12:00:00+02:00' })({ created_at: '2026-11-01T09:59:59.999999Z' })).toBe(false);
+    expect(keep({ to: '2026-11-01T23:59:59.999999Z' })({ created_at: 'yesterday' })).toBe(false);
+    expect(keep({ to: '2026-11-01T23:59:59.999999Z' })({})).toBe(false);
+  });
+
+  it('instantNs reads nanoseconds exactly and refuses what is not a timestamp', () => {
+    expect(instantNs('1970-01-01T00:00:01.000000001Z')).toBe(1_000_000_001n);
+    expect(instantNs('2026-11-01')).toBeUndefined();
+    expect(instantNs(undefined)).toBeUndefined();
+  });
+
+  it('hasFilter: any condition at all', () => {
+    expect(hasFilter({})).toBe(false);
+    expect(hasFilter({ to: '2026-11-01T00:00:00Z' })).toBe(true);
   });
 });

@@ -4,14 +4,14 @@
  * part of an error in text and JSON.
  */
 import { describe, expect, it } from 'vitest';
-import { payoutRecordSchema, summarySchema, type PayoutRecord, type Wallet } from '../../src/api/schemas.js';
+import { payoutRecordSchema, recordStatus, summarySchema, type PayoutRecord, type Wallet } from '../../src/api/schemas.js';
 import { ApiError, AuthError, NetworkError, UsageError } from '../../src/errors.js';
-import { csvCell } from '../../src/output/csv.js';
+import { csvCell, csvRow } from '../../src/output/csv.js';
 import { renderErrorJson, renderErrorText } from '../../src/output/errors.js';
-import { LIST_COLUMNS, payoutRow, renderPayoutCard } from '../../src/output/payout.js';
+import { LIST_COLUMNS, payoutCsvValues, payoutRow, renderPayoutCard } from '../../src/output/payout.js';
 import { sanitize, sanitizeInline } from '../../src/output/sanitize.js';
 import { loadColor, makeStyle, type Style } from '../../src/output/style.js';
-import { renderSummary } from '../../src/output/summary.js';
+import { SummaryTally, renderComputedSummary, renderServiceSummary, serviceSummaryCsv, summaryCsv, type ComputedSummary } from '../../src/output/summary.js';
 import { displayWidth, fitWidth, renderTable } from '../../src/output/table.js';
 import { renderCard, text, utcTime } from '../../src/output/text.js';
 import { computePlan } from '../../src/payouts/plan.js';
@@ -55,19 +55,49 @@ function timed(render: (name: string) => string, make: (n: number) => string): {
   return last;
 }
 
+/** The documented look-up record as the list carries it (the wallet id, no payout id), with a hostile `name`. */
 function record(fields: Record<string, unknown> = {}, name = 'Aminata Kamara'): PayoutRecord {
   return payoutRecordSchema.parse({
-    transaction_id: 'TRX0123456789ABCDEF0123',
-    payout_id: 'p-1',
-    wallet_id: 'wal_1',
-    amount: '1500.50',
+    transaction_id: 'TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+    wallet_id: '5564222970',
+    status: 'pending',
+    amount: '1,500.50',
     fee: '15.01',
+    total_amount: '1,515.51',
     currency: 'SLE',
-    status: 'Pending',
-    recipient: { type: 'wallet', accountDetails: { name, provider: 'orange_money', accountNumber: '076123456', phoneNumber: '+23276123456' } },
+    recipient: { transfer_type: 'wallet', account_number: '076123456', name, bank: 'ORANGE_MONEY' },
+    description: 'October stipend',
+    provider_reference: 'ORD-79A7C916A37B46BA',
     created_at: '2026-11-21T10:15:30.123456Z',
     ...fields,
   });
+}
+
+/** A summary payctl computes from `records` (each normalized as the summary command does). */
+function computed(records: PayoutRecord[]): ComputedSummary {
+  const t = new SummaryTally();
+  for (const r of records) {
+    t.listed++;
+    t.add(r, recordStatus(r));
+  }
+  return t.result({ currency: 'SLE', wallet: '5564222970' });
+}
+
+/** Every hostile field of a record at once: service text in each place the card, row and CSV show. */
+function hostileRecord(s: string): PayoutRecord {
+  return record(
+    {
+      transaction_id: s,
+      wallet_id: s,
+      status: s,
+      failure_reason: s,
+      description: s,
+      provider_reference: s,
+      metadata: { [s]: s },
+      recipient: { transfer_type: s, account_number: s, name: s, bank: s },
+    },
+    s,
+  );
 }
 
 function plan(walletName: string, style: Style = plain): string {
@@ -92,7 +122,7 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
 
     it('in a table of fixed widths (payouts list), cut with …', () => {
       const widths = LIST_COLUMNS.map((c) => ({ ...c, width: 20 }));
-      const { out } = timed((s) => renderTable(widths, [payoutRow(record({}, s), plain)], plain, { header: false }), make);
+      const { out } = timed((s) => renderTable(widths, [payoutRow(record({ wallet_id: s }, s), plain)], plain, { header: false }), make);
       const line = out.slice(0, -1);
       expect(out.endsWith('\n')).toBe(true);
       expect(line.split('\n')).toHaveLength(1);
@@ -100,10 +130,27 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
       expect(line.endsWith('Pending')).toBe(true);
     });
 
+    it('in the payouts list at an 80-column terminal (the name and the wallet id hostile)', () => {
+      const { out } = timed((s) => renderTable(LIST_COLUMNS, [payoutRow(record({ wallet_id: s }, s), plain)], plain, { width: 80 }), make);
+      for (const l of out.replace(/\n$/, '').split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+      expect(out).toContain('TXN-BOK-FF051A7F00A49EB6AF225D10EA');
+      expect(out).toContain('1,500.50 SLE');
+      expect(out).not.toMatch(/[\u001b\u009b\u009d]/);
+    });
+
+    it('in a CSV row (every text cell hostile)', () => {
+      const { out } = timed((s) => csvRow(payoutCsvValues(hostileRecord(s))), make);
+      // The amounts exact and whole whatever the text around them.
+      expect(out).toContain(',1500.50,15.01,SLE,');
+      expect(out).not.toMatch(/[\u001b\u009b\u009d]/);
+      expect(out.endsWith('\r\n')).toBe(true);
+    });
+
     it('in a payout card', () => {
-      const { out } = timed((s) => renderPayoutCard(record({ failure_reason: s, metadata: { k: s } }, s), plain), make);
-      expect(out).toMatch(/^Transaction +TRX0123456789ABCDEF0123\n/);
-      expect(out).toMatch(/\nPhone +\+23276123456\n/);
+      const { out } = timed((s) => renderPayoutCard(record({ failure_reason: s, description: s, metadata: { k: s } }, s), plain), make);
+      expect(out).toMatch(/^Transaction +TXN-BOK-FF051A7F00A49EB6AF225D10EA\n/);
+      expect(out).toMatch(/\nTotal debited +1,515\.51 SLE\n/);
+      expect(out).toMatch(/\nProvider ref +ORD-79A7C916A37B46BA\n/);
       expect(out).not.toMatch(/[\u001b\u009b\u009d]/);
       expect(out).not.toMatch(/ \n/);
     });
@@ -131,17 +178,57 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
       expect(lines[1]).toMatch(/ {2}SLE +1 +10\.00 +100\.00 +90\.00$/);
     });
 
-    it('in the summary (a status name)', () => {
+    it('in the computed summary (a status name)', () => {
       const { out } = timed(
         (s) =>
-          renderSummary(
-            summarySchema.parse({ currencies: [{ currency: 'SLE', count: 1, amount: 1, statuses: { [s]: { count: 1, amount: 1 }, Paid: { count: 2, amount: 2 } } }] }),
+          renderComputedSummary(
+            computed([
+              record({ transaction_id: 'T1', status: s, amount: 1 }),
+              record({ transaction_id: 'T2', status: 'successful', amount: 1 }),
+              record({ transaction_id: 'T3', status: 'Paid', amount: '1.00' }),
+            ]),
             plain,
           ),
         make,
       );
-      expect(out).toContain('  Paid ');
+      expect(out).toContain('  Successful ');
       expect(out).toContain('2.00 SLE  ' + '█'.repeat(24) + '\n');
+      expect(out).toContain('SLE  3 payouts  3.00 SLE  fees 45.03 SLE\n');
+      expect(out).not.toMatch(/[\u001b\u009b\u009d]/);
+    });
+
+    it('in the computed summary (a currency)', () => {
+      const { out } = timed(
+        (s) => renderComputedSummary(computed([record({ currency: s, amount: '2.50' }), record({ transaction_id: 'T2', amount: '1.00' })]), plain),
+        make,
+      );
+      expect(out).toContain('SLE  1 payout  1.00 SLE  fees 15.01 SLE\n');
+      expect(out).toContain('  Pending      1  1.00 SLE  ' + '█'.repeat(24) + '\n');
+      expect(out).toContain('2.50 ');
+      expect(out).not.toMatch(/[\u001b\u009b\u009d]/);
+    });
+
+    it('in the computed summary as CSV (a status and a currency)', () => {
+      const { out } = timed(
+        (s) => summaryCsv(computed([record({ transaction_id: 'T1', status: s, amount: '1.00' }), record({ transaction_id: 'T2', currency: s, amount: '2.00' })])),
+        make,
+      );
+      expect(out.startsWith('currency,status,count,amount\r\n')).toBe(true);
+      expect(out).toMatch(/,1,1\.00\r\n/);
+      expect(out).toMatch(/,Pending,1,2\.00\r\n/);
+      expect(out).not.toMatch(/[\u001b\u009b\u009d]/);
+    });
+
+    it("in the service's summary (an extra field's name and value)", () => {
+      const summary = (s: string) => summarySchema.parse({ total_transfers: 3, successful: 1, pending: 2, failed: 0, [s]: s, extra: { [s]: s } });
+      const { out } = timed((s) => renderServiceSummary(summary(s), plain), make);
+      expect(out).toContain('Total transfers  3\n');
+      expect(out).toContain('  Pending         2  ' + '█'.repeat(24) + '\n');
+      expect(out).toContain('Other figures from the service, as sent:\n');
+      expect(out).not.toMatch(/[\u001b\u009b\u009d]/);
+      const csv = timed((s) => serviceSummaryCsv(summary(s)), make).out;
+      expect(csv.startsWith('figure,value\r\ntotal_transfers,3\r\nsuccessful,1\r\npending,2\r\nfailed,0\r\n')).toBe(true);
+      expect(csv).not.toMatch(/[\u001b\u009b\u009d]/);
     });
   });
 
@@ -188,8 +275,14 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
 describe('bidi and invisible format characters never reach the terminal', () => {
   const name = 'Ami\u202Enata\u2066 Kam\u200Fara\u061C\u206E\uFFF9x\uFFFB';
   it.each([
-    ['a payout card', () => renderPayoutCard(record({ failure_reason: name }, name), plain)],
-    ['a payouts list row', () => renderTable(LIST_COLUMNS, [payoutRow(record({ status: name }, name), plain)], plain)],
+    ['a payout card', () => renderPayoutCard(hostileRecord(name), plain)],
+    ['a payouts list row', () => renderTable(LIST_COLUMNS, [payoutRow(hostileRecord(name), plain)], plain)],
+    ['a payouts list at 80 columns', () => renderTable(LIST_COLUMNS, [payoutRow(hostileRecord(name), plain)], plain, { width: 80 })],
+    ['a payouts CSV row', () => csvRow(payoutCsvValues(hostileRecord(name)))],
+    ['the computed summary', () => renderComputedSummary(computed([hostileRecord(name), record({ currency: name })]), plain)],
+    ['the computed summary as CSV', () => summaryCsv(computed([hostileRecord(name), record({ currency: name })]))],
+    ["the service's summary", () => renderServiceSummary(summarySchema.parse({ total_transfers: 1, [name]: name }), plain)],
+    ["the service's summary as CSV", () => serviceSummaryCsv(summarySchema.parse({ total_transfers: 1, [name]: name }))],
     ['the batch plan', () => plan(name)],
   ])('in %s', (_, render) => {
     const out = render();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_HEADER, money, payoutCsvValues, payoutRow, totalDebited } from '../../src/output/payout.js';
+import { CSV_HEADER, money, payoutCsvValues, payoutRow, renderPayoutCard, totalDebited } from '../../src/output/payout.js';
 import { payoutRecordSchema, type PayoutRecord } from '../../src/api/schemas.js';
 import { csvRow } from '../../src/output/csv.js';
 import { makeStyle } from '../../src/output/style.js';
@@ -39,10 +39,28 @@ describe('money', () => {
   });
 });
 
-const RECORD: PayoutRecord = payoutRecordSchema.parse({
-  transaction_id: 'TRX0123456789ABCDEF0123',
-  payout_id: 'p-1',
-  wallet_id: 'wal_1',
+/** The documented look-up record, as `GET /payout/list` carries it (the sandbox adds the wallet id; there is no payout id). */
+const LISTED = {
+  transaction_id: 'TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+  wallet_id: '5564222970',
+  status: 'successful',
+  amount: '1,000.00',
+  currency: 'SLE',
+  fee: '5.00',
+  total_amount: '1,005.00',
+  recipient: { transfer_type: 'bank', account_number: '0127500182', name: 'John Doe', bank: 'ECOBANK' },
+  description: 'Payment for services',
+  created_at: '2026-04-02T15:30:04.000000Z',
+  updated_at: '2026-04-02T15:30:04.000000Z',
+  provider_reference: 'ORD-79A7C916A37B46BA',
+};
+const RECORD: PayoutRecord = payoutRecordSchema.parse(LISTED);
+
+/** A record in the create body's names (accountDetails, note, provider_response), with a phone number. */
+const CREATED: PayoutRecord = payoutRecordSchema.parse({
+  transaction_id: 'TXN-BOK-83BD4FB5EF52C8CB2329510901',
+  payout_id: '1de0b5d7-da26-4005-bc25-b3130cd2b3b2',
+  wallet_id: 5564222970,
   amount: 1500.5,
   fee: 15.01,
   currency: 'SLE',
@@ -52,7 +70,7 @@ const RECORD: PayoutRecord = payoutRecordSchema.parse({
     type: 'wallet',
     accountDetails: { name: 'Aminata Kamara', provider: 'orange_money', accountNumber: '076123456', phoneNumber: '+23276123456', note: 'October stipend' },
   },
-  provider_response: { status: 'Pending', provider: 'ORANGE_MONEY' },
+  provider_response: { status: 'Pending', provider: 'ORANGE_MONEY', orderId: 'ORD-1' },
   created_at: '2026-11-21T10:15:30.123456Z',
 });
 
@@ -61,10 +79,30 @@ describe('payoutCsvValues', () => {
     const values = payoutCsvValues(RECORD);
     expect(values).toHaveLength(CSV_HEADER.length);
     expect(values).toEqual([
+      '2026-04-02T15:30:04.000000Z',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+      undefined,
+      '5564222970',
+      'Successful',
+      '1000.00',
+      '5.00',
+      'SLE',
+      'bank',
+      'John Doe',
+      'ECOBANK',
+      '0127500182',
+      undefined,
+      'Payment for services',
+      undefined,
+    ]);
+  });
+
+  it("reads a record in the create body's names too", () => {
+    expect(payoutCsvValues(CREATED)).toEqual([
       '2026-11-21T10:15:30.123456Z',
-      'TRX0123456789ABCDEF0123',
-      'p-1',
-      'wal_1',
+      'TXN-BOK-83BD4FB5EF52C8CB2329510901',
+      '1de0b5d7-da26-4005-bc25-b3130cd2b3b2',
+      '5564222970',
       'Pending',
       '1500.50',
       '15.01',
@@ -75,19 +113,34 @@ describe('payoutCsvValues', () => {
       '076123456',
       '+23276123456',
       'October stipend',
-      null,
+      undefined,
     ]);
+  });
+
+  it.each([
+    ['1,000.00', '5.00', 'SLE', '1000.00', '5.00'],
+    ['1,234,567.50', '12,345.68', 'NGN', '1234567.50', '12345.68'],
+    ['12,500', '0', 'JPY', '12500', '0'],
+    ['1,000.125', '0.125', 'KWD', '1000.125', '0.125'],
+    ['0.10', '0.20', 'SLE', '0.10', '0.20'],
+    [1000, 5, 'SLE', '1000.00', '5.00'],
+  ])('grouped amount %j fee %j %s -> %s, %s exactly', (amount, fee, currency, a, f) => {
+    const v = payoutCsvValues(payoutRecordSchema.parse({ ...LISTED, amount, fee, currency }));
+    expect([v[5], v[6]]).toEqual([a, f]);
   });
 
   it('writes a CSV row with the phone number as it is (a plain +number is no formula)', () => {
     expect(csvRow(payoutCsvValues(RECORD))).toBe(
-      '2026-11-21T10:15:30.123456Z,TRX0123456789ABCDEF0123,p-1,wal_1,Pending,1500.50,15.01,SLE,wallet,Aminata Kamara,orange_money,076123456,+23276123456,October stipend,\r\n',
+      '2026-04-02T15:30:04.000000Z,TXN-BOK-FF051A7F00A49EB6AF225D10EA,,5564222970,Successful,1000.00,5.00,SLE,bank,John Doe,ECOBANK,0127500182,,Payment for services,\r\n',
+    );
+    expect(csvRow(payoutCsvValues(CREATED))).toBe(
+      '2026-11-21T10:15:30.123456Z,TXN-BOK-83BD4FB5EF52C8CB2329510901,1de0b5d7-da26-4005-bc25-b3130cd2b3b2,5564222970,Pending,1500.50,15.01,SLE,wallet,Aminata Kamara,orange_money,076123456,+23276123456,October stipend,\r\n',
     );
   });
 
   it('still neutralizes a phone field that is a formula', () => {
     const r = payoutRecordSchema.parse({
-      ...RECORD,
+      ...CREATED,
       recipient: { type: 'wallet', accountDetails: { name: 'A', phoneNumber: "+232+cmd|' /C calc'!A0" } },
     });
     expect(csvRow(payoutCsvValues(r))).toContain(",'+232+cmd|' /C calc'!A0,");
@@ -102,15 +155,70 @@ describe('payoutCsvValues', () => {
     expect(values[10]).toBe('MTN');
   });
 
-  it('neutralizes a formula in service text', () => {
-    const r = payoutRecordSchema.parse({ ...RECORD, recipient: { type: 'bank', accountDetails: { name: '=HYPERLINK("http://evil")' } } });
-    expect(csvRow(payoutCsvValues(r))).toContain(`"'=HYPERLINK(""http://evil"")"`);
+  it('neutralizes a formula in service text: the name, the bank, the description, the wallet id', () => {
+    const r = payoutRecordSchema.parse({
+      ...LISTED,
+      wallet_id: '@SUM(A1)',
+      description: '-2+3+cmd',
+      recipient: { transfer_type: 'bank', name: '=HYPERLINK("http://evil")', bank: '+cmd', account_number: '\t=1' },
+    });
+    const row = csvRow(payoutCsvValues(r));
+    expect(row).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(row).toContain(",'@SUM(A1),");
+    expect(row).toContain(",'+cmd,");
+    expect(row).toContain(",'\t=1,");
+    expect(row).toContain(",'-2+3+cmd,");
   });
 });
 
 describe('payoutRow', () => {
-  it('shows a list row in UTC with sanitized text', () => {
-    const r = payoutRecordSchema.parse({ ...RECORD, recipient: { accountDetails: { name: 'Ami\x1b[2Jnata\n' } } });
-    expect(payoutRow(r, makeStyle(false))).toEqual(['2026-11-21 10:15:30', 'TRX0123456789ABCDEF0123', 'p-1', 'Aminata ', '1,500.50 SLE', 'Pending']);
+  it('a list row: time in UTC, the transaction and wallet ids, the amount exact, the status normalized', () => {
+    expect(payoutRow(RECORD, makeStyle(false))).toEqual([
+      '2026-04-02 15:30:04',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+      '5564222970',
+      'John Doe',
+      '1,000.00 SLE',
+      'Successful',
+    ]);
+  });
+
+  it('shows a list row with sanitized text', () => {
+    const r = payoutRecordSchema.parse({ ...LISTED, wallet_id: '556\x1b[2J4222970', recipient: { name: 'Ami\x1b[2Jnata\n' } });
+    expect(payoutRow(r, makeStyle(false))).toEqual(['2026-04-02 15:30:04', 'TXN-BOK-FF051A7F00A49EB6AF225D10EA', '5564222970', 'Aminata ', '1,000.00 SLE', 'Successful']);
+  });
+
+  it('a record without a wallet id (the look-up) leaves the cell empty', () => {
+    const { wallet_id: _, ...lookedUp } = LISTED;
+    expect(payoutRow(payoutRecordSchema.parse(lookedUp), makeStyle(false))[2]).toBe('');
+  });
+});
+
+describe('renderPayoutCard', () => {
+  it("the documented look-up: amounts exact, the service's total, the bank, the note and the provider reference", () => {
+    const { wallet_id: _, ...lookedUp } = LISTED;
+    expect(renderPayoutCard(payoutRecordSchema.parse(lookedUp), makeStyle(false))).toBe(
+      [
+        'Transaction    TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+        'Status         Successful',
+        'Amount         1,000.00 SLE',
+        'Fee            5.00 SLE',
+        'Total debited  1,005.00 SLE',
+        'Recipient      John Doe',
+        'Type           bank',
+        'Bank           ECOBANK',
+        'Account        0127500182',
+        'Note           Payment for services',
+        'Provider ref   ORD-79A7C916A37B46BA',
+        'Created        2026-04-02 15:30:04 UTC',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("without the service's total: amount + fee, exactly", () => {
+    const out = renderPayoutCard(payoutRecordSchema.parse({ ...LISTED, amount: '0.10', fee: '0.20', total_amount: undefined }), makeStyle(false));
+    expect(out).toContain('Total debited  0.30 SLE\n');
+    expect(out).toContain('Wallet         5564222970\n');
   });
 });

@@ -1,11 +1,24 @@
+/**
+ * The summary's output (src/output/summary.ts): bars in integer arithmetic, the service's
+ * summary (counts, total_sent as its figure), and the summary payctl computes (SummaryTally:
+ * exact sums per currency and status, never across currencies).
+ */
 import { describe, expect, it } from 'vitest';
-import { bar, renderSummary } from '../../src/output/summary.js';
-import { summarySchema, type Summary } from '../../src/api/schemas.js';
+import { SummaryTally, bar, computedLabel, renderComputedSummary, renderServiceSummary, serviceSummaryCsv, summaryCsv } from '../../src/output/summary.js';
+import { payoutRecordSchema, recordStatus, summarySchema, type PayoutRecord } from '../../src/api/schemas.js';
 import { makeStyle } from '../../src/output/style.js';
 
 const plain = makeStyle(false);
-const summary = (data: unknown): Summary => summarySchema.parse(data);
-
+const record = (data: Record<string, unknown>): PayoutRecord => payoutRecordSchema.parse({ currency: 'SLE', ...data });
+function tally(records: Array<Record<string, unknown>>): SummaryTally {
+  const t = new SummaryTally();
+  for (const d of records) {
+    const r = record(d);
+    t.listed++;
+    t.add(r, recordStatus(r));
+  }
+  return t;
+}
 describe('bar', () => {
   it('draws width * value / max cells, rounded, in integer arithmetic', () => {
     expect(bar(10n, 10n)).toBe('█'.repeat(24));
@@ -34,116 +47,123 @@ describe('bar', () => {
   });
 });
 
-describe('renderSummary', () => {
-  it('renders one block per currency, with a table of statuses and bars', () => {
-    const out = renderSummary(
-      summary({
-        from: '2026-11-01T00:00:00.000000Z',
-        to: '2026-11-30T23:59:59.999999Z',
-        currencies: [
-          {
-            currency: 'SLE',
-            count: 3,
-            amount: 2000.5,
-            fee: 20.01,
-            statuses: { Successful: { count: 2, amount: 1500.5 }, Pending: { count: 1, amount: '500' } },
-          },
-          { currency: 'JPY', count: 1, amount: 1234567, statuses: { Failed: { count: 1, amount: 1234567 } } },
-        ],
-      }),
+describe('renderServiceSummary', () => {
+  it('the documented example: total, counts by status and type with bars, total_sent without a currency', () => {
+    const out = renderServiceSummary(
+      summarySchema.parse({ total_transfers: 38, successful: 2, pending: 36, failed: 0, total_sent: 7281.78, wallet_transfers: 5, bank_transfers: 33 }),
       plain,
     );
     expect(out).toBe(
       [
-        'Payouts from 2026-11-01 to 2026-11-30',
+        'Summary from the service (every payout; POST /payout/summary)',
         '',
-        'SLE  3 payouts  2,000.50 SLE  fees 20.01 SLE',
+        'Total transfers  38',
         '',
-        '  STATUS      COUNT        AMOUNT',
-        `  Successful      2  1,500.50 SLE  ${'█'.repeat(24)}`,
-        `  Pending         1    500.00 SLE  ${'█'.repeat(8)}`,
+        '  STATUS      COUNT',
+        `  Successful      2  ${'█'.repeat(1)}`,
+        `  Pending        36  ${'█'.repeat(24)}`,
+        '  Failed          0',
         '',
-        'JPY  1 payout  1,234,567 JPY',
+        '  TYPE    COUNT',
+        `  Wallet      5  ${'█'.repeat(4)}`,
+        `  Bank       33  ${'█'.repeat(24)}`,
         '',
-        '  STATUS  COUNT         AMOUNT',
-        `  Failed      1  1,234,567 JPY  ${'█'.repeat(24)}`,
+        "Total sent (service's figure, no currency): 7281.78",
         '',
       ].join('\n'),
     );
   });
 
-  it('never adds amounts across currencies', () => {
-    const out = renderSummary(
-      summary({
-        currencies: [
-          { currency: 'SLE', count: 1, amount: 1500.5, statuses: { Successful: { count: 1, amount: 1500.5 } } },
-          { currency: 'NGN', count: 1, amount: 1500.5, statuses: { Successful: { count: 1, amount: 1500.5 } } },
-        ],
-      }),
-      plain,
+  it('total_sent exactly as sent: a grouped string comes out plain, digits never added or lost', () => {
+    expect(renderServiceSummary(summarySchema.parse({ total_sent: '1,234,567.125' }), plain)).toContain(': 1234567.125\n');
+    expect(renderServiceSummary(summarySchema.parse({ total_sent: 10 }), plain)).toContain(': 10\n');
+  });
+
+  it('an answer with none of the documented figures says so and shows what came', () => {
+    const out = renderServiceSummary(summarySchema.parse({ currencies: [{ currency: 'SLE' }] }), plain);
+    expect(out).toContain("The service's summary has none of the documented figures.");
+    expect(out).toContain('Other figures from the service, as sent:\n  currencies:\n    0:\n      currency: SLE\n');
+  });
+
+  it('as CSV: one row per figure', () => {
+    expect(serviceSummaryCsv(summarySchema.parse({ total_transfers: 38, total_sent: '7,281.78', note: '=cmd' }))).toBe(
+      "figure,value\r\ntotal_transfers,38\r\ntotal_sent,7281.78\r\nnote,'=cmd\r\n",
     );
-    expect(out).not.toContain('3,001');
-    expect(out).not.toMatch(/total/i);
-    expect(out.match(/1,500\.50 SLE/g)).toHaveLength(2); // head + status row
-    expect(out.match(/1,500\.50 NGN/g)).toHaveLength(2);
-    expect(out.startsWith('SLE  1 payout  1,500.50 SLE\n')).toBe(true);
-    expect(out).toContain('\nNGN  1 payout  1,500.50 NGN\n');
+  });
+});
+
+describe('SummaryTally and the computed summary', () => {
+  it('adds exactly per currency and status (grouped strings, numbers, more decimals than the currency has), never across currencies', () => {
+    const t = tally([
+      { transaction_id: 'a', amount: '1,000.10', fee: '5.00', status: 'successful' },
+      { transaction_id: 'b', amount: 0.2, fee: 0.01, status: 'Successful' },
+      { transaction_id: 'c', amount: '0.005', status: 'PENDING' },
+      { transaction_id: 'd', amount: '999999999999999.99', currency: 'ngn', status: 'failed' },
+      { transaction_id: 'e', amount: '0.01', currency: 'NGN', status: 'weird' },
+    ]);
+    const c = t.result({ currency: 'SLE' });
+    expect(c.payouts).toBe(5);
+    expect(c.currencies).toEqual([
+      {
+        currency: 'NGN',
+        count: 2,
+        amount: '1000000000000000.00',
+        fee: null,
+        statuses: { Failed: { count: 1, amount: '999999999999999.99' }, weird: { count: 1, amount: '0.01' } },
+      },
+      {
+        currency: 'SLE',
+        count: 3,
+        amount: '1000.305',
+        fee: '5.01',
+        statuses: { Successful: { count: 2, amount: '1000.30' }, Pending: { count: 1, amount: '0.005' } },
+      },
+    ]);
   });
 
-  it('scales bars within each currency separately', () => {
-    const out = renderSummary(
-      summary({
-        currencies: [
-          { currency: 'SLE', count: 1, amount: 10, statuses: { Pending: { count: 1, amount: 10 } } },
-          { currency: 'NGN', count: 1, amount: 1000000, statuses: { Pending: { count: 1, amount: 1000000 } } },
-        ],
-      }),
-      plain,
+  it('counts a payout listed twice (pages shifted while reading) once', () => {
+    const t = tally([
+      { transaction_id: 'a', amount: '1.00', status: 'pending' },
+      { transaction_id: 'a', amount: '1.00', status: 'pending' },
+    ]);
+    expect(t.payouts).toBe(1);
+    expect(t.result({}).currencies[0]!.amount).toBe('1.00');
+  });
+
+  it('is labelled as computed, from how many payouts, with the filters in words', () => {
+    const c = tally([{ transaction_id: 'a', amount: '1500.50', fee: '15.01', status: 'successful' }]).result({
+      currency: 'SLE',
+      wallet: '5553881136',
+      from: '2026-11-01T00:00:00.000000Z',
+      to: '2026-11-30T23:59:59.999999Z',
+    });
+    expect(computedLabel(c)).toBe('Computed by payctl from 1 payout (of 1 listed): currency SLE, wallet 5553881136, from 2026-11-01 to 2026-11-30.');
+    expect(renderComputedSummary(c, plain)).toBe(
+      [
+        'Computed by payctl from 1 payout (of 1 listed): currency SLE, wallet 5553881136, from 2026-11-01 to 2026-11-30.',
+        '',
+        'SLE  1 payout  1,500.50 SLE  fees 15.01 SLE',
+        '',
+        '  STATUS      COUNT        AMOUNT',
+        `  Successful      1  1,500.50 SLE  ${'█'.repeat(24)}`,
+        '',
+      ].join('\n'),
     );
-    const bars = out
-      .split('\n')
-      .filter((l) => l.includes('█'))
-      .map((l) => l.match(/█+/)![0].length);
-    expect(bars).toEqual([24, 24]);
+    expect(summaryCsv(c)).toBe('currency,status,count,amount\r\nSLE,Successful,1,1500.50\r\n');
   });
 
-  it('says there are no payouts, with the period', () => {
-    expect(renderSummary(summary({ currencies: [] }), plain)).toBe('No payouts.\n');
-    expect(renderSummary(summary({ from: '2026-11-01T00:00:00.000000Z', to: null, currencies: [] }), plain)).toBe('No payouts from 2026-11-01.\n');
-  });
-
-  it('shows a currency without statuses as just its line', () => {
-    expect(renderSummary(summary({ currencies: [{ currency: 'KWD', count: 0, amount: 0 }] }), plain)).toBe('KWD  0 payouts  0.000 KWD\n');
-  });
-
-  it('sanitizes text from the service', () => {
-    const out = renderSummary(
-      summary({
-        from: '\x1b]0;evil\x07x',
-        currencies: [{ currency: 'S\x1b[2JLE', count: 1, amount: 1, statuses: { 'Pen\u202Eding\n': { count: 1, amount: 1 } } }],
-      }),
-      plain,
-    );
-    expect(out).not.toMatch(/[\x1b\x07\u202e]/);
-    expect(out).toContain('Payouts from x');
-    expect(out).toContain('SLE  1 payout');
-    expect(out).toContain('Pending');
-  });
-
-  // Regression (src/commands/summary.ts, fixed): minorOf() picks the scale per value
-  // (max(currency digits, the value's own decimals)), so in one currency 5 becomes 500
-  // (scale 2) and 1.005 becomes 1005 (scale 3): the bars compare numbers of different
-  // scales and 1.005 is drawn longer than 5.
-  it('bars compare amounts on one scale when the service sends extra decimals', () => {
-    const out = renderSummary(
-      summary({
-        currencies: [{ currency: 'SLE', count: 2, amount: 6.005, statuses: { Successful: { count: 1, amount: 5 }, Pending: { count: 1, amount: 1.005 } } }],
-      }),
-      plain,
-    );
-    const lines = out.split('\n');
+  it('bars compare amounts on one scale when an amount has extra decimals', () => {
+    const c = tally([
+      { transaction_id: 'a', amount: 5, status: 'successful' },
+      { transaction_id: 'b', amount: '1.005', status: 'pending' },
+    ]).result({ currency: 'SLE' });
+    const lines = renderComputedSummary(c, plain).split('\n');
     const cells = (status: string) => lines.find((l) => l.includes(status))!.match(/█*$/)![0].length;
     expect(cells('Successful')).toBe(24);
     expect(cells('Pending')).toBe(5); // 1.005 / 5 * 24 = 4.8
+  });
+
+  it('no payout matched: the label alone', () => {
+    expect(renderComputedSummary(new SummaryTally().result({ currency: 'JPY' }), plain)).toBe('Computed by payctl from 0 payouts (of 0 listed): currency JPY.\n');
   });
 });

@@ -15,7 +15,7 @@ import { LIST_COLUMNS, payoutRow } from '../../src/output/payout.js';
 import { ioFrom } from '../../src/output/io.js';
 import { loadColor, makeStyle } from '../../src/output/style.js';
 import type { PlanGroup } from '../../src/payouts/plan.js';
-import type { PayoutRecord } from '../../src/api/schemas.js';
+import { payoutRecordSchema, type PayoutRecord } from '../../src/api/schemas.js';
 
 const plain = makeStyle(false);
 const ESC = '\u001b';
@@ -225,49 +225,72 @@ describe('StreamedTable: payouts list --all, page by page', () => {
   });
 });
 
+/** A list record as the service sends it (the documented look-up's fields, the wallet id, no payout id). */
 function record(name: string, amount: string, status: string): PayoutRecord {
-  return {
-    transaction_id: 'TRXA97F840692BBD723216E',
-    payout_id: '1de0b5d7-da26-4005-bc25-b3130cd2b3b2',
+  return payoutRecordSchema.parse({
+    transaction_id: 'TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+    wallet_id: '5564222970',
     status,
     amount,
     currency: 'NGN',
-    created_at: '2026-11-19T12:19:25Z',
-    recipient: { type: 'bank', accountDetails: { name } },
-  } as unknown as PayoutRecord;
+    created_at: '2026-11-19T12:19:25.000000Z',
+    recipient: { transfer_type: 'bank', account_number: '0127500182', name, bank: 'ECOBANK' },
+  });
 }
 
 describe('payouts list rows at a terminal', () => {
-  const rows = [record('Chinedu Okafor-Adebayo of the Lagos State Civil Service', '498922.79', 'Successful'), record('山田太郎', '3460.32', 'Failed')].map((r) =>
+  const rows = [record('Chinedu Okafor-Adebayo of the Lagos State Civil Service', '498,922.79', 'successful'), record('山田太郎', '3,460.32', 'failed')].map((r) =>
     payoutRow(r, plain),
   );
 
-  it('about 130 columns in a pipe; at 80 the IDs and names are cut and time, amount and status are whole', () => {
-    expect(widest(renderTable(LIST_COLUMNS, rows, plain))).toBeGreaterThan(130);
-    const out = renderTable(LIST_COLUMNS, rows, plain, { width: 80 });
-    expect(widest(out)).toBeLessThanOrEqual(80);
-    const lines = linesOf(out);
-    expect(lines).toEqual([
-      'CREATED (UTC)        TRANSACT…  PAYOUT ID  RECIPIENT          AMOUNT  STATUS',
-      '2026-11-19 12:19:25  TRXA97F8…  1de0b5d7…  Chinedu…   498,922.79 NGN  Successful',
-      '2026-11-19 12:19:25  TRXA97F8…  1de0b5d7…  山田太郎     3,460.32 NGN  Failed',
-    ]);
-    expect(displayWidth(lines[1]!)).toBe(80);
+  it('about 150 columns in a pipe, nothing cut', () => {
+    const out = renderTable(LIST_COLUMNS, rows, plain);
+    expect(widest(out)).toBe(19 + 34 + 10 + 55 + 14 + 10 + 5 * 2);
+    expect(linesOf(out)[0]).toMatch(/^CREATED \(UTC\) {8}TRANSACTION {25}WALLET {6}RECIPIENT {56}AMOUNT {2}STATUS$/);
+    expect(out).not.toContain('…');
   });
 
-  it('at 60: a card per payout, every ID whole', () => {
-    const out = renderTable(LIST_COLUMNS, rows, plain, { width: 60 });
-    expect(widest(out)).toBeLessThanOrEqual(60);
-    expect(out.split('\n\n')[0]).toBe(
-      [
-        'CREATED (UTC)  2026-11-19 12:19:25',
-        'TRANSACTION    TRXA97F840692BBD723216E',
-        'PAYOUT ID      1de0b5d7-da26-4005-bc25-b3130cd2b3b2',
-        'RECIPIENT      Chinedu Okafor-Adebayo of the Lagos State Ci…',
-        'AMOUNT         498,922.79 NGN',
-        'STATUS         Successful',
-      ].join('\n'),
+  it('at 120 the recipient gives way first: the IDs, time, amount and status are whole', () => {
+    const out = renderTable(LIST_COLUMNS, rows, plain, { width: 120 });
+    expect(widest(out)).toBeLessThanOrEqual(120);
+    const lines = linesOf(out);
+    expect(lines).toEqual([
+      'CREATED (UTC)        TRANSACTION                         WALLET      RECIPIENT                        AMOUNT  STATUS',
+      '2026-11-19 12:19:25  TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu Okafor-Adebayo…  498,922.79 NGN  Successful',
+      '2026-11-19 12:19:25  TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  山田太郎                   3,460.32 NGN  Failed',
+    ]);
+    // The narrowest table: the recipient at its minimum of 8 columns; one column less gives cards.
+    expect(linesOf(renderTable(LIST_COLUMNS, rows, plain, { width: 105 }))[1]).toBe(
+      '2026-11-19 12:19:25  TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu…  498,922.79 NGN  Successful',
     );
+    expect(renderTable(LIST_COLUMNS, rows, plain, { width: 104 })).toMatch(/^CREATED \(UTC\) {2}2026-11-19 12:19:25\n/);
+  });
+
+  for (const width of [80, 60]) {
+    it(`at ${width}: too narrow for a table with whole IDs, a card per payout, every ID whole`, () => {
+      const out = renderTable(LIST_COLUMNS, rows, plain, { width });
+      expect(widest(out)).toBeLessThanOrEqual(width);
+      const name = 'Chinedu Okafor-Adebayo of the Lagos State Civil Service';
+      const room = width - 'CREATED (UTC)  '.length;
+      const cards = out.split('\n\n');
+      expect(cards).toHaveLength(2);
+      expect(cards[0]).toBe(
+        [
+          'CREATED (UTC)  2026-11-19 12:19:25',
+          'TRANSACTION    TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+          'WALLET         5564222970',
+          `RECIPIENT      ${name.length > room ? fitWidth(name, room) : name}`,
+          'AMOUNT         498,922.79 NGN',
+          'STATUS         Successful',
+        ].join('\n'),
+      );
+      expect(cards[1]).toContain('RECIPIENT      山田太郎\n');
+    });
+  }
+
+  it('at 60 the long name is cut in its card; at 80 it fits whole', () => {
+    expect(renderTable(LIST_COLUMNS, rows, plain, { width: 60 })).toContain('RECIPIENT      Chinedu Okafor-Adebayo of the Lagos State Ci…\n');
+    expect(renderTable(LIST_COLUMNS, rows, plain, { width: 80 })).toContain('RECIPIENT      Chinedu Okafor-Adebayo of the Lagos State Civil Service\n');
   });
 });
 
@@ -333,6 +356,18 @@ describe('the batch plan at a terminal', () => {
     const narrow = renderPlan(groups, plain, 60);
     expect(narrow).toContain('NAME                 Freetown Operations and Logistics Depa…\n');
     expect(narrow).toContain('Warning: wallet wal_c43069c43a8c3b7c would go short: it\nholds 16,397,287.67 SLE but the payouts total 99,999,999.00\nSLE before fees.\n');
+  });
+});
+
+describe("the batch plan with the service's 10-digit wallet ids", () => {
+  it('at 80 a table: the wallet ids whole, the long name cut to its minimum, the amounts whole', () => {
+    const groups = [group('5564222970', 'Payroll of the Western Area Rural District Council, Waterloo', 3606n, 24_994_948n)];
+    const lines = linesOf(renderPlan(groups, plain, 80));
+    expect(lines.slice(0, 2)).toEqual([
+      'WALLET      NAME       CURRENCY  PAYOUTS  TOTAL     BALANCE  AFTER (before fees)',
+      '5564222970  Payroll…   SLE           200  36.06  249,949.48           249,913.42',
+    ]);
+    expect(displayWidth(lines[0]!)).toBe(80);
   });
 });
 

@@ -1,17 +1,22 @@
 /**
- * `payctl payouts list`: payouts, newest first. `--all` follows every page, streaming
- * (one page in memory at a time) as a table, CSV, or one JSON envelope.
+ * `payctl payouts list`: payouts, newest first, from `GET /payout/list` (docs/service.md
+ * "Payout list"). The service is never trusted to filter: every record is judged here
+ * (--status, --wallet, --currency, --from, --to), and nothing of the filters is sent.
+ * `--limit N` is the number of matching payouts shown, whatever page size the service uses:
+ * pages are read from `--page` on until N match or the list ends. `--all` follows every page,
+ * streaming (at most two pages in memory) as a table, CSV, or one JSON envelope.
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutRecord } from '../../api/schemas.js';
-import { outsideFilter, parseTimeRange, statusFilter } from '../../payouts/filters.js';
+import { UsageError } from '../../errors.js';
+import { normalizeStatus } from '../../api/schemas.js';
+import { hasFilter, parseTimeRange, recordFilter, statusFilter, walletless, walletlessNote, type ListFilter } from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
 import type { StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
-import type { ApiClient } from '../../api/client.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import { listPages, MAX_PER_PAGE, withRecords, type ListedPage } from './pages.js';
 
 export interface PayoutsListOptions {
   status?: string;
@@ -27,57 +32,33 @@ export interface PayoutsListOptions {
 
 interface Query {
   page: number;
+  /** Payouts to show (without --all). */
   limit: number;
-  status?: string;
-  walletId?: string;
-  currency?: string;
-  from?: string;
-  to?: string;
+  /** `per_page` asked of the service. */
+  perPage: number;
+  filter: ListFilter;
 }
 
 export function parseListOptions(opts: PayoutsListOptions, json: boolean): Query {
   const problems: string[] = [];
   const range = parseTimeRange(opts, problems);
-  const limit = opts.limit ?? (opts.all ? 100 : 20);
-  if (limit < 1 || limit > 100) problems.push('--limit must be between 1 and 100');
+  const limit = opts.limit ?? (opts.all ? MAX_PER_PAGE : 20);
+  if (limit < 1 || limit > MAX_PER_PAGE) problems.push(`--limit must be between 1 and ${MAX_PER_PAGE}`);
   const page = opts.page ?? 1;
   if (page < 1) problems.push('--page must be 1 or more');
   if (opts.all && opts.page !== undefined) problems.push('--all and --page cannot be used together');
   if (opts.csv && json) problems.push('--csv and --json cannot be used together');
   const currency = currencyFilter(opts.currency, problems);
-  // Checked here, like the currency: a status the service does not have is refused before anything is sent.
+  // Checked before anything is sent, like the currency: a status payctl does not know matches nothing.
   const status = statusFilter(opts.status, problems);
   if (problems.length) throw new UsageError('Invalid options for payouts list.', problems);
-  return { page, limit, status, walletId: opts.wallet, currency, ...range };
-}
-
-interface Page {
-  envelope: Envelope;
-  raw: string;
-  items: unknown[];
-  records: PayoutRecord[];
-  last: boolean;
-}
-
-async function fetchPage(api: ApiClient, q: Query): Promise<Page> {
-  const { envelope, res } = await api.callEnvelope('payoutsList', { query: { ...q } });
-  const page = parseOrThrow(payoutPageSchema, envelope.data, 'a list of payouts', res.requestId);
-  const last = page.hasMore !== undefined ? !page.hasMore : page.items.length < q.limit;
-  const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${q.page}`, res.requestId));
-  // A page must hold what was asked for: a record outside the filters is an error, never listed as a match.
-  records.forEach((r, i) => {
-    const outside = outsideFilter(r, q);
-    if (outside === undefined) return;
-    throw new ApiError(
-      `Asked for a filtered list, the service answered with a payout outside it: payout ${i + 1} of page ${q.page} (${r.payout_id ?? r.transaction_id ?? 'no id'}) has ${outside}.`,
-      {
-        status: res.status,
-        requestId: res.requestId,
-        hint: 'The service ignored a filter. Check the base URL and the payoutsList route (payctl config get routes.payoutsList).',
-      },
-    );
-  });
-  return { envelope, raw: res.raw, items: page.items, records, last };
+  const filter: ListFilter = { ...range };
+  if (status !== undefined) filter.status = status;
+  if (opts.wallet !== undefined) filter.walletId = opts.wallet;
+  if (currency !== undefined) filter.currency = currency;
+  // Unfiltered, the page size asked is the number to show: one request when the service honours
+  // it. Filtered, most records may not match: pages as large as the service gives, fewer requests.
+  return { page, limit, perPage: !opts.all && hasFilter(filter) ? MAX_PER_PAGE : limit, filter };
 }
 
 export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number> {
@@ -85,15 +66,64 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   const api = await deps.api();
   const out = deps.io.stdout;
   const style = makeStyle(deps.io.color);
+  const keep = recordFilter(q.filter, normalizeStatus);
+  let left = 0;
+  const pages = listPages(api, {
+    startPage: q.page,
+    perPage: q.perPage,
+    prefetch: opts.all === true,
+    onForeignLink: (link) =>
+      deps.log.warn(
+        `The service's next-page link points at another origin (${sanitizeInline(link)}); payctl asked ${api.baseUrl} for the next page number instead (the API key goes only there).`,
+      ),
+  });
+  /** The records of a page that pass the filters, with the service's item of each. */
+  const matching = (page: ListedPage): Array<{ item: unknown; record: ListedPage['records'][number] }> => {
+    const kept: Array<{ item: unknown; record: ListedPage['records'][number] }> = [];
+    page.records.forEach((record, i) => {
+      if (keep(record)) kept.push({ item: page.items[i], record });
+      else if (walletless(q.filter, record)) left++;
+    });
+    return kept;
+  };
+  const noteWalletless = () => {
+    if (left > 0) deps.log.warn(walletlessNote(left));
+  };
   // Table drawing is loaded only for people: --json and --csv never pay for it.
   const table = async () => await import('../../output/table.js');
 
   if (!opts.all) {
-    const page = await fetchPage(api, q);
-    const records = page.records;
-    if (deps.globals.json) await write(out, page.raw.trim() + '\n');
-    else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
-    else if (records.length === 0) deps.log.info(q.page > 1 ? `No payouts on page ${q.page}.` : 'No payouts match.');
+    const shown: Array<{ item: unknown; record: ListedPage['records'][number] }> = [];
+    let first: ListedPage | undefined;
+    let lastRead = q.page;
+    let more = false;
+    let rest = false;
+    for await (const page of pages) {
+      first ??= page;
+      lastRead = page.number;
+      for (const m of matching(page)) {
+        if (shown.length < q.limit) shown.push(m);
+        else rest = true;
+      }
+      more = !page.last;
+      if (shown.length >= q.limit) break;
+    }
+    const records = shown.map((s) => s.record);
+    if (deps.globals.json) {
+      // The page as the service sent it, byte for byte, when it is exactly what is shown;
+      // else the first page's envelope with the payouts shown in the place of its records.
+      const untouched = first !== undefined && lastRead === first.number && shown.length === first.items.length;
+      await write(
+        out,
+        (untouched
+          ? first!.raw.trim()
+          : withRecords(
+              first!.raw,
+              shown.map((s) => s.item),
+            )) + '\n',
+      );
+    } else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
+    else if (records.length === 0) deps.log.info(q.page > 1 && !hasFilter(q.filter) ? `No payouts on page ${q.page}.` : 'No payouts match.');
     else {
       await write(
         out,
@@ -105,8 +135,10 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
           { width: deps.io.stdoutColumns },
         ),
       );
-      if (!page.last) deps.log.info(`Page ${q.page}. More: --page ${q.page + 1}, or --all for every page.`);
+      if (rest) deps.log.info(`Page ${lastRead} holds more matching payouts than shown. More: --page ${lastRead}, or --all for every page.`);
+      else if (more) deps.log.info(`${lastRead > q.page ? `Pages ${q.page}-${lastRead}` : `Page ${q.page}`}. More: --page ${lastRead + 1}, or --all for every page.`);
     }
+    noteWalletless();
     return 0;
   }
 
@@ -114,67 +146,32 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   let count = 0;
   let streamed: StreamedTable | undefined;
   let tail = '';
-  // The next page is requested as soon as a full page arrives, so the service works on it
-  // while this one is written: two pages in memory at most.
-  let next: Promise<Page> | undefined = fetchPage(api, q);
-  let previousIds: string | undefined;
-  for (let n = q.page; next; n++) {
-    const page: Page = await next;
-    // A service that always says there is more must not keep payctl paging forever.
-    const ids = pageIds(page.items);
-    if (!page.last && page.items.length === 0) throw noProgress(`page ${n} is empty but the service says there are more`, count);
-    if (previousIds !== undefined && ids === previousIds && page.items.length > 0) throw noProgress(`page ${n} repeats page ${n - 1}`, count);
-    previousIds = ids;
-    next = page.last ? undefined : fetchPage(api, { ...q, page: n + 1 });
-    // A failed prefetch is reported when its turn comes, not as an unhandled rejection.
-    next?.catch(() => {});
-    const records = page.records;
+  let firstPage = true;
+  for await (const page of pages) {
+    const kept = matching(page);
     if (deps.globals.json) {
-      if (n === q.page) {
-        // One envelope whose data holds every record: the first page's envelope, data streamed.
-        const { data: _data, ...rest } = page.envelope;
-        const { timestamp, ...head } = rest;
+      if (firstPage) {
+        // One envelope whose data holds every matching record: the first page's envelope
+        // (its paging members dropped: they describe one page), data streamed.
+        const { data: _data, timestamp, links: _links, meta: _meta, ...head } = page.envelope;
         const headJson = JSON.stringify(head);
         await write(out, headJson.slice(0, -1) + (headJson.length > 2 ? ',' : '') + '"data":[');
         tail = ']' + (timestamp !== undefined ? `,"timestamp":${JSON.stringify(timestamp)}` : '') + '}\n';
       }
       // One write per page: the records as the service sent them, comma-separated.
-      if (page.items.length) {
-        await write(out, (count > 0 ? ',' : '') + page.items.map((item) => JSON.stringify(item)).join(','));
-        count += page.items.length;
-      }
+      if (kept.length) await write(out, (count > 0 ? ',' : '') + kept.map((k) => JSON.stringify(k.item)).join(','));
     } else if (opts.csv) {
-      await write(out, (n === q.page ? csvRow(CSV_HEADER) : '') + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
-      count += records.length;
-    } else {
-      const rows = records.map((r) => payoutRow(r, style));
-      if (rows.length) {
-        // At a terminal the first page fixes the layout so that later pages line up; a pipe is never cut.
-        streamed ??= new (await table()).StreamedTable(LIST_COLUMNS, style, deps.io.stdoutColumns);
-        await write(out, streamed.page(rows));
-      }
-      count += records.length;
+      await write(out, (firstPage ? csvRow(CSV_HEADER) : '') + kept.map((k) => csvRow(payoutCsvValues(k.record))).join(''));
+    } else if (kept.length) {
+      // At a terminal the first page fixes the layout so that later pages line up; a pipe is never cut.
+      streamed ??= new (await table()).StreamedTable(LIST_COLUMNS, style, deps.io.stdoutColumns);
+      await write(out, streamed.page(kept.map((k) => payoutRow(k.record, style))));
     }
+    count += kept.length;
+    firstPage = false;
   }
   if (deps.globals.json) await write(out, tail);
   else if (!opts.csv) deps.log.info(count === 0 ? 'No payouts match.' : `${count} payout${count === 1 ? '' : 's'}.`);
+  noteWalletless();
   return 0;
-}
-
-/** The ids of a page's records, in order, as one string (to tell a repeated page). */
-function pageIds(items: unknown[]): string {
-  return JSON.stringify(
-    items.map((it) => {
-      const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
-      return r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined)
-        ? [r.transaction_id ?? null, r.payout_id ?? null]
-        : JSON.stringify(it);
-    }),
-  );
-}
-
-function noProgress(what: string, count: number): ApiError {
-  return new ApiError(`Stopped following pages: ${what} (${count} payout${count === 1 ? '' : 's'} read before).`, {
-    hint: 'The service does not page as expected; use --page to read pages one at a time.',
-  });
 }

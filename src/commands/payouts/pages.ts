@@ -1,0 +1,197 @@
+/**
+ * The pages of `GET /payout/list`, one after another, whatever list shape the service answers
+ * (docs/service.md "Payout list"): asked by `page` and `per_page`; the service's own next-page
+ * link (`next_page_url`, `links.next`) followed only when it is on the base URL's origin and
+ * path (the API key goes with every request, so it never goes to another origin), else the
+ * next page number. Paging ends at a null link, `current_page >= last_page`, a short or empty
+ * page (when an array alone comes back shorter than asked on the first page, one more page is
+ * asked, since the service may use a smaller page size than asked); a page that repeats, a link back to a page already read, or a "more" that never ends
+ * stops with an error instead of paging forever. Used by `payouts list` and by `summary` when
+ * it computes its figures from the list.
+ */
+import type { ApiClient } from '../../api/client.js';
+import { ApiError } from '../../errors.js';
+import { joinUrl, ROUTES } from '../../api/routes.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../api/schemas.js';
+
+/** The most `per_page` payctl asks for (docs/service.md: the sandbox, like Laravel apps, caps it at 100). */
+export const MAX_PER_PAGE = 100;
+
+export interface ListedPage {
+  /** The page's number: the service's `current_page` when it says, else the one asked for. */
+  number: number;
+  /** The answer's envelope, and its text as received (for --json). */
+  envelope: Envelope;
+  raw: string;
+  /** The records as the service sent them, and the same records normalized (same order). */
+  items: unknown[];
+  records: PayoutRecord[];
+  /** No page follows this one. */
+  last: boolean;
+}
+
+export interface PagingOptions {
+  /** The first page to ask for, from 1. */
+  startPage: number;
+  /** `per_page` asked for; the service may use another size. */
+  perPage: number;
+  /** Ask for the next page while the caller uses this one (--all): two pages in memory at most. */
+  prefetch?: boolean;
+  /** Told (once) that the service's next-page link points at another origin and was not followed. */
+  onForeignLink?: (link: string) => void;
+}
+
+interface Fetched {
+  query: Record<string, string>;
+  envelope: Envelope;
+  raw: string;
+  page: PayoutPage;
+  records: PayoutRecord[];
+}
+
+async function fetchPage(api: ApiClient, query: Record<string, string>): Promise<Fetched> {
+  const { envelope, res } = await api.callEnvelope('payoutsList', { query });
+  const where = query.page !== undefined ? `page ${query.page}` : 'the page';
+  // The whole envelope: a resource collection keeps its paging beside `data`.
+  const page = parseOrThrow(payoutPageSchema, envelope, `${where} of the list of payouts`, res.requestId);
+  const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of ${where}`, res.requestId));
+  return { query, envelope, raw: res.raw, page, records };
+}
+
+/** The ids of a page's records, in order, as one string (to tell a repeated page). */
+function pageIds(items: unknown[]): string {
+  return JSON.stringify(
+    items.map((it) => {
+      const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
+      return r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined)
+        ? [r.transaction_id ?? null, r.payout_id ?? null]
+        : JSON.stringify(it);
+    }),
+  );
+}
+
+function noProgress(what: string, count: number): ApiError {
+  return new ApiError(`Stopped following pages: ${what} (${count} payout${count === 1 ? '' : 's'} read before).`, {
+    hint: 'The service does not page as expected; use --page to read pages one at a time.',
+  });
+}
+
+/** A query as one comparable string (parameter order does not matter). */
+function queryKey(q: Record<string, string>): string {
+  return JSON.stringify(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The query that asks for the page a link names, when the link may be followed: same origin
+ * and same path as the list's own URL (a relative link is read against it). Undefined for a
+ * link elsewhere; `foreign` tells whether that was another origin.
+ */
+function linkQuery(link: string, listUrl: URL): { query?: Record<string, string>; foreign: boolean } {
+  let url: URL;
+  try {
+    url = new URL(link, listUrl);
+  } catch {
+    return { foreign: false };
+  }
+  if (url.origin !== listUrl.origin) return { foreign: true };
+  if (url.pathname.replace(/\/+$/, '') !== listUrl.pathname.replace(/\/+$/, '')) return { foreign: false };
+  return { query: Object.fromEntries(url.searchParams), foreign: false };
+}
+
+/**
+ * Whether no page follows `p` (asked with `perPage`), by the signs docs/service.md lists;
+ * `size` is the page size the service is known to use when it does not say (see listPages).
+ */
+function isLast(p: PayoutPage, perPage: number, size: number | undefined): boolean {
+  if (p.items.length === 0) return true;
+  if (p.hasMore === false) return true;
+  if (p.currentPage !== undefined && p.lastPage !== undefined && p.currentPage >= p.lastPage) return true;
+  // No word either way (data an array alone): a short page is the last.
+  return p.hasMore === undefined && p.items.length < (p.perPage ?? size ?? perPage);
+}
+
+/**
+ * The pages from `startPage` on, until the last. Throws an ApiError when the service pages
+ * without progress (see the module comment); records are parsed, never filtered, here.
+ */
+export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerator<ListedPage, void, undefined> {
+  const listUrl = new URL(joinUrl(api.baseUrl, ROUTES.payoutsList.path));
+  const asked = new Set<string>();
+  let toldForeign = false;
+  const query: Record<string, string> = { page: String(o.startPage), per_page: String(o.perPage) };
+  let number = o.startPage;
+  let previous: { ids: string; number: number | undefined } | undefined;
+  let count = 0;
+  // The page size learned from a short first page, and whether the page after it is a probe.
+  let size: number | undefined;
+  let probing = false;
+  let first = true;
+  asked.add(queryKey(query));
+  let next: Promise<Fetched> | undefined = fetchPage(api, query);
+  while (next) {
+    const f: Fetched = await next;
+    next = undefined;
+    const p = f.page;
+    const n = p.currentPage ?? number;
+    const ids = pageIds(p.items);
+    if (probing) {
+      probing = false;
+      // The probe found the first page again (the service ignores `page`) or nothing: the list ended there.
+      if (p.items.length === 0 || ids === previous?.ids) return;
+    }
+    if (p.items.length === 0 && p.hasMore === true) throw noProgress(`page ${n} is empty but the service says there are more`, count);
+    if (previous && p.currentPage !== undefined && p.currentPage === previous.number) throw noProgress(`the service sent page ${n} again`, count);
+    if (previous && p.items.length > 0 && ids === previous.ids) throw noProgress(`page ${n} repeats the page before it`, count);
+    count += p.items.length;
+    // A total the service states bounds the reading (one page of slack for payouts made meanwhile).
+    if (p.total !== undefined && count > p.total + (p.perPage ?? o.perPage)) throw noProgress(`more payouts than the ${p.total} the service counts`, count);
+    previous = { ids, number: p.currentPage };
+    let last = isLast(p, o.perPage, size);
+    // A first page shorter than asked, with no word on paging, may be all there is, or the
+    // service's own page size (it may ignore per_page): the next page tells which.
+    if (last && first && p.hasMore === undefined && p.perPage === undefined && p.items.length > 0 && p.items.length < o.perPage) {
+      size = p.items.length;
+      probing = true;
+      last = false;
+    }
+    first = false;
+
+    let nextQuery: Record<string, string> | undefined;
+    if (!last) {
+      const followed = p.nextUrl ? linkQuery(p.nextUrl, listUrl) : { foreign: false };
+      if (followed.foreign && !toldForeign) {
+        toldForeign = true;
+        o.onForeignLink?.(p.nextUrl!);
+      }
+      number = n + 1;
+      nextQuery = followed.query ?? { page: String(number), per_page: String(o.perPage) };
+      if (followed.query?.page !== undefined && /^\d+$/.test(followed.query.page)) number = Number(followed.query.page);
+      const key = queryKey(nextQuery);
+      if (asked.has(key)) throw noProgress(`the next page the service names (${number}) was read already`, count);
+      asked.add(key);
+      if (o.prefetch) {
+        next = fetchPage(api, nextQuery);
+        // A failed prefetch is reported when its turn comes, not as an unhandled rejection.
+        next.catch(() => {});
+      }
+    }
+    yield { number: n, envelope: f.envelope, raw: f.raw, items: p.items, records: f.records, last };
+    if (nextQuery && !next) next = fetchPage(api, nextQuery);
+  }
+}
+
+/**
+ * A list answer with its records replaced by `items`, in the place the service put them
+ * (`data`, `data.data`, `data.items` / `payouts` / `results`): the envelope as sent, filtered.
+ */
+export function withRecords(raw: string, items: unknown[]): string {
+  const doc = JSON.parse(raw) as Record<string, unknown>;
+  const data = doc.data;
+  if (Array.isArray(data)) doc.data = items;
+  else if (data && typeof data === 'object') {
+    const d = data as Record<string, unknown>;
+    const key = ['data', 'items', 'payouts', 'results'].find((k) => Array.isArray(d[k]));
+    if (key) d[key] = items;
+  }
+  return JSON.stringify(doc);
+}

@@ -1,0 +1,245 @@
+/**
+ * `summary` in its two forms, in process (payctl's main with in-memory streams):
+ * - no filter: the sandbox's own summary (POST /v2/payout/summary with `{}`), its counts equal
+ *   to what the sandbox holds, `total_sent` shown as the service's figure without a currency;
+ * - with filters: computed by payctl from every page of GET /v2/payout/list (the sandbox ignores
+ *   filters), per currency and status, the totals equal to bigint sums of `sb.payouts()`.
+ * And a plain node:http server answering summaries of other shapes (extra, missing, string counts).
+ */
+import { createServer, type Server } from 'node:http';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { fmtMinor, newKey, oneJson, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { parseCsv } from '../helpers/csv.js';
+
+const KEY = newKey();
+const ctx = useSandbox({ apiKey: KEY });
+const cfg = useConfigDir();
+const DIGITS: Record<string, number> = { SLE: 2, NGN: 2 };
+
+beforeAll(() => {
+  // The demo payouts and 230 more: the computed summary reads three pages of 100.
+  ctx.sb.generatePayouts(230);
+});
+beforeEach(() => writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }));
+
+const run = (args: string[], tty = false) => payctl(args, { dir: cfg.dir, ...(tty ? { tty: { stderr: true } } : {}) });
+
+/** Minor units as a plain decimal with `digits` decimals ("1500.50"), computed here, not with src/. */
+function plain(minor: bigint, digits: number): string {
+  return fmtMinor(minor, digits).replace(/,/g, '');
+}
+
+type P = ReturnType<typeof ctx.sb.payouts>[number];
+
+/** Count and exact amount per currency and status, from the sandbox's own records. */
+function expectedTotals(keep: (p: P) => boolean): Map<string, { count: number; amount: bigint; fee: bigint; statuses: Map<string, { count: number; amount: bigint }> }> {
+  const out = new Map<string, { count: number; amount: bigint; fee: bigint; statuses: Map<string, { count: number; amount: bigint }> }>();
+  for (const p of ctx.sb.payouts().filter(keep)) {
+    const c = out.get(p.currency) ?? { count: 0, amount: 0n, fee: 0n, statuses: new Map() };
+    out.set(p.currency, c);
+    c.count++;
+    c.amount += p.amount_minor;
+    c.fee += p.fee_minor;
+    const s = c.statuses.get(p.status) ?? { count: 0, amount: 0n };
+    c.statuses.set(p.status, s);
+    s.count++;
+    s.amount += p.amount_minor;
+  }
+  return out;
+}
+
+async function directSummary(): Promise<string> {
+  const res = await fetch(`${ctx.sb.baseUrl}/payout/summary`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: '{}',
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+const noTimestamp = (raw: string) => raw.trim().replace(/"timestamp":"[^"]*"/, '"timestamp":"<ts>"');
+
+describe('summary without filters: the service’s own', () => {
+  it('text: total, counts by status and type with bars, equal to what the sandbox holds; total_sent as its figure', async () => {
+    const all = ctx.sb.payouts();
+    const count = (f: (p: P) => boolean) => all.filter(f).length;
+    const from = ctx.sb.requests().length;
+    const r = await run(['summary']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const sent = since(ctx.sb, from);
+    expect(sent.map((x) => [x.method, x.path, x.body])).toEqual([['POST', '/v2/payout/summary', '{}']]);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain(`Total transfers  ${all.length}`);
+    const row = (label: string, n: number) => {
+      const m = new RegExp(`^  ${label}\\s+(\\d+)(?:  (█+))?$`).exec(lines.find((l) => l.startsWith(`  ${label} `)) ?? '');
+      expect(m, label).not.toBeNull();
+      expect(Number(m![1])).toBe(n);
+      return m![2]?.length ?? 0;
+    };
+    const ok = count((p) => p.status === 'Successful');
+    const pending = count((p) => p.status === 'Pending');
+    const failed = count((p) => p.status === 'Failed');
+    const bars = [row('Successful', ok), row('Pending', pending), row('Failed', failed)];
+    const max = Math.max(ok, pending, failed);
+    expect(bars).toEqual([ok, pending, failed].map((n) => (n === 0 ? 0 : Math.max(1, Math.round((n * 24) / max)))));
+    row(
+      'Wallet',
+      count((p) => p.recipient.type === 'wallet'),
+    );
+    row(
+      'Bank',
+      count((p) => p.recipient.type === 'bank'),
+    );
+    // The service's figure, exactly as it sent it: the successful amounts of every currency, added.
+    const raw = await directSummary();
+    const figure = /"total_sent":([0-9.]+)/.exec(raw)![1]!;
+    const minor = all.filter((p) => p.status === 'Successful').reduce((s, p) => s + p.amount_minor, 0n);
+    expect(figure).toBe(plain(minor, 2).replace(/\.?0+$/, ''));
+    expect(lines).toContain(`Total sent (service's figure, no currency): ${figure}`);
+    expect(r.stdout).not.toMatch(/computed/i);
+  });
+
+  it('--json: the envelope exactly as the service sent it', async () => {
+    const r = await run(['summary', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(noTimestamp(r.stdout)).toBe(noTimestamp(await directSummary()));
+    expect(oneJson(r.stdout).data.total_transfers).toBe(ctx.sb.payouts().length);
+  });
+
+  it('--csv: one row per figure, as sent', async () => {
+    const r = await run(['summary', '--csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const raw = await directSummary();
+    const figure = /"total_sent":([0-9.]+)/.exec(raw)![1]!;
+    const data = JSON.parse(raw).data as Record<string, unknown>;
+    const rows = parseCsv(r.stdout);
+    expect(rows[0]).toEqual(['figure', 'value']);
+    expect(rows.slice(1)).toEqual(Object.entries(data).map(([k, v]) => [k, k === 'total_sent' ? figure : String(v)]));
+  });
+});
+
+describe('summary with filters: computed by payctl from the list', () => {
+  it('--currency SLE --from DAY: per status, counts and exact amounts equal to the sandbox’s records; no summary call', async () => {
+    const all = ctx.sb.payouts();
+    const day = all[Math.floor(all.length / 2)]!.created_at.slice(0, 10);
+    const keep = (p: P) => p.currency === 'SLE' && p.created_at >= `${day}T00:00:00.000000Z`;
+    const expected = expectedTotals(keep);
+    const sle = expected.get('SLE')!;
+    expect(sle.count).toBeGreaterThan(10);
+    expect(sle.count).toBeLessThan(all.length);
+    const from = ctx.sb.requests().length;
+    const r = await run(['summary', '--currency', 'sle', '--from', day]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const sent = since(ctx.sb, from);
+    expect(sent.every((x) => x.method === 'GET' && x.path === '/v2/payout/list')).toBe(true);
+    expect(sent.length).toBe(Math.ceil(all.length / 100));
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`Computed by payctl from ${sle.count} payouts (of ${all.length} listed): currency SLE, from ${day}.`);
+    expect(lines).toContain(`SLE  ${sle.count} payouts  ${fmtMinor(sle.amount, 2)} SLE  fees ${fmtMinor(sle.fee, 2)} SLE`);
+    for (const [status, s] of sle.statuses) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${status}\\s+${s.count}\\s+${fmtMinor(s.amount, 2).replace('.', '\\.')} SLE  █+$`, 'm'));
+    }
+    expect(r.stdout).not.toMatch(/^NGN/m);
+  });
+
+  it('--json: the computed document, marked computed, amounts exact per currency and status', async () => {
+    const w = ctx.sb.wallets().find((x) => ctx.sb.payouts().some((p) => p.wallet_id === x.wallet_id && p.currency === 'NGN'))!;
+    const expected = expectedTotals((p) => p.wallet_id === w.wallet_id);
+    const r = await run(['summary', '--wallet', w.wallet_id, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = oneJson(r.stdout);
+    expect(doc.computed).toBe(true);
+    expect(doc.filters).toEqual({ wallet: w.wallet_id });
+    expect(doc.listed).toBe(ctx.sb.payouts().length);
+    const want = [...expected.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, c]) => ({
+        currency,
+        count: c.count,
+        amount: plain(c.amount, DIGITS[currency]!),
+        fee: plain(c.fee, DIGITS[currency]!),
+        statuses: Object.fromEntries(
+          ['Successful', 'Pending', 'Failed']
+            .filter((s) => c.statuses.has(s))
+            .map((s) => [s, { count: c.statuses.get(s)!.count, amount: plain(c.statuses.get(s)!.amount, DIGITS[currency]!) }]),
+        ),
+      }));
+    expect(doc.currencies).toEqual(want);
+    expect(doc.payouts).toBe(want.reduce((n, c) => n + c.count, 0));
+  });
+
+  it('--csv: one row per currency and status; the label on stderr', async () => {
+    const expected = expectedTotals((p) => p.currency === 'NGN');
+    const r = await run(['summary', '--csv', '--currency', 'NGN']);
+    expect(r.code, r.stderr).toBe(0);
+    const ngn = expected.get('NGN')!;
+    expect(parseCsv(r.stdout)).toEqual([
+      ['currency', 'status', 'count', 'amount'],
+      ...['Successful', 'Pending', 'Failed']
+        .filter((s) => ngn.statuses.has(s))
+        .map((s) => ['NGN', s, String(ngn.statuses.get(s)!.count), plain(ngn.statuses.get(s)!.amount, 2)]),
+    ]);
+    expect(r.stderr).toBe(`Computed by payctl from ${ngn.count} payouts (of ${ctx.sb.payouts().length} listed): currency NGN.\n`);
+  });
+
+  it('a progress line on stderr at a terminal only', async () => {
+    const tty = await run(['summary', '--currency', 'SLE'], true);
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stderr).toContain('Reading payouts: page 1, 100 read');
+    // The line is erased when the reading ends.
+    expect(tty.stderr.endsWith('\r\u001b[2K')).toBe(true);
+    const pipe = await run(['summary', '--currency', 'SLE']);
+    expect(pipe.stderr).toBe('');
+    expect(pipe.stdout).toBe(tty.stdout);
+  });
+});
+
+describe('summaries of other shapes (a plain server)', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server = undefined;
+  });
+  async function answering(data: unknown): Promise<string> {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ status: 'Successful', message: 'Payout summary retrieved', data, timestamp: '2026-04-05T18:38:54.734510Z' })),
+      );
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    const a = server.address();
+    return `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/v2`;
+  }
+
+  it('counts as digit strings, a figure missing, extra figures shown as they came', async () => {
+    writeProfile(cfg.dir, {
+      baseUrl: await answering({ total_transfers: '38', successful: '2', pending: 36, total_sent: '7,281.78', reversed: 1, by_day: { '2026-04-01': 3 } }),
+      apiKey: KEY,
+    });
+    const r = await run(['summary']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Total transfers  38\n');
+    expect(r.stdout).toMatch(/^ {2}Successful\s+2 {2}█+$/m);
+    expect(r.stdout).toMatch(/^ {2}Pending\s+36 {2}█{24}$/m);
+    expect(r.stdout).not.toMatch(/Failed|TYPE/);
+    expect(r.stdout).toContain("Total sent (service's figure, no currency): 7281.78\n");
+    expect(r.stdout).toContain('Other figures from the service, as sent:\n  reversed: 1\n  by_day:\n    2026-04-01: 3\n');
+  });
+
+  it('data that is not an object is shown generically', async () => {
+    writeProfile(cfg.dir, { baseUrl: await answering(['a', 'b']), apiKey: KEY });
+    const r = await run(['summary']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('0: a\n1: b\n');
+  });
+});
