@@ -14,10 +14,11 @@ export const historySpec: CommandSpec = {
   ],
   help:
     'Every payout this machine journaled (payout create, payout batch), whatever the profile or service:\n' +
-    'time, profile, host, payout id, batch, amount, recipient, outcome and transaction.\n' +
+    'time, profile, host, payout id, batch, amount, recipient, outcome and transaction id (the\n' +
+    'service looks payouts up by transaction id: `payctl payout get <transaction id>`, or the payout id).\n' +
     'An explicit --profile (or PAYCTL_PROFILE) shows only the payouts sent under that profile.\n' +
-    'Outcome "unknown": no answer, or none recorded (the request may have left); "not made": looked\n' +
-    'up, and the service has no such payout. Resolve unknown outcomes with `payctl history reconcile`.',
+    'Outcome "unknown": no answer, or none recorded (the request may have left); "not made": found not\n' +
+    'made by an earlier payctl. Resolve unknown outcomes with `payctl history reconcile`.',
   examples: ['payctl history', 'payctl history --status unknown --since 2026-11-01', 'payctl history --batch-id oct-stipends --csv > oct.csv'],
   load: () => import('./history.js'),
   commands: [reconcileSpec],

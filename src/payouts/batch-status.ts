@@ -1,6 +1,7 @@
 /**
  * `payout batch status`: a batch report (report.ts) read back, each accepted row's
- * current state found with payouts/settle.ts (the one polling loop), and the report
+ * current state found by its transaction id (the only look-up the service has:
+ * docs/service.md) with payouts/settle.ts (the one polling loop), and the report
  * written again in place, atomically: same format, same rows in the same order, every
  * existing column unchanged, with the columns `status`, `failure_reason` and `settled_at`
  * added (or updated, on a later run). Rows not accepted keep them empty.
@@ -23,6 +24,8 @@ export interface ReportEntry {
   payoutId: string;
   outcome: string;
   batchId: string | undefined;
+  /** The transaction id the report recorded (empty in reports of rows the service never answered). */
+  transactionId: string | undefined;
   values: Record<string, unknown>;
 }
 
@@ -125,7 +128,15 @@ function str(v: unknown): string {
 
 function entryOf(values: Record<string, unknown>): ReportEntry {
   const batchId = str(values.batch_id);
-  return { row: str(values.row), payoutId: str(values.payout_id), outcome: str(values.outcome), batchId: batchId || undefined, values };
+  const transactionId = str(values.transaction_id);
+  return {
+    row: str(values.row),
+    payoutId: str(values.payout_id),
+    outcome: str(values.outcome),
+    batchId: batchId || undefined,
+    transactionId: transactionId || undefined,
+    values,
+  };
 }
 
 function checked(report: StatusReport, notReport: (why: string) => { problems: string[] }): { report: StatusReport } | { problems: string[] } {
@@ -221,27 +232,61 @@ export function statusTotals(states: RowState[]): StatusTotal[] {
   return out;
 }
 
-/** The batch-file fields of a payout, from its record (no payout_id: a new batch id pays it anew). */
-export function batchFileRow(record: PayoutRecord): Record<string, string> {
-  const d = record.recipient?.accountDetails;
-  const fields: Omit<Required<PayoutFields>, 'payoutId' | 'metadata'> = {
+/**
+ * The batch-file fields of a payout (no payout_id: a new batch id pays it anew): from the
+ * journaled request body when there is one (exactly what was sent: the look-up record has no
+ * wallet, provider, phone or metadata), else from the record.
+ */
+export function batchFileRow(record: PayoutRecord, body?: string): Record<string, string> {
+  const sent = body === undefined ? undefined : sentFields(body);
+  const r = record.recipient;
+  const fields: Omit<Required<PayoutFields>, 'payoutId' | 'metadata'> = sent?.fields ?? {
     walletId: record.wallet_id ?? '',
     amount: plainAmount(toDecimal(record.amount), record.currency),
     currency: record.currency,
-    type: record.recipient?.type ?? '',
-    name: d?.name ?? '',
-    provider: d?.provider ?? '',
-    account: d?.accountNumber ?? '',
-    phone: d?.phoneNumber ?? '',
-    note: d?.note ?? '',
+    type: r?.type ?? '',
+    name: r?.name ?? '',
+    provider: r?.provider ?? r?.bank?.toLowerCase() ?? '',
+    account: r?.accountNumber ?? '',
+    phone: r?.phoneNumber ?? '',
+    note: record.note ?? '',
   };
   // Named as a batch file names them (batch-file.ts COLUMN_LABELS).
   const row: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields) as Array<[keyof typeof fields, string]>) row[COLUMN_LABELS[k]] = v;
-  for (const [k, v] of Object.entries(record.metadata ?? {})) {
+  for (const [k, v] of Object.entries(sent?.metadata ?? record.metadata ?? {})) {
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') row[`metadata.${k}`] = String(v);
   }
   return row;
+}
+
+/** A journaled request body as batch-file fields; undefined when it cannot be read. */
+function sentFields(body: string): { fields: Omit<Required<PayoutFields>, 'payoutId' | 'metadata'>; metadata: Record<string, unknown> | undefined } | undefined {
+  let b: { currency?: unknown; walletId?: unknown; recipient?: { type?: unknown; accountDetails?: Record<string, unknown> }; metadata?: unknown };
+  try {
+    b = JSON.parse(body) as typeof b;
+  } catch {
+    return undefined;
+  }
+  const s = (v: unknown) => (typeof v === 'string' ? v : '');
+  const literal = /^\{"amount":(-?\d+(?:\.\d+)?)[,}]/.exec(body)?.[1];
+  const currency = s(b?.currency);
+  if (literal === undefined || !currency) return undefined;
+  const d = b.recipient?.accountDetails ?? {};
+  return {
+    fields: {
+      walletId: s(b.walletId),
+      amount: plainAmount(literal, currency),
+      currency,
+      type: s(b.recipient?.type),
+      name: s(d.name),
+      provider: s(d.provider),
+      account: s(d.accountNumber),
+      phone: s(d.phoneNumber),
+      note: s(d.note),
+    },
+    metadata: b.metadata && typeof b.metadata === 'object' ? (b.metadata as Record<string, unknown>) : undefined,
+  };
 }
 
 /** The columns of a batch file that the failed rows are written with (batch-file.ts COLUMNS, less payout_id). */

@@ -318,6 +318,27 @@ export class Journal {
     }
   }
 
+  /** The transaction id recorded for a payout id (its accepted outcome), if the journal has one. */
+  transactionIdOf(baseUrl: string, payoutId: string): string | undefined {
+    const o = this.get(baseUrl, payoutId)?.outcome;
+    return o?.kind === 'accepted' ? o.transactionId : undefined;
+  }
+
+  /**
+   * The entry of this base URL whose accepted outcome has this transaction id (the service has
+   * no look-up by payout id, so this is how a transaction is known to be a journaled payout).
+   * A scan of the journal: entries that cannot be read or verified are passed over.
+   */
+  byTransactionId(baseUrl: string, transactionId: string): JournalEntry | undefined {
+    const base = journalBase(baseUrl);
+    for (const it of this.scan()) {
+      if ('error' in it) continue;
+      const o = it.entry.outcome;
+      if (o?.kind === 'accepted' && o.transactionId === transactionId && journalBase(it.entry.baseUrl) === base) return it.entry;
+    }
+    return undefined;
+  }
+
   /** One entry by its file name (from `scan`); undefined when it is gone since. */
   byName(name: string): JournalEntry | undefined {
     if (!ENTRY_NAME.test(name)) return undefined;

@@ -1,87 +1,379 @@
 /**
- * Looking a journaled payout up at the service (GET payoutGet by payout id) and recording
- * what was found: used by `payctl history reconcile` (entries whose outcome is unknown) and
- * by sendPayout before it resends an entry whose first attempt is more than a day old (a
- * service may forget idempotency keys after that, so only a look-up tells whether it exists).
+ * What became of a journaled payout, asked of the service. The service looks a payout up by
+ * its transaction id only (`GET /payout/{transactionId}`, docs/service.md): there is no
+ * look-up by the client's payout id. So a payout id is mapped to a transaction id through the
+ * journal, which records the transaction id of every create answer; a payout whose answer was
+ * lost has none, and is found by resending it with its journaled key (history reconcile) or,
+ * once that key may be forgotten (KEY_MEMORY_MS), by searching `GET /payout/list` for records
+ * that could be it (candidates), for a person to choose from.
  */
 import { ApiError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
-import { parseOrThrow, payoutRecordSchema, recordStatus, type Envelope, type PayoutRecord } from '../api/schemas.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type Money, type PayoutRecord } from '../api/schemas.js';
 import { plainAmount } from '../money/amount.js';
-import type { Journal, JournalEntry, Outcome } from './journal.js';
+import { commandLine, type Invocation } from '../output/command-line.js';
+import { text, utcTime } from '../output/text.js';
+import { journalBase, type Journal, type JournalEntry, type Outcome } from './journal.js';
 
-/** How long a service is trusted to remember an idempotency key. */
+/** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
 export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** Was the entry's first attempt more than a day before `now`? */
-export function olderThanKeyMemory(entry: JournalEntry, now: Date): boolean {
+export function olderThanKeyMemory(entry: Pick<JournalEntry, 'createdAt'>, now: Date): boolean {
   const first = Date.parse(entry.createdAt);
   return Number.isFinite(first) && now.getTime() - first > KEY_MEMORY_MS;
 }
 
-/**
- * The payout record of an answer to a GET by `asked` (a payout id, or with `orTransaction`
- * also a transaction id), checked to be that payout: an answer about another one is an
- * ApiError, never taken for it.
- */
-export function payoutAnswer(data: unknown, asked: string, res: HttpResponse, opts: { orTransaction?: boolean } = {}): PayoutRecord {
-  const record = parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
-  const ids = [record.payout_id, opts.orTransaction ? record.transaction_id : undefined].filter((id) => id !== undefined);
-  if (ids.length > 0 && !ids.includes(asked)) {
-    const other = record.payout_id ?? `with transaction id ${record.transaction_id}`;
-    throw new ApiError(`Asked for payout ${asked}, the service answered about a different payout: ${other}.`, {
-      status: res.status,
-      requestId: res.requestId,
-      hint: 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).',
-    });
-  }
-  return record;
+/** "25 h", "3 days": how long ago the entry's first attempt was. */
+export function ageOf(entry: Pick<JournalEntry, 'createdAt'>, now: Date): string {
+  const h = Math.floor((now.getTime() - Date.parse(entry.createdAt)) / 3_600_000);
+  return h < 48 ? `${h} h` : `${Math.floor(h / 24)} days`;
 }
 
-export type LookUp = { found: true; record: PayoutRecord; res: HttpResponse; envelope: Envelope } | { found: false };
+/** Does the entry still wait for an answer (unknown, or none recorded: the run ended with its request maybe in flight)? */
+export function isUnresolved(entry: JournalEntry): boolean {
+  return entry.outcome === undefined || entry.outcome.kind === 'unknown';
+}
 
-/**
- * The payout with this id at the service, or `found: false` when the service answers
- * 404 NOT_FOUND (contract.md: an unknown payout). Any other failure (network, 5xx after
- * the GET retries, an answer about another payout) is thrown: it tells nothing.
- */
-export async function lookUpPayout(api: ApiClient, payoutId: string, signal?: AbortSignal): Promise<LookUp> {
-  let got: { envelope: Envelope; res: HttpResponse };
+/** The error of an answer about another payout than the one sent: never taken for it. */
+export class AnswerMismatch extends Error {}
+
+/** What a journaled body asked for: payout id, currency, wallet, the amount literal and the recipient. */
+export interface Asked {
+  payoutId: string | undefined;
+  currency: string | undefined;
+  walletId: string | undefined;
+  /** The amount as written in the body (a JSON number literal, never through a float). */
+  amount: string | undefined;
+  account: string | undefined;
+  note: string | undefined;
+}
+
+export function askedOf(body: string): Asked | undefined {
+  let b: { payoutId?: unknown; currency?: unknown; walletId?: unknown; recipient?: { accountDetails?: { accountNumber?: unknown; note?: unknown } } };
   try {
-    got = await api.callEnvelope('payoutGet', { params: { id: payoutId }, ...(signal ? { signal } : {}) });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND') return { found: false };
-    throw err;
+    b = JSON.parse(body) as typeof b;
+  } catch {
+    return undefined;
   }
-  return { found: true, record: payoutAnswer(got.envelope.data, payoutId, got.res), ...got };
-}
-
-/** The outcome a look-up shows: accepted (with its transaction and status), or not made. */
-export function lookUpOutcome(l: LookUp, now: Date): Outcome {
-  if (!l.found) return { kind: 'not-made', at: now.toISOString() };
-  const r = l.record;
-  const status = recordStatus(r);
+  if (!b || typeof b !== 'object') return undefined;
+  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const d = b.recipient?.accountDetails;
   return {
-    kind: 'accepted',
-    status: l.res.status,
-    transactionId: r.transaction_id,
-    fee: r.fee === undefined || r.fee === null ? undefined : plainAmount(r.fee, r.currency),
-    replayed: true,
-    at: now.toISOString(),
-    lookedUp: true,
-    ...(status ? { payoutStatus: status } : {}),
+    payoutId: s(b.payoutId),
+    currency: s(b.currency),
+    walletId: s(b.walletId),
+    amount: /"amount":(-?[0-9.eE+-]+)/.exec(body)?.[1],
+    account: s(d?.accountNumber),
+    note: s(d?.note) || undefined,
   };
 }
 
-/** Looks the entry's payout up and records the answer in the journal. */
-export async function reconcileEntry(
+/**
+ * The answer must be about the payout that was asked for: the payout id, amount, currency,
+ * wallet and account that were sent, wherever the answer carries them. A mismatch names each
+ * value sent and answered.
+ */
+export function checkAnswer(
+  entry: Pick<JournalEntry, 'body'>,
+  t: {
+    payout_id?: string | undefined;
+    currency?: string;
+    amount?: Money;
+    wallet_id?: string | undefined;
+    recipient?: { accountNumber?: string | undefined } | undefined;
+  },
+): void {
+  const asked = askedOf(entry.body);
+  if (!asked) return;
+  const problems: string[] = [];
+  const differs = (what: string, sent: unknown, answered: string) => problems.push(`${what}: sent ${String(sent)}, answered ${answered}`);
+  if (t.payout_id !== undefined && t.payout_id !== asked.payoutId) differs('payout id', asked.payoutId, t.payout_id);
+  if (t.currency !== undefined && asked.currency !== undefined && t.currency.toUpperCase() !== asked.currency) differs('currency', asked.currency, t.currency);
+  if (t.amount !== undefined && asked.amount !== undefined && asked.currency !== undefined) {
+    const got = plainAmount(t.amount, asked.currency);
+    const want = plainAmount(asked.amount, asked.currency);
+    if (got !== want) differs('amount', want, got);
+  }
+  if (t.wallet_id !== undefined && t.wallet_id !== asked.walletId) differs('wallet', asked.walletId, t.wallet_id);
+  const account = t.recipient?.accountNumber;
+  if (account !== undefined && asked.account !== undefined && account !== asked.account) differs('account', asked.account, account);
+  if (problems.length) throw new AnswerMismatch(`the service answered about a different payout (${problems.join('; ')})`);
+}
+
+/** A payout as payctl asks the service for it: its transaction id, and what the journal knows of it. */
+export interface PayoutRef {
+  transactionId: string;
+  /** The payout id the journal has for it (shown on the card; the look-up has none). */
+  payoutId?: string | undefined;
+  /** The journaled entry: its body is what the answer is checked against. */
+  entry?: JournalEntry | undefined;
+}
+
+/** The documented form of a transaction id: `TXN-BOK-` and 26 uppercase hex digits (docs/service.md). */
+export const TRANSACTION_ID = /^TXN-BOK-[0-9A-F]{26}$/;
+
+/**
+ * `id` as `payout get` takes it: a payout id the journal has a transaction id for, or a
+ * transaction id (the journal's payout id for it found when it has one; typed in lower case, it
+ * is asked in the documented upper case). A journaled payout id without a transaction id comes
+ * back as `known`, and anything else as `unknown`: there is nothing to ask the service.
+ */
+export function resolvePayoutRef(journal: Journal, baseUrl: string, id: string): { ref: PayoutRef } | { known: JournalEntry } | { unknown: string } {
+  const entry = journal.get(baseUrl, id);
+  if (entry) {
+    const o = entry.outcome;
+    if (o?.kind === 'accepted' && o.transactionId) return { ref: { transactionId: o.transactionId, payoutId: entry.payoutId, entry } };
+    return { known: entry };
+  }
+  const byTxn = journal.byTransactionId(baseUrl, id);
+  if (byTxn) return { ref: { transactionId: id, payoutId: byTxn.payoutId, entry: byTxn } };
+  const upper = id.toUpperCase();
+  if (!TRANSACTION_ID.test(upper)) return { unknown: id };
+  const journaled = upper === id ? undefined : journal.byTransactionId(baseUrl, upper);
+  return { ref: { transactionId: upper, ...(journaled ? { payoutId: journaled.payoutId, entry: journaled } : {}) } };
+}
+
+/** Why `payout get <id>` has nothing to ask for an id that is neither a transaction id nor a journaled payout id (exit 1). */
+export function unknownIdError(id: string, inv: Invocation): ApiError {
+  return new ApiError(
+    `No payout ${text(id)}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and this machine's journal has no payout id ${text(id)}. Nothing was asked of the service.`,
+    {
+      code: 'NOT_FOUND',
+      hint: `Payouts this machine sent, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`,
+    },
+  );
+}
+
+/**
+ * Why `payout get <id>` has nothing to ask for a journaled payout id without a transaction id,
+ * and what to do: an ApiError (exit 1) saying what the journal knows.
+ */
+export function notLookedUpError(entry: JournalEntry, inv: Invocation): ApiError {
+  const id = text(entry.payoutId);
+  const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this machine's journal has none for it`;
+  const o = entry.outcome;
+  if (o?.kind === 'rejected') {
+    return new ApiError(`${head}: the service refused it (${text([o.code, o.message].filter(Boolean).join(': '))}), so no payout was made.`, { code: 'NOT_FOUND' });
+  }
+  if (o?.kind === 'not-made') return new ApiError(`${head}: it was found not made (${utcTime(o.at)}).`, { code: 'NOT_FOUND' });
+  return new ApiError(`${head}: its outcome is unknown (no answer was read${o?.kind === 'unknown' ? `: ${text(o.reason)}` : ''}).`, {
+    code: 'NOT_FOUND',
+    hint: `Find out what became of it with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
+  });
+}
+
+/**
+ * The payout record of an answer to a look-up by `ref.transactionId`, checked to be that payout
+ * (its transaction id; with a journaled body, also its payout id, amount, currency and account):
+ * an answer about another one is an ApiError, never taken for it. The journal's payout id is
+ * set on the record (the look-up has none) so the card shows it.
+ */
+export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse): PayoutRecord {
+  const record = parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
+  const hint = 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).';
+  if (record.transaction_id !== undefined && record.transaction_id !== ref.transactionId) {
+    throw new ApiError(`Asked for payout ${ref.transactionId}, the service answered about a different payout: ${record.transaction_id}.`, {
+      status: res.status,
+      requestId: res.requestId,
+      hint,
+    });
+  }
+  if (ref.entry) {
+    try {
+      checkAnswer({ body: ref.entry.body }, { ...record, payout_id: record.payout_id });
+    } catch (err) {
+      if (!(err instanceof AnswerMismatch)) throw err;
+      throw new ApiError(`Asked for payout ${ref.transactionId} (payout id ${ref.entry.payoutId}), ${err.message}.`, {
+        status: res.status,
+        requestId: res.requestId,
+        hint,
+      });
+    }
+  }
+  if (record.payout_id === undefined && ref.payoutId !== undefined) record.payout_id = ref.payoutId;
+  return record;
+}
+
+/** One payout read by its transaction id, checked (payoutAnswer); a 404 is the ApiError it is. */
+export async function getPayout(api: ApiClient, ref: PayoutRef, signal?: AbortSignal): Promise<{ record: PayoutRecord; envelope: Envelope; res: HttpResponse }> {
+  const got = await api.callEnvelope('payoutGet', { params: { transactionId: ref.transactionId }, ...(signal ? { signal } : {}) });
+  return { record: payoutAnswer(got.envelope.data, ref, got.res), ...got };
+}
+
+/** The accepted outcome a record read at the service shows (marked looked up: nothing was sent). */
+export function lookedUpOutcome(record: PayoutRecord, status: number, now: Date): Outcome {
+  const s = recordStatus(record);
+  return {
+    kind: 'accepted',
+    status,
+    transactionId: record.transaction_id,
+    fee: record.fee === undefined || record.fee === null ? undefined : plainAmount(record.fee, record.currency),
+    replayed: true,
+    at: now.toISOString(),
+    lookedUp: true,
+    ...(s ? { payoutStatus: s } : {}),
+  };
+}
+
+// ---- candidates: records of the list that could be a payout whose answer was lost ----
+
+/** The list's pages are read this many records at a time. */
+const PER_PAGE = 100;
+/** At most this many pages are read for one search (10,000 records); beyond, the search says it stopped. */
+const MAX_PAGES = 100;
+/**
+ * A record created this long before the first attempt still counts: the service's clock and
+ * this machine's may differ. It only widens what a person is shown, never what payctl decides.
+ */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+export interface CandidateSearch {
+  candidates: PayoutRecord[];
+  /** Records read, and whether the search reached records older than the first attempt (or the end). */
+  read: number;
+  complete: boolean;
+  /** Matching records left out because the journal has them as another payout's. */
+  claimed: number;
+}
+
+/**
+ * How the record differs from what the entry sent (account, amount, currency, the note when
+ * there was one, created since its first attempt); [] when it could be the entry's payout.
+ */
+export function candidateProblems(record: PayoutRecord, entry: JournalEntry): string[] {
+  const a = askedOf(entry.body);
+  if (!a?.currency || a.amount === undefined) return ['the journaled request cannot be read'];
+  const out: string[] = [];
+  if (record.currency.toUpperCase() !== a.currency.toUpperCase()) out.push(`currency ${text(record.currency)}, sent ${a.currency}`);
+  else {
+    let got: string;
+    try {
+      got = plainAmount(record.amount, a.currency);
+    } catch {
+      got = String(record.amount);
+    }
+    const want = plainAmount(a.amount, a.currency);
+    if (got !== want) out.push(`amount ${text(got)}, sent ${want}`);
+  }
+  const account = record.recipient?.accountNumber;
+  if (a.account !== undefined && account !== a.account) out.push(`account ${text(account ?? '(none)')}, sent ${text(a.account)}`);
+  if (a.note !== undefined && (record.note ?? '') !== a.note) out.push(`note "${text(record.note ?? '')}", sent "${text(a.note)}"`);
+  const created = Date.parse(record.created_at ?? '');
+  if (!Number.isFinite(created)) out.push('no creation time');
+  else if (created < Date.parse(entry.createdAt) - CLOCK_SKEW_MS)
+    out.push(`created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
+  return out;
+}
+
+export function isCandidate(record: PayoutRecord, entry: JournalEntry): boolean {
+  return candidateProblems(record, entry).length === 0;
+}
+
+/**
+ * Searches `GET /payout/list` (newest first, by page number: a `next_page_url` is never
+ * followed, so the key never goes to another origin) for records that could be the entry's
+ * payout, until a page reaches records older than its first attempt, the list ends, or
+ * MAX_PAGES. Records whose transaction id the journal has for another payout (`claimed`) are
+ * left out. The service's filters are not relied on: payctl filters every record itself.
+ */
+export async function findCandidates(
   api: ApiClient,
-  journal: Journal,
   entry: JournalEntry,
-  now: () => Date,
-  signal?: AbortSignal,
-): Promise<{ lookUp: LookUp; entry: JournalEntry }> {
-  const lookUp = await lookUpPayout(api, entry.payoutId, signal);
-  const next = await journal.record(entry, lookUpOutcome(lookUp, now()));
-  return { lookUp, entry: next };
+  opts: { signal?: AbortSignal; claimed?: ReadonlyMap<string, string> } = {},
+): Promise<CandidateSearch> {
+  const since = Date.parse(entry.createdAt) - CLOCK_SKEW_MS;
+  const out: CandidateSearch = { candidates: [], read: 0, complete: false, claimed: 0 };
+  let previous: string | undefined;
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
+    const records = p.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${page}`, res.requestId));
+    const ids = records.map((r) => r.transaction_id ?? '').join('\n');
+    // A service that answers every page with the same records would keep this going to MAX_PAGES.
+    if (records.length && ids === previous)
+      throw new ApiError(`Searching the payout list: page ${page} repeats page ${page - 1}; the service's paging does not progress.`);
+    previous = ids;
+    out.read += records.length;
+    let older = false;
+    for (const r of records) {
+      const created = Date.parse(r.created_at ?? '');
+      if (Number.isFinite(created) && created < since) older = true;
+      if (!isCandidate(r, entry)) continue;
+      const owner = r.transaction_id ? opts.claimed?.get(r.transaction_id) : undefined;
+      if (owner !== undefined && owner !== entry.payoutId) out.claimed++;
+      else out.candidates.push(r);
+    }
+    const last =
+      records.length === 0 ||
+      p.hasMore === false ||
+      (p.currentPage !== undefined && p.lastPage !== undefined && p.currentPage >= p.lastPage) ||
+      (p.hasMore === undefined && records.length < (p.perPage ?? PER_PAGE));
+    if (older || last) {
+      out.complete = true;
+      return out;
+    }
+  }
+  return out;
+}
+
+/** Transaction id -> payout id of every accepted entry of this base URL (what candidates belong to already). */
+export function claimedTransactions(journal: Journal, baseUrl: string): Map<string, string> {
+  const base = journalBase(baseUrl);
+  const out = new Map<string, string>();
+  for (const it of journal.scan()) {
+    if ('error' in it || journalBase(it.entry.baseUrl) !== base) continue;
+    const o = it.entry.outcome;
+    if (o?.kind === 'accepted' && o.transactionId) out.set(o.transactionId, it.entry.payoutId);
+  }
+  return out;
+}
+
+/** One candidate on one line: transaction id, time, amount, recipient, status, note. */
+export function candidateLine(r: PayoutRecord): string {
+  const who = [r.recipient?.name, r.recipient?.accountNumber].filter(Boolean).map(text).join(', ');
+  return [
+    text(r.transaction_id ?? '(no transaction id)'),
+    utcTime(r.created_at),
+    `${plainAmount(r.amount, r.currency)} ${text(r.currency)}`,
+    who,
+    text(recordStatus(r) || 'status unknown'),
+    r.note ? `"${text(r.note)}"` : '',
+  ]
+    .filter(Boolean)
+    .join('  ');
+}
+
+/** The two commands a person chooses from for an entry payctl will not resend on its own: one `--made-by` per candidate, and `--resend`. */
+export function choiceCommands(entry: JournalEntry, candidates: readonly PayoutRecord[], inv: Invocation): { madeBy: string[]; resend: string } {
+  const madeBy = candidates
+    .filter((c) => c.transaction_id)
+    .map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
+  return { madeBy, resend: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']) };
+}
+
+/**
+ * What a person reads for an entry older than KEY_MEMORY_MS whose outcome is unknown: why it was
+ * not resent, the candidates, and the commands to choose from (each runs as printed).
+ */
+export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation, now: Date): string {
+  const id = text(entry.payoutId);
+  let out = `Payout ${id} was first sent ${ageOf(entry, now)} ago (${utcTime(entry.createdAt)}) and no answer was read. The service may have forgotten its idempotency key after 24 hours, so payctl does not resend it on its own.\n`;
+  const candidates = 'error' in search ? [] : search.candidates;
+  if ('error' in search) out += `Searching the service's payout list for it failed: ${text(search.error)}\n`;
+  else {
+    const scope = `${search.read} record${search.read === 1 ? '' : 's'} of the payout list read${search.complete ? '' : ', the search stopped before the first attempt was reached'}`;
+    out += candidates.length
+      ? `${candidates.length} payout${candidates.length === 1 ? '' : 's'} at the service could be it (same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}, created since; ${scope}):\n`
+      : `No payout at the service matches it (same account, amount and currency, created since; ${scope}).\n`;
+    for (const c of candidates) out += `  ${candidateLine(c)}\n`;
+    if (search.claimed) out += `  (${search.claimed} more matching record${search.claimed === 1 ? ' is' : 's are'} already recorded in the journal as other payouts.)\n`;
+  }
+  const { madeBy, resend } = choiceCommands(entry, candidates, inv);
+  if (madeBy.length) {
+    out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
+    for (const c of madeBy) out += `  ${c}\n`;
+  }
+  out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
+  return out;
 }

@@ -64,7 +64,7 @@ export interface PayoutRequest {
 /**
  * The providers payctl knows, by recipient type: what the interactive flow offers (a
  * wallet recipient is offered wallets, a bank recipient banks) and what completion
- * completes. The list is open (contract.md): any other provider is sent as typed, with a
+ * completes. The list is open (docs/service.md): any other provider is sent as typed, with a
  * "did you mean" when it is close to one of these (providerSuggestion).
  */
 export const PROVIDERS: Readonly<Record<RecipientType, readonly string[]>> = {
@@ -221,7 +221,8 @@ export function validatePayout(
   const text = (k: FieldName, v: string | undefined, max: number) => {
     if (present(v) && CONTROL.test(v)) fault(k, 'must not contain control characters', ' ');
     if (present(v) && INVISIBLE.test(v)) fault(k, `must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`, ' ');
-    if (present(v) && v.length > max) fault(k, `is longer than ${max} characters`, ' ');
+    // Characters, as the service counts them (not UTF-16 units); counted only when the units already exceed the bound.
+    if (present(v) && v.length > max && [...v].length > max) fault(k, `is longer than ${max} characters`, ' ');
   };
 
   // By index, not `for (const [k, what] of ...)`: unoptimized, that made an iterator and its

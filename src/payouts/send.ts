@@ -3,16 +3,27 @@
  * the identical body. Connection errors, time-outs, 408, 429, 5xx and 409
  * IDEMPOTENCY_IN_PROGRESS are retried with backoff (Retry-After honoured), bounded in
  * attempts and time; any other 4xx is final. When no answer ever came, the outcome
- * is unknown: never reported as failure or success.
+ * is unknown: never reported as failure or success. An entry whose outcome is unknown and
+ * whose first attempt is more than 24 hours old is not resent at all (lookup.ts, KEY_MEMORY_MS).
  */
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { apiErrorFrom, DEADLINE_CODE, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
-import { parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type Money, type PayoutTransaction } from '../api/schemas.js';
+import { DUPLICATE_PAYOUT_ID, parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import { isRetryableStatus, parseRetryAfter, withRetries, type Attempt, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
 import type { Journal, JournalEntry, Outcome } from './journal.js';
-import { lookUpOutcome, lookUpPayout, olderThanKeyMemory, type LookUp } from './lookup.js';
+import {
+  AnswerMismatch,
+  checkAnswer,
+  claimedTransactions,
+  findCandidates,
+  getPayout,
+  isUnresolved,
+  lookedUpOutcome,
+  olderThanKeyMemory,
+  type CandidateSearch,
+} from './lookup.js';
 
 export const PAYOUT_RETRY: RetryPolicy = {
   maxAttempts: 5,
@@ -33,11 +44,22 @@ export type SendResult =
       envelope: Envelope;
       transaction: PayoutTransaction;
       attempts: number;
-      /** Found by looking it up (the 24-hour rule): nothing was sent. */
+      /** Accepted before and read back by its transaction id (the 24-hour rule): nothing was sent. */
       lookedUp?: true;
     }
   | { kind: 'rejected'; error: ApiError; attempts: number }
-  | { kind: 'unknown'; error: NetworkError | InterruptedError; attempts: number; lastStatus: number | undefined };
+  | {
+      kind: 'unknown';
+      error: NetworkError | InterruptedError;
+      attempts: number;
+      lastStatus: number | undefined;
+      /**
+       * Not sent: the entry's outcome was unknown and its first attempt more than 24 hours old
+       * (the service may have forgotten the key). What the payout list holds that could be it, or
+       * why it could not be searched; lookup.ts heldAdvice says it to a person.
+       */
+      held?: CandidateSearch | { error: string };
+    };
 
 export interface SendOptions {
   policy?: RetryPolicy;
@@ -55,6 +77,17 @@ export interface SendOptions {
   deferRecord?: (write: Promise<unknown>) => void;
   /** A wait shared by many senders (a batch slows down as one on 429). */
   gate?: { wait(): Promise<void>; pause(ms: number): void };
+  /**
+   * A person chose to resend an entry older than 24 hours whose outcome is unknown
+   * (`history reconcile --resend`): sent with its journaled key and body, not held.
+   */
+  resendOld?: boolean;
+  /**
+   * An earlier attempt of this entry may have reached the service (a resend of an unknown
+   * outcome): a refusal naming the payout id as used before then means that attempt was
+   * probably made, and the outcome stays unknown instead of "refused".
+   */
+  earlierAttempt?: boolean;
 }
 
 function retryReason(res: HttpResponse): string | undefined {
@@ -66,37 +99,8 @@ function retryReason(res: HttpResponse): string | undefined {
   return undefined;
 }
 
-/** The error of an answer about another payout than the one sent: never taken for it. */
-export class AnswerMismatch extends Error {}
-
-/**
- * The answer must be about the payout that was asked for: the payout id, amount, currency and
- * wallet that were sent, wherever the answer carries them. A mismatch names each value sent and
- * answered.
- */
-export function checkAnswer(
-  entry: Pick<JournalEntry, 'body'>,
-  t: { payout_id?: string | undefined; currency?: string; amount?: Money; wallet_id?: string | undefined },
-): void {
-  let asked: { payoutId?: unknown; currency?: unknown; walletId?: unknown };
-  try {
-    asked = JSON.parse(entry.body) as typeof asked;
-  } catch {
-    return;
-  }
-  const amountLiteral = /"amount":(-?[0-9.eE+-]+)/.exec(entry.body)?.[1];
-  const problems: string[] = [];
-  const differs = (what: string, sent: unknown, answered: string) => problems.push(`${what}: sent ${String(sent)}, answered ${answered}`);
-  if (t.payout_id !== undefined && t.payout_id !== asked.payoutId) differs('payout id', asked.payoutId, t.payout_id);
-  if (t.currency !== undefined && typeof asked.currency === 'string' && t.currency.toUpperCase() !== asked.currency) differs('currency', asked.currency, t.currency);
-  if (t.amount !== undefined && amountLiteral !== undefined && typeof asked.currency === 'string') {
-    const got = plainAmount(t.amount, asked.currency);
-    const want = plainAmount(amountLiteral, asked.currency);
-    if (got !== want) differs('amount', want, got);
-  }
-  if (t.wallet_id !== undefined && t.wallet_id !== asked.walletId) differs('wallet', asked.walletId, t.wallet_id);
-  if (problems.length) throw new AnswerMismatch(`the service answered about a different payout (${problems.join('; ')})`);
-}
+/** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
+export { AnswerMismatch, checkAnswer } from './lookup.js';
 
 /** What a local file-system failure means to a person: "the disk is full", not ENOSPC. */
 export function localFault(err: unknown): string {
@@ -142,37 +146,52 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     return { kind: 'unknown', error, attempts: attempt, lastStatus };
   };
 
-  // The 24-hour rule: a service may forget an idempotency key after a day, so an entry
-  // whose first attempt is older is looked up before anything is resent, and a payout
-  // that exists is recorded as accepted instead of being sent again.
-  if (olderThanKeyMemory(entry, opts.clock.now())) {
-    let found: LookUp;
-    let transaction: PayoutTransaction | undefined;
-    try {
-      found = await lookUpPayout(api, entry.payoutId, opts.signal);
-      if (found.found) {
-        checkAnswer(entry, found.record);
-        transaction = parseOrThrow(payoutTransactionSchema, found.envelope.data, 'a payout transaction', found.res.requestId);
-      }
-    } catch (err) {
-      if (err instanceof AuthError) throw err;
-      const error =
-        err instanceof InterruptedError
-          ? err
-          : new NetworkError(
-              `its first attempt was more than 24 hours ago, so payctl looks it up before resending, and the look-up failed (${(err as Error).message.replace(/\.$/, '')}); it was not resent`,
-              err instanceof NetworkError ? { causeCode: err.causeCode } : {},
-            );
-      return unknown(error, error.message, undefined);
-    }
-    if (found.found && transaction) {
-      const outcome = lookUpOutcome(found, opts.clock.now());
+  // The 24-hour rule: a service may forget an idempotency key after a day (docs/service.md), and it
+  // has no look-up by payout id. So an older entry is never resent on its own: accepted before,
+  // it is read back by its journaled transaction id; unknown, it is held, with the records of
+  // the payout list that could be it, for a person to choose (history reconcile).
+  if (!opts.resendOld && olderThanKeyMemory(entry, opts.clock.now())) {
+    const prior = entry.outcome;
+    if (prior?.kind === 'accepted' && prior.transactionId) {
+      const txn = prior.transactionId;
       try {
-        await record(outcome);
+        const got = await getPayout(api, { transactionId: txn, payoutId: entry.payoutId, entry }, opts.signal);
+        const transaction = parseOrThrow(payoutTransactionSchema, got.envelope.data, 'a payout transaction', got.res.requestId);
+        try {
+          await record(lookedUpOutcome(got.record, got.res.status, opts.clock.now()));
+        } catch (err) {
+          return { kind: 'unknown', error: recordFailure(err, txn), attempts: 0, lastStatus: got.res.status };
+        }
+        return { kind: 'accepted', replayed: true, res: got.res, envelope: got.envelope, transaction, attempts: 0, lookedUp: true };
       } catch (err) {
-        return { kind: 'unknown', error: recordFailure(err, transaction.transaction_id), attempts: 0, lastStatus: found.res.status };
+        if (err instanceof AuthError) throw err;
+        if (err instanceof InterruptedError) return { kind: 'unknown', error: err, attempts: 0, lastStatus: undefined };
+        // Accepted before, so never resent; only reading it back failed. Not recorded: the journal keeps "accepted".
+        const error = new NetworkError(
+          `it was accepted earlier (transaction ${txn}), and reading it back failed (${(err as Error).message.replace(/\.$/, '')}); it was not resent`,
+          err instanceof NetworkError ? { causeCode: err.causeCode } : {},
+        );
+        return { kind: 'unknown', error, attempts: 0, lastStatus: undefined };
       }
-      return { kind: 'accepted', replayed: true, res: found.res, envelope: found.envelope, transaction, attempts: 0, lookedUp: true };
+    }
+    if (isUnresolved(entry)) {
+      let held: CandidateSearch | { error: string };
+      try {
+        held = await findCandidates(api, entry, { signal: opts.signal, claimed: claimedTransactions(journal, entry.baseUrl) });
+      } catch (err) {
+        if (err instanceof AuthError) throw err;
+        if (err instanceof InterruptedError) return { kind: 'unknown', error: err, attempts: 0, lastStatus: undefined };
+        held = { error: (err as Error).message.replace(/\.$/, '') };
+      }
+      const found =
+        'error' in held
+          ? 'the payout list could not be searched'
+          : `${held.candidates.length} record${held.candidates.length === 1 ? '' : 's'} of the payout list could be it`;
+      const error = new NetworkError(
+        `its first attempt was more than 24 hours ago and its outcome is unknown; the service may have forgotten its idempotency key, so payctl does not resend it on its own (${found}; see payctl history reconcile --payout-id ${entry.payoutId})`,
+      );
+      // Left as it was in the journal: still unknown, with its first attempt's reason.
+      return { kind: 'unknown', error, attempts: 0, lastStatus: undefined, held };
     }
   }
 
@@ -242,6 +261,14 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     const reason = retryReason(res);
     if (!reason) {
       const error = apiErrorFrom(res);
+      if (error.code === DUPLICATE_PAYOUT_ID && (n > 1 || opts.earlierAttempt)) {
+        // The payout id is known to the service, and an earlier attempt with it may have landed:
+        // that attempt was probably made (under a key the service no longer replays). Not refused.
+        const unknownError = new NetworkError(
+          `the service says payout id ${entry.payoutId} was used before, so an earlier attempt was probably made (${error.message.replace(/\.$/, '')})`,
+        );
+        return { done: await unknown(unknownError, unknownError.message, res.status) };
+      }
       try {
         await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.clock.now().toISOString() });
       } catch {

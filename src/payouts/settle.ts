@@ -1,7 +1,9 @@
 /**
- * Waiting for a payout to settle (`--wait`): the payout is read again and again (GET
- * payoutGet) until its status is Successful or Failed, or the time limit comes. The one
- * place that polls, so `payout create --wait`, `payout get --wait` and batch status share it.
+ * Waiting for a payout to settle (`--wait`): the payout is read again and again by its
+ * transaction id (GET payoutGet, the only look-up the service has: docs/service.md) until its
+ * status, compared without regard to case ("successful" in a look-up), is Successful or Failed,
+ * or the time limit comes. The one place that polls, so `payout create --wait`,
+ * `payout get --wait` and batch status share it.
  *
  * Each read is one call of the client, whose retry engine (api/retry.ts) already retries
  * connection errors, 408, 429 and 5xx with their Retry-After. The polling interval is
@@ -15,7 +17,7 @@ import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '
 import { isRetryableStatus, parseRetryAfter } from '../api/retry.js';
 import { recordStatus, type PayoutRecord } from '../api/schemas.js';
 import { NetworkError } from '../errors.js';
-import { payoutAnswer } from './lookup.js';
+import { payoutAnswer, type PayoutRef } from './lookup.js';
 import type { Clock } from '../clock.js';
 
 /** The intervals between checks: the first, the longest, and the longest Retry-After honoured. */
@@ -59,10 +61,10 @@ export type SettleResult = Seen & { elapsedMs: number; checks: number } & ({ kin
 type Check = { seen: Seen } | { problem: string; error: Error; retryAfterMs: number | undefined };
 
 /** One read of the payout: the record, or a failure that a later check may get past. */
-async function check(api: SettleApi, payoutId: string, clock: Clock): Promise<Check> {
+async function check(api: SettleApi, ref: PayoutRef, clock: Clock): Promise<Check> {
   let res: HttpResponse;
   try {
-    res = await api.call('payoutGet', { params: { id: payoutId } });
+    res = await api.call('payoutGet', { params: { transactionId: ref.transactionId } });
   } catch (err) {
     if (err instanceof NetworkError) return { problem: err.message, error: err, retryAfterMs: undefined };
     throw err;
@@ -72,8 +74,8 @@ async function check(api: SettleApi, payoutId: string, clock: Clock): Promise<Ch
     if (!isRetryableStatus(res.status)) throw error;
     return { problem: `HTTP ${res.status}`, error, retryAfterMs: parseRetryAfter(res.headers['retry-after'], clock.now()) };
   }
-  // The answer must be the payout asked for (by payout id or transaction id).
-  return { seen: { record: payoutAnswer(parseEnvelope(res).data, payoutId, res, { orTransaction: true }), res } };
+  // The answer must be the payout asked for (its transaction id; amount and currency when journaled).
+  return { seen: { record: payoutAnswer(parseEnvelope(res).data, ref, res), res } };
 }
 
 /**
@@ -83,14 +85,16 @@ async function check(api: SettleApi, payoutId: string, clock: Clock): Promise<Ch
  * retryable (404, 401, a record payctl cannot read) ends the wait with its error;
  * Ctrl-C rejects with InterruptedError.
  */
-export async function waitForSettled(api: SettleApi, payoutId: string, opts: SettleOptions): Promise<SettleResult> {
+export async function waitForSettled(api: SettleApi, payout: PayoutRef | string, opts: SettleOptions): Promise<SettleResult> {
+  // A string is a transaction id.
+  const ref = typeof payout === 'string' ? { transactionId: payout } : payout;
   const { clock } = opts;
   const started = clock.now().getTime();
   const deadline = started + opts.timeoutMs;
   let delay: number = POLL.firstMs;
   let seen: Seen | undefined;
   for (let checks = 1; ; checks++) {
-    const c = await check(api, payoutId, clock);
+    const c = await check(api, ref, clock);
     const elapsedMs = clock.now().getTime() - started;
     let retryAfterMs: number | undefined;
     if ('seen' in c) {

@@ -1,7 +1,7 @@
 /**
  * Answers checked against requests (issue 14), in process against small hostile services:
  * RFC 9457 problem details shown with their detail, a `payout get A` answered about payout B
- * (exit 1, both ids shown), a filtered list answered with a record outside the filter (exit 1),
+ * (transaction ids: exit 1, both ids shown), a filtered list answered with a record outside the filter (exit 1),
  * and a create answered about another payout (exit 4, journaled unknown) over the real
  * sandbox behind a rewriting proxy.
  */
@@ -16,10 +16,13 @@ const ctx = useSandbox();
 useHostileCleanups();
 
 const TS = '2026-11-21T10:15:30.123456Z';
+const TXN_A = 'TXN-BOK-0000000000000000000000000A';
+const TXN_B = 'TXN-BOK-0000000000000000000000000B';
+const TXN_X = 'TXN-BOK-00000000000000000000000000';
 
 function record(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    transaction_id: 'TRX0123456789ABCDEF0123',
+    transaction_id: TXN_B,
     payout_id: 'po-b',
     wallet_id: 'wal_a08ff49b6f772632',
     amount: 1500.5,
@@ -70,7 +73,7 @@ describe('RFC 9457 problem details', () => {
   it('a problem with only a title, and one whose detail already says the title, read as one message', async () => {
     const bodies = [
       { title: 'Service Unavailable', status: 404 },
-      { title: 'Not found', status: 404, detail: 'Not found: no payout po-x.' },
+      { title: 'Not found', status: 404, detail: `Not found: no payout ${TXN_X}.` },
     ];
     let n = 0;
     const h = await hostile((_req, res) => {
@@ -79,53 +82,100 @@ describe('RFC 9457 problem details', () => {
     });
     const dir = configDir();
     hostileProfile(dir, h);
-    const a = await payctl(['payout', 'get', 'po-x'], { dir });
+    const a = await payctl(['payout', 'get', TXN_X], { dir });
     expect(a.code).toBe(1);
     expect(a.stderr).toContain('Service Unavailable');
     expect(a.stderr).not.toContain('not JSON');
-    const b = await payctl(['payout', 'get', 'po-x'], { dir });
+    const b = await payctl(['payout', 'get', TXN_X], { dir });
     expect(b.code).toBe(1);
-    expect(b.stderr).toContain('Not found: no payout po-x.');
+    expect(b.stderr).toContain(`(it said: Not found: no payout ${TXN_X})`);
     expect(b.stderr).not.toContain('Not found: Not found');
     expect(b.stderr).not.toContain('not JSON');
   });
 });
 
 describe('reads must be about what was asked', () => {
+  it('amounts are read exactly as the service writes them: grouped "1,000.00" and plain; "1.000,00" or words are refused, never guessed', async () => {
+    const lookup = (amount: unknown, fee: unknown) => ({
+      transaction_id: TXN_B,
+      status: 'successful',
+      amount,
+      currency: 'SLE',
+      fee,
+      total_amount: '1,234,567.90',
+      recipient: { transfer_type: 'bank', account_number: '0123', name: 'Aminata Kamara', bank: 'UBA' },
+      description: null,
+      created_at: TS,
+      updated_at: TS,
+      provider_reference: 'ORD-1',
+    });
+    const answers = [lookup('1,234,555.55', '12.35'), lookup(1234555.55, 12.35), lookup('1.234.555,55', '12,35'), lookup('a lot', '1.00')];
+    let n = 0;
+    const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'Transfer status retrieved', data: answers[n++], timestamp: TS }));
+    const dir = configDir();
+    hostileProfile(dir, h);
+    for (let i = 0; i < 2; i++) {
+      const r = await payctl(['payout', 'get', TXN_B], { dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^Amount\s+1,234,555\.55 SLE$/m);
+      expect(r.stdout).toMatch(/^Fee\s+12\.35 SLE$/m);
+      expect(r.stdout).toMatch(/^Total debited\s+1,234,567\.90 SLE$/m);
+      expect(r.stdout).toMatch(/^Status\s+Successful$/m);
+    }
+    for (let i = 0; i < 2; i++) {
+      const r = await payctl(['payout', 'get', TXN_B], { dir });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/does not understand: amount: expected a decimal amount/);
+      expectNoCrash(r);
+    }
+  });
+
   it('payout get A answered with payout B: exit 1 naming both, nothing printed on stdout (text and --json)', async () => {
-    const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'ok', data: record({ payout_id: 'po-b' }), timestamp: TS }));
+    const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'ok', data: record(), timestamp: TS }));
     const dir = configDir();
     hostileProfile(dir, h);
     for (const extra of [[], ['--json']]) {
-      const r = await payctl([...extra, 'payout', 'get', 'po-a'], { dir });
+      const r = await payctl([...extra, 'payout', 'get', TXN_A], { dir });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('Asked for payout po-a, the service answered about a different payout: po-b.');
+      expect(r.stderr).toContain(`Asked for payout ${TXN_A}, the service answered about a different payout: ${TXN_B}.`);
       expectNoCrash(r);
     }
-    // Asked by transaction id: the record with that transaction id is the answer.
-    const byTx = await payctl(['payout', 'get', 'TRX0123456789ABCDEF0123'], { dir });
+    // Asked by its own transaction id: the record is the answer.
+    const byTx = await payctl(['payout', 'get', TXN_B], { dir });
     expect(byTx.code, byTx.stderr).toBe(0);
-    expect(byTx.stdout).toContain('po-b');
+    expect(byTx.stdout).toContain(TXN_B);
   });
 
-  it('a filtered list answered with a record outside the filter: exit 1 naming the record and the filter, nothing listed', async () => {
-    const h = await hostile((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const wrong = url.searchParams.get('status') === 'Failed' ? record({ status: 'Pending' }) : record({ currency: 'NGN' });
-      json(res, 200, { status: 'Successful', message: 'ok', data: [record({ status: 'Failed', payout_id: 'po-ok' }), wrong], timestamp: TS });
+  it('a list that ignores the filter: payctl filters every record itself, never showing one outside it', async () => {
+    // The service's list takes no documented filters: whatever it is asked, it answers every record.
+    const h = await hostile((_req, res) => {
+      json(res, 200, {
+        status: 'Successful',
+        message: 'ok',
+        data: [
+          record({ status: 'Failed', transaction_id: 'TXN-BOK-0000000000000000000000000A', payout_id: 'po-a' }),
+          record({ status: 'pending', currency: 'NGN', transaction_id: 'TXN-BOK-0000000000000000000000000B' }),
+        ],
+        timestamp: TS,
+      });
     });
     const dir = configDir();
     hostileProfile(dir, h);
-    const status = await payctl(['payouts', 'list', '--status', 'Failed'], { dir });
-    expect(status.code, status.stderr).toBe(1);
-    expect(status.stdout).toBe('');
-    expect(status.stderr).toContain('payout 2 of page 1 (po-b) has status Pending, asked for Failed');
+    const status = await payctl(['payouts', 'list', '--status', 'Failed', '--csv'], { dir });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('TXN-BOK-0000000000000000000000000A');
+    expect(status.stdout).not.toContain('TXN-BOK-0000000000000000000000000B');
     const all = await payctl(['payouts', 'list', '--currency', 'SLE', '--all', '--json'], { dir });
-    expect(all.code, all.stderr).toBe(1);
-    expect(all.stderr).toContain('currency NGN, asked for SLE');
-    const unfiltered = await payctl(['payouts', 'list'], { dir });
+    expect(all.code, all.stderr).toBe(0);
+    const data = JSON.parse(all.stdout).data as Array<{ transaction_id: string }>;
+    expect(data.map((d) => d.transaction_id)).toEqual(['TXN-BOK-0000000000000000000000000A']);
+    // The filter never went to the service.
+    for (const q of h.seen) expect(q.url).not.toMatch(/status=|currency=/);
+    const unfiltered = await payctl(['payouts', 'list', '--csv'], { dir });
     expect(unfiltered.code, unfiltered.stderr).toBe(0);
+    expect(unfiltered.stdout).toContain('TXN-BOK-0000000000000000000000000B');
   });
 });
 

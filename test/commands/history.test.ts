@@ -1,6 +1,7 @@
 /**
- * `payctl history` and `payctl history reconcile`, and the 24-hour rule of sendPayout, in
- * process against the in-process sandbox over real HTTP. Journals of many entries are
+ * `payctl history` and `payctl history reconcile` (unknown outcomes resent with their journaled
+ * keys), and the 24-hour rule of sendPayout (an older unknown entry never resent on its own),
+ * in process against the in-process sandbox over real HTTP. Journals of many entries are
  * written through the Journal API (or, for the format of the current version, by hand with
  * its HMAC), not by sending each payout.
  */
@@ -12,9 +13,8 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { payoutPosts } from '../helpers/batch.js';
-import { shellSplit } from '../helpers/pty.js';
 import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
-import { api, freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { since } from '../helpers/e2e.js';
 import { Journal, journalBase, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
 import { payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
@@ -102,6 +102,16 @@ const accepted = (at: Date, trx: string): Outcome => ({ kind: 'accepted', status
 const unknownAt = (at: Date): Outcome => ({ kind: 'unknown', reason: 'the connection was reset', at: at.toISOString() });
 const rejectedAt = (at: Date): Outcome => ({ kind: 'rejected', status: 422, code: 'INSUFFICIENT_FUNDS', message: 'Not enough money.', at: at.toISOString() });
 
+/** The journaled request sent straight to the service with its journaled key: a first attempt that got through. */
+async function postAs(e: JournalEntry): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${ctx.sb.baseUrl}/payout`, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${ctx.sb.apiKey}`, 'Idempotency-Key': e.idempotencyKey },
+    body: e.body,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
 const jsonData = (stdout: string): Array<Record<string, unknown>> => {
   const doc = JSON.parse(stdout) as { data: Array<Record<string, unknown>>; count: number };
   expect(doc.count).toBe(doc.data.length);
@@ -109,7 +119,7 @@ const jsonData = (stdout: string): Array<Record<string, unknown>> => {
 };
 
 describe('history reconcile (the Done-when scenario)', () => {
-  it('three payouts left unknown by a hanging service; one made meanwhile out of band: reconcile marks it accepted and the other two not made, exit 0; then nothing is unknown', async () => {
+  it('three payouts left unknown by a hanging service; one made meanwhile: reconcile resends each with its journaled key, exactly one payout each, exit 0; then nothing is unknown', async () => {
     const sb = ctx.sb;
     const walletId = freshWallet(sb, '1000.00', 'SLE');
     const ids = [1, 2, 3].map((n) => `rec-${n}-${randomUUID().slice(0, 8)}`);
@@ -124,16 +134,16 @@ describe('history reconcile (the Done-when scenario)', () => {
     }
     expect(payoutPosts(sb).every((p) => p.outcome === 'hang')).toBe(true);
 
-    // The service comes back; the second payout had in fact been made (sent out of band with
-    // the journaled key and body, as a first attempt that got through would have been).
+    // The service comes back; the second payout had in fact been made (its journaled key and
+    // body, as a first attempt that got through would have been).
     sb.faults.clear();
     const journal = new Journal(dir);
     const made = journal.get(sb.baseUrl, ids[1]!)!;
     expect(made.outcome?.kind).toBe('unknown');
     expect(made.profile).toBe('default');
-    const oob = await api(sb, 'POST', '/payout', { body: made.body, idempotencyKey: made.idempotencyKey });
+    const oob = await postAs(made);
     expect(oob.status).toBe(201);
-    const trx = (oob.body as { data: { transaction_id: string } }).data.transaction_id;
+    const trx = oob.body.data.transaction_id as string;
 
     let r = await payctl(['history', '--status', 'unknown', '--json'], { dir });
     expect(r.code, r.stderr).toBe(0);
@@ -148,65 +158,52 @@ describe('history reconcile (the Done-when scenario)', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines).toContain(`accepted  ${ids[1]}  transaction ${trx}, Pending`);
-    for (const id of [ids[0]!, ids[2]!]) {
-      const line = lines.find((l) => l.startsWith(`not made  ${id}  `));
-      const key = journal.get(sb.baseUrl, id)!.idempotencyKey;
-      expect(line).toContain(`retry safely (same idempotency key): payctl payout create --wallet ${walletId} --amount 12.50 --currency SLE`);
-      expect(line).toContain(`--payout-id ${id} --idempotency-key ${key} --yes`);
+    expect(lines).toContain(
+      `accepted  ${ids[1]}  resent with its journaled key: transaction ${trx}, Pending; the service gave its first answer again: the first attempt had been made`,
+    );
+    for (const id of ids) {
+      expect(heldFor(sb, id)).toHaveLength(1);
+      const txn = heldFor(sb, id)[0]!.transaction_id;
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^accepted  ${id}  resent with its journaled key: transaction ${txn}, Pending`)));
+      expect(journal.get(sb.baseUrl, id)!.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
     }
-    expect(r.stderr).toContain('3 looked up: 1 accepted, 2 not made, 0 still unknown.');
-    // Only look-ups: nothing was sent.
-    expect(since(sb, 0).map((q) => q.line)).toEqual(expect.arrayContaining(ids.map((id) => `GET /v2/payouts/${id} ${id === ids[1] ? 200 : 404}`)));
-    expect(payoutPosts(sb)).toEqual([]);
-
-    // Recorded in the journal.
-    expect(journal.get(sb.baseUrl, ids[1]!)!.outcome).toMatchObject({ kind: 'accepted', transactionId: trx, lookedUp: true, payoutStatus: 'Pending' });
-    expect(journal.get(sb.baseUrl, ids[0]!)!.outcome?.kind).toBe('not-made');
+    expect(r.stderr).toContain('3 unknown: 3 resent with their journaled keys, 0 not resent (older than 24 hours); now 3 accepted, 0 refused, 0 still unknown.');
+    // Each with the key and body journaled for it.
+    const posts = payoutPosts(sb);
+    expect(posts).toHaveLength(3);
+    for (const p of posts) {
+      const e = journal.get(sb.baseUrl, (JSON.parse(p.body) as { payoutId: string }).payoutId)!;
+      expect(p.headers['idempotency-key']).toBe(e.idempotencyKey);
+      expect(p.body).toBe(e.body);
+    }
 
     r = await payctl(['history', '--status', 'unknown', '--json'], { dir });
     expect(jsonData(r.stdout)).toEqual([]);
-    r = await payctl(['history', '--status', 'not-made', '--json'], { dir });
-    expect(
-      jsonData(r.stdout)
-        .map((l) => l.payout_id)
-        .sort(),
-    ).toEqual([ids[0], ids[2]].sort());
-
-    // The printed retry command, run as printed, pays the first one exactly once with its key.
-    const line = lines.find((l) => l.startsWith(`not made  ${ids[0]}  `))!;
-    const argv = shellSplit(line.slice(line.indexOf('payctl payout create')));
-    sb.clearRequests();
-    const again = await payctl(argv.slice(1), { dir });
-    expect(again.code, again.stderr).toBe(0);
-    expect(payoutPosts(sb).map((p) => p.headers['idempotency-key'])).toEqual([journal.get(sb.baseUrl, ids[0]!)!.idempotencyKey]);
-    expect(heldFor(sb, ids[0]!)).toHaveLength(1);
-    expect(heldFor(sb, ids[1]!)).toHaveLength(1);
-
     // Nothing left: reconcile again has nothing to do.
     r = await payctl(['history', 'reconcile', '--json'], { dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ base_url: sb.baseUrl, results: [], counts: { accepted: 0, not_made: 0, unknown: 0 } });
+    expect(JSON.parse(r.stdout)).toEqual({ base_url: sb.baseUrl, results: [], counts: { accepted: 0, rejected: 0, unknown: 0 } });
   });
 
-  it('a look-up that fails leaves the outcome unknown: exit 4, --json lists it with its error', async () => {
+  it('a resend that still gets no answer leaves the outcome unknown: exit 4, --json lists it with its error', async () => {
     const sb = ctx.sb;
     const walletId = freshWallet(sb, '100.00', 'SLE');
     const journal = new Journal(dir);
     const id = `rec-down-${randomUUID().slice(0, 8)}`;
     await journaled(journal, fields(walletId, id), new Date(), unknownAt(new Date()));
-    sb.faults.add({ method: 'GET', path: '/v2/payouts', kind: 'status', status: 503, times: Infinity });
+    sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 503, times: Infinity });
     const r = await payctl(['history', 'reconcile', '--json'], { dir, clock: new TestClock() });
     expect(r.code, r.stderr).toBe(4);
     const doc = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>>; counts: Record<string, number> };
-    expect(doc.counts).toEqual({ accepted: 0, not_made: 0, unknown: 1 });
-    expect(doc.results[0]).toMatchObject({ payout_id: id, outcome: 'unknown' });
-    expect(doc.results[0]!.error).toEqual(expect.stringMatching(/\S/));
+    expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 1 });
+    expect(doc.results[0]).toMatchObject({ payout_id: id, action: 'resent', outcome: 'unknown' });
+    expect(doc.results[0]!.error).toEqual(expect.stringMatching(/503/));
     expect(journal.get(sb.baseUrl, id)!.outcome?.kind).toBe('unknown');
     expect(r.stderr).toContain('Run payctl history reconcile again when the service can be reached.');
+    expect(heldFor(sb, id)).toHaveLength(0);
   });
 
-  it('an entry with no answer recorded (the run was killed after journaling it) is looked up too: sent meanwhile = accepted, else not made', async () => {
+  it('an entry with no answer recorded (the run was killed after journaling it) is resent too: made before or not, one payout', async () => {
     const sb = ctx.sb;
     const walletId = freshWallet(sb, '100.00', 'SLE');
     const journal = new Journal(dir);
@@ -215,17 +212,18 @@ describe('history reconcile (the Done-when scenario)', () => {
     const entry = await journaled(journal, fields(walletId, sent), new Date());
     await journaled(journal, fields(walletId, never), new Date());
     // The killed run's request had reached the service: same body, same key.
-    const made = await api(sb, 'POST', '/payout', { body: JSON.parse(entry.body), idempotencyKey: entry.idempotencyKey });
+    const made = await postAs(entry);
     expect(made.status).toBe(201);
     const r = await payctl(['history', 'reconcile', '--json'], { dir });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>>; counts: Record<string, number> };
-    expect(doc.counts).toEqual({ accepted: 1, not_made: 1, unknown: 0 });
+    expect(doc.counts).toEqual({ accepted: 2, rejected: 0, unknown: 0 });
     expect(journal.get(sb.baseUrl, sent)!.outcome).toMatchObject({ kind: 'accepted', transactionId: made.body.data.transaction_id });
-    expect(journal.get(sb.baseUrl, never)!.outcome?.kind).toBe('not-made');
+    expect(heldFor(sb, sent)).toHaveLength(1);
+    expect(heldFor(sb, never)).toHaveLength(1);
   });
 
-  it('only entries of this base URL are looked up', async () => {
+  it('only entries of this base URL are resent', async () => {
     const journal = new Journal(dir);
     const walletId = freshWallet(ctx.sb, '100.00', 'SLE');
     await journaled(journal, fields(walletId, 'elsewhere-1'), new Date(), unknownAt(new Date()), { baseUrl: 'https://api.example.com/v2' });
@@ -233,7 +231,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('No unknown outcomes in the journal');
-    expect(since(ctx.sb, 0).filter((q) => q.path.startsWith('/v2/payouts/'))).toEqual([]);
+    expect(since(ctx.sb, 0).filter((q) => q.path.startsWith('/v2/payout'))).toEqual([]);
     expect(journal.get('https://api.example.com/v2', 'elsewhere-1')!.outcome?.kind).toBe('unknown');
   });
 });
@@ -468,16 +466,18 @@ describe('history lists the journal', () => {
   }, 10_000);
 });
 
-describe('the 24-hour rule: a resend of an entry older than a day looks the payout up first', () => {
-  it('the payout exists: recorded accepted and reported, and not sent again (zero POSTs)', async () => {
+describe('the 24-hour rule: an entry older than a day is never resent on its own', () => {
+  it('accepted earlier: read back by its journaled transaction id, reported, not sent again (zero POSTs)', async () => {
     const sb = ctx.sb;
     const walletId = freshWallet(sb, '100.00', 'SLE');
     const clock = new TestClock();
     const journal = new Journal(dir);
     const f = fields(walletId, `aged-${randomUUID().slice(0, 8)}`);
-    const entry = await journaled(journal, f, clock.now(), unknownAt(clock.now()), { profile: 'default' });
-    const oob = await api(sb, 'POST', '/payout', { body: entry.body, idempotencyKey: entry.idempotencyKey });
+    const entry = await journaled(journal, f, clock.now());
+    const oob = await postAs(entry);
     expect(oob.status).toBe(201);
+    const trx = oob.body.data.transaction_id as string;
+    await journal.record(entry, accepted(clock.now(), trx));
     clock.advance(DAY + 60_000);
 
     sb.clearRequests();
@@ -485,60 +485,56 @@ describe('the 24-hour rule: a resend of an entry older than a day looks the payo
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Already submitted: payout ${f.payoutId} was accepted earlier`);
     expect(payoutPosts(sb)).toEqual([]);
-    expect(since(sb, 0).map((q) => q.line)).toContain(`GET /v2/payouts/${f.payoutId} 200`);
+    expect(since(sb, 0).map((q) => q.line)).toContain(`GET /v2/payout/${trx} 200`);
     expect(heldFor(sb, f.payoutId!)).toHaveLength(1);
-    expect(journal.get(sb.baseUrl, f.payoutId!)!.outcome).toMatchObject({
-      kind: 'accepted',
-      lookedUp: true,
-      transactionId: (oob.body as { data: { transaction_id: string } }).data.transaction_id,
-    });
+    expect(journal.get(sb.baseUrl, f.payoutId!)!.outcome).toMatchObject({ kind: 'accepted', lookedUp: true, transactionId: trx });
   });
 
-  it('the payout does not exist: sent with its journaled key, once', async () => {
+  it('unknown and made: not resent (exit 4, zero POSTs), the list searched and the payout named as a candidate', async () => {
     const sb = ctx.sb;
     const walletId = freshWallet(sb, '100.00', 'SLE');
     const clock = new TestClock();
     const journal = new Journal(dir);
-    const f = fields(walletId, `aged-${randomUUID().slice(0, 8)}`);
+    const f = fields(walletId, `aged-${randomUUID().slice(0, 8)}`, { account: String(Date.now()).slice(-10) });
     const entry = await journaled(journal, f, clock.now(), unknownAt(clock.now()));
+    expect((await postAs(entry)).status).toBe(201);
     clock.advance(DAY + 60_000);
 
     sb.clearRequests();
     const r = await payctl(createArgs(f), { dir, clock });
-    expect(r.code, r.stderr).toBe(0);
-    expect(since(sb, 0).map((q) => q.line)).toContain(`GET /v2/payouts/${f.payoutId} 404`);
-    const posts = payoutPosts(sb);
-    expect(posts).toHaveLength(1);
-    expect(posts[0]!.headers['idempotency-key']).toBe(entry.idempotencyKey);
-    expect(posts[0]!.body).toBe(entry.body);
+    expect(r.code, r.stderr).toBe(4);
+    expect(payoutPosts(sb)).toEqual([]);
+    expect(r.stderr).toContain('so payctl does not resend it on its own (1 record of the payout list could be it');
     expect(heldFor(sb, f.payoutId!)).toHaveLength(1);
+    expect(journal.get(sb.baseUrl, f.payoutId!)!.outcome?.kind).toBe('unknown');
   });
 
-  it('younger than a day: resent at once, without a look-up', async () => {
+  it('younger than a day: resent at once, with its journaled key, without a search', async () => {
     const sb = ctx.sb;
     const walletId = freshWallet(sb, '100.00', 'SLE');
     const clock = new TestClock();
     const f = fields(walletId, `young-${randomUUID().slice(0, 8)}`);
-    await journaled(new Journal(dir), f, clock.now(), unknownAt(clock.now()));
+    const entry = await journaled(new Journal(dir), f, clock.now(), unknownAt(clock.now()));
     clock.advance(DAY - 60_000);
     sb.clearRequests();
     const r = await payctl(createArgs(f), { dir, clock });
     expect(r.code, r.stderr).toBe(0);
-    expect(since(sb, 0).filter((q) => q.path.startsWith('/v2/payouts/'))).toEqual([]);
-    expect(payoutPosts(sb)).toHaveLength(1);
+    expect(since(sb, 0).filter((q) => q.path === '/v2/payout/list')).toEqual([]);
+    expect(payoutPosts(sb).map((p) => p.headers['idempotency-key'])).toEqual([entry.idempotencyKey]);
   });
 
-  it('a batch rerun goes through the same rule: the aged row that exists is not sent again', async () => {
+  it('a batch rerun goes through the same rule: aged unknown rows are not sent; reconcile shows the one that was made', async () => {
     const sb = ctx.sb;
     const walletId = freshWallet(sb, '100.00', 'SLE');
     const clock = new TestClock();
     const file = join(dir, 'rows.csv');
     const tag = randomUUID().slice(0, 8);
+    const acct = String(Date.now()).slice(-9);
     writeFileSync(
       file,
       'payout_id,wallet_id,amount,currency,type,name,provider,account_number\n' +
-        `b-${tag}-1,${walletId},3.00,SLE,bank,Ama Bangura,ecobank,111\n` +
-        `b-${tag}-2,${walletId},4.00,SLE,bank,Ama Bangura,ecobank,222\n`,
+        `b-${tag}-1,${walletId},3.00,SLE,bank,Ama Bangura,ecobank,1${acct}\n` +
+        `b-${tag}-2,${walletId},4.00,SLE,bank,Ama Bangura,ecobank,2${acct}\n`,
     );
     // The first run hangs on both rows: unknown.
     sb.faults.add({ path: '/v2/payout', kind: 'hang', times: Infinity });
@@ -548,18 +544,22 @@ describe('the 24-hour rule: a resend of an entry older than a day looks the payo
     const journal = new Journal(dir);
     const row1 = journal.get(sb.baseUrl, `b-${tag}-1`)!;
     expect(row1.outcome?.kind).toBe('unknown');
-    expect(row1.profile).toBe('default');
     expect(row1.batch?.id).toBe('b1');
-    expect((await api(sb, 'POST', '/payout', { body: row1.body, idempotencyKey: row1.idempotencyKey })).status).toBe(201);
+    const oob = await postAs(row1);
+    expect(oob.status).toBe(201);
     clock.advance(DAY + 60_000);
 
     sb.clearRequests();
     const again = await payctl(['payout', 'batch', file, '--batch-id', 'b1', '--yes'], { dir, clock });
-    expect(again.code, again.stderr).toBe(0);
-    expect(payoutPosts(sb).map((p) => (JSON.parse(p.body) as { payoutId: string }).payoutId)).toEqual([`b-${tag}-2`]);
-    expect(heldFor(sb, `b-${tag}-1`)).toHaveLength(1);
-    expect(heldFor(sb, `b-${tag}-2`)).toHaveLength(1);
-    const h = await payctl(['history', '--batch-id', 'b1', '--json'], { dir, clock });
-    expect(jsonData(h.stdout).map((l) => l.outcome)).toEqual(['accepted', 'accepted']);
+    expect(again.code, again.stderr).toBe(4);
+    expect(payoutPosts(sb)).toEqual([]);
+    expect(heldFor(sb, `b-${tag}-2`)).toHaveLength(0);
+
+    const rec = await payctl(['history', 'reconcile', '--json'], { dir, clock });
+    expect(rec.code).toBe(4);
+    const results = JSON.parse(rec.stdout).results as Array<{ payout_id: string; candidates: Array<{ transaction_id: string }> }>;
+    expect(results.find((x) => x.payout_id === `b-${tag}-1`)!.candidates.map((c) => c.transaction_id)).toEqual([oob.body.data.transaction_id]);
+    expect(results.find((x) => x.payout_id === `b-${tag}-2`)!.candidates).toEqual([]);
+    expect(payoutPosts(sb)).toEqual([]);
   });
 });

@@ -151,7 +151,14 @@ describe('payout batch status: before settlement, totals, formats', () => {
       { currency: 'SLE', status: 'Failed', count: 1, amount: '0.10' },
     ]);
     expect(doc.failed_rows).toEqual([
-      { row: '3', payout_id: rows[1]!.payout_id, amount: '0.10', currency: 'SLE', failure_reason: expect.stringMatching(/.+/) as unknown },
+      {
+        row: '3',
+        payout_id: rows[1]!.payout_id,
+        transaction_id: expect.stringMatching(/^TXN-BOK-[0-9A-F]{26}$/) as unknown,
+        amount: '0.10',
+        currency: 'SLE',
+        failure_reason: expect.stringMatching(/.+/) as unknown,
+      },
     ]);
   });
 

@@ -129,7 +129,7 @@ describe('payout create sends one payout with the exact body and headers', () =>
 
     // The card on stdout.
     expect(r.stdout).toMatch(new RegExp(`^Transaction\\s+${p.transaction_id}$`, 'm'));
-    expect(p.transaction_id).toMatch(/^TRX[0-9A-F]{20}$/);
+    expect(p.transaction_id).toMatch(/^TXN-BOK-[0-9A-F]{26}$/);
     expect(r.stdout).toMatch(new RegExp(`^Payout ID\\s+${payoutId}$`, 'm'));
     expect(r.stdout).toMatch(/^Amount\s+1,500\.50 SLE$/m);
     expect(r.stdout).toMatch(/^Fee\s+15\.01 SLE$/m);

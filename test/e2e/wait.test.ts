@@ -36,7 +36,8 @@ describe('0 and 1: settled while waiting', () => {
     const r = await payctl(createArgs(freshWallet(fast.sb, '1000.00', 'SLE'), id, '0123456789'), { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Status\s+Successful/);
-    expect(r.stderr).toContain(`Payout ${id} is Successful`);
+    // Named by its payout id and the transaction id it is read by.
+    expect(r.stderr).toMatch(new RegExp(`Payout ${id} \\(transaction TXN-BOK-[0-9A-F]{26}\\) is Successful`));
   });
 
   it('payout create --wait exits 1 with the failure reason when the payout settles Failed', async () => {
@@ -45,7 +46,9 @@ describe('0 and 1: settled while waiting', () => {
     const r = await payctl(createArgs(freshWallet(fast.sb, '1000.00', 'SLE'), id, '1230000'), { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/Status\s+Failed/);
-    expect(r.stderr).toContain(`Error: Payout ${id} failed: Recipient account rejected by the provider (account not found).`);
+    expect(r.stderr).toMatch(
+      new RegExp(`Error: Payout ${id} \\(transaction TXN-BOK-[0-9A-F]{26}\\) failed: Recipient account rejected by the provider \\(account not found\\)\\.`),
+    );
   });
 });
 
@@ -83,7 +86,10 @@ describe('5: still pending when --wait ran out of time', () => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.signal).toBeNull();
     expect(r.stdout).toMatch(/Status\s+Pending/);
-    expect(r.stderr).toContain(`Error: Payout ${id} is still Pending after 1 s (--wait-timeout 1). It was accepted and may still settle.\n`);
-    expect(r.stderr).toContain(`Keep waiting with: payctl payout get ${id} --wait\n`);
+    const txn = /\(transaction (TXN-BOK-[0-9A-F]{26})\)/.exec(r.stderr)?.[1];
+    expect(txn, r.stderr).toBeDefined();
+    expect(r.stderr).toContain(`Error: Payout ${id} (transaction ${txn}) is still Pending after 1 s (--wait-timeout 1). It was accepted and may still settle.\n`);
+    // The printed command names the transaction id: the service looks payouts up by it.
+    expect(r.stderr).toContain(`Keep waiting with: payctl payout get ${txn} --wait\n`);
   });
 });

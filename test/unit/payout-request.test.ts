@@ -348,6 +348,11 @@ describe('validatePayout: text fields', () => {
     ]);
   });
 
+  it('counts characters, not UTF-16 units, as the service does: 200 characters outside the BMP pass, 201 do not', () => {
+    expect(ok({ ...WALLET, name: '😀'.repeat(200) }).name).toHaveLength(400);
+    expect(problems({ ...WALLET, name: '😀'.repeat(201) })).toEqual(['--name is longer than 200 characters']);
+  });
+
   it('keeps a note as given and drops a blank one', () => {
     expect(ok({ ...WALLET, note: 'October stipend' }).note).toBe('October stipend');
     expect(ok({ ...WALLET, note: '   ' }).note).toBeUndefined();

@@ -3,6 +3,9 @@
  * about another payout, a journal that cannot take the outcome and credentials refused
  * after an attempt that may have reached the service are all unknown (exit 4), never
  * refused; credentials refused on the first attempt are an auth error (nothing was taken).
+ * A resend of an unknown outcome refused as a duplicate payout id stays unknown (that earlier
+ * attempt was probably made), and an entry older than 24 hours whose outcome is unknown is
+ * never sent: only the payout list is read.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +55,15 @@ function answer(status: number, data: unknown, raw?: string): HttpResponse {
 }
 
 const OK = { transaction_id: 'TRX0123456789ABCDEF0123', amount: 1500.5, fee: 15.01, currency: 'SLE', payout_id: 'p-1' };
-const send = (api: ApiClient, j: Journal = journal) => sendPayout(api, j, entry, { policy: POLICY, signal: new AbortController().signal, clock: systemClock });
+const send = (api: ApiClient, j: Journal = journal, more: { earlierAttempt?: boolean } = {}) =>
+  sendPayout(api, j, entry, { policy: POLICY, signal: new AbortController().signal, clock: systemClock, ...more });
+
+const DUPLICATE = {
+  status: 422,
+  headers: {},
+  raw: JSON.stringify({ message: 'The payout id has already been taken.', errors: { payoutId: ['The payout id has already been taken.'] } }),
+  requestId: 'req_2',
+};
 
 describe('sendPayout', () => {
   it('accepts a readable answer about the payout asked for', async () => {
@@ -101,5 +112,38 @@ describe('sendPayout', () => {
     if (r.kind === 'unknown')
       expect(r.error.message).toBe('an earlier attempt may have reached the service, then the credentials were refused (The service refused the credentials)');
     expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
+  });
+
+  it('a duplicate payout id on a first send is refused; on a resend of an unknown outcome it stays unknown', async () => {
+    const first = await send(scripted([DUPLICATE]).api);
+    expect(first.kind).toBe('rejected');
+    const again = await send(scripted([DUPLICATE]).api, journal, { earlierAttempt: true });
+    expect(again.kind).toBe('unknown');
+    if (again.kind === 'unknown') expect(again.error.message).toMatch(/^the service says payout id p-1 was used before, so an earlier attempt was probably made/);
+    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
+  });
+
+  it('older than 24 hours with an unknown outcome: not sent, only the list read; held with its candidates', async () => {
+    await journal.record(entry, { kind: 'unknown', reason: 'no answer', at: new Date().toISOString() });
+    entry = journal.get(BASE, 'p-1')!;
+    const paths: string[] = [];
+    const later = { now: () => new Date(Date.now() + 25 * 3600_000), sleep: async () => {} };
+    const api = {
+      baseUrl: BASE,
+      call: async (name: string) => {
+        paths.push(name);
+        throw new Error('not expected');
+      },
+      callEnvelope: async (name: string) => {
+        paths.push(name);
+        const data = { current_page: 1, data: [], last_page: 1, next_page_url: null, per_page: 100, total: 0 };
+        return { envelope: { status: 'Successful', message: 'ok', data }, res: answer(200, data) };
+      },
+    } as unknown as ApiClient;
+    const r = await sendPayout(api, journal, entry, { policy: POLICY, signal: new AbortController().signal, clock: later });
+    expect(paths).toEqual(['payoutsList']);
+    expect(r.kind).toBe('unknown');
+    if (r.kind === 'unknown') expect(r.held).toEqual({ candidates: [], read: 0, complete: true, claimed: 0 });
+    expect(journal.get(BASE, 'p-1')?.outcome).toMatchObject({ kind: 'unknown', reason: 'no answer' });
   });
 });

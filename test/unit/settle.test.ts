@@ -1,8 +1,8 @@
 /**
  * payouts/settle.ts against a scripted client (no HTTP): the polling interval honours a
  * Retry-After longer than its own back-off (capped at 60 s), goes on past failed checks
- * once the payout was seen, keeps waiting through unknown statuses, and refuses an answer
- * about another payout. The same behaviour against the sandbox is in
+ * once the payout was seen, keeps waiting through unknown statuses, sees status words in any
+ * case ("successful" as the look-up writes it) and refuses an answer about another payout. The same behaviour against the sandbox is in
  * test/commands/payout-wait.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,14 +10,16 @@ import type { HttpResponse } from '../../src/api/client.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { waitForSettled, type SettleApi, type WaitStatus } from '../../src/payouts/settle.js';
 import { TestClock } from '../helpers/clock.js';
+import type { JournalEntry } from '../../src/payouts/journal.js';
 
-const ID = 'po_1';
+const ID = 'TXN-BOK-83BD4FB5EF52C8CB2329510901';
+const OTHER = 'TXN-BOK-FF051A7F00A49EB6AF225D10EA';
 
-function record(status: string, payoutId = ID): HttpResponse {
+function record(status: string, transactionId = ID): HttpResponse {
   const raw = JSON.stringify({
     status: 'Successful',
-    message: 'ok',
-    data: { payout_id: payoutId, amount: 10, currency: 'SLE', status },
+    message: 'Transfer status retrieved',
+    data: { transaction_id: transactionId, amount: '1,000.00', fee: '5.00', total_amount: '1,005.00', currency: 'SLE', status },
     timestamp: '2026-11-22T10:00:00.000000Z',
   });
   return { status: 200, headers: {}, raw, requestId: undefined };
@@ -83,15 +85,42 @@ describe('waitForSettled', () => {
   it('a status it does not know is shown and waited through', async () => {
     const clock = new TestClock();
     const seen: string[] = [];
-    const r = await waitForSettled(scripted([record('Processing'), record('Failed')]), ID, { clock, timeoutMs: 5000, onStatus: (s) => seen.push(s.status) });
+    const r = await waitForSettled(scripted([record('on_hold'), record('processing'), record('failed')]), ID, {
+      clock,
+      timeoutMs: 5000,
+      onStatus: (s) => seen.push(s.status),
+    });
     expect(r).toMatchObject({ kind: 'settled', status: 'Failed' });
-    expect(seen).toEqual(['Processing', 'Failed']);
+    expect(seen).toEqual(['on_hold', 'Pending', 'Failed']);
+  });
+
+  it('the look-up\'s lower-case "successful" is settled (the raw word kept in the record)', async () => {
+    const clock = new TestClock();
+    const r = await waitForSettled(scripted([record('pending'), record('successful')]), ID, { clock, timeoutMs: 60_000 });
+    expect(r).toMatchObject({ kind: 'settled', status: 'Successful', checks: 2 });
+    expect(r.record.status).toBe('successful');
+    expect(r.record.amount).toBe('1000.00');
   });
 
   it('an answer about another payout is an error, not a status', async () => {
     const clock = new TestClock();
-    await expect(waitForSettled(scripted([record('Successful', 'po_2')]), ID, { clock, timeoutMs: 5000 })).rejects.toThrow(
-      'Asked for payout po_1, the service answered about a different payout: po_2.',
+    await expect(waitForSettled(scripted([record('Successful', OTHER)]), ID, { clock, timeoutMs: 5000 })).rejects.toThrow(
+      `Asked for payout ${ID}, the service answered about a different payout: ${OTHER}.`,
+    );
+  });
+
+  it('with the journaled body, an answer for another amount is an error too', async () => {
+    const clock = new TestClock();
+    const body = JSON.stringify({
+      amount: 999.5,
+      currency: 'SLE',
+      payoutId: 'p-1',
+      walletId: '5564222970',
+      recipient: { type: 'bank', accountDetails: { accountNumber: '0127500182' } },
+    });
+    const entry = { body, payoutId: 'p-1' } as unknown as JournalEntry;
+    await expect(waitForSettled(scripted([record('successful')]), { transactionId: ID, payoutId: 'p-1', entry }, { clock, timeoutMs: 5000 })).rejects.toThrow(
+      `Asked for payout ${ID} (payout id p-1), the service answered about a different payout (amount: sent 999.50, answered 1000.00).`,
     );
   });
 });

@@ -1,154 +1,286 @@
 /**
- * `payctl history reconcile`: every journaled payout of this base URL whose outcome is
- * unknown (or was never recorded: the run ended with its request maybe in flight) is looked up at the service by payout id (payouts/lookup.ts). Found: recorded as
- * accepted, with its transaction. Not found (404 NOT_FOUND): recorded as not made, and the
- * command that sends it safely (same payout id, same idempotency key) is printed. A look-up
- * that fails leaves the outcome unknown (exit 4).
+ * `payctl history reconcile`: resolves journaled payouts of this base URL whose outcome is
+ * unknown (no answer read, or none recorded: the run ended with the request maybe in flight).
+ * The service has no look-up by payout id (docs/service.md), so an unknown outcome is resolved
+ * by sending the same body with the same Idempotency-Key, which the service treats as a retry:
+ * one payout either way. That is done on its own only while the service is trusted to remember
+ * the key (KEY_MEMORY_MS, 24 hours); for an older entry the payout list is searched for
+ * candidates, which are shown with the two commands a person chooses from:
+ * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted) or
+ * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
  */
 import { write, type Deps } from '../../deps.js';
-import { AuthError, ExitCode, InterruptedError } from '../../errors.js';
+import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
+import { recordStatus, type PayoutRecord } from '../../api/schemas.js';
+import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
-import { text } from '../../output/text.js';
+import { text, utcTime } from '../../output/text.js';
+import { plainAmount } from '../../money/amount.js';
 import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';
-import { reconcileEntry } from '../../payouts/lookup.js';
+import {
+  ageOf,
+  askedOf,
+  candidateProblems,
+  choiceCommands,
+  findCandidates,
+  getPayout,
+  heldAdvice,
+  isUnresolved,
+  lookedUpOutcome,
+  olderThanKeyMemory,
+  type CandidateSearch,
+} from '../../payouts/lookup.js';
 import { ledgerOutcome } from '../../payouts/ledger.js';
-import { validatePayout, payoutBody, type PayoutFields } from '../../payouts/request.js';
-import { retryCommand } from '../payout/retry-command.js';
+import { sendPayout } from '../../payouts/send.js';
+
+export interface ReconcileOptions {
+  payoutId?: string;
+  madeBy?: string;
+  resend?: boolean;
+  yes?: boolean;
+}
 
 export interface ReconcileResult {
   payoutId: string;
-  outcome: 'accepted' | 'not made' | 'unknown';
+  /** resent: sent again with its journaled key; held: older than 24 h, not resent; made-by: recorded from a transaction a person named. */
+  action: 'resent' | 'held' | 'made-by';
+  outcome: 'accepted' | 'rejected' | 'unknown';
   transactionId?: string;
   status?: string;
-  retryCommand?: string;
+  /** The service answered with the first attempt's answer (Idempotent-Replayed): that attempt had been made. */
+  replayed?: boolean;
+  code?: string;
+  message?: string;
   error?: string;
+  held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
 }
 
-/** The payout's fields back from its journaled body (to print the retry command). */
-function fieldsOf(body: string): PayoutFields | undefined {
-  try {
-    const b = JSON.parse(body) as {
-      currency?: unknown;
-      payoutId?: unknown;
-      walletId?: unknown;
-      recipient?: { type?: unknown; accountDetails?: Record<string, unknown> };
-      metadata?: unknown;
-    };
-    const literal = /^\{"amount":(-?\d+(?:\.\d+)?)[,}]/.exec(body)?.[1];
-    const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    const d = b.recipient?.accountDetails ?? {};
-    const metadata =
-      b.metadata && typeof b.metadata === 'object' && Object.values(b.metadata).every((v) => typeof v === 'string') ? (b.metadata as Record<string, string>) : undefined;
-    return {
-      payoutId: s(b.payoutId),
-      walletId: s(b.walletId),
-      amount: literal,
-      currency: s(b.currency),
-      type: s(b.recipient?.type),
-      name: s(d.name),
-      provider: s(d.provider),
-      account: s(d.accountNumber),
-      phone: s(d.phoneNumber),
-      note: s(d.note),
-      ...(metadata ? { metadata } : {}),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * `payctl payout create ... --payout-id ID --idempotency-key KEY --yes` for a journaled
- * entry, only when it rebuilds the very body that was journaled; else undefined.
- */
-export function retryCommandOf(entry: JournalEntry, inv: Invocation, journal: Journal): string | undefined {
-  const fields = fieldsOf(entry.body);
-  if (!fields) return undefined;
-  const r = validatePayout(fields);
-  if (!r.ok || journal.conflict(entry, payoutBody(r.request)) !== undefined) return undefined;
-  return retryCommand(r.request, entry.idempotencyKey, inv);
-}
-
-export async function run(_opts: Record<string, never>, deps: Deps): Promise<number> {
+export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const api = await deps.api();
   const journal = new Journal(configDir(deps.env));
   const inv = invocationOf(deps.globals, deps.env);
-  const base = journalBase(api.baseUrl);
-  const results: ReconcileResult[] = [];
-  const damaged: string[] = [];
+  if (opts.madeBy !== undefined) return madeBy(api, journal, opts.payoutId!, opts.madeBy, inv, deps);
 
+  const base = journalBase(api.baseUrl);
+  const damaged: string[] = [];
   // One entry at a time: the journal's listing is read first, each entry when its turn comes.
+  // The same pass notes which transaction ids are journaled payouts already (never shown as candidates).
   const todo: Array<{ name: string; t: number }> = [];
+  const claimed = new Map<string, string>();
+  if (opts.payoutId !== undefined) {
+    const entry = journal.get(api.baseUrl, opts.payoutId);
+    if (!entry)
+      throw new UsageError(
+        `This machine's journal has no payout ${text(opts.payoutId)} for ${text(api.baseUrl)}. Nothing was sent.`,
+        [],
+        `See what it has with: ${commandLine(inv, ['history'])}`,
+      );
+    if (!isUnresolved(entry)) {
+      deps.log.info(`Payout ${text(entry.payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing to do.`);
+      if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [])) + '\n');
+      return ExitCode.ok;
+    }
+    if (opts.resend) await confirmResend(entry, opts, deps);
+  }
   for (const it of journal.scan()) {
-    if ('error' in it) damaged.push(it.error.message);
-    else if (ledgerOutcome(it.entry) === 'unknown' && journalBase(it.entry.baseUrl) === base) todo.push({ name: it.name, t: Date.parse(it.entry.createdAt) || 0 });
+    if ('error' in it) {
+      damaged.push(it.error.message);
+      continue;
+    }
+    const e = it.entry;
+    if (journalBase(e.baseUrl) !== base) continue;
+    if (e.outcome?.kind === 'accepted' && e.outcome.transactionId) claimed.set(e.outcome.transactionId, e.payoutId);
+    if (ledgerOutcome(e) === 'unknown' && (opts.payoutId === undefined || e.payoutId === opts.payoutId)) todo.push({ name: it.name, t: Date.parse(e.createdAt) || 0 });
   }
   // Oldest first: the order they were sent in.
   todo.sort((a, b) => a.t - b.t);
 
+  const results: ReconcileResult[] = [];
   for (const { name } of todo) {
     if (deps.signal.aborted) break;
     const entry = journal.byName(name);
-    if (!entry || ledgerOutcome(entry) !== 'unknown') continue;
-    let result: ReconcileResult;
-    try {
-      const { lookUp, entry: now } = await reconcileEntry(api, journal, entry, () => deps.clock.now(), deps.signal);
-      if (now.outcome?.kind === 'accepted') {
-        result = {
-          payoutId: entry.payoutId,
-          outcome: 'accepted',
-          ...(now.outcome.transactionId ? { transactionId: now.outcome.transactionId } : {}),
-          ...(now.outcome.payoutStatus ? { status: now.outcome.payoutStatus } : {}),
-        };
-      } else {
-        const cmd = !lookUp.found ? retryCommandOf(entry, inv, journal) : undefined;
-        result = { payoutId: entry.payoutId, outcome: 'not made', ...(cmd ? { retryCommand: cmd } : {}) };
-      }
-    } catch (err) {
-      if (err instanceof AuthError) throw err;
-      result = { payoutId: entry.payoutId, outcome: 'unknown', error: (err as Error).message.replace(/\.$/, '') };
-      if (err instanceof InterruptedError) {
-        results.push(result);
-        break;
-      }
-    }
+    if (!entry || !isUnresolved(entry)) continue;
+    const result = await reconcileOne(api, journal, entry, { resend: opts.resend === true, claimed, inv }, deps);
     results.push(result);
-    if (!deps.globals.json) await write(deps.io.stdout, line(result, entry, inv) + '\n');
+    if (!deps.globals.json) await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
+    if (result.error === INTERRUPTED) break;
   }
 
   const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
   const left = count('unknown');
-  if (deps.globals.json) {
-    await write(
-      deps.io.stdout,
-      JSON.stringify({
-        base_url: api.baseUrl,
-        results: results.map((r) => ({
-          payout_id: r.payoutId,
-          outcome: r.outcome,
-          transaction_id: r.transactionId ?? null,
-          status: r.status ?? null,
-          retry_command: r.retryCommand ?? null,
-          error: r.error ?? null,
-        })),
-        counts: { accepted: count('accepted'), not_made: count('not made'), unknown: left },
-      }) + '\n',
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, results)) + '\n');
+  else if (results.length === 0) deps.log.info(`No unknown outcomes in the journal for ${text(api.baseUrl)}.`);
+  else {
+    const resent = results.filter((r) => r.action === 'resent').length;
+    deps.log.info(
+      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent} not resent (older than 24 hours); now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
-  } else if (results.length === 0) {
-    deps.log.info(`No unknown outcomes in the journal for ${text(api.baseUrl)}.`);
-  } else {
-    deps.log.info(`${results.length} looked up: ${count('accepted')} accepted, ${count('not made')} not made, ${left} still unknown.`);
   }
   if (damaged.length) deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
-  if (left) deps.log.warn(`Run ${commandLine(inv, ['history', 'reconcile'])} again when the service can be reached.`);
+  if (results.some((r) => r.action === 'resent' && r.outcome === 'unknown'))
+    deps.log.warn(`Run ${commandLine(inv, ['history', 'reconcile'])} again when the service can be reached.`);
   return left ? ExitCode.unknown : ExitCode.ok;
 }
 
-function line(r: ReconcileResult, entry: JournalEntry, inv: Invocation): string {
+const INTERRUPTED = 'interrupted';
+
+/** One unknown entry: resent (under 24 hours, or --resend), else held with its candidates. */
+async function reconcileOne(
+  api: ApiClient,
+  journal: Journal,
+  entry: JournalEntry,
+  o: { resend: boolean; claimed: ReadonlyMap<string, string>; inv: Invocation },
+  deps: Deps,
+): Promise<ReconcileResult> {
+  const payoutId = entry.payoutId;
+  if (!o.resend && olderThanKeyMemory(entry, deps.clock.now())) {
+    let search: CandidateSearch | { error: string };
+    try {
+      search = await findCandidates(api, entry, { signal: deps.signal, claimed: o.claimed });
+    } catch (err) {
+      if (err instanceof AuthError) throw err;
+      if (err instanceof InterruptedError) return { payoutId, action: 'held', outcome: 'unknown', error: INTERRUPTED };
+      search = { error: (err as Error).message.replace(/\.$/, '') };
+    }
+    const candidates = 'error' in search ? [] : search.candidates;
+    return { payoutId, action: 'held', outcome: 'unknown', held: { search, ...choiceCommands(entry, candidates, o.inv) } };
+  }
+  // The same body with the same key: a retry to the service, one payout either way.
+  const r = await sendPayout(api, journal, entry, {
+    signal: deps.signal,
+    clock: deps.clock,
+    resendOld: o.resend,
+    earlierAttempt: true,
+    onRetry: ({ attempt, waitMs, reason }) =>
+      deps.log.info(
+        `Payout ${text(payoutId)}: attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`,
+      ),
+  });
+  if (r.kind === 'accepted') {
+    const status = r.transaction.provider_response?.status;
+    return {
+      payoutId,
+      action: 'resent',
+      outcome: 'accepted',
+      transactionId: r.transaction.transaction_id,
+      replayed: r.replayed,
+      ...(status ? { status: recordStatus({ status }) } : {}),
+    };
+  }
+  if (r.kind === 'rejected') return { payoutId, action: 'resent', outcome: 'rejected', ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message };
+  if (r.error instanceof InterruptedError) return { payoutId, action: 'resent', outcome: 'unknown', error: INTERRUPTED };
+  return { payoutId, action: 'resent', outcome: 'unknown', error: r.error.message.replace(/\.$/, '') };
+}
+
+/** At a terminal, asks before a --resend; elsewhere --yes must say it. */
+async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, deps: Deps): Promise<void> {
+  if (opts.yes) return;
+  if (!deps.io.interactive) {
+    throw new UsageError(
+      `--resend sends payout ${text(entry.payoutId)} again and needs a confirmation: run it at a terminal, or add --yes. Nothing was sent.`,
+      [],
+      'Resend only when no payout at the service is this one (the candidates reconcile lists): if the first attempt was made and the service forgot its key, a resend pays twice.',
+    );
+  }
+  const a = askedOf(entry.body);
+  const what = a?.amount !== undefined && a.currency ? `${plainAmount(a.amount, a.currency)} ${a.currency} to account ${text(a.account ?? '?')}` : 'it';
+  deps.log.warn(
+    `Payout ${text(entry.payoutId)} (${what}) was first sent ${ageOf(entry, deps.clock.now())} ago (${utcTime(entry.createdAt)}) and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
+  );
+  const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
+  if (!ok) throw new CancelledError();
+}
+
+/** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
+async function madeBy(api: ApiClient, journal: Journal, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
+  const entry = journal.get(api.baseUrl, payoutId);
+  if (!entry) throw new UsageError(`This machine's journal has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`);
+  if (!isUnresolved(entry)) throw new UsageError(`Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`);
+  const other = journal.byTransactionId(api.baseUrl, transactionId);
+  if (other && other.payoutId !== payoutId) {
+    throw new UsageError(`Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`);
+  }
+  // Read by its transaction id, checked to be that transaction (not yet against the body: said below, item by item).
+  const got = await getPayout(api, { transactionId });
+  const problems = candidateProblems(got.record, entry);
+  if (problems.length) {
+    throw new UsageError(
+      `Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`,
+      problems,
+      `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`,
+    );
+  }
+  const next = await journal.record(entry, lookedUpOutcome(got.record, got.res.status, deps.clock.now()));
+  const status = next.outcome?.kind === 'accepted' ? next.outcome.payoutStatus : undefined;
+  const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
+  else await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
+  deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
+  return ExitCode.ok;
+}
+
+function describeOutcome(e: JournalEntry): string {
+  const o = e.outcome;
+  if (o?.kind === 'accepted') return `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`;
+  if (o?.kind === 'rejected') return `refused (${text([o.code, o.message].filter(Boolean).join(': '))})`;
+  return ledgerOutcome(e);
+}
+
+function candidateJson(r: PayoutRecord): Record<string, unknown> {
+  return {
+    transaction_id: r.transaction_id ?? null,
+    created_at: r.created_at ?? null,
+    amount: plainAmount(r.amount, r.currency),
+    currency: r.currency,
+    account_number: r.recipient?.accountNumber ?? null,
+    name: r.recipient?.name ?? null,
+    status: r.status ?? null,
+    description: r.note ?? null,
+  };
+}
+
+function document(baseUrl: string, results: ReconcileResult[]): Record<string, unknown> {
+  const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
+  return {
+    base_url: baseUrl,
+    results: results.map((r) => ({
+      payout_id: r.payoutId,
+      action: r.action,
+      outcome: r.outcome,
+      transaction_id: r.transactionId ?? null,
+      status: r.status ?? null,
+      replayed: r.replayed ?? null,
+      code: r.code ?? null,
+      message: r.message ?? null,
+      error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
+      candidates: r.held && !('error' in r.held.search) ? r.held.search.candidates.map(candidateJson) : null,
+      commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : null,
+    })),
+    counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown') },
+  };
+}
+
+/** What a person reads for one entry (stdout: the result, with the commands to choose from). */
+function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, now: Date): string {
   const id = text(r.payoutId);
-  if (r.outcome === 'accepted') return `accepted  ${id}  transaction ${text(r.transactionId ?? '(none given)')}${r.status ? `, ${text(r.status)}` : ''}`;
-  if (r.outcome === 'not made')
-    return `not made  ${id}  retry safely (same idempotency key): ${r.retryCommand ?? `${commandLine(inv, ['payout', 'create'])} ... --payout-id ${id} --idempotency-key ${entry.idempotencyKey} --yes`}`;
-  return `unknown   ${id}  could not look it up: ${text(r.error)}`;
+  if (r.action === 'made-by') return `accepted  ${id}  recorded as made by transaction ${text(r.transactionId)}${r.status ? ` (${text(r.status)})` : ''}\n`;
+  if (r.action === 'held') {
+    if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;
+    const advice = heldAdvice(entry, r.held!.search, inv, now)
+      .trimEnd()
+      .split('\n')
+      .map((l) => `          ${l}`)
+      .join('\n');
+    return `unknown   ${id}  not resent: first sent ${ageOf(entry, now)} ago\n${advice}\n`;
+  }
+  const how = 'resent with its journaled key';
+  if (r.outcome === 'accepted') {
+    // Only a replay says which attempt made it (the service marks it); otherwise either may have.
+    const first = r.replayed === true ? '; the service gave its first answer again: the first attempt had been made' : '';
+    return `accepted  ${id}  ${how}: transaction ${text(r.transactionId ?? '(none given)')}${r.status ? `, ${text(r.status)}` : ''}${first}\n`;
+  }
+  if (r.outcome === 'rejected') return `refused   ${id}  ${how}: ${text([r.code, r.message].filter(Boolean).join(': '))}; no payout was made\n`;
+  if (r.error === INTERRUPTED) return `unknown   ${id}  ${how}: interrupted while the request was in flight\n`;
+  return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
 }

@@ -1,8 +1,9 @@
 /**
  * `payctl payout batch status <report>`: what each accepted payout of a batch became.
  * The report is checked before anything is fetched (a missing file, a symlink, a file that
- * is no payctl report: exit 2); each accepted row is read with payouts/settle.ts (the one
- * polling loop; reads retry through the client's engine), `--concurrency` at once; the
+ * is no payctl report: exit 2); each accepted row is read by its transaction id (the report's,
+ * else the journal's; a row with neither says so) with payouts/settle.ts (the one polling
+ * loop; reads retry through the client's engine), `--concurrency` at once; the
  * report is rewritten in place atomically with status, failure_reason and settled_at.
  * Exit: 0 all Successful, 1 some Failed, 4 some rows could not be read, 5 some Pending.
  */
@@ -23,6 +24,9 @@ import {
   type RowState,
 } from '../../payouts/batch-status.js';
 import { checkBatchId } from '../../payouts/identity.js';
+import { Journal, type JournalEntry } from '../../payouts/journal.js';
+import type { PayoutRef } from '../../payouts/lookup.js';
+import { configDir } from '../../config/paths.js';
 import { isJsonl } from '../../payouts/report.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { renderTable } from '../../output/table.js';
@@ -109,9 +113,34 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   const problems = new Map<number, string>();
   const deadline = deps.clock.now().getTime() + Math.round((opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) * 1000);
 
-  const check = async ({ e, i }: { e: ReportEntry; i: number }, timeoutMs: number) => {
+  // Each row by its transaction id: the report's, else the one this machine's journal recorded.
+  // The journaled body (when there is one) is what the answer is checked against.
+  const journal = new Journal(configDir(deps.env));
+  const refs = new Map<number, PayoutRef>();
+  const entries = new Map<number, JournalEntry>();
+  const noTransaction = new Set<number>();
+  for (const { e, i } of accepted) {
+    let entry: JournalEntry | undefined;
     try {
-      const r = await waitForSettled(api, e.payoutId, { clock: deps.clock, signal: deps.signal, timeoutMs });
+      entry = e.payoutId ? journal.get(api.baseUrl, e.payoutId) : undefined;
+    } catch {
+      entry = undefined; // a damaged entry: the report's transaction id is still read
+    }
+    if (entry) entries.set(i, entry);
+    const o = entry?.outcome;
+    const txn = e.transactionId ?? (o?.kind === 'accepted' ? o.transactionId : undefined);
+    if (txn) refs.set(i, { transactionId: txn, payoutId: e.payoutId, ...(entry ? { entry } : {}) });
+    else {
+      noTransaction.add(i);
+      problems.set(i, "it has no transaction id, in the report or in this machine's journal, and the service looks payouts up by transaction id only");
+    }
+  }
+
+  const check = async ({ i }: { e: ReportEntry; i: number }, timeoutMs: number) => {
+    const ref = refs.get(i);
+    if (!ref) return;
+    try {
+      const r = await waitForSettled(api, ref, { clock: deps.clock, signal: deps.signal, timeoutMs });
       states.set(i, rowState(r.record, r.status));
       problems.delete(i);
     } catch (err) {
@@ -122,7 +151,7 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   // Every row read once; then, with --wait, each one still Pending until it settles or time is up.
   await pool(accepted, concurrency, (row) => check(row, 0));
   if (opts.wait) {
-    const pending = accepted.filter(({ i }) => states.get(i)?.bucket === 'Pending' || problems.has(i));
+    const pending = accepted.filter(({ i }) => refs.has(i) && (states.get(i)?.bucket === 'Pending' || problems.has(i)));
     await pool(pending, concurrency, (row) => check(row, Math.max(0, deadline - deps.clock.now().getTime())));
   }
 
@@ -130,9 +159,12 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
 
   const all = [...states.values()];
   const totals = statusTotals(all);
-  const failed = accepted.filter(({ i }) => states.get(i)?.bucket === 'Failed').map(({ e, i }) => ({ e, s: states.get(i)! }));
+  const failed = accepted.filter(({ i }) => states.get(i)?.bucket === 'Failed').map(({ e, i }) => ({ e, i, s: states.get(i)! }));
   const pendingRows = all.filter((s) => s.bucket === 'Pending').length;
-  const unread = accepted.filter(({ i }) => problems.has(i)).map(({ e, i }) => ({ row: e.row, payout_id: e.payoutId, problem: problems.get(i)! }));
+  const unread = accepted
+    .filter(({ i }) => problems.has(i))
+    .map(({ e, i }) => ({ row: e.row, payout_id: e.payoutId, transaction_id: refs.get(i)?.transactionId ?? null, problem: problems.get(i)! }));
+  const readable = unread.filter((u) => u.transaction_id !== null).length;
 
   let retry: string | undefined;
   let failedOutWritten: string | undefined;
@@ -141,7 +173,7 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
       writeBatchFile(
         failedOut,
         formatFor(failedOut, report.format),
-        failed.map(({ s }) => batchFileRow(s.record)),
+        failed.map(({ s, i }) => batchFileRow(s.record, entries.get(i)?.body)),
       );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -167,6 +199,7 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
       failed_rows: failed.map(({ e, s }) => ({
         row: e.row,
         payout_id: e.payoutId,
+        transaction_id: s.record.transaction_id ?? null,
         amount: batchFileRow(s.record).amount,
         currency: s.record.currency,
         failure_reason: s.failureReason || null,
@@ -212,7 +245,11 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
   const again = commandLine(invocationOf(deps.globals, deps.env), ['payout', 'batch', 'status'], [opts.report, '--wait']);
   if (unread.length) {
-    deps.log.warn(`Run it again to read ${unread.length === 1 ? 'it' : 'them'}: ${again}`);
+    if (readable) deps.log.warn(`Run it again to read ${readable === 1 ? 'it' : 'them'}: ${again}`);
+    if (noTransaction.size)
+      deps.log.warn(
+        `Rows without a transaction id can be read only on the machine that sent them (its journal); see them with: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], batchId !== undefined ? ['--batch-id', batchId] : [])}`,
+      );
     return ExitCode.unknown;
   }
   if (pendingRows) {

@@ -5,7 +5,7 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { ApiError, CancelledError, fieldProblem, InterruptedError, OutcomeUnknownError, UsageError, type Problem } from '../../errors.js';
-import type { PayoutTransaction, Wallet } from '../../api/schemas.js';
+import type { PayoutRecord, PayoutTransaction, Wallet } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
 import { Journal, type JournalEntry } from '../../payouts/journal.js';
@@ -29,6 +29,7 @@ import { renderPayoutCard } from '../../output/payout.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { waitAndReport } from './wait.js';
+import { heldAdvice } from '../../payouts/lookup.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -117,13 +118,15 @@ async function showSummary(r: PayoutRequest, wallets: Wallet[] | undefined, deps
   await write(deps.io.stdout, '\n' + card + '\n');
 }
 
-/** A transaction as a record for the card: the status is the provider's. */
-function asRecord(t: PayoutTransaction, r: PayoutRequest) {
+/** A transaction as a record for the card (schemas.ts's one record shape): the status is the provider's, the recipient what was sent. */
+function asRecord(t: PayoutTransaction, r: PayoutRequest): PayoutRecord {
   return {
     ...t,
     status: t.provider_response?.status,
     wallet_id: r.walletId,
-    recipient: { type: r.type, accountDetails: { name: r.name, provider: r.provider, accountNumber: r.account, phoneNumber: r.phone, note: r.note } },
+    recipient: { type: r.type, name: r.name, provider: r.provider, accountNumber: r.account, phoneNumber: r.phone },
+    note: r.note,
+    provider_reference: t.provider_response?.orderId,
   };
 }
 
@@ -208,14 +211,18 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
     }
     if (result.replayed) deps.log.success(`Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`);
     else deps.log.success(`Payout ${request.payoutId} submitted.`);
-    return opts.wait ? waitAndReport(deps, api, request.payoutId, opts.waitTimeout) : 0;
+    return opts.wait
+      ? waitAndReport(deps, api, request.payoutId, opts.waitTimeout, { transactionId: result.transaction.transaction_id, payoutId: request.payoutId, entry })
+      : 0;
   }
 
   if (result.kind === 'rejected') throw withHint(result.error, request, inv);
 
-  const hint =
-    `Check it with:   ${getCommand(request.payoutId)}\n` +
-    `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, entry.idempotencyKey, inv)}`;
+  // Held (unknown and past the service's key memory): resending is a person's choice, not a retry.
+  const hint = result.held
+    ? heldAdvice(entry, result.held, inv, deps.clock.now())
+    : `Check it with:   ${getCommand(request.payoutId)}\n` +
+      `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, entry.idempotencyKey, inv)}`;
   if (result.error instanceof InterruptedError) {
     throw new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint);
   }

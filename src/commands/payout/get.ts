@@ -1,9 +1,19 @@
-/** `payctl payout get <id>`: one payout, by payoutId or transaction id. */
+/**
+ * `payctl payout get <id>`: one payout, by transaction id (the only look-up the service has:
+ * docs/service.md), or by a payout id this machine's journal has a transaction id for. Anything
+ * else exits 1 saying what is known. The answer is checked against what was asked (transaction
+ * id; payout id, amount, currency and account when the journal has the body); the card shows
+ * the journal's payout id; `--json` prints the envelope as the service sent it.
+ */
 import { write, type Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
-import { payoutAnswer } from '../../payouts/lookup.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { configDir } from '../../config/paths.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
+import { Journal } from '../../payouts/journal.js';
+import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
+import { text } from '../../output/text.js';
 import { waitAndReport } from './wait.js';
 
 export interface PayoutGetOptions {
@@ -16,16 +26,36 @@ export interface PayoutGetOptions {
 
 export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const id = opts.id.trim();
-  if (!id) throw new UsageError('payout get needs a payout id or transaction id.');
+  if (!id) throw new UsageError('payout get needs a transaction id or payout id.');
   const api = await deps.api();
-  if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout);
-  const { envelope, res } = await api.callEnvelope('payoutGet', { params: { id } });
-  // An answer about another payout is an error (exit 1), never shown as this one.
-  const record = payoutAnswer(envelope.data, id, res, { orTransaction: true });
+  const inv = invocationOf(deps.globals, deps.env);
+  const resolved = resolvePayoutRef(new Journal(configDir(deps.env)), api.baseUrl, id);
+  if ('known' in resolved) throw notLookedUpError(resolved.known, inv);
+  if ('unknown' in resolved) throw unknownIdError(id, inv);
+  const ref = resolved.ref;
+  if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout, ref);
+  let got: Awaited<ReturnType<typeof getPayout>>;
+  try {
+    // An answer about another payout is an error (exit 1), never shown as this one.
+    got = await getPayout(api, ref);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND' && !ref.entry) {
+      throw new ApiError(
+        `No payout ${text(id)}: the service has no transaction with this id (it said: ${err.message.replace(/\.$/, '')}), and this machine's journal has no payout with it.`,
+        {
+          status: 404,
+          code: 'NOT_FOUND',
+          ...(err.requestId ? { requestId: err.requestId } : {}),
+          hint: `Payouts this machine sent, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`,
+        },
+      );
+    }
+    throw err;
+  }
   if (deps.globals.json) {
-    await write(deps.io.stdout, res.raw.trim() + '\n');
+    await write(deps.io.stdout, got.res.raw.trim() + '\n');
     return 0;
   }
-  await write(deps.io.stdout, renderPayoutCard(record, makeStyle(deps.io.color)));
+  await write(deps.io.stdout, renderPayoutCard(got.record, makeStyle(deps.io.color)));
   return 0;
 }

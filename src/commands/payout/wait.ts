@@ -3,7 +3,8 @@
  * terminal while payouts/settle.ts polls (nothing extra off a terminal), then the final
  * record on stdout (the card, or with --json the envelope as the service sent it) and the
  * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 5 still
- * Pending at --wait-timeout (with the command to keep waiting), 130 on Ctrl-C.
+ * Pending at --wait-timeout (with the command to keep waiting), 130 on Ctrl-C. The payout
+ * is read by its transaction id (the only look-up the service has: docs/service.md).
  */
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
@@ -14,6 +15,9 @@ import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
 import { waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
+import { notLookedUpError, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
+import { Journal } from '../../payouts/journal.js';
+import { configDir } from '../../config/paths.js';
 import { DEFAULT_WAIT_TIMEOUT_S } from './wait-spec.js';
 
 /** 12 s, 4 min 5 s. */
@@ -23,13 +27,23 @@ export function duration(ms: number): string {
 }
 
 /**
- * Waits for payout `id` (a payout id or transaction id, as given) to settle and reports
- * it; returns the exit code (0) or throws the error of the outcome.
+ * Waits for payout `id` (a transaction id, or a payout id the journal has a transaction id
+ * for; `known` when the caller has the reference already) to settle and reports it; returns
+ * the exit code (0) or throws the error of the outcome. Printed commands name the payout by
+ * its transaction id, which any machine can look up.
  */
-export async function waitAndReport(deps: Deps, api: ApiClient, id: string, timeoutSeconds: number | undefined): Promise<number> {
+export async function waitAndReport(deps: Deps, api: ApiClient, id: string, timeoutSeconds: number | undefined, known?: PayoutRef): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
-  const getCommand = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [id, ...extra]);
-  const shownId = sanitizeInline(id);
+  let ref = known;
+  if (!ref) {
+    const r = resolvePayoutRef(new Journal(configDir(deps.env)), api.baseUrl, id);
+    if ('known' in r) throw notLookedUpError(r.known, inv);
+    if ('unknown' in r) throw unknownIdError(id, inv);
+    ref = r.ref;
+  }
+  const asked = ref.transactionId;
+  const getCommand = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [asked, ...extra]);
+  const shownId = sanitizeInline(ref.payoutId && ref.payoutId !== asked ? `${ref.payoutId} (transaction ${asked})` : asked);
   const line = new LiveLine(deps.io.stderr, deps.io.stderrIsTTY);
   const started = deps.clock.now().getTime();
   let last: WaitStatus | undefined;
@@ -45,7 +59,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   ticker?.unref();
   let result: SettleResult;
   try {
-    result = await waitForSettled(api, id, {
+    result = await waitForSettled(api, ref, {
       clock: deps.clock,
       signal: deps.signal,
       timeoutMs: Math.round((timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000),
@@ -74,12 +88,15 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   if (result.kind === 'pending') {
     throw new StillPendingError(
       `Payout ${shownId} is still ${sanitizeInline(result.status) || 'not settled'} after ${after} (--wait-timeout ${timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S}). It was accepted and may still settle.`,
-      { payoutId: id, hint: `Keep waiting with: ${getCommand('--wait')}` },
+      { payoutId: ref.payoutId ?? asked, hint: `Keep waiting with: ${getCommand('--wait')}` },
     );
   }
   if (result.status === 'Failed') {
     const reason = result.record.failure_reason ?? undefined;
-    throw new PayoutFailedError(`Payout ${shownId} failed: ${reason ?? 'the service gave no reason'}.`.replace(/\.\.$/, '.'), { payoutId: id, reason });
+    throw new PayoutFailedError(`Payout ${shownId} failed: ${reason ?? 'the service gave no reason'}.`.replace(/\.\.$/, '.'), {
+      payoutId: ref.payoutId ?? asked,
+      reason,
+    });
   }
   deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${after})` : ''}.`);
   return 0;

@@ -1,0 +1,174 @@
+/**
+ * `payctl payout get <id>` against the documented service, which looks payouts up by
+ * transaction id only (in process, the sandbox over real HTTP): a payout id works through
+ * this machine's journal (the card then shows it; the request goes to /payout/{transactionId});
+ * a transaction id works anywhere (the journal's payout id shown when it has one); `--json`
+ * prints the envelope as sent; an id known to neither exits 1 saying so; a journaled payout
+ * whose outcome is unknown exits 1 without a request, pointing at `history reconcile`. And
+ * `--wait` sees the look-up's lower-case "successful" as settled.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import type { Run } from '../helpers/e2e.js';
+import { direct, sameButTimestamp } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { heldFor, loginInProcess, payoutArgs } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { shellSplit } from '../helpers/pty.js';
+
+let dir: string;
+let cleanup: () => void;
+const run = (args: string[], clock?: TestClock): Promise<Run> => payctl(args, { dir, ...(clock ? { clock } : {}) });
+
+/** The look-ups the sandbox received since request `from`. */
+const lookUps = (sb: { requests(): Array<{ method: string; path: string }> }, from: number) =>
+  sb
+    .requests()
+    .slice(from)
+    .filter((r) => r.method === 'GET' && r.path.startsWith('/v2/payout/') && r.path !== '/v2/payout/list')
+    .map((r) => r.path);
+
+describe('payout get: transaction ids, and payout ids through the journal', () => {
+  const ctx = useSandbox();
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempConfigDir());
+    await loginInProcess(ctx.sb, dir);
+  });
+  afterEach(() => {
+    ctx.sb.faults.clear();
+    cleanup();
+  });
+
+  it('by payout id: looked up by its journaled transaction id; the card shows both ids and the documented fields', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    expect((await run(payoutArgs(wallet, id))).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    const from = ctx.sb.requests().length;
+
+    const r = await run(['payout', 'get', id]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lookUps(ctx.sb, from)).toEqual([`/v2/payout/${txn}`]);
+    expect(r.stdout).toMatch(new RegExp(`^Transaction\\s+${txn}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^Payout ID\\s+${id}$`, 'm'));
+    expect(r.stdout).toMatch(/^Amount\s+1,500\.50 SLE$/m);
+    expect(r.stdout).toMatch(/^Fee\s+15\.01 SLE$/m);
+    expect(r.stdout).toMatch(/^Total debited\s+1,515\.51 SLE$/m);
+    expect(r.stdout).toMatch(/^Note\s+Aminata's October stipend$/m);
+    expect(r.stdout).toMatch(/^Provider ref\s+ORD-[0-9A-F]+$/m);
+
+    // By transaction id: the same card, the payout id found in the journal.
+    const t = await run(['payout', 'get', txn]);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toBe(r.stdout);
+
+    // --json: the envelope exactly as the service sent it (no payout id added).
+    const j = await run(['payout', 'get', id, '--json']);
+    expect(j.code).toBe(0);
+    const want = await direct(ctx.sb, 'GET', `/payout/${txn}`);
+    expect(sameButTimestamp(j.stdout)).toBe(sameButTimestamp(want.raw));
+    expect(JSON.parse(j.stdout).data.payout_id).toBeUndefined();
+  });
+
+  it('from another machine (no journal): a transaction id works, without a payout id; the payout id is refused, saying why (exit 1)', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    expect((await run(payoutArgs(wallet, id))).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    const other = tempConfigDir();
+    try {
+      await loginInProcess(ctx.sb, other.dir);
+      const t = await payctl(['payout', 'get', txn], { dir: other.dir });
+      expect(t.code, t.stderr).toBe(0);
+      expect(t.stdout).toMatch(new RegExp(`^Transaction\\s+${txn}$`, 'm'));
+      expect(t.stdout).not.toContain('Payout ID');
+
+      // A payout id this machine never journaled: nothing to ask the service.
+      const from = ctx.sb.requests().length;
+      const p = await payctl(['payout', 'get', id], { dir: other.dir });
+      expect(p.code).toBe(1);
+      expect(p.stdout).toBe('');
+      expect(ctx.sb.requests().length).toBe(from);
+      expect(p.stderr).toContain(
+        `No payout ${id}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and this machine's journal has no payout id ${id}. Nothing was asked of the service.`,
+      );
+      expect(p.stderr).toContain('payctl history');
+      const pj = await payctl(['payout', 'get', id, '--json'], { dir: other.dir });
+      expect(pj.code).toBe(1);
+      expect(JSON.parse(pj.stderr).error).toMatchObject({ code: 'NOT_FOUND' });
+      // A transaction id the service does not have: its 404, said plainly.
+      const missing = 'TXN-BOK-00000000000000000000000000';
+      const m = await payctl(['payout', 'get', missing], { dir: other.dir });
+      expect(m.code).toBe(1);
+      expect(m.stderr).toMatch(
+        new RegExp(`No payout ${missing}: the service has no transaction with this id \\(it said: .+\\), and this machine's journal has no payout with it\\.`),
+      );
+      expect(m.stderr).toContain('HTTP 404 NOT_FOUND');
+      // Typed in lower case, asked in the documented form.
+      const lower = await payctl(['payout', 'get', txn.toLowerCase()], { dir: other.dir });
+      expect(lower.code, lower.stderr).toBe(0);
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it('a journaled payout whose outcome is unknown: exit 1 with no request, and the printed reconcile command resolves it', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+    expect((await run(payoutArgs(wallet, id), new TestClock())).code).toBe(4);
+    ctx.sb.faults.clear();
+    const from = ctx.sb.requests().length;
+
+    const r = await run(['payout', 'get', id]);
+    expect(r.code).toBe(1);
+    expect(ctx.sb.requests().length).toBe(from);
+    expect(r.stderr).toContain(
+      `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this machine's journal has none for it: its outcome is unknown`,
+    );
+    const line = r.stderr.split('\n').find((l) => l.includes('payctl history reconcile'))!;
+    const argv = shellSplit(line.slice(line.indexOf('payctl ')));
+    expect(argv).toEqual(['payctl', 'history', 'reconcile', '--payout-id', id]);
+    const rec = await run(argv.slice(1));
+    expect(rec.code, rec.stderr).toBe(0);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+    const again = await run(['payout', 'get', id]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^Payout ID\\s+${id}$`, 'm'));
+  });
+
+  it('a refused payout: exit 1 saying it was refused and no payout was made', async () => {
+    const wallet = freshWallet(ctx.sb, '1.00');
+    const id = randomUUID();
+    expect((await run(payoutArgs(wallet, id))).code).toBe(1);
+    const r = await run(['payout', 'get', id]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`No transaction id for payout ${id}: .*: the service refused it \\(.+\\), so no payout was made\\.`));
+  });
+});
+
+describe('payout get --wait sees the look-up\'s lower-case "successful"', () => {
+  const ctx = useSandbox({ settleAfterMs: 300 });
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempConfigDir());
+    await loginInProcess(ctx.sb, dir);
+  });
+  afterEach(() => cleanup());
+
+  it('by transaction id and by payout id: exit 0, Successful, while the service writes "successful"', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    expect((await run(payoutArgs(wallet, id))).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    const r = await run(['payout', 'get', txn, '--wait', '--wait-timeout', '30']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Status\s+Successful$/m);
+    expect(r.stderr).toMatch(new RegExp(`✓ Payout ${id} \\(transaction ${txn}\\) is Successful`));
+    const seen = await direct(ctx.sb, 'GET', `/payout/${txn}`);
+    expect(seen.body.data.status).toBe('successful');
+    const byId = await run(['payout', 'get', id, '--wait']);
+    expect(byId.code, byId.stderr).toBe(0);
+  });
+});

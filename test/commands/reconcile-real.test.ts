@@ -1,0 +1,301 @@
+/**
+ * `payctl history reconcile` against the documented service (the in-process sandbox over real
+ * HTTP), which has no look-up by payout id: a lost create answer is resolved by resending the
+ * same body with the same Idempotency-Key (one payout at the service either way); an entry
+ * whose first attempt is more than 24 hours old (a TestClock a day ahead) is never resent on
+ * its own: its candidates from the payout list are shown with the two commands to choose from,
+ * and both commands, run as printed, do what they say (`--made-by`, `--resend` with a
+ * confirmation). A rerun of `payout create` holds such an entry too (exit 4, nothing sent).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import type { Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { payoutPosts } from '../helpers/batch.js';
+import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { shellSplit } from '../helpers/pty.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const ctx = useSandbox();
+
+let dir: string;
+let cleanup: () => void;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempConfigDir());
+  await loginInProcess(ctx.sb, dir);
+});
+
+afterEach(() => {
+  ctx.sb.faults.clear();
+  cleanup();
+});
+
+const DAY_AND_AN_HOUR = 25 * 60 * 60 * 1000;
+const run = (args: string[], opts: { clock?: TestClock; prompts?: Array<{ confirm: RegExp; answer: boolean }> } = {}): Promise<Run> =>
+  payctl(args, {
+    dir,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.prompts ? { prompts: opts.prompts } : {}),
+  });
+
+/** A bank payout with its own account number (so other tests' payouts never match it). */
+function createArgs(walletId: string, payoutId: string, account: string, amount = '250.75'): string[] {
+  return [
+    'payout',
+    'create',
+    '--wallet',
+    walletId,
+    '--amount',
+    amount,
+    '--currency',
+    'SLE',
+    '--type',
+    'bank',
+    '--name',
+    'Fatmata Sesay',
+    '--provider',
+    'ecobank',
+    '--account',
+    account,
+    '--note',
+    'November rent',
+    '--payout-id',
+    payoutId,
+    '--yes',
+  ];
+}
+
+/** A fresh 10-digit account number. */
+const account = () => String(Math.floor(1e9 + Math.random() * 8e9));
+
+/** `payout create` whose every attempt loses its answer: exit 4, the journal entry unknown. */
+async function lostAnswer(walletId: string, payoutId: string, acct: string, fault: 'reset-after-commit' | 'reset-before-commit'): Promise<void> {
+  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: fault, times: 10 });
+  const r = await run(createArgs(walletId, payoutId, acct), { clock: new TestClock() });
+  expect(r.code, r.stderr).toBe(4);
+  ctx.sb.faults.clear();
+  expect(new Journal(dir).get(ctx.sb.baseUrl, payoutId)?.outcome?.kind).toBe('unknown');
+}
+
+const journaled = (payoutId: string) => new Journal(dir).get(ctx.sb.baseUrl, payoutId)?.outcome;
+
+/** The printed line holding `payctl <words>`, as argv (without `payctl`). */
+function printed(out: string, words: string): string[] {
+  const line = out.split('\n').find((l) => l.includes(`payctl ${words}`));
+  expect(line, `no "payctl ${words}" in:\n${out}`).toBeDefined();
+  const argv = shellSplit(line!.slice(line!.indexOf('payctl ')));
+  expect(argv[0]).toBe('payctl');
+  return argv.slice(1);
+}
+
+describe('under 24 hours: resent with the same key and body, one payout either way', () => {
+  it('the answer was lost after the commit: reconcile gets the first answer again, records its transaction, one payout at the service', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-after-commit');
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+    const from = ctx.sb.requests().length;
+
+    const r = await run(['history', 'reconcile']);
+    expect(r.code, r.stderr).toBe(0);
+    const held = heldFor(ctx.sb, id);
+    expect(held).toHaveLength(1);
+    const txn = held[0]!.transaction_id;
+    expect(r.stdout).toBe(
+      `accepted  ${id}  resent with its journaled key: transaction ${txn}, Pending; the service gave its first answer again: the first attempt had been made\n`,
+    );
+    expect(r.stderr).toContain('1 unknown: 1 resent with their journaled keys, 0 not resent (older than 24 hours); now 1 accepted, 0 refused, 0 still unknown.');
+    expect(r.stderr).not.toMatch(/sends nothing/);
+    // The same key and the same body as the lost attempts.
+    const posts = payoutPosts(ctx.sb);
+    const resent = payoutPosts(ctx.sb, from);
+    expect(resent).toHaveLength(1);
+    expect(resent[0]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
+    expect(resent[0]!.body).toBe(posts[0]!.body);
+    expect(journaled(id)).toMatchObject({ kind: 'accepted', transactionId: txn });
+
+    // Now `payout get <payout id>` finds it through the journal; nothing is unknown any more.
+    const got = await run(['payout', 'get', id]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toMatch(new RegExp(`^Transaction\\s+${txn}$`, 'm'));
+    expect(got.stdout).toMatch(new RegExp(`^Payout ID\\s+${id}$`, 'm'));
+    const again = await run(['history', 'reconcile']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('No unknown outcomes in the journal');
+  });
+
+  it('the request never reached the service: reconcile makes it now, once; --json says what it did', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    expect(heldFor(ctx.sb, id)).toHaveLength(0);
+
+    const r = await run(['history', 'reconcile', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const held = heldFor(ctx.sb, id);
+    expect(held).toHaveLength(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.results).toEqual([
+      expect.objectContaining({
+        payout_id: id,
+        action: 'resent',
+        outcome: 'accepted',
+        transaction_id: held[0]!.transaction_id,
+        replayed: false,
+        candidates: null,
+        commands: null,
+      }),
+    ]);
+    expect(doc.counts).toEqual({ accepted: 1, rejected: 0, unknown: 0 });
+  });
+
+  it('the resend is refused (the wallet is short now): recorded refused, exit 0, no payout', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    ctx.sb.setWallet({ wallet_id: wallet, wallet_name: 'Short', currency: 'SLE', balance: '1.00' });
+    const r = await run(['history', 'reconcile', '--payout-id', id]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^refused   ${id}  resent with its journaled key: \\S+.*; no payout was made$`, 'm'));
+    expect(journaled(id)?.kind).toBe('rejected');
+    expect(heldFor(ctx.sb, id)).toHaveLength(0);
+  });
+});
+
+describe('over 24 hours: never resent without a person choosing', () => {
+  it('made, answer lost, 25 hours later: not resent, its candidate listed; the printed --made-by command records it', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    await lostAnswer(wallet, id, acct, 'reset-after-commit');
+    // Another payout to the same account for another amount: not a candidate.
+    const other = await run(createArgs(wallet, randomUUID(), acct, '99.00'));
+    expect(other.code, other.stderr).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    const from = ctx.sb.requests().length;
+
+    const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    const r = await run(['history', 'reconcile'], { clock: later });
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    expect(
+      ctx.sb
+        .requests()
+        .slice(from)
+        .every((q) => q.method === 'GET' && q.path === '/v2/payout/list'),
+    ).toBe(true);
+    expect(r.stdout).toContain(`unknown   ${id}  not resent: first sent 25 h ago`);
+    expect(r.stdout).toContain('The service may have forgotten its idempotency key after 24 hours, so payctl does not resend it on its own.');
+    expect(r.stdout).toMatch(
+      /1 payout at the service could be it \(same account, amount and currency, same note, created since; \d+ records? of the payout list read\):/,
+    );
+    expect(r.stdout).toMatch(new RegExp(`^ +${txn}  \\S+ \\S+ UTC  250\\.75 SLE  Fatmata Sesay, ${acct}  Pending  "November rent"$`, 'm'));
+    expect(r.stdout).not.toContain('99.00 SLE');
+    expect(journaled(id)?.kind).toBe('unknown');
+
+    const madeBy = printed(r.stdout, 'history reconcile --payout-id');
+    expect(madeBy).toEqual(['history', 'reconcile', '--payout-id', id, '--made-by', txn]);
+    const m = await run(madeBy, { clock: later });
+    expect(m.code, m.stderr).toBe(0);
+    expect(m.stdout).toBe(`accepted  ${id}  recorded as made by transaction ${txn} (Pending)\n`);
+    expect(journaled(id)).toMatchObject({ kind: 'accepted', transactionId: txn, lookedUp: true });
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+  });
+
+  it('a rerun of payout create 25 hours later is held too: exit 4, nothing sent, the candidate named', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    await lostAnswer(wallet, id, acct, 'reset-after-commit');
+    const from = ctx.sb.requests().length;
+    const r = await run(createArgs(wallet, id, acct), { clock: new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR)) });
+    expect(r.code, r.stderr).toBe(4);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    expect(r.stderr).toContain('payctl does not resend it on its own (1 record of the payout list could be it; see payctl history reconcile --payout-id');
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  });
+
+  it('--made-by a transaction that is another payout: refused (exit 2), naming what differs, or whose payout it is; nothing recorded', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    // A payout sent from another machine (its own config folder): unknown to this journal.
+    const elsewhere = tempConfigDir();
+    try {
+      await loginInProcess(ctx.sb, elsewhere.dir);
+      const other = await payctl(createArgs(wallet, randomUUID(), account(), '80.00'), { dir: elsewhere.dir });
+      expect(other.code, other.stderr).toBe(0);
+      const otherTxn = /^Transaction\s+(\S+)$/m.exec(other.stdout)![1]!;
+      const r = await run(['history', 'reconcile', '--payout-id', id, '--made-by', otherTxn]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`Transaction ${otherTxn} does not match payout ${id}. Nothing was recorded.`);
+      expect(r.stderr).toContain('amount 80.00, sent 250.75');
+      expect(r.stderr).toMatch(/account \d+, sent \d+/);
+    } finally {
+      elsewhere.cleanup();
+    }
+    // Nor may one transaction stand for two journaled payouts.
+    const mine = await run(createArgs(wallet, randomUUID(), account()));
+    const mineTxn = /^Transaction\s+(\S+)$/m.exec(mine.stdout)![1]!;
+    const taken = await run(['history', 'reconcile', '--payout-id', id, '--made-by', mineTxn]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toMatch(new RegExp(`Transaction ${mineTxn} is already recorded as payout \\S+\\. Nothing was recorded\\.`));
+    expect(journaled(id)?.kind).toBe('unknown');
+  });
+
+  it('never made, 25 hours later: no candidate; the printed --resend asks first (no terminal: exit 2), then sends once with the journaled key', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    const key = new Journal(dir).get(ctx.sb.baseUrl, id)!.idempotencyKey;
+    const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    const from = ctx.sb.requests().length;
+
+    const r = await run(['history', 'reconcile', '--json'], { clock: later });
+    expect(r.code).toBe(4);
+    const doc = JSON.parse(r.stdout);
+    const mine = doc.results.find((x: { payout_id: string }) => x.payout_id === id);
+    expect(mine).toMatchObject({ action: 'held', outcome: 'unknown', candidates: [], commands: { made_by: [] } });
+    expect(mine.commands.resend).toBe(`payctl history reconcile --payout-id ${id} --resend`);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+
+    const resend = shellSplit(mine.commands.resend).slice(1);
+    // Without a terminal and without --yes: refused, nothing sent.
+    const refused = await run(resend, { clock: later });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('needs a confirmation: run it at a terminal, or add --yes. Nothing was sent.');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    // At a terminal, a "no" sends nothing.
+    const no = await run(resend, { clock: later, prompts: [{ confirm: /^Resend payout/, answer: false }] });
+    expect(no.code).toBe(2);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    // A "yes" sends it, with the journaled key: one payout.
+    const yes = await run(resend, { clock: later, prompts: [{ confirm: /^Resend payout/, answer: true }] });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toContain('If that attempt was made and the service forgot its key, resending pays twice.');
+    const posts = payoutPosts(ctx.sb, from);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.headers['idempotency-key']).toBe(key);
+    const held = heldFor(ctx.sb, id);
+    expect(held).toHaveLength(1);
+    expect(journaled(id)).toMatchObject({ kind: 'accepted', transactionId: held[0]!.transaction_id });
+  });
+
+  it('--resend --yes without a terminal sends it; --yes alone, or --made-by with --resend, is a usage error', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    expect((await run(['history', 'reconcile', '--yes'], { clock: later })).code).toBe(2);
+    expect((await run(['history', 'reconcile', '--payout-id', id, '--resend', '--made-by', 'TXN-BOK-0'], { clock: later })).code).toBe(2);
+    const r = await run(['history', 'reconcile', '--payout-id', id, '--resend', '--yes'], { clock: later });
+    expect(r.code, r.stderr).toBe(0);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+    expect(r.stdout).toMatch(new RegExp(`^accepted  ${id}  resent with its journaled key: transaction TXN-BOK-[0-9A-F]{26}, Pending\\n$`));
+  });
+});
