@@ -1,5 +1,5 @@
 /**
- * Every exit code of cli.md, in process (payctl's main with in-memory streams, the sandbox
+ * Every exit code of README.md, in process (payctl's main with in-memory streams, the sandbox
  * over real HTTP): 0 success; 1 the service refused or failed (404, 422, 5xx after bounded
  * retries); 2 usage errors with nothing sent; 3 not logged in or credentials refused; 4
  * network failure or timeout; 130 Ctrl-C. Plus --version and --help. Retries against a
@@ -46,16 +46,31 @@ describe('0: success', () => {
 
 describe('1: the service refused or failed', () => {
   it('404 NOT_FOUND (unknown payout)', async () => {
-    const r = await run('payout', 'get', 'TRX00000000000000000000');
+    const id = 'TXN-BOK-00000000000000000000000000';
+    const from = ctx.sb.requests().length;
+    const r = await run('payout', 'get', id);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^Error: No payout with payoutId or transaction_id "TRX00000000000000000000"\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n$/,
+      new RegExp(
+        `^Error: No payout ${id}: the service has no transaction with this id \\(it said: Transfer not found\\), and this machine's journal has no payout with it\\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n` +
+          'Payouts this machine sent, with their transaction ids: payctl history\nAll payouts at the service: payctl payouts list\n$',
+      ),
     );
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual([`GET /v2/payout/${id} 404`]);
+  });
+
+  it('an id that is neither a transaction id nor a journaled payout id: exit 1, nothing sent', async () => {
+    const from = ctx.sb.requests().length;
+    const r = await run('payout', 'get', 'TRX00000000000000000000');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Error: No payout TRX00000000000000000000: it is not a transaction id \(TXN-BOK- and 26 hex digits;/);
+    expect(since(ctx.sb, from)).toEqual([]);
   });
 
   it('422 is not retried', async () => {
-    ctx.sb.faults.add({ kind: 'status', status: 422, path: '/v2/payouts', method: 'GET', times: Infinity });
+    ctx.sb.faults.add({ kind: 'status', status: 422, path: '/v2/payout/list', method: 'GET', times: Infinity });
     const from = ctx.sb.requests().length;
     const r = await run('payouts', 'list');
     expect(r.code, r.stderr).toBe(1);
@@ -63,7 +78,24 @@ describe('1: the service refused or failed', () => {
     expect(r.stderr).toContain('Error: The request cannot be processed.\n  HTTP 422 UNPROCESSABLE\n  Request ID: req_');
     expect(
       since(ctx.sb, from)
-        .filter((x) => x.path === '/v2/payouts')
+        .filter((x) => x.path === '/v2/payout/list')
+        .map((x) => x.outcome),
+    ).toEqual([422]);
+  });
+
+  it('a Laravel validation 422 is not retried; its message and field errors are shown', async () => {
+    const laravel = { message: 'The per page field must not be greater than 100.', errors: { per_page: ['The per page field must not be greater than 100.'] } };
+    ctx.sb.faults.add({ kind: 'status', status: 422, path: '/v2/payout/list', method: 'GET', body: JSON.stringify(laravel), times: Infinity });
+    const from = ctx.sb.requests().length;
+    const r = await run('payouts', 'list');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^Error: The per page field must not be greater than 100\.\n {2}HTTP 422\n {2}- per_page: The per page field must not be greater than 100\.\n {2}Request ID: req_[0-9a-f]{24}\n$/,
+    );
+    expect(
+      since(ctx.sb, from)
+        .filter((x) => x.path === '/v2/payout/list')
         .map((x) => x.outcome),
     ).toEqual([422]);
   });
@@ -83,7 +115,7 @@ describe('1: the service refused or failed', () => {
   });
 
   it('5xx with --json: the error as JSON on stderr', async () => {
-    ctx.sb.faults.add({ kind: 'status', status: 500, path: '/v2/payouts/summary', times: Infinity });
+    ctx.sb.faults.add({ kind: 'status', status: 500, path: '/v2/payout/summary', times: Infinity });
     const clock = new TestClock();
     const r = await runTimed(clock, 'summary', '--json');
     expect(r.code, r.stderr).toBe(1);
@@ -161,12 +193,12 @@ describe('3: not logged in, or credentials refused', () => {
     expect(r.stderr).toContain('payctl login');
   });
 
-  it('a profile with a base URL but no key or token', async () => {
+  it('a profile with a base URL but no API key', async () => {
     writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl });
     const from = ctx.sb.requests().length;
     const r = await run('payouts', 'list');
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toContain('Not logged in: profile "default" has no API key or token.');
+    expect(r.stderr).toContain('Not logged in: profile "default" has no API key.');
     expect(r.stderr).toContain('Run `payctl login`');
     expect(since(ctx.sb, from)).toEqual([]);
   });
@@ -176,16 +208,30 @@ describe('3: not logged in, or credentials refused', () => {
     const r = await run('balances');
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('The API key was refused by the service');
+    expect(r.stderr).toContain('Error: The service refused the API key (Unauthenticated.).');
     expect(r.stderr).toContain('HTTP 401 UNAUTHORIZED');
+    expect(r.stderr).toContain('Run `payctl login` with a valid key.');
   });
 
-  it('a PAYCTL_TOKEN the service refuses (never refreshed)', async () => {
+  it('a PAYCTL_API_KEY the service refuses (one request, never retried)', async () => {
     const from = ctx.sb.requests().length;
-    const r = await payctl(['balances'], { dir: cfg.dir, env: { PAYCTL_TOKEN: 'tok_not_a_real_token_0000' } });
+    const r = await payctl(['balances'], { dir: cfg.dir, env: { PAYCTL_API_KEY: newKey() } });
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toContain('PAYCTL_TOKEN was refused');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Error: The service refused the API key (Unauthenticated.).');
+    expect(r.stderr).toContain('PAYCTL_API_KEY was refused');
     expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 401']);
+  });
+
+  it('a retired PAYCTL_TOKEN is never a credential: not logged in without a key, nothing sent', async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl });
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['balances'], { dir: cfg.dir, env: { PAYCTL_TOKEN: KEY } });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('PAYCTL_TOKEN is no longer used');
+    expect(r.stderr).toContain('Not logged in: profile "default" has no API key.');
+    expect(since(ctx.sb, from)).toEqual([]);
   });
 });
 
@@ -199,9 +245,9 @@ describe('4: network failure or timeout', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`Error: Could not connect to 127.0.0.1:${port}: connection refused.`);
     expect(r.stderr).not.toMatch(/^\s+at\s/m);
-    // Bounded: the token request is tried 4 times in all (not 4 times 4), then nothing else is sent.
-    const attempts = r.stderr.split('\n').filter((l) => l.startsWith('> GET '));
-    expect(attempts).toEqual(Array(4).fill(`> GET http://127.0.0.1:${port}/v2/auth/token`));
+    // Bounded: the request is tried 4 times in all (not 4 times 4), then nothing else is sent.
+    const attempts = r.stderr.split('\n').filter((l) => /^> [A-Z]+ http/.test(l));
+    expect(attempts).toEqual(Array(4).fill(`> GET http://127.0.0.1:${port}/v2/wallets/balances`));
     expectReadBackoff(clock.waits, 3);
   });
 

@@ -76,7 +76,7 @@ describe('planted files', () => {
       idempotencyKey: '0b5c9d1e-1f2a-4b3c-8d4e-5f6a7b8c9d0e',
       body: '{}',
       createdAt: new Date().toISOString(),
-      outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() },
+      outcome: { kind: 'accepted', status: 201, transactionId: 'TXN-BOK-FA4EFA4EFA4EFA4EFA4EFA4EFA', replayed: false, at: new Date().toISOString() },
       mac: 'f'.repeat(64),
     });
     writeFileSync(planted, content, { mode: 0o600 });
@@ -104,7 +104,7 @@ describe('planted files', () => {
     // A batch keeps its entries in its run's log; the per-payout name is a claim on it.
     const claim = JSON.parse(readFileSync(f, 'utf8')) as { payctl_journal_claim?: number; log?: string };
     expect(claim.payctl_journal_claim).toBe(1);
-    const accepted = { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: new Date().toISOString() };
+    const accepted = { kind: 'accepted', status: 201, transactionId: 'TXN-BOK-FA4EFA4EFA4EFA4EFA4EFA4EFA', replayed: false, at: new Date().toISOString() };
     const logFile = join(cfg.dir, 'journal', 'log', claim.log!);
     const original = readFileSync(logFile, 'utf8');
     const name = f.split('/').pop()!;
@@ -175,21 +175,43 @@ describe('services that never stop', () => {
   let server: Server;
   let base: string;
   let requests = 0;
-  let mode: 'repeat' | 'empty' | 'deep' = 'repeat';
+  let mode: 'repeat' | 'empty' | 'again' | 'deep' = 'repeat';
+  const DEEP_TXN = 'TXN-BOK-DEE9DEE9DEE9DEE9DEE9DEE9DE';
 
   beforeAll(async () => {
-    const record = (i: number) => ({ transaction_id: `TRX${String(i).padStart(20, '0')}`, payout_id: `p-${i}`, amount: 1, currency: 'SLE', status: 'Pending' });
+    const record = (i: number) => ({ transaction_id: `TXN-BOK-${String(i).padStart(26, '0')}`, payout_id: `p-${i}`, amount: 1, currency: 'SLE', status: 'Pending' });
     server = createServer((req, res) => {
       requests++;
       res.setHeader('content-type', 'application/json');
       const env = (data: unknown) => JSON.stringify({ status: 'Successful', message: 'ok', timestamp: '2026-11-21T10:15:30.123456Z', data });
       if (mode === 'repeat') res.end(env({ items: Array.from({ length: 100 }, (_, i) => record(i)), has_more: true }));
       else if (mode === 'empty') res.end(env({ items: [], has_more: true }));
-      else {
+      else if (mode === 'again') {
+        // A Laravel paginator that answers every page as page 1 of 2, with other records each time.
+        const at = requests * 100;
+        const next = `${base}/payout/list?page=2`;
+        res.end(
+          env({
+            current_page: 1,
+            data: Array.from({ length: 100 }, (_, i) => record(at + i)),
+            first_page_url: `${base}/payout/list?page=1`,
+            from: 1,
+            last_page: 2,
+            last_page_url: next,
+            links: [],
+            next_page_url: next,
+            path: `${base}/payout/list`,
+            per_page: 100,
+            prev_page_url: null,
+            to: 100,
+            total: 200,
+          }),
+        );
+      } else {
         let md = '"x"';
         for (let i = 0; i < 10_000; i++) md = `{"a":${md}}`;
         res.end(
-          `{"status":"Successful","message":"ok","timestamp":"2026-11-21T10:15:30.123456Z","data":{"transaction_id":"TRX1","payout_id":"p1","amount":1,"currency":"SLE","metadata":${md}}}`,
+          `{"status":"Successful","message":"ok","timestamp":"2026-11-21T10:15:30.123456Z","data":{"transaction_id":"${DEEP_TXN}","amount":1,"currency":"SLE","metadata":${md}}}`,
         );
       }
     });
@@ -198,11 +220,12 @@ describe('services that never stop', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const hostile = (args: string[]): Promise<Run> => payctl([...args, '--base-url', base], { dir: cfg.dir, env: { PAYCTL_TOKEN: 'tok_hostile_machine_0001' } });
+  const hostile = (args: string[]): Promise<Run> => payctl([...args, '--base-url', base], { dir: cfg.dir, env: { PAYCTL_API_KEY: 'sk_hostile_machine_0001' } });
 
   it.each([
-    ['repeat', 'page 2 repeats page 1 (100 payouts read before)'],
+    ['repeat', 'page 2 repeats the page before it (100 payouts read before)'],
     ['empty', 'page 1 is empty but the service says there are more (0 payouts read before)'],
+    ['again', 'the service sent page 1 again (100 payouts read before)'],
   ] as const)('--all against a service whose pages %s forever stops with an error', async (m, what) => {
     mode = m;
     requests = 0;
@@ -218,7 +241,7 @@ describe('services that never stop', () => {
   it('a record nested 10,000 levels deep: a clear error, not a stack overflow', async () => {
     mode = 'deep';
     for (const extra of [[], ['--json']]) {
-      const r = await hostile(['payout', 'get', 'p1', ...extra]);
+      const r = await hostile(['payout', 'get', DEEP_TXN, ...extra]);
       expect(r.stderr).toContain('with JSON nested more than 64 levels deep; payctl does not read it.');
       expect(r.code).toBe(1);
       noBug(r);

@@ -1,13 +1,14 @@
 /**
  * Hostile services (issue 11), in process (payctl's main with in-memory streams): answers
  * that drip forever, a Retry-After: 0 storm, a 2xx that describes another payout,
- * services that echo the key and token back, and a profile's key offered to another
- * --base-url. Small node:http servers (test/helpers/hostile.ts) play the hostile service;
+ * services that echo the key (the bearer token: docs/service.md) back, and a profile's key
+ * offered to another --base-url. Small node:http servers (test/helpers/hostile.ts) play the
+ * hostile service, or stand in for the documented one;
  * for payouts, a forwarding proxy in front of the real in-process sandbox rewrites one
  * answer. What needs a process (peak RSS, a full tmpfs, commands run as printed by a
  * shell) is in test/e2e/hostile-service.test.ts.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectNoSecrets, newKey, writeLoggedIn, writeProfile, type Run } from '../helpers/e2e.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -16,6 +17,7 @@ import { TestClock } from '../helpers/clock.js';
 import {
   configDir,
   deferCleanup,
+  expectDocumentedHeaders,
   expectNoCrash,
   heldFor,
   hostile,
@@ -24,6 +26,7 @@ import {
   json,
   payoutArgs,
   sandboxProxy,
+  standIn,
   useHostileCleanups,
 } from '../helpers/hostile.js';
 
@@ -46,7 +49,7 @@ describe('answers that never end', () => {
     });
     deferCleanup(() => timers.forEach((t) => clearInterval(t)));
     const dir = configDir();
-    hostileProfile(dir, h);
+    const { key } = hostileProfile(dir, h);
 
     // From the moment the request reached the server to the end of the run: within --timeout + 1 s
     // (real time: the server drips for real). The start-to-end time gets a loose bound too.
@@ -70,12 +73,16 @@ describe('answers that never end', () => {
     expect(js.stdout).toBe('');
     const err = JSON.parse(js.stderr) as { error: { message: string } };
     expect(err.error.message).toMatch(/did not finish within 2 s/);
+    // Both asked as the documentation asks: the key as the bearer, an Idempotency-Key each.
+    expectDocumentedHeaders(h.seen, key);
+    expect(h.seen[0]!.headers['idempotency-key']).not.toBe(h.seen[1]!.headers['idempotency-key']);
   });
 });
 
 describe('Retry-After: 0 storm', () => {
   it('every request answered 429 Retry-After: 0: gives up after at most 4 requests, at least 250 ms apart', async () => {
-    const h = await hostile((_req, res) => json(res, 429, { status: 'error', code: 'RATE_LIMITED', message: 'slow down' }, { 'retry-after': '0' }));
+    // Laravel's throttle answer.
+    const h = await hostile((_req, res) => json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '0' }));
     const dir = configDir();
     hostileProfile(dir, h);
 
@@ -97,11 +104,12 @@ describe('Retry-After: 0 storm', () => {
 });
 
 describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () => {
-  it('a 201 whose JSON describes another payout (payout id, or amount rewritten): exit 4 "answered about a different payout"', async () => {
+  it('a 201 whose JSON describes another payout (payout id, amount or currency rewritten): exit 4 "answered about a different payout"', async () => {
     const sb = ctx.sb;
     const rewrites: Array<[string, (data: Record<string, unknown>) => void]> = [
-      ['otherid', (d) => (d.payout_id = 'someone-elses-payout')],
+      ['otherid', (d) => (d.payout_id = randomUUID())],
       ['otheramount', (d) => (d.amount = 9999.99)],
+      ['othercurrency', (d) => (d.currency = 'USD')],
     ];
     for (const [name, change] of rewrites) {
       const proxy = await sandboxProxy(sb);
@@ -130,106 +138,142 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
   });
 });
 
-describe('credentials echoed back by the service are never printed', () => {
-  // The servers answer at once: retry waits are payctl's own back-off, on a TestClock.
-  it('a 401 "Invalid API key <key>" and a 502 HTML page with "authorization: Bearer <token>": masked in balances, --json, payout get, status', async () => {
+describe('the key echoed back by the service is never printed', () => {
+  // The key is the bearer token (there is no token exchange): a service, or a proxy in front of
+  // it, that repeats the Authorization header repeats the key. The servers answer at once: retry
+  // waits are payctl's own back-off, on a TestClock.
+  const TXN = 'TXN-BOK-83BD4FB5EF52C8CB2329510901';
+
+  it('a 401 "Unauthenticated <key>" and a 502 HTML page with "authorization: Bearer <key>": masked in balances, --json, payout get, status', async () => {
     const key = newKey();
-    const token = `tok_${randomBytes(16).toString('hex')}`;
-    const issued: string[] = [];
-    const echo401 = await hostile((req, res) => {
-      if (req.url === '/v2/auth/token' && req.headers['api-key'] === key) {
-        const t = `tok_${randomBytes(16).toString('hex')}`;
-        issued.push(t);
-        return json(res, 200, { status: 'success', data: { access_token: t, expires_in: 3600 } });
-      }
-      json(res, 401, { status: 'error', code: 'UNAUTHORIZED', message: `Invalid API key ${key} (authorization: ${String(req.headers.authorization)})` });
-    });
-    const echo502 = await hostile((_req, res) => {
-      const page = `<html><body>authorization: Bearer ${token}<br>api-key: ${key}</body></html>`;
+    const echo401 = await hostile((req, res) =>
+      json(res, 401, { message: `Unauthenticated. Key ${key} is not valid (authorization: ${String(req.headers.authorization)})` }),
+    );
+    const echo502 = await hostile((req, res) => {
+      const page = `<html><body>authorization: ${String(req.headers.authorization)}<br>key: ${key}</body></html>`;
       res.writeHead(502, { 'content-type': 'text/html' }).end(page);
     });
-    const commands = [['balances'], ['balances', '--json'], ['payout', 'get', 'x'], ['status']];
+    const commands = [['balances'], ['balances', '--json'], ['payout', 'get', TXN], ['status']];
     const runs: Array<Promise<[string, Run]>> = [];
     for (const h of [echo401, echo502]) {
       const dir = configDir();
-      hostileProfile(dir, h, key, token);
+      hostileProfile(dir, h, key);
       for (const args of commands) runs.push(payctl(args, { dir, clock: new TestClock() }).then((r) => [`${h === echo401 ? '401' : '502'} ${args.join(' ')}`, r]));
     }
     for (const [name, r] of await Promise.all(runs)) {
       expect(r.code, `${name}: ${r.stderr}`).not.toBe(0);
-      expect([1, 3], `${name}: ${r.stderr}`).toContain(r.code);
-      expectNoSecrets(r, [key, token, ...issued]);
+      // A refused key is exit 3; a service failing with 502 (after retries) is exit 1.
+      expect(r.code, `${name}: ${r.stderr}`).toBe(name.startsWith('401') ? 3 : 1);
+      expectNoSecrets(r, [key]);
       // The echoed text did reach the output, masked.
-      expect(r.stderr, name).toContain('***');
+      expect(r.stdout + r.stderr, name).toContain('***');
       expectNoCrash(r);
     }
-    expect(issued.length).toBeGreaterThan(0);
+    const text401 = (await Promise.all(runs)).find(([name]) => name === '401 balances')![1];
+    expect(text401.stderr).toContain('Error: The service refused the API key (Unauthenticated. Key *** is not valid (authorization: Bearer ***)).');
+    expect(text401.stderr).toContain('Run `payctl login` with a valid key.');
+    // Every request was asked as documented, at the documented paths: the key sent as the bearer, nowhere else.
+    expectDocumentedHeaders([...echo401.seen, ...echo502.seen], key);
+    const paths = new Set([...echo401.seen, ...echo502.seen].map((s) => `${s.method} ${s.url}`));
+    expect([...paths].sort()).toEqual(['GET /v2/auth/user', `GET /v2/payout/${TXN}`, 'GET /v2/wallets/balances']);
+    for (const s of [...echo401.seen, ...echo502.seen]) expect(s.url + s.body).not.toContain(key);
     expect(echo502.seen.length).toBeGreaterThanOrEqual(4);
   });
 
-  it('an echoed token or key cut in half by the 120-character excerpt of a non-JSON body: no part of it is printed', async () => {
+  it('the key cut in half by the 120-character excerpt of a non-JSON body: no part of it is printed', async () => {
     const key = newKey();
-    const token = `tok_${randomBytes(16).toString('hex')}`;
-    // The excerpt of the body is `<html><body>` + pad + ` authorization: Bearer <token> api-key: <key>`,
-    // cut at 120 characters: pad 70 cuts the token after 15 characters, pad 25 the key after 14.
+    // The excerpt of the body is `<html><body>` + pad + ` authorization: Bearer <key> key=<key>`, cut at
+    // 120 characters: pad 60 cuts the first key after 25 characters (10 of its random part), pad 20 the second.
     const runs: Array<Promise<[string, Run]>> = [];
-    for (const pad of [70, 25]) {
-      const h = await hostile((_req, res) => {
-        res.writeHead(502, { 'content-type': 'text/html' }).end(`<html><body>${'x'.repeat(pad)} authorization: Bearer ${token} api-key: ${key}</body></html>`);
+    for (const pad of [60, 20]) {
+      const h = await hostile((req, res) => {
+        res
+          .writeHead(502, { 'content-type': 'text/html' })
+          .end(`<html><body>${'x'.repeat(pad)} authorization: ${String(req.headers.authorization)} key=${key}</body></html>`);
       });
       const dir = configDir();
-      hostileProfile(dir, h, key, token);
+      hostileProfile(dir, h, key);
       for (const args of [['balances'], ['balances', '--json']])
         runs.push(payctl(args, { dir, clock: new TestClock() }).then((r) => [`pad ${pad}: ${args.join(' ')}`, r]));
     }
     for (const [name, r] of await Promise.all(runs)) {
       expect(r.code, `${name}: ${r.stderr}`).toBe(1);
       expect(r.stderr, name).toContain('HTTP 502');
-      expectNoSecrets(r, [key, token]);
-      // No run of 10 characters from the random part of either secret.
+      expectNoSecrets(r, [key]);
+      // No run of 10 characters from the random part of the key.
       const out = r.stdout + r.stderr;
-      for (const s of [key.slice('sk_sandbox_e2e_'.length), token.slice('tok_'.length)]) {
-        for (let i = 0; i + 10 <= s.length; i++) expect(out, `${name}: leaks ${s.slice(i, i + 10)} of a secret:\n${r.stderr}`).not.toContain(s.slice(i, i + 10));
-      }
+      const s = key.slice('sk_sandbox_e2e_'.length);
+      for (let i = 0; i + 10 <= s.length; i++) expect(out, `${name}: leaks ${s.slice(i, i + 10)} of the key:\n${r.stderr}`).not.toContain(s.slice(i, i + 10));
     }
   });
 });
 
 describe('a profile key is sent only to its own base URL', () => {
-  it('--base-url of another server: exit 3 with the PAYCTL_API_KEY / PAYCTL_TOKEN hint, nothing carrying a credential reaches it; PAYCTL_TOKEN works', async () => {
+  it('--base-url of another server: exit 3 with the PAYCTL_API_KEY hint, nothing reaches it; PAYCTL_API_KEY works there; PAYCTL_TOKEN is not used', async () => {
     const sb = ctx.sb;
     const dir = configDir();
     const profile = await writeLoggedIn(sb, dir);
-    const token2 = `tok2_${randomBytes(16).toString('hex')}`;
-    const two = await hostile((req, res) => {
-      if (req.url === '/v2/wallets/balances' && req.headers.authorization === `Bearer ${token2}`) {
-        return json(res, 200, { status: 'success', data: [{ wallet_id: 'wal_server_two', wallet_name: 'Server Two Wallet', currency: 'SLE', balance: '12.50' }] });
-      }
-      json(res, 401, { status: 'error', code: 'UNAUTHORIZED', message: 'no' });
-    });
+    const key2 = newKey();
+    const two = await standIn(key2, { wallet_id: '5564222970', wallet_name: 'Server Two Wallet', balance: '12.50' });
+    const noProfileKey = () => {
+      for (const s of two.seen) expect(JSON.stringify(s)).not.toContain(profile.apiKey!);
+    };
 
     const r = await payctl(['balances', '--base-url', two.baseUrl], { dir });
-    expect(r.stderr).toMatch(/set PAYCTL_API_KEY or PAYCTL_TOKEN/i);
+    expect(r.stderr).toContain(`Error: Profile "default" holds a key for ${sb.baseUrl}, not for ${two.baseUrl}: it is not sent there.`);
+    expect(r.stderr).toContain(`Set PAYCTL_API_KEY for ${two.baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${two.baseUrl}`);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toBe('');
     expectNoCrash(r);
-    for (const s of two.seen) {
-      expect(s.headers['api-key']).toBeUndefined();
-      expect(s.headers.authorization).toBeUndefined();
-      expect(JSON.stringify(s)).not.toContain(profile.apiKey!);
-      expect(JSON.stringify(s)).not.toContain(profile.token!);
-    }
+    expect(two.seen).toEqual([]);
 
-    const ok = await payctl(['balances', '--base-url', two.baseUrl], { dir, env: { PAYCTL_TOKEN: token2 } });
+    // PAYCTL_TOKEN is retired: it is said to be unused, and never sent as the bearer.
+    const retired = await payctl(['balances', '--base-url', two.baseUrl], { dir, env: { PAYCTL_TOKEN: key2 } });
+    expect(retired.stderr).toContain('PAYCTL_TOKEN is no longer used: the API key itself is the bearer token. Set PAYCTL_API_KEY');
+    expect(retired.code, retired.stderr).toBe(3);
+    expect(two.seen).toEqual([]);
+    expectNoSecrets(retired, [key2, profile.apiKey]);
+
+    // A wrong key from the environment: the stand-in's 401, and a hint about PAYCTL_API_KEY.
+    const wrong = await payctl(['balances', '--base-url', two.baseUrl], { dir, env: { PAYCTL_API_KEY: newKey() } });
+    expect(wrong.stderr).toContain('Error: The service refused the API key (Unauthenticated.).');
+    // The login command printed for this run carries its --base-url.
+    expect(wrong.stderr).toContain(`PAYCTL_API_KEY was refused: set a valid key, or unset it and run \`payctl login --base-url ${two.baseUrl}\`.`);
+    expect(wrong.code, wrong.stderr).toBe(3);
+    noProfileKey();
+
+    const env = { PAYCTL_API_KEY: key2 };
+    const from = two.seen.length;
+    const ok = await payctl(['balances', '--base-url', two.baseUrl], { dir, env });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain('Server Two Wallet');
-    expect(two.seen.length).toBeGreaterThan(0);
-    for (const s of two.seen) {
-      expect(s.headers['api-key']).toBeUndefined();
-      expect(JSON.stringify(s)).not.toContain(profile.apiKey!);
-      expect(JSON.stringify(s)).not.toContain(profile.token!);
-    }
-    expect(two.seen.at(-1)!.headers.authorization).toBe(`Bearer ${token2}`);
+    expect(ok.stdout).toMatch(/^5564222970\s+Server Two Wallet\s+SLE\s+12\.50\s/m);
+    const status = await payctl(['status', '--base-url', two.baseUrl], { dir, env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^Business\s+Stand-in Payouts Ltd$/m);
+    expect(status.stdout).toMatch(/^Wallet ID\s+5564222970$/m);
+    const create = await payctl([...payoutArgs('5564222970', randomUUID()), '--base-url', two.baseUrl], { dir, env });
+    expect(create.code, create.stderr).toBe(0);
+    const [txn] = two.transactions();
+    expect(txn).toMatch(/^TXN-BOK-[0-9A-F]{26}$/);
+    const get = await payctl(['payout', 'get', txn!, '--base-url', two.baseUrl], { dir, env });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toContain(txn);
+    const list = await payctl(['payouts', 'list', '--base-url', two.baseUrl, '--json'], { dir, env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(txn);
+    const summary = await payctl(['summary', '--base-url', two.baseUrl], { dir, env });
+    expect(summary.code, summary.stderr).toBe(0);
+    for (const run of [ok, status, create, get, list, summary]) expectNoSecrets(run, [key2, profile.apiKey]);
+    expectDocumentedHeaders(two.seen.slice(from), key2);
+    expect(two.seen.slice(from).map((s) => `${s.method} ${new URL(s.url, two.url).pathname}`)).toEqual([
+      'GET /v2/wallets/balances',
+      'GET /v2/auth/user',
+      'POST /v2/payout',
+      `GET /v2/payout/${txn}`,
+      'GET /v2/payout/list',
+      'POST /v2/payout/summary',
+    ]);
+    noProfileKey();
   });
 });
 

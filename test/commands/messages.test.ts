@@ -1,7 +1,8 @@
 /**
  * What people read (issue #15, "Messages" and "Filters"), in process (payctl's main with
  * in-memory streams, the sandbox over real HTTP): `status` tells an unreachable service
- * (exit 4) from refused credentials (exit 3) and says which token the client uses;
+ * (exit 4) from refused credentials (exit 3) and shows whose the key is (GET /auth/user: the
+ * key is the bearer token, there is no token of payctl's own);
  * `balances --wallet` of an unknown wallet is not found (exit 1); logout and config agree
  * on which profiles and settings exist and never print a secret; `config unset` of an unset
  * key says so; the summary header shows dates; `payouts list --status` is checked before
@@ -47,18 +48,17 @@ describe('status: the service and the credentials, told apart', () => {
         'Profile      default',
         `Base URL     http://127.0.0.1:${port}/v2`,
         `API key      ****${KEY.slice(-4)}`,
-        'Token        none stored: a new one is fetched with the API key (and saved)',
         'Service      unreachable',
         'Credentials  not checked: the service could not be reached',
         '',
       ].join('\n'),
     );
-    expect(r.stdout).not.toMatch(/not valid|refused/);
+    expect(r.stdout).not.toMatch(/not valid|refused|Token/);
     expect(r.stderr).toContain(`Error: Could not connect to 127.0.0.1:${port}: connection refused.`);
     expectNoSecrets(r, [KEY]);
   });
 
-  it('an unreachable service with --json: service "unreachable", authenticated null (unknown), exit 4', async () => {
+  it('an unreachable service with --json: service "unreachable", authenticated null (unknown), no account, exit 4', async () => {
     const port = await closedPort();
     writeProfile(cfg.dir, { baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: KEY });
     const r = await run('status', '--json');
@@ -68,30 +68,40 @@ describe('status: the service and the credentials, told apart', () => {
       base_url: `http://127.0.0.1:${port}/v2`,
       api_key: `****${KEY.slice(-4)}`,
       api_key_source: 'profile',
-      token_source: 'api_key',
-      token_expires_at: null,
       service: 'unreachable',
       credentials: 'not_checked',
       authenticated: null,
+      account: null,
     });
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'ECONNREFUSED', message: `Could not connect to 127.0.0.1:${port}: connection refused.` });
   });
 
   it('a key the service refuses: exit 3, the service reachable and the credentials refused', async () => {
     writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: 'sk_wrong_key_0000000000' });
+    const from = ctx.sb.requests().length;
     const r = await run('status');
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toMatch(/^Service {6}reachable$/m);
     expect(r.stdout).toMatch(/^Credentials {2}refused by the service$/m);
-    expect(r.stderr).toContain('Error: The API key was refused by the service');
+    expect(r.stderr).toContain('Error: The service refused the API key (Unauthenticated.).\n');
+    expect(r.stderr).toContain('The key may be wrong or revoked. Run `payctl login` with a valid key.');
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/auth/user 401']);
     const j = await run('status', '--json');
     expect(j.code, j.stderr).toBe(3);
-    expect(oneJson(j.stdout)).toMatchObject({ service: 'reachable', credentials: 'refused', authenticated: false });
+    expect(oneJson(j.stdout)).toMatchObject({ service: 'reachable', credentials: 'refused', authenticated: false, account: null });
+  });
+
+  it('a refused PAYCTL_API_KEY: the hint names the variable', async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl });
+    const r = await runEnv({ PAYCTL_API_KEY: 'sk_wrong_key_0000000000' }, 'status');
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('Error: The service refused the API key (Unauthenticated.).\n');
+    expect(r.stderr).toContain('PAYCTL_API_KEY was refused: set a valid key, or unset it and run `payctl login`.');
   });
 
   it('a service that fails (HTTP 500 after retries): exit 1, "answered with an error", the credentials not judged', async () => {
     await writeLoggedIn(ctx.sb, cfg.dir, KEY);
-    ctx.sb.faults.add({ kind: 'status', status: 500, path: '/v2/wallets/balances', times: Infinity });
+    ctx.sb.faults.add({ kind: 'status', status: 500, path: '/v2/auth/user', times: Infinity });
     const r = await run('status');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^Service {6}answered with an error \(HTTP 500\)$/m);
@@ -106,39 +116,79 @@ describe('status: the service and the credentials, told apart', () => {
     const from = ctx.sb.requests().length;
     const r = await run('status');
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stdout).toMatch(/^Token {8}none$/m);
+    expect(r.stdout).toMatch(/^API key {6}not set$/m);
     expect(r.stdout).toMatch(/^Service {6}not checked$/m);
     expect(r.stdout).toMatch(/^Credentials {2}none \(not logged in\)$/m);
     expect(since(ctx.sb, from)).toEqual([]);
     const j = await run('status', '--json');
-    expect(oneJson(j.stdout)).toMatchObject({ token_source: 'none', service: 'not_checked', credentials: 'missing', authenticated: false });
+    expect(oneJson(j.stdout)).toMatchObject({ api_key: null, api_key_source: 'none', service: 'not_checked', credentials: 'missing', authenticated: false });
   });
 
-  it('says which token the client uses: PAYCTL_TOKEN over the stored one, as is', async () => {
-    const p = await writeLoggedIn(ctx.sb, cfg.dir, KEY);
-    const stored = await run('status');
-    expect(stored.code, stored.stderr).toBe(0);
-    expect(stored.stdout).toMatch(/^Token {8}stored in the profile, valid until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/m);
-
-    // The same (valid) token from the environment: the client sends it as is, and status says so.
-    const from = ctx.sb.requests().length;
-    const env = await runEnv({ PAYCTL_TOKEN: p.token }, 'status');
-    expect(env.code, env.stderr).toBe(0);
-    expect(env.stdout).toMatch(/^Token {8}PAYCTL_TOKEN, from the environment \(used as is\)$/m);
-    expect(env.stdout).toMatch(/^Credentials {2}valid \(\d+ wallets\)$/m);
-    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/wallets/balances 200']);
-    const j = await runEnv({ PAYCTL_TOKEN: p.token }, 'status', '--json');
-    expect(oneJson(j.stdout)).toMatchObject({ token_source: 'env', token_expires_at: null, service: 'reachable', credentials: 'valid', authenticated: true });
-    expectNoSecrets(env, [KEY, p.token]);
-  });
-
-  it('with PAYCTL_API_KEY: a new token for each run, not saved (not "none", not the stored one)', async () => {
+  it('a valid key: whose it is, live from GET /auth/user, and nothing else asked', async () => {
     await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const wallet = ctx.sb.wallets()[0]!.wallet_id;
+    const from = ctx.sb.requests().length;
+    const r = await run('status');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Credentials {2}valid$/m);
+    expect(r.stdout).toMatch(/^Business {5}Sandbox Payouts Ltd$/m);
+    expect(r.stdout).toMatch(/^Name {9}Aminata Kamara$/m);
+    expect(r.stdout).toMatch(/^Email {8}aminata\.kamara@sandbox\.payctl\.test$/m);
+    expect(r.stdout).toMatch(new RegExp(`^Wallet ID {4}${wallet}$`, 'm'));
+    expect(r.stdout).not.toMatch(/^Token/m);
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual(['GET /v2/auth/user 200']);
+    expect(since(ctx.sb, from)[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    const j = await run('status', '--json');
+    expect(oneJson(j.stdout)).toMatchObject({
+      service: 'reachable',
+      credentials: 'valid',
+      authenticated: true,
+      account: { business_name: 'Sandbox Payouts Ltd', email: 'aminata.kamara@sandbox.payctl.test', wallet_id: wallet, kyc_verified: true },
+    });
+    expect(oneJson(j.stdout)).not.toHaveProperty('token_source');
+    expectNoSecrets(r, [KEY]);
+  });
+
+  it('a KYC status that is not verified: shown, and a warning, still exit 0', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const before = ctx.sb.kycStatus;
+    ctx.sb.kycStatus = 'Pending';
+    try {
+      const r = await run('status');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^KYC {10}Pending \(not verified\)$/m);
+      expect(r.stderr).toContain('The account\'s KYC status is "Pending", not verified: the service may refuse payouts until it is.');
+      const j = await run('status', '--json');
+      expect(oneJson(j.stdout).account).toMatchObject({ kyc_status: 'Pending', kyc_verified: false });
+    } finally {
+      ctx.sb.kycStatus = before;
+    }
+  });
+
+  it('PAYCTL_TOKEN is retired: said to be unused, never sent; the key is what goes out', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const token = 'tok_from_an_old_script_0123456789';
+    const from = ctx.sb.requests().length;
+    const r = await runEnv({ PAYCTL_TOKEN: token }, 'status');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'PAYCTL_TOKEN is no longer used: the API key itself is the bearer token. Set PAYCTL_API_KEY (or run `payctl login`) and unset PAYCTL_TOKEN.',
+    );
+    expect(r.stdout).toMatch(/^Credentials {2}valid$/m);
+    expect(since(ctx.sb, from).map((x) => [x.line, x.headers.authorization])).toEqual([['GET /v2/auth/user 200', `Bearer ${KEY}`]]);
+    expectNoSecrets(r, [KEY, token]);
+  });
+
+  it('with PAYCTL_API_KEY: the key from the environment, said so, and it is the bearer (nothing saved)', async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl });
+    const before = readFileSync(configFile(cfg.dir), 'utf8');
     const r = await runEnv({ PAYCTL_API_KEY: KEY }, 'status', '--json');
     expect(r.code, r.stderr).toBe(0);
-    expect(oneJson(r.stdout)).toMatchObject({ api_key_source: 'env', token_source: 'api_key', token_expires_at: null, authenticated: true });
+    expect(oneJson(r.stdout)).toMatchObject({ api_key: `****${KEY.slice(-4)}`, api_key_source: 'env', authenticated: true });
     const t = await runEnv({ PAYCTL_API_KEY: KEY }, 'status');
-    expect(t.stdout).toMatch(/^Token {8}none stored: a new one from PAYCTL_API_KEY for each run \(not saved\)$/m);
+    expect(t.stdout).toMatch(new RegExp(`^API key {6}\\*{4}${KEY.slice(-4)} \\(from the environment\\)$`, 'm'));
+    expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
   });
 });
 
@@ -146,24 +196,24 @@ describe('balances --wallet', () => {
   beforeEach(() => writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }));
 
   it('an unknown wallet: exit 1, not found, and how to list the wallets (text)', async () => {
-    const r = await run('balances', '--wallet', 'wal_nope');
+    const r = await run('balances', '--wallet', '9999999999');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     const n = ctx.sb.wallets().length;
-    expect(r.stderr).toContain(`Error: No wallet "wal_nope": the service lists ${n} wallets, none with this id.\n`);
+    expect(r.stderr).toContain(`Error: No wallet "9999999999": the service lists ${n} wallets, none with this id.\n`);
     expect(r.stderr).toContain('Run `payctl balances` to see the wallets and their ids.');
   });
 
   it('an unknown wallet with --json: nothing on stdout, a NOT_FOUND error on stderr', async () => {
-    const r = await run('balances', '--wallet', 'wal_nope', '--json');
+    const r = await run('balances', '--wallet', '9999999999', '--json');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
-    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('No wallet "wal_nope"') });
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('No wallet "9999999999"') });
   });
 
   it('the hint carries the profile it was run with', async () => {
     writeProfiles(cfg.dir, { ops: { baseUrl: ctx.sb.baseUrl, apiKey: KEY } });
-    const r = await run('balances', '--wallet', 'wal_nope', '--profile', 'ops');
+    const r = await run('balances', '--wallet', '9999999999', '--profile', 'ops');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('Run `payctl balances --profile ops` to see');
   });
@@ -211,29 +261,30 @@ describe('logout', () => {
 });
 
 describe('config: what exists and what can be read', () => {
-  it('get api-key and token: masked as config list shows them, said to be secrets, never in clear', async () => {
-    const p = await writeLoggedIn(ctx.sb, cfg.dir, KEY);
-    for (const [key, secret] of [
-      ['api-key', KEY],
-      ['token', p.token!],
-    ] as const) {
-      const r = await run('config', 'get', key);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toBe(`****${secret.slice(-4)}\n`);
-      expect(r.stderr).toBe(`${key} is a secret: shown masked; payctl never prints it in clear.\n`);
-      expectNoSecrets(r, [KEY, p.token]);
-      const j = await run('config', 'get', key, '--json');
-      expect(oneJson(j.stdout)).toEqual({ key, value: `****${secret.slice(-4)}`, masked: true });
-      expectNoSecrets(j, [KEY, p.token]);
-    }
+  it('get api-key: masked as config list shows it, said to be a secret, never in clear', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const r = await run('config', 'get', 'api-key');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`****${KEY.slice(-4)}\n`);
+    expect(r.stderr).toBe('api-key is a secret: shown masked; payctl never prints it in clear.\n');
+    expectNoSecrets(r, [KEY]);
+    const j = await run('config', 'get', 'api-key', '--json');
+    expect(oneJson(j.stdout)).toEqual({ key: 'api-key', value: `****${KEY.slice(-4)}`, masked: true });
+    expectNoSecrets(j, [KEY]);
     const list = await run('config', 'list', '--json');
     expect(oneJson(list.stdout).settings['api-key']).toBe(`****${KEY.slice(-4)}`);
   });
 
-  it('get token-expires-at: what config list shows (not an unknown setting)', async () => {
-    const p = await writeLoggedIn(ctx.sb, cfg.dir, KEY);
-    const r = await run('config', 'get', 'token-expires-at');
-    expect([r.code, r.stdout, r.stderr]).toEqual([0, `${p.tokenExpiresAt}\n`, '']);
+  it('token and token-expires-at are gone (the key is the bearer): unknown settings, exit 2', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    for (const key of ['token', 'token-expires-at']) {
+      const r = await run('config', 'get', key);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`Unknown setting "${key}"`);
+    }
+    const list = await run('config', 'list', '--json');
+    expect(Object.keys(oneJson(list.stdout).settings)).not.toContain('token');
   });
 
   it('get api-key of a profile without one: exit 1, not set', async () => {
@@ -251,9 +302,10 @@ describe('config: what exists and what can be read', () => {
     expect(set.stderr).toContain('Error: api-key is kept by login and removed by logout: config does not change it.');
     expect(set.stderr).toContain('`payctl login --profile ops`');
     expect(set.stderr).toContain('`payctl logout --profile ops`');
-    const unset = await run('config', 'unset', 'token', '--profile', 'ops');
+    expect(set.stderr).toContain('to save a new key (the key is read from stdin or a hidden prompt, never from the command line)');
+    const unset = await run('config', 'unset', 'api-key', '--profile', 'ops');
     expect(unset.code, unset.stderr).toBe(2);
-    expect(unset.stderr).toContain('Error: token is kept by login and removed by logout');
+    expect(unset.stderr).toContain('Error: api-key is kept by login and removed by logout');
     expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
   });
 
@@ -300,35 +352,40 @@ describe('config: what exists and what can be read', () => {
     const r = await run('config', 'get', 'colour');
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('Unknown setting "colour"');
-    expect(r.stderr).toContain('Settings: base-url, api-key, token, token-expires-at, webhook-secret, policy, routes.');
+    expect(r.stderr).toContain(
+      'Settings: base-url, api-key, webhook-secret, webhook-signature-header, policy, routes.authUser, routes.balances, routes.payoutCreate, routes.payoutGet, routes.payoutsList, routes.payoutsSummary.',
+    );
   });
 });
 
 describe('summary header: dates printed as dates', () => {
   beforeEach(() => writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }));
 
+  // With a filter the summary is computed by payctl from the list (the documented summary takes
+  // no filters): its first line says so, with the period in words.
   const header = async (...args: string[]): Promise<string> => {
     const r = await run('summary', ...args);
     expect(r.code, r.stderr).toBe(0);
     return r.stdout.split('\n')[0]!;
   };
+  const computed = (period: string) => new RegExp(`^Computed by payctl from \\d+ payouts? \\(of ${ctx.sb.payouts().length} listed\\): ${period}\\.$`);
 
   it('whole days (--from and --to as dates): the dates alone', async () => {
-    expect(await header('--from', '2026-11-01', '--to', '2026-11-30')).toBe('Payouts from 2026-11-01 to 2026-11-30');
-    expect(await header('--from', '2026-11-01')).toBe('Payouts from 2026-11-01');
-    expect(await header('--to', '2026-11-30')).toBe('Payouts to 2026-11-30');
+    expect(await header('--from', '2026-11-01', '--to', '2026-11-30')).toMatch(computed('from 2026-11-01 to 2026-11-30'));
+    expect(await header('--from', '2026-11-01')).toMatch(computed('from 2026-11-01'));
+    expect(await header('--to', '2026-11-30')).toMatch(computed('to 2026-11-30'));
   });
 
   it('a time within a day: the UTC time, never the raw timestamp', async () => {
     const h = await header('--from', '2026-11-01T10:30:00Z', '--to', '2026-11-30T18:00:00Z');
-    expect(h).toBe('Payouts from 2026-11-01 10:30:00 UTC to 2026-11-30 18:00:00 UTC');
+    expect(h).toMatch(computed('from 2026-11-01 10:30:00 UTC to 2026-11-30 18:00:00 UTC'));
     expect(h).not.toMatch(/T\d{2}:|\.0{6}Z/);
   });
 
   it('no payouts in the period: the same dates in the message', async () => {
     const r = await run('summary', '--from', '1999-01-01', '--to', '1999-01-31');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('No payouts from 1999-01-01 to 1999-01-31.\n');
+    expect(r.stdout).toBe(`Computed by payctl from 0 payouts (of ${ctx.sb.payouts().length} listed): from 1999-01-01 to 1999-01-31.\n`);
   });
 });
 
@@ -358,19 +415,23 @@ describe('payouts list --status: checked before anything is sent', () => {
   });
 
   it.each([
-    ['failed', 'Failed'],
-    ['PENDING', 'Pending'],
-    [' successful ', 'Successful'],
-  ])('%j is matched in any case and sent as %j', async (given, sent) => {
+    ['failed', 'failed'],
+    ['PENDING', 'pending'],
+    [' successful ', 'successful'],
+  ])('%j is matched in any case and applied by payctl to every record, never sent (records %j)', async (given, word) => {
     const from = ctx.sb.requests().length;
-    const r = await run('payouts', 'list', '--status', given, '--json');
+    const r = await run('payouts', 'list', '--status', given, '--all', '--json');
     expect(r.code, r.stderr).toBe(0);
-    expect(
-      since(ctx.sb, from)
-        .filter((x) => x.path === '/v2/payouts')
-        .map((x) => x.query.status),
-    ).toEqual([sent]);
-    for (const p of oneJson(r.stdout).data as Array<{ status: string }>) expect(p.status).toBe(sent);
+    const asked = since(ctx.sb, from).filter((x) => x.path === '/v2/payout/list');
+    expect(asked.length).toBeGreaterThan(0);
+    for (const x of asked) expect(x.query.status).toBeUndefined();
+    // With --all, one envelope whose data holds every matching record, the service's raw (lower-case)
+    // status word kept: exactly the payouts of that status.
+    const records = oneJson(r.stdout).data as Array<{ status: string; transaction_id: string }>;
+    expect(records.length).toBeGreaterThan(0);
+    for (const p of records) expect(p.status).toBe(word);
+    const held = ctx.sb.payouts().filter((p) => p.status.toLowerCase() === word);
+    expect(records.map((p) => p.transaction_id).sort()).toEqual(held.map((p) => p.transaction_id).sort());
   });
 
   it('history --status is checked the same way (exit 2, the outcomes listed)', async () => {

@@ -2,13 +2,13 @@
  * In process (payctl's main with in-memory streams, the sandbox over real HTTP).
  * What reaches the terminal is safe: service text without escape sequences, control
  * or bidi characters; CSV cells neutralized against formulas; --verbose without the
- * key or the token; plain http:// to a non-loopback host refused before anything is
+ * key (the bearer token: there is no other); plain http:// to a non-loopback host refused before anything is
  * sent; errors with --json as one JSON document on stderr.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { api, freshWallet, getToken, payoutBody, useSandbox } from '../helpers/sandbox.js';
+import { api, freshWallet, payoutBody, useSandbox } from '../helpers/sandbox.js';
 import { configFile, expectNoSecrets, lastBearer, newKey, oneJson, readProfile, since, useConfigDir, writeProfile, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 
@@ -38,12 +38,12 @@ function expectNoControlBytes(r: Run): void {
   }
 }
 
-/** Creates a payout straight on the sandbox (as another client would). */
+/** Creates a payout straight on the sandbox (as another client would: this machine's journal does not know it). */
 async function createPayout(walletId: string, name: string, note: string): Promise<{ transaction_id: string; payout_id: string }> {
   const body = payoutBody(walletId, { amount: 1200.5 });
   body.recipient.accountDetails.name = name;
   body.recipient.accountDetails.note = note;
-  const res = await api(ctx.sb, 'POST', '/payout', { body, idempotencyKey: randomUUID(), token: await getToken(ctx.sb) });
+  const res = await api(ctx.sb, 'POST', '/payout', { body, idempotencyKey: randomUUID() });
   expect(res.status).toBe(201);
   return { transaction_id: res.body.data.transaction_id, payout_id: body.payoutId };
 }
@@ -68,9 +68,9 @@ describe('escape sequences from the service', () => {
     expect(one.stdout.trimEnd().split('\n')).toHaveLength(2);
   });
 
-  it('a recipient name and note full of escapes render in payout get without any of them', async () => {
-    for (const id of [evilPayout.payout_id, evilPayout.transaction_id]) {
-      const r = await run('payout', 'get', id);
+  it('a recipient name and note full of escapes render in payout get (by transaction id) without any of them', async () => {
+    for (const args of [[evilPayout.transaction_id], [evilPayout.transaction_id.toLowerCase()]]) {
+      const r = await run('payout', 'get', ...args);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expectNoControlBytes(r);
@@ -80,11 +80,24 @@ describe('escape sequences from the service', () => {
     }
   });
 
+  it('an id payout get cannot look up, full of escapes, is echoed without any of them (exit 1, nothing sent)', async () => {
+    const from = ctx.sb.requests().length;
+    for (const id of [evilPayout.payout_id, `po\u001b]0;pwned\u0007\u202eid`]) {
+      const r = await run('payout', 'get', id);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expectNoControlBytes(r);
+    }
+    expect(since(ctx.sb, from).filter((x) => x.path.startsWith('/v2/payout'))).toEqual([]);
+  });
+
   it('the list table and its CSV carry none of them either', async () => {
     const t = await run('payouts', 'list', '--wallet', evilWallet);
     expect(t.code, t.stderr).toBe(0);
     expectNoControlBytes(t);
-    expect(t.stdout).toMatch(new RegExp(`${evilPayout.transaction_id}\\s+${evilPayout.payout_id}\\s+EvilName\\s+1,200\\.50 SLE\\s+Pending$`, 'm'));
+    // The list record has no payout id (docs/service.md): the row shows the wallet it was paid from.
+    expect(t.stdout).toMatch(new RegExp(`${evilPayout.transaction_id}\\s+${evilWallet}\\s+EvilName\\s+1,200\\.50 SLE\\s+Pending$`, 'm'));
+    expect(t.stdout).not.toContain(evilPayout.payout_id);
     const c = await run('payouts', 'list', '--wallet', evilWallet, '--csv');
     expect(c.code, c.stderr).toBe(0);
     expectNoControlBytes(c);
@@ -111,8 +124,10 @@ describe('CSV formula injection', () => {
     const lines = r.stdout.split('\r\n');
     expect(lines).toHaveLength(3); // header, one row, and the empty string after the last CRLF
     const row = lines[1]!;
-    expect(row).toContain(`,${p.transaction_id},${p.payout_id},${w},Pending,1200.50,`);
-    expect(row).toContain(`,"'=HYPERLINK(""http://x"")",orange_money,076123456,+23276123456,'@SUM(A1),`);
+    // No payout id in the list record (another client's payout); the provider is the look-up's `bank`, and it has no phone.
+    expect(row).toContain(`,${p.transaction_id},,${w},Pending,1200.50,`);
+    expect(row).not.toContain(p.payout_id);
+    expect(row).toContain(`,"'=HYPERLINK(""http://x"")",ORANGE_MONEY,076123456,,'@SUM(A1),`);
     // No cell of the row starts with a formula character (a phone number's + followed by digits only is not one).
     expect(row).not.toMatch(/(^|,)"?([=@-]|\+(?![0-9 ]+(,|$)))/);
 
@@ -123,49 +138,62 @@ describe('CSV formula injection', () => {
 });
 
 describe('--verbose', () => {
-  it('logs requests and responses on stderr, but never the key or a token', async () => {
-    // Login: the key goes out in a header, a token comes back in the body.
+  it('logs requests and responses on stderr, but never the key, which is the bearer token', async () => {
+    // Login: the key goes out as the bearer of GET /auth/user; nothing comes back to store but the key.
     const login = await payctl(['login', '--api-key-stdin', '--verbose', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toBe('');
-    expect(login.stderr).toContain(`> GET ${ctx.sb.baseUrl}/auth/token\n`);
-    expect(login.stderr).toContain('> api-key: ***\n');
+    expect(login.stderr).toContain(`> GET ${ctx.sb.baseUrl}/auth/user\n`);
+    expect(login.stderr).toContain('> authorization: Bearer ***\n');
+    expect(login.stderr).toMatch(/^> idempotency-key: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/m);
     expect(login.stderr).toMatch(/^< 200 \(\d+ ms\)$/m);
-    expect(login.stderr).toContain('"access_token":"***"');
-    const first = readProfile(cfg.dir)!.token!;
-    expectNoSecrets(login, [KEY, first]);
+    expect(login.stderr).toContain('"message":"User Authenticated successfully"');
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    expect(lastBearer(ctx.sb)).toBe(KEY);
+    expectNoSecrets(login, [KEY]);
 
-    // A call with the saved token, which the service refuses (expired): a new token is fetched.
-    ctx.sb.expireTokens();
+    // A call with the saved key: the same key as the bearer, masked in the log.
     const r = await run('balances', '-v');
     expect(r.code, r.stderr).toBe(0);
-    const second = lastBearer(ctx.sb)!;
-    expect(second).not.toBe(first);
-    expect(readProfile(cfg.dir)!.token).toBe(second);
+    expect(lastBearer(ctx.sb)).toBe(KEY);
     expect(r.stdout).toMatch(/^WALLET\s+NAME/);
     expect(r.stdout).not.toContain('> GET');
     expect(r.stderr).toContain(`> GET ${ctx.sb.baseUrl}/wallets/balances\n`);
     expect(r.stderr).toContain('> authorization: Bearer ***\n');
-    expect(r.stderr).toMatch(/^< 401 \(\d+ ms\)$/m);
-    expect(r.stderr).toContain('* 401: getting a new token and repeating the request once');
+    expect(r.stderr).toMatch(/^< 200 \(\d+ ms\)$/m);
     expect(r.stderr).toMatch(/^< x-request-id: req_[0-9a-f]{24}$/m);
-    expect(r.stderr).toContain('"message":"Wallet balances retrieved successfully"');
-    expectNoSecrets(r, [KEY, first, second]);
+    expect(r.stderr).toContain('"message":"Balances retrieved"');
+    expectNoSecrets(r, [KEY]);
 
-    // A POST body is logged too.
-    const s = await run('summary', '--currency', 'SLE', '--verbose');
+    // A POST body is logged too (the summary is asked with the documented `{}`).
+    const s = await run('summary', '--verbose');
     expect(s.code, s.stderr).toBe(0);
-    expect(s.stderr).toContain(`> POST ${ctx.sb.baseUrl}/payouts/summary\n`);
-    expect(s.stderr).toContain('> {"currency":"SLE"}\n');
-    expectNoSecrets(s, [KEY, second]);
+    expect(s.stderr).toContain(`> POST ${ctx.sb.baseUrl}/payout/summary\n`);
+    expect(s.stderr).toContain('> {}\n');
+    expectNoSecrets(s, [KEY]);
   });
 
-  it('with the key in PAYCTL_API_KEY and the token in PAYCTL_TOKEN, neither appears', async () => {
+  it('a refused key: the 401 logged, the key masked in the request and nowhere in clear', async () => {
+    const wrong = newKey();
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: wrong });
+    const r = await run('balances', '-v');
+    expect(r.code, r.stderr).toBe(3);
+    expect(lastBearer(ctx.sb)).toBe(wrong);
+    expect(r.stderr).toContain('> authorization: Bearer ***\n');
+    expect(r.stderr).toMatch(/^< 401 \(\d+ ms\)$/m);
+    expect(r.stderr).toContain('Error: The service refused the API key (Unauthenticated.).');
+    expectNoSecrets(r, [wrong, KEY]);
+  });
+
+  it('with the key in PAYCTL_API_KEY and a retired PAYCTL_TOKEN set, neither appears, and the token is not sent', async () => {
     writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl });
-    const token = (await api(ctx.sb, 'GET', '/auth/token', { token: null, headers: { 'Api-Key': KEY } })).body.data.access_token as string;
+    const token = `tok_${randomUUID().replace(/-/g, '')}`;
+    const from = ctx.sb.requests().length;
     const r = await payctl(['payouts', 'list', '--limit', '2', '-v'], { dir: cfg.dir, env: { PAYCTL_TOKEN: token, PAYCTL_API_KEY: KEY } });
     expect(r.code, r.stderr).toBe(0);
-    expect(lastBearer(ctx.sb)).toBe(token);
+    expect(r.stderr).toContain('PAYCTL_TOKEN is no longer used');
+    expect(lastBearer(ctx.sb)).toBe(KEY);
+    for (const x of since(ctx.sb, from)) expect(JSON.stringify(x)).not.toContain(token);
     expect(r.stderr).toContain('> authorization: Bearer ***\n');
     expectNoSecrets(r, [KEY, token]);
   });
@@ -212,7 +240,7 @@ describe('plain http:// to a host that is not loopback', () => {
 
 describe('errors with --json', () => {
   it('a service error: one JSON document on stderr with message, status, code, request_id, errors, hint', async () => {
-    ctx.sb.faults.add({ kind: 'status', status: 404, path: '/v2/payouts', code: 'NOT_FOUND', message: 'Gone.' });
+    ctx.sb.faults.add({ kind: 'status', status: 404, path: '/v2/payout/list', code: 'NOT_FOUND', message: 'Gone.' });
     const r = await run('payouts', 'list', '--json');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');

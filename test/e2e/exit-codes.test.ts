@@ -1,5 +1,5 @@
 /**
- * Every exit code of cli.md as the shell sees it, from the built binary: one
+ * Every exit code of README.md as the shell sees it, from the built binary: one
  * representative case each for 0, 1, 2, 3, 4 and 130 (a real SIGINT), and a reader that
  * goes away (EPIPE). The behaviour of every case (and many more) is tested in process in
  * test/commands/exit-codes.test.ts.
@@ -31,12 +31,18 @@ describe('0: success', () => {
 
 describe('1: the service refused or failed', () => {
   it('404 NOT_FOUND (unknown payout)', async () => {
-    const r = await run('payout', 'get', 'TRX00000000000000000000');
+    const id = 'TXN-BOK-00000000000000000000000000';
+    const from = ctx.sb.requests().length;
+    const r = await run('payout', 'get', id);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^Error: No payout with payoutId or transaction_id "TRX00000000000000000000"\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n$/,
+      new RegExp(
+        `^Error: No payout ${id}: the service has no transaction with this id \\(it said: Transfer not found\\), and this machine's journal has no payout with it\\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n` +
+          'Payouts this machine sent, with their transaction ids: payctl history\nAll payouts at the service: payctl payouts list\n$',
+      ),
     );
+    expect(since(ctx.sb, from).map((x) => x.line)).toEqual([`GET /v2/payout/${id} 404`]);
   });
 });
 
@@ -73,9 +79,9 @@ describe('4: network failure or timeout', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`Error: Could not connect to 127.0.0.1:${port}: connection refused.`);
     expect(r.stderr).not.toMatch(/^\s+at\s/m);
-    // Bounded: the token request is tried 4 times in all (not 4 times 4), then nothing else is sent.
-    const attempts = r.stderr.split('\n').filter((l) => l.startsWith('> GET '));
-    expect(attempts).toEqual(Array(4).fill(`> GET http://127.0.0.1:${port}/v2/auth/token`));
+    // Bounded: the request is tried 4 times in all (not 4 times 4), then nothing else is sent.
+    const attempts = r.stderr.split('\n').filter((l) => /^> [A-Z]+ http/.test(l));
+    expect(attempts).toEqual(Array(4).fill(`> GET http://127.0.0.1:${port}/v2/wallets/balances`));
   });
 });
 

@@ -16,6 +16,7 @@ import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import {
   configDir,
   deferCleanup,
+  expectDocumentedHeaders,
   expectNoCrash,
   heldFor,
   hostile,
@@ -66,7 +67,7 @@ describe('answers that never end', () => {
       pump();
     });
     const dir = configDir();
-    hostileProfile(dir, h);
+    const { key } = hostileProfile(dir, h);
 
     const { child, done } = startCli(['balances'], { dir, timeoutMs: 25_000 });
     let peakKb = 0;
@@ -92,6 +93,7 @@ describe('answers that never end', () => {
     await until(() => socketClosed, 5000);
     expect(written).toBeLessThan(512 * 1024 * 1024);
     expect(h.seen).toHaveLength(1);
+    expectDocumentedHeaders(h.seen, key);
   });
 });
 
@@ -202,12 +204,13 @@ describe('a full disk after the service accepted', () => {
       expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
     }
     const r = await done;
-    expect(r.stderr).toContain('the service accepted it (transaction TRX');
+    expect(r.stderr).toMatch(/the service accepted it \(transaction TXN-BOK-[0-9A-F]{26}\)/);
     expect(r.stderr).toContain('but payctl could not record that in its journal: the disk is full');
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
     expect(r.code, r.stderr).toBe(4);
     expectNoCrash(r);
     expect(heldFor(sb, id)).toHaveLength(1);
+    expect(r.stderr).toContain(`the service accepted it (transaction ${heldFor(sb, id)[0]!.transaction_id})`);
     const key = postsFor(sb, id)[0]!.headers['idempotency-key']!;
     const line = lineAfter(r.stderr, 'Retry safely');
     expect(line).toContain(`--idempotency-key ${key}`);

@@ -74,5 +74,5 @@ it(`rate limited to ${RATE}/s, as a process: ${ROWS} rows at concurrency 8 are a
 
   const report = readCsvReport(work.file('rate.report.csv'));
   expect(report).toHaveLength(ROWS);
-  expect(report.every((l) => l.outcome === 'accepted' && /^TRX[0-9A-F]{20}$/.test(l.transaction_id))).toBe(true);
+  expect(report.every((l) => l.outcome === 'accepted' && /^TXN-BOK-[0-9A-F]{26}$/.test(l.transaction_id))).toBe(true);
 }, 45_000);

@@ -223,20 +223,22 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
   it('a refused key under the only profile `tty` (exit 3) prints `payctl login --profile tty`', async () => {
     const { dir, cleanup } = tempConfigDir();
     try {
-      writeProfiles(dir, {
-        tty: {
-          baseUrl: ctx.sb.baseUrl,
-          apiKey: 'sk_sandbox_refused_0000000000000000',
-          token: 'not-a-token-the-sandbox-issued',
-          tokenExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-        },
-      });
+      // The key is the bearer token: the sandbox refuses it with Laravel's 401 "Unauthenticated.".
+      writeProfiles(dir, { tty: { baseUrl: ctx.sb.baseUrl, apiKey: 'sk_sandbox_refused_0000000000000000' } });
+      const from = ctx.sb.requests().length;
       const byFlag = await payctlE2e(['balances', '--profile', 'tty'], { dir });
-      expect(byFlag.stderr).toContain('payctl login --profile tty');
+      expect(byFlag.stderr).toContain('Error: The service refused the API key (Unauthenticated.).');
+      expect(byFlag.stderr).toContain('The key may be wrong or revoked. Run `payctl login --profile tty` with a valid key.');
       expect(byFlag.code, byFlag.stderr).toBe(3);
+      expect(
+        ctx.sb
+          .requests()
+          .slice(from)
+          .map((r) => [r.path, r.headers.authorization]),
+      ).toEqual([['/v2/wallets/balances', 'Bearer sk_sandbox_refused_0000000000000000']]);
 
       const byEnv = await payctlE2e(['balances'], { dir, env: { PAYCTL_PROFILE: 'tty' } });
-      expect(byEnv.stderr).toContain('payctl login --profile tty');
+      expect(byEnv.stderr).toContain('Run `payctl login --profile tty` with a valid key.');
       expect(byEnv.code, byEnv.stderr).toBe(3);
       expect(existsSync(join(dir, 'config.json'))).toBe(true);
       expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['tty']);

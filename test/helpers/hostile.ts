@@ -1,8 +1,10 @@
 /**
  * Hostile services for the issue-11 tests (test/commands/hostile-service.test.ts in
  * process, test/e2e/hostile-service.test.ts spawned): small node:http servers that record
- * every request, a forwarding proxy in front of the in-process sandbox that rewrites one
- * payout answer, profiles pointing at them, and what the journal and the sandbox hold.
+ * every request, a stand-in for the documented service (docs/service.md: the API key is the
+ * bearer token, every request carries an Idempotency-Key) that hostile tests bend, a
+ * forwarding proxy in front of the in-process sandbox that rewrites one payout answer,
+ * profiles pointing at them, and what the journal and the sandbox hold.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -41,7 +43,10 @@ export interface Seen {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
+  /** When the request arrived (before its body was read). */
   at: number;
+  /** The request body as text (filled in before the handler runs). */
+  body: string;
 }
 
 export interface Hostile {
@@ -51,14 +56,21 @@ export interface Hostile {
   close(): Promise<void>;
 }
 
-/** A hostile service on 127.0.0.1 port 0 that records every request; closed after the test. */
+/**
+ * A hostile service on 127.0.0.1 port 0 that records every request; closed after the test.
+ * The handler runs once the request body has been read (`seen.body`).
+ */
 export async function hostile(handler: (req: IncomingMessage, res: ServerResponse, seen: Seen) => void): Promise<Hostile> {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
-    const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: Date.now() };
+    const s: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, at: Date.now(), body: '' };
     seen.push(s);
-    req.resume();
-    handler(req, res, s);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      s.body = Buffer.concat(chunks).toString('utf8');
+      handler(req, res, s);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const address = server.address();
@@ -83,10 +95,212 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers }).end(text);
 }
 
-/** A profile for a hostile server: its own base URL, a key and a fresh token (so no token request is needed). */
-export function hostileProfile(dir: string, h: Hostile, key = newKey(), token = `tok_${randomBytes(16).toString('hex')}`): { key: string; token: string } {
-  writeProfile(dir, { baseUrl: h.baseUrl, apiKey: key, token, tokenExpiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-  return { key, token };
+/** A profile for a hostile server, as `payctl login` leaves it: its own base URL and a key (the key is the bearer token). */
+export function hostileProfile(dir: string, h: Pick<Hostile, 'baseUrl'>, key = newKey()): { key: string } {
+  writeProfile(dir, { baseUrl: h.baseUrl, apiKey: key });
+  return { key };
+}
+
+/** Laravel's answer to a missing or wrong bearer token (what the documented service sends). */
+export function unauthenticated(res: ServerResponse): void {
+  json(res, 401, { message: 'Unauthenticated.' });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Every request carried what the documentation sends on every request: `Authorization: Bearer
+ * <key>` (the key itself: there is no token exchange), an Idempotency-Key that is a UUID, and
+ * no other credential header.
+ */
+export function expectDocumentedHeaders(seen: Seen[], key: string): void {
+  expect(seen.length, 'requests were made').toBeGreaterThan(0);
+  for (const s of seen) {
+    const name = `${s.method} ${s.url}`;
+    expect(s.headers.authorization, name).toBe(`Bearer ${key}`);
+    expect(s.headers['idempotency-key'], name).toMatch(UUID);
+    expect(s.headers['api-key'], name).toBeUndefined();
+    expect(s.headers['x-api-key'], name).toBeUndefined();
+  }
+}
+
+/** A timestamp as the documented service writes them: ISO 8601 UTC with microseconds. */
+function serviceTime(ms = Date.now()): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+function envelope(message: string, data: unknown): Record<string, unknown> {
+  return { status: 'Successful', message, data, timestamp: serviceTime() };
+}
+
+/** An amount as the documented look-up writes it: a string grouped by thousands ("1,000.00"). */
+function grouped(amount: number): string {
+  return amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+export interface StandInWallet {
+  wallet_id: string;
+  wallet_name: string;
+  currency: string;
+  balance: number | string;
+}
+
+export interface StandIn extends Hostile {
+  /** The key it accepts as the bearer token. */
+  key: string;
+  wallet: StandInWallet;
+  /** Transaction ids of the payouts it made. */
+  transactions(): string[];
+}
+
+interface StandInPayout {
+  create: Record<string, unknown>;
+  lookup: Record<string, unknown>;
+  key: string;
+  body: string;
+}
+
+/**
+ * A stand-in for the documented service (docs/service.md), answering its documented paths in
+ * its documented shapes, for one key sent as `Authorization: Bearer <key>`; anything else is
+ * Laravel's 401 `{"message":"Unauthenticated."}`, an unknown path a 404:
+ *   GET  /v2/auth/user                 whose the key is (walletId: the wallet's)
+ *   GET  /v2/wallets/balances          the one wallet
+ *   POST /v2/payout                    201, a `TXN-BOK-` transaction id; same key and body: the first answer
+ *   GET  /v2/payout/{transactionId}    the look-up record (grouped amount strings, lower-case status)
+ *   GET  /v2/payout/list               a Laravel paginator of the look-up records
+ *   POST /v2/payout/summary            the flat counts
+ */
+export async function standIn(key: string, wallet: Partial<StandInWallet> = {}): Promise<StandIn> {
+  const w: StandInWallet = { wallet_id: '5553881136', wallet_name: 'Stand-in Wallet', currency: 'SLE', balance: 1469.95, ...wallet };
+  const payouts = new Map<string, StandInPayout>();
+  const byKey = new Map<string, StandInPayout>();
+  const h = await hostile((req, res, seen) => {
+    if (req.headers.authorization !== `Bearer ${key}`) return unauthenticated(res);
+    const path = new URL(seen.url, 'http://stand-in').pathname;
+    const route = `${seen.method} ${path}`;
+    if (route === 'GET /v2/auth/user') {
+      return json(
+        res,
+        200,
+        envelope('User Authenticated successfully', {
+          walletId: w.wallet_id,
+          email: 'ops@stand-in.example',
+          firstName: 'Stand',
+          lastName: 'In',
+          phone: '+23276000000',
+          status: 'ACTIVE',
+          kycStatus: 'Verified',
+          businessName: 'Stand-in Payouts Ltd',
+          address: '1, Water-side road, Freetown',
+          country: 'SL',
+        }),
+      );
+    }
+    if (route === 'GET /v2/wallets/balances') {
+      return json(res, 200, envelope('Balances retrieved', [{ ...w, updated_at: serviceTime() }]));
+    }
+    if (route === 'POST /v2/payout') {
+      const idem = String(req.headers['idempotency-key'] ?? '');
+      const earlier = byKey.get(idem);
+      if (earlier) {
+        if (earlier.body !== seen.body) return json(res, 422, { message: 'The Idempotency-Key was used with another body.' });
+        return json(res, 201, envelope('Transfer initiated successfully', earlier.create));
+      }
+      let b: { amount?: number; currency?: string; payoutId?: string; recipient?: { type?: string; accountDetails?: Record<string, string | null> } };
+      try {
+        b = JSON.parse(seen.body) as typeof b;
+      } catch {
+        return json(res, 422, { message: 'The given data was invalid.', errors: { amount: ['The amount field is required.'] } });
+      }
+      const d = b.recipient?.accountDetails ?? {};
+      const transactionId = `TXN-BOK-${randomBytes(13).toString('hex').toUpperCase()}`;
+      const orderId = `ORD-${randomBytes(8).toString('hex').toUpperCase()}`;
+      const at = serviceTime();
+      const p: StandInPayout = {
+        key: idem,
+        body: seen.body,
+        create: {
+          transaction_id: transactionId,
+          amount: b.amount,
+          fee: 0,
+          currency: b.currency,
+          provider_response: {
+            status: 'Pending',
+            beneficiary: d.accountNumber ?? null,
+            provider: String(d.provider ?? '').toUpperCase(),
+            orderId,
+            idempotency_key: idem,
+          },
+          payout_id: b.payoutId,
+          created_at: at,
+        },
+        lookup: {
+          transaction_id: transactionId,
+          status: 'pending',
+          amount: grouped(Number(b.amount)),
+          currency: b.currency,
+          fee: '0.00',
+          total_amount: grouped(Number(b.amount)),
+          recipient: { transfer_type: b.recipient?.type, account_number: d.accountNumber ?? null, name: d.name ?? null, bank: String(d.provider ?? '').toUpperCase() },
+          description: d.note ?? null,
+          created_at: at,
+          updated_at: at,
+          provider_reference: orderId,
+        },
+      };
+      payouts.set(transactionId, p);
+      byKey.set(idem, p);
+      return json(res, 201, envelope('Transfer initiated successfully', p.create));
+    }
+    if (route === 'GET /v2/payout/list') {
+      const records = [...payouts.values()].map((p) => p.lookup).reverse();
+      const base = `${h.baseUrl}/payout/list`;
+      return json(
+        res,
+        200,
+        envelope('Transfers retrieved', {
+          current_page: 1,
+          data: records,
+          first_page_url: `${base}?page=1`,
+          from: records.length ? 1 : null,
+          last_page: 1,
+          last_page_url: `${base}?page=1`,
+          links: [],
+          next_page_url: null,
+          path: base,
+          per_page: 15,
+          prev_page_url: null,
+          to: records.length || null,
+          total: records.length,
+        }),
+      );
+    }
+    if (route === 'POST /v2/payout/summary') {
+      const all = [...payouts.values()];
+      const ofType = (t: string) => all.filter((p) => (p.lookup.recipient as { transfer_type?: string }).transfer_type === t).length;
+      return json(
+        res,
+        200,
+        envelope('Payout summary retrieved', {
+          total_transfers: all.length,
+          successful: 0,
+          pending: all.length,
+          failed: 0,
+          total_sent: all.reduce((a, p) => a + Number(p.create.amount), 0),
+          wallet_transfers: ofType('wallet'),
+          bank_transfers: ofType('bank'),
+        }),
+      );
+    }
+    const one = /^GET \/v2\/payout\/([^/]+)$/.exec(route);
+    if (one) {
+      const p = payouts.get(decodeURIComponent(one[1]!));
+      return p ? json(res, 200, envelope('Transfer status retrieved', p.lookup)) : json(res, 404, { message: 'Transfer not found.' });
+    }
+    json(res, 404, { message: `The route ${path.replace(/^\//, '')} could not be found.` });
+  });
+  return Object.assign(h, { key, wallet: w, transactions: () => [...payouts.keys()] });
 }
 
 export type Rewrite = (status: number, raw: string) => { status: number; body: string; contentType: string };

@@ -91,12 +91,12 @@ export function bankArgs(walletId: string): string[] {
 /** Sends the bank payout once without a terminal, through `run` (in process or spawned); returns the payout the sandbox holds. */
 export async function sendFirst(sb: Sandbox, walletId: string, run: (args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>) {
   const first = await run(['payout', 'create', ...bankArgs(walletId), '--yes']);
-  expect(first.stdout).toMatch(/^Transaction\s+TRX/m);
+  expect(first.stdout).toMatch(/^Transaction\s+TXN-BOK-[0-9A-F]{26}$/m);
   expect(first.code, first.stderr).toBe(0);
   const held = heldFrom(sb, walletId);
   expect(held).toHaveLength(1);
   expect(first.stderr).toContain(`Payout ${held[0]!.payout_id} submitted.`);
-  expect(held[0]!.transaction_id).toMatch(/^TRX[0-9A-F]+$/);
+  expect(held[0]!.transaction_id).toMatch(/^TXN-BOK-[0-9A-F]{26}$/);
   sb.clearRequests();
   return held[0]!;
 }

@@ -72,8 +72,8 @@ describe('balances', () => {
   });
 
   it('--currency and --wallet', async () => {
-    const p = await parse('balances', '--currency', 'SLE', '--wallet', 'wal_8f2a61c0');
-    expect(p.opts).toEqual({ currency: 'SLE', wallet: 'wal_8f2a61c0' } satisfies BalancesOptions);
+    const p = await parse('balances', '--currency', 'SLE', '--wallet', '5553881136');
+    expect(p.opts).toEqual({ currency: 'SLE', wallet: '5553881136' } satisfies BalancesOptions);
   });
 
   it('--flag=value form', async () => {
@@ -94,7 +94,7 @@ describe('payout create', () => {
       'payout',
       'create',
       '--wallet',
-      'wal_8f2a61c0',
+      '5553881136',
       '--amount',
       '1500.50',
       '--currency',
@@ -121,7 +121,7 @@ describe('payout create', () => {
       '--allow-repeat',
     );
     expect(p.opts).toEqual({
-      wallet: 'wal_8f2a61c0',
+      wallet: '5553881136',
       amount: '1500.50',
       currency: 'SLE',
       type: 'wallet',
@@ -275,9 +275,9 @@ describe('payout batch status', () => {
 
 describe('payout get', () => {
   it('the id is the positional argument', async () => {
-    const p = await parse('payout', 'get', 'TRX4F1C2B9A0D3E5F6A7B8C');
+    const p = await parse('payout', 'get', 'TXN-BOK-FF051A7F00A49EB6AF225D10EA');
     expect(p.path).toBe('payout get');
-    expect(p.opts).toEqual({ id: 'TRX4F1C2B9A0D3E5F6A7B8C' } satisfies PayoutGetOptions);
+    expect(p.opts).toEqual({ id: 'TXN-BOK-FF051A7F00A49EB6AF225D10EA' } satisfies PayoutGetOptions);
   });
 
   it('an id that begins with a dash is reachable after --', async () => {
@@ -300,7 +300,7 @@ describe('payouts list', () => {
       '--status',
       'Pending',
       '--wallet',
-      'wal_1',
+      '5564222970',
       '--currency',
       'SLE',
       '--from',
@@ -316,7 +316,7 @@ describe('payouts list', () => {
     );
     expect(p.opts).toEqual({
       status: 'Pending',
-      wallet: 'wal_1',
+      wallet: '5564222970',
       currency: 'SLE',
       from: '2026-11-01',
       to: '2026-11-30T23:59:59Z',
@@ -397,8 +397,8 @@ describe('summary', () => {
   });
 
   it('--from, --to, --wallet, --currency', async () => {
-    const p = await parse('summary', '--from', '2026-11-01', '--to', '2026-11-30', '--wallet', 'wal_1', '--currency', 'NGN');
-    expect(p.opts).toEqual({ from: '2026-11-01', to: '2026-11-30', wallet: 'wal_1', currency: 'NGN' } satisfies SummaryOptions);
+    const p = await parse('summary', '--from', '2026-11-01', '--to', '2026-11-30', '--wallet', '5564222970', '--currency', 'NGN');
+    expect(p.opts).toEqual({ from: '2026-11-01', to: '2026-11-30', wallet: '5564222970', currency: 'NGN' } satisfies SummaryOptions);
   });
 });
 
@@ -493,10 +493,10 @@ describe('completion', () => {
 });
 
 describe('sandbox', () => {
-  it('start defaults: a free port, seed 1, tokens for an hour, settling after 3 s, no rate limit', async () => {
+  it('start defaults: a free port, seed 1, settling after 3 s, no rate limit (no token lifetime: the key is the bearer)', async () => {
     const p = await parse('sandbox', 'start');
     expect(p.path).toBe('sandbox start');
-    expect(p.opts).toEqual({ port: 0, seed: 1, tokenTtl: 3600, settleAfter: 3000, rateLimit: 0 } satisfies StartOptions);
+    expect(p.opts).toEqual({ port: 0, seed: 1, settleAfter: 3000, rateLimit: 0 } satisfies StartOptions);
   });
 
   it('start: every flag maps to its field; numbers are numbers', async () => {
@@ -512,8 +512,6 @@ describe('sandbox', () => {
       '7',
       '--state',
       './sandbox-state.json',
-      '--token-ttl',
-      '60',
       '--settle-after',
       '0',
       '--webhook-url',
@@ -522,6 +520,12 @@ describe('sandbox', () => {
       'whsec_x',
       '--rate-limit',
       '5',
+      '--list-shape',
+      'resource',
+      '--error-shape',
+      'problem',
+      '--kyc-status',
+      'Pending',
     );
     expect(p.opts).toEqual({
       port: 4010,
@@ -529,12 +533,21 @@ describe('sandbox', () => {
       apiKey: 'sk_sandbox_test',
       seed: 7,
       state: './sandbox-state.json',
-      tokenTtl: 60,
       settleAfter: 0,
       webhookUrl: 'http://127.0.0.1:4242/webhooks',
       webhookSecret: 'whsec_x',
       rateLimit: 5,
+      listShape: 'resource',
+      errorShape: 'problem',
+      kycStatus: 'Pending',
     } satisfies StartOptions);
+  });
+
+  it('start: --token-ttl is gone (there are no tokens), an unknown --list-shape is refused', async () => {
+    expect((await refuse('sandbox', 'start', '--token-ttl', '60')).code).toBe('commander.unknownOption');
+    const shape = await refuse('sandbox', 'start', '--list-shape', 'pages');
+    expect(shape.code).toBe('commander.invalidArgument');
+    expect(shape.message).toContain('--list-shape must be one of paginator, resource, array, items.');
   });
 
   it('stop and status: no options', async () => {

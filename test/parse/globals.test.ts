@@ -1,6 +1,6 @@
 /**
- * Parser tests of the global options (cli.md "Global options (before or after the
- * command)"): -p/--profile, --base-url, --json, --no-input, --no-color, -v/--verbose and
+ * Parser tests of the global options (README.md "Commands": they go before or after the
+ * command): -p/--profile, --base-url, --json, --no-input, --no-color, -v/--verbose and
  * --timeout, read by globalsFrom(cmd, env) as main reads them, for every command of the
  * tree, given before the command and after it. Also PAYCTL_PROFILE and profile names.
  */

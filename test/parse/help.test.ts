@@ -209,7 +209,6 @@ describe('usage errors point at the help of the command typed, not at payctl --h
   it('no usage message names the largest exact number', async () => {
     for (const argv of [
       ['payouts', 'list', '--page', 'x'],
-      ['sandbox', 'start', '--token-ttl', '0'],
       ['sandbox', 'start', '--seed', '-1'],
       ['sandbox', 'start', '--settle-after', '1e99'],
       ['sandbox', 'start', '--rate-limit', '99999999999999999999'],
