@@ -1,16 +1,19 @@
 // `npm run build && node scripts/prism-check.mjs`: checks the sandbox and payctl against
-// openapi/v2.yaml with Stoplight Prism's validation proxy. payctl's main commands run through
-// Prism in front of the built-in sandbox; every request and response Prism finds outside the
-// description is printed, and the run exits 0 only when there are none and every command
-// exited as expected.
+// openapi/v2.yaml (the documented Bokumonie API) with Stoplight Prism's validation proxy.
+// payctl's main commands (login and status through GET /auth/user, balances, payout create,
+// payout get by transaction id and by payout id, payouts list, summary) run through Prism in
+// front of the built-in sandbox; every request and response Prism finds outside the description
+// is printed, and the run exits 0 only when there are none and every command exited as expected.
+// Prism knows JSON Schema only: the two amount extensions of the description (x-minor-digits,
+// x-max-significant-digits) are checked by the in-suite validator (test/helpers/openapi.ts).
 //
 //   payctl --> hop (127.0.0.1:H/v2/...) --> Prism proxy (127.0.0.1:P/...) --> sandbox (127.0.0.1:S/v2/...)
 //
 // Why the hop: Prism 5 matches the request path against `paths` as is and ignores the path of
 // `servers` (it would use a server only when the request names one with `?__server=`), so
-// `GET /v2/auth/token` is "Selected route not found". And Prism forwards by appending the
+// `GET /v2/auth/user` is "Selected route not found". And Prism forwards by appending the
 // request path to the upstream URL, so pointing payctl at `http://127.0.0.1:P/v2` sends
-// `/v2/v2/auth/token` upstream. payctl insists on a base URL ending in /v2, so a small
+// `/v2/v2/auth/user` upstream. payctl insists on a base URL ending in /v2, so a small
 // node:http hop takes payctl's `/v2/...`, strips `/v2` for Prism, and Prism's upstream is
 // `http://127.0.0.1:S/v2` (the sandbox's own base URL), which puts `/v2` back.
 //
@@ -21,6 +24,7 @@
 // Prism adds to each answer is recorded by the hop to tell which request they belong to. A count
 // is of Prism's diagnostics: one per failed schema keyword (a oneOf mismatch gives several).
 import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest, createServer, Agent } from 'node:http';
 import { homedir, tmpdir } from 'node:os';
@@ -35,6 +39,7 @@ const cacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), '
 const prismBin = join(cacheDir, 'node_modules', '.bin', 'prism');
 const prismPkg = join(cacheDir, 'node_modules', '@stoplight', 'prism-cli', 'package.json');
 const PROFILE = 'prism';
+const TRANSACTION_ID = /TXN-BOK-[0-9A-F]{26}/;
 const started = Date.now();
 
 const log = (s = '') => process.stdout.write(s + '\n');
@@ -145,7 +150,7 @@ function startHop(prismOrigin) {
     if (!m) {
       rec.status = 404;
       rec.violations.push({ location: ['hop'], severity: 'Error', message: `payctl asked for ${req.url}, outside its /v2 base URL` });
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"Failed","message":"not under /v2","code":"NOT_FOUND"}');
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not under /v2"}');
       return;
     }
     const path = m[1].startsWith('/') ? m[1] : '/' + m[1];
@@ -310,15 +315,17 @@ async function main() {
   const canaryLines = prism.lines.filter((l) => /\bViolation: /.test(l));
   const canaryCount = exchanges.length;
   log(
-    `Self-test: GET /v2/wallets/balances without a token -> ${canary.status}; Prism: ${canaryLines.map((l) => l.replace(/^.*?Violation: /, '')).join(' | ') || 'nothing'}`,
+    `Self-test: GET /v2/wallets/balances without a key -> ${canary.status}; Prism: ${canaryLines.map((l) => l.replace(/^.*?Violation: /, '')).join(' | ') || 'nothing'}`,
   );
   if (!canaryLines.some((l) => /Violation: request\b.*security/i.test(l))) throw new Error('Prism did not flag a request without credentials: it is not validating');
   const logMark = prism.lines.length;
 
-  // 3. The commands.
-  const suffix = Date.now().toString(36);
-  const walletPayoutId = `prism-wallet-${suffix}`;
-  await runPayctl(['login', '--api-key-stdin', '--base-url', baseUrl, '--insecure-storage'], { input: apiKey + '\n' });
+  // 3. The commands. login and status check the key with GET /auth/user (the key is the bearer token).
+  const walletPayoutId = randomUUID();
+  await runPayctl(['login', '--api-key-stdin', '--base-url', baseUrl, '--insecure-storage'], {
+    input: apiKey + '\n',
+    check: (r) => (r.requests.some((x) => x.method === 'GET' && x.path === '/v2/auth/user' && x.status === 200) ? undefined : 'no 200 for GET /v2/auth/user'),
+  });
   await runPayctl(['status']);
   await runPayctl(['balances']);
   const balances = await runPayctl(['balances', '--json'], {
@@ -360,9 +367,9 @@ async function main() {
       '0123456789',
       '--yes',
     ],
-    { check: (r) => (/TRX[0-9A-F]+/.test(r.stdout) ? undefined : 'no transaction id printed') },
+    { check: (r) => (TRANSACTION_ID.test(r.stdout) ? undefined : 'no transaction id printed') },
   );
-  const bankTransaction = /TRX[0-9A-F]+/.exec(bank.stdout)?.[0];
+  const bankTransaction = TRANSACTION_ID.exec(bank.stdout)?.[0];
 
   const walletArgs = [
     'payout',
@@ -417,8 +424,11 @@ async function main() {
     },
   });
 
-  await runPayctl(['payout', 'get', walletPayoutId]);
-  await runPayctl(['payout', 'get', bankTransaction ?? 'TRX0']);
+  // By transaction id (the service's only look-up), and by a payout id the journal maps to one.
+  const lookedUp = (r) =>
+    r.requests.some((x) => x.method === 'GET' && /^\/v2\/payout\/TXN-BOK-/.test(x.path) && x.status === 200) ? undefined : 'no 200 for GET /v2/payout/{transactionId}';
+  await runPayctl(['payout', 'get', bankTransaction ?? 'TXN-BOK-00000000000000000000000000'], { check: lookedUp });
+  await runPayctl(['payout', 'get', walletPayoutId], { check: lookedUp });
 
   // Enough payouts for --all to follow several pages of 100.
   const gen = await fetch(`${sandboxOrigin}/_sandbox/payouts/generate`, {
@@ -432,13 +442,16 @@ async function main() {
   await runPayctl(['payouts', 'list']);
   await runPayctl(['payouts', 'list', '--all'], {
     check: (r) => {
-      const pages = r.requests.filter((x) => x.method === 'GET' && x.path.startsWith('/v2/payouts')).length;
+      const pages = r.requests.filter((x) => x.method === 'GET' && x.path.startsWith('/v2/payout/list')).length;
       return pages >= 3 ? undefined : `followed ${pages} page(s), expected at least 3`;
     },
   });
+  // Filters are applied by payctl; the service gets page and per_page only.
   await runPayctl(['payouts', 'list', '--status', 'Pending', '--currency', 'SLE']);
-  await runPayctl(['summary']);
-  await runPayctl(['summary', '--json']);
+  const summarized = (r) =>
+    r.requests.some((x) => x.method === 'POST' && x.path === '/v2/payout/summary' && x.status === 200) ? undefined : 'no 200 for POST /v2/payout/summary';
+  await runPayctl(['summary'], { check: summarized });
+  await runPayctl(['summary', '--json'], { check: summarized });
 
   // 4. Let Prism's log catch up with every request the hop passed on, then count.
   const forwarded = exchanges.filter((x) => !x.violations.some((v) => v.location[0] === 'hop')).length;

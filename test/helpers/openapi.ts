@@ -1,8 +1,11 @@
 /**
- * Checks HTTP exchanges against openapi/v2.yaml with openapi-backend: routing, request
- * validation (security, headers, query, JSON body) and response validation (documented
- * status, required headers, body against the schema of its content type). Each function
- * returns problems as sentences naming the operation; [] means the exchange conforms.
+ * Checks HTTP exchanges against openapi/v2.yaml (the documented Bokumonie API, with its
+ * assumed parts marked) with openapi-backend: routing, request validation (security, headers,
+ * query, JSON body) and response validation (documented status, required headers, body
+ * against the schema of its content type). Each function returns problems as sentences
+ * naming the operation; [] means the exchange conforms. `description()` and
+ * `schemaProblems()` give the dereferenced document and its validator to tests that check
+ * examples or generate requests from the schemas.
  *
  * Paths are given as the client sends them, with the `/v2` prefix (the servers of the
  * document carry it). An answer to a request that matches no operation (unknown path: 404;
@@ -49,6 +52,46 @@ interface RequestBodyObject {
 const SPEC = fileURLToPath(new URL('../../openapi/v2.yaml', import.meta.url));
 const PREFIX = '/v2';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A JSON number's shortest decimal form as whole and fraction digits (`1.5e-7` -> ['0', '00000015']). */
+function decimalDigits(n: number): [string, string] {
+  const s = Math.abs(n).toString();
+  const m = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) {
+    const [whole = '0', frac = ''] = s.split('.');
+    return [whole, frac];
+  }
+  const digits = m[1]! + (m[2] ?? '');
+  const point = 1 + Number(m[3]);
+  if (point <= 0) return ['0', '0'.repeat(-point) + digits];
+  return point >= digits.length ? [digits + '0'.repeat(point - digits.length), ''] : [digits.slice(0, point), digits.slice(point)];
+}
+
+type KeywordCheck = ((schema: any, data: number, parentSchema?: unknown, cxt?: { parentData?: unknown }) => boolean) & { errors?: Array<Record<string, unknown>> };
+
+/** `x-minor-digits: { currencyProperty, default, byCurrency }`: at most the decimals of the currency beside the amount. */
+const minorDigitsKeyword: KeywordCheck = (spec: { currencyProperty: string; default: number; byCurrency: Record<string, number> }, data, _parent, cxt) => {
+  const parent = cxt?.parentData as Record<string, unknown> | undefined;
+  const currency = parent?.[spec.currencyProperty];
+  if (typeof currency !== 'string') return true;
+  const digits = spec.byCurrency[currency] ?? spec.default;
+  if (decimalDigits(data)[1].length <= digits) return true;
+  minorDigitsKeyword.errors = [{ keyword: 'x-minor-digits', message: `must have at most ${digits} decimal places for ${currency}`, params: { digits } }];
+  return false;
+};
+
+/** `x-max-significant-digits: n`: trailing zeros of the whole part count (as the sandbox counts them). */
+const significantDigitsKeyword: KeywordCheck = (max: number, data) => {
+  const [whole, frac] = decimalDigits(data);
+  if ((whole.replace(/^0+/, '') + frac).replace(/^0+/, '').length <= max) return true;
+  significantDigitsKeyword.errors = [{ keyword: 'x-max-significant-digits', message: `must have at most ${max} significant digits`, params: { max } }];
+  return false;
+};
+
+function isAbsoluteUri(value: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(value) && URL.canParse(value);
+}
 
 class Backend extends OpenAPIBackend {
   // openapi-backend checks the document with openapi-schema-validator, which knows OpenAPI 2.0 and
@@ -68,12 +111,31 @@ function backend(): Promise<Backend> {
       definition: SPEC,
       strict: true,
       ajvOpts: { allErrors: true },
-      // The document uses `date-time` (timestamps, also held to a pattern) and `uri-reference` (problem `type`).
-      customizeAjv: (ajv) => ajv.addFormat('date-time', RFC3339).addFormat('uri-reference', true),
+      // The formats the document uses: `date-time` (timestamps, also held to a pattern), `uuid` (keys and
+      // webhook ids, also held to a pattern), `uri` (page URLs of the list) and `uri-reference` (problem `type`).
+      // The two amount extensions (`x-minor-digits`, `x-max-significant-digits`) are checked as keywords too.
+      customizeAjv: (ajv) =>
+        ajv
+          .addFormat('date-time', RFC3339)
+          .addFormat('uuid', UUID)
+          .addFormat('uri', isAbsoluteUri)
+          .addFormat('uri-reference', true)
+          .addKeyword({ keyword: 'x-minor-digits', type: 'number', schemaType: 'object', validate: minorDigitsKeyword })
+          .addKeyword({ keyword: 'x-max-significant-digits', type: 'number', schemaType: 'number', validate: significantDigitsKeyword }),
     });
     await api.init();
     return api;
   })());
+}
+
+/** The document, dereferenced (every `$ref` replaced by what it points at). */
+export async function description(): Promise<Record<string, any>> {
+  return (await backend()).definition as Record<string, any>;
+}
+
+/** Problems of a value against a schema of the dereferenced document, each rooted at `root`. */
+export async function schemaProblems(schema: Schema, value: unknown, root = 'value'): Promise<string[]> {
+  return schemaErrors(await backend(), schema, value).map((e) => describe(e, root));
 }
 
 const compiled = new WeakMap<Schema, (value: unknown) => AjvError[]>();
@@ -150,12 +212,12 @@ function route(api: Backend, req: Exchange): Route {
   }
 }
 
-/** The methods a known path has, for messages. */
+/** The methods a known path has, for messages: a literal path (`/payout/list`) before a template that also matches it (`/payout/{transactionId}`). */
 function methodsOf(api: Backend, rel: string): string[] {
-  return api
-    .getOperations()
-    .filter((op) => new RegExp('^' + op.path.replace(/\{[^}]+\}/g, '[^/]+') + '$').test(rel))
-    .map((op) => op.method.toUpperCase());
+  const ops = api.getOperations();
+  const exact = ops.filter((op) => op.path === rel);
+  const matching = exact.length ? exact : ops.filter((op) => new RegExp('^' + op.path.replace(/\{[^}]+\}/g, '[^/]+') + '$').test(rel));
+  return [...new Set(matching.map((op) => op.method.toUpperCase()))];
 }
 
 function bearerGiven(headers: Record<string, string>): boolean {
