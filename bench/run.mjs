@@ -437,9 +437,8 @@ async function main() {
   const sb = JSON.parse(payctl(['sandbox', 'start', '--detach', '--port', '0', '--settle-after', '600000', '--json']));
   sb.root = sb.base_url.replace(/\/v2$/, '');
   try {
-    payctl(['balances', '--json']); // gets and stores the profile's token
-    const tokenRes = await fetch(`${sb.base_url}/auth/token`, { headers: { 'api-key': sb.api_key } });
-    const token = (await tokenRes.json()).data.access_token;
+    // The API key is the bearer token (docs/service.md): the floors send it as payctl does.
+    const token = sb.api_key;
     const headerFile = join(work, 'headers');
     writeFileSync(headerFile, `Authorization: Bearer ${token}\nContent-Type: application/json\nAccept: application/json\n`, { mode: 0o600 });
     const walletId = JSON.parse(payctl(['balances', '--currency', 'SLE', '--json'])).data[0].wallet_id;

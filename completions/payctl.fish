@@ -47,6 +47,8 @@ function __payctl_takes_value
             return 0
         case 'payctl history:--since' 'payctl history:--until' 'payctl history:--status' 'payctl history:--batch-id'
             return 0
+        case 'payctl history reconcile:--payout-id' 'payctl history reconcile:--made-by'
+            return 0
         case 'payctl plan create:--batch-id' 'payctl plan create:-o' 'payctl plan create:--out'
             return 0
         case 'payctl plan send:--concurrency' 'payctl plan send:--report'
@@ -57,9 +59,9 @@ function __payctl_takes_value
             return 0
         case 'payctl summary:--from' 'payctl summary:--to' 'payctl summary:--wallet' 'payctl summary:--currency'
             return 0
-        case 'payctl webhooks listen:--port' 'payctl webhooks listen:--host' 'payctl webhooks listen:--path' 'payctl webhooks listen:--secret' 'payctl webhooks listen:--forward-to'
+        case 'payctl webhooks listen:--port' 'payctl webhooks listen:--host' 'payctl webhooks listen:--path' 'payctl webhooks listen:--secret' 'payctl webhooks listen:--signature-header' 'payctl webhooks listen:--tolerance' 'payctl webhooks listen:--forward-to'
             return 0
-        case 'payctl sandbox start:--port' 'payctl sandbox start:--api-key' 'payctl sandbox start:--seed' 'payctl sandbox start:--state' 'payctl sandbox start:--token-ttl' 'payctl sandbox start:--settle-after' 'payctl sandbox start:--webhook-url' 'payctl sandbox start:--webhook-secret' 'payctl sandbox start:--rate-limit'
+        case 'payctl sandbox start:--port' 'payctl sandbox start:--api-key' 'payctl sandbox start:--seed' 'payctl sandbox start:--state' 'payctl sandbox start:--settle-after' 'payctl sandbox start:--webhook-url' 'payctl sandbox start:--webhook-secret' 'payctl sandbox start:--rate-limit' 'payctl sandbox start:--list-shape' 'payctl sandbox start:--error-shape' 'payctl sandbox start:--kyc-status'
             return 0
         case '*:-p' '*:--profile' '*:--base-url' '*:--timeout'
             return 0
@@ -128,9 +130,9 @@ complete -c payctl -s v -l verbose -d 'log each request and response on stderr (
 complete -c payctl -l timeout -x -d 'per-request time limit in seconds'
 
 # payctl
-complete -c payctl -n "__payctl_at 'payctl' 0" -a login -d 'verify an API key and save it, with the base URL and a token, in the profile'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a login -d 'check an API key, show whose it is, and save it with the base URL in the profile'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a logout -d 'remove the API key and token from the profile'
-complete -c payctl -n "__payctl_at 'payctl' 0" -a status -d 'show the profile, base URL, masked key and token expiry, and check the credentials live'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a status -d 'show the profile, base URL and masked key, and check the key live (whose account it is)'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a balances -d 'wallet balances'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payout -d 'send and look up single payouts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payouts -d 'list payouts'
@@ -138,18 +140,18 @@ complete -c payctl -n "__payctl_at 'payctl' 0" -a history -d 'the journal as a l
 complete -c payctl -n "__payctl_at 'payctl' 0" -a plan -d 'four eyes: write payouts down, have them approved, send exactly what was approved'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a keys -d 'your signing key for making and approving payout plans'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a policy -d 'what the team\'s spending policy asks of a batch or a plan'
-complete -c payctl -n "__payctl_at 'payctl' 0" -a summary -d 'totals per currency and status, with a bar chart of amounts'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a summary -d 'the service\'s counts by status and type; with a filter, totals per currency computed by payctl'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a webhooks -d 'receive and inspect webhook events'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a config -d 'profile settings: base-url, webhook-secret, routes.<name> (secrets are never printed)'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a completion -d 'print the shell completion script (also shipped in completions/)'
-complete -c payctl -n "__payctl_at 'payctl' 0" -a sandbox -d 'run a local server that implements the payout service, with demo wallets'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a sandbox -d 'run the documented payout service on localhost, with demo wallets'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a help -d 'display help for command'
 complete -c payctl -n "__payctl_at 'payctl'" -s V -l version -d 'print the version'
 complete -c payctl -n "__payctl_at 'payctl'" -s h -l help -d 'show help'
 
 # payctl login
 complete -c payctl -n "__payctl_at 'payctl login'" -l api-key-stdin -d 'read the API key from the first line of standard input'
-complete -c payctl -n "__payctl_at 'payctl login'" -l insecure-storage -d 'store the key and token in the config file (0600) instead of the OS keyring'
+complete -c payctl -n "__payctl_at 'payctl login'" -l insecure-storage -d 'store the key in the config file (0600) instead of the OS keyring'
 complete -c payctl -n "__payctl_at 'payctl login'" -s h -l help -d 'show help'
 
 # payctl logout
@@ -167,7 +169,7 @@ complete -c payctl -n "__payctl_at 'payctl balances'" -s h -l help -d 'show help
 # payctl payout
 complete -c payctl -n "__payctl_at 'payctl payout' 0" -a create -d 'send one payout: validated, confirmed, journaled, and never sent twice'
 complete -c payctl -n "__payctl_at 'payctl payout' 0" -a batch -d 'send many payouts from a CSV or JSON-lines file: validated, planned, confirmed, resumable'
-complete -c payctl -n "__payctl_at 'payctl payout' 0" -a get -d 'one payout, by payout id or transaction id'
+complete -c payctl -n "__payctl_at 'payctl payout' 0" -a get -d 'one payout, by transaction id (or a payout id this machine has a transaction id for)'
 complete -c payctl -n "__payctl_at 'payctl payout' 0" -a help -d 'display help for command'
 complete -c payctl -n "__payctl_at 'payctl payout'" -s h -l help -d 'show help'
 
@@ -212,7 +214,7 @@ complete -c payctl -n "__payctl_at 'payctl payout batch status'" -l failed-out -
 complete -c payctl -n "__payctl_at 'payctl payout batch status'" -s h -l help -d 'show help'
 
 # payctl payout get
-complete -c payctl -n "__payctl_at 'payctl payout get' 0" -f -d 'payout id or transaction id'
+complete -c payctl -n "__payctl_at 'payctl payout get' 0" -f -d 'transaction id (TXN-BOK-…), or a payout id journaled on this machine'
 complete -c payctl -n "__payctl_at 'payctl payout get'" -l wait -d 'then wait until the payout is Successful (exit 0) or Failed (exit 1); exit 5 if still Pending at the limit'
 complete -c payctl -n "__payctl_at 'payctl payout get'" -l wait-timeout -x -d 'how long --wait waits, in seconds (default: 600, at most 86400)'
 complete -c payctl -n "__payctl_at 'payctl payout get'" -s h -l help -d 'show help'
@@ -226,13 +228,13 @@ complete -c payctl -n "__payctl_at 'payctl payouts' 0" -a help -d 'display help 
 complete -c payctl -n "__payctl_at 'payctl payouts'" -s h -l help -d 'show help'
 
 # payctl payouts list
-complete -c payctl -n "__payctl_at 'payctl payouts list'" -l status -x -a 'Pending Successful Failed' -d 'only payouts in this status (Pending, Successful, Failed)'
-complete -c payctl -n "__payctl_at 'payctl payouts list'" -l wallet -x -d 'only payouts from this wallet'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l status -x -a 'Pending Successful Failed' -d 'only payouts in this status (Pending, Successful, Failed; any case)'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l wallet -x -d 'only payouts from this wallet (records that name no wallet never match)'
 complete -c payctl -n "__payctl_at 'payctl payouts list'" -l currency -x -d 'only payouts in this currency'
 complete -c payctl -n "__payctl_at 'payctl payouts list'" -l from -x -d 'created at or after (2026-11-01 or an ISO timestamp, UTC)'
 complete -c payctl -n "__payctl_at 'payctl payouts list'" -l to -x -d 'created at or before (a date means the whole day)'
-complete -c payctl -n "__payctl_at 'payctl payouts list'" -l limit -x -d 'payouts per page, 1 to 100 (default 20; 100 with --all)'
-complete -c payctl -n "__payctl_at 'payctl payouts list'" -l page -x -d 'page to show, from 1'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l limit -x -d 'payouts to show, 1 to 100 (default 20); with --all, the page size asked of the service (default 100)'
+complete -c payctl -n "__payctl_at 'payctl payouts list'" -l page -x -d 'the service\'s page to start from, from 1'
 complete -c payctl -n "__payctl_at 'payctl payouts list'" -l all -d 'follow every page (streams; memory stays flat)'
 complete -c payctl -n "__payctl_at 'payctl payouts list'" -l csv -d 'write CSV with a header row'
 complete -c payctl -n "__payctl_at 'payctl payouts list'" -s h -l help -d 'show help'
@@ -241,7 +243,7 @@ complete -c payctl -n "__payctl_at 'payctl payouts list'" -s h -l help -d 'show 
 complete -c payctl -n "__payctl_at 'payctl payouts help' 0" -f -a 'list' -d ''
 
 # payctl history
-complete -c payctl -n "__payctl_at 'payctl history' 0" -a reconcile -d 'look up every payout whose outcome is unknown and record what the service says'
+complete -c payctl -n "__payctl_at 'payctl history' 0" -a reconcile -d 'resolve payouts whose outcome is unknown: resend them with their journaled key, or choose'
 complete -c payctl -n "__payctl_at 'payctl history'" -l since -x -d 'journaled at or after (2026-11-01 or an ISO timestamp, UTC)'
 complete -c payctl -n "__payctl_at 'payctl history'" -l until -x -d 'journaled at or before (a date means the whole day)'
 complete -c payctl -n "__payctl_at 'payctl history'" -l status -x -a 'accepted rejected unknown not-made' -d 'only this outcome: accepted, rejected, unknown, not-made'
@@ -250,6 +252,10 @@ complete -c payctl -n "__payctl_at 'payctl history'" -l csv -d 'write CSV with a
 complete -c payctl -n "__payctl_at 'payctl history'" -s h -l help -d 'show help'
 
 # payctl history reconcile
+complete -c payctl -n "__payctl_at 'payctl history reconcile'" -l payout-id -x -d 'only this journaled payout'
+complete -c payctl -n "__payctl_at 'payctl history reconcile'" -l made-by -x -d 'record the payout as made by this transaction (checked: same amount, currency and account)'
+complete -c payctl -n "__payctl_at 'payctl history reconcile'" -l resend -d 'resend the payout with its journaled key and body, even after 24 hours (asks to confirm)'
+complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s y -l yes -d 'with --resend: do not ask (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s h -l help -d 'show help'
 
 # payctl plan
@@ -317,9 +323,9 @@ complete -c payctl -n "__payctl_at 'payctl policy help' 0" -f -a 'check' -d ''
 # payctl summary
 complete -c payctl -n "__payctl_at 'payctl summary'" -l from -x -d 'created at or after (2026-11-01 or an ISO timestamp, UTC)'
 complete -c payctl -n "__payctl_at 'payctl summary'" -l to -x -d 'created at or before (a date means the whole day)'
-complete -c payctl -n "__payctl_at 'payctl summary'" -l wallet -x -d 'only payouts from this wallet'
+complete -c payctl -n "__payctl_at 'payctl summary'" -l wallet -x -d 'only payouts from this wallet (records that name no wallet never match)'
 complete -c payctl -n "__payctl_at 'payctl summary'" -l currency -x -d 'only payouts in this currency'
-complete -c payctl -n "__payctl_at 'payctl summary'" -l csv -d 'write CSV with a header row: one row per currency and status'
+complete -c payctl -n "__payctl_at 'payctl summary'" -l csv -d 'write CSV with a header row: the service\'s figures, or one row per currency and status'
 complete -c payctl -n "__payctl_at 'payctl summary'" -s h -l help -d 'show help'
 
 # payctl webhooks
@@ -333,6 +339,8 @@ complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l host -x -d 'addr
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l path -x -d 'path events are posted to'
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l secret-stdin -d 'read the webhook secret from the first line of standard input'
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l secret -x -d 'webhook secret (visible to other users in ps: prefer --secret-stdin or PAYCTL_WEBHOOK_SECRET)'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l signature-header -x -d 'header that carries the signature (default: the profile\'s webhook-signature-header, else Signature)'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l tolerance -x -d 'how far an event\'s timestamp may be from this machine\'s clock (default 300)'
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l forward-to -x -d 'forward each verified event, raw body and headers, to this URL'
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -s h -l help -d 'show help'
 
@@ -352,16 +360,16 @@ complete -c payctl -n "__payctl_at 'payctl config'" -s h -l help -d 'show help'
 complete -c payctl -n "__payctl_at 'payctl config list'" -s h -l help -d 'show help'
 
 # payctl config get
-complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, api-key, token, token-expires-at, webhook-secret or routes.<name> (secrets masked)'
+complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, api-key, token, token-expires-at, webhook-secret or routes.<name> (secrets masked)'
 complete -c payctl -n "__payctl_at 'payctl config get'" -s h -l help -d 'show help'
 
 # payctl config set
-complete -c payctl -n "__payctl_at 'payctl config set' 0" -f -a 'base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config set' 0" -f -a 'base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
 complete -c payctl -n "__payctl_at 'payctl config set' 1" -f -d 'the new value'
 complete -c payctl -n "__payctl_at 'payctl config set'" -s h -l help -d 'show help'
 
 # payctl config unset
-complete -c payctl -n "__payctl_at 'payctl config unset' 0" -f -a 'base-url webhook-secret policy routes.authToken routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config unset' 0" -f -a 'base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
 complete -c payctl -n "__payctl_at 'payctl config unset'" -s h -l help -d 'show help'
 
 # payctl config path
@@ -387,11 +395,13 @@ complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l detach -d 'run in 
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l api-key -x -d 'API key the sandbox accepts (default: $PAYCTL_SANDBOX_API_KEY, else a random sk_sandbox_ key)'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l seed -x -d 'seed for the demo data (same seed, same wallets and payouts)'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l state -r -F -d 'keep state in this file across restarts'
-complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l token-ttl -x -d 'lifetime of issued tokens'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l settle-after -x -d 'time before a Pending payout settles'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l webhook-url -x -d 'POST signed payout events to this URL'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l webhook-secret -x -d 'secret for webhook signatures (default: $PAYCTL_SANDBOX_WEBHOOK_SECRET, else whsec_sandbox)'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l rate-limit -x -d 'requests per second before answering 429 (0: no limit)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l list-shape -x -d 'how GET /payout/list answers: paginator, resource, array, items (default: paginator, Laravel\'s)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l error-shape -x -d 'how errors are written: laravel, envelope, error, problem (default: laravel)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l kyc-status -x -d 'the account\'s KYC status in GET /auth/user (default: Verified)'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -s h -l help -d 'show help'
 
 # payctl sandbox stop
