@@ -204,41 +204,38 @@ export const payoutRecordSchema = z.lazy(() => {
       created_at: opt(z.nullable(z.string())),
       updated_at: opt(z.nullable(z.string())),
     }),
+    // A fresh object of one fixed shape (no spread of the answer): the list reads 100,000 of
+    // these, and copying every field of each first took three times as long as validating it.
     z.transform((d): PayoutRecord => {
       const r = d.recipient ?? undefined;
       const ad = r?.accountDetails;
-      const orNone = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-      const recipient: RecordRecipient | undefined = r
-        ? {
-            type: orNone(r.transfer_type ?? r.type),
-            name: orNone(r.name ?? ad?.name),
-            accountNumber: orNone(r.account_number ?? ad?.accountNumber),
-            phoneNumber: ad?.phoneNumber,
-            provider: orNone(ad?.provider ?? r.provider),
-            bank: orNone(r.bank),
-          }
-        : undefined;
-      const status = orNone(d.status) ?? orNone(d.provider_response?.status);
-      const out: PayoutRecord = {
-        ...(d as Record<string, unknown>),
+      return {
         transaction_id: d.transaction_id,
-        payout_id: orNone(d.payout_id),
+        payout_id: d.payout_id ?? undefined,
         wallet_id: d.wallet_id === null || d.wallet_id === undefined ? undefined : String(d.wallet_id),
         amount: d.amount,
         fee: d.fee,
         total_amount: d.total_amount,
         currency: d.currency,
-        status,
+        status: d.status ?? d.provider_response?.status ?? undefined,
         failure_reason: d.failure_reason ?? d.reason ?? undefined,
-        recipient,
+        recipient: r
+          ? {
+              type: r.transfer_type ?? r.type ?? undefined,
+              name: r.name ?? ad?.name ?? undefined,
+              accountNumber: r.account_number ?? ad?.accountNumber ?? undefined,
+              phoneNumber: ad?.phoneNumber,
+              provider: ad?.provider ?? r.provider ?? undefined,
+              bank: r.bank ?? undefined,
+            }
+          : undefined,
         note: d.description ?? ad?.note,
-        provider_reference: orNone(d.provider_reference) ?? d.provider_response?.orderId,
-        provider_response: orNone(d.provider_response),
+        provider_reference: d.provider_reference ?? d.provider_response?.orderId ?? undefined,
+        provider_response: d.provider_response ?? undefined,
         metadata: d.metadata,
-        created_at: orNone(d.created_at),
-        updated_at: orNone(d.updated_at),
+        created_at: d.created_at ?? undefined,
+        updated_at: d.updated_at ?? undefined,
       };
-      return out;
     }),
   );
 });
