@@ -6,13 +6,17 @@
  *
  * A public key is written `ed25519:<base64 of its 32 bytes>`; its fingerprint, as ssh
  * writes one, `SHA256:<unpadded base64 of the SHA-256 of those bytes>`.
+ *
+ * Like ssh with a private key, payctl refuses a key file that others could read or change
+ * (any group or other permission bit), that another user owns, or that is a symlink: whoever
+ * can read it can sign plans and approvals as its owner.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
-import { ensureConfigDir } from '../config/paths.js';
+import { ensureConfigDir, ownerId } from '../config/paths.js';
 
 export const KEY_FILE = 'signing-key.json';
 const PUBLIC_KEY = /^ed25519:([A-Za-z0-9+/]{43}=)$/;
@@ -93,11 +97,36 @@ export function createSigningKey(configDir: string, name: string, env: NodeJS.Pr
 export function loadSigningKey(configDir: string): SigningKey | undefined {
   const file = keyFile(configDir);
   let text: string;
+  let fd: number;
   try {
-    text = readFileSync(file, 'utf8');
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new ConfigError(`Refusing to use the signing key ${file}: it is a symlink.`, 'Put the key file itself in the config folder.');
     throw new ConfigError(`Cannot read the signing key ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ConfigError(`Refusing to use the signing key ${file}: it is not a regular file.`);
+    // Windows has no mode bits or user ids to check (its permissions are ACLs).
+    if (sep === '/') {
+      const uid = ownerId();
+      if (uid !== undefined && st.uid !== uid) throw new ConfigError(`Refusing to use the signing key ${file}: it belongs to another user (uid ${st.uid}).`);
+      if ((st.mode & 0o077) !== 0) {
+        const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+        throw new ConfigError(
+          `Refusing to use the signing key ${file}: its permissions ${mode} let others read or change it, and whoever reads it can sign plans and approvals as you.`,
+          `Make it yours alone with: chmod 600 ${file}\nIf others may have copied it, make a new key elsewhere (payctl keys create) and have the policy list that key instead.`,
+        );
+      }
+    }
+    text = readFileSync(fd, 'utf8');
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`Cannot read the signing key ${file}: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
   }
   try {
     const r = JSON.parse(text) as { name?: unknown; created_at?: unknown; private_key?: unknown };

@@ -3,7 +3,8 @@
  * listed approvers and one unlisted person, each with their own config folder (their own
  * machine) and key. A plan is made, approved and sent (every payout once, the bodies and keys
  * byte for byte the plan's); a plan changed by one byte, approved by the wrong people, too
- * old or for another service sends nothing (exit 2); the policy refuses direct sends over its
+ * old, for another service or made with a key the policy does not list as a maker's (a
+ * throwaway key, issue 27) sends nothing (exit 2); the policy refuses direct sends over its
  * limits and lets small ones through; a plan sent twice, or twice at once, pays each row once.
  */
 import { randomUUID } from 'node:crypto';
@@ -65,6 +66,7 @@ beforeAll(async () => {
   writeFileSync(
     policyFile,
     JSON.stringify({
+      members: { Maker: { keys: [people.maker.key!.publicKey], roles: ['maker'] } },
       approvers: { Alice: people.alice.key!.publicKey, Bob: people.bob.key!.publicKey },
       approvals: {
         SLE: [
@@ -213,7 +215,7 @@ describe('plan send refuses, and sends nothing', () => {
     from = ctx.sb.requests().length;
     r = await run(['plan', 'send', big.path, '--yes']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('each approver counts once');
+    expect(r.stderr).toContain('each person counts once');
     expectNothingSent(from);
     // With Bob's approval instead of the second of Alice's, it goes.
     const fixed = JSON.parse(readFileSync(big.path, 'utf8')) as Plan;
@@ -221,10 +223,34 @@ describe('plan send refuses, and sends nothing', () => {
     writeFileSync(big.path, JSON.stringify(fixed));
     r = await run(['plan', 'send', big.path, '--yes']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/needs 2 approvals and carries 1/);
+    expect(r.stderr).toMatch(/needs 2 approvals \(people other than its maker, Maker\) and carries 1 \(Alice\)/);
     expect((await approveAs('bob', big.path)).code).toBe(0);
     r = await run(['plan', 'send', big.path, '--yes']);
     expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('a plan made with a throwaway key the policy does not list, approved by a listed approver: exit 2, nothing sent', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const v = validatePayout({ walletId: wallet, amount: '50000', currency: 'SLE', type: 'bank', name: 'Ibrahim Sesay', provider: 'uba', account: '0123456789' });
+    if (!v.ok) throw new Error(v.problems.join('; '));
+    // Mallory's key (made in a folder of its own) calls itself the maker's name: the policy says who is who.
+    const throwaway = { ...people.mallory.key!, name: 'Maker' };
+    const plan = makePlan({
+      baseUrl: ctx.sb.baseUrl,
+      batchId: null,
+      source: 'test',
+      now: new Date(),
+      maker: throwaway,
+      payouts: [{ request: v.request, idempotencyKey: randomUUID() }],
+    });
+    const path = join(work.dir, `throwaway-${randomUUID().slice(0, 6)}.plan.json`);
+    writeFileSync(path, planText(plan));
+    expect((await approveAs('alice', path)).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const r = await run(['plan', 'send', path, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/calling itself "Maker"\), which the policy .* does not list; only a maker listed in the policy can make a plan/);
+    expectNothingSent(from);
   });
 
   it('a plan more than 7 days old, or made for another base URL: exit 2', async () => {

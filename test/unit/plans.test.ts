@@ -1,9 +1,10 @@
 /**
  * Four eyes, below the commands: the canonical form that plan hashes are made over (key
  * order, number literals, Unicode), Ed25519 keys and signatures, plans read back whole or
- * refused, approvals counted under a policy, and the policy's tiers and limits.
+ * refused, approvals counted under a policy, and the policy's tiers and limits. Signing key
+ * files others could read are refused, like ssh (src/plans/keys.ts).
  */
-import { mkdtempSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { createSigningKey, fingerprintOf, loadSigningKey, publicKeyBytes, signTe
 import { approvalMessage, makePlan, makerMessage, planHash, planText, readPlan, type Plan } from '../../src/plans/plan.js';
 import { checkApprovals, currencyTotals, loadPolicy, requiredApprovals, type Policy } from '../../src/plans/policy.js';
 import { validatePayout, type PayoutRequest } from '../../src/payouts/request.js';
+import type { CliError } from '../../src/errors.js';
 
 const NOW = new Date('2026-11-25T10:00:00.000Z');
 const dir = () => mkdtempSync(join(tmpdir(), 'payctl-plans-'));
@@ -83,6 +85,29 @@ describe('signing keys', () => {
     expect(loadSigningKey(d)!.publicKey).toBe(k.publicKey);
     expect(() => createSigningKey(d, 'Someone Else', { PAYCTL_CONFIG_DIR: d }, NOW)).toThrow(/already exists/);
     expect(loadSigningKey(d)!.name).toBe('Aminata Kamara');
+  });
+
+  it.each([0o644, 0o640, 0o604, 0o620])('a key file others could read or change (mode %o) is refused, like ssh, with the chmod that fixes it', (mode) => {
+    const d = dir();
+    createSigningKey(d, 'Aminata Kamara', { PAYCTL_CONFIG_DIR: d }, NOW);
+    const file = join(d, 'signing-key.json');
+    chmodSync(file, mode);
+    expect(() => loadSigningKey(d)).toThrow(new RegExp(`Refusing to use the signing key .*: its permissions 0${mode.toString(8)} let others read or change it`));
+    try {
+      loadSigningKey(d);
+    } catch (err) {
+      expect((err as CliError).hint).toContain(`chmod 600 ${file}`);
+    }
+    chmodSync(file, 0o600);
+    expect(loadSigningKey(d)!.name).toBe('Aminata Kamara');
+  });
+
+  it('a key file that is a symlink is refused', () => {
+    const d = dir();
+    const real = dir();
+    createSigningKey(real, 'Aminata Kamara', { PAYCTL_CONFIG_DIR: real }, NOW);
+    symlinkSync(join(real, 'signing-key.json'), join(d, 'signing-key.json'));
+    expect(() => loadSigningKey(d)).toThrow(/it is a symlink/);
   });
 
   it('a signature verifies only for its message and its key', () => {
@@ -190,7 +215,8 @@ describe('approvals under a policy', () => {
   writeFileSync(
     policyFile,
     JSON.stringify({
-      approvers: { Alice: alice.publicKey, Bob: bob.publicKey, Maker: maker.publicKey },
+      members: { Maker: { keys: [maker.publicKey], roles: ['maker'] } },
+      approvers: { Alice: alice.publicKey, Bob: bob.publicKey },
       approvals: {
         SLE: [
           { from: '1000', required: 1 },
@@ -217,7 +243,7 @@ describe('approvals under a policy', () => {
     const c = checkApprovals(signed, policy);
     expect(c.valid.map((v) => v.name)).toEqual(['Alice', 'Bob']);
     expect(c.refused).toHaveLength(3);
-    expect(c.refused[0]).toMatch(/Alice approved already; each approver counts once/);
+    expect(c.refused[0]).toMatch(/Alice approved already; each person counts once/);
     expect(c.refused[1]).toMatch(/maker cannot approve their own plan/);
     expect(c.refused[2]).toMatch(/not an approver in the policy/);
   });
@@ -264,7 +290,9 @@ describe('approvals under a policy', () => {
     expect(message).toContain('approvers.A: not a public key');
     expect(message).toContain('"XXX" is not a currency code');
     expect(message).toContain('max_per_payout.SLE: "1.001" is not an amount in SLE');
-    expect(message).toContain('a tier requires 3 approvals but only 0 approver(s) are listed');
+    expect(message).toContain(
+      'approvals.SLE[0] (from 1) asks 3 approvals, but only 0 approvers are listed. List 3 more approvers in "members" (roles ["approver"]) or "approvers", or lower its "required" to 0',
+    );
     expect(readFileSync(bad, 'utf8')).toContain('extra');
   });
 });

@@ -1,4 +1,7 @@
-/** `payctl keys show`: this person's public key and fingerprint, as a policy file lists them. */
+/**
+ * `payctl keys show`: this person's public key and fingerprint, as a policy file lists them
+ * (its "members", with their roles: src/plans/policy.ts, README "Four eyes").
+ */
 import { write, type Deps } from '../../deps.js';
 import { configDir } from '../../config/paths.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
@@ -16,7 +19,7 @@ export function keyCard(key: SigningKey, json: boolean): string {
     `Name         ${text(key.name)}\n` +
     `Public key   ${key.publicKey}\n` +
     `Fingerprint  ${key.fingerprint}\n` +
-    `\nFor the policy file's approvers:\n  ${JSON.stringify({ [key.name]: key.publicKey })}\n`
+    `\nFor the policy file's members (roles "maker", "approver" or both; one person may list several keys):\n  ${JSON.stringify({ [key.name]: { keys: [key.publicKey], roles: ['approver'] } })}\n`
   );
 }
 

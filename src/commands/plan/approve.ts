@@ -2,6 +2,11 @@
  * `payctl plan approve <plan>`: an approver reads the plan and signs its hash with their key,
  * name and the time. The signature covers the hash, and the hash covers every byte that
  * will be sent: a plan changed afterwards no longer carries this approval.
+ *
+ * With a policy in the profile, it is refused before anything is signed when the plan's
+ * maker is not a maker the policy lists, when this key is not an approver's, or when this
+ * person made the plan with another of their keys (README "Four eyes"): plan send would not
+ * count such an approval.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -12,7 +17,8 @@ import { replaceAtomically } from '../../payouts/report.js';
 import { makeStyle } from '../../output/style.js';
 import { yesRequired } from '../../output/prompter.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
-import { payoutLines, planHead } from './common.js';
+import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
+import { checkApprovals, makerOf } from '../../plans/policy.js';
 
 export interface PlanApproveOptions {
   plan: string;
@@ -32,6 +38,29 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   if (plan.approvals.some((a) => a.fingerprint === key.fingerprint)) {
     throw new UsageError(`This plan already carries your approval (${key.fingerprint}). Nothing was changed.`);
   }
+  const policy = profilePolicy(deps);
+  if (policy) {
+    const made = makerOf(plan, policy);
+    if (made.problem) throw new UsageError(`Cannot approve the plan ${opts.plan}: ${made.problem}. Nothing was changed.`);
+    const me = policy.byKey.get(key.fingerprint);
+    if (!me || !me.roles.has('approver')) {
+      throw new UsageError(
+        `Cannot approve the plan ${opts.plan}: your key ${key.fingerprint} is not an approver's in the policy ${policy.file}. Nothing was changed.`,
+        [],
+        'Give your public key (payctl keys show) to whoever keeps the policy file.',
+      );
+    }
+    if (me === made.member) {
+      throw new UsageError(
+        `You (${me.name}) made this plan, with another of your keys (${plan.maker.fingerprint}); its maker cannot approve it, whatever key they sign with. Nothing was changed.`,
+        [],
+        'Ask another approver to run payctl plan approve on it.',
+      );
+    }
+    if (checkApprovals(plan, policy).valid.some((v) => v.name === me.name)) {
+      throw new UsageError(`This plan already carries an approval by ${me.name} (with another of their keys); each person counts once. Nothing was changed.`);
+    }
+  }
   if (!opts.yes && !deps.io.interactive) {
     const cause = yesRequired(deps.globals).replace(/:.*/, '');
     throw new UsageError(
@@ -43,11 +72,12 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   if (!opts.yes) {
     const st = makeStyle(deps.io.stderrColor);
     deps.log.block(
-      planHead(plan, opts.plan, st) +
+      planHead(plan, opts.plan, st, policy) +
         '\n' +
         payoutLines(payouts) +
         plan.totals.map((t) => `  Total ${t.total} ${t.currency} from ${t.wallet_id} (${t.count})`).join('\n') +
-        '\n',
+        '\nApprovals so far\n' +
+        approvalLines(plan, policy && checkApprovals(plan, policy), st),
     );
     const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${key.name}?`, default: false });
     if (!ok) throw new CancelledError('Nothing was signed.');

@@ -1,13 +1,15 @@
 /**
  * What the plan commands share: the policy of the profile in force, a plan written to a new
- * file (never over another), and the lines a person reads before approving or sending.
+ * file (never over another), and the lines a person reads before approving or sending: who
+ * made the plan as the policy names them (a person by name, not just a key: README "Four
+ * eyes"), and its approvals, which count and why the others do not.
  */
 import { constants, closeSync, openSync, writeSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { formatAmount } from '../../money/amount.js';
 import { type Plan, type ReadPayout } from '../../plans/plan.js';
-import { policyOf, type Policy } from '../../plans/policy.js';
+import { makerOf, policyOf, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { planText } from '../../plans/plan.js';
 import type { Style } from '../../output/style.js';
 import { text, utcTime } from '../../output/text.js';
@@ -37,14 +39,36 @@ export function writeNewPlan(path: string, plan: Plan): void {
   }
 }
 
-/** The head of a plan for people: where, what, who made it. */
-export function planHead(plan: Plan, path: string, st: Style): string {
+/**
+ * Who made a plan, for people: with a policy, the member its key belongs to (the name the
+ * key calls itself is only a claim); without one, the key's own name and fingerprint.
+ */
+export function makerLine(plan: Plan, policy: Policy | undefined, st: Style): string {
+  const at = `at ${utcTime(plan.created_at)}`;
+  if (!policy) return `${text(plan.maker.name)} (${plan.maker.fingerprint}) ${at}`;
+  const m = makerOf(plan, policy);
+  if (m.member) return `${text(m.member.name)}, a maker in the policy (key ${plan.maker.fingerprint}) ${at}`;
+  return `key ${plan.maker.fingerprint} calling itself "${text(plan.maker.name)}" ${at} ${st.red(`(${policy.byKey.has(plan.maker.fingerprint) ? 'not a maker' : 'not listed'} in the policy: it cannot be sent)`)}`;
+}
+
+/** The approvals of a plan as the policy judges them: one line per counted person, one per approval not counted. */
+export function approvalLines(plan: Plan, judged: ApprovalCheck | undefined, st: Style): string {
+  if (plan.approvals.length === 0) return '  none yet\n';
+  if (!judged) return plan.approvals.map((a) => `  ${text(a.name)} (${a.fingerprint}) at ${text(a.signed_at)}\n`).join('');
+  return (
+    judged.valid.map((v) => `  ${st.green('Counts:')} ${text(v.name)} (${v.fingerprint}) at ${text(v.signedAt)}\n`).join('') +
+    judged.refused.map((r) => `  ${st.yellow('Not counted:')} ${text(r)}\n`).join('')
+  );
+}
+
+/** The head of a plan for people: where, what, who made it (by name in the policy, when there is one). */
+export function planHead(plan: Plan, path: string, st: Style, policy?: Policy): string {
   const lines: Array<[string, string]> = [
     ['Plan', text(path)],
     ['Service', text(plan.base_url)],
     ['Batch', plan.batch_id === null ? '(single payout)' : text(plan.batch_id)],
     ['Source', text(plan.source)],
-    ['Made by', `${text(plan.maker.name)} (${plan.maker.fingerprint}) at ${utcTime(plan.created_at)}`],
+    ['Made by', makerLine(plan, policy, st)],
     ['Payouts', String(plan.payouts.length)],
     ['Hash', plan.hash],
   ];

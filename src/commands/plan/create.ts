@@ -2,21 +2,27 @@
  * `payctl plan create <file>`: a batch file written down as a plan instead of sent: every
  * row's exact body and idempotency key (a row journaled before keeps its key, so a plan made
  * after a partial run resumes it), totals, the maker's key, signed. Nothing is sent.
+ *
+ * With a policy in the profile, a key the policy does not list as a maker's makes no plan
+ * (plan send would refuse it), and the approvals the plan needs are said at once, counting
+ * what each recipient account got today from this machine (README "Four eyes").
  */
-import { randomUUID } from 'node:crypto';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { batchRows, checkBatch, openBatch } from '../../payouts/batch-load.js';
-import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
-import { Journal } from '../../payouts/journal.js';
+import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
+import { Journal, journalBase } from '../../payouts/journal.js';
+import { payoutBody } from '../../payouts/request.js';
 import { requireSigningKey } from '../../plans/keys.js';
 import { makePlan, type Plan } from '../../plans/plan.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
-import { writeNewPlan } from './common.js';
+import { profilePolicy, writeNewPlan } from './common.js';
+import { approvalsNeeded, type Policy, type Requirement } from '../../plans/policy.js';
+import type { SigningKey } from '../../plans/keys.js';
 
 export interface PlanCreateOptions {
   file: string;
@@ -34,7 +40,9 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
   if (badId) throw new UsageError(`Cannot make this plan: ${badId}.`);
   const maker = requireSigningKey(configDir(deps.env));
-  const src = openBatch(opts.file, batchId);
+  const policy = profilePolicy(deps);
+  if (policy) refuseUnlistedMaker(policy, maker);
+  const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);
   const api = await deps.api();
   const journal = new Journal(configDir(deps.env));
@@ -45,25 +53,66 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
       conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" was already sent with other details`);
       continue;
     }
-    payouts.push({ row: r.row, request: r.request, idempotencyKey: r.earlier?.idempotencyKey ?? randomUUID() });
+    // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
+    payouts.push({
+      row: r.row,
+      request: r.request,
+      idempotencyKey: r.earlier?.idempotencyKey ?? derivedIdempotencyKey(journalBase(api.baseUrl), r.request.payoutId, r.body || payoutBody(r.request)),
+    });
   }
   if (conflicts.length) throw new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. No plan was written.`, conflicts);
   const plan = makePlan({ baseUrl: api.baseUrl, batchId, source: basename(src.file), now: deps.clock.now(), maker, payouts });
   const out = resolve(opts.out ?? defaultPlanPath(src.file));
   writeNewPlan(out, plan);
-  await reportPlan(deps, plan, out);
+  const need = policy
+    ? approvalsNeeded(
+        policy,
+        payouts.map((p) => p.request),
+        journal,
+        api.baseUrl,
+        deps.clock.now(),
+      )
+    : undefined;
+  await reportPlan(deps, plan, out, need);
   return 0;
 }
 
+/** A key the policy does not list as a maker's makes no plan: plan approve and plan send would refuse it. */
+export function refuseUnlistedMaker(policy: Policy, key: SigningKey): void {
+  const m = policy.byKey.get(key.fingerprint);
+  if (m?.roles.has('maker')) return;
+  throw new UsageError(
+    `Your key ${key.fingerprint} is not ${m ? `a maker's: ${m.name} is listed only as an approver` : 'listed'} in the policy ${policy.file}, so no plan it makes can be sent. No plan was written.`,
+    [],
+    `Have whoever keeps the policy list you as a maker (your public key: ${key.publicKey}).`,
+  );
+}
+
 /** What a person sees once a plan is written (plan create, payout create --plan-out): where it is and what comes next. */
-export async function reportPlan(deps: Deps, plan: Plan, out: string): Promise<void> {
+export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Requirement): Promise<void> {
   const inv = invocationOf(deps.globals, deps.env);
   if (deps.globals.json) {
-    await write(deps.io.stdout, JSON.stringify({ plan: out, hash: plan.hash, batch_id: plan.batch_id, payouts: plan.payouts.length, totals: plan.totals }) + '\n');
+    await write(
+      deps.io.stdout,
+      JSON.stringify({
+        plan: out,
+        hash: plan.hash,
+        batch_id: plan.batch_id,
+        payouts: plan.payouts.length,
+        totals: plan.totals,
+        ...(need ? { required_approvals: need.required, reasons: need.reasons } : {}),
+      }) + '\n',
+    );
     return;
   }
   const totals = plan.totals.map((t) => `${formatAmount(t.total, t.currency)} ${t.currency} from ${text(t.wallet_id)} (${t.count})`).join('; ');
   deps.log.success(`Plan written to ${out}: ${plan.payouts.length} payout${plan.payouts.length === 1 ? '' : 's'}, ${totals}. Nothing was sent.`);
+  if (need)
+    deps.log.info(
+      need.required === 0
+        ? 'Approvals: none needed under the policy today.'
+        : `Approvals: ${need.required} needed, from people other than you:\n${need.reasons.map((r) => `  ${r}`).join('\n')}`,
+    );
   deps.log.info(
     `Hash ${plan.hash}\n` +
       `Review it:          ${commandLine(inv, ['plan', 'show'], [out])}\n` +

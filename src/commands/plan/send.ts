@@ -1,22 +1,25 @@
 /**
  * `payctl plan send <plan>`: sends exactly the plan's bodies under the plan's keys, once
  * every check holds: the plan is whole (hash, maker's signature, bodies), it is for this
- * profile's base URL, it is at most 7 days old, every approval counts under the profile's
- * policy (signed over this plan, by a listed approver, distinct, not the maker) and there
- * are enough of them, and no limit is broken. Any failed check: exit 2, nothing sent. Then
+ * profile's base URL, it is at most 7 days old, its maker is a maker the profile's policy
+ * lists, every approval counts under that policy (signed over this plan, by a listed
+ * approver, one per person, not the maker by name whatever key they used) and there are
+ * enough of them for its totals and for what each recipient account gets today
+ * (approvalsNeeded: splitting counted), and no limit is broken. Any failed check: exit 2, nothing sent. Then
  * the rows go through the same journal, retries, progress and report as a batch; a payout
  * journaled before under another key or with other details is refused before anything
  * leaves, so sending a plan twice, or from two terminals at once, pays nobody twice.
  */
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { CancelledError, CliError, LocalError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { Journal } from '../../payouts/journal.js';
 import { defaultReportPath, reportProblems } from '../../payouts/report.js';
-import type { BatchItem } from '../../payouts/batch.js';
+import { claimRows, type BatchItem } from '../../payouts/batch.js';
+import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
 import { PLAN_MAX_AGE_MS, readPlan, samePlace } from '../../plans/plan.js';
-import { checkApprovals, currencyTotals, limitProblems, requiredApprovals } from '../../plans/policy.js';
+import { approvalsNeeded, checkApprovals, limitProblems } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
@@ -47,19 +50,25 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   if (made - now.getTime() > 5 * 60_000) throw refuse(`it was made on ${plan.created_at}, in the future`);
 
   const judged = checkApprovals(plan, policy);
+  if (judged.makerProblem) throw refuse(judged.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
   if (judged.refused.length) throw refuse(`${judged.refused.length} approval${judged.refused.length === 1 ? ' does' : 's do'} not count`, judged.refused);
   const requests = payouts.map((p) => p.request);
-  const need = requiredApprovals(policy, currencyTotals(requests));
-  if (judged.valid.length < need.required) {
-    throw refuse(
-      `it needs ${need.required} approval${need.required === 1 ? '' : 's'} and carries ${judged.valid.length}`,
-      need.reasons,
-      `An approver signs it with: payctl plan approve ${opts.plan}`,
-    );
-  }
   const journal = new Journal(configDir(deps.env));
-  const limits = limitProblems(policy, requests, journal, api.baseUrl, now);
-  if (limits.length) throw refuse("it breaks the policy's limits", limits);
+  // Approvals needed (totals, and what each recipient account got today) and limits, both
+  // counted from the journal: judged now, and again under the wallets' locks before journaling.
+  const judge = (at: Date): void => {
+    const need = approvalsNeeded(policy, requests, journal, api.baseUrl, at);
+    if (judged.valid.length < need.required) {
+      throw refuse(
+        `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${judged.maker!.name}) and carries ${judged.valid.length}${judged.valid.length ? ` (${judged.valid.map((v) => v.name).join(', ')})` : ''}`,
+        need.reasons,
+        `An approver signs it with: payctl plan approve ${opts.plan}`,
+      );
+    }
+    const limits = limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
+    if (limits.length) throw refuse("it breaks the policy's limits", limits);
+  };
+  judge(now);
 
   // Every payout journaled before must be this very payout under this very key: otherwise
   // the plan's key would not be the one the service saw first.
@@ -101,22 +110,51 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
     }
     const totals = plan.totals.map((t) => `${formatAmount(t.total, t.currency)} ${t.currency} from ${t.wallet_id}`).join('; ');
     deps.log.info(
-      `Plan ${plan.hash}: ${toSend} payout${toSend === 1 ? '' : 's'} to send (${totals}), approved by ${judged.valid.map((v) => v.name).join(', ') || 'nobody (none needed)'}.`,
+      `Plan ${plan.hash}: ${toSend} payout${toSend === 1 ? '' : 's'} to send (${totals}), made by ${judged.maker!.name}, approved by ${judged.valid.map((v) => v.name).join(', ') || 'nobody (none needed)'}.`,
     );
     const ok = await (await deps.prompter()).confirm({ message: `Send ${toSend} payout${toSend === 1 ? '' : 's'}?`, default: false });
     if (!ok) throw new CancelledError();
   }
   if (toSend === 0) deps.log.info(`Nothing to send: every payout of the plan was accepted earlier.`);
+  const batch = { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: resolve(opts.plan) };
+  // Under a policy that counts the day, the check and the journaling of the payouts to send are
+  // one step under the wallets' locks (wallet-lock.ts), so parallel runs of plan send, payout
+  // create and payout batch count each other; sending comes after, the claims already count.
+  const sending =
+    toSend > 0 && policyCountsTheDay(policy)
+      ? await withWalletLocks(
+          configDir(deps.env),
+          items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
+          async () => {
+            judge(deps.clock.now());
+            return claimed(items, { journal, baseUrl: api.baseUrl, now: deps.clock.now(), batch, profile: deps.globals.profile });
+          },
+          runLockOptions(deps),
+        )
+      : items;
   return sendRows(deps, {
-    items,
+    items: sending,
     rows: items.length,
     toSend,
     alreadyAccepted,
     api,
     journal,
     concurrency,
-    batch: { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: resolve(opts.plan) },
+    batch,
     reportPath,
     rerun,
   });
+}
+
+/** The payouts journaled by claimRows; a failure other than payctl's own errors said plainly (nothing was sent). */
+async function claimed(items: BatchItem[], o: Parameters<typeof claimRows>[1]): Promise<BatchItem[]> {
+  try {
+    return await claimRows(items, o);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new LocalError(
+      `Cannot journal the plan's payouts before sending them: ${(err as Error).message}. Nothing was sent.`,
+      'Payouts journaled so far are sent under their keys when plan send is run again.',
+    );
+  }
 }

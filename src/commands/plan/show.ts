@@ -1,7 +1,10 @@
 /**
- * `payctl plan show <plan>`: a plan for review: where it goes, who made it, every payout,
- * the totals per wallet and currency with the balances they would leave (live, when the
- * profile can reach the service), and its approvals as the profile's policy judges them.
+ * `payctl plan show <plan>`: a plan for review: where it goes, who made it (the person the
+ * policy names for its key), every payout, the totals per wallet and currency with the
+ * balances they would leave (live, when the profile can reach the service), and its approvals
+ * as the profile's policy judges them: who approved (by name), which approvals do not count
+ * and why, and how many it needs, counting what each recipient account got today from this
+ * machine's journal (README "Four eyes").
  */
 import { write, type Deps } from '../../deps.js';
 import { CliError } from '../../errors.js';
@@ -9,10 +12,12 @@ import type { Wallet } from '../../api/schemas.js';
 import { balanceMinor, decimalToMinor, formatAmount, minorToDecimal } from '../../money/amount.js';
 import { minorDigits } from '../../money/currencies.js';
 import { readPlan, type Plan } from '../../plans/plan.js';
-import { checkApprovals, currencyTotals, requiredApprovals } from '../../plans/policy.js';
+import { approvalsNeeded, checkApprovals } from '../../plans/policy.js';
+import { Journal } from '../../payouts/journal.js';
+import { configDir } from '../../config/paths.js';
 import { makeStyle } from '../../output/style.js';
 import { text } from '../../output/text.js';
-import { payoutLines, planHead, profilePolicy } from './common.js';
+import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
 
 export interface PlanShowOptions {
   plan: string;
@@ -54,7 +59,16 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
   }
   const totals = after(plan, wallets);
   const judged = policy ? checkApprovals(plan, policy) : undefined;
-  const need = policy ? requiredApprovals(policy, currencyTotals(payouts.map((p) => p.request))) : undefined;
+  // Counted under the plan's own base URL: the service it is for.
+  const need = policy
+    ? approvalsNeeded(
+        policy,
+        payouts.map((p) => p.request),
+        new Journal(configDir(deps.env)),
+        plan.base_url,
+        deps.clock.now(),
+      )
+    : undefined;
   if (deps.globals.json) {
     await write(
       deps.io.stdout,
@@ -74,13 +88,25 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
         })),
         totals,
         approvals: plan.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, signed_at: a.signed_at })),
-        ...(policy ? { policy: { file: policy.file, required: need!.required, reasons: need!.reasons, counted: judged!.valid, not_counted: judged!.refused } } : {}),
+        ...(policy
+          ? {
+              policy: {
+                file: policy.file,
+                made_by: judged!.maker?.name ?? null,
+                ...(judged!.makerProblem ? { maker_problem: judged!.makerProblem } : {}),
+                required: need!.required,
+                reasons: need!.reasons,
+                counted: judged!.valid,
+                not_counted: judged!.refused,
+              },
+            }
+          : {}),
       }) + '\n',
     );
     return 0;
   }
   const st = makeStyle(deps.io.color);
-  let out = planHead(plan, opts.plan, st) + '\n' + st.bold('Payouts') + '\n' + payoutLines(payouts) + '\n' + st.bold('Totals') + '\n';
+  let out = planHead(plan, opts.plan, st, policy) + '\n' + st.bold('Payouts') + '\n' + payoutLines(payouts) + '\n' + st.bold('Totals') + '\n';
   for (const t of totals) {
     const bal =
       t.balance === null
@@ -88,12 +114,12 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
         : `; balance ${formatAmount(t.balance, t.currency)}, after ${formatAmount(t.balance_after!, t.currency)}${t.balance_after!.startsWith('-') ? st.red(' (short)') : ''}`;
     out += `  ${text(t.wallet_id)}  ${t.count} payout${t.count === 1 ? '' : 's'}, ${formatAmount(t.total, t.currency)} ${t.currency}${bal}\n`;
   }
-  out += '\n' + st.bold('Approvals') + '\n';
-  if (plan.approvals.length === 0) out += '  none yet\n';
-  for (const a of plan.approvals) out += `  ${text(a.name)} (${a.fingerprint}) at ${text(a.signed_at)}\n`;
+  out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged, st);
   if (policy) {
-    out += `\nPolicy ${text(policy.file)}: ${need!.required === 0 ? 'no approval needed' : need!.reasons.join('; ')}; ${judged!.valid.length} approval(s) count.\n`;
-    for (const r of judged!.refused) out += `  ${st.yellow('Not counted:')} ${r}\n`;
+    const who = judged!.valid.length ? ` (${judged!.valid.map((v) => text(v.name)).join(', ')})` : '';
+    out += `\nPolicy ${text(policy.file)}: ${need!.required === 0 ? 'no approval needed' : `${need!.required} approval${need!.required === 1 ? '' : 's'} needed from people other than the maker`}; ${judged!.valid.length} count${who}.\n`;
+    for (const r of need!.reasons) out += `  ${r}\n`;
+    if (judged!.makerProblem) out += `  ${st.red('It cannot be sent:')} ${judged!.makerProblem}\n`;
   }
   await write(deps.io.stdout, out);
   if (balancesProblem) deps.log.warn(`Balances not shown: ${balancesProblem}`);

@@ -32,7 +32,11 @@ export const planApproveSpec: CommandSpec = {
   summary: 'sign a plan with your key after reviewing it',
   arguments: PLAN_ARG,
   options: [{ flags: '-y, --yes', description: 'approve without asking (required without a terminal)' }],
-  help: "The plan's maker cannot approve it; each approver counts once. A plan changed after approval\nno longer carries the approval: the signature is over the hash of every byte to be sent.",
+  help:
+    "The plan's maker cannot approve it, with any of their keys; each person counts once. With a policy\n" +
+    'in the profile, a plan whose maker it does not list, or a key it does not list as an approver, is\n' +
+    'refused. A plan changed after approval no longer carries the approval: the signature is over the\n' +
+    'hash of every byte to be sent.',
   examples: ['payctl plan approve stipends.plan.json', 'payctl plan approve stipends.plan.json --yes'],
   load: () => import('./approve.js'),
 };
@@ -48,8 +52,9 @@ export const planSendSpec: CommandSpec = {
   ],
   help:
     "Checks first, and sends nothing unless all hold: the plan's hash and the maker's signature, this\n" +
-    "profile's base URL, at most 7 days old, every approval signed over this plan by a distinct approver\n" +
-    "listed in the profile's policy who is not the maker, enough approvals for its totals, and the\n" +
+    "profile's base URL, at most 7 days old, made by a maker the profile's policy lists, every approval\n" +
+    'signed over this plan by a listed approver who is not the maker (by name, whatever key), one per\n' +
+    'person, enough of them for its totals and for what each recipient account got today, and the\n' +
     "policy's limits. Sending a plan again (or from two terminals) pays nobody twice.",
   examples: ['payctl plan send stipends.plan.json', 'payctl plan send stipends.plan.json --yes --report oct.report.csv'],
   load: () => import('./send.js'),

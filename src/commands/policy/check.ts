@@ -1,8 +1,10 @@
 /**
  * `payctl policy check <file|plan>`: what the profile's policy asks of a batch file or a
- * plan, and why: the approvals its totals need (and, for a plan, which of its approvals
- * count), and any limit it breaks (per payout, daily per wallet). Exit 0 when it can be
- * sent as it is (a batch directly, a plan with its approvals), 1 when not.
+ * plan, and why: the approvals it needs, by its totals and by what each recipient account
+ * got today with it (approvalsNeeded: the sum is shown), for a plan who made it and which of
+ * its approvals count (by name) and why the others do not, and any limit it breaks (per
+ * payout, daily per wallet). Exit 0 when it can be sent as it is (a batch directly, a plan
+ * with its approvals), 1 when not.
  */
 import { readFileSync } from 'node:fs';
 import { write, type Deps } from '../../deps.js';
@@ -13,7 +15,7 @@ import { checkBatch, identifiedRows, openBatch } from '../../payouts/batch-load.
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { readPlan, PLAN_FORMAT } from '../../plans/plan.js';
-import { checkApprovals, currencyTotals, limitProblems, requiredApprovals } from '../../plans/policy.js';
+import { approvalsNeeded, checkApprovals, limitProblems } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { text } from '../../output/text.js';
 import { profilePolicy } from '../plan/common.js';
@@ -42,16 +44,17 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   let requests: PayoutRequest[];
   if (plan) requests = plan.payouts.map((p) => p.request);
   else {
-    const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID);
+    const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID, deps.signal);
     const checked = await checkBatch(src);
     requests = [];
     for await (const r of identifiedRows(src, [], checked)) requests.push(r.request);
   }
-  const need = requiredApprovals(policy, currencyTotals(requests));
-  const limits = limitProblems(policy, requests, journal, api.baseUrl, deps.clock.now());
+  const now = deps.clock.now();
+  const need = approvalsNeeded(policy, requests, journal, api.baseUrl, now);
+  const limits = limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
   const judged = plan ? checkApprovals(plan.plan, policy) : undefined;
   const counted = judged?.valid.length ?? 0;
-  const sendable = limits.length === 0 && (plan ? judged!.refused.length === 0 && counted >= need.required : need.required === 0);
+  const sendable = limits.length === 0 && (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0);
   const inv = invocationOf(deps.globals, deps.env);
   const next =
     !plan && need.required > 0 && limits.length === 0
@@ -69,7 +72,14 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
         required_approvals: need.required,
         reasons: need.reasons,
         limits,
-        ...(judged ? { counted: judged.valid, not_counted: judged.refused } : {}),
+        ...(judged
+          ? {
+              made_by: judged.maker?.name ?? null,
+              ...(judged.makerProblem ? { maker_problem: judged.makerProblem } : {}),
+              counted: judged.valid,
+              not_counted: judged.refused,
+            }
+          : {}),
         sendable,
         ...(next ? { make_plan: next } : {}),
       }) + '\n',
@@ -79,8 +89,11 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   let out = `${text(opts.file)}: ${plan ? 'a plan' : 'a batch'} of ${requests.length} payout${requests.length === 1 ? '' : 's'}, under the policy ${text(policy.file)}.\n`;
   out += need.required === 0 ? 'Approvals: none needed.\n' : `Approvals: ${need.required} needed.\n${need.reasons.map((r) => `  ${r}\n`).join('')}`;
   if (judged) {
-    out += `  ${counted} count${judged.valid.length ? `: ${judged.valid.map((v) => text(v.name)).join(', ')}` : ''}.\n`;
-    for (const r of judged.refused) out += `  Not counted: ${r}\n`;
+    out += judged.maker
+      ? `Made by: ${text(judged.maker.name)} (key ${plan!.plan.maker.fingerprint}).\n`
+      : `Made by: no maker the policy lists: ${text(judged.makerProblem!)}.\n`;
+    out += `Approved by: ${counted} that count${judged.valid.length ? `: ${judged.valid.map((v) => text(v.name)).join(', ')}` : ''}.\n`;
+    for (const r of judged.refused) out += `  Not counted: ${text(r)}\n`;
   }
   out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : 'Limits: none broken.\n';
   out += sendable

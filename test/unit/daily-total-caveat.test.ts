@@ -1,0 +1,50 @@
+/**
+ * A daily total counted from a journal that lost entries says so (issue 27): deleting entries
+ * (or starting from a restored backup) must never pass for an empty day unnoticed. The policy is
+ * the README's example (docs/examples/policy.json); the journal is a real one in a temp folder.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dailyTotalCaveat, limitProblems, loadPolicy } from '../../src/plans/policy.js';
+import { Journal } from '../../src/payouts/journal.js';
+import type { PayoutRequest } from '../../src/payouts/request.js';
+
+const BASE = 'http://127.0.0.1:9/v2';
+const POLICY = loadPolicy(join(import.meta.dirname, '../../docs/examples/policy.json'));
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function request(amountMinor: bigint): PayoutRequest {
+  return { payoutId: randomUUID(), walletId: '6643665465', amountMinor, currency: 'SLE' } as PayoutRequest;
+}
+
+describe('dailyTotalCaveat', () => {
+  it('says nothing for a whole journal; names the lost entries once one is deleted, and limitProblems warns of it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-caveat-'));
+    dirs.push(dir);
+    const j = new Journal(dir);
+    const ids = [randomUUID(), randomUUID()];
+    for (const id of ids)
+      await j.begin({ baseUrl: BASE, payoutId: id, body: `{"amount":100,"currency":"SLE","payoutId":"${id}","walletId":"6643665465"}`, now: new Date() });
+    expect(dailyTotalCaveat(POLICY, j)).toBeUndefined();
+    const warnings: string[] = [];
+    expect(limitProblems(POLICY, [request(100n)], j, BASE, new Date(), (l) => warnings.push(l))).toEqual([]);
+    expect(warnings).toEqual([]);
+
+    const victim = [...j.scan()].find((it) => 'entry' in it && it.entry.payoutId === ids[0])!;
+    unlinkSync(join(dir, 'journal', victim.name));
+    const fresh = new Journal(dir);
+    expect(dailyTotalCaveat(POLICY, fresh)).toBe(
+      `the daily total is counted from this machine's journal, which has lost 1 entry it recorded (${ids[0]}): what they sent today is not counted`,
+    );
+    limitProblems(POLICY, [request(100n)], fresh, BASE, new Date(), (l) => warnings.push(l));
+    expect(warnings).toEqual([
+      `Policy ${POLICY.file}: the daily total is counted from this machine's journal, which has lost 1 entry it recorded (${ids[0]}): what they sent today is not counted.`,
+    ]);
+  });
+});
