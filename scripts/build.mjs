@@ -91,7 +91,11 @@ const LAZY_BUILTINS = {
   'node:module': {
     createRequire: '(url) => (url === __payctl_meta.url ? require : require("node:module").createRequire(url))',
   },
-  'node:os': { homedir: '() => require("node:os").homedir()' },
+  'node:os': {
+    homedir: '() => require("node:os").homedir()',
+    hostname: '() => require("node:os").hostname()',
+    uptime: '() => require("node:os").uptime()',
+  },
 };
 const lazyBuiltins = {
   name: 'lazy-builtins',

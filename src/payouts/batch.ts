@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { PayoutRequest } from './request.js';
 import { localFault, sendPayout } from './send.js';
+import { CliError, LocalError } from '../errors.js';
 
 export interface BatchItem {
   row: number;
@@ -110,6 +111,63 @@ function money(v: number | string | undefined, currency: string): string | undef
   return v === undefined ? undefined : plainAmount(v, currency);
 }
 
+interface RowJournal {
+  journal: Journal;
+  baseUrl: string;
+  now: Date;
+  batch?: { id: string; file: string } | undefined;
+  profile?: string | undefined;
+}
+
+/** A row's journal entry: made (in this run's log) unless the row has one; how runBatch and claimRows journal a row. */
+function beginRow(it: BatchItem, o: RowJournal): Promise<JournalEntry> {
+  return o.journal.begin({
+    baseUrl: o.baseUrl,
+    payoutId: it.request.payoutId,
+    body: it.body,
+    idempotencyKey: it.idempotencyKey,
+    now: o.now,
+    // In this run's log: rows journaled at the same moment share one write and one fsync.
+    log: true,
+    // Items come looked up (batch-load.ts lookUpRow, plan send): no entry then, none looked for again.
+    absent: it.earlier === undefined,
+    profile: o.profile,
+    origin: {
+      batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row } : undefined,
+      fingerprint: it.fingerprint || undefined,
+    },
+  });
+}
+
+/** Rows claimed together by claimRows: one write and one fsync of the log per group. */
+const CLAIM_GROUP = 256;
+
+/**
+ * Every row still to send journaled before any is sent: what a batch under a policy that counts
+ * the day does while it holds the wallets' locks (wallet-lock.ts), so that the rows count in
+ * the checks of other runs from then on. Each row gets its entry as `earlier`, so runBatch
+ * sends it under that entry (same key). Rows accepted earlier are left as they are. Every
+ * claim is awaited before a failure is thrown (a LocalError unless it is one of payctl's):
+ * nothing is sent then, and the rows already claimed are sent by the rerun under their keys.
+ */
+export async function claimRows<T extends BatchItem>(items: T[], o: RowJournal): Promise<T[]> {
+  for (let from = 0; from < items.length; from += CLAIM_GROUP) {
+    const group = items.slice(from, from + CLAIM_GROUP).filter((it) => it.earlier?.outcome?.kind !== 'accepted');
+    const results = await Promise.allSettled(group.map((it) => beginRow(it, o)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      if (failed.reason instanceof CliError) throw failed.reason;
+      throw new LocalError(
+        `Cannot journal the payouts before sending them: ${(failed.reason as Error).message}. Nothing was sent.`,
+        'Payouts journaled so far are sent under their keys when the same command is run again.',
+      );
+    }
+    // Set in place (the items are this run's own): a spread would give each row a shape of its own.
+    group.forEach((it, j) => (it.earlier = (results[j] as PromiseFulfilledResult<JournalEntry>).value));
+  }
+  return items;
+}
+
 export async function runBatch(
   items: BatchItem[] | AsyncIterable<BatchItem>,
   o: RunBatchOptions & { total?: number },
@@ -162,22 +220,7 @@ export async function runBatch(
   let failure: { err: unknown } | undefined;
 
   const journal = (i: number, it: BatchItem): Taken => {
-    const entry = o.journal.begin({
-      baseUrl: o.api.baseUrl,
-      payoutId: it.request.payoutId,
-      body: it.body,
-      idempotencyKey: it.idempotencyKey,
-      now: o.clock.now(),
-      // In this run's log: rows journaled at the same moment share one write and one fsync.
-      log: true,
-      // Items come looked up (batch-load.ts lookUpRow, plan send): no entry then, none looked for again.
-      absent: it.earlier === undefined,
-      profile: o.profile,
-      origin: {
-        batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row } : undefined,
-        fingerprint: it.fingerprint || undefined,
-      },
-    });
+    const entry = beginRow(it, { journal: o.journal, baseUrl: o.api.baseUrl, now: o.clock.now(), batch: o.batch, profile: o.profile });
     entry.catch(() => {}); // handled where it is awaited
     return { i, it, entry };
   };
@@ -257,10 +300,12 @@ export async function runBatch(
         if (r.kind === 'accepted') {
           settle(
             i,
-            rowOutcome(it, r.replayed ? 'replayed' : 'accepted', {
-              transactionId: r.transaction.transaction_id,
-              fee: money(r.transaction.fee, r.transaction.currency),
-            }),
+            rowOutcome(
+              it,
+              r.replayed ? 'replayed' : 'accepted',
+              // Already made (the service has the payout id from an earlier key): no transaction id; report.ts says so.
+              r.alreadyMade ? {} : { transactionId: r.transaction.transaction_id, fee: money(r.transaction.fee, r.transaction.currency) },
+            ),
           );
         } else if (r.kind === 'rejected') {
           settle(i, rowOutcome(it, 'rejected', { code: r.error.code, message: r.error.message }));

@@ -7,7 +7,17 @@
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
-import { batchRows, checkBatch, describeRun, openBatch, planBatch, type BatchCheck, type BatchSource, type DuplicateGroup } from '../../payouts/batch-load.js';
+import {
+  batchRows,
+  checkBatch,
+  describeRun,
+  openBatch,
+  planBatch,
+  type BatchCheck,
+  type BatchSource,
+  type DuplicateGroup,
+  type LoadedRow,
+} from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { Journal } from '../../payouts/journal.js';
 import { planJson } from '../../payouts/plan.js';
@@ -15,7 +25,9 @@ import { renderPlan } from '../../output/batch.js';
 import { defaultReportPath, reportProblems } from '../../payouts/report.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
-import { currencyTotals, limitProblems, requiredApprovals } from '../../plans/policy.js';
+import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
+import { claimRows } from '../../payouts/batch.js';
+import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
 import { profilePolicy } from '../plan/common.js';
 import { sendRows } from './send-rows.js';
 import { yesRequired } from '../../output/prompter.js';
@@ -63,7 +75,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
   if (badId) throw new UsageError(`Cannot send this batch: ${badId}. Nothing was sent.`);
-  const src = openBatch(opts.file, batchId);
+  const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);
   const reportPath = resolve(opts.report ?? defaultReportPath(src.file));
   const badReport = reportProblems(reportPath, src.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
@@ -163,7 +175,9 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     return 0;
   }
 
-  await checkPolicy(deps, src, checked, journal, api.baseUrl, opts, inv);
+  // Checked first without a lock (refused before anything is asked), then again under the lock.
+  const policy = profilePolicy(deps);
+  const policyRows = policy ? await checkPolicy(policy, deps, src, checked, journal, api.baseUrl, opts, inv) : undefined;
 
   if (duplicates.length && !opts.allowDuplicates && !deps.io.interactive) {
     throw new UsageError(
@@ -197,25 +211,48 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   if (!opts.yes && !nothingToSend) await prompt(`Send ${plural(toSend, 'payout')}?`);
   const allowDuplicates = opts.allowDuplicates || duplicates.length > 0;
 
+  const run = { id: batchId, file: src.file };
+  // Under a policy that counts the day, the check and the journaling of every row to send are
+  // one step under the wallets' locks, so parallel runs count each other; sending comes after.
+  const items =
+    policyCountsTheDay(policy) && policyRows
+      ? await withWalletLocks(
+          configDir(deps.env),
+          toSendOf(policyRows).map((r) => r.request.walletId),
+          async () => {
+            checkRows(policy!, toSendOf(policyRows), deps, src, journal, api.baseUrl, opts, inv, false);
+            return claimRows(policyRows, { journal, baseUrl: api.baseUrl, now: deps.clock.now(), batch: run, profile: deps.globals.profile });
+          },
+          runLockOptions(deps),
+        )
+      : batchRows(src, checked, journal, api.baseUrl);
+
   return sendRows(deps, {
-    items: batchRows(src, checked, journal, api.baseUrl),
+    items,
     rows: load.rows,
     toSend,
     alreadyAccepted,
     api,
     journal,
     concurrency,
-    batch: { id: batchId, file: src.file },
+    batch: run,
     reportPath,
     rerun: batchCommand(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []),
   });
 }
 
+/** The rows a run sends: all but those accepted earlier. */
+function toSendOf(rows: LoadedRow[]): LoadedRow[] {
+  return rows.filter((r) => r.earlier?.outcome?.kind !== 'accepted');
+}
+
 /**
  * With a policy in the profile: the rows still to send, over a limit, are refused naming the
  * rule; a batch whose totals need approval is refused with the command that makes it a plan.
+ * Returns the rows read (each with its earlier entry), for the check made again under the lock.
  */
 async function checkPolicy(
+  policy: Policy,
   deps: Deps,
   src: BatchSource,
   checked: BatchCheck,
@@ -223,14 +260,30 @@ async function checkPolicy(
   baseUrl: string,
   opts: PayoutBatchOptions,
   inv: Invocation,
-): Promise<void> {
-  const policy = profilePolicy(deps);
-  if (!policy) return;
-  const requests: PayoutRequest[] = [];
-  for await (const r of batchRows(src, checked, journal, baseUrl)) if (r.earlier?.outcome?.kind !== 'accepted') requests.push(r.request);
-  const limits = limitProblems(policy, requests, journal, baseUrl, deps.clock.now());
+): Promise<LoadedRow[]> {
+  const rows: LoadedRow[] = [];
+  for await (const r of batchRows(src, checked, journal, baseUrl)) rows.push(r);
+  checkRows(policy, toSendOf(rows), deps, src, journal, baseUrl, opts, inv);
+  return rows;
+}
+
+/** The policy's limits and approvals for the rows to send, against the journal as it is now. */
+/** The policy's verdict on the rows; `warn` false for the second check (under the lock), which would say the same again. */
+function checkRows(
+  policy: Policy,
+  rows: LoadedRow[],
+  deps: Deps,
+  src: BatchSource,
+  journal: Journal,
+  baseUrl: string,
+  opts: PayoutBatchOptions,
+  inv: Invocation,
+  warn = true,
+): void {
+  const requests: PayoutRequest[] = rows.map((r) => r.request);
+  const limits = limitProblems(policy, requests, journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
   if (limits.length) throw new UsageError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits);
-  const need = requiredApprovals(policy, currencyTotals(requests));
+  const need = approvalsNeeded(policy, requests, journal, baseUrl, deps.clock.now());
   if (need.required > 0) {
     throw new UsageError(
       `${opts.file} needs approval under the policy ${policy.file}. Nothing was sent.`,

@@ -8,19 +8,19 @@ import { ApiError, CancelledError, fieldProblem, InterruptedError, OutcomeUnknow
 import type { PayoutRecord, PayoutTransaction, Wallet } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
-import { Journal, type JournalEntry } from '../../payouts/journal.js';
-import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
+import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';
+import { derivedIdempotencyKey, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { shortTime } from '../../payouts/batch-load.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
 import { isUuid, missingFields, payoutBody, providerSuggestion, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { confirmProvider, promptPayout, walletLabel } from '../../payouts/interactive.js';
 import { yesRequired } from '../../output/prompter.js';
 import { planOutCommand, retryCommand } from './retry-command.js';
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { requireSigningKey } from '../../plans/keys.js';
 import { makePlan } from '../../plans/plan.js';
-import { currencyTotals, limitProblems, requiredApprovals } from '../../plans/policy.js';
+import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
+import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
 import { profilePolicy, writeNewPlan } from '../plan/common.js';
 import { reportPlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
@@ -169,8 +169,17 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   const repeatWarning = repeats.length ? `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.clock.now())}.` : undefined;
 
   if (opts.dryRun) return dryRun(request, body, { wallets, existing: !!existing, repeatWarning }, deps);
-  if (opts.planOut !== undefined) return writePlan(request, opts.planOut, existing?.idempotencyKey ?? opts.idempotencyKey ?? randomUUID(), api.baseUrl, deps);
-  checkPolicy(request, journal, api.baseUrl, inv, deps);
+  if (opts.planOut !== undefined)
+    return writePlan(
+      request,
+      opts.planOut,
+      existing?.idempotencyKey ?? opts.idempotencyKey ?? derivedIdempotencyKey(journalBase(api.baseUrl), request.payoutId, body),
+      api.baseUrl,
+      deps,
+    );
+  // Checked first without a lock (refused before anything is asked), then again under the lock.
+  const policy = profilePolicy(deps);
+  if (policy) checkPolicy(policy, request, journal, api.baseUrl, inv, deps);
 
   if (!opts.yes) {
     await showSummary(request, wallets, deps);
@@ -184,15 +193,32 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   }
 
   // Journaled (fsynced) before the request leaves; a rerun reuses this key and body.
-  const entry = await journal.begin({
-    baseUrl: api.baseUrl,
-    payoutId: request.payoutId,
-    body,
-    idempotencyKey: opts.idempotencyKey,
-    now: deps.clock.now(),
-    origin: { fingerprint: payoutFingerprint(request), repeatKey: rk },
-    profile: deps.globals.profile,
-  });
+  const begin = () =>
+    journal.begin({
+      baseUrl: api.baseUrl,
+      payoutId: request.payoutId,
+      body,
+      idempotencyKey: opts.idempotencyKey,
+      // A payout id given on the command line names the payout: its key is derived from it and
+      // the body (journal.ts), so another machine or a restored backup reuses it. A new id, a new key.
+      randomKey: opts.payoutId === undefined,
+      now: deps.clock.now(),
+      origin: { fingerprint: payoutFingerprint(request), repeatKey: rk },
+      profile: deps.globals.profile,
+    });
+  // Under a policy that counts the day, the check and the journaling are one step under the
+  // wallet's lock, so parallel runs count each other; the lock is let go before sending.
+  const entry = policyCountsTheDay(policy)
+    ? await withWalletLocks(
+        configDir(deps.env),
+        [request.walletId],
+        async () => {
+          checkPolicy(policy!, request, journal, api.baseUrl, inv, deps, false);
+          return begin();
+        },
+        runLockOptions(deps),
+      )
+    : await begin();
   if (existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
 
   const result = await sendPayout(api, journal, entry, {
@@ -202,6 +228,16 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
       deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
   });
 
+  if (result.kind === 'accepted' && result.alreadyMade) {
+    // The service has this payout id already (made by an earlier attempt under another key): no
+    // transaction id to show or wait for, and nothing new was paid.
+    if (deps.globals.json)
+      await write(deps.io.stdout, JSON.stringify({ payout_id: request.payoutId, outcome: 'already made', message: result.alreadyMade.message }) + '\n');
+    deps.log.success(
+      `Already submitted: the service already has payout id ${request.payoutId} (sent before under another key: ${result.alreadyMade.message}). Nothing new was paid.`,
+    );
+    return 0;
+  }
   if (result.kind === 'accepted') {
     // With --wait, stdout gets the settled record instead (one card, one JSON document).
     if (!opts.wait && deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
@@ -316,12 +352,11 @@ async function writePlan(request: PayoutRequest, file: string, idempotencyKey: s
  * With a policy in the profile: a payout over a limit is refused naming the rule, and one that
  * needs approval is refused with the command that writes it as a plan. Nothing is sent either way.
  */
-function checkPolicy(request: PayoutRequest, journal: Journal, baseUrl: string, inv: Invocation, deps: Deps): void {
-  const policy = profilePolicy(deps);
-  if (!policy) return;
-  const limits = limitProblems(policy, [request], journal, baseUrl, deps.clock.now());
+/** The policy's verdict on this payout; `warn` false for the second check (under the lock), which would say the same again. */
+function checkPolicy(policy: Policy, request: PayoutRequest, journal: Journal, baseUrl: string, inv: Invocation, deps: Deps, warn = true): void {
+  const limits = limitProblems(policy, [request], journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
   if (limits.length) throw new UsageError(`This payout breaks the policy ${policy.file}. Nothing was sent.`, limits);
-  const need = requiredApprovals(policy, currencyTotals([request]));
+  const need = approvalsNeeded(policy, [request], journal, baseUrl, deps.clock.now());
   if (need.required > 0) {
     throw new UsageError(
       `This payout needs approval under the policy ${policy.file}. Nothing was sent.`,
