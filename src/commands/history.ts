@@ -2,7 +2,8 @@
  * `payctl history`: the payout journal as a ledger of what this machine sent, newest
  * first, as a table, CSV or one JSON document. Streamed: a first pass over the journal
  * keeps only what sorting needs (file name, time, payout id) for the entries that pass
- * the filters; the second reads and writes them one at a time.
+ * the filters; the second reads and writes them one at a time. Entries this folder journaled
+ * that are gone are warned of (Journal.journalGaps).
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
@@ -110,6 +111,21 @@ export function* newestFirst(journal: Journal, filter: HistoryFilter, damaged: s
   }
 }
 
+/**
+ * Warns when entries this config folder journaled are gone (Journal.journalGaps): what history
+ * shows, reconcile resolves and daily_total counts is then short of what was sent from here.
+ */
+export function warnGaps(journal: Journal, deps: Pick<Deps, 'log'>): void {
+  const gaps = journal.journalGaps();
+  if (!gaps) return;
+  const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
+  deps.log.warn(
+    `${gaps.missing} journal entr${gaps.missing === 1 ? 'y' : 'ies'} recorded by this folder ${gaps.missing === 1 ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more}. ` +
+      'They were deleted, moved or replaced by an older backup: this history, and the daily total payctl counts, are short of what was sent from here. ' +
+      'Rerunning their batches is safe: the same payouts are sent under the same keys, and the service answers with the first answers.',
+  );
+}
+
 export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
   const filter = parseHistoryFilter(opts, deps);
   const journal = new Journal(configDir(deps.env));
@@ -159,5 +175,6 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
     deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
     for (const m of damaged.slice(0, 5)) deps.log.warn(text(m));
   }
+  warnGaps(journal, deps);
   return 0;
 }

@@ -6,6 +6,7 @@
 import { formatAmount, minorToDecimal } from '../money/amount.js';
 import type { PlanGroup } from '../payouts/plan.js';
 import type { RowOutcome } from '../payouts/batch.js';
+import { isAlreadyMade } from '../payouts/report.js';
 import { renderTable, wrapText } from './table.js';
 import { text } from './text.js';
 import type { Style } from './style.js';
@@ -77,7 +78,11 @@ export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[
     (r.already_accepted ? ` (${r.already_accepted} in an earlier run)` : '') +
     `, ${r.replayed} already submitted, ${r.rejected} rejected, ${r.unknown} unknown` +
     (r.not_sent ? `, ${r.not_sent} not sent` : '') +
-    `.\nReport: ${r.report}\n`;
+    '.\n';
+  // Already submitted under another key (a lost journal, another config folder): said, never a failure.
+  const made = outcomes.filter(isAlreadyMade).length;
+  if (made) out += `${made} of them already made: the service already had their payout ids (sent before under other idempotency keys); nothing new was paid.\n`;
+  out += `Report: ${r.report}\n`;
   for (const o of outcomes.filter((x) => x.outcome === 'rejected').slice(0, 10)) {
     out += `  row ${o.row} (${o.payoutId}): ${text(o.code ?? 'rejected')}: ${text(o.message ?? '')}\n`;
   }

@@ -96,3 +96,14 @@ export function legacyDerivedPayoutId(batchId: string, fingerprint: string, occu
 export function repeatKey(r: PayoutRequest): string {
   return sha256(`payctl-repeat-v1\n${JSON.stringify([r.walletId, r.account, r.currency, r.amountMinor.toString()])}`).slice(0, 32);
 }
+
+/**
+ * The Idempotency-Key of a payout whose id is deterministic (a batch or plan row, `payout create
+ * --payout-id`): a version 5 UUID of the journal's normalized base URL (journal.ts journalBase),
+ * the payout id and the exact body. Another config folder, another machine or a restored backup
+ * sends the same key for the same payout, so the service replays its first answer instead of
+ * paying again. `base` must already be normalized: one service, one key.
+ */
+export function derivedIdempotencyKey(base: string, payoutId: string, body: string): string {
+  return uuidV5(PAYCTL_NAMESPACE_BYTES, `payctl-key-v1\n${base}\n${payoutId}\n${body}`);
+}

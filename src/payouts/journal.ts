@@ -15,14 +15,28 @@
  * cleaned up.
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, fsync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { checkFolder } from '../config/paths.js';
 import { claimOf, fsyncFolder, LogReader, LogWriter } from './journal-log.js';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { ConfigError } from '../errors.js';
-import { sha256 } from './identity.js';
+import { derivedIdempotencyKey, sha256 } from './identity.js';
 
 export type Outcome =
   | {
@@ -36,6 +50,13 @@ export type Outcome =
       lookedUp?: true;
       /** The payout's status at the service when it was looked up (Pending, Successful, ...). */
       payoutStatus?: string;
+      /**
+       * "Already made": the service refused it because the payout id was used before (a 422
+       * DUPLICATE_PAYOUT_ID), so a payout with this id exists, made by an earlier attempt under
+       * another key (a lost journal, an earlier payctl). Kept as accepted so that everything that
+       * must not send it again, and daily_total, treats it as paid; no transaction id is known.
+       */
+      alreadyMade?: { code: string; message: string };
     }
   | { kind: 'rejected'; status: number; code: string | undefined; message: string; at: string }
   | { kind: 'unknown'; reason: string; at: string }
@@ -66,6 +87,18 @@ export interface JournalEntry {
   outcome?: Outcome;
 }
 
+/** Entries this config folder journaled that are gone (Journal.journalGaps). */
+export interface JournalGaps {
+  /** How many entries the index names that are not in the journal folder. */
+  missing: number;
+  /** How many entries the index names in all. */
+  recorded: number;
+  /** The payout ids of the first missing ones (at most 10). */
+  payoutIds: string[];
+  /** Index lines that did not verify (planted, damaged, or made with another journal key): passed over. */
+  unverified: number;
+}
+
 /** What a new entry may say about where it came from (indexed for look-ups by content). */
 export interface EntryOrigin {
   batch?: { id: string; file: string; row: number };
@@ -76,6 +109,7 @@ export interface EntryOrigin {
 export class Journal {
   readonly dir: string;
   readonly #keyFile: string;
+  readonly #indexFile: string;
   #key: Buffer | undefined;
   #checked = false;
   /** This process's log (batch runs: begin with `log`), made on first use. */
@@ -87,6 +121,7 @@ export class Journal {
   constructor(configDir: string) {
     this.dir = join(configDir, 'journal');
     this.#keyFile = join(configDir, 'journal.key');
+    this.#indexFile = join(configDir, 'journal.index');
     this.#logs = new LogReader(this.dir);
   }
 
@@ -571,6 +606,12 @@ export class Journal {
     /** Keep it in this process's log (group commit: batch runs) instead of a file of its own. */
     log?: boolean;
     /**
+     * A payout whose id was made up for this one request (a plain `payout create`): a random key.
+     * Otherwise, without `idempotencyKey`, the key is derived from the base URL, the payout id
+     * and the body (identity.ts derivedIdempotencyKey), the same wherever it is journaled.
+     */
+    randomKey?: boolean;
+    /**
      * The caller looked this payout id up a moment ago and found no entry: not looked up
      * again. (One made since by another process is still found: the claim fails, and that
      * entry is the one sent.)
@@ -590,7 +631,7 @@ export class Journal {
       version: 2,
       payoutId: opts.payoutId,
       baseUrl: opts.baseUrl,
-      idempotencyKey: opts.idempotencyKey ?? randomUUID(),
+      idempotencyKey: opts.idempotencyKey ?? (opts.randomKey ? randomUUID() : derivedIdempotencyKey(journalBase(opts.baseUrl), opts.payoutId, opts.body)),
       body: opts.body,
       createdAt: opts.now.toISOString(),
       profile: opts.profile,
@@ -599,17 +640,129 @@ export class Journal {
       repeatKey: opts.origin?.repeatKey || undefined,
       outcome: undefined,
     };
-    if (opts.log) {
-      const logged = await this.#createLogged(entry);
-      if (logged) return entry;
-    } else if (await this.#create(entry)) {
-      await this.#syncDir();
+    let created: boolean;
+    try {
+      created = opts.log ? await this.#createLogged(entry) : await this.#create(entry);
+      if (created && !opts.log) await this.#syncDir();
+    } catch (err) {
+      throw this.#writeError(err, `Nothing was sent for payout ${opts.payoutId}.`);
+    }
+    if (created) {
+      this.#noteIndex(this.#entryName(entry.baseUrl, entry.payoutId), entry.payoutId);
       return entry;
     }
     // Another payctl journaled this payout id a moment ago: send under its key.
     const first = this.get(opts.baseUrl, opts.payoutId);
     if (!first) throw new ConfigError(`The payout journal entry of ${opts.payoutId} vanished while it was being written.`);
     return reuse(first);
+  }
+
+  /**
+   * A failure to write the journal as a person reads it (exit 2, never "a bug"): the cause
+   * named (no space left on device, a read-only file system, no permission). Other errors
+   * go on as they are.
+   */
+  #writeError(err: unknown, after: string): unknown {
+    const code = (err as NodeJS.ErrnoException)?.code;
+    if (!code || !JOURNAL_WRITE_FAULTS.has(code)) return err;
+    return new ConfigError(
+      `Cannot write the payout journal ${this.dir}: ${fsFault(err)}. ${after}`,
+      code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'Free some space on that disk and run the same command again.'
+        : 'payctl journals every payout before sending it: make the config folder writable (or choose another with PAYCTL_CONFIG_DIR), then run the same command again.',
+    );
+  }
+
+  // ---- the per-folder index: entries this folder journaled, so lost ones are noticed ----
+
+  /** The index's descriptor while a batch's log is in use (closeLog closes it). */
+  #indexFd: number | undefined;
+
+  /**
+   * Notes a new entry in `<config>/journal.index` (beside the journal folder, so deleting the
+   * folder leaves it): one line per entry, its name and payout id with an HMAC made with the
+   * journal key. Appended after the entry exists, so a line never names an entry that was not
+   * made. A failure to append is passed over: the index only warns of lost entries (journalGaps),
+   * it decides nothing about sending.
+   */
+  #noteIndex(name: string, payoutId: string): void {
+    try {
+      const line = JSON.stringify({ name, payoutId, mac: this.#macOf(`payctl-journal-index-v1\n${name}\n${payoutId}`) }) + '\n';
+      const fd = this.#indexFd ?? openSync(this.#indexFile, 'a', 0o600);
+      try {
+        writeSync(fd, line);
+      } finally {
+        if (this.#log) this.#indexFd = fd;
+        else closeSync(fd);
+      }
+    } catch {
+      // Not noted: this entry's loss would go unnoticed, nothing more.
+    }
+  }
+
+  /**
+   * Entries this config folder journaled (its index) that are gone: deleted, a journal folder
+   * replaced by an older backup, or moved. Undefined when none is missing. Only what the index
+   * holds is known: a folder whose index is gone too (a new machine, another config folder) has
+   * nothing to compare, which is why keys are derived (identity.ts). Lines that do not verify
+   * are passed over (counted in `unverified`).
+   */
+  journalGaps(): JournalGaps | undefined {
+    let raw: string;
+    try {
+      raw = readFileSync(this.#indexFile, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const seen = new Map<string, string>();
+    let unverified = 0;
+    for (const text of raw.split('\n')) {
+      if (!text) continue;
+      try {
+        const l = JSON.parse(text) as { name?: unknown; payoutId?: unknown; mac?: unknown };
+        if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
+        const want = Buffer.from(this.#macOf(`payctl-journal-index-v1\n${l.name}\n${l.payoutId}`), 'hex');
+        const got = Buffer.from(l.mac, 'hex');
+        if (got.length !== want.length || !timingSafeEqual(got, want)) throw new Error('not verified');
+        seen.set(l.name, l.payoutId);
+      } catch {
+        unverified++;
+      }
+    }
+    const missing: string[] = [];
+    for (const [name, payoutId] of seen) if (!existsSync(this.#in(name))) missing.push(payoutId);
+    if (!missing.length) return undefined;
+    return { missing: missing.length, recorded: seen.size, payoutIds: missing.slice(0, 10), unverified };
+  }
+
+  // ---- transaction ids already recorded, for answers that resolve an unknown outcome ----
+
+  /** Normalized base URL -> transaction id -> payout id: read once per process (a scan), kept up to date by record(). */
+  #owners: Map<string, Map<string, string>> | undefined;
+
+  /**
+   * The payout id the journal has recorded transaction `transactionId` for under this base URL
+   * (an accepted outcome), if any. The first call scans the journal; later ones, and outcomes this
+   * process records, use what it read. For answers that resolve an unknown outcome (a replay, a
+   * reconcile): a transaction id already given to another payout means the answer is not this one's.
+   */
+  transactionOwner(baseUrl: string, transactionId: string): string | undefined {
+    if (!this.#owners) {
+      this.#owners = new Map();
+      for (const it of this.scan()) {
+        if ('error' in it) continue;
+        const o = it.entry.outcome;
+        if (o?.kind === 'accepted' && o.transactionId) this.#own(it.entry.baseUrl, o.transactionId, it.entry.payoutId);
+      }
+    }
+    return this.#owners.get(journalBase(baseUrl))?.get(transactionId);
+  }
+
+  #own(baseUrl: string, transactionId: string, payoutId: string): void {
+    const base = journalBase(baseUrl);
+    let m = this.#owners!.get(base);
+    if (!m) this.#owners!.set(base, (m = new Map<string, string>()));
+    if (!m.has(transactionId)) m.set(transactionId, payoutId);
   }
 
   /**
@@ -623,6 +776,7 @@ export class Journal {
     }
     const next = withOutcome(entry, outcome);
     const name = this.#entryName(entry.baseUrl, entry.payoutId);
+    if (this.#owners && outcome.kind === 'accepted' && outcome.transactionId) this.#own(entry.baseUrl, outcome.transactionId, entry.payoutId);
     // In the log: written at once, durable with the log's next fsync (LogWriter.appendNow).
     if (this.#log && this.#logged.has(name)) await this.#log.appendNow(name, this.#signedJson(next));
     else await this.put(next);
@@ -685,6 +839,8 @@ export class Journal {
       await this.#dirSyncRunning?.catch(() => {});
       if (this.#dirFd !== undefined) closeSync(this.#dirFd);
       this.#dirFd = undefined;
+      if (this.#indexFd !== undefined) closeSync(this.#indexFd);
+      this.#indexFd = undefined;
     }
   }
 }
@@ -785,6 +941,24 @@ function tryLink(target: string, path: string): boolean {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     }
   }
+}
+
+/** File-system errors at the journal's write paths that are a machine's state, not a bug. */
+const JOURNAL_WRITE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR']);
+
+/** A file-system error in words, its code kept: "no space left on device (ENOSPC)". */
+export function fsFault(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const words: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'the disk quota is exceeded',
+    EROFS: 'the file system is read-only',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOTDIR: 'a file is where a folder is expected',
+    EISDIR: 'a folder is where a file is expected',
+  };
+  return code && words[code] ? `${words[code]} (${code})` : ((err as Error)?.message ?? String(err));
 }
 
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */

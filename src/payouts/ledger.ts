@@ -108,7 +108,16 @@ export function ledgerLine(e: JournalEntry): LedgerLine {
     transactionId: o?.kind === 'accepted' ? o.transactionId : undefined,
     payoutStatus: o?.kind === 'accepted' ? o.payoutStatus : undefined,
     outcomeAt: o?.at,
-    detail: o?.kind === 'rejected' ? [o.code, o.message].filter(Boolean).join(': ') : o?.kind === 'unknown' ? o.reason : o === undefined ? NO_ANSWER : undefined,
+    detail:
+      o?.kind === 'rejected'
+        ? [o.code, o.message].filter(Boolean).join(': ')
+        : o?.kind === 'unknown'
+          ? o.reason
+          : o?.kind === 'accepted' && o.alreadyMade
+            ? `already made: the service has this payout id from an earlier request (${o.alreadyMade.message})`
+            : o === undefined
+              ? NO_ANSWER
+              : undefined,
     idempotencyKey: e.idempotencyKey,
   };
 }

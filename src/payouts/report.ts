@@ -3,7 +3,8 @@
  * path is checked before anything is sent; during the run each finished row is appended
  * as it finishes (so a killed run leaves a true partial report), and at the end the
  * whole report is written again in row order and put in place atomically. Files are
- * created without following symlinks; the temp file has an unpredictable name.
+ * created without following symlinks; the temp file has an unpredictable name. A row the
+ * service already held under another key ("already made") is reported as already submitted.
  */
 import { randomUUID } from 'node:crypto';
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
@@ -63,7 +64,18 @@ export function reportProblems(path: string, input: string, label = `--report ${
   return [];
 }
 
-function line(o: RowOutcome, jsonl: boolean, batchId: string | undefined): string {
+/**
+ * A row the service already held under another key (send.ts alreadyMade: a replayed row with no
+ * transaction id) is said so in its message: already submitted, not sent again.
+ */
+export function isAlreadyMade(o: RowOutcome): boolean {
+  return o.outcome === 'replayed' && !o.transactionId;
+}
+
+const ALREADY_MADE = (id: string) => `already made: the service already has payout id ${id} (sent before under another idempotency key); nothing new was paid`;
+
+function line(row: RowOutcome, jsonl: boolean, batchId: string | undefined): string {
+  const o: RowOutcome = isAlreadyMade(row) ? { ...row, transactionId: undefined, message: row.message ?? ALREADY_MADE(row.payoutId) } : row;
   if (jsonl) {
     return (
       JSON.stringify({

@@ -12,9 +12,10 @@ import { DUPLICATE_PAYOUT_ID, parseErrorBody, parseOrThrow, payoutTransactionSch
 import type { Clock } from '../clock.js';
 import { isRetryableStatus, parseRetryAfter, withRetries, type Attempt, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';
-import type { Journal, JournalEntry, Outcome } from './journal.js';
+import { fsFault, type Journal, type JournalEntry, type Outcome } from './journal.js';
 import {
   AnswerMismatch,
+  askedOf,
   checkAnswer,
   claimedTransactions,
   findCandidates,
@@ -46,6 +47,13 @@ export type SendResult =
       attempts: number;
       /** Accepted before and read back by its transaction id (the 24-hour rule): nothing was sent. */
       lookedUp?: true;
+      /**
+       * "Already made": the service refused it because its payout id was used before (a 422
+       * DUPLICATE_PAYOUT_ID), so that payout exists, made by an earlier attempt under another key.
+       * Reported as already submitted, never as a failure. `transaction` then holds what was sent,
+       * with an empty transaction id (the refusal names none); `res` is the refusal.
+       */
+      alreadyMade?: { code: string; message: string };
     }
   | { kind: 'rejected'; error: ApiError; attempts: number }
   | {
@@ -102,16 +110,22 @@ function retryReason(res: HttpResponse): string | undefined {
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
 export { AnswerMismatch, checkAnswer } from './lookup.js';
 
-/** What a local file-system failure means to a person: "the disk is full", not ENOSPC. */
+/** What a local file-system failure means to a person: "no space left on device (ENOSPC): the disk is full". */
 export function localFault(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  return e.code === 'ENOSPC'
-    ? 'the disk is full'
-    : e.code === 'EACCES' || e.code === 'EPERM'
-      ? 'permission denied'
-      : e.code === 'EROFS'
-        ? 'the file system is read-only'
-        : (e.message ?? String(err));
+  return e.code === 'ENOSPC' ? `${fsFault(err)}: the disk is full` : fsFault(err);
+}
+
+/** The already-made result: what was sent stands in for the transaction (its id empty: the refusal names none). */
+function alreadyMadeResult(entry: JournalEntry, res: HttpResponse, error: { code: string; message: string }, attempts: number): SendResult {
+  const asked = askedOf(entry.body);
+  const transaction = {
+    transaction_id: '',
+    amount: asked?.amount ?? '0',
+    currency: asked?.currency ?? '',
+    payout_id: entry.payoutId,
+  } as PayoutTransaction;
+  return { kind: 'accepted', replayed: true, res, envelope: { status: 'Failed', message: error.message, data: null }, transaction, attempts, alreadyMade: error };
 }
 
 /** A local failure (disk full, no permission) after the service may have taken the payout. */
@@ -152,6 +166,11 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
   // the payout list that could be it, for a person to choose (history reconcile).
   if (!opts.resendOld && olderThanKeyMemory(entry, opts.clock.now())) {
     const prior = entry.outcome;
+    // Already made (its payout id known to the service): nothing to resend, no transaction to read back.
+    if (prior?.kind === 'accepted' && prior.alreadyMade) {
+      const res: HttpResponse = { status: prior.status, headers: {}, raw: '', requestId: undefined } as unknown as HttpResponse;
+      return alreadyMadeResult(entry, res, prior.alreadyMade, 0);
+    }
     if (prior?.kind === 'accepted' && prior.transactionId) {
       const txn = prior.transactionId;
       try {
@@ -233,6 +252,16 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
         envelope = parseEnvelope(res);
         transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
         checkAnswer(entry, transaction);
+        // An answer that resolves an unknown outcome (a replay, a resend by reconcile, a rerun of an
+        // entry left unknown) must not be another payout's: a transaction id the journal already has
+        // for another payout id is a conflict, and the outcome stays unknown.
+        const resolving = opts.earlierAttempt || entry.outcome?.kind === 'unknown' || (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
+        const owner = resolving ? journal.transactionOwner(entry.baseUrl, transaction.transaction_id) : undefined;
+        if (owner !== undefined && owner !== entry.payoutId) {
+          throw new AnswerMismatch(
+            `the service answered with transaction ${transaction.transaction_id}, which the journal already has for another payout (${owner}); it is not taken for this one`,
+          );
+        }
       } catch (err) {
         // The service said yes in a way payctl cannot read, or about another payout: it may well
         // have paid this one. Never "refused", never taken for success.
@@ -261,13 +290,26 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     const reason = retryReason(res);
     if (!reason) {
       const error = apiErrorFrom(res);
-      if (error.code === DUPLICATE_PAYOUT_ID && (n > 1 || opts.earlierAttempt)) {
-        // The payout id is known to the service, and an earlier attempt with it may have landed:
-        // that attempt was probably made (under a key the service no longer replays). Not refused.
-        const unknownError = new NetworkError(
-          `the service says payout id ${entry.payoutId} was used before, so an earlier attempt was probably made (${error.message.replace(/\.$/, '')})`,
-        );
-        return { done: await unknown(unknownError, unknownError.message, res.status) };
+      if (error.code === DUPLICATE_PAYOUT_ID) {
+        // The service has a payout with this id already: made by an earlier attempt, under another
+        // key (a lost journal, another config folder, an earlier payctl, a key the service forgot).
+        // Recorded as already made: never refused, never sent again, counted as paid.
+        const made = { code: DUPLICATE_PAYOUT_ID, message: error.message };
+        const outcome: Outcome = {
+          kind: 'accepted',
+          status: res.status,
+          transactionId: undefined,
+          fee: undefined,
+          replayed: true,
+          at: opts.clock.now().toISOString(),
+          alreadyMade: made,
+        };
+        try {
+          await record(outcome);
+        } catch (err) {
+          return { done: { kind: 'unknown', error: recordFailure(err, undefined), attempts: n, lastStatus: res.status } };
+        }
+        return { done: alreadyMadeResult(entry, res, made, n) };
       }
       try {
         await record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: opts.clock.now().toISOString() });

@@ -6,6 +6,8 @@
  * its own: its candidates from the payout list are shown with the two commands to choose from,
  * and both commands, run as printed, do what they say (`--made-by`, `--resend` with a
  * confirmation). A rerun of `payout create` holds such an entry too (exit 4, nothing sent).
+ * An answer that resolves an unknown outcome with another amount, or with a transaction id the
+ * journal has for another payout, leaves it unknown (through a rewriting proxy).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,8 +20,11 @@ import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { writeLoggedIn, writeProfile } from '../helpers/e2e.js';
+import { configDir as hostileConfigDir, sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 
 const ctx = useSandbox();
+useHostileCleanups();
 
 let dir: string;
 let cleanup: () => void;
@@ -297,5 +302,66 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
     expect(r.stdout).toMatch(new RegExp(`^accepted  ${id}  resent with its journaled key: transaction TXN-BOK-[0-9A-F]{26}, Pending\\n$`));
+  });
+});
+
+describe('answers that resolve an unknown outcome are checked (issue 27)', () => {
+  /** A config folder logged in to the sandbox through a proxy that can rewrite the next create answer. */
+  async function throughProxy(): Promise<{ dir: string; proxy: Awaited<ReturnType<typeof sandboxProxy>> }> {
+    const proxy = await sandboxProxy(ctx.sb);
+    const d = hostileConfigDir();
+    const p = await writeLoggedIn(ctx.sb, d);
+    writeProfile(d, { ...p, baseUrl: proxy.baseUrl });
+    return { dir: d, proxy };
+  }
+
+  it('a replay naming a transaction already recorded for another payout: stays unknown (exit 4, naming it); the next reconcile pays the row once', async () => {
+    const { dir: d, proxy } = await throughProxy();
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const other = randomUUID();
+    const first = await payctl(createArgs(wallet, other, account()), { dir: d });
+    expect(first.code, first.stderr).toBe(0);
+    const otherTxn = new Journal(d).transactionIdOf(proxy.baseUrl, other)!;
+    const id = randomUUID();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+    expect((await payctl(createArgs(wallet, id, account()), { dir: d, clock: new TestClock() })).code).toBe(4);
+    ctx.sb.faults.clear();
+    // The service's answer to the resend is rewritten to claim the other payout's transaction.
+    proxy.rewriteNextPayout((status, raw) => {
+      const answer = JSON.parse(raw) as { data: Record<string, unknown> };
+      answer.data.transaction_id = otherTxn;
+      return { status, body: JSON.stringify(answer), contentType: 'application/json' };
+    });
+    const r = await payctl(['history', 'reconcile'], { dir: d });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).toContain(`transaction ${otherTxn}, which the journal already has for another payout (${other})`);
+    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome?.kind).toBe('unknown');
+    // Asked again without the lie: the row's own payout, made once.
+    const again = await payctl(['history', 'reconcile'], { dir: d });
+    expect(again.code, again.stderr).toBe(0);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome).toMatchObject({ kind: 'accepted', transactionId: heldFor(ctx.sb, id)[0]!.transaction_id });
+  });
+
+  it('a replay with another amount: stays unknown (exit 4, naming both amounts); the next reconcile records the row once', async () => {
+    const { dir: d, proxy } = await throughProxy();
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+    expect((await payctl(createArgs(wallet, id, account()), { dir: d, clock: new TestClock() })).code).toBe(4);
+    ctx.sb.faults.clear();
+    proxy.rewriteNextPayout((status, raw) => {
+      const answer = JSON.parse(raw) as { data: Record<string, unknown> };
+      answer.data.amount = 25.07;
+      return { status, body: JSON.stringify(answer), contentType: 'application/json' };
+    });
+    const r = await payctl(['history', 'reconcile'], { dir: d });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).toContain('amount: sent 250.75, answered 25.07');
+    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome?.kind).toBe('unknown');
+    const again = await payctl(['history', 'reconcile'], { dir: d });
+    expect(again.code, again.stderr).toBe(0);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome?.kind).toBe('accepted');
   });
 });

@@ -205,7 +205,7 @@ describe('a full disk after the service accepted', () => {
     }
     const r = await done;
     expect(r.stderr).toMatch(/the service accepted it \(transaction TXN-BOK-[0-9A-F]{26}\)/);
-    expect(r.stderr).toContain('but payctl could not record that in its journal: the disk is full');
+    expect(r.stderr).toContain('but payctl could not record that in its journal: no space left on device (ENOSPC): the disk is full');
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
     expect(r.code, r.stderr).toBe(4);
     expectNoCrash(r);

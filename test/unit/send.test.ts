@@ -95,7 +95,9 @@ describe('sendPayout', () => {
     const r = await send(scripted([answer(201, OK)]).api, failing);
     expect(r.kind).toBe('unknown');
     if (r.kind === 'unknown')
-      expect(r.error.message).toBe('the service accepted it (transaction TRX0123456789ABCDEF0123), but payctl could not record that in its journal: the disk is full');
+      expect(r.error.message).toBe(
+        'the service accepted it (transaction TRX0123456789ABCDEF0123), but payctl could not record that in its journal: no space left on device (ENOSPC): the disk is full',
+      );
   });
 
   it('credentials refused on the first attempt: an auth error, the service took nothing', async () => {
@@ -114,13 +116,18 @@ describe('sendPayout', () => {
     expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
   });
 
-  it('a duplicate payout id on a first send is refused; on a resend of an unknown outcome it stays unknown', async () => {
+  it('a duplicate payout id, on a first send or a resend: "already made" (accepted, no transaction id), never refused, never unknown', async () => {
     const first = await send(scripted([DUPLICATE]).api);
-    expect(first.kind).toBe('rejected');
+    expect(first.kind).toBe('accepted');
+    if (first.kind === 'accepted') {
+      expect(first.alreadyMade?.code).toBe('DUPLICATE_PAYOUT_ID');
+      expect(first.replayed).toBe(true);
+      expect(first.transaction.transaction_id).toBe('');
+    }
+    expect(journal.get(BASE, 'p-1')?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
     const again = await send(scripted([DUPLICATE]).api, journal, { earlierAttempt: true });
-    expect(again.kind).toBe('unknown');
-    if (again.kind === 'unknown') expect(again.error.message).toMatch(/^the service says payout id p-1 was used before, so an earlier attempt was probably made/);
-    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
+    expect(again.kind).toBe('accepted');
+    if (again.kind === 'accepted') expect(again.alreadyMade?.code).toBe('DUPLICATE_PAYOUT_ID');
   });
 
   it('older than 24 hours with an unknown outcome: not sent, only the list read; held with its candidates', async () => {

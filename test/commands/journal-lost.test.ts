@@ -1,0 +1,135 @@
+/**
+ * A lost journal cannot pay twice (issue 27), in process against the sandbox over HTTP: a
+ * finished 300-row batch whose journal folder is deleted, or rerun from a second config folder,
+ * sends every row again under the same derived Idempotency-Key, so the service replays its first
+ * answers: no new payout, exit 0, every row reported as already submitted. A payout the service
+ * holds under another key (an earlier payctl's random key) comes back as "already made", never
+ * as refused. `history` warns of the entries this folder journaled that are gone.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { payctl } from '../helpers/in-process.js';
+import { loginInProcess } from '../helpers/batch-fixtures.js';
+import { batchRows, fundDemoWallets, heldCounts, payoutPosts, readJsonlReport, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const ctx = useSandbox();
+
+let cfg: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+let sle: string;
+
+beforeEach(async () => {
+  cfg = tempConfigDir();
+  work = tempWorkDir();
+  await loginInProcess(ctx.sb, cfg.dir);
+  fundDemoWallets(ctx.sb);
+  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+});
+
+afterEach(() => {
+  work.cleanup();
+  cfg.cleanup();
+});
+
+/** A finished batch of `n` rows (exit 0, each row held once); its file and the payout ids. */
+async function finishedBatch(n: number): Promise<{ file: string; ids: string[] }> {
+  const rows = batchRows(n, sle, `lost-${randomUUID().slice(0, 8)}`);
+  const file = writeFile(work.file('payouts.csv'), toCsv(rows));
+  const r = await payctl(['payout', 'batch', file, '--report', work.file('first.jsonl'), '--yes'], { dir: cfg.dir });
+  expect(r.code, r.stderr).toBe(0);
+  const ids = rows.map((x) => x.payout_id!);
+  expect([...heldCounts(ctx.sb, ids).values()].every((c) => c === 1)).toBe(true);
+  return { file, ids };
+}
+
+/** The rerun's report: every row already submitted, with its first transaction id. */
+function expectAllAlreadySubmitted(report: string, ids: string[]): void {
+  const lines = readJsonlReport(report);
+  expect(lines).toHaveLength(ids.length);
+  expect(lines.filter((l) => l.outcome !== 'replayed')).toEqual([]);
+  const held = new Map(ctx.sb.payouts().map((p) => [p.payout_id, p.transaction_id]));
+  for (const l of lines) expect(l.transaction_id).toBe(held.get(l.payout_id as string));
+}
+
+describe('a finished 300-row batch rerun without its journal', () => {
+  it('journal folder deleted: rerun sends the same keys, 0 new payouts, exit 0, all already submitted; history warns of 300 missing entries', async () => {
+    const { file, ids } = await finishedBatch(300);
+    const firstKeys = new Map(payoutPosts(ctx.sb).map((p) => [JSON.parse(p.body).payoutId as string, p.headers['idempotency-key']]));
+    const before = ctx.sb.payouts().length;
+    rmSync(join(cfg.dir, 'journal'), { recursive: true, force: true });
+
+    const h = await payctl(['history'], { dir: cfg.dir });
+    expect(h.code, h.stderr).toBe(0);
+    expect(h.stderr).toContain('300 journal entries recorded by this folder are missing');
+
+    const from = ctx.sb.requests().length;
+    const report = work.file('rerun.jsonl');
+    const r = await payctl(['payout', 'batch', file, '--report', report, '--yes'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('0 accepted, 300 already submitted, 0 rejected, 0 unknown');
+    expect(ctx.sb.payouts().length).toBe(before);
+    // Every row sent again under the key of its first run.
+    const resent = payoutPosts(ctx.sb, from);
+    expect(resent).toHaveLength(300);
+    for (const p of resent) expect(p.headers['idempotency-key']).toBe(firstKeys.get(JSON.parse(p.body).payoutId as string));
+    expectAllAlreadySubmitted(report, ids);
+    // The journal holds them again, accepted with their transactions.
+    const j = new Journal(cfg.dir);
+    for (const id of ids) expect(j.get(ctx.sb.baseUrl, id)?.outcome?.kind).toBe('accepted');
+  }, 120_000);
+
+  it('from a second config folder (another machine, a restored backup): 0 new payouts, exit 0, all already submitted', async () => {
+    const { file, ids } = await finishedBatch(300);
+    const before = ctx.sb.payouts().length;
+    const second = tempConfigDir();
+    try {
+      await loginInProcess(ctx.sb, second.dir);
+      const report = work.file('second.jsonl');
+      const r = await payctl(['payout', 'batch', file, '--report', report, '--yes'], { dir: second.dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(ctx.sb.payouts().length).toBe(before);
+      expectAllAlreadySubmitted(report, ids);
+    } finally {
+      second.cleanup();
+    }
+  }, 120_000);
+});
+
+describe('a payout the service holds under another key', () => {
+  it('journaled with a key of its own (as earlier payctl versions did), journal deleted, rerun: "already made", never refused, exit 0, counted as paid', async () => {
+    const rows = batchRows(3, sle, `made-${randomUUID().slice(0, 8)}`);
+    const file = writeFile(work.file('made.csv'), toCsv(rows));
+    // Sent first as `payout create --idempotency-key <random>` would: under keys no derivation gives.
+    for (const row of rows) {
+      const args = ['payout', 'create', '--wallet', sle, '--amount', row.amount!, '--currency', 'SLE', '--type', 'wallet', '--name', row.name!];
+      args.push('--provider', row.provider!, '--account', row.account_number!, '--phone', row.phone_number!, '--note', row.note!);
+      args.push('--metadata', `batch=${row['metadata.batch']}`, '--payout-id', row.payout_id!, '--idempotency-key', randomUUID(), '--yes');
+      const c = await payctl(args, { dir: cfg.dir });
+      expect(c.code, c.stderr).toBe(0);
+    }
+    const ids = rows.map((x) => x.payout_id!);
+    const before = ctx.sb.payouts().length;
+    rmSync(join(cfg.dir, 'journal'), { recursive: true, force: true });
+
+    const report = work.file('made.jsonl');
+    const r = await payctl(['payout', 'batch', file, '--report', report, '--yes'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('0 accepted, 3 already submitted, 0 rejected, 0 unknown');
+    expect(ctx.sb.payouts().length).toBe(before);
+    const lines = readJsonlReport(report);
+    expect(lines.map((l) => l.outcome)).toEqual(['replayed', 'replayed', 'replayed']);
+    for (const l of lines) expect(l.message).toMatch(/already made: the service already has payout id/);
+    const j = new Journal(cfg.dir);
+    for (const id of ids) expect(j.get(ctx.sb.baseUrl, id)?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
+    // A second rerun skips them: accepted in an earlier run, nothing sent.
+    const from = ctx.sb.requests().length;
+    const again = await payctl(['payout', 'batch', file, '--report', work.file('again.jsonl'), '--yes'], { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+  }, 60_000);
+});

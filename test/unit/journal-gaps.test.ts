@@ -1,0 +1,127 @@
+/**
+ * The journal's per-folder index (issue 27): entries this config folder journaled that are gone
+ * are counted (journalGaps), whether one file or the whole journal folder was removed; and a
+ * journal that cannot be written (a full disk, a read-only file system: a real tmpfs mounted for
+ * the test, as root) is a plain message naming the cause, exit 2, never "a bug", nothing sent.
+ */
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Journal } from '../../src/payouts/journal.js';
+import { ConfigError } from '../../src/errors.js';
+import { payctl } from '../helpers/in-process.js';
+import { loginInProcess } from '../helpers/batch-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+
+const ctx = useSandbox();
+const BASE = 'http://127.0.0.1:9/v2';
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+function folder(): string {
+  const d = mkdtempSync(join(tmpdir(), 'payctl-gaps-'));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+/** A tmpfs of `size` mounted for the test (the sandbox runs tests as root), unmounted after. */
+function tmpfs(size: string): string {
+  const d = folder();
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', d]);
+  cleanups.push(() => execFileSync('umount', ['-l', d]));
+  return d;
+}
+
+async function journalThree(dir: string): Promise<{ j: Journal; ids: string[] }> {
+  const j = new Journal(dir);
+  const ids = [randomUUID(), randomUUID(), randomUUID()];
+  for (const id of ids) await j.begin({ baseUrl: BASE, payoutId: id, body: `{"amount":1,"payoutId":"${id}"}`, now: new Date() });
+  return { j, ids };
+}
+
+describe('journalGaps', () => {
+  it('nothing missing: undefined; one entry file deleted: 1, named; the journal folder deleted: all 3', async () => {
+    const dir = folder();
+    const { j, ids } = await journalThree(dir);
+    expect(j.journalGaps()).toBeUndefined();
+    // Its file: the one entry whose payout id is ids[1].
+    const victim = [...j.scan()].find((it) => 'entry' in it && it.entry.payoutId === ids[1])!;
+    unlinkSync(join(dir, 'journal', victim.name));
+    expect(new Journal(dir).journalGaps()).toMatchObject({ missing: 1, recorded: 3, payoutIds: [ids[1]], unverified: 0 });
+    rmSync(join(dir, 'journal'), { recursive: true });
+    expect(new Journal(dir).journalGaps()).toMatchObject({ missing: 3, recorded: 3 });
+  });
+
+  it('batch entries (kept in a log) are noted too; index lines planted without the journal key are passed over', async () => {
+    const dir = folder();
+    const j = new Journal(dir);
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    await Promise.all(ids.map((id) => j.begin({ baseUrl: BASE, payoutId: id, body: `{"amount":2,"payoutId":"${id}"}`, now: new Date(), log: true })));
+    await j.closeLog();
+    writeFileSync(join(dir, 'journal.index'), JSON.stringify({ name: '0'.repeat(32) + '.json', payoutId: 'planted', mac: 'f'.repeat(64) }) + '\n', { flag: 'a' });
+    expect(new Journal(dir).journalGaps()).toBeUndefined();
+    rmSync(join(dir, 'journal'), { recursive: true });
+    expect(new Journal(dir).journalGaps()).toMatchObject({ missing: 40, recorded: 40, unverified: 1 });
+  });
+});
+
+describe('a journal that cannot be written', () => {
+  it('a full disk: begin refuses with "no space left on device" (a ConfigError, exit 2)', async () => {
+    const dir = tmpfs('256k');
+    const j = new Journal(dir);
+    await j.begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{"amount":1}', now: new Date() });
+    fill(dir);
+    const err = await j.begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{"amount":1}', now: new Date() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/no space left on device \(ENOSPC\)\. Nothing was sent for payout/);
+  });
+
+  it('payout create on a full disk, and on a read-only file system: exit 2 naming the cause, never "a bug", nothing sent', async () => {
+    const dir = tmpfs('512k');
+    mkdirSync(join(dir, 'cfg'), { mode: 0o700 });
+    const cfg = join(dir, 'cfg');
+    await loginInProcess(ctx.sb, cfg);
+    const wallet = freshWallet(ctx.sb, '1000.00');
+    const args = (id: string) =>
+      ['payout', 'create', '--wallet', wallet, '--amount', '12.50', '--currency', 'SLE', '--type', 'bank', '--name', 'Fatmata Sesay'].concat([
+        '--provider',
+        'ecobank',
+        '--account',
+        '0123456789',
+        '--payout-id',
+        id,
+        '--yes',
+      ]);
+    // The journal key first (made on first use), so only the entry itself fails.
+    new Journal(cfg).journalGaps();
+    await new Journal(cfg).begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{}', now: new Date() });
+    fill(dir);
+    const before = ctx.sb.payouts().length;
+    const full = await payctl(args(randomUUID()), { dir: cfg });
+    expect(full.code, full.stderr).toBe(2);
+    expect(full.stderr).toContain('no space left on device');
+    expect(full.stderr).not.toContain('This is a bug');
+    rmSync(join(dir, 'filler'));
+    execFileSync('mount', ['-o', 'remount,ro', dir]);
+    const ro = await payctl(args(randomUUID()), { dir: cfg });
+    expect(ro.code, ro.stderr).toBe(2);
+    expect(ro.stderr).toContain('the file system is read-only');
+    expect(ro.stderr).not.toContain('This is a bug');
+    expect(ctx.sb.payouts().length).toBe(before);
+  });
+});
+
+/** Fills the file system at `dir` to its last byte (a file `filler`). */
+function fill(dir: string): void {
+  const chunk = Buffer.alloc(4096, 1);
+  try {
+    for (;;) writeFileSync(join(dir, 'filler'), chunk, { flag: 'a' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  }
+}
