@@ -4,6 +4,9 @@
  * (CSV: header = row 1) or by line (JSON lines). A row without payout_id gets its id
  * later, from what it pays and the batch id (identity.ts), never from the file's name
  * or the row's position.
+ *
+ * Bounded: at most MAX_COLUMNS columns and lines of at most MAX_LINE_BYTES, refused before
+ * any row is read (boundsProblem), and every check linear in the file's length.
  */
 import { basename, extname } from 'node:path';
 import { decimalFromNumber } from '../money/amount.js';
@@ -56,6 +59,75 @@ export interface BatchRow {
 
 export type FileFormat = 'csv' | 'jsonl';
 
+/**
+ * Columns (CSV) or keys (a JSON line, metadata keys included) a batch file may have: a
+ * payout has ten fields, and a thousand leaves room for any metadata a person means.
+ */
+export const MAX_COLUMNS = 1000;
+
+/**
+ * The longest line read, in bytes. The longest row the field limits allow (request.ts: a
+ * 128-character id, a 200-character name, a 500-character note, ...) is about 4 KB of UTF-8
+ * in 4-byte characters, about 12 KB written in JSON \u escapes; 64 KiB leaves room for that
+ * and for dozens of metadata values, while a file of one huge line (a million columns, a
+ * megabyte of note) is refused before any work is spent on it.
+ */
+export const MAX_LINE_BYTES = 64 * 1024;
+
+const LF = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+/**
+ * Why a file is refused whatever its rows say (a header of more than MAX_COLUMNS columns,
+ * a line longer than MAX_LINE_BYTES), or undefined. Reads no more than the header and a
+ * few native searches a megabyte: no loop over the lines in JavaScript, which a cold start
+ * runs in the interpreter (10 ms for 10,000 rows).
+ */
+export function boundsProblem(bytes: Uint8Array, format: FileFormat): string | undefined {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const origin = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let start = origin;
+  if (format === 'csv') {
+    // The header is the first line that is not empty (csv-parse skips empty lines); its
+    // fields counted outside quotes, scanning no further than a line may be long.
+    while (buf[start] === LF || (buf[start] === CR && buf[start + 1] === LF)) start += buf[start] === LF ? 1 : 2;
+    const stop = Math.min(buf.length, start + MAX_LINE_BYTES + 1);
+    let fields = 1;
+    let quoted = false;
+    for (let i = start; i < stop; i++) {
+      const c = buf[i];
+      if (c === QUOTE) quoted = !quoted;
+      else if (quoted) continue;
+      else if (c === LF) break;
+      else if (c === COMMA && ++fields > MAX_COLUMNS) {
+        return `the header row has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns; payctl reads at most ${MAX_COLUMNS.toLocaleString('en-US')} (the payout's columns and metadata.<key> columns)`;
+      }
+    }
+  }
+  // A line longer than the bound is a stretch of more than MAX_LINE_BYTES bytes without a line
+  // ending: from each point, one backward search of the next MAX_LINE_BYTES + 1 bytes for the
+  // last "\n" jumps over all the lines that end in them (a few searches a megabyte, in native code).
+  for (let at = start; buf.length - at > MAX_LINE_BYTES;) {
+    const lf = buf.lastIndexOf(LF, at + MAX_LINE_BYTES);
+    if (lf >= at) at = lf + 1;
+    // Exactly MAX_LINE_BYTES, then "\r\n".
+    else if (buf[at + MAX_LINE_BYTES] === CR && buf[at + MAX_LINE_BYTES + 1] === LF) at += MAX_LINE_BYTES + 2;
+    else return tooLong(buf, origin, at);
+  }
+  return undefined;
+}
+
+/** The problem of the line that starts at `at`: its number and length (counted only now). */
+function tooLong(buf: Buffer, start: number, at: number): string {
+  let line = 1;
+  for (let lf = buf.indexOf(LF, start); lf !== -1 && lf < at; lf = buf.indexOf(LF, lf + 1)) line++;
+  const lf = buf.indexOf(LF, at);
+  const end = lf === -1 ? buf.length : buf[lf - 1] === CR ? lf - 1 : lf;
+  return `line ${line} is ${(end - at).toLocaleString('en-US')} bytes long; payctl reads lines of at most ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes (64 KiB), far more than a payout row needs`;
+}
+
 export function formatOf(file: string, content: string): FileFormat {
   const ext = extname(file).toLowerCase();
   if (ext === '.csv') return 'csv';
@@ -86,6 +158,11 @@ function rowIssue(row: number, field: string, message: string, text = message): 
   return rowProblem(row, { field, message, text });
 }
 
+/** A field given twice in one row (a CSV header's own duplicates are found in the header). */
+function twice(row: number, key: string, problems: Problem[]): void {
+  problems.push(rowIssue(row, key, 'is given more than once', `the key "${key}" is given more than once`));
+}
+
 /** `idRow` keeps derived ids as they were first made (before blank lines counted in row numbers). */
 function toFields(values: Record<string, string>, row: number, file: string, problems: Problem[], idRow = row): BatchRow {
   const fields: PayoutFields = {};
@@ -100,9 +177,15 @@ function toFields(values: Record<string, string>, row: number, file: string, pro
     if (key.startsWith('metadata.')) {
       const mk = key.slice('metadata.'.length);
       // An own property whatever its name (metadata.__proto__ is refused by validation, not lost).
-      if (value !== '') Object.defineProperty(metadata, mk, { value, enumerable: true, writable: true, configurable: true });
+      if (value === '') continue;
+      if (Object.hasOwn(metadata, mk)) twice(row, key, problems);
+      else Object.defineProperty(metadata, mk, { value, enumerable: true, writable: true, configurable: true });
     } else if (Object.hasOwn(FIELD_OF, key)) {
-      if (value !== '') fields[FIELD_OF[key as keyof typeof FIELD_OF]] = value as never;
+      if (value === '') continue;
+      const field = FIELD_OF[key as keyof typeof FIELD_OF];
+      // Two keys of one name once trimmed (JSON lines: "amount" and " amount"): neither wins silently.
+      if (fields[field] !== undefined) twice(row, key, problems);
+      else fields[field] = value as never;
     } else if (key !== '') {
       const columns = `(columns: ${COLUMNS.join(', ')}, metadata.<key>)`;
       problems.push(rowIssue(row, key, `unknown column ${columns}`, `unknown column "${key}" ${columns}`));
@@ -113,33 +196,63 @@ function toFields(values: Record<string, string>, row: number, file: string, pro
   return derivedId ? { row, fields, derivedId, legacyId: legacyId(file, idRow, values) } : { row, fields, derivedId };
 }
 
-/** JSON values of a JSON-lines row as strings; numbers keep their exact decimal form. */
-function jsonValues(obj: Record<string, unknown>, row: number, problems: Problem[]): Record<string, string> {
+/**
+ * JSON values of a JSON-lines row as strings; numbers keep their exact decimal form.
+ * `exponents` are the top-level keys whose number the line writes with an exponent (scanJsonLine).
+ */
+function jsonValues(obj: Record<string, unknown>, row: number, problems: Problem[], exponents: string[] | undefined): { values: Record<string, string>; bad: boolean } {
   const out: Record<string, string> = {};
+  let bad = false;
+  const fault = (p: Problem) => {
+    bad = true;
+    problems.push(p);
+  };
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'metadata' && v && typeof v === 'object' && !Array.isArray(v)) {
-      for (const [mk, mv] of Object.entries(v)) out[`metadata.${mk}`] = typeof mv === 'string' ? mv : JSON.stringify(mv);
+      for (const [mk, mv] of Object.entries(v)) {
+        const flat = `metadata.${mk}`;
+        // "metadata.a" beside "metadata": {"a": ...}: one of the two would be sent, silently.
+        if (Object.hasOwn(out, flat)) fault(metadataTwice(row, flat, mk));
+        else out[flat] = typeof mv === 'string' ? mv : JSON.stringify(mv);
+      }
+    } else if (Object.hasOwn(out, k)) {
+      fault(metadataTwice(row, k, k.slice('metadata.'.length)));
     } else if (v === null || v === undefined) {
       continue;
     } else if (typeof v === 'string') out[k] = v;
-    else if (typeof v === 'number') {
+    else if (typeof v === 'number' && exponents?.includes(k)) {
+      // JSON.parse has made 1e3 into 1000 and 1E-2 into 0.01; the CLI refuses such an amount, and so does a file.
+      const message = `is a number written with an exponent (as 1e3 is); write it in plain digits, e.g. 1000 or "1000.00"`;
+      fault(rowIssue(row, k, message, `"${k}" ${message}`));
+    } else if (typeof v === 'number') {
       // A JSON number holds 15 significant digits exactly; more would change the amount silently.
       const d = decimalFromNumber(v);
       if (d.replace(/^-?[0.]*/, '').replace('.', '').length > 15) {
         const message = `has more digits than a JSON number holds exactly; write it as a string, e.g. "${k}": "1500.50"`;
-        problems.push(rowIssue(row, k, message, `"${k}" ${message}`));
+        fault(rowIssue(row, k, message, `"${k}" ${message}`));
       } else out[k] = d;
-    } else problems.push(rowIssue(row, k, 'must be a string or a number', `"${k}" must be a string or a number`));
+    } else fault(rowIssue(row, k, 'must be a string or a number', `"${k}" must be a string or a number`));
   }
-  return out;
+  return { values: out, bad };
 }
 
-/**
- * The first key that an object of this JSON text holds twice (JSON.parse keeps the last,
- * silently); undefined when none. One linear pass over the text.
- */
-export function duplicateJsonKey(json: string): string | undefined {
+function metadataTwice(row: number, flat: string, key: string): Problem {
+  const message = `is given both as "${flat}" and inside "metadata"; give it once`;
+  return rowIssue(row, flat, message, `the metadata key "${key}" ${message}`);
+}
+
+/** What a JSON line's text says that JSON.parse does not keep. */
+export interface JsonLineScan {
+  /** The first key that one object holds twice (JSON.parse keeps the last, silently). */
+  twice?: string;
+  /** Top-level keys whose value is a number written with an exponent (1e3, 1E-2). */
+  exponents?: string[];
+}
+
+/** One linear pass over a JSON line's text (parsed already: it is valid JSON). */
+export function scanJsonLine(json: string): JsonLineScan {
   const stack: Array<Set<string> | null> = [];
+  let exponents: string[] | undefined;
   let i = 0;
   while (i < json.length) {
     const c = json[i]!;
@@ -157,8 +270,18 @@ export function duplicateJsonKey(json: string): string | undefined {
         } catch {
           key = json.slice(i + 1, j);
         }
-        if (top.has(key)) return key;
+        if (top.has(key)) return { twice: key, exponents };
         top.add(key);
+        if (stack.length === 1) {
+          // The literal of a top-level number, which JSON.parse turns into a float and forgets.
+          let v = k + 1;
+          while (v < json.length && (json[v] === ' ' || json[v] === '\t' || json[v] === '\r' || json[v] === '\n')) v++;
+          let end = v;
+          while (end < json.length && '-+.0123456789eE'.includes(json[end]!)) end++;
+          if (end > v && /[eE]/.test(json.slice(v, end))) (exponents ??= []).push(key);
+          i = end > v ? end : j + 1;
+          continue;
+        }
       }
       i = j + 1;
       continue;
@@ -168,7 +291,12 @@ export function duplicateJsonKey(json: string): string | undefined {
     else if (c === '}' || c === ']') stack.pop();
     i++;
   }
-  return undefined;
+  return { exponents };
+}
+
+/** The first key that an object of this JSON text holds twice, or undefined (scanJsonLine). */
+export function duplicateJsonKey(json: string): string | undefined {
+  return scanJsonLine(json).twice;
 }
 
 /**
@@ -208,21 +336,35 @@ export function decodeBatchFile(bytes: Uint8Array): { text: string } | { problem
 export async function* readRows(file: string, bytes: Uint8Array, problems: Problem[]): AsyncGenerator<BatchRow> {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64)).toString('utf8');
   const format = formatOf(file, head);
+  const tooBig = boundsProblem(bytes, format);
+  if (tooBig) {
+    problems.push(problemOf(tooBig));
+    return;
+  }
   let count = 0;
   if (format === 'csv') {
-    let header: string[] | undefined;
+    let header: Set<string> | undefined;
     const columns = (h: string[]) => {
       const names = h.map((c) => c.trim());
-      const twice = [...new Set(names.filter((n, i) => n !== '' && names.indexOf(n) !== i))];
+      // Read once more by csv-parse after plainCsv stopped: its problems are listed already.
+      if (header) return names;
+      // One pass with a Set (a search of the names for each name took 33 s for 100,000 columns).
+      const seen = new Set<string>();
+      const twice = new Set<string>();
+      for (const n of names) {
+        if (n === '') continue;
+        if (seen.has(n)) twice.add(n);
+        else seen.add(n);
+      }
       // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
       for (const n of twice)
         problems.push({ field: n, message: 'the header row has this column more than once', text: `the header row has the column "${n}" more than once` });
-      header = names;
+      header = seen;
       return names;
     };
     const row = (record: Record<string, string>, emptyLines: number): BatchRow => {
       if (count === 0) {
-        const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !header?.includes(c));
+        const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !header?.has(c));
         if (missing.length) {
           const text = `the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
           problems.push({ field: missing.length === 1 ? missing[0]! : '', message: text, text });
@@ -234,15 +376,19 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: Probl
     };
     // A file without quotes and with one shape of line is split at its commas (plain-csv.ts).
     const plain = plainCsv(bytes);
+    // Records plainCsv read before a line it leaves to csv-parse: csv-parse reads them the same, and skips them.
+    let read = 0;
     if (plain) {
       const names = columns(plain.header);
       for (const r of plain.records()) {
         // As csv-parse makes a record: each column in turn, the last of two of one name kept.
         const record: Record<string, string> = {};
         for (let i = 0; i < names.length; i++) record[names[i]!] = r.values[i]!;
+        read++;
         yield row(record, r.emptyLines);
       }
-    } else {
+    }
+    if (!plain || plain.rest) {
       const { parse } = await import('csv-parse');
       const parser = parse({ bom: true, columns, skip_empty_lines: true, trim: false, info: true });
       const CHUNK = 1 << 20;
@@ -257,7 +403,8 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: Probl
       feed.catch(() => {}); // a parse error is reported by the iteration below
       try {
         for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { empty_lines: number } }>) {
-          yield row(record, info.empty_lines);
+          if (read > 0) read--;
+          else yield row(record, info.empty_lines);
         }
       } catch (err) {
         problems.push(problemOf(`the file is not valid CSV: ${(err as Error).message}`));
@@ -284,13 +431,20 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: Probl
         problems.push(rowIssue(row, '', 'not a JSON object'));
         continue;
       }
-      const twice = duplicateJsonKey(line);
-      if (twice !== undefined) {
-        problems.push(rowIssue(row, twice, 'is given more than once', `the key "${twice}" is given more than once`));
+      const scan = scanJsonLine(line);
+      if (scan.twice !== undefined) {
+        problems.push(rowIssue(row, scan.twice, 'is given more than once', `the key "${scan.twice}" is given more than once`));
+        continue;
+      }
+      const { values, bad } = jsonValues(obj as Record<string, unknown>, row, problems, scan.exponents);
+      if (Object.keys(values).length > MAX_COLUMNS) {
+        problems.push(rowIssue(row, '', `has more than ${MAX_COLUMNS.toLocaleString('en-US')} keys (metadata keys included)`));
         continue;
       }
       count++;
-      yield toFields(jsonValues(obj as Record<string, unknown>, row, problems), row, file, problems);
+      const fields = toFields(values, row, file, problems);
+      // A row with a value that could not be read is not validated ("amount is required" would follow it).
+      if (!bad) yield fields;
     }
   }
   if (count === 0 && problems.length === 0) problems.push(problemOf('the file has no payout rows'));

@@ -11,21 +11,99 @@
  *
  * Three passes over the bytes: check (no credentials needed), plan (with the journal and
  * the live balances) and send (rows handed to the batch runner one at a time).
+ *
+ * Bounded: a file too wide or with too long a line is refused when opened (batch-file.ts,
+ * boundsProblem); problems are kept and listed up to MAX_LISTED, the rest counted; the check
+ * and the plan let the event loop run every 50 ms or so, and stop when the run's signal
+ * (Ctrl-C, SIGTERM) is aborted, so a long check of a big file ends within a second.
  */
 import { statSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import type { Wallet } from '../api/schemas.js';
-import { fieldProblem, LocalError, problemOf, rowProblem, UsageError, type Problem } from '../errors.js';
-import { COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
+import { fieldProblem, InterruptedError, LocalError, problemOf, rowProblem, UsageError, type Problem } from '../errors.js';
+import { boundsProblem, COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
 import { DERIVED_ID, derivedPayoutId, legacyDerivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './plan.js';
 import { plural, text } from '../output/text.js';
 import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 
-/** At most this many problems are listed; the count says how many there were. */
-const MAX_LISTED = 200;
+/** At most this many problems are listed (and kept); the count says how many there were. */
+export const MAX_LISTED = 50;
+
+/**
+ * The problems of a pass: the first `keep` kept, the rest only counted, so that a file of a
+ * million bad rows holds fifty messages, not a million. With `accept`, only the problems it
+ * accepts are kept or counted.
+ */
+class ProblemList extends Array<Problem> {
+  // filter, slice and map make plain arrays, not lists that drop what they are given.
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+  omitted = 0;
+  readonly #keep: number;
+  readonly #accept: ((p: Problem) => boolean) | undefined;
+
+  constructor(keep: number, accept?: (p: Problem) => boolean) {
+    super();
+    this.#keep = keep;
+    this.#accept = accept;
+  }
+
+  override push(...items: Problem[]): number {
+    for (const p of items) {
+      if (this.#accept && !this.#accept(p)) continue;
+      if (this.length < this.#keep) super.push(p);
+      else this.omitted++;
+    }
+    return this.length;
+  }
+
+  get total(): number {
+    return this.length + this.omitted;
+  }
+}
+
+/** How many problems a list was given (kept or only counted). */
+function totalOf(problems: Problem[]): number {
+  return problems instanceof ProblemList ? problems.total : problems.length;
+}
+
+/**
+ * Keeps a long pass responsive: every 256 rows it reads the clock, and after 50 ms of work
+ * lets the event loop run, which is when a SIGINT or SIGTERM is delivered (cli.ts aborts the
+ * run's signal); then an aborted signal stops the pass. A 10,000-row check pauses a few
+ * times at most.
+ */
+class Pace {
+  #rows = 0;
+  #since = performance.now();
+  readonly #signal: AbortSignal | undefined;
+  readonly #path: string;
+
+  constructor(signal: AbortSignal | undefined, path: string) {
+    this.#signal = signal;
+    this.#path = path;
+    this.stopIfAborted();
+  }
+
+  /** True when it is time to pause: a counter, and the clock every 256 rows. */
+  due(): boolean {
+    return (++this.#rows & 255) === 0 && performance.now() - this.#since >= 50;
+  }
+
+  async pause(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.#since = performance.now();
+    this.stopIfAborted();
+  }
+
+  stopIfAborted(): void {
+    if (this.#signal?.aborted) throw new InterruptedError(`Interrupted while checking ${this.#path}. Nothing was sent.`);
+  }
+}
 
 /** A payout_id given on two rows: `payout_id "x" is also used on row 4`. */
 const ALSO_USED = 'is also used on row';
@@ -38,6 +116,8 @@ export interface BatchSource {
   format: FileFormat;
   bytes: Buffer;
   batchId: string;
+  /** The run's signal (Ctrl-C, SIGTERM): the check and the plan stop when it is aborted. */
+  signal?: AbortSignal;
   /**
    * Every row, validated, kept by the first pass when the file has few enough rows
    * (KEEP_ROWS): the later passes read them instead of parsing the bytes again.
@@ -80,12 +160,18 @@ export interface LoadedRow extends IdentifiedRow {
   earlier?: JournalEntry;
 }
 
-function listed(problems: Problem[]): Problem[] {
-  return problems.length <= MAX_LISTED ? problems : [...problems.slice(0, MAX_LISTED), problemOf(`… and ${problems.length - MAX_LISTED} more`)];
+/** The first MAX_LISTED problems, and how many more there were when there were (`total`: all of them). */
+function listed(problems: Problem[], total = totalOf(problems)): Problem[] {
+  const shown = problems.slice(0, MAX_LISTED);
+  return total <= shown.length ? shown : [...shown, problemOf(`… and ${(total - shown.length).toLocaleString('en-US')} more`)];
 }
 
-/** The file's bytes: a regular, UTF-8 file (refused at once otherwise). */
-export function openBatch(path: string, batchId: string): BatchSource {
+/**
+ * The file's bytes: a regular, UTF-8 file of at most MAX_COLUMNS columns and lines of at
+ * most MAX_LINE_BYTES (refused at once otherwise). `signal` (the run's) stops the check
+ * and the plan of the file when aborted.
+ */
+export function openBatch(path: string, batchId: string, signal?: AbortSignal): BatchSource {
   let bytes: Buffer;
   try {
     // Only a regular file: /dev/zero or a FIFO would never end.
@@ -109,7 +195,10 @@ export function openBatch(path: string, batchId: string): BatchSource {
     const decoded = decodeBatchFile(bytes);
     if ('problem' in decoded) throw new UsageError(`${path}: ${decoded.problem}. Nothing was sent.`);
   }
-  return { path, file: resolve(path), format: formatOf(path, bytes.subarray(0, 64).toString('utf8')), bytes, batchId };
+  const format = formatOf(path, bytes.subarray(0, 64).toString('utf8'));
+  const tooBig = boundsProblem(bytes, format);
+  if (tooBig) throw new UsageError(`${path}: ${tooBig}. Nothing was sent.`, [], 'Remove the extra columns or split the line, and run the same command again.');
+  return { path, file: resolve(path), format, bytes, batchId, signal };
 }
 
 /**
@@ -117,7 +206,9 @@ export function openBatch(path: string, batchId: string): BatchSource {
  * twice) are pushed to `problems`. The occurrence of identical rows is counted here, so
  * every pass gives every row the same id.
  */
-export async function* identifiedRows(src: BatchSource, problems: Problem[], checked?: BatchCheck, withBody = true): AsyncGenerator<IdentifiedRow> {
+export async function* identifiedRows(src: BatchSource, problems: Problem[], checked?: BatchCheck, withBody = true, interruptible = true): AsyncGenerator<IdentifiedRow> {
+  // The send (batchRows) is not stopped here: the batch runner stops it, letting rows in flight finish.
+  const pace = new Pace(interruptible ? src.signal : undefined, src.path);
   // Occurrences are counted only for payouts the check found more than once (every other
   // row is occurrence 0), and ids only for the ids it found twice: a few entries, not a
   // map of every row.
@@ -147,23 +238,26 @@ export async function* identifiedRows(src: BatchSource, problems: Problem[], che
   // Kept rows are read straight from the array: one generator less for every row of a pass.
   if (src.kept) {
     for (const r of src.kept) {
+      if (pace.due()) await pace.pause();
       const row = identify(r);
       if (row) yield row;
     }
     return;
   }
-  for await (const r of validRows(src, problems)) {
+  for await (const r of validRows(src, problems, pace)) {
     const row = identify(r);
     if (row) yield row;
   }
 }
 
 /** Every valid row of the file, in file order (problems pushed to `problems`), parsed and validated; kept in `src.kept` when few enough. */
-async function* validRows(src: BatchSource, problems: Problem[]): AsyncGenerator<ValidRow> {
+async function* validRows(src: BatchSource, problems: Problem[], pace: Pace): AsyncGenerator<ValidRow> {
   // Kept only from a whole pass without a problem: a file with problems is refused before any other pass.
   let keep: ValidRow[] | undefined = [];
-  const before = problems.length;
+  const before = totalOf(problems);
   for await (const r of readRows(src.path, src.bytes, problems)) {
+    // Every row read, bad ones too, and the consumer's work on the last one: all count as work.
+    if (pace.due()) await pace.pause();
     const v = validatePayout(r.fields, COLUMN_LABELS);
     if (!v.ok) {
       for (const p of v.issues) problems.push(rowProblem(r.row, p));
@@ -173,7 +267,7 @@ async function* validRows(src: BatchSource, problems: Problem[]): AsyncGenerator
     if (keep && keep.push(row) > KEEP_ROWS) keep = undefined;
     yield row;
   }
-  if (keep && problems.length === before) src.kept = keep;
+  if (keep && totalOf(problems) === before) src.kept = keep;
 }
 
 /** What the check found: the row count, the payouts that occur more than once. */
@@ -235,7 +329,7 @@ class Hashes {
  * confirmed exactly on a second read of just those rows.
  */
 export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
-  const problems: Problem[] = [];
+  const problems = new ProblemList(MAX_LISTED);
   const fingerprints = new Hashes();
   const ids = new Hashes();
   let rows = 0;
@@ -247,21 +341,25 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   const idsTwice = ids.repeated();
   const candidates = fingerprints.repeated();
   const duplicated = new Set<string>();
+  let all: Problem[] = problems;
+  let total = problems.total;
   if (candidates.size || idsTwice.size) {
     const counts = new Map<string, number>();
-    const again: Problem[] = [];
+    // Only the second pass's news: a payout_id used again (its other problems were counted above).
+    const again = new ProblemList(MAX_LISTED, (p) => p.message.includes(ALSO_USED));
     for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice }, false)) {
       if (!candidates.has(BigInt(`0x${r.fingerprint.slice(0, 16)}`))) continue;
       const n = (counts.get(r.fingerprint) ?? 0) + 1;
       counts.set(r.fingerprint, n);
       if (n === 2) duplicated.add(r.fingerprint);
     }
-    problems.push(...again.filter((p) => p.message.includes(ALSO_USED)));
-    // In row order, as a person reads the file (problems of the file itself first).
-    problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+    // In row order, as a person reads the file (problems of the file itself first): the first
+    // MAX_LISTED of each pass hold the first MAX_LISTED of both.
+    all = [...problems, ...again].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+    total += again.total;
   }
-  if (problems.length) {
-    throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
+  if (total) {
+    throw new UsageError(`${src.path}: ${plural(total, 'problem')}. Nothing was sent.`, listed(all, total), 'Fix the rows above and run the same command again.');
   }
   return { rows, duplicated, idsTwice };
 }
@@ -401,8 +499,8 @@ export async function planBatch(
   wallets: Wallet[],
   balancesCommand?: string,
 ): Promise<BatchPlan> {
-  const problems: Problem[] = [];
-  const conflicts: Problem[] = [];
+  const problems = new ProblemList(MAX_LISTED);
+  const conflicts = new ProblemList(MAX_LISTED);
   const byId = new Map(wallets.map((w) => [w.wallet_id, w]));
   const plan = new PlanBuilder(wallets);
   const earlier = new RunTally();
@@ -449,9 +547,9 @@ export async function planBatch(
     }
   }
   checked.absent = absent;
-  if (conflicts.length) throw new UsageError(`${src.path}: ${plural(conflicts.length, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
-  if (problems.length)
-    throw new UsageError(`${src.path}: ${plural(problems.length, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
+  if (conflicts.total) throw new UsageError(`${src.path}: ${plural(conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
+  if (problems.total)
+    throw new UsageError(`${src.path}: ${plural(problems.total, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
   return {
     rows,
     toSend,
@@ -475,10 +573,15 @@ function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
   return e.payoutId === r.request.payoutId || (e.batch?.id === src.batchId && r.derivedId && e.batch.file === src.file && DERIVED_ID.test(e.payoutId));
 }
 
-/** Pass 3: the rows to hand to the batch runner, one at a time, each with its earlier entry. */
-export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string): AsyncGenerator<LoadedRow> {
+/**
+ * Pass 3: the rows to hand to the batch runner, one at a time, each with its earlier entry.
+ * Not stopped by the run's signal (the runner stops taking rows and lets those in flight
+ * finish) unless `interruptible`: a caller that only reads them (a plan made, a policy
+ * checked) stops with InterruptedError, nothing sent.
+ */
+export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string, interruptible = false): AsyncGenerator<LoadedRow> {
   const problems: Problem[] = [];
-  for await (const r of identifiedRows(src, problems, checked)) yield checked.absent?.has(r.row) ? r : lookUpRow(r, journal, baseUrl, src.batchId);
+  for await (const r of identifiedRows(src, problems, checked, true, interruptible)) yield checked.absent?.has(r.row) ? r : lookUpRow(r, journal, baseUrl, src.batchId);
   // The file is read again while sending: a problem now means it was changed meanwhile.
   if (problems.length) {
     throw new LocalError(

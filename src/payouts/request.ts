@@ -152,10 +152,12 @@ const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /**
  * Invisible and direction-changing characters (bidi embeddings, overrides and isolates,
- * zero-width characters, the soft hyphen, the BOM): a name or account holding U+202E is
- * shown reversed in a confirmation, so what a person approves is not what is paid.
+ * zero-width characters, the soft hyphen, the BOM, and the line and paragraph separators
+ * U+2028/U+2029, which some terminals show as nothing and others as a line break): a name
+ * or account holding U+202E is shown reversed in a confirmation, so what a person approves
+ * is not what is paid.
  */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 /** Metadata keys that name an object's machinery in JavaScript, not data. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

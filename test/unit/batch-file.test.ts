@@ -192,7 +192,6 @@ describe('parseBatchFile: JSON lines', () => {
     [1500.5, '1500.5'],
     [1500, '1500'],
     [0.001, '0.001'],
-    [1e-7, '0.0000001'],
     [123456789012345, '123456789012345'],
     [1234567890123.45, '1234567890123.45'],
   ])('keeps the JSON number %s as the decimal %s', async (n, expected) => {
@@ -200,9 +199,19 @@ describe('parseBatchFile: JSON lines', () => {
     expect(r.rows[0]!.fields.amount).toBe(expected);
   });
 
-  it('keeps amount text from a JSON literal written with trailing zeros or an exponent', async () => {
+  it('keeps 0.0000001 written in plain digits (JSON.stringify would write 1e-7) as the decimal 0.0000001', async () => {
+    const r = await parseBatchFile('p.jsonl', '{"amount":0.0000001}\n');
+    expect(r.rows[0]!.fields.amount).toBe('0.0000001');
+  });
+
+  it('keeps amount text from a JSON literal written with trailing zeros; an exponent is refused (issue 27)', async () => {
     const r = await parseBatchFile('p.jsonl', '{"amount":1500.50}\n{"amount":1.5e3}\n{"amount":"1500.50"}\n');
-    expect(r.rows.map((x) => x.fields.amount)).toEqual(['1500.5', '1500', '1500.50']);
+    // The refused row is not handed on to validation (which would add "amount is required").
+    expect(r.rows.map((x) => [x.row, x.fields.amount])).toEqual([
+      [1, '1500.5'],
+      [3, '1500.50'],
+    ]);
+    expect(r.problems).toEqual(['row 2: "amount" is a number written with an exponent (as 1e3 is); write it in plain digits, e.g. 1000 or "1000.00"']);
   });
 
   // Bug (src/payouts/batch-file.ts, jsonValues): a JSON number is read into a binary float and

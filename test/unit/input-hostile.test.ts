@@ -116,6 +116,56 @@ describe('batch files: encoding, regular files, duplicate columns and keys', () 
     expect(r.problems).toEqual(['row 1: the key "amount" is given more than once']);
   });
 
+  // Issue 27: JSON.parse made 1e3 into 1000, and the row paid 1000 SLE; `--amount 1e3` is refused.
+  it.each([
+    ['1e3', '1000'],
+    ['1E-2', '0.01'],
+    ['1.5e+3', '1500'],
+  ])('refuses a JSON amount written with an exponent (%s, read as %s), naming the row', async (literal) => {
+    const p = join(dir, 'exp.jsonl');
+    const line = (amount: string) => `{"wallet_id":"wal_1","amount":${amount},"currency":"SLE","type":"bank","name":"A","provider":"uba","account_number":"1"}`;
+    writeFileSync(p, `${line('10.50')}\n${line(literal)}\n${line('"1000"')}\n`);
+    const e = await usageProblems(p);
+    expect(e.message).toBe(`${p}: 1 problem. Nothing was sent.`);
+    expect(e.problems).toEqual(['row 2: "amount" is a number written with an exponent (as 1e3 is); write it in plain digits, e.g. 1000 or "1000.00"']);
+    // An exponent inside a string, or a metadata number, is no amount: read as written.
+    const r = await parseBatchFile('p.jsonl', `{"amount":"1.00","note":"${literal}","metadata":{"n":${literal}},"account_number":"5${literal}"}\n`);
+    expect(r.problems).toEqual([]);
+    expect(r.rows[0]!.fields).toMatchObject({ amount: '1.00', note: literal, account: `5${literal}`, metadata: { n: String(Number(literal)) } });
+  });
+
+  // Issue 27: one of the two was sent, silently.
+  it.each([
+    ['flat key first', '{"metadata.a":"x","metadata":{"a":"y"}}'],
+    ['object first', '{"metadata":{"a":"y"},"metadata.a":"x"}'],
+  ])('refuses a JSON line giving metadata.a both as a key and inside metadata (%s)', async (_order, json) => {
+    const r = await parseBatchFile('p.jsonl', `${json}\n`);
+    expect(r.problems).toEqual(['row 1: the metadata key "a" is given both as "metadata.a" and inside "metadata"; give it once']);
+    expect(r.rows).toEqual([]);
+  });
+
+  it('the metadata conflict stops the batch: nothing is sent', async () => {
+    const p = join(dir, 'meta.jsonl');
+    writeFileSync(
+      p,
+      '{"wallet_id":"wal_1","amount":"1","currency":"SLE","type":"bank","name":"A","provider":"uba","account_number":"1","metadata.ref":"x","metadata":{"ref":"y"}}\n',
+    );
+    const e = await usageProblems(p);
+    expect(e.message).toBe(`${p}: 1 problem. Nothing was sent.`);
+    expect(e.problems).toEqual(['row 1: the metadata key "ref" is given both as "metadata.ref" and inside "metadata"; give it once']);
+  });
+
+  it('refuses a JSON line with a key given twice once spaces are trimmed (" amount" and "amount")', async () => {
+    const r = await parseBatchFile('p.jsonl', '{"amount":"1.00"," amount":"1000.00","metadata.a":"x","metadata.a ":"y"}\n');
+    expect(r.problems).toEqual(['row 1: the key "amount" is given more than once', 'row 1: the key "metadata.a" is given more than once']);
+  });
+
+  it('refuses U+2028 in a name read from a batch file', async () => {
+    const p = join(dir, 'ls.csv');
+    writeFileSync(p, `${HEADER}wal_1,1,SLE,bank,Ami\u2028nata,uba,1\n`);
+    expect((await usageProblems(p)).problems).toEqual(['row 2: name must not contain invisible or direction-changing characters (U+2028)']);
+  });
+
   it.each([
     ['{"a":1,"a":2}', 'a'],
     ['{"a":{"b":1,"b":2}}', 'b'],

@@ -361,6 +361,32 @@ describe('validatePayout: text fields', () => {
   it('accepts non-ASCII names', () => {
     expect(ok({ ...WALLET, name: 'Zoë Ñúñez 李' }).name).toBe('Zoë Ñúñez 李');
   });
+
+  // Issue 27: the line and paragraph separators passed; a terminal shows them as nothing or as a line break.
+  it.each([
+    ['\u2028', 'U+2028'],
+    ['\u2029', 'U+2029'],
+  ])('refuses %j (%s) in the wallet, name, account, provider, phone and note, and in metadata values (U+2027 and U+2030 pass)', (c, cp) => {
+    expect(problems({ ...WALLET, walletId: `wal${c}1`, name: `Ami${c}nata`, account: `076${c}1`, provider: `orange${c}`, phone: `+232${c}76`, note: `Oct${c}` })).toEqual(
+      [
+        `--wallet must not contain invisible or direction-changing characters (${cp})`,
+        `--name must not contain invisible or direction-changing characters (${cp})`,
+        `--account must not contain invisible or direction-changing characters (${cp})`,
+        `--note must not contain invisible or direction-changing characters (${cp})`,
+        `--provider must not contain invisible or direction-changing characters (${cp})`,
+        `--phone must not contain invisible or direction-changing characters (${cp})`,
+        `--phone: "+232${c}76" is not a phone number (digits, optionally starting with +)`,
+      ],
+    );
+    expect(problems({ ...WALLET, metadata: [`ref=a${c}b`] })).toEqual([
+      `--metadata: the value of "ref" must not contain invisible or direction-changing characters (${cp})`,
+    ]);
+    expect(problems({ ...WALLET, metadata: { ref: `a${c}b` } }, COLUMN_LABELS)).toEqual([
+      `metadata: the value of "ref" must not contain invisible or direction-changing characters (${cp})`,
+    ]);
+    // The characters next to them are still accepted.
+    expect(ok({ ...WALLET, name: 'Ami\u2027nata \u2030' }).name).toBe('Ami\u2027nata \u2030');
+  });
 });
 
 describe('validatePayout: many problems at once', () => {

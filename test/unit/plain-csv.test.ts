@@ -20,9 +20,11 @@ function csvParse(bytes: Buffer): { header: string[]; records: Array<{ values: s
   return { header, records: out.map((r) => ({ values: Object.values(r.record), emptyLines: r.info.empty_lines })) };
 }
 
+/** What plainCsv reads of a file it reads to the end (undefined when it leaves any of it to csv-parse). */
 function plain(bytes: Buffer) {
   const p = plainCsv(bytes);
-  return p && { header: p.header, records: [...p.records()] };
+  const records = p && [...p.records()];
+  return p && !p.rest ? { header: p.header, records } : undefined;
 }
 
 /** A small deterministic random generator (the same files every run). */
@@ -74,14 +76,49 @@ describe('plain CSV files are read as csv-parse reads them', () => {
     ['LF after CRLF', 'a,b\r\n1,2\n3,4\r\n'],
     ['CRLF after LF', 'a,b\n1,2\r\n3,4\n'],
     ['a lone CR', 'a,b\r1,2\r'],
-    ['a row with a field too many', 'a,b\n1,2,3\n'],
-    ['a row with a field too few', 'a,b\n1\n'],
-    ['a line of spaces', 'a,b\n1,2\n  \n3,4\n'],
     ['a blank first line', '\na,b\n1,2\n'],
     ['an empty file', ''],
     ['a byte order mark alone', '\uFEFF'],
   ])('leaves %s to csv-parse', (_what, text) => {
     expect(plainCsv(Buffer.from(text, 'utf8'))).toBeUndefined();
+  });
+
+  it.each([
+    ['a row with a field too many', 'a,b\n1,2\n3,4,5\n6,7\n'],
+    ['a row with a field too few', 'a,b\n1,2\n3\n6,7\n'],
+    ['a line of spaces', 'a,b\n1,2\n  \n6,7\n'],
+  ])('reads the records before %s, then stops and leaves the rest to csv-parse', (_what, text) => {
+    const p = plainCsv(Buffer.from(text, 'utf8'))!;
+    expect([...p.records()]).toEqual([{ values: ['1', '2'], emptyLines: 0 }]);
+    expect(p.rest).toBe(true);
+  });
+
+  it('counts the fields of a file of one column in linear time: 200,000 lines without a comma in well under a second of CPU', async () => {
+    const { cpuMs } = await import('../helpers/cpu.js');
+    // Each line's comma count was a search from the line to the next comma in the file: the
+    // file's end, when there is none (100 billion bytes read for these 200,000 lines: 3 s).
+    const text = 'amount\n' + '1.00\n'.repeat(200_000);
+    const before = cpuMs();
+    const p = plainCsv(Buffer.from(text))!;
+    let n = 0;
+    for (const _ of p.records()) n++;
+    const ms = cpuMs() - before;
+    expect(n).toBe(200_000);
+    expect(ms).toBeLessThan(1000);
+    expect(p.rest).toBe(false);
+  });
+
+  it('a file read by both: rows before the odd line come once, and csv-parse words the error', async () => {
+    const head = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note';
+    const good = 'p-1,wal_1,10.50,SLE,bank,Ada,uba,0761,,';
+    const text = `${head}\n${good}\n${good.replace('p-1', 'p-2')},extra\n`;
+    const p = plainCsv(Buffer.from(text))!;
+    expect([...p.records()].map((x) => x.values[0])).toEqual(['p-1']);
+    expect(p.rest).toBe(true);
+    const r = await parseBatchFile('x.csv', text);
+    expect(r.rows.map((x) => x.fields.payoutId)).toEqual(['p-1']);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/^the file is not valid CSV: Invalid Record Length: (expect|columns length is) 10, got 11 on line 3$/);
   });
 
   it('leaves a file that is not UTF-8 to csv-parse', () => {
