@@ -1,3 +1,7 @@
+/**
+ * Where payctl keeps its files (the config folder) and whether a folder there is safe to
+ * use: not a symlink, not another user's, not writable by others.
+ */
 import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +25,11 @@ let myUid: number | undefined;
  */
 export function runningAs(uid: number | undefined): void {
   myUid = uid;
+}
+
+/** The user payctl runs as (runningAs), for checks on files in the folder; undefined when not said. */
+export function ownerId(): number | undefined {
+  return myUid;
 }
 
 /**
@@ -55,15 +64,34 @@ export function checkFolder(dir: string, what: string): void {
   }
 }
 
+/** Refuses (exit 2) a folder every user can write to, whoever owns it. */
+function checkWorldWritable(dir: string): void {
+  let st: Stats;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return;
+  }
+  if (st.isDirectory() && (st.mode & 0o002) !== 0) {
+    throw new ConfigError(
+      `Refusing to use the config folder ${dir}: every user can write to it (mode ${(st.mode & 0o777).toString(8)}), so its config file and journal may not be yours. Nothing was sent.`,
+      `Check what is in it, then make it private with: chmod 700 ${dir}; or set PAYCTL_CONFIG_DIR to a folder only you can write.`,
+    );
+  }
+}
+
 /**
  * Ensures the config folder exists with mode 0700. The default folder is refused when it is
- * a symlink, another user's, or writable by others; a folder named by PAYCTL_CONFIG_DIR is
- * the user's explicit choice and only tightened when it is theirs.
+ * a symlink, another user's, or writable by others. A folder named by PAYCTL_CONFIG_DIR is
+ * the user's explicit choice: another user's is allowed, and one of theirs is tightened to
+ * 0700, but one that every user can write (mode o+w) is refused either way: anyone could
+ * have put a config file or journal entries there, so it is not tightened silently.
  */
 export function ensureConfigDir(dir: string, env: NodeJS.ProcessEnv = {}): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const explicit = !!env.PAYCTL_CONFIG_DIR;
   if (!explicit) checkFolder(dir, 'config folder');
+  else checkWorldWritable(dir);
   try {
     const st = lstatSync(dir);
     if ((st.mode & 0o077) !== 0 && st.isDirectory() && myUid !== undefined && st.uid === myUid) chmodSync(dir, 0o700);

@@ -3,14 +3,17 @@
  * 0700 folder. Writes go through conf (atomic, with the file mode); reads parse the file
  * directly, so the commands that only read never load conf and its JSON-schema validator
  * (a third of start-up; see `npm run bench`). A damaged file is reported with its path
- * and never overwritten.
+ * and never overwritten. A file over 1 MiB is refused unread (a profile store is a few
+ * KiB), and so is one that others could have written (group- or world-writable, or
+ * another user's): it names the base URL every key is sent to. Refused, not fixed: once
+ * others could write it, what it says can no longer be trusted, so the user looks first.
  *
  * A profile's API key lives either in the file or, for a profile marked
  * `"secrets": "keyring"`, in the OS keyring (keyring.ts), and then never in the file.
  * Callers see one Profile either way: getProfile fills the key in, updateProfile
  * writes them to where the profile keeps them.
  */
-import { chmodSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeFileSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import * as z from 'zod/mini';
@@ -18,7 +21,7 @@ import '../zod.js';
 import { ConfigError } from '../errors.js';
 import { commandLine } from '../output/command-line.js';
 import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
-import { configDir, ensureConfigDir } from './paths.js';
+import { configDir, ensureConfigDir, ownerId } from './paths.js';
 
 /** Where a profile keeps its API key. */
 import type { Profile, SecretsStorage } from './profile.js';
@@ -112,6 +115,8 @@ const SECRET_FIELDS: ReadonlyArray<readonly [SecretField, SecretName]> = [['apiK
 const LEGACY_SECRETS: readonly SecretName[] = ['token'];
 
 const FILE_NAME = 'config.json';
+/** The largest config file read: a profile store is a few KiB; anything near this is not one. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** A config file changed this recently is parsed at every read (#read). */
 const RACY_MS = 2000;
 
@@ -187,10 +192,11 @@ class ConfStore implements ConfigStore {
           'Move it away and run `payctl login` again, or point PAYCTL_CONFIG_DIR at another folder.',
         );
       }
+      this.#checkTrusted(Number(st.mode), Number(st.uid), Number(st.size));
       stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
       settled = Date.now() - Number(st.mtimeMs) > RACY_MS;
       if (this.#parsed?.stamp === stamp) return { ...this.#parsed.profiles };
-      text = readFileSync(this.path, 'utf8');
+      text = this.#readBounded();
     } catch (err) {
       if (err instanceof ConfigError) throw err;
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
@@ -211,6 +217,51 @@ class ConfStore implements ConfigStore {
     for (const [name, { token: _t, tokenExpiresAt: _e, ...p }] of Object.entries(parsed.data.profiles ?? {})) profiles[name] = p;
     this.#parsed = settled ? { stamp, profiles } : undefined;
     return { ...profiles };
+  }
+
+  /** Refuses a file too large to be a profile store, or one that others could have written. */
+  #checkTrusted(mode: number, uid: number, size: number): void {
+    if (size > MAX_CONFIG_BYTES) {
+      throw new ConfigError(
+        `The config file ${this.path} is over ${MAX_CONFIG_BYTES} bytes (1 MiB), too large to be a payctl config file; payctl does not read it.`,
+        'A profile store is a few KiB: move this file away and run `payctl login` again.',
+      );
+    }
+    const owner = ownerId();
+    if (owner !== undefined && uid !== owner) {
+      throw new ConfigError(
+        `Refusing to use the config file ${this.path}: it is owned by another user (uid ${uid}). Nothing was sent.`,
+        'Use a config file of your own: move it away and run `payctl login` again.',
+      );
+    }
+    if ((mode & 0o022) !== 0) {
+      throw new ConfigError(
+        `Refusing to use the config file ${this.path}: others can write to it (mode ${(mode & 0o777).toString(8)}), so its base URL and keys may not be yours. Nothing was sent.`,
+        `Check what it says (payctl config list), then make it private with: chmod 600 ${this.path}`,
+      );
+    }
+  }
+
+  /** The file's text, read through one descriptor and never past MAX_CONFIG_BYTES (it may grow after the check). */
+  #readBounded(): string {
+    const fd = openSync(this.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      const st = fstatSync(fd);
+      this.#checkTrusted(st.mode, st.uid, st.size);
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for (;;) {
+        const chunk = Buffer.allocUnsafe(64 * 1024);
+        const got = readSync(fd, chunk, 0, chunk.length, null);
+        if (got === 0) break;
+        chunks.push(chunk.subarray(0, got));
+        total += got;
+        if (total > MAX_CONFIG_BYTES) this.#checkTrusted(st.mode, st.uid, total);
+      }
+      return Buffer.concat(chunks, total).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
   }
 
   async #write(profiles: Record<string, Profile>): Promise<void> {

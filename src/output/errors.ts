@@ -12,6 +12,7 @@
  * One-line parts (code, request id, field names and field messages) also lose newlines.
  */
 import { ApiError, AuthError, CancelledError, CliError, NetworkError, PayoutFailedError, StillPendingError, UsageError, type FieldError } from '../errors.js';
+import { jsonLine } from './json.js';
 import { sanitize, sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
 
@@ -71,7 +72,8 @@ function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null } {
 }
 
 export function renderErrorJson(err: unknown): string {
-  return JSON.stringify({ error: cleanFieldsOf(err) }) + '\n';
+  // cli.ts writes this to the process's stderr itself: escaped here too (json.ts).
+  return jsonLine({ error: cleanFieldsOf(err) });
 }
 
 export function renderErrorText(err: unknown, style: Style, verbose = false): string {

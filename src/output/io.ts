@@ -4,6 +4,7 @@
  * a backpressure-aware write. Made at the entry from the process; tests pass in-memory
  * streams.
  */
+import { jsonEscapedStream } from './json.js';
 export interface IO {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
@@ -45,6 +46,8 @@ function columnsOf(s: Stream<NodeJS.WritableStream>): number | undefined {
 /**
  * The IO of one run, from the process's streams: terminal flags read once, stdout and
  * stderr written through `wrap` (the secret mask), colour where `color(isTTY)` says.
+ * Under --json both also escape C1 and bidi controls as JSON escapes (json.ts), whatever
+ * command wrote the JSON.
  */
 export function ioFrom(
   s: {
@@ -63,15 +66,17 @@ export function ioFrom(
   const stdinIsTTY = s.stdinIsTTY ?? s.stdin.isTTY === true;
   const stdoutIsTTY = s.stdout.isTTY === true;
   const stderrIsTTY = s.stderrIsTTY ?? s.stderr.isTTY === true;
+  // Masked first, then escaped: a secret is found as it was written.
+  const out = (stream: NodeJS.WritableStream) => wrap(o.json ? jsonEscapedStream(stream) : stream);
   let stderr: NodeJS.WritableStream | undefined;
   return {
     get stdin() {
       return s.stdin;
     },
-    stdout: wrap(s.stdout),
+    stdout: out(s.stdout),
     // Made (and wrapped) on first write: a run that writes nothing there never makes it.
     get stderr() {
-      return (stderr ??= wrap(s.stderr));
+      return (stderr ??= out(s.stderr));
     },
     stdinIsTTY,
     stdoutIsTTY,

@@ -49,16 +49,61 @@ function invalid(field: string, message: string): Reply {
   return failure(400, 'VALIDATION_ERROR', `${field} ${message}.`, { fields: [{ field, message }] });
 }
 
-/** Credentials never leave through the admin routes: the API key is the bearer token. */
-const SECRET_HEADERS = new Set(['authorization', 'api-key', 'cookie', 'proxy-authorization']);
+/**
+ * Credentials never leave through the admin routes (the API key is the bearer token):
+ * these headers, query parameters and JSON body members named like a key, token, secret
+ * or password are shown as `***`. A body is kept byte for byte apart from those values.
+ */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'apikey', 'x-auth-token', 'x-access-token', 'cookie', 'set-cookie']);
+/** A header, parameter or member name that carries a credential: compared without case, `-` or `_`. */
+const SECRET_NAME = /^(x)?(api|access|auth|refresh|id|client|webhook|session)?(key|token|secret|password|passwd|pwd|credentials?|authorization|bearer)$/;
+
+function isSecretName(name: string): boolean {
+  return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name.toLowerCase().replace(/[-_\s]/g, ''));
+}
+
+/** The raw body with every string (or other value) under a secret-like name masked. */
+function maskedBody(raw: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+  const values: unknown[] = [];
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (isSecretName(k) && x !== null && x !== '') {
+        values.push(x);
+        out[k] = '***';
+      } else out[k] = walk(x);
+    }
+    return out;
+  };
+  const masked = walk(parsed);
+  if (values.length === 0) return raw;
+  // Byte for byte where each value is written as JSON.stringify writes it; else the whole body again.
+  let out = raw;
+  for (const v of values) {
+    const written = JSON.stringify(v);
+    if (typeof v !== 'string' || !out.includes(written)) return JSON.stringify(masked);
+    out = out.split(written).join('"***"');
+  }
+  return out;
+}
 
 function masked(r: RecordedRequest): RecordedRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.headers)) {
-    if (!SECRET_HEADERS.has(k)) headers[k] = v;
-    else headers[k] = /^bearer\s/i.test(v) ? 'Bearer ***' : '***';
+    if (!isSecretName(k)) headers[k] = v;
+    else headers[k] = /^(bearer|basic)\s/i.test(v) ? `${v.split(/\s/)[0]} ***` : '***';
   }
-  return { ...r, headers };
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.query)) query[k] = isSecretName(k) ? '***' : v;
+  return { ...r, headers, query, body: maskedBody(r.body) };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

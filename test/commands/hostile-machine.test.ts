@@ -165,7 +165,14 @@ describe('planted files', () => {
     expect(r.stderr).toContain(`Refusing to use the config folder ${folder}: it is owned by another user (uid 12345). Nothing was sent.`);
     expect(r.code).toBe(2);
     expect(ctx.sb.requests()).toEqual([]);
-    // The same folder named explicitly is the user's choice.
+    // Named explicitly it is the user's choice, but not while every user can write to it.
+    const open = await payctl(['balances', '--json'], { dir: folder });
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain(`Refusing to use the config folder ${folder}: every user can write to it (mode 777)`);
+    expect(ctx.sb.requests()).toEqual([]);
+    // Another user's folder, closed to others, with a private config file: used as chosen.
+    chmodSync(folder, 0o755);
+    chmodSync(join(folder, 'config.json'), 0o600);
     const ok = await payctl(['balances', '--json'], { dir: folder });
     expect(ok.code, ok.stderr).toBe(0);
   });

@@ -8,7 +8,8 @@
  * The API key and webhook secret come from --api-key / --webhook-secret (with a
  * warning: they show in `ps`), else PAYCTL_SANDBOX_API_KEY / PAYCTL_SANDBOX_WEBHOOK_SECRET,
  * else a random key / whsec_sandbox. The detached child gets them through its
- * environment, never on its command line.
+ * environment, never on its command line, and gets only the variables it needs (not
+ * PAYCTL_API_KEY, proxies or anything else of the shell that started it).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -165,11 +166,47 @@ function childArgs(opts: StartOptions): string[] {
   return args;
 }
 
-/** The child's environment: the secrets travel here, readable only by this user. */
+/**
+ * What the detached child keeps of this environment: finding node and the user (PATH,
+ * HOME, USER), the config folder and the code cache, the OS keyring's session (the
+ * sandbox profile may keep its key there), temp files, locale and time zone, and Windows'
+ * own. Nothing else: the child outlives the shell, and PAYCTL_API_KEY, tokens and proxies
+ * have no business in a process that anyone who can read its environment may read.
+ */
+const CHILD_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TZ',
+  'LANG',
+  'LANGUAGE',
+  'PAYCTL_CONFIG_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_RUNTIME_DIR',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'SYSTEMROOT',
+  'WINDIR',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'COMSPEC',
+  'PATHEXT',
+]);
+
+/** The child's environment: only CHILD_ENV and LC_* of ours, and the secrets (readable only by this user). */
 function childEnv(opts: StartOptions, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env, [DETACHED_ENV]: '1', NO_COLOR: '1' };
-  delete out[API_KEY_ENV];
-  delete out[WEBHOOK_SECRET_ENV];
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    // Windows names its variables in any case (Path, SystemRoot).
+    if (v !== undefined && (CHILD_ENV.has(k.toUpperCase()) || k.startsWith('LC_'))) out[k] = v;
+  }
+  out[DETACHED_ENV] = '1';
+  out.NO_COLOR = '1';
   if (opts.apiKey !== undefined) out[API_KEY_ENV] = opts.apiKey;
   if (opts.webhookSecret !== undefined) out[WEBHOOK_SECRET_ENV] = opts.webhookSecret;
   return out;

@@ -10,10 +10,19 @@
  * sender. stdout carries accepted events only (verified, or unchecked when there is no
  * secret): a delivery that fails a check is answered 400 naming the check, never
  * forwarded, and reported on stderr (a `{"rejected":…}` JSON line with --json).
- * A `webhook_id` seen before is a retry of the same event: it is answered as any other
- * (the sender retries until it gets a 2xx) and printed as a duplicate with its attempt.
- * Duplicates are judged among accepted events only, so a forgery reusing a real id
- * neither is marked duplicate nor marks the real one. Ctrl-C stops it (exit 130).
+ * A `webhook_id` seen before is a retry of the same event (or a replay of it within the
+ * timestamp window): it is printed as a duplicate with its attempt. One the app has
+ * already answered with a 2xx is not forwarded again (the app would act twice): it is
+ * answered with that 2xx at once. One the app has not yet taken (an error, or no answer)
+ * is forwarded again: the sender retries for a reason. Duplicates are judged among
+ * accepted events only, so a forgery reusing a real id neither is marked duplicate nor
+ * marks the real one. Ctrl-C stops it (exit 130).
+ *
+ * The listener binds 127.0.0.1 by default; any other --host (0.0.0.0 above all) is
+ * warned about, since other machines can then reach it. An address it cannot listen on
+ * (not on this machine, unresolvable, in use) is a plain usage error naming the cause.
+ * A password in the --forward-to URL is sent to the app as Basic auth and shown as `***`
+ * wherever the URL is printed.
  *
  * The secret comes from --secret-stdin, else --secret (which warns: it shows in `ps`),
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret. Requests a web page
@@ -50,6 +59,16 @@ const MAX_BODY = 1024 * 1024;
 const NOT_CHECKED = 'signature not checked: no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET or the profile).';
 const ANSWER_TOO_LARGE = "the app's answer was over 1 MiB: its status was passed back to the sender without its body.";
 const MAX_REMEMBERED_IDS = 10_000;
+/** Why an address cannot be listened on, by error code: said plainly (exit 2), never "a bug". */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRNOTAVAIL: "the address is not one of this machine's",
+  ENOTFOUND: 'the name does not resolve to an address',
+  EAI_AGAIN: 'the name could not be resolved now',
+  EAI_FAIL: 'the name could not be resolved',
+  EACCES: 'not allowed to listen there (ports below 1024 need privileges)',
+  EAFNOSUPPORT: 'this machine does not support that kind of address',
+  EINVAL: 'not an address that can be listened on',
+};
 /** Headers not passed on when forwarding (hop-by-hop, or set by the forwarder). */
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
@@ -162,6 +181,12 @@ async function forwardEvent(http: Http, dispatcher: Dispatcher, to: URL, req: In
   for (const [k, v] of Object.entries(req.headers)) {
     if (v !== undefined && !HOP.has(k.toLowerCase())) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   }
+  // Credentials in the URL are for the app (as curl sends them): Basic auth, not the path.
+  if (to.username || to.password) {
+    for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
+    const user = `${decodeURIComponent(to.username)}:${decodeURIComponent(to.password)}`;
+    headers.authorization = `Basic ${Buffer.from(user, 'utf8').toString('base64')}`;
+  }
   try {
     // The app's answer, up to MAX_BODY; past it, the rest is dropped (body undefined).
     const r = await http.exchange(dispatcher, to, { method: 'POST', headers, body, maxBytes: MAX_BODY }).answer;
@@ -178,12 +203,25 @@ async function forwardEvent(http: Http, dispatcher: Dispatcher, to: URL, req: In
   }
 }
 
+/** The URL as printed: its password (if any) as `***`. */
+export function shownUrl(u: URL): string {
+  if (!u.password) return u.href;
+  const shown = new URL(u.href);
+  shown.password = '***';
+  return shown.href;
+}
+
+/** Text that may quote the URL as typed, its `user:password@` part masked (for what is not a URL yet). */
+function maskUserinfo(raw: string): string {
+  return raw.replace(/(\/\/[^/?#@:]*):[^/?#@]*@/g, '$1:***@');
+}
+
 function checkForwardUrl(raw: string): URL {
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    throw new UsageError(`--forward-to: "${raw}" is not a URL.`);
+    throw new UsageError(`--forward-to: "${sanitizeInline(maskUserinfo(raw))}" is not a URL.`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--forward-to must be an http:// or https:// URL.');
   return u;
@@ -217,6 +255,25 @@ async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Pro
   return resolveSettings(deps.globals, deps.env, profile()).webhookSecret.value;
 }
 
+/** True for an address only this machine can reach: 127.x.y.z, ::1, localhost. */
+function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** The listen failure as a usage error naming the cause (code), or the error itself when it is not one of those. */
+function listenFailure(err: NodeJS.ErrnoException, host: string, port: number | undefined): Error {
+  const shownHost = sanitizeInline(host);
+  if (err.code === 'EADDRINUSE') return new UsageError(`Port ${port} on ${shownHost} is already in use.`, [], 'Choose another with --port.');
+  const why = err.code ? LISTEN_FAILURES[err.code] : undefined;
+  if (!why) return err;
+  return new UsageError(
+    `Cannot listen on ${shownHost} port ${port}: ${why} (${err.code}).`,
+    [],
+    'Use --host 127.0.0.1 (the default), or an address of this machine (see `ip addr`).',
+  );
+}
+
 /** The signature header: --signature-header, else the profile's webhook-signature-header, else `Signature`. */
 function signatureHeaderName(opts: ListenOptions, deps: Deps, profile: () => Profile | undefined): string {
   if (opts.signatureHeader !== undefined) {
@@ -248,6 +305,13 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const localNames = boundHostNames(host);
   const style = makeStyle(deps.io.color);
   const seen = new Set<string>();
+  /** Ids the app answered with a 2xx, and that status: never forwarded again. */
+  const taken = new Map<string, number>();
+  /** Ids being forwarded now: a second delivery of one waits for the first's answer. */
+  const inFlight = new Map<string, Promise<void>>();
+  const forwardShown = forwardTo ? shownUrl(forwardTo) : undefined;
+  /** Any text that might quote the URL's password (an error from the connection): masked. */
+  const masked = (t: string) => (forwardTo?.password ? t.split(forwardTo.password).join('***') : t);
   const http = forwardTo ? await import('../../api/http.js') : undefined;
   const dispatcher = await http?.createDispatcher({ env: deps.env, timeoutMs: deps.globals.timeoutMs });
 
@@ -305,21 +369,46 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
 
     let status = 200;
     let forward: Forwarded | undefined;
-    if (forwardTo && http && dispatcher) {
-      forward = await forwardEvent(http, dispatcher, forwardTo, req, body);
-      if (forward.status === null) {
-        status = 502;
-        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'could not forward the event to the app' }));
+    // One forward of an id at a time: a replay sent alongside the original waits for the
+    // app's answer to it, then is judged by that answer.
+    let release: (() => void) | undefined;
+    if (id !== undefined && forwardTo) {
+      while (inFlight.has(id)) await inFlight.get(id);
+      inFlight.set(id, new Promise<void>((r) => (release = r)));
+    }
+    const takenStatus = id !== undefined ? taken.get(id) : undefined;
+    try {
+      if (takenStatus !== undefined) {
+        // The app took this event already: a replay or a retry after a lost answer is not
+        // forwarded again; the sender gets the app's 2xx, so it stops retrying.
+        status = takenStatus;
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true, duplicate: true }));
+      } else if (forwardTo && http && dispatcher) {
+        deps.log.verbose(`  → POST ${forwardShown} (${body.length} bytes)`);
+        forward = await forwardEvent(http, dispatcher, forwardTo, req, body);
+        if (forward.status === null) {
+          status = 502;
+          res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'could not forward the event to the app' }));
+        } else {
+          // The app's own answer goes back to the sender: its status, body and content type.
+          status = forward.status;
+          if (id !== undefined && status >= 200 && status < 300) {
+            taken.set(id, status);
+            if (taken.size > MAX_REMEMBERED_IDS) taken.delete(taken.keys().next().value!);
+          }
+          const headers: Record<string, string> = {};
+          if (forward.contentType) headers['content-type'] = forward.contentType;
+          if (forward.retryAfter) headers['retry-after'] = forward.retryAfter;
+          res.writeHead(status, headers).end(forward.body ?? '');
+        }
       } else {
-        // The app's own answer goes back to the sender: its status, body and content type.
-        status = forward.status;
-        const headers: Record<string, string> = {};
-        if (forward.contentType) headers['content-type'] = forward.contentType;
-        if (forward.retryAfter) headers['retry-after'] = forward.retryAfter;
-        res.writeHead(status, headers).end(forward.body ?? '');
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
       }
-    } else {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
+    } finally {
+      if (release) {
+        inFlight.delete(id!);
+        release();
+      }
     }
 
     const shownStatus = out?.status !== undefined ? normalizeStatus(out.status) : undefined;
@@ -368,11 +457,12 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       .join('  ');
     await write(deps.io.stdout, line + '\n');
     if (!verification) deps.log.warn(NOT_CHECKED);
+    if (takenStatus !== undefined && forwardTo) deps.log.info(`  → not forwarded again: the app answered ${takenStatus} to this event before`);
     if (forward) {
       deps.log.info(
         forward.status === null
-          ? `  → ${forwardTo?.href} failed: ${sanitizeInline(forward.error ?? '')} (answered 502)`
-          : `  → ${forwardTo?.href} ${forward.status} (${forward.ms} ms)`,
+          ? `  → ${forwardShown} failed: ${masked(sanitizeInline(forward.error ?? ''))} (answered 502)`
+          : `  → ${forwardShown} ${forward.status} (${forward.ms} ms)`,
       );
       if (forward.status !== null && forward.body === undefined) deps.log.warn(ANSWER_TOO_LARGE);
     }
@@ -404,16 +494,29 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       deps.log.warn(`failed to handle an event: ${sanitizeInline((err as Error).message)}`);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new UsageError(`Port ${opts.port} on ${host} is already in use.`, [], 'Choose another with --port.') : err),
-    );
-    server.listen(opts.port ?? 4242, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => reject(listenFailure(err, host, opts.port ?? 4242)));
+      server.listen(opts.port ?? 4242, host, () => resolve());
+    });
+  } catch (err) {
+    await dispatcher?.close();
+    throw err;
+  }
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  deps.log.info(`Ready: listening for webhook events on http://${shownHost}:${port}${path}` + (forwardTo ? `, forwarding to ${forwardTo.href}` : ''));
+  deps.log.info(`Ready: listening for webhook events on http://${sanitizeInline(shownHost)}:${port}${path}` + (forwardShown ? `, forwarding to ${forwardShown}` : ''));
+  if (!isLoopback(host)) {
+    const every = host === '0.0.0.0' || host === '::' || host === '[::]';
+    deps.log.warn(
+      (every
+        ? `--host ${sanitizeInline(host)} listens on every interface: every interface can reach the listener, so other machines on your networks can send it events`
+        : `--host ${sanitizeInline(host)} is not a loopback address: other machines that can reach it can send the listener events`) +
+        (secret ? '.' : ', and without a webhook secret nothing is checked.') +
+        ' Use --host 127.0.0.1 (the default) to keep it to this machine.',
+    );
+  }
   if (!secret) {
     deps.log.warn('no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.');
   } else if (headerName !== SIGNATURE_HEADER || tolerance !== TOLERANCE_SECONDS) {

@@ -1,0 +1,50 @@
+/**
+ * JSON as payctl writes it to stdout and stderr. JSON.stringify (and a service's own
+ * answer, passed on as it came) leaves C1 controls (U+0080-U+009F, 8-bit CSI is U+009B),
+ * bidi controls (U+061C, U+200E/F, U+202A-E, U+2066-F), U+FFF9-B and the line separators
+ * U+2028/9 raw in strings: a terminal, a log viewer or a `jq -r` pipeline then acts on them.
+ * Here they become `\uXXXX` escapes. They can only stand inside JSON strings, where
+ * JSON.parse reads the escape back to the same character: the data is unchanged, and an
+ * envelope passed on "as the service sent it" stays byte-equal apart from these escapes.
+ */
+
+// C1 controls, bidi controls, interlinear annotation marks, line and paragraph separators.
+const UNSAFE = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb\u2028\u2029]/g;
+
+/** JSON text with the characters above written as `\uXXXX` escapes (linear, one pass). */
+export function escapeJsonText(json: string): string {
+  UNSAFE.lastIndex = 0;
+  if (!UNSAFE.test(json)) return json;
+  return json.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** One value as a line of JSON, escaped as above. */
+export function jsonLine(value: unknown): string {
+  return escapeJsonText(JSON.stringify(value)) + '\n';
+}
+
+/**
+ * The stream, with every string or buffer written to it escaped as above: for stdout and
+ * stderr under --json, where everything written is JSON (or a message for people, where
+ * an escape is as readable and safer).
+ */
+export function jsonEscapedStream<T extends NodeJS.WritableStream>(stream: T): T {
+  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
+    let c = chunk;
+    if (typeof c === 'string') c = escapeJsonText(c);
+    // Only bytes of multi-byte characters can be one of these: plain ASCII passes untouched.
+    else if (c instanceof Uint8Array && c.some((b) => b >= 0x80)) {
+      const text = Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8');
+      const escaped = escapeJsonText(text);
+      if (escaped !== text) c = Buffer.from(escaped, 'utf8');
+    }
+    return (stream.write as (...a: unknown[]) => boolean)(c, ...rest);
+  };
+  return new Proxy(stream, {
+    get(target, prop) {
+      if (prop === 'write') return write;
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
