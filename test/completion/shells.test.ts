@@ -8,7 +8,7 @@
  *   (compinit, the script autoloaded from $fpath, or sourced / eval'd after compinit); Tab runs the
  *   completion widget and an override of compadd records what would be offered
  *   (`builtin compadd -O` matches against the word as zsh does, without adding).
- * A missing shell fails these tests (it is never skipped): .ci/run installs zsh and fish.
+ * A missing shell fails these tests (it is never skipped): npm test installs zsh and fish first (scripts/test-prereqs.mjs).
  * `payctl` on PATH is a wrapper that runs bin/payctl.js; profiles come from a temp
  * PAYCTL_CONFIG_DIR holding two.
  */
@@ -152,7 +152,7 @@ function shq(s: string): string {
 function requireShell(shell: Shell): void {
   const r = spawnSync(shell, ['-c', 'exit 0'], { stdio: 'ignore' });
   if (r.error || r.status !== 0) {
-    throw new Error(`${shell} is not installed, so its completion cannot be tested: apt-get install -y ${shell} (.ci/run installs zsh and fish)`);
+    throw new Error(`${shell} is not installed, so its completion cannot be tested: apt-get install -y ${shell} (npm test installs them: scripts/test-prereqs.mjs)`);
   }
 }
 

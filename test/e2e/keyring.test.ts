@@ -9,8 +9,8 @@
  * notice, --insecure-storage chooses the file without one, and a keyring profile whose
  * keyring cannot be reached gets a clear error and a way out.
  *
- * The keyring tests need gnome-keyring, dbus-run-session and secret-tool (CI installs them:
- * .ci/run); without them they fail, never skip.
+ * The keyring tests need gnome-keyring, dbus-run-session and secret-tool (npm test installs them
+ * first: scripts/test-prereqs.mjs); without them they fail, never skip.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
