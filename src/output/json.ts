@@ -8,6 +8,8 @@
  * envelope passed on "as the service sent it" stays byte-equal apart from these escapes.
  */
 
+import { rewrittenStream } from './secrets.js';
+
 // C1 controls, bidi controls, interlinear annotation marks, line and paragraph separators.
 const UNSAFE = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb\u2028\u2029]/g;
 
@@ -29,22 +31,14 @@ export function jsonLine(value: unknown): string {
  * an escape is as readable and safer).
  */
 export function jsonEscapedStream<T extends NodeJS.WritableStream>(stream: T): T {
-  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
-    let c = chunk;
-    if (typeof c === 'string') c = escapeJsonText(c);
+  return rewrittenStream(stream, (c) => {
+    if (typeof c === 'string') return escapeJsonText(c);
     // Only bytes of multi-byte characters can be one of these: plain ASCII passes untouched.
-    else if (c instanceof Uint8Array && c.some((b) => b >= 0x80)) {
+    if (c instanceof Uint8Array && c.some((b) => b >= 0x80)) {
       const text = Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8');
       const escaped = escapeJsonText(text);
-      if (escaped !== text) c = Buffer.from(escaped, 'utf8');
+      if (escaped !== text) return Buffer.from(escaped, 'utf8');
     }
-    return (stream.write as (...a: unknown[]) => boolean)(c, ...rest);
-  };
-  return new Proxy(stream, {
-    get(target, prop) {
-      if (prop === 'write') return write;
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
+    return c;
   });
 }

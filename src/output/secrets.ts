@@ -34,14 +34,20 @@ export class SecretMask {
 
 /** The stream, with every string or buffer written to it masked first. */
 export function maskedStream<T extends NodeJS.WritableStream>(stream: T, mask: SecretMask): T {
-  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
-    let c = chunk;
-    if (mask.size) {
-      if (typeof c === 'string') c = mask.apply(c);
-      else if (c instanceof Uint8Array) c = Buffer.from(mask.apply(Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8')), 'utf8');
-    }
-    return (stream.write as (...a: unknown[]) => boolean)(c, ...rest);
-  };
+  return rewrittenStream(stream, (c) => {
+    if (!mask.size) return c;
+    if (typeof c === 'string') return mask.apply(c);
+    if (c instanceof Uint8Array) return Buffer.from(mask.apply(Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8')), 'utf8');
+    return c;
+  });
+}
+
+/**
+ * The stream with every chunk written to it passed through `rewrite` first (masking secrets,
+ * escaping JSON): one Proxy, so everything else about the stream stays its own.
+ */
+export function rewrittenStream<T extends NodeJS.WritableStream>(stream: T, rewrite: (chunk: unknown) => unknown): T {
+  const write = (chunk: unknown, ...rest: unknown[]): boolean => (stream.write as (...a: unknown[]) => boolean)(rewrite(chunk), ...rest);
   return new Proxy(stream, {
     get(target, prop) {
       if (prop === 'write') return write;
