@@ -9,34 +9,17 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { configFile, writeProfile } from '../helpers/e2e.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
-import { forwardTarget, portClosed, postRaw } from '../helpers/listener.js';
-import { listenInProcess as listen, stopLeftoverListeners } from '../helpers/listen-in-process.js';
+import { portClosed, postRaw } from '../helpers/listener.js';
+import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
 import { headersFor, oddBody, txnId, webhookId } from '../helpers/webhook-events.js';
 import { admin, api, startSandbox } from '../helpers/sandbox.js';
 
 const S = 'whsec_low_findings_7a2c';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  await stopLeftoverListeners();
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  cleanups.push(cleanup);
-  return dir;
-}
-
-async function target(answer?: (n: number) => number) {
-  const t = await forwardTarget(answer);
-  cleanups.push(() => t.close());
-  return t;
-}
+const { cleanups, configDir, target } = useListenerScope();
 
 /** A service on 127.0.0.1 that answers every request with `body` as JSON; counts what it got. */
 async function service(body: string): Promise<{ url: string; hits: () => number }> {

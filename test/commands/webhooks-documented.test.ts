@@ -8,29 +8,18 @@
  * hex accepted; the 300 s window of the payload's timestamp and --tolerance; the
  * configured header forwarded untouched with the raw body.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { TestClock } from '../helpers/clock.js';
 import { payctl } from '../helpers/in-process.js';
-import { forwardTarget, portClosed, postRaw, sign } from '../helpers/listener.js';
-import { listenInProcess as listen, stopLeftoverListeners, type InProcessListener } from '../helpers/listen-in-process.js';
+import { portClosed, postRaw, sign } from '../helpers/listener.js';
+import { listenInProcess as listen, useListenerScope, type InProcessListener } from '../helpers/listen-in-process.js';
 import { DOCUMENTED_TIMESTAMP, documentedEvent, headersFor, isoAt, oddBody, txnId, webhookId, withTimestamp } from '../helpers/webhook-events.js';
 
 const S = 'whsec_documented_3b7e';
 const DOC_TX = 'TXN-BOK-CE5B34C8CABC6EF5B5A431045A';
 const DOC_ID = 'a1688ad2-b1dc-4006-8e20-cd6b739d8cb5';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  await stopLeftoverListeners();
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  cleanups.push(cleanup);
-  return dir;
-}
+const { configDir, target } = useListenerScope();
 
 /** A clock `seconds` after the documented example's timestamp, standing still. */
 const afterDocumented = (seconds: number) => new TestClock(new Date(Date.parse(DOCUMENTED_TIMESTAMP) + seconds * 1000));
@@ -175,8 +164,7 @@ describe('where the signature is', () => {
   });
 
   it('forwards the raw body and the configured signature header untouched', async () => {
-    const app = await forwardTarget(() => 200);
-    cleanups.push(() => app.close());
+    const app = await target(() => 200);
     const l = await listen(['--signature-header', 'X-Bokumonie-Signature', '--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const body = oddBody(webhookId(), txnId());
     const value = `sha256=${sign(S, body).toUpperCase()}`;

@@ -14,35 +14,18 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { writeProfile } from '../helpers/e2e.js';
 import { TestClock } from '../helpers/clock.js';
 import { payctl } from '../helpers/in-process.js';
-import { forwardTarget, portClosed, postRaw, sign } from '../helpers/listener.js';
-import { listenInProcess as listen, stopLeftoverListeners, type InProcessListener } from '../helpers/listen-in-process.js';
+import { portClosed, postRaw, sign } from '../helpers/listener.js';
+import { listenInProcess as listen, useListenerScope, type InProcessListener } from '../helpers/listen-in-process.js';
 import { event, headersFor, isoAt, oddBody, rawRequest, signed, txnId, webhookId } from '../helpers/webhook-events.js';
 import { api, freshWallet, payoutBody, startSandbox } from '../helpers/sandbox.js';
 
 const S = 'whsec_e2e_listen_5f1c';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  await stopLeftoverListeners();
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  cleanups.push(cleanup);
-  return dir;
-}
-
-async function target(answer?: (n: number) => number) {
-  const t = await forwardTarget(answer);
-  cleanups.push(() => t.close());
-  return t;
-}
+const { cleanups, configDir, target } = useListenerScope();
 
 /** Ctrl-C, then: exit code 130 (interrupted), "Stopped listening." on stderr, the port closed. */
 async function stopCleanly(l: InProcessListener) {

@@ -4,7 +4,10 @@
  * Ready line, posts to it over real HTTP (listener.ts: postRaw, sign, forwardTarget) and
  * stops it with Ctrl-C (`interrupt()`), as the spawned listener is stopped with SIGINT.
  */
+import { afterEach } from 'vitest';
+import { tempConfigDir } from './cli.js';
 import type { Run } from './e2e.js';
+import { forwardTarget } from './listener.js';
 import { startPayctl, type InProcessOptions, type Started } from './in-process.js';
 
 const READY = /Ready: listening for webhook events on (http:\/\/127\.0\.0\.1:(\d+)(\/[^\s,]*))/;
@@ -108,6 +111,36 @@ export async function listenInProcess(args: string[], opts: InProcessOptions): P
       } finally {
         clearTimeout(timer);
       }
+    },
+  };
+}
+
+/**
+ * The scope of a listener test file: after each test, leftover listeners are stopped and what
+ * the test registered is undone, newest first; `configDir()` a temp config folder and
+ * `target()` a forwarding target (listener.ts), both undone the same way.
+ */
+export function useListenerScope(): {
+  cleanups: Array<() => unknown>;
+  configDir: () => string;
+  target: (answer?: (n: number) => number) => ReturnType<typeof forwardTarget>;
+} {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    await stopLeftoverListeners();
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    cleanups,
+    configDir: () => {
+      const { dir, cleanup } = tempConfigDir();
+      cleanups.push(cleanup);
+      return dir;
+    },
+    target: async (answer) => {
+      const t = await forwardTarget(answer);
+      cleanups.push(() => t.close());
+      return t;
     },
   };
 }
