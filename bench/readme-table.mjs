@@ -1,4 +1,4 @@
-// Prints bench/results.json as the Markdown table of README.md's "Performance" section:
+// Prints bench/results.json as the Markdown table of docs/performance.md:
 // payctl against the floors, the goals of issue #17, and what a user would use instead.
 import { readFileSync } from 'node:fs';
 
