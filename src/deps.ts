@@ -1,5 +1,5 @@
 /**
- * What every command receives (GUIDE pattern 1): streams, environment, options,
+ * What every command receives (docs/architecture.md, "Deps"): streams, environment, options,
  * clock, an abort signal for Ctrl-C, and lazy, memoized getters for the config
  * store, the API client and the prompter. Nothing below src/cli.ts reads the process globals.
  */

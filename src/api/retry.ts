@@ -1,5 +1,5 @@
 /**
- * The one retry engine, for reads and payouts alike (GUIDE pattern 5, like stripe-node's
+ * The one retry engine, for reads and payouts alike (docs/architecture.md, "Retries"; like stripe-node's
  * single _shouldRetry / _getSleepTimeInMS): exponential backoff with full jitter,
  * Retry-After honoured (capped, with a floor), bounded attempts and an overall deadline.
  * Each caller classifies its own attempts (what is final, what may be retried).

@@ -1,5 +1,5 @@
 /**
- * Commands printed for a person to run (GUIDE pattern 13): a resume, a safe retry, a
+ * Commands printed for a person to run (docs/architecture.md, "Printed commands"): a resume, a safe retry, a
  * "check it with", a "run payctl login". Each carries the options that chose the
  * environment of the run it came from (profile, base URL, time limit), so pasted as
  * printed it talks to the same service with the same credentials. Never a secret: keys

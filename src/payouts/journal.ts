@@ -1,5 +1,5 @@
 /**
- * The payout journal (GUIDE pattern 10): before a payout request leaves, its payout
+ * The payout journal (docs/architecture.md, "Idempotency journal"): before a payout request leaves, its payout
  * id, Idempotency-Key and exact body are written and fsynced under <config>/journal/
  * (0600 in a 0700 folder): a file per payout for single payouts; for batch runs, a line
  * in the run's log (journal-log.ts: group commit, one fsync for the lines of the same

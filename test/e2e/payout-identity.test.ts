@@ -1,5 +1,5 @@
 /**
- * Payout identity (GUIDE pattern 11): a batch row without a payout_id is identified by
+ * Payout identity (docs/architecture.md, "Identity"): a batch row without a payout_id is identified by
  * what it pays and its batch id, never by the file name or row position. Reversed,
  * copied and re-saved files resume and pay nobody twice; a new --batch-id pays again
  * after naming the earlier run; identical rows need --allow-duplicates; a single payout

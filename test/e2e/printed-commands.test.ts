@@ -1,5 +1,5 @@
 /**
- * Printed commands run as printed (GUIDE pattern 13). Under a profile other than the
+ * Printed commands run as printed (docs/architecture.md, "Printed commands"). Under a profile other than the
  * default (here the only profile is `tty`), the resume line of an interrupted batch,
  * the "check it with" and "retry safely" lines of a payout whose outcome is unknown, and
  * the login hint of a refused key carry `--profile tty` (and the run options in force),

@@ -69,7 +69,7 @@ export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult
 
 /**
  * A folder holding an executable `payctl` that runs the built binary: put first on PATH,
- * a command payctl printed runs exactly as printed (GUIDE pattern 13).
+ * a command payctl printed runs exactly as printed (docs/architecture.md, "Printed commands").
  */
 export function payctlShim(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'payctl-shim-'));

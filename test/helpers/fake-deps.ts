@@ -1,6 +1,6 @@
 /**
- * fakeDeps(): the Deps a command's `run(opts, deps)` gets, made for a test (GUIDE
- * pattern 1 and "Tests", like gh's iostreams.Test() with a Factory): in-memory streams
+ * fakeDeps(): the Deps a command's `run(opts, deps)` gets, made for a test (docs/architecture.md,
+ * "Deps" and "Tests"; like gh's iostreams.Test() with a Factory): in-memory streams
  * with the terminal flags asked for, a TestClock, a scripted prompter that fails on any
  * unexpected question, a config store in the given temp folder, and the API client of
  * the profile and environment given (in tests: the in-process sandbox over HTTP).

@@ -1,5 +1,5 @@
 /**
- * The in-process test tier (GUIDE "Tests"): payctl's own `main` run inside the test
+ * The in-process test tier (docs/architecture.md, "Tests"): payctl's own `main` run inside the test
  * process with in-memory streams, an explicit environment and a temp config folder,
  * against the in-process sandbox over real HTTP. Same answer as the e2e helper's
  * `payctl` (exit code, stdout, stderr as text and bytes), without starting a process.

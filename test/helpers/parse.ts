@@ -1,5 +1,5 @@
 /**
- * The parser tier (GUIDE "Tests": argv -> options), after gh's `NewCmdX(f, runF)` tests:
+ * The parser tier (docs/architecture.md, "Tests": argv -> options), after gh's `NewCmdX(f, runF)` tests:
  * the real command tree from `buildProgram`, with a Runner that records what the command
  * module would have been given (`{ ...cmd.opts(), ...args }`, as cli.ts's runner builds it)
  * instead of loading and running it. Commander is set up as main does it (exitOverride and

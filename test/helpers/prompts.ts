@@ -1,6 +1,6 @@
 /**
  * A prompter for the in-process tier that answers from a script and fails on any
- * question it was not told to expect (GUIDE "Tests"): each step names the kind of
+ * question it was not told to expect (docs/architecture.md, "Tests"): each step names the kind of
  * prompt, a pattern its message must match, and the answer.
  */
 import type { Choice, Prompter } from '../../src/output/prompter.js';

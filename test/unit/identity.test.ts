@@ -1,5 +1,5 @@
 /**
- * Payout identity (GUIDE pattern 11): a batch row's id comes from what it pays and the
+ * Payout identity (docs/architecture.md, "Identity"): a batch row's id comes from what it pays and the
  * batch id, never from the file's name or the row's position; the journal finds the same
  * payout under other ids; two writers of one payout id end up with one key.
  */
