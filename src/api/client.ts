@@ -273,7 +273,8 @@ export class ApiClient {
    * An authenticated call by route name: `Authorization: Bearer <API key>` and an Idempotency-Key
    * (the caller's, for a payout; else a fresh UUID, as the documentation's examples send one on
    * every request). Reads retry by default; non-2xx answers are returned, not thrown, but a 401
-   * or 403 from /auth/user and a 401 anywhere is an AuthError.
+   * anywhere, and a 403 from /auth/user or to POST /payout (docs/service.md: "401 (or 403) for a
+   * missing or wrong key"), is an AuthError.
    */
   async call(name: RouteName, opts: CallOptions = {}): Promise<HttpResponse> {
     const route = resolveRoute(name, opts.params, this.#opts.routes);
@@ -283,7 +284,7 @@ export class ApiClient {
     headers.authorization = `Bearer ${this.#bearer()}`;
     headers['idempotency-key'] ??= freshKey();
     const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal), retry);
-    if (res.status === 401 || (res.status === 403 && name === 'authUser')) {
+    if (res.status === 401 || (res.status === 403 && (name === 'authUser' || name === 'payoutCreate'))) {
       const parsed = parseErrorBody(res.raw);
       throw new AuthError(`The service refused the API key${parsed?.message ? ` (${parsed.message})` : ''}.`, {
         status: res.status,

@@ -17,6 +17,16 @@ export function money(value: Money | null | undefined, currency: string): string
   return `${formatAmount(value, currency)} ${text(currency)}`;
 }
 
+/**
+ * The payout's provider as `payout create --provider` takes it and the create body sends it
+ * (`orange_money`, docs/service.md), when the record has that word; else the service's own
+ * (`provider_response.provider`, which it writes in capitals: `ORANGE_MONEY`). One rule for the
+ * card and the CSV, so both show the same word.
+ */
+export function recordProvider(r: PayoutRecord): string | undefined {
+  return r.recipient?.provider ?? r.provider_response?.provider;
+}
+
 export function renderPayoutCard(r: PayoutRecord, style: Style): string {
   const d = r.recipient;
   const pr = r.provider_response;
@@ -34,7 +44,7 @@ export function renderPayoutCard(r: PayoutRecord, style: Style): string {
   if (r.wallet_id) pairs.push(['Wallet', text(r.wallet_id)]);
   if (d?.name) pairs.push(['Recipient', text(d.name)]);
   if (d?.type) pairs.push(['Type', text(d.type)]);
-  const provider = pr?.provider ?? d?.provider;
+  const provider = recordProvider(r);
   if (provider) pairs.push(['Provider', text(provider)]);
   if (d?.bank) pairs.push(['Bank', text(d.bank)]);
   if (d?.accountNumber) pairs.push(['Account', text(d.accountNumber)]);
@@ -116,7 +126,7 @@ export function payoutCsvValues(r: PayoutRecord): unknown[] {
     r.currency,
     d?.type,
     d?.name,
-    d?.provider ?? r.provider_response?.provider ?? d?.bank,
+    recordProvider(r) ?? d?.bank,
     d?.accountNumber,
     d?.phoneNumber,
     r.note,

@@ -1,6 +1,7 @@
 /**
  * Prompts for people (inquirer), used only when io.interactive. Loaded lazily.
- * Ctrl-C at a prompt becomes InterruptedError.
+ * Ctrl-C at a prompt becomes InterruptedError; a command that asks before it sends says
+ * that nothing was sent (nothingSentOnInterrupt).
  */
 import { InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
@@ -32,10 +33,30 @@ export function yesRequired(globals: { json: boolean; noInput: boolean }): strin
   return `--yes is required ${cause}: money never moves without an explicit yes`;
 }
 
+/**
+ * Ctrl-C at a prompt, as inquirer reports it: ExitPromptError (Ctrl-C typed at the prompt: the
+ * terminal is in raw mode, so it reaches the prompt, not the process, as a signal),
+ * AbortPromptError or AbortError (the run's abort signal: SIGINT or SIGTERM to the process).
+ */
+export function isPromptInterrupt(err: unknown): boolean {
+  const name = (err as { name?: string } | undefined)?.name;
+  return name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'AbortError';
+}
+
 function interrupted(err: unknown): never {
-  const name = (err as { name?: string })?.name;
-  if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'AbortError') throw new InterruptedError();
+  if (isPromptInterrupt(err)) throw new InterruptedError();
   throw err;
+}
+
+/**
+ * The error of a Ctrl-C before anything was sent (at a prompt, or while the balances were read):
+ * still exit 130, saying "Nothing was sent." (on stderr, as every error). Anything else is
+ * returned as it is. For the callers that know nothing has left yet.
+ */
+export function nothingSentOnInterrupt(err: unknown): unknown {
+  if (!(err instanceof InterruptedError) && !isPromptInterrupt(err)) return err;
+  const said = err instanceof InterruptedError ? err.message : 'Interrupted.';
+  return new InterruptedError(`${said.replace(/\.$/, '')}. Nothing was sent.`, err instanceof InterruptedError ? err.hint : undefined);
 }
 
 export async function createPrompter(io: IO, signal: AbortSignal): Promise<Prompter> {

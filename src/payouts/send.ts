@@ -96,6 +96,13 @@ export interface SendOptions {
    * probably made, and the outcome stays unknown instead of "refused".
    */
   earlierAttempt?: boolean;
+  /**
+   * The entry was journaled by this run, just now: no attempt of it was made before. Credentials
+   * refused (401, or 403) on the first attempt then mean nothing was sent, and the journal records
+   * it as refused before the AuthError is thrown. Without it, such an entry is left as it was (an
+   * earlier run's attempt may have reached the service) and the AuthError thrown.
+   */
+  journaledNow?: boolean;
 }
 
 function retryReason(res: HttpResponse): string | undefined {
@@ -214,6 +221,29 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
     }
   }
 
+  /**
+   * The credentials refused (a 401, or a 403 to POST /payout: client.ts), or none: this attempt
+   * took nothing. After an attempt of this run that may have reached the service, the payout's
+   * outcome is still unknown. On the first attempt of an entry journaled just now, the service's
+   * refusal means nothing was sent at all: recorded as refused (a rerun after login sends it,
+   * with the same key). Otherwise thrown, the entry left as it was.
+   */
+  const credentialsRefused = async (err: AuthError, n: number): Promise<Attempt<SendResult>> => {
+    if (n > 1) {
+      const error = new NetworkError(`an earlier attempt may have reached the service, then the credentials were refused (${err.message.replace(/\.$/, '')})`);
+      return { done: await unknown(error, error.message) };
+    }
+    if (opts.journaledNow && err.status !== undefined) {
+      const code = err.status === 403 ? 'FORBIDDEN' : 'UNAUTHORIZED';
+      try {
+        await record({ kind: 'rejected', status: err.status, code, message: err.message, at: opts.clock.now().toISOString() });
+      } catch {
+        // Refused is refused: nothing was sent, whether or not the journal heard of it.
+      }
+    }
+    throw err;
+  };
+
   /** One attempt, classified: a final result, or why it may be tried again (same key, same body). */
   const once = async (n: number): Promise<Attempt<SendResult>> => {
     attempt = n;
@@ -227,13 +257,8 @@ export async function sendPayout(api: ApiClient, journal: Journal, entry: Journa
       });
     } catch (err) {
       if (err instanceof InterruptedError) return { done: await unknown(err, 'interrupted while the request was in flight') };
-      // Credentials refused (or none): this attempt took nothing. After an attempt that may
-      // have reached the service, though, the payout's outcome is still unknown.
-      if (err instanceof AuthError) {
-        if (n === 1) throw err;
-        const error = new NetworkError(`an earlier attempt may have reached the service, then the credentials were refused (${err.message.replace(/\.$/, '')})`);
-        return { done: await unknown(error, error.message) };
-      }
+      // Credentials refused (or none): this attempt took nothing.
+      if (err instanceof AuthError) return credentialsRefused(err, n);
       if (err instanceof NetworkError && err.causeCode !== DEADLINE_CODE) {
         lastFailure = err;
         return { retry: err.message };

@@ -268,6 +268,8 @@ describe('a profile key is sent only to its own base URL', () => {
     expect(two.seen.slice(from).map((s) => `${s.method} ${new URL(s.url, two.url).pathname}`)).toEqual([
       'GET /v2/wallets/balances',
       'GET /v2/auth/user',
+      // payout create reads the wallet first: its currency is checked before anything is sent.
+      'GET /v2/wallets/balances',
       'POST /v2/payout',
       `GET /v2/payout/${txn}`,
       'GET /v2/payout/list',

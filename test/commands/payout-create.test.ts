@@ -135,7 +135,7 @@ describe('payout create sends one payout with the exact body and headers', () =>
     expect(r.stdout).toMatch(/^Fee\s+15\.01 SLE$/m);
     expect(r.stdout).toMatch(/^Total debited\s+1,515\.51 SLE$/m);
     expect(r.stdout).toMatch(/^Status\s+Pending$/m);
-    expect(r.stdout).toMatch(/^Provider\s+ORANGE_MONEY$/m);
+    expect(r.stdout).toMatch(/^Provider\s+orange_money$/m);
     expect(r.stdout).toMatch(/^Recipient\s+Aminata Kamara$/m);
     expect(r.stdout).toMatch(/^Created\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m);
     // Results only on stdout.

@@ -4,17 +4,18 @@
  * only with the journaled key and body; an unknown outcome is reported as unknown.
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, CancelledError, fieldProblem, InterruptedError, OutcomeUnknownError, UsageError, type Problem } from '../../errors.js';
+import { ApiError, AuthError, CancelledError, fieldProblem, InterruptedError, OutcomeUnknownError, UsageError, type Problem } from '../../errors.js';
 import type { PayoutRecord, PayoutTransaction, Wallet } from '../../api/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
 import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';
 import { derivedIdempotencyKey, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
-import { shortTime } from '../../payouts/batch-load.js';
+import { shortTime, walletProblem } from '../../payouts/batch-load.js';
+import { COLUMN_LABELS } from '../../payouts/batch-file.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
-import { isUuid, missingFields, payoutBody, providerSuggestion, validatePayout, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
+import { isUuid, missingFields, payoutBody, providerSuggestion, validatePayout, type FieldName, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { confirmProvider, promptPayout, walletLabel } from '../../payouts/interactive.js';
-import { yesRequired } from '../../output/prompter.js';
+import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { planOutCommand, retryCommand } from './retry-command.js';
 import { resolve } from 'node:path';
 import { requireSigningKey } from '../../plans/keys.js';
@@ -29,7 +30,7 @@ import { renderPayoutCard } from '../../output/payout.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { waitAndReport } from './wait.js';
-import { heldAdvice } from '../../payouts/lookup.js';
+import { heldAdvice, isUnresolved } from '../../payouts/lookup.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -84,6 +85,46 @@ function validated(fields: PayoutFields, opts: PayoutCreateOptions, deps: Deps):
   return r.request;
 }
 
+/**
+ * The wallet checked against the live balances before anything is sent, by the batch's rule
+ * (batch-load.ts walletProblem): a wallet that is not one of yours, or one that holds another
+ * currency, is refused here (exit 2, nothing sent, nothing journaled) instead of by the service.
+ * The balances are read when not read yet (the interactive flow read them), as a batch always
+ * reads them, and returned for the summary card. When no card needs them (`needed` false: --yes)
+ * and the service refuses or fails that read (an ApiError), the wallet's currency is not known:
+ * it is left to the service's own check, as before (a refused key, a network failure and Ctrl-C
+ * still end the run here, with nothing sent).
+ */
+async function checkedWallet(r: PayoutRequest, wallets: Wallet[] | undefined, needed: boolean, inv: Invocation, deps: Deps): Promise<Wallet[] | undefined> {
+  let live = wallets;
+  if (!live) {
+    try {
+      live = await liveWallets(deps);
+    } catch (err) {
+      if (needed || !(err instanceof ApiError)) throw err;
+      deps.log.verbose(`* the balances could not be read (${err.message.replace(/\.$/, '')}): the wallet's currency is left to the service`);
+      return undefined;
+    }
+  }
+  const bad = walletProblem(0, r, new Map(live.map((w) => [w.wallet_id, w])), commandLine(inv, ['balances']));
+  if (bad) {
+    throw new UsageError(
+      'Cannot send this payout: 1 problem. Nothing was sent.',
+      [asFlagProblem(bad)],
+      `See your wallets and their currencies with: ${commandLine(inv, ['balances'])}`,
+    );
+  }
+  return live;
+}
+
+/** A batch row's problem as `payout create` names it: by the flag instead of the column, without a row. */
+function asFlagProblem(p: Problem): Problem {
+  const field = (Object.keys(COLUMN_LABELS) as FieldName[]).find((k) => COLUMN_LABELS[k] === p.field);
+  const flag = field ? FLAG_LABELS[field] : p.field;
+  const said = p.text.replace(/^row \d+: /, '');
+  return { field: flag, message: p.message, text: p.field && said.startsWith(p.field) ? flag + said.slice(p.field.length) : said };
+}
+
 function summaryCard(r: PayoutRequest, wallet: Wallet | undefined, deps: Deps): string {
   const style = makeStyle(deps.io.color);
   const pairs: Array<[string, string]> = [
@@ -131,6 +172,18 @@ function asRecord(t: PayoutTransaction, r: PayoutRequest): PayoutRecord {
 }
 
 export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number> {
+  // Until the payout is handed to sendPayout nothing has left: Ctrl-C at a prompt (the
+  // interactive flow, the confirmation, the repeat question) or while the balances are read
+  // says so (exit 130). From then on sendPayout and --wait say what an interruption left.
+  const stage = { sending: false };
+  try {
+    return await createPayout(opts, deps, stage);
+  } catch (err) {
+    throw stage.sending ? err : nothingSentOnInterrupt(err);
+  }
+}
+
+async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { sending: boolean }): Promise<number> {
   let fields = fieldsFromOptions({ ...opts });
   let wallets: Wallet[] | undefined;
   if (missingFields(fields) && deps.io.interactive) {
@@ -168,7 +221,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   }
   const repeatWarning = repeats.length ? `This payout repeats ${describeRepeat(repeats.at(-1)!, deps.clock.now())}.` : undefined;
 
-  if (opts.dryRun) return dryRun(request, body, { wallets, existing: !!existing, repeatWarning }, deps);
+  if (opts.dryRun) return dryRun(request, body, { wallets, existing: !!existing, repeatWarning, inv }, deps);
   if (opts.planOut !== undefined)
     return writePlan(
       request,
@@ -181,6 +234,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   const policy = profilePolicy(deps);
   if (policy) checkPolicy(policy, request, journal, api.baseUrl, inv, deps);
 
+  wallets = await checkedWallet(request, wallets, !opts.yes, inv, deps);
   if (!opts.yes) {
     await showSummary(request, wallets, deps);
     if (repeatWarning) deps.log.warn(repeatWarning);
@@ -193,6 +247,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
   }
 
   // Journaled (fsynced) before the request leaves; a rerun reuses this key and body.
+  const journaledAt = deps.clock.now();
   const begin = () =>
     journal.begin({
       baseUrl: api.baseUrl,
@@ -202,7 +257,7 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
       // A payout id given on the command line names the payout: its key is derived from it and
       // the body (journal.ts), so another machine or a restored backup reuses it. A new id, a new key.
       randomKey: opts.payoutId === undefined,
-      now: deps.clock.now(),
+      now: journaledAt,
       origin: { fingerprint: payoutFingerprint(request), repeatKey: rk },
       profile: deps.globals.profile,
     });
@@ -220,13 +275,26 @@ export async function run(opts: PayoutCreateOptions, deps: Deps): Promise<number
       )
     : await begin();
   if (existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
+  // Journaled by this run (not found before, and written with this run's time): no earlier
+  // attempt of it can have reached the service. Another payctl that journaled the same payout id
+  // a moment ago (begin then returns its entry) does not count.
+  const journaledNow = !existing && entry.outcome === undefined && entry.createdAt === journaledAt.toISOString();
 
-  const result = await sendPayout(api, journal, entry, {
-    signal: deps.signal,
-    clock: deps.clock,
-    onRetry: ({ attempt, waitMs, reason }) =>
-      deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
-  });
+  stage.sending = true;
+  let result: Awaited<ReturnType<typeof sendPayout>>;
+  try {
+    result = await sendPayout(api, journal, entry, {
+      signal: deps.signal,
+      clock: deps.clock,
+      journaledNow,
+      onRetry: ({ attempt, waitMs, reason }) =>
+        deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
+    });
+  } catch (err) {
+    // The service refused the credentials (it answered): what that means for this payout.
+    if (err instanceof AuthError && err.status !== undefined) throw refusedAtLogin(err, request, entry, journaledNow, inv);
+    throw err;
+  }
 
   if (result.kind === 'accepted' && result.alreadyMade) {
     // The service has this payout id already (made by an earlier attempt under another key): no
@@ -292,11 +360,12 @@ async function checkedProvider(request: PayoutRequest, opts: PayoutCreateOptions
 async function dryRun(
   request: PayoutRequest,
   body: string,
-  seen: { wallets: Wallet[] | undefined; existing: boolean; repeatWarning: string | undefined },
+  seen: { wallets: Wallet[] | undefined; existing: boolean; repeatWarning: string | undefined; inv: Invocation },
   deps: Deps,
 ): Promise<number> {
+  // With --json only the body is printed and no balances are read (so the wallet is not checked).
   if (deps.globals.json) await write(deps.io.stdout, body + '\n');
-  else await showSummary(request, seen.wallets, deps);
+  else await showSummary(request, await checkedWallet(request, seen.wallets, true, seen.inv, deps), deps);
   if (seen.existing) deps.log.info(`Payout ${request.payoutId} was journaled before: sending it would reuse its idempotency key.`);
   if (seen.repeatWarning) deps.log.warn(`${seen.repeatWarning} Sending it asks first at a terminal, and needs --allow-repeat without one.`);
   if (!deps.globals.json) deps.log.info('Dry run: nothing was sent. Run the same command without --dry-run to send it.');
@@ -324,6 +393,28 @@ function describeRepeat(e: JournalEntry, now: Date): string {
         ? 'outcome unknown'
         : 'sent, no answer recorded';
   return `one sent from this machine ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
+}
+
+/**
+ * The service refused the credentials (401 or 403) on the first attempt (exit 3). For a payout
+ * journaled by this run nothing was sent, and the journal has it as refused. For one journaled
+ * before, this attempt took nothing, but what an earlier attempt did is as the journal had it
+ * (an unknown outcome stays unknown). What to do either way: log in, then send it with the
+ * printed command, which reuses the payout id and key, so it cannot be paid twice.
+ */
+function refusedAtLogin(err: AuthError, r: PayoutRequest, entry: JournalEntry, journaledNow: boolean, inv: Invocation): AuthError {
+  const login = err.hint ?? `The key may be wrong or revoked. Run \`${commandLine(inv, ['login'])}\` with a valid key.`;
+  const said = err.message.replace(/\.$/, '');
+  const message = journaledNow
+    ? `${said}. Nothing was sent: payout ${r.payoutId} is journaled as refused.`
+    : isUnresolved(entry)
+      ? `${said}. This attempt sent nothing, but payout ${r.payoutId} was sent before and its outcome is still unknown.`
+      : `${said}. Payout ${r.payoutId} was not sent.`;
+  return new AuthError(message, {
+    status: err.status,
+    requestId: err.requestId,
+    hint: `${login}\nThen send it with the same idempotency key (it cannot be paid twice):\n  ${retryCommand(r, entry.idempotencyKey, inv)}`,
+  });
 }
 
 function withHint(err: ApiError, r: PayoutRequest, inv: Invocation): ApiError {

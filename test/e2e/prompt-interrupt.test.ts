@@ -1,0 +1,58 @@
+/**
+ * Issue #28, point 1, at a real terminal (tmux): Ctrl-C typed at the confirmation of
+ * `payout create` reaches the prompt (the terminal is in raw mode) as inquirer's
+ * ExitPromptError; payctl ends with exit 130 and "Nothing was sent.", and nothing was
+ * sent or journaled. The same at other prompts is tested in process in
+ * test/commands/operator-points.test.ts.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, runCli, tempConfigDir } from '../helpers/cli.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { startInTerminal, stopTerminalServer, tmuxAvailable, type TerminalSession } from '../helpers/pty.js';
+
+const ctx = useSandbox();
+
+let dir: string;
+let cleanup: () => void;
+let term: TerminalSession | undefined;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempConfigDir());
+  const r = await runCli(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { configDir: dir, input: ctx.sb.apiKey + '\n' });
+  expect(r.code, r.stderr).toBe(0);
+  ctx.sb.clearRequests();
+});
+
+afterEach(() => {
+  term?.kill();
+  term = undefined;
+  cleanup();
+});
+
+afterAll(() => stopTerminalServer());
+
+describe.skipIf(!tmuxAvailable())('payout create at a terminal: Ctrl-C at the confirmation', () => {
+  it('exit 130, "Nothing was sent.", no POST, nothing journaled', async () => {
+    const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
+    term = startInTerminal(
+      [
+        process.execPath,
+        BIN,
+        ...['payout', 'create', '--wallet', walletId, '--amount', '2750.25', '--currency', 'SLE', '--type', 'bank'],
+        ...['--name', 'Ibrahim Conteh', '--provider', 'uba', '--account', '5401234567'],
+      ],
+      { PAYCTL_CONFIG_DIR: dir, HOME: dir, NO_COLOR: '1', LANG: 'C.UTF-8' },
+    );
+    await term.waitFor(/^\? Send this payout\? \(y\/N\)/m, 15_000);
+    term.keys('C-c');
+    const screen = await term.waitFor(/^EXIT:\d+$/m, 15_000);
+    expect(screen).toMatch(/^Error: Interrupted\. Nothing was sent\.$/m);
+    expect(screen).toMatch(/^EXIT:130$/m);
+    expect(screen).not.toContain('bug');
+    expect(ctx.sb.requests().filter((r) => r.method === 'POST' && r.path === '/v2/payout')).toEqual([]);
+    const journal = join(dir, 'journal');
+    expect(existsSync(journal) ? readdirSync(journal).filter((f) => f.endsWith('.json')) : []).toEqual([]);
+  });
+});
