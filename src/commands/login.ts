@@ -6,6 +6,11 @@
  *
  * The key goes to the OS keyring when one can be reached, else (with a notice) to the 0600
  * config file, like gh; --insecure-storage chooses the file.
+ *
+ * Login is how a profile is made: `--profile NEW` is no error here (every other command
+ * refuses a profile that does not exist). A default profile that only follows the sandbox
+ * (`sandbox start` made it: config/sandbox-profile.ts) is replaced, not reused: its base URL is
+ * no place to send the key of an account.
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
@@ -15,6 +20,8 @@ import { renderCard } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 import { accountJson, accountPairs, kycWarning } from '../output/account.js';
 import { storeDespiteKeyring, type SecretsStorage } from '../config/store.js';
+import { defaultFollowsSandbox } from '../config/sandbox-profile.js';
+import { DEFAULT_PROFILE } from '../config/known-profiles.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 
 export interface LoginOptions {
@@ -50,7 +57,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const { globals, env, io } = deps;
   // A profile whose keyring cannot be reached can still log in (that is how it moves to the file).
   const store = storeDespiteKeyring(() => deps.config());
-  const profile = store.getProfile(globals.profile, { readSecrets: false });
+  const stored = store.getProfile(globals.profile, { readSecrets: false, mayBeNew: true });
+  const sandboxCopy = globals.profile === DEFAULT_PROFILE && defaultFollowsSandbox(store);
+  const profile = sandboxCopy ? undefined : stored;
 
   let baseUrl = resolveSettings(globals, env, profile).baseUrl.value;
   if (!baseUrl) {
@@ -88,7 +97,8 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   // The profile's route overrides apply here too (a service that moved /auth/user).
   const client = await deps.apiWith({ baseUrl, apiKey, routes: profile?.routes ?? {} });
   const { user } = await client.authUser();
-  const patch = { baseUrl, apiKey };
+  // The sandbox's webhook secret is not the account's.
+  const patch = sandboxCopy ? { baseUrl, apiKey, webhookSecret: undefined } : { baseUrl, apiKey };
   const onKeyringLeftover = (reason: string) =>
     deps.log.warn(`The old key of profile "${globals.profile}" could not be removed from the OS keyring (${reason}); remove it there (service ${store.keyringService}).`);
   let storage: SecretsStorage = opts.insecureStorage ? 'file' : 'keyring';
@@ -117,6 +127,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   } else {
     const where = storage === 'keyring' ? 'the OS keyring' : `${store.path} (mode 0600)`;
     deps.log.success(`Logged in to ${baseUrl} as profile "${globals.profile}" (key ${maskSecret(apiKey)}); key stored in ${where}.`);
+    if (sandboxCopy) deps.log.info(`Profile "${globals.profile}" pointed at the sandbox until now; profile "sandbox" still does.`);
     deps.log.block(renderCard(accountPairs(user, makeStyle(io.color)), makeStyle(io.color)));
   }
   const kyc = kycWarning(user);

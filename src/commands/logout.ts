@@ -15,7 +15,8 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const store = storeDespiteKeyring(() => deps.config());
   const name = deps.globals.profile;
   const invocation = invocationOf(deps.globals, deps.env);
-  const profile = store.getProfile(name, { readSecrets: false });
+  // Its own error for a profile that does not exist: what there was not to do.
+  const profile = store.getProfile(name, { readSecrets: false, mayBeNew: true });
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'nothing to log out of', commandLine(invocation, ['login']));
   const inKeyring = profile.secrets === 'keyring';
   const had = !!(profile.apiKey || inKeyring);

@@ -1,20 +1,117 @@
 /**
- * A profile a command acts on that must already exist (logout, config get, config unset):
- * one that does not is a usage error naming the profiles there are, never "nothing to do"
- * (a typo in --profile would otherwise look like success).
+ * Profiles by name: a name that is no profile is a usage error (exit 2) naming the profiles
+ * there are and the closest of them, never "nothing to do" or "not logged in" (a typo in
+ * --profile or PAYCTL_PROFILE would otherwise look like success, or send people to log in
+ * under the typo). The store raises `unknownProfile` when a profile is read by such a name
+ * (store.ts, getProfile), which is every command that reads one. Login, which makes profiles,
+ * reads with `mayBeNew`; logout (and config get and unset of a default profile not made yet)
+ * say what they could not do with `noSuchProfile`.
  */
 import { UsageError } from '../errors.js';
 
+/** The profile a bare command uses: read before it exists (not logged in yet), never unknown. */
+export const DEFAULT_PROFILE = 'default';
+
+/** At most this many edits from a known name, as commander counts for a mistyped command. */
+const MAX_DISTANCE = 3;
+
 /**
- * The error for profile `name`, which is not among `known`: `what` says what could not be
- * done ("nothing to log out of"); `login` is the command that would create it.
+ * The known names `name` is most likely a slip for (a letter missed, added, changed or two
+ * swapped; letter case ignored): the closest ones, and only those that keep more than 40%
+ * of the longer name (commander's rule for "Did you mean"). Empty when none is close.
+ */
+export function closestProfiles(name: string, known: readonly string[]): string[] {
+  const typed = name.toLowerCase();
+  let best = MAX_DISTANCE;
+  let close: string[] = [];
+  for (const k of known) {
+    const d = editDistance(typed, k.toLowerCase());
+    const length = Math.max(typed.length, k.length);
+    if ((length - d) / length <= 0.4 || d > best) continue;
+    if (d < best) close = [];
+    best = d;
+    close.push(k);
+  }
+  return close;
+}
+
+/** Optimal string alignment distance (Damerau-Levenshtein without repeated edits), as commander's. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
+  const d: number[][] = [];
+  for (let i = 0; i <= a.length; i++) d[i] = [i];
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  for (let j = 1; j <= b.length; j++) {
+    for (let i = 1; i <= a.length; i++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+function orList(names: readonly string[]): string {
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}`;
+}
+
+/** " Did you mean sandbox?" when a known name is close, else ''. */
+function didYouMean(name: string, known: readonly string[]): string {
+  const close = closestProfiles(name, known);
+  return close.length ? ` Did you mean ${orList(close)}?` : '';
+}
+
+/** A profile chosen by name that does not exist (exit 2). */
+export class UnknownProfile extends UsageError {
+  readonly profile: string;
+  readonly known: readonly string[];
+  constructor(message: string, hint: string, profile: string, known: readonly string[]) {
+    super(message, [], hint);
+    this.profile = profile;
+    this.known = known;
+  }
+}
+
+/**
+ * The error for reading profile `name`, which is not among `known` (the names in the config
+ * file). `fromEnv`: the name is PAYCTL_PROFILE's, which the hint then says how to change.
+ * Creating the profile (`payctl login --profile NAME`, the only command that makes one) is
+ * offered only when no known name is close: a typo is not something to log in as.
+ */
+export function unknownProfile(name: string, known: readonly string[], fromEnv: boolean): UnknownProfile {
+  // A valid profile name (program.ts checks it first) needs no quoting in a shell.
+  const create = `payctl login --profile ${name}`;
+  if (!known.length) {
+    return new UnknownProfile(
+      `No profile "${name}": there are no profiles yet.`,
+      `Create it by logging in: ${create}` + (fromEnv ? ` (it comes from PAYCTL_PROFILE; unset it to use the default profile).` : ''),
+      name,
+      known,
+    );
+  }
+  const close = closestProfiles(name, known);
+  const message = `No profile "${name}". Known profiles: ${known.join(', ')}.${didYouMean(name, known)}`;
+  const pick = fromEnv
+    ? `PAYCTL_PROFILE is "${name}" in this environment: ${close.length ? `export PAYCTL_PROFILE=${close[0]!}` : 'set it to one of them'}, or unset it to use the default profile.`
+    : close.length
+      ? `Run it again with --profile ${close[0]!}.`
+      : 'Pick one with --profile NAME.';
+  const hint = close.length ? pick : `${pick} To create profile "${name}", log in to it: ${create}`;
+  return new UnknownProfile(message, hint, name, known);
+}
+
+/**
+ * The error of a command that acts on an existing profile (logout): `what` says what could
+ * not be done ("nothing to log out of"); `login` is the command that would create it.
  */
 export function noSuchProfile(name: string, known: readonly string[], what: string, login: string): UsageError {
+  const close = closestProfiles(name, known);
   return new UsageError(
     `There is no profile "${name}": ${what}.`,
     [],
     known.length
-      ? `Known profiles: ${known.join(', ')}. Pick one with --profile NAME, or run \`${login}\` to create this one.`
+      ? `Known profiles: ${known.join(', ')}.${didYouMean(name, known)} Pick one with --profile NAME${close.length ? '.' : `, or run \`${login}\` to create this one.`}`
       : `There are no profiles yet. Run \`${login}\` to create one.`,
   );
 }

@@ -12,6 +12,10 @@
  * `"secrets": "keyring"`, in the OS keyring (keyring.ts), and then never in the file.
  * Callers see one Profile either way: getProfile fills the key in, updateProfile
  * writes them to where the profile keeps them.
+ *
+ * A profile read by a name that is no profile is an error naming the profiles there are
+ * (known-profiles.ts): every command that reads the run's profile gets it from here, so a
+ * typo in --profile or PAYCTL_PROFILE stops every one of them alike, before anything is sent.
  */
 import { chmodSync, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeFileSync, constants } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +26,7 @@ import { ConfigError } from '../errors.js';
 import { commandLine } from '../output/command-line.js';
 import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
 import { configDir, ensureConfigDir, ownerId } from './paths.js';
+import { DEFAULT_PROFILE, unknownProfile } from './known-profiles.js';
 
 /** Where a profile keeps its API key. */
 import type { Profile, SecretsStorage } from './profile.js';
@@ -38,6 +43,13 @@ export interface UpdateOptions {
   onKeyringLeftover?: (reason: string) => void;
 }
 
+export interface GetProfileOptions {
+  /** false: the file only (a keyring profile comes without its key). */
+  readSecrets?: boolean;
+  /** A name that is no profile yet gives undefined, not UnknownProfile (login creates it). */
+  mayBeNew?: boolean;
+}
+
 export interface ConfigStore {
   readonly path: string;
   readonly dir: string;
@@ -48,8 +60,11 @@ export interface ConfigStore {
    * The profile, with its key read from the keyring for a keyring profile
    * (ProfileSecretsUnreachable, exit 2, when the keyring cannot be reached then).
    * `{ readSecrets: false }` reads the file only: a keyring profile comes without its key.
+   * A name that is no profile is an UnknownProfile (exit 2) naming the known ones, except
+   * "default" (undefined: not logged in yet) and, with `{ mayBeNew: true }`, any name
+   * (undefined: the caller creates it, as login does, or says itself what it could not do).
    */
-  getProfile(name: string, opts?: { readSecrets?: boolean }): Profile | undefined;
+  getProfile(name: string, opts?: GetProfileOptions): Profile | undefined;
   /** Replaces the profile; its key goes where `profile.secrets` says (default: where they are now). */
   setProfile(name: string, profile: Profile): Promise<void>;
   /**
@@ -126,17 +141,20 @@ class ConfStore implements ConfigStore {
   readonly keyringService: string;
   #conf: Conf<FileShape> | undefined;
   readonly #openKeyring: KeyringFactory;
+  /** PAYCTL_PROFILE, for what an unknown profile's error says. */
+  readonly #envProfile: string | undefined;
   #keyring: Keyring | undefined;
   /** Keys of keyring profiles as read or written by this process (one D-Bus round trip per secret, once). */
   readonly #known = new Map<string, Secrets>();
   /** The file's profiles as last parsed, and the file they were read from (#read). */
   #parsed: { stamp: string; profiles: Record<string, Profile> } | undefined;
 
-  constructor(dir: string, openKeyring: KeyringFactory = osKeyring) {
+  constructor(dir: string, openKeyring: KeyringFactory = osKeyring, envProfile?: string) {
     this.dir = dir;
     this.path = join(dir, FILE_NAME);
     this.keyringService = keyringService(dir);
     this.#openKeyring = openKeyring;
+    this.#envProfile = envProfile;
     this.#read(); // a damaged file is reported at once, before anything is sent
   }
 
@@ -291,9 +309,13 @@ class ConfStore implements ConfigStore {
     return Object.keys(this.#read()).sort();
   }
 
-  getProfile(name: string, opts: { readSecrets?: boolean } = {}): Profile | undefined {
-    const p = this.#read()[name];
-    if (!p) return undefined;
+  getProfile(name: string, opts: GetProfileOptions = {}): Profile | undefined {
+    const all = this.#read();
+    const p = Object.hasOwn(all, name) ? all[name] : undefined;
+    if (!p) {
+      if (name === DEFAULT_PROFILE || opts.mayBeNew) return undefined;
+      throw unknownProfile(name, Object.keys(all).sort(), name === this.#envProfile);
+    }
     if (p.secrets !== 'keyring') return { ...p };
     const settings = withoutSecrets(p);
     if (opts.readSecrets === false) return { ...settings, secrets: 'keyring' };
@@ -435,5 +457,5 @@ export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: Keyrin
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`Cannot create the config folder ${dir}: ${(err as Error).message}`);
   }
-  return new ConfStore(dir, opts.keyring);
+  return new ConfStore(dir, opts.keyring, env.PAYCTL_PROFILE);
 }

@@ -339,11 +339,10 @@ describe('config: what exists and what can be read', () => {
     const get = await run('config', 'get', 'base-url', '--profile', 'nosuch');
     expect(get.code, get.stderr).toBe(2);
     expect(get.stdout).toBe('');
-    expect(get.stderr).toContain('There is no profile "nosuch": no settings to read.');
-    expect(get.stderr).toContain('Known profiles: default.');
+    expect(get.stderr).toContain('No profile "nosuch". Known profiles: default.');
     const unset = await run('config', 'unset', 'base-url', '--profile', 'nosuch');
     expect(unset.code, unset.stderr).toBe(2);
-    expect(unset.stderr).toContain('There is no profile "nosuch": no settings to remove.');
+    expect(unset.stderr).toContain('No profile "nosuch". Known profiles: default.');
     expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
   });
 

@@ -120,7 +120,12 @@ describe('payctl sandbox start (foreground)', () => {
     });
     const m = /^Sandbox running at (http:\/\/127\.0\.0\.1:(\d+)\/v2)\nAPI key: sk_sandbox_fixed_text_0001\nWebhook secret: whsec_text_fixed\n$/.exec(run.stdout());
     expect(m, run.stdout()).not.toBeNull();
-    expect(run.stderr()).toBe('Profile "sandbox" saved. Try: payctl balances --profile sandbox\nPress Ctrl-C to stop.\n');
+    // A fresh config folder: the default profile points at the sandbox too, and says until when.
+    expect(run.stderr()).toBe(
+      'Profile "sandbox" saved, and the default profile points at this sandbox too (until `payctl login` sets up your account). Try: payctl balances\n' +
+        'By name: payctl balances --profile sandbox; or for this shell: export PAYCTL_PROFILE=sandbox\n' +
+        'Press Ctrl-C to stop.\n',
+    );
     // The key is the bearer token; the shapes asked for are served.
     const list = await fetch(`${m![1]}/payout/list`, { headers: { Authorization: 'Bearer sk_sandbox_fixed_text_0001' } });
     expect(list.status).toBe(200);
@@ -361,6 +366,7 @@ describe('payctl sandbox start --detach (the parent, in process)', () => {
     expect(fd.stderr()).toBe(
       'Warning: --api-key puts a secret on the command line, where other users of this machine can see it (ps). Set PAYCTL_SANDBOX_API_KEY instead.\n' +
         'Profile "sandbox" saved. Try: payctl balances --profile sandbox\n' +
+        'Or for this shell, so that commands need no --profile: export PAYCTL_PROFILE=sandbox\n' +
         `Running in the background (pid ${out.pid}). Stop it with: payctl sandbox stop\n`,
     );
 

@@ -112,7 +112,9 @@ describe('openConfigStore', () => {
     expect(store.profileNames()).toEqual(['default', 'sandbox', 'work']);
     await store.deleteProfile('sandbox');
     expect(store.profileNames()).toEqual(['default', 'work']);
-    expect(store.getProfile('sandbox')).toBeUndefined();
+    expect(store.getProfile('sandbox', { mayBeNew: true })).toBeUndefined();
+    // Read by a name no profile has (a typo): refused, naming the known ones.
+    expect(() => store.getProfile('sandbox')).toThrow(/No profile "sandbox"\. Known profiles: default, work\./);
     await store.deleteProfile('nope');
     expect(store.profileNames()).toEqual(['default', 'work']);
   });

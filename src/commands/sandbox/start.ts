@@ -2,8 +2,10 @@
  * `payctl sandbox start [--port N] [--detach] …`: runs the sandbox (the documented service
  * on localhost, docs/service.md) in the foreground
  * until Ctrl-C (or SIGTERM; exit 130), or with --detach in a background process recorded in the
- * config folder. Either way it writes profile `sandbox` and prints the base URL, the
- * API key and the webhook secret on stdout (one JSON object with --json).
+ * config folder. Either way it writes profile `sandbox` (and makes it the default profile
+ * on a machine with no other: config/sandbox-profile.ts), prints the base URL, the API key
+ * and the webhook secret on stdout (one JSON object with --json), and says on stderr how to
+ * use the profile: by name, for the shell (PAYCTL_PROFILE), and bare when it is the default.
  *
  * The API key and webhook secret come from --api-key / --webhook-secret (with a
  * warning: they show in `ps`), else PAYCTL_SANDBOX_API_KEY / PAYCTL_SANDBOX_WEBHOOK_SECRET,
@@ -18,6 +20,10 @@ import { fileURLToPath } from 'node:url';
 import { ExitCode, LocalError, UsageError } from '../../errors.js';
 import { untilAborted, write, type Deps } from '../../deps.js';
 import { configDir, ensureConfigDir } from '../../config/paths.js';
+import { checkBaseUrl } from '../../config/resolve.js';
+import { DEFAULT_PROFILE } from '../../config/known-profiles.js';
+import { SANDBOX_PROFILE, defaultFollowsSandbox, saveSandboxProfile } from '../../config/sandbox-profile.js';
+import { commandLine, invocationOf } from '../../output/command-line.js';
 import type { ErrorShape, ListShape } from '../../sandbox/shapes.js';
 import {
   API_KEY_ENV,
@@ -82,6 +88,44 @@ async function show(deps: Deps, s: Shown): Promise<void> {
   await write(deps.io.stdout, `Sandbox running at ${s.baseUrl}\nAPI key: ${s.apiKey}\nWebhook secret: ${s.webhookSecret}\n`);
 }
 
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return checkBaseUrl(a) === checkBaseUrl(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How to use profile "sandbox", said once it is saved: each command as it runs in this
+ * shell (with the run's --timeout; never a base URL, the profile has its own), bare when
+ * the default profile follows the sandbox and PAYCTL_PROFILE does not choose another one.
+ * Variables of this shell that would send the commands elsewhere are named.
+ */
+function sayHowToUse(deps: Deps, s: { baseUrl: string; apiKey: string }): void {
+  const { timeout } = invocationOf(deps.globals, deps.env);
+  const inForce = timeout !== undefined ? { timeout } : {};
+  const byName = commandLine({ ...inForce, profile: SANDBOX_PROFILE }, ['balances']);
+  const forShell = `export PAYCTL_PROFILE=${SANDBOX_PROFILE}`;
+  const chosen = deps.env.PAYCTL_PROFILE;
+  const bare = defaultFollowsSandbox(deps.config()) && (!chosen || chosen === DEFAULT_PROFILE || chosen === SANDBOX_PROFILE);
+  if (bare) {
+    deps.log.info(
+      `Profile "${SANDBOX_PROFILE}" saved, and the default profile points at this sandbox too (until \`${commandLine(inForce, ['login'])}\` sets up your account). Try: ${commandLine(inForce, ['balances'])}`,
+    );
+    deps.log.info(`By name: ${byName}; or for this shell: ${forShell}`);
+  } else {
+    deps.log.info(`Profile "${SANDBOX_PROFILE}" saved. Try: ${byName}`);
+    deps.log.info(`Or for this shell, so that commands need no --profile: ${forShell}`);
+  }
+  if (deps.env.PAYCTL_BASE_URL && !sameUrl(deps.env.PAYCTL_BASE_URL, s.baseUrl)) {
+    deps.log.warn("PAYCTL_BASE_URL is set in this shell and overrides the profile's base URL: unset it to reach the sandbox.");
+  }
+  if (deps.env.PAYCTL_API_KEY && deps.env.PAYCTL_API_KEY !== s.apiKey) {
+    deps.log.warn("PAYCTL_API_KEY is set in this shell and is sent instead of the sandbox's key, which the sandbox refuses: unset it to use the sandbox.");
+  }
+}
+
 async function startForeground(opts: StartOptions, deps: Deps): Promise<number> {
   const detachedChild = deps.env[DETACHED_ENV] === '1';
   const { startSandbox } = await import('../../sandbox/server.js');
@@ -113,11 +157,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
   }
 
   try {
-    await deps.config().updateProfile('sandbox', {
-      baseUrl: sandbox.baseUrl,
-      apiKey: sandbox.apiKey,
-      webhookSecret: sandbox.webhookSecret,
-    });
+    await saveSandboxProfile(deps.config(), { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret });
     const pid = deps.host.pid;
     if (detachedChild) {
       await writeRecord(deps.env, {
@@ -130,7 +170,7 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
       });
     }
     await show(deps, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, port: sandbox.port, pid });
-    deps.log.info('Profile "sandbox" saved. Try: payctl balances --profile sandbox');
+    sayHowToUse(deps, sandbox);
     if (!detachedChild) deps.log.info('Press Ctrl-C to stop.');
     await untilAborted(deps.signal);
   } finally {
@@ -275,7 +315,8 @@ async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
     if (r && r.pid === child.pid) record = r;
   }
   await show(deps, { baseUrl: record.baseUrl, apiKey: record.apiKey, webhookSecret: record.webhookSecret, port: record.port, pid: record.pid });
-  deps.log.info('Profile "sandbox" saved. Try: payctl balances --profile sandbox');
+  // The child saved the profiles before it wrote its record.
+  sayHowToUse(deps, record);
   deps.log.info(`Running in the background (pid ${record.pid}). Stop it with: payctl sandbox stop`);
   return 0;
 }
