@@ -32,7 +32,7 @@ _payctl_options() {
     'balances') REPLY='--currency --wallet --csv -h --help' ;;
     'payout') REPLY='-h --help' ;;
     'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --dry-run --plan-out --allow-repeat --wait --wait-timeout -h --help' ;;
-    'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates -y --yes -h --help' ;;
+    'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates -y --yes --template -h --help' ;;
     'payout batch status') REPLY='--concurrency --wait --wait-timeout --failed-out -h --help' ;;
     'payout get') REPLY='--wait --wait-timeout -h --help' ;;
     'payouts') REPLY='-h --help' ;;

@@ -203,6 +203,7 @@ complete -c payctl -n "__payctl_at 'payctl payout batch'" -l report -r -F -d 'wh
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -l dry-run -d 'check the file and show the plan; send nothing (exit 2 when the file has problems)'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -l allow-duplicates -d 'send identical rows as separate payouts without asking'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl payout batch'" -l template -d 'print a header row and an example row (CSV) to start a file from; sends nothing'
 complete -c payctl -n "__payctl_at 'payctl payout batch'" -s h -l help -d 'show help'
 
 # payctl payout batch status

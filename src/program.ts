@@ -141,6 +141,7 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner, shallow = fals
   const cmd = parent.command(spec.name, spec.hidden && { hidden: true }).description(spec.summary);
   for (const a of spec.arguments ?? []) {
     if (a.choices) cmd.addArgument(new Argument(a.name, a.description).choices(a.choices));
+    else if (a.unless) cmd.addArgument(new Argument(a.name, a.description).argOptional());
     else cmd.argument(a.name, a.description);
   }
   for (const o of spec.options ?? []) {
@@ -157,6 +158,13 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner, shallow = fals
   cmd.action((...values: unknown[]) => {
     const args: Record<string, unknown> = {};
     cmd.registeredArguments.forEach((a, i) => (args[a.name()] = values[i]));
+    // Required unless its option is given: missing as commander says it of any required argument.
+    for (const a of spec.arguments ?? []) {
+      const name = a.name.slice(1, -1);
+      if (a.unless && args[name] === undefined && !cmd.getOptionValue(new Option(a.unless).attributeName())) {
+        cmd.error(`error: missing required argument '${name}'`, { code: 'commander.missingArgument' });
+      }
+    }
     const problem = spec.check?.(cmd.opts());
     if (problem !== undefined) cmd.error(`error: ${problem}`, { code: 'payctl.invalidOptions', exitCode: 2 });
     if (spec.tree) args.tree = () => buildProgram(async () => {});

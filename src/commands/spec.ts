@@ -19,6 +19,11 @@ export interface ArgumentSpec {
   description: string;
   /** The only values accepted (commander refuses any other). */
   choices?: readonly string[];
+  /**
+   * A required argument that may be left out when this option is given (`--template`, which
+   * needs no file): shown as optional (`[file]`), and missing otherwise as commander says it.
+   */
+  unless?: string;
 }
 
 export interface OptionSpec {

@@ -40,6 +40,52 @@ export function parseAmount(input: string, currency: string): AmountParse {
   return { ok: true, minor, digits, decimal: minorToDecimal(minor, digits) };
 }
 
+/** "1,250.00", "12,345,678.9": a first group of 1-3 digits, then groups of exactly three after each ','. */
+const GROUPED_DECIMAL = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+/** "1,25", "0,5": one ',' before one or two digits, the decimal point of most of Europe. */
+const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+/** "1.250,00", "12.345.678,9": '.' between groups of three digits and ',' as the decimal point. */
+const EUROPEAN_DECIMAL = /^\d{1,3}(?:\.\d{3})+,\d+$/;
+/** "1.250.000": '.' between groups of three digits, twice or more (one would be a decimal point). */
+const EUROPEAN_WHOLE = /^\d{1,3}(?:\.\d{3}){2,}$/;
+/** Digits with ',' between them that are not groups of three ("12,34,567", "1234,567"), maybe a decimal part. */
+const BAD_GROUPS = /^\d+(?:,\d+)+(?:\.\d+)?$/;
+
+/**
+ * An amount as a spreadsheet writes it, ungrouped: `plain` is what parseAmount reads. Amounts
+ * without ',' (and any that is not a number at all) are given back unchanged, for parseAmount
+ * to accept or refuse with its own words. Refused, with why and what to write instead:
+ * - `european`: ',' as the decimal point ("1,25", "1.250,00") or '.' between thousands ("1.250.000");
+ * - `grouping`: ',' between digits that are not groups of three ("12,34,567", "1234,567").
+ */
+export type UngroupedAmount = { ok: true; plain: string } | { ok: false; kind: 'european' | 'grouping'; problem: string; write?: string };
+
+/** How a batch file may write an amount, said after a refused one. */
+export const GROUPING_RULE = "write digits with '.' as the decimal point (1250.00), and ',' only between groups of three digits if at all (1,250.00)";
+
+/**
+ * Reads an amount with thousands separators when it is unambiguous: "1,250.00" -> "1250.00",
+ * "12,345,678.9" -> "12345678.9" (groups of exactly three digits after the first, '.' as the
+ * decimal point). Only the text is changed, never through a number: the amount stays exact.
+ * Single payouts do not use it (`--amount` takes plain decimals only); batch files do.
+ */
+export function ungroupAmount(input: string): UngroupedAmount {
+  if (GROUPED_DECIMAL.test(input)) return { ok: true, plain: input.replace(/,/g, '') };
+  if (EUROPEAN_DECIMAL.test(input) || DECIMAL_COMMA.test(input)) {
+    const write = input.replace(/\./g, '').replace(',', '.');
+    return { ok: false, kind: 'european', problem: `"${input}" uses ',' as the decimal point; write ${write}`, write };
+  }
+  if (EUROPEAN_WHOLE.test(input)) {
+    const write = input.replace(/\./g, '');
+    return { ok: false, kind: 'european', problem: `"${input}" uses '.' between thousands; write ${write}`, write };
+  }
+  // No amount is suggested: "1,2345" may be 1.2345 or 12345, and a wrong guess pays ten thousand times too much.
+  if (BAD_GROUPS.test(input)) {
+    return { ok: false, kind: 'grouping', problem: `"${input}" has ',' between digits that are not groups of three; ${GROUPING_RULE}` };
+  }
+  return { ok: true, plain: input };
+}
+
 /**
  * Digits a JSON amount may have: 15 significant digits survive any reader that parses
  * JSON numbers as IEEE doubles (RFC 7493, I-JSON); more may come out as another amount.

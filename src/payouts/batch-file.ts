@@ -9,11 +9,11 @@
  * any row is read (boundsProblem), and every check linear in the file's length.
  */
 import { basename, extname } from 'node:path';
-import { decimalFromNumber } from '../money/amount.js';
+import { decimalFromNumber, GROUPING_RULE, ungroupAmount } from '../money/amount.js';
 import { problemOf, rowProblem, type Problem } from '../errors.js';
 import { sha256 } from './identity.js';
 import { REQUIRED_FIELDS, type FieldName, type Labels, type PayoutFields } from './request.js';
-import { plainCsv } from './plain-csv.js';
+import { csvFault, plainCsv } from './plain-csv.js';
 
 export const COLUMNS = ['payout_id', 'wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number', 'phone_number', 'note'] as const;
 
@@ -44,10 +44,161 @@ export const COLUMN_LABELS: Labels = {
   metadata: 'metadata',
 };
 
+/**
+ * A header as a spreadsheet may write it, compared without case, spaces, '_' and '-':
+ * "Account Number", "account-number", "ACCOUNT_NUMBER" and "AccountNumber" all squash to
+ * "accountnumber".
+ */
+function squash(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+const COLUMN_BY_SQUASHED = new Map<string, string>(COLUMNS.map((c) => [squash(c), c]));
+
+/**
+ * The column a header (a CSV header cell, a JSON-lines key) names: one of COLUMNS however it
+ * is written, `metadata.<key>` (the key as written: it is data), '' for an empty header, or
+ * undefined for any other name.
+ */
+export function canonicalColumn(name: string): string | undefined {
+  const t = name.trim();
+  if (t === '') return '';
+  if (/^metadata\./i.test(t)) return `metadata.${t.slice('metadata.'.length)}`;
+  return COLUMN_BY_SQUASHED.get(squash(t));
+}
+
+/** Two rows of the edit table, reused: names compared are at most 64 characters (closestColumn). */
+const EDIT_ROWS = [new Int32Array(66), new Int32Array(66)] as const;
+
+/** Edits (insert, delete, replace) from a to b (each at most 64 characters); limit + 1 once it is sure to be more. */
+function edits(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = EDIT_ROWS[0];
+  let row = EDIT_ROWS[1];
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
+      row[j] = d;
+      if (d < least) least = d;
+    }
+    if (least > limit) return limit + 1;
+    [prev, row] = [row, prev];
+  }
+  return prev[b.length]!;
+}
+
+/** The columns squashed (as squash makes them), each with how many edits from it still count as a slip. */
+const SQUASHED = COLUMNS.map((c) => ({ column: c, squashed: squash(c), limit: squash(c).length <= 4 ? 1 : 2 }));
+
+/**
+ * The column an unknown header most likely means: one or two edits away ("acount_number",
+ * "amout"), or the start of it ("phone", "account") or it plus more ("currency_code"), or
+ * undefined.
+ */
+export function closestColumn(name: string): string | undefined {
+  const typed = squash(name);
+  if (typed.length < 3 || typed.length > 64) return undefined;
+  let best: string | undefined;
+  let bestEdits = Infinity;
+  for (const { column, squashed, limit } of SQUASHED) {
+    const d = typed.length >= 4 && (squashed.startsWith(typed) || typed.startsWith(squashed)) ? 0.5 : edits(typed, squashed, limit);
+    if (d <= limit && d < bestEdits) {
+      best = column;
+      bestEdits = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * What was said of unknown names lately: a JSON-lines file has the same unknown key on every
+ * line, or (hostile) thousands of keys on each; each name is compared with the columns once.
+ */
+const UNKNOWN_SAID = new Map<string, { message: string; text: string; shared: SharedProblem['shared'] }>();
+
+const KNOWN_COLUMNS = `(columns: ${COLUMNS.join(', ')}, metadata.<key>)`;
+
+/**
+ * What is said of an unknown column (a CSV header cell, once; a JSON-lines key, by row, shared
+ * by the rows that have it): its likely meaning, or the columns there are.
+ */
+function unknownColumn(key: string): { message: string; text: string; shared: SharedProblem['shared'] } {
+  const said = UNKNOWN_SAID.get(key);
+  if (said) return said;
+  const near = closestColumn(key);
+  const message = near ? `is not a column; did you mean ${near}?` : `unknown column ${KNOWN_COLUMNS}`;
+  const text = near ? `unknown column "${key}" — did you mean ${near}?` : `unknown column "${key}" ${KNOWN_COLUMNS}`;
+  const out = { message, text, shared: { key: `unknown:${key}`, text, message } };
+  if (UNKNOWN_SAID.size >= 1000) UNKNOWN_SAID.clear();
+  UNKNOWN_SAID.set(key, out);
+  return out;
+}
+
+/**
+ * A row's problem that many rows of one file may share (a spreadsheet's way of writing
+ * amounts, a key on every JSON line): batch-load.ts lists the rows that share one as a single
+ * line ("rows 3–46 (44 rows): amount is written in the European style ...") when there are
+ * more than a few, the first few shown in full.
+ */
+export interface SharedProblem extends Problem {
+  row: number;
+  shared: {
+    /** Rows with the same key share the problem. */
+    key: string;
+    /** The problem said of all of them: `amount is written in the European style (...)`. */
+    text: string;
+    /** The same without the column's name (for --json's `message`). */
+    message: string;
+    /** This row in the list: `row 3 "1.250,00" (write 1250.00)`; none where the row number says it all. */
+    example?: string;
+    /** What to do, said once after the list. */
+    advice?: string;
+  };
+}
+
+export function isShared(p: Problem): p is SharedProblem {
+  return (p as Partial<SharedProblem>).shared !== undefined;
+}
+
+const EUROPEAN = "is written in the European style (',' as the decimal point, '.' between thousands)";
+const BAD_GROUPS = "has ',' between digits that are not groups of three";
+
+/**
+ * An amount as a spreadsheet writes it ("1,250.00") ungrouped for validation ("1250.00"): the
+ * same payout, the same identity and body as the plain amount. An ambiguous one is refused
+ * here, saying why; anything else is left to validatePayout (parseAmount) as it is.
+ */
+function readAmount(value: string, row: number, problems: Problem[]): string | undefined {
+  const u = ungroupAmount(value);
+  if (u.ok) return u.plain;
+  const label = COLUMN_LABELS.amount;
+  const p: SharedProblem = {
+    ...rowIssue(row, label, u.problem, `${label}: ${u.problem}`),
+    row,
+    shared: {
+      key: `amount:${u.kind}`,
+      text: `${label} ${u.kind === 'european' ? EUROPEAN : BAD_GROUPS}`,
+      message: u.kind === 'european' ? EUROPEAN : BAD_GROUPS,
+      example: `row ${row} "${value}"${u.write !== undefined ? ` (write ${u.write})` : ''}`,
+      advice: GROUPING_RULE,
+    },
+  };
+  problems.push(p);
+  return undefined;
+}
+
 export interface BatchRow {
   /** Row number as the person sees it (spreadsheet row, or JSON line). */
   row: number;
   fields: PayoutFields;
+  /**
+   * Columns whose problem was already reported while reading (an ambiguous amount): left out
+   * of `fields`, and not reported again by validation ("amount is required").
+   */
+  reported?: string[];
   /** True when the file gives no payout id: it is derived from the payout (identity.ts). */
   derivedId: boolean;
   /**
@@ -83,7 +234,8 @@ const COMMA = 0x2c;
  * Why a file is refused whatever its rows say (a header of more than MAX_COLUMNS columns,
  * a line longer than MAX_LINE_BYTES), or undefined. Reads no more than the header and a
  * few native searches a megabyte: no loop over the lines in JavaScript, which a cold start
- * runs in the interpreter (10 ms for 10,000 rows).
+ * runs in the interpreter (10 ms for 10,000 rows). A CSV line ends at "\n", "\r\n" or a
+ * lone "\r" (an old Mac export), as csv-parse reads them (readRows); a JSON line at "\n".
  */
 export function boundsProblem(bytes: Uint8Array, format: FileFormat): string | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -92,7 +244,7 @@ export function boundsProblem(bytes: Uint8Array, format: FileFormat): string | u
   if (format === 'csv') {
     // The header is the first line that is not empty (csv-parse skips empty lines); its
     // fields counted outside quotes, scanning no further than a line may be long.
-    while (buf[start] === LF || (buf[start] === CR && buf[start + 1] === LF)) start += buf[start] === LF ? 1 : 2;
+    while (buf[start] === LF || buf[start] === CR) start++;
     const stop = Math.min(buf.length, start + MAX_LINE_BYTES + 1);
     let fields = 1;
     let quoted = false;
@@ -100,31 +252,37 @@ export function boundsProblem(bytes: Uint8Array, format: FileFormat): string | u
       const c = buf[i];
       if (c === QUOTE) quoted = !quoted;
       else if (quoted) continue;
-      else if (c === LF) break;
+      else if (c === LF || c === CR) break;
       else if (c === COMMA && ++fields > MAX_COLUMNS) {
         return `the header row has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns; payctl reads at most ${MAX_COLUMNS.toLocaleString('en-US')} (the payout's columns and metadata.<key> columns)`;
       }
     }
   }
   // A line longer than the bound is a stretch of more than MAX_LINE_BYTES bytes without a line
-  // ending: from each point, one backward search of the next MAX_LINE_BYTES + 1 bytes for the
-  // last "\n" jumps over all the lines that end in them (a few searches a megabyte, in native code).
+  // ending: from each point, a backward search of the next MAX_LINE_BYTES + 1 bytes for the
+  // last "\n" (in CSV, and one for the last "\r") jumps over all the lines that end in them (a
+  // few searches a megabyte, in native code). A line of exactly MAX_LINE_BYTES, then "\r\n",
+  // ends at its "\r" in CSV, and is that long in JSON lines too (the "\r" is not counted).
+  const cr = format === 'csv';
   for (let at = start; buf.length - at > MAX_LINE_BYTES;) {
     const lf = buf.lastIndexOf(LF, at + MAX_LINE_BYTES);
-    if (lf >= at) at = lf + 1;
-    // Exactly MAX_LINE_BYTES, then "\r\n".
-    else if (buf[at + MAX_LINE_BYTES] === CR && buf[at + MAX_LINE_BYTES + 1] === LF) at += MAX_LINE_BYTES + 2;
-    else return tooLong(buf, origin, at);
+    const end = cr ? Math.max(lf, buf.lastIndexOf(CR, at + MAX_LINE_BYTES)) : lf;
+    if (end >= at) at = end + 1;
+    else if (!cr && buf[at + MAX_LINE_BYTES] === CR && buf[at + MAX_LINE_BYTES + 1] === LF) at += MAX_LINE_BYTES + 2;
+    else return tooLong(buf, origin, at, cr);
   }
   return undefined;
 }
 
-/** The problem of the line that starts at `at`: its number and length (counted only now). */
-function tooLong(buf: Buffer, start: number, at: number): string {
+/** The problem of the line that starts at `at`: its number and length (counted only now). `cr`: a lone "\r" ends a line (CSV). */
+function tooLong(buf: Buffer, start: number, at: number, cr: boolean): string {
   let line = 1;
   for (let lf = buf.indexOf(LF, start); lf !== -1 && lf < at; lf = buf.indexOf(LF, lf + 1)) line++;
+  // "\r\n" is counted at its "\n".
+  if (cr) for (let r = buf.indexOf(CR, start); r !== -1 && r < at; r = buf.indexOf(CR, r + 1)) if (buf[r + 1] !== LF) line++;
   const lf = buf.indexOf(LF, at);
-  const end = lf === -1 ? buf.length : buf[lf - 1] === CR ? lf - 1 : lf;
+  const r = cr ? buf.indexOf(CR, at) : -1;
+  const end = Math.min(lf === -1 ? buf.length : buf[lf - 1] === CR && lf - 1 >= at ? lf - 1 : lf, r === -1 ? buf.length : r);
   return `line ${line} is ${(end - at).toLocaleString('en-US')} bytes long; payctl reads lines of at most ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes (64 KiB), far more than a payout row needs`;
 }
 
@@ -167,33 +325,44 @@ function twice(row: number, key: string, problems: Problem[]): void {
 function toFields(values: Record<string, string>, row: number, file: string, problems: Problem[], idRow = row): BatchRow {
   const fields: PayoutFields = {};
   const metadata: Record<string, string> = {};
+  let reported: string[] | undefined;
   // By index: in code V8 has not optimized yet (a batch's first thousand rows), each step of
   // `for (const [col, value] of Object.entries(values))` made an array and an iterator result.
   const cols = Object.keys(values);
   for (let i = 0; i < cols.length; i++) {
     const col = cols[i]!;
     const value = values[col]!;
-    const key = col.trim();
-    if (key.startsWith('metadata.')) {
+    // CSV headers arrive named already (readRows); JSON-lines keys are named here.
+    const key = Object.hasOwn(FIELD_OF, col) ? col : canonicalColumn(col);
+    if (key === undefined) {
+      // Unknown JSON-lines keys, by row (a CSV header's are named once, by readRows).
+      const name = col.trim();
+      const unknown = unknownColumn(name);
+      const p: SharedProblem = { field: name, message: unknown.message, row, text: `row ${row}: ${unknown.text}`, shared: unknown.shared };
+      problems.push(p);
+    } else if (key.startsWith('metadata.')) {
       const mk = key.slice('metadata.'.length);
       // An own property whatever its name (metadata.__proto__ is refused by validation, not lost).
       if (value === '') continue;
       if (Object.hasOwn(metadata, mk)) twice(row, key, problems);
       else Object.defineProperty(metadata, mk, { value, enumerable: true, writable: true, configurable: true });
-    } else if (Object.hasOwn(FIELD_OF, key)) {
+    } else if (key !== '') {
       if (value === '') continue;
       const field = FIELD_OF[key as keyof typeof FIELD_OF];
-      // Two keys of one name once trimmed (JSON lines: "amount" and " amount"): neither wins silently.
-      if (fields[field] !== undefined) twice(row, key, problems);
-      else fields[field] = value as never;
-    } else if (key !== '') {
-      const columns = `(columns: ${COLUMNS.join(', ')}, metadata.<key>)`;
-      problems.push(rowIssue(row, key, `unknown column ${columns}`, `unknown column "${key}" ${columns}`));
+      // Two keys of one name once read (JSON lines: "amount" and " Amount"): neither wins silently.
+      if (fields[field] !== undefined || reported?.includes(key)) twice(row, key, problems);
+      else if (field === 'amount') {
+        const amount = readAmount(value, row, problems);
+        if (amount !== undefined) fields.amount = amount;
+        else (reported ??= []).push(key);
+      } else fields[field] = value as never;
     }
   }
   if (Object.keys(metadata).length) fields.metadata = metadata;
   const derivedId = !fields.payoutId;
-  return derivedId ? { row, fields, derivedId, legacyId: legacyId(file, idRow, values) } : { row, fields, derivedId };
+  const out: BatchRow = derivedId ? { row, fields, derivedId, legacyId: legacyId(file, idRow, values) } : { row, fields, derivedId };
+  if (reported) out.reported = reported;
+  return out;
 }
 
 /**
@@ -344,23 +513,40 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: Probl
   let count = 0;
   if (format === 'csv') {
     let header: Set<string> | undefined;
-    const columns = (h: string[]) => {
-      const names = h.map((c) => c.trim());
+    /** Each header cell's column (canonicalColumn), undefined for an unknown one (left out of the records). */
+    let named: Array<string | undefined> | undefined;
+    const columns = (h: string[]): Array<string | undefined> => {
       // Read once more by csv-parse after plainCsv stopped: its problems are listed already.
-      if (header) return names;
-      // One pass with a Set (a search of the names for each name took 33 s for 100,000 columns).
-      const seen = new Set<string>();
+      if (named) return named;
+      named = h.map(canonicalColumn);
+      // One pass with a Map (a search of the names for each name took 33 s for 100,000 columns).
+      const seen = new Map<string, string[]>();
       const twice = new Set<string>();
-      for (const n of names) {
-        if (n === '') continue;
-        if (seen.has(n)) twice.add(n);
-        else seen.add(n);
+      for (let i = 0; i < h.length; i++) {
+        const name = named[i];
+        const written = h[i]!.trim();
+        if (name === undefined) {
+          // Named once, not on every row (a header of "Colour" made a problem of each of 1,000 rows).
+          const unknown = unknownColumn(written);
+          problems.push({ field: written, message: unknown.message, text: unknown.text });
+          continue;
+        }
+        if (name === '') continue;
+        const spellings = seen.get(name);
+        if (!spellings) seen.set(name, [written]);
+        else {
+          twice.add(name);
+          spellings.push(written);
+        }
       }
       // csv-parse would keep the last of two columns of one name: 1000.00 paid instead of 1.00.
-      for (const n of twice)
-        problems.push({ field: n, message: 'the header row has this column more than once', text: `the header row has the column "${n}" more than once` });
-      header = seen;
-      return names;
+      for (const n of twice) {
+        const spellings = seen.get(n)!;
+        const as = spellings.every((w) => w === n) ? '' : ` (${spellings.map((w) => `"${w}"`).join(', ')})`;
+        problems.push({ field: n, message: 'the header row has this column more than once', text: `the header row has the column "${n}" more than once${as}` });
+      }
+      header = new Set(seen.keys());
+      return named;
     };
     const row = (record: Record<string, string>, emptyLines: number): BatchRow => {
       if (count === 0) {
@@ -381,16 +567,21 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: Probl
     if (plain) {
       const names = columns(plain.header);
       for (const r of plain.records()) {
-        // As csv-parse makes a record: each column in turn, the last of two of one name kept.
+        // As csv-parse makes a record: each column in turn, the last of two of one name kept, unknown ones left out.
         const record: Record<string, string> = {};
-        for (let i = 0; i < names.length; i++) record[names[i]!] = r.values[i]!;
+        for (let i = 0; i < names.length; i++) {
+          const name = names[i];
+          if (name !== undefined) record[name] = r.values[i]!;
+        }
         read++;
         yield row(record, r.emptyLines);
       }
     }
     if (!plain || plain.rest) {
       const { parse } = await import('csv-parse');
-      const parser = parse({ bom: true, columns, skip_empty_lines: true, trim: false, info: true });
+      // Every line ending, mixed as they come: csv-parse would otherwise take the first line's
+      // ending for the whole file, and read a row appended with another as part of a cell.
+      const parser = parse({ bom: true, columns, skip_empty_lines: true, trim: false, info: true, record_delimiter: ['\r\n', '\n', '\r'] });
       const CHUNK = 1 << 20;
       const feed = (async () => {
         for (let off = 0; off < bytes.byteLength; off += CHUNK) {
@@ -407,7 +598,11 @@ export async function* readRows(file: string, bytes: Uint8Array, problems: Probl
           else yield row(record, info.empty_lines);
         }
       } catch (err) {
-        problems.push(problemOf(`the file is not valid CSV: ${(err as Error).message}`));
+        // Said in words a person reads, never csv-parse's own ("Invalid Closing Quote: got " " at line 61").
+        const fault = csvFault(bytes);
+        const lines = (err as { lines?: unknown }).lines;
+        const where = typeof lines === 'number' && lines > 0 ? ` near line ${lines}` : '';
+        problems.push(problemOf(`the file is not valid CSV: ${fault ? fault.problem : `its quotes or commas do not add up${where}`}`));
         return;
       }
     }
@@ -456,4 +651,26 @@ export async function parseBatchFile(file: string, content: string): Promise<{ r
   const rows: BatchRow[] = [];
   for await (const row of readRows(file, Buffer.from(content, 'utf8'), issues)) rows.push(row);
   return { rows, problems: issues.map((p) => p.text), format: formatOf(file, content) };
+}
+
+/**
+ * The example row of `payout batch --template`: a wallet payout as README.md's example pays,
+ * payout_id left empty (the id is made from what the row pays and the batch id).
+ */
+const TEMPLATE_ROW: Record<(typeof COLUMNS)[number], string> = {
+  payout_id: '',
+  wallet_id: '6643665465',
+  amount: '1250.00',
+  currency: 'SLE',
+  type: 'wallet',
+  name: 'Fatmata Bangura',
+  provider: 'orange_money',
+  account_number: '076000001',
+  phone_number: '+23276000001',
+  note: 'November stipend',
+};
+
+/** `payout batch --template`: the header row (COLUMNS, in order) and one example row, as CSV. */
+export function batchTemplate(): string {
+  return `${COLUMNS.join(',')}\n${COLUMNS.map((c) => TEMPLATE_ROW[c]).join(',')}\n`;
 }

@@ -22,7 +22,7 @@ import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import type { Wallet } from '../api/schemas.js';
 import { fieldProblem, InterruptedError, LocalError, problemOf, rowProblem, UsageError, type Problem } from '../errors.js';
-import { boundsProblem, COLUMN_LABELS, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
+import { boundsProblem, COLUMN_LABELS, decodeBatchFile, formatOf, isShared, readRows, type FileFormat, type SharedProblem } from './batch-file.js';
 import { DERIVED_ID, derivedPayoutId, legacyDerivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './plan.js';
@@ -32,10 +32,36 @@ import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 /** At most this many problems are listed (and kept); the count says how many there were. */
 export const MAX_LISTED = 50;
 
+/** Rows that share a problem (batch-file.ts, SharedProblem) are listed one by one up to this many; more, as one line showing this many. */
+export const SHOWN_IN_FULL = 3;
+
+/** The rows that share one problem: how many, the first and last row, the first SHOWN_IN_FULL of them. */
+interface Shared {
+  count: number;
+  first: number;
+  last: number;
+  shown: SharedProblem[];
+  /** When each of `shown` was pushed (a row's problems listed in the order they were found). */
+  order: number[];
+}
+
+/** A line of the list, how many problems it stands for (a line of shared rows, many), and when it was found. */
+interface Entry {
+  problem: Problem;
+  count: number;
+  order: number;
+}
+
+/** Row order (problems of the file itself first), then the order they were found. */
+function byRow(a: Entry, b: Entry): number {
+  return (a.problem.row ?? 0) - (b.problem.row ?? 0) || a.order - b.order;
+}
+
 /**
  * The problems of a pass: the first `keep` kept, the rest only counted, so that a file of a
- * million bad rows holds fifty messages, not a million. With `accept`, only the problems it
- * accepts are kept or counted.
+ * million bad rows holds fifty messages, not a million. Problems that rows share (an amount
+ * in the European style on 44 rows) are gathered by kind, one line for all of them, for up to
+ * `keep` kinds. With `accept`, only the problems it accepts are kept or counted.
  */
 class ProblemList extends Array<Problem> {
   // filter, slice and map make plain arrays, not lists that drop what they are given.
@@ -45,6 +71,11 @@ class ProblemList extends Array<Problem> {
   omitted = 0;
   readonly #keep: number;
   readonly #accept: ((p: Problem) => boolean) | undefined;
+  readonly #shared = new Map<string, Shared>();
+  #sharedCount = 0;
+  /** Problems pushed so far, and when each kept one was. */
+  #pushed = 0;
+  readonly #order: number[] = [];
 
   constructor(keep: number, accept?: (p: Problem) => boolean) {
     super();
@@ -55,15 +86,62 @@ class ProblemList extends Array<Problem> {
   override push(...items: Problem[]): number {
     for (const p of items) {
       if (this.#accept && !this.#accept(p)) continue;
-      if (this.length < this.#keep) super.push(p);
-      else this.omitted++;
+      const order = this.#pushed++;
+      if (isShared(p)) {
+        const g = this.#shared.get(p.shared.key);
+        if (g) {
+          g.count++;
+          g.first = Math.min(g.first, p.row);
+          g.last = Math.max(g.last, p.row);
+          if (g.shown.length < SHOWN_IN_FULL) {
+            g.shown.push(p);
+            g.order.push(order);
+          }
+          this.#sharedCount++;
+          continue;
+        }
+        if (this.#shared.size < this.#keep) {
+          this.#shared.set(p.shared.key, { count: 1, first: p.row, last: p.row, shown: [p], order: [order] });
+          this.#sharedCount++;
+          continue;
+        }
+        // More kinds than are listed: counted as any other problem.
+      }
+      if (this.length < this.#keep) {
+        super.push(p);
+        this.#order.push(order);
+      } else this.omitted++;
     }
     return this.length;
   }
 
   get total(): number {
-    return this.length + this.omitted;
+    return this.length + this.omitted + this.#sharedCount;
   }
+
+  /** The lines to list, in row order (problems of the file itself first), each with the problems it stands for. */
+  lines(): Entry[] {
+    const out: Entry[] = this.map((problem, i) => ({ problem, count: 1, order: this.#order[i]! }));
+    for (const g of this.#shared.values()) {
+      if (g.count <= SHOWN_IN_FULL) g.shown.forEach((problem, i) => out.push({ problem, count: 1, order: g.order[i]! }));
+      else out.push({ problem: sharedLine(g), count: g.count, order: g.order[0]! });
+    }
+    return out.sort(byRow);
+  }
+}
+
+/**
+ * One line for the rows that share a problem: "rows 3–46 (44 rows): amount is written in the
+ * European style (...): row 3 "1.250,00" (write 1250.00), ... and 41 more; write ...".
+ */
+function sharedLine(g: Shared): Problem {
+  const s = g.shown[0]!.shared;
+  const where = `rows ${g.first}–${g.last} (${g.count.toLocaleString('en-US')} rows)`;
+  const examples = g.shown.flatMap((p) => (p.shared.example === undefined ? [] : [p.shared.example]));
+  const more = g.count - examples.length;
+  const list = examples.length ? `: ${examples.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}` : '';
+  const advice = s.advice === undefined ? '' : `; ${s.advice}`;
+  return { field: g.shown[0]!.field, row: g.first, message: `${s.message} on ${where}${list}${advice}`, text: `${where}: ${s.text}${list}${advice}` };
 }
 
 /** How many problems a list was given (kept or only counted). */
@@ -160,10 +238,29 @@ export interface LoadedRow extends IdentifiedRow {
   earlier?: JournalEntry;
 }
 
-/** The first MAX_LISTED problems, and how many more there were when there were (`total`: all of them). */
-function listed(problems: Problem[], total = totalOf(problems)): Problem[] {
-  const shown = problems.slice(0, MAX_LISTED);
-  return total <= shown.length ? shown : [...shown, problemOf(`… and ${(total - shown.length).toLocaleString('en-US')} more`)];
+/**
+ * The first MAX_LISTED lines of the lists' problems in row order, and how many more problems
+ * there were when there were (`total`: all of them).
+ */
+function listed(...lists: ProblemList[]): Problem[] {
+  const entries = lists.flatMap((l) => l.lines()).sort(byRow);
+  const total = lists.reduce((n, l) => n + l.total, 0);
+  const shown = entries.slice(0, MAX_LISTED);
+  const more = total - shown.reduce((n, e) => n + e.count, 0);
+  const problems = shown.map((e) => e.problem);
+  return more > 0 ? [...problems, problemOf(`… and ${more.toLocaleString('en-US')} more`)] : problems;
+}
+
+/** What to do after the problems of a file: fix the rows, when rows are listed; else the file (its header, its quotes). */
+function fixHint(problems: Problem[]): string {
+  return problems.some((p) => p.row !== undefined) ? 'Fix the rows above and run the same command again.' : 'Fix the file as said above and run the same command again.';
+}
+
+/** A file's problems, nothing sent: the count, the first MAX_LISTED lines, what to do. */
+function fileProblems(path: string, ...lists: ProblemList[]): UsageError {
+  const problems = listed(...lists);
+  const total = lists.reduce((n, l) => n + l.total, 0);
+  return new UsageError(`${path}: ${plural(total, 'problem')}. Nothing was sent.`, problems, fixHint(problems));
 }
 
 /**
@@ -260,7 +357,11 @@ async function* validRows(src: BatchSource, problems: Problem[], pace: Pace): As
     if (pace.due()) await pace.pause();
     const v = validatePayout(r.fields, COLUMN_LABELS);
     if (!v.ok) {
-      for (const p of v.issues) problems.push(rowProblem(r.row, p));
+      for (const p of v.issues) {
+        // Said already while reading the row (an amount in the European style): not "amount is required" too.
+        if (r.reported?.includes(p.field)) continue;
+        problems.push(requiredOnRows(rowProblem(r.row, p)));
+      }
       continue;
     }
     const row: ValidRow = { row: r.row, request: v.request, fingerprint: payoutFingerprint(v.request), derivedId: r.derivedId, legacyId: r.legacyId };
@@ -268,6 +369,18 @@ async function* validRows(src: BatchSource, problems: Problem[], pace: Pace): As
     yield row;
   }
   if (keep && totalOf(problems) === before) src.kept = keep;
+}
+
+/**
+ * A column required and missing on a row (wallet_id, or phone_number for a wallet): the same
+ * on every row that lacks it, so shared (listed as one line for many rows). Other problems of
+ * validation name the row's own value and are listed row by row.
+ */
+function requiredOnRows(p: Problem): Problem {
+  if (p.row === undefined || !p.message.startsWith('is required')) return p;
+  const text = p.text.slice(`row ${p.row}: `.length);
+  const shared: SharedProblem = { ...p, row: p.row, shared: { key: `required:${p.field}:${p.message}`, text, message: p.message } };
+  return shared;
 }
 
 /** What the check found: the row count, the payouts that occur more than once. */
@@ -341,26 +454,21 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   const idsTwice = ids.repeated();
   const candidates = fingerprints.repeated();
   const duplicated = new Set<string>();
-  let all: Problem[] = problems;
-  let total = problems.total;
+  let again: ProblemList | undefined;
   if (candidates.size || idsTwice.size) {
     const counts = new Map<string, number>();
     // Only the second pass's news: a payout_id used again (its other problems were counted above).
-    const again = new ProblemList(MAX_LISTED, (p) => p.message.includes(ALSO_USED));
+    again = new ProblemList(MAX_LISTED, (p) => p.message.includes(ALSO_USED));
     for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice }, false)) {
       if (!candidates.has(BigInt(`0x${r.fingerprint.slice(0, 16)}`))) continue;
       const n = (counts.get(r.fingerprint) ?? 0) + 1;
       counts.set(r.fingerprint, n);
       if (n === 2) duplicated.add(r.fingerprint);
     }
-    // In row order, as a person reads the file (problems of the file itself first): the first
-    // MAX_LISTED of each pass hold the first MAX_LISTED of both.
-    all = [...problems, ...again].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-    total += again.total;
   }
-  if (total) {
-    throw new UsageError(`${src.path}: ${plural(total, 'problem')}. Nothing was sent.`, listed(all, total), 'Fix the rows above and run the same command again.');
-  }
+  // In row order, as a person reads the file (problems of the file itself first): the first
+  // MAX_LISTED of each pass hold the first MAX_LISTED of both.
+  if (problems.total || again?.total) throw again ? fileProblems(src.path, problems, again) : fileProblems(src.path, problems);
   return { rows, duplicated, idsTwice };
 }
 
@@ -548,8 +656,7 @@ export async function planBatch(
   }
   checked.absent = absent;
   if (conflicts.total) throw new UsageError(`${src.path}: ${plural(conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
-  if (problems.total)
-    throw new UsageError(`${src.path}: ${plural(problems.total, 'problem')}. Nothing was sent.`, listed(problems), 'Fix the rows above and run the same command again.');
+  if (problems.total) throw fileProblems(src.path, problems);
   return {
     rows,
     toSend,

@@ -5,13 +5,17 @@
  * exactly the records and blank-line counts that csv-parse reads from it with the options
  * batch-file.ts uses (test/unit/plain-csv.test.ts compares the two on generated files). On
  * a cold start csv-parse's character-by-character parser took half of checking a 1,000-row
- * batch. Any other file (quoted fields, mixed line endings, a blank first line) is left to
- * csv-parse: plainCsv answers undefined. A row with too many or too few fields (whose error
- * csv-parse words) is found as the records are read, not by a first pass over every line
+ * batch. Any other file (quoted fields, mixed line endings or a lone "\r", a blank first
+ * line) is left to csv-parse: plainCsv answers undefined. A row with too many or too few
+ * fields (whose error csvFault words) is found as the records are read, not by a first pass over every line
  * (0.8 s for two million rows, in which no signal was heard): records() stops before it and
  * says so in `rest`, and the caller hands the file to csv-parse from there.
+ *
+ * When csv-parse refuses a file, csvFault finds where and why in words a person reads (its
+ * own messages name its internals: "Invalid Closing Quote: got " " at line 61").
  */
 import { isUtf8 } from 'node:buffer';
+import { plural } from '../output/text.js';
 
 export interface PlainRecord {
   /** The fields of the line, as written. */
@@ -79,4 +83,91 @@ export function plainCsv(bytes: Uint8Array): PlainCsv | undefined {
     },
   };
   return plain;
+}
+
+/** Why csv-parse refused a file, and the line (as an editor numbers them) where it went wrong. */
+export interface CsvFault {
+  line: number;
+  /** What a person reads after "the file is not valid CSV: ". */
+  problem: string;
+}
+
+const COMMA = 0x2c;
+const QUOTE_TWICE = 'write a quote inside a cell as two ("") and put the whole cell in quotes';
+
+/**
+ * The first place where the file is not CSV as csv-parse reads it (batch-file.ts's options:
+ * ',' between cells, '"' quotes and escapes quotes, "\r\n", "\n" or "\r" ending a row, empty
+ * lines skipped, every row as many cells as the header), or undefined. One pass over the
+ * bytes, run only after csv-parse refused the file: ',', '"', "\r" and "\n" never occur
+ * inside a UTF-8 character, so the bytes are scanned as they are.
+ */
+export function csvFault(bytes: Uint8Array): CsvFault | undefined {
+  const buf = bytes;
+  let i = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let line = 1;
+  let header: number | undefined;
+  // The row being read: its first line, its cells so far, and where in a cell the scan is.
+  let rowLine = 1;
+  let cells = 1;
+  let rowEmpty = true;
+  let cellStart = true;
+  let quoted = false;
+  let quoteLine = 0;
+  let closed = false;
+  const endRow = (): CsvFault | undefined => {
+    if (!rowEmpty) {
+      if (header === undefined) header = cells;
+      else if (cells !== header) {
+        return { line: rowLine, problem: `line ${rowLine} has ${plural(cells, 'cell')}, but the header row has ${header}` };
+      }
+    }
+    rowLine = line;
+    cells = 1;
+    rowEmpty = true;
+    cellStart = true;
+    closed = false;
+    return undefined;
+  };
+  for (; i < buf.length; i++) {
+    const c = buf[i];
+    const eol = c === LF || c === CR;
+    // A line ends at "\n", at "\r" alone, and once at "\r\n" (inside a quoted cell too).
+    const lineEnds = c === LF || (c === CR && buf[i + 1] !== LF);
+    if (quoted) {
+      if (c === QUOTE) {
+        if (buf[i + 1] === QUOTE) i++;
+        else {
+          quoted = false;
+          closed = true;
+        }
+      } else if (lineEnds) line++;
+      continue;
+    }
+    if (closed && c !== COMMA && !eol) {
+      return { line, problem: `on line ${line} a quoted cell goes on after its closing quote; ${QUOTE_TWICE}` };
+    }
+    if (c === COMMA) {
+      cells++;
+      rowEmpty = false;
+      cellStart = true;
+      closed = false;
+    } else if (eol) {
+      if (!lineEnds) continue; // the "\r" of "\r\n": the row ends at its "\n"
+      line++;
+      const fault = endRow();
+      if (fault) return fault;
+    } else if (c === QUOTE) {
+      if (!cellStart) return { line, problem: `on line ${line} a quote stands inside a cell that does not start with one; ${QUOTE_TWICE}` };
+      quoted = true;
+      quoteLine = line;
+      rowEmpty = false;
+      cellStart = false;
+    } else {
+      rowEmpty = false;
+      cellStart = false;
+    }
+  }
+  if (quoted) return { line: quoteLine, problem: `on line ${quoteLine} a quote opens a cell but never closes; close it, or ${QUOTE_TWICE}` };
+  return endRow();
 }
