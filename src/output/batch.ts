@@ -1,10 +1,12 @@
 /**
  * What `payout batch` shows a person on stderr: the plan before anything is sent (count
- * and exact total per wallet against its balance, with warnings), and the result after
- * (counts of each outcome, the report's path, the first rejected rows).
+ * and exact total per wallet against its balance, with warnings, the grand total per
+ * currency and what is known of fees), and the result after (counts of each outcome, the
+ * report's path, the first rejected rows named by recipient). `payout batch status` lists
+ * its Failed rows the same way (renderFailedRows).
  */
 import { formatAmount, minorToDecimal } from '../money/amount.js';
-import type { PlanGroup } from '../payouts/plan.js';
+import { currencyTotals, type PlanGroup } from '../payouts/plan.js';
 import type { RowOutcome } from '../payouts/batch.js';
 import { isAlreadyMade } from '../payouts/report.js';
 import { renderTable, wrapText } from './table.js';
@@ -57,9 +59,18 @@ export function renderPlan(groups: PlanGroup[], style: Style, width?: number): s
       out += wrapText(`${style.yellow('Warning:')} wallet ${text(g.walletId)} does not hold ${g.currency}; the service will refuse its payouts.`, width) + '\n';
     }
   }
-  out += style.dim(wrapText('Fees are charged by the service per payout and are shown in the report.', width)) + '\n';
+  for (const t of currencyTotals(groups)) {
+    const payouts = `${t.count.toLocaleString('en-US')} ${t.count === 1 ? 'payout' : 'payouts'}`;
+    const wallets = t.wallets > 1 ? ` from ${t.wallets} wallets` : '';
+    out += wrapText(`Total ${t.currency}: ${formatAmount(minorToDecimal(t.totalMinor, t.digits), t.currency)} in ${payouts}${wallets}, before fees.`, width) + '\n';
+  }
+  // The service's documentation gives no fee rule (docs/service.md): no estimate is made up.
+  out += style.dim(wrapText(FEES_LINE, width)) + '\n';
   return out;
 }
+
+/** What the plan says of fees: the documented service charges them, and says nothing of how much. */
+export const FEES_LINE = "Fees: charged by the service per payout, not known before sending; each accepted payout's fee is in the report.";
 
 export interface BatchResult {
   accepted: number;
@@ -71,8 +82,63 @@ export interface BatchResult {
   report: string;
 }
 
-/** The result line, the report's path and the first 10 rejected rows with their reasons. */
-export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[]): string {
+/** A row that did not pay, as a person recognises it: whom it was for and how much, and why. */
+export interface FailedRow {
+  row: string | number;
+  /** The payout id: shown only when the row's recipient is not known. */
+  payoutId: string;
+  name?: string | undefined;
+  provider?: string | undefined;
+  account?: string | undefined;
+  /** Formatted with its currency's digits and separators ("1,500.50"). */
+  amount?: string | undefined;
+  currency?: string | undefined;
+  reason: string;
+}
+
+/**
+ * Failed rows, each as `row 4: Ngozi Adeyemi (uba 0123456789), 1,500.00 NGN` and its reason
+ * on the next line, indented. `width`: the terminal's columns, every line wrapped to fit them
+ * (nothing cut); undefined off a terminal, one line each.
+ */
+export function renderFailedRows(rows: readonly FailedRow[], width?: number): string {
+  const fit = (s: string, indent: string) =>
+    (width === undefined ? s : wrapText(s, Math.max(1, width - indent.length)))
+      .split('\n')
+      .map((l) => indent + l)
+      .join('\n') + '\n';
+  let out = '';
+  for (const r of rows) {
+    const whom = r.name
+      ? `${text(r.name)}${r.provider || r.account ? ` (${[r.provider, r.account].filter(Boolean).map(text).join(' ')})` : ''}`
+      : `payout ${text(r.payoutId)}`;
+    const amount = r.amount ? `, ${text(r.amount)} ${text(r.currency ?? '')}`.trimEnd() : '';
+    out += fit(`row ${text(r.row)}: ${whom}${amount}`, '  ');
+    out += fit(r.reason, '    ');
+  }
+  return out;
+}
+
+/** A rejected row of `payout batch` as a FailedRow: its recipient from what it paid. */
+export function rejectedRow(o: RowOutcome): FailedRow {
+  const r = o.request;
+  return {
+    row: o.row,
+    payoutId: o.payoutId,
+    name: r?.name,
+    provider: r?.provider,
+    account: r?.account,
+    amount: r ? formatAmount(r.amount, r.currency) : undefined,
+    currency: r?.currency,
+    reason: `${text(o.code ?? 'rejected')}: ${text(o.message ?? '')}`,
+  };
+}
+
+/**
+ * The result line, the report's path and the first 10 rejected rows, named by recipient, with
+ * their reasons. `width`: the terminal's columns (the rows wrapped to them).
+ */
+export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[], width?: number): string {
   let out =
     `${r.accepted} accepted` +
     (r.already_accepted ? ` (${r.already_accepted} in an earlier run)` : '') +
@@ -83,8 +149,10 @@ export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[
   const made = outcomes.filter(isAlreadyMade).length;
   if (made) out += `${made} of them already made: the service already had their payout ids (sent before under other idempotency keys); nothing new was paid.\n`;
   out += `Report: ${r.report}\n`;
-  for (const o of outcomes.filter((x) => x.outcome === 'rejected').slice(0, 10)) {
-    out += `  row ${o.row} (${o.payoutId}): ${text(o.code ?? 'rejected')}: ${text(o.message ?? '')}\n`;
+  const rejected = outcomes.filter((x) => x.outcome === 'rejected');
+  if (rejected.length) {
+    out += rejected.length > 10 ? `Rejected (the first 10 of ${r.rejected}; all are in the report):\n` : 'Rejected:\n';
+    out += renderFailedRows(rejected.slice(0, 10).map(rejectedRow), width);
   }
   return out;
 }

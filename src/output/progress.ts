@@ -3,6 +3,8 @@
  * flight, rate, time left), plain periodic lines otherwise. At a terminal the bar line is
  * kept narrower than the screen, so that each redraw replaces it instead of leaving a
  * wrapped line behind: the bar shrinks, the least needed counters go, the label is cut.
+ * Nothing is drawn until a row is in flight: a rerun whose rows were all accepted earlier
+ * (settled at once, none sent) shows no bar, and leaves no unfinished line for what follows.
  */
 import { displayWidth, fitWidth } from './table.js';
 
@@ -23,6 +25,8 @@ export class Progress {
   readonly #live: LiveLine;
   readonly #columns: () => number | undefined;
   #last = 0;
+  /** A row has been in flight: from then on there is something to show. */
+  #sending = false;
 
   /**
    * `label` names the run (a batch id): after plain lines, before the bar. `columns` gives
@@ -69,6 +73,8 @@ export class Progress {
   }
 
   update(s: ProgressStats, force = false): void {
+    if (s.inFlight > 0) this.#sending = true;
+    if (!force && !this.#sending) return;
     const now = Date.now();
     if (!force && now - this.#last < this.#intervalMs) return;
     this.#last = now;

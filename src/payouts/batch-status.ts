@@ -14,6 +14,8 @@ import type { PayoutRecord } from '../api/schemas.js';
 import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
 import type { PayoutFields } from './request.js';
 import { isJsonl, openNoFollow, replaceAtomically, REPORT_COLUMNS } from './report.js';
+import { formatAmount } from '../money/amount.js';
+import type { FailedRow } from '../output/batch.js';
 
 export const STATUS_COLUMNS = ['status', 'failure_reason', 'settled_at'] as const;
 export type StatusBucket = 'Successful' | 'Failed' | 'Pending';
@@ -286,6 +288,25 @@ function sentFields(body: string): { fields: Omit<Required<PayoutFields>, 'payou
       note: s(d.note),
     },
     metadata: b.metadata && typeof b.metadata === 'object' ? (b.metadata as Record<string, unknown>) : undefined,
+  };
+}
+
+/**
+ * A Failed row as a person recognises it (output/batch.ts renderFailedRows): whom it paid and how
+ * much, from the journaled request when this machine sent it (what was asked), else from the
+ * service's record; and why it failed.
+ */
+export function failedRowOf(e: ReportEntry, s: RowState, body?: string): FailedRow {
+  const f = batchFileRow(s.record, body);
+  return {
+    row: e.row,
+    payoutId: e.payoutId,
+    name: f[COLUMN_LABELS.name],
+    provider: f[COLUMN_LABELS.provider],
+    account: f[COLUMN_LABELS.account],
+    amount: formatAmount(s.record.amount, s.record.currency),
+    currency: s.record.currency,
+    reason: s.failureReason || 'the service gave no reason',
   };
 }
 

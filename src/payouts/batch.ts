@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { PayoutRequest } from './request.js';
 import { localFault, sendPayout } from './send.js';
-import { CliError, LocalError } from '../errors.js';
+import { AuthError, CliError, LocalError } from '../errors.js';
 
 export interface BatchItem {
   row: number;
@@ -38,6 +38,8 @@ export interface RowOutcome {
   fee?: string;
   /** Accepted in an earlier run (not sent again). */
   earlier?: boolean;
+  /** What the row pays (whom, how much): how a person is told which row it is. */
+  request?: PayoutRequest;
 }
 
 /** One pause shared by every sender: a 429 holds them all until Retry-After has passed. */
@@ -77,6 +79,14 @@ export interface RunBatchOptions {
   /** The profile of the run, journaled with each row. */
   profile?: string;
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
+  /**
+   * When this run began: a row journaled at or after it, with no outcome yet, was never sent
+   * before. The service refusing the API key (401, or 403 to POST /payout) on such a row's
+   * first attempt means nothing was sent: the row is journaled and reported as refused and the
+   * run stops sending (every row would be refused alike). Without it, or for a row journaled
+   * by an earlier run (whose attempt may have reached the service), the row stays unknown.
+   */
+  since?: Date;
 }
 
 /**
@@ -99,6 +109,7 @@ function rowOutcome(
     transactionId: f.transactionId,
     fee: f.fee,
     earlier: undefined,
+    request: it.request,
   };
 }
 
@@ -171,8 +182,10 @@ export async function claimRows<T extends BatchItem>(items: T[], o: RowJournal):
 export async function runBatch(
   items: BatchItem[] | AsyncIterable<BatchItem>,
   o: RunBatchOptions & { total?: number },
-): Promise<{ outcomes: RowOutcome[]; stopped: boolean }> {
+): Promise<{ outcomes: RowOutcome[]; stopped: boolean; keyRefused?: AuthError }> {
   const total = o.total ?? (Array.isArray(items) ? items.length : 0);
+  // The service refused the API key before anything was sent (o.since): no more rows are started.
+  let keyRefused: AuthError | undefined;
   const outcomes = new Array<RowOutcome>(total);
   const stats: BatchStats = { total, done: 0, failed: 0, unknown: 0, inFlight: 0 };
   const gate = new RateGate(o.clock);
@@ -240,7 +253,9 @@ export async function runBatch(
         outcomes[i] = rowOutcome(it, 'not sent', { message: STOPPED_BEFORE_SENT });
         const prior = it.earlier?.outcome;
         if (prior?.kind === 'accepted') {
-          settle(i, { row: it.row, payoutId: it.request.payoutId, outcome: 'accepted', transactionId: prior.transactionId, fee: prior.fee, earlier: true });
+          const out = rowOutcome(it, 'accepted', { transactionId: prior.transactionId, fee: prior.fee });
+          out.earlier = true;
+          settle(i, out);
           continue;
         }
         rows.push(n);
@@ -257,7 +272,7 @@ export async function runBatch(
   const take = async (): Promise<Taken | undefined> => {
     for (;;) {
       if (failure) throw failure.err;
-      if (o.stop.aborted) return undefined;
+      if (o.stop.aborted || keyRefused) return undefined;
       const next = ready.shift();
       if (next) {
         if (ready.length < ahead && !drained) void refill();
@@ -282,11 +297,13 @@ export async function runBatch(
       }
       stats.inFlight++;
       o.onProgress?.(stats);
+      const journaledNow = o.since !== undefined && entry.outcome === undefined && Date.parse(entry.createdAt) >= o.since.getTime();
       try {
         const r = await sendPayout(o.api, o.journal, entry, {
           signal: inFlightSignal,
           clock: o.clock,
           gate,
+          journaledNow,
           deferRecord: (w) => {
             // A failed write leaves the journal without this row's outcome: reported as unknown below.
             writing++;
@@ -314,7 +331,11 @@ export async function runBatch(
         }
       } catch (err) {
         stats.inFlight--;
-        settle(i, rowOutcome(it, 'unknown', { message: (err as Error).message }));
+        // The key refused on a row never sent before (journaled as refused by sendPayout): nothing was sent.
+        if (err instanceof AuthError && journaledNow && err.status !== undefined) {
+          keyRefused ??= err;
+          settle(i, rowOutcome(it, 'rejected', { code: err.status === 403 ? 'FORBIDDEN' : 'UNAUTHORIZED', message: `${err.message.replace(/\.$/, '')}: nothing was sent` }));
+        } else settle(i, rowOutcome(it, 'unknown', { message: (err as Error).message }));
       }
     }
   };
@@ -341,7 +362,9 @@ export async function runBatch(
     outcomes[i] = { ...prev, outcome: 'unknown', message: `${said}, but payctl could not record it in its journal: ${what}` };
   }
   // Rows never taken (stopped first) are reported too, each with its id.
-  if (!drained) for (let n = await pull(); n; n = await pull()) outcomes[n.i] = rowOutcome(n.it, 'not sent', { message: STOPPED_BEFORE_SENT });
+  const notTaken = keyRefused ? 'not sent: the service refused the API key' : STOPPED_BEFORE_SENT;
+  if (!drained) for (let n = await pull(); n; n = await pull()) outcomes[n.i] = rowOutcome(n.it, 'not sent', { message: notTaken });
+  if (keyRefused) for (const [i, x] of outcomes.entries()) if (x?.outcome === 'not sent' && x.message === STOPPED_BEFORE_SENT) outcomes[i] = { ...x, message: notTaken };
   const all = outcomes.filter((x): x is RowOutcome => x !== undefined);
-  return { outcomes: all, stopped: o.stop.aborted && all.some((x) => x.outcome === 'not sent') };
+  return { outcomes: all, stopped: o.stop.aborted && all.some((x) => x.outcome === 'not sent'), keyRefused };
 }

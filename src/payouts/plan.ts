@@ -1,7 +1,9 @@
 /**
  * The plan of a batch, shown before anything is sent: count and exact total per
  * source wallet and currency, against the live balances, flagging wallets that would
- * go short. Fees are charged by the service and only known once a payout is accepted.
+ * go short, and the grand total per currency. Fees are charged by the service and only known
+ * once a payout is accepted: its documentation gives no fee rule (docs/service.md), so the plan
+ * estimates none.
  */
 import type { Wallet } from '../api/schemas.js';
 import { balanceMinor, minorToDecimal } from '../money/amount.js';
@@ -64,6 +66,32 @@ export function computePlan(requests: PayoutRequest[], wallets: Wallet[]): PlanG
   const b = new PlanBuilder(wallets);
   for (const r of requests) b.add(r);
   return b.groups();
+}
+
+/** The grand total of one currency, over every wallet that pays in it. */
+export interface CurrencyTotal {
+  currency: string;
+  digits: number;
+  count: number;
+  wallets: number;
+  totalMinor: bigint;
+}
+
+/** Totals per currency, exact (minor units of one currency are added), in first-seen order. */
+export function currencyTotals(groups: PlanGroup[]): CurrencyTotal[] {
+  const out = new Map<string, CurrencyTotal>();
+  for (const g of groups) {
+    const t = out.get(g.currency) ?? { currency: g.currency, digits: g.digits, count: 0, wallets: 0, totalMinor: 0n };
+    t.count += g.count;
+    t.wallets++;
+    t.totalMinor += g.totalMinor;
+    out.set(g.currency, t);
+  }
+  return [...out.values()];
+}
+
+export function totalsJson(groups: PlanGroup[]) {
+  return currencyTotals(groups).map((t) => ({ currency: t.currency, count: t.count, total: minorToDecimal(t.totalMinor, t.digits) }));
 }
 
 export function planJson(groups: PlanGroup[]) {

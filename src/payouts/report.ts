@@ -5,11 +5,15 @@
  * whole report is written again in row order and put in place atomically. Files are
  * created without following symlinks; the temp file has an unpredictable name. A row the
  * service already held under another key ("already made") is reported as already submitted.
+ * A report is never written over another run's: what a file at the path holds is read first
+ * (reportHolder) and a report of another batch, or of rows not in this run, is kept
+ * (reportOwner says whose it is; the caller refuses an explicit --report or moves the default).
  */
 import { randomUUID } from 'node:crypto';
-import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, extname, basename, join, resolve } from 'node:path';
 import { csvRow } from '../output/csv.js';
+import { plural } from '../output/text.js';
 import type { RowOutcome } from './batch.js';
 
 export const REPORT_COLUMNS = ['row', 'payout_id', 'outcome', 'code', 'message', 'transaction_id', 'fee', 'earlier_run'];
@@ -19,6 +23,126 @@ export function defaultReportPath(input: string): string {
   const ext = extname(input);
   const reportExt = ext.toLowerCase() === '.csv' ? '.csv' : '.jsonl';
   return join(dirname(input), `${basename(input, ext)}.report${reportExt}`);
+}
+
+/** `name` made safe as part of a file name (a batch id may hold ":"). */
+function fileWord(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]+/g, '-');
+}
+
+/**
+ * A report path for batch `batchId` beside `base`, the `n`th (1, 2, ...): payouts.report.csv ->
+ * payouts.<batch>.report.csv, payouts.<batch>.2.report.csv; payroll.csv -> payroll.<batch>.csv.
+ */
+export function batchReportPath(base: string, batchId: string, n = 1): string {
+  const ext = extname(base);
+  const name = basename(base, ext);
+  const tag = fileWord(batchId) + (n > 1 ? `.${n}` : '');
+  const stem = name.toLowerCase().endsWith('.report') ? `${name.slice(0, -'.report'.length)}.${tag}.report` : `${name}.${tag}`;
+  return join(dirname(base), stem + ext);
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path); // a symlink counts, even a dangling one
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first report path for batch `batchId` beside `base` that nothing is at: for a printed command that pays again. */
+export function freshReportPath(base: string, batchId: string): string {
+  for (let n = 1; ; n++) {
+    const p = batchReportPath(base, batchId, n);
+    if (!exists(p)) return p;
+  }
+}
+
+/** What is at a report path: nothing (or an empty file), a payctl batch report, or another file. */
+export type ReportHolder = { kind: 'none' } | { kind: 'report'; batchIds: string[]; payoutIds: string[] } | { kind: 'other'; why: string };
+
+/** Reports read back at most this big; a bigger file at the path is kept, as another file. */
+const MAX_HOLDER_BYTES = 512 * 1024 * 1024;
+
+/**
+ * What the file at `path` holds (read without following a symlink). Lenient where a killed run
+ * may have left a report short: a JSON-lines report's last line may be cut.
+ */
+export async function reportHolder(path: string): Promise<ReportHolder> {
+  let text: string;
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) return { kind: 'other', why: 'it is not a regular file' };
+      if (st.size > MAX_HOLDER_BYTES) return { kind: 'other', why: 'it is too big to be read back' };
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'none' };
+    return { kind: 'other', why: code === 'ELOOP' ? 'it is a symbolic link' : `it cannot be read (${(err as Error).message})` };
+  }
+  text = text.replace(/^\uFEFF/, '');
+  if (!text.trim()) return { kind: 'none' };
+  const notReport = { kind: 'other', why: 'it is not a payctl batch report' } as const;
+  const batchIds = new Set<string>();
+  const payoutIds: string[] = [];
+  const add = (payoutId: unknown, batchId: unknown) => {
+    if (typeof payoutId === 'string' && payoutId) payoutIds.push(payoutId);
+    if (typeof batchId === 'string' && batchId) batchIds.add(batchId);
+  };
+  if (!text.trimStart().startsWith('{')) {
+    if (!text.startsWith(REPORT_COLUMNS.join(','))) return notReport;
+    const { parse } = await import('csv-parse/sync');
+    let records: string[][];
+    try {
+      records = parse(text, { skip_empty_lines: true, relax_column_count: true });
+    } catch {
+      return notReport;
+    }
+    const at = records[0]!.indexOf('batch_id');
+    for (const r of records.slice(1)) add(r[1], at < 0 ? undefined : r[at]);
+  } else {
+    const lines = text.split('\n');
+    for (const [i, line] of lines.entries()) {
+      if (!line.trim()) continue;
+      let o: unknown;
+      try {
+        o = JSON.parse(line);
+      } catch {
+        if (i === lines.length - 1) break; // cut short by a killed run
+        return notReport;
+      }
+      if (!o || typeof o !== 'object' || !REPORT_COLUMNS.slice(0, 3).every((k) => Object.hasOwn(o, k))) return notReport;
+      const v = o as Record<string, unknown>;
+      add(v.payout_id, v.batch_id);
+    }
+  }
+  return { kind: 'report', batchIds: [...batchIds], payoutIds };
+}
+
+/**
+ * Whose the report at a path is, as a phrase ("holds the report of batch \"nov\""), when it is
+ * not this run's to write; undefined when it is: nothing there, or a report of batch `batchId`
+ * whose every row is in this run (a resume). `inRun` is asked only for a report of this batch id.
+ */
+export async function reportOwner(holder: ReportHolder, batchId: string, inRun: () => Promise<(payoutId: string) => boolean>): Promise<string | undefined> {
+  if (holder.kind === 'none') return undefined;
+  if (holder.kind === 'other') return `is not a report of this batch: ${holder.why}`;
+  const others = holder.batchIds.filter((b) => b !== batchId);
+  if (others.length) {
+    const named = others.slice(0, 3).map((b) => `"${b}"`);
+    return `holds the report of batch ${named.join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`;
+  }
+  if (!holder.payoutIds.length) return undefined;
+  const has = await inRun();
+  const foreign = holder.payoutIds.filter((id) => !has(id)).length;
+  if (!foreign) return undefined;
+  return `holds the report of another run of batch "${batchId}": ${foreign} of its ${plural(holder.payoutIds.length, 'row')} ${foreign === 1 ? 'is' : 'are'} not in this run`;
 }
 
 /** A report (or batch file) path that means JSON lines, by its extension; else CSV. */

@@ -94,7 +94,12 @@ describe('payout batch status: the done-when scenario', () => {
     expect(r.stdout).toMatch(/SLE\s+Successful\s+25\s/);
     expect(r.stdout).toMatch(/SLE\s+Failed\s+5\s/);
     expect(r.stdout).toContain('Failed:');
-    for (const f of failedRows) expect(r.stdout).toContain(f.payout_id);
+    // Each failed row by its row, recipient and account, not by a hash; the reason under it.
+    for (const f of failedRows) {
+      expect(r.stdout).toMatch(new RegExp(`^  row ${f.row}: .+ \\(orange_money 0\\d+\\), \\d+\\.\\d\\d SLE$`, 'm'));
+      expect(r.stdout).toContain(`    ${f.failure_reason}`);
+      expect(r.stdout).not.toContain(f.payout_id);
+    }
 
     // The failed rows as a batch file: exactly those 5, without payout ids.
     const out = readCsv(failedOut);

@@ -239,7 +239,7 @@ describe('payout batch: every row checked first, nothing sent when any is bad', 
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`Error: ${file}: 1 problem. Nothing was sent.`);
     const problems = r.stderr.split('\n').filter((l) => l.startsWith('  - '));
-    expect(problems).toEqual(['  - row 37: amount: "12,50" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)']);
+    expect(problems).toEqual(['  - row 37: amount: "12,50" uses \',\' as the decimal point; write 12.50']);
     noPosts(sb);
     expect(sb.requests()).toEqual([]); // not even the balances: the file is checked before any request
   });
@@ -334,7 +334,9 @@ describe('payout batch: the plan, confirmation and --dry-run', () => {
     for (const l of report.slice(2)) {
       expect(l.transaction_id).toBe('');
       expect(l.message).not.toBe('');
-      expect(r.stderr).toContain(`  row ${l.row} (${l.payout_id}): INSUFFICIENT_FUNDS: `);
+      // Named by row, recipient and account; the reason on the line under it.
+      expect(r.stderr).toContain(`  row ${l.row}: Recipient ${Number(l.row) - 1}, "Jr." (orange_money 07610000${Number(l.row) - 1}), `);
+      expect(r.stderr).toContain(`    INSUFFICIENT_FUNDS: Wallet 6643665465 has 6.74 SLE`);
     }
     expect(r.stderr).toContain('2 accepted, 0 already submitted, 2 rejected, 0 unknown.');
     const held = sb.payouts().filter((p) => p.payout_id.startsWith(rows[0]!.payout_id!.slice(0, -4)));

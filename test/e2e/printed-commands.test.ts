@@ -197,18 +197,22 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(1);
   });
 
-  it('"pay them again" after a rerun names a new batch (file name and date) without --yes: as printed it pays nothing without a terminal, with --yes added it pays again once', async () => {
+  it('"pay them again" after a rerun names a new batch (file name and date) and a report of its own, without --yes: as printed it pays nothing without a terminal, with --yes added it pays again once and keeps the first report', async () => {
     const rows = batchRows(3, sle, `again-${Date.now()}`).map(({ payout_id: _id, ...r }) => r);
     const file = writeFile(work.file('stipends.csv'), toCsv(rows));
     const first = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(0);
     const rerun = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
     expect(rerun.code, rerun.stderr).toBe(0);
+    const report = work.file('stipends.report.csv');
+    const kept = readFileSync(report);
     const today = new Date().toISOString().slice(0, 10);
     const m = /give the batch a new name: (payctl .*)$/m.exec(rerun.stderr);
     expect(m, rerun.stderr).not.toBeNull();
     const line = m![1]!;
-    expect(line).toBe(`payctl payout batch ${file} --profile tty --batch-id stipends-${today}`);
+    const ownReport = work.file(`stipends.stipends-${today}.report.csv`);
+    expect(line).toBe(`payctl payout batch ${file} --profile tty --batch-id stipends-${today} --report ${ownReport}`);
+    expect(existsSync(ownReport)).toBe(false);
     const before = payoutPosts(ctx.sb).length;
     const asPrinted = await runAsPrinted(line, { shim, configDir: cfg.dir });
     expect(asPrinted.stderr).toContain('--yes is required without a terminal');
@@ -217,7 +221,34 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     const again = await runAsPrinted(`${line} --yes`, { shim, configDir: cfg.dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`Batch "stipends-${today}": 3 payouts to send`);
+    expect(again.stderr).toContain(`Report: ${ownReport}`);
     expect(payoutPosts(ctx.sb).length).toBe(before + 3);
+    // The first batch's report is as it was, byte for byte; the new batch has its own.
+    expect(readFileSync(report).equals(kept)).toBe(true);
+    const own = readFileSync(ownReport, 'utf8').trimEnd().split('\r\n');
+    expect(own).toHaveLength(4);
+    for (const l of own.slice(1)) expect(l).toMatch(new RegExp(`^\\d+,[0-9a-f-]{36},accepted,,,TXN-BOK-[0-9A-F]{26},[0-9.]+,,stipends-${today}$`));
+  });
+
+  it("a --report that holds another batch's report is refused (exit 2, nothing sent); the command it prints, run as printed, writes a report of its own", async () => {
+    const rows = batchRows(2, sle, `held-${Date.now()}`).map(({ payout_id: _id, ...r }) => r);
+    const file = writeFile(work.file('payroll.csv'), toCsv(rows));
+    const report = work.file('payroll-report.csv');
+    const first = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--batch-id', 'nov', '--report', report, '--yes'], { dir: cfg.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const kept = readFileSync(report);
+    const before = payoutPosts(ctx.sb).length;
+    const refused = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--batch-id', 'dec', '--report', report, '--yes'], { dir: cfg.dir });
+    expect(refused.stderr).toContain(`${report} holds the report of batch "nov"`);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(payoutPosts(ctx.sb).length).toBe(before);
+    const line = lineAfter(refused.stderr, 'Choose another --report path, for example:');
+    expect(line).toBe(`  payctl payout batch ${file} --profile tty --batch-id dec --report ${work.file('payroll-report.dec.csv')} --yes`);
+    const ran = await runAsPrinted(line, { shim, configDir: cfg.dir });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb).length).toBe(before + 2);
+    expect(readFileSync(report).equals(kept)).toBe(true);
+    expect(readFileSync(work.file('payroll-report.dec.csv'), 'utf8')).toContain(',dec\r\n');
   });
 
   it('a refused key under the only profile `tty` (exit 3) prints `payctl login --profile tty`', async () => {

@@ -152,7 +152,11 @@ describe('renderPlan', () => {
         'Warning: wallet wal_ngn would go short: it holds 999,999.99 NGN but the payouts total 1,000,000.00 NGN before fees.',
         'Warning: wallet wal_x is not among your wallets; the service will refuse its payouts.',
         'Warning: wallet wal_usd does not hold SLE; the service will refuse its payouts.',
-        'Fees are charged by the service per payout and are shown in the report.',
+        // A grand total per currency (the SLE one counts every SLE row, wherever it goes).
+        'Total SLE: 1,510.80 in 4 payouts from 3 wallets, before fees.',
+        'Total NGN: 1,000,000.00 in 1 payout, before fees.',
+        'Total JPY: 1,500 in 1 payout, before fees.',
+        "Fees: charged by the service per payout, not known before sending; each accepted payout's fee is in the report.",
         '',
       ].join('\n'),
     );
@@ -161,7 +165,7 @@ describe('renderPlan', () => {
   it('shows no warning when every wallet can pay', () => {
     const out = renderPlan(computePlan([req('w', '10', 'SLE')], [wallet('w', 'SLE', '10')]), plain);
     expect(out).not.toContain('Warning');
-    expect(out.trimEnd().split('\n').at(-1)).toBe('Fees are charged by the service per payout and are shown in the report.');
+    expect(out.trimEnd().split('\n').at(-1)).toBe("Fees: charged by the service per payout, not known before sending; each accepted payout's fee is in the report.");
   });
 
   it('colours through the style: the short amount red, warnings yellow, the footnote dim', () => {
@@ -172,7 +176,7 @@ describe('renderPlan', () => {
     expect(out).not.toContain('<r>4.00</r>');
     expect(out).toContain('<y>Warning:</y> wallet w would go short: it holds 9.99 SLE but the payouts total 10.00 SLE before fees.\n');
     expect(out).toContain('<b>WALLET</b>');
-    expect(out.endsWith('<d>Fees are charged by the service per payout and are shown in the report.</d>\n')).toBe(true);
+    expect(out.endsWith("<d>Fees: charged by the service per payout, not known before sending; each accepted payout's fee is in the report.</d>\n")).toBe(true);
   });
 
   it('removes escape sequences and bidi controls from wallet names and ids', () => {

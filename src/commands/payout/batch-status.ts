@@ -14,6 +14,7 @@ import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '
 import { waitForSettled } from '../../payouts/settle.js';
 import {
   batchFileRow,
+  failedRowOf,
   isAccepted,
   readStatusReport,
   rewriteReport,
@@ -30,6 +31,7 @@ import { configDir } from '../../config/paths.js';
 import { isJsonl } from '../../payouts/report.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { renderTable } from '../../output/table.js';
+import { renderFailedRows } from '../../output/batch.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
 import { formatAmount } from '../../money/amount.js';
@@ -219,19 +221,11 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
         st,
       );
     }
-    if (failed.length) {
-      out += `\nFailed:\n`;
-      out += renderTable(
-        [{ header: 'ROW' }, { header: 'PAYOUT ID' }, { header: 'AMOUNT', align: 'right' }, { header: 'REASON' }],
-        failed.map(({ e, s }) => [
-          sanitizeInline(e.row),
-          sanitizeInline(e.payoutId),
-          `${formatAmount(s.record.amount, s.record.currency)} ${sanitizeInline(s.record.currency)}`,
-          s.failureReason || 'the service gave no reason',
-        ]),
-        st,
-      );
-    }
+    if (failed.length)
+      out += `\nFailed:\n${renderFailedRows(
+        failed.map(({ e, s, i }) => failedRowOf(e, s, entries.get(i)?.body)),
+        deps.io.stdoutColumns,
+      )}`;
     await write(deps.io.stdout, out);
   }
 

@@ -19,10 +19,11 @@ import {
   type LoadedRow,
 } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
+import { batchTemplate } from '../../payouts/batch-file.js';
 import { Journal } from '../../payouts/journal.js';
-import { planJson } from '../../payouts/plan.js';
+import { planJson, totalsJson } from '../../payouts/plan.js';
 import { renderPlan } from '../../output/batch.js';
-import { defaultReportPath, reportProblems } from '../../payouts/report.js';
+import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
@@ -44,6 +45,8 @@ export interface PayoutBatchOptions {
   yes?: boolean;
   batchId?: string;
   allowDuplicates?: boolean;
+  /** Print a header row and an example row (CSV) and stop: no file, no login, nothing sent. */
+  template?: boolean;
 }
 
 const DEFAULT_CONCURRENCY = 4;
@@ -71,13 +74,29 @@ function describeGroup(g: DuplicateGroup): string {
 }
 
 export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number> {
+  // Rows journaled from now on were never sent before (sendRows: a refused key then sent nothing).
+  const since = deps.clock.now();
+  if (opts.template) {
+    // The file is optional only with --template (batch-spec.ts): given anyway, it would be ignored silently.
+    if ((opts.file as string | undefined) !== undefined) {
+      throw new UsageError(
+        `--template prints a template to start a batch file from and takes no file (got ${text(opts.file)}). Nothing was sent.`,
+        [],
+        'To write one: payctl payout batch --template > payouts.csv',
+      );
+    }
+    await write(deps.io.stdout, batchTemplate());
+    return 0;
+  }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
   if (badId) throw new UsageError(`Cannot send this batch: ${badId}. Nothing was sent.`);
   const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);
-  const reportPath = resolve(opts.report ?? defaultReportPath(src.file));
+  const defaultReport = resolve(defaultReportPath(src.file));
+  // The path checked now; once the rows are known, the default may move off another run's report (chooseReport).
+  let reportPath = resolve(opts.report ?? defaultReport);
   const badReport = reportProblems(reportPath, src.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw new UsageError(`Cannot write the report. Nothing was sent.`, badReport, 'Choose another --report path and run the command again.');
   if (!opts.dryRun && !opts.yes && !deps.io.interactive) {
@@ -91,7 +110,13 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const load = await planBatch(src, checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
   const alreadyAccepted = load.alreadyAccepted;
 
-  const batchCommand = (id: string | undefined, extra: string[] = [], yes = true) =>
+  // The report goes in every printed command that was given one or had it moved: run later, it is the same file.
+  const batchCommand = (
+    id: string | undefined,
+    extra: string[] = [],
+    yes = true,
+    report = opts.report !== undefined || reportPath !== defaultReport ? reportPath : undefined,
+  ) =>
     commandLine(
       inv,
       ['payout', 'batch'],
@@ -99,14 +124,18 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
         src.file,
         ...(id !== undefined ? ['--batch-id', id] : []),
         ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
-        ...(opts.report !== undefined ? ['--report', reportPath] : []),
+        ...(report !== undefined ? ['--report', report] : []),
         ...extra,
         ...(yes ? ['--yes'] : []),
       ],
     );
   // Paying again is never one paste away from happening: the command names a new batch
   // (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
-  const payAgain = () => batchCommand(newBatchId(src.file, batchId, deps.clock.now()), [], false);
+  // It names a report of its own that is not there yet: run as printed, it keeps this one's.
+  const payAgain = () => {
+    const id = newBatchId(src.file, batchId, deps.clock.now());
+    return batchCommand(id, [], false, freshReportPath(opts.report !== undefined ? reportPath : defaultReport, id));
+  };
 
   // Rows that a named batch already paid, sent again only because --batch-id was left out:
   // most likely a resume typed without it. Say how to do either, send nothing.
@@ -120,6 +149,30 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     );
   }
 
+  // Never over another run's report: a --report that holds one is refused, the default moves beside it.
+  let runIds: Promise<(id: string) => boolean> | undefined;
+  const inRun = () =>
+    (runIds ??= (async () => {
+      const ids = new Set<string>();
+      for await (const r of batchRows(src, checked, journal, api.baseUrl, true)) ids.add(r.request.payoutId);
+      return (id: string) => ids.has(id);
+    })());
+  const whose = async (path: string) => reportOwner(await reportHolder(path), batchId, inRun);
+  let reportMoved: string | undefined;
+  const held = await whose(reportPath);
+  if (held !== undefined && opts.report !== undefined) {
+    const again = [...(opts.allowDuplicates ? ['--allow-duplicates'] : []), ...(opts.dryRun ? ['--dry-run'] : [])];
+    throw new UsageError(
+      `Cannot write the report: ${reportPath} ${held}. payctl never writes over another run's report. Nothing was sent.`,
+      [],
+      `Choose another --report path, for example:\n  ${batchCommand(opts.batchId, again, !!opts.yes, freshReportPath(reportPath, batchId))}`,
+    );
+  }
+  if (held !== undefined) {
+    reportMoved = `${reportPath} ${held}`;
+    reportPath = await chooseReport(defaultReport, batchId, src.file, whose);
+  }
+
   const duplicates = load.duplicates.filter((g) => g.pending);
   const plan = load.groups;
   const style = makeStyle(deps.io.stderrColor);
@@ -130,6 +183,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   const notices = (st: Style): string => {
     let out = '';
+    if (reportMoved) out += `${st.yellow('Note:')} ${reportMoved}; it is kept, and this run's report is ${reportPath}.\n`;
     for (const r of earlier) {
       out += `${st.yellow('Note:')} ${plural(r.rows, 'row was', 'rows were')} accepted earlier ${describeRun(r)}; ${r.rows === 1 ? 'it is' : 'they are'} not sent again.\n`;
     }
@@ -150,7 +204,9 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     earlier_runs: earlier.map((r) => ({ batch_id: r.batchId ?? null, file: r.file ?? null, rows: r.rows, first_at: r.first, last_at: r.last })),
     matching_earlier_payouts: matchRows,
     duplicates: duplicates.map((g) => g.rows),
+    report: reportPath,
     plan: planJson(plan),
+    totals: totalsJson(plan),
   });
 
   if (opts.dryRun) {
@@ -238,7 +294,21 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     batch: run,
     reportPath,
     rerun: batchCommand(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []),
+    since,
   });
+}
+
+/**
+ * The default report's path when the usual one (`defaultReport`) holds another run's report: the
+ * first of payouts.<batch>.report.csv, payouts.<batch>.2.report.csv, ... that is free or this
+ * batch's own (a rerun finds the same one again).
+ */
+async function chooseReport(defaultReport: string, batchId: string, input: string, whose: (path: string) => Promise<string | undefined>): Promise<string> {
+  for (let n = 1; n <= 100; n++) {
+    const path = batchReportPath(defaultReport, batchId, n);
+    if (reportProblems(path, input).length === 0 && (await whose(path)) === undefined) return path;
+  }
+  throw new UsageError(`Cannot find a free name for the report beside ${defaultReport}. Nothing was sent.`, [], 'Choose a --report path and run the command again.');
 }
 
 /** The rows a run sends: all but those accepted earlier. */

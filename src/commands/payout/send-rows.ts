@@ -5,7 +5,7 @@
  * resumes. Nothing here decides what to send: the caller hands over the rows.
  */
 import { write, type Deps } from '../../deps.js';
-import { ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { AuthError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
 import type { Journal } from '../../payouts/journal.js';
@@ -29,6 +29,8 @@ export interface SendRowsOptions {
   reportPath: string;
   /** The command that runs the same send again (resume, finish unknown outcomes). */
   rerun: string;
+  /** When the command began (runBatch's `since`): rows journaled since were never sent before. */
+  since: Date;
 }
 
 export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> {
@@ -44,8 +46,10 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${o.batch.id}`, () => deps.io.stderrColumns);
   let outcomes: RowOutcome[];
   let stopped: boolean;
+  let keyRefused: AuthError | undefined;
   try {
-    ({ outcomes, stopped } = await runBatch(o.items, {
+    ({ outcomes, stopped, keyRefused } = await runBatch(o.items, {
+      since: o.since,
       total: o.rows,
       api: o.api,
       journal: o.journal,
@@ -76,7 +80,14 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
     report: o.reportPath,
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
-  deps.log.block(renderBatchResult(summary, outcomes));
+  deps.log.block(renderBatchResult(summary, outcomes, deps.io.stderrColumns));
+  if (keyRefused) {
+    // Nothing was sent for the rows refused or not started; rows accepted before stay accepted.
+    throw new AuthError(`${keyRefused.message.replace(/\.$/, '')}: ${plural(summary.rejected + summary.not_sent, 'row was', 'rows were')} not sent.`, {
+      status: keyRefused.status,
+      hint: `Run \`payctl login\` (or check the key of this profile), then send the rest with the same command (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
+    });
+  }
   if (stopped) {
     throw new InterruptedError(
       'Stopped: rows in flight finished; the rest were not sent.',

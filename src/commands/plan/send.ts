@@ -15,7 +15,7 @@ import type { Deps } from '../../deps.js';
 import { CancelledError, CliError, LocalError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { Journal } from '../../payouts/journal.js';
-import { defaultReportPath, reportProblems } from '../../payouts/report.js';
+import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
 import { PLAN_MAX_AGE_MS, readPlan, samePlace } from '../../plans/plan.js';
@@ -36,6 +36,8 @@ export interface PlanSendOptions {
 const DEFAULT_CONCURRENCY = 4;
 
 export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
+  // Payouts journaled from now on were never sent before (sendRows: a refused key then sent nothing).
+  const since = deps.clock.now();
   const refuse = (message: string, problems: string[] = [], hint?: string) =>
     new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
   const { plan, payouts } = readPlan(opts.plan);
@@ -89,6 +91,18 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   const reportPath = resolve(opts.report ?? defaultReportPath(resolve(opts.plan)));
   const badReport = reportProblems(reportPath, resolve(opts.plan), opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw refuse('its report cannot be written', badReport, 'Choose another --report path.');
+  const batch = { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: resolve(opts.plan) };
+  // Never over another run's report: one of another batch, or with payouts this plan does not hold.
+  const planIds = new Set(items.map((it) => it.request.payoutId));
+  const held = await reportOwner(await reportHolder(reportPath), batch.id, () => Promise.resolve((id: string) => planIds.has(id)));
+  if (held !== undefined) {
+    const fresh = freshReportPath(reportPath, batch.id);
+    throw refuse(
+      `its report cannot be written: ${reportPath} ${held}, and payctl never writes over another run's report`,
+      [],
+      `Choose another --report path, for example:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'send'], [opts.plan, '--report', fresh])}`,
+    );
+  }
   const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.length - alreadyAccepted;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
@@ -116,7 +130,6 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
     if (!ok) throw new CancelledError();
   }
   if (toSend === 0) deps.log.info(`Nothing to send: every payout of the plan was accepted earlier.`);
-  const batch = { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: resolve(opts.plan) };
   // Under a policy that counts the day, the check and the journaling of the payouts to send are
   // one step under the wallets' locks (wallet-lock.ts), so parallel runs of plan send, payout
   // create and payout batch count each other; sending comes after, the claims already count.
@@ -143,6 +156,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
     batch,
     reportPath,
     rerun,
+    since,
   });
 }
 
