@@ -101,6 +101,19 @@ describe('payout batch status: the done-when scenario', () => {
       expect(r.stdout).not.toContain(f.payout_id);
     }
 
+    // What each row became is noted in the journal: history shows 25 Successful and 5 Failed.
+    const h = await run(cfgFast, ['history', '--json']);
+    const mine = (JSON.parse(h.stdout) as { data: Array<{ payout_id: string; payout_status: string | null }> }).data.filter((l) =>
+      after.rows.some((x) => x.payout_id === l.payout_id),
+    );
+    expect(mine.filter((l) => l.payout_status === 'Successful')).toHaveLength(25);
+    expect(
+      mine
+        .filter((l) => l.payout_status === 'Failed')
+        .map((l) => l.payout_id)
+        .sort(),
+    ).toEqual(failedRows.map((f) => f.payout_id).sort());
+
     // The failed rows as a batch file: exactly those 5, without payout ids.
     const out = readCsv(failedOut);
     expect(out.header).not.toContain('payout_id');

@@ -107,6 +107,10 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(r.stdout).toMatch(/Status\s+Failed/);
     expect(r.stdout).toContain(FAILURE_REASON);
     expect(held(ctx.sb, id)?.status).toBe('Failed');
+    // What it became is noted in the journal: history says Failed, not only "accepted".
+    const h = await payctl(['history', '--json'], { dir: cfg.dir });
+    const line = (oneJson(h.stdout) as { data: Array<{ payout_id: string; outcome: string; payout_status: string | null }> }).data.find((l) => l.payout_id === id);
+    expect(line).toMatchObject({ outcome: 'accepted', payout_status: 'Failed' });
   });
 
   it('create --wait --json: stdout holds only the final envelope, as the service sent it', async () => {

@@ -11,7 +11,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { waitForSettled } from '../../payouts/settle.js';
+import { noteSettled, waitForSettled } from '../../payouts/settle.js';
 import {
   batchFileRow,
   failedRowOf,
@@ -145,6 +145,8 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
       const r = await waitForSettled(api, ref, { clock: deps.clock, signal: deps.signal, timeoutMs });
       states.set(i, rowState(r.record, r.status));
       problems.delete(i);
+      // What it became, for history (the journal of this machine, when it has the payout).
+      if (r.kind === 'settled') await noteSettled(journal, api.baseUrl, ref.payoutId, r.status);
     } catch (err) {
       if (err instanceof AuthError || err instanceof InterruptedError || err instanceof ConfigError) throw err;
       problems.set(i, sanitizeInline((err as Error).message));

@@ -14,7 +14,7 @@ import { renderPayoutCard } from '../../output/payout.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
-import { waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
+import { noteSettled, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
 import { notLookedUpError, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
 import { Journal } from '../../payouts/journal.js';
 import { configDir } from '../../config/paths.js';
@@ -81,6 +81,8 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
     line.clear();
   }
 
+  // What it became, for history: in the journal of this machine, when it has the payout.
+  if (result.kind === 'settled') await noteSettled(new Journal(configDir(deps.env)), api.baseUrl, ref.payoutId, result.status);
   if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 
