@@ -8,48 +8,17 @@
  * say what they could not do with `noSuchProfile`.
  */
 import { UsageError } from '../errors.js';
+import { closestWords } from '../words.js';
 
 /** The profile a bare command uses: read before it exists (not logged in yet), never unknown. */
 export const DEFAULT_PROFILE = 'default';
 
-/** At most this many edits from a known name, as commander counts for a mistyped command. */
-const MAX_DISTANCE = 3;
-
 /**
  * The known names `name` is most likely a slip for (a letter missed, added, changed or two
- * swapped; letter case ignored): the closest ones, and only those that keep more than 40%
- * of the longer name (commander's rule for "Did you mean"). Empty when none is close.
+ * swapped; letter case ignored), by commander's rule (words.ts). Empty when none is close.
  */
 export function closestProfiles(name: string, known: readonly string[]): string[] {
-  const typed = name.toLowerCase();
-  let best = MAX_DISTANCE;
-  let close: string[] = [];
-  for (const k of known) {
-    const d = editDistance(typed, k.toLowerCase());
-    const length = Math.max(typed.length, k.length);
-    if ((length - d) / length <= 0.4 || d > best) continue;
-    if (d < best) close = [];
-    best = d;
-    close.push(k);
-  }
-  return close;
-}
-
-/** Optimal string alignment distance (Damerau-Levenshtein without repeated edits), as commander's. */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
-  const d: number[][] = [];
-  for (let i = 0; i <= a.length; i++) d[i] = [i];
-  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
-  for (let j = 1; j <= b.length; j++) {
-    for (let i = 1; i <= a.length; i++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
+  return closestWords(name.toLowerCase(), known, (k) => k.toLowerCase());
 }
 
 function orList(names: readonly string[]): string {

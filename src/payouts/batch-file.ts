@@ -14,6 +14,7 @@ import { problemOf, rowProblem, type Problem } from '../errors.js';
 import { sha256 } from './identity.js';
 import { REQUIRED_FIELDS, type FieldName, type Labels, type PayoutFields } from './request.js';
 import { csvFault, plainCsv } from './plain-csv.js';
+import { editDistance } from '../words.js';
 
 export const COLUMNS = ['payout_id', 'wallet_id', 'amount', 'currency', 'type', 'name', 'provider', 'account_number', 'phone_number', 'note'] as const;
 
@@ -67,29 +68,6 @@ export function canonicalColumn(name: string): string | undefined {
   return COLUMN_BY_SQUASHED.get(squash(t));
 }
 
-/** Two rows of the edit table, reused: names compared are at most 64 characters (closestColumn). */
-const EDIT_ROWS = [new Int32Array(66), new Int32Array(66)] as const;
-
-/** Edits (insert, delete, replace) from a to b (each at most 64 characters); limit + 1 once it is sure to be more. */
-function edits(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev = EDIT_ROWS[0];
-  let row = EDIT_ROWS[1];
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    row[0] = i;
-    let least = i;
-    for (let j = 1; j <= b.length; j++) {
-      const d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
-      row[j] = d;
-      if (d < least) least = d;
-    }
-    if (least > limit) return limit + 1;
-    [prev, row] = [row, prev];
-  }
-  return prev[b.length]!;
-}
-
 /** The columns squashed (as squash makes them), each with how many edits from it still count as a slip. */
 const SQUASHED = COLUMNS.map((c) => ({ column: c, squashed: squash(c), limit: squash(c).length <= 4 ? 1 : 2 }));
 
@@ -104,7 +82,7 @@ export function closestColumn(name: string): string | undefined {
   let best: string | undefined;
   let bestEdits = Infinity;
   for (const { column, squashed, limit } of SQUASHED) {
-    const d = typed.length >= 4 && (squashed.startsWith(typed) || typed.startsWith(squashed)) ? 0.5 : edits(typed, squashed, limit);
+    const d = typed.length >= 4 && (squashed.startsWith(typed) || typed.startsWith(squashed)) ? 0.5 : editDistance(typed, squashed, limit);
     if (d <= limit && d < bestEdits) {
       best = column;
       bestEdits = d;

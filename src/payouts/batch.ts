@@ -334,7 +334,10 @@ export async function runBatch(
         // The key refused on a row never sent before (journaled as refused by sendPayout): nothing was sent.
         if (err instanceof AuthError && journaledNow && err.status !== undefined) {
           keyRefused ??= err;
-          settle(i, rowOutcome(it, 'rejected', { code: err.status === 403 ? 'FORBIDDEN' : 'UNAUTHORIZED', message: `${err.message.replace(/\.$/, '')}: nothing was sent` }));
+          settle(
+            i,
+            rowOutcome(it, 'rejected', { code: err.status === 403 ? 'FORBIDDEN' : 'UNAUTHORIZED', message: `${err.message.replace(/\.$/, '')}: nothing was sent` }),
+          );
         } else settle(i, rowOutcome(it, 'unknown', { message: (err as Error).message }));
       }
     }

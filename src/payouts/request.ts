@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits } from '../money/amount.js';
 import { isKnownCurrency } from '../money/currencies.js';
 import { fieldProblem, type Problem } from '../errors.js';
+import { editDistance } from '../words.js';
 
 export type RecipientType = 'bank' | 'wallet';
 
@@ -88,31 +89,6 @@ export function normalizeProvider(p: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
-}
-
-/**
- * Edits (insert, delete, replace, swap two neighbours) from `a` to `b`, or `limit + 1`
- * as soon as it is certain to be more than `limit`.
- */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let least = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
-      row.push(d);
-      least = Math.min(least, d);
-    }
-    if (least > limit) return limit + 1;
-    prev2 = prev;
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /**

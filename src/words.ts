@@ -1,0 +1,52 @@
+/**
+ * How far a typed word is from a known one, for "did you mean" (a mistyped command, profile,
+ * provider or batch-file column): the optimal string alignment distance (Damerau-Levenshtein
+ * without repeated edits, as commander counts it: a letter inserted, deleted or changed, or two
+ * neighbours swapped, each one edit). The one copy of the rule; each caller keeps its own
+ * threshold of what still counts as a slip.
+ */
+
+/** Edits from `a` to `b`; once certain to be more than `limit`, `limit + 1` (linear in the rows read). */
+export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+      row.push(d);
+      least = Math.min(least, d);
+    }
+    if (least > limit) return limit + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** At most this many edits from a known word still count as a slip, as commander counts for a mistyped command. */
+const MAX_SLIP = 3;
+
+/**
+ * The candidates whose word (`wordOf`) `typed` is most likely a slip for, by commander's rule
+ * for "Did you mean": the closest ones, at most three edits away, and only those that keep
+ * more than 40% of the longer word. Empty when none is close.
+ */
+export function closestWords<T>(typed: string, candidates: readonly T[], wordOf: (c: T) => string): T[] {
+  let best = MAX_SLIP;
+  let close: T[] = [];
+  for (const c of candidates) {
+    const word = wordOf(c);
+    const d = editDistance(typed, word, MAX_SLIP);
+    const length = Math.max(typed.length, word.length);
+    if ((length - d) / length <= 0.4 || d > best) continue;
+    if (d < best) close = [];
+    best = d;
+    close.push(c);
+  }
+  return close;
+}
