@@ -8,6 +8,7 @@ import { csvRow } from '../output/csv.js';
 import { commandLine, invocationOf } from '../output/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
+import type { Column } from '../output/table.js';
 
 export interface BalancesOptions {
   currency?: string;
@@ -21,6 +22,18 @@ export const BALANCES_CSV_HEADER = ['wallet_id', 'wallet_name', 'currency', 'bal
 export function walletCsvValues(w: Wallet): unknown[] {
   return [w.wallet_id, w.wallet_name, w.currency, plainAmount(w.balance, w.currency), w.updated_at];
 }
+
+/**
+ * The table of wallets. At a terminal the name is cut with … first, then the update time is
+ * left out; the wallet id (what --wallet takes), the currency and the balance are never cut.
+ */
+const BALANCES_COLUMNS: Column[] = [
+  { header: 'WALLET' },
+  { header: 'NAME', minWidth: 8 },
+  { header: 'CURRENCY' },
+  { header: 'BALANCE', align: 'right' },
+  { header: 'UPDATED', giveWay: { step: 1 } },
+];
 
 export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
   const problems: string[] = [];
@@ -56,14 +69,6 @@ export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
   const { renderTable } = await import('../output/table.js');
   const style = makeStyle(deps.io.color);
   const rows = filtered.map((w) => [text(w.wallet_id), text(w.wallet_name), text(w.currency), formatAmount(w.balance, w.currency), utcTime(w.updated_at)]);
-  await write(
-    deps.io.stdout,
-    renderTable(
-      [{ header: 'WALLET', minWidth: 12 }, { header: 'NAME', minWidth: 8 }, { header: 'CURRENCY' }, { header: 'BALANCE', align: 'right' }, { header: 'UPDATED' }],
-      rows,
-      style,
-      { width: deps.io.stdoutColumns },
-    ),
-  );
+  await write(deps.io.stdout, renderTable(BALANCES_COLUMNS, rows, style, { width: deps.io.stdoutColumns }));
   return 0;
 }

@@ -7,15 +7,22 @@
  *   words people type for them (`payout list` -> `payouts list`, `wallets` -> `balances`);
  * - every usage error ends by pointing at the help of the command that was typed
  *   ("(run `payctl payouts list --help` for usage)"), even when the problem is with a
- *   global option given after it.
+ *   global option given after it;
+ * - help fits the terminal: commander wraps its own lists at the terminal's width (80 in a
+ *   pipe), and the text added after them (a spec's help and examples) is wrapped at the same
+ *   width, words whole (fitHelpText).
  */
-import { Command, type ErrorOptions, type ParseOptions } from 'commander';
+import { Command, type AddHelpTextContext, type AddHelpTextPosition, type ErrorOptions, type Help, type ParseOptions } from 'commander';
+import { displayWidth, wrapText } from '../output/table.js';
+import { closestWords } from '../words.js';
 
 /** Words people type for a command that has another name here. */
 const SYNONYMS: Readonly<Record<string, string>> = { ls: 'list', show: 'get', wallet: 'balances', wallets: 'balances' };
 
-/** Suggestions at most this many edits away (as commander's own, for options). */
-const MAX_DISTANCE = 3;
+/** The help's width off a terminal (commander's own default). */
+const PIPE_HELP_WIDTH = 80;
+/** Descriptions in commander's lists are wrapped when at least this much room is left for them (commander: 40). */
+const MIN_WIDTH_TO_WRAP = 16;
 
 export class PayctlCommand extends Command {
   /** Only verbs below it and no run of its own (the program, `payout`, `config`): see asGroup. */
@@ -25,6 +32,32 @@ export class PayctlCommand extends Command {
 
   override createCommand(name?: string): PayctlCommand {
     return new PayctlCommand(name);
+  }
+
+  /** commander's help, its descriptions wrapped even beside long option names on a narrow terminal. */
+  override createHelp(): Help {
+    const help = super.createHelp();
+    help.minWidthToWrap = MIN_WIDTH_TO_WRAP;
+    return help;
+  }
+
+  /**
+   * Text added to the help (a spec's help and examples, written once for any width) is
+   * wrapped when it is shown, at the width commander wraps the rest of the help at: the
+   * terminal's, else 80 (fitHelpText).
+   */
+  override addHelpText(position: AddHelpTextPosition, text: string | ((context: AddHelpTextContext) => string)): this {
+    return super.addHelpText(position, (context) => {
+      const s = typeof text === 'function' ? text(context) : text;
+      return s && fitHelpText(s, this.helpWidth(context.error));
+    });
+  }
+
+  /** The width help is wrapped at: as commander finds it (configureHelp, else the output's terminal), else 80. */
+  helpWidth(error = false): number {
+    const out = this.configureOutput();
+    const width = this.configureHelp().helpWidth ?? (error ? out.getErrHelpWidth?.() : out.getOutHelpWidth?.());
+    return width !== undefined && width > 0 ? width : PIPE_HELP_WIDTH;
   }
 
   /**
@@ -151,18 +184,11 @@ export function suggestions(cmd: Command, word: string): string[] {
   const same = candidates.filter((p) => sameNoun(p.at(-1)!, last));
   if (same.length) return same.map(line);
   const prefixed = candidates.filter((p) => last.length >= 2 && p.at(-1)!.startsWith(last));
-  let best = MAX_DISTANCE;
-  let close: string[][] = [];
-  for (const p of candidates) {
-    if (prefixed.includes(p)) continue;
-    const name = p.at(-1)!;
-    const d = editDistance(last, name);
-    const length = Math.max(last.length, name.length);
-    if ((length - d) / length <= 0.4 || d > best) continue;
-    if (d < best) close = [];
-    best = d;
-    close.push(p);
-  }
+  const close = closestWords(
+    last,
+    candidates.filter((p) => !prefixed.includes(p)),
+    (p) => p.at(-1)!,
+  );
   return [...prefixed, ...close].map(line);
 }
 
@@ -187,19 +213,111 @@ function visible(cmd: Command): Command[] {
     .flatMap((c) => [c, ...visible(c)]);
 }
 
-/** Optimal string alignment distance (Damerau-Levenshtein without repeated edits), as commander's. */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
-  const d: number[][] = [];
-  for (let i = 0; i <= a.length; i++) d[i] = [i];
-  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
-  for (let j = 1; j <= b.length; j++) {
-    for (let i = 1; i <= a.length; i++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
+/** A line ends a sentence, and the next starts one: a line break a help text means to keep. */
+const SENTENCE_END = /[.:!?][)"'`]*$/;
+const SENTENCE_START = /^[A-Z`"'(-]/;
+
+/**
+ * Help text fitted to `width` columns, no word broken (only a single word wider than a line
+ * is). The specs write their help as lines of about 100 columns: what fits is kept as it is;
+ * a paragraph with a line too wide is joined and wrapped again (a line break after the end
+ * of a sentence, before a new one, is kept); an example (`  $ payctl ...`) is wrapped between
+ * its words as a shell reads it, continued with ` \` (never inside quotes; a `# comment` that
+ * does not fit goes on a line of its own); any other indented line is preformatted (a sample
+ * of a file) and kept as written, to be copied as it is.
+ */
+export function fitHelpText(s: string, width: number): string {
+  const lines = s.split('\n');
+  const fits = (ls: string[]) => ls.every((l) => displayWidth(l) <= width);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    const line = lines[i]!;
+    let j = i + 1;
+    if (line.startsWith('  $ ')) {
+      while (lines[j - 1]!.endsWith(' \\') && j < lines.length && /^\s+\S/.test(lines[j]!)) j++;
+      const block = lines.slice(i, j);
+      out.push(...(fits(block) ? block : wrapExample(block.map((l, k) => (k === 0 ? l.slice(4) : l.trim()).replace(/\s*\\$/, '')).join(' '), width)));
+    } else if (line.trim() === '') {
+      out.push(line);
+    } else if (/^\s/.test(line)) {
+      // Preformatted (a sample of a file): shown as written, to be copied as it is.
+      out.push(line);
+    } else {
+      while (j < lines.length && lines[j]!.trim() !== '' && !/^\s/.test(lines[j]!) && !(SENTENCE_END.test(lines[j - 1]!) && SENTENCE_START.test(lines[j]!))) j++;
+      const block = lines.slice(i, j);
+      out.push(...(fits(block) ? block : wrapText(block.join(' '), width).split('\n')));
+    }
+    i = j;
+  }
+  return out.join('\n');
+}
+
+/** The words of a command line as a shell splits them (quotes kept, never split), and its `# comment`. */
+function shellWords(command: string): { words: string[]; comment?: string } {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i]!;
+    if (quote) {
+      word += ch;
+      if (ch === quote) quote = undefined;
+      else if (ch === '\\' && quote === '"') word += command[++i] ?? '';
+    } else if (ch === ' ') {
+      if (word) words.push(word);
+      word = '';
+    } else if (ch === '#' && word === '') {
+      return { words, comment: command.slice(i) };
+    } else {
+      word += ch;
+      if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === '\\') word += command[++i] ?? '';
     }
   }
-  return d[a.length]![b.length]!;
+  if (word) words.push(word);
+  return { words };
+}
+
+/** An option and its value (`--amount 1500.50`), a redirection and its file (`> november.csv`): kept on one line when they fit on one. */
+function units(words: string[], room: number): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    const next = words[k + 1];
+    const joins = /^--?[A-Za-z][\w-]*$/.test(w) || /^\d?(>>?|<)$/.test(w);
+    const pair = next !== undefined && joins && !/^(-|[|&;<>])/.test(next) ? `${w} ${next}` : undefined;
+    if (pair !== undefined && displayWidth(pair) <= room) {
+      out.push(pair);
+      k++;
+    } else out.push(w);
+  }
+  return out;
+}
+
+/** An example's command line as lines of at most `width` columns: `  $ ` first, then continued lines. */
+function wrapExample(command: string, width: number): string[] {
+  const { words, comment } = shellWords(command);
+  const more = '      ';
+  const lines: string[] = [];
+  let line = `  $ ${words[0] ?? ''}`;
+  const rest = units(words.slice(1), width - more.length - 2);
+  for (const [k, w] of rest.entries()) {
+    // Room for " \\" unless this is the last word.
+    const last = k === rest.length - 1;
+    if (displayWidth(line) + 1 + displayWidth(w) + (last ? 0 : 2) <= width) line += ` ${w}`;
+    else {
+      lines.push(`${line} \\`);
+      line = more + w;
+    }
+  }
+  if (comment !== undefined) {
+    if (displayWidth(line) + 2 + displayWidth(comment) <= width) line += `  ${comment}`;
+    else {
+      lines.push(line);
+      line = '';
+      for (const c of wrapText(comment.replace(/^#\s*/, ''), Math.max(1, width - more.length - 2)).split('\n')) lines.push(`${more}# ${c}`);
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }

@@ -8,6 +8,7 @@
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { configDir } from '../config/paths.js';
+import { DEFAULT_PROFILE, unknownProfile } from '../config/known-profiles.js';
 import { parseTimeBound } from '../payouts/filters.js';
 import { Journal, type JournalEntry } from '../payouts/journal.js';
 import {
@@ -20,11 +21,13 @@ import {
   ledgerLine,
   ledgerOutcome,
   ledgerRow,
+  type LedgerLine,
   type LedgerOutcome,
 } from '../payouts/ledger.js';
+import { isSettled } from '../payouts/settle.js';
 import { csvRow } from '../output/csv.js';
-import { makeStyle } from '../output/style.js';
-import type { Column } from '../output/table.js';
+import { makeStyle, statusColor, type Style } from '../output/style.js';
+import type { Column, StreamedTable } from '../output/table.js';
 import { text } from '../output/text.js';
 
 export interface HistoryOptions {
@@ -44,8 +47,37 @@ export interface HistoryFilter {
   profile?: string;
 }
 
-/** Rows drawn per write of the table: the widths are fixed by the first chunk. */
+/** Rows drawn per write of the table: at a terminal the layout is fixed by the first chunk. */
 const TABLE_CHUNK = 200;
+
+/**
+ * How the ledger's table (LEDGER_COLUMNS) fits a terminal: the recipient is cut with …; then
+ * the host, the profile and the batch are left out; then the transaction id moves under the
+ * payout id, the recipient under the time and the outcome under the amount, two lines a
+ * payout (at 80 columns: a 36-character payout id and the transaction id under it, whole).
+ * Narrower still, a card per payout. A pipe, --csv and --json have every column.
+ */
+const GIVE_WAY: Readonly<Record<string, Partial<Column>>> = {
+  HOST: { giveWay: { step: 1 } },
+  PROFILE: { giveWay: { step: 2 } },
+  BATCH: { giveWay: { step: 3 } },
+  TRANSACTION: { giveWay: { step: 4, under: 'PAYOUT ID' } },
+  RECIPIENT: { minWidth: 12, giveWay: { step: 5, under: 'TIME (UTC)' } },
+  OUTCOME: { giveWay: { step: 6, under: 'AMOUNT' } },
+};
+export const HISTORY_COLUMNS: Column[] = LEDGER_COLUMNS.map((c) => ({ ...c, ...GIVE_WAY[c.header] }));
+const OUTCOME_CELL = LEDGER_COLUMNS.findIndex((c) => c.header === 'OUTCOME');
+
+/**
+ * A ledger line as a row of the table: an accepted payout whose settled status the journal
+ * holds (`payoutStatus`, recorded by a look-up such as history reconcile's) shows that
+ * status, Successful or Failed, in place of "accepted"; CSV and JSON give it as payout_status.
+ */
+export function historyRow(l: LedgerLine, style: Style): string[] {
+  const row = ledgerRow(l, style);
+  if (l.outcome === 'accepted' && l.payoutStatus !== undefined && isSettled(l.payoutStatus)) row[OUTCOME_CELL] = statusColor(style, l.payoutStatus);
+  return row;
+}
 
 export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'globals'>): HistoryFilter {
   const problems: string[] = [];
@@ -126,9 +158,27 @@ export function warnGaps(journal: Journal, deps: Pick<Deps, 'log'>): void {
   );
 }
 
+/**
+ * A --profile (or PAYCTL_PROFILE) that names no profile of the config folder and none the
+ * journal has entries of is a typo, refused naming both kinds (known-profiles.ts), rather than
+ * "No journaled payouts match". A profile since removed still shows what it journaled.
+ */
+function checkProfile(name: string, journal: Journal, deps: Deps): void {
+  const configured = deps.config().profileNames();
+  if (configured.includes(name)) return;
+  const journaled = new Set<string>();
+  for (const it of journal.scan()) {
+    if ('error' in it || it.entry.profile === undefined) continue;
+    if (it.entry.profile === name) return;
+    journaled.add(it.entry.profile);
+  }
+  throw unknownProfile(name, [...new Set([...configured, ...journaled])].sort(), name === deps.env.PAYCTL_PROFILE);
+}
+
 export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
   const filter = parseHistoryFilter(opts, deps);
   const journal = new Journal(configDir(deps.env));
+  if (filter.profile !== undefined && filter.profile !== DEFAULT_PROFILE) checkProfile(filter.profile, journal, deps);
   const out = deps.io.stdout;
   const damaged: string[] = [];
   let count = 0;
@@ -148,19 +198,18 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
       count++;
     }
   } else {
-    const { renderTable, displayWidth } = await import('../output/table.js');
     const style = makeStyle(deps.io.color);
-    let widths: Column[] | undefined;
+    let table: StreamedTable | undefined;
     let rows: string[][] = [];
     const flush = async () => {
       if (!rows.length) return;
-      // Widths are fixed by the first chunk so that later chunks line up.
-      widths ??= LEDGER_COLUMNS.map((c, i) => ({ ...c, width: Math.max(c.header.length, ...rows.map((r) => displayWidth(r[i]!))) }));
-      await write(out, renderTable(widths, rows, style, { header: count === rows.length }));
+      // At a terminal the first chunk fixes the layout, so that later chunks line up; in a pipe nothing is cut.
+      table ??= new (await import('../output/table.js')).StreamedTable(HISTORY_COLUMNS, style, deps.io.stdoutColumns);
+      await write(out, table.page(rows));
       rows = [];
     };
     for (const e of newestFirst(journal, filter, damaged)) {
-      rows.push(ledgerRow(ledgerLine(e), style));
+      rows.push(historyRow(ledgerLine(e), style));
       count++;
       if (rows.length >= TABLE_CHUNK) await flush();
     }

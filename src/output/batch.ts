@@ -34,7 +34,7 @@ export function renderPlan(groups: PlanGroup[], style: Style, width?: number): s
   ]);
   let out = renderTable(
     [
-      { header: 'WALLET', minWidth: 12 },
+      { header: 'WALLET' }, // an id, never cut: a person copies it into --wallet (cards when it cannot fit)
       { header: 'NAME', minWidth: 8 },
       { header: 'CURRENCY' },
       { header: 'PAYOUTS', align: 'right' },

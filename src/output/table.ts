@@ -4,9 +4,12 @@
  * ./text.ts), coloured after; colour codes take no width.
  *
  * At a terminal (`width` given) a table fits the screen: columns of text that may be cut
- * (`minWidth`) are cut with …, the longest first, as `gh` does; amounts, times and statuses
- * are never cut. When even that cannot fit, each row is shown as a card of label/value
- * lines. Off a terminal (a pipe, a file) nothing is ever cut.
+ * (`minWidth`) are cut with …, the longest first, as `gh` does; ids, amounts, times and
+ * statuses are never cut. When that is not enough, the least useful columns give way, one
+ * at a time in the order the table gives (`giveWay`): left out, or moved under another
+ * column as a second line of each row. Only when even that cannot fit is each row shown as
+ * a card of label/value lines (every column). Off a terminal (a pipe, a file) nothing is
+ * ever cut, moved or left out.
  *
  * Drawn here, in time linear in the size of the cells: a service string of any length (a
  * 1 MB wallet name) is measured and cut in one pass. cli-table3, used before, shortens a
@@ -26,6 +29,13 @@ export interface Column {
    * A column without it (amounts, times, statuses) is never cut to fit.
    */
   minWidth?: number;
+  /**
+   * At a terminal too narrow for the table even with its text cut, this column gives way at
+   * step `step` (the lowest first): it is left out, or with `under`, moved under the column
+   * of that header (a second line of each row, aligned as this column). A pipe, --csv and
+   * --json always have it; so do cards.
+   */
+  giveWay?: { step: number; under?: string };
 }
 
 export interface TableOptions {
@@ -204,31 +214,30 @@ function cellLines(columns: Column[], rows: string[][]): string[][][] {
   return rows.map((r) => columns.map((_, i) => String(r[i] ?? '').split('\n')));
 }
 
-/** The width of each column: its fixed width, or its widest line (header included). */
-function naturalWidths(columns: Column[], cells: string[][][]): number[] {
+/** The width of each column: its fixed width, or its widest line (the header too, unless `header` is false). */
+function naturalWidths(columns: Column[], cells: string[][][], header = true): number[] {
   return columns.map((c, i) => {
     if (c.width !== undefined) return c.width;
-    let max = displayWidth(c.header);
+    let max = header ? displayWidth(c.header) : 0;
     for (const r of cells) for (const l of r[i]!) max = Math.max(max, displayWidth(l));
     return max;
   });
 }
 
 /**
- * The columns of a table that fits in `width` terminal columns: as given when the table
- * fits, else with fixed widths that cut the columns of text (those with `minWidth`), the
- * widest first, none below its minWidth; undefined when even that cannot fit (show cards).
+ * The widths of columns that fit in `width` terminal columns, two spaces apart: `natural`
+ * when they fit; else the columns whose `least` is below their natural width are cut, the
+ * widest first (a cap on all of them, as large as fits), none below its least, what the cap
+ * leaves over going one column each to the cut columns, left to right; undefined when even
+ * that cannot fit.
  */
-export function fitColumns(columns: Column[], rows: string[][], width: number): Column[] | undefined {
-  const natural = naturalWidths(columns, cellLines(columns, rows));
-  const gaps = GAP * Math.max(0, columns.length - 1);
-  if (natural.reduce((a, w) => a + w, 0) + gaps <= width) return columns;
-  const cut = columns.map((c) => c.width === undefined && c.minWidth !== undefined);
+function fitWidths(natural: number[], least: number[], width: number): number[] | undefined {
+  const gaps = GAP * Math.max(0, natural.length - 1);
+  if (natural.reduce((a, w) => a + w, 0) + gaps <= width) return natural;
+  const cut = natural.map((w, i) => least[i]! < w);
   const room = width - gaps - natural.reduce((a, w, i) => a + (cut[i] ? 0 : w), 0);
-  const least = natural.map((w, i) => (cut[i] ? Math.min(w, Math.max(1, columns[i]!.minWidth!)) : w));
   const sum = (ws: number[]) => ws.reduce((a, w, i) => a + (cut[i] ? w : 0), 0);
   if (!cut.some(Boolean) || sum(least) > room) return undefined;
-  // The largest cap that fits: every cut column gets min(natural, cap), at least its minWidth.
   const capped = (cap: number) => natural.map((w, i) => (cut[i] ? Math.max(least[i]!, Math.min(w, cap)) : w));
   let lo = 0;
   let hi = room;
@@ -238,7 +247,6 @@ export function fitColumns(columns: Column[], rows: string[][], width: number): 
     else hi = mid - 1;
   }
   const widths = capped(lo);
-  // What the cap leaves over goes one column each to the cut columns, left to right.
   let left = room - sum(widths);
   for (let i = 0; i < widths.length && left > 0; i++) {
     if (cut[i] && widths[i]! < natural[i]!) {
@@ -246,33 +254,153 @@ export function fitColumns(columns: Column[], rows: string[][], width: number): 
       left -= 1;
     }
   }
-  return columns.map((c, i) => (cut[i] && widths[i]! < natural[i]! ? { ...c, width: widths[i]! } : c));
+  return widths;
 }
 
-export function renderTable(columns: Column[], rows: string[][], style: Style, opts: TableOptions = {}): string {
-  if (opts.width !== undefined) {
-    const fitted = fitColumns(columns, rows, opts.width);
-    if (!fitted) return renderCards(columns, rows, style, opts.width);
-    columns = fitted;
+/** Whether a column's text may be cut to fit a terminal. */
+const cuttable = (c: Column) => c.width === undefined && c.minWidth !== undefined;
+
+/**
+ * The least width of a column: its minWidth (no less than its header, when the header is
+ * drawn: a header is never cut) when it may be cut and is wider, else its natural width.
+ */
+const leastOf = (c: Column, natural: number, header = true) => (cuttable(c) ? Math.min(natural, Math.max(1, c.minWidth!, header ? displayWidth(c.header) : 0)) : natural);
+
+/**
+ * The columns of a table that fits in `width` terminal columns: as given when the table
+ * fits, else with fixed widths that cut the columns of text (those with `minWidth`), the
+ * widest first, none below its minWidth or its header; undefined when even that cannot fit
+ * (show cards).
+ * Columns are neither left out nor moved here (see `giveWay`: renderTable does that).
+ */
+export function fitColumns(columns: Column[], rows: string[][], width: number): Column[] | undefined {
+  const natural = naturalWidths(columns, cellLines(columns, rows));
+  const widths = fitWidths(
+    natural,
+    columns.map((c, i) => leastOf(c, natural[i]!)),
+    width,
+  );
+  if (!widths) return undefined;
+  return columns.map((c, i) => (cuttable(c) && widths[i]! < natural[i]! ? { ...c, width: widths[i]! } : c));
+}
+
+/**
+ * A column as drawn: one or more of the given columns (their indexes), the first on top and
+ * each later one a line below it (see `giveWay.under`), and its width when it is fixed (lines
+ * of text that may be cut are cut to it).
+ */
+interface Slot {
+  parts: number[];
+  width?: number;
+}
+
+const slotsOf = (columns: Column[]): Slot[] => columns.map((c, i) => ({ parts: [i], ...(c.width !== undefined ? { width: c.width } : {}) }));
+
+/** The slots after the column `i` gave way: left out, or moved (with what was under it) under the column it names. */
+function givenWay(columns: Column[], slots: Slot[], i: number): Slot[] {
+  const from = slots.findIndex((s) => s.parts.includes(i));
+  if (from < 0) return slots; // already left out with a column it was under
+  const moved = slots[from]!.parts.slice(slots[from]!.parts.indexOf(i));
+  const under = columns[i]!.giveWay!.under;
+  const to = under === undefined ? -1 : slots.findIndex((s, k) => k !== from && s.parts.some((p) => columns[p]!.header === under));
+  return slots.flatMap((s, k) => {
+    if (k === from) {
+      const kept = s.parts.filter((p) => !moved.includes(p));
+      return kept.length ? [{ parts: kept }] : [];
+    }
+    return k === to ? [{ parts: [...s.parts, ...moved] }] : [s];
+  });
+}
+
+/**
+ * The slots of a table fitted to `width` terminal columns: every column beside the others
+ * when they fit, text cut as fitColumns does; else the columns give way one at a time, in
+ * the order of their `giveWay.step` (each time the text is cut again, from its full width),
+ * until the table fits. Undefined when even every step taken cannot fit: show cards.
+ */
+function fitSlots(columns: Column[], rows: string[][], width: number, header: boolean): Slot[] | undefined {
+  const natural = naturalWidths(columns, cellLines(columns, rows), header);
+  const steps = columns
+    .map((c, i) => ({ step: c.giveWay?.step, i }))
+    .filter((s): s is { step: number; i: number } => s.step !== undefined)
+    .sort((a, b) => a.step - b.step || a.i - b.i);
+  let slots = slotsOf(columns);
+  for (let k = 0; ; k++) {
+    // A slot is as wide as its widest part, and can be cut no further than its widest least.
+    const slotNatural = slots.map((s) => Math.max(0, ...s.parts.map((p) => natural[p]!)));
+    const slotLeast = slots.map((s) => Math.max(0, ...s.parts.map((p) => leastOf(columns[p]!, natural[p]!, header))));
+    const widths = fitWidths(slotNatural, slotLeast, width);
+    if (widths)
+      return slots.map((s, j) => ({ parts: s.parts, ...(widths[j]! < slotNatural[j]! ? { width: widths[j]! } : s.width !== undefined ? { width: s.width } : {}) }));
+    if (k >= steps.length) return undefined;
+    slots = givenWay(columns, slots, steps[k]!.i);
   }
-  const all = opts.header === false ? rows : [columns.map((c) => style.bold(c.header)), ...rows];
-  const cells = cellLines(columns, all).map((r) => r.map((lines, i) => (columns[i]!.width === undefined ? lines : lines.map((l) => fitWidth(l, columns[i]!.width!)))));
-  const widths = columns.map((c, i) => {
-    if (c.width !== undefined) return c.width;
+}
+
+/**
+ * The lines of a table drawn in `slots`: each part's lines padded as its column aligns
+ * them; a line of a column that may be cut (or of a fixed width) is cut with … to the width,
+ * any other line is never cut (an id, an amount: a later page wider than the first overflows
+ * rather than lose a character).
+ */
+function draw(columns: Column[], slots: Slot[], rows: string[][], style: Style, header: boolean): string {
+  const all = header ? [columns.map((c) => style.bold(c.header)), ...rows] : rows;
+  const cells = all.map((r) =>
+    slots.map((s) =>
+      s.parts.flatMap((p) => {
+        const c = columns[p]!;
+        const room = Math.min(c.width ?? Infinity, cuttable(c) && s.width !== undefined ? s.width : Infinity);
+        return String(r[p] ?? '')
+          .split('\n')
+          .map((l) => ({ text: room === Infinity ? l : fitWidth(l, room), align: c.align ?? 'left' }));
+      }),
+    ),
+  );
+  const widths = slots.map((s, i) => {
+    if (s.width !== undefined) return s.width;
     let max = 0;
-    for (const r of cells) for (const l of r[i]!) max = Math.max(max, displayWidth(l));
+    for (const r of cells) for (const l of r[i]!) max = Math.max(max, displayWidth(l.text));
     return max;
   });
   const out: string[] = [];
   for (const r of cells) {
     const height = r.reduce((m, lines) => Math.max(m, lines.length), 1);
     for (let k = 0; k < height; k++) {
-      const line = r.map((lines, i) => pad(lines[k] ?? '', widths[i]!, columns[i]!.align ?? 'left') + ' '.repeat(GAP)).join('');
-      // Trailing padding is noise in a terminal and in tests (trimEnd: linear, unlike /\s+$/).
-      out.push(line.trimEnd());
+      const line = r.map((lines, i) => pad(lines[k]?.text ?? '', widths[i]!, lines[k]?.align ?? 'left') + ' '.repeat(GAP)).join('');
+      // Trailing padding is noise in a terminal and in tests (trimEnd: linear, unlike /\s+$/);
+      // a second line with nothing in it (no transaction id under the payout id yet) is left out.
+      const trimmed = line.trimEnd();
+      if (k === 0 || trimmed !== '') out.push(trimmed);
     }
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * A table; at a terminal (`opts.width`) fitted to it: text cut, then columns giving way
+ * (`giveWay`), else a card per row.
+ */
+export function renderTable(columns: Column[], rows: string[][], style: Style, opts: TableOptions = {}): string {
+  const header = opts.header !== false;
+  if (opts.width === undefined) return draw(columns, slotsOf(columns), rows, style, header);
+  const slots = fitSlots(columns, rows, opts.width, header);
+  return slots ? draw(columns, slots, rows, style, header) : renderCards(columns, rows, style, opts.width);
+}
+
+/**
+ * One row as one line without a header (a line of a stream: `webhooks listen`), fitted to
+ * `width` as renderTable fits a table: its empty cells take no room; undefined when it
+ * cannot fit (show it as a card: renderCards).
+ */
+export function renderLine(columns: Column[], cells: string[], style: Style, width: number | undefined): string | undefined {
+  const kept = columns.map((_, i) => i).filter((i) => (cells[i] ?? '') !== '');
+  const cols = kept.map((i) => columns[i]!);
+  const row = [kept.map((i) => cells[i]!)];
+  if (width === undefined) return draw(cols, slotsOf(cols), row, style, false).replace(/\n$/, '');
+  const slots = fitSlots(cols, row, width, false);
+  // One line or none: a column moved under another would make two.
+  if (!slots || slots.some((s) => s.parts.length > 1)) return undefined;
+  return draw(cols, slots, row, style, false).replace(/\n$/, '');
 }
 
 /**
@@ -299,15 +427,16 @@ export function renderCards(columns: Column[], rows: string[][], style: Style, w
 }
 
 /**
- * A table written page by page (`payouts list --all`), the header once. At a terminal the
- * layout the first page fits to (cut columns, or cards) holds for every page, so pages line
- * up; elsewhere nothing is cut: a column only grows when a later page needs it.
+ * A table written page by page (`payouts list --all`, `history`), the header once. At a
+ * terminal the layout the first page fits to (cut and moved columns, or cards) holds for
+ * every page, so pages line up; elsewhere nothing is cut: a column only grows when a later
+ * page needs it.
  */
 export class StreamedTable {
   readonly #columns: Column[];
   readonly #style: Style;
   readonly #width: number | undefined;
-  #layout: Column[] | 'cards' | undefined;
+  #layout: Slot[] | 'cards' | undefined;
   #pages = 0;
 
   constructor(columns: Column[], style: Style, width: number | undefined) {
@@ -324,16 +453,16 @@ export class StreamedTable {
     if (this.#width === undefined) {
       // Never cut: each column as wide as the widest cell so far.
       const before = this.#layout;
-      this.#layout = this.#columns.map((c, i) => ({ ...c, width: Math.max(natural[i]!, before?.[i]!.width ?? 0) }));
+      this.#layout = this.#columns.map((_, i) => ({ parts: [i], width: Math.max(natural[i]!, before?.[i]!.width ?? 0) }));
     } else if (!this.#layout) {
-      const fitted = fitColumns(this.#columns, rows, this.#width);
+      const fitted = fitSlots(this.#columns, rows, this.#width, true);
       if (!fitted) {
         this.#layout = 'cards';
         return renderCards(this.#columns, rows, this.#style, this.#width);
       }
-      this.#layout = fitted.map((c, i) => ({ ...c, width: c.width ?? natural[i]! }));
+      this.#layout = fitted.map((s) => ({ parts: s.parts, width: s.width ?? Math.max(...s.parts.map((p) => natural[p]!)) }));
     }
-    return renderTable(this.#layout, rows, this.#style, { header: first });
+    return draw(this.#columns, this.#layout, rows, this.#style, first);
   }
 }
 
@@ -371,6 +500,40 @@ export function wrapText(s: string, width: number | undefined): string {
       }
       lines.push(line ?? '');
       return lines.join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * A line made of segments (a payout: its id and amount, where from, to whom) fitted to
+ * `width` columns: one line when it fits; else broken between segments, each later line
+ * starting with `indent`, and a segment too wide for a line broken at its spaces (a word
+ * wider than a line, only then, inside). Off a terminal (no width) it is one line.
+ */
+export function wrapSegments(segments: string[], width: number | undefined, indent = '    '): string {
+  const parts = segments.filter((s) => s !== '');
+  const one = parts.join(' ');
+  if (width === undefined || displayWidth(one) <= width) return one;
+  const lines: string[] = [];
+  let line = '';
+  for (const s of parts) {
+    if (line === '') line = lines.length ? indent + s : s;
+    else if (displayWidth(line) + 1 + displayWidth(s) <= width) line += ' ' + s;
+    else {
+      lines.push(line);
+      line = indent + s;
+    }
+  }
+  lines.push(line);
+  const room = Math.max(1, width - displayWidth(indent));
+  return lines
+    .flatMap((l, k) => {
+      if (displayWidth(l) <= width) return [l];
+      // The first line keeps its own start; a later one is re-indented under `indent`.
+      const head = k === 0 ? (/^\s*/.exec(l)?.[0] ?? '') : indent;
+      return wrapText(l.slice(head.length), Math.max(1, Math.min(room, width - displayWidth(head))))
+        .split('\n')
+        .map((w, n) => (n === 0 ? head : indent) + w);
     })
     .join('\n');
 }

@@ -111,6 +111,48 @@ describe('an unknown profile is an error (exit 2) naming the known ones', () => 
     expect(r.stderr).toContain('No profile "toString". Known profiles: default, sandbox.');
   });
 
+  it('history (which reads the journal, not a profile): a name no profile and no journal entry has exits 2; a removed profile still shows what it journaled', async () => {
+    await twoProfiles();
+    const made = await run([
+      'payout',
+      'create',
+      '--yes',
+      '--profile',
+      'sandbox',
+      '--wallet',
+      ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id,
+      '--amount',
+      '10.00',
+      '--currency',
+      'SLE',
+      '--type',
+      'wallet',
+      '--name',
+      'Aminata Kamara',
+      '--provider',
+      'orange_money',
+      '--account',
+      '076123456',
+      '--phone',
+      '+23276123456',
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const typo = await run(['history', '--profile', 'sandbx']);
+    expect(typo.code, typo.stderr).toBe(2);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toContain('No profile "sandbx". Known profiles: default, sandbox. Did you mean sandbox?');
+    // The profile removed from the config: its journal entries still answer to its name.
+    const profiles = readProfiles(cfg.dir);
+    delete profiles.sandbox;
+    writeProfiles(cfg.dir, profiles);
+    const removed = await run(['history', '--profile', 'sandbox', '--json']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((oneJson(removed.stdout) as { count: number }).count).toBe(1);
+    const still = await run(['history', '--profile', 'sandbx']);
+    expect(still.code).toBe(2);
+    expect(still.stderr).toContain('Known profiles: default, sandbox.');
+  });
+
   describe('every command that reads a profile', () => {
     const ID = 'TXN-BOK-00000000000000000000000000';
     const commands: Array<[string, (dir: string) => string[]]> = [

@@ -1,10 +1,11 @@
 /**
  * Commands fitted to the terminal's width, in process (fakeDeps with the terminal flags
  * and width set, the sandbox over HTTP): `payouts list --all` page by page (the first
- * page's layout holds at a terminal, the IDs never cut; a pipe is never cut, its columns
- * only grow),
- * `balances`, and the plan of `payout batch --dry-run` on stdout. Real terminals (tmux)
- * are in test/e2e/width.test.ts; the layouts as pure functions in test/unit/width.test.ts.
+ * page's layout holds at a terminal, the IDs never cut, columns left out rather than
+ * cards since issue #28; a pipe is never cut, its columns only grow),
+ * `balances`, and the plan of `payout batch --dry-run` on stdout. Issue #28's other commands
+ * (history, plan show/approve, webhooks listen, help) are in width-80.test.ts. Real terminals
+ * (tmux) are in test/e2e/width.test.ts; the layouts as pure functions in test/unit/width.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -75,18 +76,20 @@ describe('payouts list --all, streamed page by page', () => {
     expect(fd.stderr()).toBe('4 payouts.\n');
   });
 
-  it('at an 80-column terminal: too narrow for a table with whole IDs, a card per payout on every page, the long name cut', async () => {
+  it('at an 80-column terminal (issue #28): a table on every page, the created time left out, the IDs whole, the long name cut to the layout', async () => {
     const fd = depsAt(80);
     expect(await listRun({ all: true, limit: 3, wallet }, fd.deps)).toBe(0);
-    const out = fd.stdout();
-    for (const l of lines(out)) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
-    expect(out.split('\n\n')).toHaveLength(4);
+    const out = lines(fd.stdout());
+    for (const l of out) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
+    expect(out).toHaveLength(5);
+    expect(out[0]).toBe('TRANSACTION                         WALLET      RECIPIENT     AMOUNT  STATUS');
     const ids = ctx.sb.payouts().filter((p) => p.wallet_id === wallet);
     expect(ids).toHaveLength(4);
-    for (const p of ids) expect(out).toContain(`TRANSACTION    ${p.transaction_id}\n`);
-    expect(out.match(new RegExp(`^WALLET {9}${wallet}$`, 'gm'))).toHaveLength(4);
-    expect(out).toMatch(/^RECIPIENT {6}Recipient with a name much longer than any terminal column would…$/m);
-    expect(out).not.toContain(LONG);
+    for (const p of ids) expect(fd.stdout()).toMatch(new RegExp(`^${p.transaction_id}  ${wallet}  `, 'm'));
+    // Page 2 lines up with page 1; its long name is cut to the first page's width.
+    expect(out[4]).toMatch(/^TXN-BOK-[0-9A-F]{26} {2}\d{10} {2}Recipien… {2}12\.50 SLE {2}Pending$/);
+    expect(new Set(out.slice(1).map((l) => l.indexOf('12.50 SLE'))).size).toBe(1);
+    expect(fd.stdout()).not.toContain(LONG);
     expect(fd.stderr()).toBe('4 payouts.\n');
   });
 
@@ -100,15 +103,15 @@ describe('payouts list --all, streamed page by page', () => {
     expect(fd.stdout()).not.toContain('…');
   });
 
-  it('one page at a 60-column terminal: a card per payout, IDs whole; --csv at the same terminal is whole', async () => {
+  it('one page at a 60-column terminal (issue #28): the transaction id, amount and status, the other columns left out; --csv at the same terminal is whole', async () => {
     const fd = depsAt(60);
     expect(await listRun({ limit: 4, wallet }, fd.deps)).toBe(0);
     const out = fd.stdout();
     for (const l of lines(out)) expect(displayWidth(l), l).toBeLessThanOrEqual(60);
     const ids = ctx.sb.payouts().filter((p) => p.wallet_id === wallet);
     expect(ids).toHaveLength(4);
-    for (const p of ids) expect(out).toContain(`TRANSACTION    ${p.transaction_id}\nWALLET         ${wallet}\n`);
-    expect(out).toMatch(/^RECIPIENT {6}Recipient with a name much longer than any t…$/m);
+    expect(lines(out)[0]).toBe('TRANSACTION                            AMOUNT  STATUS');
+    for (const p of ids) expect(out).toContain(`${p.transaction_id}  12.50 SLE  Pending\n`);
 
     const csv = depsAt(60);
     expect(await listRun({ limit: 4, wallet, csv: true }, csv.deps)).toBe(0);
@@ -118,12 +121,14 @@ describe('payouts list --all, streamed page by page', () => {
 });
 
 describe('balances at a terminal', () => {
-  it('fits 60 columns (cards when the table cannot), the long wallet name cut, the balance whole; a pipe gets it whole', async () => {
+  it('fits 60 columns as a table (issue #28: the update time gives way), the long wallet name cut, the wallet id and balance whole; a pipe gets it whole', async () => {
     const fd = depsAt(60);
     expect(await balancesRun({ wallet }, fd.deps)).toBe(0);
     for (const l of lines(fd.stdout())) expect(displayWidth(l), l).toBeLessThanOrEqual(60);
-    expect(fd.stdout()).toMatch(/Payroll of the Western Area[^\n]*…/);
-    expect(fd.stdout()).toMatch(/249,9\d\d\.\d\d/);
+    expect(lines(fd.stdout())).toEqual([
+      expect.stringMatching(/^WALLET {6}NAME +CURRENCY +BALANCE$/),
+      expect.stringMatching(new RegExp(`^${wallet}  Payroll of the Western Ar… {2}SLE +249,9\\d\\d\\.\\d\\d$`)),
+    ]);
 
     const piped = depsAt(undefined);
     expect(await balancesRun({ wallet }, piped.deps)).toBe(0);

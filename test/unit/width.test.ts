@@ -8,10 +8,12 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { displayWidth, fitColumns, fitWidth, renderCards, renderTable, StreamedTable, wrapText, type Column } from '../../src/output/table.js';
+import { displayWidth, fitColumns, fitWidth, renderCards, renderLine, renderTable, StreamedTable, wrapSegments, wrapText, type Column } from '../../src/output/table.js';
 import { barLine, LiveLine, Progress, type BarPart } from '../../src/output/progress.js';
 import { renderPlan } from '../../src/output/batch.js';
 import { LIST_COLUMNS, payoutRow } from '../../src/output/payout.js';
+import { LIST_TABLE } from '../../src/commands/payouts/list.js';
+import { fitHelpText } from '../../src/commands/help.js';
 import { ioFrom } from '../../src/output/io.js';
 import { loadColor, makeStyle } from '../../src/output/style.js';
 import type { PlanGroup } from '../../src/payouts/plan.js';
@@ -238,20 +240,29 @@ function record(name: string, amount: string, status: string): PayoutRecord {
   });
 }
 
-describe('payouts list rows at a terminal', () => {
+describe('payouts list rows at a terminal (issue #28: ids whole, the table gives way)', () => {
   const rows = [record('Chinedu Okafor-Adebayo of the Lagos State Civil Service', '498,922.79', 'successful'), record('山田太郎', '3,460.32', 'failed')].map((r) =>
     payoutRow(r, plain),
   );
 
-  it('about 150 columns in a pipe, nothing cut', () => {
-    const out = renderTable(LIST_COLUMNS, rows, plain);
+  it('about 150 columns in a pipe, nothing cut; LIST_TABLE is LIST_COLUMNS with the order they give way in', () => {
+    const out = renderTable(LIST_TABLE, rows, plain);
+    expect(out).toBe(renderTable(LIST_COLUMNS, rows, plain));
     expect(widest(out)).toBe(19 + 34 + 10 + 55 + 14 + 10 + 5 * 2);
     expect(linesOf(out)[0]).toMatch(/^CREATED \(UTC\) {8}TRANSACTION {25}WALLET {6}RECIPIENT {56}AMOUNT {2}STATUS$/);
     expect(out).not.toContain('…');
+    expect(LIST_TABLE.map((c) => [c.header, c.giveWay?.step])).toEqual([
+      ['CREATED (UTC)', 1],
+      ['TRANSACTION', undefined],
+      ['WALLET', 2],
+      ['RECIPIENT', 3],
+      ['AMOUNT', undefined],
+      ['STATUS', undefined],
+    ]);
   });
 
   it('at 120 the recipient gives way first: the IDs, time, amount and status are whole', () => {
-    const out = renderTable(LIST_COLUMNS, rows, plain, { width: 120 });
+    const out = renderTable(LIST_TABLE, rows, plain, { width: 120 });
     expect(widest(out)).toBeLessThanOrEqual(120);
     const lines = linesOf(out);
     expect(lines).toEqual([
@@ -259,38 +270,228 @@ describe('payouts list rows at a terminal', () => {
       '2026-11-19 12:19:25  TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu Okafor-Adebayo…  498,922.79 NGN  Successful',
       '2026-11-19 12:19:25  TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  山田太郎                   3,460.32 NGN  Failed',
     ]);
-    // The narrowest table: the recipient at its minimum of 8 columns; one column less gives cards.
-    expect(linesOf(renderTable(LIST_COLUMNS, rows, plain, { width: 105 }))[1]).toBe(
-      '2026-11-19 12:19:25  TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu…  498,922.79 NGN  Successful',
-    );
-    expect(renderTable(LIST_COLUMNS, rows, plain, { width: 104 })).toMatch(/^CREATED \(UTC\) {2}2026-11-19 12:19:25\n/);
+    // The narrowest table with every column: the recipient at its minimum, its header (9 columns), never cut.
+    expect(linesOf(renderTable(LIST_TABLE, rows, plain, { width: 106 })).slice(0, 2)).toEqual([
+      'CREATED (UTC)        TRANSACTION                         WALLET      RECIPIENT          AMOUNT  STATUS',
+      '2026-11-19 12:19:25  TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu…   498,922.79 NGN  Successful',
+    ]);
   });
 
-  for (const width of [80, 60]) {
-    it(`at ${width}: too narrow for a table with whole IDs, a card per payout, every ID whole`, () => {
-      const out = renderTable(LIST_COLUMNS, rows, plain, { width });
-      expect(widest(out)).toBeLessThanOrEqual(width);
-      const name = 'Chinedu Okafor-Adebayo of the Lagos State Civil Service';
-      const room = width - 'CREATED (UTC)  '.length;
-      const cards = out.split('\n\n');
-      expect(cards).toHaveLength(2);
-      expect(cards[0]).toBe(
-        [
-          'CREATED (UTC)  2026-11-19 12:19:25',
-          'TRANSACTION    TXN-BOK-FF051A7F00A49EB6AF225D10EA',
-          'WALLET         5564222970',
-          `RECIPIENT      ${name.length > room ? fitWidth(name, room) : name}`,
-          'AMOUNT         498,922.79 NGN',
-          'STATUS         Successful',
-        ].join('\n'),
-      );
-      expect(cards[1]).toContain('RECIPIENT      山田太郎\n');
-    });
-  }
+  it('below 106 the created time is left out (the recipient gets room again); below 85 the wallet id too', () => {
+    expect(linesOf(renderTable(LIST_TABLE, rows, plain, { width: 105 }))[1]).toBe(
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu Okafor-Adebayo of th…  498,922.79 NGN  Successful',
+    );
+    expect(linesOf(renderTable(LIST_TABLE, rows, plain, { width: 104 }))).toEqual([
+      'TRANSACTION                         WALLET      RECIPIENT                             AMOUNT  STATUS',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu Okafor-Adebayo of t…  498,922.79 NGN  Successful',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  山田太郎                        3,460.32 NGN  Failed',
+    ]);
+    expect(linesOf(renderTable(LIST_TABLE, rows, plain, { width: 85 }))[1]).toBe('TXN-BOK-FF051A7F00A49EB6AF225D10EA  5564222970  Chinedu…   498,922.79 NGN  Successful');
+    expect(linesOf(renderTable(LIST_TABLE, rows, plain, { width: 84 }))[1]).toBe('TXN-BOK-FF051A7F00A49EB6AF225D10EA  Chinedu Okafor-Adeb…  498,922.79 NGN  Successful');
+  });
 
-  it('at 60 the long name is cut in its card; at 80 it fits whole', () => {
-    expect(renderTable(LIST_COLUMNS, rows, plain, { width: 60 })).toContain('RECIPIENT      Chinedu Okafor-Adebayo of the Lagos State Ci…\n');
-    expect(renderTable(LIST_COLUMNS, rows, plain, { width: 80 })).toContain('RECIPIENT      Chinedu Okafor-Adebayo of the Lagos State Civil Service\n');
+  it('at 80 a table: the transaction id whole (what payout get takes), the recipient cut, the amount and status whole', () => {
+    const out = renderTable(LIST_TABLE, rows, plain, { width: 80 });
+    expect(linesOf(out)).toEqual([
+      'TRANSACTION                         RECIPIENT                 AMOUNT  STATUS',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA  Chinedu Okafor-…  498,922.79 NGN  Successful',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA  山田太郎            3,460.32 NGN  Failed',
+    ]);
+    expect(widest(out)).toBe(80);
+  });
+
+  it('at 62 the recipient is left out too; at 60 not even the transaction id, amount and status fit: a card per payout, every ID whole', () => {
+    expect(linesOf(renderTable(LIST_TABLE, rows, plain, { width: 62 }))).toEqual([
+      'TRANSACTION                                 AMOUNT  STATUS',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA  498,922.79 NGN  Successful',
+      'TXN-BOK-FF051A7F00A49EB6AF225D10EA    3,460.32 NGN  Failed',
+    ]);
+    const out = renderTable(LIST_TABLE, rows, plain, { width: 60 });
+    expect(widest(out)).toBeLessThanOrEqual(60);
+    const cards = out.split('\n\n');
+    expect(cards).toHaveLength(2);
+    expect(cards[0]).toBe(
+      [
+        'CREATED (UTC)  2026-11-19 12:19:25',
+        'TRANSACTION    TXN-BOK-FF051A7F00A49EB6AF225D10EA',
+        'WALLET         5564222970',
+        `RECIPIENT      Chinedu Okafor-Adebayo of the Lagos State Ci…`,
+        'AMOUNT         498,922.79 NGN',
+        'STATUS         Successful',
+      ].join('\n'),
+    );
+    expect(cards[1]).toContain('RECIPIENT      山田太郎\n');
+  });
+
+  it('--all at 80: the first page fixes the layout, later pages line up; a wider amount on a later page is never cut', () => {
+    const t = new StreamedTable(LIST_TABLE, plain, 80);
+    const first = t.page(rows);
+    const later = t.page([payoutRow(record('Ama', '1,234,567,890.12', 'pending'), plain)]);
+    expect(linesOf(first)[0]).toBe('TRANSACTION                         RECIPIENT                 AMOUNT  STATUS');
+    expect(later).toBe('TXN-BOK-FF051A7F00A49EB6AF225D10EA  Ama               1,234,567,890.12 NGN  Pending\n');
+  });
+});
+
+describe('columns giving way (giveWay): left out, or moved under another column', () => {
+  const cols: Column[] = [
+    { header: 'TIME', giveWay: { step: 2 } },
+    { header: 'ID' },
+    { header: 'REF', giveWay: { step: 1, under: 'ID' } },
+    { header: 'NAME', minWidth: 5, giveWay: { step: 3, under: 'TIME' } },
+    { header: 'AMOUNT', align: 'right' },
+    { header: 'OUTCOME', giveWay: { step: 4, under: 'AMOUNT' } },
+  ];
+  const rows = [
+    ['2026-11-19 12:19:25', 'pay-0001', 'TXN-1', 'Aminata Kamara', '1,500.50 SLE', 'accepted'],
+    ['2026-11-19 12:19:26', 'pay-0002', '', 'Bo', '12.00 SLE', 'unknown'],
+  ];
+
+  it('with room, every column beside the others; the text is cut (to its minimum) before any column gives way', () => {
+    const full = renderTable(cols, rows, plain, { width: 200 });
+    expect(full).toBe(renderTable(cols, rows, plain));
+    expect(linesOf(full)[1]).toBe('2026-11-19 12:19:25  pay-0001  TXN-1  Aminata Kamara  1,500.50 SLE  accepted');
+    expect(linesOf(renderTable(cols, rows, plain, { width: 72 }))[1]).toBe('2026-11-19 12:19:25  pay-0001  TXN-1  Aminata K…  1,500.50 SLE  accepted');
+    expect(linesOf(renderTable(cols, rows, plain, { width: 71 }))[1]).toBe('2026-11-19 12:19:25  pay-0001  TXN-1  Aminata…   1,500.50 SLE  accepted');
+  });
+
+  it('step by step, in the order of the steps: the text full width again after each', () => {
+    // Step 1: REF under ID (a second line of each row); the name has more room again.
+    expect(renderTable(cols, rows, plain, { width: 65 })).toBe(
+      [
+        'TIME                 ID        NAME              AMOUNT  OUTCOME',
+        '                     REF',
+        '2026-11-19 12:19:25  pay-0001  Aminata K…  1,500.50 SLE  accepted',
+        '                     TXN-1',
+        '2026-11-19 12:19:26  pay-0002  Bo             12.00 SLE  unknown',
+        '',
+      ].join('\n'),
+    );
+    // Step 2: TIME left out; step 3 moves NAME under TIME, which is gone: NAME is left out too.
+    expect(linesOf(renderTable(cols, rows, plain, { width: 50 }))).toEqual([
+      'ID        NAME                  AMOUNT  OUTCOME',
+      'REF',
+      'pay-0001  Aminata Kamara  1,500.50 SLE  accepted',
+      'TXN-1',
+      'pay-0002  Bo                 12.00 SLE  unknown',
+    ]);
+    // Step 4: OUTCOME under AMOUNT, aligned as its own column (left), the amount right.
+    expect(linesOf(renderTable(cols, rows, plain, { width: 30 }))).toEqual(linesOf(renderTable(cols, rows, plain, { width: 24 })));
+    expect(linesOf(renderTable(cols, rows, plain, { width: 24 }))).toEqual([
+      'ID              AMOUNT',
+      'REF       OUTCOME',
+      'pay-0001  1,500.50 SLE',
+      'TXN-1     accepted',
+      'pay-0002     12.00 SLE',
+      '          unknown',
+    ]);
+  });
+
+  it('when every step taken cannot fit: a card per row with every column', () => {
+    const out = renderTable(cols, rows, plain, { width: 21 });
+    expect(out.split('\n\n')[0]).toBe(
+      ['TIME     2026-11-19…', 'ID       pay-0001', 'REF      TXN-1', 'NAME     Aminata Kam…', 'AMOUNT   1,500.50 SLE', 'OUTCOME  accepted'].join('\n'),
+    );
+    expect(out.split('\n\n')[1]).toContain('REF\nNAME     Bo\n');
+  });
+
+  it('a column moved under another is cut to that column as it would be alone, never below its minimum; a column that may not be cut is never cut', () => {
+    const c: Column[] = [{ header: 'TIME' }, { header: 'ID' }, { header: 'NAME', minWidth: 5, giveWay: { step: 1, under: 'TIME' } }];
+    const out = renderTable(c, [['2026-11-19 12:19:25', 'TXN-BOK-FF051A7F00A49EB6AF225D10EA', 'A recipient name longer than the time']], plain, { width: 56 });
+    // The room left beside the id (56 - 34 - 2 = 20) is the name's: the time is padded to it.
+    expect(linesOf(out)).toEqual(['TIME                  ID', 'NAME', '2026-11-19 12:19:25   TXN-BOK-FF051A7F00A49EB6AF225D10EA', 'A recipient name lo…']);
+    expect(widest(out)).toBe(56);
+    expect(renderTable(c, [['2026-11-19 12:19:25', 'TXN-BOK-FF051A7F00A49EB6AF225D10EA', 'A recipient name longer than the time']], plain, { width: 54 })).toMatch(
+      /^TIME {2}2026-11-19 12:19:25\n/,
+    );
+  });
+
+  it('renderLine: one row as one line, its empty cells taking no room; columns left out to fit; undefined when it cannot be one line', () => {
+    const line: Column[] = [{ header: 'TIME', giveWay: { step: 1 } }, { header: 'EVENT', minWidth: 6 }, { header: 'ID' }, { header: 'MARK' }];
+    const cells = ['12:00:00', 'transfer.success', 'TXN-1', ''];
+    expect(renderLine(line, cells, plain, undefined)).toBe('12:00:00  transfer.success  TXN-1');
+    expect(renderLine(line, cells, plain, 33)).toBe('12:00:00  transfer.success  TXN-1');
+    expect(renderLine(line, cells, plain, 32)).toBe('12:00:00  transfer.succe…  TXN-1');
+    expect(renderLine(line, cells, plain, 23)).toBe('12:00:00  trans…  TXN-1');
+    // The time is left out only when the event cut to its minimum is not enough: the event has room again.
+    expect(renderLine(line, cells, plain, 22)).toBe('transfer.succe…  TXN-1');
+    expect(renderLine(line, cells, plain, 20)).toBe('transfer.suc…  TXN-1');
+    expect(renderLine(line, cells, plain, 12)).toBeUndefined();
+    // A column that would move under another makes two lines: not a line.
+    expect(renderLine([{ header: 'A' }, { header: 'B', giveWay: { step: 1, under: 'A' } }], ['aaaa', 'bbbb'], plain, 6)).toBeUndefined();
+  });
+});
+
+describe('wrapSegments: a line of parts fitted to a terminal, nothing cut', () => {
+  const parts = ['  row 3: 0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e  1,500.50 SLE', 'from 5564222970', 'to Aminata Kamara (wallet, orange_money 076123456, +23276123456)'];
+
+  it('one line when it fits or off a terminal; else broken between parts, later lines indented; a part too long broken at its spaces', () => {
+    expect(wrapSegments(parts, undefined)).toBe(parts.join(' '));
+    expect(wrapSegments(parts, 200)).toBe(parts.join(' '));
+    expect(wrapSegments(parts, 80)).toBe(
+      '  row 3: 0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e  1,500.50 SLE from 5564222970\n    to Aminata Kamara (wallet, orange_money 076123456, +23276123456)',
+    );
+    const at60 = wrapSegments(parts, 60);
+    expect(at60).toBe(
+      [
+        '  row 3: 0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e  1,500.50 SLE',
+        '    from 5564222970',
+        '    to Aminata Kamara (wallet, orange_money 076123456,',
+        '    +23276123456)',
+      ].join('\n'),
+    );
+    expect(widest(at60)).toBeLessThanOrEqual(60);
+    expect(at60.replace(/\n\s+/g, ' ')).toBe(parts.join(' '));
+  });
+});
+
+describe('fitHelpText: help written at about 100 columns, shown at the terminal width', () => {
+  const help = [
+    'Filters are applied by payctl to every record it reads: the service is asked only for pages',
+    '(page, per_page) and never trusted to filter.',
+    'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in.',
+    '',
+    'A sample:',
+    '  wallet_id,amount,currency,type,name,provider,account_number,phone_number',
+    '',
+    'Examples:',
+    '  $ payctl payout create --wallet 5564222970 --amount 1500.50 --name "Aminata Kamara" --yes \\',
+    '      --provider orange_money',
+    '  $ payctl payout create          # asks for everything at a terminal',
+    '  $ payctl payouts list --all --csv > november.csv',
+  ].join('\n');
+
+  it('what fits is kept as written; a paragraph too wide is joined and wrapped, a new sentence keeps its line', () => {
+    expect(fitHelpText(help, 100)).toBe(help);
+    const at60 = fitHelpText(help, 60);
+    expect(at60.split('\n').slice(0, 6)).toEqual([
+      'Filters are applied by payctl to every record it reads: the',
+      'service is asked only for pages (page, per_page) and never',
+      'trusted to filter.',
+      'Exit codes: 0 sent, 1 refused by the service, 2 bad input',
+      '(nothing sent), 3 not logged in.',
+      '',
+    ]);
+  });
+
+  it('a sample (an indented line) is kept as written, to be copied; an example is wrapped between words as a shell reads it', () => {
+    const at60 = fitHelpText(help, 60);
+    expect(at60).toContain('\n  wallet_id,amount,currency,type,name,provider,account_number,phone_number\n');
+    expect(at60).toContain(
+      [
+        '  $ payctl payout create --wallet 5564222970 \\',
+        '      --amount 1500.50 --name "Aminata Kamara" --yes \\',
+        '      --provider orange_money',
+        '  $ payctl payout create',
+        '      # asks for everything at a terminal',
+        '  $ payctl payouts list --all --csv > november.csv',
+      ].join('\n'),
+    );
+    // A comment that does not fit goes on a line of its own (after a complete command: no ` \`).
+    expect(fitHelpText('  $ payctl payout create          # asks for everything at a terminal', 40)).toBe(
+      '  $ payctl payout create\n      # asks for everything at a\n      # terminal',
+    );
+    // A redirection stays beside its file.
+    expect(fitHelpText('  $ payctl payouts list --all --csv > november.csv', 40)).toBe('  $ payctl payouts list --all --csv \\\n      > november.csv');
   });
 });
 
@@ -321,15 +522,19 @@ describe('the batch plan at a terminal', () => {
     expect(renderPlan(groups, plain, 200)).toBe(full);
   });
 
-  for (const width of [120, 80, 60]) {
+  for (const width of [120, 100, 80, 60]) {
     it(`at ${width} columns every line fits, amounts whole, the prose wrapped`, () => {
       const out = renderPlan(groups, plain, width);
       expect(widest(out)).toBeLessThanOrEqual(width);
       for (const a of ['43,210.00', '900,000,000.00', '899,956,790.00', '99,999,999.00', '16,397,287.67', '-83,602,711.33']) expect(out).toContain(a);
+      // The wallet ids whole above the warnings, in a table row or a card (a person copies them into --wallet).
+      const table = out.slice(0, out.indexOf('Warning:')).split('\n');
+      for (const id of ['wal_a08ff49b6f772632', 'wal_c43069c43a8c3b7c']) expect(table.filter((l) => new RegExp(`(^|\\s)${id}(\\s|$)`).test(l))).toHaveLength(1);
       // The warning and the note, wrapped: the same words.
       const prose = out.slice(out.indexOf('Warning:')).replace(/\n/g, ' ');
       expect(prose).toContain('Warning: wallet wal_c43069c43a8c3b7c would go short: it holds 16,397,287.67 SLE but the payouts total 99,999,999.00 SLE before fees.');
-      expect(prose).toContain('Fees are charged by the service per payout and are shown in the report.');
+      expect(prose).toContain('Total SLE: 100,043,209.00 in 400 payouts from 2 wallets, before fees.');
+      expect(prose).toContain("Fees: charged by the service per payout, not known before sending; each accepted payout's fee is in the report.");
     });
   }
 

@@ -29,6 +29,9 @@ export const listSpec: CommandSpec = {
     'page numbers. A record without a wallet never matches --wallet (said once on stderr).',
     '--json prints the page as the service sent it; with filters, or past one page, the same envelope',
     'holding only the payouts shown. With --all, one envelope whose data holds every matching record.',
+    'At a terminal the transaction id (what `payctl payout get` takes), the amount and the status are',
+    'never cut: the recipient is cut with …, then the created time, the wallet id and the recipient are',
+    'left out, in that order. Piped (| less -S), --csv and --json have every column.',
   ].join('\n'),
   examples: [
     'payctl payouts list --status Pending',

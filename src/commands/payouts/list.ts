@@ -13,10 +13,20 @@ import { hasFilter, parseTimeRange, recordFilter, statusFilter, walletless, wall
 import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
-import type { StreamedTable } from '../../output/table.js';
+import type { Column, StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { listPages, MAX_PER_PAGE, withRecords, type ListedPage } from './pages.js';
+
+/**
+ * The list's table (LIST_COLUMNS) at a terminal too narrow for every column with the
+ * recipient cut to its minimum: the created time is left out first, then the wallet id, then
+ * the recipient. The transaction id (what `payout get` takes), the amount and the status
+ * always stay, whole; at 80 columns a 34-character transaction id, the amount and the status
+ * fit with the recipient cut. A pipe, --csv and --json have every column (README "Payouts").
+ */
+const GIVE_WAY: Readonly<Record<string, Column['giveWay']>> = { 'CREATED (UTC)': { step: 1 }, WALLET: { step: 2 }, RECIPIENT: { step: 3 } };
+export const LIST_TABLE: Column[] = LIST_COLUMNS.map((c) => (GIVE_WAY[c.header] ? { ...c, giveWay: GIVE_WAY[c.header] } : c));
 
 export interface PayoutsListOptions {
   status?: string;
@@ -128,10 +138,10 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
       await write(
         out,
         (await table()).renderTable(
-          LIST_COLUMNS,
+          LIST_TABLE,
           records.map((r) => payoutRow(r, style)),
           style,
-          // Fitted to a terminal (long text cut with …); a pipe gets every character.
+          // Fitted to a terminal (long text cut with …, columns left out: LIST_TABLE); a pipe gets every character.
           { width: deps.io.stdoutColumns },
         ),
       );
@@ -164,7 +174,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
       await write(out, (firstPage ? csvRow(CSV_HEADER) : '') + kept.map((k) => csvRow(payoutCsvValues(k.record))).join(''));
     } else if (kept.length) {
       // At a terminal the first page fixes the layout so that later pages line up; a pipe is never cut.
-      streamed ??= new (await table()).StreamedTable(LIST_COLUMNS, style, deps.io.stdoutColumns);
+      streamed ??= new (await table()).StreamedTable(LIST_TABLE, style, deps.io.stdoutColumns);
       await write(out, streamed.page(kept.map((k) => payoutRow(k.record, style))));
     }
     count += kept.length;

@@ -14,7 +14,10 @@ import { configDir } from '../../config/paths.js';
 import { requireSigningKey, signText } from '../../plans/keys.js';
 import { approvalMessage, planText, readPlan } from '../../plans/plan.js';
 import { replaceAtomically } from '../../payouts/report.js';
+import { formatAmount } from '../../money/amount.js';
 import { makeStyle } from '../../output/style.js';
+import { wrapSegments, wrapText } from '../../output/table.js';
+import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
@@ -71,13 +74,19 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   }
   if (!opts.yes) {
     const st = makeStyle(deps.io.stderrColor);
+    // On stderr, fitted to it when it is a terminal (long lines go on below, indented; nothing cut).
+    const width = deps.io.stderrColumns;
     deps.log.block(
-      planHead(plan, opts.plan, st, policy) +
+      planHead(plan, opts.plan, st, policy, width) +
         '\n' +
-        payoutLines(payouts) +
-        plan.totals.map((t) => `  Total ${t.total} ${t.currency} from ${t.wallet_id} (${t.count})`).join('\n') +
-        '\nApprovals so far\n' +
-        approvalLines(plan, policy && checkApprovals(plan, policy), st),
+        payoutLines(payouts, width) +
+        plan.totals
+          .map(
+            (t) => wrapSegments([`  Total ${formatAmount(t.total, t.currency)} ${t.currency}`, `from ${text(t.wallet_id)} (${plural(t.count, 'payout')})`], width) + '\n',
+          )
+          .join('') +
+        'Approvals so far\n' +
+        approvalLines(plan, policy && checkApprovals(plan, policy), st, width),
     );
     const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${key.name}?`, default: false });
     if (!ok) throw new CancelledError('Nothing was signed.');
@@ -94,7 +103,11 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
     );
   else
     deps.log.success(
-      `Approved plan ${plan.hash} as ${key.name} (${key.fingerprint}); it now carries ${signed.approvals.length} approval${signed.approvals.length === 1 ? '' : 's'}.`,
+      // After "✓ ", fitted to a terminal (the hash alone is 71 columns).
+      wrapText(
+        `Approved plan ${plan.hash} as ${key.name} (${key.fingerprint}); it now carries ${signed.approvals.length} approval${signed.approvals.length === 1 ? '' : 's'}.`,
+        deps.io.stderrColumns === undefined ? undefined : deps.io.stderrColumns - 2,
+      ).replace(/\n/g, '\n  '),
     );
   return 0;
 }

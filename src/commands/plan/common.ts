@@ -12,6 +12,7 @@ import { type Plan, type ReadPayout } from '../../plans/plan.js';
 import { makerOf, policyOf, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { planText } from '../../plans/plan.js';
 import type { Style } from '../../output/style.js';
+import { wrapSegments, wrapText } from '../../output/table.js';
 import { text, utcTime } from '../../output/text.js';
 
 /** The policy named in the profile in force, or undefined. */
@@ -51,18 +52,25 @@ export function makerLine(plan: Plan, policy: Policy | undefined, st: Style): st
   return `key ${plan.maker.fingerprint} calling itself "${text(plan.maker.name)}" ${at} ${st.red(`(${policy.byKey.has(plan.maker.fingerprint) ? 'not a maker' : 'not listed'} in the policy: it cannot be sent)`)}`;
 }
 
-/** The approvals of a plan as the policy judges them: one line per counted person, one per approval not counted. */
-export function approvalLines(plan: Plan, judged: ApprovalCheck | undefined, st: Style): string {
+/**
+ * The approvals of a plan as the policy judges them: one line per counted person, one per
+ * approval not counted; at a terminal (`width`) each fitted to it, continued lines indented.
+ */
+export function approvalLines(plan: Plan, judged: ApprovalCheck | undefined, st: Style, width?: number): string {
   if (plan.approvals.length === 0) return '  none yet\n';
-  if (!judged) return plan.approvals.map((a) => `  ${text(a.name)} (${a.fingerprint}) at ${text(a.signed_at)}\n`).join('');
+  const line = (segments: string[]) => wrapSegments(segments, width) + '\n';
+  if (!judged) return plan.approvals.map((a) => line([`  ${text(a.name)}`, `(${a.fingerprint})`, `at ${text(a.signed_at)}`])).join('');
   return (
-    judged.valid.map((v) => `  ${st.green('Counts:')} ${text(v.name)} (${v.fingerprint}) at ${text(v.signedAt)}\n`).join('') +
-    judged.refused.map((r) => `  ${st.yellow('Not counted:')} ${text(r)}\n`).join('')
+    judged.valid.map((v) => line([`  ${st.green('Counts:')} ${text(v.name)}`, `(${v.fingerprint})`, `at ${text(v.signedAt)}`])).join('') +
+    judged.refused.map((r) => line([`  ${st.yellow('Not counted:')}`, text(r)])).join('')
   );
 }
 
-/** The head of a plan for people: where, what, who made it (by name in the policy, when there is one). */
-export function planHead(plan: Plan, path: string, st: Style, policy?: Policy): string {
+/**
+ * The head of a plan for people: where, what, who made it (by name in the policy, when there
+ * is one). At a terminal (`width`) a value too long for its line goes on under itself.
+ */
+export function planHead(plan: Plan, path: string, st: Style, policy?: Policy, width?: number): string {
   const lines: Array<[string, string]> = [
     ['Plan', text(path)],
     ['Service', text(plan.base_url)],
@@ -72,18 +80,31 @@ export function planHead(plan: Plan, path: string, st: Style, policy?: Policy): 
     ['Payouts', String(plan.payouts.length)],
     ['Hash', plan.hash],
   ];
-  const width = Math.max(...lines.map(([k]) => k.length));
-  return lines.map(([k, v]) => `${st.dim(k.padEnd(width))}  ${v}`).join('\n') + '\n';
+  const label = Math.max(...lines.map(([k]) => k.length));
+  const under = ' '.repeat(label + 2);
+  const value = (v: string) => (width === undefined ? v : wrapText(v, Math.max(1, width - under.length)).replace(/\n/g, `\n${under}`));
+  return lines.map(([k, v]) => `${st.dim(k.padEnd(label))}  ${value(v)}`).join('\n') + '\n';
 }
 
-/** One line per payout: row, id, amount, wallet, recipient. */
-export function payoutLines(payouts: readonly ReadPayout[]): string {
+/**
+ * One line per payout: row, id, amount, wallet, recipient. At a terminal (`width`) a line too
+ * long for it goes on below, indented, broken before "from" and "to" (nothing is cut: an
+ * approver reads every account); ids are never broken.
+ */
+export function payoutLines(payouts: readonly ReadPayout[], width?: number): string {
   return (
     payouts
       .map((p) => {
         const r = p.request;
         const row = p.row !== undefined ? `row ${p.row}: ` : '';
-        return `  ${row}${text(r.payoutId)}  ${formatAmount(r.amountMinor, r.currency)} ${r.currency} from ${text(r.walletId)} to ${text(r.name)} (${r.type}, ${text(r.provider)} ${text(r.account)}${r.phone ? `, ${text(r.phone)}` : ''})`;
+        return wrapSegments(
+          [
+            `  ${row}${text(r.payoutId)}  ${formatAmount(r.amountMinor, r.currency)} ${r.currency}`,
+            `from ${text(r.walletId)}`,
+            `to ${text(r.name)} (${r.type}, ${text(r.provider)} ${text(r.account)}${r.phone ? `, ${text(r.phone)}` : ''})`,
+          ],
+          width,
+        );
       })
       .join('\n') + '\n'
   );

@@ -16,6 +16,7 @@ import { approvalsNeeded, checkApprovals } from '../../plans/policy.js';
 import { Journal } from '../../payouts/journal.js';
 import { configDir } from '../../config/paths.js';
 import { makeStyle } from '../../output/style.js';
+import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
 import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
 
@@ -106,20 +107,35 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     return 0;
   }
   const st = makeStyle(deps.io.color);
-  let out = planHead(plan, opts.plan, st, policy) + '\n' + st.bold('Payouts') + '\n' + payoutLines(payouts) + '\n' + st.bold('Totals') + '\n';
+  // Fitted to a terminal: long lines go on below, indented, nothing cut; a pipe gets one line each.
+  const width = deps.io.stdoutColumns;
+  let out = planHead(plan, opts.plan, st, policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(payouts, width) + '\n' + st.bold('Totals') + '\n';
   for (const t of totals) {
     const bal =
       t.balance === null
-        ? ''
-        : `; balance ${formatAmount(t.balance, t.currency)}, after ${formatAmount(t.balance_after!, t.currency)}${t.balance_after!.startsWith('-') ? st.red(' (short)') : ''}`;
-    out += `  ${text(t.wallet_id)}  ${t.count} payout${t.count === 1 ? '' : 's'}, ${formatAmount(t.total, t.currency)} ${t.currency}${bal}\n`;
+        ? []
+        : [
+            `balance ${formatAmount(t.balance, t.currency)},`,
+            `after ${formatAmount(t.balance_after!, t.currency)}${t.balance_after!.startsWith('-') ? st.red(' (short)') : ''}`,
+          ];
+    out +=
+      wrapSegments(
+        [`  ${text(t.wallet_id)}  ${t.count} payout${t.count === 1 ? '' : 's'},`, `${formatAmount(t.total, t.currency)} ${t.currency}${bal.length ? ';' : ''}`, ...bal],
+        width,
+      ) + '\n';
   }
-  out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged, st);
+  out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged, st, width);
   if (policy) {
     const who = judged!.valid.length ? ` (${judged!.valid.map((v) => text(v.name)).join(', ')})` : '';
-    out += `\nPolicy ${text(policy.file)}: ${need!.required === 0 ? 'no approval needed' : `${need!.required} approval${need!.required === 1 ? '' : 's'} needed from people other than the maker`}; ${judged!.valid.length} count${who}.\n`;
-    for (const r of need!.reasons) out += `  ${r}\n`;
-    if (judged!.makerProblem) out += `  ${st.red('It cannot be sent:')} ${judged!.makerProblem}\n`;
+    out +=
+      '\n' +
+      wrapText(
+        `Policy ${text(policy.file)}: ${need!.required === 0 ? 'no approval needed' : `${need!.required} approval${need!.required === 1 ? '' : 's'} needed from people other than the maker`}; ${judged!.valid.length} count${who}.`,
+        width,
+      ) +
+      '\n';
+    for (const r of need!.reasons) out += wrapSegments([`  ${r}`], width) + '\n';
+    if (judged!.makerProblem) out += wrapSegments([`  ${st.red('It cannot be sent:')}`, judged!.makerProblem], width) + '\n';
   }
   await write(deps.io.stdout, out);
   if (balancesProblem) deps.log.warn(`Balances not shown: ${balancesProblem}`);

@@ -40,7 +40,8 @@ import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, isHeaderName, veri
 import { formatAmount, toDecimal } from '../../money/amount.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { boundHostNames, checkLocalRequest } from '../../sandbox/host-check.js';
-import { makeStyle, statusColor } from '../../output/style.js';
+import { makeStyle, statusColor, type Style } from '../../output/style.js';
+import { renderCards, renderLine, type Column } from '../../output/table.js';
 import { text, utcTime } from '../../output/text.js';
 export interface ListenOptions {
   port?: number;
@@ -53,6 +54,38 @@ export interface ListenOptions {
   /** Seconds an event's timestamp may be from this machine's clock (default 300). */
   tolerance?: number;
   forwardTo?: string;
+}
+
+/**
+ * An event's line: its cells in this order, the empty ones left out, two spaces apart. At a
+ * terminal the line fits it: the failure reason and the duplicate mark are cut with …; then
+ * the webhook id, the time, the event name and the amount are left out, in that order. The
+ * transaction id is never cut (at 80 columns it fits with the event, the amount and the
+ * status); when even it and the status cannot fit, the event is a card.
+ */
+const EVENT_COLUMNS: Column[] = [
+  { header: 'RECEIVED (UTC)', giveWay: { step: 2 } },
+  { header: 'EVENT', giveWay: { step: 3 } },
+  { header: 'TRANSACTION' },
+  { header: 'AMOUNT', giveWay: { step: 4 } },
+  { header: 'STATUS', minWidth: 10 },
+  { header: 'WEBHOOK ID', giveWay: { step: 1 } },
+  { header: 'ATTEMPT', minWidth: 11 },
+];
+
+/** An event for people: one line (EVENT_COLUMNS), or at a terminal too narrow for it a card and a blank line. */
+function eventLine(cells: string[], style: Style, width: number | undefined): string {
+  const line = renderLine(EVENT_COLUMNS, cells, style, width);
+  if (line !== undefined) return line + '\n';
+  const kept = EVENT_COLUMNS.map((_, i) => i).filter((i) => cells[i] !== '');
+  return (
+    renderCards(
+      kept.map((i) => EVENT_COLUMNS[i]!),
+      [kept.map((i) => cells[i]!)],
+      style,
+      width,
+    ) + '\n'
+  );
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -444,18 +477,22 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       : out?.attempt !== undefined && out.attempt > 1
         ? `(attempt ${out.attempt})`
         : '';
-    const line = [
-      style.dim(time),
-      style.bold(text(ev ? (out?.event ?? '(no event)') : '(not JSON)')),
-      text(out?.transactionId ?? ''),
-      amount,
-      outcome,
-      style.dim(text(out?.webhookId ?? '')),
-      attempt,
-    ]
-      .filter(Boolean)
-      .join('  ');
-    await write(deps.io.stdout, line + '\n');
+    await write(
+      deps.io.stdout,
+      eventLine(
+        [
+          style.dim(time),
+          style.bold(text(ev ? (out?.event ?? '(no event)') : '(not JSON)')),
+          text(out?.transactionId ?? ''),
+          amount,
+          outcome,
+          style.dim(text(out?.webhookId ?? '')),
+          attempt,
+        ],
+        style,
+        deps.io.stdoutColumns,
+      ),
+    );
     if (!verification) deps.log.warn(NOT_CHECKED);
     if (takenStatus !== undefined && forwardTo) deps.log.info(`  → not forwarded again: the app answered ${takenStatus} to this event before`);
     if (forward) {
