@@ -1,5 +1,5 @@
 /**
- * What makes two payouts the same payout (GUIDE pattern 11). A batch row without a
+ * What makes two payouts the same payout (docs/architecture.md, "Identity"). A batch row without a
  * payout_id gets its id from the batch id, what the row pays (normalized: the same
  * payout written as `100` or `100.00`, in another row order, in a renamed or re-saved
  * file, gives the same id) and its occurrence among identical rows of the file, never

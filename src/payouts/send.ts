@@ -1,5 +1,5 @@
 /**
- * Sends one journaled payout (GUIDE pattern 5): only ever with the journaled key and
+ * Sends one journaled payout (docs/architecture.md, "Retries"): only ever with the journaled key and
  * the identical body. Connection errors, time-outs, 408, 429, 5xx and 409
  * IDEMPOTENCY_IN_PROGRESS are retried with backoff (Retry-After honoured), bounded in
  * attempts and time; any other 4xx is final. When no answer ever came, the outcome

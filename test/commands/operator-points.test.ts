@@ -12,7 +12,7 @@
  *    sends it after login. A request that may have left first stays unknown (exit 4).
  */
 import { ExitPromptError } from '@inquirer/core';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -78,6 +78,24 @@ function ctrlCAt(at: RegExp, before: Step[] = []): ScriptedPrompter {
 }
 
 describe('1. Ctrl-C at a prompt, before anything was sent', () => {
+  it('at payout batch\'s confirmation: exit 130, "Nothing was sent.", no POST, nothing journaled', async () => {
+    const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
+    const file = join(dir, 'pay.csv');
+    writeFileSync(
+      file,
+      'wallet_id,amount,currency,type,name,provider,account_number,phone_number\n' +
+        `${walletId},10.00,SLE,wallet,Aminata Kamara,orange_money,076123456,+23276123456\n` +
+        `${walletId},12.00,SLE,wallet,Ibrahim Sesay,orange_money,076123457,+23276123457\n`,
+    );
+    const prompts = ctrlCAt(/^Send 2 payouts/);
+    const r = await payctl(['payout', 'batch', file], { dir, prompts });
+    expect(prompts.asked).toHaveLength(1);
+    expect(r.stderr).toMatch(/\nError: Interrupted\. Nothing was sent\.\n$/);
+    expect(r.code, r.stderr).toBe(130);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    expect(journalFiles()).toEqual([]);
+  });
+
   it('at the confirmation: exit 130, "Nothing was sent." on stderr; no POST, nothing journaled', async () => {
     const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
     const prompts = ctrlCAt(/^Send this payout\?$/);

@@ -31,7 +31,7 @@ import { claimRows } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
 import { profilePolicy } from '../plan/common.js';
 import { sendRows } from './send-rows.js';
-import { yesRequired } from '../../output/prompter.js';
+import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { plural, text } from '../../output/text.js';
 import { formatAmount } from '../../money/amount.js';
@@ -257,7 +257,10 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
     );
   }
   const prompt = async (message: string) => {
-    const ok = await (await deps.prompter()).confirm({ message, default: false });
+    // Ctrl-C at the question: exit 130, and nothing was sent (no row is journaled before it).
+    const ok = await (await deps.prompter()).confirm({ message, default: false }).catch((err: unknown) => {
+      throw nothingSentOnInterrupt(err);
+    });
     if (!ok) throw new CancelledError();
   };
   if (duplicates.length && !opts.allowDuplicates && !nothingToSend) {

@@ -23,7 +23,7 @@ import { approvalsNeeded, checkApprovals, limitProblems } from '../../plans/poli
 import { commandLine, invocationOf } from '../../output/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
-import { yesRequired } from '../../output/prompter.js';
+import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { profilePolicy } from './common.js';
 
 export interface PlanSendOptions {
@@ -126,7 +126,10 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
     deps.log.info(
       `Plan ${plan.hash}: ${toSend} payout${toSend === 1 ? '' : 's'} to send (${totals}), made by ${judged.maker!.name}, approved by ${judged.valid.map((v) => v.name).join(', ') || 'nobody (none needed)'}.`,
     );
-    const ok = await (await deps.prompter()).confirm({ message: `Send ${toSend} payout${toSend === 1 ? '' : 's'}?`, default: false });
+    // Ctrl-C at the question: exit 130, and nothing was sent.
+    const ok = await (await deps.prompter()).confirm({ message: `Send ${toSend} payout${toSend === 1 ? '' : 's'}?`, default: false }).catch((err: unknown) => {
+      throw nothingSentOnInterrupt(err);
+    });
     if (!ok) throw new CancelledError();
   }
   if (toSend === 0) deps.log.info(`Nothing to send: every payout of the plan was accepted earlier.`);
