@@ -13,6 +13,9 @@
 //   BENCH_QUICK=1       3 and 1 rounds, small sizes: checks that the script works, measures nothing
 //   BENCH_DIR           where config folders, journals and batch files go (default: $HOME);
 //                       the ordinary disk, never tmpfs, since journal fsyncs are part of the cost
+//   BENCH_BASELINE      a previous build of payctl (a folder with bin/payctl.js and its built
+//                       dist/, e.g. a `git worktree` of an earlier commit after `npm run build`):
+//                       its start-up cases run interleaved with this build's, in the same rounds
 //
 // Why so many rounds: this machine starts a process in about 23 or about 30 ms, in spells, and
 // a median of 21 start-up rounds moved by up to 0.2x from one run to the next when one command
@@ -29,6 +32,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const here = join(root, 'bench');
 const bin = join(root, 'bin', 'payctl.js');
+const baselineBin = process.env.BENCH_BASELINE ? join(process.env.BENCH_BASELINE, 'bin', 'payctl.js') : undefined;
+if (baselineBin && !existsSync(baselineBin)) throw new Error(`BENCH_BASELINE: no ${baselineBin}`);
 const node = process.execPath;
 const QUICK = process.env.BENCH_QUICK === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 61));
@@ -240,6 +245,13 @@ async function startup(sb, token) {
       { name: 'payctl --help', run: () => quickRun(node, [bin, '--help']) },
       { name: 'node http.get', run: () => quickRun(node, [join(here, 'floor-get.cjs')], { BENCH_URL: balancesUrl, BENCH_TOKEN: token }) },
       { name: 'payctl balances --json', run: () => quickRun(node, [bin, 'balances', '--json']) },
+      ...(baselineBin
+        ? [
+            { name: 'previous build --version', run: () => quickRun(node, [baselineBin, '--version']) },
+            { name: 'previous build --help', run: () => quickRun(node, [baselineBin, '--help']) },
+            { name: 'previous build balances --json', run: () => quickRun(node, [baselineBin, 'balances', '--json']) },
+          ]
+        : []),
     ],
     WARMUP,
   );
@@ -254,12 +266,11 @@ async function startup(sb, token) {
       payctl: { median_ms: m(name), samples_ms: samples(name) },
       baselines: baselines.map(([b, bm]) => ({ name: b, median_ms: bm, samples_ms: samples(b), ratio: round(m(name) / bm, 2) })),
     });
-  add('payctl --version', [['node -e 0', nodeMs]]);
-  add('payctl --help', [['node -e 0', nodeMs]]);
-  add('payctl balances --json', [
-    ['node http.get', getMs],
-    ['node -e 0', nodeMs],
-  ]);
+  // Against the previous build (BENCH_BASELINE), when there is one: same rounds, same machine.
+  const previous = (what) => (baselineBin ? [[`previous build ${what}`, m(`previous build ${what}`)]] : []);
+  add('payctl --version', [['node -e 0', nodeMs], ...previous('--version')]);
+  add('payctl --help', [['node -e 0', nodeMs], ...previous('--help')]);
+  add('payctl balances --json', [['node http.get', getMs], ['node -e 0', nodeMs], ...previous('balances --json')]);
 }
 
 async function list(sb, headerFile) {

@@ -7,9 +7,11 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS file (bin/package.json): require() is how it loads */
 
 const args = process.argv.slice(2);
-// The command's word, as far as a glance can tell (the first plain word that is not the value
-// of the program's options -p, --profile, --base-url, --timeout): names the bundle to load and
-// its code cache. Only a guess: the bundle says whether it serves the words (src/program.ts, covers).
+// The name of the code cache to use: the first plain word that is not the value of the
+// program's options -p, --profile, --base-url, --timeout (`balances`, `payout`). It only names
+// a cache, so a wrong reading costs speed, never behaviour: a cache made by another command
+// holds little of this one's code (`balances --json` 14 ms slower with `history`'s), and a
+// command's own cache is what makes the bundle start fast (docs/performance.md).
 const word = args.find((a, i) => /^[a-z]{1,24}$/.test(a) && !/^(-p|--profile|--base-url|--timeout)$/.test(args[i - 1] ?? '')) ?? 'none';
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // The version needs nothing else: answer before loading the CLI, written straight to the
@@ -51,15 +53,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     stderr = process.stderr;
     stderr.on('error', () => {});
   }
-  // A top-level command that is no group has a bundle of its own (dist/cli-balances.cjs), built
-  // without the other commands' code, and so has the program's help (dist/cli-none.cjs, for
-  // words that name no command) (scripts/build.mjs). The bundle says whether it serves these
-  // words (a value such as `--profile status` can look like a command), and the whole bundle,
-  // dist/cli.cjs, runs any it does not.
-  const dist = require('node:path').join(__dirname, '..', 'dist');
-  let cli = load(`${dist}/cli-${word}.cjs`, true);
-  if (cli !== undefined && !cli.exports.covers(args)) cli = undefined;
-  cli ??= load(`${dist}/cli.cjs`);
+  const cli = load(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'));
   // main is told that the process ends when it resolves (src/cli.ts, Seams.exits).
   void cli.exports.main(process, { exits: true }).then(async (code) => {
     if (code === 0) cli.saveCache();
@@ -71,62 +65,33 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 /**
- * Compiles and runs a bundle as Node runs a CommonJS module, with V8's compiled code from
- * the last run of the same command when there is one (`optional`: undefined when there is no
- * such bundle). The cache is only ever a shortcut: it is named by the bundle's name and
- * content hash (its first line, written by scripts/build.mjs), Node's version and the
- * platform; V8 refuses one made by another V8, with other flags or for a source of another
- * length, and with --verify-snapshot-checksum a damaged one (that flag makes V8 checksum the
- * caches it writes and check them when it reads: without it, a corrupt cache can crash the
- * process). A cache that is missing, refused or unreadable means the source is compiled as
- * without one, and a new cache is written after a successful run, to a temp file renamed
- * into place, beside the bundle or else in the user's cache folder; where neither can be
- * written (a read-only install, no home), payctl just runs uncached.
+ * Compiles and runs the bundle as Node runs a CommonJS module, with V8's compiled code from
+ * the last run of the same command when there is one. The cache is only ever a shortcut: it
+ * is named by the bundle's content hash (its first line, written by scripts/build.mjs), Node's
+ * version and the platform; V8 refuses one made by another V8, with other flags or for a
+ * source of another length, and with --verify-snapshot-checksum a damaged one (that flag makes
+ * V8 checksum the caches it writes and check them when it reads: without it, a corrupt cache
+ * can crash the process). A cache that is missing, refused or unreadable means the source is
+ * compiled as without one, and a new cache is written after a successful run, to a temp file
+ * renamed into place, beside the bundle or else in the user's cache folder; where neither can
+ * be written (a read-only install, no home), payctl just runs uncached.
+ *
+ * A cache file starts with one line, `payctl-cache <builtins>`: the Node builtins the run that
+ * wrote it required from the bundle. They are loaded before V8's flags are set: a flag set at
+ * run time changes the hash V8 checks code caches against, Node's own included, so a builtin
+ * loaded after it is compiled from its source, and so are its functions when first called
+ * (node:crypto with node:fs/promises, 4 ms from Node's cache, took 11 for a payout). Each
+ * command's cache so says what that command needs, and no list here has to.
  */
-function load(filename, optional = false) {
+function load(filename) {
   const fs = require('node:fs');
   const path = require('node:path');
   const v8 = require('node:v8');
-  // The V8 flags set here change the hash V8 checks code caches against, Node's own included:
-  // a builtin module loaded after them is compiled from its source, and so are its functions
-  // when first called (`balances --json` took 5 ms more; node:crypto with node:fs/promises,
-  // 4 ms from Node's cache, took 11). So the builtins a run will load are loaded first: every
-  // command's run loads node:tty (with node:net and node:stream), and the commands that journal
-  // or sign payouts node:crypto and node:fs/promises. (Loading one a run does not use costs its
-  // cached load time; leaving one out, only speed.)
-  require('node:vm');
-  if (word !== 'none') require('node:tty');
-  if (word === 'payout' || word === 'plan' || word === 'history') {
-    require('node:crypto');
-    require('node:fs/promises');
-  }
-  // The flags are part of what V8 checks a cache against: set before compiling, every run.
-  // --liftoff-only: see src/api/http.ts (undici's WebAssembly parser stays on the baseline compiler).
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--verify-snapshot-checksum');
-  if (word === 'payout' || word === 'plan' || word === 'payouts') {
-    // A batch (payout batch, plan send) makes garbage at every row and keeps a little per row:
-    // V8's defaults, made for servers, let its young generation grow to 32 MB and its old one
-    // grow by up to four times what survives, and a 10,000-row batch peaked at 130-150 MB of
-    // memory. Kept at its start size and grown by 30% at a time, it peaks under 100 MB for
-    // about the same CPU (`npm run bench`). `payouts list --all` reads a page of answers after
-    // another: with the defaults, the socket's read buffers of pages already written waited
-    // for a collection that a large young generation made rare (120 MB at 100,000 records);
-    // with these, 70 MB. Both flags are read when the heap grows, so they apply though the
-    // heap is already made; the code cache is per command word, made with the same flags.
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-    v8.setFlagsFromString('--heap-growing-percent=30');
-  }
+  const vm = require('node:vm');
   // The bundle is ASCII (esbuild's charset: 'ascii'): latin1 is the cheapest exact decoding.
   // It is written as the function to call, wrapper included (scripts/build.mjs): compiled as
   // read, without a copy.
-  let source;
-  try {
-    source = fs.readFileSync(filename, 'latin1');
-  } catch (err) {
-    if (optional && err.code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const source = fs.readFileSync(filename, 'latin1');
   const header = /^\(function \(exports, require, module, __filename, __dirname, __payctl_meta\) \{\/\/ payctl-build ([0-9a-f]{16})\n/.exec(source.slice(0, 128));
   const base = path.basename(filename, '.cjs');
   const prefix = header && `${base}-${header[1]}-${process.version}-${process.arch}-`;
@@ -138,23 +103,56 @@ function load(filename, optional = false) {
   const home = process.env.XDG_CACHE_HOME || (process.env.HOME && path.join(process.env.HOME, '.cache'));
   if (home && path.isAbsolute(home)) dirs.push(path.join(home, 'payctl'));
   let cachedData;
+  let preloaded = '';
   for (const dir of name ? dirs : []) {
+    let file;
     try {
-      cachedData = fs.readFileSync(path.join(dir, name));
-      break;
+      file = fs.readFileSync(path.join(dir, name));
     } catch {
-      // not there: the next folder, or none
+      continue; // not there: the next folder, or none
     }
+    const end = file.indexOf(10);
+    const line = end > 0 && end < 1024 ? /^payctl-cache ((?:node:[a-z_/]+,?)*)$/.exec(file.toString('latin1', 0, end)) : null;
+    try {
+      for (const id of line ? line[1].split(',') : []) if (id) require(id);
+    } catch {
+      break; // a builtin this Node does not have: the cache is not used, and is replaced
+    }
+    if (line) {
+      preloaded = line[1];
+      cachedData = file.subarray(end + 1);
+    }
+    break;
   }
-  const vm = require('node:vm');
+  // The flags are part of what V8 checks a cache against: set before compiling, every run.
+  // --liftoff-only: see src/api/http.ts (undici's WebAssembly parser stays on the baseline compiler).
+  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString('--verify-snapshot-checksum');
+  // A batch (payout batch, plan send) makes garbage at every row and keeps a little per row:
+  // V8's defaults, made for servers, let its young generation grow to 32 MB and its old one
+  // grow by up to four times what survives, and a 10,000-row batch peaked at 130-150 MB of
+  // memory. Kept at its start size and grown by 30% at a time, it peaks under 100 MB for
+  // about the same CPU (`npm run bench`). `payouts list --all` reads a page of answers after
+  // another: with the defaults, the socket's read buffers of pages already written waited
+  // for a collection that a large young generation made rare (120 MB at 100,000 records);
+  // with these, 70 MB. Both flags are read when the heap grows, so they apply though the
+  // heap is already made; for every run, since a short one hardly grows its heap (0.8 ms of
+  // `balances --json`, within the noise).
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  v8.setFlagsFromString('--heap-growing-percent=30');
   const script = new vm.Script(source, { filename, cachedData });
   const mod = { exports: {} };
-  // The bundle's require: builtins through this file's own; anything else (./vendor/*.cjs, the
-  // keyring's native module) resolved against dist/, by a require made on first use (making
-  // one, as module.constructor.createRequire, costs a start that needs none). And its
-  // import.meta.url, made when first read.
+  // The bundle's require: builtins through this file's own, each noted for the cache's first
+  // line; anything else (./vendor/*.cjs, the keyring's native module) resolved against dist/,
+  // by a require made on first use (making one, as module.constructor.createRequire, costs a
+  // start that needs none). And its import.meta.url, made when first read.
+  const builtins = new Set();
   let fromDist;
-  const bundleRequire = (id) => (id.startsWith('node:') ? require(id) : (fromDist ??= module.constructor.createRequire(filename))(id));
+  const bundleRequire = (id) => {
+    if (!id.startsWith('node:')) return (fromDist ??= module.constructor.createRequire(filename))(id);
+    builtins.add(id);
+    return require(id);
+  };
   let url;
   const meta = {
     get url() {
@@ -163,15 +161,17 @@ function load(filename, optional = false) {
   };
   script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, path.dirname(filename), meta);
   const saveCache = () => {
-    if (!name || (cachedData !== undefined && !script.cachedDataRejected)) return;
+    const needs = [...builtins].filter((id) => /^node:[a-z_/]+$/.test(id)).join(',');
+    if (!name || (cachedData !== undefined && !script.cachedDataRejected && needs === preloaded)) return;
     let data;
     try {
-      data = script.createCachedData();
+      data = Buffer.concat([Buffer.from(`payctl-cache ${needs}\n`, 'latin1'), script.createCachedData()]);
     } catch {
       return;
     }
-    // Caches of this bundle from other builds or Node versions (not those of the other bundles).
-    const stale = new RegExp(`^${base}-[0-9a-f]{16}-.*\\.v8$`);
+    // Caches of this bundle from other builds for this Node version and platform (another
+    // Node's caches stay: one install run by two Node versions keeps a cache for each).
+    const stale = new RegExp(`^${base}-[0-9a-f]{16}-${`${process.version}-${process.arch}-`.replace(/\./g, '\\.')}.*\\.v8$`);
     for (const dir of dirs) {
       const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
       try {

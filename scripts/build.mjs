@@ -3,13 +3,10 @@
 // heavy dependencies stay lazy inside it: a module reached only through import() is wrapped
 // by esbuild and runs only when its command does, and with the code cache its source is
 // never even parsed. (esbuild splits code into chunks only for ES modules, and Node 20 can
-// cache compiled code only for CommonJS: one bundle is what keeps both.) V8 still reads, and
-// keeps in the code cache, every function the bundle's top level declares (esbuild hoists each
-// ES module's functions there), so each top-level command that is no group also has a whole
-// bundle of its own, dist/cli-<command>.cjs, built from a tree of that command alone, and the
-// program's help one without any command's code, dist/cli-none.cjs (src/commands/tree.ts):
-// `balances` compiles 416 KB instead of 771, `--help` 124 KB. Each bundle is complete (one runs
-// per process), so no class or state is split between two copies.
+// cache compiled code only for CommonJS: one bundle is what keeps both.) Earlier builds also
+// made a bundle per top-level command and one for the program's help, which saved 0.6-4 ms a
+// start for 2.4 MB of bundles and a guess in bin/payctl.js of which one to run; the code cache,
+// kept per command (bin/payctl.js), is what pays (docs/performance.md).
 // The bundle is written as the function bin/payctl.js calls (a CommonJS module's wrapper, and
 // import.meta.url's value), so that the file is the very source V8 compiles: no copy of its
 // megabyte to wrap it at every start. Its first line names its content hash: the code cache is
@@ -18,10 +15,10 @@
 // swapped in with a rename, so a build never leaves a half-empty dist/ for a running process.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -235,82 +232,9 @@ const main = {
   define: { 'import.meta.url': '__payctl_meta.url', __PAYCTL_VERSION__: JSON.stringify(pkg.version) },
 };
 
-/**
- * The commands that get a bundle of their own, read from the tree itself (src/commands/tree.ts,
- * built and loaded here with the commands' modules left out): every top-level command that is
- * no group and does not build the whole tree again (completion), named by a plain word (the
- * only names bin/payctl.js looks for). A run of one of them loads none of the others' code.
- */
-async function ownBundleWords() {
-  const file = join(out, 'tree.mjs');
-  const commandsOut = {
-    name: 'commands-out',
-    setup(b) {
-      b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
-    },
-  };
-  await build({ ...common, write: true, format: 'esm', packages: 'external', entryPoints: ['src/commands/tree.ts'], outfile: file, plugins: [commandsOut] });
-  const { TREE } = await import(pathToFileURL(file).href);
-  rmSync(file);
-  const words = TREE.filter((s) => 'load' in s && !s.tree && /^[a-z]{1,24}$/.test(s.name)).map((s) => s.name);
-  if (words.includes('none')) throw new Error("a command named 'none' would take the help bundle's name, dist/cli-none.cjs (scripts/build.mjs)");
-  return words;
-}
-
-const PROGRAM = join(root, 'src', 'program.ts');
-
-/** A plugin giving program.ts, for src/commands/tree.ts, a module of `contents` (resolved from `resolveDir`). */
-const treeAs = (contents, resolveDir) => ({
-  name: 'tree-as',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/tree\.js$/ }, (args) => (args.importer === PROGRAM ? { path: 'tree', namespace: 'payctl-tree' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'payctl-tree' }, () => ({ contents: contents(), resolveDir, loader: 'js' }));
-  },
-});
-
-/** src/commands/tree.ts as a bundle of one command sees it: that command alone, from the spec file beside it. */
-const treeOf = (word) =>
-  treeAs(
-    () => {
-      if (!existsSync(join(root, 'src', 'commands', `${word}-spec.ts`))) throw new Error(`src/commands/${word}-spec.ts: no spec file for '${word}' (scripts/build.mjs)`);
-      return `import * as specs from './${word}-spec.js';\nexport const TREE = Object.values(specs).filter((s) => s.name === ${JSON.stringify(word)});\nexport const SERVES = 'one';\n`;
-    },
-    join(root, 'src', 'commands'),
-  );
-
-// The dynamic imports that only a command's run reaches: every spec's load, and the config
-// store, the API session and the prompter, which the entry (src/cli.ts) loads for a run.
-const RUN_ONLY = new Set(['./config/store.js', './api/session.js', './output/prompter.js']);
-const runOnly = (args) =>
-  args.kind === 'dynamic-import' &&
-  ((args.importer.startsWith(join(root, 'src', 'commands')) && /[-/]specs?\.ts$/.test(args.importer)) ||
-    (args.importer === join(root, 'src', 'cli.ts') && RUN_ONLY.has(args.path)));
-
-/**
- * The help bundle, dist/cli-none.cjs, for runs that name no command (`payctl --help`): the
- * whole tree, with what only a command's run reaches left out (runOnly); the tree says
- * SERVES = 'help', so the bundle declines any words but the program's help.
- */
-const helpOnly = {
-  name: 'help-only',
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => (runOnly(args) ? { path: args.path, namespace: 'payctl-run-only' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'payctl-run-only' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/cli-none.cjs, which prints the program's help only (scripts/build.mjs)`)});`,
-      loader: 'js',
-    }));
-  },
-};
-const helpTree = treeAs(() => `export { TREE } from ${JSON.stringify(join(root, 'src', 'commands', 'tree.ts'))};\nexport const SERVES = 'help';\n`, root);
-
 try {
   mkdirSync(join(out, 'vendor'), { recursive: true });
-  const words = await ownBundleWords();
-  const bundles = await Promise.all([
-    build({ ...main, outfile: join(out, 'cli.cjs') }),
-    ...words.map((word) => build({ ...main, plugins: [treeOf(word), ...main.plugins], outfile: join(out, `cli-${word}.cjs`) })),
-    build({ ...main, plugins: [helpTree, helpOnly, ...main.plugins], outfile: join(out, 'cli-none.cjs') }),
-  ]);
+  const bundles = [await build({ ...main, outfile: join(out, 'cli.cjs') })];
   const vendor = await Promise.all(
     Object.entries(VENDOR).map(([name, contents]) =>
       build({ ...common, stdin: { contents, resolveDir: root, sourcefile: `${name}.cjs`, loader: 'js' }, outfile: join(out, vendorFile(name)) }),

@@ -15,9 +15,6 @@ import { systemClock, type Clock } from './clock.js';
 import type { Host } from './host.js';
 import { runningAs } from './config/paths.js';
 
-/** Whether this bundle serves these words (bin/payctl.js; a bundle of one command does not serve the rest). */
-export { covers } from './program.js';
-
 export interface Process {
   argv: string[];
   env: NodeJS.ProcessEnv;

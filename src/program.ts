@@ -11,7 +11,7 @@ import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
 import { PayctlCommand } from './commands/help.js';
-import { SERVES, TREE } from './commands/tree.js';
+import { TREE } from './commands/tree.js';
 
 export type { Action, Runner } from './commands/spec.js';
 
@@ -87,20 +87,6 @@ export function reachOf(argv: readonly string[] | undefined): { only?: string; s
     return !help && spec !== undefined && 'load' in spec ? { only: word } : {};
   }
   return help ? { shallow: true } : {};
-}
-
-/**
- * Whether this build serves these words as the whole tree would: always, unless it is one of
- * the smaller bundles (commands/tree.ts, SERVES). A bundle of one command serves the words
- * that reach that command alone (reachOf's `only`), and never a command that builds the
- * whole tree again (`completion`); the help bundle serves the program's help alone (reachOf's
- * `shallow`), which runs no command. bin/payctl.js loads the whole bundle for any other words.
- */
-export function covers(argv: readonly string[]): boolean {
-  if (SERVES === 'all') return true;
-  const reach = reachOf(argv);
-  if (SERVES === 'help') return reach.shallow === true;
-  return reach.only !== undefined && !TREE.some((s) => 'tree' in s && s.tree);
 }
 
 /** The command tree; with `argv`, only the part those words can reach (reachOf). */

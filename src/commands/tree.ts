@@ -1,13 +1,6 @@
 /**
  * The top-level commands, each from the spec beside its verb: program.ts builds the command
  * tree from this list.
- *
- * The build (scripts/build.mjs) also makes a bundle of its own for each top-level command
- * that is no group (`balances`, `status`, ...), with this module replaced by one that lists
- * that command alone and says SERVES = 'one': a run of `payctl balances` then loads, compiles
- * and runs none of the other commands' code; and one for the program's help, which lists
- * every command but holds none of their code (SERVES = 'help'). Such a bundle serves only
- * the words for which the whole tree would build just that (program.ts, reachOf and covers).
  */
 import { loginSpec } from './login-spec.js';
 import { logoutSpec } from './logout-spec.js';
@@ -46,8 +39,3 @@ export const TREE: readonly (CommandSpec | GroupSpec)[] = [
   sandboxSpec,
 ];
 
-/**
- * What the bundle this module is built into can run: every command ('all', here); one
- * command's words ('one'); or the program's help alone, the commands' code left out ('help').
- */
-export const SERVES: 'all' | 'one' | 'help' = 'all';

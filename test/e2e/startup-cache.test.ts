@@ -29,8 +29,7 @@ function install(): { dir: string; bin: string; cacheDir: string; bundle: string
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.cache') });
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  // `bundle`: the one `payctl --help` runs from (the program's help: dist/cli-none.cjs).
-  return { dir, bin: join(dir, 'bin', 'payctl.js'), cacheDir: join(dir, 'dist', '.cache'), bundle: join(dir, 'dist', 'cli-none.cjs') };
+  return { dir, bin: join(dir, 'bin', 'payctl.js'), cacheDir: join(dir, 'dist', '.cache'), bundle: join(dir, 'dist', 'cli.cjs') };
 }
 
 /** A home of its own, so no cache from another run is found there. */
@@ -50,12 +49,12 @@ const caches = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) =
 /** The help of the program and of a command: what a run through the cache must still print. */
 const expected = run(BIN, ['--help']);
 const expectedCreate = run(BIN, ['payout', 'create', '--help']);
-const expectedBalances = run(BIN, ['balances', '--help']);
 
-/** The commands built as bundles of their own (dist/cli-<command>.cjs; dist/cli-none.cjs is the program's help: scripts/build.mjs). */
-const ownBundles = readdirSync(join(ROOT, 'dist'))
-  .map((f) => /^cli-([a-z]+)\.cjs$/.exec(f)?.[1])
-  .filter((w): w is string => w !== undefined && w !== 'none');
+/** A cache file's first line (bin/payctl.js): the builtins its run required from the bundle. */
+const firstLine = (file: string) => {
+  const bytes = readFileSync(file);
+  return bytes.toString('latin1', 0, bytes.indexOf(10));
+};
 
 describe('--version', () => {
   it("prints package.json's version and nothing else", () => {
@@ -80,7 +79,7 @@ describe('the code cache', () => {
     const i = install();
     expect(run(i.bin, ['--help'])).toEqual(expected);
     const [file] = caches(i.cacheDir);
-    expect(file).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\+help\.v8$/);
+    expect(file).toMatch(/^cli-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\+help\.v8$/);
     const written = statSync(join(i.cacheDir, file!));
     expect(run(i.bin, ['--help'])).toEqual(expected);
     // Accepted by V8, so not written again.
@@ -138,17 +137,16 @@ describe('the code cache', () => {
     ).toEqual(['history+help.v8', 'history.v8']);
   });
 
-  it('ignores a cache of another build and removes it when it writes its own', () => {
+  it("ignores a cache of another build and removes it when it writes its own, but keeps another Node version's", () => {
     const i = install();
     mkdirSync(i.cacheDir);
-    const old = [`cli-none-0123456789abcdef-${process.version}-${process.arch}-none.v8`, `cli-0123456789abcdef-${process.version}-${process.arch}-payout.v8`];
-    for (const f of old) writeFileSync(join(i.cacheDir, f), 'old build');
+    const otherBuild = `cli-0123456789abcdef-${process.version}-${process.arch}-none+help.v8`;
+    const otherNode = `cli-0123456789abcdef-v99.0.0-${process.arch}-none+help.v8`;
+    for (const f of [otherBuild, otherNode]) writeFileSync(join(i.cacheDir, f), 'old build');
     expect(run(i.bin, ['--help'])).toEqual(expected);
-    // Each bundle removes only its own old caches.
-    expect(existsSync(join(i.cacheDir, old[0]!))).toBe(false);
-    expect(existsSync(join(i.cacheDir, old[1]!))).toBe(true);
-    expect(run(i.bin, ['payout', 'create', '--help'])).toEqual(expectedCreate);
-    expect(existsSync(join(i.cacheDir, old[1]!))).toBe(false);
+    expect(existsSync(join(i.cacheDir, otherBuild))).toBe(false);
+    // One install run by two Node versions keeps a cache for each.
+    expect(existsSync(join(i.cacheDir, otherNode))).toBe(true);
     expect(caches(i.cacheDir)).toHaveLength(2);
   });
 
@@ -178,93 +176,52 @@ describe('the code cache', () => {
   });
 });
 
-describe('the bundles of single commands', () => {
-  it('exist for the top-level commands that are no group, and not for a group or completion', () => {
-    expect(ownBundles).toEqual(expect.arrayContaining(['balances', 'status', 'summary', 'history', 'login', 'logout']));
-    for (const word of ['payout', 'payouts', 'config', 'completion', 'sandbox']) expect(ownBundles).not.toContain(word);
-  });
-
-  it('each serves the words that reach its command (the help bundle: the program help), and declines every other', () => {
-    // Each bundle loaded as bin/payctl.js loads it (the function the file evaluates to), asked what it serves.
-    const probe = `
-      const fs = require('node:fs'), vm = require('node:vm'), path = require('node:path');
-      /** The covers() of dist/cli-<name>.cjs, the bundle run as bin/payctl.js runs it. */
-      const coversOf = (name) => {
-        const file = path.join(${JSON.stringify(join(ROOT, 'dist'))}, 'cli-' + name + '.cjs');
-        const mod = { exports: {} };
-        vm.runInThisContext(fs.readFileSync(file, 'latin1'), { filename: file })(mod.exports, require, mod, file, path.dirname(file), { url: 'file://' + file });
-        return (argv) => mod.exports.covers(argv);
-      };
-      const out = {};
-      for (const word of ${JSON.stringify(ownBundles)}) {
-        const covers = coversOf(word);
-        out[word] = [covers([word]), covers(['--json', word, '--help']), covers(['-p', 'x', word]), covers(['--profile', word]), covers(['--help']), covers([]),
-          covers(['payouts', 'list']), covers(['help', word]), covers([word, '-yv']), covers(['--help', word])];
-      }
-      const covers = coversOf('none');
-      out.none = [covers(['--help']), covers(['-h']), covers(['--json', '-p', 'x', '--help']), covers([]), covers(['balances']), covers(['help']),
-        covers(['__complete-profiles']), covers(['--help', 'balances']), covers(['--bogus', '--help']), covers(['-vh'])];
-      process.stdout.write(JSON.stringify(out));`;
-    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
-    expect(r.stderr).toBe('');
-    const served = JSON.parse(r.stdout) as Record<string, boolean[]>;
-    expect(Object.keys(served).sort()).toEqual([...ownBundles, 'none'].sort());
-    for (const word of ownBundles) expect(served[word]).toEqual([true, true, true, false, false, false, false, false, false, false]);
-    // The help bundle: the program's help, nothing that could run a command.
-    expect(served.none).toEqual([true, true, true, false, false, false, false, false, false, false]);
-  });
-
-  it('prints what the whole bundle prints, and caches apart from it', () => {
-    expect(expectedBalances.code).toBe(0);
-    expect(expectedBalances.stdout).toMatch(/^Usage: payctl balances/);
+describe("the cache's first line: the builtins its command required", () => {
+  it('lists what the run required from the bundle (a payout journal: node:crypto; the help: no terminal), and is kept while it holds', () => {
     const i = install();
-    expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
+    const config = { PAYCTL_CONFIG_DIR: join(i.dir, 'config') };
+    expect(run(i.bin, ['history', '--json'], config)).toMatchObject({ code: 0, stdout: '{"data":[],"count":0}\n' });
     expect(run(i.bin, ['--help'])).toEqual(expected);
-    const files = caches(i.cacheDir).sort();
-    expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/^cli-balances-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-balances\+help\.v8$/);
-    expect(files[1]).toMatch(/^cli-none-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+-none\+help\.v8$/);
-    const written = files.map((f) => statSync(join(i.cacheDir, f)).mtimeMs);
-    // Each bundle's run keeps the other's cache, and uses its own as it is.
-    expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
-    expect(run(i.bin, ['--help'])).toEqual(expected);
-    expect(caches(i.cacheDir).sort()).toEqual(files);
-    expect(files.map((f) => statSync(join(i.cacheDir, f)).mtimeMs)).toEqual(written);
-    // Without its own bundle, the command runs from the whole one, as it did.
-    rmSync(join(i.dir, 'dist', 'cli-balances.cjs'));
-    expect(run(i.bin, ['balances', '--help'])).toEqual(expectedBalances);
+    const [history] = caches(i.cacheDir).filter((f) => f.endsWith('-history.v8'));
+    const [help] = caches(i.cacheDir).filter((f) => f.endsWith('-none+help.v8'));
+    const historyNeeds = firstLine(join(i.cacheDir, history!)).split(/[ ,]/);
+    expect(historyNeeds[0]).toBe('payctl-cache');
+    expect(historyNeeds).toEqual(expect.arrayContaining(['node:crypto', 'node:fs/promises', 'node:tty']));
+    expect(firstLine(join(i.cacheDir, help!))).toMatch(/^payctl-cache (node:[a-z_/]+,?)*$/);
+    expect(firstLine(join(i.cacheDir, help!))).not.toContain('node:tty');
+    // Used as it is: not written again.
+    const written = statSync(join(i.cacheDir, history!)).mtimeMs;
+    expect(run(i.bin, ['history', '--json'], config).code).toBe(0);
+    expect(statSync(join(i.cacheDir, history!)).mtimeMs).toBe(written);
   });
 
-  it('run every argv as the whole bundle alone runs it: the words they serve, and those they hand on', () => {
-    const all = install();
-    const whole = install();
-    for (const f of readdirSync(join(whole.dir, 'dist')).filter((n) => /^cli-.+\.cjs$/.test(n))) rmSync(join(whole.dir, 'dist', f));
-    const argvs = [
-      ['--help'],
-      ['-h'],
-      ['--json', '--help'],
-      ['-p', 'x', '--help'],
-      [],
-      ['--bogus'],
-      ['--timeout', 'abc', '--help'],
-      ['balances', '--help'],
-      ['--profile', 'status', 'balances', '--help'],
-      ['--profile=status', 'balances', '--help'],
-      ['--help', 'balances'],
-      ['balances', '-yv'],
-      ['--', 'balances', '--help'],
-      ['help', 'status'],
-      ['status', '--nope'],
-      ['history', 'reconcile', '--help'],
-      ['summary', '--json'],
-      ['completion', 'bash'],
-    ];
-    for (const argv of argvs) {
-      const got = run(all.bin, argv, { PAYCTL_CONFIG_DIR: join(all.dir, 'config') });
-      expect({ argv, ...got }).toEqual({ argv, ...run(whole.bin, argv, { PAYCTL_CONFIG_DIR: join(whole.dir, 'config') }) });
+  it('a first line that names no builtin, or one this Node lacks, or that is not ours: the cache is not used, and is replaced', () => {
+    const i = install();
+    expect(run(i.bin, ['--help']).code).toBe(0);
+    const [file] = caches(i.cacheDir);
+    const path = join(i.cacheDir, file!);
+    const good = readFileSync(path);
+    const v8 = good.subarray(good.indexOf(10) + 1);
+    for (const line of ['payctl-cache node:nosuchbuiltin', 'payctl-cache node:child_process;touch /tmp/x', 'something else', '']) {
+      writeFileSync(path, Buffer.concat([Buffer.from(`${line}\n`), v8]));
+      expect(run(i.bin, ['--help'])).toEqual(expected);
+      expect(firstLine(path)).toMatch(/^payctl-cache (node:[a-z_/]+,?)*$/);
+      expect(firstLine(path)).not.toContain('nosuch');
     }
-    // The smaller bundles did run (and cached their code) for the words they serve.
-    expect(new Set(caches(all.cacheDir).map((f) => /^(cli(-[a-z]+)?)-[0-9a-f]{16}-/.exec(f)?.[1]))).toEqual(new Set(['cli', 'cli-balances', 'cli-history', 'cli-none']));
+  });
+
+  it('dist/ holds one bundle, and neither bin/payctl.js nor scripts/build.mjs names a command', async () => {
+    expect(readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.cjs'))).toEqual(['cli.cjs']);
+    const { TREE } = await import('../../src/commands/tree.js');
+    for (const file of ['bin/payctl.js', 'scripts/build.mjs']) {
+      // The code, without its comments (which may give a command as an example).
+      const text = readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l))
+        .map((l) => l.replace(/\s\/\/ .*$/, ''))
+        .join('\n');
+      for (const spec of TREE) expect(text, `${file} names '${spec.name}'`).not.toMatch(new RegExp(`['"\`]${spec.name}['"\`]`));
+    }
   });
 });
 
