@@ -7,6 +7,7 @@ import globals from 'globals';
 // typescript-eslint comes from the tools/lint workspace, where it loads TypeScript 5.9: payctl's
 // own `typescript` is 7 (the native port), which typescript-eslint cannot use (tools/lint/index.js).
 import tseslint from '@payctl/lint-typescript';
+import layers from './tools/layers.js';
 
 // Only the entry reads the process (argv, env, streams, signals, exit); everything below it gets
 // what it needs from Deps. Files that really start or stop processes may be added here, each with
@@ -52,6 +53,12 @@ export default defineConfig(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
+  },
+  // Imports point down the layers (tools/layers.js, docs/architecture.md "Layers").
+  {
+    files: ['src/**/*.ts'],
+    plugins: { payctl: layers },
+    rules: { 'payctl/layers': 'error' },
   },
   {
     files: ['src/**/*.ts'],

@@ -10,7 +10,7 @@ import { sanitize } from '../output/sanitize.js';
 import { maskSecrets, redactBody, redactHeader } from './redact.js';
 import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
-import { joinUrl, resolveRoute, type RouteName } from './routes.js';
+import { joinUrl, resolveRoute, type RouteName } from '../service/routes.js';
 import {
   envelopeSchema,
   MAX_JSON_DEPTH,
@@ -22,7 +22,7 @@ import {
   type AuthUser,
   type Envelope,
   type Wallet,
-} from './schemas.js';
+} from '../service/schemas.js';
 
 export interface HttpResponse {
   status: number;

@@ -8,7 +8,7 @@ import { AuthError } from '../errors.js';
 import { callCredentials, checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
-import { commandLine, invocationOf } from '../output/command-line.js';
+import { commandLine, invocationOf } from '../config/command-line.js';
 import { ApiClient, maxResponseBytesFrom } from './client.js';
 
 export interface SessionInputs {

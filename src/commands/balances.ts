@@ -1,11 +1,11 @@
 /** `payctl balances [--currency C] [--wallet ID] [--csv]`: wallet balances. */
 import { write, type Deps } from '../deps.js';
 import { ApiError, UsageError } from '../errors.js';
-import type { Wallet } from '../api/schemas.js';
+import type { Wallet } from '../service/schemas.js';
 import { formatAmount, plainAmount } from '../money/amount.js';
 import { currencyFilter } from '../money/currencies.js';
 import { csvRow } from '../output/csv.js';
-import { commandLine, invocationOf } from '../output/command-line.js';
+import { commandLine, invocationOf } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 import type { Column } from '../output/table.js';

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { storeDespiteKeyring } from '../config/store.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 import { noSuchProfile } from '../config/known-profiles.js';
-import { commandLine, invocationOf } from '../output/command-line.js';
+import { commandLine, invocationOf } from '../config/command-line.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   // A profile whose keyring cannot be reached gets the clear error below, not the one of reading it.

@@ -7,7 +7,7 @@
 import { write, type Deps } from '../deps.js';
 import { ApiError, AuthError, CliError, InterruptedError, NetworkError } from '../errors.js';
 import { callCredentials, resolveSettings, type Setting } from '../config/resolve.js';
-import type { AuthUser } from '../api/schemas.js';
+import type { AuthUser } from '../service/schemas.js';
 import { accountJson, accountPairs, kycWarning } from '../output/account.js';
 import { maskSecret } from '../config/mask.js';
 import { renderCard } from '../output/text.js';

@@ -13,7 +13,7 @@
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { normalizeStatus, parseOrThrow, recordStatus, summarySchema } from '../api/schemas.js';
+import { normalizeStatus, parseOrThrow, recordStatus, summarySchema } from '../service/schemas.js';
 import { hasFilter, parseTimeRange, recordFilter, walletless, walletlessNote, type ListFilter } from '../payouts/filters.js';
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';

@@ -38,4 +38,3 @@ export const TREE: readonly (CommandSpec | GroupSpec)[] = [
   completeProfilesSpec,
   sandboxSpec,
 ];
-

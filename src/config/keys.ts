@@ -5,7 +5,7 @@
  * login and logout alone change. Secrets (api-key, webhook-secret) are never printed: only masked.
  */
 import { UsageError } from '../errors.js';
-import { ROUTES, validateRouteOverride } from '../api/routes.js';
+import { ROUTES, validateRouteOverride } from '../service/routes.js';
 import { checkBaseUrl } from './resolve.js';
 import { maskSecret } from './mask.js';
 import type { Profile } from './profile.js';

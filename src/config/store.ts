@@ -23,7 +23,7 @@ import type Conf from 'conf';
 import * as z from 'zod/mini';
 import '../zod.js';
 import { ConfigError } from '../errors.js';
-import { commandLine } from '../output/command-line.js';
+import { commandLine } from './command-line.js';
 import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
 import { configDir, ensureConfigDir, ownerId } from './paths.js';
 import { DEFAULT_PROFILE, unknownProfile } from './known-profiles.js';

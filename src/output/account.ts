@@ -3,7 +3,7 @@
  * person, email, wallet id and KYC status. A KYC status other than verified or approved is a
  * warning: such an account may not be able to pay out. Service text is sanitized.
  */
-import { kycVerified, type AuthUser } from '../api/schemas.js';
+import { kycVerified, type AuthUser } from '../service/schemas.js';
 import type { Style } from './style.js';
 import { text } from './text.js';
 

@@ -6,15 +6,36 @@
  * its Failed rows the same way (renderFailedRows).
  */
 import { formatAmount, minorToDecimal } from '../money/amount.js';
-import { currencyTotals, type PlanGroup } from '../payouts/plan.js';
+import type { PlanGroup } from '../payouts/plan.js';
 import type { RowOutcome } from '../payouts/batch.js';
-import { isAlreadyMade } from '../payouts/report.js';
 import { renderTable, wrapText } from './table.js';
 import { text } from './text.js';
 import type { Style } from './style.js';
 
 function amount(minor: bigint, g: PlanGroup): string {
   return formatAmount(minorToDecimal(minor, g.digits), g.currency);
+}
+
+/** The grand total of one currency, over every wallet that pays in it. */
+export interface CurrencyTotal {
+  currency: string;
+  digits: number;
+  count: number;
+  wallets: number;
+  totalMinor: bigint;
+}
+
+/** Totals per currency of a batch plan, exact (minor units of one currency are added), in first-seen order (the plan's JSON, payouts/plan.ts, uses them too). */
+export function currencyTotals(groups: PlanGroup[]): CurrencyTotal[] {
+  const out = new Map<string, CurrencyTotal>();
+  for (const g of groups) {
+    const t = out.get(g.currency) ?? { currency: g.currency, digits: g.digits, count: 0, wallets: 0, totalMinor: 0n };
+    t.count += g.count;
+    t.wallets++;
+    t.totalMinor += g.totalMinor;
+    out.set(g.currency, t);
+  }
+  return [...out.values()];
 }
 
 /**
@@ -136,9 +157,10 @@ export function rejectedRow(o: RowOutcome): FailedRow {
 
 /**
  * The result line, the report's path and the first 10 rejected rows, named by recipient, with
- * their reasons. `width`: the terminal's columns (the rows wrapped to them).
+ * their reasons. `alreadyMade`: the rows the service already had (report.ts, isAlreadyMade).
+ * `width`: the terminal's columns (the rows wrapped to them).
  */
-export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[], width?: number): string {
+export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[], alreadyMade: number, width?: number): string {
   let out =
     `${r.accepted} accepted` +
     (r.already_accepted ? ` (${r.already_accepted} in an earlier run)` : '') +
@@ -146,8 +168,8 @@ export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[
     (r.not_sent ? `, ${r.not_sent} not sent` : '') +
     '.\n';
   // Already submitted under another key (a lost journal, another config folder): said, never a failure.
-  const made = outcomes.filter(isAlreadyMade).length;
-  if (made) out += `${made} of them already made: the service already had their payout ids (sent before under other idempotency keys); nothing new was paid.\n`;
+  if (alreadyMade)
+    out += `${alreadyMade} of them already made: the service already had their payout ids (sent before under other idempotency keys); nothing new was paid.\n`;
   out += `Report: ${r.report}\n`;
   const rejected = outcomes.filter((x) => x.outcome === 'rejected');
   if (rejected.length) {

@@ -1,6 +1,6 @@
 /** How a payout looks to people: a card for one, rows for a list, CSV cells for a file. */
 import { formatAmount, minorToDecimal, plainAmount, toCommonMinor } from '../money/amount.js';
-import { recordStatus, type Money, type PayoutRecord } from '../api/schemas.js';
+import { recordStatus, type Money, type PayoutRecord } from '../service/schemas.js';
 import { renderCard, text, utcTime } from './text.js';
 import type { Column } from './table.js';
 import { statusColor, type Style } from './style.js';

@@ -10,7 +10,7 @@
  *
  * Bars are computed in integer arithmetic. For files: CSV of either form.
  */
-import type { Money, PayoutRecord, Summary } from '../api/schemas.js';
+import type { Money, PayoutRecord, Summary } from '../service/schemas.js';
 import { decimalToMinor, formatAmount, minorToDecimal, toDecimal } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import { csvRow } from './csv.js';

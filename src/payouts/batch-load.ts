@@ -20,7 +20,7 @@
 import { statSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
-import type { Wallet } from '../api/schemas.js';
+import type { Wallet } from '../service/schemas.js';
 import { fieldProblem, InterruptedError, LocalError, problemOf, rowProblem, UsageError, type Problem } from '../errors.js';
 import { boundsProblem, COLUMN_LABELS, decodeBatchFile, formatOf, isShared, readRows, type FileFormat, type SharedProblem } from './batch-file.js';
 import { DERIVED_ID, derivedPayoutId, legacyDerivedPayoutId, payoutFingerprint } from './identity.js';

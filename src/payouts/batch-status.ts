@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, wri
 import { csvRow } from '../output/csv.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { minorToDecimal, plainAmount, sumMinor, toCommonMinor, toDecimal } from '../money/amount.js';
-import type { PayoutRecord } from '../api/schemas.js';
+import type { PayoutRecord } from '../service/schemas.js';
 import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
 import type { PayoutFields } from './request.js';
 import { isJsonl, openNoFollow, replaceAtomically, REPORT_COLUMNS } from './report.js';

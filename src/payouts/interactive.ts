@@ -3,7 +3,7 @@
  * recipient, then the amount (validated as typed, warned when above the balance) and
  * a note. Only fields not given as flags are asked; validation is the same as flags'.
  */
-import type { Wallet } from '../api/schemas.js';
+import type { Wallet } from '../service/schemas.js';
 import type { Log } from '../output/io.js';
 import { UsageError } from '../errors.js';
 import { balanceMinor, formatAmount, parseAmount } from '../money/amount.js';

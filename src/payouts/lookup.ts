@@ -9,9 +9,9 @@
  */
 import { ApiError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type Money, type PayoutRecord } from '../api/schemas.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
 import { plainAmount } from '../money/amount.js';
-import { commandLine, type Invocation } from '../output/command-line.js';
+import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type Journal, type JournalEntry, type Outcome } from './journal.js';
 

@@ -5,9 +5,10 @@
  * once a payout is accepted: its documentation gives no fee rule (docs/service.md), so the plan
  * estimates none.
  */
-import type { Wallet } from '../api/schemas.js';
+import type { Wallet } from '../service/schemas.js';
 import { balanceMinor, minorToDecimal } from '../money/amount.js';
 import type { PayoutRequest } from './request.js';
+import { currencyTotals } from '../output/batch.js';
 
 export interface PlanGroup {
   walletId: string;
@@ -66,28 +67,6 @@ export function computePlan(requests: PayoutRequest[], wallets: Wallet[]): PlanG
   const b = new PlanBuilder(wallets);
   for (const r of requests) b.add(r);
   return b.groups();
-}
-
-/** The grand total of one currency, over every wallet that pays in it. */
-export interface CurrencyTotal {
-  currency: string;
-  digits: number;
-  count: number;
-  wallets: number;
-  totalMinor: bigint;
-}
-
-/** Totals per currency, exact (minor units of one currency are added), in first-seen order. */
-export function currencyTotals(groups: PlanGroup[]): CurrencyTotal[] {
-  const out = new Map<string, CurrencyTotal>();
-  for (const g of groups) {
-    const t = out.get(g.currency) ?? { currency: g.currency, digits: g.digits, count: 0, wallets: 0, totalMinor: 0n };
-    t.count += g.count;
-    t.wallets++;
-    t.totalMinor += g.totalMinor;
-    out.set(g.currency, t);
-  }
-  return [...out.values()];
 }
 
 export function totalsJson(groups: PlanGroup[]) {

@@ -8,7 +8,7 @@
  */
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { apiErrorFrom, DEADLINE_CODE, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
-import { DUPLICATE_PAYOUT_ID, parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../api/schemas.js';
+import { DUPLICATE_PAYOUT_ID, parseErrorBody, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../service/schemas.js';
 import type { Clock } from '../clock.js';
 import { isRetryableStatus, parseRetryAfter, withRetries, type Attempt, type RetryPolicy } from '../api/retry.js';
 import { plainAmount } from '../money/amount.js';

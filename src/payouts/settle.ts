@@ -15,7 +15,7 @@
  */
 import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { isRetryableStatus, parseRetryAfter } from '../api/retry.js';
-import { recordStatus, type PayoutRecord } from '../api/schemas.js';
+import { recordStatus, type PayoutRecord } from '../service/schemas.js';
 import { NetworkError } from '../errors.js';
 import { payoutAnswer, type PayoutRef } from './lookup.js';
 import type { Clock } from '../clock.js';

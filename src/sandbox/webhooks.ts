@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { SIGNATURE_HEADER, sign } from '../webhooks/signature.js';
+import { SIGNATURE_HEADER, sign } from '../service/signature.js';
 import { toJson } from './json.js';
 import { isoFromMicros, nowMicros } from './time.js';
 

@@ -26,7 +26,7 @@ import { displayWidth } from '../../src/output/table.js';
 import { renderBatchResult, renderFailedRows } from '../../src/output/batch.js';
 import type { RowOutcome } from '../../src/payouts/batch.js';
 import type { PayoutRequest } from '../../src/payouts/request.js';
-import type { PayoutRecord } from '../../src/api/schemas.js';
+import type { PayoutRecord } from '../../src/service/schemas.js';
 import { failedRowOf, rowState } from '../../src/payouts/batch-status.js';
 
 const ctx = useSandbox();
@@ -364,7 +364,7 @@ describe('rejected rows named by recipient', () => {
         },
         { row: 7, payoutId: 'b-0123456789abcdef0123456789abcdef', outcome: 'rejected', code: 'INVALID_ACCOUNT', message: 'Account not found.' },
       ];
-      const result = renderBatchResult({ accepted: 1, replayed: 0, rejected: 2, unknown: 0, not_sent: 0, already_accepted: 0, report: '/r.csv' }, outcomes, columns);
+      const result = renderBatchResult({ accepted: 1, replayed: 0, rejected: 2, unknown: 0, not_sent: 0, already_accepted: 0, report: '/r.csv' }, outcomes, 0, columns);
       for (const l of result.trimEnd().split('\n')) expect(displayWidth(l), l).toBeLessThanOrEqual(columns);
       expect(result).not.toContain('9a3c1e7d');
       const flat = result.replace(/\n {2,4}/g, ' ');

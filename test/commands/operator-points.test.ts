@@ -25,7 +25,7 @@ import { scriptedPrompter, type ScriptedPrompter, type Step } from '../helpers/p
 import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { CSV_HEADER, payoutCsvValues, renderPayoutCard } from '../../src/output/payout.js';
-import { payoutRecordSchema } from '../../src/api/schemas.js';
+import { payoutRecordSchema } from '../../src/service/schemas.js';
 import { makeStyle } from '../../src/output/style.js';
 
 const ctx = useSandbox();

@@ -9,7 +9,7 @@ import { csvCell, csvRow, isFormula } from '../../src/output/csv.js';
 import { CSV_HEADER, payoutCsvValues } from '../../src/output/payout.js';
 import { SUMMARY_CSV_HEADER, SummaryTally, periodBound, serviceSummaryCsv, summaryCsv } from '../../src/output/summary.js';
 import { BALANCES_CSV_HEADER, walletCsvValues } from '../../src/commands/balances.js';
-import { payoutRecordSchema, recordStatus, summarySchema, walletSchema } from '../../src/api/schemas.js';
+import { payoutRecordSchema, recordStatus, summarySchema, walletSchema } from '../../src/service/schemas.js';
 
 describe('plain numbers are not formulas', () => {
   it.each(['+23276000001', '+232 76 000 001', '+1', '+1.50', '+0.125', '-5', '-1500.50', '-0.001', '100.00', '0', '23276000002'])('%j is kept as it is', (v) => {

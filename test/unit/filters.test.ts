@@ -1,7 +1,7 @@
 /** The filters of payouts list and summary (src/payouts/filters.ts): dates as the CLI takes them, and the test payctl applies to every listed record. */
 import { describe, expect, it } from 'vitest';
 import { hasFilter, instantNs, parseTimeBound, parseTimeRange, recordFilter, walletless, walletlessNote, type ListFilter } from '../../src/payouts/filters.js';
-import { normalizeStatus } from '../../src/api/schemas.js';
+import { normalizeStatus } from '../../src/service/schemas.js';
 
 describe('parseTimeBound', () => {
   it('turns a date into the start or end of that UTC day, with microseconds', () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchRows, checkBatch, identifiedRows, openBatch, planBatch, type IdentifiedRow, type LoadedRow } from '../../src/payouts/batch-load.js';
-import type { Wallet } from '../../src/api/schemas.js';
+import type { Wallet } from '../../src/service/schemas.js';
 import { DERIVED_ID, derivedPayoutId, legacyDerivedPayoutId, PAYCTL_NAMESPACE, uuidV5 } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { payoutBody } from '../../src/payouts/request.js';

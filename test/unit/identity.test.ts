@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchRows, checkBatch, describeRun, identifiedRows, openBatch, planBatch, RunTally, type IdentifiedRow } from '../../src/payouts/batch-load.js';
-import type { Wallet } from '../../src/api/schemas.js';
+import type { Wallet } from '../../src/service/schemas.js';
 import { checkBatchId, derivedPayoutId, payoutFingerprint, repeatKey } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';

@@ -4,7 +4,7 @@
  * part of an error in text and JSON.
  */
 import { describe, expect, it } from 'vitest';
-import { payoutRecordSchema, recordStatus, summarySchema, type PayoutRecord, type Wallet } from '../../src/api/schemas.js';
+import { payoutRecordSchema, recordStatus, summarySchema, type PayoutRecord, type Wallet } from '../../src/service/schemas.js';
 import { ApiError, AuthError, NetworkError, UsageError } from '../../src/errors.js';
 import { csvCell, csvRow } from '../../src/output/csv.js';
 import { renderErrorJson, renderErrorText } from '../../src/output/errors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_HEADER, money, payoutCsvValues, payoutRow, renderPayoutCard, totalDebited } from '../../src/output/payout.js';
-import { payoutRecordSchema, type PayoutRecord } from '../../src/api/schemas.js';
+import { payoutRecordSchema, type PayoutRecord } from '../../src/service/schemas.js';
 import { csvRow } from '../../src/output/csv.js';
 import { makeStyle } from '../../src/output/style.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Wallet } from '../../src/api/schemas.js';
+import type { Wallet } from '../../src/service/schemas.js';
 import { makeStyle, type Style } from '../../src/output/style.js';
 import type { RowOutcome } from '../../src/payouts/batch.js';
 import { computePlan, planJson, type PlanGroup } from '../../src/payouts/plan.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { retryCommand } from '../../src/commands/payout/retry-command.js';
-import { shellQuote } from '../../src/output/command-line.js';
+import { shellQuote } from '../../src/config/command-line.js';
 import { payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
 
 /** What a real bash prints for `printf '%s\n' <quoted>`. */

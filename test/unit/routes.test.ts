@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { ROUTES, isRouteName, joinUrl, resolveRoute, validateRouteOverride } from '../../src/api/routes.js';
+import { ROUTES, isRouteName, joinUrl, resolveRoute, validateRouteOverride } from '../../src/service/routes.js';
 
 describe('resolveRoute', () => {
   it('gives the method and path of each route', () => {
@@ -36,7 +36,7 @@ describe('resolveRoute', () => {
     expect(() => resolveRoute('balances', {}, { balances: '/w/{walletId}' })).toThrow('needs a value for {walletId}');
   });
 
-  // Regression (src/api/routes.ts, fixed): encodeURIComponent leaves "." and "..", and URL parsing
+  // Regression (src/service/routes.ts, fixed): encodeURIComponent leaves "." and "..", and URL parsing
   // (WHATWG, used by undici) treats them as dot segments, so `payctl payout get ..`
   // requests GET {base}/ instead of a payout. A param must stay one path segment.
   it.each(['.', '..'])('a %j param cannot climb out of its path segment', (id) => {

@@ -14,7 +14,7 @@ import {
   money,
   normalizeStatus,
   walletsSchema,
-} from '../../src/api/schemas.js';
+} from '../../src/service/schemas.js';
 import { readFileSync } from 'node:fs';
 
 function thrown(fn: () => unknown): unknown {

@@ -1,12 +1,12 @@
 /**
- * Webhook signatures and the replay check (webhooks/signature.ts) against an HMAC
+ * Webhook signatures and the replay check (service/signature.ts) against an HMAC
  * computed here with node:crypto: the signature is hex HMAC-SHA256 of the raw body; the
  * tolerated forms (a `sha256=` prefix, upper case); the 300 s window of the payload's
  * timestamp at its edges; every refusal named by the check that failed.
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, isHeaderName, sign, timestampMs, verifySignature } from '../../src/webhooks/signature.js';
+import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, isHeaderName, sign, timestampMs, verifySignature } from '../../src/service/signature.js';
 
 const SECRET = 'whsec_unit_7c1d';
 const BODY = Buffer.from('{"event":"transfer.success","data":{"amount":"1,500.50"}}\r\n', 'utf8');

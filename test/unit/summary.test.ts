@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SummaryTally, bar, computedLabel, renderComputedSummary, renderServiceSummary, serviceSummaryCsv, summaryCsv } from '../../src/output/summary.js';
-import { payoutRecordSchema, recordStatus, summarySchema, type PayoutRecord } from '../../src/api/schemas.js';
+import { payoutRecordSchema, recordStatus, summarySchema, type PayoutRecord } from '../../src/service/schemas.js';
 import { makeStyle } from '../../src/output/style.js';
 
 const plain = makeStyle(false);

@@ -17,7 +17,7 @@ import { fitHelpText } from '../../src/commands/help.js';
 import { ioFrom } from '../../src/output/io.js';
 import { loadColor, makeStyle } from '../../src/output/style.js';
 import type { PlanGroup } from '../../src/payouts/plan.js';
-import { payoutRecordSchema, type PayoutRecord } from '../../src/api/schemas.js';
+import { payoutRecordSchema, type PayoutRecord } from '../../src/service/schemas.js';
 
 const plain = makeStyle(false);
 const ESC = '\u001b';

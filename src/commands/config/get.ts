@@ -6,7 +6,7 @@
 import { write, type Deps } from '../../deps.js';
 import { checkKey, isSecretKey, visibleSetting } from '../../config/keys.js';
 import { noSuchProfile } from '../../config/known-profiles.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 
 export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   checkKey(opts.key, 'read');

@@ -4,7 +4,7 @@ import { visibleSettings } from '../../config/keys.js';
 import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   const store = deps.config();

@@ -7,7 +7,7 @@ import { write, type Deps } from '../../deps.js';
 import { ConfigError } from '../../errors.js';
 import { applySetting } from '../../config/keys.js';
 import { examinePolicy } from '../../plans/policy.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 
 export async function run(opts: { key: string; value: string }, deps: Deps): Promise<number> {
   const store = deps.config();

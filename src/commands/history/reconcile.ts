@@ -12,9 +12,9 @@
 import { write, type Deps } from '../../deps.js';
 import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
-import { recordStatus, type PayoutRecord } from '../../api/schemas.js';
+import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
 import type { ApiClient } from '../../api/client.js';
-import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { text, utcTime } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';

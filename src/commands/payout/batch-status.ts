@@ -29,7 +29,7 @@ import { Journal, type JournalEntry } from '../../payouts/journal.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
 import { configDir } from '../../config/paths.js';
 import { isJsonl } from '../../payouts/report.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { renderTable } from '../../output/table.js';
 import { renderFailedRows } from '../../output/batch.js';
 import { sanitizeInline } from '../../output/sanitize.js';

@@ -24,7 +24,7 @@ import { Journal } from '../../payouts/journal.js';
 import { planJson, totalsJson } from '../../payouts/plan.js';
 import { renderPlan } from '../../output/batch.js';
 import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
-import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
 import { claimRows } from '../../payouts/batch.js';

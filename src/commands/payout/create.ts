@@ -5,14 +5,14 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { ApiError, AuthError, CancelledError, fieldProblem, InterruptedError, OutcomeUnknownError, UsageError, type Problem } from '../../errors.js';
-import type { PayoutRecord, PayoutTransaction, Wallet } from '../../api/schemas.js';
+import type { PayoutRecord, PayoutTransaction, Wallet } from '../../service/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
 import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';
 import { derivedIdempotencyKey, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { shortTime, walletProblem } from '../../payouts/batch-load.js';
 import { COLUMN_LABELS } from '../../payouts/batch-file.js';
-import { commandLine, invocationOf, type Invocation } from '../../output/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { isUuid, missingFields, payoutBody, providerSuggestion, validatePayout, type FieldName, type PayoutFields, type PayoutRequest } from '../../payouts/request.js';
 import { confirmProvider, promptPayout, walletLabel } from '../../payouts/interactive.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';

@@ -8,7 +8,7 @@
 import { write, type Deps } from '../../deps.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { Journal } from '../../payouts/journal.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
 import { renderPayoutCard } from '../../output/payout.js';

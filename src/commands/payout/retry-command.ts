@@ -1,5 +1,5 @@
 /** The exact command that retries a payout safely: same payout id, same key, same body. */
-import { commandLine, type Invocation } from '../../output/command-line.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { FIELD_FLAGS, flagOf } from './fields.js';
 

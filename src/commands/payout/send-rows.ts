@@ -9,7 +9,7 @@ import { AuthError, ExitCode, InterruptedError, UsageError } from '../../errors.
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
 import type { Journal } from '../../payouts/journal.js';
-import { ReportWriter } from '../../payouts/report.js';
+import { isAlreadyMade, ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
 import { plural } from '../../output/text.js';
@@ -80,7 +80,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
     report: o.reportPath,
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
-  deps.log.block(renderBatchResult(summary, outcomes, deps.io.stderrColumns));
+  deps.log.block(renderBatchResult(summary, outcomes, outcomes.filter(isAlreadyMade).length, deps.io.stderrColumns));
   if (keyRefused) {
     // Nothing was sent for the rows refused or not started; rows accepted before stay accepted.
     throw new AuthError(`${keyRefused.message.replace(/\.$/, '')}: ${plural(summary.rejected + summary.not_sent, 'row was', 'rows were')} not sent.`, {

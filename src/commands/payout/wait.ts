@@ -9,7 +9,7 @@
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { InterruptedError, PayoutFailedError, StillPendingError } from '../../errors.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';

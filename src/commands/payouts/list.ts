@@ -8,7 +8,7 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { normalizeStatus } from '../../api/schemas.js';
+import { normalizeStatus } from '../../service/schemas.js';
 import { hasFilter, parseTimeRange, recordFilter, statusFilter, walletless, walletlessNote, type ListFilter } from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';

@@ -11,8 +11,8 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../errors.js';
-import { joinUrl, ROUTES } from '../../api/routes.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../api/schemas.js';
+import { joinUrl, ROUTES } from '../../service/routes.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
 
 /** The most `per_page` payctl asks for (docs/service.md: the sandbox, like Laravel apps, caps it at 100). */
 export const MAX_PER_PAGE = 100;

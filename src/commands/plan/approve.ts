@@ -19,7 +19,7 @@ import { makeStyle } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
 import { checkApprovals, makerOf } from '../../plans/policy.js';
 

@@ -17,7 +17,7 @@ import { Journal, journalBase } from '../../payouts/journal.js';
 import { payoutBody } from '../../payouts/request.js';
 import { requireSigningKey } from '../../plans/keys.js';
 import { makePlan, type Plan } from '../../plans/plan.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
 import { profilePolicy, writeNewPlan } from './common.js';

@@ -20,7 +20,7 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
 import { PLAN_MAX_AGE_MS, readPlan, samePlace } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems } from '../../plans/policy.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';

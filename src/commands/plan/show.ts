@@ -8,7 +8,7 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { CliError } from '../../errors.js';
-import type { Wallet } from '../../api/schemas.js';
+import type { Wallet } from '../../service/schemas.js';
 import { balanceMinor, decimalToMinor, formatAmount, minorToDecimal } from '../../money/amount.js';
 import { minorDigits } from '../../money/currencies.js';
 import { readPlan, type Plan } from '../../plans/plan.js';

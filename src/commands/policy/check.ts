@@ -16,7 +16,7 @@ import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { readPlan, PLAN_FORMAT } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems } from '../../plans/policy.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { profilePolicy } from '../plan/common.js';
 

@@ -23,7 +23,7 @@ import { configDir, ensureConfigDir } from '../../config/paths.js';
 import { checkBaseUrl } from '../../config/resolve.js';
 import { DEFAULT_PROFILE } from '../../config/known-profiles.js';
 import { SANDBOX_PROFILE, defaultFollowsSandbox, saveSandboxProfile } from '../../config/sandbox-profile.js';
-import { commandLine, invocationOf } from '../../output/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import type { ErrorShape, ListShape } from '../../sandbox/shapes.js';
 import {
   API_KEY_ENV,

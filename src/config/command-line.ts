@@ -5,7 +5,7 @@
  * printed it talks to the same service with the same credentials. Never a secret: keys
  * and tokens only ever come from the profile or the environment.
  */
-import { givenBaseUrl, profileChoice } from '../config/resolve.js';
+import { givenBaseUrl, profileChoice } from './resolve.js';
 
 /** The global options that choose the environment of a run (Deps' GlobalOptions has them). */
 export interface RunOptions {
