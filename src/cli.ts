@@ -127,7 +127,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     return exitCode;
   } catch (err) {
     // Loaded here, not at start-up: a run that succeeds renders no error.
-    const { renderErrorJson, renderErrorText } = await import('./output/errors.js');
+    const { renderErrorJson, renderErrorText } = await import('./output/error-report.js');
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
         return ExitCode.ok;

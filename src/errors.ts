@@ -40,7 +40,7 @@ export class UsageError extends CliError {
 
 /**
  * A person answered No at a confirmation (exit 2, as any stop before sending): not an
- * error, so it is shown as said ("Nothing was sent."), without "Error:" (output/errors.ts).
+ * error, so it is shown as said ("Nothing was sent."), without "Error:" (output/error-report.ts).
  */
 export class CancelledError extends UsageError {
   constructor(message = 'Nothing was sent.') {

@@ -6,7 +6,7 @@
  */
 import { Argument, Command, Help, Option } from 'commander';
 import { createRequire } from 'node:module';
-import type { GlobalOptions } from './config/globals.js';
+import { DEFAULT_TIMEOUT_S, type GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
@@ -103,7 +103,7 @@ export function buildProgram(run: Runner, argv?: readonly string[]): Command {
     .option('--no-input', 'never prompt; missing input is a usage error')
     .option('--no-color', 'plain text (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('-v, --verbose', 'log each request and response on stderr (secrets shown as ***)')
-    .option('--timeout <seconds>', 'per-request time limit in seconds', timeoutOption, 30)
+    .option('--timeout <seconds>', 'per-request time limit in seconds', timeoutOption, DEFAULT_TIMEOUT_S)
     // Usage errors end with "(run `payctl <command> --help` for usage)" (commands/help.ts).
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
@@ -219,7 +219,7 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
     json: o.json === true,
     noInput: o.input === false,
     verbose: o.verbose === true,
-    timeoutMs: Math.round((o.timeout ?? 30) * 1000),
+    timeoutMs: Math.round((o.timeout ?? DEFAULT_TIMEOUT_S) * 1000),
   };
 }
 

@@ -6,7 +6,7 @@
  * only known at completion time (profile names). A hint that names an option or
  * argument that no longer exists makes generation fail (model.ts), so none goes stale.
  */
-import { SETTABLE } from '../config/keys.js';
+import { SETTABLE } from '../config/settings.js';
 import { KNOWN_PROVIDERS } from '../payouts/request.js';
 import { OUTCOME_WORDS } from '../payouts/ledger.js';
 import { PAYOUT_STATUSES } from '../payouts/filters.js';

@@ -6,6 +6,7 @@
  * and tokens only ever come from the profile or the environment.
  */
 import { givenBaseUrl, profileChoice } from './resolve.js';
+import { DEFAULT_TIMEOUT_S } from './globals.js';
 
 /** The global options that choose the environment of a run (Deps' GlobalOptions has them). */
 export interface RunOptions {
@@ -25,15 +26,13 @@ export interface Invocation {
   timeout?: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-
 export function invocationOf(globals: RunOptions, env: NodeJS.ProcessEnv): Invocation {
   const inv: Invocation = {};
   // A profile chosen by flag or by PAYCTL_PROFILE: the terminal the command is pasted into may lack either.
   if (globals.profile !== 'default' || profileChoice(undefined, env).source === 'env') inv.profile = globals.profile;
   const baseUrl = givenBaseUrl(globals, env).value;
   if (baseUrl) inv.baseUrl = baseUrl;
-  if (globals.timeoutMs !== DEFAULT_TIMEOUT_MS) inv.timeout = String(globals.timeoutMs / 1000);
+  if (globals.timeoutMs !== DEFAULT_TIMEOUT_S * 1000) inv.timeout = String(globals.timeoutMs / 1000);
   return inv;
 }
 

@@ -1,3 +1,6 @@
+/** --timeout when it is not given: each request's time limit, in seconds (program.ts; printed commands leave it out). */
+export const DEFAULT_TIMEOUT_S = 30;
+
 /** The global options of one run (flags and environment), read once at the entry. */
 export interface GlobalOptions {
   profile: string;

@@ -6,7 +6,7 @@
  * its Failed rows the same way (renderFailedRows).
  */
 import { formatAmount, minorToDecimal } from '../money/amount.js';
-import type { PlanGroup } from '../payouts/plan.js';
+import type { PlanGroup } from '../payouts/batch-plan.js';
 import type { RowOutcome } from '../payouts/batch.js';
 import { renderTable, wrapText } from './table.js';
 import { text } from './text.js';
@@ -25,7 +25,7 @@ export interface CurrencyTotal {
   totalMinor: bigint;
 }
 
-/** Totals per currency of a batch plan, exact (minor units of one currency are added), in first-seen order (the plan's JSON, payouts/plan.ts, uses them too). */
+/** Totals per currency of a batch plan, exact (minor units of one currency are added), in first-seen order (the plan's JSON, payouts/batch-plan.ts, uses them too). */
 export function currencyTotals(groups: PlanGroup[]): CurrencyTotal[] {
   const out = new Map<string, CurrencyTotal>();
   for (const g of groups) {

@@ -25,7 +25,7 @@ import { fieldProblem, InterruptedError, LocalError, problemOf, rowProblem, Usag
 import { boundsProblem, COLUMN_LABELS, decodeBatchFile, formatOf, isShared, readRows, type FileFormat, type SharedProblem } from './batch-file.js';
 import { DERIVED_ID, derivedPayoutId, legacyDerivedPayoutId, payoutFingerprint } from './identity.js';
 import type { Journal, JournalEntry } from './journal.js';
-import { PlanBuilder, type PlanGroup } from './plan.js';
+import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { plural, text } from '../output/text.js';
 import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 

@@ -11,7 +11,7 @@ import { batchRows, payoutPosts, tempWorkDir, toCsv, writeFile } from '../helper
 import { bankArgs, loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { CancelledError, ExitCode, exitCodeOf, UsageError } from '../../src/errors.js';
-import { renderErrorText } from '../../src/output/errors.js';
+import { renderErrorText } from '../../src/output/error-report.js';
 import { makeStyle } from '../../src/output/style.js';
 
 const ctx = useSandbox();

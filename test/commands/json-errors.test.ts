@@ -13,7 +13,7 @@ import { loginInProcess } from '../helpers/batch-fixtures.js';
 import { batchRows, fundDemoWallets, payoutPosts, tempWorkDir, toCsv, toJsonl, writeFile } from '../helpers/batch.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { UsageError, fieldProblem, problemOf, rowProblem } from '../../src/errors.js';
-import { renderErrorJson, renderErrorText } from '../../src/output/errors.js';
+import { renderErrorJson, renderErrorText } from '../../src/output/error-report.js';
 import { makeStyle } from '../../src/output/style.js';
 
 const ctx = useSandbox();

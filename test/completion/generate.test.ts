@@ -14,7 +14,7 @@ import { COMPLETION_FILES, SHELLS, generateCompletion } from '../../src/completi
 import { buildModel, walk, type CommandSpec } from '../../src/completion/model.js';
 import { PAYOUT_STATUSES, RECIPIENT_TYPES } from '../../src/completion/values.js';
 import { runProfiles } from '../../src/commands/completion.js';
-import { SETTABLE } from '../../src/config/keys.js';
+import { SETTABLE } from '../../src/config/settings.js';
 import { openConfigStore, type ConfigStore } from '../../src/config/store.js';
 import { validatePayout } from '../../src/payouts/request.js';
 import { FLAG_LABELS } from '../../src/commands/payout/fields.js';

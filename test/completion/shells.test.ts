@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfigStore } from '../../src/config/store.js';
-import { SETTABLE } from '../../src/config/keys.js';
+import { SETTABLE } from '../../src/config/settings.js';
 import { ROOT_COMMANDS as TREE_ROOT } from '../helpers/root-commands.js';
 
 type Shell = 'bash' | 'zsh' | 'fish';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { READABLE, SETTABLE, applySetting, checkKey, isSecretKey, removeSetting, visibleSetting, visibleSettings } from '../../src/config/keys.js';
+import { READABLE, SETTABLE, applySetting, checkKey, isSecretKey, removeSetting, visibleSetting, visibleSettings } from '../../src/config/settings.js';
 import { maskSecret } from '../../src/config/mask.js';
 import type { Profile } from '../../src/config/store.js';
 

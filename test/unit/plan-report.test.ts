@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Wallet } from '../../src/service/schemas.js';
 import { makeStyle, type Style } from '../../src/output/style.js';
 import type { RowOutcome } from '../../src/payouts/batch.js';
-import { computePlan, planJson, type PlanGroup } from '../../src/payouts/plan.js';
+import { computePlan, planJson, type PlanGroup } from '../../src/payouts/batch-plan.js';
 import { renderPlan } from '../../src/output/batch.js';
 import { defaultReportPath, REPORT_COLUMNS, writeReport } from '../../src/payouts/report.js';
 import { validatePayout, type PayoutRequest } from '../../src/payouts/request.js';

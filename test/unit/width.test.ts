@@ -16,7 +16,7 @@ import { LIST_TABLE } from '../../src/commands/payouts/list.js';
 import { fitHelpText } from '../../src/commands/help.js';
 import { ioFrom } from '../../src/output/io.js';
 import { loadColor, makeStyle } from '../../src/output/style.js';
-import type { PlanGroup } from '../../src/payouts/plan.js';
+import type { PlanGroup } from '../../src/payouts/batch-plan.js';
 import { payoutRecordSchema, type PayoutRecord } from '../../src/service/schemas.js';
 
 const plain = makeStyle(false);

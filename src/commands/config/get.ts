@@ -4,7 +4,7 @@
  * prints one in clear. A profile that does not exist is an error naming those there are (exit 2).
  */
 import { write, type Deps } from '../../deps.js';
-import { checkKey, isSecretKey, visibleSetting } from '../../config/keys.js';
+import { checkKey, isSecretKey, visibleSetting } from '../../config/settings.js';
 import { noSuchProfile } from '../../config/known-profiles.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 

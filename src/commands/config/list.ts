@@ -1,6 +1,6 @@
 /** `payctl config list`: the profile's settings, secrets masked. */
 import { write, type Deps } from '../../deps.js';
-import { visibleSettings } from '../../config/keys.js';
+import { visibleSettings } from '../../config/settings.js';
 import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';

@@ -5,7 +5,7 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { ConfigError } from '../../errors.js';
-import { applySetting } from '../../config/keys.js';
+import { applySetting } from '../../config/settings.js';
 import { examinePolicy } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 

@@ -4,7 +4,7 @@
  * there are (exit 2).
  */
 import { write, type Deps } from '../../deps.js';
-import { removeSetting, visibleSetting } from '../../config/keys.js';
+import { removeSetting, visibleSetting } from '../../config/settings.js';
 import { noSuchProfile } from '../../config/known-profiles.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 

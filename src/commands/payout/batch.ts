@@ -21,7 +21,7 @@ import {
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
 import { Journal } from '../../payouts/journal.js';
-import { planJson, totalsJson } from '../../payouts/plan.js';
+import { planJson, totalsJson } from '../../payouts/batch-plan.js';
 import { renderPlan } from '../../output/batch.js';
 import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
