@@ -13,6 +13,7 @@ import type { Prompter } from './output/prompter.js';
 import { maskedStream, SecretMask } from './output/secrets.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Host } from './host.js';
+import type { Style } from './output/style.js';
 import { runningAs } from './config/paths.js';
 
 export interface Process {
@@ -75,30 +76,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = cmd.optsWithGlobals<{ color?: boolean }>().color !== false;
     mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
-    // Loaded here, not at start-up: node:tty brings node:net, which --help never needs.
-    const { isatty } = await import('node:tty');
-    // Every known secret is masked in everything written, in every mode (output/secrets.ts).
-    const io = ioFrom(
-      // Node makes process.stdin (and loads its stream modules) when it is first read, a few
-      // ms that most commands never need: the terminal check does not make it. The same for
-      // process.stderr (a pipe's stream is a socket), which `balances --json` never writes.
-      proc === process
-        ? {
-            get stdin() {
-              return proc.stdin;
-            },
-            stdinIsTTY: isatty(0),
-            stdout: proc.stdout,
-            get stderr() {
-              return proc.stderr;
-            },
-            stderrIsTTY: isatty(2),
-          }
-        : proc,
-      globals,
-      (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }),
-      (s) => maskedStream(s, mask),
-    );
+    const io = await processIO(proc, globals, (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }), mask);
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
@@ -126,26 +104,67 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     await program.parseAsync(splitShortFlags(program, argv), { from: 'user' });
     return exitCode;
   } catch (err) {
-    // Loaded here, not at start-up: a run that succeeds renders no error.
-    const { renderErrorJson, renderErrorText } = await import('./output/error-report.js');
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
-        return ExitCode.ok;
-      }
-      if (err.code === 'commander.executeSubCommandAsync') return ExitCode.failed;
-      // Usage errors: commander already printed the message and hint (unless --json).
-      if (jsonRequested) proc.stderr.write(renderErrorJson(new UsageError(usageMessage || err.message)));
-      return ExitCode.usage;
-    }
-    const style = makeStyle(deps?.io.stderrColor ?? false);
-    const json = deps?.globals.json ?? jsonRequested;
-    proc.stderr.write(mask.apply(json ? renderErrorJson(err) : renderErrorText(err, style, deps?.globals.verbose ?? false)));
-    return exitCodeOf(err);
+    return reportError(err, proc, { deps, mask, makeStyle, jsonRequested, usageMessage });
   } finally {
     proc.off('SIGINT', onSignal);
     proc.off('SIGTERM', onSignal);
     if (!seams.exits) await close?.();
   }
+}
+
+/**
+ * The run's streams (output/io.ts): every known secret masked in everything written, in every
+ * mode (output/secrets.ts). node:tty is loaded here, not at start-up: it brings node:net,
+ * which --help never needs.
+ */
+async function processIO(proc: Process, globals: GlobalOptions, wantsColor: (isTTY: boolean) => boolean, mask: SecretMask): Promise<IO> {
+  const { isatty } = await import('node:tty');
+  return ioFrom(
+    // Node makes process.stdin (and loads its stream modules) when it is first read, a few
+    // ms that most commands never need: the terminal check does not make it. The same for
+    // process.stderr (a pipe's stream is a socket), which `balances --json` never writes.
+    proc === process
+      ? {
+          get stdin() {
+            return proc.stdin;
+          },
+          stdinIsTTY: isatty(0),
+          stdout: proc.stdout,
+          get stderr() {
+            return proc.stderr;
+          },
+          stderrIsTTY: isatty(2),
+        }
+      : proc,
+    globals,
+    wantsColor,
+    (s) => maskedStream(s, mask),
+  );
+}
+
+/**
+ * A run's error, written for a person (or as JSON with --json) on stderr, secrets masked; the
+ * exit code. commander's own usage errors were already printed by commander (unless --json).
+ * The renderers are loaded here, not at start-up: a run that succeeds renders no error.
+ */
+async function reportError(
+  err: unknown,
+  proc: Process,
+  o: { deps: Deps | undefined; mask: SecretMask; makeStyle: (color: boolean) => Style; jsonRequested: boolean; usageMessage: string },
+): Promise<number> {
+  const { renderErrorJson, renderErrorText } = await import('./output/error-report.js');
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return ExitCode.ok;
+    }
+    if (err.code === 'commander.executeSubCommandAsync') return ExitCode.failed;
+    if (o.jsonRequested) proc.stderr.write(renderErrorJson(new UsageError(o.usageMessage || err.message)));
+    return ExitCode.usage;
+  }
+  const style = o.makeStyle(o.deps?.io.stderrColor ?? false);
+  const json = o.deps?.globals.json ?? o.jsonRequested;
+  proc.stderr.write(o.mask.apply(json ? renderErrorJson(err) : renderErrorText(err, style, o.deps?.globals.verbose ?? false)));
+  return exitCodeOf(err);
 }
 
 function buildDeps(
@@ -154,7 +173,7 @@ function buildDeps(
   globals: GlobalOptions,
   argv: readonly string[],
   signal: AbortSignal,
-  style: import('./output/style.js').Style,
+  style: Style,
   openConfigStore: (env: NodeJS.ProcessEnv) => ConfigStore,
   mask: SecretMask,
   clock: Clock,

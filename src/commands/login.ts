@@ -53,6 +53,28 @@ function checkUrlInput(value: string): true | string {
   }
 }
 
+/** The API key to log in with: from standard input, PAYCTL_API_KEY, or a prompt at a terminal; never empty. */
+async function readApiKey(opts: LoginOptions, deps: Deps): Promise<string> {
+  const { env, io } = deps;
+  let apiKey: string;
+  let keySource: string;
+  if (opts.apiKeyStdin) {
+    apiKey = (await readFirstLine(io.stdin)).trim();
+    keySource = 'standard input';
+  } else if (env.PAYCTL_API_KEY) {
+    apiKey = env.PAYCTL_API_KEY.trim();
+    keySource = 'PAYCTL_API_KEY';
+  } else if (io.interactive) {
+    const prompter = await deps.prompter();
+    apiKey = (await prompter.password({ message: 'API key:', validate: (v) => (v.trim() ? true : 'The API key cannot be empty.') })).trim();
+    keySource = 'prompt';
+  } else {
+    throw new UsageError('No API key given.', [], 'Pipe it in with --api-key-stdin, or set PAYCTL_API_KEY.');
+  }
+  if (!apiKey) throw new UsageError(`The API key from ${keySource} is empty.`);
+  return apiKey;
+}
+
 export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const { globals, env, io } = deps;
   // A profile whose keyring cannot be reached can still log in (that is how it moves to the file).
@@ -70,28 +92,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   }
   baseUrl = checkBaseUrl(baseUrl);
 
-  let apiKey: string | undefined;
-  let keySource: string;
-  if (opts.apiKeyStdin) {
-    apiKey = (await readFirstLine(io.stdin)).trim();
-    keySource = 'standard input';
-  } else if (env.PAYCTL_API_KEY) {
-    apiKey = env.PAYCTL_API_KEY.trim();
-    keySource = 'PAYCTL_API_KEY';
-  } else if (io.interactive) {
-    apiKey = (
-      await (
-        await deps.prompter()
-      ).password({
-        message: 'API key:',
-        validate: (v) => (v.trim() ? true : 'The API key cannot be empty.'),
-      })
-    ).trim();
-    keySource = 'prompt';
-  } else {
-    throw new UsageError('No API key given.', [], 'Pipe it in with --api-key-stdin, or set PAYCTL_API_KEY.');
-  }
-  if (!apiKey) throw new UsageError(`The API key from ${keySource} is empty.`);
+  const apiKey = await readApiKey(opts, deps);
 
   // Verified live before anything is saved: a refused key throws AuthError (exit 3).
   // The profile's route overrides apply here too (a service that moved /auth/user).

@@ -17,15 +17,14 @@
  * (known-profiles.ts): every command that reads the run's profile gets it from here, so a
  * typo in --profile or PAYCTL_PROFILE stops every one of them alike, before anything is sent.
  */
-import { chmodSync, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeFileSync, constants } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import * as z from 'zod/mini';
-import '../zod.js';
 import { ConfigError } from '../errors.js';
 import { commandLine } from './command-line.js';
 import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
-import { configDir, ensureConfigDir, ownerId } from './paths.js';
+import { configDir, ensureConfigDir } from './paths.js';
+import { FILE_NAME, readProfilesFile, type FileShape, type ParsedFile } from './config-file.js';
 import { DEFAULT_PROFILE, unknownProfile } from './known-profiles.js';
 
 /** Where a profile keeps its API key. */
@@ -108,32 +107,11 @@ export function storeDespiteKeyring(config: () => ConfigStore): ConfigStore {
   }
 }
 
-const profileSchema = z.object({
-  baseUrl: z.optional(z.string()),
-  apiKey: z.optional(z.string()),
-  /** Kept by versions that exchanged the key for a token (the service has no such exchange): read, then dropped. */
-  token: z.optional(z.string()),
-  tokenExpiresAt: z.optional(z.string()),
-  webhookSecret: z.optional(z.string()),
-  webhookSignatureHeader: z.optional(z.string()),
-  routes: z.optional(z.record(z.string(), z.string())),
-  policy: z.optional(z.string()),
-  secrets: z.optional(z.enum(['keyring', 'file'])),
-});
-const fileSchema = z.looseObject({ profiles: z.optional(z.record(z.string(), profileSchema)) });
-type FileShape = z.infer<typeof fileSchema>;
-
 type SecretField = 'apiKey';
 type Secrets = Partial<Record<SecretField, string>>;
 const SECRET_FIELDS: ReadonlyArray<readonly [SecretField, SecretName]> = [['apiKey', 'api-key']];
 /** Keyring entries of earlier versions (the token they exchanged the key for): removed with the key, never read. */
 const LEGACY_SECRETS: readonly SecretName[] = ['token'];
-
-const FILE_NAME = 'config.json';
-/** The largest config file read: a profile store is a few KiB; anything near this is not one. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
-/** A config file changed this recently is parsed at every read (#read). */
-const RACY_MS = 2000;
 
 class ConfStore implements ConfigStore {
   readonly path: string;
@@ -147,7 +125,7 @@ class ConfStore implements ConfigStore {
   /** Keys of keyring profiles as read or written by this process (one D-Bus round trip per secret, once). */
   readonly #known = new Map<string, Secrets>();
   /** The file's profiles as last parsed, and the file they were read from (#read). */
-  #parsed: { stamp: string; profiles: Record<string, Profile> } | undefined;
+  #parsed: ParsedFile | undefined;
 
   constructor(dir: string, openKeyring: KeyringFactory = osKeyring, envProfile?: string) {
     this.dir = dir;
@@ -179,107 +157,16 @@ class ConfStore implements ConfigStore {
     return { ...known };
   }
 
-  #damaged(err: unknown): ConfigError {
-    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    return new ConfigError(
-      `The config file ${this.path} is damaged and cannot be read (${why}).`,
-      `Fix it by hand, or move it away and run \`payctl login\` again. payctl does not overwrite it.`,
-    );
-  }
-
   /**
-   * The profiles in the file. A run reads them several times (the config check at start, the
-   * profile, the client's settings), and another payctl may write between two reads (a login
-   * in another terminal): each read looks at the file, and parses it again unless it
-   * is the same file, unchanged (inode, size, modification and change times). A file changed in
-   * the last two seconds is always parsed again: where the file system's clock is coarse, two
-   * writes that close share their times (the "racily clean" files of git). The record is the
-   * caller's to change; the profiles in it are not.
+   * The profiles in the file (config-file.ts). A run reads them several times (the config
+   * check at start, the profile, the client's settings), and another payctl may write between
+   * two reads (a login in another terminal): each read looks at the file, and parses it again
+   * unless it is the same file, unchanged.
    */
   #read(): Record<string, Profile> {
-    let text: string;
-    let stamp: string;
-    let settled: boolean;
-    try {
-      // Only a regular file: a FIFO would block every command, a symlink would have its
-      // target rewritten and chmodded.
-      const st = lstatSync(this.path, { bigint: true });
-      if (!st.isFile()) {
-        throw new ConfigError(
-          `The config file ${this.path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; payctl reads and writes only a regular file there.`,
-          'Move it away and run `payctl login` again, or point PAYCTL_CONFIG_DIR at another folder.',
-        );
-      }
-      this.#checkTrusted(Number(st.mode), Number(st.uid), Number(st.size));
-      stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-      settled = Date.now() - Number(st.mtimeMs) > RACY_MS;
-      if (this.#parsed?.stamp === stamp) return { ...this.#parsed.profiles };
-      text = this.#readBounded();
-    } catch (err) {
-      if (err instanceof ConfigError) throw err;
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw this.#damaged(err);
-    }
-    let raw: unknown;
-    try {
-      raw = text.trim() === '' ? {} : JSON.parse(text);
-    } catch (err) {
-      throw this.#damaged(err);
-    }
-    const parsed = fileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw this.#damaged(new Error(`${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'unexpected shape'}`));
-    }
-    const profiles: Record<string, Profile> = {};
-    for (const [name, { token: _t, tokenExpiresAt: _e, ...p }] of Object.entries(parsed.data.profiles ?? {})) profiles[name] = p;
-    this.#parsed = settled ? { stamp, profiles } : undefined;
-    return { ...profiles };
-  }
-
-  /** Refuses a file too large to be a profile store, or one that others could have written. */
-  #checkTrusted(mode: number, uid: number, size: number): void {
-    if (size > MAX_CONFIG_BYTES) {
-      throw new ConfigError(
-        `The config file ${this.path} is over ${MAX_CONFIG_BYTES} bytes (1 MiB), too large to be a payctl config file; payctl does not read it.`,
-        'A profile store is a few KiB: move this file away and run `payctl login` again.',
-      );
-    }
-    const owner = ownerId();
-    if (owner !== undefined && uid !== owner) {
-      throw new ConfigError(
-        `Refusing to use the config file ${this.path}: it is owned by another user (uid ${uid}). Nothing was sent.`,
-        'Use a config file of your own: move it away and run `payctl login` again.',
-      );
-    }
-    if ((mode & 0o022) !== 0) {
-      throw new ConfigError(
-        `Refusing to use the config file ${this.path}: others can write to it (mode ${(mode & 0o777).toString(8)}), so its base URL and keys may not be yours. Nothing was sent.`,
-        `Check what it says (payctl config list), then make it private with: chmod 600 ${this.path}`,
-      );
-    }
-  }
-
-  /** The file's text, read through one descriptor and never past MAX_CONFIG_BYTES (it may grow after the check). */
-  #readBounded(): string {
-    const fd = openSync(this.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    try {
-      const st = fstatSync(fd);
-      this.#checkTrusted(st.mode, st.uid, st.size);
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for (;;) {
-        const chunk = Buffer.allocUnsafe(64 * 1024);
-        const got = readSync(fd, chunk, 0, chunk.length, null);
-        if (got === 0) break;
-        chunks.push(chunk.subarray(0, got));
-        total += got;
-        if (total > MAX_CONFIG_BYTES) this.#checkTrusted(st.mode, st.uid, total);
-      }
-      return Buffer.concat(chunks, total).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
+    const { profiles, keep } = readProfilesFile(this.path, this.#parsed);
+    this.#parsed = keep;
+    return profiles;
   }
 
   async #write(profiles: Record<string, Profile>): Promise<void> {

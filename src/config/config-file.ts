@@ -1,0 +1,142 @@
+/**
+ * The config file read back: `config.json`, a regular file of at most 1 MiB that only its
+ * owner can write, parsed against the shape payctl writes (profiles by name). A file that is
+ * damaged, too large, a symlink or writable by others is refused with its path, never fixed
+ * or overwritten (store.ts, the profile store, writes through conf). A file unchanged since
+ * the last read (inode, size, modification and change times) is not parsed again, unless it
+ * changed in the last two seconds (the "racily clean" files of git).
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import * as z from 'zod/mini';
+import '../zod.js';
+import { ConfigError } from '../errors.js';
+import { ownerId } from './paths.js';
+import type { Profile } from './profile.js';
+
+const profileSchema = z.object({
+  baseUrl: z.optional(z.string()),
+  apiKey: z.optional(z.string()),
+  /** Kept by versions that exchanged the key for a token (the service has no such exchange): read, then dropped. */
+  token: z.optional(z.string()),
+  tokenExpiresAt: z.optional(z.string()),
+  webhookSecret: z.optional(z.string()),
+  webhookSignatureHeader: z.optional(z.string()),
+  routes: z.optional(z.record(z.string(), z.string())),
+  policy: z.optional(z.string()),
+  secrets: z.optional(z.enum(['keyring', 'file'])),
+});
+const fileSchema = z.looseObject({ profiles: z.optional(z.record(z.string(), profileSchema)) });
+/** The file as conf writes it. */
+export type FileShape = z.infer<typeof fileSchema>;
+
+/** The file's name in the config folder. */
+export const FILE_NAME = 'config.json';
+/** The largest config file read: a profile store is a few KiB; anything near this is not one. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** A config file changed this recently is parsed at every read. */
+const RACY_MS = 2000;
+
+/** The profiles of a file as last parsed, and the file they were read from. */
+export interface ParsedFile {
+  stamp: string;
+  profiles: Record<string, Profile>;
+}
+
+function damaged(path: string, err: unknown): ConfigError {
+  const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return new ConfigError(
+    `The config file ${path} is damaged and cannot be read (${why}).`,
+    `Fix it by hand, or move it away and run \`payctl login\` again. payctl does not overwrite it.`,
+  );
+}
+
+/**
+ * The profiles in the file at `path` (none when there is no file), and what to keep for the
+ * next read (undefined when the file changed too recently to be trusted unchanged). `last`:
+ * what the previous read kept; its profiles are returned as they are when the file is the
+ * same. The record returned is the caller's to change; the profiles in it are not.
+ */
+export function readProfilesFile(path: string, last: ParsedFile | undefined): { profiles: Record<string, Profile>; keep: ParsedFile | undefined } {
+  let text: string;
+  let stamp: string;
+  let settled: boolean;
+  try {
+    // Only a regular file: a FIFO would block every command, a symlink would have its
+    // target rewritten and chmodded.
+    const st = lstatSync(path, { bigint: true });
+    if (!st.isFile()) {
+      throw new ConfigError(
+        `The config file ${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; payctl reads and writes only a regular file there.`,
+        'Move it away and run `payctl login` again, or point PAYCTL_CONFIG_DIR at another folder.',
+      );
+    }
+    checkTrusted(path, Number(st.mode), Number(st.uid), Number(st.size));
+    stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    settled = Date.now() - Number(st.mtimeMs) > RACY_MS;
+    if (last?.stamp === stamp) return { profiles: { ...last.profiles }, keep: last };
+    text = readBounded(path);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {}, keep: undefined };
+    throw damaged(path, err);
+  }
+  let raw: unknown;
+  try {
+    raw = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (err) {
+    throw damaged(path, err);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw damaged(path, new Error(`${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'unexpected shape'}`));
+  }
+  const profiles: Record<string, Profile> = {};
+  for (const [name, { token: _t, tokenExpiresAt: _e, ...p }] of Object.entries(parsed.data.profiles ?? {})) profiles[name] = p;
+  return { profiles: { ...profiles }, keep: settled ? { stamp, profiles } : undefined };
+}
+
+/** Refuses a file too large to be a profile store, or one that others could have written. */
+function checkTrusted(path: string, mode: number, uid: number, size: number): void {
+  if (size > MAX_CONFIG_BYTES) {
+    throw new ConfigError(
+      `The config file ${path} is over ${MAX_CONFIG_BYTES} bytes (1 MiB), too large to be a payctl config file; payctl does not read it.`,
+      'A profile store is a few KiB: move this file away and run `payctl login` again.',
+    );
+  }
+  const owner = ownerId();
+  if (owner !== undefined && uid !== owner) {
+    throw new ConfigError(
+      `Refusing to use the config file ${path}: it is owned by another user (uid ${uid}). Nothing was sent.`,
+      'Use a config file of your own: move it away and run `payctl login` again.',
+    );
+  }
+  if ((mode & 0o022) !== 0) {
+    throw new ConfigError(
+      `Refusing to use the config file ${path}: others can write to it (mode ${(mode & 0o777).toString(8)}), so its base URL and keys may not be yours. Nothing was sent.`,
+      `Check what it says (payctl config list), then make it private with: chmod 600 ${path}`,
+    );
+  }
+}
+
+/** The file's text, read through one descriptor and never past MAX_CONFIG_BYTES (it may grow after the check). */
+function readBounded(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const st = fstatSync(fd);
+    checkTrusted(path, st.mode, st.uid, st.size);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const got = readSync(fd, chunk, 0, chunk.length, null);
+      if (got === 0) break;
+      chunks.push(chunk.subarray(0, got));
+      total += got;
+      if (total > MAX_CONFIG_BYTES) checkTrusted(path, st.mode, st.uid, total);
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
