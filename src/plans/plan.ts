@@ -4,8 +4,9 @@
  * batch id, every payout's exact request body and idempotency key, the totals per wallet
  * and currency, who made it (the maker's public key) and when, and `hash`: the SHA-256 of
  * the canonical form (canonical.ts) of all of that. The maker signs the hash; each
- * approval is a signature over the hash with the approver's name and time. Any byte
- * changed in what will be sent changes the hash, so no signature made before still holds.
+ * approval is a signature over the hash with the approver's name and time (both made and
+ * checked in signatures.ts). Any byte changed in what will be sent changes the hash, so no
+ * signature made before still holds.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
@@ -14,7 +15,11 @@ import { sha256 } from '../payouts/identity.js';
 import { journalBase } from '../payouts/journal.js';
 import { isUuid, payoutBody, validatePayout, type PayoutRequest } from '../payouts/request.js';
 import { canonicalJson, CanonicalError } from './canonical.js';
-import { fingerprintOf, signText, verifyText, type SigningKey } from './keys.js';
+import type { SigningKey } from './keys.js';
+import { fingerprintHolds, makerSignature, makerSignatureHolds, type Approval } from './signatures.js';
+
+export type { Approval } from './signatures.js';
+export { approvalMessage, makerMessage } from './signatures.js';
 
 export const PLAN_FORMAT = 1;
 /** A plan older than this is refused by `plan send`: what was reviewed a week ago may no longer be meant. */
@@ -37,15 +42,6 @@ export interface PlanTotal {
   count: number;
   /** Exact, with the currency's digits ("1500.50"). */
   total: string;
-}
-
-export interface Approval {
-  name: string;
-  public_key: string;
-  fingerprint: string;
-  signed_at: string;
-  /** Ed25519 over approvalMessage(hash, name, public_key, signed_at), base64. */
-  signature: string;
 }
 
 /** What the hash covers: everything in a plan but the hash and the signatures. */
@@ -91,14 +87,6 @@ export function planHash(p: PlanContent): string {
   return `sha256:${sha256(canonicalJson(contentOf(p)))}`;
 }
 
-export function makerMessage(hash: string): string {
-  return canonicalJson({ purpose: 'payctl-plan-maker-v1', hash });
-}
-
-export function approvalMessage(hash: string, a: Pick<Approval, 'name' | 'public_key' | 'signed_at'>): string {
-  return canonicalJson({ purpose: 'payctl-plan-approval-v1', hash, name: a.name, public_key: a.public_key, signed_at: a.signed_at });
-}
-
 /** Totals per wallet and currency, in first-seen order, exact. */
 export function planTotals(requests: PayoutRequest[]): PlanTotal[] {
   const groups = new Map<string, { wallet_id: string; currency: string; count: number; minor: bigint; digits: number }>();
@@ -137,7 +125,7 @@ export function makePlan(opts: {
     totals: planTotals(opts.payouts.map((p) => p.request)),
   };
   const hash = planHash(content);
-  return { ...content, hash, maker_signature: signText(opts.maker, makerMessage(hash)), approvals: [] };
+  return { ...content, hash, maker_signature: makerSignature(opts.maker, hash), approvals: [] };
 }
 
 /** The plan as a file: two-space JSON, a newline at the end. */
@@ -183,13 +171,8 @@ function readBody(p: PlanPayout, where: string): PayoutRequest {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * Reads a plan file and checks that it is whole: its shape, its hash against its content,
- * the maker's signature, every body (a valid payout, in payctl's exact form), unique payout
- * ids, and the totals against the bodies. Approvals are checked against a policy separately
- * (policy.ts). Any problem is a usage error: nothing is sent.
- */
-export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
+/** A plan file's JSON: a regular file of at most MAX_PLAN_BYTES; any problem a usage error. */
+function readPlanJson(path: string): unknown {
   let text: string;
   try {
     const st = statSync(path);
@@ -200,24 +183,16 @@ export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot read the plan ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
   }
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
     throw new UsageError(`${path} is not a payctl plan: it is not JSON.`);
   }
-  const bad = (why: string) => new UsageError(`${path} is not a valid payctl plan: ${why}. Nothing was sent.`);
-  if (!isObject(raw) || raw.payctl_plan !== PLAN_FORMAT) throw bad(`payctl_plan must be ${PLAN_FORMAT}`);
-  for (const k of ['base_url', 'source', 'created_at', 'hash', 'maker_signature'] as const) if (typeof raw[k] !== 'string') throw bad(`${k} must be a string`);
-  if (raw.batch_id !== null && typeof raw.batch_id !== 'string') throw bad('batch_id must be a string or null');
-  const maker = raw.maker;
-  if (!isObject(maker) || typeof maker.name !== 'string' || typeof maker.public_key !== 'string' || typeof maker.fingerprint !== 'string')
-    throw bad('maker must hold name, public_key and fingerprint');
-  if (fingerprintOf(maker.public_key) !== maker.fingerprint) throw bad("the maker's fingerprint is not that of the maker's public key");
-  if (!Array.isArray(raw.payouts) || raw.payouts.length === 0) throw bad('it holds no payouts');
-  if (!Array.isArray(raw.totals)) throw bad('totals must be a list');
-  if (!Array.isArray(raw.approvals)) throw bad('approvals must be a list');
-  const payouts: PlanPayout[] = raw.payouts.map((x: unknown, i: number) => {
+}
+
+/** A plan's payouts, each checked to hold payout_id, a UUID idempotency_key and body. */
+function payoutsOf(list: unknown[], bad: (why: string) => UsageError): PlanPayout[] {
+  return list.map((x: unknown, i: number) => {
     if (!isObject(x) || typeof x.payout_id !== 'string' || typeof x.idempotency_key !== 'string' || typeof x.body !== 'string') {
       throw bad(`payout ${i + 1} must hold payout_id, idempotency_key and body`);
     }
@@ -225,26 +200,52 @@ export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
     if (!isUuid(x.idempotency_key)) throw bad(`payout ${i + 1}: idempotency_key must be a UUID`);
     return { ...(x.row !== undefined ? { row: x.row as number } : {}), payout_id: x.payout_id, idempotency_key: x.idempotency_key, body: x.body };
   });
-  const totals = raw.totals as PlanTotal[];
+}
+
+/** The plan a file's JSON holds, checked for its shape and the maker's fingerprint (not yet its hash or signatures). */
+function planOf(raw: unknown, bad: (why: string) => UsageError): Plan {
+  if (!isObject(raw) || raw.payctl_plan !== PLAN_FORMAT) throw bad(`payctl_plan must be ${PLAN_FORMAT}`);
+  for (const k of ['base_url', 'source', 'created_at', 'hash', 'maker_signature'] as const) if (typeof raw[k] !== 'string') throw bad(`${k} must be a string`);
+  if (raw.batch_id !== null && typeof raw.batch_id !== 'string') throw bad('batch_id must be a string or null');
+  const m = raw.maker;
+  if (!isObject(m) || typeof m.name !== 'string' || typeof m.public_key !== 'string' || typeof m.fingerprint !== 'string')
+    throw bad('maker must hold name, public_key and fingerprint');
+  const maker = { name: m.name, public_key: m.public_key, fingerprint: m.fingerprint };
+  if (!fingerprintHolds(maker)) throw bad("the maker's fingerprint is not that of the maker's public key");
+  if (!Array.isArray(raw.payouts) || raw.payouts.length === 0) throw bad('it holds no payouts');
+  if (!Array.isArray(raw.totals)) throw bad('totals must be a list');
+  if (!Array.isArray(raw.approvals)) throw bad('approvals must be a list');
+  const payouts = payoutsOf(raw.payouts, bad);
   const approvals = (raw.approvals as unknown[]).map((a, i) => {
     if (!isObject(a) || !['name', 'public_key', 'fingerprint', 'signed_at', 'signature'].every((k) => typeof a[k] === 'string')) {
       throw bad(`approval ${i + 1} must hold name, public_key, fingerprint, signed_at and signature`);
     }
     return a as unknown as Approval;
   });
-  const plan: Plan = {
+  return {
     payctl_plan: PLAN_FORMAT,
     base_url: raw.base_url as string,
     batch_id: raw.batch_id,
     source: raw.source as string,
     created_at: raw.created_at as string,
-    maker: { name: maker.name, public_key: maker.public_key, fingerprint: maker.fingerprint },
+    maker,
     payouts,
-    totals,
+    totals: raw.totals as PlanTotal[],
     hash: raw.hash as string,
     maker_signature: raw.maker_signature as string,
     approvals,
   };
+}
+
+/**
+ * Reads a plan file and checks that it is whole: its shape, its hash against its content,
+ * the maker's signature, every body (a valid payout, in payctl's exact form), unique payout
+ * ids, and the totals against the bodies. Approvals are checked against a policy separately
+ * (approvals.ts). Any problem is a usage error: nothing is sent.
+ */
+export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
+  const bad = (why: string) => new UsageError(`${path} is not a valid payctl plan: ${why}. Nothing was sent.`);
+  const plan = planOf(readPlanJson(path), bad);
   let hash: string;
   try {
     hash = planHash(plan);
@@ -253,15 +254,15 @@ export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
     throw err;
   }
   if (hash !== plan.hash) throw bad(`its content does not match its hash (it was changed after it was made): ${hash}, not ${plan.hash}`);
-  if (!verifyText(plan.maker.public_key, makerMessage(plan.hash), plan.maker_signature)) throw bad("the maker's signature does not match the plan");
+  if (!makerSignatureHolds(plan)) throw bad("the maker's signature does not match the plan");
   const seen = new Set<string>();
-  const read = payouts.map((p, i) => {
+  const read = plan.payouts.map((p, i) => {
     if (seen.has(p.payout_id)) throw bad(`payout id ${p.payout_id} appears twice`);
     seen.add(p.payout_id);
     return { ...p, request: readBody(p, `${path}: payout ${i + 1} (${p.payout_id})`) };
   });
   const want = canonicalJson(planTotals(read.map((r) => r.request)));
-  if (canonicalJson(totals) !== want) throw bad('its totals do not match its payouts');
+  if (canonicalJson(plan.totals) !== want) throw bad('its totals do not match its payouts');
   return { plan, payouts: read };
 }
 

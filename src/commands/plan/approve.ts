@@ -11,8 +11,9 @@
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
-import { requireSigningKey, signText } from '../../plans/keys.js';
-import { approvalMessage, planText, readPlan } from '../../plans/plan.js';
+import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
+import { planText, readPlan, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { signApproval } from '../../plans/signatures.js';
 import { replaceAtomically } from '../../payouts/report.js';
 import { formatAmount } from '../../money/amount.js';
 import { makeStyle } from '../../output/style.js';
@@ -21,7 +22,7 @@ import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
-import { checkApprovals, makerOf } from '../../plans/policy.js';
+import { checkApprovals, makerOf, type Policy } from '../../plans/policy.js';
 
 export interface PlanApproveOptions {
   plan: string;
@@ -31,6 +32,19 @@ export interface PlanApproveOptions {
 export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number> {
   const { plan, payouts } = readPlan(opts.plan);
   const key = requireSigningKey(configDir(deps.env));
+  refuseOwnOrAgain(plan, key);
+  const policy = profilePolicy(deps);
+  if (policy) refuseUnderPolicy(opts.plan, plan, policy, key);
+  if (!opts.yes) await confirmApproval(opts.plan, deps, { plan, payouts }, policy, key);
+  const signedAt = deps.clock.now().toISOString();
+  const signed = { ...plan, approvals: [...plan.approvals, signApproval(key, plan.hash, signedAt)] };
+  replaceAtomically(opts.plan, planText(signed));
+  await reportApproved(opts.plan, deps, signed, key, signedAt);
+  return 0;
+}
+
+/** The maker never approves their own plan, and a key approves a plan once. */
+function refuseOwnOrAgain(plan: Plan, key: SigningKey): void {
   if (key.fingerprint === plan.maker.fingerprint) {
     throw new UsageError(
       `You made this plan (key ${key.fingerprint}); its maker cannot approve it. Nothing was changed.`,
@@ -41,73 +55,80 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   if (plan.approvals.some((a) => a.fingerprint === key.fingerprint)) {
     throw new UsageError(`This plan already carries your approval (${key.fingerprint}). Nothing was changed.`);
   }
-  const policy = profilePolicy(deps);
-  if (policy) {
-    const made = makerOf(plan, policy);
-    if (made.problem) throw new UsageError(`Cannot approve the plan ${opts.plan}: ${made.problem}. Nothing was changed.`);
-    const me = policy.byKey.get(key.fingerprint);
-    if (!me || !me.roles.has('approver')) {
-      throw new UsageError(
-        `Cannot approve the plan ${opts.plan}: your key ${key.fingerprint} is not an approver's in the policy ${policy.file}. Nothing was changed.`,
-        [],
-        'Give your public key (payctl keys show) to whoever keeps the policy file.',
-      );
-    }
-    if (me === made.member) {
-      throw new UsageError(
-        `You (${me.name}) made this plan, with another of your keys (${plan.maker.fingerprint}); its maker cannot approve it, whatever key they sign with. Nothing was changed.`,
-        [],
-        'Ask another approver to run payctl plan approve on it.',
-      );
-    }
-    if (checkApprovals(plan, policy).valid.some((v) => v.name === me.name)) {
-      throw new UsageError(`This plan already carries an approval by ${me.name} (with another of their keys); each person counts once. Nothing was changed.`);
-    }
+}
+
+/**
+ * Under a policy, refused before anything is signed when plan send would not count it: a plan
+ * whose maker the policy does not list, a key that is not an approver's, the maker with another
+ * of their keys, or a person who approved already.
+ */
+function refuseUnderPolicy(path: string, plan: Plan, policy: Policy, key: SigningKey): void {
+  const made = makerOf(plan, policy);
+  if (made.problem) throw new UsageError(`Cannot approve the plan ${path}: ${made.problem}. Nothing was changed.`);
+  const me = policy.byKey.get(key.fingerprint);
+  if (!me || !me.roles.has('approver')) {
+    throw new UsageError(
+      `Cannot approve the plan ${path}: your key ${key.fingerprint} is not an approver's in the policy ${policy.file}. Nothing was changed.`,
+      [],
+      'Give your public key (payctl keys show) to whoever keeps the policy file.',
+    );
   }
-  if (!opts.yes && !deps.io.interactive) {
+  if (me === made.member) {
+    throw new UsageError(
+      `You (${me.name}) made this plan, with another of your keys (${plan.maker.fingerprint}); its maker cannot approve it, whatever key they sign with. Nothing was changed.`,
+      [],
+      'Ask another approver to run payctl plan approve on it.',
+    );
+  }
+  if (checkApprovals(plan, policy).valid.some((v) => v.name === me.name)) {
+    throw new UsageError(`This plan already carries an approval by ${me.name} (with another of their keys); each person counts once. Nothing was changed.`);
+  }
+}
+
+/** Without --yes: the plan shown on stderr and an explicit yes asked (refused without a terminal). */
+async function confirmApproval(path: string, deps: Deps, read: { plan: Plan; payouts: ReadPayout[] }, policy: Policy | undefined, key: SigningKey): Promise<void> {
+  const { plan, payouts } = read;
+  if (!deps.io.interactive) {
     const cause = yesRequired(deps.globals).replace(/:.*/, '');
     throw new UsageError(
       `${cause}: a plan is approved only by an explicit yes. Nothing was changed.`,
       [],
-      `Review it first: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'show'], [opts.plan])}`,
+      `Review it first: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'show'], [path])}`,
     );
   }
-  if (!opts.yes) {
-    const st = makeStyle(deps.io.stderrColor);
-    // On stderr, fitted to it when it is a terminal (long lines go on below, indented; nothing cut).
-    const width = deps.io.stderrColumns;
-    deps.log.block(
-      planHead(plan, opts.plan, st, policy, width) +
-        '\n' +
-        payoutLines(payouts, width) +
-        plan.totals
-          .map(
-            (t) => wrapSegments([`  Total ${formatAmount(t.total, t.currency)} ${t.currency}`, `from ${text(t.wallet_id)} (${plural(t.count, 'payout')})`], width) + '\n',
-          )
-          .join('') +
-        'Approvals so far\n' +
-        approvalLines(plan, policy && checkApprovals(plan, policy), st, width),
-    );
-    const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${key.name}?`, default: false });
-    if (!ok) throw new CancelledError('Nothing was signed.');
-  }
-  const signedAt = deps.clock.now().toISOString();
-  const approval = { name: key.name, public_key: key.publicKey, fingerprint: key.fingerprint, signed_at: signedAt };
-  const signed = { ...plan, approvals: [...plan.approvals, { ...approval, signature: signText(key, approvalMessage(plan.hash, approval)) }] };
-  replaceAtomically(opts.plan, planText(signed));
+  const st = makeStyle(deps.io.stderrColor);
+  // On stderr, fitted to it when it is a terminal (long lines go on below, indented; nothing cut).
+  const width = deps.io.stderrColumns;
+  deps.log.block(
+    planHead(plan, path, st, policy, width) +
+      '\n' +
+      payoutLines(payouts, width) +
+      plan.totals
+        .map(
+          (t) => wrapSegments([`  Total ${formatAmount(t.total, t.currency)} ${t.currency}`, `from ${text(t.wallet_id)} (${plural(t.count, 'payout')})`], width) + '\n',
+        )
+        .join('') +
+      'Approvals so far\n' +
+      approvalLines(plan, policy && checkApprovals(plan, policy), st, width),
+  );
+  const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${key.name}?`, default: false });
+  if (!ok) throw new CancelledError('Nothing was signed.');
+}
+
+/** What was signed: one JSON line with --json, else a line for people. */
+async function reportApproved(path: string, deps: Deps, signed: Plan, key: SigningKey, signedAt: string): Promise<void> {
   if (deps.globals.json)
     await write(
       deps.io.stdout,
-      JSON.stringify({ plan: opts.plan, hash: plan.hash, approved_by: key.name, fingerprint: key.fingerprint, signed_at: signedAt, approvals: signed.approvals.length }) +
+      JSON.stringify({ plan: path, hash: signed.hash, approved_by: key.name, fingerprint: key.fingerprint, signed_at: signedAt, approvals: signed.approvals.length }) +
         '\n',
     );
   else
     deps.log.success(
       // After "✓ ", fitted to a terminal (the hash alone is 71 columns).
       wrapText(
-        `Approved plan ${plan.hash} as ${key.name} (${key.fingerprint}); it now carries ${signed.approvals.length} approval${signed.approvals.length === 1 ? '' : 's'}.`,
+        `Approved plan ${signed.hash} as ${key.name} (${key.fingerprint}); it now carries ${signed.approvals.length} approval${signed.approvals.length === 1 ? '' : 's'}.`,
         deps.io.stderrColumns === undefined ? undefined : deps.io.stderrColumns - 2,
       ).replace(/\n/g, '\n  '),
     );
-  return 0;
 }

@@ -12,14 +12,15 @@
  */
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
+import type { ApiClient } from '../../api/client.js';
 import { CancelledError, CliError, LocalError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { Journal } from '../../payouts/journal.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
-import { PLAN_MAX_AGE_MS, readPlan, samePlace } from '../../plans/plan.js';
-import { approvalsNeeded, checkApprovals, limitProblems } from '../../plans/policy.js';
+import { PLAN_MAX_AGE_MS, readPlan, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
@@ -35,11 +36,71 @@ export interface PlanSendOptions {
 
 const DEFAULT_CONCURRENCY = 4;
 
+/** A check that failed: a usage error naming the plan; nothing was sent. */
+type Refuse = (message: string, problems?: string[], hint?: string) => UsageError;
+
+/** A plan read and judged sendable under the profile's policy, with what sending it needs. */
+interface Judged {
+  plan: Plan;
+  payouts: ReadPayout[];
+  policy: Policy;
+  api: ApiClient;
+  journal: Journal;
+  approvals: ApprovalCheck;
+  /**
+   * Approvals needed (totals, and what each recipient account got today) and limits, both
+   * counted from the journal at `at`: judged before anything else, and again under the
+   * wallets' locks before journaling. Throws when they are not met.
+   */
+  judge(at: Date): void;
+}
+
 export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   // Payouts journaled from now on were never sent before (sendRows: a refused key then sent nothing).
   const since = deps.clock.now();
-  const refuse = (message: string, problems: string[] = [], hint?: string) =>
-    new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
+  const refuse: Refuse = (message, problems = [], hint) => new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
+  const j = await readAndJudge(opts, deps, refuse);
+  const items = journaledAsPlanned(j, refuse);
+  const { reportPath, batch } = await reportPlace(opts, deps, j.plan, items, refuse);
+  const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
+  const toSend = items.length - alreadyAccepted;
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const rerun = commandLine(
+    invocationOf(deps.globals, deps.env),
+    ['plan', 'send'],
+    [
+      opts.plan,
+      ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
+      ...(opts.report !== undefined ? ['--report', reportPath] : []),
+      '--yes',
+    ],
+  );
+  if (toSend > 0 && !opts.yes) await confirmSend(deps, j, toSend, refuse);
+  if (toSend === 0) deps.log.info(`Nothing to send: every payout of the plan was accepted earlier.`);
+  // Under a policy that counts the day, the check and the journaling of the payouts to send are
+  // one step under the wallets' locks (wallet-lock.ts), so parallel runs of plan send, payout
+  // create and payout batch count each other; sending comes after, the claims already count.
+  const sending =
+    toSend > 0 && policyCountsTheDay(j.policy)
+      ? await withWalletLocks(
+          configDir(deps.env),
+          items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
+          async () => {
+            j.judge(deps.clock.now());
+            return claimed(items, { journal: j.journal, baseUrl: j.api.baseUrl, now: deps.clock.now(), batch, profile: deps.globals.profile });
+          },
+          runLockOptions(deps),
+        )
+      : items;
+  return sendRows(deps, { items: sending, rows: items.length, toSend, alreadyAccepted, api: j.api, journal: j.journal, concurrency, batch, reportPath, rerun, since });
+}
+
+/**
+ * The plan read whole (plan.ts) and judged: a policy to judge it by, this profile's base URL,
+ * at most 7 days old and not from the future, a maker the policy lists, every approval
+ * counted, enough of them, and no limit broken.
+ */
+async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): Promise<Judged> {
   const { plan, payouts } = readPlan(opts.plan);
   const policy = profilePolicy(deps);
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
@@ -51,18 +112,16 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   if (now.getTime() - made > PLAN_MAX_AGE_MS) throw refuse(`it was made on ${plan.created_at}, more than 7 days ago`, [], 'Make a new plan and have it approved again.');
   if (made - now.getTime() > 5 * 60_000) throw refuse(`it was made on ${plan.created_at}, in the future`);
 
-  const judged = checkApprovals(plan, policy);
-  if (judged.makerProblem) throw refuse(judged.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
-  if (judged.refused.length) throw refuse(`${judged.refused.length} approval${judged.refused.length === 1 ? ' does' : 's do'} not count`, judged.refused);
+  const approvals = checkApprovals(plan, policy);
+  if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
+  if (approvals.refused.length) throw refuse(`${approvals.refused.length} approval${approvals.refused.length === 1 ? ' does' : 's do'} not count`, approvals.refused);
   const requests = payouts.map((p) => p.request);
   const journal = new Journal(configDir(deps.env));
-  // Approvals needed (totals, and what each recipient account got today) and limits, both
-  // counted from the journal: judged now, and again under the wallets' locks before journaling.
   const judge = (at: Date): void => {
     const need = approvalsNeeded(policy, requests, journal, api.baseUrl, at);
-    if (judged.valid.length < need.required) {
+    if (approvals.valid.length < need.required) {
       throw refuse(
-        `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${judged.maker!.name}) and carries ${judged.valid.length}${judged.valid.length ? ` (${judged.valid.map((v) => v.name).join(', ')})` : ''}`,
+        `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${approvals.maker!.name}) and carries ${approvals.valid.length}${approvals.valid.length ? ` (${approvals.valid.map((v) => v.name).join(', ')})` : ''}`,
         need.reasons,
         `An approver signs it with: payctl plan approve ${opts.plan}`,
       );
@@ -71,14 +130,20 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
     if (limits.length) throw refuse("it breaks the policy's limits", limits);
   };
   judge(now);
+  return { plan, payouts, policy, api, journal, approvals, judge };
+}
 
-  // Every payout journaled before must be this very payout under this very key: otherwise
-  // the plan's key would not be the one the service saw first.
+/**
+ * The plan's payouts as batch rows, each with its journal entry of an earlier run. Every payout
+ * journaled before must be this very payout under this very key: otherwise the plan's key would
+ * not be the one the service saw first.
+ */
+function journaledAsPlanned(j: Judged, refuse: Refuse): BatchItem[] {
   const conflicts: string[] = [];
-  const items: BatchItem[] = payouts.map((p, i) => {
-    const earlier = journal.get(api.baseUrl, p.payout_id);
+  const items: BatchItem[] = j.payouts.map((p, i) => {
+    const earlier = j.journal.get(j.api.baseUrl, p.payout_id);
     if (earlier) {
-      const c = journal.conflict(earlier, p.body, p.idempotency_key);
+      const c = j.journal.conflict(earlier, p.body, p.idempotency_key);
       if (c)
         conflicts.push(
           `payout ${i + 1} (${p.payout_id}): already sent ${c.what === 'details' ? 'with other details' : `under another idempotency key (${earlier.idempotencyKey})`}`,
@@ -87,7 +152,11 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
     return { row: p.row ?? i + 1, request: p.request, body: p.body, idempotencyKey: p.idempotency_key, earlier };
   });
   if (conflicts.length) throw refuse(`${conflicts.length} payout${conflicts.length === 1 ? ' was' : 's were'} sent before differently`, conflicts);
+  return items;
+}
 
+/** Where the report goes, and the batch it is written for; never over another run's report. */
+async function reportPlace(opts: PlanSendOptions, deps: Deps, plan: Plan, items: BatchItem[], refuse: Refuse) {
   const reportPath = resolve(opts.report ?? defaultReportPath(resolve(opts.plan)));
   const badReport = reportProblems(reportPath, resolve(opts.plan), opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw refuse('its report cannot be written', badReport, 'Choose another --report path.');
@@ -103,64 +172,23 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
       `Choose another --report path, for example:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'send'], [opts.plan, '--report', fresh])}`,
     );
   }
-  const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
-  const toSend = items.length - alreadyAccepted;
-  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  const inv = invocationOf(deps.globals, deps.env);
-  const rerun = commandLine(
-    inv,
-    ['plan', 'send'],
-    [
-      opts.plan,
-      ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
-      ...(opts.report !== undefined ? ['--report', reportPath] : []),
-      '--yes',
-    ],
-  );
+  return { reportPath, batch };
+}
 
-  if (toSend > 0 && !opts.yes) {
-    if (!deps.io.interactive) {
-      throw refuse(yesRequired(deps.globals));
-    }
-    const totals = plan.totals.map((t) => `${formatAmount(t.total, t.currency)} ${t.currency} from ${t.wallet_id}`).join('; ');
-    deps.log.info(
-      `Plan ${plan.hash}: ${toSend} payout${toSend === 1 ? '' : 's'} to send (${totals}), made by ${judged.maker!.name}, approved by ${judged.valid.map((v) => v.name).join(', ') || 'nobody (none needed)'}.`,
-    );
-    // Ctrl-C at the question: exit 130, and nothing was sent.
-    const ok = await (await deps.prompter()).confirm({ message: `Send ${toSend} payout${toSend === 1 ? '' : 's'}?`, default: false }).catch((err: unknown) => {
-      throw nothingSentOnInterrupt(err);
-    });
-    if (!ok) throw new CancelledError();
+/** Without --yes: what is about to be sent, then an explicit yes (refused without a terminal; Ctrl-C sends nothing). */
+async function confirmSend(deps: Deps, j: Judged, toSend: number, refuse: Refuse): Promise<void> {
+  if (!deps.io.interactive) {
+    throw refuse(yesRequired(deps.globals));
   }
-  if (toSend === 0) deps.log.info(`Nothing to send: every payout of the plan was accepted earlier.`);
-  // Under a policy that counts the day, the check and the journaling of the payouts to send are
-  // one step under the wallets' locks (wallet-lock.ts), so parallel runs of plan send, payout
-  // create and payout batch count each other; sending comes after, the claims already count.
-  const sending =
-    toSend > 0 && policyCountsTheDay(policy)
-      ? await withWalletLocks(
-          configDir(deps.env),
-          items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
-          async () => {
-            judge(deps.clock.now());
-            return claimed(items, { journal, baseUrl: api.baseUrl, now: deps.clock.now(), batch, profile: deps.globals.profile });
-          },
-          runLockOptions(deps),
-        )
-      : items;
-  return sendRows(deps, {
-    items: sending,
-    rows: items.length,
-    toSend,
-    alreadyAccepted,
-    api,
-    journal,
-    concurrency,
-    batch,
-    reportPath,
-    rerun,
-    since,
+  const totals = j.plan.totals.map((t) => `${formatAmount(t.total, t.currency)} ${t.currency} from ${t.wallet_id}`).join('; ');
+  deps.log.info(
+    `Plan ${j.plan.hash}: ${toSend} payout${toSend === 1 ? '' : 's'} to send (${totals}), made by ${j.approvals.maker!.name}, approved by ${j.approvals.valid.map((v) => v.name).join(', ') || 'nobody (none needed)'}.`,
+  );
+  // Ctrl-C at the question: exit 130, and nothing was sent.
+  const ok = await (await deps.prompter()).confirm({ message: `Send ${toSend} payout${toSend === 1 ? '' : 's'}?`, default: false }).catch((err: unknown) => {
+    throw nothingSentOnInterrupt(err);
   });
+  if (!ok) throw new CancelledError();
 }
 
 /** The payouts journaled by claimRows; a failure other than payctl's own errors said plainly (nothing was sent). */

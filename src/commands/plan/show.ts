@@ -11,11 +11,11 @@ import { CliError } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
 import { balanceMinor, decimalToMinor, formatAmount, minorToDecimal } from '../../money/amount.js';
 import { minorDigits } from '../../money/currencies.js';
-import { readPlan, type Plan } from '../../plans/plan.js';
-import { approvalsNeeded, checkApprovals } from '../../plans/policy.js';
+import { readPlan, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { approvalsNeeded, checkApprovals, type ApprovalCheck, type Policy, type Requirement } from '../../plans/policy.js';
 import { Journal } from '../../payouts/journal.js';
 import { configDir } from '../../config/paths.js';
-import { makeStyle } from '../../output/style.js';
+import { makeStyle, type Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
 import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
@@ -31,6 +31,16 @@ interface TotalAfter {
   total: string;
   balance: string | null;
   balance_after: string | null;
+}
+
+/** A plan as shown: what it holds, its totals with the balances they would leave, and how the policy judges it. */
+interface Review {
+  path: string;
+  plan: Plan;
+  payouts: ReadPayout[];
+  totals: TotalAfter[];
+  /** The profile's policy, who made the plan and which approvals count, and how many it needs; absent without a policy. */
+  judged?: { policy: Policy; approvals: ApprovalCheck; need: Requirement };
 }
 
 function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
@@ -58,59 +68,69 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     if (!(err instanceof CliError)) throw err;
     balancesProblem = err.message;
   }
-  const totals = after(plan, wallets);
-  const judged = policy ? checkApprovals(plan, policy) : undefined;
-  // Counted under the plan's own base URL: the service it is for.
-  const need = policy
-    ? approvalsNeeded(
-        policy,
-        payouts.map((p) => p.request),
-        new Journal(configDir(deps.env)),
-        plan.base_url,
-        deps.clock.now(),
-      )
-    : undefined;
-  if (deps.globals.json) {
-    await write(
-      deps.io.stdout,
-      JSON.stringify({
-        plan: opts.plan,
-        hash: plan.hash,
-        base_url: plan.base_url,
-        batch_id: plan.batch_id,
-        source: plan.source,
-        created_at: plan.created_at,
-        maker: plan.maker,
-        payouts: payouts.map((p) => ({
-          ...(p.row !== undefined ? { row: p.row } : {}),
-          payout_id: p.payout_id,
-          idempotency_key: p.idempotency_key,
-          body: JSON.parse(p.body) as unknown,
-        })),
-        totals,
-        approvals: plan.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, signed_at: a.signed_at })),
-        ...(policy
-          ? {
-              policy: {
-                file: policy.file,
-                made_by: judged!.maker?.name ?? null,
-                ...(judged!.makerProblem ? { maker_problem: judged!.makerProblem } : {}),
-                required: need!.required,
-                reasons: need!.reasons,
-                counted: judged!.valid,
-                not_counted: judged!.refused,
-              },
-            }
-          : {}),
-      }) + '\n',
+  const review: Review = { path: opts.plan, plan, payouts, totals: after(plan, wallets) };
+  if (policy) {
+    const approvals = checkApprovals(plan, policy);
+    // Counted under the plan's own base URL: the service it is for.
+    const need = approvalsNeeded(
+      policy,
+      payouts.map((p) => p.request),
+      new Journal(configDir(deps.env)),
+      plan.base_url,
+      deps.clock.now(),
     );
+    review.judged = { policy, approvals, need };
+  }
+  if (deps.globals.json) {
+    await write(deps.io.stdout, reviewJson(review) + '\n');
     return 0;
   }
-  const st = makeStyle(deps.io.color);
   // Fitted to a terminal: long lines go on below, indented, nothing cut; a pipe gets one line each.
-  const width = deps.io.stdoutColumns;
-  let out = planHead(plan, opts.plan, st, policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(payouts, width) + '\n' + st.bold('Totals') + '\n';
-  for (const t of totals) {
+  await write(deps.io.stdout, reviewText(review, makeStyle(deps.io.color), deps.io.stdoutColumns));
+  if (balancesProblem) deps.log.warn(`Balances not shown: ${balancesProblem}`);
+  return 0;
+}
+
+/** The plan as one JSON document: every payout's body parsed, the totals with balances, the policy's judgement. */
+function reviewJson(r: Review): string {
+  const { plan, judged } = r;
+  return JSON.stringify({
+    plan: r.path,
+    hash: plan.hash,
+    base_url: plan.base_url,
+    batch_id: plan.batch_id,
+    source: plan.source,
+    created_at: plan.created_at,
+    maker: plan.maker,
+    payouts: r.payouts.map((p) => ({
+      ...(p.row !== undefined ? { row: p.row } : {}),
+      payout_id: p.payout_id,
+      idempotency_key: p.idempotency_key,
+      body: JSON.parse(p.body) as unknown,
+    })),
+    totals: r.totals,
+    approvals: plan.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, signed_at: a.signed_at })),
+    ...(judged
+      ? {
+          policy: {
+            file: judged.policy.file,
+            made_by: judged.approvals.maker?.name ?? null,
+            ...(judged.approvals.makerProblem ? { maker_problem: judged.approvals.makerProblem } : {}),
+            required: judged.need.required,
+            reasons: judged.need.reasons,
+            counted: judged.approvals.valid,
+            not_counted: judged.approvals.refused,
+          },
+        }
+      : {}),
+  });
+}
+
+/** The plan for people: its head, payouts, totals with balances, approvals, and what the policy needs. */
+function reviewText(r: Review, st: Style, width: number | undefined): string {
+  const { plan, judged } = r;
+  let out = planHead(plan, r.path, st, judged?.policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(r.payouts, width) + '\n' + st.bold('Totals') + '\n';
+  for (const t of r.totals) {
     const bal =
       t.balance === null
         ? []
@@ -124,20 +144,23 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
         width,
       ) + '\n';
   }
-  out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged, st, width);
-  if (policy) {
-    const who = judged!.valid.length ? ` (${judged!.valid.map((v) => text(v.name)).join(', ')})` : '';
-    out +=
-      '\n' +
-      wrapText(
-        `Policy ${text(policy.file)}: ${need!.required === 0 ? 'no approval needed' : `${need!.required} approval${need!.required === 1 ? '' : 's'} needed from people other than the maker`}; ${judged!.valid.length} count${who}.`,
-        width,
-      ) +
-      '\n';
-    for (const r of need!.reasons) out += wrapSegments([`  ${r}`], width) + '\n';
-    if (judged!.makerProblem) out += wrapSegments([`  ${st.red('It cannot be sent:')}`, judged!.makerProblem], width) + '\n';
-  }
-  await write(deps.io.stdout, out);
-  if (balancesProblem) deps.log.warn(`Balances not shown: ${balancesProblem}`);
-  return 0;
+  out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged?.approvals, st, width);
+  if (judged) out += policyLines(judged, st, width);
+  return out;
+}
+
+/** How many approvals the policy asks and why, how many count, and why it cannot be sent when its maker does not count. */
+function policyLines(judged: NonNullable<Review['judged']>, st: Style, width: number | undefined): string {
+  const { policy, approvals, need } = judged;
+  const who = approvals.valid.length ? ` (${approvals.valid.map((v) => text(v.name)).join(', ')})` : '';
+  let out =
+    '\n' +
+    wrapText(
+      `Policy ${text(policy.file)}: ${need.required === 0 ? 'no approval needed' : `${need.required} approval${need.required === 1 ? '' : 's'} needed from people other than the maker`}; ${approvals.valid.length} count${who}.`,
+      width,
+    ) +
+    '\n';
+  for (const reason of need.reasons) out += wrapSegments([`  ${reason}`], width) + '\n';
+  if (approvals.makerProblem) out += wrapSegments([`  ${st.red('It cannot be sent:')}`, approvals.makerProblem], width) + '\n';
+  return out;
 }

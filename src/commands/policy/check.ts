@@ -15,7 +15,7 @@ import { checkBatch, identifiedRows, openBatch } from '../../payouts/batch-load.
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { readPlan, PLAN_FORMAT } from '../../plans/plan.js';
-import { approvalsNeeded, checkApprovals, limitProblems } from '../../plans/policy.js';
+import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { profilePolicy } from '../plan/common.js';
@@ -35,20 +35,38 @@ function isPlan(path: string): boolean {
   }
 }
 
+/** The payouts of the file: a plan's, or a batch file's rows as they would be sent under the batch id. */
+async function payoutsOf(opts: PolicyCheckOptions, deps: Deps, plan: ReturnType<typeof readPlan> | undefined): Promise<PayoutRequest[]> {
+  if (plan) return plan.payouts.map((p) => p.request);
+  const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID, deps.signal);
+  const checked = await checkBatch(src);
+  const requests: PayoutRequest[] = [];
+  for await (const r of identifiedRows(src, [], checked)) requests.push(r.request);
+  return requests;
+}
+
+/** What the policy says of the file. */
+interface Verdict {
+  kind: 'plan' | 'batch';
+  policyFile: string;
+  payouts: number;
+  need: Requirement;
+  limits: string[];
+  /** For a plan: who made it and which approvals count. */
+  judged: ApprovalCheck | undefined;
+  makerFingerprint: string | undefined;
+  sendable: boolean;
+  /** For a batch that needs approvals: the command that makes it a plan. */
+  next: string | undefined;
+}
+
 export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number> {
   const policy = profilePolicy(deps);
   if (!policy) throw new UsageError('The profile names no policy.', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
   const journal = new Journal(configDir(deps.env));
   const plan = isPlan(opts.file) ? readPlan(opts.file) : undefined;
-  let requests: PayoutRequest[];
-  if (plan) requests = plan.payouts.map((p) => p.request);
-  else {
-    const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID, deps.signal);
-    const checked = await checkBatch(src);
-    requests = [];
-    for await (const r of identifiedRows(src, [], checked)) requests.push(r.request);
-  }
+  const requests = await payoutsOf(opts, deps, plan);
   const now = deps.clock.now();
   const need = approvalsNeeded(policy, requests, journal, api.baseUrl, now);
   const limits = limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
@@ -60,51 +78,67 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     !plan && need.required > 0 && limits.length === 0
       ? commandLine(inv, ['plan', 'create'], [opts.file, ...(opts.batchId ? ['--batch-id', opts.batchId] : [])])
       : undefined;
+  const v: Verdict = {
+    kind: plan ? 'plan' : 'batch',
+    policyFile: policy.file,
+    payouts: requests.length,
+    need,
+    limits,
+    judged,
+    makerFingerprint: plan?.plan.maker.fingerprint,
+    sendable,
+    next,
+  };
+  await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v));
+  return sendable ? ExitCode.ok : ExitCode.failed;
+}
 
-  if (deps.globals.json) {
-    await write(
-      deps.io.stdout,
-      JSON.stringify({
-        file: opts.file,
-        kind: plan ? 'plan' : 'batch',
-        policy: policy.file,
-        payouts: requests.length,
-        required_approvals: need.required,
-        reasons: need.reasons,
-        limits,
-        ...(judged
-          ? {
-              made_by: judged.maker?.name ?? null,
-              ...(judged.makerProblem ? { maker_problem: judged.makerProblem } : {}),
-              counted: judged.valid,
-              not_counted: judged.refused,
-            }
-          : {}),
-        sendable,
-        ...(next ? { make_plan: next } : {}),
-      }) + '\n',
-    );
-    return sendable ? ExitCode.ok : ExitCode.failed;
-  }
-  let out = `${text(opts.file)}: ${plan ? 'a plan' : 'a batch'} of ${requests.length} payout${requests.length === 1 ? '' : 's'}, under the policy ${text(policy.file)}.\n`;
+/** The verdict as one JSON line. */
+function verdictJson(file: string, v: Verdict): string {
+  const judged = v.judged;
+  return (
+    JSON.stringify({
+      file,
+      kind: v.kind,
+      policy: v.policyFile,
+      payouts: v.payouts,
+      required_approvals: v.need.required,
+      reasons: v.need.reasons,
+      limits: v.limits,
+      ...(judged
+        ? {
+            made_by: judged.maker?.name ?? null,
+            ...(judged.makerProblem ? { maker_problem: judged.makerProblem } : {}),
+            counted: judged.valid,
+            not_counted: judged.refused,
+          }
+        : {}),
+      sendable: v.sendable,
+      ...(v.next ? { make_plan: v.next } : {}),
+    }) + '\n'
+  );
+}
+
+/** The verdict for people: approvals needed and why, who made and approved a plan, limits, and whether it can be sent. */
+function verdictText(file: string, v: Verdict): string {
+  const { need, limits, judged } = v;
+  const plan = v.kind === 'plan';
+  let out = `${text(file)}: ${plan ? 'a plan' : 'a batch'} of ${v.payouts} payout${v.payouts === 1 ? '' : 's'}, under the policy ${text(v.policyFile)}.\n`;
   out += need.required === 0 ? 'Approvals: none needed.\n' : `Approvals: ${need.required} needed.\n${need.reasons.map((r) => `  ${r}\n`).join('')}`;
   if (judged) {
-    out += judged.maker
-      ? `Made by: ${text(judged.maker.name)} (key ${plan!.plan.maker.fingerprint}).\n`
-      : `Made by: no maker the policy lists: ${text(judged.makerProblem!)}.\n`;
-    out += `Approved by: ${counted} that count${judged.valid.length ? `: ${judged.valid.map((v) => text(v.name)).join(', ')}` : ''}.\n`;
+    out += judged.maker ? `Made by: ${text(judged.maker.name)} (key ${v.makerFingerprint}).\n` : `Made by: no maker the policy lists: ${text(judged.makerProblem!)}.\n`;
+    out += `Approved by: ${judged.valid.length} that count${judged.valid.length ? `: ${judged.valid.map((x) => text(x.name)).join(', ')}` : ''}.\n`;
     for (const r of judged.refused) out += `  Not counted: ${text(r)}\n`;
   }
   out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : 'Limits: none broken.\n';
-  out += sendable
+  out += v.sendable
     ? plan
       ? 'It can be sent: payctl plan send.\n'
       : 'It can be sent directly with payctl payout batch.\n'
     : plan
       ? 'It cannot be sent yet.\n'
-      : next
-        ? `It cannot be sent directly. Make a plan for approval: ${next}\n`
+      : v.next
+        ? `It cannot be sent directly. Make a plan for approval: ${v.next}\n`
         : 'It cannot be sent.\n';
-  await write(deps.io.stdout, out);
-  return sendable ? ExitCode.ok : ExitCode.failed;
+  return out;
 }

@@ -1,0 +1,148 @@
+/**
+ * What a set of payouts needs, and who approved a plan (docs/architecture.md, "Where each rule
+ * lives": the spending policy and approvals needed). Approvals are required by the total moved
+ * in each currency and by what one wallet sends one recipient account in one UTC day (counted
+ * from this machine's journal, sent-today.ts, plus what is at hand), so splitting a payout in
+ * parts does not avoid approval; the most demanding tier reached wins. A plan counts only when
+ * its maker's key belongs to a member who is a maker; an approval counts only when its
+ * signature holds (signatures.ts) and it is by a listed approver who is not the maker (by name,
+ * whatever key), one vote per person.
+ */
+import type { Journal } from '../payouts/journal.js';
+import type { PayoutRequest } from '../payouts/request.js';
+import type { Plan } from './plan.js';
+import { approvalsWord, forCurrency, shown, type Member, type Policy, type Tier } from './policy-file.js';
+import { recipientKey, sentTodayTo } from './sent-today.js';
+import { approvalSignatureHolds, fingerprintHolds } from './signatures.js';
+
+export interface Requirement {
+  /** Approvals needed (the most any currency's total, or any recipient's day, needs). */
+  required: number;
+  /** Why, per currency or recipient that needs any: "2 approvals: the SLE total 150,000.00 SLE is over 100000". */
+  reasons: string[];
+}
+
+/** The most demanding tier of a currency that a total reaches, if it asks any approval. */
+function tierFor(policy: Policy, currency: string, total: bigint): Tier | undefined {
+  let tier: Tier | undefined;
+  for (const t of forCurrency(policy.approvals, currency) ?? [])
+    if ((t.inclusive ? total >= t.minor : total > t.minor) && (!tier || t.required > tier.required)) tier = t;
+  return tier && tier.required > 0 ? tier : undefined;
+}
+
+function ruleOf(policy: Policy, currency: string): string {
+  return `policy approvals.${policy.approvals.has(currency) ? currency : '*'}`;
+}
+
+/** Totals per currency in minor units. */
+export function currencyTotals(requests: PayoutRequest[]): Map<string, bigint> {
+  const m = new Map<string, bigint>();
+  for (const r of requests) m.set(r.currency, (m.get(r.currency) ?? 0n) + r.amountMinor);
+  return m;
+}
+
+/** The approvals needed for payouts whose totals per currency are these. */
+export function requiredApprovals(policy: Policy, totals: Map<string, bigint>): Requirement {
+  let required = 0;
+  const reasons: string[] = [];
+  for (const [currency, total] of totals) {
+    const tier = tierFor(policy, currency, total);
+    if (!tier) continue;
+    required = Math.max(required, tier.required);
+    reasons.push(`${approvalsWord(tier.required)}: the ${currency} total ${shown(total, currency)} is ${tier.label} (${ruleOf(policy, currency)})`);
+  }
+  return { required, reasons };
+}
+
+/**
+ * The approvals payouts at hand need: the most demanding of the tiers their totals per
+ * currency reach (requiredApprovals) and of those reached by what each wallet sends to each
+ * recipient account today (UTC), counting this machine's journal (accepted or unknown
+ * outcome, under this base URL) plus the payouts at hand. Five payouts of 999.99 to one
+ * account on one day are counted as 4,999.95: splitting does not avoid approval.
+ */
+export function approvalsNeeded(policy: Policy, requests: PayoutRequest[], journal: Journal, baseUrl: string, now: Date): Requirement {
+  const need = requiredApprovals(policy, currencyTotals(requests));
+  if (policy.approvals.size === 0 || requests.length === 0) return need;
+  const adding = new Map<string, { r: PayoutRequest; minor: bigint; count: number }>();
+  for (const r of requests) {
+    const key = recipientKey(r.walletId, r.currency, r.type, r.provider, r.account);
+    const g = adding.get(key) ?? { r, minor: 0n, count: 0 };
+    g.minor += r.amountMinor;
+    g.count++;
+    adding.set(key, g);
+  }
+  const before = sentTodayTo(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
+  let required = need.required;
+  const reasons = [...need.reasons];
+  for (const [key, g] of adding) {
+    const earlier = before.get(key);
+    // Without earlier payouts, a recipient's sum is within its currency's total, judged above.
+    if (!earlier) continue;
+    const sum = earlier + g.minor;
+    const tier = tierFor(policy, g.r.currency, sum);
+    if (!tier) continue;
+    required = Math.max(required, tier.required);
+    const atHand = requests.length === 1 ? 'this payout' : g.count === 1 ? 'its payout here' : `its ${g.count} payouts here`;
+    reasons.push(
+      `${approvalsWord(tier.required)}: from wallet ${g.r.walletId} to account ${g.r.account} (${g.r.type}, ${g.r.provider}) today: ${shown(sum, g.r.currency)} with ${atHand} (${shown(earlier, g.r.currency)} sent earlier today from this machine), which is ${tier.label} (${ruleOf(policy, g.r.currency)}; payouts to one account in one UTC day are counted together)`,
+    );
+  }
+  return { required, reasons };
+}
+
+export interface ApprovalCheck {
+  /** The plan's maker as the policy knows them (by the key that signed it); undefined when the key is not listed as a maker's. */
+  maker: Member | undefined;
+  /** Why the plan's maker does not count as one (unlisted key, or a person who is not a maker); undefined when they do. */
+  makerProblem: string | undefined;
+  /** Approvals that count: valid signatures by distinct listed approvers (people) who are not the maker. */
+  valid: Array<{ name: string; fingerprint: string; signedAt: string }>;
+  /** Approvals that do not count, each with why. */
+  refused: string[];
+}
+
+/** Who made a plan under a policy: the member whose key signed it, if they are a maker, and otherwise why not. */
+export function makerOf(plan: Plan, policy: Policy): { member: Member | undefined; problem: string | undefined } {
+  const member = policy.byKey.get(plan.maker.fingerprint);
+  if (!member)
+    return {
+      member: undefined,
+      problem: `it was made with the key ${plan.maker.fingerprint} (calling itself "${plan.maker.name}"), which the policy ${policy.file} does not list; only a maker listed in the policy can make a plan`,
+    };
+  if (!member.roles.has('maker'))
+    return { member: undefined, problem: `it was made by ${member.name} (key ${plan.maker.fingerprint}), who is not a maker in the policy ${policy.file}` };
+  return { member, problem: undefined };
+}
+
+/**
+ * Which approvals of a plan count under a policy, and why the others do not. An approval
+ * counts when its signature is over this plan, its key belongs to a listed approver, that
+ * person is not the plan's maker (by name, whatever key either signed with) and has not
+ * approved already (one person, one vote).
+ */
+export function checkApprovals(plan: Plan, policy: Policy): ApprovalCheck {
+  const valid: ApprovalCheck['valid'] = [];
+  const refused: string[] = [];
+  const seen = new Set<Member>();
+  const made = makerOf(plan, policy);
+  // The maker's person, even when not a maker: they still cannot approve their own plan.
+  const makerPerson = policy.byKey.get(plan.maker.fingerprint);
+  plan.approvals.forEach((a, i) => {
+    const who = `approval ${i + 1} (${a.name}, ${a.fingerprint})`;
+    if (!fingerprintHolds(a)) return void refused.push(`${who}: its fingerprint is not that of its public key`);
+    if (!approvalSignatureHolds(plan.hash, a)) return void refused.push(`${who}: the signature does not match this plan`);
+    const fp = a.fingerprint;
+    if (fp === plan.maker.fingerprint) return void refused.push(`${who}: made with the maker's own key; the maker cannot approve their own plan`);
+    const person = policy.byKey.get(fp);
+    if (!person || !person.roles.has('approver')) return void refused.push(`${who}: the key is not an approver in the policy ${policy.file}`);
+    if (person === makerPerson)
+      return void refused.push(
+        `${who}: ${person.name} made this plan (with another of their keys); the maker cannot approve their own plan, whatever key they sign with`,
+      );
+    if (seen.has(person)) return void refused.push(`${who}: ${person.name} approved already; each person counts once, whatever keys they hold`);
+    seen.add(person);
+    valid.push({ name: person.name, fingerprint: fp, signedAt: a.signed_at });
+  });
+  return { maker: made.member, makerProblem: made.problem, valid, refused };
+}

@@ -1,0 +1,64 @@
+/**
+ * The policy's limits (docs/architecture.md, "Where each rule lives": the spending policy and
+ * approvals needed): `max_per_payout` caps one payout; `daily_total` caps what one wallet sends
+ * in one currency in one UTC day, counted from this machine's journal (sent-today.ts) plus what
+ * is about to be sent. A journal that lost entries is said with every daily-total check, so it
+ * never passes for an empty day unnoticed.
+ */
+import type { Journal } from '../payouts/journal.js';
+import type { PayoutRequest } from '../payouts/request.js';
+import { forCurrency, shown, type Policy } from './policy-file.js';
+import { sentToday } from './sent-today.js';
+
+/**
+ * What a daily total counted from a journal that lost entries cannot see: undefined when the
+ * journal's index (journal.ts journalGaps) names none missing. Said with every daily-total
+ * check, so a deleted or restored journal never passes for an empty day unnoticed.
+ */
+export function dailyTotalCaveat(policy: Policy, journal: Journal): string | undefined {
+  if (policy.dailyTotal.size === 0) return undefined;
+  const gaps = journal.journalGaps();
+  if (!gaps || gaps.missing === 0) return undefined;
+  return `the daily total is counted from this machine's journal, which has lost ${gaps.missing} entr${gaps.missing === 1 ? 'y' : 'ies'} it recorded (${gaps.payoutIds.join(', ')}${gaps.missing > gaps.payoutIds.length ? ', …' : ''}): what they sent today is not counted`;
+}
+
+/** Payouts over the per-payout maximum of their currency. */
+function overMaximum(policy: Policy, requests: PayoutRequest[]): string[] {
+  const problems: string[] = [];
+  for (const r of requests) {
+    const max = forCurrency(policy.maxPerPayout, r.currency);
+    if (max !== undefined && r.amountMinor > max) {
+      problems.push(
+        `payout ${r.payoutId}: ${shown(r.amountMinor, r.currency)} is over the per-payout maximum of ${shown(max, r.currency)} (policy max_per_payout.${policy.maxPerPayout.has(r.currency) ? r.currency : '*'})`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** Breaches of the limits (max per payout, daily total per wallet and currency), each naming its rule; `warn` is told what the count cannot see. */
+export function limitProblems(policy: Policy, requests: PayoutRequest[], journal: Journal, baseUrl: string, now: Date, warn?: (line: string) => void): string[] {
+  const problems = overMaximum(policy, requests);
+  if (policy.dailyTotal.size === 0) return problems;
+  const caveat = dailyTotalCaveat(policy, journal);
+  if (caveat) warn?.(`Policy ${policy.file}: ${caveat}.`);
+  const today = sentToday(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
+  const adding = new Map<string, { walletId: string; currency: string; minor: bigint }>();
+  for (const r of requests) {
+    const key = `${r.walletId}\n${r.currency}`;
+    const g = adding.get(key) ?? { walletId: r.walletId, currency: r.currency, minor: 0n };
+    g.minor += r.amountMinor;
+    adding.set(key, g);
+  }
+  for (const [key, g] of adding) {
+    const limit = forCurrency(policy.dailyTotal, g.currency);
+    if (limit === undefined) continue;
+    const before = today.get(key) ?? 0n;
+    if (before + g.minor > limit) {
+      problems.push(
+        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy daily_total.${policy.dailyTotal.has(g.currency) ? g.currency : '*'}; ${shown(before, g.currency)} already sent today from this machine${caveat ? `; ${caveat}` : ''})`,
+      );
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,286 @@
+/**
+ * The policy file read and checked (its format is policy.ts's opening comment; the README's
+ * example is docs/examples/policy.json): its members by name with their keys and roles (and
+ * the `makers` / `approvers` shorthands, merged by name), its approval tiers per currency and
+ * its limits. Every problem is listed at once; a tier no plan could meet (more approvals than
+ * there are approvers besides a maker) is one, with the fix (docs/architecture.md, "Where
+ * each rule lives": the spending policy and approvals needed). Also the policy's terms that
+ * approvals.ts and limits.ts share: a currency's rule ("*" for the others), amounts as a
+ * person reads them.
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../errors.js';
+import { decimalToMinor, formatAmount, minorToDecimal } from '../money/amount.js';
+import { isKnownCurrency, minorDigits } from '../money/currencies.js';
+import { fingerprintOf } from './keys.js';
+
+export interface Tier {
+  /** Minor units; the tier applies to totals >= from (inclusive) or > over. */
+  minor: bigint;
+  inclusive: boolean;
+  required: number;
+  /** As written, for messages ("from 1000", "over 100000"). */
+  label: string;
+}
+
+export type Role = 'maker' | 'approver';
+
+/** A person the policy names. */
+export interface Member {
+  name: string;
+  /** Public keys as written (`ed25519:…`), and their fingerprints, in the same order. */
+  publicKeys: string[];
+  fingerprints: string[];
+  roles: Set<Role>;
+}
+
+export interface Policy {
+  file: string;
+  /** The people, by name. */
+  members: Map<string, Member>;
+  /** Every listed key's person, by fingerprint. */
+  byKey: Map<string, Member>;
+  /** Approvers' keys by fingerprint (one entry per key). */
+  approvers: Map<string, { name: string; publicKey: string }>;
+  approvals: Map<string, Tier[]>;
+  maxPerPayout: Map<string, bigint>;
+  dailyTotal: Map<string, bigint>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The minor digits of a currency (2 when the table does not know it). */
+export function digitsOf(currency: string): number {
+  return minorDigits(currency) ?? 2;
+}
+
+/** A currency's own entry of a policy map, else the `"*"` one. */
+export function forCurrency<T>(map: Map<string, T>, currency: string): T | undefined {
+  return map.get(currency) ?? map.get('*');
+}
+
+/** A total as a person reads it: "1,500.50 SLE". */
+export function shown(minor: bigint, currency: string): string {
+  return `${formatAmount(minorToDecimal(minor, digitsOf(currency)), currency)} ${currency}`;
+}
+
+/** "1 approval", "2 approvals". */
+export const approvalsWord = (n: number) => `${n} approval${n === 1 ? '' : 's'}`;
+
+/** A name as compared for sameness: one person is not two because of case or spaces. */
+function nameKey(name: string): string {
+  return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+const ROLES: readonly Role[] = ['maker', 'approver'];
+const FIELDS = ['$comment', 'members', 'makers', 'approvers', 'approvals', 'max_per_payout', 'daily_total'];
+
+/** A policy being read: what is read so far, and every problem found. */
+interface Reading {
+  policy: Policy;
+  problems: string[];
+  /** Each person's name as first written, by nameKey. */
+  spelled: Map<string, string>;
+}
+
+/** Adds a person's keys and roles, merging by name. */
+function addMember(r: Reading, where: string, name: string, keys: unknown, roles: Role[]): void {
+  const { policy, problems } = r;
+  const who = name.trim();
+  if (!who || /[\p{Cc}]/u.test(who) || who.length > 100) return void problems.push(`${where}: a name must be 1 to 100 characters without control characters`);
+  const first = r.spelled.get(nameKey(who));
+  if (first !== undefined && first !== who)
+    return void problems.push(`${where}: "${who}" is written "${first}" elsewhere; write one person's name the same way everywhere`);
+  r.spelled.set(nameKey(who), who);
+  const list = typeof keys === 'string' ? [keys] : keys;
+  if (!Array.isArray(list) || list.length === 0)
+    return void problems.push(`${where}: give the person's public key(s) as payctl keys show prints them ("ed25519:…", or a list of them)`);
+  const m = policy.members.get(who) ?? { name: who, publicKeys: [], fingerprints: [], roles: new Set<Role>() };
+  for (const role of roles) m.roles.add(role);
+  list.forEach((k: unknown, i) => {
+    const fp = typeof k === 'string' ? fingerprintOf(k) : undefined;
+    const at = list.length > 1 || typeof keys !== 'string' ? `${where}[${i}]` : where;
+    if (!fp) return void problems.push(`${at}: not a public key as payctl keys show prints it ("ed25519:…")`);
+    const owner = policy.byKey.get(fp);
+    if (owner && owner !== m) return void problems.push(`${at}: the same key as ${owner.name}'s; a key belongs to one person`);
+    if (owner) return;
+    policy.byKey.set(fp, m);
+    m.publicKeys.push((k as string).trim());
+    m.fingerprints.push(fp);
+  });
+  // A person is listed once one of their keys is: one without a valid key counts for nothing.
+  if (m.fingerprints.length) policy.members.set(who, m);
+}
+
+/** The people: `members` (keys and roles), then the `makers` and `approvers` shorthands; then the approvers' keys. */
+function readPeople(r: Reading, raw: Record<string, unknown>): void {
+  if (raw.members !== undefined) {
+    if (!isObject(raw.members)) r.problems.push('members must map names to { "keys": ["ed25519:…"], "roles": ["maker", "approver"] }');
+    else
+      for (const [name, m] of Object.entries(raw.members)) {
+        const where = `members.${name}`;
+        if (!isObject(m)) {
+          r.problems.push(`${where} must be { "keys": ["ed25519:…"], "roles": ["maker", "approver"] }`);
+          continue;
+        }
+        for (const k of Object.keys(m)) if (k !== 'keys' && k !== 'roles') r.problems.push(`${where}: unknown field "${k}" (known: keys, roles)`);
+        const roles = m.roles;
+        if (!Array.isArray(roles) || roles.length === 0 || !roles.every((x) => ROLES.includes(x as Role))) {
+          r.problems.push(`${where}.roles must list "maker", "approver" or both`);
+          continue;
+        }
+        addMember(r, `${where}.keys`, name, m.keys, roles as Role[]);
+      }
+  }
+  for (const [field, role] of [
+    ['makers', 'maker'],
+    ['approvers', 'approver'],
+  ] as const) {
+    const v = raw[field];
+    if (v === undefined) continue;
+    if (!isObject(v)) r.problems.push(`${field} must map names to public keys ("ed25519:…", or a list of them)`);
+    else for (const [name, keys] of Object.entries(v)) addMember(r, `${field}.${name}`, name, keys, [role]);
+  }
+  for (const m of r.policy.members.values())
+    if (m.roles.has('approver')) m.fingerprints.forEach((fp, i) => r.policy.approvers.set(fp, { name: m.name, publicKey: m.publicKeys[i]! }));
+}
+
+/** A currency code as the policy keys it (upper case, or "*"); undefined (a problem) when it is none. */
+function currencyKey(r: Reading, where: string, c: string): string | undefined {
+  if (c === '*' || isKnownCurrency(c.toUpperCase())) return c === '*' ? c : c.toUpperCase();
+  r.problems.push(`${where}: "${c}" is not a currency code (or "*")`);
+  return undefined;
+}
+
+/** An amount of a currency in minor units; undefined (a problem) when it is not one. */
+function amountOf(r: Reading, where: string, c: string, v: unknown): bigint | undefined {
+  if (typeof v !== 'string' && typeof v !== 'number') {
+    r.problems.push(`${where} must be an amount as a string ("1000.00")`);
+    return undefined;
+  }
+  try {
+    const minor = decimalToMinor(String(v), c === '*' ? 2 : digitsOf(c));
+    if (minor < 0n) throw new RangeError('negative');
+    return minor;
+  } catch {
+    r.problems.push(`${where}: "${String(v)}" is not an amount in ${c === '*' ? 'that currency' : c}`);
+    return undefined;
+  }
+}
+
+/** One currency's approval tiers, each `{ "from" | "over": amount, "required": n }`. */
+function tiersOf(r: Reading, c: string, cur: string, tiers: unknown[]): Tier[] {
+  const list: Tier[] = [];
+  tiers.forEach((t: unknown, i) => {
+    const where = `approvals.${c}[${i}]`;
+    if (!isObject(t) || (t.from === undefined) === (t.over === undefined)) return void r.problems.push(`${where} needs one of "from" or "over", and "required"`);
+    if (!Number.isInteger(t.required) || (t.required as number) < 0 || (t.required as number) > 10)
+      return void r.problems.push(`${where}.required must be a whole number from 0 to 10`);
+    const inclusive = t.from !== undefined;
+    const minor = amountOf(r, `${where}.${inclusive ? 'from' : 'over'}`, cur, inclusive ? t.from : t.over);
+    if (minor !== undefined)
+      list.push({ minor, inclusive, required: t.required as number, label: `${inclusive ? 'from' : 'over'} ${String(inclusive ? t.from : t.over)}` });
+  });
+  return list;
+}
+
+/** The approval tiers per currency, then the limits (max_per_payout, daily_total). */
+function readRules(r: Reading, raw: Record<string, unknown>): void {
+  if (raw.approvals !== undefined) {
+    if (!isObject(raw.approvals)) r.problems.push('approvals must map currencies to lists of tiers');
+    else
+      for (const [c, tiers] of Object.entries(raw.approvals)) {
+        const cur = currencyKey(r, 'approvals', c);
+        if (!cur) continue;
+        if (!Array.isArray(tiers)) {
+          r.problems.push(`approvals.${c} must be a list of tiers ({ "from": "1000", "required": 1 })`);
+          continue;
+        }
+        r.policy.approvals.set(cur, tiersOf(r, c, cur, tiers));
+      }
+  }
+  for (const [field, map] of [
+    ['max_per_payout', r.policy.maxPerPayout],
+    ['daily_total', r.policy.dailyTotal],
+  ] as const) {
+    const v = raw[field];
+    if (v === undefined) continue;
+    if (!isObject(v)) {
+      r.problems.push(`${field} must map currencies to amounts`);
+      continue;
+    }
+    for (const [c, a] of Object.entries(v)) {
+      const cur = currencyKey(r, field, c);
+      const minor = cur === undefined ? undefined : amountOf(r, `${field}.${c}`, cur, a);
+      if (cur !== undefined && minor !== undefined) map.set(cur, minor);
+    }
+  }
+}
+
+/** A policy file read and checked: the policy, or why it cannot be one (`unreadable`, or every problem). */
+export function examinePolicy(file: string): { policy: Policy; problems: [] } | { policy?: undefined; unreadable?: string; problems: string[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message;
+    return { unreadable: why, problems: [why] };
+  }
+  const policy: Policy = { file, members: new Map(), byKey: new Map(), approvers: new Map(), approvals: new Map(), maxPerPayout: new Map(), dailyTotal: new Map() };
+  const r: Reading = { policy, problems: [], spelled: new Map() };
+  if (!isObject(raw)) r.problems.push('it must be a JSON object');
+  else {
+    for (const k of Object.keys(raw)) if (!FIELDS.includes(k)) r.problems.push(`unknown field "${k}" (known: ${FIELDS.join(', ')})`);
+    readPeople(r, raw);
+    readRules(r, raw);
+    r.problems.push(...unmeetableTiers(policy));
+  }
+  return r.problems.length ? { problems: r.problems } : { policy, problems: [] };
+}
+
+/**
+ * Tiers no plan could meet: N approvals need N approvers other than the maker, so each is
+ * checked against the fewest approvers any listed maker (or, with no maker listed, anyone)
+ * would have besides themselves.
+ */
+function unmeetableTiers(policy: Policy): string[] {
+  const approvers = [...policy.members.values()].filter((m) => m.roles.has('approver'));
+  const makers = [...policy.members.values()].filter((m) => m.roles.has('maker'));
+  let fewest = approvers.length;
+  let worst: Member | undefined;
+  for (const m of makers) {
+    const others = approvers.filter((a) => a !== m).length;
+    if (others < fewest) [fewest, worst] = [others, m];
+  }
+  const out: string[] = [];
+  for (const [cur, tiers] of policy.approvals)
+    tiers.forEach((t, i) => {
+      if (t.required <= fewest) return;
+      const listed = approvers.length ? `: ${approvers.map((a) => a.name).join(', ')}` : '';
+      const who = worst
+        ? `a plan ${worst.name} makes can get only ${fewest} (the approvers are ${approvers.length}${listed}, and the maker cannot approve their own plan)`
+        : `only ${approvers.length} approver${approvers.length === 1 ? ' is' : 's are'} listed${listed}`;
+      out.push(
+        `approvals.${cur}[${i}] (${t.label}) asks ${approvalsWord(t.required)}, but ${who}. List ${t.required - fewest} more approver${t.required - fewest === 1 ? '' : 's'} in "members" (roles ["approver"]) or "approvers", or lower its "required" to ${fewest}`,
+      );
+    });
+  return out;
+}
+
+/** Reads and checks a policy file; every problem listed at once (exit 2). */
+export function loadPolicy(file: string): Policy {
+  const r = examinePolicy(file);
+  if (r.policy) return r.policy;
+  if (r.unreadable !== undefined)
+    throw new ConfigError(
+      `Cannot read the policy ${file}: ${r.unreadable}. Nothing was sent.`,
+      'Fix the file, or see the policy in force with: payctl config get policy',
+    );
+  throw new ConfigError(`The policy ${file} is not valid. Nothing was sent.\n  ${r.problems.join('\n  ')}`);
+}
+
+/** The policy named in a profile (`payctl config set policy <path>`), read and checked; undefined when none is set. */
+export function policyOf(profile: { policy?: string } | undefined): Policy | undefined {
+  return profile?.policy ? loadPolicy(profile.policy) : undefined;
+}

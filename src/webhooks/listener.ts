@@ -1,0 +1,288 @@
+/**
+ * The webhook listener behind `payctl webhooks listen` (docs/service.md, "Webhooks";
+ * docs/architecture.md, "Where each rule lives": webhook signatures and replays): an HTTP
+ * server that takes each delivery through the same steps. Requests a web page could send (a
+ * foreign Host or Origin, a body that is not JSON) are refused before they are read
+ * (sandbox/host-check.ts); a body over 1 MiB is answered 413. With a secret, the signature over
+ * the raw bytes (a forgery is named as such) and then the payload's timestamp are verified; a
+ * delivery that fails is answered 400 naming the check, never forwarded, never remembered, and
+ * reported on stderr (print.ts). An accepted one is judged a duplicate or not (dedupe.ts),
+ * forwarded to the app or answered at once (forward.ts), and printed.
+ *
+ * It binds 127.0.0.1 unless told otherwise; any other host is warned about, since other
+ * machines can then reach it. An address it cannot listen on is a usage error naming the cause.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { UsageError } from '../errors.js';
+import type { Clock } from '../clock.js';
+import type { IO, Log } from '../output/io.js';
+import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, verifySignature, type Rejection } from '../service/signature.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { makeStyle } from '../output/style.js';
+import { boundHostNames, checkLocalRequest } from '../sandbox/host-check.js';
+import { Deliveries } from './dedupe.js';
+import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
+import { Forwarder, type Forwarded } from './forward.js';
+import { printAccepted, reportRejected, type PrintTo } from './print.js';
+
+/** What the listener is told by its command: where to listen, how to check, where to forward. */
+export interface ListenerSettings {
+  host: string;
+  port: number;
+  /** The path events are posted to ("/webhooks"). */
+  path: string;
+  /** The webhook secret; undefined: nothing is checked (and that is said). */
+  secret: string | undefined;
+  /** The header that carries the signature. */
+  headerName: string;
+  /** Seconds an event's timestamp may be from this machine's clock. */
+  tolerance: number;
+  forwardTo: URL | undefined;
+}
+
+/** What the listener needs of the command's Deps. */
+export interface ListenerDeps {
+  io: IO;
+  log: Log;
+  clock: Pick<Clock, 'now'>;
+  env: NodeJS.ProcessEnv;
+  /** --json: one JSON line per event. */
+  json: boolean;
+  /** The per-request timeout of forwarding (--timeout). */
+  timeoutMs: number;
+}
+
+/** A listener that is listening: its port (the one picked, for --port 0), and how to stop it. */
+export interface RunningListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Why an address cannot be listened on, by error code: said plainly (exit 2), never "a bug". */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRNOTAVAIL: "the address is not one of this machine's",
+  ENOTFOUND: 'the name does not resolve to an address',
+  EAI_AGAIN: 'the name could not be resolved now',
+  EAI_FAIL: 'the name could not be resolved',
+  EACCES: 'not allowed to listen there (ports below 1024 need privileges)',
+  EAFNOSUPPORT: 'this machine does not support that kind of address',
+  EINVAL: 'not an address that can be listened on',
+};
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+class BodyTooLarge extends Error {}
+
+/**
+ * The body, up to MAX_BODY. A larger one is refused as soon as it is known (by its
+ * Content-Length, or once it grows past the limit); the rest is read and dropped, so the
+ * sender gets the 413 instead of a reset connection.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const tooLarge = () => {
+      req.removeListener('data', onData);
+      chunks.length = 0;
+      req.resume();
+      reject(new BodyTooLarge());
+    };
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) tooLarge();
+      else chunks.push(c);
+    };
+    if (Number(req.headers['content-length']) > MAX_BODY) return tooLarge();
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** True for an address only this machine can reach: 127.x.y.z, ::1, localhost. */
+function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** The listen failure as a usage error naming the cause (code), or the error itself when it is not one of those. */
+function listenFailure(err: NodeJS.ErrnoException, host: string, port: number | undefined): Error {
+  const shownHost = sanitizeInline(host);
+  if (err.code === 'EADDRINUSE') return new UsageError(`Port ${port} on ${shownHost} is already in use.`, [], 'Choose another with --port.');
+  const why = err.code ? LISTEN_FAILURES[err.code] : undefined;
+  if (!why) return err;
+  return new UsageError(
+    `Cannot listen on ${shownHost} port ${port}: ${why} (${err.code}).`,
+    [],
+    'Use --host 127.0.0.1 (the default), or an address of this machine (see `ip addr`).',
+  );
+}
+
+/** The steps every delivery goes through, with what the listener remembers between them. */
+class Listener {
+  private readonly localNames: string[];
+  private readonly deliveries = new Deliveries();
+
+  constructor(
+    private readonly s: ListenerSettings,
+    private readonly d: ListenerDeps,
+    private readonly print: PrintTo,
+    private readonly forwarder: Forwarder | undefined,
+  ) {
+    this.localNames = boundHostNames(s.host);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.admitted(req, res)) return;
+    const body = await this.readOrRefuse(req, res);
+    if (body === undefined) return;
+    const receivedAt = this.d.clock.now();
+    const ev = parseEvent(body);
+    const verification = this.s.secret ? this.verify(req, body, ev, receivedAt.getTime()) : undefined;
+    if (verification && !verification.ok) {
+      // Refused: never forwarded, never on stdout, never remembered as seen.
+      res.writeHead(400, JSON_TYPE).end(JSON.stringify({ error: verification.message, reason: verification.reason }));
+      await reportRejected(this.print, verification, { receivedAt, ev });
+      return;
+    }
+    // Accepted (verified, or unchecked without a secret): only these are judged duplicates.
+    const id = webhookIdOf(ev);
+    const duplicate = this.deliveries.accept(id);
+    const answer = await this.answer(req, res, id, body);
+    await printAccepted(this.print, { receivedAt, ev, verified: verification !== undefined, duplicate, ...answer });
+  }
+
+  /** A request for this listener: from this machine's pages only (no DNS rebinding, no cross-site POST), a POST to its path. */
+  private admitted(req: IncomingMessage, res: ServerResponse): boolean {
+    const refusal = checkLocalRequest(req, { hosts: this.localNames });
+    if (refusal) {
+      res.writeHead(refusal.status, { ...JSON_TYPE, connection: 'close' }).end(JSON.stringify({ error: refusal.message, code: refusal.code }));
+      this.d.log.warn(`${refusal.message} Answered ${refusal.status}.`);
+      return false;
+    }
+    const url = new URL(req.url ?? '/', 'http://listener');
+    if (req.method !== 'POST' || url.pathname !== this.s.path) {
+      res.writeHead(404, JSON_TYPE).end('{"error":"not found"}');
+      return false;
+    }
+    return true;
+  }
+
+  /** The body; undefined when it was answered 413 (too large) or the connection failed. */
+  private async readOrRefuse(req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
+    try {
+      return await readBody(req);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) return void req.destroy();
+      // Answered at once; the connection closes once the sender has finished sending.
+      res.writeHead(413, { connection: 'close' }).end();
+      return undefined;
+    }
+  }
+
+  /** Signature over the raw bytes first (a forgery is named as such), then the payload's timestamp. */
+  private verify(req: IncomingMessage, raw: Buffer, ev: ParsedEvent | undefined, nowMs: number): { ok: true } | Rejection {
+    const given = req.headers[this.s.headerName.toLowerCase()];
+    const signature = verifySignature(this.s.secret!, Array.isArray(given) ? given[0] : given, raw, this.s.headerName);
+    if (!signature.ok) return signature;
+    return checkTimestamp(ev?.body.timestamp, nowMs, this.s.tolerance);
+  }
+
+  /**
+   * The sender's answer: the app's 2xx at once for an event it already took; else the app's own
+   * answer when forwarding (502 when it cannot be reached); else 200.
+   */
+  private async answer(req: IncomingMessage, res: ServerResponse, id: string | undefined, body: Buffer) {
+    const f = this.forwarder;
+    // One forward of an id at a time: a replay sent alongside the original waits for the
+    // app's answer to it, then is judged by that answer.
+    const release = id !== undefined && f ? await this.deliveries.hold(id) : undefined;
+    const takenStatus = this.deliveries.takenStatus(id);
+    try {
+      if (takenStatus !== undefined) {
+        // The app took this event already: a replay or a retry after a lost answer is not
+        // forwarded again; the sender gets the app's 2xx, so it stops retrying.
+        res.writeHead(takenStatus, JSON_TYPE).end(JSON.stringify({ received: true, duplicate: true }));
+        return { answered: takenStatus, takenStatus };
+      }
+      if (!f) {
+        res.writeHead(200, JSON_TYPE).end(JSON.stringify({ received: true }));
+        return { answered: 200 };
+      }
+      this.d.log.verbose(`  → POST ${f.shown} (${body.length} bytes)`);
+      const forward = await f.send(req, body);
+      return { answered: this.passBack(res, id, forward), forward };
+    } finally {
+      release?.();
+    }
+  }
+
+  /** The app's own answer back to the sender (its status, body and content type), or 502; the status answered. */
+  private passBack(res: ServerResponse, id: string | undefined, forward: Forwarded): number {
+    if (forward.status === null) {
+      res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error: 'could not forward the event to the app' }));
+      return 502;
+    }
+    const status = forward.status;
+    if (id !== undefined && status >= 200 && status < 300) this.deliveries.markTaken(id, status);
+    const headers: Record<string, string> = {};
+    if (forward.contentType) headers['content-type'] = forward.contentType;
+    if (forward.retryAfter) headers['retry-after'] = forward.retryAfter;
+    res.writeHead(status, headers).end(forward.body ?? '');
+    return status;
+  }
+}
+
+/** The start-up lines: where it listens and forwards, and warnings for what others could reach or send. */
+function announce(s: ListenerSettings, log: Log, port: number, forwarder: Forwarder | undefined): void {
+  const shownHost = s.host.includes(':') ? `[${s.host}]` : s.host;
+  log.info(`Ready: listening for webhook events on http://${sanitizeInline(shownHost)}:${port}${s.path}` + (forwarder ? `, forwarding to ${forwarder.shown}` : ''));
+  if (!isLoopback(s.host)) {
+    const every = s.host === '0.0.0.0' || s.host === '::' || s.host === '[::]';
+    log.warn(
+      (every
+        ? `--host ${sanitizeInline(s.host)} listens on every interface: every interface can reach the listener, so other machines on your networks can send it events`
+        : `--host ${sanitizeInline(s.host)} is not a loopback address: other machines that can reach it can send the listener events`) +
+        (s.secret ? '.' : ', and without a webhook secret nothing is checked.') +
+        ' Use --host 127.0.0.1 (the default) to keep it to this machine.',
+    );
+  }
+  if (!s.secret) {
+    log.warn('no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.');
+  } else if (s.headerName !== SIGNATURE_HEADER || s.tolerance !== TOLERANCE_SECONDS) {
+    log.info(`Signatures from the ${s.headerName} header; timestamps within ${s.tolerance} s.`);
+  }
+}
+
+/** Starts listening and says so; an address it cannot listen on is a usage error naming the cause. */
+export async function startListener(s: ListenerSettings, d: ListenerDeps): Promise<RunningListener> {
+  const forwarder = s.forwardTo ? await Forwarder.open(s.forwardTo, { env: d.env, timeoutMs: d.timeoutMs }) : undefined;
+  const listener = new Listener(s, d, { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder }, forwarder);
+  const server = createServer((req, res) => {
+    listener.handle(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(500).end();
+      d.log.warn(`failed to handle an event: ${sanitizeInline((err as Error).message)}`);
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (err: NodeJS.ErrnoException) => reject(listenFailure(err, s.host, s.port)));
+      server.listen(s.port, s.host, () => resolve());
+    });
+  } catch (err) {
+    await forwarder?.close();
+    throw err;
+  }
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : s.port;
+  announce(s, d.log, port, forwarder);
+  return {
+    port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await forwarder?.close();
+    },
+  };
+}

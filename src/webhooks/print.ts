@@ -1,0 +1,173 @@
+/**
+ * What the listener prints of a delivery (docs/architecture.md, "Layers": output is a function
+ * of data and io). stdout carries accepted events only: a line per event (or, at a terminal too
+ * narrow for it, a card), or one JSON line with --json. A delivery that fails a check is
+ * reported on stderr: a warning naming the check, or a `{"rejected":…}` JSON line. What came of
+ * forwarding (the app's status and time, or why it could not be reached) goes to stderr.
+ */
+import type { IO, Log } from '../output/io.js';
+import { write } from '../output/io.js';
+import { normalizeStatus } from '../service/schemas.js';
+import type { Rejection } from '../service/signature.js';
+import { formatAmount } from '../money/amount.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { statusColor, type Style } from '../output/style.js';
+import { renderCards, renderLine, type Column } from '../output/table.js';
+import { text, utcTime } from '../output/text.js';
+import type { EventSummary, ParsedEvent } from './event.js';
+import type { Forwarded } from './forward.js';
+
+const NOT_CHECKED = 'signature not checked: no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET or the profile).';
+const ANSWER_TOO_LARGE = "the app's answer was over 1 MiB: its status was passed back to the sender without its body.";
+
+/**
+ * An event's line: its cells in this order, the empty ones left out, two spaces apart. At a
+ * terminal the line fits it: the failure reason and the duplicate mark are cut with …; then
+ * the webhook id, the time, the event name and the amount are left out, in that order. The
+ * transaction id is never cut (at 80 columns it fits with the event, the amount and the
+ * status); when even it and the status cannot fit, the event is a card.
+ */
+const EVENT_COLUMNS: Column[] = [
+  { header: 'RECEIVED (UTC)', giveWay: { step: 2 } },
+  { header: 'EVENT', giveWay: { step: 3 } },
+  { header: 'TRANSACTION' },
+  { header: 'AMOUNT', giveWay: { step: 4 } },
+  { header: 'STATUS', minWidth: 10 },
+  { header: 'WEBHOOK ID', giveWay: { step: 1 } },
+  { header: 'ATTEMPT', minWidth: 11 },
+];
+
+/** An event for people: one line (EVENT_COLUMNS), or at a terminal too narrow for it a card and a blank line. */
+function eventLine(cells: string[], style: Style, width: number | undefined): string {
+  const line = renderLine(EVENT_COLUMNS, cells, style, width);
+  if (line !== undefined) return line + '\n';
+  const kept = EVENT_COLUMNS.map((_, i) => i).filter((i) => cells[i] !== '');
+  return (
+    renderCards(
+      kept.map((i) => EVENT_COLUMNS[i]!),
+      [kept.map((i) => cells[i]!)],
+      style,
+      width,
+    ) + '\n'
+  );
+}
+
+/** One delivery's arrival: when, and what could be read of it. */
+export interface Arrival {
+  receivedAt: Date;
+  /** The event, or undefined when the body is not a JSON object. */
+  ev: ParsedEvent | undefined;
+}
+
+/** An accepted delivery and how it was answered. */
+export interface Accepted extends Arrival {
+  /** Its signature and timestamp were checked (there is a secret). */
+  verified: boolean;
+  duplicate: boolean;
+  /** The status the sender was answered. */
+  answered: number;
+  /** What the app answered, when the event was forwarded. */
+  forward?: Forwarded;
+  /** The 2xx the app gave this event before, when it was not forwarded again for it. */
+  takenStatus?: number;
+}
+
+/** Where and how the listener prints; `forwarder` is set when it forwards (--forward-to). */
+export interface PrintTo {
+  io: IO;
+  log: Log;
+  json: boolean;
+  style: Style;
+  forwarder?: { shown: string; mask(t: string): string };
+}
+
+/** The time a delivery arrived, as the line shows it ("2025-10-01 12:00:00", UTC). */
+function timeOf(receivedAt: Date): string {
+  return utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
+}
+
+/** An accepted event on stdout (a line, or a JSON line with --json), then what people should know on stderr. */
+export async function printAccepted(to: PrintTo, a: Accepted): Promise<void> {
+  const out = a.ev?.shown;
+  const shownStatus = out?.status !== undefined ? normalizeStatus(out.status) : undefined;
+  if (to.json) {
+    await write(to.io.stdout, acceptedJson(a, out, shownStatus) + '\n');
+    if (!a.verified) to.log.warn(NOT_CHECKED);
+    if (a.forward?.body === undefined && a.forward?.status != null) to.log.warn(ANSWER_TOO_LARGE);
+    return;
+  }
+  await write(to.io.stdout, eventLine(acceptedCells(a, out, shownStatus, to.style), to.style, to.io.stdoutColumns));
+  if (!a.verified) to.log.warn(NOT_CHECKED);
+  if (a.takenStatus !== undefined && to.forwarder) to.log.info(`  → not forwarded again: the app answered ${a.takenStatus} to this event before`);
+  const forward = a.forward;
+  if (forward && to.forwarder) {
+    to.log.info(
+      forward.status === null
+        ? `  → ${to.forwarder.shown} failed: ${to.forwarder.mask(sanitizeInline(forward.error ?? ''))} (answered 502)`
+        : `  → ${to.forwarder.shown} ${forward.status} (${forward.ms} ms)`,
+    );
+    if (forward.status !== null && forward.body === undefined) to.log.warn(ANSWER_TOO_LARGE);
+  }
+}
+
+/** The --json line of an accepted event. */
+function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: string | undefined): string {
+  return JSON.stringify({
+    received_at: a.receivedAt.toISOString(),
+    webhook_id: out?.webhookId ?? null,
+    event: out?.event ?? null,
+    attempt: out?.attempt ?? null,
+    timestamp: out?.timestamp ?? null,
+    transaction_id: out?.transactionId ?? null,
+    amount: out?.amount ?? null,
+    currency: out?.currency ?? null,
+    status: shownStatus ?? null,
+    status_raw: out?.status ?? null,
+    failure_reason: out?.failureReason ?? null,
+    verified: a.verified ? true : null,
+    duplicate: a.duplicate,
+    forward_status: a.forward?.status ?? null,
+    answered: a.answered,
+  });
+}
+
+/** The cells of an accepted event's line, in EVENT_COLUMNS order. */
+function acceptedCells(a: Accepted, out: EventSummary | undefined, shownStatus: string | undefined, style: Style): string[] {
+  const amount = out?.amount === undefined ? '' : out.currency ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}` : text(out.amount);
+  const outcome = shownStatus ? statusColor(style, text(shownStatus)) + (out?.failureReason ? `: ${text(out.failureReason)}` : '') : '';
+  const attempt = a.duplicate
+    ? style.yellow(`(duplicate, attempt ${out?.attempt ?? '?'})`)
+    : out?.attempt !== undefined && out.attempt > 1
+      ? `(attempt ${out.attempt})`
+      : '';
+  return [
+    style.dim(timeOf(a.receivedAt)),
+    style.bold(text(a.ev ? (out?.event ?? '(no event)') : '(not JSON)')),
+    text(out?.transactionId ?? ''),
+    amount,
+    outcome,
+    style.dim(text(out?.webhookId ?? '')),
+    attempt,
+  ];
+}
+
+/** A refused delivery on stderr: a warning naming the failed check, or one `{"rejected":…}` line with --json. */
+export async function reportRejected(to: PrintTo, r: Rejection, arrival: Arrival): Promise<void> {
+  const out = arrival.ev?.shown;
+  if (to.json) {
+    const rejected = {
+      reason: r.reason,
+      message: r.message,
+      webhook_id: out?.webhookId ?? null,
+      event: out?.event ?? null,
+      attempt: out?.attempt ?? null,
+      transaction_id: out?.transactionId ?? null,
+      received_at: arrival.receivedAt.toISOString(),
+      answered: 400,
+    };
+    await write(to.io.stderr, JSON.stringify({ rejected }) + '\n');
+    return;
+  }
+  const which = out?.webhookId ? `event ${text(out.webhookId)}` : 'an event';
+  to.log.warn(`${timeOf(arrival.receivedAt)}  rejected ${which}: ${r.message}; answered 400, not forwarded. ${r.hint}`);
+}
