@@ -4,12 +4,12 @@
  * amount is written from integer minor units, never through a binary float.
  */
 import { randomUUID } from 'node:crypto';
-import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits } from '../money/amount.js';
-import { isKnownCurrency } from '../money/currencies.js';
+import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits, type AmountParse } from '../money/amount.js';
 import { fieldProblem, type Problem } from '../errors.js';
+import { isRecipientType, isServiceCurrency, longerThan, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN, type RecipientType } from '../service/payout-rules.js';
 import { editDistance } from '../words.js';
 
-export type RecipientType = 'bank' | 'wallet';
+export type { RecipientType } from '../service/payout-rules.js';
 
 /** Fields as given (strings, possibly missing). */
 export interface PayoutFields {
@@ -121,7 +121,6 @@ export function providerSuggestion(provider: string, type?: string): string | un
 
 const PAYOUT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PHONE = /^\+?[0-9]{6,15}$/;
 const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 // Control characters have no place in a name, account or note.
 // eslint-disable-next-line no-control-regex
@@ -181,46 +180,40 @@ function present(v: string | undefined): v is string {
   return v !== undefined && v.trim() !== '';
 }
 
-/**
- * Validates every field; returns the request or every problem, each naming its field:
- * `problems` as people read them ("--amount: ..."), `issues` the same with the field's
- * label apart from the message (for --json).
- */
-export function validatePayout(
-  f: PayoutFields,
-  labels: Labels = FIELD_NAMES,
-): { ok: true; request: PayoutRequest } | { ok: false; problems: string[]; issues: Problem[] } {
-  const issues: Problem[] = [];
-  /** A problem of field k, read as "label: message" (or "label message" with join ' '). */
-  const fault = (k: FieldName, message: string, join: ': ' | ' ' = ': ') => issues.push(fieldProblem(labels[k], message, join));
-  const need = (k: FieldName, v: string | undefined, what: string) => {
-    if (!present(v)) fault(k, `is required (${what})`, ' ');
-  };
-  const text = (k: FieldName, v: string | undefined, max: number) => {
-    if (present(v) && CONTROL.test(v)) fault(k, 'must not contain control characters', ' ');
-    if (present(v) && INVISIBLE.test(v)) fault(k, `must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`, ' ');
-    // Characters, as the service counts them (not UTF-16 units); counted only when the units already exceed the bound.
-    if (present(v) && v.length > max && [...v].length > max) fault(k, `is longer than ${max} characters`, ' ');
-  };
+/** Records a problem of field k, read as "label: message" (or "label message" with join ' '). */
+type Fault = (k: FieldName, message: string, join?: ': ' | ' ') => void;
 
+/** Control, invisible and direction-changing characters, and more than `max` characters. */
+function checkText(fault: Fault, k: FieldName, v: string | undefined, max: number): void {
+  if (!present(v)) return;
+  if (CONTROL.test(v)) fault(k, 'must not contain control characters', ' ');
+  if (INVISIBLE.test(v)) fault(k, `must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`, ' ');
+  if (longerThan(v, max)) fault(k, `is longer than ${max} characters`, ' ');
+}
+
+/** Every required field present, then the text of each (its own bounds, within the service's). */
+function checkPresentText(f: PayoutFields, fault: Fault): void {
   // By index, not `for (const [k, what] of ...)`: unoptimized, that made an iterator and its
   // results for every pair of every row of a batch.
   for (let i = 0; i < REQUIRED_FIELDS.length; i++) {
     const pair = REQUIRED_FIELDS[i]!;
-    need(pair[0], f[pair[0]], pair[1]);
+    if (!present(f[pair[0]])) fault(pair[0], `is required (${pair[1]})`, ' ');
   }
-  text('walletId', f.walletId, 128);
-  text('name', f.name, 200);
-  text('account', f.account, 64);
-  text('note', f.note, 500);
-  text('provider', f.provider, 64);
-  text('phone', f.phone, 32);
+  checkText(fault, 'walletId', f.walletId, 128);
+  checkText(fault, 'name', f.name, 200);
+  checkText(fault, 'account', f.account, 64);
+  checkText(fault, 'note', f.note, 500);
+  checkText(fault, 'provider', f.provider, 64);
+  checkText(fault, 'phone', f.phone, 32);
+}
 
+/** The currency (upper case) and the amount in it, when both are good. */
+function checkMoney(f: PayoutFields, fault: Fault): { currency: string | undefined; amount: AmountParse | undefined } {
   const currency = f.currency?.trim().toUpperCase();
-  if (present(currency) && !isKnownCurrency(currency)) fault('currency', `"${f.currency}" is not an ISO 4217 currency code`);
-
-  let amount: ReturnType<typeof parseAmount> | undefined;
-  if (present(f.amount) && present(currency) && isKnownCurrency(currency)) {
+  const known = present(currency) && isServiceCurrency(currency);
+  if (present(currency) && !known) fault('currency', `"${f.currency}" is not an ISO 4217 currency code`);
+  let amount: AmountParse | undefined;
+  if (present(f.amount) && known) {
     amount = parseAmount(f.amount, currency);
     if (!amount.ok) fault('amount', amount.problem);
     else if (significantDigits(amount.minor) > MAX_SIGNIFICANT_DIGITS) {
@@ -233,28 +226,32 @@ export function validatePayout(
   } else if (present(f.amount) && !/^\d+(\.\d+)?$/.test(f.amount)) {
     fault('amount', `"${f.amount}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`);
   }
+  return { currency, amount };
+}
 
+/** The recipient's type, provider (normalized) and phone (digits, maybe after +). */
+function checkRecipient(f: PayoutFields, fault: Fault): { type: string | undefined; provider: string | undefined; phone: string | undefined } {
   const type = f.type?.trim().toLowerCase();
-  if (present(type) && type !== 'bank' && type !== 'wallet') fault('type', `must be bank or wallet (got "${f.type}")`, ' ');
+  if (present(type) && !isRecipientType(type)) fault('type', `must be bank or wallet (got "${f.type}")`, ' ');
 
+  // Normalized, a provider has the service's form, or is empty when it had no letters or digits.
   const provider = present(f.provider) ? normalizeProvider(f.provider) : undefined;
-  if (present(f.provider) && !provider) fault('provider', `"${f.provider}" has no letters or digits`);
+  if (provider !== undefined && !PROVIDER_PATTERN.test(provider)) fault('provider', `"${f.provider}" has no letters or digits`);
 
   let phone = present(f.phone) ? f.phone.replace(/[\s\-().]/g, '') : undefined;
-  if (phone !== undefined && !PHONE.test(phone)) {
+  if (phone !== undefined && !PHONE_PATTERN.test(phone)) {
     fault('phone', `"${f.phone}" is not a phone number (digits, optionally starting with +)`);
     phone = undefined;
   }
-  if (type === 'wallet' && !present(f.phone)) fault('phone', 'is required for wallet recipients', ' ');
+  if (needsPhone(type) && !present(f.phone)) fault('phone', 'is required for wallet recipients', ' ');
+  return { type, provider, phone };
+}
 
-  const payoutId = present(f.payoutId) ? f.payoutId.trim() : randomUUID();
-  if (!PAYOUT_ID.test(payoutId)) {
-    fault('payoutId', `"${f.payoutId}" may only hold letters, digits and _ . : - (at most 128)`);
-  }
-
+/** The metadata pairs, from `key=value` flags or a file's already split pairs. */
+function checkMetadata(given: PayoutFields['metadata'], fault: Fault): Record<string, string> | undefined {
   let metadata: Record<string, string> | undefined;
-  if (Array.isArray(f.metadata)) {
-    for (const pair of f.metadata) {
+  if (Array.isArray(given)) {
+    for (const pair of given) {
       const eq = pair.indexOf('=');
       if (eq <= 0) {
         fault('metadata', `"${pair}" is not key=value`);
@@ -267,13 +264,38 @@ export function validatePayout(
       else if (metadata && Object.hasOwn(metadata, k)) fault('metadata', `key "${k}" is given twice`);
       else setOwn((metadata ??= {}), k, v);
     }
-  } else if (f.metadata && Object.keys(f.metadata).length) {
-    for (const [k, v] of Object.entries(f.metadata)) {
+  } else if (given && Object.keys(given).length) {
+    for (const [k, v] of Object.entries(given)) {
       const bad = metadataProblem(k, v);
       if (bad) fault('metadata', bad);
       else setOwn((metadata ??= {}), k, v);
     }
   }
+  return metadata;
+}
+
+/**
+ * Validates every field; returns the request or every problem, each naming its field:
+ * `problems` as people read them ("--amount: ..."), `issues` the same with the field's
+ * label apart from the message (for --json). The service's own rules (recipient types, the
+ * phone a wallet needs, the forms of a provider and a phone) come from
+ * src/service/payout-rules.ts; the bounds here are payctl's, for what people type.
+ */
+export function validatePayout(
+  f: PayoutFields,
+  labels: Labels = FIELD_NAMES,
+): { ok: true; request: PayoutRequest } | { ok: false; problems: string[]; issues: Problem[] } {
+  const issues: Problem[] = [];
+  const fault: Fault = (k, message, join = ': ') => issues.push(fieldProblem(labels[k], message, join));
+
+  checkPresentText(f, fault);
+  const { currency, amount } = checkMoney(f, fault);
+  const { type, provider, phone } = checkRecipient(f, fault);
+  const payoutId = present(f.payoutId) ? f.payoutId.trim() : randomUUID();
+  if (!PAYOUT_ID.test(payoutId)) {
+    fault('payoutId', `"${f.payoutId}" may only hold letters, digits and _ . : - (at most 128)`);
+  }
+  const metadata = checkMetadata(f.metadata, fault);
 
   if (issues.length || !amount?.ok) return { ok: false, problems: issues.map((p) => p.text), issues };
   return {

@@ -24,8 +24,9 @@ import type { Fault, FaultSpec, Faults } from './faults.js';
 import { failure, notFound, success, type Reply } from './respond.js';
 import { ERROR_SHAPES, LIST_SHAPES, type ErrorShape, type ListShape } from './shapes.js';
 import type { RecordedRequest } from './recording.js';
-import { walletWire, type Wallet } from './state.js';
+import type { Wallet } from './state.js';
 import type { DeliveryLog } from './webhooks.js';
+import { walletWire } from './wire.js';
 
 export interface AdminControl {
   readonly faults: Faults;
@@ -110,80 +111,104 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function handleAdmin(c: AdminControl, method: string, path: string, rawBody: string): Reply {
-  let body: Record<string, unknown> = {};
-  if (rawBody.trim() !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(rawBody);
-    } catch {
-      return invalid('body', 'is not valid JSON');
-    }
-    if (!isObject(parsed)) return invalid('body', 'must be a JSON object');
-    body = parsed;
+type AdminHandler = (c: AdminControl, body: Record<string, unknown>) => Reply;
+
+function addFault(c: AdminControl, body: Record<string, unknown>): Reply {
+  const spec = { ...body } as unknown as FaultSpec & { times?: number | null };
+  if (spec.times === null || spec.times === undefined) delete spec.times;
+  else if (spec.times === -1) spec.times = Infinity;
+  const f = c.faults.add(spec);
+  return success(201, 'Fault added', faultOut(f));
+}
+
+function putWallet(c: AdminControl, body: Record<string, unknown>): Reply {
+  const w = c.putWallet(body as unknown as { wallet_id?: string; wallet_name: string; currency: string; balance: string });
+  return success(201, 'Wallet saved', walletWire(w));
+}
+
+function generatePayouts(c: AdminControl, body: Record<string, unknown>): Reply {
+  const count = body.count;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1_000_000) {
+    return invalid('count', 'must be a whole number from 1 to 1000000');
   }
-  const route = `${method} ${path}`;
+  const opts: { walletId?: string; status?: string } = {};
+  if (typeof body.walletId === 'string') opts.walletId = body.walletId;
+  if (typeof body.status === 'string') opts.status = body.status;
+  c.generatePayouts(count, opts);
+  return success(201, 'Payouts generated', { generated: count });
+}
+
+function revokeKey(c: AdminControl, body: Record<string, unknown>): Reply {
+  if (body.apiKey !== undefined && (typeof body.apiKey !== 'string' || body.apiKey === '')) {
+    return invalid('apiKey', 'must be a non-empty string');
+  }
+  c.revokeApiKey(body.apiKey);
+  return success(200, 'API key revoked', { api_key: c.apiKey });
+}
+
+function setAccount(c: AdminControl, body: Record<string, unknown>): Reply {
+  if (typeof body.kycStatus !== 'string' || body.kycStatus.trim() === '') return invalid('kycStatus', 'must be a non-empty string');
+  c.kycStatus = body.kycStatus;
+  return success(200, 'Account updated', { kycStatus: c.kycStatus });
+}
+
+function setShapes(c: AdminControl, body: Record<string, unknown>): Reply {
+  const { list, error } = body;
+  if (list !== undefined && !LIST_SHAPES.includes(list as ListShape)) return invalid('list', `must be one of ${LIST_SHAPES.join(', ')}`);
+  if (error !== undefined && !ERROR_SHAPES.includes(error as ErrorShape)) return invalid('error', `must be one of ${ERROR_SHAPES.join(', ')}`);
+  if (list !== undefined) c.shapes.list = list as ListShape;
+  if (error !== undefined) c.shapes.error = error as ErrorShape;
+  return success(200, 'Shapes set', { ...c.shapes });
+}
+
+/** The admin routes, by `METHOD path` (the list at the top of this file). */
+const ADMIN_ROUTES: Readonly<Record<string, AdminHandler>> = {
+  'GET /_sandbox/health': (c) => success(200, 'Sandbox is running', c.health()),
+  'POST /_sandbox/faults': addFault,
+  'GET /_sandbox/faults': (c) => success(200, 'Faults', c.faults.list().map(faultOut)),
+  'DELETE /_sandbox/faults': (c) => {
+    c.faults.clear();
+    return success(200, 'Faults cleared', []);
+  },
+  'GET /_sandbox/requests': (c) => success(200, 'Recorded requests', c.requests().map(masked)),
+  'DELETE /_sandbox/requests': (c) => {
+    c.clearRequests();
+    return success(200, 'Recorded requests cleared', []);
+  },
+  'POST /_sandbox/wallets': putWallet,
+  'POST /_sandbox/payouts/generate': generatePayouts,
+  'POST /_sandbox/revoke-key': revokeKey,
+  'POST /_sandbox/account': setAccount,
+  'POST /_sandbox/shapes': setShapes,
+  'GET /_sandbox/webhooks': (c) => success(200, 'Webhook deliveries', c.deliveries()),
+};
+
+/** Whether a path (without its query) is one of the admin routes'. */
+export function isAdminPath(path: string): boolean {
+  return path === '/_sandbox' || path.startsWith('/_sandbox/');
+}
+
+/** The body of an admin request: none, or a JSON object. */
+function adminBody(rawBody: string): { ok: true; body: Record<string, unknown> } | { ok: false; reply: Reply } {
+  if (rawBody.trim() === '') return { ok: true, body: {} };
+  let parsed: unknown;
   try {
-    switch (route) {
-      case 'GET /_sandbox/health':
-        return success(200, 'Sandbox is running', c.health());
-      case 'POST /_sandbox/faults': {
-        const spec = { ...body } as unknown as FaultSpec & { times?: number | null };
-        if (spec.times === null || spec.times === undefined) delete spec.times;
-        else if (spec.times === -1) spec.times = Infinity;
-        const f = c.faults.add(spec);
-        return success(201, 'Fault added', faultOut(f));
-      }
-      case 'GET /_sandbox/faults':
-        return success(200, 'Faults', c.faults.list().map(faultOut));
-      case 'DELETE /_sandbox/faults':
-        c.faults.clear();
-        return success(200, 'Faults cleared', []);
-      case 'GET /_sandbox/requests':
-        return success(200, 'Recorded requests', c.requests().map(masked));
-      case 'DELETE /_sandbox/requests':
-        c.clearRequests();
-        return success(200, 'Recorded requests cleared', []);
-      case 'POST /_sandbox/wallets': {
-        const w = c.putWallet(body as unknown as { wallet_id?: string; wallet_name: string; currency: string; balance: string });
-        return success(201, 'Wallet saved', walletWire(w));
-      }
-      case 'POST /_sandbox/payouts/generate': {
-        const count = body.count;
-        if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1_000_000) {
-          return invalid('count', 'must be a whole number from 1 to 1000000');
-        }
-        const opts: { walletId?: string; status?: string } = {};
-        if (typeof body.walletId === 'string') opts.walletId = body.walletId;
-        if (typeof body.status === 'string') opts.status = body.status;
-        c.generatePayouts(count, opts);
-        return success(201, 'Payouts generated', { generated: count });
-      }
-      case 'POST /_sandbox/revoke-key': {
-        if (body.apiKey !== undefined && (typeof body.apiKey !== 'string' || body.apiKey === '')) {
-          return invalid('apiKey', 'must be a non-empty string');
-        }
-        c.revokeApiKey(body.apiKey);
-        return success(200, 'API key revoked', { api_key: c.apiKey });
-      }
-      case 'POST /_sandbox/account': {
-        if (typeof body.kycStatus !== 'string' || body.kycStatus.trim() === '') return invalid('kycStatus', 'must be a non-empty string');
-        c.kycStatus = body.kycStatus;
-        return success(200, 'Account updated', { kycStatus: c.kycStatus });
-      }
-      case 'POST /_sandbox/shapes': {
-        const { list, error } = body;
-        if (list !== undefined && !LIST_SHAPES.includes(list as ListShape)) return invalid('list', `must be one of ${LIST_SHAPES.join(', ')}`);
-        if (error !== undefined && !ERROR_SHAPES.includes(error as ErrorShape)) return invalid('error', `must be one of ${ERROR_SHAPES.join(', ')}`);
-        if (list !== undefined) c.shapes.list = list as ListShape;
-        if (error !== undefined) c.shapes.error = error as ErrorShape;
-        return success(200, 'Shapes set', { ...c.shapes });
-      }
-      case 'GET /_sandbox/webhooks':
-        return success(200, 'Webhook deliveries', c.deliveries());
-      default:
-        return notFound(`No admin route ${route}.`);
-    }
+    parsed = JSON.parse(rawBody);
+  } catch {
+    return { ok: false, reply: invalid('body', 'is not valid JSON') };
+  }
+  if (!isObject(parsed)) return { ok: false, reply: invalid('body', 'must be a JSON object') };
+  return { ok: true, body: parsed };
+}
+
+export function handleAdmin(c: AdminControl, method: string, path: string, rawBody: string): Reply {
+  const body = adminBody(rawBody);
+  if (!body.ok) return body.reply;
+  const route = `${method} ${path}`;
+  const handler = Object.hasOwn(ADMIN_ROUTES, route) ? ADMIN_ROUTES[route] : undefined;
+  if (!handler) return notFound(`No admin route ${route}.`);
+  try {
+    return handler(c, body.body);
   } catch (err) {
     if (err instanceof TypeError || err instanceof RangeError) {
       return failure(400, 'VALIDATION_ERROR', err.message);

@@ -1,8 +1,8 @@
 /**
- * The /v2 routes of the documented service (docs/service.md): who the key belongs to,
- * balances, payouts (create, look-up, list, summary). Each route returns a `Reply`; the
- * server applies rate limits and faults around them and writes the reply in the error
- * shape it is set to.
+ * The handlers of the /v2 routes of the documented service (docs/service.md): who the key
+ * belongs to, balances, payouts (create, look-up, list, summary), one function each; router.ts
+ * finds the route. Each handler returns a `Reply`; dispatch.ts applies rate limits and faults
+ * around them and writes the reply in the error shape the sandbox is set to.
  */
 import type { Auth } from './auth.js';
 import { fingerprintOf, type IdempotencyStore } from './idempotency.js';
@@ -11,9 +11,12 @@ import { listAnswer } from './paging.js';
 import { failure, notFound, success, unauthorized, validationFailure, type Rendered, type Reply } from './respond.js';
 import type { Settlement } from './settlement.js';
 import type { ListShape } from './shapes.js';
-import { initiationWire, listedWire, lookupWire, walletWire, type Ledger, type Payout } from './state.js';
+import type { Ledger, Payout } from './state.js';
 import { minorToJsonNumber } from '../money/amount.js';
+import type { RouteName } from '../service/routes.js';
+import { matchRoute } from './router.js';
 import { validateListQuery, validatePayout } from './validation.js';
+import { initiationWire, listedWire, lookupWire, walletWire } from './wire.js';
 
 /** The account `GET /v2/auth/user` describes (walletId is the first wallet's). */
 export interface Account {
@@ -58,57 +61,41 @@ export interface ApiDeps {
 
 type Handler = (req: ApiRequest, params: string[]) => Promise<Reply> | Reply;
 
-interface Route {
-  method: string;
-  pattern: RegExp;
-  handler: Handler;
-  /** The route waits for the delay fault itself (after locking its idempotency key). */
-  ownsDelay?: boolean;
-}
+/** The route that waits for the delay fault itself (after locking its idempotency key). */
+const OWNS_DELAY: RouteName = 'payoutCreate';
 
 export class Api {
-  private readonly routes: Route[];
+  /** One handler per documented route (router.ts finds the route). */
+  private readonly handlers: Record<RouteName, Handler> = {
+    authUser: () => this.user(),
+    balances: () => this.balances(),
+    payoutCreate: (r) => this.createPayout(r),
+    payoutGet: (_r, p) => this.getPayout(p[0]!),
+    payoutsList: (r) => this.list(r),
+    payoutsSummary: () => this.summary(),
+  };
 
-  constructor(private readonly d: ApiDeps) {
-    this.routes = [
-      { method: 'GET', pattern: /^\/v2\/auth\/user$/, handler: () => this.user() },
-      { method: 'GET', pattern: /^\/v2\/wallets\/balances$/, handler: () => this.balances() },
-      { method: 'POST', pattern: /^\/v2\/payout$/, handler: (r) => this.createPayout(r), ownsDelay: true },
-      // Before /payout/{transactionId}, which would take "list" for a transaction id.
-      { method: 'GET', pattern: /^\/v2\/payout\/list$/, handler: (r) => this.list(r) },
-      { method: 'POST', pattern: /^\/v2\/payout\/summary$/, handler: () => this.summary() },
-      { method: 'GET', pattern: /^\/v2\/payout\/([^/]+)$/, handler: (_r, p) => this.getPayout(p[0]!) },
-    ];
-  }
+  constructor(private readonly d: ApiDeps) {}
 
   async handle(req: ApiRequest): Promise<Reply> {
-    let params: string[] = [];
-    const route = this.routes.find((r) => {
-      if (r.method !== req.method) return false;
-      const m = r.pattern.exec(req.path);
-      if (m) params = m.slice(1);
-      return m !== null;
-    });
-    if (!route) {
+    const match = matchRoute(req.method, req.path);
+    if (match.kind === 'method') {
       // A known path asked with another method: 405 naming the methods it has (RFC 9110 15.5.6).
-      const allowed = [...new Set(this.routes.filter((r) => r.pattern.test(req.path)).map((r) => r.method))];
-      if (allowed.length) {
-        return failure(405, 'METHOD_NOT_ALLOWED', `${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}.`, {
-          headers: { Allow: allowed.join(', ') },
-        });
-      }
-      return notFound(`No route for ${req.method} ${req.path}.`);
+      return failure(405, 'METHOD_NOT_ALLOWED', `${req.path} does not take ${req.method}; it takes ${match.allowed.join(', ')}.`, {
+        headers: { Allow: match.allowed.join(', ') },
+      });
     }
+    if (match.kind === 'none') return notFound(`No route for ${req.method} ${req.path}.`);
     // Every route needs the key as the bearer token; why it failed is not told (Laravel's answer).
     if (this.d.auth.check(req.headers.authorization) !== 'ok') return unauthorized();
-    if (req.delayMs > 0 && !route.ownsDelay) await this.d.sleep(req.delayMs);
+    if (req.delayMs > 0 && match.name !== OWNS_DELAY) await this.d.sleep(req.delayMs);
     let decoded: string[];
     try {
-      decoded = params.map((p) => decodeURIComponent(p));
+      decoded = match.params.map((p) => decodeURIComponent(p));
     } catch {
       return notFound(`No route for ${req.method} ${req.path}.`);
     }
-    return route.handler(req, decoded);
+    return this.handlers[match.name](req, decoded);
   }
 
   private user(): Reply {

@@ -1,16 +1,16 @@
 /**
- * The sandbox's books: wallets, payouts and the ledger moves between them, and the wire
- * shapes of records (docs/service.md). Amounts are integer minor units (bigint) in the
+ * The sandbox's books: wallets, payouts and the ledger moves between them (how they are
+ * written on the wire is wire.ts). Amounts are integer minor units (bigint) in the
  * currency's ISO 4217 digits; nothing here ever goes through a binary float. Payouts are
  * kept oldest-first in one array sorted by creation time (a newest-first page is read
  * from the end), with maps by payoutId and transaction id, so listing stays fast with
  * 100,000 records.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { decimalToMinor, formatAmount, minorToJsonNumber } from '../money/amount.js';
+import { decimalToMinor, minorToJsonNumber } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
-import { money, type JsonNumber } from './json.js';
-import { isoFromMicros, nowMicros } from './time.js';
+import { nowMicros } from './time.js';
+import type { RecipientType } from '../service/payout-rules.js';
 
 export const STATUSES = ['Pending', 'Successful', 'Failed'] as const;
 
@@ -31,7 +31,7 @@ export interface AccountDetails {
 }
 
 export interface Recipient {
-  type: 'bank' | 'wallet';
+  type: RecipientType;
   accountDetails: AccountDetails;
 }
 
@@ -62,45 +62,6 @@ export interface PayoutInput {
   walletId: string;
   recipient: Recipient;
   metadata: Record<string, unknown> | null;
-}
-
-/** A wallet as `Sandbox.wallets()` gives it: the wire fields, balance exact. */
-export interface WalletRecord {
-  wallet_id: string;
-  wallet_name: string;
-  currency: string;
-  /** The exact JSON literal the API sends, e.g. "1250000.75". */
-  balance: string;
-  balance_minor: bigint;
-  updated_at: string;
-}
-
-/** A payout as `Sandbox.payouts()` gives it: the wire record, amounts exact. */
-export interface PayoutRecord {
-  transaction_id: string;
-  payout_id: string;
-  wallet_id: string;
-  /** The exact JSON literal the API sends, e.g. "1500.5". */
-  amount: string;
-  amount_minor: bigint;
-  fee: string;
-  fee_minor: bigint;
-  currency: string;
-  status: string;
-  failure_reason: string | null;
-  recipient: Recipient;
-  provider_response: ProviderResponse;
-  metadata: Record<string, unknown> | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ProviderResponse {
-  status: 'Pending';
-  beneficiary: string;
-  provider: string;
-  orderId: string;
-  idempotency_key: string;
 }
 
 /** A refusal of POST /payout; with `field`, a validation failure on that field. */
@@ -350,129 +311,4 @@ export class Ledger {
     s.totalSent = { minor, digits };
     return s;
   }
-}
-
-// --- wire shapes -----------------------------------------------------------------
-
-export function providerResponse(p: Payout): ProviderResponse {
-  return {
-    status: 'Pending',
-    beneficiary: p.recipient.accountDetails.accountNumber,
-    provider: p.recipient.accountDetails.provider.toUpperCase(),
-    orderId: p.orderId,
-    idempotency_key: p.idempotencyKey,
-  };
-}
-
-/** `data` of a successful POST /payout (docs/service.md). */
-export function initiationWire(p: Payout): Record<string, unknown> {
-  const d = digitsOf(p.currency);
-  return {
-    transaction_id: p.transactionId,
-    amount: money(p.amount, d),
-    fee: money(p.fee, d),
-    currency: p.currency,
-    provider_response: providerResponse(p),
-    payout_id: p.payoutId,
-    created_at: isoFromMicros(p.createdUs),
-  };
-}
-
-/** The documented recipient of a look-up: transfer type, account, name, provider in capitals. */
-function recipientWire(p: Payout): Record<string, string> {
-  const a = p.recipient.accountDetails;
-  return { transfer_type: p.recipient.type, account_number: a.accountNumber, name: a.name, bank: a.provider.toUpperCase() };
-}
-
-/**
- * `data` of GET /payout/{transactionId}, exactly the documented look-up: status in lower case,
- * amounts as grouped strings with the currency's digits ("1,000.00"), the note as
- * `description`, the order id as `provider_reference`; `failure_reason` on failed payouts only.
- */
-export function lookupWire(p: Payout): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    transaction_id: p.transactionId,
-    status: p.status.toLowerCase(),
-    amount: formatAmount(p.amount, p.currency),
-    currency: p.currency,
-    fee: formatAmount(p.fee, p.currency),
-    total_amount: formatAmount(p.amount + p.fee, p.currency),
-    recipient: recipientWire(p),
-    description: p.recipient.accountDetails.note,
-    created_at: isoFromMicros(p.createdUs),
-    updated_at: isoFromMicros(p.updatedUs),
-    provider_reference: p.orderId,
-  };
-  if (p.status === 'Failed') out.failure_reason = p.failureReason;
-  return out;
-}
-
-/** A record of GET /payout/list: the look-up record and the wallet it was paid from. */
-export function listedWire(p: Payout): Record<string, unknown> {
-  return { ...lookupWire(p), wallet_id: p.walletId };
-}
-
-/**
- * `data` of a webhook event: the look-up record as the documented event writes it, status
- * capitalised ("Pending") and amounts as JSON numbers.
- */
-export function webhookWire(p: Payout): Record<string, unknown> {
-  const d = digitsOf(p.currency);
-  const out: Record<string, unknown> = {
-    status: p.status,
-    transaction_id: p.transactionId,
-    amount: money(p.amount, d),
-    fee: money(p.fee, d),
-    total_amount: money(p.amount + p.fee, d),
-    currency: p.currency,
-    recipient: recipientWire(p),
-    description: p.recipient.accountDetails.note,
-    created_at: isoFromMicros(p.createdUs),
-    updated_at: isoFromMicros(p.updatedUs),
-    provider_reference: p.orderId,
-  };
-  if (p.status === 'Failed') out.failure_reason = p.failureReason;
-  return out;
-}
-
-export function walletWire(w: Wallet): { wallet_id: string; wallet_name: string; currency: string; balance: JsonNumber; updated_at: string } {
-  return {
-    wallet_id: w.id,
-    wallet_name: w.name,
-    currency: w.currency,
-    balance: money(w.balance, digitsOf(w.currency)),
-    updated_at: isoFromMicros(w.updatedUs),
-  };
-}
-
-export function walletRecord(w: Wallet): WalletRecord {
-  return {
-    wallet_id: w.id,
-    wallet_name: w.name,
-    currency: w.currency,
-    balance: minorToJsonNumber(w.balance, digitsOf(w.currency)),
-    balance_minor: w.balance,
-    updated_at: isoFromMicros(w.updatedUs),
-  };
-}
-
-export function payoutRecord(p: Payout): PayoutRecord {
-  const d = digitsOf(p.currency);
-  return {
-    transaction_id: p.transactionId,
-    payout_id: p.payoutId,
-    wallet_id: p.walletId,
-    amount: minorToJsonNumber(p.amount, d),
-    amount_minor: p.amount,
-    fee: minorToJsonNumber(p.fee, d),
-    fee_minor: p.fee,
-    currency: p.currency,
-    status: p.status,
-    failure_reason: p.failureReason,
-    recipient: structuredClone(p.recipient),
-    provider_response: providerResponse(p),
-    metadata: p.metadata === null ? null : structuredClone(p.metadata),
-    created_at: isoFromMicros(p.createdUs),
-    updated_at: isoFromMicros(p.updatedUs),
-  };
 }

@@ -4,19 +4,18 @@
  * it, `recipient.accountDetails.phoneNumber`, with Laravel's sentence for the rule that
  * failed) and the GET /payout/list query. Like Laravel's middleware, strings are trimmed
  * and an empty string counts as absent; a body that is not a JSON object counts as empty.
- * The result is typed input for the ledger or the field problems of a 422.
+ * The result is typed input for the ledger or the field problems of a 422. The rules
+ * themselves are the documented ones (src/service/payout-rules.ts, shared with the client's
+ * check); what is the sandbox's own is how it answers: Laravel's sentences, the fields as the
+ * body names them, and the order Laravel checks them in.
  */
-import { decimalFromNumber, MAX_SIGNIFICANT_DIGITS } from '../money/amount.js';
+import { decimalFromNumber, MAX_SIGNIFICANT_DIGITS, parseAmount } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
+import { ACCOUNT_PATTERN, isRecipientType, isServiceCurrency, longerThan, MAX_TEXT, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN } from '../service/payout-rules.js';
 import type { FieldProblem } from './respond.js';
-import type { PayoutInput, Recipient } from './state.js';
+import type { AccountDetails, PayoutInput, Recipient } from './state.js';
 
 type Result<T> = { ok: true; value: T } | { ok: false; errors: FieldProblem[] };
-
-const MAX_TEXT = 255;
-export const PROVIDER_PATTERN = /^[a-z0-9]+(_[a-z0-9]+)*$/;
-export const ACCOUNT_PATTERN = /^[A-Za-z0-9-]{1,34}$/;
-export const PHONE_PATTERN = /^\+?[0-9]{6,15}$/;
 
 /** The attribute as Laravel shows it: `Str::snake`, underscores as spaces ("recipient.account details.phone number"). */
 export function laravelAttribute(field: string): string {
@@ -64,97 +63,110 @@ function text(obj: Record<string, unknown>, key: string, path: string, errors: F
     return undefined;
   }
   const trimmed = v.trim();
-  // Characters, as Laravel's max:255 (mb_strlen) and JSON Schema's maxLength count them: not UTF-16 units.
-  if ([...trimmed].length > MAX_TEXT) {
+  if (longerThan(trimmed, MAX_TEXT)) {
     errors.push({ field: path, message: rule.maxText(path, MAX_TEXT) });
     return undefined;
   }
   return trimmed;
 }
 
-/** Validates a parsed POST /payout body (anything but a JSON object counts as an empty one). */
-export function validatePayout(input: unknown): Result<PayoutInput> {
-  const body = isObject(input) ? input : {};
-  const errors: FieldProblem[] = [];
+/** A text field that must also match `pattern`: undefined (and a format problem) when it does not. */
+function patterned(obj: Record<string, unknown>, key: string, path: string, errors: FieldProblem[], required: boolean, pattern: RegExp): string | null | undefined {
+  const v = text(obj, key, path, errors, required);
+  if (!v || pattern.test(v)) return v;
+  errors.push({ field: path, message: rule.format(path) });
+  return undefined;
+}
 
-  const rawCurrency = body.currency;
-  const currencyOk = typeof rawCurrency === 'string' && /^[A-Z]{3}$/.test(rawCurrency) && minorDigits(rawCurrency) !== undefined;
-  const currency = currencyOk ? rawCurrency : undefined;
+/**
+ * Significant digits as the service counts them (openapi/v2.yaml, `x-max-significant-digits`):
+ * from the first non-zero digit to the last digit, so trailing zeros of the integer part count.
+ */
+function significantDigitsOf(decimal: string): number {
+  const [whole = '', frac = ''] = decimal.split('.');
+  return (whole.replace(/^0+/, '') + frac).replace(/^0+/, '').length;
+}
 
-  // amount: a JSON number > 0 with at most the currency's minor digits and 15 significant digits
-  let amount: bigint | undefined;
-  const rawAmount = body.amount;
-  if (!present(rawAmount)) errors.push({ field: 'amount', message: rule.required('amount') });
-  else if (typeof rawAmount !== 'number' || !Number.isFinite(rawAmount)) errors.push({ field: 'amount', message: rule.numeric('amount') });
-  else if (rawAmount <= 0) errors.push({ field: 'amount', message: rule.gt('amount', 0) });
+/** `amount`: a JSON number > 0 with at most 15 significant digits and the currency's minor digits, in minor units. */
+function amountOf(raw: unknown, currency: string | undefined, errors: FieldProblem[]): bigint | undefined {
+  if (!present(raw)) errors.push({ field: 'amount', message: rule.required('amount') });
+  else if (typeof raw !== 'number' || !Number.isFinite(raw)) errors.push({ field: 'amount', message: rule.numeric('amount') });
+  else if (raw <= 0) errors.push({ field: 'amount', message: rule.gt('amount', 0) });
   else {
-    const decimal = decimalFromNumber(rawAmount);
-    const [whole = '', frac = ''] = decimal.split('.');
-    const significant = (whole.replace(/^0+/, '') + frac).replace(/^0+/, '');
-    if (significant.length > MAX_SIGNIFICANT_DIGITS) {
+    const decimal = decimalFromNumber(raw);
+    if (significantDigitsOf(decimal) > MAX_SIGNIFICANT_DIGITS) {
       errors.push({ field: 'amount', message: `The amount field must not have more than ${MAX_SIGNIFICANT_DIGITS} significant digits.` });
     } else if (currency !== undefined) {
-      const digits = minorDigits(currency)!;
-      if (frac.length > digits) errors.push({ field: 'amount', message: rule.decimal('amount', digits) });
-      else amount = BigInt(whole + frac.padEnd(digits, '0'));
+      // A positive number's decimal is plain, and not zero in minor units: too many decimals is the one refusal left.
+      const parsed = parseAmount(decimal, currency);
+      if (parsed.ok) return parsed.minor;
+      errors.push({ field: 'amount', message: rule.decimal('amount', minorDigits(currency)!) });
     }
   }
+  return undefined;
+}
 
-  if (!present(rawCurrency)) errors.push({ field: 'currency', message: rule.required('currency') });
-  else if (typeof rawCurrency !== 'string') errors.push({ field: 'currency', message: rule.string('currency') });
-  else if (!currencyOk) errors.push({ field: 'currency', message: rule.in('currency') });
+function checkCurrency(raw: unknown, errors: FieldProblem[]): void {
+  if (!present(raw)) errors.push({ field: 'currency', message: rule.required('currency') });
+  else if (typeof raw !== 'string') errors.push({ field: 'currency', message: rule.string('currency') });
+  else if (!isServiceCurrency(raw)) errors.push({ field: 'currency', message: rule.in('currency') });
+}
 
-  const payoutId = text(body, 'payoutId', 'payoutId', errors, true);
-  const walletId = text(body, 'walletId', 'walletId', errors, true);
+/** `recipient.accountDetails` for a recipient of `type` (as given: it may be missing or wrong). */
+function accountDetailsOf(ad: Record<string, unknown>, type: unknown, errors: FieldProblem[]): AccountDetails | undefined {
+  const base = 'recipient.accountDetails';
+  const name = text(ad, 'name', `${base}.name`, errors, true);
+  const provider = patterned(ad, 'provider', `${base}.provider`, errors, true, PROVIDER_PATTERN);
+  const accountNumber = patterned(ad, 'accountNumber', `${base}.accountNumber`, errors, true, ACCOUNT_PATTERN);
+  const phonePath = `${base}.phoneNumber`;
+  let phoneNumber: string | null | undefined;
+  if (needsPhone(type) && !present(ad.phoneNumber)) {
+    errors.push({ field: phonePath, message: rule.requiredIf(phonePath, 'recipient.type', 'wallet') });
+  } else {
+    phoneNumber = patterned(ad, 'phoneNumber', phonePath, errors, false, PHONE_PATTERN);
+  }
+  const note = text(ad, 'note', `${base}.note`, errors, false);
+  if (!name || !provider || !accountNumber || phoneNumber === undefined || note === undefined) return undefined;
+  return { name, provider, accountNumber, phoneNumber, note };
+}
 
-  let recipient: Recipient | undefined;
-  const r = body.recipient;
+function recipientOf(r: unknown, errors: FieldProblem[]): Recipient | undefined {
   if (!present(r)) errors.push({ field: 'recipient', message: rule.required('recipient') });
   else if (!isObject(r)) errors.push({ field: 'recipient', message: rule.array('recipient') });
   else {
     const type = r.type;
     if (!present(type)) errors.push({ field: 'recipient.type', message: rule.required('recipient.type') });
-    else if (type !== 'bank' && type !== 'wallet') errors.push({ field: 'recipient.type', message: rule.in('recipient.type') });
+    else if (!isRecipientType(type)) errors.push({ field: 'recipient.type', message: rule.in('recipient.type') });
     const ad = r.accountDetails;
     const base = 'recipient.accountDetails';
     if (!present(ad)) errors.push({ field: base, message: rule.required(base) });
     else if (!isObject(ad)) errors.push({ field: base, message: rule.array(base) });
     else {
-      const name = text(ad, 'name', `${base}.name`, errors, true);
-      let provider = text(ad, 'provider', `${base}.provider`, errors, true);
-      if (provider && !PROVIDER_PATTERN.test(provider)) {
-        errors.push({ field: `${base}.provider`, message: rule.format(`${base}.provider`) });
-        provider = undefined;
-      }
-      let accountNumber = text(ad, 'accountNumber', `${base}.accountNumber`, errors, true);
-      if (accountNumber && !ACCOUNT_PATTERN.test(accountNumber)) {
-        errors.push({ field: `${base}.accountNumber`, message: rule.format(`${base}.accountNumber`) });
-        accountNumber = undefined;
-      }
-      const phonePath = `${base}.phoneNumber`;
-      let phoneNumber: string | null | undefined;
-      if (type === 'wallet' && !present(ad.phoneNumber)) {
-        errors.push({ field: phonePath, message: rule.requiredIf(phonePath, 'recipient.type', 'wallet') });
-      } else {
-        phoneNumber = text(ad, 'phoneNumber', phonePath, errors, false);
-        if (phoneNumber && !PHONE_PATTERN.test(phoneNumber)) {
-          errors.push({ field: phonePath, message: rule.format(phonePath) });
-          phoneNumber = undefined;
-        }
-      }
-      const note = text(ad, 'note', `${base}.note`, errors, false);
-      if ((type === 'bank' || type === 'wallet') && name && provider && accountNumber && phoneNumber !== undefined && note !== undefined) {
-        recipient = { type, accountDetails: { name, provider, accountNumber, phoneNumber, note } };
-      }
+      const accountDetails = accountDetailsOf(ad, type, errors);
+      if (isRecipientType(type) && accountDetails) return { type, accountDetails };
     }
   }
+  return undefined;
+}
 
-  let metadata: Record<string, unknown> | null = null;
-  if (body.metadata !== undefined && body.metadata !== null) {
-    if (!isObject(body.metadata)) errors.push({ field: 'metadata', message: rule.array('metadata') });
-    else metadata = body.metadata;
-  }
+function metadataOf(m: unknown, errors: FieldProblem[]): Record<string, unknown> | null {
+  if (m === undefined || m === null) return null;
+  if (isObject(m)) return m;
+  errors.push({ field: 'metadata', message: rule.array('metadata') });
+  return null;
+}
 
+/** Validates a parsed POST /payout body (anything but a JSON object counts as an empty one). */
+export function validatePayout(input: unknown): Result<PayoutInput> {
+  const body = isObject(input) ? input : {};
+  const errors: FieldProblem[] = [];
+  const currency = typeof body.currency === 'string' && isServiceCurrency(body.currency) ? body.currency : undefined;
+  const amount = amountOf(body.amount, currency, errors);
+  checkCurrency(body.currency, errors);
+  const payoutId = text(body, 'payoutId', 'payoutId', errors, true);
+  const walletId = text(body, 'walletId', 'walletId', errors, true);
+  const recipient = recipientOf(body.recipient, errors);
+  const metadata = metadataOf(body.metadata, errors);
   if (errors.length > 0 || amount === undefined || currency === undefined || !payoutId || !walletId || !recipient) {
     return { ok: false, errors };
   }
