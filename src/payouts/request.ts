@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits, type AmountParse } from '../money/amount.js';
 import { fieldProblem, type Problem } from '../errors.js';
-import { isRecipientType, isServiceCurrency, longerThan, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN, type RecipientType } from '../service/payout-rules.js';
+import { isRecipientType, isServiceCurrency, longerThan, MAX_TEXT, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN, type RecipientType } from '../service/payout-rules.js';
 import { editDistance } from '../words.js';
 
 export type { RecipientType } from '../service/payout-rules.js';
@@ -202,7 +202,8 @@ function checkPresentText(f: PayoutFields, fault: Fault): void {
   checkText(fault, 'walletId', f.walletId, 128);
   checkText(fault, 'name', f.name, 200);
   checkText(fault, 'account', f.account, 64);
-  checkText(fault, 'note', f.note, 500);
+  // The service's own limit (service/payout-rules.ts): a longer note would be refused after it left.
+  checkText(fault, 'note', f.note, MAX_TEXT);
   checkText(fault, 'provider', f.provider, 64);
   checkText(fault, 'phone', f.phone, 32);
 }
