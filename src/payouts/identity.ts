@@ -7,7 +7,7 @@
  * version 5), the form of the documentation's payout ids; earlier versions derived
  * `b-<32 hex>` from the same inputs, still looked up to resume their batches. A single
  * payout typed twice is caught by its repeat key: the same wallet, recipient account,
- * amount and currency.
+ * amount and currency (the repeat guard itself, which consults it: repeats.ts).
  */
 import { hash } from 'node:crypto';
 import type { PayoutRequest } from './request.js';
@@ -92,7 +92,7 @@ export function legacyDerivedPayoutId(batchId: string, fingerprint: string, occu
   return `b-${sha256(`payctl-batch-v2\n${batchId}\n${fingerprint}\n${occurrence}`).slice(0, 32)}`;
 }
 
-/** Same wallet, recipient account, amount and currency: a payout typed a second time. */
+/** Same wallet, recipient account, amount and currency: a payout typed a second time (repeats.ts, recentRepeats). */
 export function repeatKey(r: PayoutRequest): string {
   return sha256(`payctl-repeat-v1\n${JSON.stringify([r.walletId, r.account, r.currency, r.amountMinor.toString()])}`).slice(0, 32);
 }

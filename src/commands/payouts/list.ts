@@ -74,10 +74,6 @@ export function parseListOptions(opts: PayoutsListOptions, json: boolean): Query
 export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number> {
   const q = parseListOptions(opts, deps.globals.json);
   const api = await deps.api();
-  const out = deps.io.stdout;
-  const style = makeStyle(deps.io.color);
-  const keep = recordFilter(q.filter, normalizeStatus);
-  let left = 0;
   const pages = listPages(api, {
     startPage: q.page,
     perPage: q.perPage,
@@ -87,94 +83,129 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
         `The service's next-page link points at another origin (${sanitizeInline(link)}); payctl asked ${api.baseUrl} for the next page number instead (the API key goes only there).`,
       ),
   });
-  /** The records of a page that pass the filters, with the service's item of each. */
-  const matching = (page: ListedPage): Array<{ item: unknown; record: ListedPage['records'][number] }> => {
-    const kept: Array<{ item: unknown; record: ListedPage['records'][number] }> = [];
-    page.records.forEach((record, i) => {
-      if (keep(record)) kept.push({ item: page.items[i], record });
-      else if (walletless(q.filter, record)) left++;
-    });
-    return kept;
-  };
-  const noteWalletless = () => {
-    if (left > 0) deps.log.warn(walletlessNote(left));
-  };
-  // Table drawing is loaded only for people: --json and --csv never pay for it.
-  const table = async () => await import('../../output/table.js');
+  const matches = new Matches(q.filter);
+  if (opts.all) await printAll(pages, matches, opts, deps);
+  else await printShown(await firstMatches(pages, matches, q), q, opts, deps);
+  if (matches.walletless > 0) deps.log.warn(walletlessNote(matches.walletless));
+  return 0;
+}
 
-  if (!opts.all) {
-    const shown: Array<{ item: unknown; record: ListedPage['records'][number] }> = [];
-    let first: ListedPage | undefined;
-    let lastRead = q.page;
-    let more = false;
-    let rest = false;
-    for await (const page of pages) {
-      first ??= page;
-      lastRead = page.number;
-      for (const m of matching(page)) {
-        if (shown.length < q.limit) shown.push(m);
-        else rest = true;
-      }
-      more = !page.last;
-      if (shown.length >= q.limit) break;
-    }
-    const records = shown.map((s) => s.record);
-    if (deps.globals.json) {
-      // The page as the service sent it, byte for byte, when it is exactly what is shown;
-      // else the first page's envelope with the payouts shown in the place of its records.
-      const untouched = first !== undefined && lastRead === first.number && shown.length === first.items.length;
-      await write(
-        out,
-        (untouched
-          ? first!.raw.trim()
-          : withRecords(
-              first!.raw,
-              shown.map((s) => s.item),
-            )) + '\n',
-      );
-    } else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
-    else if (records.length === 0) deps.log.info(q.page > 1 && !hasFilter(q.filter) ? `No payouts on page ${q.page}.` : 'No payouts match.');
-    else {
-      await write(
-        out,
-        (await table()).renderTable(
-          LIST_TABLE,
-          records.map((r) => payoutRow(r, style)),
-          style,
-          // Fitted to a terminal (long text cut with …, columns left out: LIST_TABLE); a pipe gets every character.
-          { width: deps.io.stdoutColumns },
-        ),
-      );
-      if (rest) deps.log.info(`Page ${lastRead} holds more matching payouts than shown. More: --page ${lastRead}, or --all for every page.`);
-      else if (more) deps.log.info(`${lastRead > q.page ? `Pages ${q.page}-${lastRead}` : `Page ${q.page}`}. More: --page ${lastRead + 1}, or --all for every page.`);
-    }
-    noteWalletless();
-    return 0;
+/** A record of a page that passes the filters, with the service's item of it. */
+interface Match {
+  item: unknown;
+  record: ListedPage['records'][number];
+}
+
+/** The records of each page that pass the filters, judged here (payouts/filters.ts); `walletless` counts those left out for want of a wallet. */
+class Matches {
+  walletless = 0;
+  readonly #filter: ListFilter;
+  readonly #keep: ReturnType<typeof recordFilter>;
+
+  constructor(filter: ListFilter) {
+    this.#filter = filter;
+    this.#keep = recordFilter(filter, normalizeStatus);
   }
 
-  // --all: stream page by page.
+  of(page: ListedPage): Match[] {
+    const kept: Match[] = [];
+    page.records.forEach((record, i) => {
+      if (this.#keep(record)) kept.push({ item: page.items[i], record });
+      else if (walletless(this.#filter, record)) this.walletless++;
+    });
+    return kept;
+  }
+}
+
+/** Table drawing is loaded only for people: --json and --csv never pay for it. */
+async function tables(): Promise<typeof import('../../output/table.js')> {
+  return await import('../../output/table.js');
+}
+
+/** What a list without --all read: the payouts to show, the first and last page read, and whether more follow. */
+interface Shown {
+  shown: Match[];
+  first: ListedPage | undefined;
+  lastRead: number;
+  /** The last page read is not the list's last. */
+  more: boolean;
+  /** The last page read holds more matching payouts than shown. */
+  rest: boolean;
+}
+
+/** Without --all: pages read from --page on until --limit payouts match or the list ends. */
+async function firstMatches(pages: AsyncIterable<ListedPage>, matches: Matches, q: Query): Promise<Shown> {
+  const s: Shown = { shown: [], first: undefined, lastRead: q.page, more: false, rest: false };
+  for await (const page of pages) {
+    s.first ??= page;
+    s.lastRead = page.number;
+    for (const m of matches.of(page)) {
+      if (s.shown.length < q.limit) s.shown.push(m);
+      else s.rest = true;
+    }
+    s.more = !page.last;
+    if (s.shown.length >= q.limit) break;
+  }
+  return s;
+}
+
+/** The payouts without --all, as JSON, CSV or a table, and where more are. */
+async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: Deps): Promise<void> {
+  const out = deps.io.stdout;
+  const records = s.shown.map((m) => m.record);
+  if (deps.globals.json) {
+    // The page as the service sent it, byte for byte, when it is exactly what is shown;
+    // else the first page's envelope with the payouts shown in the place of its records.
+    const first = s.first!;
+    const untouched = s.first !== undefined && s.lastRead === first.number && s.shown.length === first.items.length;
+    await write(
+      out,
+      (untouched
+        ? first.raw.trim()
+        : withRecords(
+            first.raw,
+            s.shown.map((m) => m.item),
+          )) + '\n',
+    );
+  } else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
+  else if (records.length === 0) deps.log.info(q.page > 1 && !hasFilter(q.filter) ? `No payouts on page ${q.page}.` : 'No payouts match.');
+  else {
+    const style = makeStyle(deps.io.color);
+    await write(
+      out,
+      (await tables()).renderTable(
+        LIST_TABLE,
+        records.map((r) => payoutRow(r, style)),
+        style,
+        // Fitted to a terminal (long text cut with …, columns left out: LIST_TABLE); a pipe gets every character.
+        { width: deps.io.stdoutColumns },
+      ),
+    );
+    if (s.rest) deps.log.info(`Page ${s.lastRead} holds more matching payouts than shown. More: --page ${s.lastRead}, or --all for every page.`);
+    else if (s.more)
+      deps.log.info(`${s.lastRead > q.page ? `Pages ${q.page}-${s.lastRead}` : `Page ${q.page}`}. More: --page ${s.lastRead + 1}, or --all for every page.`);
+  }
+}
+
+/** --all: every page, streamed as it comes (at most two pages in memory), as one JSON envelope, CSV or a table. */
+async function printAll(pages: AsyncIterable<ListedPage>, matches: Matches, opts: PayoutsListOptions, deps: Deps): Promise<void> {
+  const out = deps.io.stdout;
+  const style = makeStyle(deps.io.color);
   let count = 0;
   let streamed: StreamedTable | undefined;
   let tail = '';
   let firstPage = true;
   for await (const page of pages) {
-    const kept = matching(page);
+    const kept = matches.of(page);
     if (deps.globals.json) {
-      if (firstPage) {
-        // One envelope whose data holds every matching record: the first page's envelope
-        // (its paging members dropped: they describe one page), data streamed.
-        const { data: _data, timestamp, links: _links, meta: _meta, ...head } = page.envelope;
-        const headJson = JSON.stringify(head);
-        await write(out, headJson.slice(0, -1) + (headJson.length > 2 ? ',' : '') + '"data":[');
-        tail = ']' + (timestamp !== undefined ? `,"timestamp":${JSON.stringify(timestamp)}` : '') + '}\n';
-      }
+      if (firstPage) tail = await openEnvelope(page, deps);
       // One write per page: the records as the service sent them, comma-separated.
       if (kept.length) await write(out, (count > 0 ? ',' : '') + kept.map((k) => JSON.stringify(k.item)).join(','));
     } else if (opts.csv) {
       await write(out, (firstPage ? csvRow(CSV_HEADER) : '') + kept.map((k) => csvRow(payoutCsvValues(k.record))).join(''));
     } else if (kept.length) {
       // At a terminal the first page fixes the layout so that later pages line up; a pipe is never cut.
-      streamed ??= new (await table()).StreamedTable(LIST_TABLE, style, deps.io.stdoutColumns);
+      streamed ??= new (await tables()).StreamedTable(LIST_TABLE, style, deps.io.stdoutColumns);
       await write(out, streamed.page(kept.map((k) => payoutRow(k.record, style))));
     }
     count += kept.length;
@@ -182,6 +213,16 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   }
   if (deps.globals.json) await write(out, tail);
   else if (!opts.csv) deps.log.info(count === 0 ? 'No payouts match.' : `${count} payout${count === 1 ? '' : 's'}.`);
-  noteWalletless();
-  return 0;
+}
+
+/**
+ * --all --json: one envelope whose data holds every matching record: the first page's envelope
+ * (its paging members dropped: they describe one page) written up to its data; what closes it
+ * is returned, to write after the last page.
+ */
+async function openEnvelope(page: ListedPage, deps: Deps): Promise<string> {
+  const { data: _data, timestamp, links: _links, meta: _meta, ...head } = page.envelope;
+  const headJson = JSON.stringify(head);
+  await write(deps.io.stdout, headJson.slice(0, -1) + (headJson.length > 2 ? ',' : '') + '"data":[');
+  return ']' + (timestamp !== undefined ? `,"timestamp":${JSON.stringify(timestamp)}` : '') + '}\n';
 }

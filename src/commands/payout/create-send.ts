@@ -1,0 +1,207 @@
+/**
+ * `payctl payout create`, once the payout is read, checked and confirmed (create.ts): journaled
+ * and fsynced before the request leaves, sent by payouts/send.ts with the journaled key and
+ * body only, and what came of it said: accepted (the card, or with --json the service's answer;
+ * --wait then waits for it to settle), already made, refused by the service (with what to do
+ * next), or unknown (exit 4, with the safe retry printed). docs/architecture.md, "Idempotency
+ * journal" and "Printed commands".
+ */
+import { write, type Deps } from '../../deps.js';
+import type { ApiClient } from '../../api/client.js';
+import { ApiError, AuthError, InterruptedError, OutcomeUnknownError } from '../../errors.js';
+import type { PayoutRecord, PayoutTransaction } from '../../service/schemas.js';
+import { configDir } from '../../config/paths.js';
+import type { Journal, JournalEntry } from '../../payouts/journal.js';
+import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
+import type { PayoutRequest } from '../../payouts/request.js';
+import { retryCommand } from './retry-command.js';
+import { runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
+import { sendPayout } from '../../payouts/send.js';
+import { renderPayoutCard } from '../../output/payout.js';
+import { makeStyle } from '../../output/style.js';
+import { waitAndReport } from './wait.js';
+import { heldAdvice, isUnresolved } from '../../payouts/lookup.js';
+import type { PayoutCreateOptions } from './create.js';
+
+/** A run of `payout create` with its payout read and checked: what each of its steps works with. */
+export interface CreateRun {
+  opts: PayoutCreateOptions;
+  deps: Deps;
+  request: PayoutRequest;
+  /** The exact body of POST /payout. */
+  body: string;
+  api: ApiClient;
+  journal: Journal;
+  inv: Invocation;
+  /** This payout id's journal entry from an earlier run, if any. */
+  existing: JournalEntry | undefined;
+}
+
+/** The journaled payout: its entry, and whether this run journaled it. */
+export interface Journaled {
+  entry: JournalEntry;
+  /**
+   * Journaled by this run (not found before, and written with this run's time): no earlier
+   * attempt of it can have reached the service. Another payctl that journaled the same payout
+   * id a moment ago (begin then returns its entry) does not count.
+   */
+  journaledNow: boolean;
+}
+
+type Sent = Awaited<ReturnType<typeof sendPayout>>;
+
+/** `payctl payout get <id>` as printed, with the settings in force. */
+export function getCommand(c: CreateRun, id: string): string {
+  return commandLine(c.inv, ['payout', 'get'], [id]);
+}
+
+/**
+ * Journaled (fsynced) before the request leaves; a rerun reuses this key and body. With
+ * `recheck` (a policy that counts the day), the check and the journaling are one step under
+ * the wallet's lock, so parallel runs count each other; the lock is let go before sending.
+ */
+export async function journalPayout(c: CreateRun, recheck: (() => void) | undefined): Promise<Journaled> {
+  const { deps, request, opts } = c;
+  const journaledAt = deps.clock.now();
+  const begin = () =>
+    c.journal.begin({
+      baseUrl: c.api.baseUrl,
+      payoutId: request.payoutId,
+      body: c.body,
+      idempotencyKey: opts.idempotencyKey,
+      // A payout id given on the command line names the payout: its key is derived from it and
+      // the body (journal.ts), so another machine or a restored backup reuses it. A new id, a new key.
+      randomKey: opts.payoutId === undefined,
+      now: journaledAt,
+      origin: { fingerprint: payoutFingerprint(request), repeatKey: repeatKey(request) },
+      profile: deps.globals.profile,
+    });
+  const entry = recheck
+    ? await withWalletLocks(
+        configDir(deps.env),
+        [request.walletId],
+        async () => {
+          recheck();
+          return begin();
+        },
+        runLockOptions(deps),
+      )
+    : await begin();
+  if (c.existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
+  return { entry, journaledNow: !c.existing && entry.outcome === undefined && entry.createdAt === journaledAt.toISOString() };
+}
+
+/** The journaled payout sent (payouts/send.ts); credentials the service refused are said for this payout. */
+export async function sendJournaled(c: CreateRun, j: Journaled): Promise<Sent> {
+  const { deps } = c;
+  try {
+    return await sendPayout(c.api, c.journal, j.entry, {
+      signal: deps.signal,
+      clock: deps.clock,
+      journaledNow: j.journaledNow,
+      onRetry: ({ attempt, waitMs, reason }) =>
+        deps.log.info(`Attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`),
+    });
+  } catch (err) {
+    // The service refused the credentials (it answered): what that means for this payout.
+    if (err instanceof AuthError && err.status !== undefined) throw refusedAtLogin(err, c.request, j.entry, j.journaledNow, c.inv);
+    throw err;
+  }
+}
+
+/** What came of the sending: 0 (or --wait's code) when accepted; a refusal or an unknown outcome thrown. */
+export async function reportOutcome(c: CreateRun, j: Journaled, result: Sent): Promise<number> {
+  if (result.kind === 'accepted') return accepted(c, j, result);
+  if (result.kind === 'rejected') throw withHint(result.error, c.request, c.inv);
+  throw unknownOutcome(c, j, result);
+}
+
+/** Accepted: the card or the service's answer on stdout (with --wait, the settled record instead), and then --wait. */
+async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind: 'accepted' }>): Promise<number> {
+  const { deps, request, opts } = c;
+  if (result.alreadyMade) {
+    // The service has this payout id already (made by an earlier attempt under another key): no
+    // transaction id to show or wait for, and nothing new was paid.
+    if (deps.globals.json)
+      await write(deps.io.stdout, JSON.stringify({ payout_id: request.payoutId, outcome: 'already made', message: result.alreadyMade.message }) + '\n');
+    deps.log.success(
+      `Already submitted: the service already has payout id ${request.payoutId} (sent before under another key: ${result.alreadyMade.message}). Nothing new was paid.`,
+    );
+    return 0;
+  }
+  // With --wait, stdout gets the settled record instead (one card, one JSON document).
+  if (!opts.wait && deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
+  else if (!opts.wait) {
+    const style = makeStyle(deps.io.color);
+    await write(deps.io.stdout, renderPayoutCard(asRecord(result.transaction, request), style));
+  }
+  if (result.replayed) deps.log.success(`Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`);
+  else deps.log.success(`Payout ${request.payoutId} submitted.`);
+  return opts.wait
+    ? waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId: result.transaction.transaction_id, payoutId: request.payoutId, entry: j.entry })
+    : 0;
+}
+
+/** Unknown (exit 4) or interrupted (exit 130): it may or may not have been made; how to check, and the safe retry. */
+function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind: 'unknown' }>): Error {
+  const { deps, request, inv } = c;
+  // Held (unknown and past the service's key memory): resending is a person's choice, not a retry.
+  const hint = result.held
+    ? heldAdvice(j.entry, result.held, inv, deps.clock.now())
+    : `Check it with:   ${getCommand(c, request.payoutId)}\n` +
+      `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;
+  if (result.error instanceof InterruptedError) {
+    return new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint);
+  }
+  return new OutcomeUnknownError(
+    `The outcome of payout ${request.payoutId} is unknown: it may or may not have been made (${result.attempts} attempt${result.attempts === 1 ? '' : 's'}; last: ${result.error.message.replace(/\.$/, '')}).`,
+    { hint, causeCode: result.error.causeCode },
+  );
+}
+
+/** A transaction as a record for the card (schemas.ts's one record shape): the status is the provider's, the recipient what was sent. */
+function asRecord(t: PayoutTransaction, r: PayoutRequest): PayoutRecord {
+  return {
+    ...t,
+    status: t.provider_response?.status,
+    wallet_id: r.walletId,
+    recipient: { type: r.type, name: r.name, provider: r.provider, accountNumber: r.account, phoneNumber: r.phone },
+    note: r.note,
+    provider_reference: t.provider_response?.orderId,
+  };
+}
+
+/**
+ * The service refused the credentials (401 or 403) on the first attempt (exit 3). For a payout
+ * journaled by this run nothing was sent, and the journal has it as refused. For one journaled
+ * before, this attempt took nothing, but what an earlier attempt did is as the journal had it
+ * (an unknown outcome stays unknown). What to do either way: log in, then send it with the
+ * printed command, which reuses the payout id and key, so it cannot be paid twice.
+ */
+function refusedAtLogin(err: AuthError, r: PayoutRequest, entry: JournalEntry, journaledNow: boolean, inv: Invocation): AuthError {
+  const login = err.hint ?? `The key may be wrong or revoked. Run \`${commandLine(inv, ['login'])}\` with a valid key.`;
+  const said = err.message.replace(/\.$/, '');
+  const message = journaledNow
+    ? `${said}. Nothing was sent: payout ${r.payoutId} is journaled as refused.`
+    : isUnresolved(entry)
+      ? `${said}. This attempt sent nothing, but payout ${r.payoutId} was sent before and its outcome is still unknown.`
+      : `${said}. Payout ${r.payoutId} was not sent.`;
+  return new AuthError(message, {
+    status: err.status,
+    requestId: err.requestId,
+    hint: `${login}\nThen send it with the same idempotency key (it cannot be paid twice):\n  ${retryCommand(r, entry.idempotencyKey, inv)}`,
+  });
+}
+
+function withHint(err: ApiError, r: PayoutRequest, inv: Invocation): ApiError {
+  const hints: Record<string, string> = {
+    DUPLICATE_PAYOUT_ID: `Payout id ${r.payoutId} was already used under another idempotency key. See it with: ${commandLine(inv, ['payout', 'get'], [r.payoutId])}`,
+    IDEMPOTENCY_KEY_REUSED: 'That idempotency key was used for a different payout. Leave out --idempotency-key to use a new one.',
+    INSUFFICIENT_FUNDS: `The wallet cannot cover the amount plus the fee. Check it with: ${commandLine(inv, ['balances'], ['--wallet', r.walletId])}`,
+    CURRENCY_MISMATCH: `The wallet holds another currency. Check it with: ${commandLine(inv, ['balances'], ['--wallet', r.walletId])}`,
+    WALLET_NOT_FOUND: `No such wallet. List yours with: ${commandLine(inv, ['balances'])}`,
+  };
+  const hint = (err.code && hints[err.code]) ?? err.hint;
+  return new ApiError(err.message, { status: err.status, code: err.code, requestId: err.requestId, errors: err.errors, hint });
+}

@@ -1,0 +1,86 @@
+/**
+ * The rows of a CSV batch file with a header row, in file order, read as a stream from its
+ * bytes (one row in memory at a time, whatever the file's size). A file without quotes and
+ * with one shape of line is split at its commas (plain-csv.ts); anything else is read by
+ * csv-parse (quoting, BOM, every line ending, mixed as they come). Rows are numbered as a
+ * spreadsheet shows them: the header is row 1, and blank lines count. A file csv-parse refuses
+ * is said in words a person reads (plain-csv.ts, csvFault), never in csv-parse's own.
+ */
+import { problemOf, type Problem } from '../errors.js';
+import { CsvHeader } from './batch-columns.js';
+import { noPayoutRows, toFields, type BatchRow } from './batch-rows.js';
+import { csvFault, plainCsv } from './plain-csv.js';
+
+/** A record as csv-parse gives it with `info`: the cells by column, and the blank lines before it. */
+interface ParsedRecord {
+  record: Record<string, string>;
+  info: { empty_lines: number };
+}
+
+/** Problems of the file or a row are pushed to `problems`; rows that can be read are yielded even when others cannot. */
+export async function* csvRows(file: string, bytes: Uint8Array, problems: Problem[]): AsyncGenerator<BatchRow> {
+  const header = new CsvHeader(problems);
+  let count = 0;
+  const row = (record: Record<string, string>, emptyLines: number): BatchRow => {
+    if (count === 0) header.checkRequired();
+    count++;
+    // Row numbers as a spreadsheet shows them: blank lines count.
+    return toFields(record, count + 1 + emptyLines, file, problems, count + 1);
+  };
+  const plain = plainCsv(bytes);
+  // Records plainCsv read before a line it leaves to csv-parse: csv-parse reads them the same, and skips them.
+  let read = 0;
+  if (plain) {
+    const names = header.columns(plain.header);
+    for (const r of plain.records()) {
+      // As csv-parse makes a record: each column in turn, the last of two of one name kept, unknown ones left out.
+      const record: Record<string, string> = {};
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        if (name !== undefined) record[name] = r.values[i]!;
+      }
+      read++;
+      yield row(record, r.emptyLines);
+    }
+  }
+  if (!plain || plain.rest) {
+    const records = await parsedCsv(bytes, header.columns);
+    try {
+      for await (const { record, info } of records) {
+        if (read > 0) read--;
+        else yield row(record, info.empty_lines);
+      }
+    } catch (err) {
+      problems.push(notValidCsv(err, bytes));
+      return;
+    }
+  }
+  noPayoutRows(count, problems);
+}
+
+/** The file's records as csv-parse reads them, fed in chunks of a megabyte; a parse error is thrown by the iteration. */
+async function parsedCsv(bytes: Uint8Array, columns: CsvHeader['columns']): Promise<AsyncIterable<ParsedRecord>> {
+  const { parse } = await import('csv-parse');
+  // Every line ending, mixed as they come: csv-parse would otherwise take the first line's
+  // ending for the whole file, and read a row appended with another as part of a cell.
+  const parser = parse({ bom: true, columns, skip_empty_lines: true, trim: false, info: true, record_delimiter: ['\r\n', '\n', '\r'] });
+  const CHUNK = 1 << 20;
+  const feed = (async () => {
+    for (let off = 0; off < bytes.byteLength; off += CHUNK) {
+      if (!parser.write(Buffer.from(bytes.buffer, bytes.byteOffset + off, Math.min(CHUNK, bytes.byteLength - off)))) {
+        await new Promise<void>((resolve) => parser.once('drain', resolve));
+      }
+    }
+    parser.end();
+  })();
+  feed.catch(() => {}); // a parse error is reported by the iteration
+  return parser as AsyncIterable<ParsedRecord>;
+}
+
+/** Said in words a person reads, never csv-parse's own ("Invalid Closing Quote: got " " at line 61"). */
+function notValidCsv(err: unknown, bytes: Uint8Array): Problem {
+  const fault = csvFault(bytes);
+  const lines = (err as { lines?: unknown }).lines;
+  const where = typeof lines === 'number' && lines > 0 ? ` near line ${lines}` : '';
+  return problemOf(`the file is not valid CSV: ${fault ? fault.problem : `its quotes or commas do not add up${where}`}`);
+}

@@ -1,0 +1,130 @@
+/**
+ * A row of a batch file, read: its cells (a CSV record, a JSON line's values) into payout
+ * fields, by the columns they name (batch-columns.ts). An amount as a spreadsheet writes it
+ * ("1,250.00") is read as the plain amount; an ambiguous one is refused saying why. A row
+ * without payout_id gets its id later, from what it pays and the batch id (docs/architecture.md,
+ * "Identity"), never from the file's name or the row's position.
+ */
+import { basename } from 'node:path';
+import { GROUPING_RULE, ungroupAmount } from '../money/amount.js';
+import { problemOf, rowProblem, type Problem } from '../errors.js';
+import { sha256 } from './identity.js';
+import type { PayoutFields } from './request.js';
+import { canonicalColumn, COLUMN_LABELS, FIELD_OF, unknownColumn } from './batch-columns.js';
+import type { SharedProblem } from './batch-problems.js';
+
+export interface BatchRow {
+  /** Row number as the person sees it (spreadsheet row, or JSON line). */
+  row: number;
+  fields: PayoutFields;
+  /**
+   * Columns whose problem was already reported while reading (an ambiguous amount): left out
+   * of `fields`, and not reported again by validation ("amount is required").
+   */
+  reported?: string[];
+  /** True when the file gives no payout id: it is derived from the payout (identity.ts). */
+  derivedId: boolean;
+  /**
+   * The id payctl 0.1 derived from the file name and row (only with derivedId), looked up
+   * in the journal so that a batch sent by it is resumed, not paid again.
+   */
+  legacyId?: string;
+}
+
+/**
+ * A problem of a row: `field` the column at fault ('' for the row as a whole), `message`
+ * what is wrong with it, `text` how a person reads it after "row N: " (default: the message).
+ */
+export function rowIssue(row: number, field: string, message: string, text = message): Problem {
+  return rowProblem(row, { field, message, text });
+}
+
+/** A field given twice in one row (a CSV header's own duplicates are found in the header). */
+function twice(row: number, key: string, problems: Problem[]): void {
+  problems.push(rowIssue(row, key, 'is given more than once', `the key "${key}" is given more than once`));
+}
+const EUROPEAN = "is written in the European style (',' as the decimal point, '.' between thousands)";
+const BAD_GROUPS = "has ',' between digits that are not groups of three";
+
+/**
+ * An amount as a spreadsheet writes it ("1,250.00") ungrouped for validation ("1250.00"): the
+ * same payout, the same identity and body as the plain amount. An ambiguous one is refused
+ * here, saying why; anything else is left to validatePayout (parseAmount) as it is.
+ */
+function readAmount(value: string, row: number, problems: Problem[]): string | undefined {
+  const u = ungroupAmount(value);
+  if (u.ok) return u.plain;
+  const label = COLUMN_LABELS.amount;
+  const p: SharedProblem = {
+    ...rowIssue(row, label, u.problem, `${label}: ${u.problem}`),
+    row,
+    shared: {
+      key: `amount:${u.kind}`,
+      text: `${label} ${u.kind === 'european' ? EUROPEAN : BAD_GROUPS}`,
+      message: u.kind === 'european' ? EUROPEAN : BAD_GROUPS,
+      example: `row ${row} "${value}"${u.write !== undefined ? ` (write ${u.write})` : ''}`,
+      advice: GROUPING_RULE,
+    },
+  };
+  problems.push(p);
+  return undefined;
+}
+
+/** payctl 0.1's derived id (file name, row, cells): kept only to find its journal entries. */
+function legacyId(file: string, row: number, values: Record<string, string>): string {
+  const canon = JSON.stringify(
+    Object.keys(values)
+      .sort()
+      .map((k) => [k, values[k]]),
+  );
+  return `batch-${sha256(`${basename(file)}\n${row}\n${canon}`).slice(0, 24)}`;
+}
+
+/** `idRow` keeps derived ids as they were first made (before blank lines counted in row numbers). */
+export function toFields(values: Record<string, string>, row: number, file: string, problems: Problem[], idRow = row): BatchRow {
+  const fields: PayoutFields = {};
+  const metadata: Record<string, string> = {};
+  let reported: string[] | undefined;
+  // By index: in code V8 has not optimized yet (a batch's first thousand rows), each step of
+  // `for (const [col, value] of Object.entries(values))` made an array and an iterator result.
+  const cols = Object.keys(values);
+  for (let i = 0; i < cols.length; i++) {
+    const col = cols[i]!;
+    const value = values[col]!;
+    // CSV headers arrive named already (CsvHeader); JSON-lines keys are named here.
+    const key = Object.hasOwn(FIELD_OF, col) ? col : canonicalColumn(col);
+    if (key === undefined) {
+      // Unknown JSON-lines keys, by row (a CSV header's are named once, by CsvHeader).
+      const name = col.trim();
+      const unknown = unknownColumn(name);
+      const p: SharedProblem = { field: name, message: unknown.message, row, text: `row ${row}: ${unknown.text}`, shared: unknown.shared };
+      problems.push(p);
+    } else if (key.startsWith('metadata.')) {
+      const mk = key.slice('metadata.'.length);
+      // An own property whatever its name (metadata.__proto__ is refused by validation, not lost).
+      if (value === '') continue;
+      if (Object.hasOwn(metadata, mk)) twice(row, key, problems);
+      else Object.defineProperty(metadata, mk, { value, enumerable: true, writable: true, configurable: true });
+    } else if (key !== '') {
+      if (value === '') continue;
+      const field = FIELD_OF[key as keyof typeof FIELD_OF];
+      // Two keys of one name once read (JSON lines: "amount" and " Amount"): neither wins silently.
+      if (fields[field] !== undefined || reported?.includes(key)) twice(row, key, problems);
+      else if (field === 'amount') {
+        const amount = readAmount(value, row, problems);
+        if (amount !== undefined) fields.amount = amount;
+        else (reported ??= []).push(key);
+      } else fields[field] = value as never;
+    }
+  }
+  if (Object.keys(metadata).length) fields.metadata = metadata;
+  const derivedId = !fields.payoutId;
+  const out: BatchRow = derivedId ? { row, fields, derivedId, legacyId: legacyId(file, idRow, values) } : { row, fields, derivedId };
+  if (reported) out.reported = reported;
+  return out;
+}
+
+/** At the end of a file read to its end: a file without a row, and without any other problem, is said to be one. */
+export function noPayoutRows(count: number, problems: Problem[]): void {
+  if (count === 0 && problems.length === 0) problems.push(problemOf('the file has no payout rows'));
+}

@@ -1,0 +1,148 @@
+/**
+ * The repeat guard (docs/architecture.md, "Identity"): a payout that pays what one sent before
+ * under another payout id paid is said before it is paid again. One rule, for `payout create`
+ * and for `payout batch`:
+ * - which earlier payouts count: those journaled on this machine for the same service, and
+ *   not refused by it (accepted, outcome unknown, or sent with no answer recorded): a refused
+ *   payout paid nobody;
+ * - what is the same payout: a single payout typed again (without --payout-id) has the same
+ *   wallet, recipient account, amount and currency (identity.ts, repeatKey) and was sent within
+ *   REPEAT_WINDOW_MS; a batch row pays all the same (identity.ts, payoutFingerprint), at any
+ *   time, its own batch's entries aside (those are duplicates, said as such);
+ * - how earlier payouts are described: one by one (describeRepeat) or by the batch run or kind
+ *   of payout that sent them (RunTally, describeRun).
+ * What is done about a repeat (asked at a terminal, refused without one) is the command's.
+ */
+import type { Journal, JournalEntry } from './journal.js';
+import { repeatKey } from './identity.js';
+import type { PayoutRequest } from './request.js';
+import { text } from '../output/text.js';
+
+/** How far back a payout typed again (without --payout-id) is caught. */
+export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** An earlier payout counts as sent unless the service refused it. */
+export function countsAsSent(e: JournalEntry): boolean {
+  return e.outcome?.kind !== 'rejected';
+}
+
+/**
+ * `payout create`: payouts with this one's repeat key (same wallet, account, amount and
+ * currency) sent from this machine in the last 24 hours under another payout id, not refused,
+ * oldest first.
+ */
+export function recentRepeats(journal: Journal, baseUrl: string, r: PayoutRequest, now: Date): JournalEntry[] {
+  const since = now.getTime() - REPEAT_WINDOW_MS;
+  return journal.find(baseUrl, 'repeat', repeatKey(r)).filter((e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since);
+}
+
+/**
+ * `payout batch`: payouts that pay all that a row pays (its fingerprint), sent at any time
+ * under another payout id (other batches, single payouts), not refused, oldest first. `own`
+ * tells the batch's own entries (an identical row's other occurrence), which are not repeats.
+ */
+export function samePayoutsSent(journal: Journal, baseUrl: string, fingerprint: string, own: (e: JournalEntry) => boolean): JournalEntry[] {
+  return journal.find(baseUrl, 'fingerprint', fingerprint).filter((e) => countsAsSent(e) && !own(e));
+}
+
+/**
+ * The rows of a batch that repeat payouts sent before (samePayoutsSent): how many, and the runs
+ * that sent them; and of those, the rows a named batch other than this one sent (most likely a
+ * resume typed without its --batch-id).
+ */
+export class BatchRepeats {
+  rows = 0;
+  otherBatchRows = 0;
+  readonly matched = new RunTally(true);
+  readonly otherBatches = new RunTally(true);
+  readonly #batchId: string;
+
+  constructor(batchId: string) {
+    this.#batchId = batchId;
+  }
+
+  /** A row still to send, with the payouts it repeats (none: not a repeat). */
+  add(same: JournalEntry[]): void {
+    if (!same.length) return;
+    this.rows++;
+    for (const e of same) this.matched.add(e);
+    const others = same.filter((e) => e.batch && e.batch.id !== this.#batchId);
+    if (others.length) {
+      this.otherBatchRows++;
+      for (const e of others) this.otherBatches.add(e);
+    }
+  }
+}
+
+/** "3 minutes ago", "5 hours ago". */
+function ago(from: string, now: Date): string {
+  const min = Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 60_000));
+  return min < 1 ? 'less than a minute ago' : min < 90 ? `${min} minute${min === 1 ? '' : 's'} ago` : `${Math.round(min / 60)} hours ago`;
+}
+
+/** "one sent from this machine 3 minutes ago (same wallet, account, amount and currency): payout id …, transaction …" */
+export function describeRepeat(e: JournalEntry, now: Date): string {
+  const o = e.outcome;
+  const state =
+    o?.kind === 'accepted'
+      ? `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`
+      : o?.kind === 'unknown'
+        ? 'outcome unknown'
+        : 'sent, no answer recorded';
+  return `one sent from this machine ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
+}
+
+/** Where earlier payouts came from: one line per batch run or kind of payout. */
+export interface EarlierRun {
+  /** A batch run (with its id), a batch sent by payctl 0.1 (no id), or single payouts. */
+  kind: 'batch' | 'legacy batch' | 'single';
+  batchId: string | undefined;
+  file: string | undefined;
+  rows: number;
+  first: string;
+  last: string;
+}
+
+/** Journal entries tallied by the batch run that sent them (id and file). */
+export class RunTally {
+  readonly #runs = new Map<string, EarlierRun>();
+  /** Only when one entry may come more than once (several rows matching one payout). */
+  readonly #seen: Set<string> | undefined;
+
+  constructor(dedupe = false) {
+    this.#seen = dedupe ? new Set() : undefined;
+  }
+
+  add(e: JournalEntry): void {
+    if (this.#seen?.has(e.payoutId)) return;
+    this.#seen?.add(e.payoutId);
+    const at = e.outcome?.at ?? e.createdAt;
+    const kind = e.batch ? 'batch' : e.payoutId.startsWith('batch-') ? 'legacy batch' : 'single';
+    const key = `${kind}\n${e.batch?.id ?? ''}\n${e.batch?.file ?? ''}`;
+    const run = this.#runs.get(key);
+    if (!run) this.#runs.set(key, { kind, batchId: e.batch?.id, file: e.batch?.file, rows: 1, first: at, last: at });
+    else {
+      run.rows++;
+      if (at < run.first) run.first = at;
+      if (at > run.last) run.last = at;
+    }
+  }
+
+  /** Oldest first. */
+  runs(): EarlierRun[] {
+    return [...this.#runs.values()].sort((a, b) => a.first.localeCompare(b.first));
+  }
+}
+
+/** "2026-11-22 20:10 UTC" */
+export function shortTime(iso: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;
+}
+
+/** `in batch "march" from pay.csv on 2026-11-22 20:10 UTC`, `as single payouts (payout create) between ... and ...`. */
+export function describeRun(r: EarlierRun): string {
+  const when = r.first.slice(0, 16) === r.last.slice(0, 16) ? `on ${shortTime(r.first)}` : `between ${shortTime(r.first)} and ${shortTime(r.last)}`;
+  if (r.kind === 'legacy batch') return `in a batch sent by an earlier payctl ${when}`;
+  if (r.kind === 'single') return `as single payouts (payout create) ${when}`;
+  return `in batch "${r.batchId}"${r.file ? ` from ${text(r.file)}` : ''} ${when}`;
+}
