@@ -2,7 +2,8 @@
  * The one retry engine, for reads and payouts alike (docs/architecture.md, "Retries"; like stripe-node's
  * single _shouldRetry / _getSleepTimeInMS): exponential backoff with full jitter,
  * Retry-After honoured (capped, with a floor), bounded attempts and an overall deadline.
- * Each caller classifies its own attempts (what is final, what may be retried).
+ * Each caller classifies its own attempts (what is final, what may be retried): reads with
+ * isRetryableStatus here (client.ts, payouts/settle.ts), POST /payout in payout-retry.ts beside it.
  */
 import { InterruptedError } from '../errors.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -52,8 +53,15 @@ export function backoffDelay(retry: number, policy: RetryPolicy, retryAfterMs: n
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+/** A reason to try again: said to a person, with the answer's Retry-After, and whether it was a 429. */
+export interface RetryStep {
+  retry: string;
+  retryAfterMs?: number;
+  rateLimited?: boolean;
+}
+
 /** What one attempt came to: a final value, or a reason to try again. */
-export type Attempt<T> = { done: T } | { retry: string; retryAfterMs?: number; rateLimited?: boolean };
+export type Attempt<T> = { done: T } | RetryStep;
 
 export interface RetryHooks<T> {
   /** Interrupts the waits between attempts. */

@@ -14,7 +14,7 @@ import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readF
 import { dirname, extname, basename, join, resolve } from 'node:path';
 import { csvRow } from '../output/csv.js';
 import { plural } from '../output/text.js';
-import type { RowOutcome } from './batch.js';
+import type { RowOutcome } from './batch-outcomes.js';
 
 export const REPORT_COLUMNS = ['row', 'payout_id', 'outcome', 'code', 'message', 'transaction_id', 'fee', 'earlier_run'];
 

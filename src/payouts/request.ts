@@ -339,7 +339,7 @@ export function payoutBody(r: PayoutRequest): string {
         accountNumber: r.account,
         phoneNumber: r.phone ?? null,
         // Left out when undefined (JSON.stringify omits it): the same text as when not written,
-        // and one object shape for every row (see batch.ts rowOutcome).
+        // and one object shape for every row (see batch-outcomes.ts rowOutcome).
         note: r.note,
       },
     },

@@ -6,6 +6,9 @@
  * loop; reads retry through the client's engine), `--concurrency` at once; the
  * report is rewritten in place atomically with status, failure_reason and settled_at.
  * Exit: 0 all Successful, 1 some Failed, 4 some rows could not be read, 5 some Pending.
+ * `run` reads as its steps (StatusRun): the report and --failed-out checked, each accepted row's
+ * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
+ * found printed, and the advice with the commands to run next (docs/architecture.md, "Printed commands").
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
@@ -23,13 +26,15 @@ import {
   writeBatchFile,
   type ReportEntry,
   type RowState,
+  type StatusReport,
 } from '../../payouts/batch-status.js';
 import { checkBatchId } from '../../payouts/identity.js';
 import { Journal, type JournalEntry } from '../../payouts/journal.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
+import type { ApiClient } from '../../api/client.js';
 import { configDir } from '../../config/paths.js';
 import { isJsonl } from '../../payouts/report.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { renderTable } from '../../output/table.js';
 import { renderFailedRows } from '../../output/batch.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -86,7 +91,6 @@ function retryBatchId(batchId: string | undefined, file: string, now: Date): str
 }
 
 export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number> {
-  const concurrency = opts.concurrency ?? 4;
   const path = resolve(opts.report);
   const read = await readStatusReport(path);
   if ('problems' in read)
@@ -95,89 +99,142 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
       read.problems,
       'Give the report that `payctl payout batch` wrote (.csv or .jsonl).',
     );
-  const report = read.report;
-  const failedOut = opts.failedOut === undefined ? undefined : resolve(opts.failedOut);
-  if (failedOut !== undefined) {
-    let there = true;
-    try {
-      lstatSync(failedOut); // a symlink counts, even a dangling one
-    } catch {
-      there = false;
-    }
-    if (there) throw new UsageError(`--failed-out ${opts.failedOut} already exists; payctl never overwrites it. Nothing was fetched.`, [], 'Choose a new file name.');
-    if (!existsSync(resolve(failedOut, '..'))) throw new UsageError(`--failed-out ${opts.failedOut}: its folder does not exist. Nothing was fetched.`);
-  }
-
-  const accepted = report.entries.map((e, i) => ({ e, i })).filter(({ e }) => isAccepted(e));
-  const batchId = report.entries.find((e) => e.batchId !== undefined)?.batchId;
+  const failedOut = checkFailedOut(opts);
   const api = await deps.api();
-  const states = new Map<number, RowState>();
-  const problems = new Map<number, string>();
-  const deadline = deps.clock.now().getTime() + Math.round((opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) * 1000);
+  const s = new StatusRun(opts, deps, read.report, api, new Journal(configDir(deps.env)));
+  s.findTransactions();
+  await s.readRows();
+  rewriteReport(s.report, s.states);
+  const found = s.found();
+  const retry = failedOut !== undefined && found.failed.length ? s.writeFailedOut(failedOut, found.failed) : undefined;
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry)) + '\n');
+  else await write(deps.io.stdout, s.text(found));
+  return s.advise(path, found, failedOut, retry);
+}
 
-  // Each row by its transaction id: the report's, else the one this machine's journal recorded.
-  // The journaled body (when there is one) is what the answer is checked against.
-  const journal = new Journal(configDir(deps.env));
-  const refs = new Map<number, PayoutRef>();
-  const entries = new Map<number, JournalEntry>();
-  const noTransaction = new Set<number>();
-  for (const { e, i } of accepted) {
-    let entry: JournalEntry | undefined;
-    try {
-      entry = e.payoutId ? journal.get(api.baseUrl, e.payoutId) : undefined;
-    } catch {
-      entry = undefined; // a damaged entry: the report's transaction id is still read
-    }
-    if (entry) entries.set(i, entry);
-    const o = entry?.outcome;
-    const txn = e.transactionId ?? (o?.kind === 'accepted' ? o.transactionId : undefined);
-    if (txn) refs.set(i, { transactionId: txn, payoutId: e.payoutId, ...(entry ? { entry } : {}) });
-    else {
-      noTransaction.add(i);
-      problems.set(i, "it has no transaction id, in the report or in this machine's journal, and the service looks payouts up by transaction id only");
+/** --failed-out, resolved: refused before anything is fetched when it exists (even as a dangling symlink) or its folder does not. */
+function checkFailedOut(opts: BatchStatusOptions): string | undefined {
+  if (opts.failedOut === undefined) return undefined;
+  const failedOut = resolve(opts.failedOut);
+  let there = true;
+  try {
+    lstatSync(failedOut); // a symlink counts, even a dangling one
+  } catch {
+    there = false;
+  }
+  if (there) throw new UsageError(`--failed-out ${opts.failedOut} already exists; payctl never overwrites it. Nothing was fetched.`, [], 'Choose a new file name.');
+  if (!existsSync(resolve(failedOut, '..'))) throw new UsageError(`--failed-out ${opts.failedOut}: its folder does not exist. Nothing was fetched.`);
+  return failedOut;
+}
+
+/** An accepted row of the report: its entry and its index among the report's rows. */
+interface AcceptedRow {
+  e: ReportEntry;
+  i: number;
+}
+
+/** What the rows came to, for the output and the exit code. */
+interface Found {
+  all: RowState[];
+  failed: Array<{ e: ReportEntry; i: number; s: RowState }>;
+  pendingRows: number;
+  unread: Array<{ row: string; payout_id: string; transaction_id: string | null; problem: string }>;
+}
+
+/** One `payout batch status`: the report's accepted rows and what the service says of each, by the row's index. */
+class StatusRun {
+  readonly accepted: AcceptedRow[];
+  readonly batchId: string | undefined;
+  readonly states = new Map<number, RowState>();
+  readonly problems = new Map<number, string>();
+  readonly refs = new Map<number, PayoutRef>();
+  readonly entries = new Map<number, JournalEntry>();
+  readonly noTransaction = new Set<number>();
+  readonly inv: Invocation;
+
+  constructor(
+    readonly opts: BatchStatusOptions,
+    readonly deps: Deps,
+    readonly report: StatusReport,
+    readonly api: ApiClient,
+    readonly journal: Journal,
+  ) {
+    this.accepted = report.entries.map((e, i) => ({ e, i })).filter(({ e }) => isAccepted(e));
+    this.batchId = report.entries.find((e) => e.batchId !== undefined)?.batchId;
+    this.inv = invocationOf(deps.globals, deps.env);
+  }
+
+  /**
+   * Each row by its transaction id: the report's, else the one this machine's journal recorded.
+   * The journaled body (when there is one) is what the answer is checked against.
+   */
+  findTransactions(): void {
+    for (const { e, i } of this.accepted) {
+      let entry: JournalEntry | undefined;
+      try {
+        entry = e.payoutId ? this.journal.get(this.api.baseUrl, e.payoutId) : undefined;
+      } catch {
+        entry = undefined; // a damaged entry: the report's transaction id is still read
+      }
+      if (entry) this.entries.set(i, entry);
+      const o = entry?.outcome;
+      const txn = e.transactionId ?? (o?.kind === 'accepted' ? o.transactionId : undefined);
+      if (txn) this.refs.set(i, { transactionId: txn, payoutId: e.payoutId, ...(entry ? { entry } : {}) });
+      else {
+        this.noTransaction.add(i);
+        this.problems.set(i, "it has no transaction id, in the report or in this machine's journal, and the service looks payouts up by transaction id only");
+      }
     }
   }
 
-  const check = async ({ i }: { e: ReportEntry; i: number }, timeoutMs: number) => {
-    const ref = refs.get(i);
+  /** Every row read once; then, with --wait, each one still Pending until it settles or time is up. */
+  async readRows(): Promise<void> {
+    const { opts, deps } = this;
+    const concurrency = opts.concurrency ?? 4;
+    const deadline = deps.clock.now().getTime() + Math.round((opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) * 1000);
+    await pool(this.accepted, concurrency, (row) => this.#check(row, 0));
+    if (opts.wait) {
+      const pending = this.accepted.filter(({ i }) => this.refs.has(i) && (this.states.get(i)?.bucket === 'Pending' || this.problems.has(i)));
+      await pool(pending, concurrency, (row) => this.#check(row, Math.max(0, deadline - deps.clock.now().getTime())));
+    }
+  }
+
+  async #check({ i }: AcceptedRow, timeoutMs: number): Promise<void> {
+    const ref = this.refs.get(i);
     if (!ref) return;
     try {
-      const r = await waitForSettled(api, ref, { clock: deps.clock, signal: deps.signal, timeoutMs });
-      states.set(i, rowState(r.record, r.status));
-      problems.delete(i);
+      const r = await waitForSettled(this.api, ref, { clock: this.deps.clock, signal: this.deps.signal, timeoutMs });
+      this.states.set(i, rowState(r.record, r.status));
+      this.problems.delete(i);
       // What it became, for history (the journal of this machine, when it has the payout).
-      if (r.kind === 'settled') await noteSettled(journal, api.baseUrl, ref.payoutId, r.status);
+      if (r.kind === 'settled') await noteSettled(this.journal, this.api.baseUrl, ref.payoutId, r.status);
     } catch (err) {
       if (err instanceof AuthError || err instanceof InterruptedError || err instanceof ConfigError) throw err;
-      problems.set(i, sanitizeInline((err as Error).message));
+      this.problems.set(i, sanitizeInline((err as Error).message));
     }
-  };
-  // Every row read once; then, with --wait, each one still Pending until it settles or time is up.
-  await pool(accepted, concurrency, (row) => check(row, 0));
-  if (opts.wait) {
-    const pending = accepted.filter(({ i }) => refs.has(i) && (states.get(i)?.bucket === 'Pending' || problems.has(i)));
-    await pool(pending, concurrency, (row) => check(row, Math.max(0, deadline - deps.clock.now().getTime())));
   }
 
-  rewriteReport(report, states);
+  found(): Found {
+    const { accepted, states, problems } = this;
+    const all = [...states.values()];
+    return {
+      all,
+      failed: accepted.filter(({ i }) => states.get(i)?.bucket === 'Failed').map(({ e, i }) => ({ e, i, s: states.get(i)! })),
+      pendingRows: all.filter((s) => s.bucket === 'Pending').length,
+      unread: accepted
+        .filter(({ i }) => problems.has(i))
+        .map(({ e, i }) => ({ row: e.row, payout_id: e.payoutId, transaction_id: this.refs.get(i)?.transactionId ?? null, problem: problems.get(i)! })),
+    };
+  }
 
-  const all = [...states.values()];
-  const totals = statusTotals(all);
-  const failed = accepted.filter(({ i }) => states.get(i)?.bucket === 'Failed').map(({ e, i }) => ({ e, i, s: states.get(i)! }));
-  const pendingRows = all.filter((s) => s.bucket === 'Pending').length;
-  const unread = accepted
-    .filter(({ i }) => problems.has(i))
-    .map(({ e, i }) => ({ row: e.row, payout_id: e.payoutId, transaction_id: refs.get(i)?.transactionId ?? null, problem: problems.get(i)! }));
-  const readable = unread.filter((u) => u.transaction_id !== null).length;
-
-  let retry: string | undefined;
-  let failedOutWritten: string | undefined;
-  if (failedOut !== undefined && failed.length) {
+  /** The Failed rows as a new batch file at `failedOut`; the command that sends it. */
+  writeFailedOut(failedOut: string, failed: Found['failed']): string {
+    const { opts, deps } = this;
     try {
       writeBatchFile(
         failedOut,
-        formatFor(failedOut, report.format),
-        failed.map(({ s, i }) => batchFileRow(s.record, entries.get(i)?.body)),
+        formatFor(failedOut, this.report.format),
+        failed.map(({ s, i }) => batchFileRow(s.record, this.entries.get(i)?.body)),
       );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -185,22 +242,22 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
         `Cannot write --failed-out ${opts.failedOut}: ${code === 'EEXIST' ? 'it already exists (payctl never overwrites it)' : (err as Error).message}. The report was updated.`,
       );
     }
-    failedOutWritten = failedOut;
-    retry = commandLine(invocationOf(deps.globals, deps.env), ['payout', 'batch'], [opts.failedOut!, '--batch-id', retryBatchId(batchId, failedOut, deps.clock.now())]);
+    return commandLine(this.inv, ['payout', 'batch'], [opts.failedOut!, '--batch-id', retryBatchId(this.batchId, failedOut, deps.clock.now())]);
   }
 
-  if (deps.globals.json) {
-    const doc = {
+  /** The --json document. */
+  json(path: string, f: Found, failedOut: string | undefined, retry: string | undefined): object {
+    return {
       report: path,
-      batch_id: batchId ?? null,
-      rows: report.entries.length,
-      accepted: accepted.length,
-      successful: all.filter((s) => s.bucket === 'Successful').length,
-      failed: failed.length,
-      pending: pendingRows,
-      unread: unread.length,
-      totals,
-      failed_rows: failed.map(({ e, s }) => ({
+      batch_id: this.batchId ?? null,
+      rows: this.report.entries.length,
+      accepted: this.accepted.length,
+      successful: f.all.filter((s) => s.bucket === 'Successful').length,
+      failed: f.failed.length,
+      pending: f.pendingRows,
+      unread: f.unread.length,
+      totals: statusTotals(f.all),
+      failed_rows: f.failed.map(({ e, s }) => ({
         row: e.row,
         payout_id: e.payoutId,
         transaction_id: s.record.transaction_id ?? null,
@@ -208,14 +265,18 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
         currency: s.record.currency,
         failure_reason: s.failureReason || null,
       })),
-      unread_rows: unread,
-      failed_out: failedOutWritten ?? null,
+      unread_rows: f.unread,
+      failed_out: retry !== undefined ? failedOut : null,
       retry_command: retry ?? null,
     };
-    await write(deps.io.stdout, JSON.stringify(doc) + '\n');
-  } else {
+  }
+
+  /** The totals by currency and status, and the Failed rows as a person recognises them. */
+  text(f: Found): string {
+    const { deps, batchId } = this;
+    const totals = statusTotals(f.all);
     const st = makeStyle(deps.io.color);
-    let out = `Batch${batchId !== undefined ? ` "${sanitizeInline(batchId)}"` : ''}: ${plural(accepted.length, 'accepted row')} of ${report.entries.length} in ${opts.report}\n`;
+    let out = `Batch${batchId !== undefined ? ` "${sanitizeInline(batchId)}"` : ''}: ${plural(this.accepted.length, 'accepted row')} of ${this.report.entries.length} in ${this.opts.report}\n`;
     if (totals.length) {
       out += renderTable(
         [{ header: 'CURRENCY' }, { header: 'STATUS' }, { header: 'ROWS', align: 'right' }, { header: 'TOTAL', align: 'right' }],
@@ -223,34 +284,40 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
         st,
       );
     }
-    if (failed.length)
+    if (f.failed.length)
       out += `\nFailed:\n${renderFailedRows(
-        failed.map(({ e, s, i }) => failedRowOf(e, s, entries.get(i)?.body)),
+        f.failed.map(({ e, s, i }) => failedRowOf(e, s, this.entries.get(i)?.body)),
         deps.io.stdoutColumns,
       )}`;
-    await write(deps.io.stdout, out);
+    return out;
   }
 
-  deps.log.info(`Report updated: ${path}`);
-  if (failedOut !== undefined && !failed.length) deps.log.info(`No Failed rows: ${opts.failedOut} was not written.`);
-  if (retry !== undefined) {
-    deps.log.info(
-      `${plural(failed.length, 'Failed row')} written to ${failedOut}. Review and send ${failed.length === 1 ? 'it' : 'them'} as a new batch with:\n  ${retry}`,
-    );
-  }
-  for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
-  const again = commandLine(invocationOf(deps.globals, deps.env), ['payout', 'batch', 'status'], [opts.report, '--wait']);
-  if (unread.length) {
-    if (readable) deps.log.warn(`Run it again to read ${readable === 1 ? 'it' : 'them'}: ${again}`);
-    if (noTransaction.size)
-      deps.log.warn(
-        `Rows without a transaction id can be read only on the machine that sent them (its journal); see them with: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], batchId !== undefined ? ['--batch-id', batchId] : [])}`,
+  /** What to do next, on stderr, and the exit code: 4 some rows unread, 5 some Pending, 1 some Failed. */
+  advise(path: string, f: Found, failedOut: string | undefined, retry: string | undefined): number {
+    const { deps, opts } = this;
+    const { failed, unread, pendingRows } = f;
+    deps.log.info(`Report updated: ${path}`);
+    if (failedOut !== undefined && !failed.length) deps.log.info(`No Failed rows: ${opts.failedOut} was not written.`);
+    if (retry !== undefined) {
+      deps.log.info(
+        `${plural(failed.length, 'Failed row')} written to ${failedOut}. Review and send ${failed.length === 1 ? 'it' : 'them'} as a new batch with:\n  ${retry}`,
       );
-    return ExitCode.unknown;
+    }
+    for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
+    const again = commandLine(this.inv, ['payout', 'batch', 'status'], [opts.report, '--wait']);
+    if (unread.length) {
+      const readable = unread.filter((u) => u.transaction_id !== null).length;
+      if (readable) deps.log.warn(`Run it again to read ${readable === 1 ? 'it' : 'them'}: ${again}`);
+      if (this.noTransaction.size)
+        deps.log.warn(
+          `Rows without a transaction id can be read only on the machine that sent them (its journal); see them with: ${commandLine(this.inv, ['history'], this.batchId !== undefined ? ['--batch-id', this.batchId] : [])}`,
+        );
+      return ExitCode.unknown;
+    }
+    if (pendingRows) {
+      deps.log.warn(`${plural(pendingRows, 'payout is', 'payouts are')} still Pending. Wait for ${pendingRows === 1 ? 'it' : 'them'} with:\n  ${again}`);
+      return ExitCode.pending;
+    }
+    return failed.length ? ExitCode.failed : ExitCode.ok;
   }
-  if (pendingRows) {
-    deps.log.warn(`${plural(pendingRows, 'payout is', 'payouts are')} still Pending. Wait for ${pendingRows === 1 ? 'it' : 'them'} with:\n  ${again}`);
-    return ExitCode.pending;
-  }
-  return failed.length ? ExitCode.failed : ExitCode.ok;
 }

@@ -3,9 +3,14 @@
  * resumable operation with exactly-once delivery per row. A row's identity is what it
  * pays and the batch id (payouts/identity.ts): a sorted, copied or re-saved file resumes
  * and pays nobody twice; a new --batch-id pays the same rows again, after saying so.
+ * `run` reads as its steps: the template, the checks before the service is asked, the plan
+ * (with the journal and the balances), the report's place, the dry run, the policy and the
+ * questions, then the sending (send-rows.ts). The commands it prints are made by
+ * batch-commands.ts (docs/architecture.md, "Printed commands"); the policy's checks by batch-policy.ts.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
 import { configDir } from '../../config/paths.js';
 import {
   batchRows,
@@ -14,9 +19,9 @@ import {
   openBatch,
   planBatch,
   type BatchCheck,
+  type BatchPlan,
   type BatchSource,
   type DuplicateGroup,
-  type LoadedRow,
 } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
@@ -25,9 +30,7 @@ import { planJson, totalsJson } from '../../payouts/batch-plan.js';
 import { renderPlan } from '../../output/batch.js';
 import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
-import type { PayoutRequest } from '../../payouts/request.js';
-import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
-import { claimRows } from '../../payouts/batch.js';
+import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
 import { profilePolicy } from '../plan/common.js';
 import { sendRows } from './send-rows.js';
@@ -35,7 +38,9 @@ import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { plural, text } from '../../output/text.js';
 import { formatAmount } from '../../money/amount.js';
-import { basename, extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { BatchCommands, DEFAULT_CONCURRENCY } from './batch-commands.js';
+import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 
 export interface PayoutBatchOptions {
   file: string;
@@ -47,19 +52,6 @@ export interface PayoutBatchOptions {
   allowDuplicates?: boolean;
   /** Print a header row and an example row (CSV) and stop: no file, no login, nothing sent. */
   template?: boolean;
-}
-
-const DEFAULT_CONCURRENCY = 4;
-
-/** A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the current one. */
-function newBatchId(file: string, current: string, now: Date): string {
-  const stem =
-    basename(file, extname(file))
-      .replace(/[^A-Za-z0-9_.:-]+/g, '-')
-      .replace(/^[^A-Za-z0-9]+/, '')
-      .slice(0, 50) || 'batch';
-  const id = `${stem}-${now.toISOString().slice(0, 10)}`;
-  return id === current ? `${id}-2` : id;
 }
 
 /** "rows 3 and 9", "rows 3, 9 and 12" */
@@ -76,18 +68,83 @@ function describeGroup(g: DuplicateGroup): string {
 export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number> {
   // Rows journaled from now on were never sent before (sendRows: a refused key then sent nothing).
   const since = deps.clock.now();
-  if (opts.template) {
-    // The file is optional only with --template (batch-spec.ts): given anyway, it would be ignored silently.
-    if ((opts.file as string | undefined) !== undefined) {
-      throw new UsageError(
-        `--template prints a template to start a batch file from and takes no file (got ${text(opts.file)}). Nothing was sent.`,
-        [],
-        'To write one: payctl payout batch --template > payouts.csv',
-      );
-    }
-    await write(deps.io.stdout, batchTemplate());
-    return 0;
+  if (opts.template) return printTemplate(opts, deps);
+  const first = await checkFirst(opts, deps);
+
+  const api = await deps.api();
+  const journal = new Journal(configDir(deps.env));
+  const { wallets } = await api.wallets();
+  const inv = invocationOf(deps.globals, deps.env);
+  const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
+  const b = new BatchRun(opts, deps, first, api, journal, inv, load);
+
+  b.refuseOtherBatch();
+  await b.placeReport();
+  if (opts.dryRun) return b.dryRun();
+
+  // Checked first without a lock (refused before anything is asked), then again under the lock.
+  const policy = profilePolicy(deps);
+  const policyRows = policy ? await checkPolicy(policy, b.policyCheck()) : undefined;
+  await b.confirm();
+
+  const run = { id: b.batchId, file: b.src.file };
+  // Under a policy that counts the day, the check and the journaling of every row to send are
+  // one step under the wallets' locks, so parallel runs count each other; sending comes after.
+  const items: BatchItem[] | AsyncIterable<BatchItem> =
+    policyCountsTheDay(policy) && policyRows
+      ? await withWalletLocks(
+          configDir(deps.env),
+          toSendOf(policyRows).map((r) => r.request.walletId),
+          async () => {
+            checkRows(policy!, toSendOf(policyRows), b.policyCheck(), false);
+            return claimRows(policyRows, { journal, baseUrl: api.baseUrl, now: deps.clock.now(), batch: run, profile: deps.globals.profile });
+          },
+          runLockOptions(deps),
+        )
+      : batchRows(b.src, b.checked, journal, api.baseUrl);
+
+  const allowDuplicates = opts.allowDuplicates || b.duplicates.length > 0;
+  return sendRows(deps, {
+    items,
+    rows: load.rows,
+    toSend: load.toSend,
+    alreadyAccepted: load.alreadyAccepted,
+    api,
+    journal,
+    concurrency: b.concurrency,
+    batch: run,
+    reportPath: b.commands.reportPath,
+    rerun: b.commands.batch(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []),
+    since,
+  });
+}
+
+/** --template: a header row and an example row on stdout; nothing read, nothing sent. */
+async function printTemplate(opts: PayoutBatchOptions, deps: Deps): Promise<number> {
+  // The file is optional only with --template (batch-spec.ts): given anyway, it would be ignored silently.
+  if ((opts.file as string | undefined) !== undefined) {
+    throw new UsageError(
+      `--template prints a template to start a batch file from and takes no file (got ${text(opts.file)}). Nothing was sent.`,
+      [],
+      'To write one: payctl payout batch --template > payouts.csv',
+    );
   }
+  await write(deps.io.stdout, batchTemplate());
+  return 0;
+}
+
+/** What is settled before the service is asked anything: the options, the file checked, the report's path. */
+interface FirstChecks {
+  concurrency: number;
+  batchId: string;
+  src: BatchSource;
+  checked: BatchCheck;
+  defaultReport: string;
+  /** The path checked now; once the rows are known, the default may move off another run's report (placeReport). */
+  reportPath: string;
+}
+
+async function checkFirst(opts: PayoutBatchOptions, deps: Deps): Promise<FirstChecks> {
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
@@ -95,273 +152,209 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);
   const defaultReport = resolve(defaultReportPath(src.file));
-  // The path checked now; once the rows are known, the default may move off another run's report (chooseReport).
-  let reportPath = resolve(opts.report ?? defaultReport);
+  const reportPath = resolve(opts.report ?? defaultReport);
   const badReport = reportProblems(reportPath, src.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw new UsageError(`Cannot write the report. Nothing was sent.`, badReport, 'Choose another --report path and run the command again.');
   if (!opts.dryRun && !opts.yes && !deps.io.interactive) {
     throw new UsageError(`${yesRequired(deps.globals)}. Nothing was sent.`, [], 'Review the plan with --dry-run first.');
   }
+  return { concurrency, batchId, src, checked, defaultReport, reportPath };
+}
 
-  const api = await deps.api();
-  const journal = new Journal(configDir(deps.env));
-  const { wallets } = await api.wallets();
-  const inv = invocationOf(deps.globals, deps.env);
-  const load = await planBatch(src, checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
-  const alreadyAccepted = load.alreadyAccepted;
+/** One run of `payout batch` once its rows are planned: the steps between the plan and the sending. */
+class BatchRun {
+  readonly concurrency: number;
+  readonly batchId: string;
+  readonly src: BatchSource;
+  readonly checked: BatchCheck;
+  readonly commands: BatchCommands;
+  /** Identical rows of the file, some still to send. */
+  readonly duplicates: DuplicateGroup[];
+  /** Whose report was at the default path, when this run's moved beside it. */
+  #reportMoved: string | undefined;
+  #runIds: Promise<(id: string) => boolean> | undefined;
 
-  // The report goes in every printed command that was given one or had it moved: run later, it is the same file.
-  const batchCommand = (
-    id: string | undefined,
-    extra: string[] = [],
-    yes = true,
-    report = opts.report !== undefined || reportPath !== defaultReport ? reportPath : undefined,
-  ) =>
-    commandLine(
+  constructor(
+    readonly opts: PayoutBatchOptions,
+    readonly deps: Deps,
+    first: FirstChecks,
+    readonly api: ApiClient,
+    readonly journal: Journal,
+    readonly inv: Invocation,
+    readonly load: BatchPlan,
+  ) {
+    this.concurrency = first.concurrency;
+    this.batchId = first.batchId;
+    this.src = first.src;
+    this.checked = first.checked;
+    this.commands = new BatchCommands({
       inv,
-      ['payout', 'batch'],
-      [
-        src.file,
-        ...(id !== undefined ? ['--batch-id', id] : []),
-        ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
-        ...(report !== undefined ? ['--report', report] : []),
-        ...extra,
-        ...(yes ? ['--yes'] : []),
-      ],
-    );
-  // Paying again is never one paste away from happening: the command names a new batch
-  // (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
-  // It names a report of its own that is not there yet: run as printed, it keeps this one's.
-  const payAgain = () => {
-    const id = newBatchId(src.file, batchId, deps.clock.now());
-    return batchCommand(id, [], false, freshReportPath(opts.report !== undefined ? reportPath : defaultReport, id));
-  };
+      clock: deps.clock,
+      file: first.src.file,
+      batchId: first.batchId,
+      concurrency: first.concurrency,
+      report: opts.report,
+      defaultReport: first.defaultReport,
+      reportPath: first.reportPath,
+    });
+    this.duplicates = load.duplicates.filter((g) => g.pending);
+  }
 
-  // Rows that a named batch already paid, sent again only because --batch-id was left out:
-  // most likely a resume typed without it. Say how to do either, send nothing.
-  if (opts.batchId === undefined && load.otherBatchRows) {
+  /**
+   * Rows that a named batch already paid, sent again only because --batch-id was left out:
+   * most likely a resume typed without it. Say how to do either, send nothing.
+   */
+  refuseOtherBatch(): void {
+    const { opts, load } = this;
+    if (opts.batchId !== undefined || !load.otherBatchRows) return;
     const n = load.otherBatchRows;
     const named = load.otherBatches[0]!.batchId!;
     throw new UsageError(
       `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${load.otherBatches.map(describeRun).join('; ')}. Nothing was sent.`,
       [],
-      `To resume that batch:                    ${batchCommand(named)}\nTo pay these rows again as new payouts: ${payAgain()}`,
+      `To resume that batch:                    ${this.commands.batch(named)}\nTo pay these rows again as new payouts: ${this.commands.payAgain()}`,
     );
   }
 
-  // Never over another run's report: a --report that holds one is refused, the default moves beside it.
-  let runIds: Promise<(id: string) => boolean> | undefined;
-  const inRun = () =>
-    (runIds ??= (async () => {
+  /** Never over another run's report: a --report that holds one is refused, the default moves beside it. */
+  async placeReport(): Promise<void> {
+    const { opts, commands } = this;
+    const reportPath = commands.reportPath;
+    const held = await this.#whose(reportPath);
+    if (held === undefined) return;
+    if (opts.report !== undefined) {
+      const again = [...(opts.allowDuplicates ? ['--allow-duplicates'] : []), ...(opts.dryRun ? ['--dry-run'] : [])];
+      throw new UsageError(
+        `Cannot write the report: ${reportPath} ${held}. payctl never writes over another run's report. Nothing was sent.`,
+        [],
+        `Choose another --report path, for example:\n  ${commands.batch(opts.batchId, again, !!opts.yes, freshReportPath(reportPath, this.batchId))}`,
+      );
+    }
+    this.#reportMoved = `${reportPath} ${held}`;
+    commands.reportPath = await this.#chooseReport(commands.defaultReport);
+  }
+
+  /** Whose the report at `path` is, when it is not this run's to write (report.ts reportOwner). */
+  async #whose(path: string): Promise<string | undefined> {
+    return reportOwner(await reportHolder(path), this.batchId, () => this.#inRun());
+  }
+
+  /** Whether a payout id is one of this run's rows (read once, when a report of this batch id is found). */
+  #inRun(): Promise<(id: string) => boolean> {
+    return (this.#runIds ??= (async () => {
       const ids = new Set<string>();
-      for await (const r of batchRows(src, checked, journal, api.baseUrl, true)) ids.add(r.request.payoutId);
+      for await (const r of batchRows(this.src, this.checked, this.journal, this.api.baseUrl, true)) ids.add(r.request.payoutId);
       return (id: string) => ids.has(id);
     })());
-  const whose = async (path: string) => reportOwner(await reportHolder(path), batchId, inRun);
-  let reportMoved: string | undefined;
-  const held = await whose(reportPath);
-  if (held !== undefined && opts.report !== undefined) {
-    const again = [...(opts.allowDuplicates ? ['--allow-duplicates'] : []), ...(opts.dryRun ? ['--dry-run'] : [])];
-    throw new UsageError(
-      `Cannot write the report: ${reportPath} ${held}. payctl never writes over another run's report. Nothing was sent.`,
-      [],
-      `Choose another --report path, for example:\n  ${batchCommand(opts.batchId, again, !!opts.yes, freshReportPath(reportPath, batchId))}`,
-    );
-  }
-  if (held !== undefined) {
-    reportMoved = `${reportPath} ${held}`;
-    reportPath = await chooseReport(defaultReport, batchId, src.file, whose);
   }
 
-  const duplicates = load.duplicates.filter((g) => g.pending);
-  const plan = load.groups;
-  const style = makeStyle(deps.io.stderrColor);
-  const earlier = load.earlier;
-  const matchRows = load.matchRows;
-  const matched = load.matched;
-  const toSend = load.toSend;
+  /**
+   * The default report's path when the usual one (`defaultReport`) holds another run's report: the
+   * first of payouts.<batch>.report.csv, payouts.<batch>.2.report.csv, ... that is free or this
+   * batch's own (a rerun finds the same one again).
+   */
+  async #chooseReport(defaultReport: string): Promise<string> {
+    for (let n = 1; n <= 100; n++) {
+      const path = batchReportPath(defaultReport, this.batchId, n);
+      if (reportProblems(path, this.src.file).length === 0 && (await this.#whose(path)) === undefined) return path;
+    }
+    throw new UsageError(`Cannot find a free name for the report beside ${defaultReport}. Nothing was sent.`, [], 'Choose a --report path and run the command again.');
+  }
 
-  const notices = (st: Style): string => {
+  /** The notes under the plan: a moved report, rows accepted earlier, rows paid before under other ids, identical rows. */
+  notices(st: Style): string {
+    const { load, batchId } = this;
     let out = '';
-    if (reportMoved) out += `${st.yellow('Note:')} ${reportMoved}; it is kept, and this run's report is ${reportPath}.\n`;
-    for (const r of earlier) {
+    if (this.#reportMoved) out += `${st.yellow('Note:')} ${this.#reportMoved}; it is kept, and this run's report is ${this.commands.reportPath}.\n`;
+    for (const r of load.earlier) {
       out += `${st.yellow('Note:')} ${plural(r.rows, 'row was', 'rows were')} accepted earlier ${describeRun(r)}; ${r.rows === 1 ? 'it is' : 'they are'} not sent again.\n`;
     }
-    if (earlier.length) out += `  To pay ${alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${payAgain()}\n`;
-    if (matchRows) {
-      out += `${st.yellow('Note:')} ${plural(matchRows, 'row pays', 'rows pay')} the same as payouts sent ${matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${matchRows === 1 ? 'it' : 'them'} again as new payouts.\n`;
+    if (load.earlier.length)
+      out += `  To pay ${load.alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${this.commands.payAgain()}\n`;
+    if (load.matchRows) {
+      out += `${st.yellow('Note:')} ${plural(load.matchRows, 'row pays', 'rows pay')} the same as payouts sent ${load.matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${load.matchRows === 1 ? 'it' : 'them'} again as new payouts.\n`;
     }
-    for (const g of duplicates) out += `${st.yellow('Possible duplicates:')} ${describeGroup(g)}.\n`;
+    for (const g of this.duplicates) out += `${st.yellow('Possible duplicates:')} ${describeGroup(g)}.\n`;
     return out;
-  };
+  }
 
-  const jsonPlan = () => ({
-    batch_id: batchId,
-    file: src.file,
-    rows: load.rows,
-    already_accepted: alreadyAccepted,
-    to_send: toSend,
-    earlier_runs: earlier.map((r) => ({ batch_id: r.batchId ?? null, file: r.file ?? null, rows: r.rows, first_at: r.first, last_at: r.last })),
-    matching_earlier_payouts: matchRows,
-    duplicates: duplicates.map((g) => g.rows),
-    report: reportPath,
-    plan: planJson(plan),
-    totals: totalsJson(plan),
-  });
+  /** "Batch "x": 3 payouts to send from f.csv (1 already accepted earlier, not sent again):", the plan and the notes. */
+  #planText(st: Style, columns: number | undefined): string {
+    const { load } = this;
+    return (
+      `Batch "${this.batchId}": ${plural(load.toSend, 'payout')} to send from ${this.opts.file}` +
+      (load.alreadyAccepted ? ` (${load.alreadyAccepted} already accepted earlier, not sent again)` : '') +
+      ':\n' +
+      renderPlan(load.groups, st, columns) +
+      this.notices(st)
+    );
+  }
 
-  if (opts.dryRun) {
+  /** --dry-run: the plan on stdout (JSON with --json), nothing sent. */
+  async dryRun(): Promise<number> {
+    const { deps, load } = this;
     if (deps.globals.json) {
-      await write(deps.io.stdout, JSON.stringify(jsonPlan()) + '\n');
-    } else {
-      const st = makeStyle(deps.io.color);
-      await write(
-        deps.io.stdout,
-        `Batch "${batchId}": ${plural(toSend, 'payout')} to send from ${opts.file}` +
-          (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
-          ':\n' +
-          renderPlan(plan, st, deps.io.stdoutColumns) +
-          notices(st),
-      );
-      deps.log.info(
-        duplicates.length && !opts.allowDuplicates
-          ? 'Dry run: nothing was sent. Identical rows need confirmation at a terminal, or --allow-duplicates.'
-          : 'Dry run: nothing was sent.',
-      );
+      const doc = {
+        batch_id: this.batchId,
+        file: this.src.file,
+        rows: load.rows,
+        already_accepted: load.alreadyAccepted,
+        to_send: load.toSend,
+        earlier_runs: load.earlier.map((r) => ({ batch_id: r.batchId ?? null, file: r.file ?? null, rows: r.rows, first_at: r.first, last_at: r.last })),
+        matching_earlier_payouts: load.matchRows,
+        duplicates: this.duplicates.map((g) => g.rows),
+        report: this.commands.reportPath,
+        plan: planJson(load.groups),
+        totals: totalsJson(load.groups),
+      };
+      await write(deps.io.stdout, JSON.stringify(doc) + '\n');
+      return 0;
     }
+    await write(deps.io.stdout, this.#planText(makeStyle(deps.io.color), deps.io.stdoutColumns));
+    deps.log.info(
+      this.duplicates.length && !this.opts.allowDuplicates
+        ? 'Dry run: nothing was sent. Identical rows need confirmation at a terminal, or --allow-duplicates.'
+        : 'Dry run: nothing was sent.',
+    );
     return 0;
   }
 
-  // Checked first without a lock (refused before anything is asked), then again under the lock.
-  const policy = profilePolicy(deps);
-  const policyRows = policy ? await checkPolicy(policy, deps, src, checked, journal, api.baseUrl, opts, inv) : undefined;
-
-  if (duplicates.length && !opts.allowDuplicates && !deps.io.interactive) {
-    throw new UsageError(
-      `${opts.file}: ${plural(duplicates.length, 'group')} of identical rows. Nothing was sent.`,
-      duplicates.map(describeGroup),
-      `If each row is meant to be paid, add --allow-duplicates:\n  ${batchCommand(opts.batchId, ['--allow-duplicates'])}`,
-    );
+  /** What the policy's checks need (batch-policy.ts). */
+  policyCheck(): PolicyCheck {
+    const { deps, src, checked, journal, opts, inv } = this;
+    return { deps, src, checked, journal, baseUrl: this.api.baseUrl, opts, inv };
   }
 
-  const nothingToSend = toSend === 0;
-  if (nothingToSend) {
-    deps.log.block(notices(style));
-    deps.log.info(`Nothing to send: every row of ${opts.file} was accepted earlier (batch "${batchId}").`);
-  } else {
-    deps.log.block(
-      `Batch "${batchId}": ${plural(toSend, 'payout')} to send from ${opts.file}` +
-        (alreadyAccepted ? ` (${alreadyAccepted} already accepted earlier, not sent again)` : '') +
-        ':\n' +
-        renderPlan(plan, style, deps.io.stderrColumns) +
-        notices(style),
-    );
+  /** The plan shown on stderr, then the questions: identical rows, then sending (--yes skips the second). */
+  async confirm(): Promise<void> {
+    const { opts, deps, duplicates, load } = this;
+    if (duplicates.length && !opts.allowDuplicates && !deps.io.interactive) {
+      throw new UsageError(
+        `${opts.file}: ${plural(duplicates.length, 'group')} of identical rows. Nothing was sent.`,
+        duplicates.map(describeGroup),
+        `If each row is meant to be paid, add --allow-duplicates:\n  ${this.commands.batch(opts.batchId, ['--allow-duplicates'])}`,
+      );
+    }
+    const style = makeStyle(deps.io.stderrColor);
+    const nothingToSend = load.toSend === 0;
+    if (nothingToSend) {
+      deps.log.block(this.notices(style));
+      deps.log.info(`Nothing to send: every row of ${opts.file} was accepted earlier (batch "${this.batchId}").`);
+      return;
+    }
+    deps.log.block(this.#planText(style, deps.io.stderrColumns));
+    if (duplicates.length && !opts.allowDuplicates) {
+      const n = duplicates.reduce((a, g) => a + g.rows.length, 0);
+      await this.#ask(`Send all ${n} identical rows as separate payouts?`);
+    }
+    if (!opts.yes) await this.#ask(`Send ${plural(load.toSend, 'payout')}?`);
   }
-  const prompt = async (message: string) => {
+
+  async #ask(message: string): Promise<void> {
     // Ctrl-C at the question: exit 130, and nothing was sent (no row is journaled before it).
-    const ok = await (await deps.prompter()).confirm({ message, default: false }).catch((err: unknown) => {
+    const ok = await (await this.deps.prompter()).confirm({ message, default: false }).catch((err: unknown) => {
       throw nothingSentOnInterrupt(err);
     });
     if (!ok) throw new CancelledError();
-  };
-  if (duplicates.length && !opts.allowDuplicates && !nothingToSend) {
-    const n = duplicates.reduce((a, g) => a + g.rows.length, 0);
-    await prompt(`Send all ${n} identical rows as separate payouts?`);
-  }
-  if (!opts.yes && !nothingToSend) await prompt(`Send ${plural(toSend, 'payout')}?`);
-  const allowDuplicates = opts.allowDuplicates || duplicates.length > 0;
-
-  const run = { id: batchId, file: src.file };
-  // Under a policy that counts the day, the check and the journaling of every row to send are
-  // one step under the wallets' locks, so parallel runs count each other; sending comes after.
-  const items =
-    policyCountsTheDay(policy) && policyRows
-      ? await withWalletLocks(
-          configDir(deps.env),
-          toSendOf(policyRows).map((r) => r.request.walletId),
-          async () => {
-            checkRows(policy!, toSendOf(policyRows), deps, src, journal, api.baseUrl, opts, inv, false);
-            return claimRows(policyRows, { journal, baseUrl: api.baseUrl, now: deps.clock.now(), batch: run, profile: deps.globals.profile });
-          },
-          runLockOptions(deps),
-        )
-      : batchRows(src, checked, journal, api.baseUrl);
-
-  return sendRows(deps, {
-    items,
-    rows: load.rows,
-    toSend,
-    alreadyAccepted,
-    api,
-    journal,
-    concurrency,
-    batch: run,
-    reportPath,
-    rerun: batchCommand(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []),
-    since,
-  });
-}
-
-/**
- * The default report's path when the usual one (`defaultReport`) holds another run's report: the
- * first of payouts.<batch>.report.csv, payouts.<batch>.2.report.csv, ... that is free or this
- * batch's own (a rerun finds the same one again).
- */
-async function chooseReport(defaultReport: string, batchId: string, input: string, whose: (path: string) => Promise<string | undefined>): Promise<string> {
-  for (let n = 1; n <= 100; n++) {
-    const path = batchReportPath(defaultReport, batchId, n);
-    if (reportProblems(path, input).length === 0 && (await whose(path)) === undefined) return path;
-  }
-  throw new UsageError(`Cannot find a free name for the report beside ${defaultReport}. Nothing was sent.`, [], 'Choose a --report path and run the command again.');
-}
-
-/** The rows a run sends: all but those accepted earlier. */
-function toSendOf(rows: LoadedRow[]): LoadedRow[] {
-  return rows.filter((r) => r.earlier?.outcome?.kind !== 'accepted');
-}
-
-/**
- * With a policy in the profile: the rows still to send, over a limit, are refused naming the
- * rule; a batch whose totals need approval is refused with the command that makes it a plan.
- * Returns the rows read (each with its earlier entry), for the check made again under the lock.
- */
-async function checkPolicy(
-  policy: Policy,
-  deps: Deps,
-  src: BatchSource,
-  checked: BatchCheck,
-  journal: Journal,
-  baseUrl: string,
-  opts: PayoutBatchOptions,
-  inv: Invocation,
-): Promise<LoadedRow[]> {
-  const rows: LoadedRow[] = [];
-  for await (const r of batchRows(src, checked, journal, baseUrl)) rows.push(r);
-  checkRows(policy, toSendOf(rows), deps, src, journal, baseUrl, opts, inv);
-  return rows;
-}
-
-/** The policy's limits and approvals for the rows to send, against the journal as it is now. */
-/** The policy's verdict on the rows; `warn` false for the second check (under the lock), which would say the same again. */
-function checkRows(
-  policy: Policy,
-  rows: LoadedRow[],
-  deps: Deps,
-  src: BatchSource,
-  journal: Journal,
-  baseUrl: string,
-  opts: PayoutBatchOptions,
-  inv: Invocation,
-  warn = true,
-): void {
-  const requests: PayoutRequest[] = rows.map((r) => r.request);
-  const limits = limitProblems(policy, requests, journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
-  if (limits.length) throw new UsageError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits);
-  const need = approvalsNeeded(policy, requests, journal, baseUrl, deps.clock.now());
-  if (need.required > 0) {
-    throw new UsageError(
-      `${opts.file} needs approval under the policy ${policy.file}. Nothing was sent.`,
-      need.reasons,
-      `Make it a plan for approval:\n  ${commandLine(inv, ['plan', 'create'], [src.file, ...(opts.batchId !== undefined ? ['--batch-id', opts.batchId] : [])])}`,
-    );
   }
 }

@@ -81,6 +81,18 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
   deps.log.block(renderBatchResult(summary, outcomes, outcomes.filter(isAlreadyMade).length, deps.io.stderrColumns));
+  return exitOf(deps, o, summary, stopped, keyRefused);
+}
+
+/** The batch summary (as --json prints it). */
+type Summary = Record<'rows' | 'accepted' | 'replayed' | 'rejected' | 'unknown' | 'not_sent' | 'already_accepted', number> & { batch_id: string; report: string };
+
+/**
+ * The exit code, with what to do next: the key refused (exit 3) or a stop (exit 130) thrown with
+ * the command that sends the rest; unknown outcomes (exit 4) or rows not sent (exit 1) said with
+ * the command that finishes them (same keys: nothing is paid twice).
+ */
+function exitOf(deps: Deps, o: SendRowsOptions, summary: Summary, stopped: boolean, keyRefused: AuthError | undefined): number {
   if (keyRefused) {
     // Nothing was sent for the rows refused or not started; rows accepted before stay accepted.
     throw new AuthError(`${keyRefused.message.replace(/\.$/, '')}: ${plural(summary.rejected + summary.not_sent, 'row was', 'rows were')} not sent.`, {

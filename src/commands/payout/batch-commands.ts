@@ -1,0 +1,82 @@
+/**
+ * The commands `payout batch` prints for a person to run (docs/architecture.md, "Printed
+ * commands"): the same batch again (a resume, the rest after a refusal) and the file paid again
+ * as a new batch. Each carries the options in force: the batch id, --concurrency, and the report
+ * when one was given or moved (run later, it is the same file).
+ */
+import { basename, extname } from 'node:path';
+import type { Clock } from '../../clock.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
+import { freshReportPath } from '../../payouts/report.js';
+
+/** Payouts in flight at once when --concurrency is not given (batch-spec.ts says the same default). */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the current one. */
+function newBatchId(file: string, current: string, now: Date): string {
+  const stem =
+    basename(file, extname(file))
+      .replace(/[^A-Za-z0-9_.:-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 50) || 'batch';
+  const id = `${stem}-${now.toISOString().slice(0, 10)}`;
+  return id === current ? `${id}-2` : id;
+}
+
+export interface BatchCommandSettings {
+  inv: Invocation;
+  clock: Clock;
+  /** The batch file's absolute path. */
+  file: string;
+  /** The batch id in force (given, or the default). */
+  batchId: string;
+  concurrency: number;
+  /** --report as given. */
+  report: string | undefined;
+  /** The report's usual path, beside the file. */
+  defaultReport: string;
+  /** The report's path as first checked. */
+  reportPath: string;
+}
+
+export class BatchCommands {
+  /** This run's report: as first checked, or moved beside another run's report (BatchRun.placeReport). */
+  reportPath: string;
+  readonly defaultReport: string;
+
+  constructor(private readonly s: BatchCommandSettings) {
+    this.reportPath = s.reportPath;
+    this.defaultReport = s.defaultReport;
+  }
+
+  /** This batch again: `id` as --batch-id (none: the default), then `extra`, then --yes unless told not to. */
+  batch(
+    id: string | undefined,
+    extra: string[] = [],
+    yes = true,
+    report = this.s.report !== undefined || this.reportPath !== this.defaultReport ? this.reportPath : undefined,
+  ): string {
+    return commandLine(
+      this.s.inv,
+      ['payout', 'batch'],
+      [
+        this.s.file,
+        ...(id !== undefined ? ['--batch-id', id] : []),
+        ...(this.s.concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(this.s.concurrency)] : []),
+        ...(report !== undefined ? ['--report', report] : []),
+        ...extra,
+        ...(yes ? ['--yes'] : []),
+      ],
+    );
+  }
+
+  /**
+   * Paying again is never one paste away from happening: the command names a new batch
+   * (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
+   * It names a report of its own that is not there yet: run as printed, it keeps this one's.
+   */
+  payAgain(): string {
+    const id = newBatchId(this.s.file, this.s.batchId, this.s.clock.now());
+    return this.batch(id, [], false, freshReportPath(this.s.report !== undefined ? this.reportPath : this.defaultReport, id));
+  }
+}

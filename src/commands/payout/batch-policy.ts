@@ -1,0 +1,56 @@
+/**
+ * `payout batch` under a spending policy in the profile (plans/policy.ts): the rows still to
+ * send, over a limit, are refused naming the rule; a batch whose totals need approval is refused
+ * with the command that makes it a plan (docs/architecture.md, "Printed commands"). Checked once
+ * before anything is asked, and again under the wallets' locks when the policy counts the day.
+ */
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
+import { batchRows, type BatchCheck, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
+import type { Journal } from '../../payouts/journal.js';
+import type { PayoutRequest } from '../../payouts/request.js';
+import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
+
+/** What the checks read: the run's file, the journal as it is now, and the options to print. */
+export interface PolicyCheck {
+  deps: Deps;
+  src: BatchSource;
+  checked: BatchCheck;
+  journal: Journal;
+  baseUrl: string;
+  opts: { file: string; batchId?: string | undefined };
+  inv: Invocation;
+}
+
+/** The rows a run sends: all but those accepted earlier. */
+export function toSendOf(rows: LoadedRow[]): LoadedRow[] {
+  return rows.filter((r) => r.earlier?.outcome?.kind !== 'accepted');
+}
+
+/**
+ * With a policy in the profile: the rows still to send checked (checkRows).
+ * Returns the rows read (each with its earlier entry), for the check made again under the lock.
+ */
+export async function checkPolicy(policy: Policy, c: PolicyCheck): Promise<LoadedRow[]> {
+  const rows: LoadedRow[] = [];
+  for await (const r of batchRows(c.src, c.checked, c.journal, c.baseUrl)) rows.push(r);
+  checkRows(policy, toSendOf(rows), c);
+  return rows;
+}
+
+/** The policy's verdict on the rows; `warn` false for the second check (under the lock), which would say the same again. */
+export function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyCheck, warn = true): void {
+  const { deps, journal, baseUrl, opts } = c;
+  const requests: PayoutRequest[] = rows.map((r) => r.request);
+  const limits = limitProblems(policy, requests, journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
+  if (limits.length) throw new UsageError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits);
+  const need = approvalsNeeded(policy, requests, journal, baseUrl, deps.clock.now());
+  if (need.required > 0) {
+    throw new UsageError(
+      `${opts.file} needs approval under the policy ${policy.file}. Nothing was sent.`,
+      need.reasons,
+      `Make it a plan for approval:\n  ${commandLine(c.inv, ['plan', 'create'], [c.src.file, ...(opts.batchId !== undefined ? ['--batch-id', opts.batchId] : [])])}`,
+    );
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * What sending one journaled payout comes to (docs/architecture.md, "Idempotency journal"): the
+ * result (accepted, refused or unknown) and the options of payouts/send.ts, and the results and
+ * messages its steps share: an already-made payout, a journal that could not take an outcome.
+ */
+import type { ApiError, InterruptedError } from '../errors.js';
+import { NetworkError } from '../errors.js';
+import type { HttpResponse } from '../api/client.js';
+import type { Envelope, PayoutTransaction } from '../service/schemas.js';
+import type { Clock } from '../clock.js';
+import type { RetryPolicy } from '../api/retry.js';
+import { fsFault, type JournalEntry } from './journal.js';
+import { askedOf, type CandidateSearch } from './lookup.js';
+
+export type SendResult =
+  | {
+      kind: 'accepted';
+      replayed: boolean;
+      res: HttpResponse;
+      envelope: Envelope;
+      transaction: PayoutTransaction;
+      attempts: number;
+      /** Accepted before and read back by its transaction id (the 24-hour rule): nothing was sent. */
+      lookedUp?: true;
+      /**
+       * "Already made": the service refused it because its payout id was used before (a 422
+       * DUPLICATE_PAYOUT_ID), so that payout exists, made by an earlier attempt under another key.
+       * Reported as already submitted, never as a failure. `transaction` then holds what was sent,
+       * with an empty transaction id (the refusal names none); `res` is the refusal.
+       */
+      alreadyMade?: { code: string; message: string };
+    }
+  | { kind: 'rejected'; error: ApiError; attempts: number }
+  | {
+      kind: 'unknown';
+      error: NetworkError | InterruptedError;
+      attempts: number;
+      lastStatus: number | undefined;
+      /**
+       * Not sent: the entry's outcome was unknown and its first attempt more than 24 hours old
+       * (the service may have forgotten the key). What the payout list holds that could be it, or
+       * why it could not be searched; lookup.ts heldAdvice says it to a person.
+       */
+      held?: CandidateSearch | { error: string };
+    };
+
+export interface SendOptions {
+  policy?: RetryPolicy;
+  /** Interrupts the request in flight and the waits between attempts. */
+  signal: AbortSignal;
+  /** The time, and the waits between retries. */
+  clock: Clock;
+  /** Told before each wait: why, and for how long. */
+  onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
+  /**
+   * Takes the write of the outcome instead of waiting for it (a batch moves on to its next
+   * row and waits for every write at the end). The request was journaled before it left,
+   * so a crash before the outcome is written only means a rerun replays it.
+   */
+  deferRecord?: (write: Promise<unknown>) => void;
+  /** A wait shared by many senders (a batch slows down as one on 429). */
+  gate?: { wait(): Promise<void>; pause(ms: number): void };
+  /**
+   * A person chose to resend an entry older than 24 hours whose outcome is unknown
+   * (`history reconcile --resend`): sent with its journaled key and body, not held.
+   */
+  resendOld?: boolean;
+  /**
+   * An earlier attempt of this entry may have reached the service (a resend of an unknown
+   * outcome): an accepted answer then resolves that outcome, so it must not be another
+   * payout's (a transaction id the journal already has for another payout id stays unknown).
+   */
+  earlierAttempt?: boolean;
+  /**
+   * The entry was journaled by this run, just now: no attempt of it was made before. Credentials
+   * refused (401, or 403) on the first attempt then mean nothing was sent, and the journal records
+   * it as refused before the AuthError is thrown. Without it, such an entry is left as it was (an
+   * earlier run's attempt may have reached the service) and the AuthError thrown.
+   */
+  journaledNow?: boolean;
+}
+
+/** What a local file-system failure means to a person: "no space left on device (ENOSPC): the disk is full". */
+export function localFault(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code === 'ENOSPC' ? `${fsFault(err)}: the disk is full` : fsFault(err);
+}
+
+/** The already-made result: what was sent stands in for the transaction (its id empty: the refusal names none). */
+export function alreadyMadeResult(entry: JournalEntry, res: HttpResponse, error: { code: string; message: string }, attempts: number): SendResult {
+  const asked = askedOf(entry.body);
+  const transaction = {
+    transaction_id: '',
+    amount: asked?.amount ?? '0',
+    currency: asked?.currency ?? '',
+    payout_id: entry.payoutId,
+  } as PayoutTransaction;
+  return { kind: 'accepted', replayed: true, res, envelope: { status: 'Failed', message: error.message, data: null }, transaction, attempts, alreadyMade: error };
+}
+
+/** A local failure (disk full, no permission) after the service may have taken the payout. */
+export function recordFailure(err: unknown, transactionId: string | undefined, after?: NetworkError | InterruptedError): NetworkError {
+  const e = err as NodeJS.ErrnoException;
+  const what = localFault(err);
+  const said = transactionId
+    ? `the service accepted it (transaction ${transactionId})`
+    : after
+      ? `no answer was read (${after.message.replace(/\.$/, '')})`
+      : 'the service may have taken it';
+  return new NetworkError(`${said}, but payctl could not record that in its journal: ${what}`, { causeCode: e.code });
+}
+
+/** A message without its final full stop, to be said inside another sentence. */
+export function inner(err: unknown): string {
+  return (err as Error).message.replace(/\.$/, '');
+}
