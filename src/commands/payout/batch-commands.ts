@@ -9,8 +9,9 @@ import type { Clock } from '../../clock.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { freshReportPath } from '../../payouts/report.js';
 
-/** Payouts in flight at once when --concurrency is not given (batch-spec.ts says the same default). */
-export const DEFAULT_CONCURRENCY = 4;
+import { DEFAULT_CONCURRENCY } from './concurrency.js';
+
+export { DEFAULT_CONCURRENCY };
 
 /** A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the current one. */
 function newBatchId(file: string, current: string, now: Date): string {

@@ -5,6 +5,7 @@
  */
 import { intOption, type CommandSpec } from '../spec.js';
 import { batchStatusSpec } from './batch-status-spec.js';
+import { DEFAULT_CONCURRENCY } from './concurrency.js';
 
 /**
  * The example file in the help: a header row (the required columns and phone_number, in the
@@ -24,7 +25,7 @@ export const batchSpec: CommandSpec = {
   arguments: [{ name: '<file>', description: 'CSV with a header row, or JSON lines', unless: '--template' }],
   options: [
     { flags: '--batch-id <name>', description: 'name of this batch (default: "default"); a new name pays the same rows again as new payouts' },
-    { flags: '--concurrency <n>', description: 'payouts in flight at once', parse: intOption('--concurrency', 1, 64), default: 4 },
+    { flags: '--concurrency <n>', description: 'payouts in flight at once', parse: intOption('--concurrency', 1, 64), default: DEFAULT_CONCURRENCY },
     { flags: '--report <file>', description: 'where to write the report (.csv or .jsonl; default: beside the input)' },
     { flags: '--dry-run', description: 'check the file and show the plan; send nothing (exit 2 when the file has problems)' },
     { flags: '--allow-duplicates', description: 'send identical rows as separate payouts without asking' },

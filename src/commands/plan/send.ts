@@ -26,6 +26,7 @@ import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { profilePolicy } from './common.js';
+import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
 export interface PlanSendOptions {
   plan: string;
@@ -33,8 +34,6 @@ export interface PlanSendOptions {
   report?: string;
   yes?: boolean;
 }
-
-const DEFAULT_CONCURRENCY = 4;
 
 /** A check that failed: a usage error naming the plan; nothing was sent. */
 type Refuse = (message: string, problems?: string[], hint?: string) => UsageError;

@@ -1,5 +1,6 @@
 /** The verbs of `payctl plan` (their runs are create.ts, show.ts, approve.ts, send.ts). */
 import { intOption, type CommandSpec } from '../spec.js';
+import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
 const PLAN_ARG = [{ name: 'plan', description: 'a plan file (payctl plan create, payctl payout create --plan-out)' }] as const;
 
@@ -46,7 +47,7 @@ export const planSendSpec: CommandSpec = {
   summary: 'send an approved plan: exactly its bodies, under its keys',
   arguments: PLAN_ARG,
   options: [
-    { flags: '--concurrency <n>', description: 'payouts in flight at once (default 4)', parse: intOption('--concurrency', 1, 32) },
+    { flags: '--concurrency <n>', description: `payouts in flight at once (default ${DEFAULT_CONCURRENCY})`, parse: intOption('--concurrency', 1, 32) },
     { flags: '--report <file>', description: 'where to write the per-payout report (default: <plan>.report.jsonl)' },
     { flags: '-y, --yes', description: 'send without asking (required without a terminal)' },
   ],
