@@ -1,8 +1,10 @@
 /**
  * Hostile services (issue 11), what needs a process: a 1 GB body (the peak RSS of the
  * process), a payout whose outcome is unknown followed by the retry command run exactly as
- * printed by a shell (an HTML 201, the journal folder taken away, a full tmpfs). The
- * other hostile-service cases run in process: test/commands/hostile-service.test.ts.
+ * printed by a shell (an HTML 201, the journal folder taken away, a full tmpfs). The runs
+ * that leave the outcome unknown and print the retry need no process of their own and run
+ * in process; the retry runs in a real shell through the built binary. The other
+ * hostile-service cases run in process: test/commands/hostile-service.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { payctlShim, runAsPrinted } from '../helpers/cli.js';
-import { payctl, startCli, until, writeLoggedIn, writeProfile } from '../helpers/e2e.js';
+import { startCli, until, writeLoggedIn, writeProfile } from '../helpers/e2e.js';
+import { payctl, startPayctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import {
   configDir,
@@ -148,7 +151,7 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
     const id = `nojournal-${randomUUID()}`;
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 1500 });
 
-    const { done } = startCli(payoutArgs(wallet, id), { dir });
+    const { done } = startPayctl(payoutArgs(wallet, id), { dir });
     await until(() => postsFor(sb, id).length === 1, 15_000);
     const journal = join(dir, 'journal');
     expect(statSync(journal).isDirectory()).toBe(true);
@@ -194,7 +197,7 @@ describe('a full disk after the service accepted', () => {
     const id = `enospc-${randomUUID()}`;
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 1500 });
 
-    const { done } = startCli(payoutArgs(wallet, id), { dir });
+    const { done } = startPayctl(payoutArgs(wallet, id), { dir });
     await until(() => postsFor(sb, id).length === 1, 15_000);
     // The entry is journaled; now nothing more fits.
     const filler = join(mount, 'filler');

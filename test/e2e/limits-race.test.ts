@@ -13,7 +13,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { payctl, startCli, writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { startCli, writeLoggedIn, type Run } from '../helpers/e2e.js';
+// The steps before and after a race (a policy set, a key made, the run after the day is full) need no process.
+import { payctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
 import { loadSigningKey } from '../../src/plans/keys.js';

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { payctl as payctlInProcess } from '../helpers/in-process.js';
 import { eventually, freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { balanceMinor, expectOneKeyOneBody, heldFor, payoutArgs, UUID } from '../helpers/payout-fixtures.js';
@@ -19,7 +20,8 @@ let cleanup: () => void;
 
 beforeEach(async () => {
   ({ dir, cleanup } = tempConfigDir());
-  const r = await runCli(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { configDir: dir, input: ctx.sb.apiKey + '\n' });
+  // The login that sets the test up needs no process of its own.
+  const r = await payctlInProcess(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir, input: ctx.sb.apiKey + '\n' });
   expect(r.code, r.stderr).toBe(0);
   ctx.sb.clearRequests();
 });

@@ -6,7 +6,8 @@
  * scripted prompts in test/commands/payout-create-interactive.test.ts.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { payctl as payctlInProcess } from '../helpers/in-process.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { startInTerminal, stopTerminalServer, type TerminalSession } from '../helpers/pty.js';
 
@@ -18,7 +19,8 @@ let term: TerminalSession | undefined;
 
 beforeEach(async () => {
   ({ dir, cleanup } = tempConfigDir());
-  const r = await runCli(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { configDir: dir, input: ctx.sb.apiKey + '\n' });
+  // The login that sets the test up needs no process of its own.
+  const r = await payctlInProcess(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir, input: ctx.sb.apiKey + '\n' });
   expect(r.code, r.stderr).toBe(0);
   ctx.sb.clearRequests();
 });

@@ -2,14 +2,19 @@
  * Printed commands run as printed (docs/architecture.md, "Printed commands"). Under a profile other than the
  * default (here the only profile is `tty`), the resume line of an interrupted batch,
  * the "check it with" and "retry safely" lines of a payout whose outcome is unknown, and
- * the login hint of a refused key carry `--profile tty` (and the run options in force),
- * and pasted into a shell, through a `payctl` on PATH, they work: nothing is paid twice.
+ * the lines that name a new batch or a free report path carry `--profile tty` (and the run
+ * options in force), and pasted into a shell, through a `payctl` on PATH, they work:
+ * nothing is paid twice. The runs that print them need no process of their own and run in
+ * process (but the batch stopped by a real SIGINT); the login hint of a refused key is a
+ * case of the exit-code table (test/helpers/exit-code-cases.ts).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { payctlShim, runAsPrinted, tempConfigDir } from '../helpers/cli.js';
-import { payctl as payctlE2e, readProfiles, writeLoggedIn, writeProfiles } from '../helpers/e2e.js';
+import { readProfiles, writeLoggedIn } from '../helpers/e2e.js';
+import { payctl as payctlInProcess } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import {
   batchRows,
@@ -124,7 +129,8 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     // Every attempt waits out the whole --timeout against the hung request: half a second
     // (not 1 s) keeps 5 attempts short, and still leaves the printed commands, which carry
     // the same --timeout, ample time against the sandbox once it answers again.
-    const r = await payctlE2e(
+    // In process, the back-off between attempts on a TestClock (each attempt still waits out the real --timeout).
+    const r = await payctlInProcess(
       [
         'payout',
         'create',
@@ -154,7 +160,7 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
         'run=printed commands',
         '--yes',
       ],
-      { dir: cfg.dir, timeoutMs: 25_000 },
+      { dir: cfg.dir, clock: new TestClock() },
     );
     expect(r.stdout).toBe('');
     expect(r.code, r.stderr).toBe(4);
@@ -200,9 +206,9 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
   it('"pay them again" after a rerun names a new batch (file name and date) and a report of its own, without --yes: as printed it pays nothing without a terminal, with --yes added it pays again once and keeps the first report', async () => {
     const rows = batchRows(3, sle, `again-${Date.now()}`).map(({ payout_id: _id, ...r }) => r);
     const file = writeFile(work.file('stipends.csv'), toCsv(rows));
-    const first = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
+    const first = await payctlInProcess(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(0);
-    const rerun = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
+    const rerun = await payctlInProcess(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
     expect(rerun.code, rerun.stderr).toBe(0);
     const report = work.file('stipends.report.csv');
     const kept = readFileSync(report);
@@ -234,11 +240,11 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     const rows = batchRows(2, sle, `held-${Date.now()}`).map(({ payout_id: _id, ...r }) => r);
     const file = writeFile(work.file('payroll.csv'), toCsv(rows));
     const report = work.file('payroll-report.csv');
-    const first = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--batch-id', 'nov', '--report', report, '--yes'], { dir: cfg.dir });
+    const first = await payctlInProcess(['payout', 'batch', file, '--profile', 'tty', '--batch-id', 'nov', '--report', report, '--yes'], { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(0);
     const kept = readFileSync(report);
     const before = payoutPosts(ctx.sb).length;
-    const refused = await payctlE2e(['payout', 'batch', file, '--profile', 'tty', '--batch-id', 'dec', '--report', report, '--yes'], { dir: cfg.dir });
+    const refused = await payctlInProcess(['payout', 'batch', file, '--profile', 'tty', '--batch-id', 'dec', '--report', report, '--yes'], { dir: cfg.dir });
     expect(refused.stderr).toContain(`${report} holds the report of batch "nov"`);
     expect(refused.code, refused.stderr).toBe(2);
     expect(payoutPosts(ctx.sb).length).toBe(before);
@@ -249,32 +255,5 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expect(payoutPosts(ctx.sb).length).toBe(before + 2);
     expect(readFileSync(report).equals(kept)).toBe(true);
     expect(readFileSync(work.file('payroll-report.dec.csv'), 'utf8')).toContain(',dec\r\n');
-  });
-
-  it('a refused key under the only profile `tty` (exit 3) prints `payctl login --profile tty`', async () => {
-    const { dir, cleanup } = tempConfigDir();
-    try {
-      // The key is the bearer token: the sandbox refuses it with Laravel's 401 "Unauthenticated.".
-      writeProfiles(dir, { tty: { baseUrl: ctx.sb.baseUrl, apiKey: 'sk_sandbox_refused_0000000000000000' } });
-      const from = ctx.sb.requests().length;
-      const byFlag = await payctlE2e(['balances', '--profile', 'tty'], { dir });
-      expect(byFlag.stderr).toContain('Error: The service refused the API key (Unauthenticated.).');
-      expect(byFlag.stderr).toContain('The key may be wrong or revoked. Run `payctl login --profile tty` with a valid key.');
-      expect(byFlag.code, byFlag.stderr).toBe(3);
-      expect(
-        ctx.sb
-          .requests()
-          .slice(from)
-          .map((r) => [r.path, r.headers.authorization]),
-      ).toEqual([['/v2/wallets/balances', 'Bearer sk_sandbox_refused_0000000000000000']]);
-
-      const byEnv = await payctlE2e(['balances'], { dir, env: { PAYCTL_PROFILE: 'tty' } });
-      expect(byEnv.stderr).toContain('Run `payctl login --profile tty` with a valid key.');
-      expect(byEnv.code, byEnv.stderr).toBe(3);
-      expect(existsSync(join(dir, 'config.json'))).toBe(true);
-      expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['tty']);
-    } finally {
-      cleanup();
-    }
   });
 });

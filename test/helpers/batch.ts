@@ -11,6 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
 import { BIN, cliEnv } from './cli.js';
+import { payctl as payctlInProcess } from './in-process.js';
 
 export interface Run {
   code: number | null;
@@ -46,9 +47,12 @@ export function payctl(args: string[], opts: { dir: string; input?: string; time
   return startPayctl(args, opts).done;
 }
 
-/** `payctl login --api-key-stdin --base-url <sandbox>`, checked. */
+/**
+ * `payctl login --api-key-stdin --base-url <sandbox>`, checked. In process (payctl's main): a
+ * login that sets up a test needs no process of its own, even in the spawned-binary tier.
+ */
 export async function loginCli(sb: Sandbox, dir: string): Promise<void> {
-  const r = await payctl(['login', '--api-key-stdin', '--base-url', sb.baseUrl], { dir, input: sb.apiKey + '\n' });
+  const r = await payctlInProcess(['login', '--api-key-stdin', '--base-url', sb.baseUrl], { dir, input: sb.apiKey + '\n' });
   expect(r.stderr).toContain('Logged in');
   expect(r.code).toBe(0);
 }
