@@ -23,7 +23,7 @@ import {
   ledgerRow,
   type LedgerLine,
   type LedgerOutcome,
-} from '../payouts/ledger.js';
+} from '../payouts/history-lines.js';
 import { isSettled } from '../payouts/settle.js';
 import { csvRow } from '../output/csv.js';
 import { makeStyle, statusColor, type Style } from '../output/style.js';

@@ -8,7 +8,7 @@
  */
 import { SETTABLE } from '../config/settings.js';
 import { KNOWN_PROVIDERS } from '../payouts/request.js';
-import { OUTCOME_WORDS } from '../payouts/ledger.js';
+import { OUTCOME_WORDS } from '../payouts/history-lines.js';
 import { PAYOUT_STATUSES } from '../payouts/filters.js';
 
 export type ValueSource =

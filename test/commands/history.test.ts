@@ -18,7 +18,7 @@ import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { since } from '../helpers/e2e.js';
 import { Journal, journalBase, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
 import { payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
-import { NO_ANSWER } from '../../src/payouts/ledger.js';
+import { NO_ANSWER } from '../../src/payouts/history-lines.js';
 
 const ctx = useSandbox();
 let dir: string;

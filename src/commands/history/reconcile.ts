@@ -31,7 +31,7 @@ import {
   olderThanKeyMemory,
   type CandidateSearch,
 } from '../../payouts/lookup.js';
-import { ledgerOutcome } from '../../payouts/ledger.js';
+import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
 
 export interface ReconcileOptions {

@@ -1,65 +1,32 @@
 /**
- * The journal's log (group commit, for batch runs): one append-only file per process run,
- * `<journal>/log/<uuid>.log` (0600 in a 0700 folder), one JSON line per entry state. Lines
- * appended in the same moment are written with one write and made durable with one fsync:
- * a batch's senders pay for one fsync together instead of a file, a rename and two fsyncs
- * each. An entry is found by its usual per-payout name in the journal folder, which is then
- * a hard link of the log's claim file (`<uuid>.claim`, `{"payctl_journal_claim":1,"log":…}`):
- * creating that link is the exclusive claim of the payout id (it fails when the name is
- * taken), and it costs no new file. The claim is made only after the entry's line is
- * durable, so a line without a claim is one whose request never left.
- *
- * Readers keep, per log, the latest line of each entry and the offset read so far, so a log
- * another process is still appending to is read once, incrementally. A line cut short by a
- * crash (no newline at its end) is never read: its claim was never made.
+ * The local ledger's log (docs/architecture.md, "The ledger"; group commit, for batch runs): one
+ * append-only file per process run, `<journal>/log/<uuid>.log` (0600 in a 0700 folder), one
+ * JSON line per entry state. Lines appended in the same moment are written with one write and
+ * made durable with one fsync: a batch's senders pay for one fsync together instead of a file,
+ * a rename and two fsyncs each. An entry is found by its usual per-payout name in the journal
+ * folder, which is then a hard link of the log's claim file (`<uuid>.claim`, a Claim of
+ * log-reader.ts): creating that link is the exclusive claim of the payout id (it fails when the
+ * name is taken), and it costs no new file. The claim is made only after the entry's line is
+ * durable, so a line without a claim is one whose request never left. Readers are in
+ * log-reader.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkFolder } from '../config/paths.js';
+import { checkFolder } from '../../config/paths.js';
+import { fsyncFolder } from './atomic-files.js';
+import { LOG_FOLDER, type Claim } from './log-reader.js';
 
-export const LOG_FOLDER = 'log';
-const LOG_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/;
 /** Hard links an inode may have on ext4 is 65,000: a claim file takes at most this many (claims and markers). */
 const LINKS_PER_CLAIM = 30_000;
-
-/** What a per-payout name holds when the entry is kept in a log. */
-export interface Claim {
-  payctl_journal_claim: 1;
-  log: string;
-}
-
-/** A claim, or (when it claims to be one but holds anything else) 'changed': not as payctl writes claims. */
-export function claimOf(value: unknown): Claim | 'changed' | undefined {
-  if (typeof value !== 'object' || value === null || !('payctl_journal_claim' in value)) return undefined;
-  const keys = Object.keys(value).sort();
-  const c = value as Claim;
-  return keys.length === 2 && keys[0] === 'log' && keys[1] === 'payctl_journal_claim' && c.payctl_journal_claim === 1 && typeof c.log === 'string' ? c : 'changed';
-}
-
-/** One line: the entry's per-payout name and the entry, with its HMAC, as a file would hold it. */
-export interface LogLine {
-  name: string;
-  entry: Record<string, unknown>;
-}
 
 /** The whole buffer written at the file's end (a regular file takes it in one call; a short write goes on). */
 function writeAll(fd: number, buf: Buffer): void {
   for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
 }
 
-/** An fsync of a folder: the names made in it are durable when it resolves. */
-export async function fsyncFolder(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-/** A log line as JSON.stringify({ name, entry }) writes it, the entry given serialized (journal.ts #signedJson). */
+/** A log line as JSON.stringify({ name, entry }) writes it, the entry given serialized (mac.ts signedJson). */
 function logLine(name: string, entryJson: string): string {
   return `{"name":${JSON.stringify(name)},"entry":${entryJson}}\n`;
 }
@@ -303,94 +270,4 @@ function copyRanges(from: number, to: number, ranges: Array<[number, number]>): 
     used += length;
   }
   writeAll(to, out.subarray(0, used));
-}
-
-interface LogIndex {
-  offset: number;
-  lines: Map<string, LogLine>;
-  /** Names of the entries with each fingerprint and repeat key (`f:<key>`, `r:<key>`), for look-up markers. */
-  keys: Map<string, Set<string>>;
-}
-
-/** What readers know of each log: the latest line of every entry, read incrementally. */
-export class LogReader {
-  readonly #folder: string;
-  readonly #logs = new Map<string, LogIndex>();
-
-  constructor(journalDir: string) {
-    this.#folder = join(journalDir, LOG_FOLDER);
-  }
-
-  /** The latest line of entry `name` in log `log`, or undefined (a log that is not there: none). */
-  line(log: string, name: string): LogLine | undefined {
-    return this.#index(log)?.lines.get(name);
-  }
-
-  /**
-   * The names of the entries in log `log` that a line gives this fingerprint or repeat key
-   * (unchecked: each is read and verified by the journal; a later line may have changed it).
-   */
-  named(log: string, kind: 'fingerprint' | 'repeat', key: string): string[] {
-    return [...(this.#index(log)?.keys.get(`${kind === 'fingerprint' ? 'f' : 'r'}:${key}`) ?? [])];
-  }
-
-  #index(log: string): LogIndex | undefined {
-    if (!LOG_NAME.test(log)) return undefined;
-    const file = join(this.#folder, log);
-    let size: number;
-    try {
-      size = statSync(file).size;
-    } catch {
-      return undefined;
-    }
-    let idx = this.#logs.get(log);
-    // A log rewritten shorter (compacted) is read again from its start.
-    if (!idx || size < idx.offset) {
-      idx = { offset: 0, lines: new Map(), keys: new Map() };
-      this.#logs.set(log, idx);
-    }
-    if (size > idx.offset) this.#readFrom(file, idx, size);
-    return idx;
-  }
-
-  #readFrom(file: string, idx: LogIndex, size: number): void {
-    const fd = openSync(file, 'r');
-    let text: string;
-    try {
-      const buf = Buffer.alloc(size - idx.offset);
-      let got = 0;
-      while (got < buf.length) {
-        const n = readSync(fd, buf, got, buf.length - got, idx.offset + got);
-        if (n === 0) break;
-        got += n;
-      }
-      // Only whole lines: a line still being written (or cut by a crash) waits.
-      const end = buf.lastIndexOf(0x0a, got - 1);
-      if (end < 0) return;
-      text = buf.subarray(0, end + 1).toString('utf8');
-      idx.offset += end + 1;
-    } finally {
-      closeSync(fd);
-    }
-    for (const raw of text.split('\n')) {
-      if (!raw) continue;
-      try {
-        const l = JSON.parse(raw) as LogLine;
-        if (typeof l.name === 'string' && typeof l.entry === 'object' && l.entry !== null) {
-          idx.lines.set(l.name, l);
-          for (const [k, v] of [
-            ['f', l.entry.fingerprint],
-            ['r', l.entry.repeatKey],
-          ] as const) {
-            if (typeof v !== 'string') continue;
-            const names = idx.keys.get(`${k}:${v}`);
-            if (names) names.add(l.name);
-            else idx.keys.set(`${k}:${v}`, new Set([l.name]));
-          }
-        }
-      } catch {
-        // Not a line payctl wrote whole: passed over (what it claimed is checked where it is read).
-      }
-    }
-  }
 }

@@ -1,14 +1,15 @@
 /**
- * The journal as a ledger (`payctl history`): one line per journaled payout, in the words
- * a person reads (what was paid, to whom, with what outcome), made from an entry and its
- * exact request body. Renderers for the table, CSV and JSON are beside it.
+ * History's lines (`payctl history`; docs/architecture.md, "The ledger"): one line per
+ * journaled payout, in the words a person reads (what was paid, to whom, with what outcome),
+ * made from an entry and its exact request body. Renderers for the table, CSV and JSON are
+ * beside it.
  */
 import { plainAmount, formatAmount } from '../money/amount.js';
 import { csvRow } from '../output/csv.js';
 import { text, utcTime } from '../output/text.js';
 import type { Column } from '../output/table.js';
 import type { Style } from '../output/style.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './ledger/ledger.js';
 
 /**
  * The outcomes a ledger line shows. An entry with no answer recorded is unknown: it is

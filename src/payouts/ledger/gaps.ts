@@ -1,0 +1,88 @@
+/**
+ * The local ledger's record of itself (docs/architecture.md, "The ledger"):
+ * `<config>/journal.index`, beside the journal folder (so deleting the folder leaves it), one
+ * line per entry made, its name and payout id with an HMAC made with the journal key. It only
+ * warns of lost entries (journalGaps): it decides nothing about sending.
+ */
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JournalGaps } from './ledger.js';
+import type { JournalMac } from './mac.js';
+import { ENTRY_NAME, type EntryNames } from './names.js';
+
+/** What an index line's HMAC covers. */
+const signedText = (name: string, payoutId: string) => `payctl-journal-index-v1\n${name}\n${payoutId}`;
+
+export class JournalIndex {
+  readonly #file: string;
+  readonly #names: EntryNames;
+  readonly #mac: JournalMac;
+  /** Set while a batch's log is in use: the index is then held open between lines, until `close`. */
+  holdOpen = false;
+  #fd: number | undefined;
+
+  constructor(configDir: string, names: EntryNames, mac: JournalMac) {
+    this.#file = join(configDir, 'journal.index');
+    this.#names = names;
+    this.#mac = mac;
+  }
+
+  /**
+   * Notes a new entry. Appended after the entry exists, so a line never names an entry that
+   * was not made. A failure to append is passed over: that entry's loss would go unnoticed,
+   * nothing more.
+   */
+  note(name: string, payoutId: string): void {
+    try {
+      const line = JSON.stringify({ name, payoutId, mac: this.#mac.of(signedText(name, payoutId)) }) + '\n';
+      const fd = this.#fd ?? openSync(this.#file, 'a', 0o600);
+      try {
+        writeSync(fd, line);
+      } finally {
+        if (this.holdOpen) this.#fd = fd;
+        else closeSync(fd);
+      }
+    } catch {
+      // Not noted.
+    }
+  }
+
+  /** The index let go of (a batch's log closed). */
+  close(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+
+  /**
+   * Entries the index names that are gone: deleted, a journal folder replaced by an older
+   * backup, or moved. Undefined when none is missing. Only what the index holds is known: a
+   * folder whose index is gone too (a new machine, another config folder) has nothing to
+   * compare, which is why keys are derived (identity.ts). Lines that do not verify are passed
+   * over (counted in `unverified`).
+   */
+  gaps(): JournalGaps | undefined {
+    let raw: string;
+    try {
+      raw = readFileSync(this.#file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const seen = new Map<string, string>();
+    let unverified = 0;
+    for (const text of raw.split('\n')) {
+      if (!text) continue;
+      try {
+        const l = JSON.parse(text) as { name?: unknown; payoutId?: unknown; mac?: unknown };
+        if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
+        if (!this.#mac.matches(signedText(l.name, l.payoutId), l.mac)) throw new Error('not verified');
+        seen.set(l.name, l.payoutId);
+      } catch {
+        unverified++;
+      }
+    }
+    const missing: string[] = [];
+    for (const [name, payoutId] of seen) if (!existsSync(this.#names.in(name))) missing.push(payoutId);
+    if (!missing.length) return undefined;
+    return { missing: missing.length, recorded: seen.size, payoutIds: missing.slice(0, 10), unverified };
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The ledger (docs/architecture.md, "The ledger"): where payctl keeps what it journals about
+ * each payout, behind one interface. A payout id is claimed with its Idempotency-Key and exact
+ * body before its request leaves (one writer per payout id: the first claim wins, a later one
+ * gets the first one's entry); its outcome is recorded when one arrives; entries are found by
+ * payout id, by what they pay (fingerprint), by the repeat guard's key and by transaction id,
+ * and listed for `payctl history` and the policy's daily total.
+ *
+ * The local store (local.ts, the embedded default) keeps it in files of the config folder; a
+ * second store (a team's PostgreSQL) implements the same interface. Nothing here names files:
+ * an entry's `name` is a handle for `byName`, meaningful only to the ledger that gave it.
+ */
+import type { JournalConflict } from './entries.js';
+
+export type Outcome =
+  | {
+      kind: 'accepted';
+      status: number;
+      transactionId: string | undefined;
+      fee: string | undefined;
+      replayed: boolean;
+      at: string;
+      /** Found by looking the payout up (history reconcile, the 24-hour rule), not by sending it. */
+      lookedUp?: true;
+      /** The payout's status at the service when it was looked up (Pending, Successful, ...). */
+      payoutStatus?: string;
+      /**
+       * "Already made": the service refused it because the payout id was used before (a 422
+       * DUPLICATE_PAYOUT_ID), so a payout with this id exists, made by an earlier attempt under
+       * another key (a lost journal, an earlier payctl). Kept as accepted so that everything that
+       * must not send it again, and daily_total, treats it as paid; no transaction id is known.
+       */
+      alreadyMade?: { code: string; message: string };
+    }
+  | { kind: 'rejected'; status: number; code: string | undefined; message: string; at: string }
+  | { kind: 'unknown'; reason: string; at: string }
+  /** Looked up after an unknown outcome: the service has no payout with this id (404 NOT_FOUND). */
+  | { kind: 'not-made'; at: string };
+
+export interface JournalEntry {
+  /** 2: with an HMAC (`mac` when stored). 1: written by payctl 0.1, adopted when the key was made. */
+  version: 1 | 2;
+  payoutId: string;
+  baseUrl: string;
+  idempotencyKey: string;
+  /** The exact request body, byte for byte. */
+  body: string;
+  /** When it was journaled: just before its first attempt left. */
+  createdAt: string;
+  /**
+   * The profile of the run that journaled it. Absent in entries written before payctl
+   * recorded it (they still verify: the HMAC covers the fields an entry has).
+   */
+  profile?: string;
+  /** The batch run that sent it: its id, the file (absolute path) and the row. */
+  batch?: { id: string; file: string; row: number };
+  /** What it pays, without its id (identity.ts): finds the same payout under other ids. */
+  fingerprint?: string;
+  /** Same wallet, account, amount and currency (identity.ts): finds a payout typed twice. */
+  repeatKey?: string;
+  outcome?: Outcome;
+}
+
+/** Entries this ledger recorded that are gone (Ledger.journalGaps). */
+export interface JournalGaps {
+  /** How many entries the ledger's own record names that it no longer holds. */
+  missing: number;
+  /** How many entries that record names in all. */
+  recorded: number;
+  /** The payout ids of the first missing ones (at most 10). */
+  payoutIds: string[];
+  /** Lines of that record that did not verify (planted, damaged, or signed with another key): passed over. */
+  unverified: number;
+}
+
+/** What a new entry may say about where it came from (indexed for look-ups by content). */
+export interface EntryOrigin {
+  batch?: { id: string; file: string; row: number };
+  fingerprint?: string;
+  repeatKey?: string;
+}
+
+/** The two look-up keys an entry may carry besides its payout id. */
+export type LookupKind = 'fingerprint' | 'repeat';
+
+/** One entry of a listing (`scan`), or why it could not be read; `name` reads it again (`byName`). */
+export type ScanItem = { name: string; entry: JournalEntry } | { name: string; error: Error };
+
+/** What `begin` claims. */
+export interface BeginOptions {
+  baseUrl: string;
+  payoutId: string;
+  body: string;
+  idempotencyKey?: string;
+  now: Date;
+  origin?: EntryOrigin;
+  /** The profile of the run, shown by `payctl history`. */
+  profile?: string;
+  /**
+   * One of many rows claimed together (a batch run): the ledger may commit it with the claims
+   * of the same moment (group commit), and `closeLog` ends the run's group.
+   */
+  log?: boolean;
+  /**
+   * A payout whose id was made up for this one request (a plain `payout create`): a random key.
+   * Otherwise, without `idempotencyKey`, the key is derived from the base URL, the payout id
+   * and the body (identity.ts derivedIdempotencyKey), the same wherever it is journaled.
+   */
+  randomKey?: boolean;
+  /**
+   * The caller looked this payout id up a moment ago and found no entry: not looked up
+   * again. (One made since by another process is still found: the claim fails, and that
+   * entry is the one sent.)
+   */
+  absent?: boolean;
+}
+
+/**
+ * Where journal entries are kept. Base URLs are compared as `journalBase` normalizes them
+ * (base-url.ts). An entry that does not verify throws a ConfigError where one is asked for,
+ * and comes as an error in a listing.
+ */
+export interface Ledger {
+  /**
+   * The entry to send: the journaled one when this payout id was seen before (its key and
+   * body reused), else a new one, durable before this resolves. Throws `JournalConflict` when
+   * the same payout id was journaled with other details or another key.
+   */
+  begin(opts: BeginOptions): Promise<JournalEntry>;
+  /**
+   * Records an outcome; returns the entry as it now stands. An accepted outcome already
+   * recorded (another payctl sending the same payout under the same key) is never replaced
+   * by a weaker one.
+   */
+  record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry>;
+  /** The entry of this payout id under this base URL, if any. */
+  get(baseUrl: string, payoutId: string): JournalEntry | undefined;
+  /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */
+  find(baseUrl: string, kind: LookupKind, key: string): JournalEntry[];
+  /** The entry of this base URL whose accepted outcome has this transaction id. */
+  byTransactionId(baseUrl: string, transactionId: string): JournalEntry | undefined;
+  /**
+   * The payout id that transaction `transactionId` was recorded for under this base URL, if
+   * any (read once per process, kept up to date by `record`): for answers that resolve an
+   * unknown outcome, a transaction id already given to another payout is not this one's.
+   */
+  transactionOwner(baseUrl: string, transactionId: string): string | undefined;
+  /**
+   * Every entry, one at a time, in no particular order (for history, reconcile and the
+   * policy's daily total): a listing of many entries never holds them all.
+   */
+  scan(): Generator<ScanItem>;
+  /** One entry by the name a listing gave it; undefined when it is gone since. */
+  byName(name: string): JournalEntry | undefined;
+  /** Why `body` (and `idempotencyKey`, if given) cannot be sent under an existing entry; undefined when it can. */
+  conflict(existing: JournalEntry, body: string, idempotencyKey?: string): JournalConflict | undefined;
+  /** Entries this ledger recorded that are gone (deleted, restored from an older backup); undefined when none is. */
+  journalGaps(): JournalGaps | undefined;
+  /** At the end of a batch run: the group of `begin({ log: true })` claims closed, after every write. */
+  closeLog(): Promise<void>;
+}

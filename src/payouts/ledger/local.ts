@@ -1,0 +1,267 @@
+/**
+ * The local ledger (docs/architecture.md, "The ledger" and "Idempotency journal"), payctl's
+ * embedded default: before a payout request leaves, its payout id, Idempotency-Key and exact
+ * body are written and fsynced under <config>/journal/ (0600 in a 0700 folder): a file per
+ * payout for single payouts; for batch runs, a line in the run's log (log.ts: group commit, one
+ * fsync for the lines of the same moment), the payout's name then being a claim on that log. A
+ * rerun finds the entry and sends the same key with the identical body, so a crash, time-out or
+ * lost connection can never pay twice. The outcome is recorded when one arrives.
+ *
+ * This class wires the rooms: names.ts (entry names, legacy names), mac.ts (the key and the
+ * signatures), atomic-files.ts (the folder, temp files, links, fsyncs), markers.ts (look-ups by
+ * content), gaps.ts (the index of entries made), log.ts and log-reader.ts (the batch log),
+ * stored.ts (reading an entry) and entries.ts (an entry's life, shared with every store).
+ */
+import { linkSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import { JournalFolder, writeError } from './atomic-files.js';
+import { journalBase } from './base-url.js';
+import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
+import { JournalIndex } from './gaps.js';
+import type { BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
+import { LogWriter } from './log.js';
+import { LogReader } from './log-reader.js';
+import { JournalMac } from './mac.js';
+import { Markers } from './markers.js';
+import { ENTRY_NAME, EntryNames } from './names.js';
+import { TransactionOwners } from './owners.js';
+import { readEntry } from './stored.js';
+
+export class LocalLedger implements Ledger {
+  readonly dir: string;
+  readonly #folder: JournalFolder;
+  readonly #names: EntryNames;
+  readonly #mac: JournalMac;
+  readonly #markers: Markers;
+  readonly #index: JournalIndex;
+  readonly #logs: LogReader;
+  readonly #owners: TransactionOwners;
+  /** This process's log (batch runs: begin with `log`), made on first use. */
+  #log: LogWriter | undefined;
+  /** Names of the entries this process claimed in its log: their outcomes are appended there. */
+  readonly #logged = new Set<string>();
+  /** Entries being created in the log now: closeLog waits for them (a claim may follow its line). */
+  readonly #creating = new Set<Promise<boolean>>();
+
+  constructor(configDir: string) {
+    this.dir = join(configDir, 'journal');
+    this.#folder = new JournalFolder(this.dir);
+    this.#names = new EntryNames(this.dir);
+    this.#mac = new JournalMac(configDir, this.dir);
+    this.#logs = new LogReader(this.dir);
+    this.#markers = new Markers(this.#names, this.#logs);
+    this.#index = new JournalIndex(configDir, this.#names, this.#mac);
+    this.#owners = new TransactionOwners(() => this.scan());
+  }
+
+  #read(file: string, payoutId?: string): JournalEntry | undefined {
+    return readEntry(file, payoutId, this.#mac, this.#logs);
+  }
+
+  get(baseUrl: string, payoutId: string): JournalEntry | undefined {
+    this.#folder.check();
+    const entry = this.#read(this.#names.file(baseUrl, payoutId), payoutId);
+    if (entry || journalBase(baseUrl) === baseUrl) return entry;
+    // Filed by payctl 0.1 under the base URL exactly as written.
+    const legacy = this.#names.asWritten(baseUrl, payoutId);
+    if (!this.#names.legacy().has(legacy)) return undefined;
+    return this.#read(this.#names.in(legacy), payoutId);
+  }
+
+  /**
+   * Every entry of the journal, one file read at a time, in no particular order (a listing
+   * of 1,000 entries never holds them all). `name` reads the entry again (`byName`); an
+   * entry that cannot be read or does not verify comes as its error, so a listing can say
+   * so and go on.
+   */
+  *scan(): Generator<ScanItem> {
+    this.#folder.check();
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new ConfigError(`Cannot read the payout journal ${this.dir}: ${(err as Error).message}`);
+    }
+    for (const name of names) {
+      if (!ENTRY_NAME.test(name)) continue;
+      try {
+        const entry = this.#read(join(this.dir, name));
+        if (entry) yield { name, entry };
+      } catch (err) {
+        yield { name, error: err as Error };
+      }
+    }
+  }
+
+  /** The transaction id recorded for a payout id (its accepted outcome), if the journal has one. */
+  transactionIdOf(baseUrl: string, payoutId: string): string | undefined {
+    const o = this.get(baseUrl, payoutId)?.outcome;
+    return o?.kind === 'accepted' ? o.transactionId : undefined;
+  }
+
+  /**
+   * The entry of this base URL whose accepted outcome has this transaction id (the service has
+   * no look-up by payout id, so this is how a transaction is known to be a journaled payout).
+   * A scan of the journal: entries that cannot be read or verified are passed over.
+   */
+  byTransactionId(baseUrl: string, transactionId: string): JournalEntry | undefined {
+    const base = journalBase(baseUrl);
+    for (const it of this.scan()) {
+      if ('error' in it) continue;
+      const o = it.entry.outcome;
+      if (o?.kind === 'accepted' && o.transactionId === transactionId && journalBase(it.entry.baseUrl) === base) return it.entry;
+    }
+    return undefined;
+  }
+
+  /** One entry by its file name (from `scan`); undefined when it is gone since. */
+  byName(name: string): JournalEntry | undefined {
+    if (!ENTRY_NAME.test(name)) return undefined;
+    return this.#read(join(this.dir, name));
+  }
+
+  /**
+   * Entries of this base URL with the given fingerprint or repeat key, oldest first.
+   * Markers whose entry is gone, or that name another payout, are passed over.
+   */
+  find(baseUrl: string, kind: LookupKind, key: string): JournalEntry[] {
+    this.#folder.check();
+    const out: JournalEntry[] = [];
+    for (const name of new Set(this.#markers.leads(baseUrl, kind, key))) {
+      if (!ENTRY_NAME.test(name)) continue;
+      const e = this.#read(this.#names.in(name));
+      if (!e || journalBase(e.baseUrl) !== journalBase(baseUrl)) continue;
+      if ((kind === 'fingerprint' ? e.fingerprint : e.repeatKey) !== key) continue;
+      out.push(e);
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** Writes the entry durably in its own file (temp file, fsync, rename, fsync of the folder). */
+  async put(entry: JournalEntry): Promise<void> {
+    await this.#folder.replace(this.#names.file(entry.baseUrl, entry.payoutId), () => this.#mac.serialize(entry));
+  }
+
+  conflict(existing: JournalEntry, body: string, idempotencyKey?: string): JournalConflict | undefined {
+    return conflictOf(existing, body, idempotencyKey);
+  }
+
+  async begin(opts: BeginOptions): Promise<JournalEntry> {
+    const existing = opts.absent ? undefined : this.get(opts.baseUrl, opts.payoutId);
+    if (existing) return reused(existing, opts);
+    const entry = newEntry(opts);
+    let created: boolean;
+    try {
+      created = opts.log ? await this.#createLogged(entry) : await this.#create(entry);
+      if (created && !opts.log) await this.#folder.sync();
+    } catch (err) {
+      throw writeError(err, this.dir, `Nothing was sent for payout ${opts.payoutId}.`);
+    }
+    if (created) {
+      this.#index.note(this.#names.of(entry.baseUrl, entry.payoutId), entry.payoutId);
+      return entry;
+    }
+    // Another payctl journaled this payout id a moment ago: send under its key.
+    const first = this.get(opts.baseUrl, opts.payoutId);
+    if (!first) throw new ConfigError(`The payout journal entry of ${opts.payoutId} vanished while it was being written.`);
+    return reused(first, opts);
+  }
+
+  /**
+   * Creates the entry in a file of its own if none exists for its payout id, its markers
+   * linked to it first: of two processes starting the same payout at once, exactly one
+   * chooses the key. Returns false when another was first.
+   */
+  #create(entry: JournalEntry): Promise<boolean> {
+    const name = this.#names.of(entry.baseUrl, entry.payoutId);
+    return this.#folder.createExclusive(
+      this.#names.in(name),
+      () => this.#mac.serialize(entry),
+      (tmp) => this.#markers.mark(entry, name, tmp),
+    );
+  }
+
+  journalGaps(): JournalGaps | undefined {
+    return this.#index.gaps();
+  }
+
+  transactionOwner(baseUrl: string, transactionId: string): string | undefined {
+    return this.#owners.owner(baseUrl, transactionId);
+  }
+
+  async record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry> {
+    const stands = acceptedStands(entry, outcome, () => this.get(entry.baseUrl, entry.payoutId));
+    if (stands) return stands;
+    const next = withOutcome(entry, outcome);
+    const name = this.#names.of(entry.baseUrl, entry.payoutId);
+    this.#owners.recorded(next);
+    // In the log: written at once, durable with the log's next fsync (LogWriter.appendNow).
+    if (this.#log && this.#logged.has(name)) await this.#log.appendNow(name, this.#mac.signedJson(next));
+    else await this.put(next);
+    return next;
+  }
+
+  /**
+   * Creates the entry in this process's log if none exists for its payout id: its line
+   * appended and durable (shared with the lines of the same moment), then the exclusive
+   * claim, a hard link of the log's claim file under the entry's name (and the markers,
+   * links too), then the folder synced, shared likewise. Returns false when another was
+   * first: its entry is the one to send (this one's line is never read).
+   */
+  async #createLogged(entry: JournalEntry): Promise<boolean> {
+    const creating = this.#claimLogged(entry);
+    this.#creating.add(creating);
+    try {
+      return await creating;
+    } finally {
+      this.#creating.delete(creating);
+    }
+  }
+
+  async #claimLogged(entry: JournalEntry): Promise<boolean> {
+    await this.#folder.ensure();
+    const log = (this.#log ??= this.#openLog());
+    const name = this.#names.of(entry.baseUrl, entry.payoutId);
+    // The claim file is made (the first time) while the line is written: both are durable before a name links to it.
+    const claimed = log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
+    claimed.catch(() => {}); // awaited below
+    await log.append(name, this.#mac.signedJson(entry));
+    const claim = await claimed;
+    this.#markers.mark(entry, name, claim);
+    try {
+      linkSync(claim, this.#names.in(name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+    this.#logged.add(name);
+    await this.#folder.sync();
+    return true;
+  }
+
+  /** This process's log, made on the first claim in it: the folder and the index are then held open until closeLog. */
+  #openLog(): LogWriter {
+    this.#folder.holdOpen = true;
+    this.#index.holdOpen = true;
+    return new LogWriter(this.dir);
+  }
+
+  /**
+   * At the end of a batch run: the log rewritten with the latest line of each entry this
+   * process claimed (compacted), after every append. A failure leaves the log as it was:
+   * still whole, only longer.
+   */
+  async closeLog(): Promise<void> {
+    const log = this.#log;
+    if (!log) return;
+    await Promise.allSettled([...this.#creating]);
+    try {
+      await log.compact(this.#logged);
+    } finally {
+      await this.#folder.release();
+      this.#index.close();
+    }
+  }
+}

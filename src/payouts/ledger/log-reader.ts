@@ -1,0 +1,123 @@
+/**
+ * Claims on a log, and reading logs (docs/architecture.md, "The ledger"): a batch run keeps its
+ * entries in a log of its own (log.ts), and each entry's per-payout name is then a claim,
+ * `{"payctl_journal_claim":1,"log":…}`, on that log. Readers keep, per log, the latest line of
+ * each entry and the offset read so far, so a log another process is still appending to is
+ * read once, incrementally. A line cut short by a crash (no newline at its end) is never read:
+ * its claim was never made.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const LOG_FOLDER = 'log';
+const LOG_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/;
+
+/** What a per-payout name holds when the entry is kept in a log. */
+export interface Claim {
+  payctl_journal_claim: 1;
+  log: string;
+}
+
+/** A claim, or (when it claims to be one but holds anything else) 'changed': not as payctl writes claims. */
+export function claimOf(value: unknown): Claim | 'changed' | undefined {
+  if (typeof value !== 'object' || value === null || !('payctl_journal_claim' in value)) return undefined;
+  const keys = Object.keys(value).sort();
+  const c = value as Claim;
+  return keys.length === 2 && keys[0] === 'log' && keys[1] === 'payctl_journal_claim' && c.payctl_journal_claim === 1 && typeof c.log === 'string' ? c : 'changed';
+}
+
+/** One line: the entry's per-payout name and the entry, with its HMAC, as a file would hold it. */
+export interface LogLine {
+  name: string;
+  entry: Record<string, unknown>;
+}
+
+interface LogIndex {
+  offset: number;
+  lines: Map<string, LogLine>;
+  /** Names of the entries with each fingerprint and repeat key (`f:<key>`, `r:<key>`), for look-up markers. */
+  keys: Map<string, Set<string>>;
+}
+
+/** What readers know of each log: the latest line of every entry, read incrementally. */
+export class LogReader {
+  readonly #folder: string;
+  readonly #logs = new Map<string, LogIndex>();
+
+  constructor(journalDir: string) {
+    this.#folder = join(journalDir, LOG_FOLDER);
+  }
+
+  /** The latest line of entry `name` in log `log`, or undefined (a log that is not there: none). */
+  line(log: string, name: string): LogLine | undefined {
+    return this.#index(log)?.lines.get(name);
+  }
+
+  /**
+   * The names of the entries in log `log` that a line gives this fingerprint or repeat key
+   * (unchecked: each is read and verified by the journal; a later line may have changed it).
+   */
+  named(log: string, kind: 'fingerprint' | 'repeat', key: string): string[] {
+    return [...(this.#index(log)?.keys.get(`${kind === 'fingerprint' ? 'f' : 'r'}:${key}`) ?? [])];
+  }
+
+  #index(log: string): LogIndex | undefined {
+    if (!LOG_NAME.test(log)) return undefined;
+    const file = join(this.#folder, log);
+    let size: number;
+    try {
+      size = statSync(file).size;
+    } catch {
+      return undefined;
+    }
+    let idx = this.#logs.get(log);
+    // A log rewritten shorter (compacted) is read again from its start.
+    if (!idx || size < idx.offset) {
+      idx = { offset: 0, lines: new Map(), keys: new Map() };
+      this.#logs.set(log, idx);
+    }
+    if (size > idx.offset) this.#readFrom(file, idx, size);
+    return idx;
+  }
+
+  #readFrom(file: string, idx: LogIndex, size: number): void {
+    const fd = openSync(file, 'r');
+    let text: string;
+    try {
+      const buf = Buffer.alloc(size - idx.offset);
+      let got = 0;
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, idx.offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+      // Only whole lines: a line still being written (or cut by a crash) waits.
+      const end = buf.lastIndexOf(0x0a, got - 1);
+      if (end < 0) return;
+      text = buf.subarray(0, end + 1).toString('utf8');
+      idx.offset += end + 1;
+    } finally {
+      closeSync(fd);
+    }
+    for (const raw of text.split('\n')) {
+      if (!raw) continue;
+      try {
+        const l = JSON.parse(raw) as LogLine;
+        if (typeof l.name === 'string' && typeof l.entry === 'object' && l.entry !== null) {
+          idx.lines.set(l.name, l);
+          for (const [k, v] of [
+            ['f', l.entry.fingerprint],
+            ['r', l.entry.repeatKey],
+          ] as const) {
+            if (typeof v !== 'string') continue;
+            const names = idx.keys.get(`${k}:${v}`);
+            if (names) names.add(l.name);
+            else idx.keys.set(`${k}:${v}`, new Set([l.name]));
+          }
+        }
+      } catch {
+        // Not a line payctl wrote whole: passed over (what it claimed is checked where it is read).
+      }
+    }
+  }
+}

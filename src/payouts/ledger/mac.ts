@@ -1,0 +1,139 @@
+/**
+ * The local ledger's signatures (docs/architecture.md, "The ledger"): every entry carries an
+ * HMAC made with a key only this user can read (`<config>/journal.key`, 0600), so an entry
+ * planted or edited outside payctl is reported as damaged instead of, say, making a batch skip
+ * a row that was never paid. The key is made on first use; entries journaled before it existed
+ * (payctl 0.1) are adopted then: given their HMAC once, as they are.
+ */
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import type { JournalEntry } from './ledger.js';
+import { ENTRY_NAME } from './names.js';
+
+/** An entry as stored: its fields and, when signed, their HMAC. */
+export type StoredEntry = JournalEntry & { mac?: unknown };
+
+/** The entry's fields without its mac. */
+function withoutMac(entry: JournalEntry): Omit<JournalEntry, 'mac'> {
+  const { mac: _mac, ...rest } = entry as StoredEntry;
+  return rest;
+}
+
+export class JournalMac {
+  readonly #keyFile: string;
+  readonly #dir: string;
+  #key: Buffer | undefined;
+
+  /** The key of `<configDir>/journal.key`, for the entries of the journal folder `dir`. */
+  constructor(configDir: string, dir: string) {
+    this.#keyFile = join(configDir, 'journal.key');
+    this.#dir = dir;
+  }
+
+  /** The HMAC key, made (0600, exclusively) on first use, when the entries of payctl 0.1 are adopted. */
+  #macKey(): Buffer {
+    if (this.#key) return this.#key;
+    try {
+      this.#key = Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the journal key ${this.#keyFile}: ${(err as Error).message}`);
+      this.#key = this.#makeKey();
+    }
+    if (this.#key.length !== 32)
+      throw new ConfigError(`The journal key ${this.#keyFile} is damaged.`, 'Move it away only if the journal folder is empty: every entry is checked with it.');
+    return this.#key;
+  }
+
+  #makeKey(): Buffer {
+    mkdirSync(dirname(this.#keyFile), { recursive: true, mode: 0o700 });
+    const key = randomBytes(32);
+    // Written whole to a temp file, then linked into place: a second payctl starting at the
+    // same moment finds either no key or the complete one, never an empty file.
+    const tmp = `${this.#keyFile}.${randomUUID()}.tmp`;
+    try {
+      writeFileSync(tmp, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+      linkSync(tmp, this.#keyFile);
+      this.#key = key;
+      this.#adoptLegacy();
+      return key;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`Cannot write the journal key ${this.#keyFile}: ${(e as Error).message}`);
+      return Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
+    } finally {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // Not written.
+      }
+    }
+  }
+
+  #adoptLegacy(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.#dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!ENTRY_NAME.test(name)) continue;
+      const file = join(this.#dir, name);
+      try {
+        const e = JSON.parse(readFileSync(file, 'utf8')) as JournalEntry & { mac?: string };
+        if (e && typeof e === 'object' && e.mac === undefined && e.version === 1) writeFileSync(file, this.serialize(e), { mode: 0o600 });
+      } catch {
+        // A damaged one stays as it is, and is reported when it is read.
+      }
+    }
+  }
+
+  /** The HMAC of a text, in hex. */
+  of(text: string): string {
+    return createHmac('sha256', this.#macKey()).update(text).digest('hex');
+  }
+
+  /** Whether `mac` (hex, as stored) is the HMAC of `text`. */
+  matches(text: string, mac: string): boolean {
+    const want = Buffer.from(this.of(text), 'hex');
+    const got = Buffer.from(mac, 'hex');
+    return got.length === want.length && timingSafeEqual(got, want);
+  }
+
+  /** The entry as it is stored: its fields and their HMAC. */
+  #signed(entry: JournalEntry): Record<string, unknown> {
+    const rest = withoutMac(entry);
+    return { ...rest, mac: this.of(JSON.stringify(rest)) };
+  }
+
+  /**
+   * The stored entry as JSON text: `JSON.stringify(this.#signed(entry))`, made with one
+   * serialization instead of two (the text the HMAC covers, with `"mac"` added as its last field).
+   */
+  signedJson(entry: JournalEntry): string {
+    // An entry made in this run has no mac (JSON leaves an undefined field out): serialized as
+    // it is, without a copy; one read from disk, without its mac.
+    const json = (entry as StoredEntry).mac === undefined ? JSON.stringify(entry) : JSON.stringify(withoutMac(entry));
+    return `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}"mac":"${this.of(json)}"}`;
+  }
+
+  /** The entry as a file of its own holds it: signed, indented, with a final newline. */
+  serialize(entry: JournalEntry): string {
+    return JSON.stringify(this.#signed(entry), null, 2) + '\n';
+  }
+
+  /** The stored entry without its mac, once its HMAC is checked; throws (naming `file`) when it does not verify. */
+  verified(entry: StoredEntry, file: string): JournalEntry {
+    const want = Buffer.from(this.of(JSON.stringify(withoutMac(entry))), 'hex');
+    const got = typeof entry.mac === 'string' && /^[0-9a-f]{64}$/.test(entry.mac) ? Buffer.from(entry.mac, 'hex') : undefined;
+    if (!got || !timingSafeEqual(got, want)) {
+      throw new ConfigError(
+        `The payout journal entry ${file} (payout ${entry.payoutId}) was not written by payctl on this machine or was changed since (${got ? 'its checksum does not match' : 'it has no checksum'}).`,
+        'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+      );
+    }
+    const { mac: _mac, ...clean } = entry;
+    return clean;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The local ledger's look-up markers (docs/architecture.md, "The ledger"): how entries are
+ * found by fingerprint or repeat key without reading them all. A marker is a hard link, never
+ * a new file; whatever it says is only a lead (every entry found is read, verified and checked
+ * to have the key).
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { sep } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import { sha256 } from '../identity.js';
+import { tryLink } from './atomic-files.js';
+import { journalBase } from './base-url.js';
+import type { JournalEntry, LookupKind } from './ledger.js';
+import { claimOf, type LogReader } from './log-reader.js';
+import { remembered, type EntryNames } from './names.js';
+
+/** A marker's content is read only up to this size: a claim or an entry as first written (a payout's body with its metadata), never more. */
+const MAX_MARKER_BYTES = 4 * 1024 * 1024;
+
+export class Markers {
+  readonly #names: EntryNames;
+  readonly #logs: LogReader;
+  readonly #markers = new Map<string, string>();
+
+  constructor(names: EntryNames, logs: LogReader) {
+    this.#names = names;
+    this.#logs = logs;
+  }
+
+  /**
+   * Where the markers of one look-up key are: `index/<hash>`. The first entry with the key
+   * is marked by a hard link there: of the log's claim file for an entry kept in a batch's
+   * log (the entries of that log with the key are then found in it), else of the entry's
+   * file as first written (its content names the payout). A link is a name only: no inode
+   * is made (on a file system short of free inodes, making one can take half a millisecond),
+   * and a batch makes one per row. Each further entry with the key is marked in the folder
+   * `index/<hash>.more` by a link named after the entry. Journals written before hold a
+   * folder at `index/<hash>` itself, one marker per entry named after it: still read, and
+   * added to.
+   */
+  #marker(baseUrl: string, kind: LookupKind, key: string): string {
+    // A batch asks for each row's marker when it plans and when it journals the row: made once.
+    return remembered(this.#markers, `${journalBase(baseUrl)}\n${kind}\n${key}`, (of) => this.#names.in(`index${sep}${sha256(of).slice(0, 32)}`));
+  }
+
+  /** The entry names a look-up key's markers lead to (unchecked, maybe repeated). */
+  leads(baseUrl: string, kind: LookupKind, key: string): string[] {
+    const marker = this.#marker(baseUrl, kind, key);
+    try {
+      const st = lstatSync(marker, { throwIfNoEntry: false });
+      if (!st) return [];
+      if (st.isDirectory()) return readdirSync(marker);
+      const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(`${marker}.more`) : [];
+      if (!st.isFile() || st.size > MAX_MARKER_BYTES) return more;
+      let first: unknown;
+      try {
+        first = JSON.parse(readFileSync(marker, 'utf8'));
+      } catch {
+        return more; // not a marker payctl made: nothing it leads to
+      }
+      const claim = claimOf(first);
+      if (claim === 'changed') return more;
+      if (claim) return [...this.#logs.named(claim.log, kind, key), ...more];
+      const e = first as Partial<JournalEntry>;
+      if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return more;
+      return [this.#names.of(e.baseUrl, e.payoutId), ...more];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * The look-up markers of a new entry (`name`: its file name), hard links of `target` (the
+   * log's claim file, or the entry's file as first written), one per look-up key, made
+   * before the entry itself: one whose entry never got written is passed over by find().
+   * Synchronous: a link is microseconds in the kernel, less than a hand-off to the thread
+   * pool and back. Made again by a later attempt, a marker changes nothing find() returns.
+   */
+  mark(entry: JournalEntry, name: string, target: string): void {
+    for (const [kind, key] of [
+      ['fingerprint', entry.fingerprint],
+      ['repeat', entry.repeatKey],
+    ] as const) {
+      if (!key) continue;
+      const marker = this.#marker(entry.baseUrl, kind, key);
+      if (tryLink(target, marker)) continue;
+      // Taken: a folder, as journals written before hold it, or the first entry's marker.
+      const folder = lstatSync(marker, { throwIfNoEntry: false })?.isDirectory() ? marker : `${marker}.more`;
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      tryLink(target, `${folder}${sep}${name}`);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The local ledger's names (docs/architecture.md, "The ledger"): an entry is the file
+ * `<journal>/<32 hex digits of the SHA-256 of its base URL and payout id>.json`, under the
+ * normalized base URL (journalBase); payctl 0.1 filed entries under the base URL as written,
+ * and those legacy names are still found.
+ */
+import { readdirSync } from 'node:fs';
+import { sep } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import { sha256 } from '../identity.js';
+import { journalBase } from './base-url.js';
+
+/** The file name of an entry (or of its claim): 32 hex digits of a SHA-256, `.json`. */
+export const ENTRY_NAME = /^[0-9a-f]{32}\.json$/;
+
+/** Kept at most this many: a name or marker a batch asks for again, made once. */
+const REMEMBERED = 100_000;
+
+/** `make(key)`, made once per key while the map holds it (emptied when full). */
+export function remembered(map: Map<string, string>, key: string, make: (key: string) => string): string {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make(key);
+    if (map.size >= REMEMBERED) map.clear();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** The names of the entries of one journal folder, and their paths. */
+export class EntryNames {
+  readonly #dir: string;
+  readonly #names = new Map<string, string>();
+  #legacy: Set<string> | undefined;
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  /**
+   * A path in the journal folder. By concatenation: `name` is a plain name (or `index/<hash>`)
+   * and the folder is normalized, so path.join would give the same, allocating several times
+   * as much (a batch asks for a few paths a row).
+   */
+  in(name: string): string {
+    return `${this.#dir}${sep}${name}`;
+  }
+
+  /** The name under `baseUrl` exactly as given (payctl 0.1's, when it is not normalized). */
+  asWritten(baseUrl: string, payoutId: string): string {
+    // A batch asks for each row's name when it plans, journals and records it: made once.
+    return remembered(this.#names, `${baseUrl}\n${payoutId}`, (key) => `${sha256(key).slice(0, 32)}.json`);
+  }
+
+  /** An entry's file name: entries are filed under the normalized base URL (journalBase). */
+  of(baseUrl: string, payoutId: string): string {
+    return this.asWritten(journalBase(baseUrl), payoutId);
+  }
+
+  /** An entry's path. */
+  file(baseUrl: string, payoutId: string): string {
+    return this.in(this.of(baseUrl, payoutId));
+  }
+
+  /**
+   * The names in the journal folder, listed once per process: all that a look-up under a
+   * base URL as written (not normalized) can find. Such names are payctl 0.1's entries,
+   * given their HMAC when the key was made; nothing is filed under them since (every entry
+   * is filed under the normalized base URL, and a base URL that is not normalized is never
+   * what normalizing gives; adopting them rewrites them in place). So a batch of 10,000
+   * rows asks the folder once, not 10,000 times more.
+   */
+  legacy(): Set<string> {
+    if (this.#legacy) return this.#legacy;
+    const names = new Set<string>();
+    try {
+      for (const name of readdirSync(this.#dir)) if (ENTRY_NAME.test(name)) names.add(name);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the payout journal ${this.#dir}: ${(err as Error).message}`);
+    }
+    this.#legacy = names;
+    return names;
+  }
+}

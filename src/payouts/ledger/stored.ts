@@ -1,0 +1,64 @@
+/**
+ * Reading one entry of the local ledger (docs/architecture.md, "The ledger"): its per-payout
+ * file, or (for an entry kept in a batch's log) the claim there and the entry's latest line in
+ * that log; checked to be an entry, of the payout asked for, with an HMAC that verifies.
+ * Anything else is a ConfigError naming the file: payctl never acts on it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import type { JournalEntry } from './ledger.js';
+import { claimOf, type LogReader } from './log-reader.js';
+import type { JournalMac, StoredEntry } from './mac.js';
+
+/** A per-payout name that says it is a claim but is not one as payctl writes them. */
+class ChangedClaim extends Error {}
+
+/** The entry of `file` (of payout `payoutId`, when given), verified; undefined when there is none. */
+export function readEntry(file: string, payoutId: string | undefined, mac: JournalMac, logs: LogReader): JournalEntry | undefined {
+  // Most look-ups of a new batch find nothing: no exception for each of them.
+  if (!existsSync(file)) return undefined;
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
+  }
+  let entry: StoredEntry;
+  try {
+    entry = parsed(raw, file, logs);
+    if (
+      (payoutId !== undefined && entry.payoutId !== payoutId) ||
+      typeof entry.payoutId !== 'string' ||
+      typeof entry.idempotencyKey !== 'string' ||
+      typeof entry.body !== 'string'
+    ) {
+      throw new Error('unexpected content');
+    }
+  } catch (err) {
+    if (err instanceof ChangedClaim) {
+      throw new ConfigError(
+        `The payout journal entry ${file} was not written by payctl on this machine or was changed since (its claim on a log holds other fields).`,
+        'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+      );
+    }
+    throw new ConfigError(
+      `The payout journal entry ${file} is damaged (${(err as Error).message}).`,
+      'It holds the idempotency key of an earlier payout; inspect it before removing it.',
+    );
+  }
+  return mac.verified(entry, file);
+}
+
+/** The stored entry a file's text holds, itself or (a claim) through the log it names. */
+function parsed(raw: string, file: string, logs: LogReader): StoredEntry {
+  const stored = JSON.parse(raw) as unknown;
+  // A name that claims an entry kept in a log (log.ts): the entry is its latest line there.
+  const claim = claimOf(stored);
+  if (claim === 'changed') throw new ChangedClaim();
+  if (!claim) return stored as StoredEntry;
+  const line = logs.line(claim.log, basename(file));
+  if (!line) throw new Error(`it names the log ${claim.log}, which holds no entry for it`);
+  return line.entry as unknown as StoredEntry;
+}

@@ -1,0 +1,133 @@
+/**
+ * What every store of the ledger must do (docs/architecture.md, "The ledger"), as one suite run
+ * against each: the local store (test/unit/ledger-contract.test.ts), and the next store on the
+ * same interface. `open()` gives a ledger on one fresh place per test; called twice in a test, the
+ * second is another process's view of the same place.
+ */
+import { describe, expect, it } from 'vitest';
+import { JournalConflict } from '../../src/payouts/ledger/entries.js';
+import type { JournalEntry, Ledger, Outcome } from '../../src/payouts/ledger/ledger.js';
+
+const BASE = 'https://api.example.com/v2';
+/** The same service, spelled otherwise: one ledger entry per payout either way. */
+const BASE_SPELLED = 'https://API.example.com:443/v2/';
+const OTHER = 'http://127.0.0.1:4010/v2';
+const T0 = new Date('2026-11-21T10:15:30.123Z');
+const T1 = new Date('2026-11-21T11:00:00.000Z');
+const body = (id: string, amount = '12.50') => `{"amount":${amount},"currency":"SLE","payoutId":"${id}"}`;
+const accepted = (transactionId: string): Outcome => ({ kind: 'accepted', status: 200, transactionId, fee: undefined, replayed: false, at: T1.toISOString() });
+const unknown: Outcome = { kind: 'unknown', reason: 'timed out', at: T1.toISOString() };
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
+export function ledgerContract(name: string, open: () => Ledger): void {
+  describe(`${name}: the Ledger contract`, () => {
+    it('begin claims a payout id once: its key, body and origin come back from get, under any spelling of the base URL', async () => {
+      const ledger = open();
+      expect(ledger.get(BASE, 'p-1')).toBeUndefined();
+      const e = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, profile: 'live', origin: { fingerprint: 'f-1', repeatKey: 'r-1' } });
+      expect(e).toMatchObject({
+        version: 2,
+        payoutId: 'p-1',
+        baseUrl: BASE,
+        body: body('p-1'),
+        createdAt: T0.toISOString(),
+        profile: 'live',
+        fingerprint: 'f-1',
+        repeatKey: 'r-1',
+      });
+      expect(e.outcome).toBeUndefined();
+      expect(open().get(BASE_SPELLED, 'p-1')).toEqual(JSON.parse(JSON.stringify(e)));
+      expect(open().get(OTHER, 'p-1')).toBeUndefined();
+    });
+
+    it('begin again reuses the first key; another body or another key is a JournalConflict', async () => {
+      const ledger = open();
+      const first = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, randomKey: true });
+      const again = await open().begin({ baseUrl: BASE_SPELLED, payoutId: 'p-1', body: body('p-1'), now: T1, randomKey: true });
+      expect(again.idempotencyKey).toBe(first.idempotencyKey);
+      expect(again.createdAt).toBe(T0.toISOString());
+      const details = await rejection(ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1', '13.00'), now: T1 }));
+      expect(details).toBeInstanceOf(JournalConflict);
+      expect((details as JournalConflict).what).toBe('details');
+      const key = await rejection(ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), idempotencyKey: 'another', now: T1 }));
+      expect((key as JournalConflict).what).toBe('key');
+      expect(ledger.conflict(first, body('p-1'), first.idempotencyKey.toUpperCase())).toBeUndefined();
+    });
+
+    it('two ledgers claiming the same payout ids at once, as a batch: one key per id, the same for both', async () => {
+      const a = open();
+      const b = open();
+      const ids = Array.from({ length: 12 }, (_, i) => `race-${i}`);
+      const claim = (l: Ledger) => Promise.all(ids.map((id) => l.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T0, log: true, randomKey: true })));
+      const [fromA, fromB] = await Promise.all([claim(a), claim(b)]);
+      for (const [i, id] of ids.entries()) {
+        expect(fromA[i]!.idempotencyKey, id).toBe(fromB[i]!.idempotencyKey);
+        expect(open().get(BASE, id)!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
+      }
+      await Promise.all([a.closeLog(), b.closeLog()]);
+    });
+
+    it('record sets the outcome; an accepted one is never replaced by a weaker one under the same key', async () => {
+      const ledger = open();
+      const e = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0 });
+      const done = await ledger.record(e, accepted('TXN-1'));
+      expect(done.outcome).toEqual(accepted('TXN-1'));
+      const kept = await open().record(e, unknown);
+      expect(kept.outcome).toEqual(accepted('TXN-1'));
+      expect(open().get(BASE, 'p-1')!.outcome).toEqual(accepted('TXN-1'));
+    });
+
+    it('find by fingerprint and by repeat key: entries of that base URL with the key, oldest first', async () => {
+      const ledger = open();
+      await ledger.begin({ baseUrl: BASE, payoutId: 'late', body: body('late'), now: T1, origin: { fingerprint: 'same', repeatKey: 'r' } });
+      await ledger.begin({ baseUrl: BASE_SPELLED, payoutId: 'early', body: body('early'), now: T0, origin: { fingerprint: 'same' } });
+      await ledger.begin({ baseUrl: OTHER, payoutId: 'elsewhere', body: body('elsewhere'), now: T0, origin: { fingerprint: 'same', repeatKey: 'r' } });
+      await ledger.begin({ baseUrl: BASE, payoutId: 'other', body: body('other'), now: T0, log: true, origin: { fingerprint: 'not-same', repeatKey: 'r' } });
+      await ledger.closeLog();
+      const reader = open();
+      expect(reader.find(BASE, 'fingerprint', 'same').map((e) => e.payoutId)).toEqual(['early', 'late']);
+      expect(reader.find(BASE, 'repeat', 'r').map((e) => e.payoutId)).toEqual(['other', 'late']);
+      expect(reader.find(OTHER, 'repeat', 'r').map((e) => e.payoutId)).toEqual(['elsewhere']);
+      expect(reader.find(BASE, 'fingerprint', 'none')).toEqual([]);
+    });
+
+    it('by transaction id, and its owner: the payout it was first recorded for, kept up to date by record', async () => {
+      const ledger = open();
+      const a = await ledger.begin({ baseUrl: BASE, payoutId: 'a', body: body('a'), now: T0 });
+      const b = await ledger.begin({ baseUrl: BASE, payoutId: 'b', body: body('b'), now: T0 });
+      await ledger.record(a, accepted('TXN-A'));
+      const reader = open();
+      expect(reader.byTransactionId(BASE_SPELLED, 'TXN-A')?.payoutId).toBe('a');
+      expect(reader.byTransactionId(OTHER, 'TXN-A')).toBeUndefined();
+      expect(reader.transactionOwner(BASE, 'TXN-A')).toBe('a');
+      expect(reader.transactionOwner(BASE, 'TXN-B')).toBeUndefined();
+      await reader.record(b, accepted('TXN-B'));
+      expect(reader.transactionOwner(BASE, 'TXN-B')).toBe('b');
+    });
+
+    it('scan lists every entry once, batch and single alike; byName reads one again', async () => {
+      const ledger = open();
+      const ids = ['s-1', 's-2', 'b-1', 'b-2', 'b-3'];
+      for (const id of ids) await ledger.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T0, log: id.startsWith('b') });
+      await ledger.closeLog();
+      const reader = open();
+      const listed = [...reader.scan()];
+      expect(listed.map((it) => ('entry' in it ? it.entry.payoutId : it.error.message)).sort()).toEqual([...ids].sort());
+      for (const it of listed) expect(reader.byName(it.name)).toEqual((it as { entry: JournalEntry }).entry);
+    });
+
+    it('a fresh ledger has no gaps and nothing to list', () => {
+      const ledger = open();
+      expect(ledger.journalGaps()).toBeUndefined();
+      expect([...ledger.scan()]).toEqual([]);
+    });
+  });
+}
