@@ -18,11 +18,19 @@ const T0 = new Date('2026-11-21T10:15:30.123Z');
 const body = (id: string) => `{"amount":12.5,"currency":"SLE","payoutId":"${id}"}`;
 
 let root: string;
+/** Every journal a test opens: their logs are closed after it, as a run closes its own (no file handle left to the garbage collector). */
+const opened: Journal[] = [];
+function journalAt(dir: string): Journal {
+  const j = new Journal(dir);
+  opened.push(j);
+  return j;
+}
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'payctl-journal-log-'));
 });
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks();
+  await Promise.all(opened.splice(0).map((j) => j.closeLog().catch(() => {})));
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -46,13 +54,13 @@ async function countDatasyncs(): Promise<{ count: () => number }> {
 describe('Journal log: group commit', () => {
   it('20 entries begun at once share log fsyncs; each is claimed under its name and read by another process', async () => {
     const syncs = await countDatasyncs();
-    const j = new Journal(root);
+    const j = journalAt(root);
     const ids = Array.from({ length: 20 }, (_, i) => `p-${i}`);
     const entries = await Promise.all(ids.map((id) => begin(j, id)));
     expect(syncs.count()).toBeGreaterThanOrEqual(1);
     expect(syncs.count()).toBeLessThan(ids.length);
     expect(logFiles()).toHaveLength(1);
-    const other = new Journal(root);
+    const other = journalAt(root);
     for (const [i, id] of ids.entries()) {
       const e = other.get(BASE, id)!;
       expect(e.idempotencyKey).toBe(entries[i]!.idempotencyKey);
@@ -67,45 +75,45 @@ describe('Journal log: group commit', () => {
   });
 
   it('two processes beginning the same payouts at once: one key per payout id, the same for both', async () => {
-    const a = new Journal(root);
-    const b = new Journal(root);
+    const a = journalAt(root);
+    const b = journalAt(root);
     const ids = Array.from({ length: 30 }, (_, i) => `race-${i}`);
     const [fromA, fromB] = await Promise.all([Promise.all(ids.map((id) => begin(a, id))), Promise.all(ids.map((id) => begin(b, id)))]);
     for (const [i, id] of ids.entries()) {
       expect(fromA[i]!.idempotencyKey, id).toBe(fromB[i]!.idempotencyKey);
-      expect(new Journal(root).get(BASE, id)!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
+      expect(journalAt(root).get(BASE, id)!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
     }
     expect(logFiles()).toHaveLength(2);
   });
 
   it('outcomes are appended; a run killed before compaction is read by the rerun; compaction keeps the latest line of each claimed entry', async () => {
-    const j = new Journal(root);
+    const j = journalAt(root);
     const e1 = await begin(j, 'k-1');
     const e2 = await begin(j, 'k-2');
     await j.record(e1, { kind: 'accepted', status: 201, transactionId: 'TRX1', fee: '0.13', replayed: false, at: T0.toISOString() });
     await j.record(e2, { kind: 'unknown', reason: 'no answer', at: T0.toISOString() });
     // Killed here: no compaction. A rerun (a new process) reads both, outcomes included.
-    const rerun = new Journal(root);
+    const rerun = journalAt(root);
     expect(rerun.get(BASE, 'k-1')!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX1' });
     expect(rerun.get(BASE, 'k-2')!.outcome).toMatchObject({ kind: 'unknown' });
     const log = join(root, 'journal', 'log', logFiles()[0]!);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(4);
     await j.closeLog();
     expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
-    const after = new Journal(root);
+    const after = journalAt(root);
     expect(after.get(BASE, 'k-1')!.outcome).toMatchObject({ kind: 'accepted' });
     expect(after.get(BASE, 'k-2')!.idempotencyKey).toBe(e2.idempotencyKey);
     // The rerun's outcome for an entry of the earlier log goes to the entry's own name, whole.
     await rerun.record(rerun.get(BASE, 'k-2')!, { kind: 'accepted', status: 200, transactionId: 'TRX2', fee: undefined, replayed: true, at: T0.toISOString() });
-    expect(new Journal(root).get(BASE, 'k-2')!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX2' });
+    expect(journalAt(root).get(BASE, 'k-2')!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX2' });
   });
 
   it('a line cut short by a crash is never read; a claim whose line is missing is reported as damaged', async () => {
-    const j = new Journal(root);
+    const j = journalAt(root);
     await begin(j, 'whole');
     const log = join(root, 'journal', 'log', logFiles()[0]!);
     appendFileSync(log, '{"name":"torn","entry":{"payoutId":"torn","idempot');
-    const reader = new Journal(root);
+    const reader = journalAt(root);
     expect(reader.get(BASE, 'whole')!.payoutId).toBe('whole');
     expect(reader.get(BASE, 'torn')).toBeUndefined();
     // A claim naming this log for an entry the log does not hold.
@@ -119,14 +127,14 @@ describe('Journal log: group commit', () => {
     const name = readdirSync(j.dir).find((n) => n.endsWith('.json'))!;
     const stray = name.replace(/^./, name[0] === 'a' ? 'b' : 'a');
     writeFileSync(join(j.dir, stray), claim);
-    expect(() => new Journal(root).byName(stray)).toThrow(/holds no entry for it/);
+    expect(() => journalAt(root).byName(stray)).toThrow(/holds no entry for it/);
   });
 
   it('a log line edited outside payctl does not verify', async () => {
-    const j = new Journal(root);
+    const j = journalAt(root);
     await begin(j, 'edited');
     const log = join(root, 'journal', 'log', logFiles()[0]!);
     writeFileSync(log, readFileSync(log, 'utf8').replace('12.5', '99.5'));
-    expect(() => new Journal(root).get(BASE, 'edited')).toThrow(/checksum does not match/);
+    expect(() => journalAt(root).get(BASE, 'edited')).toThrow(/checksum does not match/);
   });
 });
