@@ -41,7 +41,9 @@ try {
   const sb = JSON.parse(start.stdout);
   process.stdout.write(`${bold('$ payctl sandbox start --detach')}\nSandbox running at ${sb.base_url} (pid ${sb.pid})\nAPI key: ${sb.api_key}\n`);
 
-  payctl(['login', '--api-key-stdin', '--base-url', sb.base_url], { input: sb.api_key + '\n' });
+  // A throwaway sandbox key in a throwaway folder: kept in the 0600 file, so the demo asks
+  // nothing of the OS keyring (and prints no notice about one this machine may not have).
+  payctl(['login', '--api-key-stdin', '--base-url', sb.base_url, '--insecure-storage'], { input: sb.api_key + '\n' });
   payctl(['status']);
   payctl(['balances']);
   payctl(['payouts', 'list', '--limit', '5']);

@@ -50,6 +50,8 @@ describe('npm run demo, piped', () => {
       }
       expect(stdout).toMatch(/Successful|Pending/);
       expect(stdout.trimEnd().endsWith('Sandbox stopped.')).toBe(true);
+      // Nothing a newcomer would have to interpret: no warning (the demo's login keeps the throwaway key in the 0600 file).
+      expect(stdout).not.toMatch(/^Warning:/m);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
