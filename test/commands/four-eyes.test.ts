@@ -18,8 +18,8 @@ import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { heldCounts, payoutPosts, postedPayoutId, tempWorkDir } from '../helpers/batch.js';
-import { addApproval, bankPayout, PLAN_BATCH_HEADER, planBatchFile, planPathOf, readPlanFile } from '../helpers/four-eyes.js';
-import { loadSigningKey, type SigningKey } from '../../src/plans/keys.js';
+import { addApproval, bankPayout, PLAN_BATCH_HEADER, planBatchFile, planPathOf, readPlanFile, setUpTeam } from '../helpers/four-eyes.js';
+import type { SigningKey } from '../../src/plans/keys.js';
 import type { Plan } from '../../src/plans/plan.js';
 
 const ctx = useSandbox();
@@ -31,7 +31,6 @@ const people: Record<'maker' | 'alice' | 'bob' | 'mallory', { dir: string; clean
   mallory: tempConfigDir(),
 };
 const maker = () => people.maker.dir;
-let policyFile: string;
 
 function run(args: string[], dir = maker(), opts: { clock?: TestClock } = {}): Promise<Run> {
   return payctl(args, { dir, ...opts });
@@ -42,30 +41,7 @@ function expectNothingSent(from: number): void {
 }
 
 beforeAll(async () => {
-  for (const [name, p] of Object.entries(people)) {
-    const r = await run(['keys', 'create', '--name', name[0]!.toUpperCase() + name.slice(1)], p.dir);
-    expect(r.code, r.stderr).toBe(0);
-    p.key = loadSigningKey(p.dir)!;
-  }
-  policyFile = join(work.dir, 'policy.json');
-  writeFileSync(
-    policyFile,
-    JSON.stringify({
-      members: { Maker: { keys: [people.maker.key!.publicKey], roles: ['maker'] } },
-      approvers: { Alice: people.alice.key!.publicKey, Bob: people.bob.key!.publicKey },
-      approvals: {
-        SLE: [
-          { from: '1000', required: 1 },
-          { over: '100000', required: 2 },
-        ],
-      },
-      max_per_payout: { SLE: '150000' },
-      daily_total: { SLE: '400000' },
-    }),
-  );
-  await writeLoggedIn(ctx.sb, maker());
-  const set = await run(['config', 'set', 'policy', policyFile]);
-  expect(set.code, set.stderr).toBe(0);
+  await setUpTeam(ctx.sb, people, work.dir);
 });
 
 afterAll(() => {

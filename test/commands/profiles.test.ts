@@ -17,6 +17,7 @@ import { batchRows, toCsv } from '../helpers/batch.js';
 import { TestClock } from '../helpers/clock.js';
 import { closestProfiles, UnknownProfile } from '../../src/config/known-profiles.js';
 import { openConfigStore } from '../../src/config/store.js';
+import { bankArgs } from '../helpers/payout-fixtures.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -113,29 +114,7 @@ describe('an unknown profile is an error (exit 2) naming the known ones', () => 
 
   it('history (which reads the journal, not a profile): a name no profile and no journal entry has exits 2; a removed profile still shows what it journaled', async () => {
     await twoProfiles();
-    const made = await run([
-      'payout',
-      'create',
-      '--yes',
-      '--profile',
-      'sandbox',
-      '--wallet',
-      ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id,
-      '--amount',
-      '10.00',
-      '--currency',
-      'SLE',
-      '--type',
-      'wallet',
-      '--name',
-      'Aminata Kamara',
-      '--provider',
-      'orange_money',
-      '--account',
-      '076123456',
-      '--phone',
-      '+23276123456',
-    ]);
+    const made = await run(['payout', 'create', '--yes', '--profile', 'sandbox', ...bankArgs(ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id)]);
     expect(made.code, made.stderr).toBe(0);
     const typo = await run(['history', '--profile', 'sandbx']);
     expect(typo.code, typo.stderr).toBe(2);
@@ -160,30 +139,7 @@ describe('an unknown profile is an error (exit 2) naming the known ones', () => 
       ['status', () => ['status']],
       ['payout get', () => ['payout', 'get', ID]],
       ['payout get --wait', () => ['payout', 'get', ID, '--wait']],
-      [
-        'payout create',
-        () => [
-          'payout',
-          'create',
-          '--yes',
-          '--wallet',
-          '1000000001',
-          '--amount',
-          '10.00',
-          '--currency',
-          'SLE',
-          '--type',
-          'wallet',
-          '--name',
-          'Aminata Kamara',
-          '--provider',
-          'orange_money',
-          '--account',
-          '076123456',
-          '--phone',
-          '+23276123456',
-        ],
-      ],
+      ['payout create', () => ['payout', 'create', '--yes', ...bankArgs('1000000001')]],
       ['payout batch', (dir) => ['payout', 'batch', batchFile(dir), '--yes']],
       ['payouts list', () => ['payouts', 'list']],
       ['summary', () => ['summary']],

@@ -7,16 +7,15 @@
  * process in test/commands/four-eyes.test.ts and four-eyes-people.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { payctlShim, runAsPrinted, tempConfigDir } from '../helpers/cli.js';
-import { startCli, writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { startCli, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { heldCounts, payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { bankPayout, planBatchFile, planPathOf, readPlanFile } from '../helpers/four-eyes.js';
-import { loadSigningKey, type SigningKey } from '../../src/plans/keys.js';
+import { bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam } from '../helpers/four-eyes.js';
+import type { SigningKey } from '../../src/plans/keys.js';
 
 const ctx = useSandbox();
 const work = tempWorkDir();
@@ -35,30 +34,7 @@ function expectNothingSent(from: number): void {
 }
 
 beforeAll(async () => {
-  for (const [name, p] of Object.entries(people)) {
-    const r = await run(['keys', 'create', '--name', name[0]!.toUpperCase() + name.slice(1)], p.dir);
-    expect(r.code, r.stderr).toBe(0);
-    p.key = loadSigningKey(p.dir)!;
-  }
-  const policyFile = join(work.dir, 'policy.json');
-  writeFileSync(
-    policyFile,
-    JSON.stringify({
-      members: { Maker: { keys: [people.maker.key!.publicKey], roles: ['maker'] } },
-      approvers: { Alice: people.alice.key!.publicKey, Bob: people.bob.key!.publicKey },
-      approvals: {
-        SLE: [
-          { from: '1000', required: 1 },
-          { over: '100000', required: 2 },
-        ],
-      },
-      max_per_payout: { SLE: '150000' },
-      daily_total: { SLE: '400000' },
-    }),
-  );
-  await writeLoggedIn(ctx.sb, maker());
-  const set = await run(['config', 'set', 'policy', policyFile]);
-  expect(set.code, set.stderr).toBe(0);
+  await setUpTeam(ctx.sb, people, work.dir);
 });
 
 afterAll(() => {

@@ -3,13 +3,17 @@
  * file it is (its documented JSON, not payctl's reader), an approval added by hand (as an
  * attacker would: the CLI refuses these), a plan edited by hand and made whole again by its
  * maker (hash and signature recomputed from the documented format, independently of payctl's
- * own code), and the flags of a direct bank payout.
+ * own code), the flags of a direct bank payout, and the team both tiers set up.
  */
 import { createHash, createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signText, type SigningKey } from '../../src/plans/keys.js';
+import { loadSigningKey, signText, type SigningKey } from '../../src/plans/keys.js';
 import { approvalMessage, type Plan } from '../../src/plans/plan.js';
+import { expect } from 'vitest';
+import { writeLoggedIn, type Run } from './e2e.js';
+import { payctl } from './in-process.js';
+import type { Sandbox } from './sandbox.js';
 
 export const PLAN_BATCH_HEADER = 'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
 
@@ -106,4 +110,45 @@ export function bankPayout(wallet: string, amount: string, id: string = randomUU
     id,
     '--yes',
   ];
+}
+
+/** A person of the four-eyes tests: their own config folder (their own machine) and, once made, their signing key. */
+export interface Person {
+  dir: string;
+  key?: SigningKey;
+}
+
+/**
+ * The team both tiers test with, made in process: a key for each person (named after them),
+ * and a policy in `workDir` under which the maker makes plans and Alice and Bob approve them
+ * (1 approval from 1,000 SLE, 2 over 100,000; at most 150,000 SLE a payout and 400,000 a day),
+ * set in the maker's profile, logged in to `sb`. Returns the policy file's path.
+ */
+export async function setUpTeam(sb: Sandbox, people: Record<string, Person> & Record<'maker' | 'alice' | 'bob', Person>, workDir: string): Promise<string> {
+  const run = (args: string[], dir: string): Promise<Run> => payctl(args, { dir });
+  for (const [name, p] of Object.entries(people)) {
+    const r = await run(['keys', 'create', '--name', name[0]!.toUpperCase() + name.slice(1)], p.dir);
+    expect(r.code, r.stderr).toBe(0);
+    p.key = loadSigningKey(p.dir)!;
+  }
+  const policyFile = join(workDir, 'policy.json');
+  writeFileSync(
+    policyFile,
+    JSON.stringify({
+      members: { Maker: { keys: [people.maker.key!.publicKey], roles: ['maker'] } },
+      approvers: { Alice: people.alice.key!.publicKey, Bob: people.bob.key!.publicKey },
+      approvals: {
+        SLE: [
+          { from: '1000', required: 1 },
+          { over: '100000', required: 2 },
+        ],
+      },
+      max_per_payout: { SLE: '150000' },
+      daily_total: { SLE: '400000' },
+    }),
+  );
+  await writeLoggedIn(sb, people.maker.dir);
+  const set = await run(['config', 'set', 'policy', policyFile], people.maker.dir);
+  expect(set.code, set.stderr).toBe(0);
+  return policyFile;
 }
