@@ -141,6 +141,10 @@ function load(filename) {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
   v8.setFlagsFromString('--heap-growing-percent=30');
   const script = new vm.Script(source, { filename, cachedData });
+  // V8 has taken what it needs from the cache: its buffer (1 MB for `payout`) is not kept
+  // alive for the whole run by saveCache below.
+  const hadCache = cachedData !== undefined;
+  cachedData = undefined;
   const mod = { exports: {} };
   // The bundle's require: builtins through this file's own, each noted for the cache's first
   // line; anything else (./vendor/*.cjs, the keyring's native module) resolved against dist/,
@@ -162,7 +166,7 @@ function load(filename) {
   script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, path.dirname(filename), meta);
   const saveCache = () => {
     const needs = [...builtins].filter((id) => /^node:[a-z_/]+$/.test(id)).join(',');
-    if (!name || (cachedData !== undefined && !script.cachedDataRejected && needs === preloaded)) return;
+    if (!name || (hadCache && !script.cachedDataRejected && needs === preloaded)) return;
     let data;
     try {
       data = Buffer.concat([Buffer.from(`payctl-cache ${needs}\n`, 'latin1'), script.createCachedData()]);

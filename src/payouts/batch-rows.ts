@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { GROUPING_RULE, ungroupAmount } from '../money/amount.js';
 import { problemOf, rowProblem, type Problem } from '../errors.js';
-import { sha256 } from './identity.js';
+import { sha256Hex } from './identity.js';
 import type { PayoutFields } from './request.js';
 import { canonicalColumn, COLUMN_LABELS, FIELD_OF, unknownColumn } from './batch-columns.js';
 import type { SharedProblem } from './batch-problems.js';
@@ -77,7 +77,7 @@ function legacyId(file: string, row: number, values: Record<string, string>): st
       .sort()
       .map((k) => [k, values[k]]),
   );
-  return `batch-${sha256(`${basename(file)}\n${row}\n${canon}`).slice(0, 24)}`;
+  return `batch-${sha256Hex(`${basename(file)}\n${row}\n${canon}`, 12)}`;
 }
 
 /** `idRow` keeps derived ids as they were first made (before blank lines counted in row numbers). */

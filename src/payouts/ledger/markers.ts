@@ -7,12 +7,12 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { sep } from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { sha256 } from '../identity.js';
+import { sha256Hex } from '../identity.js';
 import { tryLink } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import type { JournalEntry, LookupKind } from './ledger.js';
 import { claimOf, type LogReader } from './log-reader.js';
-import { remembered, type EntryNames } from './names.js';
+import { Remembered, type EntryNames } from './names.js';
 
 /** A marker's content is read only up to this size: a claim or an entry as first written (a payout's body with its metadata), never more. */
 const MAX_MARKER_BYTES = 4 * 1024 * 1024;
@@ -20,7 +20,7 @@ const MAX_MARKER_BYTES = 4 * 1024 * 1024;
 export class Markers {
   readonly #names: EntryNames;
   readonly #logs: LogReader;
-  readonly #markers = new Map<string, string>();
+  readonly #markers = new Remembered();
 
   constructor(names: EntryNames, logs: LogReader) {
     this.#names = names;
@@ -40,7 +40,8 @@ export class Markers {
    */
   #marker(baseUrl: string, kind: LookupKind, key: string): string {
     // A batch asks for each row's marker when it plans and when it journals the row: made once.
-    return remembered(this.#markers, `${journalBase(baseUrl)}\n${kind}\n${key}`, (of) => this.#names.in(`index${sep}${sha256(of).slice(0, 32)}`));
+    const scope = `${journalBase(baseUrl)}\n${kind}`;
+    return this.#names.in(`index${sep}${this.#markers.get(scope, key, () => sha256Hex(`${scope}\n${key}`, 16))}`);
   }
 
   /** The entry names a look-up key's markers lead to (unchecked, maybe repeated). */
