@@ -78,23 +78,29 @@ export class SqliteLedger {
     return text === undefined ? undefined : this.#verified(text);
   }
 
-  get(baseUrl, payoutId) {
+  // The reads of the interface are asynchronous; better-sqlite3's are not, and begin and record
+  // use them as they are (#get).
+  async get(baseUrl, payoutId) {
+    return this.#get(baseUrl, payoutId);
+  }
+
+  #get(baseUrl, payoutId) {
     return this.#row(this.#q.get.get(journalBase(baseUrl), payoutId));
   }
 
-  find(baseUrl, kind, key) {
+  async find(baseUrl, kind, key) {
     return this.#q[kind === 'fingerprint' ? 'fingerprint' : 'repeat'].all(journalBase(baseUrl), key).map((t) => this.#verified(t));
   }
 
-  byTransactionId(baseUrl, transactionId) {
+  async byTransactionId(baseUrl, transactionId) {
     return this.#row(this.#q.transaction.get(journalBase(baseUrl), transactionId));
   }
 
-  transactionOwner(baseUrl, transactionId) {
-    return this.byTransactionId(baseUrl, transactionId)?.payoutId;
+  async transactionOwner(baseUrl, transactionId) {
+    return (await this.byTransactionId(baseUrl, transactionId))?.payoutId;
   }
 
-  *scan() {
+  async *scan() {
     // Read whole first: better-sqlite3 forbids writes while an iterator is open.
     for (const { id, entry } of this.#q.scan.all()) {
       try {
@@ -105,7 +111,7 @@ export class SqliteLedger {
     }
   }
 
-  byName(name) {
+  async byName(name) {
     return this.#row(this.#q.byId.get(Number(name)));
   }
 
@@ -113,7 +119,7 @@ export class SqliteLedger {
     return conflictOf(existing, body, idempotencyKey);
   }
 
-  journalGaps() {
+  async journalGaps() {
     return undefined;
   }
 
@@ -127,17 +133,17 @@ export class SqliteLedger {
   }
 
   async begin(opts) {
-    const existing = opts.absent ? undefined : this.get(opts.baseUrl, opts.payoutId);
+    const existing = opts.absent ? undefined : this.#get(opts.baseUrl, opts.payoutId);
     if (existing) return reused(existing, opts);
     const entry = newEntry(opts);
     if (opts.log) this.#grouping = true;
     const created = opts.log ? await this.#grouped(this.#claims, entry) : this.#db.transaction(() => this.#insert(entry))();
     if (created) return entry;
-    return reused(this.get(opts.baseUrl, opts.payoutId), opts);
+    return reused(this.#get(opts.baseUrl, opts.payoutId), opts);
   }
 
   async record(entry, outcome) {
-    const stands = acceptedStands(entry, outcome, () => this.get(entry.baseUrl, entry.payoutId));
+    const stands = acceptedStands(entry, outcome, () => this.#get(entry.baseUrl, entry.payoutId));
     if (stands) return stands;
     const next = withOutcome(entry, outcome);
     if (this.#grouping) await this.#grouped(this.#outcomes, next);

@@ -60,8 +60,8 @@ async function batchOps(ledger, rows, concurrency, answerMs, say = () => {}, cla
   const ids = Array.from({ length: rows }, (_, i) => `b-${i}`);
   const t0 = performance.now();
   for (const [i, id] of ids.entries()) {
-    ledger.get(BASE, id);
-    ledger.find(BASE, 'fingerprint', `fp-${i}`);
+    await ledger.get(BASE, id);
+    await ledger.find(BASE, 'fingerprint', `fp-${i}`);
   }
   const loaded = performance.now();
   const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -256,14 +256,14 @@ async function crashTrial(work, store, bundle, rows, after) {
   let otherKey = 0;
   let lostOutcomes = 0;
   for (const [id, key] of claimed) {
-    const e = ledger.get(BASE, id);
+    const e = await ledger.get(BASE, id);
     if (!e) lostClaims++;
     else if (e.idempotencyKey !== key) otherKey++;
     if (recorded.has(id) && e?.outcome?.kind !== 'accepted') lostOutcomes++;
   }
   let entries = 0;
   let damaged = 0;
-  for (const it of ledger.scan()) {
+  for await (const it of ledger.scan()) {
     if ('error' in it) damaged++;
     else entries++;
   }

@@ -3,14 +3,14 @@
  * first, as a table, CSV or one JSON document. Streamed: a first pass over the journal
  * keeps only what sorting needs (file name, time, payout id) for the entries that pass
  * the filters; the second reads and writes them one at a time. Entries this folder journaled
- * that are gone are warned of (Journal.journalGaps).
+ * that are gone are warned of (Ledger.journalGaps).
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { configDir } from '../config/paths.js';
 import { DEFAULT_PROFILE, unknownProfile } from '../config/known-profiles.js';
 import { parseTimeBound } from '../payouts/filters.js';
-import { Journal, type JournalEntry } from '../payouts/journal.js';
+import type { JournalEntry, Ledger } from '../payouts/journal.js';
+import { openLedger } from '../payouts/open-ledger.js';
 import {
   LEDGER_COLUMNS,
   LEDGER_CSV_HEADER,
@@ -120,9 +120,9 @@ export function matches(e: JournalEntry, f: HistoryFilter): boolean {
  * The entries that pass the filter, newest first (ties by payout id), read one at a time.
  * Only their file names and times are held; entries that cannot be read are counted.
  */
-export function* newestFirst(journal: Journal, filter: HistoryFilter, damaged: string[]): Generator<JournalEntry> {
+export async function* newestFirst(journal: Ledger, filter: HistoryFilter, damaged: string[]): AsyncGenerator<JournalEntry> {
   const index: Array<{ name: string; t: number; id: string }> = [];
-  for (const it of journal.scan()) {
+  for await (const it of journal.scan()) {
     if ('error' in it) {
       damaged.push(it.error.message);
       continue;
@@ -133,7 +133,7 @@ export function* newestFirst(journal: Journal, filter: HistoryFilter, damaged: s
   for (const { name } of index) {
     let e: JournalEntry | undefined;
     try {
-      e = journal.byName(name);
+      e = await journal.byName(name);
     } catch (err) {
       damaged.push((err as Error).message);
       continue;
@@ -144,11 +144,11 @@ export function* newestFirst(journal: Journal, filter: HistoryFilter, damaged: s
 }
 
 /**
- * Warns when entries this config folder journaled are gone (Journal.journalGaps): what history
+ * Warns when entries this config folder journaled are gone (Ledger.journalGaps): what history
  * shows, reconcile resolves and daily_total counts is then short of what was sent from here.
  */
-export function warnGaps(journal: Journal, deps: Pick<Deps, 'log'>): void {
-  const gaps = journal.journalGaps();
+export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promise<void> {
+  const gaps = await journal.journalGaps();
   if (!gaps) return;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   deps.log.warn(
@@ -163,11 +163,11 @@ export function warnGaps(journal: Journal, deps: Pick<Deps, 'log'>): void {
  * journal has entries of is a typo, refused naming both kinds (known-profiles.ts), rather than
  * "No journaled payouts match". A profile since removed still shows what it journaled.
  */
-function checkProfile(name: string, journal: Journal, deps: Deps): void {
+async function checkProfile(name: string, journal: Ledger, deps: Deps): Promise<void> {
   const configured = deps.config().profileNames();
   if (configured.includes(name)) return;
   const journaled = new Set<string>();
-  for (const it of journal.scan()) {
+  for await (const it of journal.scan()) {
     if ('error' in it || it.entry.profile === undefined) continue;
     if (it.entry.profile === name) return;
     journaled.add(it.entry.profile);
@@ -177,8 +177,8 @@ function checkProfile(name: string, journal: Journal, deps: Deps): void {
 
 export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
   const filter = parseHistoryFilter(opts, deps);
-  const journal = new Journal(configDir(deps.env));
-  if (filter.profile !== undefined && filter.profile !== DEFAULT_PROFILE) checkProfile(filter.profile, journal, deps);
+  const journal = await openLedger(deps);
+  if (filter.profile !== undefined && filter.profile !== DEFAULT_PROFILE) await checkProfile(filter.profile, journal, deps);
   const out = deps.io.stdout;
   const damaged: string[] = [];
   let count = 0;
@@ -186,14 +186,14 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
   if (deps.globals.json) {
     // One document, as `payouts list --all --json`: the lines streamed into its data array.
     await write(out, '{"data":[');
-    for (const e of newestFirst(journal, filter, damaged)) {
+    for await (const e of newestFirst(journal, filter, damaged)) {
       await write(out, (count > 0 ? ',' : '') + ledgerJson(ledgerLine(e)));
       count++;
     }
     await write(out, `],"count":${count}}\n`);
   } else if (opts.csv) {
     await write(out, csvRow(LEDGER_CSV_HEADER));
-    for (const e of newestFirst(journal, filter, damaged)) {
+    for await (const e of newestFirst(journal, filter, damaged)) {
       await write(out, ledgerCsv(ledgerLine(e)));
       count++;
     }
@@ -208,7 +208,7 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
       await write(out, table.page(rows));
       rows = [];
     };
-    for (const e of newestFirst(journal, filter, damaged)) {
+    for await (const e of newestFirst(journal, filter, damaged)) {
       rows.push(historyRow(ledgerLine(e), style));
       count++;
       if (rows.length >= TABLE_CHUNK) await flush();
@@ -224,6 +224,6 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
     deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
     for (const m of damaged.slice(0, 5)) deps.log.warn(text(m));
   }
-  warnGaps(journal, deps);
+  await warnGaps(journal, deps);
   return 0;
 }

@@ -7,7 +7,7 @@
  */
 import { CliError, LocalError } from '../errors.js';
 import type { Clock } from '../clock.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { JournalEntry, Ledger } from './journal.js';
 import type { BatchItem, RunBook } from './batch-outcomes.js';
 
 /** The fewest rows journaled together (one write and one fsync of the log, one of the folder). */
@@ -17,7 +17,7 @@ export const MIN_GROUP = 32;
 const CLAIM_GROUP = 256;
 
 export interface RowJournal {
-  journal: Journal;
+  journal: Ledger;
   baseUrl: string;
   now: Date;
   batch?: { id: string; file: string } | undefined;
@@ -78,7 +78,7 @@ export interface Taken {
 }
 
 export interface FeedOptions {
-  journal: Journal;
+  journal: Ledger;
   baseUrl: string;
   clock: Clock;
   /** Aborted on Ctrl-C: no new rows are taken. */

@@ -18,7 +18,7 @@ import { COLUMN_LABELS } from './batch-columns.js';
 import { fileProblems, listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import { ALSO_USED, hash64, identifiedRows, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
 import { DERIVED_ID, legacyDerivedPayoutId } from './identity.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
@@ -102,18 +102,18 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
  * - payctl 0.1's file-and-row id, which another payout may have had: used only when its
  *   entry has this row's very details.
  */
-function lookUpRow(r: IdentifiedRow, journal: Journal, baseUrl: string, batchId: string): LoadedRow {
-  const earlier = journal.get(baseUrl, r.request.payoutId);
+async function lookUpRow(r: IdentifiedRow, journal: Ledger, baseUrl: string, batchId: string): Promise<LoadedRow> {
+  const earlier = await journal.get(baseUrl, r.request.payoutId);
   if (earlier) return loaded(r, r.request, r.body || payoutBody(r.request), earlier);
   if (!r.derivedId) return r;
   const priorId = legacyDerivedPayoutId(batchId, r.fingerprint, r.occurrence);
-  const prior = journal.get(baseUrl, priorId);
+  const prior = await journal.get(baseUrl, priorId);
   if (prior) {
     const request = { ...r.request, payoutId: priorId };
     return loaded(r, request, payoutBody(request), prior);
   }
   if (!r.legacyId) return r;
-  const legacy = journal.get(baseUrl, r.legacyId);
+  const legacy = await journal.get(baseUrl, r.legacyId);
   if (!legacy) return r;
   const request = { ...r.request, payoutId: r.legacyId };
   const body = payoutBody(request);
@@ -157,7 +157,7 @@ export interface BatchPlan {
 export async function planBatch(
   src: BatchSource,
   checked: BatchCheck,
-  journal: Journal,
+  journal: Ledger,
   baseUrl: string,
   wallets: Wallet[],
   balancesCommand?: string,
@@ -174,7 +174,7 @@ export async function planBatch(
   let toSend = 0;
   for await (const identified of identifiedRows(src, problems, checked, false)) {
     rows++;
-    const r = lookUpRow(identified, journal, baseUrl, src.batchId);
+    const r = await lookUpRow(identified, journal, baseUrl, src.batchId);
     if (!r.earlier) absent.add(r.row);
     if (checked.duplicated.has(r.fingerprint)) {
       const g = dups.get(r.fingerprint);
@@ -195,7 +195,7 @@ export async function planBatch(
     if (bad) problems.push(bad);
     plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
-    repeats.add(samePayoutsSent(journal, baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)));
+    repeats.add(await samePayoutsSent(journal, baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)));
   }
   checked.absent = absent;
   if (conflicts.total) throw new UsageError(`${src.path}: ${plural(conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
@@ -229,9 +229,10 @@ function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
  * finish) unless `interruptible`: a caller that only reads them (a plan made, a policy
  * checked) stops with InterruptedError, nothing sent.
  */
-export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Journal, baseUrl: string, interruptible = false): AsyncGenerator<LoadedRow> {
+export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Ledger, baseUrl: string, interruptible = false): AsyncGenerator<LoadedRow> {
   const problems: Problem[] = [];
-  for await (const r of identifiedRows(src, problems, checked, true, interruptible)) yield checked.absent?.has(r.row) ? r : lookUpRow(r, journal, baseUrl, src.batchId);
+  for await (const r of identifiedRows(src, problems, checked, true, interruptible))
+    yield checked.absent?.has(r.row) ? r : await lookUpRow(r, journal, baseUrl, src.batchId);
   // The file is read again while sending: a problem now means it was changed meanwhile.
   if (problems.length) {
     throw new LocalError(

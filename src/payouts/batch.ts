@@ -11,7 +11,7 @@ import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
 import type { AuthError } from '../errors.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { JournalEntry, Ledger } from './journal.js';
 import { sendPayout } from './send.js';
 import { RunBook, type BatchItem, type BatchStats, type RowOutcome } from './batch-outcomes.js';
 import { MIN_GROUP, RowFeed } from './batch-feed.js';
@@ -34,7 +34,7 @@ export class RateGate {
 
 export interface RunBatchOptions {
   api: ApiClient;
-  journal: Journal;
+  journal: Ledger;
   concurrency: number;
   /** The time, and the waits between retries. */
   clock: Clock;

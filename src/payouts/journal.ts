@@ -2,7 +2,8 @@
  * The payout journal (docs/architecture.md, "Idempotency journal" and "The ledger"): what
  * callers import to journal payouts. The ledger's interface and its local store are in
  * ledger/ (ledger.ts the interface, local.ts the store in the config folder); `Journal` is the
- * local store, `new Journal(configDir)`, which is the ledger payctl uses.
+ * local store, `new Journal(configDir)`. Commands get the ledger of their run from
+ * `openLedger` (open-ledger.ts), and code that only uses it takes the interface, `Ledger`.
  */
 export { LocalLedger as Journal } from './ledger/local.js';
 export type { BeginOptions, EntryOrigin, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger/ledger.js';

@@ -13,7 +13,7 @@ import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type 
 import { plainAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
-import { journalBase, type Journal, type JournalEntry, type Outcome } from './journal.js';
+import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
 
 /** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
 export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
@@ -119,18 +119,18 @@ export const TRANSACTION_ID = /^TXN-BOK-[0-9A-F]{26}$/;
  * is asked in the documented upper case). A journaled payout id without a transaction id comes
  * back as `known`, and anything else as `unknown`: there is nothing to ask the service.
  */
-export function resolvePayoutRef(journal: Journal, baseUrl: string, id: string): { ref: PayoutRef } | { known: JournalEntry } | { unknown: string } {
-  const entry = journal.get(baseUrl, id);
+export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: string): Promise<{ ref: PayoutRef } | { known: JournalEntry } | { unknown: string }> {
+  const entry = await journal.get(baseUrl, id);
   if (entry) {
     const o = entry.outcome;
     if (o?.kind === 'accepted' && o.transactionId) return { ref: { transactionId: o.transactionId, payoutId: entry.payoutId, entry } };
     return { known: entry };
   }
-  const byTxn = journal.byTransactionId(baseUrl, id);
+  const byTxn = await journal.byTransactionId(baseUrl, id);
   if (byTxn) return { ref: { transactionId: id, payoutId: byTxn.payoutId, entry: byTxn } };
   const upper = id.toUpperCase();
   if (!TRANSACTION_ID.test(upper)) return { unknown: id };
-  const journaled = upper === id ? undefined : journal.byTransactionId(baseUrl, upper);
+  const journaled = upper === id ? undefined : await journal.byTransactionId(baseUrl, upper);
   return { ref: { transactionId: upper, ...(journaled ? { payoutId: journaled.payoutId, entry: journaled } : {}) } };
 }
 
@@ -318,10 +318,10 @@ export async function findCandidates(
 }
 
 /** Transaction id -> payout id of every accepted entry of this base URL (what candidates belong to already). */
-export function claimedTransactions(journal: Journal, baseUrl: string): Map<string, string> {
+export async function claimedTransactions(journal: Ledger, baseUrl: string): Promise<Map<string, string>> {
   const base = journalBase(baseUrl);
   const out = new Map<string, string>();
-  for (const it of journal.scan()) {
+  for await (const it of journal.scan()) {
     if ('error' in it || journalBase(it.entry.baseUrl) !== base) continue;
     const o = it.entry.outcome;
     if (o?.kind === 'accepted' && o.transactionId) out.set(o.transactionId, it.entry.payoutId);

@@ -13,7 +13,7 @@
  *   of payout that sent them (RunTally, describeRun).
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
-import type { Journal, JournalEntry } from './journal.js';
+import type { JournalEntry, Ledger } from './journal.js';
 import { repeatKey } from './identity.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
@@ -31,9 +31,9 @@ export function countsAsSent(e: JournalEntry): boolean {
  * currency) sent from this machine in the last 24 hours under another payout id, not refused,
  * oldest first.
  */
-export function recentRepeats(journal: Journal, baseUrl: string, r: PayoutRequest, now: Date): JournalEntry[] {
+export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date): Promise<JournalEntry[]> {
   const since = now.getTime() - REPEAT_WINDOW_MS;
-  return journal.find(baseUrl, 'repeat', repeatKey(r)).filter((e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since);
+  return (await journal.find(baseUrl, 'repeat', repeatKey(r))).filter((e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since);
 }
 
 /**
@@ -41,8 +41,8 @@ export function recentRepeats(journal: Journal, baseUrl: string, r: PayoutReques
  * under another payout id (other batches, single payouts), not refused, oldest first. `own`
  * tells the batch's own entries (an identical row's other occurrence), which are not repeats.
  */
-export function samePayoutsSent(journal: Journal, baseUrl: string, fingerprint: string, own: (e: JournalEntry) => boolean): JournalEntry[] {
-  return journal.find(baseUrl, 'fingerprint', fingerprint).filter((e) => countsAsSent(e) && !own(e));
+export async function samePayoutsSent(journal: Ledger, baseUrl: string, fingerprint: string, own: (e: JournalEntry) => boolean): Promise<JournalEntry[]> {
+  return (await journal.find(baseUrl, 'fingerprint', fingerprint)).filter((e) => countsAsSent(e) && !own(e));
 }
 
 /**

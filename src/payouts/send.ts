@@ -15,7 +15,7 @@ import { DUPLICATE_PAYOUT_ID, parseOrThrow, payoutTransactionSchema, type Envelo
 import { withRetries, type Attempt } from '../api/retry.js';
 import { classifyPayoutAnswer, classifyPayoutFailure, MAX_RATE_LIMITED, PAYOUT_RETRY, payoutRetryReason, retryOfAnswer } from '../api/payout-retry.js';
 import { plainAmount } from '../money/amount.js';
-import type { Journal, JournalEntry, Outcome } from './journal.js';
+import type { JournalEntry, Ledger, Outcome } from './journal.js';
 import {
   AnswerMismatch,
   checkAnswer,
@@ -35,8 +35,27 @@ export { AnswerMismatch, checkAnswer } from './lookup.js';
 export type { SendOptions, SendResult } from './send-result.js';
 export { localFault } from './send-result.js';
 
-export function sendPayout(api: ApiClient, journal: Journal, entry: JournalEntry, opts: SendOptions): Promise<SendResult> {
+export function sendPayout(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: SendOptions): Promise<SendResult> {
   return new PayoutSend(api, journal, entry, opts).run();
+}
+
+/**
+ * Answers that resolve an unknown outcome take turns, per ledger, from reading the transaction
+ * owners (checkOwner) until their outcome is recorded (a batch's write: once handed over, the
+ * ledger having the transaction id from the call of `record` on): two answers naming one
+ * transaction id at once cannot both pass the check while the reads are awaited. The last turn
+ * of each ledger.
+ */
+const ownerTurns = new WeakMap<Ledger, Promise<void>>();
+
+/** A turn at the transaction owners of `ledger`: resolves when it is this one's, with the function that ends it. */
+async function ownerTurn(ledger: Ledger): Promise<() => void> {
+  const before = ownerTurns.get(ledger);
+  let end!: () => void;
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  ownerTurns.set(ledger, before ? before.then(() => mine) : mine);
+  if (before) await before;
+  return end;
 }
 
 /**
@@ -53,7 +72,7 @@ class PayoutSend {
 
   constructor(
     readonly api: ApiClient,
-    readonly journal: Journal,
+    readonly journal: Ledger,
     readonly entry: JournalEntry,
     readonly opts: SendOptions,
   ) {}
@@ -141,11 +160,12 @@ class PayoutSend {
     const replayed = (res.headers['idempotent-replayed'] ?? '').toLowerCase() === 'true';
     let envelope: Envelope;
     let transaction: PayoutTransaction;
+    let turn: (() => void) | undefined;
     try {
       envelope = parseEnvelope(res);
       transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
       checkAnswer(this.entry, transaction);
-      this.checkOwner(transaction, replayed);
+      if (this.resolving(replayed)) turn = await this.checkOwner(transaction);
     } catch (err) {
       // The service said yes in a way payctl cannot read, or about another payout: it may well
       // have paid this one. Never "refused", never taken for success.
@@ -155,36 +175,55 @@ class PayoutSend {
           : new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${inner(err)})`);
       return this.unknown(error, error.message, res.status);
     }
-    const accepted: Outcome = {
-      kind: 'accepted',
-      status: res.status,
-      transactionId: transaction.transaction_id,
-      fee: transaction.fee === undefined ? undefined : plainAmount(transaction.fee, transaction.currency),
-      replayed,
-      at: this.opts.clock.now().toISOString(),
-    };
     try {
-      await this.record(accepted);
-    } catch (err) {
-      return { kind: 'unknown', error: recordFailure(err, transaction.transaction_id), attempts: n, lastStatus: res.status };
+      const accepted: Outcome = {
+        kind: 'accepted',
+        status: res.status,
+        transactionId: transaction.transaction_id,
+        fee: transaction.fee === undefined ? undefined : plainAmount(transaction.fee, transaction.currency),
+        replayed,
+        at: this.opts.clock.now().toISOString(),
+      };
+      try {
+        await this.record(accepted);
+      } catch (err) {
+        return { kind: 'unknown', error: recordFailure(err, transaction.transaction_id), attempts: n, lastStatus: res.status };
+      }
+    } finally {
+      // Recorded (or left unknown): the next answer's turn.
+      turn?.();
     }
     return { kind: 'accepted', replayed, res, envelope, transaction, attempts: n };
   }
 
+  /** Does an accepted answer resolve an unknown outcome (a replay, a resend by reconcile, a rerun of an entry left unknown)? */
+  resolving(replayed: boolean): boolean {
+    return this.opts.earlierAttempt || this.entry.outcome?.kind === 'unknown' || replayed;
+  }
+
   /**
-   * An answer that resolves an unknown outcome (a replay, a resend by reconcile, a rerun of an
-   * entry left unknown) must not be another payout's: a transaction id the journal already has
-   * for another payout id is a conflict (AnswerMismatch), and the outcome stays unknown.
+   * An answer that resolves an unknown outcome must not be another payout's: a transaction id
+   * the journal already has for another payout id is a conflict (AnswerMismatch), and the
+   * outcome stays unknown. Checked in its turn (ownerTurn); returns the function that ends the
+   * turn, to call once the outcome is recorded.
    */
-  checkOwner(transaction: PayoutTransaction, replayed: boolean): void {
+  async checkOwner(transaction: PayoutTransaction): Promise<() => void> {
     const { entry } = this;
-    const resolving = this.opts.earlierAttempt || entry.outcome?.kind === 'unknown' || replayed;
-    const owner = resolving ? this.journal.transactionOwner(entry.baseUrl, transaction.transaction_id) : undefined;
+    const end = await ownerTurn(this.journal);
+    let owner: string | undefined;
+    try {
+      owner = await this.journal.transactionOwner(entry.baseUrl, transaction.transaction_id);
+    } catch (err) {
+      end();
+      throw err;
+    }
     if (owner !== undefined && owner !== entry.payoutId) {
+      end();
       throw new AnswerMismatch(
         `the service answered with transaction ${transaction.transaction_id}, which the journal already has for another payout (${owner}); it is not taken for this one`,
       );
     }
+    return end;
   }
 
   /** A final refusal (payout-retry.ts): refused, or already made when it names the payout id as used before. */
@@ -309,7 +348,7 @@ class PayoutSend {
     const { entry } = this;
     let held: CandidateSearch | { error: string };
     try {
-      held = await findCandidates(this.api, entry, { signal: this.opts.signal, claimed: claimedTransactions(this.journal, entry.baseUrl) });
+      held = await findCandidates(this.api, entry, { signal: this.opts.signal, claimed: await claimedTransactions(this.journal, entry.baseUrl) });
     } catch (err) {
       if (err instanceof AuthError) throw err;
       if (err instanceof InterruptedError) return { kind: 'unknown', error: err, attempts: 0, lastStatus: undefined };

@@ -19,7 +19,7 @@ import { recordStatus, type PayoutRecord } from '../service/schemas.js';
 import { NetworkError } from '../errors.js';
 import { payoutAnswer, type PayoutRef } from './lookup.js';
 import type { Clock } from '../clock.js';
-import type { Journal } from './journal.js';
+import type { Ledger } from './journal.js';
 
 /** The intervals between checks: the first, the longest, and the longest Retry-After honoured. */
 export const POLL = { firstMs: 1_000, maxMs: 15_000, maxRetryAfterMs: 60_000 } as const;
@@ -37,10 +37,10 @@ export function isSettled(status: string): status is SettledStatus {
  * payout became (Failed, not only "accepted"): when the journal has the payout as accepted and
  * does not say so already. Only a note: a journal that cannot be written fails nothing.
  */
-export async function noteSettled(journal: Journal, baseUrl: string, payoutId: string | undefined, status: SettledStatus): Promise<void> {
+export async function noteSettled(journal: Ledger, baseUrl: string, payoutId: string | undefined, status: SettledStatus): Promise<void> {
   if (payoutId === undefined) return;
   try {
-    const entry = journal.get(baseUrl, payoutId);
+    const entry = await journal.get(baseUrl, payoutId);
     const o = entry?.outcome;
     if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status) return;
     await journal.record(entry, { ...o, payoutStatus: status });

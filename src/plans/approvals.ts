@@ -8,7 +8,7 @@
  * signature holds (signatures.ts) and it is by a listed approver who is not the maker (by name,
  * whatever key), one vote per person.
  */
-import type { Journal } from '../payouts/journal.js';
+import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
 import type { Plan } from './plan.js';
 import { approvalsWord, forCurrency, shown, type Member, type Policy, type Tier } from './policy-file.js';
@@ -61,7 +61,7 @@ export function requiredApprovals(policy: Policy, totals: Map<string, bigint>): 
  * outcome, under this base URL) plus the payouts at hand. Five payouts of 999.99 to one
  * account on one day are counted as 4,999.95: splitting does not avoid approval.
  */
-export function approvalsNeeded(policy: Policy, requests: PayoutRequest[], journal: Journal, baseUrl: string, now: Date): Requirement {
+export async function approvalsNeeded(policy: Policy, requests: PayoutRequest[], journal: Ledger, baseUrl: string, now: Date): Promise<Requirement> {
   const need = requiredApprovals(policy, currencyTotals(requests));
   if (policy.approvals.size === 0 || requests.length === 0) return need;
   const adding = new Map<string, { r: PayoutRequest; minor: bigint; count: number }>();
@@ -72,7 +72,7 @@ export function approvalsNeeded(policy: Policy, requests: PayoutRequest[], journ
     g.count++;
     adding.set(key, g);
   }
-  const before = sentTodayTo(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
+  const before = await sentTodayTo(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
   let required = need.required;
   const reasons = [...need.reasons];
   for (const [key, g] of adding) {

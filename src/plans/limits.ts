@@ -5,7 +5,7 @@
  * is about to be sent. A journal that lost entries is said with every daily-total check, so it
  * never passes for an empty day unnoticed.
  */
-import type { Journal } from '../payouts/journal.js';
+import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
 import { forCurrency, shown, type Policy } from './policy-file.js';
 import { sentToday } from './sent-today.js';
@@ -15,9 +15,9 @@ import { sentToday } from './sent-today.js';
  * journal's index (journal.ts journalGaps) names none missing. Said with every daily-total
  * check, so a deleted or restored journal never passes for an empty day unnoticed.
  */
-export function dailyTotalCaveat(policy: Policy, journal: Journal): string | undefined {
+export async function dailyTotalCaveat(policy: Policy, journal: Ledger): Promise<string | undefined> {
   if (policy.dailyTotal.size === 0) return undefined;
-  const gaps = journal.journalGaps();
+  const gaps = await journal.journalGaps();
   if (!gaps || gaps.missing === 0) return undefined;
   return `the daily total is counted from this machine's journal, which has lost ${gaps.missing} entr${gaps.missing === 1 ? 'y' : 'ies'} it recorded (${gaps.payoutIds.join(', ')}${gaps.missing > gaps.payoutIds.length ? ', …' : ''}): what they sent today is not counted`;
 }
@@ -37,12 +37,19 @@ function overMaximum(policy: Policy, requests: PayoutRequest[]): string[] {
 }
 
 /** Breaches of the limits (max per payout, daily total per wallet and currency), each naming its rule; `warn` is told what the count cannot see. */
-export function limitProblems(policy: Policy, requests: PayoutRequest[], journal: Journal, baseUrl: string, now: Date, warn?: (line: string) => void): string[] {
+export async function limitProblems(
+  policy: Policy,
+  requests: PayoutRequest[],
+  journal: Ledger,
+  baseUrl: string,
+  now: Date,
+  warn?: (line: string) => void,
+): Promise<string[]> {
   const problems = overMaximum(policy, requests);
   if (policy.dailyTotal.size === 0) return problems;
-  const caveat = dailyTotalCaveat(policy, journal);
+  const caveat = await dailyTotalCaveat(policy, journal);
   if (caveat) warn?.(`Policy ${policy.file}: ${caveat}.`);
-  const today = sentToday(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
+  const today = await sentToday(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
   const adding = new Map<string, { walletId: string; currency: string; minor: bigint }>();
   for (const r of requests) {
     const key = `${r.walletId}\n${r.currency}`;

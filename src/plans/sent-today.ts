@@ -6,7 +6,7 @@
  * spending policy and approvals needed; "Idempotency journal").
  */
 import { decimalToMinor } from '../money/amount.js';
-import type { Journal } from '../payouts/journal.js';
+import type { Ledger } from '../payouts/journal.js';
 import { journalBase } from '../payouts/journal.js';
 import { digitsOf } from './policy-file.js';
 
@@ -36,10 +36,10 @@ interface TodaysEntry {
  * or of unknown outcome), leaving out the payout ids in `exclude`, with wallet, currency and
  * amount read from their bodies.
  */
-function* todaysEntries(journal: Journal, baseUrl: string, now: Date, exclude: Set<string>): Generator<TodaysEntry> {
+async function* todaysEntries(journal: Ledger, baseUrl: string, now: Date, exclude: Set<string>): AsyncGenerator<TodaysEntry> {
   const since = dayStart(now);
   const base = journalBase(baseUrl);
-  for (const item of journal.scan()) {
+  for await (const item of journal.scan()) {
     if ('error' in item) continue;
     const e = item.entry;
     if (exclude.has(e.payoutId) || journalBase(e.baseUrl) !== base || Date.parse(e.createdAt) < since) continue;
@@ -61,9 +61,9 @@ function* todaysEntries(journal: Journal, baseUrl: string, now: Date, exclude: S
  * currency, in minor units: payouts accepted or of unknown outcome (they may have been paid),
  * leaving out the payout ids in `exclude` (those about to be sent: counted with them).
  */
-export function sentToday(journal: Journal, baseUrl: string, now: Date, exclude: Set<string>): Map<string, bigint> {
+export async function sentToday(journal: Ledger, baseUrl: string, now: Date, exclude: Set<string>): Promise<Map<string, bigint>> {
   const out = new Map<string, bigint>();
-  for (const e of todaysEntries(journal, baseUrl, now, exclude)) {
+  for await (const e of todaysEntries(journal, baseUrl, now, exclude)) {
     const key = `${e.walletId}\n${e.currency}`;
     out.set(key, (out.get(key) ?? 0n) + e.minor);
   }
@@ -75,9 +75,9 @@ export function sentToday(journal: Journal, baseUrl: string, now: Date, exclude:
  * to each recipient account (recipientKey), in minor units: payouts accepted or of unknown
  * outcome, leaving out the payout ids in `exclude` (those at hand: counted with them).
  */
-export function sentTodayTo(journal: Journal, baseUrl: string, now: Date, exclude: Set<string>): Map<string, bigint> {
+export async function sentTodayTo(journal: Ledger, baseUrl: string, now: Date, exclude: Set<string>): Promise<Map<string, bigint>> {
   const out = new Map<string, bigint>();
-  for (const e of todaysEntries(journal, baseUrl, now, exclude)) {
+  for await (const e of todaysEntries(journal, baseUrl, now, exclude)) {
     try {
       const b = JSON.parse(e.body) as { recipient?: { type?: unknown; accountDetails?: { provider?: unknown; accountNumber?: unknown } } };
       const ad = b.recipient?.accountDetails;

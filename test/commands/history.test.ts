@@ -138,7 +138,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     // body, as a first attempt that got through would have been).
     sb.faults.clear();
     const journal = new Journal(dir);
-    const made = journal.get(sb.baseUrl, ids[1]!)!;
+    const made = (await journal.get(sb.baseUrl, ids[1]!))!;
     expect(made.outcome?.kind).toBe('unknown');
     expect(made.profile).toBe('default');
     const oob = await postAs(made);
@@ -165,14 +165,14 @@ describe('history reconcile (the Done-when scenario)', () => {
       expect(heldFor(sb, id)).toHaveLength(1);
       const txn = heldFor(sb, id)[0]!.transaction_id;
       expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^accepted  ${id}  resent with its journaled key: transaction ${txn}, Pending`)));
-      expect(journal.get(sb.baseUrl, id)!.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
+      expect((await journal.get(sb.baseUrl, id))!.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
     }
     expect(r.stderr).toContain('3 unknown: 3 resent with their journaled keys, 0 not resent (older than 24 hours); now 3 accepted, 0 refused, 0 still unknown.');
     // Each with the key and body journaled for it.
     const posts = payoutPosts(sb);
     expect(posts).toHaveLength(3);
     for (const p of posts) {
-      const e = journal.get(sb.baseUrl, (JSON.parse(p.body) as { payoutId: string }).payoutId)!;
+      const e = (await journal.get(sb.baseUrl, (JSON.parse(p.body) as { payoutId: string }).payoutId))!;
       expect(p.headers['idempotency-key']).toBe(e.idempotencyKey);
       expect(p.body).toBe(e.body);
     }
@@ -198,7 +198,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 1 });
     expect(doc.results[0]).toMatchObject({ payout_id: id, action: 'resent', outcome: 'unknown' });
     expect(doc.results[0]!.error).toEqual(expect.stringMatching(/503/));
-    expect(journal.get(sb.baseUrl, id)!.outcome?.kind).toBe('unknown');
+    expect((await journal.get(sb.baseUrl, id))!.outcome?.kind).toBe('unknown');
     expect(r.stderr).toContain('Run payctl history reconcile again when the service can be reached.');
     expect(heldFor(sb, id)).toHaveLength(0);
   });
@@ -218,7 +218,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>>; counts: Record<string, number> };
     expect(doc.counts).toEqual({ accepted: 2, rejected: 0, unknown: 0 });
-    expect(journal.get(sb.baseUrl, sent)!.outcome).toMatchObject({ kind: 'accepted', transactionId: made.body.data.transaction_id });
+    expect((await journal.get(sb.baseUrl, sent))!.outcome).toMatchObject({ kind: 'accepted', transactionId: made.body.data.transaction_id });
     expect(heldFor(sb, sent)).toHaveLength(1);
     expect(heldFor(sb, never)).toHaveLength(1);
   });
@@ -232,7 +232,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('No unknown outcomes in the journal');
     expect(since(ctx.sb, 0).filter((q) => q.path.startsWith('/v2/payout'))).toEqual([]);
-    expect(journal.get('https://api.example.com/v2', 'elsewhere-1')!.outcome?.kind).toBe('unknown');
+    expect((await journal.get('https://api.example.com/v2', 'elsewhere-1'))!.outcome?.kind).toBe('unknown');
   });
 });
 
@@ -350,7 +350,7 @@ describe('history lists the journal', () => {
       payout_status: null,
       outcome_at: '2026-11-20T11:00:00.000Z',
       detail: 'the connection was reset',
-      idempotency_key: journal.get(ctx.sb.baseUrl, 'h-unknown')!.idempotencyKey,
+      idempotency_key: (await journal.get(ctx.sb.baseUrl, 'h-unknown'))!.idempotencyKey,
     });
   });
 
@@ -487,7 +487,7 @@ describe('the 24-hour rule: an entry older than a day is never resent on its own
     expect(payoutPosts(sb)).toEqual([]);
     expect(since(sb, 0).map((q) => q.line)).toContain(`GET /v2/payout/${trx} 200`);
     expect(heldFor(sb, f.payoutId!)).toHaveLength(1);
-    expect(journal.get(sb.baseUrl, f.payoutId!)!.outcome).toMatchObject({ kind: 'accepted', lookedUp: true, transactionId: trx });
+    expect((await journal.get(sb.baseUrl, f.payoutId!))!.outcome).toMatchObject({ kind: 'accepted', lookedUp: true, transactionId: trx });
   });
 
   it('unknown and made: not resent (exit 4, zero POSTs), the list searched and the payout named as a candidate', async () => {
@@ -506,7 +506,7 @@ describe('the 24-hour rule: an entry older than a day is never resent on its own
     expect(payoutPosts(sb)).toEqual([]);
     expect(r.stderr).toContain('so payctl does not resend it on its own (1 record of the payout list could be it');
     expect(heldFor(sb, f.payoutId!)).toHaveLength(1);
-    expect(journal.get(sb.baseUrl, f.payoutId!)!.outcome?.kind).toBe('unknown');
+    expect((await journal.get(sb.baseUrl, f.payoutId!))!.outcome?.kind).toBe('unknown');
   });
 
   it('younger than a day: resent at once, with its journaled key, without a search', async () => {
@@ -542,7 +542,7 @@ describe('the 24-hour rule: an entry older than a day is never resent on its own
     expect(first.code, first.stderr).toBe(4);
     sb.faults.clear();
     const journal = new Journal(dir);
-    const row1 = journal.get(sb.baseUrl, `b-${tag}-1`)!;
+    const row1 = (await journal.get(sb.baseUrl, `b-${tag}-1`))!;
     expect(row1.outcome?.kind).toBe('unknown');
     expect(row1.batch?.id).toBe('b1');
     const oob = await postAs(row1);

@@ -80,7 +80,7 @@ describe('a finished 300-row batch rerun without its journal', () => {
     expectAllAlreadySubmitted(report, ids);
     // The journal holds them again, accepted with their transactions.
     const j = new Journal(cfg.dir);
-    for (const id of ids) expect(j.get(ctx.sb.baseUrl, id)?.outcome?.kind).toBe('accepted');
+    for (const id of ids) expect((await j.get(ctx.sb.baseUrl, id))?.outcome?.kind).toBe('accepted');
   }, 120_000);
 
   it('from a second config folder (another machine, a restored backup): 0 new payouts, exit 0, all already submitted', async () => {
@@ -125,7 +125,7 @@ describe('a payout the service holds under another key', () => {
     expect(lines.map((l) => l.outcome)).toEqual(['replayed', 'replayed', 'replayed']);
     for (const l of lines) expect(l.message).toMatch(/already made: the service already has payout id/);
     const j = new Journal(cfg.dir);
-    for (const id of ids) expect(j.get(ctx.sb.baseUrl, id)?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
+    for (const id of ids) expect((await j.get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
     // A second rerun skips them: accepted in an earlier run, nothing sent.
     const from = ctx.sb.requests().length;
     const again = await payctl(['payout', 'batch', file, '--report', work.file('again.jsonl'), '--yes'], { dir: cfg.dir });

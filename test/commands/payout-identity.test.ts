@@ -278,7 +278,10 @@ describe('a batch sent by the previous version, under its b- ids, resumes under 
     const { plan } = readPlan(pay.replace(/\.csv$/, '.plan.json'));
     expect(plan.payouts.map((p) => [p.payout_id, p.idempotency_key])).toEqual([
       ...old.map((e) => [e.payoutId, e.idempotencyKey]),
-      [derivedPayoutId('default', rows[3]!.fingerprint, 0), new Journal(cfg.dir).get(sb.baseUrl, derivedPayoutId('default', rows[3]!.fingerprint, 0))!.idempotencyKey],
+      [
+        derivedPayoutId('default', rows[3]!.fingerprint, 0),
+        (await new Journal(cfg.dir).get(sb.baseUrl, derivedPayoutId('default', rows[3]!.fingerprint, 0)))!.idempotencyKey,
+      ],
     ]);
   });
 });

@@ -83,10 +83,10 @@ async function lostAnswer(walletId: string, payoutId: string, acct: string, faul
   const r = await run(createArgs(walletId, payoutId, acct), { clock: new TestClock() });
   expect(r.code, r.stderr).toBe(4);
   ctx.sb.faults.clear();
-  expect(new Journal(dir).get(ctx.sb.baseUrl, payoutId)?.outcome?.kind).toBe('unknown');
+  expect((await new Journal(dir).get(ctx.sb.baseUrl, payoutId))?.outcome?.kind).toBe('unknown');
 }
 
-const journaled = (payoutId: string) => new Journal(dir).get(ctx.sb.baseUrl, payoutId)?.outcome;
+const journaled = async (payoutId: string) => (await new Journal(dir).get(ctx.sb.baseUrl, payoutId))?.outcome;
 
 /** The printed line holding `payctl <words>`, as argv (without `payctl`). */
 function printed(out: string, words: string): string[] {
@@ -121,7 +121,7 @@ describe('under 24 hours: resent with the same key and body, one payout either w
     expect(resent).toHaveLength(1);
     expect(resent[0]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
     expect(resent[0]!.body).toBe(posts[0]!.body);
-    expect(journaled(id)).toMatchObject({ kind: 'accepted', transactionId: txn });
+    expect(await journaled(id)).toMatchObject({ kind: 'accepted', transactionId: txn });
 
     // Now `payout get <payout id>` finds it through the journal; nothing is unknown any more.
     const got = await run(['payout', 'get', id]);
@@ -166,7 +166,7 @@ describe('under 24 hours: resent with the same key and body, one payout either w
     const r = await run(['history', 'reconcile', '--payout-id', id]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^refused   ${id}  resent with its journaled key: \\S+.*; no payout was made$`, 'm'));
-    expect(journaled(id)?.kind).toBe('rejected');
+    expect((await journaled(id))?.kind).toBe('rejected');
     expect(heldFor(ctx.sb, id)).toHaveLength(0);
   });
 });
@@ -200,14 +200,14 @@ describe('over 24 hours: never resent without a person choosing', () => {
     );
     expect(r.stdout).toMatch(new RegExp(`^ +${txn}  \\S+ \\S+ UTC  250\\.75 SLE  Fatmata Sesay, ${acct}  Pending  "November rent"$`, 'm'));
     expect(r.stdout).not.toContain('99.00 SLE');
-    expect(journaled(id)?.kind).toBe('unknown');
+    expect((await journaled(id))?.kind).toBe('unknown');
 
     const madeBy = printed(r.stdout, 'history reconcile --payout-id');
     expect(madeBy).toEqual(['history', 'reconcile', '--payout-id', id, '--made-by', txn]);
     const m = await run(madeBy, { clock: later });
     expect(m.code, m.stderr).toBe(0);
     expect(m.stdout).toBe(`accepted  ${id}  recorded as made by transaction ${txn} (Pending)\n`);
-    expect(journaled(id)).toMatchObject({ kind: 'accepted', transactionId: txn, lookedUp: true });
+    expect(await journaled(id)).toMatchObject({ kind: 'accepted', transactionId: txn, lookedUp: true });
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
   });
@@ -250,14 +250,14 @@ describe('over 24 hours: never resent without a person choosing', () => {
     const taken = await run(['history', 'reconcile', '--payout-id', id, '--made-by', mineTxn]);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toMatch(new RegExp(`Transaction ${mineTxn} is already recorded as payout \\S+\\. Nothing was recorded\\.`));
-    expect(journaled(id)?.kind).toBe('unknown');
+    expect((await journaled(id))?.kind).toBe('unknown');
   });
 
   it('never made, 25 hours later: no candidate; the printed --resend asks first (no terminal: exit 2), then sends once with the journaled key', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();
     await lostAnswer(wallet, id, account(), 'reset-before-commit');
-    const key = new Journal(dir).get(ctx.sb.baseUrl, id)!.idempotencyKey;
+    const key = (await new Journal(dir).get(ctx.sb.baseUrl, id))!.idempotencyKey;
     const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
     const from = ctx.sb.requests().length;
 
@@ -288,7 +288,7 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect(posts[0]!.headers['idempotency-key']).toBe(key);
     const held = heldFor(ctx.sb, id);
     expect(held).toHaveLength(1);
-    expect(journaled(id)).toMatchObject({ kind: 'accepted', transactionId: held[0]!.transaction_id });
+    expect(await journaled(id)).toMatchObject({ kind: 'accepted', transactionId: held[0]!.transaction_id });
   });
 
   it('--resend --yes without a terminal sends it; --yes alone, or --made-by with --resend, is a usage error', async () => {
@@ -335,12 +335,12 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     const r = await payctl(['history', 'reconcile'], { dir: d });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stdout).toContain(`transaction ${otherTxn}, which the journal already has for another payout (${other})`);
-    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome?.kind).toBe('unknown');
+    expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
     // Asked again without the lie: the row's own payout, made once.
     const again = await payctl(['history', 'reconcile'], { dir: d });
     expect(again.code, again.stderr).toBe(0);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
-    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome).toMatchObject({ kind: 'accepted', transactionId: heldFor(ctx.sb, id)[0]!.transaction_id });
+    expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: heldFor(ctx.sb, id)[0]!.transaction_id });
   });
 
   it('a replay with another amount: stays unknown (exit 4, naming both amounts); the next reconcile records the row once', async () => {
@@ -358,10 +358,10 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     const r = await payctl(['history', 'reconcile'], { dir: d });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stdout).toContain('amount: sent 250.75, answered 25.07');
-    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome?.kind).toBe('unknown');
+    expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
     const again = await payctl(['history', 'reconcile'], { dir: d });
     expect(again.code, again.stderr).toBe(0);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
-    expect(new Journal(d).get(proxy.baseUrl, id)?.outcome?.kind).toBe('accepted');
+    expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome?.kind).toBe('accepted');
   });
 });

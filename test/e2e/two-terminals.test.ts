@@ -44,9 +44,9 @@ interface JournalFile {
 }
 
 /** Every journal entry of the config folder, by payout id, as payctl reads them (a batch keeps its entries in its run's log). */
-function journalById(dir: string): Map<string, JournalFile> {
+async function journalById(dir: string): Promise<Map<string, JournalFile>> {
   const out = new Map<string, JournalFile>();
-  for (const item of new Journal(dir).scan()) {
+  for await (const item of new Journal(dir).scan()) {
     if ('error' in item) throw item.error;
     out.set(item.entry.payoutId, item.entry);
   }
@@ -66,9 +66,9 @@ function keysById(posts: RecordedRequest[]): Map<string, Set<string>> {
 }
 
 /** The one key each id was sent with, the one the sandbox holds, and the one the journal keeps, all equal. */
-function expectOneKeyEverywhere(sb: Sandbox, ids: string[]): void {
+async function expectOneKeyEverywhere(sb: Sandbox, ids: string[]): Promise<void> {
   const keys = keysById(payoutPosts(sb));
-  const journal = journalById(cfg.dir);
+  const journal = await journalById(cfg.dir);
   const held = new Map(sb.payouts().map((p) => [p.payout_id, p]));
   const twoKeys = ids.filter((id) => keys.get(id)?.size !== 1).map((id) => `${id}: ${[...(keys.get(id) ?? [])].join(', ') || 'never posted'}`);
   expect(twoKeys, 'payout ids posted under more (or fewer) than one key').toEqual([]);
@@ -140,7 +140,7 @@ describe('two payout create processes for the same payout id', () => {
     expect(ids.filter((id) => !posted.has(id))).toEqual([]);
     const counts = heldCounts(sb, ids);
     expect([...counts].filter(([, n]) => n !== 1)).toEqual([]);
-    expectOneKeyEverywhere(sb, ids);
+    await expectOneKeyEverywhere(sb, ids);
     // Both processes printed the same transaction for an id.
     for (const id of ids) {
       const trx = sb.payouts().find((p) => p.payout_id === id)!.transaction_id;
@@ -248,7 +248,7 @@ describe('two runs of one batch file at once', () => {
       const mine = sb.payouts().filter((p) => (p.metadata as { batch?: string } | null)?.batch === prefix);
       expect(mine).toHaveLength(200);
       expect([...heldCounts(sb, ids)].filter(([, n]) => n !== 1)).toEqual([]);
-      expectOneKeyEverywhere(sb, ids);
+      await expectOneKeyEverywhere(sb, ids);
       expect(ra.code, ra.stderr).toBe(0);
       expect(rb.code, rb.stderr).toBe(0);
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { JournalConflict } from '../../src/payouts/ledger/entries.js';
 import type { JournalEntry, Ledger, Outcome } from '../../src/payouts/ledger/ledger.js';
+import { scanned } from './scanned.js';
 
 const BASE = 'https://api.example.com/v2';
 /** The same service, spelled otherwise: one ledger entry per payout either way. */
@@ -31,7 +32,7 @@ export function ledgerContract(name: string, open: () => Ledger): void {
   describe(`${name}: the Ledger contract`, () => {
     it('begin claims a payout id once: its key, body and origin come back from get, under any spelling of the base URL', async () => {
       const ledger = open();
-      expect(ledger.get(BASE, 'p-1')).toBeUndefined();
+      expect(await ledger.get(BASE, 'p-1')).toBeUndefined();
       const e = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, profile: 'live', origin: { fingerprint: 'f-1', repeatKey: 'r-1' } });
       expect(e).toMatchObject({
         version: 2,
@@ -44,8 +45,8 @@ export function ledgerContract(name: string, open: () => Ledger): void {
         repeatKey: 'r-1',
       });
       expect(e.outcome).toBeUndefined();
-      expect(open().get(BASE_SPELLED, 'p-1')).toEqual(JSON.parse(JSON.stringify(e)));
-      expect(open().get(OTHER, 'p-1')).toBeUndefined();
+      expect(await open().get(BASE_SPELLED, 'p-1')).toEqual(JSON.parse(JSON.stringify(e)));
+      expect(await open().get(OTHER, 'p-1')).toBeUndefined();
     });
 
     it('begin again reuses the first key; another body or another key is a JournalConflict', async () => {
@@ -70,7 +71,7 @@ export function ledgerContract(name: string, open: () => Ledger): void {
       const [fromA, fromB] = await Promise.all([claim(a), claim(b)]);
       for (const [i, id] of ids.entries()) {
         expect(fromA[i]!.idempotencyKey, id).toBe(fromB[i]!.idempotencyKey);
-        expect(open().get(BASE, id)!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
+        expect((await open().get(BASE, id))!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
       }
       await Promise.all([a.closeLog(), b.closeLog()]);
     });
@@ -82,7 +83,7 @@ export function ledgerContract(name: string, open: () => Ledger): void {
       expect(done.outcome).toEqual(accepted('TXN-1'));
       const kept = await open().record(e, unknown);
       expect(kept.outcome).toEqual(accepted('TXN-1'));
-      expect(open().get(BASE, 'p-1')!.outcome).toEqual(accepted('TXN-1'));
+      expect((await open().get(BASE, 'p-1'))!.outcome).toEqual(accepted('TXN-1'));
     });
 
     it('find by fingerprint and by repeat key: entries of that base URL with the key, oldest first', async () => {
@@ -93,10 +94,10 @@ export function ledgerContract(name: string, open: () => Ledger): void {
       await ledger.begin({ baseUrl: BASE, payoutId: 'other', body: body('other'), now: T0, log: true, origin: { fingerprint: 'not-same', repeatKey: 'r' } });
       await ledger.closeLog();
       const reader = open();
-      expect(reader.find(BASE, 'fingerprint', 'same').map((e) => e.payoutId)).toEqual(['early', 'late']);
-      expect(reader.find(BASE, 'repeat', 'r').map((e) => e.payoutId)).toEqual(['other', 'late']);
-      expect(reader.find(OTHER, 'repeat', 'r').map((e) => e.payoutId)).toEqual(['elsewhere']);
-      expect(reader.find(BASE, 'fingerprint', 'none')).toEqual([]);
+      expect((await reader.find(BASE, 'fingerprint', 'same')).map((e) => e.payoutId)).toEqual(['early', 'late']);
+      expect((await reader.find(BASE, 'repeat', 'r')).map((e) => e.payoutId)).toEqual(['other', 'late']);
+      expect((await reader.find(OTHER, 'repeat', 'r')).map((e) => e.payoutId)).toEqual(['elsewhere']);
+      expect(await reader.find(BASE, 'fingerprint', 'none')).toEqual([]);
     });
 
     it('by transaction id, and its owner: the payout it was first recorded for, kept up to date by record', async () => {
@@ -105,12 +106,12 @@ export function ledgerContract(name: string, open: () => Ledger): void {
       const b = await ledger.begin({ baseUrl: BASE, payoutId: 'b', body: body('b'), now: T0 });
       await ledger.record(a, accepted('TXN-A'));
       const reader = open();
-      expect(reader.byTransactionId(BASE_SPELLED, 'TXN-A')?.payoutId).toBe('a');
-      expect(reader.byTransactionId(OTHER, 'TXN-A')).toBeUndefined();
-      expect(reader.transactionOwner(BASE, 'TXN-A')).toBe('a');
-      expect(reader.transactionOwner(BASE, 'TXN-B')).toBeUndefined();
+      expect((await reader.byTransactionId(BASE_SPELLED, 'TXN-A'))?.payoutId).toBe('a');
+      expect(await reader.byTransactionId(OTHER, 'TXN-A')).toBeUndefined();
+      expect(await reader.transactionOwner(BASE, 'TXN-A')).toBe('a');
+      expect(await reader.transactionOwner(BASE, 'TXN-B')).toBeUndefined();
       await reader.record(b, accepted('TXN-B'));
-      expect(reader.transactionOwner(BASE, 'TXN-B')).toBe('b');
+      expect(await reader.transactionOwner(BASE, 'TXN-B')).toBe('b');
     });
 
     it('scan lists every entry once, batch and single alike; byName reads one again', async () => {
@@ -119,15 +120,15 @@ export function ledgerContract(name: string, open: () => Ledger): void {
       for (const id of ids) await ledger.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T0, log: id.startsWith('b') });
       await ledger.closeLog();
       const reader = open();
-      const listed = [...reader.scan()];
+      const listed = await scanned(reader);
       expect(listed.map((it) => ('entry' in it ? it.entry.payoutId : it.error.message)).sort()).toEqual([...ids].sort());
-      for (const it of listed) expect(reader.byName(it.name)).toEqual((it as { entry: JournalEntry }).entry);
+      for (const it of listed) expect(await reader.byName(it.name)).toEqual((it as { entry: JournalEntry }).entry);
     });
 
-    it('a fresh ledger has no gaps and nothing to list', () => {
+    it('a fresh ledger has no gaps and nothing to list', async () => {
       const ledger = open();
-      expect(ledger.journalGaps()).toBeUndefined();
-      expect([...ledger.scan()]).toEqual([]);
+      expect(await ledger.journalGaps()).toBeUndefined();
+      expect(await scanned(ledger)).toEqual([]);
     });
   });
 }

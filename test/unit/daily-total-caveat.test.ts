@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dailyTotalCaveat, limitProblems, loadPolicy } from '../../src/plans/policy.js';
 import { Journal } from '../../src/payouts/journal.js';
 import type { PayoutRequest } from '../../src/payouts/request.js';
+import { scanned } from '../helpers/scanned.js';
 
 const BASE = 'http://127.0.0.1:9/v2';
 const POLICY = loadPolicy(join(import.meta.dirname, '../../docs/examples/policy.json'));
@@ -31,18 +32,18 @@ describe('dailyTotalCaveat', () => {
     const ids = [randomUUID(), randomUUID()];
     for (const id of ids)
       await j.begin({ baseUrl: BASE, payoutId: id, body: `{"amount":100,"currency":"SLE","payoutId":"${id}","walletId":"6643665465"}`, now: new Date() });
-    expect(dailyTotalCaveat(POLICY, j)).toBeUndefined();
+    expect(await dailyTotalCaveat(POLICY, j)).toBeUndefined();
     const warnings: string[] = [];
-    expect(limitProblems(POLICY, [request(100n)], j, BASE, new Date(), (l) => warnings.push(l))).toEqual([]);
+    expect(await limitProblems(POLICY, [request(100n)], j, BASE, new Date(), (l) => warnings.push(l))).toEqual([]);
     expect(warnings).toEqual([]);
 
-    const victim = [...j.scan()].find((it) => 'entry' in it && it.entry.payoutId === ids[0])!;
+    const victim = (await scanned(j)).find((it) => 'entry' in it && it.entry.payoutId === ids[0])!;
     unlinkSync(join(dir, 'journal', victim.name));
     const fresh = new Journal(dir);
-    expect(dailyTotalCaveat(POLICY, fresh)).toBe(
+    expect(await dailyTotalCaveat(POLICY, fresh)).toBe(
       `the daily total is counted from this machine's journal, which has lost 1 entry it recorded (${ids[0]}): what they sent today is not counted`,
     );
-    limitProblems(POLICY, [request(100n)], fresh, BASE, new Date(), (l) => warnings.push(l));
+    await limitProblems(POLICY, [request(100n)], fresh, BASE, new Date(), (l) => warnings.push(l));
     expect(warnings).toEqual([
       `Policy ${POLICY.file}: the daily total is counted from this machine's journal, which has lost 1 entry it recorded (${ids[0]}): what they sent today is not counted.`,
     ]);

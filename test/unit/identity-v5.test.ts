@@ -198,7 +198,7 @@ describe('a batch sent by the previous version (b- ids in the journal) resumes u
       expect(sent[i]!.request.payoutId).toBe(derivedPayoutId('default', rows[i]!.fingerprint, 0));
       expect(sent[i]!.earlier).toBeUndefined();
     }
-    expect(journal.get(BASE, derivedPayoutId('default', rows[1]!.fingerprint, 0))).toBeUndefined();
+    expect(await journal.get(BASE, derivedPayoutId('default', rows[1]!.fingerprint, 0))).toBeUndefined();
   });
 
   it('identical rows: the occurrence the old version sent resumes under its old id, the next one gets a new-form id (a duplicate, not another payout)', async () => {

@@ -265,7 +265,7 @@ describe('Journal: one writer per payout id', () => {
         new Journal(cfg).begin({ baseUrl: BASE, payoutId: 'p-1', body, now: T0 }),
       ]);
       expect(a.idempotencyKey).toBe(b.idempotencyKey);
-      expect(new Journal(cfg).get(BASE, 'p-1')?.idempotencyKey).toBe(a.idempotencyKey);
+      expect((await new Journal(cfg).get(BASE, 'p-1'))?.idempotencyKey).toBe(a.idempotencyKey);
     }
   });
 
@@ -275,7 +275,7 @@ describe('Journal: one writer per payout id', () => {
     await journal.record(e, { kind: 'accepted', status: 201, transactionId: 'TRX1', fee: undefined, replayed: false, at: T0.toISOString() });
     const after = await journal.record(e, { kind: 'unknown', reason: 'timed out', at: T0.toISOString() });
     expect(after.outcome?.kind).toBe('accepted');
-    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('accepted');
+    expect((await journal.get(BASE, 'p-1'))?.outcome?.kind).toBe('accepted');
   });
 
   it('find() returns entries by fingerprint and repeat key, for this base URL only', async () => {
@@ -283,9 +283,9 @@ describe('Journal: one writer per payout id', () => {
     await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: '{}', now: T0, origin: { fingerprint: 'f1', repeatKey: 'r1' } });
     await journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: '{}', now: new Date(T0.getTime() + 1000), origin: { fingerprint: 'f1', repeatKey: 'r2' } });
     await journal.begin({ baseUrl: 'https://other.example/v2', payoutId: 'p-3', body: '{}', now: T0, origin: { fingerprint: 'f1' } });
-    expect(journal.find(BASE, 'fingerprint', 'f1').map((e) => e.payoutId)).toEqual(['p-1', 'p-2']);
-    expect(journal.find(BASE, 'repeat', 'r2').map((e) => e.payoutId)).toEqual(['p-2']);
-    expect(journal.find(BASE, 'repeat', 'nothing')).toEqual([]);
+    expect((await journal.find(BASE, 'fingerprint', 'f1')).map((e) => e.payoutId)).toEqual(['p-1', 'p-2']);
+    expect((await journal.find(BASE, 'repeat', 'r2')).map((e) => e.payoutId)).toEqual(['p-2']);
+    expect(await journal.find(BASE, 'repeat', 'nothing')).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/payouts/journal.js';
 import { ConfigError } from '../../src/errors.js';
 import { payctl } from '../helpers/in-process.js';
+import { scanned } from '../helpers/scanned.js';
 import { loginInProcess } from '../helpers/batch-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
@@ -48,13 +49,13 @@ describe('journalGaps', () => {
   it('nothing missing: undefined; one entry file deleted: 1, named; the journal folder deleted: all 3', async () => {
     const dir = folder();
     const { j, ids } = await journalThree(dir);
-    expect(j.journalGaps()).toBeUndefined();
+    expect(await j.journalGaps()).toBeUndefined();
     // Its file: the one entry whose payout id is ids[1].
-    const victim = [...j.scan()].find((it) => 'entry' in it && it.entry.payoutId === ids[1])!;
+    const victim = (await scanned(j)).find((it) => 'entry' in it && it.entry.payoutId === ids[1])!;
     unlinkSync(join(dir, 'journal', victim.name));
-    expect(new Journal(dir).journalGaps()).toMatchObject({ missing: 1, recorded: 3, payoutIds: [ids[1]], unverified: 0 });
+    expect(await new Journal(dir).journalGaps()).toMatchObject({ missing: 1, recorded: 3, payoutIds: [ids[1]], unverified: 0 });
     rmSync(join(dir, 'journal'), { recursive: true });
-    expect(new Journal(dir).journalGaps()).toMatchObject({ missing: 3, recorded: 3 });
+    expect(await new Journal(dir).journalGaps()).toMatchObject({ missing: 3, recorded: 3 });
   });
 
   it('batch entries (kept in a log) are noted too; index lines planted without the journal key are passed over', async () => {
@@ -64,9 +65,9 @@ describe('journalGaps', () => {
     await Promise.all(ids.map((id) => j.begin({ baseUrl: BASE, payoutId: id, body: `{"amount":2,"payoutId":"${id}"}`, now: new Date(), log: true })));
     await j.closeLog();
     writeFileSync(join(dir, 'journal.index'), JSON.stringify({ name: '0'.repeat(32) + '.json', payoutId: 'planted', mac: 'f'.repeat(64) }) + '\n', { flag: 'a' });
-    expect(new Journal(dir).journalGaps()).toBeUndefined();
+    expect(await new Journal(dir).journalGaps()).toBeUndefined();
     rmSync(join(dir, 'journal'), { recursive: true });
-    expect(new Journal(dir).journalGaps()).toMatchObject({ missing: 40, recorded: 40, unverified: 1 });
+    expect(await new Journal(dir).journalGaps()).toMatchObject({ missing: 40, recorded: 40, unverified: 1 });
   });
 });
 
@@ -98,7 +99,7 @@ describe('a journal that cannot be written', () => {
         '--yes',
       ]);
     // The journal key first (made on first use), so only the entry itself fails.
-    new Journal(cfg).journalGaps();
+    await new Journal(cfg).journalGaps();
     await new Journal(cfg).begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{}', now: new Date() });
     fill(dir);
     const before = ctx.sb.payouts().length;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
+import { scanned } from '../helpers/scanned.js';
 
 const BASE = 'https://api.example.com/v2';
 const T0 = new Date('2026-11-21T10:15:30.123Z');
@@ -62,16 +63,16 @@ describe('Journal log: group commit', () => {
     expect(logFiles()).toHaveLength(1);
     const other = journalAt(root);
     for (const [i, id] of ids.entries()) {
-      const e = other.get(BASE, id)!;
+      const e = (await other.get(BASE, id))!;
       expect(e.idempotencyKey).toBe(entries[i]!.idempotencyKey);
       expect(e.body).toBe(body(id));
-      expect(other.find(BASE, 'fingerprint', `f-${id}`).map((x) => x.payoutId)).toEqual([id]);
+      expect((await other.find(BASE, 'fingerprint', `f-${id}`)).map((x) => x.payoutId)).toEqual([id]);
     }
     // The per-payout names are claims on the log; scan reads the entries through them.
     const names = readdirSync(j.dir).filter((n) => n.endsWith('.json'));
     expect(names).toHaveLength(20);
     for (const n of names) expect(JSON.parse(readFileSync(join(j.dir, n), 'utf8'))).toEqual({ payctl_journal_claim: 1, log: logFiles()[0] });
-    expect([...other.scan()].map((x) => ('entry' in x ? x.entry.payoutId : 'error')).sort()).toEqual([...ids].sort());
+    expect((await scanned(other)).map((x) => ('entry' in x ? x.entry.payoutId : 'error')).sort()).toEqual([...ids].sort());
   });
 
   it('two processes beginning the same payouts at once: one key per payout id, the same for both', async () => {
@@ -81,7 +82,7 @@ describe('Journal log: group commit', () => {
     const [fromA, fromB] = await Promise.all([Promise.all(ids.map((id) => begin(a, id))), Promise.all(ids.map((id) => begin(b, id)))]);
     for (const [i, id] of ids.entries()) {
       expect(fromA[i]!.idempotencyKey, id).toBe(fromB[i]!.idempotencyKey);
-      expect(journalAt(root).get(BASE, id)!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
+      expect((await journalAt(root).get(BASE, id))!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
     }
     expect(logFiles()).toHaveLength(2);
   });
@@ -94,18 +95,18 @@ describe('Journal log: group commit', () => {
     await j.record(e2, { kind: 'unknown', reason: 'no answer', at: T0.toISOString() });
     // Killed here: no compaction. A rerun (a new process) reads both, outcomes included.
     const rerun = journalAt(root);
-    expect(rerun.get(BASE, 'k-1')!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX1' });
-    expect(rerun.get(BASE, 'k-2')!.outcome).toMatchObject({ kind: 'unknown' });
+    expect((await rerun.get(BASE, 'k-1'))!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX1' });
+    expect((await rerun.get(BASE, 'k-2'))!.outcome).toMatchObject({ kind: 'unknown' });
     const log = join(root, 'journal', 'log', logFiles()[0]!);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(4);
     await j.closeLog();
     expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
     const after = journalAt(root);
-    expect(after.get(BASE, 'k-1')!.outcome).toMatchObject({ kind: 'accepted' });
-    expect(after.get(BASE, 'k-2')!.idempotencyKey).toBe(e2.idempotencyKey);
+    expect((await after.get(BASE, 'k-1'))!.outcome).toMatchObject({ kind: 'accepted' });
+    expect((await after.get(BASE, 'k-2'))!.idempotencyKey).toBe(e2.idempotencyKey);
     // The rerun's outcome for an entry of the earlier log goes to the entry's own name, whole.
-    await rerun.record(rerun.get(BASE, 'k-2')!, { kind: 'accepted', status: 200, transactionId: 'TRX2', fee: undefined, replayed: true, at: T0.toISOString() });
-    expect(journalAt(root).get(BASE, 'k-2')!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX2' });
+    await rerun.record((await rerun.get(BASE, 'k-2'))!, { kind: 'accepted', status: 200, transactionId: 'TRX2', fee: undefined, replayed: true, at: T0.toISOString() });
+    expect((await journalAt(root).get(BASE, 'k-2'))!.outcome).toMatchObject({ kind: 'accepted', transactionId: 'TRX2' });
   });
 
   it('a line cut short by a crash is never read; a claim whose line is missing is reported as damaged', async () => {
@@ -114,8 +115,8 @@ describe('Journal log: group commit', () => {
     const log = join(root, 'journal', 'log', logFiles()[0]!);
     appendFileSync(log, '{"name":"torn","entry":{"payoutId":"torn","idempot');
     const reader = journalAt(root);
-    expect(reader.get(BASE, 'whole')!.payoutId).toBe('whole');
-    expect(reader.get(BASE, 'torn')).toBeUndefined();
+    expect((await reader.get(BASE, 'whole'))!.payoutId).toBe('whole');
+    expect(await reader.get(BASE, 'torn')).toBeUndefined();
     // A claim naming this log for an entry the log does not hold.
     const claim = readFileSync(
       join(
@@ -127,7 +128,7 @@ describe('Journal log: group commit', () => {
     const name = readdirSync(j.dir).find((n) => n.endsWith('.json'))!;
     const stray = name.replace(/^./, name[0] === 'a' ? 'b' : 'a');
     writeFileSync(join(j.dir, stray), claim);
-    expect(() => journalAt(root).byName(stray)).toThrow(/holds no entry for it/);
+    await expect(journalAt(root).byName(stray)).rejects.toThrow(/holds no entry for it/);
   });
 
   it('a log line edited outside payctl does not verify', async () => {
@@ -135,6 +136,6 @@ describe('Journal log: group commit', () => {
     await begin(j, 'edited');
     const log = join(root, 'journal', 'log', logFiles()[0]!);
     writeFileSync(log, readFileSync(log, 'utf8').replace('12.5', '99.5'));
-    expect(() => journalAt(root).get(BASE, 'edited')).toThrow(/checksum does not match/);
+    await expect(journalAt(root).get(BASE, 'edited')).rejects.toThrow(/checksum does not match/);
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { Journal, JournalConflict, journalBase, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
 import { isUuid, payoutBody, validatePayout, type PayoutFields } from '../../src/payouts/request.js';
+import { scanned } from '../helpers/scanned.js';
 
 const BASE = 'https://api.example.com/v2';
 const OTHER_BASE = 'http://127.0.0.1:8080/v2';
@@ -63,15 +64,6 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a throw');
-}
-
 describe('Journal.begin', () => {
   it('writes a new entry with a UUID key to a 0600 file in a 0700 folder under <config>/journal', async () => {
     expect(journal.dir).toBe(join(root, 'journal'));
@@ -96,14 +88,14 @@ describe('Journal.begin', () => {
     expect(mode(join(root, 'journal.key'))).toBe(0o600);
     const mac = createHmac('sha256', key).update(JSON.stringify(entry)).digest('hex');
     expect(readFileSync(file, 'utf8')).toBe(JSON.stringify({ ...entry, mac }, null, 2) + '\n');
-    expect(journal.get(BASE, 'p-1')).toEqual(entry);
+    expect(await journal.get(BASE, 'p-1')).toEqual(entry);
   });
 
   it('uses an explicit idempotency key as given', async () => {
     const key = '0B5C9D1E-1F2A-4B3C-8D4E-5F6A7B8C9D0E';
     const entry = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), idempotencyKey: key, now: T0 });
     expect(entry.idempotencyKey).toBe(key);
-    expect(journal.get(BASE, 'p-1')?.idempotencyKey).toBe(key);
+    expect((await journal.get(BASE, 'p-1'))?.idempotencyKey).toBe(key);
   });
 
   it('gives each new payout its own key', async () => {
@@ -150,7 +142,7 @@ describe('Journal.begin', () => {
       expect((err as JournalConflict).message).toBe('payout id journaled with other details');
       expect((err as JournalConflict).existing).toEqual(first);
     }
-    expect(journal.get(BASE, 'p-1')).toEqual(first);
+    expect(await journal.get(BASE, 'p-1')).toEqual(first);
   });
 
   it('reports other details before another key', async () => {
@@ -168,7 +160,7 @@ describe('Journal.begin', () => {
     expect((err as JournalConflict).what).toBe('key');
     expect((err as JournalConflict).message).toBe('payout id journaled with another key');
     expect((err as JournalConflict).existing.idempotencyKey).toBe(first.idempotencyKey);
-    expect(journal.get(BASE, 'p-1')?.idempotencyKey).toBe(first.idempotencyKey);
+    expect((await journal.get(BASE, 'p-1'))?.idempotencyKey).toBe(first.idempotencyKey);
   });
 
   it('counts a body that differs only in whitespace or key order as the same', async () => {
@@ -211,9 +203,9 @@ describe('Journal.begin', () => {
     const b = await journal.begin({ baseUrl: OTHER_BASE, payoutId: 'p-1', body: body({ amount: '9' }), now: T1 });
     expect(b.idempotencyKey).not.toBe(a.idempotencyKey);
     expect(files()).toHaveLength(2);
-    expect(journal.get(BASE, 'p-1')).toEqual(a);
-    expect(journal.get(OTHER_BASE, 'p-1')).toEqual(b);
-    expect(journal.get('https://elsewhere.example/v2', 'p-1')).toBeUndefined();
+    expect(await journal.get(BASE, 'p-1')).toEqual(a);
+    expect(await journal.get(OTHER_BASE, 'p-1')).toEqual(b);
+    expect(await journal.get('https://elsewhere.example/v2', 'p-1')).toBeUndefined();
   });
 
   it('begins 50 different payouts concurrently, each with its own entry', async () => {
@@ -224,7 +216,7 @@ describe('Journal.begin', () => {
     expect(files()).toHaveLength(50);
     expect(files().every((f) => /^[0-9a-f]{32}\.json$/.test(f))).toBe(true);
     for (const e of entries) {
-      expect(journal.get(BASE, e.payoutId)).toEqual(e);
+      expect(await journal.get(BASE, e.payoutId)).toEqual(e);
       expect(mode(entryFile(BASE, e.payoutId))).toBe(0o600);
     }
   });
@@ -232,16 +224,16 @@ describe('Journal.begin', () => {
 
 describe('Journal.get', () => {
   it('returns undefined for an unknown payout, also before the folder exists', async () => {
-    expect(journal.get(BASE, 'nope')).toBeUndefined();
+    expect(await journal.get(BASE, 'nope')).toBeUndefined();
     await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
-    expect(journal.get(BASE, 'nope')).toBeUndefined();
+    expect(await journal.get(BASE, 'nope')).toBeUndefined();
   });
 
   it('throws a ConfigError naming the file when an entry is not JSON', async () => {
     await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
     const file = entryFile(BASE, 'p-1');
     writeFileSync(file, '{"version":1,"payoutId":"p-1",');
-    const err = thrown(() => journal.get(BASE, 'p-1'));
+    const err = await rejection(journal.get(BASE, 'p-1'));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).message).toMatch(new RegExp(`^The payout journal entry ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(.+\\)\\.$`));
     expect((err as ConfigError).hint).toBe('It holds the idempotency key of an earlier payout; inspect it before removing it.');
@@ -260,7 +252,7 @@ describe('Journal.get', () => {
     await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
     const file = entryFile(BASE, 'p-1');
     writeFileSync(file, JSON.stringify(content));
-    const err = thrown(() => journal.get(BASE, 'p-1'));
+    const err = await rejection(journal.get(BASE, 'p-1'));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toContain(`The payout journal entry ${file} is damaged`);
   });
@@ -271,7 +263,7 @@ describe('Journal.get', () => {
     rmSync(file);
     // A folder where the file should be: EISDIR, not ENOENT.
     mkdirSync(file);
-    const err = thrown(() => journal.get(BASE, 'p-1'));
+    const err = await rejection(journal.get(BASE, 'p-1'));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toMatch(/^Cannot read the payout journal entry /);
     expect((err as Error).message).toContain(file);
@@ -292,7 +284,7 @@ describe('Journal.record and put', () => {
     const next = await journal.record(entry, outcome);
     expect(next).toEqual({ ...entry, outcome });
     expect(entry.outcome).toBeUndefined();
-    expect(journal.get(BASE, 'p-1')).toEqual({ ...entry, outcome });
+    expect(await journal.get(BASE, 'p-1')).toEqual({ ...entry, outcome });
     expect(mode(entryFile(BASE, 'p-1'))).toBe(0o600);
     const again = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T1 });
     expect(again.outcome).toEqual(outcome);
@@ -304,7 +296,7 @@ describe('Journal.record and put', () => {
     await journal.record(entry, { kind: 'unknown', reason: 'socket hang up', at: '2026-11-21T10:15:31.000Z' });
     const rejected: Outcome = { kind: 'rejected', status: 422, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient funds', at: '2026-11-21T10:16:00.000Z' };
     await journal.record(entry, rejected);
-    expect(journal.get(BASE, 'p-1')?.outcome).toEqual(rejected);
+    expect((await journal.get(BASE, 'p-1'))?.outcome).toEqual(rejected);
   });
 
   it('leaves no temp files behind after many writes', async () => {
@@ -321,7 +313,7 @@ describe('Journal.record and put', () => {
     await journal.put(entry);
     expect(mode(journal.dir)).toBe(0o700);
     expect(mode(entryFile(BASE, 'x'))).toBe(0o600);
-    expect(journal.get(BASE, 'x')).toEqual(entry);
+    expect(await journal.get(BASE, 'x')).toEqual(entry);
   });
 });
 
@@ -356,7 +348,7 @@ describe('Journal on a hostile machine', () => {
     // Edited: the outcome claims "accepted".
     const onDisk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     writeFileSync(file, JSON.stringify({ ...onDisk, outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: T1.toISOString() } }));
-    const err = thrown(() => journal.get(BASE, 'p-1'));
+    const err = await rejection(journal.get(BASE, 'p-1'));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toContain('was not written by payctl on this machine or was changed since (its checksum does not match)');
     // Planted: a new entry with no checksum.
@@ -373,7 +365,7 @@ describe('Journal on a hostile machine', () => {
         outcome: { kind: 'accepted' },
       }),
     );
-    expect((thrown(() => journal.get(BASE, 'p-2')) as Error).message).toContain('(it has no checksum)');
+    expect(((await rejection(journal.get(BASE, 'p-2'))) as Error).message).toContain('(it has no checksum)');
     await expect(journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T1 })).rejects.toBeInstanceOf(ConfigError);
   });
 
@@ -383,7 +375,7 @@ describe('Journal on a hostile machine', () => {
     writeFileSync(entryFile(BASE, 'old-1'), JSON.stringify(legacy, null, 2));
     // The first use makes the key and adopts the entry.
     await journal.begin({ baseUrl: BASE, payoutId: 'new-1', body: body({ payoutId: 'new-1' }), now: T0 });
-    expect(new Journal(root).get(BASE, 'old-1')).toEqual(legacy);
+    expect(await new Journal(root).get(BASE, 'old-1')).toEqual(legacy);
   });
 
   it('refuses a journal folder that is a symlink, or that others can write to', async () => {
@@ -399,7 +391,7 @@ describe('Journal on a hostile machine', () => {
       mkdirSync(journal.dir, { mode: 0o700 });
       chmodSync(journal.dir, 0o777);
       const open = new Journal(root);
-      expect((thrown(() => open.get(BASE, 'p-1')) as Error).message).toBe(
+      expect(((await rejection(open.get(BASE, 'p-1'))) as Error).message).toBe(
         `Refusing to use the payout journal folder ${journal.dir}: others can write to it (mode 777). Nothing was sent.`,
       );
     } finally {
@@ -411,7 +403,7 @@ describe('Journal on a hostile machine', () => {
     expect(journalBase('http://127.0.0.1:8080/v2/')).toBe('http://localhost:8080/v2');
     expect(journalBase('HTTPS://API.Example.com:443/v2')).toBe('https://api.example.com/v2');
     const a = await journal.begin({ baseUrl: 'http://127.0.0.1:8080/v2', payoutId: 'p-1', body: body(), now: T0 });
-    expect(journal.get('http://localhost:8080/v2', 'p-1')?.idempotencyKey).toBe(a.idempotencyKey);
+    expect((await journal.get('http://localhost:8080/v2', 'p-1'))?.idempotencyKey).toBe(a.idempotencyKey);
     const b = await journal.begin({ baseUrl: 'http://localhost:8080/v2', payoutId: 'p-1', body: body(), now: T1 });
     expect(b.idempotencyKey).toBe(a.idempotencyKey);
   });
@@ -434,10 +426,10 @@ describe('Journal: the profile, and reading every entry (history)', () => {
   it('records the profile given to begin(), covered by the HMAC: changing it on disk makes the entry damaged', async () => {
     const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0, profile: 'staging' });
     expect(e.profile).toBe('staging');
-    expect(journal.get(BASE, 'p-1')!.profile).toBe('staging');
+    expect((await journal.get(BASE, 'p-1'))!.profile).toBe('staging');
     const file = entryFile(BASE, 'p-1');
     writeFileSync(file, readFileSync(file, 'utf8').replace('"profile": "staging"', '"profile": "prod"'));
-    expect(() => journal.get(BASE, 'p-1')).toThrow(ConfigError);
+    await expect(journal.get(BASE, 'p-1')).rejects.toThrow(ConfigError);
   });
 
   it('an entry without a profile (written before it was recorded) verifies; adding one on disk does not', async () => {
@@ -445,18 +437,18 @@ describe('Journal: the profile, and reading every entry (history)', () => {
     const file = entryFile(BASE, 'p-1');
     const raw = readFileSync(file, 'utf8');
     expect(raw).not.toContain('"profile"');
-    expect(journal.get(BASE, 'p-1')!.profile).toBeUndefined();
+    expect((await journal.get(BASE, 'p-1'))!.profile).toBeUndefined();
     writeFileSync(file, raw.replace('"createdAt"', '"profile": "prod",\n  "createdAt"'));
-    expect(() => journal.get(BASE, 'p-1')).toThrow(/checksum does not match/);
+    await expect(journal.get(BASE, 'p-1')).rejects.toThrow(/checksum does not match/);
   });
 
   it('records not-made; a later not-made never replaces an accepted outcome', async () => {
     const e = await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
     await journal.record(e, { kind: 'not-made', at: T1.toISOString() });
-    expect(journal.get(BASE, 'p-1')!.outcome).toEqual({ kind: 'not-made', at: T1.toISOString() });
+    expect((await journal.get(BASE, 'p-1'))!.outcome).toEqual({ kind: 'not-made', at: T1.toISOString() });
     await journal.record(e, { kind: 'accepted', status: 200, transactionId: 'TRX1', fee: undefined, replayed: true, at: T1.toISOString(), lookedUp: true });
     await journal.record(e, { kind: 'not-made', at: T1.toISOString() });
-    expect(journal.get(BASE, 'p-1')!.outcome?.kind).toBe('accepted');
+    expect((await journal.get(BASE, 'p-1'))!.outcome?.kind).toBe('accepted');
   });
 
   it('scan() yields every entry of every base URL once, and a damaged one as its error; byName() reads one again', async () => {
@@ -464,13 +456,13 @@ describe('Journal: the profile, and reading every entry (history)', () => {
     await journal.begin({ baseUrl: OTHER_BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T1 });
     await journal.begin({ baseUrl: BASE, payoutId: 'p-3', body: body({ payoutId: 'p-3' }), now: T1, origin: { fingerprint: 'f', repeatKey: 'r' } });
     writeFileSync(entryFile(BASE, 'p-3'), '{"payoutId": "p-3"}');
-    const items = [...journal.scan()];
+    const items = await scanned(journal);
     expect(items).toHaveLength(3);
     const ok = items.flatMap((it) => ('entry' in it ? [it] : []));
     expect(ok.map((it) => it.entry.payoutId).sort()).toEqual(['p-1', 'p-2']);
     expect(items.filter((it) => 'error' in it)).toHaveLength(1);
-    for (const it of ok) expect(journal.byName(it.name)).toEqual(it.entry);
-    expect(journal.byName('../journal.key')).toBeUndefined();
-    expect([...new Journal(join(root, 'none')).scan()]).toEqual([]);
+    for (const it of ok) expect(await journal.byName(it.name)).toEqual(it.entry);
+    expect(await journal.byName('../journal.key')).toBeUndefined();
+    expect(await scanned(new Journal(join(root, 'none')))).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
  * refused; credentials refused on the first attempt are an auth error (nothing was taken).
  * A resend of an unknown outcome refused as a duplicate payout id stays unknown (that earlier
  * attempt was probably made), and an entry older than 24 hours whose outcome is unknown is
- * never sent: only the payout list is read.
+ * never sent: only the payout list is read. Two resends answered at once with one transaction
+ * id: only the first takes it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +70,7 @@ describe('sendPayout', () => {
   it('accepts a readable answer about the payout asked for', async () => {
     const r = await send(scripted([answer(201, OK)]).api);
     expect(r.kind).toBe('accepted');
-    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('accepted');
+    expect((await journal.get(BASE, 'p-1'))?.outcome?.kind).toBe('accepted');
   });
 
   it.each([
@@ -84,7 +85,21 @@ describe('sendPayout', () => {
     const r = await send(scripted([res]).api);
     expect(r.kind).toBe('unknown');
     if (r.kind === 'unknown') expect(r.error.message).toContain(message);
-    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
+    expect((await journal.get(BASE, 'p-1'))?.outcome?.kind).toBe('unknown');
+  });
+
+  it('two resends answered at once with one transaction id: the first is taken, the other stays unknown (the owners are read in turn)', async () => {
+    const r = validatePayout({ payoutId: 'p-2', walletId: 'wal_1', amount: '1500.50', currency: 'SLE', type: 'bank', name: 'A', provider: 'uba', account: '1' });
+    if (!r.ok) throw new Error(r.problems.join('; '));
+    const second = await journal.begin({ baseUrl: BASE, payoutId: 'p-2', body: payoutBody(r.request), now: new Date() });
+    const opts = { policy: POLICY, signal: new AbortController().signal, clock: systemClock, earlierAttempt: true };
+    const [a, b] = await Promise.all([
+      sendPayout(scripted([answer(201, OK)]).api, journal, entry, opts),
+      sendPayout(scripted([answer(201, { ...OK, payout_id: 'p-2' })]).api, journal, second, opts),
+    ]);
+    expect([a.kind, b.kind]).toEqual(['accepted', 'unknown']);
+    if (b.kind === 'unknown') expect(b.error.message).toContain(`transaction ${OK.transaction_id}, which the journal already has for another payout (p-1)`);
+    expect((await journal.get(BASE, 'p-2'))?.outcome?.kind).toBe('unknown');
   });
 
   it('a journal that cannot take the accepted outcome: unknown, saying the service accepted it', async () => {
@@ -113,7 +128,7 @@ describe('sendPayout', () => {
     expect(r.kind).toBe('unknown');
     if (r.kind === 'unknown')
       expect(r.error.message).toBe('an earlier attempt may have reached the service, then the credentials were refused (The service refused the credentials)');
-    expect(journal.get(BASE, 'p-1')?.outcome?.kind).toBe('unknown');
+    expect((await journal.get(BASE, 'p-1'))?.outcome?.kind).toBe('unknown');
   });
 
   it('a duplicate payout id, on a first send or a resend: "already made" (accepted, no transaction id), never refused, never unknown', async () => {
@@ -124,7 +139,7 @@ describe('sendPayout', () => {
       expect(first.replayed).toBe(true);
       expect(first.transaction.transaction_id).toBe('');
     }
-    expect(journal.get(BASE, 'p-1')?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
+    expect((await journal.get(BASE, 'p-1'))?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
     const again = await send(scripted([DUPLICATE]).api, journal, { earlierAttempt: true });
     expect(again.kind).toBe('accepted');
     if (again.kind === 'accepted') expect(again.alreadyMade?.code).toBe('DUPLICATE_PAYOUT_ID');
@@ -132,7 +147,7 @@ describe('sendPayout', () => {
 
   it('older than 24 hours with an unknown outcome: not sent, only the list read; held with its candidates', async () => {
     await journal.record(entry, { kind: 'unknown', reason: 'no answer', at: new Date().toISOString() });
-    entry = journal.get(BASE, 'p-1')!;
+    entry = (await journal.get(BASE, 'p-1'))!;
     const paths: string[] = [];
     const later = { now: () => new Date(Date.now() + 25 * 3600_000), sleep: async () => {} };
     const api = {
@@ -151,6 +166,6 @@ describe('sendPayout', () => {
     expect(paths).toEqual(['payoutsList']);
     expect(r.kind).toBe('unknown');
     if (r.kind === 'unknown') expect(r.held).toEqual({ candidates: [], read: 0, complete: true, claimed: 0 });
-    expect(journal.get(BASE, 'p-1')?.outcome).toMatchObject({ kind: 'unknown', reason: 'no answer' });
+    expect((await journal.get(BASE, 'p-1'))?.outcome).toMatchObject({ kind: 'unknown', reason: 'no answer' });
   });
 });

@@ -11,13 +11,13 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { configDir } from '../../config/paths.js';
 import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { text, utcTime } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
-import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';
+import { journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import {
   ageOf,
   askedOf,
@@ -58,7 +58,7 @@ export interface ReconcileResult {
 
 export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const api = await deps.api();
-  const journal = new Journal(configDir(deps.env));
+  const journal = await openLedger(deps);
   const inv = invocationOf(deps.globals, deps.env);
   if (opts.madeBy !== undefined) return madeBy(api, journal, opts.payoutId!, opts.madeBy, inv, deps);
 
@@ -69,7 +69,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const todo: Array<{ name: string; t: number }> = [];
   const claimed = new Map<string, string>();
   if (opts.payoutId !== undefined) {
-    const entry = journal.get(api.baseUrl, opts.payoutId);
+    const entry = await journal.get(api.baseUrl, opts.payoutId);
     if (!entry)
       throw new UsageError(
         `This machine's journal has no payout ${text(opts.payoutId)} for ${text(api.baseUrl)}. Nothing was sent.`,
@@ -83,7 +83,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     }
     if (opts.resend) await confirmResend(entry, opts, deps);
   }
-  for (const it of journal.scan()) {
+  for await (const it of journal.scan()) {
     if ('error' in it) {
       damaged.push(it.error.message);
       continue;
@@ -99,7 +99,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const results: ReconcileResult[] = [];
   for (const { name } of todo) {
     if (deps.signal.aborted) break;
-    const entry = journal.byName(name);
+    const entry = await journal.byName(name);
     if (!entry || !isUnresolved(entry)) continue;
     const result = await reconcileOne(api, journal, entry, { resend: opts.resend === true, claimed, inv }, deps);
     results.push(result);
@@ -128,7 +128,7 @@ const INTERRUPTED = 'interrupted';
 /** One unknown entry: resent (under 24 hours, or --resend), else held with its candidates. */
 async function reconcileOne(
   api: ApiClient,
-  journal: Journal,
+  journal: Ledger,
   entry: JournalEntry,
   o: { resend: boolean; claimed: ReadonlyMap<string, string>; inv: Invocation },
   deps: Deps,
@@ -193,11 +193,11 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, deps: 
 }
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
-async function madeBy(api: ApiClient, journal: Journal, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
-  const entry = journal.get(api.baseUrl, payoutId);
+async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
+  const entry = await journal.get(api.baseUrl, payoutId);
   if (!entry) throw new UsageError(`This machine's journal has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`);
   if (!isUnresolved(entry)) throw new UsageError(`Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`);
-  const other = journal.byTransactionId(api.baseUrl, transactionId);
+  const other = await journal.byTransactionId(api.baseUrl, transactionId);
   if (other && other.payoutId !== payoutId) {
     throw new UsageError(`Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`);
   }

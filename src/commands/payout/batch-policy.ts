@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { batchRows, type BatchCheck, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
-import type { Journal } from '../../payouts/journal.js';
+import type { Ledger } from '../../payouts/journal.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
 
@@ -17,7 +17,7 @@ export interface PolicyCheck {
   deps: Deps;
   src: BatchSource;
   checked: BatchCheck;
-  journal: Journal;
+  journal: Ledger;
   baseUrl: string;
   opts: { file: string; batchId?: string | undefined };
   inv: Invocation;
@@ -35,17 +35,17 @@ export function toSendOf(rows: LoadedRow[]): LoadedRow[] {
 export async function checkPolicy(policy: Policy, c: PolicyCheck): Promise<LoadedRow[]> {
   const rows: LoadedRow[] = [];
   for await (const r of batchRows(c.src, c.checked, c.journal, c.baseUrl)) rows.push(r);
-  checkRows(policy, toSendOf(rows), c);
+  await checkRows(policy, toSendOf(rows), c);
   return rows;
 }
 
 /** The policy's verdict on the rows; `warn` false for the second check (under the lock), which would say the same again. */
-export function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyCheck, warn = true): void {
+export async function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyCheck, warn = true): Promise<void> {
   const { deps, journal, baseUrl, opts } = c;
   const requests: PayoutRequest[] = rows.map((r) => r.request);
-  const limits = limitProblems(policy, requests, journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
+  const limits = await limitProblems(policy, requests, journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
   if (limits.length) throw new UsageError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits);
-  const need = approvalsNeeded(policy, requests, journal, baseUrl, deps.clock.now());
+  const need = await approvalsNeeded(policy, requests, journal, baseUrl, deps.clock.now());
   if (need.required > 0) {
     throw new UsageError(
       `${opts.file} needs approval under the policy ${policy.file}. Nothing was sent.`,

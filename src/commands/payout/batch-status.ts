@@ -29,10 +29,10 @@ import {
   type StatusReport,
 } from '../../payouts/batch-status.js';
 import { checkBatchId } from '../../payouts/identity.js';
-import { Journal, type JournalEntry } from '../../payouts/journal.js';
+import type { JournalEntry, Ledger } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
 import type { ApiClient } from '../../api/client.js';
-import { configDir } from '../../config/paths.js';
 import { isJsonl } from '../../payouts/report.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { renderTable } from '../../output/table.js';
@@ -101,8 +101,8 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
     );
   const failedOut = checkFailedOut(opts);
   const api = await deps.api();
-  const s = new StatusRun(opts, deps, read.report, api, new Journal(configDir(deps.env)));
-  s.findTransactions();
+  const s = new StatusRun(opts, deps, read.report, api, await openLedger(deps));
+  await s.findTransactions();
   await s.readRows();
   rewriteReport(s.report, s.states);
   const found = s.found();
@@ -157,7 +157,7 @@ class StatusRun {
     readonly deps: Deps,
     readonly report: StatusReport,
     readonly api: ApiClient,
-    readonly journal: Journal,
+    readonly journal: Ledger,
   ) {
     this.accepted = report.entries.map((e, i) => ({ e, i })).filter(({ e }) => isAccepted(e));
     this.batchId = report.entries.find((e) => e.batchId !== undefined)?.batchId;
@@ -168,11 +168,11 @@ class StatusRun {
    * Each row by its transaction id: the report's, else the one this machine's journal recorded.
    * The journaled body (when there is one) is what the answer is checked against.
    */
-  findTransactions(): void {
+  async findTransactions(): Promise<void> {
     for (const { e, i } of this.accepted) {
       let entry: JournalEntry | undefined;
       try {
-        entry = e.payoutId ? this.journal.get(this.api.baseUrl, e.payoutId) : undefined;
+        entry = e.payoutId ? await this.journal.get(this.api.baseUrl, e.payoutId) : undefined;
       } catch {
         entry = undefined; // a damaged entry: the report's transaction id is still read
       }

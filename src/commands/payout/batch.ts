@@ -25,7 +25,8 @@ import {
 } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
-import { Journal } from '../../payouts/journal.js';
+import type { Ledger } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { planJson, totalsJson } from '../../payouts/batch-plan.js';
 import { renderPlan } from '../../output/batch.js';
 import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
@@ -72,7 +73,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const first = await checkFirst(opts, deps);
 
   const api = await deps.api();
-  const journal = new Journal(configDir(deps.env));
+  const journal = await openLedger(deps);
   const { wallets } = await api.wallets();
   const inv = invocationOf(deps.globals, deps.env);
   const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
@@ -96,7 +97,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
           configDir(deps.env),
           toSendOf(policyRows).map((r) => r.request.walletId),
           async () => {
-            checkRows(policy!, toSendOf(policyRows), b.policyCheck(), false);
+            await checkRows(policy!, toSendOf(policyRows), b.policyCheck(), false);
             return claimRows(policyRows, { journal, baseUrl: api.baseUrl, now: deps.clock.now(), batch: run, profile: deps.globals.profile });
           },
           runLockOptions(deps),
@@ -179,7 +180,7 @@ class BatchRun {
     readonly deps: Deps,
     first: FirstChecks,
     readonly api: ApiClient,
-    readonly journal: Journal,
+    readonly journal: Ledger,
     readonly inv: Invocation,
     readonly load: BatchPlan,
   ) {

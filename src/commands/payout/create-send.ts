@@ -11,7 +11,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, AuthError, InterruptedError, OutcomeUnknownError } from '../../errors.js';
 import type { PayoutRecord, PayoutTransaction } from '../../service/schemas.js';
 import { configDir } from '../../config/paths.js';
-import type { Journal, JournalEntry } from '../../payouts/journal.js';
+import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
@@ -32,7 +32,7 @@ export interface CreateRun {
   /** The exact body of POST /payout. */
   body: string;
   api: ApiClient;
-  journal: Journal;
+  journal: Ledger;
   inv: Invocation;
   /** This payout id's journal entry from an earlier run, if any. */
   existing: JournalEntry | undefined;
@@ -61,7 +61,7 @@ export function getCommand(c: CreateRun, id: string): string {
  * `recheck` (a policy that counts the day), the check and the journaling are one step under
  * the wallet's lock, so parallel runs count each other; the lock is let go before sending.
  */
-export async function journalPayout(c: CreateRun, recheck: (() => void) | undefined): Promise<Journaled> {
+export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>) | undefined): Promise<Journaled> {
   const { deps, request, opts } = c;
   const journaledAt = deps.clock.now();
   const begin = () =>
@@ -82,7 +82,7 @@ export async function journalPayout(c: CreateRun, recheck: (() => void) | undefi
         configDir(deps.env),
         [request.walletId],
         async () => {
-          recheck();
+          await recheck();
           return begin();
         },
         runLockOptions(deps),

@@ -11,7 +11,8 @@ import { ApiError, CancelledError, fieldProblem, UsageError, type Problem } from
 import type { Wallet } from '../../service/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { formatAmount } from '../../money/amount.js';
-import { Journal, journalBase, type JournalEntry } from '../../payouts/journal.js';
+import { journalBase, type JournalEntry } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { derivedIdempotencyKey } from '../../payouts/identity.js';
 import { describeRepeat, recentRepeats } from '../../payouts/repeats.js';
 import { walletProblem } from '../../payouts/wallet-check.js';
@@ -80,17 +81,17 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
     request,
     body: payoutBody(request),
     api,
-    journal: new Journal(configDir(deps.env)),
+    journal: await openLedger(deps),
     inv: invocationOf(deps.globals, deps.env),
     existing: undefined,
   };
-  c.existing = earlierEntry(c);
-  const repeat = repeatWarning(c);
+  c.existing = await earlierEntry(c);
+  const repeat = await repeatWarning(c);
   if (opts.dryRun) return dryRun(c, wallets, repeat);
   if (opts.planOut !== undefined) return writePlan(c, opts.planOut);
   // Checked first without a lock (refused before anything is asked), then again under the lock.
   const policy = profilePolicy(deps);
-  if (policy) checkPolicy(policy, c);
+  if (policy) await checkPolicy(policy, c);
   await confirmSend(c, wallets, repeat);
   const journaled = await journalPayout(c, policy && policyCountsTheDay(policy) ? () => checkPolicy(policy, c, false) : undefined);
   stage.sending = true;
@@ -117,9 +118,9 @@ async function readPayout(opts: PayoutCreateOptions, deps: Deps): Promise<{ requ
  * This payout id's journal entry from an earlier run, if any; refused (nothing sent) when it
  * was used for other details or sent with another idempotency key.
  */
-function earlierEntry(c: CreateRun): JournalEntry | undefined {
+async function earlierEntry(c: CreateRun): Promise<JournalEntry | undefined> {
   const { request } = c;
-  const existing = c.journal.get(c.api.baseUrl, request.payoutId);
+  const existing = await c.journal.get(c.api.baseUrl, request.payoutId);
   const conflict = existing && c.journal.conflict(existing, c.body, c.opts.idempotencyKey);
   if (conflict) {
     throw new UsageError(
@@ -138,10 +139,10 @@ function earlierEntry(c: CreateRun): JournalEntry | undefined {
  * get a new id, so be a new payout. One that repeats an earlier payout is refused without a
  * terminal (a dry run only says so); else what it repeats is returned, to say before asking.
  */
-function repeatWarning(c: CreateRun): string | undefined {
+async function repeatWarning(c: CreateRun): Promise<string | undefined> {
   const { opts, deps } = c;
   if (opts.payoutId !== undefined || opts.allowRepeat || c.existing) return undefined;
-  const repeated = recentRepeats(c.journal, c.api.baseUrl, c.request, deps.clock.now()).at(-1);
+  const repeated = (await recentRepeats(c.journal, c.api.baseUrl, c.request, deps.clock.now())).at(-1);
   if (!repeated) return undefined;
   const said = `This payout repeats ${describeRepeat(repeated, deps.clock.now())}`;
   if (!deps.io.interactive && !opts.dryRun) {
@@ -325,12 +326,12 @@ async function writePlan(c: CreateRun, file: string): Promise<number> {
  * needs approval is refused with the command that writes it as a plan. Nothing is sent either
  * way. `warn` false for the second check (under the lock), which would say the same again.
  */
-function checkPolicy(policy: Policy, c: CreateRun, warn = true): void {
+async function checkPolicy(policy: Policy, c: CreateRun, warn = true): Promise<void> {
   const { deps, request, journal } = c;
   const baseUrl = c.api.baseUrl;
-  const limits = limitProblems(policy, [request], journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
+  const limits = await limitProblems(policy, [request], journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
   if (limits.length) throw new UsageError(`This payout breaks the policy ${policy.file}. Nothing was sent.`, limits);
-  const need = approvalsNeeded(policy, [request], journal, baseUrl, deps.clock.now());
+  const need = await approvalsNeeded(policy, [request], journal, baseUrl, deps.clock.now());
   if (need.required > 0) {
     throw new UsageError(
       `This payout needs approval under the policy ${policy.file}. Nothing was sent.`,

@@ -7,9 +7,8 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { configDir } from '../../config/paths.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { Journal } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
@@ -29,7 +28,7 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   if (!id) throw new UsageError('payout get needs a transaction id or payout id.');
   const api = await deps.api();
   const inv = invocationOf(deps.globals, deps.env);
-  const resolved = resolvePayoutRef(new Journal(configDir(deps.env)), api.baseUrl, id);
+  const resolved = await resolvePayoutRef(await openLedger(deps), api.baseUrl, id);
   if ('known' in resolved) throw notLookedUpError(resolved.known, inv);
   if ('unknown' in resolved) throw unknownIdError(id, inv);
   const ref = resolved.ref;

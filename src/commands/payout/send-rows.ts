@@ -8,7 +8,7 @@ import { write, type Deps } from '../../deps.js';
 import { AuthError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
-import type { Journal } from '../../payouts/journal.js';
+import type { Ledger } from '../../payouts/journal.js';
 import { isAlreadyMade, ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
@@ -22,7 +22,7 @@ export interface SendRowsOptions {
   toSend: number;
   alreadyAccepted: number;
   api: ApiClient;
-  journal: Journal;
+  journal: Ledger;
   concurrency: number;
   /** Journaled with each row: the batch id and the absolute path of the file the rows came from. */
   batch: { id: string; file: string };

@@ -16,8 +16,7 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
 import { noteSettled, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
 import { notLookedUpError, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
-import { Journal } from '../../payouts/journal.js';
-import { configDir } from '../../config/paths.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { DEFAULT_WAIT_TIMEOUT_S } from './wait-spec.js';
 
 /** 12 s, 4 min 5 s. */
@@ -36,7 +35,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   const inv = invocationOf(deps.globals, deps.env);
   let ref = known;
   if (!ref) {
-    const r = resolvePayoutRef(new Journal(configDir(deps.env)), api.baseUrl, id);
+    const r = await resolvePayoutRef(await openLedger(deps), api.baseUrl, id);
     if ('known' in r) throw notLookedUpError(r.known, inv);
     if ('unknown' in r) throw unknownIdError(id, inv);
     ref = r.ref;
@@ -82,7 +81,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   }
 
   // What it became, for history: in the journal of this machine, when it has the payout.
-  if (result.kind === 'settled') await noteSettled(new Journal(configDir(deps.env)), api.baseUrl, ref.payoutId, result.status);
+  if (result.kind === 'settled') await noteSettled(await openLedger(deps), api.baseUrl, ref.payoutId, result.status);
   if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 

@@ -13,7 +13,8 @@ import { UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { batchRows, checkBatch, openBatch } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
-import { Journal, journalBase } from '../../payouts/journal.js';
+import { journalBase } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { payoutBody } from '../../payouts/request.js';
 import { requireSigningKey } from '../../plans/keys.js';
 import { makePlan, type Plan } from '../../plans/plan.js';
@@ -45,7 +46,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);
   const api = await deps.api();
-  const journal = new Journal(configDir(deps.env));
+  const journal = await openLedger(deps);
   const payouts: Parameters<typeof makePlan>[0]['payouts'] = [];
   const conflicts: string[] = [];
   for await (const r of batchRows(src, checked, journal, api.baseUrl)) {
@@ -65,7 +66,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const out = resolve(opts.out ?? defaultPlanPath(src.file));
   writeNewPlan(out, plan);
   const need = policy
-    ? approvalsNeeded(
+    ? await approvalsNeeded(
         policy,
         payouts.map((p) => p.request),
         journal,

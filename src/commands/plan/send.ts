@@ -15,7 +15,8 @@ import type { Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { CancelledError, CliError, LocalError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
-import { Journal } from '../../payouts/journal.js';
+import type { Ledger } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
@@ -44,14 +45,14 @@ interface Judged {
   payouts: ReadPayout[];
   policy: Policy;
   api: ApiClient;
-  journal: Journal;
+  journal: Ledger;
   approvals: ApprovalCheck;
   /**
    * Approvals needed (totals, and what each recipient account got today) and limits, both
    * counted from the journal at `at`: judged before anything else, and again under the
    * wallets' locks before journaling. Throws when they are not met.
    */
-  judge(at: Date): void;
+  judge(at: Date): Promise<void>;
 }
 
 export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
@@ -59,7 +60,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   const since = deps.clock.now();
   const refuse: Refuse = (message, problems = [], hint) => new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
   const j = await readAndJudge(opts, deps, refuse);
-  const items = journaledAsPlanned(j, refuse);
+  const items = await journaledAsPlanned(j, refuse);
   const { reportPath, batch } = await reportPlace(opts, deps, j.plan, items, refuse);
   const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.length - alreadyAccepted;
@@ -85,7 +86,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
           configDir(deps.env),
           items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
           async () => {
-            j.judge(deps.clock.now());
+            await j.judge(deps.clock.now());
             return claimed(items, { journal: j.journal, baseUrl: j.api.baseUrl, now: deps.clock.now(), batch, profile: deps.globals.profile });
           },
           runLockOptions(deps),
@@ -115,9 +116,9 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
   if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
   if (approvals.refused.length) throw refuse(`${approvals.refused.length} approval${approvals.refused.length === 1 ? ' does' : 's do'} not count`, approvals.refused);
   const requests = payouts.map((p) => p.request);
-  const journal = new Journal(configDir(deps.env));
-  const judge = (at: Date): void => {
-    const need = approvalsNeeded(policy, requests, journal, api.baseUrl, at);
+  const journal = await openLedger(deps);
+  const judge = async (at: Date): Promise<void> => {
+    const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, at);
     if (approvals.valid.length < need.required) {
       throw refuse(
         `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${approvals.maker!.name}) and carries ${approvals.valid.length}${approvals.valid.length ? ` (${approvals.valid.map((v) => v.name).join(', ')})` : ''}`,
@@ -125,10 +126,10 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
         `An approver signs it with: payctl plan approve ${opts.plan}`,
       );
     }
-    const limits = limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
+    const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
     if (limits.length) throw refuse("it breaks the policy's limits", limits);
   };
-  judge(now);
+  await judge(now);
   return { plan, payouts, policy, api, journal, approvals, judge };
 }
 
@@ -137,10 +138,12 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
  * journaled before must be this very payout under this very key: otherwise the plan's key would
  * not be the one the service saw first.
  */
-function journaledAsPlanned(j: Judged, refuse: Refuse): BatchItem[] {
+async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[]> {
   const conflicts: string[] = [];
-  const items: BatchItem[] = j.payouts.map((p, i) => {
-    const earlier = j.journal.get(j.api.baseUrl, p.payout_id);
+  const items: BatchItem[] = [];
+  // One look-up at a time, in the plan's order (as the conflicts are listed).
+  for (const [i, p] of j.payouts.entries()) {
+    const earlier = await j.journal.get(j.api.baseUrl, p.payout_id);
     if (earlier) {
       const c = j.journal.conflict(earlier, p.body, p.idempotency_key);
       if (c)
@@ -148,8 +151,8 @@ function journaledAsPlanned(j: Judged, refuse: Refuse): BatchItem[] {
           `payout ${i + 1} (${p.payout_id}): already sent ${c.what === 'details' ? 'with other details' : `under another idempotency key (${earlier.idempotencyKey})`}`,
         );
     }
-    return { row: p.row ?? i + 1, request: p.request, body: p.body, idempotencyKey: p.idempotency_key, earlier };
-  });
+    items.push({ row: p.row ?? i + 1, request: p.request, body: p.body, idempotencyKey: p.idempotency_key, earlier });
+  }
   if (conflicts.length) throw refuse(`${conflicts.length} payout${conflicts.length === 1 ? ' was' : 's were'} sent before differently`, conflicts);
   return items;
 }

@@ -13,8 +13,7 @@ import { balanceMinor, decimalToMinor, formatAmount, minorToDecimal } from '../.
 import { minorDigits } from '../../money/currencies.js';
 import { readPlan, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, type ApprovalCheck, type Policy, type Requirement } from '../../plans/policy.js';
-import { Journal } from '../../payouts/journal.js';
-import { configDir } from '../../config/paths.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
@@ -72,10 +71,10 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
   if (policy) {
     const approvals = checkApprovals(plan, policy);
     // Counted under the plan's own base URL: the service it is for.
-    const need = approvalsNeeded(
+    const need = await approvalsNeeded(
       policy,
       payouts.map((p) => p.request),
-      new Journal(configDir(deps.env)),
+      await openLedger(deps),
       plan.base_url,
       deps.clock.now(),
     );

@@ -9,8 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { write, type Deps } from '../../deps.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { configDir } from '../../config/paths.js';
-import { Journal } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
 import { checkBatch, identifiedRows, openBatch } from '../../payouts/batch-load.js';
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
@@ -64,12 +63,12 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const policy = profilePolicy(deps);
   if (!policy) throw new UsageError('The profile names no policy.', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
-  const journal = new Journal(configDir(deps.env));
+  const journal = await openLedger(deps);
   const plan = isPlan(opts.file) ? readPlan(opts.file) : undefined;
   const requests = await payoutsOf(opts, deps, plan);
   const now = deps.clock.now();
-  const need = approvalsNeeded(policy, requests, journal, api.baseUrl, now);
-  const limits = limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
+  const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, now);
+  const limits = await limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
   const judged = plan ? checkApprovals(plan.plan, policy) : undefined;
   const counted = judged?.valid.length ?? 0;
   const sendable = limits.length === 0 && (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0);

@@ -117,8 +117,9 @@ export interface BeginOptions {
 
 /**
  * Where journal entries are kept. Base URLs are compared as `journalBase` normalizes them
- * (base-url.ts). An entry that does not verify throws a ConfigError where one is asked for,
- * and comes as an error in a listing.
+ * (base-url.ts). Reads are asynchronous (a store may be across the network); only `conflict`,
+ * a comparison, is not. An entry that does not verify rejects with a ConfigError where one is
+ * asked for, and comes as an error in a listing.
  */
 export interface Ledger {
   /**
@@ -134,28 +135,29 @@ export interface Ledger {
    */
   record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry>;
   /** The entry of this payout id under this base URL, if any. */
-  get(baseUrl: string, payoutId: string): JournalEntry | undefined;
+  get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined>;
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */
-  find(baseUrl: string, kind: LookupKind, key: string): JournalEntry[];
+  find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]>;
   /** The entry of this base URL whose accepted outcome has this transaction id. */
-  byTransactionId(baseUrl: string, transactionId: string): JournalEntry | undefined;
+  byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined>;
   /**
    * The payout id that transaction `transactionId` was recorded for under this base URL, if
-   * any (read once per process, kept up to date by `record`): for answers that resolve an
-   * unknown outcome, a transaction id already given to another payout is not this one's.
+   * any (read once per process, kept up to date by `record` from the moment it is called): for
+   * answers that resolve an unknown outcome, a transaction id already given to another payout
+   * is not this one's.
    */
-  transactionOwner(baseUrl: string, transactionId: string): string | undefined;
+  transactionOwner(baseUrl: string, transactionId: string): Promise<string | undefined>;
   /**
    * Every entry, one at a time, in no particular order (for history, reconcile and the
-   * policy's daily total): a listing of many entries never holds them all.
+   * policy's daily total; `for await`): a listing of many entries never holds them all.
    */
-  scan(): Generator<ScanItem>;
+  scan(): AsyncGenerator<ScanItem>;
   /** One entry by the name a listing gave it; undefined when it is gone since. */
-  byName(name: string): JournalEntry | undefined;
+  byName(name: string): Promise<JournalEntry | undefined>;
   /** Why `body` (and `idempotencyKey`, if given) cannot be sent under an existing entry; undefined when it can. */
   conflict(existing: JournalEntry, body: string, idempotencyKey?: string): JournalConflict | undefined;
   /** Entries this ledger recorded that are gone (deleted, restored from an older backup); undefined when none is. */
-  journalGaps(): JournalGaps | undefined;
+  journalGaps(): Promise<JournalGaps | undefined>;
   /** At the end of a batch run: the group of `begin({ log: true })` claims closed, after every write. */
   closeLog(): Promise<void>;
 }

@@ -52,14 +52,19 @@ export class LocalLedger implements Ledger {
     this.#logs = new LogReader(this.dir);
     this.#markers = new Markers(this.#names, this.#logs);
     this.#index = new JournalIndex(configDir, this.#names, this.#mac);
-    this.#owners = new TransactionOwners(() => this.scan());
+    this.#owners = new TransactionOwners(() => this.#scan());
   }
 
   #read(file: string, payoutId?: string): JournalEntry | undefined {
     return readEntry(file, payoutId, this.#mac, this.#logs);
   }
 
-  get(baseUrl: string, payoutId: string): JournalEntry | undefined {
+  get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined> {
+    return answered(() => this.#get(baseUrl, payoutId));
+  }
+
+  /** `get`, read now: what begin and record decide on within one step. */
+  #get(baseUrl: string, payoutId: string): JournalEntry | undefined {
     this.#folder.check();
     const entry = this.#read(this.#names.file(baseUrl, payoutId), payoutId);
     if (entry || journalBase(baseUrl) === baseUrl) return entry;
@@ -75,7 +80,13 @@ export class LocalLedger implements Ledger {
    * entry that cannot be read or does not verify comes as its error, so a listing can say
    * so and go on.
    */
-  *scan(): Generator<ScanItem> {
+  // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously (#scan), one entry per step: a listing of the interface's kind
+  async *scan(): AsyncGenerator<ScanItem> {
+    yield* this.#scan();
+  }
+
+  /** `scan`, read synchronously (byTransactionId, the transaction owners). */
+  *#scan(): Generator<ScanItem> {
     this.#folder.check();
     let names: string[];
     try {
@@ -97,7 +108,7 @@ export class LocalLedger implements Ledger {
 
   /** The transaction id recorded for a payout id (its accepted outcome), if the journal has one. */
   transactionIdOf(baseUrl: string, payoutId: string): string | undefined {
-    const o = this.get(baseUrl, payoutId)?.outcome;
+    const o = this.#get(baseUrl, payoutId)?.outcome;
     return o?.kind === 'accepted' ? o.transactionId : undefined;
   }
 
@@ -106,9 +117,13 @@ export class LocalLedger implements Ledger {
    * no look-up by payout id, so this is how a transaction is known to be a journaled payout).
    * A scan of the journal: entries that cannot be read or verified are passed over.
    */
-  byTransactionId(baseUrl: string, transactionId: string): JournalEntry | undefined {
+  byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined> {
+    return answered(() => this.#byTransactionId(baseUrl, transactionId));
+  }
+
+  #byTransactionId(baseUrl: string, transactionId: string): JournalEntry | undefined {
     const base = journalBase(baseUrl);
-    for (const it of this.scan()) {
+    for (const it of this.#scan()) {
       if ('error' in it) continue;
       const o = it.entry.outcome;
       if (o?.kind === 'accepted' && o.transactionId === transactionId && journalBase(it.entry.baseUrl) === base) return it.entry;
@@ -117,16 +132,19 @@ export class LocalLedger implements Ledger {
   }
 
   /** One entry by its file name (from `scan`); undefined when it is gone since. */
-  byName(name: string): JournalEntry | undefined {
-    if (!ENTRY_NAME.test(name)) return undefined;
-    return this.#read(join(this.dir, name));
+  byName(name: string): Promise<JournalEntry | undefined> {
+    return answered(() => (ENTRY_NAME.test(name) ? this.#read(join(this.dir, name)) : undefined));
   }
 
   /**
    * Entries of this base URL with the given fingerprint or repeat key, oldest first.
    * Markers whose entry is gone, or that name another payout, are passed over.
    */
-  find(baseUrl: string, kind: LookupKind, key: string): JournalEntry[] {
+  find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
+    return answered(() => this.#find(baseUrl, kind, key));
+  }
+
+  #find(baseUrl: string, kind: LookupKind, key: string): JournalEntry[] {
     this.#folder.check();
     const out: JournalEntry[] = [];
     for (const name of new Set(this.#markers.leads(baseUrl, kind, key))) {
@@ -149,7 +167,7 @@ export class LocalLedger implements Ledger {
   }
 
   async begin(opts: BeginOptions): Promise<JournalEntry> {
-    const existing = opts.absent ? undefined : this.get(opts.baseUrl, opts.payoutId);
+    const existing = opts.absent ? undefined : this.#get(opts.baseUrl, opts.payoutId);
     if (existing) return reused(existing, opts);
     const entry = newEntry(opts);
     let created: boolean;
@@ -164,7 +182,7 @@ export class LocalLedger implements Ledger {
       return entry;
     }
     // Another payctl journaled this payout id a moment ago: send under its key.
-    const first = this.get(opts.baseUrl, opts.payoutId);
+    const first = this.#get(opts.baseUrl, opts.payoutId);
     if (!first) throw new ConfigError(`The payout journal entry of ${opts.payoutId} vanished while it was being written.`);
     return reused(first, opts);
   }
@@ -183,16 +201,16 @@ export class LocalLedger implements Ledger {
     );
   }
 
-  journalGaps(): JournalGaps | undefined {
-    return this.#index.gaps();
+  journalGaps(): Promise<JournalGaps | undefined> {
+    return answered(() => this.#index.gaps());
   }
 
-  transactionOwner(baseUrl: string, transactionId: string): string | undefined {
-    return this.#owners.owner(baseUrl, transactionId);
+  transactionOwner(baseUrl: string, transactionId: string): Promise<string | undefined> {
+    return answered(() => this.#owners.owner(baseUrl, transactionId));
   }
 
   async record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry> {
-    const stands = acceptedStands(entry, outcome, () => this.get(entry.baseUrl, entry.payoutId));
+    const stands = acceptedStands(entry, outcome, () => this.#get(entry.baseUrl, entry.payoutId));
     if (stands) return stands;
     const next = withOutcome(entry, outcome);
     const name = this.#names.of(entry.baseUrl, entry.payoutId);
@@ -263,5 +281,17 @@ export class LocalLedger implements Ledger {
       await this.#folder.release();
       this.#index.close();
     }
+  }
+}
+
+/**
+ * A read of the local store, made now (in the caller's step, as when reads were synchronous),
+ * its answer given as a promise: an error it throws (an entry that does not verify) rejects.
+ */
+function answered<T>(read: () => T): Promise<T> {
+  try {
+    return Promise.resolve(read());
+  } catch (err) {
+    return Promise.reject(err as Error);
   }
 }
