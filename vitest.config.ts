@@ -17,6 +17,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/setup.ts'],
+    // The shared PostgreSQL cluster (test/helpers/postgres-global.ts), started when a test file
+    // first asks for it (sharedPostgres()): only such files wait for it, only such runs start it.
+    globalSetup: ['test/helpers/postgres-global.ts'],
     pool: 'forks',
     // Test files share their worker's loaded modules instead of importing payctl afresh for each
     // file (that import was a fifth of the suite's CPU). Tests must not depend on a module's

@@ -222,6 +222,11 @@ const main = {
   ...common,
   entryPoints: ['src/cli.ts'],
   plugins: [noHttp2, undiciLazyAssert, undiciWithoutHttp, llhttpFiles, lazyChildProcess, lazyBuiltins, vendored],
+  // The PostgreSQL client (for the shared ledger) is not bundled: only a run that uses the shared
+  // ledger loads it, and an import('pg') becomes a require('pg') that bin/payctl.js resolves
+  // against dist/, so from node_modules, where npm installed it (a dependency); pg-native, its
+  // optional native binding, likewise if ever named.
+  external: ['pg', 'pg-native'],
   // import() of a vendor bundle becomes require(): the bundle runs as a script, where Node 20
   // has no loader for import().
   supported: { 'dynamic-import': false },

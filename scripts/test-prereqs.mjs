@@ -1,13 +1,18 @@
 // The first step of `npm test` (and so of .ci/run, which runs it): the programs the suite drives
 // beyond Node and npm, installed when missing. The completion tests run real zsh and fish, the
 // width tests a real tmux, the keyring tests a real Secret Service (gnome-keyring under
-// dbus-run-session, checked with secret-tool). None of them is skipped when its program is
-// missing; so rather than 75 red tests, this installs them with Debian's apt-get when it can (as
-// root, with apt-get present) and otherwise stops at once with the exact command that does.
+// dbus-run-session, checked with secret-tool), the ledger tests a throw-away PostgreSQL cluster
+// (test/helpers/postgres-cluster.ts: initdb and postgres, which Debian keeps off PATH, in
+// /usr/lib/postgresql/<version>/bin, where scripts/pg-bin.mjs finds them; run as the `postgres`
+// user, which the package creates, when the suite runs as root). None of them is skipped when its
+// program is missing; so rather than 75 red tests, this installs them with Debian's apt-get when
+// it can (as root, with apt-get present) and otherwise stops at once with the exact command that
+// does.
 //
 //   node scripts/test-prereqs.mjs            check, install what is missing when possible
 //   node scripts/test-prereqs.mjs --check    check only: exit 1 naming what is missing
 import { spawnSync } from 'node:child_process';
+import { POSTGRES_PROGRAMS, postgresBinDir } from './pg-bin.mjs';
 
 /** Each program the suite runs, and the Debian package that brings it. */
 const NEEDED = [
@@ -18,9 +23,15 @@ const NEEDED = [
   ['dbus-run-session', 'dbus-daemon'],
   ['dbus-send', 'dbus-bin'],
   ['secret-tool', 'libsecret-tools'],
+  ...POSTGRES_PROGRAMS.map((program) => [program, 'postgresql']),
 ];
 
+const root = typeof process.getuid === 'function' && process.getuid() === 0;
+
 function has(program) {
+  // PostgreSQL's programs: all three in one folder, on PATH or Debian's own (scripts/pg-bin.mjs);
+  // as root also the user to run them as (initdb and postgres refuse to run as root).
+  if (POSTGRES_PROGRAMS.includes(program)) return postgresBinDir() !== undefined && (!root || spawnSync('id', ['-u', 'postgres'], { stdio: 'ignore' }).status === 0);
   return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 }
 
@@ -33,7 +44,6 @@ let missing = missingPackages();
 if (missing.length === 0) process.exit(0);
 
 const command = `apt-get update && apt-get install -y ${missing.join(' ')}`;
-const root = typeof process.getuid === 'function' && process.getuid() === 0;
 if (checkOnly || !root || !has('apt-get')) {
   console.error(`The test suite needs programs this machine lacks (packages: ${missing.join(', ')}).`);
   console.error(`Install them with:\n  ${root ? '' : 'sudo '}${command}`);
