@@ -208,6 +208,10 @@ const common = {
   charset: 'ascii',
   minifySyntax: true,
   minifyWhitespace: true,
+  // Short local names: 663 KB of bundle instead of 904 KB, and a smaller code cache to read at
+  // every start (`--help`'s 305 KB instead of 353 KB): `--help` 4.8 ms sooner, interleaved
+  // (docs/performance.md). Nothing in payctl reads a function's or class's name.
+  minifyIdentifiers: true,
   legalComments: 'linked',
   logLevel: 'warning',
 };
