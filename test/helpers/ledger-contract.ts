@@ -4,8 +4,10 @@
  * same interface. `open()` gives a ledger on one fresh place per test; called twice in a test, the
  * second is another process's view of the same place.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InterruptedError, LocalError } from '../../src/errors.js';
 import { JournalConflict } from '../../src/payouts/ledger/entries.js';
+import type { WalletLockOptions } from '../../src/payouts/wallet-lock.js';
 import type { JournalEntry, Ledger, Outcome } from '../../src/payouts/ledger/ledger.js';
 import { scanned } from './scanned.js';
 
@@ -28,10 +30,28 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-export function ledgerContract(name: string, open: () => Ledger): void {
+/** This process, as the wallets' locks are told of it. */
+const lockOptions = (o: Partial<WalletLockOptions> = {}): WalletLockOptions => ({ host: { pid: process.pid, kill: (pid, sig) => process.kill(pid, sig) }, ...o });
+
+/**
+ * The contract, run against one store. `open()` (synchronous or not) gives a ledger on one fresh
+ * place per test; called twice in a test, the second is another process's view of the same
+ * place. Every ledger opened is closed after its test.
+ */
+export function ledgerContract(name: string, openStore: () => Ledger | Promise<Ledger>): void {
+  const opened: Ledger[] = [];
+  const open = async (): Promise<Ledger> => {
+    const l = await openStore();
+    opened.push(l);
+    return l;
+  };
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((l) => l.close?.() ?? Promise.resolve()));
+  });
+
   describe(`${name}: the Ledger contract`, () => {
     it('begin claims a payout id once: its key, body and origin come back from get, under any spelling of the base URL', async () => {
-      const ledger = open();
+      const ledger = await open();
       expect(await ledger.get(BASE, 'p-1')).toBeUndefined();
       const e = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, profile: 'live', origin: { fingerprint: 'f-1', repeatKey: 'r-1' } });
       expect(e).toMatchObject({
@@ -45,14 +65,14 @@ export function ledgerContract(name: string, open: () => Ledger): void {
         repeatKey: 'r-1',
       });
       expect(e.outcome).toBeUndefined();
-      expect(await open().get(BASE_SPELLED, 'p-1')).toEqual(JSON.parse(JSON.stringify(e)));
-      expect(await open().get(OTHER, 'p-1')).toBeUndefined();
+      expect(await (await open()).get(BASE_SPELLED, 'p-1')).toEqual(JSON.parse(JSON.stringify(e)));
+      expect(await (await open()).get(OTHER, 'p-1')).toBeUndefined();
     });
 
     it('begin again reuses the first key; another body or another key is a JournalConflict', async () => {
-      const ledger = open();
+      const ledger = await open();
       const first = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, randomKey: true });
-      const again = await open().begin({ baseUrl: BASE_SPELLED, payoutId: 'p-1', body: body('p-1'), now: T1, randomKey: true });
+      const again = await (await open()).begin({ baseUrl: BASE_SPELLED, payoutId: 'p-1', body: body('p-1'), now: T1, randomKey: true });
       expect(again.idempotencyKey).toBe(first.idempotencyKey);
       expect(again.createdAt).toBe(T0.toISOString());
       const details = await rejection(ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1', '13.00'), now: T1 }));
@@ -64,36 +84,37 @@ export function ledgerContract(name: string, open: () => Ledger): void {
     });
 
     it('two ledgers claiming the same payout ids at once, as a batch: one key per id, the same for both', async () => {
-      const a = open();
-      const b = open();
+      const a = await open();
+      const b = await open();
       const ids = Array.from({ length: 12 }, (_, i) => `race-${i}`);
       const claim = (l: Ledger) => Promise.all(ids.map((id) => l.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T0, log: true, randomKey: true })));
       const [fromA, fromB] = await Promise.all([claim(a), claim(b)]);
+      const reader = await open();
       for (const [i, id] of ids.entries()) {
         expect(fromA[i]!.idempotencyKey, id).toBe(fromB[i]!.idempotencyKey);
-        expect((await open().get(BASE, id))!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
+        expect((await reader.get(BASE, id))!.idempotencyKey).toBe(fromA[i]!.idempotencyKey);
       }
       await Promise.all([a.closeLog(), b.closeLog()]);
     });
 
     it('record sets the outcome; an accepted one is never replaced by a weaker one under the same key', async () => {
-      const ledger = open();
+      const ledger = await open();
       const e = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0 });
       const done = await ledger.record(e, accepted('TXN-1'));
       expect(done.outcome).toEqual(accepted('TXN-1'));
-      const kept = await open().record(e, unknown);
+      const kept = await (await open()).record(e, unknown);
       expect(kept.outcome).toEqual(accepted('TXN-1'));
-      expect((await open().get(BASE, 'p-1'))!.outcome).toEqual(accepted('TXN-1'));
+      expect((await (await open()).get(BASE, 'p-1'))!.outcome).toEqual(accepted('TXN-1'));
     });
 
     it('find by fingerprint and by repeat key: entries of that base URL with the key, oldest first', async () => {
-      const ledger = open();
+      const ledger = await open();
       await ledger.begin({ baseUrl: BASE, payoutId: 'late', body: body('late'), now: T1, origin: { fingerprint: 'same', repeatKey: 'r' } });
       await ledger.begin({ baseUrl: BASE_SPELLED, payoutId: 'early', body: body('early'), now: T0, origin: { fingerprint: 'same' } });
       await ledger.begin({ baseUrl: OTHER, payoutId: 'elsewhere', body: body('elsewhere'), now: T0, origin: { fingerprint: 'same', repeatKey: 'r' } });
       await ledger.begin({ baseUrl: BASE, payoutId: 'other', body: body('other'), now: T0, log: true, origin: { fingerprint: 'not-same', repeatKey: 'r' } });
       await ledger.closeLog();
-      const reader = open();
+      const reader = await open();
       expect((await reader.find(BASE, 'fingerprint', 'same')).map((e) => e.payoutId)).toEqual(['early', 'late']);
       expect((await reader.find(BASE, 'repeat', 'r')).map((e) => e.payoutId)).toEqual(['other', 'late']);
       expect((await reader.find(OTHER, 'repeat', 'r')).map((e) => e.payoutId)).toEqual(['elsewhere']);
@@ -101,11 +122,11 @@ export function ledgerContract(name: string, open: () => Ledger): void {
     });
 
     it('by transaction id, and its owner: the payout it was first recorded for, kept up to date by record', async () => {
-      const ledger = open();
+      const ledger = await open();
       const a = await ledger.begin({ baseUrl: BASE, payoutId: 'a', body: body('a'), now: T0 });
       const b = await ledger.begin({ baseUrl: BASE, payoutId: 'b', body: body('b'), now: T0 });
       await ledger.record(a, accepted('TXN-A'));
-      const reader = open();
+      const reader = await open();
       expect((await reader.byTransactionId(BASE_SPELLED, 'TXN-A'))?.payoutId).toBe('a');
       expect(await reader.byTransactionId(OTHER, 'TXN-A')).toBeUndefined();
       expect(await reader.transactionOwner(BASE, 'TXN-A')).toBe('a');
@@ -115,18 +136,84 @@ export function ledgerContract(name: string, open: () => Ledger): void {
     });
 
     it('scan lists every entry once, batch and single alike; byName reads one again', async () => {
-      const ledger = open();
+      const ledger = await open();
       const ids = ['s-1', 's-2', 'b-1', 'b-2', 'b-3'];
       for (const id of ids) await ledger.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T0, log: id.startsWith('b') });
       await ledger.closeLog();
-      const reader = open();
+      const reader = await open();
       const listed = await scanned(reader);
       expect(listed.map((it) => ('entry' in it ? it.entry.payoutId : it.error.message)).sort()).toEqual([...ids].sort());
       for (const it of listed) expect(await reader.byName(it.name)).toEqual((it as { entry: JournalEntry }).entry);
     });
 
+    it("a wallet's lock excludes another view of the same ledger until its step ends; a lock held past waitMs is a LocalError", async () => {
+      const a = await open();
+      const b = await open();
+      const steps: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let entered!: () => void;
+      const inA = new Promise<void>((r) => (entered = r));
+      const first = a.withWalletLocks(
+        ['w-1', 'w-2', 'w-1'],
+        async () => {
+          entered();
+          steps.push('a in');
+          await gate;
+          steps.push('a out');
+          return 'a';
+        },
+        lockOptions(),
+      );
+      await inA;
+      const refused = await rejection(b.withWalletLocks(['w-2'], async () => steps.push('never'), lockOptions({ waitMs: 50 })));
+      expect(refused).toBeInstanceOf(LocalError);
+      expect((refused as Error).message).toMatch(/Wallet w-2 is locked by another payctl.*Nothing was sent/);
+      const second = b.withWalletLocks(
+        ['w-2'],
+        async () => {
+          steps.push('b in');
+          return 'b';
+        },
+        lockOptions({ waitMs: 10_000 }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      expect(steps).toEqual(['a in']);
+      release();
+      expect(await Promise.all([first, second])).toEqual(['a', 'b']);
+      expect(steps).toEqual(['a in', 'a out', 'b in']);
+      // Other wallets are not held: no wait.
+      expect(await b.withWalletLocks(['w-3'], async () => 'free', lockOptions({ waitMs: 0 }))).toBe('free');
+    });
+
+    it("a wallet's lock: released when its step throws; Ctrl-C while waiting is an InterruptedError", async () => {
+      const a = await open();
+      const b = await open();
+      await expect(a.withWalletLocks(['w-1'], () => Promise.reject(new Error('boom')), lockOptions())).rejects.toThrow('boom');
+      expect(await b.withWalletLocks(['w-1'], async () => 'next', lockOptions({ waitMs: 0 }))).toBe('next');
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let entered!: () => void;
+      const inA = new Promise<void>((r) => (entered = r));
+      const held = a.withWalletLocks(['w-1'], async () => (entered(), await gate), lockOptions());
+      await inA;
+      const ctrlC = new AbortController();
+      const waiting = b.withWalletLocks(['w-1'], async () => 'never', lockOptions({ signal: ctrlC.signal, waitMs: 10_000 }));
+      setTimeout(() => ctrlC.abort(), 50);
+      expect(await rejection(waiting)).toBeInstanceOf(InterruptedError);
+      release();
+      await held;
+    });
+
+    it("now is the ledger's clock: a time of today", async () => {
+      const ledger = await open();
+      const t = await ledger.now();
+      expect(t).toBeInstanceOf(Date);
+      expect(Math.abs(t.getTime() - Date.now())).toBeLessThan(60_000);
+    });
+
     it('a fresh ledger has no gaps and nothing to list', async () => {
-      const ledger = open();
+      const ledger = await open();
       expect(await ledger.journalGaps()).toBeUndefined();
       expect(await scanned(ledger)).toEqual([]);
     });

@@ -1,18 +1,33 @@
 /**
- * The local store of the ledger against the Ledger contract (test/helpers/ledger-contract.ts):
- * what any store must do, run here on files in a fresh config folder per test.
+ * The stores of the ledger against the Ledger contract (test/helpers/ledger-contract.ts): what
+ * any store must do, run on files in a fresh config folder per test (the local store) and on a
+ * fresh database of the suite's PostgreSQL per test (the PostgreSQL store; two opens in one test
+ * are two machines on the same database).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, describe } from 'vitest';
 import { LocalLedger } from '../../src/payouts/ledger/local.js';
+import { openPostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
 import { ledgerContract } from '../helpers/ledger-contract.js';
+import { sharedPostgres } from '../helpers/postgres.js';
 
-let root: string;
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'payctl-ledger-'));
+describe('local', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'payctl-ledger-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  ledgerContract('the local store', () => new LocalLedger(root));
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-ledgerContract('the local store', () => new LocalLedger(root));
+describe('PostgreSQL', () => {
+  let url: string;
+  beforeEach(async () => {
+    url = await (await sharedPostgres()).freshDatabase('contract');
+  });
+
+  ledgerContract('the PostgreSQL store', () => openPostgresLedger(url, { env: {} }));
+});

@@ -11,7 +11,6 @@
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
-import { configDir } from '../../config/paths.js';
 import {
   batchRows,
   checkBatch,
@@ -32,7 +31,7 @@ import { renderPlan } from '../../output/batch.js';
 import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
-import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
+import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { profilePolicy } from '../plan/common.js';
 import { sendRows } from './send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
@@ -93,8 +92,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   // one step under the wallets' locks, so parallel runs count each other; sending comes after.
   const items: BatchItem[] | AsyncIterable<BatchItem> =
     policyCountsTheDay(policy) && policyRows
-      ? await withWalletLocks(
-          configDir(deps.env),
+      ? await journal.withWalletLocks(
           toSendOf(policyRows).map((r) => r.request.walletId),
           async () => {
             await checkRows(policy!, toSendOf(policyRows), b.policyCheck(), false);

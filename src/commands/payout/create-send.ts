@@ -10,13 +10,12 @@ import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, AuthError, InterruptedError, OutcomeUnknownError } from '../../errors.js';
 import type { PayoutRecord, PayoutTransaction } from '../../service/schemas.js';
-import { configDir } from '../../config/paths.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { retryCommand } from './retry-command.js';
-import { runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
+import { runLockOptions } from '../../payouts/wallet-lock.js';
 import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
@@ -78,8 +77,7 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
       profile: deps.globals.profile,
     });
   const entry = recheck
-    ? await withWalletLocks(
-        configDir(deps.env),
+    ? await c.journal.withWalletLocks(
         [request.walletId],
         async () => {
           await recheck();

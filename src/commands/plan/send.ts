@@ -14,12 +14,11 @@ import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { CancelledError, CliError, LocalError, UsageError } from '../../errors.js';
-import { configDir } from '../../config/paths.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
-import { policyCountsTheDay, runLockOptions, withWalletLocks } from '../../payouts/wallet-lock.js';
+import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { PLAN_MAX_AGE_MS, readPlan, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
@@ -82,8 +81,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   // create and payout batch count each other; sending comes after, the claims already count.
   const sending =
     toSend > 0 && policyCountsTheDay(j.policy)
-      ? await withWalletLocks(
-          configDir(deps.env),
+      ? await j.journal.withWalletLocks(
           items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
           async () => {
             await j.judge(deps.clock.now());

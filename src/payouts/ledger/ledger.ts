@@ -10,6 +10,7 @@
  * second store (a team's PostgreSQL) implements the same interface. Nothing here names files:
  * an entry's `name` is a handle for `byName`, meaningful only to the ledger that gave it.
  */
+import type { WalletLockOptions } from '../wallet-lock.js';
 import type { JournalConflict } from './entries.js';
 
 export type Outcome =
@@ -160,4 +161,21 @@ export interface Ledger {
   journalGaps(): Promise<JournalGaps | undefined>;
   /** At the end of a batch run: the group of `begin({ log: true })` claims closed, after every write. */
   closeLog(): Promise<void>;
+  /**
+   * Runs `fn` holding the lock of every wallet in `walletIds` (duplicates once), then releases
+   * them, whatever `fn` does: what makes a policy's limits hold under races. Every payctl that
+   * counts its daily totals from this ledger is excluded meanwhile: of one machine for the local
+   * store (lock files in its config folder), of every machine sharing it for a shared one.
+   * Locks are taken in one order (no deadlock), waited for up to `opts.waitMs` (then LocalError,
+   * exit 1), and Ctrl-C (`opts.signal`) stops the wait (InterruptedError); nothing of `fn` ran
+   * then. `opts.onWait` is told once when a lock is still held after about a second.
+   */
+  withWalletLocks<T>(walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
+  /**
+   * The ledger's clock: the day a daily total counts. This machine's for the local store; the
+   * database's (`now()`) for a shared one, so that machines whose clocks differ count one day.
+   */
+  now(): Promise<Date>;
+  /** Ends what the ledger holds open (a shared store's connections); the ledger is not used after. */
+  close?(): Promise<void>;
 }

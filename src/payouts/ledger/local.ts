@@ -14,7 +14,9 @@
  */
 import { linkSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
+import { withWalletLocks, type WalletLockOptions } from '../wallet-lock.js';
 import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
@@ -30,6 +32,8 @@ import { readEntry } from './stored.js';
 
 export class LocalLedger implements Ledger {
   readonly dir: string;
+  readonly #configDir: string;
+  readonly #clock: Pick<Clock, 'now'>;
   readonly #folder: JournalFolder;
   readonly #names: EntryNames;
   readonly #mac: JournalMac;
@@ -44,7 +48,9 @@ export class LocalLedger implements Ledger {
   /** Entries being created in the log now: closeLog waits for them (a claim may follow its line). */
   readonly #creating = new Set<Promise<boolean>>();
 
-  constructor(configDir: string) {
+  constructor(configDir: string, clock: Pick<Clock, 'now'> = systemClock) {
+    this.#configDir = configDir;
+    this.#clock = clock;
     this.dir = join(configDir, 'journal');
     this.#folder = new JournalFolder(this.dir);
     this.#names = new EntryNames(this.dir);
@@ -264,6 +270,21 @@ export class LocalLedger implements Ledger {
     this.#folder.holdOpen = true;
     this.#index.holdOpen = true;
     return new LogWriter(this.dir);
+  }
+
+  /** The wallets' lock files in the config folder (wallet-lock.ts): every payctl of this machine using it waits. */
+  withWalletLocks<T>(walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+    return withWalletLocks(this.#configDir, walletIds, fn, opts);
+  }
+
+  /** This machine's clock (the one the ledger was given). */
+  now(): Promise<Date> {
+    return Promise.resolve(this.#clock.now());
+  }
+
+  /** Nothing is held open between steps (a batch's log is closed by closeLog). */
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 
   /**

@@ -1,0 +1,188 @@
+/**
+ * The wallets' locks of a PostgreSQL ledger (Ledger.withWalletLocks, wallet-lock.ts): what makes
+ * a policy's limits hold across every machine sharing the ledger. One session-level advisory
+ * lock per wallet (its key: 64 bits of the SHA-256 of the wallet id), taken in the keys' order
+ * (two runs locking the same wallets cannot deadlock) on one connection of the pool held for the
+ * whole step, and released in `finally`; the server also releases them when that connection
+ * ends (a payctl killed, a machine gone), so there is never a stale lock to break. A lock held
+ * by another is asked for again with a short backoff (pg_try_advisory_lock) until `waitMs`;
+ * Ctrl-C stops the wait. Within one process the steps take turns first (LockTurns): a step
+ * waiting for a lock would otherwise hold a pooled connection the holder's step needs.
+ */
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import { InterruptedError, LocalError } from '../../../errors.js';
+import type { WalletLockOptions } from '../../wallet-lock.js';
+
+const DEFAULT_WAIT_MS = 30_000;
+
+/** The advisory lock key of a wallet: the first 64 bits of SHA-256("payctl wallet\n" + id), signed, as text. */
+export function walletLockKey(walletId: string): string {
+  return createHash('sha256').update(`payctl wallet\n${walletId}`, 'utf8').digest().readBigInt64BE(0).toString();
+}
+
+/** Says what went wrong with the ledger in a message of payctl's (the URL masked). */
+export type Fault = (err: unknown, after: string) => Error;
+
+/**
+ * Runs `fn` holding the advisory locks of every wallet in `walletIds` (duplicates once), then
+ * releases them, whatever `fn` does. Throws LocalError (exit 1) when a lock stays held past
+ * `waitMs`, InterruptedError on Ctrl-C, the ledger's fault when the database cannot be reached;
+ * nothing of `fn` ran then.
+ */
+export async function withAdvisoryLocks<T>(pool: Pool, turns: LockTurns, walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions, fault: Fault): Promise<T> {
+  const locks = [...new Map(walletIds.map((id) => [walletLockKey(id), id])).entries()].sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1));
+  if (!locks.length) return fn();
+  if (opts.signal?.aborted) throw interrupted(locks[0]![1]);
+  const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
+  // Told once, whether the wait is for this process's turn or for another machine.
+  let told = false;
+  const o: WalletLockOptions = {
+    ...opts,
+    onWait: (walletId, holder) => {
+      if (!told) opts.onWait?.(walletId, holder);
+      told = true;
+    },
+  };
+  const done = await turns.take(locks[0]![1], deadline, o);
+  try {
+    return await holding(pool, locks, deadline, fn, o, fault);
+  } finally {
+    done();
+  }
+}
+
+/** `fn` run holding the advisory locks `locks` (sorted), on one connection of the pool. */
+async function holding<T>(pool: Pool, locks: Array<[string, string]>, deadline: number, fn: () => Promise<T>, opts: WalletLockOptions, fault: Fault): Promise<T> {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw fault(err, 'Nothing was sent.');
+  }
+  let held = false;
+  let broken: Error | undefined;
+  try {
+    for (const [key, walletId] of locks) {
+      held = true; // from the first attempt on: unlocking after a failure is harmless
+      await acquire(client, key, walletId, deadline, opts, fault);
+    }
+    return await fn();
+  } finally {
+    if (held) {
+      try {
+        await client.query('SELECT pg_advisory_unlock_all()');
+      } catch (err) {
+        // The connection is gone, and its locks with it: it is not given back to the pool.
+        broken = err as Error;
+      }
+    }
+    client.release(broken);
+  }
+}
+
+async function acquire(client: PoolClient, key: string, walletId: string, deadline: number, opts: WalletLockOptions, fault: Fault): Promise<void> {
+  const waitedFrom = Date.now();
+  let delay = 5;
+  for (;;) {
+    if (opts.signal?.aborted) throw interrupted(walletId);
+    let got: boolean;
+    try {
+      got = (await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS got', [key])).rows[0]!.got;
+    } catch (err) {
+      throw fault(err, 'Nothing was sent.');
+    }
+    if (got) return;
+    const now = Date.now();
+    if (now >= deadline) {
+      throw heldTooLong(walletId, await holderOf(client, key));
+    }
+    if (now - waitedFrom >= 1000) opts.onWait?.(walletId, undefined);
+    // A short backoff with jitter: holders keep a lock for milliseconds (a count and the claims).
+    await sleep(Math.min(deadline - now, delay + Math.random() * delay), opts.signal, walletId);
+    delay = Math.min(delay * 2, 100);
+  }
+}
+
+/**
+ * The turns of one ledger's steps that lock wallets, first come first served: one at a time
+ * holds (or waits for) the database's locks. A step's wait for its turn counts in its `waitMs`
+ * and stops on Ctrl-C.
+ */
+export class LockTurns {
+  #last: Promise<void> = Promise.resolve();
+
+  /** Resolves when it is this step's turn, with what ends it; throws as a lock held too long would. */
+  async take(walletId: string, deadline: number, opts: WalletLockOptions): Promise<() => void> {
+    const before = this.#last;
+    let end!: () => void;
+    const mine = new Promise<void>((resolve) => (end = resolve));
+    this.#last = before.then(() => mine);
+    let timer: NodeJS.Timeout | undefined;
+    let told: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      await Promise.race([
+        before,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(heldTooLong(walletId, 'another step of this payctl')), Math.max(deadline - Date.now(), 0));
+          told = setTimeout(() => opts.onWait?.(walletId, undefined), 1000);
+          onAbort = () => reject(interrupted(walletId));
+          opts.signal?.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } catch (err) {
+      end(); // the steps after this one wait for the one before it only
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(told);
+      if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+    }
+    return end;
+  }
+}
+
+function heldTooLong(walletId: string, holder: string | undefined): LocalError {
+  return new LocalError(
+    `Wallet ${walletId} is locked by another payctl${holder ? ` (${holder})` : ''}: it is checking the policy's limits and journaling payouts from this wallet. Nothing was sent.`,
+    'Run the command again when that one has finished. A lock of a payctl that is gone is released by the database when its connection ends.',
+  );
+}
+
+/** Who holds a wallet's lock, as the server knows it: where it connected from and since when; undefined when it cannot say. */
+async function holderOf(client: PoolClient, key: string): Promise<string | undefined> {
+  const k = BigInt.asUintN(64, BigInt(key));
+  try {
+    const { rows } = await client.query<{ addr: string | null; since: Date | null }>(
+      `SELECT a.client_addr::text AS addr, a.backend_start AS since FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid`,
+      [(k >> 32n).toString(), (k & 0xffffffffn).toString()],
+    );
+    const r = rows[0];
+    if (!r) return undefined;
+    return [r.addr ? `connected from ${r.addr}` : 'connected through a local socket', r.since ? `since ${r.since.toISOString()}` : ''].filter(Boolean).join(', ');
+  } catch {
+    return undefined;
+  }
+}
+
+function interrupted(walletId: string): InterruptedError {
+  return new InterruptedError(`Interrupted while waiting for the lock of wallet ${walletId}. Nothing was sent.`);
+}
+
+/** Waits `ms`, or until `signal` aborts (then throws InterruptedError). */
+function sleep(ms: number, signal: AbortSignal | undefined, walletId: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(interrupted(walletId));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(interrupted(walletId));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

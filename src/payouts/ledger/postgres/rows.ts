@@ -1,0 +1,153 @@
+/**
+ * A journal entry as a row of the PostgreSQL ledger, and back (docs/architecture.md, "The
+ * ledger"): the entry's JSON text as it is (its body byte for byte), the columns look-ups use
+ * copied from it, and the statements that write rows, many at once: a batch's claims of the
+ * same moment are one statement (groups.ts), an import's too (import.ts).
+ */
+import type { Pool } from 'pg';
+import { ConfigError } from '../../../errors.js';
+import { journalBase } from '../base-url.js';
+import type { JournalEntry } from '../ledger.js';
+import { ENTRIES } from './schema.js';
+
+/** The columns of a row, in the order of the statements below. */
+export type RowValues = [
+  base: string,
+  payoutId: string,
+  idempotencyKey: string,
+  entry: string,
+  fingerprint: string | null,
+  repeatKey: string | null,
+  outcome: string | null,
+  transactionId: string | null,
+  createdAt: string | null,
+  profile: string | null,
+];
+
+/** The row of an entry: its key (the base URL normalized, the payout id), its JSON text, and the columns copied from it. */
+export function rowOf(e: JournalEntry): RowValues {
+  const o = e.outcome;
+  const created = Date.parse(e.createdAt);
+  return [
+    journalBase(e.baseUrl),
+    e.payoutId,
+    e.idempotencyKey,
+    JSON.stringify(e),
+    e.fingerprint ?? null,
+    e.repeatKey ?? null,
+    o?.kind ?? null,
+    (o?.kind === 'accepted' && o.transactionId) || null,
+    Number.isFinite(created) ? new Date(created).toISOString() : null,
+    e.profile ?? null,
+  ];
+}
+
+/**
+ * The entry a row holds; a ConfigError when its text is not an entry of that payout (damaged,
+ * or written by something other than payctl): where one is asked for, that rejects; in a
+ * listing it comes as the item's error.
+ */
+export function entryOfRow(text: string, payoutId: string, masked: string): JournalEntry {
+  let e: JournalEntry;
+  try {
+    e = JSON.parse(text) as JournalEntry;
+  } catch (err) {
+    throw new ConfigError(`The entry of payout ${payoutId} in the ledger ${masked} is not JSON (${(err as Error).message}): it was not written by payctl.`);
+  }
+  if (
+    !e ||
+    typeof e !== 'object' ||
+    e.payoutId !== payoutId ||
+    typeof e.baseUrl !== 'string' ||
+    typeof e.idempotencyKey !== 'string' ||
+    typeof e.body !== 'string' ||
+    typeof e.createdAt !== 'string'
+  ) {
+    throw new ConfigError(`The entry of payout ${payoutId} in the ledger ${masked} is not a payout journal entry: it was not written by payctl.`);
+  }
+  return e;
+}
+
+/** What inserting one entry came to: made now, or the row already there (its entry text; undefined when it is gone). */
+export type Inserted = { inserted: true } | { inserted: false; existing: string | undefined };
+
+/**
+ * Entries inserted where their (base, payout id) has no row, in one statement; for those that
+ * have one, the row's entry text, read after (one more statement, only then). Each (base,
+ * payout id) must appear once.
+ */
+export async function insertRows(pool: Pool, rows: RowValues[], host: string | null): Promise<Inserted[]> {
+  const made = await manyRows(pool, 'payctl_insert_rows', INSERT_ROWS, rows, host);
+  const others = rows.filter((r) => !made.has(keyOf(r)));
+  const existing = new Map<string, string>();
+  if (others.length) {
+    const { rows: found } = await pool.query<{ base: string; payout_id: string; entry: string }>({
+      name: 'payctl_read_rows',
+      text: READ_ROWS,
+      values: [others.map((r) => r[0]), others.map((r) => r[1])],
+    });
+    for (const f of found) existing.set(`${f.base}\n${f.payout_id}`, f.entry);
+  }
+  return rows.map((r) => (made.has(keyOf(r)) ? { inserted: true } : { inserted: false, existing: existing.get(keyOf(r)) }));
+}
+
+/**
+ * Outcomes written, in one statement: each row of (base, payout id) set to its new text (made
+ * if it is gone), unless the new outcome is not accepted and the row holds an accepted one
+ * under the same key (the never-weaken rule: entries.ts acceptedStands), which the row's lock
+ * decides. For each, whether it was written. Each (base, payout id) must appear once.
+ */
+export async function writeOutcomes(pool: Pool, rows: RowValues[], host: string | null): Promise<boolean[]> {
+  const written = await manyRows(pool, 'payctl_write_outcomes', WRITE_OUTCOMES, rows, host);
+  return rows.map((r) => written.has(keyOf(r)));
+}
+
+/** A row's key, (base, payout id), as one string. */
+export function keyOf(r: RowValues): string {
+  return `${r[0]}\n${r[1]}`;
+}
+
+/**
+ * One statement over many rows (its input `unnest`ed from one array per column): the keys of
+ * the rows it returned. The rows go to the database in one order for every caller (sorted by
+ * key), so that two machines' statements over the same payout ids wait for each other instead
+ * of deadlocking; a deadlock or serialization failure all the same (which rolled the statement
+ * back whole) is tried again. Named: parsed and planned once per connection.
+ */
+async function manyRows(pool: Pool, name: string, text: string, rows: RowValues[], host: string | null): Promise<Set<string>> {
+  const sorted = [...rows].sort(compareKeys);
+  const columns = Array.from({ length: 10 }, (_, c) => sorted.map((r) => r[c] ?? null));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { rows: out } = await pool.query<{ base: string; payout_id: string }>({ name, text, values: [...columns, host] });
+      return new Set(out.map((r) => `${r.base}\n${r.payout_id}`));
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt < 3 && (code === '40P01' || code === '40001')) continue;
+      throw err;
+    }
+  }
+}
+
+function compareKeys(a: RowValues, b: RowValues): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
+const INSERT_FROM_INPUT = `INSERT INTO ${ENTRIES} AS e (base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, host)
+SELECT base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, coalesce(created_at, now()), profile, $11
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
+  WITH ORDINALITY AS t(base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, n)
+ORDER BY n`;
+
+const INSERT_ROWS = `${INSERT_FROM_INPUT}
+ON CONFLICT (base, payout_id) DO NOTHING
+RETURNING base, payout_id`;
+
+const READ_ROWS = `SELECT base, payout_id, entry FROM ${ENTRIES} WHERE (base, payout_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+
+const WRITE_OUTCOMES = `${INSERT_FROM_INPUT}
+ON CONFLICT (base, payout_id) DO UPDATE SET
+  idempotency_key = excluded.idempotency_key, entry = excluded.entry, fingerprint = excluded.fingerprint, repeat_key = excluded.repeat_key,
+  outcome = excluded.outcome, transaction_id = excluded.transaction_id, recorded_at = now()
+WHERE NOT (excluded.outcome IS DISTINCT FROM 'accepted' AND e.outcome = 'accepted' AND e.idempotency_key = excluded.idempotency_key)
+RETURNING base, payout_id`;

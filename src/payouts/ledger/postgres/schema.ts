@@ -1,0 +1,106 @@
+/**
+ * The PostgreSQL ledger's schema, owned by payctl (docs/architecture.md, "The ledger"): numbered
+ * migrations, kept here as SQL, applied on first use in one transaction under an advisory lock
+ * (two machines opening a new ledger at once migrate it once), and their version in
+ * `payctl_schema_version`. A database a newer payctl migrated past what this one knows is refused.
+ */
+import type { Pool, PoolClient } from 'pg';
+import { ConfigError } from '../../../errors.js';
+
+/** The entries table: one row per (normalized base URL, payout id). */
+export const ENTRIES = 'payctl_ledger_entries';
+export const VERSION_TABLE = 'payctl_schema_version';
+
+/**
+ * Migration n is MIGRATIONS[n - 1]. Never edit one that was released: add the next.
+ *
+ * 1: the entries. `entry` is the JournalEntry as JSON text, exactly as the ledger returns it
+ * (text, not jsonb: the body comes back byte for byte); the other columns are copied from it
+ * for look-ups (the key, the outcome's kind and transaction id) and say who wrote it (profile,
+ * host). `signer` and `signature` are room for signed rows.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE ${ENTRIES} (
+  base text NOT NULL,
+  payout_id text NOT NULL,
+  idempotency_key text NOT NULL,
+  entry text NOT NULL,
+  fingerprint text,
+  repeat_key text,
+  outcome text,
+  transaction_id text,
+  created_at timestamptz NOT NULL,
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  profile text,
+  host text,
+  signer text,
+  signature text,
+  PRIMARY KEY (base, payout_id)
+);
+CREATE INDEX ${ENTRIES}_fingerprint ON ${ENTRIES} (base, fingerprint) WHERE fingerprint IS NOT NULL;
+CREATE INDEX ${ENTRIES}_repeat_key ON ${ENTRIES} (base, repeat_key) WHERE repeat_key IS NOT NULL;
+CREATE INDEX ${ENTRIES}_transaction_id ON ${ENTRIES} (base, transaction_id) WHERE transaction_id IS NOT NULL;`,
+];
+
+/** The schema version this payctl makes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The advisory lock migrations are applied under (the two-key form: apart from the wallets' one-key locks). */
+const MIGRATION_LOCK = [0x70617963, 1] as const; // 'payc'
+
+/**
+ * The schema made current: nothing to do when it is (one read), else the migrations this
+ * database lacks, applied in one transaction under the migration lock. Returns the version.
+ * Throws ConfigError when the database's schema is newer than this payctl's; a failure of the
+ * database itself is thrown as it came (the caller says it).
+ */
+export async function migrate(pool: Pool, masked: string): Promise<number> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const seen = await currentVersion(client);
+    if (seen !== undefined) refuseNewer(seen, masked);
+    if (seen === SCHEMA_VERSION) return seen;
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...MIGRATION_LOCK]);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      // Read again under the lock: another machine may have migrated meanwhile.
+      const at = (await currentVersion(client)) ?? 0;
+      refuseNewer(at, masked);
+      for (let v = at + 1; v <= SCHEMA_VERSION; v++) {
+        await client.query(MIGRATIONS[v - 1]!);
+        await client.query(`INSERT INTO ${VERSION_TABLE} (version) VALUES ($1)`, [v]);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+    return SCHEMA_VERSION;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) broken = err as Error;
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** The database's schema version; undefined when it has no version table yet. */
+async function currentVersion(client: PoolClient): Promise<number | undefined> {
+  try {
+    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${VERSION_TABLE}`);
+    return rows[0]?.v ?? 0;
+  } catch (err) {
+    if ((err as { code?: string }).code === '42P01') return undefined; // undefined_table
+    throw err;
+  }
+}
+
+function refuseNewer(version: number, masked: string): void {
+  if (version <= SCHEMA_VERSION) return;
+  throw new ConfigError(
+    `The payout ledger ${masked} has schema version ${version}, and this payctl knows versions up to ${SCHEMA_VERSION}: a newer payctl set it up. Nothing was sent.`,
+    'Upgrade payctl on this machine: every machine sharing a ledger needs a payctl that knows its schema.',
+  );
+}
