@@ -6,11 +6,12 @@
 # Subcommands of a command path ("" is payctl itself).
 _payctl_commands() {
   case $1 in
-    '') REPLY='login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox help' ;;
+    '') REPLY='login logout status balances payout payouts history ledger plan keys policy summary webhooks config completion sandbox help' ;;
     'payout') REPLY='create batch get help' ;;
     'payout batch') REPLY='status' ;;
     'payouts') REPLY='list help' ;;
     'history') REPLY='reconcile' ;;
+    'ledger') REPLY='status import help' ;;
     'plan') REPLY='create show approve send help' ;;
     'keys') REPLY='create show help' ;;
     'policy') REPLY='check help' ;;
@@ -39,6 +40,9 @@ _payctl_options() {
     'payouts list') REPLY='--status --wallet --currency --from --to --limit --page --all --csv -h --help' ;;
     'history') REPLY='--since --until --status --batch-id --csv -h --help' ;;
     'history reconcile') REPLY='--payout-id --made-by --resend -y --yes -h --help' ;;
+    'ledger') REPLY='-h --help' ;;
+    'ledger status') REPLY='-h --help' ;;
+    'ledger import') REPLY='-h --help' ;;
     'plan') REPLY='-h --help' ;;
     'plan create') REPLY='--batch-id -o --out -h --help' ;;
     'plan show') REPLY='-h --help' ;;
@@ -55,7 +59,7 @@ _payctl_options() {
     'config') REPLY='-h --help' ;;
     'config list') REPLY='-h --help' ;;
     'config get') REPLY='-h --help' ;;
-    'config set') REPLY='-h --help' ;;
+    'config set') REPLY='--stdin -h --help' ;;
     'config unset') REPLY='-h --help' ;;
     'config path') REPLY='-h --help' ;;
     'completion') REPLY='-h --help' ;;
@@ -154,6 +158,7 @@ _payctl_argument() {
     'payout get:0') REPLY='any' ;;
     'payout help:0') REPLY='words create batch get' ;;
     'payouts help:0') REPLY='words list' ;;
+    'ledger help:0') REPLY='words status import' ;;
     'plan create:0') REPLY='files' ;;
     'plan show:0') REPLY='files' ;;
     'plan approve:0') REPLY='files' ;;
@@ -163,14 +168,14 @@ _payctl_argument() {
     'policy check:0') REPLY='files' ;;
     'policy help:0') REPLY='words check' ;;
     'webhooks help:0') REPLY='words listen' ;;
-    'config get:0') REPLY='words base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
-    'config set:0') REPLY='words base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
+    'config get:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
+    'config set:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
     'config set:1') REPLY='any' ;;
-    'config unset:0') REPLY='words base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
+    'config unset:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
     'config help:0') REPLY='words list get set unset path' ;;
     'completion:0') REPLY='words bash zsh fish' ;;
     'sandbox help:0') REPLY='words start stop status' ;;
-    'help:0') REPLY='words login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox' ;;
+    'help:0') REPLY='words login logout status balances payout payouts history ledger plan keys policy summary webhooks config completion sandbox' ;;
     *) REPLY='' ;;
   esac
 }

@@ -6,7 +6,7 @@
 function __payctl_commands
     switch $argv[1]
         case 'payctl'
-            echo login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox help
+            echo login logout status balances payout payouts history ledger plan keys policy summary webhooks config completion sandbox help
         case 'payctl payout'
             echo create batch get help
         case 'payctl payout batch'
@@ -15,6 +15,8 @@ function __payctl_commands
             echo list help
         case 'payctl history'
             echo reconcile
+        case 'payctl ledger'
+            echo status import help
         case 'payctl plan'
             echo create show approve send help
         case 'payctl keys'
@@ -137,6 +139,7 @@ complete -c payctl -n "__payctl_at 'payctl' 0" -a balances -d 'wallet balances'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payout -d 'send and look up single payouts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payouts -d 'list payouts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a history -d 'the journal as a ledger of what this machine sent, newest first'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a ledger -d 'the payout journal\'s store: local, or a PostgreSQL ledger shared by a team'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a plan -d 'four eyes: write payouts down, have them approved, send exactly what was approved'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a keys -d 'your signing key for making and approving payout plans'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a policy -d 'what the team\'s spending policy asks of a batch or a plan'
@@ -259,6 +262,21 @@ complete -c payctl -n "__payctl_at 'payctl history reconcile'" -l resend -d 'res
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s y -l yes -d 'with --resend: do not ask (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s h -l help -d 'show help'
 
+# payctl ledger
+complete -c payctl -n "__payctl_at 'payctl ledger' 0" -a status -d 'show the profile\'s ledger: local or PostgreSQL, reachable, schema version, entries'
+complete -c payctl -n "__payctl_at 'payctl ledger' 0" -a import -d 'copy this config folder\'s local journal into the profile\'s PostgreSQL ledger'
+complete -c payctl -n "__payctl_at 'payctl ledger' 0" -a help -d 'display help for command'
+complete -c payctl -n "__payctl_at 'payctl ledger'" -s h -l help -d 'show help'
+
+# payctl ledger status
+complete -c payctl -n "__payctl_at 'payctl ledger status'" -s h -l help -d 'show help'
+
+# payctl ledger import
+complete -c payctl -n "__payctl_at 'payctl ledger import'" -s h -l help -d 'show help'
+
+# payctl ledger help
+complete -c payctl -n "__payctl_at 'payctl ledger help' 0" -f -a 'status import' -d ''
+
 # payctl plan
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a create -d 'write a batch file as a plan to approve (nothing is sent)'
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a show -d 'print a plan for review: payouts, totals, balances after, approvals'
@@ -361,16 +379,17 @@ complete -c payctl -n "__payctl_at 'payctl config'" -s h -l help -d 'show help'
 complete -c payctl -n "__payctl_at 'payctl config list'" -s h -l help -d 'show help'
 
 # payctl config get
-complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, api-key, token, token-expires-at, webhook-secret or routes.<name> (secrets masked)'
+complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, api-key, webhook-secret, webhook-signature-header, policy, ledger or routes.<name> (secrets masked)'
 complete -c payctl -n "__payctl_at 'payctl config get'" -s h -l help -d 'show help'
 
 # payctl config set
-complete -c payctl -n "__payctl_at 'payctl config set' 0" -f -a 'base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
-complete -c payctl -n "__payctl_at 'payctl config set' 1" -f -d 'the new value'
+complete -c payctl -n "__payctl_at 'payctl config set' 0" -f -a 'base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret, webhook-signature-header, policy, ledger or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config set' 1" -f -d 'the new value (or --stdin)'
+complete -c payctl -n "__payctl_at 'payctl config set'" -l stdin -d 'read the value from the first line of standard input (keeps a password off the command line)'
 complete -c payctl -n "__payctl_at 'payctl config set'" -s h -l help -d 'show help'
 
 # payctl config unset
-complete -c payctl -n "__payctl_at 'payctl config unset' 0" -f -a 'base-url webhook-secret webhook-signature-header policy routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret or routes.<name>'
+complete -c payctl -n "__payctl_at 'payctl config unset' 0" -f -a 'base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, webhook-secret, webhook-signature-header, policy, ledger or routes.<name>'
 complete -c payctl -n "__payctl_at 'payctl config unset'" -s h -l help -d 'show help'
 
 # payctl config path
@@ -415,4 +434,4 @@ complete -c payctl -n "__payctl_at 'payctl sandbox status'" -s h -l help -d 'sho
 complete -c payctl -n "__payctl_at 'payctl sandbox help' 0" -f -a 'start stop status' -d ''
 
 # payctl help
-complete -c payctl -n "__payctl_at 'payctl help' 0" -f -a 'login logout status balances payout payouts history plan keys policy summary webhooks config completion sandbox' -d ''
+complete -c payctl -n "__payctl_at 'payctl help' 0" -f -a 'login logout status balances payout payouts history ledger plan keys policy summary webhooks config completion sandbox' -d ''

@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Host } from './host.js';
 import type { Style } from './output/style.js';
 import { runningAs } from './config/paths.js';
+import { ledgerSecrets } from './config/ledger-setting.js';
 
 export interface Process {
   argv: string[];
@@ -68,6 +69,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   const mask = new SecretMask();
   let deps: Deps | undefined;
   let close: (() => Promise<unknown>) | undefined;
+  let release: (() => Promise<unknown>) | undefined;
   let exitCode = 0;
   const argv = proc.argv.slice(2);
   const jsonRequested = argv.includes('--json');
@@ -75,12 +77,12 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   const run: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}): Promise<void> => {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = cmd.optsWithGlobals<{ color?: boolean }>().color !== false;
-    mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET);
+    mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET, proc.env.PGPASSWORD, ...ledgerSecrets(proc.env.PAYCTL_LEDGER_URL));
     const io = await processIO(proc, globals, (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }), mask);
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
-    ({ deps, close } = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter));
+    ({ deps, close, release } = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter));
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -108,6 +110,9 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   } finally {
     proc.off('SIGINT', onSignal);
     proc.off('SIGTERM', onSignal);
+    // What the run opened is closed even when the process exits next: a shared ledger's
+    // connections end with a goodbye to the server, not a dropped socket.
+    await release?.();
     if (!seams.exits) await close?.();
   }
 }
@@ -167,6 +172,19 @@ async function reportError(
   return exitCodeOf(err);
 }
 
+/** Messages for people on stderr: plain, warnings, successes, and --verbose lines. */
+function logOf(io: IO, globals: GlobalOptions, style: Style): Log {
+  return {
+    info: (line) => void io.stderr.write(line + '\n'),
+    block: (text) => void io.stderr.write(text),
+    warn: (line) => void io.stderr.write(`${style.yellow('Warning:')} ${line}\n`),
+    success: (line) => void io.stderr.write(`${style.green('✓')} ${line}\n`),
+    verbose: (line) => {
+      if (globals.verbose) io.stderr.write(style.dim(line) + '\n');
+    },
+  };
+}
+
 function buildDeps(
   proc: Process,
   io: IO,
@@ -179,17 +197,10 @@ function buildDeps(
   clock: Clock,
   host: Host,
   prompter?: () => Promise<Prompter>,
-): { deps: Deps; close: () => Promise<unknown> } {
-  const log: Log = {
-    info: (line) => void io.stderr.write(line + '\n'),
-    block: (text) => void io.stderr.write(text),
-    warn: (line) => void io.stderr.write(`${style.yellow('Warning:')} ${line}\n`),
-    success: (line) => void io.stderr.write(`${style.green('✓')} ${line}\n`),
-    verbose: (line) => {
-      if (globals.verbose) io.stderr.write(style.dim(line) + '\n');
-    },
-  };
+): { deps: Deps; close: () => Promise<unknown>; release: () => Promise<unknown> } {
+  const log = logOf(io, globals, style);
   const clients: ApiClient[] = [];
+  const owned: Array<{ close(): Promise<void> }> = [];
   const session = {
     globals,
     env: proc.env,
@@ -213,7 +224,7 @@ function buildDeps(
       const store = openConfigStore(proc.env);
       try {
         const p = store.getProfile(globals.profile);
-        mask.add(p?.apiKey, p?.webhookSecret);
+        mask.add(p?.apiKey, p?.webhookSecret, ...ledgerSecrets(p?.ledger));
       } catch {
         // A keyring that cannot be reached now: commands that need the secrets say so when
         // they read them; the others (config set, sandbox start) go on.
@@ -232,6 +243,7 @@ function buildDeps(
       clients.push(client);
       return client;
     },
+    resources: { closeAtEnd: (resource) => void owned.push(resource) },
     prompter: once(async (): Promise<Prompter> => {
       if (prompter) return prompter();
       const { createPrompter } = await import('./output/prompter.js');
@@ -239,5 +251,16 @@ function buildDeps(
       return createPrompter({ ...io, stdout: proc.stdout }, signal);
     }),
   };
-  return { deps, close: () => Promise.all(clients.map((c) => c.close())) };
+  return {
+    deps,
+    close: () => Promise.all(clients.map((c) => c.close())),
+    // Last opened, first closed; a close that fails changes nothing of the run's outcome.
+    release: () =>
+      Promise.allSettled(
+        owned
+          .splice(0)
+          .reverse()
+          .map((r) => r.close()),
+      ),
+  };
 }

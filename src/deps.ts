@@ -1,7 +1,8 @@
 /**
  * What every command receives (docs/architecture.md, "Deps"): streams, environment, options,
  * clock, an abort signal for Ctrl-C, and lazy, memoized getters for the config
- * store, the API client and the prompter. Nothing below src/cli.ts reads the process globals.
+ * store, the API client and the prompter, and what the run opened that the entry closes when
+ * the command ends (a shared ledger's connections). Nothing below src/cli.ts reads the process globals.
  */
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
@@ -10,6 +11,7 @@ import type { IO, Log } from './output/io.js';
 import type { GlobalOptions } from './config/globals.js';
 import type { Clock } from './clock.js';
 import type { Host } from './host.js';
+import type { RunResources } from './payouts/open-ledger.js';
 
 export type { IO, Log } from './output/io.js';
 export type { GlobalOptions } from './config/globals.js';
@@ -34,6 +36,8 @@ export interface Deps {
   prompter(): Promise<Prompter>;
   /** Messages for people on stderr (never results). */
   log: Log;
+  /** What the run opened (a shared ledger, payouts/open-ledger.ts), closed by the entry when the command ends. */
+  resources: RunResources;
 }
 
 /** Resolves when `signal` aborts (Ctrl-C or SIGTERM): how a long-running command waits to stop. */

@@ -2,7 +2,8 @@
  * `payctl status`: profile, base URL, key (masked), and a live check with GET /auth/user that
  * shows whose the key is. The check tells the service apart from the key: unreachable (exit 4)
  * is not refused (exit 3), and neither is a service that failed (exit 1) or no key at all
- * (exit 3, "not logged in").
+ * (exit 3, "not logged in"). A profile whose payouts are journaled in a team's PostgreSQL ledger
+ * gets a line for it, its password masked, without connecting (`payctl ledger status` checks it).
  */
 import { write, type Deps } from '../deps.js';
 import { ApiError, AuthError, CliError, InterruptedError, NetworkError } from '../errors.js';
@@ -13,6 +14,8 @@ import { maskSecret } from '../config/mask.js';
 import { renderCard } from '../output/text.js';
 import type { Style } from '../output/style.js';
 import { makeStyle } from '../output/style.js';
+import { ledgerSource, resolveLedger } from '../config/ledger-setting.js';
+import { text } from '../output/text.js';
 
 function from(s: Setting<string>): string {
   return s.source === 'flag' ? ' (from --base-url)' : s.source === 'env' ? ' (from the environment)' : '';
@@ -50,6 +53,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   // What the client will use (config/resolve.ts), not merely what the profile holds.
   const c = callCredentials(s, profile, s.baseUrl.value);
   const style = makeStyle(deps.io.color);
+  const ledger = sharedLedger(env, profile, style);
 
   let live: Live;
   try {
@@ -73,6 +77,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
         // Unknown (null) when the check could not tell: an unreachable or failing service says nothing about the key.
         authenticated: live.credentials === 'valid' ? true : live.credentials === 'not_checked' ? null : false,
         account: live.user ? accountJson(live.user) : null,
+        ...(ledger ? { ledger: ledger.json } : {}),
       }) + '\n',
     );
   } else {
@@ -86,6 +91,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
       ['Service', serviceLine(live, style)],
       ['Credentials', credentialsLine(live, style)],
       ...(live.user ? accountPairs(live.user, style) : []),
+      ...(ledger ? [['Ledger', ledger.line] as [string, string]] : []),
     ];
     await write(deps.io.stdout, renderCard(pairs, style));
   }
@@ -93,6 +99,22 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   if (kyc) deps.log.warn(kyc);
   if (live.error) throw live.error;
   return 0;
+}
+
+/** The profile's shared ledger as status shows it (never connected to here); undefined for the local one. */
+function sharedLedger(env: NodeJS.ProcessEnv, profile: { ledger?: string } | undefined, style: Style): { line: string; json: object } | undefined {
+  try {
+    const s = resolveLedger(env, profile);
+    if (s.backend === 'local') return undefined;
+    return {
+      line: `${text(s.masked)}${ledgerSource(s)} ${style.dim('(PostgreSQL, not checked here: payctl ledger status)')}`,
+      json: { backend: 'postgresql', url: s.masked, source: s.source },
+    };
+  } catch (err) {
+    // A ledger setting that is no ledger: said here, refused by the commands that journal.
+    const message = (err as Error).message;
+    return { line: style.red(text(message)), json: { backend: null, error: message } };
+  }
 }
 
 function serviceLine(live: Live, style: Style): string {

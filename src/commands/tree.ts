@@ -14,6 +14,7 @@ import { configSpec } from './config-spec.js';
 import { completeProfilesSpec, completionSpec } from './completion-spec.js';
 import { sandboxSpec } from './sandbox-spec.js';
 import { historySpec } from './history-spec.js';
+import { ledgerSpec } from './ledger-spec.js';
 import { planSpec } from './plan-spec.js';
 import { keysSpec } from './keys-spec.js';
 import { policySpec } from './policy-spec.js';
@@ -28,6 +29,7 @@ export const TREE: readonly (CommandSpec | GroupSpec)[] = [
   payoutSpec,
   payoutsSpec,
   historySpec,
+  ledgerSpec,
   planSpec,
   keysSpec,
   policySpec,

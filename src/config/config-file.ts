@@ -23,6 +23,7 @@ const profileSchema = z.object({
   webhookSignatureHeader: z.optional(z.string()),
   routes: z.optional(z.record(z.string(), z.string())),
   policy: z.optional(z.string()),
+  ledger: z.optional(z.string()),
   secrets: z.optional(z.enum(['keyring', 'file'])),
 });
 const fileSchema = z.looseObject({ profiles: z.optional(z.record(z.string(), profileSchema)) });

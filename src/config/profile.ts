@@ -10,6 +10,11 @@ export interface Profile {
   routes?: Record<string, string>;
   /** The team's spending policy file (four eyes; plans/policy.ts): absolute path. */
   policy?: string;
+  /**
+   * Where the payout journal is kept (config/ledger-setting.ts): `local` or a PostgreSQL URL,
+   * password included when one was given (the file is 0600); absent: local.
+   */
+  ledger?: string;
   /** 'keyring': the API key is in the OS keyring, not in the file. Absent: the file. */
   secrets?: SecretsStorage;
 }

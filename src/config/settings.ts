@@ -1,17 +1,19 @@
 /**
  * The settings `payctl config` reads and writes. `config set` and `config unset` change
- * base-url, webhook-secret, webhook-signature-header, policy (the team's spending policy file)
- * and routes.<name>; `config list` and `config get` also read what login keeps (api-key), which
- * login and logout alone change. Secrets (api-key, webhook-secret) are never printed: only masked.
+ * base-url, webhook-secret, webhook-signature-header, policy (the team's spending policy file),
+ * ledger (where the payout journal is kept: local or a team's PostgreSQL) and routes.<name>;
+ * `config list` and `config get` also read what login keeps (api-key), which login and logout
+ * alone change. Secrets (api-key, webhook-secret, a ledger URL's password) are never printed: only masked.
  */
 import { UsageError } from '../errors.js';
 import { ROUTES, validateRouteOverride } from '../service/routes.js';
 import { checkBaseUrl } from './resolve.js';
 import { maskSecret } from './mask.js';
+import { checkLedgerSetting, maskLedgerUrl } from './ledger-setting.js';
 import type { Profile } from './profile.js';
 import { resolve } from 'node:path';
 
-export const SETTABLE = ['base-url', 'webhook-secret', 'webhook-signature-header', 'policy', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
+export const SETTABLE = ['base-url', 'webhook-secret', 'webhook-signature-header', 'policy', 'ledger', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
 
 /** Kept by `payctl login`, removed by `payctl logout`: read by config, never set by it. */
 export const LOGIN_KEYS = ['api-key'];
@@ -39,7 +41,7 @@ const PLAIN_COMMANDS: LoginCommands = { login: 'payctl login', logout: 'payctl l
  * login and logout change, saying which command does.
  */
 export function checkKey(key: string, use: 'read' | 'write' = 'write', commands: LoginCommands = PLAIN_COMMANDS): void {
-  if (key === 'base-url' || key === 'webhook-secret' || key === 'webhook-signature-header' || key === 'policy') return;
+  if (key === 'base-url' || key === 'webhook-secret' || key === 'webhook-signature-header' || key === 'policy' || key === 'ledger') return;
   if (key.startsWith('routes.')) {
     const name = key.slice('routes.'.length);
     if (Object.hasOwn(ROUTES, name)) return;
@@ -74,6 +76,7 @@ export function applySetting(profile: Profile, key: string, value: string, comma
     if (!value) throw new UsageError('The policy path cannot be empty.');
     return { policy: resolve(value) };
   }
+  if (key === 'ledger') return { ledger: checkLedgerSetting(value) };
   const name = key.slice('routes.'.length);
   const problems = validateRouteOverride(name, value);
   if (problems.length) throw new UsageError(`Invalid route for ${key}.`, problems);
@@ -86,6 +89,7 @@ export function removeSetting(profile: Profile, key: string, commands?: LoginCom
   if (key === 'webhook-secret') return { webhookSecret: undefined };
   if (key === 'webhook-signature-header') return { webhookSignatureHeader: undefined };
   if (key === 'policy') return { policy: undefined };
+  if (key === 'ledger') return { ledger: undefined };
   const routes = { ...profile.routes };
   delete routes[key.slice('routes.'.length)];
   return { routes: Object.keys(routes).length ? routes : undefined };
@@ -99,6 +103,7 @@ export function visibleSettings(p: Profile): Array<[string, string]> {
   if (p.webhookSecret) out.push(['webhook-secret', maskSecret(p.webhookSecret)]);
   if (p.webhookSignatureHeader) out.push(['webhook-signature-header', p.webhookSignatureHeader]);
   if (p.policy) out.push(['policy', p.policy]);
+  if (p.ledger) out.push(['ledger', maskLedgerUrl(p.ledger)]);
   for (const [k, v] of Object.entries(p.routes ?? {})) out.push([`routes.${k}`, v]);
   return out;
 }

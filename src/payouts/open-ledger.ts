@@ -1,21 +1,85 @@
 /**
- * The one way commands get the ledger (docs/architecture.md, "The ledger"): today the local
- * store in the config folder; the place where a later change chooses another store (a team's
- * PostgreSQL) from the run's environment and profile. Asynchronous, so that a store that must
- * connect first can.
+ * The one way commands get the ledger (docs/architecture.md, "The ledger"): the run's ledger
+ * setting (config/ledger-setting.ts: PAYCTL_LEDGER_URL, else the profile's `ledger`, else
+ * local) chooses the local store in the config folder or a team's PostgreSQL
+ * (ledger/postgres/). The PostgreSQL store, and the `pg` client with it, is imported only
+ * when a run uses it. A PostgreSQL ledger that cannot be opened is an error (exit 2, nothing
+ * sent), never a fall-back to the local store: the team's guarantees hold only if every
+ * payout is claimed in the one place. Each store opened here is handed to the run's
+ * resources, which the entry closes when the command ends (cli.ts), and opened once per run.
  */
 import { configDir } from '../config/paths.js';
 import type { GlobalOptions } from '../config/globals.js';
+import { openConfigStore, type ConfigStore } from '../config/store.js';
+import { LEDGER_ENV, ledgerSource, resolveLedger, type LedgerSetting } from '../config/ledger-setting.js';
 import type { Ledger } from './ledger/ledger.js';
 import { LocalLedger } from './ledger/local.js';
+import type { PostgresLedger } from './ledger/postgres/index.js';
 
-/** What chooses the ledger of a run: its environment (the config folder) and its profile. */
+/** What a run owns and closes when it ends (Deps.resources; cli.ts closes them after the command). */
+export interface RunResources {
+  closeAtEnd(resource: { close(): Promise<void> }): void;
+}
+
+/** What chooses the ledger of a run: its environment (the config folder), its profile, and what closes it. */
 export interface LedgerRun {
   env: NodeJS.ProcessEnv;
   globals: Pick<GlobalOptions, 'profile'>;
+  /** The run's config store (Deps.config); else opened from `env`. */
+  config?: () => ConfigStore;
+  /** --verbose lines: which ledger, masked. */
+  log?: { verbose(line: string): void };
+  resources: RunResources;
 }
 
-/** The ledger of this run: the local store in its config folder (configDir). */
-export function openLedger(run: LedgerRun): Promise<Ledger> {
-  return Promise.resolve(new LocalLedger(configDir(run.env)));
+/** A PostgreSQL ledger setting. */
+export type SharedLedgerSetting = Extract<LedgerSetting, { backend: 'postgresql' }>;
+
+/**
+ * The ledger setting of this run. PAYCTL_LEDGER_URL decides without reading the profile; a bad
+ * value is a UsageError (exit 2). A profile that does not exist has no ledger setting: the
+ * local one (`history --profile` of a removed profile reads what it journaled; the commands that
+ * need the profile refuse an unknown one themselves).
+ */
+export function ledgerSetting(run: Omit<LedgerRun, 'resources'>): LedgerSetting {
+  if (run.env[LEDGER_ENV]?.trim()) return resolveLedger(run.env, undefined);
+  const store = run.config?.() ?? openConfigStore(run.env);
+  return resolveLedger(run.env, store.getProfile(run.globals.profile, { readSecrets: false, mayBeNew: true }));
+}
+
+/** This config folder's own journal, whatever the setting (`ledger status`, `ledger import`). */
+export function openLocalLedger(run: Pick<LedgerRun, 'env'>): LocalLedger {
+  return new LocalLedger(configDir(run.env));
+}
+
+/** The ledger of this run: the local store, or the team's PostgreSQL (connected and ready, or an error). */
+export async function openLedger(run: LedgerRun): Promise<Ledger> {
+  const setting = ledgerSetting(run);
+  if (setting.backend === 'local') return openLocalLedger(run);
+  return openSharedLedger(run, setting);
+}
+
+/** The PostgreSQL ledgers a run opened, by URL: a run that asks twice gets the same one. */
+const opened = new WeakMap<RunResources, Map<string, Promise<PostgresLedger>>>();
+
+/**
+ * The team's PostgreSQL ledger at `setting.url`: connected and its schema migrated, or the
+ * store's LedgerUnreachable (exit 2, the URL masked). Closed by the run's resources.
+ */
+export function openSharedLedger(run: LedgerRun, setting: SharedLedgerSetting): Promise<PostgresLedger> {
+  let mine = opened.get(run.resources);
+  if (!mine) opened.set(run.resources, (mine = new Map<string, Promise<PostgresLedger>>()));
+  const known = mine.get(setting.url);
+  if (known) return known;
+  run.log?.verbose(`ledger: PostgreSQL at ${setting.masked}${ledgerSource(setting)}`);
+  const ledger = (async () => {
+    const { openPostgresLedger } = await import('./ledger/postgres/index.js');
+    const l = await openPostgresLedger(setting.url, { env: run.env });
+    run.resources.closeAtEnd(l);
+    return l;
+  })();
+  mine.set(setting.url, ledger);
+  // A failure is not kept: the run's error says it, and nothing was opened to close.
+  ledger.catch(() => mine.delete(setting.url));
+  return ledger;
 }

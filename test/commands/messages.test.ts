@@ -352,7 +352,7 @@ describe('config: what exists and what can be read', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('Unknown setting "colour"');
     expect(r.stderr).toContain(
-      'Settings: base-url, api-key, webhook-secret, webhook-signature-header, policy, routes.authUser, routes.balances, routes.payoutCreate, routes.payoutGet, routes.payoutsList, routes.payoutsSummary.',
+      'Settings: base-url, api-key, webhook-secret, webhook-signature-header, policy, ledger, routes.authUser, routes.balances, routes.payoutCreate, routes.payoutGet, routes.payoutsList, routes.payoutsSummary.',
     );
   });
 });

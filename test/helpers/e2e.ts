@@ -103,6 +103,8 @@ export interface ProfileFile {
   webhookSignatureHeader?: string;
   routes?: Record<string, string>;
   policy?: string;
+  /** `local` or a PostgreSQL URL (README "Working as a team"). */
+  ledger?: string;
   secrets?: 'keyring' | 'file';
 }
 

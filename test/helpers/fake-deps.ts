@@ -72,6 +72,7 @@ export function fakeDeps(o: FakeDepsOptions): FakeDeps {
   const prompter = scriptedPrompter(o.prompts ?? []);
   const controller = new AbortController();
   const clients: ApiClient[] = [];
+  const owned: Array<{ close(): Promise<void> }> = [];
   let store: ConfigStore | undefined;
   const session = { globals, env, signal: controller.signal, clock, verbose: undefined, userAgent: 'payctl/test' };
   const deps: Deps = {
@@ -113,6 +114,7 @@ export function fakeDeps(o: FakeDepsOptions): FakeDeps {
       return client;
     },
     prompter: async () => prompter,
+    resources: { closeAtEnd: (resource) => void owned.push(resource) },
   };
   return {
     deps,
@@ -123,6 +125,7 @@ export function fakeDeps(o: FakeDepsOptions): FakeDeps {
     interrupt: () => controller.abort(),
     close: async () => {
       await Promise.all(clients.map((c) => c.close()));
+      await Promise.all(owned.splice(0).map((r) => r.close()));
     },
   };
 }

@@ -7,6 +7,7 @@ export const ROOT_COMMANDS = [
   'payout',
   'payouts',
   'history',
+  'ledger',
   'plan',
   'keys',
   'policy',

@@ -457,6 +457,13 @@ describe('config', () => {
     expect([p.path, p.opts]).toEqual(['config set', { key: 'routes.payoutGet', value: '/payout/{id}' }]);
   });
 
+  it('set <key> --stdin: the value left out (read from standard input by the run)', async () => {
+    const p = await parse('config', 'set', 'ledger', '--stdin');
+    expect([p.path, p.opts]).toEqual(['config set', { key: 'ledger', value: undefined, stdin: true }]);
+    const r = await refuse('config', 'set', 'ledger');
+    expect(r.stderr).toContain("error: missing required argument 'value'");
+  });
+
   it('set: a value that begins with a dash is reachable after --', async () => {
     const p = await parse('config', 'set', 'webhook-secret', '--', '-s3cret');
     expect(p.opts).toEqual({ key: 'webhook-secret', value: '-s3cret' });
@@ -591,6 +598,15 @@ describe('plan, keys and policy (four eyes)', () => {
     expect((await parse('keys', 'show')).opts).toEqual({});
     covered.add('keys create');
     covered.add('keys show');
+  });
+
+  it('ledger status and ledger import: no options or arguments of their own', async () => {
+    for (const verb of ['status', 'import']) {
+      const p = await parse('ledger', verb, '--profile', 'team', '--json');
+      expect([p.path, p.opts]).toEqual([`ledger ${verb}`, {}]);
+      expect((await refuse('ledger', verb, 'extra')).code).toBe('commander.excessArguments');
+      covered.add(`ledger ${verb}`);
+    }
   });
 
   it('policy check: the file and --batch-id', async () => {

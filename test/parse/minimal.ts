@@ -17,6 +17,9 @@ export const MINIMAL: Record<string, string[]> = {
   'payouts list': ['payouts', 'list'],
   history: ['history'],
   'history reconcile': ['history', 'reconcile'],
+  ledger: ['ledger'],
+  'ledger status': ['ledger', 'status'],
+  'ledger import': ['ledger', 'import'],
   summary: ['summary'],
   webhooks: ['webhooks'],
   'webhooks listen': ['webhooks', 'listen'],
@@ -45,7 +48,7 @@ export const MINIMAL: Record<string, string[]> = {
 };
 
 /** Group commands (payout, config, ...): no action of their own, only subcommands. */
-export const GROUPS = ['payout', 'payouts', 'webhooks', 'config', 'sandbox', 'plan', 'keys', 'policy'];
+export const GROUPS = ['payout', 'payouts', 'webhooks', 'config', 'sandbox', 'plan', 'keys', 'policy', 'ledger'];
 
 /** Commands that run something (every command that is not a group). */
 export const LEAVES = Object.keys(MINIMAL).filter((p) => !GROUPS.includes(p));

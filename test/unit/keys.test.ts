@@ -96,12 +96,13 @@ describe('visibleSettings', () => {
 });
 
 describe('checkKey', () => {
-  it('knows base-url, webhook-secret, webhook-signature-header, policy and routes.<name>', () => {
+  it('knows base-url, webhook-secret, webhook-signature-header, policy, ledger and routes.<name>', () => {
     expect(SETTABLE).toEqual([
       'base-url',
       'webhook-secret',
       'webhook-signature-header',
       'policy',
+      'ledger',
       'routes.authUser',
       'routes.balances',
       'routes.payoutCreate',

@@ -1,10 +1,11 @@
 /**
  * `payctl config get <key>`: one setting; exit 1 when it is not set. Secrets (api-key and
- * webhook-secret) are shown masked, as `config list` shows them, and said to be: payctl never
- * prints one in clear. A profile that does not exist is an error naming those there are (exit 2).
+ * webhook-secret, and the password of a ledger URL) are shown masked, as `config list` shows
+ * them, and said to be: payctl never prints one in clear. A profile that does not exist is an error naming those there are (exit 2).
  */
 import { write, type Deps } from '../../deps.js';
 import { checkKey, isSecretKey, visibleSetting } from '../../config/settings.js';
+import { hasPassword } from '../../config/ledger-setting.js';
 import { noSuchProfile } from '../../config/known-profiles.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 
@@ -15,12 +16,15 @@ export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   const profile = store.getProfile(name);
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to read', commandLine(invocationOf(deps.globals, deps.env), ['login']));
   const value = visibleSetting(profile, opts.key);
-  const secret = isSecretKey(opts.key);
+  // A ledger URL is no secret, but its password is.
+  const password = opts.key === 'ledger' && !!profile.ledger && hasPassword(profile.ledger);
+  const secret = isSecretKey(opts.key) || password;
   if (deps.globals.json) {
     await write(deps.io.stdout, JSON.stringify({ key: opts.key, value: value ?? null, ...(secret ? { masked: true } : {}) }) + '\n');
   } else if (value !== undefined) {
     await write(deps.io.stdout, value + '\n');
-    if (secret) deps.log.info(`${opts.key} is a secret: shown masked; payctl never prints it in clear.`);
+    if (password) deps.log.info("The ledger URL's password is shown masked; payctl never prints it in clear.");
+    else if (secret) deps.log.info(`${opts.key} is a secret: shown masked; payctl never prints it in clear.`);
   } else {
     deps.log.info(`${opts.key} is not set in profile "${name}".`);
   }

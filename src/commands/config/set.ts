@@ -1,20 +1,44 @@
 /**
- * `payctl config set <key> <value>`: checked before it is saved. A policy file (README "Four
- * eyes") is read and checked first: a file that cannot be read or is not a valid policy is
- * not set, the message says so and why, and the profile keeps the policy it had.
+ * `payctl config set <key> <value>` (or `--stdin`: the value from the first line of standard
+ * input): checked before it is saved. A policy file (README "Four eyes") is read and checked
+ * first: a file that cannot be read or is not a valid policy is not set, the message says so
+ * and why, and the profile keeps the policy it had. A ledger URL (README "Working as a team")
+ * is checked too, shown only masked, and one with a password given on the command line is
+ * saved with a warning: shell history and other users' process lists keep what was typed.
  */
 import { write, type Deps } from '../../deps.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { applySetting } from '../../config/settings.js';
+import { hasPassword, maskLedgerUrl } from '../../config/ledger-setting.js';
 import { examinePolicy } from '../../plans/policy.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 
-export async function run(opts: { key: string; value: string }, deps: Deps): Promise<number> {
+export interface ConfigSetOptions {
+  key: string;
+  value?: string;
+  stdin?: boolean;
+}
+
+/** The value to set: the operand, or standard input's first line with --stdin (never both, never empty). */
+async function valueOf(opts: ConfigSetOptions, deps: Deps, inv: Invocation): Promise<string> {
+  if (opts.stdin) {
+    const piped = `printf '%s\\n' "$VALUE" | ${commandLine(inv, ['config', 'set'], [opts.key, '--stdin'])}`;
+    if (opts.value !== undefined) throw new UsageError('Give the value or --stdin, not both.', [], `For example: ${piped}`);
+    const { readFirstLine } = await import('../login.js');
+    const value = (await readFirstLine(deps.io.stdin)).trim();
+    if (!value) throw new UsageError(`No value for ${opts.key} on standard input.`, [], `Pipe it in: ${piped}`);
+    return value;
+  }
+  return opts.value ?? '';
+}
+
+export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
   const store = deps.config();
   const name = deps.globals.profile;
   const inv = invocationOf(deps.globals, deps.env);
+  const value = await valueOf(opts, deps, inv);
   const before = store.getProfile(name, { readSecrets: false });
-  const patch = applySetting(store.getProfile(name) ?? {}, opts.key, opts.value, { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) });
+  const patch = applySetting(store.getProfile(name) ?? {}, opts.key, value, { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) });
   // A policy that cannot be read or met is refused now, not at the first payout.
   if (patch.policy !== undefined) {
     const checked = examinePolicy(patch.policy);
@@ -31,7 +55,18 @@ export async function run(opts: { key: string; value: string }, deps: Deps): Pro
     }
   }
   await store.updateProfile(name, patch);
+  if (patch.ledger !== undefined && !opts.stdin && hasPassword(patch.ledger)) passwordWarning(deps, inv);
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: true }) + '\n');
-  else deps.log.success(`Set ${opts.key} in profile "${name}".`);
+  else deps.log.success(`Set ${opts.key} in profile "${name}"${patch.ledger !== undefined ? `: ${maskLedgerUrl(patch.ledger)}` : ''}.`);
   return 0;
+}
+
+/** Saved, but said: a password typed on the command line stays in the shell's history and was in `ps`. */
+function passwordWarning(deps: Deps, inv: Invocation): void {
+  deps.log.warn(
+    "The ledger URL's password was given on the command line, where your shell history keeps it and other users " +
+      'of this machine may have seen it (ps). It is saved (in the config file, mode 0600). To keep it off the command line, ' +
+      `pipe the URL in with \`${commandLine(inv, ['config', 'set', 'ledger'], ['--stdin'])}\`, or leave the password out of ` +
+      "the URL and give it with PGPASSWORD or ~/.pgpass (libpq's password file, mode 0600).",
+  );
 }

@@ -1,0 +1,140 @@
+/**
+ * The ledger setting (README "Working as a team"): where a profile's payout journal is kept.
+ * `local`, the journal in the config folder (the default), or the connection string of a
+ * PostgreSQL database a team shares (`postgres://` or `postgresql://`, as libpq takes it).
+ * PAYCTL_LEDGER_URL is above the profile's `ledger`, which is above the default. A value is
+ * checked before it is saved or used (bad input: exit 2), and shown only with its password
+ * masked (`postgres://user:****@host:5432/db`): in `config`, `status`, messages and --verbose.
+ */
+import { UsageError } from '../errors.js';
+import type { Profile } from './profile.js';
+
+/** The setting's value for the journal in the config folder. */
+export const LOCAL_LEDGER = 'local';
+
+/** The variable that chooses the ledger of a run, above the profile. */
+export const LEDGER_ENV = 'PAYCTL_LEDGER_URL';
+
+/** What stands in for a password wherever a ledger URL is shown. */
+const MASK = '****';
+
+/** Query parameters that carry a password (libpq's `password`, and the client key's `sslpassword`). */
+const PASSWORD_PARAMS = new Set(['password', 'sslpassword']);
+
+/** libpq's sslmode values (the PostgreSQL store reads them as libpq does). */
+export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
+
+/** The ledger of a run, as chosen (resolveLedger). */
+export type LedgerSetting =
+  | { backend: 'local'; source: 'env' | 'profile' | 'default' }
+  | {
+      backend: 'postgresql';
+      /** The connection string, password and all: only ever handed to the client. */
+      url: string;
+      /** The same with its password masked: what people see. */
+      masked: string;
+      source: 'env' | 'profile';
+    };
+
+/** An example that works as typed (once the database exists). */
+const EXAMPLE = 'postgres://payctl@db.example.com:5432/payctl?sslmode=verify-full';
+
+/**
+ * The URL with its password masked, even when it does not parse: everything between the
+ * user name's `:` and the last `@` before the query, and password parameters.
+ */
+export function maskLedgerUrl(raw: string): string {
+  // The user part starts after the scheme's //, or after postgres(ql): written without it; any
+  // other value is masked as if it were all user part (more masked, never less).
+  const start = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/|postgres(ql)?:)/i.exec(raw)?.[0].length ?? 0;
+  const queryAt = raw.search(/[?#]/);
+  const end = queryAt < 0 ? raw.length : queryAt;
+  let out = raw;
+  const at = raw.lastIndexOf('@', end);
+  if (at >= start) {
+    const colon = raw.indexOf(':', start);
+    if (colon >= 0 && colon < at) out = raw.slice(0, colon + 1) + MASK + raw.slice(at);
+  }
+  return out.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, key: string) =>
+    PASSWORD_PARAMS.has(safeDecode(key).toLowerCase()) ? `${sep}${key}=${MASK}` : whole,
+  );
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The passwords a ledger URL holds (as written and decoded): registered with the run's secret mask. */
+export function ledgerSecrets(raw: string | undefined): string[] {
+  if (!raw || raw === LOCAL_LEDGER) return [];
+  const out: string[] = [];
+  try {
+    const url = new URL(raw);
+    if (url.password) out.push(url.password, safeDecode(url.password));
+    for (const [k, v] of url.searchParams) if (PASSWORD_PARAMS.has(k.toLowerCase()) && v) out.push(v);
+  } catch {
+    // Not a URL: it is refused before it is used, and shown only masked.
+  }
+  return out;
+}
+
+/** Whether the URL carries a password (in its user part or as a parameter). */
+export function hasPassword(raw: string): boolean {
+  return ledgerSecrets(raw).length > 0;
+}
+
+/**
+ * The value as it is saved or used: `local`, or a PostgreSQL URL with a host (or a `host`
+ * parameter: a Unix socket folder) and a known sslmode. `from` names where it came from in the
+ * message (`PAYCTL_LEDGER_URL`). Throws a UsageError (exit 2) that shows it masked.
+ */
+export function checkLedgerSetting(value: string, from = 'The ledger'): string {
+  const raw = value.trim();
+  if (raw === LOCAL_LEDGER) return raw;
+  const shown = maskLedgerUrl(raw);
+  const hint = `Give local, or a PostgreSQL URL such as ${EXAMPLE}.`;
+  if (raw === '') throw new UsageError(`${from} cannot be empty.`, [], hint);
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase();
+  if (scheme !== 'postgres' && scheme !== 'postgresql') {
+    throw new UsageError(`${from} must be local or a postgres:// or postgresql:// URL (got "${shown}").`, [], hint);
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${from} "${shown}" is not a valid URL.`, [], `${hint} Characters such as @ : / in the password are written %40 %3A %2F.`);
+  }
+  if (!raw.slice(scheme.length + 1).startsWith('//')) throw new UsageError(`${from} "${shown}" is not a valid URL: it must start with ${scheme}://.`, [], hint);
+  if (!url.hostname && !url.searchParams.get('host')) throw new UsageError(`${from} "${shown}" names no host.`, [], hint);
+  if (url.hash) throw new UsageError(`${from} "${shown}" must not have a #fragment.`, [], hint);
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
+    throw new UsageError(`${from} "${shown}" has an unknown sslmode "${sslmode}".`, [], `sslmode is one of ${SSL_MODES.join(', ')}.`);
+  }
+  return raw;
+}
+
+/**
+ * The ledger of a run: PAYCTL_LEDGER_URL (`local` too), else the profile's `ledger`, else the
+ * local one. A bad value in either is a UsageError (exit 2) before anything is sent.
+ */
+export function resolveLedger(env: NodeJS.ProcessEnv, profile: Pick<Profile, 'ledger'> | undefined): LedgerSetting {
+  const fromEnv = env[LEDGER_ENV];
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return setting(checkLedgerSetting(fromEnv, LEDGER_ENV), 'env');
+  if (profile?.ledger) return setting(checkLedgerSetting(profile.ledger, "The profile's ledger"), 'profile');
+  return { backend: 'local', source: 'default' };
+}
+
+function setting(value: string, source: 'env' | 'profile'): LedgerSetting {
+  if (value === LOCAL_LEDGER) return { backend: 'local', source };
+  return { backend: 'postgresql', url: value, masked: maskLedgerUrl(value), source };
+}
+
+/** Where a setting came from, for people: " (from PAYCTL_LEDGER_URL)", or nothing. */
+export function ledgerSource(s: LedgerSetting): string {
+  return s.source === 'env' ? ` (from ${LEDGER_ENV})` : '';
+}

@@ -1,0 +1,192 @@
+/**
+ * The shared PostgreSQL ledger through payctl's main, in process, against a real PostgreSQL
+ * (test/helpers/postgres.ts) and the sandbox (README "Working as a team"): `ledger status`
+ * reachable and not, `ledger import` twice (the second imports nothing) and a conflict never
+ * overwritten, payouts journaled in the shared ledger, a ledger that cannot be reached stopping
+ * `payout create` before anything is sent (exit 2, never the local journal instead), the
+ * password in no output, --verbose naming the ledger masked, and no connection left open
+ * once a run ends.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { payoutPosts } from '../helpers/batch.js';
+import { payoutArgs } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { sharedPostgres, type SharedPostgres } from '../helpers/postgres.js';
+
+const KEY = newKey();
+const ctx = useSandbox({ apiKey: KEY });
+const cfg = useConfigDir();
+const run = (args: string[], opts: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<Run> => payctl(args, { dir: cfg.dir, ...opts });
+
+let server: SharedPostgres;
+beforeAll(async () => {
+  server = await sharedPostgres();
+});
+
+/** A fresh database of this file's own, as the password role: its URL, and the URL as payctl shows it. */
+async function freshLedger(): Promise<{ url: string; masked: string; database: string }> {
+  const url = await server.freshDatabase('ledgercmd');
+  return { url, masked: url.replace(`:${server.password}@`, ':****@'), database: new URL(url).pathname.slice(1) };
+}
+
+/** Connections to `database` other than this query's own (payctl names its connections "payctl"). */
+async function openConnections(database: string): Promise<number> {
+  const client = new pg.Client(server.superuserUrl);
+  await client.connect();
+  try {
+    const r = await client.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'payctl'", [database]);
+    return Number(r.rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Sets the profile's ledger the way the README says to (the URL on standard input). */
+async function useLedger(url: string): Promise<void> {
+  const r = await run(['config', 'set', 'ledger', '--stdin'], { input: `${url}\n` });
+  expect(r.code, r.stderr).toBe(0);
+  expect(readProfile(cfg.dir)?.ledger).toBe(url);
+}
+
+beforeEach(async () => {
+  await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+  ctx.sb.clearRequests();
+});
+
+describe('ledger status', () => {
+  it('a reachable ledger: the URL masked, reachable, schema version, entries; exit 0; no connection left open', async () => {
+    const { url, masked, database } = await freshLedger();
+    await useLedger(url);
+    const r = await run(['ledger', 'status']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`Ledger          postgresql\nURL             ${masked}\nReachable       yes\nSchema version  1\nEntries         0\n`);
+    const j = await run(['ledger', 'status', '--json']);
+    expect(j.code, j.stderr).toBe(0);
+    expect(oneJson(j.stdout)).toEqual({ profile: 'default', backend: 'postgresql', source: 'profile', url: masked, reachable: true, schema_version: 1, entries: 0 });
+    expect(await openConnections(database)).toBe(0);
+    for (const x of [r, j]) expectNoSecrets(x, [server.password]);
+  });
+
+  it('PAYCTL_LEDGER_URL names it for the run, above a local profile', async () => {
+    const { url, masked } = await freshLedger();
+    const j = await run(['ledger', 'status', '--json'], { env: { PAYCTL_LEDGER_URL: url } });
+    expect(j.code, j.stderr).toBe(0);
+    expect(oneJson(j.stdout)).toMatchObject({ backend: 'postgresql', source: 'PAYCTL_LEDGER_URL', url: masked, reachable: true });
+    expectNoSecrets(j, [server.password]);
+  });
+
+  it('a ledger that cannot be reached: reachable no with the reason, exit 2, the URL masked, no password anywhere', async () => {
+    const url = `postgres://payctl:${server.password}@127.0.0.1:${await closedPort()}/payctl`;
+    const masked = url.replace(server.password, '****');
+    await useLedger(url);
+    const r = await run(['ledger', 'status']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(new RegExp(`^Ledger     postgresql\\nURL        ${esc(masked)}\\nReachable  no: .+\\n$`));
+    expect(r.stderr).toContain(`Cannot reach the payout ledger ${masked}`);
+    const j = await run(['ledger', 'status', '--json']);
+    expect(j.code).toBe(2);
+    expect(oneJson(j.stdout)).toMatchObject({ backend: 'postgresql', url: masked, reachable: false, reason: expect.any(String) });
+    expect(JSON.parse(j.stderr).error.message).toContain(masked);
+    for (const x of [r, j]) expectNoSecrets(x, [server.password]);
+  });
+});
+
+describe('ledger import', () => {
+  it('copies the local journal once: the second run imports nothing; payctl then reads the shared entries', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    for (const id of ['import-001', 'import-002']) {
+      const sent = await run(payoutArgs(wallet, id));
+      expect(sent.code, sent.stderr).toBe(0);
+    }
+    const { url, masked, database } = await freshLedger();
+    await useLedger(url);
+
+    const first = await run(['ledger', 'import']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe(`Imported 2 entries from ${join(cfg.dir, 'journal')} into ${masked}: 0 already there, 0 in conflict, 0 unreadable.\n`);
+    const second = await run(['ledger', 'import', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(oneJson(second.stdout)).toEqual({
+      profile: 'default',
+      from: join(cfg.dir, 'journal'),
+      to: masked,
+      imported: 0,
+      already: 2,
+      outcomes_updated: 0,
+      conflicts: [],
+      unreadable: 0,
+    });
+    expect(oneJson((await run(['ledger', 'status', '--json'])).stdout)).toMatchObject({ entries: 2 });
+
+    // The shared entry is the one payctl goes by: the same payout again sends its journaled key, and history lists both.
+    ctx.sb.clearRequests();
+    const again = await run(payoutArgs(wallet, 'import-001'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/already submitted/i);
+    const history = await run(['history', '--json']);
+    expect(history.code, history.stderr).toBe(0);
+    expect(oneJson(history.stdout).count).toBe(2);
+    expect(await openConnections(database)).toBe(0);
+    for (const x of [first, second, again, history]) expectNoSecrets(x, [server.password]);
+  });
+
+  it('an entry the shared ledger holds with other details is a conflict: listed by payout id, never overwritten, exit 1', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const { url } = await freshLedger();
+    // The shared ledger first, then the local journal, each with its own body for the same payout id.
+    const shared = await run(payoutArgs(wallet, 'conflict-001'), { env: { PAYCTL_LEDGER_URL: url } });
+    expect(shared.code, shared.stderr).toBe(0);
+    const local = await run(payoutArgs(wallet, 'conflict-001', ['--note', 'another note']));
+    expect(local.code, local.stderr).not.toBe(2);
+    await useLedger(url);
+
+    const r = await run(['ledger', 'import']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Imported 0 entries');
+    expect(r.stdout).toContain('0 already there, 1 in conflict, 0 unreadable.');
+    expect(r.stderr).toContain('Warning: 1 entry was not imported: the shared ledger holds the same payout id with other details (never overwritten):');
+    expect(r.stderr).toContain(`  conflict-001 (${ctx.sb.baseUrl}): the shared ledger holds this payout id with another body (other details)`);
+    const j = await run(['ledger', 'import', '--json']);
+    expect(j.code).toBe(1);
+    expect(oneJson(j.stdout).conflicts).toEqual([
+      { payout_id: 'conflict-001', base_url: ctx.sb.baseUrl, reason: 'the shared ledger holds this payout id with another body (other details)' },
+    ]);
+    // The shared entry is as it was: the first body.
+    const get = await run(['history', '--json']);
+    expect(oneJson(get.stdout).data).toHaveLength(1);
+    expect(JSON.stringify(oneJson(get.stdout).data[0])).not.toContain('another note');
+  });
+});
+
+describe('a shared ledger that cannot be reached stops what sends', () => {
+  it('payout create: exit 2, nothing sent, the local journal not used, the URL masked; --verbose names it masked', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const url = `postgres://payctl:${server.password}@127.0.0.1:${await closedPort()}/payctl`;
+    const masked = url.replace(server.password, '****');
+    await useLedger(url);
+    const r = await run([...payoutArgs(wallet, 'unreachable-001'), '--verbose']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Cannot reach the payout ledger ${masked}`);
+    expect(r.stderr).toContain('Nothing was sent.');
+    expect(r.stderr).toContain(`ledger: PostgreSQL at ${masked}`);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    expect(existsSync(join(cfg.dir, 'journal')) ? readdirSync(join(cfg.dir, 'journal')).filter((n) => n.endsWith('.json')) : []).toEqual([]);
+    expectNoSecrets(r, [server.password]);
+
+    // The same through PAYCTL_LEDGER_URL, with --json: the error as JSON, exit 2.
+    const j = await run([...payoutArgs(wallet, 'unreachable-002'), '--json'], { env: { PAYCTL_LEDGER_URL: url } });
+    expect(j.code).toBe(2);
+    expect(JSON.parse(j.stderr).error.message).toContain(masked);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    expectNoSecrets(j, [server.password]);
+  });
+});
+
+function esc(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,70 @@
+/** The ledger setting (src/config/ledger-setting.ts): what is accepted, how it is masked, which one a run uses. */
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { checkLedgerSetting, hasPassword, ledgerSecrets, maskLedgerUrl, resolveLedger } from '../../src/config/ledger-setting.js';
+
+function refusal(value: string, from?: string): UsageError {
+  try {
+    checkLedgerSetting(value, from);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return err as UsageError;
+  }
+  throw new Error(`${value} was accepted`);
+}
+
+describe('the ledger setting', () => {
+  it('accepts local and PostgreSQL URLs of either scheme, trimmed', () => {
+    expect(checkLedgerSetting('local')).toBe('local');
+    expect(checkLedgerSetting(' postgres://payctl@db.example.com:5432/payctl \n')).toBe('postgres://payctl@db.example.com:5432/payctl');
+    expect(checkLedgerSetting('postgresql://u:pw@[::1]:5432/db?sslmode=verify-full')).toBe('postgresql://u:pw@[::1]:5432/db?sslmode=verify-full');
+    expect(checkLedgerSetting('postgres:///payctl?host=/var/run/postgresql')).toBe('postgres:///payctl?host=/var/run/postgresql');
+  });
+
+  it('refuses another scheme, no host, a bad port, a bad sslmode: exit 2, the password never in the message', () => {
+    for (const [value, says] of [
+      ['mysql://u:hunter2hunter2@h/db', 'must be local or a postgres:// or postgresql:// URL'],
+      ['db.example.com', 'must be local or a postgres://'],
+      ['', 'cannot be empty'],
+      ['postgres:///db', 'names no host'],
+      ['postgres://u:hunter2hunter2@h:99999/db', 'is not a valid URL'],
+      ['postgres://u:hunter2hunter2@h/db?sslmode=always', 'unknown sslmode "always"'],
+      ['postgres:u:hunter2hunter2@h/db', 'must start with postgres://'],
+    ] as const) {
+      const err = refusal(value);
+      expect(err.exitCode).toBe(2);
+      expect(err.message).toContain(says);
+      expect(`${err.message} ${err.hint}`).not.toContain('hunter2');
+    }
+    expect(refusal('nope', 'PAYCTL_LEDGER_URL').message).toMatch(/^PAYCTL_LEDGER_URL must be local/);
+  });
+
+  it('masks the password, in the user part or as a parameter, even in a URL that does not parse', () => {
+    expect(maskLedgerUrl('postgres://user:s3cret@host:5432/db')).toBe('postgres://user:****@host:5432/db');
+    expect(maskLedgerUrl('postgres://user:p%40ss@host/db?sslmode=require')).toBe('postgres://user:****@host/db?sslmode=require');
+    expect(maskLedgerUrl('postgres://user@host/db?password=zz&sslpassword=yy&x=1')).toBe('postgres://user@host/db?password=****&sslpassword=****&x=1');
+    expect(maskLedgerUrl('postgres://u:p/w@ss@h/db')).toBe('postgres://u:****@h/db');
+    expect(maskLedgerUrl('postgres://host/db')).toBe('postgres://host/db');
+    expect(maskLedgerUrl('local')).toBe('local');
+    expect(maskLedgerUrl('postgres:u:pw@h/db')).toBe('postgres:u:****@h/db');
+    expect(maskLedgerUrl('u:pw@h/db')).toBe('u:****@h/db');
+  });
+
+  it('knows the passwords to mask, as written and decoded', () => {
+    expect(ledgerSecrets('postgres://u:p%40ssword@h/db')).toEqual(['p%40ssword', 'p@ssword']);
+    expect(ledgerSecrets('postgres://u@h/db?password=abcdef')).toEqual(['abcdef']);
+    expect(hasPassword('postgres://u@h/db')).toBe(false);
+    expect(hasPassword('postgres://u:x@h/db')).toBe(true);
+    expect(ledgerSecrets('local')).toEqual([]);
+  });
+
+  it('PAYCTL_LEDGER_URL wins over the profile (local too), the profile over the default', () => {
+    const profile = { ledger: 'postgres://team:pw@db/payctl' };
+    expect(resolveLedger({}, undefined)).toEqual({ backend: 'local', source: 'default' });
+    expect(resolveLedger({}, profile)).toEqual({ backend: 'postgresql', url: profile.ledger, masked: 'postgres://team:****@db/payctl', source: 'profile' });
+    expect(resolveLedger({ PAYCTL_LEDGER_URL: 'local' }, profile)).toEqual({ backend: 'local', source: 'env' });
+    expect(resolveLedger({ PAYCTL_LEDGER_URL: 'postgres://other/x' }, profile)).toMatchObject({ url: 'postgres://other/x', source: 'env' });
+    expect(resolveLedger({ PAYCTL_LEDGER_URL: '' }, profile)).toMatchObject({ source: 'profile' });
+    expect(() => resolveLedger({ PAYCTL_LEDGER_URL: 'sqlite:x' }, profile)).toThrow(/PAYCTL_LEDGER_URL must be local/);
+  });
+});
