@@ -28,6 +28,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { cpus, homedir, loadavg, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startBenchPostgres } from './pg-cluster.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const here = join(root, 'bench');
@@ -323,6 +324,61 @@ async function batchSetup(sb, token, walletId) {
   });
 }
 
+/** Medians of one variant's batch runs: rows a second (of the bound, if any), CPU, peak memory. */
+function batchSummary(samples, rows, bound) {
+  const m = medians(samples);
+  const perS = rows / (m.ms / 1000);
+  return {
+    median_ms: round(m.ms, 0),
+    rows_per_s: round(perS),
+    of_bound: bound ? round(perS / bound, 2) : undefined,
+    cpu_s: round(m.cpuS, 2),
+    cpu_ms_per_row: round((m.cpuS * 1000) / rows, 2),
+    peak_rss_mb: round(m.rssMb),
+    samples_ms: samples.map((x) => round(x.ms, 0)),
+  };
+}
+
+/** One payout batch run in a fresh config folder (`extraEnv`: the ledger setting); checks every row was accepted. */
+async function payctlBatch(tag, rows, concurrency, walletId, extraEnv = {}) {
+  const file = writeCsv(tag, rows, walletId);
+  const report = join(work, `report-${tag}.csv`);
+  const r = await timedRun(node, [bin, 'payout', 'batch', file, '--concurrency', String(concurrency), '--yes', '--report', report], {
+    env: { ...envFor(freshConfig(tag)), ...extraEnv },
+  });
+  const n = (readFileSync(report, 'utf8').match(/,accepted,/g) ?? []).length;
+  if (n !== rows) throw new Error(`payctl (${tag}): ${n} of ${rows} payouts accepted\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/**
+ * The shared ledger (issue #30): the 10,000-row batch at concurrency 8 with the profile's ledger
+ * in PostgreSQL on loopback (a fresh database each round; fsync on, its data on the ordinary disk,
+ * bench/pg-cluster.mjs) against the same batch on the local ledger, interleaved. Goal: at least
+ * half the local ledger's rate, peak memory unchanged.
+ */
+async function postgresBatch(walletId) {
+  const { rows, concurrency } = BATCH;
+  const pg = await startBenchPostgres(root, process.env.BENCH_PG_DIR ?? '/var/tmp');
+  try {
+    const s = await interleave(BATCH_ROUNDS, [
+      { name: 'payctl', run: async (i) => payctlBatch(`pg-${i}`, rows, concurrency, walletId, { PAYCTL_LEDGER_URL: await pg.freshDatabase(`bench${i}`) }) },
+      { name: 'payctl, local ledger', run: (i) => payctlBatch(`pgl-${i}`, rows, concurrency, walletId) },
+    ]);
+    const p = batchSummary(s.payctl, rows, null);
+    const local = batchSummary(s['payctl, local ledger'], rows, null);
+    results.cases.push({
+      case: `payctl payout batch ${rows.toLocaleString('en-US')} rows, concurrency ${concurrency}, PostgreSQL ledger on loopback`,
+      unit: 'rows/s',
+      bound_rows_per_s: null,
+      payctl: p,
+      baselines: [{ name: 'payctl, local ledger', ...local, share: round(p.rows_per_s / local.rows_per_s, 2), cpu_ratio: round(p.cpu_s / local.cpu_s, 1) }],
+    });
+  } finally {
+    await pg.stop();
+  }
+}
+
 async function batch(sb, token, headerFile, walletId, { rows, concurrency, latencyMs }) {
   await admin(sb, 'DELETE', 'faults');
   if (latencyMs) await admin(sb, 'POST', 'faults', { path: '/v2/payout', kind: 'delay', delayMs: latencyMs, times: -1 });
@@ -337,15 +393,7 @@ async function batch(sb, token, headerFile, walletId, { rows, concurrency, laten
   const variants = [
     {
       name: 'payctl',
-      run: async (i) => {
-        const tag = `${key}-p${i}`;
-        const file = writeCsv(tag, rows, walletId);
-        const report = join(work, `report-${tag}.csv`);
-        const r = await timedRun(node, [bin, 'payout', 'batch', file, '--concurrency', String(concurrency), '--yes', '--report', report], {
-          env: envFor(freshConfig(tag)),
-        });
-        return check('payctl', r, (readFileSync(report, 'utf8').match(/,accepted,/g) ?? []).length);
-      },
+      run: (i) => payctlBatch(`${key}-p${i}`, rows, concurrency, walletId),
     },
     {
       name: 'node http floor',
@@ -370,19 +418,7 @@ async function batch(sb, token, headerFile, walletId, { rows, concurrency, laten
   }
   const s = await interleave(BATCH_ROUNDS, variants);
   const bound = latencyMs ? concurrency / (latencyMs / 1000) : null;
-  const summary = (name) => {
-    const m = medians(s[name]);
-    const perS = rows / (m.ms / 1000);
-    return {
-      median_ms: round(m.ms, 0),
-      rows_per_s: round(perS),
-      of_bound: bound ? round(perS / bound, 2) : undefined,
-      cpu_s: round(m.cpuS, 2),
-      cpu_ms_per_row: round((m.cpuS * 1000) / rows, 2),
-      peak_rss_mb: round(m.rssMb),
-      samples_ms: s[name].map((x) => round(x.ms, 0)),
-    };
-  };
+  const summary = (name) => batchSummary(s[name], rows, bound);
   const p = summary('payctl');
   const entry = { case: label, unit: 'rows/s', bound_rows_per_s: bound, payctl: p, baselines: [] };
   for (const name of Object.keys(s).filter((n) => n !== 'payctl')) {
@@ -464,6 +500,8 @@ async function main() {
       log(`batch of ${b.rows} rows, concurrency ${b.concurrency}, +${b.latencyMs ?? 0} ms latency (${BATCH_ROUNDS} rounds)`);
       await batch(sb, token, headerFile, walletId, { latencyMs: 0, ...b });
     }
+    log(`batch of ${BATCH.rows} rows, concurrency ${BATCH.concurrency}, through a PostgreSQL ledger on loopback against the local ledger (${BATCH_ROUNDS} rounds)`);
+    await postgresBatch(walletId);
   } finally {
     spawnSync(node, [bin, 'sandbox', 'stop'], { env });
     rmSync(work, { recursive: true, force: true });

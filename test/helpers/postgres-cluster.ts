@@ -70,6 +70,11 @@ export interface StartOptions {
   template?: string;
   /** Aborts the start: the running initdb, copy or postgres is killed and the folder removed. */
   signal?: AbortSignal;
+  /**
+   * fsync on, in a folder under `parent` (default: the temp folder): what `npm run bench` uses to
+   * compare the shared ledger with the local one, which fsyncs every claim on the ordinary disk.
+   */
+  durable?: { parent?: string };
 }
 
 const asRoot = process.getuid?.() === 0;
@@ -123,8 +128,8 @@ function run(command: string, args: string[], signal?: AbortSignal): Promise<voi
  * the process that owns it (sweepStale removes folders whose owner is gone), and owned by the
  * user that runs PostgreSQL.
  */
-export function makeDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), DIR_PREFIX));
+export function makeDir(parent = tmpdir()): string {
+  const dir = mkdtempSync(join(parent, DIR_PREFIX));
   writeFileSync(join(dir, 'owner'), String(process.pid));
   if (asRoot) chownSync(dir, ownerIds().uid, ownerIds().gid);
   return dir;
@@ -248,7 +253,10 @@ class Cluster implements PostgresCluster {
   private exited: Promise<void> | undefined;
   private stopped = false;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    readonly durable = false,
+  ) {}
 
   get data(): string {
     return join(this.dir, 'data');
@@ -271,7 +279,18 @@ class Cluster implements PostgresCluster {
     if (this.child) throw new Error('the server is already running');
     const log = openSync(join(this.dir, 'postgres.log'), 'a');
     const logStart = statSync(join(this.dir, 'postgres.log')).size;
-    const [command, args] = asOwner(bin('postgres'), ['-D', this.data, '-p', String(this.port), '-k', this.dir, '-c', `listen_addresses=${HOST}`, '-c', 'fsync=off']);
+    const [command, args] = asOwner(bin('postgres'), [
+      '-D',
+      this.data,
+      '-p',
+      String(this.port),
+      '-k',
+      this.dir,
+      '-c',
+      `listen_addresses=${HOST}`,
+      '-c',
+      `fsync=${this.durable ? 'on' : 'off'}`,
+    ]);
     let child: ChildProcess;
     try {
       child = spawn(command, args, { stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' } });
@@ -395,9 +414,9 @@ export async function freshDatabase(info: Omit<PostgresInfo, 'url' | 'dir'>, hin
  * database. The caller stops it (`stop()`, in an afterAll), or it is stopped when the process exits.
  */
 export async function startPostgres(options: StartOptions = {}): Promise<PostgresCluster> {
-  const { template, signal } = options;
+  const { template, signal, durable } = options;
   sweepStale();
-  const cluster = new Cluster(makeDir());
+  const cluster = new Cluster(makeDir(durable?.parent), durable !== undefined);
   try {
     if (template) await run('cp', ['-a', template, cluster.data], signal);
     else await initCluster(cluster.data, signal);
