@@ -80,8 +80,11 @@ function ago(from: string, now: Date): string {
   return min < 1 ? 'less than a minute ago' : min < 90 ? `${min} minute${min === 1 ? '' : 's'} ago` : `${Math.round(min / 60)} hours ago`;
 }
 
-/** "one sent from this machine 3 minutes ago (same wallet, account, amount and currency): payout id …, transaction …" */
-export function describeRepeat(e: JournalEntry, now: Date): string {
+/**
+ * "one sent from this machine 3 minutes ago (same wallet, account, amount and currency): payout
+ * id …, transaction …"; `sentFrom` is the ledger's (Ledger.sentFrom).
+ */
+export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this machine'): string {
   const o = e.outcome;
   const state =
     o?.kind === 'accepted'
@@ -89,7 +92,7 @@ export function describeRepeat(e: JournalEntry, now: Date): string {
       : o?.kind === 'unknown'
         ? 'outcome unknown'
         : 'sent, no answer recorded';
-  return `one sent from this machine ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
+  return `one sent ${sentFrom} ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
 }
 
 /** Where earlier payouts came from: one line per batch run or kind of payout. */

@@ -85,7 +85,7 @@ export async function approvalsNeeded(policy: Policy, requests: PayoutRequest[],
     required = Math.max(required, tier.required);
     const atHand = requests.length === 1 ? 'this payout' : g.count === 1 ? 'its payout here' : `its ${g.count} payouts here`;
     reasons.push(
-      `${approvalsWord(tier.required)}: from wallet ${g.r.walletId} to account ${g.r.account} (${g.r.type}, ${g.r.provider}) today: ${shown(sum, g.r.currency)} with ${atHand} (${shown(earlier, g.r.currency)} sent earlier today from this machine), which is ${tier.label} (${ruleOf(policy, g.r.currency)}; payouts to one account in one UTC day are counted together)`,
+      `${approvalsWord(tier.required)}: from wallet ${g.r.walletId} to account ${g.r.account} (${g.r.type}, ${g.r.provider}) today: ${shown(sum, g.r.currency)} with ${atHand} (${shown(earlier, g.r.currency)} sent earlier today ${journal.sentFrom}), which is ${tier.label} (${ruleOf(policy, g.r.currency)}; payouts to one account in one UTC day are counted together)`,
     );
   }
   return { required, reasons };

@@ -63,7 +63,7 @@ export async function limitProblems(
     const before = today.get(key) ?? 0n;
     if (before + g.minor > limit) {
       problems.push(
-        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy daily_total.${policy.dailyTotal.has(g.currency) ? g.currency : '*'}; ${shown(before, g.currency)} already sent today from this machine${caveat ? `; ${caveat}` : ''})`,
+        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy daily_total.${policy.dailyTotal.has(g.currency) ? g.currency : '*'}; ${shown(before, g.currency)} already sent today ${journal.sentFrom}${caveat ? `; ${caveat}` : ''})`,
       );
     }
   }

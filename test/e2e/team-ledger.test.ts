@@ -74,6 +74,7 @@ describe('two machines on one shared ledger', () => {
     expect(first.code, first.stderr).toBe(0);
     let from = ctx.sb.requests().length;
     const second = await payctl(args, { dir: b });
+    expect(second.stderr).toContain("This payout repeats one sent through the team's shared ledger");
     expect(second.stderr).toContain('add --allow-repeat');
     expect(second.code, second.stderr).toBe(2);
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
@@ -112,6 +113,7 @@ describe('two machines on one shared ledger', () => {
     expect(refused).toHaveLength(10);
     for (const r of refused) {
       expect(r.stderr).toContain('policy daily_total.SLE');
+      expect(r.stderr).toContain("already sent today through the team's shared ledger");
       expect(r.stderr).toContain('Nothing was sent.');
     }
     expect(heldFrom(wallet)).toHaveLength(10);

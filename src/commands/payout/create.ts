@@ -144,7 +144,7 @@ async function repeatWarning(c: CreateRun): Promise<string | undefined> {
   if (opts.payoutId !== undefined || opts.allowRepeat || c.existing) return undefined;
   const repeated = (await recentRepeats(c.journal, c.api.baseUrl, c.request, deps.clock.now())).at(-1);
   if (!repeated) return undefined;
-  const said = `This payout repeats ${describeRepeat(repeated, deps.clock.now())}`;
+  const said = `This payout repeats ${describeRepeat(repeated, deps.clock.now(), c.journal.sentFrom)}`;
   if (!deps.io.interactive && !opts.dryRun) {
     throw new UsageError(
       `${said}. Nothing was sent.`,

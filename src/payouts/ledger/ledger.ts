@@ -124,6 +124,11 @@ export interface BeginOptions {
  */
 export interface Ledger {
   /**
+   * Where its entries were sent from, as messages say it: "from this machine" (the local store),
+   * "through the team's shared ledger" (PostgreSQL), as in "already sent today from this machine".
+   */
+  readonly sentFrom: string;
+  /**
    * The entry to send: the journaled one when this payout id was seen before (its key and
    * body reused), else a new one, durable before this resolves. Throws `JournalConflict` when
    * the same payout id was journaled with other details or another key.

@@ -42,6 +42,7 @@ export interface PostgresLedgerStatus {
 }
 
 export class PostgresLedger implements Ledger {
+  readonly sentFrom = "through the team's shared ledger";
   /** The URL, its password masked: what messages name. */
   readonly url: string;
   readonly schemaVersion: number;
