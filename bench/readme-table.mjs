@@ -47,6 +47,7 @@ for (const [prefix, label, goal] of [
 }
 for (const c of r.cases.filter((x) => x.unit === 'rows/s')) {
   const m = /batch ([\d,]+) rows, concurrency (\d+), \+(\d+) ms/.exec(c.case);
+  if (!m) continue; // the PostgreSQL ledger's case: its own line below
   const f = base(c, 'node http floor');
   const x = base(c, 'xargs');
   const rate = (p) => (p.of_bound ? `${pct(p.of_bound)} of the bound (${Math.round(p.rows_per_s)}/s)` : `${Math.round(p.rows_per_s)} rows/s`);
@@ -60,6 +61,24 @@ for (const c of r.cases.filter((x) => x.unit === 'rows/s')) {
     x ? `\`${x.name}\`: ${rate(x)}, ${x.cpu_s} s CPU` : (c.note ?? ''),
     x ? `${Math.round((c.payctl.rows_per_s / x.rows_per_s) * 10) / 10}x its rate` : '',
   ]);
+}
+
+{
+  // Issue #30: the same batch through a PostgreSQL ledger on loopback against the local ledger.
+  const c = r.cases.find((x) => /PostgreSQL ledger/.test(x.case));
+  const l = c && base(c, 'payctl, local ledger');
+  if (c && l) {
+    const m = /batch ([\d,]+) rows, concurrency (\d+)/.exec(c.case);
+    rows.push([
+      `batch ${m[1]} rows, concurrency ${m[2]}, PostgreSQL ledger on loopback`,
+      `${Math.round(c.payctl.rows_per_s)} rows/s, ${c.payctl.cpu_s} s CPU, ${Math.round(c.payctl.peak_rss_mb)} MB peak`,
+      `payctl, local ledger: ${Math.round(l.rows_per_s)} rows/s, ${l.cpu_s} s CPU, ${Math.round(l.peak_rss_mb)} MB peak`,
+      `${pct(l.share)} of its rate, ${l.cpu_ratio}x its CPU`,
+      '≥ 50% of the local rate, same peak (#30)',
+      '',
+      '',
+    ]);
+  }
 }
 
 const head = ['case', 'payctl', 'floor', 'payctl vs floor', 'goal (#17)', 'instead', 'payctl vs instead'];

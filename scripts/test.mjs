@@ -61,7 +61,7 @@ runNow('the build', process.execPath, [join(root, 'scripts', 'build.mjs')]);
 const checks = Promise.all([
   lane([['eslint', bin('eslint'), ['.']]]),
   lane([
-    ['prettier --check', bin('prettier'), ['--check', '.']],
+    ['prettier --check', bin('prettier'), ['--check', '--cache', '.']],
     ['redocly lint', bin('redocly'), ['lint', 'openapi/v2.yaml', '--format=stylish']],
     ['tsc --noEmit', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
   ]),
