@@ -107,6 +107,24 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect((await (await open()).get(BASE, 'p-1'))!.outcome).toEqual(accepted('TXN-1'));
     });
 
+    it('record on a fresh claim: a rejected or unknown outcome is kept as well as an accepted one, in a batch group too', async () => {
+      const rejected: Outcome = { kind: 'rejected', status: 422, code: 'INSUFFICIENT_FUNDS', message: 'short', at: T1.toISOString() };
+      const ledger = await open();
+      const r = await ledger.begin({ baseUrl: BASE, payoutId: 'p-rejected', body: body('p-rejected'), now: T0 });
+      expect((await ledger.record(r, rejected)).outcome).toEqual(rejected);
+      const u = await ledger.begin({ baseUrl: BASE, payoutId: 'p-unknown', body: body('p-unknown'), now: T0, log: true });
+      const l = await ledger.begin({ baseUrl: BASE, payoutId: 'p-logged', body: body('p-logged'), now: T0, log: true });
+      await Promise.all([ledger.record(u, unknown), ledger.record(l, rejected)]);
+      await ledger.closeLog();
+      const reader = await open();
+      expect((await reader.get(BASE, 'p-rejected'))!.outcome).toEqual(rejected);
+      expect((await reader.get(BASE, 'p-unknown'))!.outcome).toEqual(unknown);
+      expect((await reader.get(BASE, 'p-logged'))!.outcome).toEqual(rejected);
+      // An unknown outcome then resolved: the accepted one replaces it.
+      expect((await reader.record(u, accepted('TXN-9'))).outcome).toEqual(accepted('TXN-9'));
+      expect((await (await open()).get(BASE, 'p-unknown'))!.outcome).toEqual(accepted('TXN-9'));
+    });
+
     it('find by fingerprint and by repeat key: entries of that base URL with the key, oldest first', async () => {
       const ledger = await open();
       await ledger.begin({ baseUrl: BASE, payoutId: 'late', body: body('late'), now: T1, origin: { fingerprint: 'same', repeatKey: 'r' } });

@@ -149,5 +149,5 @@ const WRITE_OUTCOMES = `${INSERT_FROM_INPUT}
 ON CONFLICT (base, payout_id) DO UPDATE SET
   idempotency_key = excluded.idempotency_key, entry = excluded.entry, fingerprint = excluded.fingerprint, repeat_key = excluded.repeat_key,
   outcome = excluded.outcome, transaction_id = excluded.transaction_id, recorded_at = now()
-WHERE NOT (excluded.outcome IS DISTINCT FROM 'accepted' AND e.outcome = 'accepted' AND e.idempotency_key = excluded.idempotency_key)
+WHERE NOT (excluded.outcome IS DISTINCT FROM 'accepted' AND e.outcome IS NOT DISTINCT FROM 'accepted' AND e.idempotency_key = excluded.idempotency_key)
 RETURNING base, payout_id`;
