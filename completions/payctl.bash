@@ -11,7 +11,7 @@ _payctl_commands() {
     'payout batch') REPLY='status' ;;
     'payouts') REPLY='list help' ;;
     'history') REPLY='reconcile' ;;
-    'ledger') REPLY='status import help' ;;
+    'ledger') REPLY='status import verify help' ;;
     'plan') REPLY='create show approve send help' ;;
     'keys') REPLY='create show help' ;;
     'policy') REPLY='check help' ;;
@@ -43,6 +43,7 @@ _payctl_options() {
     'ledger') REPLY='-h --help' ;;
     'ledger status') REPLY='-h --help' ;;
     'ledger import') REPLY='-h --help' ;;
+    'ledger verify') REPLY='-h --help' ;;
     'plan') REPLY='-h --help' ;;
     'plan create') REPLY='--batch-id -o --out -h --help' ;;
     'plan show') REPLY='-h --help' ;;
@@ -158,7 +159,7 @@ _payctl_argument() {
     'payout get:0') REPLY='any' ;;
     'payout help:0') REPLY='words create batch get' ;;
     'payouts help:0') REPLY='words list' ;;
-    'ledger help:0') REPLY='words status import' ;;
+    'ledger help:0') REPLY='words status import verify' ;;
     'plan create:0') REPLY='files' ;;
     'plan show:0') REPLY='files' ;;
     'plan approve:0') REPLY='files' ;;

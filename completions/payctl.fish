@@ -16,7 +16,7 @@ function __payctl_commands
         case 'payctl history'
             echo reconcile
         case 'payctl ledger'
-            echo status import help
+            echo status import verify help
         case 'payctl plan'
             echo create show approve send help
         case 'payctl keys'
@@ -265,6 +265,7 @@ complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s h -l help -d '
 # payctl ledger
 complete -c payctl -n "__payctl_at 'payctl ledger' 0" -a status -d 'show the profile\'s ledger: local or PostgreSQL, reachable, schema version, entries'
 complete -c payctl -n "__payctl_at 'payctl ledger' 0" -a import -d 'copy this config folder\'s local journal into the profile\'s PostgreSQL ledger'
+complete -c payctl -n "__payctl_at 'payctl ledger' 0" -a verify -d 'check the signature of every row of the profile\'s shared ledger, and list who signed them'
 complete -c payctl -n "__payctl_at 'payctl ledger' 0" -a help -d 'display help for command'
 complete -c payctl -n "__payctl_at 'payctl ledger'" -s h -l help -d 'show help'
 
@@ -274,8 +275,11 @@ complete -c payctl -n "__payctl_at 'payctl ledger status'" -s h -l help -d 'show
 # payctl ledger import
 complete -c payctl -n "__payctl_at 'payctl ledger import'" -s h -l help -d 'show help'
 
+# payctl ledger verify
+complete -c payctl -n "__payctl_at 'payctl ledger verify'" -s h -l help -d 'show help'
+
 # payctl ledger help
-complete -c payctl -n "__payctl_at 'payctl ledger help' 0" -f -a 'status import' -d ''
+complete -c payctl -n "__payctl_at 'payctl ledger help' 0" -f -a 'status import verify' -d ''
 
 # payctl plan
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a create -d 'write a batch file as a plan to approve (nothing is sent)'
@@ -292,16 +296,16 @@ complete -c payctl -n "__payctl_at 'payctl plan create'" -s o -l out -r -F -d 'w
 complete -c payctl -n "__payctl_at 'payctl plan create'" -s h -l help -d 'show help'
 
 # payctl plan show
-complete -c payctl -n "__payctl_at 'payctl plan show' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out)'
+complete -c payctl -n "__payctl_at 'payctl plan show' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out), or with a shared ledger a plan\'s hash (sha256:..., or 12+ of its hex digits)'
 complete -c payctl -n "__payctl_at 'payctl plan show'" -s h -l help -d 'show help'
 
 # payctl plan approve
-complete -c payctl -n "__payctl_at 'payctl plan approve' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out)'
+complete -c payctl -n "__payctl_at 'payctl plan approve' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out), or with a shared ledger a plan\'s hash (sha256:..., or 12+ of its hex digits)'
 complete -c payctl -n "__payctl_at 'payctl plan approve'" -s y -l yes -d 'approve without asking (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl plan approve'" -s h -l help -d 'show help'
 
 # payctl plan send
-complete -c payctl -n "__payctl_at 'payctl plan send' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out)'
+complete -c payctl -n "__payctl_at 'payctl plan send' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out), or with a shared ledger a plan\'s hash (sha256:..., or 12+ of its hex digits)'
 complete -c payctl -n "__payctl_at 'payctl plan send'" -l concurrency -x -d 'payouts in flight at once (default 4)'
 complete -c payctl -n "__payctl_at 'payctl plan send'" -l report -r -F -d 'where to write the per-payout report (default: <plan>.report.jsonl)'
 complete -c payctl -n "__payctl_at 'payctl plan send'" -s y -l yes -d 'send without asking (required without a terminal)'

@@ -4,7 +4,8 @@
 // dbus-run-session, checked with secret-tool), the ledger tests a throw-away PostgreSQL cluster
 // (test/helpers/postgres-cluster.ts: initdb and postgres, which Debian keeps off PATH, in
 // /usr/lib/postgresql/<version>/bin, where scripts/pg-bin.mjs finds them; run as the `postgres`
-// user, which the package creates, when the suite runs as root). None of them is skipped when its
+// user, which the package creates, when the suite runs as root), and the shared ledger's day test a
+// payctl whose clock is a day ahead (faketime, with libfaketime). None of them is skipped when its
 // program is missing; so rather than 75 red tests, this installs them with Debian's apt-get when
 // it can (as root, with apt-get present) and otherwise stops at once with the exact command that
 // does.
@@ -23,6 +24,7 @@ const NEEDED = [
   ['dbus-run-session', 'dbus-daemon'],
   ['dbus-send', 'dbus-bin'],
   ['secret-tool', 'libsecret-tools'],
+  ['faketime', 'faketime'],
   ...POSTGRES_PROGRAMS.map((program) => [program, 'postgresql']),
 ];
 

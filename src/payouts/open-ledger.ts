@@ -8,6 +8,7 @@
  * payout is claimed in the one place. Each store opened here is handed to the run's
  * resources, which the entry closes when the command ends (cli.ts), and opened once per run.
  */
+import { systemClock, type Clock } from '../clock.js';
 import { configDir } from '../config/paths.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { openConfigStore, type ConfigStore } from '../config/store.js';
@@ -30,6 +31,8 @@ export interface LedgerRun {
   /** --verbose lines: which ledger, masked. */
   log?: { verbose(line: string): void };
   resources: RunResources;
+  /** The run's clock (Deps.clock): the local store's `now()`, the day its daily totals count. */
+  clock?: Pick<Clock, 'now'>;
 }
 
 /** A PostgreSQL ledger setting. */
@@ -48,8 +51,8 @@ export function ledgerSetting(run: Omit<LedgerRun, 'resources'>): LedgerSetting 
 }
 
 /** This config folder's own journal, whatever the setting (`ledger status`, `ledger import`). */
-export function openLocalLedger(run: Pick<LedgerRun, 'env'>): LocalLedger {
-  return new LocalLedger(configDir(run.env));
+export function openLocalLedger(run: Pick<LedgerRun, 'env' | 'clock'>): LocalLedger {
+  return new LocalLedger(configDir(run.env), run.clock);
 }
 
 /** The ledger of this run: the local store, or the team's PostgreSQL (connected and ready, or an error). */
@@ -64,7 +67,8 @@ const opened = new WeakMap<RunResources, Map<string, Promise<PostgresLedger>>>()
 
 /**
  * The team's PostgreSQL ledger at `setting.url`: connected and its schema migrated, or the
- * store's LedgerUnreachable (exit 2, the URL masked). Closed by the run's resources.
+ * store's LedgerUnreachable (exit 2, the URL masked). The rows it writes are signed with this
+ * config folder's key (ledger/ledger-key.ts). Closed by the run's resources.
  */
 export function openSharedLedger(run: LedgerRun, setting: SharedLedgerSetting): Promise<PostgresLedger> {
   let mine = opened.get(run.resources);
@@ -74,7 +78,10 @@ export function openSharedLedger(run: LedgerRun, setting: SharedLedgerSetting): 
   run.log?.verbose(`ledger: PostgreSQL at ${setting.masked}${ledgerSource(setting)}`);
   const ledger = (async () => {
     const { openPostgresLedger } = await import('./ledger/postgres/index.js');
-    const l = await openPostgresLedger(setting.url, { env: run.env });
+    const { rowSignerOf } = await import('./ledger/ledger-key.js');
+    // Rows are signed with the person's key, else this config folder's ledger key (made on the first write).
+    const signer = rowSignerOf(configDir(run.env), run.env, () => (run.clock ?? systemClock).now());
+    const l = await openPostgresLedger(setting.url, { env: run.env, signer });
     run.resources.closeAtEnd(l);
     return l;
   })();

@@ -6,7 +6,8 @@
  * the canonical form (canonical.ts) of all of that. The maker signs the hash; each
  * approval is a signature over the hash with the approver's name and time (both made and
  * checked in signatures.ts). Any byte changed in what will be sent changes the hash, so no
- * signature made before still holds.
+ * signature made before still holds. A plan is a file, or a row of a shared ledger found by its
+ * hash (storedPlan): either is checked whole the same way before it is used.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
@@ -15,6 +16,7 @@ import { sha256 } from '../payouts/identity.js';
 import { journalBase } from '../payouts/journal.js';
 import { isUuid, payoutBody, validatePayout, type PayoutRequest } from '../payouts/request.js';
 import { canonicalJson, CanonicalError } from './canonical.js';
+import type { PlanStore, StoredPlan } from '../payouts/ledger/ledger.js';
 import type { SigningKey } from './keys.js';
 import { fingerprintHolds, makerSignature, makerSignatureHolds, type Approval } from './signatures.js';
 
@@ -244,8 +246,41 @@ function planOf(raw: unknown, bad: (why: string) => UsageError): Plan {
  * (approvals.ts). Any problem is a usage error: nothing is sent.
  */
 export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
-  const bad = (why: string) => new UsageError(`${path} is not a valid payctl plan: ${why}. Nothing was sent.`);
-  const plan = planOf(readPlanJson(path), bad);
+  return wholePlan(readPlanJson(path), path, `${path} is not a valid payctl plan`);
+}
+
+/**
+ * A plan kept in a shared ledger (ledger.ts StoredPlan), checked exactly as a file is
+ * (readPlan): the row's content against the hash asked for, the maker's signature, every
+ * body. Messages name it by its hash.
+ */
+export function storedPlan(stored: StoredPlan): { plan: Plan; payouts: ReadPayout[] } {
+  const why = `The plan ${stored.hash} in the shared ledger is not a valid payctl plan`;
+  let content: unknown;
+  try {
+    content = JSON.parse(stored.content);
+  } catch {
+    throw new UsageError(`${why}: its content is not JSON. Nothing was sent.`);
+  }
+  if (!isObject(content)) throw new UsageError(`${why}: its content is not a plan. Nothing was sent.`);
+  return wholePlan({ ...content, hash: stored.hash, maker_signature: stored.makerSignature, approvals: stored.approvals }, stored.hash, why);
+}
+
+/** What a shared ledger keeps of a plan (ledger.ts PlanStore.put): its content as canonical JSON, hash, maker and signature. */
+export function planToStore(plan: Plan): Parameters<PlanStore['put']>[0] {
+  return {
+    hash: plan.hash,
+    content: canonicalJson(contentOf(plan)),
+    makerSignature: plan.maker_signature,
+    maker: { name: plan.maker.name, fingerprint: plan.maker.fingerprint },
+    createdAt: plan.created_at,
+  };
+}
+
+/** A plan's JSON checked whole (readPlan); `where` names it in messages, `why` starts them. */
+function wholePlan(raw: unknown, where: string, why: string): { plan: Plan; payouts: ReadPayout[] } {
+  const bad = (reason: string) => new UsageError(`${why}: ${reason}. Nothing was sent.`);
+  const plan = planOf(raw, bad);
   let hash: string;
   try {
     hash = planHash(plan);
@@ -259,7 +294,7 @@ export function readPlan(path: string): { plan: Plan; payouts: ReadPayout[] } {
   const read = plan.payouts.map((p, i) => {
     if (seen.has(p.payout_id)) throw bad(`payout id ${p.payout_id} appears twice`);
     seen.add(p.payout_id);
-    return { ...p, request: readBody(p, `${path}: payout ${i + 1} (${p.payout_id})`) };
+    return { ...p, request: readBody(p, `${where}: payout ${i + 1} (${p.payout_id})`) };
   });
   const want = canonicalJson(planTotals(read.map((r) => r.request)));
   if (canonicalJson(plan.totals) !== want) throw bad('its totals do not match its payouts');

@@ -17,6 +17,7 @@ import { payoutPosts } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { sharedPostgres, type SharedPostgres } from '../helpers/postgres.js';
+import { SCHEMA_VERSION } from '../../src/payouts/ledger/postgres/schema.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -64,10 +65,18 @@ describe('ledger status', () => {
     await useLedger(url);
     const r = await run(['ledger', 'status']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`Ledger          postgresql\nURL             ${masked}\nReachable       yes\nSchema version  1\nEntries         0\n`);
+    expect(r.stdout).toBe(`Ledger          postgresql\nURL             ${masked}\nReachable       yes\nSchema version  ${SCHEMA_VERSION}\nEntries         0\n`);
     const j = await run(['ledger', 'status', '--json']);
     expect(j.code, j.stderr).toBe(0);
-    expect(oneJson(j.stdout)).toEqual({ profile: 'default', backend: 'postgresql', source: 'profile', url: masked, reachable: true, schema_version: 1, entries: 0 });
+    expect(oneJson(j.stdout)).toEqual({
+      profile: 'default',
+      backend: 'postgresql',
+      source: 'profile',
+      url: masked,
+      reachable: true,
+      schema_version: SCHEMA_VERSION,
+      entries: 0,
+    });
     expect(await openConnections(database)).toBe(0);
     for (const x of [r, j]) expectNoSecrets(x, [server.password]);
   });

@@ -5,14 +5,18 @@
  * on the suite's throw-away cluster; the tests that stop the database get a cluster of their own.
  * What must hold across machines: a payout typed on two machines is a repeat; a limit holds for
  * 20 makers at once on two machines; a batch killed on one machine and rerun on another pays each
- * row once under the keys the first journaled; a payout sent by one is found by the other; and a
- * database that is down means nothing is sent, never a fall-back to the local journal.
+ * row once under the keys the first journaled; a payout sent by one is found by the other; a row
+ * edited in the database is reported by `ledger verify` and never acted on; and a database that
+ * is down means nothing is sent, never a fall-back to the local journal.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
+import { BIN, cliEnv, payctlShim, runAsPrinted } from '../helpers/cli.js';
 import { writeLoggedIn } from '../helpers/e2e.js';
 import { expectOneKeyPerPayoutId } from '../helpers/batch-fixtures.js';
 import { batchRows, expectExactlyOncePerId, payctl, payoutPosts, postedPayoutId, startPayctl, tempWorkDir, toCsv, writeFile, type Run } from '../helpers/batch.js';
@@ -184,6 +188,49 @@ describe('two machines on one shared ledger', () => {
     expect(history.stdout).toContain(payoutId);
     expect(history.stdout).toContain(transactionId);
   });
+
+  it('a row edited directly in the database is reported by ledger verify and never acted on', { timeout: 60_000 }, async () => {
+    const { url, dirs } = await team(2);
+    const [a, b] = dirs as [string, string];
+    const sb = ctx.sb;
+    const wallet = freshWallet(sb, '100000.00', 'SLE');
+    const prefix = `edited-${Date.now()}`;
+    const rows = batchRows(4, wallet, prefix);
+    const ids = rows.map((x) => x.payout_id!);
+    const file = writeFile(join(work.dir, `${prefix}.csv`), toCsv(rows));
+    const sent = await payctl(['payout', 'batch', file, '--yes'], { dir: a });
+    expect(sent.code, sent.stderr).toBe(0);
+    const original = heldFrom(wallet).map((p) => [p.payout_id, p.amount]);
+    expect(original).toHaveLength(4);
+
+    // Someone with the database's password raises one row's amount, in SQL.
+    const edited = ids[2]!;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows: found } = await client.query<{ entry: string }>('SELECT entry FROM payctl_ledger_entries WHERE payout_id = $1', [edited]);
+      const entry = JSON.parse(found[0]!.entry) as { body: string };
+      entry.body = entry.body.replace(/"amount":[0-9.]+/, '"amount":9999.99');
+      await client.query('UPDATE payctl_ledger_entries SET entry = $1 WHERE payout_id = $2', [JSON.stringify(entry), edited]);
+    } finally {
+      await client.end();
+    }
+
+    const verify = await payctl(['ledger', 'verify'], { dir: b });
+    expect(verify.code, verify.stderr).toBe(1);
+    expect(verify.stdout).toContain('Rows    4: 3 verified, 1 does not');
+    expect(verify.stdout).toContain(`  ${edited} (`);
+    expect(verify.stdout).toContain('its signature does not match its contents');
+
+    const from = sb.requests().length;
+    const rerun = await payctl(['payout', 'batch', file, '--yes'], { dir: b });
+    expect(rerun.code).not.toBe(0);
+    expect(rerun.stderr).toContain(`payout ${edited}`);
+    expect(rerun.stderr).toContain('the shared ledger row was changed outside payctl');
+    expect(payoutPosts(sb, from)).toHaveLength(0);
+    expect(heldFrom(wallet).map((p) => [p.payout_id, p.amount])).toEqual(original);
+    expectExactlyOncePerId(sb, ids, prefix);
+  });
 });
 
 describe('the shared ledger down', () => {
@@ -241,3 +288,123 @@ describe('the shared ledger down', () => {
     expectOneKeyPerPayoutId(payoutPosts(sb, from));
   });
 });
+
+describe('plans and the day in the shared ledger', () => {
+  const shim = payctlShim();
+  afterAll(() => shim.cleanup());
+
+  /** `keys create` on a machine: its public key. */
+  async function keyOf(dir: string, name: string): Promise<string> {
+    const r = await payctl(['keys', 'create', '--name', name, '--json'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { public_key: string }).public_key;
+  }
+
+  /** The same policy file set on every machine. */
+  async function samePolicy(dirs: string[], policy: object): Promise<void> {
+    const file = join(work.dir, `policy-${randomUUID().slice(0, 8)}.json`);
+    writeFileSync(file, JSON.stringify(policy));
+    for (const dir of dirs) {
+      const set = await payctl(['config', 'set', 'policy', file], { dir });
+      expect(set.code, set.stderr).toBe(0);
+    }
+  }
+
+  it('a plan created on A, approved on B (not the maker), sent on C, sent again from A: nobody paid twice', { timeout: 60_000 }, async () => {
+    const { dirs } = await team(3);
+    const [a, b, c] = dirs as [string, string, string];
+    const maker = await keyOf(a, 'Mariama Kanu');
+    const approver = await keyOf(b, 'Ibrahim Sesay');
+    await samePolicy(dirs, {
+      members: { 'Mariama Kanu': { keys: [maker], roles: ['maker'] }, 'Ibrahim Sesay': { keys: [approver], roles: ['approver'] } },
+      approvals: { SLE: [{ from: '1000', required: 1 }] },
+    });
+    const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
+    const tag = randomUUID().slice(0, 8);
+    const rows = [1, 2, 3].map((i) => `${tag}-${i},${wallet},${i}500.00,SLE,wallet,Fatmata Sesay ${i},orange_money,07655000${i},+2327655000${i},stipend`);
+    const file = writeFile(join(work.dir, `${tag}.csv`), `payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n${rows.join('\n')}\n`);
+
+    const made = await payctl(['plan', 'create', file], { dir: a });
+    expect(made.code, made.stderr).toBe(0);
+    const hash = /^Hash (sha256:[0-9a-f]{64}) \(stored in the team's shared ledger/m.exec(made.stderr)?.[1];
+    expect(hash, made.stderr).toBeDefined();
+    const printed = (label: string) => new RegExp(`^${label}\\s+(payctl .*)$`, 'm').exec(made.stderr)![1]!;
+    const [show, approve, send] = [printed('Review it:'), printed('An approver signs:'), printed('Then send it:')];
+    expect([show, approve, send]).toEqual([`payctl plan show ${hash}`, `payctl plan approve ${hash}`, `payctl plan send ${hash}`]);
+
+    // Each command as printed, on another machine (--yes: no terminal here); the reports in a folder of their own.
+    const from = ctx.sb.requests().length;
+    const shown = await runAsPrinted(show, { shim: shim.dir, configDir: b });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Mariama Kanu, a maker in the policy');
+    const own = await runAsPrinted(`${approve} --yes`, { shim: shim.dir, configDir: a });
+    expect(own.code, own.stderr).toBe(2);
+    expect(own.stderr).toContain('its maker cannot approve it');
+    const approved = await runAsPrinted(`${approve} --yes`, { shim: shim.dir, configDir: b });
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stderr).toContain('it now carries 1 approval');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+
+    const sent = await runAsPrinted(`cd '${work.dir}' && ${send} --yes`, { shim: shim.dir, configDir: c });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toContain('3 accepted');
+    expect(existsSync(join(work.dir, `plan-${hash!.slice(7, 19)}.report.jsonl`))).toBe(true);
+    const again = await runAsPrinted(`cd '${work.dir}' && ${send} --yes`, { shim: shim.dir, configDir: a });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Nothing to send: every payout of the plan was accepted earlier.');
+
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
+    expectExactlyOncePerId(
+      ctx.sb,
+      [1, 2, 3].map((i) => `${tag}-${i}`),
+      tag,
+    );
+    for (const dir of dirs) noLocalJournal(dir);
+  });
+
+  it("a machine clock set a day ahead (faketime) cannot send past the daily total: the day is the database's", { timeout: 60_000 }, async () => {
+    // faketime moves this machine's clock for the one process it runs, as a clock set wrong would.
+    const tomorrow = spawnSync('faketime', ['-f', '+1d', process.execPath, '-e', 'process.stdout.write(String(Date.now()))'], { encoding: 'utf8' });
+    expect(Number(tomorrow.stdout) - Date.now(), tomorrow.stderr).toBeGreaterThan(23 * 60 * 60 * 1000);
+
+    const { dirs } = await team(2);
+    const [a, b] = dirs as [string, string];
+    await samePolicy(dirs, { daily_total: { SLE: '1000' } });
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const first = await payctl(
+      createArgs(wallet, 'Aminata Kamara', '0123456702', ['--payout-id', randomUUID()]).map((x) => (x === '999.99' ? '800.00' : x)),
+      { dir: a },
+    );
+    expect(first.code, first.stderr).toBe(0);
+
+    const from = ctx.sb.requests().length;
+    const ahead = await fakeDay(
+      b,
+      createArgs(wallet, 'Aminata Kamara', '0123456703', ['--payout-id', randomUUID()]).map((x) => (x === '999.99' ? '300.00' : x)),
+    );
+    expect(ahead.code, ahead.stderr).toBe(2);
+    expect(ahead.stderr).toContain('policy daily_total.SLE');
+    expect(ahead.stderr).toContain("800.00 SLE already sent today through the team's shared ledger");
+    expect(ahead.stderr).toContain('Nothing was sent.');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    expect(heldFrom(wallet)).toHaveLength(1);
+  });
+});
+
+/** The built payctl under `faketime -f +1d`: this machine's clock a day ahead, the database's as it is. */
+function fakeDay(dir: string, args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn('faketime', ['-f', '+1d', process.execPath, BIN, ...args], { env: cliEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}

@@ -600,8 +600,8 @@ describe('plan, keys and policy (four eyes)', () => {
     covered.add('keys show');
   });
 
-  it('ledger status and ledger import: no options or arguments of their own', async () => {
-    for (const verb of ['status', 'import']) {
+  it('ledger status, import and verify: no options or arguments of their own', async () => {
+    for (const verb of ['status', 'import', 'verify']) {
       const p = await parse('ledger', verb, '--profile', 'team', '--json');
       expect([p.path, p.opts]).toEqual([`ledger ${verb}`, {}]);
       expect((await refuse('ledger', verb, 'extra')).code).toBe('commander.excessArguments');

@@ -20,6 +20,7 @@ export const MINIMAL: Record<string, string[]> = {
   ledger: ['ledger'],
   'ledger status': ['ledger', 'status'],
   'ledger import': ['ledger', 'import'],
+  'ledger verify': ['ledger', 'verify'],
   summary: ['summary'],
   webhooks: ['webhooks'],
   'webhooks listen': ['webhooks', 'listen'],

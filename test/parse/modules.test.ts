@@ -23,6 +23,7 @@ const RUNS: Record<string, () => Promise<Run>> = {
   'history reconcile': async () => (await import('../../src/commands/history/reconcile.js')).run,
   'ledger status': async () => (await import('../../src/commands/ledger/status.js')).run,
   'ledger import': async () => (await import('../../src/commands/ledger/import.js')).run,
+  'ledger verify': async () => (await import('../../src/commands/ledger/verify.js')).run,
   summary: async () => (await import('../../src/commands/summary.js')).run,
   'webhooks listen': async () => (await import('../../src/commands/webhooks/listen.js')).run,
   'config list': async () => (await import('../../src/commands/config/list.js')).run,

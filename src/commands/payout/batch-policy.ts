@@ -43,9 +43,11 @@ export async function checkPolicy(policy: Policy, c: PolicyCheck): Promise<Loade
 export async function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyCheck, warn = true): Promise<void> {
   const { deps, journal, baseUrl, opts } = c;
   const requests: PayoutRequest[] = rows.map((r) => r.request);
-  const limits = await limitProblems(policy, requests, journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
+  // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
+  const today = await journal.now();
+  const limits = await limitProblems(policy, requests, journal, baseUrl, today, warn ? (l) => deps.log.warn(l) : undefined);
   if (limits.length) throw new UsageError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits);
-  const need = await approvalsNeeded(policy, requests, journal, baseUrl, deps.clock.now());
+  const need = await approvalsNeeded(policy, requests, journal, baseUrl, today);
   if (need.required > 0) {
     throw new UsageError(
       `${opts.file} needs approval under the policy ${policy.file}. Nothing was sent.`,

@@ -28,7 +28,7 @@ import { makePlan } from '../../plans/plan.js';
 import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
 import { policyCountsTheDay } from '../../payouts/wallet-lock.js';
 import { profilePolicy, writeNewPlan } from '../plan/common.js';
-import { reportPlan } from '../plan/create.js';
+import { reportPlan, sharePlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
@@ -317,7 +317,7 @@ async function writePlan(c: CreateRun, file: string): Promise<number> {
   const plan = makePlan({ baseUrl: api.baseUrl, batchId: null, source: 'payout create', now: deps.clock.now(), maker, payouts: [{ request, idempotencyKey }] });
   const out = resolve(file);
   writeNewPlan(out, plan);
-  await reportPlan(deps, plan, out);
+  await reportPlan(deps, plan, out, undefined, await sharePlan(c.journal, plan));
   return 0;
 }
 
@@ -329,9 +329,11 @@ async function writePlan(c: CreateRun, file: string): Promise<number> {
 async function checkPolicy(policy: Policy, c: CreateRun, warn = true): Promise<void> {
   const { deps, request, journal } = c;
   const baseUrl = c.api.baseUrl;
-  const limits = await limitProblems(policy, [request], journal, baseUrl, deps.clock.now(), warn ? (l) => deps.log.warn(l) : undefined);
+  // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
+  const today = await journal.now();
+  const limits = await limitProblems(policy, [request], journal, baseUrl, today, warn ? (l) => deps.log.warn(l) : undefined);
   if (limits.length) throw new UsageError(`This payout breaks the policy ${policy.file}. Nothing was sent.`, limits);
-  const need = await approvalsNeeded(policy, [request], journal, baseUrl, deps.clock.now());
+  const need = await approvalsNeeded(policy, [request], journal, baseUrl, today);
   if (need.required > 0) {
     throw new UsageError(
       `This payout needs approval under the policy ${policy.file}. Nothing was sent.`,

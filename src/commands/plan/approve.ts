@@ -1,7 +1,9 @@
 /**
  * `payctl plan approve <plan>`: an approver reads the plan and signs its hash with their key,
  * name and the time. The signature covers the hash, and the hash covers every byte that
- * will be sent: a plan changed afterwards no longer carries this approval.
+ * will be sent: a plan changed afterwards no longer carries this approval. A plan file gets
+ * the approval added to it; a plan of the shared ledger named by hash (source.ts) gets it
+ * stored there, once per approver key, its signature checked first.
  *
  * With a policy in the profile, it is refused before anything is signed when the plan's
  * maker is not a maker the policy lists, when this key is not an approver's, or when this
@@ -12,8 +14,8 @@ import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
-import { planText, readPlan, type Plan, type ReadPayout } from '../../plans/plan.js';
-import { signApproval } from '../../plans/signatures.js';
+import { planText, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { approvalSignatureHolds, fingerprintHolds, signApproval, type Approval } from '../../plans/signatures.js';
 import { replaceAtomically } from '../../payouts/report.js';
 import { formatAmount } from '../../money/amount.js';
 import { makeStyle } from '../../output/style.js';
@@ -22,6 +24,7 @@ import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
+import { loadPlan, type LoadedPlan } from './source.js';
 import { checkApprovals, makerOf, type Policy } from '../../plans/policy.js';
 
 export interface PlanApproveOptions {
@@ -30,17 +33,38 @@ export interface PlanApproveOptions {
 }
 
 export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number> {
-  const { plan, payouts } = readPlan(opts.plan);
+  const loaded = await loadPlan(opts.plan, deps);
+  const { plan, payouts } = loaded;
   const key = requireSigningKey(configDir(deps.env));
   refuseOwnOrAgain(plan, key);
   const policy = profilePolicy(deps);
-  if (policy) refuseUnderPolicy(opts.plan, plan, policy, key);
-  if (!opts.yes) await confirmApproval(opts.plan, deps, { plan, payouts }, policy, key);
+  if (policy) refuseUnderPolicy(loaded.label, plan, policy, key);
+  if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
   const signedAt = deps.clock.now().toISOString();
-  const signed = { ...plan, approvals: [...plan.approvals, signApproval(key, plan.hash, signedAt)] };
-  replaceAtomically(opts.plan, planText(signed));
-  await reportApproved(opts.plan, deps, signed, key, signedAt);
+  const approval = signApproval(key, plan.hash, signedAt);
+  let approvals: number;
+  if (loaded.store) approvals = await storeApproval(loaded, approval);
+  else {
+    const signed = { ...plan, approvals: [...plan.approvals, approval] };
+    replaceAtomically(opts.plan, planText(signed));
+    approvals = signed.approvals.length;
+  }
+  await reportApproved(loaded.ref, deps, plan.hash, approvals, key, signedAt);
   return 0;
+}
+
+/**
+ * An approval stored in the shared ledger, its signature checked first (a key that cannot
+ * sign what it claims stores nothing); returns how many approvals the plan now carries there.
+ * A second approval with the same key (another terminal, a moment ago) is refused.
+ */
+async function storeApproval(loaded: LoadedPlan, approval: Approval): Promise<number> {
+  const store = loaded.store!;
+  if (!fingerprintHolds(approval) || !approvalSignatureHolds(loaded.plan.hash, approval))
+    throw new UsageError(`Your signing key did not make a valid signature of the plan ${loaded.plan.hash}. Nothing was changed.`);
+  if (!(await store.approve(loaded.plan.hash, approval)))
+    throw new UsageError(`This plan already carries your approval (${approval.fingerprint}) in the shared ledger. Nothing was changed.`);
+  return (await store.get(loaded.plan.hash))?.approvals.length ?? loaded.plan.approvals.length + 1;
 }
 
 /** The maker never approves their own plan, and a key approves a plan once. */
@@ -86,21 +110,21 @@ function refuseUnderPolicy(path: string, plan: Plan, policy: Policy, key: Signin
 }
 
 /** Without --yes: the plan shown on stderr and an explicit yes asked (refused without a terminal). */
-async function confirmApproval(path: string, deps: Deps, read: { plan: Plan; payouts: ReadPayout[] }, policy: Policy | undefined, key: SigningKey): Promise<void> {
+async function confirmApproval(loaded: LoadedPlan, deps: Deps, read: { plan: Plan; payouts: ReadPayout[] }, policy: Policy | undefined, key: SigningKey): Promise<void> {
   const { plan, payouts } = read;
   if (!deps.io.interactive) {
     const cause = yesRequired(deps.globals).replace(/:.*/, '');
     throw new UsageError(
       `${cause}: a plan is approved only by an explicit yes. Nothing was changed.`,
       [],
-      `Review it first: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'show'], [path])}`,
+      `Review it first: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'show'], [loaded.ref])}`,
     );
   }
   const st = makeStyle(deps.io.stderrColor);
   // On stderr, fitted to it when it is a terminal (long lines go on below, indented; nothing cut).
   const width = deps.io.stderrColumns;
   deps.log.block(
-    planHead(plan, path, st, policy, width) +
+    planHead(plan, loaded.label, st, policy, width) +
       '\n' +
       payoutLines(payouts, width) +
       plan.totals
@@ -116,18 +140,14 @@ async function confirmApproval(path: string, deps: Deps, read: { plan: Plan; pay
 }
 
 /** What was signed: one JSON line with --json, else a line for people. */
-async function reportApproved(path: string, deps: Deps, signed: Plan, key: SigningKey, signedAt: string): Promise<void> {
+async function reportApproved(ref: string, deps: Deps, hash: string, approvals: number, key: SigningKey, signedAt: string): Promise<void> {
   if (deps.globals.json)
-    await write(
-      deps.io.stdout,
-      JSON.stringify({ plan: path, hash: signed.hash, approved_by: key.name, fingerprint: key.fingerprint, signed_at: signedAt, approvals: signed.approvals.length }) +
-        '\n',
-    );
+    await write(deps.io.stdout, JSON.stringify({ plan: ref, hash, approved_by: key.name, fingerprint: key.fingerprint, signed_at: signedAt, approvals }) + '\n');
   else
     deps.log.success(
       // After "✓ ", fitted to a terminal (the hash alone is 71 columns).
       wrapText(
-        `Approved plan ${signed.hash} as ${key.name} (${key.fingerprint}); it now carries ${signed.approvals.length} approval${signed.approvals.length === 1 ? '' : 's'}.`,
+        `Approved plan ${hash} as ${key.name} (${key.fingerprint}); it now carries ${approvals} approval${approvals === 1 ? '' : 's'}.`,
         deps.io.stderrColumns === undefined ? undefined : deps.io.stderrColumns - 2,
       ).replace(/\n/g, '\n  '),
     );

@@ -5,7 +5,8 @@
  *
  * With a policy in the profile, a key the policy does not list as a maker's makes no plan
  * (plan send would refuse it), and the approvals the plan needs are said at once, counting
- * what each recipient account got today from this machine (README "Four eyes").
+ * what each recipient account got today in the ledger (README "Four eyes"). With a shared
+ * ledger the plan is stored there too, and the commands printed name it by its hash.
  */
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
@@ -17,7 +18,8 @@ import { journalBase } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { payoutBody } from '../../payouts/request.js';
 import { requireSigningKey } from '../../plans/keys.js';
-import { makePlan, type Plan } from '../../plans/plan.js';
+import { makePlan, planToStore, type Plan } from '../../plans/plan.js';
+import type { Ledger } from '../../payouts/ledger/ledger.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
@@ -65,17 +67,29 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const plan = makePlan({ baseUrl: api.baseUrl, batchId, source: basename(src.file), now: deps.clock.now(), maker, payouts });
   const out = resolve(opts.out ?? defaultPlanPath(src.file));
   writeNewPlan(out, plan);
+  const shared = await sharePlan(journal, plan);
   const need = policy
     ? await approvalsNeeded(
         policy,
         payouts.map((p) => p.request),
         journal,
         api.baseUrl,
-        deps.clock.now(),
+        await journal.now(),
       )
     : undefined;
-  await reportPlan(deps, plan, out, need);
+  await reportPlan(deps, plan, out, need, shared);
   return 0;
+}
+
+/**
+ * With a shared ledger, the plan stored there too (its content, hash, maker and time), so that
+ * `plan show|approve|send <hash>` find it from any machine sharing it; true when it is there.
+ * With the local journal nothing is stored: the plan file is the plan.
+ */
+export async function sharePlan(journal: Ledger, plan: Plan): Promise<boolean> {
+  if (!journal.plans) return false;
+  await journal.plans.put(planToStore(plan));
+  return true;
 }
 
 /** A key the policy does not list as a maker's makes no plan: plan approve and plan send would refuse it. */
@@ -89,8 +103,12 @@ export function refuseUnlistedMaker(policy: Policy, key: SigningKey): void {
   );
 }
 
-/** What a person sees once a plan is written (plan create, payout create --plan-out): where it is and what comes next. */
-export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Requirement): Promise<void> {
+/**
+ * What a person sees once a plan is written (plan create, payout create --plan-out): where it
+ * is and what comes next: the commands name the plan by its hash when it is in the shared
+ * ledger (they work on any machine sharing it), else by its file.
+ */
+export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Requirement, shared = false): Promise<void> {
   const inv = invocationOf(deps.globals, deps.env);
   if (deps.globals.json) {
     await write(
@@ -98,6 +116,7 @@ export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Req
       JSON.stringify({
         plan: out,
         hash: plan.hash,
+        ...(shared ? { in_shared_ledger: true } : {}),
         batch_id: plan.batch_id,
         payouts: plan.payouts.length,
         totals: plan.totals,
@@ -114,10 +133,11 @@ export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Req
         ? 'Approvals: none needed under the policy today.'
         : `Approvals: ${need.required} needed, from people other than you:\n${need.reasons.map((r) => `  ${r}`).join('\n')}`,
     );
+  const ref = shared ? plan.hash : out;
   deps.log.info(
-    `Hash ${plan.hash}\n` +
-      `Review it:          ${commandLine(inv, ['plan', 'show'], [out])}\n` +
-      `An approver signs:  ${commandLine(inv, ['plan', 'approve'], [out])}\n` +
-      `Then send it:       ${commandLine(inv, ['plan', 'send'], [out])}`,
+    `Hash ${plan.hash}${shared ? " (stored in the team's shared ledger: these commands work on any machine that shares it)" : ''}\n` +
+      `Review it:          ${commandLine(inv, ['plan', 'show'], [ref])}\n` +
+      `An approver signs:  ${commandLine(inv, ['plan', 'approve'], [ref])}\n` +
+      `Then send it:       ${commandLine(inv, ['plan', 'send'], [ref])}`,
   );
 }

@@ -8,7 +8,9 @@
  * (approvalsNeeded: splitting counted), and no limit is broken. Any failed check: exit 2, nothing sent. Then
  * the rows go through the same journal, retries, progress and report as a batch; a payout
  * journaled before under another key or with other details is refused before anything
- * leaves, so sending a plan twice, or from two terminals at once, pays nobody twice.
+ * leaves, so sending a plan twice, or from two terminals at once, pays nobody twice. The plan
+ * is a file, or a plan of the shared ledger named by its hash (source.ts), with the approvals
+ * stored there; "today" is the ledger's day (the database's for a shared ledger).
  */
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
@@ -19,13 +21,14 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
-import { PLAN_MAX_AGE_MS, readPlan, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { profilePolicy } from './common.js';
+import { loadPlan } from './source.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
 export interface PlanSendOptions {
@@ -41,6 +44,8 @@ type Refuse = (message: string, problems?: string[], hint?: string) => UsageErro
 /** A plan read and judged sendable under the profile's policy, with what sending it needs. */
 interface Judged {
   plan: Plan;
+  /** Where it came from: its path as given, or its hash in the shared ledger (`file` undefined). */
+  file: string | undefined;
   payouts: ReadPayout[];
   policy: Policy;
   api: ApiClient;
@@ -60,7 +65,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   const refuse: Refuse = (message, problems = [], hint) => new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
   const j = await readAndJudge(opts, deps, refuse);
   const items = await journaledAsPlanned(j, refuse);
-  const { reportPath, batch } = await reportPlace(opts, deps, j.plan, items, refuse);
+  const { reportPath, batch } = await reportPlace(opts, deps, j, items, refuse);
   const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.length - alreadyAccepted;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
@@ -84,7 +89,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
       ? await j.journal.withWalletLocks(
           items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
           async () => {
-            await j.judge(deps.clock.now());
+            await j.judge(await j.journal.now());
             return claimed(items, { journal: j.journal, baseUrl: j.api.baseUrl, now: deps.clock.now(), batch, profile: deps.globals.profile });
           },
           runLockOptions(deps),
@@ -99,7 +104,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
  * counted, enough of them, and no limit broken.
  */
 async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): Promise<Judged> {
-  const { plan, payouts } = readPlan(opts.plan);
+  const { plan, payouts, store } = await loadPlan(opts.plan, deps);
   const policy = profilePolicy(deps);
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
@@ -127,8 +132,9 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
     const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
     if (limits.length) throw refuse("it breaks the policy's limits", limits);
   };
-  await judge(now);
-  return { plan, payouts, policy, api, journal, approvals, judge };
+  // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
+  await judge(await journal.now());
+  return { plan, file: store ? undefined : opts.plan, payouts, policy, api, journal, approvals, judge };
 }
 
 /**
@@ -156,11 +162,14 @@ async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[
 }
 
 /** Where the report goes, and the batch it is written for; never over another run's report. */
-async function reportPlace(opts: PlanSendOptions, deps: Deps, plan: Plan, items: BatchItem[], refuse: Refuse) {
-  const reportPath = resolve(opts.report ?? defaultReportPath(resolve(opts.plan)));
-  const badReport = reportProblems(reportPath, resolve(opts.plan), opts.report === undefined ? 'the report' : `--report ${reportPath}`);
+async function reportPlace(opts: PlanSendOptions, deps: Deps, j: Judged, items: BatchItem[], refuse: Refuse) {
+  const plan = j.plan;
+  // A plan of the shared ledger has no file: its report goes in this folder, named after its hash.
+  const input = resolve(j.file ?? `plan-${plan.hash.slice(7, 19)}.json`);
+  const reportPath = resolve(opts.report ?? defaultReportPath(input));
+  const badReport = reportProblems(reportPath, input, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw refuse('its report cannot be written', badReport, 'Choose another --report path.');
-  const batch = { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: resolve(opts.plan) };
+  const batch = { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: j.file === undefined ? plan.hash : input };
   // Never over another run's report: one of another batch, or with payouts this plan does not hold.
   const planIds = new Set(items.map((it) => it.request.payoutId));
   const held = await reportOwner(await reportHolder(reportPath), batch.id, () => Promise.resolve((id: string) => planIds.has(id)));

@@ -3,21 +3,23 @@
  * policy names for its key), every payout, the totals per wallet and currency with the
  * balances they would leave (live, when the profile can reach the service), and its approvals
  * as the profile's policy judges them: who approved (by name), which approvals do not count
- * and why, and how many it needs, counting what each recipient account got today from this
- * machine's journal (README "Four eyes").
+ * and why, and how many it needs, counting what each recipient account got today (the
+ * ledger's day) in the run's ledger (README "Four eyes"). The plan is a file, or a plan of the
+ * shared ledger named by its hash (source.ts).
  */
 import { write, type Deps } from '../../deps.js';
 import { CliError } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
 import { balanceMinor, decimalToMinor, formatAmount, minorToDecimal } from '../../money/amount.js';
 import { minorDigits } from '../../money/currencies.js';
-import { readPlan, type Plan, type ReadPayout } from '../../plans/plan.js';
+import type { Plan, ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, type ApprovalCheck, type Policy, type Requirement } from '../../plans/policy.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
 import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
+import { loadPlan } from './source.js';
 
 export interface PlanShowOptions {
   plan: string;
@@ -34,7 +36,10 @@ interface TotalAfter {
 
 /** A plan as shown: what it holds, its totals with the balances they would leave, and how the policy judges it. */
 interface Review {
-  path: string;
+  /** The path as given, or the plan's hash (in the shared ledger). */
+  ref: string;
+  /** Where it is, for people. */
+  label: string;
   plan: Plan;
   payouts: ReadPayout[];
   totals: TotalAfter[];
@@ -57,7 +62,7 @@ function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
 }
 
 export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
-  const { plan, payouts } = readPlan(opts.plan);
+  const { plan, payouts, ref, label } = await loadPlan(opts.plan, deps);
   const policy = profilePolicy(deps);
   let wallets: Wallet[] | undefined;
   let balancesProblem: string | undefined;
@@ -67,16 +72,17 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     if (!(err instanceof CliError)) throw err;
     balancesProblem = err.message;
   }
-  const review: Review = { path: opts.plan, plan, payouts, totals: after(plan, wallets) };
+  const review: Review = { ref, label, plan, payouts, totals: after(plan, wallets) };
   if (policy) {
     const approvals = checkApprovals(plan, policy);
-    // Counted under the plan's own base URL: the service it is for.
+    const journal = await openLedger(deps);
+    // Counted under the plan's own base URL (the service it is for), on the ledger's day.
     const need = await approvalsNeeded(
       policy,
       payouts.map((p) => p.request),
-      await openLedger(deps),
+      journal,
       plan.base_url,
-      deps.clock.now(),
+      await journal.now(),
     );
     review.judged = { policy, approvals, need };
   }
@@ -94,7 +100,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
 function reviewJson(r: Review): string {
   const { plan, judged } = r;
   return JSON.stringify({
-    plan: r.path,
+    plan: r.ref,
     hash: plan.hash,
     base_url: plan.base_url,
     batch_id: plan.batch_id,
@@ -128,7 +134,7 @@ function reviewJson(r: Review): string {
 /** The plan for people: its head, payouts, totals with balances, approvals, and what the policy needs. */
 function reviewText(r: Review, st: Style, width: number | undefined): string {
   const { plan, judged } = r;
-  let out = planHead(plan, r.path, st, judged?.policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(r.payouts, width) + '\n' + st.bold('Totals') + '\n';
+  let out = planHead(plan, r.label, st, judged?.policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(r.payouts, width) + '\n' + st.bold('Totals') + '\n';
   for (const t of r.totals) {
     const bal =
       t.balance === null

@@ -2,7 +2,12 @@
 import { intOption, type CommandSpec } from '../spec.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
-const PLAN_ARG = [{ name: 'plan', description: 'a plan file (payctl plan create, payctl payout create --plan-out)' }] as const;
+const PLAN_ARG = [
+  {
+    name: 'plan',
+    description: "a plan file (payctl plan create, payctl payout create --plan-out), or with a shared ledger a plan's hash (sha256:..., or 12+ of its hex digits)",
+  },
+] as const;
 
 export const planCreateSpec: CommandSpec = {
   name: 'create',
@@ -15,7 +20,9 @@ export const planCreateSpec: CommandSpec = {
   help:
     "The plan holds the profile's base URL, the batch id, every payout's exact body and idempotency key,\n" +
     'totals per wallet and currency, your key (payctl keys create) and the time, and a SHA-256 over all\n' +
-    'of it, signed with your key. Approvers sign that hash; plan send sends exactly those bytes.',
+    'of it, signed with your key. Approvers sign that hash; plan send sends exactly those bytes.\n' +
+    'With a shared ledger (payctl config set ledger) the plan is stored there too: plan show, approve and\n' +
+    'send take its hash on any machine that shares the ledger.',
   examples: ['payctl plan create stipends.csv --batch-id oct-stipends', 'payctl plan create stipends.csv -o oct.plan.json'],
   load: () => import('./create.js'),
 };
@@ -24,7 +31,7 @@ export const planShowSpec: CommandSpec = {
   name: 'show',
   summary: 'print a plan for review: payouts, totals, balances after, approvals',
   arguments: PLAN_ARG,
-  examples: ['payctl plan show stipends.plan.json', 'payctl plan show stipends.plan.json --json | jq .totals'],
+  examples: ['payctl plan show stipends.plan.json', 'payctl plan show stipends.plan.json --json | jq .totals', 'payctl plan show 50398ce020a0'],
   load: () => import('./show.js'),
 };
 
@@ -37,7 +44,7 @@ export const planApproveSpec: CommandSpec = {
     "The plan's maker cannot approve it, with any of their keys; each person counts once. With a policy\n" +
     'in the profile, a plan whose maker it does not list, or a key it does not list as an approver, is\n' +
     'refused. A plan changed after approval no longer carries the approval: the signature is over the\n' +
-    'hash of every byte to be sent.',
+    'hash of every byte to be sent. A plan named by hash gets the approval stored in the shared ledger.',
   examples: ['payctl plan approve stipends.plan.json', 'payctl plan approve stipends.plan.json --yes'],
   load: () => import('./approve.js'),
 };
@@ -56,7 +63,9 @@ export const planSendSpec: CommandSpec = {
     "profile's base URL, at most 7 days old, made by a maker the profile's policy lists, every approval\n" +
     'signed over this plan by a listed approver who is not the maker (by name, whatever key), one per\n' +
     'person, enough of them for its totals and for what each recipient account got today, and the\n' +
-    "policy's limits. Sending a plan again (or from two terminals) pays nobody twice.",
+    "policy's limits. Sending a plan again (or from two terminals, or two machines sharing a ledger) pays\n" +
+    'nobody twice. A plan named by hash is read with its approvals from the shared ledger; its report\n' +
+    'goes to plan-<first 12 digits of the hash>.report.jsonl in this folder, unless --report says where.',
   examples: ['payctl plan send stipends.plan.json', 'payctl plan send stipends.plan.json --yes --report oct.report.csv'],
   load: () => import('./send.js'),
 };

@@ -66,7 +66,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const journal = await openLedger(deps);
   const plan = isPlan(opts.file) ? readPlan(opts.file) : undefined;
   const requests = await payoutsOf(opts, deps, plan);
-  const now = deps.clock.now();
+  // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
+  const now = await journal.now();
   const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, now);
   const limits = await limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
   const judged = plan ? checkApprovals(plan.plan, policy) : undefined;

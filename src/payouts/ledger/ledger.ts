@@ -10,6 +10,7 @@
  * second store (a team's PostgreSQL) implements the same interface. Nothing here names files:
  * an entry's `name` is a handle for `byName`, meaningful only to the ledger that gave it.
  */
+import type { Approval } from '../../plans/signatures.js';
 import type { WalletLockOptions } from '../wallet-lock.js';
 import type { JournalConflict } from './entries.js';
 
@@ -181,6 +182,38 @@ export interface Ledger {
    * database's (`now()`) for a shared one, so that machines whose clocks differ count one day.
    */
   now(): Promise<Date>;
+  /**
+   * The plans kept in this ledger, found by hash from any machine sharing it (`plan create`,
+   * `plan show|approve|send <hash>`): a shared ledger's; absent for the local store.
+   */
+  readonly plans?: PlanStore;
   /** Ends what the ledger holds open (a shared store's connections); the ledger is not used after. */
   close?(): Promise<void>;
+}
+
+/** A plan as a shared ledger keeps it: what its hash covers, the maker's signature, and its approvals. */
+export interface StoredPlan {
+  /** `sha256:<hex>`, as plans/plan.ts computes it. */
+  hash: string;
+  /** The plan's content (everything its hash covers) as canonical JSON (plans/canonical.ts). */
+  content: string;
+  makerSignature: string;
+  /** Oldest first. Each is checked where it counts (plans/approvals.ts), as a plan file's are. */
+  approvals: Approval[];
+}
+
+/**
+ * The plans of a shared ledger (README "Working as a team"). A plan is stored once, by hash;
+ * an approval once per plan and approver key. Reads and writes fail as the ledger's do (a
+ * ConfigError naming it, masked).
+ */
+export interface PlanStore {
+  /** Stores a plan just made; false when a plan of that hash is there already. */
+  put(plan: { hash: string; content: string; makerSignature: string; maker: { name: string; fingerprint: string }; createdAt: string }): Promise<boolean>;
+  /** The hashes of stored plans that start with `prefix` (`sha256:` and hex digits), at most `limit`, in order. */
+  matching(prefix: string, limit: number): Promise<string[]>;
+  /** The plan of this hash with its approvals; undefined when none is stored. */
+  get(hash: string): Promise<StoredPlan | undefined>;
+  /** Stores an approval of the plan of this hash; false when this key's approval of it is there already. */
+  approve(hash: string, approval: Approval): Promise<boolean>;
 }

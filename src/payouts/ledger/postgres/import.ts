@@ -10,7 +10,6 @@
 import { conflictOf } from '../entries.js';
 import type { JournalEntry, Ledger, Outcome } from '../ledger.js';
 import { journalBase } from '../base-url.js';
-import { entryOfRow } from './rows.js';
 import type { PostgresLedger } from './store.js';
 
 /** Entries written together. */
@@ -20,7 +19,7 @@ const CHUNK = 200;
 export interface ImportConflict {
   baseUrl: string;
   payoutId: string;
-  /** Another body, another key, or a shared row that is not an entry payctl can read. */
+  /** Another body, another key, or a shared row that is not an entry payctl can read (or does not verify). */
   what: 'details' | 'key' | 'unreadable';
   /** The same, in words: "the shared ledger holds it with another body". */
   reason: string;
@@ -75,7 +74,7 @@ async function importChunk(entries: JournalEntry[], to: PostgresLedger, counts: 
     }
     let shared: JournalEntry | undefined;
     try {
-      shared = r.existing !== undefined ? entryOfRow(r.existing, local.payoutId, to.url) : await to.get(local.baseUrl, local.payoutId);
+      shared = r.existing !== undefined ? to.entryOf(r.existing) : await to.get(local.baseUrl, local.payoutId);
     } catch {
       shared = undefined;
     }

@@ -2,13 +2,16 @@
  * A journal entry as a row of the PostgreSQL ledger, and back (docs/architecture.md, "The
  * ledger"): the entry's JSON text as it is (its body byte for byte), the columns look-ups use
  * copied from it, and the statements that write rows, many at once: a batch's claims of the
- * same moment are one statement (groups.ts), an import's too (import.ts).
+ * same moment are one statement (groups.ts), an import's too (import.ts). Each row is signed by
+ * whoever writes it (signing.ts): the statements take its signature with the other columns, and
+ * the writer's host and public key once for all of them.
  */
 import type { Pool } from 'pg';
 import { ConfigError } from '../../../errors.js';
 import { journalBase } from '../base-url.js';
 import type { JournalEntry } from '../ledger.js';
 import { ENTRIES } from './schema.js';
+import type { RowSigner } from './signing.js';
 
 /** The columns of a row, in the order of the statements below. */
 export type RowValues = [
@@ -22,23 +25,58 @@ export type RowValues = [
   transactionId: string | null,
   createdAt: string | null,
   profile: string | null,
+  /** Over signing.ts rowMessage; null until signing.ts signedRow signs it. */
+  signature: string | null,
 ];
 
-/** The row of an entry: its key (the base URL normalized, the payout id), its JSON text, and the columns copied from it. */
-export function rowOf(e: JournalEntry): RowValues {
+/** A row as it is read, every column the check needs (NULL where the database holds none). */
+export interface StoredRow {
+  base: string;
+  payout_id: string;
+  entry: string;
+  idempotency_key: string | null;
+  fingerprint: string | null;
+  repeat_key: string | null;
+  outcome: string | null;
+  transaction_id: string | null;
+  profile: string | null;
+  host: string | null;
+  signer: string | null;
+  signature: string | null;
+}
+
+/** The columns every read selects: a StoredRow. */
+export const ROW_COLUMNS = 'base, payout_id, entry, idempotency_key, fingerprint, repeat_key, outcome, transaction_id, profile, host, signer, signature';
+
+/** The columns copied from an entry for look-ups (and checked against it when a row is read: signing.ts). */
+export function copiedColumns(e: JournalEntry): Pick<StoredRow, 'base' | 'idempotency_key' | 'fingerprint' | 'repeat_key' | 'outcome' | 'transaction_id'> {
   const o = e.outcome;
+  return {
+    base: journalBase(e.baseUrl),
+    idempotency_key: e.idempotencyKey,
+    fingerprint: e.fingerprint ?? null,
+    repeat_key: e.repeatKey ?? null,
+    outcome: o?.kind ?? null,
+    transaction_id: (o?.kind === 'accepted' && o.transactionId) || null,
+  };
+}
+
+/** The row of an entry, not yet signed: its key (the base URL normalized, the payout id), its JSON text, and the columns copied from it. */
+export function rowOf(e: JournalEntry): RowValues {
+  const c = copiedColumns(e);
   const created = Date.parse(e.createdAt);
   return [
-    journalBase(e.baseUrl),
+    c.base,
     e.payoutId,
     e.idempotencyKey,
     JSON.stringify(e),
-    e.fingerprint ?? null,
-    e.repeatKey ?? null,
-    o?.kind ?? null,
-    (o?.kind === 'accepted' && o.transactionId) || null,
+    c.fingerprint,
+    c.repeat_key,
+    c.outcome,
+    c.transaction_id,
     Number.isFinite(created) ? new Date(created).toISOString() : null,
     e.profile ?? null,
+    null,
   ];
 }
 
@@ -68,25 +106,31 @@ export function entryOfRow(text: string, payoutId: string, masked: string): Jour
   return e;
 }
 
-/** What inserting one entry came to: made now, or the row already there (its entry text; undefined when it is gone). */
-export type Inserted = { inserted: true } | { inserted: false; existing: string | undefined };
+/** What inserting one entry came to: made now, or the row already there (undefined when it is gone), to be verified before use. */
+export type Inserted = { inserted: true } | { inserted: false; existing: StoredRow | undefined };
+
+/** Who writes the rows of a statement: this machine's name and the key that signed them (signing.ts signedRow). */
+export interface Writer {
+  host: string | null;
+  signer: RowSigner;
+}
 
 /**
  * Entries inserted where their (base, payout id) has no row, in one statement; for those that
  * have one, the row's entry text, read after (one more statement, only then). Each (base,
  * payout id) must appear once.
  */
-export async function insertRows(pool: Pool, rows: RowValues[], host: string | null): Promise<Inserted[]> {
-  const made = await manyRows(pool, 'payctl_insert_rows', INSERT_ROWS, rows, host);
+export async function insertRows(pool: Pool, rows: RowValues[], writer: Writer): Promise<Inserted[]> {
+  const made = await manyRows(pool, 'payctl_insert_rows', INSERT_ROWS, rows, writer);
   const others = rows.filter((r) => !made.has(keyOf(r)));
-  const existing = new Map<string, string>();
+  const existing = new Map<string, StoredRow>();
   if (others.length) {
-    const { rows: found } = await pool.query<{ base: string; payout_id: string; entry: string }>({
+    const { rows: found } = await pool.query<StoredRow>({
       name: 'payctl_read_rows',
       text: READ_ROWS,
       values: [others.map((r) => r[0]), others.map((r) => r[1])],
     });
-    for (const f of found) existing.set(`${f.base}\n${f.payout_id}`, f.entry);
+    for (const f of found) existing.set(`${f.base}\n${f.payout_id}`, f);
   }
   return rows.map((r) => (made.has(keyOf(r)) ? { inserted: true } : { inserted: false, existing: existing.get(keyOf(r)) }));
 }
@@ -97,8 +141,8 @@ export async function insertRows(pool: Pool, rows: RowValues[], host: string | n
  * under the same key (the never-weaken rule: entries.ts acceptedStands), which the row's lock
  * decides. For each, whether it was written. Each (base, payout id) must appear once.
  */
-export async function writeOutcomes(pool: Pool, rows: RowValues[], host: string | null): Promise<boolean[]> {
-  const written = await manyRows(pool, 'payctl_write_outcomes', WRITE_OUTCOMES, rows, host);
+export async function writeOutcomes(pool: Pool, rows: RowValues[], writer: Writer): Promise<boolean[]> {
+  const written = await manyRows(pool, 'payctl_write_outcomes', WRITE_OUTCOMES, rows, writer);
   return rows.map((r) => written.has(keyOf(r)));
 }
 
@@ -114,12 +158,12 @@ export function keyOf(r: RowValues): string {
  * of deadlocking; a deadlock or serialization failure all the same (which rolled the statement
  * back whole) is tried again. Named: parsed and planned once per connection.
  */
-async function manyRows(pool: Pool, name: string, text: string, rows: RowValues[], host: string | null): Promise<Set<string>> {
+async function manyRows(pool: Pool, name: string, text: string, rows: RowValues[], writer: Writer): Promise<Set<string>> {
   const sorted = [...rows].sort(compareKeys);
-  const columns = Array.from({ length: 10 }, (_, c) => sorted.map((r) => r[c] ?? null));
+  const columns = Array.from({ length: 11 }, (_, c) => sorted.map((r) => r[c] ?? null));
   for (let attempt = 1; ; attempt++) {
     try {
-      const { rows: out } = await pool.query<{ base: string; payout_id: string }>({ name, text, values: [...columns, host] });
+      const { rows: out } = await pool.query<{ base: string; payout_id: string }>({ name, text, values: [...columns, writer.host, writer.signer.publicKey] });
       return new Set(out.map((r) => `${r.base}\n${r.payout_id}`));
     } catch (err) {
       const code = (err as { code?: string }).code;
@@ -133,21 +177,22 @@ function compareKeys(a: RowValues, b: RowValues): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }
 
-const INSERT_FROM_INPUT = `INSERT INTO ${ENTRIES} AS e (base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, host)
-SELECT base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, coalesce(created_at, now()), profile, $11
-FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
-  WITH ORDINALITY AS t(base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, n)
+const INSERT_FROM_INPUT = `INSERT INTO ${ENTRIES} AS e (base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, host, signer)
+SELECT base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, coalesce(created_at, now()), profile, signature, $12, $13
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[])
+  WITH ORDINALITY AS t(base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, n)
 ORDER BY n`;
 
 const INSERT_ROWS = `${INSERT_FROM_INPUT}
 ON CONFLICT (base, payout_id) DO NOTHING
 RETURNING base, payout_id`;
 
-const READ_ROWS = `SELECT base, payout_id, entry FROM ${ENTRIES} WHERE (base, payout_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+const READ_ROWS = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE (base, payout_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
 
 const WRITE_OUTCOMES = `${INSERT_FROM_INPUT}
 ON CONFLICT (base, payout_id) DO UPDATE SET
   idempotency_key = excluded.idempotency_key, entry = excluded.entry, fingerprint = excluded.fingerprint, repeat_key = excluded.repeat_key,
-  outcome = excluded.outcome, transaction_id = excluded.transaction_id, recorded_at = now()
+  outcome = excluded.outcome, transaction_id = excluded.transaction_id, recorded_at = now(),
+  profile = excluded.profile, host = excluded.host, signer = excluded.signer, signature = excluded.signature
 WHERE NOT (excluded.outcome IS DISTINCT FROM 'accepted' AND e.outcome IS NOT DISTINCT FROM 'accepted' AND e.idempotency_key = excluded.idempotency_key)
 RETURNING base, payout_id`;

@@ -10,6 +10,37 @@ import { ConfigError } from '../../../errors.js';
 /** The entries table: one row per (normalized base URL, payout id). */
 export const ENTRIES = 'payctl_ledger_entries';
 export const VERSION_TABLE = 'payctl_schema_version';
+/** Plans kept by hash, and their approvals (plans.ts). */
+export const PLANS = 'payctl_plans';
+export const PLAN_APPROVALS = 'payctl_plan_approvals';
+
+/**
+ * Migration 2: plans by hash (README "Working as a team"). `content` is the plan's content as
+ * canonical JSON, exactly what `hash` covers (plans/plan.ts); the maker's columns are copied
+ * from it for people reading the table. An approval is one row per plan and approver key,
+ * `signed_at` the very text the signature covers.
+ */
+const PLANS_MIGRATION = `CREATE TABLE ${PLANS} (
+  hash text PRIMARY KEY,
+  content text NOT NULL,
+  maker_name text NOT NULL,
+  maker_fingerprint text NOT NULL,
+  maker_signature text NOT NULL,
+  created_at timestamptz NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  host text
+);
+CREATE TABLE ${PLAN_APPROVALS} (
+  plan_hash text NOT NULL REFERENCES ${PLANS} (hash),
+  fingerprint text NOT NULL,
+  name text NOT NULL,
+  public_key text NOT NULL,
+  signed_at text NOT NULL,
+  signature text NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  host text,
+  PRIMARY KEY (plan_hash, fingerprint)
+);`;
 
 /**
  * Migration n is MIGRATIONS[n - 1]. Never edit one that was released: add the next.
@@ -40,6 +71,7 @@ export const MIGRATIONS: readonly string[] = [
 CREATE INDEX ${ENTRIES}_fingerprint ON ${ENTRIES} (base, fingerprint) WHERE fingerprint IS NOT NULL;
 CREATE INDEX ${ENTRIES}_repeat_key ON ${ENTRIES} (base, repeat_key) WHERE repeat_key IS NOT NULL;
 CREATE INDEX ${ENTRIES}_transaction_id ON ${ENTRIES} (base, transaction_id) WHERE transaction_id IS NOT NULL;`,
+  PLANS_MIGRATION,
 ];
 
 /** The schema version this payctl makes and reads. */

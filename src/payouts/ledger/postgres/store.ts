@@ -6,7 +6,8 @@
  * written as they arrive, an accepted one never replaced by a weaker one (one statement: the
  * row's lock decides). Look-ups are indexed queries; a listing pages through the rows by key.
  * The wallets' locks are advisory locks of the database (locks.ts), so the policy's limits hold
- * between machines too.
+ * between machines too. Every row it writes is signed by its writer (signing.ts), and every row it
+ * reads is checked before its entry is used: one changed outside payctl is never acted on.
  *
  * A database that cannot be reached fails the step that needed it: a claim with a ConfigError
  * saying nothing was sent, an outcome with an error the sender reports as an unknown outcome
@@ -22,10 +23,12 @@ import type { BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outco
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
 import { LockTurns, withAdvisoryLocks } from './locks.js';
-import { entryOfRow, insertRows, keyOf, rowOf, writeOutcomes, type Inserted, type RowValues } from './rows.js';
+import { PostgresPlans } from './plans.js';
+import { ROW_COLUMNS, insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
 import { ENTRIES } from './schema.js';
+import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
 
-const GET = `SELECT entry FROM ${ENTRIES} WHERE base = $1 AND payout_id = $2`;
+const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id = $2`;
 /** Rows a listing reads at a time. */
 const PAGE = 500;
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
@@ -50,22 +53,42 @@ export class PostgresLedger implements Ledger {
   readonly #connection: Connection;
   /** This machine, as rows it makes say (who made it). */
   readonly #host: string | null;
+  /** What signs the rows it writes: asked once, when the first row is written. */
+  readonly #signerOf: () => RowSigner;
+  #writerMade: Writer | undefined;
   /** Claims of the same moment, one statement (groups.ts). */
   readonly #claims: GroupQueue<RowValues, Inserted>;
   /** Outcomes of the same moment, one statement. */
   readonly #outcomes: GroupQueue<RowValues, boolean>;
   /** This ledger's steps that lock wallets, one at a time (locks.ts). */
   readonly #turns = new LockTurns();
+  /** Plans by hash (plans.ts). */
+  readonly plans: PostgresPlans;
   #closed: Promise<void> | undefined;
 
-  constructor(pool: Pool, connection: Connection, o: { schemaVersion: number; host?: string }) {
+  /** `o.signer`: what signs the rows it writes (asked on the first write); without one, a key made for this process. */
+  constructor(pool: Pool, connection: Connection, o: { schemaVersion: number; host?: string; signer?: () => RowSigner }) {
     this.#pool = pool;
     this.#connection = connection;
     this.url = connection.masked;
     this.schemaVersion = o.schemaVersion;
     this.#host = o.host ?? null;
-    this.#claims = new GroupQueue((rows) => insertRows(this.#pool, rows, this.#host), GROUPS);
-    this.#outcomes = new GroupQueue((rows) => writeOutcomes(this.#pool, rows, this.#host), GROUPS);
+    this.#signerOf = o.signer ?? processSigner;
+    this.#claims = new GroupQueue((rows) => insertRows(this.#pool, rows, this.#writer()), GROUPS);
+    this.#outcomes = new GroupQueue((rows) => writeOutcomes(this.#pool, rows, this.#writer()), GROUPS);
+    this.plans = new PostgresPlans(pool, (err, doing) => this.#fault(err, doing, ''), this.#host);
+  }
+
+  /** Who writes this ledger's rows: this machine and its signer (made on first use). */
+  #writer(): Writer {
+    this.#writerMade ??= { host: this.#host, signer: this.#signerOf() };
+    return this.#writerMade;
+  }
+
+  /** The row of an entry, signed by this ledger's writer. */
+  #row(entry: JournalEntry): RowValues {
+    const w = this.#writer();
+    return signedRow(entry, w.host, w.signer);
   }
 
   /** An error of payctl's for a failure of the database: which ledger (masked), why, and what that means (`after`). */
@@ -93,12 +116,12 @@ export class PostgresLedger implements Ledger {
     const after = `Nothing was sent for payout ${opts.payoutId}.`;
     let claimed: Inserted;
     try {
-      claimed = await this.#claims.add(rowOf(entry));
+      claimed = await this.#claims.add(this.#row(entry));
     } catch (err) {
       throw this.#fault(err, 'write to', after);
     }
     if (claimed.inserted) return entry;
-    if (claimed.existing !== undefined) return reused(this.#entry(claimed.existing, opts.payoutId), opts);
+    if (claimed.existing !== undefined) return reused(this.entryOf(claimed.existing), opts);
     // Made by a claim (another machine's, or this one's of the same moment) committed while this one's statement ran: read it now.
     const existing = await this.get(opts.baseUrl, opts.payoutId).catch((err: unknown) => {
       throw this.#fault(err, 'read', after);
@@ -107,13 +130,14 @@ export class PostgresLedger implements Ledger {
     return reused(existing, opts);
   }
 
-  #entry(text: string, payoutId: string): JournalEntry {
-    return entryOfRow(text, payoutId, this.url);
+  /** The entry of a row read from this ledger, once the row verifies; else a ConfigError naming its payout id (signing.ts). */
+  entryOf(row: StoredRow): JournalEntry {
+    return verifiedEntry(row, this.url);
   }
 
   async record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry> {
     const next = withOutcome(entry, outcome);
-    const row = rowOf(next);
+    const row = this.#row(next);
     const doing = `record the outcome of payout ${entry.payoutId} in`;
     for (let attempt = 0; attempt < 3; attempt++) {
       let written: boolean;
@@ -132,35 +156,37 @@ export class PostgresLedger implements Ledger {
   }
 
   async get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined> {
-    const rows = await this.#query<{ entry: string }>('read', GET, [journalBase(baseUrl), payoutId], 'payctl_get');
-    return rows[0] ? this.#entry(rows[0].entry, payoutId) : undefined;
+    const rows = await this.#query<StoredRow>('read', GET, [journalBase(baseUrl), payoutId], 'payctl_get');
+    return rows[0] ? this.entryOf(rows[0]) : undefined;
   }
 
   async find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
     const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
-    const rows = await this.#query<{ entry: string; payout_id: string }>(
+    const rows = await this.#query<StoredRow>(
       'read',
-      `SELECT payout_id, entry FROM ${ENTRIES} WHERE base = $1 AND ${column} = $2 ORDER BY created_at, payout_id`,
+      `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND ${column} = $2 ORDER BY created_at, payout_id`,
       [journalBase(baseUrl), key],
       `payctl_find_${column}`,
     );
-    return rows.map((r) => this.#entry(r.entry, r.payout_id));
+    return rows.map((r) => this.entryOf(r));
   }
 
   async byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined> {
     const rows = await this.#ofTransaction(baseUrl, transactionId);
-    return rows[0] ? this.#entry(rows[0].entry, rows[0].payout_id) : undefined;
+    return rows[0] ? this.entryOf(rows[0]) : undefined;
   }
 
+  /** The payout id of the row found, once that row verifies. */
   async transactionOwner(baseUrl: string, transactionId: string): Promise<string | undefined> {
-    return (await this.#ofTransaction(baseUrl, transactionId))[0]?.payout_id;
+    const rows = await this.#ofTransaction(baseUrl, transactionId);
+    return rows[0] ? this.entryOf(rows[0]).payoutId : undefined;
   }
 
   /** The entries whose accepted outcome has this transaction id: the first recorded first. */
-  #ofTransaction(baseUrl: string, transactionId: string): Promise<Array<{ entry: string; payout_id: string }>> {
+  #ofTransaction(baseUrl: string, transactionId: string): Promise<StoredRow[]> {
     return this.#query(
       'read',
-      `SELECT payout_id, entry FROM ${ENTRIES} WHERE base = $1 AND transaction_id = $2 AND outcome = 'accepted' ORDER BY created_at, payout_id LIMIT 1`,
+      `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND transaction_id = $2 AND outcome = 'accepted' ORDER BY created_at, payout_id LIMIT 1`,
       [journalBase(baseUrl), transactionId],
       'payctl_transaction',
     );
@@ -168,27 +194,32 @@ export class PostgresLedger implements Ledger {
 
   /**
    * Every entry, a page of rows at a time in the order of their keys (base URL, payout id): a
-   * listing of 100,000 entries never holds more than one page. A row that is not an entry comes
-   * as its error. `name` is the row's key, as JSON.
+   * listing of 100,000 entries never holds more than one page. A row that is not an entry, or
+   * does not verify, comes as its error. `name` is the row's key, as JSON.
    */
   async *scan(): AsyncGenerator<ScanItem> {
+    for await (const r of this.rows()) {
+      const name = JSON.stringify([r.base, r.payout_id]);
+      try {
+        yield { name, entry: this.entryOf(r) };
+      } catch (err) {
+        yield { name, error: err as Error };
+      }
+    }
+  }
+
+  /** Every row as it is stored, unchecked, a page at a time in key order (scan; `payctl ledger verify` checks each itself). */
+  async *rows(): AsyncGenerator<StoredRow> {
     let after: [string, string] | undefined;
     for (;;) {
-      const rows = await this.#query<{ base: string; payout_id: string; entry: string }>(
+      const rows = await this.#query<StoredRow>(
         'read',
         after
-          ? `SELECT base, payout_id, entry FROM ${ENTRIES} WHERE (base, payout_id) > ($1, $2) ORDER BY base, payout_id LIMIT ${PAGE}`
-          : `SELECT base, payout_id, entry FROM ${ENTRIES} ORDER BY base, payout_id LIMIT ${PAGE}`,
+          ? `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE (base, payout_id) > ($1, $2) ORDER BY base, payout_id LIMIT ${PAGE}`
+          : `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} ORDER BY base, payout_id LIMIT ${PAGE}`,
         after ?? [],
       );
-      for (const r of rows) {
-        const name = JSON.stringify([r.base, r.payout_id]);
-        try {
-          yield { name, entry: this.#entry(r.entry, r.payout_id) };
-        } catch (err) {
-          yield { name, error: err as Error };
-        }
-      }
+      yield* rows;
       if (rows.length < PAGE) return;
       const last = rows[rows.length - 1]!;
       after = [last.base, last.payout_id];
@@ -203,8 +234,8 @@ export class PostgresLedger implements Ledger {
       return undefined;
     }
     if (!Array.isArray(key) || key.length !== 2 || typeof key[0] !== 'string' || typeof key[1] !== 'string') return undefined;
-    const rows = await this.#query<{ entry: string }>('read', GET, key, 'payctl_get');
-    return rows[0] ? this.#entry(rows[0].entry, key[1]) : undefined;
+    const rows = await this.#query<StoredRow>('read', GET, key, 'payctl_get');
+    return rows[0] ? this.entryOf(rows[0]) : undefined;
   }
 
   conflict(existing: JournalEntry, body: string, idempotencyKey?: string): JournalConflict | undefined {
@@ -238,13 +269,18 @@ export class PostgresLedger implements Ledger {
   }
 
   /**
-   * Entries written where their payout id has no row yet, as they are (outcome and all): for
-   * each, made now, or the entry text already there (import.ts). Duplicates in `entries` are
+   * Entries written where their payout id has no row yet, as they are (outcome and all), signed
+   * by this ledger's writer: for each, made now, or the row already there, unchecked (entryOf
+   * checks it; import.ts). Duplicates in `entries` are
    * the caller's to leave out.
    */
   async insertEntries(entries: JournalEntry[]): Promise<Inserted[]> {
     try {
-      return await insertRows(this.#pool, entries.map(rowOf), this.#host);
+      return await insertRows(
+        this.#pool,
+        entries.map((e) => this.#row(e)),
+        this.#writer(),
+      );
     } catch (err) {
       throw this.#fault(err, 'write to', '');
     }

@@ -1,0 +1,188 @@
+/**
+ * Plans in the team's shared ledger (issue #30), in process against the sandbox and a real
+ * PostgreSQL: config folders stand for machines, all on one database. `plan create` on A stores
+ * the plan and prints commands naming it by hash; `plan show|approve` by hash (or a prefix) on
+ * B; `plan send` by hash on C; sent again from A, nobody is paid twice. And what is refused
+ * (exit 2, nothing sent or changed): an unknown hash, an ambiguous prefix, a row changed in the
+ * database, the maker approving, a hash with the local journal. Last, the day of a daily total
+ * is the ledger's, not the machine's clock.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { oneJson, writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { payctl, type InProcessOptions } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
+import { bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam, type Person } from '../helpers/four-eyes.js';
+import { sharedPostgres } from '../helpers/postgres.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+
+const ctx = useSandbox();
+const work = tempWorkDir();
+const folders = ['maker', 'alice', 'bob', 'carol', 'dave'].map(() => tempConfigDir());
+/** A is the maker's machine, B Alice's (an approver), C Carol's (she sends); Dave has only the local journal. */
+const people = { maker: { dir: folders[0]!.dir }, alice: { dir: folders[1]!.dir }, bob: { dir: folders[2]!.dir } } as Record<'maker' | 'alice' | 'bob', Person>;
+const carol = folders[3]!.dir;
+const dave = folders[4]!.dir;
+let url: string;
+
+const run = (dir: string, args: string[], opts: Omit<InProcessOptions, 'dir'> = {}): Promise<Run> => payctl(args, { dir, ...opts });
+
+async function sql(text: string, params: unknown[] = []): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text, params);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  url = await (await sharedPostgres()).freshDatabase('plans');
+  const policy = await setUpTeam(ctx.sb, people, work.dir);
+  for (const dir of [people.alice.dir, people.bob.dir, carol, dave]) await writeLoggedIn(ctx.sb, dir);
+  for (const dir of [people.maker.dir, people.alice.dir, people.bob.dir, carol, dave]) {
+    const set = await run(dir, ['config', 'set', 'policy', policy]);
+    expect(set.code, set.stderr).toBe(0);
+  }
+  for (const dir of [people.maker.dir, people.alice.dir, people.bob.dir, carol]) {
+    const set = await run(dir, ['config', 'set', 'ledger', '--stdin'], { input: `${url}\n` });
+    expect(set.code, set.stderr).toBe(0);
+  }
+});
+afterAll(() => {
+  for (const f of folders) f.cleanup();
+  work.cleanup();
+});
+
+/** A plan made on A (the maker's machine) of a fresh wallet: its hash, the wallet and what plan create said. */
+async function planOnA(amounts: string[]): Promise<{ hash: string; wallet: string; made: Run; file: string }> {
+  const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
+  const batch = planBatchFile(work.dir, wallet, amounts);
+  const made = await run(people.maker.dir, ['plan', 'create', batch]);
+  expect(made.code, made.stderr).toBe(0);
+  return { hash: readPlanFile(planPathOf(batch)).hash, wallet, made, file: planPathOf(batch) };
+}
+
+const held = (wallet: string) => ctx.sb.payouts().filter((p) => p.wallet_id === wallet);
+
+describe('plans by hash in the shared ledger', () => {
+  it('made on A, shown and approved on B, sent on C, sent again from A: each payout paid once', async () => {
+    const { hash, wallet, made } = await planOnA(['1500.00', '2500.00']);
+    expect(hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(made.stderr).toContain(`Hash ${hash} (stored in the team's shared ledger`);
+    for (const verb of ['show', 'approve', 'send']) expect(made.stderr).toContain(`payctl plan ${verb} ${hash}`);
+
+    const from = ctx.sb.requests().length;
+    const shown = await run(people.alice.dir, ['plan', 'show', hash.slice(7, 19)]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`${hash} (in the team's shared ledger)`);
+    expect(shown.stdout).toContain('1 approval needed');
+    const json = oneJson((await run(people.alice.dir, ['plan', 'show', hash.slice(7), '--json'])).stdout) as { plan: string; hash: string };
+    expect(json).toMatchObject({ plan: hash, hash });
+
+    // Not yet approved: C cannot send it.
+    const early = await run(carol, ['plan', 'send', hash, '--yes', '--report', join(work.dir, `${randomUUID()}.jsonl`)]);
+    expect(early.code, early.stderr).toBe(2);
+    expect(early.stderr).toContain('needs 1 approval');
+
+    const own = await run(people.maker.dir, ['plan', 'approve', hash, '--yes']);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain('its maker cannot approve it');
+    const approved = await run(people.alice.dir, ['plan', 'approve', hash, '--yes', '--json']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(oneJson(approved.stdout)).toMatchObject({ plan: hash, hash, approved_by: 'Alice', approvals: 1 });
+    const again = await run(people.alice.dir, ['plan', 'approve', hash, '--yes']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already carries your approval');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    const reportC = join(work.dir, `c-${randomUUID()}.report.jsonl`);
+    const sent = await run(carol, ['plan', 'send', hash, '--yes', '--report', reportC]);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toContain('2 accepted');
+    expect(existsSync(reportC)).toBe(true);
+    expect(held(wallet)).toHaveLength(2);
+
+    const afterC = ctx.sb.requests().length;
+    const resent = await run(people.maker.dir, ['plan', 'send', hash.slice(7, 31), '--yes', '--report', join(work.dir, `a-${randomUUID()}.report.jsonl`)]);
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(resent.stderr).toContain('Nothing to send: every payout of the plan was accepted earlier.');
+    expect(payoutPosts(ctx.sb, afterC)).toEqual([]);
+    expect(held(wallet)).toHaveLength(2);
+    expect(new Set(held(wallet).map((p) => p.payout_id)).size).toBe(2);
+  });
+
+  it('a plan file keeps working with the shared ledger: approved and sent as a file', async () => {
+    const { file, wallet } = await planOnA(['1200.00']);
+    expect((await run(people.bob.dir, ['plan', 'approve', file, '--yes'])).code).toBe(0);
+    expect(readPlanFile(file).approvals).toHaveLength(1);
+    const sent = await run(carol, ['plan', 'send', file, '--yes']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(held(wallet)).toHaveLength(1);
+  });
+
+  it('refused, exit 2, nothing sent: an unknown hash, an ambiguous prefix, a stored plan changed in the database, a hash with the local journal', async () => {
+    const from = ctx.sb.requests().length;
+    const unknown = await run(carol, ['plan', 'show', '000000000000']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("No plan in the team's shared ledger has a hash starting with 000000000000");
+
+    const { hash } = await planOnA(['1100.00']);
+    const twin = `${hash.slice(0, 19)}${'0'.repeat(52)}` === hash ? `${hash.slice(0, 19)}${'1'.repeat(52)}` : `${hash.slice(0, 19)}${'0'.repeat(52)}`;
+    await sql(
+      `INSERT INTO payctl_plans (hash, content, maker_name, maker_fingerprint, maker_signature, created_at) SELECT $1, content, maker_name, maker_fingerprint, maker_signature, created_at FROM payctl_plans WHERE hash = $2`,
+      [twin, hash],
+    );
+    const ambiguous = await run(people.alice.dir, ['plan', 'approve', hash.slice(7, 19), '--yes']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('the start of the hash of more than one plan');
+    expect(ambiguous.stderr).toContain(hash);
+    expect(ambiguous.stderr).toContain(twin);
+    // The copy under another hash is not a plan: its content does not match the hash it is stored under.
+    const copy = await run(people.alice.dir, ['plan', 'show', twin]);
+    expect(copy.code).toBe(2);
+    expect(copy.stderr).toContain('does not match its hash');
+    // More digits name it; changed content in the database is refused as a changed file is.
+    await sql(`UPDATE payctl_plans SET content = replace(content, '1100.00', '9100.00') WHERE hash = $1`, [hash]);
+    const changed = await run(carol, ['plan', 'send', hash.slice(7, 40), '--yes', '--report', join(work.dir, `${randomUUID()}.jsonl`)]);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('does not match its hash');
+
+    const local = await run(dave, ['plan', 'send', hash, '--yes']);
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain('plans by hash need a shared ledger');
+    expect(local.stderr).toContain('payctl config set ledger --stdin');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
+
+describe("the day of a daily total is the ledger's", () => {
+  it("a machine whose clock is a day ahead cannot send past the daily total: the database's day is still today", async () => {
+    const policy = join(work.dir, `daily-${randomUUID().slice(0, 8)}.json`);
+    writeFileSync(policy, JSON.stringify({ daily_total: { SLE: '1000' } }));
+    const [a, b] = [tempConfigDir(), tempConfigDir()];
+    folders.push(a, b);
+    for (const dir of [a.dir, b.dir]) {
+      await writeLoggedIn(ctx.sb, dir);
+      expect((await run(dir, ['config', 'set', 'policy', policy])).code).toBe(0);
+      expect((await run(dir, ['config', 'set', 'ledger', '--stdin'], { input: `${url}\n` })).code).toBe(0);
+    }
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const first = await run(a.dir, bankPayout(wallet, '800.00'));
+    expect(first.code, first.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+    const tomorrow = new TestClock(new Date(Date.now() + 24 * 60 * 60 * 1000));
+    const ahead = await run(b.dir, bankPayout(wallet, '300.00'), { clock: tomorrow });
+    expect(ahead.code, ahead.stderr).toBe(2);
+    expect(ahead.stderr).toContain('policy daily_total.SLE');
+    expect(ahead.stderr).toContain("already sent today through the team's shared ledger");
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(held(wallet)).toHaveLength(1);
+  });
+});
