@@ -45,6 +45,9 @@ const LIST_RECORDS = QUICK ? 2_000 : 100_000;
 const BATCH = { rows: QUICK ? 300 : 10_000, concurrency: 8 };
 const LATENCY_BATCH = { rows: QUICK ? 200 : 1_000, concurrency: 32, latencyMs: 50 };
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+/** BENCH_CASES=startup,list,batch,postgres (default: all): the cases to run; a partial run writes nothing. */
+const CASES = new Set((process.env.BENCH_CASES ?? 'startup,list,batch,postgres').split(',').map((c) => c.trim()));
+const ALL_CASES = ['startup', 'list', 'batch', 'postgres'].every((c) => CASES.has(c));
 const TMPFS = 0x01021994;
 
 // ---- environment: what every measured process gets ----------------------------------------
@@ -308,8 +311,13 @@ async function list(sb, headerFile) {
   results.cases.push(entry);
 }
 
+/** The batches' wallet, funded for every round of every batch case. */
+function fundWallet(sb, walletId) {
+  return admin(sb, 'POST', 'wallets', { wallet_id: walletId, wallet_name: 'Bench', currency: 'SLE', balance: '100000000000.00' });
+}
+
 async function batchSetup(sb, token, walletId) {
-  await admin(sb, 'POST', 'wallets', { wallet_id: walletId, wallet_name: 'Bench', currency: 'SLE', balance: '100000000000.00' });
+  await fundWallet(sb, walletId);
   // Warm-up, and the honesty check: the floors must post exactly the bodies payctl posts.
   await admin(sb, 'DELETE', 'requests');
   const tag = 'check';
@@ -357,8 +365,9 @@ async function payctlBatch(tag, rows, concurrency, walletId, extraEnv = {}) {
  * bench/pg-cluster.mjs) against the same batch on the local ledger, interleaved. Goal: at least
  * half the local ledger's rate, peak memory unchanged.
  */
-async function postgresBatch(walletId) {
+async function postgresBatch(sb, walletId) {
   const { rows, concurrency } = BATCH;
+  await fundWallet(sb, walletId);
   const pg = await startBenchPostgres(root, process.env.BENCH_PG_DIR ?? '/var/tmp');
   try {
     const s = await interleave(BATCH_ROUNDS, [
@@ -490,27 +499,35 @@ async function main() {
     writeFileSync(headerFile, `Authorization: Bearer ${token}\nContent-Type: application/json\nAccept: application/json\n`, { mode: 0o600 });
     const walletId = JSON.parse(payctl(['balances', '--currency', 'SLE', '--json'])).data[0].wallet_id;
 
-    log(`start-up: --version, --help, balances --json against node -e 0 and a node http.get (${ROUNDS} rounds)`);
-    await startup(sb, token);
-    log(`payouts list --all --json of ${LIST_RECORDS.toLocaleString('en-US')} generated records against a curl + jq page loop (${LIST_ROUNDS} rounds)`);
-    await list(sb, headerFile);
-    log('batch: checking that the floors post the bodies payctl posts');
-    await batchSetup(sb, token, walletId);
-    for (const b of [BATCH, { ...LATENCY_BATCH }]) {
-      log(`batch of ${b.rows} rows, concurrency ${b.concurrency}, +${b.latencyMs ?? 0} ms latency (${BATCH_ROUNDS} rounds)`);
-      await batch(sb, token, headerFile, walletId, { latencyMs: 0, ...b });
+    if (CASES.has('startup')) {
+      log(`start-up: --version, --help, balances --json against node -e 0 and a node http.get (${ROUNDS} rounds)`);
+      await startup(sb, token);
     }
-    log(`batch of ${BATCH.rows} rows, concurrency ${BATCH.concurrency}, through a PostgreSQL ledger on loopback against the local ledger (${BATCH_ROUNDS} rounds)`);
-    await postgresBatch(walletId);
+    if (CASES.has('list')) {
+      log(`payouts list --all --json of ${LIST_RECORDS.toLocaleString('en-US')} generated records against a curl + jq page loop (${LIST_ROUNDS} rounds)`);
+      await list(sb, headerFile);
+    }
+    if (CASES.has('batch')) {
+      log('batch: checking that the floors post the bodies payctl posts');
+      await batchSetup(sb, token, walletId);
+      for (const b of [BATCH, { ...LATENCY_BATCH }]) {
+        log(`batch of ${b.rows} rows, concurrency ${b.concurrency}, +${b.latencyMs ?? 0} ms latency (${BATCH_ROUNDS} rounds)`);
+        await batch(sb, token, headerFile, walletId, { latencyMs: 0, ...b });
+      }
+    }
+    if (CASES.has('postgres')) {
+      log(`batch of ${BATCH.rows} rows, concurrency ${BATCH.concurrency}, through a PostgreSQL ledger on loopback against the local ledger (${BATCH_ROUNDS} rounds)`);
+      await postgresBatch(sb, walletId);
+    }
   } finally {
     spawnSync(node, [bin, 'sandbox', 'stop'], { env });
     rmSync(work, { recursive: true, force: true });
   }
 
   results.load_average_at_end = loadavg().map((x) => round(x, 2));
-  if (!QUICK) writeFileSync(join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  if (!QUICK && ALL_CASES) writeFileSync(join(here, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   table();
-  if (QUICK) log('(BENCH_QUICK: bench/results.json left as it was)');
+  if (QUICK || !ALL_CASES) log(`(${QUICK ? 'BENCH_QUICK' : `BENCH_CASES=${[...CASES].join(',')}`}: bench/results.json left as it was)`);
 }
 
 main().catch((err) => {
