@@ -162,56 +162,153 @@ export async function planBatch(
   wallets: Wallet[],
   balancesCommand?: string,
 ): Promise<BatchPlan> {
-  const problems = new ProblemList(MAX_LISTED);
-  const conflicts = new ProblemList(MAX_LISTED);
-  const byId = new Map(wallets.map((w) => [w.wallet_id, w]));
-  const plan = new PlanBuilder(wallets);
-  const earlier = new RunTally();
-  const repeats = new BatchRepeats(src.batchId);
-  const dups = new Map<string, DuplicateGroup>();
-  const absent = new Set<number>();
-  let rows = 0;
-  let toSend = 0;
-  for await (const identified of identifiedRows(src, problems, checked, false)) {
-    rows++;
-    const r = await lookUpRow(identified, journal, baseUrl, src.batchId);
-    if (!r.earlier) absent.add(r.row);
+  const p = new Planning(src, checked, journal, baseUrl, wallets, balancesCommand);
+  // The rows in groups: a ledger on a server looks a group up at once (Ledger.prefetch). What
+  // the file's reading found is said in the order it would have been without the groups.
+  const read = new ProblemsInOrder();
+  let group: IdentifiedRow[] = [];
+  for await (const identified of identifiedRows(src, read, checked, false)) {
+    group.push(identified);
+    read.rows++;
+    if (group.length === LOOKAHEAD) {
+      await p.group(group, read);
+      group = [];
+    }
+  }
+  await p.group(group, read);
+  read.flushTo(p.problems, Infinity);
+  checked.absent = p.absent;
+  if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
+  if (p.problems.total) throw fileProblems(src.path, p.problems);
+  return p.plan();
+}
+
+/** Rows a batch's plan looks up together (Ledger.prefetch). */
+const LOOKAHEAD = 256;
+
+/**
+ * Problems found while reading the rows, kept with how many rows had been read then, and
+ * passed on just before the row they came before: the order of a plan made row by row.
+ */
+class ProblemsInOrder extends Array<Problem> {
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+  rows = 0;
+  /** How many rows had been read when each problem still held came. */
+  readonly #at: number[] = [];
+  #total = 0;
+
+  /** Every problem pushed, handed on or not (batch-problems.ts totalOf). */
+  get total(): number {
+    return this.#total;
+  }
+
+  override push(...items: Problem[]): number {
+    for (const p of items) {
+      super.push(p);
+      this.#at.push(this.rows);
+      this.#total++;
+    }
+    return this.length;
+  }
+
+  /** Hands `to` the problems found before row number `index` (0-based, in reading order) was read, and lets go of them. */
+  flushTo(to: Problem[], index: number): void {
+    let n = 0;
+    while (n < this.length && this.#at[n]! <= index) n++;
+    if (!n) return;
+    to.push(...this.slice(0, n));
+    this.splice(0, n);
+    this.#at.splice(0, n);
+  }
+}
+
+/** Pass 2's state: what the rows looked up so far make of the plan. */
+class Planning {
+  readonly problems = new ProblemList(MAX_LISTED);
+  readonly conflicts = new ProblemList(MAX_LISTED);
+  readonly absent = new Set<number>();
+  readonly #byId: Map<string, Wallet>;
+  readonly #plan: PlanBuilder;
+  readonly #earlier = new RunTally();
+  readonly #repeats: BatchRepeats;
+  readonly #dups = new Map<string, DuplicateGroup>();
+  #rows = 0;
+  #toSend = 0;
+
+  constructor(
+    readonly src: BatchSource,
+    readonly checked: BatchCheck,
+    readonly journal: Ledger,
+    readonly baseUrl: string,
+    wallets: Wallet[],
+    readonly balancesCommand?: string,
+  ) {
+    this.#byId = new Map(wallets.map((w) => [w.wallet_id, w]));
+    this.#plan = new PlanBuilder(wallets);
+    this.#repeats = new BatchRepeats(src.batchId);
+  }
+
+  /** A group of rows: looked up at once where the ledger can, then each as before. */
+  async group(rows: IdentifiedRow[], read: ProblemsInOrder): Promise<void> {
+    if (!rows.length) return;
+    if (this.journal.prefetch) {
+      const ids = rows.flatMap((r) => [
+        r.request.payoutId,
+        ...(r.derivedId ? [legacyDerivedPayoutId(this.src.batchId, r.fingerprint, r.occurrence)] : []),
+        ...(r.legacyId ? [r.legacyId] : []),
+      ]);
+      await this.journal.prefetch(this.baseUrl, ids, [...new Set(rows.map((r) => r.fingerprint))]);
+    }
+    const first = read.rows - rows.length;
+    for (const [i, r] of rows.entries()) {
+      read.flushTo(this.problems, first + i);
+      await this.row(r);
+    }
+  }
+
+  async row(identified: IdentifiedRow): Promise<void> {
+    const { src, checked, journal } = this;
+    this.#rows++;
+    const r = await lookUpRow(identified, journal, this.baseUrl, src.batchId);
+    if (!r.earlier) this.absent.add(r.row);
     if (checked.duplicated.has(r.fingerprint)) {
-      const g = dups.get(r.fingerprint);
+      const g = this.#dups.get(r.fingerprint);
       if (g) g.rows.push(r.row);
-      else dups.set(r.fingerprint, { rows: [r.row], request: r.request, pending: false });
+      else this.#dups.set(r.fingerprint, { rows: [r.row], request: r.request, pending: false });
     }
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
-      conflicts.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${r.request.payoutId}" was already sent with other details`, ' ')));
-      continue;
+      this.conflicts.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${r.request.payoutId}" was already sent with other details`, ' ')));
+      return;
     }
     if (r.earlier?.outcome?.kind === 'accepted') {
-      earlier.add(r.earlier);
-      continue;
+      this.#earlier.add(r.earlier);
+      return;
     }
-    toSend++;
-    if (checked.duplicated.has(r.fingerprint)) dups.get(r.fingerprint)!.pending = true;
-    const bad = walletProblem(r.row, r.request, byId, balancesCommand);
-    if (bad) problems.push(bad);
-    plan.add(r.request);
+    this.#toSend++;
+    if (checked.duplicated.has(r.fingerprint)) this.#dups.get(r.fingerprint)!.pending = true;
+    const bad = walletProblem(r.row, r.request, this.#byId, this.balancesCommand);
+    if (bad) this.problems.push(bad);
+    this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
-    repeats.add(await samePayoutsSent(journal, baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)));
+    this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)));
   }
-  checked.absent = absent;
-  if (conflicts.total) throw new UsageError(`${src.path}: ${plural(conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(conflicts));
-  if (problems.total) throw fileProblems(src.path, problems);
-  return {
-    rows,
-    toSend,
-    alreadyAccepted: rows - toSend,
-    groups: plan.groups(),
-    earlier: earlier.runs(),
-    matchRows: repeats.rows,
-    matched: repeats.matched.runs(),
-    otherBatchRows: repeats.otherBatchRows,
-    otherBatches: repeats.otherBatches.runs(),
-    duplicates: [...dups.values()].filter((g) => g.rows.length > 1),
-  };
+
+  plan(): BatchPlan {
+    return {
+      rows: this.#rows,
+      toSend: this.#toSend,
+      alreadyAccepted: this.#rows - this.#toSend,
+      groups: this.#plan.groups(),
+      earlier: this.#earlier.runs(),
+      matchRows: this.#repeats.rows,
+      matched: this.#repeats.matched.runs(),
+      otherBatchRows: this.#repeats.otherBatchRows,
+      otherBatches: this.#repeats.otherBatches.runs(),
+      duplicates: [...this.#dups.values()].filter((g) => g.rows.length > 1),
+    };
+  }
 }
 
 /**

@@ -152,7 +152,9 @@ function sharedLine(g: Shared): Problem {
 
 /** How many problems a list was given (kept or only counted). */
 export function totalOf(problems: Problem[]): number {
-  return problems instanceof ProblemList ? problems.total : problems.length;
+  // A list that lets go of problems says how many it was given (ProblemList, batch-load.ts ProblemsInOrder).
+  const total = (problems as Problem[] & { total?: unknown }).total;
+  return typeof total === 'number' ? total : problems.length;
 }
 
 /**

@@ -366,3 +366,35 @@ describe('importing a local journal', () => {
     expect((await shared.status()).entries).toBe(4);
   });
 });
+
+describe('look-ups answered ahead (prefetch): what a batch plan asks a group at a time', () => {
+  it('get and find after a prefetch answer as the database does; a write of the store forgets them; an edited row still refused', async () => {
+    const url = await db.freshDatabase('ahead');
+    const writer = await open(url);
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-1', body: body('a-1'), now: T0, origin: { fingerprint: 'f-1' } });
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-0', body: body('a-0'), now: new Date(T0.getTime() - 1000), origin: { fingerprint: 'f-1' } });
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-2', body: body('a-2'), now: T0 });
+    const fresh = await open(url);
+    const ahead = await open(url);
+    await ahead.prefetch(BASE, ['a-1', 'a-2', 'missing'], ['f-1', 'f-none']);
+    // Another machine writes after the prefetch: what was asked ahead is what the plan sees.
+    await writer.begin({ baseUrl: BASE, payoutId: 'missing', body: body('missing'), now: T0 });
+    expect(await ahead.get(BASE, 'a-1')).toEqual(await fresh.get(BASE, 'a-1'));
+    expect(await ahead.get(BASE, 'a-2')).toEqual(await fresh.get(BASE, 'a-2'));
+    expect(await ahead.get(BASE, 'missing')).toBeUndefined();
+    expect((await ahead.find(BASE, 'fingerprint', 'f-1')).map((e) => e.payoutId)).toEqual(['a-0', 'a-1']);
+    expect(await ahead.find(BASE, 'fingerprint', 'f-none')).toEqual([]);
+    // Another base URL was not asked ahead: read from the database.
+    expect(await ahead.get('https://other.example.com/v2', 'a-1')).toBeUndefined();
+    // A claim of this store forgets the answers: the next read is the database's.
+    const claimed = await ahead.begin({ baseUrl: BASE, payoutId: 'missing', body: body('missing'), now: T0 });
+    expect(claimed.idempotencyKey).toBe((await fresh.get(BASE, 'missing'))!.idempotencyKey);
+    expect((await ahead.get(BASE, 'missing'))!.payoutId).toBe('missing');
+
+    // A row changed outside payctl is refused when asked for, prefetched or not.
+    await sql(url, `UPDATE payctl_ledger_entries SET entry = replace(entry, '12.50', '99.50') WHERE payout_id = 'a-2'`);
+    await ahead.prefetch(BASE, ['a-1', 'a-2'], []);
+    expect(await ahead.get(BASE, 'a-1')).toEqual(await fresh.get(BASE, 'a-1'));
+    expect(await rejection(ahead.get(BASE, 'a-2'))).toBeInstanceOf(ConfigError);
+  });
+});

@@ -20,6 +20,7 @@ import type { WalletLockOptions } from '../../wallet-lock.js';
 import { journalBase } from '../base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
 import type { BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from '../ledger.js';
+import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
 import { LockTurns, withAdvisoryLocks } from './locks.js';
@@ -29,6 +30,7 @@ import { ENTRIES } from './schema.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
 
 const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id = $2`;
+const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]))`;
 /** Rows a listing reads at a time. */
 const PAGE = 500;
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
@@ -53,6 +55,8 @@ export class PostgresLedger implements Ledger {
   readonly #connection: Connection;
   /** This machine, as rows it makes say (who made it). */
   readonly #host: string | null;
+  /** Look-ups answered ahead (prefetch), forgotten at any write. */
+  readonly #ahead = new LookAhead();
   /** What signs the rows it writes: asked once, when the first row is written. */
   readonly #signerOf: () => RowSigner;
   #writerMade: Writer | undefined;
@@ -112,6 +116,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async begin(opts: BeginOptions): Promise<JournalEntry> {
+    this.#ahead.clear();
     const entry = newEntry(opts);
     const after = `Nothing was sent for payout ${opts.payoutId}.`;
     let claimed: Inserted;
@@ -123,7 +128,7 @@ export class PostgresLedger implements Ledger {
     if (claimed.inserted) return entry;
     if (claimed.existing !== undefined) return reused(this.entryOf(claimed.existing), opts);
     // Made by a claim (another machine's, or this one's of the same moment) committed while this one's statement ran: read it now.
-    const existing = await this.get(opts.baseUrl, opts.payoutId).catch((err: unknown) => {
+    const existing = await this.#fresh(opts.baseUrl, opts.payoutId).catch((err: unknown) => {
       throw this.#fault(err, 'read', after);
     });
     if (!existing) throw new ConfigError(`The ledger entry of payout ${opts.payoutId} vanished while it was being written (${this.url}). ${after}`);
@@ -136,6 +141,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry> {
+    this.#ahead.clear();
     const next = withOutcome(entry, outcome);
     const row = this.#row(next);
     const doing = `record the outcome of payout ${entry.payoutId} in`;
@@ -148,7 +154,7 @@ export class PostgresLedger implements Ledger {
       }
       if (written) return next;
       // An accepted outcome under the same key is there: it stands (entries.ts acceptedStands).
-      const current = await this.get(entry.baseUrl, entry.payoutId);
+      const current = await this.#fresh(entry.baseUrl, entry.payoutId);
       const stands = acceptedStands(entry, outcome, () => current);
       if (stands) return stands;
     }
@@ -156,11 +162,40 @@ export class PostgresLedger implements Ledger {
   }
 
   async get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined> {
+    const ahead = this.#ahead.get(journalBase(baseUrl), payoutId);
+    if (ahead !== undefined) return ahead ?? undefined;
+    return this.#fresh(baseUrl, payoutId);
+  }
+
+  /** The entry as the database holds it now (what the store's writes decide on: never looked ahead). */
+  async #fresh(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined> {
     const rows = await this.#query<StoredRow>('read', GET, [journalBase(baseUrl), payoutId], 'payctl_get');
     return rows[0] ? this.entryOf(rows[0]) : undefined;
   }
 
+  /**
+   * These payout ids and fingerprints looked up in one statement, the answers kept for the
+   * get and find (by fingerprint) that follow (ahead.ts): a batch's plan, a group of rows at a
+   * time. Any write of this store forgets them.
+   */
+  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[]): Promise<void> {
+    const base = journalBase(baseUrl);
+    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints], 'payctl_prefetch');
+    const found = rows.map((r) => {
+      let entry: JournalEntry | Error;
+      try {
+        entry = this.entryOf(r);
+      } catch (err) {
+        entry = err as Error;
+      }
+      return { payoutId: r.payout_id, fingerprint: r.fingerprint, found: entry };
+    });
+    this.#ahead.fill(base, payoutIds, fingerprints, found);
+  }
+
   async find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
+    const ahead = kind === 'fingerprint' ? this.#ahead.find(journalBase(baseUrl), key) : undefined;
+    if (ahead) return ahead;
     const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
     const rows = await this.#query<StoredRow>(
       'read',

@@ -1,0 +1,54 @@
+/**
+ * The PostgreSQL store's look-ahead (Ledger.prefetch): a batch's plan looks every row up by
+ * payout id (and earlier versions' ids) and by fingerprint, one row after another; against a
+ * database each look-up is a round trip. `prefetch` asks for a group of rows in one statement
+ * and keeps the answers for the look-ups that follow, found or not, until the next group or
+ * any write of this store. Only a hint for reads that decide nothing alone: a claim is still the
+ * database's INSERT, and the store's own reads around its writes never use it.
+ */
+import type { JournalEntry } from '../ledger.js';
+
+/** A row as looked ahead: its entry, or why it does not verify (thrown when it is asked for). */
+type Found = JournalEntry | Error;
+
+export class LookAhead {
+  #base: string | undefined;
+  readonly #byId = new Map<string, Found | null>();
+  readonly #byFingerprint = new Map<string, Found[]>();
+
+  /** The answers for these payout ids and fingerprints under `base` (rows already read and checked). */
+  fill(base: string, payoutIds: string[], fingerprints: string[], rows: Array<{ payoutId: string; fingerprint: string | null; found: Found }>): void {
+    this.clear();
+    this.#base = base;
+    for (const id of payoutIds) this.#byId.set(id, null);
+    for (const f of fingerprints) this.#byFingerprint.set(f, []);
+    for (const r of rows) {
+      if (this.#byId.has(r.payoutId)) this.#byId.set(r.payoutId, r.found);
+      if (r.fingerprint !== null) this.#byFingerprint.get(r.fingerprint)?.push(r.found);
+    }
+  }
+
+  clear(): void {
+    this.#base = undefined;
+    this.#byId.clear();
+    this.#byFingerprint.clear();
+  }
+
+  /** The entry of a payout id looked ahead: `null` when it was looked for and is not there; undefined when not looked for. */
+  get(base: string, payoutId: string): JournalEntry | null | undefined {
+    if (base !== this.#base) return undefined;
+    const found = this.#byId.get(payoutId);
+    if (found instanceof Error) throw found;
+    return found;
+  }
+
+  /** The entries with this fingerprint, oldest first, when it was looked ahead; undefined when not. */
+  find(base: string, fingerprint: string): JournalEntry[] | undefined {
+    if (base !== this.#base) return undefined;
+    const found = this.#byFingerprint.get(fingerprint);
+    if (!found) return undefined;
+    const bad = found.find((f) => f instanceof Error);
+    if (bad) throw bad;
+    return (found as JournalEntry[]).slice().sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.payoutId < b.payoutId ? -1 : 1));
+  }
+}
