@@ -14,7 +14,7 @@ _payctl_commands() {
     'ledger') REPLY='status import verify help' ;;
     'plan') REPLY='create show approve send help' ;;
     'keys') REPLY='create show help' ;;
-    'policy') REPLY='check help' ;;
+    'policy') REPLY='check propose approve show help' ;;
     'webhooks') REPLY='listen help' ;;
     'config') REPLY='list get set unset path help' ;;
     'sandbox') REPLY='start stop status help' ;;
@@ -54,6 +54,9 @@ _payctl_options() {
     'keys show') REPLY='-h --help' ;;
     'policy') REPLY='-h --help' ;;
     'policy check') REPLY='--batch-id -h --help' ;;
+    'policy propose') REPLY='-h --help' ;;
+    'policy approve') REPLY='-h --help' ;;
+    'policy show') REPLY='-h --help' ;;
     'summary') REPLY='--from --to --wallet --currency --csv -h --help' ;;
     'webhooks') REPLY='-h --help' ;;
     'webhooks listen') REPLY='--port --host --path --secret-stdin --secret --signature-header --tolerance --forward-to -h --help' ;;
@@ -167,7 +170,9 @@ _payctl_argument() {
     'plan help:0') REPLY='words create show approve send' ;;
     'keys help:0') REPLY='words create show' ;;
     'policy check:0') REPLY='files' ;;
-    'policy help:0') REPLY='words check' ;;
+    'policy propose:0') REPLY='files' ;;
+    'policy approve:0') REPLY='any' ;;
+    'policy help:0') REPLY='words check propose approve show' ;;
     'webhooks help:0') REPLY='words listen' ;;
     'config get:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
     'config set:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;

@@ -22,7 +22,7 @@ function __payctl_commands
         case 'payctl keys'
             echo create show help
         case 'payctl policy'
-            echo check help
+            echo check propose approve show help
         case 'payctl webhooks'
             echo listen help
         case 'payctl config'
@@ -142,7 +142,7 @@ complete -c payctl -n "__payctl_at 'payctl' 0" -a history -d 'the journal as a l
 complete -c payctl -n "__payctl_at 'payctl' 0" -a ledger -d 'the payout journal\'s store: local, or a PostgreSQL ledger shared by a team'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a plan -d 'four eyes: write payouts down, have them approved, send exactly what was approved'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a keys -d 'your signing key for making and approving payout plans'
-complete -c payctl -n "__payctl_at 'payctl' 0" -a policy -d 'what the team\'s spending policy asks of a batch or a plan'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a policy -d 'the team\'s spending policy: what it asks of a batch or a plan, and the team\'s policy in the shared ledger'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a summary -d 'the service\'s counts by status and type; with a filter, totals per currency computed by payctl'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a webhooks -d 'receive and inspect webhook events'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a config -d 'profile settings: base-url, webhook-secret, routes.<name> (secrets are never printed)'
@@ -332,6 +332,9 @@ complete -c payctl -n "__payctl_at 'payctl keys help' 0" -f -a 'create show' -d 
 
 # payctl policy
 complete -c payctl -n "__payctl_at 'payctl policy' 0" -a check -d 'say what a batch file or a plan needs under the policy, and why'
+complete -c payctl -n "__payctl_at 'payctl policy' 0" -a propose -d 'propose a policy file as the team\'s policy in the shared ledger (signed with your key)'
+complete -c payctl -n "__payctl_at 'payctl policy' 0" -a approve -d 'approve a proposed change to the team\'s policy; adopted once it has the approvals it needs'
+complete -c payctl -n "__payctl_at 'payctl policy' 0" -a show -d 'show the team\'s policy in the shared ledger and the proposals to change it'
 complete -c payctl -n "__payctl_at 'payctl policy' 0" -a help -d 'display help for command'
 complete -c payctl -n "__payctl_at 'payctl policy'" -s h -l help -d 'show help'
 
@@ -340,8 +343,19 @@ complete -c payctl -n "__payctl_at 'payctl policy check' 0" -F -d 'a batch file 
 complete -c payctl -n "__payctl_at 'payctl policy check'" -l batch-id -x -d 'the batch id the file would be sent under (default "default")'
 complete -c payctl -n "__payctl_at 'payctl policy check'" -s h -l help -d 'show help'
 
+# payctl policy propose
+complete -c payctl -n "__payctl_at 'payctl policy propose' 0" -F -d 'a policy file (see payctl config set policy)'
+complete -c payctl -n "__payctl_at 'payctl policy propose'" -s h -l help -d 'show help'
+
+# payctl policy approve
+complete -c payctl -n "__payctl_at 'payctl policy approve' 0" -f -d 'the proposal\'s hash as policy propose printed it (or its first 12 hex digits or more)'
+complete -c payctl -n "__payctl_at 'payctl policy approve'" -s h -l help -d 'show help'
+
+# payctl policy show
+complete -c payctl -n "__payctl_at 'payctl policy show'" -s h -l help -d 'show help'
+
 # payctl policy help
-complete -c payctl -n "__payctl_at 'payctl policy help' 0" -f -a 'check' -d ''
+complete -c payctl -n "__payctl_at 'payctl policy help' 0" -f -a 'check propose approve show' -d ''
 
 # payctl summary
 complete -c payctl -n "__payctl_at 'payctl summary'" -l from -x -d 'created at or after (2026-11-01 or an ISO timestamp, UTC)'

@@ -227,6 +227,14 @@ export function examinePolicy(file: string): { policy: Policy; problems: [] } | 
     const why = code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message;
     return { unreadable: why, problems: [why] };
   }
+  return examinePolicyValue(raw, file);
+}
+
+/**
+ * A policy already parsed (a file's JSON, or the content of the team's policy in a shared
+ * ledger), checked; `file` is how messages name it.
+ */
+export function examinePolicyValue(raw: unknown, file: string): { policy: Policy; problems: [] } | { policy?: undefined; problems: string[] } {
   const policy: Policy = { file, members: new Map(), byKey: new Map(), approvers: new Map(), approvals: new Map(), maxPerPayout: new Map(), dailyTotal: new Map() };
   const r: Reading = { policy, problems: [], spelled: new Map() };
   if (!isObject(raw)) r.problems.push('it must be a JSON object');

@@ -76,7 +76,7 @@ describe('completion model', () => {
     expect(model.root.commands.map((c) => c.name)).toEqual([...ROOT_COMMANDS, 'help']);
     expect(at('plan').commands.map((c) => c.name)).toEqual(['create', 'show', 'approve', 'send', 'help']);
     expect(at('keys').commands.map((c) => c.name)).toEqual(['create', 'show', 'help']);
-    expect(at('policy').commands.map((c) => c.name)).toEqual(['check', 'help']);
+    expect(at('policy').commands.map((c) => c.name)).toEqual(['check', 'propose', 'approve', 'show', 'help']);
     expect(at('payout').commands.map((c) => c.name)).toEqual(['create', 'batch', 'get', 'help']);
     expect(at('payouts').commands.map((c) => c.name)).toEqual(['list', 'help']);
     // A command that runs by itself and has a verb below it: no implicit help verb.

@@ -6,8 +6,10 @@
  * What must hold across machines: a payout typed on two machines is a repeat; a limit holds for
  * 20 makers at once on two machines; a batch killed on one machine and rerun on another pays each
  * row once under the keys the first journaled; a payout sent by one is found by the other; a row
- * edited in the database is reported by `ledger verify` and never acted on; and a database that
- * is down means nothing is sent, never a fall-back to the local journal.
+ * edited in the database is reported by `ledger verify` and never acted on; a database that
+ * is down means nothing is sent, never a fall-back to the local journal; and the team's policy
+ * adopted in the ledger holds whatever a machine's profile, clock or policy setting says, and is
+ * changed only with the approvals it asks.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -408,3 +410,86 @@ function fakeDay(dir: string, args: string[]): Promise<Run> {
     });
   });
 }
+
+describe("the team's policy in the shared ledger", () => {
+  const shim = payctlShim();
+  afterAll(() => shim.cleanup());
+
+  /** `keys create` on a machine: its public key. */
+  async function keyOf(dir: string, name: string): Promise<string> {
+    const r = await payctl(['keys', 'create', '--name', name, '--json'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { public_key: string }).public_key;
+  }
+
+  it(
+    'daily_total 2000 adopted in the ledger holds after config unset policy, for another profile and a clock a day ahead; raised only once approved',
+    { timeout: 120_000 },
+    async () => {
+      const { url, dirs } = await team(2);
+      const [a, b] = dirs as [string, string];
+      const maker = await keyOf(a, 'Mariama Kanu');
+      const approver = await keyOf(b, 'Ibrahim Sesay');
+      const members = { 'Mariama Kanu': { keys: [maker], roles: ['maker'] }, 'Ibrahim Sesay': { keys: [approver], roles: ['approver'] } };
+      const tag = randomUUID().slice(0, 8);
+      const file = (daily: string) => writeFile(join(work.dir, `team-policy-${tag}-${daily}.json`), JSON.stringify({ members, daily_total: { SLE: daily } }));
+
+      const adopted = await payctl(['policy', 'propose', file('2000')], { dir: a });
+      expect(adopted.code, adopted.stderr).toBe(0);
+      expect(adopted.stderr).toContain("adopted as the team's policy, version 1");
+
+      const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+      const pay = (n: number) => createArgs(wallet, `Fatmata Sesay ${n}`, `01234567${String(n).padStart(2, '0')}`, ['--payout-id', `${tag}-${n}`]);
+      for (const n of [1, 2]) {
+        const sent = await payctl(pay(n), { dir: a });
+        expect(sent.code, sent.stderr).toBe(0);
+      }
+      const from = ctx.sb.requests().length;
+      const refusedFor = (r: Run) => {
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain('policy daily_total.SLE');
+        expect(r.stderr).toContain("1,999.98 SLE already sent today through the team's shared ledger");
+        expect(r.stderr).toContain('Nothing was sent.');
+      };
+
+      // Machine B: the profile's policy set to a lenient file, then unset: the team's holds.
+      const lenient = writeFile(join(work.dir, `lenient-${tag}.json`), JSON.stringify({ daily_total: { SLE: '1000000' } }));
+      expect((await payctl(['config', 'set', 'policy', lenient], { dir: b })).code).toBe(0);
+      const warned = await payctl(pay(3), { dir: b });
+      refusedFor(warned);
+      expect(warned.stderr).toContain(`is not the team's: the team's policy in the shared ledger (version 1`);
+      expect((await payctl(['config', 'unset', 'policy'], { dir: b })).code).toBe(0);
+      refusedFor(await payctl(pay(3), { dir: b }));
+
+      // A second profile on B, on the same ledger, with no policy setting.
+      await writeLoggedIn(ctx.sb, b, ctx.sb.apiKey, 'second');
+      const set = await payctl(['config', 'set', 'ledger', '--stdin', '--profile', 'second'], { dir: b, input: `${url}\n` });
+      expect(set.code, set.stderr).toBe(0);
+      refusedFor(await payctl([...pay(3), '--profile', 'second'], { dir: b }));
+
+      // B's clock a day ahead: the day is the database's.
+      refusedFor(await fakeDay(b, pay(3)));
+
+      // A change raising daily_total: proposed, approved by nobody: still refused.
+      const proposed = await payctl(['policy', 'propose', file('5000')], { dir: a });
+      expect(proposed.code, proposed.stderr).toBe(0);
+      const approve = /^An approver signs:\s+(payctl .*)$/m.exec(proposed.stderr)?.[1];
+      expect(approve, proposed.stderr).toMatch(/^payctl policy approve sha256:[0-9a-f]{64}$/);
+      expect(proposed.stderr).toContain('It needs 1 approval from: Ibrahim Sesay');
+      refusedFor(await payctl(pay(3), { dir: b }));
+      const own = await runAsPrinted(approve!, { shim: shim.dir, configDir: a });
+      expect(own.code, own.stderr).toBe(2);
+      refusedFor(await payctl(pay(3), { dir: b }));
+      expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+
+      // Approved by the approver, as printed: version 2, and the payout goes.
+      const approved = await runAsPrinted(approve!, { shim: shim.dir, configDir: b });
+      expect(approved.code, approved.stderr).toBe(0);
+      expect(approved.stderr).toContain("It is adopted as the team's policy, version 2.");
+      const sent = await payctl(pay(3), { dir: b });
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+      expect(heldFrom(wallet)).toHaveLength(3);
+    },
+  );
+});

@@ -16,6 +16,8 @@ import type { PlanApproveOptions } from '../../src/commands/plan/approve.js';
 import type { PlanSendOptions } from '../../src/commands/plan/send.js';
 import type { KeysCreateOptions } from '../../src/commands/keys/create.js';
 import type { PolicyCheckOptions } from '../../src/commands/policy/check.js';
+import type { PolicyProposeOptions } from '../../src/commands/policy/propose.js';
+import type { PolicyApproveOptions } from '../../src/commands/policy/approve.js';
 import { usageHint } from '../helpers/usage-hint.js';
 import { GROUPS } from './minimal.js';
 import type { LoginOptions } from '../../src/commands/login.js';
@@ -613,6 +615,18 @@ describe('plan, keys and policy (four eyes)', () => {
     const p = await parse('policy', 'check', 'stipends.csv', '--batch-id', 'oct');
     expect(p.opts).toEqual({ file: 'stipends.csv', batchId: 'oct' } satisfies PolicyCheckOptions);
     covered.add('policy check');
+  });
+
+  it('policy propose <file>, policy approve <hash>, policy show: one argument each (show none)', async () => {
+    const proposed = await parse('policy', 'propose', 'team-policy.json');
+    expect(proposed.opts).toEqual({ file: 'team-policy.json' } satisfies PolicyProposeOptions);
+    const approved = await parse('policy', 'approve', '50398ce020a0');
+    expect(approved.opts).toEqual({ hash: '50398ce020a0' } satisfies PolicyApproveOptions);
+    const shown = await parse('policy', 'show', '--json');
+    expect([shown.path, shown.opts]).toEqual(['policy show', {}]);
+    expect((await refuse('policy', 'show', 'extra')).code).toBe('commander.excessArguments');
+    expect((await refuse('policy', 'approve')).code).toBe('commander.missingArgument');
+    for (const verb of ['propose', 'approve', 'show']) covered.add(`policy ${verb}`);
   });
 });
 

@@ -46,6 +46,9 @@ export const MINIMAL: Record<string, string[]> = {
   'keys show': ['keys', 'show'],
   policy: ['policy'],
   'policy check': ['policy', 'check', 'rows.csv'],
+  'policy propose': ['policy', 'propose', 'team-policy.json'],
+  'policy approve': ['policy', 'approve', '50398ce020a0'],
+  'policy show': ['policy', 'show'],
 };
 
 /** Group commands (payout, config, ...): no action of their own, only subcommands. */

@@ -43,6 +43,9 @@ const RUNS: Record<string, () => Promise<Run>> = {
   'keys create': async () => (await import('../../src/commands/keys/create.js')).run,
   'keys show': async () => (await import('../../src/commands/keys/show.js')).run,
   'policy check': async () => (await import('../../src/commands/policy/check.js')).run,
+  'policy propose': async () => (await import('../../src/commands/policy/propose.js')).run,
+  'policy approve': async () => (await import('../../src/commands/policy/approve.js')).run,
+  'policy show': async () => (await import('../../src/commands/policy/show.js')).run,
 };
 
 describe('each command loads its own module', () => {

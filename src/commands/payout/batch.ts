@@ -32,7 +32,7 @@ import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, repo
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
-import { profilePolicy } from '../plan/common.js';
+import { effectivePolicy } from '../policy/effective.js';
 import { sendRows } from './send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { makeStyle, type Style } from '../../output/style.js';
@@ -83,7 +83,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   if (opts.dryRun) return b.dryRun();
 
   // Checked first without a lock (refused before anything is asked), then again under the lock.
-  const policy = profilePolicy(deps);
+  const policy = await effectivePolicy(deps);
   const policyRows = policy ? await checkPolicy(policy, b.policyCheck()) : undefined;
   await b.confirm();
 

@@ -27,7 +27,8 @@ import { requireSigningKey } from '../../plans/keys.js';
 import { makePlan } from '../../plans/plan.js';
 import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
 import { policyCountsTheDay } from '../../payouts/wallet-lock.js';
-import { profilePolicy, writeNewPlan } from '../plan/common.js';
+import { writeNewPlan } from '../plan/common.js';
+import { effectivePolicy } from '../policy/effective.js';
 import { reportPlan, sharePlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
@@ -90,7 +91,7 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   if (opts.dryRun) return dryRun(c, wallets, repeat);
   if (opts.planOut !== undefined) return writePlan(c, opts.planOut);
   // Checked first without a lock (refused before anything is asked), then again under the lock.
-  const policy = profilePolicy(deps);
+  const policy = await effectivePolicy(deps);
   if (policy) await checkPolicy(policy, c);
   await confirmSend(c, wallets, repeat);
   const journaled = await journalPayout(c, policy && policyCountsTheDay(policy) ? () => checkPolicy(policy, c, false) : undefined);

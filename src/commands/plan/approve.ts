@@ -23,7 +23,8 @@ import { wrapSegments, wrapText } from '../../output/table.js';
 import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
+import { approvalLines, payoutLines, planHead } from './common.js';
+import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, type LoadedPlan } from './source.js';
 import { checkApprovals, makerOf, type Policy } from '../../plans/policy.js';
 
@@ -37,7 +38,7 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   const { plan, payouts } = loaded;
   const key = requireSigningKey(configDir(deps.env));
   refuseOwnOrAgain(plan, key);
-  const policy = profilePolicy(deps);
+  const policy = await effectivePolicy(deps);
   if (policy) refuseUnderPolicy(loaded.label, plan, policy, key);
   if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
   const signedAt = deps.clock.now().toISOString();

@@ -23,7 +23,8 @@ import type { Ledger } from '../../payouts/ledger/ledger.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
-import { profilePolicy, writeNewPlan } from './common.js';
+import { writeNewPlan } from './common.js';
+import { effectivePolicy } from '../policy/effective.js';
 import { approvalsNeeded, type Policy, type Requirement } from '../../plans/policy.js';
 import type { SigningKey } from '../../plans/keys.js';
 
@@ -43,7 +44,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
   if (badId) throw new UsageError(`Cannot make this plan: ${badId}.`);
   const maker = requireSigningKey(configDir(deps.env));
-  const policy = profilePolicy(deps);
+  const policy = await effectivePolicy(deps);
   if (policy) refuseUnlistedMaker(policy, maker);
   const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);

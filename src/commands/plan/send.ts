@@ -27,7 +27,7 @@ import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
-import { profilePolicy } from './common.js';
+import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan } from './source.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
@@ -105,7 +105,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
  */
 async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): Promise<Judged> {
   const { plan, payouts, store } = await loadPlan(opts.plan, deps);
-  const policy = profilePolicy(deps);
+  const policy = await effectivePolicy(deps);
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
   if (!samePlace(plan.base_url, api.baseUrl)) throw refuse(`it was made for ${plan.base_url}, and this profile sends to ${api.baseUrl}`);

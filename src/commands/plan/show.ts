@@ -18,7 +18,8 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
-import { approvalLines, payoutLines, planHead, profilePolicy } from './common.js';
+import { approvalLines, payoutLines, planHead } from './common.js';
+import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan } from './source.js';
 
 export interface PlanShowOptions {
@@ -63,7 +64,7 @@ function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
 
 export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
   const { plan, payouts, ref, label } = await loadPlan(opts.plan, deps);
-  const policy = profilePolicy(deps);
+  const policy = await effectivePolicy(deps);
   let wallets: Wallet[] | undefined;
   let balancesProblem: string | undefined;
   try {

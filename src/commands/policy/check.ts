@@ -17,7 +17,7 @@ import { readPlan, PLAN_FORMAT } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
-import { profilePolicy } from '../plan/common.js';
+import { effectivePolicy } from './effective.js';
 
 export interface PolicyCheckOptions {
   file: string;
@@ -60,7 +60,7 @@ interface Verdict {
 }
 
 export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number> {
-  const policy = profilePolicy(deps);
+  const policy = await effectivePolicy(deps);
   if (!policy) throw new UsageError('The profile names no policy.', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
   const journal = await openLedger(deps);

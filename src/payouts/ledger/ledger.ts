@@ -194,6 +194,12 @@ export interface Ledger {
    * `plan show|approve|send <hash>`): a shared ledger's; absent for the local store.
    */
   readonly plans?: PlanStore;
+  /**
+   * The team's spending policy kept in this ledger, its versions and the proposals to change it
+   * (`payctl policy propose|approve|show`; plans/team-policy.ts judges them): a shared ledger's;
+   * absent for the local store.
+   */
+  readonly policies?: PolicyStore;
   /** Ends what the ledger holds open (a shared store's connections); the ledger is not used after. */
   close?(): Promise<void>;
 }
@@ -223,4 +229,51 @@ export interface PlanStore {
   get(hash: string): Promise<StoredPlan | undefined>;
   /** Stores an approval of the plan of this hash; false when this key's approval of it is there already. */
   approve(hash: string, approval: Approval): Promise<boolean>;
+}
+
+/**
+ * A version of the team's policy, or a proposal to change it, as a shared ledger keeps it: what
+ * its hash covers, who proposed it (signed), and its approvals. A proposal is named by its hash
+ * and the version it changes; it is adopted as the next version or never.
+ */
+export interface StoredPolicy {
+  /** `sha256:<hex>` of `content`. */
+  hash: string;
+  /** The policy as canonical JSON (plans/canonical.ts): exactly what `hash` covers. */
+  content: string;
+  /** The adopted version it was proposed to change; 0 when there was none. */
+  baseVersion: number;
+  /** Its version once adopted (baseVersion + 1); null while it is a proposal. */
+  version: number | null;
+  proposer: { name: string; public_key: string; fingerprint: string };
+  /** The very text the proposer's signature covers (ISO time). */
+  proposedAt: string;
+  /** The proposer's Ed25519 signature (plans/team-policy.ts proposalMessage), base64. */
+  signature: string;
+  /** When it was adopted (the database's clock, ISO); null while it is a proposal. */
+  adoptedAt: string | null;
+  /** Oldest first; each signed over the hash and the version it changes. */
+  approvals: Approval[];
+}
+
+/** What one change of the team's policy writes (PolicyStore.change). */
+export type PolicyWrite =
+  | { kind: 'propose'; row: Omit<StoredPolicy, 'approvals' | 'adoptedAt'> }
+  | { kind: 'approve'; hash: string; baseVersion: number; approval: Approval }
+  | { kind: 'adopt'; hash: string; baseVersion: number; version: number };
+
+/**
+ * The team's policy in a shared ledger (README "Working as a team"). Rows are only a place to
+ * find a policy: whoever reads them checks them (plans/team-policy.ts). Reads and writes fail
+ * as the ledger's do (a ConfigError naming it, masked).
+ */
+export interface PolicyStore {
+  /** Every version and proposal with its approvals: adopted ones by version, then proposals oldest first. */
+  all(): Promise<StoredPolicy[]>;
+  /**
+   * One change in one transaction, under a lock every machine takes for it: `decide` is given
+   * every row as stored now and returns what to write and its answer; when it throws, nothing
+   * is written.
+   */
+  change<T>(decide: (rows: StoredPolicy[]) => { writes: PolicyWrite[]; result: T }): Promise<T>;
 }

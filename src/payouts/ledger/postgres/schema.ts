@@ -13,6 +13,9 @@ export const VERSION_TABLE = 'payctl_schema_version';
 /** Plans kept by hash, and their approvals (plans.ts). */
 export const PLANS = 'payctl_plans';
 export const PLAN_APPROVALS = 'payctl_plan_approvals';
+/** The team's policy: its versions and proposals, and their approvals (policies.ts). */
+export const POLICIES = 'payctl_policies';
+export const POLICY_APPROVALS = 'payctl_policy_approvals';
 
 /**
  * Migration 2: plans by hash (README "Working as a team"). `content` is the plan's content as
@@ -40,6 +43,43 @@ CREATE TABLE ${PLAN_APPROVALS} (
   stored_at timestamptz NOT NULL DEFAULT now(),
   host text,
   PRIMARY KEY (plan_hash, fingerprint)
+);`;
+
+/**
+ * Migration 3: the team's policy (README "Working as a team"). One row per proposal, named by
+ * the hash of its content (canonical JSON) and the adopted version it changes (`base_version`,
+ * 0 for the first); `version` and `adopted_at` are set when it is adopted (base_version + 1, one
+ * row per version). The proposer's signature covers the hash, the base version, their name, key
+ * and `proposed_at` (the very text signed). An approval is one row per proposal and approver key.
+ */
+const POLICIES_MIGRATION = `CREATE TABLE ${POLICIES} (
+  hash text NOT NULL,
+  base_version integer NOT NULL CHECK (base_version >= 0),
+  content text NOT NULL,
+  proposer_name text NOT NULL,
+  proposer_public_key text NOT NULL,
+  proposer_fingerprint text NOT NULL,
+  proposed_at text NOT NULL,
+  signature text NOT NULL,
+  version integer UNIQUE,
+  adopted_at timestamptz,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  host text,
+  PRIMARY KEY (hash, base_version),
+  CHECK ((version IS NULL) = (adopted_at IS NULL))
+);
+CREATE TABLE ${POLICY_APPROVALS} (
+  policy_hash text NOT NULL,
+  base_version integer NOT NULL,
+  fingerprint text NOT NULL,
+  name text NOT NULL,
+  public_key text NOT NULL,
+  signed_at text NOT NULL,
+  signature text NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  host text,
+  PRIMARY KEY (policy_hash, base_version, fingerprint),
+  FOREIGN KEY (policy_hash, base_version) REFERENCES ${POLICIES} (hash, base_version)
 );`;
 
 /**
@@ -72,6 +112,7 @@ CREATE INDEX ${ENTRIES}_fingerprint ON ${ENTRIES} (base, fingerprint) WHERE fing
 CREATE INDEX ${ENTRIES}_repeat_key ON ${ENTRIES} (base, repeat_key) WHERE repeat_key IS NOT NULL;
 CREATE INDEX ${ENTRIES}_transaction_id ON ${ENTRIES} (base, transaction_id) WHERE transaction_id IS NOT NULL;`,
   PLANS_MIGRATION,
+  POLICIES_MIGRATION,
 ];
 
 /** The schema version this payctl makes and reads. */

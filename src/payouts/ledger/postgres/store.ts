@@ -25,6 +25,7 @@ import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
 import { LockTurns, withAdvisoryLocks } from './locks.js';
 import { PostgresPlans } from './plans.js';
+import { PostgresPolicies } from './policies.js';
 import { ROW_COLUMNS, insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
 import { ENTRIES } from './schema.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
@@ -68,6 +69,8 @@ export class PostgresLedger implements Ledger {
   readonly #turns = new LockTurns();
   /** Plans by hash (plans.ts). */
   readonly plans: PostgresPlans;
+  /** The team's policy (policies.ts). */
+  readonly policies: PostgresPolicies;
   #closed: Promise<void> | undefined;
 
   /** `o.signer`: what signs the rows it writes (asked on the first write); without one, a key made for this process. */
@@ -81,6 +84,7 @@ export class PostgresLedger implements Ledger {
     this.#claims = new GroupQueue((rows) => insertRows(this.#pool, rows, this.#writer()), GROUPS);
     this.#outcomes = new GroupQueue((rows) => writeOutcomes(this.#pool, rows, this.#writer()), GROUPS);
     this.plans = new PostgresPlans(pool, (err, doing) => this.#fault(err, doing, ''), this.#host);
+    this.policies = new PostgresPolicies(pool, (err, doing) => this.#fault(err, doing, ''), this.#host);
   }
 
   /** Who writes this ledger's rows: this machine and its signer (made on first use). */

@@ -1,0 +1,99 @@
+/**
+ * `payctl policy show`: the team's policy in the shared ledger: the version in force (its hash,
+ * when it was adopted, who proposed it and whose approvals adopted it, and the policy itself),
+ * and the proposals to change it, each with the approvals it has and needs and the command an
+ * approver runs. Every row is checked as it is read: one changed in the database is refused
+ * (exit 2, naming it). With `--json`, one JSON document.
+ */
+import { write, type Deps } from '../../deps.js';
+import type { StoredPolicy } from '../../payouts/ledger/ledger.js';
+import { approvalsWord } from '../../plans/policy-file.js';
+import { approvalsForChange, checkRow, countedApprovers, refusedRow, teamPolicyOf, type TeamPolicy } from '../../plans/team-policy.js';
+import { text } from '../../output/text.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
+import { approveCommand, byLine, proposalsOf, teamStore } from './team.js';
+
+/** A proposal as shown: the approvals that count and are needed, and whether it still changes the version in force. */
+interface Shown {
+  row: StoredPolicy;
+  counted: string[];
+  need: number;
+  stale: boolean;
+}
+
+export async function run(_opts: object, deps: Deps): Promise<number> {
+  const rows = await (await teamStore(deps)).all();
+  const current = teamPolicyOf(rows, 'Nothing was changed.');
+  const proposals = proposalsOf(rows).map((row): Shown => {
+    const checked = checkRow(row);
+    if (checked.problem !== undefined) throw refusedRow(row, checked.problem, 'Nothing was changed.');
+    const stale = row.baseVersion !== (current?.version ?? 0);
+    return {
+      row,
+      stale,
+      need: approvalsForChange(current?.policy),
+      counted: current && !stale ? countedApprovers(current.policy, row).map((m) => m.name) : [],
+    };
+  });
+  await write(deps.io.stdout, deps.globals.json ? asJson(deps, current, proposals) : asText(deps, current, proposals));
+  return 0;
+}
+
+const signer = (r: StoredPolicy) => ({ name: r.proposer.name, fingerprint: r.proposer.fingerprint });
+
+function asJson(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[]): string {
+  const team = current && {
+    version: current.version,
+    hash: current.row.hash,
+    adopted_at: current.row.adoptedAt,
+    proposed_by: { ...signer(current.row), at: current.row.proposedAt },
+    approved_by: current.row.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, at: a.signed_at })),
+    policy: JSON.parse(current.row.content) as unknown,
+  };
+  const waiting = proposals.map((p) => ({
+    hash: p.row.hash,
+    changes_version: p.row.baseVersion,
+    stale: p.stale,
+    proposed_by: { ...signer(p.row), at: p.row.proposedAt },
+    approvals: p.row.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, at: a.signed_at })),
+    counted: p.counted,
+    required_approvals: p.need,
+    ...(p.stale ? {} : { approve: approveCommand(deps, p.row.hash) }),
+    policy: JSON.parse(p.row.content) as unknown,
+  }));
+  return JSON.stringify({ team_policy: team ?? null, proposals: waiting }) + '\n';
+}
+
+/** The policy itself, indented under its head. */
+const body = (content: string) =>
+  JSON.stringify(JSON.parse(content), null, 2)
+    .split('\n')
+    .map((l) => `    ${text(l)}`)
+    .join('\n') + '\n';
+
+function asText(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[]): string {
+  let out: string;
+  if (!current) {
+    const propose = commandLine(invocationOf(deps.globals, deps.env), ['policy', 'propose'], ['<file>']).replace("'<file>'", '<file>');
+    out = `The shared ledger holds no team policy: each profile's own policy file (payctl config set policy) is used.\nMake one the team's with: ${propose}\n`;
+  } else {
+    const r = current.row;
+    const approved = r.approvals.length ? r.approvals.map((a) => text(a.name)).join(', ') : 'nobody (the first version is adopted when proposed)';
+    out =
+      `Team policy: version ${current.version}, ${r.hash}\n` +
+      `  Adopted at   ${r.adoptedAt ?? ''}\n` +
+      `  Proposed by  ${text(byLine(signer(r), r.proposedAt))}\n` +
+      `  Approved by  ${approved}\n` +
+      body(r.content);
+  }
+  if (!proposals.length) return out + 'Proposals: none.\n';
+  out += `Proposals: ${proposals.length}\n`;
+  for (const p of proposals) {
+    out += `  ${p.row.hash}, a change to version ${p.row.baseVersion}, proposed by ${text(byLine(signer(p.row), p.row.proposedAt))}\n`;
+    out += p.stale
+      ? `  No longer approvable: version ${current?.version ?? 0} is in force now (propose it again if it is still wanted).\n`
+      : `  Approvals: ${p.counted.length} of ${approvalsWord(p.need)}${p.counted.length ? ` (${p.counted.map(text).join(', ')})` : ''}. An approver signs: ${approveCommand(deps, p.row.hash)}\n`;
+    out += body(p.row.content);
+  }
+  return out;
+}

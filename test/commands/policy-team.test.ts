@@ -1,0 +1,229 @@
+/**
+ * The team's policy in the shared ledger (issue #30), in process against the sandbox and a real
+ * PostgreSQL: config folders stand for people's machines, all on one database. The first policy
+ * proposed is adopted at once; a change waits for the approvals the policy in force asks and is
+ * adopted by the last one; what is refused (exit 2, nothing stored): the proposer approving, a
+ * key the policy does not list as an approver's, one key twice, an unknown hash, a policy row or
+ * approval changed in the database (and then nothing is sent). And the policy a payout goes by
+ * is the team's, whatever the profile's own `policy` setting says.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { bankPayout } from '../helpers/four-eyes.js';
+import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
+import { sharedPostgres } from '../helpers/postgres.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+
+const ctx = useSandbox();
+const work = tempWorkDir();
+const names = ['alice', 'bob', 'carol', 'dave', 'local'] as const;
+const folders = names.map(() => tempConfigDir());
+const dir = Object.fromEntries(names.map((n, i) => [n, folders[i]!.dir])) as Record<(typeof names)[number], string>;
+const keys: Record<string, string> = {};
+
+const run = (who: keyof typeof dir, args: string[], input?: string): Promise<Run> => payctl(args, { dir: dir[who], input });
+
+async function sql<R>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as R[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** How many policy rows and approvals the ledger holds. */
+async function counts(url: string): Promise<[number, number]> {
+  const [p] = await sql<{ n: number }>(url, 'SELECT count(*)::int AS n FROM payctl_policies');
+  const [a] = await sql<{ n: number }>(url, 'SELECT count(*)::int AS n FROM payctl_policy_approvals');
+  return [p!.n, a!.n];
+}
+
+/** A policy file: Alice proposes, Bob and Carol approve (a change needs 2), daily_total as given. */
+function policyFile(daily: string): string {
+  const file = join(work.dir, `policy-${daily}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      members: {
+        Alice: { keys: [keys.alice], roles: ['maker', 'approver'] },
+        Bob: { keys: [keys.bob], roles: ['approver'] },
+        Carol: { keys: [keys.carol], roles: ['approver'] },
+      },
+      approvals: { SLE: [{ over: '5000', required: 2 }] },
+      daily_total: { SLE: daily },
+    }),
+  );
+  return file;
+}
+
+/** Every machine but `local` on a fresh database: its URL. */
+async function onFreshLedger(): Promise<string> {
+  const url = await (await sharedPostgres()).freshDatabase('policies');
+  for (const who of ['alice', 'bob', 'carol', 'dave'] as const) {
+    const set = await run(who, ['config', 'set', 'ledger', '--stdin'], `${url}\n`);
+    expect(set.code, set.stderr).toBe(0);
+  }
+  return url;
+}
+
+/** Alice's policy (daily_total 2000) adopted as version 1, and her proposal raising it: its hash. */
+async function adoptedThenProposed(): Promise<{ url: string; hash: string }> {
+  const url = await onFreshLedger();
+  const first = await run('alice', ['policy', 'propose', policyFile('2000')]);
+  expect(first.code, first.stderr).toBe(0);
+  const change = await run('alice', ['policy', 'propose', policyFile('9000'), '--json']);
+  expect(change.code, change.stderr).toBe(0);
+  const out = JSON.parse(change.stdout) as { hash: string; adopted: boolean; required_approvals: number; approvers: string[]; approve: string };
+  expect(out).toMatchObject({ adopted: false, required_approvals: 2, approvers: ['Bob', 'Carol'], approve: `payctl policy approve ${out.hash}` });
+  return { url, hash: out.hash };
+}
+
+beforeAll(async () => {
+  for (const who of names) {
+    await writeLoggedIn(ctx.sb, dir[who]);
+    const made = await run(who, ['keys', 'create', '--name', who[0]!.toUpperCase() + who.slice(1), '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    keys[who] = (JSON.parse(made.stdout) as { public_key: string }).public_key;
+  }
+});
+afterAll(() => {
+  for (const f of folders) f.cleanup();
+  work.cleanup();
+});
+
+describe("the team's policy in the shared ledger", () => {
+  it('with the local journal, propose, approve and show exit 2 with the command that sets a shared ledger', async () => {
+    for (const args of [
+      ['policy', 'show'],
+      ['policy', 'propose', policyFile('2000')],
+      ['policy', 'approve', 'sha256:' + '0'.repeat(64)],
+    ]) {
+      const r = await run('local', args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain("The team's policy needs a shared ledger");
+      expect(r.stderr).toContain('payctl config set ledger --stdin');
+    }
+  });
+
+  it('the first proposal is adopted at once; a change is adopted by the second of the two approvals it needs, and shown', async () => {
+    const url = await onFreshLedger();
+    const empty = await run('bob', ['policy', 'show']);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stdout).toContain('The shared ledger holds no team policy');
+
+    const first = await run('alice', ['policy', 'propose', policyFile('2000')]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain("adopted as the team's policy, version 1");
+
+    const change = await run('alice', ['policy', 'propose', policyFile('9000')]);
+    expect(change.code, change.stderr).toBe(0);
+    const hash = /^Hash (sha256:[0-9a-f]{64})$/m.exec(change.stderr)![1]!;
+    expect(change.stderr).toContain('It needs 2 approvals from: Bob, Carol');
+    expect(change.stderr).toContain(`An approver signs:  payctl policy approve ${hash}`);
+    expect(change.stderr).toContain('Review it:          payctl policy show');
+
+    const once = await run('bob', ['policy', 'approve', hash]);
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.stderr).toContain('1 of the 2 approvals it needs');
+    expect(once.stderr).toContain(`It needs 1 approval more; another approver signs: payctl policy approve ${hash}`);
+    const shown = await run('dave', ['policy', 'show', '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const doc = JSON.parse(shown.stdout) as { team_policy: { version: number }; proposals: Array<{ hash: string; counted: string[]; required_approvals: number }> };
+    expect(doc.team_policy.version).toBe(1);
+    expect(doc.proposals).toMatchObject([{ hash, counted: ['Bob'], required_approvals: 2 }]);
+
+    const twice = await run('carol', ['policy', 'approve', hash.slice(7, 19)]);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stderr).toContain("It is adopted as the team's policy, version 2.");
+    const after = await run('dave', ['policy', 'show']);
+    expect(after.stdout).toContain(`Team policy: version 2, ${hash}`);
+    expect(after.stdout).toContain('Approved by  Bob, Carol');
+    expect(after.stdout).toContain('Proposals: none.');
+    expect(await counts(url)).toEqual([2, 2]);
+  });
+
+  it('refused, exit 2 and nothing stored: the proposer, a key not listed as an approver, one key twice, an unknown hash', async () => {
+    const { url, hash } = await adoptedThenProposed();
+    const before = await counts(url);
+    const own = await run('alice', ['policy', 'approve', hash]);
+    expect(own.code, own.stderr).toBe(2);
+    expect(own.stderr).toContain('its proposer cannot approve it');
+    const stranger = await run('dave', ['policy', 'approve', hash]);
+    expect(stranger.code, stranger.stderr).toBe(2);
+    expect(stranger.stderr).toContain("is not an approver's in the team's policy (version 1)");
+    const unknown = await run('bob', ['policy', 'approve', 'sha256:' + 'ab'.repeat(32)]);
+    expect(unknown.code, unknown.stderr).toBe(2);
+    expect(unknown.stderr).toContain('No proposal sha256:abab');
+    expect(await counts(url)).toEqual(before);
+
+    expect((await run('bob', ['policy', 'approve', hash])).code).toBe(0);
+    const again = await run('bob', ['policy', 'approve', hash]);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain('carries an approval by Bob already');
+    expect(await counts(url)).toEqual([before[0], before[1] + 1]);
+  });
+
+  it("the team's policy is used whatever the profile says: no policy set, or another file (warned once)", async () => {
+    await adoptedThenProposed();
+    const other = join(work.dir, 'lenient.json');
+    writeFileSync(other, JSON.stringify({ daily_total: { SLE: '1000000' } }));
+    expect((await run('bob', ['config', 'set', 'policy', other])).code).toBe(0);
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const from = ctx.sb.requests().length;
+    const first = await run('dave', bankPayout(wallet, '1500.00'));
+    expect(first.code, first.stderr).toBe(0);
+    for (const who of ['dave', 'bob'] as const) {
+      const r = await run(who, bankPayout(wallet, '600.00'));
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('policy daily_total.SLE');
+      expect(r.stderr).toContain('v1 in the shared ledger');
+      expect(r.stderr.split("is not the team's").length - 1).toBe(who === 'bob' ? 1 : 0);
+    }
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+
+  it('a policy row or an approval changed in the database: show and approve exit 2 naming it, and nothing is sent', async () => {
+    const { url, hash } = await adoptedThenProposed();
+    expect((await run('bob', ['policy', 'approve', hash])).code).toBe(0);
+    expect((await run('carol', ['policy', 'approve', hash])).code).toBe(0);
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+
+    // An approval of version 2 made to look like another key's: version 2 no longer verifies.
+    await sql(url, `UPDATE payctl_policy_approvals SET signed_at = signed_at || ' ' WHERE name = 'Carol'`);
+    let from = ctx.sb.requests().length;
+    const send = await run('dave', bankPayout(wallet, '10.00'));
+    expect(send.code, send.stderr).toBe(2);
+    expect(send.stderr).toContain(`version 2 (${hash}) was changed outside payctl`);
+    expect(send.stderr).toContain('does not verify');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    const shown = await run('dave', ['policy', 'show']);
+    expect(shown.code, shown.stderr).toBe(2);
+    expect(shown.stderr).toContain(`version 2 (${hash}) was changed outside payctl`);
+    await sql(url, `UPDATE payctl_policy_approvals SET signed_at = rtrim(signed_at) WHERE name = 'Carol'`);
+    expect((await run('dave', ['policy', 'show'])).code).toBe(0);
+
+    // Version 1's content raised in the database (its hash no longer matches): refused, nothing sent.
+    await sql(url, `UPDATE payctl_policies SET content = replace(content, '"2000"', '"900000"') WHERE version = 1`);
+    from = ctx.sb.requests().length;
+    const raised = await run('dave', bankPayout(wallet, '11.00'));
+    expect(raised.code, raised.stderr).toBe(2);
+    expect(raised.stderr).toContain('version 1 (sha256:');
+    expect(raised.stderr).toContain('its content no longer matches its hash');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+
+    // A proposal adopted in the database without its approvals: refused too.
+    await sql(url, `UPDATE payctl_policies SET content = replace(content, '"900000"', '"2000"') WHERE version = 1`);
+    await sql(url, `DELETE FROM payctl_policy_approvals WHERE name = 'Carol'`);
+    const unapproved = await run('dave', bankPayout(wallet, '12.00'));
+    expect(unapproved.code, unapproved.stderr).toBe(2);
+    expect(unapproved.stderr).toContain('it was adopted with 1 of the 2 approvals version 1 asks');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+  });
+});
