@@ -93,41 +93,63 @@ export function createSigningKey(configDir: string, name: string, env: NodeJS.Pr
   return loadSigningKey(configDir)!;
 }
 
-/** This person's key, or undefined when none was made here. A damaged file is an error. */
-export function loadSigningKey(configDir: string): SigningKey | undefined {
-  const file = keyFile(configDir);
-  let text: string;
+/** How a private key file is named in messages, and what whoever reads it could do. */
+export interface PrivateKeyFile {
+  /** "signing key", "ledger key". */
+  label: string;
+  /** "sign plans and approvals as you". */
+  misuse: string;
+  /** Said after the chmod command when the file could be read by others. */
+  ifCopied?: string;
+}
+
+/**
+ * A private key file's text; undefined when there is none. Refused (ConfigError, exit 2) when it
+ * is a symlink, not a regular file, another user's, or readable or writable by others (Windows has
+ * no mode bits or user ids to check: its permissions are ACLs). One check for every key payctl keeps.
+ */
+export function readPrivateKeyFile(file: string, what: PrivateKeyFile): string | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new ConfigError(`Refusing to use the signing key ${file}: it is a symlink.`, 'Put the key file itself in the config folder.');
-    throw new ConfigError(`Cannot read the signing key ${file}: ${(err as Error).message}`);
+    if (code === 'ELOOP') throw new ConfigError(`Refusing to use the ${what.label} ${file}: it is a symlink.`, 'Put the key file itself in the config folder.');
+    throw new ConfigError(`Cannot read the ${what.label} ${file}: ${(err as Error).message}`);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new ConfigError(`Refusing to use the signing key ${file}: it is not a regular file.`);
-    // Windows has no mode bits or user ids to check (its permissions are ACLs).
+    if (!st.isFile()) throw new ConfigError(`Refusing to use the ${what.label} ${file}: it is not a regular file.`);
     if (sep === '/') {
       const uid = ownerId();
-      if (uid !== undefined && st.uid !== uid) throw new ConfigError(`Refusing to use the signing key ${file}: it belongs to another user (uid ${st.uid}).`);
+      if (uid !== undefined && st.uid !== uid) throw new ConfigError(`Refusing to use the ${what.label} ${file}: it belongs to another user (uid ${st.uid}).`);
       if ((st.mode & 0o077) !== 0) {
         const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
         throw new ConfigError(
-          `Refusing to use the signing key ${file}: its permissions ${mode} let others read or change it, and whoever reads it can sign plans and approvals as you.`,
-          `Make it yours alone with: chmod 600 ${file}\nIf others may have copied it, make a new key elsewhere (payctl keys create) and have the policy list that key instead.`,
+          `Refusing to use the ${what.label} ${file}: its permissions ${mode} let others read or change it, and whoever reads it can ${what.misuse}.`,
+          `Make it yours alone with: chmod 600 ${file}${what.ifCopied ? `\n${what.ifCopied}` : ''}`,
         );
       }
     }
-    text = readFileSync(fd, 'utf8');
+    return readFileSync(fd, 'utf8');
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`Cannot read the signing key ${file}: ${(err as Error).message}`);
+    throw new ConfigError(`Cannot read the ${what.label} ${file}: ${(err as Error).message}`);
   } finally {
     closeSync(fd);
   }
+}
+
+/** This person's key, or undefined when none was made here. A damaged file is an error. */
+export function loadSigningKey(configDir: string): SigningKey | undefined {
+  const file = keyFile(configDir);
+  const text = readPrivateKeyFile(file, {
+    label: 'signing key',
+    misuse: 'sign plans and approvals as you',
+    ifCopied: 'If others may have copied it, make a new key elsewhere (payctl keys create) and have the policy list that key instead.',
+  });
+  if (text === undefined) return undefined;
   try {
     const r = JSON.parse(text) as { name?: unknown; created_at?: unknown; private_key?: unknown };
     if (typeof r.name !== 'string' || typeof r.private_key !== 'string') throw new Error('fields missing');

@@ -8,11 +8,11 @@
  * ledger key file that others could read or change, another user's, or a symlink, is refused.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { ensureConfigDir, ownerId } from '../../config/paths.js';
-import { fingerprintOf, loadSigningKey, publicKeyText, type SigningKey } from '../../plans/keys.js';
+import { ensureConfigDir } from '../../config/paths.js';
+import { fingerprintOf, loadSigningKey, publicKeyText, readPrivateKeyFile, type SigningKey } from '../../plans/keys.js';
 import { keySigner, type RowSigner } from './postgres/signing.js';
 
 export const LEDGER_KEY_FILE = 'ledger-key.json';
@@ -31,7 +31,7 @@ export function ledgerKeyFile(configDir: string): string {
 /** This config folder's ledger key; undefined when none was made here. A damaged or unsafe file is an error. */
 export function loadLedgerKey(configDir: string): SigningKey | undefined {
   const file = ledgerKeyFile(configDir);
-  const text = readPrivateFile(file);
+  const text = readPrivateKeyFile(file, { label: 'ledger key', misuse: 'sign shared ledger rows as this machine' });
   if (text === undefined) return undefined;
   try {
     const r = JSON.parse(text) as { created_at?: unknown; private_key?: unknown };
@@ -88,37 +88,4 @@ export function rowKey(configDir: string, env: NodeJS.ProcessEnv, now: Date): Ro
 /** What the shared ledger's store signs with (postgres/index.ts OpenOptions.signer): asked on its first write. */
 export function rowSignerOf(configDir: string, env: NodeJS.ProcessEnv, now: () => Date): () => RowSigner {
   return () => keySigner(rowKey(configDir, env, now()).key);
-}
-
-/** A private file's text; undefined when there is none. Refused (ConfigError) when a symlink, not a file, another user's, or readable by others. */
-function readPrivateFile(file: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new ConfigError(`Refusing to use the ledger key ${file}: it is a symlink.`, 'Put the key file itself in the config folder.');
-    throw new ConfigError(`Cannot read the ledger key ${file}: ${(err as Error).message}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new ConfigError(`Refusing to use the ledger key ${file}: it is not a regular file.`);
-    if (sep === '/') {
-      const uid = ownerId();
-      if (uid !== undefined && st.uid !== uid) throw new ConfigError(`Refusing to use the ledger key ${file}: it belongs to another user (uid ${st.uid}).`);
-      if ((st.mode & 0o077) !== 0) {
-        throw new ConfigError(
-          `Refusing to use the ledger key ${file}: its permissions ${(st.mode & 0o777).toString(8).padStart(4, '0')} let others read or change it, and whoever reads it can sign shared ledger rows as this machine.`,
-          `Make it yours alone with: chmod 600 ${file}`,
-        );
-      }
-    }
-    return readFileSync(fd, 'utf8');
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`Cannot read the ledger key ${file}: ${(err as Error).message}`);
-  } finally {
-    closeSync(fd);
-  }
 }
