@@ -136,7 +136,7 @@ async function report(deps: Deps, key: SigningKey, r: Approved): Promise<void> {
     await write(deps.io.stdout, JSON.stringify(out) + '\n');
     return;
   }
-  deps.log.success(`Approved ${r.hash} as ${text(key.name)} (${key.fingerprint}): ${r.counted} of the ${approvalsWord(r.need)} it needs.`);
+  deps.log.success(`Approved ${text(r.hash)} as ${text(key.name)} (${key.fingerprint}): ${r.counted} of the ${approvalsWord(r.need)} it needs.`);
   if (r.adopted !== null) deps.log.success(`It is adopted as the team's policy, version ${r.adopted}.`);
   else deps.log.info(`It needs ${approvalsWord(r.need - r.counted)} more; another approver signs: ${approveCommand(deps, r.hash)}`);
 }

@@ -80,7 +80,7 @@ function asText(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     const r = current.row;
     const approved = r.approvals.length ? r.approvals.map((a) => text(a.name)).join(', ') : 'nobody (the first version is adopted when proposed)';
     out =
-      `Team policy: version ${current.version}, ${r.hash}\n` +
+      `Team policy: version ${current.version}, ${text(r.hash)}\n` +
       `  Adopted at   ${r.adoptedAt ?? ''}\n` +
       `  Proposed by  ${text(byLine(signer(r), r.proposedAt))}\n` +
       `  Approved by  ${approved}\n` +
@@ -89,7 +89,7 @@ function asText(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
   if (!proposals.length) return out + 'Proposals: none.\n';
   out += `Proposals: ${proposals.length}\n`;
   for (const p of proposals) {
-    out += `  ${p.row.hash}, a change to version ${p.row.baseVersion}, proposed by ${text(byLine(signer(p.row), p.row.proposedAt))}\n`;
+    out += `  ${text(p.row.hash)}, a change to version ${p.row.baseVersion}, proposed by ${text(byLine(signer(p.row), p.row.proposedAt))}\n`;
     out += p.stale
       ? `  No longer approvable: version ${current?.version ?? 0} is in force now (propose it again if it is still wanted).\n`
       : `  Approvals: ${p.counted.length} of ${approvalsWord(p.need)}${p.counted.length ? ` (${p.counted.map(text).join(', ')})` : ''}. An approver signs: ${approveCommand(deps, p.row.hash)}\n`;
