@@ -19,7 +19,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { BIN, cliEnv, payctlShim, runAsPrinted } from '../helpers/cli.js';
-import { writeLoggedIn } from '../helpers/e2e.js';
+import { payctl as payctlIn, writeLoggedIn } from '../helpers/e2e.js';
 import { expectOneKeyPerPayoutId } from '../helpers/batch-fixtures.js';
 import { batchRows, expectExactlyOncePerId, payctl, payoutPosts, postedPayoutId, startPayctl, tempWorkDir, toCsv, writeFile, type Run } from '../helpers/batch.js';
 import { privatePostgres, sharedPostgres, type PostgresCluster } from '../helpers/postgres.js';
@@ -423,7 +423,7 @@ describe("the team's policy in the shared ledger", () => {
   }
 
   it(
-    'daily_total 2000 adopted in the ledger holds after config unset policy, for another profile and a clock a day ahead; raised only once approved',
+    'daily_total 2000 adopted in the ledger holds after config unset policy, for another profile, an empty config folder and a clock a day ahead; raised only once approved',
     { timeout: 120_000 },
     async () => {
       const { url, dirs } = await team(2);
@@ -469,6 +469,12 @@ describe("the team's policy in the shared ledger", () => {
 
       // B's clock a day ahead: the day is the database's.
       refusedFor(await fakeDay(b, pay(3)));
+
+      // A CI runner: an empty config folder, everything from the environment.
+      const runner = tempConfigDir();
+      folders.push(runner);
+      const env = { PAYCTL_API_KEY: ctx.sb.apiKey, PAYCTL_BASE_URL: ctx.sb.baseUrl, PAYCTL_LEDGER_URL: url };
+      refusedFor(await payctlIn(pay(3), { dir: runner.dir, env }));
 
       // A change raising daily_total: proposed, approved by nobody: still refused.
       const proposed = await payctl(['policy', 'propose', file('5000')], { dir: a });
