@@ -2,7 +2,7 @@
  * `payctl policy approve <hash>`: an approver of the team's policy in force signs a proposed
  * change to it (its hash and the version it changes, with their name, key and the time). The
  * signature is checked before it is stored, and when the change then has the approvals the
- * policy in force asks (team.ts CHANGE_RULE) it is adopted as the next version in the same
+ * policy in force asks (team-specs.ts CHANGE_RULE) it is adopted as the next version in the same
  * transaction. Refused (exit 2, nothing stored): an unknown hash, a proposal of a version that is
  * no longer in force, its proposer (with any of their keys), a key the policy in force does not
  * list as an approver's, a person who approved it already, and a proposal or policy changed in

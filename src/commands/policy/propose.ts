@@ -2,7 +2,7 @@
  * `payctl policy propose <file>`: a policy file signed with the person's key (`keys create`) and
  * stored in the shared ledger as a change to the team's policy. The first policy of a ledger is
  * adopted at once (version 1), and so is a change that the policy in force asks no approvals
- * for; otherwise it waits for the approvals the policy in force asks (team.ts CHANGE_RULE), and
+ * for; otherwise it waits for the approvals the policy in force asks (team-specs.ts CHANGE_RULE), and
  * this prints its hash, who may approve it and the command they run. Refused (exit 2, nothing
  * stored): a file that is not a valid policy, one that is the team's policy already or already
  * proposed, and a change that the approvers of the policy in force, besides the proposer, are

@@ -1,6 +1,11 @@
 /** `payctl policy propose|approve|show`: the team's policy in the shared ledger (the runs are propose.ts, approve.ts, show.ts). */
 import type { CommandSpec } from '../spec.js';
-import { CHANGE_RULE } from './team.js';
+
+/** The rule a change of the team's policy is judged by (plans/team-policy.ts approvalsForChange), said in help. */
+export const CHANGE_RULE =
+  'A change needs as many approvals as the largest "required" of any approval tier of the policy in\n' +
+  'force, and at least 1 when it lists members: each from a different person it lists as an approver,\n' +
+  'not the one who proposed the change. The first policy of a shared ledger is adopted at once.';
 
 const SHARED =
   "The team's policy lives in the shared ledger (payctl config set ledger --stdin): while one is\n" +

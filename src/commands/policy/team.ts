@@ -11,11 +11,6 @@ import type { PolicyStore, StoredPolicy } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 
 /** The approvals a change needs, for help texts and messages. */
-export const CHANGE_RULE =
-  'A change needs as many approvals as the largest "required" of any approval tier of the policy in\n' +
-  'force, and at least 1 when it lists members: each from a different person it lists as an approver,\n' +
-  'not the one who proposed the change. The first policy of a shared ledger is adopted at once.';
-
 /** The shared ledger's policy store; with the local journal, a usage error (exit 2) naming the command that sets one. */
 export async function teamStore(deps: Deps): Promise<PolicyStore> {
   const ledger = await openLedger(deps);
