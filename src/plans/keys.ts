@@ -64,25 +64,35 @@ export function createSigningKey(configDir: string, name: string, env: NodeJS.Pr
   if (!who || /[\p{Cc}]/u.test(who) || who.length > 100) throw new UsageError('--name must be 1 to 100 characters without control characters.');
   ensureConfigDir(configDir, env);
   const file = keyFile(configDir);
+  if (writeNewKeyFile(file, { name: who }, 'signing key', now) === 'exists') {
+    throw new UsageError(`A signing key already exists in ${file}; payctl never replaces one.`, [], 'See it with: payctl keys show');
+  }
+  return loadSigningKey(configDir)!;
+}
+
+/**
+ * A new Ed25519 key written to `file` (0600): `{version: 1, ...fields, created_at, public_key,
+ * private_key}`, written whole to a temp file, then linked into place, so an existing key is
+ * never replaced and a second payctl at the same moment finds either no key or a complete one.
+ * 'exists' when `file` was there already (nothing written).
+ */
+export function writeNewKeyFile(file: string, fields: Record<string, string>, label: string, now: Date): 'written' | 'exists' {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const record = {
     version: 1,
-    name: who,
+    ...fields,
     created_at: now.toISOString(),
     public_key: publicKeyText(publicKey),
     private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
   };
-  // Written whole to a temp file, then linked into place: an existing key is never replaced,
-  // and a second payctl at the same moment finds either no key or a complete one.
   const tmp = `${file}.${randomUUID()}.tmp`;
   try {
     writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
     linkSync(tmp, file);
+    return 'written';
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new UsageError(`A signing key already exists in ${file}; payctl never replaces one.`, [], 'See it with: payctl keys show');
-    }
-    throw new ConfigError(`Cannot write the signing key ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+    throw new ConfigError(`Cannot write the ${label} ${file}: ${(err as Error).message}`);
   } finally {
     try {
       unlinkSync(tmp);
@@ -90,7 +100,6 @@ export function createSigningKey(configDir: string, name: string, env: NodeJS.Pr
       // not written
     }
   }
-  return loadSigningKey(configDir)!;
 }
 
 /** How a private key file is named in messages, and what whoever reads it could do. */

@@ -7,12 +7,11 @@
  * Neither ever leaves the machine: only the public key goes into rows. Like a signing key, a
  * ledger key file that others could read or change, another user's, or a symlink, is refused.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { linkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { ensureConfigDir } from '../../config/paths.js';
-import { fingerprintOf, loadSigningKey, publicKeyText, readPrivateKeyFile, type SigningKey } from '../../plans/keys.js';
+import { fingerprintOf, loadSigningKey, publicKeyText, readPrivateKeyFile, writeNewKeyFile, type SigningKey } from '../../plans/keys.js';
 import { keySigner, type RowSigner } from './postgres/signing.js';
 
 export const LEDGER_KEY_FILE = 'ledger-key.json';
@@ -54,28 +53,7 @@ export function ledgerKey(configDir: string, env: NodeJS.ProcessEnv, now: Date):
   const known = loadLedgerKey(configDir);
   if (known) return known;
   ensureConfigDir(configDir, env);
-  const file = ledgerKeyFile(configDir);
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const record = {
-    version: 1,
-    purpose: 'signs the rows this config folder writes to a shared payctl ledger',
-    created_at: now.toISOString(),
-    public_key: publicKeyText(publicKey),
-    private_key: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
-  };
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  try {
-    writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    linkSync(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`Cannot write the ledger key ${file}: ${(err as Error).message}`);
-  } finally {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // not written
-    }
-  }
+  writeNewKeyFile(ledgerKeyFile(configDir), { purpose: 'signs the rows this config folder writes to a shared payctl ledger' }, 'ledger key', now);
   return loadLedgerKey(configDir)!;
 }
 
