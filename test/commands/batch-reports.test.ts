@@ -12,13 +12,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
-import { loginInProcess } from '../helpers/batch-fixtures.js';
-import { batchRows, fundDemoWallets, payoutPosts, readCsvReport, tempWorkDir, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { batchRows, payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
 import { fakeDeps, type FakeDeps } from '../helpers/fake-deps.js';
 import { shellSplit } from '../helpers/pty.js';
 import { run as batchRun } from '../../src/commands/payout/batch.js';
@@ -28,6 +26,7 @@ import type { RowOutcome } from '../../src/payouts/batch.js';
 import type { PayoutRequest } from '../../src/payouts/request.js';
 import type { PayoutRecord } from '../../src/service/schemas.js';
 import { failedRowOf, rowState } from '../../src/payouts/batch-status.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 const LONG_NAME = 'Oluwaseun Babatunde Adekunle-Williams of the Lagos Island Cooperative Society';
@@ -47,33 +46,16 @@ const REQUEST: PayoutRequest = {
   metadata: undefined,
 };
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
+const setup = useBatchFolders(ctx);
 let open: FakeDeps[] = [];
-
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-});
-
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
 
 afterEach(async () => {
   for (const fd of open) await fd.close();
   open = [];
   ctx.sb.faults.clear();
-  work.cleanup();
 });
 
-const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: cfg.dir, ...opts });
+const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir, ...opts });
 
 /** Rows without payout_id: their ids come from what they pay and the batch id, so a new batch id pays them again. */
 function plainRows(n: number, wallet: string, tag: string): BatchRow[] {
@@ -96,7 +78,7 @@ function argvOf(line: string): string[] {
 
 /** Deps for run(opts, deps): stderr (and stdout) a terminal of `columns` columns, or pipes. */
 function depsAt(columns: number | undefined): FakeDeps {
-  const fd = fakeDeps({ dir: cfg.dir, tty: { stdout: columns !== undefined, stderr: columns !== undefined } });
+  const fd = fakeDeps({ dir: setup.dir, tty: { stdout: columns !== undefined, stderr: columns !== undefined } });
   fd.deps.io = { ...fd.deps.io, stdoutColumns: columns, stderrColumns: columns };
   open.push(fd);
   return fd;
@@ -104,9 +86,9 @@ function depsAt(columns: number | undefined): FakeDeps {
 
 describe('a report is never written over another run', () => {
   it('done when: the "pay them again" line of a rerun, run as printed, keeps the first report byte for byte and writes its own', async () => {
-    const rows = plainRows(3, sle, `again-${Date.now()}`);
-    const file = writeFile(work.file('stipends.csv'), toCsv(rows));
-    const report = work.file('payroll-report.csv');
+    const rows = plainRows(3, setup.sleWallet, `again-${Date.now()}`);
+    const file = writeFile(setup.work.file('stipends.csv'), toCsv(rows));
+    const report = setup.work.file('payroll-report.csv');
     const first = await batch([file, '--report', report, '--yes']);
     expect(first.code, first.stderr).toBe(0);
     const firstBytes = readFileSync(report);
@@ -134,7 +116,7 @@ describe('a report is never written over another run', () => {
     const resumedBytes = readFileSync(report);
 
     // Run exactly as printed, at a terminal that answers the confirmation.
-    const again = await payctl(argv, { dir: cfg.dir, prompts: [{ confirm: /^Send 3 payouts\?$/, answer: true }] });
+    const again = await payctl(argv, { dir: setup.dir, prompts: [{ confirm: /^Send 3 payouts\?$/, answer: true }] });
     expect(again.stderr).toContain(`Batch "${newId}": 3 payouts to send from ${file}`);
     expect(again.code, again.stderr).toBe(0);
     expect(payoutPosts(ctx.sb)).toHaveLength(6);
@@ -152,8 +134,8 @@ describe('a report is never written over another run', () => {
   });
 
   it("a --report that holds another batch's report is refused before anything is sent (also --dry-run), naming the batch; the printed command works", async () => {
-    const file = writeFile(work.file('nov.csv'), toCsv(plainRows(2, sle, `nov-${Date.now()}`)));
-    const report = work.file('shared-report.csv');
+    const file = writeFile(setup.work.file('nov.csv'), toCsv(plainRows(2, setup.sleWallet, `nov-${Date.now()}`)));
+    const report = setup.work.file('shared-report.csv');
     const first = await batch([file, '--batch-id', 'nov', '--report', report, '--yes']);
     expect(first.code, first.stderr).toBe(0);
     const bytes = readFileSync(report);
@@ -173,19 +155,19 @@ describe('a report is never written over another run', () => {
 
     const refused = await batch([file, '--batch-id', 'dec', '--report', report, '--yes']);
     const line = printed(refused.stderr, /for example:\n(.*)$/m);
-    expect(line).toBe(`payctl payout batch ${file} --batch-id dec --report ${work.file('shared-report.dec.csv')} --yes`);
-    const ok = await payctl(argvOf(line), { dir: cfg.dir });
+    expect(line).toBe(`payctl payout batch ${file} --batch-id dec --report ${setup.work.file('shared-report.dec.csv')} --yes`);
+    const ok = await payctl(argvOf(line), { dir: setup.dir });
     expect(ok.code, ok.stderr).toBe(0);
     expect(payoutPosts(ctx.sb)).toHaveLength(2);
     expect(readFileSync(report).equals(bytes)).toBe(true);
-    expect(readCsvReport(work.file('shared-report.dec.csv')).map((l) => l.batch_id)).toEqual(['dec', 'dec']);
+    expect(readCsvReport(setup.work.file('shared-report.dec.csv')).map((l) => l.batch_id)).toEqual(['dec', 'dec']);
   });
 
   it('a --report holding the same batch id but rows not in this run (another file) is refused; the same file resumes into it', async () => {
     const tag = `same-${Date.now()}`;
-    const a = writeFile(work.file('suppliers.csv'), toCsv(plainRows(2, sle, `${tag}-a`)));
-    const b = writeFile(work.file('staff.csv'), toCsv(plainRows(3, sle, `${tag}-b`).slice(1)));
-    const report = work.file('report.csv');
+    const a = writeFile(setup.work.file('suppliers.csv'), toCsv(plainRows(2, setup.sleWallet, `${tag}-a`)));
+    const b = writeFile(setup.work.file('staff.csv'), toCsv(plainRows(3, setup.sleWallet, `${tag}-b`).slice(1)));
+    const report = setup.work.file('report.csv');
     expect((await batch([a, '--report', report, '--yes'])).code).toBe(0);
     const bytes = readFileSync(report);
     ctx.sb.clearRequests();
@@ -199,7 +181,7 @@ describe('a report is never written over another run', () => {
     expect(readFileSync(report).equals(bytes)).toBe(true);
 
     // The same rows, sorted the other way: the same run, resumed into its own report.
-    const resorted = writeFile(work.file('suppliers-sorted.csv'), toCsv(plainRows(2, sle, `${tag}-a`).reverse()));
+    const resorted = writeFile(setup.work.file('suppliers-sorted.csv'), toCsv(plainRows(2, setup.sleWallet, `${tag}-a`).reverse()));
     const resumed = await batch([resorted, '--report', report, '--yes']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`Nothing to send: every row of ${resorted} was accepted earlier`);
@@ -207,8 +189,8 @@ describe('a report is never written over another run', () => {
   });
 
   it('a --report path that holds a file that is no report is refused and left as it was', async () => {
-    const file = writeFile(work.file('pay.csv'), toCsv(plainRows(1, sle, `notes-${Date.now()}`)));
-    const notes = writeFile(work.file('notes.csv'), 'name,phone\nAminata,+23276000000\n');
+    const file = writeFile(setup.work.file('pay.csv'), toCsv(plainRows(1, setup.sleWallet, `notes-${Date.now()}`)));
+    const notes = writeFile(setup.work.file('notes.csv'), 'name,phone\nAminata,+23276000000\n');
     const r = await batch([file, '--report', notes, '--yes']);
     expect(r.stderr).toContain(`Error: Cannot write the report: ${notes} is not a report of this batch: it is not a payctl batch report.`);
     expect(r.code).toBe(2);
@@ -217,14 +199,14 @@ describe('a report is never written over another run', () => {
   });
 
   it('the default report of a new batch id moves beside the one another batch wrote, says so, and its printed commands carry it', async () => {
-    const file = writeFile(work.file('payroll.csv'), toCsv(plainRows(2, sle, `moved-${Date.now()}`)));
+    const file = writeFile(setup.work.file('payroll.csv'), toCsv(plainRows(2, setup.sleWallet, `moved-${Date.now()}`)));
     const first = await batch([file, '--yes']);
     expect(first.code, first.stderr).toBe(0);
-    const usual = work.file('payroll.report.csv');
+    const usual = setup.work.file('payroll.report.csv');
     const bytes = readFileSync(usual);
 
     const dry = await batch([file, '--batch-id', '2026-12', '--dry-run']);
-    const moved = work.file('payroll.2026-12.report.csv');
+    const moved = setup.work.file('payroll.2026-12.report.csv');
     expect(dry.stdout).toContain(`Note: ${usual} holds the report of batch "default"; it is kept, and this run's report is ${moved}.`);
     expect(dry.code).toBe(0);
 
@@ -249,15 +231,15 @@ describe('a report is never written over another run', () => {
 
 describe('progress and the summary', () => {
   it('a rerun with nothing to send at a terminal draws no bar; the summary starts on its own line (the exact stream)', async () => {
-    const rows = batchRows(3, sle, `bar-${Date.now()}`);
-    const file = writeFile(work.file('bar.csv'), toCsv(rows));
+    const rows = batchRows(3, setup.sleWallet, `bar-${Date.now()}`);
+    const file = writeFile(setup.work.file('bar.csv'), toCsv(rows));
     const first = depsAt(80);
     expect(await batchRun({ file, yes: true }, first.deps)).toBe(0);
     expect(first.stderr()).toContain('3 accepted, 0 already submitted, 0 rejected, 0 unknown.');
 
     const fd = depsAt(80);
     expect(await batchRun({ file, yes: true }, fd.deps)).toBe(0);
-    const report = work.file('bar.report.csv');
+    const report = setup.work.file('bar.report.csv');
     expect(fd.stderr()).toMatch(
       new RegExp(
         '^Note: 3 rows were accepted earlier in batch "default" from ' +
@@ -266,7 +248,7 @@ describe('progress and the summary', () => {
           '  To pay them again as new payouts, give the batch a new name: payctl payout batch ' +
           escape(file) +
           ' --batch-id bar-\\d{4}-\\d\\d-\\d\\d --report ' +
-          escape(join(work.dir, 'bar.bar-')) +
+          escape(join(setup.work.dir, 'bar.bar-')) +
           '\\d{4}-\\d\\d-\\d\\d\\.report\\.csv\\n' +
           'Nothing to send: every row of ' +
           escape(file) +
@@ -282,8 +264,8 @@ describe('progress and the summary', () => {
   });
 
   it('a rerun that sends some rows at a terminal: the bar, then the summary on a line of its own', async () => {
-    const rows = batchRows(4, sle, `part-${Date.now()}`);
-    const file = writeFile(work.file('part.csv'), toCsv(rows.slice(0, 2)));
+    const rows = batchRows(4, setup.sleWallet, `part-${Date.now()}`);
+    const file = writeFile(setup.work.file('part.csv'), toCsv(rows.slice(0, 2)));
     expect(await batchRun({ file, yes: true }, depsAt(80).deps)).toBe(0);
     writeFile(file, toCsv(rows));
     const fd = depsAt(80);
@@ -311,7 +293,7 @@ describe('the plan: grand total per currency and fees', () => {
       ...plainRows(1, b, `${tag}-b`).map((r) => ({ ...r, amount: '1000000' })),
       ...plainRows(1, n, `${tag}-n`).map((r) => ({ ...r, currency: 'NGN', type: 'bank', provider: 'uba', amount: '99999999.5' })),
     ];
-    const file = writeFile(work.file('totals.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('totals.csv'), toCsv(rows));
     const r = await batch([file, '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Total SLE: 2,234,568.00 in 3 payouts from 2 wallets, before fees.\n');
@@ -320,14 +302,14 @@ describe('the plan: grand total per currency and fees', () => {
     expect(r.stdout.indexOf('Total SLE')).toBeLessThan(r.stdout.indexOf('Total NGN'));
     expect(payoutPosts(ctx.sb)).toEqual([]);
 
-    const json = await payctl(['--json', 'payout', 'batch', file, '--dry-run'], { dir: cfg.dir });
+    const json = await payctl(['--json', 'payout', 'batch', file, '--dry-run'], { dir: setup.dir });
     expect(json.code, json.stderr).toBe(0);
     const doc = JSON.parse(json.stdout) as { totals: unknown; report: string };
     expect(doc.totals).toEqual([
       { currency: 'SLE', count: 3, total: '2234568.00' },
       { currency: 'NGN', count: 1, total: '99999999.50' },
     ]);
-    expect(doc.report).toBe(work.file('totals.report.csv'));
+    expect(doc.report).toBe(setup.work.file('totals.report.csv'));
   });
 });
 
@@ -335,10 +317,10 @@ describe('rejected rows named by recipient', () => {
   it('payout batch lists each rejected row by name, provider and account with its amount and reason, without its payout id', async () => {
     const wallet = freshWallet(ctx.sb, '30.00', 'SLE');
     const rows = plainRows(4, wallet, `rej-${Date.now()}`).map((r, i): BatchRow => ({ ...r, name: i === 3 ? LONG_NAME : r.name! }));
-    const file = writeFile(work.file('rej.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('rej.csv'), toCsv(rows));
     const r = await batch([file, '--concurrency', '1', '--yes']);
     expect(r.code, r.stderr).toBe(1);
-    const report = readCsvReport(work.file('rej.report.csv'));
+    const report = readCsvReport(setup.work.file('rej.report.csv'));
     expect(report.map((l) => l.outcome)).toEqual(['accepted', 'accepted', 'rejected', 'rejected']);
     const result = r.stderr.slice(r.stderr.indexOf('2 accepted, 0 already submitted, 2 rejected, 0 unknown.'));
     for (const l of report.filter((x) => x.outcome === 'rejected')) expect(result).not.toContain(l.payout_id);

@@ -6,38 +6,20 @@
  * nothing sent; "Account Number" headers; a broken quote said in words; `--template` and the
  * help's sample file.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
-import { loginInProcess } from '../helpers/batch-fixtures.js';
-import { batchRows, fundDemoWallets, payoutPosts, postedPayoutId, readCsvReport, tempWorkDir, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { batchRows, payoutPosts, postedPayoutId, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
 import { parse, refuse } from '../helpers/parse.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
+const setup = useBatchFolders(ctx);
 
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-});
-
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
-
-afterEach(() => work.cleanup());
-
-const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: cfg.dir, ...opts });
+const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir, ...opts });
 
 /** The CSV lines of rows (a header first), without line endings: toCsv's cells, quoted where they need it. */
 function csvLines(rows: BatchRow[]): string[] {
@@ -64,12 +46,12 @@ const minorOf = (amount: string) => BigInt(amount.replace('.', ''));
 
 describe('payout batch: line endings as editors and spreadsheets leave them', () => {
   it('a CRLF export with one row saved with LF (in the middle, and appended last) is sent exactly', async () => {
-    const rows = batchRows(60, sle, `mixed-${Date.now()}`);
+    const rows = batchRows(60, setup.sleWallet, `mixed-${Date.now()}`);
     const lines = csvLines(rows);
     // Header and rows 2-31 in CRLF, row 32 in LF, rows 33-60 in CRLF, row 61 appended with LF.
     const text = lines.slice(0, 31).join('\r\n') + '\r\n' + lines[31] + '\n' + lines.slice(32, 60).join('\r\n') + '\r\n' + lines[60] + '\n';
     expect(text.match(/\r\n/g)).toHaveLength(59);
-    const file = writeFile(work.file('mixed.csv'), text);
+    const file = writeFile(setup.work.file('mixed.csv'), text);
 
     const r = await batch([file, '--yes']);
     expect(r.stderr).toContain('60 accepted, 0 already submitted, 0 rejected, 0 unknown.');
@@ -79,17 +61,17 @@ describe('payout batch: line endings as editors and spreadsheets leave them', ()
       rows,
       rows.map((x) => minorOf(x.amount!)),
     );
-    const report = readCsvReport(work.file('mixed.report.csv'));
+    const report = readCsvReport(setup.work.file('mixed.report.csv'));
     expect(report.map((l) => l.row)).toEqual(rows.map((_, i) => String(i + 2)));
   });
 
   it('an LF file with CRLF rows, and a lone-CR file, are sent exactly', async () => {
-    const lf = batchRows(4, sle, `lfcr-${Date.now()}`);
+    const lf = batchRows(4, setup.sleWallet, `lfcr-${Date.now()}`);
     const l = csvLines(lf);
-    const r1 = await batch([writeFile(work.file('lf.csv'), `${l[0]}\n${l[1]}\r\n${l[2]}\n${l[3]}\r\n${l[4]}`), '--yes']);
+    const r1 = await batch([writeFile(setup.work.file('lf.csv'), `${l[0]}\n${l[1]}\r\n${l[2]}\n${l[3]}\r\n${l[4]}`), '--yes']);
     expect(r1.code, r1.stderr).toBe(0);
-    const cr = batchRows(3, sle, `cr-${Date.now()}`);
-    const r2 = await batch([writeFile(work.file('mac.csv'), csvLines(cr).join('\r') + '\r'), '--yes']);
+    const cr = batchRows(3, setup.sleWallet, `cr-${Date.now()}`);
+    const r2 = await batch([writeFile(setup.work.file('mac.csv'), csvLines(cr).join('\r') + '\r'), '--yes']);
     expect(r2.code, r2.stderr).toBe(0);
     expectSentExactly(
       ctx.sb,
@@ -99,11 +81,11 @@ describe('payout batch: line endings as editors and spreadsheets leave them', ()
   });
 
   it('a quote that never closes: exit 2, the line named in words, no parser internals, no "rows above", nothing sent', async () => {
-    const rows = batchRows(5, sle, `quote-${Date.now()}`);
+    const rows = batchRows(5, setup.sleWallet, `quote-${Date.now()}`);
     const lines = csvLines(rows);
     // The last row (line 6): its name's quote opens and nothing closes it.
     lines[5] = lines[5]!.replace('"Recipient 5, ""Jr."""', '"Recipient 5, Jr.');
-    const file = writeFile(work.file('quote.csv'), lines.join('\r\n') + '\r\n');
+    const file = writeFile(setup.work.file('quote.csv'), lines.join('\r\n') + '\r\n');
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
@@ -123,11 +105,11 @@ describe('payout batch: amounts with thousands separators', () => {
   it('"1,250.00" is sent exactly as 1250.00: the same amount on the wire, and the same payout (a rerun of the plain file sends nothing)', async () => {
     const sb = ctx.sb;
     const batchId = `sep-${Date.now()}`;
-    const rows = batchRows(3, sle, batchId);
+    const rows = batchRows(3, setup.sleWallet, batchId);
     for (const row of rows) delete row.payout_id; // ids made from what each row pays
     const grouped = rows.map((row, i) => ({ ...row, amount: ['1,250.00', '12,345,678.9', '1,000'][i]! }));
     const plain = rows.map((row, i) => ({ ...row, amount: ['1250.00', '12345678.90', '1000'][i]! }));
-    const groupedFile = writeFile(work.file('grouped.csv'), toCsv(grouped));
+    const groupedFile = writeFile(setup.work.file('grouped.csv'), toCsv(grouped));
     expect(toCsv(grouped)).toContain(',"1,250.00",');
 
     const r = await batch([groupedFile, '--batch-id', batchId, '--yes']);
@@ -139,24 +121,24 @@ describe('payout batch: amounts with thousands separators', () => {
     const amounts = posts.map((p) => /"amount":([0-9.]+)[,}]/.exec(p.body)![1]);
     expect(amounts.sort()).toEqual(['1000', '1250', '12345678.9'].sort());
     const held = new Map(sb.payouts().map((p) => [p.payout_id, p]));
-    const ids = readCsvReport(work.file('grouped.report.csv')).map((l) => l.payout_id);
+    const ids = readCsvReport(setup.work.file('grouped.report.csv')).map((l) => l.payout_id);
     expect(ids.map((id) => held.get(id)!.amount_minor)).toEqual([125000n, 1234567890n, 100000n]);
     expect(posts.map(postedPayoutId).sort()).toEqual([...ids].sort());
 
     // The same payouts with plain amounts: the same identity, so accepted earlier and not sent again.
     const from = sb.requests().length;
-    const again = await batch([writeFile(work.file('plain.csv'), toCsv(plain)), '--batch-id', batchId, '--yes']);
+    const again = await batch([writeFile(setup.work.file('plain.csv'), toCsv(plain)), '--batch-id', batchId, '--yes']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`every row of ${work.file('plain.csv')} was accepted earlier`);
+    expect(again.stderr).toContain(`every row of ${setup.work.file('plain.csv')} was accepted earlier`);
     expect(payoutPosts(sb, from)).toEqual([]);
-    expect(readCsvReport(work.file('plain.report.csv')).map((l) => [l.payout_id, l.earlier_run])).toEqual(ids.map((id) => [id, 'yes']));
+    expect(readCsvReport(setup.work.file('plain.report.csv')).map((l) => [l.payout_id, l.earlier_run])).toEqual(ids.map((id) => [id, 'yes']));
   });
 
   it('a "1.250,00" file is refused with one grouped message: exit 2, nothing sent (not even the balances asked)', async () => {
-    const rows = batchRows(46, sle, `euro-${Date.now()}`);
+    const rows = batchRows(46, setup.sleWallet, `euro-${Date.now()}`);
     // Rows 3 to 46 as a spreadsheet in a European locale writes them.
     for (let i = 1; i < 45; i++) rows[i]!.amount = i % 2 ? `${i}.250,00` : `${i},75`;
-    const file = writeFile(work.file('euro.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('euro.csv'), toCsv(rows));
 
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
@@ -185,10 +167,10 @@ describe('payout batch: amounts with thousands separators', () => {
 
 describe('payout batch: headers as spreadsheets write them', () => {
   it('"Account Number", "Wallet ID", "AMOUNT", "phone-number" ... are the documented columns: sent exactly', async () => {
-    const rows = batchRows(3, sle, `hdr-${Date.now()}`);
+    const rows = batchRows(3, setup.sleWallet, `hdr-${Date.now()}`);
     const lines = csvLines(rows);
     lines[0] = 'Payout ID,Wallet ID,AMOUNT,Currency,Type,Name,Provider,Account Number,phone-number,NOTE,metadata.batch';
-    const file = writeFile(work.file('sheet.csv'), lines.join('\r\n') + '\r\n');
+    const file = writeFile(setup.work.file('sheet.csv'), lines.join('\r\n') + '\r\n');
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(0);
     expectSentExactly(
@@ -199,10 +181,10 @@ describe('payout batch: headers as spreadsheets write them', () => {
   });
 
   it('a misspelt header is named once, with the column it most likely means', async () => {
-    const rows = batchRows(30, sle, `typo-${Date.now()}`);
+    const rows = batchRows(30, setup.sleWallet, `typo-${Date.now()}`);
     const lines = csvLines(rows);
     lines[0] = lines[0]!.replace('account_number', 'acount_number');
-    const file = writeFile(work.file('typo.csv'), lines.join('\n') + '\n');
+    const file = writeFile(setup.work.file('typo.csv'), lines.join('\n') + '\n');
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toBe(
@@ -243,7 +225,7 @@ describe('payout batch --template and --help', () => {
     const t = await batch(['--template']);
     expect(t.code).toBe(0);
     ctx.sb.setWallet({ wallet_id: '6643665465', wallet_name: 'Freetown Operations', currency: 'SLE', balance: '5000.00' });
-    const file = writeFile(work.file('payouts.csv'), t.stdout);
+    const file = writeFile(setup.work.file('payouts.csv'), t.stdout);
     const r = await batch([file, '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Batch "default": 1 payout to send from ${file}:`);

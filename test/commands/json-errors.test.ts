@@ -5,16 +5,15 @@
  * file's `row`) in `field` and the message without it; what to do next is `error.hint`,
  * never part of `error.message`; and the text a person reads is as it was.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import type { Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
-import { loginInProcess } from '../helpers/batch-fixtures.js';
-import { batchRows, fundDemoWallets, payoutPosts, tempWorkDir, toCsv, toJsonl, writeFile } from '../helpers/batch.js';
+import { batchRows, payoutPosts, toCsv, toJsonl, writeFile } from '../helpers/batch.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { UsageError, fieldProblem, problemOf, rowProblem } from '../../src/errors.js';
 import { renderErrorJson, renderErrorText } from '../../src/output/error-report.js';
 import { makeStyle } from '../../src/output/style.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 
@@ -22,25 +21,9 @@ interface ErrorDoc {
   error: { message: string; status: null; code: string; request_id: null; errors: Array<{ field: string; message: string; row?: number }>; hint: string | null };
 }
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
+const setup = useBatchFolders(ctx);
 
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-});
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
-afterEach(() => work.cleanup());
-
-const run = (args: string[]): Promise<Run> => payctl(args, { dir: cfg.dir });
+const run = (args: string[]): Promise<Run> => payctl(args, { dir: setup.dir });
 
 /** The one JSON document on stderr, with nothing on stdout and exit 2. */
 function usageJson(r: Run): ErrorDoc['error'] {
@@ -106,7 +89,7 @@ describe('payout create --json: one entry per problem, naming the flag', () => {
         '--json',
         '--yes',
         '--wallet',
-        sle,
+        setup.sleWallet,
         '--amount',
         '1.005',
         '--currency',
@@ -132,7 +115,7 @@ describe('payout create --json: one entry per problem, naming the flag', () => {
         'create',
         '--json',
         '--wallet',
-        sle,
+        setup.sleWallet,
         '--amount',
         '1',
         '--currency',
@@ -172,14 +155,14 @@ describe('payout create --json: one entry per problem, naming the flag', () => {
 
 describe('payout batch --json: entries name the row and the column', () => {
   it('bad CSV rows: field is the column, row the spreadsheet row; the hint is error.hint, not in the message', async () => {
-    const rows = batchRows(6, sle, `jbad-${Date.now()}`);
+    const rows = batchRows(6, setup.sleWallet, `jbad-${Date.now()}`);
     rows[0]!.currency = 'XYZ'; // row 2
     rows[1]!.wallet_id = ''; // row 3
     rows[1]!.phone_number = ''; // row 3
     rows[3]!.type = 'card'; // row 5
     rows[4]!.payout_id = rows[2]!.payout_id!; // row 6 repeats row 4's id
     rows[5]!.amount = '0.001'; // row 7
-    const file = writeFile(work.file('bad.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('bad.csv'), toCsv(rows));
 
     const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
     expect(e.message).toBe(`${file}: 6 problems. Nothing was sent.`);
@@ -197,12 +180,12 @@ describe('payout batch --json: entries name the row and the column', () => {
   });
 
   it('bad JSON lines: an unknown key, a non-object line and a repeated key', async () => {
-    const rows = batchRows(3, sle, `jl-${Date.now()}`);
+    const rows = batchRows(3, setup.sleWallet, `jl-${Date.now()}`);
     const lines = toJsonl(rows).trimEnd().split('\n');
     lines[0] = lines[0]!.replace('{', '{"colour":"red",');
     lines[1] = '[1, 2]';
     lines[2] = lines[2]!.replace('{', '{"amount":"1.00",');
-    const file = writeFile(work.file('bad.jsonl'), lines.join('\n') + '\n');
+    const file = writeFile(setup.work.file('bad.jsonl'), lines.join('\n') + '\n');
 
     const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
     expect(e.errors).toEqual([
@@ -213,7 +196,7 @@ describe('payout batch --json: entries name the row and the column', () => {
   });
 
   it('a CSV header with a column twice and one missing: the column in field, no row (the rows lacking it have theirs)', async () => {
-    const file = writeFile(work.file('header.csv'), `wallet_id,amount,currency,type,name,provider,amount\n${sle},1.00,SLE,bank,A B,uba,2.00\n`);
+    const file = writeFile(setup.work.file('header.csv'), `wallet_id,amount,currency,type,name,provider,amount\n${setup.sleWallet},1.00,SLE,bank,A B,uba,2.00\n`);
     const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
     expect(e.errors).toEqual([
       { field: 'amount', message: 'the header row has this column more than once' },
@@ -223,10 +206,10 @@ describe('payout batch --json: entries name the row and the column', () => {
   });
 
   it('the text a person reads is unchanged: "row N: column ..." lines and the hint after them', async () => {
-    const rows = batchRows(3, sle, `jtext-${Date.now()}`);
+    const rows = batchRows(3, setup.sleWallet, `jtext-${Date.now()}`);
     rows[0]!.currency = 'XYZ'; // row 2
     rows[2]!.type = 'card'; // row 4
-    const file = writeFile(work.file('text.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('text.csv'), toCsv(rows));
     const r = await run(['payout', 'batch', file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
@@ -243,10 +226,10 @@ describe('payout batch --json: entries name the row and the column', () => {
 
   it('rows checked against the live wallets: an unknown wallet names wallet_id, another currency names currency', async () => {
     const usd = ctx.sb.wallets().find((w) => w.currency !== 'SLE')!;
-    const rows = batchRows(3, sle, `jwal-${Date.now()}`);
+    const rows = batchRows(3, setup.sleWallet, `jwal-${Date.now()}`);
     rows[0]!.wallet_id = 'wal_nobody'; // row 2
     rows[2]!.wallet_id = usd.wallet_id; // row 4: an SLE row from a wallet in another currency
-    const file = writeFile(work.file('wallets.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('wallets.csv'), toCsv(rows));
 
     const e = usageJson(await run(['payout', 'batch', file, '--yes', '--json']));
     expect(e.errors).toEqual([
@@ -258,11 +241,11 @@ describe('payout batch --json: entries name the row and the column', () => {
   });
 
   it('a row sent before with other details names payout_id and its row', async () => {
-    const rows = batchRows(1, sle, `jconf-${Date.now()}`);
-    const first = await run(['payout', 'batch', writeFile(work.file('first.csv'), toCsv(rows)), '--yes']);
+    const rows = batchRows(1, setup.sleWallet, `jconf-${Date.now()}`);
+    const first = await run(['payout', 'batch', writeFile(setup.work.file('first.csv'), toCsv(rows)), '--yes']);
     expect(first.code, first.stderr).toBe(0);
     rows[0]!.amount = '99.99';
-    const e = usageJson(await run(['payout', 'batch', writeFile(work.file('changed.csv'), toCsv(rows)), '--yes', '--json']));
+    const e = usageJson(await run(['payout', 'batch', writeFile(setup.work.file('changed.csv'), toCsv(rows)), '--yes', '--json']));
     expect(e.errors).toEqual([{ field: 'payout_id', row: 2, message: `"${rows[0]!.payout_id}" was already sent with other details` }]);
   });
 });

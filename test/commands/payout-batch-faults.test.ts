@@ -5,53 +5,24 @@
  * TestClock (no real waiting) and the test checks the waits asked for. (Killed with
  * SIGKILL halfway and run again: test/e2e/payout-batch-faults.test.ts, a real process.)
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import type { RecordedRequest } from '../../src/sandbox/server.js';
 import { TestClock } from '../helpers/clock.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
 import { until } from '../helpers/e2e.js';
-import {
-  batchRows,
-  expectExactlyOncePerId,
-  expectNoNodeWarnings,
-  fundDemoWallets,
-  payoutPosts,
-  postedPayoutId,
-  readCsvReport,
-  tempWorkDir,
-  toCsv,
-  writeFile,
-} from '../helpers/batch.js';
-import { expectOneKeyPerPayoutId, loginInProcess, VirtualClock, withoutWarnings } from '../helpers/batch-fixtures.js';
+import { batchRows, expectExactlyOncePerId, expectNoNodeWarnings, payoutPosts, postedPayoutId, readCsvReport, toCsv, writeFile } from '../helpers/batch.js';
+import { expectOneKeyPerPayoutId, useBatchFolders, VirtualClock, withoutWarnings } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
+const setup = useBatchFolders(ctx);
 let virtual: VirtualClock | undefined;
-
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-});
-
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
 
 afterEach(() => {
   virtual?.restore();
   virtual = undefined;
   ctx.sb.faults.clear();
-  work.cleanup();
 });
 
 const batchArgs = (file: string) => ['payout', 'batch', file, '--concurrency', '8', '--yes'];
@@ -60,8 +31,8 @@ describe('payout batch under faults: exactly one payout per row', () => {
   it('connections reset after the commit on about 10% of POSTs: still one payout per row, all accepted, some replayed', async () => {
     const sb = ctx.sb;
     const prefix = `reset-${Date.now()}`;
-    const rows = batchRows(200, sle, prefix);
-    const file = writeFile(work.file('reset.csv'), toCsv(rows));
+    const rows = batchRows(200, setup.sleWallet, prefix);
+    const file = writeFile(setup.work.file('reset.csv'), toCsv(rows));
 
     // Every tenth POST (from the sixth on) is reset after the sandbox committed it: 20 in
     // all, spread over the whole run. (A delay of 0 passes a request through unchanged.)
@@ -70,7 +41,7 @@ describe('payout batch under faults: exactly one payout per row', () => {
       sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit' });
     }
     const clock = new TestClock();
-    const r = await withoutWarnings(() => payctl(batchArgs(file), { dir: cfg.dir, clock }));
+    const r = await withoutWarnings(() => payctl(batchArgs(file), { dir: setup.dir, clock }));
 
     const posts = payoutPosts(sb);
     const resets = posts.filter((p) => p.outcome === 'reset');
@@ -100,7 +71,7 @@ describe('payout batch under faults: exactly one payout per row', () => {
     for (const id of resetIds) expect(posts.filter((p) => postedPayoutId(p) === id).at(-1)!.outcome).toBe(201);
 
     // The report: every row accepted; exactly the rows whose connection was reset are "replayed".
-    const report = readCsvReport(work.file('reset.report.csv'));
+    const report = readCsvReport(setup.work.file('reset.report.csv'));
     expect(report).toHaveLength(200);
     const held = new Map(sb.payouts().map((p) => [p.payout_id, p]));
     report.forEach((l, i) => {
@@ -113,8 +84,8 @@ describe('payout batch under faults: exactly one payout per row', () => {
   it('one 429 (Retry-After: 1) pauses every sender, not just its own row; the row is then accepted with its key', async () => {
     const sb = ctx.sb;
     const prefix = `pause-${Date.now()}`;
-    const rows = batchRows(60, sle, prefix);
-    const file = writeFile(work.file('pause.csv'), toCsv(rows));
+    const rows = batchRows(60, setup.sleWallet, prefix);
+    const file = writeFile(setup.work.file('pause.csv'), toCsv(rows));
     // The 21st POST is refused with 429 and Retry-After: 1; every other one is accepted.
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 0, times: 20 });
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 429 });
@@ -123,7 +94,7 @@ describe('payout batch under faults: exactly one payout per row', () => {
     const clock = (virtual = new VirtualClock());
     clock.hold();
     const warnings = withoutWarnings(async () => {
-      const run = startPayctl(batchArgs(file), { dir: cfg.dir, clock });
+      const run = startPayctl(batchArgs(file), { dir: setup.dir, clock });
       let exited = false;
       void run.done.finally(() => (exited = true));
       // The 429 came, and then all 8 senders wait on the clock: the limited one before its
@@ -171,6 +142,6 @@ describe('payout batch under faults: exactly one payout per row', () => {
       rows.map((x) => x.payout_id!),
       prefix,
     );
-    expect(readCsvReport(work.file('pause.report.csv')).every((l) => l.outcome === 'accepted')).toBe(true);
+    expect(readCsvReport(setup.work.file('pause.report.csv')).every((l) => l.outcome === 'accepted')).toBe(true);
   });
 });

@@ -6,23 +6,20 @@
  * accepted file that sends nothing new.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
-import { loginInProcess, withoutWarnings } from '../helpers/batch-fixtures.js';
+import { useBatchFolders, withoutWarnings } from '../helpers/batch-fixtures.js';
 import {
   batchRows,
   expectExactlyOncePerId,
   expectNoNodeWarnings,
-  fundDemoWallets,
   heldCounts,
   payoutPosts,
   postedPayoutId,
   readCsvReport,
   readJsonlReport,
-  tempWorkDir,
   toCsv,
   toJsonl,
   totalMinor,
@@ -33,31 +30,13 @@ import {
 const ctx = useSandbox();
 const TXN = /^TXN-BOK-[0-9A-F]{26}$/;
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
-
-// One login for the file: every test uses its own payout ids, so the journal is shared safely.
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-});
-
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
+const setup = useBatchFolders(ctx);
 
 afterEach(() => {
   ctx.sb.faults.clear();
-  work.cleanup();
 });
 
-const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: cfg.dir, ...opts });
+const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir, ...opts });
 
 function noPosts(sb: Sandbox): void {
   expect(payoutPosts(sb)).toEqual([]);
@@ -66,17 +45,17 @@ function noPosts(sb: Sandbox): void {
 describe('payout batch: sending', () => {
   it('a 200-row CSV at --concurrency 8 sends exactly 200 payouts and writes a 200-line report', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(200, sle, `csv200-${Date.now()}`);
+    const rows = batchRows(200, setup.sleWallet, `csv200-${Date.now()}`);
     // As a spreadsheet saves it: a byte-order mark, CRLF, quoted cells with commas and quotes.
-    const file = writeFile(work.file('stipends.csv'), '\uFEFF' + toCsv(rows));
-    const before = sb.wallets().find((w) => w.wallet_id === sle)!.balance_minor;
+    const file = writeFile(setup.work.file('stipends.csv'), '\uFEFF' + toCsv(rows));
+    const before = sb.wallets().find((w) => w.wallet_id === setup.sleWallet)!.balance_minor;
 
     const r = await withoutWarnings(() => batch([file, '--concurrency', '8', '--yes']));
     expect(r.stderr).toContain(`200 payouts to send from ${file}:`);
     expect(r.stderr).toMatch(/^progress: 200\/200, 200 done, 0 failed, 0 in flight/m);
     expect(r.stderr).toContain('200 accepted, 0 already submitted, 0 rejected, 0 unknown.');
     expectNoNodeWarnings(r.stderr);
-    const reportPath = work.file('stipends.report.csv');
+    const reportPath = setup.work.file('stipends.report.csv');
     expect(r.stderr).toContain(`Report: ${reportPath}`);
     expect(r.stdout).toBe('');
     expect(r.code, r.stderr).toBe(0);
@@ -98,7 +77,7 @@ describe('payout batch: sending', () => {
       expect(p.metadata).toEqual({ batch: row['metadata.batch'] });
     }
     const fees = [...held.values()].filter((p) => ids.includes(p.payout_id)).reduce((s, p) => s + p.fee_minor, 0n);
-    expect(sb.wallets().find((w) => w.wallet_id === sle)!.balance_minor).toBe(before - totalMinor(rows) - fees);
+    expect(sb.wallets().find((w) => w.wallet_id === setup.sleWallet)!.balance_minor).toBe(before - totalMinor(rows) - fees);
 
     // The report: header + 200 lines, in file order, accepted with the sandbox's transaction id.
     const text = readFileSync(reportPath, 'utf8');
@@ -131,8 +110,8 @@ describe('payout batch: sending', () => {
     const arrivals = async (n: number, args: string[]) => {
       const from = sb.requests().length;
       sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 400, times: Infinity });
-      const rows = batchRows(3 * n, sle, `conc${n}-${Date.now()}`);
-      const file = writeFile(work.file(`conc${n}.csv`), toCsv(rows));
+      const rows = batchRows(3 * n, setup.sleWallet, `conc${n}-${Date.now()}`);
+      const file = writeFile(setup.work.file(`conc${n}.csv`), toCsv(rows));
       const r = await withoutWarnings(() => batch([file, ...args, '--yes']));
       sb.faults.clear();
       expect(r.code, r.stderr).toBe(0);
@@ -152,14 +131,14 @@ describe('payout batch: sending', () => {
   it('a JSON-lines file (numbers as amounts, ids derived when missing) works and writes a .jsonl report', async () => {
     const sb = ctx.sb;
     const prefix = `jsonl-${Date.now()}`;
-    const rows = batchRows(12, sle, prefix);
+    const rows = batchRows(12, setup.sleWallet, prefix);
     // Rows 11 and 12 have no payout_id: they get a stable id from the file and the row.
     delete rows[10]!.payout_id;
     delete rows[11]!.payout_id;
     const text = toJsonl(rows).replace(/"amount":"(\d+\.\d+)"/g, (_m, a: string) => `"amount":${a}`);
     expect(text).toContain('"amount":11.01');
-    const file = writeFile(work.file('suppliers.jsonl'), text);
-    const reportPath = work.file('x.jsonl');
+    const file = writeFile(setup.work.file('suppliers.jsonl'), text);
+    const reportPath = setup.work.file('x.jsonl');
 
     const r = await batch([file, '--report', reportPath, '--yes']);
     expect(r.stderr).toContain('12 accepted, 0 already submitted, 0 rejected, 0 unknown.');
@@ -203,12 +182,12 @@ describe('payout batch: sending', () => {
 
   it('a rerun of a fully accepted file sends no new POSTs; its report marks every row as an earlier run', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(30, sle, `rerun-${Date.now()}`);
-    const file = writeFile(work.file('rerun.csv'), toCsv(rows));
+    const rows = batchRows(30, setup.sleWallet, `rerun-${Date.now()}`);
+    const file = writeFile(setup.work.file('rerun.csv'), toCsv(rows));
     const first = await batch([file, '--concurrency', '8', '--yes']);
     expect(first.code, first.stderr).toBe(0);
     expect(payoutPosts(sb)).toHaveLength(30);
-    const firstReport = readCsvReport(work.file('rerun.report.csv'));
+    const firstReport = readCsvReport(setup.work.file('rerun.report.csv'));
 
     const from = sb.requests().length;
     const r = await batch([file, '--concurrency', '8', '--yes']);
@@ -222,7 +201,7 @@ describe('payout batch: sending', () => {
       rows.map((x) => x.payout_id!),
       rows[0]!.payout_id!.slice(0, -4),
     );
-    const report = readCsvReport(work.file('rerun.report.csv'));
+    const report = readCsvReport(setup.work.file('rerun.report.csv'));
     expect(report).toEqual(firstReport.map((l) => ({ ...l, earlier_run: 'yes' })));
   });
 });
@@ -230,9 +209,9 @@ describe('payout batch: sending', () => {
 describe('payout batch: every row checked first, nothing sent when any is bad', () => {
   it('one bad amount on row 37 of 50 is named by row and column; exit 2; nothing sent', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(50, sle, `bad1-${Date.now()}`);
+    const rows = batchRows(50, setup.sleWallet, `bad1-${Date.now()}`);
     rows[35]!.amount = '12,50'; // spreadsheet row 37 (the header is row 1)
-    const file = writeFile(work.file('bad.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('bad.csv'), toCsv(rows));
 
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
@@ -246,9 +225,9 @@ describe('payout batch: every row checked first, nothing sent when any is bad', 
 
   it('a missing wallet_id is named by row and column', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(50, sle, `bad2-${Date.now()}`);
+    const rows = batchRows(50, setup.sleWallet, `bad2-${Date.now()}`);
     rows[9]!.wallet_id = '';
-    const file = writeFile(work.file('nowallet.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('nowallet.csv'), toCsv(rows));
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('  - row 11: wallet_id is required (the source wallet id)');
@@ -258,14 +237,14 @@ describe('payout batch: every row checked first, nothing sent when any is bad', 
 
   it('several bad rows are all listed, with duplicate payout ids; exit 2; nothing sent', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(50, sle, `bad3-${Date.now()}`);
+    const rows = batchRows(50, setup.sleWallet, `bad3-${Date.now()}`);
     rows[0]!.currency = 'XYZ'; // row 2
     rows[4]!.wallet_id = ''; // row 6
     rows[4]!.phone_number = ''; // row 6, wallet recipients need a phone
     rows[19]!.type = 'card'; // row 21
     rows[29]!.payout_id = rows[2]!.payout_id!; // row 31 repeats row 4's id
     rows[48]!.amount = '0.001'; // row 50: SLE has two decimals
-    const file = writeFile(work.file('several.csv'), toCsv(rows));
+    const file = writeFile(setup.work.file('several.csv'), toCsv(rows));
 
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
@@ -284,9 +263,9 @@ describe('payout batch: every row checked first, nothing sent when any is bad', 
 
   it('duplicate payout ids alone are an error (JSON lines: rows are lines)', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(5, sle, `dup-${Date.now()}`);
+    const rows = batchRows(5, setup.sleWallet, `dup-${Date.now()}`);
     rows[4]!.payout_id = rows[1]!.payout_id!;
-    const file = writeFile(work.file('dup.jsonl'), toJsonl(rows));
+    const file = writeFile(setup.work.file('dup.jsonl'), toJsonl(rows));
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('  - '))).toEqual([`  - row 5: payout_id "${rows[1]!.payout_id}" is also used on row 2`]);
@@ -297,34 +276,34 @@ describe('payout batch: every row checked first, nothing sent when any is bad', 
 describe('payout batch: the plan, confirmation and --dry-run', () => {
   it('a wallet that would go short is named in the --dry-run plan; exit 0; nothing sent', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(20, sle, `short-${Date.now()}`);
-    const w = sb.wallets().find((x) => x.wallet_id === sle)!;
-    sb.setWallet({ wallet_id: sle, wallet_name: w.wallet_name, currency: 'SLE', balance: '100.00' });
-    const file = writeFile(work.file('short.csv'), toCsv(rows));
+    const rows = batchRows(20, setup.sleWallet, `short-${Date.now()}`);
+    const w = sb.wallets().find((x) => x.wallet_id === setup.sleWallet)!;
+    sb.setWallet({ wallet_id: setup.sleWallet, wallet_name: w.wallet_name, currency: 'SLE', balance: '100.00' });
+    const file = writeFile(setup.work.file('short.csv'), toCsv(rows));
 
     const r = await batch([file, '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     // total: 20 rows, 11.01 ... 30.20
     expect(totalMinor(rows)).toBe(41_210n);
     expect(r.stdout).toContain(`Batch "default": 20 payouts to send from ${file}:`);
-    expect(r.stdout).toMatch(new RegExp(`^${sle}\\s+${w.wallet_name}\\s+SLE\\s+20\\s+412\\.10\\s+100\\.00\\s+-312\\.10\\s*$`, 'm'));
-    expect(r.stdout).toContain(`Warning: wallet ${sle} would go short: it holds 100.00 SLE but the payouts total 412.10 SLE before fees.`);
+    expect(r.stdout).toMatch(new RegExp(`^${setup.sleWallet}\\s+${w.wallet_name}\\s+SLE\\s+20\\s+412\\.10\\s+100\\.00\\s+-312\\.10\\s*$`, 'm'));
+    expect(r.stdout).toContain(`Warning: wallet ${setup.sleWallet} would go short: it holds 100.00 SLE but the payouts total 412.10 SLE before fees.`);
     expect(r.stderr).toContain('Dry run: nothing was sent.');
     noPosts(sb);
   });
 
   it('without --dry-run the short wallet is flagged on stderr; the rows the service refuses are reported, exit 1', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(4, sle, `short2-${Date.now()}`); // 11.01 + 12.02 + 13.03 + 14.04 = 50.10
-    const w = sb.wallets().find((x) => x.wallet_id === sle)!;
-    sb.setWallet({ wallet_id: sle, wallet_name: w.wallet_name, currency: 'SLE', balance: '30.00' });
-    const file = writeFile(work.file('short2.csv'), toCsv(rows));
+    const rows = batchRows(4, setup.sleWallet, `short2-${Date.now()}`); // 11.01 + 12.02 + 13.03 + 14.04 = 50.10
+    const w = sb.wallets().find((x) => x.wallet_id === setup.sleWallet)!;
+    sb.setWallet({ wallet_id: setup.sleWallet, wallet_name: w.wallet_name, currency: 'SLE', balance: '30.00' });
+    const file = writeFile(setup.work.file('short2.csv'), toCsv(rows));
 
     const r = await batch([file, '--concurrency', '1', '--yes']);
-    expect(r.stderr).toContain(`Warning: wallet ${sle} would go short: it holds 30.00 SLE but the payouts total 50.10 SLE before fees.`);
+    expect(r.stderr).toContain(`Warning: wallet ${setup.sleWallet} would go short: it holds 30.00 SLE but the payouts total 50.10 SLE before fees.`);
     expect(r.code, r.stderr).toBe(1);
     // One at a time: 11.01 + 0.11 fee, then 12.02 + 0.12 leave 6.74; 13.03 and 14.04 are refused.
-    const report = readCsvReport(work.file('short2.report.csv'));
+    const report = readCsvReport(setup.work.file('short2.report.csv'));
     expect(report.map((l) => [l.row, l.outcome, l.code])).toEqual([
       ['2', 'accepted', ''],
       ['3', 'accepted', ''],
@@ -341,25 +320,25 @@ describe('payout batch: the plan, confirmation and --dry-run', () => {
     expect(r.stderr).toContain('2 accepted, 0 already submitted, 2 rejected, 0 unknown.');
     const held = sb.payouts().filter((p) => p.payout_id.startsWith(rows[0]!.payout_id!.slice(0, -4)));
     expect(held.map((p) => p.payout_id).sort()).toEqual([rows[0]!.payout_id, rows[1]!.payout_id]);
-    expect(sb.wallets().find((x) => x.wallet_id === sle)!.balance).toBe('6.74');
+    expect(sb.wallets().find((x) => x.wallet_id === setup.sleWallet)!.balance).toBe('6.74');
   });
 
   it('--dry-run sends nothing and writes no report', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(10, sle, `dry-${Date.now()}`);
-    const file = writeFile(work.file('dry.csv'), toCsv(rows));
+    const rows = batchRows(10, setup.sleWallet, `dry-${Date.now()}`);
+    const file = writeFile(setup.work.file('dry.csv'), toCsv(rows));
     const r = await batch([file, '--dry-run', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Batch "default": 10 payouts to send from ${file}:`);
     expect(r.stdout).not.toContain('Warning');
     noPosts(sb);
-    expect(() => readFileSync(work.file('dry.report.csv'))).toThrow();
+    expect(() => readFileSync(setup.work.file('dry.report.csv'))).toThrow();
   });
 
   it('without a terminal and without --yes: exit 2, nothing sent', async () => {
     const sb = ctx.sb;
-    const rows = batchRows(10, sle, `noyes-${Date.now()}`);
-    const file = writeFile(work.file('noyes.csv'), toCsv(rows));
+    const rows = batchRows(10, setup.sleWallet, `noyes-${Date.now()}`);
+    const file = writeFile(setup.work.file('noyes.csv'), toCsv(rows));
     const r = await batch([file]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('--yes is required without a terminal');

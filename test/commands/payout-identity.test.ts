@@ -12,17 +12,17 @@
  */
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
-import { fundDemoWallets, payoutPosts, postedPayoutId, tempWorkDir, writeFile } from '../helpers/batch.js';
+import { payoutPosts, postedPayoutId, writeFile } from '../helpers/batch.js';
 import { checkBatch, identifiedRows, openBatch, type IdentifiedRow } from '../../src/payouts/batch-load.js';
 import { derivedPayoutId, legacyDerivedPayoutId } from '../../src/payouts/identity.js';
 import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
 import { payoutBody } from '../../src/payouts/request.js';
 import { readPlan } from '../../src/plans/plan.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 const REPORT_HEADER = 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run';
@@ -30,36 +30,18 @@ const REPORT_HEADER = 'row,payout_id,outcome,code,message,transaction_id,fee,ear
 const DERIVED = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const WHEN = String.raw`(?:on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC|between \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC and \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)`;
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
-
-// One login (the default profile) for the file; every test has its own wallet and recipients.
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await writeLoggedIn(ctx.sb, cfg.dir); // the profile as `payctl login` leaves it, without a process
-});
-
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
+const setup = useBatchFolders(ctx, writeLoggedIn);
 
 afterEach(() => {
   ctx.sb.faults.clear();
-  work.cleanup();
 });
 
 let seq = 0;
 /** A tag no other test (or earlier run of this file against the same journal) uses. */
 const uniq = (): string => `${Date.now().toString(36)}${(seq++).toString(36)}`;
 
-const batch = (args: string[]): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: cfg.dir });
-const create = (args: string[]): Promise<Run> => payctl(['payout', 'create', ...args], { dir: cfg.dir });
+const batch = (args: string[]): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir });
+const create = (args: string[]): Promise<Run> => payctl(['payout', 'create', ...args], { dir: setup.dir });
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -109,7 +91,7 @@ describe('a batch row is the payout it pays: sorted, copied or re-saved files re
     const wal = freshWallet(sb, '90000000.00', 'SLE');
     const rows = plainRows(20, wal, tag);
     expect(rows[0]!.amount).toBe('100');
-    const pay = writeFile(work.file('pay.csv'), csv(rows));
+    const pay = writeFile(setup.work.file('pay.csv'), csv(rows));
 
     // 1. The file as first sent.
     const first = await batch([pay, '--yes']);
@@ -117,7 +99,7 @@ describe('a batch row is the payout it pays: sorted, copied or re-saved files re
     expect(first.stderr).toContain('20 accepted, 0 already submitted, 0 rejected, 0 unknown.');
     expect(first.code, first.stderr).toBe(0);
     expect(heldFor(sb, wal)).toHaveLength(20);
-    const report = reportLines(work.file('pay.report.csv'));
+    const report = reportLines(setup.work.file('pay.report.csv'));
     expect(report).toHaveLength(20);
     const ids = report.map((l) => l.payout_id!);
     for (const id of ids) expect(id).toMatch(DERIVED);
@@ -146,7 +128,7 @@ describe('a batch row is the payout it pays: sorted, copied or re-saved files re
     expect(heldFor(sb, wal)).toHaveLength(20);
 
     // 3. A copy under another name.
-    const copy = work.file('pay (copy).csv');
+    const copy = setup.work.file('pay (copy).csv');
     copyFileSync(pay, copy);
     from = sb.requests().length;
     const copied = await batch([copy, '--yes']);
@@ -159,7 +141,7 @@ describe('a batch row is the payout it pays: sorted, copied or re-saved files re
     const resavedText = csv(resavedRows, '\r\n');
     expect(resavedText).toContain(',100.00,');
     expect(resavedText).toContain('\r\n');
-    const resaved = writeFile(work.file('pay-resaved.csv'), resavedText);
+    const resaved = writeFile(setup.work.file('pay-resaved.csv'), resavedText);
     from = sb.requests().length;
     const again = await batch([resaved, '--yes']);
     resumes(again, resaved);
@@ -194,7 +176,7 @@ describe('a batch row is the payout it pays: sorted, copied or re-saved files re
     const wal = freshWallet(sb, '100000.00', 'SLE');
     const rows = plainRows(5, wal, tag);
     rows[3] = { ...rows[2]! }; // spreadsheet rows 4 and 5 (the header is row 1)
-    const file = writeFile(work.file('dups.csv'), csv(rows));
+    const file = writeFile(setup.work.file('dups.csv'), csv(rows));
 
     const r = await batch([file, '--yes']);
     expect(r.stderr).toContain('1 group of identical rows. Nothing was sent.');
@@ -232,10 +214,10 @@ describe('a batch sent by the previous version, under its b- ids, resumes under 
     const sb = ctx.sb;
     const tag = uniq();
     const wal = freshWallet(sb, '100000.00', 'SLE');
-    const pay = writeFile(work.file('old.csv'), csv(plainRows(4, wal, tag)));
+    const pay = writeFile(setup.work.file('old.csv'), csv(plainRows(4, wal, tag)));
     const rows = await identify(pay, 'default');
     // The journal as the previous version left it: rows 2 and 3 accepted, row 4 journaled, its answer lost.
-    const journal = new Journal(cfg.dir);
+    const journal = new Journal(setup.dir);
     const old: JournalEntry[] = [];
     for (const r of rows.slice(0, 3)) {
       const payoutId = legacyDerivedPayoutId('default', r.fingerprint, r.occurrence);
@@ -262,7 +244,7 @@ describe('a batch sent by the previous version, under its b- ids, resumes under 
     // Nobody paid twice: at most one payout per row at the service, none for the rows accepted before.
     expect(heldFor(sb, wal).length).toBeLessThanOrEqual(2);
     for (const id of old.slice(0, 2).map((e) => e.payoutId)) expect(heldFor(sb, wal).map((p) => p.payout_id)).not.toContain(id);
-    const report = reportLines(work.file('old.report.csv'));
+    const report = reportLines(setup.work.file('old.report.csv'));
     expect(report.map((l) => [l.row, l.payout_id, l.earlier_run])).toEqual(
       expect.arrayContaining([
         ['2', old[0]!.payoutId, 'yes'],
@@ -271,16 +253,16 @@ describe('a batch sent by the previous version, under its b- ids, resumes under 
     );
 
     // A plan of the same file: the old ids and keys where the journal has them.
-    const keys = await payctl(['keys', 'create', '--name', 'Maker'], { dir: cfg.dir });
+    const keys = await payctl(['keys', 'create', '--name', 'Maker'], { dir: setup.dir });
     expect(keys.code, keys.stderr).toBe(0);
-    const made = await payctl(['plan', 'create', pay], { dir: cfg.dir });
+    const made = await payctl(['plan', 'create', pay], { dir: setup.dir });
     expect(made.code, made.stderr).toBe(0);
     const { plan } = readPlan(pay.replace(/\.csv$/, '.plan.json'));
     expect(plan.payouts.map((p) => [p.payout_id, p.idempotency_key])).toEqual([
       ...old.map((e) => [e.payoutId, e.idempotencyKey]),
       [
         derivedPayoutId('default', rows[3]!.fingerprint, 0),
-        (await new Journal(cfg.dir).get(sb.baseUrl, derivedPayoutId('default', rows[3]!.fingerprint, 0)))!.idempotencyKey,
+        (await new Journal(setup.dir).get(sb.baseUrl, derivedPayoutId('default', rows[3]!.fingerprint, 0)))!.idempotencyKey,
       ],
     ]);
   });
@@ -339,13 +321,13 @@ describe('the report: checked before anything is sent', () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '10000.00', 'SLE');
     const text = csv(plainRows(3, wal, uniq()));
-    const file = writeFile(work.file('r.csv'), text);
-    const r = await batch([file, '--report', work.file('no-such-folder/r.report.csv'), '--yes']);
+    const file = writeFile(setup.work.file('r.csv'), text);
+    const r = await batch([file, '--report', setup.work.file('no-such-folder/r.report.csv'), '--yes']);
     expect(r.stderr).toContain('Cannot write the report. Nothing was sent.');
     expect(r.code, r.stderr).toBe(2);
     noPosts(sb);
     expect(readFileSync(file, 'utf8')).toBe(text);
-    expect(existsSync(work.file('no-such-folder'))).toBe(false);
+    expect(existsSync(setup.work.file('no-such-folder'))).toBe(false);
     expect(heldFor(sb, wal)).toHaveLength(0);
   });
 
@@ -353,7 +335,7 @@ describe('the report: checked before anything is sent', () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '10000.00', 'SLE');
     const text = csv(plainRows(3, wal, uniq()), '\r\n');
-    const file = writeFile(work.file('same.csv'), text);
+    const file = writeFile(setup.work.file('same.csv'), text);
     const before = readFileSync(file);
     const r = await batch([file, '--report', file, '--yes']);
     expect(r.stderr).toContain('Cannot write the report. Nothing was sent.');
@@ -368,24 +350,24 @@ describe('rows checked against the wallets before anything is sent', () => {
   it("an unknown wallet and a currency other than the wallet's: exit 2, nothing sent, rows named; --dry-run exits 2 too", async () => {
     const sb = ctx.sb;
     const tag = uniq();
-    const rows = plainRows(3, sle, tag);
+    const rows = plainRows(3, setup.sleWallet, tag);
     rows[0] = { ...rows[0]!, wallet_id: 'wal_nope' }; // row 2
     rows[1] = { ...rows[1]!, currency: 'NGN' }; // row 3
-    const file = writeFile(work.file('wallets.csv'), csv(rows));
+    const file = writeFile(setup.work.file('wallets.csv'), csv(rows));
 
     const r = await batch([file, '--yes']);
     expect(r.stderr).toContain('row 2: wallet_id "wal_nope" is not one of your wallets');
-    expect(r.stderr).toContain(`row 3: wallet ${sle} holds SLE, not NGN`);
+    expect(r.stderr).toContain(`row 3: wallet ${setup.sleWallet} holds SLE, not NGN`);
     expect(r.stderr).toContain('Nothing was sent.');
     expect(r.code, r.stderr).toBe(2);
     noPosts(sb);
 
     const dry = await batch([file, '--dry-run']);
     expect(dry.stderr).toContain('row 2: wallet_id "wal_nope" is not one of your wallets');
-    expect(dry.stderr).toContain(`row 3: wallet ${sle} holds SLE, not NGN`);
+    expect(dry.stderr).toContain(`row 3: wallet ${setup.sleWallet} holds SLE, not NGN`);
     expect(dry.code, dry.stderr).toBe(2);
     noPosts(sb);
-    expect(existsSync(work.file('wallets.report.csv'))).toBe(false);
+    expect(existsSync(setup.work.file('wallets.report.csv'))).toBe(false);
   });
 });
 
@@ -414,7 +396,7 @@ describe('amounts a JSON number cannot carry exactly', () => {
     const wal = freshWallet(sb, '10000.00', 'SLE');
     const rows = plainRows(4, wal, uniq());
     rows[1] = { ...rows[1]!, amount: '1234567890123456.78' }; // row 3
-    const file = writeFile(work.file('big.csv'), csv(rows));
+    const file = writeFile(setup.work.file('big.csv'), csv(rows));
     const r = await batch([file, '--yes']);
     expect(r.stderr).toMatch(/row 3: .*significant digits/);
     expect(r.stderr).toContain('Nothing was sent.');

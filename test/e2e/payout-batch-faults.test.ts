@@ -4,49 +4,29 @@
  * real process, to be killed). Resets after commit and a 429 that pauses every sender
  * are tested in process: test/commands/payout-batch-faults.test.ts.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { writeLoggedIn } from '../helpers/e2e.js';
-import { expectOneKeyPerPayoutId } from '../helpers/batch-fixtures.js';
+import { expectOneKeyPerPayoutId, useBatchFolders } from '../helpers/batch-fixtures.js';
 import {
   batchRows,
   expectExactlyOncePerId,
   expectNoNodeWarnings,
-  fundDemoWallets,
   payctl,
   payoutPosts,
   postedPayoutId,
   readCsvReport,
   startPayctl,
-  tempWorkDir,
   toCsv,
   writeFile,
 } from '../helpers/batch.js';
 
 const ctx = useSandbox();
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
-
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await writeLoggedIn(ctx.sb, cfg.dir);
-});
-
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
+const setup = useBatchFolders(ctx, writeLoggedIn);
 
 afterEach(() => {
   ctx.sb.faults.clear();
-  work.cleanup();
 });
 
 const batchArgs = (file: string) => ['payout', 'batch', file, '--concurrency', '8', '--yes'];
@@ -59,17 +39,17 @@ describe('payout batch under faults: exactly one payout per row', () => {
   it('killed with SIGKILL halfway, then the same command again: one payout per row in total; earlier rows skipped, unknown ones resent with their keys', async () => {
     const sb = ctx.sb;
     const prefix = `kill-${Date.now()}`;
-    const rows = batchRows(200, sle, prefix);
+    const rows = batchRows(200, setup.sleWallet, prefix);
     const ids = rows.map((x) => x.payout_id!);
-    const file = writeFile(work.file('kill.csv'), toCsv(rows));
-    const reportPath = work.file('kill.report.csv');
+    const file = writeFile(setup.work.file('kill.csv'), toCsv(rows));
+    const reportPath = setup.work.file('kill.report.csv');
 
     // The first 100 POSTs are answered at once; from then on the sandbox holds each one
     // for 1.5 s before committing it. When 8 are held, all 8 senders wait on them (their
     // payouts are committed but the client has no answer yet): kill it then.
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 0, times: 100 });
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 1500, times: Infinity });
-    const { child, done } = startPayctl(batchArgs(file), { dir: cfg.dir, timeoutMs: 30_000 });
+    const { child, done } = startPayctl(batchArgs(file), { dir: setup.dir, timeoutMs: 30_000 });
     let exited = false;
     void done.finally(() => (exited = true));
     while (payoutPosts(sb).length < 108 && !exited) await sleep(2);
@@ -90,7 +70,7 @@ describe('payout batch under faults: exactly one payout per row', () => {
 
     // The same command again.
     const from = sb.requests().length;
-    const r = await payctl(batchArgs(file), { dir: cfg.dir, timeoutMs: 30_000 });
+    const r = await payctl(batchArgs(file), { dir: setup.dir, timeoutMs: 30_000 });
     expect(r.stderr).toContain(`Batch "default": 100 payouts to send from ${file} (100 already accepted earlier, not sent again):`);
     expect(r.stderr).toContain('192 accepted (100 in an earlier run), 8 already submitted, 0 rejected, 0 unknown.');
     expectNoNodeWarnings(r.stderr);

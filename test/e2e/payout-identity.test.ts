@@ -9,37 +9,19 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { writeLoggedIn } from '../helpers/e2e.js';
-import { batchRows, fundDemoWallets, heldCounts, payoutPosts, startPayctl, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
+import { batchRows, heldCounts, payoutPosts, startPayctl, toCsv, writeFile } from '../helpers/batch.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 const REPORT_HEADER = 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run';
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-let sle: string;
-
-// One login (the default profile) for the file.
-beforeAll(async () => {
-  cfg = tempConfigDir();
-  await writeLoggedIn(ctx.sb, cfg.dir); // the profile as `payctl login` leaves it, without a process
-});
-
-afterAll(() => cfg?.cleanup());
-
-beforeEach(() => {
-  work = tempWorkDir();
-  fundDemoWallets(ctx.sb);
-  sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
-  ctx.sb.clearRequests();
-});
+const setup = useBatchFolders(ctx, writeLoggedIn);
 
 afterEach(() => {
   ctx.sb.faults.clear();
-  work.cleanup();
 });
 
 let seq = 0;
@@ -57,16 +39,16 @@ describe('the report: true after a kill', () => {
   it('killed with SIGKILL mid-way: the default report holds the header and one line per finished row, each held by the sandbox', async () => {
     const sb = ctx.sb;
     const prefix = `killrep-${uniq()}`;
-    const rows = batchRows(12, sle, prefix);
+    const rows = batchRows(12, setup.sleWallet, prefix);
     const ids = rows.map((r) => r.payout_id!);
-    const file = writeFile(work.file('killed.csv'), toCsv(rows));
-    const reportPath = work.file('killed.report.csv');
+    const file = writeFile(setup.work.file('killed.csv'), toCsv(rows));
+    const reportPath = setup.work.file('killed.report.csv');
 
     // Slow rows: the first 6 POSTs take 250 ms each; every later one is held without an
     // answer (never committed), so when the process dies exactly 6 rows have finished.
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 250, times: 6 });
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'hang', times: Infinity });
-    const { child, done } = startPayctl(['payout', 'batch', file, '--concurrency', '2', '--yes'], { dir: cfg.dir, timeoutMs: 20_000 });
+    const { child, done } = startPayctl(['payout', 'batch', file, '--concurrency', '2', '--yes'], { dir: setup.dir, timeoutMs: 20_000 });
     let exited = false;
     void done.finally(() => (exited = true));
     const lines = () => (existsSync(reportPath) ? readFileSync(reportPath, 'utf8').split(/\r?\n/).filter(Boolean).length : 0);

@@ -6,9 +6,10 @@
  * sandbox, so its rate limiter and request times (receivedAt) follow the time payctl
  * waits on instead of the wall clock.
  */
-import { expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
-import { postedPayoutId } from './batch.js';
+import { fundDemoWallets, postedPayoutId, tempWorkDir } from './batch.js';
+import { tempConfigDir } from './cli.js';
 import { TestClock } from './clock.js';
 import { payctl } from './in-process.js';
 
@@ -17,6 +18,51 @@ export async function loginInProcess(sb: Sandbox, dir: string): Promise<void> {
   const r = await payctl(['login', '--api-key-stdin', '--base-url', sb.baseUrl], { dir, input: sb.apiKey + '\n' });
   expect(r.stderr).toContain('Logged in');
   expect(r.code).toBe(0);
+}
+
+/** The folders and wallet a batch test file works with (useBatchFolders). */
+export interface BatchFolders {
+  /** The config folder, logged in once for the file. */
+  readonly dir: string;
+  /** This test's own folder for batch files and reports. */
+  readonly work: ReturnType<typeof tempWorkDir>;
+  /** The sandbox's SLE wallet, funded for this test. */
+  readonly sleWallet: string;
+}
+
+/**
+ * What the batch test files share: one config folder logged in once for the file (`login`: in
+ * process, or the profile written as `payctl login` leaves it, e2e/writeLoggedIn), and for each
+ * test a work folder of its own (removed after it), the demo wallets funded again and the
+ * sandbox's request log emptied. Registers its hooks where it is called.
+ */
+export function useBatchFolders(ctx: { readonly sb: Sandbox }, login: (sb: Sandbox, dir: string) => Promise<unknown> = loginInProcess): BatchFolders {
+  let cfg: ReturnType<typeof tempConfigDir> | undefined;
+  let work: ReturnType<typeof tempWorkDir> | undefined;
+  let sle: string | undefined;
+  beforeAll(async () => {
+    cfg = tempConfigDir();
+    await login(ctx.sb, cfg.dir);
+  });
+  afterAll(() => cfg?.cleanup());
+  beforeEach(() => {
+    work = tempWorkDir();
+    fundDemoWallets(ctx.sb);
+    sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
+    ctx.sb.clearRequests();
+  });
+  afterEach(() => work?.cleanup());
+  return {
+    get dir() {
+      return cfg!.dir;
+    },
+    get work() {
+      return work!;
+    },
+    get sleWallet() {
+      return sle!;
+    },
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
