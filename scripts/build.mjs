@@ -179,21 +179,39 @@ function writeLlhttp(dir) {
   }
 }
 
-// Two dependencies only some commands load, and most of the bundle's bytes (conf with its
-// JSON-schema validator, for writing the config; the prompts with their encodings, at a
-// terminal) are bundles of their own in dist/vendor/, required when first imported: every
-// run reads the main bundle, and half its size was theirs. Each is given to payctl as a
-// CommonJS module whose exports are what payctl imports (conf's default export; the prompts'
-// named exports), and neither shares a module with payctl's own code.
+// Three dependencies only some commands load, each a bundle of its own in dist/vendor/, required
+// when first imported: conf with its JSON-schema validator, for writing the config; the
+// prompts with their encodings, at a terminal; and pg, the PostgreSQL client, for a shared
+// ledger. Every run reads the main bundle, and half its size was conf's and the prompts'. Each
+// is given to payctl as a CommonJS module whose exports are what payctl imports (conf's default
+// export; the prompts' named exports; pg's exports), and none shares a module with payctl's own
+// code. pg as npm installs it is 30 files found one by one, and at load it asks whether it runs
+// in a Cloudflare Worker by making a web Response, which loads Node's fetch with its HTTP
+// client: 50-70 ms of every run that opens a shared ledger. Bundled, with that question
+// answered (payctl runs on Node), it loads in a few. pg-native, pg's optional native binding,
+// is left to be required if ever named.
 const VENDOR = {
   conf: "module.exports = require('conf').default;",
   '@inquirer/prompts': "module.exports = require('@inquirer/prompts');",
+  pg: "module.exports = require('pg');",
 };
 const vendorFile = (name) => `vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
 const vendored = {
   name: 'vendored',
   setup(b) {
-    b.onResolve({ filter: /^(conf|@inquirer\/prompts)$/ }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
+    b.onResolve({ filter: /^(conf|@inquirer\/prompts|pg)$/ }, (args) => ({ path: `./${vendorFile(args.path)}`, external: true }));
+  },
+};
+// The one line of pg's source rewritten (the build fails if a new pg no longer has it).
+const pgOnNode = {
+  name: 'pg-on-node',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const probe = "if (typeof Response === 'function') {";
+      if (!source.includes(probe)) throw new Error(`${args.path}: no "${probe}" to rewrite (scripts/build.mjs)`);
+      return { contents: source.replace(probe, 'if (false) {'), loader: 'js' };
+    });
   },
 };
 
@@ -226,11 +244,6 @@ const main = {
   ...common,
   entryPoints: ['src/cli.ts'],
   plugins: [noHttp2, undiciLazyAssert, undiciWithoutHttp, llhttpFiles, lazyChildProcess, lazyBuiltins, vendored],
-  // The PostgreSQL client (for the shared ledger) is not bundled: only a run that uses the shared
-  // ledger loads it, and an import('pg') becomes a require('pg') that bin/payctl.js resolves
-  // against dist/, so from node_modules, where npm installed it (a dependency); pg-native, its
-  // optional native binding, likewise if ever named.
-  external: ['pg', 'pg-native'],
   // import() of a vendor bundle becomes require(): the bundle runs as a script, where Node 20
   // has no loader for import().
   supported: { 'dynamic-import': false },
@@ -246,7 +259,13 @@ try {
   const bundles = [await build({ ...main, outfile: join(out, 'cli.cjs') })];
   const vendor = await Promise.all(
     Object.entries(VENDOR).map(([name, contents]) =>
-      build({ ...common, stdin: { contents, resolveDir: root, sourcefile: `${name}.cjs`, loader: 'js' }, outfile: join(out, vendorFile(name)) }),
+      build({
+        ...common,
+        stdin: { contents, resolveDir: root, sourcefile: `${name}.cjs`, loader: 'js' },
+        external: ['pg-native'],
+        plugins: [pgOnNode],
+        outfile: join(out, vendorFile(name)),
+      }),
     ),
   );
   for (const file of vendor.flatMap((r) => r.outputFiles)) writeFileSync(file.path, file.contents);

@@ -244,6 +244,25 @@ describe('the bundle', () => {
     for (const f of readdirSync(join(ROOT, 'dist')).filter((n) => n.endsWith('.cjs'))) expect(readFileSync(join(ROOT, 'dist', f), 'latin1')).not.toContain("'AGFzbQ");
   });
 
+  it("loads the PostgreSQL client from dist/vendor without Node's fetch (scripts/build.mjs, pgOnNode)", () => {
+    // pg asks whether it runs in a Cloudflare Worker by making a web Response, which loads
+    // Node's fetch with its HTTP client (50-70 ms); the bundle answers no. It still connects:
+    // test/e2e/team-ledger.test.ts.
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        "const pg = require(process.argv[1]); console.log(JSON.stringify({ pool: typeof pg.Pool, client: typeof pg.Client, fetch: process.moduleLoadList.some((m) => m.includes('undici')) }))",
+        join(ROOT, 'dist', 'vendor', 'pg.cjs'),
+      ],
+      { env: { PATH: process.env.PATH }, encoding: 'utf8' },
+    );
+    expect(probe.stderr).toBe('');
+    expect(JSON.parse(probe.stdout)).toEqual({ pool: 'function', client: 'function', fetch: false });
+    // The main bundle hands import('pg') to it.
+    expect(readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'latin1')).toContain('require("./vendor/pg.cjs")');
+  });
+
   it("gives undici Node's own default header-size limit without loading node:http (scripts/build.mjs, NODE_HTTP_MAX_HEADER_SIZE)", () => {
     const limit = /maxHeaderSize:(\d+)\}/.exec(readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'latin1'));
     expect(limit).not.toBeNull();
