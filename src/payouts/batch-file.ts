@@ -66,15 +66,18 @@ export function boundsProblem(bytes: Uint8Array, format: FileFormat): string | u
     }
   }
   // A line longer than the bound is a stretch of more than MAX_LINE_BYTES bytes without a line
-  // ending: from each point, a backward search of the next MAX_LINE_BYTES + 1 bytes for the
-  // last "\n" (in CSV, and one for the last "\r") jumps over all the lines that end in them (a
-  // few searches a megabyte, in native code). A line of exactly MAX_LINE_BYTES, then "\r\n",
-  // ends at its "\r" in CSV, and is that long in JSON lines too (the "\r" is not counted).
+  // ending: from each point, a backward search of the next MAX_LINE_BYTES + 1 bytes (and no
+  // further) for the last "\n" (in CSV, and one for the last "\r") jumps over all the lines that
+  // end in them (a few searches a megabyte, in native code). Searched in the whole buffer, a
+  // file without "\r" had each search run back to its first byte: 0.4 s of CPU for 28 MB, with
+  // no pause for a signal. A line of exactly MAX_LINE_BYTES, then "\r\n", ends at its "\r" in
+  // CSV, and is that long in JSON lines too (the "\r" is not counted).
   const cr = format === 'csv';
   for (let at = start; buf.length - at > MAX_LINE_BYTES;) {
-    const lf = buf.lastIndexOf(LF, at + MAX_LINE_BYTES);
-    const end = cr ? Math.max(lf, buf.lastIndexOf(CR, at + MAX_LINE_BYTES)) : lf;
-    if (end >= at) at = end + 1;
+    const window = buf.subarray(at, at + MAX_LINE_BYTES + 1);
+    const lf = window.lastIndexOf(LF);
+    const end = cr ? Math.max(lf, window.lastIndexOf(CR)) : lf;
+    if (end >= 0) at += end + 1;
     else if (!cr && buf[at + MAX_LINE_BYTES] === CR && buf[at + MAX_LINE_BYTES + 1] === LF) at += MAX_LINE_BYTES + 2;
     else return tooLong(buf, origin, at, cr);
   }
