@@ -119,7 +119,7 @@ function load(filename) {
       break; // a builtin this Node does not have: the cache is not used, and is replaced
     }
     if (line) {
-      preloaded = line[1];
+      preloaded = line[1].split(',').sort().join(',');
       cachedData = file.subarray(end + 1);
     }
     break;
@@ -165,7 +165,12 @@ function load(filename) {
   };
   script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, path.dirname(filename), meta);
   const saveCache = () => {
-    const needs = [...builtins].filter((id) => /^node:[a-z_/]+$/.test(id)).join(',');
+    // Sorted: two commands under one word (payout create, payout batch) that need the same
+    // builtins in another order share the cache instead of rewriting its megabyte in turn.
+    const needs = [...builtins]
+      .filter((id) => /^node:[a-z_/]+$/.test(id))
+      .sort()
+      .join(',');
     if (!name || (hadCache && !script.cachedDataRejected && needs === preloaded)) return;
     let data;
     try {

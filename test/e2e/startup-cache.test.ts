@@ -197,6 +197,15 @@ describe("the cache's first line: the builtins its command required", () => {
     const written = statSync(join(i.cacheDir, history!)).mtimeMs;
     expect(run(i.bin, ['history', '--json'], config).code).toBe(0);
     expect(statSync(join(i.cacheDir, history!)).mtimeMs).toBe(written);
+    // The same builtins in another order (as two commands under one word, payout create and
+    // payout batch, require them): the same cache, not rewritten.
+    const bytes = readFileSync(join(i.cacheDir, history!));
+    const reversed = `payctl-cache ${historyNeeds.slice(1).reverse().join(',')}\n`;
+    writeFileSync(join(i.cacheDir, history!), Buffer.concat([Buffer.from(reversed, 'latin1'), bytes.subarray(bytes.indexOf(10) + 1)]));
+    const rewrittenAt = statSync(join(i.cacheDir, history!)).mtimeMs;
+    expect(run(i.bin, ['history', '--json'], config).code).toBe(0);
+    expect(statSync(join(i.cacheDir, history!)).mtimeMs).toBe(rewrittenAt);
+    expect(firstLine(join(i.cacheDir, history!))).toBe(reversed.trimEnd());
   });
 
   it('a first line that names no builtin, or one this Node lacks, or that is not ours: the cache is not used, and is replaced', () => {
