@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
 import { loginInProcess } from '../helpers/batch-fixtures.js';
@@ -19,32 +19,34 @@ import { Journal } from '../../src/payouts/journal.js';
 
 const ctx = useSandbox();
 
-let cfg: ReturnType<typeof tempConfigDir>;
 let work: ReturnType<typeof tempWorkDir>;
 let sle: string;
 
-beforeEach(async () => {
-  cfg = tempConfigDir();
-  work = tempWorkDir();
-  await loginInProcess(ctx.sb, cfg.dir);
+beforeAll(() => {
   fundDemoWallets(ctx.sb);
   sle = ctx.sb.wallets().find((w) => w.currency === 'SLE')!.wallet_id;
 });
 
-afterEach(() => {
-  work.cleanup();
-  cfg.cleanup();
+beforeEach(() => {
+  work = tempWorkDir();
 });
 
-/** A finished batch of `n` rows (exit 0, each row held once); its file and the payout ids. */
-async function finishedBatch(n: number): Promise<{ file: string; ids: string[] }> {
+afterEach(() => work.cleanup());
+
+/**
+ * A finished batch of `n` rows sent from config folder `dir`, its files in `folder` (exit 0,
+ * each row held once): the batch file, the payout ids and the key each row was sent under.
+ */
+async function finishedBatch(n: number, dir: string, folder: string): Promise<{ file: string; ids: string[]; keys: Map<string, string> }> {
   const rows = batchRows(n, sle, `lost-${randomUUID().slice(0, 8)}`);
-  const file = writeFile(work.file('payouts.csv'), toCsv(rows));
-  const r = await payctl(['payout', 'batch', file, '--report', work.file('first.jsonl'), '--yes'], { dir: cfg.dir });
+  const file = writeFile(join(folder, 'payouts.csv'), toCsv(rows));
+  const from = ctx.sb.requests().length;
+  const r = await payctl(['payout', 'batch', file, '--report', join(folder, 'first.jsonl'), '--yes'], { dir });
   expect(r.code, r.stderr).toBe(0);
   const ids = rows.map((x) => x.payout_id!);
   expect([...heldCounts(ctx.sb, ids).values()].every((c) => c === 1)).toBe(true);
-  return { file, ids };
+  const keys = new Map(payoutPosts(ctx.sb, from).map((p) => [JSON.parse(p.body).payoutId as string, p.headers['idempotency-key']!]));
+  return { file, ids, keys };
 }
 
 /** The rerun's report: every row already submitted, with its first transaction id. */
@@ -57,19 +59,37 @@ function expectAllAlreadySubmitted(report: string, ids: string[]): void {
 }
 
 describe('a finished 300-row batch rerun without its journal', () => {
-  it('journal folder deleted: rerun sends the same keys, 0 new payouts, exit 0, all already submitted; history warns of 300 missing entries', async () => {
-    const { file, ids } = await finishedBatch(300);
-    const firstKeys = new Map(payoutPosts(ctx.sb).map((p) => [JSON.parse(p.body).payoutId as string, p.headers['idempotency-key']]));
-    const before = ctx.sb.payouts().length;
-    rmSync(join(cfg.dir, 'journal'), { recursive: true, force: true });
+  // One finished batch for both reruns (it is the expensive part): each rerun is checked to make
+  // no new payout, and the second folder's rerun leaves the first folder untouched, so neither
+  // rerun changes what the other starts from, in either order.
+  let first: ReturnType<typeof tempConfigDir>;
+  let batchDir: ReturnType<typeof tempWorkDir>;
+  let batch: Awaited<ReturnType<typeof finishedBatch>>;
 
-    const h = await payctl(['history'], { dir: cfg.dir });
+  beforeAll(async () => {
+    first = tempConfigDir();
+    batchDir = tempWorkDir();
+    await loginInProcess(ctx.sb, first.dir);
+    batch = await finishedBatch(300, first.dir, batchDir.dir);
+  }, 120_000);
+
+  afterAll(() => {
+    batchDir?.cleanup();
+    first?.cleanup();
+  });
+
+  it('journal folder deleted: rerun sends the same keys, 0 new payouts, exit 0, all already submitted; history warns of 300 missing entries', async () => {
+    const { file, ids, keys: firstKeys } = batch;
+    const before = ctx.sb.payouts().length;
+    rmSync(join(first.dir, 'journal'), { recursive: true, force: true });
+
+    const h = await payctl(['history'], { dir: first.dir });
     expect(h.code, h.stderr).toBe(0);
     expect(h.stderr).toContain('300 journal entries recorded by this folder are missing');
 
     const from = ctx.sb.requests().length;
     const report = work.file('rerun.jsonl');
-    const r = await payctl(['payout', 'batch', file, '--report', report, '--yes'], { dir: cfg.dir });
+    const r = await payctl(['payout', 'batch', file, '--report', report, '--yes'], { dir: first.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('0 accepted, 300 already submitted, 0 rejected, 0 unknown');
     expect(ctx.sb.payouts().length).toBe(before);
@@ -79,12 +99,12 @@ describe('a finished 300-row batch rerun without its journal', () => {
     for (const p of resent) expect(p.headers['idempotency-key']).toBe(firstKeys.get(JSON.parse(p.body).payoutId as string));
     expectAllAlreadySubmitted(report, ids);
     // The journal holds them again, accepted with their transactions.
-    const j = new Journal(cfg.dir);
+    const j = new Journal(first.dir);
     for (const id of ids) expect((await j.get(ctx.sb.baseUrl, id))?.outcome?.kind).toBe('accepted');
   }, 120_000);
 
   it('from a second config folder (another machine, a restored backup): 0 new payouts, exit 0, all already submitted', async () => {
-    const { file, ids } = await finishedBatch(300);
+    const { file, ids } = batch;
     const before = ctx.sb.payouts().length;
     const second = tempConfigDir();
     try {
@@ -101,6 +121,13 @@ describe('a finished 300-row batch rerun without its journal', () => {
 });
 
 describe('a payout the service holds under another key', () => {
+  let cfg: ReturnType<typeof tempConfigDir>;
+  beforeEach(async () => {
+    cfg = tempConfigDir();
+    await loginInProcess(ctx.sb, cfg.dir);
+  });
+  afterEach(() => cfg.cleanup());
+
   it('journaled with a key of its own (as earlier payctl versions did), journal deleted, rerun: "already made", never refused, exit 0, counted as paid', async () => {
     const rows = batchRows(3, sle, `made-${randomUUID().slice(0, 8)}`);
     const file = writeFile(work.file('made.csv'), toCsv(rows));

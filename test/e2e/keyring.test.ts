@@ -34,9 +34,12 @@ afterEach(() => {
 const TOOLS = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
 const INSTALL = 'apt-get install gnome-keyring dbus-daemon dbus-bin libsecret-tools';
 
+/** The tools missing from this machine: looked for once (they do not come and go during the file). */
+let missingTools: string[] | undefined;
+
 /** Fails (never skips) the test when the Secret Service tools are missing. */
 function requireKeyringTools(): void {
-  const missing = TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0);
+  const missing = (missingTools ??= TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0));
   expect(missing, `The keyring tests need a real Secret Service; missing: ${missing.join(', ')}. Install with: ${INSTALL}`).toEqual([]);
 }
 

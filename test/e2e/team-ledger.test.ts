@@ -1,8 +1,11 @@
 /**
  * A team's shared ledger (issue #30), end to end: config folders stand for machines, each logged
  * in to one sandbox and pointed at one PostgreSQL database (`config set ledger --stdin`, as the
- * README's set-up says), and the built binary runs in child processes. A fresh database per test
- * on the suite's throw-away cluster; the tests that stop the database get a cluster of their own.
+ * README's set-up says), and the built binary runs in child processes. What only sets a machine
+ * up (`config set`, `config unset`, `keys create`) runs in process (test/helpers/in-process.ts):
+ * payctl's own main on the same config folder leaves the same config file and key, and a process
+ * of its own would only add its start-up. A fresh database per test on the suite's throw-away
+ * cluster; the tests that stop the database get a cluster of their own.
  * What must hold across machines: a payout typed on two machines is a repeat; a limit holds for
  * 20 makers at once on two machines; a batch killed on one machine and rerun on another pays each
  * row once under the keys the first journaled; a payout sent by one is found by the other; a row
@@ -20,6 +23,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { BIN, cliEnv, payctlShim, runAsPrinted } from '../helpers/cli.js';
 import { payctl as payctlIn, writeLoggedIn } from '../helpers/e2e.js';
+import { payctl as inProcess } from '../helpers/in-process.js';
 import { expectOneKeyPerPayoutId } from '../helpers/batch-fixtures.js';
 import { batchRows, expectExactlyOncePerId, payctl, payoutPosts, postedPayoutId, startPayctl, tempWorkDir, toCsv, writeFile, type Run } from '../helpers/batch.js';
 import { privatePostgres, sharedPostgres, type PostgresCluster } from '../helpers/postgres.js';
@@ -40,7 +44,7 @@ async function machine(url: string): Promise<string> {
   const cfg = tempConfigDir();
   folders.push(cfg);
   await writeLoggedIn(ctx.sb, cfg.dir);
-  const set = await payctl(['config', 'set', 'ledger', '--stdin'], { dir: cfg.dir, input: `${url}\n` });
+  const set = await inProcess(['config', 'set', 'ledger', '--stdin'], { dir: cfg.dir, input: `${url}\n` });
   expect(set.code, set.stderr).toBe(0);
   return cfg.dir;
 }
@@ -100,7 +104,7 @@ describe('two machines on one shared ledger', () => {
     const policy = join(work.dir, `policy-${randomUUID().slice(0, 8)}.json`);
     writeFileSync(policy, JSON.stringify({ daily_total: { SLE: '10000' } }));
     for (const dir of dirs) {
-      const set = await payctl(['config', 'set', 'policy', policy], { dir });
+      const set = await inProcess(['config', 'set', 'policy', policy], { dir });
       expect(set.code, set.stderr).toBe(0);
     }
     const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
@@ -148,7 +152,8 @@ describe('two machines on one shared ledger', () => {
       const { child, done } = startPayctl(['payout', 'batch', fileA, '--concurrency', '8', '--yes'], { dir: a, timeoutMs: 60_000 });
       let exited = false;
       void done.finally(() => (exited = true));
-      while (payoutPosts(sb, from).length < 108 && !exited) await new Promise((r) => setTimeout(r, 2));
+      // Polled every 10 ms: rows 101 to 108 wait 1.5 s for their answers, and no 109th row can start before one comes.
+      while (payoutPosts(sb, from).length < 108 && !exited) await new Promise((r) => setTimeout(r, 10));
       expect(exited, 'the batch was still running').toBe(false);
       child.kill('SIGKILL');
       expect((await done).signal).toBe('SIGKILL');
@@ -276,7 +281,8 @@ describe('the shared ledger down', () => {
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 50, times: Infinity });
     const from = sb.requests().length;
     const run = startPayctl(['payout', 'batch', file, '--concurrency', '8', '--yes'], { dir: a, timeoutMs: 60_000 });
-    while (payoutPosts(sb, from).length < 60) await new Promise((r) => setTimeout(r, 2));
+    // Polled every 10 ms: with 8 rows in flight at 50 ms each, the database stops with rows sent and unanswered.
+    while (payoutPosts(sb, from).length < 60) await new Promise((r) => setTimeout(r, 10));
     await cluster.stopServer();
     const first = await run.done;
     expect(first.code, first.stderr).not.toBe(0);
@@ -297,7 +303,7 @@ describe('plans and the day in the shared ledger', () => {
 
   /** `keys create` on a machine: its public key. */
   async function keyOf(dir: string, name: string): Promise<string> {
-    const r = await payctl(['keys', 'create', '--name', name, '--json'], { dir });
+    const r = await inProcess(['keys', 'create', '--name', name, '--json'], { dir });
     expect(r.code, r.stderr).toBe(0);
     return (JSON.parse(r.stdout) as { public_key: string }).public_key;
   }
@@ -307,7 +313,7 @@ describe('plans and the day in the shared ledger', () => {
     const file = join(work.dir, `policy-${randomUUID().slice(0, 8)}.json`);
     writeFileSync(file, JSON.stringify(policy));
     for (const dir of dirs) {
-      const set = await payctl(['config', 'set', 'policy', file], { dir });
+      const set = await inProcess(['config', 'set', 'policy', file], { dir });
       expect(set.code, set.stderr).toBe(0);
     }
   }
@@ -417,7 +423,7 @@ describe("the team's policy in the shared ledger", () => {
 
   /** `keys create` on a machine: its public key. */
   async function keyOf(dir: string, name: string): Promise<string> {
-    const r = await payctl(['keys', 'create', '--name', name, '--json'], { dir });
+    const r = await inProcess(['keys', 'create', '--name', name, '--json'], { dir });
     expect(r.code, r.stderr).toBe(0);
     return (JSON.parse(r.stdout) as { public_key: string }).public_key;
   }
@@ -454,16 +460,16 @@ describe("the team's policy in the shared ledger", () => {
 
       // Machine B: the profile's policy set to a lenient file, then unset: the team's holds.
       const lenient = writeFile(join(work.dir, `lenient-${tag}.json`), JSON.stringify({ daily_total: { SLE: '1000000' } }));
-      expect((await payctl(['config', 'set', 'policy', lenient], { dir: b })).code).toBe(0);
+      expect((await inProcess(['config', 'set', 'policy', lenient], { dir: b })).code).toBe(0);
       const warned = await payctl(pay(3), { dir: b });
       refusedFor(warned);
       expect(warned.stderr).toContain(`is not the team's: the team's policy in the shared ledger (version 1`);
-      expect((await payctl(['config', 'unset', 'policy'], { dir: b })).code).toBe(0);
+      expect((await inProcess(['config', 'unset', 'policy'], { dir: b })).code).toBe(0);
       refusedFor(await payctl(pay(3), { dir: b }));
 
       // A second profile on B, on the same ledger, with no policy setting.
       await writeLoggedIn(ctx.sb, b, ctx.sb.apiKey, 'second');
-      const set = await payctl(['config', 'set', 'ledger', '--stdin', '--profile', 'second'], { dir: b, input: `${url}\n` });
+      const set = await inProcess(['config', 'set', 'ledger', '--stdin', '--profile', 'second'], { dir: b, input: `${url}\n` });
       expect(set.code, set.stderr).toBe(0);
       refusedFor(await payctl([...pay(3), '--profile', 'second'], { dir: b }));
 

@@ -67,6 +67,18 @@ function terminal(columns: number, script: string, label: string, rows = 50): Si
   return t;
 }
 
+/**
+ * The script's exit code. Waited for in the recording of the terminal (`EXIT:<code>` among the
+ * bytes written: a file read every 50 ms) instead of in a tmux capture of the whole screen every
+ * 50 ms (a process each time, for the seconds a batch runs); then read from the screen as
+ * before, which so holds everything the script wrote.
+ */
+async function exited(t: SizedTerminal, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (!/EXIT:\d+/.test(t.written()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return t.exitCode(Math.max(deadline - Date.now(), 5_000));
+}
+
 /** Lines of the screen (wrapped lines joined) wider than the terminal. */
 function tooWide(screen: string, columns: number): string[] {
   return screen.split('\n').filter((l) => displayWidth(l) > columns);
@@ -90,7 +102,7 @@ describe.each([80, 60])('at %i columns', (columns) => {
     let code: number;
     try {
       t = terminal(columns, `payctl payout batch b${columns}.csv --batch-id ${prefix} --yes`, `batch${columns}`);
-      code = await t.exitCode(60_000);
+      code = await exited(t, 60_000);
     } finally {
       ctx.sb.faults.clear();
     }
@@ -145,7 +157,7 @@ describe.each([80, 60])('at %i columns', (columns) => {
       ].join('\n'),
       `list${columns}`,
     );
-    expect(await t.exitCode()).toBe(0);
+    expect(await exited(t)).toBe(0);
     const screen = t.screen();
     const [atTerminal, piped, csv, json] = screen.split(/^-- (?:piped|csv|json)$/m);
 
@@ -223,7 +235,7 @@ describe('issue #28 Done-when: tmux at 80x24', () => {
       'done80',
       24,
     );
-    expect(await t.exitCode()).toBe(0);
+    expect(await exited(t)).toBe(0);
     const screen = t.screen();
     // No line of any of it wider than the terminal: nothing was wrapped by it, no word broken.
     expect(tooWide(screen, 80), screen).toEqual([]);
