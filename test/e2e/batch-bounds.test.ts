@@ -8,7 +8,7 @@
  * (the same bytes as one string joined from a million parts, in a quarter of the time).
  */
 import { execFile } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cliEnv, tempConfigDir } from '../helpers/cli.js';
 import { BIN, startCli, writeLoggedIn } from '../helpers/e2e.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { writeInSlices } from '../helpers/slices.js';
 
 const ctx = useSandbox();
 let cfg: ReturnType<typeof tempConfigDir>;
@@ -36,26 +37,6 @@ const HEADER = 'wallet_id,amount,currency,type,name,provider,account_number';
 
 /** Requests that reached the sandbox's API (none may: nothing is sent, nothing even looked up). */
 const requests = () => ctx.sb.requests().length;
-
-/**
- * Writes `head`, then `piece(i)` for every i from `from` up to `to` (excluded), then `tail`:
- * 10,000 pieces to a write, so no string of the whole file (nor an array of its million
- * parts) is ever made.
- */
-function writeInSlices(file: string, head: string, from: number, to: number, piece: (i: number) => string, tail = ''): void {
-  const fd = openSync(file, 'w');
-  try {
-    writeFileSync(fd, head);
-    for (let start = from; start < to; start += 10_000) {
-      let slice = '';
-      for (let i = start; i < Math.min(start + 10_000, to); i++) slice += piece(i);
-      writeFileSync(fd, slice);
-    }
-    writeFileSync(fd, tail);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** CPU milliseconds (user + system) a finished child used, from the second line of `times`. */
 function childCpuMs(times: string): number {

@@ -7,7 +7,7 @@
  * temp folder (the big ones written a slice at a time); bounds on pure computation in CPU
  * time (test/helpers/cpu.ts).
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { boundsProblem, MAX_COLUMNS, MAX_LINE_BYTES, parseBatchFile } from '../.
 import { batchRows, checkBatch, identifiedRows, MAX_LISTED, openBatch } from '../../src/payouts/batch-load.js';
 import type { Ledger } from '../../src/payouts/journal.js';
 import { cpuMs } from '../helpers/cpu.js';
+import { writeInSlices } from '../helpers/slices.js';
 
 const HEADER = 'wallet_id,amount,currency,type,name,provider,account_number';
 const ROW = (i: number, amount = '1.00') => `wal_1,${amount},SLE,bank,Person ${i},uba,${1000 + i}`;
@@ -32,25 +33,10 @@ function file(name: string, content: string | Buffer): string {
   return p;
 }
 
-/**
- * A file of `head`, then `piece(i)` for every i from `from` up to `to` (excluded), then `tail`,
- * written 10,000 pieces at a time: the same bytes as one string joined from every piece, without
- * making that string or an array of a million parts (most of a million-column test's CPU).
- */
+/** A file in the temp folder written a slice at a time (writeInSlices): its path. */
 function fileInSlices(name: string, head: string, from: number, to: number, piece: (i: number) => string, tail = ''): string {
   const p = join(dir, name);
-  const fd = openSync(p, 'w');
-  try {
-    writeFileSync(fd, head);
-    for (let start = from; start < to; start += 10_000) {
-      let slice = '';
-      for (let i = start; i < Math.min(start + 10_000, to); i++) slice += piece(i);
-      writeFileSync(fd, slice);
-    }
-    writeFileSync(fd, tail);
-  } finally {
-    closeSync(fd);
-  }
+  writeInSlices(p, head, from, to, piece, tail);
   return p;
 }
 
