@@ -18,7 +18,7 @@
  * (CJK, emoji, combining marks): a 16,000-character name took 12 s.
  */
 import type { Style } from './style.js';
-import { displayWidth, fitWidth } from './text-width.js';
+import { displayWidth, fitWidth, fitWidthOf } from './text-width.js';
 
 // Text width and wrapping live in text-width.ts; these names are imported from here by many views.
 export { displayWidth, fitWidth, wrapSegments, wrapText } from './text-width.js';
@@ -52,22 +52,47 @@ export interface TableOptions {
 /** Spaces between columns. */
 const GAP = 2;
 
-function pad(s: string, width: number, align: 'left' | 'right'): string {
-  const fill = ' '.repeat(Math.max(0, width - displayWidth(s)));
-  return align === 'right' ? fill + s : s + fill;
+/** A line of a cell, and its width once something measured it: a table measures a line once. */
+interface CellLine {
+  text: string;
+  width?: number;
 }
 
-/** Each cell as its lines (a cell holding a newline takes several lines of its row). */
-function cellLines(columns: Column[], rows: string[][]): string[][][] {
-  return rows.map((r) => columns.map((_, i) => String(r[i] ?? '').split('\n')));
+/** A line's width, measured the first time it is asked for. */
+const widthOf = (l: CellLine) => (l.width ??= displayWidth(l.text));
+
+/** A line of a cell as drawn: its text (cut to fit when its column is), that text's width, its alignment. */
+interface DrawnLine {
+  text: string;
+  width: number;
+  align: 'left' | 'right';
+}
+
+/** Where a cell has fewer lines than its row: padding only. */
+const NO_LINE: DrawnLine = { text: '', width: 0, align: 'left' };
+
+function pad(l: DrawnLine, width: number): string {
+  const fill = ' '.repeat(Math.max(0, width - l.width));
+  return l.align === 'right' ? fill + l.text : l.text + fill;
+}
+
+/** A cell as its lines (a cell holding a newline takes several lines of its row), not yet measured. */
+const cellOf = (value: string | undefined): CellLine[] =>
+  String(value ?? '')
+    .split('\n')
+    .map((text) => ({ text }));
+
+/** Each cell of the rows as its lines: measured when a column's width needs them, then drawn from the same lines. */
+function cellLines(columns: Column[], rows: string[][]): CellLine[][][] {
+  return rows.map((r) => columns.map((_, i) => cellOf(r[i])));
 }
 
 /** The width of each column: its fixed width, or its widest line (the header too, unless `header` is false). */
-function naturalWidths(columns: Column[], cells: string[][][], header = true): number[] {
+function naturalWidths(columns: Column[], cells: CellLine[][][], header = true): number[] {
   return columns.map((c, i) => {
     if (c.width !== undefined) return c.width;
     let max = header ? displayWidth(c.header) : 0;
-    for (const r of cells) for (const l of r[i]!) max = Math.max(max, displayWidth(l));
+    for (const r of cells) for (const l of r[i]!) max = Math.max(max, widthOf(l));
     return max;
   });
 }
@@ -166,8 +191,8 @@ function givenWay(columns: Column[], slots: Slot[], i: number): Slot[] {
  * the order of their `giveWay.step` (each time the text is cut again, from its full width),
  * until the table fits. Undefined when even every step taken cannot fit: show cards.
  */
-function fitSlots(columns: Column[], rows: string[][], width: number, header: boolean): Slot[] | undefined {
-  const natural = naturalWidths(columns, cellLines(columns, rows), header);
+function fitSlots(columns: Column[], cells: CellLine[][][], width: number, header: boolean): Slot[] | undefined {
+  const natural = naturalWidths(columns, cells, header);
   const steps = columns
     .map((c, i) => ({ step: c.giveWay?.step, i }))
     .filter((s): s is { step: number; i: number } => s.step !== undefined)
@@ -186,35 +211,43 @@ function fitSlots(columns: Column[], rows: string[][], width: number, header: bo
 }
 
 /**
- * The lines of a table drawn in `slots`: each part's lines padded as its column aligns
- * them; a line of a column that may be cut (or of a fixed width) is cut with … to the width,
- * any other line is never cut (an id, an amount: a later page wider than the first overflows
- * rather than lose a character).
+ * A line drawn in `room` columns: cut with … when wider (see fitWidth), and its width. A line
+ * already measured and no wider is kept as fitWidth keeps it, without a second pass (but
+ * fitWidth gives '' for a room of 0 or less, even for a line that takes no column).
  */
-function draw(columns: Column[], slots: Slot[], rows: string[][], style: Style, header: boolean): string {
-  const all = header ? [columns.map((c) => style.bold(c.header)), ...rows] : rows;
-  const cells = all.map((r) =>
+function drawnLine(l: CellLine, room: number, align: 'left' | 'right'): DrawnLine {
+  if (room === Infinity || (l.width !== undefined && room > 0 && l.width <= room)) return { text: l.text, width: widthOf(l), align };
+  return { ...fitWidthOf(l.text, room), align };
+}
+
+/**
+ * The lines of a table drawn in `slots` (`cells`: the rows' cells, as cellLines gives them):
+ * each part's lines padded as its column aligns them; a line of a column that may be cut (or
+ * of a fixed width) is cut with … to the width, any other line is never cut (an id, an
+ * amount: a later page wider than the first overflows rather than lose a character).
+ */
+function draw(columns: Column[], slots: Slot[], cells: CellLine[][][], style: Style, header: boolean): string {
+  const all = header ? [columns.map((c) => cellOf(style.bold(c.header))), ...cells] : cells;
+  const drawn = all.map((r) =>
     slots.map((s) =>
       s.parts.flatMap((p) => {
         const c = columns[p]!;
         const room = Math.min(c.width ?? Infinity, cuttable(c) && s.width !== undefined ? s.width : Infinity);
-        return String(r[p] ?? '')
-          .split('\n')
-          .map((l) => ({ text: room === Infinity ? l : fitWidth(l, room), align: c.align ?? 'left' }));
+        return r[p]!.map((l) => drawnLine(l, room, c.align ?? 'left'));
       }),
     ),
   );
   const widths = slots.map((s, i) => {
     if (s.width !== undefined) return s.width;
     let max = 0;
-    for (const r of cells) for (const l of r[i]!) max = Math.max(max, displayWidth(l.text));
+    for (const r of drawn) for (const l of r[i]!) max = Math.max(max, l.width);
     return max;
   });
   const out: string[] = [];
-  for (const r of cells) {
+  for (const r of drawn) {
     const height = r.reduce((m, lines) => Math.max(m, lines.length), 1);
     for (let k = 0; k < height; k++) {
-      const line = r.map((lines, i) => pad(lines[k]?.text ?? '', widths[i]!, lines[k]?.align ?? 'left') + ' '.repeat(GAP)).join('');
+      const line = r.map((lines, i) => pad(lines[k] ?? NO_LINE, widths[i]!) + ' '.repeat(GAP)).join('');
       // Trailing padding is noise in a terminal and in tests (trimEnd: linear, unlike /\s+$/);
       // a second line with nothing in it (no transaction id under the payout id yet) is left out.
       const trimmed = line.trimEnd();
@@ -230,9 +263,10 @@ function draw(columns: Column[], slots: Slot[], rows: string[][], style: Style, 
  */
 export function renderTable(columns: Column[], rows: string[][], style: Style, opts: TableOptions = {}): string {
   const header = opts.header !== false;
-  if (opts.width === undefined) return draw(columns, slotsOf(columns), rows, style, header);
-  const slots = fitSlots(columns, rows, opts.width, header);
-  return slots ? draw(columns, slots, rows, style, header) : renderCards(columns, rows, style, opts.width);
+  const cells = cellLines(columns, rows);
+  if (opts.width === undefined) return draw(columns, slotsOf(columns), cells, style, header);
+  const slots = fitSlots(columns, cells, opts.width, header);
+  return slots ? draw(columns, slots, cells, style, header) : renderCards(columns, rows, style, opts.width);
 }
 
 /**
@@ -243,7 +277,7 @@ export function renderTable(columns: Column[], rows: string[][], style: Style, o
 export function renderLine(columns: Column[], cells: string[], style: Style, width: number | undefined): string | undefined {
   const kept = columns.map((_, i) => i).filter((i) => (cells[i] ?? '') !== '');
   const cols = kept.map((i) => columns[i]!);
-  const row = [kept.map((i) => cells[i]!)];
+  const row = cellLines(cols, [kept.map((i) => cells[i]!)]);
   if (width === undefined) return draw(cols, slotsOf(cols), row, style, false).replace(/\n$/, '');
   const slots = fitSlots(cols, row, width, false);
   // One line or none: a column moved under another would make two.
@@ -297,19 +331,20 @@ export class StreamedTable {
     if (rows.length === 0) return '';
     const first = this.#pages++ === 0;
     if (this.#layout === 'cards') return '\n' + renderCards(this.#columns, rows, this.#style, this.#width);
-    const natural = naturalWidths(this.#columns, cellLines(this.#columns, rows));
+    const cells = cellLines(this.#columns, rows);
+    const natural = naturalWidths(this.#columns, cells);
     if (this.#width === undefined) {
       // Never cut: each column as wide as the widest cell so far.
       const before = this.#layout;
       this.#layout = this.#columns.map((_, i) => ({ parts: [i], width: Math.max(natural[i]!, before?.[i]!.width ?? 0) }));
     } else if (!this.#layout) {
-      const fitted = fitSlots(this.#columns, rows, this.#width, true);
+      const fitted = fitSlots(this.#columns, cells, this.#width, true);
       if (!fitted) {
         this.#layout = 'cards';
         return renderCards(this.#columns, rows, this.#style, this.#width);
       }
       this.#layout = fitted.map((s) => ({ parts: s.parts, width: s.width ?? Math.max(...s.parts.map((p) => natural[p]!)) }));
     }
-    return draw(this.#columns, this.#layout, rows, this.#style, first);
+    return draw(this.#columns, this.#layout, cells, this.#style, first);
   }
 }

@@ -4,6 +4,10 @@
  * none, escape sequences none), a cell cut with … to fit, and prose wrapped at spaces. In time
  * linear in the text: a service string of any length is measured and cut in one pass. Tables
  * (table.ts), the progress bar and help text use it.
+ *
+ * The pass goes code point by code point; text where each character takes one column (plain
+ * ASCII, Latin names) is measured with one native regex test instead, to the same result
+ * (test/unit/output-fast-paths.test.ts compares the two on generated text).
  */
 
 const ELLIPSIS = '…';
@@ -74,14 +78,36 @@ function escapeEnd(s: string, i: number): number {
   return j;
 }
 
+// Finds a code unit other than printable ASCII and U+00A0-U+02FF (Latin-1 and Latin Extended,
+// U+00AD too). Each of those takes one column whatever is around it: none is a control, an
+// escape, a newline, a ZWJ, VS16, a skin tone or a flag letter, nor half of a surrogate pair.
+const NOT_ONE_COLUMN = /[^\x20-\x7e\u00a0-\u02ff]/;
+
 /**
- * One pass over a cell: its width in terminal columns (the widest line), and the end of its
- * longest first-line prefix that fits in `room` columns; it stops early once wider than
- * `stop`. Escape sequences (the colour codes of ./style.ts; service text has none left
- * after sanitizing) take no width; an emoji sequence (skin tone, ZWJ joins, VS16, the two
- * letters of a flag) counts as one emoji.
+ * A cell's width in terminal columns (the widest line), and the end of its longest
+ * first-line prefix that fits in `room` columns; it stops early once wider than `stop`.
+ * Exactly what measureByCodePoint returns, faster where each code unit it reads takes one
+ * column. Exported for test/unit/output-fast-paths.test.ts.
  */
-function measure(s: string, room = Infinity, stop = Infinity): { width: number; fits: number } {
+export function measure(s: string, room = Infinity, stop = Infinity): { width: number; fits: number } {
+  // The pass reads up to the code unit that takes it past `stop` (its width after j code
+  // units of such text is j), or all of the text when it never gets there.
+  const n = s.length;
+  const read = n > stop ? Math.min(n, Math.max(1, Math.floor(stop) + 1)) : n;
+  if (NOT_ONE_COLUMN.test(read === n ? s : s.slice(0, read))) return measureByCodePoint(s, room, stop);
+  // The pass would find the first column past `room` starting at code unit max(0, floor(room)),
+  // if it reads that far (a NaN room never does), else report the whole text as fitting.
+  const over = Math.max(0, Math.floor(room));
+  return { width: read, fits: over < read ? over : n };
+}
+
+/**
+ * One pass over a cell, code point by code point: see measure. Escape sequences (the colour
+ * codes of ./style.ts; service text has none left after sanitizing) take no width; an emoji
+ * sequence (skin tone, ZWJ joins, VS16, the two letters of a flag) counts as one emoji.
+ * Exported for test/unit/output-fast-paths.test.ts.
+ */
+export function measureByCodePoint(s: string, room = Infinity, stop = Infinity): { width: number; fits: number } {
   let width = 0;
   let line = 0;
   let fits = -1;
@@ -146,19 +172,37 @@ export function displayWidth(s: string): number {
  */
 export function fitWidth(s: string, width: number): string {
   if (width <= 0) return '';
-  const { width: w, fits: room } = measure(s, width - 1, width); // room for the ellipsis
-  if (w <= width) return s;
+  const m = measure(s, width - 1, width); // room for the ellipsis
+  return m.width <= width ? s : cut(s, m.fits);
+}
+
+/**
+ * fitWidth, and the width of the text it gives: a cell that fits was measured whole by the
+ * same pass (it stops early only past `width`), so a table measures each cell once.
+ */
+export function fitWidthOf(s: string, width: number): { text: string; width: number } {
+  if (width <= 0) return { text: '', width: 0 };
+  const m = measure(s, width - 1, width);
+  if (m.width <= width) return { text: s, width: m.width };
+  const text = cut(s, m.fits);
+  return { text, width: measure(text).width };
+}
+
+/** A cell too wide for its width: the first `fits` code units, the colour codes after them, then …. */
+function cut(s: string, room: number): string {
   // "Chinedu…", not "Chinedu …": spaces before the cut go.
   let fits = room;
   while (fits > 0 && s.charCodeAt(fits - 1) === 0x20) fits--;
-  if (measure(s.slice(0, fits)).width === 0) return ELLIPSIS; // nothing visible kept: no colour codes around nothing
+  // Nothing visible kept: no colour codes around nothing. Only whether the width is 0 matters,
+  // so the pass may stop at the first column instead of measuring all that is kept.
+  if (measure(s.slice(0, fits), Infinity, 0).width === 0) return ELLIPSIS;
   const codes: string[] = [];
-  for (let i = fits; i < s.length; i++) {
+  // Every colour code starts with ESC: jump from one ESC to the next instead of reading each
+  // code unit of a 1 MB tail.
+  for (let i = s.indexOf('\u001b', fits); i >= 0;) {
     const e = escapeEnd(s, i);
-    if (e > i) {
-      codes.push(s.slice(i, e));
-      i = e - 1;
-    }
+    if (e > i) codes.push(s.slice(i, e));
+    i = s.indexOf('\u001b', Math.max(e, i + 1));
   }
   return s.slice(0, fits) + codes.join('') + ELLIPSIS;
 }
