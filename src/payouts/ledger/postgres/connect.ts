@@ -2,8 +2,9 @@
  * Reaching a team's PostgreSQL ledger (docs/architecture.md, "The ledger"): the connection
  * settings of a URL read as libpq (psql) reads them, with its PG* variables and password file
  * from the environment handed in (never the process's own); the `pg` client loaded only when a
- * PostgreSQL ledger is opened (dist/vendor/pg.cjs in the build: scripts/build.mjs); a small pool; and the URL
- * as payctl shows it, its password masked. Nothing here ever puts the password in a message.
+ * PostgreSQL ledger is opened (in the build, dist/vendor/pg.cjs: scripts/build.mjs); a small
+ * pool; and the URL as payctl shows it, its password masked. Nothing here ever puts the
+ * password in a message.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
