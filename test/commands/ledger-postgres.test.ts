@@ -9,14 +9,13 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { sharedPostgres, type SharedPostgres } from '../helpers/postgres.js';
+import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
 import { SCHEMA_VERSION } from '../../src/payouts/ledger/postgres/schema.js';
 
 const KEY = newKey();
@@ -37,14 +36,8 @@ async function freshLedger(): Promise<{ url: string; masked: string; database: s
 
 /** Connections to `database` other than this query's own (payctl names its connections "payctl"). */
 async function openConnections(database: string): Promise<number> {
-  const client = new pg.Client(server.superuserUrl);
-  await client.connect();
-  try {
-    const r = await client.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'payctl'", [database]);
-    return Number(r.rows[0]!.n);
-  } finally {
-    await client.end();
-  }
+  const [r] = await sql<{ n: string }>(server.superuserUrl, "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'payctl'", [database]);
+  return Number(r!.n);
 }
 
 /** Sets the profile's ledger the way the README says to (the URL on standard input). */

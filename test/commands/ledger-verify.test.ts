@@ -9,7 +9,6 @@
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectNoSecrets, newKey, oneJson, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
@@ -17,7 +16,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { sharedPostgres, type SharedPostgres } from '../helpers/postgres.js';
+import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
 import { journalBase } from '../../src/payouts/ledger/base-url.js';
 import { loadLedgerKey } from '../../src/payouts/ledger/ledger-key.js';
 
@@ -34,16 +33,6 @@ beforeEach(async () => {
   await writeLoggedIn(ctx.sb, cfg.dir, KEY);
   ctx.sb.clearRequests();
 });
-
-async function sql(url: string, text: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A fresh database as the profile's ledger: its URL and the URL as payctl shows it. */
 async function sharedLedger(): Promise<{ url: string; masked: string }> {

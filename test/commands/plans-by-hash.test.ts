@@ -10,7 +10,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { oneJson, writeLoggedIn, type Run } from '../helpers/e2e.js';
@@ -18,7 +17,7 @@ import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
 import { bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam, type Person } from '../helpers/four-eyes.js';
-import { sharedPostgres } from '../helpers/postgres.js';
+import { sharedPostgres, sql } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
@@ -31,16 +30,6 @@ const dave = folders[4]!.dir;
 let url: string;
 
 const run = (dir: string, args: string[], opts: Omit<InProcessOptions, 'dir'> = {}): Promise<Run> => payctl(args, { dir, ...opts });
-
-async function sql(text: string, params: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text, params);
-  } finally {
-    await client.end();
-  }
-}
 
 beforeAll(async () => {
   url = await (await sharedPostgres()).freshDatabase('plans');
@@ -136,6 +125,7 @@ describe('plans by hash in the shared ledger', () => {
     const { hash } = await planOnA(['1100.00']);
     const twin = `${hash.slice(0, 19)}${'0'.repeat(52)}` === hash ? `${hash.slice(0, 19)}${'1'.repeat(52)}` : `${hash.slice(0, 19)}${'0'.repeat(52)}`;
     await sql(
+      url,
       `INSERT INTO payctl_plans (hash, content, maker_name, maker_fingerprint, maker_signature, created_at) SELECT $1, content, maker_name, maker_fingerprint, maker_signature, created_at FROM payctl_plans WHERE hash = $2`,
       [twin, hash],
     );
@@ -149,7 +139,7 @@ describe('plans by hash in the shared ledger', () => {
     expect(copy.code).toBe(2);
     expect(copy.stderr).toContain('does not match its hash');
     // More digits name it; changed content in the database is refused as a changed file is.
-    await sql(`UPDATE payctl_plans SET content = replace(content, '1100.00', '9100.00') WHERE hash = $1`, [hash]);
+    await sql(url, `UPDATE payctl_plans SET content = replace(content, '1100.00', '9100.00') WHERE hash = $1`, [hash]);
     const changed = await run(carol, ['plan', 'send', hash.slice(7, 40), '--yes', '--report', join(work.dir, `${randomUUID()}.jsonl`)]);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toContain('does not match its hash');

@@ -9,14 +9,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { bankPayout } from '../helpers/four-eyes.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { sharedPostgres } from '../helpers/postgres.js';
+import { sharedPostgres, sql } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
@@ -27,16 +26,6 @@ const dir = Object.fromEntries(names.map((n, i) => [n, folders[i]!.dir])) as Rec
 const keys: Record<string, string> = {};
 
 const run = (who: keyof typeof dir, args: string[], input?: string): Promise<Run> => payctl(args, { dir: dir[who], input });
-
-async function sql<R>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as R[];
-  } finally {
-    await client.end();
-  }
-}
 
 /** How many policy rows and approvals the ledger holds. */
 async function counts(url: string): Promise<[number, number]> {

@@ -18,7 +18,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { BIN, cliEnv, payctlShim, runAsPrinted } from '../helpers/cli.js';
@@ -26,7 +25,7 @@ import { payctl as payctlIn, writeLoggedIn } from '../helpers/e2e.js';
 import { payctl as inProcess } from '../helpers/in-process.js';
 import { expectOneKeyPerPayoutId } from '../helpers/batch-fixtures.js';
 import { batchRows, expectExactlyOncePerId, payctl, payoutPosts, postedPayoutId, startPayctl, tempWorkDir, toCsv, writeFile, type Run } from '../helpers/batch.js';
-import { privatePostgres, sharedPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { privatePostgres, sharedPostgres, sql, type PostgresCluster } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
@@ -66,20 +65,21 @@ function noLocalJournal(dir: string): void {
 
 const heldFrom = (wallet: string) => ctx.sb.payouts().filter((p) => p.wallet_id === wallet);
 
+/** `keys create` on a machine: its public key. */
+async function keyOf(dir: string, name: string): Promise<string> {
+  const r = await inProcess(['keys', 'create', '--name', name, '--json'], { dir });
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { public_key: string }).public_key;
+}
+
 /** Waits (up to 10 s) until the ledger at `url` holds `n` accepted outcomes. */
 async function acceptedInLedger(url: string, n: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM payctl_ledger_entries WHERE outcome = 'accepted'");
-      if (Number(rows[0]!.n) >= n) return;
-      expect(Date.now(), `${n} accepted outcomes in the ledger (${rows[0]!.n} so far)`).toBeLessThan(deadline);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  } finally {
-    await client.end();
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const [row] = await sql<{ n: string }>(url, "SELECT count(*) AS n FROM payctl_ledger_entries WHERE outcome = 'accepted'");
+    if (Number(row!.n) >= n) return;
+    expect(Date.now(), `${n} accepted outcomes in the ledger (${row!.n} so far)`).toBeLessThan(deadline);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -235,16 +235,10 @@ describe('two machines on one shared ledger', () => {
 
     // Someone with the database's password raises one row's amount, in SQL.
     const edited = ids[2]!;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows: found } = await client.query<{ entry: string }>('SELECT entry FROM payctl_ledger_entries WHERE payout_id = $1', [edited]);
-      const entry = JSON.parse(found[0]!.entry) as { body: string };
-      entry.body = entry.body.replace(/"amount":[0-9.]+/, '"amount":9999.99');
-      await client.query('UPDATE payctl_ledger_entries SET entry = $1 WHERE payout_id = $2', [JSON.stringify(entry), edited]);
-    } finally {
-      await client.end();
-    }
+    const [found] = await sql<{ entry: string }>(url, 'SELECT entry FROM payctl_ledger_entries WHERE payout_id = $1', [edited]);
+    const entry = JSON.parse(found!.entry) as { body: string };
+    entry.body = entry.body.replace(/"amount":[0-9.]+/, '"amount":9999.99');
+    await sql(url, 'UPDATE payctl_ledger_entries SET entry = $1 WHERE payout_id = $2', [JSON.stringify(entry), edited]);
 
     const verify = await payctl(['ledger', 'verify'], { dir: b });
     expect(verify.code, verify.stderr).toBe(1);
@@ -323,13 +317,6 @@ describe('the shared ledger down', () => {
 describe('plans and the day in the shared ledger', () => {
   const shim = payctlShim();
   afterAll(() => shim.cleanup());
-
-  /** `keys create` on a machine: its public key. */
-  async function keyOf(dir: string, name: string): Promise<string> {
-    const r = await inProcess(['keys', 'create', '--name', name, '--json'], { dir });
-    expect(r.code, r.stderr).toBe(0);
-    return (JSON.parse(r.stdout) as { public_key: string }).public_key;
-  }
 
   /** The same policy file set on every machine. */
   async function samePolicy(dirs: string[], policy: object): Promise<void> {
@@ -443,13 +430,6 @@ function fakeDay(dir: string, args: string[]): Promise<Run> {
 describe("the team's policy in the shared ledger", () => {
   const shim = payctlShim();
   afterAll(() => shim.cleanup());
-
-  /** `keys create` on a machine: its public key. */
-  async function keyOf(dir: string, name: string): Promise<string> {
-    const r = await inProcess(['keys', 'create', '--name', name, '--json'], { dir });
-    expect(r.code, r.stderr).toBe(0);
-    return (JSON.parse(r.stdout) as { public_key: string }).public_key;
-  }
 
   it(
     'daily_total 2000 adopted in the ledger holds after config unset policy, for another profile, an empty config folder and a clock a day ahead; raised only once approved',

@@ -7,11 +7,14 @@
  *   privatePostgres()  a cluster of the caller's own (a copy of the shared one's initdb, ~0.2 s):
  *                      for tests that stop and start the server. stop() it in an afterAll.
  *   startPostgres()    the same from initdb (~1 s), without vitest's globalSetup.
+ *   sql(url, text)     a statement in a connection of its own: its rows (what a test reads or
+ *                      edits in a ledger behind payctl's back).
  *
  * Only files that call these wait for PostgreSQL, and only runs with such files start it.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { FAILED, READY, WANTED, freshDatabase, startPostgres, type PostgresCluster, type PostgresInfo, type SharedState } from './postgres-cluster.js';
 
@@ -58,4 +61,15 @@ export async function privatePostgres(): Promise<PostgresCluster> {
   if (!inject('payctlPostgres')) return startPostgres();
   const { template } = await sharedState();
   return startPostgres({ template });
+}
+
+/** Runs one statement in a connection of its own, closed after: the rows it returns. */
+export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
 }

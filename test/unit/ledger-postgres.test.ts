@@ -9,7 +9,6 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode, LocalError } from '../../src/errors.js';
 import { JournalConflict } from '../../src/payouts/ledger/entries.js';
@@ -18,7 +17,7 @@ import { LocalLedger } from '../../src/payouts/ledger/local.js';
 import { connectionOf } from '../../src/payouts/ledger/postgres/connect.js';
 import { LedgerUnreachable, MIGRATIONS, PostgresLedger, SCHEMA_VERSION, importEntries, maskUrl, openPostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
 import type { WalletLockOptions } from '../../src/payouts/wallet-lock.js';
-import { privatePostgres, sharedPostgres, type PostgresCluster, type SharedPostgres } from '../helpers/postgres.js';
+import { privatePostgres, sharedPostgres, sql, type PostgresCluster, type SharedPostgres } from '../helpers/postgres.js';
 import { scanned } from '../helpers/scanned.js';
 
 const BASE = 'https://api.example.com/v2';
@@ -50,17 +49,6 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
     return err as Error;
   }
   throw new Error('expected a rejection');
-}
-
-/** Runs SQL in a connection of its own. */
-async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 /** A TCP port nothing listens on. */

@@ -10,7 +10,6 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode } from '../../src/errors.js';
 import type { JournalEntry, Outcome } from '../../src/payouts/ledger/ledger.js';
@@ -19,7 +18,7 @@ import { LEDGER_KEY_FILE, ledgerKey, loadLedgerKey, rowKey, rowSignerOf } from '
 import { checkRow, importEntries, openPostgresLedger, rowMessage, type PostgresLedger, type StoredRow } from '../../src/payouts/ledger/postgres/index.js';
 import { keySigner } from '../../src/payouts/ledger/postgres/signing.js';
 import { createSigningKey, verifyText } from '../../src/plans/keys.js';
-import { sharedPostgres, type SharedPostgres } from '../helpers/postgres.js';
+import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
 import { scanned } from '../helpers/scanned.js';
 
 const BASE = 'https://api.example.com/v2';
@@ -52,16 +51,6 @@ async function machine(url: string, dir = tempDir(), host = 'machine-a'): Promis
   const l = await openPostgresLedger(url, { env: {}, host, signer: rowSignerOf(dir, { PAYCTL_CONFIG_DIR: dir }, () => T0) });
   opened.push(l);
   return l;
-}
-
-async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
