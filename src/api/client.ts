@@ -11,6 +11,7 @@ import { maskSecrets, redactBody, redactHeader } from './redact.js';
 import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from '../service/routes.js';
+import { parseServiceJson } from '../service/exact-json.js';
 import {
   envelopeSchema,
   MAX_JSON_DEPTH,
@@ -322,7 +323,7 @@ export function parseEnvelope(res: HttpResponse): Envelope {
   }
   let json: unknown;
   try {
-    json = JSON.parse(res.raw);
+    json = parseServiceJson(res.raw);
   } catch {
     throw new ApiError(`The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`, {
       status: res.status,

@@ -2,6 +2,8 @@
  * Keeps secrets out of --verbose output: credential headers and secret-looking JSON
  * fields become ***, and any known secret value is masked wherever it appears.
  */
+import { parseServiceJson } from '../service/exact-json.js';
+
 const SECRET_HEADER = /^(authorization|api-key|x-api-key|proxy-authorization|cookie|set-cookie)$/i;
 const SECRET_FIELD = /(token|api[-_]?key|secret|password|authorization)/i;
 
@@ -42,7 +44,7 @@ export function maskSecrets(text: string, secrets: Iterable<string | undefined>)
 export function redactBody(body: string, secrets: Iterable<string | undefined>, limit = 64 * 1024): string {
   let text = body;
   try {
-    const parsed: unknown = JSON.parse(body);
+    const parsed: unknown = parseServiceJson(body);
     // Only re-serialize when something is masked: keep the service's bytes otherwise.
     const masked = maskValues(parsed);
     if (JSON.stringify(masked) !== JSON.stringify(parsed)) text = JSON.stringify(masked);

@@ -6,6 +6,7 @@
  * sanitized before a terminal).
  */
 import { money } from '../service/schemas.js';
+import { parseServiceJson } from '../service/exact-json.js';
 import { toDecimal } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
@@ -46,7 +47,7 @@ function exactAmount(value: string | number): string | undefined {
 export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = parseServiceJson(raw.toString('utf8'));
   } catch {
     return undefined;
   }

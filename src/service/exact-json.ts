@@ -1,0 +1,59 @@
+/**
+ * JSON from the service with every number kept as written. JSON.parse makes each number a
+ * binary double: one of up to 15 significant digits comes back as the service wrote it (String(n)
+ * is the shortest form that reads back, and money/amount.ts reads amounts from it), but a longer
+ * one ("12345678901234567890.12", "1469.950000000000001") or one past a double's range ("1e400")
+ * would silently become another number. Such a number is read as a string of its own text
+ * instead: the schema layer reads amounts and ids from strings exactly (money, wallet ids), and
+ * refuses what it cannot read (an exponent form as an amount), so a value is shown as sent or
+ * refused, never changed. `--json` gives such a number as that string (docs/service.md).
+ */
+
+/** A run of 16 digits (one point allowed between them) or a 3-digit exponent: a number may need its text. */
+const MAYBE_INEXACT = /\d(?:\.?\d){15}|[eE][+-]?\d{3}/;
+
+/** A JSON string (skipped whole, escapes included) or a JSON number. */
+const TOKEN = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** JSON.parse, except that a number a double cannot hold exactly comes back as its text (a string). */
+export function parseServiceJson(text: string): unknown {
+  return JSON.parse(MAYBE_INEXACT.test(text) ? quoteInexactNumbers(text) : text);
+}
+
+/**
+ * The text with each number that JSON.parse would change put in quotes. Linear: one pass of
+ * TOKEN, which skips strings whole. Text that is not JSON stays not JSON (JSON.parse says so).
+ */
+export function quoteInexactNumbers(text: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
+    const token = m[0];
+    if (token.charCodeAt(0) === 34 || readsBack(token)) continue;
+    parts.push(text.slice(last, m.index), '"', token, '"');
+    last = m.index + token.length;
+  }
+  if (!parts.length) return text;
+  parts.push(text.slice(last));
+  return parts.join('');
+}
+
+/** Whether JSON.parse keeps the number's value: its shortest form is the same decimal value. */
+function readsBack(token: string): boolean {
+  const n = Number(token);
+  return Number.isFinite(n) && valueOf(token) === valueOf(String(n));
+}
+
+/** A number literal's exact value as sign, significant digits and exponent ("-15e-1"); zero is "0". */
+function valueOf(literal: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!m) return literal;
+  const frac = m[3] ?? '';
+  const all = (m[2]! + frac).replace(/^0+/, '');
+  if (!all) return '0';
+  const digits = all.replace(/0+$/, '');
+  // Exponents as decimal strings of bigints: a 400-digit exponent stays exact too.
+  const exp = BigInt(m[4] ?? '0') - BigInt(frac.length) + BigInt(all.length - digits.length);
+  return `${m[1]}${digits}e${exp}`;
+}
