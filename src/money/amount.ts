@@ -194,6 +194,20 @@ export function plainAmount(value: number | string, currency: string): string {
   return formatAmount(value, currency).replace(/,/g, '');
 }
 
+/**
+ * Whether two amounts are the same money, by value: "10.000" and "10.00" and 10 are; "10.001"
+ * and "10.00" are not. False when either cannot be read as a decimal. Answers are checked with
+ * it: the service may write more decimals than the currency has (formatAmount keeps them).
+ */
+export function sameAmount(a: number | string, b: number | string, currency: string): boolean {
+  try {
+    const { minors } = toCommonMinor([a, b], currency);
+    return minors[0] === minors[1];
+  } catch {
+    return false;
+  }
+}
+
 /** A balance as the service gave it, in minor units of its currency; undefined when it cannot be read exactly. */
 export function balanceMinor(balance: number | string, currency: string): bigint | undefined {
   const digits = minorDigits(currency);

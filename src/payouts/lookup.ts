@@ -10,7 +10,7 @@
 import { ApiError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
-import { plainAmount } from '../money/amount.js';
+import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
@@ -91,9 +91,7 @@ export function checkAnswer(
   if (t.payout_id !== undefined && t.payout_id !== asked.payoutId) differs('payout id', asked.payoutId, t.payout_id);
   if (t.currency !== undefined && asked.currency !== undefined && t.currency.toUpperCase() !== asked.currency) differs('currency', asked.currency, t.currency);
   if (t.amount !== undefined && asked.amount !== undefined && asked.currency !== undefined) {
-    const got = plainAmount(t.amount, asked.currency);
-    const want = plainAmount(asked.amount, asked.currency);
-    if (got !== want) differs('amount', want, got);
+    if (!sameAmount(t.amount, asked.amount, asked.currency)) differs('amount', plainAmount(asked.amount, asked.currency), plainAmount(t.amount, asked.currency));
   }
   if (t.wallet_id !== undefined && t.wallet_id !== asked.walletId) differs('wallet', asked.walletId, t.wallet_id);
   const account = t.recipient?.accountNumber;
@@ -247,14 +245,15 @@ export function candidateProblems(record: PayoutRecord, entry: JournalEntry): st
   const out: string[] = [];
   if (record.currency.toUpperCase() !== a.currency.toUpperCase()) out.push(`currency ${text(record.currency)}, sent ${a.currency}`);
   else {
-    let got: string;
-    try {
-      got = plainAmount(record.amount, a.currency);
-    } catch {
-      got = String(record.amount);
+    if (!sameAmount(record.amount, a.amount, a.currency)) {
+      let got: string;
+      try {
+        got = plainAmount(record.amount, a.currency);
+      } catch {
+        got = String(record.amount);
+      }
+      out.push(`amount ${text(got)}, sent ${plainAmount(a.amount, a.currency)}`);
     }
-    const want = plainAmount(a.amount, a.currency);
-    if (got !== want) out.push(`amount ${text(got)}, sent ${want}`);
   }
   const account = record.recipient?.accountNumber;
   if (a.account !== undefined && account !== a.account) out.push(`account ${text(account ?? '(none)')}, sent ${text(a.account)}`);

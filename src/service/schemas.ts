@@ -30,6 +30,17 @@ export const money = z.pipe(
 );
 export type Money = number | string;
 
+/** The sign of an amount read by `money`: -1, 0 or 1. */
+function signOf(v: Money): number {
+  if (typeof v === 'number') return Math.sign(v);
+  if (/^-?0*(\.0*)?$/.test(v)) return 0;
+  return v.startsWith('-') ? -1 : 1;
+}
+/** A payout's amount: more than zero, like every amount payctl sends (a record of -16.00 is not a payout). */
+export const payoutAmount = money.check(z.refine((v) => signOf(v) > 0, 'expected an amount greater than zero'));
+/** A fee or a total: zero or more. */
+export const feeAmount = money.check(z.refine((v) => signOf(v) >= 0, 'expected an amount of zero or more'));
+
 export const envelopeSchema = z.looseObject({
   status: opt(z.string()),
   message: opt(z.string()),
@@ -87,8 +98,8 @@ export const providerResponseSchema = z.lazy(() =>
 export const payoutTransactionSchema = z.lazy(() =>
   z.looseObject({
     transaction_id: z.string(),
-    amount: money,
-    fee: opt(money),
+    amount: payoutAmount,
+    fee: opt(feeAmount),
     currency: z.string(),
     payout_id: opt(z.string()),
     /** Not in the documented answer, but checked against the wallet sent when a service adds it. */
@@ -189,9 +200,9 @@ export const payoutRecordSchema = z.lazy(() => {
       transaction_id: opt(z.string()),
       payout_id: opt(z.nullable(z.string())),
       wallet_id: opt(z.nullable(z.union([z.string(), z.number()]))),
-      amount: money,
-      fee: opt(z.nullable(money)),
-      total_amount: opt(z.nullable(money)),
+      amount: payoutAmount,
+      fee: opt(z.nullable(feeAmount)),
+      total_amount: opt(z.nullable(feeAmount)),
       currency: z.string(),
       status: opt(z.nullable(z.string())),
       failure_reason: text,

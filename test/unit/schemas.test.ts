@@ -172,6 +172,17 @@ describe('payoutRecordSchema and recordStatus', () => {
     created_at: '2026-11-21T10:15:30.123456Z',
   };
 
+  it.each([-16, '-16.00', '0.00', 0, '-0'])('refuses the amount %j: a payout pays more than zero', (amount) => {
+    expect(payoutRecordSchema.safeParse({ ...record, amount }).success).toBe(false);
+    expect(payoutTransactionSchema.safeParse({ transaction_id: 'T', amount, currency: 'SLE' }).success).toBe(false);
+  });
+
+  it('a fee or total of zero is read; a negative one is refused', () => {
+    expect(payoutRecordSchema.safeParse({ ...record, fee: '0.00', total_amount: 0 }).success).toBe(true);
+    expect(payoutRecordSchema.safeParse({ ...record, fee: '-1.00' }).success).toBe(false);
+    expect(payoutRecordSchema.safeParse({ ...record, total_amount: -1 }).success).toBe(false);
+  });
+
   it('reads the documented look-up record: grouped amounts exactly, its field names in one shape', () => {
     const doc = JSON.parse(readFileSync(new URL('../fixtures/documented/payout-get.json', import.meta.url), 'utf8')) as { data: unknown };
     const r = payoutRecordSchema.parse(doc.data);
