@@ -11,6 +11,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newKey, oneJson, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { CSV_HEADER } from '../../src/output/payout.js';
 
 const KEY = newKey();
 const cfg = useConfigDir();
@@ -84,6 +85,8 @@ interface ServerOptions {
   /** Where the paginator's next_page_url points (default: this server's own list URL). */
   nextBase?: string;
   records?: Rec[];
+  /** Changes the answer's JSON text before it is sent (to write number literals JSON.stringify cannot). */
+  rewrite?: (json: string) => string;
 }
 
 /** A plain server of GET /v2/payout/list, 15 a page, filters ignored; every request recorded. */
@@ -95,7 +98,8 @@ async function listServer(o: ServerOptions = {}): Promise<ListServer> {
     const url = new URL(req.url ?? '/', 'http://x');
     const query = Object.fromEntries(url.searchParams);
     requests.push({ url: req.url ?? '', query, headers: req.headers });
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end((o.rewrite ?? ((t: string) => t))(JSON.stringify(body)));
     if (req.headers.authorization !== `Bearer ${KEY}`) return send(401, { message: 'Unauthenticated.' });
     if (req.method !== 'GET' || url.pathname !== '/v2/payout/list') return send(404, { message: 'Not Found' });
     const page = Math.max(1, Number(query.page ?? '1') || 1);
@@ -225,7 +229,21 @@ describe('--limit and --page without filters', () => {
     expect(tableIds(r.stdout)).toEqual(RECORDS.slice(0, 20).map((x) => x.transaction_id));
     // Page 2 as the service's own next_page_url names it (same origin): its parameters, no per_page.
     expect(s.requests.map((x) => x.query)).toEqual([{ page: '1', per_page: '20' }, { page: '2' }]);
-    expect(r.stderr).toBe('Page 2 holds more matching payouts than shown. More: --page 2, or --all for every page.\n');
+    expect(r.stderr).toBe('Page 2 holds 10 more matching payouts than shown. See all of page 2: --page 2 --limit 15; the next page: --page 3; every page: --all.\n');
+  });
+
+  it('--limit 5 when the service gives 15 a page: the hint leads to the payouts not shown, never to the same five again', async () => {
+    await serve();
+    const r = await run('payouts', 'list', '--limit', '5');
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableIds(r.stdout)).toEqual(RECORDS.slice(0, 5).map((x) => x.transaction_id));
+    expect(r.stderr).toBe('Page 1 holds 10 more matching payouts than shown. See all of page 1: --page 1 --limit 15; the next page: --page 2; every page: --all.\n');
+    const whole = await run('payouts', 'list', '--page', '1', '--limit', '15');
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(tableIds(whole.stdout)).toEqual(RECORDS.slice(0, 15).map((x) => x.transaction_id));
+    expect(whole.stderr).toBe('Page 1. More: --page 2, or --all for every page.\n');
+    const next = await run('payouts', 'list', '--page', '2', '--limit', '15');
+    expect(tableIds(next.stdout)).toEqual(RECORDS.slice(15, 30).map((x) => x.transaction_id));
   });
 
   it('--json of one untouched page is the answer byte for byte; cut to --limit, the same envelope with only the payouts shown', async () => {
@@ -281,6 +299,42 @@ describe('next-page links', () => {
   });
 });
 
+describe('amounts as JSON numbers longer than a double holds', () => {
+  // "RAW:<literal>" strings become bare number literals on the wire.
+  const raw = (json: string) => json.replace(/"RAW:([^"]+)"/g, '$1');
+  const records = RECORDS.slice(0, 3).map((r, i) => ({
+    ...r,
+    currency: 'SLE',
+    amount: ['RAW:12345678901234567890.12', 'RAW:1469.950000000000001', 'RAW:10.5'][i]!,
+    fee: 'RAW:1.10',
+  }));
+
+  it('CSV and a computed summary show every digit sent; --json gives the long ones as strings of their digits', async () => {
+    await serve({ records, rewrite: raw });
+    const csv = await run('payouts', 'list', '--all', '--csv');
+    expect(csv.code, csv.stderr).toBe(0);
+    const amountAt = CSV_HEADER.indexOf('amount');
+    const feeAt = CSV_HEADER.indexOf('fee');
+    const rows = csv.stdout
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    expect(rows.map((c) => c[amountAt])).toEqual(['12345678901234567890.12', '1469.950000000000001', '10.50']);
+    expect(rows.map((c) => c[feeAt])).toEqual(['1.10', '1.10', '1.10']);
+
+    const json = await run('payouts', 'list', '--all', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    expect(oneJson(json.stdout).data.map((p: { amount: unknown }) => p.amount)).toEqual(['12345678901234567890.12', '1469.950000000000001', 10.5]);
+
+    const sum = await run('summary', '--currency', 'SLE', '--csv');
+    expect(sum.code, sum.stderr).toBe(0);
+    expect(sum.stdout).toBe(
+      ['currency,status,count,amount', 'SLE,Successful,1,12345678901234567890.12', 'SLE,Pending,1,10.50', 'SLE,Failed,1,1469.950000000000001', ''].join('\r\n'),
+    );
+  });
+});
+
 describe('paging without progress stops with an error (exit 1)', () => {
   it.each([
     [
@@ -308,6 +362,20 @@ describe('paging without progress stops with an error (exit 1)', () => {
         next_page_url: `${origin}/v2/payout/list?page=1&per_page=100`,
       }),
       /the next page the service names \(1\) was read already/,
+    ],
+    [
+      'pages A, B, A, B... with a next link whose query changes every time',
+      (p: number, _q: Record<string, string>, origin: string) => ({
+        current_page: p,
+        data: RECORDS.slice(((p - 1) % 2) * PAGE, (((p - 1) % 2) + 1) * PAGE),
+        next_page_url: `${origin}/v2/payout/list?page=${p + 1}&j=${p}`,
+      }),
+      /page 3 repeats page 1/,
+    ],
+    [
+      'has_more pages A, B, A, B...',
+      (p: number) => ({ items: RECORDS.slice(((p - 1) % 2) * PAGE, (((p - 1) % 2) + 1) * PAGE), has_more: true }),
+      /page 3 repeats page 1/,
     ],
   ])('%s', async (_name, body, message) => {
     const s = await serve({ body });

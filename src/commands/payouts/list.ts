@@ -129,19 +129,22 @@ interface Shown {
   lastRead: number;
   /** The last page read is not the list's last. */
   more: boolean;
-  /** The last page read holds more matching payouts than shown. */
-  rest: boolean;
+  /** Matching payouts of the last page read that are not shown, and how many it holds in all. */
+  rest: number;
+  onLast: number;
 }
 
 /** Without --all: pages read from --page on until --limit payouts match or the list ends. */
 async function firstMatches(pages: AsyncIterable<ListedPage>, matches: Matches, q: Query): Promise<Shown> {
-  const s: Shown = { shown: [], first: undefined, lastRead: q.page, more: false, rest: false };
+  const s: Shown = { shown: [], first: undefined, lastRead: q.page, more: false, rest: 0, onLast: 0 };
   for await (const page of pages) {
     s.first ??= page;
     s.lastRead = page.number;
-    for (const m of matches.of(page)) {
+    const kept = matches.of(page);
+    s.onLast = kept.length;
+    for (const m of kept) {
       if (s.shown.length < q.limit) s.shown.push(m);
-      else s.rest = true;
+      else s.rest++;
     }
     s.more = !page.last;
     if (s.shown.length >= q.limit) break;
@@ -181,10 +184,25 @@ async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: De
         { width: deps.io.stdoutColumns },
       ),
     );
-    if (s.rest) deps.log.info(`Page ${s.lastRead} holds more matching payouts than shown. More: --page ${s.lastRead}, or --all for every page.`);
+    if (s.rest) deps.log.info(restOfPage(s));
     else if (s.more)
       deps.log.info(`${s.lastRead > q.page ? `Pages ${q.page}-${s.lastRead}` : `Page ${q.page}`}. More: --page ${s.lastRead + 1}, or --all for every page.`);
   }
+}
+
+/**
+ * Where the payouts not shown are when the service's pages hold more than --limit (it may
+ * ignore per_page): the rest of the last page read is not on --page N+1, and --page N alone
+ * would show the same payouts again; --page N with a --limit of its whole count shows them.
+ */
+function restOfPage(s: Shown): string {
+  const n = s.lastRead;
+  const ways = [
+    ...(s.onLast <= MAX_PER_PAGE ? [`all of page ${n}: --page ${n} --limit ${s.onLast}`] : []),
+    ...(s.more ? [`the next page: --page ${n + 1}`] : []),
+    'every page: --all',
+  ];
+  return `Page ${n} holds ${s.rest} more matching payout${s.rest === 1 ? '' : 's'} than shown. See ${ways.join('; ')}.`;
 }
 
 /** --all: every page, streamed as it comes (at most two pages in memory), as one JSON envelope, CSV or a table. */

@@ -5,13 +5,16 @@
  * path (the API key goes with every request, so it never goes to another origin), else the
  * next page number. Paging ends at a null link, `current_page >= last_page`, a short or empty
  * page (when an array alone comes back shorter than asked on the first page, one more page is
- * asked, since the service may use a smaller page size than asked); a page that repeats, a link back to a page already read, or a "more" that never ends
- * stops with an error instead of paging forever. Used by `payouts list` and by `summary` when
+ * asked, since the service may use a smaller page size than asked); a page that repeats any
+ * page read before, a link back to a page already read, or a "more" that never ends stops
+ * with an error instead of paging forever. Used by `payouts list` and by `summary` when
  * it computes its figures from the list.
  */
+import { createHash } from 'node:crypto';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
+import { parseServiceJson } from '../../service/exact-json.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
 
 /** The most `per_page` payctl asks for (docs/service.md: the sandbox, like Laravel apps, caps it at 100). */
@@ -117,6 +120,8 @@ function isLast(p: PayoutPage, perPage: number, size: number | undefined): boole
 export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerator<ListedPage, void, undefined> {
   const listUrl = new URL(joinUrl(api.baseUrl, ROUTES.payoutsList.path));
   const asked = new Set<string>();
+  // Each page read, by a digest of its records' ids, with its number.
+  const seen = new Map<string, number>();
   let toldForeign = false;
   const query: Record<string, string> = { page: String(o.startPage), per_page: String(o.perPage) };
   let number = o.startPage;
@@ -142,6 +147,11 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
     if (p.items.length === 0 && p.hasMore === true) throw noProgress(`page ${n} is empty but the service says there are more`, count);
     if (previous && p.currentPage !== undefined && p.currentPage === previous.number) throw noProgress(`the service sent page ${n} again`, count);
     if (previous && p.items.length > 0 && ids === previous.ids) throw noProgress(`page ${n} repeats the page before it`, count);
+    // Any page read before, not only the last one: pages A, B, A, B... would page forever.
+    const digest = p.items.length > 0 ? createHash('sha256').update(ids).digest('base64') : undefined;
+    const again = digest === undefined ? undefined : seen.get(digest);
+    if (again !== undefined) throw noProgress(`page ${n} repeats page ${again}`, count);
+    if (digest !== undefined) seen.set(digest, n);
     count += p.items.length;
     // A total the service states bounds the reading (one page of slack for payouts made meanwhile).
     if (p.total !== undefined && count > p.total + (p.perPage ?? o.perPage)) throw noProgress(`more payouts than the ${p.total} the service counts`, count);
@@ -185,7 +195,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
  * (`data`, `data.data`, `data.items` / `payouts` / `results`): the envelope as sent, filtered.
  */
 export function withRecords(raw: string, items: unknown[]): string {
-  const doc = JSON.parse(raw) as Record<string, unknown>;
+  const doc = parseServiceJson(raw) as Record<string, unknown>;
   const data = doc.data;
   if (Array.isArray(data)) doc.data = items;
   else if (data && typeof data === 'object') {
