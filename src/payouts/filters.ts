@@ -35,7 +35,7 @@ export function parseTimeBound(flag: string, value: string, end: boolean): { val
   const d = DATE.exec(value);
   if (d) {
     if (!isRealDate(d[1]!, d[2]!, d[3]!)) return { problem: `${flag}: "${value}" is not a real date` };
-    return { value: `${value}T${end ? '23:59:59.999999' : '00:00:00.000000'}Z` };
+    return { value: `${value}T${end ? '23:59:59.999999999' : '00:00:00.000000'}Z` };
   }
   const iso = ISO.exec(value);
   if (iso) {

@@ -6,8 +6,16 @@ import { normalizeStatus } from '../../src/service/schemas.js';
 describe('parseTimeBound', () => {
   it('turns a date into the start or end of that UTC day, with microseconds', () => {
     expect(parseTimeBound('--from', '2026-11-01', false)).toEqual({ value: '2026-11-01T00:00:00.000000Z' });
-    expect(parseTimeBound('--to', '2026-11-01', true)).toEqual({ value: '2026-11-01T23:59:59.999999Z' });
-    expect(parseTimeBound('--to', '2028-02-29', true)).toEqual({ value: '2028-02-29T23:59:59.999999Z' });
+    expect(parseTimeBound('--to', '2026-11-01', true)).toEqual({ value: '2026-11-01T23:59:59.999999999Z' });
+    expect(parseTimeBound('--to', '2028-02-29', true)).toEqual({ value: '2028-02-29T23:59:59.999999999Z' });
+  });
+
+  it('--to a date keeps the whole day to the nanosecond: 23:59:59.9999995 is in it, midnight after is not', () => {
+    const to = parseTimeBound('--to', '2026-11-30', true) as { value: string };
+    const keep = recordFilter({ to: to.value }, normalizeStatus);
+    expect(keep({ created_at: '2026-11-30T23:59:59.9999995Z' })).toBe(true);
+    expect(keep({ created_at: '2026-11-30T23:59:59.999999999Z' })).toBe(true);
+    expect(keep({ created_at: '2026-12-01T00:00:00Z' })).toBe(false);
   });
 
   it.each(['2026-11-01T10:00:00Z', '2026-11-01T10:00Z', '2026-11-01T10:00:00.123456Z', '2026-11-01T10:00:00+05:30', '2026-11-01T10:00:00-01:00'])(
@@ -45,7 +53,7 @@ describe('parseTimeRange', () => {
     const problems: string[] = [];
     expect(parseTimeRange({ from: '2026-11-01', to: '2026-11-30' }, problems)).toEqual({
       from: '2026-11-01T00:00:00.000000Z',
-      to: '2026-11-30T23:59:59.999999Z',
+      to: '2026-11-30T23:59:59.999999999Z',
     });
     expect(problems).toEqual([]);
   });
@@ -54,7 +62,7 @@ describe('parseTimeRange', () => {
     const problems: string[] = [];
     expect(parseTimeRange({ from: '2026-11-01', to: '2026-11-01' }, problems)).toEqual({
       from: '2026-11-01T00:00:00.000000Z',
-      to: '2026-11-01T23:59:59.999999Z',
+      to: '2026-11-01T23:59:59.999999999Z',
     });
     expect(problems).toEqual([]);
   });
