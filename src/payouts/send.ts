@@ -69,6 +69,12 @@ class PayoutSend {
   lastFailure: NetworkError | undefined = undefined;
   /** The last answer read, retryable ones included. */
   lastRes: HttpResponse | undefined = undefined;
+  /**
+   * An earlier attempt of this run may have reached the service and been taken: it got no
+   * answer, or a 5xx, 408 or 409 (in progress) rather than a 429. A final refusal after it
+   * does not prove that nothing was made (a proxy's 404 page, a gateway's 400).
+   */
+  mayHaveLanded = false;
 
   constructor(
     readonly api: ApiClient,
@@ -119,6 +125,7 @@ class PayoutSend {
     if (verdict === 'answered') return { done: await this.answered(res, n) };
     if (verdict === 'final') return { done: await this.refused(res, n) };
     this.lastFailure = undefined;
+    if (res.status !== 429) this.mayHaveLanded = true;
     return retryOfAnswer(res, this.opts.clock.now());
   }
 
@@ -145,6 +152,7 @@ class PayoutSend {
         return this.credentialsRefused(err as AuthError, n);
       case 'retry':
         this.lastFailure = err as NetworkError;
+        this.mayHaveLanded = true;
         return { retry: (err as NetworkError).message };
       case 'unknown': {
         // An answer that could not be read (too large, still dripping at the deadline): the
@@ -249,6 +257,10 @@ class PayoutSend {
         return { kind: 'unknown', error: recordFailure(err, undefined), attempts: n, lastStatus: res.status };
       }
       return alreadyMadeResult(this.entry, res, made, n);
+    }
+    if (this.mayHaveLanded) {
+      const unsure = new NetworkError(`an earlier attempt may have reached the service, then it answered ${inner(error)}`);
+      return this.unknown(unsure, unsure.message, res.status);
     }
     try {
       await this.record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: this.opts.clock.now().toISOString() });
@@ -359,7 +371,7 @@ class PayoutSend {
         ? 'the payout list could not be searched'
         : `${held.candidates.length} record${held.candidates.length === 1 ? '' : 's'} of the payout list could be it`;
     const error = new NetworkError(
-      `its first attempt was more than 24 hours ago and its outcome is unknown; the service may have forgotten its idempotency key, so payctl does not resend it on its own (${found}; see payctl history reconcile --payout-id ${entry.payoutId})`,
+      `its first attempt was more than 24 hours ago and its outcome is unknown; the service may have forgotten its idempotency key, so payctl does not resend it on its own (${found})`,
     );
     // Left as it was in the journal: still unknown, with its first attempt's reason.
     return { kind: 'unknown', error, attempts: 0, lastStatus: undefined, held };

@@ -131,6 +131,32 @@ describe('sendPayout', () => {
     expect((await journal.get(BASE, 'p-1'))?.outcome?.kind).toBe('unknown');
   });
 
+  it.each([
+    ['no answer', new NetworkError('No answer within 1 s.')],
+    ['a 502', answer(502, null, '<html>bad gateway</html>')],
+  ])('a final refusal after an attempt that got %s: unknown (a gateway may answer 4xx), never "refused"', async (_what, first) => {
+    for (const [status, raw] of [
+      [404, '<html>404 from gateway</html>'],
+      [400, '<html>400 Bad Request</html>'],
+      [422, JSON.stringify({ message: 'The given data was invalid.', errors: { amount: ['bad'] } })],
+    ] as const) {
+      const { api, calls } = scripted([first, answer(status, null, raw)]);
+      const r = await send(api);
+      expect(calls()).toBe(2);
+      expect(r.kind, `${status}`).toBe('unknown');
+      if (r.kind === 'unknown') expect(r.error.message).toMatch(/^an earlier attempt may have reached the service, then it answered /);
+      expect((await journal.get(BASE, 'p-1'))?.outcome?.kind).toBe('unknown');
+    }
+  });
+
+  it('a final refusal after only 429s, or on the first attempt: refused (the service took nothing)', async () => {
+    const refusal = answer(422, null, JSON.stringify({ message: 'The given data was invalid.', errors: { amount: ['bad'] } }));
+    const afterRateLimit = await send(scripted([answer(429, null, '{"message":"Too Many Attempts."}'), refusal]).api);
+    expect(afterRateLimit.kind).toBe('rejected');
+    const first = await send(scripted([refusal]).api);
+    expect(first.kind).toBe('rejected');
+  });
+
   it('a duplicate payout id, on a first send or a resend: "already made" (accepted, no transaction id), never refused, never unknown', async () => {
     const first = await send(scripted([DUPLICATE]).api);
     expect(first.kind).toBe('accepted');
