@@ -75,6 +75,8 @@ export interface Taken {
   i: number;
   it: BatchItem;
   entry: Promise<JournalEntry>;
+  /** When this run journaled it (its entry's createdAt, when this run made the entry). */
+  at: string;
 }
 
 export interface FeedOptions {
@@ -124,9 +126,10 @@ export class RowFeed {
 
   #journal(i: number, it: BatchItem): Taken {
     const { o } = this;
-    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now: o.clock.now(), batch: o.batch, profile: o.profile });
+    const now = o.clock.now();
+    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now, batch: o.batch, profile: o.profile });
     entry.catch(() => {}); // handled where it is awaited
-    return { i, it, entry };
+    return { i, it, entry, at: now.toISOString() };
   }
 
   /** The next `ahead` rows to send pulled from the file, then journaled together (rows accepted in an earlier run are settled on the way). */
@@ -170,6 +173,32 @@ export class RowFeed {
       if (this.#drained) return undefined;
       await this.#refill();
     }
+  }
+
+  /** A row a sender took and did not send (the run stopped meanwhile): back with the rows no sender took. */
+  giveBack(t: Taken): void {
+    this.#ready.unshift(t);
+  }
+
+  /**
+   * The run is over: the rows journaled ahead that no sender took (it stopped: Ctrl-C, the key
+   * refused, the file changed), recorded as not made. No request left for them, and an entry
+   * without an outcome would read as unknown, which history reconcile resolves by sending it:
+   * it would pay what the person stopped. Only entries this run made (an entry another run made
+   * for the same row may be in flight there), and only while they still have no outcome.
+   */
+  async recordUnsent(): Promise<void> {
+    await this.#refilling;
+    const rows = this.#ready.splice(0).filter((t) => t.it.earlier === undefined);
+    const at = this.o.clock.now().toISOString();
+    await Promise.allSettled(
+      rows.map(async (t) => {
+        const entry = await t.entry;
+        if (entry.createdAt !== t.at) return;
+        const current = await this.o.journal.get(entry.baseUrl, entry.payoutId);
+        if (current && current.outcome === undefined && current.idempotencyKey === entry.idempotencyKey) await this.o.journal.record(current, { kind: 'not-made', at });
+      }),
+    );
   }
 
   /** Each row never pulled (the run stopped first), told to `each`. */

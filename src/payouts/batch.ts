@@ -83,7 +83,7 @@ export async function runBatch(
   /** One sender: rows taken (journaled ahead) and sent one after another, until none are left or the run stops. */
   const sender = async () => {
     // A row journaled but not sent (Ctrl-C) is simply sent by the rerun, with the same key.
-    for (let cur = await feed.take(); cur && !o.stop.aborted; cur = await feed.take()) {
+    for (let cur = await feed.take(); cur; cur = await feed.take()) {
       const { i, it } = cur;
       let entry: JournalEntry;
       try {
@@ -91,6 +91,11 @@ export async function runBatch(
       } catch (err) {
         book.notJournaled(i, it, err); // not journaled, so not sent: the rerun sends it
         continue;
+      }
+      // Stopped while this row was taken or its entry written: not sent (recorded as such below).
+      if (o.stop.aborted) {
+        feed.giveBack(cur);
+        break;
       }
       book.sending();
       const journaledNow = o.since !== undefined && entry.outcome === undefined && Date.parse(entry.createdAt) >= o.since.getTime();
@@ -120,6 +125,7 @@ export async function runBatch(
       }),
     ),
   );
+  await feed.recordUnsent();
   await book.allWritten();
   // The run's log keeps only the latest line of each entry; if that fails, it stays whole, only longer.
   await o.journal.closeLog().catch(() => {});
