@@ -38,6 +38,8 @@ export interface RowOutcome {
   fee?: string;
   /** Accepted in an earlier run (not sent again). */
   earlier?: boolean;
+  /** Unknown, first sent more than 24 hours ago: not resent, held for a person (history reconcile). */
+  held?: boolean;
   /**
    * What a rejected row paid (whom, how much): how a person is told which row it is. Kept for
    * rejected rows only: a 10,000-row batch holding every row's request in its outcomes peaked
@@ -63,7 +65,7 @@ export interface BatchStats {
 export function rowOutcome(
   it: BatchItem,
   outcome: RowOutcomeKind,
-  f: { code?: string | undefined; message?: string | undefined; transactionId?: string | undefined; fee?: string | undefined },
+  f: { code?: string | undefined; message?: string | undefined; transactionId?: string | undefined; fee?: string | undefined; held?: boolean },
 ): RowOutcome {
   return {
     row: it.row,
@@ -74,6 +76,7 @@ export function rowOutcome(
     transactionId: f.transactionId,
     fee: f.fee,
     earlier: undefined,
+    held: f.held,
     request: outcome === 'rejected' ? it.request : undefined,
   };
 }
@@ -155,7 +158,7 @@ export class RunBook {
     } else if (r.kind === 'rejected') {
       this.settle(i, rowOutcome(it, 'rejected', { code: r.error.code, message: r.error.message }));
     } else {
-      this.settle(i, rowOutcome(it, 'unknown', { message: r.error.message }));
+      this.settle(i, rowOutcome(it, 'unknown', r.held ? { message: r.error.message, held: true } : { message: r.error.message }));
     }
   }
 

@@ -23,6 +23,9 @@ const work = tempWorkDir();
 beforeAll(async () => {
   cfg = tempConfigDir();
   await loginInProcess(ctx.sb, cfg.dir);
+  // A second profile: printed commands must name it (a bare one would use the default profile).
+  const team = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--profile', 'team'], { dir: cfg.dir, input: ctx.sb.apiKey + '\n' });
+  expect(team.code, team.stderr).toBe(0);
 });
 afterAll(() => {
   cfg?.cleanup();
@@ -50,9 +53,11 @@ describe('payout batch with a refused API key', () => {
     const from = payoutPosts(ctx.sb).length;
     ctx.sb.faults.add({ kind: 'status', status, method: 'POST', path: '/v2/payout', times: Infinity });
 
-    const first = await payctl(['payout', 'batch', file, '--report', report, '--concurrency', '4', '--yes'], { dir: cfg.dir });
+    const first = await payctl(['payout', 'batch', file, '--profile', 'team', '--report', report, '--concurrency', '4', '--yes'], { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(3);
     expect(first.stderr).toContain('The service refused the API key');
+    // The login it asks for is this profile's (as printed, without --profile, it would be the default one).
+    expect(first.stderr).toContain('Run `payctl login --profile team` (or check the key of this profile)');
     expect(first.stderr).toMatch(/40 rows were not sent\./);
     // Only the first few rows were tried: the run stopped starting rows at the first refusal.
     const tried = payoutPosts(ctx.sb).slice(from);

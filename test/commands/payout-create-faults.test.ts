@@ -158,7 +158,7 @@ describe('payout create under faults: never twice', () => {
     const r = await run(['--timeout', '0.5', ...payoutArgs(walletId, payoutId)], clock);
     expect(clock.waits).toHaveLength(4);
     expect(r.stderr).toContain(`The outcome of payout ${payoutId} is unknown: it may or may not have been made (5 attempts;`);
-    expect(r.stderr).toContain(`payctl payout get ${payoutId}`);
+    expect(r.stderr).toContain(`Find out with:   payctl history reconcile --timeout 0.5 --payout-id ${payoutId}\n`);
     expect(r.stdout).toBe('');
     expect(r.code, r.stderr).toBe(4);
 
@@ -195,5 +195,28 @@ describe('payout create under faults: never twice', () => {
     expect(held[0]!.provider_response.idempotency_key).toBe(key);
     expect(balanceMinor(sb, walletId)).toBe(1000000n - 150050n - 1501n);
     expect(again.stdout).toMatch(new RegExp(`^Transaction\\s+${held[0]!.transaction_id}$`, 'm'));
+  });
+
+  it('answers lost after the payout was made: "Find out with", run as printed, records it (one payout, the same key)', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '10000.00', 'SLE');
+    const payoutId = `lost-${randomUUID()}`;
+    sb.faults.add({ path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const r = await run(payoutArgs(walletId, payoutId), new TestClock());
+    expect(r.code, r.stderr).toBe(4);
+    const key = expectOneKeyOneBody(payoutPosts(sb));
+    expect(heldFor(sb, payoutId)).toHaveLength(1);
+
+    const line = /^Find out with:\s+(payctl .*)$/m.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toBe(`payctl history reconcile --payout-id ${payoutId}`);
+    sb.faults.clear();
+    sb.clearRequests();
+    const found = await run(shellSplit(line!).slice(1));
+    expect(found.code, found.stderr).toBe(0);
+    const resent = payoutPosts(sb);
+    expect(resent).toHaveLength(1);
+    expect(resent[0]!.headers['idempotency-key']).toBe(key);
+    expect(heldFor(sb, payoutId)).toHaveLength(1);
+    expect(found.stdout).toContain(`accepted  ${payoutId}`);
   });
 });

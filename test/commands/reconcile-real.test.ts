@@ -10,10 +10,12 @@
  * journal has for another payout, leaves it unknown (through a rewriting proxy).
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import type { Run } from '../helpers/e2e.js';
-import { payctl } from '../helpers/in-process.js';
+import { payctl, startPayctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
@@ -223,6 +225,57 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
     expect(r.stderr).toContain('payctl does not resend it on its own (1 record of the payout list could be it)');
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  });
+
+  it('a batch rerun 25 hours later holds its unknown rows: exit 4, never "run the same command again"; the printed reconcile lists the candidates', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const tag = randomUUID().slice(0, 8);
+    const file = join(dir, 'late.csv');
+    writeFileSync(
+      file,
+      'payout_id,wallet_id,amount,currency,type,name,provider,account_number,note\n' +
+        `${tag}-1,${wallet},11.00,SLE,bank,Fatmata Sesay,ecobank,${account()},late one\n` +
+        `${tag}-2,${wallet},12.00,SLE,bank,Fatmata Sesay,ecobank,${account()},late two\n`,
+    );
+    const team = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--profile', 'team'], { dir, input: ctx.sb.apiKey + '\n' });
+    expect(team.code, team.stderr).toBe(0);
+    ctx.sb.faults.add({ path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const first = await run(['payout', 'batch', file, '--profile', 'team', '--yes']);
+    expect(first.code, first.stderr).toBe(4);
+    ctx.sb.faults.clear();
+
+    const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    const from = ctx.sb.requests().length;
+    const again = await run(['payout', 'batch', file, '--profile', 'team', '--yes'], { clock: later });
+    expect(again.code, again.stderr).toBe(4);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    expect(again.stderr).not.toContain('Run the same command again');
+    expect(again.stderr).toContain('2 payouts may or may not have been made, first sent more than 24 hours ago');
+    const line = /^ {2}(payctl history reconcile.*)$/m.exec(again.stderr)?.[1];
+    expect(line, again.stderr).toBe('payctl history reconcile --profile team');
+
+    const listed = await run(shellSplit(line!).slice(1), { clock: later });
+    expect(listed.code, listed.stderr).toBe(4);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    const madeBy = listed.stdout.split('\n').filter((l) => l.includes('--made-by'));
+    expect(madeBy).toHaveLength(2);
+    for (const l of madeBy) expect(l).toContain('--profile team');
+  });
+
+  it('Ctrl-C while reconcile waits on the service: exit 130, the payout still unknown, how to go on printed', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    ctx.sb.faults.add({ path: '/v2/payout', kind: 'hang', times: Infinity });
+    const from = ctx.sb.requests().length;
+    const started = startPayctl(['history', 'reconcile'], { dir });
+    while (payoutPosts(ctx.sb, from).length < 1) await new Promise((r) => setTimeout(r, 5));
+    started.interrupt();
+    const r = await started.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('Interrupted: 0 of 1 unknown payouts reconciled; the rest are still unknown.');
+    expect(r.stderr).toContain('Go on with: payctl history reconcile');
+    expect((await journaled(id))?.kind).toBe('unknown');
   });
 
   it('--made-by a transaction that is another payout: refused (exit 2), naming what differs, or whose payout it is; nothing recorded', async () => {

@@ -120,7 +120,7 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expectExactlyOncePerId(sb, ids, prefix);
   });
 
-  it('payout create whose request hangs (exit 4): "check it with" and "retry safely", run as printed, pay exactly once', async () => {
+  it('payout create whose request hangs (exit 4): "find out with" and "retry safely", run as printed, pay exactly once', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '10000.00', 'SLE');
     const name = `Jo's payee ${Date.now()}`;
@@ -171,10 +171,11 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     const key = posts[0]!.headers['idempotency-key']!;
     expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(0);
 
-    const check = r.stderr.split('\n').find((l) => l.startsWith('Check it with:'));
+    const check = r.stderr.split('\n').find((l) => l.startsWith('Find out with:'));
     expect(check, r.stderr).toBeDefined();
-    const getLine = check!.replace(/^Check it with:\s+/, '');
-    expect(getLine.startsWith(`payctl payout get ${payoutId} --profile tty`), getLine).toBe(true);
+    const findLine = check!.replace(/^Find out with:\s+/, '');
+    expect(findLine.startsWith('payctl history reconcile --profile tty '), findLine).toBe(true);
+    expect(findLine).toContain(`--payout-id ${payoutId}`);
     const retryLine = lineAfter(r.stderr, 'Retry safely');
     expect(retryLine.startsWith('  payctl payout create --profile tty ')).toBe(true);
     expect(retryLine).toContain(`--payout-id ${payoutId}`);
@@ -182,6 +183,17 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expect(retryLine.endsWith(' --yes')).toBe(true);
 
     sb.faults.clear();
+    // "Find out with", as printed: the same request under the same key, answered and recorded.
+    const beforeFind = sb.requests().length;
+    const found = await runAsPrinted(findLine, { shim, configDir: cfg.dir });
+    expect(found.code, found.stderr).toBe(0);
+    const asked = payoutPosts(sb, beforeFind);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.headers['idempotency-key']).toBe(key);
+    expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(1);
+    expect(found.stdout).toContain(`accepted  ${payoutId}`);
+
+    // "Retry safely", as printed: the same key again, so still one payout.
     const from = sb.requests().length;
     const retried = await runAsPrinted(retryLine, { shim, configDir: cfg.dir });
     expect(retried.stderr).toContain(`Payout ${payoutId} was journaled before: resending it with the same idempotency key.`);
@@ -196,10 +208,6 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expect(held[0]!.recipient.accountDetails.name).toBe(name);
     expect(held[0]!.recipient.accountDetails.note).toBe("it's $HOME & more");
     expect(held[0]!.metadata).toEqual({ run: 'printed commands' });
-
-    const got = await runAsPrinted(getLine, { shim, configDir: cfg.dir });
-    expect(got.code, got.stderr).toBe(0);
-    expect(got.stdout).toContain(held[0]!.transaction_id);
     expect(sb.payouts().filter((p) => p.payout_id === payoutId)).toHaveLength(1);
   });
 

@@ -118,6 +118,13 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     );
   }
   if (damaged.length) deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
+  // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
+  if (deps.signal.aborted || results.some((r) => r.error === INTERRUPTED)) {
+    throw new InterruptedError(
+      `Interrupted: ${results.filter((r) => r.error !== INTERRUPTED).length} of ${todo.length} unknown payouts reconciled; the rest are still unknown.`,
+      `Go on with: ${commandLine(inv, ['history', 'reconcile'])}`,
+    );
+  }
   if (results.some((r) => r.action === 'resent' && r.outcome === 'unknown'))
     deps.log.warn(`Run ${commandLine(inv, ['history', 'reconcile'])} again when the service can be reached.`);
   return left ? ExitCode.unknown : ExitCode.ok;

@@ -20,7 +20,7 @@ import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { waitAndReport } from './wait.js';
-import { heldAdvice, isUnresolved } from '../../payouts/lookup.js';
+import { heldAdvice, isUnresolved, olderThanKeyMemory } from '../../payouts/lookup.js';
 import type { PayoutCreateOptions } from './create.js';
 
 /** A run of `payout create` with its payout read and checked: what each of its steps works with. */
@@ -56,6 +56,15 @@ export function getCommand(c: CreateRun, id: string): string {
 }
 
 /**
+ * How to see what became of a journaled payout: `payout get` once the journal has its answer;
+ * while its outcome is unknown there is no transaction id to ask the service for, and
+ * `history reconcile` is what finds out (docs/service.md "Unknown outcomes").
+ */
+export function checkCommand(c: CreateRun, entry: JournalEntry): string {
+  return isUnresolved(entry) ? commandLine(c.inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]) : getCommand(c, entry.payoutId);
+}
+
+/**
  * Journaled (fsynced) before the request leaves; a rerun reuses this key and body. With
  * `recheck` (a policy that counts the day), the check and the journaling are one step under
  * the wallet's lock, so parallel runs count each other; the lock is let go before sending.
@@ -86,7 +95,12 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
         runLockOptions(deps),
       )
     : await begin();
-  if (c.existing) deps.log.info(`Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`);
+  if (c.existing)
+    deps.log.info(
+      olderThanKeyMemory(entry, deps.clock.now())
+        ? `Payout ${request.payoutId} was journaled more than 24 hours ago: it is not resent on its own; what became of it is checked instead.`
+        : `Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`,
+    );
   return { entry, journaledNow: !c.existing && entry.outcome === undefined && entry.createdAt === journaledAt.toISOString() };
 }
 
@@ -147,7 +161,8 @@ function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   // Held (unknown and past the service's key memory): resending is a person's choice, not a retry.
   const hint = result.held
     ? heldAdvice(j.entry, result.held, inv, deps.clock.now())
-    : `Check it with:   ${getCommand(c, request.payoutId)}\n` +
+    : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +
+      `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
       `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;
   if (result.error instanceof InterruptedError) {
     return new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint);

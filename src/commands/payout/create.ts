@@ -33,7 +33,7 @@ import { reportPlan, sharePlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
-import { getCommand, journalPayout, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
+import { checkCommand, journalPayout, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -129,7 +129,7 @@ async function earlierEntry(c: CreateRun): Promise<JournalEntry | undefined> {
         ? `Payout id ${request.payoutId} was already used for a payout with other details. Nothing was sent.`
         : `Payout id ${request.payoutId} was already sent with another idempotency key (${conflict.existing.idempotencyKey}). Nothing was sent.`,
       [],
-      `Check the earlier one with: ${getCommand(c, request.payoutId)}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
+      `Check the earlier one with: ${checkCommand(c, conflict.existing)}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
     );
   }
   return existing;
@@ -147,11 +147,7 @@ async function repeatWarning(c: CreateRun): Promise<string | undefined> {
   if (!repeated) return undefined;
   const said = `This payout repeats ${describeRepeat(repeated, deps.clock.now(), c.journal.sentFrom)}`;
   if (!deps.io.interactive && !opts.dryRun) {
-    throw new UsageError(
-      `${said}. Nothing was sent.`,
-      [],
-      `Check that one with: ${getCommand(c, repeated.payoutId)}\nIf it is meant to be paid again, add --allow-repeat.`,
-    );
+    throw new UsageError(`${said}. Nothing was sent.`, [], `Check that one with: ${checkCommand(c, repeated)}\nIf it is meant to be paid again, add --allow-repeat.`);
   }
   return `${said}.`;
 }

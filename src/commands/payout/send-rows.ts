@@ -13,6 +13,7 @@ import { isAlreadyMade, ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
 import { plural } from '../../output/text.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 
 export interface SendRowsOptions {
   items: BatchItem[] | AsyncIterable<BatchItem>;
@@ -81,7 +82,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
   deps.log.block(renderBatchResult(summary, outcomes, outcomes.filter(isAlreadyMade).length, deps.io.stderrColumns));
-  return exitOf(deps, o, summary, stopped, keyRefused);
+  return exitOf(deps, o, summary, outcomes, stopped, keyRefused);
 }
 
 /** The batch summary (as --json prints it). */
@@ -92,12 +93,12 @@ type Summary = Record<'rows' | 'accepted' | 'replayed' | 'rejected' | 'unknown' 
  * the command that sends the rest; unknown outcomes (exit 4) or rows not sent (exit 1) said with
  * the command that finishes them (same keys: nothing is paid twice).
  */
-function exitOf(deps: Deps, o: SendRowsOptions, summary: Summary, stopped: boolean, keyRefused: AuthError | undefined): number {
+function exitOf(deps: Deps, o: SendRowsOptions, summary: Summary, outcomes: RowOutcome[], stopped: boolean, keyRefused: AuthError | undefined): number {
   if (keyRefused) {
     // Nothing was sent for the rows refused or not started; rows accepted before stay accepted.
     throw new AuthError(`${keyRefused.message.replace(/\.$/, '')}: ${plural(summary.rejected + summary.not_sent, 'row was', 'rows were')} not sent.`, {
       status: keyRefused.status,
-      hint: `Run \`payctl login\` (or check the key of this profile), then send the rest with the same command (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
+      hint: `Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` (or check the key of this profile), then send the rest with the same command (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
     });
   }
   if (stopped) {
@@ -107,7 +108,15 @@ function exitOf(deps: Deps, o: SendRowsOptions, summary: Summary, stopped: boole
     );
   }
   if (summary.unknown) {
-    deps.log.warn(`${plural(summary.unknown, 'payout')} may or may not have been made. Run the same command again to finish them safely (same keys):\n  ${o.rerun}`);
+    // Held: unknown, first sent more than 24 hours ago. Running the batch again would hold them again.
+    const held = outcomes.filter((r) => r.outcome === 'unknown' && r.held).length;
+    const fresh = summary.unknown - held;
+    if (fresh) deps.log.warn(`${plural(fresh, 'payout')} may or may not have been made. Run the same command again to finish them safely (same keys):\n  ${o.rerun}`);
+    if (held)
+      deps.log.warn(
+        `${plural(held, 'payout')} may or may not have been made, first sent more than 24 hours ago: the service may have forgotten ${held === 1 ? 'its key' : 'their keys'}, so payctl does not resend ${held === 1 ? 'it' : 'them'} on its own. ` +
+          `See the payouts at the service that could be ${held === 1 ? 'it' : 'each'}, and choose (record as made, or resend), with:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['history', 'reconcile'])}`,
+      );
     return ExitCode.unknown;
   }
   if (summary.not_sent) {
