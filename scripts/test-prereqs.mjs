@@ -5,10 +5,10 @@
 // (test/helpers/postgres-cluster.ts: initdb and postgres, which Debian keeps off PATH, in
 // /usr/lib/postgresql/<version>/bin, where scripts/pg-bin.mjs finds them; run as the `postgres`
 // user, which the package creates, when the suite runs as root), and the shared ledger's day test a
-// payctl whose clock is a day ahead (faketime, with libfaketime). None of them is skipped when its
-// program is missing; so rather than 75 red tests, this installs them with Debian's apt-get when
-// it can (as root, with apt-get present) and otherwise stops at once with the exact command that
-// does.
+// payctl whose clock is a day ahead (faketime, with libfaketime), the proxy test a TLS
+// certificate (openssl). None of them is skipped when its program is missing; so rather than 75
+// red tests, this installs them with Debian's apt-get when it can (as root, with apt-get
+// present) and otherwise stops at once with the exact command that does.
 //
 //   node scripts/test-prereqs.mjs            check, install what is missing when possible
 //   node scripts/test-prereqs.mjs --check    check only: exit 1 naming what is missing
@@ -25,6 +25,8 @@ const NEEDED = [
   ['dbus-send', 'dbus-bin'],
   ['secret-tool', 'libsecret-tools'],
   ['faketime', 'faketime'],
+  // The proxy test makes a throw-away TLS certificate for the host the proxy tunnels to.
+  ['openssl', 'openssl'],
   ...POSTGRES_PROGRAMS.map((program) => [program, 'postgresql']),
 ];
 

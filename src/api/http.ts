@@ -11,6 +11,7 @@
 import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import type { Dispatcher } from 'undici';
+import { isLoopbackHost } from '../config/resolve.js';
 
 export type { Dispatcher };
 
@@ -27,7 +28,11 @@ export interface AgentOptions {
   timeoutMs: number;
 }
 
-/** One keep-alive dispatcher; HTTP(S)_PROXY and NO_PROXY from `env`; loopback never proxied. */
+/**
+ * One keep-alive dispatcher; HTTP(S)_PROXY and NO_PROXY from `env`; loopback (localhost, [::1],
+ * all of 127.0.0.0/8, as config/resolve.ts isLoopbackHost) never proxied: a request to it goes
+ * through a direct Agent, whatever NO_PROXY says (undici's list has no address ranges).
+ */
 export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> {
   const env = opts.env;
   const timeouts = {
@@ -41,13 +46,42 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy ?? '';
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy ?? '';
   if (!httpProxy && !httpsProxy) return new Agent(timeouts);
-  const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
-  return new EnvHttpProxyAgent({
+  const [{ default: EnvHttpProxyAgent }, { default: connect }, { default: DispatcherClass }] = await Promise.all([
+    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+    import('undici/lib/api/api-connect.js'),
+    import('undici/lib/dispatcher/dispatcher.js'),
+  ]);
+  // The proxy agent opens its tunnel with the proxy client's connect(), one of the methods
+  // undici's index gives every dispatcher (Object.assign(Dispatcher.prototype, api)). Loaded
+  // piece by piece, nothing had: every request behind a proxy failed with "this[...].connect
+  // is not a function". Only connect is needed; the rest of the index is not loaded.
+  (DispatcherClass.prototype as { connect?: unknown }).connect ??= connect;
+  const proxied = new EnvHttpProxyAgent({
     httpProxy,
     httpsProxy,
     noProxy: [env.NO_PROXY ?? env.no_proxy ?? '', 'localhost', '127.0.0.1', '[::1]'].filter(Boolean).join(','),
     ...timeouts,
   });
+  return loopbackDirect(new Agent(timeouts), proxied);
+}
+
+/** A dispatcher that sends to loopback origins through `direct` and to every other through `proxied`. */
+function loopbackDirect(direct: Dispatcher, proxied: Dispatcher): Dispatcher {
+  const pick = (origin: unknown): Dispatcher => {
+    try {
+      return isLoopbackHost(new URL(String(origin)).hostname) ? direct : proxied;
+    } catch {
+      return proxied;
+    }
+  };
+  const both = async (how: 'close' | 'destroy'): Promise<void> => {
+    await Promise.all([direct[how](), proxied[how]()]);
+  };
+  return {
+    dispatch: (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => pick(options.origin).dispatch(options, handler),
+    close: () => both('close'),
+    destroy: () => both('destroy'),
+  } as unknown as Dispatcher;
 }
 
 export interface ExchangeInput {

@@ -9,3 +9,12 @@ declare module 'undici/lib/dispatcher/agent.js' {
   const Agent: typeof UndiciAgent;
   export default Agent;
 }
+declare module 'undici/lib/api/api-connect.js' {
+  const connect: (...args: unknown[]) => unknown;
+  export default connect;
+}
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import type { Dispatcher } from 'undici';
+  const DispatcherClass: typeof Dispatcher;
+  export default DispatcherClass;
+}
