@@ -62,7 +62,8 @@ export function applySetting(profile: Profile, key: string, value: string, comma
   checkKey(key, 'write', commands);
   if (key === 'base-url') return { baseUrl: checkBaseUrl(value) };
   if (key === 'webhook-secret') {
-    if (!value) throw new UsageError('The webhook secret cannot be empty.');
+    // Blank (white space only) is as empty: a listener checking with it would take any signature made with it.
+    if (!value.trim()) throw new UsageError(value ? 'The webhook secret cannot be blank (white space only).' : 'The webhook secret cannot be empty.');
     return { webhookSecret: value };
   }
   if (key === 'webhook-signature-header') {

@@ -10,7 +10,12 @@
  * forwarded to the app or answered at once (forward.ts), and printed.
  *
  * It binds 127.0.0.1 unless told otherwise; any other host is warned about, since other
- * machines can then reach it. An address it cannot listen on is a usage error naming the cause.
+ * machines can then reach it; a blank one is refused (it would mean every interface). An
+ * address it cannot listen on is a usage error naming the cause. A request it refuses (a
+ * wrong path or method, 404; a body too large, 413) is one sanitized warning on stderr, so a
+ * mistyped webhook URL is seen, not taken for "no events". The webhook secret (and a
+ * --forward-to password) is masked as `***` in everything it writes, whatever the secret's
+ * source (docs/architecture.md, "Where each rule lives": secrets masked in everything printed).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { UsageError } from '../errors.js';
@@ -18,10 +23,12 @@ import type { Clock } from '../clock.js';
 import type { IO, Log } from '../output/io.js';
 import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, verifySignature, type Rejection } from '../service/signature.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import type { SecretMask } from '../output/secrets.js';
 import { makeStyle } from '../output/style.js';
 import { boundHostNames, checkLocalRequest } from '../sandbox/host-check.js';
 import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
+import { listenerMask, maskedDeps, maskedEvent } from './mask.js';
 import { Forwarder, type Forwarded } from './forward.js';
 import { printAccepted, reportRejected, type PrintTo } from './print.js';
 
@@ -29,7 +36,7 @@ import { printAccepted, reportRejected, type PrintTo } from './print.js';
 export interface ListenerSettings {
   host: string;
   port: number;
-  /** The path events are posted to ("/webhooks"). */
+  /** The path events are posted to ("/webhooks"): one `urlPath` leaves unchanged (checkListenPath). */
   path: string;
   /** The webhook secret; undefined: nothing is checked (and that is said). */
   secret: string | undefined;
@@ -106,6 +113,58 @@ function isLoopback(host: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
+/** True for a host that means every interface: blank (what Node does with no host), 0.0.0.0, ::. */
+function isEveryInterface(host: string): boolean {
+  const h = host.trim();
+  return h === '' || h === '0.0.0.0' || h === '::' || h === '[::]';
+}
+
+/**
+ * The path of a request target or a --path as URL parsing leaves it (percent-encoded, dot
+ * segments resolved, query and fragment dropped): what the listener compares, so a --path is
+ * compared like with like. Undefined for what is not a path at all.
+ */
+export function urlPath(target: string): string | undefined {
+  try {
+    return new URL(target, 'http://listener').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses (usage error) a --path a sender's URL could not reach as typed: one that does not
+ * start with "/", has a query or fragment, or that URL parsing would change (a space or other
+ * character it percent-encodes, a "." or ".." segment, a backslash). Such a path was once
+ * accepted, printed unpasteable in the Ready line, and then no event could ever match it.
+ */
+export function checkListenPath(path: string): string {
+  if (!path.startsWith('/')) throw new UsageError('--path must start with "/".');
+  const parsed = /[?#]/.test(path) ? undefined : urlPath(path);
+  if (parsed === path) return path;
+  const shown = `"${sanitizeInline(path)}"`;
+  const why = /[?#]/.test(path) ? 'a path has no query (?) or fragment (#)' : `a URL reaches it as "${sanitizeInline(parsed ?? '')}", so no event would ever match it`;
+  throw new UsageError(
+    `--path ${shown} is not a plain URL path: ${why}.`,
+    [],
+    'Give the path as it appears in a URL: no spaces or non-ASCII characters (percent-encode them), no "." or ".." segments, no "?" or "#". For example: --path /webhooks',
+  );
+}
+
+/** Refuses (usage error) a blank --host: Node would listen on every interface, and the Ready line say "http://:PORT". */
+export function checkListenHost(host: string): string {
+  if (!host.trim()) {
+    throw new UsageError('--host cannot be empty: it would listen on every interface.', [], 'Use --host 127.0.0.1 (the default), or an address of this machine.');
+  }
+  return host;
+}
+
+/** A refused request's target for a log line: its path (no query), sanitized and cut to 120 characters. */
+function shownTarget(req: IncomingMessage): string {
+  const path = sanitizeInline((req.url ?? '/').split(/[?#]/)[0] ?? '');
+  return path.length > 120 ? `${path.slice(0, 119)}…` : path;
+}
+
 /** The listen failure as a usage error naming the cause (code), or the error itself when it is not one of those. */
 function listenFailure(err: NodeJS.ErrnoException, host: string, port: number | undefined): Error {
   const shownHost = sanitizeInline(host);
@@ -129,6 +188,7 @@ class Listener {
     private readonly d: ListenerDeps,
     private readonly print: PrintTo,
     private readonly forwarder: Forwarder | undefined,
+    private readonly mask: SecretMask,
   ) {
     this.localNames = boundHostNames(s.host);
   }
@@ -138,7 +198,7 @@ class Listener {
     const body = await this.readOrRefuse(req, res);
     if (body === undefined) return;
     const receivedAt = this.d.clock.now();
-    const ev = parseEvent(body);
+    const ev = maskedEvent(parseEvent(body), this.mask);
     const verification = this.s.secret ? this.verify(req, body, ev, receivedAt.getTime()) : undefined;
     if (verification && !verification.ok) {
       // Refused: never forwarded, never on stdout, never remembered as seen.
@@ -161,12 +221,19 @@ class Listener {
       this.d.log.warn(`${refusal.message} Answered ${refusal.status}.`);
       return false;
     }
-    const url = new URL(req.url ?? '/', 'http://listener');
-    if (req.method !== 'POST' || url.pathname !== this.s.path) {
+    // Like with like: the request's path as URL parsing leaves it, and a --path it leaves unchanged.
+    const path = urlPath(req.url ?? '/');
+    if (req.method !== 'POST' || path !== this.s.path) {
       res.writeHead(404, JSON_TYPE).end('{"error":"not found"}');
+      this.refused(req, path !== this.s.path ? `not the listening path (404); events are taken at POST ${this.s.path}` : 'events are taken with POST only (404)');
       return false;
     }
     return true;
+  }
+
+  /** One sanitized warning on stderr per refused request: a mistyped webhook URL must not look like "no events". */
+  private refused(req: IncomingMessage, why: string): void {
+    this.d.log.warn(`refused ${sanitizeInline(req.method ?? '?').slice(0, 16)} ${shownTarget(req)}: ${why}.`);
   }
 
   /** The body; undefined when it was answered 413 (too large) or the connection failed. */
@@ -177,6 +244,7 @@ class Listener {
       if (!(err instanceof BodyTooLarge)) return void req.destroy();
       // Answered at once; the connection closes once the sender has finished sending.
       res.writeHead(413, { connection: 'close' }).end();
+      this.refused(req, 'the body is over 1 MiB (413)');
       return undefined;
     }
   }
@@ -236,14 +304,15 @@ class Listener {
 
 /** The start-up lines: where it listens and forwards, and warnings for what others could reach or send. */
 function announce(s: ListenerSettings, log: Log, port: number, forwarder: Forwarder | undefined): void {
-  const shownHost = s.host.includes(':') ? `[${s.host}]` : s.host;
+  // A blank host never gets here (startListener refuses it); were it to, it is named as every interface, never as "http://:port".
+  const host = s.host.trim() === '' ? '0.0.0.0' : s.host;
+  const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   log.info(`Ready: listening for webhook events on http://${sanitizeInline(shownHost)}:${port}${s.path}` + (forwarder ? `, forwarding to ${forwarder.shown}` : ''));
-  if (!isLoopback(s.host)) {
-    const every = s.host === '0.0.0.0' || s.host === '::' || s.host === '[::]';
+  if (!isLoopback(host)) {
     log.warn(
-      (every
-        ? `--host ${sanitizeInline(s.host)} listens on every interface: every interface can reach the listener, so other machines on your networks can send it events`
-        : `--host ${sanitizeInline(s.host)} is not a loopback address: other machines that can reach it can send the listener events`) +
+      (isEveryInterface(host)
+        ? `--host ${sanitizeInline(host)} listens on every interface: every interface can reach the listener, so other machines on your networks can send it events`
+        : `--host ${sanitizeInline(host)} is not a loopback address: other machines that can reach it can send the listener events`) +
         (s.secret ? '.' : ', and without a webhook secret nothing is checked.') +
         ' Use --host 127.0.0.1 (the default) to keep it to this machine.',
     );
@@ -255,10 +324,18 @@ function announce(s: ListenerSettings, log: Log, port: number, forwarder: Forwar
   }
 }
 
-/** Starts listening and says so; an address it cannot listen on is a usage error naming the cause. */
-export async function startListener(s: ListenerSettings, d: ListenerDeps): Promise<RunningListener> {
+/**
+ * Starts listening and says so; an address it cannot listen on, a blank host (Node would take
+ * it for every interface) or a path no URL reaches is a usage error, before anything listens.
+ * Everything it writes goes through one mask of the secrets it knows.
+ */
+export async function startListener(s: ListenerSettings, raw: ListenerDeps): Promise<RunningListener> {
+  checkListenHost(s.host);
+  checkListenPath(s.path);
+  const mask = listenerMask(s);
+  const d = maskedDeps(raw, mask);
   const forwarder = s.forwardTo ? await Forwarder.open(s.forwardTo, { env: d.env, timeoutMs: d.timeoutMs }) : undefined;
-  const listener = new Listener(s, d, { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder }, forwarder);
+  const listener = new Listener(s, d, { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder }, forwarder, mask);
   const server = createServer((req, res) => {
     listener.handle(req, res).catch((err) => {
       if (!res.headersSent) res.writeHead(500).end();

@@ -583,7 +583,7 @@ describe('webhooks listen: odd input', () => {
     // Refused with 413 (the body was once destroyed before the answer: the sender saw a reset).
     const big = await postRaw(l.url, Buffer.alloc(1024 * 1024 + 1, 0x20), { 'content-type': 'application/json' });
     expect(big).toEqual({ status: 413, body: '' });
-    // Nothing printed for it, and the listener still takes events.
+    // Nothing on stdout for it (a warning on stderr), and the listener still takes events.
     expect((await postRaw(l.url, '{"webhook_id":"after_big"}', { 'content-type': 'application/json' })).status).toBe(200);
     await l.waitFor(() => l.lines().length === 2, 'the next event line');
     expect(JSON.parse(l.lines()[1]!)).toMatchObject({ webhook_id: 'after_big', answered: 200 });

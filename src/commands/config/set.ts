@@ -4,7 +4,9 @@
  * first: a file that cannot be read or is not a valid policy is not set, the message says so
  * and why, and the profile keeps the policy it had. A ledger URL (README "Working as a team")
  * is checked too, shown only masked, and one with a password given on the command line is
- * saved with a warning: shell history and other users' process lists keep what was typed.
+ * saved with a warning: shell history and other users' process lists keep what was typed. So
+ * is a webhook secret given on the command line (a blank one is refused, exit 2), as
+ * `webhooks listen --secret` warns: `--stdin` keeps it off the command line.
  */
 import { write, type Deps } from '../../deps.js';
 import { ConfigError, UsageError } from '../../errors.js';
@@ -56,6 +58,7 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
   }
   await store.updateProfile(name, patch);
   if (patch.ledger !== undefined && !opts.stdin && hasPassword(patch.ledger)) passwordWarning(deps, inv);
+  if (patch.webhookSecret !== undefined && !opts.stdin) webhookSecretWarning(deps, inv);
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: true }) + '\n');
   else deps.log.success(`Set ${opts.key} in profile "${name}"${patch.ledger !== undefined ? `: ${maskLedgerUrl(patch.ledger)}` : ''}.`);
   return 0;
@@ -68,5 +71,14 @@ function passwordWarning(deps: Deps, inv: Invocation): void {
       'of this machine may have seen it (ps). It is saved (in the config file, mode 0600). To keep it off the command line, ' +
       `pipe the URL in with \`${commandLine(inv, ['config', 'set', 'ledger'], ['--stdin'])}\`, or leave the password out of ` +
       "the URL and give it with PGPASSWORD or ~/.pgpass (libpq's password file, mode 0600).",
+  );
+}
+
+/** Saved, but said: a webhook secret typed on the command line stays in the shell's history and was in `ps`. */
+function webhookSecretWarning(deps: Deps, inv: Invocation): void {
+  deps.log.warn(
+    'The webhook secret was given on the command line, where your shell history keeps it and other users ' +
+      'of this machine may have seen it (ps). It is saved (in the config file, mode 0600). To keep it off the command line, ' +
+      `pipe it in with \`printf '%s\\n' "$SECRET" | ${commandLine(inv, ['config', 'set', 'webhook-secret'], ['--stdin'])}\`.`,
   );
 }

@@ -25,10 +25,13 @@
  * wherever the URL is printed.
  *
  * The secret comes from --secret-stdin, else --secret (which warns: it shows in `ps`),
- * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret. Requests a web page
- * could send (a foreign Host or Origin, a body that is not JSON) are refused before
- * they are read (sandbox/host-check.ts). Every string from an event is sanitized
- * before it is printed, in text and in --json.
+ * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; a blank one, from any of
+ * them, is refused (exit 2) rather than used or passed over. Whatever its source, it is
+ * masked as `***` in everything the listener writes (webhooks/listener.ts). --path must be
+ * a path a URL reaches as typed and --host must not be blank (exit 2, nothing listens).
+ * Requests a web page could send (a foreign Host or Origin, a body that is not JSON) are
+ * refused before they are read (sandbox/host-check.ts). Every string from an event is
+ * sanitized before it is printed, in text and in --json.
  *
  * This file turns the options into the listener's settings (the secret, the signature header,
  * the forward URL) and waits for Ctrl-C; the listener itself is src/webhooks/ (listener.ts:
@@ -40,7 +43,8 @@ import { resolveSettings } from '../../config/resolve.js';
 import type { Profile } from '../../config/profile.js';
 import { SIGNATURE_HEADER, TOLERANCE_SECONDS, isHeaderName } from '../../service/signature.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { startListener } from '../../webhooks/listener.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
+import { checkListenHost, checkListenPath, startListener } from '../../webhooks/listener.js';
 
 export interface ListenOptions {
   port?: number;
@@ -75,6 +79,9 @@ function checkForwardUrl(raw: string): URL {
  * The webhook secret: --secret-stdin (first line of stdin), else --secret (with a
  * warning: the command line of a process is visible to every user of the machine),
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; undefined when none.
+ * A blank one (empty or white space only) is refused wherever it comes from: signing with
+ * it would make every forgery pass, and passing over it would hide a typo. An empty
+ * PAYCTL_WEBHOOK_SECRET is unset, as every empty PAYCTL_ variable is (config/resolve.ts).
  */
 async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Profile | undefined): Promise<string | undefined> {
   if (opts.secretStdin && opts.secret !== undefined) {
@@ -89,14 +96,24 @@ async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Pro
     }
     return secret;
   }
-  if (opts.secret) {
+  if (opts.secret !== undefined) {
+    if (!opts.secret.trim()) {
+      throw new UsageError('The webhook secret given with --secret is blank.', [], 'Pipe it in instead: printf %s "$SECRET" | payctl webhooks listen --secret-stdin');
+    }
     deps.log.warn(
       '--secret puts the webhook secret on the command line, where other users of this machine can see it (ps). ' +
         'Use --secret-stdin or PAYCTL_WEBHOOK_SECRET instead.',
     );
     return opts.secret;
   }
-  return resolveSettings(deps.globals, deps.env, profile()).webhookSecret.value;
+  const { value, source } = resolveSettings(deps.globals, deps.env, profile()).webhookSecret;
+  if (value !== undefined && !value.trim()) {
+    const set = commandLine(invocationOf(deps.globals, deps.env), ['config', 'set', 'webhook-secret'], ['--stdin']);
+    throw source === 'env'
+      ? new UsageError('PAYCTL_WEBHOOK_SECRET is blank (white space only).', [], 'Set it to the webhook secret, or unset it: unset PAYCTL_WEBHOOK_SECRET')
+      : new UsageError(`The profile's webhook-secret is blank (white space only).`, [], `Set it with: printf '%s\\n' "$SECRET" | ${set}`);
+  }
+  return value;
 }
 
 /** The signature header: --signature-header, else the profile's webhook-signature-header, else `Signature`. */
@@ -118,15 +135,15 @@ function signatureHeaderName(opts: ListenOptions, deps: Deps, profile: () => Pro
 }
 
 export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
-  const path = opts.path ?? '/webhooks';
-  if (!path.startsWith('/')) throw new UsageError('--path must start with "/".');
+  const path = checkListenPath(opts.path ?? '/webhooks');
+  const host = checkListenHost(opts.host ?? '127.0.0.1');
   const forwardTo = opts.forwardTo ? checkForwardUrl(opts.forwardTo) : undefined;
   let profileRead: { p: Profile | undefined } | undefined;
   const profile = () => (profileRead ??= { p: deps.config().getProfile(deps.globals.profile) }).p;
   const headerName = signatureHeaderName(opts, deps, profile);
   const secret = await webhookSecret(opts, deps, profile);
   const listener = await startListener(
-    { host: opts.host ?? '127.0.0.1', port: opts.port ?? 4242, path, secret, headerName, tolerance: opts.tolerance ?? TOLERANCE_SECONDS, forwardTo },
+    { host, port: opts.port ?? 4242, path, secret, headerName, tolerance: opts.tolerance ?? TOLERANCE_SECONDS, forwardTo },
     { io: deps.io, log: deps.log, clock: deps.clock, env: deps.env, json: deps.globals.json, timeoutMs: deps.globals.timeoutMs },
   );
   deps.log.info('Press Ctrl-C to stop.');
