@@ -11,7 +11,7 @@
 import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
 import type { Plan } from './plan.js';
-import { approvalsWord, forCurrency, shown, type Member, type Policy, type Tier } from './policy-file.js';
+import { approvalsWord, shown, tiersFor, type Member, type Policy, type Tier } from './policy-file.js';
 import { recipientKey, sentTodayTo } from './sent-today.js';
 import { approvalSignatureHolds, fingerprintHolds } from './signatures.js';
 
@@ -25,8 +25,7 @@ export interface Requirement {
 /** The most demanding tier of a currency that a total reaches, if it asks any approval. */
 function tierFor(policy: Policy, currency: string, total: bigint): Tier | undefined {
   let tier: Tier | undefined;
-  for (const t of forCurrency(policy.approvals, currency) ?? [])
-    if ((t.inclusive ? total >= t.minor : total > t.minor) && (!tier || t.required > tier.required)) tier = t;
+  for (const t of tiersFor(policy.approvals, currency) ?? []) if ((t.inclusive ? total >= t.minor : total > t.minor) && (!tier || t.required > tier.required)) tier = t;
   return tier && tier.required > 0 ? tier : undefined;
 }
 

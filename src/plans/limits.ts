@@ -7,7 +7,7 @@
  */
 import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
-import { forCurrency, shown, type Policy } from './policy-file.js';
+import { limitFor, shown, type Policy } from './policy-file.js';
 import { sentToday } from './sent-today.js';
 
 /**
@@ -26,7 +26,7 @@ export async function dailyTotalCaveat(policy: Policy, journal: Ledger): Promise
 function overMaximum(policy: Policy, requests: PayoutRequest[]): string[] {
   const problems: string[] = [];
   for (const r of requests) {
-    const max = forCurrency(policy.maxPerPayout, r.currency);
+    const max = limitFor(policy.maxPerPayout, r.currency);
     if (max !== undefined && r.amountMinor > max) {
       problems.push(
         `payout ${r.payoutId}: ${shown(r.amountMinor, r.currency)} is over the per-payout maximum of ${shown(max, r.currency)} (policy max_per_payout.${policy.maxPerPayout.has(r.currency) ? r.currency : '*'})`,
@@ -58,7 +58,7 @@ export async function limitProblems(
     adding.set(key, g);
   }
   for (const [key, g] of adding) {
-    const limit = forCurrency(policy.dailyTotal, g.currency);
+    const limit = limitFor(policy.dailyTotal, g.currency);
     if (limit === undefined) continue;
     const before = today.get(key) ?? 0n;
     if (before + g.minor > limit) {

@@ -10,7 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
-import { decimalToMinor, formatAmount, minorToDecimal } from '../money/amount.js';
+import { decimalFromNumber, decimalToMinor, formatAmount, minorToDecimal } from '../money/amount.js';
+import { parseServiceJson } from '../service/exact-json.js';
 import { isKnownCurrency, minorDigits } from '../money/currencies.js';
 import { fingerprintOf } from './keys.js';
 
@@ -54,9 +55,40 @@ export function digitsOf(currency: string): number {
   return minorDigits(currency) ?? 2;
 }
 
-/** A currency's own entry of a policy map, else the `"*"` one. */
-export function forCurrency<T>(map: Map<string, T>, currency: string): T | undefined {
-  return map.get(currency) ?? map.get('*');
+/**
+ * The `"*"` rule's amounts in minor units at this many decimals (the most any currency has,
+ * CLF's 4): "1000" stands for 1000 of whatever currency it is applied to (1000 JPY, 1000.000
+ * KWD), so it is turned into that currency's minor units where it is used, never read once
+ * with two decimals for all (which made a "*" limit of 5000 allow 500,000 JPY).
+ */
+export const STAR_DIGITS = 4;
+
+/** A `"*"` amount in `currency`'s minor units, rounded up (`up`) or down where it falls between two. */
+function fromStar(minor: bigint, currency: string, up: boolean): bigint {
+  const f = 10n ** BigInt(STAR_DIGITS - digitsOf(currency));
+  const q = minor / f;
+  return up && q * f !== minor ? q + 1n : q;
+}
+
+/**
+ * A currency's own limit (max_per_payout, daily_total), else the `"*"` one in its minor units:
+ * rounded down, since a limit is broken by any amount over it.
+ */
+export function limitFor(map: Map<string, bigint>, currency: string): bigint | undefined {
+  const own = map.get(currency);
+  if (own !== undefined) return own;
+  const star = map.get('*');
+  return star === undefined ? undefined : fromStar(star, currency, false);
+}
+
+/**
+ * A currency's own approval tiers, else the `"*"` ones in its minor units: a "from" amount
+ * rounded up (a total reaches it), an "over" amount down (a total passes it).
+ */
+export function tiersFor(map: Map<string, Tier[]>, currency: string): Tier[] | undefined {
+  const own = map.get(currency);
+  if (own !== undefined) return own;
+  return map.get('*')?.map((t) => ({ ...t, minor: fromStar(t.minor, currency, t.inclusive) }));
 }
 
 /** A total as a person reads it: "1,500.50 SLE". */
@@ -152,14 +184,18 @@ function currencyKey(r: Reading, where: string, c: string): string | undefined {
   return undefined;
 }
 
-/** An amount of a currency in minor units; undefined (a problem) when it is not one. */
+/**
+ * An amount of a currency in minor units (`"*"`: at STAR_DIGITS); undefined (a problem) when it
+ * is not one. A JSON number is read from its text (parsePolicyJson keeps a number a double
+ * would change as its digits), so 2500.4999999999999 is refused, never taken as 2500.50.
+ */
 function amountOf(r: Reading, where: string, c: string, v: unknown): bigint | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') {
     r.problems.push(`${where} must be an amount as a string ("1000.00")`);
     return undefined;
   }
   try {
-    const minor = decimalToMinor(String(v), c === '*' ? 2 : digitsOf(c));
+    const minor = decimalToMinor(typeof v === 'number' ? decimalFromNumber(v) : v, c === '*' ? STAR_DIGITS : digitsOf(c));
     if (minor < 0n) throw new RangeError('negative');
     return minor;
   } catch {
@@ -221,7 +257,8 @@ function readRules(r: Reading, raw: Record<string, unknown>): void {
 export function examinePolicy(file: string): { policy: Policy; problems: [] } | { policy?: undefined; unreadable?: string; problems: string[] } {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    // Numbers kept as written when a double would change them (exact-json.ts): amounts are exact.
+    raw = parseServiceJson(readFileSync(file, 'utf8'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message;
