@@ -8,13 +8,14 @@
  * person has their own config folder (their own machine) and key.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { closedPort, oneJson, writeLoggedIn, writeProfile, type Run } from '../helpers/e2e.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
+import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
 import { PLAN_BATCH_HEADER, planBatchFile, planContentHash, planPathOf, readPlanFile, remadeByMaker } from '../helpers/four-eyes.js';
@@ -632,7 +633,7 @@ describe('policy check', () => {
     const small = planBatchFile(work.dir, freshWallet(ctx.sb, '1000.00', 'SLE'), ['10']);
     const ok = await run('mariama', ['policy', 'check', small]);
     expect(ok.code, ok.stdout).toBe(0);
-    expect(ok.stdout).toContain('Approvals: none needed.\nLimits: none broken.\nIt can be sent directly with payctl payout batch.\n');
+    expect(ok.stdout).toContain(`Approvals: none needed.\nLimits: none broken.\nIt can be sent directly: payctl payout batch ${small}\n`);
 
     const ngn = freshWallet(ctx.sb, '100000.00', 'NGN');
     const file = join(work.dir, `ngn-${randomUUID().slice(0, 6)}.csv`);
@@ -654,11 +655,19 @@ describe('policy check', () => {
     expect(before.stdout).toContain(`${path}: a plan of 1 payout, under the policy ${policyFile}.\n`);
     expect(before.stdout).toContain(`Made by: Mariama Kanu (key ${people.mariama.fingerprint}).\nApproved by: 0 that count.\n`);
     expect(before.stdout).toContain('It cannot be sent yet.\n');
+    // plan send refuses it, naming how an approver signs it: quoted for a shell, as printed.
+    const odd = join(work.dir, `b2 $(id) ${randomUUID().slice(0, 6)}.plan.json`);
+    copyFileSync(path, odd);
+    const refused = await run('mariama', ['plan', 'send', odd, '--yes']);
+    expect(refused.code).not.toBe(0);
+    const sign = /An approver signs it with: (payctl .*)$/m.exec(refused.stderr)?.[1];
+    expect(sign, refused.stderr).toBe(`payctl plan approve '${odd}'`);
+    expect(shellSplit(sign!)).toEqual(['payctl', 'plan', 'approve', odd]);
     expect((await run('ibrahim', ['plan', 'approve', path, '--yes'])).code).toBe(0);
     const after = await run('mariama', ['policy', 'check', path]);
     expect(after.code, after.stdout).toBe(0);
     expect(after.stdout).toContain('Approved by: 1 that count: Ibrahim Sesay.\n');
-    expect(after.stdout).toContain('It can be sent: payctl plan send.\n');
+    expect(after.stdout).toContain(`It can be sent: payctl plan send ${path}\n`);
     const json = oneJson((await run('mariama', ['policy', 'check', path, '--json'])).stdout) as Record<string, any>;
     expect(json).toMatchObject({ file: path, kind: 'plan', payouts: 1, required_approvals: 1, made_by: 'Mariama Kanu', not_counted: [], sendable: true });
     expect(json.counted).toEqual([expect.objectContaining({ name: 'Ibrahim Sesay', fingerprint: people.ibrahim.fingerprint })]);

@@ -126,7 +126,7 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
       throw refuse(
         `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${approvals.maker!.name}) and carries ${approvals.valid.length}${approvals.valid.length ? ` (${approvals.valid.map((v) => v.name).join(', ')})` : ''}`,
         need.reasons,
-        `An approver signs it with: payctl plan approve ${opts.plan}`,
+        `An approver signs it with: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'approve'], [opts.plan])}`,
       );
     }
     const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));

@@ -57,6 +57,8 @@ interface Verdict {
   sendable: boolean;
   /** For a batch that needs approvals: the command that makes it a plan. */
   next: string | undefined;
+  /** The command that sends it, when it can be sent. */
+  send: string | undefined;
 }
 
 export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number> {
@@ -78,6 +80,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     !plan && need.required > 0 && limits.length === 0
       ? commandLine(inv, ['plan', 'create'], [opts.file, ...(opts.batchId ? ['--batch-id', opts.batchId] : [])])
       : undefined;
+  const batchId = opts.batchId ? ['--batch-id', opts.batchId] : [];
+  const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [opts.file, ...(plan ? [] : batchId)]) : undefined;
   const v: Verdict = {
     kind: plan ? 'plan' : 'batch',
     policyFile: policy.file,
@@ -88,6 +92,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     makerFingerprint: plan?.plan.maker.fingerprint,
     sendable,
     next,
+    send,
   };
   await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v));
   return sendable ? ExitCode.ok : ExitCode.failed;
@@ -133,8 +138,8 @@ function verdictText(file: string, v: Verdict): string {
   out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : 'Limits: none broken.\n';
   out += v.sendable
     ? plan
-      ? 'It can be sent: payctl plan send.\n'
-      : 'It can be sent directly with payctl payout batch.\n'
+      ? `It can be sent: ${v.send}\n`
+      : `It can be sent directly: ${v.send}\n`
     : plan
       ? 'It cannot be sent yet.\n'
       : v.next
