@@ -5,6 +5,7 @@
  * more digits than a JSON number holds) is found in the line's text and refused, saying why.
  */
 import { decimalFromNumber } from '../money/amount.js';
+import { parseServiceJson } from '../service/exact-json.js';
 import type { Problem } from '../errors.js';
 import { MAX_COLUMNS } from './batch-columns.js';
 import { noPayoutRows, rowIssue, toFields, type BatchRow } from './batch-rows.js';
@@ -35,7 +36,9 @@ export async function* jsonlRows(file: string, bytes: Uint8Array, problems: Prob
 function lineValues(line: string, row: number, problems: Problem[]): { values: Record<string, string>; bad: boolean } | undefined {
   let obj: unknown;
   try {
-    obj = JSON.parse(line);
+    // A number JSON.parse would change (99.999999999999999 -> 100) comes back as its own digits
+    // (exact-json.ts), and is then read, or refused, as the string it was written as.
+    obj = parseServiceJson(line);
   } catch {
     problems.push(rowIssue(row, '', 'not a JSON object'));
     return undefined;

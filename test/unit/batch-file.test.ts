@@ -225,6 +225,15 @@ describe('parseBatchFile: JSON lines', () => {
     expect({ amount, problems: r.problems, exactOrRefused }).toMatchObject({ exactOrRefused: true });
   });
 
+  it('a JSON number a float would round is read as its own digits: 99.999999999999999 stays itself (never 100), metadata numbers too', async () => {
+    const r = await parseBatchFile(
+      'p.jsonl',
+      '{"amount":99.999999999999999}\n{"amount":0.0049999999999999999}\n{"amount":"1","metadata":{"ref":12345678901234567890,"n":7}}\n',
+    );
+    expect(r.rows.map((x) => x.fields.amount)).toEqual(['99.999999999999999', '0.0049999999999999999', '1']);
+    expect(r.rows[2]!.fields.metadata).toEqual({ ref: '12345678901234567890', n: '7' });
+  });
+
   it('names invalid lines by line number and keeps reading', async () => {
     const content = '{"amount":"1"}\n{not json\n[1,2]\n"text"\n42\nnull\n{"amount":"2"}\n';
     const r = await parseBatchFile('p.jsonl', content);
