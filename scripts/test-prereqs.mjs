@@ -27,6 +27,8 @@ const NEEDED = [
   ['faketime', 'faketime'],
   // The proxy test makes a throw-away TLS certificate for the host the proxy tunnels to.
   ['openssl', 'openssl'],
+  // The unreadable-config test drops root's read-anything right for one child (setpriv).
+  ['setpriv', 'util-linux'],
   ...POSTGRES_PROGRAMS.map((program) => [program, 'postgresql']),
 ];
 

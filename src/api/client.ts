@@ -8,22 +8,11 @@ import { createDispatcher, exchange, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
 import { maskSecrets, redactBody, redactHeader } from './redact.js';
+import { excerpt, parseEnvelope } from './envelope.js';
 import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from '../service/routes.js';
-import { parseServiceJson } from '../service/exact-json.js';
-import {
-  envelopeSchema,
-  MAX_JSON_DEPTH,
-  parseErrorBody,
-  tooDeep,
-  parseOrThrow,
-  authUserSchema,
-  walletsSchema,
-  type AuthUser,
-  type Envelope,
-  type Wallet,
-} from '../service/schemas.js';
+import { parseErrorBody, parseOrThrow, authUserSchema, walletsSchema, type AuthUser, type Envelope, type Wallet } from '../service/schemas.js';
 
 export interface HttpResponse {
   status: number;
@@ -233,10 +222,15 @@ export class ApiClient {
     return key;
   }
 
-  /** GET /auth/user: whose the key is. A refused key is an AuthError (exit 3). */
+  /**
+   * GET /auth/user: whose the key is. A refused key is an AuthError (exit 3). Any field of the
+   * account may be absent, the account itself may not: an answer without one (a 200 carrying
+   * `{"message": "Unauthenticated."}`) says nothing of whose the key is, so login and status
+   * never take it for a key that works.
+   */
   async authUser(): Promise<{ user: AuthUser; envelope: Envelope; res: HttpResponse }> {
     const { envelope, res } = await this.callEnvelope('authUser');
-    return { user: parseOrThrow(authUserSchema, envelope.data ?? {}, 'the account', res.requestId), envelope, res };
+    return { user: parseOrThrow(authUserSchema, envelope.data, 'the account', res.requestId), envelope, res };
   }
 
   /** Reads and other safe calls: connection errors, 408, 429 and 5xx retried by the one engine (retry.ts). */
@@ -313,32 +307,7 @@ export class ApiClient {
   }
 }
 
-export function parseEnvelope(res: HttpResponse): Envelope {
-  if (tooDeep(res.raw)) {
-    throw new ApiError(`The service answered HTTP ${res.status} with JSON nested more than ${MAX_JSON_DEPTH} levels deep; payctl does not read it.`, {
-      status: res.status,
-      requestId: res.requestId,
-      hint: 'The service or a proxy in between is misbehaving. Run with --verbose to see the response.',
-    });
-  }
-  let json: unknown;
-  try {
-    json = parseServiceJson(res.raw);
-  } catch {
-    throw new ApiError(`The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`, {
-      status: res.status,
-      requestId: res.requestId,
-      hint: 'Check the base URL (a proxy or the wrong host may have answered). Run with --verbose for the whole response.',
-    });
-  }
-  return parseOrThrow(envelopeSchema, json, 'a response', res.requestId);
-}
-
-function excerpt(raw: string): string {
-  const text = sanitize(raw).replace(/\s+/g, ' ').trim();
-  if (!text) return '(empty)';
-  return JSON.stringify(text.length > 120 ? text.slice(0, 120) + '…' : text);
-}
+export { parseEnvelope } from './envelope.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'The request was rejected as invalid',

@@ -14,7 +14,8 @@
  */
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
-import { checkBaseUrl, resolveSettings } from '../config/resolve.js';
+import { checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
+import { apiKeyProblem, checkApiKey } from '../config/api-key.js';
 import { maskSecret } from '../config/mask.js';
 import { renderCard } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
@@ -53,7 +54,19 @@ function checkUrlInput(value: string): true | string {
   }
 }
 
-/** The API key to log in with: from standard input, PAYCTL_API_KEY, or a prompt at a terminal; never empty. */
+/** What the prompt says of a typed key: true when it can be sent, else what is wrong with it (asked again). */
+function checkTypedKey(value: string): true | string {
+  const key = value.trim();
+  if (!key) return 'The API key cannot be empty.';
+  const problem = apiKeyProblem(key);
+  return problem === undefined ? true : `The API key contains ${problem}: an API key is visible ASCII characters only.`;
+}
+
+/**
+ * The API key to log in with: from standard input, PAYCTL_API_KEY, or a prompt at a terminal;
+ * trimmed, never empty, and refused (exit 2, nothing sent) when it still holds a control
+ * character or white space (config/api-key.ts), naming where it came from.
+ */
 async function readApiKey(opts: LoginOptions, deps: Deps): Promise<string> {
   const { env, io } = deps;
   let apiKey: string;
@@ -66,17 +79,21 @@ async function readApiKey(opts: LoginOptions, deps: Deps): Promise<string> {
     keySource = 'PAYCTL_API_KEY';
   } else if (io.interactive) {
     const prompter = await deps.prompter();
-    apiKey = (await prompter.password({ message: 'API key:', validate: (v) => (v.trim() ? true : 'The API key cannot be empty.') })).trim();
+    apiKey = (await prompter.password({ message: 'API key:', validate: checkTypedKey })).trim();
     keySource = 'prompt';
   } else {
     throw new UsageError('No API key given.', [], 'Pipe it in with --api-key-stdin, or set PAYCTL_API_KEY.');
   }
   if (!apiKey) throw new UsageError(`The API key from ${keySource} is empty.`);
+  checkApiKey(apiKey, `the API key from ${keySource}`, 'Give the key alone, as the service issued it (white space around it is ignored).');
   return apiKey;
 }
 
 export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const { globals, env, io } = deps;
+  // Said first, as every command that sends a key says it: login checks the key it is given, never PAYCTL_TOKEN.
+  const retired = retiredTokenWarning(env);
+  if (retired) deps.log.warn(retired);
   // A profile whose keyring cannot be reached can still log in (that is how it moves to the file).
   const store = storeDespiteKeyring(() => deps.config());
   const stored = store.getProfile(globals.profile, { readSecrets: false, mayBeNew: true });

@@ -50,8 +50,9 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const { globals, env } = deps;
   const profile = deps.config().getProfile(globals.profile);
   const s = resolveSettings(globals, env, profile);
-  // What the client will use (config/resolve.ts), not merely what the profile holds.
-  const c = callCredentials(s, profile, s.baseUrl.value);
+  // What the client will use (config/resolve.ts), not merely what the profile holds. A key that
+  // cannot be sent is shown (masked) before the client refuses it, exit 2: nothing is sent.
+  const c = callCredentials(s, profile, s.baseUrl.value, { check: false });
   const style = makeStyle(deps.io.color);
   const ledger = sharedLedger(env, profile, style);
 

@@ -7,6 +7,7 @@
  */
 import { givenBaseUrl, profileChoice } from './resolve.js';
 import { DEFAULT_TIMEOUT_S } from './globals.js';
+import { shellQuote } from './shell.js';
 
 /** The global options that choose the environment of a run (Deps' GlobalOptions has them). */
 export interface RunOptions {
@@ -36,11 +37,8 @@ export function invocationOf(globals: RunOptions, env: NodeJS.ProcessEnv): Invoc
   return inv;
 }
 
-/** POSIX shell quoting: bare when safe, else single quotes. */
-export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9_\-.,:/@+=%]+$/.test(value)) return value;
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+/** POSIX shell quoting (shell.ts), for every caller that prints a command. */
+export { shellQuote };
 
 /**
  * `payctl <words> <operands> [--profile P] [--base-url U] [--timeout S] <options>`,

@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import '../zod.js';
 import { ConfigError } from '../errors.js';
 import { ownerId } from './paths.js';
+import { shellQuote } from './shell.js';
 import type { Profile } from './profile.js';
 
 const profileSchema = z.object({
@@ -52,6 +53,22 @@ function damaged(path: string, err: unknown): ConfigError {
 }
 
 /**
+ * Why the config file could not be opened or read, in words: permission denied (EACCES, EPERM)
+ * is about who may read it, not about what it says, so it is never called damaged; the hint makes
+ * it readable again (every command printed works as printed: the path quoted for a POSIX shell).
+ * Anything else is `damaged`.
+ */
+export function unreadable(path: string, err: unknown): ConfigError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'EACCES' && code !== 'EPERM') return damaged(path, err);
+  const file = shellQuote(path);
+  return new ConfigError(
+    `The config file ${path} cannot be read: permission denied (${code}). Nothing was sent.`,
+    `Check its owner and mode:\n  ls -l ${file}\nIt must be your own file; make it readable by you only:\n  chmod 600 ${file}`,
+  );
+}
+
+/**
  * The profiles in the file at `path` (none when there is no file), and what to keep for the
  * next read (undefined when the file changed too recently to be trusted unchanged). `last`:
  * what the previous read kept; its profiles are returned as they are when the file is the
@@ -79,7 +96,7 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {}, keep: undefined };
-    throw damaged(path, err);
+    throw unreadable(path, err);
   }
   let raw: unknown;
   try {
@@ -115,7 +132,8 @@ function checkTrusted(path: string, mode: number, uid: number, size: number): vo
   if ((mode & 0o022) !== 0) {
     throw new ConfigError(
       `Refusing to use the config file ${path}: others can write to it (mode ${(mode & 0o777).toString(8)}), so its base URL and keys may not be yours. Nothing was sent.`,
-      `Check what it says (payctl config list), then make it private with: chmod 600 ${path}`,
+      // payctl itself refuses the file until then (config list too): the commands printed are the shell's.
+      `Check what it says (API keys kept in it show in full):\n  cat ${shellQuote(path)}\nThen make it private:\n  chmod 600 ${shellQuote(path)}`,
     );
   }
 }

@@ -6,6 +6,7 @@ import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { shellQuote } from './shell.js';
 
 /**
  * The config folder: PAYCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/payctl, else ~/.config/payctl.
@@ -59,7 +60,7 @@ export function checkFolder(dir: string, what: string): void {
       `Refusing to use the ${what} ${dir}: ${why}. Nothing was sent.`,
       st.isSymbolicLink() || (myUid !== undefined && st.uid !== myUid)
         ? 'Use a folder of your own: remove or move it, or set PAYCTL_CONFIG_DIR to a folder that only you can write.'
-        : `Make it private with: chmod 700 ${dir}`,
+        : `Make it private with: chmod 700 ${shellQuote(dir)}`,
     );
   }
 }
@@ -75,7 +76,7 @@ function checkWorldWritable(dir: string): void {
   if (st.isDirectory() && (st.mode & 0o002) !== 0) {
     throw new ConfigError(
       `Refusing to use the config folder ${dir}: every user can write to it (mode ${(st.mode & 0o777).toString(8)}), so its config file and journal may not be yours. Nothing was sent.`,
-      `Check what is in it, then make it private with: chmod 700 ${dir}; or set PAYCTL_CONFIG_DIR to a folder only you can write.`,
+      `Check what is in it, then make it private with: chmod 700 ${shellQuote(dir)}; or set PAYCTL_CONFIG_DIR to a folder only you can write.`,
     );
   }
 }

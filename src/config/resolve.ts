@@ -4,6 +4,8 @@
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from './globals.js';
 import type { Profile } from './profile.js';
+import { checkApiKey, trimKey } from './api-key.js';
+import { shellQuote } from './shell.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
 
@@ -47,7 +49,8 @@ export function resolveSettings(globals: GlobalOptions, env: NodeJS.ProcessEnv, 
   return {
     profileName: globals.profile,
     baseUrl: given.value !== undefined ? given : pick([profile?.baseUrl, 'profile']),
-    apiKey: pick([env.PAYCTL_API_KEY, 'env'], [profile?.apiKey, 'profile']),
+    // Trimmed from every source, as login trims what it saves (config/api-key.ts).
+    apiKey: pick([trimKey(env.PAYCTL_API_KEY), 'env'], [trimKey(profile?.apiKey), 'profile']),
     routes: profile?.routes ?? {},
     webhookSecret: pick([env.PAYCTL_WEBHOOK_SECRET, 'env'], [profile?.webhookSecret, 'profile']),
     webhookSignatureHeader: pick([profile?.webhookSignatureHeader, 'profile']),
@@ -65,11 +68,27 @@ export interface CallCredentials {
   withheld: boolean;
 }
 
-export function callCredentials(s: Settings, profile: Profile | undefined, baseUrl: string | undefined): CallCredentials {
+/**
+ * `check` (the default) refuses a key that cannot be sent (exit 2, nothing sent: checkApiKey),
+ * naming PAYCTL_API_KEY or the profile; `status` passes false to show the key (masked) first,
+ * then gets the same refusal from the client.
+ */
+export function callCredentials(s: Settings, profile: Profile | undefined, baseUrl: string | undefined, opts: { check?: boolean } = {}): CallCredentials {
   const none: Setting<string> = { value: undefined, source: 'none' };
   const foreign = s.baseUrl.source !== 'profile' && !sameBaseUrl(baseUrl, profile?.baseUrl);
   const apiKey = foreign && s.apiKey.source === 'profile' ? none : s.apiKey;
-  return { apiKey, withheld: foreign && !apiKey.value && !!profile?.apiKey };
+  if (apiKey.value !== undefined && opts.check !== false) checkKeyOf(apiKey.value, apiKey.source, s.profileName, profile);
+  return { apiKey, withheld: foreign && !apiKey.value && !!trimKey(profile?.apiKey) };
+}
+
+/** checkApiKey for the key a call would send: from PAYCTL_API_KEY, or kept by the profile (in the keyring or the file). */
+function checkKeyOf(key: string, source: Source, profileName: string, profile: Profile | undefined): void {
+  if (source === 'env') {
+    checkApiKey(key, 'PAYCTL_API_KEY', "Set PAYCTL_API_KEY to the key alone (white space around it is ignored), or unset it to use the profile's key.");
+    return;
+  }
+  const where = profile?.secrets === 'keyring' ? 'the OS keyring' : 'the config file';
+  checkApiKey(key, `the API key of profile "${profileName}" (kept in ${where})`, `Log in again with the key alone: payctl login --profile ${shellQuote(profileName)}`);
 }
 
 /** PAYCTL_TOKEN was the token of versions that exchanged the key for one; the key is the bearer now. */

@@ -49,6 +49,17 @@ export const envelopeSchema = z.looseObject({
 });
 export type Envelope = z.infer<typeof envelopeSchema>;
 
+/**
+ * Does a 2xx envelope say the call succeeded? The documented word is "Successful"; it is compared
+ * as every status word is (any case, the synonyms of the status table: "success", "SUCCESSFUL"),
+ * and an envelope without a status is taken as its 2xx says [assumed]. Any other word ("Failed",
+ * "Error", "Unauthenticated") is no success whatever the HTTP code: the answer is unreadable
+ * (docs/service.md, "Every request"), never a success nor a refusal.
+ */
+export function envelopeSucceeded(envelope: Pick<Envelope, 'status'>): boolean {
+  return envelope.status === undefined || normalizeStatus(envelope.status) === 'Successful';
+}
+
 /** The `data` of GET /auth/user: whose the key is. Every field may be absent. */
 export const authUserSchema = z.lazy(() =>
   z.looseObject({

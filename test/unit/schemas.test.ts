@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import {
   envelopeSchema,
+  envelopeSucceeded,
   parseErrorBody,
   parseOrThrow,
   payoutPageSchema,
@@ -30,6 +31,20 @@ describe('envelopeSchema', () => {
   it('keeps the envelope fields and extra fields', () => {
     const env = { status: 'Successful', message: 'ok', data: [1], timestamp: '2026-11-21T10:15:30.123456Z', extra: 1 };
     expect(envelopeSchema.parse(env)).toEqual(env);
+  });
+});
+
+describe('envelopeSucceeded', () => {
+  it('takes "Successful" in any case, its synonyms, and an envelope without a status (tolerated variants)', () => {
+    for (const status of ['Successful', 'successful', 'SUCCESSFUL', ' Successful ', 'success', 'Success', 'succeeded', undefined]) {
+      expect(envelopeSucceeded({ status }), String(status)).toBe(true);
+    }
+  });
+
+  it('refuses any other word, whatever the HTTP code: "Failed", "Error", "pending", "" and words of no meaning', () => {
+    for (const status of ['Failed', 'failed', 'FAILED', 'Error', 'error', 'Pending', '', 'Unauthenticated', 'ok']) {
+      expect(envelopeSucceeded({ status }), status).toBe(false);
+    }
   });
 });
 
