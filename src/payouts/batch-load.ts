@@ -147,7 +147,15 @@ export interface BatchPlan {
   otherBatchRows: number;
   otherBatches: EarlierRun[];
   duplicates: DuplicateGroup[];
+  /**
+   * Batch ids under which rows accepted earlier were paid again (found for the first rows):
+   * a name for paying the file again must be none of them, or it would pay nothing.
+   */
+  paidAgainAs: string[];
 }
+
+/** How many accepted rows are looked up by what they pay, for the batch ids that paid them again. */
+const PAID_AGAIN_LOOKUPS = 20;
 
 /**
  * Pass 2: each row looked up in the journal and against the live balances; the plan.
@@ -232,6 +240,8 @@ class Planning {
   readonly #byId: Map<string, Wallet>;
   readonly #plan: PlanBuilder;
   readonly #earlier = new RunTally();
+  readonly #paidAgainAs = new Set<string>();
+  #paidAgainLooked = 0;
   readonly #repeats: BatchRepeats;
   readonly #dups = new Map<string, DuplicateGroup>();
   #rows = 0;
@@ -284,6 +294,8 @@ class Planning {
     }
     if (r.earlier?.outcome?.kind === 'accepted') {
       this.#earlier.add(r.earlier);
+      if (this.#paidAgainLooked++ < PAID_AGAIN_LOOKUPS)
+        for (const e of await journal.find(this.baseUrl, 'fingerprint', r.fingerprint)) if (e.batch && e.batch.id !== src.batchId) this.#paidAgainAs.add(e.batch.id);
       return;
     }
     this.#toSend++;
@@ -307,6 +319,7 @@ class Planning {
       otherBatchRows: this.#repeats.otherBatchRows,
       otherBatches: this.#repeats.otherBatches.runs(),
       duplicates: [...this.#dups.values()].filter((g) => g.rows.length > 1),
+      paidAgainAs: [...this.#paidAgainAs],
     };
   }
 }

@@ -131,6 +131,15 @@ describe('a report is never written over another run', () => {
     expect(again.stderr).toContain(`Report: ${newReport}`);
     // And the first run's bytes: only the earlier_run cells differ from what the rerun left.
     expect(firstBytes.toString().replace(/,,default\r\n/g, ',yes,default\r\n')).toBe(resumedBytes.toString());
+
+    // Asked again the same day, the new name is not the one just used (under it nothing would be paid).
+    const third = await batch([file, '--report', report, '--yes']);
+    const next = argvOf(printed(third.stderr, /give the batch a new name: (payctl .*)$/m));
+    const nextId = next[next.indexOf('--batch-id') + 1]!;
+    expect(nextId).toBe(`${newId}-2`);
+    const paid = await payctl(next, { dir: setup.dir, prompts: [{ confirm: /^Send 3 payouts\?$/, answer: true }] });
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb)).toHaveLength(9);
   });
 
   it("a --report that holds another batch's report is refused before anything is sent (also --dry-run), naming the batch; the printed command works", async () => {

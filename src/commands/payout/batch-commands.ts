@@ -13,15 +13,22 @@ import { DEFAULT_CONCURRENCY } from './concurrency.js';
 
 export { DEFAULT_CONCURRENCY };
 
-/** A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the current one. */
-function newBatchId(file: string, current: string, now: Date): string {
+/**
+ * A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the
+ * current one nor one that already paid these rows (`taken`): under a used id the rows are
+ * "accepted earlier" and nothing is paid, so the printed command would not do what it says.
+ */
+function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet<string>): string {
   const stem =
     basename(file, extname(file))
       .replace(/[^A-Za-z0-9_.:-]+/g, '-')
       .replace(/^[^A-Za-z0-9]+/, '')
       .slice(0, 50) || 'batch';
   const id = `${stem}-${now.toISOString().slice(0, 10)}`;
-  return id === current ? `${id}-2` : id;
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? id : `${id}-${n}`;
+    if (candidate !== current && !taken.has(candidate)) return candidate;
+  }
 }
 
 export interface BatchCommandSettings {
@@ -75,9 +82,10 @@ export class BatchCommands {
    * Paying again is never one paste away from happening: the command names a new batch
    * (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
    * It names a report of its own that is not there yet: run as printed, it keeps this one's.
+   * `taken`: the batch ids of the runs that already sent these rows.
    */
-  payAgain(): string {
-    const id = newBatchId(this.s.file, this.s.batchId, this.s.clock.now());
+  payAgain(taken: Iterable<string | undefined> = []): string {
+    const id = newBatchId(this.s.file, this.s.batchId, this.s.clock.now(), new Set([...taken].filter((t): t is string => t !== undefined)));
     return this.batch(id, [], false, freshReportPath(this.s.report !== undefined ? this.reportPath : this.defaultReport, id));
   }
 }

@@ -211,7 +211,7 @@ class BatchRun {
     throw new UsageError(
       `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${load.otherBatches.map(describeRun).join('; ')}. Nothing was sent.`,
       [],
-      `To resume that batch:                    ${this.commands.batch(named)}\nTo pay these rows again as new payouts: ${this.commands.payAgain()}`,
+      `To resume that batch:                    ${this.commands.batch(named)}\nTo pay these rows again as new payouts: ${this.commands.payAgain(this.runIds())}`,
     );
   }
 
@@ -260,6 +260,12 @@ class BatchRun {
     throw new UsageError(`Cannot find a free name for the report beside ${defaultReport}. Nothing was sent.`, [], 'Choose a --report path and run the command again.');
   }
 
+  /** The batch ids of the runs that sent any of these rows before: a new batch id must be none of them. */
+  runIds(): Array<string | undefined> {
+    const { load } = this;
+    return [...load.earlier, ...load.matched, ...load.otherBatches].map((r) => r.batchId).concat(load.paidAgainAs);
+  }
+
   /** The notes under the plan: a moved report, rows accepted earlier, rows paid before under other ids, identical rows. */
   notices(st: Style): string {
     const { load, batchId } = this;
@@ -269,7 +275,7 @@ class BatchRun {
       out += `${st.yellow('Note:')} ${plural(r.rows, 'row was', 'rows were')} accepted earlier ${describeRun(r)}; ${r.rows === 1 ? 'it is' : 'they are'} not sent again.\n`;
     }
     if (load.earlier.length)
-      out += `  To pay ${load.alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${this.commands.payAgain()}\n`;
+      out += `  To pay ${load.alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${this.commands.payAgain(this.runIds())}\n`;
     if (load.matchRows) {
       out += `${st.yellow('Note:')} ${plural(load.matchRows, 'row pays', 'rows pay')} the same as payouts sent ${load.matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${load.matchRows === 1 ? 'it' : 'them'} again as new payouts.\n`;
     }
