@@ -21,9 +21,14 @@ interface ParsedRecord {
 export async function* csvRows(file: string, bytes: Uint8Array, problems: Problem[]): AsyncGenerator<BatchRow> {
   const header = new CsvHeader(problems);
   let count = 0;
-  const row = (record: Record<string, string>, emptyLines: number): BatchRow => {
+  let payouts = 0;
+  const row = (record: Record<string, string>, emptyLines: number): BatchRow | undefined => {
     if (count === 0) header.checkRequired();
     count++;
+    // A row of separators only (",,,,", what a spreadsheet saves below its data when cells there
+    // were once formatted) is a blank row: skipped, and counted like a blank line.
+    if (isBlankRecord(record)) return undefined;
+    payouts++;
     // Row numbers as a spreadsheet shows them: blank lines count.
     return toFields(record, count + 1 + emptyLines, file, problems, count + 1);
   };
@@ -40,7 +45,8 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
         if (name !== undefined) record[name] = r.values[i]!;
       }
       read++;
-      yield row(record, r.emptyLines);
+      const fields = row(record, r.emptyLines);
+      if (fields) yield fields;
     }
   }
   if (!plain || plain.rest) {
@@ -48,14 +54,23 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
     try {
       for await (const { record, info } of records) {
         if (read > 0) read--;
-        else yield row(record, info.empty_lines);
+        else {
+          const fields = row(record, info.empty_lines);
+          if (fields) yield fields;
+        }
       }
     } catch (err) {
       problems.push(notValidCsv(err, bytes));
       return;
     }
   }
-  noPayoutRows(count, problems);
+  noPayoutRows(payouts, problems);
+}
+
+/** Every cell empty or spaces: a blank row, however many separators it has. */
+function isBlankRecord(record: Record<string, string>): boolean {
+  for (const k in record) if (record[k]!.trim() !== '') return false;
+  return true;
 }
 
 /** The file's records as csv-parse reads them, fed in chunks of a megabyte; a parse error is thrown by the iteration. */

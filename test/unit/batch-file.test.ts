@@ -149,6 +149,26 @@ describe('parseBatchFile: CSV', () => {
       ['p-2', 4],
     ]);
   });
+
+  it.each([
+    ['plain', '\n'],
+    ['CRLF and quoted', '\r\n'],
+  ])('skips rows of separators only, as a spreadsheet saves them below its data (%s), and counts them as rows', async (_name, nl) => {
+    const quoted = nl === '\r\n' ? '"p-3",wal_1,"12",SLE,bank,"C, Jr.",uba,3,,' : 'p-3,wal_1,12,SLE,bank,C,uba,3,,';
+    const csv = [HEADER, 'p-1,wal_1,10,SLE,bank,A,uba,1,,', ',,,,,,,,,', ' , ,,,,,,,,', quoted, ',,,,,,,,,', ',,,,,,,,,', ''].join(nl);
+    const r = await parseBatchFile('p.csv', csv);
+    expect(r.problems).toEqual([]);
+    expect(r.rows.map((x) => [x.fields.payoutId, x.row])).toEqual([
+      ['p-1', 2],
+      ['p-3', 5],
+    ]);
+  });
+
+  it('a file of separator rows only has no payouts', async () => {
+    const r = await parseBatchFile('p.csv', `${HEADER}\n,,,,,,,,,\n,,,,,,,,,\n`);
+    expect(r.rows).toEqual([]);
+    expect(r.problems.length).toBeGreaterThan(0);
+  });
 });
 
 describe('parseBatchFile: JSON lines', () => {
