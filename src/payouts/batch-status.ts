@@ -315,15 +315,19 @@ export const RETRY_COLUMNS = COLUMNS.filter((c) => c !== 'payout_id');
 
 /**
  * Writes `rows` as a new batch file at `path` (CSV with a header row, or JSON lines),
- * exclusively: an existing file (or symlink) there is never overwritten (EEXIST).
+ * exclusively: an existing file (or symlink) there is never overwritten (EEXIST). A batch file
+ * is payctl's input, read back to pay the same payouts: each value is written as it was sent,
+ * quoted as RFC 4180 asks and never neutralized like a report's cells (a name "@Kadiatu Ltd"
+ * written as "'@Kadiatu Ltd" would pay someone named otherwise).
  */
 export function writeBatchFile(path: string, format: 'csv' | 'jsonl', rows: Array<Record<string, string>>): void {
   let out = '';
   if (format === 'csv') {
     const columns: string[] = [...RETRY_COLUMNS];
     for (const r of rows) for (const k of Object.keys(r)) if (!columns.includes(k)) columns.push(k);
-    out += csvRow(columns);
-    for (const r of rows) out += csvRow(columns.map((c) => r[c] ?? ''));
+    const line = (values: string[]) => values.map((v) => (/[",\r\n]/.test(v) || v.trim() !== v ? `"${v.replace(/"/g, '""')}"` : v)).join(',') + '\r\n';
+    out += line(columns);
+    for (const r of rows) out += line(columns.map((c) => r[c] ?? ''));
   } else {
     for (const r of rows) {
       const obj: Record<string, unknown> = {};

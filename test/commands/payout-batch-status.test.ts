@@ -69,7 +69,11 @@ describe('payout batch status: the done-when scenario', () => {
   it('30 rows, 5 failing: --wait gives 25 Successful and 5 Failed with reasons, exit 1; --failed-out sends the 5 as a new batch', async () => {
     const sb = fast.sb;
     const failing = [3, 9, 14, 22, 30];
-    const rows = rowsWithFailures(sb, 30, failing, `done-${Date.now()}`).map(({ payout_id: _, ...r }) => r);
+    // Failing rows whose name and note start like a formula: the batch file written for them is
+    // payctl's input and keeps them as they were sent (a report's cells are neutralized instead).
+    const rows = rowsWithFailures(sb, 30, failing, `done-${Date.now()}`).map(({ payout_id: _, ...r }, i) =>
+      failing.includes(i + 1) ? { ...r, name: `@Kadiatu Ltd ${i + 1}`, note: '-Nov advance' } : r,
+    );
     const report = await send(cfgFast, 'stipends.csv', rows);
     const before = readCsv(report);
     const failedOut = work.file('failed.csv');
@@ -121,6 +125,7 @@ describe('payout batch status: the done-when scenario', () => {
     expect(out.rows.map((x) => x.account_number)).toEqual(failing.map((k) => rows[k - 1]!.account_number));
     expect(out.rows.map((x) => x.amount)).toEqual(failing.map((k) => rows[k - 1]!.amount));
     expect(out.rows.map((x) => x.name)).toEqual(failing.map((k) => rows[k - 1]!.name));
+    expect(out.rows.map((x) => x.note)).toEqual(failing.map(() => '-Nov advance'));
 
     // The printed command: a new batch id, no --yes; with --yes added it sends 5 new payouts.
     const date = new Date().toISOString().slice(0, 10);
@@ -133,6 +138,9 @@ describe('payout batch status: the done-when scenario', () => {
     const posts = payoutPosts(sb, from);
     expect(posts).toHaveLength(5);
     for (const p of posts) expect(sent.has(postedPayoutId(p))).toBe(false);
+    // Paid to the names as the first batch had them, not to "'@Kadiatu Ltd …".
+    const names = posts.map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { name: string } } }).recipient.accountDetails.name).sort();
+    expect(names).toEqual(failing.map((k) => `@Kadiatu Ltd ${k}`).sort());
   });
 });
 
