@@ -7,6 +7,7 @@
  */
 import { basename } from 'node:path';
 import { GROUPING_RULE, ungroupAmount } from '../money/amount.js';
+import { minorDigits } from '../money/currencies.js';
 import { problemOf, rowProblem, type Problem } from '../errors.js';
 import { sha256Hex } from './identity.js';
 import type { PayoutFields } from './request.js';
@@ -70,6 +71,33 @@ function readAmount(value: string, row: number, problems: Problem[]): string | u
   return undefined;
 }
 
+/** One group of thousands and nothing else: "1,250", "12,500". */
+const THOUSANDS_ONLY = /^\d{1,3},\d{3}$/;
+const THREE_DECIMALS = "is ambiguous in a currency of three decimals ('1,250' is 1.250 where ',' is the decimal point, 1250 elsewhere)";
+
+/**
+ * "1,250" in a currency with three minor digits (KWD, BHD, OMR, JOD, TND...): where ',' is the
+ * decimal point it is 1.250, elsewhere 1250, a thousand times more. Refused, saying both ways
+ * to write it; with two decimals or none (SLE, JPY) one group of three can only be thousands.
+ */
+function threeDecimals(value: string, row: number, currency: string): SharedProblem {
+  const label = COLUMN_LABELS.amount;
+  const plain = value.replace(',', '');
+  const decimal = value.replace(',', '.');
+  const message = `"${value}" ${currency.toUpperCase()} could be ${decimal} or ${plain}; write ${plain} or ${decimal}`;
+  return {
+    ...rowIssue(row, label, message, `${label}: ${message}`),
+    row,
+    shared: {
+      key: 'amount:three-decimals',
+      text: `${label} ${THREE_DECIMALS}`,
+      message: THREE_DECIMALS,
+      example: `row ${row} "${value}" ${currency.toUpperCase()}`,
+      advice: `write the amount without ',' (1250 or 1.250)`,
+    },
+  };
+}
+
 /** payctl 0.1's derived id (file name, row, cells): kept only to find its journal entries. */
 function legacyId(file: string, row: number, values: Record<string, string>): string {
   const canon = JSON.stringify(
@@ -85,6 +113,7 @@ export function toFields(values: Record<string, string>, row: number, file: stri
   const fields: PayoutFields = {};
   const metadata: Record<string, string> = {};
   let reported: string[] | undefined;
+  let thousands: { key: string; value: string } | undefined;
   // By index: in code V8 has not optimized yet (a batch's first thousand rows), each step of
   // `for (const [col, value] of Object.entries(values))` made an array and an iterator result.
   const cols = Object.keys(values);
@@ -114,8 +143,14 @@ export function toFields(values: Record<string, string>, row: number, file: stri
         const amount = readAmount(value, row, problems);
         if (amount !== undefined) fields.amount = amount;
         else (reported ??= []).push(key);
+        if (THOUSANDS_ONLY.test(value)) thousands = { key, value };
       } else fields[field] = value as never;
     }
+  }
+  if (thousands && fields.amount !== undefined && minorDigits(fields.currency ?? '') === 3) {
+    problems.push(threeDecimals(thousands.value, row, fields.currency!));
+    delete fields.amount;
+    (reported ??= []).push(thousands.key);
   }
   if (Object.keys(metadata).length) fields.metadata = metadata;
   const derivedId = !fields.payoutId;

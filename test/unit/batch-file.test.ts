@@ -164,6 +164,27 @@ describe('parseBatchFile: CSV', () => {
     ]);
   });
 
+  it('"1,250" in a currency of three decimals is refused as ambiguous (1.250 or 1250); with two decimals it is 1250', async () => {
+    const csv = [
+      HEADER,
+      'p-1,wal_1,"1,250",KWD,bank,A,uba,1,,',
+      'p-2,wal_1,"1,250",SLE,bank,B,uba,2,,',
+      'p-3,wal_1,"1,250.000",KWD,bank,C,uba,3,,',
+      'p-4,wal_1,"12,500",bhd,bank,D,uba,4,,',
+      '',
+    ].join('\n');
+    const r = await parseBatchFile('p.csv', csv);
+    expect(r.rows.map((x) => [x.fields.payoutId, x.fields.amount])).toEqual([
+      ['p-1', undefined],
+      ['p-2', '1250'],
+      ['p-3', '1250.000'],
+      ['p-4', undefined],
+    ]);
+    expect(r.problems.join('\n')).toContain('"1,250" KWD could be 1.250 or 1250; write 1250 or 1.250');
+    expect(r.problems.join('\n')).toContain('"12,500" BHD could be 12.500 or 12500');
+    expect(r.problems.join('\n')).not.toContain('required');
+  });
+
   it('a file of separator rows only has no payouts', async () => {
     const r = await parseBatchFile('p.csv', `${HEADER}\n,,,,,,,,,\n,,,,,,,,,\n`);
     expect(r.rows).toEqual([]);
