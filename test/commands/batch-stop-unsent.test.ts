@@ -6,32 +6,20 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startPayctl, payctl } from '../helpers/in-process.js';
 import { batchRows, heldCounts, payoutPosts, postedPayoutId, toCsv } from '../helpers/batch.js';
-import { loginInProcess } from '../helpers/payout-fixtures.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
-let dir: string;
-let cleanup: () => void;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempConfigDir());
-  await loginInProcess(ctx.sb, dir);
-  ctx.sb.faults.clear();
-  ctx.sb.clearRequests();
-});
-afterEach(() => {
-  ctx.sb.faults.clear();
-  cleanup();
-});
+const folders = useBatchFolders(ctx);
+afterEach(() => ctx.sb.faults.clear());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function history(): Promise<Array<{ payout_id: string; outcome: string }>> {
-  const r = await payctl(['history', '--json'], { dir });
+  const r = await payctl(['history', '--json'], { dir: folders.dir });
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { data: Array<{ payout_id: string; outcome: string }> }).data;
 }
@@ -43,11 +31,11 @@ describe('a batch stopped with rows journaled but not sent', () => {
     const prefix = `stop-${Date.now()}`;
     const rows = batchRows(40, wallet, prefix);
     const ids = rows.map((r) => r.payout_id!);
-    const file = join(dir, 'pay.csv');
+    const file = join(folders.work.dir, 'pay.csv');
     writeFileSync(file, toCsv(rows));
     sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 100, times: Infinity });
 
-    const run = startPayctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir });
+    const run = startPayctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir: folders.dir });
     while (payoutPosts(sb).length < 3) await sleep(5);
     run.interrupt();
     const stopped = await run.done;
@@ -66,11 +54,11 @@ describe('a batch stopped with rows journaled but not sent', () => {
     sb.faults.clear();
     const posted = payoutPosts(sb).length;
     const before = sb.requests().length;
-    const reconcile = await payctl(['history', 'reconcile'], { dir });
+    const reconcile = await payctl(['history', 'reconcile'], { dir: folders.dir });
     expect(reconcile.code, reconcile.stderr).toBe(0);
     expect(payoutPosts(sb).length).toBe(posted);
 
-    const resumed = await payctl(['payout', 'batch', file, '--yes'], { dir });
+    const resumed = await payctl(['payout', 'batch', file, '--yes'], { dir: folders.dir });
     expect(resumed.code, resumed.stderr).toBe(0);
     const again = payoutPosts(sb, before).map(postedPayoutId);
     expect(again.sort()).toEqual([...unsent].sort());
