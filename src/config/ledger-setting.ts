@@ -41,16 +41,17 @@ const EXAMPLE = 'postgres://payctl@db.example.com:5432/payctl?sslmode=verify-ful
 
 /**
  * The URL with its password masked, even when it does not parse: everything between the
- * user name's `:` and the last `@` before the query, and password parameters.
+ * user name's `:` and the last `@` of the whole text, and password parameters. The last `@`
+ * anywhere, not only before a `?` or `#`: a password with a raw `?`, `#` or `/` in it
+ * ("payctl:5432?x@db") ends the URL's authority early, and a search that stopped there printed
+ * the password whole. More is masked when a query holds an `@`, never less.
  */
 export function maskLedgerUrl(raw: string): string {
   // The user part starts after the scheme's //, or after postgres(ql): written without it; any
   // other value is masked as if it were all user part (more masked, never less).
   const start = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/|postgres(ql)?:)/i.exec(raw)?.[0].length ?? 0;
-  const queryAt = raw.search(/[?#]/);
-  const end = queryAt < 0 ? raw.length : queryAt;
   let out = raw;
-  const at = raw.lastIndexOf('@', end);
+  const at = raw.lastIndexOf('@');
   if (at >= start) {
     const colon = raw.indexOf(':', start);
     if (colon >= 0 && colon < at) out = raw.slice(0, colon + 1) + MASK + raw.slice(at);
@@ -92,6 +93,23 @@ export function hasPassword(raw: string): boolean {
  * parameter: a Unix socket folder) and a known sslmode. `from` names where it came from in the
  * message (`PAYCTL_LEDGER_URL`). Throws a UsageError (exit 2) that shows it masked.
  */
+/**
+ * The URL as pg reads it: a user and password with no host before the path
+ * ("postgres://u:pw@/db?host=/run/postgresql", a socket folder) is no URL to WHATWG, and pg
+ * reads it with a stand-in host, as here (`noHost`). Undefined when it is no URL at all.
+ */
+function parseLedgerUrl(raw: string): { url: URL; noHost: boolean } | undefined {
+  try {
+    return { url: new URL(raw), noHost: false };
+  } catch {
+    try {
+      return { url: new URL(raw.replace('@/', '@payctl-no-host/')), noHost: true };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 export function checkLedgerSetting(value: string, from = 'The ledger'): string {
   const raw = value.trim();
   if (raw === LOCAL_LEDGER) return raw;
@@ -102,14 +120,35 @@ export function checkLedgerSetting(value: string, from = 'The ledger'): string {
   if (scheme !== 'postgres' && scheme !== 'postgresql') {
     throw new UsageError(`${from} must be local or a postgres:// or postgresql:// URL (got "${shown}").`, [], hint);
   }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`${from} "${shown}" is not a valid URL.`, [], `${hint} Characters such as @ : / in the password are written %40 %3A %2F.`);
+  const parsed = parseLedgerUrl(raw);
+  if (!parsed) {
+    throw new UsageError(`${from} "${shown}" is not a valid URL.`, [], `${hint} Characters such as @ : / ? # % in the password are written %40 %3A %2F %3F %23 %25.`);
   }
   if (!raw.slice(scheme.length + 1).startsWith('//')) throw new UsageError(`${from} "${shown}" is not a valid URL: it must start with ${scheme}://.`, [], hint);
-  if (!url.hostname && !url.searchParams.get('host')) throw new UsageError(`${from} "${shown}" names no host.`, [], hint);
+  const { url, noHost } = parsed;
+  if ((noHost || !url.hostname) && !url.searchParams.get('host')) throw new UsageError(`${from} "${shown}" names no host.`, [], hint);
+  // A password with a raw ? # or / ends the authority early: the host would be part of the
+  // password and the password part of the query ("payctl:5432?x@db.example.com" is host payctl).
+  const authorityEnd = raw.slice(scheme.length + 3).search(/[/?#]/);
+  if (authorityEnd >= 0 && raw.indexOf('@', scheme.length + 3 + authorityEnd) >= 0) {
+    throw new UsageError(
+      `${from} "${shown}" has an @ after a / ? or #: is the password written with one of them?`,
+      [],
+      `${hint} Characters such as @ : / ? # % in the password are written %40 %3A %2F %3F %23 %25.`,
+    );
+  }
+  // pg decodes the user name and password: a % that starts no escape would fail every connection.
+  for (const part of [url.username, url.password]) {
+    try {
+      decodeURIComponent(part);
+    } catch {
+      throw new UsageError(
+        `${from} "${shown}" has a % in its user name or password that is not an escape such as %40.`,
+        [],
+        `${hint} A % in the password is written %25.`,
+      );
+    }
+  }
   if (url.hash) throw new UsageError(`${from} "${shown}" must not have a #fragment.`, [], hint);
   const sslmode = url.searchParams.get('sslmode');
   if (sslmode !== null && !SSL_MODES.includes(sslmode)) {

@@ -50,6 +50,30 @@ describe('the ledger setting', () => {
     expect(maskLedgerUrl('u:pw@h/db')).toBe('u:****@h/db');
   });
 
+  it.each([
+    ['postgres://payctl:5432?x@db.example.com/payctl', '5432?x'],
+    ['postgres://payctl:abc#def@127.0.0.1:5432/payctl', 'abc#def'],
+    ['postgres://payctl:ab?cd@db.example.com/payctl', 'ab?cd'],
+    ['postgres://payctl:p@ss:w/rd%41#?x@127.0.0.1:5432/payctl', 'ss:w/rd%41#?x'],
+  ])('a password with a raw ? # or / (%s) is masked whole, and the URL refused naming how to write it', (raw, secret) => {
+    expect(maskLedgerUrl(raw)).not.toContain(secret);
+    let err: UsageError | undefined;
+    try {
+      checkLedgerSetting(raw);
+    } catch (e) {
+      err = e as UsageError;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect(`${err!.message} ${err!.hint}`).not.toContain(secret);
+    expect(err!.hint).toContain('%3F %23 %25');
+  });
+
+  it('a % that starts no escape in the password is refused (pg would fail every connection), %25 is read', () => {
+    expect(() => checkLedgerSetting('postgres://payctl:s3cr3t%@127.0.0.1:5432/payctl')).toThrow(/has a % in its user name or password that is not an escape/);
+    expect(checkLedgerSetting('postgres://payctl:s3cr3t%25@127.0.0.1:5432/payctl')).toBe('postgres://payctl:s3cr3t%25@127.0.0.1:5432/payctl');
+    expect(checkLedgerSetting('postgres://payctl:PW@/payctl?host=/run/postgresql')).toBe('postgres://payctl:PW@/payctl?host=/run/postgresql');
+  });
+
   it('knows the passwords to mask, as written and decoded', () => {
     expect(ledgerSecrets('postgres://u:p%40ssword@h/db')).toEqual(['p%40ssword', 'p@ssword']);
     expect(ledgerSecrets('postgres://u@h/db?password=abcdef')).toEqual(['abcdef']);
