@@ -220,3 +220,22 @@ describe('payout create under faults: never twice', () => {
     expect(found.stdout).toContain(`accepted  ${payoutId}`);
   });
 });
+
+describe('two runs claiming one payout id with other details at the same moment', () => {
+  it('the one that loses the claim exits 2 ("already used ... with other details"), never "a bug in payctl"; one payout', async () => {
+    const sb = ctx.sb;
+    const walletId = freshWallet(sb, '10000.00', 'SLE');
+    for (let trial = 0; trial < 2; trial++) {
+      const payoutId = `race-${randomUUID()}`;
+      const args = (amount: string) => payoutArgs(walletId, payoutId).map((a, i, all) => (all[i - 1] === '--amount' ? amount : a));
+      // Both look the id up before either has claimed it (one event loop, the look-ups are file reads).
+      const [a, b] = await Promise.all([run(args('10.00')), run(args('20.00'))]);
+      const lost = [a, b].filter((r) => r.code !== 0);
+      expect(lost, `${a.stderr}\n${b.stderr}`).toHaveLength(1);
+      expect(lost[0]!.code, lost[0]!.stderr).toBe(2);
+      expect(lost[0]!.stderr).toContain(`Payout id ${payoutId} was already used for a payout with other details. Nothing was sent.`);
+      expect(lost[0]!.stderr).not.toContain('bug in payctl');
+      expect(heldFor(sb, payoutId)).toHaveLength(1);
+    }
+  });
+});

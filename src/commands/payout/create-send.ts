@@ -8,9 +8,9 @@
  */
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, AuthError, InterruptedError, OutcomeUnknownError } from '../../errors.js';
+import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, UsageError } from '../../errors.js';
 import type { PayoutRecord, PayoutTransaction } from '../../service/schemas.js';
-import type { JournalEntry, Ledger } from '../../payouts/journal.js';
+import { JournalConflict, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
@@ -65,6 +65,21 @@ export function checkCommand(c: CreateRun, entry: JournalEntry): string {
 }
 
 /**
+ * The payout id was journaled with other details or another key: nothing is sent (exit 2), and
+ * the earlier payout named. Found before claiming (create.ts), or by the claim itself when
+ * another run (another terminal, another machine on a shared ledger) claimed the id between.
+ */
+export function conflictError(c: CreateRun, conflict: JournalConflict): UsageError {
+  return new UsageError(
+    conflict.what === 'details'
+      ? `Payout id ${c.request.payoutId} was already used for a payout with other details. Nothing was sent.`
+      : `Payout id ${c.request.payoutId} was already sent with another idempotency key (${conflict.existing.idempotencyKey}). Nothing was sent.`,
+    [],
+    `Check the earlier one with: ${checkCommand(c, conflict.existing)}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
+  );
+}
+
+/**
  * Journaled (fsynced) before the request leaves; a rerun reuses this key and body. With
  * `recheck` (a policy that counts the day), the check and the journaling are one step under
  * the wallet's lock, so parallel runs count each other; the lock is let go before sending.
@@ -73,7 +88,7 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
   const { deps, request, opts } = c;
   const journaledAt = deps.clock.now();
   const begin = () =>
-    c.journal.begin({
+    claim({
       baseUrl: c.api.baseUrl,
       payoutId: request.payoutId,
       body: c.body,
@@ -85,6 +100,15 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
       origin: { fingerprint: payoutFingerprint(request), repeatKey: repeatKey(request) },
       profile: deps.globals.profile,
     });
+  // Another run may claim the id between the look-up (create.ts) and this claim.
+  const claim = async (o: Parameters<Ledger['begin']>[0]) => {
+    try {
+      return await c.journal.begin(o);
+    } catch (err) {
+      if (err instanceof JournalConflict) throw conflictError(c, err);
+      throw err;
+    }
+  };
   const entry = recheck
     ? await c.journal.withWalletLocks(
         [request.walletId],

@@ -33,7 +33,7 @@ import { reportPlan, sharePlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
-import { checkCommand, journalPayout, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
+import { checkCommand, conflictError, journalPayout, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -123,15 +123,7 @@ async function earlierEntry(c: CreateRun): Promise<JournalEntry | undefined> {
   const { request } = c;
   const existing = await c.journal.get(c.api.baseUrl, request.payoutId);
   const conflict = existing && c.journal.conflict(existing, c.body, c.opts.idempotencyKey);
-  if (conflict) {
-    throw new UsageError(
-      conflict.what === 'details'
-        ? `Payout id ${request.payoutId} was already used for a payout with other details. Nothing was sent.`
-        : `Payout id ${request.payoutId} was already sent with another idempotency key (${conflict.existing.idempotencyKey}). Nothing was sent.`,
-      [],
-      `Check the earlier one with: ${checkCommand(c, conflict.existing)}\nFor a new payout, leave out --payout-id (a new id is made) or choose another.`,
-    );
-  }
+  if (conflict) throw conflictError(c, conflict);
   return existing;
 }
 
