@@ -5,6 +5,7 @@
  * account (splitting, approvals.ts) (docs/architecture.md, "Where each rule lives": the
  * spending policy and approvals needed; "Idempotency journal").
  */
+import { CliError, ConfigError } from '../errors.js';
 import { decimalToMinor } from '../money/amount.js';
 import type { Ledger } from '../payouts/journal.js';
 import { journalBase } from '../payouts/journal.js';
@@ -40,7 +41,16 @@ async function* todaysEntries(journal: Ledger, baseUrl: string, now: Date, exclu
   const since = dayStart(now);
   const base = journalBase(baseUrl);
   for await (const item of journal.scan()) {
-    if ('error' in item) continue;
+    // An entry that cannot be read or verified may be a payout of today: what it paid is not
+    // known, so neither is the total. Refused (exit 2, naming it), never counted as nothing:
+    // passed over, it let 120.00 out under a daily total of 100.00.
+    if ('error' in item) {
+      const hint = item.error instanceof CliError ? item.error.hint : undefined;
+      throw new ConfigError(
+        `The policy's daily limits cannot be counted: ${item.error.message.replace(/\.$/, '')}. Nothing was sent.`,
+        hint ?? 'Move the entry out of the journal folder once you know what it paid, or restore it from a backup.',
+      );
+    }
     const e = item.entry;
     if (exclude.has(e.payoutId) || journalBase(e.baseUrl) !== base || Date.parse(e.createdAt) < since) continue;
     const kind = e.outcome?.kind;
