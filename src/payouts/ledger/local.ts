@@ -154,13 +154,19 @@ export class LocalLedger implements Ledger {
   #find(baseUrl: string, kind: LookupKind, key: string): JournalEntry[] {
     this.#folder.check();
     const out: JournalEntry[] = [];
-    for (const name of new Set(this.#markers.leads(baseUrl, kind, key))) {
-      if (!ENTRY_NAME.test(name)) continue;
-      const e = this.#read(this.#names.in(name));
-      if (!e || journalBase(e.baseUrl) !== journalBase(baseUrl)) continue;
-      if ((kind === 'fingerprint' ? e.fingerprint : e.repeatKey) !== key) continue;
-      out.push(e);
-    }
+    const matches = (e: JournalEntry | undefined): e is JournalEntry =>
+      !!e && journalBase(e.baseUrl) === journalBase(baseUrl) && (kind === 'fingerprint' ? e.fingerprint : e.repeatKey) === key;
+    const leads = this.#markers.leads(baseUrl, kind, key);
+    if (leads === 'damaged') {
+      // The marker cannot say which entries have the key: every entry is read instead (slower,
+      // never wrong). Entries that cannot be read are passed over, as in any scan.
+      for (const it of this.#scan()) if ('entry' in it && matches(it.entry)) out.push(it.entry);
+    } else
+      for (const name of new Set(leads)) {
+        if (!ENTRY_NAME.test(name)) continue;
+        const e = this.#read(this.#names.in(name));
+        if (matches(e)) out.push(e);
+      }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 

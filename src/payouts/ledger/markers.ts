@@ -44,26 +44,31 @@ export class Markers {
     return this.#names.in(`index${sep}${this.#markers.get(scope, key, () => sha256Hex(`${scope}\n${key}`, 16))}`);
   }
 
-  /** The entry names a look-up key's markers lead to (unchecked, maybe repeated). */
-  leads(baseUrl: string, kind: LookupKind, key: string): string[] {
+  /**
+   * The entry names a look-up key's markers lead to (unchecked, maybe repeated), or `damaged`
+   * when its first marker is there but says nothing payctl wrote (emptied, cut, edited): the
+   * entry it stood for can then only be found by reading every entry (local.ts #find). Read
+   * as "no entry", it let the repeat guard pass a payout typed twice.
+   */
+  leads(baseUrl: string, kind: LookupKind, key: string): string[] | 'damaged' {
     const marker = this.#marker(baseUrl, kind, key);
     try {
       const st = lstatSync(marker, { throwIfNoEntry: false });
       if (!st) return [];
       if (st.isDirectory()) return readdirSync(marker);
+      if (!st.isFile() || st.size > MAX_MARKER_BYTES) return 'damaged';
       const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(`${marker}.more`) : [];
-      if (!st.isFile() || st.size > MAX_MARKER_BYTES) return more;
       let first: unknown;
       try {
         first = JSON.parse(readFileSync(marker, 'utf8'));
       } catch {
-        return more; // not a marker payctl made: nothing it leads to
+        return 'damaged';
       }
       const claim = claimOf(first);
-      if (claim === 'changed') return more;
+      if (claim === 'changed') return 'damaged';
       if (claim) return [...this.#logs.named(claim.log, kind, key), ...more];
       const e = first as Partial<JournalEntry>;
-      if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return more;
+      if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return 'damaged';
       return [this.#names.of(e.baseUrl, e.payoutId), ...more];
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
