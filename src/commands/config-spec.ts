@@ -9,6 +9,11 @@ import { pathSpec } from './config/path-spec.js';
 export const configSpec: GroupSpec = {
   name: 'config',
   summary: 'profile settings: base-url, webhook-secret, routes.<name> (secrets are never printed)',
-  examples: ['payctl config list', 'payctl config set base-url https://api.example.com/v2', 'payctl config set routes.payoutGet /payout/{id}', 'payctl config path'],
+  examples: [
+    'payctl config list',
+    'payctl config set base-url https://api.example.com/v2',
+    'payctl config set routes.payoutGet /payouts/{transactionId}',
+    'payctl config path',
+  ],
   commands: [listSpec, getSpec, setSpec, unsetSpec, pathSpec],
 };

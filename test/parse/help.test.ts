@@ -13,6 +13,7 @@ import { commandPaths, pathOf, refuse } from '../helpers/parse.js';
 import { useConfigDir } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { usageHint } from '../helpers/usage-hint.js';
+import { shellSplit } from '../helpers/pty.js';
 
 const cfg = useConfigDir();
 const run = (...args: string[]) => payctl(args, { dir: cfg.dir });
@@ -41,6 +42,17 @@ function examplesOf(help: string): string[] {
   }
   return lines;
 }
+
+describe('the config examples run as printed', () => {
+  it('the route override example of config --help and config set --help exits 0 (it named {id}, which a route must not)', async () => {
+    for (const path of ['config', 'config set']) {
+      const line = examplesOf(await helpOf(path)).find((l) => l.startsWith('payctl config set routes.'));
+      expect(line, path).toBeDefined();
+      const r = await run(...shellSplit(line!).slice(1));
+      expect(r.code, `${line!}\n${r.stderr}`).toBe(0);
+    }
+  });
+});
 
 describe('every command has examples in its help', () => {
   it('the list covers the tree (a command added later is checked too)', () => {

@@ -14,7 +14,7 @@ export const setSpec: CommandSpec = {
     'overrides the setting.',
   examples: [
     'payctl config set base-url https://api.example.com/v2',
-    'payctl config set routes.payoutGet /payout/{id}',
+    'payctl config set routes.payoutGet /payouts/{transactionId}',
     'payctl config set policy ~/finance/payout-policy.json',
     'payctl config set ledger postgres://payctl@db.example.com/payctl',
     'printf \'%s\\n\' "$LEDGER_URL" | payctl config set ledger --stdin',
