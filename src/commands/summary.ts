@@ -14,7 +14,7 @@
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { normalizeStatus, parseOrThrow, recordStatus, summarySchema } from '../service/schemas.js';
-import { hasFilter, parseTimeRange, recordFilter, walletless, walletlessNote, type ListFilter } from '../payouts/filters.js';
+import { hasFilter, parseTimeRange, recordFilter, walletFilter, walletless, walletlessNote, type ListFilter } from '../payouts/filters.js';
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
 import { LiveLine } from '../output/progress.js';
@@ -34,10 +34,11 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   const problems: string[] = [];
   const range = parseTimeRange(opts, problems);
   const currency = currencyFilter(opts.currency, problems);
+  const wallet = walletFilter(opts.wallet, problems);
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for summary.', problems);
   const filter: ListFilter = { ...range };
-  if (opts.wallet !== undefined) filter.walletId = opts.wallet;
+  if (wallet !== undefined) filter.walletId = wallet;
   if (currency !== undefined) filter.currency = currency;
 
   const api = await deps.api();

@@ -21,6 +21,16 @@ export function statusFilter(value: string | undefined, problems: string[]): Pay
   return status;
 }
 
+/**
+ * A --wallet filter: an empty one (a script's unset variable: `--wallet "$W"`) is a problem, not a
+ * filter that matches nothing and exits 0 with a total of zero.
+ */
+export function walletFilter(value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') problems.push('--wallet: give a wallet id (the value is empty)');
+  return value.trim();
+}
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 

@@ -402,6 +402,19 @@ describe('payouts list --status: checked before anything is sent', () => {
     expect(ctx.sb.requests().slice(from)).toEqual([]);
   });
 
+  it.each([['payouts', 'list'], ['payouts', 'list', '--csv'], ['summary'], ['summary', '--json']])(
+    'an empty --wallet (an unset variable) to %s %s: exit 2, nothing sent, never an empty result',
+    async (...cmd) => {
+      const from = ctx.sb.requests().length;
+      const r = await run(...cmd, '--wallet', '');
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('give a wallet id (the value is empty)');
+      expect(r.stderr).toContain('--wallet');
+      expect(ctx.sb.requests().slice(from)).toEqual([]);
+    },
+  );
+
   it('with --json and another bad filter: every problem at once, as JSON, nothing sent', async () => {
     const from = ctx.sb.requests().length;
     const r = await run('payouts', 'list', '--status', 'done', '--currency', 'XYZ', '--all', '--json');

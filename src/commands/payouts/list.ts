@@ -9,7 +9,7 @@
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { normalizeStatus } from '../../service/schemas.js';
-import { hasFilter, parseTimeRange, recordFilter, statusFilter, walletless, walletlessNote, type ListFilter } from '../../payouts/filters.js';
+import { hasFilter, parseTimeRange, recordFilter, statusFilter, walletFilter, walletless, walletlessNote, type ListFilter } from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
@@ -61,10 +61,11 @@ export function parseListOptions(opts: PayoutsListOptions, json: boolean): Query
   const currency = currencyFilter(opts.currency, problems);
   // Checked before anything is sent, like the currency: a status payctl does not know matches nothing.
   const status = statusFilter(opts.status, problems);
+  const wallet = walletFilter(opts.wallet, problems);
   if (problems.length) throw new UsageError('Invalid options for payouts list.', problems);
   const filter: ListFilter = { ...range };
   if (status !== undefined) filter.status = status;
-  if (opts.wallet !== undefined) filter.walletId = opts.wallet;
+  if (wallet !== undefined) filter.walletId = wallet;
   if (currency !== undefined) filter.currency = currency;
   // Unfiltered, the page size asked is the number to show: one request when the service honours
   // it. Filtered, most records may not match: pages as large as the service gives, fewer requests.
