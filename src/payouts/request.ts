@@ -133,6 +133,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  * is not what is paid.
  */
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+/** Anything but printable ASCII (after CONTROL and INVISIBLE have said theirs). */
+const NOT_ASCII = /[^\u0020-\u007e]/u;
 /** Metadata keys that name an object's machinery in JavaScript, not data. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -202,6 +204,11 @@ function checkPresentText(f: PayoutFields, fault: Fault): void {
   checkText(fault, 'walletId', f.walletId, 128);
   checkText(fault, 'name', f.name, 200);
   checkText(fault, 'account', f.account, 64);
+  // An account number is typed in plain ASCII: a look-alike ("０76123456", a fullwidth 0) reads
+  // as the right account in a confirmation and is another to the service (it refused with a 422
+  // after the request had left). Spaces and dashes are left to the service, whose rule is not documented.
+  const foreign = present(f.account) && !CONTROL.test(f.account) && !INVISIBLE.test(f.account) ? NOT_ASCII.exec(f.account) : null;
+  if (foreign) fault('account', `has a character that is not plain ASCII (${codePoint(foreign[0])}): type it with the digits and letters of a keyboard`, ' ');
   // The service's own limit (service/payout-rules.ts): a longer note would be refused after it left.
   checkText(fault, 'note', f.note, MAX_TEXT);
   checkText(fault, 'provider', f.provider, 64);

@@ -51,6 +51,23 @@ describe('text fields: invisible and direction-changing characters', () => {
   it('accepts ordinary non-ASCII names', () => {
     expect(problems({ name: 'Zoë Ọmọ́lárá 李' })).toEqual([]);
   });
+
+  it.each([
+    ['\uff1076123456', 'U+FF10'],
+    ['076\u0661\u0662', 'U+0661'],
+    ['O76l23456\u00a0', 'U+00A0'],
+  ])('refuses the account %j (a look-alike of plain digits: %s) before anything is sent', (account, cp) => {
+    expect(problems({ account })).toEqual([`--account has a character that is not plain ASCII (${cp}): type it with the digits and letters of a keyboard`]);
+  });
+
+  it('leaves spaces, dashes and letters in an account to the service (its rule is not documented)', () => {
+    expect(problems({ account: '076 123-456' })).toEqual([]);
+    expect(problems({ account: 'GB82WEST12345698765432' })).toEqual([]);
+  });
+
+  it('an account with an invisible character is said once, as invisible', () => {
+    expect(problems({ account: '12\u200b3' })).toEqual(['--account must not contain invisible or direction-changing characters (U+200B)']);
+  });
 });
 
 describe('metadata', () => {
