@@ -78,6 +78,8 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: stri
     userAgent: inp.userAgent,
     maxResponseBytes: maxResponseBytesFrom(inp.env),
     onSecret: inp.onSecret,
+    // A refused key says to log in again: this profile, base URL and time limit, as with any client.
+    loginCommand: commandLine(invocationOf(inp.globals, inp.env), ['login']),
     credentials: { apiKey, source: 'given' },
   });
 }

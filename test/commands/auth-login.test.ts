@@ -175,6 +175,12 @@ describe('login', () => {
     expect(folderText(cfg.dir)).not.toContain(wrong);
   });
 
+  it('a refused key into a named profile, with --base-url and --timeout: the login it asks for names all three', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--profile', 'newp', '--base-url', ctx.sb.baseUrl, '--timeout', '9'], { dir: cfg.dir, input: newKey() + '\n' });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`Run \`payctl login --profile newp --base-url ${ctx.sb.baseUrl} --timeout 9\` with a valid key.`);
+  });
+
   it('a refused key leaves an existing profile exactly as it was', async () => {
     await writeLoggedIn(ctx.sb, cfg.dir, KEY);
     const before = readFileSync(configFile(cfg.dir), 'utf8');
