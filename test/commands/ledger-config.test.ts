@@ -98,7 +98,7 @@ describe('config set|get|unset ledger', () => {
   it.each([
     [`mysql://team:${PASSWORD}@db/payctl`, 'The ledger must be local or a postgres:// or postgresql:// URL (got "mysql://team:****@db/payctl").'],
     ['db.example.com/payctl', 'The ledger must be local or a postgres:// or postgresql:// URL'],
-    [`postgres://team:${PASSWORD}@/payctl`, 'is not a valid URL'],
+    [`postgres://team:${PASSWORD}@/payctl`, 'The ledger "postgres://team:****@/payctl" names no host.'],
     ['postgres:///payctl', 'The ledger "postgres:///payctl" names no host.'],
     [`postgres://team:${PASSWORD}@db/payctl?sslmode=sometimes`, 'has an unknown sslmode "sometimes"'],
   ])('refuses %s: exit 2, a clear message, nothing saved, no password printed', async (value, says) => {
