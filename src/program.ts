@@ -10,7 +10,7 @@ import { DEFAULT_TIMEOUT_S, type GlobalOptions } from './config/globals.js';
 import { UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
-import { PayctlCommand } from './commands/help.js';
+import { fullName, PayctlCommand } from './commands/help.js';
 import { TREE } from './commands/tree.js';
 
 export type { Action, Runner } from './commands/spec.js';
@@ -154,7 +154,12 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner, shallow = fals
     const problem = spec.check?.(cmd.opts());
     if (problem !== undefined) cmd.error(`error: ${problem}`, { code: 'payctl.invalidOptions', exitCode: 2 });
     if (spec.tree) args.tree = () => buildProgram(async () => {});
-    return run(cmd, spec.load, args);
+    // A usage error found by the command itself ends, like commander's own, by pointing at the
+    // help of the command typed (README "Commands"), unless it says what to do already.
+    return run(cmd, spec.load, args).catch((err: unknown) => {
+      if (err instanceof UsageError && err.hint === undefined) err.hint = `(run \`${fullName(cmd)} --help\` for usage)`;
+      throw err;
+    });
   });
   // Its options are not the verbs': `history reconcile --status x` is refused, not ignored.
   // An option the verb declares too is the verb's: commander reads the parent's options

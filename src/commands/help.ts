@@ -114,7 +114,7 @@ function programOf(cmd: Command): Command {
 }
 
 /** `payctl payouts list`: the command as a person types it. */
-function fullName(cmd: Command): string {
+export function fullName(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
   return names.join(' ');

@@ -209,6 +209,17 @@ describe('usage errors point at the help of the command typed, not at payctl --h
     });
   }
 
+  it.each([
+    [['summary', '--from', 'yesterday'], 'summary'],
+    [['balances', '--currency', 'XYZ'], 'balances'],
+    [['history', '--since', 'yesterday'], 'history'],
+    [['payouts', 'list', '--currency', ''], 'payouts list'],
+  ])('a usage error the command finds itself (%j) ends with the pointer at its help too', async (argv, command) => {
+    const r = await run(...argv);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.endsWith(`${usageHint(command)}\n`), r.stderr).toBe(true);
+  });
+
   it('payouts list --page 0, run: exit 2, the readable rule and the pointer', async () => {
     const r = await run('payouts', 'list', '--page', '0');
     expect(r.code).toBe(2);
