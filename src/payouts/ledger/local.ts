@@ -12,7 +12,7 @@
  * content), gaps.ts (the index of entries made), log.ts and log-reader.ts (the batch log),
  * stored.ts (reading an entry) and entries.ts (an entry's life, shared with every store).
  */
-import { linkSync, readdirSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
@@ -106,7 +106,7 @@ export class LocalLedger implements Ledger {
       if (!ENTRY_NAME.test(name)) continue;
       try {
         const entry = this.#read(join(this.dir, name));
-        if (entry) yield { name, entry };
+        if (entry && !this.#superseded(name, entry)) yield { name, entry };
       } catch (err) {
         yield { name, error: err as Error };
       }
@@ -165,14 +165,57 @@ export class LocalLedger implements Ledger {
       for (const name of new Set(leads)) {
         if (!ENTRY_NAME.test(name)) continue;
         const e = this.#read(this.#names.in(name));
-        if (matches(e)) out.push(e);
+        if (matches(e) && !this.#superseded(name, e)) out.push(e);
       }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** Writes the entry durably in its own file (temp file, fsync, rename, fsync of the folder). */
+  /**
+   * Writes the entry durably in its own file (temp file, fsync, rename, fsync of the folder),
+   * then retires payctl 0.1's file of the same payout: one payout, one entry.
+   */
   async put(entry: JournalEntry): Promise<void> {
-    await this.#folder.replace(this.#names.file(entry.baseUrl, entry.payoutId), () => this.#mac.serialize(entry));
+    const name = this.#names.of(entry.baseUrl, entry.payoutId);
+    await this.#folder.replace(this.#names.in(name), () => this.#mac.serialize(entry));
+    await this.#supersede(entry, name);
+  }
+
+  /**
+   * payctl 0.1's file of the entry just written under `name` (its name under the base URL as
+   * written), removed once that write is durable: left beside it, the old "unknown" entry was
+   * listed, resent by reconcile and counted in a daily total as a second payout. The look-up
+   * markers are made for the new name first (journals of old keep one per entry, named after
+   * its file). Any failure, or a crash, leaves the old file: every read passes it over
+   * (#superseded) and the next write retires it, so the outcome already written stands.
+   */
+  async #supersede(entry: JournalEntry, name: string): Promise<void> {
+    const legacy = this.#names.asWritten(entry.baseUrl, entry.payoutId);
+    if (legacy === name) return;
+    try {
+      if (!this.#names.legacy().has(legacy)) return;
+      this.#markers.mark(entry, name, this.#names.in(name));
+      try {
+        unlinkSync(this.#names.in(legacy));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+      this.#names.legacy().delete(legacy);
+      this.#index.note(name, entry.payoutId);
+      await this.#folder.sync();
+    } catch {
+      // Left in place: superseded all the same.
+    }
+  }
+
+  /**
+   * Whether `entry`, read from `name`, is payctl 0.1's file of a payout since written under its
+   * normalized name (a crash before #supersede removed it): passed over, the newer one stands,
+   * so one payout never reads as two.
+   */
+  #superseded(name: string, entry: JournalEntry): boolean {
+    if (journalBase(entry.baseUrl) === entry.baseUrl) return false;
+    const current = this.#names.of(entry.baseUrl, entry.payoutId);
+    return name !== current && name === this.#names.asWritten(entry.baseUrl, entry.payoutId) && existsSync(this.#names.in(current));
   }
 
   conflict(existing: JournalEntry, body: string, idempotencyKey?: string): JournalConflict | undefined {

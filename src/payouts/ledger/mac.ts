@@ -89,6 +89,14 @@ export class JournalMac {
     }
   }
 
+  /**
+   * The key, made now if there is none: called before an entry is read, so that payctl 0.1's
+   * entries are adopted (given their HMAC on disk) before the first of them is read, not after.
+   */
+  ready(): void {
+    this.#macKey();
+  }
+
   /** The HMAC of a text, in hex. */
   of(text: string): string {
     return createHmac('sha256', this.#macKey()).update(text).digest('hex');

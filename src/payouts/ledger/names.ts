@@ -83,8 +83,9 @@ export class EntryNames {
    * base URL as written (not normalized) can find. Such names are payctl 0.1's entries,
    * given their HMAC when the key was made; nothing is filed under them since (every entry
    * is filed under the normalized base URL, and a base URL that is not normalized is never
-   * what normalizing gives; adopting them rewrites them in place). So a batch of 10,000
-   * rows asks the folder once, not 10,000 times more.
+   * what normalizing gives; adopting them rewrites them in place; a name is dropped from the
+   * set when its payout is written under the normalized name and the old file removed). So a
+   * batch of 10,000 rows asks the folder once, not 10,000 times more.
    */
   legacy(): Set<string> {
     if (this.#legacy) return this.#legacy;

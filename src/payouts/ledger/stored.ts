@@ -18,6 +18,8 @@ class ChangedClaim extends Error {}
 export function readEntry(file: string, payoutId: string | undefined, mac: JournalMac, logs: LogReader): JournalEntry | undefined {
   // Most look-ups of a new batch find nothing: no exception for each of them.
   if (!existsSync(file)) return undefined;
+  // Made before the read: making it adopts payctl 0.1's entries, this one among them.
+  mac.ready();
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
