@@ -135,6 +135,23 @@ describe('ledger verify', () => {
       expect(signers).toHaveLength(2);
       expect(signers).toContainEqual(expect.objectContaining({ fingerprint: person.fingerprint, name: 'Aminata K.', known_as: 'policy', rows: 1 }));
       expect(signers).toContainEqual(expect.objectContaining({ name: null, known_as: null, rows: 1 }));
+
+      // The same policy adopted as the team's (proposed by the person): a machine with no policy
+      // file of its own names the person from it, as every machine goes by the team's policy.
+      const proposed = await run(['policy', 'propose', policy]);
+      expect(proposed.code, proposed.stderr).toBe(0);
+      const third = tempConfigDir();
+      try {
+        await writeLoggedIn(ctx.sb, third.dir, KEY);
+        expect((await payctl(['config', 'set', 'ledger', url], { dir: third.dir })).code).toBe(0);
+        const team = await payctl(['ledger', 'verify', '--json'], { dir: third.dir });
+        expect(team.code, team.stderr).toBe(0);
+        expect(oneJson(team.stdout).signers as unknown[]).toContainEqual(
+          expect.objectContaining({ fingerprint: person.fingerprint, name: 'Aminata K.', known_as: 'policy', rows: 1 }),
+        );
+      } finally {
+        third.cleanup();
+      }
     } finally {
       other.cleanup();
     }

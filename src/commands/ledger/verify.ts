@@ -3,8 +3,8 @@
  * team"; the check: src/payouts/ledger/postgres/signing.ts): how many verify, the rows that do
  * not (payout id, base URL, why: payctl refuses to act on them) and who signed the others (each
  * key's fingerprint, its name when it is this person's, this config folder's ledger key or a
- * member of the profile's policy, the hosts and profiles its rows name, how many rows). Exit 0
- * when every row verifies, 1 when any does not, 2 when the ledger is local (its journal is
+ * member of the policy (the team's in the ledger, else the profile's), the hosts and profiles
+ * its rows name, how many rows). Exit 0 when every row verifies, 1 when any does not, 2 when the ledger is local (its journal is
  * checked on every read with its MAC) or cannot be reached.
  */
 import { write, type Deps } from '../../deps.js';
@@ -15,7 +15,8 @@ import { ledgerSetting, openSharedLedger } from '../../payouts/open-ledger.js';
 import { loadLedgerKey } from '../../payouts/ledger/ledger-key.js';
 import type { AuditReport, KnownKey, SignerSeen } from '../../payouts/ledger/postgres/index.js';
 import { loadSigningKey } from '../../plans/keys.js';
-import { examinePolicy } from '../../plans/policy.js';
+import type { Policy } from '../../plans/policy.js';
+import { effectivePolicy } from '../policy/effective.js';
 import { jsonLine } from '../../output/json.js';
 import { renderCard, plural, text } from '../../output/text.js';
 import { makeStyle, type Style } from '../../output/style.js';
@@ -26,7 +27,7 @@ export interface LedgerVerifyOptions {
 
 export async function run(_opts: LedgerVerifyOptions, deps: Deps): Promise<number> {
   // A profile that does not exist is refused (exit 2, the known ones named), not taken for a local one.
-  const profile = deps.config().getProfile(deps.globals.profile, { readSecrets: false });
+  deps.config().getProfile(deps.globals.profile, { readSecrets: false });
   const setting = ledgerSetting(deps);
   if (setting.backend === 'local') {
     const inv = invocationOf(deps.globals, deps.env);
@@ -38,7 +39,7 @@ export async function run(_opts: LedgerVerifyOptions, deps: Deps): Promise<numbe
     );
   }
   const ledger = await openSharedLedger(deps, setting);
-  const known = knownKeys(configDir(deps.env), profile?.policy, deps);
+  const known = knownKeys(configDir(deps.env), await policyOf(deps), deps);
   const { auditRows } = await import('../../payouts/ledger/postgres/index.js');
   const report = await auditRows(ledger.rows(), known, ledger.url);
   if (deps.globals.json) await write(deps.io.stdout, jsonLine(reportJson(report, deps.globals.profile, ledger.url)));
@@ -47,17 +48,27 @@ export async function run(_opts: LedgerVerifyOptions, deps: Deps): Promise<numbe
 }
 
 /**
- * The public keys this machine can put a name to: the person's own (`keys create`), this config
- * folder's ledger key, and the members of the profile's policy. A key or policy that cannot be
- * read names nobody (said with --verbose): verify still checks every row.
+ * The policy whose members are named: the team's adopted one in the shared ledger when there is
+ * one (every machine goes by it, whatever the profile's file says: effective.ts), else the
+ * profile's file. One that cannot be read or checked names nobody (said with --verbose).
  */
-function knownKeys(dir: string, policyFile: string | undefined, deps: Pick<Deps, 'log'>): Map<string, KnownKey> {
-  const known = new Map<string, KnownKey>();
-  if (policyFile) {
-    const r = examinePolicy(policyFile);
-    if (r.policy) for (const m of r.policy.members.values()) for (const k of m.publicKeys) known.set(k, { name: m.name, source: 'policy' });
-    else deps.log.verbose(`policy ${policyFile} not read (${r.problems[0] ?? 'not valid'}): its members are not named`);
+async function policyOf(deps: Deps): Promise<Policy | undefined> {
+  try {
+    return await effectivePolicy(deps);
+  } catch (err) {
+    deps.log.verbose(`the policy not read (${(err as Error).message}): its members are not named`);
+    return undefined;
   }
+}
+
+/**
+ * The public keys this machine can put a name to: the person's own (`keys create`), this config
+ * folder's ledger key, and the members of the policy (policyOf). A key that cannot be read
+ * names nobody (said with --verbose): verify still checks every row.
+ */
+function knownKeys(dir: string, policy: Policy | undefined, deps: Pick<Deps, 'log'>): Map<string, KnownKey> {
+  const known = new Map<string, KnownKey>();
+  if (policy) for (const m of policy.members.values()) for (const k of m.publicKeys) known.set(k, { name: m.name, source: 'policy' });
   try {
     const ledgerKey = loadLedgerKey(dir);
     if (ledgerKey) known.set(ledgerKey.publicKey, { name: "this config folder's ledger key", source: 'ledger' });
