@@ -9,6 +9,7 @@
  * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted) or
  * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
  */
+import { join } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
@@ -33,6 +34,8 @@ import {
 } from '../../payouts/lookup.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
+import { configDir } from '../../config/paths.js';
+import { JournalFaults } from '../payout/send-rows.js';
 
 export interface ReconcileOptions {
   payoutId?: string;
@@ -53,6 +56,8 @@ export interface ReconcileResult {
   code?: string;
   message?: string;
   error?: string;
+  /** Still unknown because this machine could not record the answer (a full disk, a read-only journal), not for want of one. */
+  unrecorded?: true;
   held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
 }
 
@@ -97,11 +102,14 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   todo.sort((a, b) => a.t - b.t);
 
   const results: ReconcileResult[] = [];
+  // Answers the journal fails to record are told apart from answers that never came (what to do differs).
+  const faults = new JournalFaults(join(configDir(deps.env), 'journal'));
+  const watched = faults.watch(journal);
   for (const { name } of todo) {
     if (deps.signal.aborted) break;
     const entry = await journal.byName(name);
     if (!entry || !isUnresolved(entry)) continue;
-    const result = await reconcileOne(api, journal, entry, { resend: opts.resend === true, claimed, inv }, deps);
+    const result = await reconcileOne(api, watched, entry, { resend: opts.resend === true, claimed, inv, faults }, deps);
     results.push(result);
     if (!deps.globals.json) await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
     if (result.error === INTERRUPTED) break;
@@ -125,9 +133,23 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
       `Go on with: ${commandLine(inv, ['history', 'reconcile'])}`,
     );
   }
-  if (results.some((r) => r.action === 'resent' && r.outcome === 'unknown'))
-    deps.log.warn(`Run ${commandLine(inv, ['history', 'reconcile'])} again when the service can be reached.`);
+  againAdvice(results, faults, opts, inv, deps);
   return left ? ExitCode.unknown : ExitCode.ok;
+}
+
+/**
+ * What to do about resends left unknown, by why: an answer this machine could not record (the
+ * journal's cause, named once, and its fix: free space, or make the folder writable) or one that
+ * never came (the service could not be reached). Running it again is the way either way.
+ */
+function againAdvice(results: ReconcileResult[], faults: JournalFaults, opts: ReconcileOptions, inv: Invocation, deps: Deps): void {
+  // The same command again: one payout (--payout-id) stays one; a --resend stays a resend (asked again).
+  const same = opts.payoutId !== undefined ? ['--payout-id', opts.payoutId, ...(opts.resend ? ['--resend'] : [])] : [];
+  const again = commandLine(inv, ['history', 'reconcile'], same);
+  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED);
+  const fault = faults.fault;
+  if (fault && unknown.some((r) => r.unrecorded)) deps.log.warn(`${fault.cause}. ${fault.then} ${again} again.`);
+  if (unknown.some((r) => !r.unrecorded)) deps.log.warn(`Run ${again} again when the service can be reached.`);
 }
 
 const INTERRUPTED = 'interrupted';
@@ -137,7 +159,7 @@ async function reconcileOne(
   api: ApiClient,
   journal: Ledger,
   entry: JournalEntry,
-  o: { resend: boolean; claimed: ReadonlyMap<string, string>; inv: Invocation },
+  o: { resend: boolean; claimed: ReadonlyMap<string, string>; inv: Invocation; faults: JournalFaults },
   deps: Deps,
 ): Promise<ReconcileResult> {
   const payoutId = entry.payoutId;
@@ -177,7 +199,14 @@ async function reconcileOne(
   }
   if (r.kind === 'rejected') return { payoutId, action: 'resent', outcome: 'rejected', ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message };
   if (r.error instanceof InterruptedError) return { payoutId, action: 'resent', outcome: 'unknown', error: INTERRUPTED };
-  return { payoutId, action: 'resent', outcome: 'unknown', error: r.error.message.replace(/\.$/, '') };
+  // Answered, or not, but not recorded: this machine's doing (o.faults saw the journal fail), not the service's.
+  return {
+    payoutId,
+    action: 'resent',
+    outcome: 'unknown',
+    error: r.error.message.replace(/\.$/, ''),
+    ...(o.faults.unrecorded(payoutId) ? { unrecorded: true as const } : {}),
+  };
 }
 
 /** At a terminal, asks before a --resend; elsewhere --yes must say it. */
@@ -289,5 +318,6 @@ function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, now: Da
   }
   if (r.outcome === 'rejected') return `refused   ${id}  ${how}: ${text([r.code, r.message].filter(Boolean).join(': '))}; no payout was made\n`;
   if (r.error === INTERRUPTED) return `unknown   ${id}  ${how}: interrupted while the request was in flight\n`;
+  if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
   return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
 }

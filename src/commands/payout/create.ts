@@ -281,11 +281,17 @@ async function checkedProvider(request: PayoutRequest, opts: PayoutCreateOptions
 
 /**
  * `--dry-run`: everything checked as for sending (fields, payout id and key against the
- * journal), then what would be sent is shown: the summary card the confirmation shows, or
- * with --json the exact body of POST /payout. Nothing is sent, nothing journaled; no yes needed.
+ * journal, the spending policy), then what would be sent is shown: the summary card the
+ * confirmation shows, or with --json the exact body of POST /payout. Nothing is sent, nothing
+ * journaled; no yes needed. What a send would refuse is refused alike (exit 2): a dry run that
+ * passes where the send is refused would tell a script the wrong thing.
  */
 async function dryRun(c: CreateRun, wallets: Wallet[] | undefined, repeat: string | undefined): Promise<number> {
   const { deps, request } = c;
+  // The policy's limits and approvals, as the send checks them before it asks (the day counted
+  // from the journal as it is: nothing is journaled, so no lock is needed).
+  const policy = await effectivePolicy(deps);
+  if (policy) await checkPolicy(policy, c);
   // With --json only the body is printed and no balances are read (so the wallet is not checked).
   if (deps.globals.json) await write(deps.io.stdout, c.body + '\n');
   else await showSummary(request, await checkedWallet(request, wallets, true, c.inv, deps), deps);

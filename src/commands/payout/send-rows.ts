@@ -4,11 +4,13 @@
  * (journal, retries, concurrency), the summary, and the exit code with the command that
  * resumes. Nothing here decides what to send: the caller hands over the rows.
  */
+import { join } from 'node:path';
 import { write, type Deps } from '../../deps.js';
-import { AuthError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
-import type { Ledger } from '../../payouts/journal.js';
+import { fsFault, type Ledger } from '../../payouts/journal.js';
+import { configDir } from '../../config/paths.js';
 import { isAlreadyMade, ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
@@ -44,6 +46,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       `Cannot write the report ${o.reportPath}: ${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. Nothing was sent.`,
     );
   }
+  const faults = new JournalFaults(join(configDir(deps.env), 'journal'));
   const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${o.batch.id}`, () => deps.io.stderrColumns);
   let outcomes: RowOutcome[];
   let stopped: boolean;
@@ -53,7 +56,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       since: o.since,
       total: o.rows,
       api: o.api,
-      journal: o.journal,
+      journal: faults.watch(o.journal),
       concurrency: o.concurrency,
       clock: deps.clock,
       stop: deps.signal,
@@ -82,7 +85,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
   deps.log.block(renderBatchResult(summary, outcomes, outcomes.filter(isAlreadyMade).length, deps.io.stderrColumns));
-  return exitOf(deps, o, summary, outcomes, stopped, keyRefused);
+  return exitOf(deps, o, summary, outcomes, stopped, keyRefused, faultSaid(faults, outcomes));
 }
 
 /** The batch summary (as --json prints it). */
@@ -90,10 +93,20 @@ type Summary = Record<'rows' | 'accepted' | 'replayed' | 'rejected' | 'unknown' 
 
 /**
  * The exit code, with what to do next: the key refused (exit 3) or a stop (exit 130) thrown with
- * the command that sends the rest; unknown outcomes (exit 4) or rows not sent (exit 1) said with
- * the command that finishes them (same keys: nothing is paid twice).
+ * the command that sends the rest; unknown outcomes (exit 4: always, whatever else happened) said
+ * with the command that finishes them (same keys: nothing is paid twice); rows the journal could
+ * not take (a full disk, a read-only folder) thrown as the local fault it is (exit 2, the cause
+ * named once); other rows not sent, or rejected, exit 1.
  */
-function exitOf(deps: Deps, o: SendRowsOptions, summary: Summary, outcomes: RowOutcome[], stopped: boolean, keyRefused: AuthError | undefined): number {
+function exitOf(
+  deps: Deps,
+  o: SendRowsOptions,
+  summary: Summary,
+  outcomes: RowOutcome[],
+  stopped: boolean,
+  keyRefused: AuthError | undefined,
+  fault: FaultSaid | undefined,
+): number {
   if (keyRefused) {
     // Nothing was sent for the rows refused or not started; rows accepted before stay accepted.
     throw new AuthError(`${keyRefused.message.replace(/\.$/, '')}: ${plural(summary.rejected + summary.not_sent, 'row was', 'rows were')} not sent.`, {
@@ -111,13 +124,20 @@ function exitOf(deps: Deps, o: SendRowsOptions, summary: Summary, outcomes: RowO
     // Held: unknown, first sent more than 24 hours ago. Running the batch again would hold them again.
     const held = outcomes.filter((r) => r.outcome === 'unknown' && r.held).length;
     const fresh = summary.unknown - held;
-    if (fresh) deps.log.warn(`${plural(fresh, 'payout')} may or may not have been made. Run the same command again to finish them safely (same keys):\n  ${o.rerun}`);
+    if (fresh || fault?.notSent) deps.log.warn(unknownAdvice(fresh, fault, o.rerun));
     if (held)
       deps.log.warn(
         `${plural(held, 'payout')} may or may not have been made, first sent more than 24 hours ago: the service may have forgotten ${held === 1 ? 'its key' : 'their keys'}, so payctl does not resend ${held === 1 ? 'it' : 'them'} on its own. ` +
           `See the payouts at the service that could be ${held === 1 ? 'it' : 'each'}, and choose (record as made, or resend), with:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['history', 'reconcile'])}`,
       );
     return ExitCode.unknown;
+  }
+  if (fault?.notSent) {
+    // README "After sending": a full disk or a read-only journal is a plain message naming the cause, exit 2.
+    throw new ConfigError(
+      `${fault.cause}. ${plural(fault.notSent, 'row was', 'rows were')} not sent.`,
+      `${fault.then} the same command again to send ${fault.notSent === 1 ? 'it' : 'them'} (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
+    );
   }
   if (summary.not_sent) {
     deps.log.warn(
@@ -126,4 +146,132 @@ function exitOf(deps: Deps, o: SendRowsOptions, summary: Summary, outcomes: RowO
     return ExitCode.failed;
   }
   return summary.rejected ? ExitCode.failed : ExitCode.ok;
+}
+
+/**
+ * What to do about unknown outcomes that are not held: run the same command again (same keys).
+ * When the journal could not be written, its cause comes first, once, with the rows it left
+ * unknown or unsent, and the fix before the rerun: rerunning on a disk still full changes nothing.
+ */
+function unknownAdvice(fresh: number, fault: FaultSaid | undefined, rerun: string): string {
+  if (!fault) return `${plural(fresh, 'payout')} may or may not have been made. Run the same command again to finish them safely (same keys):\n  ${rerun}`;
+  const what = [
+    fresh ? `${plural(fresh, 'payout')} may or may not have been made` : '',
+    fault.notSent ? `${plural(fault.notSent, 'row was', 'rows were')} not sent` : '',
+  ].filter(Boolean);
+  return `${fault.cause}. ${what.join(' and ')}. ${fault.then} the same command again to finish them safely (same keys; rows accepted are skipped, nothing is paid twice):\n  ${rerun}`;
+}
+
+/** File-system failures that mean the journal cannot be written on this machine (a full disk, a read-only or closed folder): a state to fix, not a bug. */
+const WRITE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'EFBIG', 'EIO']);
+
+/** The journal's failure as a person is told it once: its cause, and what to do before running again. */
+export interface JournalFault {
+  /** "Cannot write the payout journal /c/journal: no space left on device (ENOSPC)" */
+  cause: string;
+  /** The fix, leading into the command to run again: "Free some space on that disk, then run". */
+  then: string;
+}
+
+/** The journal's failure as a batch's summary says it: with the rows it left unsent. */
+interface FaultSaid extends JournalFault {
+  /** Rows not sent because their entry could not be written. */
+  notSent: number;
+}
+
+/**
+ * What the journal could not write during a run (docs/architecture.md, "Idempotency journal"):
+ * the first failure, and the payout ids it left unsent (no entry, so no request) or unknown (sent,
+ * the outcome not recorded). Each row's line in a report says it too; this is so that the end of
+ * the run names the cause once (and exits as a local fault), instead of counting rows "not sent"
+ * or pointing at the network. Shared by `payout batch`, `plan send` and `history reconcile`.
+ */
+export class JournalFaults {
+  #first: { cause: string; code: string | undefined } | undefined;
+  readonly #notJournaled = new Set<string>();
+  readonly #unrecorded = new Set<string>();
+
+  /** `dir`: the journal folder, named in the cause of a failure that does not name it. */
+  constructor(private readonly dir: string) {}
+
+  /**
+   * The journal as the run uses it, every other call passed through as it is: a claim or an
+   * outcome it fails to write is noted (if local) and thrown on, so nothing it did changes. A
+   * Proxy whose methods are bound to the journal (once each: a batch asks for them every row), so
+   * a store with private fields works as itself.
+   */
+  watch(journal: Ledger): Ledger {
+    const methods = new Map<PropertyKey, unknown>([
+      ['begin', ((opts) => journal.begin(opts).catch((err: unknown) => this.#note(err, opts.payoutId, this.#notJournaled))) satisfies Ledger['begin']],
+      [
+        'record',
+        ((entry, outcome) => journal.record(entry, outcome).catch((err: unknown) => this.#note(err, entry.payoutId, this.#unrecorded))) satisfies Ledger['record'],
+      ],
+    ]);
+    return new Proxy(journal, {
+      get: (target, prop) => {
+        if (methods.has(prop)) return methods.get(prop);
+        const value: unknown = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        const bound = (value as (...args: unknown[]) => unknown).bind(target);
+        methods.set(prop, bound);
+        return bound;
+      },
+    });
+  }
+
+  /** The first local failure, said for a person; undefined when the journal took every write. */
+  get fault(): JournalFault | undefined {
+    return this.#first && { cause: this.#first.cause, then: fixFor(this.#first.code) };
+  }
+
+  /** Whether this payout's entry could not be written (so it was not sent). */
+  notJournaled(payoutId: string): boolean {
+    return this.#notJournaled.has(payoutId);
+  }
+
+  /** Whether an outcome of this payout could not be recorded (so it may be left unknown). */
+  unrecorded(payoutId: string): boolean {
+    return this.#unrecorded.has(payoutId);
+  }
+
+  /** `err`, thrown by the journal for `payoutId`, noted in `rows` when it is a local failure to write; thrown on either way. */
+  #note(err: unknown, payoutId: string, rows: Set<string>): never {
+    const fault = this.#faultOf(err, payoutId);
+    if (fault) {
+      this.#first ??= fault;
+      rows.add(payoutId);
+    }
+    throw err;
+  }
+
+  /** A local failure to write, in words; undefined for anything else (another run's claim, a bug). */
+  #faultOf(err: unknown, payoutId: string): { cause: string; code: string | undefined } | undefined {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code === 'string' && WRITE_FAULTS.has(code)) return { cause: `Cannot write the payout journal ${this.dir}: ${fsFault(err)}`, code };
+    // The journal's own refusal (a claim it could not write, its key or folder: ledger/atomic-files.ts
+    // writeError names the code, "... (ENOSPC). Nothing was sent for payout <id>."), said once without the payout.
+    if (!(err instanceof ConfigError)) return undefined;
+    const cause = err.message.replace(` Nothing was sent for payout ${payoutId}.`, '').replace(/\.$/, '');
+    return { cause, code: cause.match(/\bE[A-Z]+\b/g)?.find((c) => WRITE_FAULTS.has(c)) };
+  }
+}
+
+/**
+ * The journal's failure for a batch's summary, when it left rows unsent or unknown (counted over
+ * the rows as they ended: a row sent by a later attempt is not its doing); undefined otherwise.
+ */
+function faultSaid(faults: JournalFaults, outcomes: readonly RowOutcome[]): FaultSaid | undefined {
+  const fault = faults.fault;
+  if (!fault) return undefined;
+  const notSent = outcomes.filter((r) => r.outcome === 'not sent' && faults.notJournaled(r.payoutId)).length;
+  const unknown = outcomes.some((r) => r.outcome === 'unknown' && faults.unrecorded(r.payoutId));
+  return notSent || unknown ? { ...fault, notSent } : undefined;
+}
+
+/** What to do before running again, by the failure's code, leading into the command: "Free some space on that disk, then run". */
+function fixFor(code: string | undefined): string {
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'Free some space on that disk, then run';
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR' || code === 'EISDIR') return 'Make the journal folder writable again, then run';
+  return 'Once the journal can be written, run';
 }

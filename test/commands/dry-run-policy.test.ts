@@ -1,0 +1,106 @@
+/**
+ * `payout create --dry-run` under a spending policy (README "Checking before sending: --dry-run":
+ * it "validates everything a send would"; "Four eyes": a payout over a limit, or one that needs
+ * approval, is refused, exit 2): the dry run is refused where the send is, for the same reason,
+ * and passes where the send goes; either way it sends and journals nothing. In process against the
+ * sandbox over real HTTP, the policy set with `payctl config set policy`.
+ */
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { payctl } from '../helpers/in-process.js';
+import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
+import { bankPayout } from '../helpers/four-eyes.js';
+import { loginInProcess } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+
+const ctx = useSandbox();
+let cfg: ReturnType<typeof tempConfigDir>;
+let work: ReturnType<typeof tempWorkDir>;
+
+beforeEach(async () => {
+  cfg = tempConfigDir();
+  work = tempWorkDir();
+  await loginInProcess(ctx.sb, cfg.dir);
+});
+
+afterEach(() => {
+  cfg.cleanup();
+  work.cleanup();
+});
+
+/** `policy` (the file's JSON) set in the profile, checked. */
+async function usePolicy(policy: unknown): Promise<string> {
+  const file = join(work.dir, `policy-${randomUUID().slice(0, 8)}.json`);
+  writeFileSync(file, JSON.stringify(policy));
+  const r = await payctl(['config', 'set', 'policy', file], { dir: cfg.dir });
+  expect(r.code, r.stderr).toBe(0);
+  return file;
+}
+
+/** `payout create` of `amount` SLE from `wallet` as a dry run: without --yes, as a script checks a payout first. */
+function dryRun(wallet: string, amount: string, id: string): Promise<Awaited<ReturnType<typeof payctl>>> {
+  return payctl([...bankPayout(wallet, amount, id).filter((a) => a !== '--yes'), '--dry-run'], { dir: cfg.dir });
+}
+
+/** Files under the journal folder (none when it was never made). */
+function journalFiles(): string[] {
+  const j = join(cfg.dir, 'journal');
+  return existsSync(j) ? readdirSync(j, { recursive: true }).map(String).sort() : [];
+}
+
+/** An approver's public key as `payctl keys show` prints it: `ed25519:<base64 of its 32 bytes>`. */
+function approverKey(): string {
+  const jwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+  return `ed25519:${Buffer.from(jwk.x!, 'base64url').toString('base64')}`;
+}
+
+describe('payout create --dry-run under a spending policy', () => {
+  it('daily_total 15 SLE with 10 sent today: a dry run of 6.00 is refused as the send is (exit 2, the rule named), one of 5.00 passes; nothing sent or journaled', async () => {
+    const policy = await usePolicy({ approvers: {}, daily_total: { SLE: '15' } });
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    const sent = await payctl(bankPayout(wallet, '10.00'), { dir: cfg.dir });
+    expect(sent.code, sent.stderr).toBe(0);
+    const journaled = journalFiles();
+    const from = ctx.sb.requests().length;
+
+    const over = await dryRun(wallet, '6.00', `dry-over-${randomUUID().slice(0, 8)}`);
+    expect(over.stderr).toContain(`Error: This payout breaks the policy ${policy}. Nothing was sent.\n`);
+    expect(over.stderr).toContain('policy daily_total.SLE; 10.00 SLE already sent today from this machine');
+    expect(over.stderr).not.toContain('Dry run: nothing was sent');
+    expect(over.stdout).toBe('');
+    expect(over.code, over.stderr).toBe(2);
+
+    // The send it stands for is refused the same way.
+    const send = await payctl(bankPayout(wallet, '6.00'), { dir: cfg.dir });
+    expect(send.code, send.stderr).toBe(2);
+    expect(send.stderr).toContain(`Error: This payout breaks the policy ${policy}. Nothing was sent.\n`);
+
+    const within = await dryRun(wallet, '5.00', `dry-within-${randomUUID().slice(0, 8)}`);
+    expect(within.stderr).toContain('Dry run: nothing was sent. Run the same command without --dry-run to send it.\n');
+    expect(within.code, within.stderr).toBe(0);
+
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(journalFiles()).toEqual(journaled);
+  });
+
+  it('over an approvals tier: the dry run is refused as the send is (exit 2), with the command that makes it a plan; below it, it passes', async () => {
+    const policy = await usePolicy({ approvers: { 'Ibrahim Sesay': approverKey() }, approvals: { SLE: [{ from: '1000', required: 1 }] } });
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const id = `dry-tier-${randomUUID().slice(0, 8)}`;
+    const from = ctx.sb.requests().length;
+
+    const r = await dryRun(wallet, '1500.00', id);
+    expect(r.stderr).toContain(`Error: This payout needs approval under the policy ${policy}. Nothing was sent.\n`);
+    expect(r.stderr).toContain('policy approvals.SLE');
+    expect(r.stderr).toMatch(new RegExp(`Write it as a plan for approval:\\n  payctl payout create .*--payout-id ${id} .*--plan-out payout-${id}\\.plan\\.json`));
+    expect(r.code, r.stderr).toBe(2);
+
+    const below = await dryRun(wallet, '999.99', `dry-below-${randomUUID().slice(0, 8)}`);
+    expect(below.code, below.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(journalFiles()).toEqual([]);
+  });
+});
