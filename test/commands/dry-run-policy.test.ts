@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { bankPayout } from '../helpers/four-eyes.js';
+import { bankPayout, planBatchFile } from '../helpers/four-eyes.js';
 import { loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
@@ -100,6 +100,23 @@ describe('payout create --dry-run under a spending policy', () => {
 
     const below = await dryRun(wallet, '999.99', `dry-below-${randomUUID().slice(0, 8)}`);
     expect(below.code, below.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(journalFiles()).toEqual([]);
+  });
+});
+
+describe('payout batch --dry-run under a spending policy', () => {
+  it('a file over the per-payout maximum: the dry run is refused as the run is (exit 2, the rule named); within it, it passes; nothing sent', async () => {
+    const policy = await usePolicy({ approvers: {}, max_per_payout: { SLE: '100' } });
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const from = ctx.sb.requests().length;
+    const over = await payctl(['payout', 'batch', planBatchFile(work.dir, wallet, ['50', '150']), '--dry-run'], { dir: cfg.dir });
+    expect(over.code, over.stderr).toBe(2);
+    expect(over.stderr).toContain(policy);
+    expect(over.stderr).toContain('over the per-payout maximum of 100.00 SLE');
+    expect(over.stderr).not.toContain('Dry run');
+    const within = await payctl(['payout', 'batch', planBatchFile(work.dir, wallet, ['50', '99.99']), '--dry-run'], { dir: cfg.dir });
+    expect(within.code, within.stderr).toBe(0);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
     expect(journalFiles()).toEqual([]);
   });

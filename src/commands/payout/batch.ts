@@ -80,11 +80,11 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
   b.refuseOtherBatch();
   await b.placeReport();
-  if (opts.dryRun) return b.dryRun();
-
-  // Checked first without a lock (refused before anything is asked), then again under the lock.
+  // Checked first without a lock (refused before anything is asked, a dry run included: it
+  // validates everything a send would), then again under the lock.
   const policy = await effectivePolicy(deps);
   const policyRows = policy ? await checkPolicy(policy, b.policyCheck()) : undefined;
+  if (opts.dryRun) return b.dryRun();
   await b.confirm();
 
   const run = { id: b.batchId, file: b.src.file };
