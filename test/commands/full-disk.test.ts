@@ -242,4 +242,47 @@ describe('history reconcile on a full disk', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
   });
+
+  it('--made-by on a full disk: exit 2 naming the cause ("no space left on device"), never "a bug in payctl"; the entry stays unknown', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const id = `made-full-${randomUUID().slice(0, 8)}`;
+    // Made at the service, the answer lost: unknown in the journal, one payout at the service.
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const lost = await payctl(
+      [
+        'payout',
+        'create',
+        '--wallet',
+        wallet,
+        '--amount',
+        '13.50',
+        '--currency',
+        'SLE',
+        '--type',
+        'bank',
+        '--name',
+        'Fatmata Sesay',
+        '--provider',
+        'ecobank',
+        '--account',
+        '0123456780',
+        '--payout-id',
+        id,
+        '--yes',
+      ],
+      { dir: cfg.dir, clock: new TestClock() },
+    );
+    expect(lost.code, lost.stderr).toBe(4);
+    ctx.sb.faults.clear();
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+
+    disk.free = 0;
+    const r = await payctl(['history', 'reconcile', '--payout-id', id, '--made-by', txn], { dir: cfg.dir });
+    disk.free = Infinity;
+    expect(r.stderr).toContain(`Cannot write the payout journal ${cfg.dir}${sep}journal: no space left on device (ENOSPC). Nothing was recorded`);
+    expect(r.stderr).not.toContain('bug in payctl');
+    expect(r.code, r.stderr).toBe(2);
+    const h = await payctl(['history', '--json'], { dir: cfg.dir });
+    expect((JSON.parse(h.stdout) as { data: Array<{ payout_id: string; outcome: string }> }).data.find((e) => e.payout_id === id)?.outcome).toBe('unknown');
+  });
 });

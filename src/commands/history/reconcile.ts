@@ -19,6 +19,7 @@ import { text, utcTime } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import { journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
+import { writeError } from '../../payouts/ledger/atomic-files.js';
 import {
   ageOf,
   askedOf,
@@ -247,7 +248,13 @@ async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, transac
       `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`,
     );
   }
-  const next = await journal.record(entry, lookedUpOutcome(got.record, got.res.status, deps.clock.now()));
+  let next: JournalEntry;
+  try {
+    next = await journal.record(entry, lookedUpOutcome(got.record, got.res.status, deps.clock.now()));
+  } catch (err) {
+    // A full disk or a read-only folder: said as such (exit 2), never as a bug; the entry stays unknown.
+    throw writeError(err, join(configDir(deps.env), 'journal'), 'Nothing was recorded: run the same command again once it can be written.');
+  }
   const status = next.outcome?.kind === 'accepted' ? next.outcome.payoutStatus : undefined;
   const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
