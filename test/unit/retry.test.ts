@@ -175,6 +175,28 @@ describe('withRetries: the one engine for reads and payouts', () => {
     expect(await withRetries<string>(fast, async () => (n++, { retry: '429', rateLimited: true }), { giveUp: (_l, a) => `gave up after ${a}` })).toBe('gave up after 3');
   });
 
+  it('429s without Retry-After back off, doubling, and pause the whole batch for as long (not the first step every time)', async () => {
+    const policy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1_600, maxRetryAfterMs: 20_000, deadlineMs: 60_000 };
+    const clock = new TestClock();
+    const pauses: number[] = [];
+    const gate = { wait: async () => {}, pause: (ms: number) => pauses.push(ms) };
+    let n = 0;
+    const out = await withRetries<string>(policy, async () => (++n <= 6 ? { retry: 'rate limited (429)', rateLimited: true } : { done: `after ${n}` }), {
+      gate,
+      clock,
+      maxRateLimited: 10,
+      giveUp: () => 'gave up',
+    });
+    expect(out).toBe('after 7');
+    // Full jitter within each step: 50-100, 100-200, ... 800-1600, then capped.
+    const steps = [100, 200, 400, 800, 1_600, 1_600];
+    clock.waits.forEach((w, i) => {
+      expect(w, `wait ${i + 1}`).toBeGreaterThanOrEqual(steps[i]! / 2);
+      expect(w, `wait ${i + 1}`).toBeLessThanOrEqual(steps[i]!);
+    });
+    expect(pauses).toEqual(clock.waits);
+  });
+
   it('never starts a wait that would end past the deadline', async () => {
     // Waits of 20 to 40 ms (jitter) against a 100 ms deadline, on a clock that moves only when
     // waited on (real timers made this 4 or 5 attempts depending on the machine's load).
