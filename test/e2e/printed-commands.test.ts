@@ -120,6 +120,38 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     expectExactlyOncePerId(sb, ids, prefix);
   });
 
+  it('a batch stopped with Ctrl-C twice (an exit at once): reconcile sends none of its rows and prints the resume, which run as printed pays each row once', async () => {
+    const sb = ctx.sb;
+    const prefix = `twice-${Date.now()}`;
+    const rows = batchRows(40, sle, prefix);
+    const ids = rows.map((r) => r.payout_id!);
+    const file = writeFile(join(work.dir, 'twice.csv'), toCsv(rows));
+    sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 300, times: Infinity });
+    const { child, done } = startPayctl(['payout', 'batch', file, '--profile', 'tty', '--concurrency', '2', '--yes'], { dir: cfg.dir, timeoutMs: 20_000 });
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && payoutPosts(sb).length < 2) await sleep(5);
+    child.kill('SIGINT');
+    await sleep(50);
+    child.kill('SIGINT');
+    const stopped = await done;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    sb.faults.clear();
+    const sentFirst = new Set(payoutPosts(sb).map(postedPayoutId));
+    expect(sentFirst.size).toBeLessThan(10);
+
+    const from = sb.requests().length;
+    const reconcile = await payctlInProcess(['history', 'reconcile', '--profile', 'tty'], { dir: cfg.dir });
+    // Only rows that had left may be resent; rows journaled ahead and never sent are left to the batch.
+    for (const id of payoutPosts(sb, from).map(postedPayoutId)) expect(sentFirst.has(id), id).toBe(true);
+    expect(reconcile.stdout).toMatch(/not resent: row \d+ of batch "default", no attempt recorded/);
+    const resume = lineAfter(reconcile.stderr, 'Warning: Rows of a batch with no attempt recorded');
+    expect(resume).toBe(`  payctl payout batch ${file} --profile tty --batch-id default`);
+
+    const resumed = await runAsPrinted(`${resume.trim()} --yes`, { shim, configDir: cfg.dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expectExactlyOncePerId(sb, ids, prefix);
+  });
+
   it('payout create whose request hangs (exit 4): "find out with" and "retry safely", run as printed, pay exactly once', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '10000.00', 'SLE');

@@ -47,8 +47,13 @@ export interface ReconcileOptions {
 
 export interface ReconcileResult {
   payoutId: string;
-  /** resent: sent again with its journaled key; held: older than 24 h, not resent; made-by: recorded from a transaction a person named. */
-  action: 'resent' | 'held' | 'made-by';
+  /**
+   * resent: sent again with its journaled key; held: older than 24 h, not resent; made-by:
+   * recorded from a transaction a person named; batch: a batch row with no attempt recorded, left
+   * to that batch's resume (`resume`).
+   */
+  action: 'resent' | 'held' | 'made-by' | 'batch';
+  resume?: string;
   outcome: 'accepted' | 'rejected' | 'unknown';
   transactionId?: string;
   status?: string;
@@ -122,9 +127,15 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   else if (results.length === 0) deps.log.info(`No unknown outcomes in the journal for ${text(api.baseUrl)}.`);
   else {
     const resent = results.filter((r) => r.action === 'resent').length;
+    const batch = results.filter((r) => r.action === 'batch').length;
+    const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no attempt left to the batch's resume` : '';
     deps.log.info(
-      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent} not resent (older than 24 hours); now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
+      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch} not resent (older than 24 hours)${rows}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
+    for (const resume of new Set(results.flatMap((r) => (r.resume ? [r.resume] : []))))
+      deps.log.warn(
+        `Rows of a batch with no attempt recorded: resume the batch to send them (same keys; rows accepted are skipped, nothing is paid twice):\n  ${resume}`,
+      );
   }
   if (damaged.length) deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
   // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
@@ -164,6 +175,12 @@ async function reconcileOne(
   deps: Deps,
 ): Promise<ReconcileResult> {
   const payoutId = entry.payoutId;
+  // A batch journals rows ahead of its senders: a row with no attempt recorded (its run killed,
+  // or stopped twice with Ctrl-C) most likely never left. Sending it here would pay what a person
+  // stopped; its batch's resume sends it under the same key, with the plan shown first.
+  if (entry.outcome === undefined && entry.batch && !o.resend) {
+    return { payoutId, action: 'batch', outcome: 'unknown', resume: commandLine(o.inv, ['payout', 'batch'], [entry.batch.file, '--batch-id', entry.batch.id]) };
+  }
   if (!o.resend && olderThanKeyMemory(entry, deps.clock.now())) {
     let search: CandidateSearch | { error: string };
     try {
@@ -298,7 +315,7 @@ function document(baseUrl: string, results: ReconcileResult[]): Record<string, u
       message: r.message ?? null,
       error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
       candidates: r.held && !('error' in r.held.search) ? r.held.search.candidates.map(candidateJson) : null,
-      commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : null,
+      commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.resume ? { resume: r.resume } : null,
     })),
     counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown') },
   };
@@ -307,6 +324,8 @@ function document(baseUrl: string, results: ReconcileResult[]): Record<string, u
 /** What a person reads for one entry (stdout: the result, with the commands to choose from). */
 function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, now: Date): string {
   const id = text(r.payoutId);
+  if (r.action === 'batch')
+    return `unknown   ${id}  not resent: row ${entry.batch?.row ?? '?'} of batch "${text(entry.batch?.id)}", no attempt recorded (it may never have left); its batch's resume sends it\n`;
   if (r.action === 'made-by') return `accepted  ${id}  recorded as made by transaction ${text(r.transactionId)}${r.status ? ` (${text(r.status)})` : ''}\n`;
   if (r.action === 'held') {
     if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;
