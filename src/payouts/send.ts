@@ -93,6 +93,16 @@ class PayoutSend {
       const old = await this.old();
       if (old) return old;
     }
+    // Recorded as not made (a stopped batch's row, a look-up that found nothing), now about to
+    // leave: unknown until an answer is recorded, so that a run killed mid-request does not
+    // leave a payout the service made reading as never made (reconcile passes those over).
+    if (this.entry.outcome?.kind === 'not-made') {
+      await this.journal.record(this.entry, {
+        kind: 'unknown',
+        reason: 'sent again after it was recorded as not made; no answer recorded yet',
+        at: opts.clock.now().toISOString(),
+      });
+    }
     return withRetries<SendResult>(opts.policy ?? PAYOUT_RETRY, (n) => this.once(n), {
       signal: opts.signal,
       clock: opts.clock,

@@ -157,6 +157,22 @@ describe('sendPayout', () => {
     expect(first.kind).toBe('rejected');
   });
 
+  it('an entry recorded as not made reads as unknown while it is sent again (a kill mid-request must not leave it "not made")', async () => {
+    entry = await journal.record(entry, { kind: 'not-made', at: new Date().toISOString() });
+    let during: string | undefined;
+    const api = {
+      baseUrl: BASE,
+      call: async () => {
+        during = (await journal.get(BASE, 'p-1'))?.outcome?.kind;
+        return answer(201, OK);
+      },
+    } as unknown as ApiClient;
+    const r = await send(api);
+    expect(during).toBe('unknown');
+    expect(r.kind).toBe('accepted');
+    expect((await journal.get(BASE, 'p-1'))?.outcome?.kind).toBe('accepted');
+  });
+
   it('a duplicate payout id, on a first send or a resend: "already made" (accepted, no transaction id), never refused, never unknown', async () => {
     const first = await send(scripted([DUPLICATE]).api);
     expect(first.kind).toBe('accepted');
