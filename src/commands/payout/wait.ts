@@ -93,7 +93,9 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
     );
   }
   if (result.status === 'Failed') {
-    const reason = result.record.failure_reason ?? undefined;
+    // On one line: the error's message is shown whole, and a reason with a line break in it
+    // ("...\r\nFAKE: Successful") would print a line of the service's making.
+    const reason = result.record.failure_reason ? sanitizeInline(result.record.failure_reason) : undefined;
     throw new PayoutFailedError(`Payout ${shownId} failed: ${reason ?? 'the service gave no reason'}.`.replace(/\.\.$/, '.'), {
       payoutId: ref.payoutId ?? asked,
       reason,
