@@ -299,9 +299,11 @@ export function renderCards(columns: Column[], rows: string[][], style: Style, w
           .split('\n')
           .map((value, k) => {
             const label = k === 0 ? c.header : '';
-            const line =
-              `${label ? style.dim(label) : ''}${' '.repeat(labelWidth - displayWidth(label) + GAP)}${room === undefined ? value : fitWidth(value, room)}`.trimEnd();
-            return width === undefined ? line : fitWidth(line, width);
+            // Only what a table may cut is cut here too: an id, an amount or a time overflows
+            // the terminal (it wraps) rather than lose the characters a person pastes.
+            const cut = room !== undefined && (cuttable(c) || c.width !== undefined);
+            const line = `${label ? style.dim(label) : ''}${' '.repeat(labelWidth - displayWidth(label) + GAP)}${cut ? fitWidth(value, room) : value}`.trimEnd();
+            return width === undefined || !cut ? line : fitWidth(line, width);
           }),
       )
       .join('\n') + '\n';

@@ -386,10 +386,15 @@ describe('columns giving way (giveWay): left out, or moved under another column'
     ]);
   });
 
-  it('when every step taken cannot fit: a card per row with every column', () => {
+  it('when every step taken cannot fit: a card per row with every column; only what a table may cut is cut (the time overflows)', () => {
     const out = renderTable(cols, rows, plain, { width: 21 });
     expect(out.split('\n\n')[0]).toBe(
-      ['TIME     2026-11-19…', 'ID       pay-0001', 'REF      TXN-1', 'NAME     Aminata Kam…', 'AMOUNT   1,500.50 SLE', 'OUTCOME  accepted'].join('\n'),
+      ['TIME     2026-11-19 12:19:25', 'ID       pay-0001', 'REF      TXN-1', 'NAME     Aminata Kam…', 'AMOUNT   1,500.50 SLE', 'OUTCOME  accepted'].join('\n'),
+    );
+    // A transaction id wider than a card's room is whole (it wraps at the terminal), never cut.
+    const id = 'TXN-BOK-19D76B26EF9AC60FCC66D7E410';
+    expect(renderCards([{ header: 'TRANSACTION' }, { header: 'NAME', minWidth: 4 }], [[id, 'Aminata Kamara-Sesay of Freetown']], plain, 30)).toBe(
+      `TRANSACTION  ${id}\nNAME         Aminata Kamara-S…\n`,
     );
     expect(out.split('\n\n')[1]).toContain('REF\nNAME     Bo\n');
   });
