@@ -60,6 +60,11 @@ export async function promptPayout(fields: PayoutFields, prompter: Prompter, wal
     wallet = wallets.find((w) => w.wallet_id === f.walletId);
   }
   if (!f.currency && wallet) f.currency = wallet.currency;
+  // A --wallet that is none of the key's wallets: nothing could be sent from it, and with no
+  // currency the amount prompt could take no answer at all. Said before anything is asked.
+  if (!wallet) {
+    throw new UsageError(`No wallet "${text(f.walletId)}" among this key's wallets. Nothing was sent.`, [], 'See your wallets with: payctl balances');
+  }
   if (!f.type) {
     f.type = await prompter.select({
       message: 'Recipient type',

@@ -199,3 +199,16 @@ describe('payout create at a terminal', () => {
     expect(balanceMinor(sb, walletId)).toBe(500000n);
   });
 });
+
+describe("a --wallet that is none of the key's wallets, at a terminal", () => {
+  it('is refused (exit 2) before anything is asked: no amount prompt with no currency that takes no answer', async () => {
+    const { r, prompter } = await atTerminal(
+      ['payout', 'create', '--wallet', '1234567890', '--type', 'bank', '--name', 'X', '--provider', 'uba', '--account', '0011'],
+      [],
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('No wallet "1234567890" among this key\'s wallets. Nothing was sent.');
+    expect(prompter.asked).toEqual([]);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+});
