@@ -223,6 +223,18 @@ describe('a blank webhook secret is refused from every source; one typed on a co
     expect(profile.stderr).toContain(`printf '%s\\n' "$SECRET" | payctl config set webhook-secret --stdin`);
   });
 
+  it('config set webhook-secret --stdin at a terminal asks with a prompt that shows nothing (never an echoed line); a terminal with --no-input is refused', async () => {
+    const dir = configDir();
+    const S = 'whsec_typed_at_a_terminal_1234';
+    const asked = await payctl(['config', 'set', 'webhook-secret', '--stdin'], { dir, prompts: [{ password: /^webhook-secret:$/, answer: S }] });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(`${asked.stdout}${asked.stderr}`).not.toContain(S);
+    expect(readProfile(dir)?.webhookSecret).toBe(S);
+    const refused = await payctl(['--no-input', 'config', 'set', 'webhook-secret', '--stdin'], { dir, tty: { stdin: true, stdout: true } });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('--stdin reads webhook-secret from a pipe, not a terminal');
+  });
+
   it('config set webhook-secret " " is refused (exit 2, nothing saved); a secret on the command line warns, --stdin does not', async () => {
     const dir = configDir();
     const blank = await payctl(['config', 'set', 'webhook-secret', '  '], { dir });

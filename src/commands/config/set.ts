@@ -26,12 +26,22 @@ async function valueOf(opts: ConfigSetOptions, deps: Deps, inv: Invocation): Pro
   if (opts.stdin) {
     const piped = `printf '%s\\n' "$VALUE" | ${commandLine(inv, ['config', 'set'], [opts.key, '--stdin'])}`;
     if (opts.value !== undefined) throw new UsageError('Give the value or --stdin, not both.', [], `For example: ${piped}`);
+    // Typed at a terminal, a line read from stdin is echoed (and stays in the scrollback): asked
+    // for with a prompt that shows nothing instead, where prompts may be shown.
+    if (deps.io.stdinIsTTY) {
+      if (!deps.io.interactive)
+        throw new UsageError(`--stdin reads ${opts.key} from a pipe, not a terminal, where it would be shown as typed.`, [], `Pipe it in: ${piped}`);
+      return (await (await deps.prompter()).password({ message: `${opts.key}:` })).trim() || emptyStdin(opts.key, piped);
+    }
     const { readFirstLine } = await import('../login.js');
     const value = (await readFirstLine(deps.io.stdin)).trim();
-    if (!value) throw new UsageError(`No value for ${opts.key} on standard input.`, [], `Pipe it in: ${piped}`);
-    return value;
+    return value || emptyStdin(opts.key, piped);
   }
   return opts.value ?? '';
+}
+
+function emptyStdin(key: string, piped: string): never {
+  throw new UsageError(`No value for ${key} on standard input.`, [], `Pipe it in: ${piped}`);
 }
 
 export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
