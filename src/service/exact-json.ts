@@ -15,9 +15,14 @@ const MAYBE_INEXACT = /\d(?:\.?\d){15}|[eE][+-]?\d{3}/;
 /** A JSON string (skipped whole, escapes included) or a JSON number. */
 const TOKEN = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
-/** JSON.parse, except that a number a double cannot hold exactly comes back as its text (a string). */
+/**
+ * JSON.parse, except that a number a double cannot hold exactly comes back as its text (a
+ * string), and a byte order mark before the JSON (U+FEFF, as some servers write UTF-8) is
+ * passed over: JSON.parse refused such a body, and the message quoting it could not show why.
+ */
 export function parseServiceJson(text: string): unknown {
-  return JSON.parse(MAYBE_INEXACT.test(text) ? quoteInexactNumbers(text) : text);
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return JSON.parse(MAYBE_INEXACT.test(body) ? quoteInexactNumbers(body) : body);
 }
 
 /**

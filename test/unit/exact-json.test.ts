@@ -24,6 +24,11 @@ describe('parseServiceJson: numbers a double cannot hold come back as their text
     expect(parseServiceJson(text)).toEqual({ s: 'a"12345678901234567890.12', t: '1e400', n: '12345678901234567890' });
   });
 
+  it('a byte order mark before the JSON is passed over', () => {
+    expect(parseServiceJson('\ufeff{"status":"Successful","n":12345678901234567890}')).toEqual({ status: 'Successful', n: '12345678901234567890' });
+    expect(parseServiceJson('\ufeff[1]')).toEqual([1]);
+  });
+
   it('text that is not JSON stays an error', () => {
     expect(() => parseServiceJson('{"a":12345678901234567890')).toThrow(SyntaxError);
     expect(() => parseServiceJson('{"a":"12345678901234567890}')).toThrow(SyntaxError);
