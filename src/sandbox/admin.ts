@@ -20,6 +20,9 @@
  * Errors here are 400 VALIDATION_ERROR (404 for an unknown route) in one shape of their
  * own, whatever error shape the /v2 routes are set to.
  */
+import { apiKeyProblem } from '../config/api-key.js';
+import { MAX_JSON_DEPTH } from '../service/error-body.js';
+import { tooDeepMember } from './body.js';
 import type { Fault, FaultSpec, Faults } from './faults.js';
 import { failure, notFound, success, type Reply } from './respond.js';
 import { ERROR_SHAPES, LIST_SHAPES, type ErrorShape, type ListShape } from './shapes.js';
@@ -63,8 +66,13 @@ function isSecretName(name: string): boolean {
   return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name.toLowerCase().replace(/[-_\s]/g, ''));
 }
 
-/** The raw body with every string (or other value) under a secret-like name masked. */
+/**
+ * The raw body with every string (or other value) under a secret-like name masked. A body
+ * nested deeper than MAX_JSON_DEPTH is not walked (the walk, and writing it again, would
+ * overflow the stack): it is shown as a note, since what it holds cannot be masked.
+ */
 function maskedBody(raw: string): string {
+  if (tooDeepMember(raw, MAX_JSON_DEPTH) !== undefined) return `(not shown: JSON nested more than ${MAX_JSON_DEPTH} levels deep, ${raw.length} characters)`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -142,6 +150,9 @@ function revokeKey(c: AdminControl, body: Record<string, unknown>): Reply {
   if (body.apiKey !== undefined && (typeof body.apiKey !== 'string' || body.apiKey === '')) {
     return invalid('apiKey', 'must be a non-empty string');
   }
+  // The key is the bearer token: one a client cannot send (a space, a control character) is refused, and not echoed.
+  const problem = typeof body.apiKey === 'string' ? apiKeyProblem(body.apiKey) : undefined;
+  if (problem !== undefined) return invalid('apiKey', `contains ${problem}: an API key is visible ASCII characters only`);
   c.revokeApiKey(body.apiKey);
   return success(200, 'API key revoked', { api_key: c.apiKey });
 }

@@ -5,7 +5,7 @@
  * around them and writes the reply in the error shape the sandbox is set to.
  */
 import type { Auth } from './auth.js';
-import { fingerprintOf, type IdempotencyStore } from './idempotency.js';
+import { fingerprintOf, type Fingerprint, type IdempotencyStore } from './idempotency.js';
 import { JsonNumber } from './json.js';
 import { listAnswer } from './paging.js';
 import { failure, notFound, success, unauthorized, validationFailure, type Rendered, type Reply } from './respond.js';
@@ -15,7 +15,7 @@ import type { Ledger, Payout } from './state.js';
 import { minorToJsonNumber } from '../money/amount.js';
 import type { RouteName } from '../service/routes.js';
 import { matchRoute } from './router.js';
-import { validateListQuery, validatePayout } from './validation.js';
+import { tooDeepProblem, validateListQuery, validatePayout } from './validation.js';
 import { initiationWire, listedWire, lookupWire, walletWire } from './wire.js';
 
 /** The account `GET /v2/auth/user` describes (walletId is the first wallet's). */
@@ -147,7 +147,7 @@ export class Api {
     try {
       if (req.delayMs > 0) await this.d.sleep(req.delayMs);
       // Written now, in the shape of the moment: a replay is the first answer byte for byte.
-      reply = this.d.render(this.commitPayout(fingerprint.parsed, key));
+      reply = this.d.render(this.commitPayout(fingerprint, key));
     } catch (err) {
       this.d.idempotency.release(key);
       throw err;
@@ -156,9 +156,11 @@ export class Api {
     return reply;
   }
 
-  private commitPayout(parsed: unknown, key: string): Reply {
+  private commitPayout(body: Fingerprint, key: string): Reply {
+    // Nested too deep to be read: refused as a whole (stored for its key like any 422).
+    if (body.tooDeep !== undefined) return validationFailure([tooDeepProblem(body.tooDeep)]);
     // A body that is not JSON reads as an empty one: every required field is missing.
-    const v = validatePayout(parsed);
+    const v = validatePayout(body.parsed);
     if (!v.ok) return validationFailure(v.errors);
     const result = this.d.ledger.commitPayout(v.value, key);
     if (!result.ok) {

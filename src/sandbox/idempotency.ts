@@ -4,7 +4,8 @@
  * - A key is locked as in-progress before the payout is committed; a second request
  *   with that key meanwhile gets 409 IDEMPOTENCY_IN_PROGRESS.
  * - When the request ends, its answer is stored with a fingerprint of the body; a
- *   retry with the same body (compared as parsed JSON, deeply) within 24 hours gets the
+ *   retry with the same body (compared as parsed JSON, deeply, numbers by their exact
+ *   value: body.ts; a body that is not JSON, or nested too deep, byte for byte) within 24 hours gets the
  *   stored status and raw body byte for byte; a different body gets 422
  *   IDEMPOTENCY_KEY_REUSED.
  * - What is stored: every final answer below 500 — 201 created, and the 4xx refusals
@@ -15,6 +16,7 @@
  *   that come before the key is looked at (401, 429, a missing key, injected faults) are
  *   not stored either.
  */
+import { readBody } from './body.js';
 import { jsonEqual } from './json.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -22,9 +24,11 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** The request body as compared between retries. */
 export interface Fingerprint {
   raw: string;
-  /** The parsed body, or undefined when it is not JSON (then the raw text is compared). */
+  /** The parsed body (body.ts), or undefined when it is not JSON or too deep (then the raw text is compared). */
   parsed?: unknown;
   parsedOk: boolean;
+  /** Set when the body nests too deep to be read: the top-level member where it does ('' for none). */
+  tooDeep?: string;
 }
 
 export interface StoredAnswer {
@@ -44,12 +48,11 @@ export interface IdempotencyEntry {
 
 export type Begin = { kind: 'new' } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'reused' } | { kind: 'in-progress' };
 
+/** The body as read once (body.ts) for validation and every later comparison. */
 export function fingerprintOf(raw: string): Fingerprint {
-  try {
-    return { raw, parsed: JSON.parse(raw) as unknown, parsedOk: true };
-  } catch {
-    return { raw, parsedOk: false };
-  }
+  const read = readBody(raw);
+  if (read.kind === 'json') return { raw, parsed: read.value, parsedOk: true };
+  return read.kind === 'too-deep' ? { raw, parsedOk: false, tooDeep: read.member } : { raw, parsedOk: false };
 }
 
 function sameBody(a: Fingerprint, b: Fingerprint): boolean {

@@ -12,6 +12,46 @@ export class JsonNumber {
   }
 }
 
+/**
+ * A number of a request body that a binary double would change (more than 15 significant
+ * digits, or past a double's range: src/service/exact-json.ts), kept as its literal: body.ts
+ * reads bodies so, and validation refuses it as an amount. Written as the string of its digits.
+ */
+export class ExactNumber {
+  constructor(readonly literal: string) {}
+
+  toJSON(): string {
+    return this.literal;
+  }
+}
+
+/** A number literal's value: sign, significant digits (no leading or trailing zeros; '' for zero) and exponent. */
+export interface DecimalValue {
+  negative: boolean;
+  digits: string;
+  exp: bigint;
+}
+
+/** The value of a JSON number literal ("-10.50e2" is -105e1), exact; undefined for anything else. */
+export function decimalValue(literal: string): DecimalValue | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!m) return undefined;
+  const frac = m[3] ?? '';
+  const all = (m[2]! + frac).replace(/^0+/, '');
+  const digits = all.replace(/0+$/, '');
+  if (!digits) return { negative: false, digits: '', exp: 0n };
+  // A bigint exponent: a 400-digit exponent stays exact too.
+  const exp = BigInt(m[4] ?? '0') - BigInt(frac.length) + BigInt(all.length - digits.length);
+  return { negative: m[1] === '-', digits, exp };
+}
+
+/** Whether two number literals have the same value ("10.0" and "1e1"). */
+function sameNumber(a: string, b: string): boolean {
+  const x = decimalValue(a);
+  const y = decimalValue(b);
+  return x !== undefined && y !== undefined ? x.negative === y.negative && x.digits === y.digits && x.exp === y.exp : a === b;
+}
+
 /** An amount in minor units as an exact JSON number: 150050n, 2 -> 1500.5. */
 export function money(minor: bigint, digits: number): JsonNumber {
   return new JsonNumber(minorToJsonNumber(minor, digits));
@@ -59,9 +99,15 @@ function write(value: unknown, out: string[]): void {
   out.push('}');
 }
 
-/** Deep equality of parsed JSON values (object key order does not matter). */
+/**
+ * Deep equality of parsed JSON values (object key order does not matter). An ExactNumber
+ * equals only another of the same value: never a number a double holds, which has another value.
+ */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof ExactNumber || b instanceof ExactNumber) {
+    return a instanceof ExactNumber && b instanceof ExactNumber && sameNumber(a.literal, b.literal);
+  }
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {

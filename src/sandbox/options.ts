@@ -6,11 +6,21 @@
 import type { RecordedRequest } from './recording.js';
 import type { ErrorShape, ListShape } from './shapes.js';
 
+/** The longest --settle-after: what setTimeout takes (2^31 - 1 ms, about 24.8 days); longer overflows to 1 ms. */
+export const MAX_SETTLE_AFTER_MS = 2_147_483_647;
+
 export interface SandboxOptions {
   /** Default 0 (a free port). */
   port?: number;
   /** The process id that /_sandbox/health reports (how `payctl sandbox stop` knows its sandbox). */
   pid?: number;
+  /**
+   * A token /_sandbox/health reports beside the pid: the background sandbox's record holds it,
+   * so `sandbox stop` signals only the sandbox it started, never a process that got its pid.
+   */
+  instance?: string;
+  /** Told of what goes wrong without stopping the sandbox: a state file write that failed. */
+  warn?: (message: string) => void;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default: a random `sk_sandbox_` key (or the one kept in the state file). */
@@ -25,7 +35,7 @@ export interface SandboxOptions {
   listShape?: ListShape;
   /** How errors are written; default 'laravel'. */
   errorShape?: ErrorShape;
-  /** Default 3000. */
+  /** Default 3000; at most MAX_SETTLE_AFTER_MS (a RangeError otherwise). */
   settleAfterMs?: number;
   webhookUrl?: string;
   /** Default 'whsec_sandbox'. */

@@ -4,11 +4,14 @@
  * sandbox still issued tokens have a `tokens` list: it is ignored.) Writes
  * are atomic (a temp file beside it, then rename) and coalesced: changes mark the state
  * dirty and one write follows shortly; `flush()` writes what is pending (on close).
- * Amounts are kept as minor-unit digit strings, never as floats.
+ * Amounts are kept as minor-unit digit strings, never as floats. A write that fails is never
+ * dropped in silence: it is said (the sandbox's stderr, or its log when detached) and tried
+ * again, and the changes stay in memory until a write succeeds.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { apiKeyProblem } from '../config/api-key.js';
 import type { StoredAnswer } from './idempotency.js';
 import type { Payout, Wallet } from './state.js';
 
@@ -63,6 +66,9 @@ export async function loadState(file: string): Promise<PersistedState | undefine
     if (typeof raw.apiKey !== 'string' || !Array.isArray(raw.wallets) || !Array.isArray(raw.payouts)) {
       throw new Error('missing apiKey, wallets or payouts');
     }
+    // The key is the bearer token and is printed at start: one no client can send is never served nor shown.
+    const keyProblem = apiKeyProblem(raw.apiKey);
+    if (keyProblem !== undefined) throw new Error(`its API key contains ${keyProblem}`);
     return {
       version: STATE_VERSION,
       apiKey: raw.apiKey,
@@ -84,11 +90,15 @@ export class StateWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private dirty = false;
+  /** Writes fail since the last one that worked: said once, not again every 100 ms. */
+  private failing = false;
 
+  /** `report` is told of each write that fails (in words); default: nowhere, as in tests that do not ask. */
   constructor(
     private readonly file: string,
     private readonly snapshot: () => PersistedState,
     private readonly delayMs = 100,
+    private readonly report: (message: string) => void = () => {},
   ) {}
 
   /** Marks the state changed; one write follows within `delayMs`. */
@@ -97,45 +107,63 @@ export class StateWriter {
     if (this.timer || this.writing) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.writeNow().catch(() => {});
+      void this.writeNow();
     }, this.delayMs);
     this.timer.unref();
   }
 
+  /** Writes the state now; a failure is said and leaves the state dirty, to be written again shortly. */
   private async writeNow(): Promise<void> {
-    if (this.writing) await this.writing.catch(() => {});
+    if (this.writing) await this.writing;
     if (!this.dirty) return;
     this.dirty = false;
-    const text = serializeState(this.snapshot());
+    const job = this.write();
+    this.writing = job;
+    try {
+      await job;
+    } finally {
+      this.writing = undefined;
+      // Changed meanwhile, or failed: another write follows.
+      if (this.dirty && !this.timer) this.changed();
+    }
+  }
+
+  /** One atomic write of a fresh snapshot; says a failure instead of throwing it. */
+  private async write(): Promise<void> {
     const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
-    const job = (async () => {
+    try {
+      const text = serializeState(this.snapshot());
       await mkdir(dirname(this.file), { recursive: true });
       try {
         await writeFile(tmp, text, { mode: 0o600 });
         await rename(tmp, this.file);
       } catch (err) {
         await unlink(tmp).catch(() => {});
-        this.dirty = true;
         throw err;
       }
-    })();
-    this.writing = job;
-    try {
-      await job;
-    } finally {
-      this.writing = undefined;
-      if (this.dirty && !this.timer) this.changed();
+      this.failing = false;
+    } catch (err) {
+      this.dirty = true;
+      if (!this.failing) {
+        this.report(
+          `Could not write the sandbox state file ${this.file}: ${(err as Error).message}. The changes since its last write are only in memory; it is tried again.`,
+        );
+      }
+      this.failing = true;
     }
   }
 
-  /** Writes anything pending now and waits for it (and for writes already under way). */
+  /** Writes anything pending now and waits for it (and for writes already under way); failures are said, not thrown. */
   async flush(): Promise<void> {
     for (let i = 0; i < 10; i++) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      if (this.writing) await this.writing.catch(() => {});
+      if (this.writing) await this.writing;
       else if (this.dirty) await this.writeNow();
       else return;
     }
+    // Still failing: said already; no retry is left behind.
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

@@ -1,14 +1,19 @@
 /**
  * The record of a background sandbox (`payctl sandbox start --detach`):
- * `<config dir>/sandbox.json`, mode 0600 in a 0700 folder, written atomically by the
- * detached process once it listens and removed by it on a clean shutdown (only when
- * the record is still its own). `stop` and `status` read it and check that the
- * process is alive and really is that sandbox.
+ * `<config dir>/sandbox.json`, mode 0600 in a 0700 folder. The detached process claims the
+ * config folder with it once it listens: created exclusively (so of two starts at the same
+ * moment one runs and the other exits 2, never an orphan), first `starting`, then rewritten
+ * atomically once the profile is saved; removed by it on a clean shutdown (only when the record
+ * is still its own). `stop` and `status` read it and act only on a process proven to be this
+ * record's sandbox: its health route answers with the recorded pid and the record's instance
+ * token, or (hung, not answering) it is a detached `payctl sandbox start` of this config folder
+ * by its command line and environment. Anything else is a stale record, even when its pid is
+ * alive: the pid may have been reused by any program, or by another folder's sandbox.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile, chmod } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmod, link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { configDir, ensureConfigDir } from '../config/paths.js';
 import type { Host } from '../host.js';
 
@@ -31,6 +36,15 @@ export interface SandboxRecord {
   apiKey: string;
   webhookSecret: string;
   startedAt: string;
+  /** A random token of this start, which its health route reports; '' in a record of an older payctl. */
+  instance: string;
+  /** Claimed, listening, the profile not saved yet. */
+  starting: boolean;
+}
+
+/** A new instance token. */
+export function newInstance(): string {
+  return randomBytes(16).toString('hex');
 }
 
 export function recordPath(env: NodeJS.ProcessEnv): string {
@@ -59,26 +73,64 @@ export async function readRecord(env: NodeJS.ProcessEnv): Promise<SandboxRecord 
       apiKey: String(r.apiKey ?? ''),
       webhookSecret: String(r.webhookSecret ?? ''),
       startedAt: String(r.startedAt ?? ''),
+      instance: typeof r.instance === 'string' ? r.instance : '',
+      starting: r.starting === true,
     };
   } catch {
     return undefined;
   }
 }
 
-export async function writeRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<void> {
-  ensureConfigDir(configDir(env), env);
-  const file = recordPath(env);
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
-  await chmod(tmp, 0o600);
-  await rename(tmp, file);
+/** The record as written: `starting` only while it is. */
+function recordText(record: SandboxRecord): string {
+  const { starting, ...rest } = record;
+  return JSON.stringify(starting ? { ...rest, starting } : rest, null, 2) + '\n';
 }
 
-/** Removes the record; with `pid`, only when the record names that pid. */
-export async function removeRecord(env: NodeJS.ProcessEnv, pid?: number): Promise<void> {
-  if (pid !== undefined) {
+/** A 0600 temp file beside the record, holding `record`. */
+async function tempRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<string> {
+  ensureConfigDir(configDir(env), env);
+  const tmp = `${recordPath(env)}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, recordText(record), { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  return tmp;
+}
+
+/** Replaces the record atomically (the detached child, over its own claim). */
+export async function writeRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<void> {
+  await rename(await tempRecord(env, record), recordPath(env));
+}
+
+/**
+ * Creates the record only if there is none (a hard link of a complete file: never half
+ * written, and of two at the same moment only one succeeds): claimed, or the record in the
+ * way. One in the way that is no record (damaged) is no one's claim: removed, and tried again.
+ */
+export async function claimRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<{ claimed: true } | { claimed: false; holder: SandboxRecord }> {
+  const tmp = await tempRecord(env, record);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await link(tmp, recordPath(env));
+        return { claimed: true };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw err;
+      }
+      const holder = await readRecord(env);
+      if (holder) return { claimed: false, holder };
+      // Not a record (damaged, or removed meanwhile): no one's claim.
+      await unlink(recordPath(env)).catch(() => {});
+    }
+  } finally {
+    await unlink(tmp).catch(() => {});
+  }
+}
+
+/** Removes the record; with `owner`, only when the record is still that one (its pid, and its instance when given). */
+export async function removeRecord(env: NodeJS.ProcessEnv, owner?: { pid: number; instance?: string }): Promise<void> {
+  if (owner !== undefined) {
     const r = await readRecord(env);
-    if (!r || r.pid !== pid) return;
+    if (!r || r.pid !== owner.pid || (owner.instance !== undefined && r.instance !== owner.instance)) return;
   }
   await unlink(recordPath(env)).catch(() => {});
 }
@@ -104,36 +156,67 @@ export function processAlive(host: Host, pid: number): boolean {
   return true;
 }
 
-/** The command line of a process where /proc has it; undefined elsewhere. */
-function commandLine(pid: number): string | undefined {
+/** A file of /proc/<pid> split at NULs (environ, cmdline); undefined where /proc does not show it (another user's, macOS). */
+function procList(pid: number, file: 'environ' | 'cmdline'): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0');
   } catch {
     return undefined;
   }
 }
 
-/** GET /_sandbox/health of the recorded sandbox answers with the recorded pid. */
+/**
+ * Whether the process is a detached `payctl sandbox start` of the config folder `env` names:
+ * its arguments hold `sandbox start`, its environment the detached child's mark, and the
+ * config folder its environment names (from its working folder) is this one. What proves a
+ * hung sandbox, which cannot answer its health route.
+ */
+function detachedSandboxOf(pid: number, env: NodeJS.ProcessEnv): boolean {
+  const args = procList(pid, 'cmdline');
+  const environ = procList(pid, 'environ');
+  if (!args || !environ) return false;
+  const at = args.indexOf('sandbox');
+  if (at < 0 || args[at + 1] !== 'start') return false;
+  const theirs: NodeJS.ProcessEnv = {};
+  for (const entry of environ) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) theirs[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  if (theirs[DETACHED_ENV] !== '1') return false;
+  let cwd: string;
+  try {
+    cwd = readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return false;
+  }
+  return resolve(cwd, configDir(theirs)) === resolve(configDir(env));
+}
+
+/**
+ * GET /_sandbox/health of the recorded sandbox answers with the recorded pid and the record's
+ * instance token (a record of an older payctl, without one: its port).
+ */
 export async function healthMatches(record: SandboxRecord, timeoutMs = 1500): Promise<boolean> {
   try {
     const origin = record.baseUrl.replace(/\/v2\/?$/, '');
     const res = await fetch(`${origin}/_sandbox/health`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) return false;
-    const body = (await res.json()) as { data?: { pid?: unknown } };
-    return body.data?.pid === record.pid;
+    const body = (await res.json()) as { data?: { pid?: unknown; instance?: unknown; port?: unknown } };
+    if (body.data?.pid !== record.pid) return false;
+    return record.instance !== '' ? body.data.instance === record.instance : body.data.port === record.port;
   } catch {
     return false;
   }
 }
 
 /**
- * Whether the recorded sandbox still runs: its process is alive and either answers
- * health checks with its pid or (when it does not answer, hung) its command line is a
- * payctl sandbox. A reused pid of some other program is not mistaken for it.
+ * Whether the recorded sandbox still runs: its process is alive and proven to be this
+ * record's sandbox, by its health route (healthMatches) or, when it does not answer (hung), by
+ * being a detached sandbox of this config folder (`env`'s). A command line naming "sandbox
+ * start" alone proves nothing (a script named so, another folder's sandbox), nor does a pid.
  */
-export async function recordedSandboxRuns(record: SandboxRecord, host: Host): Promise<boolean> {
+export async function recordedSandboxRuns(record: SandboxRecord, host: Host, env: NodeJS.ProcessEnv): Promise<boolean> {
   if (!processAlive(host, record.pid)) return false;
   if (await healthMatches(record)) return true;
-  const cmd = commandLine(record.pid);
-  return cmd === undefined ? true : /sandbox/.test(cmd) && /start/.test(cmd);
+  return detachedSandboxOf(record.pid, env);
 }

@@ -14,7 +14,7 @@ import { Closing } from './closing.js';
 import { Dispatcher } from './dispatch.js';
 import type { Faults } from './faults.js';
 import { boundHostNames } from './host-check.js';
-import type { SandboxOptions } from './options.js';
+import { MAX_SETTLE_AFTER_MS, type SandboxOptions } from './options.js';
 import { checkWebhookUrl, SandboxParts } from './parts.js';
 import { loadState, StateWriter } from './persist.js';
 import type { RecordedRequest } from './recording.js';
@@ -72,8 +72,8 @@ interface Address {
 }
 
 /** Keeps the state file: every change of the books, the stored answers or the key is written (coalesced). */
-function keepStateFile(file: string, parts: SandboxParts, fresh: boolean): StateWriter {
-  const writer = new StateWriter(file, () => parts.snapshot());
+function keepStateFile(file: string, parts: SandboxParts, fresh: boolean, warn: SandboxOptions['warn']): StateWriter {
+  const writer = new StateWriter(file, () => parts.snapshot(), undefined, warn);
   const changed = () => writer.changed();
   parts.ledger.onChange = changed;
   parts.idempotency.onChange = changed;
@@ -83,7 +83,7 @@ function keepStateFile(file: string, parts: SandboxParts, fresh: boolean): State
 }
 
 /** What the admin routes may see and change. */
-function adminControl(parts: SandboxParts, where: Address, pid: number | undefined): AdminControl {
+function adminControl(parts: SandboxParts, where: Address, opts: SandboxOptions): AdminControl {
   const { ledger, auth, account, log } = parts;
   return {
     faults: parts.faults,
@@ -104,7 +104,8 @@ function adminControl(parts: SandboxParts, where: Address, pid: number | undefin
     shapes: parts.shapes,
     health: () => ({
       status: 'ok',
-      pid: pid ?? null,
+      pid: opts.pid ?? null,
+      instance: opts.instance ?? null,
       port: where.port,
       base_url: `${where.url}${API_PREFIX}`,
       wallets: ledger.wallets().length,
@@ -163,12 +164,21 @@ function sandboxHandle(parts: SandboxParts, where: Address, close: () => Promise
   };
 }
 
+/** Refuses a settle delay that no timer can wait (it would fire at once, again and again). */
+function checkSettleAfter(ms: number | undefined): void {
+  if (ms === undefined) return;
+  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_SETTLE_AFTER_MS) {
+    throw new RangeError(`The settle delay must be a whole number of milliseconds from 0 to ${MAX_SETTLE_AFTER_MS}, got ${ms}.`);
+  }
+}
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
   checkWebhookUrl(opts.webhookUrl);
+  checkSettleAfter(opts.settleAfterMs);
   const loaded = opts.stateFile ? await loadState(opts.stateFile) : undefined;
   const parts = new SandboxParts(opts, loaded);
-  const writer = opts.stateFile ? keepStateFile(opts.stateFile, parts, !loaded) : undefined;
+  const writer = opts.stateFile ? keepStateFile(opts.stateFile, parts, !loaded, opts.warn) : undefined;
 
   const closing = new Closing();
   const where: Address = { port: 0, url: '' };
@@ -184,7 +194,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     origin: () => where.url,
     render: (reply) => render(reply, parts.shapes.error),
   });
-  const dispatcher = new Dispatcher({ parts, api, admin: adminControl(parts, where, opts.pid), closing, hosts: boundHostNames(host), onExchange: opts.onExchange });
+  const dispatcher = new Dispatcher({ parts, api, admin: adminControl(parts, where, opts), closing, hosts: boundHostNames(host), onExchange: opts.onExchange });
   const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
     dispatcher.handle(req, res).catch(() => {
       if (!res.headersSent) req.socket.destroy();

@@ -5,6 +5,7 @@
  * ordered by due time; after a restart from a state file the queue is re-armed from
  * the Pending records that are due to settle.
  */
+import { MAX_SETTLE_AFTER_MS } from './options.js';
 import type { Ledger, Payout } from './state.js';
 
 export const FAILING_ACCOUNT_SUFFIX = '0000';
@@ -41,7 +42,8 @@ export class Settlement {
     this.timer = undefined;
     const head = this.queue[0];
     if (!head) return;
-    this.timer = setTimeout(() => this.run(), Math.max(0, head.dueMs - Date.now()));
+    // A longer wait than a timer takes would fire at once and spin: wait the longest, then look again.
+    this.timer = setTimeout(() => this.run(), Math.min(MAX_SETTLE_AFTER_MS, Math.max(0, head.dueMs - Date.now())));
   }
 
   private run(): void {

@@ -4,6 +4,8 @@
  * it, `recipient.accountDetails.phoneNumber`, with Laravel's sentence for the rule that
  * failed) and the GET /payout/list query. Like Laravel's middleware, strings are trimmed
  * and an empty string counts as absent; a body that is not a JSON object counts as empty.
+ * Numbers come read from their text (body.ts): `amount` is judged on its exact value, never
+ * through a binary float, and a number a double cannot hold is refused as an amount.
  * The result is typed input for the ledger or the field problems of a 422. The rules
  * themselves are the documented ones (src/service/payout-rules.ts, shared with the client's
  * check); what is the sandbox's own is how it answers: Laravel's sentences, the fields as the
@@ -11,7 +13,9 @@
  */
 import { decimalFromNumber, MAX_SIGNIFICANT_DIGITS, parseAmount } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
+import { MAX_JSON_DEPTH } from '../service/error-body.js';
 import { ACCOUNT_PATTERN, isRecipientType, isServiceCurrency, longerThan, MAX_TEXT, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN } from '../service/payout-rules.js';
+import { decimalValue, ExactNumber } from './json.js';
 import type { FieldProblem } from './respond.js';
 import type { AccountDetails, PayoutInput, Recipient } from './state.js';
 
@@ -87,15 +91,35 @@ function significantDigitsOf(decimal: string): number {
   return (whole.replace(/^0+/, '') + frac).replace(/^0+/, '').length;
 }
 
+const TOO_MANY_DIGITS = `The amount field must not have more than ${MAX_SIGNIFICANT_DIGITS} significant digits.`;
+
+/**
+ * What is wrong with an amount whose number a double cannot hold (`10.00000000000000000001`,
+ * `1e400`), judged on its exact value. One with at most 15 significant digits would read back
+ * exactly unless it is past a double's range, so it is not more than zero, has too many
+ * significant digits, or has too many decimals (`1e-400`): always refused, never read through
+ * a float. Undefined only when the currency is unknown (its own error says so).
+ */
+function exactAmountProblem(n: ExactNumber, currency: string | undefined): string | undefined {
+  const v = decimalValue(n.literal);
+  if (!v) return rule.numeric('amount');
+  if (v.negative || v.digits === '') return rule.gt('amount', 0);
+  if (BigInt(v.digits.length) + (v.exp > 0n ? v.exp : 0n) > BigInt(MAX_SIGNIFICANT_DIGITS)) return TOO_MANY_DIGITS;
+  return currency === undefined ? undefined : rule.decimal('amount', minorDigits(currency)!);
+}
+
 /** `amount`: a JSON number > 0 with at most 15 significant digits and the currency's minor digits, in minor units. */
 function amountOf(raw: unknown, currency: string | undefined, errors: FieldProblem[]): bigint | undefined {
-  if (!present(raw)) errors.push({ field: 'amount', message: rule.required('amount') });
+  if (raw instanceof ExactNumber) {
+    const problem = exactAmountProblem(raw, currency);
+    if (problem !== undefined) errors.push({ field: 'amount', message: problem });
+  } else if (!present(raw)) errors.push({ field: 'amount', message: rule.required('amount') });
   else if (typeof raw !== 'number' || !Number.isFinite(raw)) errors.push({ field: 'amount', message: rule.numeric('amount') });
   else if (raw <= 0) errors.push({ field: 'amount', message: rule.gt('amount', 0) });
   else {
     const decimal = decimalFromNumber(raw);
     if (significantDigitsOf(decimal) > MAX_SIGNIFICANT_DIGITS) {
-      errors.push({ field: 'amount', message: `The amount field must not have more than ${MAX_SIGNIFICANT_DIGITS} significant digits.` });
+      errors.push({ field: 'amount', message: TOO_MANY_DIGITS });
     } else if (currency !== undefined) {
       // A positive number's decimal is plain, and not zero in minor units: too many decimals is the one refusal left.
       const parsed = parseAmount(decimal, currency);
@@ -149,11 +173,31 @@ function recipientOf(r: unknown, errors: FieldProblem[]): Recipient | undefined 
   return undefined;
 }
 
+/** A value of metadata as kept: a number a double cannot hold becomes the string of its digits (body.ts). */
+function keptValue(v: unknown): unknown {
+  if (v instanceof ExactNumber) return v.literal;
+  if (Array.isArray(v)) return v.map(keptValue);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  // defineProperty: a member named __proto__ stays a member.
+  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: keptValue(x), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 function metadataOf(m: unknown, errors: FieldProblem[]): Record<string, unknown> | null {
   if (m === undefined || m === null) return null;
-  if (isObject(m)) return m;
+  if (isObject(m)) return keptValue(m) as Record<string, unknown>;
   errors.push({ field: 'metadata', message: rule.array('metadata') });
   return null;
+}
+
+/**
+ * The 422 problem of a body nested deeper than MAX_JSON_DEPTH (body.ts), which is not read:
+ * named by the top-level member where it is, or `body` when it is in none.
+ */
+export function tooDeepProblem(member: string): FieldProblem {
+  const field = member === '' ? 'body' : member;
+  return { field, message: `The ${laravelAttribute(field)} field is nested too deeply: a request body may nest at most ${MAX_JSON_DEPTH} levels.` };
 }
 
 /** Validates a parsed POST /payout body (anything but a JSON object counts as an empty one). */

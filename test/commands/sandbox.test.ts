@@ -254,13 +254,23 @@ describe('payctl sandbox status / stop on a record', () => {
     expect(alive(other.pid!)).toBe(true);
   });
 
-  it('a sandbox that is alive but does not answer (its command line says sandbox start) counts as running; stop ends it with SIGTERM', async () => {
+  /** A process that looks like a hung detached `payctl sandbox start` (it never answers) of `configDir`. */
+  function hungSandbox(configDir: string): ChildProcess {
+    const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', 'sandbox', 'start', '--port', '0'], {
+      stdio: 'ignore',
+      env: { PATH: process.env.PATH, PAYCTL_CONFIG_DIR: configDir, PAYCTL_SANDBOX_DETACHED: '1' },
+    });
+    cleanups.push(() => void c.kill('SIGKILL'));
+    return c;
+  }
+
+  it('a detached sandbox of this config folder that is alive but does not answer counts as running; stop ends it with SIGTERM', async () => {
     const dir = configDir();
-    const hung = child('bash', ['-c', 'exec -a "payctl sandbox start" sleep 30']);
-    await until(() => alive(hung.pid!) && readFileSync(`/proc/${hung.pid}/cmdline`, 'utf8').includes('sandbox start'), 'the hung sandbox');
+    const hung = hungSandbox(dir);
+    await until(() => alive(hung.pid!) && readFileSync(`/proc/${hung.pid}/cmdline`, 'utf8').includes('sandbox\0start'), 'the hung sandbox');
     const port = await closedPort();
     const baseUrl = `http://127.0.0.1:${port}/v2`;
-    writeRecordFile(dir, { pid: hung.pid, port, baseUrl, apiKey: 'x', webhookSecret: 'y', startedAt: '2026-01-01T00:00:00.000Z' });
+    writeRecordFile(dir, { pid: hung.pid, port, baseUrl, apiKey: 'x', webhookSecret: 'y', startedAt: '2026-01-01T00:00:00.000Z', instance: 'i1' });
 
     const status = await payctl(['sandbox', 'status'], { dir });
     expect(status.code, status.stderr).toBe(0);
@@ -273,6 +283,49 @@ describe('payctl sandbox status / stop on a record', () => {
     expect(stop.stderr).toBe('');
     expect(await exited).toBe('SIGTERM');
     expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+
+  it.each([
+    ['a program whose command line says "payctl sandbox start"', (): ChildProcess => child('bash', ['-c', 'exec -a "payctl sandbox start" sleep 30'])],
+    ['a script named start in a folder named sandbox', (): ChildProcess => child('bash', ['-c', 'exec -a "/bin/bash /tmp/sandbox/start-notes.sh" sleep 30'])],
+    ["another config folder's detached sandbox", (): ChildProcess => hungSandbox(configDir())],
+  ])('a record whose pid was reused by %s: stale, said so, removed, and that process is never signalled', async (_what, make) => {
+    const dir = configDir();
+    const other = make();
+    await until(() => alive(other.pid!) && /sandbox/.test(readFileSync(`/proc/${other.pid}/cmdline`, 'utf8')), 'the other process');
+    const port = await closedPort();
+    writeRecordFile(dir, { pid: other.pid, port, baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: 'x', webhookSecret: 'y', startedAt: '', instance: 'i2' });
+    let signalled: NodeJS.Signals | null = null;
+    other.on('exit', (_code, signal) => (signalled = signal));
+
+    const status = await payctl(['sandbox', 'status'], { dir });
+    expect(status.code, status.stderr).toBe(1);
+    expect(status.stdout).toBe('No sandbox is running.\n');
+    expect(status.stderr).toContain(`The sandbox record is stale: pid ${other.pid} is not this config folder's sandbox.`);
+    const stop = await payctl(['sandbox', 'stop'], { dir });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(stop.stderr).toBe(
+      `No sandbox is running (removed a stale record of pid ${other.pid}; that process is not this config folder's sandbox and was left alone).\n`,
+    );
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(signalled).toBeNull();
+    expect(alive(other.pid!)).toBe(true);
+  });
+
+  it("a sandbox answering on the recorded port with the recorded pid but another instance (not this record's): stale, not signalled", async () => {
+    const dir = configDir();
+    const other = child('sleep', ['30']);
+    await until(() => alive(other.pid!), 'the other program');
+    // Another folder's sandbox that reports the recorded pid: the instance token tells them apart.
+    const sb = await startSandbox({ pid: other.pid!, instance: 'theirs' });
+    cleanups.push(() => sb.close());
+    writeRecordFile(dir, { pid: other.pid, port: sb.port, baseUrl: sb.baseUrl, apiKey: 'x', webhookSecret: 'y', startedAt: '', instance: 'ours' });
+    const stop = await payctl(['sandbox', 'stop', '--json'], { dir });
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(JSON.parse(stop.stdout)).toEqual({ stopped: false, running: false });
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    expect(alive(other.pid!)).toBe(true);
   });
 
   it('no record, or one that is not a record: nothing runs; stop says so and exits 0', async () => {
@@ -472,9 +525,11 @@ describe('payctl sandbox stop: a sandbox that does not stop', () => {
   const FAKE_PID = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')) + 1000;
 
   async function stopWith(dir: string, onSignal: (signal: NodeJS.Signals) => boolean) {
-    const port = await closedPort();
-    const baseUrl = `http://127.0.0.1:${port}/v2`;
-    writeRecordFile(dir, { pid: FAKE_PID, port, baseUrl, apiKey: 'x', webhookSecret: 'y', startedAt: '' });
+    // The record's sandbox answers its health route with the recorded pid and instance: proven to be it.
+    const sb = await startSandbox({ pid: FAKE_PID, instance: 'fake-instance' });
+    cleanups.push(() => sb.close());
+    const baseUrl = sb.baseUrl;
+    writeRecordFile(dir, { pid: FAKE_PID, port: sb.port, baseUrl, apiKey: 'x', webhookSecret: 'y', startedAt: '', instance: 'fake-instance' });
     const fd = fakeDeps({ dir });
     cleanups.push(() => fd.close());
     let alive = true;
@@ -489,7 +544,7 @@ describe('payctl sandbox stop: a sandbox that does not stop', () => {
         if (onSignal(signal)) alive = false;
       },
     };
-    // The health check (a refused connection) runs on real I/O; the waits on fakeDeps' TestClock.
+    // The health check runs on real I/O; the waits on fakeDeps' TestClock.
     const started = fd.clock.now().getTime();
     const result = await stopRun({}, fd.deps).then(
       (code) => ({ code, err: undefined as unknown }),

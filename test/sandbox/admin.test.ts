@@ -137,6 +137,20 @@ describe('admin routes (/_sandbox)', () => {
     expect((await api(ctx.sb, 'GET', '/wallets/balances')).status).toBe(200);
   });
 
+  it('POST /revoke-key refuses a key no client could send as the bearer (a space, a control character), and keeps the key', async () => {
+    const before = ctx.sb.apiKey;
+    for (const [key, problem] of [
+      ['my key', 'a space (U+0020) at character 3'],
+      ['sk_\u001b[2J', 'an escape character (U+001B) at character 4'],
+    ] as const) {
+      const res = await admin(ctx.sb, 'POST', '/revoke-key', { apiKey: key });
+      expect(res.status, key).toBe(400);
+      expect(res.body.message).toBe(`apiKey contains ${problem}: an API key is visible ASCII characters only.`);
+      expect(res.raw).not.toContain('\u001b');
+    }
+    expect(ctx.sb.apiKey).toBe(before);
+  });
+
   it('answers 404 NOT_FOUND for unknown admin routes', async () => {
     expect((await admin(ctx.sb, 'GET', '/nope')).status).toBe(404);
     expect((await admin(ctx.sb, 'GET', '/nope')).body.code).toBe('NOT_FOUND');

@@ -4,11 +4,12 @@
  * the documented id forms).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, eventually, freshWallet, payoutBody, startSandbox } from '../helpers/sandbox.js';
+import { StateWriter } from '../../src/sandbox/persist.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payctl-sandbox-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -156,6 +157,58 @@ describe('state file', () => {
     } finally {
       await sb.close();
     }
+  });
+});
+
+describe('a state file that cannot be written', () => {
+  it('is said (warn), once per failure, tried again, and written once it can be; nothing is lost meanwhile', async () => {
+    const file = join(dir, 'blocked.json');
+    const warnings: string[] = [];
+    const sb = await startSandbox({ stateFile: file, settleAfterMs: 60_000, warn: (m) => warnings.push(m) });
+    try {
+      await eventually(() => existsSync(file), 2000);
+      // A folder where the file goes: every rename onto it fails, whoever runs the test.
+      rmSync(file);
+      mkdirSync(join(file, 'in-the-way'), { recursive: true });
+      const walletId = freshWallet(sb, '100000.00');
+      const body = payoutBody(walletId);
+      expect((await api(sb, 'POST', '/payout', { body, idempotencyKey: randomUUID() })).status).toBe(201);
+      await eventually(() => warnings.length > 0, 2000);
+      expect(warnings[0]).toContain(`Could not write the sandbox state file ${file}: `);
+      expect(warnings[0]).toContain('only in memory');
+      // Retried every 100 ms, said once.
+      await new Promise((r) => setTimeout(r, 350));
+      expect(warnings).toHaveLength(1);
+      rmSync(file, { recursive: true });
+      await eventually(() => existsSync(file) && readFileSync(file, 'utf8').includes(body.payoutId), 2000);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a snapshot that cannot be written as JSON is said, not swallowed', async () => {
+    const file = join(dir, 'unwritable.json');
+    const said: string[] = [];
+    const writer = new StateWriter(
+      file,
+      () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+      10,
+      (m) => said.push(m),
+    );
+    writer.changed();
+    await writer.flush();
+    expect(said).toEqual([
+      `Could not write the sandbox state file ${file}: Maximum call stack size exceeded. The changes since its last write are only in memory; it is tried again.`,
+    ]);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('a state file whose API key no client could send is refused as damaged', async () => {
+    const file = join(dir, 'bad-key.json');
+    writeFileSync(file, JSON.stringify({ version: 1, apiKey: 'my key', wallets: [], payouts: [] }));
+    await expect(startSandbox({ stateFile: file })).rejects.toThrow(/bad-key\.json is damaged \(its API key contains a space \(U\+0020\) at character 3\)/);
   });
 });
 

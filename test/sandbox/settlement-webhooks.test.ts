@@ -94,6 +94,19 @@ describe('settlement', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(sb.payouts().filter((p) => p.status === 'Pending').length).toBe(before);
   });
+
+  it('refuses a settle delay longer than a timer can wait (2147483647 ms) at start; the longest one waits', async () => {
+    await expect(startSandbox({ settleAfterMs: 3_000_000_000 })).rejects.toThrow(
+      'The settle delay must be a whole number of milliseconds from 0 to 2147483647, got 3000000000.',
+    );
+    const sb = await startSandbox({ settleAfterMs: 2_147_483_647 });
+    cleanups.push(() => sb.close());
+    const walletId = freshWallet(sb, '100000.00');
+    const res = await api(sb, 'POST', '/payout', { body: payoutBody(walletId), idempotencyKey: randomUUID() });
+    expect(res.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sb.payouts().find((p) => p.wallet_id === walletId)!.status).toBe('Pending');
+  });
 });
 
 describe('webhooks', () => {

@@ -1,5 +1,6 @@
 /** `payctl sandbox start` (the run is start.ts). */
 import { InvalidArgumentError } from 'commander';
+import { MAX_SETTLE_AFTER_MS } from '../../sandbox/options.js';
 import { ERROR_SHAPES, LIST_SHAPES } from '../../sandbox/shapes.js';
 import { intOption, type CommandSpec } from '../spec.js';
 
@@ -11,6 +12,18 @@ function oneOf(flag: string, names: readonly string[]) {
   };
 }
 
+/**
+ * --settle-after: a whole number of ms, at most what a timer can wait; a longer one made
+ * Node fire the timer at once, warning about it 1,000 times a second.
+ */
+function settleAfterOption(value: string): number {
+  const ms = intOption('--settle-after')(value);
+  if (ms > MAX_SETTLE_AFTER_MS) {
+    throw new InvalidArgumentError(`--settle-after is at most ${MAX_SETTLE_AFTER_MS} ms (about 24.8 days), the longest a timer can wait.`);
+  }
+  return ms;
+}
+
 export const startSpec: CommandSpec = {
   name: 'start',
   summary: 'start the sandbox (foreground; Ctrl-C stops it) and print its base URL and API key',
@@ -20,7 +33,7 @@ export const startSpec: CommandSpec = {
     { flags: '--api-key <key>', description: 'API key the sandbox accepts (default: $PAYCTL_SANDBOX_API_KEY, else a random sk_sandbox_ key)' },
     { flags: '--seed <n>', description: 'seed for the demo data (same seed, same wallets and payouts)', parse: intOption('--seed'), default: 1 },
     { flags: '--state <file>', description: 'keep state in this file across restarts' },
-    { flags: '--settle-after <ms>', description: 'time before a Pending payout settles', parse: intOption('--settle-after'), default: 3000 },
+    { flags: '--settle-after <ms>', description: 'time before a Pending payout settles', parse: settleAfterOption, default: 3000 },
     { flags: '--webhook-url <url>', description: 'POST signed payout events to this URL' },
     { flags: '--webhook-secret <secret>', description: 'secret for webhook signatures (default: $PAYCTL_SANDBOX_WEBHOOK_SECRET, else whsec_sandbox)' },
     { flags: '--rate-limit <n>', description: 'requests per second before answering 429 (0: no limit)', parse: intOption('--rate-limit'), default: 0 },

@@ -2,57 +2,36 @@
  * `payctl sandbox start [--port N] [--detach] …`: runs the sandbox (the documented service
  * on localhost, docs/service.md) in the foreground
  * until Ctrl-C (or SIGTERM; exit 130), or with --detach in a background process recorded in the
- * config folder. Either way it writes profile `sandbox` (and makes it the default profile
- * on a machine with no other: config/sandbox-profile.ts), prints the base URL, the API key
- * and the webhook secret on stdout (one JSON object with --json), and says on stderr how to
- * use the profile: by name, for the shell (PAYCTL_PROFILE), and bare when it is the default.
+ * config folder (the parent is detach.ts). Either way it writes profile `sandbox` (and makes it
+ * the default profile on a machine with no other: config/sandbox-profile.ts), prints the base
+ * URL, the API key and the webhook secret on stdout (one JSON object with --json), and says on
+ * stderr how to use the profile (announce.ts).
  *
  * The API key and webhook secret come from --api-key / --webhook-secret (with a
  * warning: they show in `ps`), else PAYCTL_SANDBOX_API_KEY / PAYCTL_SANDBOX_WEBHOOK_SECRET,
- * else a random key / whsec_sandbox. The detached child gets them through its
- * environment, never on its command line, and gets only the variables it needs (not
- * PAYCTL_API_KEY, proxies or anything else of the shell that started it).
+ * else a random key / whsec_sandbox. A key that cannot be a bearer token (a space, a control
+ * character, anything but visible ASCII) is refused before anything starts.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ExitCode, LocalError, UsageError } from '../../errors.js';
-import { untilAborted, write, type Deps } from '../../deps.js';
-import { configDir, ensureConfigDir } from '../../config/paths.js';
-import { checkBaseUrl } from '../../config/resolve.js';
-import { DEFAULT_PROFILE } from '../../config/known-profiles.js';
-import { SANDBOX_PROFILE, defaultFollowsSandbox, saveSandboxProfile } from '../../config/sandbox-profile.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
-import type { ErrorShape, ListShape } from '../../sandbox/shapes.js';
+import { untilAborted, type Deps } from '../../deps.js';
+import { apiKeyProblem } from '../../config/api-key.js';
+import { saveSandboxProfile } from '../../config/sandbox-profile.js';
+import type { Sandbox } from '../../sandbox/server.js';
 import {
   API_KEY_ENV,
   DETACHED_ENV,
   WEBHOOK_SECRET_ENV,
-  logPath,
-  readRecord,
+  claimRecord,
+  newInstance,
   recordedSandboxRuns,
   removeRecord,
   writeRecord,
   type SandboxRecord,
 } from '../../sandbox/record.js';
+import { alreadyRunning, sayHowToUse, show } from './announce.js';
+import { startDetached, type StartOptions } from './detach.js';
 
-export interface StartOptions {
-  port?: number;
-  detach?: boolean;
-  apiKey?: string;
-  seed?: number;
-  state?: string;
-  settleAfter?: number;
-  listShape?: ListShape;
-  errorShape?: ErrorShape;
-  kycStatus?: string;
-  webhookUrl?: string;
-  webhookSecret?: string;
-  rateLimit?: number;
-}
-
-const READY_TIMEOUT_MS = 10_000;
+export type { StartOptions } from './detach.js';
 
 /** Flags that carry a secret, and the variable that carries it without showing in `ps`. */
 const SECRET_FLAGS = [
@@ -69,75 +48,41 @@ export async function run(opts: StartOptions, deps: Deps): Promise<number> {
       resolved[key] = deps.env[env] || undefined;
     }
   }
+  if (resolved.apiKey !== undefined) resolved.apiKey = checkedKey(resolved.apiKey, opts.apiKey !== undefined ? '--api-key' : API_KEY_ENV);
   return opts.detach ? startDetached(resolved, deps) : startForeground(resolved, deps);
 }
 
-interface Shown {
-  baseUrl: string;
-  apiKey: string;
-  webhookSecret: string;
-  port: number;
-  pid: number;
-}
-
-async function show(deps: Deps, s: Shown): Promise<void> {
-  if (deps.globals.json) {
-    await write(deps.io.stdout, JSON.stringify({ base_url: s.baseUrl, api_key: s.apiKey, webhook_secret: s.webhookSecret, port: s.port, pid: s.pid }) + '\n');
-    return;
-  }
-  await write(deps.io.stdout, `Sandbox running at ${s.baseUrl}\nAPI key: ${s.apiKey}\nWebhook secret: ${s.webhookSecret}\n`);
-}
-
-function sameUrl(a: string, b: string): boolean {
-  try {
-    return checkBaseUrl(a) === checkBaseUrl(b);
-  } catch {
-    return false;
-  }
-}
-
 /**
- * How to use profile "sandbox", said once it is saved: each command as it runs in this
- * shell (with the run's --timeout; never a base URL, the profile has its own), bare when
- * the default profile follows the sandbox and PAYCTL_PROFILE does not choose another one.
- * Variables of this shell that would send the commands elsewhere are named.
+ * The sandbox's API key without the white space around it (as payctl reads every key), refused
+ * (exit 2, nothing started) when it cannot be a bearer token: the sandbox would refuse it, the
+ * profile could not be used (src/config/api-key.ts), and a control character would reach the
+ * terminal. The message names the character, never shows the key.
  */
-function sayHowToUse(deps: Deps, s: { baseUrl: string; apiKey: string }): void {
-  const { timeout } = invocationOf(deps.globals, deps.env);
-  const inForce = timeout !== undefined ? { timeout } : {};
-  const byName = commandLine({ ...inForce, profile: SANDBOX_PROFILE }, ['balances']);
-  const forShell = `export PAYCTL_PROFILE=${SANDBOX_PROFILE}`;
-  const chosen = deps.env.PAYCTL_PROFILE;
-  const bare = defaultFollowsSandbox(deps.config()) && (!chosen || chosen === DEFAULT_PROFILE || chosen === SANDBOX_PROFILE);
-  if (bare) {
-    deps.log.info(
-      `Profile "${SANDBOX_PROFILE}" saved, and the default profile points at this sandbox too (until \`${commandLine(inForce, ['login'])}\` sets up your account). Try: ${commandLine(inForce, ['balances'])}`,
-    );
-    deps.log.info(`By name: ${byName}; or for this shell: ${forShell}`);
-  } else {
-    deps.log.info(`Profile "${SANDBOX_PROFILE}" saved. Try: ${byName}`);
-    deps.log.info(`Or for this shell, so that commands need no --profile: ${forShell}`);
-  }
-  if (deps.env.PAYCTL_BASE_URL && !sameUrl(deps.env.PAYCTL_BASE_URL, s.baseUrl)) {
-    deps.log.warn("PAYCTL_BASE_URL is set in this shell and overrides the profile's base URL: unset it to reach the sandbox.");
-  }
-  if (deps.env.PAYCTL_API_KEY && deps.env.PAYCTL_API_KEY !== s.apiKey) {
-    deps.log.warn("PAYCTL_API_KEY is set in this shell and is sent instead of the sandbox's key, which the sandbox refuses: unset it to use the sandbox.");
-  }
+function checkedKey(given: string, from: string): string {
+  const key = given.trim();
+  const problem = key === '' ? 'nothing but white space' : apiKeyProblem(key);
+  if (problem === undefined) return key;
+  throw new UsageError(
+    `${from} contains ${problem}: the sandbox's API key is the bearer token, visible ASCII characters only. The sandbox was not started.`,
+    [],
+    `Give another key, or leave ${API_KEY_ENV} unset for a random one.`,
+  );
 }
 
-async function startForeground(opts: StartOptions, deps: Deps): Promise<number> {
-  const detachedChild = deps.env[DETACHED_ENV] === '1';
+/** Starts the server with the run's options; a port in use, a bad state file or option is a usage error (exit 2). */
+async function listen(opts: StartOptions, deps: Deps, instance: string | undefined): Promise<Sandbox> {
   const { startSandbox } = await import('../../sandbox/server.js');
   const { StateFileError } = await import('../../sandbox/persist.js');
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    sandbox = await startSandbox({
+    return await startSandbox({
       pid: deps.host.pid,
       port: opts.port ?? 0,
       seed: opts.seed ?? 1,
       settleAfterMs: opts.settleAfter ?? 3000,
       rateLimit: opts.rateLimit ?? 0,
+      // A state file that cannot be written is said on stderr (the detached child's: its log).
+      warn: (message) => deps.log.warn(message),
+      ...(instance !== undefined && { instance }),
       ...(opts.apiKey !== undefined && { apiKey: opts.apiKey }),
       ...(opts.state !== undefined && { stateFile: opts.state }),
       ...(opts.webhookUrl !== undefined && { webhookUrl: opts.webhookUrl }),
@@ -155,168 +100,51 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
     if (err instanceof StateFileError || err instanceof RangeError) throw new UsageError(err.message);
     throw err;
   }
+}
 
+/**
+ * The detached child claims the config folder's record, exclusively: when another start's
+ * sandbox holds it and runs, this one refuses (exit 2, before it saves any profile; the caller
+ * closes it, so nothing is left running). A stale record (its process gone, or not that
+ * sandbox) is removed without touching its process, and the claim tried again.
+ */
+async function claimFolder(deps: Deps, record: SandboxRecord): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const claim = await claimRecord(deps.env, record);
+    if (claim.claimed) return;
+    if (await recordedSandboxRuns(claim.holder, deps.host, deps.env)) throw alreadyRunning(claim.holder);
+    await removeRecord(deps.env, { pid: claim.holder.pid, instance: claim.holder.instance });
+  }
+  throw new LocalError('Could not claim the sandbox record of this config folder: other starts keep taking it.', 'Try again, or see: payctl sandbox status');
+}
+
+/** The sandbox in this process until Ctrl-C; as the detached child (DETACHED_ENV), with its record. */
+async function startForeground(opts: StartOptions, deps: Deps): Promise<number> {
+  const detachedChild = deps.env[DETACHED_ENV] === '1';
+  const instance = detachedChild ? newInstance() : undefined;
+  const sandbox = await listen(opts, deps, instance);
+  const pid = deps.host.pid;
+  let claimed = false;
   try {
-    await saveSandboxProfile(deps.config(), { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret });
-    const pid = deps.host.pid;
-    if (detachedChild) {
-      await writeRecord(deps.env, {
-        pid,
-        port: sandbox.port,
-        baseUrl: sandbox.baseUrl,
-        apiKey: sandbox.apiKey,
-        webhookSecret: sandbox.webhookSecret,
-        startedAt: deps.clock.now().toISOString(),
-      });
+    const shown = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, port: sandbox.port, pid };
+    const record: SandboxRecord | undefined = instance === undefined ? undefined : { ...shown, startedAt: deps.clock.now().toISOString(), instance, starting: true };
+    if (record) {
+      await claimFolder(deps, record);
+      claimed = true;
     }
-    await show(deps, { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret, port: sandbox.port, pid });
+    await saveSandboxProfile(deps.config(), shown);
+    // Finished: the parent waits for this one, and then reads the profile saved above.
+    if (record) await writeRecord(deps.env, { ...record, starting: false });
+    await show(deps, shown);
     sayHowToUse(deps, sandbox);
     if (!detachedChild) deps.log.info('Press Ctrl-C to stop.');
     await untilAborted(deps.signal);
   } finally {
     await sandbox.close();
-    if (detachedChild) await removeRecord(deps.env, deps.host.pid);
+    if (claimed) await removeRecord(deps.env, { pid, instance: instance! });
   }
   deps.log.info('Sandbox stopped.');
   // In the foreground, Ctrl-C is an interruption (130) like any other; the detached child
   // ends normally (0) when `sandbox stop` asks it to.
   return detachedChild ? 0 : ExitCode.interrupted;
-}
-
-/** bin/payctl.js of this package: found upwards from this module (a dist chunk, or src/… under tests). */
-function binPath(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'bin', 'payctl.js');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('cannot find bin/payctl.js above ' + fileURLToPath(import.meta.url));
-  }
-}
-
-/** The child's command line: no secret (see childEnv). */
-function childArgs(opts: StartOptions): string[] {
-  const args = ['sandbox', 'start', '--port', String(opts.port ?? 0)];
-  if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
-  if (opts.settleAfter !== undefined) args.push('--settle-after', String(opts.settleAfter));
-  if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
-  if (opts.listShape !== undefined) args.push('--list-shape', opts.listShape);
-  if (opts.errorShape !== undefined) args.push('--error-shape', opts.errorShape);
-  if (opts.kycStatus !== undefined) args.push('--kyc-status', opts.kycStatus);
-  if (opts.state !== undefined) args.push('--state', opts.state);
-  if (opts.webhookUrl !== undefined) args.push('--webhook-url', opts.webhookUrl);
-  return args;
-}
-
-/**
- * What the detached child keeps of this environment: finding node and the user (PATH,
- * HOME, USER), the config folder and the code cache, the OS keyring's session (the
- * sandbox profile may keep its key there), temp files, locale and time zone, and Windows'
- * own. Nothing else: the child outlives the shell, and PAYCTL_API_KEY, tokens and proxies
- * have no business in a process that anyone who can read its environment may read.
- */
-const CHILD_ENV = new Set([
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'TMPDIR',
-  'TMP',
-  'TEMP',
-  'TZ',
-  'LANG',
-  'LANGUAGE',
-  'PAYCTL_CONFIG_DIR',
-  'XDG_CONFIG_HOME',
-  'XDG_CACHE_HOME',
-  'XDG_RUNTIME_DIR',
-  'DBUS_SESSION_BUS_ADDRESS',
-  'SYSTEMROOT',
-  'WINDIR',
-  'USERPROFILE',
-  'APPDATA',
-  'LOCALAPPDATA',
-  'COMSPEC',
-  'PATHEXT',
-]);
-
-/** The child's environment: only CHILD_ENV and LC_* of ours, and the secrets (readable only by this user). */
-function childEnv(opts: StartOptions, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) {
-    // Windows names its variables in any case (Path, SystemRoot).
-    if (v !== undefined && (CHILD_ENV.has(k.toUpperCase()) || k.startsWith('LC_'))) out[k] = v;
-  }
-  out[DETACHED_ENV] = '1';
-  out.NO_COLOR = '1';
-  if (opts.apiKey !== undefined) out[API_KEY_ENV] = opts.apiKey;
-  if (opts.webhookSecret !== undefined) out[WEBHOOK_SECRET_ENV] = opts.webhookSecret;
-  return out;
-}
-
-function logTail(file: string): string {
-  try {
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
-    return lines.slice(-8).join('\n');
-  } catch {
-    return '';
-  }
-}
-
-async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
-  const existing = await readRecord(deps.env);
-  if (existing) {
-    if (await recordedSandboxRuns(existing, deps.host)) {
-      throw new UsageError(`A sandbox is already running at ${existing.baseUrl} (pid ${existing.pid}).`, [], 'Stop it first with: payctl sandbox stop');
-    }
-    await removeRecord(deps.env, existing.pid);
-  }
-  ensureConfigDir(configDir(deps.env));
-  const log = logPath(deps.env);
-  const fd = openSync(log, 'w', 0o600);
-  let child;
-  try {
-    child = spawn(deps.host.execPath, [binPath(), ...childArgs(opts)], {
-      detached: true,
-      stdio: ['ignore', fd, fd],
-      env: childEnv(opts, deps.env),
-    });
-  } finally {
-    closeSync(fd);
-  }
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  let spawnError: Error | undefined;
-  child.on('exit', (code, signal) => (exited = { code, signal }));
-  child.on('error', (err) => (spawnError = err));
-  child.unref();
-
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let record: SandboxRecord | undefined;
-  while (!record) {
-    if (spawnError) throw new LocalError(`Could not start the background sandbox: ${spawnError.message}`);
-    if (exited) {
-      const tail = logTail(log);
-      throw new LocalError(
-        `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` + (tail ? `\n${tail}` : ''),
-        `Its log is in ${log}.`,
-      );
-    }
-    if (deps.signal.aborted || Date.now() > deadline) {
-      if (child.pid) {
-        try {
-          deps.host.kill(child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-      if (deps.signal.aborted) throw new UsageError('Interrupted before the sandbox was ready; it was stopped.');
-      throw new LocalError(`The background sandbox did not report ready within ${READY_TIMEOUT_MS / 1000} s; it was stopped.`, `Its log is in ${log}.`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-    const r = await readRecord(deps.env);
-    if (r && r.pid === child.pid) record = r;
-  }
-  await show(deps, { baseUrl: record.baseUrl, apiKey: record.apiKey, webhookSecret: record.webhookSecret, port: record.port, pid: record.pid });
-  // The child saved the profiles before it wrote its record.
-  sayHowToUse(deps, record);
-  deps.log.info(`Running in the background (pid ${record.pid}). Stop it with: payctl sandbox stop`);
-  return 0;
 }

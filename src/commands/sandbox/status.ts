@@ -1,13 +1,19 @@
 /**
  * `payctl sandbox status`: whether the background sandbox runs, and where.
- * Exit 0 when it runs, 1 when it does not.
+ * Exit 0 when it runs, 1 when it does not. A record whose pid is alive but not proven to be
+ * its sandbox (record.ts: a reused pid) is stale, and said to be; `stop` removes it.
  */
 import { write, type Deps } from '../../deps.js';
-import { readRecord, recordedSandboxRuns } from '../../sandbox/record.js';
+import { processAlive, readRecord, recordedSandboxRuns } from '../../sandbox/record.js';
 
 export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
   const record = await readRecord(deps.env);
-  const running = record !== undefined && (await recordedSandboxRuns(record, deps.host));
+  const running = record !== undefined && (await recordedSandboxRuns(record, deps.host, deps.env));
+  if (record && !running && processAlive(deps.host, record.pid)) {
+    deps.log.info(
+      `The sandbox record is stale: pid ${record.pid} is not this config folder's sandbox. \`payctl sandbox stop\` removes the record and leaves that process alone.`,
+    );
+  }
   if (deps.globals.json) {
     const out = running ? { running: true, base_url: record.baseUrl, pid: record.pid, port: record.port, started_at: record.startedAt } : { running: false };
     await write(deps.io.stdout, JSON.stringify(out) + '\n');

@@ -1,7 +1,9 @@
 /**
  * `payctl sandbox stop`: ends the background sandbox (SIGTERM, then SIGKILL after
  * 5 s), waits until its process is gone and removes its record. Idempotent: with no
- * sandbox running it says so and exits 0.
+ * sandbox running it says so and exits 0. Only a process proven to be the record's sandbox
+ * is signalled (record.ts): a record whose pid now names anything else is stale, removed,
+ * and that process left alone.
  */
 import { write, type Deps } from '../../deps.js';
 import type { Host } from '../../host.js';
@@ -27,6 +29,13 @@ function signal(host: Host, pid: number, sig: NodeJS.Signals): void {
   }
 }
 
+/** What is said of a stale record: its process is gone, or is some other program, which is not signalled. */
+function staleRecord(deps: Deps, pid: number): string {
+  return processAlive(deps.host, pid)
+    ? `No sandbox is running (removed a stale record of pid ${pid}; that process is not this config folder's sandbox and was left alone).`
+    : `No sandbox is running (removed a stale record of pid ${pid}).`;
+}
+
 export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
   const record = await readRecord(deps.env);
   const say = (text: string, json: Record<string, unknown>) => (deps.globals.json ? write(deps.io.stdout, JSON.stringify(json) + '\n') : deps.log.info(text));
@@ -34,9 +43,9 @@ export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<n
     await say('No sandbox is running.', { stopped: false, running: false });
     return 0;
   }
-  if (!(await recordedSandboxRuns(record, deps.host))) {
-    await removeRecord(deps.env, record.pid);
-    await say(`No sandbox is running (removed a stale record of pid ${record.pid}).`, { stopped: false, running: false });
+  if (!(await recordedSandboxRuns(record, deps.host, deps.env))) {
+    await removeRecord(deps.env, { pid: record.pid, instance: record.instance });
+    await say(staleRecord(deps, record.pid), { stopped: false, running: false });
     return 0;
   }
   signal(deps.host, record.pid, 'SIGTERM');
@@ -46,7 +55,7 @@ export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<n
     signal(deps.host, record.pid, 'SIGKILL');
     gone = await waitGone(deps, record.pid, KILL_WAIT_MS);
   }
-  await removeRecord(deps.env, record.pid);
+  await removeRecord(deps.env, { pid: record.pid, instance: record.instance });
   if (!gone) {
     const { LocalError } = await import('../../errors.js');
     throw new LocalError(`The sandbox (pid ${record.pid}) could not be stopped.`, `Try: kill -9 ${record.pid}`);

@@ -1,0 +1,198 @@
+/**
+ * `payctl sandbox start --detach`, the parent: starts the sandbox in a background process (the
+ * detached child, start.ts run with PAYCTL_SANDBOX_DETACHED=1), waits until the child has
+ * claimed the config folder's record and saved the profile, and prints what it recorded. The
+ * child gets the secrets through its environment, never on its command line, and only the
+ * variables it needs. Of two starts at the same moment, the child that
+ * claims the record second exits 2; its parent then says which sandbox runs (exit 2).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ExitCode, LocalError, UsageError } from '../../errors.js';
+import type { Deps } from '../../deps.js';
+import { configDir, ensureConfigDir } from '../../config/paths.js';
+import type { ErrorShape, ListShape } from '../../sandbox/shapes.js';
+import { API_KEY_ENV, DETACHED_ENV, WEBHOOK_SECRET_ENV, logPath, readRecord, recordedSandboxRuns, removeRecord, type SandboxRecord } from '../../sandbox/record.js';
+import { alreadyRunning, sayHowToUse, show } from './announce.js';
+
+export interface StartOptions {
+  port?: number;
+  detach?: boolean;
+  apiKey?: string;
+  seed?: number;
+  state?: string;
+  settleAfter?: number;
+  listShape?: ListShape;
+  errorShape?: ErrorShape;
+  kycStatus?: string;
+  webhookUrl?: string;
+  webhookSecret?: string;
+  rateLimit?: number;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+
+/** bin/payctl.js of this package: found upwards from this module (a dist chunk, or src/… under tests). */
+function binPath(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'bin', 'payctl.js');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error('cannot find bin/payctl.js above ' + fileURLToPath(import.meta.url));
+  }
+}
+
+/** The child's command line: no secret (see childEnv). */
+function childArgs(opts: StartOptions): string[] {
+  const args = ['sandbox', 'start', '--port', String(opts.port ?? 0)];
+  if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
+  if (opts.settleAfter !== undefined) args.push('--settle-after', String(opts.settleAfter));
+  if (opts.rateLimit !== undefined) args.push('--rate-limit', String(opts.rateLimit));
+  if (opts.listShape !== undefined) args.push('--list-shape', opts.listShape);
+  if (opts.errorShape !== undefined) args.push('--error-shape', opts.errorShape);
+  if (opts.kycStatus !== undefined) args.push('--kyc-status', opts.kycStatus);
+  if (opts.state !== undefined) args.push('--state', opts.state);
+  if (opts.webhookUrl !== undefined) args.push('--webhook-url', opts.webhookUrl);
+  return args;
+}
+
+/**
+ * What the detached child keeps of this environment: finding node and the user (PATH,
+ * HOME, USER), the config folder and the code cache, the OS keyring's session (the
+ * sandbox profile may keep its key there), temp files, locale and time zone, and Windows'
+ * own. Nothing else: the child outlives the shell, and PAYCTL_API_KEY, tokens and proxies
+ * have no business in a process that anyone who can read its environment may read.
+ */
+const CHILD_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TZ',
+  'LANG',
+  'LANGUAGE',
+  'PAYCTL_CONFIG_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_RUNTIME_DIR',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'SYSTEMROOT',
+  'WINDIR',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'COMSPEC',
+  'PATHEXT',
+]);
+
+/** The child's environment: only CHILD_ENV and LC_* of ours, and the secrets (readable only by this user). */
+function childEnv(opts: StartOptions, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    // Windows names its variables in any case (Path, SystemRoot).
+    if (v !== undefined && (CHILD_ENV.has(k.toUpperCase()) || k.startsWith('LC_'))) out[k] = v;
+  }
+  out[DETACHED_ENV] = '1';
+  out.NO_COLOR = '1';
+  if (opts.apiKey !== undefined) out[API_KEY_ENV] = opts.apiKey;
+  if (opts.webhookSecret !== undefined) out[WEBHOOK_SECRET_ENV] = opts.webhookSecret;
+  return out;
+}
+
+/** The last lines of the child's log, for a start that failed. */
+function logTail(file: string): string {
+  try {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    return lines.slice(-8).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** How the child ended, once it has. */
+interface Watched {
+  exited?: { code: number | null; signal: NodeJS.Signals | null };
+  spawnError?: Error;
+}
+
+/** Starts the child, its output to the log (0600), detached from this process. */
+function spawnChild(opts: StartOptions, deps: Deps, log: string): { child: ChildProcess; watched: Watched } {
+  const fd = openSync(log, 'w', 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(deps.host.execPath, [binPath(), ...childArgs(opts)], {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: childEnv(opts, deps.env),
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const watched: Watched = {};
+  child.on('exit', (code, signal) => (watched.exited = { code, signal }));
+  child.on('error', (err) => (watched.spawnError = err));
+  child.unref();
+  return { child, watched };
+}
+
+/**
+ * Why the child ended before it was ready: another start claimed the record first (the child
+ * exits 2 for it) and its sandbox runs, or else the end of its log.
+ */
+async function endedEarly(deps: Deps, child: ChildProcess, exited: NonNullable<Watched['exited']>, log: string): Promise<Error> {
+  if (exited.code === ExitCode.usage) {
+    const holder = await readRecord(deps.env);
+    if (holder && holder.pid !== child.pid && (await recordedSandboxRuns(holder, deps.host, deps.env))) return alreadyRunning(holder);
+  }
+  const tail = logTail(log);
+  return new LocalError(
+    `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` + (tail ? `\n${tail}` : ''),
+    `Its log is in ${log}.`,
+  );
+}
+
+/** Waits for the child's finished record (claimed, profile saved); stops the child on Ctrl-C or time-out. */
+async function untilReady(deps: Deps, child: ChildProcess, watched: Watched, log: string): Promise<SandboxRecord> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (watched.spawnError) throw new LocalError(`Could not start the background sandbox: ${watched.spawnError.message}`);
+    if (watched.exited) throw await endedEarly(deps, child, watched.exited, log);
+    if (deps.signal.aborted || Date.now() > deadline) {
+      if (child.pid) {
+        try {
+          deps.host.kill(child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      if (deps.signal.aborted) throw new UsageError('Interrupted before the sandbox was ready; it was stopped.');
+      throw new LocalError(`The background sandbox did not report ready within ${READY_TIMEOUT_MS / 1000} s; it was stopped.`, `Its log is in ${log}.`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    const r = await readRecord(deps.env);
+    if (r && r.pid === child.pid && !r.starting) return r;
+  }
+}
+
+/** The parent of `sandbox start --detach`: refuses when this folder's sandbox runs, else starts one and waits for it. */
+export async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
+  const existing = await readRecord(deps.env);
+  if (existing) {
+    if (await recordedSandboxRuns(existing, deps.host, deps.env)) throw alreadyRunning(existing);
+    // Stale: its process is gone, or is not this record's sandbox (left alone).
+    await removeRecord(deps.env, { pid: existing.pid, instance: existing.instance });
+  }
+  ensureConfigDir(configDir(deps.env));
+  const log = logPath(deps.env);
+  const { child, watched } = spawnChild(opts, deps, log);
+  const record = await untilReady(deps, child, watched, log);
+  await show(deps, { baseUrl: record.baseUrl, apiKey: record.apiKey, webhookSecret: record.webhookSecret, port: record.port, pid: record.pid });
+  // The child saved the profiles before it finished its record.
+  sayHowToUse(deps, record);
+  deps.log.info(`Running in the background (pid ${record.pid}). Stop it with: payctl sandbox stop`);
+  return 0;
+}
