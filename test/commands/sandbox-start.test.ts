@@ -7,25 +7,16 @@
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { readProfile } from '../helpers/e2e.js';
 import { fakeDeps } from '../helpers/fake-deps.js';
 import { startPayctl, type Started } from '../helpers/in-process.js';
 import { startSandbox } from '../helpers/sandbox.js';
 import { run as startRun } from '../../src/commands/sandbox/start.js';
 import { exitCodeOf, UsageError } from '../../src/errors.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  cleanups.push(cleanup);
-  return dir;
-}
+const { cleanups, configDir } = useCleanups();
 
 /** `payctl sandbox start …` in process, interrupted (Ctrl-C) after the test. */
 function start(args: string[], opts: { dir: string; env?: Record<string, string> }): Started {

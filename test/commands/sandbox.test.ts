@@ -8,8 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { closedPort, readProfile } from '../helpers/e2e.js';
 import { fakeDeps } from '../helpers/fake-deps.js';
 import { payctl, startPayctl, type Started } from '../helpers/in-process.js';
@@ -17,17 +16,9 @@ import { startSandbox } from '../helpers/sandbox.js';
 import { run as startRun } from '../../src/commands/sandbox/start.js';
 import { run as stopRun } from '../../src/commands/sandbox/stop.js';
 import { exitCodeOf, LocalError, UsageError } from '../../src/errors.js';
+import { useCleanups } from '../helpers/cleanups.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  cleanups.push(cleanup);
-  return dir;
-}
+const { cleanups, configDir } = useCleanups();
 
 /** A process of the test's own making, killed after the test. */
 function child(command: string, args: string[]): ChildProcess {
