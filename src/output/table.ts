@@ -289,6 +289,9 @@ export function renderLine(columns: Column[], cells: string[], style: Style, wid
  * Rows as cards, for a terminal too narrow for the table: one line per column (the header,
  * then the value, cut with … to the width), a blank line between rows. Nothing is left out.
  */
+/** The widest value a card keeps whole though it does not fit: a payout id may have 128 characters. */
+const LONGEST_ID = 128;
+
 export function renderCards(columns: Column[], rows: string[][], style: Style, width?: number): string {
   const labelWidth = Math.max(0, ...columns.map((c) => displayWidth(c.header)));
   const room = width === undefined ? undefined : Math.max(1, width - labelWidth - GAP);
@@ -300,8 +303,9 @@ export function renderCards(columns: Column[], rows: string[][], style: Style, w
           .map((value, k) => {
             const label = k === 0 ? c.header : '';
             // Only what a table may cut is cut here too: an id, an amount or a time overflows
-            // the terminal (it wraps) rather than lose the characters a person pastes.
-            const cut = room !== undefined && (cuttable(c) || c.width !== undefined);
+            // the terminal (it wraps) rather than lose the characters a person pastes; one longer
+            // than any id (a service's 1 MB "wallet id") is cut all the same.
+            const cut = room !== undefined && (cuttable(c) || c.width !== undefined || displayWidth(value) > LONGEST_ID);
             const line = `${label ? style.dim(label) : ''}${' '.repeat(labelWidth - displayWidth(label) + GAP)}${cut ? fitWidth(value, room) : value}`.trimEnd();
             return width === undefined || !cut ? line : fitWidth(line, width);
           }),
