@@ -18,6 +18,11 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(env.HOME || homedir(), '.config', 'payctl');
 }
 
+/** The local journal's folder: `journal/` in the config folder (payouts/ledger/local.ts), as messages name it. */
+export function journalFolder(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), 'journal');
+}
+
 let myUid: number | undefined;
 
 /**

@@ -9,7 +9,6 @@
  * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted) or
  * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
  */
-import { join } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
@@ -35,7 +34,7 @@ import {
 } from '../../payouts/lookup.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
-import { configDir } from '../../config/paths.js';
+import { journalFolder } from '../../config/paths.js';
 import { JournalFaults } from '../payout/send-rows.js';
 
 export interface ReconcileOptions {
@@ -109,7 +108,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
 
   const results: ReconcileResult[] = [];
   // Answers the journal fails to record are told apart from answers that never came (what to do differs).
-  const faults = new JournalFaults(join(configDir(deps.env), 'journal'));
+  const faults = new JournalFaults(journalFolder(deps.env));
   const watched = faults.watch(journal);
   for (const { name } of todo) {
     if (deps.signal.aborted) break;
@@ -270,7 +269,7 @@ async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, transac
     next = await journal.record(entry, lookedUpOutcome(got.record, got.res.status, deps.clock.now()));
   } catch (err) {
     // A full disk or a read-only folder: said as such (exit 2), never as a bug; the entry stays unknown.
-    throw writeError(err, join(configDir(deps.env), 'journal'), 'Nothing was recorded: run the same command again once it can be written.');
+    throw writeError(err, journalFolder(deps.env), 'Nothing was recorded: run the same command again once it can be written.');
   }
   const status = next.outcome?.kind === 'accepted' ? next.outcome.payoutStatus : undefined;
   const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };

@@ -4,13 +4,12 @@
  * (journal, retries, concurrency), the summary, and the exit code with the command that
  * resumes. Nothing here decides what to send: the caller hands over the rows.
  */
-import { join } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
 import { fsFault, type Ledger } from '../../payouts/journal.js';
-import { configDir } from '../../config/paths.js';
+import { journalFolder } from '../../config/paths.js';
 import { isAlreadyMade, ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
@@ -46,7 +45,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       `Cannot write the report ${o.reportPath}: ${(err as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. Nothing was sent.`,
     );
   }
-  const faults = new JournalFaults(join(configDir(deps.env), 'journal'));
+  const faults = new JournalFaults(journalFolder(deps.env));
   const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${o.batch.id}`, () => deps.io.stderrColumns);
   let outcomes: RowOutcome[];
   let stopped: boolean;
