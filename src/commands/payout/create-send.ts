@@ -87,23 +87,21 @@ export function conflictError(c: CreateRun, conflict: JournalConflict): UsageErr
 export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>) | undefined): Promise<Journaled> {
   const { deps, request, opts } = c;
   const journaledAt = deps.clock.now();
-  const begin = () =>
-    claim({
-      baseUrl: c.api.baseUrl,
-      payoutId: request.payoutId,
-      body: c.body,
-      idempotencyKey: opts.idempotencyKey,
-      // A payout id given on the command line names the payout: its key is derived from it and
-      // the body (journal.ts), so another machine or a restored backup reuses it. A new id, a new key.
-      randomKey: opts.payoutId === undefined,
-      now: journaledAt,
-      origin: { fingerprint: payoutFingerprint(request), repeatKey: repeatKey(request) },
-      profile: deps.globals.profile,
-    });
-  // Another run may claim the id between the look-up (create.ts) and this claim.
-  const claim = async (o: Parameters<Ledger['begin']>[0]) => {
+  // Another run may claim the id between the look-up (create.ts) and this claim: the same refusal.
+  const begin = async () => {
     try {
-      return await c.journal.begin(o);
+      return await c.journal.begin({
+        baseUrl: c.api.baseUrl,
+        payoutId: request.payoutId,
+        body: c.body,
+        idempotencyKey: opts.idempotencyKey,
+        // A payout id given on the command line names the payout: its key is derived from it and
+        // the body (journal.ts), so another machine or a restored backup reuses it. A new id, a new key.
+        randomKey: opts.payoutId === undefined,
+        now: journaledAt,
+        origin: { fingerprint: payoutFingerprint(request), repeatKey: repeatKey(request) },
+        profile: deps.globals.profile,
+      });
     } catch (err) {
       if (err instanceof JournalConflict) throw conflictError(c, err);
       throw err;
