@@ -22,6 +22,7 @@ import { TestClock } from '../helpers/clock.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { batchRows, expectExactlyOncePerId, payoutPosts, postedPayoutId, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
 import { heldFor } from '../helpers/payout-fixtures.js';
+import { bankPayout } from '../helpers/four-eyes.js';
 
 const disk = vi.hoisted(() => {
   const state = {
@@ -214,13 +215,9 @@ describe('history reconcile on a full disk', () => {
   it('an answer it cannot record: says to free space and run it again (not "when the service can be reached"); run again, it records the one payout', async () => {
     const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
     const id = `rec-full-${randomUUID().slice(0, 8)}`;
-    const args = ['payout', 'create', '--wallet', wallet, '--amount', '12.50', '--currency', 'SLE', '--type', 'bank'];
     // Every attempt reset before the service took it: the outcome is unknown, and journaled so.
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
-    const lost = await payctl([...args, '--name', 'Fatmata Sesay', '--provider', 'ecobank', '--account', '0123456789', '--payout-id', id, '--yes'], {
-      dir: cfg.dir,
-      clock: new TestClock(),
-    });
+    const lost = await payctl(bankPayout(wallet, '12.50', id), { dir: cfg.dir, clock: new TestClock() });
     expect(lost.code, lost.stderr).toBe(4);
     ctx.sb.faults.clear();
 
@@ -248,30 +245,7 @@ describe('history reconcile on a full disk', () => {
     const id = `made-full-${randomUUID().slice(0, 8)}`;
     // Made at the service, the answer lost: unknown in the journal, one payout at the service.
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const lost = await payctl(
-      [
-        'payout',
-        'create',
-        '--wallet',
-        wallet,
-        '--amount',
-        '13.50',
-        '--currency',
-        'SLE',
-        '--type',
-        'bank',
-        '--name',
-        'Fatmata Sesay',
-        '--provider',
-        'ecobank',
-        '--account',
-        '0123456780',
-        '--payout-id',
-        id,
-        '--yes',
-      ],
-      { dir: cfg.dir, clock: new TestClock() },
-    );
+    const lost = await payctl(bankPayout(wallet, '13.50', id), { dir: cfg.dir, clock: new TestClock() });
     expect(lost.code, lost.stderr).toBe(4);
     ctx.sb.faults.clear();
     const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
