@@ -94,7 +94,7 @@ describe('planted files', () => {
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 503, times: Infinity });
     // The sandbox answers 503 at once: the back-off between attempts is the clock's alone.
     const clock = new TestClock();
-    const first = await payctl(['payout', 'batch', file, '--yes', '--timeout', '1'], { dir: cfg.dir, clock });
+    const first = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir, clock });
     expect(first.code, first.stderr).toBe(4);
     // Both rows were tried 5 times (4 waits each) before their outcome became unknown.
     expect(payoutPosts(ctx.sb).map((p) => p.outcome)).toEqual(Array(10).fill(503));
