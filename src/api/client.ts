@@ -163,7 +163,7 @@ export class ApiClient {
     let pastDeadline = false;
     const max = this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     const ex = exchange(await this.#getDispatcher(), url, {
-      method: method as Dispatcher.HttpMethod,
+      method,
       headers: all,
       body,
       headersTimeout: this.#opts.timeoutMs,

@@ -71,7 +71,7 @@ export function ledgerLine(e: JournalEntry): LedgerLine {
   let body: { currency?: unknown; recipient?: { accountDetails?: { name?: unknown; provider?: unknown; accountNumber?: unknown } } } = {};
   try {
     const parsed = JSON.parse(e.body) as unknown;
-    if (parsed && typeof parsed === 'object') body = parsed as typeof body;
+    if (parsed && typeof parsed === 'object') body = parsed;
   } catch {
     // Shown without its details.
   }

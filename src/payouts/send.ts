@@ -333,7 +333,7 @@ class PayoutSend {
     const prior = this.entry.outcome;
     // Already made (its payout id known to the service): nothing to resend, no transaction to read back.
     if (prior?.kind === 'accepted' && prior.alreadyMade) {
-      const res: HttpResponse = { status: prior.status, headers: {}, raw: '', requestId: undefined } as unknown as HttpResponse;
+      const res: HttpResponse = { status: prior.status, headers: {}, raw: '', requestId: undefined };
       return alreadyMadeResult(this.entry, res, prior.alreadyMade, 0);
     }
     if (prior?.kind === 'accepted' && prior.transactionId) return this.readBack(prior.transactionId);

@@ -73,7 +73,7 @@ function ctrlCAt(at: RegExp, before: Step[] = []): ScriptedPrompter {
     confirm: or(p.confirm.bind(p)),
     input: or(p.input.bind(p)),
     suggest: or(p.suggest.bind(p)),
-    select: or(p.select.bind(p)) as ScriptedPrompter['select'],
+    select: or(p.select.bind(p)),
   });
 }
 

@@ -20,16 +20,15 @@ const entry: JournalEntry = {
   body,
   createdAt: '2026-11-26T10:00:00.000Z',
 };
-const record = (amount: string | number): PayoutRecord =>
-  ({
-    transaction_id: 'TXN-BOK-2222222222222222222222222A',
-    amount,
-    currency: 'SLE',
-    status: 'Successful',
-    recipient: { accountNumber: '0127500182' },
-    note: 'Payment',
-    created_at: '2026-11-26T10:00:01.000000Z',
-  }) as unknown as PayoutRecord;
+const record = (amount: string | number): PayoutRecord => ({
+  transaction_id: 'TXN-BOK-2222222222222222222222222A',
+  amount,
+  currency: 'SLE',
+  status: 'Successful',
+  recipient: { accountNumber: '0127500182' },
+  note: 'Payment',
+  created_at: '2026-11-26T10:00:01.000000Z',
+});
 
 describe('sameAmount', () => {
   it.each([

@@ -40,7 +40,7 @@ function scripted(answers: Array<HttpResponse | Error>): SettleApi & { calls: nu
       return a;
     },
   };
-  return api as unknown as SettleApi & { calls: number };
+  return api;
 }
 
 describe('waitForSettled', () => {

@@ -512,7 +512,7 @@ function group(walletId: string, walletName: string | undefined, totalMinor: big
     short: balanceMinor !== undefined && balanceMinor < totalMinor,
     missingWallet: false,
     currencyMismatch: false,
-  } as PlanGroup;
+  };
 }
 
 describe('the batch plan at a terminal', () => {

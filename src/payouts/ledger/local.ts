@@ -360,9 +360,5 @@ export class LocalLedger implements Ledger {
  * its answer given as a promise: an error it throws (an entry that does not verify) rejects.
  */
 function answered<T>(read: () => T): Promise<T> {
-  try {
-    return Promise.resolve(read());
-  } catch (err) {
-    return Promise.reject(err as Error);
-  }
+  return new Promise((resolve) => resolve(read()));
 }

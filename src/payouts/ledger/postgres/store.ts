@@ -327,7 +327,13 @@ export class PostgresLedger implements Ledger {
 
   /** The claims answered, then the connections ended. Safe to call twice. */
   close(): Promise<void> {
-    this.#closed ??= this.closeLog().finally(() => this.#pool.end());
+    this.#closed ??= (async () => {
+      try {
+        await this.closeLog();
+      } finally {
+        await this.#pool.end();
+      }
+    })();
     return this.#closed;
   }
 }
