@@ -1,7 +1,8 @@
-// The layers of src/ (docs/architecture.md, "Layers"), as an ESLint rule: an import points down
-// the list, or stays in its own layer, never up. Type-only imports do not count (they vanish
-// from the build); static imports, re-exports and import() with a literal path do. A file of
-// src/ that no layer names is an error too, so a new folder gets its place on purpose.
+// The layers of src/ (docs/architecture.md, "Layers"), as a lint rule in ESLint's rule API, which
+// oxlint loads as a JavaScript plugin (.oxlintrc.json): an import points down the list, or stays
+// in its own layer, never up. Type-only imports do not count (they vanish from the build);
+// static imports, re-exports and import() with a literal path do. A file of src/ that no layer
+// names is an error too, so a new folder gets its place on purpose.
 import { dirname, relative, resolve } from 'node:path';
 
 /** Top to bottom. A prefix ending in '/' is a folder; anything else one file. */
@@ -71,4 +72,4 @@ const layers = {
   },
 };
 
-export default { rules: { layers } };
+export default { meta: { name: 'payctl' }, rules: { layers } };

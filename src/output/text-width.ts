@@ -131,8 +131,7 @@ export function measureByCodePoint(s: string, room = Infinity, stop = Infinity):
     const cp = c >= 0xd800 && c <= 0xdbff ? s.codePointAt(i)! : c;
     const k = classOf(cp);
     let w = 0;
-    if (joined)
-      joined = false; // the part after a ZWJ joins the emoji before it
+    if (joined) joined = false; // the part after a ZWJ joins the emoji before it
     else if (cp === 0x200d) joined = prev === EMOJI;
     else if (cp === 0xfe0f) {
       // VS16: a text-style pictograph becomes a two-column emoji.
@@ -140,8 +139,7 @@ export function measureByCodePoint(s: string, room = Infinity, stop = Infinity):
         w = 1;
         prev = EMOJI;
       }
-    } else if (cp >= 0x1f3fb && cp <= 0x1f3ff && prev === EMOJI)
-      w = 0; // skin tone of the emoji before
+    } else if (cp >= 0x1f3fb && cp <= 0x1f3ff && prev === EMOJI) w = 0; // skin tone of the emoji before
     else if (k === FLAG_LETTER) {
       w = flagHalf ? 0 : 2;
       flagHalf = !flagHalf;

@@ -24,7 +24,12 @@ export function sign(secret: string, rawBody: string | Buffer): string {
 
 /** Which check refused a delivery: fixed words, for scripts. */
 export type RejectReason =
-  'missing signature header' | 'malformed signature header' | 'signature does not match' | 'missing timestamp' | 'stale timestamp' | 'timestamp in the future';
+  | 'missing signature header'
+  | 'malformed signature header'
+  | 'signature does not match'
+  | 'missing timestamp'
+  | 'stale timestamp'
+  | 'timestamp in the future';
 
 export type Rejection = { ok: false; reason: RejectReason; message: string; hint: string };
 
