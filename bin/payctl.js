@@ -27,38 +27,45 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     else if (err.code !== 'EPIPE') throw err;
   }
 } else {
-  // A reader that went away (`payctl payouts list --all | head`) ends the run quietly, as in
-  // any pipeline; anything payctl had to record was journaled before it printed.
-  process.stdout.on('error', (err) => {
-    if (err.code === 'EPIPE') process.exit(0);
-  });
-  // Node makes process.stderr on first use, and a pipe's stream costs a few ms (node:net and
-  // its socket) that a run writing nothing there (--help, balances --json) need not pay: the
-  // guard is attached when the stream is made, and only a stream that was made is drained.
-  const made = Object.getOwnPropertyDescriptor(process, 'stderr');
-  let stderr;
-  if (made?.get && made.configurable) {
-    Object.defineProperty(process, 'stderr', {
-      configurable: true,
-      enumerable: made.enumerable,
-      get() {
-        if (stderr === undefined) {
-          stderr = made.get.call(process);
-          stderr.on('error', () => {});
-        }
-        return stderr;
-      },
-    });
-  } else {
-    stderr = process.stderr;
-    stderr.on('error', () => {});
+  // Node makes process.stdout and process.stderr on first use, and a pipe's stream costs a few
+  // ms (node:net and its socket) that a run need not pay: stdout's first kilobytes are written
+  // straight to the descriptor (src/output/direct-stdout.ts), and `balances --json` writes
+  // nothing to stderr. Each stream's guard is attached when the stream is made, and only a
+  // stream that was made is drained. A reader that went away (`payctl payouts list --all |
+  // head`) ends the run quietly, as in any pipeline; anything payctl had to record was
+  // journaled before it printed.
+  const made = { stdout: undefined, stderr: undefined };
+  const guards = {
+    stdout: (err) => {
+      if (err.code === 'EPIPE') process.exit(0);
+    },
+    stderr: () => {},
+  };
+  for (const name of ['stdout', 'stderr']) {
+    const own = Object.getOwnPropertyDescriptor(process, name);
+    if (own?.get && own.configurable) {
+      Object.defineProperty(process, name, {
+        configurable: true,
+        enumerable: own.enumerable,
+        get() {
+          if (made[name] === undefined) {
+            made[name] = own.get.call(process);
+            made[name].on('error', guards[name]);
+          }
+          return made[name];
+        },
+      });
+    } else {
+      made[name] = process[name];
+      made[name].on('error', guards[name]);
+    }
   }
   const cli = load(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'));
   // main is told that the process ends when it resolves (src/cli.ts, Seams.exits).
   void cli.exports.main(process, { exits: true }).then(async (code) => {
     if (code === 0) cli.saveCache();
     // Let stdout and stderr drain (pipes are asynchronous) before exiting.
-    const streams = stderr === undefined ? [process.stdout] : [process.stdout, stderr];
+    const streams = [made.stdout, made.stderr].filter((s) => s !== undefined);
     await Promise.all(streams.map((s) => new Promise((resolve) => s.write('', resolve))));
     process.exit(code);
   });

@@ -6,7 +6,9 @@ import { CommanderError, type Command } from 'commander';
 import { ExitCode, UsageError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
+import { fstatSync, writeSync } from 'node:fs';
 import { ioFrom } from './output/io.js';
+import { certainlyNotTerminal, directStdout } from './output/direct-stdout.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
@@ -73,12 +75,13 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   let exitCode = 0;
   const argv = proc.argv.slice(2);
   const jsonRequested = argv.includes('--json');
+  const stdout = proc === process ? processStdout() : proc.stdout;
 
   const run: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}): Promise<void> => {
     const globals = globalsFrom(cmd, proc.env);
     const colorFlag = cmd.optsWithGlobals<{ color?: boolean }>().color !== false;
     mask.add(proc.env.PAYCTL_API_KEY, proc.env.PAYCTL_TOKEN, proc.env.PAYCTL_WEBHOOK_SECRET, proc.env.PGPASSWORD, ...ledgerSecrets(proc.env.PAYCTL_LEDGER_URL));
-    const io = await processIO(proc, globals, (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }), mask);
+    const io = await processIO(proc, stdout, globals, (isTTY) => wantsColor({ flag: colorFlag, json: globals.json, isTTY, env: proc.env }), mask);
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
@@ -92,8 +95,15 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   const program = buildProgram(run, argv);
   program.exitOverride();
   let usageMessage = '';
+  // commander's own answers, asked only where they would not make process.stdout for nothing:
+  // a descriptor that is no terminal has no width, and colours only by the environment.
+  const defaults = program.configureOutput();
+  const colorEnv = proc.env.NO_COLOR || proc.env.FORCE_COLOR !== undefined || proc.env.CLICOLOR_FORCE !== undefined;
   program.configureOutput({
-    writeOut: (s) => void proc.stdout.write(s),
+    // (Typed as a number; commander's own answers undefined off a terminal, as this does.)
+    getOutHelpWidth: () => (stdout.isTTY ? defaults.getOutHelpWidth?.() : undefined) as number,
+    getOutHasColors: () => (stdout.isTTY || colorEnv ? (defaults.getOutHasColors?.() ?? false) : false),
+    writeOut: (s) => void stdout.write(s),
     writeErr: (s) => void proc.stderr.write(jsonRequested ? '' : s),
     outputError: (s) => {
       usageMessage = s.replace(/^error: /, '').trim();
@@ -119,32 +129,66 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
 
 /**
  * The run's streams (output/io.ts): every known secret masked in everything written, in every
- * mode (output/secrets.ts). node:tty is loaded here, not at start-up: it brings node:net,
- * which --help never needs.
+ * mode (output/secrets.ts). Whether stdin and stderr are terminals is read without node:tty
+ * where fstat already says (isTerminal).
  */
-async function processIO(proc: Process, globals: GlobalOptions, wantsColor: (isTTY: boolean) => boolean, mask: SecretMask): Promise<IO> {
-  const { isatty } = await import('node:tty');
+async function processIO(proc: Process, stdout: Process['stdout'], globals: GlobalOptions, wantsColor: (isTTY: boolean) => boolean, mask: SecretMask): Promise<IO> {
   return ioFrom(
     // Node makes process.stdin (and loads its stream modules) when it is first read, a few
     // ms that most commands never need: the terminal check does not make it. The same for
-    // process.stderr (a pipe's stream is a socket), which `balances --json` never writes.
+    // process.stderr (a pipe's stream is a socket), which `balances --json` never writes, and
+    // for process.stdout (processStdout).
     proc === process
       ? {
           get stdin() {
             return proc.stdin;
           },
-          stdinIsTTY: isatty(0),
-          stdout: proc.stdout,
+          stdinIsTTY: await isTerminal(0),
+          stdout,
           get stderr() {
             return proc.stderr;
           },
-          stderrIsTTY: isatty(2),
+          stderrIsTTY: await isTerminal(2),
         }
       : proc,
     globals,
     wantsColor,
     (s) => maskedStream(s, mask),
   );
+}
+
+/**
+ * isatty(fd), without node:tty where fstat already says the descriptor is no terminal (a pipe,
+ * a file, /dev/null): node:tty brings node:net, 3-4 ms that `balances --json | jq` need not pay.
+ */
+async function isTerminal(fd: number): Promise<boolean> {
+  try {
+    if (certainlyNotTerminal(fstatSync(fd), process.platform)) return false;
+  } catch {
+    return false; // a closed descriptor: isatty says no too
+  }
+  const { isatty } = await import('node:tty');
+  return isatty(fd);
+}
+
+/**
+ * The process's stdout, written directly to descriptor 1 for its first kilobytes when that is
+ * certainly no terminal, its stream made only when needed (output/direct-stdout.ts). Not on
+ * Windows, where Node's pipes are synchronous already.
+ */
+function processStdout(): Process['stdout'] {
+  let direct = false;
+  try {
+    direct = process.platform !== 'win32' && certainlyNotTerminal(fstatSync(1), process.platform);
+  } catch {
+    // a closed stdout: the stream reports it, as before
+  }
+  return directStdout({
+    direct,
+    writeSync: (buf, offset, length) => writeSync(1, buf, offset, length),
+    stream: () => process.stdout,
+    defer: (fn) => process.nextTick(fn),
+  });
 }
 
 /**
