@@ -172,9 +172,12 @@ function load(filename) {
   };
   script.runInThisContext().call(mod.exports, mod.exports, bundleRequire, mod, filename, path.dirname(filename), meta);
   const saveCache = () => {
-    // Sorted: two commands under one word (payout create, payout batch) that need the same
-    // builtins in another order share the cache instead of rewriting its megabyte in turn.
-    const needs = [...builtins]
+    // The builtins this run needed, with those the cache already preloads, sorted: commands
+    // under one word (payout create, get and batch) need different builtins, and each had
+    // rewritten the word's megabyte of cache in turn (28 times in one test run), its next start
+    // loading the other's builtins from source. A cache is rewritten only for a builtin it did
+    // not preload, and then for all of them: it settles after each command has run once.
+    const needs = [...new Set([...builtins, ...(preloaded ? preloaded.split(',') : [])])]
       .filter((id) => /^node:[a-z_/]+$/.test(id))
       .sort()
       .join(',');

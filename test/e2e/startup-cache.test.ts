@@ -209,6 +209,20 @@ describe("the cache's first line: the builtins its command required", () => {
     expect(run(i.bin, ['history', '--json'], config).code).toBe(0);
     expect(statSync(join(i.cacheDir, history!)).mtimeMs).toBe(rewrittenAt);
     expect(firstLine(join(i.cacheDir, history!))).toBe(reversed.trimEnd());
+    // A cache that preloads more than this run needs (made by another command under the same
+    // word): used as it is, not rewritten for the command that needs less.
+    const withLine = (line: string) =>
+      writeFileSync(join(i.cacheDir, history!), Buffer.concat([Buffer.from(`${line}\n`, 'latin1'), bytes.subarray(bytes.indexOf(10) + 1)]));
+    const more = `payctl-cache ${[...historyNeeds.slice(1), 'node:zlib'].sort().join(',')}`;
+    withLine(more);
+    const moreAt = statSync(join(i.cacheDir, history!)).mtimeMs;
+    expect(run(i.bin, ['history', '--json'], config).code).toBe(0);
+    expect(statSync(join(i.cacheDir, history!)).mtimeMs).toBe(moreAt);
+    expect(firstLine(join(i.cacheDir, history!))).toBe(more);
+    // One that lacks a builtin the run needed: rewritten once, preloading both commands' needs.
+    withLine(`payctl-cache ${[...historyNeeds.slice(1).filter((id) => id !== 'node:crypto'), 'node:zlib'].sort().join(',')}`);
+    expect(run(i.bin, ['history', '--json'], config).code).toBe(0);
+    expect(firstLine(join(i.cacheDir, history!))).toBe(more);
   });
 
   it('a first line that names no builtin, or one this Node lacks, or that is not ours: the cache is not used, and is replaced', () => {
