@@ -162,13 +162,18 @@ async function processIO(proc: Process, stdout: Process['stdout'], globals: Glob
  * a file, /dev/null): node:tty brings node:net, 3-4 ms that `balances --json | jq` need not pay.
  */
 async function isTerminal(fd: number): Promise<boolean> {
-  try {
-    if (certainlyNotTerminal(fstatSync(fd), process.platform)) return false;
-  } catch {
-    return false; // a closed descriptor: isatty says no too
-  }
+  if (knownNoTerminal(fd)) return false;
   const { isatty } = await import('node:tty');
   return isatty(fd);
+}
+
+/** Whether fstat says the descriptor is no terminal; false when it may be one, or cannot be read (isatty then says). */
+function knownNoTerminal(fd: number): boolean {
+  try {
+    return certainlyNotTerminal(fstatSync(fd), process.platform);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -177,14 +182,9 @@ async function isTerminal(fd: number): Promise<boolean> {
  * Windows, where Node's pipes are synchronous already.
  */
 function processStdout(): Process['stdout'] {
-  let direct = false;
-  try {
-    direct = process.platform !== 'win32' && certainlyNotTerminal(fstatSync(1), process.platform);
-  } catch {
-    // a closed stdout: the stream reports it, as before
-  }
   return directStdout({
-    direct,
+    // A closed stdout is not written directly: the stream reports it, as before.
+    direct: process.platform !== 'win32' && knownNoTerminal(1),
     writeSync: (buf, offset, length) => writeSync(1, buf, offset, length),
     stream: () => process.stdout,
     defer: (fn) => process.nextTick(fn),

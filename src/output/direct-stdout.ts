@@ -57,6 +57,9 @@ export function directStdout(s: DirectStdoutSeams): NodeJS.WritableStream & { is
     return (made ??= s.stream());
   };
 
+  // A stream's write takes an encoding or a callback second, and treats either left undefined as not given.
+  const passOn = (chunk: unknown, encodingOrCb?: BufferEncoding | Callback, maybeCb?: Callback): boolean =>
+    (stream() as unknown as { write: (...a: unknown[]) => boolean }).write(chunk, encodingOrCb, maybeCb);
   const write = (chunk: unknown, encodingOrCb?: BufferEncoding | Callback, maybeCb?: Callback): boolean => {
     const cb = typeof encodingOrCb === 'function' ? encodingOrCb : maybeCb;
     const encoding = typeof encodingOrCb === 'string' ? encodingOrCb : 'utf8';
@@ -74,11 +77,6 @@ export function directStdout(s: DirectStdoutSeams): NodeJS.WritableStream & { is
     if (cb) s.defer(() => cb(null));
     return true;
   };
-
-  function passOn(chunk: unknown, encodingOrCb?: BufferEncoding | Callback, maybeCb?: Callback): boolean {
-    const target = stream() as unknown as { write: (...a: unknown[]) => boolean };
-    return maybeCb !== undefined ? target.write(chunk, encodingOrCb, maybeCb) : encodingOrCb !== undefined ? target.write(chunk, encodingOrCb) : target.write(chunk);
-  }
 
   return new Proxy({} as NodeJS.WritableStream & { isTTY?: boolean }, {
     get(_target, prop) {
