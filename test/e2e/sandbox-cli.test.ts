@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
+import { portClosed } from '../helpers/listener.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => {
@@ -31,15 +32,6 @@ function processGone(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
   } catch {
     return true;
-  }
-}
-
-async function refusesConnections(url: string): Promise<boolean> {
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return false;
-  } catch (err) {
-    return /ECONNREFUSED/.test(String((err as { cause?: unknown }).cause ?? err));
   }
 }
 
@@ -111,7 +103,7 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect(stop.code, stop.stderr).toBe(0);
     expect(stop.stderr).toContain('Sandbox stopped.');
     expect(processGone(record.pid)).toBe(true);
-    expect(await refusesConnections(`${baseUrl}/auth/user`)).toBe(true);
+    expect(await portClosed(Number(new URL(baseUrl!).port))).toBe(true);
     expect(existsSync(recordFile)).toBe(false);
 
     const after = await payctl(['sandbox', 'status'], { dir });
