@@ -3,7 +3,7 @@
  * errors into exit codes. Command modules are imported only when their command runs.
  */
 import { CommanderError, type Command } from 'commander';
-import { ExitCode, UsageError, exitCodeOf } from './errors.js';
+import { ExitCode, OutputError, UsageError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import { fstatSync, writeSync } from 'node:fs';
@@ -72,10 +72,12 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   let deps: Deps | undefined;
   let close: (() => Promise<unknown>) | undefined;
   let release: (() => Promise<unknown>) | undefined;
+  let sentPayout: (() => boolean) | undefined;
   let exitCode = 0;
   const argv = proc.argv.slice(2);
   const jsonRequested = argv.includes('--json');
-  const stdout = proc === process ? processStdout() : proc.stdout;
+  const { stdout, written } = watchedStdout(proc);
+  const outputWritten = () => written(sentPayout?.() ?? false);
 
   const run: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}): Promise<void> => {
     const globals = globalsFrom(cmd, proc.env);
@@ -85,7 +87,8 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     if (io.color || io.stderrColor) await loadColor();
     // Loaded here, not at start-up: --version and --help never pay for conf.
     const { openConfigStore } = await import('./config/store.js');
-    ({ deps, close, release } = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter));
+    const built = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter);
+    ({ deps, close, release, sentPayout } = built);
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -114,9 +117,13 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
 
   try {
     await program.parseAsync(splitShortFlags(program, argv), { from: 'user' });
+    await outputWritten();
     return exitCode;
   } catch (err) {
-    return reportError(err, proc, { deps, mask, makeStyle, jsonRequested, usageMessage });
+    const report = (e: unknown) => reportError(e, proc, { deps, mask, makeStyle, jsonRequested, usageMessage });
+    const code = await report(err);
+    // Help and the version are answers too: written in full, or said to be incomplete.
+    return code === ExitCode.ok ? outputWritten().then(() => code, report) : code;
   } finally {
     proc.off('SIGINT', onSignal);
     proc.off('SIGTERM', onSignal);
@@ -177,12 +184,41 @@ function knownNoTerminal(fd: number): boolean {
 }
 
 /**
+ * The run's stdout, and `written`: resolves once stdout has taken what was written, or throws
+ * an OutputError when it refused any of it (a full disk, an I/O error). A reader that went away
+ * (EPIPE) is no error: bin/payctl.js ends that run quietly, as in any pipeline.
+ */
+function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (sentPayout: boolean) => Promise<void> } {
+  let fault: NodeJS.ErrnoException | undefined;
+  const note = (err: NodeJS.ErrnoException): void => {
+    if (err.code !== 'EPIPE') fault ??= err;
+  };
+  const stdout = proc === process ? processStdout(note) : proc.stdout;
+  if (proc !== process) proc.stdout.on('error', note);
+  const written = async (sentPayout: boolean): Promise<void> => {
+    await new Promise<void>((resolve) => stdout.write('', () => resolve()));
+    // A refused write's error event follows its callback.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!fault) return;
+    const { fsFault } = await import('./payouts/ledger/atomic-files.js');
+    throw new OutputError(`The output could not be written: ${fsFault(fault)}; what was printed is incomplete.`, {
+      sentPayouts: sentPayout,
+      hint: sentPayout
+        ? 'Payouts were sent and are journaled: `payctl history` shows each with its outcome; the same command run again sends none of them twice.'
+        : 'Nothing was sent. Free the space, or write the output elsewhere, and run the same command again.',
+    });
+  };
+  return { stdout, written };
+}
+
+/**
  * The process's stdout, written directly to descriptor 1 for its first kilobytes when that is
  * certainly no terminal, its stream made only when needed (output/direct-stdout.ts). Not on
  * Windows, where Node's pipes are synchronous already.
  */
-function processStdout(): Process['stdout'] {
+function processStdout(onError: (err: NodeJS.ErrnoException) => void): Process['stdout'] {
   return directStdout({
+    onError,
     // A closed stdout is not written directly: the stream reports it, as before.
     direct: process.platform !== 'win32' && knownNoTerminal(1),
     writeSync: (buf, offset, length) => writeSync(1, buf, offset, length),
@@ -241,7 +277,7 @@ function buildDeps(
   clock: Clock,
   host: Host,
   prompter?: () => Promise<Prompter>,
-): { deps: Deps; close: () => Promise<unknown>; release: () => Promise<unknown> } {
+): { deps: Deps; close: () => Promise<unknown>; release: () => Promise<unknown>; sentPayout: () => boolean } {
   const log = logOf(io, globals, style);
   const clients: ApiClient[] = [];
   const owned: Array<{ close(): Promise<void> }> = [];
@@ -298,6 +334,7 @@ function buildDeps(
   return {
     deps,
     close: () => Promise.all(clients.map((c) => c.close())),
+    sentPayout: () => clients.some((c) => c.sentPayout),
     // Last opened, first closed; a close that fails changes nothing of the run's outcome.
     release: () =>
       Promise.allSettled(

@@ -128,6 +128,20 @@ export class LocalError extends CliError {
   readonly exitCode = ExitCode.failed;
 }
 
+/**
+ * Standard output refused what the run wrote (a full disk, /dev/full, an I/O error; a reader
+ * that went away is no error: the run ends quietly, as in any pipeline). The output is
+ * incomplete. Exit 1 when the run sent no payout; exit 4 when it did, as for an answer that
+ * never arrived: the caller has not seen the outcome, and must not take the run as failed.
+ */
+export class OutputError extends CliError {
+  readonly exitCode: number;
+  constructor(message: string, opts: { sentPayouts: boolean; hint?: string }) {
+    super(message, opts.hint);
+    this.exitCode = opts.sentPayouts ? ExitCode.unknown : ExitCode.failed;
+  }
+}
+
 /** A network failure or time-out (exit 4). For a payout the outcome may be unknown. */
 export class NetworkError extends CliError {
   readonly exitCode = ExitCode.unknown;

@@ -111,11 +111,17 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly #opts: ClientOptions;
   #dispatcher: Promise<Dispatcher> | undefined;
+  #sentPayout = false;
 
   constructor(opts: ClientOptions) {
     this.#opts = opts;
     this.baseUrl = opts.baseUrl;
     if (opts.credentials.apiKey) opts.onSecret?.(opts.credentials.apiKey);
+  }
+
+  /** Whether a payout request has left through this client (its outcome aside): cli.ts, OutputError. */
+  get sentPayout(): boolean {
+    return this.#sentPayout;
   }
 
   async close(): Promise<void> {
@@ -278,6 +284,7 @@ export class ApiClient {
     const headers: Record<string, string> = Object.assign({}, opts.headers);
     headers.authorization = `Bearer ${this.#bearer()}`;
     headers['idempotency-key'] ??= freshKey();
+    if (name === 'payoutCreate') this.#sentPayout = true;
     const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal), retry);
     if (res.status === 401 || (res.status === 403 && (name === 'authUser' || name === 'payoutCreate'))) {
       const parsed = parseErrorBody(res.raw);

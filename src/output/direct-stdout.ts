@@ -41,6 +41,8 @@ export interface DirectStdoutSeams {
   direct: boolean;
   /** Defers a write's callback as a stream would (process.nextTick). */
   defer: (fn: () => void) => void;
+  /** Told of every error the stream reports, listening from when it is made (not before: making it is what this saves). */
+  onError?: (err: NodeJS.ErrnoException) => void;
 }
 
 type Callback = (err?: Error | null) => void;
@@ -54,7 +56,11 @@ export function directStdout(s: DirectStdoutSeams): NodeJS.WritableStream & { is
   let made: NodeJS.WritableStream | undefined;
   const stream = (): NodeJS.WritableStream => {
     budget = 0; // once the stream exists, everything goes through it, in order
-    return (made ??= s.stream());
+    if (made === undefined) {
+      made = s.stream();
+      if (s.onError) made.on('error', s.onError);
+    }
+    return made;
   };
 
   // A stream's write takes an encoding or a callback second, and treats either left undefined as not given.
@@ -63,6 +69,11 @@ export function directStdout(s: DirectStdoutSeams): NodeJS.WritableStream & { is
   const write = (chunk: unknown, encodingOrCb?: BufferEncoding | Callback, maybeCb?: Callback): boolean => {
     const cb = typeof encodingOrCb === 'function' ? encodingOrCb : maybeCb;
     const encoding = typeof encodingOrCb === 'string' ? encodingOrCb : 'utf8';
+    // Nothing to write, and no stream to wait for: nothing to make one for (cli.ts asks so at the end of every run).
+    if (made === undefined && (chunk === '' || (chunk instanceof Uint8Array && chunk.length === 0))) {
+      if (cb) s.defer(() => cb(null));
+      return true;
+    }
     if (budget === 0 || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return passOn(chunk, encodingOrCb, maybeCb);
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
     if (buf.length > budget) return passOn(chunk, encodingOrCb, maybeCb);

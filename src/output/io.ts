@@ -93,8 +93,23 @@ export function ioFrom(
   };
 }
 
-/** Writes a string and resolves once the stream has taken it (backpressure-aware). */
+/**
+ * Writes a string and resolves once the stream has taken it (backpressure-aware). A stream that
+ * refused a write (a full disk) never drains: its error or close ends the wait instead, and the
+ * run goes on to its end, where cli.ts says the output is incomplete (OutputError). Waiting for a
+ * drain that never came left the run with nothing to do, and Node exited 0 with the output cut.
+ */
 export function write(stream: NodeJS.WritableStream, chunk: string): Promise<void> | void {
-  if (stream.write(chunk)) return;
-  return new Promise((resolve) => stream.once('drain', () => resolve()));
+  if (stream.write(chunk) || (stream as { destroyed?: boolean }).destroyed) return;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
 }

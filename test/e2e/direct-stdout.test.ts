@@ -4,7 +4,8 @@
  * descriptor a shell or a parent process hands it: a pipe (bash's |), a socket pair
  * (Node's child_process), a file, /dev/null, a reader that goes away, a closed stdout.
  * Every kind gets the bytes payctl's main writes to a stream (the in-process run: never
- * written directly), exit 0 and nothing on stderr.
+ * written directly), exit 0 and nothing on stderr; a full device (/dev/full) gets exit 1 and
+ * the cause on stderr.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -64,5 +65,17 @@ describe('stdout on every kind of descriptor', () => {
 
   it('a closed stdout (>&-) is no crash: exit 0, nothing on stderr', () => {
     for (const args of [['--help'], ['completion', 'fish']]) expect(viaShell(args, '>&-')).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+  // test/commands/output-refused.test.ts has the rest (exit 4 after a payout, a refusal half way).
+  it('a full device (> /dev/full): exit 1 and the cause on stderr, written directly or through the stream', () => {
+    for (const args of [['--help'], ['completion', 'fish']]) {
+      expect(viaShell(args, '> /dev/full')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'Error: The output could not be written: no space left on device (ENOSPC); what was printed is incomplete.\n' +
+          'Nothing was sent. Free the space, or write the output elsewhere, and run the same command again.\n',
+      });
+    }
   });
 });

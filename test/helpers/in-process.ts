@@ -16,13 +16,29 @@ import { cliEnv } from './cli.js';
 import type { E2eOptions, Run } from './e2e.js';
 import { scriptedPrompter, type ScriptedPrompter, type Step } from './prompts.js';
 
+/** A stream that refuses writes past `after` bytes with an errno `code`, as a full disk (ENOSPC) does. */
+export interface StreamFault {
+  after: number;
+  code: string;
+}
+
 class Collector extends Writable {
   readonly chunks: Buffer[] = [];
-  constructor(public isTTY: boolean) {
+  #held = 0;
+  constructor(
+    public isTTY: boolean,
+    readonly fault?: StreamFault,
+  ) {
     super();
   }
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
-    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error) => void): void {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (this.fault && this.#held + buf.length > this.fault.after) {
+      cb(Object.assign(new Error(`${this.fault.code}: refused, write`), { code: this.fault.code, syscall: 'write' }));
+      return;
+    }
+    this.#held += buf.length;
+    this.chunks.push(buf);
     cb();
   }
   text(): string {
@@ -43,6 +59,8 @@ export interface InProcessOptions extends E2eOptions {
   tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** Answers to prompts; any other prompt fails the run. Implies stdin and stdout terminals unless `tty` says otherwise. */
   prompts?: Step[] | ScriptedPrompter;
+  /** stdout refuses what would take it past `after` bytes (a full disk: ENOSPC). */
+  stdoutFault?: StreamFault;
 }
 
 export interface Started {
@@ -60,7 +78,7 @@ export function startPayctl(args: string[], opts: InProcessOptions): Started {
   const started = Date.now();
   const prompter = opts.prompts === undefined ? undefined : Array.isArray(opts.prompts) ? scriptedPrompter(opts.prompts) : opts.prompts;
   const tty = opts.tty ?? (prompter ? { stdin: true, stdout: true } : {});
-  const stdout = new Collector(tty.stdout === true);
+  const stdout = new Collector(tty.stdout === true, opts.stdoutFault);
   const stderr = new Collector(tty.stderr === true);
   const stdin = Object.assign(new PassThrough(), { isTTY: tty.stdin === true });
   stdin.end(opts.input ?? '');

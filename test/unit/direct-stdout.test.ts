@@ -137,6 +137,34 @@ describe('directStdout', () => {
     expect(fd.text()).toBe('before\n');
     expect(st.text()).toBe('after\n');
   });
+
+  it('an empty write makes no stream: its callback is called, nothing written (cli.ts asks so at the end of every run)', () => {
+    for (const direct of [true, false]) {
+      const fd = fakeFd();
+      const st = fakeStream();
+      const out = directStdout({ direct, writeSync: fd.writeSync, stream: st.make, defer: now });
+      let called = false;
+      expect(out.write('', () => (called = true))).toBe(true);
+      expect(out.write(new Uint8Array(0))).toBe(true);
+      expect(called).toBe(true);
+      expect(st.made()).toBe(0);
+      expect(fd.taken).toEqual([]);
+    }
+  });
+
+  it('tells onError of what the stream reports, listening from when the stream is made', async () => {
+    const fd = fakeFd({ refuseFrom: 1, refuse: 'ENOSPC' });
+    const st = fakeStream();
+    const seen: string[] = [];
+    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now, onError: (e) => seen.push(String(e.code)) });
+    expect(out.write('')).toBe(true);
+    expect(st.made()).toBe(0);
+    out.write('refused by the descriptor\n'); // handed to the stream, made now
+    expect(st.made()).toBe(1);
+    st.make().emit('error', errno('ENOSPC'));
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['ENOSPC']);
+  });
 });
 
 describe('certainlyNotTerminal', () => {
