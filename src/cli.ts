@@ -193,12 +193,17 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
   const note = (err: NodeJS.ErrnoException): void => {
     if (err.code !== 'EPIPE') fault ??= err;
   };
-  const stdout = proc === process ? processStdout(note) : proc.stdout;
+  // Written straight to the descriptor only, stdout has nothing pending and nothing to report
+  // (a refused direct write makes the stream, which reports it): no wait at the end of the run.
+  let streamed = proc !== process;
+  const stdout = proc === process ? processStdout(note, () => (streamed = true)) : proc.stdout;
   if (proc !== process) proc.stdout.on('error', note);
   const written = async (sentPayout: boolean): Promise<void> => {
-    await new Promise<void>((resolve) => stdout.write('', () => resolve()));
-    // A refused write's error event follows its callback.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (streamed) {
+      await new Promise<void>((resolve) => stdout.write('', () => resolve()));
+      // A refused write's error event follows its callback.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     if (!fault) return;
     const { fsFault } = await import('./payouts/ledger/atomic-files.js');
     throw new OutputError(`The output could not be written: ${fsFault(fault)}; what was printed is incomplete.`, {
@@ -216,13 +221,16 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
  * certainly no terminal, its stream made only when needed (output/direct-stdout.ts). Not on
  * Windows, where Node's pipes are synchronous already.
  */
-function processStdout(onError: (err: NodeJS.ErrnoException) => void): Process['stdout'] {
+function processStdout(onError: (err: NodeJS.ErrnoException) => void, onStream: () => void): Process['stdout'] {
   return directStdout({
     onError,
     // A closed stdout is not written directly: the stream reports it, as before.
     direct: process.platform !== 'win32' && knownNoTerminal(1),
     writeSync: (buf, offset, length) => writeSync(1, buf, offset, length),
-    stream: () => process.stdout,
+    stream: () => {
+      onStream();
+      return process.stdout;
+    },
     defer: (fn) => process.nextTick(fn),
   });
 }
