@@ -10,7 +10,8 @@
  * the sandbox over real HTTP; the report left by a run killed with SIGKILL is in
  * test/e2e/payout-identity.test.ts.
  */
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
@@ -313,6 +314,23 @@ describe('payout create: the same payout typed again', () => {
     expect(held).toHaveLength(2);
     expect(new Set(held.map((p) => p.payout_id)).size).toBe(2);
     expect(held.every((p) => p.amount_minor === 32150n)).toBe(true);
+  });
+
+  it("the same, with the journal's index folder deleted in between: found from the entries, still refused", async () => {
+    const sb = ctx.sb;
+    const tag = uniq();
+    const wal = freshWallet(sb, '10000.00', 'SLE');
+    const args = ['--wallet', wal, '--amount', '12.75', '--currency', 'SLE', '--type', 'wallet', '--name', `Abu ${tag}`, '--provider', 'orange_money'];
+    const more = ['--account', '076555124', '--phone', '+23276555124', '--yes'];
+    const first = await create([...args, ...more]);
+    expect(first.code, first.stderr).toBe(0);
+    rmSync(join(setup.dir, 'journal', 'index'), { recursive: true });
+    const from = sb.requests().length;
+    const second = await create([...args, ...more]);
+    expect(second.stderr).toContain('This payout repeats one sent from this machine');
+    expect(second.code, second.stderr).toBe(2);
+    noPosts(sb, from);
+    expect(heldFor(sb, wal)).toHaveLength(1);
   });
 });
 

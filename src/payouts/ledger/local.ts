@@ -156,6 +156,7 @@ export class LocalLedger implements Ledger {
     const out: JournalEntry[] = [];
     const matches = (e: JournalEntry | undefined): e is JournalEntry =>
       !!e && journalBase(e.baseUrl) === journalBase(baseUrl) && (kind === 'fingerprint' ? e.fingerprint : e.repeatKey) === key;
+    this.#markers.ensureIndex(() => this.#scan());
     const leads = this.#markers.leads(baseUrl, kind, key);
     if (leads === 'damaged') {
       // The marker cannot say which entries have the key: every entry is read instead (slower,

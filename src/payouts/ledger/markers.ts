@@ -10,7 +10,7 @@ import { ConfigError } from '../../errors.js';
 import { sha256Hex } from '../identity.js';
 import { tryLink } from './atomic-files.js';
 import { journalBase } from './base-url.js';
-import type { JournalEntry, LookupKind } from './ledger.js';
+import type { JournalEntry, LookupKind, ScanItem } from './ledger.js';
 import { claimOf, type LogReader } from './log-reader.js';
 import { Remembered, type EntryNames } from './names.js';
 
@@ -21,6 +21,9 @@ export class Markers {
   readonly #names: EntryNames;
   readonly #logs: LogReader;
   readonly #markers = new Remembered();
+  #indexChecked = false;
+  /** The index could not be made again: every look-up reads every entry (slower, never wrong). */
+  #readAll = false;
 
   constructor(names: EntryNames, logs: LogReader) {
     this.#names = names;
@@ -51,6 +54,7 @@ export class Markers {
    * as "no entry", it let the repeat guard pass a payout typed twice.
    */
   leads(baseUrl: string, kind: LookupKind, key: string): string[] | 'damaged' {
+    if (this.#readAll) return 'damaged';
     const marker = this.#marker(baseUrl, kind, key);
     try {
       const st = lstatSync(marker, { throwIfNoEntry: false });
@@ -73,6 +77,26 @@ export class Markers {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * The index made again from the entries when its folder is gone while entries are there
+   * (deleted by hand, or left out of a copy of the config folder): a missing marker then says
+   * nothing, and the repeat guard, finding no entry, passed a payout typed twice. Markers are
+   * made before their entry, so entries without an index folder never happen otherwise (or
+   * come from payctl 0.1, which kept none). Checked once a process (one lstat); each entry is
+   * then marked as when it was written. Where that cannot be written, every look-up of this
+   * process reads every entry instead. A single marker deleted by hand is not noticed.
+   */
+  ensureIndex(entries: () => Iterable<ScanItem>): void {
+    if (this.#indexChecked) return;
+    this.#indexChecked = true;
+    try {
+      if (lstatSync(this.#names.in('index'), { throwIfNoEntry: false })) return;
+      for (const it of entries()) if ('entry' in it) this.mark(it.entry, it.name, this.#names.in(it.name));
+    } catch {
+      this.#readAll = true;
     }
   }
 
