@@ -77,7 +77,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   const argv = proc.argv.slice(2);
   const jsonRequested = argv.includes('--json');
   const { stdout, written } = watchedStdout(proc);
-  const outputWritten = () => written(sentPayout?.() ?? false);
+  const outputWritten = () => written(sentPayout?.() ?? false, deps);
 
   const run: Runner = async <O>(cmd: Command, load: () => Promise<{ run: Action<O> }>, args: Record<string, unknown> = {}): Promise<void> => {
     const globals = globalsFrom(cmd, proc.env);
@@ -188,7 +188,7 @@ function knownNoTerminal(fd: number): boolean {
  * an OutputError when it refused any of it (a full disk, an I/O error). A reader that went away
  * (EPIPE) is no error: bin/payctl.js ends that run quietly, as in any pipeline.
  */
-function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (sentPayout: boolean) => Promise<void> } {
+function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (sentPayout: boolean, deps: Deps | undefined) => Promise<void> } {
   let fault: NodeJS.ErrnoException | undefined;
   const note = (err: NodeJS.ErrnoException): void => {
     if (err.code !== 'EPIPE') fault ??= err;
@@ -198,7 +198,7 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
   let streamed = proc !== process;
   const stdout = proc === process ? processStdout(note, () => (streamed = true)) : proc.stdout;
   if (proc !== process) proc.stdout.on('error', note);
-  const written = async (sentPayout: boolean): Promise<void> => {
+  const written = async (sentPayout: boolean, deps: Deps | undefined): Promise<void> => {
     if (streamed) {
       await new Promise<void>((resolve) => stdout.write('', () => resolve()));
       // A refused write's error event follows its callback.
@@ -206,10 +206,13 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
     }
     if (!fault) return;
     const { fsFault } = await import('./payouts/ledger/atomic-files.js');
+    // A payout is sent by a command that ran, so deps is there; the command carries its profile (printed commands).
+    const { commandLine, invocationOf } = await import('./config/command-line.js');
+    const history = deps ? commandLine(invocationOf(deps.globals, deps.env), ['history']) : 'payctl history';
     throw new OutputError(`The output could not be written: ${fsFault(fault)}; what was printed is incomplete.`, {
       sentPayouts: sentPayout,
       hint: sentPayout
-        ? 'Payouts were sent and are journaled: `payctl history` shows each with its outcome; the same command run again sends none of them twice.'
+        ? `Payouts were sent and are journaled: \`${history}\` shows each with its outcome; the same command run again sends none of them twice.`
         : 'Nothing was sent. Free the space, or write the output elsewhere, and run the same command again.',
     });
   };

@@ -79,6 +79,14 @@ describe('a run that sent a payout: exit 4, as for an answer that never came', (
     expect(heldFor(ctx.sb, `full-${KEY.slice(0, 8)}`)).toHaveLength(1);
   });
 
+  it('the command in the hint carries the profile of the run, as every printed command does', async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }, 'team-a');
+    const wallet = freshWallet(ctx.sb, '5000.00', 'SLE');
+    const r = await payctl([...payoutArgs(wallet, `team-${KEY.slice(0, 8)}`), '--profile', 'team-a'], { dir: cfg.dir, stdoutFault: FULL });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain("Payouts were sent and are journaled: `payctl history --profile team-a` shows each with its outcome;");
+  });
+
   it('a dry run sends nothing: exit 1', async () => {
     const wallet = freshWallet(ctx.sb, '5000.00', 'SLE');
     const r = await payctl(payoutArgs(wallet, `dry-${KEY.slice(0, 8)}`, ['--dry-run', '--json']), { dir: cfg.dir, stdoutFault: FULL });
