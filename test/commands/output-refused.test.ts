@@ -84,7 +84,7 @@ describe('a run that sent a payout: exit 4, as for an answer that never came', (
     const wallet = freshWallet(ctx.sb, '5000.00', 'SLE');
     const r = await payctl([...payoutArgs(wallet, `team-${KEY.slice(0, 8)}`), '--profile', 'team-a'], { dir: cfg.dir, stdoutFault: FULL });
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain("Payouts were sent and are journaled: `payctl history --profile team-a` shows each with its outcome;");
+    expect(r.stderr).toContain('Payouts were sent and are journaled: `payctl history --profile team-a` shows each with its outcome;');
   });
 
   it('a dry run sends nothing: exit 1', async () => {
