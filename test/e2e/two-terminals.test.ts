@@ -149,6 +149,53 @@ describe('two payout create processes for the same payout id', () => {
   });
 });
 
+describe('two payout create processes for the same payout, without --payout-id', () => {
+  // Each gets a new id, so only the repeat guard stands between them and two payouts: checked
+  // first without a lock, it let both through in 4 of 6 tries; checked again under the wallet's
+  // lock just before journaling, the second finds the first's entry.
+  it('8 pairs started together: one payout per pair, one run exits 0, the other is refused as a repeat (exit 2, nothing sent)', async () => {
+    const sb = ctx.sb;
+    const wallet = freshWallet(sb, '100000.00', 'SLE');
+    const amounts = Array.from({ length: 8 }, (_, i) => `6.${String(i + 11)}`);
+    const args = (amount: string) => [
+      'payout',
+      'create',
+      '--wallet',
+      wallet,
+      '--amount',
+      amount,
+      '--currency',
+      'SLE',
+      '--type',
+      'wallet',
+      '--name',
+      'Isatu Kargbo',
+      '--provider',
+      'orange_money',
+      '--account',
+      '076777999',
+      '--phone',
+      '+23276777999',
+      '--yes',
+    ];
+    for (let w = 0; w < amounts.length; w += 4) {
+      const wave = amounts.slice(w, w + 4);
+      const started = wave.map((amount) => [0, 1].map(() => startCli(args(amount), { dir: cfg.dir, timeoutMs: 25_000 })));
+      for (const [i, pair] of started.entries()) {
+        const runs = await Promise.all(pair.map((r) => r.done));
+        const name = `${wave[i]} SLE`;
+        for (const r of runs) expect(stackLines(r.stderr), name).toEqual([]);
+        expect(runs.map((r) => r.code).sort(), `${name}: ${runs.map((r) => r.stderr).join(' | ')}`).toEqual([0, 2]);
+        const refused = runs.find((r) => r.code === 2)!;
+        expect(refused.stderr, name).toContain('This payout repeats');
+        expect(refused.stderr, name).toContain('Nothing was sent.');
+      }
+    }
+    const held = sb.payouts().filter((p) => p.wallet_id === wallet);
+    expect(held.map((p) => p.amount_minor).sort()).toEqual(amounts.map((a) => BigInt(a.replace('.', ''))).sort());
+  });
+});
+
 describe('first use of a config folder by several processes at once', () => {
   it('8 payout create processes on a fresh config folder, 6 times: every one exits 0, the journal key is made once and never read half-written', async () => {
     const sb = ctx.sb;

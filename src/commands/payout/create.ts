@@ -94,7 +94,7 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   const policy = await effectivePolicy(deps);
   if (policy) await checkPolicy(policy, c);
   await confirmSend(c, wallets, repeat);
-  const journaled = await journalPayout(c, policy && policyCountsTheDay(policy) ? () => checkPolicy(policy, c, false) : undefined);
+  const journaled = await journalPayout(c, lockedChecks(c, policy, repeat));
   stage.sending = true;
   return reportOutcome(c, journaled, await sendJournaled(c, journaled));
 }
@@ -132,16 +132,34 @@ async function earlierEntry(c: CreateRun): Promise<JournalEntry | undefined> {
  * get a new id, so be a new payout. One that repeats an earlier payout is refused without a
  * terminal (a dry run only says so); else what it repeats is returned, to say before asking.
  */
-async function repeatWarning(c: CreateRun): Promise<string | undefined> {
+async function repeatWarning(c: CreateRun, refuse = false): Promise<string | undefined> {
   const { opts, deps } = c;
   if (opts.payoutId !== undefined || opts.allowRepeat || c.existing) return undefined;
   const repeated = (await recentRepeats(c.journal, c.api.baseUrl, c.request, deps.clock.now())).at(-1);
   if (!repeated) return undefined;
   const said = `This payout repeats ${describeRepeat(repeated, deps.clock.now(), c.journal.sentFrom)}`;
-  if (!deps.io.interactive && !opts.dryRun) {
+  if (refuse || (!deps.io.interactive && !opts.dryRun)) {
     throw new UsageError(`${said}. Nothing was sent.`, [], `Check that one with: ${checkCommand(c, repeated)}\nIf it is meant to be paid again, add --allow-repeat.`);
   }
   return `${said}.`;
+}
+
+/**
+ * What is checked again under the wallet's lock, just before the payout is journaled (the lock
+ * is let go before sending): the policy's day, when it counts one; and the repeat guard, when it
+ * found nothing at first. Two terminals sending the same payout without --payout-id had each
+ * found no repeat, and both were paid (4 of 6 tries); under the lock the second finds the first's
+ * entry, and is refused as a repeat. One the person was asked about and said yes to is not asked
+ * about again.
+ */
+function lockedChecks(c: CreateRun, policy: Policy | undefined, repeat: string | undefined): (() => Promise<void>) | undefined {
+  const checks: Array<() => Promise<unknown>> = [];
+  if (policy && policyCountsTheDay(policy)) checks.push(() => checkPolicy(policy, c, false));
+  if (repeat === undefined && c.opts.payoutId === undefined && !c.opts.allowRepeat && !c.existing) checks.push(() => repeatWarning(c, true));
+  if (!checks.length) return undefined;
+  return async () => {
+    for (const check of checks) await check();
+  };
 }
 
 /**
