@@ -157,27 +157,8 @@ describe('two payout create processes for the same payout, without --payout-id',
     const sb = ctx.sb;
     const wallet = freshWallet(sb, '100000.00', 'SLE');
     const amounts = Array.from({ length: 8 }, (_, i) => `6.${String(i + 11)}`);
-    const args = (amount: string) => [
-      'payout',
-      'create',
-      '--wallet',
-      wallet,
-      '--amount',
-      amount,
-      '--currency',
-      'SLE',
-      '--type',
-      'wallet',
-      '--name',
-      'Isatu Kargbo',
-      '--provider',
-      'orange_money',
-      '--account',
-      '076777999',
-      '--phone',
-      '+23276777999',
-      '--yes',
-    ];
+    const recipient = ['--type', 'wallet', '--name', 'Isatu Kargbo', '--provider', 'orange_money', '--account', '076777999', '--phone', '+23276777999'];
+    const args = (amount: string) => ['payout', 'create', '--wallet', wallet, '--amount', amount, '--currency', 'SLE', ...recipient, '--yes'];
     for (let w = 0; w < amounts.length; w += 4) {
       const wave = amounts.slice(w, w + 4);
       const started = wave.map((amount) => [0, 1].map(() => startCli(args(amount), { dir: cfg.dir, timeoutMs: 25_000 })));
