@@ -8,32 +8,18 @@
  * case at a real terminal (tmux) is in test/e2e/confirm-duplicates-interactive.test.ts.
  */
 import { existsSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { payctl, startPayctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { payoutPosts, postedPayoutId, readCsvReport, tempWorkDir, writeFile } from '../helpers/batch.js';
-import { bankArgs, escapeRe, heldFrom as heldFor, loginInProcess, repeatWarning, sendFirst } from '../helpers/payout-fixtures.js';
+import { payoutPosts, postedPayoutId, readCsvReport, writeFile } from '../helpers/batch.js';
+import { bankArgs, escapeRe, heldFrom as heldFor, useFreshLogin, repeatWarning, sendFirst } from '../helpers/payout-fixtures.js';
 import { recordingPrompter } from '../helpers/recording-prompter.js';
 import type { Step } from '../helpers/prompts.js';
 
 const ctx = useSandbox();
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-
-// A fresh config folder (and so a fresh journal) per test.
-beforeEach(async () => {
-  cfg = tempConfigDir();
-  work = tempWorkDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-  ctx.sb.clearRequests();
-});
-
-afterEach(() => {
-  work.cleanup();
-  cfg.cleanup();
-});
+// A fresh config folder (and so a fresh journal) and work folder per test.
+const setup = useFreshLogin(ctx);
 
 /**
  * payctl at a (claimed) terminal with scripted answers. Each confirmation is checked to
@@ -49,7 +35,7 @@ async function atTerminal(args: string[], script: Step[]) {
     postsAtConfirm.push(payoutPosts(ctx.sb).length);
     return confirm(o);
   };
-  const started = startPayctl(args, { dir: cfg.dir, prompts: prompter });
+  const started = startPayctl(args, { dir: setup.dir, prompts: prompter });
   prompter.output = started;
   const r = await started.done;
   expect(prompter.pending, r.stderr).toEqual([]);
@@ -141,8 +127,8 @@ describe('payout batch at a terminal: two identical rows', () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
     const rows = rowsWithTwin(wal);
-    const file = writeFile(work.file('twins.csv'), csvWithoutIds(rows));
-    const reportPath = work.file('twins.report.csv');
+    const file = writeFile(setup.work.file('twins.csv'), csvWithoutIds(rows));
+    const reportPath = setup.work.file('twins.report.csv');
 
     // 1. n: cancelled before the send question.
     let t = await atTerminal(['payout', 'batch', file], [{ confirm: /^Send all 2 identical rows as separate payouts\?$/, answer: false }]);
@@ -191,7 +177,7 @@ describe('payout batch at a terminal: two identical rows', () => {
   it('y to the duplicates question, then n to "Send 5 payouts?": exit 2, nothing sent', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
-    const file = writeFile(work.file('twins.csv'), csvWithoutIds(rowsWithTwin(wal)));
+    const file = writeFile(setup.work.file('twins.csv'), csvWithoutIds(rowsWithTwin(wal)));
 
     const t = await atTerminal(
       ['payout', 'batch', file],
@@ -205,15 +191,15 @@ describe('payout batch at a terminal: two identical rows', () => {
     expect(t.r.stderr).toMatch(/^Nothing was sent\.$/m);
     expect(t.r.stderr).not.toContain('Error:');
     expect(t.r.code, t.r.stderr).toBe(2);
-    expectNothingSent(sb, wal, work.file('twins.report.csv'));
+    expectNothingSent(sb, wal, setup.work.file('twins.report.csv'));
   });
 
   it('with --yes (no --allow-duplicates) the duplicates question is still asked: Enter sends nothing; y sends all 5 without another question', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
     const rows = rowsWithTwin(wal);
-    const file = writeFile(work.file('twins.csv'), csvWithoutIds(rows));
-    const reportPath = work.file('twins.report.csv');
+    const file = writeFile(setup.work.file('twins.csv'), csvWithoutIds(rows));
+    const reportPath = setup.work.file('twins.report.csv');
 
     // Enter: the default No.
     let t = await atTerminal(['payout', 'batch', file, '--yes'], [{ confirm: /^Send all 2 identical rows as separate payouts\?$/, answer: ENTER }]);
@@ -244,7 +230,7 @@ describe('payout create at a terminal: the same payout typed again', () => {
   it('with --yes: warns with the earlier payout id and transaction and asks; Enter sends nothing; y sends a second payout with another id', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
-    const earlier = await sendFirst(sb, wal, (args) => payctl(args, { dir: cfg.dir }));
+    const earlier = await sendFirst(sb, wal, (args) => payctl(args, { dir: setup.dir }));
     const warning = repeatWarning(earlier.payout_id, earlier.transaction_id);
     const prompt = /^Send it again, as a new payout\?$/;
 
@@ -296,7 +282,7 @@ describe('payout create at a terminal: the same payout typed again', () => {
   it('without --yes: the summary card, the warning and "Send this payout again, as a new payout?"; n sends nothing; y sends the card\'s payout id', async () => {
     const sb = ctx.sb;
     const wal = freshWallet(sb, '100000.00', 'SLE');
-    const earlier = await sendFirst(sb, wal, (args) => payctl(args, { dir: cfg.dir }));
+    const earlier = await sendFirst(sb, wal, (args) => payctl(args, { dir: setup.dir }));
     const warning = repeatWarning(earlier.payout_id, earlier.transaction_id);
     const prompt = /^Send this payout again, as a new payout\?$/;
 

@@ -4,11 +4,10 @@
  * a terminal; "without a terminal" otherwise) in `payout create` and `payout batch`, and a
  * No at a confirmation says "Nothing was sent." without "Error:" (exit 2).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
-import { batchRows, payoutPosts, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
-import { bankArgs, loginInProcess } from '../helpers/payout-fixtures.js';
+import { batchRows, payoutPosts, toCsv, writeFile } from '../helpers/batch.js';
+import { bankArgs, useFreshLogin } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { CancelledError, ExitCode, exitCodeOf, UsageError } from '../../src/errors.js';
 import { renderErrorText } from '../../src/output/error-report.js';
@@ -16,20 +15,8 @@ import { makeStyle } from '../../src/output/style.js';
 
 const ctx = useSandbox();
 
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-
-beforeEach(async () => {
-  cfg = tempConfigDir();
-  work = tempWorkDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-  ctx.sb.clearRequests();
-});
-
-afterEach(() => {
-  work.cleanup();
-  cfg.cleanup();
-});
+// A fresh config folder (and so a fresh journal) and work folder per test.
+const setup = useFreshLogin(ctx);
 
 const TERMINAL = { stdin: true, stdout: true, stderr: true };
 const NO_TERMINAL = {};
@@ -51,7 +38,7 @@ const others = (cause: string) => ['with --no-input', 'with --json', 'without a 
 describe('payout create without --yes names why it cannot ask', () => {
   it.each(CASES)('%s', async (_name, flags, tty, cause) => {
     const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
-    const r = await payctl(['payout', 'create', ...bankArgs(walletId), ...flags], { dir: cfg.dir, tty });
+    const r = await payctl(['payout', 'create', ...bankArgs(walletId), ...flags], { dir: setup.dir, tty });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     if (flags.includes('--json')) {
@@ -69,10 +56,10 @@ describe('payout create without --yes names why it cannot ask', () => {
 
   it('--dry-run needs no yes, --yes none of these messages', async () => {
     const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
-    const dry = await payctl(['payout', 'create', ...bankArgs(walletId), '--no-input', '--dry-run'], { dir: cfg.dir, tty: TERMINAL });
+    const dry = await payctl(['payout', 'create', ...bankArgs(walletId), '--no-input', '--dry-run'], { dir: setup.dir, tty: TERMINAL });
     expect(dry.stderr).not.toContain('--yes is required');
     expect(dry.code, dry.stderr).toBe(0);
-    const sent = await payctl(['payout', 'create', ...bankArgs(walletId), '--no-input', '--yes'], { dir: cfg.dir, tty: TERMINAL });
+    const sent = await payctl(['payout', 'create', ...bankArgs(walletId), '--no-input', '--yes'], { dir: setup.dir, tty: TERMINAL });
     expect(sent.stderr).not.toContain('--yes is required');
     expect(sent.code, sent.stderr).toBe(0);
     expect(payoutPosts(ctx.sb)).toHaveLength(1);
@@ -82,8 +69,8 @@ describe('payout create without --yes names why it cannot ask', () => {
 describe('payout batch without --yes names why it cannot ask', () => {
   it.each(CASES)('%s', async (_name, flags, tty, cause) => {
     const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
-    const file = writeFile(work.file('refused.csv'), toCsv(batchRows(3, walletId, `refused-${Date.now()}`)));
-    const r = await payctl(['payout', 'batch', file, ...flags], { dir: cfg.dir, tty });
+    const file = writeFile(setup.work.file('refused.csv'), toCsv(batchRows(3, walletId, `refused-${Date.now()}`)));
+    const r = await payctl(['payout', 'batch', file, ...flags], { dir: setup.dir, tty });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     const line = `--yes is required ${cause}: money never moves without an explicit yes. Nothing was sent.`;
@@ -101,7 +88,7 @@ describe('payout batch without --yes names why it cannot ask', () => {
 describe('a No at a confirmation', () => {
   it('payout create: "Nothing was sent." alone on stderr, no "Error:", exit 2', async () => {
     const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
-    const r = await payctl(['payout', 'create', ...bankArgs(walletId)], { dir: cfg.dir, prompts: [{ confirm: /^Send this payout\?$/, answer: false }] });
+    const r = await payctl(['payout', 'create', ...bankArgs(walletId)], { dir: setup.dir, prompts: [{ confirm: /^Send this payout\?$/, answer: false }] });
     // The card was shown; then only the answer's consequence.
     expect(r.stdout).toMatch(/^Amount\s+2,750\.25 SLE$/m);
     expect(r.stderr).toBe('Nothing was sent.\n');
@@ -111,8 +98,8 @@ describe('a No at a confirmation', () => {
 
   it('payout batch: "Nothing was sent." after the plan, no "Error:", exit 2, no report', async () => {
     const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
-    const file = writeFile(work.file('no.csv'), toCsv(batchRows(3, walletId, `no-${Date.now()}`)));
-    const r = await payctl(['payout', 'batch', file], { dir: cfg.dir, prompts: [{ confirm: /^Send 3 payouts\?$/, answer: false }] });
+    const file = writeFile(setup.work.file('no.csv'), toCsv(batchRows(3, walletId, `no-${Date.now()}`)));
+    const r = await payctl(['payout', 'batch', file], { dir: setup.dir, prompts: [{ confirm: /^Send 3 payouts\?$/, answer: false }] });
     expect(r.stderr).toContain(`Batch "default": 3 payouts to send from ${file}:`);
     expect(r.stderr.endsWith('\nNothing was sent.\n'), r.stderr).toBe(true);
     expect(r.stderr).not.toContain('Error:');

@@ -8,46 +8,34 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
-import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
+import { payoutPosts } from '../helpers/batch.js';
 import { bankPayout, planBatchFile } from '../helpers/four-eyes.js';
-import { loginInProcess } from '../helpers/payout-fixtures.js';
+import { useFreshLogin } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
-let cfg: ReturnType<typeof tempConfigDir>;
-let work: ReturnType<typeof tempWorkDir>;
-
-beforeEach(async () => {
-  cfg = tempConfigDir();
-  work = tempWorkDir();
-  await loginInProcess(ctx.sb, cfg.dir);
-});
-
-afterEach(() => {
-  cfg.cleanup();
-  work.cleanup();
-});
+// A fresh config folder (and so a fresh journal) and work folder per test.
+const setup = useFreshLogin(ctx);
 
 /** `policy` (the file's JSON) set in the profile, checked. */
 async function usePolicy(policy: unknown): Promise<string> {
-  const file = join(work.dir, `policy-${randomUUID().slice(0, 8)}.json`);
+  const file = join(setup.work.dir, `policy-${randomUUID().slice(0, 8)}.json`);
   writeFileSync(file, JSON.stringify(policy));
-  const r = await payctl(['config', 'set', 'policy', file], { dir: cfg.dir });
+  const r = await payctl(['config', 'set', 'policy', file], { dir: setup.dir });
   expect(r.code, r.stderr).toBe(0);
   return file;
 }
 
 /** `payout create` of `amount` SLE from `wallet` as a dry run: without --yes, as a script checks a payout first. */
 function dryRun(wallet: string, amount: string, id: string): Promise<Awaited<ReturnType<typeof payctl>>> {
-  return payctl([...bankPayout(wallet, amount, id).filter((a) => a !== '--yes'), '--dry-run'], { dir: cfg.dir });
+  return payctl([...bankPayout(wallet, amount, id).filter((a) => a !== '--yes'), '--dry-run'], { dir: setup.dir });
 }
 
 /** Files under the journal folder (none when it was never made). */
 function journalFiles(): string[] {
-  const j = join(cfg.dir, 'journal');
+  const j = join(setup.dir, 'journal');
   return existsSync(j) ? readdirSync(j, { recursive: true }).map(String).sort() : [];
 }
 
@@ -61,7 +49,7 @@ describe('payout create --dry-run under a spending policy', () => {
   it('daily_total 15 SLE with 10 sent today: a dry run of 6.00 is refused as the send is (exit 2, the rule named), one of 5.00 passes; nothing sent or journaled', async () => {
     const policy = await usePolicy({ approvers: {}, daily_total: { SLE: '15' } });
     const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
-    const sent = await payctl(bankPayout(wallet, '10.00'), { dir: cfg.dir });
+    const sent = await payctl(bankPayout(wallet, '10.00'), { dir: setup.dir });
     expect(sent.code, sent.stderr).toBe(0);
     const journaled = journalFiles();
     const from = ctx.sb.requests().length;
@@ -74,7 +62,7 @@ describe('payout create --dry-run under a spending policy', () => {
     expect(over.code, over.stderr).toBe(2);
 
     // The send it stands for is refused the same way.
-    const send = await payctl(bankPayout(wallet, '6.00'), { dir: cfg.dir });
+    const send = await payctl(bankPayout(wallet, '6.00'), { dir: setup.dir });
     expect(send.code, send.stderr).toBe(2);
     expect(send.stderr).toContain(`Error: This payout breaks the policy ${policy}. Nothing was sent.\n`);
 
@@ -110,12 +98,12 @@ describe('payout batch --dry-run under a spending policy', () => {
     const policy = await usePolicy({ approvers: {}, max_per_payout: { SLE: '100' } });
     const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
     const from = ctx.sb.requests().length;
-    const over = await payctl(['payout', 'batch', planBatchFile(work.dir, wallet, ['50', '150']), '--dry-run'], { dir: cfg.dir });
+    const over = await payctl(['payout', 'batch', planBatchFile(setup.work.dir, wallet, ['50', '150']), '--dry-run'], { dir: setup.dir });
     expect(over.code, over.stderr).toBe(2);
     expect(over.stderr).toContain(policy);
     expect(over.stderr).toContain('over the per-payout maximum of 100.00 SLE');
     expect(over.stderr).not.toContain('Dry run');
-    const within = await payctl(['payout', 'batch', planBatchFile(work.dir, wallet, ['50', '99.99']), '--dry-run'], { dir: cfg.dir });
+    const within = await payctl(['payout', 'batch', planBatchFile(setup.work.dir, wallet, ['50', '99.99']), '--dry-run'], { dir: setup.dir });
     expect(within.code, within.stderr).toBe(0);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
     expect(journalFiles()).toEqual([]);

@@ -11,14 +11,10 @@ import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
 import { fundDemoWallets, postedPayoutId, tempWorkDir } from './batch.js';
 import { tempConfigDir } from './cli.js';
 import { TestClock } from './clock.js';
-import { payctl } from './in-process.js';
+import { loginInProcess } from './payout-fixtures.js';
 
-/** `payctl login --api-key-stdin --base-url <sandbox>` in process, checked. */
-export async function loginInProcess(sb: Sandbox, dir: string): Promise<void> {
-  const r = await payctl(['login', '--api-key-stdin', '--base-url', sb.baseUrl], { dir, input: sb.apiKey + '\n' });
-  expect(r.stderr).toContain('Logged in');
-  expect(r.code).toBe(0);
-}
+// The login the batch files share (the one in payout-fixtures.ts).
+export { loginInProcess };
 
 /** The folders and wallet a batch test file works with (useBatchFolders). */
 export interface BatchFolders {

@@ -1,10 +1,13 @@
 /**
  * Fixtures shared by the payout tests (in process and spawned): a logged-in config folder
- * made by `payctl login --api-key-stdin` run in process, what the sandbox holds for a payout
- * id or a wallet, the arguments of one payout create, and its attempts' one key and body.
+ * made by `payctl login --api-key-stdin` run in process (once, or afresh for each test), what
+ * the sandbox holds for a payout id or a wallet, the arguments of one payout create, and its
+ * attempts' one key and body.
  */
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
+import { tempWorkDir } from './batch.js';
+import { tempConfigDir } from './cli.js';
 import { payctl } from './in-process.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -14,6 +17,35 @@ export async function loginInProcess(sb: Sandbox, dir: string): Promise<void> {
   const r = await payctl(['login', '--api-key-stdin', '--base-url', sb.baseUrl], { dir, input: sb.apiKey + '\n' });
   expect(r.stderr).toContain('Logged in');
   expect(r.code, r.stderr).toBe(0);
+}
+
+/**
+ * For each test, a config folder logged in afresh (a journal with no payout in it) and a work
+ * folder for batch files and reports, both removed after it; the sandbox's request log emptied.
+ * (useBatchFolders, batch-fixtures.ts, logs in once for a whole file.) Registers its hooks where
+ * it is called.
+ */
+export function useFreshLogin(ctx: { readonly sb: Sandbox }): { readonly dir: string; readonly work: ReturnType<typeof tempWorkDir> } {
+  let cfg: ReturnType<typeof tempConfigDir> | undefined;
+  let work: ReturnType<typeof tempWorkDir> | undefined;
+  beforeEach(async () => {
+    cfg = tempConfigDir();
+    work = tempWorkDir();
+    await loginInProcess(ctx.sb, cfg.dir);
+    ctx.sb.clearRequests();
+  });
+  afterEach(() => {
+    work?.cleanup();
+    cfg?.cleanup();
+  });
+  return {
+    get dir() {
+      return cfg!.dir;
+    },
+    get work() {
+      return work!;
+    },
+  };
 }
 
 /** The payouts the sandbox holds with this payout id. */
