@@ -20,8 +20,9 @@ import { ALSO_USED, hash64, identifiedRows, type BatchCheck, type BatchSource, t
 import { DERIVED_ID, legacyDerivedPayoutId } from './identity.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
-import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
+import { BatchRepeats, describeRun, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
+import { DigitColumns, restoredForms, restoredProblem, type RestoredForm } from './lost-digits.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -65,9 +66,11 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   const problems = new ProblemList(MAX_LISTED);
   const fingerprints = new Hashes();
   const ids = new Hashes();
+  const columns = new DigitColumns();
   let rows = 0;
   for await (const r of identifiedRows(src, problems, undefined, false)) {
     rows++;
+    columns.see(r.request);
     fingerprints.push(BigInt(`0x${r.fingerprint.slice(0, 16)}`));
     if (!r.derivedId) ids.push(hash64(r.request.payoutId));
   }
@@ -89,7 +92,7 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   // In row order, as a person reads the file (problems of the file itself first): the first
   // MAX_LISTED of each pass hold the first MAX_LISTED of both.
   if (problems.total || again?.total) throw again ? fileProblems(src.path, problems, again) : fileProblems(src.path, problems);
-  return { rows, duplicated, idsTwice };
+  return { rows, duplicated, idsTwice, lost: columns.lost() };
 }
 
 /**
@@ -187,6 +190,13 @@ export async function planBatch(
   read.flushTo(p.problems, Infinity);
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
+  if (p.restored.total) {
+    throw new UsageError(
+      `${src.path}: ${plural(p.restored.total, 'row pays', 'rows pay')} what payouts sent before paid, but for the leading zeros or "+" of ${p.restored.total === 1 ? 'its' : 'their'} account or phone number. Nothing was sent.`,
+      listed(p.restored),
+      'A spreadsheet drops them when it saves these columns as numbers. Put them back (format account_number and phone_number as Text, or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.',
+    );
+  }
   if (p.problems.total) throw fileProblems(src.path, p.problems);
   return p.plan();
 }
@@ -236,6 +246,8 @@ class ProblemsInOrder extends Array<Problem> {
 class Planning {
   readonly problems = new ProblemList(MAX_LISTED);
   readonly conflicts = new ProblemList(MAX_LISTED);
+  /** Rows that are payouts sent before, as a spreadsheet re-saved them (lost-digits.ts). */
+  readonly restored = new ProblemList(MAX_LISTED);
   readonly absent = new Set<number>();
   readonly #byId: Map<string, Wallet>;
   readonly #plan: PlanBuilder;
@@ -263,22 +275,25 @@ class Planning {
   /** A group of rows: looked up at once where the ledger can, then each as before. */
   async group(rows: IdentifiedRow[], read: ProblemsInOrder): Promise<void> {
     if (!rows.length) return;
+    const lost = this.checked.lost;
+    const forms = lost ? rows.map((r) => restoredForms(r.request, lost)) : undefined;
     if (this.journal.prefetch) {
       const ids = rows.flatMap((r) => [
         r.request.payoutId,
         ...(r.derivedId ? [legacyDerivedPayoutId(this.src.batchId, r.fingerprint, r.occurrence)] : []),
         ...(r.legacyId ? [r.legacyId] : []),
       ]);
-      await this.journal.prefetch(this.baseUrl, ids, [...new Set(rows.map((r) => r.fingerprint))]);
+      const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
+      await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])]);
     }
     const first = read.rows - rows.length;
     for (const [i, r] of rows.entries()) {
       read.flushTo(this.problems, first + i);
-      await this.row(r);
+      await this.row(r, forms?.[i]);
     }
   }
 
-  async row(identified: IdentifiedRow): Promise<void> {
+  async row(identified: IdentifiedRow, forms?: RestoredForm[]): Promise<void> {
     const { src, checked, journal } = this;
     this.#rows++;
     const r = await lookUpRow(identified, journal, this.baseUrl, src.batchId);
@@ -305,6 +320,20 @@ class Planning {
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
     this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)));
+    if (forms?.length) await this.#restoredSent(r, forms);
+  }
+
+  /** A row to send whose account or phone, with leading zeros or "+" back, is a payout sent before: refused. */
+  async #restoredSent(r: LoadedRow, forms: RestoredForm[]): Promise<void> {
+    for (const form of forms) {
+      const sent = (await samePayoutsSent(this.journal, this.baseUrl, form.fingerprint, () => false)).at(-1);
+      if (!sent) continue;
+      const run = new RunTally();
+      run.add(sent);
+      const at = describeRun(run.runs()[0]!);
+      this.restored.push(rowProblem(r.row, restoredProblem(r.request, form, `when payout ${sent.payoutId} paid the same ${at}`)));
+      return;
+    }
   }
 
   plan(): BatchPlan {

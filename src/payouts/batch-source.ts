@@ -17,6 +17,7 @@ import { boundsProblem, decodeBatchFile, formatOf, readRows, type FileFormat } f
 import { COLUMN_LABELS } from './batch-columns.js';
 import { requiredOnRows, totalOf } from './batch-problems.js';
 import { derivedPayoutId, payoutFingerprint } from './identity.js';
+import type { LostDigits } from './lost-digits.js';
 import { payoutBody, validatePayout, type PayoutRequest } from './request.js';
 
 export interface BatchSource {
@@ -73,6 +74,8 @@ export interface BatchCheck {
   duplicated: Set<string>;
   /** 64-bit hashes of explicit payout ids given on two or more rows (or colliding). */
   idsTwice: Set<bigint>;
+  /** The digit columns that may have lost leading zeros or a "+" to a spreadsheet (lost-digits.ts). */
+  lost?: LostDigits;
   /**
    * Rows the plan found no journal entry for, by row number: the send does not look them up
    * again. (One journaled since, by another payctl, is still found: its claim fails, and its

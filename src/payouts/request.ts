@@ -193,6 +193,13 @@ function checkText(fault: Fault, k: FieldName, v: string | undefined, max: numbe
   if (longerThan(v, max)) fault(k, `is longer than ${max} characters`, ' ');
 }
 
+/**
+ * A long number as a spreadsheet shows it, and saves it when the column holds numbers:
+ * "1.23457E+18". Its digits past the first few are gone; it is no account or phone number.
+ */
+const SCIENTIFIC = /^\s*[0-9](?:[.,][0-9]+)?E\+[0-9]{1,3}\s*$/i;
+const SCIENTIFIC_SAID = 'a long number as a spreadsheet writes it in scientific notation, its other digits lost: format the column as Text and type the number again';
+
 /** Every required field present, then the text of each (its own bounds, within the service's). */
 function checkPresentText(f: PayoutFields, fault: Fault): void {
   // By index, not `for (const [k, what] of ...)`: unoptimized, that made an iterator and its
@@ -209,6 +216,7 @@ function checkPresentText(f: PayoutFields, fault: Fault): void {
   // after the request had left). Spaces and dashes are left to the service, whose rule is not documented.
   const foreign = present(f.account) && !CONTROL.test(f.account) && !INVISIBLE.test(f.account) ? NOT_ASCII.exec(f.account) : null;
   if (foreign) fault('account', `has a character that is not plain ASCII (${codePoint(foreign[0])}): type it with the digits and letters of a keyboard`, ' ');
+  else if (present(f.account) && SCIENTIFIC.test(f.account)) fault('account', `"${f.account}" is ${SCIENTIFIC_SAID}`);
   // The service's own limit (service/payout-rules.ts): a longer note would be refused after it left.
   checkText(fault, 'note', f.note, MAX_TEXT);
   checkText(fault, 'provider', f.provider, 64);
@@ -248,7 +256,7 @@ function checkRecipient(f: PayoutFields, fault: Fault): { type: string | undefin
 
   let phone = present(f.phone) ? f.phone.replace(/[\s\-().]/g, '') : undefined;
   if (phone !== undefined && !PHONE_PATTERN.test(phone)) {
-    fault('phone', `"${f.phone}" is not a phone number (digits, optionally starting with +)`);
+    fault('phone', `"${f.phone}" is ${SCIENTIFIC.test(f.phone!) ? SCIENTIFIC_SAID : 'not a phone number (digits, optionally starting with +)'}`);
     phone = undefined;
   }
   if (needsPhone(type) && !present(f.phone)) fault('phone', 'is required for wallet recipients', ' ');

@@ -7,12 +7,13 @@
  * password in no output, --verbose naming the ledger masked, and no connection left open
  * once a run ends.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
-import { payoutPosts } from '../helpers/batch.js';
+import { batchRows, payoutPosts, toCsv } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
@@ -95,6 +96,34 @@ describe('ledger status', () => {
     expect(oneJson(j.stdout)).toMatchObject({ backend: 'postgresql', url: masked, reachable: false, reason: expect.any(String) });
     expect(JSON.parse(j.stderr).error.message).toContain(masked);
     for (const x of [r, j]) expectNoSecrets(x, [server.password]);
+  });
+});
+
+describe('payout batch on the shared ledger', () => {
+  it('a sent file re-saved with its digits as numbers is refused (its rows looked up as they read before): exit 2, nothing sent', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const { url } = await freshLedger();
+    await useLedger(url);
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-batch-'));
+    try {
+      const rows = batchRows(3, wallet, 'pg-digits');
+      for (const row of rows) delete row.payout_id;
+      const file = join(dir, 'payroll.csv');
+      writeFileSync(file, toCsv(rows));
+      const first = await run(['payout', 'batch', file, '--yes']);
+      expect(first.code, first.stderr).toBe(0);
+      const from = ctx.sb.requests().length;
+      writeFileSync(file, toCsv(rows.map((row) => ({ ...row, account_number: row.account_number!.replace(/^0+/, ''), phone_number: row.phone_number!.slice(1) }))));
+      const again = await run(['payout', 'batch', file, '--yes']);
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain(
+        `${file}: 3 rows pay what payouts sent before paid, but for the leading zeros or "+" of their account or phone number. Nothing was sent.`,
+      );
+      expect(again.stderr).toContain(`  - row 2: account_number ${rows[0]!.account_number!.replace(/^0+/, '')} was ${rows[0]!.account_number} and phone_number`);
+      expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,0 +1,89 @@
+/**
+ * What a spreadsheet drops from digits (docs/architecture.md, "Identity"). Saved as numbers,
+ * account_number "0012345678" becomes 12345678 and phone_number "+23276000002" becomes
+ * 23276000002: a batch file re-saved that way paid the same people again, as new payouts, to
+ * accounts that are not theirs (what a row pays is its identity, and these changed it).
+ *
+ * A column no row of which starts with a zero (account_number), or with a "+" or a zero
+ * (phone_number), may have lost them. Each row still to send is then looked up as it would read
+ * with them back (up to MAX_ZEROS zeros; a "+" or a zero for a phone), by what it pays
+ * (identity.ts payoutFingerprint): a payout sent before that pays all the same to the account
+ * or phone with them is the same payout, and the file is refused, nothing sent (batch-load.ts).
+ * A column where some row keeps its zero was saved as text, and is not looked at.
+ */
+import { fieldProblem, type Problem } from '../errors.js';
+import { text } from '../output/text.js';
+import { COLUMN_LABELS } from './batch-columns.js';
+import { payoutFingerprint } from './identity.js';
+import type { PayoutRequest } from './request.js';
+
+/** The most leading zeros a row's account number is looked up with. */
+export const MAX_ZEROS = 3;
+
+/** Digits without a leading zero: what a number saved by a spreadsheet reads as. */
+const BARE = /^[1-9][0-9]*$/;
+
+/** Which of a file's two digit columns may have lost their leading characters. */
+export interface LostDigits {
+  account: boolean;
+  phone: boolean;
+}
+
+/** The check's view of the digit columns, row by row (batch-load.ts checkBatch). */
+export class DigitColumns {
+  #accountKept = false;
+  #accountBare = false;
+  #phoneKept = false;
+  #phoneBare = false;
+
+  see(r: PayoutRequest): void {
+    if (r.account.startsWith('0')) this.#accountKept = true;
+    else if (!this.#accountBare && BARE.test(r.account)) this.#accountBare = true;
+    const phone = r.phone;
+    if (phone === undefined) return;
+    if (phone.startsWith('+') || phone.startsWith('0')) this.#phoneKept = true;
+    else if (!this.#phoneBare && BARE.test(phone)) this.#phoneBare = true;
+  }
+
+  /** Undefined when neither column can have lost anything. */
+  lost(): LostDigits | undefined {
+    const account = this.#accountBare && !this.#accountKept;
+    const phone = this.#phoneBare && !this.#phoneKept;
+    return account || phone ? { account, phone } : undefined;
+  }
+}
+
+/** A row as it may have read before a spreadsheet saved it. */
+export interface RestoredForm {
+  account: string;
+  phone: string | undefined;
+  fingerprint: string;
+}
+
+/** The forms of a row's account and phone with their lost characters back, each with what it pays; none for a row with nothing to restore. */
+export function restoredForms(r: PayoutRequest, lost: LostDigits): RestoredForm[] {
+  const accounts = [r.account];
+  if (lost.account && BARE.test(r.account)) for (let k = 1; k <= MAX_ZEROS; k++) accounts.push('0'.repeat(k) + r.account);
+  const phones = [r.phone];
+  if (lost.phone && r.phone !== undefined && BARE.test(r.phone)) phones.push(`+${r.phone}`, `0${r.phone}`);
+  const forms: RestoredForm[] = [];
+  for (const account of accounts) {
+    for (const phone of phones) {
+      if (account === r.account && phone === r.phone) continue;
+      forms.push({ account, phone, fingerprint: payoutFingerprint({ ...r, account, phone }) });
+    }
+  }
+  return forms;
+}
+
+/**
+ * What a form restored, as a problem of the row's first changed column: "account_number 12345678
+ * was 0012345678", "... and phone_number 23276000002 was +23276000002", then `after`.
+ */
+export function restoredProblem(r: PayoutRequest, form: RestoredForm, after: string): Problem {
+  const said: string[] = [];
+  if (form.account !== r.account) said.push(`${COLUMN_LABELS.account} ${r.account} was ${form.account}`);
+  if (form.phone !== r.phone) said.push(`${COLUMN_LABELS.phone} ${r.phone} was ${form.phone}`);
+  const field = form.account !== r.account ? COLUMN_LABELS.account : COLUMN_LABELS.phone;
+  return fieldProblem(field, `${text(said.join(' and ')).slice(field.length + 1)} ${after}`, ' ');
+}

@@ -1,0 +1,129 @@
+/**
+ * `payctl payout batch` with a file a spreadsheet re-saved with its digit columns as numbers
+ * (src/payouts/lost-digits.ts). In process, the sandbox over real HTTP. Before: a file sent,
+ * re-saved ("0761..." -> 761..., "+232..." -> 232...) and run again paid every row a second
+ * time, to accounts that are not the recipients' (what a row pays is its identity). Now such a
+ * file is refused, exit 2, nothing sent; with the digits back it resumes and sends only what is
+ * new; a number in scientific notation ("1.23457E+18") is refused as a bad cell.
+ */
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { payctl, type InProcessOptions } from '../helpers/in-process.js';
+import type { Run } from '../helpers/e2e.js';
+import { batchRows, payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
+
+const ctx = useSandbox();
+const setup = useBatchFolders(ctx);
+
+const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir, ...opts });
+
+/** Rows with ids made from what each pays, as a payroll export has them. */
+function payroll(n: number, tag: string): BatchRow[] {
+  const rows = batchRows(n, setup.sleWallet, tag);
+  for (const row of rows) delete row.payout_id;
+  return rows;
+}
+
+/** The rows as a spreadsheet saves them when account_number and phone_number hold numbers. */
+function asNumbers(rows: BatchRow[], columns: { account?: boolean; phone?: boolean } = { account: true, phone: true }): BatchRow[] {
+  return rows.map((row) => ({
+    ...row,
+    ...(columns.account ? { account_number: row.account_number!.replace(/^0+/, '') } : {}),
+    ...(columns.phone ? { phone_number: row.phone_number!.replace(/^\+/, '') } : {}),
+  }));
+}
+
+/** Sends the rows as `name`; every row accepted. */
+async function sent(rows: BatchRow[], name: string, batchId: string): Promise<void> {
+  const r = await batch([writeFile(setup.work.file(name), toCsv(rows)), '--batch-id', batchId, '--yes']);
+  expect(r.stderr).toContain(`${rows.length} accepted, 0 already submitted, 0 rejected, 0 unknown.`);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+describe('payout batch: a sent file re-saved with its digits as numbers', () => {
+  it('is refused, exit 2, nothing sent (dry run too), each row named with the payout it repeats; with the digits back it resumes and sends only the new row', async () => {
+    const tag = `zeros-${Date.now()}`;
+    const rows = payroll(4, tag);
+    await sent(rows.slice(0, 3), 'payroll.csv', tag);
+    const first = readCsvReport(setup.work.file('payroll.report.csv'));
+    const from = ctx.sb.requests().length;
+
+    // Re-saved by a spreadsheet, with a fourth row added: rows 2 to 4 are the payouts sent.
+    const resaved = writeFile(setup.work.file('payroll.csv'), toCsv(asNumbers(rows)));
+    expect(toCsv(asNumbers(rows))).toContain(',76100001,23276100001,');
+    for (const args of [['--yes'], ['--dry-run']]) {
+      const r = await batch([resaved, '--batch-id', tag, ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.split('\n');
+      expect(lines[0]).toBe(
+        `Error: ${resaved}: 3 rows pay what payouts sent before paid, but for the leading zeros or "+" of their account or phone number. Nothing was sent.`,
+      );
+      rows.slice(0, 3).forEach((row, i) => {
+        const bare = row.account_number!.replace(/^0+/, '');
+        const said = `  - row ${i + 2}: account_number ${bare} was ${row.account_number} and phone_number ${row.phone_number!.slice(1)} was ${row.phone_number} when payout ${first[i]!.payout_id} paid the same in batch "${tag}" from ${resaved} on `;
+        expect(lines[1 + i]!.slice(0, said.length)).toBe(said);
+        expect(lines[1 + i]!.slice(said.length)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+      });
+      expect(lines[4]).toMatch(/^A spreadsheet drops them when it saves these columns as numbers\. Put them back \(format account_number and phone_number as Text/);
+      expect(lines).toHaveLength(6);
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // --json: each row a problem of its column, with the row's number.
+    const j = await batch([resaved, '--batch-id', tag, '--yes', '--json']);
+    expect(j.code).toBe(2);
+    expect(j.stdout).toBe('');
+    const err = JSON.parse(j.stderr).error;
+    expect(err.code).toBe('USAGE_ERROR');
+    expect(err.errors.map((e: { field: string; row: number }) => [e.field, e.row])).toEqual([
+      ['account_number', 2],
+      ['account_number', 3],
+      ['account_number', 4],
+    ]);
+
+    // The digits back: the three rows accepted before are skipped, only the new one is sent.
+    const fixed = await batch([writeFile(setup.work.file('payroll.csv'), toCsv(rows)), '--batch-id', tag, '--yes']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stderr).toContain('4 accepted (3 in an earlier run), 0 already submitted, 0 rejected, 0 unknown.');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+
+  it('a phone column that lost its "+" alone is refused too, named as phone_number', async () => {
+    const tag = `plus-${Date.now()}`;
+    const rows = payroll(2, tag);
+    await sent(rows, 'wallets.csv', tag);
+    const from = ctx.sb.requests().length;
+    const r = await batch([writeFile(setup.work.file('wallets.csv'), toCsv(asNumbers(rows, { phone: true }))), '--batch-id', tag, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`  - row 2: phone_number ${rows[0]!.phone_number!.slice(1)} was ${rows[0]!.phone_number} when payout `);
+    expect(r.stderr).toContain(`  - row 3: phone_number ${rows[1]!.phone_number!.slice(1)} was ${rows[1]!.phone_number} when payout `);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('under another batch id, the same payouts re-saved are refused as well (they would go to other accounts)', async () => {
+    const tag = `other-${Date.now()}`;
+    const rows = payroll(2, tag);
+    await sent(rows, 'november.csv', tag);
+    const from = ctx.sb.requests().length;
+    const r = await batch([writeFile(setup.work.file('december.csv'), toCsv(asNumbers(rows, { account: true }))), '--batch-id', `${tag}-dec`, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`  - row 2: account_number ${rows[0]!.account_number!.replace(/^0+/, '')} was ${rows[0]!.account_number} when payout `);
+    expect(r.stderr).toContain(`in batch "${tag}" from ${setup.work.file('november.csv')}`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('a cell in scientific notation ("1.23457E+18", "2.3276E+10") is refused before anything is asked: exit 2', async () => {
+    const rows = payroll(2, `sci-${Date.now()}`);
+    rows[0]!.account_number = '1.23457E+18';
+    rows[1]!.phone_number = '2.3276E+10';
+    const file = writeFile(setup.work.file('sci.csv'), toCsv(rows));
+    const r = await batch([file, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    const said = 'is a long number as a spreadsheet writes it in scientific notation, its other digits lost: format the column as Text and type the number again';
+    expect(r.stderr).toContain(`  - row 2: account_number: "1.23457E+18" ${said}`);
+    expect(r.stderr).toContain(`  - row 3: phone_number: "2.3276E+10" ${said}`);
+    expect(ctx.sb.requests()).toEqual([]);
+  });
+});
