@@ -10,6 +10,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from '
 import * as z from 'zod/mini';
 import '../zod.js';
 import { ConfigError } from '../errors.js';
+import { jsonFault } from './json-fault.js';
 import { ownerId } from './paths.js';
 import { shellQuote } from './shell.js';
 import type { Profile } from './profile.js';
@@ -102,7 +103,7 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
   try {
     raw = text.trim() === '' ? {} : JSON.parse(text);
   } catch (err) {
-    throw damaged(path, err);
+    throw damaged(path, jsonFault(err, text));
   }
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {

@@ -16,6 +16,7 @@ import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, unli
 import { join, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
+import { jsonFault } from '../config/json-fault.js';
 import { ensureConfigDir, ownerId } from '../config/paths.js';
 
 export const KEY_FILE = 'signing-key.json';
@@ -168,7 +169,7 @@ export function loadSigningKey(configDir: string): SigningKey | undefined {
     return { name: r.name, createdAt: typeof r.created_at === 'string' ? r.created_at : '', publicKey, fingerprint: fingerprintOf(publicKey)!, privateKey };
   } catch (err) {
     throw new ConfigError(
-      `The signing key ${file} is damaged (${(err as Error).message}).`,
+      `The signing key ${file} is damaged (${err instanceof SyntaxError ? jsonFault(err, text) : (err as Error).message}).`,
       'Move it away and run `payctl keys create` to make a new one (and give your team its public key).',
     );
   }

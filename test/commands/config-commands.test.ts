@@ -326,6 +326,18 @@ describe('a damaged config file', () => {
     expect(since(ctx.sb, from)).toEqual([]);
   });
 
+  it('a secret written without its quotes: where, in words; none of the secret (V8 quoted ten characters of it)', async () => {
+    const secret = 'whsec_Zq81nB0pXeT4';
+    const text = `{\n  "profiles": {\n    "default": {\n      "baseUrl": "${ctx.sb.baseUrl}",\n      "webhookSecret": ${secret}\n    }\n  }\n}\n`;
+    writeFileSync(configFile(cfg.dir), text, { mode: 0o600 });
+    for (const args of [['balances'], ['balances', '--json'], ['config', 'list', '--verbose']]) {
+      const r = await payctl(args, { dir: cfg.dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('not valid JSON at line 5, column 24: a character where none may be, as in a value without its quotes');
+      for (let k = 'whsec_'.length; k + 3 <= secret.length; k++) expect(r.stdout + r.stderr).not.toContain(secret.slice(k, k + 3));
+    }
+  });
+
   it('--json: the error as {"error":{...}} on stderr', async () => {
     writeFileSync(configFile(cfg.dir), DAMAGED, { mode: 0o600 });
     const r = await run('balances', '--json');

@@ -10,6 +10,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { jsonFault } from '../../config/json-fault.js';
 import { ensureConfigDir } from '../../config/paths.js';
 import { fingerprintOf, loadSigningKey, publicKeyText, readPrivateKeyFile, writeNewKeyFile, type SigningKey } from '../../plans/keys.js';
 import { keySigner, type RowSigner } from './postgres/signing.js';
@@ -42,7 +43,7 @@ export function loadLedgerKey(configDir: string): SigningKey | undefined {
     return { name: '', createdAt, publicKey, fingerprint: fingerprintOf(publicKey)!, privateKey };
   } catch (err) {
     throw new ConfigError(
-      `The ledger key ${file} is damaged (${(err as Error).message}).`,
+      `The ledger key ${file} is damaged (${err instanceof SyntaxError ? jsonFault(err, text) : (err as Error).message}).`,
       'Move it away: payctl makes a new one on its next write to the shared ledger (rows signed with the old one still verify: each names its key).',
     );
   }
