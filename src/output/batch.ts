@@ -100,7 +100,8 @@ export interface BatchResult {
   unknown: number;
   not_sent: number;
   already_accepted: number;
-  report: string;
+  /** Null when it could not be written (said after the result). */
+  report: string | null;
 }
 
 /** A row that did not pay, as a person recognises it: whom it was for and how much, and why. */
@@ -170,7 +171,7 @@ export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[
   // Already submitted under another key (a lost journal, another config folder): said, never a failure.
   if (alreadyMade)
     out += `${alreadyMade} of them already made: the service already had their payout ids (sent before under other idempotency keys); nothing new was paid.\n`;
-  out += `Report: ${r.report}\n`;
+  out += r.report === null ? 'Report: not written (below).\n' : `Report: ${r.report}\n`;
   const rejected = outcomes.filter((x) => x.outcome === 'rejected');
   if (rejected.length) {
     out += rejected.length > 10 ? `Rejected (the first 10 of ${r.rejected}; all are in the report):\n` : 'Rejected:\n';

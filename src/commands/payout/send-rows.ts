@@ -70,7 +70,9 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   const count = (k: string) => outcomes.filter((r) => r.outcome === k).length;
   if (o.toSend > 0) progress.finish({ total: o.rows, done: count('accepted') + count('replayed'), failed: count('rejected'), unknown: count('unknown'), inFlight: 0 });
 
-  report.finish(outcomes);
+  // Every row's outcome is journaled: a report that cannot be written now (its folder removed,
+  // a full disk) is said after the summary, never instead of it, and changes no outcome's code.
+  const reportFault = finishReport(report, outcomes);
   const summary = {
     batch_id: o.batch.id,
     rows: o.rows,
@@ -80,15 +82,37 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
     unknown: count('unknown'),
     not_sent: count('not sent'),
     already_accepted: o.alreadyAccepted,
-    report: o.reportPath,
+    report: reportFault ? null : o.reportPath,
+    ...(reportFault ? { report_error: `${o.reportPath}: ${reportFault}` } : {}),
   };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(summary) + '\n');
   deps.log.block(renderBatchResult(summary, outcomes, outcomes.filter(isAlreadyMade).length, deps.io.stderrColumns));
-  return exitOf(deps, o, summary, outcomes, stopped, keyRefused, faultSaid(faults, outcomes));
+  if (reportFault) {
+    deps.log.warn(
+      `The report could not be written to ${o.reportPath}: ${reportFault}. Every row's outcome is in the journal: once that folder can be written (or with another --report), the same command writes the report again (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
+    );
+  }
+  const code = exitOf(deps, o, summary, outcomes, stopped, keyRefused, faultSaid(faults, outcomes));
+  return reportFault && code === ExitCode.ok ? ExitCode.failed : code;
 }
 
-/** The batch summary (as --json prints it). */
-type Summary = Record<'rows' | 'accepted' | 'replayed' | 'rejected' | 'unknown' | 'not_sent' | 'already_accepted', number> & { batch_id: string; report: string };
+/** Writes the final report; a file-system failure comes back in words (the error thrown on otherwise). */
+function finishReport(report: ReportWriter, outcomes: RowOutcome[]): string | undefined {
+  try {
+    report.finish(outcomes);
+    return undefined;
+  } catch (err) {
+    if (typeof (err as NodeJS.ErrnoException | undefined)?.code !== 'string') throw err;
+    return fsFault(err);
+  }
+}
+
+/** The batch summary (as --json prints it): `report` null, and why in `report_error`, when it could not be written. */
+type Summary = Record<'rows' | 'accepted' | 'replayed' | 'rejected' | 'unknown' | 'not_sent' | 'already_accepted', number> & {
+  batch_id: string;
+  report: string | null;
+  report_error?: string;
+};
 
 /**
  * The exit code, with what to do next: the key refused (exit 3) or a stop (exit 130) thrown with
