@@ -3,7 +3,7 @@
  * errors into exit codes. Command modules are imported only when their command runs.
  */
 import { CommanderError, type Command } from 'commander';
-import { ExitCode, OutputError, UsageError, exitCodeOf } from './errors.js';
+import { CliError, ExitCode, OutputError, UsageError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import { fstatSync, writeSync } from 'node:fs';
@@ -121,7 +121,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     return exitCode;
   } catch (err) {
     const report = (e: unknown) => reportError(e, proc, { deps, mask, makeStyle, jsonRequested, usageMessage });
-    const code = await report(err);
+    const code = await report(await systemFault(err, sentPayout?.() ?? false, deps));
     // Help and the version are answers too: written in full, or said to be incomplete.
     return code === ExitCode.ok ? outputWritten().then(() => code, report) : code;
   } finally {
@@ -206,17 +206,51 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
     }
     if (!fault) return;
     const { fsFault } = await import('./payouts/ledger/atomic-files.js');
-    // A payout is sent by a command that ran, so deps is there; the command carries its profile (printed commands).
-    const { commandLine, invocationOf } = await import('./config/command-line.js');
-    const history = deps ? commandLine(invocationOf(deps.globals, deps.env), ['history']) : 'payctl history';
     throw new OutputError(`The output could not be written: ${fsFault(fault)}; what was printed is incomplete.`, {
       sentPayouts: sentPayout,
-      hint: sentPayout
-        ? `Payouts were sent and are journaled: \`${history}\` shows each with its outcome; the same command run again sends none of them twice.`
-        : 'Nothing was sent. Free the space, or write the output elsewhere, and run the same command again.',
+      hint: await faultHint(sentPayout, deps, 'Free the space, or write the output elsewhere, and run the same command again.'),
     });
   };
   return { stdout, written };
+}
+
+/** After a local fault: where the payouts sent are (`payctl history`, with the run's profile), or that nothing was sent and `then`. */
+async function faultHint(sentPayout: boolean, deps: Deps | undefined, then: string): Promise<string> {
+  if (!sentPayout) return `Nothing was sent. ${then}`;
+  // A payout is sent by a command that ran, so deps is there; the command carries its profile (printed commands).
+  const { commandLine, invocationOf } = await import('./config/command-line.js');
+  const history = deps ? commandLine(invocationOf(deps.globals, deps.env), ['history']) : 'payctl history';
+  return `Payouts were sent and are journaled: \`${history}\` shows each with its outcome; the same command run again sends none of them twice.`;
+}
+
+/** What a system call failed to do, in words: "write", "make the folder", "list". */
+const SYSCALL_WORDS: Record<string, string> = {
+  scandir: 'list',
+  lstat: 'look at',
+  stat: 'look at',
+  fstat: 'look at',
+  unlink: 'remove',
+  mkdir: 'make the folder',
+  rmdir: 'remove',
+  fsync: 'write',
+  realpath: 'find',
+};
+
+/**
+ * A file-system error no command put in words (a folder removed while a command ran, a file
+ * made read-only): said as what it is ("Cannot open /x/y: permission denied (EACCES)"), never
+ * as a bug in payctl. As for output stdout refused: exit 4 when the run sent a payout (how it
+ * ended was not seen), else 1. Anything else is returned as it is.
+ */
+async function systemFault(err: unknown, sentPayout: boolean, deps: Deps | undefined): Promise<unknown> {
+  const e = err as NodeJS.ErrnoException;
+  if (err instanceof CliError || !(err instanceof Error) || typeof e.syscall !== 'string' || !/^E[A-Z0-9]+$/.test(e.code ?? '')) return err;
+  const { fsFault } = await import('./payouts/ledger/atomic-files.js');
+  const what = `${SYSCALL_WORDS[e.syscall] ?? e.syscall}${e.path ? ` ${e.path}` : ''}`;
+  return new OutputError(`Cannot ${what}: ${fsFault(err)}.`, {
+    sentPayouts: sentPayout,
+    hint: await faultHint(sentPayout, deps, 'Fix that, and run the same command again.'),
+  });
 }
 
 /**

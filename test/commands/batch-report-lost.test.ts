@@ -46,7 +46,7 @@ describe('payout batch: the report cannot be written at the end', () => {
     const warning = result.stderr.slice(result.stderr.indexOf('Warning: '));
     expect(warning).toMatch(
       new RegExp(
-        `^Warning: The report could not be written to ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its folder is gone \\(ENOENT\\)\\. Every row's outcome is in the journal: once that folder can be written \\(or with another --report\\), the same command writes the report again \\(rows accepted are skipped, nothing is paid twice\\):\\n  payctl payout batch `,
+        `^Warning: The report could not be written to ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its folder does not exist \\(ENOENT\\)\\. Every row's outcome is in the journal: once that folder can be written \\(or with another --report\\), the same command writes the report again \\(rows accepted are skipped, nothing is paid twice\\):\\n  payctl payout batch `,
       ),
     );
     expect(payoutPosts(ctx.sb, from)).toHaveLength(4);
@@ -69,7 +69,7 @@ describe('payout batch: the report cannot be written at the end', () => {
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 50, times: Infinity });
     const { report, result } = await runLosingReportFolder(2, ['--json']);
     expect(result.code, result.stderr).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ accepted: 2, unknown: 0, report: null, report_error: `${report}: its folder is gone (ENOENT)` });
+    expect(JSON.parse(result.stdout)).toMatchObject({ accepted: 2, unknown: 0, report: null, report_error: `${report}: its folder does not exist (ENOENT)` });
     expect(existsSync(report)).toBe(false);
   });
 
@@ -79,5 +79,33 @@ describe('payout batch: the report cannot be written at the end', () => {
     expect(result.stderr).toContain('0 accepted, 0 already submitted, 0 rejected, 1 unknown.\nReport: not written (below).\n');
     expect(result.stderr).toContain('Warning: The report could not be written to ');
     expect(result.code, result.stderr).toBe(4);
+  });
+
+  it('payout batch status, the report folder removed while it asks: said in words (no "bug"), nothing sent, exit 1', async () => {
+    const rows = batchRows(2, freshWallet(ctx.sb, '100000.00', 'SLE'), `status-${Date.now()}`);
+    const file = join(folders.work.dir, 'pay.csv');
+    writeFileSync(file, toCsv(rows));
+    const reports = join(folders.work.dir, 'reports');
+    mkdirSync(reports);
+    const report = join(reports, 'pay.report.csv');
+    const sent = await payctl(['payout', 'batch', file, '--report', report, '--yes'], { dir: folders.dir });
+    expect(sent.code, sent.stderr).toBe(0);
+
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payout', kind: 'delay', delayMs: 100, times: Infinity });
+    const status = startPayctl(['payout', 'batch', 'status', report], { dir: folders.dir });
+    const from = ctx.sb.requests().length;
+    while (
+      !ctx.sb
+        .requests()
+        .slice(from)
+        .some((r) => r.method === 'GET')
+    )
+      await sleep(5);
+    rmSync(reports, { recursive: true, force: true });
+    const r = await status.done;
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /^Error: Cannot open \S+\/reports\/\.pay\.report\.csv\.[0-9a-f-]+\.tmp: its folder does not exist \(ENOENT\)\.\nNothing was sent\. Fix that, and run the same command again\.\n$/,
+    );
   });
 });

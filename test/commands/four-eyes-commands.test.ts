@@ -224,7 +224,7 @@ describe('plan create', () => {
     );
   });
 
-  it('refused, no plan written (exit 2): a bad --batch-id, no signing key, -o onto an existing file, rows sent before with other details', async () => {
+  it('refused, no plan written (exit 2): a bad --batch-id, no signing key, -o (or --plan-out) onto an existing file or into no folder, rows sent before with other details', async () => {
     const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
     const file = planBatchFile(work.dir, wallet, ['100', '200']);
     const badId = await run('mariama', ['plan', 'create', file, '--batch-id', 'a b']);
@@ -248,6 +248,18 @@ describe('plan create', () => {
     expect(over.stderr).toContain(`Cannot write the plan ${taken}: a file of that name exists (a plan is never overwritten). Nothing was written.`);
     expect(over.stderr).toContain('Choose another name with -o.');
     expect(readFileSync(taken, 'utf8')).toBe('mine\n');
+    // payout create names its own option; a folder that does not exist is said in words.
+    const viaCreate = await run('mariama', [
+      ...['payout', 'create', '--wallet', wallet, '--amount', '5', '--currency', 'SLE', '--type', 'wallet', '--name', 'Fatmata Sesay'],
+      ...['--provider', 'orange_money', '--account', '076550009', '--phone', '+23276550009', '--plan-out', taken],
+    ]);
+    expect(viaCreate.code).toBe(2);
+    expect(viaCreate.stderr).toContain('Choose another name with --plan-out.');
+    expect(readFileSync(taken, 'utf8')).toBe('mine\n');
+    const nowhere = join(work.dir, 'no-such-folder', 'p.plan.json');
+    const missing = await run('mariama', ['plan', 'create', file, '-o', nowhere]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`Cannot write the plan ${nowhere}: its folder does not exist (ENOENT). Nothing was written.`);
 
     // Row 3's payout id was sent before, for another amount.
     const rowId = readFileSync(file, 'utf8').split('\n')[2]!.split(',')[0]!;

@@ -329,7 +329,7 @@ async function writePlan(c: CreateRun, file: string): Promise<number> {
   const maker = requireSigningKey(configDir(deps.env));
   const plan = makePlan({ baseUrl: api.baseUrl, batchId: null, source: 'payout create', now: deps.clock.now(), maker, payouts: [{ request, idempotencyKey }] });
   const out = resolve(file);
-  writeNewPlan(out, plan);
+  writeNewPlan(out, plan, '--plan-out');
   await reportPlan(deps, plan, out, undefined, await sharePlan(c.journal, plan));
   return 0;
 }

@@ -4,10 +4,11 @@
  * made the plan as the policy names them (a person by name, not just a key: README "Four
  * eyes"), and its approvals, which count and why the others do not.
  */
-import { constants, closeSync, openSync, writeSync } from 'node:fs';
+import { constants, closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { formatAmount } from '../../money/amount.js';
+import { fsFault } from '../../payouts/journal.js';
 import { type Plan, type ReadPayout } from '../../plans/plan.js';
 import { makerOf, policyOf, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { planText } from '../../plans/plan.js';
@@ -20,24 +21,27 @@ export function profilePolicy(deps: Deps): Policy | undefined {
   return policyOf(deps.config().getProfile(deps.globals.profile, { readSecrets: false }));
 }
 
-/** Writes a new plan file: created exclusively, never following a symlink, never replacing a file. */
-export function writeNewPlan(path: string, plan: Plan): void {
+/**
+ * Writes a new plan file: created exclusively, never following a symlink, never replacing a
+ * file; one that cannot be written whole (a full disk) is removed. `flag`: the option that
+ * names the file (`-o` for plan create, `--plan-out` for payout create), for the hint.
+ */
+export function writeNewPlan(path: string, plan: Plan, flag: '-o' | '--plan-out'): void {
+  const refused = (why: string) => new UsageError(`Cannot write the plan ${path}: ${why}. Nothing was written.`, [], `Choose another name with ${flag}.`);
   let fd: number;
   try {
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `Cannot write the plan ${path}: ${code === 'EEXIST' ? 'a file of that name exists (a plan is never overwritten)' : (err as Error).message}. Nothing was written.`,
-      [],
-      'Choose another name with -o.',
-    );
+    throw refused((err as NodeJS.ErrnoException).code === 'EEXIST' ? 'a file of that name exists (a plan is never overwritten)' : fsFault(err));
   }
   try {
     writeSync(fd, planText(plan));
-  } finally {
+  } catch (err) {
     closeSync(fd);
+    unlinkSync(path);
+    throw refused(fsFault(err));
   }
+  closeSync(fd);
 }
 
 /**

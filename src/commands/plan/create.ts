@@ -67,7 +67,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   if (conflicts.length) throw new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. No plan was written.`, conflicts);
   const plan = makePlan({ baseUrl: api.baseUrl, batchId, source: basename(src.file), now: deps.clock.now(), maker, payouts });
   const out = resolve(opts.out ?? defaultPlanPath(src.file));
-  writeNewPlan(out, plan);
+  writeNewPlan(out, plan, '-o');
   const shared = await sharePlan(journal, plan);
   const need = policy
     ? await approvalsNeeded(

@@ -214,7 +214,7 @@ export function fsFault(err: unknown): string {
     EPERM: 'operation not permitted',
     ENOTDIR: 'a file is where a folder is expected',
     EISDIR: 'a folder is where a file is expected',
-    ENOENT: 'its folder is gone',
+    ENOENT: 'its folder does not exist',
   };
   return code && words[code] ? `${words[code]} (${code})` : ((err as Error)?.message ?? String(err));
 }
