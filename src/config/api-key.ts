@@ -61,9 +61,26 @@ export function apiKeyProblem(key: string): string | undefined {
  * the message names it ("PAYCTL_API_KEY", `the API key of profile "prod"`), `hint` what to do.
  */
 export function checkApiKey(key: string, from: string, hint: string): void {
+  const pasted = pastedWithKey(key);
+  if (pasted) throw new UsageError(`${capitalized(from)} ${pasted}: an API key is the key alone. Nothing was sent.`, [], hint);
   const problem = apiKeyProblem(key);
   if (problem === undefined) return;
   throw new UsageError(`${capitalized(from)} contains ${problem}: an API key is visible ASCII characters only. Nothing was sent.`, [], hint);
+}
+
+/**
+ * What came with a key copied from a request or a file, said before the character it makes
+ * wrong: the header's "Bearer " (a curl command's `Authorization: Bearer sk_...`), a whole header
+ * line, or the quotes of a JSON or shell string. The quotes are visible ASCII, so a key in
+ * quotes was sent, and the service's 401 read as a revoked key.
+ */
+export function pastedWithKey(key: string): string | undefined {
+  if (/^bearer\s/i.test(key)) return 'starts with "Bearer ", the Authorization header\'s word before the key';
+  const header = /^([A-Za-z][A-Za-z-]*):\s/.exec(key);
+  if (header) return `is a header line ("${header[1]}: ...")`;
+  const q = key[0];
+  if (key.length > 2 && (q === '"' || q === "'") && key.endsWith(q)) return `is in quotes (${q}...${q})`;
+  return undefined;
 }
 
 function capitalized(text: string): string {

@@ -161,6 +161,22 @@ describe('login', () => {
     expect(since(ctx.sb, from)).toEqual([]);
   });
 
+  it('a key copied with its quotes, or from a curl command: exit 2 saying so, nothing sent (in quotes it reached the service, and its 401 read as a revoked key)', async () => {
+    for (const [input, said] of [
+      [`"${KEY}"`, 'is in quotes ("...")'],
+      [`Authorization: Bearer ${KEY}`, 'is a header line ("Authorization: ...")'],
+      [`Bearer ${KEY}`, 'starts with "Bearer ", the Authorization header\'s word before the key'],
+    ] as const) {
+      const from = ctx.sb.requests().length;
+      const r = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: `${input}\n` });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`Error: The API key from standard input ${said}: an API key is the key alone. Nothing was sent.`);
+      expect(since(ctx.sb, from)).toEqual([]);
+      expectNoSecrets(r, [KEY]);
+      expect(readProfile(cfg.dir)).toBeUndefined();
+    }
+  });
+
   it('a refused key: exit 3 and nothing saved', async () => {
     const wrong = newKey();
     const r = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: wrong + '\n' });

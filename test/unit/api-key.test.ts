@@ -57,6 +57,22 @@ describe('trimKey and checkApiKey', () => {
     );
     expect((err as UsageError).hint).toBe('Log in again.');
   });
+
+  it.each([
+    ['Bearer sk_live_0123', 'starts with "Bearer ", the Authorization header\'s word before the key'],
+    ['bearer sk_live_0123', 'starts with "Bearer ", the Authorization header\'s word before the key'],
+    ['Authorization: Bearer sk_live_0123', 'is a header line ("Authorization: ...")'],
+    ['"sk_live_0123"', 'is in quotes ("...")'],
+    ["'sk_live_0123'", "is in quotes ('...')"],
+  ])('says what came with a key copied from a request or a file: %j', (key, said) => {
+    expect(() => checkApiKey(key, 'the API key from standard input', 'hint')).toThrow(
+      new UsageError(`The API key from standard input ${said}: an API key is the key alone. Nothing was sent.`, [], 'hint'),
+    );
+  });
+
+  it('a key that merely holds a quote or a colon is a key', () => {
+    for (const key of ['sk_live_"0123', '"sk_live_0123', 'sk:live:0123', '""']) expect(() => checkApiKey(key, 'PAYCTL_API_KEY', 'hint')).not.toThrow();
+  });
 });
 
 describe('maskSecret', () => {
