@@ -17,12 +17,7 @@ export function parseAmount(input: string, currency: string): AmountParse {
   const digits = minorDigits(currency);
   if (digits === undefined) return { ok: false, problem: `unknown currency "${currency}"` };
   const m = PLAIN_DECIMAL.exec(input);
-  if (!m) {
-    return {
-      ok: false,
-      problem: `"${input}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`,
-    };
-  }
+  if (!m) return { ok: false, problem: notPlain(input, digits) };
   const whole = m[1]!;
   const frac = m[2] ?? '';
   if (frac.length > digits) {
@@ -39,6 +34,21 @@ export function parseAmount(input: string, currency: string): AmountParse {
 
   return { ok: true, minor, digits, decimal: minorToDecimal(minor, digits) };
 }
+
+/**
+ * Why an amount is not a plain decimal, with the plain one when a copied amount is certain:
+ * "1,000.00" as payctl and the service print it is 1000.00; a European one says what to write
+ * (ungroupAmount). "1,250" in a currency of three decimals may be 1.250 or 1250: no guess.
+ */
+function notPlain(input: string, digits: number): string {
+  const u = ungroupAmount(input);
+  if (!u.ok) return u.problem;
+  if (u.plain !== input && !(digits === 3 && ONE_GROUP.test(input))) return `"${input}" has ',' between thousands: write ${u.plain}`;
+  return `"${input}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`;
+}
+
+/** "1,250": one group of thousands, no decimals. */
+const ONE_GROUP = /^\d{1,3},\d{3}$/;
 
 /** "1,250.00", "12,345,678.9": a first group of 1-3 digits, then groups of exactly three after each ','. */
 const GROUPED_DECIMAL = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;

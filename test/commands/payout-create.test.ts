@@ -294,7 +294,7 @@ describe('validation: every problem listed at once, exit 2, nothing reaches the 
     ['a wallet recipient without --phone', base({ '--type': 'wallet' }), ['--phone is required for wallet recipients']],
     ['amount 1e3', base({ '--amount': '1e3' }), ['--amount: "1e3" is not a plain decimal amount']],
     ['amount 0x10', base({ '--amount': '0x10' }), ['--amount: "0x10" is not a plain decimal amount']],
-    ['amount 1,000', base({ '--amount': '1,000' }), ['--amount: "1,000" is not a plain decimal amount']],
+    ['amount 1,000', base({ '--amount': '1,000' }), [`--amount: "1,000" has ',' between thousands: write 1000`]],
     ['amount -5', base({ '--amount': '-5' }), ['--amount: "-5" is not a plain decimal amount']],
     ['amount 0', base({ '--amount': '0' }), ['--amount: amount must be greater than zero: "0"']],
     ['amount 1.234 SLE', base({ '--amount': '1.234' }), ['--amount: SLE allows at most 2 decimal places: "1.234"']],

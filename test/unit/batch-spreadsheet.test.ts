@@ -96,8 +96,8 @@ describe('ungroupAmount: thousands separators as spreadsheets write them', () =>
     expect(ungroupAmount(input)).toEqual({ ok: true, plain: input });
   });
 
-  it('single payouts keep plain decimals only: parseAmount still refuses "1,250.00"', () => {
-    expect(parseAmount('1,250.00', 'SLE')).toEqual({ ok: false, problem: '"1,250.00" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)' });
+  it('single payouts keep plain decimals only: parseAmount still refuses "1,250.00", saying what to write', () => {
+    expect(parseAmount('1,250.00', 'SLE')).toEqual({ ok: false, problem: `"1,250.00" has ',' between thousands: write 1250.00` });
   });
 
   it('runs in linear time on a hostile amount (100,000 characters)', () => {
