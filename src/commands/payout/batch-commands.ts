@@ -25,9 +25,11 @@ function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet
       .replace(/^[^A-Za-z0-9]+/, '')
       .slice(0, 50) || 'batch';
   const id = `${stem}-${now.toISOString().slice(0, 10)}`;
+  // Compared without letter case: a name that differs from a run's only in case is refused as a slip (batch.ts refuseOtherBatch).
+  const used = new Set([current, ...taken].map((t) => t.toLowerCase()));
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? id : `${id}-${n}`;
-    if (candidate !== current && !taken.has(candidate)) return candidate;
+    if (!used.has(candidate.toLowerCase())) return candidate;
   }
 }
 

@@ -200,16 +200,21 @@ class BatchRun {
   }
 
   /**
-   * Rows that a named batch already paid, sent again only because --batch-id was left out:
-   * most likely a resume typed without it. Say how to do either, send nothing.
+   * Rows that a named batch already paid, sent again only because --batch-id was left out, or
+   * given in other letter case ("Dec-2026" for "dec-2026"): most likely a resume typed without its
+   * name or with a slip. Say how to do either, send nothing.
    */
   refuseOtherBatch(): void {
     const { opts, load } = this;
-    if (opts.batchId !== undefined || !load.otherBatchRows) return;
-    const n = load.otherBatchRows;
-    const named = load.otherBatches[0]!.batchId!;
+    if (!load.otherBatchRows) return;
+    const given = opts.batchId;
+    const twin = given === undefined ? undefined : load.otherBatches.find((r) => r.batchId !== given && r.batchId?.toLowerCase() === given.toLowerCase());
+    if (given !== undefined && !twin) return;
+    const n = twin ? twin.rows : load.otherBatchRows;
+    const named = (twin ?? load.otherBatches[0]!).batchId!;
+    const runs = twin ? `${describeRun(twin)}, a batch id that differs from "${given}" only in letter case` : load.otherBatches.map(describeRun).join('; ');
     throw new UsageError(
-      `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${load.otherBatches.map(describeRun).join('; ')}. Nothing was sent.`,
+      `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}. Nothing was sent.`,
       [],
       `To resume that batch:                    ${this.commands.batch(named)}\nTo pay these rows again as new payouts: ${this.commands.payAgain(this.runIds())}`,
     );

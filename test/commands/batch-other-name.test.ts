@@ -1,0 +1,77 @@
+/**
+ * `payctl payout batch` run again under another name than the batch that sent its rows: left out
+ * (`default`), or the same name in other letter case ("dec-2026" for "Dec-2026"). Either would pay
+ * every row again as new payouts; both are refused (exit 2, nothing sent) with the two commands a
+ * person can choose from, and each works as printed. In process, the sandbox over real HTTP.
+ */
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { payctl } from '../helpers/in-process.js';
+import { batchRows, payoutPosts, toCsv, writeFile } from '../helpers/batch.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
+
+const ctx = useSandbox();
+const setup = useBatchFolders(ctx);
+
+const WHEN = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC';
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The two commands of the refusal's hint: resume, and pay again. */
+function hintCommands(stderr: string): { resume: string[]; payAgain: string[] } {
+  const resume = /^To resume that batch: +payctl (.*)$/m.exec(stderr)?.[1];
+  const payAgain = /^To pay these rows again as new payouts: payctl (.*)$/m.exec(stderr)?.[1];
+  expect(resume, stderr).toBeDefined();
+  expect(payAgain, stderr).toBeDefined();
+  return { resume: resume!.split(' '), payAgain: payAgain!.split(' ') };
+}
+
+describe('payout batch: rows a named batch sent, run under another name', () => {
+  it.each([
+    ['left out', [] as string[], ''],
+    ['in other letter case', ['--batch-id', 'dec-2026'], ', a batch id that differs from "dec-2026" only in letter case'],
+  ])('--batch-id %s: exit 2, nothing sent; "resume" sends nothing, "pay again" (confirmed) pays each row once more', async (_, given, why) => {
+    const rows = batchRows(3, setup.sleWallet, `other-name-${Date.now()}`);
+    for (const row of rows) delete row.payout_id;
+    const file = writeFile(setup.work.file('december.csv'), toCsv(rows));
+    const first = await payctl(['payout', 'batch', file, '--batch-id', 'Dec-2026', '--yes'], { dir: setup.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+
+    const r = await payctl(['payout', 'batch', file, ...given, '--yes'], { dir: setup.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^Error: ${escape(file)}: 3 rows match payouts already sent in batch "Dec-2026" from ${escape(file)} on ${WHEN}${escape(why)}\\. Nothing was sent\\.\\n`,
+      ),
+    );
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    const { resume, payAgain } = hintCommands(r.stderr);
+    expect(resume).toEqual(['payout', 'batch', file, '--batch-id', 'Dec-2026', '--yes']);
+    const resumed = await payctl(resume, { dir: setup.dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('3 accepted (3 in an earlier run)');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // Printed without --yes, so that the plan is shown and asked; a person confirms.
+    expect(payAgain).not.toContain('--yes');
+    const newId = payAgain[payAgain.indexOf('--batch-id') + 1]!;
+    expect(newId.toLowerCase()).not.toBe('dec-2026');
+    const paid = await payctl([...payAgain, '--yes'], { dir: setup.dir });
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stderr).toContain(`Batch "${newId}": 3 payouts to send`);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
+  });
+
+  it('a name that differs in more than letter case is a new batch: its rows paid again, after the plan names the earlier run', async () => {
+    const rows = batchRows(2, setup.sleWallet, `other-name-new-${Date.now()}`);
+    for (const row of rows) delete row.payout_id;
+    const file = writeFile(setup.work.file('november.csv'), toCsv(rows));
+    expect((await payctl(['payout', 'batch', file, '--batch-id', 'nov-2026', '--yes'], { dir: setup.dir })).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['payout', 'batch', file, '--batch-id', 'nov-2026-b', '--yes'], { dir: setup.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('batch "nov-2026-b" pays them again as new payouts');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
+  });
+});
