@@ -38,7 +38,11 @@ export function writeNewPlan(path: string, plan: Plan, flag: '-o' | '--plan-out'
     writeSync(fd, planText(plan));
   } catch (err) {
     closeSync(fd);
-    unlinkSync(path);
+    try {
+      unlinkSync(path);
+    } catch {
+      // already failing: the message says the plan was not written
+    }
     throw refused(fsFault(err));
   }
   closeSync(fd);
