@@ -20,9 +20,9 @@ import { ALSO_USED, hash64, identifiedRows, type BatchCheck, type BatchSource, t
 import { DERIVED_ID, legacyDerivedPayoutId } from './identity.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
-import { BatchRepeats, describeRun, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
+import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
-import { DigitColumns, restoredForms, restoredProblem, type RestoredForm } from './lost-digits.js';
+import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -190,13 +190,7 @@ export async function planBatch(
   read.flushTo(p.problems, Infinity);
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
-  if (p.restored.total) {
-    throw new UsageError(
-      `${src.path}: ${plural(p.restored.total, 'row pays', 'rows pay')} what payouts sent before paid, but for the leading zeros or "+" of ${p.restored.total === 1 ? 'its' : 'their'} account or phone number. Nothing was sent.`,
-      listed(p.restored),
-      'A spreadsheet drops them when it saves these columns as numbers. Put them back (format account_number and phone_number as Text, or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.',
-    );
-  }
+  if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.');
   if (p.problems.total) throw fileProblems(src.path, p.problems);
   return p.plan();
 }
@@ -320,20 +314,9 @@ class Planning {
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
     this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)));
-    if (forms?.length) await this.#restoredSent(r, forms);
-  }
-
-  /** A row to send whose account or phone, with leading zeros or "+" back, is a payout sent before: refused. */
-  async #restoredSent(r: LoadedRow, forms: RestoredForm[]): Promise<void> {
-    for (const form of forms) {
-      const sent = (await samePayoutsSent(this.journal, this.baseUrl, form.fingerprint, () => false)).at(-1);
-      if (!sent) continue;
-      const run = new RunTally();
-      run.add(sent);
-      const at = describeRun(run.runs()[0]!);
-      this.restored.push(rowProblem(r.row, restoredProblem(r.request, form, `when payout ${sent.payoutId} paid the same ${at}`)));
-      return;
-    }
+    // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
+    const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
+    if (restored) this.restored.push(restored);
   }
 
   plan(): BatchPlan {

@@ -11,10 +11,13 @@
  * or phone with them is the same payout, and the file is refused, nothing sent (batch-load.ts).
  * A column where some row keeps its zero was saved as text, and is not looked at.
  */
-import { fieldProblem, type Problem } from '../errors.js';
-import { text } from '../output/text.js';
+import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
+import { plural, text } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
+import { listed, type ProblemList } from './batch-problems.js';
 import { payoutFingerprint } from './identity.js';
+import type { Ledger } from './journal.js';
+import { describeRun, RunTally, samePayoutsSent } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
 /** The most leading zeros a row's account number is looked up with. */
@@ -86,4 +89,29 @@ export function restoredProblem(r: PayoutRequest, form: RestoredForm, after: str
   if (form.phone !== r.phone) said.push(`${COLUMN_LABELS.phone} ${r.phone} was ${form.phone}`);
   const field = form.account !== r.account ? COLUMN_LABELS.account : COLUMN_LABELS.phone;
   return fieldProblem(field, `${text(said.join(' and ')).slice(field.length + 1)} ${after}`, ' ');
+}
+
+/**
+ * Row `row`'s problem when, in one of its restored forms, it pays what a payout sent before paid
+ * (not refused by the service): which form, and which payout in which run. Undefined otherwise.
+ */
+export async function restoredSent(journal: Ledger, baseUrl: string, row: number, r: PayoutRequest, forms: RestoredForm[]): Promise<Problem | undefined> {
+  for (const form of forms) {
+    const sent = (await samePayoutsSent(journal, baseUrl, form.fingerprint, () => false)).at(-1);
+    if (!sent) continue;
+    const run = new RunTally();
+    run.add(sent);
+    return rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} paid the same ${describeRun(run.runs()[0]!)}`));
+  }
+  return undefined;
+}
+
+/** The refusal of a file with such rows (exit 2); `nothing`: "Nothing was sent.", "No plan was written.". */
+export function restoredRefusal(path: string, problems: ProblemList, nothing: string): UsageError {
+  const n = problems.total;
+  return new UsageError(
+    `${path}: ${plural(n, 'row pays', 'rows pay')} what payouts sent before paid, but for the leading zeros or "+" of ${n === 1 ? 'its' : 'their'} account or phone number. ${nothing}`,
+    listed(problems),
+    'A spreadsheet drops them when it saves these columns as numbers. Put them back (format account_number and phone_number as Text, or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.',
+  );
 }

@@ -6,6 +6,7 @@
  * file is refused, exit 2, nothing sent; with the digits back it resumes and sends only what is
  * new; a number in scientific notation ("1.23457E+18") is refused as a bad cell.
  */
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
@@ -88,6 +89,22 @@ describe('payout batch: a sent file re-saved with its digits as numbers', () => 
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stderr).toContain('4 accepted (3 in an earlier run), 0 already submitted, 0 rejected, 0 unknown.');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+
+  it('plan create of such a file writes no plan (four eyes would approve payouts to the wrong accounts)', async () => {
+    const tag = `plan-${Date.now()}`;
+    const rows = payroll(2, tag);
+    await sent(rows, 'stipends.csv', tag);
+    expect((await payctl(['keys', 'create', '--name', 'Maker One'], { dir: setup.dir })).code).toBe(0);
+    const planFile = setup.work.file('stipends.plan.json');
+    const resaved = writeFile(setup.work.file('stipends.csv'), toCsv(asNumbers(rows)));
+    const r = await payctl(['plan', 'create', resaved, '--batch-id', tag, '-o', planFile], { dir: setup.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `Error: ${resaved}: 2 rows pay what payouts sent before paid, but for the leading zeros or "+" of their account or phone number. No plan was written.`,
+    );
+    expect(r.stderr).toContain(`  - row 2: account_number ${rows[0]!.account_number!.replace(/^0+/, '')} was ${rows[0]!.account_number} and phone_number`);
+    expect(existsSync(planFile)).toBe(false);
   });
 
   it('a phone column that lost its "+" alone is refused too, named as phone_number', async () => {
