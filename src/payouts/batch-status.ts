@@ -14,6 +14,7 @@ import type { PayoutRecord } from '../service/schemas.js';
 import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
 import type { PayoutFields } from './request.js';
 import { isJsonl, openNoFollow, replaceAtomically, REPORT_COLUMNS } from './report.js';
+import { csvFault } from './plain-csv.js';
 import { formatAmount } from '../money/amount.js';
 import type { FailedRow } from '../output/batch.js';
 
@@ -92,9 +93,12 @@ export async function readStatusReport(path: string): Promise<{ report: StatusRe
     const { parse } = await import('csv-parse/sync');
     let records: string[][];
     try {
-      records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false });
-    } catch (err) {
-      return notReport(`not valid CSV (${(err as Error).message})`);
+      // Any line ending, mixed in one file: a report re-saved by an editor or a spreadsheet.
+      records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, record_delimiter: ['\r\n', '\n', '\r'] });
+    } catch {
+      // In words, never csv-parse's own ("Invalid Record Length: expect 9, got 1 on line 12").
+      const fault = csvFault(new TextEncoder().encode(text));
+      return notReport(`not valid CSV: ${fault ? fault.problem : 'its quotes or commas do not add up'}`);
     }
     const columns = records[0] ?? [];
     if (REPORT_COLUMNS.some((c, i) => columns[i] !== c)) return notReport(`its header row is not ${REPORT_COLUMNS.join(',')}`);

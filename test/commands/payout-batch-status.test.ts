@@ -238,6 +238,20 @@ describe('payout batch status: before settlement, totals, formats', () => {
   });
 });
 
+describe('payout batch status: a report re-saved by an editor or a spreadsheet', () => {
+  it('with a byte order mark and rows saved with LF after CRLF ones: read, every row looked up, rewritten', async () => {
+    const sb = fast.sb;
+    const report = await send(cfgFast, 'resaved.csv', batchRows(3, sle(sb), `resaved-${Date.now()}`));
+    const lines = readFileSync(report, 'utf8').split('\r\n');
+    expect(lines).toHaveLength(5);
+    writeFileSync(report, `\ufeff${lines.slice(0, 2).join('\r\n')}\r\n${lines.slice(2).join('\n')}`);
+    const r = await run(cfgFast, ['payout', 'batch', 'status', report, '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/SLE\s+Successful\s+3\s/);
+    expect(readCsv(report).rows.map((x) => x.status)).toEqual(['Successful', 'Successful', 'Successful']);
+  });
+});
+
 describe('payout batch status: bad input, before anything is fetched', () => {
   const refused = async (args: string[], message: RegExp) => {
     const sb = fast.sb;
@@ -256,6 +270,14 @@ describe('payout batch status: bad input, before anything is fetched', () => {
     const real = writeFile(work.file('real.report.csv'), 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run\r\n2,p1,accepted,,,TRX1,,\r\n');
     symlinkSync(real, work.file('link.report.csv'));
     await refused([work.file('link.report.csv')], /symbolic link/);
+  });
+
+  it('a report with a broken quote is said in words, never in csv-parse\'s own', async () => {
+    const broken = writeFile(
+      work.file('q.report.csv'),
+      'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run,batch_id\r\n2,"p1,accepted,,,TRX1,,,default\r\n',
+    );
+    await refused([broken], /not a payctl batch report: not valid CSV: on line 2 a quote opens a cell but never closes/);
   });
 
   it('--failed-out onto an existing file is refused, and the file is left as it was', async () => {
