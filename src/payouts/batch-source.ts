@@ -9,7 +9,7 @@
  * boundsProblem); a pass lets the event loop run every 50 ms or so, and stops when the run's
  * signal (Ctrl-C, SIGTERM) is aborted, so a long check of a big file ends within a second.
  */
-import { statSync, readFileSync } from 'node:fs';
+import { realpathSync, statSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import { fieldProblem, InterruptedError, rowProblem, UsageError, type Problem } from '../errors.js';
@@ -170,7 +170,28 @@ export function openBatch(path: string, batchId: string, signal?: AbortSignal): 
   const format = formatOf(path, bytes.subarray(0, 64).toString('utf8'));
   const tooBig = boundsProblem(bytes, format);
   if (tooBig) throw new UsageError(`${path}: ${tooBig}. Nothing was sent.`, [], 'Remove the extra columns or split the line, and run the same command again.');
-  return { path, file: resolve(path), format, bytes, batchId, signal };
+  return { path, file: filePath(path), format, bytes, batchId, signal };
+}
+
+/** /dev/stdin, /dev/fd/3, /proc/self/fd/0: a descriptor's name, not the file's. */
+const DESCRIPTOR = /^\/(?:dev\/(?:stdin|fd\/\d+)|proc\/(?:self|\d+)\/fd\/\d+)$/;
+
+/**
+ * The file's absolute path, for the journal, the report beside it and the commands printed to
+ * run again. A file given as a descriptor (`payctl payout batch /dev/stdin < payroll.csv`) is
+ * named by the file it is: its descriptor's name would put the report in /dev and print a
+ * resume that reads whatever stdin is then.
+ */
+function filePath(path: string): string {
+  const file = resolve(path);
+  if (!DESCRIPTOR.test(file)) return file;
+  try {
+    const real = realpathSync(file);
+    if (real.startsWith('/') && !DESCRIPTOR.test(real) && !real.startsWith('/proc/') && statSync(real).isFile()) return real;
+  } catch {
+    // a file that has no path any more (deleted while open): its descriptor's name stays
+  }
+  return file;
 }
 
 /**

@@ -2,8 +2,10 @@
  * `payctl payout batch` run again under another name than the batch that sent its rows: left out
  * (`default`), or the same name in other letter case ("dec-2026" for "Dec-2026"). Either would pay
  * every row again as new payouts; both are refused (exit 2, nothing sent) with the two commands a
- * person can choose from, and each works as printed. In process, the sandbox over real HTTP.
+ * person can choose from, and each works as printed. A file given as a descriptor is named by its
+ * own path in all of it. In process, the sandbox over real HTTP.
  */
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
@@ -73,5 +75,25 @@ describe('payout batch: rows a named batch sent, run under another name', () => 
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('batch "nov-2026-b" pays them again as new payouts');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
+  });
+
+  it('a file given as a descriptor (/dev/stdin < payroll.csv, /proc/self/fd/N) is named by its own path: the report beside it, the printed commands runnable', async () => {
+    const rows = batchRows(2, setup.sleWallet, `descriptor-${Date.now()}`);
+    for (const row of rows) delete row.payout_id;
+    const file = writeFile(setup.work.file('payroll.csv'), toCsv(rows));
+    const fd = openSync(file, 'r');
+    try {
+      const r = await payctl(['payout', 'batch', `/proc/self/fd/${fd}`, '--yes'], { dir: setup.dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`Batch "default": 2 payouts to send from /proc/self/fd/${fd}:`);
+      expect(r.stderr).toContain(`Report: ${setup.work.file('payroll.report.csv')}\n`);
+      expect(existsSync(setup.work.file('payroll.report.csv'))).toBe(true);
+      // Run again under another name: the earlier run is named by the file, and so is the command to pay again.
+      const again = await payctl(['payout', 'batch', `/proc/self/fd/${fd}`, '--yes'], { dir: setup.dir });
+      expect(again.stderr).toContain(`accepted earlier in batch "default" from ${file} on `);
+      expect(again.stderr).toContain(`give the batch a new name: payctl payout batch ${file} --batch-id payroll-`);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
