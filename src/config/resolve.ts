@@ -121,14 +121,18 @@ export function isLoopbackHost(hostname: string): boolean {
  * only to a loopback host (keys and tokens travel only over TLS). Returns it without a trailing slash.
  */
 export function checkBaseUrl(raw: string): string {
+  // A host and path without a scheme ("api.bokumonie.com/v2", "localhost:4010/v2", which URL
+  // reads as the scheme "localhost:"): the URL it most likely means.
+  const bare = /^([a-z0-9.-]+)(?::\d+)?\//i.exec(raw.trim());
+  const guess = bare ? `${isLoopbackHost(bare[1]!) ? 'http' : 'https'}://${raw.trim()}` : undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`"${raw}" is not a valid base URL.`, [], 'Give a full URL such as https://api.example.com/v2.');
+    throw new UsageError(`"${raw}" is not a valid base URL.`, [], guess ? `Did you mean ${guess}?` : 'Give a full URL such as https://api.bokumonie.com/v2.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`The base URL must use https:// (got ${url.protocol}).`);
+    throw new UsageError(`The base URL must use https:// (got ${url.protocol}).`, [], guess ? `Did you mean ${guess}?` : undefined);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(
@@ -141,7 +145,9 @@ export function checkBaseUrl(raw: string): string {
   if (url.search || url.hash) throw new UsageError('The base URL must not contain a query or fragment.');
   const path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith('/v2')) {
-    throw new UsageError(`The base URL must end in /v2 (got ${url.origin}${url.pathname}).`);
+    // Only where the URL meant is plain: the service's root, or /V2 in other letter case (never /v1/v2).
+    const meant = /\/v2$/i.test(path) ? `${url.origin}${path.slice(0, -3)}/v2` : path === '' ? `${url.origin}/v2` : undefined;
+    throw new UsageError(`The base URL must end in /v2 (got ${url.origin}${url.pathname}).`, [], meant ? `Did you mean ${meant}?` : undefined);
   }
   return url.origin + path;
 }

@@ -135,6 +135,24 @@ describe('checkBaseUrl', () => {
     expect((err as UsageError).exitCode).toBe(2);
   });
 
+  it.each([
+    ['https://api.bokumonie.com', 'Did you mean https://api.bokumonie.com/v2?'],
+    ['https://api.bokumonie.com/V2', 'Did you mean https://api.bokumonie.com/v2?'],
+    ['api.bokumonie.com/v2', 'Did you mean https://api.bokumonie.com/v2?'],
+    ['localhost:4010/v2', 'Did you mean http://localhost:4010/v2?'],
+    ['127.0.0.1:4010/v2', 'Did you mean http://127.0.0.1:4010/v2?'],
+    ['https://api.bokumonie.com/v1', undefined],
+    ['https://api.bokumonie.com/v2x', undefined],
+    ['', 'Give a full URL such as https://api.bokumonie.com/v2.'],
+  ])('refuses %j with the URL it most likely means, where that is plain', (raw, hint) => {
+    expect(() => checkBaseUrl(raw)).toThrow(UsageError);
+    try {
+      checkBaseUrl(raw);
+    } catch (e) {
+      expect((e as UsageError).hint).toBe(hint);
+    }
+  });
+
   it('never echoes the password of a refused http URL', () => {
     let err: unknown;
     try {
