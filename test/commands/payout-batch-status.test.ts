@@ -272,7 +272,7 @@ describe('payout batch status: bad input, before anything is fetched', () => {
     await refused([work.file('link.report.csv')], /symbolic link/);
   });
 
-  it('a report with a broken quote is said in words, never in csv-parse\'s own', async () => {
+  it("a report with a broken quote is said in words, never in csv-parse's own", async () => {
     const broken = writeFile(
       work.file('q.report.csv'),
       'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run,batch_id\r\n2,"p1,accepted,,,TRX1,,,default\r\n',
