@@ -211,15 +211,21 @@ describe('payout batch on a full disk', () => {
   });
 });
 
+/** A payout whose every attempt the service's connection reset (before or after it took it): exit 4, unknown in the journal; its id. */
+async function unknownPayout(prefix: string, amount: string, kind: 'reset-before-commit' | 'reset-after-commit'): Promise<string> {
+  const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+  const id = `${prefix}-${randomUUID().slice(0, 8)}`;
+  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind, times: Infinity });
+  const lost = await payctl(bankPayout(wallet, amount, id), { dir: cfg.dir, clock: new TestClock() });
+  expect(lost.code, lost.stderr).toBe(4);
+  ctx.sb.faults.clear();
+  return id;
+}
+
 describe('history reconcile on a full disk', () => {
   it('an answer it cannot record: says to free space and run it again (not "when the service can be reached"); run again, it records the one payout', async () => {
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const id = `rec-full-${randomUUID().slice(0, 8)}`;
     // Every attempt reset before the service took it: the outcome is unknown, and journaled so.
-    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
-    const lost = await payctl(bankPayout(wallet, '12.50', id), { dir: cfg.dir, clock: new TestClock() });
-    expect(lost.code, lost.stderr).toBe(4);
-    ctx.sb.faults.clear();
+    const id = await unknownPayout('rec-full', '12.50', 'reset-before-commit');
 
     disk.free = 0;
     const r = await payctl(['history', 'reconcile', '--payout-id', id], { dir: cfg.dir });
@@ -241,13 +247,8 @@ describe('history reconcile on a full disk', () => {
   });
 
   it('--made-by on a full disk: exit 2 naming the cause ("no space left on device"), never "a bug in payctl"; the entry stays unknown', async () => {
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const id = `made-full-${randomUUID().slice(0, 8)}`;
     // Made at the service, the answer lost: unknown in the journal, one payout at the service.
-    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-    const lost = await payctl(bankPayout(wallet, '13.50', id), { dir: cfg.dir, clock: new TestClock() });
-    expect(lost.code, lost.stderr).toBe(4);
-    ctx.sb.faults.clear();
+    const id = await unknownPayout('made-full', '13.50', 'reset-after-commit');
     const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
 
     disk.free = 0;

@@ -48,11 +48,17 @@ function fakeStream(extra: Record<string, unknown> = {}) {
 
 const now = (fn: () => void) => fn();
 
+/** A recording descriptor, a stream, and directStdout over them (direct unless said). */
+function setup(o: { direct?: boolean; fd?: Parameters<typeof fakeFd>[0]; stream?: Record<string, unknown>; onError?: (e: NodeJS.ErrnoException) => void } = {}) {
+  const fd = fakeFd(o.fd);
+  const st = fakeStream(o.stream);
+  const out = directStdout({ direct: o.direct ?? true, writeSync: fd.writeSync, stream: st.make, defer: now, onError: o.onError });
+  return { fd, st, out };
+}
+
 describe('directStdout', () => {
   it('writes a short output straight to the descriptor and never makes the stream', async () => {
-    const fd = fakeFd();
-    const st = fakeStream();
-    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now });
+    const { fd, st, out } = setup();
     let called = false;
     expect(out.write('{"wallets":[]}\n', () => (called = true))).toBe(true);
     expect(out.write(Buffer.from('ünïcode ✓\n'))).toBe(true);
@@ -64,9 +70,7 @@ describe('directStdout', () => {
   });
 
   it('finishes a partial write on the descriptor (a write(2) that took part of the chunk)', () => {
-    const fd = fakeFd({ room: 3 });
-    const st = fakeStream();
-    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now });
+    const { fd, st, out } = setup({ fd: { room: 3 } });
     out.write('0123456789');
     expect(fd.text()).toBe('0123456789');
     expect(fd.taken.map((b) => b.length)).toEqual([3, 3, 3, 1]);
@@ -74,9 +78,7 @@ describe('directStdout', () => {
   });
 
   it('goes to the stream after DIRECT_BYTES, in order, and stays there', async () => {
-    const fd = fakeFd();
-    const st = fakeStream();
-    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now });
+    const { fd, st, out } = setup();
     const line = 'x'.repeat(1023) + '\n';
     for (let i = 0; i < DIRECT_BYTES / 1024; i++) out.write(line);
     expect(st.made()).toBe(0);
@@ -89,9 +91,7 @@ describe('directStdout', () => {
   });
 
   it('hands a chunk larger than what is left to the stream whole', async () => {
-    const fd = fakeFd();
-    const st = fakeStream();
-    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now });
+    const { fd, st, out } = setup();
     out.write('head\n');
     const big = 'y'.repeat(DIRECT_BYTES);
     out.write(big);
@@ -102,9 +102,7 @@ describe('directStdout', () => {
 
   it.each(['EAGAIN', 'EPIPE', 'EIO'])('on %s hands the bytes not yet written to the stream, which reports it', async (code) => {
     // The second call refuses, after the first took 4 bytes of the chunk.
-    const fd = fakeFd({ room: 4, refuseFrom: 2, refuse: code });
-    const st = fakeStream();
-    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now });
+    const { fd, st, out } = setup({ fd: { room: 4, refuseFrom: 2, refuse: code } });
     let called = false;
     out.write('abcdefghij', () => (called = true));
     out.write('next\n');
@@ -115,9 +113,7 @@ describe('directStdout', () => {
   });
 
   it('is the stream from the start when stdout may be a terminal: its isTTY, its columns, its events', () => {
-    const fd = fakeFd();
-    const st = fakeStream({ isTTY: true, columns: 91 });
-    const out = directStdout({ direct: false, writeSync: fd.writeSync, stream: st.make, defer: now });
+    const { fd, st, out } = setup({ direct: false, stream: { isTTY: true, columns: 91 } });
     expect(st.made()).toBe(0); // made on first need, not before
     expect(out.isTTY).toBe(true);
     expect((out as unknown as { columns: number }).columns).toBe(91);
@@ -127,9 +123,7 @@ describe('directStdout', () => {
   });
 
   it('makes the stream for anything but write and isTTY, and writes through it from then on', async () => {
-    const fd = fakeFd();
-    const st = fakeStream();
-    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now });
+    const { fd, st, out } = setup();
     out.write('before\n');
     out.once('drain', () => {});
     out.write('after\n');
@@ -140,9 +134,7 @@ describe('directStdout', () => {
 
   it('an empty write makes no stream: its callback is called, nothing written (cli.ts asks so at the end of every run)', () => {
     for (const direct of [true, false]) {
-      const fd = fakeFd();
-      const st = fakeStream();
-      const out = directStdout({ direct, writeSync: fd.writeSync, stream: st.make, defer: now });
+      const { fd, st, out } = setup({ direct });
       let called = false;
       expect(out.write('', () => (called = true))).toBe(true);
       expect(out.write(new Uint8Array(0))).toBe(true);
@@ -153,10 +145,8 @@ describe('directStdout', () => {
   });
 
   it('tells onError of what the stream reports, listening from when the stream is made', async () => {
-    const fd = fakeFd({ refuseFrom: 1, refuse: 'ENOSPC' });
-    const st = fakeStream();
     const seen: string[] = [];
-    const out = directStdout({ direct: true, writeSync: fd.writeSync, stream: st.make, defer: now, onError: (e) => seen.push(String(e.code)) });
+    const { st, out } = setup({ fd: { refuseFrom: 1, refuse: 'ENOSPC' }, onError: (e) => seen.push(String(e.code)) });
     expect(out.write('')).toBe(true);
     expect(st.made()).toBe(0);
     out.write('refused by the descriptor\n'); // handed to the stream, made now
