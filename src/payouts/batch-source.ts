@@ -187,9 +187,10 @@ function filePath(path: string): string {
   if (!DESCRIPTOR.test(file)) return file;
   try {
     const real = realpathSync(file);
-    if (real.startsWith('/') && !DESCRIPTOR.test(real) && !real.startsWith('/proc/') && statSync(real).isFile()) return real;
+    // A file deleted while open reads "/tmp/pay.csv (deleted)", which names no file: stat says so.
+    if (!DESCRIPTOR.test(real) && !real.startsWith('/proc/') && statSync(real).isFile()) return real;
   } catch {
-    // a file that has no path any more (deleted while open): its descriptor's name stays
+    // a file that has no path any more: its descriptor's name stays
   }
   return file;
 }
