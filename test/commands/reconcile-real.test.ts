@@ -306,6 +306,37 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect((await journaled(id))?.kind).toBe('unknown');
   });
 
+  it('--made-by what is not a transaction id, or one the service does not have: refused in payctl words, nothing recorded, the candidates command runs as printed', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    const gets = () => ctx.sb.requests().filter((q) => q.method === 'GET' && q.path.startsWith('/v2/payout/')).length;
+    const before = gets();
+    const bad = await run(['history', 'reconcile', '--payout-id', id, '--made-by', 'ORD-5EBC306665B7B76A']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--made-by ORD-5EBC306665B7B76A is not a transaction id (TXN-BOK- and 26 hex digits). Nothing was asked of the service');
+    expect(bad.stderr).not.toContain('--help` for usage');
+    expect(gets()).toBe(before);
+    const missing = 'txn-bok-00000000000000000000000000';
+    const none = await run(['history', 'reconcile', '--payout-id', id, '--made-by', missing]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`The service has no transaction ${missing.toUpperCase()} (it said: `);
+    expect(none.stderr).toContain('Nothing was recorded.');
+    expect(none.stderr).not.toContain('--help` for usage');
+    expect(gets()).toBe(before + 1);
+    expect((await journaled(id))?.kind).toBe('unknown');
+    const listed = await run(printed(none.stderr, 'history reconcile'));
+    expect(listed.stdout + listed.stderr).toContain(id);
+    // And a payout whose outcome is known already points at itself, not at --help.
+    const known = await run(createArgs(wallet, randomUUID(), account()));
+    const knownId = /Payout (\S+) submitted/.exec(known.stderr)![1]!;
+    const again = await run(['history', 'reconcile', '--payout-id', knownId, '--made-by', missing]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`Payout ${knownId} is not unknown: accepted`);
+    const shown = await run(printed(again.stderr, 'payout get'));
+    expect(shown.code, shown.stderr).toBe(0);
+  });
+
   it('never made, 25 hours later: no candidate; the printed --resend asks first (no terminal: exit 2), then sends once with the journaled key', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();

@@ -10,7 +10,7 @@
  * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
  */
 import { write, type Deps } from '../../deps.js';
-import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
@@ -30,6 +30,7 @@ import {
   isUnresolved,
   lookedUpOutcome,
   olderThanKeyMemory,
+  TRANSACTION_ID,
   type CandidateSearch,
 } from '../../payouts/lookup.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
@@ -246,23 +247,56 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, deps: 
 }
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
-async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
+async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps): Promise<number> {
+  // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
+  const transactionId = typed.trim().toUpperCase();
+  if (!TRANSACTION_ID.test(transactionId)) {
+    throw new UsageError(
+      `--made-by ${text(typed)} is not a transaction id (TXN-BOK- and 26 hex digits). Nothing was asked of the service, nothing was recorded.`,
+      [],
+      candidatesHint(inv, payoutId),
+    );
+  }
   const entry = await journal.get(api.baseUrl, payoutId);
-  if (!entry) throw new UsageError(`This machine's journal has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`);
-  if (!isUnresolved(entry)) throw new UsageError(`Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`);
+  if (!entry) {
+    throw new UsageError(
+      `This machine's journal has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`,
+      [],
+      `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
+    );
+  }
+  if (!isUnresolved(entry)) {
+    const seen = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId !== undefined;
+    throw new UsageError(
+      `Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`,
+      [],
+      seen ? `See it with: ${commandLine(inv, ['payout', 'get', payoutId])}` : `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
+    );
+  }
   const other = await journal.byTransactionId(api.baseUrl, transactionId);
   if (other && other.payoutId !== payoutId) {
-    throw new UsageError(`Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`);
+    throw new UsageError(
+      `Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`,
+      [],
+      candidatesHint(inv, payoutId),
+    );
   }
   // Read by its transaction id, checked to be that transaction (not yet against the body: said below, item by item).
-  const got = await getPayout(api, { transactionId });
+  let got: Awaited<ReturnType<typeof getPayout>>;
+  try {
+    got = await getPayout(api, { transactionId });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND')) throw err;
+    throw new ApiError(`The service has no transaction ${text(transactionId)} (it said: ${err.message.replace(/\.$/, '')}). Nothing was recorded.`, {
+      status: err.status,
+      code: err.code,
+      ...(err.requestId ? { requestId: err.requestId } : {}),
+      hint: candidatesHint(inv, payoutId),
+    });
+  }
   const problems = candidateProblems(got.record, entry);
   if (problems.length) {
-    throw new UsageError(
-      `Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`,
-      problems,
-      `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`,
-    );
+    throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
   }
   let next: JournalEntry;
   try {
@@ -277,6 +311,11 @@ async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, transac
   else await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
   return ExitCode.ok;
+}
+
+/** Where to find the transaction a payout whose answer was lost may be. */
+function candidatesHint(inv: Invocation, payoutId: string): string {
+  return `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`;
 }
 
 function describeOutcome(e: JournalEntry): string {
