@@ -81,10 +81,16 @@ export class PayctlCommand extends Command {
     return super.parse(argv, options);
   }
 
-  /** Every usage error ends with the help of the command that was typed. */
+  /**
+   * Every usage error ends with the help of the command that was typed. A word that is a word
+   * of the command line only because a chat app or word processor changed it (`—wallet` for
+   * `--wallet`, `‘Un Known’` in two words) is named, with what to type.
+   */
   override error(message: string, errorOptions?: ErrorOptions): never {
     this.showHelpAfterError(`(run \`${fullName(this.typedCommand())} --help\` for usage)`);
-    return super.error(message, errorOptions);
+    const root = programOf(this);
+    const changed = root instanceof PayctlCommand ? changedWord(root.typed) : undefined;
+    return super.error(changed ? `${message}\n${changed}` : message, errorOptions);
   }
 
   /**
@@ -106,6 +112,26 @@ export class PayctlCommand extends Command {
     for (let c: Command | null = typed; c; c = c.parent) if (c === this) return typed;
     return this;
   }
+}
+
+/** Dashes that are not the hyphen-minus a shell and commander read: en and em dashes, the minus sign and the like. */
+const DASH = /^-?[\u2010-\u2015\u2212\ufe58\ufe63\uff0d][-\u2010-\u2015\u2212\ufe58\ufe63\uff0d]?[A-Za-z]/;
+/** A word that opens with a curly quote, or closes with one: a straight quote changed; the shell kept it and split at its spaces. */
+const OPENS = /^[\u2018\u201a\u201c\u201e]/;
+const CLOSES = /[\u2019\u201d]$/;
+
+/** What to say of the first word a chat app or word processor changed, if any. */
+function changedWord(words: readonly string[]): string | undefined {
+  for (const w of words) {
+    if (DASH.test(w)) {
+      const typed = w.replace(/^[^A-Za-z]+/, '');
+      return `"${w}" starts with a dash character, not hyphens (a chat app or word processor changed them): type ${typed.length === 1 ? '-' : '--'}${typed}.`;
+    }
+    // Quoted at one end only: the other end is in another word.
+    if (OPENS.test(w) !== CLOSES.test(w))
+      return `"${w}" has curly quotes, which a shell does not treat as quotes (a chat app or word processor changed them): type straight quotes ' or ".`;
+  }
+  return undefined;
 }
 
 /** The program a command belongs to. */

@@ -222,6 +222,36 @@ describe('arguments', () => {
   }
 });
 
+describe('words a chat app or word processor changed', () => {
+  const dash = (w: string, typed: string) => `"${w}" starts with a dash character, not hyphens (a chat app or word processor changed them): type ${typed}.`;
+
+  it('an option pasted with an em or en dash: refused, the word named with what to type', async () => {
+    const em = await refuse('balances', '\u2014json');
+    expect(em.code).toBe('commander.excessArguments');
+    expect(em.stderr).toBe(`error: too many arguments for 'balances'. Expected 0 arguments but got 1.\n${dash('\u2014json', '--json')}\n${usageHint('balances')}\n`);
+    const en = await refuse('payout', 'get', 'TXN-1', '\u2013-json');
+    expect(en.stderr).toContain(dash('\u2013-json', '--json'));
+    const short = await refuse('\u2013p', 'sandbox', 'balances');
+    expect(short.code).toBe('commander.unknownCommand');
+    expect(short.stderr).toContain(dash('\u2013p', '-p'));
+  });
+
+  it('a value pasted in curly quotes, split by the shell at its space: the quotes named', async () => {
+    const r = await refuse('payout', 'create', '--name', '\u2018Un', 'Known\u2019', '--yes');
+    expect(r.code).toBe('commander.excessArguments');
+    expect(r.stderr).toContain(
+      '"\u2018Un" has curly quotes, which a shell does not treat as quotes (a chat app or word processor changed them): type straight quotes \' or ".',
+    );
+  });
+
+  it('a dash or a curly quote inside a value is no word to name', async () => {
+    for (const note of ['rent \u2014 November \u2018A\u2019 x', '\u2018rent\u2019', '\u2014']) {
+      const r = await refuse('payout', 'get', 'TXN-1', '--note', note);
+      expect(r.stderr).toBe(`error: unknown option '--note'\n${usageHint('payout get')}\n`);
+    }
+  });
+});
+
 describe('unknown commands', () => {
   it('a typo gets a suggestion', async () => {
     const r = await refuse('balance');
