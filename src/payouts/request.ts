@@ -194,6 +194,20 @@ function checkText(fault: Fault, k: FieldName, v: string | undefined, max: numbe
 }
 
 /**
+ * A value wrapped whole in curly quotes (`‘Fatmata’`, `“Nov rent”`): straight quotes that a
+ * chat app or word processor changed on their way into a command (which a shell does not
+ * remove) or a file. Paid as typed, the quotes would be part of the name.
+ */
+const CURLY_WRAPPED = /^\s*[\u2018\u201a\u201c\u201e\u00ab][^]*[\u2019\u2018\u201d\u201c\u00bb]\s*$/;
+
+function checkQuotes(fault: Fault, k: FieldName, v: string | undefined): void {
+  if (present(v) && v.trim().length > 1 && CURLY_WRAPPED.test(v)) {
+    const t = v.trim();
+    fault(k, `is wrapped in curly quotes (${t[0]}...${t[t.length - 1]}), most likely straight quotes changed by a chat app or word processor: type it without them`, ' ');
+  }
+}
+
+/**
  * A long number as a spreadsheet shows it, and saves it when the column holds numbers:
  * "1.23457E+18". Its digits past the first few are gone; it is no account or phone number.
  */
@@ -210,6 +224,7 @@ function checkPresentText(f: PayoutFields, fault: Fault): void {
   }
   checkText(fault, 'walletId', f.walletId, 128);
   checkText(fault, 'name', f.name, 200);
+  checkQuotes(fault, 'name', f.name);
   checkText(fault, 'account', f.account, 64);
   // An account number is typed in plain ASCII: a look-alike ("０76123456", a fullwidth 0) reads
   // as the right account in a confirmation and is another to the service (it refused with a 422
@@ -219,6 +234,7 @@ function checkPresentText(f: PayoutFields, fault: Fault): void {
   else if (present(f.account) && SCIENTIFIC.test(f.account)) fault('account', `"${f.account}" is ${SCIENTIFIC_SAID}`);
   // The service's own limit (service/payout-rules.ts): a longer note would be refused after it left.
   checkText(fault, 'note', f.note, MAX_TEXT);
+  checkQuotes(fault, 'note', f.note);
   checkText(fault, 'provider', f.provider, 64);
   checkText(fault, 'phone', f.phone, 32);
 }

@@ -374,6 +374,18 @@ describe('validatePayout: text fields', () => {
     expect(ok({ ...WALLET, name: 'Zoë Ñúñez 李' }).name).toBe('Zoë Ñúñez 李');
   });
 
+  it('refuses a name or note wrapped whole in curly quotes (straight quotes a chat app changed); quotes inside pass', () => {
+    const said = (label: string, open: string, close: string) =>
+      `${label} is wrapped in curly quotes (${open}...${close}), most likely straight quotes changed by a chat app or word processor: type it without them`;
+    expect(problems({ ...WALLET, name: '\u2018Fatmata\u2019', note: '\u201cNov rent\u201d' })).toEqual([
+      said('--name', '\u2018', '\u2019'),
+      said('--note', '\u201c', '\u201d'),
+    ]);
+    expect(problems({ ...WALLET, name: ' \u201eAminata Kamara\u201c ' }, COLUMN_LABELS)).toEqual([said('name', '\u201e', '\u201c')]);
+    expect(ok({ ...WALLET, name: 'Aminata \u201cAmi\u201d Kamara', note: '\u2018Nov\u2019 rent' }).name).toBe('Aminata \u201cAmi\u201d Kamara');
+    expect(ok({ ...WALLET, name: 'O\u2019Brien', note: '\u2019' }).name).toBe('O\u2019Brien');
+  });
+
   // Issue 27: the line and paragraph separators passed; a terminal shows them as nothing or as a line break.
   it.each([
     ['\u2028', 'U+2028'],
