@@ -89,7 +89,7 @@ export class PayctlCommand extends Command {
   override error(message: string, errorOptions?: ErrorOptions): never {
     this.showHelpAfterError(`(run \`${fullName(this.typedCommand())} --help\` for usage)`);
     const root = programOf(this);
-    const changed = root instanceof PayctlCommand ? changedWord(root.typed) : undefined;
+    const changed = root instanceof PayctlCommand ? changedWord(root.typed, message) : undefined;
     return super.error(changed ? `${message}\n${changed}` : message, errorOptions);
   }
 
@@ -120,9 +120,22 @@ const DASH = /^-?[\u2010-\u2015\u2212\ufe58\ufe63\uff0d][-\u2010-\u2015\u2212\uf
 const OPENS = /^[\u2018\u201a\u201c\u201e]/;
 const CLOSES = /[\u2019\u201d]$/;
 
-/** What to say of the first word a chat app or word processor changed, if any. */
-function changedWord(words: readonly string[]): string | undefined {
+/** Spaces a shell does not split at: the no-break spaces, and the typographic ones. */
+const ODD_SPACE = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/;
+const ODD_SPACE_ALL = new RegExp(ODD_SPACE.source, 'g');
+
+/**
+ * What to say of the first word a chat app or word processor changed, if any. A word with an
+ * odd space is named only when the error names it (`unknown command 'balances --json'`): a
+ * name may hold a no-break space on purpose.
+ */
+function changedWord(words: readonly string[], message: string): string | undefined {
   for (const w of words) {
+    const space = message.includes(w) ? ODD_SPACE.exec(w) : null;
+    if (space) {
+      const cp = `U+${space[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      return `"${w.replace(ODD_SPACE_ALL, ' ')}" is one word to the shell: it holds a no-break or typographic space (${cp}) where a space was meant (a chat app or word processor changed it): retype the spaces.`;
+    }
     if (DASH.test(w)) {
       const typed = w.replace(/^[^A-Za-z]+/, '');
       return `"${w}" starts with a dash character, not hyphens (a chat app or word processor changed them): type ${typed.length === 1 ? '-' : '--'}${typed}.`;

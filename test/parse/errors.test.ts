@@ -244,6 +244,18 @@ describe('words a chat app or word processor changed', () => {
     );
   });
 
+  it('a no-break or typographic space that made two words one: the word named, when the error names it', async () => {
+    const said = (w: string, cp: string) =>
+      `"${w}" is one word to the shell: it holds a no-break or typographic space (${cp}) where a space was meant (a chat app or word processor changed it): retype the spaces.`;
+    const command = await refuse('balances\u00a0--json');
+    expect(command.stderr).toBe(`error: unknown command 'balances\u00a0--json'\n${said('balances --json', 'U+00A0')}\n${usageHint('')}\n`);
+    const option = await refuse('payout', 'create', '--wallet\u202f6643665465');
+    expect(option.stderr).toContain(said('--wallet 6643665465', 'U+202F'));
+    // A name may hold one on purpose: not named for an error about something else.
+    const other = await refuse('payout', 'create', '--name', 'Un\u00a0Known', '--bogus');
+    expect(other.stderr).toBe(`error: unknown option '--bogus'\n${usageHint('payout create')}\n`);
+  });
+
   it('a dash or a curly quote inside a value is no word to name', async () => {
     for (const note of ['rent \u2014 November \u2018A\u2019 x', '\u2018rent\u2019', '\u2014']) {
       const r = await refuse('payout', 'get', 'TXN-1', '--note', note);
