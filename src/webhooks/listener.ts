@@ -7,7 +7,9 @@
  * the raw bytes (a forgery is named as such) and then the payload's timestamp are verified; a
  * delivery that fails is answered 400 naming the check, never forwarded, never remembered, and
  * reported on stderr (print.ts). An accepted one is judged a duplicate or not (dedupe.ts),
- * forwarded to the app or answered at once (forward.ts), and printed.
+ * then forwarded to the app and printed (forward.ts); without an app it is printed, and answered
+ * 200 once stdout has taken its line. stdout refusing a line (a full disk) stops the listener,
+ * the event answered 503 when stdout was its only destination, so the sender sends it again.
  *
  * It binds 127.0.0.1 unless told otherwise; any other host is warned about, since other
  * machines can then reach it; a blank one is refused (it would mean every interface). An
@@ -62,6 +64,8 @@ export interface ListenerDeps {
 /** A listener that is listening: its port (the one picked, for --port 0), and how to stop it. */
 export interface RunningListener {
   port: number;
+  /** Resolves with stdout's error when it refused an event's line (the event was answered 503 when not forwarded). */
+  failed: Promise<Error>;
   close(): Promise<void>;
 }
 
@@ -182,6 +186,8 @@ function listenFailure(err: NodeJS.ErrnoException, host: string, port: number | 
 class Listener {
   private readonly localNames: string[];
   private readonly deliveries = new Deliveries();
+  /** The first error stdout reported. */
+  private stdoutFault: Error | undefined;
 
   constructor(
     private readonly s: ListenerSettings,
@@ -189,8 +195,11 @@ class Listener {
     private readonly print: PrintTo,
     private readonly forwarder: Forwarder | undefined,
     private readonly mask: SecretMask,
+    /** Told once stdout refused an event's line: the listener is to stop. */
+    private readonly failed: (err: Error) => void,
   ) {
     this.localNames = boundHostNames(s.host);
+    d.io.stdout.on('error', (err: Error) => (this.stdoutFault ??= err));
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -208,9 +217,39 @@ class Listener {
     }
     // Accepted (verified, or unchecked without a secret): only these are judged duplicates.
     const id = webhookIdOf(ev);
+    const accepted = { receivedAt, ev, verified: verification !== undefined };
+    if (!this.forwarder) {
+      // stdout is where the event goes: the sender is told it arrived only once stdout took it.
+      // When stdout refuses it (a full disk), the sender is answered 503, so it sends the event
+      // again later, and the listener stops: it cannot pass on what it is sent.
+      const duplicate = this.deliveries.accept(id);
+      await printAccepted(this.print, { ...accepted, duplicate, answered: 200 });
+      const fault = await this.outputFault();
+      if (fault) {
+        res.writeHead(503, { ...JSON_TYPE, connection: 'close' }).end(JSON.stringify({ error: 'the listener could not write the event to its output' }));
+        this.failed(fault);
+        return;
+      }
+      res.writeHead(200, JSON_TYPE).end(JSON.stringify({ received: true }));
+      return;
+    }
     const duplicate = this.deliveries.accept(id);
-    const answer = await this.answer(req, res, id, body);
-    await printAccepted(this.print, { receivedAt, ev, verified: verification !== undefined, duplicate, ...answer });
+    const answer = await this.answer(req, res, id, body, this.forwarder);
+    await printAccepted(this.print, { ...accepted, duplicate, ...answer });
+    const fault = await this.outputFault();
+    if (fault) this.failed(fault);
+  }
+
+  /** The error stdout met taking what was written so far (EPIPE included), once it has taken it; else undefined. */
+  private outputFault(): Promise<Error | undefined> {
+    const out = this.d.io.stdout;
+    if (this.stdoutFault) return Promise.resolve(this.stdoutFault);
+    return new Promise((resolve) => {
+      out.write('', (err?: Error | null) => {
+        // A refused write's error event follows its callback.
+        setImmediate(() => resolve(err ?? this.stdoutFault));
+      });
+    });
   }
 
   /** A request for this listener: from this machine's pages only (no DNS rebinding, no cross-site POST), a POST to its path. */
@@ -261,11 +300,10 @@ class Listener {
    * The sender's answer: the app's 2xx at once for an event it already took; else the app's own
    * answer when forwarding (502 when it cannot be reached); else 200.
    */
-  private async answer(req: IncomingMessage, res: ServerResponse, id: string | undefined, body: Buffer) {
-    const f = this.forwarder;
+  private async answer(req: IncomingMessage, res: ServerResponse, id: string | undefined, body: Buffer, f: Forwarder) {
     // One forward of an id at a time: a replay sent alongside the original waits for the
     // app's answer to it, then is judged by that answer.
-    const release = id !== undefined && f ? await this.deliveries.hold(id) : undefined;
+    const release = id !== undefined ? await this.deliveries.hold(id) : undefined;
     const takenStatus = this.deliveries.takenStatus(id);
     try {
       if (takenStatus !== undefined) {
@@ -273,10 +311,6 @@ class Listener {
         // forwarded again; the sender gets the app's 2xx, so it stops retrying.
         res.writeHead(takenStatus, JSON_TYPE).end(JSON.stringify({ received: true, duplicate: true }));
         return { answered: takenStatus, takenStatus };
-      }
-      if (!f) {
-        res.writeHead(200, JSON_TYPE).end(JSON.stringify({ received: true }));
-        return { answered: 200 };
       }
       this.d.log.verbose(`  → POST ${f.shown} (${body.length} bytes)`);
       const forward = await f.send(req, body);
@@ -335,7 +369,9 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
   const mask = listenerMask(s);
   const d = maskedDeps(raw, mask);
   const forwarder = s.forwardTo ? await Forwarder.open(s.forwardTo, { env: d.env, timeoutMs: d.timeoutMs }) : undefined;
-  const listener = new Listener(s, d, { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder }, forwarder, mask);
+  let fail: (err: Error) => void = () => {};
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
+  const listener = new Listener(s, d, { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder }, forwarder, mask, (err) => fail(err));
   const server = createServer((req, res) => {
     listener.handle(req, res).catch((err) => {
       if (!res.headersSent) res.writeHead(500).end();
@@ -356,6 +392,7 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
   announce(s, d.log, port, forwarder);
   return {
     port,
+    failed,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

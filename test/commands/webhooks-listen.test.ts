@@ -369,6 +369,71 @@ describe('payctl webhooks listen', () => {
   });
 });
 
+describe('webhooks listen: stdout refuses an event (a full disk)', () => {
+  /** The listener's end: its exit, and that its port is closed. */
+  async function ended(l: InProcessListener) {
+    await l.waitFor(() => l.exited(), 'the listener to end by itself');
+    const exit = await l.stop();
+    expect(await portClosed(l.port)).toBe(true);
+    return exit;
+  }
+
+  it('without --forward-to: the event is answered 503 (the service sends it again), the listener stops, exit 1 naming the cause', async () => {
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, stdoutFault: { after: 0, code: 'ENOSPC' } });
+    const body = event();
+    const res = await postRaw(l.url, body, headersFor(body, S));
+    expect(res).toEqual({ status: 503, body: '{"error":"the listener could not write the event to its output"}' });
+    const exit = await ended(l);
+    expect(exit.code, exit.stderr).toBe(1);
+    expect(exit.stdout).toBe('');
+    expect(exit.stderr).toContain(
+      'Error: The output could not be written: no space left on device (ENOSPC). The listener stopped: the last event was answered 503, so the service sends it again.\nFree the space, or write the output elsewhere, and start the listener again.\n',
+    );
+  });
+
+  it('the first events written, a later one refused: those were answered 200, the refused one 503', async () => {
+    const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, stdoutFault: { after: 700, code: 'ENOSPC' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6 && !l.exited(); i++) {
+      const body = event();
+      statuses.push((await postRaw(l.url, body, headersFor(body, S))).status);
+      if (statuses.at(-1) === 503) break;
+    }
+    expect(statuses.at(-1)).toBe(503);
+    expect(statuses.slice(0, -1).every((st) => st === 200)).toBe(true);
+    expect(statuses.length).toBeGreaterThan(1);
+    const exit = await ended(l);
+    expect(exit.code).toBe(1);
+    // Every event answered 200 is on stdout whole.
+    expect(
+      exit.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).answered),
+    ).toEqual(statuses.slice(0, -1));
+  });
+
+  it('with --forward-to: the app has the event and its answer goes back; the listener stops, exit 1, saying the line was not printed', async () => {
+    const app = await target(() => 200);
+    const l = await listen(['--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, stdoutFault: { after: 0, code: 'ENOSPC' } });
+    const body = event();
+    expect((await postRaw(l.url, body, headersFor(body, S))).status).toBe(200);
+    expect(app.received).toHaveLength(1);
+    const exit = await ended(l);
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('The listener stopped: the app was sent the last event, but its line was not printed.');
+  });
+
+  it('a reader that went away (EPIPE): the event is answered 503, the listener ends quietly, exit 0', async () => {
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S }, stdoutFault: { after: 0, code: 'EPIPE' } });
+    const body = event();
+    expect((await postRaw(l.url, body, headersFor(body, S))).status).toBe(503);
+    const exit = await ended(l);
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exit.stderr).not.toContain('Error');
+  });
+});
+
 describe('webhooks listen: secrets never on argv (issue 11)', () => {
   it('--secret still works but warns that other users can see it; PAYCTL_WEBHOOK_SECRET does not warn', async () => {
     const S = secret('whsec_flag');

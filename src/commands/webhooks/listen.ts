@@ -38,7 +38,7 @@
  * the server and its steps; dedupe.ts, forward.ts, print.ts).
  */
 import { untilAborted, type Deps } from '../../deps.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, OutputError, UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { Profile } from '../../config/profile.js';
 import { SIGNATURE_HEADER, TOLERANCE_SECONDS, isHeaderName } from '../../service/signature.js';
@@ -148,9 +148,18 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   );
   deps.log.info('Press Ctrl-C to stop.');
 
-  await untilAborted(deps.signal);
+  const fault = await Promise.race([untilAborted(deps.signal).then(() => undefined), listener.failed]);
   await listener.close();
   deps.log.info('Stopped listening.');
+  if (fault !== undefined) {
+    // A reader that went away (`payctl webhooks listen | head -1`) ends it quietly, as in any pipeline.
+    if ((fault as NodeJS.ErrnoException).code === 'EPIPE') return ExitCode.ok;
+    const { fsFault } = await import('../../payouts/ledger/atomic-files.js');
+    throw new OutputError(
+      `The output could not be written: ${fsFault(fault)}. The listener stopped: ${opts.forwardTo ? 'the app was sent the last event, but its line was not printed' : 'the last event was answered 503, so the service sends it again'}.`,
+      { sentPayouts: false, hint: 'Free the space, or write the output elsewhere, and start the listener again.' },
+    );
+  }
   // Ctrl-C is how a listener ends: 130 (interrupted), as for every other command.
   return ExitCode.interrupted;
 }
