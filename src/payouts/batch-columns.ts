@@ -118,6 +118,12 @@ export function unknownColumn(key: string): { message: string; text: string; sha
  * given twice, a required column missing.
  */
 export class CsvHeader {
+  /**
+   * The header is one cell holding column names separated by semicolons or tabs: a file saved
+   * by a spreadsheet in a language that writes decimal commas, or cells copied out of one. Said
+   * as that one problem; the file's rows are not read.
+   */
+  otherSeparator = false;
   /** Each header cell's column (canonicalColumn), undefined for an unknown one (left out of the records). */
   #named: Array<string | undefined> | undefined;
   /** The columns the header names. */
@@ -132,6 +138,13 @@ export class CsvHeader {
   readonly columns = (h: string[]): Array<string | undefined> => {
     // Read once more by csv-parse after plainCsv stopped: its problems are listed already.
     if (this.#named) return this.#named;
+    const separated = h.length === 1 ? otherSeparator(h[0]!) : undefined;
+    if (separated) {
+      this.otherSeparator = true;
+      this.#problems.push({ field: '', message: separated, text: separated });
+      this.#header = new Set();
+      return (this.#named = [undefined]);
+    }
     const named = h.map(canonicalColumn);
     this.#named = named;
     // One pass with a Map (a search of the names for each name took 33 s for 100,000 columns).
@@ -166,12 +179,31 @@ export class CsvHeader {
 
   /** The required columns the header lacks, said once (at the file's first row). */
   checkRequired(): void {
+    if (this.otherSeparator) return;
     const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !this.#header?.has(c));
     if (missing.length) {
       const text = `the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
       this.#problems.push({ field: missing.length === 1 ? missing[0]! : '', message: text, text });
     }
   }
+}
+
+/**
+ * What to say of a header cell that is column names joined by semicolons or tabs (at least two
+ * of them payctl's: "wallet_id;amount;currency"), or undefined.
+ */
+function otherSeparator(cell: string): string | undefined {
+  for (const [sep, said] of [
+    [
+      ';',
+      'the columns are separated by semicolons, not commas: a spreadsheet set to a language that writes decimal commas saves CSV that way. Save it as "CSV UTF-8 (Comma delimited)", or replace the semicolons with commas (and decimal commas with points)',
+    ],
+    ['\t', 'the columns are separated by tabs, not commas (a tab-separated file, or cells copied out of a spreadsheet): save it as CSV with commas'],
+  ] as const) {
+    const names = cell.split(sep);
+    if (names.length > 1 && names.filter((n) => canonicalColumn(n) !== undefined && canonicalColumn(n) !== '').length >= 2) return said;
+  }
+  return undefined;
 }
 
 /**

@@ -250,6 +250,33 @@ describe('headers matched without regard to case, spaces, "_" and "-"', () => {
   });
 });
 
+describe('columns separated by semicolons or tabs', () => {
+  const SEMI =
+    'the columns are separated by semicolons, not commas: a spreadsheet set to a language that writes decimal commas saves CSV that way. Save it as "CSV UTF-8 (Comma delimited)", or replace the semicolons with commas (and decimal commas with points)';
+  const TAB = 'the columns are separated by tabs, not commas (a tab-separated file, or cells copied out of a spreadsheet): save it as CSV with commas';
+
+  it("a European spreadsheet's CSV (semicolons, decimal commas in quotes, CRLF): that one problem, not an unknown column, a missing one and a bad quote", async () => {
+    const semi = (l: string) => l.replace(/,/g, ';');
+    const p = file('eu.csv', `${semi(HEADER)}\r\n${semi(ROW(1, '"11,50"'))}\r\n${semi(ROW(2))}\r\n`);
+    expect((await refusal(p)).problems).toEqual([SEMI]);
+    // Without quotes too (the plain reader), and a header in a spreadsheet's spelling.
+    const plain = file('eu2.csv', `Wallet ID;Amount;Currency;Type;Name;Provider;Account Number\n${semi(ROW(1))}\n`);
+    expect((await refusal(plain)).problems).toEqual([SEMI]);
+  });
+
+  it('tab-separated: that one problem', async () => {
+    const tab = (l: string) => l.replace(/,/g, '\t');
+    expect((await refusal(file('t.csv', `${tab(HEADER)}\n${tab(ROW(1))}\n`))).problems).toEqual([TAB]);
+  });
+
+  it('a header cell that only holds a semicolon is an unknown column as before', async () => {
+    const p = file('odd.csv', `${HEADER},note;memo\n${ROW(1)},x\n`);
+    expect((await refusal(p)).problems.join('\n')).toContain('unknown column "note;memo"');
+    const one = file('one.csv', `wallet_id;colour\n1;red\n`);
+    expect((await refusal(one)).problems.join('\n')).not.toContain('semicolons');
+  });
+});
+
 describe('line endings: CRLF, LF and CR, mixed', () => {
   const body = (eols: string[]) => [HEADER, ROW(1, '"1,250.00"'), ROW(2, '2.50'), ROW(3, '3.00')].map((l, i) => l + eols[i]!).join('');
 
