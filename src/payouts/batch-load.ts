@@ -58,11 +58,12 @@ class Hashes {
 }
 
 /**
- * Pass 1: every row checked; a UsageError lists every problem (nothing sent). Memory: 16
+ * Pass 1: every row checked; a UsageError lists every problem, saying `nothing` (what was not
+ * done: "Nothing was sent.", for plan create "No plan was written."). Memory: 16
  * bytes a row (two 64-bit hashes), whatever the file's size; what repeats is then
  * confirmed exactly on a second read of just those rows.
  */
-export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
+export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'): Promise<BatchCheck> {
   const problems = new ProblemList(MAX_LISTED);
   const fingerprints = new Hashes();
   const ids = new Hashes();
@@ -91,7 +92,7 @@ export async function checkBatch(src: BatchSource): Promise<BatchCheck> {
   }
   // In row order, as a person reads the file (problems of the file itself first): the first
   // MAX_LISTED of each pass hold the first MAX_LISTED of both.
-  if (problems.total || again?.total) throw again ? fileProblems(src.path, problems, again) : fileProblems(src.path, problems);
+  if (problems.total || again?.total) throw again ? fileProblems(src.path, nothing, problems, again) : fileProblems(src.path, nothing, problems);
   return { rows, duplicated, idsTwice, lost: columns.lost() };
 }
 
@@ -191,7 +192,7 @@ export async function planBatch(
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
   if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.');
-  if (p.problems.total) throw fileProblems(src.path, p.problems);
+  if (p.problems.total) throw fileProblems(src.path, 'Nothing was sent.', p.problems);
   return p.plan();
 }
 

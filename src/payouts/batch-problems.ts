@@ -175,11 +175,11 @@ function fixHint(problems: Problem[]): string {
   return problems.some((p) => p.row !== undefined) ? 'Fix the rows above and run the same command again.' : 'Fix the file as said above and run the same command again.';
 }
 
-/** A file's problems, nothing sent: the count, the first MAX_LISTED lines, what to do. */
-export function fileProblems(path: string, ...lists: ProblemList[]): UsageError {
+/** A file's problems: the count, what was not done (`nothing`: "Nothing was sent."), the first MAX_LISTED lines, what to do. */
+export function fileProblems(path: string, nothing: string, ...lists: ProblemList[]): UsageError {
   const problems = listed(...lists);
   const total = lists.reduce((n, l) => n + l.total, 0);
-  return new UsageError(`${path}: ${plural(total, 'problem')}. Nothing was sent.`, problems, fixHint(problems));
+  return new UsageError(`${path}: ${plural(total, 'problem')}. ${nothing}`, problems, fixHint(problems));
 }
 
 /**

@@ -272,6 +272,14 @@ describe('plan create', () => {
     expect(conflict.code).toBe(2);
     expect(conflict.stderr).toContain(`${file}: 1 row(s) conflict with earlier payouts. No plan was written.`);
     expect(conflict.stderr).toContain(`row 3: payout id "${rowId}" was already sent with other details`);
+
+    // A file with a bad row: what did not happen is the plan.
+    const bad = join(work.dir, `bad-${randomUUID().slice(0, 6)}.csv`);
+    writeFileSync(bad, readFileSync(file, 'utf8').replace(/,SLE,/, ',XXQ,'));
+    const refused = await run('mariama', ['plan', 'create', bad]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${bad}: 1 problem. No plan was written.`);
+    expect(refused.stderr).not.toContain('Nothing was sent');
   });
 
   it('a key the policy lists only as an approver makes no plan, naming who to ask', async () => {

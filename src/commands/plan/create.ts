@@ -49,7 +49,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const policy = await effectivePolicy(deps);
   if (policy) refuseUnlistedMaker(policy, maker);
   const src = openBatch(opts.file, batchId, deps.signal);
-  const checked = await checkBatch(src);
+  const checked = await checkBatch(src, 'No plan was written.');
   const api = await deps.api();
   const journal = await openLedger(deps);
   const payouts: Parameters<typeof makePlan>[0]['payouts'] = [];
