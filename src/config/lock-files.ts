@@ -1,0 +1,264 @@
+/**
+ * Exclusive lock files in a config folder, across the payctl processes of one machine: one
+ * mechanism for the wallets' locks (payouts/wallet-lock.ts: a policy's limits under races) and
+ * the config file's (store.ts: two commands changing profiles at once, neither change lost).
+ *
+ * A lock file is created with O_CREAT|O_EXCL|O_NOFOLLOW (0600) and holds the holder's pid,
+ * host, start time and a nonce. Locks are taken in the order of their file names (so two
+ * runs locking the same files cannot deadlock), waited for with a short backoff up to a
+ * bound, and released in `finally`. A lock whose holder is gone (its pid dead on this host,
+ * or started before this machine booted) is stale and is broken, but only by the process
+ * that holds its `.break` guard, which reads the lock again under the guard: the lock cannot
+ * change meanwhile (its dead holder will not release it, and only a guard holder removes
+ * another's lock), so a fresh lock made by someone else is never removed by mistake.
+ */
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname, uptime } from 'node:os';
+import { checkFolder } from './paths.js';
+import { ConfigError, InterruptedError, LocalError } from '../errors.js';
+
+/** Who holds a lock, as its file says. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** ISO time the lock was taken. */
+  started: string;
+}
+
+/** This process, and how to ask whether another exists: Deps' host (only the entry touches the process). */
+export interface LockHost {
+  pid: number;
+  kill(pid: number, signal: 0): void;
+}
+
+/** One lock file, and how messages name what it guards. */
+export interface LockTarget {
+  path: string;
+  /** What the lock guards, as a sentence starts with it: "Wallet 6643665465", "The config file /home/a/.config/payctl/config.json". */
+  what: string;
+  /** What its holder does meanwhile: "checking the policy's limits and journaling payouts from this wallet". */
+  doing: string;
+}
+
+export interface LockOptions {
+  /** Ctrl-C: stops the wait (exit 130; nothing was done). */
+  signal?: AbortSignal;
+  /** How long to wait for a lock another run holds before giving up (default 30 s). */
+  waitMs?: number;
+  /** Told once when a lock is still held after about a second: the caller says who it waits for. */
+  onWait?: (target: LockTarget, holder: LockHolder | undefined) => void;
+  host: LockHost;
+  /** What was not done when the lock cannot be had, ending every such message: "Nothing was sent." */
+  nothing: string;
+}
+
+const DEFAULT_WAIT_MS = 30_000;
+/** A lock file without readable contents is being written (they follow its creation at once); older than this, it is left over. */
+const UNWRITTEN_GRACE_MS = 5_000;
+/** Lock files are tiny: more than this is not one payctl wrote. */
+const MAX_LOCK_BYTES = 4096;
+
+/**
+ * Runs `fn` holding the lock of every target in `folder` (the same path once), then releases
+ * them, whatever `fn` does. Throws LocalError (exit 1) naming the holder when a lock stays held
+ * past `waitMs`, InterruptedError when `signal` aborts the wait; nothing of `fn` ran then.
+ */
+export async function withLockFiles<T>(folder: string, targets: LockTarget[], fn: () => Promise<T>, opts: LockOptions): Promise<T> {
+  const locks = [...new Map(targets.map((t) => [t.path, t])).values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (locks.length) prepareFolder(folder, opts.nothing);
+  const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
+  const held: Array<{ path: string; nonce: string }> = [];
+  try {
+    for (const t of locks) held.push(await acquire(t, deadline, opts));
+    return await fn();
+  } finally {
+    for (const h of held.reverse()) release(h.path, h.nonce);
+  }
+}
+
+/** The lock folder, made 0700; refused (exit 2) when it is a symlink, another user's or writable by others. */
+function prepareFolder(dir: string, nothing: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new ConfigError(`Cannot make the lock folder ${dir}: ${(err as Error).message}. ${nothing}`);
+  }
+  checkFolder(dir, 'lock folder');
+}
+
+async function acquire(t: LockTarget, deadline: number, opts: LockOptions): Promise<{ path: string; nonce: string }> {
+  const { host, nothing } = opts;
+  const nonce = randomBytes(8).toString('hex');
+  const content = JSON.stringify({ pid: host.pid, host: hostname(), started: new Date().toISOString(), nonce }) + '\n';
+  const waitedFrom = Date.now();
+  let told = false;
+  let delay = 5;
+  for (;;) {
+    if (opts.signal?.aborted) throw interrupted(t, nothing);
+    if (createExclusive(t.path, content, nothing)) return { path: t.path, nonce };
+    const seen = readLock(t.path, nothing);
+    if (!seen) continue; // released meanwhile: try again at once
+    if (isStale(seen, host)) {
+      breakStale(t.path, host, nothing);
+      continue;
+    }
+    const now = Date.now();
+    if (now >= deadline) {
+      const h = seen.holder;
+      throw new LocalError(
+        `${t.what} is locked by another payctl (${h ? `pid ${h.pid} on ${h.host}, since ${h.started}` : 'a lock file being written'}): it is ${t.doing}. ${nothing}`,
+        `Run the command again when that one has finished. If no payctl is running, remove the lock file: ${t.path}`,
+      );
+    }
+    if (!told && now - waitedFrom >= 1000) {
+      told = true;
+      opts.onWait?.(t, seen.holder);
+    }
+    // A short backoff with jitter: holders keep a lock for milliseconds (a count and a journal write).
+    await sleep(Math.min(deadline - now, delay + Math.random() * delay), opts.signal, () => interrupted(t, nothing));
+    delay = Math.min(delay * 2, 100);
+  }
+}
+
+function interrupted(t: LockTarget, nothing: string): InterruptedError {
+  return new InterruptedError(`Interrupted while waiting for the lock of ${t.what[0]!.toLowerCase()}${t.what.slice(1)}. ${nothing}`);
+}
+
+/** Creates the lock file exclusively with its contents; false when it exists. */
+function createExclusive(path: string, content: string, nothing: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new ConfigError(`Cannot make the lock file ${path}: ${(err as Error).message}. ${nothing}`);
+  }
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+interface SeenLock {
+  /** Undefined when the contents cannot be read as a holder (being written, or damaged). */
+  holder: (LockHolder & { nonce?: string }) | undefined;
+  ino: number;
+  mtimeMs: number;
+}
+
+/** The lock file as it is now; undefined when there is none. Never follows a symlink. */
+function readLock(path: string, nothing: string): SeenLock | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new ConfigError(
+      `Cannot read the lock file ${path}: ${code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. ${nothing}`,
+      `payctl never makes one; remove it: rm ${path}`,
+    );
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ConfigError(`The lock file ${path} is not a file. ${nothing}`, `payctl never makes one; remove it.`);
+    const buf = Buffer.alloc(MAX_LOCK_BYTES);
+    const n = readSync(fd, buf, 0, MAX_LOCK_BYTES, 0);
+    return { holder: parseHolder(buf.subarray(0, n).toString('utf8')), ino: st.ino, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseHolder(text: string): (LockHolder & { nonce?: string }) | undefined {
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    if (!Number.isSafeInteger(v.pid) || (v.pid as number) <= 0 || typeof v.host !== 'string' || typeof v.started !== 'string') return undefined;
+    return { pid: v.pid as number, host: v.host, started: v.started, nonce: typeof v.nonce === 'string' ? v.nonce : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a lock's holder is surely gone: on this host, its pid is not running, or it was
+ * taken before the machine last booted (a pid from before a reboot may belong to anything
+ * now). A holder on another host (a config folder shared over the network) is never judged:
+ * it is waited for. Contents not readable for longer than a holder takes to write them: left over.
+ */
+function isStale(seen: SeenLock, host: LockHost): boolean {
+  const h = seen.holder;
+  if (!h) return Date.now() - seen.mtimeMs > UNWRITTEN_GRACE_MS;
+  if (h.host !== hostname()) return false;
+  const bootedAt = Date.now() - uptime() * 1000;
+  if (Date.parse(h.started) < bootedAt - 60_000) return true;
+  if (h.pid === host.pid) return false; // this process: never its own stale lock
+  try {
+    host.kill(h.pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: it exists (another user's process); only ESRCH says it is gone.
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes a stale lock, holding its `.break` guard (made exclusively): the lock is read again
+ * under the guard and removed only if it is the same file and still stale. Another process
+ * breaking it at the same time finds the guard taken and simply tries again. A guard left by a
+ * process that died in the microseconds it holds one is removed when its holder is gone.
+ */
+function breakStale(path: string, host: LockHost, nothing: string): void {
+  const guard = `${path}.break`;
+  const content = JSON.stringify({ pid: host.pid, host: hostname(), started: new Date().toISOString() }) + '\n';
+  if (!createExclusive(guard, content, nothing)) {
+    const g = readLock(guard, nothing);
+    if (g && isStale(g, host)) unlinkQuietly(guard);
+    return;
+  }
+  try {
+    const again = readLock(path, nothing);
+    if (!again || !isStale(again, host)) return;
+    // The same file as just read (not one made since): nobody but a guard holder removes a lock.
+    if (lstatSync(path, { throwIfNoEntry: false })?.ino === again.ino) unlinkQuietly(path);
+  } finally {
+    unlinkQuietly(guard);
+  }
+}
+
+/** Removes our own lock: only if the file still holds our nonce (it was never taken over). */
+function release(path: string, nonce: string): void {
+  try {
+    const seen = readLock(path, '');
+    if (seen?.holder?.nonce === nonce) unlinkQuietly(path);
+  } catch {
+    // A lock we cannot read is not removed: at worst it is left for the stale check.
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
+
+/** Waits `ms`, or until `signal` aborts (then throws what `interrupted` makes). */
+function sleep(ms: number, signal: AbortSignal | undefined, interrupted: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(interrupted());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(interrupted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
