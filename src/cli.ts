@@ -317,7 +317,7 @@ function buildDeps(
   argv: readonly string[],
   signal: AbortSignal,
   style: Style,
-  openConfigStore: (env: NodeJS.ProcessEnv) => ConfigStore,
+  openConfigStore: (env: NodeJS.ProcessEnv, opts: { host: Host }) => ConfigStore,
   mask: SecretMask,
   clock: Clock,
   host: Host,
@@ -346,7 +346,7 @@ function buildDeps(
     signal,
     log,
     config: once((): ConfigStore => {
-      const store = openConfigStore(proc.env);
+      const store = openConfigStore(proc.env, { host });
       try {
         const p = store.getProfile(globals.profile);
         mask.add(p?.apiKey, p?.webhookSecret, ...ledgerSecrets(p?.ledger));

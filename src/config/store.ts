@@ -26,6 +26,7 @@ import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type Keyri
 import { configDir, ensureConfigDir } from './paths.js';
 import { FILE_NAME, readProfilesFile, type FileShape, type ParsedFile } from './config-file.js';
 import { DEFAULT_PROFILE, unknownProfile } from './known-profiles.js';
+import { withLockFiles, type LockHost } from './lock-files.js';
 
 /** Where a profile keeps its API key. */
 import type { Profile, SecretsStorage } from './profile.js';
@@ -41,6 +42,9 @@ export interface UpdateOptions {
    */
   onKeyringLeftover?: (reason: string) => void;
 }
+
+/** What updateProfile merges: the fields, or a function of the profile's settings as they are when it is changed. */
+export type ProfilePatch = Partial<Profile> | ((current: Profile) => Partial<Profile>);
 
 export interface GetProfileOptions {
   /** false: the file only (a keyring profile comes without its key). */
@@ -70,9 +74,11 @@ export interface ConfigStore {
    * Merges `patch` into the profile (creating it); keys set to undefined are removed. A key
    * set or removed goes to `opts.secrets`, else where the profile keeps them, else
    * the file; KeyringUnavailable (nothing changed in the file) when the keyring is needed
-   * and cannot be reached.
+   * and cannot be reached. A patch that depends on what the profile holds (one route among
+   * the others) is a function of the profile as it is in the file when it is changed (its
+   * settings, without the key), so that a change made meanwhile by another payctl is kept.
    */
-  updateProfile(name: string, patch: Partial<Profile>, opts?: UpdateOptions): Promise<Profile>;
+  updateProfile(name: string, patch: ProfilePatch, opts?: UpdateOptions): Promise<Profile>;
   /** Removes the profile, and its keyring entries (KeyringUnavailable, nothing changed, when they cannot be). */
   deleteProfile(name: string): Promise<void>;
 }
@@ -126,8 +132,11 @@ class ConfStore implements ConfigStore {
   readonly #known = new Map<string, Secrets>();
   /** The file's profiles as last parsed, and the file they were read from (#read). */
   #parsed: ParsedFile | undefined;
+  /** This process, for the config file's lock. */
+  readonly #host: LockHost;
 
-  constructor(dir: string, openKeyring: KeyringFactory = osKeyring, envProfile?: string) {
+  constructor(dir: string, openKeyring: KeyringFactory = osKeyring, envProfile?: string, host: LockHost = UNJUDGED) {
+    this.#host = host;
     this.dir = dir;
     this.path = join(dir, FILE_NAME);
     this.keyringService = keyringService(dir);
@@ -214,13 +223,30 @@ class ConfStore implements ConfigStore {
     }
   }
 
-  async setProfile(name: string, profile: Profile): Promise<void> {
-    // Every setting it had is removed, then the new ones set: one path for where secrets go.
-    const cleared: Partial<Profile> = Object.fromEntries(Object.keys(this.#read()[name] ?? {}).map((k) => [k, undefined]));
-    await this.updateProfile(name, { ...cleared, apiKey: undefined, ...profile }, { secrets: profile.secrets });
+  /**
+   * A change of the file (read, changed, written) holding the config file's lock
+   * (config/lock-files.ts), so that two payctl changing profiles at once (`config set` in two
+   * terminals, a login beside a `sandbox start`) both land: each reads what the other wrote.
+   */
+  #locked<T>(fn: () => Promise<T>): Promise<T> {
+    const folder = join(this.dir, 'locks');
+    const target = { path: join(folder, 'config.lock'), what: `The config file ${this.path}`, doing: 'changing a profile' };
+    return withLockFiles(folder, [target], fn, { host: this.#host, nothing: 'Nothing was changed.' });
   }
 
-  async updateProfile(name: string, patch: Partial<Profile>, opts: UpdateOptions = {}): Promise<Profile> {
+  setProfile(name: string, profile: Profile): Promise<void> {
+    return this.#locked(async () => {
+      // Every setting it had is removed, then the new ones set: one path for where secrets go.
+      const cleared: Partial<Profile> = Object.fromEntries(Object.keys(this.#read()[name] ?? {}).map((k) => [k, undefined]));
+      await this.#update(name, { ...cleared, apiKey: undefined, ...profile }, { secrets: profile.secrets });
+    });
+  }
+
+  updateProfile(name: string, patch: ProfilePatch, opts: UpdateOptions = {}): Promise<Profile> {
+    return this.#locked(() => this.#update(name, typeof patch === 'function' ? patch(withoutSecrets(this.#read()[name] ?? {})) : patch, opts));
+  }
+
+  async #update(name: string, patch: Partial<Profile>, opts: UpdateOptions): Promise<Profile> {
     const all = this.#read();
     const stored = all[name] ?? {};
     const from: SecretsStorage = stored.secrets === 'keyring' ? 'keyring' : 'file';
@@ -299,15 +325,17 @@ class ConfStore implements ConfigStore {
     return { ...settings, secrets: 'keyring', ...secrets };
   }
 
-  async deleteProfile(name: string): Promise<void> {
-    const all = this.#read();
-    if (!(name in all)) return;
-    if (all[name]!.secrets === 'keyring') {
-      for (const secret of [...SECRET_FIELDS.map(([, s]) => s), ...LEGACY_SECRETS]) this.#kr().delete(name, secret);
-      this.#known.delete(name);
-    }
-    delete all[name];
-    await this.#write(all);
+  deleteProfile(name: string): Promise<void> {
+    return this.#locked(async () => {
+      const all = this.#read();
+      if (!(name in all)) return;
+      if (all[name]!.secrets === 'keyring') {
+        for (const secret of [...SECRET_FIELDS.map(([, s]) => s), ...LEGACY_SECRETS]) this.#kr().delete(name, secret);
+        this.#known.delete(name);
+      }
+      delete all[name];
+      await this.#write(all);
+    });
   }
 }
 
@@ -335,8 +363,23 @@ function stripUndefined(p: Profile): Profile {
   return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
 }
 
-/** Opens the store of the config folder; `opts.keyring` replaces the OS keyring (tests). */
-export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: KeyringFactory } = {}): ConfigStore {
+/**
+ * A process that cannot ask whether others exist (a store opened without Deps' host): another
+ * holder of the config file's lock is always waited for, never judged gone, unless it was taken
+ * before the machine booted.
+ */
+const UNJUDGED: LockHost = {
+  pid: 0,
+  kill: () => {
+    throw Object.assign(new Error('not asked'), { code: 'EPERM' });
+  },
+};
+
+/**
+ * Opens the store of the config folder; `opts.keyring` replaces the OS keyring (tests), and
+ * `opts.host` is this process (Deps' host), which lets a lock left by a process that is gone be broken.
+ */
+export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: KeyringFactory; host?: LockHost } = {}): ConfigStore {
   const dir = configDir(env);
   try {
     ensureConfigDir(dir, env);
@@ -344,5 +387,5 @@ export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: Keyrin
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`Cannot create the config folder ${dir}: ${(err as Error).message}`);
   }
-  return new ConfStore(dir, opts.keyring, env.PAYCTL_PROFILE);
+  return new ConfStore(dir, opts.keyring, env.PAYCTL_PROFILE, opts.host);
 }

@@ -171,6 +171,26 @@ describe('config with a logged-in profile', () => {
   });
 });
 
+describe('two config changes at once (two terminals, a provisioning script)', () => {
+  beforeEach(async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+  });
+
+  const ROUTES = ['authUser', 'balances', 'payoutCreate', 'payoutsList', 'payoutsSummary'];
+
+  it('six config set at once: every one lands, none overwrites another (five routes of one object among them)', async () => {
+    const runs = await Promise.all([...ROUTES.map((r) => run('config', 'set', `routes.${r}`, `/x/${r}`)), run('config', 'set', 'webhook-signature-header', 'X-Sig')]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const p = readProfile(cfg.dir)!;
+    expect(p.routes).toEqual(Object.fromEntries(ROUTES.map((r) => [r, `/x/${r}`])));
+    expect(p).toMatchObject({ baseUrl: ctx.sb.baseUrl, apiKey: KEY, webhookSignatureHeader: 'X-Sig' });
+    // And unset at once: each removes its own route only.
+    const unset = await Promise.all(ROUTES.slice(0, 4).map((r) => run('config', 'unset', `routes.${r}`)));
+    for (const r of unset) expect(r.code, r.stderr).toBe(0);
+    expect(readProfile(cfg.dir)!.routes).toEqual({ payoutsSummary: '/x/payoutsSummary' });
+  });
+});
+
 describe('config webhook-signature-header', () => {
   beforeEach(async () => {
     await writeLoggedIn(ctx.sb, cfg.dir, KEY);

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
@@ -311,5 +311,28 @@ describe('a config file written by a version that kept a token', () => {
     expect(caught(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).profileNames())).toBeInstanceOf(ConfigError);
     await expect(async () => await openConfigStore({ PAYCTL_CONFIG_DIR: dir }).updateProfile('default', { apiKey: 'new' })).rejects.toThrow(ConfigError);
     expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+});
+
+describe('the config file lock', () => {
+  const host = { pid: process.pid, kill: (pid: number, sig: 0) => void process.kill(pid, sig) };
+
+  it('a lock left by a process that is gone is broken; one held by a live process is waited for, then named', async () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { host });
+    await store.updateProfile('default', { baseUrl: 'https://api.bokumonie.com/v2' });
+    const lock = join(dir, 'locks', 'config.lock');
+    // A pid far above any this machine hands out: no such process.
+    writeFileSync(lock, JSON.stringify({ pid: 2 ** 30, host: hostname(), started: new Date().toISOString(), nonce: 'x' }) + '\n', { mode: 0o600 });
+    await store.updateProfile('default', { policy: '/tmp/policy.json' });
+    expect(store.getProfile('default')).toEqual({ baseUrl: 'https://api.bokumonie.com/v2', policy: '/tmp/policy.json' });
+    expect(existsSync(lock)).toBe(false);
+
+    // This test's own process holds it (another store of it, mid-change): waited for, then it lands.
+    const other = openConfigStore({ PAYCTL_CONFIG_DIR: dir }, { host });
+    await Promise.all([
+      other.updateProfile('default', (p) => ({ routes: { ...p.routes, balances: '/b' } })),
+      store.updateProfile('default', (p) => ({ routes: { ...p.routes, authUser: '/a' } })),
+    ]);
+    expect(store.getProfile('default')?.routes).toEqual({ balances: '/b', authUser: '/a' });
   });
 });

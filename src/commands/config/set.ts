@@ -50,7 +50,8 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
   const value = await valueOf(opts, deps, inv);
   const before = store.getProfile(name, { readSecrets: false });
-  const patch = applySetting(store.getProfile(name) ?? {}, opts.key, value, { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) });
+  const commands = { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) };
+  const patch = applySetting(store.getProfile(name) ?? {}, opts.key, value, commands);
   // A policy that cannot be read or met is refused now, not at the first payout.
   if (patch.policy !== undefined) {
     const checked = examinePolicy(patch.policy);
@@ -66,7 +67,8 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
       );
     }
   }
-  await store.updateProfile(name, patch);
+  // Made again from the profile as it is when it is written: a route set meanwhile by another payctl stays.
+  await store.updateProfile(name, (current) => applySetting(current, opts.key, value, commands));
   if (patch.ledger !== undefined && !opts.stdin && hasPassword(patch.ledger)) passwordWarning(deps, inv);
   if (patch.webhookSecret !== undefined && !opts.stdin) webhookSecretWarning(deps, inv);
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: true }) + '\n');

@@ -14,10 +14,12 @@ export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
   const profile = store.getProfile(name);
   // The key first: `config unset api-key` says what removes it, whatever the profile.
-  const patch = removeSetting(profile ?? {}, opts.key, { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) });
+  const commands = { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) };
+  removeSetting(profile ?? {}, opts.key, commands);
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to remove', commandLine(inv, ['login']));
   const wasSet = visibleSetting(profile, opts.key) !== undefined;
-  if (wasSet) await store.updateProfile(name, patch);
+  // Made from the profile as it is when it is written: another route set meanwhile stays.
+  if (wasSet) await store.updateProfile(name, (current) => removeSetting(current, opts.key, commands));
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: false, was_set: wasSet }) + '\n');
   else if (wasSet) deps.log.success(`Unset ${opts.key} in profile "${name}".`);
   else deps.log.info(`${opts.key} was not set in profile "${name}": nothing changed.`);
