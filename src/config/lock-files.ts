@@ -176,7 +176,8 @@ function readLock(path: string, nothing: string): SeenLock | undefined {
 function parseHolder(text: string): (LockHolder & { nonce?: string }) | undefined {
   try {
     const v = JSON.parse(text) as Record<string, unknown>;
-    if (!Number.isSafeInteger(v.pid) || (v.pid as number) <= 0 || typeof v.host !== 'string' || typeof v.started !== 'string') return undefined;
+    // pid 0: a holder that could not tell its pid (a store opened without the process: tests).
+    if (!Number.isSafeInteger(v.pid) || (v.pid as number) < 0 || typeof v.host !== 'string' || typeof v.started !== 'string') return undefined;
     return { pid: v.pid as number, host: v.host, started: v.started, nonce: typeof v.nonce === 'string' ? v.nonce : undefined };
   } catch {
     return undefined;
@@ -195,7 +196,7 @@ function isStale(seen: SeenLock, host: LockHost): boolean {
   if (h.host !== hostname()) return false;
   const bootedAt = Date.now() - uptime() * 1000;
   if (Date.parse(h.started) < bootedAt - 60_000) return true;
-  if (h.pid === host.pid) return false; // this process: never its own stale lock
+  if (h.pid === host.pid || h.pid === 0) return false; // this process, or one that did not say: never judged gone
   try {
     host.kill(h.pid, 0);
     return false;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -334,5 +334,14 @@ describe('the config file lock', () => {
       store.updateProfile('default', (p) => ({ routes: { ...p.routes, authUser: '/a' } })),
     ]);
     expect(store.getProfile('default')?.routes).toEqual({ balances: '/b', authUser: '/a' });
+  });
+
+  it('a store opened without the process (pid unknown) lets go of its lock after each change: none is left to wait for', async () => {
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    await store.updateProfile('default', { baseUrl: 'https://api.bokumonie.com/v2' });
+    expect(readdirSync(join(dir, 'locks'))).toEqual([]);
+    await store.setProfile('ops', { baseUrl: 'https://api.bokumonie.com/v2', apiKey: 'k' });
+    await store.deleteProfile('ops');
+    expect(readdirSync(join(dir, 'locks'))).toEqual([]);
   });
 });
