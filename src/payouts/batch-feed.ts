@@ -9,6 +9,7 @@ import { CliError, LocalError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import type { BatchItem, RunBook } from './batch-outcomes.js';
+import { repeatKey } from './identity.js';
 
 /** The fewest rows journaled together (one write and one fsync of the log, one of the folder). */
 export const MIN_GROUP = 32;
@@ -40,6 +41,8 @@ function beginRow(it: BatchItem, o: RowJournal): Promise<JournalEntry> {
     origin: {
       batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row } : undefined,
       fingerprint: it.fingerprint || undefined,
+      // Found by `payout create`'s repeat guard, and by a resume whose row was changed since (changed-rows.ts).
+      repeatKey: repeatKey(it.request),
     },
   });
 }

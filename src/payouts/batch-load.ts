@@ -17,12 +17,13 @@ import { fieldProblem, LocalError, rowProblem, UsageError, type Problem } from '
 import { COLUMN_LABELS } from './batch-columns.js';
 import { fileProblems, listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import { ALSO_USED, hash64, identifiedRows, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
-import { DERIVED_ID, legacyDerivedPayoutId } from './identity.js';
+import { DERIVED_ID, legacyDerivedPayoutId, repeatKey } from './identity.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
+import { changedRefusal, changedSinceSent, FingerprintSet } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -47,6 +48,10 @@ class Hashes {
       this.#values = next;
     }
     this.#values[this.#length++] = v;
+  }
+  /** The values, sorted, to be searched (Hashes is not pushed to afterwards). */
+  sorted(): BigUint64Array {
+    return this.#values.subarray(0, this.#length).sort();
   }
   /** Values present more than once. */
   repeated(): Set<bigint> {
@@ -93,7 +98,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   // In row order, as a person reads the file (problems of the file itself first): the first
   // MAX_LISTED of each pass hold the first MAX_LISTED of both.
   if (problems.total || again?.total) throw again ? fileProblems(src.path, nothing, problems, again) : fileProblems(src.path, nothing, problems);
-  return { rows, duplicated, idsTwice, lost: columns.lost() };
+  return { rows, duplicated, idsTwice, lost: columns.lost(), fingerprints: new FingerprintSet(fingerprints.sorted()) };
 }
 
 /**
@@ -192,6 +197,7 @@ export async function planBatch(
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
   if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.');
+  if (p.changed.total) throw changedRefusal(src.path, src.batchId, p.changed, 'Nothing was sent.');
   if (p.problems.total) throw fileProblems(src.path, 'Nothing was sent.', p.problems);
   return p.plan();
 }
@@ -243,6 +249,8 @@ class Planning {
   readonly conflicts = new ProblemList(MAX_LISTED);
   /** Rows that are payouts sent before, as a spreadsheet re-saved them (lost-digits.ts). */
   readonly restored = new ProblemList(MAX_LISTED);
+  /** Rows this batch sent before, changed since in cells that make no other payment (changed-rows.ts). */
+  readonly changed = new ProblemList(MAX_LISTED);
   readonly absent = new Set<number>();
   readonly #byId: Map<string, Wallet>;
   readonly #plan: PlanBuilder;
@@ -279,7 +287,9 @@ class Planning {
         ...(r.legacyId ? [r.legacyId] : []),
       ]);
       const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
-      await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])]);
+      // Rows with derived ids may be ones this batch sent before, changed since (changed-rows.ts).
+      const repeats = rows.filter((r) => r.derivedId).map((r) => repeatKey(r.request));
+      await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], [...new Set(repeats)]);
     }
     const first = read.rows - rows.length;
     for (const [i, r] of rows.entries()) {
@@ -318,6 +328,10 @@ class Planning {
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);
+    // A row this batch sent before, its note or metadata reformatted since: not paid again.
+    const changed =
+      r.derivedId && !r.earlier ? await changedSinceSent(journal, this.baseUrl, { batchId: src.batchId, path: src.file }, r, checked.fingerprints) : undefined;
+    if (changed) this.changed.push(changed);
   }
 
   plan(): BatchPlan {

@@ -92,7 +92,8 @@ export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this
       : o?.kind === 'unknown'
         ? 'outcome unknown'
         : 'sent, no answer recorded';
-  return `one sent ${sentFrom} ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}, ${state}`;
+  const batch = e.batch ? ` (row ${e.batch.row} of batch "${text(e.batch.id)}")` : '';
+  return `one sent ${sentFrom} ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}${batch}, ${state}`;
 }
 
 /** Where earlier payouts came from: one line per batch run or kind of payout. */

@@ -100,7 +100,7 @@ describe('ledger status', () => {
 });
 
 describe('payout batch on the shared ledger', () => {
-  it('a sent file re-saved with its digits as numbers is refused (its rows looked up as they read before): exit 2, nothing sent', async () => {
+  it('a sent file re-saved with its digits as numbers, or its notes changed, is refused (its rows looked up as they read before): exit 2, nothing sent', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
     const { url } = await freshLedger();
     await useLedger(url);
@@ -120,6 +120,13 @@ describe('payout batch on the shared ledger', () => {
         `${file}: 3 rows pay what payouts sent before paid, but for the leading zeros or "+" of their account or phone number. Nothing was sent.`,
       );
       expect(again.stderr).toContain(`  - row 2: account_number ${rows[0]!.account_number!.replace(/^0+/, '')} was ${rows[0]!.account_number} and phone_number`);
+      expect(payoutPosts(ctx.sb, from)).toEqual([]);
+      // Its notes changed instead (changed-rows.ts): the rows found by what they pay, through the look-ahead.
+      writeFileSync(file, toCsv(rows.map((row) => ({ ...row, note: `${row.note} (re-saved)` }))));
+      const changed = await run(['payout', 'batch', file, '--yes']);
+      expect(changed.code, changed.stderr).toBe(2);
+      expect(changed.stderr).toContain(`${file}: 3 rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.`);
+      expect(changed.stderr).toContain(`  - row 2: note "${rows[0]!.note} (re-saved)" was "${rows[0]!.note}" when payout `);
       expect(payoutPosts(ctx.sb, from)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

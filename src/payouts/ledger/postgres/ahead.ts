@@ -6,7 +6,7 @@
  * any write of this store. Only a hint for reads that decide nothing alone: a claim is still the
  * database's INSERT, and the store's own reads around its writes never use it.
  */
-import type { JournalEntry } from '../ledger.js';
+import type { JournalEntry, LookupKind } from '../ledger.js';
 
 /** A row as looked ahead: its entry, or why it does not verify (thrown when it is asked for). */
 type Found = JournalEntry | Error;
@@ -14,24 +14,31 @@ type Found = JournalEntry | Error;
 export class LookAhead {
   #base: string | undefined;
   readonly #byId = new Map<string, Found | null>();
-  readonly #byFingerprint = new Map<string, Found[]>();
+  readonly #byKey: Record<LookupKind, Map<string, Found[]>> = { fingerprint: new Map(), repeat: new Map() };
 
-  /** The answers for these payout ids and fingerprints under `base` (rows already read and checked). */
-  fill(base: string, payoutIds: string[], fingerprints: string[], rows: Array<{ payoutId: string; fingerprint: string | null; found: Found }>): void {
+  /** The answers for these payout ids, fingerprints and repeat keys under `base` (rows already read and checked). */
+  fill(
+    base: string,
+    asked: { payoutIds: string[]; fingerprints: string[]; repeatKeys: string[] },
+    rows: Array<{ payoutId: string; fingerprint: string | null; repeatKey: string | null; found: Found }>,
+  ): void {
     this.clear();
     this.#base = base;
-    for (const id of payoutIds) this.#byId.set(id, null);
-    for (const f of fingerprints) this.#byFingerprint.set(f, []);
+    for (const id of asked.payoutIds) this.#byId.set(id, null);
+    for (const f of asked.fingerprints) this.#byKey.fingerprint.set(f, []);
+    for (const k of asked.repeatKeys) this.#byKey.repeat.set(k, []);
     for (const r of rows) {
       if (this.#byId.has(r.payoutId)) this.#byId.set(r.payoutId, r.found);
-      if (r.fingerprint !== null) this.#byFingerprint.get(r.fingerprint)?.push(r.found);
+      if (r.fingerprint !== null) this.#byKey.fingerprint.get(r.fingerprint)?.push(r.found);
+      if (r.repeatKey !== null) this.#byKey.repeat.get(r.repeatKey)?.push(r.found);
     }
   }
 
   clear(): void {
     this.#base = undefined;
     this.#byId.clear();
-    this.#byFingerprint.clear();
+    this.#byKey.fingerprint.clear();
+    this.#byKey.repeat.clear();
   }
 
   /** The entry of a payout id looked ahead: `null` when it was looked for and is not there; undefined when not looked for. */
@@ -42,10 +49,10 @@ export class LookAhead {
     return found;
   }
 
-  /** The entries with this fingerprint, oldest first, when it was looked ahead; undefined when not. */
-  find(base: string, fingerprint: string): JournalEntry[] | undefined {
+  /** The entries with this fingerprint or repeat key, oldest first, when it was looked ahead; undefined when not. */
+  find(base: string, kind: LookupKind, key: string): JournalEntry[] | undefined {
     if (base !== this.#base) return undefined;
-    const found = this.#byFingerprint.get(fingerprint);
+    const found = this.#byKey[kind].get(key);
     if (!found) return undefined;
     const bad = found.find((f) => f instanceof Error);
     if (bad) throw bad;

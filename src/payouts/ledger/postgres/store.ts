@@ -31,7 +31,7 @@ import { ENTRIES } from './schema.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
 
 const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id = $2`;
-const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]))`;
+const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR repeat_key = ANY($4::text[]))`;
 /** Rows a listing reads at a time. */
 const PAGE = 500;
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
@@ -182,9 +182,9 @@ export class PostgresLedger implements Ledger {
    * get and find (by fingerprint) that follow (ahead.ts): a batch's plan, a group of rows at a
    * time. Any write of this store forgets them.
    */
-  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[]): Promise<void> {
+  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], repeatKeys: string[] = []): Promise<void> {
     const base = journalBase(baseUrl);
-    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints], 'payctl_prefetch');
+    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints, repeatKeys], 'payctl_prefetch');
     const found = rows.map((r) => {
       let entry: JournalEntry | Error;
       try {
@@ -192,13 +192,13 @@ export class PostgresLedger implements Ledger {
       } catch (err) {
         entry = err as Error;
       }
-      return { payoutId: r.payout_id, fingerprint: r.fingerprint, found: entry };
+      return { payoutId: r.payout_id, fingerprint: r.fingerprint, repeatKey: r.repeat_key, found: entry };
     });
-    this.#ahead.fill(base, payoutIds, fingerprints, found);
+    this.#ahead.fill(base, { payoutIds, fingerprints, repeatKeys }, found);
   }
 
   async find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
-    const ahead = kind === 'fingerprint' ? this.#ahead.find(journalBase(baseUrl), key) : undefined;
+    const ahead = this.#ahead.find(journalBase(baseUrl), kind, key);
     if (ahead) return ahead;
     const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
     const rows = await this.#query<StoredRow>(

@@ -1,0 +1,140 @@
+/**
+ * Rows a batch sent before, changed since in cells that make no other payment (docs/architecture.md,
+ * "Identity"). What a row pays is its identity, note and metadata included: a spreadsheet that
+ * re-saves the file reformats a date in a note ("2026-11-30" to "11/30/2026") or drops the zeros
+ * of an employee number in a metadata cell, and every such row gets a new identity, so a resume
+ * of the batch would pay it again.
+ *
+ * Caught within one batch id and one file (its path: a spreadsheet saves where it opened): a row
+ * still to send (its id derived, no entry of its own) whose wallet, account, amount and currency
+ * (identity.ts, repeatKey) are those of a payout this batch sent from this file before (accepted,
+ * or of unknown outcome) that no row of the file pays any more is most likely that payout,
+ * changed. Another file under the batch id (`default` for every run not named) is new payouts. The file is refused (exit 2, nothing sent), each such row named
+ * with the cells that differ and the payout it would pay again. Payouts of other batches or
+ * single payouts are the repeat guard's (repeats.ts); leading zeros of the account or phone,
+ * lost-digits.ts's.
+ */
+import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
+import { text, plural } from '../output/text.js';
+import { COLUMN_LABELS } from './batch-columns.js';
+import { listed, type ProblemList } from './batch-problems.js';
+import { repeatKey } from './identity.js';
+import type { JournalEntry, Ledger } from './journal.js';
+import { countsAsSent, shortTime } from './repeats.js';
+import { payoutBody, type PayoutRequest } from './request.js';
+
+/** What the rows of a file pay: sorted 64-bit prefixes of their fingerprints, searched by halves. */
+export class FingerprintSet {
+  readonly #sorted: BigUint64Array;
+
+  constructor(sorted: BigUint64Array) {
+    this.#sorted = sorted;
+  }
+
+  has(fingerprint: string): boolean {
+    const v = BigInt(`0x${fingerprint.slice(0, 16)}`);
+    let lo = 0;
+    let hi = this.#sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.#sorted[mid]!;
+      if (at === v) return true;
+      if (at < v) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+}
+
+/**
+ * Row `r`'s problem when it is most likely a payout batch `batchId` sent before from the file at
+ * `path` (its absolute path), changed since (see above); undefined otherwise. `file`: what the
+ * file's rows pay.
+ */
+export async function changedSinceSent(
+  journal: Ledger,
+  baseUrl: string,
+  { batchId, path }: { batchId: string; path: string },
+  r: { row: number; request: PayoutRequest; fingerprint: string },
+  file: { has(fingerprint: string): boolean } | undefined,
+): Promise<Problem | undefined> {
+  if (!file) return undefined;
+  const sent = (await journal.find(baseUrl, 'repeat', repeatKey(r.request)))
+    .filter(
+      (e) =>
+        e.batch?.id === batchId && e.batch.file === path && countsAsSent(e) && e.fingerprint !== undefined && e.fingerprint !== r.fingerprint && !file.has(e.fingerprint),
+    )
+    .at(-1);
+  if (!sent) return undefined;
+  const changes = differences(sent, r.request);
+  const where = `when payout ${sent.payoutId} paid the same in this batch (its row ${sent.batch!.row}, ${shortTime(sent.createdAt)})`;
+  const first = changes[0];
+  if (!first) return rowProblem(r.row, `pays what it paid ${where}`);
+  const said = changes.map((c) => `${c.column} ${show(c.now)} was ${show(c.then)}`).join(', ');
+  return rowProblem(r.row, fieldProblem(first.column, `${text(said).slice(first.column.length + 1)} ${where}`, ' '));
+}
+
+function show(v: string | undefined): string {
+  return v === undefined ? '(empty)' : JSON.stringify(v);
+}
+
+interface Change {
+  column: string;
+  now: string | undefined;
+  then: string | undefined;
+}
+
+/** The cells in which the row differs from the payout's journaled body, by column, in the file's column order. */
+function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
+  const then = readBody(sent.body);
+  const mine = readBody(payoutBody(now));
+  const out: Change[] = [];
+  const cells: Array<[string, (b: BodyCells) => string | undefined]> = [
+    [COLUMN_LABELS.type, (b) => b.type],
+    [COLUMN_LABELS.name, (b) => b.name],
+    [COLUMN_LABELS.provider, (b) => b.provider],
+    [COLUMN_LABELS.phone, (b) => b.phone],
+    [COLUMN_LABELS.note, (b) => b.note],
+  ];
+  for (const [column, cell] of cells) if (cell(then) !== cell(mine)) out.push({ column, now: cell(mine), then: cell(then) });
+  for (const key of [...new Set([...Object.keys(mine.metadata), ...Object.keys(then.metadata)])].sort()) {
+    if (mine.metadata[key] !== then.metadata[key]) out.push({ column: `metadata.${key}`, now: mine.metadata[key], then: then.metadata[key] });
+  }
+  return out;
+}
+
+interface BodyCells {
+  type?: string;
+  name?: string;
+  provider?: string;
+  phone?: string;
+  note?: string;
+  metadata: Record<string, string>;
+}
+
+/** The cells of a payout body that are not its identity's repeat key (a body that cannot be read has none). */
+function readBody(body: string): BodyCells {
+  try {
+    const b = JSON.parse(body) as {
+      recipient?: { type?: unknown; accountDetails?: Record<string, unknown> };
+      metadata?: Record<string, unknown>;
+    };
+    const d = b.recipient?.accountDetails ?? {};
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const metadata: Record<string, string> = {};
+    for (const [k, v] of Object.entries(b.metadata ?? {})) if (typeof v === 'string') metadata[k] = v;
+    return { type: str(b.recipient?.type), name: str(d.name), provider: str(d.provider), phone: str(d.phoneNumber), note: str(d.note), metadata };
+  } catch {
+    return { metadata: {} };
+  }
+}
+
+/** The refusal of a file with such rows (exit 2); `nothing`: "Nothing was sent.", "No plan was written.". */
+export function changedRefusal(path: string, batchId: string, problems: ProblemList, nothing: string): UsageError {
+  const n = problems.total;
+  return new UsageError(
+    `${path}: ${plural(n, 'row pays', 'rows pay')} what batch "${batchId}" paid before, ${n === 1 ? 'its' : 'their'} other cells changed since. ${nothing}`,
+    listed(problems),
+    'A spreadsheet that re-saves a file reformats dates and drops zeros. Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again. If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own: --batch-id NAME.',
+  );
+}

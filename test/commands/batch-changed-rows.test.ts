@@ -1,0 +1,111 @@
+/**
+ * `payctl payout batch` (and `plan create`) with a file changed since its rows were sent, in
+ * cells that make no other payment (src/payouts/changed-rows.ts). In process, the sandbox over
+ * real HTTP. Before: a payroll sent, re-saved by a spreadsheet that reformatted the date in its
+ * notes and dropped an employee number's zeros, and resumed under the same batch id, paid every
+ * row a second time (what a row pays, note and metadata included, is its identity). Now such a
+ * file is refused, exit 2, nothing sent, each row named with the cells that differ and the
+ * payout it would pay again; put back, it resumes and sends only what is new. And a single
+ * payout typed after the batch paid it is caught by the repeat guard.
+ */
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { payctl, type InProcessOptions } from '../helpers/in-process.js';
+import type { Run } from '../helpers/e2e.js';
+import { payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
+
+const ctx = useSandbox();
+const setup = useBatchFolders(ctx);
+
+const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir, ...opts });
+
+/** A payroll export: ids made from what each row pays, a dated note and an employee number. */
+function payroll(n: number, tag: string): BatchRow[] {
+  const base = 10_000_000 + Math.floor(Math.random() * 80_000_000);
+  return Array.from({ length: n }, (_, i) => ({
+    wallet_id: setup.sleWallet,
+    amount: `${20 + i}.00`,
+    currency: 'SLE',
+    type: 'bank',
+    name: `Employee ${tag} ${i + 1}`,
+    provider: 'ecobank',
+    account_number: `00${base + i}`,
+    note: 'Salary 2026-11-30',
+    'metadata.employee': String(i + 1).padStart(5, '0'),
+  }));
+}
+
+/** As a spreadsheet saves them: the date in the note reformatted, the employee number a number. */
+const resaved = (rows: BatchRow[]) => rows.map((r) => ({ ...r, note: 'Salary 11/30/2026', 'metadata.employee': String(Number(r['metadata.employee'])) }));
+
+describe('payout batch: a sent file whose notes and metadata a spreadsheet changed', () => {
+  it('is refused, exit 2, nothing sent (a dry run and plan create too), each row named with what differs; put back, it resumes and sends only the new row', async () => {
+    const tag = `changed${Date.now()}`;
+    const rows = payroll(3, tag);
+    const file = setup.work.file('payroll.csv');
+    const first = await batch([writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    const report = readCsvReport(setup.work.file('payroll.report.csv'));
+    const from = ctx.sb.requests().length;
+
+    // Re-saved, with a fourth row added: rows 2 to 4 are the payouts sent, row 5 is new.
+    const added = payroll(1, `${tag}new`)[0]!;
+    writeFile(file, toCsv([...resaved(rows), { ...added, note: 'Salary 11/30/2026' }]));
+    for (const args of [['--yes'], ['--dry-run']]) {
+      const r = await batch([file, '--batch-id', tag, ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.split('\n');
+      expect(lines[0]).toBe(`Error: ${file}: 3 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+      rows.forEach((row, i) => {
+        const said = `  - row ${i + 2}: note "Salary 11/30/2026" was "Salary 2026-11-30", metadata.employee "${i + 1}" was "${row['metadata.employee']}" when payout ${report[i]!.payout_id} paid the same in this batch (its row ${i + 2}, `;
+        expect(lines[1 + i]!.slice(0, said.length)).toBe(said);
+        expect(lines[1 + i]!.slice(said.length)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)$/);
+      });
+      expect(lines[4]).toMatch(/^A spreadsheet that re-saves a file reformats dates and drops zeros\. Put the cells back as they were sent/);
+    }
+    const key = await payctl(['keys', 'create', '--name', 'Mariama Kanu'], { dir: setup.dir });
+    expect(key.code, key.stderr).toBe(0);
+    const plan = await payctl(['plan', 'create', file, '--batch-id', tag], { dir: setup.dir });
+    expect(plan.code).toBe(2);
+    expect(plan.stderr).toContain(`3 rows pay what batch "${tag}" paid before, their other cells changed since. No plan was written.`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // Put back: the three are accepted already, the new row alone is sent.
+    writeFile(file, toCsv([...rows, added]));
+    const resumed = await batch([file, '--batch-id', tag, '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('4 accepted (3 in an earlier run), 0 already submitted, 0 rejected, 0 unknown.');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+
+  it('a row changed beside the row that paid it, or a batch of another id: nothing refused', async () => {
+    const tag = `beside${Date.now()}`;
+    const rows = payroll(2, tag);
+    const file = setup.work.file('p.csv');
+    expect((await batch([writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes'])).code).toBe(0);
+    // Row 1 kept as sent, and a second payout to the same account for the same amount with another note: a new payout.
+    const bonus = { ...rows[0]!, note: 'Bonus 2026-11-30' };
+    const r = await batch([writeFile(file, toCsv([...rows, bonus])), '--batch-id', tag, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('changed since');
+    // Another batch id: the repeat guard's business (a note, as before), not this check's.
+    const other = await batch([writeFile(setup.work.file('q.csv'), toCsv(resaved(rows))), '--batch-id', `${tag}b`, '--dry-run']);
+    expect(other.code, other.stderr).toBe(0);
+  });
+
+  it('payout create of a payout a batch paid an hour ago is caught as a repeat, naming the batch row', async () => {
+    const tag = `single${Date.now()}`;
+    const [row] = payroll(1, tag);
+    const file = setup.work.file('one.csv');
+    expect((await batch([writeFile(file, toCsv([row!])), '--batch-id', tag, '--yes'])).code).toBe(0);
+    const id = readCsvReport(setup.work.file('one.report.csv'))[0]!.payout_id;
+    const from = ctx.sb.requests().length;
+    const args = ['payout', 'create', '--wallet', row!.wallet_id!, '--amount', row!.amount!, '--currency', 'SLE', '--type', 'bank'];
+    const r = await payctl([...args, '--name', row!.name!, '--provider', 'ecobank', '--account', row!.account_number!, '--yes'], { dir: setup.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`with the same wallet, account, amount and currency: payout id ${id} (row 2 of batch "${tag}"), accepted`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
