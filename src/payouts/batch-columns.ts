@@ -119,9 +119,9 @@ export function unknownColumn(key: string): { message: string; text: string; sha
  */
 export class CsvHeader {
   /**
-   * The header is one cell holding column names separated by semicolons or tabs: a file saved
-   * by a spreadsheet in a language that writes decimal commas, or cells copied out of one. Said
-   * as that one problem; the file's rows are not read.
+   * The header is one cell holding column names separated by semicolons or tabs (a file saved
+   * by a spreadsheet in a language that writes decimal commas, or cells copied out of one), or
+   * a batch report's. Said as that one problem; the file's rows are not read.
    */
   otherSeparator = false;
   /** Each header cell's column (canonicalColumn), undefined for an unknown one (left out of the records). */
@@ -138,7 +138,7 @@ export class CsvHeader {
   readonly columns = (h: string[]): Array<string | undefined> => {
     // Read once more by csv-parse after plainCsv stopped: its problems are listed already.
     if (this.#named) return this.#named;
-    const separated = h.length === 1 ? otherSeparator(h[0]!) : undefined;
+    const separated = h.length === 1 ? otherSeparator(h[0]!) : isReport(h) ? REPORT_GIVEN : undefined;
     if (separated) {
       this.otherSeparator = true;
       this.#problems.push({ field: '', message: separated, text: separated });
@@ -187,6 +187,14 @@ export class CsvHeader {
     }
   }
 }
+
+/** The header of a batch report (report.ts REPORT_COLUMNS), which a run writes beside its file: given as the file by mistake. */
+function isReport(h: string[]): boolean {
+  return h[0] === 'row' && h[1] === 'payout_id' && h[2] === 'outcome' && !h.some((c) => canonicalColumn(c) === 'wallet_id');
+}
+
+const REPORT_GIVEN =
+  "this is a batch report (what a run of payout batch wrote: each row's outcome), not a batch file: give the file the run read, or see the report with payctl payout batch status";
 
 /**
  * What to say of a header cell that is column names joined by semicolons or tabs (at least two

@@ -6,7 +6,7 @@
  */
 import { decimalFromNumber } from '../money/amount.js';
 import { parseServiceJson } from '../service/exact-json.js';
-import type { Problem } from '../errors.js';
+import { problemOf, type Problem } from '../errors.js';
 import { MAX_COLUMNS } from './batch-columns.js';
 import { noPayoutRows, rowIssue, toFields, type BatchRow } from './batch-rows.js';
 
@@ -15,6 +15,11 @@ import { noPayoutRows, rowIssue, toFields, type BatchRow } from './batch-rows.js
 export async function* jsonlRows(file: string, bytes: Uint8Array, problems: Problem[]): AsyncGenerator<BatchRow> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let start = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  const whole = oneDocument(buf, start);
+  if (whole) {
+    problems.push(problemOf(whole));
+    return;
+  }
   let count = 0;
   for (let row = 1; start <= buf.length; row++) {
     let end = buf.indexOf(0x0a, start);
@@ -30,6 +35,29 @@ export async function* jsonlRows(file: string, bytes: Uint8Array, problems: Prob
     if (!read.bad) yield fields;
   }
   noPayoutRows(count, problems);
+}
+
+/**
+ * What to say of a file that is one JSON document written over several lines (a payctl plan, a
+ * pretty-printed object or array), not JSON lines; undefined for anything else. Only when its
+ * first line is no JSON value of its own, so a JSON-lines file is never parsed whole.
+ */
+function oneDocument(buf: Buffer, start: number): string | undefined {
+  const firstEnd = buf.indexOf(0x0a, start);
+  if (firstEnd === -1) return undefined;
+  const first = buf.toString('utf8', start, firstEnd).trim();
+  if (first !== '{' && first !== '[') return undefined;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(buf.toString('utf8', start));
+  } catch {
+    return undefined;
+  }
+  const d = doc as Record<string, unknown> | null;
+  if (d && typeof d === 'object' && 'payctl_plan' in d) {
+    return 'this is a payctl plan, not a batch file: a plan is sent with payctl plan send, once it has the approvals it needs';
+  }
+  return 'the file is one JSON document over several lines, not JSON lines: a JSON-lines batch file has one payout object on each line';
 }
 
 /** A line's values as strings (jsonValues), or undefined for a line that is no row at all (its problem pushed). */

@@ -269,6 +269,22 @@ describe('columns separated by semicolons or tabs', () => {
     expect((await refusal(file('t.csv', `${tab(HEADER)}\n${tab(ROW(1))}\n`))).problems).toEqual([TAB]);
   });
 
+  it('a batch report or a plan given as the batch file: said as what it is, in one problem', async () => {
+    const report = file('pay.report.csv', 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run,batch_id\n2,p-1,accepted,,,TXN-BOK-1,0.10,,default\n');
+    expect((await refusal(report)).problems).toEqual([
+      "this is a batch report (what a run of payout batch wrote: each row's outcome), not a batch file: give the file the run read, or see the report with payctl payout batch status",
+    ]);
+    const plan = file('p.plan.json', JSON.stringify({ payctl_plan: 1, batch_id: 'default', payouts: [{ row: 2 }] }, null, 2));
+    expect((await refusal(plan)).problems).toEqual(['this is a payctl plan, not a batch file: a plan is sent with payctl plan send, once it has the approvals it needs']);
+    const pretty = file('rows.jsonl', JSON.stringify([{ wallet_id: 'wal_1', amount: '1.00' }], null, 2));
+    expect((await refusal(pretty)).problems).toEqual([
+      'the file is one JSON document over several lines, not JSON lines: a JSON-lines batch file has one payout object on each line',
+    ]);
+    // JSON lines whose first line is an object of its own are read line by line, as before.
+    const lines = file('ok.jsonl', '{"wallet_id":"wal_1"}\n{\n');
+    expect((await refusal(lines)).problems.join('\n')).toContain('row 2: not a JSON object');
+  });
+
   it('a header cell that only holds a semicolon is an unknown column as before', async () => {
     const p = file('odd.csv', `${HEADER},note;memo\n${ROW(1)},x\n`);
     expect((await refusal(p)).problems.join('\n')).toContain('unknown column "note;memo"');
