@@ -39,6 +39,13 @@ export class UsageError extends CliError {
 }
 
 /**
+ * Input understood and refused (a plan approved already, a file that is no plan): exit 2,
+ * nothing done, as any UsageError; not about how the command was typed, so a message without
+ * a hint of its own does not end by pointing at the command's help (program.ts).
+ */
+export class RefusedError extends UsageError {}
+
+/**
  * A person answered No at a confirmation (exit 2, as any stop before sending): not an
  * error, so it is shown as said ("Nothing was sent."), without "Error:" (output/error-report.ts).
  */

@@ -7,7 +7,7 @@
 import { Argument, Command, Help, Option } from 'commander';
 import { createRequire } from 'node:module';
 import { DEFAULT_TIMEOUT_S, type GlobalOptions } from './config/globals.js';
-import { UsageError } from './errors.js';
+import { RefusedError, UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
 import { fullName, PayctlCommand } from './commands/help.js';
@@ -157,7 +157,7 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner, shallow = fals
     // A usage error found by the command itself ends, like commander's own, by pointing at the
     // help of the command typed (README "Commands"), unless it says what to do already.
     return run(cmd, spec.load, args).catch((err: unknown) => {
-      if (err instanceof UsageError && err.hint === undefined) err.hint = `(run \`${fullName(cmd)} --help\` for usage)`;
+      if (err instanceof UsageError && !(err instanceof RefusedError) && err.hint === undefined) err.hint = `(run \`${fullName(cmd)} --help\` for usage)`;
       throw err;
     });
   });

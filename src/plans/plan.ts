@@ -10,7 +10,7 @@
  * hash (storedPlan): either is checked whole the same way before it is used.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { RefusedError, UsageError } from '../errors.js';
 import { minorToDecimal } from '../money/amount.js';
 import { sha256 } from '../payouts/identity.js';
 import { journalBase } from '../payouts/journal.js';
@@ -147,7 +147,7 @@ function readBody(p: PlanPayout, where: string): PayoutRequest {
   try {
     b = JSON.parse(p.body) as typeof b;
   } catch {
-    throw new UsageError(`${where}: its body is not JSON. Nothing was sent.`);
+    throw new RefusedError(`${where}: its body is not JSON. Nothing was sent.`);
   }
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const ad = b.recipient?.accountDetails ?? {};
@@ -165,9 +165,9 @@ function readBody(p: PlanPayout, where: string): PayoutRequest {
     note: str(ad.note),
     ...(metadata ? { metadata } : {}),
   });
-  if (!v.ok) throw new UsageError(`${where}: its body is not a valid payout. Nothing was sent.`, v.problems);
-  if (payoutBody(v.request) !== p.body) throw new UsageError(`${where}: its body is not in the form payctl writes (changed by hand?). Nothing was sent.`);
-  if (v.request.payoutId !== p.payout_id) throw new UsageError(`${where}: payout_id ${p.payout_id} differs from the body's ${v.request.payoutId}. Nothing was sent.`);
+  if (!v.ok) throw new RefusedError(`${where}: its body is not a valid payout. Nothing was sent.`, v.problems);
+  if (payoutBody(v.request) !== p.body) throw new RefusedError(`${where}: its body is not in the form payctl writes (changed by hand?). Nothing was sent.`);
+  if (v.request.payoutId !== p.payout_id) throw new RefusedError(`${where}: payout_id ${p.payout_id} differs from the body's ${v.request.payoutId}. Nothing was sent.`);
   return v.request;
 }
 
@@ -188,7 +188,7 @@ function readPlanJson(path: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new UsageError(`${path} is not a payctl plan: it is not JSON.`);
+    throw new RefusedError(`${path} is not a payctl plan: it is not JSON.`);
   }
 }
 
@@ -260,9 +260,9 @@ export function storedPlan(stored: StoredPlan): { plan: Plan; payouts: ReadPayou
   try {
     content = JSON.parse(stored.content);
   } catch {
-    throw new UsageError(`${why}: its content is not JSON. Nothing was sent.`);
+    throw new RefusedError(`${why}: its content is not JSON. Nothing was sent.`);
   }
-  if (!isObject(content)) throw new UsageError(`${why}: its content is not a plan. Nothing was sent.`);
+  if (!isObject(content)) throw new RefusedError(`${why}: its content is not a plan. Nothing was sent.`);
   return wholePlan({ ...content, hash: stored.hash, maker_signature: stored.makerSignature, approvals: stored.approvals }, stored.hash, why);
 }
 
@@ -279,7 +279,7 @@ export function planToStore(plan: Plan): Parameters<PlanStore['put']>[0] {
 
 /** A plan's JSON checked whole (readPlan); `where` names it in messages, `why` starts them. */
 function wholePlan(raw: unknown, where: string, why: string): { plan: Plan; payouts: ReadPayout[] } {
-  const bad = (reason: string) => new UsageError(`${why}: ${reason}. Nothing was sent.`);
+  const bad = (reason: string) => new RefusedError(`${why}: ${reason}. Nothing was sent.`);
   const plan = planOf(raw, bad);
   let hash: string;
   try {

@@ -139,6 +139,8 @@ describe('plan send refuses, and sends nothing', () => {
     const twice = await approveAs('alice', big.path);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('already carries your approval');
+    // A refusal, not a slip in how the command was typed: it does not point at the help.
+    expect(twice.stderr).not.toContain('for usage');
     addApproval(big.path, people.alice.key!);
     from = ctx.sb.requests().length;
     r = await run(['plan', 'send', big.path, '--yes']);

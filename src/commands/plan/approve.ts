@@ -11,7 +11,7 @@
  * count such an approval.
  */
 import { write, type Deps } from '../../deps.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { CancelledError, RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
 import { planText, type Plan, type ReadPayout } from '../../plans/plan.js';
@@ -62,9 +62,9 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
 async function storeApproval(loaded: LoadedPlan, approval: Approval): Promise<number> {
   const store = loaded.store!;
   if (!fingerprintHolds(approval) || !approvalSignatureHolds(loaded.plan.hash, approval))
-    throw new UsageError(`Your signing key did not make a valid signature of the plan ${loaded.plan.hash}. Nothing was changed.`);
+    throw new RefusedError(`Your signing key did not make a valid signature of the plan ${loaded.plan.hash}. Nothing was changed.`);
   if (!(await store.approve(loaded.plan.hash, approval)))
-    throw new UsageError(`This plan already carries your approval (${approval.fingerprint}) in the shared ledger. Nothing was changed.`);
+    throw new RefusedError(`This plan already carries your approval (${approval.fingerprint}) in the shared ledger. Nothing was changed.`);
   return (await store.get(loaded.plan.hash))?.approvals.length ?? loaded.plan.approvals.length + 1;
 }
 
@@ -78,7 +78,7 @@ function refuseOwnOrAgain(plan: Plan, key: SigningKey): void {
     );
   }
   if (plan.approvals.some((a) => a.fingerprint === key.fingerprint)) {
-    throw new UsageError(`This plan already carries your approval (${key.fingerprint}). Nothing was changed.`);
+    throw new RefusedError(`This plan already carries your approval (${key.fingerprint}). Nothing was changed.`);
   }
 }
 
@@ -89,7 +89,7 @@ function refuseOwnOrAgain(plan: Plan, key: SigningKey): void {
  */
 function refuseUnderPolicy(path: string, plan: Plan, policy: Policy, key: SigningKey): void {
   const made = makerOf(plan, policy);
-  if (made.problem) throw new UsageError(`Cannot approve the plan ${path}: ${made.problem}. Nothing was changed.`);
+  if (made.problem) throw new RefusedError(`Cannot approve the plan ${path}: ${made.problem}. Nothing was changed.`);
   const me = policy.byKey.get(key.fingerprint);
   if (!me || !me.roles.has('approver')) {
     throw new UsageError(
@@ -106,7 +106,7 @@ function refuseUnderPolicy(path: string, plan: Plan, policy: Policy, key: Signin
     );
   }
   if (checkApprovals(plan, policy).valid.some((v) => v.name === me.name)) {
-    throw new UsageError(`This plan already carries an approval by ${me.name} (with another of their keys); each person counts once. Nothing was changed.`);
+    throw new RefusedError(`This plan already carries an approval by ${me.name} (with another of their keys); each person counts once. Nothing was changed.`);
   }
 }
 

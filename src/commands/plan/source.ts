@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { RefusedError, UsageError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import type { Ledger, PlanStore } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -43,7 +43,7 @@ export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
   const store = sharedPlans(await openLedger(deps), arg, deps);
   const hash = await oneHash(store, hex, arg);
   const stored = await store.get(hash);
-  if (!stored) throw new UsageError(`No plan ${hash} in the team's shared ledger (it was there a moment ago). Nothing was sent or changed.`);
+  if (!stored) throw new RefusedError(`No plan ${hash} in the team's shared ledger (it was there a moment ago). Nothing was sent or changed.`);
   return { ...storedPlan(stored), ref: hash, label: `${hash} (in the team's shared ledger)`, store };
 }
 

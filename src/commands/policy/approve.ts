@@ -9,7 +9,7 @@
  * the database.
  */
 import { write, type Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import type { PolicyWrite, StoredPolicy } from '../../payouts/ledger/ledger.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
@@ -65,10 +65,10 @@ function decide(rows: StoredPolicy[], a: Asked): { writes: PolicyWrite[]; result
   const row = theProposal(rows, current, a);
   const checked = checkRow(row);
   if (checked.problem !== undefined) throw refusedRow(row, checked.problem);
-  if (!current) throw new UsageError(`The shared ledger holds no team policy for ${row.hash} to change. Nothing was changed.`);
+  if (!current) throw new RefusedError(`The shared ledger holds no team policy for ${row.hash} to change. Nothing was changed.`);
   refuse(row, current, a.key);
   const approval = signPolicyApproval(a.key, row.hash, row.baseVersion, a.at);
-  if (!policyApprovalHolds(row, approval)) throw new UsageError(`Your signing key did not make a valid signature of ${row.hash}. Nothing was changed.`);
+  if (!policyApprovalHolds(row, approval)) throw new RefusedError(`Your signing key did not make a valid signature of ${row.hash}. Nothing was changed.`);
   const counted = countedApprovers(current.policy, { ...row, approvals: [...row.approvals, approval] }).length;
   const need = approvalsForChange(current.policy);
   const writes: PolicyWrite[] = [{ kind: 'approve', hash: row.hash, baseVersion: row.baseVersion, approval }];
@@ -96,7 +96,7 @@ function theProposal(rows: StoredPolicy[], current: TeamPolicy | undefined, a: A
       'Propose it again (payctl policy propose <file>) if it is still wanted: it is approved as a change to the policy in force.',
     );
   const adopted = rows.find((r) => r.version !== null && r.hash.startsWith(a.prefix));
-  if (adopted) throw new UsageError(`${adopted.hash} is adopted already (version ${adopted.version} of the team's policy). Nothing was changed.`);
+  if (adopted) throw new RefusedError(`${adopted.hash} is adopted already (version ${adopted.version} of the team's policy). Nothing was changed.`);
   throw new UsageError(`No proposal ${a.arg} in the team's shared ledger. Nothing was changed.`, [], `See the proposals with: ${a.show}`);
 }
 
@@ -117,7 +117,7 @@ function refuse(row: StoredPolicy, current: TeamPolicy, key: SigningKey): void {
       'Ask an approver of the team policy to approve it.',
     );
   if (row.approvals.some((a) => a.fingerprint === key.fingerprint) || countedApprovers(current.policy, row).includes(me))
-    throw new UsageError(`${row.hash} carries an approval by ${me.name} already; each person counts once. Nothing was changed.`);
+    throw new RefusedError(`${row.hash} carries an approval by ${me.name} already; each person counts once. Nothing was changed.`);
 }
 
 /** What was stored: one JSON line with --json, else lines for people. */

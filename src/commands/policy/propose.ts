@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { write, type Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import type { PolicyWrite, StoredPolicy } from '../../payouts/ledger/ledger.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
@@ -50,7 +50,7 @@ function readProposal(file: string): string {
     throw new UsageError(`Cannot read the policy ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}. Nothing was proposed.`);
   }
   const read = canonicalPolicy(raw);
-  if ('problem' in read) throw new UsageError(`The policy ${file} cannot be proposed: ${read.problem}. Nothing was proposed.`);
+  if ('problem' in read) throw new RefusedError(`The policy ${file} cannot be proposed: ${read.problem}. Nothing was proposed.`);
   const checked = examinePolicyValue(JSON.parse(read.content), file);
   if (!checked.policy) throw new UsageError(`The policy ${file} is not valid. Nothing was proposed.`, checked.problems);
   return read.content;
@@ -65,7 +65,7 @@ function decide(
   const current = teamPolicyOf(rows);
   const base = current?.version ?? 0;
   const hash = contentHash(content);
-  if (current?.row.hash === hash) throw new UsageError(`${file} is the team's policy already (version ${current.version}, ${hash}). Nothing was proposed.`);
+  if (current?.row.hash === hash) throw new RefusedError(`${file} is the team's policy already (version ${current.version}, ${hash}). Nothing was proposed.`);
   const again = rows.find((r) => r.version === null && r.hash === hash && r.baseVersion === base);
   if (again)
     throw new UsageError(
