@@ -288,8 +288,9 @@ class Planning {
       ]);
       const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
       // Rows with derived ids may be ones this batch sent before, changed since (changed-rows.ts).
-      const repeats = rows.filter((r) => r.derivedId).map((r) => repeatKey(r.request));
-      await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], [...new Set(repeats)]);
+      const repeatKeys = [...new Set(rows.filter((r) => r.derivedId).map((r) => repeatKey(r.request)))];
+      const inBatch = { batch: { id: this.src.batchId, file: this.src.file }, repeatKeys };
+      await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
     }
     const first = read.rows - rows.length;
     for (const [i, r] of rows.entries()) {

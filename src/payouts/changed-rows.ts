@@ -59,11 +59,8 @@ export async function changedSinceSent(
   file: { has(fingerprint: string): boolean } | undefined,
 ): Promise<Problem | undefined> {
   if (!file) return undefined;
-  const sent = (await journal.find(baseUrl, 'repeat', repeatKey(r.request)))
-    .filter(
-      (e) =>
-        e.batch?.id === batchId && e.batch.file === path && countsAsSent(e) && e.fingerprint !== undefined && e.fingerprint !== r.fingerprint && !file.has(e.fingerprint),
-    )
+  const sent = (await journal.findInBatch(baseUrl, repeatKey(r.request), { id: batchId, file: path }))
+    .filter((e) => countsAsSent(e) && e.fingerprint !== undefined && e.fingerprint !== r.fingerprint && !file.has(e.fingerprint))
     .at(-1);
   if (!sent) return undefined;
   const changes = differences(sent, r.request);

@@ -139,6 +139,31 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect(await reader.find(BASE, 'fingerprint', 'none')).toEqual([]);
     });
 
+    it('findInBatch: entries of that base URL with the repeat key journaled as rows of that batch run (id and file), oldest first', async () => {
+      const ledger = await open();
+      const run = { id: 'nov "30"', file: '/home/finance/pay,roll.csv' };
+      const row = (id: string, batch: { id: string; file: string }, at: Date, n: number) =>
+        ledger.begin({
+          baseUrl: BASE,
+          payoutId: id,
+          body: body(id),
+          now: at,
+          log: true,
+          origin: { batch: { ...batch, row: n }, fingerprint: `f-${id}`, repeatKey: 'r' },
+        });
+      await row('second', run, T1, 3);
+      await row('first', run, T0, 2);
+      await row('other-file', { id: run.id, file: '/home/finance/other.csv' }, T0, 2);
+      await row('other-batch', { id: 'dec', file: run.file }, T0, 2);
+      await ledger.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T0, origin: { repeatKey: 'r' } });
+      await ledger.closeLog();
+      const reader = await open();
+      expect((await reader.findInBatch(BASE, 'r', run)).map((e) => e.payoutId)).toEqual(['first', 'second']);
+      expect(await reader.findInBatch(BASE, 'none', run)).toEqual([]);
+      expect(await reader.findInBatch(BASE, 'r', { id: 'never', file: run.file })).toEqual([]);
+      expect(await reader.findInBatch(OTHER, 'r', run)).toEqual([]);
+    });
+
     it('by transaction id, and its owner: the payout it was first recorded for, kept up to date by record', async () => {
       const ledger = await open();
       const a = await ledger.begin({ baseUrl: BASE, payoutId: 'a', body: body('a'), now: T0 });

@@ -361,12 +361,21 @@ describe('look-ups answered ahead (prefetch): what a batch plan asks a group at 
     const writer = await open(url);
     await writer.begin({ baseUrl: BASE, payoutId: 'a-1', body: body('a-1'), now: T0, origin: { fingerprint: 'f-1' } });
     await writer.begin({ baseUrl: BASE, payoutId: 'a-0', body: body('a-0'), now: new Date(T0.getTime() - 1000), origin: { fingerprint: 'f-1' } });
-    await writer.begin({ baseUrl: BASE, payoutId: 'a-2', body: body('a-2'), now: T0, origin: { repeatKey: 'r-2' } });
+    const run = { id: 'nov "30"', file: '/home/finance/pay,roll.csv' };
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-2', body: body('a-2'), now: T0, origin: { repeatKey: 'r-2', batch: { ...run, row: 2 } } });
+    // The same repeat key in another batch run: not one of this run's.
+    await writer.begin({
+      baseUrl: BASE,
+      payoutId: 'a-4',
+      body: body('a-4'),
+      now: T0,
+      origin: { repeatKey: 'r-2', batch: { id: run.id, file: '/home/finance/other.csv', row: 2 } },
+    });
     const fresh = await open(url);
     const ahead = await open(url);
-    await ahead.prefetch(BASE, ['a-1', 'a-2', 'missing'], ['f-1', 'f-none'], ['r-2', 'r-none']);
+    await ahead.prefetch(BASE, ['a-1', 'a-2', 'missing'], ['f-1', 'f-none'], { batch: run, repeatKeys: ['r-2', 'r-none'] });
     // Written after the prefetch: not among the answers asked ahead.
-    await writer.begin({ baseUrl: BASE, payoutId: 'a-3', body: body('a-3'), now: T0, origin: { repeatKey: 'r-2' } });
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-3', body: body('a-3'), now: T0, origin: { repeatKey: 'r-2', batch: { ...run, row: 3 } } });
     // Another machine writes after the prefetch: what was asked ahead is what the plan sees.
     await writer.begin({ baseUrl: BASE, payoutId: 'missing', body: body('missing'), now: T0 });
     expect(await ahead.get(BASE, 'a-1')).toEqual(await fresh.get(BASE, 'a-1'));
@@ -374,10 +383,11 @@ describe('look-ups answered ahead (prefetch): what a batch plan asks a group at 
     expect(await ahead.get(BASE, 'missing')).toBeUndefined();
     expect((await ahead.find(BASE, 'fingerprint', 'f-1')).map((e) => e.payoutId)).toEqual(['a-0', 'a-1']);
     expect(await ahead.find(BASE, 'fingerprint', 'f-none')).toEqual([]);
-    // Repeat keys too (a batch's rows that may be ones it sent, changed since: changed-rows.ts).
-    expect((await ahead.find(BASE, 'repeat', 'r-2')).map((e) => e.payoutId)).toEqual(['a-2']);
-    expect(await ahead.find(BASE, 'repeat', 'r-none')).toEqual([]);
-    expect((await fresh.find(BASE, 'repeat', 'r-2')).map((e) => e.payoutId)).toEqual(['a-2', 'a-3']);
+    // Repeat keys within a batch run too (rows it sent, changed since: changed-rows.ts).
+    expect((await ahead.findInBatch(BASE, 'r-2', run)).map((e) => e.payoutId)).toEqual(['a-2']);
+    expect(await ahead.findInBatch(BASE, 'r-none', run)).toEqual([]);
+    expect((await fresh.findInBatch(BASE, 'r-2', run)).map((e) => e.payoutId)).toEqual(['a-2', 'a-3']);
+    expect((await fresh.find(BASE, 'repeat', 'r-2')).map((e) => e.payoutId).sort()).toEqual(['a-2', 'a-3', 'a-4']);
     // Another base URL was not asked ahead: read from the database.
     expect(await ahead.get('https://other.example.com/v2', 'a-1')).toBeUndefined();
     // A claim of this store forgets the answers: the next read is the database's.

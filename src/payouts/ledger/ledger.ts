@@ -82,6 +82,12 @@ export interface EntryOrigin {
   repeatKey?: string;
 }
 
+/** A batch run as entries name it: its batch id and the file (absolute path) it was sent from. */
+export interface BatchRun {
+  id: string;
+  file: string;
+}
+
 /** The two look-up keys an entry may carry besides its payout id. */
 export type LookupKind = 'fingerprint' | 'repeat';
 
@@ -143,15 +149,22 @@ export interface Ledger {
   record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry>;
   /**
    * A hint before many look-ups (a batch's plan, a group of rows at a time): these payout ids,
-   * fingerprints and repeat keys under this base URL may be asked for next (get, find). A store
+   * fingerprints, and repeat keys within a batch run, under this base URL may be asked for next
+   * (get, find, findInBatch). A store
    * on a server answers them in one round trip and keeps the answers until its next write; the
    * local store, whose look-ups are files, has none.
    */
-  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], repeatKeys?: string[]): Promise<void>;
+  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: { batch: BatchRun; repeatKeys: string[] }): Promise<void>;
   /** The entry of this payout id under this base URL, if any. */
   get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined>;
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]>;
+  /**
+   * Entries of this base URL with this repeat key journaled as rows of `batch` (its id and the
+   * file it was sent from), oldest first: a resumed file's rows that are payouts it sent before,
+   * changed since (changed-rows.ts). Cheap when the batch was never sent from that file.
+   */
+  findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]>;
   /** The entry of this base URL whose accepted outcome has this transaction id. */
   byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined>;
   /**

@@ -21,7 +21,7 @@ import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
 import { JournalIndex } from './gaps.js';
-import type { BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
+import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
 import { LogWriter } from './log.js';
 import { LogReader } from './log-reader.js';
 import { JournalMac } from './mac.js';
@@ -147,6 +147,20 @@ export class LocalLedger implements Ledger {
    * Entries of this base URL with the given fingerprint or repeat key, oldest first.
    * Markers whose entry is gone, or that name another payout, are passed over.
    */
+  /**
+   * Found by repeat key and kept when of that batch run; nothing is read at all when no log
+   * holds a run of that batch from that file (log-reader.ts batchRuns): the entries of a key
+   * that other batches paid month after month are read only for a batch that was sent before.
+   * That a log's first line names its run holds because a log is one process's (this ledger's
+   * LogWriter) and a process sends one batch run (payout batch, plan send).
+   */
+  findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]> {
+    return answered(() => {
+      if (!this.#logs.batchRuns().has(`${batch.id}\n${batch.file}`)) return [];
+      return this.#find(baseUrl, 'repeat', repeatKey).filter((e) => e.batch?.id === batch.id && e.batch.file === batch.file);
+    });
+  }
+
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
     return answered(() => this.#find(baseUrl, kind, key));
   }

@@ -6,7 +6,7 @@
  * read once, incrementally. A line cut short by a crash (no newline at its end) is never read:
  * its claim was never made.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LOG_FOLDER = 'log';
@@ -60,6 +60,43 @@ export class LogReader {
   named(log: string, kind: 'fingerprint' | 'repeat', key: string): string[] {
     return [...(this.#index(log)?.keys.get(`${kind === 'fingerprint' ? 'f' : 'r'}:${key}`) ?? [])];
   }
+
+  /**
+   * The batch runs the logs hold, as `<batch id>\n<file>` (each log is one process's run: the
+   * batch of its first whole line), read once a process: one short read a log. Unchecked: only
+   * says where the journal's entries are worth reading (local.ts findInBatch).
+   */
+  batchRuns(): Set<string> {
+    if (this.#runs) return this.#runs;
+    const runs = new Set<string>();
+    let logs: string[] = [];
+    try {
+      logs = readdirSync(this.#folder).filter((f) => LOG_NAME.test(f));
+    } catch {
+      // no log folder: no batch run kept in a log
+    }
+    const buf = Buffer.alloc(64 * 1024);
+    for (const log of logs) {
+      try {
+        const fd = openSync(join(this.#folder, log), 'r');
+        let n: number;
+        try {
+          n = readSync(fd, buf, 0, buf.length, 0);
+        } finally {
+          closeSync(fd);
+        }
+        const end = buf.subarray(0, n).indexOf(0x0a);
+        if (end < 0) continue;
+        const batch = (JSON.parse(buf.toString('utf8', 0, end)) as LogLine).entry?.batch as { id?: unknown; file?: unknown } | undefined;
+        if (typeof batch?.id === 'string' && typeof batch.file === 'string') runs.add(`${batch.id}\n${batch.file}`);
+      } catch {
+        // a log that cannot be read, or whose first line is not payctl's: no run named by it
+      }
+    }
+    return (this.#runs = runs);
+  }
+
+  #runs: Set<string> | undefined;
 
   #index(log: string): LogIndex | undefined {
     if (!LOG_NAME.test(log)) return undefined;

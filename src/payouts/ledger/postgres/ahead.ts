@@ -6,7 +6,7 @@
  * any write of this store. Only a hint for reads that decide nothing alone: a claim is still the
  * database's INSERT, and the store's own reads around its writes never use it.
  */
-import type { JournalEntry, LookupKind } from '../ledger.js';
+import type { BatchRun, JournalEntry } from '../ledger.js';
 
 /** A row as looked ahead: its entry, or why it does not verify (thrown when it is asked for). */
 type Found = JournalEntry | Error;
@@ -14,31 +14,42 @@ type Found = JournalEntry | Error;
 export class LookAhead {
   #base: string | undefined;
   readonly #byId = new Map<string, Found | null>();
-  readonly #byKey: Record<LookupKind, Map<string, Found[]>> = { fingerprint: new Map(), repeat: new Map() };
+  readonly #byFingerprint = new Map<string, Found[]>();
+  /** Rows of one batch run by repeat key (findInBatch): candidates, each compared exactly by the store. */
+  #batch: BatchRun | undefined;
+  readonly #byRepeatInBatch = new Map<string, Found[]>();
 
-  /** The answers for these payout ids, fingerprints and repeat keys under `base` (rows already read and checked). */
+  /** The answers for these payout ids, fingerprints and repeat keys of a batch run under `base` (rows already read and checked). */
   fill(
     base: string,
-    asked: { payoutIds: string[]; fingerprints: string[]; repeatKeys: string[] },
+    asked: { payoutIds: string[]; fingerprints: string[]; inBatch?: { batch: BatchRun; repeatKeys: string[] } },
     rows: Array<{ payoutId: string; fingerprint: string | null; repeatKey: string | null; found: Found }>,
   ): void {
     this.clear();
     this.#base = base;
+    this.#batch = asked.inBatch?.batch;
     for (const id of asked.payoutIds) this.#byId.set(id, null);
-    for (const f of asked.fingerprints) this.#byKey.fingerprint.set(f, []);
-    for (const k of asked.repeatKeys) this.#byKey.repeat.set(k, []);
+    for (const f of asked.fingerprints) this.#byFingerprint.set(f, []);
+    for (const k of asked.inBatch?.repeatKeys ?? []) this.#byRepeatInBatch.set(k, []);
     for (const r of rows) {
       if (this.#byId.has(r.payoutId)) this.#byId.set(r.payoutId, r.found);
-      if (r.fingerprint !== null) this.#byKey.fingerprint.get(r.fingerprint)?.push(r.found);
-      if (r.repeatKey !== null) this.#byKey.repeat.get(r.repeatKey)?.push(r.found);
+      if (r.fingerprint !== null) this.#byFingerprint.get(r.fingerprint)?.push(r.found);
+      if (r.repeatKey !== null) this.#byRepeatInBatch.get(r.repeatKey)?.push(r.found);
     }
   }
 
   clear(): void {
     this.#base = undefined;
+    this.#batch = undefined;
     this.#byId.clear();
-    this.#byKey.fingerprint.clear();
-    this.#byKey.repeat.clear();
+    this.#byFingerprint.clear();
+    this.#byRepeatInBatch.clear();
+  }
+
+  /** The rows of this batch run with this repeat key, oldest first, when they were looked ahead; undefined when not. */
+  findInBatch(base: string, batch: BatchRun, repeatKey: string): JournalEntry[] | undefined {
+    if (base !== this.#base || this.#batch?.id !== batch.id || this.#batch.file !== batch.file) return undefined;
+    return sorted(this.#byRepeatInBatch.get(repeatKey));
   }
 
   /** The entry of a payout id looked ahead: `null` when it was looked for and is not there; undefined when not looked for. */
@@ -49,13 +60,17 @@ export class LookAhead {
     return found;
   }
 
-  /** The entries with this fingerprint or repeat key, oldest first, when it was looked ahead; undefined when not. */
-  find(base: string, kind: LookupKind, key: string): JournalEntry[] | undefined {
+  /** The entries with this fingerprint, oldest first, when it was looked ahead; undefined when not. */
+  find(base: string, fingerprint: string): JournalEntry[] | undefined {
     if (base !== this.#base) return undefined;
-    const found = this.#byKey[kind].get(key);
-    if (!found) return undefined;
-    const bad = found.find((f) => f instanceof Error);
-    if (bad) throw bad;
-    return (found as JournalEntry[]).slice().sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.payoutId < b.payoutId ? -1 : 1));
+    return sorted(this.#byFingerprint.get(fingerprint));
   }
+}
+
+/** Entries looked ahead, oldest first (a row that does not verify throws); undefined stays undefined. */
+function sorted(found: Found[] | undefined): JournalEntry[] | undefined {
+  if (!found) return undefined;
+  const bad = found.find((f) => f instanceof Error);
+  if (bad) throw bad;
+  return (found as JournalEntry[]).slice().sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.payoutId < b.payoutId ? -1 : 1));
 }

@@ -19,7 +19,7 @@ import { ConfigError } from '../../../errors.js';
 import type { WalletLockOptions } from '../../wallet-lock.js';
 import { journalBase } from '../base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
-import type { BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from '../ledger.js';
+import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from '../ledger.js';
 import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
@@ -31,7 +31,14 @@ import { ENTRIES } from './schema.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
 
 const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id = $2`;
-const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR repeat_key = ANY($4::text[]))`;
+/**
+ * Rows of a batch run, as a candidate filter on the entry's text (its batch object as
+ * JSON.stringify writes entries: `"batch":{"id":…,"file":…`); every row found is verified and its
+ * batch compared exactly before it counts. Not a jsonb cast: one damaged row would fail the query.
+ */
+const IN_BATCH = `position('"batch":{"id":' || $5 || ',"file":' || $6 || ',' in entry) > 0`;
+const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND ${IN_BATCH}))`;
+const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $4 AND ${IN_BATCH.replace('$5', '$2').replace('$6', '$3')} ORDER BY created_at, payout_id`;
 /** Rows a listing reads at a time. */
 const PAGE = 500;
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
@@ -182,9 +189,11 @@ export class PostgresLedger implements Ledger {
    * get and find (by fingerprint) that follow (ahead.ts): a batch's plan, a group of rows at a
    * time. Any write of this store forgets them.
    */
-  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], repeatKeys: string[] = []): Promise<void> {
+  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: { batch: BatchRun; repeatKeys: string[] }): Promise<void> {
     const base = journalBase(baseUrl);
-    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints, repeatKeys], 'payctl_prefetch');
+    const repeatKeys = inBatch?.repeatKeys ?? [];
+    const batchJson = inBatch ? [JSON.stringify(inBatch.batch.id), JSON.stringify(inBatch.batch.file)] : ['null', 'null'];
+    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints, repeatKeys, ...batchJson], 'payctl_prefetch');
     const found = rows.map((r) => {
       let entry: JournalEntry | Error;
       try {
@@ -194,11 +203,22 @@ export class PostgresLedger implements Ledger {
       }
       return { payoutId: r.payout_id, fingerprint: r.fingerprint, repeatKey: r.repeat_key, found: entry };
     });
-    this.#ahead.fill(base, { payoutIds, fingerprints, repeatKeys }, found);
+    this.#ahead.fill(base, { payoutIds, fingerprints, ...(inBatch ? { inBatch } : {}) }, found);
+  }
+
+  async findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]> {
+    const base = journalBase(baseUrl);
+    const ahead = this.#ahead.findInBatch(base, batch, repeatKey);
+    const found =
+      ahead ??
+      (await this.#query<StoredRow>('read', FIND_IN_BATCH, [base, JSON.stringify(batch.id), JSON.stringify(batch.file), repeatKey], 'payctl_find_in_batch')).map((r) =>
+        this.entryOf(r),
+      );
+    return found.filter((e) => e.batch?.id === batch.id && e.batch?.file === batch.file);
   }
 
   async find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
-    const ahead = this.#ahead.find(journalBase(baseUrl), kind, key);
+    const ahead = kind === 'fingerprint' ? this.#ahead.find(journalBase(baseUrl), key) : undefined;
     if (ahead) return ahead;
     const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
     const rows = await this.#query<StoredRow>(
