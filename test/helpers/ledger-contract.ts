@@ -142,16 +142,17 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
     it('findInBatch: entries of that base URL with the repeat key journaled as rows of that batch run (id and file), oldest first', async () => {
       const ledger = await open();
       const run = { id: 'nov "30"', file: '/home/finance/pay,roll.csv' };
-      const row = (id: string, batch: { id: string; file: string }, at: Date, n: number) =>
+      const row = (id: string, batch: { id: string; file: string }, at: Date, n: number, text = body(id)) =>
         ledger.begin({
           baseUrl: BASE,
           payoutId: id,
-          body: body(id),
+          body: text,
           now: at,
           log: true,
           origin: { batch: { ...batch, row: n }, fingerprint: `f-${id}`, repeatKey: 'r' },
         });
-      await row('second', run, T1, 3);
+      // The run's first line longer than a read block (a body with a large metadata object).
+      await row('second', run, T1, 3, body('second').replace('{', `{"metadata":{"x":"${'y'.repeat(100_000)}"},`));
       await row('first', run, T0, 2);
       await row('other-file', { id: run.id, file: '/home/finance/other.csv' }, T0, 2);
       await row('other-batch', { id: 'dec', file: run.file }, T0, 2);

@@ -39,6 +39,28 @@ interface LogIndex {
   keys: Map<string, Set<string>>;
 }
 
+/** A line is an entry with its body and metadata (a thousand keys at most): never more than this. */
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+/** A file's first whole line (without its newline), read a block at a time; undefined when there is none. */
+function firstLine(file: string): string | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    let buf = Buffer.alloc(16 * 1024);
+    let got = 0;
+    for (;;) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      const end = buf.subarray(got, got + n).indexOf(0x0a);
+      if (end >= 0) return buf.toString('utf8', 0, got + end);
+      got += n;
+      if (n === 0 || got >= MAX_LINE_BYTES) return undefined;
+      if (got === buf.length) buf = Buffer.concat([buf, Buffer.alloc(buf.length)]);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** What readers know of each log: the latest line of every entry, read incrementally. */
 export class LogReader {
   readonly #folder: string;
@@ -75,19 +97,11 @@ export class LogReader {
     } catch {
       // no log folder: no batch run kept in a log
     }
-    const buf = Buffer.alloc(64 * 1024);
     for (const log of logs) {
       try {
-        const fd = openSync(join(this.#folder, log), 'r');
-        let n: number;
-        try {
-          n = readSync(fd, buf, 0, buf.length, 0);
-        } finally {
-          closeSync(fd);
-        }
-        const end = buf.subarray(0, n).indexOf(0x0a);
-        if (end < 0) continue;
-        const batch = (JSON.parse(buf.toString('utf8', 0, end)) as LogLine).entry?.batch as { id?: unknown; file?: unknown } | undefined;
+        const line = firstLine(join(this.#folder, log));
+        if (line === undefined) continue;
+        const batch = (JSON.parse(line) as LogLine).entry?.batch as { id?: unknown; file?: unknown } | undefined;
         if (typeof batch?.id === 'string' && typeof batch.file === 'string') runs.add(`${batch.id}\n${batch.file}`);
       } catch {
         // a log that cannot be read, or whose first line is not payctl's: no run named by it
