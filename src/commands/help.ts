@@ -13,6 +13,7 @@
  *   width, words whole (fitHelpText).
  */
 import { Command, type AddHelpTextContext, type AddHelpTextPosition, type ErrorOptions, type Help, type ParseOptions } from 'commander';
+import { sanitizeInline } from '../output/sanitize.js';
 import { displayWidth, wrapText } from '../output/table.js';
 import { closestWords } from '../words.js';
 
@@ -134,15 +135,15 @@ function changedWord(words: readonly string[], message: string): string | undefi
     const space = message.includes(w) ? ODD_SPACE.exec(w) : null;
     if (space) {
       const cp = `U+${space[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-      return `"${w.replace(ODD_SPACE_ALL, ' ')}" is one word to the shell: it holds a no-break or typographic space (${cp}) where a space was meant (a chat app or word processor changed it): retype the spaces.`;
+      return `"${sanitizeInline(w.replace(ODD_SPACE_ALL, ' '))}" is one word to the shell: it holds a no-break or typographic space (${cp}) where a space was meant (a chat app or word processor changed it): retype the spaces.`;
     }
     if (DASH.test(w)) {
-      const typed = w.replace(/^[^A-Za-z]+/, '');
-      return `"${w}" starts with a dash character, not hyphens (a chat app or word processor changed them): type ${typed.length === 1 ? '-' : '--'}${typed}.`;
+      const typed = sanitizeInline(w.replace(/^[^A-Za-z]+/, ''));
+      return `"${sanitizeInline(w)}" starts with a dash character, not hyphens (a chat app or word processor changed them): type ${typed.length === 1 ? '-' : '--'}${typed}.`;
     }
     // Quoted at one end only: the other end is in another word.
     if (OPENS.test(w) !== CLOSES.test(w))
-      return `"${w}" has curly quotes, which a shell does not treat as quotes (a chat app or word processor changed them): type straight quotes ' or ".`;
+      return `"${sanitizeInline(w)}" has curly quotes, which a shell does not treat as quotes (a chat app or word processor changed them): type straight quotes ' or ".`;
   }
   return undefined;
 }

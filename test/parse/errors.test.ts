@@ -231,6 +231,10 @@ describe('words a chat app or word processor changed', () => {
     expect(em.stderr).toBe(`error: too many arguments for 'balances'. Expected 0 arguments but got 1.\n${dash('\u2014json', '--json')}\n${usageHint('balances')}\n`);
     const en = await refuse('payout', 'get', 'TXN-1', '\u2013-json');
     expect(en.stderr).toContain(dash('\u2013-json', '--json'));
+    // The word is shown as text: an escape sequence pasted with it is not.
+    const escaped = await refuse('balances', '\u2014json\u001b[2J');
+    expect(escaped.stderr).toContain(dash('\u2014json', '--json'));
+    expect(escaped.stderr).not.toContain('\u001b');
     const short = await refuse('\u2013p', 'sandbox', 'balances');
     expect(short.code).toBe('commander.unknownCommand');
     expect(short.stderr).toContain(dash('\u2013p', '-p'));
