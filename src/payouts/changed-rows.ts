@@ -9,10 +9,11 @@
  * still to send (its id derived, no entry of its own) whose wallet, account, amount and currency
  * (identity.ts, repeatKey) are those of a payout this batch sent from this file before (accepted,
  * or of unknown outcome) that no row of the file pays any more is most likely that payout,
- * changed. Another file under the batch id (`default` for every run not named) is new payouts. The file is refused (exit 2, nothing sent), each such row named
- * with the cells that differ and the payout it would pay again. Payouts of other batches or
- * single payouts are the repeat guard's (repeats.ts); leading zeros of the account or phone,
- * lost-digits.ts's.
+ * changed. Another file under the batch id (`default` for every run not named) is new payouts.
+ * The file is refused (exit 2, nothing sent), each such row named with the cells that differ and
+ * the payout it would pay again. The look-up is the ledger's findInBatch, which reads nothing for
+ * a batch never sent from that file. Payouts of other batches or single payouts are the repeat
+ * guard's (repeats.ts); leading zeros of the account or phone, lost-digits.ts's.
  */
 import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
 import { text, plural } from '../output/text.js';
