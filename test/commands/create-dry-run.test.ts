@@ -89,6 +89,22 @@ describe('payout create --dry-run', () => {
     expectNothingSent(walletId);
   });
 
+  it('a wallet that holds less than the amount: the card and a warning that the service will refuse it, at the confirmation too', async () => {
+    const walletId = freshWallet(ctx.sb, '1500.49', 'SLE');
+    const said = `Warning: wallet ${walletId} would go short: it holds 1,500.49 SLE but this payout is 1,500.50 SLE before the fee; the service will refuse it.`;
+    const dry = await payctl(args(walletId, 'dry-short', ['--dry-run']), { dir });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr.split('\n')[0]).toBe(said);
+    const asked = await payctl(args(walletId, 'dry-short'), { dir, prompts: [{ confirm: /^Send this payout\?$/, answer: false }] });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(said);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    // Enough (the fee is the service's to check): no warning.
+    const enough = freshWallet(ctx.sb, '1500.50', 'SLE');
+    const ok = await payctl(args(enough, 'dry-enough', ['--dry-run']), { dir });
+    expect(ok.stderr).toBe('Dry run: nothing was sent. Run the same command without --dry-run to send it.\n');
+  });
+
   it('with --json: stdout is exactly the body that is sent without --dry-run', async () => {
     const walletId = freshWallet(ctx.sb, '5000.00', 'SLE');
     const dry = await payctl(args(walletId, 'dry-003', ['--dry-run', '--json']), { dir });

@@ -10,7 +10,7 @@ import { write, type Deps } from '../../deps.js';
 import { ApiError, CancelledError, fieldProblem, UsageError, type Problem } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
 import { configDir } from '../../config/paths.js';
-import { formatAmount } from '../../money/amount.js';
+import { balanceMinor, formatAmount } from '../../money/amount.js';
 import { journalBase, type JournalEntry } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { derivedIdempotencyKey } from '../../payouts/identity.js';
@@ -273,12 +273,16 @@ function summaryCard(r: PayoutRequest, wallet: Wallet | undefined, deps: Deps): 
 /** The summary card on stdout, as a person confirms it (and a dry run shows it); the live balances read if not yet. */
 async function showSummary(r: PayoutRequest, wallets: Wallet[] | undefined, deps: Deps): Promise<void> {
   const live = wallets ?? (await liveWallets(deps));
-  const card = summaryCard(
-    r,
-    live.find((w) => w.wallet_id === r.walletId),
-    deps,
-  );
-  await write(deps.io.stdout, '\n' + card + '\n');
+  const wallet = live.find((w) => w.wallet_id === r.walletId);
+  await write(deps.io.stdout, '\n' + summaryCard(r, wallet, deps) + '\n');
+  // As a batch's plan says of a wallet that would go short (output/batch.ts): the service
+  // would refuse it, but a person reading a card may not see that the balance is below it.
+  const held = wallet && wallet.currency.toUpperCase() === r.currency ? balanceMinor(wallet.balance, r.currency) : undefined;
+  if (held !== undefined && r.amountMinor > held) {
+    deps.log.warn(
+      `wallet ${text(r.walletId)} would go short: it holds ${formatAmount(wallet!.balance, r.currency)} ${r.currency} but this payout is ${formatAmount(r.amount, r.currency)} ${r.currency} before the fee; the service will refuse it.`,
+    );
+  }
 }
 
 /**
