@@ -23,6 +23,15 @@ export function checkBatchId(id: string): string | undefined {
 }
 
 /**
+ * A batch id as a slip would leave it: without letter case and without its separators
+ * (`Dec-2026`, `dec_2026` and `DEC2026` are one). Two different ids with one slip key are most
+ * likely one batch typed twice (commands/payout/batch.ts refuseOtherBatch), never two runs meant.
+ */
+export function batchIdSlipKey(id: string): string {
+  return id.toLowerCase().replace(/[_.:-]/g, '');
+}
+
+/**
  * The SHA-256 of a text (as UTF-8), in hex. One call, no Hash object: a batch hashes a few
  * times a row (its fingerprint, its journal entry's and markers' names), and crypto.hash()
  * took about a third of createHash()'s time for texts of this size.

@@ -31,6 +31,7 @@ describe('payout batch: rows a named batch sent, run under another name', () => 
   it.each([
     ['left out', [] as string[], ''],
     ['in other letter case', ['--batch-id', 'dec-2026'], ', a batch id that differs from "dec-2026" only in letter case'],
+    ['with other separators', ['--batch-id', 'dec_2026'], ', a batch id that differs from "dec_2026" only in letter case or in the separators - _ . :'],
   ])('--batch-id %s: exit 2, nothing sent; "resume" sends nothing, "pay again" (confirmed) pays each row once more', async (_, given, why) => {
     const rows = batchRows(3, setup.sleWallet, `other-name-${Date.now()}`);
     for (const row of rows) delete row.payout_id;

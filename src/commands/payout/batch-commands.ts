@@ -7,6 +7,7 @@
 import { basename, extname } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
+import { batchIdSlipKey } from '../../payouts/identity.js';
 import { freshReportPath } from '../../payouts/report.js';
 
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
@@ -25,11 +26,11 @@ function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet
       .replace(/^[^A-Za-z0-9]+/, '')
       .slice(0, 50) || 'batch';
   const id = `${stem}-${now.toISOString().slice(0, 10)}`;
-  // Compared without letter case: a name that differs from a run's only in case is refused as a slip (batch.ts refuseOtherBatch).
-  const used = new Set([current, ...taken].map((t) => t.toLowerCase()));
+  // Compared as a slip leaves them: a name that differs from a run's only in case or separators is refused as a slip (batch.ts refuseOtherBatch).
+  const used = new Set([current, ...taken].map(batchIdSlipKey));
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? id : `${id}-${n}`;
-    if (!used.has(candidate.toLowerCase())) return candidate;
+    if (!used.has(batchIdSlipKey(candidate))) return candidate;
   }
 }
 

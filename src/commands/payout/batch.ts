@@ -22,7 +22,7 @@ import {
   type BatchSource,
   type DuplicateGroup,
 } from '../../payouts/batch-load.js';
-import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
+import { batchIdSlipKey, checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -208,11 +208,15 @@ class BatchRun {
     const { opts, load } = this;
     if (!load.otherBatchRows) return;
     const given = opts.batchId;
-    const twin = given === undefined ? undefined : load.otherBatches.find((r) => r.batchId !== given && r.batchId?.toLowerCase() === given.toLowerCase());
+    const twin =
+      given === undefined
+        ? undefined
+        : load.otherBatches.find((r) => r.batchId !== undefined && r.batchId !== given && batchIdSlipKey(r.batchId) === batchIdSlipKey(given));
     if (given !== undefined && !twin) return;
     const n = twin ? twin.rows : load.otherBatchRows;
     const named = (twin ?? load.otherBatches[0]!).batchId!;
-    const runs = twin ? `${describeRun(twin)}, a batch id that differs from "${given}" only in letter case` : load.otherBatches.map(describeRun).join('; ');
+    const how = twin?.batchId?.toLowerCase() === given?.toLowerCase() ? 'only in letter case' : 'only in letter case or in the separators - _ . :';
+    const runs = twin ? `${describeRun(twin)}, a batch id that differs from "${given}" ${how}` : load.otherBatches.map(describeRun).join('; ');
     throw new UsageError(
       `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}. Nothing was sent.`,
       [],
