@@ -32,7 +32,7 @@ import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
 import { listenerMask, maskedDeps, maskedEvent } from './mask.js';
 import { Forwarder, type Forwarded } from './forward.js';
-import { printAccepted, reportRejected, type PrintTo } from './print.js';
+import { printAccepted, reportRejected, StdoutWatch, type PrintTo } from './print.js';
 
 /** What the listener is told by its command: where to listen, how to check, where to forward. */
 export interface ListenerSettings {
@@ -186,8 +186,7 @@ function listenFailure(err: NodeJS.ErrnoException, host: string, port: number | 
 class Listener {
   private readonly localNames: string[];
   private readonly deliveries = new Deliveries();
-  /** The first error stdout reported. */
-  private stdoutFault: Error | undefined;
+  private readonly stdout: StdoutWatch;
 
   constructor(
     private readonly s: ListenerSettings,
@@ -199,7 +198,7 @@ class Listener {
     private readonly failed: (err: Error) => void,
   ) {
     this.localNames = boundHostNames(s.host);
-    d.io.stdout.on('error', (err: Error) => (this.stdoutFault ??= err));
+    this.stdout = new StdoutWatch(d.io.stdout);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -224,7 +223,7 @@ class Listener {
       // again later, and the listener stops: it cannot pass on what it is sent.
       const duplicate = this.deliveries.accept(id);
       await printAccepted(this.print, { ...accepted, duplicate, answered: 200 });
-      const fault = await this.outputFault();
+      const fault = await this.stdout.taken();
       if (fault) {
         res.writeHead(503, { ...JSON_TYPE, connection: 'close' }).end(JSON.stringify({ error: 'the listener could not write the event to its output' }));
         this.failed(fault);
@@ -236,20 +235,8 @@ class Listener {
     const duplicate = this.deliveries.accept(id);
     const answer = await this.answer(req, res, id, body, this.forwarder);
     await printAccepted(this.print, { ...accepted, duplicate, ...answer });
-    const fault = await this.outputFault();
+    const fault = await this.stdout.taken();
     if (fault) this.failed(fault);
-  }
-
-  /** The error stdout met taking what was written so far (EPIPE included), once it has taken it; else undefined. */
-  private outputFault(): Promise<Error | undefined> {
-    const out = this.d.io.stdout;
-    if (this.stdoutFault) return Promise.resolve(this.stdoutFault);
-    return new Promise((resolve) => {
-      out.write('', (err?: Error | null) => {
-        // A refused write's error event follows its callback.
-        setImmediate(() => resolve(err ?? this.stdoutFault));
-      });
-    });
   }
 
   /** A request for this listener: from this machine's pages only (no DNS rebinding, no cross-site POST), a POST to its path. */

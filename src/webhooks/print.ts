@@ -171,3 +171,25 @@ export async function reportRejected(to: PrintTo, r: Rejection, arrival: Arrival
   const which = out?.webhookId ? `event ${text(out.webhookId)}` : 'an event';
   to.log.warn(`${timeOf(arrival.receivedAt)}  rejected ${which}: ${r.message}; answered 400, not forwarded. ${r.hint}`);
 }
+
+/** stdout as the listener watches it: the first error it reported, and whether it took what was written. */
+export class StdoutWatch {
+  #fault: Error | undefined;
+  readonly #out: NodeJS.WritableStream;
+
+  constructor(out: NodeJS.WritableStream) {
+    this.#out = out;
+    out.on('error', (err: Error) => (this.#fault ??= err));
+  }
+
+  /** The error stdout met taking what was written so far (EPIPE included), once it has taken it; else undefined. */
+  taken(): Promise<Error | undefined> {
+    if (this.#fault) return Promise.resolve(this.#fault);
+    return new Promise((resolve) => {
+      this.#out.write('', (err?: Error | null) => {
+        // A refused write's error event follows its callback.
+        setImmediate(() => resolve(err ?? this.#fault));
+      });
+    });
+  }
+}
