@@ -357,7 +357,7 @@ class Planning {
  * occurrence, under a derived id of this version or an earlier one): not "the same payout
  * sent before" but a duplicate, reported as such.
  */
-function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
+export function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): boolean {
   return e.payoutId === r.request.payoutId || (e.batch?.id === src.batchId && r.derivedId && e.batch.file === src.file && DERIVED_ID.test(e.payoutId));
 }
 

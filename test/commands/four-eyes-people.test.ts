@@ -211,7 +211,8 @@ describe('splitting counted', () => {
     expect(other.code, other.stdout).toBe(0);
     expect(other.stdout).toContain('Approvals: none needed.');
 
-    const made = await run('mariama', 'plan', 'create', fourth);
+    // A batch of its own, as the three before (with no name it would be refused as a resume of theirs).
+    const made = await run('mariama', 'plan', 'create', fourth, '--batch-id', `split-${randomUUID().slice(0, 8)}`);
     expect(made.code, made.stderr).toBe(0);
     expect(made.stderr).toContain('Approvals: 1 needed, from people other than you:');
     expect(made.stderr).toContain('1,200.00 SLE with this payout (900.00 SLE sent earlier today');

@@ -19,7 +19,7 @@ export { DEFAULT_CONCURRENCY };
  * current one nor one that already paid these rows (`taken`): under a used id the rows are
  * "accepted earlier" and nothing is paid, so the printed command would not do what it says.
  */
-function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet<string>): string {
+export function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet<string>): string {
   const stem =
     basename(file, extname(file))
       .replace(/[^A-Za-z0-9_.:-]+/g, '-')

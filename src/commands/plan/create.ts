@@ -27,6 +27,7 @@ import { commandLine, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
 import { writeNewPlan } from './common.js';
+import { PlanRepeats } from './create-repeats.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { approvalsNeeded, type Policy, type Requirement } from '../../plans/policy.js';
 import type { SigningKey } from '../../plans/keys.js';
@@ -57,6 +58,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const conflicts: string[] = [];
   const restored = new ProblemList(MAX_LISTED);
   const changed = new ProblemList(MAX_LISTED);
+  const repeats = new PlanRepeats(src, journal, api.baseUrl);
   for await (const r of batchRows(src, checked, journal, api.baseUrl)) {
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
       conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" was already sent with other details`);
@@ -69,6 +71,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
     // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
     const was = r.derivedId && !r.earlier ? await changedSinceSent(journal, api.baseUrl, { batchId, path: src.file }, r, checked.fingerprints) : undefined;
     if (was) changed.push(was);
+    await repeats.add(r);
     // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
     payouts.push({
       row: r.row,
@@ -79,6 +82,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   if (conflicts.length) throw new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. No plan was written.`, conflicts);
   if (restored.total) throw restoredRefusal(opts.file, restored, 'No plan was written.');
   if (changed.total) throw changedRefusal(opts.file, batchId, changed, 'No plan was written.');
+  repeats.refuseOtherBatch(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), opts.out !== undefined ? ['-o', resolve(opts.out)] : []);
   const plan = makePlan({ baseUrl: api.baseUrl, batchId, source: basename(src.file), now: deps.clock.now(), maker, payouts });
   const out = resolve(opts.out ?? defaultPlanPath(src.file));
   writeNewPlan(out, plan, '-o');
@@ -93,6 +97,12 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
       )
     : undefined;
   await reportPlan(deps, plan, out, need, shared);
+  if (!deps.globals.json) {
+    for (const n of repeats.notices()) {
+      if (n.warn) deps.log.warn(n.text);
+      else deps.log.info(`Note: ${n.text}`);
+    }
+  }
   return 0;
 }
 

@@ -1,0 +1,85 @@
+/**
+ * What `plan create` says of rows paid before, as `payout batch` says it (commands/payout/batch.ts):
+ * a plan is approved by people who see only its payouts, so what its file's rows paid before is
+ * said before the plan is written. Rows a named batch sent, planned with no --batch-id or with
+ * that name typed with a slip (other letter case, other separators), are refused: the plan would
+ * pay them again as new payouts. Rows that pay what other payouts paid, and rows this batch
+ * accepted in an earlier run (plan send will not send them), are noted.
+ */
+import type { Invocation } from '../../config/command-line.js';
+import { commandLine } from '../../config/command-line.js';
+import { UsageError } from '../../errors.js';
+import { isOwnId, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
+import { batchIdSlipKey } from '../../payouts/identity.js';
+import type { Ledger } from '../../payouts/journal.js';
+import { BatchRepeats, describeRun, RunTally, samePayoutsSent } from '../../payouts/repeats.js';
+import { plural } from '../../output/text.js';
+import { newBatchId } from '../payout/batch-commands.js';
+
+export class PlanRepeats {
+  readonly #repeats: BatchRepeats;
+  readonly #earlier = new RunTally();
+  #accepted = 0;
+
+  constructor(
+    private readonly src: BatchSource,
+    private readonly journal: Ledger,
+    private readonly baseUrl: string,
+  ) {
+    this.#repeats = new BatchRepeats(src.batchId);
+  }
+
+  /** A row of the file, with its journal entry if it has one. */
+  async add(r: LoadedRow): Promise<void> {
+    if (r.earlier?.outcome?.kind === 'accepted') {
+      this.#accepted++;
+      this.#earlier.add(r.earlier);
+    } else if (!r.earlier) {
+      this.#repeats.add(await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r)));
+    }
+  }
+
+  /**
+   * Rows a named batch already sent, planned with no --batch-id (`given` undefined) or with that
+   * name typed with a slip: refused with the two commands to choose from, as payout batch does
+   * (`extra`: the options they carry, an -o given).
+   */
+  refuseOtherBatch(given: string | undefined, inv: Invocation, now: Date, extra: string[] = []): void {
+    const r = this.#repeats;
+    if (!r.otherBatchRows) return;
+    const others = r.otherBatches.runs();
+    const twin =
+      given === undefined ? undefined : others.find((o) => o.batchId !== undefined && o.batchId !== given && batchIdSlipKey(o.batchId) === batchIdSlipKey(given));
+    if (given !== undefined && !twin) return;
+    const named = (twin ?? others[0]!).batchId!;
+    const n = twin ? twin.rows : r.otherBatchRows;
+    const runs = twin ? `${describeRun(twin)}, a batch id that differs from "${given}" only in letter case or separators` : others.map(describeRun).join('; ');
+    const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
+    const fresh = newBatchId(this.src.file, this.src.batchId, now, taken);
+    throw new UsageError(
+      `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: this plan would pay ${n === 1 ? 'it' : 'them'} again. No plan was written.`,
+      [],
+      `${'To plan the rest of that batch:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', named, ...extra])}\n` +
+        `${'To plan paying these rows again as new payouts:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', fresh, ...extra])}`,
+    );
+  }
+
+  /** What is said once the plan is written: rows accepted earlier (a note), rows that pay what other payouts paid (a warning). */
+  notices(): Array<{ warn: boolean; text: string }> {
+    const out: Array<{ warn: boolean; text: string }> = [];
+    if (this.#accepted) {
+      out.push({
+        warn: false,
+        text: `${plural(this.#accepted, 'payout of this plan was', 'payouts of this plan were')} accepted earlier ${this.#earlier.runs().map(describeRun).join('; ')}; plan send does not send ${this.#accepted === 1 ? 'it' : 'them'} again.`,
+      });
+    }
+    const r = this.#repeats;
+    if (r.rows) {
+      out.push({
+        warn: true,
+        text: `${plural(r.rows, 'payout of this plan pays', 'payouts of this plan pay')} the same as payouts sent ${r.matched.runs().map(describeRun).join('; ')}; plan send pays ${r.rows === 1 ? 'it' : 'them'} again as new payouts.`,
+      });
+    }
+    return out;
+  }
+}

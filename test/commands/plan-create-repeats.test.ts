@@ -1,0 +1,59 @@
+/**
+ * `payctl plan create` of a file whose rows were paid before (src/commands/plan/create-repeats.ts),
+ * in process against the sandbox over real HTTP. Approvers see only a plan's payouts: before, a
+ * payroll sent as batch "dec-2026" and planned again with no --batch-id, or as "dec_2026", made a
+ * plan that paid every row again, and nothing said so. Now such a plan is refused as payout batch
+ * refuses the run (exit 2, no plan written), with the two commands to choose from, each working as
+ * printed; a plan under a new name says that it pays those rows again, and a plan of the same batch
+ * says which of its payouts were accepted earlier.
+ */
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { payctl } from '../helpers/in-process.js';
+import { batchRows, payoutPosts, toCsv, writeFile } from '../helpers/batch.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
+import { shellSplit } from '../helpers/pty.js';
+
+const ctx = useSandbox();
+const setup = useBatchFolders(ctx);
+
+const run = (args: string[]) => payctl(args, { dir: setup.dir });
+
+/** The command of the hint line that starts with `label`, as argv without `payctl`. */
+function printed(stderr: string, label: string): string[] {
+  const line = stderr.split('\n').find((l) => l.startsWith(label));
+  expect(line, stderr).toBeDefined();
+  const argv = shellSplit(line!.slice(line!.indexOf('payctl ')));
+  return argv.slice(1);
+}
+
+describe('plan create of rows a named batch sent', () => {
+  it('with no --batch-id, or the name with other separators: refused, no plan written; both printed commands work, each saying what its plan does', async () => {
+    expect((await run(['keys', 'create', '--name', 'Mariama Kanu'])).code).toBe(0);
+    const rows = batchRows(2, setup.sleWallet, `plan-again-${Date.now()}`);
+    for (const row of rows) delete row.payout_id;
+    const file = writeFile(setup.work.file('december.csv'), toCsv(rows));
+    expect((await run(['payout', 'batch', file, '--batch-id', 'dec-2026', '--yes'])).code).toBe(0);
+    const from = ctx.sb.requests().length;
+
+    for (const given of [[], ['--batch-id', 'dec_2026'], ['--batch-id', 'DEC2026']]) {
+      const r = await run(['plan', 'create', file, ...given, '-o', setup.work.file('x.plan.json')]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`^Error: .*december\\.csv: 2 rows match payouts already sent in batch "dec-2026" .*: this plan would pay them again\\. No plan was written\\.\\n`),
+      );
+      expect(existsSync(setup.work.file('x.plan.json'))).toBe(false);
+    }
+    const refused = await run(['plan', 'create', file]);
+    const rest = await run(printed(refused.stderr, 'To plan the rest of that batch:'));
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stderr).toMatch(/^Note: 2 payouts of this plan were accepted earlier in batch "dec-2026" .*; plan send does not send them again\.$/m);
+    const again = printed(refused.stderr, 'To plan paying these rows again as new payouts:');
+    expect(again.includes('dec-2026')).toBe(false);
+    const fresh = await run([...again, '-o', setup.work.file('again.plan.json')]);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toMatch(/^Warning: 2 payouts of this plan pay the same as payouts sent in batch "dec-2026" .*; plan send pays them again as new payouts\.$/m);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
