@@ -54,6 +54,33 @@ describe('plan create of rows a named batch sent', () => {
     const fresh = await run([...again, '-o', setup.work.file('again.plan.json')]);
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stderr).toMatch(/^Warning: 2 payouts of this plan pay the same as payouts sent in batch "dec-2026" .*; plan send pays them again as new payouts\.$/m);
+
+    // What the approver reviews says it too, from the ledger the review runs with.
+    const shown = await run(['plan', 'show', setup.work.file('again.plan.json')]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Sent before (journaled from this machine)');
+    expect(shown.stdout).toMatch(/^ {2}row 2: pays what payout \S+ paid in batch "dec-2026" .*: plan send pays it again as a new payout$/m);
+    const json = JSON.parse((await run(['plan', 'show', setup.work.file('again.plan.json'), '--json'])).stdout) as {
+      sent_before: Array<{ kind: string; earlier_batch_id: string }>;
+    };
+    expect(json.sent_before.map((x) => [x.kind, x.earlier_batch_id])).toEqual([
+      ['repeat', 'dec-2026'],
+      ['repeat', 'dec-2026'],
+    ]);
+    const restShown = await run(['plan', 'show', rest.stderr.match(/Plan written to (\S+):/)![1]!]);
+    expect(restShown.stdout).toMatch(/^ {2}row 3: accepted earlier in batch "dec-2026" .* \(transaction TXN-BOK-\w+\): plan send does not send it again$/m);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('plan show of a plan whose payouts were never sent: no such section', async () => {
+    await run(['keys', 'create', '--name', 'Mariama Kanu']);
+    const rows = batchRows(1, setup.sleWallet, `plan-new-${Date.now()}`);
+    for (const row of rows) delete row.payout_id;
+    const file = writeFile(setup.work.file('new.csv'), toCsv(rows));
+    const made = await run(['plan', 'create', file, '--batch-id', `new-${Date.now()}`]);
+    expect(made.code, made.stderr).toBe(0);
+    const shown = await run(['plan', 'show', file.replace(/\.csv$/, '.plan.json')]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).not.toContain('Sent before');
   });
 });

@@ -15,12 +15,14 @@ import { minorDigits } from '../../money/currencies.js';
 import type { Plan, ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, type ApprovalCheck, type Policy, type Requirement } from '../../plans/policy.js';
 import { openLedger } from '../../payouts/open-ledger.js';
+import type { Ledger } from '../../payouts/journal.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
 import { approvalLines, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan } from './source.js';
+import { sentBefore, sentBeforeLines, type SentBefore } from './sent-before.js';
 
 export interface PlanShowOptions {
   plan: string;
@@ -46,6 +48,8 @@ interface Review {
   totals: TotalAfter[];
   /** The profile's policy, who made the plan and which approvals count, and how many it needs; absent without a policy. */
   judged?: { policy: Policy; approvals: ApprovalCheck; need: Requirement };
+  /** Its payouts the run's ledger has seen sent before (sent-before.ts), and where that ledger is ("from this machine"). */
+  sent?: { found: SentBefore[]; from: string };
 }
 
 function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
@@ -74,9 +78,19 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     balancesProblem = err.message;
   }
   const review: Review = { ref, label, plan, payouts, totals: after(plan, wallets) };
+  // What the run's ledger knows of its payouts: a reviewer sees it before approving.
+  let sentProblem: string | undefined;
+  let ledger: Ledger | undefined;
+  try {
+    ledger = await openLedger(deps);
+    review.sent = { found: await sentBefore(ledger, plan.base_url, payouts), from: ledger.sentFrom };
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    sentProblem = err.message;
+  }
   if (policy) {
     const approvals = checkApprovals(plan, policy);
-    const journal = await openLedger(deps);
+    const journal = ledger ?? (await openLedger(deps));
     // Counted under the plan's own base URL (the service it is for), on the ledger's day.
     const need = await approvalsNeeded(
       policy,
@@ -94,6 +108,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
   // Fitted to a terminal: long lines go on below, indented, nothing cut; a pipe gets one line each.
   await write(deps.io.stdout, reviewText(review, makeStyle(deps.io.color), deps.io.stdoutColumns));
   if (balancesProblem) deps.log.warn(`Balances not shown: ${balancesProblem}`);
+  if (sentProblem) deps.log.warn(`Payouts sent before not looked for: ${sentProblem}`);
   return 0;
 }
 
@@ -115,6 +130,18 @@ function reviewJson(r: Review): string {
       body: JSON.parse(p.body) as unknown,
     })),
     totals: r.totals,
+    ...(r.sent
+      ? {
+          sent_before: r.sent.found.map((f) => ({
+            row: f.row ?? null,
+            payout_id: f.payoutId,
+            kind: f.kind,
+            earlier_payout_id: f.earlier.payoutId,
+            earlier_batch_id: f.earlier.batch?.id ?? null,
+            earlier_at: f.earlier.createdAt,
+          })),
+        }
+      : {}),
     approvals: plan.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, signed_at: a.signed_at })),
     ...(judged
       ? {
@@ -135,7 +162,13 @@ function reviewJson(r: Review): string {
 /** The plan for people: its head, payouts, totals with balances, approvals, and what the policy needs. */
 function reviewText(r: Review, st: Style, width: number | undefined): string {
   const { plan, judged } = r;
-  let out = planHead(plan, r.label, st, judged?.policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(r.payouts, width) + '\n' + st.bold('Totals') + '\n';
+  let out = planHead(plan, r.label, st, judged?.policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(r.payouts, width) + '\n';
+  if (r.sent?.found.length) {
+    out += st.bold(`Sent before (journaled ${r.sent.from})`) + '\n';
+    for (const line of sentBeforeLines(r.sent.found)) out += wrapSegments([`  ${line}`], width) + '\n';
+    out += '\n';
+  }
+  out += st.bold('Totals') + '\n';
   for (const t of r.totals) {
     const bal =
       t.balance === null
