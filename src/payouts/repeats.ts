@@ -14,7 +14,7 @@
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger } from './journal.js';
-import { repeatKey } from './identity.js';
+import { batchIdSlipKey, repeatKey } from './identity.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
 
@@ -72,6 +72,27 @@ export class BatchRepeats {
       for (const e of others) this.otherBatches.add(e);
     }
   }
+}
+
+/**
+ * Rows a named batch already sent (`sent`: how many, and the runs; BatchPlan's or BatchRepeats'),
+ * run again with no --batch-id (`given` undefined) or with that
+ * name typed with a slip (other letter case, other separators: identity.ts batchIdSlipKey): most
+ * likely a resume typed without its name or with a slip, which would pay them again as new
+ * payouts. Which run it is (`named`), how many rows, and the runs as said; undefined otherwise.
+ * payout batch and plan create refuse such a run alike.
+ */
+export function slippedBatch(
+  sent: { otherBatchRows: number; otherBatches: EarlierRun[] },
+  given: string | undefined,
+): { named: string; rows: number; runs: string } | undefined {
+  const others = sent.otherBatches;
+  if (!sent.otherBatchRows) return undefined;
+  if (given === undefined) return { named: others[0]!.batchId!, rows: sent.otherBatchRows, runs: others.map(describeRun).join('; ') };
+  const twin = others.find((o) => o.batchId !== undefined && o.batchId !== given && batchIdSlipKey(o.batchId) === batchIdSlipKey(given));
+  if (!twin) return undefined;
+  const how = twin.batchId!.toLowerCase() === given.toLowerCase() ? 'only in letter case' : 'only in letter case or in the separators - _ . :';
+  return { named: twin.batchId!, rows: twin.rows, runs: `${describeRun(twin)}, a batch id that differs from "${given}" ${how}` };
 }
 
 /** "3 minutes ago", "5 hours ago". */

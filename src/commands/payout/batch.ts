@@ -22,7 +22,8 @@ import {
   type BatchSource,
   type DuplicateGroup,
 } from '../../payouts/batch-load.js';
-import { batchIdSlipKey, checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
+import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
+import { slippedBatch } from '../../payouts/repeats.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -201,22 +202,14 @@ class BatchRun {
 
   /**
    * Rows that a named batch already paid, sent again only because --batch-id was left out, or
-   * given in other letter case ("Dec-2026" for "dec-2026"): most likely a resume typed without its
-   * name or with a slip. Say how to do either, send nothing.
+   * given with a slip ("dec_2026" for "Dec-2026": repeats.ts slippedBatch): most likely a resume
+   * typed without its name or with a slip. Say how to do either, send nothing.
    */
   refuseOtherBatch(): void {
     const { opts, load } = this;
-    if (!load.otherBatchRows) return;
-    const given = opts.batchId;
-    const twin =
-      given === undefined
-        ? undefined
-        : load.otherBatches.find((r) => r.batchId !== undefined && r.batchId !== given && batchIdSlipKey(r.batchId) === batchIdSlipKey(given));
-    if (given !== undefined && !twin) return;
-    const n = twin ? twin.rows : load.otherBatchRows;
-    const named = (twin ?? load.otherBatches[0]!).batchId!;
-    const how = twin?.batchId?.toLowerCase() === given?.toLowerCase() ? 'only in letter case' : 'only in letter case or in the separators - _ . :';
-    const runs = twin ? `${describeRun(twin)}, a batch id that differs from "${given}" ${how}` : load.otherBatches.map(describeRun).join('; ');
+    const slip = slippedBatch(load, opts.batchId);
+    if (!slip) return;
+    const { rows: n, named, runs } = slip;
     throw new UsageError(
       `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}. Nothing was sent.`,
       [],

@@ -10,9 +10,8 @@ import type { Invocation } from '../../config/command-line.js';
 import { commandLine } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
 import { isOwnId, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
-import { batchIdSlipKey } from '../../payouts/identity.js';
 import type { Ledger } from '../../payouts/journal.js';
-import { BatchRepeats, describeRun, RunTally, samePayoutsSent } from '../../payouts/repeats.js';
+import { BatchRepeats, describeRun, RunTally, samePayoutsSent, slippedBatch } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
 import { newBatchId } from '../payout/batch-commands.js';
 
@@ -46,14 +45,10 @@ export class PlanRepeats {
    */
   refuseOtherBatch(given: string | undefined, inv: Invocation, now: Date, extra: string[] = []): void {
     const r = this.#repeats;
-    if (!r.otherBatchRows) return;
     const others = r.otherBatches.runs();
-    const twin =
-      given === undefined ? undefined : others.find((o) => o.batchId !== undefined && o.batchId !== given && batchIdSlipKey(o.batchId) === batchIdSlipKey(given));
-    if (given !== undefined && !twin) return;
-    const named = (twin ?? others[0]!).batchId!;
-    const n = twin ? twin.rows : r.otherBatchRows;
-    const runs = twin ? `${describeRun(twin)}, a batch id that differs from "${given}" only in letter case or separators` : others.map(describeRun).join('; ');
+    const slip = slippedBatch({ otherBatchRows: r.otherBatchRows, otherBatches: others }, given);
+    if (!slip) return;
+    const { rows: n, named, runs } = slip;
     const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
     const fresh = newBatchId(this.src.file, this.src.batchId, now, taken);
     throw new UsageError(

@@ -5,7 +5,7 @@
  * under another id paid (plan send pays it again, as a new payout). An approver decides with that
  * in view; plan create says the same to the maker (create-repeats.ts).
  */
-import { countsAsSent, describeRun, RunTally } from '../../payouts/repeats.js';
+import { describeRun, RunTally, samePayoutsSent } from '../../payouts/repeats.js';
 import { payoutFingerprint } from '../../payouts/identity.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import type { ReadPayout } from '../../plans/plan.js';
@@ -39,7 +39,7 @@ export async function sentBefore(journal: Ledger, baseUrl: string, payouts: read
         continue;
       }
       if (own) continue; // journaled, not accepted: plan send resolves it under its key
-      const same = (await journal.find(baseUrl, 'fingerprint', fingerprint)).filter((e) => countsAsSent(e) && e.payoutId !== p.payout_id).at(-1);
+      const same = (await samePayoutsSent(journal, baseUrl, fingerprint, (e) => e.payoutId === p.payout_id)).at(-1);
       if (same) out.push({ row: p.row, payoutId: p.payout_id, kind: 'repeat', earlier: same });
     }
   }
