@@ -7,7 +7,7 @@ import { CliError, ExitCode, OutputError, UsageError, exitCodeOf } from './error
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import { fstatSync, writeSync } from 'node:fs';
-import { ioFrom } from './output/io.js';
+import { flushed, ioFrom } from './output/io.js';
 import { certainlyNotTerminal, directStdout } from './output/direct-stdout.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
@@ -199,11 +199,8 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
   const stdout = proc === process ? processStdout(note, () => (streamed = true)) : proc.stdout;
   if (proc !== process) proc.stdout.on('error', note);
   const written = async (sentPayout: boolean, deps: Deps | undefined): Promise<void> => {
-    if (streamed) {
-      await new Promise<void>((resolve) => stdout.write('', () => resolve()));
-      // A refused write's error event follows its callback.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+    // What a write met reaches `note` by the stream's error event.
+    if (streamed) await flushed(stdout);
     if (!fault) return;
     const { fsFault } = await import('./payouts/ledger/atomic-files.js');
     throw new OutputError(`The output could not be written: ${fsFault(fault)}; what was printed is incomplete.`, {

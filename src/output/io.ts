@@ -113,3 +113,14 @@ export function write(stream: NodeJS.WritableStream, chunk: string): Promise<voi
     stream.on('close', done);
   });
 }
+
+/**
+ * Resolves once `stream` has taken what was written to it so far, with the error a write met, if
+ * any. A refused write's error event follows its callback: a tick is waited for it too, so a
+ * listener of the stream's errors has heard it by then.
+ */
+export function flushed(stream: NodeJS.WritableStream): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    stream.write('', (err?: Error | null) => setImmediate(() => resolve(err ?? undefined)));
+  });
+}

@@ -6,7 +6,7 @@
  * forwarding (the app's status and time, or why it could not be reached) goes to stderr.
  */
 import type { IO, Log } from '../output/io.js';
-import { write } from '../output/io.js';
+import { flushed, write } from '../output/io.js';
 import { normalizeStatus } from '../service/schemas.js';
 import type { Rejection } from '../service/signature.js';
 import { formatAmount } from '../money/amount.js';
@@ -183,13 +183,7 @@ export class StdoutWatch {
   }
 
   /** The error stdout met taking what was written so far (EPIPE included), once it has taken it; else undefined. */
-  taken(): Promise<Error | undefined> {
-    if (this.#fault) return Promise.resolve(this.#fault);
-    return new Promise((resolve) => {
-      this.#out.write('', (err?: Error | null) => {
-        // A refused write's error event follows its callback.
-        setImmediate(() => resolve(err ?? this.#fault));
-      });
-    });
+  async taken(): Promise<Error | undefined> {
+    return this.#fault ?? (await flushed(this.#out)) ?? this.#fault;
   }
 }
