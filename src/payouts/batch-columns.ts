@@ -123,7 +123,7 @@ export class CsvHeader {
    * by a spreadsheet in a language that writes decimal commas, or cells copied out of one), or
    * a batch report's. Said as that one problem; the file's rows are not read.
    */
-  otherSeparator = false;
+  refusedWhole = false;
   /** Each header cell's column (canonicalColumn), undefined for an unknown one (left out of the records). */
   #named: Array<string | undefined> | undefined;
   /** The columns the header names. */
@@ -138,10 +138,10 @@ export class CsvHeader {
   readonly columns = (h: string[]): Array<string | undefined> => {
     // Read once more by csv-parse after plainCsv stopped: its problems are listed already.
     if (this.#named) return this.#named;
-    const separated = h.length === 1 ? otherSeparator(h[0]!) : isReport(h) ? REPORT_GIVEN : undefined;
-    if (separated) {
-      this.otherSeparator = true;
-      this.#problems.push({ field: '', message: separated, text: separated });
+    const refusal = h.length === 1 ? otherSeparator(h[0]!) : isReport(h) ? REPORT_GIVEN : undefined;
+    if (refusal) {
+      this.refusedWhole = true;
+      this.#problems.push({ field: '', message: refusal, text: refusal });
       this.#header = new Set();
       return (this.#named = [undefined]);
     }
@@ -179,7 +179,7 @@ export class CsvHeader {
 
   /** The required columns the header lacks, said once (at the file's first row). */
   checkRequired(): void {
-    if (this.otherSeparator) return;
+    if (this.refusedWhole) return;
     const missing = REQUIRED_FIELDS.map(([k]) => COLUMN_LABELS[k]).filter((c) => !this.#header?.has(c));
     if (missing.length) {
       const text = `the header row lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;

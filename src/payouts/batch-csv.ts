@@ -37,7 +37,7 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
   let read = 0;
   if (plain) {
     const names = header.columns(plain.header);
-    if (header.otherSeparator) return;
+    if (header.refusedWhole) return;
     for (const r of plain.records()) {
       // As csv-parse makes a record: each column in turn, the last of two of one name kept, unknown ones left out.
       const record: Record<string, string> = {};
@@ -54,7 +54,7 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
     const records = await parsedCsv(bytes, header.columns);
     try {
       for await (const { record, info } of records) {
-        if (header.otherSeparator) return;
+        if (header.refusedWhole) return;
         if (read > 0) read--;
         else {
           const fields = row(record, info.empty_lines);
@@ -62,7 +62,7 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
         }
       }
     } catch (err) {
-      if (!header.otherSeparator) problems.push(notValidCsv(err, bytes));
+      if (!header.refusedWhole) problems.push(notValidCsv(err, bytes));
       return;
     }
   }

@@ -55,7 +55,7 @@ class Hashes {
   }
   /** Values present more than once. */
   repeated(): Set<bigint> {
-    const sorted = this.#values.subarray(0, this.#length).sort();
+    const sorted = this.sorted();
     const out = new Set<bigint>();
     for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
     return out;

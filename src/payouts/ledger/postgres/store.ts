@@ -36,9 +36,9 @@ const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id
  * JSON.stringify writes entries: `"batch":{"id":…,"file":…`); every row found is verified and its
  * batch compared exactly before it counts. Not a jsonb cast: one damaged row would fail the query.
  */
-const IN_BATCH = `position('"batch":{"id":' || $5 || ',"file":' || $6 || ',' in entry) > 0`;
-const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND ${IN_BATCH}))`;
-const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $4 AND ${IN_BATCH.replace('$5', '$2').replace('$6', '$3')} ORDER BY created_at, payout_id`;
+const inBatch = (id: string, file: string) => `position('"batch":{"id":' || ${id} || ',"file":' || ${file} || ',' in entry) > 0`;
+const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND ${inBatch('$5', '$6')}))`;
+const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
 /** Rows a listing reads at a time. */
 const PAGE = 500;
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
@@ -211,7 +211,7 @@ export class PostgresLedger implements Ledger {
     const ahead = this.#ahead.findInBatch(base, batch, repeatKey);
     const found =
       ahead ??
-      (await this.#query<StoredRow>('read', FIND_IN_BATCH, [base, JSON.stringify(batch.id), JSON.stringify(batch.file), repeatKey], 'payctl_find_in_batch')).map((r) =>
+      (await this.#query<StoredRow>('read', FIND_IN_BATCH, [base, repeatKey, JSON.stringify(batch.id), JSON.stringify(batch.file)], 'payctl_find_in_batch')).map((r) =>
         this.entryOf(r),
       );
     return found.filter((e) => e.batch?.id === batch.id && e.batch?.file === batch.file);
