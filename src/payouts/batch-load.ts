@@ -23,7 +23,7 @@ import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
-import { changedRefusal, changedSinceSent, FingerprintSet } from './changed-rows.js';
+import { changedRefusal, changedSinceSent, comparedRun, FingerprintSet } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -289,7 +289,7 @@ class Planning {
       const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
       // Rows with derived ids may be ones this batch sent before, changed since (changed-rows.ts).
       const repeatKeys = [...new Set(rows.filter((r) => r.derivedId).map((r) => repeatKey(r.request)))];
-      const inBatch = { batch: { id: this.src.batchId, file: this.src.file }, repeatKeys };
+      const inBatch = { batch: comparedRun(this.src.batchId, this.src.file), repeatKeys };
       await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
     }
     const first = read.rows - rows.length;

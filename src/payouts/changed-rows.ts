@@ -5,22 +5,25 @@
  * of an employee number in a metadata cell, and every such row gets a new identity, so a resume
  * of the batch would pay it again.
  *
- * Caught within one batch id and one file (its path: a spreadsheet saves where it opened): a row
- * still to send (its id derived, no entry of its own) whose wallet, account, amount and currency
- * (identity.ts, repeatKey) are those of a payout this batch sent from this file before (accepted,
- * or of unknown outcome) that no row of the file pays any more is most likely that payout,
- * changed. Another file under the batch id (`default` for every run not named) is new payouts.
- * The file is refused (exit 2, nothing sent), each such row named with the cells that differ and
- * the payout it would pay again. The look-up is the ledger's findInBatch, which reads nothing for
- * a batch never sent from that file. Payouts of other batches or single payouts are the repeat
- * guard's (repeats.ts); leading zeros of the account or phone, lost-digits.ts's.
+ * Caught within one batch: a row still to send (its id derived, no entry of its own) whose
+ * wallet, account, amount and currency (identity.ts, repeatKey) are those of a payout the batch
+ * sent before (accepted, or of unknown outcome) that no row of the file pays any more is most
+ * likely that payout, changed. A batch named with --batch-id is one payroll whatever file it is
+ * sent from: a spreadsheet's "Save As" (`pay (1).csv`) or a copy moved to another folder is
+ * still that batch. Runs not named share the batch id `default` month after month, so there
+ * only the same file (its path: a spreadsheet saves where it opened) is compared; another file
+ * is new payouts. The file is refused (exit 2, nothing sent), each such row named with the cells
+ * that differ and the payout it would pay again. The look-up is the ledger's findInBatch, which
+ * reads nothing for a batch never sent (from that file). Payouts of other batches or single
+ * payouts are the repeat guard's (repeats.ts); leading zeros of the account or phone,
+ * lost-digits.ts's.
  */
 import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
 import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, type ProblemList } from './batch-problems.js';
-import { repeatKey } from './identity.js';
-import type { JournalEntry, Ledger } from './journal.js';
+import { DEFAULT_BATCH_ID, repeatKey } from './identity.js';
+import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { countsAsSent, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -47,10 +50,15 @@ export class FingerprintSet {
   }
 }
 
+/** The rows a file's rows are compared with: the batch's from any file, or for `default`, from this file (`path`, absolute). */
+export function comparedRun(batchId: string, path: string): BatchRun {
+  return batchId === DEFAULT_BATCH_ID ? { id: batchId, file: path } : { id: batchId };
+}
+
 /**
- * Row `r`'s problem when it is most likely a payout batch `batchId` sent before from the file at
- * `path` (its absolute path), changed since (see above); undefined otherwise. `file`: what the
- * file's rows pay.
+ * Row `r`'s problem when it is most likely a payout batch `batchId` sent before (from the file
+ * at `path`, its absolute path, for the batch `default`), changed since (see above); undefined
+ * otherwise. `file`: what the file's rows pay.
  */
 export async function changedSinceSent(
   journal: Ledger,
@@ -60,12 +68,13 @@ export async function changedSinceSent(
   file: { has(fingerprint: string): boolean } | undefined,
 ): Promise<Problem | undefined> {
   if (!file) return undefined;
-  const sent = (await journal.findInBatch(baseUrl, repeatKey(r.request), { id: batchId, file: path }))
+  const sent = (await journal.findInBatch(baseUrl, repeatKey(r.request), comparedRun(batchId, path)))
     .filter((e) => countsAsSent(e) && e.fingerprint !== undefined && e.fingerprint !== r.fingerprint && !file.has(e.fingerprint))
     .at(-1);
   if (!sent) return undefined;
   const changes = differences(sent, r.request);
-  const where = `when payout ${sent.payoutId} paid the same in this batch (its row ${sent.batch!.row}, ${shortTime(sent.createdAt)})`;
+  const from = sent.batch!.file === path ? '' : ` of ${text(sent.batch!.file)}`;
+  const where = `when payout ${sent.payoutId} paid the same in this batch (its row ${sent.batch!.row}${from}, ${shortTime(sent.createdAt)})`;
   const first = changes[0];
   if (!first) return rowProblem(r.row, `pays what it paid ${where}`);
   const said = changes.map((c) => `${c.column} ${show(c.now)} was ${show(c.then)}`).join(', ');

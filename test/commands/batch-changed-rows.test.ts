@@ -8,6 +8,7 @@
  * payout it would pay again; put back, it resumes and sends only what is new. And a single
  * payout typed after the batch paid it is caught by the repeat guard.
  */
+import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
@@ -78,6 +79,37 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('4 accepted (3 in an earlier run), 0 already submitted, 0 rejected, 0 unknown.');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+
+  it('a named batch is one payroll whatever its file: saved under another name, in another folder, refused; runs not named compare their own file only', async () => {
+    const tag = `saveas${Date.now()}`;
+    const rows = payroll(2, tag);
+    const file = setup.work.file('nov.csv');
+    expect((await batch([writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes'])).code).toBe(0);
+    const report = readCsvReport(setup.work.file('nov.report.csv'));
+    const from = ctx.sb.requests().length;
+    // "Save As" beside it, and a copy moved to another folder: the same batch's rows, reformatted.
+    const copy = setup.work.file('nov (1).csv');
+    mkdirSync(setup.work.file('moved'));
+    const moved = setup.work.file('moved/nov.csv');
+    for (const f of [copy, moved]) {
+      const r = await batch([writeFile(f, toCsv(resaved(rows))), '--batch-id', tag, '--yes']);
+      expect(r.code, r.stderr).toBe(2);
+      const lines = r.stderr.split('\n');
+      expect(lines[0]).toBe(`Error: ${f}: 2 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+      expect(lines[1]).toContain(`when payout ${report[0]!.payout_id} paid the same in this batch (its row 2 of ${file}, `);
+      expect(lines[2]).toContain(`when payout ${report[1]!.payout_id} paid the same in this batch (its row 3 of ${file}, `);
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // Not named: every such run is batch "default", a payroll's months among them (October's
+    // file, then November's with the same amounts and another note): another file is new payouts.
+    const october = rows.map((r) => ({ ...r, note: 'Salary 2026-10-31', name: `${r.name} default` }));
+    expect((await batch([writeFile(setup.work.file('oct-default.csv'), toCsv(october)), '--yes'])).code).toBe(0);
+    const november = october.map((r) => ({ ...r, note: 'Salary 2026-11-30' }));
+    const next = await batch([writeFile(setup.work.file('nov-default.csv'), toCsv(november)), '--dry-run']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).not.toContain('changed since');
   });
 
   it('a row changed beside the row that paid it, or a batch of another id: nothing refused', async () => {

@@ -139,7 +139,7 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect(await reader.find(BASE, 'fingerprint', 'none')).toEqual([]);
     });
 
-    it('findInBatch: entries of that base URL with the repeat key journaled as rows of that batch run (id and file), oldest first', async () => {
+    it('findInBatch: entries of that base URL with the repeat key journaled as rows of that batch run (id and file; id alone: any file), oldest first', async () => {
       const ledger = await open();
       const run = { id: 'nov "30"', file: '/home/finance/pay,roll.csv' };
       const row = (id: string, batch: { id: string; file: string }, at: Date, n: number, text = body(id)) =>
@@ -154,14 +154,21 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       // The run's first line longer than a read block (a body with a large metadata object).
       await row('second', run, T1, 3, body('second').replace('{', `{"metadata":{"x":"${'y'.repeat(100_000)}"},`));
       await row('first', run, T0, 2);
-      await row('other-file', { id: run.id, file: '/home/finance/other.csv' }, T0, 2);
+      await row('other-file', { id: run.id, file: '/home/finance/other.csv' }, new Date(T0.getTime() - 1000), 2);
       await row('other-batch', { id: 'dec', file: run.file }, T0, 2);
       await ledger.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T0, origin: { repeatKey: 'r' } });
       await ledger.closeLog();
       const reader = await open();
       expect((await reader.findInBatch(BASE, 'r', run)).map((e) => e.payoutId)).toEqual(['first', 'second']);
       expect(await reader.findInBatch(BASE, 'none', run)).toEqual([]);
+      expect((await reader.findInBatch(BASE, 'r', { id: run.id })).map((e) => e.payoutId)).toEqual(['other-file', 'first', 'second']);
       expect(await reader.findInBatch(BASE, 'r', { id: 'never', file: run.file })).toEqual([]);
+      expect(await reader.findInBatch(BASE, 'r', { id: 'never' })).toEqual([]);
+      expect(await reader.findInBatch(BASE, 'r', { id: 'nov' })).toEqual([]);
+      // A batch sent at all (what a printed new batch id must not be).
+      expect(await reader.batchSent(BASE, run.id)).toBe(true);
+      expect(await reader.batchSent(BASE, 'nov')).toBe(false);
+      expect(await reader.batchSent(BASE, 'never')).toBe(false);
       expect(await reader.findInBatch(OTHER, 'r', run)).toEqual([]);
     });
 

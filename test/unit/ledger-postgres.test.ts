@@ -388,6 +388,12 @@ describe('look-ups answered ahead (prefetch): what a batch plan asks a group at 
     expect(await ahead.findInBatch(BASE, 'r-none', run)).toEqual([]);
     expect((await fresh.findInBatch(BASE, 'r-2', run)).map((e) => e.payoutId)).toEqual(['a-2', 'a-3']);
     expect((await fresh.find(BASE, 'repeat', 'r-2')).map((e) => e.payoutId).sort()).toEqual(['a-2', 'a-3', 'a-4']);
+    // A named batch from any file: asked ahead with its id alone.
+    const anyFile = await open(url);
+    await anyFile.prefetch(BASE, [], [], { batch: { id: run.id }, repeatKeys: ['r-2'] });
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-5', body: body('a-5'), now: T0, origin: { repeatKey: 'r-2', batch: { id: run.id, file: '/x.csv', row: 2 } } });
+    expect((await anyFile.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-3', 'a-4']);
+    expect((await fresh.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-3', 'a-4', 'a-5']);
     // Another base URL was not asked ahead: read from the database.
     expect(await ahead.get('https://other.example.com/v2', 'a-1')).toBeUndefined();
     // A claim of this store forgets the answers: the next read is the database's.

@@ -18,8 +18,10 @@ export { DEFAULT_CONCURRENCY };
  * A batch id for paying a file again: its name and the date ("stipends-2026-11-22"), never the
  * current one nor one that already paid these rows (`taken`): under a used id the rows are
  * "accepted earlier" and nothing is paid, so the printed command would not do what it says.
+ * Nor one the ledger has sent at all (`sent`): the file's rows would be compared with that
+ * batch's, and refused as its rows changed (changed-rows.ts).
  */
-export function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet<string>): string {
+export async function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet<string>, sent: (id: string) => Promise<boolean>): Promise<string> {
   const stem =
     basename(file, extname(file))
       .replace(/[^A-Za-z0-9_.:-]+/g, '-')
@@ -30,7 +32,7 @@ export function newBatchId(file: string, current: string, now: Date, taken: Read
   const used = new Set([current, ...taken].map(batchIdSlipKey));
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? id : `${id}-${n}`;
-    if (!used.has(batchIdSlipKey(candidate))) return candidate;
+    if (!used.has(batchIdSlipKey(candidate)) && !(await sent(candidate))) return candidate;
   }
 }
 
@@ -85,10 +87,9 @@ export class BatchCommands {
    * Paying again is never one paste away from happening: the command names a new batch
    * (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
    * It names a report of its own that is not there yet: run as printed, it keeps this one's.
-   * `taken`: the batch ids of the runs that already sent these rows.
+   * `id`: the new batch id (newBatchId).
    */
-  payAgain(taken: Iterable<string | undefined> = []): string {
-    const id = newBatchId(this.s.file, this.s.batchId, this.s.clock.now(), new Set([...taken].filter((t): t is string => t !== undefined)));
+  payAgain(id: string): string {
     return this.batch(id, [], false, freshReportPath(this.s.report !== undefined ? this.reportPath : this.defaultReport, id));
   }
 }

@@ -40,7 +40,7 @@ import { makeStyle, type Style } from '../../output/style.js';
 import { plural, text } from '../../output/text.js';
 import { formatAmount } from '../../money/amount.js';
 import { resolve } from 'node:path';
-import { BatchCommands, DEFAULT_CONCURRENCY } from './batch-commands.js';
+import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 
 export interface PayoutBatchOptions {
@@ -79,8 +79,9 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
   const b = new BatchRun(opts, deps, first, api, journal, inv, load);
 
-  b.refuseOtherBatch();
+  await b.refuseOtherBatch();
   await b.placeReport();
+  await b.prepareNotices();
   // Checked first without a lock (refused before anything is asked, a dry run included: it
   // validates everything a send would), then again under the lock.
   const policy = await effectivePolicy(deps);
@@ -205,7 +206,7 @@ class BatchRun {
    * given with a slip ("dec_2026" for "Dec-2026": repeats.ts slippedBatch): most likely a resume
    * typed without its name or with a slip. Say how to do either, send nothing.
    */
-  refuseOtherBatch(): void {
+  async refuseOtherBatch(): Promise<void> {
     const { opts, load } = this;
     const slip = slippedBatch(load, opts.batchId);
     if (!slip) return;
@@ -213,8 +214,17 @@ class BatchRun {
     throw new UsageError(
       `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}. Nothing was sent.`,
       [],
-      `To resume that batch:                    ${this.commands.batch(named)}\nTo pay these rows again as new payouts: ${this.commands.payAgain(this.runIds())}`,
+      `To resume that batch:                    ${this.commands.batch(named)}\nTo pay these rows again as new payouts: ${this.commands.payAgain(await this.againId())}`,
     );
+  }
+
+  #againId: Promise<string> | undefined;
+
+  /** The batch id the printed "pay again" command names (batch-commands.ts newBatchId), found once. */
+  againId(): Promise<string> {
+    return (this.#againId ??= newBatchId(this.src.file, this.batchId, this.deps.clock.now(), new Set(this.runIds().filter((t) => t !== undefined)), (id) =>
+      this.journal.batchSent(this.api.baseUrl, id),
+    ));
   }
 
   /** Never over another run's report: a --report that holds one is refused, the default moves beside it. */
@@ -268,7 +278,15 @@ class BatchRun {
     return [...load.earlier, ...load.matched, ...load.otherBatches].map((r) => r.batchId).concat(load.paidAgainAs);
   }
 
-  /** The notes under the plan: a moved report, rows accepted earlier, rows paid before under other ids, identical rows. */
+  /** The command notices() prints for paying again rows accepted earlier, when there are such rows. */
+  #payAgainEarlier: string | undefined;
+
+  /** What notices() needs looked up first. */
+  async prepareNotices(): Promise<void> {
+    if (this.load.earlier.length) this.#payAgainEarlier = this.commands.payAgain(await this.againId());
+  }
+
+  /** The notes under the plan (after prepareNotices): a moved report, rows accepted earlier, rows paid before under other ids, identical rows. */
   notices(st: Style): string {
     const { load, batchId } = this;
     let out = '';
@@ -276,8 +294,7 @@ class BatchRun {
     for (const r of load.earlier) {
       out += `${st.yellow('Note:')} ${plural(r.rows, 'row was', 'rows were')} accepted earlier ${describeRun(r)}; ${r.rows === 1 ? 'it is' : 'they are'} not sent again.\n`;
     }
-    if (load.earlier.length)
-      out += `  To pay ${load.alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${this.commands.payAgain(this.runIds())}\n`;
+    if (load.earlier.length) out += `  To pay ${load.alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${this.#payAgainEarlier}\n`;
     if (load.matchRows) {
       out += `${st.yellow('Note:')} ${plural(load.matchRows, 'row pays', 'rows pay')} the same as payouts sent ${load.matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${load.matchRows === 1 ? 'it' : 'them'} again as new payouts.\n`;
     }

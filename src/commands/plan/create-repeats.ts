@@ -43,14 +43,14 @@ export class PlanRepeats {
    * name typed with a slip: refused with the two commands to choose from, as payout batch does
    * (`extra`: the options they carry, an -o given).
    */
-  refuseOtherBatch(given: string | undefined, inv: Invocation, now: Date, extra: string[] = []): void {
+  async refuseOtherBatch(given: string | undefined, inv: Invocation, now: Date, extra: string[] = []): Promise<void> {
     const r = this.#repeats;
     const others = r.otherBatches.runs();
     const slip = slippedBatch({ otherBatchRows: r.otherBatchRows, otherBatches: others }, given);
     if (!slip) return;
     const { rows: n, named, runs } = slip;
     const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
-    const fresh = newBatchId(this.src.file, this.src.batchId, now, taken);
+    const fresh = await newBatchId(this.src.file, this.src.batchId, now, taken, (id) => this.journal.batchSent(this.baseUrl, id));
     throw new UsageError(
       `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: this plan would pay ${n === 1 ? 'it' : 'them'} again. No plan was written.`,
       [],

@@ -82,7 +82,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   if (conflicts.length) throw new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. No plan was written.`, conflicts);
   if (restored.total) throw restoredRefusal(opts.file, restored, 'No plan was written.');
   if (changed.total) throw changedRefusal(opts.file, batchId, changed, 'No plan was written.');
-  repeats.refuseOtherBatch(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), opts.out !== undefined ? ['-o', resolve(opts.out)] : []);
+  await repeats.refuseOtherBatch(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), opts.out !== undefined ? ['-o', resolve(opts.out)] : []);
   const plan = makePlan({ baseUrl: api.baseUrl, batchId, source: basename(src.file), now: deps.clock.now(), maker, payouts });
   const out = resolve(opts.out ?? defaultPlanPath(src.file));
   writeNewPlan(out, plan, '-o');

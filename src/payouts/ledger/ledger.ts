@@ -82,10 +82,18 @@ export interface EntryOrigin {
   repeatKey?: string;
 }
 
-/** A batch run as entries name it: its batch id and the file (absolute path) it was sent from. */
+/**
+ * A batch run as entries name it: its batch id and the file (absolute path) it was sent from.
+ * As a look-up (findInBatch), `file` left out means every file the batch was sent from.
+ */
 export interface BatchRun {
   id: string;
-  file: string;
+  file?: string;
+}
+
+/** Whether `e` is a row of `run` (of any of its files when the run names none). */
+export function inRun(e: JournalEntry, run: BatchRun): boolean {
+  return e.batch?.id === run.id && (run.file === undefined || e.batch.file === run.file);
 }
 
 /** The two look-up keys an entry may carry besides its payout id. */
@@ -160,11 +168,18 @@ export interface Ledger {
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]>;
   /**
-   * Entries of this base URL with this repeat key journaled as rows of `batch` (its id and the
-   * file it was sent from), oldest first: a resumed file's rows that are payouts it sent before,
-   * changed since (changed-rows.ts). Cheap when the batch was never sent from that file.
+   * Entries of this base URL with this repeat key journaled as rows of `batch` (its id, and the
+   * file it was sent from when it names one), oldest first: a resumed file's rows that are
+   * payouts the batch sent before, changed since (changed-rows.ts). Cheap when the batch was
+   * never sent (from that file).
    */
   findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]>;
+  /**
+   * Whether batch `id` sent any row under this base URL (the local store may also answer yes
+   * for a batch of another base URL): a batch id payctl prints for paying a file again must be
+   * one never sent, or its run would be compared with that batch's rows (changed-rows.ts).
+   */
+  batchSent(baseUrl: string, id: string): Promise<boolean>;
   /** The entry of this base URL whose accepted outcome has this transaction id. */
   byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined>;
   /**

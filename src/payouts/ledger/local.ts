@@ -21,7 +21,7 @@ import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
 import { JournalIndex } from './gaps.js';
-import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
+import { inRun, type BatchRun, type BeginOptions, type JournalEntry, type JournalGaps, type Ledger, type LookupKind, type Outcome, type ScanItem } from './ledger.js';
 import { LogWriter } from './log.js';
 import { LogReader } from './log-reader.js';
 import { JournalMac } from './mac.js';
@@ -149,16 +149,27 @@ export class LocalLedger implements Ledger {
    */
   /**
    * Found by repeat key and kept when of that batch run; nothing is read at all when no log
-   * holds a run of that batch from that file (log-reader.ts batchRuns): the entries of a key
+   * holds a run of that batch (from that file, when it names one; log-reader.ts batchRuns): the entries of a key
    * that other batches paid month after month are read only for a batch that was sent before.
    * That a log's first line names its run holds because a log is one process's (this ledger's
    * LogWriter) and a process sends one batch run (payout batch, plan send).
    */
   findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]> {
     return answered(() => {
-      if (!this.#logs.batchRuns().has(`${batch.id}\n${batch.file}`)) return [];
-      return this.#find(baseUrl, 'repeat', repeatKey).filter((e) => e.batch?.id === batch.id && e.batch.file === batch.file);
+      if (!this.#ran(batch)) return [];
+      return this.#find(baseUrl, 'repeat', repeatKey).filter((e) => inRun(e, batch));
     });
+  }
+
+  /** From the logs' first lines (each log is one batch run), for any base URL. */
+  batchSent(_baseUrl: string, id: string): Promise<boolean> {
+    return answered(() => this.#ran({ id }));
+  }
+
+  /** Whether a log holds a run of this batch (from its file, when it names one). */
+  #ran(run: BatchRun): boolean {
+    const runs = this.#logs.batchRuns();
+    return run.file === undefined ? [...runs].some((r) => r.startsWith(`${run.id}\n`)) : runs.has(`${run.id}\n${run.file}`);
   }
 
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {

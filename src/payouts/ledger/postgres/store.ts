@@ -19,7 +19,7 @@ import { ConfigError } from '../../../errors.js';
 import type { WalletLockOptions } from '../../wallet-lock.js';
 import { journalBase } from '../base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
-import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from '../ledger.js';
+import { inRun, type BatchRun, type BeginOptions, type JournalEntry, type JournalGaps, type Ledger, type LookupKind, type Outcome, type ScanItem } from '../ledger.js';
 import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
@@ -36,7 +36,11 @@ const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id
  * JSON.stringify writes entries: `"batch":{"id":…,"file":…`); every row found is verified and its
  * batch compared exactly before it counts. Not a jsonb cast: one damaged row would fail the query.
  */
-const inBatch = (id: string, file: string) => `position('"batch":{"id":' || ${id} || ',"file":' || ${file} || ',' in entry) > 0`;
+// A run's rows by the text of their entry: its id then its file (any file when the file is NULL).
+const inBatch = (id: string, file: string) => `position('"batch":{"id":' || ${id} || ',"file":' || coalesce(${file} || ',', '') in entry) > 0`;
+/** A run's id and file as the entry's JSON text writes them, for inBatch; no file: NULL. */
+const runParams = (run: BatchRun): [string, string | null] => [JSON.stringify(run.id), run.file === undefined ? null : JSON.stringify(run.file)];
+const BATCH_SENT = `SELECT EXISTS (SELECT 1 FROM ${ENTRIES} WHERE base = $1 AND position('"batch":{"id":' || $2 || ',' in entry) > 0) AS sent`;
 const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND ${inBatch('$5', '$6')}))`;
 const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
 /** Rows a listing reads at a time. */
@@ -192,7 +196,7 @@ export class PostgresLedger implements Ledger {
   async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: { batch: BatchRun; repeatKeys: string[] }): Promise<void> {
     const base = journalBase(baseUrl);
     const repeatKeys = inBatch?.repeatKeys ?? [];
-    const batchJson = inBatch ? [JSON.stringify(inBatch.batch.id), JSON.stringify(inBatch.batch.file)] : ['null', 'null'];
+    const batchJson = inBatch ? runParams(inBatch.batch) : ['null', 'null'];
     const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints, repeatKeys, ...batchJson], 'payctl_prefetch');
     const found = rows.map((r) => {
       let entry: JournalEntry | Error;
@@ -210,11 +214,14 @@ export class PostgresLedger implements Ledger {
     const base = journalBase(baseUrl);
     const ahead = this.#ahead.findInBatch(base, batch, repeatKey);
     const found =
-      ahead ??
-      (await this.#query<StoredRow>('read', FIND_IN_BATCH, [base, repeatKey, JSON.stringify(batch.id), JSON.stringify(batch.file)], 'payctl_find_in_batch')).map((r) =>
-        this.entryOf(r),
-      );
-    return found.filter((e) => e.batch?.id === batch.id && e.batch?.file === batch.file);
+      ahead ?? (await this.#query<StoredRow>('read', FIND_IN_BATCH, [base, repeatKey, ...runParams(batch)], 'payctl_find_in_batch')).map((r) => this.entryOf(r));
+    return found.filter((e) => inRun(e, batch));
+  }
+
+  /** Read from the entries' text (no column holds the batch id): a scan, asked only when payctl prints a new batch id. */
+  async batchSent(baseUrl: string, id: string): Promise<boolean> {
+    const [row] = await this.#query<{ sent: boolean }>('read', BATCH_SENT, [journalBase(baseUrl), JSON.stringify(id)]);
+    return row?.sent === true;
   }
 
   async find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
