@@ -18,7 +18,7 @@ import { hasFilter, parseTimeRange, recordFilter, walletFilter, walletless, wall
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
 import { LiveLine } from '../output/progress.js';
-import { listPages, MAX_PER_PAGE } from './payouts/pages.js';
+import { listPages, MAX_PER_PAGE, shiftedNote } from './payouts/pages.js';
 import type { SummaryFilters } from '../output/summary.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
@@ -71,6 +71,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
   // A progress line at a terminal only (stderr); a pipe or a file gets nothing.
   const progress = new LiveLine(deps.io.stderr, deps.io.stderrIsTTY && !deps.globals.json, () => deps.io.stderrColumns);
   let left = 0;
+  let shifted = 0;
   try {
     for await (const page of listPages(api, {
       startPage: 1,
@@ -79,6 +80,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
       onForeignLink: (link) =>
         deps.log.warn(`The service's next-page link points at another origin (${sanitizeInline(link)}); payctl asked ${api.baseUrl} for the next page number instead.`),
     })) {
+      shifted += page.shifted;
       for (const r of page.records) {
         tally.listed++;
         if (keep(r)) tally.add(r, recordStatus(r));
@@ -90,6 +92,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
     progress.clear();
   }
   if (left > 0) deps.log.warn(walletlessNote(left));
+  if (shifted > 0) deps.log.info(`Note: ${shiftedNote(shifted)}`);
   const filters: SummaryFilters = {};
   if (filter.from !== undefined) filters.from = filter.from;
   if (filter.to !== undefined) filters.to = filter.to;

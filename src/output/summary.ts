@@ -205,8 +205,9 @@ const STATUS_ORDER = ['Successful', 'Pending', 'Failed'];
 
 /**
  * Counts and exact amounts per currency and status, one record at a time (memory: one entry
- * per currency and status, and the ids seen). A payout listed twice (pages shift when payouts
- * are made while the list is read) is counted once, by its transaction id.
+ * per currency and status, and the ids seen). A payout listed twice is counted once, by its
+ * transaction id: listPages leaves out those that pages shifted by payouts made while the list
+ * was read, and a service that sends one twice elsewhere is caught here.
  */
 export class SummaryTally {
   readonly #currencies = new Map<string, CurrencyTally>();

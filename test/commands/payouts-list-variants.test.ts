@@ -335,6 +335,63 @@ describe('amounts as JSON numbers longer than a double holds', () => {
   });
 });
 
+describe('payouts made while the list is read', () => {
+  /** Three payouts made before each page is answered: the list's older payouts move down three places a page. */
+  const growing = () => {
+    let made = 0;
+    return (page: number, _q: Record<string, string>, origin: string) => {
+      const newer = makeRecords(made).map((r, i) => ({ ...r, transaction_id: `TXN-BOK-${String(900_000 + made - i).padStart(26, '0')}` }));
+      made += 3;
+      const all = [...newer, ...RECORDS];
+      const last = Math.ceil(all.length / PAGE);
+      return {
+        current_page: page,
+        data: all.slice((page - 1) * PAGE, page * PAGE),
+        next_page_url: page < last ? `${origin}/v2/payout/list?page=${page + 1}` : null,
+        last_page: last,
+        per_page: PAGE,
+        total: all.length,
+      };
+    };
+  };
+
+  it.each(['--csv', '--json', 'as a table'])('--all %s: each payout once, in order, and a note says how many were on two pages', async (format) => {
+    await serve({ body: growing() });
+    const r = await run('payouts', 'list', '--all', ...(format.startsWith('--') ? [format] : []));
+    expect(r.code, r.stderr).toBe(0);
+    const ids =
+      format === '--json'
+        ? idsOf(oneJson(r.stdout))
+        : format === '--csv'
+          ? r.stdout
+              .trimEnd()
+              .split('\r\n')
+              .slice(1)
+              .map((l) => l.split(',')[1])
+          : tableIds(r.stdout);
+    // Page n was read after 3(n-1) payouts were made: its first three are the last three of page n-1.
+    expect(ids).toEqual(RECORDS.map((x) => x.transaction_id));
+    // Nine pages read (100 payouts, 124 by the ninth): three repeated on each of pages 2 to 9.
+    expect(r.stderr).toContain(`Note: 24 payouts were on two pages (payouts made while the list was read move the older ones down a page); each is listed once.`);
+  });
+
+  it('--limit 20 across pages: 20 different payouts', async () => {
+    await serve({ body: growing() });
+    const r = await run('payouts', 'list', '--limit', '20', '--status', 'failed', '--csv');
+    expect(r.code, r.stderr).toBe(0);
+    const ids = r.stdout
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(',')[1]);
+    expect(ids).toEqual(
+      RECORDS.filter((x) => isStatus(x, 'Failed'))
+        .slice(0, 20)
+        .map((x) => x.transaction_id),
+    );
+  });
+});
+
 describe('paging without progress stops with an error (exit 1)', () => {
   it.each([
     [

@@ -16,7 +16,7 @@ import { csvRow } from '../../output/csv.js';
 import type { Column, StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { listPages, MAX_PER_PAGE, withRecords, type ListedPage } from './pages.js';
+import { listPages, MAX_PER_PAGE, shiftedNote, withRecords, type ListedPage } from './pages.js';
 
 /**
  * The list's table (LIST_COLUMNS) at a terminal too narrow for every column with the
@@ -88,6 +88,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   if (opts.all) await printAll(pages, matches, opts, deps);
   else await printShown(await firstMatches(pages, matches, q), q, opts, deps);
   if (matches.walletless > 0) deps.log.warn(walletlessNote(matches.walletless));
+  if (matches.shifted > 0) deps.log.info(`Note: ${shiftedNote(matches.shifted)}`);
   return 0;
 }
 
@@ -97,9 +98,13 @@ interface Match {
   record: ListedPage['records'][number];
 }
 
-/** The records of each page that pass the filters, judged here (payouts/filters.ts); `walletless` counts those left out for want of a wallet. */
+/**
+ * The records of each page that pass the filters, judged here (payouts/filters.ts); `walletless`
+ * counts those left out for want of a wallet, `shifted` those listPages left out as already listed.
+ */
 class Matches {
   walletless = 0;
+  shifted = 0;
   readonly #filter: ListFilter;
   readonly #keep: ReturnType<typeof recordFilter>;
 
@@ -109,6 +114,7 @@ class Matches {
   }
 
   of(page: ListedPage): Match[] {
+    this.shifted += page.shifted;
     const kept: Match[] = [];
     page.records.forEach((record, i) => {
       if (this.#keep(record)) kept.push({ item: page.items[i], record });

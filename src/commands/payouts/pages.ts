@@ -7,8 +7,11 @@
  * page (when an array alone comes back shorter than asked on the first page, one more page is
  * asked, since the service may use a smaller page size than asked); a page that repeats any
  * page read before, a link back to a page already read, or a "more" that never ends stops
- * with an error instead of paging forever. Used by `payouts list` and by `summary` when
- * it computes its figures from the list.
+ * with an error instead of paging forever. Payouts made while the list is read push the older
+ * ones down (the service pages by offset, newest first): the next page then starts with the
+ * last payouts of the page before. Each payout is yielded once: a record whose transaction id
+ * was on one of the two pages read before is left out of its page, and counted. Used by
+ * `payouts list` and by `summary` when it computes its figures from the list.
  */
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../../api/client.js';
@@ -31,6 +34,8 @@ export interface ListedPage {
   records: PayoutRecord[];
   /** No page follows this one. */
   last: boolean;
+  /** Records of this page left out because one of the two pages before had them (see listPages). */
+  shifted: number;
 }
 
 export interface PagingOptions {
@@ -131,6 +136,8 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   let size: number | undefined;
   let probing = false;
   let first = true;
+  // The transaction ids of the two pages read before (a shift of up to two pages is seen).
+  let window: [Set<string>, Set<string>] = [new Set(), new Set()];
   asked.add(queryKey(query));
   let next: Promise<Fetched> | undefined = fetchPage(api, query);
   while (next) {
@@ -185,9 +192,24 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
         next.catch(() => {});
       }
     }
-    yield { number: n, envelope: f.envelope, raw: f.raw, items: p.items, records: f.records, last };
+    const kept = unshifted(p.items, f.records, window);
+    window = [window[1], new Set(f.records.flatMap((r) => (r.transaction_id === undefined ? [] : [r.transaction_id])))];
+    yield { number: n, envelope: f.envelope, raw: f.raw, ...kept, last };
     if (nextQuery && !next) next = fetchPage(api, nextQuery);
   }
+}
+
+/** A page's items and records without those whose transaction id was on a page in `window` (same order); `shifted`: how many left out. */
+function unshifted(items: unknown[], records: PayoutRecord[], window: readonly Set<string>[]): Pick<ListedPage, 'items' | 'records' | 'shifted'> {
+  const seen = (r: PayoutRecord) => r.transaction_id !== undefined && window.some((w) => w.has(r.transaction_id!));
+  if (!records.some(seen)) return { items, records, shifted: 0 };
+  const keep = records.map((r) => !seen(r));
+  return { items: items.filter((_, i) => keep[i]), records: records.filter((_, i) => keep[i]), shifted: keep.filter((k) => !k).length };
+}
+
+/** What is said once on stderr when payouts were on two pages (`n` left out by listPages). */
+export function shiftedNote(n: number): string {
+  return `${n} ${n === 1 ? 'payout was' : 'payouts were'} on two pages (payouts made while the list was read move the older ones down a page); each is listed once.`;
 }
 
 /**
