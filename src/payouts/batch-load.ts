@@ -23,7 +23,7 @@ import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
-import { changedRefusal, changedSinceSent, comparedRun, FingerprintSet } from './changed-rows.js';
+import { changedRefusal, changedSinceSent, comparedRun, FilePayouts, fingerprint64 } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -55,11 +55,15 @@ class Hashes {
   }
   /** Values present more than once. */
   repeated(): Set<bigint> {
-    const sorted = this.sorted();
-    const out = new Set<bigint>();
-    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
-    return out;
+    return repeatedIn(this.sorted());
   }
+}
+
+/** The values of a sorted array present more than once. */
+function repeatedIn(sorted: BigUint64Array): Set<bigint> {
+  const out = new Set<bigint>();
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
+  return out;
 }
 
 /**
@@ -70,18 +74,28 @@ class Hashes {
  */
 export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'): Promise<BatchCheck> {
   const problems = new ProblemList(MAX_LISTED);
-  const fingerprints = new Hashes();
+  // What rows with derived ids pay, and what rows with given ids pay and their ids.
+  const derived = new Hashes();
+  const given = new Hashes();
   const ids = new Hashes();
   const columns = new DigitColumns();
   let rows = 0;
   for await (const r of identifiedRows(src, problems, undefined, false)) {
     rows++;
     columns.see(r.request);
-    fingerprints.push(BigInt(`0x${r.fingerprint.slice(0, 16)}`));
-    if (!r.derivedId) ids.push(hash64(r.request.payoutId));
+    if (r.derivedId) derived.push(fingerprint64(r.fingerprint));
+    else {
+      given.push(fingerprint64(r.fingerprint));
+      ids.push(hash64(r.request.payoutId));
+    }
   }
   const idsTwice = ids.repeated();
-  const candidates = fingerprints.repeated();
+  const derivedSorted = derived.sorted();
+  const givenSorted = given.sorted();
+  const all = new BigUint64Array(derivedSorted.length + givenSorted.length);
+  all.set(derivedSorted);
+  all.set(givenSorted, derivedSorted.length);
+  const candidates = repeatedIn(all.sort());
   const duplicated = new Set<string>();
   let again: ProblemList | undefined;
   if (candidates.size || idsTwice.size) {
@@ -89,7 +103,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
     // Only the second pass's news: a payout_id used again (its other problems were counted above).
     again = new ProblemList(MAX_LISTED, (p) => p.message.includes(ALSO_USED));
     for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice }, false)) {
-      if (!candidates.has(BigInt(`0x${r.fingerprint.slice(0, 16)}`))) continue;
+      if (!candidates.has(fingerprint64(r.fingerprint))) continue;
       const n = (counts.get(r.fingerprint) ?? 0) + 1;
       counts.set(r.fingerprint, n);
       if (n === 2) duplicated.add(r.fingerprint);
@@ -98,7 +112,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   // In row order, as a person reads the file (problems of the file itself first): the first
   // MAX_LISTED of each pass hold the first MAX_LISTED of both.
   if (problems.total || again?.total) throw again ? fileProblems(src.path, nothing, problems, again) : fileProblems(src.path, nothing, problems);
-  return { rows, duplicated, idsTwice, lost: columns.lost(), fingerprints: new FingerprintSet(fingerprints.sorted()) };
+  return { rows, duplicated, idsTwice, lost: columns.lost(), payouts: new FilePayouts(derivedSorted, ids.sorted()) };
 }
 
 /**
@@ -287,8 +301,8 @@ class Planning {
         ...(r.legacyId ? [r.legacyId] : []),
       ]);
       const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
-      // Rows with derived ids may be ones this batch sent before, changed since (changed-rows.ts).
-      const repeatKeys = [...new Set(rows.filter((r) => r.derivedId).map((r) => repeatKey(r.request)))];
+      // Rows may be ones this batch sent before, changed since (changed-rows.ts).
+      const repeatKeys = [...new Set(rows.map((r) => repeatKey(r.request)))];
       const inBatch = { batch: comparedRun(this.src.batchId, this.src.file), repeatKeys };
       await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
     }
@@ -329,9 +343,8 @@ class Planning {
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);
-    // A row this batch sent before, its note or metadata reformatted since: not paid again.
-    const changed =
-      r.derivedId && !r.earlier ? await changedSinceSent(journal, this.baseUrl, { batchId: src.batchId, path: src.file }, r, checked.fingerprints) : undefined;
+    // A row this batch sent before, its note, metadata or payout_id reformatted since: not paid again.
+    const changed = !r.earlier ? await changedSinceSent(journal, this.baseUrl, { batchId: src.batchId, path: src.file }, r, checked.payouts) : undefined;
     if (changed) this.changed.push(changed);
   }
 

@@ -76,8 +76,8 @@ export interface BatchCheck {
   idsTwice: Set<bigint>;
   /** The digit columns that may have lost leading zeros or a "+" to a spreadsheet (lost-digits.ts). */
   lost?: LostDigits;
-  /** What the file's rows pay (changed-rows.ts): an earlier payout of the batch that none of them pays was changed or removed since. */
-  fingerprints?: { has(fingerprint: string): boolean };
+  /** The payouts the file's rows are (changed-rows.ts): an earlier payout of the batch that none of them is was changed or removed since. */
+  payouts?: { has(e: { payoutId: string; fingerprint: string }): boolean };
   /**
    * Rows the plan found no journal entry for, by row number: the send does not look them up
    * again. (One journaled since, by another payctl, is still found: its claim fails, and its

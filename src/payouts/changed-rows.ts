@@ -5,10 +5,12 @@
  * of an employee number in a metadata cell, and every such row gets a new identity, so a resume
  * of the batch would pay it again.
  *
- * Caught within one batch: a row still to send (its id derived, no entry of its own) whose
- * wallet, account, amount and currency (identity.ts, repeatKey) are those of a payout the batch
- * sent before (accepted, or of unknown outcome) that no row of the file pays any more is most
- * likely that payout, changed. A batch named with --batch-id is one payroll whatever file it is
+ * Caught within one batch: a row still to send (no entry of its own) whose wallet, account,
+ * amount and currency (identity.ts, repeatKey) are those of a payout the batch sent before
+ * (accepted, or of unknown outcome) that no row of the file is any more is most likely that
+ * payout, changed. A row is a payout by its payout_id when the file gives one, else by what
+ * it pays: so a payout_id changed since is caught too (a spreadsheet that saves "00451" as
+ * the number 451, ids made by a formula from the row's place, then the file sorted). A batch named with --batch-id is one payroll whatever file it is
  * sent from: a spreadsheet's "Save As" (`pay (1).csv`) or a copy moved to another folder is
  * still that batch. Runs not named share the batch id `default` month after month, so there
  * only the same file (its path: a spreadsheet saves where it opened) is compared; another file
@@ -23,30 +25,47 @@ import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, type ProblemList } from './batch-problems.js';
 import { DEFAULT_BATCH_ID, repeatKey } from './identity.js';
+import { hash64, type BatchCheck } from './batch-source.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { countsAsSent, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
-/** What the rows of a file pay: sorted 64-bit prefixes of their fingerprints, searched by halves. */
-export class FingerprintSet {
-  readonly #sorted: BigUint64Array;
+/** A fingerprint's first 64 bits, as a number to sort (batch-load.ts checkBatch). */
+export function fingerprint64(fingerprint: string): bigint {
+  return BigInt(`0x${fingerprint.slice(0, 16)}`);
+}
 
-  constructor(sorted: BigUint64Array) {
-    this.#sorted = sorted;
+/** Whether a sorted array holds `v`, searched by halves. */
+function holds(sorted: BigUint64Array, v: bigint): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = sorted[mid]!;
+    if (at === v) return true;
+    if (at < v) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
+ * The payouts a file's rows are: a row with a derived id is the payout of what it pays (its
+ * fingerprint), a row with a payout_id the payout of that id. Sorted 64-bit hashes of both (8
+ * bytes a row, 16 with a payout_id); a hash that matches is as good as the payout being there
+ * (a collision only spares a row this check).
+ */
+export class FilePayouts {
+  readonly #derived: BigUint64Array;
+  readonly #ids: BigUint64Array;
+
+  constructor(derivedFingerprints: BigUint64Array, givenIds: BigUint64Array) {
+    this.#derived = derivedFingerprints;
+    this.#ids = givenIds;
   }
 
-  has(fingerprint: string): boolean {
-    const v = BigInt(`0x${fingerprint.slice(0, 16)}`);
-    let lo = 0;
-    let hi = this.#sorted.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.#sorted[mid]!;
-      if (at === v) return true;
-      if (at < v) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+  has(e: { payoutId: string; fingerprint: string }): boolean {
+    return holds(this.#ids, hash64(e.payoutId)) || holds(this.#derived, fingerprint64(e.fingerprint));
   }
 }
 
@@ -64,15 +83,17 @@ export async function changedSinceSent(
   journal: Ledger,
   baseUrl: string,
   { batchId, path }: { batchId: string; path: string },
-  r: { row: number; request: PayoutRequest; fingerprint: string },
-  file: { has(fingerprint: string): boolean } | undefined,
+  r: { row: number; request: PayoutRequest; fingerprint: string; derivedId: boolean },
+  file: BatchCheck['payouts'],
 ): Promise<Problem | undefined> {
   if (!file) return undefined;
   const sent = (await journal.findInBatch(baseUrl, repeatKey(r.request), comparedRun(batchId, path)))
-    .filter((e) => countsAsSent(e) && e.fingerprint !== undefined && e.fingerprint !== r.fingerprint && !file.has(e.fingerprint))
+    .filter((e) => countsAsSent(e) && e.fingerprint !== undefined && e.payoutId !== r.request.payoutId && !file.has({ payoutId: e.payoutId, fingerprint: e.fingerprint }))
     .at(-1);
   if (!sent) return undefined;
   const changes = differences(sent, r.request);
+  // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451").
+  if (!r.derivedId) changes.unshift({ column: COLUMN_LABELS.payoutId, now: r.request.payoutId, then: sent.payoutId });
   const from = sent.batch!.file === path ? '' : ` of ${text(sent.batch!.file)}`;
   const where = `when payout ${sent.payoutId} paid the same in this batch (its row ${sent.batch!.row}${from}, ${shortTime(sent.createdAt)})`;
   const first = changes[0];

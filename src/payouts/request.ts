@@ -209,7 +209,8 @@ function checkQuotes(fault: Fault, k: FieldName, v: string | undefined): void {
 
 /**
  * A long number as a spreadsheet shows it, and saves it when the column holds numbers:
- * "1.23457E+18". Its digits past the first few are gone; it is no account or phone number.
+ * "1.23457E+18". Its digits past the first few are gone; it is no account or phone number,
+ * nor payout id.
  */
 const SCIENTIFIC = /^\s*[0-9](?:[.,][0-9]+)?E\+[0-9]{1,3}\s*$/i;
 const SCIENTIFIC_SAID = 'a long number as a spreadsheet writes it in scientific notation, its other digits lost: format the column as Text and type the number again';
@@ -325,7 +326,7 @@ export function validatePayout(
   const { type, provider, phone } = checkRecipient(f, fault);
   const payoutId = present(f.payoutId) ? f.payoutId.trim() : randomUUID();
   if (!PAYOUT_ID.test(payoutId)) {
-    fault('payoutId', `"${f.payoutId}" may only hold letters, digits and _ . : - (at most 128)`);
+    fault('payoutId', `"${f.payoutId}" ${SCIENTIFIC.test(payoutId) ? `is ${SCIENTIFIC_SAID}` : 'may only hold letters, digits and _ . : - (at most 128)'}`);
   }
   const metadata = checkMetadata(f.metadata, fault);
 

@@ -112,6 +112,30 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     expect(next.stderr).not.toContain('changed since');
   });
 
+  it('a payout_id column saved as numbers (its zeros dropped) is refused, naming the ids; a new id beside the one that paid is a new payout', async () => {
+    const tag = `ids${Date.now()}`;
+    const stamp = String(Date.now()).slice(-6);
+    const rows = payroll(2, tag).map((r, i) => ({ payout_id: `00${stamp}${i}`, ...r }));
+    const file = setup.work.file('ids.csv');
+    expect((await batch([writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes'])).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const r = await batch([writeFile(file, toCsv(rows.map((x) => ({ ...x, payout_id: String(Number(x.payout_id)) })))), '--batch-id', tag, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe(`Error: ${file}: 2 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+    rows.forEach((x, i) => {
+      expect(lines[1 + i]).toContain(
+        `  - row ${i + 2}: payout_id "${Number(x.payout_id)}" was "${x.payout_id}" when payout ${x.payout_id} paid the same in this batch (its row ${i + 2}, `,
+      );
+    });
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    // The file decides identity: a second payout of the same amount to the same account, under an id of its own beside the first.
+    const bonus = { ...rows[0]!, payout_id: `${stamp}-bonus`, note: 'Bonus 2026-11-30' };
+    const again = await batch([writeFile(file, toCsv([...rows, bonus])), '--batch-id', tag, '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+
   it('a row changed beside the row that paid it, or a batch of another id: nothing refused', async () => {
     const tag = `beside${Date.now()}`;
     const rows = payroll(2, tag);

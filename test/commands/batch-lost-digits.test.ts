@@ -131,16 +131,18 @@ describe('payout batch: a sent file re-saved with its digits as numbers', () => 
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 
-  it('a cell in scientific notation ("1.23457E+18", "2.3276E+10") is refused before anything is asked: exit 2', async () => {
-    const rows = payroll(2, `sci-${Date.now()}`);
+  it('a cell in scientific notation ("1.23457E+18", "2.3276E+10", a payout_id "4.5101E+11") is refused before anything is asked: exit 2', async () => {
+    const rows = payroll(3, `sci-${Date.now()}`);
     rows[0]!.account_number = '1.23457E+18';
     rows[1]!.phone_number = '2.3276E+10';
+    rows[2]!.payout_id = '4.5101E+11';
     const file = writeFile(setup.work.file('sci.csv'), toCsv(rows));
     const r = await batch([file, '--yes']);
     expect(r.code, r.stderr).toBe(2);
     const said = 'is a long number as a spreadsheet writes it in scientific notation, its other digits lost: format the column as Text and type the number again';
     expect(r.stderr).toContain(`  - row 2: account_number: "1.23457E+18" ${said}`);
     expect(r.stderr).toContain(`  - row 3: phone_number: "2.3276E+10" ${said}`);
+    expect(r.stderr).toContain(`  - row 4: payout_id: "4.5101E+11" ${said}`);
     expect(ctx.sb.requests()).toEqual([]);
   });
 });

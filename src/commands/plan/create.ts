@@ -69,7 +69,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
     const problem = forms.length ? await restoredSent(journal, api.baseUrl, r.row, r.request, forms) : undefined;
     if (problem) restored.push(problem);
     // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
-    const was = r.derivedId && !r.earlier ? await changedSinceSent(journal, api.baseUrl, { batchId, path: src.file }, r, checked.fingerprints) : undefined;
+    const was = !r.earlier ? await changedSinceSent(journal, api.baseUrl, { batchId, path: src.file }, r, checked.payouts) : undefined;
     if (was) changed.push(was);
     await repeats.add(r);
     // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
