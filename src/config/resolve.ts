@@ -119,8 +119,9 @@ export function isLoopbackHost(hostname: string): boolean {
 /**
  * Checks a base URL before anything is sent: http(s), ends in /v2, and plain http
  * only to a loopback host (keys and tokens travel only over TLS). Returns it without a trailing slash.
+ * `nothing`: what a refusal says was not done ("Nothing was sent.", for `config set` "Nothing was saved.").
  */
-export function checkBaseUrl(raw: string): string {
+export function checkBaseUrl(raw: string, nothing = 'Nothing was sent.'): string {
   // A host and path without a scheme ("api.bokumonie.com/v2", "localhost:4010/v2", which URL
   // reads as the scheme "localhost:"): the URL it most likely means.
   const bare = /^([a-z0-9.-]+)(?::\d+)?\//i.exec(raw.trim());
@@ -136,7 +137,7 @@ export function checkBaseUrl(raw: string): string {
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(
-      `Refusing to send credentials over plain http:// to ${url.host}. Nothing was sent.`,
+      `Refusing to send credentials over plain http:// to ${url.host}. ${nothing}`,
       [],
       'Use https://, or http:// only for a loopback host (localhost, 127.0.0.1, [::1]).',
     );

@@ -60,7 +60,7 @@ export function checkKey(key: string, use: 'read' | 'write' = 'write', commands:
 /** The profile after setting `key` to `value`, or a UsageError listing what is wrong. */
 export function applySetting(profile: Profile, key: string, value: string, commands?: LoginCommands): Partial<Profile> {
   checkKey(key, 'write', commands);
-  if (key === 'base-url') return { baseUrl: checkBaseUrl(value) };
+  if (key === 'base-url') return { baseUrl: checkBaseUrl(value, 'Nothing was saved.') };
   if (key === 'webhook-secret') {
     // Blank (white space only) is as empty: a listener checking with it would take any signature made with it.
     if (!value.trim()) throw new UsageError(value ? 'The webhook secret cannot be blank (white space only).' : 'The webhook secret cannot be empty.');

@@ -159,7 +159,9 @@ describe('applySetting', () => {
   it('checks and normalizes base-url', () => {
     expect(applySetting({}, 'base-url', 'https://api.example.com/v2/')).toEqual({ baseUrl: 'https://api.example.com/v2' });
     expect(applySetting({}, 'base-url', 'http://127.0.0.1:4010/v2')).toEqual({ baseUrl: 'http://127.0.0.1:4010/v2' });
-    expect(caught(() => applySetting({}, 'base-url', 'http://example.com/v2')).message).toMatch(/Refusing to send credentials over plain http/);
+    expect(caught(() => applySetting({}, 'base-url', 'http://example.com/v2')).message).toBe(
+      'Refusing to send credentials over plain http:// to example.com. Nothing was saved.',
+    );
     expect(caught(() => applySetting({}, 'base-url', 'https://api.example.com')).message).toMatch(/must end in \/v2/);
   });
 
