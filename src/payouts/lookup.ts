@@ -132,13 +132,32 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
   return { ref: { transactionId: upper, ...(journaled ? { payoutId: journaled.payoutId, entry: journaled } : {}) } };
 }
 
-/** Why `payout get <id>` has nothing to ask for an id that is neither a transaction id nor a journaled payout id (exit 1). */
-export function unknownIdError(id: string, inv: Invocation): ApiError {
+/**
+ * An id as it reads without what copying brought along: quotes, brackets or a trailing comma
+ * or full stop around it (copied from JSON, CSV or a sentence), and a word processor's or chat
+ * app's dashes in it ("TXN‐BOK‐…"); undefined when there is nothing such to take away.
+ */
+export function copiedId(id: string): string | undefined {
+  const bare = id
+    .replace(/[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g, '-')
+    .replace(/^["'`\u2018\u2019\u201c\u201d\u00ab\u00bb(<[{]+/, '')
+    .replace(/["'`\u2018\u2019\u201c\u201d\u00ab\u00bb)>\]}.,;:]+$/, '')
+    .trim();
+  return bare && bare !== id ? bare : undefined;
+}
+
+/**
+ * Why `payout get <id>` has nothing to ask for an id that is neither a transaction id nor a
+ * journaled payout id (exit 1); `meant`: the id without what was copied with it, when that one
+ * is either (copiedId), with the command that looks it up.
+ */
+export function unknownIdError(id: string, inv: Invocation, meant?: string): ApiError {
+  const lists = `Payouts this machine sent, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`;
   return new ApiError(
     `No payout ${text(id)}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and this machine's journal has no payout id ${text(id)}. Nothing was asked of the service.`,
     {
       code: 'NOT_FOUND',
-      hint: `Payouts this machine sent, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`,
+      hint: meant ? `Did you mean ${meant} (without the characters copied with it)? Look it up with: ${commandLine(inv, ['payout', 'get'], [meant])}` : lists,
     },
   );
 }

@@ -109,6 +109,20 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
       // Typed in lower case, asked in the documented form.
       const lower = await payctl(['payout', 'get', txn.toLowerCase()], { dir: other.dir });
       expect(lower.code, lower.stderr).toBe(0);
+      // Copied with what was around it (JSON's quotes, CSV's comma, a sentence's brackets and
+      // full stop, a word processor's dashes): nothing asked, the id meant named, and the
+      // printed command finds it.
+      for (const copied of [`"${txn}",`, `(${txn}).`, txn.replaceAll('-', '\u2010')]) {
+        const before = ctx.sb.requests().length;
+        const c = await payctl(['payout', 'get', copied], { dir: other.dir });
+        expect(c.code).toBe(1);
+        expect(ctx.sb.requests().length).toBe(before);
+        const printed = /^Did you mean (\S+) \(without the characters copied with it\)\? Look it up with: payctl (.+)$/m.exec(c.stderr);
+        expect(printed?.[1], c.stderr).toBe(txn);
+        const again = await payctl(shellSplit(printed![2]!), { dir: other.dir });
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stdout).toMatch(new RegExp(`^Transaction\\s+${txn}$`, 'm'));
+      }
     } finally {
       other.cleanup();
     }

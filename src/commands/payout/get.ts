@@ -9,7 +9,7 @@ import { write, type Deps } from '../../deps.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { openLedger } from '../../payouts/open-ledger.js';
-import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
+import { copiedId, getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { text } from '../../output/text.js';
@@ -28,9 +28,14 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   if (!id) throw new UsageError('payout get needs a transaction id or payout id.');
   const api = await deps.api();
   const inv = invocationOf(deps.globals, deps.env);
-  const resolved = await resolvePayoutRef(await openLedger(deps), api.baseUrl, id);
+  const ledger = await openLedger(deps);
+  const resolved = await resolvePayoutRef(ledger, api.baseUrl, id);
   if ('known' in resolved) throw notLookedUpError(resolved.known, inv);
-  if ('unknown' in resolved) throw unknownIdError(id, inv);
+  if ('unknown' in resolved) {
+    const bare = copiedId(id);
+    const meant = bare === undefined || 'unknown' in (await resolvePayoutRef(ledger, api.baseUrl, bare)) ? undefined : bare;
+    throw unknownIdError(id, inv, meant);
+  }
   const ref = resolved.ref;
   if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout, ref);
   let got: Awaited<ReturnType<typeof getPayout>>;
