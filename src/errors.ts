@@ -159,36 +159,47 @@ export class NetworkError extends CliError {
   }
 }
 
-/** A payout was (maybe) sent but no answer came back (exit 4). */
-export class OutcomeUnknownError extends NetworkError {}
+/** A payout was (maybe) sent but no answer came back (exit 4): `payoutId` is that payout's. */
+export class OutcomeUnknownError extends NetworkError {
+  readonly payoutId: string;
+  constructor(message: string, opts: { payoutId: string; hint?: string; causeCode?: string }) {
+    super(message, opts);
+    this.payoutId = opts.payoutId;
+  }
+}
 
-/** A payout that settled as Failed (exit 1): `reason` is the service's failure_reason, when it gave one. */
+/**
+ * A payout that settled as Failed (exit 1): `reason` is the service's failure_reason, when it
+ * gave one; `payoutId` its payout id, when known (a look-up by transaction id alone has none).
+ */
 export class PayoutFailedError extends CliError {
   readonly exitCode = ExitCode.failed;
-  readonly payoutId: string;
+  readonly payoutId: string | undefined;
   readonly reason: string | undefined;
-  constructor(message: string, opts: { payoutId: string; reason?: string; hint?: string }) {
+  constructor(message: string, opts: { payoutId: string | undefined; reason?: string; hint?: string }) {
     super(message, opts.hint);
     this.payoutId = opts.payoutId;
     this.reason = opts.reason;
   }
 }
 
-/** A payout still Pending when `--wait` ran out of time (exit 5): it was accepted and may still settle. */
+/** A payout still Pending when `--wait` ran out of time (exit 5): it was accepted and may still settle (`payoutId` as above). */
 export class StillPendingError extends CliError {
   readonly exitCode = ExitCode.pending;
-  readonly payoutId: string;
-  constructor(message: string, opts: { payoutId: string; hint?: string }) {
+  readonly payoutId: string | undefined;
+  constructor(message: string, opts: { payoutId: string | undefined; hint?: string }) {
     super(message, opts.hint);
     this.payoutId = opts.payoutId;
   }
 }
 
-/** Ctrl-C (exit 130). */
+/** Ctrl-C (exit 130); `payoutId`: the payout it may have left made or not (payout create). */
 export class InterruptedError extends CliError {
   readonly exitCode = ExitCode.interrupted;
-  constructor(message = 'Interrupted.', hint?: string) {
+  readonly payoutId: string | undefined;
+  constructor(message = 'Interrupted.', hint?: string, payoutId?: string) {
     super(message, hint);
+    this.payoutId = payoutId;
   }
 }
 

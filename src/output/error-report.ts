@@ -1,6 +1,8 @@
 /**
  * Errors for people (what failed, status and code, field errors, request id, what to
- * do next) and for scripts (`{"error":{message,status,code,request_id,errors,hint}}`).
+ * do next) and for scripts (`{"error":{message,status,code,request_id,errors,hint}}`, and
+ * `payout_id` when the error is about one payout: its outcome unknown, interrupted, settled
+ * Failed or still Pending).
  * In JSON each of `errors` names its flag or column in `field` (and a batch file's `row`)
  * and holds the message without it; the hint (what to do next) is `hint`, never part of
  * the message (null when there is none).
@@ -11,7 +13,19 @@
  * only C0 controls, passing 8-bit CSI (U+009B) and bidi controls through as they are.
  * One-line parts (code, request id, field names and field messages) also lose newlines.
  */
-import { ApiError, AuthError, CancelledError, CliError, NetworkError, PayoutFailedError, StillPendingError, UsageError, type FieldError } from '../errors.js';
+import {
+  ApiError,
+  AuthError,
+  CancelledError,
+  CliError,
+  InterruptedError,
+  NetworkError,
+  OutcomeUnknownError,
+  PayoutFailedError,
+  StillPendingError,
+  UsageError,
+  type FieldError,
+} from '../errors.js';
 import { jsonLine } from './json.js';
 import { sanitize, sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
@@ -58,9 +72,16 @@ function fieldsOf(err: unknown): ErrorFields {
   return { ...base, message: err instanceof Error ? err.message : String(err) };
 }
 
+/** The payout an error is about, when it is about one. */
+function payoutIdOf(err: unknown): string | undefined {
+  if (err instanceof OutcomeUnknownError || err instanceof PayoutFailedError || err instanceof StillPendingError || err instanceof InterruptedError) return err.payoutId;
+  return undefined;
+}
+
 /** The fields of an error with every string sanitized; the hint only for CliErrors (else null). */
-function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null } {
+function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null; payout_id?: string } {
   const f = fieldsOf(err);
+  const payoutId = payoutIdOf(err);
   return {
     message: sanitize(f.message),
     status: f.status,
@@ -68,6 +89,7 @@ function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null } {
     request_id: f.request_id === null ? null : sanitizeInline(f.request_id),
     errors: f.errors.map((e) => ({ field: sanitizeInline(e.field), message: sanitizeInline(e.message), ...(e.row !== undefined ? { row: e.row } : {}) })),
     hint: err instanceof CliError && err.hint ? sanitize(err.hint) : null,
+    ...(payoutId !== undefined ? { payout_id: sanitizeInline(payoutId) } : {}),
   };
 }
 

@@ -133,7 +133,15 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(oneJson(r.stdout).data).toMatchObject({ transaction_id: txnOf(ctx.sb, id), status: 'failed', failure_reason: FAILURE_REASON });
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { message: `Payout ${namedText(ctx.sb, id)} failed: ${FAILURE_REASON}`, status: null, code: 'PAYOUT_FAILED', request_id: null, errors: [], hint: null },
+      error: {
+        message: `Payout ${namedText(ctx.sb, id)} failed: ${FAILURE_REASON}`,
+        status: null,
+        code: 'PAYOUT_FAILED',
+        request_id: null,
+        errors: [],
+        hint: null,
+        payout_id: id,
+      },
     });
   });
 

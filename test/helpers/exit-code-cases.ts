@@ -573,6 +573,27 @@ export const EXIT_CODE_CASES: readonly ExitCodeCase[] = [
     },
   },
 
+  {
+    title: 'payout create --json whose answer never arrives: exit 4, the error names the payout for scripts',
+    code: 4,
+    testClock: true,
+    prepare: ({ sb }) => {
+      sb.faults.add({ kind: 'reset-after-commit', method: 'POST', path: '/v2/payout', times: Infinity });
+      const id = randomUUID();
+      return {
+        args: [...waitArgs(freshWallet(sb, '1000.00', 'SLE'), id, '0123456788').filter((a) => a !== '--wait'), '--json'],
+        check: (r) => {
+          expect(r.stdout).toBe('');
+          const err = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error;
+          expect(err.message).toMatch(new RegExp(`^The outcome of payout ${id} is unknown: it may or may not have been made`));
+          // What a script needs to find out: the payout id, apart from the text.
+          expect(err.payout_id).toBe(id);
+          expect(err.hint).toContain(`payctl history reconcile --payout-id ${id}`);
+        },
+      };
+    },
+  },
+
   // 5: still pending when --wait ran out of time
   {
     title: 'payout create --wait --wait-timeout 1 exits 5 with the command to keep waiting',

@@ -187,11 +187,11 @@ function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
       `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
       `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;
   if (result.error instanceof InterruptedError) {
-    return new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint);
+    return new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint, request.payoutId);
   }
   return new OutcomeUnknownError(
     `The outcome of payout ${request.payoutId} is unknown: it may or may not have been made (${result.attempts} attempt${result.attempts === 1 ? '' : 's'}; last: ${result.error.message.replace(/\.$/, '')}).`,
-    { hint, causeCode: result.error.causeCode },
+    { hint, payoutId: request.payoutId, ...(result.error.causeCode !== undefined ? { causeCode: result.error.causeCode } : {}) },
   );
 }
 

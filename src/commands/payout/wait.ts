@@ -89,7 +89,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   if (result.kind === 'pending') {
     throw new StillPendingError(
       `Payout ${shownId} is still ${sanitizeInline(result.status) || 'not settled'} after ${after} (--wait-timeout ${timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S}). It was accepted and may still settle.`,
-      { payoutId: ref.payoutId ?? asked, hint: `Keep waiting with: ${getCommand('--wait')}` },
+      { payoutId: ref.payoutId, hint: `Keep waiting with: ${getCommand('--wait')}` },
     );
   }
   if (result.status === 'Failed') {
@@ -97,7 +97,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
     // ("...\r\nFAKE: Successful") would print a line of the service's making.
     const reason = result.record.failure_reason ? sanitizeInline(result.record.failure_reason) : undefined;
     throw new PayoutFailedError(`Payout ${shownId} failed: ${reason ?? 'the service gave no reason'}.`.replace(/\.\.$/, '.'), {
-      payoutId: ref.payoutId ?? asked,
+      payoutId: ref.payoutId,
       reason,
     });
   }
