@@ -50,3 +50,17 @@ export function closestWords<T>(typed: string, candidates: readonly T[], wordOf:
   }
   return close;
 }
+
+/*
+ * What a chat app or word processor makes of typed text, as regular-expression character
+ * classes (the one copy; help.ts names such words in a command line, request.ts refuses a name
+ * or note wrapped in curly quotes, lookup.ts reads an id copied with them):
+ */
+/** Dashes that are not the hyphen-minus: en and em dashes, the minus sign and the like. */
+export const DASHES = '\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d';
+/** Quotes that open: curly single and double, low-9, and the guillemet «. */
+export const OPENING_QUOTES = '\\u2018\\u201a\\u201c\\u201e\\u00ab';
+/** Quotes that close: curly single and double, and the guillemet ». (Some keyboards close with an opening one.) */
+export const CLOSING_QUOTES = '\\u2019\\u201d\\u00bb';
+/** Spaces a shell does not split at: the no-break spaces, and the typographic ones. */
+export const ODD_SPACES = '\\u00a0\\u2000-\\u200a\\u202f\\u205f\\u3000';

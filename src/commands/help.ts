@@ -15,7 +15,7 @@
 import { Command, type AddHelpTextContext, type AddHelpTextPosition, type ErrorOptions, type Help, type ParseOptions } from 'commander';
 import { sanitizeInline } from '../output/sanitize.js';
 import { displayWidth, wrapText } from '../output/table.js';
-import { closestWords } from '../words.js';
+import { closestWords, DASHES, ODD_SPACES, OPENING_QUOTES, CLOSING_QUOTES } from '../words.js';
 
 /** Words people type for a command that has another name here. */
 const SYNONYMS: Readonly<Record<string, string>> = { ls: 'list', show: 'get', wallet: 'balances', wallets: 'balances' };
@@ -115,14 +115,13 @@ export class PayctlCommand extends Command {
   }
 }
 
-/** Dashes that are not the hyphen-minus a shell and commander read: en and em dashes, the minus sign and the like. */
-const DASH = /^-?[\u2010-\u2015\u2212\ufe58\ufe63\uff0d][-\u2010-\u2015\u2212\ufe58\ufe63\uff0d]?[A-Za-z]/;
+/** A word that starts with dashes that are not the hyphen-minus a shell and commander read. */
+const DASH = new RegExp(`^-?[${DASHES}][-${DASHES}]?[A-Za-z]`);
 /** A word that opens with a curly quote, or closes with one: a straight quote changed; the shell kept it and split at its spaces. */
-const OPENS = /^[\u2018\u201a\u201c\u201e]/;
-const CLOSES = /[\u2019\u201d]$/;
+const OPENS = new RegExp(`^[${OPENING_QUOTES}]`);
+const CLOSES = new RegExp(`[${CLOSING_QUOTES}]$`);
 
-/** Spaces a shell does not split at: the no-break spaces, and the typographic ones. */
-const ODD_SPACE = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/;
+const ODD_SPACE = new RegExp(`[${ODD_SPACES}]`);
 const ODD_SPACE_ALL = new RegExp(ODD_SPACE.source, 'g');
 
 /**

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits, type AmountParse } from '../money/amount.js';
 import { fieldProblem, type Problem } from '../errors.js';
 import { isRecipientType, isServiceCurrency, longerThan, MAX_TEXT, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN, type RecipientType } from '../service/payout-rules.js';
-import { editDistance } from '../words.js';
+import { CLOSING_QUOTES, editDistance, OPENING_QUOTES } from '../words.js';
 
 export type { RecipientType } from '../service/payout-rules.js';
 
@@ -198,7 +198,7 @@ function checkText(fault: Fault, k: FieldName, v: string | undefined, max: numbe
  * chat app or word processor changed on their way into a command (which a shell does not
  * remove) or a file. Paid as typed, the quotes would be part of the name.
  */
-const CURLY_WRAPPED = /^\s*[\u2018\u201a\u201c\u201e\u00ab][^]*[\u2019\u2018\u201d\u201c\u00bb]\s*$/;
+const CURLY_WRAPPED = new RegExp(`^\\s*[${OPENING_QUOTES}][^]*[${CLOSING_QUOTES}${OPENING_QUOTES}]\\s*$`);
 
 function checkQuotes(fault: Fault, k: FieldName, v: string | undefined): void {
   if (present(v) && v.trim().length > 1 && CURLY_WRAPPED.test(v)) {

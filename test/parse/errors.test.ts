@@ -246,6 +246,9 @@ describe('words a chat app or word processor changed', () => {
     expect(r.stderr).toContain(
       '"\u2018Un" has curly quotes, which a shell does not treat as quotes (a chat app or word processor changed them): type straight quotes \' or ".',
     );
+    // Guillemets, as a French keyboard's chat app writes quotes (the set request.ts refuses around a name too).
+    const fr = await refuse('payout', 'create', '--name', '\u00abUn', 'Known\u00bb', '--yes');
+    expect(fr.stderr).toContain('"\u00abUn" has curly quotes, which a shell does not treat as quotes');
   });
 
   it('a no-break or typographic space that made two words one: the word named, when the error names it', async () => {
