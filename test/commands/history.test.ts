@@ -223,14 +223,18 @@ describe('history reconcile (the Done-when scenario)', () => {
     expect(heldFor(sb, never)).toHaveLength(1);
   });
 
-  it('only entries of this base URL are resent', async () => {
+  it('only entries of this base URL are resent; those of another are said, not touched', async () => {
     const journal = new Journal(dir);
     const walletId = freshWallet(ctx.sb, '100.00', 'SLE');
     await journaled(journal, fields(walletId, 'elsewhere-1'), new Date(), unknownAt(new Date()), { baseUrl: 'https://api.example.com/v2' });
+    await journaled(journal, fields(walletId, 'elsewhere-2'), new Date(), unknownAt(new Date()), { baseUrl: 'https://API.example.com/v2/' });
     const r = await payctl(['history', 'reconcile'], { dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('No unknown outcomes in the journal');
+    expect(r.stderr).toBe(
+      `No unknown outcomes in the journal for ${ctx.sb.baseUrl}.\n` +
+        'Note: 2 payouts of unknown outcome are journaled for https://api.example.com/v2, another base URL: reconcile them with a profile of that base URL.\n',
+    );
     expect(since(ctx.sb, 0).filter((q) => q.path.startsWith('/v2/payout'))).toEqual([]);
     expect((await journal.get('https://api.example.com/v2', 'elsewhere-1'))!.outcome?.kind).toBe('unknown');
   });

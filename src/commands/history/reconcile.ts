@@ -6,65 +6,32 @@
  * one payout either way. That is done on its own only while the service is trusted to remember
  * the key (KEY_MEMORY_MS, 24 hours); for an older entry the payout list is searched for
  * candidates, which are shown with the two commands a person chooses from:
- * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted) or
+ * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted: reconcile-made-by.ts) or
  * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { recordStatus, type PayoutRecord } from '../../service/schemas.js';
+import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { recordStatus } from '../../service/schemas.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { text, utcTime } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import { journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
-import { writeError } from '../../payouts/ledger/atomic-files.js';
-import {
-  ageOf,
-  askedOf,
-  candidateProblems,
-  choiceCommands,
-  findCandidates,
-  getPayout,
-  heldAdvice,
-  isUnresolved,
-  lookedUpOutcome,
-  olderThanKeyMemory,
-  TRANSACTION_ID,
-  type CandidateSearch,
-} from '../../payouts/lookup.js';
+import { ageOf, askedOf, choiceCommands, findCandidates, isUnresolved, olderThanKeyMemory, type CandidateSearch } from '../../payouts/lookup.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
 import { journalFolder } from '../../config/paths.js';
+import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
+import { madeBy } from './reconcile-made-by.js';
+import { describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
 export interface ReconcileOptions {
   payoutId?: string;
   madeBy?: string;
   resend?: boolean;
   yes?: boolean;
-}
-
-export interface ReconcileResult {
-  payoutId: string;
-  /**
-   * resent: sent again with its journaled key; held: older than 24 h, not resent; made-by:
-   * recorded from a transaction a person named; batch: a batch row with no attempt recorded, left
-   * to that batch's resume (`resume`).
-   */
-  action: 'resent' | 'held' | 'made-by' | 'batch';
-  resume?: string;
-  outcome: 'accepted' | 'rejected' | 'unknown';
-  transactionId?: string;
-  status?: string;
-  /** The service answered with the first attempt's answer (Idempotent-Replayed): that attempt had been made. */
-  replayed?: boolean;
-  code?: string;
-  message?: string;
-  error?: string;
-  /** Still unknown because this machine could not record the answer (a full disk, a read-only journal), not for want of one. */
-  unrecorded?: true;
-  held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
 }
 
 export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
@@ -79,6 +46,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   // The same pass notes which transaction ids are journaled payouts already (never shown as candidates).
   const todo: Array<{ name: string; t: number }> = [];
   const claimed = new Map<string, string>();
+  const elsewhere = new Map<string, { shown: string; n: number }>();
   if (opts.payoutId !== undefined) {
     const entry = await journal.get(api.baseUrl, opts.payoutId);
     if (!entry)
@@ -100,7 +68,14 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
       continue;
     }
     const e = it.entry;
-    if (journalBase(e.baseUrl) !== base) continue;
+    if (journalBase(e.baseUrl) !== base) {
+      // Said at the end: a person who reconciled "everything" may have more under another service.
+      if (opts.payoutId === undefined && ledgerOutcome(e) === 'unknown') {
+        const other = elsewhere.get(journalBase(e.baseUrl)) ?? { shown: shownBase(e.baseUrl), n: 0 };
+        elsewhere.set(journalBase(e.baseUrl), { ...other, n: other.n + 1 });
+      }
+      continue;
+    }
     if (e.outcome?.kind === 'accepted' && e.outcome.transactionId) claimed.set(e.outcome.transactionId, e.payoutId);
     if (ledgerOutcome(e) === 'unknown' && (opts.payoutId === undefined || e.payoutId === opts.payoutId)) todo.push({ name: it.name, t: Date.parse(e.createdAt) || 0 });
   }
@@ -138,6 +113,10 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
       );
   }
   if (damaged.length) deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
+  for (const { shown, n } of elsewhere.values())
+    deps.log.info(
+      `Note: ${n === 1 ? '1 payout' : `${n} payouts`} of unknown outcome ${n === 1 ? 'is' : 'are'} journaled for ${text(shown)}, another base URL: reconcile ${n === 1 ? 'it' : 'them'} with a profile of that base URL.`,
+    );
   // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
   if (deps.signal.aborted || results.some((r) => r.error === INTERRUPTED)) {
     throw new InterruptedError(
@@ -147,6 +126,15 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   }
   againAdvice(results, faults, opts, inv, deps);
   return left ? ExitCode.unknown : ExitCode.ok;
+}
+
+/** A journaled base URL as a person reads it: as checked when it was sent (host in lower case, no trailing slash). */
+function shownBase(baseUrl: string): string {
+  try {
+    return checkBaseUrl(baseUrl);
+  } catch {
+    return baseUrl;
+  }
 }
 
 /**
@@ -163,8 +151,6 @@ function againAdvice(results: ReconcileResult[], faults: JournalFaults, opts: Re
   if (fault && unknown.some((r) => r.unrecorded)) deps.log.warn(`${fault.cause}. ${fault.then} ${again} again.`);
   if (unknown.some((r) => !r.unrecorded)) deps.log.warn(`Run ${again} again when the service can be reached.`);
 }
-
-const INTERRUPTED = 'interrupted';
 
 /** One unknown entry: resent (under 24 hours, or --resend), else held with its candidates. */
 async function reconcileOne(
@@ -244,144 +230,4 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, deps: 
   );
   const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
   if (!ok) throw new CancelledError();
-}
-
-/** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
-async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps): Promise<number> {
-  // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
-  const transactionId = typed.trim().toUpperCase();
-  if (!TRANSACTION_ID.test(transactionId)) {
-    throw new UsageError(
-      `--made-by ${text(typed)} is not a transaction id (TXN-BOK- and 26 hex digits). Nothing was asked of the service, nothing was recorded.`,
-      [],
-      candidatesHint(inv, payoutId),
-    );
-  }
-  const entry = await journal.get(api.baseUrl, payoutId);
-  if (!entry) {
-    throw new UsageError(
-      `This machine's journal has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`,
-      [],
-      `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
-    );
-  }
-  if (!isUnresolved(entry)) {
-    const seen = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId !== undefined;
-    throw new UsageError(
-      `Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`,
-      [],
-      seen ? `See it with: ${commandLine(inv, ['payout', 'get', payoutId])}` : `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
-    );
-  }
-  const other = await journal.byTransactionId(api.baseUrl, transactionId);
-  if (other && other.payoutId !== payoutId) {
-    throw new UsageError(
-      `Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`,
-      [],
-      candidatesHint(inv, payoutId),
-    );
-  }
-  // Read by its transaction id, checked to be that transaction (not yet against the body: said below, item by item).
-  let got: Awaited<ReturnType<typeof getPayout>>;
-  try {
-    got = await getPayout(api, { transactionId });
-  } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND')) throw err;
-    throw new ApiError(`The service has no transaction ${text(transactionId)} (it said: ${err.message.replace(/\.$/, '')}). Nothing was recorded.`, {
-      status: err.status,
-      code: err.code,
-      ...(err.requestId ? { requestId: err.requestId } : {}),
-      hint: candidatesHint(inv, payoutId),
-    });
-  }
-  const problems = candidateProblems(got.record, entry);
-  if (problems.length) {
-    throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
-  }
-  let next: JournalEntry;
-  try {
-    next = await journal.record(entry, lookedUpOutcome(got.record, got.res.status, deps.clock.now()));
-  } catch (err) {
-    // A full disk or a read-only folder: said as such (exit 2), never as a bug; the entry stays unknown.
-    throw writeError(err, journalFolder(deps.env), 'Nothing was recorded: run the same command again once it can be written.');
-  }
-  const status = next.outcome?.kind === 'accepted' ? next.outcome.payoutStatus : undefined;
-  const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
-  else await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
-  deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
-  return ExitCode.ok;
-}
-
-/** Where to find the transaction a payout whose answer was lost may be. */
-function candidatesHint(inv: Invocation, payoutId: string): string {
-  return `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`;
-}
-
-function describeOutcome(e: JournalEntry): string {
-  const o = e.outcome;
-  if (o?.kind === 'accepted') return `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`;
-  if (o?.kind === 'rejected') return `refused (${text([o.code, o.message].filter(Boolean).join(': '))})`;
-  return ledgerOutcome(e);
-}
-
-function candidateJson(r: PayoutRecord): Record<string, unknown> {
-  return {
-    transaction_id: r.transaction_id ?? null,
-    created_at: r.created_at ?? null,
-    amount: plainAmount(r.amount, r.currency),
-    currency: r.currency,
-    account_number: r.recipient?.accountNumber ?? null,
-    name: r.recipient?.name ?? null,
-    status: r.status ?? null,
-    description: r.note ?? null,
-  };
-}
-
-function document(baseUrl: string, results: ReconcileResult[]): Record<string, unknown> {
-  const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
-  return {
-    base_url: baseUrl,
-    results: results.map((r) => ({
-      payout_id: r.payoutId,
-      action: r.action,
-      outcome: r.outcome,
-      transaction_id: r.transactionId ?? null,
-      status: r.status ?? null,
-      replayed: r.replayed ?? null,
-      code: r.code ?? null,
-      message: r.message ?? null,
-      error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
-      candidates: r.held && !('error' in r.held.search) ? r.held.search.candidates.map(candidateJson) : null,
-      commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.resume ? { resume: r.resume } : null,
-    })),
-    counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown') },
-  };
-}
-
-/** What a person reads for one entry (stdout: the result, with the commands to choose from). */
-function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, now: Date): string {
-  const id = text(r.payoutId);
-  if (r.action === 'batch')
-    return `unknown   ${id}  not resent: row ${entry.batch?.row ?? '?'} of batch "${text(entry.batch?.id)}", no attempt recorded (it may never have left); its batch's resume sends it\n`;
-  if (r.action === 'made-by') return `accepted  ${id}  recorded as made by transaction ${text(r.transactionId)}${r.status ? ` (${text(r.status)})` : ''}\n`;
-  if (r.action === 'held') {
-    if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;
-    const advice = heldAdvice(entry, r.held!.search, inv, now)
-      .trimEnd()
-      .split('\n')
-      .map((l) => `          ${l}`)
-      .join('\n');
-    return `unknown   ${id}  not resent: first sent ${ageOf(entry, now)} ago\n${advice}\n`;
-  }
-  const how = 'resent with its journaled key';
-  if (r.outcome === 'accepted') {
-    // Only a replay says which attempt made it (the service marks it); otherwise either may have.
-    const first = r.replayed === true ? '; the service gave its first answer again: the first attempt had been made' : '';
-    return `accepted  ${id}  ${how}: transaction ${text(r.transactionId ?? '(none given)')}${r.status ? `, ${text(r.status)}` : ''}${first}\n`;
-  }
-  if (r.outcome === 'rejected') return `refused   ${id}  ${how}: ${text([r.code, r.message].filter(Boolean).join(': '))}; no payout was made\n`;
-  if (r.error === INTERRUPTED) return `unknown   ${id}  ${how}: interrupted while the request was in flight\n`;
-  if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
-  return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
 }

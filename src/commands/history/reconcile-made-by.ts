@@ -1,0 +1,87 @@
+/**
+ * `payctl history reconcile --payout-id ID --made-by TXN`: a payout whose answer was lost,
+ * recorded as made by a transaction a person found (among the candidates reconcile.ts lists):
+ * the transaction looked up, checked against the journaled request, recorded as accepted.
+ */
+import { write, type Deps } from '../../deps.js';
+import { ApiError, ExitCode, UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
+import { text } from '../../output/text.js';
+import type { JournalEntry, Ledger } from '../../payouts/journal.js';
+import { writeError } from '../../payouts/ledger/atomic-files.js';
+import { candidateProblems, getPayout, isUnresolved, lookedUpOutcome, TRANSACTION_ID } from '../../payouts/lookup.js';
+import { journalFolder } from '../../config/paths.js';
+import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
+
+/** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
+export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps): Promise<number> {
+  // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
+  const transactionId = typed.trim().toUpperCase();
+  if (!TRANSACTION_ID.test(transactionId)) {
+    throw new UsageError(
+      `--made-by ${text(typed)} is not a transaction id (TXN-BOK- and 26 hex digits). Nothing was asked of the service, nothing was recorded.`,
+      [],
+      candidatesHint(inv, payoutId),
+    );
+  }
+  const entry = await journal.get(api.baseUrl, payoutId);
+  if (!entry) {
+    throw new UsageError(
+      `This machine's journal has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`,
+      [],
+      `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
+    );
+  }
+  if (!isUnresolved(entry)) {
+    const seen = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId !== undefined;
+    throw new UsageError(
+      `Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`,
+      [],
+      seen ? `See it with: ${commandLine(inv, ['payout', 'get', payoutId])}` : `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
+    );
+  }
+  const other = await journal.byTransactionId(api.baseUrl, transactionId);
+  if (other && other.payoutId !== payoutId) {
+    throw new UsageError(
+      `Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`,
+      [],
+      candidatesHint(inv, payoutId),
+    );
+  }
+  // Read by its transaction id, checked to be that transaction (not yet against the body: said below, item by item).
+  let got: Awaited<ReturnType<typeof getPayout>>;
+  try {
+    got = await getPayout(api, { transactionId });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND')) throw err;
+    throw new ApiError(`The service has no transaction ${text(transactionId)} (it said: ${err.message.replace(/\.$/, '')}). Nothing was recorded.`, {
+      status: err.status,
+      code: err.code,
+      ...(err.requestId ? { requestId: err.requestId } : {}),
+      hint: candidatesHint(inv, payoutId),
+    });
+  }
+  const problems = candidateProblems(got.record, entry);
+  if (problems.length) {
+    throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
+  }
+  let next: JournalEntry;
+  try {
+    next = await journal.record(entry, lookedUpOutcome(got.record, got.res.status, deps.clock.now()));
+  } catch (err) {
+    // A full disk or a read-only folder: said as such (exit 2), never as a bug; the entry stays unknown.
+    throw writeError(err, journalFolder(deps.env), 'Nothing was recorded: run the same command again once it can be written.');
+  }
+  const status = next.outcome?.kind === 'accepted' ? next.outcome.payoutStatus : undefined;
+  const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
+  else await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
+  deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
+  return ExitCode.ok;
+}
+
+/** Where to find the transaction a payout whose answer was lost may be. */
+function candidatesHint(inv: Invocation, payoutId: string): string {
+  return `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`;
+}

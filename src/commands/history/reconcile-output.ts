@@ -1,0 +1,104 @@
+/**
+ * What `payctl history reconcile` says of each payout it resolved (reconcile.ts) or recorded as
+ * made by a transaction (reconcile-made-by.ts): a line for a person, a document for --json.
+ */
+import type { Invocation } from '../../config/command-line.js';
+import { text } from '../../output/text.js';
+import { plainAmount } from '../../money/amount.js';
+import type { JournalEntry } from '../../payouts/journal.js';
+import { ageOf, heldAdvice, type CandidateSearch } from '../../payouts/lookup.js';
+import { ledgerOutcome } from '../../payouts/history-lines.js';
+import type { PayoutRecord } from '../../service/schemas.js';
+
+/** A result's error when the run was interrupted (Ctrl-C) while it was being resolved. */
+export const INTERRUPTED = 'interrupted';
+
+export interface ReconcileResult {
+  payoutId: string;
+  /**
+   * resent: sent again with its journaled key; held: older than 24 h, not resent; made-by:
+   * recorded from a transaction a person named; batch: a batch row with no attempt recorded, left
+   * to that batch's resume (`resume`).
+   */
+  action: 'resent' | 'held' | 'made-by' | 'batch';
+  resume?: string;
+  outcome: 'accepted' | 'rejected' | 'unknown';
+  transactionId?: string;
+  status?: string;
+  /** The service answered with the first attempt's answer (Idempotent-Replayed): that attempt had been made. */
+  replayed?: boolean;
+  code?: string;
+  message?: string;
+  error?: string;
+  /** Still unknown because this machine could not record the answer (a full disk, a read-only journal), not for want of one. */
+  unrecorded?: true;
+  held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
+}
+
+export function describeOutcome(e: JournalEntry): string {
+  const o = e.outcome;
+  if (o?.kind === 'accepted') return `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`;
+  if (o?.kind === 'rejected') return `refused (${text([o.code, o.message].filter(Boolean).join(': '))})`;
+  return ledgerOutcome(e);
+}
+
+function candidateJson(r: PayoutRecord): Record<string, unknown> {
+  return {
+    transaction_id: r.transaction_id ?? null,
+    created_at: r.created_at ?? null,
+    amount: plainAmount(r.amount, r.currency),
+    currency: r.currency,
+    account_number: r.recipient?.accountNumber ?? null,
+    name: r.recipient?.name ?? null,
+    status: r.status ?? null,
+    description: r.note ?? null,
+  };
+}
+
+export function document(baseUrl: string, results: ReconcileResult[]): Record<string, unknown> {
+  const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
+  return {
+    base_url: baseUrl,
+    results: results.map((r) => ({
+      payout_id: r.payoutId,
+      action: r.action,
+      outcome: r.outcome,
+      transaction_id: r.transactionId ?? null,
+      status: r.status ?? null,
+      replayed: r.replayed ?? null,
+      code: r.code ?? null,
+      message: r.message ?? null,
+      error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
+      candidates: r.held && !('error' in r.held.search) ? r.held.search.candidates.map(candidateJson) : null,
+      commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.resume ? { resume: r.resume } : null,
+    })),
+    counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown') },
+  };
+}
+
+/** What a person reads for one entry (stdout: the result, with the commands to choose from). */
+export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, now: Date): string {
+  const id = text(r.payoutId);
+  if (r.action === 'batch')
+    return `unknown   ${id}  not resent: row ${entry.batch?.row ?? '?'} of batch "${text(entry.batch?.id)}", no attempt recorded (it may never have left); its batch's resume sends it\n`;
+  if (r.action === 'made-by') return `accepted  ${id}  recorded as made by transaction ${text(r.transactionId)}${r.status ? ` (${text(r.status)})` : ''}\n`;
+  if (r.action === 'held') {
+    if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;
+    const advice = heldAdvice(entry, r.held!.search, inv, now)
+      .trimEnd()
+      .split('\n')
+      .map((l) => `          ${l}`)
+      .join('\n');
+    return `unknown   ${id}  not resent: first sent ${ageOf(entry, now)} ago\n${advice}\n`;
+  }
+  const how = 'resent with its journaled key';
+  if (r.outcome === 'accepted') {
+    // Only a replay says which attempt made it (the service marks it); otherwise either may have.
+    const first = r.replayed === true ? '; the service gave its first answer again: the first attempt had been made' : '';
+    return `accepted  ${id}  ${how}: transaction ${text(r.transactionId ?? '(none given)')}${r.status ? `, ${text(r.status)}` : ''}${first}\n`;
+  }
+  if (r.outcome === 'rejected') return `refused   ${id}  ${how}: ${text([r.code, r.message].filter(Boolean).join(': '))}; no payout was made\n`;
+  if (r.error === INTERRUPTED) return `unknown   ${id}  ${how}: interrupted while the request was in flight\n`;
+  if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
+  return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
+}
