@@ -67,6 +67,11 @@ export class FilePayouts {
   has(e: { payoutId: string; fingerprint: string }): boolean {
     return holds(this.#ids, hash64(e.payoutId)) || holds(this.#derived, fingerprint64(e.fingerprint));
   }
+
+  /** The payouts of a plan: each by its payout id. */
+  static ofIds(payoutIds: readonly string[]): FilePayouts {
+    return new FilePayouts(new BigUint64Array(0), BigUint64Array.from(payoutIds, hash64).sort());
+  }
 }
 
 /** The rows a file's rows are compared with: the batch's from any file, or for `default`, from this file (`path`, absolute). */

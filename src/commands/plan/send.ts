@@ -20,6 +20,8 @@ import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
+import { changedSinceSent, FilePayouts } from '../../payouts/changed-rows.js';
+import { payoutFingerprint } from '../../payouts/identity.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
@@ -66,6 +68,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   const j = await readAndJudge(opts, deps, refuse);
   const items = await journaledAsPlanned(j, refuse);
   const { reportPath, batch } = await reportPlace(opts, deps, j, items, refuse);
+  await refusePaidSince(j, items, batch, refuse, deps);
   const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.length - alreadyAccepted;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
@@ -159,6 +162,30 @@ async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[
   }
   if (conflicts.length) throw refuse(`${conflicts.length} payout${conflicts.length === 1 ? ' was' : 's were'} sent before differently`, conflicts);
   return items;
+}
+
+/**
+ * Payouts of the plan still to send that pay what its batch paid since, from another version
+ * of the file (changed-rows.ts): a payroll re-saved by a spreadsheet and sent with `payout
+ * batch` while the plan waited for its approvals. The plan would pay those people again: it is
+ * refused, each payout named with the one that paid (plan create refuses such a file itself).
+ */
+async function refusePaidSince(j: Judged, items: BatchItem[], batch: { id: string; file: string }, refuse: Refuse, deps: Deps): Promise<void> {
+  const planned = FilePayouts.ofIds(items.map((it) => it.request.payoutId));
+  const problems: string[] = [];
+  for (const it of items) {
+    if (it.earlier) continue;
+    const r = { row: it.row, request: it.request, fingerprint: payoutFingerprint(it.request), derivedId: true };
+    const paid = await changedSinceSent(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file }, r, planned);
+    if (paid) problems.push(paid.text);
+  }
+  if (problems.length) {
+    throw refuse(
+      `${problems.length} of its payouts pay what batch "${batch.id}" paid since, from another version of its file`,
+      problems,
+      `See what the batch paid with: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--batch-id', batch.id])}\nIf some of the plan is still to pay, make a new plan from the file that was paid.`,
+    );
+  }
 }
 
 /** Where the report goes, and the batch it is written for; never over another run's report. */

@@ -1,0 +1,69 @@
+/**
+ * `payctl plan send` of a plan whose batch was paid since from another version of its file
+ * (src/commands/plan/send.ts, refusePaidSince), in process against the sandbox over real HTTP.
+ * Before: a payroll planned as batch "nov30", then, while the plan waited for its approvals,
+ * the same payroll re-saved by a spreadsheet (the notes' dates reformatted) and sent with
+ * `payout batch --batch-id nov30`: plan send then paid every row a second time. Now plan send
+ * refuses such payouts (exit 2, nothing sent), naming the payout that paid each.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { payctl } from '../helpers/in-process.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
+import { setUpTeam } from '../helpers/four-eyes.js';
+
+const ctx = useSandbox();
+const work = tempWorkDir();
+const people = { maker: tempConfigDir(), alice: tempConfigDir(), bob: tempConfigDir() };
+afterAll(() => {
+  for (const p of Object.values(people)) p.cleanup();
+  work.cleanup();
+});
+
+/** A payroll of two rows without payout ids (each row's id made from what it pays and the batch id). */
+function payroll(wallet: string, note: string, name: string): string {
+  const account = String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+  const file = join(work.dir, name);
+  const rows = ['150.00', '160.00'].map((a, i) => `${wallet},${a},SLE,bank,Hawa Kargbo ${i + 1},ecobank,0099${account}${i},${note}`);
+  writeFileSync(file, 'wallet_id,amount,currency,type,name,provider,account_number,note\n' + rows.join('\n') + '\n');
+  return file;
+}
+
+describe('plan send after its batch was paid from another version of the file', () => {
+  it('is refused, exit 2, nothing sent, each payout named with the one that paid', async () => {
+    await setUpTeam(ctx.sb, people, work.dir);
+    const run = (...args: string[]) => payctl(args, { dir: people.maker.dir });
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const batch = `nov30-${randomUUID().slice(0, 8)}`;
+    const file = payroll(wallet, 'Salary 2026-11-30', 'payroll.csv');
+    const plan = join(work.dir, 'payroll.plan.json');
+    const made = await run('plan', 'create', file, '--batch-id', batch, '-o', plan);
+    expect(made.code, made.stderr).toBe(0);
+
+    // While the plan waits, the file re-saved by a spreadsheet is sent as the same batch.
+    const copy = join(work.dir, 'payroll (1).csv');
+    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
+    const sent = await run('payout', 'batch', copy, '--batch-id', batch, '--yes');
+    expect(sent.code, sent.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+
+    const r = await run('plan', 'send', plan, '--yes');
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe(
+      `Error: Cannot send the plan ${plan}: 2 of its payouts pay what batch "${batch}" paid since, from another version of its file. Nothing was sent.`,
+    );
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^ {2}- row 2: note "Salary 2026-11-30" was "Salary 11/30/2026" when payout \\S+ paid the same in this batch \\(its row 2 of ${copy.replace(/[()]/g, '\\$&')}, `,
+      ),
+    );
+    expect(lines[2]).toMatch(/^ {2}- row 3: note /);
+    expect(r.stderr).toContain(`See what the batch paid with: payctl history --batch-id ${batch}`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
