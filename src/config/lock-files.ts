@@ -16,6 +16,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSy
 import { randomBytes } from 'node:crypto';
 import { hostname, uptime } from 'node:os';
 import { checkFolder } from './paths.js';
+import { diskFull, fsFault } from './fs-fault.js';
 import { ConfigError, InterruptedError, LocalError } from '../errors.js';
 
 /** Who holds a lock, as its file says. */
@@ -132,14 +133,30 @@ function createExclusive(path: string, content: string, nothing: string): boolea
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new ConfigError(`Cannot make the lock file ${path}: ${(err as Error).message}. ${nothing}`);
+    throw cannotMake(path, err, nothing);
   }
   try {
     writeSync(fd, content);
-  } finally {
+  } catch (err) {
+    // A full disk: the lock file made but left empty would read as one being written, and make
+    // the next run wait for it. It is taken away; the run says why it stopped.
     closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already
+    }
+    throw cannotMake(path, err, nothing);
   }
+  closeSync(fd);
   return true;
+}
+
+function cannotMake(path: string, err: unknown, nothing: string): ConfigError {
+  return new ConfigError(
+    `Cannot make the lock file ${path}: ${fsFault(err)}. ${nothing}`,
+    diskFull(err) ? 'Free some space on that disk and run the same command again.' : undefined,
+  );
 }
 
 interface SeenLock {

@@ -14,7 +14,8 @@
  * do the same on a real tmpfs, as root.
  */
 import { randomUUID } from 'node:crypto';
-import { sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { until } from '../helpers/e2e.js';
@@ -160,7 +161,8 @@ describe('payout batch on a full disk', () => {
 
     const prefix = `full-${randomUUID().slice(0, 8)}`;
     const { file, ids } = batchFile(5, wallet, prefix);
-    disk.free = 0;
+    // Room for the batch's lock file (about 100 bytes), none for a journal entry.
+    disk.free = 200;
     const r = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
     expect(r.stderr).toContain('0 accepted, 0 already submitted, 0 rejected, 0 unknown, 5 not sent.\n');
     expect(r.stderr).toContain(`Error: Cannot write the payout journal ${cfg.dir}${sep}journal: no space left on device (ENOSPC). 5 rows were not sent.\n`);
@@ -176,6 +178,31 @@ describe('payout batch on a full disk', () => {
     const again = await payctl(printedCommand(r.stderr), { dir: cfg.dir });
     expect(again.stderr).toContain('5 accepted, 0 already submitted, 0 rejected, 0 unknown.\n');
     expect(again.code, again.stderr).toBe(0);
+    expectExactlyOncePerId(ctx.sb, ids, prefix);
+  });
+
+  it("full to the last byte: the batch's lock file cannot be made: exit 2, the cause said once with the fix, nothing sent, no lock left behind; the same command then pays each row once", async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const prefix = `nolock-${randomUUID().slice(0, 8)}`;
+    const { file, ids } = batchFile(3, wallet, prefix);
+    disk.free = 0;
+    const args = ['payout', 'batch', file, '--yes'];
+    const r = await payctl(args, { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(2);
+    const [said, hint, rest] = r.stderr.split('\n');
+    expect(said!.startsWith(`Error: Cannot make the lock file ${join(cfg.dir, 'locks')}${sep}batch-`)).toBe(true);
+    expect(said).toMatch(/batch-[0-9a-f]{64}\.lock: no space left on device \(ENOSPC\)\. Nothing was sent\.$/);
+    expect(hint).toBe('Free some space on that disk and run the same command again.');
+    expect(rest).toBe('');
+    expect(payoutPosts(ctx.sb).filter((p) => ids.includes(postedPayoutId(p)))).toEqual([]);
+    // No empty lock file left to make the next run wait.
+    expect(readdirSync(join(cfg.dir, 'locks')).filter((f) => f.startsWith('batch-'))).toEqual([]);
+
+    disk.free = Infinity;
+    const again = await payctl(args, { dir: cfg.dir });
+    expect(again.stderr).toContain('3 accepted, 0 already submitted, 0 rejected, 0 unknown.\n');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.ms).toBeLessThan(5_000);
     expectExactlyOncePerId(ctx.sb, ids, prefix);
   });
 

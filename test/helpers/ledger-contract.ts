@@ -256,6 +256,40 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       await held;
     });
 
+    it("a batch's lock excludes another run of it (its id as a slip leaves it; `default` per file) until the run ends; a wallet's lock is taken inside it", async () => {
+      const a = await open();
+      const b = await open();
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let entered!: () => void;
+      const inA = new Promise<void>((r) => (entered = r));
+      const run = { id: 'Nov-30', file: '/home/finance/payroll.csv' };
+      // The run's wallet locks are taken while its batch's is held (payout batch under a policy).
+      const held = a.withBatchLock(
+        run,
+        async () => (entered(), await gate, await a.withWalletLocks(['w-1'], async () => 'a', lockOptions({ waitMs: 1_000 }))),
+        lockOptions(),
+      );
+      await inA;
+      for (const other of [run, { id: 'nov_30', file: '/home/finance/payroll (1).csv' }]) {
+        const refused = await rejection(b.withBatchLock(other, async () => 'never', lockOptions({ waitMs: 50 })));
+        expect(refused).toBeInstanceOf(LocalError);
+        expect((refused as Error).message).toMatch(new RegExp(`^Batch "${other.id}" is locked by another payctl .*: it is sending its rows\\. Nothing was sent\\.$`));
+      }
+      // Another batch, and runs not named from two files, are not held.
+      expect(await b.withBatchLock({ id: 'dec', file: run.file }, async () => 'free', lockOptions({ waitMs: 0 }))).toBe('free');
+      const [c, d] = [await open(), await open()];
+      const unnamed = c.withBatchLock(
+        { id: 'default', file: '/a.csv' },
+        async () => await d.withBatchLock({ id: 'default', file: '/b.csv' }, async () => 'both', lockOptions({ waitMs: 0 })),
+        lockOptions(),
+      );
+      expect(await unnamed).toBe('both');
+      const waiting = b.withBatchLock(run, async () => 'b', lockOptions({ waitMs: 10_000 }));
+      release();
+      expect(await Promise.all([held, waiting])).toEqual(['a', 'b']);
+    });
+
     it("now is the ledger's clock: a time of today", async () => {
       const ledger = await open();
       const t = await ledger.now();

@@ -33,6 +33,7 @@ import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, repo
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
+import { batchLockOptions } from '../../payouts/batch-lock.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { sendRows } from './send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
@@ -67,13 +68,21 @@ function describeGroup(g: DuplicateGroup): string {
 }
 
 export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number> {
-  // Rows journaled from now on were never sent before (sendRows: a refused key then sent nothing).
-  const since = deps.clock.now();
   if (opts.template) return printTemplate(opts, deps);
   const first = await checkFirst(opts, deps);
 
   const api = await deps.api();
   const journal = await openLedger(deps);
+  // A send is planned and sent holding the batch's lock (batch-lock.ts): a second run of it
+  // waits, then plans with this one's rows journaled. A dry run sends nothing and locks nothing.
+  const send = () => planAndSend(opts, deps, first, api, journal);
+  return opts.dryRun ? send() : journal.withBatchLock({ id: first.batchId, file: first.src.file }, send, batchLockOptions(deps));
+}
+
+/** The plan (the journal read, the notices, the policy), then the rows sent; a dry run stops at the plan. */
+async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChecks, api: ApiClient, journal: Ledger): Promise<number> {
+  // Rows journaled from now on (the lock held) were never sent before (sendRows: a refused key then sent nothing).
+  const since = deps.clock.now();
   const { wallets } = await api.wallets();
   const inv = invocationOf(deps.globals, deps.env);
   const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));

@@ -23,6 +23,7 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { changedSinceSent, FilePayouts } from '../../payouts/changed-rows.js';
 import { payoutFingerprint } from '../../payouts/identity.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
+import { batchLockOptions } from '../../payouts/batch-lock.js';
 import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
@@ -62,12 +63,26 @@ interface Judged {
 }
 
 export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
-  // Payouts journaled from now on were never sent before (sendRows: a refused key then sent nothing).
-  const since = deps.clock.now();
   const refuse: Refuse = (message, problems = [], hint) => new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
   const j = await readAndJudge(opts, deps, refuse);
+  // Sent holding its batch's lock (batch-lock.ts), as payout batch: a run of the same batch
+  // beside it (the plan sent twice, or the batch's file with payout batch) waits for this one.
+  const batch = batchOf(j);
+  return j.journal.withBatchLock(batch, () => send(opts, deps, j, batch, refuse), batchLockOptions(deps));
+}
+
+/** The batch a plan's payouts are journaled as: its batch id (or one of the plan's own), and its file (or its hash, for a plan of the shared ledger). */
+function batchOf(j: Judged): { id: string; file: string } {
+  const plan = j.plan;
+  return { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: j.file === undefined ? plan.hash : resolve(j.file) };
+}
+
+/** The plan's payouts checked against the journal, confirmed, journaled and sent. */
+async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: string; file: string }, refuse: Refuse): Promise<number> {
+  // Payouts journaled from now on (the lock held) were never sent before (sendRows: a refused key then sent nothing).
+  const since = deps.clock.now();
   const items = await journaledAsPlanned(j, refuse);
-  const { reportPath, batch } = await reportPlace(opts, deps, j, items, refuse);
+  const reportPath = await reportPlace(opts, deps, j, batch, items, refuse);
   await refusePaidSince(j, items, batch, refuse, deps);
   const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.length - alreadyAccepted;
@@ -188,15 +203,14 @@ async function refusePaidSince(j: Judged, items: BatchItem[], batch: { id: strin
   }
 }
 
-/** Where the report goes, and the batch it is written for; never over another run's report. */
-async function reportPlace(opts: PlanSendOptions, deps: Deps, j: Judged, items: BatchItem[], refuse: Refuse) {
+/** Where the report goes (for `batch`); never over another run's report. */
+async function reportPlace(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: string; file: string }, items: BatchItem[], refuse: Refuse): Promise<string> {
   const plan = j.plan;
   // A plan of the shared ledger has no file: its report goes in this folder, named after its hash.
   const input = resolve(j.file ?? `plan-${plan.hash.slice(7, 19)}.json`);
   const reportPath = resolve(opts.report ?? defaultReportPath(input));
   const badReport = reportProblems(reportPath, input, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw refuse('its report cannot be written', badReport, 'Choose another --report path.');
-  const batch = { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: j.file === undefined ? plan.hash : input };
   // Never over another run's report: one of another batch, or with payouts this plan does not hold.
   const planIds = new Set(items.map((it) => it.request.payoutId));
   const held = await reportOwner(await reportHolder(reportPath), batch.id, () => Promise.resolve((id: string) => planIds.has(id)));
@@ -208,7 +222,7 @@ async function reportPlace(opts: PlanSendOptions, deps: Deps, j: Judged, items: 
       `Choose another --report path, for example:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'send'], [opts.plan, '--report', fresh])}`,
     );
   }
-  return { reportPath, batch };
+  return reportPath;
 }
 
 /** Without --yes: what is about to be sent, then an explicit yes (refused without a terminal; Ctrl-C sends nothing). */

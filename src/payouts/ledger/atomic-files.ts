@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { checkFolder } from '../../config/paths.js';
 import { ConfigError } from '../../errors.js';
+import { diskFull, fsFault } from '../../config/fs-fault.js';
 
 const fsyncFd = promisify(fsync);
 
@@ -197,24 +198,10 @@ export function writeError(err: unknown, dir: string, after: string): unknown {
   if (!code || !JOURNAL_WRITE_FAULTS.has(code)) return err;
   return new ConfigError(
     `Cannot write the payout journal ${dir}: ${fsFault(err)}. ${after}`,
-    code === 'ENOSPC' || code === 'EDQUOT'
+    diskFull(err)
       ? 'Free some space on that disk and run the same command again.'
       : 'payctl journals every payout before sending it: make the config folder writable (or choose another with PAYCTL_CONFIG_DIR), then run the same command again.',
   );
 }
 
-/** A file-system error in words, its code kept: "no space left on device (ENOSPC)". */
-export function fsFault(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  const words: Record<string, string> = {
-    ENOSPC: 'no space left on device',
-    EDQUOT: 'the disk quota is exceeded',
-    EROFS: 'the file system is read-only',
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    ENOTDIR: 'a file is where a folder is expected',
-    EISDIR: 'a folder is where a file is expected',
-    ENOENT: 'its folder does not exist',
-  };
-  return code && words[code] ? `${words[code]} (${code})` : ((err as Error)?.message ?? String(err));
-}
+export { fsFault };

@@ -213,6 +213,13 @@ export interface Ledger {
    */
   withWalletLocks<T>(walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
   /**
+   * Runs `fn` holding the lock of batch `run` (its id, and the file it is sent from), then
+   * releases it, whatever `fn` does: one run of a batch at a time, so that each plans with the
+   * rows the one before journaled (batch-lock.ts). Of one machine for the local store, of every
+   * machine sharing it for a shared one. Waited for, stopped and said as withWalletLocks.
+   */
+  withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
+  /**
    * The ledger's clock: the day a daily total counts. This machine's for the local store; the
    * database's (`now()`) for a shared one, so that machines whose clocks differ count one day.
    */

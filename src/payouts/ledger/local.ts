@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
 import { withWalletLocks, type WalletLockOptions } from '../wallet-lock.js';
+import { withBatchLockFile } from '../batch-lock.js';
 import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
@@ -351,6 +352,10 @@ export class LocalLedger implements Ledger {
   /** The wallets' lock files in the config folder (wallet-lock.ts): every payctl of this machine using it waits. */
   withWalletLocks<T>(walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
     return withWalletLocks(this.#configDir, walletIds, fn, opts);
+  }
+
+  withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+    return withBatchLockFile(this.#configDir, run, fn, opts);
   }
 
   /** This machine's clock (the one the ledger was given). */

@@ -16,8 +16,11 @@ import { ConfigError } from '../../../errors.js';
 /** The environment a ledger is opened with: PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGPASSFILE, ... */
 export type LedgerEnv = Readonly<Record<string, string | undefined>>;
 
-/** Connections of one ledger: a batch's 8-32 claims in flight share them (each is a short statement). */
-export const POOL_MAX = 4;
+/**
+ * Connections of one ledger: a batch's 8-32 claims in flight share them (each is a short
+ * statement), beside the one a batch run's lock holds for its length (batch-lock.ts).
+ */
+export const POOL_MAX = 5;
 /** How long opening a connection may take before the ledger counts as unreachable (PGCONNECT_TIMEOUT overrides). */
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long a statement may go unanswered. */

@@ -1,6 +1,7 @@
 /**
  * The wallets' locks of a PostgreSQL ledger (Ledger.withWalletLocks, wallet-lock.ts): what makes
- * a policy's limits hold across every machine sharing the ledger. One session-level advisory
+ * a policy's limits hold across every machine sharing the ledger; and the batches' locks
+ * (Ledger.withBatchLock, batch-lock.ts), made the same way, held for a batch run's length. One session-level advisory
  * lock per wallet (its key: 64 bits of the SHA-256 of the wallet id), taken in the keys' order
  * (two runs locking the same wallets cannot deadlock) on one connection of the pool held for the
  * whole step, and released in `finally`; the server also releases them when that connection
@@ -18,8 +19,33 @@ const DEFAULT_WAIT_MS = 30_000;
 
 /** The advisory lock key of a wallet: the first 64 bits of SHA-256("payctl wallet\n" + id), signed, as text. */
 export function walletLockKey(walletId: string): string {
-  return createHash('sha256').update(`payctl wallet\n${walletId}`, 'utf8').digest().readBigInt64BE(0).toString();
+  return lockKey(`payctl wallet\n${walletId}`);
 }
+
+/** The advisory lock key of a batch (batch-lock.ts batchLockName): as a wallet's, of "payctl batch\n" + its name. */
+export function batchLockKey(name: string): string {
+  return lockKey(`payctl batch\n${name}`);
+}
+
+function lockKey(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest().readBigInt64BE(0).toString();
+}
+
+/** What a kind of lock guards, as messages say it. */
+export interface LockKind {
+  /** The lock's key for a locked thing's id (a wallet id, a batch's name). */
+  key(id: string): string;
+  /** The thing as a sentence starts with it: "Wallet 6643665465", "Batch "nov30"". */
+  what(id: string): string;
+  /** What its holder does meanwhile. */
+  doing: string;
+}
+
+export const WALLET_LOCKS: LockKind = {
+  key: walletLockKey,
+  what: (id) => `Wallet ${id}`,
+  doing: "checking the policy's limits and journaling payouts from this wallet",
+};
 
 /** Says what went wrong with the ledger in a message of payctl's (the URL masked). */
 export type Fault = (err: unknown, after: string) => Error;
@@ -30,10 +56,18 @@ export type Fault = (err: unknown, after: string) => Error;
  * `waitMs`, InterruptedError on Ctrl-C, the ledger's fault when the database cannot be reached;
  * nothing of `fn` ran then.
  */
-export async function withAdvisoryLocks<T>(pool: Pool, turns: LockTurns, walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions, fault: Fault): Promise<T> {
-  const locks = [...new Map(walletIds.map((id) => [walletLockKey(id), id])).entries()].sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1));
+export async function withAdvisoryLocks<T>(
+  pool: Pool,
+  turns: LockTurns,
+  ids: string[],
+  fn: () => Promise<T>,
+  opts: WalletLockOptions,
+  fault: Fault,
+  kind: LockKind = WALLET_LOCKS,
+): Promise<T> {
+  const locks = [...new Map(ids.map((id) => [kind.key(id), id])).entries()].sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1));
   if (!locks.length) return fn();
-  if (opts.signal?.aborted) throw interrupted(locks[0]![1]);
+  if (opts.signal?.aborted) throw interrupted(kind, locks[0]![1]);
   const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
   // Told once, whether the wait is for this process's turn or for another machine.
   let told = false;
@@ -44,16 +78,24 @@ export async function withAdvisoryLocks<T>(pool: Pool, turns: LockTurns, walletI
       told = true;
     },
   };
-  const done = await turns.take(locks[0]![1], deadline, o);
+  const done = await turns.take(kind, locks[0]![1], deadline, o);
   try {
-    return await holding(pool, locks, deadline, fn, o, fault);
+    return await holding(pool, locks, deadline, fn, o, fault, kind);
   } finally {
     done();
   }
 }
 
 /** `fn` run holding the advisory locks `locks` (sorted), on one connection of the pool. */
-async function holding<T>(pool: Pool, locks: Array<[string, string]>, deadline: number, fn: () => Promise<T>, opts: WalletLockOptions, fault: Fault): Promise<T> {
+async function holding<T>(
+  pool: Pool,
+  locks: Array<[string, string]>,
+  deadline: number,
+  fn: () => Promise<T>,
+  opts: WalletLockOptions,
+  fault: Fault,
+  kind: LockKind,
+): Promise<T> {
   let client: PoolClient;
   try {
     client = await pool.connect();
@@ -63,9 +105,9 @@ async function holding<T>(pool: Pool, locks: Array<[string, string]>, deadline: 
   let held = false;
   let broken: Error | undefined;
   try {
-    for (const [key, walletId] of locks) {
+    for (const [key, id] of locks) {
       held = true; // from the first attempt on: unlocking after a failure is harmless
-      await acquire(client, key, walletId, deadline, opts, fault);
+      await acquire(client, key, id, deadline, opts, fault, kind);
     }
     return await fn();
   } finally {
@@ -81,11 +123,11 @@ async function holding<T>(pool: Pool, locks: Array<[string, string]>, deadline: 
   }
 }
 
-async function acquire(client: PoolClient, key: string, walletId: string, deadline: number, opts: WalletLockOptions, fault: Fault): Promise<void> {
+async function acquire(client: PoolClient, key: string, id: string, deadline: number, opts: WalletLockOptions, fault: Fault, kind: LockKind): Promise<void> {
   const waitedFrom = Date.now();
   let delay = 5;
   for (;;) {
-    if (opts.signal?.aborted) throw interrupted(walletId);
+    if (opts.signal?.aborted) throw interrupted(kind, id);
     let got: boolean;
     try {
       got = (await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS got', [key])).rows[0]!.got;
@@ -95,11 +137,11 @@ async function acquire(client: PoolClient, key: string, walletId: string, deadli
     if (got) return;
     const now = Date.now();
     if (now >= deadline) {
-      throw heldTooLong(walletId, await holderOf(client, key));
+      throw heldTooLong(kind, id, await holderOf(client, key));
     }
-    if (now - waitedFrom >= 1000) opts.onWait?.(walletId, undefined);
-    // A short backoff with jitter: holders keep a lock for milliseconds (a count and the claims).
-    await sleep(Math.min(deadline - now, delay + Math.random() * delay), opts.signal, walletId);
+    if (now - waitedFrom >= 1000) opts.onWait?.(id, undefined);
+    // A short backoff with jitter: holders keep a wallet's lock for milliseconds (a count and the claims).
+    await sleep(Math.min(deadline - now, delay + Math.random() * delay), opts.signal, () => interrupted(kind, id));
     delay = Math.min(delay * 2, 100);
   }
 }
@@ -113,7 +155,7 @@ export class LockTurns {
   #last: Promise<void> = Promise.resolve();
 
   /** Resolves when it is this step's turn, with what ends it; throws as a lock held too long would. */
-  async take(walletId: string, deadline: number, opts: WalletLockOptions): Promise<() => void> {
+  async take(kind: LockKind, id: string, deadline: number, opts: WalletLockOptions): Promise<() => void> {
     const before = this.#last;
     let end!: () => void;
     const mine = new Promise<void>((resolve) => (end = resolve));
@@ -125,9 +167,9 @@ export class LockTurns {
       await Promise.race([
         before,
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(heldTooLong(walletId, 'another step of this payctl')), Math.max(deadline - Date.now(), 0));
-          told = setTimeout(() => opts.onWait?.(walletId, undefined), 1000);
-          onAbort = () => reject(interrupted(walletId));
+          timer = setTimeout(() => reject(heldTooLong(kind, id, 'another step of this payctl')), Math.max(deadline - Date.now(), 0));
+          told = setTimeout(() => opts.onWait?.(id, undefined), 1000);
+          onAbort = () => reject(interrupted(kind, id));
           opts.signal?.addEventListener('abort', onAbort, { once: true });
         }),
       ]);
@@ -143,9 +185,9 @@ export class LockTurns {
   }
 }
 
-function heldTooLong(walletId: string, holder: string | undefined): LocalError {
+function heldTooLong(kind: LockKind, id: string, holder: string | undefined): LocalError {
   return new LocalError(
-    `Wallet ${walletId} is locked by another payctl${holder ? ` (${holder})` : ''}: it is checking the policy's limits and journaling payouts from this wallet. Nothing was sent.`,
+    `${kind.what(id)} is locked by another payctl${holder ? ` (${holder})` : ''}: it is ${kind.doing}. Nothing was sent.`,
     'Run the command again when that one has finished. A lock of a payctl that is gone is released by the database when its connection ends.',
   );
 }
@@ -167,17 +209,18 @@ async function holderOf(client: PoolClient, key: string): Promise<string | undef
   }
 }
 
-function interrupted(walletId: string): InterruptedError {
-  return new InterruptedError(`Interrupted while waiting for the lock of wallet ${walletId}. Nothing was sent.`);
+function interrupted(kind: LockKind, id: string): InterruptedError {
+  const what = kind.what(id);
+  return new InterruptedError(`Interrupted while waiting for the lock of ${what[0]!.toLowerCase()}${what.slice(1)}. Nothing was sent.`);
 }
 
-/** Waits `ms`, or until `signal` aborts (then throws InterruptedError). */
-function sleep(ms: number, signal: AbortSignal | undefined, walletId: string): Promise<void> {
+/** Waits `ms`, or until `signal` aborts (then throws what `stopped` makes). */
+function sleep(ms: number, signal: AbortSignal | undefined, stopped: () => InterruptedError): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(interrupted(walletId));
+    if (signal?.aborted) return reject(stopped());
     const onAbort = () => {
       clearTimeout(timer);
-      reject(interrupted(walletId));
+      reject(stopped());
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

@@ -23,7 +23,8 @@ import { inRun, type BatchRun, type BeginOptions, type JournalEntry, type Journa
 import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
-import { LockTurns, withAdvisoryLocks } from './locks.js';
+import { batchLockKey, LockTurns, withAdvisoryLocks } from './locks.js';
+import { batchLockName } from '../../batch-lock.js';
 import { PostgresPlans } from './plans.js';
 import { PostgresPolicies } from './policies.js';
 import { ROW_COLUMNS, insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
@@ -78,6 +79,8 @@ export class PostgresLedger implements Ledger {
   readonly #outcomes: GroupQueue<RowValues, boolean>;
   /** This ledger's steps that lock wallets, one at a time (locks.ts). */
   readonly #turns = new LockTurns();
+  /** Batch runs' turns, apart from the wallets': a wallet's lock is taken while a batch's is held. */
+  readonly #batchTurns = new LockTurns();
   /** Plans by hash (plans.ts). */
   readonly plans: PostgresPlans;
   /** The team's policy (policies.ts). */
@@ -320,6 +323,12 @@ export class PostgresLedger implements Ledger {
 
   withWalletLocks<T>(walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
     return withAdvisoryLocks(this.#pool, this.#turns, walletIds, fn, opts, (err, after) => this.#fault(err, 'lock wallets in', after));
+  }
+
+  /** An advisory lock, as a wallet's, on a connection of its own for the run's length (POOL_MAX counts it); never in a wallet lock's turn. */
+  withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+    const kind = { key: (id: string) => batchLockKey(batchLockName(id, run.file)), what: (id: string) => `Batch "${id}"`, doing: 'sending its rows' };
+    return withAdvisoryLocks(this.#pool, this.#batchTurns, [run.id], fn, opts, (err, after) => this.#fault(err, 'lock a batch in', after), kind);
   }
 
   /** The database's clock: the day of a daily total is the database's (UTC), not this machine's. */

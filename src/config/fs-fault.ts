@@ -1,0 +1,26 @@
+/**
+ * File-system errors in words (the journal's, a lock file's, the config file's): what a person
+ * can act on, with the code kept for a search.
+ */
+
+/** A file-system error in words, its code kept: "no space left on device (ENOSPC)". */
+export function fsFault(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const words: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'the disk quota is exceeded',
+    EROFS: 'the file system is read-only',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOTDIR: 'a file is where a folder is expected',
+    EISDIR: 'a folder is where a file is expected',
+    ENOENT: 'its folder does not exist',
+  };
+  return code && words[code] ? `${words[code]} (${code})` : ((err as Error)?.message ?? String(err));
+}
+
+/** Whether a file-system error is a full disk or quota: what to do is free some space. */
+export function diskFull(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}

@@ -1,0 +1,54 @@
+/**
+ * One run of a batch at a time (`payout batch`, `plan send`), across the payctl processes of
+ * one machine (the local store: a lock file in the config folder's locks/) or of every machine
+ * sharing a ledger (PostgreSQL: an advisory lock). What a run decides is not paid again, it
+ * decides from the batch's journaled rows (changed-rows.ts, and the identities of its rows):
+ * two runs of one batch from two versions of its file (the original and a copy a spreadsheet
+ * re-saved), side by side, would each decide before the other journaled anything, and each pay.
+ * So a run holds its batch's lock from its plan (the journal read) to its last row, and a
+ * second run waits for it (then plans with the first run's rows journaled), up to
+ * `waitMs`, then stops (exit 1, nothing sent). A dry run decides nothing and takes no lock.
+ *
+ * The lock is of what a run is compared with (changed-rows.ts comparedRun): a named batch, its
+ * id as a slip leaves it ("Dec-2026" and "dec_2026" are one lock); the batch `default` of runs
+ * not named, one lock per file.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { withLockFiles } from '../config/lock-files.js';
+import { comparedRun } from './changed-rows.js';
+import { batchIdSlipKey } from './identity.js';
+import type { BatchRun } from './journal.js';
+import { lockFolder, type WalletLockOptions } from './wallet-lock.js';
+
+/** The lock's name: the batch id as a slip leaves it, and for `default` the file. */
+export function batchLockName(batchId: string, file: string): string {
+  const run = comparedRun(batchId, file);
+  return `${batchIdSlipKey(run.id)}\n${run.file ?? ''}`;
+}
+
+/** The lock file of a batch in a config folder: `batch-<sha256 of its name>.lock`. */
+export function batchLockPath(configDir: string, name: string): string {
+  return join(lockFolder(configDir), `batch-${createHash('sha256').update(name, 'utf8').digest('hex')}.lock`);
+}
+
+/** Runs `fn` holding batch `run`'s lock file (the local store's Ledger.withBatchLock). */
+export function withBatchLockFile<T>(configDir: string, run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+  const target = { path: batchLockPath(configDir, batchLockName(run.id, run.file)), what: `Batch "${run.id}"`, doing: 'sending its rows' };
+  return withLockFiles(lockFolder(configDir), [target], fn, {
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.waitMs !== undefined ? { waitMs: opts.waitMs } : {}),
+    ...(opts.onWait ? { onWait: (_t, holder) => opts.onWait!(run.id, holder) } : {}),
+    host: opts.host,
+    nothing: 'Nothing was sent.',
+  });
+}
+
+/** The lock options of a batch run: its Ctrl-C, its process, and a line on stderr when it has to wait. */
+export function batchLockOptions(d: { signal: AbortSignal; host: WalletLockOptions['host']; log: { info(line: string): void } }): WalletLockOptions {
+  return {
+    signal: d.signal,
+    host: d.host,
+    onWait: (batchId, h) => d.log.info(`Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is sending batch "${batchId}"…`),
+  };
+}

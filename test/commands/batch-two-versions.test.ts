@@ -1,0 +1,91 @@
+/**
+ * Two runs of one batch at once, from two versions of its file (src/payouts/batch-lock.ts), in
+ * process against the sandbox over real HTTP. What a run sends is decided from the batch's
+ * journaled rows (changed-rows.ts): two runs side by side, the payroll and a copy a spreadsheet
+ * re-saved (the notes' dates reformatted, so every row a new identity), each planned before the
+ * other had journaled anything, and each paid every row. Now a run holds its batch's lock from
+ * its plan to its last row: the second waits (saying so after a second), then plans with the
+ * first run's rows journaled and is refused (exit 2, nothing sent). Each person is paid once.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { startPayctl } from '../helpers/in-process.js';
+import { payoutPosts, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { until } from '../helpers/e2e.js';
+import { useBatchFolders } from '../helpers/batch-fixtures.js';
+
+const ctx = useSandbox();
+const setup = useBatchFolders(ctx);
+
+describe('payout batch: the same batch from two versions of its file, at the same time', () => {
+  it('the second run waits for the first, then is refused; every account is paid once', async () => {
+    const tag = `both${Date.now()}`;
+    const base = 10_000_000 + Math.floor(Math.random() * 80_000_000);
+    const rows: BatchRow[] = [0, 1, 2].map((i) => ({
+      wallet_id: setup.sleWallet,
+      amount: `${30 + i}.00`,
+      currency: 'SLE',
+      type: 'bank',
+      name: `Employee ${tag} ${i + 1}`,
+      provider: 'ecobank',
+      account_number: `00${base + i}`,
+      note: 'Salary 2026-11-30',
+    }));
+    const file = writeFile(setup.work.file('payroll.csv'), toCsv(rows));
+    const copy = setup.work.file('payroll (1).csv');
+    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
+    const from = ctx.sb.requests().length;
+    // Each run's first question to the service (its wallets, for the plan) answered after a
+    // second: without a lock both runs plan in the same moment, before either journals a row.
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+
+    const first = startPayctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir });
+    const second = startPayctl(['payout', 'batch', copy, '--batch-id', tag, '--yes'], { dir: setup.dir });
+    const [a, b] = await Promise.all([first.done, second.done]);
+
+    const paid = payoutPosts(ctx.sb, from).map(
+      (p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber,
+    );
+    expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
+    // Which run got the lock first is the scheduler's: one sent, the other waited and was refused.
+    const [sent, refused, refusedFile] = a.code === 0 ? [a, b, copy] : [b, a, file];
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`Error: ${refusedFile}: 3 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+  });
+
+  it('a run that finds the batch being sent says what it waits for, then goes on', async () => {
+    const tag = `wait${Date.now()}`;
+    const base = 10_000_000 + Math.floor(Math.random() * 80_000_000);
+    const row = (i: number): BatchRow => ({
+      wallet_id: setup.sleWallet,
+      amount: `${40 + i}.00`,
+      currency: 'SLE',
+      type: 'bank',
+      name: `Employee ${tag} ${i + 1}`,
+      provider: 'ecobank',
+      account_number: `00${base + i}`,
+      note: 'Salary',
+    });
+    const file = writeFile(setup.work.file('wait.csv'), toCsv([row(0)]));
+    const from = ctx.sb.requests().length;
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 2000, times: 1 });
+    const first = startPayctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir });
+    // The first run holds the lock while it asks for its wallets.
+    await until(() =>
+      ctx.sb
+        .requests()
+        .slice(from)
+        .some((r) => r.path === '/v2/wallets/balances'),
+    );
+    const second = startPayctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir });
+    const [a, b] = await Promise.all([first.done, second.done]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toContain(`Waiting for another payctl (pid ${process.pid}) that is sending batch "${tag}"…\n`);
+    // Then planned with the first run's row journaled: accepted earlier, not sent again.
+    expect(b.stderr).toContain('1 accepted (1 in an earlier run), 0 already submitted, 0 rejected, 0 unknown.');
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+});
