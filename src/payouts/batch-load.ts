@@ -55,47 +55,38 @@ class Hashes {
   }
   /** Values present more than once. */
   repeated(): Set<bigint> {
-    return repeatedIn(this.sorted());
+    const sorted = this.sorted();
+    const out = new Set<bigint>();
+    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
+    return out;
   }
-}
-
-/** The values of a sorted array present more than once. */
-function repeatedIn(sorted: BigUint64Array): Set<bigint> {
-  const out = new Set<bigint>();
-  for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
-  return out;
 }
 
 /**
  * Pass 1: every row checked; a UsageError lists every problem, saying `nothing` (what was not
  * done: "Nothing was sent.", for plan create "No plan was written."). Memory: 16
- * bytes a row (two 64-bit hashes), whatever the file's size; what repeats is then
- * confirmed exactly on a second read of just those rows.
+ * bytes a row (two 64-bit hashes: what it pays, its payout id), 24 with a payout_id given,
+ * whatever the file's size; what repeats is then confirmed exactly on a second read of just
+ * those rows.
  */
 export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'): Promise<BatchCheck> {
   const problems = new ProblemList(MAX_LISTED);
-  // What rows with derived ids pay, and what rows with given ids pay and their ids.
-  const derived = new Hashes();
-  const given = new Hashes();
+  const fingerprints = new Hashes();
+  // The payout_ids the file gives, and every row's payout id (given, or made: the first of identical rows').
   const ids = new Hashes();
+  const payouts = new Hashes();
   const columns = new DigitColumns();
   let rows = 0;
   for await (const r of identifiedRows(src, problems, undefined, false)) {
     rows++;
     columns.see(r.request);
-    if (r.derivedId) derived.push(fingerprint64(r.fingerprint));
-    else {
-      given.push(fingerprint64(r.fingerprint));
-      ids.push(hash64(r.request.payoutId));
-    }
+    fingerprints.push(fingerprint64(r.fingerprint));
+    const id = hash64(r.request.payoutId);
+    payouts.push(id);
+    if (!r.derivedId) ids.push(id);
   }
   const idsTwice = ids.repeated();
-  const derivedSorted = derived.sorted();
-  const givenSorted = given.sorted();
-  const all = new BigUint64Array(derivedSorted.length + givenSorted.length);
-  all.set(derivedSorted);
-  all.set(givenSorted, derivedSorted.length);
-  const candidates = repeatedIn(all.sort());
+  const candidates = fingerprints.repeated();
   const duplicated = new Set<string>();
   let again: ProblemList | undefined;
   if (candidates.size || idsTwice.size) {
@@ -112,7 +103,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   // In row order, as a person reads the file (problems of the file itself first): the first
   // MAX_LISTED of each pass hold the first MAX_LISTED of both.
   if (problems.total || again?.total) throw again ? fileProblems(src.path, nothing, problems, again) : fileProblems(src.path, nothing, problems);
-  return { rows, duplicated, idsTwice, lost: columns.lost(), payouts: new FilePayouts(derivedSorted, ids.sorted()) };
+  return { rows, duplicated, idsTwice, lost: columns.lost(), payouts: new FilePayouts(payouts.sorted()) };
 }
 
 /**

@@ -77,7 +77,7 @@ export interface BatchCheck {
   /** The digit columns that may have lost leading zeros or a "+" to a spreadsheet (lost-digits.ts). */
   lost?: LostDigits;
   /** The payouts the file's rows are (changed-rows.ts): an earlier payout of the batch that none of them is was changed or removed since. */
-  payouts?: { has(e: { payoutId: string; fingerprint: string }): boolean };
+  payouts?: { has(payoutId: string): boolean };
   /**
    * Rows the plan found no journal entry for, by row number: the send does not look them up
    * again. (One journaled since, by another payctl, is still found: its claim fails, and its

@@ -8,11 +8,12 @@
  * Caught within one batch: a row still to send (no entry of its own) whose wallet, account,
  * amount and currency (identity.ts, repeatKey) are those of a payout the batch sent before
  * (accepted, or of unknown outcome) that no row of the file is any more is most likely that
- * payout, changed. A row is a payout by its payout_id when the file gives one, else by what
- * it pays: so a payout_id changed since is caught too (a spreadsheet that saves "00451" as
- * the number 451, ids made by a formula from the row's place, then the file sorted). A batch named with --batch-id is one payroll whatever file it is
- * sent from: a spreadsheet's "Save As" (`pay (1).csv`) or a copy moved to another folder is
- * still that batch. Runs not named share the batch id `default` month after month, so there
+ * payout, changed. A row is the payout of its payout_id when the file gives one, else of the
+ * id made from what it pays: so a payout_id changed since is caught too (a spreadsheet that
+ * saves "00451" as the number 451; ids made by a formula from the row's place, then the file
+ * sorted; a payout_id column emptied). A batch named with --batch-id is one payroll whatever
+ * file it is sent from: a spreadsheet's "Save As" (`pay (1).csv`) or a copy moved to another
+ * folder is still that batch. Runs not named share the batch id `default` month after month, so there
  * only the same file (its path: a spreadsheet saves where it opened) is compared; another file
  * is new payouts. The file is refused (exit 2, nothing sent), each such row named with the cells
  * that differ and the payout it would pay again. The look-up is the ledger's findInBatch, which
@@ -50,27 +51,26 @@ function holds(sorted: BigUint64Array, v: bigint): boolean {
 }
 
 /**
- * The payouts a file's rows are: a row with a derived id is the payout of what it pays (its
- * fingerprint), a row with a payout_id the payout of that id. Sorted 64-bit hashes of both (8
- * bytes a row, 16 with a payout_id); a hash that matches is as good as the payout being there
- * (a collision only spares a row this check).
+ * The payouts a file's rows are, by payout id: a row's payout_id when the file gives one, else
+ * the id made from what it pays and the batch id (the first of identical rows). Sorted 64-bit
+ * hashes, 8 bytes a row; a hash that matches is as good as the payout being there (a collision
+ * only spares a row this check).
  */
 export class FilePayouts {
-  readonly #derived: BigUint64Array;
   readonly #ids: BigUint64Array;
 
-  constructor(derivedFingerprints: BigUint64Array, givenIds: BigUint64Array) {
-    this.#derived = derivedFingerprints;
-    this.#ids = givenIds;
+  /** `sortedIds`: hash64 of each row's payout id, sorted. */
+  constructor(sortedIds: BigUint64Array) {
+    this.#ids = sortedIds;
   }
 
-  has(e: { payoutId: string; fingerprint: string }): boolean {
-    return holds(this.#ids, hash64(e.payoutId)) || holds(this.#derived, fingerprint64(e.fingerprint));
+  has(payoutId: string): boolean {
+    return holds(this.#ids, hash64(payoutId));
   }
 
-  /** The payouts of a plan: each by its payout id. */
+  /** The payouts of a plan. */
   static ofIds(payoutIds: readonly string[]): FilePayouts {
-    return new FilePayouts(new BigUint64Array(0), BigUint64Array.from(payoutIds, hash64).sort());
+    return new FilePayouts(BigUint64Array.from(payoutIds, hash64).sort());
   }
 }
 
@@ -93,12 +93,14 @@ export async function changedSinceSent(
 ): Promise<Problem | undefined> {
   if (!file) return undefined;
   const sent = (await journal.findInBatch(baseUrl, repeatKey(r.request), comparedRun(batchId, path)))
-    .filter((e) => countsAsSent(e) && e.fingerprint !== undefined && e.payoutId !== r.request.payoutId && !file.has({ payoutId: e.payoutId, fingerprint: e.fingerprint }))
+    .filter((e) => countsAsSent(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId))
     .at(-1);
   if (!sent) return undefined;
   const changes = differences(sent, r.request);
-  // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451").
+  // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451"). A
+  // row without one that pays all the same: the payout_id the payout was sent with is gone.
   if (!r.derivedId) changes.unshift({ column: COLUMN_LABELS.payoutId, now: r.request.payoutId, then: sent.payoutId });
+  else if (!changes.length) changes.push({ column: COLUMN_LABELS.payoutId, now: undefined, then: sent.payoutId });
   const from = sent.batch!.file === path ? '' : ` of ${text(sent.batch!.file)}`;
   const where = `when payout ${sent.payoutId} paid the same in this batch (its row ${sent.batch!.row}${from}, ${shortTime(sent.createdAt)})`;
   const first = changes[0];

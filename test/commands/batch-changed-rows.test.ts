@@ -129,6 +129,14 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
       );
     });
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    // The payout_id column emptied: the rows' ids would be made from what they pay, new ones.
+    const emptied = await batch([writeFile(file, toCsv(rows.map((x) => ({ ...x, payout_id: '' })))), '--batch-id', tag, '--yes']);
+    expect(emptied.code, emptied.stderr).toBe(2);
+    expect(emptied.stderr).toContain(
+      `  - row 2: payout_id (empty) was "${rows[0]!.payout_id}" when payout ${rows[0]!.payout_id} paid the same in this batch (its row 2, `,
+    );
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    writeFile(file, toCsv(rows));
     // The file decides identity: a second payout of the same amount to the same account, under an id of its own beside the first.
     const bonus = { ...rows[0]!, payout_id: `${stamp}-bonus`, note: 'Bonus 2026-11-30' };
     const again = await batch([writeFile(file, toCsv([...rows, bonus])), '--batch-id', tag, '--yes']);
