@@ -14,7 +14,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
 import { payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
-import { useBatchFolders } from '../helpers/batch-fixtures.js';
+import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -22,20 +22,7 @@ const setup = useBatchFolders(ctx);
 const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Run> => payctl(['payout', 'batch', ...args], { dir: setup.dir, ...opts });
 
 /** A payroll export: ids made from what each row pays, a dated note and an employee number. */
-function payroll(n: number, tag: string): BatchRow[] {
-  const base = 10_000_000 + Math.floor(Math.random() * 80_000_000);
-  return Array.from({ length: n }, (_, i) => ({
-    wallet_id: setup.sleWallet,
-    amount: `${20 + i}.00`,
-    currency: 'SLE',
-    type: 'bank',
-    name: `Employee ${tag} ${i + 1}`,
-    provider: 'ecobank',
-    account_number: `00${base + i}`,
-    note: 'Salary 2026-11-30',
-    'metadata.employee': String(i + 1).padStart(5, '0'),
-  }));
-}
+const payroll = (n: number, tag: string): BatchRow[] => payrollRows(n, setup.sleWallet, tag);
 
 /** As a spreadsheet saves them: the date in the note reformatted, the employee number a number. */
 const resaved = (rows: BatchRow[]) => rows.map((r) => ({ ...r, note: 'Salary 11/30/2026', 'metadata.employee': String(Number(r['metadata.employee'])) }));

@@ -11,9 +11,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { startPayctl } from '../helpers/in-process.js';
-import { payoutPosts, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { payoutPosts, toCsv, writeFile } from '../helpers/batch.js';
 import { until } from '../helpers/e2e.js';
-import { useBatchFolders } from '../helpers/batch-fixtures.js';
+import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -21,17 +21,7 @@ const setup = useBatchFolders(ctx);
 describe('payout batch: the same batch from two versions of its file, at the same time', () => {
   it('the second run waits for the first, then is refused; every account is paid once', async () => {
     const tag = `both${Date.now()}`;
-    const base = 10_000_000 + Math.floor(Math.random() * 80_000_000);
-    const rows: BatchRow[] = [0, 1, 2].map((i) => ({
-      wallet_id: setup.sleWallet,
-      amount: `${30 + i}.00`,
-      currency: 'SLE',
-      type: 'bank',
-      name: `Employee ${tag} ${i + 1}`,
-      provider: 'ecobank',
-      account_number: `00${base + i}`,
-      note: 'Salary 2026-11-30',
-    }));
+    const rows = payrollRows(3, setup.sleWallet, tag, 30);
     const file = writeFile(setup.work.file('payroll.csv'), toCsv(rows));
     const copy = setup.work.file('payroll (1).csv');
     writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
@@ -57,18 +47,7 @@ describe('payout batch: the same batch from two versions of its file, at the sam
 
   it('a run that finds the batch being sent says what it waits for, then goes on', async () => {
     const tag = `wait${Date.now()}`;
-    const base = 10_000_000 + Math.floor(Math.random() * 80_000_000);
-    const row = (i: number): BatchRow => ({
-      wallet_id: setup.sleWallet,
-      amount: `${40 + i}.00`,
-      currency: 'SLE',
-      type: 'bank',
-      name: `Employee ${tag} ${i + 1}`,
-      provider: 'ecobank',
-      account_number: `00${base + i}`,
-      note: 'Salary',
-    });
-    const file = writeFile(setup.work.file('wait.csv'), toCsv([row(0)]));
+    const file = writeFile(setup.work.file('wait.csv'), toCsv(payrollRows(1, setup.sleWallet, tag, 40)));
     const from = ctx.sb.requests().length;
     ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 2000, times: 1 });
     const first = startPayctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir });

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
-import { fundDemoWallets, postedPayoutId, tempWorkDir } from './batch.js';
+import { fundDemoWallets, postedPayoutId, tempWorkDir, type BatchRow } from './batch.js';
 import { tempConfigDir } from './cli.js';
 import { TestClock } from './clock.js';
 import { loginInProcess } from './payout-fixtures.js';
@@ -161,4 +161,25 @@ export class VirtualClock extends TestClock {
     this.release();
     vi.useRealTimers();
   }
+}
+
+/**
+ * A payroll export of `n` rows from `wallet`: each to a bank account of its own (random, so that
+ * test files sharing a journal never meet), amounts from `amountFrom` SLE up, no payout_id (each
+ * row's id made from what it pays and the batch id), a dated note and an employee number in
+ * metadata, as a spreadsheet would re-save them differently.
+ */
+export function payrollRows(n: number, wallet: string, tag: string, amountFrom = 20): BatchRow[] {
+  const base = 10_000_000 + Math.floor(Math.random() * 80_000_000);
+  return Array.from({ length: n }, (_, i) => ({
+    wallet_id: wallet,
+    amount: `${amountFrom + i}.00`,
+    currency: 'SLE',
+    type: 'bank',
+    name: `Employee ${tag} ${i + 1}`,
+    provider: 'ecobank',
+    account_number: `00${base + i}`,
+    note: 'Salary 2026-11-30',
+    'metadata.employee': String(i + 1).padStart(5, '0'),
+  }));
 }
