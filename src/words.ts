@@ -54,7 +54,7 @@ export function closestWords<T>(typed: string, candidates: readonly T[], wordOf:
 /*
  * What a chat app or word processor makes of typed text, as regular-expression character
  * classes (the one copy; help.ts names such words in a command line, request.ts refuses a name
- * or note wrapped in curly quotes, lookup.ts reads an id copied with them):
+ * or note wrapped in curly quotes, copiedId below reads an id copied with them):
  */
 /** Dashes that are not the hyphen-minus: en and em dashes, the minus sign and the like. */
 export const DASHES = '\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d';
@@ -64,3 +64,17 @@ export const OPENING_QUOTES = '\\u2018\\u201a\\u201c\\u201e\\u00ab';
 export const CLOSING_QUOTES = '\\u2019\\u201d\\u00bb';
 /** Spaces a shell does not split at: the no-break spaces, and the typographic ones. */
 export const ODD_SPACES = '\\u00a0\\u2000-\\u200a\\u202f\\u205f\\u3000';
+
+const DASH_ANY = new RegExp(`[${DASHES}]`, 'g');
+const COPIED_BEFORE = new RegExp(`^["'\`${OPENING_QUOTES}${CLOSING_QUOTES}(<[{]+`);
+const COPIED_AFTER = new RegExp(`["'\`${OPENING_QUOTES}${CLOSING_QUOTES})>\\]}.,;:]+$`);
+
+/**
+ * An id as it reads without what copying brought along: quotes, brackets or a trailing comma
+ * or full stop around it (copied from JSON, CSV or a sentence), and a word processor's or chat
+ * app's dashes in it ("TXN‐BOK‐…"); undefined when there is nothing such to take away.
+ */
+export function copiedId(id: string): string | undefined {
+  const bare = id.replace(DASH_ANY, '-').replace(COPIED_BEFORE, '').replace(COPIED_AFTER, '').trim();
+  return bare && bare !== id ? bare : undefined;
+}

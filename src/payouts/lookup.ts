@@ -8,7 +8,6 @@
  * that could be it (candidates), for a person to choose from.
  */
 import { ApiError } from '../errors.js';
-import { CLOSING_QUOTES, DASHES, OPENING_QUOTES } from '../words.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
@@ -131,20 +130,6 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
   if (!TRANSACTION_ID.test(upper)) return { unknown: id };
   const journaled = upper === id ? undefined : await journal.byTransactionId(baseUrl, upper);
   return { ref: { transactionId: upper, ...(journaled ? { payoutId: journaled.payoutId, entry: journaled } : {}) } };
-}
-
-const DASH_ANY = new RegExp(`[${DASHES}]`, 'g');
-const COPIED_BEFORE = new RegExp(`^["'\`${OPENING_QUOTES}${CLOSING_QUOTES}(<[{]+`);
-const COPIED_AFTER = new RegExp(`["'\`${OPENING_QUOTES}${CLOSING_QUOTES})>\\]}.,;:]+$`);
-
-/**
- * An id as it reads without what copying brought along: quotes, brackets or a trailing comma
- * or full stop around it (copied from JSON, CSV or a sentence), and a word processor's or chat
- * app's dashes in it ("TXN‐BOK‐…"); undefined when there is nothing such to take away.
- */
-export function copiedId(id: string): string | undefined {
-  const bare = id.replace(DASH_ANY, '-').replace(COPIED_BEFORE, '').replace(COPIED_AFTER, '').trim();
-  return bare && bare !== id ? bare : undefined;
 }
 
 /**

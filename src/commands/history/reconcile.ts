@@ -96,10 +96,32 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     if (result.error === INTERRUPTED) break;
   }
 
+  const left = await sayResults(results, { damaged, elsewhere }, api.baseUrl, deps);
+  // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
+  if (deps.signal.aborted || results.some((r) => r.error === INTERRUPTED)) {
+    throw new InterruptedError(
+      `Interrupted: ${results.filter((r) => r.error !== INTERRUPTED).length} of ${todo.length} unknown payouts reconciled; the rest are still unknown.`,
+      `Go on with: ${commandLine(inv, ['history', 'reconcile'])}`,
+    );
+  }
+  againAdvice(results, faults, opts, inv, deps);
+  return left ? ExitCode.unknown : ExitCode.ok;
+}
+
+/**
+ * What the run did, after its lines: the --json document, or a count and the batch resumes to
+ * run; entries passed over; unknown payouts of other base URLs. Returns how many are still unknown.
+ */
+async function sayResults(
+  results: ReconcileResult[],
+  { damaged, elsewhere }: { damaged: string[]; elsewhere: Map<string, { shown: string; n: number }> },
+  baseUrl: string,
+  deps: Deps,
+): Promise<number> {
   const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
   const left = count('unknown');
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, results)) + '\n');
-  else if (results.length === 0) deps.log.info(`No unknown outcomes in the journal for ${text(api.baseUrl)}.`);
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(baseUrl, results)) + '\n');
+  else if (results.length === 0) deps.log.info(`No unknown outcomes in the journal for ${text(baseUrl)}.`);
   else {
     const resent = results.filter((r) => r.action === 'resent').length;
     const batch = results.filter((r) => r.action === 'batch').length;
@@ -117,15 +139,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     deps.log.info(
       `Note: ${n === 1 ? '1 payout' : `${n} payouts`} of unknown outcome ${n === 1 ? 'is' : 'are'} journaled for ${text(shown)}, another base URL: reconcile ${n === 1 ? 'it' : 'them'} with a profile of that base URL.`,
     );
-  // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
-  if (deps.signal.aborted || results.some((r) => r.error === INTERRUPTED)) {
-    throw new InterruptedError(
-      `Interrupted: ${results.filter((r) => r.error !== INTERRUPTED).length} of ${todo.length} unknown payouts reconciled; the rest are still unknown.`,
-      `Go on with: ${commandLine(inv, ['history', 'reconcile'])}`,
-    );
-  }
-  againAdvice(results, faults, opts, inv, deps);
-  return left ? ExitCode.unknown : ExitCode.ok;
+  return left;
 }
 
 /** A journaled base URL as a person reads it: as checked when it was sent (host in lower case, no trailing slash). */
