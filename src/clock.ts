@@ -11,17 +11,20 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** Waits `ms` of real time, or rejects with InterruptedError when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Waits `ms` of real time, or rejects when `signal` aborts: with an InterruptedError, or with
+ * what `interrupted` makes (a lock's wait says what it was waiting for).
+ */
+export function sleep(ms: number, signal?: AbortSignal, interrupted: () => Error = () => new InterruptedError()): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
+    if (signal?.aborted) return reject(interrupted());
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new InterruptedError());
+      reject(interrupted());
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

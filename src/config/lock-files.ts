@@ -16,6 +16,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSy
 import { randomBytes } from 'node:crypto';
 import { hostname, uptime } from 'node:os';
 import { checkFolder } from './paths.js';
+import { sleep } from '../clock.js';
 import { diskFull, fsFault } from './fs-fault.js';
 import { ConfigError, InterruptedError, LocalError } from '../errors.js';
 
@@ -263,20 +264,4 @@ function unlinkQuietly(path: string): void {
   } catch {
     // gone already
   }
-}
-
-/** Waits `ms`, or until `signal` aborts (then throws what `interrupted` makes). */
-function sleep(ms: number, signal: AbortSignal | undefined, interrupted: () => Error): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(interrupted());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(interrupted());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

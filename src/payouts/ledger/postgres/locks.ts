@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { InterruptedError, LocalError } from '../../../errors.js';
+import { sleep } from '../../../clock.js';
 import type { WalletLockOptions } from '../../wallet-lock.js';
 
 const DEFAULT_WAIT_MS = 30_000;
@@ -212,20 +213,4 @@ async function holderOf(client: PoolClient, key: string): Promise<string | undef
 function interrupted(kind: LockKind, id: string): InterruptedError {
   const what = kind.what(id);
   return new InterruptedError(`Interrupted while waiting for the lock of ${what[0]!.toLowerCase()}${what.slice(1)}. Nothing was sent.`);
-}
-
-/** Waits `ms`, or until `signal` aborts (then throws what `stopped` makes). */
-function sleep(ms: number, signal: AbortSignal | undefined, stopped: () => InterruptedError): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(stopped());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(stopped());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
