@@ -15,11 +15,10 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { withLockFiles } from '../config/lock-files.js';
 import { comparedRun } from './changed-rows.js';
 import { batchIdSlipKey } from './identity.js';
 import type { BatchRun } from './journal.js';
-import { lockFolder, type WalletLockOptions } from './wallet-lock.js';
+import { lockFolder, withLockFilesOf, type LockLabel, type WalletLockOptions } from './wallet-lock.js';
 
 /** The lock's name: the batch id as a slip leaves it, and for `default` the file. */
 export function batchLockName(batchId: string, file: string): string {
@@ -32,16 +31,11 @@ export function batchLockPath(configDir: string, name: string): string {
   return join(lockFolder(configDir), `batch-${createHash('sha256').update(name, 'utf8').digest('hex')}.lock`);
 }
 
+export const BATCH_LOCK: LockLabel = { what: (id) => `Batch "${id}"`, doing: 'sending its rows' };
+
 /** Runs `fn` holding batch `run`'s lock file (the local store's Ledger.withBatchLock). */
 export function withBatchLockFile<T>(configDir: string, run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
-  const target = { path: batchLockPath(configDir, batchLockName(run.id, run.file)), what: `Batch "${run.id}"`, doing: 'sending its rows' };
-  return withLockFiles(lockFolder(configDir), [target], fn, {
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(opts.waitMs !== undefined ? { waitMs: opts.waitMs } : {}),
-    ...(opts.onWait ? { onWait: (_t, holder) => opts.onWait!(run.id, holder) } : {}),
-    host: opts.host,
-    nothing: 'Nothing was sent.',
-  });
+  return withLockFilesOf(configDir, BATCH_LOCK, [{ id: run.id, path: batchLockPath(configDir, batchLockName(run.id, run.file)) }], fn, opts);
 }
 
 /** The lock options of a batch run: its Ctrl-C, its process, and a line on stderr when it has to wait. */

@@ -40,24 +40,58 @@ export function walletLockPath(configDir: string, walletId: string): string {
 }
 
 /**
+ * What a kind of lock guards, as its messages say it (lock files here, PostgreSQL's advisory
+ * locks in ledger/postgres/locks.ts).
+ */
+export interface LockLabel {
+  /** The locked thing as a sentence starts with it: "Wallet 6643665465", "Batch "nov30"". */
+  what(id: string): string;
+  /** What its holder does meanwhile. */
+  doing: string;
+}
+
+export const WALLET_LOCK: LockLabel = {
+  what: (id) => `Wallet ${id}`,
+  doing: "checking the policy's limits and journaling payouts from this wallet",
+};
+
+/**
  * Runs `fn` holding the locks of every wallet in `walletIds` (duplicates once), then releases
- * them, whatever `fn` does (`runLockOptions(deps)` gives the options of a command's run). Throws LocalError (exit 1) naming the holder when a lock stays held
- * past `waitMs`, InterruptedError when `signal` aborts the wait; nothing of `fn` ran then.
+ * them, whatever `fn` does (`runLockOptions(deps)` gives the options of a command's run). Throws
+ * LocalError (exit 1) naming the holder when a lock stays held past `waitMs`, InterruptedError
+ * when `signal` aborts the wait; nothing of `fn` ran then.
  */
 export function withWalletLocks<T>(configDir: string, walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
-  const ids = new Map<string, string>();
-  const targets = walletIds.map((id) => {
-    const path = walletLockPath(configDir, id);
-    ids.set(path, id);
-    return { path, what: `Wallet ${id}`, doing: "checking the policy's limits and journaling payouts from this wallet" };
-  });
-  return withLockFiles(lockFolder(configDir), targets, fn, {
-    ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(opts.waitMs !== undefined ? { waitMs: opts.waitMs } : {}),
-    ...(opts.onWait ? { onWait: (t, holder) => opts.onWait!(ids.get(t.path)!, holder) } : {}),
-    host: opts.host,
-    nothing: 'Nothing was sent.',
-  });
+  return withLockFilesOf(
+    configDir,
+    WALLET_LOCK,
+    walletIds.map((id) => ({ id, path: walletLockPath(configDir, id) })),
+    fn,
+    opts,
+  );
+}
+
+/** Runs `fn` holding the lock files `locks` of things labelled by `label` (each by its id), as withWalletLocks. */
+export function withLockFilesOf<T>(
+  configDir: string,
+  label: LockLabel,
+  locks: Array<{ id: string; path: string }>,
+  fn: () => Promise<T>,
+  opts: WalletLockOptions,
+): Promise<T> {
+  const ids = new Map(locks.map((l) => [l.path, l.id]));
+  return withLockFiles(
+    lockFolder(configDir),
+    locks.map((l) => ({ path: l.path, what: label.what(l.id), doing: label.doing })),
+    fn,
+    {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.waitMs !== undefined ? { waitMs: opts.waitMs } : {}),
+      ...(opts.onWait ? { onWait: (t, holder) => opts.onWait!(ids.get(t.path)!, holder) } : {}),
+      host: opts.host,
+      nothing: 'Nothing was sent.',
+    },
+  );
 }
 
 /**

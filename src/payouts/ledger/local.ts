@@ -150,8 +150,9 @@ export class LocalLedger implements Ledger {
    */
   /**
    * Found by repeat key and kept when of that batch run; nothing is read at all when no log
-   * holds a run of that batch (from that file, when it names one; log-reader.ts batchRuns): the entries of a key
-   * that other batches paid month after month are read only for a batch that was sent before.
+   * holds a run of that batch (from that file, when it names one; log-reader.ts batchRuns):
+   * the entries of a key that other batches paid month after month are read only for a batch
+   * that was sent before.
    * That a log's first line names its run holds because a log is one process's (this ledger's
    * LogWriter) and a process sends one batch run (payout batch, plan send).
    */

@@ -1,8 +1,8 @@
 /**
  * The wallets' locks of a PostgreSQL ledger (Ledger.withWalletLocks, wallet-lock.ts): what makes
  * a policy's limits hold across every machine sharing the ledger; and the batches' locks
- * (Ledger.withBatchLock, batch-lock.ts), made the same way, held for a batch run's length. One session-level advisory
- * lock per wallet (its key: 64 bits of the SHA-256 of the wallet id), taken in the keys' order
+ * (Ledger.withBatchLock, batch-lock.ts), made the same way, held for a batch run's length. One
+ * session-level advisory lock per wallet (its key: 64 bits of the SHA-256 of the wallet id), taken in the keys' order
  * (two runs locking the same wallets cannot deadlock) on one connection of the pool held for the
  * whole step, and released in `finally`; the server also releases them when that connection
  * ends (a payctl killed, a machine gone), so there is never a stale lock to break. A lock held
@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { InterruptedError, LocalError } from '../../../errors.js';
 import { sleep } from '../../../clock.js';
-import type { WalletLockOptions } from '../../wallet-lock.js';
+import { WALLET_LOCK, type LockLabel, type WalletLockOptions } from '../../wallet-lock.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 
@@ -32,21 +32,12 @@ function lockKey(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest().readBigInt64BE(0).toString();
 }
 
-/** What a kind of lock guards, as messages say it. */
-export interface LockKind {
-  /** The lock's key for a locked thing's id (a wallet id, a batch's name). */
+/** A kind of lock: what it guards, as messages say it, and the advisory lock key of a locked thing's id. */
+export interface LockKind extends LockLabel {
   key(id: string): string;
-  /** The thing as a sentence starts with it: "Wallet 6643665465", "Batch "nov30"". */
-  what(id: string): string;
-  /** What its holder does meanwhile. */
-  doing: string;
 }
 
-export const WALLET_LOCKS: LockKind = {
-  key: walletLockKey,
-  what: (id) => `Wallet ${id}`,
-  doing: "checking the policy's limits and journaling payouts from this wallet",
-};
+const WALLET_LOCKS: LockKind = { ...WALLET_LOCK, key: walletLockKey };
 
 /** Says what went wrong with the ledger in a message of payctl's (the URL masked). */
 export type Fault = (err: unknown, after: string) => Error;

@@ -24,7 +24,7 @@ import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
 import { batchLockKey, LockTurns, withAdvisoryLocks } from './locks.js';
-import { batchLockName } from '../../batch-lock.js';
+import { BATCH_LOCK, batchLockName } from '../../batch-lock.js';
 import { PostgresPlans } from './plans.js';
 import { PostgresPolicies } from './policies.js';
 import { ROW_COLUMNS, insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
@@ -327,7 +327,7 @@ export class PostgresLedger implements Ledger {
 
   /** An advisory lock, as a wallet's, on a connection of its own for the run's length (POOL_MAX counts it); never in a wallet lock's turn. */
   withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
-    const kind = { key: (id: string) => batchLockKey(batchLockName(id, run.file)), what: (id: string) => `Batch "${id}"`, doing: 'sending its rows' };
+    const kind = { ...BATCH_LOCK, key: (id: string) => batchLockKey(batchLockName(id, run.file)) };
     return withAdvisoryLocks(this.#pool, this.#batchTurns, [run.id], fn, opts, (err, after) => this.#fault(err, 'lock a batch in', after), kind);
   }
 
