@@ -23,7 +23,7 @@ import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
-import { changedRefusal, changedSinceSent, comparedRun, FilePayouts, fingerprint64 } from './changed-rows.js';
+import { changedRefusal, changedSinceSent, comparedRun, FilePayouts } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -60,6 +60,11 @@ class Hashes {
     for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
     return out;
   }
+}
+
+/** A fingerprint's first 64 bits, as a number to sort. */
+function fingerprint64(fingerprint: string): bigint {
+  return BigInt(`0x${fingerprint.slice(0, 16)}`);
 }
 
 /**

@@ -31,11 +31,6 @@ import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { countsAsSent, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
-/** A fingerprint's first 64 bits, as a number to sort (batch-load.ts checkBatch). */
-export function fingerprint64(fingerprint: string): bigint {
-  return BigInt(`0x${fingerprint.slice(0, 16)}`);
-}
-
 /** Whether a sorted array holds `v`, searched by halves. */
 function holds(sorted: BigUint64Array, v: bigint): boolean {
   let lo = 0;
@@ -82,13 +77,13 @@ export function comparedRun(batchId: string, path: string): BatchRun {
 /**
  * Row `r`'s problem when it is most likely a payout batch `batchId` sent before (from the file
  * at `path`, its absolute path, for the batch `default`), changed since (see above); undefined
- * otherwise. `file`: what the file's rows pay.
+ * otherwise. `file`: the payouts the file's rows are.
  */
 export async function changedSinceSent(
   journal: Ledger,
   baseUrl: string,
   { batchId, path }: { batchId: string; path: string },
-  r: { row: number; request: PayoutRequest; fingerprint: string; derivedId: boolean },
+  r: { row: number; request: PayoutRequest; derivedId: boolean },
   file: BatchCheck['payouts'],
 ): Promise<Problem | undefined> {
   if (!file) return undefined;

@@ -21,7 +21,6 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { changedSinceSent, FilePayouts } from '../../payouts/changed-rows.js';
-import { payoutFingerprint } from '../../payouts/identity.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLockOptions } from '../../payouts/batch-lock.js';
 import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
@@ -190,7 +189,7 @@ async function refusePaidSince(j: Judged, items: BatchItem[], batch: { id: strin
   const problems: string[] = [];
   for (const it of items) {
     if (it.earlier) continue;
-    const r = { row: it.row, request: it.request, fingerprint: payoutFingerprint(it.request), derivedId: true };
+    const r = { row: it.row, request: it.request, derivedId: true };
     const paid = await changedSinceSent(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file }, r, planned);
     if (paid) problems.push(paid.text);
   }
