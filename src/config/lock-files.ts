@@ -142,11 +142,7 @@ function createExclusive(path: string, content: string, nothing: string): boolea
     // A full disk: the lock file made but left empty would read as one being written, and make
     // the next run wait for it. It is taken away; the run says why it stopped.
     closeSync(fd);
-    try {
-      unlinkSync(path);
-    } catch {
-      // gone already
-    }
+    unlinkQuietly(path);
     throw cannotMake(path, err, nothing);
   }
   closeSync(fd);
