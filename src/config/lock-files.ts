@@ -13,7 +13,6 @@
  * another's lock), so a fresh lock made by someone else is never removed by mistake.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { hostname, uptime } from 'node:os';
 import { checkFolder } from './paths.js';
 import { sleep } from '../clock.js';
@@ -91,6 +90,9 @@ function prepareFolder(dir: string, nothing: string): void {
 
 async function acquire(t: LockTarget, deadline: number, opts: LockOptions): Promise<{ path: string; nonce: string }> {
   const { host, nothing } = opts;
+  // node:crypto only when a lock is taken: a read (`balances --json`) loads this module with the
+  // config store and takes no lock, and loading node:crypto cost its start 2-4 ms.
+  const { randomBytes } = await import('node:crypto');
   const nonce = randomBytes(8).toString('hex');
   const content = JSON.stringify({ pid: host.pid, host: hostname(), started: new Date().toISOString(), nonce }) + '\n';
   const waitedFrom = Date.now();

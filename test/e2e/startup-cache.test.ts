@@ -4,16 +4,21 @@
  * unwritable cache changes nothing but speed. Each case runs a copy of the install in a
  * temp folder, so its cache starts empty and can be broken at will.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv } from '../helpers/cli.js';
+import { newKey } from '../helpers/e2e.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const ROOT = resolve(__dirname, '../..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+const KEY = newKey();
+const ctx = useSandbox({ apiKey: KEY });
 
 const temps: string[] = [];
 afterEach(() => {
@@ -223,6 +228,23 @@ describe("the cache's first line: the builtins its command required", () => {
     withLine(`payctl-cache ${[...historyNeeds.slice(1).filter((id) => id !== 'node:crypto'), 'node:zlib'].sort().join(',')}`);
     expect(run(i.bin, ['history', '--json'], config).code).toBe(0);
     expect(firstLine(join(i.cacheDir, history!))).toBe(more);
+  });
+
+  it('a read that takes no lock (balances --json) requires no node:crypto: it cost that start 2-4 ms', async () => {
+    const i = install();
+    // Asynchronously: the sandbox answers from this process.
+    const env = cliEnv(undefined, { HOME: home(), XDG_CACHE_HOME: undefined, PAYCTL_CONFIG_DIR: join(i.dir, 'config'), PAYCTL_API_KEY: KEY });
+    const r = await new Promise<{ code: number; stdout: string }>((done) => {
+      execFile(process.execPath, [i.bin, 'balances', '--json', '--base-url', ctx.sb.baseUrl], { env, encoding: 'utf8' }, (err, stdout) =>
+        done({ code: err ? Number(err.code) : 0, stdout }),
+      );
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).data.length).toBeGreaterThan(0);
+    const [balances] = caches(i.cacheDir).filter((f) => f.endsWith('-balances.v8'));
+    const needs = firstLine(join(i.cacheDir, balances!)).split(/[ ,]/);
+    expect(needs).toEqual(expect.arrayContaining(['payctl-cache', 'node:net']));
+    expect(needs).not.toContain('node:crypto');
   });
 
   it('a first line that names no builtin, or one this Node lacks, or that is not ours: the cache is not used, and is replaced', () => {
