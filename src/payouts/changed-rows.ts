@@ -77,13 +77,15 @@ export function comparedRun(batchId: string, path: string): BatchRun {
 /**
  * Row `r`'s problem when it is most likely a payout batch `batchId` sent before (from the file
  * at `path`, its absolute path, for the batch `default`), changed since (see above); undefined
- * otherwise. `file`: the payouts the file's rows are.
+ * otherwise. `file`: the payouts the file's rows are. `r.derivedId`: the file gives the row no
+ * payout_id (its id is made from what it pays); `r.planned`: the row is a plan's payout, whose id
+ * the plan holds (shown as its payout_id when no other cell differs).
  */
 export async function changedSinceSent(
   journal: Ledger,
   baseUrl: string,
   { batchId, path }: { batchId: string; path: string },
-  r: { row: number; request: PayoutRequest; derivedId: boolean },
+  r: { row: number; request: PayoutRequest; derivedId: boolean; planned?: boolean },
   file: BatchCheck['payouts'],
 ): Promise<Problem | undefined> {
   if (!file) return undefined;
@@ -93,9 +95,10 @@ export async function changedSinceSent(
   if (!sent) return undefined;
   const changes = differences(sent, r.request);
   // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451"). A
-  // row without one that pays all the same: the payout_id the payout was sent with is gone.
+  // row without one that pays all the same: the payout_id the payout was sent with is gone (a
+  // plan's payout: the plan's id is another).
   if (!r.derivedId) changes.unshift({ column: COLUMN_LABELS.payoutId, now: r.request.payoutId, then: sent.payoutId });
-  else if (!changes.length) changes.push({ column: COLUMN_LABELS.payoutId, now: undefined, then: sent.payoutId });
+  else if (!changes.length) changes.push({ column: COLUMN_LABELS.payoutId, now: r.planned ? r.request.payoutId : undefined, then: sent.payoutId });
   const from = sent.batch!.file === path ? '' : ` of ${text(sent.batch!.file)}`;
   const where = `when payout ${sent.payoutId} paid the same in this batch (its row ${sent.batch!.row}${from}, ${shortTime(sent.createdAt)})`;
   const first = changes[0];

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -34,8 +34,11 @@ function payroll(wallet: string, note: string, name: string): string {
 }
 
 describe('plan send after its batch was paid from another version of the file', () => {
-  it('is refused, exit 2, nothing sent, each payout named with the one that paid', async () => {
+  beforeAll(async () => {
     await setUpTeam(ctx.sb, people, work.dir);
+  });
+
+  it('is refused, exit 2, nothing sent, each payout named with the one that paid', async () => {
     const run = (...args: string[]) => payctl(args, { dir: people.maker.dir });
     const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
     const batch = `nov30-${randomUUID().slice(0, 8)}`;
@@ -65,5 +68,27 @@ describe('plan send after its batch was paid from another version of the file', 
     expect(lines[2]).toMatch(/^ {2}- row 3: note /);
     expect(r.stderr).toContain(`See what the batch paid with: payctl history --batch-id ${batch}`);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it("names the plan's own payout id when the copy paid the same cells under ids of its own", async () => {
+    const run = (...args: string[]) => payctl(args, { dir: people.maker.dir });
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const batch = `nov30-${randomUUID().slice(0, 8)}`;
+    const file = payroll(wallet, 'Salary', 'ids.csv');
+    const plan = join(work.dir, 'ids.plan.json');
+    expect((await run('plan', 'create', file, '--batch-id', batch, '-o', plan)).code).toBe(0);
+    const planned = (JSON.parse(readFileSync(plan, 'utf8')) as { payouts: Array<{ payout_id: string }> }).payouts.map((p) => p.payout_id);
+
+    // The same rows, given payout ids of their own (a column added by a colleague), sent as the batch.
+    const copy = join(work.dir, 'ids (1).csv');
+    const [head, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
+    writeFileSync(copy, [`${head},payout_id`, ...rows.map((r, i) => `${r},emp-${i + 1}`)].join('\n') + '\n');
+    expect((await run('payout', 'batch', copy, '--batch-id', batch, '--yes')).code).toBe(0);
+
+    const r = await run('plan', 'send', plan, '--yes');
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.split('\n');
+    expect(lines[1]).toContain(`- row 2: payout_id "${planned[0]}" was "emp-1" when payout emp-1 paid the same in this batch`);
+    expect(lines[2]).toContain(`- row 3: payout_id "${planned[1]}" was "emp-2" when payout emp-2 paid the same in this batch`);
   });
 });

@@ -189,7 +189,7 @@ async function refusePaidSince(j: Judged, items: BatchItem[], batch: { id: strin
   const problems: string[] = [];
   for (const it of items) {
     if (it.earlier) continue;
-    const r = { row: it.row, request: it.request, derivedId: true };
+    const r = { row: it.row, request: it.request, derivedId: true, planned: true };
     const paid = await changedSinceSent(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file }, r, planned);
     if (paid) problems.push(paid.text);
   }
