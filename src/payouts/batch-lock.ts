@@ -38,11 +38,24 @@ export function withBatchLockFile<T>(configDir: string, run: Required<BatchRun>,
   return withLockFilesOf(configDir, BATCH_LOCK, [{ id: run.id, path: batchLockPath(configDir, batchLockName(run.id, run.file)) }], fn, opts);
 }
 
-/** The lock options of a batch run: its Ctrl-C, its process, and a line on stderr when it has to wait. */
-export function batchLockOptions(d: { signal: AbortSignal; host: WalletLockOptions['host']; log: { info(line: string): void } }): WalletLockOptions {
+/**
+ * A batch run's lock as the run takes it: the options (its Ctrl-C, its process, a line on stderr
+ * when it has to wait), and `lost`, aborted with the ledger's error when a shared ledger's lock
+ * is lost while the run goes on (its connection ended): the run then takes no new rows
+ * (send-rows.ts), since another run of the batch may now plan beside it.
+ */
+export function batchLock(d: { signal: AbortSignal; host: WalletLockOptions['host']; log: { info(line: string): void } }): {
+  options: WalletLockOptions;
+  lost: AbortSignal;
+} {
+  const lost = new AbortController();
   return {
-    signal: d.signal,
-    host: d.host,
-    onWait: (batchId, h) => d.log.info(`Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is sending batch "${batchId}"…`),
+    options: {
+      signal: d.signal,
+      host: d.host,
+      onWait: (batchId, h) => d.log.info(`Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is sending batch "${batchId}"…`),
+      onLost: (cause) => lost.abort(cause),
+    },
+    lost: lost.signal,
   };
 }

@@ -27,6 +27,11 @@ export interface WalletLockOptions {
   onWait?: (walletId: string, holder: LockHolder | undefined) => void;
   /** This process and how to ask whether another exists: Deps' host (only the entry touches the process). */
   host: { pid: number; kill(pid: number, signal: 0): void };
+  /**
+   * Told, once, when the locks are lost while `fn` runs (a shared ledger's connection ended:
+   * postgres/locks.ts), with the ledger's error; `fn` goes on. Lock files are never lost this way.
+   */
+  onLost?: (cause: Error) => void;
 }
 
 /** The lock folder of a config folder. */

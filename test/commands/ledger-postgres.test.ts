@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
-import { batchRows, payoutPosts, toCsv } from '../helpers/batch.js';
+import { batchRows, expectExactlyOncePerId, payoutPosts, toCsv } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
@@ -129,6 +129,54 @@ describe('payout batch on the shared ledger', () => {
       expect(changed.stderr).toContain(`  - row 2: note "${rows[0]!.note} (re-saved)" was "${rows[0]!.note}" when payout `);
       expect(payoutPosts(ctx.sb, from)).toEqual([]);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a batch whose lock's connection ends mid-run", () => {
+  it("takes no new rows (exit 1, the ledger named masked, the rest not sent), never ends with the client's error; its printed command sends the rest once", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const { url, masked, database } = await freshLedger();
+    await useLedger(url);
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-lock-'));
+    try {
+      const rows = batchRows(8, wallet, 'pg-lost');
+      const file = join(dir, 'payroll.csv');
+      writeFileSync(file, toCsv(rows));
+      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 200, times: Infinity });
+      const running = run(['payout', 'batch', file, '--batch-id', 'pg-lost', '--concurrency', '1', '--yes']);
+      // Two rows sent, then the connection holding the batch's lock ended (a server restart, an
+      // administrator, idle_session_timeout): before, the client's 'error' event went unheard (the
+      // binary ended with its stack trace) and the run sent every row without the lock.
+      for (let i = 0; i < 400 && payoutPosts(ctx.sb).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      const ended = await sql<{ ended: boolean }>(
+        server.superuserUrl,
+        "SELECT pg_terminate_backend(l.pid) AS ended FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.datname = $1",
+        [database],
+      );
+      expect(ended).toEqual([{ ended: true }]);
+      const r = await running;
+      ctx.sb.faults.clear();
+      expect(r.code, r.stderr).toBe(1);
+      const sent = payoutPosts(ctx.sb).length;
+      expect(sent).toBeGreaterThanOrEqual(2);
+      expect(sent).toBeLessThan(8);
+      expect(r.stderr).toContain(
+        `Error: Cannot reach the payout ledger ${masked}: terminating connection due to administrator command. Rows in flight finished; ${8 - sent} rows were not sent: without the lock, another run of batch "pg-lost" could send beside this one.`,
+      );
+      expectNoSecrets(r, [server.password]);
+      const printed = r.stderr.split('\n').at(-2)!.trim();
+      expect(printed).toBe(`payctl payout batch ${file} --batch-id pg-lost --concurrency 1 --yes`);
+      const rest = await run(printed.split(' ').slice(1));
+      expect(rest.code, rest.stderr).toBe(0);
+      expectExactlyOncePerId(
+        ctx.sb,
+        rows.map((row) => row.payout_id!),
+        'pg-lost',
+      );
+    } finally {
+      ctx.sb.faults.clear();
       rmSync(dir, { recursive: true, force: true });
     }
   });

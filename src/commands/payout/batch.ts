@@ -33,7 +33,7 @@ import { batchReportPath, defaultReportPath, freshReportPath, reportHolder, repo
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
-import { batchLockOptions } from '../../payouts/batch-lock.js';
+import { batchLock } from '../../payouts/batch-lock.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { sendRows } from './send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
@@ -75,12 +75,13 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   const journal = await openLedger(deps);
   // A send is planned and sent holding the batch's lock (batch-lock.ts): a second run of it
   // waits, then plans with this one's rows journaled. A dry run sends nothing and locks nothing.
-  const send = () => planAndSend(opts, deps, first, api, journal);
-  return opts.dryRun ? send() : journal.withBatchLock({ id: first.batchId, file: first.src.file }, send, batchLockOptions(deps));
+  const lock = batchLock(deps);
+  const send = () => planAndSend(opts, deps, first, api, journal, lock.lost);
+  return opts.dryRun ? send() : journal.withBatchLock({ id: first.batchId, file: first.src.file }, send, lock.options);
 }
 
 /** The plan (the journal read, the notices, the policy), then the rows sent; a dry run stops at the plan. */
-async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChecks, api: ApiClient, journal: Ledger): Promise<number> {
+async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChecks, api: ApiClient, journal: Ledger, lockLost: AbortSignal): Promise<number> {
   // Rows journaled from now on (the lock held) were never sent before (sendRows: a refused key then sent nothing).
   const since = deps.clock.now();
   const { wallets } = await api.wallets();
@@ -126,6 +127,7 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
     reportPath: b.commands.reportPath,
     rerun: b.commands.batch(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []),
     since,
+    lockLost,
   });
 }
 

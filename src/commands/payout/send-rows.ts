@@ -5,7 +5,7 @@
  * resumes. Nothing here decides what to send: the caller hands over the rows.
  */
 import { write, type Deps } from '../../deps.js';
-import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { AuthError, ConfigError, ExitCode, InterruptedError, LocalError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
 import { fsFault, type Ledger } from '../../payouts/journal.js';
@@ -33,6 +33,8 @@ export interface SendRowsOptions {
   rerun: string;
   /** When the command began (runBatch's `since`): rows journaled since were never sent before. */
   since: Date;
+  /** Aborted, with the ledger's error, when the batch's lock is lost (batch-lock.ts batchLock): no new rows are taken. */
+  lockLost?: AbortSignal;
 }
 
 export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> {
@@ -58,7 +60,7 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       journal: faults.watch(o.journal),
       concurrency: o.concurrency,
       clock: deps.clock,
-      stop: deps.signal,
+      stop: o.lockLost ? AbortSignal.any([deps.signal, o.lockLost]) : deps.signal,
       batch: o.batch,
       profile: deps.globals.profile,
       onProgress: (s) => progress.update(s),
@@ -137,7 +139,13 @@ function exitOf(
       hint: `Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` (or check the key of this profile), then send the rest with the same command (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
     });
   }
-  if (stopped) {
+  if (o.lockLost?.aborted && summary.not_sent) {
+    const lost = `${(o.lockLost.reason as Error).message} Rows in flight finished; ${plural(summary.not_sent, 'row was', 'rows were')} not sent: without the lock, another run of batch "${o.batch.id}" could send beside this one.`;
+    // Unknown outcomes are said as such (exit 4), the lost lock with them.
+    if (!summary.unknown)
+      throw new LocalError(lost, `When the ledger answers again, send the rest with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`);
+    deps.log.warn(lost);
+  } else if (stopped && deps.signal.aborted) {
     throw new InterruptedError(
       'Stopped: rows in flight finished; the rest were not sent.',
       `Resume with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,

@@ -22,7 +22,7 @@ import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportPr
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { changedSinceSent, FilePayouts } from '../../payouts/changed-rows.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
-import { batchLockOptions } from '../../payouts/batch-lock.js';
+import { batchLock } from '../../payouts/batch-lock.js';
 import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
@@ -67,7 +67,8 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   // Sent holding its batch's lock (batch-lock.ts), as payout batch: a run of the same batch
   // beside it (the plan sent twice, or the batch's file with payout batch) waits for this one.
   const batch = batchOf(j);
-  return j.journal.withBatchLock(batch, () => send(opts, deps, j, batch, refuse), batchLockOptions(deps));
+  const lock = batchLock(deps);
+  return j.journal.withBatchLock(batch, () => send(opts, deps, j, batch, refuse, lock.lost), lock.options);
 }
 
 /** The batch a plan's payouts are journaled as: its batch id (or one of the plan's own), and its file (or its hash, for a plan of the shared ledger). */
@@ -77,7 +78,7 @@ function batchOf(j: Judged): { id: string; file: string } {
 }
 
 /** The plan's payouts checked against the journal, confirmed, journaled and sent. */
-async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: string; file: string }, refuse: Refuse): Promise<number> {
+async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: string; file: string }, refuse: Refuse, lockLost: AbortSignal): Promise<number> {
   // Payouts journaled from now on (the lock held) were never sent before (sendRows: a refused key then sent nothing).
   const since = deps.clock.now();
   const items = await journaledAsPlanned(j, refuse);
@@ -112,7 +113,20 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
           runLockOptions(deps),
         )
       : items;
-  return sendRows(deps, { items: sending, rows: items.length, toSend, alreadyAccepted, api: j.api, journal: j.journal, concurrency, batch, reportPath, rerun, since });
+  return sendRows(deps, {
+    items: sending,
+    rows: items.length,
+    toSend,
+    alreadyAccepted,
+    api: j.api,
+    journal: j.journal,
+    concurrency,
+    batch,
+    reportPath,
+    rerun,
+    since,
+    lockLost,
+  });
 }
 
 /**

@@ -10,7 +10,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
-import type { Pool, PoolConfig } from 'pg';
+import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { ConfigError } from '../../../errors.js';
 
 /** The environment a ledger is opened with: PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGPASSFILE, ... */
@@ -237,6 +237,26 @@ export async function openPool(c: Connection): Promise<Pool> {
     // An idle connection broke: the pool drops it and the next query opens another (or fails, said then).
   });
   return pool;
+}
+
+/**
+ * Hears a connection's 'error' events while it is checked out of the pool (the pool hears only
+ * idle ones): the server ending it between two queries (a restart, pg_terminate_backend, a network
+ * cut) is otherwise an unhandled 'error' event, which ends the process with a stack trace. `onError`
+ * is told the first; the next query on the connection fails and says why. Returns what to call
+ * before the connection is released: its listener removed when nothing was heard; a broken one,
+ * which the pool ends, keeps hearing (and ignoring) what it still says.
+ */
+export function hearErrors(client: PoolClient, onError: (err: Error) => void = () => {}): () => void {
+  let heard = false;
+  const listener = (err: Error) => {
+    if (!heard) onError(err);
+    heard = true;
+  };
+  client.on('error', listener);
+  return () => {
+    if (!heard) client.off('error', listener);
+  };
 }
 
 /** Why a query or a connection failed, in words, without the password: the server's or the client's message. */

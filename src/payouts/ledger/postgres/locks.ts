@@ -5,7 +5,10 @@
  * session-level advisory lock per wallet (its key: 64 bits of the SHA-256 of the wallet id), taken in the keys' order
  * (two runs locking the same wallets cannot deadlock) on one connection of the pool held for the
  * whole step, and released in `finally`; the server also releases them when that connection
- * ends (a payctl killed, a machine gone), so there is never a stale lock to break. A lock held
+ * ends (a payctl killed, a machine gone), so there is never a stale lock to break. That
+ * connection ending while the step goes on (the server restarted, an administrator's
+ * pg_terminate_backend, a network cut) loses the locks: `opts.onLost` is told why (a batch run
+ * then takes no new rows), and the step is never ended by the client's error. A lock held
  * by another is asked for again with a short backoff (pg_try_advisory_lock) until `waitMs`;
  * Ctrl-C stops the wait. Within one process the steps take turns first (LockTurns): a step
  * waiting for a lock would otherwise hold a pooled connection the holder's step needs.
@@ -15,6 +18,7 @@ import type { Pool, PoolClient } from 'pg';
 import { InterruptedError, LocalError } from '../../../errors.js';
 import { sleep } from '../../../clock.js';
 import { WALLET_LOCK, type LockLabel, type WalletLockOptions } from '../../wallet-lock.js';
+import { hearErrors } from './connect.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 
@@ -96,6 +100,11 @@ async function holding<T>(
   }
   let held = false;
   let broken: Error | undefined;
+  // The connection ending while `fn` runs: the locks are gone with it.
+  const heard = hearErrors(client, (err) => {
+    broken = err;
+    opts.onLost?.(err);
+  });
   try {
     for (const [key, id] of locks) {
       held = true; // from the first attempt on: unlocking after a failure is harmless
@@ -108,9 +117,10 @@ async function holding<T>(
         await client.query('SELECT pg_advisory_unlock_all()');
       } catch (err) {
         // The connection is gone, and its locks with it: it is not given back to the pool.
-        broken = err as Error;
+        broken ??= err as Error;
       }
     }
+    heard();
     client.release(broken);
   }
 }

@@ -14,6 +14,7 @@ import type { Approval } from '../../../plans/signatures.js';
 import type { PolicyStore, PolicyWrite, StoredPolicy } from '../ledger.js';
 import type { Fault } from './plans.js';
 import { POLICIES, POLICY_APPROVALS } from './schema.js';
+import { hearErrors } from './connect.js';
 
 /** The advisory lock a change of the team's policy is made under (the two-key form, apart from the wallets' and the migrations'). */
 const POLICY_LOCK = [0x70617963, 3] as const; // 'payc'
@@ -67,6 +68,7 @@ export class PostgresPolicies implements PolicyStore {
       throw this.#fault(err, "change the team's policy in");
     }
     let broken: Error | undefined;
+    const heard = hearErrors(client);
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...POLICY_LOCK]);
@@ -80,6 +82,7 @@ export class PostgresPolicies implements PolicyStore {
       if (err instanceof CliError) throw err;
       throw this.#fault(err, "change the team's policy in");
     } finally {
+      heard();
       client.release(broken);
     }
   }

@@ -6,6 +6,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { ConfigError } from '../../../errors.js';
+import { hearErrors } from './connect.js';
 
 /** The entries table: one row per (normalized base URL, payout id). */
 export const ENTRIES = 'payctl_ledger_entries';
@@ -130,6 +131,7 @@ const MIGRATION_LOCK = [0x70617963, 1] as const; // 'payc'
 export async function migrate(pool: Pool, masked: string): Promise<number> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  const heard = hearErrors(client);
   try {
     const seen = await currentVersion(client);
     if (seen !== undefined) refuseNewer(seen, masked);
@@ -155,6 +157,7 @@ export async function migrate(pool: Pool, masked: string): Promise<number> {
     if (!(err instanceof ConfigError)) broken = err as Error;
     throw err;
   } finally {
+    heard();
     client.release(broken);
   }
 }
