@@ -230,21 +230,26 @@ describe("the cache's first line: the builtins its command required", () => {
     expect(firstLine(join(i.cacheDir, history!))).toBe(more);
   });
 
-  it('a read that takes no lock (balances --json) requires no node:crypto: it cost that start 2-4 ms', async () => {
+  it('reads that take no lock and read one page (balances, payouts list) require no node:crypto: it cost each start 2-4 ms', async () => {
     const i = install();
     // Asynchronously: the sandbox answers from this process.
     const env = cliEnv(undefined, { HOME: home(), XDG_CACHE_HOME: undefined, PAYCTL_CONFIG_DIR: join(i.dir, 'config'), PAYCTL_API_KEY: KEY });
-    const r = await new Promise<{ code: number; stdout: string }>((done) => {
-      execFile(process.execPath, [i.bin, 'balances', '--json', '--base-url', ctx.sb.baseUrl], { env, encoding: 'utf8' }, (err, stdout) =>
-        done({ code: err ? Number(err.code) : 0, stdout }),
-      );
-    });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).data.length).toBeGreaterThan(0);
-    const [balances] = caches(i.cacheDir).filter((f) => f.endsWith('-balances.v8'));
-    const needs = firstLine(join(i.cacheDir, balances!)).split(/[ ,]/);
-    expect(needs).toEqual(expect.arrayContaining(['payctl-cache', 'node:net']));
-    expect(needs).not.toContain('node:crypto');
+    for (const [word, args] of [
+      ['balances', ['balances']],
+      ['payouts', ['payouts', 'list', '--limit', '3']],
+    ] as const) {
+      const r = await new Promise<{ code: number; stdout: string }>((done) => {
+        execFile(process.execPath, [i.bin, ...args, '--json', '--base-url', ctx.sb.baseUrl], { env, encoding: 'utf8' }, (err, stdout) =>
+          done({ code: err ? Number(err.code) : 0, stdout }),
+        );
+      });
+      expect(r.code, word).toBe(0);
+      expect(JSON.parse(r.stdout).data, word).toBeTruthy();
+      const [cache] = caches(i.cacheDir).filter((f) => f.endsWith(`-${word}.v8`));
+      const needs = firstLine(join(i.cacheDir, cache!)).split(/[ ,]/);
+      expect(needs, word).toEqual(expect.arrayContaining(['payctl-cache', 'node:net']));
+      expect(needs, word).not.toContain('node:crypto');
+    }
   });
 
   it('a first line that names no builtin, or one this Node lacks, or that is not ours: the cache is not used, and is replaced', () => {

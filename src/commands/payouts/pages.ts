@@ -13,7 +13,6 @@
  * was on one of the two pages read before is left out of its page, and counted. Used by
  * `payouts list` and by `summary` when it computes its figures from the list.
  */
-import { createHash } from 'node:crypto';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
@@ -119,6 +118,34 @@ function isLast(p: PayoutPage, perPage: number, size: number | undefined): boole
 }
 
 /**
+ * The pages read, each by a SHA-256 of its records' ids with its number. The first page is kept
+ * as it is and node:crypto is loaded for a second: a list of one page (the most common) does not
+ * pay its 2-4 ms at start.
+ */
+class PageDigests {
+  #first: { ids: string; n: number } | undefined;
+  #digest: ((ids: string) => string) | undefined;
+  readonly #pages = new Map<string, number>();
+
+  /** Adds a page; the number of an earlier page with the same records, if there was one. */
+  async add(ids: string, n: number): Promise<number | undefined> {
+    if (!this.#first) {
+      this.#first = { ids, n };
+      return undefined;
+    }
+    if (!this.#digest) {
+      const { createHash } = await import('node:crypto');
+      this.#digest = (s) => createHash('sha256').update(s).digest('base64');
+      this.#pages.set(this.#digest(this.#first.ids), this.#first.n);
+    }
+    const d = this.#digest(ids);
+    const again = this.#pages.get(d);
+    if (again === undefined) this.#pages.set(d, n);
+    return again;
+  }
+}
+
+/**
  * The pages from `startPage` on, until the last. Throws an ApiError when the service pages
  * without progress (see the module comment); records are parsed, never filtered, here.
  */
@@ -126,7 +153,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   const listUrl = new URL(joinUrl(api.baseUrl, ROUTES.payoutsList.path));
   const asked = new Set<string>();
   // Each page read, by a digest of its records' ids, with its number.
-  const seen = new Map<string, number>();
+  const seen = new PageDigests();
   let toldForeign = false;
   const query: Record<string, string> = { page: String(o.startPage), per_page: String(o.perPage) };
   let number = o.startPage;
@@ -155,10 +182,8 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
     if (previous && p.currentPage !== undefined && p.currentPage === previous.number) throw noProgress(`the service sent page ${n} again`, count);
     if (previous && p.items.length > 0 && ids === previous.ids) throw noProgress(`page ${n} repeats the page before it`, count);
     // Any page read before, not only the last one: pages A, B, A, B... would page forever.
-    const digest = p.items.length > 0 ? createHash('sha256').update(ids).digest('base64') : undefined;
-    const again = digest === undefined ? undefined : seen.get(digest);
+    const again = p.items.length > 0 ? await seen.add(ids, n) : undefined;
     if (again !== undefined) throw noProgress(`page ${n} repeats page ${again}`, count);
-    if (digest !== undefined) seen.set(digest, n);
     count += p.items.length;
     // A total the service states bounds the reading (one page of slack for payouts made meanwhile).
     if (p.total !== undefined && count > p.total + (p.perPage ?? o.perPage)) throw noProgress(`more payouts than the ${p.total} the service counts`, count);
