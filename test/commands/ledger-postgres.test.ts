@@ -182,6 +182,33 @@ describe("a batch whose lock's connection ends mid-run", () => {
   });
 });
 
+describe('a batch on a database that ends idle sessions (idle_session_timeout)', () => {
+  it("keeps its lock's connection awake: every row sent, exit 0", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const { url, database } = await freshLedger();
+    await useLedger(url);
+    await sql(server.superuserUrl, `ALTER DATABASE "${database}" SET idle_session_timeout = '1s'`);
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-idle-'));
+    try {
+      const rows = batchRows(6, wallet, 'pg-idle');
+      const file = join(dir, 'payroll.csv');
+      writeFileSync(file, toCsv(rows));
+      // About 2.4 s of sending, on a connection that otherwise sits idle holding the batch's lock.
+      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 400, times: Infinity });
+      const r = await run(['payout', 'batch', file, '--batch-id', 'pg-idle', '--concurrency', '1', '--yes']);
+      expect(r.code, r.stderr).toBe(0);
+      expectExactlyOncePerId(
+        ctx.sb,
+        rows.map((row) => row.payout_id!),
+        'pg-idle',
+      );
+    } finally {
+      ctx.sb.faults.clear();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ledger import', () => {
   it('copies the local journal once: the second run imports nothing; payctl then reads the shared entries', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');

@@ -39,6 +39,8 @@ function lockKey(text: string): string {
 /** A kind of lock: what it guards, as messages say it, and the advisory lock key of a locked thing's id. */
 export interface LockKind extends LockLabel {
   key(id: string): string;
+  /** Held for a long step (a batch run): its connection is kept from sitting idle (keepAwake). */
+  long?: boolean;
 }
 
 const WALLET_LOCKS: LockKind = { ...WALLET_LOCK, key: walletLockKey };
@@ -110,7 +112,12 @@ async function holding<T>(
       held = true; // from the first attempt on: unlocking after a failure is harmless
       await acquire(client, key, id, deadline, opts, fault, kind);
     }
-    return await fn();
+    const awake = kind.long ? await keepAwake(client) : undefined;
+    try {
+      return await fn();
+    } finally {
+      if (awake) clearInterval(awake);
+    }
   } finally {
     if (held) {
       try {
@@ -123,6 +130,25 @@ async function holding<T>(
     heard();
     client.release(broken);
   }
+}
+
+/**
+ * A server that ends sessions idle for idle_session_timeout (PostgreSQL 14 and later; a
+ * database's or a role's setting) would end a long step's connection, its lock with it: a query
+ * at half that time keeps it busy. Nothing when the server sets no such time.
+ */
+async function keepAwake(client: PoolClient): Promise<NodeJS.Timeout | undefined> {
+  let ms: number;
+  try {
+    const { rows } = await client.query<{ setting: string }>("SELECT setting FROM pg_settings WHERE name = 'idle_session_timeout'");
+    ms = Number(rows[0]?.setting ?? 0);
+  } catch {
+    return undefined; // said by the step's next query, if the connection is gone
+  }
+  if (!(ms > 0)) return undefined;
+  const timer = setInterval(() => void client.query('SELECT 1').catch(() => {}), Math.max(ms / 2, 100));
+  timer.unref();
+  return timer;
 }
 
 async function acquire(client: PoolClient, key: string, id: string, deadline: number, opts: WalletLockOptions, fault: Fault, kind: LockKind): Promise<void> {

@@ -327,7 +327,7 @@ export class PostgresLedger implements Ledger {
 
   /** An advisory lock, as a wallet's, on a connection of its own for the run's length (POOL_MAX counts it); never in a wallet lock's turn. */
   withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
-    const kind = { ...BATCH_LOCK, key: (id: string) => batchLockKey(batchLockName(id, run.file)) };
+    const kind = { ...BATCH_LOCK, key: (id: string) => batchLockKey(batchLockName(id, run.file)), long: true };
     const onLost = opts.onLost && ((err: Error) => opts.onLost!(this.#fault(err, "hold a batch's lock in", '')));
     return withAdvisoryLocks(this.#pool, this.#batchTurns, [run.id], fn, { ...opts, onLost }, (err, after) => this.#fault(err, 'lock a batch in', after), kind);
   }
