@@ -134,20 +134,39 @@ describe('payout batch on the shared ledger', () => {
   });
 });
 
+/**
+ * A batch file of `n` rows (payout ids `<prefix>-001`...) on a fresh shared ledger, each payout
+ * answered after `delayMs`, sent with `--batch-id <prefix> --concurrency 1` by what `fn` does;
+ * the faults and the folder removed after.
+ */
+async function slowBatch(
+  n: number,
+  prefix: string,
+  delayMs: number,
+  fn: (b: { file: string; ids: string[]; masked: string; database: string }) => Promise<void>,
+): Promise<void> {
+  const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+  const { url, masked, database } = await freshLedger();
+  await useLedger(url);
+  const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-slow-'));
+  try {
+    const rows = batchRows(n, wallet, prefix);
+    const file = join(dir, 'payroll.csv');
+    writeFileSync(file, toCsv(rows));
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs, times: Infinity });
+    await fn({ file, ids: rows.map((row) => row.payout_id!), masked, database });
+  } finally {
+    ctx.sb.faults.clear();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("a batch whose lock's connection ends mid-run", () => {
   it("takes no new rows (exit 1, the ledger named masked, the rest not sent), never ends with the client's error; its printed command sends the rest once", async () => {
-    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
-    const { url, masked, database } = await freshLedger();
-    await useLedger(url);
-    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-lock-'));
-    try {
-      const rows = batchRows(8, wallet, 'pg-lost');
-      const file = join(dir, 'payroll.csv');
-      writeFileSync(file, toCsv(rows));
-      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 200, times: Infinity });
+    await slowBatch(8, 'pg-lost', 200, async ({ file, ids, masked, database }) => {
       const running = run(['payout', 'batch', file, '--batch-id', 'pg-lost', '--concurrency', '1', '--yes']);
       // Two rows sent, then the connection holding the batch's lock ended (a server restart, an
-      // administrator, idle_session_timeout): before, the client's 'error' event went unheard (the
+      // administrator, a network cut): before, the client's 'error' event went unheard (the
       // binary ended with its stack trace) and the run sent every row without the lock.
       for (let i = 0; i < 400 && payoutPosts(ctx.sb).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
       const ended = await sql<{ ended: boolean }>(
@@ -170,42 +189,20 @@ describe("a batch whose lock's connection ends mid-run", () => {
       expect(printed).toBe(`payctl payout batch ${file} --batch-id pg-lost --concurrency 1 --yes`);
       const rest = await run(printed.split(' ').slice(1));
       expect(rest.code, rest.stderr).toBe(0);
-      expectExactlyOncePerId(
-        ctx.sb,
-        rows.map((row) => row.payout_id!),
-        'pg-lost',
-      );
-    } finally {
-      ctx.sb.faults.clear();
-      rmSync(dir, { recursive: true, force: true });
-    }
+      expectExactlyOncePerId(ctx.sb, ids, 'pg-lost');
+    });
   });
 });
 
 describe('a batch on a database that ends idle sessions (idle_session_timeout)', () => {
   it("keeps its lock's connection awake: every row sent, exit 0", async () => {
-    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
-    const { url, database } = await freshLedger();
-    await useLedger(url);
-    await sql(server.superuserUrl, `ALTER DATABASE "${database}" SET idle_session_timeout = '1s'`);
-    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-idle-'));
-    try {
-      const rows = batchRows(6, wallet, 'pg-idle');
-      const file = join(dir, 'payroll.csv');
-      writeFileSync(file, toCsv(rows));
-      // About 2.4 s of sending, on a connection that otherwise sits idle holding the batch's lock.
-      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 400, times: Infinity });
+    // About 2.4 s of sending, on a connection that otherwise sits idle holding the batch's lock.
+    await slowBatch(6, 'pg-idle', 400, async ({ file, ids, database }) => {
+      await sql(server.superuserUrl, `ALTER DATABASE "${database}" SET idle_session_timeout = '1s'`);
       const r = await run(['payout', 'batch', file, '--batch-id', 'pg-idle', '--concurrency', '1', '--yes']);
       expect(r.code, r.stderr).toBe(0);
-      expectExactlyOncePerId(
-        ctx.sb,
-        rows.map((row) => row.payout_id!),
-        'pg-idle',
-      );
-    } finally {
-      ctx.sb.faults.clear();
-      rmSync(dir, { recursive: true, force: true });
-    }
+      expectExactlyOncePerId(ctx.sb, ids, 'pg-idle');
+    });
   });
 });
 

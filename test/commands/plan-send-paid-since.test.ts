@@ -33,19 +33,26 @@ function payroll(wallet: string, note: string, name: string): string {
   return file;
 }
 
+const run = (...args: string[]) => payctl(args, { dir: people.maker.dir });
+
+/** A payroll file (`name`, its notes `note`) planned as a batch of its own: the file, the batch id and the plan written. */
+async function planPayroll(note: string, name: string): Promise<{ file: string; batch: string; plan: string }> {
+  const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+  const batch = `nov30-${randomUUID().slice(0, 8)}`;
+  const file = payroll(wallet, note, name);
+  const plan = join(work.dir, name.replace(/\.csv$/, '.plan.json'));
+  const made = await run('plan', 'create', file, '--batch-id', batch, '-o', plan);
+  expect(made.code, made.stderr).toBe(0);
+  return { file, batch, plan };
+}
+
 describe('plan send after its batch was paid from another version of the file', () => {
   beforeAll(async () => {
     await setUpTeam(ctx.sb, people, work.dir);
   });
 
   it('is refused, exit 2, nothing sent, each payout named with the one that paid', async () => {
-    const run = (...args: string[]) => payctl(args, { dir: people.maker.dir });
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const batch = `nov30-${randomUUID().slice(0, 8)}`;
-    const file = payroll(wallet, 'Salary 2026-11-30', 'payroll.csv');
-    const plan = join(work.dir, 'payroll.plan.json');
-    const made = await run('plan', 'create', file, '--batch-id', batch, '-o', plan);
-    expect(made.code, made.stderr).toBe(0);
+    const { file, batch, plan } = await planPayroll('Salary 2026-11-30', 'payroll.csv');
 
     // While the plan waits, the file re-saved by a spreadsheet is sent as the same batch.
     const copy = join(work.dir, 'payroll (1).csv');
@@ -71,12 +78,7 @@ describe('plan send after its batch was paid from another version of the file', 
   });
 
   it("names the plan's own payout id when the copy paid the same cells under ids of its own", async () => {
-    const run = (...args: string[]) => payctl(args, { dir: people.maker.dir });
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const batch = `nov30-${randomUUID().slice(0, 8)}`;
-    const file = payroll(wallet, 'Salary', 'ids.csv');
-    const plan = join(work.dir, 'ids.plan.json');
-    expect((await run('plan', 'create', file, '--batch-id', batch, '-o', plan)).code).toBe(0);
+    const { file, batch, plan } = await planPayroll('Salary', 'ids.csv');
     const planned = (JSON.parse(readFileSync(plan, 'utf8')) as { payouts: Array<{ payout_id: string }> }).payouts.map((p) => p.payout_id);
 
     // The same rows, given payout ids of their own (a column added by a colleague), sent as the batch.
