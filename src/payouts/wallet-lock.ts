@@ -29,7 +29,8 @@ export interface WalletLockOptions {
   host: { pid: number; kill(pid: number, signal: 0): void };
   /**
    * Told, once, when the locks are lost while `fn` runs (a shared ledger's connection ended:
-   * postgres/locks.ts), with the ledger's error; `fn` goes on. Lock files are never lost this way.
+   * postgres/locks.ts), with the error (the shared ledger's withBatchLock words it as a ledger
+   * fault); `fn` goes on. Lock files are never lost this way.
    */
   onLost?: (cause: Error) => void;
 }
