@@ -15,7 +15,10 @@
 //                       the ordinary disk, never tmpfs, since journal fsyncs are part of the cost
 //   BENCH_BASELINE      a previous build of payctl (a folder with bin/payctl.js and its built
 //                       dist/, e.g. a `git worktree` of an earlier commit after `npm run build`):
-//                       its start-up cases run interleaved with this build's, in the same rounds
+//                       its start-up cases run interleaved with this build's, in the same rounds,
+//                       and the median of the round-by-round differences is printed beside them
+//   BENCH_BASELINE_TOKEN=1  give that build the key as PAYCTL_TOKEN too (builds before the
+//                       documented API, 25 November and earlier, read a key as it is only there)
 //
 // Why so many rounds: this machine starts a process in about 23 or about 30 ms, in spells, and
 // a median of 21 start-up rounds moved by up to 0.2x from one run to the next when one command
@@ -253,7 +256,10 @@ async function startup(sb, token) {
         ? [
             { name: 'previous build --version', run: () => quickRun(node, [baselineBin, '--version']) },
             { name: 'previous build --help', run: () => quickRun(node, [baselineBin, '--help']) },
-            { name: 'previous build balances --json', run: () => quickRun(node, [baselineBin, 'balances', '--json']) },
+            {
+              name: 'previous build balances --json',
+              run: () => quickRun(node, [baselineBin, 'balances', '--json'], process.env.BENCH_BASELINE_TOKEN === '1' ? { PAYCTL_TOKEN: token } : {}),
+            },
           ]
         : []),
     ],
@@ -268,7 +274,15 @@ async function startup(sb, token) {
       case: name,
       unit: 'ms',
       payctl: { median_ms: m(name), samples_ms: samples(name) },
-      baselines: baselines.map(([b, bm]) => ({ name: b, median_ms: bm, samples_ms: samples(b), ratio: round(m(name) / bm, 2) })),
+      baselines: baselines.map(([b, bm]) => ({
+        name: b,
+        median_ms: bm,
+        samples_ms: samples(b),
+        ratio: round(m(name) / bm, 2),
+        // Against the previous build, each round's difference (the two ran in the same round): its
+        // median moves less from one run to the next than the ratio of two medians does.
+        ...(b.startsWith('previous build') ? { paired_difference_ms: round(median(s[name].map((x, i) => x.ms - s[b][i].ms)), 2) } : {}),
+      })),
     });
   // Against the previous build (BENCH_BASELINE), when there is one: same rounds, same machine.
   const previous = (what) => (baselineBin ? [[`previous build ${what}`, m(`previous build ${what}`)]] : []);
@@ -459,7 +473,7 @@ function table() {
       let ratio;
       if (c.unit === 'ms') {
         theirs = ms(b.median_ms);
-        ratio = `${b.ratio}x the time`;
+        ratio = `${b.ratio}x the time${b.paired_difference_ms !== undefined ? ` (${b.paired_difference_ms >= 0 ? '+' : ''}${b.paired_difference_ms} ms a round)` : ''}`;
       } else {
         theirs = `${b.rows_per_s}/s${b.of_bound ? ` (${Math.round(b.of_bound * 100)}% of bound)` : ''}, ${b.cpu_s} s CPU, ${b.peak_rss_mb} MB peak`;
         ratio = `${Math.round(b.share * 100)}% of its rate, ${b.cpu_ratio}x its CPU`;
