@@ -202,7 +202,7 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
     // What a write met reaches `note` by the stream's error event.
     if (streamed) await flushed(stdout);
     if (!fault) return;
-    const { fsFault } = await import('./payouts/ledger/atomic-files.js');
+    const { fsFault } = await import('./config/fs-fault.js');
     throw new OutputError(`The output could not be written: ${fsFault(fault)}; what was printed is incomplete.`, {
       sentPayouts: sentPayout,
       hint: await faultHint(sentPayout, deps, 'Free the space, or write the output elsewhere, and run the same command again.'),
@@ -242,7 +242,7 @@ const SYSCALL_WORDS: Record<string, string> = {
 async function systemFault(err: unknown, sentPayout: boolean, deps: Deps | undefined): Promise<unknown> {
   const e = err as NodeJS.ErrnoException;
   if (err instanceof CliError || !(err instanceof Error) || typeof e.syscall !== 'string' || !/^E[A-Z0-9]+$/.test(e.code ?? '')) return err;
-  const { fsFault } = await import('./payouts/ledger/atomic-files.js');
+  const { fsFault } = await import('./config/fs-fault.js');
   const what = `${SYSCALL_WORDS[e.syscall] ?? e.syscall}${e.path ? ` ${e.path}` : ''}`;
   return new OutputError(`Cannot ${what}: ${fsFault(err)}.`, {
     sentPayouts: sentPayout,

@@ -9,4 +9,3 @@ export { LocalLedger as Journal } from './ledger/local.js';
 export type { BatchRun, BeginOptions, EntryOrigin, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger/ledger.js';
 export { JournalConflict } from './ledger/entries.js';
 export { journalBase } from './ledger/base-url.js';
-export { fsFault } from './ledger/atomic-files.js';

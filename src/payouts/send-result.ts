@@ -9,7 +9,8 @@ import type { HttpResponse } from '../api/client.js';
 import type { Envelope, PayoutTransaction } from '../service/schemas.js';
 import type { Clock } from '../clock.js';
 import type { RetryPolicy } from '../api/retry.js';
-import { fsFault, type JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal.js';
+import { fsFault } from '../config/fs-fault.js';
 import { askedOf, type CandidateSearch } from './lookup.js';
 
 export type SendResult =

@@ -8,7 +8,7 @@ import { constants, closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { formatAmount } from '../../money/amount.js';
-import { fsFault } from '../../payouts/journal.js';
+import { fsFault } from '../../config/fs-fault.js';
 import { type Plan, type ReadPayout } from '../../plans/plan.js';
 import { makerOf, policyOf, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { planText } from '../../plans/plan.js';

@@ -154,7 +154,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   if (fault !== undefined) {
     // A reader that went away (`payctl webhooks listen | head -1`) ends it quietly, as in any pipeline.
     if ((fault as NodeJS.ErrnoException).code === 'EPIPE') return ExitCode.ok;
-    const { fsFault } = await import('../../payouts/ledger/atomic-files.js');
+    const { fsFault } = await import('../../config/fs-fault.js');
     throw new OutputError(
       `The output could not be written: ${fsFault(fault)}. The listener stopped: ${opts.forwardTo ? 'the app was sent the last event, but its line was not printed' : 'the last event was answered 503, so the service sends it again'}.`,
       { sentPayouts: false, hint: 'Free the space, or write the output elsewhere, and start the listener again.' },

@@ -203,5 +203,3 @@ export function writeError(err: unknown, dir: string, after: string): unknown {
       : 'payctl journals every payout before sending it: make the config folder writable (or choose another with PAYCTL_CONFIG_DIR), then run the same command again.',
   );
 }
-
-export { fsFault };
