@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { withLockFiles, type LockHolder } from '../config/lock-files.js';
+import { withLockFiles, type LockHolder, type LockHost } from '../config/lock-files.js';
 
 export type { LockHolder } from '../config/lock-files.js';
 
@@ -26,7 +26,7 @@ export interface WalletLockOptions {
   /** Told once when a lock is still held after about a second: the caller says who it waits for. */
   onWait?: (walletId: string, holder: LockHolder | undefined) => void;
   /** This process and how to ask whether another exists: Deps' host (only the entry touches the process). */
-  host: { pid: number; kill(pid: number, signal: 0): void };
+  host: LockHost;
   /**
    * Told, once, when the locks are lost while `fn` runs (a shared ledger's connection ended:
    * postgres/locks.ts), with the error (the shared ledger's withBatchLock words it as a ledger
