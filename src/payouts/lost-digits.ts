@@ -17,7 +17,7 @@ import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, type ProblemList } from './batch-problems.js';
 import { payoutFingerprint } from './identity.js';
 import type { Ledger } from './journal.js';
-import { describeRun, RunTally, samePayoutsSent } from './repeats.js';
+import { describeSentIn, samePayoutsSent } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
 /** The most leading zeros a row's account number is looked up with. */
@@ -99,9 +99,7 @@ export async function restoredSent(journal: Ledger, baseUrl: string, row: number
   for (const form of forms) {
     const sent = (await samePayoutsSent(journal, baseUrl, form.fingerprint, () => false)).at(-1);
     if (!sent) continue;
-    const run = new RunTally();
-    run.add(sent);
-    return rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} paid the same ${describeRun(run.runs()[0]!)}`));
+    return rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} paid the same ${describeSentIn(sent)}`));
   }
   return undefined;
 }

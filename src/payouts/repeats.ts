@@ -159,6 +159,13 @@ export class RunTally {
   }
 }
 
+/** Where one earlier payout was sent, as describeRun says a run (`in batch "nov" from pay.csv on ...`). */
+export function describeSentIn(e: JournalEntry): string {
+  const run = new RunTally();
+  run.add(e);
+  return describeRun(run.runs()[0]!);
+}
+
 /** "2026-11-22 20:10 UTC" */
 export function shortTime(iso: string): string {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;

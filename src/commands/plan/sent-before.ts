@@ -5,7 +5,7 @@
  * under another id paid (plan send pays it again, as a new payout). An approver decides with that
  * in view; plan create says the same to the maker (create-repeats.ts).
  */
-import { describeRun, RunTally, samePayoutsSent } from '../../payouts/repeats.js';
+import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
 import { payoutFingerprint } from '../../payouts/identity.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import type { ReadPayout } from '../../plans/plan.js';
@@ -49,9 +49,7 @@ export async function sentBefore(journal: Ledger, baseUrl: string, payouts: read
 /** One line of each, for people: where it was sent before and what plan send does about it. */
 export function sentBeforeLines(found: readonly SentBefore[]): string[] {
   return found.map((s) => {
-    const run = new RunTally();
-    run.add(s.earlier);
-    const where = describeRun(run.runs()[0]!);
+    const where = describeSentIn(s.earlier);
     const who = s.row !== undefined ? `row ${s.row}` : text(s.payoutId);
     const o = s.earlier.outcome;
     return s.kind === 'accepted'
