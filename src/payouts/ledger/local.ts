@@ -145,10 +145,6 @@ export class LocalLedger implements Ledger {
   }
 
   /**
-   * Entries of this base URL with the given fingerprint or repeat key, oldest first.
-   * Markers whose entry is gone, or that name another payout, are passed over.
-   */
-  /**
    * Found by repeat key and kept when of that batch run; nothing is read at all when no log
    * holds a run of that batch (from that file, when it names one; log-reader.ts batchRuns):
    * the entries of a key that other batches paid month after month are read only for a batch
@@ -174,6 +170,10 @@ export class LocalLedger implements Ledger {
     return run.file === undefined ? [...runs].some((r) => r.startsWith(`${run.id}\n`)) : runs.has(`${run.id}\n${run.file}`);
   }
 
+  /**
+   * Entries of this base URL with the given fingerprint or repeat key, oldest first.
+   * Markers whose entry is gone, or that name another payout, are passed over.
+   */
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
     return answered(() => this.#find(baseUrl, kind, key));
   }
