@@ -172,6 +172,42 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect(await reader.findInBatch(OTHER, 'r', run)).toEqual([]);
     });
 
+    it('findRecentBatchRows: entries of that base URL with the repeat key journaled as rows of any batch run at or after a time, oldest first; looked ahead alike', async () => {
+      const ledger = await open();
+      const row = (id: string, batch: { id: string; file: string }, at: Date, n: number, key = 'r') =>
+        ledger.begin({
+          baseUrl: BASE,
+          payoutId: id,
+          body: body(id),
+          now: at,
+          log: true,
+          origin: { batch: { ...batch, row: n }, fingerprint: `f-${id}`, repeatKey: key },
+        });
+      const dayBefore = new Date(T0.getTime() - 86_400_000);
+      await row('old', { id: 'oct', file: '/home/finance/oct.csv' }, dayBefore, 2);
+      await row('named', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 2);
+      await row('copy', { id: 'default', file: '/home/finance/pay (1).csv' }, T0, 3);
+      await row('other-key', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 3, 'q');
+      await ledger.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
+      await ledger.closeLog();
+      const reader = await open();
+      const since = new Date(T0.getTime() - 60_000);
+      const asked = async () => ({
+        recent: (await reader.findRecentBatchRows(BASE_SPELLED, 'r', since)).map((e) => e.payoutId),
+        all: (await reader.findRecentBatchRows(BASE, 'r', dayBefore)).map((e) => e.payoutId),
+        none: await reader.findRecentBatchRows(BASE, 'none', since),
+        later: await reader.findRecentBatchRows(BASE, 'r', new Date(T1.getTime() + 1)),
+        other: await reader.findRecentBatchRows(OTHER, 'r', since),
+      });
+      const expected = { recent: ['copy', 'named'], all: ['old', 'copy', 'named'], none: [], later: [], other: [] };
+      expect(await asked()).toEqual(expected);
+      // A store that looks ahead answers the same from what it fetched (and asks again for what it did not).
+      if (reader.prefetch) {
+        await reader.prefetch(BASE, [], [], { batch: { id: 'nov' }, repeatKeys: ['r', 'none'], recentSince: since });
+        expect(await asked()).toEqual(expected);
+      }
+    });
+
     it('by transaction id, and its owner: the payout it was first recorded for, kept up to date by record', async () => {
       const ledger = await open();
       const a = await ledger.begin({ baseUrl: BASE, payoutId: 'a', body: body('a'), now: T0 });

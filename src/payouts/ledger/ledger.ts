@@ -96,6 +96,13 @@ export function inRun(e: JournalEntry, run: BatchRun): boolean {
   return e.batch?.id === run.id && (run.file === undefined || e.batch.file === run.file);
 }
 
+/** Repeat keys a batch's rows will be looked up by (findInBatch; and findRecentBatchRows since `recentSince`). */
+export interface InBatchLookups {
+  batch: BatchRun;
+  repeatKeys: string[];
+  recentSince?: Date;
+}
+
 /** The two look-up keys an entry may carry besides its payout id. */
 export type LookupKind = 'fingerprint' | 'repeat';
 
@@ -157,12 +164,12 @@ export interface Ledger {
   record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry>;
   /**
    * A hint before many look-ups (a batch's plan, a group of rows at a time): these payout ids,
-   * fingerprints, and repeat keys within a batch run, under this base URL may be asked for next
-   * (get, find, findInBatch). A store
+   * fingerprints, and repeat keys within a batch run (and of any batch since a time), under this
+   * base URL may be asked for next (get, find, findInBatch, findRecentBatchRows). A store
    * on a server answers them in one round trip and keeps the answers until its next write; the
    * local store, whose look-ups are files, has none.
    */
-  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: { batch: BatchRun; repeatKeys: string[] }): Promise<void>;
+  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups): Promise<void>;
   /** The entry of this payout id under this base URL, if any. */
   get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined>;
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */
@@ -174,6 +181,12 @@ export interface Ledger {
    * never sent (from that file).
    */
   findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]>;
+  /**
+   * Entries of this base URL with this repeat key journaled as rows of any batch run at or after
+   * `since`, oldest first: a run without --batch-id compared with every batch of the last day
+   * (changed-rows.ts). Cheap when no batch was sent since.
+   */
+  findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]>;
   /**
    * Whether batch `id` sent any row under this base URL (the local store may also answer yes
    * for a batch of another base URL): a batch id payctl prints for paying a file again must be

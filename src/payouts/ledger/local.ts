@@ -159,6 +159,19 @@ export class LocalLedger implements Ledger {
     });
   }
 
+  /**
+   * Found by repeat key and kept when a batch row journaled since `since`; nothing is read at all
+   * when no log holds a run that wrote since (log-reader.ts batchRuns): a run without --batch-id
+   * pays nothing more for this look-up unless a batch was sent in the last day.
+   */
+  findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]> {
+    return answered(() => {
+      const t = since.getTime();
+      if (![...this.#logs.batchRuns().values()].some((at) => at >= t)) return [];
+      return this.#find(baseUrl, 'repeat', repeatKey).filter((e) => e.batch !== undefined && Date.parse(e.createdAt) >= t);
+    });
+  }
+
   /** From the logs' first lines (each log is one batch run), for any base URL. */
   batchSent(_baseUrl: string, id: string): Promise<boolean> {
     return answered(() => this.#ran({ id }));
@@ -167,7 +180,7 @@ export class LocalLedger implements Ledger {
   /** Whether a log holds a run of this batch (from its file, when it names one). */
   #ran(run: BatchRun): boolean {
     const runs = this.#logs.batchRuns();
-    return run.file === undefined ? [...runs].some((r) => r.startsWith(`${run.id}\n`)) : runs.has(`${run.id}\n${run.file}`);
+    return run.file === undefined ? [...runs.keys()].some((r) => r.startsWith(`${run.id}\n`)) : runs.has(`${run.id}\n${run.file}`);
   }
 
   /**

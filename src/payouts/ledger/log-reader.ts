@@ -85,12 +85,15 @@ export class LogReader {
 
   /**
    * The batch runs the logs hold, as `<batch id>\n<file>` (each log is one process's run: the
-   * batch of its first whole line), read once a process: one short read a log. Unchecked: only
-   * says where the journal's entries are worth reading (local.ts findInBatch).
+   * batch of its first whole line), each with the latest time it may have written a line (ms:
+   * the later of its logs' modification times and their first entries' creation), read once a
+   * process: one short read and a stat a log. Unchecked: only says where the journal's entries
+   * are worth reading (local.ts findInBatch, findRecentBatchRows). Both times, because a clock
+   * set by hand (a test's, faketime's) writes entries the file system's clock does not date.
    */
-  batchRuns(): Set<string> {
+  batchRuns(): Map<string, number> {
     if (this.#runs) return this.#runs;
-    const runs = new Set<string>();
+    const runs = new Map<string, number>();
     let logs: string[] = [];
     try {
       logs = readdirSync(this.#folder).filter((f) => LOG_NAME.test(f));
@@ -99,10 +102,16 @@ export class LogReader {
     }
     for (const log of logs) {
       try {
-        const line = firstLine(join(this.#folder, log));
+        const file = join(this.#folder, log);
+        const line = firstLine(file);
         if (line === undefined) continue;
-        const batch = (JSON.parse(line) as LogLine).entry?.batch as { id?: unknown; file?: unknown } | undefined;
-        if (typeof batch?.id === 'string' && typeof batch.file === 'string') runs.add(`${batch.id}\n${batch.file}`);
+        const entry = (JSON.parse(line) as LogLine).entry;
+        const batch = entry?.batch as { id?: unknown; file?: unknown } | undefined;
+        if (typeof batch?.id !== 'string' || typeof batch.file !== 'string') continue;
+        const created = typeof entry.createdAt === 'string' ? Date.parse(entry.createdAt) : NaN;
+        const at = Math.max(statSync(file).mtimeMs, Number.isNaN(created) ? 0 : created);
+        const run = `${batch.id}\n${batch.file}`;
+        runs.set(run, Math.max(runs.get(run) ?? 0, at));
       } catch {
         // a log that cannot be read, or whose first line is not payctl's: no run named by it
       }
@@ -110,7 +119,7 @@ export class LogReader {
     return (this.#runs = runs);
   }
 
-  #runs: Set<string> | undefined;
+  #runs: Map<string, number> | undefined;
 
   #index(log: string): LogIndex | undefined {
     if (!LOG_NAME.test(log)) return undefined;

@@ -6,7 +6,7 @@
  * any write of this store. Only a hint for reads that decide nothing alone: a claim is still the
  * database's INSERT, and the store's own reads around its writes never use it.
  */
-import type { BatchRun, JournalEntry } from '../ledger.js';
+import type { BatchRun, InBatchLookups, JournalEntry } from '../ledger.js';
 
 /** A row as looked ahead: its entry, or why it does not verify (thrown when it is asked for). */
 type Found = JournalEntry | Error;
@@ -15,19 +15,24 @@ export class LookAhead {
   #base: string | undefined;
   readonly #byId = new Map<string, Found | null>();
   readonly #byFingerprint = new Map<string, Found[]>();
-  /** Rows of one batch run by repeat key (findInBatch): candidates, each compared exactly by the store. */
+  /**
+   * Rows of one batch run by repeat key (findInBatch), and of any batch run since a time
+   * (findRecentBatchRows) when one was asked: candidates, each compared exactly by the store.
+   */
   #batch: BatchRun | undefined;
+  #recentSince: number | undefined;
   readonly #byRepeatInBatch = new Map<string, Found[]>();
 
   /** The answers for these payout ids, fingerprints and repeat keys of a batch run under `base` (rows already read and checked). */
   fill(
     base: string,
-    asked: { payoutIds: string[]; fingerprints: string[]; inBatch?: { batch: BatchRun; repeatKeys: string[] } },
+    asked: { payoutIds: string[]; fingerprints: string[]; inBatch?: InBatchLookups },
     rows: Array<{ payoutId: string; fingerprint: string | null; repeatKey: string | null; found: Found }>,
   ): void {
     this.clear();
     this.#base = base;
     this.#batch = asked.inBatch?.batch;
+    this.#recentSince = asked.inBatch?.recentSince?.getTime();
     for (const id of asked.payoutIds) this.#byId.set(id, null);
     for (const f of asked.fingerprints) this.#byFingerprint.set(f, []);
     for (const k of asked.inBatch?.repeatKeys ?? []) this.#byRepeatInBatch.set(k, []);
@@ -41,6 +46,7 @@ export class LookAhead {
   clear(): void {
     this.#base = undefined;
     this.#batch = undefined;
+    this.#recentSince = undefined;
     this.#byId.clear();
     this.#byFingerprint.clear();
     this.#byRepeatInBatch.clear();
@@ -49,6 +55,12 @@ export class LookAhead {
   /** The rows of this batch run with this repeat key, oldest first, when they were looked ahead; undefined when not. */
   findInBatch(base: string, batch: BatchRun, repeatKey: string): JournalEntry[] | undefined {
     if (base !== this.#base || this.#batch?.id !== batch.id || this.#batch.file !== batch.file) return undefined;
+    return sorted(this.#byRepeatInBatch.get(repeatKey));
+  }
+
+  /** The rows of any batch run since `since` with this repeat key (and maybe others: candidates), when looked ahead; undefined when not. */
+  findRecent(base: string, since: Date, repeatKey: string): JournalEntry[] | undefined {
+    if (base !== this.#base || this.#recentSince !== since.getTime()) return undefined;
     return sorted(this.#byRepeatInBatch.get(repeatKey));
   }
 

@@ -19,7 +19,18 @@ import { ConfigError } from '../../../errors.js';
 import type { WalletLockOptions } from '../../wallet-lock.js';
 import { journalBase } from '../base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
-import { inRun, type BatchRun, type BeginOptions, type JournalEntry, type JournalGaps, type Ledger, type LookupKind, type Outcome, type ScanItem } from '../ledger.js';
+import {
+  inRun,
+  type BatchRun,
+  type BeginOptions,
+  type InBatchLookups,
+  type JournalEntry,
+  type JournalGaps,
+  type Ledger,
+  type LookupKind,
+  type Outcome,
+  type ScanItem,
+} from '../ledger.js';
 import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
@@ -42,7 +53,8 @@ const inBatch = (id: string, file: string) => `position('"batch":{"id":' || ${id
 /** A run's id and file as the entry's JSON text writes them, for inBatch; no file: NULL. */
 const runParams = (run: BatchRun): [string, string | null] => [JSON.stringify(run.id), run.file === undefined ? null : JSON.stringify(run.file)];
 const BATCH_SENT = `SELECT EXISTS (SELECT 1 FROM ${ENTRIES} WHERE base = $1 AND position('"batch":{"id":' || $2 || ',' in entry) > 0) AS sent`;
-const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND ${inBatch('$5', '$6')}))`;
+const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND (${inBatch('$5', '$6')} OR created_at >= $7::timestamptz)))`;
+const FIND_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND created_at >= $3 ORDER BY created_at, payout_id`;
 const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
 /** Rows a listing reads at a time. */
 const PAGE = 500;
@@ -196,11 +208,12 @@ export class PostgresLedger implements Ledger {
    * get and find (by fingerprint) that follow (ahead.ts): a batch's plan, a group of rows at a
    * time. Any write of this store forgets them.
    */
-  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: { batch: BatchRun; repeatKeys: string[] }): Promise<void> {
+  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups): Promise<void> {
     const base = journalBase(baseUrl);
     const repeatKeys = inBatch?.repeatKeys ?? [];
     const batchJson = inBatch ? runParams(inBatch.batch) : ['null', 'null'];
-    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints, repeatKeys, ...batchJson], 'payctl_prefetch');
+    const since = inBatch?.recentSince ?? null;
+    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints, repeatKeys, ...batchJson, since], 'payctl_prefetch');
     const found = rows.map((r) => {
       let entry: JournalEntry | Error;
       try {
@@ -219,6 +232,14 @@ export class PostgresLedger implements Ledger {
     const found =
       ahead ?? (await this.#query<StoredRow>('read', FIND_IN_BATCH, [base, repeatKey, ...runParams(batch)], 'payctl_find_in_batch')).map((r) => this.entryOf(r));
     return found.filter((e) => inRun(e, batch));
+  }
+
+  async findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]> {
+    const base = journalBase(baseUrl);
+    const found =
+      this.#ahead.findRecent(base, since, repeatKey) ??
+      (await this.#query<StoredRow>('read', FIND_RECENT, [base, repeatKey, since], 'payctl_find_recent')).map((r) => this.entryOf(r));
+    return found.filter((e) => e.batch !== undefined && Date.parse(e.createdAt) >= since.getTime());
   }
 
   /** Read from the entries' text (no column holds the batch id): a scan, asked only when payctl prints a new batch id. */
