@@ -23,7 +23,7 @@ import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
-import { changedRefusal, changedSinceSent, comparedRun, FilePayouts } from './changed-rows.js';
+import { ChangedRows, comparedRun, comparedSince, FilePayouts } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -189,7 +189,8 @@ export async function planBatch(
   wallets: Wallet[],
   balancesCommand?: string,
 ): Promise<BatchPlan> {
-  const p = new Planning(src, checked, journal, baseUrl, wallets, balancesCommand);
+  const recentSince = comparedSince(src.batchId, await journal.now());
+  const p = new Planning(src, checked, journal, baseUrl, wallets, recentSince, balancesCommand);
   // The rows in groups: a ledger on a server looks a group up at once (Ledger.prefetch). What
   // the file's reading found is said in the order it would have been without the groups.
   const read = new ProblemsInOrder();
@@ -207,7 +208,8 @@ export async function planBatch(
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
   if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.');
-  if (p.changed.total) throw changedRefusal(src.path, src.batchId, p.changed, 'Nothing was sent.');
+  const changed = p.changed.refusal(src.path, 'Nothing was sent.');
+  if (changed) throw changed;
   if (p.problems.total) throw fileProblems(src.path, 'Nothing was sent.', p.problems);
   return p.plan();
 }
@@ -259,8 +261,8 @@ class Planning {
   readonly conflicts = new ProblemList(MAX_LISTED);
   /** Rows that are payouts sent before, as a spreadsheet re-saved them (lost-digits.ts). */
   readonly restored = new ProblemList(MAX_LISTED);
-  /** Rows this batch sent before, changed since in cells that make no other payment (changed-rows.ts). */
-  readonly changed = new ProblemList(MAX_LISTED);
+  /** Rows this batch (or, without --batch-id, the last day's batches) sent before, changed since in cells that make no other payment (changed-rows.ts). */
+  readonly changed: ChangedRows;
   readonly absent = new Set<number>();
   readonly #byId: Map<string, Wallet>;
   readonly #plan: PlanBuilder;
@@ -278,8 +280,10 @@ class Planning {
     readonly journal: Ledger,
     readonly baseUrl: string,
     wallets: Wallet[],
+    recentSince: Date | undefined,
     readonly balancesCommand?: string,
   ) {
+    this.changed = new ChangedRows(journal, baseUrl, { batchId: src.batchId, path: src.file, recentSince });
     this.#byId = new Map(wallets.map((w) => [w.wallet_id, w]));
     this.#plan = new PlanBuilder(wallets);
     this.#repeats = new BatchRepeats(src.batchId);
@@ -299,7 +303,7 @@ class Planning {
       const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
       // Rows may be ones this batch sent before, changed since (changed-rows.ts).
       const repeatKeys = [...new Set(rows.map((r) => repeatKey(r.request)))];
-      const inBatch = { batch: comparedRun(this.src.batchId, this.src.file), repeatKeys };
+      const inBatch = { batch: comparedRun(this.src.batchId, this.src.file), repeatKeys, recentSince: this.changed.run.recentSince };
       await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
     }
     const first = read.rows - rows.length;
@@ -340,8 +344,7 @@ class Planning {
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);
     // A row this batch sent before, its note, metadata or payout_id reformatted since: not paid again.
-    const changed = !r.earlier ? await changedSinceSent(journal, this.baseUrl, { batchId: src.batchId, path: src.file }, r, checked.payouts) : undefined;
-    if (changed) this.changed.push(changed);
+    if (!r.earlier) await this.changed.check(r, checked.payouts);
   }
 
   plan(): BatchPlan {

@@ -14,21 +14,24 @@
  * sorted; a payout_id column emptied). A batch named with --batch-id is one payroll whatever
  * file it is sent from: a spreadsheet's "Save As" (`pay (1).csv`) or a copy moved to another
  * folder is still that batch. Runs not named share the batch id `default` month after month, so there
- * only the same file (its path: a spreadsheet saves where it opened) is compared; another file
- * is new payouts. The file is refused (exit 2, nothing sent), each such row named with the cells
- * that differ and the payout it would pay again. The look-up is the ledger's findInBatch, which
- * reads nothing for a batch never sent (from that file). Payouts of other batches or single
- * payouts are the repeat guard's (repeats.ts); leading zeros of the account or phone,
+ * the same file (its path: a spreadsheet saves where it opened) is compared, and for rows
+ * without a payout_id, every batch run of the last day (ChangedRows); another file a month on
+ * is new payouts. The file is refused (exit 2, nothing sent), each such row named with the
+ * cells that differ and the payout it would pay again. The look-ups are the ledger's
+ * findInBatch and findRecentBatchRows, which read nothing for a batch never sent (from that
+ * file) or when no batch was sent that day. Payouts of other batches that pay all the same, or
+ * single payouts, are the repeat guard's (repeats.ts); leading zeros of the account or phone,
  * lost-digits.ts's.
  */
-import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
+import { fieldProblem, rowProblem, UsageError } from '../errors.js';
 import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
-import { listed, type ProblemList } from './batch-problems.js';
-import { DEFAULT_BATCH_ID, repeatKey } from './identity.js';
+import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
+import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
+import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
-import { countsAsSent, shortTime } from './repeats.js';
+import { countsAsSent, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
 /** Whether a sorted array holds `v`, searched by halves. */
@@ -75,36 +78,115 @@ export function comparedRun(batchId: string, path: string): BatchRun {
 }
 
 /**
- * Row `r`'s problem when it is most likely a payout batch `batchId` sent before (from the file
- * at `path`, its absolute path, for the batch `default`), changed since (see above); undefined
- * otherwise. `file`: the payouts the file's rows are. `r.derivedId`: the file gives the row no
- * payout_id (its id is made from what it pays); `r.planned`: the row is a plan's payout, whose id
- * the plan holds (shown as its payout_id when no other cell differs).
+ * Since when a run of batch `batchId` is also compared with the rows of other batch runs (see
+ * ChangedRows): for a run without --batch-id, the last REPEAT_WINDOW_MS before `now` (the
+ * ledger's clock); a named run, never.
  */
-export async function changedSinceSent(
-  journal: Ledger,
-  baseUrl: string,
-  { batchId, path }: { batchId: string; path: string },
-  r: { row: number; request: PayoutRequest; derivedId: boolean; planned?: boolean },
-  file: BatchCheck['payouts'],
-): Promise<Problem | undefined> {
-  if (!file) return undefined;
-  const sent = (await journal.findInBatch(baseUrl, repeatKey(r.request), comparedRun(batchId, path)))
-    .filter((e) => countsAsSent(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId))
-    .at(-1);
-  if (!sent) return undefined;
-  const changes = differences(sent, r.request);
-  // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451"). A
-  // row without one that pays all the same: the payout_id the payout was sent with is gone (a
-  // plan's payout: the plan's id is another).
-  if (!r.derivedId) changes.unshift({ column: COLUMN_LABELS.payoutId, now: r.request.payoutId, then: sent.payoutId });
-  else if (!changes.length) changes.push({ column: COLUMN_LABELS.payoutId, now: r.planned ? r.request.payoutId : undefined, then: sent.payoutId });
-  const from = sent.batch!.file === path ? '' : ` of ${text(sent.batch!.file)}`;
-  const where = `when payout ${sent.payoutId} paid the same in this batch (its row ${sent.batch!.row}${from}, ${shortTime(sent.createdAt)})`;
-  const first = changes[0];
-  if (!first) return rowProblem(r.row, `pays what it paid ${where}`);
-  const said = changes.map((c) => `${c.column} ${show(c.now)} was ${show(c.then)}`).join(', ');
-  return rowProblem(r.row, fieldProblem(first.column, `${text(said).slice(first.column.length + 1)} ${where}`, ' '));
+export function comparedSince(batchId: string, now: Date): Date | undefined {
+  return batchId === DEFAULT_BATCH_ID ? new Date(now.getTime() - REPEAT_WINDOW_MS) : undefined;
+}
+
+/** A row as the check reads it; see ChangedRows.check. */
+export interface CheckedRow {
+  row: number;
+  request: PayoutRequest;
+  /** What it pays (identity.ts payoutFingerprint), when already made. */
+  fingerprint?: string;
+  derivedId: boolean;
+  planned?: boolean;
+}
+
+/**
+ * The rows of one run (batch `batchId` from the file at `path`, its absolute path) that are most
+ * likely payouts sent before, changed since (see above), kept as problems, with the batches
+ * that sent those payouts. A run without --batch-id (`recentSince` given: REPEAT_WINDOW_MS
+ * before now) also has its rows without a payout_id compared with every batch run that
+ * journaled a row since then, from any file and under any batch id: a copy of the file a spreadsheet re-saved ("pay (1).csv") sent
+ * again the same day without its --batch-id is its own batch's payouts, not new ones, whereas
+ * the next month's payroll in a new file is a month later. A run named with --batch-id is
+ * compared with its own batch only: naming a run is how new payouts are said to be new.
+ */
+export class ChangedRows {
+  readonly problems = new ProblemList(MAX_LISTED);
+  /** The batch ids of the payouts the problems' rows would pay again. */
+  readonly #batches = new Set<string>();
+  /** Whether a row matched a payout of another run (the last day's batches), not of this run's batch. */
+  #recent = false;
+  readonly #own: BatchRun;
+
+  constructor(
+    readonly journal: Ledger,
+    readonly baseUrl: string,
+    readonly run: { batchId: string; path: string; recentSince?: Date },
+  ) {
+    this.#own = comparedRun(run.batchId, run.path);
+  }
+
+  /**
+   * Row `r`'s problem, kept, when it is most likely a payout sent before, changed since.
+   * `file`: the payouts the file's rows are. `r.derivedId`: the file gives the row no payout_id
+   * (its id is made from what it pays); `r.planned`: the row is a plan's payout, whose id the
+   * plan holds (shown as its payout_id when no other cell differs).
+   */
+  async check(r: CheckedRow, file: BatchCheck['payouts']): Promise<void> {
+    if (!file) return;
+    const { journal, baseUrl, run } = this;
+    const key = repeatKey(r.request);
+    const candidate = (e: JournalEntry) => countsAsSent(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
+    let sent = (await journal.findInBatch(baseUrl, key, this.#own)).filter(candidate).at(-1);
+    if (!sent && run.recentSince && r.derivedId) {
+      // Only rows whose id is made from what they pay: a payout_id the file gives says which
+      // payout a row is (a copy keeps it, and is found by it). A payout of another run that pays
+      // all the same is the repeat guard's (repeats.ts): a named batch's rows run without their
+      // --batch-id, said with the command that resumes it.
+      const pays = r.fingerprint ?? payoutFingerprint(r.request);
+      sent = (await journal.findRecentBatchRows(baseUrl, key, run.recentSince)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
+      if (sent) this.#recent = true;
+    }
+    if (!sent) return;
+    const changes = differences(sent, r.request);
+    // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451"). A
+    // row without one that pays all the same: the payout_id the payout was sent with is gone (a
+    // plan's payout: the plan's id is another).
+    if (!r.derivedId) changes.unshift({ column: COLUMN_LABELS.payoutId, now: r.request.payoutId, then: sent.payoutId });
+    else if (!changes.length) changes.push({ column: COLUMN_LABELS.payoutId, now: r.planned ? r.request.payoutId : undefined, then: sent.payoutId });
+    const batch = sent.batch!;
+    this.#batches.add(batch.id);
+    const from = batch.file === run.path ? '' : ` of ${text(batch.file)}`;
+    const which = inRun(sent, this.#own) ? 'this batch' : `batch "${text(batch.id)}"`;
+    const where = `when payout ${sent.payoutId} paid the same in ${which} (its row ${batch.row}${from}, ${shortTime(sent.createdAt)})`;
+    const first = changes[0];
+    if (!first) {
+      this.problems.push(rowProblem(r.row, `pays what it paid ${where}`));
+      return;
+    }
+    const said = changes.map((c) => `${c.column} ${show(c.now)} was ${show(c.then)}`).join(', ');
+    this.problems.push(rowProblem(r.row, fieldProblem(first.column, `${text(said).slice(first.column.length + 1)} ${where}`, ' ')));
+  }
+
+  /** The batch ids of the payouts found, in the order found. */
+  get batches(): string[] {
+    return [...this.#batches];
+  }
+
+  /** The batches that sent the payouts found: `batch "nov"`, `batches "default" and "nov"`. */
+  paidBy(): string {
+    const ids = this.batches.map((id) => `"${text(id)}"`);
+    return ids.length === 1 ? `batch ${ids[0]}` : `batches ${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`;
+  }
+
+  /** The refusal of a file with such rows (exit 2), when there are; `nothing`: "Nothing was sent.", "No plan was written.". */
+  refusal(path: string, nothing: string): UsageError | undefined {
+    const n = this.problems.total;
+    if (!n) return undefined;
+    return new UsageError(
+      `${path}: ${plural(n, 'row pays', 'rows pay')} what ${this.paidBy()} paid before, ${n === 1 ? 'its' : 'their'} other cells changed since. ${nothing}`,
+      listed(this.problems),
+      `A spreadsheet that re-saves a file reformats dates and drops zeros. Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.${
+        this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''
+      } If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own: --batch-id NAME.`,
+    );
+  }
 }
 
 function show(v: string | undefined): string {
@@ -160,14 +242,4 @@ function readBody(body: string): BodyCells {
   } catch {
     return { metadata: {} };
   }
-}
-
-/** The refusal of a file with such rows (exit 2); `nothing`: "Nothing was sent.", "No plan was written.". */
-export function changedRefusal(path: string, batchId: string, problems: ProblemList, nothing: string): UsageError {
-  const n = problems.total;
-  return new UsageError(
-    `${path}: ${plural(n, 'row pays', 'rows pay')} what batch "${batchId}" paid before, ${n === 1 ? 'its' : 'their'} other cells changed since. ${nothing}`,
-    listed(problems),
-    'A spreadsheet that re-saves a file reformats dates and drops zeros. Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again. If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own: --batch-id NAME.',
-  );
 }

@@ -15,6 +15,7 @@ import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
 import { payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
 import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
+import { TestClock } from '../helpers/clock.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -68,7 +69,7 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
   });
 
-  it('a named batch is one payroll whatever its file: saved under another name, in another folder, refused; runs not named compare their own file only', async () => {
+  it('a named batch is one payroll whatever its file: saved under another name, in another folder, refused', async () => {
     const tag = `saveas${Date.now()}`;
     const rows = payroll(2, tag);
     const file = setup.work.file('nov.csv');
@@ -88,15 +89,62 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
       expect(lines[2]).toContain(`when payout ${report[1]!.payout_id} paid the same in this batch (its row 3 of ${file}, `);
     }
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
 
-    // Not named: every such run is batch "default", a payroll's months among them (October's
-    // file, then November's with the same amounts and another note): another file is new payouts.
-    const october = rows.map((r) => ({ ...r, note: 'Salary 2026-10-31', name: `${r.name} default` }));
-    expect((await batch([writeFile(setup.work.file('oct-default.csv'), toCsv(october)), '--yes'])).code).toBe(0);
+  it('a run without --batch-id is compared with every batch of the last 24 hours, from any file: a re-saved copy sent the same day is refused; a month on, new payouts', async () => {
+    // Before: a named batch's file, re-saved as "pay (1).csv" and sent without its --batch-id (or
+    // a run without one re-saved and sent again), was batch "default" from another file,
+    // compared with nothing, and paid every row again, exit 0.
+    const tag = `sameday${Date.now()}`;
+    const rows = payroll(2, tag);
+    const file = setup.work.file('pay.csv');
+    expect((await batch([writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes'])).code).toBe(0);
+    const report = readCsvReport(setup.work.file('pay.report.csv'));
+    const from = ctx.sb.requests().length;
+    const copy = writeFile(setup.work.file('pay (1).csv'), toCsv(resaved(rows)));
+    for (const args of [['--yes'], ['--dry-run']]) {
+      const r = await batch([copy, ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      const lines = r.stderr.split('\n');
+      expect(lines[0]).toBe(`Error: ${copy}: 2 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+      expect(lines[1]).toContain(
+        `  - row 2: note "Salary 11/30/2026" was "Salary 2026-11-30", metadata.employee "1" was "00001" when payout ${report[0]!.payout_id} paid the same in batch "${tag}" (its row 2 of ${file}, `,
+      );
+      expect(lines[3]).toContain('A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.');
+    }
+    // plan create refuses the copy alike.
+    if ((await payctl(['keys', 'show'], { dir: setup.dir })).code !== 0)
+      expect((await payctl(['keys', 'create', '--name', 'Fatmata Sesay'], { dir: setup.dir })).code).toBe(0);
+    const plan = await payctl(['plan', 'create', copy], { dir: setup.dir });
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain(`2 rows pay what batch "${tag}" paid before, their other cells changed since. No plan was written.`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // A run without --batch-id, re-saved under another name and sent again: refused the same way.
+    const other = payroll(2, `${tag}d`);
+    const plain = setup.work.file('stipends.csv');
+    expect((await batch([writeFile(plain, toCsv(other)), '--yes'])).code).toBe(0);
+    const again = await batch([writeFile(setup.work.file('stipends (1).csv'), toCsv(resaved(other))), '--yes']);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`2 rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.`);
+    expect(again.stderr).toContain(` paid the same in batch "default" (its row 2 of ${plain}, `);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
+    // Named, the copy is new payouts, as the refusal says.
+    const named = await batch([setup.work.file('stipends (1).csv'), '--batch-id', `${tag}-again`, '--dry-run']);
+    expect(named.code, named.stderr).toBe(0);
+
+    // A payroll's months without --batch-id (October's file, then November's with the same
+    // amounts and another note, a month later): new payouts.
+    const october = payroll(2, `${tag}m`).map((r) => ({ ...r, note: 'Salary 2026-10-31' }));
+    const monthAgo = new TestClock(new Date(Date.now() - 31 * 86_400_000));
+    expect((await batch([writeFile(setup.work.file('oct-default.csv'), toCsv(october)), '--yes'], { clock: monthAgo })).code).toBe(0);
     const november = october.map((r) => ({ ...r, note: 'Salary 2026-11-30' }));
     const next = await batch([writeFile(setup.work.file('nov-default.csv'), toCsv(november)), '--dry-run']);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).not.toContain('changed since');
+    // And the same-day copy, 25 hours on: past the window, new payouts (the repeat guard's note aside).
+    const later = await batch([copy, '--dry-run'], { clock: new TestClock(new Date(Date.now() + 25 * 3_600_000)) });
+    expect(later.code, later.stderr).toBe(0);
   });
 
   it('a payout_id column saved as numbers (its zeros dropped) is refused, naming the ids; a new id beside the one that paid is a new payout', async () => {

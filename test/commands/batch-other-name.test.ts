@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
-import { batchRows, payoutPosts, toCsv, writeFile } from '../helpers/batch.js';
+import { batchRows, payoutPosts, toCsv, withOwnPayees, writeFile } from '../helpers/batch.js';
 import { useBatchFolders } from '../helpers/batch-fixtures.js';
 
 const ctx = useSandbox();
@@ -83,7 +83,8 @@ describe('payout batch: rows a named batch sent, run under another name', () => 
   });
 
   it('a file given as a descriptor (/dev/stdin < payroll.csv, /proc/self/fd/N) is named by its own path: the report beside it, the printed commands runnable', async () => {
-    const rows = batchRows(2, setup.sleWallet, `descriptor-${Date.now()}`);
+    const tag = `descriptor-${Date.now()}`;
+    const rows = withOwnPayees(batchRows(2, setup.sleWallet, tag), tag);
     for (const row of rows) delete row.payout_id;
     const file = writeFile(setup.work.file('payroll.csv'), toCsv(rows));
     const fd = openSync(file, 'r');

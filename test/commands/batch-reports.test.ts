@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
-import { batchRows, payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { batchRows, payoutPosts, readCsvReport, toCsv, withOwnPayees, writeFile, type BatchRow } from '../helpers/batch.js';
 import { fakeDeps, type FakeDeps } from '../helpers/fake-deps.js';
 import { shellSplit } from '../helpers/pty.js';
 import { run as batchRun } from '../../src/commands/payout/batch.js';
@@ -59,7 +59,10 @@ const batch = (args: string[], opts: Partial<InProcessOptions> = {}): Promise<Ru
 
 /** Rows without payout_id: their ids come from what they pay and the batch id, so a new batch id pays them again. */
 function plainRows(n: number, wallet: string, tag: string): BatchRow[] {
-  return batchRows(n, wallet, tag).map(({ payout_id: _id, ...r }) => r);
+  return withOwnPayees(
+    batchRows(n, wallet, tag).map(({ payout_id: _id, ...r }) => r),
+    tag,
+  );
 }
 
 /** The line of `text` right after the one that contains `intro`, or the rest of that line after it. */

@@ -24,6 +24,7 @@ import {
   toJsonl,
   totalMinor,
   twoDigits,
+  withOwnPayees,
   writeFile,
 } from '../helpers/batch.js';
 
@@ -131,7 +132,7 @@ describe('payout batch: sending', () => {
   it('a JSON-lines file (numbers as amounts, ids derived when missing) works and writes a .jsonl report', async () => {
     const sb = ctx.sb;
     const prefix = `jsonl-${Date.now()}`;
-    const rows = batchRows(12, setup.sleWallet, prefix);
+    const rows = withOwnPayees(batchRows(12, setup.sleWallet, prefix), prefix);
     // Rows 11 and 12 have no payout_id: they get a stable id from the file and the row.
     delete rows[10]!.payout_id;
     delete rows[11]!.payout_id;

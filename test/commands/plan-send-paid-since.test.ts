@@ -93,4 +93,30 @@ describe('plan send after its batch was paid from another version of the file', 
     expect(lines[1]).toContain(`- row 2: payout_id "${planned[0]}" was "emp-1" when payout emp-1 paid the same in this batch`);
     expect(lines[2]).toContain(`- row 3: payout_id "${planned[1]}" was "emp-2" when payout emp-2 paid the same in this batch`);
   });
+
+  it('a plan made without --batch-id is compared with every batch sent since the day before it was made: a re-saved copy sent meanwhile is refused', async () => {
+    // Before: the copy, sent without --batch-id, was batch "default" from another file, and
+    // plan send paid every row again.
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const file = payroll(wallet, 'Salary 2026-11-30', 'unnamed.csv');
+    const plan = join(work.dir, 'unnamed.plan.json');
+    const made = await run('plan', 'create', file, '-o', plan);
+    expect(made.code, made.stderr).toBe(0);
+    const copy = join(work.dir, 'unnamed (1).csv');
+    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
+    const sent = await run('payout', 'batch', copy, '--yes');
+    expect(sent.code, sent.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+
+    const r = await run('plan', 'send', plan, '--yes');
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe(
+      `Error: Cannot send the plan ${plan}: 2 of its payouts pay what batch "default" paid since, from another version of its file. Nothing was sent.`,
+    );
+    expect(lines[1]).toContain(`- row 2: note "Salary 2026-11-30" was "Salary 11/30/2026" when payout `);
+    expect(lines[1]).toContain(` paid the same in batch "default" (its row 2 of ${copy}, `);
+    expect(r.stderr).toContain('See what the batch paid with: payctl history --batch-id default');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
 });

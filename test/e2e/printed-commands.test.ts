@@ -26,6 +26,7 @@ import {
   startPayctl,
   tempWorkDir,
   toCsv,
+  withOwnPayees,
   writeFile,
 } from '../helpers/batch.js';
 
@@ -244,7 +245,11 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
   });
 
   it('"pay them again" after a rerun names a new batch (file name and date) and a report of its own, without --yes: as printed it pays nothing without a terminal, with --yes added it pays again once and keeps the first report', async () => {
-    const rows = batchRows(3, sle, `again-${Date.now()}`).map(({ payout_id: _id, ...r }) => r);
+    const tag = `again-${Date.now()}`;
+    const rows = withOwnPayees(
+      batchRows(3, sle, tag).map(({ payout_id: _id, ...r }) => r),
+      tag,
+    );
     const file = writeFile(work.file('stipends.csv'), toCsv(rows));
     const first = await payctlInProcess(['payout', 'batch', file, '--profile', 'tty', '--yes'], { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(0);

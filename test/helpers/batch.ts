@@ -4,6 +4,7 @@
  * sandbox holds for a file's payout ids.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,20 @@ export function batchRows(n: number, walletId: string, prefix: string, currency 
       note: `stipend ${k}`,
       'metadata.batch': prefix,
     };
+  });
+}
+
+/**
+ * The rows with recipients of their own: account and phone numbers made from `tag` (the same tag,
+ * the same numbers). batchRows pays the same accounts the same amounts whatever its prefix, and
+ * a run without --batch-id is compared with every batch of the last day (changed-rows.ts): a
+ * test's rows that are not meant as another test's payouts, changed, must not pay what they paid.
+ */
+export function withOwnPayees<T extends BatchRow>(rows: T[], tag: string): T[] {
+  const base = Number.parseInt(createHash('sha256').update(tag).digest('hex').slice(0, 8), 16) % 9_000_000;
+  return rows.map((r, i) => {
+    const n = String(1_000_000 + ((base + i) % 9_000_000)).padStart(7, '0');
+    return { ...r, account_number: `07${n}`, ...(r.phone_number ? { phone_number: `+2327${n}` } : {}) };
   });
 }
 

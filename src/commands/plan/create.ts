@@ -15,7 +15,7 @@ import { configDir } from '../../config/paths.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch } from '../../payouts/batch-load.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
 import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
-import { changedRefusal, changedSinceSent } from '../../payouts/changed-rows.js';
+import { ChangedRows, comparedSince } from '../../payouts/changed-rows.js';
 import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
 import { journalBase } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -57,7 +57,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const payouts: Parameters<typeof makePlan>[0]['payouts'] = [];
   const conflicts: string[] = [];
   const restored = new ProblemList(MAX_LISTED);
-  const changed = new ProblemList(MAX_LISTED);
+  const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, await journal.now()) });
   const repeats = new PlanRepeats(src, journal, api.baseUrl);
   for await (const r of batchRows(src, checked, journal, api.baseUrl)) {
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
@@ -69,8 +69,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
     const problem = forms.length ? await restoredSent(journal, api.baseUrl, r.row, r.request, forms) : undefined;
     if (problem) restored.push(problem);
     // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
-    const was = !r.earlier ? await changedSinceSent(journal, api.baseUrl, { batchId, path: src.file }, r, checked.payouts) : undefined;
-    if (was) changed.push(was);
+    if (!r.earlier) await changed.check(r, checked.payouts);
     await repeats.add(r);
     // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
     payouts.push({
@@ -81,7 +80,8 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   }
   if (conflicts.length) throw new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. No plan was written.`, conflicts);
   if (restored.total) throw restoredRefusal(opts.file, restored, 'No plan was written.');
-  if (changed.total) throw changedRefusal(opts.file, batchId, changed, 'No plan was written.');
+  const refusal = changed.refusal(opts.file, 'No plan was written.');
+  if (refusal) throw refusal;
   await repeats.refuseOtherBatch(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), opts.out !== undefined ? ['-o', resolve(opts.out)] : []);
   const plan = makePlan({ baseUrl: api.baseUrl, batchId, source: basename(src.file), now: deps.clock.now(), maker, payouts });
   const out = resolve(opts.out ?? defaultPlanPath(src.file));

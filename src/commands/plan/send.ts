@@ -20,7 +20,8 @@ import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
-import { changedSinceSent, FilePayouts } from '../../payouts/changed-rows.js';
+import { ChangedRows, comparedSince, FilePayouts } from '../../payouts/changed-rows.js';
+import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLock } from '../../payouts/batch-lock.js';
 import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
@@ -195,23 +196,22 @@ async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[
 /**
  * Payouts of the plan still to send that pay what its batch paid since, from another version
  * of the file (changed-rows.ts): a payroll re-saved by a spreadsheet and sent with `payout
- * batch` while the plan waited for its approvals. The plan would pay those people again: it is
- * refused, each payout named with the one that paid (plan create refuses such a file itself).
+ * batch` while the plan waited for its approvals. A plan made without --batch-id is compared,
+ * as its file was by plan create, with every batch run of the day before it was made and
+ * since. The plan would pay those people again: it is refused, each payout named with the one
+ * that paid (plan create refuses such a file itself).
  */
 async function refusePaidSince(j: Judged, items: BatchItem[], batch: { id: string; file: string }, refuse: Refuse, deps: Deps): Promise<void> {
   const planned = FilePayouts.ofIds(items.map((it) => it.request.payoutId));
-  const problems: string[] = [];
-  for (const it of items) {
-    if (it.earlier) continue;
-    const r = { row: it.row, request: it.request, derivedId: true, planned: true };
-    const paid = await changedSinceSent(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file }, r, planned);
-    if (paid) problems.push(paid.text);
-  }
-  if (problems.length) {
+  const made = Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime());
+  const changed = new ChangedRows(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file, recentSince: comparedSince(batch.id, new Date(made)) });
+  for (const it of items) if (!it.earlier) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true }, planned);
+  const n = changed.problems.total;
+  if (n) {
     throw refuse(
-      `${problems.length} of its payouts pay what batch "${batch.id}" paid since, from another version of its file`,
-      problems,
-      `See what the batch paid with: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--batch-id', batch.id])}\nIf some of the plan is still to pay, make a new plan from the file that was paid.`,
+      `${n} of its payouts pay what ${changed.paidBy()} paid since, from another version of its file`,
+      listed(changed.problems).map((p) => p.text),
+      `See what the batch paid with: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--batch-id', changed.batches[0]!])}\nIf some of the plan is still to pay, make a new plan from the file that was paid.`,
     );
   }
 }
