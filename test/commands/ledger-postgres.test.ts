@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
-import { batchRows, expectExactlyOncePerId, payoutPosts, toCsv } from '../helpers/batch.js';
+import { batchRows, expectExactlyOncePerId, payoutPosts, toCsv, withOwnPayees } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
@@ -129,6 +129,35 @@ describe('payout batch on the shared ledger', () => {
       expect(changed.stderr).toContain(`  - row 2: note "${rows[0]!.note} (re-saved)" was "${rows[0]!.note}" when payout `);
       expect(payoutPosts(ctx.sb, from)).toEqual([]);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a re-saved copy sent from another machine the same day without --batch-id', () => {
+  it("is refused (exit 2, nothing sent), naming the batch and the file the first machine sent: the last day's batches found through the look-ahead", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const { url } = await freshLedger();
+    const other = mkdtempSync(join(tmpdir(), 'payctl-pg-machine-b-'));
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-copy-'));
+    try {
+      await writeLoggedIn(ctx.sb, other, KEY);
+      const rows = withOwnPayees(batchRows(2, wallet, 'pg-copy'), `pg-copy-${wallet}`).map(({ payout_id: _id, ...row }) => row);
+      const file = join(dir, 'payroll.csv');
+      writeFileSync(file, toCsv(rows));
+      const first = await run(['payout', 'batch', file, '--batch-id', 'nov-pg', '--yes'], { env: { PAYCTL_LEDGER_URL: url } });
+      expect(first.code, first.stderr).toBe(0);
+      const from = ctx.sb.requests().length;
+      const copy = join(dir, 'payroll (1).csv');
+      writeFileSync(copy, toCsv(rows.map((row) => ({ ...row, note: `${row.note} 11/30/2026` }))));
+      const b = await payctl(['payout', 'batch', copy, '--yes'], { dir: other, env: { PAYCTL_LEDGER_URL: url } });
+      expect(b.code, b.stderr).toBe(2);
+      expect(b.stderr).toContain(`${copy}: 2 rows pay what batch "nov-pg" paid before, their other cells changed since. Nothing was sent.`);
+      expect(b.stderr).toContain(`  - row 2: note "${rows[0]!.note} 11/30/2026" was "${rows[0]!.note}" when payout `);
+      expect(b.stderr).toContain(` paid the same in batch "nov-pg" (its row 2 of ${file}, `);
+      expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
       rmSync(dir, { recursive: true, force: true });
     }
   });
