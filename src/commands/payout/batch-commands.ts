@@ -26,7 +26,8 @@ export async function newBatchId(file: string, current: string, now: Date, taken
     basename(file, extname(file))
       .replace(/[^A-Za-z0-9_.:-]+/g, '-')
       .replace(/^[^A-Za-z0-9]+/, '')
-      .slice(0, 50) || 'batch';
+      .slice(0, 50)
+      .replace(/[^A-Za-z0-9]+$/, '') || 'batch';
   const id = `${stem}-${now.toISOString().slice(0, 10)}`;
   // Compared as a slip leaves them: a name that differs from a run's only in case or separators is refused as a slip (batch.ts refuseOtherBatch).
   const used = new Set([current, ...taken].map(batchIdSlipKey));
