@@ -17,13 +17,14 @@ import { fieldProblem, LocalError, rowProblem, UsageError, type Problem } from '
 import { COLUMN_LABELS } from './batch-columns.js';
 import { fileProblems, listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import { ALSO_USED, hash64, identifiedRows, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
-import { DERIVED_ID, legacyDerivedPayoutId, repeatKey } from './identity.js';
+import { DERIVED_ID, legacyDerivedPayoutId } from './identity.js';
+import { groupsOf, lookAhead, LOOKAHEAD } from './batch-lookahead.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
-import { ChangedRows, comparedRun, comparedSince, FilePayouts } from './changed-rows.js';
+import { ChangedRows, comparedSince, FilePayouts } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -214,9 +215,6 @@ export async function planBatch(
   return p.plan();
 }
 
-/** Rows a batch's plan looks up together (Ledger.prefetch). */
-const LOOKAHEAD = 256;
-
 /**
  * Problems found while reading the rows, kept with how many rows had been read then, and
  * passed on just before the row they came before: the order of a plan made row by row.
@@ -294,18 +292,7 @@ class Planning {
     if (!rows.length) return;
     const lost = this.checked.lost;
     const forms = lost ? rows.map((r) => restoredForms(r.request, lost)) : undefined;
-    if (this.journal.prefetch) {
-      const ids = rows.flatMap((r) => [
-        r.request.payoutId,
-        ...(r.derivedId ? [legacyDerivedPayoutId(this.src.batchId, r.fingerprint, r.occurrence)] : []),
-        ...(r.legacyId ? [r.legacyId] : []),
-      ]);
-      const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
-      // Rows may be ones this batch sent before, changed since (changed-rows.ts).
-      const repeatKeys = [...new Set(rows.map((r) => repeatKey(r.request)))];
-      const inBatch = { batch: comparedRun(this.src.batchId, this.src.file), repeatKeys, recentSince: this.changed.run.recentSince };
-      await this.journal.prefetch(this.baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
-    }
+    await lookAhead(this.journal, this.baseUrl, this.src, rows, forms, this.changed.run.recentSince);
     const first = read.rows - rows.length;
     for (const [i, r] of rows.entries()) {
       read.flushTo(this.problems, first + i);
@@ -379,10 +366,24 @@ export function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): bo
  * finish) unless `interruptible`: a caller that only reads them (a plan made, a policy
  * checked) stops with InterruptedError, nothing sent.
  */
-export async function* batchRows(src: BatchSource, checked: BatchCheck, journal: Ledger, baseUrl: string, interruptible = false): AsyncGenerator<LoadedRow> {
+export async function* batchRows(
+  src: BatchSource,
+  checked: BatchCheck,
+  journal: Ledger,
+  baseUrl: string,
+  interruptible = false,
+  ahead?: { recentSince: Date | undefined },
+): AsyncGenerator<LoadedRow> {
   const problems: Problem[] = [];
-  for await (const r of identifiedRows(src, problems, checked, true, interruptible))
-    yield checked.absent?.has(r.row) ? r : await lookUpRow(r, journal, baseUrl, src.batchId);
+  const rows = identifiedRows(src, problems, checked, true, interruptible);
+  if (ahead) {
+    // A caller that only reads (plan create): a group at a time, looked up ahead (batch-lookahead.ts).
+    const lost = checked.lost;
+    for await (const group of groupsOf(rows, LOOKAHEAD)) {
+      await lookAhead(journal, baseUrl, src, group, lost ? group.map((r) => restoredForms(r.request, lost)) : undefined, ahead.recentSince);
+      for (const r of group) yield checked.absent?.has(r.row) ? r : await lookUpRow(r, journal, baseUrl, src.batchId);
+    }
+  } else for await (const r of rows) yield checked.absent?.has(r.row) ? r : await lookUpRow(r, journal, baseUrl, src.batchId);
   // The file is read again while sending: a problem now means it was changed meanwhile.
   if (problems.length) {
     throw new LocalError(

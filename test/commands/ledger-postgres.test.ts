@@ -134,6 +134,40 @@ describe('payout batch on the shared ledger', () => {
   });
 });
 
+describe('plan create on the shared ledger', () => {
+  it('asks the ledger a group of rows at a time: 600 rows planned beside a batch of that day in a few dozen statements, not several a row', async () => {
+    // Before: each row was looked up alone (its ids, what it pays, its batch and the last day's
+    // batches): 6,006 transactions for 1,000 rows, each a round trip to the database.
+    const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
+    const { url, database } = await freshLedger();
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-plan-'));
+    try {
+      const env = { PAYCTL_LEDGER_URL: url };
+      const sent = join(dir, 'sent.csv');
+      writeFileSync(sent, toCsv(withOwnPayees(batchRows(3, wallet, 'pg-plan-sent'), `pg-plan-sent-${wallet}`)));
+      expect((await run(['payout', 'batch', sent, '--yes'], { env })).code).toBe(0);
+      expect((await run(['keys', 'create', '--name', 'Isata Conteh'])).code).toBe(0);
+      const rows = withOwnPayees(batchRows(600, wallet, 'pg-plan'), `pg-plan-${wallet}`).map(({ payout_id: _id, ...row }) => row);
+      const file = join(dir, 'payroll.csv');
+      writeFileSync(file, toCsv(rows));
+      /** Transactions the database committed, once every payctl connection has ended (a backend's counts are kept as it exits). */
+      const committed = async (): Promise<number> => {
+        while (await openConnections(database)) await new Promise((r) => setTimeout(r, 20));
+        const [r] = await sql<{ n: string }>(server.superuserUrl, 'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1', [database]);
+        return Number(r!.n);
+      };
+      const before = await committed();
+      const plan = await run(['plan', 'create', file, '-o', join(dir, 'payroll.plan.json')], { env });
+      expect(plan.code, plan.stderr).toBe(0);
+      const statements = (await committed()) - before;
+      expect(statements).toBeGreaterThan(0);
+      expect(statements).toBeLessThan(60);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a re-saved copy sent from another machine the same day without --batch-id', () => {
   it("is refused (exit 2, nothing sent), naming the batch and the file the first machine sent: the last day's batches found through the look-ahead", async () => {
     const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');

@@ -1,0 +1,53 @@
+/**
+ * A batch's rows looked up a group at a time where the ledger can (Ledger.prefetch: a store on a
+ * server answers a group in one round trip): everything the plan of a row asks the ledger next,
+ * its payout ids (this version's, the earlier versions' derived and legacy ids), what it pays
+ * and what it pays as a spreadsheet may have re-saved it (lost-digits.ts), and its repeat key
+ * in the runs it is compared with (changed-rows.ts). The local store, whose look-ups are files,
+ * has no prefetch: nothing is done.
+ */
+import { comparedRun } from './changed-rows.js';
+import { legacyDerivedPayoutId, repeatKey } from './identity.js';
+import type { BatchSource, IdentifiedRow } from './batch-source.js';
+import type { Ledger } from './journal.js';
+import type { RestoredForm } from './lost-digits.js';
+
+/** Rows a batch's plan looks up together. */
+export const LOOKAHEAD = 256;
+
+/**
+ * Asks the ledger ahead for a group of rows of `src` (`forms`: each row's restored forms, when
+ * the file lost digits; `recentSince`: a run compared with the last day's batches too).
+ */
+export async function lookAhead(
+  journal: Ledger,
+  baseUrl: string,
+  src: BatchSource,
+  rows: IdentifiedRow[],
+  forms: RestoredForm[][] | undefined,
+  recentSince: Date | undefined,
+): Promise<void> {
+  if (!journal.prefetch || !rows.length) return;
+  const ids = rows.flatMap((r) => [
+    r.request.payoutId,
+    ...(r.derivedId ? [legacyDerivedPayoutId(src.batchId, r.fingerprint, r.occurrence)] : []),
+    ...(r.legacyId ? [r.legacyId] : []),
+  ]);
+  const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
+  const repeatKeys = [...new Set(rows.map((r) => repeatKey(r.request)))];
+  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys, recentSince };
+  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
+}
+
+/** The rows in groups of `size` (the last one shorter). */
+export async function* groupsOf<T>(rows: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let group: T[] = [];
+  for await (const r of rows) {
+    group.push(r);
+    if (group.length === size) {
+      yield group;
+      group = [];
+    }
+  }
+  if (group.length) yield group;
+}
