@@ -28,11 +28,14 @@ const people = { maker: { dir: folders[0]!.dir }, alice: { dir: folders[1]!.dir 
 const carol = folders[3]!.dir;
 const dave = folders[4]!.dir;
 let url: string;
+let superuserUrl: string;
 
 const run = (dir: string, args: string[], opts: Omit<InProcessOptions, 'dir'> = {}): Promise<Run> => payctl(args, { dir, ...opts });
 
 beforeAll(async () => {
-  url = await (await sharedPostgres()).freshDatabase('plans');
+  const server = await sharedPostgres();
+  superuserUrl = server.superuserUrl;
+  url = await server.freshDatabase('plans');
   const policy = await setUpTeam(ctx.sb, people, work.dir);
   for (const dir of [people.alice.dir, people.bob.dir, carol, dave]) await writeLoggedIn(ctx.sb, dir);
   for (const dir of [people.maker.dir, people.alice.dir, people.bob.dir, carol, dave]) {
@@ -114,6 +117,37 @@ describe('plans by hash in the shared ledger', () => {
     const sent = await run(carol, ['plan', 'send', file, '--yes']);
     expect(sent.code, sent.stderr).toBe(0);
     expect(held(wallet)).toHaveLength(1);
+  });
+
+  it('plan send asks the ledger a group of payouts at a time: a 300-payout plan sent again in a few dozen statements, not two a payout', async () => {
+    // Before: each payout was looked up alone before anything was sent (its entry, its batch's
+    // rows and the last day's batches by repeat key): 614 statements to send 600 payouts again.
+    const { hash, wallet } = await planOnA(Array.from({ length: 300 }, () => '10.00'));
+    expect((await run(people.alice.dir, ['plan', 'approve', hash, '--yes'])).code).toBe(0);
+    const sent = await run(carol, ['plan', 'send', hash, '--yes', '--report', join(work.dir, `c-${randomUUID()}.report.jsonl`)]);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(held(wallet)).toHaveLength(300);
+    const database = new URL(url).pathname.slice(1);
+    /** Transactions the database committed, once every payctl connection has ended (a backend's counts are kept as it exits). */
+    const committed = async (): Promise<number> => {
+      for (;;) {
+        const [open] = await sql<{ n: string }>(superuserUrl, "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'payctl'", [
+          database,
+        ]);
+        if (Number(open!.n) === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const [r] = await sql<{ n: string }>(superuserUrl, 'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1', [database]);
+      return Number(r!.n);
+    };
+    const before = await committed();
+    const again = await run(people.maker.dir, ['plan', 'send', hash, '--yes', '--report', join(work.dir, `a-${randomUUID()}.report.jsonl`)]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Nothing to send: every payout of the plan was accepted earlier.');
+    const statements = (await committed()) - before;
+    expect(statements).toBeGreaterThan(0);
+    expect(statements).toBeLessThan(60);
+    expect(held(wallet)).toHaveLength(300);
   });
 
   it('refused, exit 2, nothing sent: an unknown hash, an ambiguous prefix, a stored plan changed in the database, a hash with the local journal', async () => {

@@ -20,7 +20,9 @@ import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
-import { ChangedRows, comparedSince, FilePayouts } from '../../payouts/changed-rows.js';
+import { ChangedRows, comparedRun, comparedSince, FilePayouts } from '../../payouts/changed-rows.js';
+import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
+import { repeatKey } from '../../payouts/identity.js';
 import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLock } from '../../payouts/batch-lock.js';
@@ -177,8 +179,14 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
 async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[]> {
   const conflicts: string[] = [];
   const items: BatchItem[] = [];
-  // One look-up at a time, in the plan's order (as the conflicts are listed).
+  // In the plan's order (as the conflicts are listed), asked of the ledger a group at a time.
   for (const [i, p] of j.payouts.entries()) {
+    if (i % LOOKAHEAD === 0)
+      await j.journal.prefetch?.(
+        j.api.baseUrl,
+        j.payouts.slice(i, i + LOOKAHEAD).map((x) => x.payout_id),
+        [],
+      );
     const earlier = await j.journal.get(j.api.baseUrl, p.payout_id);
     if (earlier) {
       const c = j.journal.conflict(earlier, p.body, p.idempotency_key);
@@ -205,7 +213,14 @@ async function refusePaidSince(j: Judged, items: BatchItem[], batch: { id: strin
   const planned = FilePayouts.ofIds(items.map((it) => it.request.payoutId));
   const made = Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime());
   const changed = new ChangedRows(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file, recentSince: comparedSince(batch.id, new Date(made)) });
-  for (const it of items) if (!it.earlier) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true }, planned);
+  const batchRun = comparedRun(batch.id, batch.file);
+  for (const [i, it] of items.entries()) {
+    if (i % LOOKAHEAD === 0) {
+      const repeatKeys = [...new Set(items.slice(i, i + LOOKAHEAD).map((x) => repeatKey(x.request)))];
+      await j.journal.prefetch?.(j.api.baseUrl, [], [], { batch: batchRun, repeatKeys, recentSince: changed.run.recentSince });
+    }
+    if (!it.earlier) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true }, planned);
+  }
   const n = changed.problems.total;
   if (n) {
     throw refuse(
