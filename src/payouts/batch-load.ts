@@ -18,7 +18,7 @@ import { COLUMN_LABELS } from './batch-columns.js';
 import { fileProblems, listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import { ALSO_USED, hash64, identifiedRows, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
 import { DERIVED_ID, legacyDerivedPayoutId } from './identity.js';
-import { groupsOf, lookAhead, LOOKAHEAD } from './batch-lookahead.js';
+import { groupsOf, lookAhead, lookAheadEntries, LOOKAHEAD } from './batch-lookahead.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
@@ -364,7 +364,9 @@ export function isOwnId(e: JournalEntry, src: BatchSource, r: IdentifiedRow): bo
  * Pass 3: the rows to hand to the batch runner, one at a time, each with its earlier entry.
  * Not stopped by the run's signal (the runner stops taking rows and lets those in flight
  * finish) unless `interruptible`: a caller that only reads them (a plan made, a policy
- * checked) stops with InterruptedError, nothing sent.
+ * checked) stops with InterruptedError, nothing sent. A ledger on a server is asked a group
+ * of rows at a time: for the rows' entries, or with `ahead` (a caller that only reads), for
+ * every look-up of the plan's checks (`recentSince`: changed-rows.ts comparedSince).
  */
 export async function* batchRows(
   src: BatchSource,
@@ -376,14 +378,15 @@ export async function* batchRows(
 ): AsyncGenerator<LoadedRow> {
   const problems: Problem[] = [];
   const rows = identifiedRows(src, problems, checked, true, interruptible);
-  if (ahead) {
-    // A caller that only reads (plan create): a group at a time, looked up ahead (batch-lookahead.ts).
+  const present = (r: IdentifiedRow) => !checked.absent?.has(r.row);
+  if (journal.prefetch) {
     const lost = checked.lost;
     for await (const group of groupsOf(rows, LOOKAHEAD)) {
-      await lookAhead(journal, baseUrl, src, group, lost ? group.map((r) => restoredForms(r.request, lost)) : undefined, ahead.recentSince);
-      for (const r of group) yield checked.absent?.has(r.row) ? r : await lookUpRow(r, journal, baseUrl, src.batchId);
+      if (ahead) await lookAhead(journal, baseUrl, src, group, lost ? group.map((r) => restoredForms(r.request, lost)) : undefined, ahead.recentSince);
+      else await lookAheadEntries(journal, baseUrl, src, group.filter(present));
+      for (const r of group) yield present(r) ? await lookUpRow(r, journal, baseUrl, src.batchId) : r;
     }
-  } else for await (const r of rows) yield checked.absent?.has(r.row) ? r : await lookUpRow(r, journal, baseUrl, src.batchId);
+  } else for await (const r of rows) yield present(r) ? await lookUpRow(r, journal, baseUrl, src.batchId) : r;
   // The file is read again while sending: a problem now means it was changed meanwhile.
   if (problems.length) {
     throw new LocalError(

@@ -28,15 +28,29 @@ export async function lookAhead(
   recentSince: Date | undefined,
 ): Promise<void> {
   if (!journal.prefetch || !rows.length) return;
-  const ids = rows.flatMap((r) => [
-    r.request.payoutId,
-    ...(r.derivedId ? [legacyDerivedPayoutId(src.batchId, r.fingerprint, r.occurrence)] : []),
-    ...(r.legacyId ? [r.legacyId] : []),
-  ]);
+  const ids = idsOf(src, rows);
   const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
   const repeatKeys = [...new Set(rows.map((r) => repeatKey(r.request)))];
   const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys, recentSince };
   await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
+}
+
+/** The ids a row's entry may be under: this version's, and earlier versions' derived and legacy ids. */
+function idsOf(src: BatchSource, rows: IdentifiedRow[]): string[] {
+  return rows.flatMap((r) => [
+    r.request.payoutId,
+    ...(r.derivedId ? [legacyDerivedPayoutId(src.batchId, r.fingerprint, r.occurrence)] : []),
+    ...(r.legacyId ? [r.legacyId] : []),
+  ]);
+}
+
+/**
+ * Asks the ledger ahead for the entries of a group of rows of `src` that are being sent (a
+ * resume, a rerun: rows journaled before are looked up by payout id only). Any claim or outcome
+ * written meanwhile makes the store forget the answers, and a look-up then asks again.
+ */
+export async function lookAheadEntries(journal: Ledger, baseUrl: string, src: BatchSource, rows: IdentifiedRow[]): Promise<void> {
+  if (journal.prefetch && rows.length) await journal.prefetch(baseUrl, idsOf(src, rows), []);
 }
 
 /** The rows in groups of `size` (the last one shorter). */

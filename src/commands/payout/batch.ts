@@ -265,7 +265,7 @@ class BatchRun {
   #inRun(): Promise<(id: string) => boolean> {
     return (this.#runIds ??= (async () => {
       const ids = new Set<string>();
-      for await (const r of batchRows(this.src, this.checked, this.journal, this.api.baseUrl, true, { recentSince: undefined })) ids.add(r.request.payoutId);
+      for await (const r of batchRows(this.src, this.checked, this.journal, this.api.baseUrl, true)) ids.add(r.request.payoutId);
       return (id: string) => ids.has(id);
     })());
   }
