@@ -120,23 +120,9 @@ export class LocalLedger implements Ledger {
     return o?.kind === 'accepted' ? o.transactionId : undefined;
   }
 
-  /**
-   * The entry of this base URL whose accepted outcome has this transaction id (the service has
-   * no look-up by payout id, so this is how a transaction is known to be a journaled payout).
-   * A scan of the journal: entries that cannot be read or verified are passed over.
-   */
+  /** TransactionOwners.entry: a scan of the journal. */
   byTransactionId(baseUrl: string, transactionId: string): Promise<JournalEntry | undefined> {
-    return answered(() => this.#byTransactionId(baseUrl, transactionId));
-  }
-
-  #byTransactionId(baseUrl: string, transactionId: string): JournalEntry | undefined {
-    const base = journalBase(baseUrl);
-    for (const it of this.#scan()) {
-      if ('error' in it) continue;
-      const o = it.entry.outcome;
-      if (o?.kind === 'accepted' && o.transactionId === transactionId && journalBase(it.entry.baseUrl) === base) return it.entry;
-    }
-    return undefined;
+    return answered(() => this.#owners.entry(baseUrl, transactionId));
   }
 
   /** One entry by its file name (from `scan`); undefined when it is gone since. */
@@ -146,41 +132,26 @@ export class LocalLedger implements Ledger {
 
   /**
    * Found by repeat key and kept when of that batch run; nothing is read at all when no log
-   * holds a run of that batch (from that file, when it names one; log-reader.ts batchRuns):
-   * the entries of a key that other batches paid month after month are read only for a batch
-   * that was sent before.
-   * That a log's first line names its run holds because a log is one process's (this ledger's
-   * LogWriter) and a process sends one batch run (payout batch, plan send).
+   * holds a run of that batch (log-reader.ts ran): the entries of a key that other batches paid
+   * month after month are read only for a batch that was sent before.
    */
   findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]> {
-    return answered(() => {
-      if (!this.#ran(batch)) return [];
-      return this.#find(baseUrl, 'repeat', repeatKey).filter((e) => inRun(e, batch));
-    });
+    return answered(() => (this.#logs.ran(batch) ? this.#find(baseUrl, 'repeat', repeatKey).filter((e) => inRun(e, batch)) : []));
   }
 
   /**
    * Found by repeat key and kept when a batch row journaled since `since`; nothing is read at all
-   * when no log holds a run that wrote since (log-reader.ts batchRuns): a run without --batch-id
+   * when no log holds a run that wrote since (log-reader.ts ranSince): a run without --batch-id
    * pays nothing more for this look-up unless a batch was sent in the last day.
    */
   findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]> {
-    return answered(() => {
-      const t = since.getTime();
-      if (![...this.#logs.batchRuns().values()].some((at) => at >= t)) return [];
-      return this.#find(baseUrl, 'repeat', repeatKey).filter((e) => e.batch !== undefined && Date.parse(e.createdAt) >= t);
-    });
+    const t = since.getTime();
+    return answered(() => (this.#logs.ranSince(t) ? this.#find(baseUrl, 'repeat', repeatKey).filter((e) => e.batch !== undefined && Date.parse(e.createdAt) >= t) : []));
   }
 
   /** From the logs' first lines (each log is one batch run), for any base URL. */
   batchSent(_baseUrl: string, id: string): Promise<boolean> {
-    return answered(() => this.#ran({ id }));
-  }
-
-  /** Whether a log holds a run of this batch (from its file, when it names one). */
-  #ran(run: BatchRun): boolean {
-    const runs = this.#logs.batchRuns();
-    return run.file === undefined ? [...runs.keys()].some((r) => r.startsWith(`${run.id}\n`)) : runs.has(`${run.id}\n${run.file}`);
+    return answered(() => this.#logs.ran({ id }));
   }
 
   /**

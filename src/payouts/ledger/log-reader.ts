@@ -121,6 +121,22 @@ export class LogReader {
 
   #runs: Map<string, number> | undefined;
 
+  /**
+   * Whether a log holds a run of this batch (from its file, when it names one). That a log's
+   * first line names its run holds because a log is one process's (log.ts LogWriter) and a
+   * process sends one batch run (payout batch, plan send).
+   */
+  ran(run: { id: string; file?: string }): boolean {
+    const runs = this.batchRuns();
+    return run.file === undefined ? [...runs.keys()].some((r) => r.startsWith(`${run.id}\n`)) : runs.has(`${run.id}\n${run.file}`);
+  }
+
+  /** Whether a log of a batch run may have been written at or after `t` (ms). */
+  ranSince(t: number): boolean {
+    for (const at of this.batchRuns().values()) if (at >= t) return true;
+    return false;
+  }
+
   #index(log: string): LogIndex | undefined {
     if (!LOG_NAME.test(log)) return undefined;
     const file = join(this.#folder, log);

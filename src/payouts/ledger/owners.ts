@@ -3,7 +3,7 @@
  * "The ledger"): for answers that resolve an unknown outcome (a replay, a reconcile), a
  * transaction id already given to another payout means the answer is not this one's. Read with
  * one scan of the ledger the first time it is asked, kept up to date by what this process
- * records.
+ * records. And the entry of a transaction id, found by a scan.
  */
 import { journalBase } from './base-url.js';
 import type { JournalEntry, ScanItem } from './ledger.js';
@@ -24,6 +24,21 @@ export class TransactionOwners {
       for (const it of this.#scan()) if (!('error' in it)) this.recorded(it.entry);
     }
     return this.#owners.get(journalBase(baseUrl))?.get(transactionId);
+  }
+
+  /**
+   * The entry of this base URL whose accepted outcome has this transaction id (the service has
+   * no look-up by payout id, so this is how a transaction is known to be a journaled payout).
+   * A scan of the journal: entries that cannot be read or verified are passed over.
+   */
+  entry(baseUrl: string, transactionId: string): JournalEntry | undefined {
+    const base = journalBase(baseUrl);
+    for (const it of this.#scan()) {
+      if ('error' in it) continue;
+      const o = it.entry.outcome;
+      if (o?.kind === 'accepted' && o.transactionId === transactionId && journalBase(it.entry.baseUrl) === base) return it.entry;
+    }
+    return undefined;
   }
 
   /** Notes an entry as recorded (once the owners were read): its transaction id, if accepted with one, is its payout's. */
