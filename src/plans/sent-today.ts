@@ -40,7 +40,7 @@ interface TodaysEntry {
 async function* todaysEntries(journal: Ledger, baseUrl: string, now: Date, exclude: Set<string>): AsyncGenerator<TodaysEntry> {
   const since = dayStart(now);
   const base = journalBase(baseUrl);
-  for await (const item of journal.scan()) {
+  for await (const item of journal.scanSince(baseUrl, new Date(since))) {
     // An entry that cannot be read or verified may be a payout of today: what it paid is not
     // known, so neither is the total. Refused (exit 2, naming it), never counted as nothing:
     // passed over, it let 120.00 out under a daily total of 100.00.

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError, LocalError } from '../../src/errors.js';
 import { JournalConflict } from '../../src/payouts/ledger/entries.js';
+import { journalBase } from '../../src/payouts/ledger/base-url.js';
 import type { WalletLockOptions } from '../../src/payouts/wallet-lock.js';
 import type { JournalEntry, Ledger, Outcome } from '../../src/payouts/ledger/ledger.js';
 import { scanned } from './scanned.js';
@@ -206,6 +207,30 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
         await reader.prefetch(BASE, [], [], { batch: { id: 'nov' }, repeatKeys: ['r', 'none'], recentSince: since });
         expect(await asked()).toEqual(expected);
       }
+    });
+
+    it('scanSince: the entries of that base URL journaled at or after a time (a day before, not), files and batch rows alike', async () => {
+      const ledger = await open();
+      const dayBefore = new Date(T0.getTime() - 86_400_000);
+      await ledger.begin({ baseUrl: BASE, payoutId: 'yesterday', body: body('yesterday'), now: dayBefore });
+      await ledger.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T0 });
+      for (const id of ['row-1', 'row-2']) await ledger.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T1, log: true });
+      await ledger.closeLog();
+      await ledger.begin({ baseUrl: OTHER, payoutId: 'elsewhere', body: body('elsewhere'), now: T0 });
+      const reader = await open();
+      const since = async (at: Date) => {
+        const ids: string[] = [];
+        for await (const it of reader.scanSince(BASE_SPELLED, at)) {
+          if ('error' in it) throw it.error;
+          // It may list others too: the caller checks each.
+          if (journalBase(it.entry.baseUrl) === journalBase(BASE) && Date.parse(it.entry.createdAt) >= at.getTime()) ids.push(it.entry.payoutId);
+        }
+        return ids.sort();
+      };
+      const dayOfT0 = new Date(Date.UTC(T0.getUTCFullYear(), T0.getUTCMonth(), T0.getUTCDate()));
+      expect(await since(dayOfT0)).toEqual(['row-1', 'row-2', 'single']);
+      expect(await since(dayBefore)).toEqual(['row-1', 'row-2', 'single', 'yesterday']);
+      expect(await since(new Date(T1.getTime() + 86_400_000))).toEqual([]);
     });
 
     it('by transaction id, and its owner: the payout it was first recorded for, kept up to date by record', async () => {

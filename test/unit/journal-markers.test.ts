@@ -94,3 +94,79 @@ describe('a deleted index folder', () => {
     expect(markers.leads(BASE, 'repeat', 'rk-1')).toBe('damaged');
   });
 });
+
+/**
+ * Day markers (markers.ts daysFrom): the policy's daily total reads the entries of today, not
+ * every entry the journal ever held. Before: every payout create under a daily_total read the
+ * whole journal (20,000 entries: 1.6 s against 0.12 s without the policy).
+ */
+describe('day markers', () => {
+  const DAY = 86_400_000;
+  const today = new Date(Math.floor(Date.now() / DAY) * DAY);
+  const body = (id: string) => `{"amount":5,"currency":"SLE","payoutId":"${id}","walletId":"6643665465"}`;
+
+  /** A journal with two entries of yesterday (one damaged since), and today's: a file, batch rows in two logs, one under another base URL. */
+  async function journalOfTwoDays(): Promise<{ dir: string; journal: string; todays: string[]; damagedName: string }> {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-days-'));
+    dirs.push(dir);
+    const j = new Journal(dir);
+    const yesterday = new Date(today.getTime() - 3_600_000);
+    for (const id of ['old-1', 'old-2']) await j.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: yesterday });
+    await j.begin({ baseUrl: BASE, payoutId: 'new-file', body: body('new-file'), now: new Date(today.getTime() + 60_000) });
+    const logged = new Journal(dir);
+    for (const id of ['row-1', 'row-2']) await logged.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: new Date(today.getTime() + 120_000), log: true });
+    await logged.closeLog();
+    // A second run's log the same day: its rows are found through its own claim file's marker.
+    const second = new Journal(dir);
+    await second.begin({ baseUrl: BASE, payoutId: 'row-3', body: body('row-3'), now: new Date(today.getTime() + 180_000), log: true });
+    await second.closeLog();
+    await j.begin({ baseUrl: 'http://127.0.0.1:8/v2', payoutId: 'elsewhere', body: body('elsewhere'), now: new Date(today.getTime() + 60_000) });
+    // One of yesterday's entries damaged since: a listing of every entry says so.
+    const damagedName = new EntryNames(j.dir).of(BASE, 'old-1');
+    truncateSync(join(j.dir, damagedName), 10);
+    return { dir, journal: j.dir, todays: ['new-file', 'row-1', 'row-2', 'row-3'], damagedName };
+  }
+
+  const listed = async (j: InstanceType<typeof Journal>, since: Date) => {
+    const ids: string[] = [];
+    const errors: string[] = [];
+    for await (const it of j.scanSince(BASE, since)) {
+      if ('error' in it) errors.push(it.name);
+      else if (it.entry.baseUrl === BASE && Date.parse(it.entry.createdAt) >= since.getTime()) ids.push(it.entry.payoutId);
+    }
+    return { ids: ids.sort(), errors };
+  };
+
+  it("lists the day's entries from their markers, files and batch rows alike: yesterday's are not read", async () => {
+    const { dir, todays, damagedName } = await journalOfTwoDays();
+    const j = new Journal(dir);
+    expect(await listed(j, today)).toEqual({ ids: todays, errors: [] });
+    // A whole listing reads yesterday's damaged entry too.
+    const all: string[] = [];
+    for await (const it of j.scan()) if ('error' in it) all.push(it.name);
+    expect(all).toEqual([damagedName]);
+    // Yesterday on: the two days' entries, the damaged one among them.
+    expect(await listed(new Journal(dir), new Date(today.getTime() - DAY))).toEqual({ ids: ['old-2', ...todays].sort(), errors: [damagedName] });
+  });
+
+  it('a journal written before day markers (no days/complete) is marked at the first listing: the same entries, and the next process reads the markers', async () => {
+    const { dir, journal, todays } = await journalOfTwoDays();
+    rmSync(join(journal, 'days'), { recursive: true });
+    // Read as it is, every entry: yesterday's damaged one comes as its error, never passed over.
+    const first = await listed(new Journal(dir), today);
+    expect(first.ids).toEqual(todays);
+    expect(existsSync(join(journal, 'days', 'complete'))).toBe(true);
+    expect(await listed(new Journal(dir), today)).toEqual({ ids: todays, errors: [] });
+  });
+
+  it('a day marker not as payctl writes it: every entry is read instead (never fewer)', async () => {
+    const { dir, journal, todays, damagedName } = await journalOfTwoDays();
+    const days = join(journal, 'days');
+    const base = readdirSync(days).find((n) => n !== 'complete' && readdirSync(join(days, n)).includes(today.toISOString().slice(0, 10)))!;
+    // Replaced (a marker is a hard link of an entry: written in place, the entry would change too).
+    const marker = join(days, base, today.toISOString().slice(0, 10));
+    rmSync(marker);
+    writeFileSync(marker, '{"not":"a marker"}');
+    expect(await listed(new Journal(dir), today)).toEqual({ ids: todays, errors: [damagedName] });
+  });
+});

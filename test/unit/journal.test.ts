@@ -51,7 +51,11 @@ afterEach(() => {
 });
 
 const mode = (p: string) => statSync(p).mode & 0o777;
-const files = () => readdirSync(journal.dir).sort();
+/** What the journal folder holds besides its folders of markers (index/, days/: hard links, no files of their own). */
+const files = () =>
+  readdirSync(journal.dir)
+    .filter((n) => n !== 'index' && n !== 'days')
+    .sort();
 /** The documented file name: sha256("<base URL>\n<payout id>"), first 32 hex digits. */
 const entryFile = (baseUrl: string, payoutId: string) => join(journal.dir, `${createHash('sha256').update(`${baseUrl}\n${payoutId}`).digest('hex').slice(0, 32)}.json`);
 

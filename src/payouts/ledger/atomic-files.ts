@@ -55,8 +55,12 @@ export class JournalFolder {
   #dirSyncRunning: Promise<void> | undefined;
   #dirFd: number | undefined;
 
-  constructor(dir: string) {
+  /** Called once the folder is made by this process (a new journal), before anything is written in it. */
+  readonly #onMade: (() => void) | undefined;
+
+  constructor(dir: string, made?: () => void) {
     this.dir = dir;
+    this.#onMade = made;
   }
 
   /** The journal folder, refused when it is a symlink, another user's or writable by others. */
@@ -69,9 +73,10 @@ export class JournalFolder {
   /** The folder, made 0700 and checked once; temp files a crash left behind are removed. */
   ensure(): Promise<void> {
     this.#made ??= (async () => {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const made = await mkdir(this.dir, { recursive: true, mode: 0o700 });
       this.#checked = false;
       this.check();
+      if (made !== undefined) this.#onMade?.();
       this.#cleanTemp();
     })();
     return this.#made;

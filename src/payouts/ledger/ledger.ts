@@ -207,6 +207,12 @@ export interface Ledger {
    * policy's daily total; `for await`): a listing of many entries never holds them all.
    */
   scan(): AsyncGenerator<ScanItem>;
+  /**
+   * The entries of this base URL journaled at or after `since`, as `scan` lists them (the policy's
+   * daily total): without reading the older ones where the store can. It may list others too
+   * (older ones, other base URLs): the caller checks each.
+   */
+  scanSince(baseUrl: string, since: Date): AsyncGenerator<ScanItem>;
   /** One entry by the name a listing gave it; undefined when it is gone since. */
   byName(name: string): Promise<JournalEntry | undefined>;
   /** Why `body` (and `idempotencyKey`, if given) cannot be sent under an existing entry; undefined when it can. */

@@ -54,7 +54,8 @@ export class LocalLedger implements Ledger {
     this.#configDir = configDir;
     this.#clock = clock;
     this.dir = join(configDir, 'journal');
-    this.#folder = new JournalFolder(this.dir);
+    // A journal this payctl makes has every entry's day marker from its first entry on.
+    this.#folder = new JournalFolder(this.dir, () => this.#markers.daysComplete());
     this.#names = new EntryNames(this.dir);
     this.#mac = new JournalMac(configDir, this.dir);
     this.#logs = new LogReader(this.dir);
@@ -103,15 +104,33 @@ export class LocalLedger implements Ledger {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw new ConfigError(`Cannot read the payout journal ${this.dir}: ${(err as Error).message}`);
     }
-    for (const name of names) {
+    yield* this.#named(names);
+  }
+
+  /** The entries of these names (entry names only, each once), as `scan` lists them; names with no entry (gone since) are passed over. */
+  *#named(names: Iterable<string>): Generator<ScanItem> {
+    for (const name of new Set(names)) {
       if (!ENTRY_NAME.test(name)) continue;
       try {
-        const entry = this.#read(join(this.dir, name));
+        const entry = this.#read(this.#names.in(name));
         if (entry && !this.#superseded(name, entry)) yield { name, entry };
       } catch (err) {
         yield { name, error: err as Error };
       }
     }
+  }
+
+  /**
+   * Entries of this base URL journaled on the UTC day of `since` or later, found by their day
+   * markers (markers.ts daysFrom); every entry where the markers cannot say. As `scan` lists
+   * them: an entry that cannot be read or does not verify comes as its error.
+   */
+  // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously, one entry per step: a listing of the interface's kind
+  async *scanSince(baseUrl: string, since: Date): AsyncGenerator<ScanItem> {
+    this.#folder.check();
+    this.#markers.ensureIndex(() => this.#scan());
+    const leads = this.#markers.daysFrom(baseUrl, since, () => this.#scan());
+    yield* leads === 'unindexed' ? this.#scan() : this.#named(leads);
   }
 
   /** The transaction id recorded for a payout id (its accepted outcome), if the journal has one. */
@@ -174,10 +193,9 @@ export class LocalLedger implements Ledger {
       // never wrong). Entries that cannot be read are passed over, as in any scan.
       for (const it of this.#scan()) if ('entry' in it && matches(it.entry)) out.push(it.entry);
     } else
-      for (const name of new Set(leads)) {
-        if (!ENTRY_NAME.test(name)) continue;
-        const e = this.#read(this.#names.in(name));
-        if (matches(e) && !this.#superseded(name, e)) out.push(e);
+      for (const it of this.#named(leads)) {
+        if ('error' in it) throw it.error;
+        if (matches(it.entry)) out.push(it.entry);
       }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
@@ -311,6 +329,7 @@ export class LocalLedger implements Ledger {
     const log = (this.#log ??= this.#openLog());
     const name = this.#names.of(entry.baseUrl, entry.payoutId);
     // The claim file is made (the first time) while the line is written: both are durable before a name links to it.
+    // Links to it: the claim, and a marker a look-up key (the day's marker is one a claim file, markers.ts).
     const claimed = log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
     claimed.catch(() => {}); // awaited below
     await log.append(name, this.#mac.signedJson(entry));

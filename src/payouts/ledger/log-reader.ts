@@ -26,6 +26,11 @@ export function claimOf(value: unknown): Claim | 'changed' | undefined {
   return keys.length === 2 && keys[0] === 'log' && keys[1] === 'payctl_journal_claim' && c.payctl_journal_claim === 1 && typeof c.log === 'string' ? c : 'changed';
 }
 
+/** An entry's day marker key (markers.ts): the UTC day of its createdAt ("2026-11-28"); undefined for a createdAt that is no such time. */
+export function dayOf(createdAt: string): string | undefined {
+  return /^\d{4}-\d{2}-\d{2}T/.test(createdAt) ? createdAt.slice(0, 10) : undefined;
+}
+
 /** One line: the entry's per-payout name and the entry, with its HMAC, as a file would hold it. */
 export interface LogLine {
   name: string;
@@ -35,7 +40,7 @@ export interface LogLine {
 interface LogIndex {
   offset: number;
   lines: Map<string, LogLine>;
-  /** Names of the entries with each fingerprint and repeat key (`f:<key>`, `r:<key>`), for look-up markers. */
+  /** Names of the entries with each fingerprint, repeat key and day (`f:<key>`, `r:<key>`, `d:<day>`), for look-up markers. */
   keys: Map<string, Set<string>>;
 }
 
@@ -79,8 +84,8 @@ export class LogReader {
    * The names of the entries in log `log` that a line gives this fingerprint or repeat key
    * (unchecked: each is read and verified by the journal; a later line may have changed it).
    */
-  named(log: string, kind: 'fingerprint' | 'repeat', key: string): string[] {
-    return [...(this.#index(log)?.keys.get(`${kind === 'fingerprint' ? 'f' : 'r'}:${key}`) ?? [])];
+  named(log: string, kind: 'fingerprint' | 'repeat' | 'day', key: string): string[] {
+    return [...(this.#index(log)?.keys.get(`${kind === 'fingerprint' ? 'f' : kind === 'repeat' ? 'r' : 'd'}:${key}`) ?? [])];
   }
 
   /**
@@ -184,6 +189,7 @@ export class LogReader {
           for (const [k, v] of [
             ['f', l.entry.fingerprint],
             ['r', l.entry.repeatKey],
+            ['d', typeof l.entry.createdAt === 'string' ? dayOf(l.entry.createdAt) : undefined],
           ] as const) {
             if (typeof v !== 'string') continue;
             const names = idx.keys.get(`${k}:${v}`);

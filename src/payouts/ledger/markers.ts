@@ -4,15 +4,31 @@
  * a new file; whatever it says is only a lead (every entry found is read, verified and checked
  * to have the key).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { sep } from 'node:path';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, sep } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { sha256Hex } from '../identity.js';
 import { tryLink } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import type { JournalEntry, LookupKind, ScanItem } from './ledger.js';
-import { claimOf, type LogReader } from './log-reader.js';
+import { claimOf, dayOf, type LogReader } from './log-reader.js';
 import { Remembered, type EntryNames } from './names.js';
+
+/** What markers find entries by: the look-up keys, and the UTC day an entry was journaled (its day marker). */
+type MarkerKind = LookupKind | 'day';
+
+/**
+ * The file whose presence says every entry has its day marker (made by `daysFrom` after marking
+ * the entries of a journal written before day markers): without it, a day's markers may miss
+ * entries, and a day's listing reads every entry instead.
+ */
+const DAYS_COMPLETE = 'complete';
+
+/** The names of a log's claim files (log.ts claimFile). */
+const CLAIM_SUFFIX = '.claim';
+
+/** A claim-named marker that is no claim as payctl writes them. */
+class DamagedMarker extends Error {}
 
 /** A marker's content is read only up to this size: a claim or an entry as first written (a payout's body with its metadata), never more. */
 const MAX_MARKER_BYTES = 4 * 1024 * 1024;
@@ -41,7 +57,9 @@ export class Markers {
    * folder at `index/<hash>` itself, one marker per entry named after it: still read, and
    * added to.
    */
-  #marker(baseUrl: string, kind: LookupKind, key: string): string {
+  #marker(baseUrl: string, kind: MarkerKind, key: string): string {
+    // A day's markers, `days/<base hash>/<day>`, are listed by day (daysFrom).
+    if (kind === 'day') return this.#names.in(`days${sep}${this.#dayFolder(baseUrl)}${sep}${key}`);
     // A batch asks for each row's marker when it plans and when it journals the row: made once.
     const scope = `${journalBase(baseUrl)}\n${kind}`;
     return this.#names.in(`index${sep}${this.#markers.get(scope, key, () => sha256Hex(`${scope}\n${key}`, 16))}`);
@@ -53,7 +71,7 @@ export class Markers {
    * entry it stood for can then only be found by reading every entry (local.ts #find). Read
    * as "no entry", it let the repeat guard pass a payout typed twice.
    */
-  leads(baseUrl: string, kind: LookupKind, key: string): string[] | 'damaged' {
+  leads(baseUrl: string, kind: MarkerKind, key: string): string[] | 'damaged' {
     if (this.#readAll) return 'damaged';
     const marker = this.#marker(baseUrl, kind, key);
     try {
@@ -61,7 +79,7 @@ export class Markers {
       if (!st) return [];
       if (st.isDirectory()) return readdirSync(marker);
       if (!st.isFile() || st.size > MAX_MARKER_BYTES) return 'damaged';
-      const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(`${marker}.more`) : [];
+      const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? this.#more(`${marker}.more`, kind, key) : [];
       let first: unknown;
       try {
         first = JSON.parse(readFileSync(marker, 'utf8'));
@@ -75,6 +93,7 @@ export class Markers {
       if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return 'damaged';
       return [this.#names.of(e.baseUrl, e.payoutId), ...more];
     } catch (err) {
+      if (err instanceof DamagedMarker) return 'damaged';
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ConfigError(`Cannot read the payout journal index: ${(err as Error).message}`);
     }
@@ -106,19 +125,109 @@ export class Markers {
    * before the entry itself: one whose entry never got written is passed over by find().
    * Synchronous: a link is microseconds in the kernel, less than a hand-off to the thread
    * pool and back. Made again by a later attempt, a marker changes nothing find() returns.
+   * Besides the look-up keys, the entry's day (`kinds`: which to make).
    */
-  mark(entry: JournalEntry, name: string, target: string): void {
-    for (const [kind, key] of [
-      ['fingerprint', entry.fingerprint],
-      ['repeat', entry.repeatKey],
-    ] as const) {
+  mark(entry: JournalEntry, name: string, target: string, kinds: readonly MarkerKind[] = ['fingerprint', 'repeat', 'day']): void {
+    const keys = { fingerprint: entry.fingerprint, repeat: entry.repeatKey, day: dayOf(entry.createdAt) };
+    for (const kind of kinds) {
+      const key = keys[kind];
       if (!key) continue;
       const marker = this.#marker(entry.baseUrl, kind, key);
-      if (tryLink(target, marker)) continue;
-      // Taken: a folder, as journals written before hold it, or the first entry's marker.
-      const folder = lstatSync(marker, { throwIfNoEntry: false })?.isDirectory() ? marker : `${marker}.more`;
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-      tryLink(target, `${folder}${sep}${name}`);
+      // A folder this process already marked into (every row of a batch after the first has the day's).
+      // A day's entries kept in a batch's log are marked once a claim file (leads() reads the
+      // log's entries of that day through it), not once a row: a link each is a tenth of a
+      // second of a 10,000-row batch.
+      const claim = kind === 'day' && target.endsWith(CLAIM_SUFFIX) ? basename(target) : undefined;
+      if (claim !== undefined && this.#claimed.has(`${marker}\n${claim}`)) continue;
+      const known = this.#folders.get(marker);
+      if (known) tryLink(target, `${known}${sep}${claim ?? name}`);
+      else if (!tryLink(target, marker)) {
+        // Taken: a folder, as journals written before hold it, or the first entry's marker.
+        const folder = lstatSync(marker, { throwIfNoEntry: false })?.isDirectory() ? marker : `${marker}.more`;
+        mkdirSync(folder, { recursive: true, mode: 0o700 });
+        tryLink(target, `${folder}${sep}${claim ?? name}`);
+        this.#folders.set(marker, folder);
+      }
+      if (claim !== undefined) this.#claimed.add(`${marker}\n${claim}`);
+    }
+  }
+
+  /** Marker -> the folder its further entries are marked in, once this process has marked one there. */
+  readonly #folders = new Map<string, string>();
+  /** Day markers made for a claim file by this process (`<marker>\n<claim file name>`). */
+  readonly #claimed = new Set<string>();
+
+  /**
+   * The entry names a `.more` folder leads to: its links named after entries, and (day markers)
+   * those named after a log's claim file, each read for the log's entries of that day.
+   */
+  #more(folder: string, kind: MarkerKind, key: string): string[] {
+    const out: string[] = [];
+    for (const n of readdirSync(folder)) {
+      if (!n.endsWith(CLAIM_SUFFIX)) {
+        out.push(n);
+        continue;
+      }
+      let claim: ReturnType<typeof claimOf>;
+      try {
+        claim = claimOf(JSON.parse(readFileSync(`${folder}${sep}${n}`, 'utf8')));
+      } catch {
+        claim = 'changed';
+      }
+      if (!claim || claim === 'changed') throw new DamagedMarker();
+      out.push(...this.#logs.named(claim.log, kind, key));
+    }
+    return out;
+  }
+
+  /**
+   * Says every entry of the journal has its day marker (a journal just made, or one marked from
+   * its entries). Where it cannot be written, it is left unsaid: the first daily total then
+   * marks the entries itself.
+   */
+  daysComplete(): void {
+    try {
+      mkdirSync(this.#names.in('days'), { recursive: true, mode: 0o700 });
+      writeFileSync(this.#names.in(`days${sep}${DAYS_COMPLETE}`), '', { mode: 0o600 });
+    } catch {
+      // left unsaid
+    }
+  }
+
+  /** A base URL's folder of day markers. */
+  #dayFolder(baseUrl: string): string {
+    return this.#markers.get(`${journalBase(baseUrl)}\nday`, '', () => sha256Hex(`${journalBase(baseUrl)}\nday`, 16));
+  }
+
+  /**
+   * The names of the entries of this base URL journaled on `since`'s UTC day or a later one
+   * (leads, unchecked, maybe repeated: each is read and checked by the caller), from the day
+   * markers; `unindexed` when a day's markers may miss entries (a journal written before them,
+   * marked now from `entries` where the folder can be written; a marker not as payctl writes
+   * it): the caller then reads every entry.
+   */
+  daysFrom(baseUrl: string, since: Date, entries: () => Iterable<ScanItem>): string[] | 'unindexed' {
+    if (this.#readAll) return 'unindexed';
+    const folder = this.#names.in(`days${sep}${this.#dayFolder(baseUrl)}`);
+    const complete = this.#names.in(`days${sep}${DAYS_COMPLETE}`);
+    try {
+      // No journal yet: no entry, and nothing to make.
+      if (!lstatSync(this.#names.in(''), { throwIfNoEntry: false })) return [];
+      if (!lstatSync(complete, { throwIfNoEntry: false })) {
+        for (const it of entries()) if ('entry' in it) this.mark(it.entry, it.name, this.#names.in(it.name), ['day']);
+        this.daysComplete();
+      }
+      const from = since.toISOString().slice(0, 10);
+      const days = (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : []).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && d >= from);
+      const out: string[] = [];
+      for (const day of days) {
+        const leads = this.leads(baseUrl, 'day', day);
+        if (leads === 'damaged') return 'unindexed';
+        out.push(...leads);
+      }
+      return out;
+    } catch {
+      return 'unindexed';
     }
   }
 }

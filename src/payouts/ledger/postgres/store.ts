@@ -58,6 +58,7 @@ const FIND_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND r
 const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
 /** Rows a listing reads at a time. */
 const PAGE = 500;
+const SINCE_PAGE = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND created_at >= $2 AND payout_id > $3 ORDER BY payout_id LIMIT ${PAGE}`;
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
 const GROUPS = { inFlight: 2, maxGroup: 500, keyOf };
 
@@ -295,6 +296,24 @@ export class PostgresLedger implements Ledger {
       } catch (err) {
         yield { name, error: err as Error };
       }
+    }
+  }
+
+  /** The rows of this base URL created at or after `since` (by their created_at), a page at a time, each checked as `scan` checks it. */
+  async *scanSince(baseUrl: string, since: Date): AsyncGenerator<ScanItem> {
+    const base = journalBase(baseUrl);
+    for (let after = ''; ;) {
+      const rows = await this.#query<StoredRow>('read', SINCE_PAGE, [base, since, after], 'payctl_scan_since');
+      for (const r of rows) {
+        const name = JSON.stringify([r.base, r.payout_id]);
+        try {
+          yield { name, entry: this.entryOf(r) };
+        } catch (err) {
+          yield { name, error: err as Error };
+        }
+      }
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1]!.payout_id;
     }
   }
 
