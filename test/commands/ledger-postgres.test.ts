@@ -7,13 +7,13 @@
  * password in no output, --verbose naming the ledger masked, and no connection left open
  * once a run ends.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
-import { batchRows, expectExactlyOncePerId, payoutPosts, toCsv, withOwnPayees } from '../helpers/batch.js';
+import { batchRows, expectExactlyOncePerId, payoutPosts, toCsv, withOwnPayees, writeFile, type BatchRow } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
@@ -141,31 +141,47 @@ describe('payout batch on the shared ledger', () => {
   });
 });
 
+/** A fresh wallet and shared ledger (its URL as PAYCTL_LEDGER_URL in `env`) and a folder for what `fn` does, removed after. */
+async function onFreshLedger(fn: (l: { wallet: string; database: string; dir: string; env: Record<string, string> }) => Promise<void>): Promise<void> {
+  const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
+  const { url, database } = await freshLedger();
+  const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-'));
+  try {
+    await fn({ wallet, database, dir, env: { PAYCTL_LEDGER_URL: url } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `n` batch rows of `wallet` paying accounts of their own, without payout_id when `ids` is false. */
+function ownRows(n: number, wallet: string, prefix: string, ids = true): BatchRow[] {
+  const rows = withOwnPayees(batchRows(n, wallet, prefix), `${prefix}-${wallet}`);
+  return ids ? rows : rows.map(({ payout_id: _id, ...row }) => row);
+}
+
+/** Statements the database committed for what `fn` does (at most `most`). */
+async function expectStatements(database: string, most: number, fn: () => Promise<void>): Promise<void> {
+  const before = await committed(database);
+  await fn();
+  const statements = (await committed(database)) - before;
+  expect(statements).toBeGreaterThan(0);
+  expect(statements).toBeLessThan(most);
+}
+
 describe('plan create on the shared ledger', () => {
   it('asks the ledger a group of rows at a time: 600 rows planned beside a batch of that day in a few dozen statements, not several a row', async () => {
     // Before: each row was looked up alone (its ids, what it pays, its batch and the last day's
     // batches): 6,006 transactions for 1,000 rows, each a round trip to the database.
-    const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
-    const { url, database } = await freshLedger();
-    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-plan-'));
-    try {
-      const env = { PAYCTL_LEDGER_URL: url };
-      const sent = join(dir, 'sent.csv');
-      writeFileSync(sent, toCsv(withOwnPayees(batchRows(3, wallet, 'pg-plan-sent'), `pg-plan-sent-${wallet}`)));
+    await onFreshLedger(async ({ wallet, database, dir, env }) => {
+      const sent = writeFile(join(dir, 'sent.csv'), toCsv(ownRows(3, wallet, 'pg-plan-sent')));
       expect((await run(['payout', 'batch', sent, '--yes'], { env })).code).toBe(0);
       expect((await run(['keys', 'create', '--name', 'Isata Conteh'])).code).toBe(0);
-      const rows = withOwnPayees(batchRows(600, wallet, 'pg-plan'), `pg-plan-${wallet}`).map(({ payout_id: _id, ...row }) => row);
-      const file = join(dir, 'payroll.csv');
-      writeFileSync(file, toCsv(rows));
-      const before = await committed(database);
-      const plan = await run(['plan', 'create', file, '-o', join(dir, 'payroll.plan.json')], { env });
-      expect(plan.code, plan.stderr).toBe(0);
-      const statements = (await committed(database)) - before;
-      expect(statements).toBeGreaterThan(0);
-      expect(statements).toBeLessThan(60);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      const file = writeFile(join(dir, 'payroll.csv'), toCsv(ownRows(600, wallet, 'pg-plan', false)));
+      await expectStatements(database, 60, async () => {
+        const plan = await run(['plan', 'create', file, '-o', join(dir, 'payroll.plan.json')], { env });
+        expect(plan.code, plan.stderr).toBe(0);
+      });
+    });
   });
 });
 
@@ -173,65 +189,49 @@ describe('a batch run again on the shared ledger', () => {
   it('looks the rows sent before up a group at a time: 600 rows, 500 of them sent, resumed in a few dozen statements, not one a row', async () => {
     // Before: each row journaled before was looked up alone as it was sent: a 1,000-row batch
     // with 900 rows sent took 821 statements to resume, and 786 to run again once all were.
-    const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
-    const { url, database } = await freshLedger();
-    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-rerun-'));
-    try {
-      const env = { PAYCTL_LEDGER_URL: url };
-      const rows = withOwnPayees(batchRows(600, wallet, 'pg-rerun'), `pg-rerun-${wallet}`);
-      const file = join(dir, 'payroll.csv');
-      writeFileSync(file, toCsv(rows.slice(0, 500)));
+    await onFreshLedger(async ({ wallet, database, dir, env }) => {
+      const rows = ownRows(600, wallet, 'pg-rerun');
+      const file = writeFile(join(dir, 'payroll.csv'), toCsv(rows.slice(0, 500)));
       expect((await run(['payout', 'batch', file, '--concurrency', '8', '--yes'], { env })).code).toBe(0);
-      writeFileSync(file, toCsv(rows));
+      writeFile(file, toCsv(rows));
       for (const [sent, earlier] of [
         [100, 500],
         [0, 600],
       ] as const) {
-        const before = await committed(database);
-        const r = await run(['payout', 'batch', file, '--concurrency', '8', '--yes'], { env });
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stderr).toContain(sent ? `600 accepted (${earlier} in an earlier run)` : `every row of ${file} was accepted earlier`);
-        const statements = (await committed(database)) - before;
-        expect(statements).toBeGreaterThan(0);
-        expect(statements).toBeLessThan(sent + 60);
+        await expectStatements(database, sent + 60, async () => {
+          const r = await run(['payout', 'batch', file, '--concurrency', '8', '--yes'], { env });
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stderr).toContain(sent ? `600 accepted (${earlier} in an earlier run)` : `every row of ${file} was accepted earlier`);
+        });
       }
       expectExactlyOncePerId(
         ctx.sb,
         rows.map((row) => row.payout_id!),
         'pg-rerun',
       );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('a re-saved copy sent from another machine the same day without --batch-id', () => {
   it("is refused (exit 2, nothing sent), naming the batch and the file the first machine sent: the last day's batches found through the look-ahead", async () => {
-    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
-    const { url } = await freshLedger();
-    const other = mkdtempSync(join(tmpdir(), 'payctl-pg-machine-b-'));
-    const dir = mkdtempSync(join(tmpdir(), 'payctl-pg-copy-'));
-    try {
+    await onFreshLedger(async ({ wallet, dir, env }) => {
+      const other = join(dir, 'machine-b');
+      mkdirSync(other, { mode: 0o700 });
       await writeLoggedIn(ctx.sb, other, KEY);
-      const rows = withOwnPayees(batchRows(2, wallet, 'pg-copy'), `pg-copy-${wallet}`).map(({ payout_id: _id, ...row }) => row);
-      const file = join(dir, 'payroll.csv');
-      writeFileSync(file, toCsv(rows));
-      const first = await run(['payout', 'batch', file, '--batch-id', 'nov-pg', '--yes'], { env: { PAYCTL_LEDGER_URL: url } });
+      const rows = ownRows(2, wallet, 'pg-copy', false);
+      const file = writeFile(join(dir, 'payroll.csv'), toCsv(rows));
+      const first = await run(['payout', 'batch', file, '--batch-id', 'nov-pg', '--yes'], { env });
       expect(first.code, first.stderr).toBe(0);
       const from = ctx.sb.requests().length;
-      const copy = join(dir, 'payroll (1).csv');
-      writeFileSync(copy, toCsv(rows.map((row) => ({ ...row, note: `${row.note} 11/30/2026` }))));
-      const b = await payctl(['payout', 'batch', copy, '--yes'], { dir: other, env: { PAYCTL_LEDGER_URL: url } });
+      const copy = writeFile(join(dir, 'payroll (1).csv'), toCsv(rows.map((row) => ({ ...row, note: `${row.note} 11/30/2026` }))));
+      const b = await payctl(['payout', 'batch', copy, '--yes'], { dir: other, env });
       expect(b.code, b.stderr).toBe(2);
       expect(b.stderr).toContain(`${copy}: 2 rows pay what batch "nov-pg" paid before, their other cells changed since. Nothing was sent.`);
       expect(b.stderr).toContain(`  - row 2: note "${rows[0]!.note} 11/30/2026" was "${rows[0]!.note}" when payout `);
       expect(b.stderr).toContain(` paid the same in batch "nov-pg" (its row 2 of ${file}, `);
       expect(payoutPosts(ctx.sb, from)).toEqual([]);
-    } finally {
-      rmSync(other, { recursive: true, force: true });
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -46,6 +46,22 @@ async function planPayroll(note: string, name: string): Promise<{ file: string; 
   return { file, batch, plan };
 }
 
+/** `file` re-saved by a spreadsheet (its dates reformatted) as `<name> (1).csv` and sent with payout batch (`args`: its batch id, if any): the copy, and the requests before plan send. */
+async function sendResavedCopy(file: string, args: string[]): Promise<{ copy: string; from: number }> {
+  const copy = file.replace(/\.csv$/, ' (1).csv');
+  writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
+  const sent = await run('payout', 'batch', copy, ...args, '--yes');
+  expect(sent.code, sent.stderr).toBe(0);
+  return { copy, from: ctx.sb.requests().length };
+}
+
+/** plan send of `plan`, refused (exit 2): the run and its stderr's lines. */
+async function refusedSend(plan: string): Promise<{ r: Awaited<ReturnType<typeof run>>; lines: string[] }> {
+  const r = await run('plan', 'send', plan, '--yes');
+  expect(r.code, r.stderr).toBe(2);
+  return { r, lines: r.stderr.split('\n') };
+}
+
 describe('plan send after its batch was paid from another version of the file', () => {
   beforeAll(async () => {
     await setUpTeam(ctx.sb, people, work.dir);
@@ -55,15 +71,8 @@ describe('plan send after its batch was paid from another version of the file', 
     const { file, batch, plan } = await planPayroll('Salary 2026-11-30', 'payroll.csv');
 
     // While the plan waits, the file re-saved by a spreadsheet is sent as the same batch.
-    const copy = join(work.dir, 'payroll (1).csv');
-    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
-    const sent = await run('payout', 'batch', copy, '--batch-id', batch, '--yes');
-    expect(sent.code, sent.stderr).toBe(0);
-    const from = ctx.sb.requests().length;
-
-    const r = await run('plan', 'send', plan, '--yes');
-    expect(r.code, r.stderr).toBe(2);
-    const lines = r.stderr.split('\n');
+    const { copy, from } = await sendResavedCopy(file, ['--batch-id', batch]);
+    const { r, lines } = await refusedSend(plan);
     expect(lines[0]).toBe(
       `Error: Cannot send the plan ${plan}: 2 of its payouts pay what batch "${batch}" paid since, from another version of its file. Nothing was sent.`,
     );
@@ -102,15 +111,8 @@ describe('plan send after its batch was paid from another version of the file', 
     const plan = join(work.dir, 'unnamed.plan.json');
     const made = await run('plan', 'create', file, '-o', plan);
     expect(made.code, made.stderr).toBe(0);
-    const copy = join(work.dir, 'unnamed (1).csv');
-    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
-    const sent = await run('payout', 'batch', copy, '--yes');
-    expect(sent.code, sent.stderr).toBe(0);
-    const from = ctx.sb.requests().length;
-
-    const r = await run('plan', 'send', plan, '--yes');
-    expect(r.code, r.stderr).toBe(2);
-    const lines = r.stderr.split('\n');
+    const { copy, from } = await sendResavedCopy(file, []);
+    const { r, lines } = await refusedSend(plan);
     expect(lines[0]).toBe(
       `Error: Cannot send the plan ${plan}: 2 of its payouts pay what batch "default" paid since, from another version of its file. Nothing was sent.`,
     );
