@@ -101,10 +101,11 @@ export interface CheckedRow {
  * likely payouts sent before, changed since (see above), kept as problems, with the batches
  * that sent those payouts. A run without --batch-id (`recentSince` given: REPEAT_WINDOW_MS
  * before now) also has its rows without a payout_id compared with every batch run that
- * journaled a row since then, from any file and under any batch id: a copy of the file a spreadsheet re-saved ("pay (1).csv") sent
- * again the same day without its --batch-id is its own batch's payouts, not new ones, whereas
- * the next month's payroll in a new file is a month later. A run named with --batch-id is
- * compared with its own batch only: naming a run is how new payouts are said to be new.
+ * journaled a row since then, from any file and under any batch id: a copy of the file a
+ * spreadsheet re-saved ("pay (1).csv") sent again the same day without its --batch-id is its
+ * own batch's payouts, not new ones, whereas the next month's payroll in a new file is a month
+ * later. A run named with --batch-id is compared with its own batch only: naming a run is how
+ * new payouts are said to be new.
  */
 export class ChangedRows {
   readonly problems = new ProblemList(MAX_LISTED);
