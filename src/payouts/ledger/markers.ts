@@ -133,12 +133,12 @@ export class Markers {
       const key = keys[kind];
       if (!key) continue;
       const marker = this.#marker(entry.baseUrl, kind, key);
-      // A folder this process already marked into (every row of a batch after the first has the day's).
       // A day's entries kept in a batch's log are marked once a claim file (leads() reads the
       // log's entries of that day through it), not once a row: a link each is a tenth of a
       // second of a 10,000-row batch.
       const claim = kind === 'day' && target.endsWith(CLAIM_SUFFIX) ? basename(target) : undefined;
       if (claim !== undefined && this.#claimed.has(`${marker}\n${claim}`)) continue;
+      // A folder this process already marked into: no first link to try again.
       const known = this.#folders.get(marker);
       if (known) tryLink(target, `${known}${sep}${claim ?? name}`);
       else if (!tryLink(target, marker)) {
