@@ -16,8 +16,8 @@ import type { Wallet } from '../service/schemas.js';
 import { fieldProblem, LocalError, rowProblem, UsageError, type Problem } from '../errors.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { fileProblems, listed, MAX_LISTED, ProblemList } from './batch-problems.js';
-import { ALSO_USED, hash64, identifiedRows, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
-import { DERIVED_ID, legacyDerivedPayoutId } from './identity.js';
+import { ALSO_USED, hash64, identifiedRows, rowsKey, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
+import { DERIVED_ID, legacyDerivedPayoutId, repeatKey } from './identity.js';
 import { groupsOf, lookAhead, lookAheadEntries, LOOKAHEAD } from './batch-lookahead.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
@@ -81,6 +81,8 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   // The payout_ids the file gives, and every row's payout id (given, or made: the first of identical rows').
   const ids = new Hashes();
   const payouts = new Hashes();
+  // What the rows without a payout_id pay to whom (batch-source.ts rowsKey).
+  const repeats = new Hashes();
   const columns = new DigitColumns();
   let rows = 0;
   for await (const r of identifiedRows(src, problems, undefined, false)) {
@@ -90,6 +92,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
     const id = hash64(r.request.payoutId);
     payouts.push(id);
     if (!r.derivedId) ids.push(id);
+    else repeats.push(hash64(repeatKey(r.request)));
   }
   const idsTwice = ids.repeated();
   const candidates = fingerprints.repeated();
@@ -109,7 +112,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   // In row order, as a person reads the file (problems of the file itself first): the first
   // MAX_LISTED of each pass hold the first MAX_LISTED of both.
   if (problems.total || again?.total) throw again ? fileProblems(src.path, nothing, problems, again) : fileProblems(src.path, nothing, problems);
-  return { rows, duplicated, idsTwice, lost: columns.lost(), payouts: new FilePayouts(payouts.sorted()) };
+  return { rows, duplicated, idsTwice, lost: columns.lost(), payouts: new FilePayouts(payouts.sorted()), rowsKey: rowsKey(repeats.sorted()) };
 }
 
 /**

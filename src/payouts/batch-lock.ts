@@ -11,19 +11,33 @@
  *
  * The lock is of what a run is compared with (changed-rows.ts comparedRun): a named batch, its
  * id as a slip leaves it ("Dec-2026" and "dec_2026" are one lock); the batch `default` of runs
- * not named, one lock per file.
+ * not named, one lock per file, and one per set of what the rows pay to whom (batch-source.ts
+ * rowsKey): a run not named is compared with the last day's batches from any file too, and the
+ * copy of a file, sent at the same time as the original, pays the same set.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { comparedRun } from './changed-rows.js';
 import { batchIdSlipKey } from './identity.js';
-import type { BatchRun } from './journal.js';
+import type { LockedRun } from './ledger/ledger.js';
+
+export type { LockedRun };
 import { lockFolder, withLockFilesOf, type LockLabel, type WalletLockOptions } from './wallet-lock.js';
 
 /** The lock's name: the batch id as a slip leaves it, and for `default` the file. */
 export function batchLockName(batchId: string, file: string): string {
   const run = comparedRun(batchId, file);
   return `${batchIdSlipKey(run.id)}\n${run.file ?? ''}`;
+}
+
+/** The lock's name of a set of rows (a run not named: batch-source.ts rowsKey). */
+export function rowsLockName(rows: string): string {
+  return `rows\n${rows}`;
+}
+
+/** The lock names of a run: its batch's, and for a run not named its rows'. */
+export function runLockNames(run: LockedRun): string[] {
+  return [batchLockName(run.id, run.file), ...(run.rows !== undefined && comparedRun(run.id, run.file).file !== undefined ? [rowsLockName(run.rows)] : [])];
 }
 
 /** The lock file of a batch in a config folder: `batch-<sha256 of its name>.lock`. */
@@ -34,8 +48,9 @@ export function batchLockPath(configDir: string, name: string): string {
 export const BATCH_LOCK: LockLabel = { what: (id) => `Batch "${id}"`, doing: 'sending its rows' };
 
 /** Runs `fn` holding batch `run`'s lock file (the local store's Ledger.withBatchLock). */
-export function withBatchLockFile<T>(configDir: string, run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
-  return withLockFilesOf(configDir, BATCH_LOCK, [{ id: run.id, path: batchLockPath(configDir, batchLockName(run.id, run.file)) }], fn, opts);
+export function withBatchLockFile<T>(configDir: string, run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+  const locks = runLockNames(run).map((name) => ({ id: run.id, path: batchLockPath(configDir, name) }));
+  return withLockFilesOf(configDir, BATCH_LOCK, locks, fn, opts);
 }
 
 /**

@@ -78,6 +78,8 @@ export interface BatchCheck {
   lost?: LostDigits;
   /** The payouts the file's rows are (changed-rows.ts): an earlier payout of the batch that none of them is was changed or removed since. */
   payouts?: { has(payoutId: string): boolean };
+  /** What its rows without a payout_id pay to whom, as a set (rowsKey): undefined when it has none. */
+  rowsKey?: string | undefined;
   /**
    * Rows the plan found no journal entry for, by row number: the send does not look them up
    * again. (One journaled since, by another payctl, is still found: its claim fails, and its
@@ -101,6 +103,21 @@ export function hash64(s: string): bigint {
     b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
   }
   return (BigInt(a >>> 0) << 32n) | BigInt(b >>> 0);
+}
+
+/**
+ * What a run's rows without a payout_id pay to whom, as a set: the 64-bit hashes of their repeat
+ * keys (identity.ts: wallet, account, amount, currency), each once, in order, hashed again; 16
+ * hex digits, or undefined for none. A copy of the file a spreadsheet re-saved (its notes'
+ * dates reformatted) pays the same set from another file: a run without --batch-id locks it
+ * (batch-lock.ts), so the copy sent at the same time waits for the original.
+ */
+export function rowsKey(repeatHashes: BigUint64Array): string | undefined {
+  if (!repeatHashes.length) return undefined;
+  const sorted = repeatHashes.slice().sort();
+  let text = '';
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) text += `${sorted[i]!.toString(16)},`;
+  return hash64(text).toString(16).padStart(16, '0');
 }
 
 /**

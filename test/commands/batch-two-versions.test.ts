@@ -45,6 +45,32 @@ describe('payout batch: the same batch from two versions of its file, at the sam
     expect(refused.stderr).toContain(`Error: ${refusedFile}: 3 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
   });
 
+  it('without --batch-id too: the payroll and its copy at once, the second waits (the same rows, another file), then is refused', async () => {
+    // Runs without --batch-id lock their file; a copy is another file, so both planned at once and
+    // each paid every row (the last day's batches are compared only once journaled).
+    const tag = `unnamed${Date.now()}`;
+    const rows = payrollRows(3, setup.sleWallet, tag, 50);
+    const file = writeFile(setup.work.file('stipends.csv'), toCsv(rows));
+    const copy = setup.work.file('stipends (1).csv');
+    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
+    const from = ctx.sb.requests().length;
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+
+    const first = startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir });
+    const second = startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir });
+    const [a, b] = await Promise.all([first.done, second.done]);
+
+    const paid = payoutPosts(ctx.sb, from).map(
+      (p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber,
+    );
+    expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
+    const [sent, refused, refusedFile] = a.code === 0 ? [a, b, copy] : [b, a, file];
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('Waiting for another payctl');
+    expect(refused.stderr).toContain(`Error: ${refusedFile}: 3 rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.`);
+  });
+
   it('a run that finds the batch being sent says what it waits for, then goes on', async () => {
     const tag = `wait${Date.now()}`;
     const file = writeFile(setup.work.file('wait.csv'), toCsv(payrollRows(1, setup.sleWallet, tag, 40)));

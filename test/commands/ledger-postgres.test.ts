@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
-import { payctl } from '../helpers/in-process.js';
+import { payctl, startPayctl } from '../helpers/in-process.js';
 import { batchRows, expectExactlyOncePerId, payoutPosts, toCsv, withOwnPayees, writeFile, type BatchRow } from '../helpers/batch.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -231,6 +231,35 @@ describe('a re-saved copy sent from another machine the same day without --batch
       expect(b.stderr).toContain(`  - row 2: note "${rows[0]!.note} 11/30/2026" was "${rows[0]!.note}" when payout `);
       expect(b.stderr).toContain(` paid the same in batch "nov-pg" (its row 2 of ${file}, `);
       expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    });
+  });
+});
+
+describe('a payroll and its re-saved copy sent from two machines at once, without --batch-id', () => {
+  it('the second waits for the first (the same rows, another file, another machine), then is refused: every account paid once', async () => {
+    // Runs without --batch-id locked their file only: both planned at once and each paid every row.
+    await onFreshLedger(async ({ wallet, dir, env }) => {
+      const other = join(dir, 'machine-b');
+      mkdirSync(other, { mode: 0o700 });
+      await writeLoggedIn(ctx.sb, other, KEY);
+      const rows = ownRows(3, wallet, 'pg-both', false);
+      const file = writeFile(join(dir, 'payroll.csv'), toCsv(rows));
+      const copy = writeFile(join(dir, 'payroll (1).csv'), toCsv(rows.map((row) => ({ ...row, note: `${row.note} 11/30/2026` }))));
+      const from = ctx.sb.requests().length;
+      ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+      try {
+        const [a, b] = await Promise.all([
+          startPayctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir, env }).done,
+          startPayctl(['payout', 'batch', copy, '--yes'], { dir: other, env }).done,
+        ]);
+        const [sent, refused] = a.code === 0 ? [a, b] : [b, a];
+        expect(sent.code, sent.stderr).toBe(0);
+        expect(refused.code, refused.stderr).toBe(2);
+        expect(refused.stderr).toContain('rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.');
+        expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
+      } finally {
+        ctx.sb.faults.clear();
+      }
     });
   });
 });

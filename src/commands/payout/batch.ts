@@ -77,7 +77,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
   // waits, then plans with this one's rows journaled. A dry run sends nothing and locks nothing.
   const lock = batchLock(deps);
   const send = () => planAndSend(opts, deps, first, api, journal, lock.lost);
-  return opts.dryRun ? send() : journal.withBatchLock({ id: first.batchId, file: first.src.file }, send, lock.options);
+  return opts.dryRun ? send() : journal.withBatchLock({ id: first.batchId, file: first.src.file, rows: first.checked.rowsKey }, send, lock.options);
 }
 
 /** The plan (the journal read, the notices, the policy), then the rows sent; a dry run stops at the plan. */

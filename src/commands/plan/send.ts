@@ -23,6 +23,7 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts } from '../../payouts/changed-rows.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
 import { repeatKey } from '../../payouts/identity.js';
+import { hash64, rowsKey } from '../../payouts/batch-source.js';
 import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLock } from '../../payouts/batch-lock.js';
@@ -71,7 +72,9 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   // beside it (the plan sent twice, or the batch's file with payout batch) waits for this one.
   const batch = batchOf(j);
   const lock = batchLock(deps);
-  return j.journal.withBatchLock(batch, () => send(opts, deps, j, batch, refuse, lock.lost), lock.options);
+  // A plan made without --batch-id also locks what its payouts pay, as its file's run would (batch-source.ts rowsKey).
+  const rows = rowsKey(BigUint64Array.from(j.payouts, (p) => hash64(repeatKey(p.request))));
+  return j.journal.withBatchLock({ ...batch, rows }, () => send(opts, deps, j, batch, refuse, lock.lost), lock.options);
 }
 
 /** The batch a plan's payouts are journaled as: its batch id (or one of the plan's own), and its file (or its hash, for a plan of the shared ledger). */

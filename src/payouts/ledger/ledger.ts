@@ -91,6 +91,9 @@ export interface BatchRun {
   file?: string;
 }
 
+/** A batch run as it is locked: its id and file, and for a run without --batch-id what its rows pay (batch-lock.ts). */
+export type LockedRun = Required<BatchRun> & { rows?: string | undefined };
+
 /** Whether `e` is a row of `run` (of any of its files when the run names none). */
 export function inRun(e: JournalEntry, run: BatchRun): boolean {
   return e.batch?.id === run.id && (run.file === undefined || e.batch.file === run.file);
@@ -235,9 +238,11 @@ export interface Ledger {
    * Runs `fn` holding the lock of batch `run` (its id, and the file it is sent from), then
    * releases it, whatever `fn` does: one run of a batch at a time, so that each plans with the
    * rows the one before journaled (batch-lock.ts). Of one machine for the local store, of every
-   * machine sharing it for a shared one. Waited for, stopped and said as withWalletLocks.
+   * machine sharing it for a shared one. Waited for, stopped and said as withWalletLocks. With
+   * `rows` (a run without --batch-id: what its rows pay, batch-source.ts rowsKey), that set's
+   * lock too.
    */
-  withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
+  withBatchLock<T>(run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
   /**
    * The ledger's clock: the day a daily total counts. This machine's for the local store; the
    * database's (`now()`) for a shared one, so that machines whose clocks differ count one day.

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
 import { withWalletLocks, type WalletLockOptions } from '../wallet-lock.js';
-import { withBatchLockFile } from '../batch-lock.js';
+import { withBatchLockFile, type LockedRun } from '../batch-lock.js';
 import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
@@ -358,7 +358,7 @@ export class LocalLedger implements Ledger {
     return withWalletLocks(this.#configDir, walletIds, fn, opts);
   }
 
-  withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+  withBatchLock<T>(run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
     return withBatchLockFile(this.#configDir, run, fn, opts);
   }
 

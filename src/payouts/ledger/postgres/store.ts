@@ -24,6 +24,7 @@ import {
   type BatchRun,
   type BeginOptions,
   type InBatchLookups,
+  type LockedRun,
   type JournalEntry,
   type JournalGaps,
   type Ledger,
@@ -35,30 +36,14 @@ import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
 import { batchLockKey, LockTurns, withAdvisoryLocks } from './locks.js';
-import { BATCH_LOCK, batchLockName } from '../../batch-lock.js';
+import { BATCH_LOCK, runLockNames } from '../../batch-lock.js';
 import { PostgresPlans } from './plans.js';
 import { PostgresPolicies } from './policies.js';
-import { ROW_COLUMNS, insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
+import { insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
 import { ENTRIES } from './schema.js';
+import { BATCH_SENT, BY_TRANSACTION, FIND_BY, FIND_IN_BATCH, FIND_RECENT, FIRST_PAGE, GET, PAGE, PAGE_AFTER, PREFETCH, runParams, SINCE_PAGE } from './queries.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
 
-const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id = $2`;
-/**
- * Rows of a batch run, as a candidate filter on the entry's text (its batch object as
- * JSON.stringify writes entries: `"batch":{"id":…,"file":…`); every row found is verified and its
- * batch compared exactly before it counts. Not a jsonb cast: one damaged row would fail the query.
- */
-// A run's rows by the text of their entry: its id then its file (any file when the file is NULL).
-const inBatch = (id: string, file: string) => `position('"batch":{"id":' || ${id} || ',"file":' || coalesce(${file} || ',', '') in entry) > 0`;
-/** A run's id and file as the entry's JSON text writes them, for inBatch; no file: NULL. */
-const runParams = (run: BatchRun): [string, string | null] => [JSON.stringify(run.id), run.file === undefined ? null : JSON.stringify(run.file)];
-const BATCH_SENT = `SELECT EXISTS (SELECT 1 FROM ${ENTRIES} WHERE base = $1 AND position('"batch":{"id":' || $2 || ',' in entry) > 0) AS sent`;
-const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND (${inBatch('$5', '$6')} OR created_at >= $7::timestamptz)))`;
-const FIND_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND created_at >= $3 ORDER BY created_at, payout_id`;
-const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
-/** Rows a listing reads at a time. */
-const PAGE = 500;
-const SINCE_PAGE = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND created_at >= $2 AND payout_id > $3 ORDER BY payout_id LIMIT ${PAGE}`;
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
 const GROUPS = { inFlight: 2, maxGroup: 500, keyOf };
 
@@ -253,12 +238,7 @@ export class PostgresLedger implements Ledger {
     const ahead = kind === 'fingerprint' ? this.#ahead.find(journalBase(baseUrl), key) : undefined;
     if (ahead) return ahead;
     const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
-    const rows = await this.#query<StoredRow>(
-      'read',
-      `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND ${column} = $2 ORDER BY created_at, payout_id`,
-      [journalBase(baseUrl), key],
-      `payctl_find_${column}`,
-    );
+    const rows = await this.#query<StoredRow>('read', FIND_BY[kind], [journalBase(baseUrl), key], `payctl_find_${column}`);
     return rows.map((r) => this.entryOf(r));
   }
 
@@ -275,12 +255,7 @@ export class PostgresLedger implements Ledger {
 
   /** The entries whose accepted outcome has this transaction id: the first recorded first. */
   #ofTransaction(baseUrl: string, transactionId: string): Promise<StoredRow[]> {
-    return this.#query(
-      'read',
-      `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND transaction_id = $2 AND outcome = 'accepted' ORDER BY created_at, payout_id LIMIT 1`,
-      [journalBase(baseUrl), transactionId],
-      'payctl_transaction',
-    );
+    return this.#query('read', BY_TRANSACTION, [journalBase(baseUrl), transactionId], 'payctl_transaction');
   }
 
   /**
@@ -321,13 +296,7 @@ export class PostgresLedger implements Ledger {
   async *rows(): AsyncGenerator<StoredRow> {
     let after: [string, string] | undefined;
     for (;;) {
-      const rows = await this.#query<StoredRow>(
-        'read',
-        after
-          ? `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE (base, payout_id) > ($1, $2) ORDER BY base, payout_id LIMIT ${PAGE}`
-          : `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} ORDER BY base, payout_id LIMIT ${PAGE}`,
-        after ?? [],
-      );
+      const rows = await this.#query<StoredRow>('read', after ? PAGE_AFTER : FIRST_PAGE, after ?? []);
       yield* rows;
       if (rows.length < PAGE) return;
       const last = rows[rows.length - 1]!;
@@ -366,10 +335,20 @@ export class PostgresLedger implements Ledger {
   }
 
   /** An advisory lock, as a wallet's, on a connection of its own for the run's length (POOL_MAX counts it); never in a wallet lock's turn. */
-  withBatchLock<T>(run: Required<BatchRun>, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
-    const kind = { ...BATCH_LOCK, key: (id: string) => batchLockKey(batchLockName(id, run.file)), long: true };
+  withBatchLock<T>(run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+    // Locked by name (its batch's, its rows'), each said as the batch it is of.
+    const kind = { ...BATCH_LOCK, what: () => BATCH_LOCK.what(run.id), key: (name: string) => batchLockKey(name), long: true };
     const onLost = opts.onLost && ((err: Error) => opts.onLost!(this.#fault(err, "hold a batch's lock in", '')));
-    return withAdvisoryLocks(this.#pool, this.#batchTurns, [run.id], fn, { ...opts, onLost }, (err, after) => this.#fault(err, 'lock a batch in', after), kind);
+    const onWait = opts.onWait && ((_name: string, holder: Parameters<NonNullable<WalletLockOptions['onWait']>>[1]) => opts.onWait!(run.id, holder));
+    return withAdvisoryLocks(
+      this.#pool,
+      this.#batchTurns,
+      runLockNames(run),
+      fn,
+      { ...opts, onLost, ...(onWait ? { onWait } : {}) },
+      (err, after) => this.#fault(err, 'lock a batch in', after),
+      kind,
+    );
   }
 
   /** The database's clock: the day of a daily total is the database's (UTC), not this machine's. */

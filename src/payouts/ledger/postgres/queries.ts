@@ -1,0 +1,34 @@
+/**
+ * The statements the PostgreSQL store reads entries with (store.ts), each row of them checked
+ * by the store before it is used.
+ */
+import type { BatchRun, LookupKind } from '../ledger.js';
+import { ROW_COLUMNS } from './rows.js';
+import { ENTRIES } from './schema.js';
+
+export const GET = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND payout_id = $2`;
+/**
+ * Rows of a batch run, as a candidate filter on the entry's text (its batch object as
+ * JSON.stringify writes entries: `"batch":{"id":…,"file":…`); every row found is verified and its
+ * batch compared exactly before it counts. Not a jsonb cast: one damaged row would fail the query.
+ */
+// A run's rows by the text of their entry: its id then its file (any file when the file is NULL).
+const inBatch = (id: string, file: string) => `position('"batch":{"id":' || ${id} || ',"file":' || coalesce(${file} || ',', '') in entry) > 0`;
+/** A run's id and file as the entry's JSON text writes them, for inBatch; no file: NULL. */
+export const runParams = (run: BatchRun): [string, string | null] => [JSON.stringify(run.id), run.file === undefined ? null : JSON.stringify(run.file)];
+export const BATCH_SENT = `SELECT EXISTS (SELECT 1 FROM ${ENTRIES} WHERE base = $1 AND position('"batch":{"id":' || $2 || ',' in entry) > 0) AS sent`;
+export const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND (${inBatch('$5', '$6')} OR created_at >= $7::timestamptz)))`;
+export const FIND_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND created_at >= $3 ORDER BY created_at, payout_id`;
+export const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
+/** Rows a listing reads at a time. */
+export const PAGE = 500;
+export const SINCE_PAGE = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND created_at >= $2 AND payout_id > $3 ORDER BY payout_id LIMIT ${PAGE}`;
+/** Entries by fingerprint or repeat key, oldest first. */
+export const FIND_BY: Record<LookupKind, string> = {
+  fingerprint: `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND fingerprint = $2 ORDER BY created_at, payout_id`,
+  repeat: `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 ORDER BY created_at, payout_id`,
+};
+export const BY_TRANSACTION = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND transaction_id = $2 AND outcome = 'accepted' ORDER BY created_at, payout_id LIMIT 1`;
+/** Every row, a page at a time in key order (scan). */
+export const FIRST_PAGE = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} ORDER BY base, payout_id LIMIT ${PAGE}`;
+export const PAGE_AFTER = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE (base, payout_id) > ($1, $2) ORDER BY base, payout_id LIMIT ${PAGE}`;
