@@ -18,56 +18,46 @@ import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
 
+/**
+ * A payroll (`name`.csv) and its copy a spreadsheet re-saved (`name (1).csv`, the notes' dates
+ * reformatted) sent at the same time with `args` (a batch id, or none): one run sends, the other
+ * is refused as rows batch `batch` paid before, and every account is paid once.
+ */
+async function bothAtOnce(name: string, tag: string, amountFrom: number, args: string[], batch: string): Promise<void> {
+  const rows = payrollRows(3, setup.sleWallet, tag, amountFrom);
+  const file = writeFile(setup.work.file(`${name}.csv`), toCsv(rows));
+  const copy = setup.work.file(`${name} (1).csv`);
+  writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
+  const from = ctx.sb.requests().length;
+  // Each run's first question to the service (its wallets, for the plan) answered after a
+  // second: without a lock both runs plan in the same moment, before either journals a row.
+  ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+
+  const first = startPayctl(['payout', 'batch', file, ...args, '--yes'], { dir: setup.dir });
+  const second = startPayctl(['payout', 'batch', copy, ...args, '--yes'], { dir: setup.dir });
+  const [a, b] = await Promise.all([first.done, second.done]);
+
+  const paid = payoutPosts(ctx.sb, from).map(
+    (p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber,
+  );
+  expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
+  // Which run got the lock first is the scheduler's: one sent, the other waited and was refused.
+  const [sent, refused, refusedFile] = a.code === 0 ? [a, b, copy] : [b, a, file];
+  expect(sent.code, sent.stderr).toBe(0);
+  expect(refused.code, refused.stderr).toBe(2);
+  expect(refused.stderr).toContain(`Error: ${refusedFile}: 3 rows pay what batch "${batch}" paid before, their other cells changed since. Nothing was sent.`);
+}
+
 describe('payout batch: the same batch from two versions of its file, at the same time', () => {
   it('the second run waits for the first, then is refused; every account is paid once', async () => {
     const tag = `both${Date.now()}`;
-    const rows = payrollRows(3, setup.sleWallet, tag, 30);
-    const file = writeFile(setup.work.file('payroll.csv'), toCsv(rows));
-    const copy = setup.work.file('payroll (1).csv');
-    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
-    const from = ctx.sb.requests().length;
-    // Each run's first question to the service (its wallets, for the plan) answered after a
-    // second: without a lock both runs plan in the same moment, before either journals a row.
-    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
-
-    const first = startPayctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir });
-    const second = startPayctl(['payout', 'batch', copy, '--batch-id', tag, '--yes'], { dir: setup.dir });
-    const [a, b] = await Promise.all([first.done, second.done]);
-
-    const paid = payoutPosts(ctx.sb, from).map(
-      (p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber,
-    );
-    expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
-    // Which run got the lock first is the scheduler's: one sent, the other waited and was refused.
-    const [sent, refused, refusedFile] = a.code === 0 ? [a, b, copy] : [b, a, file];
-    expect(sent.code, sent.stderr).toBe(0);
-    expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain(`Error: ${refusedFile}: 3 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+    await bothAtOnce('payroll', tag, 30, ['--batch-id', tag], tag);
   });
 
   it('without --batch-id too: the payroll and its copy at once, the second waits (the same rows, another file), then is refused', async () => {
-    // Runs without --batch-id lock their file; a copy is another file, so both planned at once and
-    // each paid every row (the last day's batches are compared only once journaled).
-    const tag = `unnamed${Date.now()}`;
-    const rows = payrollRows(3, setup.sleWallet, tag, 50);
-    const file = writeFile(setup.work.file('stipends.csv'), toCsv(rows));
-    const copy = setup.work.file('stipends (1).csv');
-    writeFileSync(copy, readFileSync(file, 'utf8').replaceAll('2026-11-30', '11/30/2026'));
-    const from = ctx.sb.requests().length;
-    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
-
-    const first = startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir });
-    const second = startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir });
-    const [a, b] = await Promise.all([first.done, second.done]);
-
-    const paid = payoutPosts(ctx.sb, from).map(
-      (p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber,
-    );
-    expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
-    const [sent, refused, refusedFile] = a.code === 0 ? [a, b, copy] : [b, a, file];
-    expect(sent.code, sent.stderr).toBe(0);
-    expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain(`Error: ${refusedFile}: 3 rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.`);
+    // Runs without --batch-id locked their file only; a copy is another file, so both planned at
+    // once and each paid every row (the last day's batches are compared only once journaled).
+    await bothAtOnce('stipends', `unnamed${Date.now()}`, 50, [], 'default');
   });
 
   it('a run that finds the batch being sent says what it waits for, then goes on', async () => {
