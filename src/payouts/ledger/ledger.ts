@@ -106,6 +106,11 @@ export interface InBatchLookups {
   recentSince?: Date;
 }
 
+/** Whether `e` is a row of a batch run journaled at or after `since` (Ledger.findRecentBatchRows). */
+export function batchRowSince(e: JournalEntry, since: Date): boolean {
+  return e.batch !== undefined && Date.parse(e.createdAt) >= since.getTime();
+}
+
 /** The two look-up keys an entry may carry besides its payout id. */
 export type LookupKind = 'fingerprint' | 'repeat';
 

@@ -22,7 +22,8 @@ import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
 import { JournalIndex } from './gaps.js';
-import { inRun, type BatchRun, type BeginOptions, type JournalEntry, type JournalGaps, type Ledger, type LookupKind, type Outcome, type ScanItem } from './ledger.js';
+import { batchRowSince, inRun } from './ledger.js';
+import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
 import { LogWriter } from './log.js';
 import { LogReader } from './log-reader.js';
 import { JournalMac } from './mac.js';
@@ -164,8 +165,7 @@ export class LocalLedger implements Ledger {
    * pays nothing more for this look-up unless a batch was sent in the last day.
    */
   findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]> {
-    const t = since.getTime();
-    return answered(() => (this.#logs.ranSince(t) ? this.#find(baseUrl, 'repeat', repeatKey).filter((e) => e.batch !== undefined && Date.parse(e.createdAt) >= t) : []));
+    return answered(() => (this.#logs.ranSince(since.getTime()) ? this.#find(baseUrl, 'repeat', repeatKey).filter((e) => batchRowSince(e, since)) : []));
   }
 
   /** From the logs' first lines (each log is one batch run), for any base URL. */

@@ -20,6 +20,7 @@ import type { WalletLockOptions } from '../../wallet-lock.js';
 import { journalBase } from '../base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
 import {
+  batchRowSince,
   inRun,
   type BatchRun,
   type BeginOptions,
@@ -225,7 +226,7 @@ export class PostgresLedger implements Ledger {
     const found =
       this.#ahead.findRecent(base, since, repeatKey) ??
       (await this.#query<StoredRow>('read', FIND_RECENT, [base, repeatKey, since], 'payctl_find_recent')).map((r) => this.entryOf(r));
-    return found.filter((e) => e.batch !== undefined && Date.parse(e.createdAt) >= since.getTime());
+    return found.filter((e) => batchRowSince(e, since));
   }
 
   /** Read from the entries' text (no column holds the batch id): a scan, asked only when payctl prints a new batch id. */
@@ -264,13 +265,16 @@ export class PostgresLedger implements Ledger {
    * does not verify, comes as its error. `name` is the row's key, as JSON.
    */
   async *scan(): AsyncGenerator<ScanItem> {
-    for await (const r of this.rows()) {
-      const name = JSON.stringify([r.base, r.payout_id]);
-      try {
-        yield { name, entry: this.entryOf(r) };
-      } catch (err) {
-        yield { name, error: err as Error };
-      }
+    for await (const r of this.rows()) yield this.#item(r);
+  }
+
+  /** A row as a listing gives it: named by its key (as JSON), its entry once it verifies, else why not. */
+  #item(r: StoredRow): ScanItem {
+    const name = JSON.stringify([r.base, r.payout_id]);
+    try {
+      return { name, entry: this.entryOf(r) };
+    } catch (err) {
+      return { name, error: err as Error };
     }
   }
 
@@ -279,14 +283,7 @@ export class PostgresLedger implements Ledger {
     const base = journalBase(baseUrl);
     for (let after = ''; ;) {
       const rows = await this.#query<StoredRow>('read', SINCE_PAGE, [base, since, after], 'payctl_scan_since');
-      for (const r of rows) {
-        const name = JSON.stringify([r.base, r.payout_id]);
-        try {
-          yield { name, entry: this.entryOf(r) };
-        } catch (err) {
-          yield { name, error: err as Error };
-        }
-      }
+      for (const r of rows) yield this.#item(r);
       if (rows.length < PAGE) return;
       after = rows[rows.length - 1]!.payout_id;
     }
