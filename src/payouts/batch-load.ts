@@ -17,7 +17,7 @@ import { fieldProblem, LocalError, rowProblem, UsageError, type Problem } from '
 import { COLUMN_LABELS } from './batch-columns.js';
 import { fileProblems, listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import { ALSO_USED, hash64, identifiedRows, rowsKey, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
-import { DERIVED_ID, legacyDerivedPayoutId, repeatKey } from './identity.js';
+import { DEFAULT_BATCH_ID, DERIVED_ID, legacyDerivedPayoutId, repeatKey } from './identity.js';
 import { groupsOf, lookAhead, lookAheadEntries, LOOKAHEAD } from './batch-lookahead.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
@@ -81,7 +81,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   // The payout_ids the file gives, and every row's payout id (given, or made: the first of identical rows').
   const ids = new Hashes();
   const payouts = new Hashes();
-  // What the rows without a payout_id pay to whom (batch-source.ts rowsKey).
+  // What its rows without a payout_id pay to whom: locked by a run without --batch-id only (batch-source.ts rowsKey).
   const repeats = new Hashes();
   const columns = new DigitColumns();
   let rows = 0;
@@ -92,7 +92,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
     const id = hash64(r.request.payoutId);
     payouts.push(id);
     if (!r.derivedId) ids.push(id);
-    else repeats.push(hash64(repeatKey(r.request)));
+    else if (src.batchId === DEFAULT_BATCH_ID) repeats.push(hash64(repeatKey(r.request)));
   }
   const idsTwice = ids.repeated();
   const candidates = fingerprints.repeated();
