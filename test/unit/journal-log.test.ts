@@ -131,6 +131,30 @@ describe('Journal log: group commit', () => {
     await expect(journalAt(root).byName(stray)).rejects.toThrow(/holds no entry for it/);
   });
 
+  it('a reader that read a log before it was compacted reads the compacted log whole: every entry found, with its latest state', async () => {
+    // Another terminal's journal reads this run's log (6 lines) while the run goes on; the run
+    // then writes outcomes and more entries and compacts the log at its end, to a file no
+    // shorter than what the reader had read. Read on from its old offset, the compacted file
+    // hid the outcomes and the new entries from it (a spurious "damaged" error, or a payout
+    // seen unsent when it was accepted).
+    const j = journalAt(root);
+    const first = await Promise.all(['c-1', 'c-2', 'c-3'].map((id) => begin(j, id)));
+    for (const [i, e] of first.entries()) await j.record(e, { kind: 'unknown', reason: `lost ${i}`, at: T0.toISOString() });
+    const reader = journalAt(root);
+    expect((await reader.get(BASE, 'c-1'))!.outcome).toMatchObject({ kind: 'unknown' });
+    for (const [i, e] of first.entries()) {
+      await j.record(e, { kind: 'accepted', status: 201, transactionId: `TRX${i}`, fee: '0.13', replayed: false, at: T0.toISOString() });
+    }
+    const later = ['c-4', 'c-5', 'c-6', 'c-7', 'c-8'];
+    await Promise.all(later.map((id) => begin(j, id)));
+    const log = join(root, 'journal', 'log', logFiles()[0]!);
+    const before = readFileSync(log).length;
+    await j.closeLog();
+    expect(readFileSync(log).length).toBeLessThan(before);
+    for (const [i, e] of first.entries()) expect((await reader.get(BASE, e.payoutId))!.outcome, e.payoutId).toMatchObject({ kind: 'accepted', transactionId: `TRX${i}` });
+    for (const id of later) expect((await reader.get(BASE, id))?.payoutId).toBe(id);
+  });
+
   it('a log line edited outside payctl does not verify', async () => {
     const j = journalAt(root);
     await begin(j, 'edited');

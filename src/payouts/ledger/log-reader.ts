@@ -6,7 +6,7 @@
  * read once, incrementally. A line cut short by a crash (no newline at its end) is never read:
  * its claim was never made.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LOG_FOLDER = 'log';
@@ -42,6 +42,24 @@ interface LogIndex {
   lines: Map<string, LogLine>;
   /** Names of the entries with each fingerprint, repeat key and day (`f:<key>`, `r:<key>`, `d:<day>`), for look-up markers. */
   keys: Map<string, Set<string>>;
+  /** The file read, as it was when last looked at: its inode, size and change time. */
+  ino: number;
+  size: number;
+  ctimeMs: number;
+  /** The last whole line read (ending at offset), to know the file still holds it there. */
+  last: Buffer;
+}
+
+/**
+ * Whether the log open on `fd` still holds, just before the offset read to, the line read last
+ * there. Compaction only drops lines and keeps their order, and a line names its entry and
+ * carries its HMAC: the same line ending at the same offset means no line before it was dropped.
+ */
+function continues(fd: number, idx: LogIndex): boolean {
+  if (idx.offset === 0) return true;
+  const n = idx.last.length;
+  const buf = Buffer.alloc(n);
+  return readSync(fd, buf, 0, n, idx.offset - n) === n && buf.equals(idx.last);
 }
 
 /** A line is an entry with its body and metadata (a thousand keys at most): never more than this. */
@@ -145,41 +163,54 @@ export class LogReader {
   #index(log: string): LogIndex | undefined {
     if (!LOG_NAME.test(log)) return undefined;
     const file = join(this.#folder, log);
-    let size: number;
+    let idx = this.#logs.get(log);
     try {
-      size = statSync(file).size;
+      const st = statSync(file);
+      // Not changed since it was read (the same file, size and change time): nothing to read.
+      if (idx && st.ino === idx.ino && st.size === idx.size && st.ctimeMs === idx.ctimeMs) return idx;
     } catch {
       return undefined;
     }
-    let idx = this.#logs.get(log);
-    // A log rewritten shorter (compacted) is read again from its start.
-    if (!idx || size < idx.offset) {
-      idx = { offset: 0, lines: new Map(), keys: new Map() };
-      this.#logs.set(log, idx);
-    }
-    if (size > idx.offset) this.#readFrom(file, idx, size);
-    return idx;
-  }
-
-  #readFrom(file: string, idx: LogIndex, size: number): void {
-    const fd = openSync(file, 'r');
-    let text: string;
+    // Read through one descriptor: a log renamed over (compacted) in between is not read half
+    // from one file and half from the other.
+    let fd: number;
     try {
-      const buf = Buffer.alloc(size - idx.offset);
-      let got = 0;
-      while (got < buf.length) {
-        const n = readSync(fd, buf, got, buf.length - got, idx.offset + got);
-        if (n === 0) break;
-        got += n;
+      fd = openSync(file, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const st = fstatSync(fd);
+      // A log compacted since (log.ts compact: a new file, renamed over it) is read again from
+      // its start: read on from the old offset, it hid the lines moved before that offset (an
+      // outcome, a new entry). A new file, a shorter one, or one whose bytes before the offset
+      // are not the line read last there.
+      if (!idx || st.ino !== idx.ino || st.size < idx.offset || !continues(fd, idx)) {
+        idx = { offset: 0, lines: new Map(), keys: new Map(), ino: 0, size: 0, ctimeMs: 0, last: Buffer.alloc(0) };
+        this.#logs.set(log, idx);
       }
-      // Only whole lines: a line still being written (or cut by a crash) waits.
-      const end = buf.lastIndexOf(0x0a, got - 1);
-      if (end < 0) return;
-      text = buf.subarray(0, end + 1).toString('utf8');
-      idx.offset += end + 1;
+      Object.assign(idx, { ino: st.ino, size: st.size, ctimeMs: st.ctimeMs });
+      if (st.size > idx.offset) this.#readFrom(fd, idx, st.size);
     } finally {
       closeSync(fd);
     }
+    return idx;
+  }
+
+  #readFrom(fd: number, idx: LogIndex, size: number): void {
+    const buf = Buffer.alloc(size - idx.offset);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, idx.offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    // Only whole lines: a line still being written (or cut by a crash) waits.
+    const end = buf.lastIndexOf(0x0a, got - 1);
+    if (end < 0) return;
+    const text = buf.subarray(0, end + 1).toString('utf8');
+    idx.offset += end + 1;
+    idx.last = Buffer.from(buf.subarray(end > 0 ? buf.lastIndexOf(0x0a, end - 1) + 1 : 0, end + 1));
     for (const raw of text.split('\n')) {
       if (!raw) continue;
       try {
