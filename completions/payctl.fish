@@ -133,7 +133,7 @@ complete -c payctl -l timeout -x -d 'per-request time limit in seconds'
 
 # payctl
 complete -c payctl -n "__payctl_at 'payctl' 0" -a login -d 'check an API key, show whose it is, and save it with the base URL in the profile'
-complete -c payctl -n "__payctl_at 'payctl' 0" -a logout -d 'remove the API key and token from the profile'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a logout -d 'remove the API key from the profile'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a status -d 'show the profile, base URL and masked key, and check the key live (whose account it is)'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a balances -d 'wallet balances'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payout -d 'send and look up single payouts'

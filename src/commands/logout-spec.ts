@@ -3,7 +3,7 @@ import type { CommandSpec } from './spec.js';
 
 export const logoutSpec: CommandSpec = {
   name: 'logout',
-  summary: 'remove the API key and token from the profile',
+  summary: 'remove the API key from the profile',
   examples: ['payctl logout', 'payctl logout --profile staging'],
   load: () => import('./logout.js'),
 };
