@@ -3,8 +3,8 @@
  * entries in a log of its own (log.ts), and each entry's per-payout name is then a claim,
  * `{"payctl_journal_claim":1,"log":…}`, on that log. Readers keep, per log, the latest line of
  * each entry and the offset read so far, so a log another process is still appending to is
- * read once, incrementally. A line cut short by a crash (no newline at its end) is never read:
- * its claim was never made.
+ * read once, incrementally (and from its start again once compacted: #index). A line cut
+ * short by a crash (no newline at its end) is never read: its claim was never made.
  */
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
