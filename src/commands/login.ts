@@ -24,6 +24,7 @@ import { storeDespiteKeyring, type SecretsStorage } from '../config/store.js';
 import { defaultFollowsSandbox } from '../config/sandbox-profile.js';
 import { DEFAULT_PROFILE } from '../config/known-profiles.js';
 import { KeyringUnavailable } from '../config/keyring.js';
+import { commandLine, invocationOf } from '../config/command-line.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
@@ -103,7 +104,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   let baseUrl = resolveSettings(globals, env, profile).baseUrl.value;
   if (!baseUrl) {
     if (!io.interactive) {
-      throw new UsageError('No base URL to log in to.', [], 'Pass --base-url https://…/v2 or set PAYCTL_BASE_URL.');
+      // A command that runs as printed: the service's own base URL (a sandbox's is set by `sandbox start`).
+      const again = commandLine(invocationOf(globals, env), ['login'], ['--base-url', SERVICE_BASE_URL, ...(opts.apiKeyStdin ? ['--api-key-stdin'] : [])]);
+      throw new UsageError('No base URL to log in to.', [], `To log in to Bokumonie: ${again} (or set PAYCTL_BASE_URL).`);
     }
     baseUrl = (await (await deps.prompter()).input({ message: 'Base URL (ends in /v2):', default: SERVICE_BASE_URL, validate: checkUrlInput })).trim();
   }

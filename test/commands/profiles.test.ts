@@ -359,6 +359,8 @@ describe('sandbox start: how to use its profile', () => {
     const bare = await run(['login', '--no-input'], { PAYCTL_API_KEY: KEY });
     expect(bare.code, bare.stderr).toBe(2);
     expect(bare.stderr).toContain('No base URL to log in to.');
+    // The service's own URL, in a command as it runs (not "https://…/v2" to fill in).
+    expect(bare.stderr).toContain('To log in to Bokumonie: payctl login --base-url https://api.bokumonie.com/v2 (or set PAYCTL_BASE_URL).');
     const r = await run(['login', '--base-url', ctx.sb.baseUrl], { PAYCTL_API_KEY: KEY });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Profile "default" pointed at the sandbox until now; profile "sandbox" still does.');
