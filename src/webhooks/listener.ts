@@ -47,6 +47,8 @@ export interface ListenerSettings {
   /** Seconds an event's timestamp may be from this machine's clock. */
   tolerance: number;
   forwardTo: URL | undefined;
+  /** The command that saves a webhook secret in the profile (`payctl config set webhook-secret --stdin`), said when there is none. */
+  saveSecret?: string;
 }
 
 /** What the listener needs of the command's Deps. */
@@ -339,7 +341,9 @@ function announce(s: ListenerSettings, log: Log, port: number, forwarder: Forwar
     );
   }
   if (!s.secret) {
-    log.warn('no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or `payctl config set webhook-secret …`): signatures will not be checked.');
+    // Each way keeps the secret off the command line (config set would warn when given it there).
+    const save = s.saveSecret ?? 'payctl config set webhook-secret --stdin';
+    log.warn(`no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or save it with \`printf '%s\\n' "$SECRET" | ${save}\`): signatures will not be checked.`);
   } else if (s.headerName !== SIGNATURE_HEADER || s.tolerance !== TOLERANCE_SECONDS) {
     log.info(`Signatures from the ${s.headerName} header; timestamps within ${s.tolerance} s.`);
   }

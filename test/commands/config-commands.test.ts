@@ -21,6 +21,7 @@ import {
   type ProfileFile,
 } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { listenInProcess, stopLeftoverListeners } from '../helpers/listen-in-process.js';
 
 const KEY = newKey();
 // The routes.payoutGet test points payctl at /payouts/{transactionId} on purpose, a path the service does not have.
@@ -30,7 +31,10 @@ const WEBHOOK_SECRET = 'whsec_e2e_0123456789abcdef';
 
 const run = (...args: string[]) => payctl(args, { dir: cfg.dir });
 
-afterEach(() => ctx.sb.faults.clear());
+afterEach(async () => {
+  ctx.sb.faults.clear();
+  await stopLeftoverListeners();
+});
 
 describe('config with a logged-in profile', () => {
   let profile: ProfileFile;
@@ -233,6 +237,24 @@ describe('config webhook-signature-header', () => {
     expect(r.stderr).toContain('payctl config set webhook-signature-header X-Signature');
     expect(stackLines(r.stderr)).toEqual([]);
     expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
+  });
+
+  it('a name edited into the config file by hand: webhooks listen refuses it (exit 2) and prints the command that goes back to Signature, which runs', async () => {
+    const file = configFile(cfg.dir);
+    const config = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, Record<string, unknown>> };
+    config.profiles.default!.webhookSignatureHeader = 'X Sig';
+    writeFileSync(file, JSON.stringify(config));
+    const refused = await run('webhooks', 'listen', '--port', '0');
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`The profile's webhook-signature-header "X Sig" is not an HTTP header name.`);
+    const printed = /Go back to the documented header \(Signature\) with: payctl (.+)$/m.exec(refused.stderr);
+    expect(printed, refused.stderr).not.toBeNull();
+    const again = await run(...printed![1]!.split(' '));
+    expect(again.code, again.stderr).toBe(0);
+    expect(readProfile(cfg.dir)!.webhookSignatureHeader).toBeUndefined();
+    const l = await listenInProcess([], { dir: cfg.dir });
+    expect(l.stderr()).toContain('Ready: listening');
+    await l.stop();
   });
 
   it('refuses an empty name (exit 2), --json: the error as {"error":{...}}', async () => {

@@ -277,6 +277,8 @@ describe('payctl webhooks listen', () => {
     const l = await listen(['--path', '/hooks/payctl'], { dir: configDir() });
     expect(l.path).toBe('/hooks/payctl');
     expect(l.stderr()).toMatch(/no webhook secret.*signatures will not be checked/);
+    // The way to save one keeps it off the command line (not `config set webhook-secret …`).
+    expect(l.stderr()).toContain(`or save it with \`printf '%s\\n' "$SECRET" | payctl config set webhook-secret --stdin\``);
 
     // Only POST to the configured path is an event.
     const origin = `http://127.0.0.1:${l.port}`;

@@ -128,7 +128,7 @@ function signatureHeaderName(opts: ListenOptions, deps: Deps, profile: () => Pro
     throw new UsageError(
       `The profile's webhook-signature-header "${sanitizeInline(configured)}" is not an HTTP header name.`,
       [],
-      'Fix it with: payctl config set webhook-signature-header NAME',
+      `Go back to the documented header (${SIGNATURE_HEADER}) with: ${commandLine(invocationOf(deps.globals, deps.env), ['config', 'unset'], ['webhook-signature-header'])}`,
     );
   }
   return configured;
@@ -143,7 +143,16 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const headerName = signatureHeaderName(opts, deps, profile);
   const secret = await webhookSecret(opts, deps, profile);
   const listener = await startListener(
-    { host, port: opts.port ?? 4242, path, secret, headerName, tolerance: opts.tolerance ?? TOLERANCE_SECONDS, forwardTo },
+    {
+      host,
+      port: opts.port ?? 4242,
+      path,
+      secret,
+      headerName,
+      tolerance: opts.tolerance ?? TOLERANCE_SECONDS,
+      forwardTo,
+      saveSecret: commandLine(invocationOf(deps.globals, deps.env), ['config', 'set'], ['webhook-secret', '--stdin']),
+    },
     { io: deps.io, log: deps.log, clock: deps.clock, env: deps.env, json: deps.globals.json, timeoutMs: deps.globals.timeoutMs },
   );
   deps.log.info('Press Ctrl-C to stop.');
