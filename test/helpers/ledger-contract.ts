@@ -209,6 +209,35 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       }
     });
 
+    it('otherBatchRowsSince: rows of batch runs but one with any of the keys since a time, read fresh (a run begun after the reader first looked included)', async () => {
+      const reader = await open();
+      const since = new Date(T0.getTime() - 60_000);
+      const own = { id: 'default', file: '/home/finance/pay.csv' };
+      const mine = async () => (await reader.otherBatchRowsSince(BASE_SPELLED, ['r', 'q'], since, own)).map((e) => e.payoutId).sort();
+      // The reader's own row, journaled before it looks: never one of the others'.
+      await reader.begin({ baseUrl: BASE, payoutId: 'own', body: body('own'), now: T0, log: true, origin: { batch: { ...own, row: 2 }, repeatKey: 'r' } });
+      expect(await mine()).toEqual([]);
+      // Another process's run, begun after the reader first looked (its log is new to the reader).
+      const other = await open();
+      const row = (id: string, batch: { id: string; file: string }, at: Date, key: string) =>
+        other.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: at, log: true, origin: { batch: { ...batch, row: 2 }, repeatKey: key } });
+      await row('copy', { id: 'default', file: '/home/finance/pay (1).csv' }, T1, 'r');
+      await row('named', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 'q');
+      await row('old', { id: 'oct', file: '/home/finance/oct.csv' }, new Date(since.getTime() - 1), 'r');
+      await row('unasked', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 'z');
+      await other.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
+      await other.begin({
+        baseUrl: OTHER,
+        payoutId: 'elsewhere',
+        body: body('elsewhere'),
+        now: T1,
+        log: true,
+        origin: { batch: { id: 'x', file: '/x.csv', row: 2 }, repeatKey: 'r' },
+      });
+      expect(await mine()).toEqual(['copy', 'named']);
+      expect(await reader.otherBatchRowsSince(BASE, [], since, own)).toEqual([]);
+    });
+
     it('scanSince: the entries of that base URL journaled at or after a time (a day before, not), files and batch rows alike', async () => {
       const ledger = await open();
       const dayBefore = new Date(T0.getTime() - 86_400_000);

@@ -196,6 +196,14 @@ export interface Ledger {
    */
   findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]>;
   /**
+   * Entries of this base URL with any of these repeat keys journaled as rows of a batch run
+   * other than `except` at or after `since`: a run without --batch-id looking, once a group of
+   * its rows is journaled and before any is sent, for other runs paying them meanwhile
+   * (changed-rows.ts paidMeanwhile). Read fresh, never from a look-ahead, so that it sees every
+   * row another run journaled before it was asked.
+   */
+  otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun): Promise<JournalEntry[]>;
+  /**
    * Whether batch `id` sent any row under this base URL (the local store may also answer yes
    * for a batch of another base URL): a batch id payctl prints for paying a file again must be
    * one never sent, or its run would be compared with that batch's rows (changed-rows.ts).

@@ -168,15 +168,19 @@ export class LocalLedger implements Ledger {
     return answered(() => (this.#logs.ranSince(since.getTime()) ? this.#find(baseUrl, 'repeat', repeatKey).filter((e) => batchRowSince(e, since)) : []));
   }
 
+  /** Found through the lines of other runs' logs written since (batch rows are kept in logs); each entry read and checked. */
+  otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun): Promise<JournalEntry[]> {
+    const ours = (e: JournalEntry) =>
+      journalBase(e.baseUrl) === journalBase(baseUrl) && repeatKeys.includes(e.repeatKey ?? '') && batchRowSince(e, since) && !inRun(e, except);
+    return answered(() => [...this.#named(this.#logs.namedSince(since.getTime(), except, repeatKeys))].map(entryOrThrow).filter(ours));
+  }
+
   /** From the logs' first lines (each log is one batch run), for any base URL. */
   batchSent(_baseUrl: string, id: string): Promise<boolean> {
     return answered(() => this.#logs.ran({ id }));
   }
 
-  /**
-   * Entries of this base URL with the given fingerprint or repeat key, oldest first.
-   * Markers whose entry is gone, or that name another payout, are passed over.
-   */
+  /** Entries of this base URL with the given fingerprint or repeat key, oldest first; markers whose entry is gone, or that name another payout, are passed over. */
   find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
     return answered(() => this.#find(baseUrl, kind, key));
   }
@@ -192,18 +196,11 @@ export class LocalLedger implements Ledger {
       // The marker cannot say which entries have the key: every entry is read instead (slower,
       // never wrong). Entries that cannot be read are passed over, as in any scan.
       for (const it of this.#scan()) if ('entry' in it && matches(it.entry)) out.push(it.entry);
-    } else
-      for (const it of this.#named(leads)) {
-        if ('error' in it) throw it.error;
-        if (matches(it.entry)) out.push(it.entry);
-      }
+    } else for (const e of [...this.#named(leads)].map(entryOrThrow)) if (matches(e)) out.push(e);
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /**
-   * Writes the entry durably in its own file (temp file, fsync, rename, fsync of the folder),
-   * then retires payctl 0.1's file of the same payout: one payout, one entry.
-   */
+  /** Writes the entry durably in its own file (temp file, fsync, rename, fsync of the folder), then retires payctl 0.1's file of the same payout: one payout, one entry. */
   async put(entry: JournalEntry): Promise<void> {
     const name = this.#names.of(entry.baseUrl, entry.payoutId);
     await this.#folder.replace(this.#names.in(name), () => this.#mac.serialize(entry));
@@ -237,11 +234,7 @@ export class LocalLedger implements Ledger {
     }
   }
 
-  /**
-   * Whether `entry`, read from `name`, is payctl 0.1's file of a payout since written under its
-   * normalized name (a crash before #supersede removed it): passed over, the newer one stands,
-   * so one payout never reads as two.
-   */
+  /** Whether `entry`, read from `name`, is payctl 0.1's file of a payout since written under its normalized name (a crash before #supersede removed it): passed over. */
   #superseded(name: string, entry: JournalEntry): boolean {
     if (journalBase(entry.baseUrl) === entry.baseUrl) return false;
     const current = this.#names.of(entry.baseUrl, entry.payoutId);
@@ -396,4 +389,10 @@ export class LocalLedger implements Ledger {
  */
 function answered<T>(read: () => T): Promise<T> {
   return new Promise((resolve) => resolve(read()));
+}
+
+/** A listed entry, or its error thrown. */
+function entryOrThrow(it: ScanItem): JournalEntry {
+  if ('error' in it) throw it.error;
+  return it.entry;
 }

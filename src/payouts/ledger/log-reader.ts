@@ -84,6 +84,11 @@ function firstLine(file: string): string | undefined {
   }
 }
 
+/** Whether `key` (`<batch id>\n<file>`, LogReader.batchRuns) is of this run (from its file, when it names one). */
+function isRun(key: string, run: { id: string; file?: string }): boolean {
+  return run.file === undefined ? key.startsWith(`${run.id}\n`) : key === `${run.id}\n${run.file}`;
+}
+
 /** What readers know of each log: the latest line of every entry, read incrementally. */
 export class LogReader {
   readonly #folder: string;
@@ -110,16 +115,18 @@ export class LogReader {
    * The batch runs the logs hold, as `<batch id>\n<file>` (each log is one process's run: the
    * batch of its first whole line), each with the latest time it may have written a line (ms:
    * the later of its logs' modification times and their first entries' creation), read once a
-   * process: one short read and a stat a log. Unchecked: only says where the journal's entries
-   * are worth reading (local.ts findInBatch, findRecentBatchRows). Both times, because a clock
-   * set by hand (a test's, faketime's) writes entries the file system's clock does not date.
+   * process: one short read and a stat a log. `fresh`: logs begun since are read too (a listing
+   * of the folder; logs read before are not read again). Unchecked: only says where the
+   * journal's entries are worth reading (local.ts findInBatch, findRecentBatchRows). Both
+   * times, because a clock set by hand (a test's, faketime's) writes entries the file system's
+   * clock does not date.
    */
-  batchRuns(): Map<string, number> {
-    if (this.#runs) return this.#runs;
-    const runs = new Map<string, number>();
+  batchRuns(fresh = false): Map<string, number> {
+    if (this.#runs && !fresh) return this.#runs;
+    const runs = (this.#runs ??= new Map<string, number>());
     let logs: string[] = [];
     try {
-      logs = readdirSync(this.#folder).filter((f) => LOG_NAME.test(f));
+      logs = readdirSync(this.#folder).filter((f) => LOG_NAME.test(f) && !this.#read.has(f));
     } catch {
       // no log folder: no batch run kept in a log
     }
@@ -127,7 +134,9 @@ export class LogReader {
       try {
         const file = join(this.#folder, log);
         const line = firstLine(file);
+        // Not a whole line yet (being written): read when asked again.
         if (line === undefined) continue;
+        this.#read.add(log);
         const entry = (JSON.parse(line) as LogLine).entry;
         const batch = entry?.batch as { id?: unknown; file?: unknown } | undefined;
         if (typeof batch?.id !== 'string' || typeof batch.file !== 'string') continue;
@@ -135,14 +144,19 @@ export class LogReader {
         const at = Math.max(statSync(file).mtimeMs, Number.isNaN(created) ? 0 : created);
         const run = `${batch.id}\n${batch.file}`;
         runs.set(run, Math.max(runs.get(run) ?? 0, at));
+        this.#logRuns.set(log, { run, at });
       } catch {
         // a log that cannot be read, or whose first line is not payctl's: no run named by it
       }
     }
-    return (this.#runs = runs);
+    return runs;
   }
 
   #runs: Map<string, number> | undefined;
+  /** The logs whose first line was read (batchRuns). */
+  readonly #read = new Set<string>();
+  /** Each log of a batch run: its run (`<batch id>\n<file>`) and when it may last have been written. */
+  readonly #logRuns = new Map<string, { run: string; at: number }>();
 
   /**
    * Whether a log holds a run of this batch (from its file, when it names one). That a log's
@@ -151,13 +165,25 @@ export class LogReader {
    */
   ran(run: { id: string; file?: string }): boolean {
     const runs = this.batchRuns();
-    return run.file === undefined ? [...runs.keys()].some((r) => r.startsWith(`${run.id}\n`)) : runs.has(`${run.id}\n${run.file}`);
+    return run.file === undefined ? [...runs.keys()].some((r) => isRun(r, run)) : runs.has(`${run.id}\n${run.file}`);
   }
 
   /** Whether a log of a batch run may have been written at or after `t` (ms). */
   ranSince(t: number): boolean {
     for (const at of this.batchRuns().values()) if (at >= t) return true;
     return false;
+  }
+
+  /**
+   * The names of the entries given one of these repeat keys by a line of a log of a batch run
+   * other than `except` that may have been written at or after `t` (ms), logs begun since they
+   * were last listed included (batchRuns fresh): where the rows another run journaled meanwhile
+   * are (local.ts otherBatchRowsSince). Unchecked, as `named`.
+   */
+  namedSince(t: number, except: { id: string; file?: string }, repeatKeys: string[]): string[] {
+    this.batchRuns(true);
+    const logs = [...this.#logRuns].filter(([, r]) => r.at >= t && !isRun(r.run, except)).map(([log]) => log);
+    return logs.flatMap((log) => repeatKeys.flatMap((k) => this.named(log, 'repeat', k)));
   }
 
   #index(log: string): LogIndex | undefined {

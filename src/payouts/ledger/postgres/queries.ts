@@ -19,6 +19,8 @@ export const runParams = (run: BatchRun): [string, string | null] => [JSON.strin
 export const BATCH_SENT = `SELECT EXISTS (SELECT 1 FROM ${ENTRIES} WHERE base = $1 AND position('"batch":{"id":' || $2 || ',' in entry) > 0) AS sent`;
 export const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND (${inBatch('$5', '$6')} OR created_at >= $7::timestamptz)))`;
 export const FIND_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND created_at >= $3 ORDER BY created_at, payout_id`;
+/** Rows with any of these repeat keys since a time, but a run's (otherBatchRowsSince): that run's rows are left out by the database, not paged to the client. */
+export const OTHER_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = ANY($2::text[]) AND created_at >= $3 AND NOT ${inBatch('$4', '$5')}`;
 export const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
 /** Rows a listing reads at a time. */
 export const PAGE = 500;

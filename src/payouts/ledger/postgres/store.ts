@@ -42,7 +42,7 @@ import { PostgresPlans } from './plans.js';
 import { PostgresPolicies } from './policies.js';
 import { insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
 import { ENTRIES } from './schema.js';
-import { BATCH_SENT, BY_TRANSACTION, FIND_BY, FIND_IN_BATCH, FIND_RECENT, FIRST_PAGE, GET, PAGE, PAGE_AFTER, PREFETCH, runParams, SINCE_PAGE } from './queries.js';
+import * as q from './queries.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
 
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
@@ -186,7 +186,7 @@ export class PostgresLedger implements Ledger {
 
   /** The entry as the database holds it now (what the store's writes decide on: never looked ahead). */
   async #fresh(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined> {
-    const rows = await this.#query<StoredRow>('read', GET, [journalBase(baseUrl), payoutId], 'payctl_get');
+    const rows = await this.#query<StoredRow>('read', q.GET, [journalBase(baseUrl), payoutId], 'payctl_get');
     return rows[0] ? this.entryOf(rows[0]) : undefined;
   }
 
@@ -198,9 +198,9 @@ export class PostgresLedger implements Ledger {
   async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups): Promise<void> {
     const base = journalBase(baseUrl);
     const repeatKeys = inBatch?.repeatKeys ?? [];
-    const batchJson = inBatch ? runParams(inBatch.batch) : ['null', 'null'];
+    const batchJson = inBatch ? q.runParams(inBatch.batch) : ['null', 'null'];
     const since = inBatch?.recentSince ?? null;
-    const rows = await this.#query<StoredRow>('read', PREFETCH, [base, payoutIds, fingerprints, repeatKeys, ...batchJson, since], 'payctl_prefetch');
+    const rows = await this.#query<StoredRow>('read', q.PREFETCH, [base, payoutIds, fingerprints, repeatKeys, ...batchJson, since], 'payctl_prefetch');
     const found = rows.map((r) => {
       let entry: JournalEntry | Error;
       try {
@@ -217,7 +217,7 @@ export class PostgresLedger implements Ledger {
     const base = journalBase(baseUrl);
     const ahead = this.#ahead.findInBatch(base, batch, repeatKey);
     const found =
-      ahead ?? (await this.#query<StoredRow>('read', FIND_IN_BATCH, [base, repeatKey, ...runParams(batch)], 'payctl_find_in_batch')).map((r) => this.entryOf(r));
+      ahead ?? (await this.#query<StoredRow>('read', q.FIND_IN_BATCH, [base, repeatKey, ...q.runParams(batch)], 'payctl_find_in_batch')).map((r) => this.entryOf(r));
     return found.filter((e) => inRun(e, batch));
   }
 
@@ -225,13 +225,19 @@ export class PostgresLedger implements Ledger {
     const base = journalBase(baseUrl);
     const found =
       this.#ahead.findRecent(base, since, repeatKey) ??
-      (await this.#query<StoredRow>('read', FIND_RECENT, [base, repeatKey, since], 'payctl_find_recent')).map((r) => this.entryOf(r));
+      (await this.#query<StoredRow>('read', q.FIND_RECENT, [base, repeatKey, since], 'payctl_find_recent')).map((r) => this.entryOf(r));
     return found.filter((e) => batchRowSince(e, since));
+  }
+
+  async otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun): Promise<JournalEntry[]> {
+    if (!repeatKeys.length) return [];
+    const rows = await this.#query<StoredRow>('read', q.OTHER_RECENT, [journalBase(baseUrl), repeatKeys, since, ...q.runParams(except)], 'payctl_other_recent');
+    return rows.map((r) => this.entryOf(r)).filter((e) => batchRowSince(e, since) && !inRun(e, except));
   }
 
   /** Read from the entries' text (no column holds the batch id): a scan, asked only when payctl prints a new batch id. */
   async batchSent(baseUrl: string, id: string): Promise<boolean> {
-    const [row] = await this.#query<{ sent: boolean }>('read', BATCH_SENT, [journalBase(baseUrl), JSON.stringify(id)]);
+    const [row] = await this.#query<{ sent: boolean }>('read', q.BATCH_SENT, [journalBase(baseUrl), JSON.stringify(id)]);
     return row?.sent === true;
   }
 
@@ -239,7 +245,7 @@ export class PostgresLedger implements Ledger {
     const ahead = kind === 'fingerprint' ? this.#ahead.find(journalBase(baseUrl), key) : undefined;
     if (ahead) return ahead;
     const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
-    const rows = await this.#query<StoredRow>('read', FIND_BY[kind], [journalBase(baseUrl), key], `payctl_find_${column}`);
+    const rows = await this.#query<StoredRow>('read', q.FIND_BY[kind], [journalBase(baseUrl), key], `payctl_find_${column}`);
     return rows.map((r) => this.entryOf(r));
   }
 
@@ -256,7 +262,7 @@ export class PostgresLedger implements Ledger {
 
   /** The entries whose accepted outcome has this transaction id: the first recorded first. */
   #ofTransaction(baseUrl: string, transactionId: string): Promise<StoredRow[]> {
-    return this.#query('read', BY_TRANSACTION, [journalBase(baseUrl), transactionId], 'payctl_transaction');
+    return this.#query('read', q.BY_TRANSACTION, [journalBase(baseUrl), transactionId], 'payctl_transaction');
   }
 
   /**
@@ -282,9 +288,9 @@ export class PostgresLedger implements Ledger {
   async *scanSince(baseUrl: string, since: Date): AsyncGenerator<ScanItem> {
     const base = journalBase(baseUrl);
     for (let after = ''; ;) {
-      const rows = await this.#query<StoredRow>('read', SINCE_PAGE, [base, since, after], 'payctl_scan_since');
+      const rows = await this.#query<StoredRow>('read', q.SINCE_PAGE, [base, since, after], 'payctl_scan_since');
       for (const r of rows) yield this.#item(r);
-      if (rows.length < PAGE) return;
+      if (rows.length < q.PAGE) return;
       after = rows[rows.length - 1]!.payout_id;
     }
   }
@@ -293,9 +299,9 @@ export class PostgresLedger implements Ledger {
   async *rows(): AsyncGenerator<StoredRow> {
     let after: [string, string] | undefined;
     for (;;) {
-      const rows = await this.#query<StoredRow>('read', after ? PAGE_AFTER : FIRST_PAGE, after ?? []);
+      const rows = await this.#query<StoredRow>('read', after ? q.PAGE_AFTER : q.FIRST_PAGE, after ?? []);
       yield* rows;
-      if (rows.length < PAGE) return;
+      if (rows.length < q.PAGE) return;
       const last = rows[rows.length - 1]!;
       after = [last.base, last.payout_id];
     }
@@ -309,7 +315,7 @@ export class PostgresLedger implements Ledger {
       return undefined;
     }
     if (!Array.isArray(key) || key.length !== 2 || typeof key[0] !== 'string' || typeof key[1] !== 'string') return undefined;
-    const rows = await this.#query<StoredRow>('read', GET, key, 'payctl_get');
+    const rows = await this.#query<StoredRow>('read', q.GET, key, 'payctl_get');
     return rows[0] ? this.entryOf(rows[0]) : undefined;
   }
 
