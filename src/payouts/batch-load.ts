@@ -24,7 +24,7 @@ import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
-import { ChangedRows, comparedSince, FilePayouts } from './changed-rows.js';
+import { ChangedRows, comparedSince, FilePayouts, stillUnpaid } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -334,7 +334,7 @@ class Planning {
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);
     // A row this batch sent before, its note, metadata or payout_id reformatted since: not paid again.
-    if (!r.earlier) await this.changed.check(r, checked.payouts);
+    if (stillUnpaid(r.earlier)) await this.changed.check(r, checked.payouts);
   }
 
   plan(): BatchPlan {

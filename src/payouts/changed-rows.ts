@@ -86,6 +86,15 @@ export function comparedSince(batchId: string, now: Date): Date | undefined {
   return batchId === DEFAULT_BATCH_ID ? new Date(now.getTime() - REPEAT_WINDOW_MS) : undefined;
 }
 
+/**
+ * Whether a row whose payout has this entry (or none) is checked (ChangedRows.check): one with
+ * no entry, or whose entry does not count as sent (refused, or found not made: a stopped run's
+ * row). A row that may have been paid is its own payout, resumed under its key.
+ */
+export function stillUnpaid(earlier: JournalEntry | undefined): boolean {
+  return earlier === undefined || !countsAsSent(earlier);
+}
+
 /** A row as the check reads it; see ChangedRows.check. */
 export interface CheckedRow {
   row: number;

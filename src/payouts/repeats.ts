@@ -21,9 +21,9 @@ import { text } from '../output/text.js';
 /** How far back a payout typed again (without --payout-id) is caught. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** An earlier payout counts as sent unless the service refused it. */
+/** An earlier payout counts as sent unless the service refused it or it was found not made (a stopped run's row never sent). */
 export function countsAsSent(e: JournalEntry): boolean {
-  return e.outcome?.kind !== 'rejected';
+  return e.outcome?.kind !== 'rejected' && e.outcome?.kind !== 'not-made';
 }
 
 /**

@@ -83,3 +83,31 @@ describe('payout batch: the same batch from two versions of its file, at the sam
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
   });
 });
+
+describe('payout batch: a copy whose run paid nothing, then the payroll, then the copy again, without --batch-id', () => {
+  it("the payroll is paid (the copy's rows count for nothing), and the copy run again is refused: every account paid once", async () => {
+    // The copy's run was stopped by the service refusing the key: its first row refused, the
+    // rest journaled ahead and recorded as not made. Those rows counted as paid (the payroll was
+    // refused for them), and, being the copy's own, were never compared again: run again after
+    // the payroll, the copy sent them all.
+    const tag = `unpaid${Date.now()}`;
+    const rows = payrollRows(3, setup.sleWallet, tag, 80);
+    const file = writeFile(setup.work.file('refunds.csv'), toCsv(rows));
+    const copy = writeFile(setup.work.file('refunds (1).csv'), toCsv(rows).replaceAll('2026-11-30', '11/30/2026'));
+    const from = ctx.sb.requests().length;
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 401, times: 1 });
+    const refused = await startPayctl(['payout', 'batch', copy, '--concurrency', '1', '--yes'], { dir: setup.dir }).done;
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(payoutPosts(ctx.sb, from).length).toBe(1);
+
+    const payroll = await startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done;
+    expect(payroll.code, payroll.stderr).toBe(0);
+    const again = await startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir }).done;
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`${copy}: 3 rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.`);
+    const paid = payoutPosts(ctx.sb, from)
+      .slice(1)
+      .map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber);
+    expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
+  });
+});

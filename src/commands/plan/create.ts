@@ -15,7 +15,7 @@ import { configDir } from '../../config/paths.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch } from '../../payouts/batch-load.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
 import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
-import { ChangedRows, comparedSince } from '../../payouts/changed-rows.js';
+import { ChangedRows, comparedSince, stillUnpaid } from '../../payouts/changed-rows.js';
 import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
 import { journalBase } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -69,7 +69,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
     const problem = forms.length ? await restoredSent(journal, api.baseUrl, r.row, r.request, forms) : undefined;
     if (problem) restored.push(problem);
     // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
-    if (!r.earlier) await changed.check(r, checked.payouts);
+    if (stillUnpaid(r.earlier)) await changed.check(r, checked.payouts);
     await repeats.add(r);
     // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
     payouts.push({

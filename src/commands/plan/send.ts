@@ -20,7 +20,7 @@ import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
-import { ChangedRows, comparedRun, comparedSince, FilePayouts } from '../../payouts/changed-rows.js';
+import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
 import { repeatKey } from '../../payouts/identity.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
@@ -89,7 +89,12 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
   const since = deps.clock.now();
   const items = await journaledAsPlanned(j, refuse);
   const reportPath = await reportPlace(opts, deps, j, batch, items, refuse);
-  await refusePaidSince(j, items, batch, refuse, deps);
+  // Compared with the batches of the day before the plan was made and since, its own payouts apart (changed-rows.ts).
+  const compared = {
+    made: new Date(Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime())),
+    planned: FilePayouts.ofIds(items.map((it) => it.request.payoutId)),
+  };
+  await refusePaidSince(j, items, batch, compared, refuse, deps);
   const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.length - alreadyAccepted;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
@@ -212,17 +217,22 @@ async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[
  * since. The plan would pay those people again: it is refused, each payout named with the one
  * that paid (plan create refuses such a file itself).
  */
-async function refusePaidSince(j: Judged, items: BatchItem[], batch: { id: string; file: string }, refuse: Refuse, deps: Deps): Promise<void> {
-  const planned = FilePayouts.ofIds(items.map((it) => it.request.payoutId));
-  const made = Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime());
-  const changed = new ChangedRows(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file, recentSince: comparedSince(batch.id, new Date(made)) });
+async function refusePaidSince(
+  j: Judged,
+  items: BatchItem[],
+  batch: { id: string; file: string },
+  { made, planned }: { made: Date; planned: FilePayouts },
+  refuse: Refuse,
+  deps: Deps,
+): Promise<void> {
+  const changed = new ChangedRows(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file, recentSince: comparedSince(batch.id, made) });
   const batchRun = comparedRun(batch.id, batch.file);
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
       const repeatKeys = [...new Set(items.slice(i, i + LOOKAHEAD).map((x) => repeatKey(x.request)))];
       await j.journal.prefetch?.(j.api.baseUrl, [], [], { batch: batchRun, repeatKeys, recentSince: changed.run.recentSince });
     }
-    if (!it.earlier) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true }, planned);
+    if (stillUnpaid(it.earlier)) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true }, planned);
   }
   const n = changed.problems.total;
   if (n) {
