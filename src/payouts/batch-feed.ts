@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import type { BatchItem, RunBook } from './batch-outcomes.js';
 import { repeatKey } from './identity.js';
+import { checkMeanwhile, type Contest } from './paid-meanwhile.js';
 
 /** The fewest rows journaled together (one write and one fsync of the log, one of the folder). */
 export const MIN_GROUP = 32;
@@ -73,6 +74,16 @@ export async function claimRows<T extends BatchItem>(items: T[], o: RowJournal):
   return items;
 }
 
+/** A row whose entry is handed to its sender only once its group is checked (RowFeed #contest): a row found stops the run first. */
+function afterCheck(t: Taken, checked: Promise<void>): Taken {
+  const entry = t.entry.then(async (e) => {
+    await checked;
+    return e;
+  });
+  entry.catch(() => {}); // handled where it is awaited
+  return { ...t, entry };
+}
+
 /** A row taken to send, its journal entry being written. */
 export interface Taken {
   i: number;
@@ -92,6 +103,8 @@ export interface FeedOptions {
   profile?: string | undefined;
   /** Rows journaled together, ahead of the senders. */
   ahead: number;
+  /** A run without --batch-id: each group, once journaled, is looked for among other runs' rows before it is sent (paid-meanwhile.ts). */
+  contest?: Contest | undefined;
 }
 
 /**
@@ -154,13 +167,30 @@ export class RowFeed {
         }
         rows.push(n);
       }
-      for (const r of rows) this.#ready.push(this.#journal(r.i, r.it));
+      const group = rows.map((r) => this.#journal(r.i, r.it));
+      const checked = this.o.contest && group.length ? this.#contest(group, this.o.contest) : undefined;
+      for (const t of group) this.#ready.push(checked ? afterCheck(t, checked) : t);
     })()
       .catch((err: unknown) => {
         this.#failure = { err };
         this.#drained = true;
       })
       .finally(() => (this.#refilling = undefined)));
+  }
+
+  /** The group looked for among other runs' rows once its entries are made; never rejects: a failure stops the run as a row found does. */
+  async #contest(group: Taken[], c: Contest): Promise<void> {
+    try {
+      const made = await Promise.allSettled(group.map((t) => t.entry));
+      await checkMeanwhile(
+        this.o.journal,
+        this.o.baseUrl,
+        c,
+        group.filter((_, j) => made[j]!.status === 'fulfilled').map((t) => t.it),
+      );
+    } catch (err) {
+      c.stop.abort(err);
+    }
   }
 
   /** The next row to send, its journal entry already being written; undefined when no rows are left or stopping. */

@@ -24,6 +24,8 @@ export interface BatchItem {
   earlier?: JournalEntry | undefined;
   /** The key to journal it under (a plan's); default a new one. */
   idempotencyKey?: string;
+  /** False when the file gives the row its payout_id (paid-meanwhile.ts passes it over); else its id is made from what it pays. */
+  derivedId?: boolean;
 }
 
 export type RowOutcomeKind = 'accepted' | 'replayed' | 'rejected' | 'unknown' | 'not sent';

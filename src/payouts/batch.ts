@@ -15,6 +15,7 @@ import type { JournalEntry, Ledger } from './journal.js';
 import { sendPayout } from './send.js';
 import { RunBook, type BatchItem, type BatchStats, type RowOutcome } from './batch-outcomes.js';
 import { MIN_GROUP, RowFeed } from './batch-feed.js';
+import type { Contest } from './paid-meanwhile.js';
 
 export { claimRows } from './batch-feed.js';
 export type { BatchItem, BatchStats, RowOutcome, RowOutcomeKind } from './batch-outcomes.js';
@@ -56,6 +57,8 @@ export interface RunBatchOptions {
    * by an earlier run (whose attempt may have reached the service), the row stays unknown.
    */
   since?: Date;
+  /** A run without --batch-id: its rows are looked for among other runs' as they are journaled (paid-meanwhile.ts); `stop` should include its signal. */
+  contest?: Contest | undefined;
 }
 
 export async function runBatch(
@@ -72,6 +75,7 @@ export async function runBatch(
     batch: o.batch,
     profile: o.profile,
     ahead: Math.max(MIN_GROUP, o.concurrency),
+    contest: o.contest,
   });
   const gate = new RateGate(o.clock);
   // Requests in flight are not interrupted by the first Ctrl-C: they finish and are recorded.

@@ -84,6 +84,54 @@ describe('payout batch: the same batch from two versions of its file, at the sam
   });
 });
 
+describe('payout batch: two versions of a payroll that pay different sets of rows, at the same time, without --batch-id', () => {
+  it('no row is paid twice: a run that finds the other paying its rows, once its own are journaled, stops (exit 1) and says which', async () => {
+    // The copy has a row added, so the two runs pay different sets of rows and lock different
+    // things (batch-lock.ts): both planned in the same moment, before either had journaled a
+    // row, and each paid the three rows they share. Now each run, once a group of its rows is
+    // journaled and before any of them is sent, looks for those rows among what other runs
+    // journaled since: of two runs, at least one sees the other's rows.
+    const tag = `added${Date.now()}`;
+    const rows = payrollRows(4, setup.sleWallet, tag, 70);
+    const file = writeFile(setup.work.file('bonus.csv'), toCsv(rows.slice(0, 3)));
+    const copy = writeFile(setup.work.file('bonus (1).csv'), toCsv([rows[3]!, ...rows.slice(0, 3)]).replaceAll('2026-11-30', '11/30/2026'));
+    const from = ctx.sb.requests().length;
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+
+    const [a, b] = await Promise.all([
+      startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done,
+      startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir }).done,
+    ]);
+
+    const paid = () =>
+      payoutPosts(ctx.sb, from).map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber);
+    const twice = () => paid().filter((acct, i, all) => all.indexOf(acct) !== i);
+    expect(twice(), 'accounts paid twice').toEqual([]);
+    const stopped = [a, b].filter((r) => r.code !== 0);
+    expect(stopped.length, `${a.stderr}\n${b.stderr}`).toBeGreaterThan(0);
+    // Stopped once its rows were journaled (exit 1), or refused by its plan when the other run had journaled its rows by then (exit 2).
+    for (const r of stopped) {
+      if (r.code === 2) expect(r.stderr).toContain('rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.');
+      else expect(r.stderr).toMatch(/pays what batch "default" of \S+bonus(?: \(1\))?\.csv began paying at the same time/);
+      expect([1, 2], r.stderr).toContain(r.code);
+    }
+    // What was journaled and not sent is recorded as not made: nothing reads as unknown, so
+    // history reconcile sends nothing of it.
+    const history = await startPayctl(['history', '--status', 'unknown', '--json'], { dir: setup.dir }).done;
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).not.toContain(tag);
+    // Each file run again, one after the other (whichever run stopped, or both): the payroll's
+    // rows are paid once in all, and a file whose rows the other run paid is refused (exit 2).
+    for (const f of [file, copy]) {
+      const again = await startPayctl(['payout', 'batch', f, '--yes'], { dir: setup.dir }).done;
+      expect([0, 2], again.stderr).toContain(again.code);
+      if (again.code === 2) expect(again.stderr).toContain('paid before, their other cells changed since. Nothing was sent.');
+    }
+    expect(twice(), 'accounts paid twice').toEqual([]);
+    for (const r of rows.slice(0, 3)) expect(paid(), r.account_number).toContain(r.account_number);
+  });
+});
+
 describe('payout batch: a copy whose run paid nothing, then the payroll, then the copy again, without --batch-id', () => {
   it("the payroll is paid (the copy's rows count for nothing), and the copy run again is refused: every account paid once", async () => {
     // The copy's run was stopped by the service refusing the key: its first row refused, the

@@ -216,9 +216,7 @@ describe('a batch run again on the shared ledger', () => {
 describe('a re-saved copy sent from another machine the same day without --batch-id', () => {
   it("is refused (exit 2, nothing sent), naming the batch and the file the first machine sent: the last day's batches found through the look-ahead", async () => {
     await onFreshLedger(async ({ wallet, dir, env }) => {
-      const other = join(dir, 'machine-b');
-      mkdirSync(other, { mode: 0o700 });
-      await writeLoggedIn(ctx.sb, other, KEY);
+      const other = await secondMachine(dir);
       const rows = ownRows(2, wallet, 'pg-copy', false);
       const file = writeFile(join(dir, 'payroll.csv'), toCsv(rows));
       const first = await run(['payout', 'batch', file, '--batch-id', 'nov-pg', '--yes'], { env });
@@ -239,9 +237,7 @@ describe('a payroll and its re-saved copy sent from two machines at once, withou
   it('the second waits for the first (the same rows, another file, another machine), then is refused: every account paid once', async () => {
     // Runs without --batch-id locked their file only: both planned at once and each paid every row.
     await onFreshLedger(async ({ wallet, dir, env }) => {
-      const other = join(dir, 'machine-b');
-      mkdirSync(other, { mode: 0o700 });
-      await writeLoggedIn(ctx.sb, other, KEY);
+      const other = await secondMachine(dir);
       const rows = ownRows(3, wallet, 'pg-both', false);
       const file = writeFile(join(dir, 'payroll.csv'), toCsv(rows));
       const copy = writeFile(join(dir, 'payroll (1).csv'), toCsv(rows.map((row) => ({ ...row, note: `${row.note} 11/30/2026` }))));
@@ -263,6 +259,66 @@ describe('a payroll and its re-saved copy sent from two machines at once, withou
     });
   });
 });
+
+describe('two versions of a payroll that pay different sets of rows, sent from two machines at once, without --batch-id', () => {
+  it('no row is paid twice: a run that finds the other machine paying its rows stops (exit 1); run again, the payroll is paid once', async () => {
+    // The copy has a row added: the runs lock different sets (batch-lock.ts), both planned at
+    // once, and each paid the rows they share. Each now looks for a group of its rows among the
+    // other runs' once it has journaled them (paid-meanwhile.ts), in one statement a group.
+    await onFreshLedger(async ({ wallet, dir, env }) => {
+      const other = await secondMachine(dir);
+      const rows = ownRows(4, wallet, 'pg-added', false);
+      const file = writeFile(join(dir, 'payroll.csv'), toCsv(rows.slice(0, 3)));
+      const copy = writeFile(join(dir, 'payroll (1).csv'), toCsv([rows[3]!, ...rows.slice(0, 3)].map((row) => ({ ...row, note: `${row.note} 11/30/2026` }))));
+      const from = ctx.sb.requests().length;
+      const accounts = () =>
+        payoutPosts(ctx.sb, from).map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber);
+      // The ledger's tables made first: otherwise one run waits for the other to make them, and plans after its rows are journaled.
+      for (const d of [cfg.dir, other]) expect((await startPayctl(['ledger', 'status'], { dir: d, env }).done).code).toBe(0);
+      ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+      try {
+        const runs = await Promise.all([
+          startPayctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir, env }).done,
+          startPayctl(['payout', 'batch', copy, '--yes'], { dir: other, env }).done,
+        ]);
+        expect(
+          accounts().filter((a, i, all) => all.indexOf(a) !== i),
+          'accounts paid twice',
+        ).toEqual([]);
+        const stopped = runs.filter((r) => r.code !== 0);
+        expect(stopped.length, runs.map((r) => r.stderr).join('\n')).toBeGreaterThan(0);
+        // Stopped once its rows were journaled (exit 1), or refused by its plan when the other run had journaled its rows by then (exit 2).
+        for (const r of stopped) {
+          if (r.code === 2) expect(r.stderr).toContain('rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.');
+          else expect(r.stderr).toMatch(/pays what batch "default" of \S+payroll(?: \(1\))?\.csv began paying at the same time/);
+        }
+        // The payroll run again from the first machine, then the copy from the second.
+        for (const [f, d] of [
+          [file, cfg.dir],
+          [copy, other],
+        ] as const) {
+          const again = await startPayctl(['payout', 'batch', f, '--yes'], { dir: d, env }).done;
+          expect([0, 2], again.stderr).toContain(again.code);
+        }
+        expect(
+          accounts().filter((a, i, all) => all.indexOf(a) !== i),
+          'accounts paid twice',
+        ).toEqual([]);
+        for (const row of rows.slice(0, 3)) expect(accounts()).toContain(row.account_number);
+      } finally {
+        ctx.sb.faults.clear();
+      }
+    });
+  });
+});
+
+/** A second machine's config folder in `dir`, logged in to the sandbox (its ledger is the shared one, through PAYCTL_LEDGER_URL). */
+async function secondMachine(dir: string): Promise<string> {
+  const other = join(dir, 'machine-b');
+  mkdirSync(other, { mode: 0o700 });
+  await writeLoggedIn(ctx.sb, other, KEY);
+  return other;
+}
 
 /**
  * A batch file of `n` rows (payout ids `<prefix>-001`...) on a fresh shared ledger, each payout

@@ -26,6 +26,7 @@ import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { slippedBatch } from '../../payouts/repeats.js';
 import { batchTemplate } from '../../payouts/batch-file.js';
 import type { Ledger } from '../../payouts/journal.js';
+import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { planJson, totalsJson } from '../../payouts/batch-plan.js';
 import { renderPlan } from '../../output/batch.js';
@@ -115,6 +116,9 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
       : batchRows(b.src, b.checked, journal, api.baseUrl);
 
   const allowDuplicates = opts.allowDuplicates || b.duplicates.length > 0;
+  // A run without --batch-id looks for its rows among other runs' as it journals them (paid-meanwhile.ts).
+  const payouts = b.checked.payouts;
+  const contest = payouts && contestOf(b.batchId, b.src.file, await journal.now(), (id) => payouts.has(id));
   return sendRows(deps, {
     items,
     rows: load.rows,
@@ -128,6 +132,7 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
     rerun: b.commands.batch(opts.batchId, allowDuplicates && load.duplicates.length ? ['--allow-duplicates'] : []),
     since,
     lockLost,
+    contest,
   });
 }
 

@@ -16,6 +16,7 @@ import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
 import { plural } from '../../output/text.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
+import { PaidMeanwhile, type Contest } from '../../payouts/paid-meanwhile.js';
 
 export interface SendRowsOptions {
   items: BatchItem[] | AsyncIterable<BatchItem>;
@@ -36,6 +37,8 @@ export interface SendRowsOptions {
   since: Date;
   /** Aborted, with the ledger's error, when the batch's lock is lost (batch-lock.ts batchLock): no new rows are taken. */
   lockLost?: AbortSignal;
+  /** A run without --batch-id: stopped when another run is found paying its rows (paid-meanwhile.ts). */
+  contest?: Contest | undefined;
 }
 
 export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> {
@@ -61,7 +64,8 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       journal: faults.watch(o.journal),
       concurrency: o.concurrency,
       clock: deps.clock,
-      stop: o.lockLost ? AbortSignal.any([deps.signal, o.lockLost]) : deps.signal,
+      stop: AbortSignal.any([deps.signal, ...(o.lockLost ? [o.lockLost] : []), ...(o.contest ? [o.contest.stop.signal] : [])]),
+      contest: o.contest,
       batch: o.batch,
       profile: deps.globals.profile,
       onProgress: (s) => progress.update(s),
@@ -140,6 +144,8 @@ function exitOf(
       hint: `Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` (or check the key of this profile), then send the rest with the same command (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
     });
   }
+  const meanwhile = o.contest?.stop.signal.aborted ? (o.contest.stop.signal.reason as Error) : undefined;
+  if (meanwhile) return paidMeanwhile(deps, o, summary, meanwhile);
   if (o.lockLost?.aborted && summary.not_sent) {
     const lost = `${(o.lockLost.reason as Error).message} Rows in flight finished; ${plural(summary.not_sent, 'row was', 'rows were')} not sent: without the lock, another run of batch "${o.batch.id}" could send beside this one.`;
     // Unknown outcomes are said as such (exit 4), the lost lock with them.
@@ -178,6 +184,28 @@ function exitOf(
     return ExitCode.failed;
   }
   return summary.rejected ? ExitCode.failed : ExitCode.ok;
+}
+
+/**
+ * A run stopped because another run pays its rows (paid-meanwhile.ts): said with where to see
+ * what each paid, exit 1; or 4, its unknown outcomes to finish with history reconcile (running
+ * the same command again is refused: its rows are the other run's now). A look-up that failed
+ * stops it too: the rest is sent by running it again once the ledger answers.
+ */
+function paidMeanwhile(deps: Deps, o: SendRowsOptions, summary: Summary, why: Error): number {
+  const inv = invocationOf(deps.globals, deps.env);
+  const head = why instanceof PaidMeanwhile ? why.message : `Cannot check that no other run is paying these rows: ${why.message.replace(/\.$/, '')}.`;
+  const said = `${head} Rows in flight finished; ${plural(summary.not_sent, 'row was', 'rows were')} not sent (recorded as not made, so nothing is paid twice).`;
+  const next =
+    why instanceof PaidMeanwhile
+      ? `See what each run paid with:\n  ${commandLine(inv, ['history'], ['--batch-id', why.other.batch!.id])}`
+      : `When the ledger answers again, send the rest with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`;
+  if (!summary.unknown) throw new LocalError(said, next);
+  deps.log.warn(`${said} ${next}`);
+  deps.log.warn(
+    `${plural(summary.unknown, 'payout')} may or may not have been made. Finish them safely (same keys) with:\n  ${commandLine(inv, ['history', 'reconcile'])}`,
+  );
+  return ExitCode.unknown;
 }
 
 /**

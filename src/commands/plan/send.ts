@@ -21,6 +21,7 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
+import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
 import { repeatKey } from '../../payouts/identity.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
@@ -124,6 +125,8 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
           runLockOptions(deps),
         )
       : items;
+  // A plan made without --batch-id looks for its payouts among other runs' as it journals them (paid-meanwhile.ts).
+  const contest = contestOf(batch.id, batch.file, compared.made, (id) => compared.planned.has(id));
   return sendRows(deps, {
     items: sending,
     rows: items.length,
@@ -137,6 +140,7 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
     rerun,
     since,
     lockLost,
+    contest,
   });
 }
 

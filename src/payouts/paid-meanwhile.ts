@@ -1,0 +1,79 @@
+/**
+ * The comparison of changed-rows.ts made again while a run without --batch-id sends
+ * (docs/architecture.md, "Identity"). Its plan compares its rows with every batch run of the
+ * last day; two versions of one payroll that pay different sets of rows (the copy has a row
+ * added, or one amount changed) lock different things (batch-lock.ts), so sent at the same
+ * moment each planned before the other had journaled a row, and each paid the rows they share.
+ *
+ * So a group of rows, once journaled by the run (batch-feed.ts RowFeed) and before any of them
+ * is sent, is looked for among the rows other batch runs journaled since the plan's window
+ * began (Ledger.otherBatchRowsSince, read fresh): a row another run pays too stops this run.
+ * Of two runs, at least one sees the other's row: each journals its row before it looks, and
+ * the one that looks last sees the other's. Both may stop on the same row; neither then sends
+ * it. The run takes no new rows; its rows journaled and not sent are recorded as not made
+ * (never resent by history reconcile), and the rows it sent are paid once.
+ */
+import { LocalError } from '../errors.js';
+import { text } from '../output/text.js';
+import { comparedRun, comparedSince } from './changed-rows.js';
+import { repeatKey } from './identity.js';
+import type { BatchRun, JournalEntry, Ledger } from './journal.js';
+import { countsAsSent, shortTime } from './repeats.js';
+import type { PayoutRequest } from './request.js';
+
+/** What a run without --batch-id is compared with while it sends, and the stop it is told through. */
+export interface Contest {
+  /** The run, as it is compared (changed-rows.ts comparedRun): its own rows never count. */
+  own: BatchRun;
+  /** The start of the plan's window: rows of other runs journaled since count. */
+  since: Date;
+  /** Whether a payout id is one of the run's own payouts (its file's or its plan's): that row is the same payout, not another's. */
+  holds(payoutId: string): boolean;
+  /** Aborted with a PaidMeanwhile (or the failure of the look-up) when a row is found: the run takes no new rows. */
+  stop: AbortController;
+}
+
+/** The contest of a run of batch `batchId` from `path` whose plan compared since `comparedSince(batchId, now)`; none for a named run. */
+export function contestOf(batchId: string, path: string, now: Date, holds: (payoutId: string) => boolean): Contest | undefined {
+  const since = comparedSince(batchId, now);
+  return since && { own: comparedRun(batchId, path), since, holds, stop: new AbortController() };
+}
+
+/** A row this run was about to send that another run journaled meanwhile. */
+export class PaidMeanwhile extends LocalError {
+  constructor(
+    readonly row: number,
+    readonly other: JournalEntry,
+  ) {
+    const b = other.batch!;
+    super(
+      `Row ${row} pays what batch "${text(b.id)}" of ${text(b.file)} began paying at the same time (its row ${b.row}, journaled ${shortTime(other.createdAt)}): two versions of one payroll were being sent at once.`,
+    );
+  }
+}
+
+/**
+ * Looks for the rows of a group this run journaled among what other batch runs journaled since
+ * the contest's window began; stops the run with the first found. Rows whose payout_id the file
+ * gives (`derivedId` false) are the same payout wherever they are sent, and are passed over, as
+ * the plan does.
+ */
+export async function checkMeanwhile(
+  journal: Ledger,
+  baseUrl: string,
+  c: Contest,
+  rows: Array<{ row: number; request: PayoutRequest; derivedId?: boolean }>,
+): Promise<void> {
+  const keyed = rows.filter((r) => r.derivedId !== false).map((r) => ({ r, key: repeatKey(r.request) }));
+  if (!keyed.length) return;
+  const found = await journal.otherBatchRowsSince(baseUrl, [...new Set(keyed.map((k) => k.key))], c.since, c.own);
+  // Rows refused, or found not made (a run stopped before sending them), pay nothing.
+  const paying = found.filter((e) => countsAsSent(e) && !c.holds(e.payoutId));
+  for (const { r, key } of keyed) {
+    const other = paying.filter((e) => e.repeatKey === key && e.payoutId !== r.request.payoutId).at(-1);
+    if (other) {
+      c.stop.abort(new PaidMeanwhile(r.row, other));
+      return;
+    }
+  }
+}
