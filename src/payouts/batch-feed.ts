@@ -182,12 +182,11 @@ export class RowFeed {
   async #contest(group: Taken[], c: Contest): Promise<void> {
     try {
       const made = await Promise.allSettled(group.map((t) => t.entry));
-      await checkMeanwhile(
-        this.o.journal,
-        this.o.baseUrl,
-        c,
-        group.filter((_, j) => made[j]!.status === 'fulfilled').map((t) => t.it),
-      );
+      const rows = group.flatMap((t, j) => {
+        const m = made[j]!;
+        return m.status === 'fulfilled' ? [{ row: t.it.row, request: t.it.request, derivedId: t.it.derivedId, entry: m.value }] : [];
+      });
+      await checkMeanwhile(this.o.journal, this.o.baseUrl, c, rows);
     } catch (err) {
       c.stop.abort(err);
     }

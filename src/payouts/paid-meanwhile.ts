@@ -15,7 +15,7 @@
  */
 import { LocalError } from '../errors.js';
 import { text } from '../output/text.js';
-import { comparedRun, comparedSince } from './changed-rows.js';
+import { comparedRun, comparedSince, stillUnpaid } from './changed-rows.js';
 import { repeatKey } from './identity.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { countsAsSent, shortTime } from './repeats.js';
@@ -29,14 +29,16 @@ export interface Contest {
   since: Date;
   /** Whether a payout id is one of the run's own payouts (its file's or its plan's): that row is the same payout, not another's. */
   holds(payoutId: string): boolean;
+  /** When the run began: a row it journaled since, with no outcome yet, is its own claim (runBatch's `since`). */
+  began: Date;
   /** Aborted with a PaidMeanwhile (or the failure of the look-up) when a row is found: the run takes no new rows. */
   stop: AbortController;
 }
 
-/** The contest of a run of batch `batchId` from `path` whose plan compared since `comparedSince(batchId, now)`; none for a named run. */
-export function contestOf(batchId: string, path: string, now: Date, holds: (payoutId: string) => boolean): Contest | undefined {
-  const since = comparedSince(batchId, now);
-  return since && { own: comparedRun(batchId, path), since, holds, stop: new AbortController() };
+/** The contest of a run of batch `batchId` from `path` that began at `began`, whose plan compared since `comparedSince(batchId, now)`; none for a named run. */
+export function contestOf(batchId: string, path: string, o: { now: Date; began: Date; holds: (payoutId: string) => boolean }): Contest | undefined {
+  const since = comparedSince(batchId, o.now);
+  return since && { own: comparedRun(batchId, path), since, holds: o.holds, began: o.began, stop: new AbortController() };
 }
 
 /** A row this run was about to send that another run journaled meanwhile. */
@@ -54,17 +56,20 @@ export class PaidMeanwhile extends LocalError {
 
 /**
  * Looks for the rows of a group this run journaled among what other batch runs journaled since
- * the contest's window began; stops the run with the first found. Rows whose payout_id the file
- * gives (`derivedId` false) are the same payout wherever they are sent, and are passed over, as
- * the plan does.
+ * the contest's window began; stops the run with the first found. Passed over, as the plan
+ * passes them over: rows whose payout_id the file gives (`derivedId` false), the same payout
+ * wherever they are sent; and rows an earlier run may have paid (an unknown outcome resumed
+ * under its key), their payout's own. Looked at: this run's claims, and rows an earlier run
+ * journaled and never sent (changed-rows.ts stillUnpaid).
  */
 export async function checkMeanwhile(
   journal: Ledger,
   baseUrl: string,
   c: Contest,
-  rows: Array<{ row: number; request: PayoutRequest; derivedId?: boolean }>,
+  rows: Array<{ row: number; request: PayoutRequest; derivedId?: boolean; entry: JournalEntry }>,
 ): Promise<void> {
-  const keyed = rows.filter((r) => r.derivedId !== false).map((r) => ({ r, key: repeatKey(r.request) }));
+  const claimed = (e: JournalEntry) => (e.outcome === undefined && Date.parse(e.createdAt) >= c.began.getTime()) || stillUnpaid(e);
+  const keyed = rows.filter((r) => r.derivedId !== false && claimed(r.entry)).map((r) => ({ r, key: repeatKey(r.request) }));
   if (!keyed.length) return;
   const found = await journal.otherBatchRowsSince(baseUrl, [...new Set(keyed.map((k) => k.key))], c.since, c.own);
   // Rows refused, or found not made (a run stopped before sending them), pay nothing.

@@ -159,3 +159,23 @@ describe('payout batch: a copy whose run paid nothing, then the payroll, then th
     expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
   });
 });
+
+describe('payout batch: a run without --batch-id resumed after a named batch paid the same people', () => {
+  it('finishes its unknown rows under their keys: rows an earlier run may have paid are its own, never "paid meanwhile" by another', async () => {
+    const tag = `resumed${Date.now()}`;
+    const rows = payrollRows(2, setup.sleWallet, tag, 90);
+    const file = writeFile(setup.work.file('advance.csv'), toCsv(rows));
+    // Every answer lost: both rows unknown (exit 4).
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+    const lost = await startPayctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir: setup.dir }).done;
+    ctx.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    // The same people paid under a batch of its own (a named run is compared with its own batch only).
+    const named = writeFile(setup.work.file('advance-named.csv'), toCsv(rows.map((r) => ({ ...r, note: 'Advance' }))));
+    const other = await startPayctl(['payout', 'batch', named, '--batch-id', tag, '--yes'], { dir: setup.dir }).done;
+    expect(other.code, other.stderr).toBe(0);
+    const again = await startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done;
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('began paying at the same time');
+  });
+});

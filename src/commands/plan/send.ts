@@ -126,7 +126,7 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
         )
       : items;
   // A plan made without --batch-id looks for its payouts among other runs' as it journals them (paid-meanwhile.ts).
-  const contest = contestOf(batch.id, batch.file, compared.made, (id) => compared.planned.has(id));
+  const contest = contestOf(batch.id, batch.file, { now: compared.made, began: since, holds: (id) => compared.planned.has(id) });
   return sendRows(deps, {
     items: sending,
     rows: items.length,
