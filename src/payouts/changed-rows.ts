@@ -88,11 +88,11 @@ export function comparedSince(batchId: string, now: Date): Date | undefined {
 
 /**
  * Whether a row whose payout has this entry (or none) is checked (ChangedRows.check): one with
- * no entry, or whose entry does not count as sent (refused, or found not made: a stopped run's
- * row). A row that may have been paid is its own payout, resumed under its key.
+ * no entry, or whose payout was refused or found not made (a stopped run's row, never sent). A
+ * row that may have been paid is its own payout, resumed under its key.
  */
 export function stillUnpaid(earlier: JournalEntry | undefined): boolean {
-  return earlier === undefined || !countsAsSent(earlier);
+  return earlier === undefined || earlier.outcome?.kind === 'rejected' || earlier.outcome?.kind === 'not-made';
 }
 
 /** A row as the check reads it; see ChangedRows.check. */
@@ -103,6 +103,8 @@ export interface CheckedRow {
   fingerprint?: string;
   derivedId: boolean;
   planned?: boolean;
+  /** Its payout's entry, refused or not made (stillUnpaid); one not made is compared with the batches since it was journaled too, however long ago. */
+  earlier?: JournalEntry | undefined;
 }
 
 /**
@@ -150,7 +152,10 @@ export class ChangedRows {
       // all the same is the repeat guard's (repeats.ts): a named batch's rows run without their
       // --batch-id, said with the command that resumes it.
       const pays = r.fingerprint ?? payoutFingerprint(r.request);
-      sent = (await journal.findRecentBatchRows(baseUrl, key, run.recentSince)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
+      // A row its run journaled and never sent, compared since then: another run may have paid it meanwhile, however long ago.
+      const stopped = r.earlier?.outcome?.kind === 'not-made' ? Date.parse(r.earlier.createdAt) : NaN;
+      const since = stopped < run.recentSince.getTime() ? new Date(stopped) : run.recentSince;
+      sent = (await journal.findRecentBatchRows(baseUrl, key, since)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
       if (sent) this.#recent = true;
     }
     if (!sent) return;

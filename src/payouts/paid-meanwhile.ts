@@ -72,7 +72,7 @@ export async function checkMeanwhile(
   const keyed = rows.filter((r) => r.derivedId !== false && claimed(r.entry)).map((r) => ({ r, key: repeatKey(r.request) }));
   if (!keyed.length) return;
   const found = await journal.otherBatchRowsSince(baseUrl, [...new Set(keyed.map((k) => k.key))], c.since, c.own);
-  // Rows refused, or found not made (a run stopped before sending them), pay nothing.
+  // Rows refused, or not made by a run without --batch-id that stopped (resumed, they are compared again), pay nothing.
   const paying = found.filter((e) => countsAsSent(e) && !c.holds(e.payoutId));
   for (const { r, key } of keyed) {
     const other = paying.filter((e) => e.repeatKey === key && e.payoutId !== r.request.payoutId).at(-1);

@@ -14,16 +14,23 @@
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger } from './journal.js';
-import { batchIdSlipKey, repeatKey } from './identity.js';
+import { batchIdSlipKey, DEFAULT_BATCH_ID, repeatKey } from './identity.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
 
 /** How far back a payout typed again (without --payout-id) is caught. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** An earlier payout counts as sent unless the service refused it or it was found not made (a stopped run's row never sent). */
+/**
+ * An earlier payout counts as sent unless the service refused it. A row found not made (a
+ * stopped run's, never sent) counts when its batch is named or it is a single payout: resumed,
+ * it is sent without being compared with other batches (changed-rows.ts). A row of a run
+ * without --batch-id does not: resumed, it is compared with every batch run since it was
+ * journaled (changed-rows.ts stillUnpaid), and refused if another paid it meanwhile.
+ */
 export function countsAsSent(e: JournalEntry): boolean {
-  return e.outcome?.kind !== 'rejected' && e.outcome?.kind !== 'not-made';
+  const kind = e.outcome?.kind;
+  return kind !== 'rejected' && !(kind === 'not-made' && e.batch?.id === DEFAULT_BATCH_ID);
 }
 
 /**

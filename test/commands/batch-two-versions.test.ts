@@ -11,9 +11,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { startPayctl } from '../helpers/in-process.js';
-import { payoutPosts, toCsv, writeFile } from '../helpers/batch.js';
+import { payoutPosts, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
 import { until } from '../helpers/e2e.js';
 import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
+import { TestClock } from '../helpers/clock.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -132,31 +133,70 @@ describe('payout batch: two versions of a payroll that pay different sets of row
   });
 });
 
-describe('payout batch: a copy whose run paid nothing, then the payroll, then the copy again, without --batch-id', () => {
-  it("the payroll is paid (the copy's rows count for nothing), and the copy run again is refused: every account paid once", async () => {
-    // The copy's run was stopped by the service refusing the key: its first row refused, the
-    // rest journaled ahead and recorded as not made. Those rows counted as paid (the payroll was
-    // refused for them), and, being the copy's own, were never compared again: run again after
-    // the payroll, the copy sent them all.
-    const tag = `unpaid${Date.now()}`;
-    const rows = payrollRows(3, setup.sleWallet, tag, 80);
-    const file = writeFile(setup.work.file('refunds.csv'), toCsv(rows));
-    const copy = writeFile(setup.work.file('refunds (1).csv'), toCsv(rows).replaceAll('2026-11-30', '11/30/2026'));
+describe('payout batch: a copy whose run was stopped before it sent, then the payroll, then the copy again', () => {
+  /** The copy (`name (1).csv`, its notes' dates reformatted) run and stopped by the service refusing the key: its first row refused, the other two journaled and not made. */
+  async function stoppedCopy(name: string, tag: string, amountFrom: number): Promise<{ rows: BatchRow[]; file: string; copy: string; from: number }> {
+    const rows = payrollRows(3, setup.sleWallet, tag, amountFrom);
+    const file = writeFile(setup.work.file(`${name}.csv`), toCsv(rows));
+    const copy = writeFile(setup.work.file(`${name} (1).csv`), toCsv(rows).replaceAll('2026-11-30', '11/30/2026'));
     const from = ctx.sb.requests().length;
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 401, times: 1 });
     const refused = await startPayctl(['payout', 'batch', copy, '--concurrency', '1', '--yes'], { dir: setup.dir }).done;
     expect(refused.code, refused.stderr).toBe(3);
     expect(payoutPosts(ctx.sb, from).length).toBe(1);
+    return { rows, file, copy, from };
+  }
 
+  const accountsPaid = (from: number) =>
+    payoutPosts(ctx.sb, from)
+      .slice(1)
+      .map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber)
+      .sort();
+
+  it('the payroll without --batch-id is paid (the copy paid nothing); the copy run again, then a day later, is refused (exit 2)', async () => {
+    // Before, the copy's rows never sent counted as paid: the payroll was refused for them. And
+    // being the copy's own, they were never compared again: run again, the copy paid them all.
+    const tag = `unpaid${Date.now()}`;
+    const { rows, file, copy, from } = await stoppedCopy('refunds', tag, 80);
     const payroll = await startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done;
+    expect(payroll.code, payroll.stderr).toBe(0);
+    // Then, and 25 hours on (past the last day's window: compared since the rows were journaled).
+    for (const clock of [undefined, new TestClock(new Date(Date.now() + 25 * 3_600_000))]) {
+      const again = await startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir, ...(clock ? { clock } : {}) }).done;
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain(`${copy}: `);
+      expect(again.stderr).toContain(' paid before, their other cells changed since. Nothing was sent.');
+    }
+    expect(accountsPaid(from)).toEqual(rows.map((r) => r.account_number).sort());
+  });
+
+  it('a named batch stopped before it sent keeps its rows: the file without --batch-id is refused; the batch resumed pays each row once', async () => {
+    // A named batch's rows, resumed, are compared with its own batch only: rows it journaled and
+    // never sent still count for any other run, or the resume would pay them a second time.
+    const tag = `stoppednamed${Date.now()}`;
+    const rows = payrollRows(3, setup.sleWallet, tag, 95);
+    const file = writeFile(setup.work.file('bonus-named.csv'), toCsv(rows));
+    const from = ctx.sb.requests().length;
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 401, times: 1 });
+    const stopped = await startPayctl(['payout', 'batch', file, '--batch-id', tag, '--concurrency', '1', '--yes'], { dir: setup.dir }).done;
+    expect(stopped.code, stopped.stderr).toBe(3);
+    const unnamed = await startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done;
+    expect(unnamed.code, unnamed.stderr).toBe(2);
+    expect(unnamed.stderr).toContain(`batch "${tag}"`);
+    const resumed = await startPayctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir }).done;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(accountsPaid(from)).toEqual(rows.map((r) => r.account_number).sort());
+  });
+
+  it('the payroll as a batch of its own is paid; the copy run again is refused (exit 2)', async () => {
+    const tag = `unpaidnamed${Date.now()}`;
+    const { rows, file, copy, from } = await stoppedCopy('grants', tag, 85);
+    const payroll = await startPayctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir }).done;
     expect(payroll.code, payroll.stderr).toBe(0);
     const again = await startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir }).done;
     expect(again.code, again.stderr).toBe(2);
-    expect(again.stderr).toContain(`${copy}: 3 rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.`);
-    const paid = payoutPosts(ctx.sb, from)
-      .slice(1)
-      .map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber);
-    expect(paid.sort()).toEqual(rows.map((r) => r.account_number).sort());
+    expect(again.stderr).toContain(`${copy}: 3 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+    expect(accountsPaid(from)).toEqual(rows.map((r) => r.account_number).sort());
   });
 });
 

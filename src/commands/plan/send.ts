@@ -236,7 +236,7 @@ async function refusePaidSince(
       const repeatKeys = [...new Set(items.slice(i, i + LOOKAHEAD).map((x) => repeatKey(x.request)))];
       await j.journal.prefetch?.(j.api.baseUrl, [], [], { batch: batchRun, repeatKeys, recentSince: changed.run.recentSince });
     }
-    if (stillUnpaid(it.earlier)) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true }, planned);
+    if (stillUnpaid(it.earlier)) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
   }
   const n = changed.problems.total;
   if (n) {
