@@ -195,7 +195,7 @@ function exitOf(
 function paidMeanwhile(deps: Deps, o: SendRowsOptions, summary: Summary, why: Error): number {
   const inv = invocationOf(deps.globals, deps.env);
   const head = why instanceof PaidMeanwhile ? why.message : `Cannot check that no other run is paying these rows: ${why.message.replace(/\.$/, '')}.`;
-  const said = `${head} Rows in flight finished; ${plural(summary.not_sent, 'row was', 'rows were')} not sent (recorded as not made, so nothing is paid twice).`;
+  const said = `${head} Rows in flight finished; ${plural(summary.not_sent, 'row was', 'rows were')} not sent, so none is paid twice.`;
   const next =
     why instanceof PaidMeanwhile
       ? `See what each run paid with:\n  ${commandLine(inv, ['history'], ['--batch-id', why.other.batch!.id])}`
