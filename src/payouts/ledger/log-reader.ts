@@ -183,7 +183,10 @@ export class LogReader {
   namedSince(t: number, except: { id: string; file?: string }, repeatKeys: string[]): string[] {
     this.batchRuns(true);
     const logs = [...this.#logRuns].filter(([, r]) => r.at >= t && !isRun(r.run, except)).map(([log]) => log);
-    return logs.flatMap((log) => repeatKeys.flatMap((k) => this.named(log, 'repeat', k)));
+    return logs.flatMap((log) => {
+      const keys = this.#index(log)?.keys;
+      return keys ? repeatKeys.flatMap((k) => [...(keys.get(`r:${k}`) ?? [])]) : [];
+    });
   }
 
   #index(log: string): LogIndex | undefined {
