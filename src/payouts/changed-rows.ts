@@ -31,7 +31,7 @@ import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
-import { countsAsSent, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
+import { countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
 /** Whether a sorted array holds `v`, searched by halves. */
@@ -144,7 +144,7 @@ export class ChangedRows {
     if (!file) return;
     const { journal, baseUrl, run } = this;
     const key = repeatKey(r.request);
-    const candidate = (e: JournalEntry) => countsAsSent(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
+    const candidate = (e: JournalEntry) => countsForOtherBatches(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
     let sent = (await journal.findInBatch(baseUrl, key, this.#own)).filter(candidate).at(-1);
     if (!sent && run.recentSince && r.derivedId) {
       // Only rows whose id is made from what they pay: a payout_id the file gives says which

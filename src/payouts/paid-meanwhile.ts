@@ -18,7 +18,7 @@ import { text } from '../output/text.js';
 import { comparedRun, comparedSince, stillUnpaid } from './changed-rows.js';
 import { repeatKey } from './identity.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
-import { countsAsSent, shortTime } from './repeats.js';
+import { countsForOtherBatches, shortTime } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
 /** What a run without --batch-id is compared with while it sends, and the stop it is told through. */
@@ -73,7 +73,7 @@ export async function checkMeanwhile(
   if (!keyed.length) return;
   const found = await journal.otherBatchRowsSince(baseUrl, [...new Set(keyed.map((k) => k.key))], c.since, c.own);
   // Rows refused, or not made by a run without --batch-id that stopped (resumed, they are compared again), pay nothing.
-  const paying = found.filter((e) => countsAsSent(e) && !c.holds(e.payoutId));
+  const paying = found.filter((e) => countsForOtherBatches(e) && !c.holds(e.payoutId));
   for (const { r, key } of keyed) {
     const other = paying.filter((e) => e.repeatKey === key && e.payoutId !== r.request.payoutId).at(-1);
     if (other) {

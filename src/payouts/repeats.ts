@@ -21,16 +21,21 @@ import { text } from '../output/text.js';
 /** How far back a payout typed again (without --payout-id) is caught. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/**
- * An earlier payout counts as sent unless the service refused it. A row found not made (a
- * stopped run's, never sent) counts when its batch is named or it is a single payout: resumed,
- * it is sent without being compared with other batches (changed-rows.ts). A row of a run
- * without --batch-id does not: resumed, it is compared with every batch run since it was
- * journaled (changed-rows.ts stillUnpaid), and refused if another paid it meanwhile.
- */
+/** An earlier payout counts as sent unless the service refused it (one found not made counts: its run, resumed, sends it). */
 export function countsAsSent(e: JournalEntry): boolean {
-  const kind = e.outcome?.kind;
-  return kind !== 'rejected' && !(kind === 'not-made' && e.batch?.id === DEFAULT_BATCH_ID);
+  return e.outcome?.kind !== 'rejected';
+}
+
+/**
+ * An earlier payout counts for another batch's rows (changed-rows.ts, paid-meanwhile.ts) as it
+ * counts as sent, but for a row of a run without --batch-id found not made (the run stopped
+ * before sending it): resumed, that row is compared with every batch run since it was
+ * journaled (changed-rows.ts stillUnpaid), and refused if another paid it meanwhile. A named
+ * batch's row is compared with its own batch only, and a single payout typed again is never
+ * compared with batches: theirs still count.
+ */
+export function countsForOtherBatches(e: JournalEntry): boolean {
+  return countsAsSent(e) && !(e.outcome?.kind === 'not-made' && e.batch?.id === DEFAULT_BATCH_ID);
 }
 
 /**

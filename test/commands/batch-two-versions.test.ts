@@ -170,6 +170,37 @@ describe('payout batch: a copy whose run was stopped before it sent, then the pa
     expect(accountsPaid(from)).toEqual(rows.map((r) => r.account_number).sort());
   });
 
+  it("a payout typed by hand that pays what the stopped copy's rows pay is refused as a repeat (exit 2): run again, the copy would pay it", async () => {
+    // The copy, run again, compares its rows with other batches, never with single payouts.
+    const tag = `unpaidhand${Date.now()}`;
+    const { rows, copy, from } = await stoppedCopy('stipend', tag, 75);
+    const r = rows[1]!;
+    const args = [
+      'payout',
+      'create',
+      '--wallet',
+      r.wallet_id!,
+      '--amount',
+      r.amount!,
+      '--currency',
+      'SLE',
+      '--type',
+      'bank',
+      '--name',
+      r.name!,
+      '--provider',
+      'ecobank',
+      '--account',
+      r.account_number!,
+    ];
+    const typed = await startPayctl([...args, '--yes'], { dir: setup.dir }).done;
+    expect(typed.code, typed.stderr).toBe(2);
+    expect(typed.stderr).toContain('This payout repeats');
+    const resumed = await startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir }).done;
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(accountsPaid(from)).toEqual(rows.map((x) => x.account_number).sort());
+  });
+
   it('a named batch stopped before it sent keeps its rows: the file without --batch-id is refused; the batch resumed pays each row once', async () => {
     // A named batch's rows, resumed, are compared with its own batch only: rows it journaled and
     // never sent still count for any other run, or the resume would pay them a second time.
