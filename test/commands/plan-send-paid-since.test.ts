@@ -15,6 +15,7 @@ import { payctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
 import { setUpTeam } from '../helpers/four-eyes.js';
+import { scriptedPrompter, type ScriptedPrompter } from '../helpers/prompts.js';
 
 const ctx = useSandbox();
 const work = tempWorkDir();
@@ -120,5 +121,44 @@ describe('plan send after its batch was paid from another version of the file', 
     expect(lines[1]).toContain(` paid the same in batch "default" (its row 2 of ${copy}, `);
     expect(r.stderr).toContain('See what the batch paid with: payctl history --batch-id default');
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('a plan made without --batch-id, sent while a copy of its file with a row added is sent: stops at the payouts the copy pays (exit 1), none paid twice: its payouts, once journaled, are looked for among the runs since', async () => {
+    // The copy pays another set of rows, so it does not wait for the plan's lock: sent while
+    // plan send asks its question (after the plan's look-ups, before its payouts are
+    // journaled), it paid every row, and plan send then paid its two again.
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const file = payroll(wallet, 'Salary 2026-11-30', 'race.csv');
+    const plan = join(work.dir, 'race.plan.json');
+    const made = await run('plan', 'create', file, '-o', plan);
+    expect(made.code, made.stderr).toBe(0);
+    const [head, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const copy = join(work.dir, 'race (1).csv');
+    writeFileSync(
+      copy,
+      [head, ...rows, `${wallet},170.00,SLE,bank,Hawa Kargbo 3,ecobank,0099${randomUUID().slice(0, 6)},Salary 2026-11-30`]
+        .join('\n')
+        .replaceAll('2026-11-30', '11/30/2026') + '\n',
+    );
+    const from = ctx.sb.requests().length;
+
+    let copyRun: Awaited<ReturnType<typeof run>> | undefined;
+    const script = scriptedPrompter([]);
+    const answer: ScriptedPrompter = {
+      ...script,
+      confirm: async () => {
+        copyRun = await run('payout', 'batch', copy, '--yes');
+        return true;
+      },
+    };
+    const sent = await payctl(['plan', 'send', plan], { dir: people.maker.dir, prompts: answer });
+    expect(copyRun?.code, copyRun?.stderr).toBe(0);
+    expect(sent.code, sent.stderr).toBe(1);
+    expect(sent.stderr).toMatch(/Row 2 pays what batch "default" of \S+race \(1\)\.csv began paying at the same time/);
+    const accounts = payoutPosts(ctx.sb, from).map(
+      (p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber,
+    );
+    expect(accounts).toHaveLength(3);
+    expect(new Set(accounts).size).toBe(3);
   });
 });
