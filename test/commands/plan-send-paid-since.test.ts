@@ -155,6 +155,12 @@ describe('plan send after its batch was paid from another version of the file', 
     expect(copyRun?.code, copyRun?.stderr).toBe(0);
     expect(sent.code, sent.stderr).toBe(1);
     expect(sent.stderr).toMatch(/Row 2 pays what batch "default" of \S+race \(1\)\.csv began paying at the same time/);
+    // Where to look, as it runs: that batch's payouts from the day the copy's were journaled.
+    const see = /See what each run paid with:\n {2}payctl (history --batch-id default --since \d{4}-\d{2}-\d{2})\n/.exec(sent.stderr);
+    expect(see, sent.stderr).not.toBeNull();
+    const history = await run(...see![1]!.split(' '));
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toContain('Hawa Kargbo 3');
     const accounts = payoutPosts(ctx.sb, from).map(
       (p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber,
     );
