@@ -155,6 +155,19 @@ describe('Journal log: group commit', () => {
     for (const id of later) expect((await reader.get(BASE, id))?.payoutId).toBe(id);
   });
 
+  it('a log of several megabytes is read by another process a megabyte at a time, lines across the chunks whole', async () => {
+    const j = journalAt(root);
+    const note = 'x'.repeat(700);
+    const ids = Array.from({ length: 4000 }, (_, i) => `big-${i}`);
+    for (let i = 0; i < ids.length; i += 500) {
+      await Promise.all(ids.slice(i, i + 500).map((id) => j.begin({ baseUrl: BASE, payoutId: id, body: `{"note":"${note}","payoutId":"${id}"}`, now: T0, log: true })));
+    }
+    expect(readFileSync(join(root, 'journal', 'log', logFiles()[0]!)).length).toBeGreaterThan(3 * (1 << 20));
+    const reader = journalAt(root);
+    const found = await Promise.all(ids.map(async (id) => (await reader.get(BASE, id))?.payoutId));
+    expect(found).toEqual(ids);
+  });
+
   it('a log line edited outside payctl does not verify', async () => {
     const j = journalAt(root);
     await begin(j, 'edited');

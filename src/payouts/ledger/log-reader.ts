@@ -39,7 +39,9 @@ export interface LogLine {
 
 interface LogIndex {
   offset: number;
+  /** Each entry's latest line; kept only for a full index (a keys-only one serves namedSince: repeat keys, no entry). */
   lines: Map<string, LogLine>;
+  full: boolean;
   /** Names of the entries with each fingerprint, repeat key and day (`f:<key>`, `r:<key>`, `d:<day>`), for look-up markers. */
   keys: Map<string, Set<string>>;
   /** The file read, as it was when last looked at: its inode, size and change time. */
@@ -61,6 +63,9 @@ function continues(fd: number, idx: LogIndex): boolean {
   const buf = Buffer.alloc(n);
   return readSync(fd, buf, 0, n, idx.offset - n) === n && buf.equals(idx.last);
 }
+
+/** Bytes of a log read at a time (LogReader #readFrom). */
+const READ_CHUNK = 1 << 20;
 
 /** A line is an entry with its body and metadata (a thousand keys at most): never more than this. */
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -184,15 +189,18 @@ export class LogReader {
     this.batchRuns(true);
     const logs = [...this.#logRuns].filter(([, r]) => r.at >= t && !isRun(r.run, except)).map(([log]) => log);
     return logs.flatMap((log) => {
-      const keys = this.#index(log)?.keys;
+      // Another run's log: its keys only, not its entries (a 10,000-row log is 50 MB of them, held for the run's length).
+      const keys = this.#index(log, false)?.keys;
       return keys ? repeatKeys.flatMap((k) => [...(keys.get(`r:${k}`) ?? [])]) : [];
     });
   }
 
-  #index(log: string): LogIndex | undefined {
+  /** The log's index, read on from where it was; `full`: with its entries' lines (a keys-only index is read again whole when they are asked for). */
+  #index(log: string, full = true): LogIndex | undefined {
     if (!LOG_NAME.test(log)) return undefined;
     const file = join(this.#folder, log);
     let idx = this.#logs.get(log);
+    if (idx && full && !idx.full) idx = undefined;
     try {
       const st = statSync(file);
       // Not changed since it was read (the same file, size and change time): nothing to read.
@@ -215,7 +223,7 @@ export class LogReader {
       // outcome, a new entry). A new file, a shorter one, or one whose bytes before the offset
       // are not the line read last there.
       if (!idx || st.ino !== idx.ino || st.size < idx.offset || !continues(fd, idx)) {
-        idx = { offset: 0, lines: new Map(), keys: new Map(), ino: 0, size: 0, ctimeMs: 0, last: Buffer.alloc(0) };
+        idx = { offset: 0, lines: new Map(), full, keys: new Map(), ino: 0, size: 0, ctimeMs: 0, last: Buffer.alloc(0) };
         this.#logs.set(log, idx);
       }
       Object.assign(idx, { ino: st.ino, size: st.size, ctimeMs: st.ctimeMs });
@@ -226,32 +234,43 @@ export class LogReader {
     return idx;
   }
 
+  /**
+   * The whole lines from the index's offset to `size`, a megabyte at a time: another run's log
+   * of 10,000 rows is 10 MB, and read at once it was held twice over (bytes and text) while parsed.
+   */
   #readFrom(fd: number, idx: LogIndex, size: number): void {
-    const buf = Buffer.alloc(size - idx.offset);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, idx.offset + got);
+    let pending = Buffer.alloc(0);
+    for (let at = idx.offset; at < size;) {
+      const chunk = Buffer.alloc(Math.min(READ_CHUNK, size - at));
+      const n = readSync(fd, chunk, 0, chunk.length, at);
       if (n === 0) break;
-      got += n;
+      at += n;
+      const data = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      // Only whole lines: a line still being written (or cut by a crash) waits.
+      const end = data.lastIndexOf(0x0a);
+      if (end >= 0) this.#take(idx, data.subarray(0, end + 1));
+      pending = Buffer.from(data.subarray(end + 1));
     }
-    // Only whole lines: a line still being written (or cut by a crash) waits.
-    const end = buf.lastIndexOf(0x0a, got - 1);
-    if (end < 0) return;
-    const text = buf.subarray(0, end + 1).toString('utf8');
-    idx.offset += end + 1;
-    idx.last = Buffer.from(buf.subarray(end > 0 ? buf.lastIndexOf(0x0a, end - 1) + 1 : 0, end + 1));
-    for (const raw of text.split('\n')) {
+  }
+
+  /** Whole lines read (`data` ends with a newline): indexed, the offset moved past them. */
+  #take(idx: LogIndex, data: Buffer): void {
+    const end = data.length - 1;
+    idx.offset += data.length;
+    idx.last = Buffer.from(data.subarray(end > 0 ? data.lastIndexOf(0x0a, end - 1) + 1 : 0));
+    for (const raw of data.toString('utf8').split('\n')) {
       if (!raw) continue;
       try {
         const l = JSON.parse(raw) as LogLine;
         if (typeof l.name === 'string' && typeof l.entry === 'object' && l.entry !== null) {
-          idx.lines.set(l.name, l);
+          if (idx.full) idx.lines.set(l.name, l);
           for (const [k, v] of [
             ['f', l.entry.fingerprint],
             ['r', l.entry.repeatKey],
             ['d', typeof l.entry.createdAt === 'string' ? dayOf(l.entry.createdAt) : undefined],
           ] as const) {
-            if (typeof v !== 'string') continue;
+            // A keys-only index serves look-ups by repeat key only (namedSince).
+            if (typeof v !== 'string' || (!idx.full && k !== 'r')) continue;
             const names = idx.keys.get(`${k}:${v}`);
             if (names) names.add(l.name);
             else idx.keys.set(`${k}:${v}`, new Set([l.name]));
