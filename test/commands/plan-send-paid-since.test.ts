@@ -47,6 +47,16 @@ async function planPayroll(note: string, name: string): Promise<{ file: string; 
   return { file, batch, plan };
 }
 
+/** A payroll (`name`) planned without --batch-id (batch "default"): its wallet, the file and the plan written. */
+async function planUnnamed(name: string): Promise<{ wallet: string; file: string; plan: string }> {
+  const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+  const file = payroll(wallet, 'Salary 2026-11-30', name);
+  const plan = join(work.dir, name.replace(/\.csv$/, '.plan.json'));
+  const made = await run('plan', 'create', file, '-o', plan);
+  expect(made.code, made.stderr).toBe(0);
+  return { wallet, file, plan };
+}
+
 /** `file` re-saved by a spreadsheet (its dates reformatted) as `<name> (1).csv` and sent with payout batch (`args`: its batch id, if any): the copy, and the requests before plan send. */
 async function sendResavedCopy(file: string, args: string[]): Promise<{ copy: string; from: number }> {
   const copy = file.replace(/\.csv$/, ' (1).csv');
@@ -107,11 +117,7 @@ describe('plan send after its batch was paid from another version of the file', 
   it('a plan made without --batch-id is compared with every batch sent since the day before it was made: a re-saved copy sent meanwhile is refused', async () => {
     // Before: the copy, sent without --batch-id, was batch "default" from another file, and
     // plan send paid every row again.
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const file = payroll(wallet, 'Salary 2026-11-30', 'unnamed.csv');
-    const plan = join(work.dir, 'unnamed.plan.json');
-    const made = await run('plan', 'create', file, '-o', plan);
-    expect(made.code, made.stderr).toBe(0);
+    const { file, plan } = await planUnnamed('unnamed.csv');
     const { copy, from } = await sendResavedCopy(file, []);
     const { r, lines } = await refusedSend(plan);
     expect(lines[0]).toBe(
@@ -127,11 +133,7 @@ describe('plan send after its batch was paid from another version of the file', 
     // The copy pays another set of rows, so it does not wait for the plan's lock: sent while
     // plan send asks its question (after the plan's look-ups, before its payouts are
     // journaled), it paid every row, and plan send then paid its two again.
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const file = payroll(wallet, 'Salary 2026-11-30', 'race.csv');
-    const plan = join(work.dir, 'race.plan.json');
-    const made = await run('plan', 'create', file, '-o', plan);
-    expect(made.code, made.stderr).toBe(0);
+    const { wallet, file, plan } = await planUnnamed('race.csv');
     const [head, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
     const copy = join(work.dir, 'race (1).csv');
     writeFileSync(
