@@ -199,7 +199,7 @@ export interface Ledger {
    * Entries of this base URL with any of these repeat keys journaled as rows of a batch run
    * other than `except` at or after `since`: a run without --batch-id looking, once a group of
    * its rows is journaled and before any is sent, for other runs paying them meanwhile
-   * (changed-rows.ts paidMeanwhile). Read fresh, never from a look-ahead, so that it sees every
+   * (paid-meanwhile.ts checkMeanwhile). Read fresh, never from a look-ahead, so that it sees every
    * row another run journaled before it was asked.
    */
   otherBatchRowsSince(baseUrl: string, repeatKeys: string[], since: Date, except: BatchRun): Promise<JournalEntry[]>;
