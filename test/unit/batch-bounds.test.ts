@@ -146,9 +146,16 @@ describe('lines', () => {
     for (const text of [rows, rows.replace(/\n/g, '\r\n')]) {
       const bytes = Buffer.from(text);
       expect(bytes.length).toBeGreaterThan(25_000_000);
-      const before = cpuMs();
-      expect(boundsProblem(bytes, 'csv')).toBeUndefined();
-      expect(cpuMs() - before).toBeLessThan(100);
+      // The least of five checks: the process's CPU time also counts the collector's threads,
+      // busy with the 28 MB just made (one check was measured at 129 ms under a full suite's
+      // load; alone, 1-8 ms). The search back to byte 0 took 400 ms every time.
+      let least = Infinity;
+      for (let n = 0; n < 5; n++) {
+        const before = cpuMs();
+        expect(boundsProblem(bytes, 'csv')).toBeUndefined();
+        least = Math.min(least, cpuMs() - before);
+      }
+      expect(least).toBeLessThan(100);
     }
   });
 });
