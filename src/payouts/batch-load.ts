@@ -175,6 +175,8 @@ export interface BatchPlan {
    * a name for paying the file again must be none of them, or it would pay nothing.
    */
   paidAgainAs: string[];
+  /** Since when its rows were also compared with other runs' (changed-rows.ts comparedSince): a run without --batch-id. */
+  recentSince: Date | undefined;
 }
 
 /** How many accepted rows are looked up by what they pay, for the batch ids that paid them again. */
@@ -198,16 +200,13 @@ export async function planBatch(
   // The rows in groups: a ledger on a server looks a group up at once (Ledger.prefetch). What
   // the file's reading found is said in the order it would have been without the groups.
   const read = new ProblemsInOrder();
-  let group: IdentifiedRow[] = [];
-  for await (const identified of identifiedRows(src, read, checked, false)) {
-    group.push(identified);
-    read.rows++;
-    if (group.length === LOOKAHEAD) {
-      await p.group(group, read);
-      group = [];
+  async function* counted(): AsyncGenerator<IdentifiedRow> {
+    for await (const identified of identifiedRows(src, read, checked, false)) {
+      read.rows++;
+      yield identified;
     }
   }
-  await p.group(group, read);
+  for await (const group of groupsOf(counted(), LOOKAHEAD)) await p.group(group, read);
   read.flushTo(p.problems, Infinity);
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
@@ -350,6 +349,7 @@ class Planning {
       otherBatches: this.#repeats.otherBatches.runs(),
       duplicates: [...this.#dups.values()].filter((g) => g.rows.length > 1),
       paidAgainAs: [...this.#paidAgainAs],
+      recentSince: this.changed.run.recentSince,
     };
   }
 }

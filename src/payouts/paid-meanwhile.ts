@@ -15,7 +15,7 @@
  */
 import { LocalError } from '../errors.js';
 import { text } from '../output/text.js';
-import { comparedRun, comparedSince, stillUnpaid } from './changed-rows.js';
+import { comparedRun, stillUnpaid } from './changed-rows.js';
 import { repeatKey } from './identity.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { countsForOtherBatches, shortTime } from './repeats.js';
@@ -35,10 +35,13 @@ export interface Contest {
   stop: AbortController;
 }
 
-/** The contest of a run of batch `batchId` from `path` that began at `began`, whose plan compared since `comparedSince(batchId, now)`; none for a named run. */
-export function contestOf(batchId: string, path: string, o: { now: Date; began: Date; holds: (payoutId: string) => boolean }): Contest | undefined {
-  const since = comparedSince(batchId, o.now);
-  return since && { own: comparedRun(batchId, path), since, holds: o.holds, began: o.began, stop: new AbortController() };
+/**
+ * The contest of a run of batch `batchId` from `path` that began at `began`, whose plan also
+ * compared its rows with other runs' since `since` (changed-rows.ts comparedSince); none for a
+ * named run, which its plan compared with its own batch only.
+ */
+export function contestOf(batchId: string, path: string, o: { since: Date | undefined; began: Date; holds: (payoutId: string) => boolean }): Contest | undefined {
+  return o.since && { own: comparedRun(batchId, path), since: o.since, holds: o.holds, began: o.began, stop: new AbortController() };
 }
 
 /** A row this run was about to send that another run journaled meanwhile. */

@@ -118,7 +118,7 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
   const allowDuplicates = opts.allowDuplicates || b.duplicates.length > 0;
   // A run without --batch-id looks for its rows among other runs' as it journals them (paid-meanwhile.ts).
   const payouts = b.checked.payouts;
-  const contest = payouts && contestOf(b.batchId, b.src.file, { now: await journal.now(), began: since, holds: (id) => payouts.has(id) });
+  const contest = payouts && contestOf(b.batchId, b.src.file, { since: load.recentSince, began: since, holds: (id) => payouts.has(id) });
   return sendRows(deps, {
     items,
     rows: load.rows,

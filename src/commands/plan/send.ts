@@ -23,7 +23,7 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
-import { repeatKey } from '../../payouts/identity.js';
+import { DEFAULT_BATCH_ID, repeatKey } from '../../payouts/identity.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
 import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
@@ -74,7 +74,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   const batch = batchOf(j);
   const lock = batchLock(deps);
   // A plan made without --batch-id also locks what its payouts pay, as its file's run would (batch-source.ts rowsKey).
-  const rows = rowsKey(BigUint64Array.from(j.payouts, (p) => hash64(repeatKey(p.request))));
+  const rows = batch.id === DEFAULT_BATCH_ID ? rowsKey(BigUint64Array.from(j.payouts, (p) => hash64(repeatKey(p.request)))) : undefined;
   return j.journal.withBatchLock({ ...batch, rows }, () => send(opts, deps, j, batch, refuse, lock.lost), lock.options);
 }
 
@@ -92,7 +92,7 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
   const reportPath = await reportPlace(opts, deps, j, batch, items, refuse);
   // Compared with the batches of the day before the plan was made and since, its own payouts apart (changed-rows.ts).
   const compared = {
-    made: new Date(Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime())),
+    recentSince: comparedSince(batch.id, new Date(Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime()))),
     planned: FilePayouts.ofIds(items.map((it) => it.request.payoutId)),
   };
   await refusePaidSince(j, items, batch, compared, refuse, deps);
@@ -126,7 +126,7 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
         )
       : items;
   // A plan made without --batch-id looks for its payouts among other runs' as it journals them (paid-meanwhile.ts).
-  const contest = contestOf(batch.id, batch.file, { now: compared.made, began: since, holds: (id) => compared.planned.has(id) });
+  const contest = contestOf(batch.id, batch.file, { since: compared.recentSince, began: since, holds: (id) => compared.planned.has(id) });
   return sendRows(deps, {
     items: sending,
     rows: items.length,
@@ -225,11 +225,11 @@ async function refusePaidSince(
   j: Judged,
   items: BatchItem[],
   batch: { id: string; file: string },
-  { made, planned }: { made: Date; planned: FilePayouts },
+  { recentSince, planned }: { recentSince: Date | undefined; planned: FilePayouts },
   refuse: Refuse,
   deps: Deps,
 ): Promise<void> {
-  const changed = new ChangedRows(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file, recentSince: comparedSince(batch.id, made) });
+  const changed = new ChangedRows(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file, ...(recentSince ? { recentSince } : {}) });
   const batchRun = comparedRun(batch.id, batch.file);
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
