@@ -37,7 +37,9 @@ const lockOptions = (o: Partial<WalletLockOptions> = {}): WalletLockOptions => (
 /**
  * The contract, run against one store. `open()` (synchronous or not) gives a ledger on one fresh
  * place per test; called twice in a test, the second is another process's view of the same
- * place. Every ledger opened is closed after its test.
+ * place. Every ledger opened is closed after its test, its batch log first (closeLog: a test that
+ * journaled rows with `log` and did not close it left the log's file handle to the collector,
+ * whose warning then failed whichever test of the worker was checking for warnings).
  */
 export function ledgerContract(name: string, openStore: () => Ledger | Promise<Ledger>): void {
   const opened: Ledger[] = [];
@@ -47,7 +49,12 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
     return l;
   };
   afterEach(async () => {
-    await Promise.all(opened.splice(0).map((l) => l.close?.() ?? Promise.resolve()));
+    await Promise.all(
+      opened.splice(0).map(async (l) => {
+        await l.closeLog();
+        await l.close?.();
+      }),
+    );
   });
 
   describe(`${name}: the Ledger contract`, () => {
