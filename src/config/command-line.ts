@@ -41,9 +41,19 @@ export function invocationOf(globals: RunOptions, env: NodeJS.ProcessEnv): Invoc
 export { shellQuote };
 
 /**
+ * A file named on the command line as a printed command's operand: as the person gave it, but
+ * `./-f2.csv` for `-f2.csv`, which pasted back would be read as an option (and which
+ * commandLine would take for the first option).
+ */
+export function fileOperand(path: string): string {
+  return path.startsWith('-') ? `./${path}` : path;
+}
+
+/**
  * `payctl <words> <operands> [--profile P] [--base-url U] [--timeout S] <options>`,
  * every value quoted for a POSIX shell. `words` are the command's names (`payout get`),
- * `args` its operands, then its options, as plain strings.
+ * `args` its operands (a file the person named: through fileOperand), then its options, as
+ * plain strings.
  */
 export function commandLine(inv: Invocation, words: string[], args: string[] = []): string {
   // Operands (a file, an id) right after the command's names, then the options.

@@ -11,6 +11,7 @@ import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
 import { loginInProcess } from '../helpers/batch-fixtures.js';
+import { shellSplit } from '../helpers/pty.js';
 import { batchRows, fundDemoWallets, payoutPosts, postedPayoutId, tempWorkDir, toCsv, toJsonl, writeFile, type BatchRow } from '../helpers/batch.js';
 
 const fast = useSandbox({ settleAfterMs: 200 });
@@ -141,6 +142,35 @@ describe('payout batch status: the done-when scenario', () => {
     // Paid to the names as the first batch had them, not to "'@Kadiatu Ltd …".
     const names = posts.map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { name: string } } }).recipient.accountDetails.name).sort();
     expect(names).toEqual(failing.map((k) => `@Kadiatu Ltd ${k}`).sort());
+  });
+});
+
+describe('payout batch status: the printed command for the Failed rows', () => {
+  it('--failed-out named with a leading dash, relative to the folder it runs in: the command printed runs as printed there', async () => {
+    const sb = fast.sb;
+    // Amounts of their own: an unnamed run is compared with every batch of the day (changed-rows.ts).
+    const rows = rowsWithFailures(sb, 3, [2], `dash-${Date.now()}`).map(({ payout_id: _, ...r }, i) => ({ ...r, amount: `${i + 1}.07` }));
+    const report = await send(cfgFast, 'feb.csv', rows);
+    const cwd = process.cwd();
+    process.chdir(work.dir);
+    try {
+      const r = await run(cfgFast, ['payout', 'batch', 'status', report, '--wait', '--wait-timeout', '30', '--failed-out', '-f2.csv']);
+      expect(r.code).toBe(1);
+      expect(existsSync(work.file('-f2.csv'))).toBe(true);
+      // Printed as `-f2.csv`, it was read back as an unknown option (exit 2, nothing sent).
+      const line = r.stderr
+        .split('\n')
+        .find((l) => l.includes('payctl payout batch '))!
+        .trim();
+      expect(line).toBe(`payctl payout batch ./-f2.csv --batch-id default-retry-${new Date().toISOString().slice(0, 10)}`);
+      const from = sb.requests().length;
+      const again = await run(cfgFast, [...shellSplit(line).slice(1), '--yes']);
+      expect(again.stderr).not.toContain('unknown option');
+      expect(again.code).toBe(0);
+      expect(payoutPosts(sb, from)).toHaveLength(1);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });
 

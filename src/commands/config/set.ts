@@ -13,7 +13,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { applySetting } from '../../config/settings.js';
 import { hasPassword, maskLedgerUrl } from '../../config/ledger-setting.js';
 import { examinePolicy } from '../../plans/policy.js';
-import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf, type Invocation } from '../../config/command-line.js';
 
 export interface ConfigSetOptions {
   key: string;
@@ -63,7 +63,7 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
           : `${patch.policy} is not a valid policy:\n  ${checked.problems.join('\n  ')}`;
       throw new ConfigError(
         `The policy was not set in profile "${name}" (${kept}): ${why}`,
-        `Fix the file and run again: ${commandLine(inv, ['config', 'set', 'policy'], [patch.policy])}`,
+        `Fix the file and run again: ${commandLine(inv, ['config', 'set', 'policy'], [fileOperand(patch.policy)])}`,
       );
     }
   }

@@ -34,7 +34,7 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
 import type { ApiClient } from '../../api/client.js';
 import { isJsonl } from '../../payouts/report.js';
-import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf, type Invocation } from '../../config/command-line.js';
 import { renderTable } from '../../output/table.js';
 import { renderFailedRows } from '../../output/batch.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -242,7 +242,7 @@ class StatusRun {
         `Cannot write --failed-out ${opts.failedOut}: ${code === 'EEXIST' ? 'it already exists (payctl never overwrites it)' : (err as Error).message}. The report was updated.`,
       );
     }
-    return commandLine(this.inv, ['payout', 'batch'], [opts.failedOut!, '--batch-id', retryBatchId(this.batchId, failedOut, deps.clock.now())]);
+    return commandLine(this.inv, ['payout', 'batch'], [fileOperand(opts.failedOut!), '--batch-id', retryBatchId(this.batchId, failedOut, deps.clock.now())]);
   }
 
   /** The --json document. */
@@ -304,7 +304,7 @@ class StatusRun {
       );
     }
     for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
-    const again = commandLine(this.inv, ['payout', 'batch', 'status'], [opts.report, '--wait']);
+    const again = commandLine(this.inv, ['payout', 'batch', 'status'], [fileOperand(opts.report), '--wait']);
     if (unread.length) {
       const readable = unread.filter((u) => u.transaction_id !== null).length;
       if (readable) deps.log.warn(`Run it again to read ${readable === 1 ? 'it' : 'them'}: ${again}`);

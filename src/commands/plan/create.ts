@@ -23,7 +23,7 @@ import { payoutBody } from '../../payouts/request.js';
 import { requireSigningKey } from '../../plans/keys.js';
 import { makePlan, planToStore, type Plan } from '../../plans/plan.js';
 import type { Ledger } from '../../payouts/ledger/ledger.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
 import { writeNewPlan } from './common.js';
@@ -158,7 +158,7 @@ export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Req
         ? 'Approvals: none needed under the policy today.'
         : `Approvals: ${need.required} needed, from people other than you:\n${need.reasons.map((r) => `  ${r}`).join('\n')}`,
     );
-  const ref = shared ? plan.hash : out;
+  const ref = shared ? plan.hash : fileOperand(out);
   deps.log.info(
     `Hash ${plan.hash}${shared ? " (stored in the team's shared ledger: these commands work on any machine that shares it)" : ''}\n` +
       `Review it:          ${commandLine(inv, ['plan', 'show'], [ref])}\n` +

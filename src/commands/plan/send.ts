@@ -30,7 +30,7 @@ import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js
 import { batchLock } from '../../payouts/batch-lock.js';
 import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
@@ -103,7 +103,7 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
     invocationOf(deps.globals, deps.env),
     ['plan', 'send'],
     [
-      opts.plan,
+      fileOperand(opts.plan),
       ...(concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(concurrency)] : []),
       ...(opts.report !== undefined ? ['--report', reportPath] : []),
       '--yes',
@@ -172,7 +172,7 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
       throw refuse(
         `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${approvals.maker!.name}) and carries ${approvals.valid.length}${approvals.valid.length ? ` (${approvals.valid.map((v) => v.name).join(', ')})` : ''}`,
         need.reasons,
-        `An approver signs it with: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'approve'], [opts.plan])}`,
+        `An approver signs it with: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'approve'], [fileOperand(opts.plan)])}`,
       );
     }
     const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
@@ -264,7 +264,7 @@ async function reportPlace(opts: PlanSendOptions, deps: Deps, j: Judged, batch: 
     throw refuse(
       `its report cannot be written: ${reportPath} ${held}, and payctl never writes over another run's report`,
       [],
-      `Choose another --report path, for example:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'send'], [opts.plan, '--report', fresh])}`,
+      `Choose another --report path, for example:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'send'], [fileOperand(opts.plan), '--report', fresh])}`,
     );
   }
   return reportPath;

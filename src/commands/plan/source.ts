@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
 import { RefusedError, UsageError } from '../../errors.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import type { Ledger, PlanStore } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { readPlan, storedPlan, type Plan, type ReadPayout } from '../../plans/plan.js';
@@ -39,7 +39,7 @@ export function hashArgument(arg: string): string | undefined {
 /** The plan a command is given: a plan file, or a plan of the shared ledger by hash. */
 export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
   const hex = hashArgument(arg);
-  if (hex === undefined) return { ...readPlan(arg), ref: arg, label: arg };
+  if (hex === undefined) return { ...readPlan(arg), ref: fileOperand(arg), label: arg };
   const store = sharedPlans(await openLedger(deps), arg, deps);
   const hash = await oneHash(store, hex, arg);
   const stored = await store.get(hash);

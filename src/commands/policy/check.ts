@@ -15,7 +15,7 @@ import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { readPlan, PLAN_FORMAT } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { effectivePolicy } from './effective.js';
 
@@ -78,10 +78,10 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const inv = invocationOf(deps.globals, deps.env);
   const next =
     !plan && need.required > 0 && limits.length === 0
-      ? commandLine(inv, ['plan', 'create'], [opts.file, ...(opts.batchId ? ['--batch-id', opts.batchId] : [])])
+      ? commandLine(inv, ['plan', 'create'], [fileOperand(opts.file), ...(opts.batchId ? ['--batch-id', opts.batchId] : [])])
       : undefined;
   const batchId = opts.batchId ? ['--batch-id', opts.batchId] : [];
-  const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [opts.file, ...(plan ? [] : batchId)]) : undefined;
+  const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [fileOperand(opts.file), ...(plan ? [] : batchId)]) : undefined;
   const v: Verdict = {
     kind: plan ? 'plan' : 'batch',
     policyFile: policy.file,

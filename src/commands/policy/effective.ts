@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { ledgerSetting, openLedger } from '../../payouts/open-ledger.js';
 import type { Policy } from '../../plans/policy.js';
 import { canonicalPolicy, teamPolicyOf, type TeamPolicy } from '../../plans/team-policy.js';
@@ -56,6 +56,6 @@ function warnIfOther(deps: Deps, team: TeamPolicy): void {
   if (same) return;
   deps.log.warn(
     `The profile's policy ${file} is not the team's: the team's policy in the shared ledger (version ${team.version}, ${team.row.hash}) is used. ` +
-      `To make the file the team's policy, propose it: ${commandLine(invocationOf(deps.globals, deps.env), ['policy', 'propose'], [file])}`,
+      `To make the file the team's policy, propose it: ${commandLine(invocationOf(deps.globals, deps.env), ['policy', 'propose'], [fileOperand(file)])}`,
   );
 }
