@@ -84,8 +84,16 @@ export function parseErrorBody(raw: string): ParsedError | undefined {
   }
   const nested = typeof b.error === 'object' ? b.error : undefined;
   const message = b.message ?? problemText(b.title, b.detail) ?? (typeof b.error === 'string' ? b.error : nested?.message);
-  return { message, code: b.code ?? nested?.code ?? (namesDuplicatePayoutId(message, errors) ? DUPLICATE_PAYOUT_ID : undefined), errors };
+  const given: string | undefined = b.code ?? nested?.code;
+  // A code of the service's own is kept, unless it too says duplicate ("DUPLICATE", 409's
+  // "ALREADY_EXISTS") of a refusal naming the payout id: read as another refusal, the payout
+  // the service says it has was recorded as never made, and paid again.
+  const duplicate = (given === undefined || DUPLICATE_CODE.test(given)) && namesDuplicatePayoutId(message, errors);
+  return { message, code: duplicate ? DUPLICATE_PAYOUT_ID : given, errors };
 }
+
+/** A service's own code that says a duplicate (its message or field errors say of what). */
+const DUPLICATE_CODE = /duplicate|already|taken|exists/i;
 
 /** The code payctl gives an answer that says the payout id was used before, however the service words it. */
 export const DUPLICATE_PAYOUT_ID = 'DUPLICATE_PAYOUT_ID';

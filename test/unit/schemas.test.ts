@@ -451,6 +451,9 @@ describe('parseErrorBody', () => {
     [{ message: 'Invalid', errors: { payout_id: ['duplicate value'] } }],
     [{ status: 'Failed', message: 'Duplicate payoutId: p-1 already exists' }],
     [{ error: 'payout id already used' }],
+    // The service's own code says duplicate too: a payout with this id exists (a probe's 409).
+    [{ status: 'Failed', message: 'Duplicate payoutId: a payout with this payoutId already exists', code: 'DUPLICATE' }],
+    [{ message: 'payout_id already exists', code: 'ALREADY_EXISTS' }],
   ])('gives a refusal naming a used payout id the code DUPLICATE_PAYOUT_ID: %j', (body) => {
     expect(parseErrorBody(JSON.stringify(body))?.code).toBe('DUPLICATE_PAYOUT_ID');
   });
