@@ -314,6 +314,29 @@ describe('a sandbox that settles in an hour (TestClock: the waits are recorded, 
     expect(r.stderr).toContain(`Waiting for payout ${namedText(ctx.sb, id)}: Pending (4 s; last check failed: HTTP 429)`);
   });
 
+  it('create --wait whose first read back fails (404, a page): exit 5, never 1, and the create answer on stdout', async () => {
+    for (const [status, body] of [
+      [404, JSON.stringify({ message: 'Transfer not found' })],
+      [404, '<html><body>Not Found</body></html>'],
+    ] as const) {
+      ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/', kind: 'status', status, body, times: 1 });
+      const id = randomUUID();
+      const r = await payctl([...createArgs(wallet, id), '--wait', '--json'], { dir: cfg.dir, clock: new TestClock() });
+      // Exit 1 is --wait's Failed: a script would send the payout again.
+      expect(r.code, r.stderr).toBe(5);
+      const txn = txnOf(ctx.sb, id);
+      expect(JSON.parse(r.stdout)).toMatchObject({ data: { transaction_id: txn } });
+      const error = JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('{"error"'))!) as { error: { message: string; hint: string } };
+      expect(error.error.message).toContain(`Payout ${id} was accepted (transaction ${txn}), but its status could not be read`);
+      // The printed command, run as printed, reads it.
+      const hint = error.error.hint;
+      const again = await payctl(argvOf(hint.slice(hint.indexOf('payctl'))).concat('--wait-timeout', '1'), { dir: cfg.dir, clock: new TestClock() });
+      expect(again.code, again.stderr).toBe(5);
+      expect(again.stderr).toContain('still Pending');
+      expect(ctx.sb.payouts().filter((p) => p.payout_id === id)).toHaveLength(1);
+    }
+  });
+
   it('a first read that fails ends the wait with that error (unknown transaction: exit 1, no waiting)', async () => {
     const clock = new TestClock();
     const r = await payctl(['payout', 'get', 'TXN-BOK-00000000000000000000000000', '--wait'], { dir: cfg.dir, clock });

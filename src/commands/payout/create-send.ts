@@ -8,7 +8,7 @@
  */
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StillPendingError, UsageError } from '../../errors.js';
 import type { PayoutRecord, PayoutTransaction } from '../../service/schemas.js';
 import { JournalConflict, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
@@ -19,6 +19,7 @@ import { runLockOptions } from '../../payouts/wallet-lock.js';
 import { sendPayout } from '../../payouts/send.js';
 import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
+import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
 import { heldAdvice, isUnresolved, olderThanKeyMemory } from '../../payouts/lookup.js';
 import type { PayoutCreateOptions } from './create.js';
@@ -165,16 +166,26 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
     return 0;
   }
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
-  if (!opts.wait && deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
-  else if (!opts.wait) {
-    const style = makeStyle(deps.io.color);
-    await write(deps.io.stdout, renderPayoutCard(asRecord(result.transaction, request), style));
-  }
+  const answer = () =>
+    write(deps.io.stdout, deps.globals.json ? result.res.raw.trim() + '\n' : renderPayoutCard(asRecord(result.transaction, request), makeStyle(deps.io.color)));
+  if (!opts.wait) await answer();
   if (result.replayed) deps.log.success(`Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`);
   else deps.log.success(`Payout ${request.payoutId} submitted.`);
-  return opts.wait
-    ? waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId: result.transaction.transaction_id, payoutId: request.payoutId, entry: j.entry })
-    : 0;
+  if (!opts.wait) return 0;
+  const transactionId = result.transaction.transaction_id;
+  try {
+    return await waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId, payoutId: request.payoutId, entry: j.entry });
+  } catch (err) {
+    if (err instanceof InterruptedError || err instanceof PayoutFailedError || err instanceof StillPendingError || err instanceof AuthError) throw err;
+    // Accepted, and only reading it back failed (a 404, a page, an answer about another payout):
+    // never exit 1, which --wait says for Failed and a script may take for "send it again". The
+    // answer to the create on stdout (its transaction id), and the settlement not known: exit 5.
+    await answer();
+    throw new StillPendingError(
+      `Payout ${request.payoutId} was accepted (transaction ${sanitizeInline(transactionId)}), but its status could not be read: ${sanitizeInline((err as Error).message)}. It was not sent again; it may still settle.`,
+      { payoutId: request.payoutId, hint: `Check it with: ${commandLine(c.inv, ['payout', 'get'], [transactionId, '--wait'])}` },
+    );
+  }
 }
 
 /** Unknown (exit 4) or interrupted (exit 130): it may or may not have been made; how to check, and the safe retry. */
