@@ -4,13 +4,11 @@
  * plan (with the journal and the live balances) and send (rows handed to the batch runner
  * one at a time). Each row is looked up in the journal (under its id, else under the id an
  * earlier payctl derived for it): accepted in an earlier run of this batch (skipped), sent
- * before with other details (a conflict), or the same payout under another id (another
- * batch, a single payout) that a person should hear about before it is paid again
- * (repeats.ts, the repeat guard). Identical rows of one file are grouped for the duplicate
- * guard.
- *
- * Bounded: problems are kept and listed up to MAX_LISTED, the rest counted
- * (batch-problems.ts); the check and the plan stop when the run's signal is aborted.
+ * before with other details (a conflict), or the same payout under another id (another batch,
+ * a single payout) that a person should hear about before it is paid again (repeats.ts, the
+ * repeat guard). Identical rows of one file are grouped for the duplicate guard. Bounded:
+ * problems are listed up to MAX_LISTED, the rest counted (batch-problems.ts); the check and
+ * the plan stop when the run's signal is aborted.
  */
 import type { Wallet } from '../service/schemas.js';
 import { fieldProblem, LocalError, rowProblem, UsageError, type Problem } from '../errors.js';
@@ -21,7 +19,7 @@ import { DEFAULT_BATCH_ID, DERIVED_ID, legacyDerivedPayoutId, repeatKey } from '
 import { groupsOf, lookAhead, lookAheadEntries, LOOKAHEAD } from './batch-lookahead.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { PlanBuilder, type PlanGroup } from './batch-plan.js';
-import { BatchRepeats, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
+import { BatchRepeats, recentSinglesSaid, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
 import { ChangedRows, comparedSince, FilePayouts, stillUnpaid } from './changed-rows.js';
@@ -169,6 +167,8 @@ export interface BatchPlan {
   /** Rows still to send that a named batch other than this one already sent. */
   otherBatchRows: number;
   otherBatches: EarlierRun[];
+  /** Rows of a run without --batch-id that pay what single payouts of the last day paid (repeats.ts). */
+  recentSingles: { rows: number; runs: string } | undefined;
   duplicates: DuplicateGroup[];
   /**
    * Batch ids under which rows accepted earlier were paid again (found for the first rows):
@@ -183,9 +183,8 @@ export interface BatchPlan {
 const PAID_AGAIN_LOOKUPS = 20;
 
 /**
- * Pass 2: each row looked up in the journal and against the live balances; the plan.
- * Throws a UsageError (nothing sent) for rows sent before with other details, and for
- * unknown wallets and currency mismatches.
+ * Pass 2: each row looked up in the journal and against the live balances; the plan. Throws a
+ * UsageError (nothing sent) for rows sent before with other details, unknown wallets and currency mismatches.
  */
 export async function planBatch(
   src: BatchSource,
@@ -286,7 +285,7 @@ class Planning {
     this.changed = new ChangedRows(journal, baseUrl, { batchId: src.batchId, path: src.file, recentSince });
     this.#byId = new Map(wallets.map((w) => [w.wallet_id, w]));
     this.#plan = new PlanBuilder(wallets);
-    this.#repeats = new BatchRepeats(src.batchId);
+    this.#repeats = new BatchRepeats(src.batchId, recentSince);
   }
 
   /** A group of rows: looked up at once where the ledger can, then each as before. */
@@ -347,6 +346,7 @@ class Planning {
       matched: this.#repeats.matched.runs(),
       otherBatchRows: this.#repeats.otherBatchRows,
       otherBatches: this.#repeats.otherBatches.runs(),
+      recentSingles: recentSinglesSaid(this.#repeats),
       duplicates: [...this.#dups.values()].filter((g) => g.rows.length > 1),
       paidAgainAs: [...this.#paidAgainAs],
       recentSince: this.changed.run.recentSince,

@@ -67,10 +67,16 @@ export class BatchRepeats {
   otherBatchRows = 0;
   readonly matched = new RunTally(true);
   readonly otherBatches = new RunTally(true);
+  /** Rows that pay what a single payout (payout create) paid since `recentSince`, and those payouts. */
+  recentSingleRows = 0;
+  readonly recentSingles = new RunTally(true);
   readonly #batchId: string;
+  readonly #recentSince: number | undefined;
 
-  constructor(batchId: string) {
+  /** `recentSince`: a run without --batch-id (changed-rows.ts comparedSince), whose rows single payouts of the last day refuse. */
+  constructor(batchId: string, recentSince?: Date) {
     this.#batchId = batchId;
+    this.#recentSince = recentSince?.getTime();
   }
 
   /** A row still to send, with the payouts it repeats (none: not a repeat). */
@@ -83,7 +89,24 @@ export class BatchRepeats {
       this.otherBatchRows++;
       for (const e of others) this.otherBatches.add(e);
     }
+    const since = this.#recentSince;
+    const singles = since === undefined ? [] : same.filter((e) => !e.batch && !e.payoutId.startsWith('batch-') && Date.parse(e.createdAt) >= since);
+    if (singles.length) {
+      this.recentSingleRows++;
+      for (const e of singles) this.recentSingles.add(e);
+    }
   }
+}
+
+/**
+ * Rows of a run without --batch-id that pay all that a single payout typed in the last day
+ * paid (`recentSingleRows`): `payout create` refuses that payout typed again after a batch row
+ * (recentRepeats), and a payroll sent just after a colleague paid one of its people by hand
+ * paid them twice. Refused alike, with how to pay them as new payouts; undefined when none.
+ */
+export function recentSinglesSaid(r: BatchRepeats): { rows: number; runs: string } | undefined {
+  if (!r.recentSingleRows) return undefined;
+  return { rows: r.recentSingleRows, runs: r.recentSingles.runs().map(describeRun).join('; ') };
 }
 
 /**

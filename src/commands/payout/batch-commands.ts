@@ -7,6 +7,8 @@
 import { basename, extname } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
+import { UsageError } from '../../errors.js';
+import { plural } from '../../output/text.js';
 import { batchIdSlipKey } from '../../payouts/identity.js';
 import { freshReportPath } from '../../payouts/report.js';
 
@@ -93,4 +95,20 @@ export class BatchCommands {
   payAgain(id: string): string {
     return this.batch(id, [], false, freshReportPath(this.s.report !== undefined ? this.reportPath : this.defaultReport, id));
   }
+}
+
+/**
+ * Rows of a run without --batch-id that pay all that single payouts (payout create) of the last
+ * day paid (repeats.ts recentSinglesSaid): `payout batch` and `plan create` refuse them, as
+ * payout create refuses that payout typed again after a batch row. `since`: the window's start;
+ * `nothing`: "Nothing was sent.", "No plan was written."; `again`: the command that pays (or
+ * plans) the file under a batch id of its own.
+ */
+export function recentSinglesRefusal(file: string, said: { rows: number; runs: string }, since: Date, inv: Invocation, nothing: string, again: string): UsageError {
+  const n = said.rows;
+  return new UsageError(
+    `${file}: ${plural(n, 'row pays', 'rows pay')} what was sent ${said.runs}, alike in every cell (wallet, recipient, account, amount, note): sent again, ${n === 1 ? 'that person is' : 'those people are'} paid twice. ${nothing}`,
+    [],
+    `See what was paid: ${commandLine(inv, ['history'], ['--since', since.toISOString().slice(0, 10)])}\nIf ${n === 1 ? 'it is a new payout' : 'they are new payouts'}, under a batch id of their own: ${again}`,
+  );
 }

@@ -1,12 +1,11 @@
 /**
- * `payctl payout batch <file>`: a file of payouts as one checked, confirmed,
- * resumable operation with exactly-once delivery per row. A row's identity is what it
- * pays and the batch id (payouts/identity.ts): a sorted, copied or re-saved file resumes
- * and pays nobody twice; a new --batch-id pays the same rows again, after saying so.
- * `run` reads as its steps: the template, the checks before the service is asked, the plan
- * (with the journal and the balances), the report's place, the dry run, the policy and the
- * questions, then the sending (send-rows.ts). The commands it prints are made by
- * batch-commands.ts (docs/architecture.md, "Printed commands"); the policy's checks by batch-policy.ts.
+ * `payctl payout batch <file>`: a file of payouts as one checked, confirmed, resumable operation
+ * with exactly-once delivery per row. A row's identity is what it pays and the batch id
+ * (payouts/identity.ts): a sorted, copied or re-saved file resumes and pays nobody twice; a new
+ * --batch-id pays the same rows again, after saying so. `run` reads as its steps: the template,
+ * the checks before the service is asked, the plan (with the journal and the balances), the
+ * report's place, the dry run, the policy and the questions, then the sending (send-rows.ts).
+ * Printed commands: batch-commands.ts (docs/architecture.md); the policy's checks: batch-policy.ts.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -42,7 +41,7 @@ import { makeStyle, type Style } from '../../output/style.js';
 import { plural, text } from '../../output/text.js';
 import { formatAmount } from '../../money/amount.js';
 import { resolve } from 'node:path';
-import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId } from './batch-commands.js';
+import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 
 export interface PayoutBatchOptions {
@@ -93,8 +92,7 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
   await b.refuseOtherBatch();
   await b.placeReport();
   await b.prepareNotices();
-  // Checked first without a lock (refused before anything is asked, a dry run included: it
-  // validates everything a send would), then again under the lock.
+  // Checked without a lock (a dry run included: it validates what a send would), then under the lock.
   const policy = await effectivePolicy(deps);
   const policyRows = policy ? await checkPolicy(policy, b.policyCheck()) : undefined;
   if (opts.dryRun) return b.dryRun();
@@ -218,12 +216,14 @@ class BatchRun {
   }
 
   /**
-   * Rows that a named batch already paid, sent again only because --batch-id was left out, or
-   * given with a slip ("dec_2026" for "Dec-2026": repeats.ts slippedBatch): most likely a resume
-   * typed without its name or with a slip. Say how to do either, send nothing.
+   * Rows that a named batch already paid, run again without --batch-id or with a slip ("dec_2026"
+   * for "Dec-2026": repeats.ts slippedBatch): how to resume, or pay again; and rows of a run
+   * without --batch-id that single payouts of the last day paid (recentSinglesRefusal).
    */
   async refuseOtherBatch(): Promise<void> {
     const { opts, load } = this;
+    if (load.recentSingles)
+      throw recentSinglesRefusal(opts.file, load.recentSingles, load.recentSince!, this.inv, 'Nothing was sent.', this.commands.payAgain(await this.againId()));
     const slip = slippedBatch(load, opts.batchId);
     if (!slip) return;
     const { rows: n, named, runs } = slip;

@@ -11,21 +11,23 @@ import { commandLine } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
 import { isOwnId, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
 import type { Ledger } from '../../payouts/journal.js';
-import { BatchRepeats, describeRun, RunTally, samePayoutsSent, slippedBatch } from '../../payouts/repeats.js';
+import { BatchRepeats, describeRun, recentSinglesSaid, RunTally, samePayoutsSent, slippedBatch } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
-import { newBatchId } from '../payout/batch-commands.js';
+import { newBatchId, recentSinglesRefusal } from '../payout/batch-commands.js';
 
 export class PlanRepeats {
   readonly #repeats: BatchRepeats;
   readonly #earlier = new RunTally();
   #accepted = 0;
 
+  /** `recentSince`: a plan without --batch-id (changed-rows.ts comparedSince). */
   constructor(
     private readonly src: BatchSource,
     private readonly journal: Ledger,
     private readonly baseUrl: string,
+    private readonly recentSince?: Date,
   ) {
-    this.#repeats = new BatchRepeats(src.batchId);
+    this.#repeats = new BatchRepeats(src.batchId, recentSince);
   }
 
   /** A row of the file, with its journal entry if it has one. */
@@ -46,16 +48,21 @@ export class PlanRepeats {
   async refuseOtherBatch(given: string | undefined, inv: Invocation, now: Date, extra: string[] = []): Promise<void> {
     const r = this.#repeats;
     const others = r.otherBatches.runs();
+    const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
+    const fresh = () => newBatchId(this.src.file, this.src.batchId, now, taken, (id) => this.journal.batchSent(this.baseUrl, id));
+    const singles = recentSinglesSaid(r);
+    if (singles) {
+      const again = commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', await fresh(), ...extra]);
+      throw recentSinglesRefusal(this.src.file, singles, this.recentSince!, inv, 'No plan was written.', again);
+    }
     const slip = slippedBatch({ otherBatchRows: r.otherBatchRows, otherBatches: others }, given);
     if (!slip) return;
     const { rows: n, named, runs } = slip;
-    const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
-    const fresh = await newBatchId(this.src.file, this.src.batchId, now, taken, (id) => this.journal.batchSent(this.baseUrl, id));
     throw new UsageError(
       `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: this plan would pay ${n === 1 ? 'it' : 'them'} again. No plan was written.`,
       [],
       `${'To plan the rest of that batch:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', named, ...extra])}\n` +
-        `${'To plan paying these rows again as new payouts:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', fresh, ...extra])}`,
+        `${'To plan paying these rows again as new payouts:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', await fresh(), ...extra])}`,
     );
   }
 

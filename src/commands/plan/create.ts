@@ -58,7 +58,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const conflicts: string[] = [];
   const restored = new ProblemList(MAX_LISTED);
   const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, await journal.now()) });
-  const repeats = new PlanRepeats(src, journal, api.baseUrl);
+  const repeats = new PlanRepeats(src, journal, api.baseUrl, changed.run.recentSince);
   for await (const r of batchRows(src, checked, journal, api.baseUrl, false, { recentSince: changed.run.recentSince })) {
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
       conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" was already sent with other details`);
