@@ -105,10 +105,17 @@ export const providerResponseSchema = z.lazy(() =>
   }),
 );
 
+/**
+ * A transaction id as an answer may give it: the documented ones are `TXN-BOK-` and 26 hex digits;
+ * any printable ASCII word is tolerated (it is only ever sent back, escaped, in a path), but not
+ * an empty one: an answer that names none gives nothing to look the payout up by.
+ */
+const transactionIdText = z.string().check(z.regex(/^[\x21-\x7e]{1,128}$/, 'a transaction id (1 to 128 printable characters, no spaces)'));
+
 /** The `data` of POST /payout. */
 export const payoutTransactionSchema = z.lazy(() =>
   z.looseObject({
-    transaction_id: z.string(),
+    transaction_id: transactionIdText,
     amount: payoutAmount,
     fee: opt(feeAmount),
     currency: z.string(),

@@ -76,6 +76,9 @@ describe('sendPayout', () => {
   it.each([
     ['an HTML page', answer(201, null, '<html>ok</html>'), 'could not read the answer'],
     ['no transaction id', answer(201, { ...OK, transaction_id: undefined }), 'could not read the answer'],
+    // Taken for success before: payout get then said "unknown" and reconcile "accepted, nothing to do".
+    ['an empty transaction id', answer(201, { ...OK, transaction_id: '' }), 'could not read the answer'],
+    ['a transaction id with a space', answer(201, { ...OK, transaction_id: 'TXN 1' }), 'could not read the answer'],
     ['a fee that is not a number', answer(201, { ...OK, fee: 'abc' }), 'could not read the answer'],
     ['another payout id', answer(201, { ...OK, payout_id: 'p-2' }), 'the service answered about a different payout (payout id: sent p-1, answered p-2)'],
     ['another amount', answer(201, { ...OK, amount: 1500.51 }), 'the service answered about a different payout (amount: sent 1500.50, answered 1500.51)'],
