@@ -245,6 +245,29 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect(await reader.otherBatchRowsSince(BASE, [], since, own)).toEqual([]);
     });
 
+    it("batchRows: every entry of a batch run (from its file; any file when the run names none), oldest first, another process's too", async () => {
+      const ledger = await open();
+      const run = { id: 'nov', file: '/home/finance/pay.csv' };
+      const row = (l: Ledger, id: string, batch: { id: string; file: string }, at: Date, key: string, baseUrl = BASE) =>
+        l.begin({ baseUrl, payoutId: id, body: body(id), now: at, log: true, origin: { batch: { ...batch, row: 2 }, repeatKey: key } });
+      expect(await ledger.batchRows(BASE, run)).toEqual([]);
+      await row(ledger, 'a', run, T0, 'r');
+      // Other processes' runs (a process sends one batch run), begun after the first look.
+      const [copy, again, dec] = [await open(), await open(), await open()];
+      await row(copy, 'b', { id: 'nov', file: '/home/finance/pay (1).csv' }, T1, 'q');
+      await row(again, 'c', run, T1, 'z');
+      await row(again, 'e', run, T1, 'r', OTHER);
+      await row(dec, 'd', { id: 'dec', file: '/home/finance/pay.csv' }, T1, 'r');
+      await dec.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
+      const ids = async (batch: { id: string; file?: string }) => (await ledger.batchRows(BASE_SPELLED, batch)).map((e) => e.payoutId);
+      expect(await ids(run)).toEqual(['a', 'c']);
+      expect(await ids({ id: 'nov' })).toEqual(['a', 'b', 'c']);
+      expect(await ids({ id: 'oct' })).toEqual([]);
+      await Promise.all([ledger, copy, again, dec].map((l) => l.closeLog()));
+      // Compacted logs still say the same.
+      expect(await ids(run)).toEqual(['a', 'c']);
+    });
+
     it('scanSince: the entries of that base URL journaled at or after a time (a day before, not), files and batch rows alike', async () => {
       const ledger = await open();
       const dayBefore = new Date(T0.getTime() - 86_400_000);

@@ -190,6 +190,12 @@ export interface Ledger {
    */
   findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]>;
   /**
+   * Every entry of this base URL journaled as a row of `batch` (as findInBatch), oldest first: a
+   * resumed file's row whose amount changed since is found by the account its batch paid
+   * (changed-rows.ts). Read once a run, and only for a batch that was sent (from that file).
+   */
+  batchRows(baseUrl: string, batch: BatchRun): Promise<JournalEntry[]>;
+  /**
    * Entries of this base URL with this repeat key journaled as rows of any batch run at or after
    * `since`, oldest first: a run without --batch-id compared with every batch of the last day
    * (changed-rows.ts). Cheap when no batch was sent since.

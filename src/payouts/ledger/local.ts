@@ -9,10 +9,10 @@
  *
  * This class wires the rooms: names.ts (entry names, legacy names), mac.ts (the key and the
  * signatures), atomic-files.ts (the folder, temp files, links, fsyncs), markers.ts (look-ups by
- * content), gaps.ts (the index of entries made), log.ts and log-reader.ts (the batch log),
+ * content), gaps.ts (the index of entries made), log.ts, claims-log.ts and log-reader.ts (the batch log),
  * stored.ts (reading an entry) and entries.ts (an entry's life, shared with every store).
  */
-import { existsSync, linkSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
@@ -24,7 +24,7 @@ import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type Journal
 import { JournalIndex } from './gaps.js';
 import { batchRowSince, inRun } from './ledger.js';
 import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
-import { LogWriter } from './log.js';
+import { ClaimsLog } from './claims-log.js';
 import { LogReader } from './log-reader.js';
 import { JournalMac } from './mac.js';
 import { Markers } from './markers.js';
@@ -44,12 +44,8 @@ export class LocalLedger implements Ledger {
   readonly #index: JournalIndex;
   readonly #logs: LogReader;
   readonly #owners: TransactionOwners;
-  /** This process's log (batch runs: begin with `log`), made on first use. */
-  #log: LogWriter | undefined;
-  /** Names of the entries this process claimed in its log: their outcomes are appended there. */
-  readonly #logged = new Set<string>();
-  /** Entries being created in the log now: closeLog waits for them (a claim may follow its line). */
-  readonly #creating = new Set<Promise<boolean>>();
+  /** Batch runs' rows: claimed through this process's log (claims-log.ts). */
+  readonly #claims: ClaimsLog;
 
   constructor(configDir: string, clock: Pick<Clock, 'now'> = systemClock) {
     this.#configDir = configDir;
@@ -63,6 +59,7 @@ export class LocalLedger implements Ledger {
     this.#markers = new Markers(this.#names, this.#logs);
     this.#index = new JournalIndex(configDir, this.#names, this.#mac);
     this.#owners = new TransactionOwners(() => this.#scan());
+    this.#claims = new ClaimsLog(this.dir, { folder: this.#folder, names: this.#names, mac: this.#mac, markers: this.#markers, index: this.#index });
   }
 
   #read(file: string, payoutId?: string): JournalEntry | undefined {
@@ -159,6 +156,13 @@ export class LocalLedger implements Ledger {
     return answered(() => (this.#logs.ran(batch) ? this.#find(baseUrl, 'repeat', repeatKey).filter((e) => inRun(e, batch)) : []));
   }
 
+  /** Through the lines of the run's logs (batch rows are kept in logs); each entry read and checked. */
+  batchRows(baseUrl: string, batch: BatchRun): Promise<JournalEntry[]> {
+    const ours = (e: JournalEntry) => journalBase(e.baseUrl) === journalBase(baseUrl) && inRun(e, batch);
+    const order = (a: JournalEntry, b: JournalEntry) => a.createdAt.localeCompare(b.createdAt) || (a.payoutId < b.payoutId ? -1 : 1);
+    return answered(() => [...this.#named(this.#logs.namesOfRun(batch))].map(entryOrThrow).filter(ours).sort(order));
+  }
+
   /**
    * Found by repeat key and kept when a batch row journaled since `since`; nothing is read at all
    * when no log holds a run that wrote since (log-reader.ts ranSince): a run without --batch-id
@@ -251,7 +255,7 @@ export class LocalLedger implements Ledger {
     const entry = newEntry(opts);
     let created: boolean;
     try {
-      created = opts.log ? await this.#createLogged(entry) : await this.#create(entry);
+      created = opts.log ? await this.#claims.create(entry) : await this.#create(entry);
       if (created && !opts.log) await this.#folder.sync();
     } catch (err) {
       throw writeError(err, this.dir, `Nothing was sent for payout ${opts.payoutId}.`);
@@ -295,55 +299,9 @@ export class LocalLedger implements Ledger {
     const name = this.#names.of(entry.baseUrl, entry.payoutId);
     this.#owners.recorded(next);
     // In the log: written at once, durable with the log's next fsync (LogWriter.appendNow).
-    if (this.#log && this.#logged.has(name)) await this.#log.appendNow(name, this.#mac.signedJson(next));
+    if (this.#claims.has(name)) await this.#claims.appendNow(name, this.#mac.signedJson(next));
     else await this.put(next);
     return next;
-  }
-
-  /**
-   * Creates the entry in this process's log if none exists for its payout id: its line
-   * appended and durable (shared with the lines of the same moment), then the exclusive
-   * claim, a hard link of the log's claim file under the entry's name (and the markers,
-   * links too), then the folder synced, shared likewise. Returns false when another was
-   * first: its entry is the one to send (this one's line is never read).
-   */
-  async #createLogged(entry: JournalEntry): Promise<boolean> {
-    const creating = this.#claimLogged(entry);
-    this.#creating.add(creating);
-    try {
-      return await creating;
-    } finally {
-      this.#creating.delete(creating);
-    }
-  }
-
-  async #claimLogged(entry: JournalEntry): Promise<boolean> {
-    await this.#folder.ensure();
-    const log = (this.#log ??= this.#openLog());
-    const name = this.#names.of(entry.baseUrl, entry.payoutId);
-    // The claim file is made (the first time) while the line is written: both are durable before a name links to it.
-    // Links to it: the claim, and a marker a look-up key (the day's marker is one a claim file, markers.ts).
-    const claimed = log.claimFile(1 + (entry.fingerprint ? 1 : 0) + (entry.repeatKey ? 1 : 0));
-    claimed.catch(() => {}); // awaited below
-    await log.append(name, this.#mac.signedJson(entry));
-    const claim = await claimed;
-    this.#markers.mark(entry, name, claim);
-    try {
-      linkSync(claim, this.#names.in(name));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
-    }
-    this.#logged.add(name);
-    await this.#folder.sync();
-    return true;
-  }
-
-  /** This process's log, made on the first claim in it: the folder and the index are then held open until closeLog. */
-  #openLog(): LogWriter {
-    this.#folder.holdOpen = true;
-    this.#index.holdOpen = true;
-    return new LogWriter(this.dir);
   }
 
   /** The wallets' lock files in the config folder (wallet-lock.ts): every payctl of this machine using it waits. */
@@ -365,21 +323,9 @@ export class LocalLedger implements Ledger {
     return Promise.resolve();
   }
 
-  /**
-   * At the end of a batch run: the log rewritten with the latest line of each entry this
-   * process claimed (compacted), after every append. A failure leaves the log as it was:
-   * still whole, only longer.
-   */
-  async closeLog(): Promise<void> {
-    const log = this.#log;
-    if (!log) return;
-    await Promise.allSettled([...this.#creating]);
-    try {
-      await log.compact(this.#logged);
-    } finally {
-      await this.#folder.release();
-      this.#index.close();
-    }
+  /** At the end of a batch run: the log compacted (claims-log.ts). */
+  closeLog(): Promise<void> {
+    return this.#claims.close();
   }
 }
 

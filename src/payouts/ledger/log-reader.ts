@@ -173,6 +173,12 @@ export class LogReader {
     return run.file === undefined ? [...runs.keys()].some((r) => isRun(r, run)) : runs.has(`${run.id}\n${run.file}`);
   }
 
+  /** The names of every entry a log of batch run `run` holds a line of (unchecked, as `named`): local.ts batchRows. */
+  namesOfRun(run: { id: string; file?: string }): string[] {
+    this.batchRuns(true);
+    return [...this.#logRuns].filter(([, r]) => isRun(r.run, run)).flatMap(([log]) => [...(this.#index(log)?.lines.keys() ?? [])]);
+  }
+
   /** Whether a log of a batch run may have been written at or after `t` (ms). */
   ranSince(t: number): boolean {
     for (const at of this.batchRuns().values()) if (at >= t) return true;

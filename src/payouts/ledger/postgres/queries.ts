@@ -21,6 +21,7 @@ export const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 A
 export const FIND_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND created_at >= $3 ORDER BY created_at, payout_id`;
 /** Rows with any of these repeat keys since a time, but a run's (otherBatchRowsSince): that run's rows are left out by the database, not paged to the client. */
 export const OTHER_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = ANY($2::text[]) AND created_at >= $3 AND NOT ${inBatch('$4', '$5')}`;
+export const BATCH_ROWS = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND ${inBatch('$2', '$3')} ORDER BY created_at, payout_id`;
 export const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND ${inBatch('$3', '$4')} ORDER BY created_at, payout_id`;
 /** Rows a listing reads at a time. */
 export const PAGE = 500;

@@ -19,20 +19,8 @@ import { ConfigError } from '../../../errors.js';
 import type { WalletLockOptions } from '../../wallet-lock.js';
 import { journalBase } from '../base-url.js';
 import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
-import {
-  batchRowSince,
-  inRun,
-  type BatchRun,
-  type BeginOptions,
-  type InBatchLookups,
-  type LockedRun,
-  type JournalEntry,
-  type JournalGaps,
-  type Ledger,
-  type LookupKind,
-  type Outcome,
-  type ScanItem,
-} from '../ledger.js';
+import { batchRowSince, inRun } from '../ledger.js';
+import type { BatchRun, BeginOptions, InBatchLookups, LockedRun, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from '../ledger.js';
 import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
@@ -219,6 +207,11 @@ export class PostgresLedger implements Ledger {
     const found =
       ahead ?? (await this.#query<StoredRow>('read', q.FIND_IN_BATCH, [base, repeatKey, ...q.runParams(batch)], 'payctl_find_in_batch')).map((r) => this.entryOf(r));
     return found.filter((e) => inRun(e, batch));
+  }
+
+  async batchRows(baseUrl: string, batch: BatchRun): Promise<JournalEntry[]> {
+    const rows = await this.#query<StoredRow>('read', q.BATCH_ROWS, [journalBase(baseUrl), ...q.runParams(batch)], 'payctl_batch_rows');
+    return rows.map((r) => this.entryOf(r)).filter((e) => inRun(e, batch));
   }
 
   async findRecentBatchRows(baseUrl: string, repeatKey: string, since: Date): Promise<JournalEntry[]> {
