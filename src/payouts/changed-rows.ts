@@ -11,7 +11,9 @@
  * payout, changed. A row is the payout of its payout_id when the file gives one, else of the
  * id made from what it pays: so a payout_id changed since is caught too (a spreadsheet that
  * saves "00451" as the number 451; ids made by a formula from the row's place, then the file
- * sorted; a payout_id column emptied). A batch named with --batch-id is one payroll whatever
+ * sorted; a payout_id column emptied). An amount corrected in the file after its row was paid
+ * is found by the account the batch paid (wallet, account, currency: Ledger.batchRows), which
+ * would otherwise be paid both amounts. A batch named with --batch-id is one payroll whatever
  * file it is sent from: a spreadsheet's "Save As" (`pay (1).csv`) or a copy moved to another
  * folder is still that batch. Runs not named share the batch id `default` month after month, so there
  * the same file (its path: a spreadsheet saves where it opened) is compared, and for rows
@@ -33,6 +35,7 @@ import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
+import { formatAmount } from '../money/amount.js';
 
 /** Whether a sorted array holds `v`, searched by halves. */
 function holds(sorted: BigUint64Array, v: bigint): boolean {
@@ -124,6 +127,10 @@ export class ChangedRows {
   readonly #batches = new Set<string>();
   /** Whether a row matched a payout of another run (the last day's batches), not of this run's batch. */
   #recent = false;
+  /** Whether a row's amount changed since its payout (see #amountChanged). */
+  #amount = false;
+  /** This run's batch's rows by the account they paid (wallet, account, currency), read on first need. */
+  #byAccount: Promise<Map<string, JournalEntry[]>> | undefined;
   readonly #own: BatchRun;
 
   constructor(
@@ -145,7 +152,7 @@ export class ChangedRows {
     const { journal, baseUrl, run } = this;
     const key = repeatKey(r.request);
     const candidate = (e: JournalEntry) => countsForOtherBatches(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
-    let sent = (await journal.findInBatch(baseUrl, key, this.#own)).filter(candidate).at(-1);
+    let sent = (await journal.findInBatch(baseUrl, key, this.#own)).filter(candidate).at(-1) ?? (await this.#amountChanged(r.request, candidate));
     if (!sent && run.recentSince && r.derivedId) {
       // Only rows whose id is made from what they pay: a payout_id the file gives says which
       // payout a row is (a copy keeps it, and is found by it). A payout of another run that pays
@@ -169,7 +176,8 @@ export class ChangedRows {
     this.#batches.add(batch.id);
     const from = batch.file === run.path ? '' : ` of ${text(batch.file)}`;
     const which = inRun(sent, this.#own) ? 'this batch' : `batch "${text(batch.id)}"`;
-    const where = `when payout ${sent.payoutId} paid the same in ${which} (its row ${batch.row}${from}, ${shortTime(sent.createdAt)})`;
+    const paid = changes[0]?.column === COLUMN_LABELS.amount ? 'paid this account' : 'paid the same';
+    const where = `when payout ${sent.payoutId} ${paid} in ${which} (its row ${batch.row}${from}, ${shortTime(sent.createdAt)})`;
     const first = changes[0];
     if (!first) {
       this.problems.push(rowProblem(r.row, `pays what it paid ${where}`));
@@ -177,6 +185,30 @@ export class ChangedRows {
     }
     const said = changes.map((c) => `${c.column} ${show(c.now)} was ${show(c.then)}`).join(', ');
     this.problems.push(rowProblem(r.row, fieldProblem(first.column, `${text(said).slice(first.column.length + 1)} ${where}`, ' ')));
+  }
+
+  /**
+   * A payout this run's batch sent to the row's wallet, account and currency at another amount,
+   * that no row of the file is any more: most likely the row, its amount corrected in the file
+   * since (1,200.00 made 1,250.00), which would otherwise pay the account both. Read through
+   * Ledger.batchRows once, on the first row that needs it, and only for a batch sent before.
+   */
+  async #amountChanged(r: PayoutRequest, candidate: (e: JournalEntry) => boolean): Promise<JournalEntry | undefined> {
+    this.#byAccount ??= this.journal.batchRows(this.baseUrl, this.#own).then((rows) => {
+      const by = new Map<string, JournalEntry[]>();
+      for (const e of rows) {
+        const b = readBody(e.body);
+        const k = accountKey(b.walletId, b.account, b.currency);
+        if (k) by.set(k, [...(by.get(k) ?? []), e]);
+      }
+      return by;
+    });
+    const found = (await this.#byAccount)
+      .get(accountKey(r.walletId, r.account, r.currency)!)
+      ?.filter(candidate)
+      .at(-1);
+    if (found) this.#amount = true;
+    return found;
   }
 
   /** The batch ids of the payouts found, in the order found. */
@@ -198,6 +230,8 @@ export class ChangedRows {
       `${path}: ${plural(n, 'row pays', 'rows pay')} what ${this.paidBy()} paid before, ${n === 1 ? 'its' : 'their'} other cells changed since. ${nothing}`,
       listed(this.problems),
       `A spreadsheet that re-saves a file reformats dates and drops zeros. Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.${
+        this.#amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : ''
+      }${
         this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''
       } If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own: --batch-id NAME.`,
     );
@@ -220,6 +254,7 @@ function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
   const mine = readBody(payoutBody(now));
   const out: Change[] = [];
   const cells: Array<[string, (b: BodyCells) => string | undefined]> = [
+    [COLUMN_LABELS.amount, (b) => (b.amount !== undefined && b.currency !== undefined ? formatAmount(b.amount, b.currency) : b.amount)],
     [COLUMN_LABELS.type, (b) => b.type],
     [COLUMN_LABELS.name, (b) => b.name],
     [COLUMN_LABELS.provider, (b) => b.provider],
@@ -233,7 +268,17 @@ function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
   return out;
 }
 
+/** The account a payout paid: its wallet, the recipient's account and the currency (undefined when one is missing). */
+function accountKey(walletId: string | undefined, account: string | undefined, currency: string | undefined): string | undefined {
+  return walletId !== undefined && account !== undefined && currency !== undefined ? JSON.stringify([walletId, account, currency]) : undefined;
+}
+
 interface BodyCells {
+  /** The amount as the body writes it (its JSON number's text: "1200.00"). */
+  amount?: string;
+  walletId?: string;
+  account?: string;
+  currency?: string;
   type?: string;
   name?: string;
   provider?: string;
@@ -242,7 +287,7 @@ interface BodyCells {
   metadata: Record<string, string>;
 }
 
-/** The cells of a payout body that are not its identity's repeat key (a body that cannot be read has none). */
+/** The cells of a payout body (a body that cannot be read has none). */
 function readBody(body: string): BodyCells {
   try {
     const b = JSON.parse(body) as {
@@ -253,7 +298,9 @@ function readBody(body: string): BodyCells {
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const metadata: Record<string, string> = {};
     for (const [k, v] of Object.entries(b.metadata ?? {})) if (typeof v === 'string') metadata[k] = v;
-    return { type: str(b.recipient?.type), name: str(d.name), provider: str(d.provider), phone: str(d.phoneNumber), note: str(d.note), metadata };
+    const amount = /^\{"amount":(-?[0-9.]+),/.exec(body)?.[1];
+    const cells = { amount, walletId: str((b as { walletId?: unknown }).walletId), account: str(d.accountNumber), currency: str((b as { currency?: unknown }).currency) };
+    return { ...cells, type: str(b.recipient?.type), name: str(d.name), provider: str(d.provider), phone: str(d.phoneNumber), note: str(d.note), metadata };
   } catch {
     return { metadata: {} };
   }

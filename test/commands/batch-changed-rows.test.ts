@@ -194,6 +194,29 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     expect(other.code, other.stderr).toBe(0);
   });
 
+  it('an amount corrected in the file after its row was paid: refused, naming both amounts, without --batch-id and named; beside its row, a new payout', async () => {
+    for (const named of [false, true]) {
+      const tag = `amount${named ? 'n' : 'u'}${Date.now()}`;
+      const rows = payroll(2, tag).map((r, i) => ({ ...r, amount: i === 0 ? '1500.00' : '1200.00' }));
+      const file = setup.work.file(`${tag}.csv`);
+      const id = named ? ['--batch-id', tag] : [];
+      expect((await batch([writeFile(file, toCsv(rows)), ...id, '--yes'])).code).toBe(0);
+      const paid = readCsvReport(setup.work.file(`${tag}.report.csv`));
+      const from = ctx.sb.requests().length;
+      // The operator fixes a typo: 1200.00 was meant to be 1250.00. Before, the run paid 1,250.00 on top of the 1,200.00.
+      const fixed = [rows[0]!, { ...rows[1]!, amount: '1250.00' }];
+      const r = await batch([writeFile(file, toCsv(fixed)), ...id, '--yes']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`row 3: amount "1,250.00" was "1,200.00" when payout ${paid[1]!.payout_id} paid this account in this batch (its row 3,`);
+      expect(r.stderr).toContain('a difference to pay is a payout of its own');
+      expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+      // The row kept beside it, and a second payout to that account of another amount: a new payout, sent.
+      const extra = await batch([writeFile(file, toCsv([...rows, { ...rows[1]!, amount: '50.00', note: 'Difference 2026-11-30' }])), ...id, '--yes']);
+      expect(extra.code, extra.stderr).toBe(0);
+      expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+    }
+  });
+
   it('payout create of a payout a batch paid an hour ago is caught as a repeat, naming the batch row', async () => {
     const tag = `single${Date.now()}`;
     const [row] = payroll(1, tag);
