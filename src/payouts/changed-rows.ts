@@ -29,7 +29,7 @@ import { fieldProblem, rowProblem, UsageError } from '../errors.js';
 import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
-import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey } from './identity.js';
+import { DEFAULT_BATCH_ID, payoutFingerprint, payoutIdSlipKey, repeatKey } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
@@ -163,6 +163,14 @@ export class ChangedRows {
       const stopped = r.earlier?.outcome?.kind === 'not-made' ? Date.parse(r.earlier.createdAt) : NaN;
       const since = stopped < run.recentSince.getTime() ? new Date(stopped) : run.recentSince;
       sent = (await journal.findRecentBatchRows(baseUrl, key, since)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
+      if (sent) this.#recent = true;
+    } else if (!sent && run.recentSince && !r.planned) {
+      // A payout_id the file gives, that another run of the last day sent in all but case and the
+      // zeros a spreadsheet drops ("000451" saved as 451, in a copy saved under another name).
+      const slip = payoutIdSlipKey(r.request.payoutId);
+      sent = (await journal.findRecentBatchRows(baseUrl, key, run.recentSince))
+        .filter((e) => candidate(e) && !inRun(e, this.#own) && payoutIdSlipKey(e.payoutId) === slip)
+        .at(-1);
       if (sent) this.#recent = true;
     }
     if (!sent) return;

@@ -32,6 +32,16 @@ export function batchIdSlipKey(id: string): string {
 }
 
 /**
+ * A payout id as a spreadsheet (or a hand) leaves it: without letter case and without the
+ * leading zeros of its numbers (`000451` saved as the number 451; `EMP-000452` as `emp-452`).
+ * changed-rows.ts: a row whose payout_id is another's of the last day in all but these is that
+ * payout, its id mangled, never a new one.
+ */
+export function payoutIdSlipKey(id: string): string {
+  return id.toLowerCase().replace(/\d+/g, (n) => n.replace(/^0+(?=\d)/, ''));
+}
+
+/**
  * The SHA-256 of a text (as UTF-8), in hex. One call, no Hash object: a batch hashes a few
  * times a row (its fingerprint, its journal entry's and markers' names), and crypto.hash()
  * took about a third of createHash()'s time for texts of this size.

@@ -179,6 +179,28 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
   });
 
+  it("without --batch-id, a copy saved under another name with its payout ids' zeros dropped is refused; ids of their own are new payouts", async () => {
+    const tag = `copyids${Date.now()}`;
+    const stamp = String(Date.now()).slice(-6);
+    const rows = payroll(2, tag).map((r, i) => ({ payout_id: `EMP-00${stamp}${i}`, ...r }));
+    expect((await batch([writeFile(setup.work.file('num.csv'), toCsv(rows)), '--yes'])).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    // Before: the copy's rows were new payouts ("payout_id is used as given"), and paid again.
+    const mangled = rows.map((x) => ({ ...x, payout_id: `emp-${Number(x.payout_id.slice(4))}` }));
+    const copy = writeFile(setup.work.file('num (1).csv'), toCsv(mangled));
+    const r = await batch([copy, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `  - row 2: payout_id "${mangled[0]!.payout_id}" was "${rows[0]!.payout_id}" when payout ${rows[0]!.payout_id} paid the same in batch "default"`,
+    );
+    expect(r.stderr).toContain('A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    // Ids that are other ids, not a spreadsheet's copy of these: the file decides, new payouts (noted).
+    const other = await batch([writeFile(setup.work.file('num (2).csv'), toCsv(rows.map((x, i) => ({ ...x, payout_id: `${stamp}-second-${i}` })))), '--yes']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
+  });
+
   it('a row changed beside the row that paid it, or a batch of another id: nothing refused', async () => {
     const tag = `beside${Date.now()}`;
     const rows = payroll(2, tag);
