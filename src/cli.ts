@@ -59,9 +59,19 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   runningAs(host.uid);
   const controller = new AbortController();
   let interrupts = 0;
+  let sentPayout: (() => boolean) | undefined;
+  // Said when a second signal ends the run at once after a payout left (made ready once a command runs).
+  let stopNote: string | undefined;
+  const argv = proc.argv.slice(2);
+  const jsonRequested = argv.includes('--json');
   const onSignal = () => {
     interrupts += 1;
-    if (interrupts > 1) proc.exit(ExitCode.interrupted);
+    if (interrupts > 1) {
+      // The first lets requests in flight finish and says what they left; this one does not wait:
+      // a payout in flight may or may not be made, and nothing said so (it exited silently).
+      if (stopNote && sentPayout?.()) proc.stderr.write(stopNote);
+      proc.exit(ExitCode.interrupted);
+    }
     controller.abort();
   };
   proc.on('SIGINT', onSignal);
@@ -72,10 +82,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   let deps: Deps | undefined;
   let close: (() => Promise<unknown>) | undefined;
   let release: (() => Promise<unknown>) | undefined;
-  let sentPayout: (() => boolean) | undefined;
   let exitCode = 0;
-  const argv = proc.argv.slice(2);
-  const jsonRequested = argv.includes('--json');
   const { stdout, written } = watchedStdout(proc);
   const outputWritten = () => written(sentPayout?.() ?? false, deps);
 
@@ -89,6 +96,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     const { openConfigStore } = await import('./config/store.js');
     const built = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter);
     ({ deps, close, release, sentPayout } = built);
+    void import('./config/command-line.js').then((m) => (stopNote = m.secondInterruptNote(built.deps, jsonRequested)));
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
@@ -211,13 +219,9 @@ function watchedStdout(proc: Process): { stdout: Process['stdout']; written: (se
   return { stdout, written };
 }
 
-/** After a local fault: where the payouts sent are (`payctl history`, with the run's profile), or that nothing was sent and `then`. */
+/** After a local fault: where the payouts sent are, or that nothing was sent and `then` (command-line.ts). */
 async function faultHint(sentPayout: boolean, deps: Deps | undefined, then: string): Promise<string> {
-  if (!sentPayout) return `Nothing was sent. ${then}`;
-  // A payout is sent by a command that ran, so deps is there; the command carries its profile (printed commands).
-  const { commandLine, invocationOf } = await import('./config/command-line.js');
-  const history = deps ? commandLine(invocationOf(deps.globals, deps.env), ['history']) : 'payctl history';
-  return `Payouts were sent and are journaled: \`${history}\` shows each with its outcome; the same command run again sends none of them twice.`;
+  return (await import('./config/command-line.js')).faultHint(sentPayout, deps, then);
 }
 
 /** What a system call failed to do, in words: "write", "make the folder", "list". */

@@ -67,3 +67,22 @@ export function commandLine(inv: Invocation, words: string[], args: string[] = [
   for (const a of args) out.push(shellQuote(a));
   return out.join(' ');
 }
+
+/** After a local fault (cli.ts): where the payouts sent are (`payctl history`, with the run's profile), or that nothing was sent and `then`. */
+export function faultHint(sentPayout: boolean, run: { globals: RunOptions; env: NodeJS.ProcessEnv } | undefined, then: string): string {
+  if (!sentPayout) return `Nothing was sent. ${then}`;
+  // A payout is sent by a command that ran, so its run is there; the command carries its profile.
+  const history = run ? commandLine(invocationOf(run.globals, run.env), ['history']) : 'payctl history';
+  return `Payouts were sent and are journaled: \`${history}\` shows each with its outcome; the same command run again sends none of them twice.`;
+}
+
+/**
+ * What a second Ctrl-C (or SIGTERM) says as it ends a run that sent payouts, without waiting for
+ * those in flight (cli.ts): that they may or may not be made, and how to find out (text, or the
+ * error object of `--json`).
+ */
+export function secondInterruptNote(run: { globals: RunOptions; env: NodeJS.ProcessEnv }, json: boolean): string {
+  const message = 'Stopped at once (a second interrupt): a payout in flight may or may not have been made.';
+  const hint = `To find out, and to finish without paying anything twice: ${commandLine(invocationOf(run.globals, run.env), ['history', 'reconcile'])}`;
+  return json ? `${JSON.stringify({ error: { message, code: 'INTERRUPTED', hint } })}\n` : `${message}\n${hint}\n`;
+}

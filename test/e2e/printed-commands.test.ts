@@ -15,6 +15,7 @@ import { payctlShim, runAsPrinted, tempConfigDir } from '../helpers/cli.js';
 import { readProfiles, writeLoggedIn } from '../helpers/e2e.js';
 import { payctl as payctlInProcess } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
+import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import {
   batchRows,
@@ -136,12 +137,16 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     child.kill('SIGINT');
     const stopped = await done;
     expect(stopped.code, stopped.stderr).toBe(130);
+    // It said nothing at all before: now that payouts in flight may or may not be made, and how to find out.
+    expect(stopped.stderr).toContain('Stopped at once (a second interrupt): a payout in flight may or may not have been made.');
+    const find = lineAfter(stopped.stderr, 'Stopped at once (a second interrupt)');
+    expect(find).toBe('To find out, and to finish without paying anything twice: payctl history reconcile --profile tty');
     sb.faults.clear();
     const sentFirst = new Set(payoutPosts(sb).map(postedPayoutId));
     expect(sentFirst.size).toBeLessThan(10);
 
     const from = sb.requests().length;
-    const reconcile = await payctlInProcess(['history', 'reconcile', '--profile', 'tty'], { dir: cfg.dir });
+    const reconcile = await payctlInProcess(shellSplit(find.slice(find.indexOf('payctl '))).slice(1), { dir: cfg.dir });
     // Only rows that had left may be resent; rows journaled ahead and never sent are left to the batch.
     for (const id of payoutPosts(sb, from).map(postedPayoutId)) expect(sentFirst.has(id), id).toBe(true);
     expect(reconcile.stdout).toMatch(/not resent: row \d+ of batch "default", no attempt recorded/);
