@@ -14,7 +14,7 @@
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { normalizeStatus, parseOrThrow, recordStatus, summarySchema } from '../service/schemas.js';
-import { hasFilter, parseTimeRange, recordFilter, walletFilter, walletless, walletlessNote, type ListFilter } from '../payouts/filters.js';
+import { hasFilter, parseTimeRange, recordFilter, undated, undatedNote, walletFilter, walletless, walletlessNote, type ListFilter } from '../payouts/filters.js';
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
 import { LiveLine } from '../output/progress.js';
@@ -71,6 +71,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
   // A progress line at a terminal only (stderr); a pipe or a file gets nothing.
   const progress = new LiveLine(deps.io.stderr, deps.io.stderrIsTTY && !deps.globals.json, () => deps.io.stderrColumns);
   let left = 0;
+  let timeless = 0;
   let shifted = 0;
   try {
     for await (const page of listPages(api, {
@@ -85,6 +86,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
         tally.listed++;
         if (keep(r)) tally.add(r, recordStatus(r));
         else if (walletless(filter, r)) left++;
+        else if (undated(filter, r)) timeless++;
       }
       progress.set(`Reading payouts: page ${page.number}, ${tally.listed} read, ${tally.payouts} match`);
     }
@@ -92,6 +94,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
     progress.clear();
   }
   if (left > 0) deps.log.warn(walletlessNote(left));
+  if (timeless > 0) deps.log.warn(undatedNote(timeless));
   if (shifted > 0) deps.log.info(`Note: ${shiftedNote(shifted)}`);
   const filters: SummaryFilters = {};
   if (filter.from !== undefined) filters.from = filter.from;

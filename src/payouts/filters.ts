@@ -91,7 +91,12 @@ export function hasFilter(f: ListFilter): boolean {
   return f.status !== undefined || f.walletId !== undefined || f.currency !== undefined || f.from !== undefined || f.to !== undefined;
 }
 
-const INSTANT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/i;
+/**
+ * An instant as the documentation writes one (ISO 8601, UTC, `Z`), or as a service may: another
+ * offset, or a date and time with a space and no zone (Laravel's `2026-11-26 23:30:00`), read in
+ * UTC, the documented zone (the tables' CREATED (UTC) shows it so).
+ */
+const INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * An ISO timestamp as nanoseconds since the epoch, exactly (the service writes microseconds,
@@ -101,9 +106,9 @@ export function instantNs(value: string | undefined): bigint | undefined {
   if (value === undefined) return undefined;
   const m = INSTANT.exec(value.trim());
   if (!m) return undefined;
-  const ms = Date.parse(`${m[1]}${m[3]}`);
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[4] ?? 'Z'}`);
   if (Number.isNaN(ms)) return undefined;
-  return BigInt(ms) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+  return BigInt(ms) * 1_000_000n + BigInt((m[3] ?? '').padEnd(9, '0'));
 }
 
 /** The record fields a filter reads (a normalized PayoutRecord has them all). */
@@ -142,6 +147,16 @@ export function recordFilter(f: ListFilter, normalize: (status: string) => strin
 /** Whether --wallet leaves this record out because it names no wallet at all (counted, and said once on stderr). */
 export function walletless(f: ListFilter, r: FilterableRecord): boolean {
   return f.walletId !== undefined && (r.wallet_id === undefined || r.wallet_id === '');
+}
+
+/** Whether --from or --to leaves this record out because its creation time cannot be read (counted, and said once on stderr). */
+export function undated(f: ListFilter, r: FilterableRecord): boolean {
+  return (f.from !== undefined || f.to !== undefined) && instantNs(r.created_at) === undefined;
+}
+
+/** The note said once when --from or --to left out records whose creation time cannot be read. */
+export function undatedNote(count: number): string {
+  return `${count} payout${count === 1 ? '' : 's'} left out by --from/--to: the service's record${count === 1 ? ' gives' : 's give'} no creation time payctl can read (created_at).`;
 }
 
 /** The note said once when --wallet left out records that name no wallet. */

@@ -476,3 +476,22 @@ describe('the test server', () => {
     expect(r.code).toBe(3);
   });
 });
+
+describe('records whose created_at is not ISO 8601 (a Laravel service writes "2026-11-26 23:30:00")', () => {
+  it('read in UTC by --from and --to, in the list and the summary; one that cannot be read is left out and said once', async () => {
+    const times = ['2026-11-26 23:30:00', '26/11/2026 10:00', '2026-11-26T10:00:00.000000Z'];
+    const recs = RECORDS.slice(0, 3).map((r, i) => ({ ...r, created_at: times[i]! }));
+    await serve({ records: recs });
+    const day = await run('payouts', 'list', '--all', '--json', '--from', '2026-11-26', '--to', '2026-11-26');
+    expect(day.code, day.stderr).toBe(0);
+    // Before: only the ISO one, and not a word of the others.
+    expect(idsOf(JSON.parse(day.stdout) as { data: Array<{ transaction_id: string }> })).toEqual([recs[0]!.transaction_id, recs[2]!.transaction_id]);
+    expect(day.stderr).toBe("Warning: 1 payout left out by --from/--to: the service's record gives no creation time payctl can read (created_at).\n");
+    const next = await run('payouts', 'list', '--all', '--json', '--from', '2026-11-27');
+    expect(idsOf(JSON.parse(next.stdout) as { data: Array<{ transaction_id: string }> })).toEqual([]);
+    const sum = await run('summary', '--from', '2026-11-26');
+    expect(sum.code, sum.stderr).toBe(0);
+    expect(sum.stdout).toContain('from 2 payouts (of 3 listed)');
+    expect(sum.stderr).toContain('1 payout left out by --from/--to');
+  });
+});

@@ -1,6 +1,17 @@
 /** The filters of payouts list and summary (src/payouts/filters.ts): dates as the CLI takes them, and the test payctl applies to every listed record. */
 import { describe, expect, it } from 'vitest';
-import { hasFilter, instantNs, parseTimeBound, parseTimeRange, recordFilter, walletless, walletlessNote, type ListFilter } from '../../src/payouts/filters.js';
+import {
+  hasFilter,
+  instantNs,
+  parseTimeBound,
+  parseTimeRange,
+  recordFilter,
+  undated,
+  undatedNote,
+  walletless,
+  walletlessNote,
+  type ListFilter,
+} from '../../src/payouts/filters.js';
 import { normalizeStatus } from '../../src/service/schemas.js';
 
 describe('parseTimeBound', () => {
@@ -149,5 +160,21 @@ describe('recordFilter: the filters payctl applies to every listed record', () =
   it('hasFilter: any condition at all', () => {
     expect(hasFilter({})).toBe(false);
     expect(hasFilter({ to: '2026-11-01T00:00:00Z' })).toBe(true);
+  });
+});
+
+describe("instantNs: a service's other spellings of an instant", () => {
+  it('a date and time with a space and no zone is read in UTC (the documented zone); another offset as written', () => {
+    expect(instantNs('2026-11-26 23:30:00')).toBe(instantNs('2026-11-26T23:30:00Z'));
+    expect(instantNs('2026-11-26T23:30:00.5')).toBe(instantNs('2026-11-26T23:30:00.500Z'));
+    expect(instantNs('2026-11-27T01:30:00+02:00')).toBe(instantNs('2026-11-26T23:30:00Z'));
+    expect(instantNs('26/11/2026 10:00')).toBeUndefined();
+  });
+
+  it('undated: only with --from or --to, and only for a time it cannot read', () => {
+    expect(undated({ from: '2026-11-26T00:00:00Z' }, { created_at: '26/11/2026 10:00' })).toBe(true);
+    expect(undated({ from: '2026-11-26T00:00:00Z' }, { created_at: '2026-11-26 10:00:00' })).toBe(false);
+    expect(undated({}, { created_at: 'nonsense' })).toBe(false);
+    expect(undatedNote(2)).toBe("2 payouts left out by --from/--to: the service's records give no creation time payctl can read (created_at).");
   });
 });

@@ -9,7 +9,18 @@
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { normalizeStatus } from '../../service/schemas.js';
-import { hasFilter, parseTimeRange, recordFilter, statusFilter, walletFilter, walletless, walletlessNote, type ListFilter } from '../../payouts/filters.js';
+import {
+  hasFilter,
+  parseTimeRange,
+  recordFilter,
+  statusFilter,
+  undated,
+  undatedNote,
+  walletFilter,
+  walletless,
+  walletlessNote,
+  type ListFilter,
+} from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
 import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
@@ -88,6 +99,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   if (opts.all) await printAll(pages, matches, opts, deps);
   else await printShown(await firstMatches(pages, matches, q), q, opts, deps);
   if (matches.walletless > 0) deps.log.warn(walletlessNote(matches.walletless));
+  if (matches.undated > 0) deps.log.warn(undatedNote(matches.undated));
   if (matches.shifted > 0) deps.log.info(`Note: ${shiftedNote(matches.shifted)}`);
   return 0;
 }
@@ -100,10 +112,12 @@ interface Match {
 
 /**
  * The records of each page that pass the filters, judged here (payouts/filters.ts); `walletless`
- * counts those left out for want of a wallet, `shifted` those listPages left out as already listed.
+ * and `undated` count those left out for want of a wallet or a readable time, `shifted` those
+ * listPages left out as already listed.
  */
 class Matches {
   walletless = 0;
+  undated = 0;
   shifted = 0;
   readonly #filter: ListFilter;
   readonly #keep: ReturnType<typeof recordFilter>;
@@ -119,6 +133,7 @@ class Matches {
     page.records.forEach((record, i) => {
       if (this.#keep(record)) kept.push({ item: page.items[i], record });
       else if (walletless(this.#filter, record)) this.walletless++;
+      else if (undated(this.#filter, record)) this.undated++;
     });
     return kept;
   }
