@@ -273,7 +273,7 @@ function checkRecipient(f: PayoutFields, fault: Fault): { type: string | undefin
 
   let phone = present(f.phone) ? f.phone.replace(/[\s\-().]/g, '') : undefined;
   if (phone !== undefined && !PHONE_PATTERN.test(phone)) {
-    fault('phone', `"${f.phone}" is ${SCIENTIFIC.test(f.phone!) ? SCIENTIFIC_SAID : 'not a phone number (digits, optionally starting with +)'}`);
+    fault('phone', `"${f.phone}" is ${SCIENTIFIC.test(f.phone!) ? SCIENTIFIC_SAID : 'not a phone number (6 to 15 digits, optionally after a +)'}`);
     phone = undefined;
   }
   if (needsPhone(type) && !present(f.phone)) fault('phone', 'is required for wallet recipients', ' ');

@@ -71,7 +71,7 @@ describe('payout create --json: one entry per problem, naming the flag', () => {
       { field: '--currency', message: '"SLX" is not an ISO 4217 currency code' },
       { field: '--amount', message: '"12,50" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)' },
       { field: '--type', message: 'must be bank or wallet (got "card")' },
-      { field: '--phone', message: '"abc" is not a phone number (digits, optionally starting with +)' },
+      { field: '--phone', message: '"abc" is not a phone number (6 to 15 digits, optionally after a +)' },
       { field: '--metadata', message: '"nokey" is not key=value' },
       { field: '--idempotency-key', message: '"not-a-uuid" is not a UUID' },
     ]);
@@ -144,7 +144,7 @@ describe('payout create --json: one entry per problem, naming the flag', () => {
       '  - --currency: "SLX" is not an ISO 4217 currency code',
       '  - --amount: "12,50" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)',
       '  - --type must be bank or wallet (got "card")',
-      '  - --phone: "abc" is not a phone number (digits, optionally starting with +)',
+      '  - --phone: "abc" is not a phone number (6 to 15 digits, optionally after a +)',
       '  - --metadata: "nokey" is not key=value',
       '  - --idempotency-key: "not-a-uuid" is not a UUID',
     ]);

@@ -83,7 +83,7 @@ describe('validatePayout: required fields', () => {
     ]);
     expect(problems({ ...WALLET, name: 'a\u0000b', phone: 'abc' }, COLUMN_LABELS)).toEqual([
       'name must not contain control characters',
-      'phone_number: "abc" is not a phone number (digits, optionally starting with +)',
+      'phone_number: "abc" is not a phone number (6 to 15 digits, optionally after a +)',
     ]);
   });
 
@@ -139,7 +139,7 @@ describe('validatePayout: type and phone', () => {
 
   it.each(['07612345a', 'phone', '+232 76 ABC', '++23276123456', '12345', '1234567890123456', '076#123456', '+'])('refuses the phone %j', (phone) => {
     // The format problem alone: a phone was given, so "required" is not added.
-    expect(problems({ ...WALLET, phone })).toEqual([`--phone: "${phone}" is not a phone number (digits, optionally starting with +)`]);
+    expect(problems({ ...WALLET, phone })).toEqual([`--phone: "${phone}" is not a phone number (6 to 15 digits, optionally after a +)`]);
   });
 });
 
@@ -399,7 +399,7 @@ describe('validatePayout: text fields', () => {
         `--note must not contain invisible or direction-changing characters (${cp})`,
         `--provider must not contain invisible or direction-changing characters (${cp})`,
         `--phone must not contain invisible or direction-changing characters (${cp})`,
-        `--phone: "+232${c}76" is not a phone number (digits, optionally starting with +)`,
+        `--phone: "+232${c}76" is not a phone number (6 to 15 digits, optionally after a +)`,
       ],
     );
     expect(problems({ ...WALLET, metadata: [`ref=a${c}b`] })).toEqual([
@@ -433,7 +433,7 @@ describe('validatePayout: many problems at once', () => {
       `--amount: "1,5" uses ',' as the decimal point; write 1.5`,
       '--type must be bank or wallet (got "card")',
       '--provider: "---" has no letters or digits',
-      '--phone: "x" is not a phone number (digits, optionally starting with +)',
+      '--phone: "x" is not a phone number (6 to 15 digits, optionally after a +)',
       '--payout-id: "bad id" may only hold letters, digits and _ . : - (at most 128)',
       '--metadata: "nokey" is not key=value',
     ]);
