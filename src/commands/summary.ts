@@ -56,9 +56,12 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
     await write(deps.io.stdout, out.serviceSummaryCsv(parseOrThrow(summarySchema, envelope.data, 'a summary', res.requestId)));
     return 0;
   }
-  const parsed = summarySchema.safeParse(envelope.data);
+  // Figures in an object are shown however they came (unknown ones as sent); anything else (a
+  // list, a word, nothing) is no summary: said as an answer not understood, never printed as one.
   const isObject = envelope.data !== null && typeof envelope.data === 'object' && !Array.isArray(envelope.data);
-  await write(deps.io.stdout, parsed.success && isObject ? out.renderServiceSummary(parsed.data, makeStyle(deps.io.color)) : out.renderGeneric(envelope.data));
+  if (!isObject) parseOrThrow(summarySchema, envelope.data, 'a summary', res.requestId);
+  const parsed = summarySchema.safeParse(envelope.data);
+  await write(deps.io.stdout, parsed.success ? out.renderServiceSummary(parsed.data, makeStyle(deps.io.color)) : out.renderGeneric(envelope.data));
   return 0;
 }
 

@@ -236,10 +236,12 @@ describe('summaries of other shapes (a plain server)', () => {
     expect(r.stdout).toContain('Other figures from the service, as sent:\n  reversed: 1\n  by_day:\n    2026-04-01: 3\n');
   });
 
-  it('data that is not an object is shown generically', async () => {
-    writeProfile(cfg.dir, { baseUrl: await answering(['a', 'b']), apiKey: KEY });
+  it.each([[['a', 'b']], [[]], ['nope'], [null]])('data that is no object (%j) is an answer not understood: exit 1, nothing on stdout', async (data) => {
+    // Shown "generically" before: an empty list printed nothing and exited 0, a word was printed as the summary.
+    writeProfile(cfg.dir, { baseUrl: await answering(data), apiKey: KEY });
     const r = await run(['summary']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('0: a\n1: b\n');
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Error: The service sent a summary that payctl does not understand');
   });
 });
