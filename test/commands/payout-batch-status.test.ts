@@ -7,7 +7,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
 import { loginInProcess } from '../helpers/batch-fixtures.js';
@@ -171,6 +171,44 @@ describe('payout batch status: the printed command for the Failed rows', () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+});
+
+describe('payout batch status: rejected rows, to send as new payouts once the cause is fixed', () => {
+  it('a row refused for want of funds is refused again under its key after a top-up; the printed commands send it, and only it, as a new payout', async () => {
+    const sb = fast.sb;
+    const poor = freshWallet(sb, '100.00', 'SLE');
+    const rows = batchRows(2, poor, `poor-${Date.now()}`).map(({ payout_id: _, ...r }, i): BatchRow => ({ ...r, amount: i === 0 ? '50.00' : '80.00' }));
+    const file = writeFile(work.file('ins.csv'), toCsv(rows));
+    const first = await run(cfgFast, ['payout', 'batch', file, '--yes']);
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toContain('INSUFFICIENT_FUNDS');
+    const advice = first.stderr.split('\n');
+    const status = advice[advice.findIndex((l) => l.startsWith('Sent again, the rejected row is refused again under its key')) + 1]!.trim();
+    expect(status).toBe(`payctl payout batch status ${work.file('ins.report.csv')} --failed-out ${work.file('ins.rejected.csv')}`);
+
+    // Topped up, the same command: the service answers the row's key as it first did.
+    sb.setWallet({ wallet_id: poor, wallet_name: 'Topped up', currency: 'SLE', balance: '1000.00' });
+    const again = await run(cfgFast, ['payout', 'batch', file, '--yes']);
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stderr).toContain('INSUFFICIENT_FUNDS');
+
+    // The printed command, as printed: the rejected row in a file of its own, and the command that sends it.
+    const st = await run(cfgFast, shellSplit(status).slice(1));
+    // 0, or 5 while the accepted row is still Pending (the sandbox settles it 200 ms after it was made).
+    expect([0, 5], st.stderr).toContain(st.code);
+    expect(st.stderr).toContain(`1 rejected row written to ${work.file('ins.rejected.csv')}. Review and send it as a new batch with:`);
+    const out = readCsv(work.file('ins.rejected.csv'));
+    expect(out.rows.map((r) => [r.amount, r.account_number])).toEqual([['80.00', rows[1]!.account_number]]);
+    const send = st.stderr
+      .split('\n')
+      .find((l) => l.trim().startsWith('payctl payout batch '))!
+      .trim();
+    const from = sb.requests().length;
+    const paid = await run(cfgFast, [...shellSplit(send).slice(1), '--yes']);
+    expect(paid.code, paid.stderr).toBe(0);
+    const posts = payoutPosts(sb, from);
+    expect(posts.map((p) => (JSON.parse(p.body) as { amount: number }).amount)).toEqual([80]);
   });
 });
 

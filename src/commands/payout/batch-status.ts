@@ -106,10 +106,11 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   await s.readRows();
   rewriteReport(s.report, s.states);
   const found = s.found();
-  const retry = failedOut !== undefined && found.failed.length ? s.writeFailedOut(failedOut, found.failed) : undefined;
+  const rejected = failedOut !== undefined ? await s.rejectedRows() : [];
+  const retry = failedOut !== undefined && (found.failed.length || rejected.length) ? s.writeFailedOut(failedOut, found.failed, rejected) : undefined;
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry)) + '\n');
   else await write(deps.io.stdout, s.text(found));
-  return s.advise(path, found, failedOut, retry);
+  return s.advise(path, found, failedOut, retry, rejected.length);
 }
 
 /** --failed-out, resolved: refused before anything is fetched when it exists (even as a dangling symlink) or its folder does not. */
@@ -227,14 +228,36 @@ class StatusRun {
     };
   }
 
-  /** The Failed rows as a new batch file at `failedOut`; the command that sends it. */
-  writeFailedOut(failedOut: string, failed: Found['failed']): string {
+  /**
+   * The report's rejected rows that this machine's journal still has as refused, with what each
+   * paid (its journaled body): they paid nobody, and sent again under their keys they are refused
+   * again (the service keeps a key's first answer), so --failed-out writes them too, to be sent
+   * as new payouts once the cause is fixed (a wallet topped up).
+   */
+  async rejectedRows(): Promise<Array<{ i: number; row: Record<string, string> }>> {
+    const out: Array<{ i: number; row: Record<string, string> }> = [];
+    for (const [i, e] of this.report.entries.entries()) {
+      if (e.outcome !== 'rejected' || !e.payoutId) continue;
+      const entry = await this.journal.get(this.api.baseUrl, e.payoutId).catch(() => undefined);
+      const row = entry?.outcome?.kind === 'rejected' ? rowOfBody(entry.body) : undefined;
+      if (row) out.push({ i, row });
+      else
+        this.deps.log.warn(
+          `Row ${sanitizeInline(e.row)} was rejected, but this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}: it is not written to ${this.opts.failedOut}.`,
+        );
+    }
+    return out;
+  }
+
+  /** The Failed rows, and the rejected ones, as a new batch file at `failedOut`, in the report's order; the command that sends it. */
+  writeFailedOut(failedOut: string, failed: Found['failed'], rejected: Array<{ i: number; row: Record<string, string> }> = []): string {
     const { opts, deps } = this;
+    const rows = [...failed.map(({ s, i }) => ({ i, row: batchFileRow(s.record, this.entries.get(i)?.body) })), ...rejected].sort((a, b) => a.i - b.i);
     try {
       writeBatchFile(
         failedOut,
         formatFor(failedOut, this.report.format),
-        failed.map(({ s, i }) => batchFileRow(s.record, this.entries.get(i)?.body)),
+        rows.map((r) => r.row),
       );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -293,15 +316,15 @@ class StatusRun {
   }
 
   /** What to do next, on stderr, and the exit code: 4 some rows unread, 5 some Pending, 1 some Failed. */
-  advise(path: string, f: Found, failedOut: string | undefined, retry: string | undefined): number {
+  advise(path: string, f: Found, failedOut: string | undefined, retry: string | undefined, rejected = 0): number {
     const { deps, opts } = this;
     const { failed, unread, pendingRows } = f;
     deps.log.info(`Report updated: ${path}`);
-    if (failedOut !== undefined && !failed.length) deps.log.info(`No Failed rows: ${opts.failedOut} was not written.`);
+    if (failedOut !== undefined && retry === undefined) deps.log.info(`No Failed or rejected rows: ${opts.failedOut} was not written.`);
     if (retry !== undefined) {
-      deps.log.info(
-        `${plural(failed.length, 'Failed row')} written to ${failedOut}. Review and send ${failed.length === 1 ? 'it' : 'them'} as a new batch with:\n  ${retry}`,
-      );
+      const n = failed.length + rejected;
+      const what = [failed.length ? plural(failed.length, 'Failed row') : '', rejected ? plural(rejected, 'rejected row') : ''].filter(Boolean).join(' and ');
+      deps.log.info(`${what} written to ${failedOut}. Review and send ${n === 1 ? 'it' : 'them'} as a new batch with:\n  ${retry}`);
     }
     for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
     const again = commandLine(this.inv, ['payout', 'batch', 'status'], [fileOperand(opts.report), '--wait']);
@@ -319,5 +342,15 @@ class StatusRun {
       return ExitCode.pending;
     }
     return failed.length ? ExitCode.failed : ExitCode.ok;
+  }
+}
+
+/** A journaled body as a batch file's row (batchFileRow), or undefined when it cannot be read. */
+function rowOfBody(body: string): Record<string, string> | undefined {
+  try {
+    const row = batchFileRow({ currency: '', amount: '' }, body);
+    return row.amount && row.wallet_id ? row : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -14,8 +14,11 @@ import { journalFolder } from '../../config/paths.js';
 import { isAlreadyMade, ReportWriter } from '../../payouts/report.js';
 import { renderBatchResult } from '../../output/batch.js';
 import { Progress } from '../../output/progress.js';
+import { wrapText } from '../../output/text-width.js';
 import { plural } from '../../output/text.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { PaidMeanwhile, type Contest } from '../../payouts/paid-meanwhile.js';
 
 export interface SendRowsOptions {
@@ -183,7 +186,25 @@ function exitOf(
     );
     return ExitCode.failed;
   }
+  if (summary.rejected) deps.log.info(rejectedAdvice(summary.rejected, o.reportPath, deps));
   return summary.rejected ? ExitCode.failed : ExitCode.ok;
+}
+
+/**
+ * Rejected rows paid nobody, but sent again under their keys they are refused again (the service
+ * keeps a key's first answer: an INSUFFICIENT_FUNDS after the wallet was topped up), and a new
+ * batch id would pay the accepted rows again too: `payout batch status --failed-out` writes them
+ * (with the Failed ones) to a file of their own, and prints the command that sends it.
+ */
+function rejectedAdvice(n: number, reportPath: string, deps: Deps): string {
+  const ext = extname(reportPath);
+  const stem = reportPath.slice(0, reportPath.length - ext.length).replace(/\.report$/, '');
+  let out = `${stem}.rejected${ext}`;
+  for (let k = 2; existsSync(out); k++) out = `${stem}.rejected-${k}${ext}`;
+  const cmd = commandLine(invocationOf(deps.globals, deps.env), ['payout', 'batch', 'status'], [fileOperand(reportPath), '--failed-out', out]);
+  const said = `Sent again, ${n === 1 ? 'the rejected row is' : 'rejected rows are'} refused again under ${n === 1 ? 'its key' : 'their keys'} (the service keeps a key's first answer). Once the cause is fixed, put ${n === 1 ? 'it' : 'them'} in a file of ${n === 1 ? 'its' : 'their'} own to send as new payouts:`;
+  // The prose to the terminal's width; the command whole, to be pasted.
+  return `${wrapText(said, deps.io.stderrColumns)}\n  ${cmd}`;
 }
 
 /**
