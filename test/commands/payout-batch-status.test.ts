@@ -131,7 +131,7 @@ describe('payout batch status: the done-when scenario', () => {
     // The printed command: a new batch id, no --yes; with --yes added it sends 5 new payouts.
     const date = new Date().toISOString().slice(0, 10);
     const line = r.stderr.split('\n').find((l) => l.includes('payctl payout batch '))!;
-    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id default-retry-${date}`);
+    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id failed-${date}`);
     const sent = new Set(after.rows.map((x) => x.payout_id));
     const from = sb.requests().length;
     const again = await run(cfgFast, [...line.trim().split(' ').slice(1), '--yes']);
@@ -162,7 +162,7 @@ describe('payout batch status: the printed command for the Failed rows', () => {
         .split('\n')
         .find((l) => l.includes('payctl payout batch '))!
         .trim();
-      expect(line).toBe(`payctl payout batch ./-f2.csv --batch-id default-retry-${new Date().toISOString().slice(0, 10)}`);
+      expect(line).toBe(`payctl payout batch ./-f2.csv --batch-id f2-${new Date().toISOString().slice(0, 10)}`);
       const from = sb.requests().length;
       const again = await run(cfgFast, [...shellSplit(line).slice(1), '--yes']);
       expect(again.stderr).not.toContain('unknown option');
@@ -209,6 +209,13 @@ describe('payout batch status: rejected rows, to send as new payouts once the ca
     expect(paid.code, paid.stderr).toBe(0);
     const posts = payoutPosts(sb, from);
     expect(posts.map((p) => (JSON.parse(p.body) as { amount: number }).amount)).toEqual([80]);
+
+    // A day on, the status again with another file: the row was paid by the retry, so it is not
+    // written again (before: written, and its printed command paid it a second time).
+    const next = await run(cfgFast, ['payout', 'batch', 'status', work.file('ins.report.csv'), '--failed-out', work.file('day2.csv')]);
+    expect(next.stderr).toContain('Row 3 was rejected, but what it pays was paid since (payout ');
+    expect(next.stderr).toContain('No Failed or rejected rows to send again:');
+    expect(existsSync(work.file('day2.csv'))).toBe(false);
   });
 });
 

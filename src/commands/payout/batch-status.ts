@@ -11,7 +11,7 @@
  * found printed, and the advice with the commands to run next (docs/architecture.md, "Printed commands").
  */
 import { existsSync, lstatSync } from 'node:fs';
-import { basename, extname, resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { noteSettled, waitForSettled } from '../../payouts/settle.js';
@@ -28,7 +28,9 @@ import {
   type RowState,
   type StatusReport,
 } from '../../payouts/batch-status.js';
-import { checkBatchId } from '../../payouts/identity.js';
+import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
+import { countsAsSent } from '../../payouts/repeats.js';
+import { newBatchId } from './batch-commands.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
@@ -78,18 +80,6 @@ function formatFor(path: string, reportFormat: 'csv' | 'jsonl'): 'csv' | 'jsonl'
   return reportFormat;
 }
 
-/** `<batch>-retry-<date>`, a valid batch id (else the failed-out file's name is its stem). */
-function retryBatchId(batchId: string | undefined, file: string, now: Date): string {
-  const date = now.toISOString().slice(0, 10);
-  const stem = (s: string) =>
-    s
-      .replace(/[^A-Za-z0-9_.:-]+/g, '-')
-      .replace(/^[^A-Za-z0-9]+/, '')
-      .slice(0, 45) || 'batch';
-  const id = `${stem(batchId ?? 'default')}-retry-${date}`;
-  return checkBatchId(id) === undefined ? id : `${stem(basename(file, extname(file)))}-retry-${date}`;
-}
-
 export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number> {
   const path = resolve(opts.report);
   const read = await readStatusReport(path);
@@ -107,10 +97,11 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   rewriteReport(s.report, s.states);
   const found = s.found();
   const rejected = failedOut !== undefined ? await s.rejectedRows() : [];
-  const retry = failedOut !== undefined && (found.failed.length || rejected.length) ? s.writeFailedOut(failedOut, found.failed, rejected) : undefined;
+  const failed = failedOut !== undefined ? await s.notPaidSince(found.failed) : [];
+  const retry = failedOut !== undefined && (failed.length || rejected.length) ? await s.writeFailedOut(failedOut, failed, rejected) : undefined;
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry)) + '\n');
   else await write(deps.io.stdout, s.text(found));
-  return s.advise(path, found, failedOut, retry, rejected.length);
+  return s.advise(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length });
 }
 
 /** --failed-out, resolved: refused before anything is fetched when it exists (even as a dangling symlink) or its folder does not. */
@@ -240,17 +231,44 @@ class StatusRun {
       if (e.outcome !== 'rejected' || !e.payoutId) continue;
       const entry = await this.journal.get(this.api.baseUrl, e.payoutId).catch(() => undefined);
       const row = entry?.outcome?.kind === 'rejected' ? rowOfBody(entry.body) : undefined;
-      if (row) out.push({ i, row });
+      const paid = entry && row ? await this.#paidSince(entry) : undefined;
+      if (row && !paid) out.push({ i, row });
       else
         this.deps.log.warn(
-          `Row ${sanitizeInline(e.row)} was rejected, but this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}: it is not written to ${this.opts.failedOut}.`,
+          `Row ${sanitizeInline(e.row)} was rejected, but ${paid ? `what it pays was paid since (payout ${paid.payoutId})` : `this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}`}: it is not written to ${this.opts.failedOut}.`,
         );
     }
     return out;
   }
 
+  /** The Failed rows but those whose payment was made since by another payout (a retry's, sent from an earlier --failed-out). */
+  async notPaidSince(failed: Found['failed']): Promise<Found['failed']> {
+    const out: Found['failed'] = [];
+    for (const f of failed) {
+      const entry = this.entries.get(f.i);
+      const paid = entry ? await this.#paidSince(entry) : undefined;
+      if (paid)
+        this.deps.log.warn(
+          `Row ${sanitizeInline(f.e.row)} Failed, but what it pays was paid since (payout ${paid.payoutId}): it is not written to ${this.opts.failedOut}.`,
+        );
+      else out.push(f);
+    }
+    return out;
+  }
+
+  /**
+   * Another payout journaled on this machine after `entry` that pays all the same (its
+   * fingerprint) and was not refused: a retry that paid it. Written again to a --failed-out
+   * file, and sent under a new batch id, it would be paid twice.
+   */
+  async #paidSince(entry: JournalEntry): Promise<JournalEntry | undefined> {
+    if (!entry.fingerprint) return undefined;
+    const same = await this.journal.find(this.api.baseUrl, 'fingerprint', entry.fingerprint).catch(() => []);
+    return same.find((o) => o.payoutId !== entry.payoutId && countsAsSent(o) && o.createdAt >= entry.createdAt);
+  }
+
   /** The Failed rows, and the rejected ones, as a new batch file at `failedOut`, in the report's order; the command that sends it. */
-  writeFailedOut(failedOut: string, failed: Found['failed'], rejected: Array<{ i: number; row: Record<string, string> }> = []): string {
+  async writeFailedOut(failedOut: string, failed: Found['failed'], rejected: Array<{ i: number; row: Record<string, string> }> = []): Promise<string> {
     const { opts, deps } = this;
     const rows = [...failed.map(({ s, i }) => ({ i, row: batchFileRow(s.record, this.entries.get(i)?.body) })), ...rejected].sort((a, b) => a.i - b.i);
     try {
@@ -265,7 +283,10 @@ class StatusRun {
         `Cannot write --failed-out ${opts.failedOut}: ${code === 'EEXIST' ? 'it already exists (payctl never overwrites it)' : (err as Error).message}. The report was updated.`,
       );
     }
-    return commandLine(this.inv, ['payout', 'batch'], [fileOperand(opts.failedOut!), '--batch-id', retryBatchId(this.batchId, failedOut, deps.clock.now())]);
+    // Named after the file, never a batch already sent: another payroll's retry of the day, or this
+    // one's sent before and refused, would have its rows compared, or their refusals replayed.
+    const id = await newBatchId(failedOut, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), new Set(), (b) => this.journal.batchSent(this.api.baseUrl, b));
+    return commandLine(this.inv, ['payout', 'batch'], [fileOperand(opts.failedOut!), '--batch-id', id]);
   }
 
   /** The --json document. */
@@ -316,14 +337,16 @@ class StatusRun {
   }
 
   /** What to do next, on stderr, and the exit code: 4 some rows unread, 5 some Pending, 1 some Failed. */
-  advise(path: string, f: Found, failedOut: string | undefined, retry: string | undefined, rejected = 0): number {
+  advise(path: string, f: Found, failedOut: string | undefined, retry: string | undefined, written = { failed: f.failed.length, rejected: 0 }): number {
     const { deps, opts } = this;
     const { failed, unread, pendingRows } = f;
     deps.log.info(`Report updated: ${path}`);
-    if (failedOut !== undefined && retry === undefined) deps.log.info(`No Failed or rejected rows: ${opts.failedOut} was not written.`);
+    if (failedOut !== undefined && retry === undefined) deps.log.info(`No Failed or rejected rows to send again: ${opts.failedOut} was not written.`);
     if (retry !== undefined) {
-      const n = failed.length + rejected;
-      const what = [failed.length ? plural(failed.length, 'Failed row') : '', rejected ? plural(rejected, 'rejected row') : ''].filter(Boolean).join(' and ');
+      const n = written.failed + written.rejected;
+      const what = [written.failed ? plural(written.failed, 'Failed row') : '', written.rejected ? plural(written.rejected, 'rejected row') : '']
+        .filter(Boolean)
+        .join(' and ');
       deps.log.info(`${what} written to ${failedOut}. Review and send ${n === 1 ? 'it' : 'them'} as a new batch with:\n  ${retry}`);
     }
     for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
