@@ -168,7 +168,7 @@ export interface BatchPlan {
   otherBatchRows: number;
   otherBatches: EarlierRun[];
   /** Rows of a run without --batch-id that pay what single payouts of the last day paid (repeats.ts). */
-  recentSingles: { rows: number; runs: string } | undefined;
+  recentSingles: { rows: number; rowNumbers: number[]; runs: string } | undefined;
   duplicates: DuplicateGroup[];
   /**
    * Batch ids under which rows accepted earlier were paid again (found for the first rows):
@@ -327,7 +327,7 @@ class Planning {
     if (bad) this.problems.push(bad);
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
-    this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)));
+    this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)), r.row);
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);

@@ -241,7 +241,7 @@ export class ChangedRows {
         this.#amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : ''
       }${
         this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''
-      } If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own: --batch-id NAME.`,
+      } If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or send them in a file of their own.`,
     );
   }
 }

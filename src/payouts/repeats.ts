@@ -67,8 +67,9 @@ export class BatchRepeats {
   otherBatchRows = 0;
   readonly matched = new RunTally(true);
   readonly otherBatches = new RunTally(true);
-  /** Rows that pay what a single payout (payout create) paid since `recentSince`, and those payouts. */
+  /** Rows that pay what a single payout (payout create) paid since `recentSince` (the first few by number), and those payouts. */
   recentSingleRows = 0;
+  readonly recentSingleRowNumbers: number[] = [];
   readonly recentSingles = new RunTally(true);
   readonly #batchId: string;
   readonly #recentSince: number | undefined;
@@ -79,8 +80,8 @@ export class BatchRepeats {
     this.#recentSince = recentSince?.getTime();
   }
 
-  /** A row still to send, with the payouts it repeats (none: not a repeat). */
-  add(same: JournalEntry[]): void {
+  /** A row still to send (`row`: its number), with the payouts it repeats (none: not a repeat). */
+  add(same: JournalEntry[], row?: number): void {
     if (!same.length) return;
     this.rows++;
     for (const e of same) this.matched.add(e);
@@ -93,6 +94,7 @@ export class BatchRepeats {
     const singles = since === undefined ? [] : same.filter((e) => !e.batch && !e.payoutId.startsWith('batch-') && Date.parse(e.createdAt) >= since);
     if (singles.length) {
       this.recentSingleRows++;
+      if (row !== undefined && this.recentSingleRowNumbers.length < 10) this.recentSingleRowNumbers.push(row);
       for (const e of singles) this.recentSingles.add(e);
     }
   }
@@ -104,9 +106,9 @@ export class BatchRepeats {
  * (recentRepeats), and a payroll sent just after a colleague paid one of its people by hand
  * paid them twice. Refused alike, with how to pay them as new payouts; undefined when none.
  */
-export function recentSinglesSaid(r: BatchRepeats): { rows: number; runs: string } | undefined {
+export function recentSinglesSaid(r: BatchRepeats): { rows: number; rowNumbers: number[]; runs: string } | undefined {
   if (!r.recentSingleRows) return undefined;
-  return { rows: r.recentSingleRows, runs: r.recentSingles.runs().map(describeRun).join('; ') };
+  return { rows: r.recentSingleRows, rowNumbers: r.recentSingleRowNumbers, runs: r.recentSingles.runs().map(describeRun).join('; ') };
 }
 
 /**

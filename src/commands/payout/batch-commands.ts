@@ -8,7 +8,6 @@ import { basename, extname } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
-import { plural } from '../../output/text.js';
 import { batchIdSlipKey } from '../../payouts/identity.js';
 import { freshReportPath } from '../../payouts/report.js';
 
@@ -101,14 +100,21 @@ export class BatchCommands {
  * Rows of a run without --batch-id that pay all that single payouts (payout create) of the last
  * day paid (repeats.ts recentSinglesSaid): `payout batch` and `plan create` refuse them, as
  * payout create refuses that payout typed again after a batch row. `since`: the window's start;
- * `nothing`: "Nothing was sent.", "No plan was written."; `again`: the command that pays (or
- * plans) the file under a batch id of its own.
+ * `nothing`: "Nothing was sent.", "No plan was written.". No command that sends the file under
+ * a new batch id is offered: the file's rows paid before would be paid again with it.
  */
-export function recentSinglesRefusal(file: string, said: { rows: number; runs: string }, since: Date, inv: Invocation, nothing: string, again: string): UsageError {
+export function recentSinglesRefusal(
+  file: string,
+  said: { rows: number; rowNumbers: number[]; runs: string },
+  since: Date,
+  inv: Invocation,
+  nothing: string,
+): UsageError {
   const n = said.rows;
+  const rows = `${n === 1 ? 'row' : 'rows'} ${said.rowNumbers.join(', ')}${n > said.rowNumbers.length ? ` and ${n - said.rowNumbers.length} more` : ''}`;
   return new UsageError(
-    `${file}: ${plural(n, 'row pays', 'rows pay')} what was sent ${said.runs}, alike in every cell (wallet, recipient, account, amount, note): sent again, ${n === 1 ? 'that person is' : 'those people are'} paid twice. ${nothing}`,
+    `${file}: ${rows} ${n === 1 ? 'pays' : 'pay'} what was sent ${said.runs}, alike in every cell (wallet, recipient, account, amount, note): sent again, ${n === 1 ? 'that person is' : 'those people are'} paid twice. ${nothing}`,
     [],
-    `See what was paid: ${commandLine(inv, ['history'], ['--since', since.toISOString().slice(0, 10)])}\nIf ${n === 1 ? 'it is a new payout' : 'they are new payouts'}, under a batch id of their own: ${again}`,
+    `See what was paid: ${commandLine(inv, ['history'], ['--since', since.toISOString().slice(0, 10)])}\nIf the file's ${rows} ${n === 1 ? 'is that payout' : 'are those payouts'}, take ${n === 1 ? 'it' : 'them'} out of the file (paid) and run the same command again. If ${n === 1 ? 'it is a second payment' : 'they are second payments'}, send ${n === 1 ? 'it' : 'them'} in a file of ${n === 1 ? 'its' : 'their'} own, under a batch id of ${n === 1 ? 'its' : 'their'} own (--batch-id NAME).`,
   );
 }

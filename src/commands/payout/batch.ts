@@ -222,8 +222,7 @@ class BatchRun {
    */
   async refuseOtherBatch(): Promise<void> {
     const { opts, load } = this;
-    if (load.recentSingles)
-      throw recentSinglesRefusal(opts.file, load.recentSingles, load.recentSince!, this.inv, 'Nothing was sent.', this.commands.payAgain(await this.againId()));
+    if (load.recentSingles) throw recentSinglesRefusal(opts.file, load.recentSingles, load.recentSince!, this.inv, 'Nothing was sent.');
     const slip = slippedBatch(load, opts.batchId);
     if (!slip) return;
     const { rows: n, named, runs } = slip;

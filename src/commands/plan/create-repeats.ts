@@ -36,7 +36,7 @@ export class PlanRepeats {
       this.#accepted++;
       this.#earlier.add(r.earlier);
     } else if (!r.earlier) {
-      this.#repeats.add(await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r)));
+      this.#repeats.add(await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r)), r.row);
     }
   }
 
@@ -51,10 +51,7 @@ export class PlanRepeats {
     const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
     const fresh = () => newBatchId(this.src.file, this.src.batchId, now, taken, (id) => this.journal.batchSent(this.baseUrl, id));
     const singles = recentSinglesSaid(r);
-    if (singles) {
-      const again = commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', await fresh(), ...extra]);
-      throw recentSinglesRefusal(this.src.file, singles, this.recentSince!, inv, 'No plan was written.', again);
-    }
+    if (singles) throw recentSinglesRefusal(this.src.file, singles, this.recentSince!, inv, 'No plan was written.');
     const slip = slippedBatch({ otherBatchRows: r.otherBatchRows, otherBatches: others }, given);
     if (!slip) return;
     const { rows: n, named, runs } = slip;
