@@ -318,6 +318,8 @@ describe('a sandbox that settles in an hour (TestClock: the waits are recorded, 
     for (const [status, body] of [
       [404, JSON.stringify({ message: 'Transfer not found' })],
       [404, '<html><body>Not Found</body></html>'],
+      // The key refused between the create and the read: exit 3 said "nothing was sent" before.
+      [401, JSON.stringify({ message: 'Unauthenticated.' })],
     ] as const) {
       ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/', kind: 'status', status, body, times: 1 });
       const id = randomUUID();
@@ -329,7 +331,7 @@ describe('a sandbox that settles in an hour (TestClock: the waits are recorded, 
       const error = JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('{"error"'))!) as { error: { message: string; hint: string } };
       expect(error.error.message).toContain(`Payout ${id} was accepted (transaction ${txn}), but its status could not be read`);
       // The printed command, run as printed, reads it.
-      const hint = error.error.hint;
+      const hint = error.error.hint.split('\n').at(-1)!;
       const again = await payctl(argvOf(hint.slice(hint.indexOf('payctl'))).concat('--wait-timeout', '1'), { dir: cfg.dir, clock: new TestClock() });
       expect(again.code, again.stderr).toBe(5);
       expect(again.stderr).toContain('still Pending');

@@ -176,14 +176,18 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   try {
     return await waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId, payoutId: request.payoutId, entry: j.entry });
   } catch (err) {
-    if (err instanceof InterruptedError || err instanceof PayoutFailedError || err instanceof StillPendingError || err instanceof AuthError) throw err;
+    if (err instanceof InterruptedError || err instanceof PayoutFailedError || err instanceof StillPendingError) throw err;
     // Accepted, and only reading it back failed (a 404, a page, an answer about another payout):
     // never exit 1, which --wait says for Failed and a script may take for "send it again". The
     // answer to the create on stdout (its transaction id), and the settlement not known: exit 5.
     await answer();
     throw new StillPendingError(
-      `Payout ${request.payoutId} was accepted (transaction ${sanitizeInline(transactionId)}), but its status could not be read: ${sanitizeInline((err as Error).message)}. It was not sent again; it may still settle.`,
-      { payoutId: request.payoutId, hint: `Check it with: ${commandLine(c.inv, ['payout', 'get'], [transactionId, '--wait'])}` },
+      `Payout ${request.payoutId} was accepted (transaction ${sanitizeInline(transactionId)}), but its status could not be read: ${sanitizeInline((err as Error).message).replace(/\.$/, '')}. It was not sent again; it may still settle.`,
+      {
+        payoutId: request.payoutId,
+        // A key refused between the create and the read (revoked meanwhile): log in first.
+        hint: `${err instanceof AuthError ? `${err.hint ?? 'Log in again with a valid key.'}\nThen check it with: ` : 'Check it with: '}${commandLine(c.inv, ['payout', 'get'], [transactionId, '--wait'])}`,
+      },
     );
   }
 }
