@@ -8,7 +8,7 @@
  * person has their own config folder (their own machine) and key.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -462,6 +462,21 @@ describe('plan files that are not whole plans are refused before anything (exit 
 });
 
 describe('plan approve', () => {
+  it('two approvers approving one plan file at once: both approvals kept (one was dropped, though both were told it was added)', async () => {
+    for (let trial = 0; trial < 4; trial++) {
+      const { path } = await madePlan(['1500']);
+      const [a, b] = await Promise.all([run('ibrahim', ['plan', 'approve', path, '--yes']), run('fatmata', ['plan', 'approve', path, '--yes'])]);
+      expect(a.code, a.stderr).toBe(0);
+      expect(b.code, b.stderr).toBe(0);
+      expect(
+        readPlanFile(path)
+          .approvals.map((x) => x.name)
+          .sort(),
+      ).toEqual(['Fatmata Conteh', 'Ibrahim Sesay']);
+      expect(readdirSync(work.dir).filter((f) => f.endsWith('.approving'))).toEqual([]);
+    }
+  });
+
   it('at a terminal: the plan on stderr, then "Approve this plan as …?"; no signs nothing, yes signs', async () => {
     const { path } = await madePlan(['1500', '2500']);
     const before = readFileSync(path);

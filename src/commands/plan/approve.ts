@@ -14,9 +14,9 @@ import { write, type Deps } from '../../deps.js';
 import { CancelledError, RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
-import { planText, type Plan, type ReadPayout } from '../../plans/plan.js';
+import type { Plan, ReadPayout } from '../../plans/plan.js';
 import { approvalSignatureHolds, fingerprintHolds, signApproval, type Approval } from '../../plans/signatures.js';
-import { replaceAtomically } from '../../payouts/report.js';
+import { addApprovalToFile } from './approve-file.js';
 import { formatAmount } from '../../money/amount.js';
 import { makeStyle } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
@@ -45,11 +45,7 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   const approval = signApproval(key, plan.hash, signedAt);
   let approvals: number;
   if (loaded.store) approvals = await storeApproval(loaded, approval);
-  else {
-    const signed = { ...plan, approvals: [...plan.approvals, approval] };
-    replaceAtomically(opts.plan, planText(signed));
-    approvals = signed.approvals.length;
-  }
+  else approvals = await addApprovalToFile(opts.plan, plan.hash, approval, { signal: deps.signal, pid: deps.host.pid });
   await reportApproved(loaded.ref, deps, plan.hash, approvals, key, signedAt);
   return 0;
 }

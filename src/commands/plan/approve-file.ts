@@ -1,0 +1,76 @@
+/**
+ * An approval added to a plan file (approve.ts), under a lock beside the file. Two approvers
+ * approving one file at once each read it, added their approval and wrote it whole: the one who
+ * wrote last dropped the other's approval, though both had been told it was added (3 of 4 tries).
+ * Under the lock (`.<file>.approving`, made exclusively beside the plan, where every approver of
+ * that file looks) the file is read again, must still be the plan approved (its hash), and gets
+ * the approval beside those it holds now, in one atomic rename.
+ */
+import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { LocalError, RefusedError } from '../../errors.js';
+import { readPlan, planText } from '../../plans/plan.js';
+import type { Approval } from '../../plans/signatures.js';
+import { replaceAtomically } from '../../payouts/report.js';
+
+/** How long an approval waits for another one being added to the same file. */
+const WAIT_MS = 10_000;
+/** A lock older than this is one a payctl left when it was killed: taken over. */
+const STALE_MS = 30_000;
+
+/** Adds `approval` to the plan file at `path`, whose plan must still have `hash`; returns how many approvals it now carries. */
+export async function addApprovalToFile(path: string, hash: string, approval: Approval, run: { signal: AbortSignal; pid: number }): Promise<number> {
+  const lock = join(dirname(path), `.${basename(path)}.approving`);
+  await acquire(lock, run);
+  try {
+    const { plan } = readPlan(path);
+    if (plan.hash !== hash) throw new RefusedError(`The plan file ${path} changed while you were approving it (its hash is now ${plan.hash}). Nothing was changed.`);
+    if (plan.approvals.some((a) => a.fingerprint === approval.fingerprint))
+      throw new RefusedError(`The plan ${path} already carries your approval (${approval.fingerprint}). Nothing was changed.`);
+    const signed = { ...plan, approvals: [...plan.approvals, approval] };
+    replaceAtomically(path, planText(signed));
+    return signed.approvals.length;
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // gone already: nothing held
+    }
+  }
+}
+
+async function acquire(lock: string, { signal, pid }: { signal: AbortSignal; pid: number }): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    try {
+      const fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      writeSync(fd, `${JSON.stringify({ pid, at: new Date().toISOString() })}\n`);
+      closeSync(fd);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new LocalError(`Cannot lock the plan file for the approval (${lock}): ${(err as Error).message}. Nothing was changed.`);
+    }
+    if (takenOver(lock)) continue;
+    if (Date.now() > deadline)
+      throw new LocalError(
+        `Another payctl is adding an approval to this plan file (its lock ${lock} is held). Nothing was changed.`,
+        'Run the same command again in a moment; if no payctl is approving it, remove the lock file.',
+      );
+    if (signal.aborted) throw new RefusedError('Interrupted while waiting to add the approval. Nothing was changed.');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A lock left by a payctl that was killed (older than STALE_MS, unchanged since read): removed. */
+function takenOver(lock: string): boolean {
+  try {
+    const before = readFileSync(lock, 'utf8');
+    if (Date.now() - statSync(lock).mtimeMs < STALE_MS) return false;
+    if (readFileSync(lock, 'utf8') !== before) return false;
+    unlinkSync(lock);
+    return true;
+  } catch {
+    return true; // gone meanwhile: try again
+  }
+}
