@@ -14,6 +14,7 @@ import { decimalFromNumber, decimalToMinor, formatAmount, minorToDecimal } from 
 import { parseServiceJson } from '../service/exact-json.js';
 import { isKnownCurrency, minorDigits } from '../money/currencies.js';
 import { fingerprintOf } from './keys.js';
+import { duplicateJsonKey } from '../payouts/batch-jsonl.js';
 
 export interface Tier {
   /** Minor units; the tier applies to totals >= from (inclusive) or > over. */
@@ -256,15 +257,28 @@ function readRules(r: Reading, raw: Record<string, unknown>): void {
 /** A policy file read and checked: the policy, or why it cannot be one (`unreadable`, or every problem). */
 export function examinePolicy(file: string): { policy: Policy; problems: [] } | { policy?: undefined; unreadable?: string; problems: string[] } {
   let raw: unknown;
+  let text: string;
   try {
+    text = readFileSync(file, 'utf8');
     // Numbers kept as written when a double would change them (exact-json.ts): amounts are exact.
-    raw = parseServiceJson(readFileSync(file, 'utf8'));
+    raw = parseServiceJson(text);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message;
     return { unreadable: why, problems: [why] };
   }
+  const twice = keyTwice(text);
+  if (twice) return { problems: [twice] };
   return examinePolicyValue(raw, file);
+}
+
+/**
+ * A key an object of a policy's JSON gives twice, said as a problem: JSON keeps the last, so a
+ * person reading the file sees a limit (the first) that is not the one enforced.
+ */
+export function keyTwice(text: string): string | undefined {
+  const twice = duplicateJsonKey(text);
+  return twice === undefined ? undefined : `the key "${twice}" is given twice in one object: a reader sees the first value, and JSON keeps the last; give it once`;
 }
 
 /**

@@ -17,7 +17,7 @@ import { ConfigError } from '../errors.js';
 import type { StoredPolicy } from '../payouts/ledger/ledger.js';
 import { CanonicalError, canonicalJson } from './canonical.js';
 import { signText, verifyText, type SigningKey } from './keys.js';
-import { examinePolicyValue, type Member, type Policy } from './policy-file.js';
+import { examinePolicyValue, keyTwice, type Member, type Policy } from './policy-file.js';
 import { fingerprintHolds, type Approval } from './signatures.js';
 
 /** A version of the team's policy in force, read and checked. */
@@ -38,7 +38,10 @@ export function contentHash(content: string): string {
 /** A policy file's text as the ledger keeps it (canonical JSON); a usage problem when it cannot be one. */
 export function canonicalPolicy(text: string): { content: string } | { problem: string } {
   try {
-    return { content: canonicalJson(JSON.parse(text)) };
+    const value: unknown = JSON.parse(text);
+    const twice = keyTwice(text);
+    if (twice) return { problem: twice };
+    return { content: canonicalJson(value) };
   } catch (err) {
     if (err instanceof CanonicalError) return { problem: `${err.message}: write amounts as strings ("1000.00")` };
     return { problem: `it is not JSON (${(err as Error).message})` };

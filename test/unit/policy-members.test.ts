@@ -5,7 +5,7 @@
  * the fix, approvals counted one per person and never the maker's (whatever keys they hold),
  * and splitting counted: approvalsNeeded against a real journal in a temp folder.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { createSigningKey, signText, type SigningKey } from '../../src/plans/key
 import { approvalMessage, makePlan, type Plan } from '../../src/plans/plan.js';
 import { approvalsNeeded, checkApprovals, examinePolicy, loadPolicy, type Policy } from '../../src/plans/policy.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { canonicalPolicy } from '../../src/plans/team-policy.js';
 import { payoutBody, validatePayout, type PayoutRequest } from '../../src/payouts/request.js';
 
 const NOW = new Date('2026-11-25T10:00:00.000Z');
@@ -277,5 +278,19 @@ describe('splitting counted (approvalsNeeded)', () => {
     const again = request({ amount: '600' });
     await sent(journal, again, NOW);
     expect((await approvalsNeeded(policy, [again], journal, BASE, NOW)).reasons).toEqual([expect.stringContaining('today: 1,000.00 SLE with this payout (400.00 SLE')]);
+  });
+});
+
+describe('a policy file with a key given twice in one object', () => {
+  it('is refused, naming the key: a reader sees the first value, JSON keeps the last (a limit read as 250,000 enforced as 99,999,999)', () => {
+    const file = join(dir(), 'policy.json');
+    const example = readFileSync(resolve(__dirname, '../../docs/examples/policy.json'), 'utf8').trimEnd();
+    writeFileSync(file, `${example.slice(0, -1)}, "max_per_payout": {"SLE": "99999999"}}`);
+    expect(examinePolicy(file).problems).toEqual([
+      'the key "max_per_payout" is given twice in one object: a reader sees the first value, and JSON keeps the last; give it once',
+    ]);
+    writeFileSync(file, '{"max_per_payout": {"SLE": "250000", "SLE": "99999999"}}');
+    expect(examinePolicy(file).problems[0]).toContain('the key "SLE" is given twice');
+    expect(canonicalPolicy('{"members":{},"members":{}}')).toEqual({ problem: expect.stringContaining('the key "members" is given twice') });
   });
 });
