@@ -8,7 +8,7 @@
  * person has their own config folder (their own machine) and key.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -288,6 +288,15 @@ describe('plan create', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Your key ${people.ibrahim.fingerprint} is not a maker's: Ibrahim Sesay is listed only as an approver in the policy ${policyFile}`);
     expect(r.stderr).toContain(`Have whoever keeps the policy list you as a maker (your public key: ${people.ibrahim.publicKey}).`);
+    // payout create --plan-out alike (it wrote the plan, and printed approve and send commands both then refused).
+    const out = join(work.dir, `ibr-${randomUUID().slice(0, 8)}.plan.json`);
+    const viaCreate = await run('ibrahim', [
+      ...['payout', 'create', '--wallet', freshWallet(ctx.sb, '1000.00', 'SLE'), '--amount', '100', '--currency', 'SLE', '--type', 'bank'],
+      ...['--name', 'Ibr Test', '--provider', 'ecobank', '--account', '12121212', '--plan-out', out],
+    ]);
+    expect(viaCreate.code).toBe(2);
+    expect(viaCreate.stderr).toContain(`Your key ${people.ibrahim.fingerprint} is not a maker's`);
+    expect(existsSync(out)).toBe(false);
   });
 });
 
