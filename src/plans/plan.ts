@@ -26,6 +26,19 @@ export { approvalMessage, makerMessage } from './signatures.js';
 export const PLAN_FORMAT = 1;
 /** A plan older than this is refused by `plan send`: what was reviewed a week ago may no longer be meant. */
 export const PLAN_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Why a plan's creation time refuses it at `now` (plan send, and plan approve, which would else
+ * sign a plan dated ahead that becomes sendable months after it was approved), or undefined:
+ * not a time, more than 7 days old, or more than 5 minutes in the future.
+ */
+export function planTimeProblem(plan: Pick<Plan, 'created_at'>, now: Date): string | undefined {
+  const made = Date.parse(plan.created_at);
+  if (!Number.isFinite(made)) return `its creation time "${plan.created_at}" is not a time`;
+  if (now.getTime() - made > PLAN_MAX_AGE_MS) return `it was made on ${plan.created_at}, more than 7 days ago`;
+  if (made - now.getTime() > 5 * 60_000) return `it was made on ${plan.created_at}, in the future`;
+  return undefined;
+}
 /** Plans are read whole; larger files are refused before they are parsed. */
 const MAX_PLAN_BYTES = 64 * 1024 * 1024;
 

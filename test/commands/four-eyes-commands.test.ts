@@ -513,7 +513,9 @@ describe('plan approve', () => {
     expect(refusedRun.stderr).toContain(`Review it first: payctl plan show ${path}`);
     expect(readPlanFile(path).approvals).toEqual([]);
 
-    const clock = new TestClock(new Date('2026-11-02T10:00:00.000Z'));
+    // A time of its own (a minute after the plan was made: one dated ahead of the approver is refused).
+    const signedAt = new Date(Date.parse(readPlanFile(path).created_at) + 60_000).toISOString();
+    const clock = new TestClock(new Date(signedAt));
     const r = await run('fatmata', ['plan', 'approve', path, '--yes', '--json'], { clock });
     expect(r.code, r.stderr).toBe(0);
     const plan = readPlanFile(path);
@@ -522,10 +524,10 @@ describe('plan approve', () => {
       hash: plan.hash,
       approved_by: 'Fatmata Conteh',
       fingerprint: people.fatmata.fingerprint,
-      signed_at: '2026-11-02T10:00:00.000Z',
+      signed_at: signedAt,
       approvals: 1,
     });
-    expect(plan.approvals[0]!.signed_at).toBe('2026-11-02T10:00:00.000Z');
+    expect(plan.approvals[0]!.signed_at).toBe(signedAt);
   });
 
   it('under the policy, refused before signing: a key that is not an approver’s, the maker with another key, a plan whose maker is not listed', async () => {
@@ -598,6 +600,12 @@ describe('plan send', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/it was made on \S+, in the future\. Nothing was sent\./);
     expectNothingSent(from);
+    // Nor is it approved: signed now, the approval would count once its date came, months on maybe.
+    const before = readFileSync(future.path, 'utf8');
+    const approve = await run('ibrahim', ['plan', 'approve', future.path, '--yes']);
+    expect(approve.code).toBe(2);
+    expect(approve.stderr).toMatch(/Cannot approve the plan \S+: it was made on \S+, in the future\. Nothing was signed\./);
+    expect(readFileSync(future.path, 'utf8')).toBe(before);
 
     // Its creation time is not a time: refused too (the plan re-signed by its maker).
     const plan = readPlanFile(path) as any;

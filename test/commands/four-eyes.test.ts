@@ -197,7 +197,10 @@ describe('plan send refuses, and sends nothing', () => {
     const plans = { old: old.path, elsewhere: planPathOf(file) };
     expect(readPlanFile(plans.elsewhere).base_url).toBe('https://api.example.com/v2');
     for (const [name, path] of Object.entries(plans)) {
-      expect((await approveAs('alice', path)).code).toBe(0);
+      // Approving refuses the old one too (nothing signed); send refuses it either way.
+      const approved = await approveAs('alice', path);
+      expect(approved.code, approved.stderr).toBe(name === 'old' ? 2 : 0);
+      if (name === 'old') expect(approved.stderr).toContain('more than 7 days ago. Nothing was signed.');
       const from = ctx.sb.requests().length;
       const r = await run(['plan', 'send', path, '--yes']);
       expect(r.code, `${name}: ${r.stderr}`).toBe(2);

@@ -14,7 +14,7 @@ import { write, type Deps } from '../../deps.js';
 import { CancelledError, RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
-import type { Plan, ReadPayout } from '../../plans/plan.js';
+import { planTimeProblem, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalSignatureHolds, fingerprintHolds, signApproval, type Approval } from '../../plans/signatures.js';
 import { addApprovalToFile } from './approve-file.js';
 import { formatAmount } from '../../money/amount.js';
@@ -38,6 +38,8 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   const { plan, payouts } = loaded;
   const key = requireSigningKey(configDir(deps.env));
   refuseOwnOrAgain(plan, key);
+  const timeProblem = planTimeProblem(plan, deps.clock.now());
+  if (timeProblem) throw new UsageError(`Cannot approve the plan ${loaded.label}: ${timeProblem}. Nothing was signed.`, [], 'Have its maker make a new plan.');
   const policy = await effectivePolicy(deps);
   if (policy) refuseUnderPolicy(loaded.label, plan, policy, key);
   if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);

@@ -28,7 +28,7 @@ import { hash64, rowsKey } from '../../payouts/batch-source.js';
 import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLock } from '../../payouts/batch-lock.js';
-import { PLAN_MAX_AGE_MS, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { planTimeProblem, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
@@ -155,11 +155,8 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
   if (!samePlace(plan.base_url, api.baseUrl)) throw refuse(`it was made for ${plan.base_url}, and this profile sends to ${api.baseUrl}`);
-  const now = deps.clock.now();
-  const made = Date.parse(plan.created_at);
-  if (!Number.isFinite(made)) throw refuse(`its creation time "${plan.created_at}" is not a time`);
-  if (now.getTime() - made > PLAN_MAX_AGE_MS) throw refuse(`it was made on ${plan.created_at}, more than 7 days ago`, [], 'Make a new plan and have it approved again.');
-  if (made - now.getTime() > 5 * 60_000) throw refuse(`it was made on ${plan.created_at}, in the future`);
+  const timeProblem = planTimeProblem(plan, deps.clock.now());
+  if (timeProblem) throw refuse(timeProblem, [], timeProblem.endsWith('ago') ? 'Make a new plan and have it approved again.' : undefined);
 
   const approvals = checkApprovals(plan, policy);
   if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
