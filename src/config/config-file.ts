@@ -79,6 +79,7 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
   let text: string;
   let stamp: string;
   let settled: boolean;
+  let mode = 0;
   try {
     // Only a regular file: a FIFO would block every command, a symlink would have its
     // target rewritten and chmodded.
@@ -90,6 +91,7 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
       );
     }
     checkTrusted(path, Number(st.mode), Number(st.uid), Number(st.size));
+    mode = Number(st.mode);
     stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
     settled = Date.now() - Number(st.mtimeMs) > RACY_MS;
     if (last?.stamp === stamp) return { profiles: { ...last.profiles }, keep: last };
@@ -112,7 +114,23 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
   }
   const profiles: Record<string, Profile> = {};
   for (const [name, { token: _t, tokenExpiresAt: _e, ...p }] of Object.entries(parsed.data.profiles ?? {})) profiles[name] = p;
+  refuseReadableSecrets(path, mode, profiles);
   return { profiles: { ...profiles }, keep: settled ? { stamp, profiles } : undefined };
+}
+
+/**
+ * Refuses a file that holds a secret (an API key or webhook secret kept with --insecure-storage)
+ * and that others can read: used, it would say nothing while the key sits readable (a signing
+ * key so exposed is refused, like ssh). The fix is a chmod, and a new key if others had it.
+ */
+function refuseReadableSecrets(path: string, mode: number, profiles: Record<string, Profile>): void {
+  if ((mode & 0o044) === 0) return;
+  const holding = Object.entries(profiles).filter(([, p]) => p.apiKey || p.webhookSecret);
+  if (!holding.length) return;
+  throw new ConfigError(
+    `Refusing to use the config file ${path}: it keeps ${holding.length === 1 ? `profile "${holding[0]![0]}"'s` : `${holding.length} profiles'`} API key or webhook secret, and others can read it (mode ${(mode & 0o777).toString(8)}). Nothing was sent.`,
+    `Make it private:\n  chmod 600 ${shellQuote(path)}\nIf others may have read it, make new keys at the service and log in again.`,
+  );
 }
 
 /** Refuses a file too large to be a profile store, or one that others could have written. */

@@ -247,6 +247,26 @@ describe('the config file refused for its permissions: the commands printed work
     const after = await payctl(['balances', '--json'], { dir });
     expect(after.code, after.stderr).toBe(0);
   });
+
+  it('a config file that keeps an API key and that others can read (0644, 0640) is refused; chmod 600, as printed, and it is used', async () => {
+    for (const mode of [0o644, 0o640]) {
+      const dir = configDir();
+      await writeLoggedIn(ctx.sb, dir);
+      chmodSync(configFile(dir), mode);
+      const from = ctx.sb.requests().length;
+      const r = await payctl(['balances'], { dir });
+      // Used before, without a word, the key readable by others.
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `Refusing to use the config file ${configFile(dir)}: it keeps profile "default"'s API key or webhook secret, and others can read it (mode ${mode.toString(8)})`,
+      );
+      expect(r.stderr).not.toContain(ctx.sb.apiKey);
+      expect(ctx.sb.requests().length).toBe(from);
+      const chmod = printedCommands(r.stderr).find((l) => l.startsWith('chmod 600 '))!;
+      expect(spawnSync('sh', ['-c', chmod]).status).toBe(0);
+      expect((await payctl(['balances', '--json'], { dir })).code).toBe(0);
+    }
+  });
 });
 
 describe('login and PAYCTL_TOKEN', () => {
