@@ -27,6 +27,7 @@ export type RejectReason =
   | 'missing signature header'
   | 'malformed signature header'
   | 'signature does not match'
+  | 'not a JSON object'
   | 'missing timestamp'
   | 'stale timestamp'
   | 'timestamp in the future';
@@ -84,6 +85,11 @@ export function timestampMs(value: unknown): number | undefined {
   // Date.parse takes at most milliseconds: the rest of the fraction is dropped, not rounded.
   const ms = Date.parse(`${m[1]}.${(m[2] ?? '').padEnd(3, '0').slice(0, 3)}${m[3]}`);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** A signed body that is no JSON object (bad JSON, `null`, a list): no event, said so rather than "missing timestamp". */
+export function notAnEvent(): Rejection {
+  return reject('not a JSON object', 'the body is not a JSON object', 'An event is one JSON object: {"event": ..., "timestamp": ..., "webhook_id": ..., "data": {...}}.');
 }
 
 /** Seconds as people read them: whole when whole, else up to milliseconds (300.5). */

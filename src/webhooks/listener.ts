@@ -23,7 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { UsageError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { IO, Log } from '../output/io.js';
-import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, verifySignature, type Rejection } from '../service/signature.js';
+import { SIGNATURE_HEADER, TOLERANCE_SECONDS, checkTimestamp, notAnEvent, verifySignature, type Rejection } from '../service/signature.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import type { SecretMask } from '../output/secrets.js';
 import { makeStyle } from '../output/style.js';
@@ -282,7 +282,8 @@ class Listener {
     const given = req.headers[this.s.headerName.toLowerCase()];
     const signature = verifySignature(this.s.secret!, Array.isArray(given) ? given[0] : given, raw, this.s.headerName);
     if (!signature.ok) return signature;
-    return checkTimestamp(ev?.body.timestamp, nowMs, this.s.tolerance);
+    if (!ev) return notAnEvent();
+    return checkTimestamp(ev.body.timestamp, nowMs, this.s.tolerance);
   }
 
   /**

@@ -133,6 +133,8 @@ describe('payctl webhooks listen', () => {
     const future = oddBody(id, tx, { timestamp: at(310) });
     const undated = Buffer.from(body.toString('utf8').replace(/"timestamp":"[^"]*" ,/, ''), 'utf8');
     expect(undated.toString('utf8')).not.toContain('timestamp');
+    const notJson = Buffer.from('{"event":"transfer.success",', 'utf8');
+    const list = Buffer.from('[1,2]', 'utf8');
 
     const cases: Array<[string, Buffer, Record<string, string>, string, string]> = [
       ['signed with another secret', body, headersFor(body, 'whsec_someone_else'), 'signature does not match', 'signature does not match'],
@@ -142,6 +144,9 @@ describe('payctl webhooks listen', () => {
       ['correctly signed, 301 s old', stale, headersFor(stale, S), 'stale timestamp', 'timestamp 301 s old, more than 300 s'],
       ['correctly signed, 310 s ahead', future, headersFor(future, S), 'timestamp in the future', 'timestamp 310 s ahead, more than 300 s'],
       ['correctly signed, no timestamp', undated, headersFor(undated, S), 'missing timestamp', 'the event has no ISO 8601 timestamp'],
+      // Said "missing timestamp" before, as if it were an event without one.
+      ['correctly signed, not JSON', notJson, headersFor(notJson, S), 'not a JSON object', 'the body is not a JSON object'],
+      ['correctly signed, a list', list, headersFor(list, S), 'not a JSON object', 'the body is not a JSON object'],
       [
         'the old t=…,v1=… form',
         body,
@@ -159,9 +164,10 @@ describe('payctl webhooks listen', () => {
     const warnings = l
       .stderr()
       .split('\n')
-      .filter((x) => x.startsWith('Warning:') && x.includes('rejected event'));
+      .filter((x) => x.startsWith('Warning:') && x.includes('; answered 400, not forwarded.'));
     expect(warnings).toHaveLength(cases.length);
-    for (const w of warnings)
+    // Each names the event by its id, but the bodies that are no event (they have none).
+    for (const w of warnings.filter((x) => !x.includes('not a JSON object')))
       expect(w).toMatch(new RegExp(`^Warning: \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d {2}rejected event ${id}: .*; answered 400, not forwarded\\. \\S`));
     // Not on stdout, and nothing reached the app (each forward would finish before the answer).
     expect(l.stdout()).toBe('');
