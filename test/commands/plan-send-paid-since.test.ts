@@ -97,6 +97,29 @@ describe('plan send after its batch was paid from another version of the file', 
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 
+  it('a row paid by hand (payout create) after the plan was made: refused, naming both payouts; its approvers never saw it', async () => {
+    const { file, plan } = await planUnnamed('byhand.csv');
+    // While the plan waits: the first row's person paid with payout create, every cell alike.
+    const [header, row] = readFileSync(file, 'utf8').split('\n');
+    const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]!]));
+    const byHand = await run(
+      ...['payout', 'create', '--wallet', cells.wallet_id!, '--amount', cells.amount!, '--currency', 'SLE', '--type', 'bank'],
+      ...['--name', cells.name!, '--provider', cells.provider!, '--account', cells.account_number!, '--note', cells.note!, '--yes'],
+    );
+    expect(byHand.code, byHand.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+    // Before: plan send paid that person a second time.
+    const { r, lines } = await refusedSend(plan);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Error: Cannot send the plan ${plan.replace(/[.]/g, '\\.')}: 1 payout of it pays what was paid after the plan was made \\(\\S+\\), which its approvers did not see\\. Nothing was sent\\.$`,
+      ),
+    );
+    expect(lines[1]).toMatch(/^ {2}- payout \S+ \(row 2\) pays what payout \S+ paid as single payouts \(payout create\) on /);
+    expect(r.stderr).toContain('If some of it is still to pay, make a new plan of that, and have it approved.');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
   it("names the plan's own payout id when the copy paid the same cells under ids of its own", async () => {
     const { file, batch, plan } = await planPayroll('Salary', 'ids.csv');
     const planned = (JSON.parse(readFileSync(plan, 'utf8')) as { payouts: Array<{ payout_id: string }> }).payouts.map((p) => p.payout_id);

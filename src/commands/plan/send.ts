@@ -23,7 +23,9 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
-import { DEFAULT_BATCH_ID, repeatKey } from '../../payouts/identity.js';
+import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
+import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
+import { plural } from '../../output/text.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
 import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
@@ -228,12 +230,27 @@ async function refusePaidSince(
 ): Promise<void> {
   const changed = new ChangedRows(j.journal, j.api.baseUrl, { batchId: batch.id, path: batch.file, ...(recentSince ? { recentSince } : {}) });
   const batchRun = comparedRun(batch.id, batch.file);
+  const after: string[] = [];
+  let paidAfter = 0;
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
-      const repeatKeys = [...new Set(items.slice(i, i + LOOKAHEAD).map((x) => repeatKey(x.request)))];
-      await j.journal.prefetch?.(j.api.baseUrl, [], [], { batch: batchRun, repeatKeys, recentSince: changed.run.recentSince });
+      const group = items.slice(i, i + LOOKAHEAD);
+      const repeatKeys = [...new Set(group.map((x) => repeatKey(x.request)))];
+      await j.journal.prefetch?.(j.api.baseUrl, [], [...new Set(group.map((x) => payoutFingerprint(x.request)))], {
+        batch: batchRun,
+        repeatKeys,
+        recentSince: changed.run.recentSince,
+      });
     }
-    if (stillUnpaid(it.earlier)) await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
+    if (!stillUnpaid(it.earlier)) continue;
+    await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
+    // Paid by another payout after the plan was made (payout create, a batch): its approvers never saw that.
+    const made = Date.parse(j.plan.created_at);
+    const since = (await samePayoutsSent(j.journal, j.api.baseUrl, payoutFingerprint(it.request), (e) => e.payoutId === it.request.payoutId)).filter(
+      (e) => Date.parse(e.createdAt) > made,
+    );
+    if (since.length && paidAfter++ < 10)
+      after.push(`payout ${it.request.payoutId}${it.row ? ` (row ${it.row})` : ''} pays what payout ${since.at(-1)!.payoutId} paid ${describeSentIn(since.at(-1)!)}`);
   }
   const n = changed.problems.total;
   if (n) {
@@ -243,6 +260,12 @@ async function refusePaidSince(
       `See what the batch paid with: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--batch-id', changed.batches[0]!])}\nIf some of the plan is still to pay, make a new plan from the file that was paid.`,
     );
   }
+  if (after.length)
+    throw refuse(
+      `${plural(paidAfter, 'payout of it pays', 'payouts of it pay')} what was paid after the plan was made (${j.plan.created_at}), which its approvers did not see`,
+      after,
+      `See what was paid: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--since', j.plan.created_at.slice(0, 10)])}\nIf some of it is still to pay, make a new plan of that, and have it approved.`,
+    );
 }
 
 /** Where the report goes (for `batch`); never over another run's report. */
