@@ -60,8 +60,9 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   let sentPayout: (() => boolean) | undefined;
-  // Said when a second signal ends the run at once after a payout left (made ready once a command runs).
+  // Said when a second signal ends the run at once after a payout left (made at the first signal).
   let stopNote: string | undefined;
+  let deps: Deps | undefined;
   const argv = proc.argv.slice(2);
   const jsonRequested = argv.includes('--json');
   const onSignal = () => {
@@ -72,6 +73,8 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
       if (stopNote && sentPayout?.()) proc.stderr.write(stopNote);
       proc.exit(ExitCode.interrupted);
     }
+    const run = deps;
+    if (run && sentPayout?.()) void import('./config/command-line.js').then((m) => (stopNote = m.secondInterruptNote(run, jsonRequested)));
     controller.abort();
   };
   proc.on('SIGINT', onSignal);
@@ -79,7 +82,6 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
 
   const { wantsColor, makeStyle, loadColor } = await import('./output/style.js');
   const mask = new SecretMask();
-  let deps: Deps | undefined;
   let close: (() => Promise<unknown>) | undefined;
   let release: (() => Promise<unknown>) | undefined;
   let exitCode = 0;
@@ -96,7 +98,6 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     const { openConfigStore } = await import('./config/store.js');
     const built = buildDeps(proc, io, globals, argv, controller.signal, makeStyle(io.stderrColor), openConfigStore, mask, clock, host, seams.prompter);
     ({ deps, close, release, sentPayout } = built);
-    void import('./config/command-line.js').then((m) => (stopNote = m.secondInterruptNote(built.deps, jsonRequested)));
     const mod = await load();
     const code = await mod.run({ ...cmd.opts(), ...args } as O, deps);
     exitCode = typeof code === 'number' ? code : 0;
