@@ -12,7 +12,8 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { minorToDecimal, plainAmount, sumMinor, toCommonMinor, toDecimal } from '../money/amount.js';
 import type { PayoutRecord } from '../service/schemas.js';
 import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
-import type { PayoutFields } from './request.js';
+import { validatePayout, type PayoutFields } from './request.js';
+import { payoutFingerprint } from './identity.js';
 import { isJsonl, openNoFollow, replaceAtomically, REPORT_COLUMNS } from './report.js';
 import { csvFault } from './plain-csv.js';
 import { formatAmount } from '../money/amount.js';
@@ -264,6 +265,19 @@ export function batchFileRow(record: PayoutRecord, body?: string): Record<string
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') row[`metadata.${k}`] = String(v);
   }
   return row;
+}
+
+/**
+ * What a journaled body pays (identity.ts payoutFingerprint), for an entry journaled without its
+ * fingerprint (plan send before this version): undefined when the body cannot be read.
+ */
+export function fingerprintOfBody(body: string): string | undefined {
+  const sent = sentFields(body);
+  if (!sent) return undefined;
+  const metadata: Record<string, string> = {};
+  for (const [k, v] of Object.entries(sent.metadata ?? {})) if (typeof v === 'string') metadata[k] = v;
+  const v = validatePayout({ ...sent.fields, payoutId: 'fingerprint-of-body', metadata });
+  return v.ok ? payoutFingerprint(v.request) : undefined;
 }
 
 /** A journaled request body as batch-file fields; undefined when it cannot be read. */

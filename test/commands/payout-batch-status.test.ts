@@ -131,7 +131,7 @@ describe('payout batch status: the done-when scenario', () => {
     // The printed command: a new batch id, no --yes; with --yes added it sends 5 new payouts.
     const date = new Date().toISOString().slice(0, 10);
     const line = r.stderr.split('\n').find((l) => l.includes('payctl payout batch '))!;
-    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id failed-${date}`);
+    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id stipends-failed-${date}`);
     const sent = new Set(after.rows.map((x) => x.payout_id));
     const from = sb.requests().length;
     const again = await run(cfgFast, [...line.trim().split(' ').slice(1), '--yes']);
@@ -162,7 +162,7 @@ describe('payout batch status: the printed command for the Failed rows', () => {
         .split('\n')
         .find((l) => l.includes('payctl payout batch '))!
         .trim();
-      expect(line).toBe(`payctl payout batch ./-f2.csv --batch-id f2-${new Date().toISOString().slice(0, 10)}`);
+      expect(line).toBe(`payctl payout batch ./-f2.csv --batch-id feb--f2-${new Date().toISOString().slice(0, 10)}`);
       const from = sb.requests().length;
       const again = await run(cfgFast, [...shellSplit(line).slice(1), '--yes']);
       expect(again.stderr).not.toContain('unknown option');
@@ -216,6 +216,28 @@ describe('payout batch status: rejected rows, to send as new payouts once the ca
     expect(next.stderr).toContain('Row 3 was rejected, but what it pays was paid since (payout ');
     expect(next.stderr).toContain('No Failed or rejected rows to send again:');
     expect(existsSync(work.file('day2.csv'))).toBe(false);
+  });
+});
+
+describe('payout batch status: a retry that failed too', () => {
+  it('a Failed row whose retry settled Failed as well is written again by the next --failed-out, not said to be paid', async () => {
+    const sb = fast.sb;
+    const rows = rowsWithFailures(sb, 2, [2], `twice-failed-${Date.now()}`).map(({ payout_id: _, ...r }, i): BatchRow => ({ ...r, amount: `${i + 3}.09` }));
+    const report = await send(cfgFast, 'tf.csv', rows);
+    const first = await run(cfgFast, ['payout', 'batch', 'status', report, '--wait', '--wait-timeout', '30', '--failed-out', work.file('tf-1.csv')]);
+    expect(first.code, first.stderr).toBe(1);
+    const retry = first.stderr
+      .split('\n')
+      .find((l) => l.trim().startsWith('payctl payout batch '))!
+      .trim();
+    expect((await run(cfgFast, [...shellSplit(retry).slice(1), '--yes'])).code).toBe(0);
+    // The retry's report read until it settles: Failed again (the account still fails), and noted so.
+    const retryReport = work.file('tf-1.report.csv');
+    expect((await run(cfgFast, ['payout', 'batch', 'status', retryReport, '--wait', '--wait-timeout', '30'])).code).toBe(1);
+    const second = await run(cfgFast, ['payout', 'batch', 'status', report, '--failed-out', work.file('tf-2.csv')]);
+    // Before: "what it pays was paid since (payout ...)", and not written: that retry paid nobody.
+    expect(second.stderr).not.toContain('was paid since');
+    expect(readCsv(work.file('tf-2.csv')).rows.map((r) => r.account_number)).toEqual([rows[1]!.account_number]);
   });
 });
 

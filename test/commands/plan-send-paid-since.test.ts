@@ -7,7 +7,7 @@
  * refuses such payouts (exit 2, nothing sent), naming the payout that paid each.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -117,6 +117,30 @@ describe('plan send after its batch was paid from another version of the file', 
     );
     expect(lines[1]).toMatch(/^ {2}- payout \S+ \(row 2\) pays what payout \S+ paid as single payouts \(payout create\) on /);
     expect(r.stderr).toContain('If some of it is still to pay, make a new plan of that, and have it approved.');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it("batch status --failed-out of a plan's report leaves out a rejected row its retry paid (plan send journaled no fingerprint)", async () => {
+    const wallet = freshWallet(ctx.sb, '200.00', 'SLE');
+    const file = payroll(wallet, 'Salary 2026-11-30', 'short.csv');
+    const plan = join(work.dir, 'short.plan.json');
+    expect((await run('plan', 'create', file, '--batch-id', `short-${randomUUID().slice(0, 8)}`, '-o', plan)).code).toBe(0);
+    const sent = await run('plan', 'send', plan, '--yes');
+    expect(sent.code, sent.stderr).toBe(1); // 150.00 paid, 160.00 refused: the wallet had 200.00
+    ctx.sb.setWallet({ wallet_id: wallet, wallet_name: 'Topped up', currency: 'SLE', balance: '3000.00' });
+    const report = join(work.dir, 'short.plan.report.jsonl');
+    const first = await run('payout', 'batch', 'status', report, '--failed-out', join(work.dir, 'short-r1.csv'));
+    const retry = first.stderr
+      .split('\n')
+      .find((l) => l.trim().startsWith('payctl payout batch '))!
+      .trim();
+    expect(retry).toContain('--batch-id short.plan-short-r1-');
+    expect((await run(...retry.split(' ').slice(1), '--yes')).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const second = await run('payout', 'batch', 'status', report, '--failed-out', join(work.dir, 'short-r2.csv'));
+    // Before: written again, and its printed command paid the 160.00 a second time.
+    expect(second.stderr).toContain('Row 3 was rejected, but what it pays was paid since (payout ');
+    expect(existsSync(join(work.dir, 'short-r2.csv'))).toBe(false);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 

@@ -11,13 +11,14 @@
  * found printed, and the advice with the commands to run next (docs/architecture.md, "Printed commands").
  */
 import { existsSync, lstatSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { noteSettled, waitForSettled } from '../../payouts/settle.js';
 import {
   batchFileRow,
   failedRowOf,
+  fingerprintOfBody,
   isAccepted,
   readStatusReport,
   rewriteReport,
@@ -262,9 +263,12 @@ class StatusRun {
    * file, and sent under a new batch id, it would be paid twice.
    */
   async #paidSince(entry: JournalEntry): Promise<JournalEntry | undefined> {
-    if (!entry.fingerprint) return undefined;
-    const same = await this.journal.find(this.api.baseUrl, 'fingerprint', entry.fingerprint).catch(() => []);
-    return same.find((o) => o.payoutId !== entry.payoutId && countsAsSent(o) && o.createdAt >= entry.createdAt);
+    const fingerprint = entry.fingerprint ?? fingerprintOfBody(entry.body);
+    if (!fingerprint) return undefined;
+    const same = await this.journal.find(this.api.baseUrl, 'fingerprint', fingerprint).catch(() => []);
+    // A retry that settled Failed paid nobody either.
+    const failed = (o: JournalEntry) => o.outcome?.kind === 'accepted' && o.outcome.payoutStatus?.toLowerCase() === 'failed';
+    return same.find((o) => o.payoutId !== entry.payoutId && countsAsSent(o) && !failed(o) && o.createdAt >= entry.createdAt);
   }
 
   /** The Failed rows, and the rejected ones, as a new batch file at `failedOut`, in the report's order; the command that sends it. */
@@ -285,7 +289,9 @@ class StatusRun {
     }
     // Named after the file, never a batch already sent: another payroll's retry of the day, or this
     // one's sent before and refused, would have its rows compared, or their refusals replayed.
-    const id = await newBatchId(failedOut, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), new Set(), (b) => this.journal.batchSent(this.api.baseUrl, b));
+    // The report's name in it too: two payrolls' retries written to files of one name are two batches.
+    const named = join(dirname(failedOut), `${basename(this.report.path, extname(this.report.path)).replace(/\.report$/, '')}-${basename(failedOut)}`);
+    const id = await newBatchId(named, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), new Set(), (b) => this.journal.batchSent(this.api.baseUrl, b));
     return commandLine(this.inv, ['payout', 'batch'], [fileOperand(opts.failedOut!), '--batch-id', id]);
   }
 

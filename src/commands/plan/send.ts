@@ -206,7 +206,8 @@ async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[
           `payout ${i + 1} (${p.payout_id}): already sent ${c.what === 'details' ? 'with other details' : `under another idempotency key (${earlier.idempotencyKey})`}`,
         );
     }
-    items.push({ row: p.row ?? i + 1, request: p.request, body: p.body, idempotencyKey: p.idempotency_key, earlier });
+    // With what it pays (its fingerprint): found by the repeat guard and batch status as a batch's row is.
+    items.push({ row: p.row ?? i + 1, request: p.request, body: p.body, idempotencyKey: p.idempotency_key, fingerprint: payoutFingerprint(p.request), earlier });
   }
   if (conflicts.length) throw refuse(`${conflicts.length} payout${conflicts.length === 1 ? ' was' : 's were'} sent before differently`, conflicts);
   return items;
@@ -245,6 +246,8 @@ async function refusePaidSince(
     if (!stillUnpaid(it.earlier)) continue;
     await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
     // Paid by another payout after the plan was made (payout create, a batch): its approvers never saw that.
+    // By the maker's clock against the journal's: payouts of the minutes before a plan (plan create
+    // says them) are not taken for after it, so a maker's clock ahead can hide one made just after.
     const made = Date.parse(j.plan.created_at);
     const since = (await samePayoutsSent(j.journal, j.api.baseUrl, payoutFingerprint(it.request), (e) => e.payoutId === it.request.payoutId)).filter(
       (e) => Date.parse(e.createdAt) > made,
