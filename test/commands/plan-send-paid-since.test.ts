@@ -107,6 +107,13 @@ describe('plan send after its batch was paid from another version of the file', 
       ...['--name', cells.name!, '--provider', cells.provider!, '--account', cells.account_number!, '--note', cells.note!, '--yes'],
     );
     expect(byHand.code, byHand.stderr).toBe(0);
+    // plan show says what plan send will do with it (it said "plan send pays it again").
+    const shown = await run('plan', 'show', plan);
+    expect(shown.stdout + shown.stderr).toMatch(
+      /row 2: pays what payout \S+ paid as single payouts \(payout create\) on .*, after the plan was made: plan send refuses the plan/,
+    );
+    const shownJson = await run('plan', 'show', plan, '--json');
+    expect((JSON.parse(shownJson.stdout) as { sent_before: Array<{ kind: string }> }).sent_before.map((x) => x.kind)).toEqual(['after']);
     const from = ctx.sb.requests().length;
     // Before: plan send paid that person a second time.
     const { r, lines } = await refusedSend(plan);

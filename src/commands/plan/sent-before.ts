@@ -14,8 +14,11 @@ import { text } from '../../output/text.js';
 export interface SentBefore {
   row: number | undefined;
   payoutId: string;
-  /** accepted: this payout, accepted earlier; repeat: another payout that paid the same. */
-  kind: 'accepted' | 'repeat';
+  /**
+   * accepted: this payout, accepted earlier; repeat: another payout that paid the same before the
+   * plan was made (plan send pays it again); after: one that paid it after (plan send refuses it).
+   */
+  kind: 'accepted' | 'repeat' | 'after';
   earlier: JournalEntry;
 }
 
@@ -23,7 +26,8 @@ export interface SentBefore {
 const GROUP = 256;
 
 /** The plan's payouts sent before, in plan order, looked up in `journal` under the plan's service. */
-export async function sentBefore(journal: Ledger, baseUrl: string, payouts: readonly ReadPayout[]): Promise<SentBefore[]> {
+export async function sentBefore(journal: Ledger, baseUrl: string, payouts: readonly ReadPayout[], madeAt?: string): Promise<SentBefore[]> {
+  const made = madeAt === undefined ? NaN : Date.parse(madeAt);
   const out: SentBefore[] = [];
   for (let from = 0; from < payouts.length; from += GROUP) {
     const group = payouts.slice(from, from + GROUP).map((p) => ({ p, fingerprint: payoutFingerprint(p.request) }));
@@ -40,7 +44,7 @@ export async function sentBefore(journal: Ledger, baseUrl: string, payouts: read
       }
       if (own) continue; // journaled, not accepted: plan send resolves it under its key
       const same = (await samePayoutsSent(journal, baseUrl, fingerprint, (e) => e.payoutId === p.payout_id)).at(-1);
-      if (same) out.push({ row: p.row, payoutId: p.payout_id, kind: 'repeat', earlier: same });
+      if (same) out.push({ row: p.row, payoutId: p.payout_id, kind: Date.parse(same.createdAt) > made ? 'after' : 'repeat', earlier: same });
     }
   }
   return out;
@@ -54,6 +58,8 @@ export function sentBeforeLines(found: readonly SentBefore[]): string[] {
     const o = s.earlier.outcome;
     return s.kind === 'accepted'
       ? `${who}: accepted earlier ${where}${o?.kind === 'accepted' && o.transactionId ? ` (transaction ${text(o.transactionId)})` : ''}: plan send does not send it again`
-      : `${who}: pays what payout ${text(s.earlier.payoutId)} paid ${where}: plan send pays it again as a new payout`;
+      : s.kind === 'after'
+        ? `${who}: pays what payout ${text(s.earlier.payoutId)} paid ${where}, after the plan was made: plan send refuses the plan`
+        : `${who}: pays what payout ${text(s.earlier.payoutId)} paid ${where}: plan send pays it again as a new payout`;
   });
 }

@@ -83,7 +83,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
   let ledger: Ledger | undefined;
   try {
     ledger = await openLedger(deps);
-    review.sent = { found: await sentBefore(ledger, plan.base_url, payouts), from: ledger.sentFrom };
+    review.sent = { found: await sentBefore(ledger, plan.base_url, payouts, plan.created_at), from: ledger.sentFrom };
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     sentProblem = err.message;
