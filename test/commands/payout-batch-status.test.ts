@@ -193,6 +193,9 @@ describe('payout batch status: rejected rows, to send as new payouts once the ca
     expect(again.code, again.stderr).toBe(1);
     expect(again.stderr).toContain('INSUFFICIENT_FUNDS');
 
+    // With --json, what was written (another file: --failed-out never overwrites).
+    const doc = JSON.parse((await run(cfgFast, [...shellSplit(status).slice(1, -1), work.file('ins.json-check.csv'), '--json'])).stdout) as { failed_out_rows: unknown };
+    expect(doc.failed_out_rows).toEqual({ failed: 0, rejected: 1 });
     // The printed command, as printed: the rejected row in a file of its own, and the command that sends it.
     const st = await run(cfgFast, shellSplit(status).slice(1));
     // 0, or 5 while the accepted row is still Pending (the sandbox settles it 200 ms after it was made).
@@ -256,7 +259,17 @@ describe('payout batch status: before settlement, totals, formats', () => {
     const j = await run(cfgSlow, ['payout', 'batch', 'status', report, '--json']);
     expect(j.code).toBe(5);
     const doc = JSON.parse(j.stdout) as Record<string, unknown>;
-    expect(doc).toMatchObject({ rows: 3, accepted: 3, successful: 0, failed: 0, pending: 3, failed_rows: [], failed_out: null, retry_command: null });
+    expect(doc).toMatchObject({
+      rows: 3,
+      accepted: 3,
+      successful: 0,
+      failed: 0,
+      pending: 3,
+      failed_rows: [],
+      failed_out: null,
+      retry_command: null,
+      failed_out_rows: null,
+    });
     expect(doc.totals).toEqual([{ currency: 'SLE', status: 'Pending', count: 3, amount: '0.30' }]);
   });
 

@@ -100,7 +100,7 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   const rejected = failedOut !== undefined ? await s.rejectedRows() : [];
   const failed = failedOut !== undefined ? await s.notPaidSince(found.failed) : [];
   const retry = failedOut !== undefined && (failed.length || rejected.length) ? await s.writeFailedOut(failedOut, failed, rejected) : undefined;
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry)) + '\n');
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length })) + '\n');
   else await write(deps.io.stdout, s.text(found));
   return s.advise(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length });
 }
@@ -296,7 +296,7 @@ class StatusRun {
   }
 
   /** The --json document. */
-  json(path: string, f: Found, failedOut: string | undefined, retry: string | undefined): object {
+  json(path: string, f: Found, failedOut: string | undefined, retry: string | undefined, written = { failed: 0, rejected: 0 }): object {
     return {
       report: path,
       batch_id: this.batchId ?? null,
@@ -318,6 +318,8 @@ class StatusRun {
       unread_rows: f.unread,
       failed_out: retry !== undefined ? failedOut : null,
       retry_command: retry ?? null,
+      // What --failed-out wrote: Failed rows (those a retry paid since left out) and rejected ones.
+      failed_out_rows: retry !== undefined ? written : null,
     };
   }
 
