@@ -21,7 +21,7 @@ import { payoutPosts } from '../helpers/batch.js';
 import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
-import { Journal } from '../../src/payouts/journal.js';
+import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
 import { writeLoggedIn, writeProfile } from '../helpers/e2e.js';
 import { configDir as hostileConfigDir, sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 
@@ -262,6 +262,35 @@ describe('over 24 hours: never resent without a person choosing', () => {
     for (const l of madeBy) expect(l).toContain('--profile team');
   });
 
+  it('a batch row with no attempt recorded (its run stopped with Ctrl-C twice), 25 hours later: its candidate listed, never "resume the batch"', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const acct = account();
+    const tag = randomUUID().slice(0, 8);
+    const file = join(dir, 'stopped.csv');
+    writeFileSync(file, 'wallet_id,amount,currency,type,name,provider,account_number,note\n' + `${wallet},21.00,SLE,bank,Alie Turay,ecobank,${acct},${tag}\n`);
+    // The run journals its row, the request leaves, and the process ends (the second Ctrl-C) before any answer is recorded.
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const sent = await run(['payout', 'batch', file, '--batch-id', tag, '--yes']);
+    expect(sent.code, sent.stderr).toBe(4);
+    ctx.sb.faults.clear();
+    const journal = new Journal(dir);
+    const entry = await entryOfBatch(journal, tag);
+    // What a killed run leaves: the entry with no outcome.
+    await journal.put({ ...entry!, outcome: undefined });
+    expect((await journal.get(ctx.sb.baseUrl, entry!.payoutId))?.outcome).toBeUndefined();
+
+    const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    const from = ctx.sb.requests().length;
+    const r = await run(['history', 'reconcile'], { clock: later });
+    expect(r.code, r.stderr).toBe(4);
+    // Before: "no attempt recorded ...; its batch's resume sends it", and the resume, 25 hours on,
+    // held it and printed this very reconcile: each sent the person to the other.
+    expect(r.stdout).not.toContain("its batch's resume sends it");
+    const madeBy = r.stdout.split('\n').find((l) => l.includes('--made-by'));
+    expect(madeBy, r.stdout).toContain(`--payout-id ${entry!.payoutId}`);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+  });
+
   it('Ctrl-C while reconcile waits on the service: exit 130, the payout still unknown, how to go on printed', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();
@@ -449,3 +478,9 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome?.kind).toBe('accepted');
   });
 });
+
+/** The one entry of batch `tag` in `journal` (found through a scan). */
+async function entryOfBatch(journal: Journal, tag: string): Promise<JournalEntry | undefined> {
+  for await (const it of journal.scan()) if ('entry' in it && it.entry.batch?.id === tag) return it.entry;
+  return undefined;
+}

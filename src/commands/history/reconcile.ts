@@ -177,8 +177,9 @@ async function reconcileOne(
   const payoutId = entry.payoutId;
   // A batch journals rows ahead of its senders: a row with no attempt recorded (its run killed,
   // or stopped twice with Ctrl-C) most likely never left. Sending it here would pay what a person
-  // stopped; its batch's resume sends it under the same key, with the plan shown first.
-  if (entry.outcome === undefined && entry.batch && !o.resend) {
+  // stopped; its batch's resume sends it under the same key, with the plan shown first. Past the
+  // service's key memory the resume holds it and sends here: its candidates are listed below.
+  if (entry.outcome === undefined && entry.batch && !o.resend && !olderThanKeyMemory(entry, deps.clock.now())) {
     return { payoutId, action: 'batch', outcome: 'unknown', resume: commandLine(o.inv, ['payout', 'batch'], [entry.batch.file, '--batch-id', entry.batch.id]) };
   }
   if (!o.resend && olderThanKeyMemory(entry, deps.clock.now())) {
