@@ -98,6 +98,11 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toContain(`A sandbox is already running at ${baseUrl} (pid ${record.pid})`);
     expect(again.stderr).toContain('payctl sandbox stop');
+    // So is one in the foreground (it took over both profiles, and stopped, left them pointing at nothing).
+    const foreground = await payctl(['sandbox', 'start', '--port', '0'], { dir });
+    expect(foreground.code, foreground.stderr).toBe(2);
+    expect(foreground.stderr).toContain(`A sandbox is already running at ${baseUrl} (pid ${record.pid})`);
+    expect((JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as typeof config).profiles.sandbox).toMatchObject({ baseUrl, apiKey });
 
     const stop = await runCli(['sandbox', 'stop'], { configDir: dir });
     expect(stop.code, stop.stderr).toBe(0);

@@ -23,6 +23,7 @@ import {
   WEBHOOK_SECRET_ENV,
   claimRecord,
   newInstance,
+  readRecord,
   recordedSandboxRuns,
   removeRecord,
   writeRecord,
@@ -121,6 +122,10 @@ async function claimFolder(deps: Deps, record: SandboxRecord): Promise<void> {
 /** The sandbox in this process until Ctrl-C; as the detached child (DETACHED_ENV), with its record. */
 async function startForeground(opts: StartOptions, deps: Deps): Promise<number> {
   const detachedChild = deps.env[DETACHED_ENV] === '1';
+  // One sandbox a config folder: one in the foreground beside a detached one took over both
+  // profiles, and when it stopped they pointed at nothing (the detached one's left unreachable).
+  const running = detachedChild ? undefined : await readRecord(deps.env);
+  if (running && (await recordedSandboxRuns(running, deps.host, deps.env))) throw alreadyRunning(running);
   const instance = detachedChild ? newInstance() : undefined;
   const sandbox = await listen(opts, deps, instance);
   const pid = deps.host.pid;
