@@ -207,7 +207,10 @@ export class ChangedRows {
       for (const e of rows) {
         const b = readBody(e.body);
         const k = accountKey(b.walletId, b.account, b.currency);
-        if (k) by.set(k, [...(by.get(k) ?? []), e]);
+        if (!k) continue;
+        const of = by.get(k);
+        if (of) of.push(e);
+        else by.set(k, [e]);
       }
       return by;
     });

@@ -233,11 +233,15 @@ async function refusePaidSince(
   const batchRun = comparedRun(batch.id, batch.file);
   const after: string[] = [];
   let paidAfter = 0;
+  // Paid by another payout after the plan was made (payout create, a batch): its approvers never saw that.
+  // By the maker's clock against the journal's: payouts of the minutes before a plan (plan create
+  // says them) are not taken for after it, so a maker's clock ahead can hide one made just after.
+  const made = Date.parse(j.plan.created_at);
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
       const group = items.slice(i, i + LOOKAHEAD);
       const repeatKeys = [...new Set(group.map((x) => repeatKey(x.request)))];
-      await j.journal.prefetch?.(j.api.baseUrl, [], [...new Set(group.map((x) => payoutFingerprint(x.request)))], {
+      await j.journal.prefetch?.(j.api.baseUrl, [], [...new Set(group.map((x) => x.fingerprint!))], {
         batch: batchRun,
         repeatKeys,
         recentSince: changed.run.recentSince,
@@ -245,15 +249,12 @@ async function refusePaidSince(
     }
     if (!stillUnpaid(it.earlier)) continue;
     await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
-    // Paid by another payout after the plan was made (payout create, a batch): its approvers never saw that.
-    // By the maker's clock against the journal's: payouts of the minutes before a plan (plan create
-    // says them) are not taken for after it, so a maker's clock ahead can hide one made just after.
-    const made = Date.parse(j.plan.created_at);
-    const since = (await samePayoutsSent(j.journal, j.api.baseUrl, payoutFingerprint(it.request), (e) => e.payoutId === it.request.payoutId)).filter(
-      (e) => Date.parse(e.createdAt) > made,
-    );
-    if (since.length && paidAfter++ < 10)
-      after.push(`payout ${it.request.payoutId}${it.row ? ` (row ${it.row})` : ''} pays what payout ${since.at(-1)!.payoutId} paid ${describeSentIn(since.at(-1)!)}`);
+    // The fingerprint journaledAsPlanned gave each item.
+    const paid = (await samePayoutsSent(j.journal, j.api.baseUrl, it.fingerprint!, (e) => e.payoutId === it.request.payoutId))
+      .filter((e) => Date.parse(e.createdAt) > made)
+      .at(-1);
+    if (paid && paidAfter++ < 10)
+      after.push(`payout ${it.request.payoutId}${it.row ? ` (row ${it.row})` : ''} pays what payout ${paid.payoutId} paid ${describeSentIn(paid)}`);
   }
   const n = changed.problems.total;
   if (n) {
