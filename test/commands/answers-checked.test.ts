@@ -201,3 +201,40 @@ describe('a create answered about another payout', () => {
     expect(heldFor(sb, id)).toHaveLength(1);
   });
 });
+
+describe('a create answer that says the provider failed it', () => {
+  it('provider_response.status "DECLINED": no success line, exit 1 naming the transaction, journaled as accepted and Failed; --json the same', async () => {
+    const sb = ctx.sb;
+    const proxy = await sandboxProxy(sb);
+    const dir = configDir();
+    const p = await writeLoggedIn(sb, dir);
+    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
+    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const failedAtOnce = (status: number, raw: string) => {
+      const answer = JSON.parse(raw) as { data: { provider_response: Record<string, unknown> } };
+      answer.data.provider_response.status = 'DECLINED';
+      return { status, body: JSON.stringify(answer), contentType: 'application/json' };
+    };
+
+    const id = `declined-${randomUUID()}`;
+    proxy.rewriteNextPayout(failedAtOnce);
+    const r = await payctl(payoutArgs(wallet, id), { dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toContain('submitted');
+    const txn = /TXN-BOK-[0-9A-F]{26}/.exec(r.stdout)?.[0];
+    expect(txn, r.stdout).toBeDefined();
+    expect(r.stderr).toContain(`Payout ${id} failed: the service accepted it (transaction ${txn}) and its answer says "DECLINED".`);
+    expect(r.stderr).toContain(`payctl payout get ${txn}`);
+    const entry = journalOf(dir, id)[0]!;
+    expect(entry.outcome).toMatchObject({ kind: 'accepted', transactionId: txn, payoutStatus: 'Failed' });
+    expect(heldFor(sb, id)).toHaveLength(1);
+    expectNoCrash(r);
+
+    const jid = `declined-${randomUUID()}`;
+    proxy.rewriteNextPayout(failedAtOnce);
+    const j = await payctl(['--json', ...payoutArgs(wallet, jid)], { dir });
+    expect(j.code, j.stderr).toBe(1);
+    expect((JSON.parse(j.stdout) as { data: { provider_response: { status: string } } }).data.provider_response.status).toBe('DECLINED');
+    expect((JSON.parse(j.stderr) as { error: { message: string } }).error.message).toContain(`Payout ${jid} failed`);
+  });
+});

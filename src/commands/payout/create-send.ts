@@ -9,7 +9,7 @@
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StillPendingError, UsageError } from '../../errors.js';
-import type { PayoutRecord, PayoutTransaction } from '../../service/schemas.js';
+import { normalizeStatus, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
 import { JournalConflict, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
@@ -21,6 +21,7 @@ import { renderPayoutCard } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
+import { noteSettled } from '../../payouts/settle.js';
 import { heldAdvice, isUnresolved, olderThanKeyMemory } from '../../payouts/lookup.js';
 import type { PayoutCreateOptions } from './create.js';
 
@@ -168,11 +169,23 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
   const answer = () =>
     write(deps.io.stdout, deps.globals.json ? result.res.raw.trim() + '\n' : renderPayoutCard(asRecord(result.transaction, request), makeStyle(deps.io.color)));
-  if (!opts.wait) await answer();
+  const transactionId = result.transaction.transaction_id;
+  if (!opts.wait) {
+    await answer();
+    // The answer itself may say the provider failed it at once ("Failed", "declined"): no
+    // success line, exit 1 as --wait says for Failed. Accepted and failed: nothing to resend.
+    const word = result.transaction.provider_response?.status;
+    if (word && normalizeStatus(word) === 'Failed') {
+      await noteSettled(c.journal, c.api.baseUrl, request.payoutId, 'Failed');
+      throw new PayoutFailedError(
+        `Payout ${request.payoutId} failed: the service accepted it (transaction ${sanitizeInline(transactionId)}) and its answer says ${JSON.stringify(sanitizeInline(word))}.`,
+        { payoutId: request.payoutId, reason: sanitizeInline(word), hint: `See it with: ${commandLine(c.inv, ['payout', 'get'], [transactionId])}` },
+      );
+    }
+  }
   if (result.replayed) deps.log.success(`Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`);
   else deps.log.success(`Payout ${request.payoutId} submitted.`);
   if (!opts.wait) return 0;
-  const transactionId = result.transaction.transaction_id;
   try {
     return await waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId, payoutId: request.payoutId, entry: j.entry });
   } catch (err) {
