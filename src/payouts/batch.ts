@@ -83,6 +83,8 @@ export async function runBatch(
   // Every sender listens on it (its request, which undici may hold until the body is read,
   // and its wait before a retry): more than Node's default of 10 is expected, not a leak.
   setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal);
+  // The transaction ids of this run's answers: one given to two rows leaves the second unknown.
+  const seen = new Map<string, string>();
 
   /** One sender: rows taken (journaled ahead) and sent one after another, until none are left or the run stops. */
   const sender = async () => {
@@ -108,6 +110,7 @@ export async function runBatch(
           signal: inFlightSignal,
           clock: o.clock,
           gate,
+          seen,
           journaledNow,
           deferRecord: (w) => book.deferRecord(i, w),
           onRetry: (info) => o.onRetry?.(it.row, info),

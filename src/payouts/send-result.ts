@@ -9,9 +9,10 @@ import type { HttpResponse } from '../api/client.js';
 import type { Envelope, PayoutTransaction } from '../service/schemas.js';
 import type { Clock } from '../clock.js';
 import type { RetryPolicy } from '../api/retry.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry, Ledger } from './journal.js';
+import { journalBase } from './ledger/base-url.js';
 import { fsFault } from '../config/fs-fault.js';
-import { askedOf, type CandidateSearch } from './lookup.js';
+import { AnswerMismatch, askedOf, type CandidateSearch } from './lookup.js';
 
 export type SendResult =
   | {
@@ -73,6 +74,15 @@ export interface SendOptions {
    */
   earlierAttempt?: boolean;
   /**
+   * Every accepted answer's transaction id checked against the ledger's entries of the last 24
+   * hours (recentOwner), not only one that resolves an unknown outcome: a service that answers a
+   * new payout with a transaction id it gave another leaves this one unknown. One payout only: a
+   * batch checks its rows' answers against each other with `seen`, at no cost a row.
+   */
+  ownerCheck?: boolean;
+  /** Transaction ids answered in this run, with their payout ids (a batch's rows). */
+  seen?: Map<string, string>;
+  /**
    * The entry was journaled by this run, just now: no attempt of it was made before. Credentials
    * refused (401, or 403) on the first attempt then mean nothing was sent, and the journal records
    * it as refused before the AuthError is thrown. Without it, such an entry is left as it was (an
@@ -114,4 +124,29 @@ export function recordFailure(err: unknown, transactionId: string | undefined, a
 /** A message without its final full stop, to be said inside another sentence. */
 export function inner(err: unknown): string {
   return (err as Error).message.replace(/\.$/, '');
+}
+
+/**
+ * The payout id another entry of this base URL, journaled in the 24 hours before `now`, has
+ * `transactionId` for (an accepted outcome), if any: the window within which a service could
+ * answer a new payout with an old one's transaction (its idempotency keys' memory), read with
+ * the ledger's day index rather than the whole-journal scan of transactionOwner. Entries that
+ * cannot be read are passed over: what they hold is checked where they are read for money.
+ */
+export async function recentOwner(journal: Ledger, baseUrl: string, transactionId: string, now: Date): Promise<string | undefined> {
+  const base = journalBase(baseUrl);
+  for await (const item of journal.scanSince(baseUrl, new Date(now.getTime() - 24 * 3_600_000))) {
+    if ('error' in item) continue;
+    const o = item.entry.outcome;
+    if (o?.kind === 'accepted' && o.transactionId === transactionId && journalBase(item.entry.baseUrl) === base) return item.entry.payoutId;
+  }
+  return undefined;
+}
+
+/** A transaction id this run's answers gave another payout is a conflict (AnswerMismatch); else it is now `payoutId`'s. */
+export function claimSeen(seen: Map<string, string>, transactionId: string, payoutId: string): void {
+  const other = seen.get(transactionId) ?? payoutId;
+  if (other !== payoutId)
+    throw new AnswerMismatch(`the service answered with transaction ${transactionId}, which it gave payout ${other} of this run; it is not taken for this one`);
+  seen.set(transactionId, payoutId);
 }

@@ -27,7 +27,7 @@ import {
   olderThanKeyMemory,
   type CandidateSearch,
 } from './lookup.js';
-import { alreadyMadeResult, inner, recordFailure, type SendOptions, type SendResult } from './send-result.js';
+import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, type SendOptions, type SendResult } from './send-result.js';
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
 export { AnswerMismatch, checkAnswer } from './lookup.js';
@@ -183,7 +183,8 @@ class PayoutSend {
       envelope = parseEnvelope(res);
       transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
       checkAnswer(this.entry, transaction);
-      if (this.resolving(replayed)) turn = await this.checkOwner(transaction);
+      if (this.opts.seen) claimSeen(this.opts.seen, transaction.transaction_id, this.entry.payoutId);
+      if (this.resolving(replayed) || this.opts.ownerCheck) turn = await this.checkOwner(transaction, !this.resolving(replayed));
     } catch (err) {
       // The service said yes in a way payctl cannot read, or about another payout: it may well
       // have paid this one. Never "refused", never taken for success.
@@ -220,17 +221,18 @@ class PayoutSend {
   }
 
   /**
-   * An answer that resolves an unknown outcome must not be another payout's: a transaction id
-   * the journal already has for another payout id is a conflict (AnswerMismatch), and the
-   * outcome stays unknown. Checked in its turn (ownerTurn); returns the function that ends the
-   * turn, to call once the outcome is recorded.
+   * An answer that resolves an unknown outcome (or any, with ownerCheck: `recent` entries only)
+   * must not be another payout's: a transaction id the journal already has for another payout id
+   * is a conflict (AnswerMismatch), and the outcome stays unknown. Checked in its turn
+   * (ownerTurn); returns the function that ends the turn, to call once the outcome is recorded.
    */
-  async checkOwner(transaction: PayoutTransaction): Promise<() => void> {
+  async checkOwner(transaction: PayoutTransaction, recent: boolean): Promise<() => void> {
     const { entry } = this;
     const end = await ownerTurn(this.journal);
     let owner: string | undefined;
     try {
-      owner = await this.journal.transactionOwner(entry.baseUrl, transaction.transaction_id);
+      const txn = transaction.transaction_id;
+      owner = recent ? await recentOwner(this.journal, entry.baseUrl, txn, this.opts.clock.now()) : await this.journal.transactionOwner(entry.baseUrl, txn);
     } catch (err) {
       end();
       throw err;

@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
 import { writeLoggedIn, writeProfile } from '../helpers/e2e.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { batchRows, toCsv, writeFile } from '../helpers/batch.js';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { configDir, expectNoCrash, heldFor, hostile, hostileProfile, journalOf, json, payoutArgs, sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 
 const ctx = useSandbox();
@@ -236,5 +239,55 @@ describe('a create answer that says the provider failed it', () => {
     expect(j.code, j.stderr).toBe(1);
     expect((JSON.parse(j.stdout) as { data: { provider_response: { status: string } } }).data.provider_response.status).toBe('DECLINED');
     expect((JSON.parse(j.stderr) as { error: { message: string } }).error.message).toContain(`Payout ${jid} failed`);
+  });
+});
+
+describe('a transaction id the service gave another payout', () => {
+  const sameTransaction = (txn: string) => (status: number, raw: string) => {
+    const answer = JSON.parse(raw) as { data: Record<string, unknown> };
+    answer.data.transaction_id = txn;
+    return { status, body: JSON.stringify(answer), contentType: 'application/json' };
+  };
+
+  it('payout create answered with the transaction of an earlier payout: exit 4, journaled unknown, the other payout named', async () => {
+    const sb = ctx.sb;
+    const proxy = await sandboxProxy(sb);
+    const dir = configDir();
+    const p = await writeLoggedIn(sb, dir);
+    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
+    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const first = `first-${randomUUID()}`;
+    const a = await payctl(payoutArgs(wallet, first), { dir });
+    expect(a.code, a.stderr).toBe(0);
+    const txn = journalOf(dir, first)[0]!.outcome as unknown as { transactionId: string };
+
+    const second = `second-${randomUUID()}`;
+    proxy.rewriteNextPayout(sameTransaction(txn.transactionId));
+    const b = await payctl(payoutArgs(wallet, second), { dir });
+    expect(b.code, b.stderr).toBe(4);
+    expect(b.stderr).toContain(`the service answered with transaction ${txn.transactionId}, which the journal already has for another payout (${first})`);
+    expect(b.stderr).not.toContain('submitted');
+    expect(journalOf(dir, second)[0]!.outcome?.kind).toBe('unknown');
+    expect(journalOf(dir, first)[0]!.outcome).toMatchObject({ kind: 'accepted', transactionId: txn.transactionId });
+    expectNoCrash(b);
+  });
+
+  it('payout batch whose rows are all answered with one transaction id: the first row accepted, the others unknown (exit 4)', async () => {
+    const sb = ctx.sb;
+    const proxy = await sandboxProxy(sb);
+    const dir = configDir();
+    const p = await writeLoggedIn(sb, dir);
+    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
+    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const rows = batchRows(3, wallet, `onetxn-${randomUUID().slice(0, 8)}`);
+    const file = writeFile(join(dir, 'three.csv'), toCsv(rows));
+    proxy.rewriteEveryPayout(sameTransaction('TXN-BOK-0123456789ABCDEF0123456789'));
+    const r = await payctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('1 accepted, 0 already submitted, 0 rejected, 2 unknown.');
+    const report = readFileSync(join(dir, 'three.report.csv'), 'utf8');
+    expect(report).toContain(`which it gave payout ${rows[0]!.payout_id} of this run`);
+    expect(report.split('\n').filter((l) => l.includes(',unknown,'))).toHaveLength(2);
+    expectNoCrash(r);
   });
 });

@@ -309,12 +309,15 @@ export interface Proxy {
   baseUrl: string;
   /** Rewrites the next answer to POST /v2/payout (after the sandbox processed the request), once. */
   rewriteNextPayout(fn: Rewrite): void;
+  /** Rewrites every answer to POST /v2/payout from now on (one given to rewriteNextPayout first). */
+  rewriteEveryPayout(fn: Rewrite): void;
   rewritten: number;
 }
 
-/** A forwarding proxy in front of the sandbox: passes everything through, except one rewritten answer. */
+/** A forwarding proxy in front of the sandbox: passes everything through, except the answers to POST /payout it is told to rewrite. */
 export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
   let pending: Rewrite | undefined;
+  let every: Rewrite | undefined;
   const state = { rewritten: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -326,7 +329,7 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
         upRes.on('data', (c: Buffer) => body.push(c));
         upRes.on('end', () => {
           const raw = Buffer.concat(body);
-          const rewrite = req.method === 'POST' && req.url === '/v2/payout' ? pending : undefined;
+          const rewrite = req.method === 'POST' && req.url === '/v2/payout' ? (pending ?? every) : undefined;
           if (rewrite) {
             pending = undefined;
             state.rewritten++;
@@ -357,6 +360,7 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
     rewriteNextPayout: (fn) => (pending = fn),
+    rewriteEveryPayout: (fn) => (every = fn),
     get rewritten() {
       return state.rewritten;
     },

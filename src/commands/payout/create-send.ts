@@ -133,6 +133,7 @@ export async function sendJournaled(c: CreateRun, j: Journaled): Promise<Sent> {
   const { deps } = c;
   try {
     return await sendPayout(c.api, c.journal, j.entry, {
+      ownerCheck: true,
       signal: deps.signal,
       clock: deps.clock,
       journaledNow: j.journaledNow,
