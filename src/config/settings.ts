@@ -11,6 +11,7 @@ import { checkBaseUrl } from './resolve.js';
 import { maskSecret } from './mask.js';
 import { checkLedgerSetting, maskLedgerUrl } from './ledger-setting.js';
 import type { Profile } from './profile.js';
+import { ProfileSecretsUnreachable, storeDespiteKeyring, type ConfigStore } from './store.js';
 import { resolve } from 'node:path';
 
 export const SETTABLE = ['base-url', 'webhook-secret', 'webhook-signature-header', 'policy', 'ledger', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
@@ -113,4 +114,19 @@ export function visibleSettings(p: Profile): Array<[string, string]> {
 export function visibleSetting(p: Profile, key: string): string | undefined {
   checkKey(key, 'read');
   return visibleSettings(p).find(([k]) => k === key)?.[1];
+}
+
+/**
+ * A profile as `config list` and `config get` show it: with its key, or when the key is in an OS
+ * keyring that cannot be reached, without it and why (`keyUnreachable`). Reading the settings
+ * needs no keyring: an operator can see where a profile points without unlocking it.
+ */
+export function profileToShow(config: () => ConfigStore, name: string): { store: ConfigStore; profile: Profile | undefined; keyUnreachable?: ProfileSecretsUnreachable } {
+  const store = storeDespiteKeyring(config);
+  try {
+    return { store, profile: store.getProfile(name) };
+  } catch (err) {
+    if (!(err instanceof ProfileSecretsUnreachable)) throw err;
+    return { store, profile: store.getProfile(name, { readSecrets: false }), keyUnreachable: err };
+  }
 }

@@ -431,3 +431,33 @@ describe('config.json that is empty, a FIFO or a symlink', () => {
     rmSync(target);
   });
 });
+
+describe('config list and get with the key in an OS keyring that cannot be reached (no D-Bus here)', () => {
+  it('every other setting is shown, the key said to be out of reach with what to do; config get api-key alone is exit 2', async () => {
+    writeProfile(cfg.dir, { baseUrl: 'https://api.bokumonie.com/v2', secrets: 'keyring', policy: '/srv/payctl/policy.json' });
+
+    const list = await run('config', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('base-url  https://api.bokumonie.com/v2');
+    expect(list.stdout).toMatch(/^api-key {3}in the OS keyring, which cannot be reached \(.+\)$/m);
+    expect(list.stdout).toContain('policy    /srv/payctl/policy.json');
+    expect(list.stderr).toContain('payctl login --profile default --insecure-storage');
+    expect(list.stderr).not.toContain('Nothing was sent');
+
+    const json = await run('config', 'list', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const doc = oneJson(json.stdout) as { settings: Record<string, string>; api_key_unreachable?: string };
+    expect(doc.settings).toEqual({ 'base-url': 'https://api.bokumonie.com/v2', policy: '/srv/payctl/policy.json' });
+    expect(doc.api_key_unreachable).toEqual(expect.any(String));
+
+    const base = await run('config', 'get', 'base-url');
+    expect(base.code, base.stderr).toBe(0);
+    expect(base.stdout).toBe('https://api.bokumonie.com/v2\n');
+
+    const key = await run('config', 'get', 'api-key');
+    expect(key.code).toBe(2);
+    expect(key.stdout).toBe('');
+    expect(key.stderr).toContain('The API key of profile "default" is in the OS keyring, which cannot be reached');
+    expect(stackLines(key.stderr)).toEqual([]);
+  });
+});

@@ -4,16 +4,17 @@
  * them, and said to be: payctl never prints one in clear. A profile that does not exist is an error naming those there are (exit 2).
  */
 import { write, type Deps } from '../../deps.js';
-import { checkKey, isSecretKey, visibleSetting } from '../../config/settings.js';
+import { checkKey, isSecretKey, profileToShow, visibleSetting } from '../../config/settings.js';
 import { hasPassword } from '../../config/ledger-setting.js';
 import { noSuchProfile } from '../../config/known-profiles.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 
 export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   checkKey(opts.key, 'read');
-  const store = deps.config();
   const name = deps.globals.profile;
-  const profile = store.getProfile(name);
+  const { store, profile, keyUnreachable } = profileToShow(() => deps.config(), name);
+  // Any other setting reads without the keyring; the key itself cannot be shown.
+  if (keyUnreachable && opts.key === 'api-key') throw keyUnreachable;
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to read', commandLine(invocationOf(deps.globals, deps.env), ['login']));
   const value = visibleSetting(profile, opts.key);
   // A ledger URL is no secret, but its password is.

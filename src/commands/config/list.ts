@@ -1,19 +1,23 @@
 /** `payctl config list`: the profile's settings, secrets masked. */
 import { write, type Deps } from '../../deps.js';
-import { visibleSettings } from '../../config/settings.js';
+import { profileToShow, visibleSettings } from '../../config/settings.js';
 import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
-  const store = deps.config();
   const name = deps.globals.profile;
-  const settings = visibleSettings(store.getProfile(name) ?? {});
+  const { store, profile, keyUnreachable } = profileToShow(() => deps.config(), name);
+  const settings = visibleSettings(profile ?? {});
+  // The key kept in a keyring that cannot be reached: every other setting still shown, and why not the key.
+  const unreachable = keyUnreachable && `in the OS keyring, which cannot be reached (${keyUnreachable.reason})`;
   if (deps.globals.json) {
-    await write(deps.io.stdout, JSON.stringify({ profile: name, profiles: store.profileNames(), settings: Object.fromEntries(settings) }) + '\n');
+    const extra = unreachable ? { api_key_unreachable: keyUnreachable.reason } : {};
+    await write(deps.io.stdout, JSON.stringify({ profile: name, profiles: store.profileNames(), settings: Object.fromEntries(settings), ...extra }) + '\n');
     return 0;
   }
+  if (unreachable) settings.splice(settings[0]?.[0] === 'base-url' ? 1 : 0, 0, ['api-key', unreachable]);
   const style = makeStyle(deps.io.color);
   if (settings.length === 0) deps.log.info(`Profile "${name}" has no settings. Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` to set it up.`);
   else
@@ -26,5 +30,6 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
     );
   const others = store.profileNames().filter((p) => p !== name);
   if (others.length) deps.log.info(style.dim(`Profile "${name}". Other profiles: ${others.join(', ')} (use --profile NAME).`));
+  if (keyUnreachable?.hint) deps.log.info(keyUnreachable.hint);
   return 0;
 }
