@@ -9,6 +9,7 @@
  */
 import { AuthError } from '../errors.js';
 import { plainAmount } from '../money/amount.js';
+import { normalizeStatus } from '../service/schemas.js';
 import type { JournalEntry, Outcome } from './journal.js';
 import type { PayoutRequest } from './request.js';
 import type { SendResult } from './send-result.js';
@@ -84,6 +85,13 @@ export function rowOutcome(
 }
 
 export const STOPPED_BEFORE_SENT = 'stopped before this row was sent';
+/** The code of an accepted row whose answer says the provider failed it at once. */
+export const FAILED_AT_ONCE = 'FAILED';
+
+/** Accepted, and the answer says the provider failed it: nothing was paid for it. */
+export function failedAtOnce(o: RowOutcome): boolean {
+  return (o.outcome === 'accepted' || o.outcome === 'replayed') && o.code === FAILED_AT_ONCE;
+}
 const KEY_REFUSED = 'not sent: the service refused the API key';
 
 function money(v: number | string | undefined, currency: string): string | undefined {
@@ -148,13 +156,18 @@ export class RunBook {
   sent(i: number, it: BatchItem, r: SendResult): void {
     this.stats.inFlight--;
     if (r.kind === 'accepted') {
+      const t = r.transaction;
+      // The answer may say the provider failed it at once ("DECLINED"): accepted, and said so (FAILED).
+      const word = r.alreadyMade ? undefined : t.provider_response?.status;
+      const failed =
+        word !== undefined && normalizeStatus(word) === 'Failed' ? { code: FAILED_AT_ONCE, message: `the service's answer says ${JSON.stringify(word)}` } : {};
       this.settle(
         i,
         rowOutcome(
           it,
           r.replayed ? 'replayed' : 'accepted',
           // Already made (the service has the payout id from an earlier key): no transaction id; report.ts says so.
-          r.alreadyMade ? {} : { transactionId: r.transaction.transaction_id, fee: money(r.transaction.fee, r.transaction.currency) },
+          r.alreadyMade ? {} : { transactionId: t.transaction_id, fee: money(t.fee, t.currency), ...failed },
         ),
       );
     } else if (r.kind === 'rejected') {

@@ -291,3 +291,30 @@ describe('a transaction id the service gave another payout', () => {
     expectNoCrash(r);
   });
 });
+
+describe('a batch row whose answer says the provider failed it', () => {
+  it('the row stays accepted (its transaction in the report) with code FAILED; the run warns with the --failed-out command and exits 1', async () => {
+    const sb = ctx.sb;
+    const proxy = await sandboxProxy(sb);
+    const dir = configDir();
+    const p = await writeLoggedIn(sb, dir);
+    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
+    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const rows = batchRows(3, wallet, `declined-${randomUUID().slice(0, 8)}`);
+    const file = writeFile(join(dir, 'three.csv'), toCsv(rows));
+    proxy.rewriteNextPayout((status, raw) => {
+      const answer = JSON.parse(raw) as { data: { provider_response: Record<string, unknown> } };
+      answer.data.provider_response.status = 'declined';
+      return { status, body: JSON.stringify(answer), contentType: 'application/json' };
+    });
+    const r = await payctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('3 accepted, 0 already submitted, 0 rejected, 0 unknown.');
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain("1 payout was accepted, but the service's answer says the provider failed it (row 2;");
+    expect(r.stderr).toContain(`payctl payout batch status ${join(dir, 'three.report.csv')} --failed-out ${join(dir, 'three.rejected.csv')}`);
+    const report = readFileSync(join(dir, 'three.report.csv'), 'utf8');
+    expect(report.split('\n').filter((l) => l.includes(',accepted,FAILED,'))).toHaveLength(1);
+    expect(heldFor(sb, rows[0]!.payout_id)).toHaveLength(1);
+    expectNoCrash(r);
+  });
+});

@@ -8,6 +8,7 @@ import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, LocalError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
+import { failedAtOnce } from '../../payouts/batch-outcomes.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { fsFault } from '../../config/fs-fault.js';
 import { journalFolder } from '../../config/paths.js';
@@ -161,6 +162,8 @@ function exitOf(
       `Resume with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
     );
   }
+  const declined = outcomes.filter(failedAtOnce);
+  if (declined.length) deps.log.warn(failedAtOnceAdvice(declined, o.reportPath, deps));
   if (summary.unknown) {
     // Held: unknown, first sent more than 24 hours ago. Running the batch again would hold them again.
     const held = outcomes.filter((r) => r.outcome === 'unknown' && r.held).length;
@@ -187,7 +190,7 @@ function exitOf(
     return ExitCode.failed;
   }
   if (summary.rejected) deps.log.info(rejectedAdvice(summary.rejected, o.reportPath, deps));
-  return summary.rejected ? ExitCode.failed : ExitCode.ok;
+  return summary.rejected || declined.length ? ExitCode.failed : ExitCode.ok;
 }
 
 /**
@@ -196,12 +199,25 @@ function exitOf(
  * batch id would pay the accepted rows again too: `payout batch status --failed-out` writes them
  * (with the Failed ones) to a file of their own, and prints the command that sends it.
  */
-function rejectedAdvice(n: number, reportPath: string, deps: Deps): string {
+/** `payout batch status <report> --failed-out <stem>.rejected<ext>` (a name not taken yet): the rows to send again, in a file of their own. */
+function failedOutCommand(reportPath: string, deps: Deps): string {
   const ext = extname(reportPath);
   const stem = reportPath.slice(0, reportPath.length - ext.length).replace(/\.report$/, '');
   let out = `${stem}.rejected${ext}`;
   for (let k = 2; existsSync(out); k++) out = `${stem}.rejected-${k}${ext}`;
-  const cmd = commandLine(invocationOf(deps.globals, deps.env), ['payout', 'batch', 'status'], [fileOperand(reportPath), '--failed-out', out]);
+  return commandLine(invocationOf(deps.globals, deps.env), ['payout', 'batch', 'status'], [fileOperand(reportPath), '--failed-out', out]);
+}
+
+/** Rows accepted whose answers say the provider failed them at once (batch-outcomes.ts failedAtOnce): nothing was paid for them. */
+function failedAtOnceAdvice(rows: RowOutcome[], reportPath: string, deps: Deps): string {
+  const n = rows.length;
+  const shown = rows.slice(0, 10).map((r) => r.row);
+  const said = `${plural(n, 'payout was', 'payouts were')} accepted, but the service's answer says the provider failed ${n === 1 ? 'it' : 'them'} (row${n === 1 ? '' : 's'} ${shown.join(', ')}${n > shown.length ? ', ...' : ''}; the report has ${n === 1 ? 'it' : 'each'}): nothing was paid for ${n === 1 ? 'it' : 'them'}. Once the cause is fixed, put the failed payouts in a file of their own to send as new payouts:`;
+  return `${wrapText(said, deps.io.stderrColumns)}\n  ${failedOutCommand(reportPath, deps)}`;
+}
+
+function rejectedAdvice(n: number, reportPath: string, deps: Deps): string {
+  const cmd = failedOutCommand(reportPath, deps);
   const said = `Sent again, ${n === 1 ? 'the rejected row is' : 'rejected rows are'} refused again under ${n === 1 ? 'its key' : 'their keys'} (the service keeps a key's first answer). Once the cause is fixed, put ${n === 1 ? 'it' : 'them'} in a file of ${n === 1 ? 'its' : 'their'} own to send as new payouts:`;
   // The prose to the terminal's width; the command whole, to be pasted.
   return `${wrapText(said, deps.io.stderrColumns)}\n  ${cmd}`;
