@@ -150,3 +150,9 @@ export function claimSeen(seen: Map<string, string>, transactionId: string, payo
     throw new AnswerMismatch(`the service answered with transaction ${transactionId}, which it gave payout ${other} of this run; it is not taken for this one`);
   seen.set(transactionId, payoutId);
 }
+
+/** A refusal whose code, message or field errors say duplicate, in any words ("DUPLICATE", "already exists", "has been used", "IDEMPOTENCY_KEY_REUSED"). */
+export function saysDuplicate(error: ApiError): boolean {
+  const words = /duplicate|already|been used|exists|taken|reused/i;
+  return [error.code ?? '', error.message, ...error.errors.map((e) => e.message)].some((t) => words.test(t));
+}

@@ -27,7 +27,7 @@ import {
   olderThanKeyMemory,
   type CandidateSearch,
 } from './lookup.js';
-import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, type SendOptions, type SendResult } from './send-result.js';
+import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, saysDuplicate, type SendOptions, type SendResult } from './send-result.js';
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
 export { AnswerMismatch, checkAnswer } from './lookup.js';
@@ -270,7 +270,11 @@ class PayoutSend {
       }
       return alreadyMadeResult(this.entry, res, made, n);
     }
-    if (this.mayHaveLanded) {
+    // A resend of an entry an earlier run left unknown, refused as a duplicate in words payctl
+    // does not read as its payout id's ("Duplicate payout", "reference already exists"): most
+    // likely that earlier attempt, made. Unknown, never "no payout was made".
+    const resend = this.opts.earlierAttempt || this.entry.outcome?.kind === 'unknown';
+    if (this.mayHaveLanded || (resend && saysDuplicate(error))) {
       const unsure = new NetworkError(`an earlier attempt may have reached the service, then it answered ${inner(error)}`);
       return this.unknown(unsure, unsure.message, res.status);
     }

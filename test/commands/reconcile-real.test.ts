@@ -456,6 +456,28 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: heldFor(ctx.sb, id)[0]!.transaction_id });
   });
 
+  it('the resend refused as a duplicate in words of its own ("Duplicate payout", "reference already exists"): stays unknown (exit 4), never "no payout was made"', async () => {
+    const answers = [
+      { status: 409, body: { status: 'Failed', message: 'Duplicate payout', code: 'DUPLICATE' } },
+      { status: 400, body: { status: 'Failed', message: 'Payout with this reference already exists' } },
+      { status: 422, body: { message: 'The given data was invalid.', errors: { payoutId: ['This payoutId has been used.'] } } },
+    ];
+    for (const answer of answers) {
+      const { dir: d, proxy } = await throughProxy();
+      const wallet = freshWallet(ctx.sb, '10000.00');
+      const id = randomUUID();
+      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+      expect((await payctl(createArgs(wallet, id, account()), { dir: d, clock: new TestClock() })).code).toBe(4);
+      ctx.sb.faults.clear();
+      proxy.rewriteNextPayout(() => ({ status: answer.status, body: JSON.stringify(answer.body), contentType: 'application/json' }));
+      const r = await payctl(['history', 'reconcile'], { dir: d });
+      expect(r.code, `${answer.body.message}: ${r.stdout}${r.stderr}`).toBe(4);
+      expect(r.stdout).not.toContain('no payout was made');
+      expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
+      expect(heldFor(ctx.sb, id)).toHaveLength(1); // it was made: that is why "duplicate"
+    }
+  });
+
   it('a replay with another amount: stays unknown (exit 4, naming both amounts); the next reconcile records the row once', async () => {
     const { dir: d, proxy } = await throughProxy();
     const wallet = freshWallet(ctx.sb, '10000.00');
