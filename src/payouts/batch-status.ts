@@ -363,3 +363,13 @@ export function writeBatchFile(path: string, format: 'csv' | 'jsonl', rows: Arra
     closeSync(fd);
   }
 }
+
+/** A journaled body as a batch file's row (batchFileRow), or undefined when it cannot be read. */
+export function rowOfBody(body: string): Record<string, string> | undefined {
+  try {
+    const row = batchFileRow({ currency: '', amount: '' }, body);
+    return row.amount && row.wallet_id ? row : undefined;
+  } catch {
+    return undefined;
+  }
+}

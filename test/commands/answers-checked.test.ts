@@ -314,7 +314,7 @@ describe('a batch row whose answer says the provider failed it', () => {
     expect(r.stderr).toContain(`payctl payout batch status ${join(dir, 'three.report.csv')} --failed-out ${join(dir, 'three.rejected.csv')}`);
     const report = readFileSync(join(dir, 'three.report.csv'), 'utf8');
     expect(report.split('\n').filter((l) => l.includes(',accepted,FAILED,'))).toHaveLength(1);
-    expect(heldFor(sb, rows[0]!.payout_id)).toHaveLength(1);
+    expect(heldFor(sb, rows[0]!.payout_id!)).toHaveLength(1);
     expectNoCrash(r);
   });
 });

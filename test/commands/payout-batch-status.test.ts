@@ -131,7 +131,7 @@ describe('payout batch status: the done-when scenario', () => {
     // The printed command: a new batch id, no --yes; with --yes added it sends 5 new payouts.
     const date = new Date().toISOString().slice(0, 10);
     const line = r.stderr.split('\n').find((l) => l.includes('payctl payout batch '))!;
-    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id stipends-failed-${date}`);
+    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id stipends-retry-${date}`);
     const sent = new Set(after.rows.map((x) => x.payout_id));
     const from = sb.requests().length;
     const again = await run(cfgFast, [...line.trim().split(' ').slice(1), '--yes']);
@@ -146,7 +146,7 @@ describe('payout batch status: the done-when scenario', () => {
 });
 
 describe('payout batch status: the printed command for the Failed rows', () => {
-  it('--failed-out named with a leading dash, relative to the folder it runs in: the command printed runs as printed there', async () => {
+  it('--failed-out named with a leading dash, relative to the folder it runs in: the command printed names it whole and runs as printed', async () => {
     const sb = fast.sb;
     // Amounts of their own: an unnamed run is compared with every batch of the day (changed-rows.ts).
     const rows = rowsWithFailures(sb, 3, [2], `dash-${Date.now()}`).map(({ payout_id: _, ...r }, i) => ({ ...r, amount: `${i + 1}.07` }));
@@ -162,7 +162,7 @@ describe('payout batch status: the printed command for the Failed rows', () => {
         .split('\n')
         .find((l) => l.includes('payctl payout batch '))!
         .trim();
-      expect(line).toBe(`payctl payout batch ./-f2.csv --batch-id feb--f2-${new Date().toISOString().slice(0, 10)}`);
+      expect(line).toBe(`payctl payout batch ${work.file('-f2.csv')} --batch-id feb-retry-${new Date().toISOString().slice(0, 10)}`);
       const from = sb.requests().length;
       const again = await run(cfgFast, [...shellSplit(line).slice(1), '--yes']);
       expect(again.stderr).not.toContain('unknown option');

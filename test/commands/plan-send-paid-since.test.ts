@@ -141,7 +141,7 @@ describe('plan send after its batch was paid from another version of the file', 
       .split('\n')
       .find((l) => l.trim().startsWith('payctl payout batch '))!
       .trim();
-    expect(retry).toContain('--batch-id short.plan-short-r1-');
+    expect(retry).toContain('--batch-id short.plan-retry-');
     expect((await run(...retry.split(' ').slice(1), '--yes')).code).toBe(0);
     const from = ctx.sb.requests().length;
     const second = await run('payout', 'batch', 'status', report, '--failed-out', join(work.dir, 'short-r2.csv'));

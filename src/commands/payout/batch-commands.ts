@@ -4,12 +4,13 @@
  * as a new batch. Each carries the options in force: the batch id, --concurrency, and the report
  * when one was given or moved (run later, it is the same file).
  */
-import { basename, extname } from 'node:path';
+import { existsSync, lstatSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
 import type { Clock } from '../../clock.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
 import { batchIdSlipKey } from '../../payouts/identity.js';
-import { freshReportPath } from '../../payouts/report.js';
+import { freshReportPath, isJsonl } from '../../payouts/report.js';
 
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 
@@ -36,6 +37,20 @@ export async function newBatchId(file: string, current: string, now: Date, taken
     const candidate = n === 1 ? id : `${id}-${n}`;
     if (!used.has(batchIdSlipKey(candidate)) && !(await sent(candidate))) return candidate;
   }
+}
+
+/**
+ * The batch id of the retry of a report's failed and rejected rows (`payout batch status
+ * --failed-out`): `<report's name>-retry-<date>`, the same for every file written from one
+ * report that day, so that two such files, written before either was sent, are one batch: the
+ * second sends only what the first did not (two batch ids would pay those rows twice). The
+ * next one (-2, -3) when that batch already holds one of the payouts written (`holds`: refused
+ * or settled Failed there, it would be that refusal replayed, or taken as paid).
+ */
+export function retryBatchId(report: string, current: string, now: Date, holds: (id: string) => Promise<boolean>): Promise<string> {
+  const stem = basename(report, extname(report)).replace(/\.report$/, '');
+  // newBatchId takes a file's name: the extension makes sure a dot in the report's name stays.
+  return newBatchId(`${stem}-retry.csv`, current, now, new Set(), holds);
 }
 
 export interface BatchCommandSettings {
@@ -117,4 +132,27 @@ export function recentSinglesRefusal(
     [],
     `See what was paid: ${commandLine(inv, ['history'], ['--since', since.toISOString().slice(0, 10)])}\nIf the file's ${rows} ${n === 1 ? 'is that payout' : 'are those payouts'}, take ${n === 1 ? 'it' : 'them'} out of the file (paid) and run the same command again. If ${n === 1 ? 'it is a second payment' : 'they are second payments'}, send ${n === 1 ? 'it' : 'them'} in a file of ${n === 1 ? 'its' : 'their'} own, under a batch id of ${n === 1 ? 'its' : 'their'} own (--batch-id NAME).`,
   );
+}
+
+/** The failed-out file's format: its extension when it names one, else the report's. */
+export function failedOutFormat(path: string, reportFormat: 'csv' | 'jsonl'): 'csv' | 'jsonl' {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (isJsonl(path)) return 'jsonl';
+  return reportFormat;
+}
+
+/** --failed-out, resolved: refused before anything is fetched when it exists (even as a dangling symlink) or its folder does not. */
+export function checkFailedOut(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  const failedOut = resolve(given);
+  let there = true;
+  try {
+    lstatSync(failedOut); // a symlink counts, even a dangling one
+  } catch {
+    there = false;
+  }
+  if (there) throw new UsageError(`--failed-out ${given} already exists; payctl never overwrites it. Nothing was fetched.`, [], 'Choose a new file name.');
+  if (!existsSync(resolve(failedOut, '..'))) throw new UsageError(`--failed-out ${given}: its folder does not exist. Nothing was fetched.`);
+  return failedOut;
 }

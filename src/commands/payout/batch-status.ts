@@ -10,8 +10,7 @@
  * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
  * found printed, and the advice with the commands to run next (docs/architecture.md, "Printed commands").
  */
-import { existsSync, lstatSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { noteSettled, waitForSettled } from '../../payouts/settle.js';
@@ -22,6 +21,7 @@ import {
   isAccepted,
   readStatusReport,
   rewriteReport,
+  rowOfBody,
   rowState,
   statusTotals,
   writeBatchFile,
@@ -31,12 +31,11 @@ import {
 } from '../../payouts/batch-status.js';
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { countsAsSent } from '../../payouts/repeats.js';
-import { newBatchId } from './batch-commands.js';
+import { checkFailedOut, failedOutFormat, retryBatchId } from './batch-commands.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
 import type { ApiClient } from '../../api/client.js';
-import { isJsonl } from '../../payouts/report.js';
 import { commandLine, fileOperand, invocationOf, type Invocation } from '../../config/command-line.js';
 import { renderTable } from '../../output/table.js';
 import { renderFailedRows } from '../../output/batch.js';
@@ -73,14 +72,6 @@ async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<
   );
 }
 
-/** The failed-out file's format: its extension when it names one, else the report's. */
-function formatFor(path: string, reportFormat: 'csv' | 'jsonl'): 'csv' | 'jsonl' {
-  const ext = extname(path).toLowerCase();
-  if (ext === '.csv') return 'csv';
-  if (isJsonl(path)) return 'jsonl';
-  return reportFormat;
-}
-
 export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number> {
   const path = resolve(opts.report);
   const read = await readStatusReport(path);
@@ -90,7 +81,7 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
       read.problems,
       'Give the report that `payctl payout batch` wrote (.csv or .jsonl).',
     );
-  const failedOut = checkFailedOut(opts);
+  const failedOut = checkFailedOut(opts.failedOut);
   const api = await deps.api();
   const s = new StatusRun(opts, deps, read.report, api, await openLedger(deps));
   await s.findTransactions();
@@ -103,21 +94,6 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length })) + '\n');
   else await write(deps.io.stdout, s.text(found));
   return s.advise(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length });
-}
-
-/** --failed-out, resolved: refused before anything is fetched when it exists (even as a dangling symlink) or its folder does not. */
-function checkFailedOut(opts: BatchStatusOptions): string | undefined {
-  if (opts.failedOut === undefined) return undefined;
-  const failedOut = resolve(opts.failedOut);
-  let there = true;
-  try {
-    lstatSync(failedOut); // a symlink counts, even a dangling one
-  } catch {
-    there = false;
-  }
-  if (there) throw new UsageError(`--failed-out ${opts.failedOut} already exists; payctl never overwrites it. Nothing was fetched.`, [], 'Choose a new file name.');
-  if (!existsSync(resolve(failedOut, '..'))) throw new UsageError(`--failed-out ${opts.failedOut}: its folder does not exist. Nothing was fetched.`);
-  return failedOut;
 }
 
 /** An accepted row of the report: its entry and its index among the report's rows. */
@@ -137,6 +113,8 @@ interface Found {
 /** One `payout batch status`: the report's accepted rows and what the service says of each, by the row's index. */
 class StatusRun {
   readonly accepted: AcceptedRow[];
+  /** Rows the report has as unknown: read as accepted once the journal has their answer (a rerun's), else still unknown (exit 4). */
+  unknown: AcceptedRow[];
   readonly batchId: string | undefined;
   readonly states = new Map<number, RowState>();
   readonly problems = new Map<number, string>();
@@ -153,6 +131,7 @@ class StatusRun {
     readonly journal: Ledger,
   ) {
     this.accepted = report.entries.map((e, i) => ({ e, i })).filter(({ e }) => isAccepted(e));
+    this.unknown = report.entries.map((e, i) => ({ e, i })).filter(({ e }) => e.outcome === 'unknown');
     this.batchId = report.entries.find((e) => e.batchId !== undefined)?.batchId;
     this.inv = invocationOf(deps.globals, deps.env);
   }
@@ -162,6 +141,13 @@ class StatusRun {
    * The journaled body (when there is one) is what the answer is checked against.
    */
   async findTransactions(): Promise<void> {
+    const answered = async ({ e }: AcceptedRow) => {
+      const o = e.payoutId ? (await this.journal.get(this.api.baseUrl, e.payoutId).catch(() => undefined))?.outcome : undefined;
+      return o?.kind === 'accepted' && !!o.transactionId;
+    };
+    const known = await Promise.all(this.unknown.map(answered));
+    this.accepted.push(...this.unknown.filter((_, k) => known[k]));
+    this.unknown = this.unknown.filter((_, k) => !known[k]);
     for (const { e, i } of this.accepted) {
       let entry: JournalEntry | undefined;
       try {
@@ -226,14 +212,23 @@ class StatusRun {
    * again (the service keeps a key's first answer), so --failed-out writes them too, to be sent
    * as new payouts once the cause is fixed (a wallet topped up).
    */
-  async rejectedRows(): Promise<Array<{ i: number; row: Record<string, string> }>> {
-    const out: Array<{ i: number; row: Record<string, string> }> = [];
+  async rejectedRows(): Promise<Array<{ i: number; row: Record<string, string>; entry: JournalEntry }>> {
+    const out: Array<{ i: number; row: Record<string, string>; entry: JournalEntry }> = [];
     for (const [i, e] of this.report.entries.entries()) {
       if (e.outcome !== 'rejected' || !e.payoutId) continue;
       const entry = await this.journal.get(this.api.baseUrl, e.payoutId).catch(() => undefined);
-      const row = entry?.outcome?.kind === 'rejected' ? rowOfBody(entry.body) : undefined;
+      const o = entry?.outcome;
+      // The key refused (send.ts credentialsRefused): nothing reached the service, and the batch
+      // sends the row under its own key when run again. Written here too, it would be paid twice.
+      if (o?.kind === 'rejected' && (o.code === 'UNAUTHORIZED' || o.code === 'FORBIDDEN')) {
+        this.deps.log.warn(
+          `Row ${sanitizeInline(e.row)} was not sent (the API key was refused): running the batch again sends it; it is not written to ${this.opts.failedOut}.`,
+        );
+        continue;
+      }
+      const row = o?.kind === 'rejected' ? rowOfBody(entry!.body) : undefined;
       const paid = entry && row ? await this.#paidSince(entry) : undefined;
-      if (row && !paid) out.push({ i, row });
+      if (entry && row && !paid) out.push({ i, row, entry });
       else
         this.deps.log.warn(
           `Row ${sanitizeInline(e.row)} was rejected, but ${paid ? `what it pays was paid since (payout ${paid.payoutId})` : `this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}`}: it is not written to ${this.opts.failedOut}.`,
@@ -272,13 +267,17 @@ class StatusRun {
   }
 
   /** The Failed rows, and the rejected ones, as a new batch file at `failedOut`, in the report's order; the command that sends it. */
-  async writeFailedOut(failedOut: string, failed: Found['failed'], rejected: Array<{ i: number; row: Record<string, string> }> = []): Promise<string> {
+  async writeFailedOut(
+    failedOut: string,
+    failed: Found['failed'],
+    rejected: Array<{ i: number; row: Record<string, string>; entry: JournalEntry }> = [],
+  ): Promise<string> {
     const { opts, deps } = this;
     const rows = [...failed.map(({ s, i }) => ({ i, row: batchFileRow(s.record, this.entries.get(i)?.body) })), ...rejected].sort((a, b) => a.i - b.i);
     try {
       writeBatchFile(
         failedOut,
-        formatFor(failedOut, this.report.format),
+        failedOutFormat(failedOut, this.report.format),
         rows.map((r) => r.row),
       );
     } catch (err) {
@@ -287,12 +286,17 @@ class StatusRun {
         `Cannot write --failed-out ${opts.failedOut}: ${code === 'EEXIST' ? 'it already exists (payctl never overwrites it)' : (err as Error).message}. The report was updated.`,
       );
     }
-    // Named after the file, never a batch already sent: another payroll's retry of the day, or this
-    // one's sent before and refused, would have its rows compared, or their refusals replayed.
-    // The report's name in it too: two payrolls' retries written to files of one name are two batches.
-    const named = join(dirname(failedOut), `${basename(this.report.path, extname(this.report.path)).replace(/\.report$/, '')}-${basename(failedOut)}`);
-    const id = await newBatchId(named, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), new Set(), (b) => this.journal.batchSent(this.api.baseUrl, b));
-    return commandLine(this.inv, ['payout', 'batch'], [fileOperand(opts.failedOut!), '--batch-id', id]);
+    // What the rows pay: a retry batch that holds any of them is not this retry's (retryBatchId).
+    const paying = new Set<string>();
+    for (const e of [...failed.map(({ i }) => this.entries.get(i)), ...rejected.map((r) => r.entry)]) {
+      const fp = e && (e.fingerprint ?? fingerprintOfBody(e.body));
+      if (fp) paying.add(fp);
+    }
+    const id = await retryBatchId(this.report.path, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), async (b) => {
+      if (!(await this.journal.batchSent(this.api.baseUrl, b))) return false;
+      return (await this.journal.batchRows(this.api.baseUrl, { id: b })).some((e) => paying.has(e.fingerprint ?? fingerprintOfBody(e.body) ?? ''));
+    });
+    return commandLine(this.inv, ['payout', 'batch'], [fileOperand(failedOut), '--batch-id', id]);
   }
 
   /** The --json document. */
@@ -306,6 +310,7 @@ class StatusRun {
       failed: f.failed.length,
       pending: f.pendingRows,
       unread: f.unread.length,
+      unknown: this.unknown.length,
       totals: statusTotals(f.all),
       failed_rows: f.failed.map(({ e, s }) => ({
         row: e.row,
@@ -357,8 +362,14 @@ class StatusRun {
         .join(' and ');
       deps.log.info(`${what} written to ${failedOut}. Review and send ${n === 1 ? 'it' : 'them'} as a new batch with:\n  ${retry}`);
     }
+    if (this.unknown.length) {
+      const n = this.unknown.length;
+      deps.log.warn(
+        `${plural(n, 'row', 'rows')} (${this.unknown.map((u) => sanitizeInline(u.e.row)).join(', ')}) ${n === 1 ? 'has an outcome' : 'have outcomes'} still unknown: ${n === 1 ? 'it' : 'they'} may or may not have been made. Finish ${n === 1 ? 'it' : 'them'} by sending the batch again with the same command (same keys: nothing is paid twice), or see ${n === 1 ? 'it' : 'them'} with:\n  ${commandLine(this.inv, ['history', 'reconcile'])}`,
+      );
+    }
     for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
-    const again = commandLine(this.inv, ['payout', 'batch', 'status'], [fileOperand(opts.report), '--wait']);
+    const again = commandLine(this.inv, ['payout', 'batch', 'status'], [fileOperand(path), '--wait']);
     if (unread.length) {
       const readable = unread.filter((u) => u.transaction_id !== null).length;
       if (readable) deps.log.warn(`Run it again to read ${readable === 1 ? 'it' : 'them'}: ${again}`);
@@ -368,20 +379,11 @@ class StatusRun {
         );
       return ExitCode.unknown;
     }
+    if (this.unknown.length) return ExitCode.unknown;
     if (pendingRows) {
       deps.log.warn(`${plural(pendingRows, 'payout is', 'payouts are')} still Pending. Wait for ${pendingRows === 1 ? 'it' : 'them'} with:\n  ${again}`);
       return ExitCode.pending;
     }
     return failed.length ? ExitCode.failed : ExitCode.ok;
-  }
-}
-
-/** A journaled body as a batch file's row (batchFileRow), or undefined when it cannot be read. */
-function rowOfBody(body: string): Record<string, string> | undefined {
-  try {
-    const row = batchFileRow({ currency: '', amount: '' }, body);
-    return row.amount && row.wallet_id ? row : undefined;
-  } catch {
-    return undefined;
   }
 }
