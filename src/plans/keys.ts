@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
 import { jsonFault } from '../config/json-fault.js';
 import { ensureConfigDir, ownerId } from '../config/paths.js';
+import { shellQuote } from '../config/shell.js';
 
 export const KEY_FILE = 'signing-key.json';
 const PUBLIC_KEY = /^ed25519:([A-Za-z0-9+/]{43}=)$/;
@@ -138,7 +139,7 @@ export function readPrivateKeyFile(file: string, what: PrivateKeyFile): string |
         const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
         throw new ConfigError(
           `Refusing to use the ${what.label} ${file}: its permissions ${mode} let others read or change it, and whoever reads it can ${what.misuse}.`,
-          `Make it yours alone with: chmod 600 ${file}${what.ifCopied ? `\n${what.ifCopied}` : ''}`,
+          `Make it yours alone with: chmod 600 ${shellQuote(file)}${what.ifCopied ? `\n${what.ifCopied}` : ''}`,
         );
       }
     }

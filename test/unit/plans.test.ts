@@ -4,6 +4,7 @@
  * refused, approvals counted under a policy, and the policy's tiers and limits. Signing key
  * files others could read are refused, like ssh (src/plans/keys.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +86,23 @@ describe('signing keys', () => {
     expect(loadSigningKey(d)!.publicKey).toBe(k.publicKey);
     expect(() => createSigningKey(d, 'Someone Else', { PAYCTL_CONFIG_DIR: d }, NOW)).toThrow(/already exists/);
     expect(loadSigningKey(d)!.name).toBe('Aminata Kamara');
+  });
+
+  it('the chmod printed for a key in a folder whose name has spaces, quotes and $ is quoted: it runs as printed', () => {
+    const d = join(dir(), `h6 'q' $x`);
+    createSigningKey(d, 'Aminata Kamara', { PAYCTL_CONFIG_DIR: d }, NOW);
+    const file = join(d, 'signing-key.json');
+    chmodSync(file, 0o644);
+    let hint = '';
+    try {
+      loadSigningKey(d);
+    } catch (err) {
+      hint = (err as CliError).hint ?? '';
+    }
+    const line = /chmod 600 (.+)$/m.exec(hint)?.[1];
+    expect(line, hint).toBeDefined();
+    execFileSync('sh', ['-c', `chmod 600 ${line}`]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it.each([0o644, 0o640, 0o604, 0o620])('a key file others could read or change (mode %o) is refused, like ssh, with the chmod that fixes it', (mode) => {
