@@ -182,14 +182,19 @@ describe('reads must be about what was asked', () => {
   });
 });
 
+/** A config folder logged in to the sandbox through a proxy that rewrites create answers, and a wallet of 1,000.00 SLE. */
+async function throughProxy(): Promise<{ proxy: Awaited<ReturnType<typeof sandboxProxy>>; dir: string; wallet: string }> {
+  const proxy = await sandboxProxy(ctx.sb);
+  const dir = configDir();
+  const p = await writeLoggedIn(ctx.sb, dir);
+  writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
+  return { proxy, dir, wallet: freshWallet(ctx.sb, '1000.00', 'SLE') };
+}
+
 describe('a create answered about another payout', () => {
   it('another wallet in the answer: exit 4, journaled unknown, both wallets named', async () => {
     const sb = ctx.sb;
-    const proxy = await sandboxProxy(sb);
-    const dir = configDir();
-    const p = await writeLoggedIn(sb, dir);
-    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
-    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const { proxy, dir, wallet } = await throughProxy();
     const id = `otherwallet-${randomUUID()}`;
     proxy.rewriteNextPayout((status, raw) => {
       const answer = JSON.parse(raw) as { data: Record<string, unknown> };
@@ -208,11 +213,7 @@ describe('a create answered about another payout', () => {
 describe('a create answer that says the provider failed it', () => {
   it('provider_response.status "DECLINED": no success line, exit 1 naming the transaction, journaled as accepted and Failed; --json the same', async () => {
     const sb = ctx.sb;
-    const proxy = await sandboxProxy(sb);
-    const dir = configDir();
-    const p = await writeLoggedIn(sb, dir);
-    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
-    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const { proxy, dir, wallet } = await throughProxy();
     const failedAtOnce = (status: number, raw: string) => {
       const answer = JSON.parse(raw) as { data: { provider_response: Record<string, unknown> } };
       answer.data.provider_response.status = 'DECLINED';
@@ -250,12 +251,7 @@ describe('a transaction id the service gave another payout', () => {
   };
 
   it('payout create answered with the transaction of an earlier payout: exit 4, journaled unknown, the other payout named', async () => {
-    const sb = ctx.sb;
-    const proxy = await sandboxProxy(sb);
-    const dir = configDir();
-    const p = await writeLoggedIn(sb, dir);
-    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
-    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const { proxy, dir, wallet } = await throughProxy();
     const first = `first-${randomUUID()}`;
     const a = await payctl(payoutArgs(wallet, first), { dir });
     expect(a.code, a.stderr).toBe(0);
@@ -273,12 +269,7 @@ describe('a transaction id the service gave another payout', () => {
   });
 
   it('payout batch whose rows are all answered with one transaction id: the first row accepted, the others unknown (exit 4)', async () => {
-    const sb = ctx.sb;
-    const proxy = await sandboxProxy(sb);
-    const dir = configDir();
-    const p = await writeLoggedIn(sb, dir);
-    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
-    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const { proxy, dir, wallet } = await throughProxy();
     const rows = batchRows(3, wallet, `onetxn-${randomUUID().slice(0, 8)}`);
     const file = writeFile(join(dir, 'three.csv'), toCsv(rows));
     proxy.rewriteEveryPayout(sameTransaction('TXN-BOK-0123456789ABCDEF0123456789'));
@@ -295,11 +286,7 @@ describe('a transaction id the service gave another payout', () => {
 describe('a batch row whose answer says the provider failed it', () => {
   it('the row stays accepted (its transaction in the report) with code FAILED; the run warns with the --failed-out command and exits 1', async () => {
     const sb = ctx.sb;
-    const proxy = await sandboxProxy(sb);
-    const dir = configDir();
-    const p = await writeLoggedIn(sb, dir);
-    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
-    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const { proxy, dir, wallet } = await throughProxy();
     const rows = batchRows(3, wallet, `declined-${randomUUID().slice(0, 8)}`);
     const file = writeFile(join(dir, 'three.csv'), toCsv(rows));
     proxy.rewriteNextPayout((status, raw) => {
