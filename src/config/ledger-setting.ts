@@ -56,8 +56,13 @@ export function maskLedgerUrl(raw: string): string {
     const colon = raw.indexOf(':', start);
     if (colon >= 0 && colon < at) out = raw.slice(0, colon + 1) + MASK + raw.slice(at);
   }
-  return out.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, key: string) =>
-    PASSWORD_PARAMS.has(safeDecode(key).toLowerCase()) ? `${sep}${key}=${MASK}` : whole,
+  return (
+    out
+      .replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, key: string) => (PASSWORD_PARAMS.has(safeDecode(key).toLowerCase()) ? `${sep}${key}=${MASK}` : whole))
+      // libpq's keyword/value form ("host=db password='s3 cret'"), refused as a ledger but shown in the refusal.
+      .replace(/(^|\s)([A-Za-z_]+)(\s*=\s*)('(?:[^'\\]|\\.)*'?|\S*)/g, (whole, pre: string, key: string, eq: string) =>
+        PASSWORD_PARAMS.has(key.toLowerCase()) ? `${pre}${key}${eq}${MASK}` : whole,
+      )
   );
 }
 

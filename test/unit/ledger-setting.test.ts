@@ -92,3 +92,23 @@ describe('the ledger setting', () => {
     expect(() => resolveLedger({ PAYCTL_LEDGER_URL: 'sqlite:x' }, profile)).toThrow(/PAYCTL_LEDGER_URL must be local/);
   });
 });
+
+describe("libpq's keyword/value form: refused as a ledger, its password never shown", () => {
+  it.each([
+    ['host=127.0.0.1 user=payctl password=KvStdinPassw0rd dbname=payctl', 'KvStdinPassw0rd'],
+    ["host=db password='s3 cr\\'et' dbname=x", 's3'],
+    ['host=db PASSWORD = EnvKvPw456', 'EnvKvPw456'],
+    ['sslpassword=KeyPass1 host=db', 'KeyPass1'],
+  ])('%s', (value, secret) => {
+    expect(maskLedgerUrl(value)).not.toContain(secret);
+    expect(maskLedgerUrl(value)).toContain('host=');
+    let message = '';
+    try {
+      checkLedgerSetting(value);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('must be local or a postgres:// or postgresql:// URL');
+    expect(message).not.toContain(secret);
+  });
+});
