@@ -9,7 +9,7 @@
  */
 import { AuthError } from '../errors.js';
 import { plainAmount } from '../money/amount.js';
-import { normalizeStatus } from '../service/schemas.js';
+import { failedAtOnceWord } from '../service/schemas.js';
 import type { JournalEntry, Outcome } from './journal.js';
 import type { PayoutRequest } from './request.js';
 import type { SendResult } from './send-result.js';
@@ -85,6 +85,8 @@ export function rowOutcome(
 }
 
 export const STOPPED_BEFORE_SENT = 'stopped before this row was sent';
+const KEY_REFUSED = 'not sent: the service refused the API key';
+
 /** The code of an accepted row whose answer says the provider failed it at once. */
 export const FAILED_AT_ONCE = 'FAILED';
 
@@ -92,7 +94,6 @@ export const FAILED_AT_ONCE = 'FAILED';
 export function failedAtOnce(o: RowOutcome): boolean {
   return (o.outcome === 'accepted' || o.outcome === 'replayed') && o.code === FAILED_AT_ONCE;
 }
-const KEY_REFUSED = 'not sent: the service refused the API key';
 
 function money(v: number | string | undefined, currency: string): string | undefined {
   return v === undefined ? undefined : plainAmount(v, currency);
@@ -158,9 +159,8 @@ export class RunBook {
     if (r.kind === 'accepted') {
       const t = r.transaction;
       // The answer may say the provider failed it at once ("DECLINED"): accepted, and said so (FAILED).
-      const word = r.alreadyMade ? undefined : t.provider_response?.status;
-      const failed =
-        word !== undefined && normalizeStatus(word) === 'Failed' ? { code: FAILED_AT_ONCE, message: `the service's answer says ${JSON.stringify(word)}` } : {};
+      const word = r.alreadyMade ? undefined : failedAtOnceWord(t);
+      const failed = word !== undefined ? { code: FAILED_AT_ONCE, message: `the service's answer says ${JSON.stringify(word)}` } : {};
       this.settle(
         i,
         rowOutcome(

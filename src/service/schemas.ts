@@ -269,6 +269,12 @@ export const payoutRecordSchema = z.lazy(() => {
   );
 });
 
+/** The provider's word in a create answer when it says the payout failed at once ("DECLINED", "failed"); else undefined. */
+export function failedAtOnceWord(t: Pick<PayoutTransaction, 'provider_response'>): string | undefined {
+  const word = t.provider_response?.status;
+  return word && normalizeStatus(word) === 'Failed' ? word : undefined;
+}
+
 /** The status of a record, normalized (Successful, Failed, Pending, or the word as it came); '' when none. */
 export function recordStatus(r: Pick<PayoutRecord, 'status'>): string {
   return r.status ? normalizeStatus(r.status) : '';

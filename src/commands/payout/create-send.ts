@@ -9,7 +9,7 @@
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StillPendingError, UsageError } from '../../errors.js';
-import { normalizeStatus, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
+import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
 import { JournalConflict, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
@@ -175,8 +175,8 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
     await answer();
     // The answer itself may say the provider failed it at once ("Failed", "declined"): no
     // success line, exit 1 as --wait says for Failed. Accepted and failed: nothing to resend.
-    const word = result.transaction.provider_response?.status;
-    if (word && normalizeStatus(word) === 'Failed') {
+    const word = failedAtOnceWord(result.transaction);
+    if (word) {
       await noteSettled(c.journal, c.api.baseUrl, request.payoutId, 'Failed');
       throw new PayoutFailedError(
         `Payout ${request.payoutId} failed: the service accepted it (transaction ${sanitizeInline(transactionId)}) and its answer says ${JSON.stringify(sanitizeInline(word))}.`,
