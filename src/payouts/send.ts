@@ -184,7 +184,8 @@ class PayoutSend {
       transaction = parseOrThrow(payoutTransactionSchema, envelope.data, 'a payout transaction', res.requestId);
       checkAnswer(this.entry, transaction);
       if (this.opts.seen) claimSeen(this.opts.seen, transaction.transaction_id, this.entry.payoutId);
-      if (this.resolving(replayed) || this.opts.ownerCheck) turn = await this.checkOwner(transaction, !this.resolving(replayed));
+      const resolving = this.resolving(replayed);
+      if (resolving || this.opts.ownerCheck) turn = await this.checkOwner(transaction, !resolving);
     } catch (err) {
       // The service said yes in a way payctl cannot read, or about another payout: it may well
       // have paid this one. Never "refused", never taken for success.
@@ -273,8 +274,7 @@ class PayoutSend {
     // A resend of an entry an earlier run left unknown, refused as a duplicate in words payctl
     // does not read as its payout id's ("Duplicate payout", "reference already exists"): most
     // likely that earlier attempt, made. Unknown, never "no payout was made".
-    const resend = this.opts.earlierAttempt || this.entry.outcome?.kind === 'unknown';
-    if (this.mayHaveLanded || (resend && saysDuplicate(error))) {
+    if (this.mayHaveLanded || (this.resolving(false) && saysDuplicate(error))) {
       const unsure = new NetworkError(`an earlier attempt may have reached the service, then it answered ${inner(error)}`);
       return this.unknown(unsure, unsure.message, res.status);
     }

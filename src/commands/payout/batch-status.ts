@@ -112,7 +112,7 @@ interface Found {
 
 /** One `payout batch status`: the report's accepted rows and what the service says of each, by the row's index. */
 class StatusRun {
-  readonly accepted: AcceptedRow[];
+  accepted: AcceptedRow[];
   /** Rows the report has as unknown: read as accepted once the journal has their answer (a rerun's), else still unknown (exit 4). */
   unknown: AcceptedRow[];
   readonly batchId: string | undefined;
@@ -141,22 +141,24 @@ class StatusRun {
    * The journaled body (when there is one) is what the answer is checked against.
    */
   async findTransactions(): Promise<void> {
-    const answered = async ({ e }: AcceptedRow) => {
-      const o = e.payoutId ? (await this.journal.get(this.api.baseUrl, e.payoutId).catch(() => undefined))?.outcome : undefined;
-      return o?.kind === 'accepted' && !!o.transactionId;
-    };
-    const known = await Promise.all(this.unknown.map(answered));
-    this.accepted.push(...this.unknown.filter((_, k) => known[k]));
-    this.unknown = this.unknown.filter((_, k) => !known[k]);
-    for (const { e, i } of this.accepted) {
+    const accepted: AcceptedRow[] = [];
+    const unknown: AcceptedRow[] = [];
+    for (const row of [...this.accepted, ...this.unknown].sort((a, b) => a.i - b.i)) {
+      const { e, i } = row;
       let entry: JournalEntry | undefined;
       try {
         entry = e.payoutId ? await this.journal.get(this.api.baseUrl, e.payoutId) : undefined;
       } catch {
         entry = undefined; // a damaged entry: the report's transaction id is still read
       }
-      if (entry) this.entries.set(i, entry);
       const o = entry?.outcome;
+      // A row the report has as unknown is accepted once the journal has its answer (a rerun's); else still unknown.
+      if (e.outcome === 'unknown' && !(o?.kind === 'accepted' && o.transactionId)) {
+        unknown.push(row);
+        continue;
+      }
+      accepted.push(row);
+      if (entry) this.entries.set(i, entry);
       const txn = e.transactionId ?? (o?.kind === 'accepted' ? o.transactionId : undefined);
       if (txn) this.refs.set(i, { transactionId: txn, payoutId: e.payoutId, ...(entry ? { entry } : {}) });
       else {
@@ -164,6 +166,8 @@ class StatusRun {
         this.problems.set(i, "it has no transaction id, in the report or in this machine's journal, and the service looks payouts up by transaction id only");
       }
     }
+    this.accepted = accepted;
+    this.unknown = unknown;
   }
 
   /** Every row read once; then, with --wait, each one still Pending until it settles or time is up. */
