@@ -428,6 +428,17 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     return { dir: d, proxy };
   }
 
+  /** A payout made through the proxy whose every answer was lost (exit 4, journaled unknown): its config folder, proxy and id. */
+  async function lostThroughProxy(): Promise<{ dir: string; proxy: Awaited<ReturnType<typeof sandboxProxy>>; id: string }> {
+    const { dir: d, proxy } = await throughProxy();
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+    expect((await payctl(createArgs(wallet, id, account()), { dir: d, clock: new TestClock() })).code).toBe(4);
+    ctx.sb.faults.clear();
+    return { dir: d, proxy, id };
+  }
+
   it('a replay naming a transaction already recorded for another payout: stays unknown (exit 4, naming it); the next reconcile pays the row once', async () => {
     const { dir: d, proxy } = await throughProxy();
     const wallet = freshWallet(ctx.sb, '10000.00');
@@ -463,12 +474,7 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
       { status: 422, body: { message: 'The given data was invalid.', errors: { payoutId: ['This payoutId has been used.'] } } },
     ];
     for (const answer of answers) {
-      const { dir: d, proxy } = await throughProxy();
-      const wallet = freshWallet(ctx.sb, '10000.00');
-      const id = randomUUID();
-      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
-      expect((await payctl(createArgs(wallet, id, account()), { dir: d, clock: new TestClock() })).code).toBe(4);
-      ctx.sb.faults.clear();
+      const { dir: d, proxy, id } = await lostThroughProxy();
       proxy.rewriteNextPayout(() => ({ status: answer.status, body: JSON.stringify(answer.body), contentType: 'application/json' }));
       const r = await payctl(['history', 'reconcile'], { dir: d });
       expect(r.code, `${answer.body.message}: ${r.stdout}${r.stderr}`).toBe(4);
@@ -479,12 +485,7 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
   });
 
   it('a replay with another amount: stays unknown (exit 4, naming both amounts); the next reconcile records the row once', async () => {
-    const { dir: d, proxy } = await throughProxy();
-    const wallet = freshWallet(ctx.sb, '10000.00');
-    const id = randomUUID();
-    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
-    expect((await payctl(createArgs(wallet, id, account()), { dir: d, clock: new TestClock() })).code).toBe(4);
-    ctx.sb.faults.clear();
+    const { dir: d, proxy, id } = await lostThroughProxy();
     proxy.rewriteNextPayout((status, raw) => {
       const answer = JSON.parse(raw) as { data: Record<string, unknown> };
       answer.data.amount = 25.07;
