@@ -2,7 +2,9 @@
  * The commands `payout batch` prints for a person to run (docs/architecture.md, "Printed
  * commands"): the same batch again (a resume, the rest after a refusal) and the file paid again
  * as a new batch. Each carries the options in force: the batch id, --concurrency, and the report
- * when one was given or moved (run later, it is the same file).
+ * when one was given or moved (run later, it is the same file). And for `payout batch status
+ * --failed-out`, the file its printed retry sends: checked before anything is fetched, its
+ * format, and the retry's batch id.
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
