@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { direct, newKey, oneJson, sameButTimestamp, useConfigDir, writeProfile, writeProfiles } from '../helpers/e2e.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
+import { tempConfigDir } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { parse } from '../helpers/parse.js';
 import { FAILURE_REASON } from '../../src/sandbox/settlement.js';
@@ -201,6 +202,30 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('INSUFFICIENT_FUNDS');
     expect(pollsOf(ctx.sb, id, from)).toBe(0);
+  });
+
+  it('create --wait of a payout id the service already holds (made from another config folder): exit 5, never 0, and the printed list finds it', async () => {
+    const id = randomUUID();
+    const other = tempConfigDir();
+    try {
+      writeProfile(other.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+      // Its idempotency key is derived from the body too: another amount, another key.
+      const first = createArgs(wallet, id).map((a) => (a === '10' ? '11' : a));
+      expect((await payctl(first, { dir: other.dir })).code).toBe(0);
+    } finally {
+      other.cleanup();
+    }
+    // Another idempotency key: the service refuses the id as taken.
+    const r = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain(`Already submitted: the service already has payout id ${id}`);
+    expect(r.stderr).toContain(`Payout ${id} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`);
+    expect(ctx.sb.payouts().filter((p) => p.payout_id === id)).toHaveLength(1);
+    const line = /^Find its record with: (payctl .*)$/m.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toBeDefined();
+    const list = await payctl([...argvOf(line!), '--json'], { dir: cfg.dir });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(txnOf(ctx.sb, id));
   });
 
   it('create whose outcome is unknown: exit 4 and no waiting', async () => {

@@ -165,7 +165,14 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
     deps.log.success(
       `Already submitted: the service already has payout id ${request.payoutId} (sent before under another key: ${result.alreadyMade.message}). Nothing new was paid.`,
     );
-    return 0;
+    if (!opts.wait) return 0;
+    // --wait follows a payout by its transaction id, and the refusal names none: its settlement
+    // cannot be followed, so not known (exit 5, as for a read that fails), never "settled".
+    const day = j.entry.createdAt.slice(0, 10);
+    throw new StillPendingError(`Payout ${request.payoutId} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`, {
+      payoutId: request.payoutId,
+      hint: `Find its record with: ${commandLine(c.inv, ['payouts', 'list'], ['--wallet', request.walletId, '--currency', request.currency, '--from', day])}`,
+    });
   }
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
   const answer = () =>
