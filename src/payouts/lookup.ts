@@ -160,10 +160,26 @@ export function notLookedUpError(entry: JournalEntry, inv: Invocation): ApiError
     return new ApiError(`${head}: the service refused it (${text([o.code, o.message].filter(Boolean).join(': '))}), so no payout was made.`, { code: 'NOT_FOUND' });
   }
   if (o?.kind === 'not-made') return new ApiError(`${head}: it was found not made (${utcTime(o.at)}).`, { code: 'NOT_FOUND' });
+  if (o?.kind === 'accepted' && o.alreadyMade) {
+    return new ApiError(
+      `${head}: the service already had this payout id when it was sent (${utcTime(o.at)}: ${text(o.alreadyMade.message)}), so it was made before under another idempotency key, and its answer named no transaction.`,
+      { code: 'NOT_FOUND', hint: `Find its record with: ${findRecordCommand(entry, inv)}` },
+    );
+  }
   return new ApiError(`${head}: its outcome is unknown (no answer was read${o?.kind === 'unknown' ? `: ${text(o.reason)}` : ''}).`, {
     code: 'NOT_FOUND',
     hint: `Find out what became of it with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
   });
+}
+
+/**
+ * The `payouts list` command that finds the record of a journaled payout payctl has no
+ * transaction id for (already made under another key, perhaps days before): its wallet and
+ * currency, as the journaled body sent them.
+ */
+export function findRecordCommand(entry: JournalEntry, inv: Invocation): string {
+  const a = askedOf(entry.body);
+  return commandLine(inv, ['payouts', 'list'], [...(a?.walletId ? ['--wallet', a.walletId] : []), ...(a?.currency ? ['--currency', a.currency] : [])]);
 }
 
 /**

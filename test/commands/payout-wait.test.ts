@@ -204,7 +204,7 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(pollsOf(ctx.sb, id, from)).toBe(0);
   });
 
-  it('create --wait of a payout id the service already holds (made from another config folder): exit 5, never 0, and the printed list finds it', async () => {
+  it('create --wait of a payout id the service already holds (made from another config folder): exit 5, never 0; the printed list finds it, and payout get says it was made before', async () => {
     const id = randomUUID();
     const other = tempConfigDir();
     try {
@@ -226,6 +226,13 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     const list = await payctl([...argvOf(line!), '--json'], { dir: cfg.dir });
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain(txnOf(ctx.sb, id));
+    // payout get says what the journal knows (made before, no transaction), never "unknown",
+    // and points to the same list (a reconcile would answer "not unknown: nothing to do").
+    const got = await payctl(['payout', 'get', id], { dir: cfg.dir });
+    expect(got.code, got.stderr).toBe(1);
+    expect(got.stderr).toContain('the service already had this payout id when it was sent');
+    expect(got.stderr).not.toMatch(/unknown|reconcile/);
+    expect(got.stderr).toContain(`Find its record with: ${line!}`);
   });
 
   it('create whose outcome is unknown: exit 4 and no waiting', async () => {

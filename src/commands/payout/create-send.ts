@@ -22,7 +22,7 @@ import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
 import { noteSettled } from '../../payouts/settle.js';
-import { heldAdvice, isUnresolved, olderThanKeyMemory } from '../../payouts/lookup.js';
+import { findRecordCommand, heldAdvice, isUnresolved, olderThanKeyMemory } from '../../payouts/lookup.js';
 import type { PayoutCreateOptions } from './create.js';
 
 /** A run of `payout create` with its payout read and checked: what each of its steps works with. */
@@ -168,10 +168,9 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
     if (!opts.wait) return 0;
     // --wait follows a payout by its transaction id, and the refusal names none: its settlement
     // cannot be followed, so not known (exit 5, as for a read that fails), never "settled".
-    const day = j.entry.createdAt.slice(0, 10);
     throw new StillPendingError(`Payout ${request.payoutId} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`, {
       payoutId: request.payoutId,
-      hint: `Find its record with: ${commandLine(c.inv, ['payouts', 'list'], ['--wallet', request.walletId, '--currency', request.currency, '--from', day])}`,
+      hint: `Find its record with: ${findRecordCommand(j.entry, c.inv)}`,
     });
   }
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
