@@ -13,7 +13,7 @@
  * PAYCTL_CONFIG_DIR holding two.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -355,4 +355,41 @@ describe('scripts parse', () => {
       expect(r.status, `${shell} -n`).toBe(0);
     }
   });
+});
+
+/**
+ * The install lines of `payctl completion --help`, each pasted as printed into its own shell (and
+ * into bash) on a fresh machine: a HOME that is an empty folder (its name has a space and a
+ * quote). Each writes the script where its shell loads it from, making the folder first.
+ */
+describe('install lines of payctl completion --help, run as printed on a fresh HOME', () => {
+  const WHERE: Record<Shell, string> = {
+    bash: '.local/share/bash-completion/completions/payctl',
+    zsh: '.zfunc/_payctl',
+    fish: '.config/fish/completions/payctl.fish',
+  };
+
+  async function installLines(): Promise<Map<Shell, string>> {
+    const help = await exec('payctl', ['completion', '--help']);
+    expect(help.code, help.stderr).toBe(0);
+    // Each example as printed: its `$ ` line and the lines that continue it (after a trailing `\`).
+    const examples = (help.stdout.split('\nExamples:\n')[1] ?? '').split(/^ {2}\$ /m).slice(1);
+    const joined = (e: string) => e.replace(/\s*\\\n\s*/g, ' ');
+    return new Map(SHELLS.map((shell) => [shell, examples.find((e) => joined(e).includes(`payctl completion ${shell} `)) ?? '']));
+  }
+
+  for (const shell of SHELLS) {
+    for (const runIn of shell === 'bash' ? (['bash'] as const) : ([shell, 'bash'] as const)) {
+      it(`the ${shell} line, run in ${runIn}, writes the script to ~/${WHERE[shell]}`, async () => {
+        requireShell(runIn);
+        const line = (await installLines()).get(shell)!;
+        expect(line, `an install line for ${shell}`).not.toBe('');
+        const home = mkdtempSync(join(tmp, "fresh home's-"));
+        const out = await exec(runIn, ['-c', line], { HOME: home });
+        expect(out.stderr, line).toBe('');
+        expect(out.code, line).toBe(0);
+        expect(readFileSync(join(home, WHERE[shell]), 'utf8')).toBe(readFileSync(SCRIPT[shell], 'utf8'));
+      });
+    }
+  }
 });
