@@ -9,7 +9,8 @@
  *    exit 2, nothing sent, nothing journaled, no question asked.
  * 4. Credentials refused (401 or 403) on POST /payout before anything happened: exit 3, "Nothing
  *    was sent" and `payctl login`, the journal entry refused (not unknown), and the printed command
- *    sends it after login. A request that may have left first stays unknown (exit 4).
+ *    sends it after login. A request that may have left first stays unknown (exit 4). A key
+ *    revoked before sending (refused at the balances read) prints the same two commands.
  */
 import { ExitPromptError } from '@inquirer/core';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -308,6 +309,82 @@ describe('4. credentials refused on POST /payout', () => {
     expect(payoutPosts(ctx.sb).map((p) => p.headers['idempotency-key'])).toEqual([entry!.idempotencyKey]);
     expect(heldFor(ctx.sb, payoutId)).toHaveLength(1);
     expect(journalOf(dir, payoutId)[0]!.outcome).toMatchObject({ kind: 'accepted' });
+  });
+
+  /** Under profile `team` (not the default one), with a key the service has revoked: refused at the balances read, before sending. */
+  async function refusedBeforeSending(args: string[], prompts?: ScriptedPrompter): Promise<{ login: string; send: string }> {
+    const team = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--profile', 'team'], { dir, input: ctx.sb.apiKey + '\n' });
+    expect(team.code, team.stderr).toBe(0);
+    ctx.sb.revokeApiKey();
+    ctx.sb.clearRequests();
+    const r = await payctl([...args, '--profile', 'team'], { dir, prompts });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/^Error: The service refused the API key \(.+\)\. Nothing was sent\.\n/);
+    expect(ctx.sb.requests().map((x) => `${x.method} ${x.path} ${x.outcome}`)).toEqual(['GET /v2/wallets/balances 401']);
+    const login = /Run `(payctl login[^`]*)` with a valid key\./.exec(r.stderr)?.[1];
+    expect(login, r.stderr).toBe('payctl login --profile team');
+    const send = r.stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.startsWith('payctl payout create '));
+    expect(send, r.stderr).toBeDefined();
+    expect(r.stderr).toContain(`Then send it with the same idempotency key (it cannot be paid twice):\n  ${send}\n`);
+    // Logged in again, as printed (the new key from PAYCTL_API_KEY, as a hidden prompt would take it).
+    const again = await payctl(shellSplit(login!).slice(1), { dir, env: { PAYCTL_API_KEY: ctx.sb.apiKey } });
+    expect(again.code, again.stderr).toBe(0);
+    ctx.sb.clearRequests();
+    return { login: login!, send: send! };
+  }
+
+  it('a key revoked before the payout was sent (no --payout-id): exit 3, the login and the send printed; run as printed, one payout, and twice still one', async () => {
+    const walletId = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const args = payoutArgs(walletId, 'unused').filter((a, i, all) => a !== '--payout-id' && all[i - 1] !== '--payout-id');
+    const { send } = await refusedBeforeSending(args);
+    expect(journalFiles()).toEqual([]);
+    // The payout id made for it is in the command, so running it twice is one payout.
+    const payoutId = /--payout-id (\S+)/.exec(send)![1]!;
+    expect(send).toContain('--profile team');
+    for (const n of [1, 2]) {
+      const sent = await payctl(shellSplit(send).slice(1), { dir });
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stderr).toContain(n === 1 ? `Payout ${payoutId} submitted.` : `Already submitted: payout ${payoutId} was accepted earlier`);
+    }
+    expect(heldFrom(ctx.sb, walletId)).toHaveLength(1);
+    expect(heldFor(ctx.sb, payoutId)).toHaveLength(1);
+  });
+
+  it('a journaled payout whose key is revoked before its resend: the printed send carries its journaled key; after login, one payout under it', async () => {
+    const walletId = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const payoutId = 'revoked-before-resend';
+    ctx.sb.faults.add({ kind: 'status', status: 401, method: 'POST', path: '/v2/payout' });
+    const first = await payctl(payoutArgs(walletId, payoutId), { dir });
+    expect(first.code, first.stderr).toBe(3);
+    ctx.sb.faults.clear();
+    const [entry] = journalOf(dir, payoutId);
+    const { send } = await refusedBeforeSending(payoutArgs(walletId, payoutId));
+    expect(send).toMatch(/^payctl payout create --profile team /);
+    expect(send).toContain(`--payout-id ${payoutId} --idempotency-key ${entry!.idempotencyKey} --yes`);
+    const sent = await payctl(shellSplit(send).slice(1), { dir });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb).map((p) => p.headers['idempotency-key'])).toEqual([entry!.idempotencyKey]);
+    expect(heldFor(ctx.sb, payoutId)).toHaveLength(1);
+  });
+
+  it('at a terminal, refused before the question: the printed send has no --yes, so it asks before sending', async () => {
+    const walletId = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const payoutId = 'revoked-before-asked';
+    const prompts = scriptedPrompter([]);
+    const { send } = await refusedBeforeSending(
+      payoutArgs(walletId, payoutId).filter((a) => a !== '--yes'),
+      prompts,
+    );
+    expect(prompts.asked).toEqual([]);
+    expect(send).toMatch(new RegExp(`--payout-id ${payoutId} --idempotency-key [0-9a-f-]{36}$`));
+    const yes = scriptedPrompter([{ confirm: /^Send this payout\?$/, answer: true }]);
+    const sent = await payctl(shellSplit(send).slice(1), { dir, prompts: yes });
+    expect(yes.asked).toEqual(['Send this payout?']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(heldFor(ctx.sb, payoutId)).toHaveLength(1);
   });
 
   it('a refused key after an attempt that may have left (reset after commit): still unknown, exit 4', async () => {

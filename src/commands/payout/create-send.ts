@@ -10,8 +10,8 @@ import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StillPendingError, UsageError } from '../../errors.js';
 import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
-import { JournalConflict, type JournalEntry, type Ledger } from '../../payouts/journal.js';
-import { payoutFingerprint, repeatKey } from '../../payouts/identity.js';
+import { JournalConflict, journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
+import { derivedIdempotencyKey, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { retryCommand } from './retry-command.js';
@@ -142,8 +142,7 @@ export async function sendJournaled(c: CreateRun, j: Journaled): Promise<Sent> {
     });
   } catch (err) {
     // The service refused the credentials (it answered): what that means for this payout.
-    if (err instanceof AuthError && err.status !== undefined) throw refusedAtLogin(err, c.request, j.entry, j.journaledNow, c.inv);
-    throw err;
+    throw refusedAtLogin(err, c, j);
   }
 }
 
@@ -243,24 +242,32 @@ function asRecord(t: PayoutTransaction, r: PayoutRequest): PayoutRecord {
 }
 
 /**
- * The service refused the credentials (401 or 403) on the first attempt (exit 3). For a payout
- * journaled by this run nothing was sent, and the journal has it as refused. For one journaled
- * before, this attempt took nothing, but what an earlier attempt did is as the journal had it
- * (an unknown outcome stays unknown). What to do either way: log in, then send it with the
- * printed command, which reuses the payout id and key, so it cannot be paid twice.
+ * The service refused the credentials (401 or 403; any other error is returned as it is) before
+ * the payout was sent, or on its first attempt (`j`, exit 3). For a payout journaled by this run
+ * nothing was sent, and the journal has it as refused. For one journaled before, this attempt
+ * took nothing, but what an earlier attempt did is as the journal had it (an unknown outcome
+ * stays unknown). What to do either way: log in, then send it with the printed command, which
+ * gives its payout id and key (the journaled one, else the one its send would journal), so it
+ * cannot be paid twice; refused before the person said yes, it asks again.
  */
-function refusedAtLogin(err: AuthError, r: PayoutRequest, entry: JournalEntry, journaledNow: boolean, inv: Invocation): AuthError {
-  const login = err.hint ?? `The key may be wrong or revoked. Run \`${commandLine(inv, ['login'])}\` with a valid key.`;
+export function refusedAtLogin(err: unknown, c: CreateRun, j?: Journaled): unknown {
+  if (!(err instanceof AuthError) || err.status === undefined) return err;
+  const r = c.request;
+  const entry = j?.entry ?? c.existing;
+  const key = entry?.idempotencyKey ?? c.opts.idempotencyKey ?? derivedIdempotencyKey(journalBase(c.api.baseUrl), r.payoutId, c.body);
+  const login = err.hint ?? `The key may be wrong or revoked. Run \`${commandLine(c.inv, ['login'])}\` with a valid key.`;
   const said = err.message.replace(/\.$/, '');
-  const message = journaledNow
+  const message = j?.journaledNow
     ? `${said}. Nothing was sent: payout ${r.payoutId} is journaled as refused.`
-    : isUnresolved(entry)
+    : entry && isUnresolved(entry)
       ? `${said}. This attempt sent nothing, but payout ${r.payoutId} was sent before and its outcome is still unknown.`
-      : `${said}. Payout ${r.payoutId} was not sent.`;
+      : j
+        ? `${said}. Payout ${r.payoutId} was not sent.`
+        : `${said}. Nothing was sent.`;
   return new AuthError(message, {
     status: err.status,
     requestId: err.requestId,
-    hint: `${login}\nThen send it with the same idempotency key (it cannot be paid twice):\n  ${retryCommand(r, entry.idempotencyKey, inv)}`,
+    hint: `${login}\nThen send it with the same idempotency key (it cannot be paid twice):\n  ${retryCommand(r, key, c.inv, j !== undefined || !!c.opts.yes)}`,
   });
 }
 

@@ -33,7 +33,7 @@ import { refuseUnlistedMaker, reportPlan, sharePlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
-import { checkCommand, conflictError, journalPayout, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
+import { checkCommand, conflictError, journalPayout, refusedAtLogin, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -93,7 +93,10 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   // Checked first without a lock (refused before anything is asked), then again under the lock.
   const policy = await effectivePolicy(deps);
   if (policy) await checkPolicy(policy, c);
-  await confirmSend(c, wallets, repeat);
+  // A key refused at the balances read: nothing sent, and the payout's own command to send it after login.
+  await confirmSend(c, wallets, repeat).catch((err: unknown) => {
+    throw refusedAtLogin(err, c);
+  });
   const journaled = await journalPayout(c, lockedChecks(c, policy, repeat));
   stage.sending = true;
   return reportOutcome(c, journaled, await sendJournaled(c, journaled));

@@ -15,8 +15,9 @@ function fieldArgs(r: PayoutRequest): string[] {
   return args;
 }
 
-export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: Invocation): string {
-  return commandLine(context, ['payout', 'create'], [...fieldArgs(r), '--idempotency-key', idempotencyKey, '--yes']);
+/** With `--yes` unless `confirmed` is false: a payout the person has not said yes to yet is asked about again. */
+export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: Invocation, confirmed = true): string {
+  return commandLine(context, ['payout', 'create'], [...fieldArgs(r), '--idempotency-key', idempotencyKey, ...(confirmed ? ['--yes'] : [])]);
 }
 
 /** The command that writes this payout as a plan for approval (four eyes) instead of sending it. */
