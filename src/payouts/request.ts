@@ -120,6 +120,16 @@ export function providerSuggestion(provider: string, type?: string): string | un
 }
 
 const PAYOUT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+/**
+ * Why an id PAYOUT_ID refuses is refused. An id of allowed characters that starts with another
+ * one (`-x1`) is told so: "may only hold ... -" would name the very character it starts with.
+ */
+function payoutIdProblem(id: string): string {
+  if (SCIENTIFIC.test(id)) return `is ${SCIENTIFIC_SAID}`;
+  if (/^[_.:-][A-Za-z0-9_.:-]{0,127}$/.test(id)) return `must start with a letter or digit, not "${id[0]}"`;
+  return 'may only hold letters, digits and _ . : - (at most 128)';
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 // Control characters have no place in a name, account or note.
@@ -325,9 +335,7 @@ export function validatePayout(
   const { currency, amount } = checkMoney(f, fault);
   const { type, provider, phone } = checkRecipient(f, fault);
   const payoutId = present(f.payoutId) ? f.payoutId.trim() : randomUUID();
-  if (!PAYOUT_ID.test(payoutId)) {
-    fault('payoutId', `"${f.payoutId}" ${SCIENTIFIC.test(payoutId) ? `is ${SCIENTIFIC_SAID}` : 'may only hold letters, digits and _ . : - (at most 128)'}`);
-  }
+  if (!PAYOUT_ID.test(payoutId)) fault('payoutId', `"${f.payoutId}" ${payoutIdProblem(payoutId)}`);
   const metadata = checkMetadata(f.metadata, fault);
 
   if (issues.length || !amount?.ok) return { ok: false, problems: issues.map((p) => p.text), issues };

@@ -302,6 +302,10 @@ describe('validation: every problem listed at once, exit 2, nothing reaches the 
     ['currency XYZ', base({ '--currency': 'XYZ' }), ['--currency: "XYZ" is not an ISO 4217 currency code']],
     ['metadata without =', [...base({}), '--metadata', 'batch'], ['--metadata: "batch" is not key=value']],
     ['a bad --idempotency-key', [...base({}), '--idempotency-key', 'not-a-uuid'], ['--idempotency-key: "not-a-uuid" is not a UUID']],
+    // The characters are all allowed: what is wrong is the first one, and the message says so.
+    ['--payout-id=-x1', [...base({}), '--payout-id=-x1'], ['--payout-id: "-x1" must start with a letter or digit, not "-"']],
+    ['--payout-id -x1', [...base({}), '--payout-id', '-x1'], ['--payout-id: "-x1" must start with a letter or digit, not "-"']],
+    ['--payout-id=.x1', [...base({}), '--payout-id=.x1'], ['--payout-id: ".x1" must start with a letter or digit, not "."']],
   ];
 
   it.each(cases)('%s', async (_what, args, problems) => {

@@ -332,8 +332,13 @@ describe('validatePayout: payout id', () => {
     expect(problems({ ...WALLET, payoutId: id129 })).toEqual([`--payout-id: "${id129}" may only hold letters, digits and _ . : - (at most 128)`]);
   });
 
-  it.each(['pay/1', 'pay 1', '-pay', '_pay', 'pay#1', 'päy', 'pay\n1', '../etc'])('refuses %j', (payoutId) => {
+  it.each(['pay/1', 'pay 1', 'pay#1', 'päy', 'pay\n1', '../etc'])('refuses %j', (payoutId) => {
     expect(problems({ ...WALLET, payoutId })).toEqual([`--payout-id: "${payoutId}" may only hold letters, digits and _ . : - (at most 128)`]);
+  });
+
+  // Only allowed characters, but not a letter or digit first: said as such, not as a character it may not hold.
+  it.each(['-pay', '_pay', '.pay', ':pay', '-'])('refuses %j, naming its first character', (payoutId) => {
+    expect(problems({ ...WALLET, payoutId })).toEqual([`--payout-id: "${payoutId}" must start with a letter or digit, not "${payoutId[0]}"`]);
   });
 });
 
