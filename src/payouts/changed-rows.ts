@@ -19,7 +19,8 @@
  * the same file (its path: a spreadsheet saves where it opened) is compared, and for rows
  * without a payout_id, every batch run of the last day (ChangedRows); another file a month on
  * is new payouts. The file is refused (exit 2, nothing sent), each such row named with the
- * cells that differ and the payout it would pay again. The look-ups are the ledger's
+ * cells that differ and the payout it would pay again (a cell that differs only in Unicode
+ * normalization, as a Mac may re-save a name, said as such). The look-ups are the ledger's
  * findInBatch and findRecentBatchRows, which read nothing for a batch never sent (from that
  * file) or when no batch was sent that day. Payouts of other batches that pay all the same, or
  * single payouts, are the repeat guard's (repeats.ts); leading zeros of the account or phone,
@@ -129,6 +130,8 @@ export class ChangedRows {
   #recent = false;
   /** Whether a row's amount changed since its payout (see #amountChanged). */
   #amount = false;
+  /** Whether a cell differs only in Unicode normalization (see onlyNormalization). */
+  #normalization = false;
   /** This run's batch's rows by the account they paid (wallet, account, currency), read on first need. */
   #byAccount: Promise<Map<string, JournalEntry[]>> | undefined;
   readonly #own: BatchRun;
@@ -191,7 +194,8 @@ export class ChangedRows {
       this.problems.push(rowProblem(r.row, `pays what it paid ${where}`));
       return;
     }
-    const said = changes.map((c) => `${c.column} ${show(c.now)} was ${show(c.then)}`).join(', ');
+    const said = changes.map((c) => `${c.column} ${describeChange(c)}`).join(', ');
+    if (changes.some(onlyNormalization)) this.#normalization = true;
     this.problems.push(rowProblem(r.row, fieldProblem(first.column, `${text(said).slice(first.column.length + 1)} ${where}`, ' ')));
   }
 
@@ -240,7 +244,11 @@ export class ChangedRows {
     return new UsageError(
       `${path}: ${plural(n, 'row pays', 'rows pay')} what ${this.paidBy()} paid before, ${n === 1 ? 'its' : 'their'} other cells changed since. ${nothing}`,
       listed(this.problems),
-      `A spreadsheet that re-saves a file reformats dates and drops zeros. Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.${
+      `A spreadsheet that re-saves a file reformats dates and drops zeros.${
+        this.#normalization
+          ? ' A cell that differs only in Unicode normalization looks the same but is other bytes, and those would be sent: a Mac may re-save accented letters decomposed (NFD: e then U+0301 for é); save the file from a program that writes them composed (NFC), as they were sent.'
+          : ''
+      } Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.${
         this.#amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : ''
       }${
         this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''
@@ -251,6 +259,27 @@ export class ChangedRows {
 
 function show(v: string | undefined): string {
   return v === undefined ? '(empty)' : JSON.stringify(v);
+}
+
+/**
+ * Whether a cell differs from the one sent only in Unicode normalization: "José" written with
+ * é (U+00E9, NFC) or with e and U+0301 (NFD), as a Mac may save it. The two look alike, so "was"
+ * would show the same text twice; the payout's identity stays the bytes it was sent with, as
+ * the journaled body the service received holds them.
+ */
+function onlyNormalization(c: Change): boolean {
+  return c.now !== undefined && c.then !== undefined && c.now !== c.then && c.now.normalize('NFC') === c.then.normalize('NFC');
+}
+
+/** The Unicode normalization a text is in: NFC, NFD, or neither (both forms mixed). */
+function normalForm(v: string): string {
+  return v === v.normalize('NFC') ? 'NFC' : v === v.normalize('NFD') ? 'NFD' : 'mixed NFC and NFD';
+}
+
+/** How a cell changed: `"now" was "then"`, or that it differs only in Unicode normalization. */
+function describeChange(c: Change): string {
+  if (!onlyNormalization(c)) return `${show(c.now)} was ${show(c.then)}`;
+  return `${show(c.now)} differs only in Unicode normalization (${normalForm(c.now!)} now, ${normalForm(c.then!)} when sent: as when a file is re-saved on a Mac)`;
 }
 
 interface Change {

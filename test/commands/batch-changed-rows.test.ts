@@ -239,6 +239,40 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     }
   });
 
+  it('names re-saved on a Mac (NFD) against the NFC ones sent: refused, saying only the Unicode normalization differs and what to do; put back, nothing is paid again', async () => {
+    const tag = `nfd${Date.now()}`;
+    // "José" and "Fañe" as most programs write them (NFC: é is U+00E9), one name plain ASCII.
+    const rows = payroll(3, tag).map((r, i) => ({ ...r, name: ['Jos\u00e9 Conteh', 'Employee plain', 'Fa\u00f1e Kamara'][i]! }));
+    const file = setup.work.file('payroll.csv');
+    const first = await batch([writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    const report = readCsvReport(setup.work.file('payroll.report.csv'));
+    const from = ctx.sb.requests().length;
+
+    // Re-saved on a Mac: the same letters decomposed (e then U+0301), which look the same.
+    const nfd = rows.map((r) => ({ ...r, name: r.name.normalize('NFD') }));
+    expect(nfd[0]!.name).not.toBe(rows[0]!.name);
+    writeFile(file, toCsv(nfd));
+    const r = await batch([file, '--batch-id', tag, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe(`Error: ${file}: 2 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+    for (const [k, i] of [0, 2].entries()) {
+      const said = `  - row ${i + 2}: name ${JSON.stringify(nfd[i]!.name)} differs only in Unicode normalization (NFD now, NFC when sent: as when a file is re-saved on a Mac) when payout ${report[i]!.payout_id} paid the same in this batch (its row ${i + 2}, `;
+      expect(lines[1 + k]!.slice(0, said.length)).toBe(said);
+    }
+    expect(r.stderr).toContain('A cell that differs only in Unicode normalization looks the same but is other bytes, and those would be sent');
+    expect(r.stderr).toContain('save the file from a program that writes them composed (NFC), as they were sent.');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // Put back as sent (NFC): every row accepted before, nothing sent again.
+    writeFile(file, toCsv(nfd.map((x) => ({ ...x, name: x.name.normalize('NFC') }))));
+    const resumed = await batch([file, '--batch-id', tag, '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('3 accepted (3 in an earlier run)');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
   it('payout create of a payout a batch paid an hour ago is caught as a repeat, naming the batch row', async () => {
     const tag = `single${Date.now()}`;
     const [row] = payroll(1, tag);
