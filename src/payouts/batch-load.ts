@@ -22,7 +22,7 @@ import { PlanBuilder, type PlanGroup } from './batch-plan.js';
 import { BatchRepeats, recentSinglesSaid, RunTally, samePayoutsSent, type EarlierRun } from './repeats.js';
 import { walletProblem } from './wallet-check.js';
 import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type RestoredForm } from './lost-digits.js';
-import { ChangedRows, comparedSince, FilePayouts, stillUnpaid } from './changed-rows.js';
+import { ChangedRows, comparedSince, FilePayouts, sentWithOtherDetails, stillUnpaid } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 
@@ -312,7 +312,7 @@ class Planning {
       else this.#dups.set(r.fingerprint, { rows: [r.row], request: r.request, pending: false });
     }
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
-      this.conflicts.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${r.request.payoutId}" was already sent with other details`, ' ')));
+      this.conflicts.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${r.request.payoutId}" ${sentWithOtherDetails(r.earlier, r.request, r.body)}`, ' ')));
       return;
     }
     if (r.earlier?.outcome?.kind === 'accepted') {

@@ -288,6 +288,18 @@ interface Change {
   then: string | undefined;
 }
 
+/**
+ * Why a row whose payout_id was sent before with another body is refused (payout batch, plan
+ * create): other details; when the two bodies differ only in Unicode normalization, which
+ * cells, that cause and what to do, as the cells would otherwise look the same as sent.
+ */
+export function sentWithOtherDetails(earlier: JournalEntry, now: PayoutRequest, body: string): string {
+  const said = 'was already sent with other details';
+  if (earlier.body === body || earlier.body.normalize('NFC') !== body.normalize('NFC')) return said;
+  const cells = differences(earlier, now).map((c) => `${c.column} ${describeChange(c)}`);
+  return `${said}: ${cells.length ? text(cells.join(', ')) : 'they differ only in Unicode normalization'}; save the file with its letters composed (NFC), as sent`;
+}
+
 /** The cells in which the row differs from the payout's journaled body, by column, in the file's column order. */
 function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
   const then = readBody(sent.body);

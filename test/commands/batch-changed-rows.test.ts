@@ -8,12 +8,13 @@
  * payout it would pay again; put back, it resumes and sends only what is new. And a single
  * payout typed after the batch paid it is caught by the repeat guard.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
-import { payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { batchRows, payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
 import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
 import { TestClock } from '../helpers/clock.js';
 
@@ -270,6 +271,28 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     const resumed = await batch([file, '--batch-id', tag, '--yes']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('3 accepted (3 in an earlier run)');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('with a payout_id column, names re-saved on a Mac (NFD): the conflict says the cells differ only in Unicode normalization (plan create too)', async () => {
+    const tag = `nfdid${Date.now()}`;
+    const rows = batchRows(3, setup.sleWallet, tag).map((r, i) => (i === 1 ? { ...r, name: 'Jos\u00e9 Conteh' } : r));
+    const file = setup.work.file('ids.csv');
+    const first = await batch([writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+
+    writeFile(file, toCsv(rows.map((r) => ({ ...r, name: r.name!.normalize('NFD') }))));
+    const cause = `name "${'Jos\u00e9 Conteh'.normalize('NFD')}" differs only in Unicode normalization (NFD now, NFC when sent: as when a file is re-saved on a Mac); save the file with its letters composed (NFC), as sent`;
+    const r = await batch([file, '--batch-id', tag, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${file}: 1 row conflict with earlier payouts. Nothing was sent.`);
+    expect(r.stderr).toContain(`  - row 3: payout_id "${tag}-002" was already sent with other details: ${cause}\n`);
+    // plan create needs a signing key: this file's first test made one, unless it ran alone.
+    if (!existsSync(join(setup.dir, 'signing-key.json'))) expect((await payctl(['keys', 'create', '--name', 'Mariama Kanu'], { dir: setup.dir })).code).toBe(0);
+    const plan = await payctl(['plan', 'create', file, '--batch-id', tag], { dir: setup.dir });
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain(`row 3: payout id "${tag}-002" was already sent with other details: ${cause}\n`);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 

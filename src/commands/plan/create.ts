@@ -15,7 +15,7 @@ import { configDir } from '../../config/paths.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch } from '../../payouts/batch-load.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
 import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
-import { ChangedRows, comparedSince, stillUnpaid } from '../../payouts/changed-rows.js';
+import { ChangedRows, comparedSince, sentWithOtherDetails, stillUnpaid } from '../../payouts/changed-rows.js';
 import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
 import { journalBase } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -61,7 +61,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const repeats = new PlanRepeats(src, journal, api.baseUrl, changed.run.recentSince);
   for await (const r of batchRows(src, checked, journal, api.baseUrl, false, { recentSince: changed.run.recentSince })) {
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
-      conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" was already sent with other details`);
+      conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" ${sentWithOtherDetails(r.earlier, r.request, r.body || payoutBody(r.request))}`);
       continue;
     }
     // A file re-saved by a spreadsheet, as payout batch refuses it (payouts/lost-digits.ts).
