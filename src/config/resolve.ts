@@ -1,7 +1,7 @@
 /**
  * Settings of one call, by precedence: flag, then environment, then profile, then default.
  */
-import { UsageError } from '../errors.js';
+import { RefusedError, UsageError } from '../errors.js';
 import type { GlobalOptions } from './globals.js';
 import type { Profile } from './profile.js';
 import { checkApiKey, trimKey } from './api-key.js';
@@ -79,6 +79,27 @@ export function callCredentials(s: Settings, profile: Profile | undefined, baseU
   const apiKey = foreign && s.apiKey.source === 'profile' ? none : s.apiKey;
   if (apiKey.value !== undefined && opts.check !== false) checkKeyOf(apiKey.value, apiKey.source, s.profileName, profile);
   return { apiKey, withheld: foreign && !apiKey.value && !!trimKey(profile?.apiKey) };
+}
+
+/** Whether a profile keeps a key: in the file, or in the OS keyring (a keyring profile always holds one). */
+function holdsKey(profile: Profile | undefined): boolean {
+  return !!trimKey(profile?.apiKey) || profile?.secrets === 'keyring';
+}
+
+/**
+ * The other side of callCredentials' rule: a profile that holds a key keeps the base URL it was
+ * stored for, so `config set base-url` cannot hand the key to another origin (as gh keeps a
+ * token with its host). Refused (exit 2, nothing saved), with the two ways that do work: log in
+ * to the new base URL (a key for it is asked for), or log out first.
+ */
+export function checkKeyStays(name: string, profile: Profile | undefined, baseUrl: string, commands: { login: string; logout: string }): void {
+  if (!holdsKey(profile) || sameBaseUrl(baseUrl, profile?.baseUrl)) return;
+  const home = profile?.baseUrl ? `a key for ${profile.baseUrl}` : 'a key and no base URL';
+  throw new RefusedError(
+    `Profile "${name}" holds ${home}: the key is not moved to ${baseUrl}. Nothing was saved.`,
+    [],
+    `To use ${baseUrl}, log in to it with its own key: ${commands.login}\nOr remove this profile's key first: ${commands.logout}`,
+  );
 }
 
 /** checkApiKey for the key a call would send: from PAYCTL_API_KEY, or kept by the profile (in the keyring or the file). */

@@ -107,10 +107,11 @@ describe('config with a logged-in profile', () => {
     expect(r.stderr).toContain('https://');
     expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
 
-    const ok = await run('config', 'set', 'base-url', 'https://api.example.com/v2/');
+    // The profile's key stays with its base URL: the same one, written with a trailing slash, is saved as it is.
+    const ok = await run('config', 'set', 'base-url', `${ctx.sb.baseUrl}/`);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stderr).toBe('✓ Set base-url in profile "default".\n');
-    expect(readProfile(cfg.dir)!.baseUrl).toBe('https://api.example.com/v2');
+    expect(readProfile(cfg.dir)!.baseUrl).toBe(ctx.sb.baseUrl);
 
     const bad = await run('config', 'set', 'base-url', 'https://api.example.com/v1');
     expect(bad.code, bad.stderr).toBe(2);

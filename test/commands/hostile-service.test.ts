@@ -9,8 +9,9 @@
  * shell) is in test/e2e/hostile-service.test.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoSecrets, newKey, writeLoggedIn, writeProfile, type Run } from '../helpers/e2e.js';
+import { configFile, expectNoSecrets, newKey, readProfile, writeLoggedIn, writeProfile, type Run } from '../helpers/e2e.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
@@ -276,6 +277,49 @@ describe('a profile key is sent only to its own base URL', () => {
       'POST /v2/payout/summary',
     ]);
     noProfileKey();
+  });
+
+  it('config set base-url of another server while the profile holds a key: exit 2, nothing saved, nothing reaches it; the printed login and logout work as printed', async () => {
+    const sb = ctx.sb;
+    const dir = configDir();
+    const profile = await writeLoggedIn(sb, dir);
+    const key2 = newKey();
+    const two = await standIn(key2, { wallet_id: '5564222970', wallet_name: 'Server Two Wallet', balance: '12.50' });
+    const before = readFileSync(configFile(dir), 'utf8');
+
+    const r = await payctl(['config', 'set', 'base-url', two.baseUrl], { dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Error: Profile "default" holds a key for ${sb.baseUrl}: the key is not moved to ${two.baseUrl}. Nothing was saved.`);
+    expect(readFileSync(configFile(dir), 'utf8')).toBe(before);
+    const b = await payctl(['balances'], { dir });
+    expect(b.code, b.stderr).toBe(0);
+    expect(two.seen).toEqual([]);
+    expectNoCrash(r);
+
+    // The same base URL written another way is no move: it is saved.
+    const same = await payctl(['config', 'set', 'base-url', `${sb.baseUrl}/`], { dir });
+    expect(same.code, same.stderr).toBe(0);
+
+    // The login printed logs in to the new server with its own key (asked for: here PAYCTL_API_KEY).
+    const login = /log in to it with its own key: (payctl .*)$/m.exec(r.stderr)![1]!;
+    expect(login).toBe(`payctl login --base-url ${two.baseUrl}`);
+    const l = await payctl(login.split(' ').slice(1), { dir, env: { PAYCTL_API_KEY: key2 } });
+    expect(l.code, l.stderr).toBe(0);
+    expect(readProfile(dir)).toMatchObject({ baseUrl: two.baseUrl, apiKey: key2 });
+    const ok = await payctl(['balances'], { dir });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('Server Two Wallet');
+    for (const s of two.seen) expect(JSON.stringify(s)).not.toContain(profile.apiKey!);
+
+    // The logout printed removes the key; the base URL may then change.
+    const moved = await payctl(['config', 'set', 'base-url', sb.baseUrl], { dir });
+    expect(moved.code, moved.stderr).toBe(2);
+    const logout = /Or remove this profile's key first: (payctl .*)$/m.exec(moved.stderr)![1]!;
+    const o = await payctl(logout.split(' ').slice(1), { dir });
+    expect(o.code, o.stderr).toBe(0);
+    const set = await payctl(['config', 'set', 'base-url', sb.baseUrl], { dir });
+    expect(set.code, set.stderr).toBe(0);
+    expect(readProfile(dir)).toEqual({ baseUrl: sb.baseUrl });
   });
 });
 

@@ -12,6 +12,7 @@ import { write, type Deps } from '../../deps.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { applySetting } from '../../config/settings.js';
 import { hasPassword, maskLedgerUrl } from '../../config/ledger-setting.js';
+import { checkKeyStays } from '../../config/resolve.js';
 import { examinePolicy } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf, type Invocation } from '../../config/command-line.js';
 
@@ -68,7 +69,14 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
     }
   }
   // Made again from the profile as it is when it is written: a route set meanwhile by another payctl stays.
-  await store.updateProfile(name, (current) => applySetting(current, opts.key, value, commands));
+  await store.updateProfile(name, (current) => {
+    // Read under the file's lock: a key a login stored meanwhile is not handed to the new base URL.
+    if (patch.baseUrl !== undefined) {
+      const moving = { login: commandLine({ ...inv, baseUrl: patch.baseUrl }, ['login']), logout: commands.logout };
+      checkKeyStays(name, store.getProfile(name, { readSecrets: false, mayBeNew: true }), patch.baseUrl, moving);
+    }
+    return applySetting(current, opts.key, value, commands);
+  });
   if (patch.ledger !== undefined && !opts.stdin && hasPassword(patch.ledger)) passwordWarning(deps, inv);
   if (patch.webhookSecret !== undefined && !opts.stdin) webhookSecretWarning(deps, inv);
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: true }) + '\n');
