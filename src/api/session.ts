@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import { AuthError } from '../errors.js';
+import { maskBaseUrl } from '../config/mask.js';
 import { callCredentials, checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
@@ -40,9 +41,12 @@ export function createApiClient(inp: SessionInputs): ApiClient {
   const retired = retiredTokenWarning(env);
   if (retired) inp.warn?.(retired);
   if (c.withheld) {
-    throw new AuthError(`Profile "${globals.profile}" holds a key for ${profile?.baseUrl ?? 'another base URL'}, not for ${baseUrl}: it is not sent there.`, {
-      hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
-    });
+    throw new AuthError(
+      `Profile "${globals.profile}" holds a key for ${profile?.baseUrl ? maskBaseUrl(profile.baseUrl) : 'another base URL'}, not for ${baseUrl}: it is not sent there.`,
+      {
+        hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
+      },
+    );
   }
   if (!c.apiKey.value) {
     throw new AuthError(`Not logged in: profile "${globals.profile}" has no API key.`, {

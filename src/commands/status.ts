@@ -10,7 +10,7 @@ import { ApiError, AuthError, CliError, InterruptedError, NetworkError } from '.
 import { callCredentials, resolveSettings, type Setting } from '../config/resolve.js';
 import type { AuthUser } from '../service/schemas.js';
 import { accountJson, accountPairs, kycWarning } from '../output/account.js';
-import { maskSecret } from '../config/mask.js';
+import { maskBaseUrl, maskSecret } from '../config/mask.js';
 import { renderCard } from '../output/text.js';
 import type { Style } from '../output/style.js';
 import { makeStyle } from '../output/style.js';
@@ -70,7 +70,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
       deps.io.stdout,
       JSON.stringify({
         profile: globals.profile,
-        base_url: s.baseUrl.value ?? null,
+        base_url: s.baseUrl.value === undefined ? null : maskBaseUrl(s.baseUrl.value),
         api_key: c.apiKey.value ? maskSecret(c.apiKey.value) : null,
         api_key_source: c.apiKey.source,
         service: live.service,
@@ -84,7 +84,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   } else {
     const pairs: Array<[string, string]> = [
       ['Profile', globals.profile],
-      ['Base URL', (s.baseUrl.value ?? style.dim('not set')) + from(s.baseUrl)],
+      ['Base URL', (s.baseUrl.value === undefined ? style.dim('not set') : maskBaseUrl(s.baseUrl.value)) + from(s.baseUrl)],
       [
         'API key',
         c.apiKey.value ? maskSecret(c.apiKey.value) + from(c.apiKey) : c.withheld ? style.dim("the profile's is not sent to this base URL") : style.dim('not set'),

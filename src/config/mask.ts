@@ -16,3 +16,16 @@ function visibleChar(c: string): string {
   if (code >= 0x21 && code <= 0x7e) return c;
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
+
+/**
+ * A base URL as people may see it: a user name and password in it (`https://user:pass@host/v2`,
+ * refused as a base URL but possible in a config file edited by hand, a flag or the
+ * environment) shown as `****`. Found in the text, not by parsing: a URL that does not parse is
+ * shown in the refusal too, and everything up to the last `@` after the scheme is masked (more
+ * masked, never less).
+ */
+export function maskBaseUrl(raw: string): string {
+  const start = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*/.exec(raw)?.[0].length ?? 0;
+  const at = raw.lastIndexOf('@');
+  return at >= start ? `${raw.slice(0, start)}****${raw.slice(at)}` : raw;
+}

@@ -6,6 +6,7 @@ import type { GlobalOptions } from './globals.js';
 import type { Profile } from './profile.js';
 import { checkApiKey, trimKey } from './api-key.js';
 import { shellQuote } from './shell.js';
+import { maskBaseUrl } from './mask.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'none';
 
@@ -94,7 +95,7 @@ function holdsKey(profile: Profile | undefined): boolean {
  */
 export function checkKeyStays(name: string, profile: Profile | undefined, baseUrl: string, commands: { login: string; logout: string }): void {
   if (!holdsKey(profile) || sameBaseUrl(baseUrl, profile?.baseUrl)) return;
-  const home = profile?.baseUrl ? `a key for ${profile.baseUrl}` : 'a key and no base URL';
+  const home = profile?.baseUrl ? `a key for ${maskBaseUrl(profile.baseUrl)}` : 'a key and no base URL';
   throw new RefusedError(
     `Profile "${name}" holds ${home}: the key is not moved to ${baseUrl}. Nothing was saved.`,
     [],
@@ -151,7 +152,11 @@ export function checkBaseUrl(raw: string, nothing = 'Nothing was sent.'): string
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`"${raw}" is not a valid base URL.`, [], guess ? `Did you mean ${guess}?` : 'Give a full URL such as https://api.bokumonie.com/v2.');
+    throw new UsageError(
+      `"${maskBaseUrl(raw)}" is not a valid base URL.`,
+      [],
+      guess ? `Did you mean ${guess}?` : 'Give a full URL such as https://api.bokumonie.com/v2.',
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`The base URL must use https:// (got ${url.protocol}).`, [], guess ? `Did you mean ${guess}?` : undefined);

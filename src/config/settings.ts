@@ -8,7 +8,7 @@
 import { UsageError } from '../errors.js';
 import { ROUTES, validateRouteOverride } from '../service/routes.js';
 import { checkBaseUrl } from './resolve.js';
-import { maskSecret } from './mask.js';
+import { maskBaseUrl, maskSecret } from './mask.js';
 import { checkLedgerSetting, maskLedgerUrl } from './ledger-setting.js';
 import type { Profile } from './profile.js';
 import { ProfileSecretsUnreachable, storeDespiteKeyring, type ConfigStore } from './store.js';
@@ -100,7 +100,7 @@ export function removeSetting(profile: Profile, key: string, commands?: LoginCom
 /** Every setting of a profile as shown to people: secrets masked. */
 export function visibleSettings(p: Profile): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  if (p.baseUrl) out.push(['base-url', p.baseUrl]);
+  if (p.baseUrl) out.push(['base-url', maskBaseUrl(p.baseUrl)]);
   if (p.apiKey) out.push(['api-key', maskSecret(p.apiKey)]);
   if (p.webhookSecret) out.push(['webhook-secret', maskSecret(p.webhookSecret)]);
   if (p.webhookSignatureHeader) out.push(['webhook-signature-header', p.webhookSignatureHeader]);

@@ -327,6 +327,61 @@ describe('config path', () => {
   });
 });
 
+describe('a base URL with a user name and password (the password is a secret)', () => {
+  const PASSWORD = 'S3cretPass99';
+  const WITH_USER = `https://ops:${PASSWORD}@api.example.com/v2`;
+  const MASKED_URL = 'https://****@api.example.com/v2';
+  const noPassword = (r: { stdout: string; stderr: string }) => {
+    expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+    expect(r.stdout + r.stderr).not.toContain('ops:');
+  };
+
+  it('edited into the config file: config list, get, status (text and --json) show it masked; nothing is sent (exit 2)', async () => {
+    writeProfile(cfg.dir, { baseUrl: WITH_USER, apiKey: KEY });
+    const from = ctx.sb.requests().length;
+    const list = await run('config', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(`base-url  ${MASKED_URL}\n`);
+    const listJson = await run('config', 'list', '--json');
+    expect(oneJson(listJson.stdout).settings['base-url']).toBe(MASKED_URL);
+    const get = await run('config', 'get', 'base-url');
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toBe(`${MASKED_URL}\n`);
+    expect(get.stderr).toContain("The base URL's user name and password are shown masked");
+    const getJson = await run('config', 'get', 'base-url', '--json');
+    expect(oneJson(getJson.stdout)).toEqual({ key: 'base-url', value: MASKED_URL, masked: true });
+    const status = await run('status');
+    expect(status.code, status.stderr).toBe(2);
+    expect(status.stdout).toMatch(/^Base URL +https:\/\/\*{4}@api\.example\.com\/v2$/m);
+    expect(status.stderr).toContain('The base URL must not contain a user name or password.');
+    const statusJson = await run('status', '--json');
+    expect(oneJson(statusJson.stdout).base_url).toBe(MASKED_URL);
+    // The profile's base URL named when its key is withheld from another.
+    const other = await run('balances', '--base-url', ctx.sb.baseUrl);
+    expect(other.code, other.stderr).toBe(3);
+    expect(other.stderr).toContain(`holds a key for ${MASKED_URL}, not for ${ctx.sb.baseUrl}`);
+    for (const r of [list, listJson, get, getJson, status, statusJson, other]) noPassword(r);
+    expect(since(ctx.sb, from)).toEqual([]);
+  });
+
+  it('given by --base-url or PAYCTL_BASE_URL, or to config set (even one that does not parse): refused (exit 2), the password never shown', async () => {
+    writeProfile(cfg.dir, {});
+    const status = await run('status', '--base-url', WITH_USER);
+    expect(status.code, status.stderr).toBe(2);
+    expect(status.stdout).toMatch(/^Base URL +https:\/\/\*{4}@api\.example\.com\/v2 \(from --base-url\)$/m);
+    const env = await payctl(['status', '--json'], { dir: cfg.dir, env: { PAYCTL_BASE_URL: WITH_USER } });
+    expect(env.code, env.stderr).toBe(2);
+    expect(oneJson(env.stdout).base_url).toBe(MASKED_URL);
+    const set = await run('config', 'set', 'base-url', WITH_USER);
+    expect(set.code, set.stderr).toBe(2);
+    // A password with a slash in it: the URL does not parse, and the refusal quotes what was given.
+    const odd = await run('config', 'set', 'base-url', `https://ops:${PASSWORD}/x@api.example.com/v2`);
+    expect(odd.code, odd.stderr).toBe(2);
+    expect(odd.stderr).toContain('"https://****@api.example.com/v2" is not a valid base URL.');
+    for (const r of [status, env, set, odd]) noPassword(r);
+  });
+});
+
 describe('config list of an empty profile', () => {
   it('says there are no settings (exit 0, nothing on stdout)', async () => {
     const r = await run('config', 'list');

@@ -1,6 +1,6 @@
 /**
  * `payctl config get <key>`: one setting; exit 1 when it is not set. Secrets (api-key and
- * webhook-secret, and the password of a ledger URL) are shown masked, as `config list` shows
+ * webhook-secret, the password of a ledger URL, and a user name and password in a base URL) are shown masked, as `config list` shows
  * them, and said to be: payctl never prints one in clear. A profile that does not exist is an error naming those there are (exit 2).
  */
 import { write, type Deps } from '../../deps.js';
@@ -17,14 +17,16 @@ export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   if (keyUnreachable && opts.key === 'api-key') throw keyUnreachable;
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to read', commandLine(invocationOf(deps.globals, deps.env), ['login']));
   const value = visibleSetting(profile, opts.key);
-  // A ledger URL is no secret, but its password is.
+  // A ledger URL is no secret, but its password is; so is the user part of a base URL edited into the file.
   const password = opts.key === 'ledger' && !!profile.ledger && hasPassword(profile.ledger);
-  const secret = isSecretKey(opts.key) || password;
+  const userPart = opts.key === 'base-url' && value !== profile.baseUrl;
+  const secret = isSecretKey(opts.key) || password || userPart;
   if (deps.globals.json) {
     await write(deps.io.stdout, JSON.stringify({ key: opts.key, value: value ?? null, ...(secret ? { masked: true } : {}) }) + '\n');
   } else if (value !== undefined) {
     await write(deps.io.stdout, value + '\n');
     if (password) deps.log.info("The ledger URL's password is shown masked; payctl never prints it in clear.");
+    else if (userPart) deps.log.info("The base URL's user name and password are shown masked; payctl never prints them in clear.");
     else if (secret) deps.log.info(`${opts.key} is a secret: shown masked; payctl never prints it in clear.`);
   } else {
     deps.log.info(`${opts.key} is not set in profile "${name}".`);
