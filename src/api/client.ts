@@ -7,7 +7,8 @@
 import { createDispatcher, exchange, type Dispatcher } from './http.js';
 import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
-import { maskSecrets, redactBody, redactHeader } from './redact.js';
+import { redactBody, redactHeader } from './redact.js';
+import { SecretMask } from '../output/secrets.js';
 import { excerpt, parseEnvelope } from './envelope.js';
 import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
@@ -112,10 +113,13 @@ export class ApiClient {
   readonly #opts: ClientOptions;
   #dispatcher: Promise<Dispatcher> | undefined;
   #sentPayout = false;
+  /** The key in every form a service could echo it in, masked in what it answers (made once). */
+  readonly #mask = new SecretMask(4);
 
   constructor(opts: ClientOptions) {
     this.#opts = opts;
     this.baseUrl = opts.baseUrl;
+    this.#mask.add(opts.credentials.apiKey);
     if (opts.credentials.apiKey) opts.onSecret?.(opts.credentials.apiKey);
   }
 
@@ -140,11 +144,6 @@ export class ApiClient {
     return this.#opts.loginCommand ?? 'payctl login';
   }
 
-  #secrets(): string[] {
-    const key = this.#opts.credentials.apiKey;
-    return key ? [key] : [];
-  }
-
   /** One HTTP exchange, no auth, no retry. Network faults become NetworkError; Ctrl-C InterruptedError. */
   async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<HttpResponse> {
     // Built by assignment, not with spreads: in Node 20's V8 an object made by a spread and
@@ -153,7 +152,7 @@ export class ApiClient {
     if (body !== undefined) all['content-type'] = 'application/json';
     Object.assign(all, headers);
     const log = this.#opts.verbose;
-    const secrets = this.#secrets();
+    const secrets = this.#mask;
     if (log) {
       log(`> ${method} ${url}`);
       for (const [k, v] of Object.entries(all)) log(`> ${k}: ${redactHeader(k, v)}`);
@@ -193,7 +192,7 @@ export class ApiClient {
         });
       }
       // Our own key echoed back is masked at once, before any excerpt can cut it in half.
-      const raw = maskSecrets(res.body.toString('utf8'), secrets);
+      const raw = secrets.apply(res.body.toString('utf8'));
       const out: Record<string, string> = {};
       for (const k in res.headers) {
         const v = res.headers[k];

@@ -1,6 +1,7 @@
 /**
  * Keeps secrets out of --verbose output: credential headers and secret-looking JSON
- * fields become ***, and any known secret value is masked wherever it appears.
+ * fields become ***, and any known secret value is masked wherever it appears, in any form
+ * SecretMask knows (output/secrets.ts).
  */
 import { parseServiceJson } from '../service/exact-json.js';
 
@@ -27,21 +28,13 @@ function maskValues(value: unknown, key?: string): unknown {
   return value;
 }
 
-/** Masks every occurrence of the given secrets in a text. */
-export function maskSecrets(text: string, secrets: Iterable<string | undefined>): string {
-  // Most answers hold no secret: only those the text holds are masked (nothing is copied otherwise).
-  let found: string[] | undefined;
-  for (const s of secrets) if (s && s.length >= 4 && text.includes(s)) (found ??= []).push(s);
-  if (!found) return text;
-  // Longest first, so a secret that contains another is masked whole.
-  found.sort((a, b) => b.length - a.length);
-  let out = text;
-  for (const s of found) if (out.includes(s)) out = out.split(s).join(MASK);
-  return out;
+/** What masks the known secrets in a text, in every form it knows (output/secrets.ts, SecretMask). */
+export interface Masker {
+  apply(text: string): string;
 }
 
 /** A body for the verbose log: secret JSON fields masked, known secrets masked, long bodies cut. */
-export function redactBody(body: string, secrets: Iterable<string | undefined>, limit = 64 * 1024): string {
+export function redactBody(body: string, secrets: Masker, limit = 64 * 1024): string {
   let text = body;
   try {
     const parsed: unknown = parseServiceJson(body);
@@ -51,6 +44,6 @@ export function redactBody(body: string, secrets: Iterable<string | undefined>, 
   } catch {
     // not JSON: mask known secrets only
   }
-  text = maskSecrets(text, secrets);
+  text = secrets.apply(text);
   return text.length > limit ? `${text.slice(0, limit)}… (${text.length - limit} more characters)` : text;
 }

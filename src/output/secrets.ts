@@ -3,21 +3,71 @@
  * error message, or a proxy page that repeats the Authorization header, must not put a
  * credential on a terminal, in a log or in a script's captured output. Every secret payctl
  * knows in a run (the key and token in use, new tokens, the webhook secret) is registered
- * here, and stdout and stderr are written through `maskedStream`, in every mode.
+ * here, and stdout and stderr are written through `maskedStream`, in every mode. A secret is
+ * masked in the forms a service could echo it in (encoded, or with invisible characters slipped
+ * inside: secretForms), not wherever a part of it appears.
  */
+import { sanitize, sanitizeInline } from './sanitize.js';
 
 /** Shorter values are not masked: they would blank out ordinary words. */
 const MIN_SECRET_LENGTH = 6;
 
+/**
+ * Characters a service can slip inside an echoed secret that a person does not see, or that
+ * sanitizing removes only later: format characters (U+200B, soft hyphen, bidi controls, the
+ * tag characters U+E0000-E007F) and controls but tab and line breaks. A text holding one is
+ * matched with them left out.
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\p{Cf}\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+const INVISIBLES = new RegExp(INVISIBLE.source, 'gu');
+// The introducers of escape sequences, 7- and 8-bit.
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /[\u001b\u0090-\u009f]/;
+
+/**
+ * The forms a secret is masked in, computed once when it is added: as it is, as sanitized for a
+ * line (a secret holding a control character), escaped inside a JSON string, base64 and base64url (with and without padding, and the part every alignment in
+ * a longer base64 text leaves whole, as in `Basic base64(user:key)`), hex in either case, and
+ * percent-encoded (as encodeURIComponent writes it, and every byte encoded in either case).
+ */
+export function secretForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
+  const forms = [secret, sanitizeInline(secret), JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), hex, hex.toUpperCase()];
+  const everyByte = hex.replace(/../g, '%$&');
+  forms.push(
+    everyByte,
+    everyByte.replace(/%(..)/g, (_m, h: string) => `%${h.toUpperCase()}`),
+  );
+  for (const encoding of ['base64', 'base64url'] as const) {
+    forms.push(bytes.toString(encoding), bytes.toString(encoding).replace(/=+$/, ''));
+    // After k bytes of something else, the characters that hold the secret's bits alone.
+    for (let k = 0; k < 3; k++) {
+      const shifted = Buffer.concat([Buffer.alloc(k), bytes]).toString(encoding);
+      forms.push(shifted.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6)));
+    }
+  }
+  return [...new Set(forms)].filter((f) => f.length >= MIN_SECRET_LENGTH);
+}
+
 export class SecretMask {
   #secrets: string[] = [];
+  #forms: string[] = [];
+  readonly #min: number;
+
+  /** `min`: the shortest secret masked (default 6). */
+  constructor(min = MIN_SECRET_LENGTH) {
+    this.#min = min;
+  }
 
   add(...values: Array<string | undefined>): void {
     for (const v of values) {
-      if (!v || v.length < MIN_SECRET_LENGTH || this.#secrets.includes(v)) continue;
+      if (!v || v.length < this.#min || this.#secrets.includes(v)) continue;
       this.#secrets.push(v);
+      for (const f of [v, ...secretForms(v)]) if (!this.#forms.includes(f)) this.#forms.push(f);
       // Longest first, so a secret that contains another is masked whole.
-      this.#secrets.sort((a, b) => b.length - a.length);
+      this.#forms.sort((a, b) => b.length - a.length);
     }
   }
 
@@ -27,8 +77,52 @@ export class SecretMask {
 
   apply(text: string): string {
     let out = text;
-    for (const s of this.#secrets) if (out.includes(s)) out = out.split(s).join('***');
-    return out;
+    for (const s of this.#forms) if (out.includes(s)) out = out.split(s).join('***');
+    if (!this.#secrets.length || !INVISIBLE.test(out)) return out;
+    // An escape sequence inside a secret (ESC [0m): matched in the text as a terminal draws it,
+    // sanitized (output/sanitize.ts), which then is what is written, where a secret was found.
+    if (ESCAPES.test(out)) {
+      const drawn = sanitize(out);
+      const masked = this.#applyVisible(drawn);
+      if (masked !== drawn) return masked;
+    }
+    return this.#applyVisible(out);
+  }
+
+  /** Masks the secrets found in the text with its invisible characters left out, and those characters with them. */
+  #applyVisible(text: string): string {
+    // Most texts hold no secret even then: where each visible character is, only when one does.
+    const visible = text.replace(INVISIBLES, '');
+    if (!this.#forms.some((s) => visible.includes(s))) return text;
+    const at: number[] = [];
+    let from = 0;
+    const keep = (end: number) => {
+      for (let i = from; i < end; i++) at.push(i);
+    };
+    for (const m of text.matchAll(INVISIBLES)) {
+      keep(m.index);
+      from = m.index + m[0].length;
+    }
+    keep(text.length);
+    at.push(text.length);
+    const cuts: Array<[number, number]> = [];
+    for (const s of this.#forms) {
+      for (let i = visible.indexOf(s); i >= 0; i = visible.indexOf(s, i + s.length)) cuts.push([at[i]!, at[i + s.length - 1]! + 1]);
+    }
+    if (!cuts.length) return text;
+    cuts.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let end = 0;
+    for (const [start, stop] of cuts) {
+      if (start < end) {
+        // Overlaps the cut before: masked by it, to its end.
+        end = Math.max(end, stop);
+        continue;
+      }
+      out += `${text.slice(end, start)}***`;
+      end = stop;
+    }
+    return out + text.slice(end);
   }
 }
 

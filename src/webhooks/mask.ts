@@ -5,15 +5,9 @@
  * password, applied to the command's streams and log and to each shown field of an event.
  */
 import type { Log } from '../output/io.js';
-import { sanitizeInline } from '../output/sanitize.js';
 import { maskedStream, SecretMask } from '../output/secrets.js';
 import type { EventSummary, ParsedEvent } from './event.js';
 import type { ListenerDeps, ListenerSettings } from './listener.js';
-
-/** The forms a secret could be written in: as given, as sanitized for a line, as escaped inside a JSON string. */
-function secretForms(secret: string | undefined): string[] {
-  return secret ? [secret, sanitizeInline(secret), JSON.stringify(secret).slice(1, -1)] : [];
-}
 
 /**
  * Every secret the listener knows (the webhook secret, whatever its source, and a --forward-to
@@ -23,7 +17,8 @@ function secretForms(secret: string | undefined): string[] {
 export function listenerMask(s: ListenerSettings): SecretMask {
   const mask = new SecretMask();
   const password = s.forwardTo?.password;
-  mask.add(...secretForms(s.secret), ...(password ? [password, ...secretForms(safeDecode(password))] : []));
+  // Each in every form it could be written in (output/secrets.ts, secretForms); the password also percent-decoded.
+  mask.add(s.secret, password, password && safeDecode(password));
   return mask;
 }
 

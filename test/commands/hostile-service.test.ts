@@ -181,6 +181,50 @@ describe('the key echoed back by the service is never printed', () => {
     expect(echo502.seen.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('the key echoed encoded (base64, base64url, Basic, hex, percent) or with U+200B inside: masked in payout create and get, --json, --verbose', async () => {
+    const sb = ctx.sb;
+    const key = sb.apiKey;
+    const b = Buffer.from(key);
+    const forms = {
+      base64: b.toString('base64'),
+      base64url: b.toString('base64url'),
+      basic: Buffer.from(`ops:${key}`).toString('base64'),
+      hex: b.toString('hex'),
+      HEX: b.toString('hex').toUpperCase(),
+      percent: b.toString('hex').replace(/../g, '%$&'),
+      zwsp: `${key.slice(0, 6)}\u200b${key.slice(6)}`,
+      tags: `${key.slice(0, 3)}\u{e0020}\u2060${key.slice(3)}`,
+    };
+    const echo = Object.entries(forms)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    const proxy = await sandboxProxy(sb);
+    proxy.rewriteEveryPayout(() => ({ status: 422, body: JSON.stringify({ message: `The recipient is invalid (${echo}).` }), contentType: 'application/json' }));
+    const get = await hostile((_req, res) => json(res, 404, { message: `No such payout for ${echo}.` }));
+    const dir = configDir();
+    const p = await writeLoggedIn(sb, dir);
+    writeProfile(dir, { ...p, baseUrl: proxy.baseUrl });
+    const wallet = freshWallet(sb, '1000.00', 'SLE');
+    const runs: Array<[string, Run]> = [];
+    for (const extra of [[], ['--json'], ['--verbose']]) {
+      runs.push([`create ${extra.join(' ')}`, await payctl([...payoutArgs(wallet, randomUUID()), ...extra], { dir, clock: new TestClock() })]);
+      const other = configDir();
+      hostileProfile(other, get, key);
+      runs.push([`get ${extra.join(' ')}`, await payctl(['payout', 'get', 'TXN-BOK-83BD4FB5EF52C8CB2329510901', ...extra], { dir: other, clock: new TestClock() })]);
+    }
+    for (const [name, r] of runs) {
+      expect(r.code, `${name}: ${r.stderr}`).toBe(1);
+      const out = r.stdout + r.stderr;
+      for (const [form, v] of Object.entries(forms)) {
+        // Basic's base64 keeps what encodes "ops:" alone.
+        expect(out, `${name}: ${form}`).toMatch(new RegExp(`${form}=(b3BzO[a-zA-Z0-9])?\\*\\*\\*`));
+        expect(out, `${name}: ${form}`).not.toContain(v.slice(4, 20));
+      }
+      expectNoSecrets(r, [key]);
+      expectNoCrash(r);
+    }
+  });
+
   it('the key cut in half by the 120-character excerpt of a non-JSON body: no part of it is printed', async () => {
     const key = newKey();
     // The excerpt of the body is `<html><body>` + pad + ` authorization: Bearer <key> key=<key>`, cut at

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, maskSecrets, redactBody, redactHeader } from '../../src/api/redact.js';
+import { MASK, redactBody, redactHeader } from '../../src/api/redact.js';
+import { SecretMask } from '../../src/output/secrets.js';
+
+/** A mask of these secrets, as the API client makes one of its key (secrets of 4 characters and more). */
+function masker(secrets: Array<string | undefined>): SecretMask {
+  const m = new SecretMask(4);
+  m.add(...secrets);
+  return m;
+}
+
+const maskSecrets = (text: string, secrets: Array<string | undefined>) => masker(secrets).apply(text);
 
 describe('redactHeader', () => {
   it.each([
@@ -45,6 +55,40 @@ describe('maskSecrets', () => {
   it('leaves text without secrets alone', () => {
     expect(maskSecrets('nothing here', ['sk_live_1234'])).toBe('nothing here');
   });
+
+  describe('a key echoed back encoded, or with invisible characters inside', () => {
+    const KEY = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+    const b = Buffer.from(KEY);
+    it.each([
+      ['base64', b.toString('base64')],
+      ['base64 without its padding', b.toString('base64').replace(/=+$/, '')],
+      ['base64url', b.toString('base64url')],
+      ['base64 of "user:key" (Basic auth)', Buffer.from(`user:${KEY}`).toString('base64')],
+      ['base64url after two bytes of something else', Buffer.from(`ab${KEY}`).toString('base64url')],
+      ['hex', b.toString('hex')],
+      ['HEX', b.toString('hex').toUpperCase()],
+      ['percent-encoded, every byte', b.toString('hex').replace(/../g, '%$&')],
+      ['percent-encoded, every byte in capitals', b.toString('hex').toUpperCase().replace(/../g, '%$&')],
+      ['with U+200B inside', `${KEY.slice(0, 8)}\u200b${KEY.slice(8)}`],
+      ['with a zero width no-break space, a soft hyphen and a tag character inside', `sk\ufeff_live_4eC\u00ad39HqLyjWD\u{e0041}arjtT1zdp7dc`],
+      ['with an escape sequence inside', `${KEY.slice(0, 5)}\u001b[0m${KEY.slice(5)}`],
+    ])('%s', (_name, echoed) => {
+      const out = maskSecrets(`{"message":"bad key ${echoed}, try again"}`, [KEY]);
+      expect(out).toMatch(/^\{"message":"bad key \S*\*\*\*\S*, try again"\}$/);
+      for (const part of [KEY.slice(8, 20), b.toString('hex').slice(10, 30), b.toString('base64').slice(8, 24)]) expect(out).not.toContain(part);
+    });
+
+    it('a key with a plain-text form of its own (percent-encoded, JSON-escaped)', () => {
+      const odd = 'sk_live/ab+cd"ef\\gh';
+      expect(maskSecrets(`x ${encodeURIComponent(odd)} y`, [odd])).toBe('x *** y');
+      expect(maskSecrets(`x ${JSON.stringify(odd)} y`, [odd])).toBe('x "***" y');
+    });
+
+    it('invisible characters elsewhere are kept, and text without the key is left alone', () => {
+      expect(maskSecrets(`a\u200bb ${KEY.slice(0, 4)}\u200b${KEY.slice(4)} c\u200bd`, [KEY])).toBe('a\u200bb *** c\u200bd');
+      expect(maskSecrets('a\u200bb sk_live_other', [KEY])).toBe('a\u200bb sk_live_other');
+    });
+  });
 });
 
 describe('redactBody', () => {
@@ -53,7 +97,7 @@ describe('redactBody', () => {
       status: 'Successful',
       data: { access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 },
     });
-    expect(JSON.parse(redactBody(body, []))).toEqual({
+    expect(JSON.parse(redactBody(body, masker([])))).toEqual({
       status: 'Successful',
       data: { access_token: MASK, token_type: MASK, expires_in: 3600 },
     });
@@ -62,7 +106,7 @@ describe('redactBody', () => {
   it.each(['access_token', 'accessToken', 'token', 'apiKey', 'api_key', 'api-key', 'secret', 'webhookSecret', 'password', 'Authorization'])(
     'masks the field %s',
     (field) => {
-      const out = redactBody(JSON.stringify({ [field]: 'S3cr3tValue', other: 'visible' }), []);
+      const out = redactBody(JSON.stringify({ [field]: 'S3cr3tValue', other: 'visible' }), masker([]));
       expect(JSON.parse(out)).toEqual({ [field]: MASK, other: 'visible' });
       expect(out).not.toContain('S3cr3tValue');
     },
@@ -75,7 +119,7 @@ describe('redactBody', () => {
         { id: 2, items: [{ token: 't-2' }, { name: 'ok' }] },
       ],
     });
-    expect(JSON.parse(redactBody(body, []))).toEqual({
+    expect(JSON.parse(redactBody(body, masker([])))).toEqual({
       data: [
         { id: 1, credentials: { apiKey: MASK, secret: MASK } },
         { id: 2, items: [{ token: MASK }, { name: 'ok' }] },
@@ -84,41 +128,41 @@ describe('redactBody', () => {
   });
 
   it('masks numeric secrets', () => {
-    expect(JSON.parse(redactBody('{"api_key": 123456789}', []))).toEqual({ api_key: MASK });
+    expect(JSON.parse(redactBody('{"api_key": 123456789}', masker([])))).toEqual({ api_key: MASK });
   });
 
   it('keeps the bytes of a JSON body when nothing is masked', () => {
     const body = '{ "amount": 1500.50,  "currency": "SLE" }';
-    expect(redactBody(body, [])).toBe(body);
+    expect(redactBody(body, masker([]))).toBe(body);
   });
 
   it('masks known secret values anywhere in a JSON body', () => {
     const body = '{"message": "key sk_live_abcdef is not valid"}';
-    expect(redactBody(body, ['sk_live_abcdef'])).toBe('{"message": "key *** is not valid"}');
+    expect(redactBody(body, masker(['sk_live_abcdef']))).toBe('{"message": "key *** is not valid"}');
   });
 
   it('masks known secret values in text that is not JSON', () => {
     const body = '<html>token=tok-secret-1 and key=sk_live_abcdef</html>';
-    const out = redactBody(body, ['tok-secret-1', 'sk_live_abcdef']);
+    const out = redactBody(body, masker(['tok-secret-1', 'sk_live_abcdef']));
     expect(out).toBe('<html>token=*** and key=***</html>');
   });
 
   it('cuts long bodies, saying how much was left out', () => {
     const body = 'x'.repeat(100);
-    expect(redactBody(body, [], 10)).toBe('xxxxxxxxxx… (90 more characters)');
-    expect(redactBody(body, [], 100)).toBe(body);
+    expect(redactBody(body, masker([]), 10)).toBe('xxxxxxxxxx… (90 more characters)');
+    expect(redactBody(body, masker([]), 100)).toBe(body);
   });
 
   it('masks before cutting, so a cut never leaves a partial secret', () => {
     const secret = 'sk_live_abcdefgh';
     const body = 'a'.repeat(8) + secret;
-    const out = redactBody(body, [secret], 12);
+    const out = redactBody(body, masker([secret]), 12);
     expect(out).toBe('aaaaaaaa***');
     expect(out).not.toContain('sk_live');
   });
 
   it('cuts at 64 KiB by default', () => {
     const body = 'y'.repeat(64 * 1024 + 5);
-    expect(redactBody(body, [])).toBe('y'.repeat(64 * 1024) + '… (5 more characters)');
+    expect(redactBody(body, masker([]))).toBe('y'.repeat(64 * 1024) + '… (5 more characters)');
   });
 });
