@@ -349,6 +349,12 @@ function buildDeps(
     log,
     config: once((): ConfigStore => {
       const store = openConfigStore(proc.env, { host });
+      // Every profile's secrets the config file holds, read with it (the others' keys in the
+      // keyring are not: a round trip each); then the run's profile, its key from the keyring too.
+      for (const name of store.profileNames()) {
+        const p = store.getProfile(name, { readSecrets: false });
+        mask.add(p?.apiKey, p?.webhookSecret, ...ledgerSecrets(p?.ledger));
+      }
       try {
         const p = store.getProfile(globals.profile);
         mask.add(p?.apiKey, p?.webhookSecret, ...ledgerSecrets(p?.ledger));

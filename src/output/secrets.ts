@@ -2,10 +2,11 @@
  * Secrets masked in everything payctl prints. A service that echoes the API key in an
  * error message, or a proxy page that repeats the Authorization header, must not put a
  * credential on a terminal, in a log or in a script's captured output. Every secret payctl
- * knows in a run (the key and token in use, new tokens, the webhook secret) is registered
- * here, and stdout and stderr are written through `maskedStream`, in every mode. A secret is
- * masked in the forms a service could echo it in (encoded, or with invisible characters slipped
- * inside: secretForms), not wherever a part of it appears.
+ * knows in a run (the key in use, the webhook secret, those other profiles keep in the config
+ * file) is registered here, and stdout and stderr are written through `maskedStream`, in every
+ * mode. A secret is masked in the forms a service could echo it in (encoded, or with invisible
+ * characters slipped inside: secretForms), not wherever a part of it appears. With many secrets
+ * (every profile's), a text is first looked at once for the start of any form.
  */
 import { sanitize, sanitizeInline } from './sanitize.js';
 
@@ -54,6 +55,11 @@ export function secretForms(secret: string): string[] {
 export class SecretMask {
   #secrets: string[] = [];
   #forms: string[] = [];
+  readonly #known = new Set<string>();
+  /** The first MIN_SECRET_LENGTH characters of every form: a text holding none holds no secret. */
+  readonly #starts = new Set<string>();
+  /** Forms added since the last sort. */
+  #unsorted = false;
   readonly #min: number;
 
   /** `min`: the shortest secret masked (default 6). */
@@ -65,19 +71,40 @@ export class SecretMask {
     for (const v of values) {
       if (!v || v.length < this.#min || this.#secrets.includes(v)) continue;
       this.#secrets.push(v);
-      for (const f of [v, ...secretForms(v)]) if (!this.#forms.includes(f)) this.#forms.push(f);
-      // Longest first, so a secret that contains another is masked whole.
-      this.#forms.sort((a, b) => b.length - a.length);
+      for (const f of [v, ...secretForms(v)]) {
+        if (this.#known.has(f)) continue;
+        this.#known.add(f);
+        this.#starts.add(f.slice(0, MIN_SECRET_LENGTH));
+        this.#forms.push(f);
+        this.#unsorted = true;
+      }
     }
+  }
+
+  /** Every form, longest first, so a secret that contains another is masked whole. */
+  #sorted(): string[] {
+    if (this.#unsorted) this.#forms.sort((a, b) => b.length - a.length);
+    this.#unsorted = false;
+    return this.#forms;
   }
 
   get size(): number {
     return this.#secrets.length;
   }
 
+  /**
+   * Whether the text may hold a form: with many forms (every profile's secrets), one look-up per
+   * character costs less than looking for each form in turn.
+   */
+  #mayHold(text: string): boolean {
+    if (this.#forms.length < 64 || this.#min < MIN_SECRET_LENGTH) return true;
+    for (let i = 0; i + MIN_SECRET_LENGTH <= text.length; i++) if (this.#starts.has(text.slice(i, i + MIN_SECRET_LENGTH))) return true;
+    return false;
+  }
+
   apply(text: string): string {
     let out = text;
-    for (const s of this.#forms) if (out.includes(s)) out = out.split(s).join('***');
+    if (this.#mayHold(out)) for (const s of this.#sorted()) if (out.includes(s)) out = out.split(s).join('***');
     if (!this.#secrets.length || !INVISIBLE.test(out)) return out;
     // An escape sequence inside a secret (ESC [0m): matched in the text as a terminal draws it,
     // sanitized (output/sanitize.ts), which then is what is written, where a secret was found.
@@ -93,7 +120,7 @@ export class SecretMask {
   #applyVisible(text: string): string {
     // Most texts hold no secret even then: where each visible character is, only when one does.
     const visible = text.replace(INVISIBLES, '');
-    if (!this.#forms.some((s) => visible.includes(s))) return text;
+    if (!this.#mayHold(visible) || !this.#forms.some((s) => visible.includes(s))) return text;
     const at: number[] = [];
     let from = 0;
     const keep = (end: number) => {

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFile, expectNoSecrets, newKey, readProfile, writeLoggedIn, writeProfile, type Run } from '../helpers/e2e.js';
+import { configFile, expectNoSecrets, newKey, readProfile, writeLoggedIn, writeProfile, writeProfiles, type Run } from '../helpers/e2e.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
@@ -222,6 +222,22 @@ describe('the key echoed back by the service is never printed', () => {
       }
       expectNoSecrets(r, [key]);
       expectNoCrash(r);
+    }
+  });
+
+  it("another profile's key, webhook secret and ledger password, kept in the config file, echoed by the service of the run's profile: masked", async () => {
+    const key = newKey();
+    const other = { apiKey: newKey(), webhookSecret: 'whsec_other_0123456789', ledger: 'postgres://team:Ledger-Pass-4411@db.example.com/payctl' };
+    const h = await hostile((_req, res) =>
+      json(res, 401, { message: `Unauthenticated. Try ${other.apiKey} or ${other.webhookSecret}, or ${encodeURIComponent('Ledger-Pass-4411')}.` }),
+    );
+    const dir = configDir();
+    writeProfiles(dir, { default: { baseUrl: h.baseUrl, apiKey: key }, ops: { baseUrl: 'https://api.example.com/v2', ...other } });
+    for (const args of [['balances'], ['balances', '--json']]) {
+      const r = await payctl(args, { dir, clock: new TestClock() });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain('Unauthenticated. Try *** or ***, or ***.');
+      expectNoSecrets(r, [key, other.apiKey, other.webhookSecret, 'Ledger-Pass-4411']);
     }
   });
 
