@@ -370,6 +370,14 @@ function toNetworkError(err: unknown, url: string, timeoutMs: number): NetworkEr
     case 'UND_ERR_CLOSED':
       return new NetworkError(`The connection to ${host} was closed before an answer arrived.`, { causeCode: code, hint: 'Try again.' });
     default:
+      // A certificate refused (self-signed, unknown issuer, expired, another host's): the
+      // handshake failed, so no request went to that server.
+      if (code && /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code)) {
+        return new NetworkError(`The certificate of ${host} was not accepted (${sanitize(e?.message ?? code)}); nothing was sent to it.`, {
+          causeCode: code,
+          hint: 'payctl checks certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says. If your network inspects TLS with a CA of its own, trust it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.',
+        });
+      }
       return new NetworkError(`Network error talking to ${host}: ${sanitize(e?.message ?? String(err))}.`, { causeCode: code });
   }
 }

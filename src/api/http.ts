@@ -38,7 +38,10 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
   const timeouts = {
     // HTTP/1.1 only: the build leaves undici's HTTP/2 client out (scripts/build.mjs).
     allowH2: false,
-    connect: { timeout: opts.timeoutMs },
+    // Certificates are checked whatever NODE_TLS_REJECT_UNAUTHORIZED says: Node's TLS reads it
+    // only when no rejectUnauthorized is given, and "0" would send the key to whoever answers.
+    // NODE_EXTRA_CA_CERTS still adds to the certificates trusted.
+    connect: { timeout: opts.timeoutMs, rejectUnauthorized: true },
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     keepAliveTimeout: 10_000,
@@ -61,6 +64,9 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
     httpsProxy,
     noProxy: [env.NO_PROXY ?? env.no_proxy ?? '', 'localhost', '127.0.0.1', '[::1]'].filter(Boolean).join(','),
     ...timeouts,
+    // The TLS inside the tunnel to the service, and to an https:// proxy: checked too.
+    requestTls: { rejectUnauthorized: true },
+    proxyTls: { rejectUnauthorized: true },
   });
   return loopbackDirect(new Agent(timeouts), proxied);
 }

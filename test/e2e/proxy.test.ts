@@ -5,6 +5,8 @@
  * trusted through NODE_EXTRA_CA_CERTS); a loopback base URL, any of 127.0.0.0/8, never goes
  * through the proxy. Before, every request behind a proxy failed ("this[...].connect is not a
  * function", exit 4): the proxy agent was loaded without the dispatcher method it tunnels with.
+ * The same certificate, not trusted, with NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment: the
+ * connection is refused and the key never reaches the server (Node would have skipped the check).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ const proxied: string[] = [];
 const seen: string[] = [];
 let proxyUrl = '';
 let directUrl = '';
+let tlsPort = 0;
 
 const listen = (s: Server, host: string) =>
   new Promise<number>((resolve) => {
@@ -59,7 +62,7 @@ beforeAll(async () => {
       '-subj',
       '/CN=api.example.test',
       '-addext',
-      'subjectAltName=DNS:api.example.test',
+      'subjectAltName=DNS:api.example.test,DNS:localhost',
       '-keyout',
       key,
       '-out',
@@ -67,7 +70,7 @@ beforeAll(async () => {
     ],
     { stdio: 'ignore' },
   );
-  const tlsPort = await listen(createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, answer), '127.0.0.1');
+  tlsPort = await listen(createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, answer), '127.0.0.1');
   // A CONNECT proxy that tunnels every target to the TLS server above.
   const proxy = createHttpServer((req, res) => {
     proxied.push(req.url ?? '');
@@ -121,6 +124,33 @@ describe('payctl behind a proxy', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(BALANCES));
     expect(proxied).toEqual([]);
+    expect(seen).toEqual([`Bearer ${KEY}`]);
+  });
+});
+
+describe('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn the certificate check off', () => {
+  const insecure = { PAYCTL_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0' };
+
+  it('a certificate no CA vouches for: refused directly and through a proxy, the key never sent; NODE_EXTRA_CA_CERTS still trusts it', async () => {
+    const direct = `https://localhost:${tlsPort}/v2`;
+    seen.length = 0;
+    for (const [args, env] of [
+      [['balances', '--base-url', direct], insecure],
+      [['balances', '--json', '--base-url', direct], insecure],
+      [['balances', '--base-url', 'https://api.example.test/v2'], { ...insecure, HTTPS_PROXY: proxyUrl }],
+    ] as const) {
+      const r = await runCli([...args], { configDir: cfg.dir, env });
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).toMatch(/The certificate of (localhost:\d+|api\.example\.test) was not accepted \(.*certificate.*\); nothing was sent to it\./);
+      expect(r.stderr).toContain('payctl checks certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says.');
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+      expect(r.stdout).toBe('');
+    }
+    expect(seen).toEqual([]);
+
+    // The same server, its certificate trusted through NODE_EXTRA_CA_CERTS: the key is sent there.
+    const ok = await runCli(['balances', '--json', '--base-url', direct], { configDir: cfg.dir, env: { ...insecure, NODE_EXTRA_CA_CERTS: cert } });
+    expect(ok.code, ok.stderr).toBe(0);
     expect(seen).toEqual([`Bearer ${KEY}`]);
   });
 });
