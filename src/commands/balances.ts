@@ -4,6 +4,7 @@ import { ApiError, UsageError } from '../errors.js';
 import type { Wallet } from '../service/schemas.js';
 import { formatAmount, plainAmount } from '../money/amount.js';
 import { currencyFilter } from '../money/currencies.js';
+import { walletFilter } from '../payouts/filters.js';
 import { csvRow } from '../output/csv.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
@@ -38,23 +39,24 @@ const BALANCES_COLUMNS: Column[] = [
 export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
   const problems: string[] = [];
   const currency = currencyFilter(opts.currency, problems);
+  const wallet = walletFilter(opts.wallet, problems);
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for balances.', problems);
   const api = await deps.api();
   const { wallets, envelope, res } = await api.wallets();
   // A wallet asked for by id that the service does not have is not found, not an empty match.
-  if (opts.wallet !== undefined && !wallets.some((w) => w.wallet_id === opts.wallet)) {
+  if (wallet !== undefined && !wallets.some((w) => w.wallet_id === wallet)) {
     const list = commandLine(invocationOf(deps.globals, deps.env), ['balances']);
-    throw new ApiError(`No wallet "${text(opts.wallet)}": the service lists ${wallets.length} wallet${wallets.length === 1 ? '' : 's'}, none with this id.`, {
+    throw new ApiError(`No wallet "${text(wallet)}": the service lists ${wallets.length} wallet${wallets.length === 1 ? '' : 's'}, none with this id.`, {
       code: 'NOT_FOUND',
       hint: `Run \`${list}\` to see the wallets and their ids.`,
     });
   }
-  const filtered = wallets.filter((w) => (!currency || w.currency.toUpperCase() === currency) && (!opts.wallet || w.wallet_id === opts.wallet));
+  const filtered = wallets.filter((w) => (!currency || w.currency.toUpperCase() === currency) && (!wallet || w.wallet_id === wallet));
   if (deps.globals.json) {
     // The envelope as the service sent it; filtered only when a filter was given.
     const out =
-      currency || opts.wallet ? JSON.stringify({ ...envelope, data: (envelope.data as unknown[]).filter((_, i) => filtered.includes(wallets[i]!)) }) : res.raw.trim();
+      currency || wallet ? JSON.stringify({ ...envelope, data: (envelope.data as unknown[]).filter((_, i) => filtered.includes(wallets[i]!)) }) : res.raw.trim();
     await write(deps.io.stdout, out + '\n');
     return 0;
   }

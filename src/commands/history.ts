@@ -8,7 +8,7 @@
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_PROFILE, unknownProfile } from '../config/known-profiles.js';
-import { parseTimeBound } from '../payouts/filters.js';
+import { idOption, parseTimeBound } from '../payouts/filters.js';
 import type { JournalEntry, Ledger } from '../payouts/journal.js';
 import { openLedger } from '../payouts/open-ledger.js';
 import {
@@ -99,7 +99,8 @@ export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'globa
     if (outcome) f.outcome = outcome;
     else problems.push(`--status: "${text(opts.status)}" is not an outcome (${OUTCOME_WORDS.join(', ')})`);
   }
-  if (opts.batchId !== undefined) f.batchId = opts.batchId;
+  const batchId = idOption('--batch-id', 'a batch id', opts.batchId, problems);
+  if (batchId !== undefined) f.batchId = batchId;
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for history.', problems);
   if (deps.globals.profileChosen) f.profile = deps.globals.profile;

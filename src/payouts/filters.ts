@@ -22,13 +22,19 @@ export function statusFilter(value: string | undefined, problems: string[]): Pay
 }
 
 /**
- * A --wallet filter: an empty one (a script's unset variable: `--wallet "$W"`) is a problem, not a
- * filter that matches nothing and exits 0 with a total of zero.
+ * An id given to an option (`--wallet`, `--batch-id`, `--payout-id`), trimmed: an empty one (a
+ * script's unset variable: `--wallet "$W"`) is a problem, not a filter that matches nothing
+ * and exits 0 with a total of zero, nor a request for an empty id.
  */
-export function walletFilter(value: string | undefined, problems: string[]): string | undefined {
+export function idOption(flag: string, what: string, value: string | undefined, problems: string[]): string | undefined {
   if (value === undefined) return undefined;
-  if (value.trim() === '') problems.push('--wallet: give a wallet id (the value is empty)');
+  if (value.trim() === '') problems.push(`${flag}: give ${what} (the value is empty)`);
   return value.trim();
+}
+
+/** A --wallet filter (idOption). */
+export function walletFilter(value: string | undefined, problems: string[]): string | undefined {
+  return idOption('--wallet', 'a wallet id', value, problems);
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -105,6 +105,25 @@ describe('balances', () => {
     expect(none.stdout).toBe('');
     expect(none.stderr).toContain('Error: No wallet "wal_nope"');
   });
+
+  it("--wallet empty or blank (a script's unset variable): exit 2 before anything is sent; so are history --batch-id and history reconcile --payout-id and --made-by", async () => {
+    const from = ctx.sb.requests().length;
+    for (const args of [
+      ['balances', '--wallet', ''],
+      ['balances', '--wallet', '  ', '--json'],
+      ['history', '--batch-id', ''],
+      ['history', 'reconcile', '--payout-id', ''],
+      ['history', 'reconcile', '--payout-id', 'p-1', '--made-by', ' '],
+    ]) {
+      const r = await run(...args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /(--wallet: give a wallet id|--batch-id: give a batch id|--payout-id: give a payout id|--made-by: give a transaction id) \(the value is empty\)|"field":"--wallet","message":"give a wallet id \(the value is empty\)"/,
+      );
+    }
+    expect(since(ctx.sb, from)).toEqual([]);
+  });
 });
 
 describe('payout get', () => {

@@ -18,6 +18,7 @@ import { text, utcTime } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import { journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
+import { idOption } from '../../payouts/filters.js';
 import { ageOf, askedOf, choiceCommands, findCandidates, isUnresolved, olderThanKeyMemory, type CandidateSearch } from '../../payouts/lookup.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
@@ -35,6 +36,10 @@ export interface ReconcileOptions {
 }
 
 export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
+  const problems: string[] = [];
+  idOption('--payout-id', 'a payout id', opts.payoutId, problems);
+  idOption('--made-by', 'a transaction id', opts.madeBy, problems);
+  if (problems.length) throw new UsageError('Invalid options for history reconcile.', problems);
   const api = await deps.api();
   const journal = await openLedger(deps);
   const inv = invocationOf(deps.globals, deps.env);
