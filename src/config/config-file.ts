@@ -101,9 +101,13 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {}, keep: undefined };
     throw unreadable(path, err);
   }
+  // payctl never leaves an empty file (conf writes a whole file, then renames it over the old):
+  // one is what a crash, a full disk or a stray `>` left of a file that held profiles, so it is
+  // damage like any other, never taken for a fresh start and written over.
+  if (text.trim() === '') throw damaged(path, new Error(text === '' ? 'it is empty (0 bytes)' : 'it holds only white space'));
   let raw: unknown;
   try {
-    raw = text.trim() === '' ? {} : JSON.parse(text);
+    raw = JSON.parse(text);
   } catch (err) {
     throw damaged(path, jsonFault(err, text));
   }

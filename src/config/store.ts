@@ -17,7 +17,7 @@
  * (known-profiles.ts): every command that reads the run's profile gets it from here, so a
  * typo in --profile or PAYCTL_PROFILE stops every one of them alike, before anything is sent.
  */
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
@@ -180,12 +180,8 @@ class ConfStore implements ConfigStore {
 
   async #write(profiles: Record<string, Profile>): Promise<void> {
     if (!this.#conf) {
-      // An empty file holds no profiles (#read agrees); conf would take it for invalid JSON.
-      try {
-        if (readFileSync(this.path, 'utf8').trim() === '') writeFileSync(this.path, '{}\n', { mode: 0o600 });
-      } catch {
-        // No file yet: conf creates it.
-      }
+      // A file damaged since it was read (emptied, cut short) is reported before conf reads it.
+      this.#read();
       const { default: ConfClass } = await import('conf');
       this.#conf = new ConfClass<FileShape>({
         cwd: this.dir,

@@ -459,12 +459,29 @@ describe('a damaged config file', () => {
 });
 
 describe('config.json that is empty, a FIFO or a symlink', () => {
-  it('an empty config.json holds no profiles: config set writes it (it reported a bug)', async () => {
-    writeFileSync(configFile(cfg.dir), '');
-    const r = await run('config', 'set', 'base-url', 'https://api.example.com/v2');
-    expect(r.stderr).not.toContain('This is a bug');
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(configFile(cfg.dir), 'utf8')).profiles.default.baseUrl).toBe('https://api.example.com/v2');
+  it('an empty config.json (0 bytes, or white space) is damage: every command says so (exit 2, no bug report) and none writes over it', async () => {
+    for (const [content, why] of [
+      ['', 'it is empty (0 bytes)'],
+      ['\n  \n', 'it holds only white space'],
+    ] as const) {
+      writeFileSync(configFile(cfg.dir), content);
+      const from = ctx.sb.requests().length;
+      for (const args of [
+        ['config', 'set', 'base-url', 'https://api.example.com/v2'],
+        ['config', 'list'],
+        ['balances'],
+        ['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl],
+        ['logout'],
+      ]) {
+        const r = await payctl(args, { dir: cfg.dir, input: `${KEY}\n` });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`Error: The config file ${configFile(cfg.dir)} is damaged and cannot be read (${why}).`);
+        expect(r.stderr).not.toContain('This is a bug');
+        expect(stackLines(r.stderr)).toEqual([]);
+        expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(content);
+      }
+      expect(since(ctx.sb, from)).toEqual([]);
+    }
   });
 
   it('a FIFO at config.json is refused at once (it blocked every command)', async () => {
