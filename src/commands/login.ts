@@ -25,6 +25,7 @@ import { defaultFollowsSandbox } from '../config/sandbox-profile.js';
 import { DEFAULT_PROFILE } from '../config/known-profiles.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
+import { checkConfigWritable } from '../config/paths.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
@@ -98,6 +99,8 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   // A profile whose keyring cannot be reached can still log in (that is how it moves to the file).
   const store = storeDespiteKeyring(() => deps.config());
   const stored = store.getProfile(globals.profile, { readSecrets: false, mayBeNew: true });
+  // The key is checked with the service only to be saved: not sent when it could not be.
+  checkConfigWritable(store.dir, 'log in');
   const sandboxCopy = globals.profile === DEFAULT_PROFILE && defaultFollowsSandbox(store);
   const profile = sandboxCopy ? undefined : stored;
 

@@ -2,11 +2,12 @@
  * Where payctl keeps its files (the config folder) and whether a folder there is safe to
  * use: not a symlink, not another user's, not writable by others.
  */
-import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { shellQuote } from './shell.js';
+import { fsFault } from './fs-fault.js';
 
 /**
  * The config folder: PAYCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/payctl, else ~/.config/payctl.
@@ -103,5 +104,28 @@ export function ensureConfigDir(dir: string, env: NodeJS.ProcessEnv = {}): void 
     if ((st.mode & 0o077) !== 0 && st.isDirectory() && myUid !== undefined && st.uid === myUid) chmodSync(dir, 0o700);
   } catch {
     // The folder is there; a failed tightening is not fatal.
+  }
+}
+
+/**
+ * Refuses (exit 2) a config folder this process cannot change: the folder, its lock folder or
+ * its config file not writable (permission denied, a read-only file system). Asked before
+ * anything is sent whose whole point is what is saved after it (login checks the key with the
+ * service, then stores it), so that the key does not leave for nothing. `doing`: what could not
+ * be done ("log in").
+ */
+export function checkConfigWritable(dir: string, doing: string): void {
+  for (const path of [dir, join(dir, 'locks'), join(dir, 'config.json')]) {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && path !== dir) continue; // made when it is first written
+      const fix =
+        code === 'EACCES' || code === 'EPERM'
+          ? `Make it writable:\n  chmod u+w ${shellQuote(path)}\nor choose another config folder with PAYCTL_CONFIG_DIR.`
+          : 'Choose another config folder with PAYCTL_CONFIG_DIR.';
+      throw new ConfigError(`Cannot ${doing}: payctl cannot write to ${path} (${fsFault(err)}), where it would be saved. Nothing was sent.`, fix);
+    }
   }
 }
