@@ -205,22 +205,16 @@ const STATUS_ORDER = ['Successful', 'Pending', 'Failed'];
 
 /**
  * Counts and exact amounts per currency and status, one record at a time (memory: one entry
- * per currency and status, and the ids seen). A payout listed twice is counted once, by its
- * transaction id: listPages leaves out those that pages shifted by payouts made while the list
- * was read, and a service that sends one twice elsewhere is caught here.
+ * per currency and status). Each record added is counted: listPages leaves out a payout the
+ * service lists twice (by its transaction id), so one is counted once.
  */
 export class SummaryTally {
   readonly #currencies = new Map<string, CurrencyTally>();
-  readonly #seen = new Set<string>();
   #payouts = 0;
   listed = 0;
 
   /** Adds a record that passed the filters; `status` is its normalized status word. */
   add(r: PayoutRecord, status: string): void {
-    if (r.transaction_id !== undefined) {
-      if (this.#seen.has(r.transaction_id)) return;
-      this.#seen.add(r.transaction_id);
-    }
     const currency = r.currency.toUpperCase();
     const digits = minorDigits(currency) ?? 2;
     let c = this.#currencies.get(currency);

@@ -375,6 +375,48 @@ describe('payouts made while the list is read', () => {
     expect(r.stderr).toContain(`Note: 24 payouts were on two pages (payouts made while the list was read move the older ones down a page); each is listed once.`);
   });
 
+  /** Pages of 15 of RECORDS, with page 4 ending in the first payout of page 1 again (paging moved under it further than a page or two). */
+  const repeatedLater = (page: number, _q: Record<string, string>, origin: string) => {
+    const last = Math.ceil(RECORDS.length / PAGE);
+    const data = RECORDS.slice((page - 1) * PAGE, page * PAGE);
+    return {
+      current_page: page,
+      data: page === 4 ? [...data.slice(0, -1), RECORDS[0]] : data,
+      next_page_url: page < last ? `${origin}/v2/payout/list?page=${page + 1}` : null,
+      last_page: last,
+      per_page: PAGE,
+      total: RECORDS.length,
+    };
+  };
+
+  it.each(['--csv', '--json', 'as a table'])('--all %s: a payout sent again three pages later is listed once', async (format) => {
+    await serve({ body: repeatedLater });
+    const r = await run('payouts', 'list', '--all', ...(format.startsWith('--') ? [format] : []));
+    expect(r.code, r.stderr).toBe(0);
+    const ids =
+      format === '--json'
+        ? idsOf(oneJson(r.stdout))
+        : format === '--csv'
+          ? r.stdout
+              .trimEnd()
+              .split('\r\n')
+              .slice(1)
+              .map((l) => l.split(',')[1])
+          : tableIds(r.stdout);
+    expect(ids).toEqual(RECORDS.filter((_, i) => i !== 4 * PAGE - 1).map((x) => x.transaction_id));
+    expect(ids.filter((id) => id === RECORDS[0]!.transaction_id)).toHaveLength(1);
+    expect(r.stderr).toContain('Note: 1 payout was on two pages');
+  });
+
+  it('a computed summary counts a payout sent again three pages later once', async () => {
+    await serve({ body: repeatedLater });
+    const r = await run('summary', '--currency', 'NGN', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const ngn = RECORDS.filter((x, i) => x.currency === 'NGN' && i !== 4 * PAGE - 1);
+    expect(oneJson(r.stdout).payouts).toBe(ngn.length);
+    expect(r.stderr).toContain('Note: 1 payout was on two pages');
+  });
+
   it('--limit 20 across pages: 20 different payouts', async () => {
     await serve({ body: growing() });
     const r = await run('payouts', 'list', '--limit', '20', '--status', 'failed', '--csv');

@@ -121,15 +121,6 @@ describe('SummaryTally and the computed summary', () => {
     ]);
   });
 
-  it('counts a payout listed twice (pages shifted while reading) once', () => {
-    const t = tally([
-      { transaction_id: 'a', amount: '1.00', status: 'pending' },
-      { transaction_id: 'a', amount: '1.00', status: 'pending' },
-    ]);
-    expect(t.payouts).toBe(1);
-    expect(t.result({}).currencies[0]!.amount).toBe('1.00');
-  });
-
   it('is labelled as computed, from how many payouts, with the filters in words', () => {
     const c = tally([{ transaction_id: 'a', amount: '1500.50', fee: '15.01', status: 'successful' }]).result({
       currency: 'SLE',

@@ -9,14 +9,16 @@
  * page read before, a link back to a page already read, or a "more" that never ends stops
  * with an error instead of paging forever. Payouts made while the list is read push the older
  * ones down (the service pages by offset, newest first): the next page then starts with the
- * last payouts of the page before. Each payout is yielded once: a record whose transaction id
- * was on one of the two pages read before is left out of its page, and counted. Used by
+ * last payouts of the page before, or a payout comes again further down. Each payout is yielded
+ * once: a record whose transaction id was on any page read before is left out of its page, and
+ * counted (the ids read are kept in little memory: listed-ids.ts). Used by
  * `payouts list` and by `summary` when it computes its figures from the list.
  */
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
 import { parseServiceJson } from '../../service/exact-json.js';
+import { ListedIds } from './listed-ids.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
 
 /** The most `per_page` payctl asks for (docs/service.md: the sandbox, like Laravel apps, caps it at 100). */
@@ -33,7 +35,7 @@ export interface ListedPage {
   records: PayoutRecord[];
   /** No page follows this one. */
   last: boolean;
-  /** Records of this page left out because one of the two pages before had them (see listPages). */
+  /** Records of this page left out because a page before had them (see listPages). */
   shifted: number;
 }
 
@@ -163,8 +165,8 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   let size: number | undefined;
   let probing = false;
   let first = true;
-  // The transaction ids of the two pages read before (a shift of up to two pages is seen).
-  let window: [Set<string>, Set<string>] = [new Set(), new Set()];
+  // The transaction ids of every page read before.
+  const listed = new ListedIds();
   asked.add(queryKey(query));
   let next: Promise<Fetched> | undefined = fetchPage(api, query);
   while (next) {
@@ -217,18 +219,19 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
         next.catch(() => {});
       }
     }
-    const kept = unshifted(p.items, f.records, window);
-    window = [window[1], new Set(f.records.flatMap((r) => (r.transaction_id === undefined ? [] : [r.transaction_id])))];
+    const kept = unshifted(p.items, f.records, listed);
     yield { number: n, envelope: f.envelope, raw: f.raw, ...kept, last };
     if (nextQuery && !next) next = fetchPage(api, nextQuery);
   }
 }
 
-/** A page's items and records without those whose transaction id was on a page in `window` (same order); `shifted`: how many left out. */
-function unshifted(items: unknown[], records: PayoutRecord[], window: readonly Set<string>[]): Pick<ListedPage, 'items' | 'records' | 'shifted'> {
-  const seen = (r: PayoutRecord) => r.transaction_id !== undefined && window.some((w) => w.has(r.transaction_id!));
-  if (!records.some(seen)) return { items, records, shifted: 0 };
-  const keep = records.map((r) => !seen(r));
+/**
+ * A page's items and records without those whose transaction id is in `listed` or came earlier
+ * on the same page (same order), each id read added to `listed`; `shifted`: how many left out.
+ */
+function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds): Pick<ListedPage, 'items' | 'records' | 'shifted'> {
+  const keep = records.map((r) => r.transaction_id === undefined || !listed.addSeen(r.transaction_id));
+  if (keep.every(Boolean)) return { items, records, shifted: 0 };
   return { items: items.filter((_, i) => keep[i]), records: records.filter((_, i) => keep[i]), shifted: keep.filter((k) => !k).length };
 }
 

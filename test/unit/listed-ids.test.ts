@@ -1,0 +1,38 @@
+/**
+ * The transaction ids of a whole list read (src/commands/payouts/listed-ids.ts): ids of the
+ * documented form kept packed, any other id as its string; exact either way, through growth.
+ */
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ListedIds } from '../../src/commands/payouts/listed-ids.js';
+
+const txn = () => `TXN-BOK-${randomBytes(13).toString('hex').toUpperCase()}`;
+
+describe('ListedIds', () => {
+  it('20,000 documented ids: each new once, seen after, through many growths', () => {
+    const ids = Array.from({ length: 20_000 }, txn);
+    const set = new ListedIds();
+    expect(ids.map((id) => set.addSeen(id))).toEqual(ids.map(() => false));
+    expect(ids.map((id) => set.addSeen(id))).toEqual(ids.map(() => true));
+  });
+
+  it('ids one digit apart, in any of the four words, are different payouts', () => {
+    const set = new ListedIds();
+    const base = 'TXN-BOK-00000000000000000000000000';
+    expect(set.addSeen(base)).toBe(false);
+    for (const at of [8, 14, 15, 21, 22, 28, 29, 33]) {
+      const other = base.slice(0, at) + 'F' + base.slice(at + 1);
+      expect(set.addSeen(other), other).toBe(false);
+      expect(set.addSeen(other), other).toBe(true);
+    }
+    expect(set.addSeen(base)).toBe(true);
+  });
+
+  it('ids of another form are kept as their text: lower case is another id', () => {
+    const set = new ListedIds();
+    for (const id of ['txn-bok-ff051a7f00a49eb6af225d10ea', 'TXN-BOK-FF051A7F00A49EB6AF225D10EA', 'po-1', 'TXN-BOK-FF', '']) {
+      expect(set.addSeen(id), id).toBe(false);
+      expect(set.addSeen(id), id).toBe(true);
+    }
+  });
+});
