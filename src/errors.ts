@@ -193,6 +193,19 @@ export class StillPendingError extends CliError {
   }
 }
 
+/**
+ * A payout whose status is a word payctl does not know (exit 4, as an outcome that cannot be
+ * known): neither settled nor Pending. `payoutId` as for StillPendingError.
+ */
+export class StatusUnknownError extends CliError {
+  readonly exitCode = ExitCode.unknown;
+  readonly payoutId: string | undefined;
+  constructor(message: string, opts: { payoutId: string | undefined; hint?: string }) {
+    super(message, opts.hint);
+    this.payoutId = opts.payoutId;
+  }
+}
+
 /** Ctrl-C (exit 130); `payoutId`: the payout it may have left made or not (payout create). */
 export class InterruptedError extends CliError {
   readonly exitCode = ExitCode.interrupted;

@@ -23,6 +23,7 @@ import {
   OutcomeUnknownError,
   PayoutFailedError,
   StillPendingError,
+  StatusUnknownError,
   UsageError,
   type FieldError,
 } from '../errors.js';
@@ -68,13 +69,21 @@ function fieldsOf(err: unknown): ErrorFields {
   // A payout that settled Failed (exit 1) or is still Pending at the --wait limit (exit 5).
   if (err instanceof PayoutFailedError) return { ...base, message: err.message, code: 'PAYOUT_FAILED' };
   if (err instanceof StillPendingError) return { ...base, message: err.message, code: 'STILL_PENDING' };
+  if (err instanceof StatusUnknownError) return { ...base, message: err.message, code: 'STATUS_UNKNOWN' };
   if (err instanceof CliError) return { ...base, message: err.message };
   return { ...base, message: err instanceof Error ? err.message : String(err) };
 }
 
 /** The payout an error is about, when it is about one. */
 function payoutIdOf(err: unknown): string | undefined {
-  if (err instanceof OutcomeUnknownError || err instanceof PayoutFailedError || err instanceof StillPendingError || err instanceof InterruptedError) return err.payoutId;
+  if (
+    err instanceof OutcomeUnknownError ||
+    err instanceof PayoutFailedError ||
+    err instanceof StillPendingError ||
+    err instanceof StatusUnknownError ||
+    err instanceof InterruptedError
+  )
+    return err.payoutId;
   return undefined;
 }
 

@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, wri
 import { csvRow } from '../output/csv.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { minorToDecimal, plainAmount, sumMinor, toCommonMinor, toDecimal } from '../money/amount.js';
-import type { PayoutRecord } from '../service/schemas.js';
+import { isUnknownStatus, type PayoutRecord } from '../service/schemas.js';
 import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
 import { validatePayout, type PayoutFields } from './request.js';
 import { payoutFingerprint } from './identity.js';
@@ -20,7 +20,8 @@ import { formatAmount } from '../money/amount.js';
 import type { FailedRow } from '../output/batch.js';
 
 export const STATUS_COLUMNS = ['status', 'failure_reason', 'settled_at'] as const;
-export type StatusBucket = 'Successful' | 'Failed' | 'Pending';
+/** Unknown: a status word payctl does not know (docs/service.md "Status words"), neither settled nor Pending. */
+export type StatusBucket = 'Successful' | 'Failed' | 'Pending' | 'Unknown';
 
 /** One line of a report: its cells as read (CSV: strings by column; JSON lines: the object, key order kept). */
 export interface ReportEntry {
@@ -154,12 +155,12 @@ function checked(report: StatusReport, notReport: (why: string) => { problems: s
 
 /** The state of a record: its bucket, and the cells written for it. */
 export function rowState(record: PayoutRecord, status: string): RowState {
-  const bucket: StatusBucket = status === 'Successful' || status === 'Failed' ? status : 'Pending';
+  const bucket: StatusBucket = status === 'Successful' || status === 'Failed' ? status : isUnknownStatus(status) ? 'Unknown' : 'Pending';
   return {
     bucket,
     status: sanitizeInline(status) || 'Pending',
     failureReason: bucket === 'Failed' ? sanitizeInline(record.failure_reason ?? '') : '',
-    settledAt: bucket === 'Pending' ? '' : sanitizeInline(record.updated_at ?? ''),
+    settledAt: bucket === 'Successful' || bucket === 'Failed' ? sanitizeInline(record.updated_at ?? '') : '',
     record,
   };
 }
@@ -204,7 +205,7 @@ export interface StatusTotal {
   amount: string;
 }
 
-const BUCKETS: readonly StatusBucket[] = ['Successful', 'Failed', 'Pending'];
+const BUCKETS: readonly StatusBucket[] = ['Successful', 'Failed', 'Pending', 'Unknown'];
 
 /** Counts and exact totals per currency and status (never through a float). */
 export function statusTotals(states: RowState[]): StatusTotal[] {

@@ -12,6 +12,7 @@
 import * as z from 'zod/mini';
 import '../zod.js';
 import { ApiError } from '../errors.js';
+import { normalizeStatus } from './status-words.js';
 
 const opt = z.optional;
 
@@ -127,34 +128,6 @@ export const payoutTransactionSchema = z.lazy(() =>
   }),
 );
 export type PayoutTransaction = z.infer<typeof payoutTransactionSchema>;
-
-/**
- * Status words as the service writes them, in any case ("successful" in a look-up, "Pending" in a
- * webhook), as payctl's three: Successful, Failed, Pending; any other word comes back as it came
- * (and counts as not settled).
- */
-const STATUS_WORDS: Record<string, string> = {
-  successful: 'Successful',
-  success: 'Successful',
-  succeeded: 'Successful',
-  completed: 'Successful',
-  paid: 'Successful',
-  failed: 'Failed',
-  failure: 'Failed',
-  rejected: 'Failed',
-  declined: 'Failed',
-  reversed: 'Failed',
-  cancelled: 'Failed',
-  canceled: 'Failed',
-  pending: 'Pending',
-  processing: 'Pending',
-  initiated: 'Pending',
-  queued: 'Pending',
-};
-
-export function normalizeStatus(word: string): string {
-  return STATUS_WORDS[word.trim().toLowerCase()] ?? word;
-}
 
 export interface RecordRecipient {
   /** bank | wallet (`type` in a create body, `transfer_type` in a look-up). */
@@ -388,3 +361,5 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 
 // The error bodies live in error-body.ts; their names are imported from here by the client and the sandbox.
 export { DUPLICATE_PAYOUT_ID, MAX_JSON_DEPTH, errorBodySchema, parseErrorBody, tooDeep, type ParsedError } from './error-body.js';
+// Status words live in status-words.ts; their names are imported from here too.
+export { isUnknownStatus, normalizeStatus } from './status-words.js';

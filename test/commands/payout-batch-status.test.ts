@@ -9,13 +9,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { tempConfigDir } from '../helpers/cli.js';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
-import type { Run } from '../helpers/e2e.js';
+import { writeLoggedIn, writeProfile, type Run } from '../helpers/e2e.js';
+import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 import { loginInProcess } from '../helpers/batch-fixtures.js';
 import { shellSplit } from '../helpers/pty.js';
 import { batchRows, fundDemoWallets, payoutPosts, postedPayoutId, tempWorkDir, toCsv, toJsonl, writeFile, type BatchRow } from '../helpers/batch.js';
 
 const fast = useSandbox({ settleAfterMs: 200 });
 const slow = useSandbox({ settleAfterMs: 60_000 });
+useHostileCleanups();
 
 let cfgFast: ReturnType<typeof tempConfigDir>;
 let cfgSlow: ReturnType<typeof tempConfigDir>;
@@ -271,6 +273,40 @@ describe('payout batch status: before settlement, totals, formats', () => {
       failed_out_rows: null,
     });
     expect(doc.totals).toEqual([{ currency: 'SLE', status: 'Pending', count: 3, amount: '0.30' }]);
+  });
+
+  it('a status word payctl does not know ("done"): never counted as Pending or settled, its own total, exit 4 naming the row and the word', async () => {
+    const sb = slow.sb;
+    const proxy = await sandboxProxy(sb);
+    const cfg = tempConfigDir();
+    try {
+      writeProfile(cfg.dir, { ...(await writeLoggedIn(sb, cfg.dir)), baseUrl: proxy.baseUrl });
+      const rows = batchRows(3, sle(sb), `word-${Date.now()}`).map((r): BatchRow => ({ ...r, amount: '0.10' }));
+      const report = await send(cfg, 'words.csv', rows);
+      const odd = readCsv(report).rows[1]!.transaction_id!;
+      proxy.rewriteLookups((raw) => (raw.includes(odd) ? raw.replace(/"status":"pending"/, '"status":"done"') : raw));
+      const r = await run(cfg, ['payout', 'batch', 'status', report, '--wait', '--wait-timeout', '1']);
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stdout).toMatch(/SLE\s+Pending\s+2\s+0\.20/);
+      expect(r.stdout).toMatch(/SLE\s+Unknown\s+1\s+0\.10/);
+      expect(r.stderr).toContain(`Row 3 (payout ${rows[1]!.payout_id}) has the status "done", a word payctl does not know: whether it was paid cannot be told from it.`);
+      expect(readCsv(report).rows.map((x) => [x.status, x.settled_at])).toEqual([
+        ['Pending', ''],
+        ['done', ''],
+        ['Pending', ''],
+      ]);
+
+      const j = await run(cfg, ['payout', 'batch', 'status', report, '--json']);
+      expect(j.code).toBe(4);
+      const doc = JSON.parse(j.stdout) as Record<string, unknown>;
+      expect(doc).toMatchObject({ accepted: 3, successful: 0, failed: 0, pending: 2, unknown_status: 1 });
+      expect(doc.totals).toEqual([
+        { currency: 'SLE', status: 'Pending', count: 2, amount: '0.20' },
+        { currency: 'SLE', status: 'Unknown', count: 1, amount: '0.10' },
+      ]);
+    } finally {
+      cfg.cleanup();
+    }
   });
 
   it('--json after settlement: counts, totals per currency and status, the failed rows with reasons', async () => {

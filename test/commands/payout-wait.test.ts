@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { direct, newKey, oneJson, sameButTimestamp, useConfigDir, writeProfile, writeProfiles } from '../helpers/e2e.js';
+import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
@@ -21,6 +22,7 @@ import { FAILURE_REASON } from '../../src/sandbox/settlement.js';
 
 const KEY = newKey();
 const cfg = useConfigDir();
+useHostileCleanups();
 
 /** `payout create` flags for a wallet payout of 10 SLE (an account ending in 0000 fails). */
 function createArgs(walletId: string, payoutId: string, account = '076123456'): string[] {
@@ -192,6 +194,30 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/Status\s+Successful/);
     expect(again.stdout).toContain(id);
+  });
+
+  it('a status word payctl does not know ("done"): waited through, never taken as settled or still Pending; at the limit exit 4, the word named', async () => {
+    const proxy = await sandboxProxy(ctx.sb);
+    writeProfile(cfg.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+    proxy.rewriteLookups((raw) => raw.replace(/"status":"(pending|successful|failed)"/, '"status":"done\\u001b[2J"'));
+    const id = randomUUID();
+    const r = await payctl([...createArgs(wallet, id), '--wait', '--wait-timeout', '1.5'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).toMatch(/Status\s+done\n/);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `Payout ${named(ctx.sb, id)} has the status "done" after [12] s, a word payctl does not know: whether it was paid cannot be told from it\\. It was not sent again\\.`,
+      ),
+    );
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).not.toMatch(/is Successful|still/);
+    // Read at once, after 1 s and at the limit: waited through, as a word that may still change.
+    expect(pollsOf(ctx.sb, id)).toBe(3);
+
+    const get = await payctl(['payout', 'get', txnOf(ctx.sb, id), '--wait', '--wait-timeout', '0.1', '--json'], { dir: cfg.dir });
+    expect(get.code, get.stderr).toBe(4);
+    expect(JSON.parse(get.stdout).data.status).toBe('done\u001b[2J');
+    expect(JSON.parse(get.stderr).error.code).toBe('STATUS_UNKNOWN');
   });
 
   it('create refused by the service (insufficient funds): exit 1 and no waiting', async () => {

@@ -311,13 +311,16 @@ export interface Proxy {
   rewriteNextPayout(fn: Rewrite): void;
   /** Rewrites every answer to POST /v2/payout from now on (one given to rewriteNextPayout first). */
   rewriteEveryPayout(fn: Rewrite): void;
+  /** Rewrites the body of every answer to a look-up, GET /v2/payout/{transactionId}, from now on. */
+  rewriteLookups(fn: (raw: string) => string): void;
   rewritten: number;
 }
 
-/** A forwarding proxy in front of the sandbox: passes everything through, except the answers to POST /payout it is told to rewrite. */
+/** A forwarding proxy in front of the sandbox: passes everything through, except the answers to POST /payout and to look-ups it is told to rewrite. */
 export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
   let pending: Rewrite | undefined;
   let every: Rewrite | undefined;
+  let lookups: ((raw: string) => string) | undefined;
   const state = { rewritten: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -328,7 +331,8 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
         const body: Buffer[] = [];
         upRes.on('data', (c: Buffer) => body.push(c));
         upRes.on('end', () => {
-          const raw = Buffer.concat(body);
+          let raw = Buffer.concat(body);
+          if (lookups && req.method === 'GET' && /^\/v2\/payout\/TXN-/.test(req.url ?? '')) raw = Buffer.from(lookups(raw.toString('utf8')));
           const rewrite = req.method === 'POST' && req.url === '/v2/payout' ? (pending ?? every) : undefined;
           if (rewrite) {
             pending = undefined;
@@ -361,6 +365,7 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
     baseUrl: `http://127.0.0.1:${port}/v2`,
     rewriteNextPayout: (fn) => (pending = fn),
     rewriteEveryPayout: (fn) => (every = fn),
+    rewriteLookups: (fn) => (lookups = fn),
     get rewritten() {
       return state.rewritten;
     },

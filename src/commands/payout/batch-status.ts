@@ -5,7 +5,7 @@
  * else the journal's; a row with neither says so) with payouts/settle.ts (the one polling
  * loop; reads retry through the client's engine), `--concurrency` at once; the
  * report is rewritten in place atomically with status, failure_reason and settled_at.
- * Exit: 0 all Successful, 1 some Failed, 4 some rows could not be read, 5 some Pending.
+ * Exit: 0 all Successful, 1 some Failed, 4 some rows unread or in a status word payctl does not know, 5 some Pending.
  * `run` reads as its steps (StatusRun): the report and --failed-out checked, each accepted row's
  * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
  * found printed, and the advice with the commands to run next (docs/architecture.md, "Printed commands").
@@ -107,6 +107,7 @@ interface Found {
   all: RowState[];
   failed: Array<{ e: ReportEntry; i: number; s: RowState }>;
   pendingRows: number;
+  oddWords: Array<{ e: ReportEntry; s: RowState }>;
   unread: Array<{ row: string; payout_id: string; transaction_id: string | null; problem: string }>;
 }
 
@@ -177,7 +178,7 @@ class StatusRun {
     const deadline = deps.clock.now().getTime() + Math.round((opts.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_S) * 1000);
     await pool(this.accepted, concurrency, (row) => this.#check(row, 0));
     if (opts.wait) {
-      const pending = this.accepted.filter(({ i }) => this.refs.has(i) && (this.states.get(i)?.bucket === 'Pending' || this.problems.has(i)));
+      const pending = this.accepted.filter(({ i }) => this.refs.has(i) && (['Pending', 'Unknown'].includes(this.states.get(i)?.bucket ?? '') || this.problems.has(i)));
       await pool(pending, concurrency, (row) => this.#check(row, Math.max(0, deadline - deps.clock.now().getTime())));
     }
   }
@@ -204,6 +205,7 @@ class StatusRun {
       all,
       failed: accepted.filter(({ i }) => states.get(i)?.bucket === 'Failed').map(({ e, i }) => ({ e, i, s: states.get(i)! })),
       pendingRows: all.filter((s) => s.bucket === 'Pending').length,
+      oddWords: accepted.filter(({ i }) => states.get(i)?.bucket === 'Unknown').map(({ e, i }) => ({ e, s: states.get(i)! })),
       unread: accepted
         .filter(({ i }) => problems.has(i))
         .map(({ e, i }) => ({ row: e.row, payout_id: e.payoutId, transaction_id: this.refs.get(i)?.transactionId ?? null, problem: problems.get(i)! })),
@@ -313,6 +315,7 @@ class StatusRun {
       successful: f.all.filter((s) => s.bucket === 'Successful').length,
       failed: f.failed.length,
       pending: f.pendingRows,
+      unknown_status: f.oddWords.length,
       unread: f.unread.length,
       unknown: this.unknown.length,
       totals: statusTotals(f.all),
@@ -353,7 +356,7 @@ class StatusRun {
     return out;
   }
 
-  /** What to do next, on stderr, and the exit code: 4 some rows unread, 5 some Pending, 1 some Failed. */
+  /** What to do next, on stderr, and the exit code: 4 some rows unread or in a word payctl does not know, 5 some Pending, 1 some Failed. */
   advise(path: string, f: Found, failedOut: string | undefined, retry: string | undefined, written = { failed: f.failed.length, rejected: 0 }): number {
     const { deps, opts } = this;
     const { failed, unread, pendingRows } = f;
@@ -373,6 +376,10 @@ class StatusRun {
       );
     }
     for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
+    for (const { e, s } of f.oddWords)
+      deps.log.warn(
+        `Row ${sanitizeInline(e.row)} (payout ${sanitizeInline(e.payoutId)}) has the status ${JSON.stringify(s.status)}, a word payctl does not know: whether it was paid cannot be told from it.`,
+      );
     const again = commandLine(this.inv, ['payout', 'batch', 'status'], [fileOperand(path), '--wait']);
     if (unread.length) {
       const readable = unread.filter((u) => u.transaction_id !== null).length;
@@ -383,7 +390,7 @@ class StatusRun {
         );
       return ExitCode.unknown;
     }
-    if (this.unknown.length) return ExitCode.unknown;
+    if (this.unknown.length || f.oddWords.length) return ExitCode.unknown;
     if (pendingRows) {
       deps.log.warn(`${plural(pendingRows, 'payout is', 'payouts are')} still Pending. Wait for ${pendingRows === 1 ? 'it' : 'them'} with:\n  ${again}`);
       return ExitCode.pending;

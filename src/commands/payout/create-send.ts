@@ -8,7 +8,7 @@
  */
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StillPendingError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StatusUnknownError, StillPendingError, UsageError } from '../../errors.js';
 import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
 import { JournalConflict, journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { derivedIdempotencyKey, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
@@ -195,7 +195,7 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   try {
     return await waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId, payoutId: request.payoutId, entry: j.entry });
   } catch (err) {
-    if (err instanceof InterruptedError || err instanceof PayoutFailedError || err instanceof StillPendingError) throw err;
+    if (err instanceof InterruptedError || err instanceof PayoutFailedError || err instanceof StillPendingError || err instanceof StatusUnknownError) throw err;
     // Accepted, and only reading it back failed (a 404, a page, an answer about another payout):
     // never exit 1, which --wait says for Failed and a script may take for "send it again". The
     // answer to the create on stdout (its transaction id), and the settlement not known: exit 5.

@@ -3,14 +3,16 @@
  * terminal while payouts/settle.ts polls (nothing extra off a terminal), then the final
  * record on stdout (the card, or with --json the envelope as the service sent it) and the
  * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 5 still
- * Pending at --wait-timeout (with the command to keep waiting), 130 on Ctrl-C. The payout
+ * Pending at --wait-timeout (with the command to keep waiting), 4 instead when the last status
+ * seen is a word payctl does not know (whether it was paid cannot be told), 130 on Ctrl-C. The payout
  * is read by its transaction id (the only look-up the service has: docs/service.md).
  */
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
-import { InterruptedError, PayoutFailedError, StillPendingError } from '../../errors.js';
+import { InterruptedError, PayoutFailedError, StatusUnknownError, StillPendingError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { renderPayoutCard } from '../../output/payout.js';
+import { isUnknownStatus } from '../../service/schemas.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
@@ -86,6 +88,13 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 
   const after = duration(result.elapsedMs);
+  // A word payctl does not know, waited through (it may become one it knows): not Pending.
+  if (result.kind === 'pending' && isUnknownStatus(result.status)) {
+    throw new StatusUnknownError(
+      `Payout ${shownId} has the status ${JSON.stringify(sanitizeInline(result.status))} after ${after}, a word payctl does not know: whether it was paid cannot be told from it. It was not sent again.`,
+      { payoutId: ref.payoutId, hint: `Ask the service what it means; wait again with: ${getCommand('--wait')}` },
+    );
+  }
   if (result.kind === 'pending') {
     throw new StillPendingError(
       `Payout ${shownId} is still ${sanitizeInline(result.status) || 'not settled'} after ${after} (--wait-timeout ${timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S}). It was accepted and may still settle.`,
