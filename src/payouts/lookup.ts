@@ -184,14 +184,26 @@ export function findRecordCommand(entry: JournalEntry, inv: Invocation): string 
 
 /**
  * The payout record of an answer to a look-up by `ref.transactionId`, checked to be that payout
- * (its transaction id; with a journaled body, also its payout id, amount, currency and account):
- * an answer about another one is an ApiError, never taken for it. The journal's payout id is
- * set on the record (the look-up has none) so the card shows it.
+ * (its transaction id, which it must name; with a journaled body, also its payout id, amount,
+ * currency and account): an answer about another one, or about none it names, is an ApiError,
+ * never taken for it. The journal's payout id is set on the record (the look-up has none) so
+ * the card shows it.
  */
 export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse): PayoutRecord {
   const record = parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
   const hint = 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).';
-  if (record.transaction_id !== undefined && record.transaction_id !== ref.transactionId) {
+  // A record that names no transaction id may be any payout's: it is not taken for this one.
+  if (record.transaction_id === undefined) {
+    throw new ApiError(
+      `Asked for payout ${ref.transactionId}, the service answered with a payout that names no transaction id: it is not taken for ${ref.transactionId}.`,
+      {
+        status: res.status,
+        requestId: res.requestId,
+        hint,
+      },
+    );
+  }
+  if (record.transaction_id !== ref.transactionId) {
     throw new ApiError(`Asked for payout ${ref.transactionId}, the service answered about a different payout: ${record.transaction_id}.`, {
       status: res.status,
       requestId: res.requestId,

@@ -1,7 +1,7 @@
 /**
  * Answers checked against requests (issue 14), in process against small hostile services:
  * RFC 9457 problem details shown with their detail, a `payout get A` answered about payout B
- * (transaction ids: exit 1, both ids shown), a filtered list answered with a record outside the filter (exit 1),
+ * (transaction ids: exit 1, both ids shown) or with no transaction id (exit 1), a filtered list answered with a record outside the filter (exit 1),
  * and a create answered about another payout (exit 4, journaled unknown) over the real
  * sandbox behind a rewriting proxy.
  */
@@ -149,6 +149,21 @@ describe('reads must be about what was asked', () => {
     const byTx = await payctl(['payout', 'get', TXN_B], { dir });
     expect(byTx.code, byTx.stderr).toBe(0);
     expect(byTx.stdout).toContain(TXN_B);
+  });
+
+  it('payout get A answered with a record that names no transaction id: exit 1, not taken for A (text, --json, --wait)', async () => {
+    const { transaction_id: _, ...nameless } = record({ status: 'successful' });
+    const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'ok', data: nameless, timestamp: TS }));
+    const dir = configDir();
+    hostileProfile(dir, h);
+    for (const extra of [[], ['--json'], ['--wait']]) {
+      const r = await payctl([...(extra[0] === '--json' ? extra : []), 'payout', 'get', TXN_A, ...(extra[0] === '--wait' ? extra : [])], { dir });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`Asked for payout ${TXN_A}, the service answered with a payout that names no transaction id: it is not taken for ${TXN_A}.`);
+      expect(r.stderr).not.toContain('Successful');
+      expectNoCrash(r);
+    }
   });
 
   it('a list that ignores the filter: payctl filters every record itself, never showing one outside it', async () => {
