@@ -7,7 +7,7 @@
  */
 import { CliError, LocalError } from '../errors.js';
 import type { Clock } from '../clock.js';
-import type { JournalEntry, Ledger } from './journal.js';
+import type { JournalEntry, Ledger, RunOptions } from './journal.js';
 import type { BatchItem, RunBook } from './batch-outcomes.js';
 import { repeatKey } from './identity.js';
 import { checkMeanwhile, type Contest } from './paid-meanwhile.js';
@@ -22,8 +22,17 @@ export interface RowJournal {
   journal: Ledger;
   baseUrl: string;
   now: Date;
-  batch?: { id: string; file: string } | undefined;
+  batch?: JournaledRun | undefined;
   profile?: string | undefined;
+}
+
+/** The batch run each row is journaled with: its id and file, and the options a resume repeats (set only when given). */
+export type JournaledRun = { id: string; file: string } & RunOptions;
+
+/** The run's options as an entry keeps them: only those set (an entry has no member that is undefined). */
+function runOptions(r: RunOptions): RunOptions {
+  if (r.report === undefined && r.concurrency === undefined) return {};
+  return { ...(r.report !== undefined ? { report: r.report } : {}), ...(r.concurrency !== undefined ? { concurrency: r.concurrency } : {}) };
 }
 
 /** A row's journal entry: made (in this run's log) unless the row has one; how RowFeed and claimRows journal a row. */
@@ -40,7 +49,7 @@ function beginRow(it: BatchItem, o: RowJournal): Promise<JournalEntry> {
     absent: it.earlier === undefined,
     profile: o.profile,
     origin: {
-      batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row } : undefined,
+      batch: o.batch ? { id: o.batch.id, file: o.batch.file, row: it.row, ...runOptions(o.batch) } : undefined,
       fingerprint: it.fingerprint || undefined,
       // Found by `payout create`'s repeat guard, and by a resume whose row was changed since (changed-rows.ts).
       repeatKey: repeatKey(it.request),
@@ -99,7 +108,7 @@ export interface FeedOptions {
   clock: Clock;
   /** Aborted on Ctrl-C: no new rows are taken. */
   stop: AbortSignal;
-  batch?: { id: string; file: string } | undefined;
+  batch?: JournaledRun | undefined;
   profile?: string | undefined;
   /** Rows journaled together, ahead of the senders. */
   ahead: number;

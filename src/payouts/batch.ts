@@ -14,7 +14,7 @@ import type { AuthError } from '../errors.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { sendPayout } from './send.js';
 import { RunBook, type BatchItem, type BatchStats, type RowOutcome } from './batch-outcomes.js';
-import { MIN_GROUP, RowFeed } from './batch-feed.js';
+import { MIN_GROUP, RowFeed, type JournaledRun } from './batch-feed.js';
 import type { Contest } from './paid-meanwhile.js';
 
 export { claimRows } from './batch-feed.js';
@@ -44,8 +44,8 @@ export interface RunBatchOptions {
   onProgress?: (s: BatchStats) => void;
   /** Told of each row's outcome as it is known (the report is written as rows finish). */
   onSettle?: (o: RowOutcome) => void;
-  /** The batch run, journaled with each row: its id and the file's absolute path. */
-  batch?: { id: string; file: string };
+  /** The batch run, journaled with each row: its id, the file's absolute path and the options a resume repeats. */
+  batch?: JournaledRun;
   /** The profile of the run, journaled with each row. */
   profile?: string;
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;

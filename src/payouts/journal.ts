@@ -6,6 +6,19 @@
  * `openLedger` (open-ledger.ts), and code that only uses it takes the interface, `Ledger`.
  */
 export { LocalLedger as Journal } from './ledger/local.js';
-export type { BatchRun, BeginOptions, InBatchLookups, EntryOrigin, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger/ledger.js';
+export type {
+  BatchRun,
+  BeginOptions,
+  EntryBatch,
+  RunOptions,
+  InBatchLookups,
+  EntryOrigin,
+  JournalEntry,
+  JournalGaps,
+  Ledger,
+  LookupKind,
+  Outcome,
+  ScanItem,
+} from './ledger/ledger.js';
 export { JournalConflict } from './ledger/entries.js';
 export { journalBase } from './ledger/base-url.js';

@@ -10,7 +10,7 @@
  * journal has for another payout, leaves it unknown (through a rewriting proxy).
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -170,6 +170,37 @@ describe('under 24 hours: resent with the same key and body, one payout either w
     expect(r.stdout).toMatch(new RegExp(`^refused   ${id}  resent with its journaled key: \\S+.*; no payout was made$`, 'm'));
     expect((await journaled(id))?.kind).toBe('rejected');
     expect(heldFor(ctx.sb, id)).toHaveLength(0);
+  });
+
+  it('a batch row with no attempt recorded, run with --report and --concurrency: the resume printed keeps both, and run as printed it pays the row once into that report', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const tag = randomUUID().slice(0, 8);
+    const file = join(dir, 'kept.csv');
+    const report = join(dir, 'reports', 'kept report.csv');
+    mkdirSync(join(dir, 'reports'));
+    writeFileSync(file, 'wallet_id,amount,currency,type,name,provider,account_number,note\n' + `${wallet},22.00,SLE,bank,Alie Turay,ecobank,${account()},${tag}\n`);
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const sent = await run(['payout', 'batch', file, '--batch-id', tag, '--report', report, '--concurrency', '3', '--yes']);
+    expect(sent.code, sent.stderr).toBe(4);
+    ctx.sb.faults.clear();
+    const journal = new Journal(dir);
+    const entry = await entryOfBatch(journal, tag);
+    await journal.put({ ...entry!, outcome: undefined });
+
+    const r = await run(['history', 'reconcile']);
+    const resume = r.stderr.split('\n').find((l) => l.trim().startsWith('payctl payout batch'))!;
+    expect(resume, r.stderr).toBeDefined();
+    const argv = shellSplit(resume.trim());
+    expect(argv).toEqual(['payctl', 'payout', 'batch', file, '--batch-id', tag, '--concurrency', '3', '--report', report]);
+
+    const from = ctx.sb.requests().length;
+    const resumed = await run([...argv.slice(1), '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // The same key again: the payout made by the first run, not a second one.
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+    expect(ctx.sb.payouts().filter((p) => p.payout_id === entry!.payoutId)).toHaveLength(1);
+    expect(readFileSync(report, 'utf8')).toMatch(/,(accepted|replayed),/);
+    expect(existsSync(join(dir, 'kept.report.csv'))).toBe(false);
   });
 });
 

@@ -151,7 +151,7 @@ describe('printed commands run as printed (profile tty, no default profile)', ()
     for (const id of payoutPosts(sb, from).map(postedPayoutId)) expect(sentFirst.has(id), id).toBe(true);
     expect(reconcile.stdout).toMatch(/not resent: row \d+ of batch "default", no attempt recorded/);
     const resume = lineAfter(reconcile.stderr, 'Warning: Rows of a batch with no attempt recorded');
-    expect(resume).toBe(`  payctl payout batch ${file} --profile tty --batch-id default`);
+    expect(resume).toBe(`  payctl payout batch ${file} --profile tty --batch-id default --concurrency 2`);
 
     const resumed = await runAsPrinted(`${resume.trim()} --yes`, { shim, configDir: cfg.dir });
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -25,6 +25,7 @@ import { sendPayout } from '../../payouts/send.js';
 import { journalFolder } from '../../config/paths.js';
 import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
+import { resumeCommand } from '../payout/batch-commands.js';
 import { madeBy } from './reconcile-made-by.js';
 import { describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -185,7 +186,7 @@ async function reconcileOne(
   // stopped; its batch's resume sends it under the same key, with the plan shown first. Past the
   // service's key memory the resume holds it and sends here: its candidates are listed below.
   if (entry.outcome === undefined && entry.batch && !o.resend && !olderThanKeyMemory(entry, deps.clock.now())) {
-    return { payoutId, action: 'batch', outcome: 'unknown', resume: commandLine(o.inv, ['payout', 'batch'], [entry.batch.file, '--batch-id', entry.batch.id]) };
+    return { payoutId, action: 'batch', outcome: 'unknown', resume: resumeCommand(o.inv, deps.clock, entry.batch) };
   }
   if (!o.resend && olderThanKeyMemory(entry, deps.clock.now())) {
     let search: CandidateSearch | { error: string };

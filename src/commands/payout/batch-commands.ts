@@ -12,7 +12,8 @@ import type { Clock } from '../../clock.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
 import { batchIdSlipKey } from '../../payouts/identity.js';
-import { freshReportPath, isJsonl } from '../../payouts/report.js';
+import { defaultReportPath, freshReportPath, isJsonl } from '../../payouts/report.js';
+import type { EntryBatch, RunOptions } from '../../payouts/journal.js';
 
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
 
@@ -81,13 +82,18 @@ export class BatchCommands {
     this.defaultReport = s.defaultReport;
   }
 
+  /**
+   * The options this run's resume repeats, when they are not the defaults: the report (given, or
+   * moved off another run's) and --concurrency. Journaled with each row, so that `history
+   * reconcile` prints the same resume (resumeCommand).
+   */
+  runOptions(): RunOptions {
+    const report = this.s.report !== undefined || this.reportPath !== this.defaultReport ? this.reportPath : undefined;
+    return { ...(report !== undefined ? { report } : {}), ...(this.s.concurrency !== DEFAULT_CONCURRENCY ? { concurrency: this.s.concurrency } : {}) };
+  }
+
   /** This batch again: `id` as --batch-id (none: the default), then `extra`, then --yes unless told not to. */
-  batch(
-    id: string | undefined,
-    extra: string[] = [],
-    yes = true,
-    report = this.s.report !== undefined || this.reportPath !== this.defaultReport ? this.reportPath : undefined,
-  ): string {
+  batch(id: string | undefined, extra: string[] = [], yes = true, report = this.runOptions().report): string {
     return commandLine(
       this.s.inv,
       ['payout', 'batch'],
@@ -111,6 +117,25 @@ export class BatchCommands {
   payAgain(id: string): string {
     return this.batch(id, [], false, freshReportPath(this.s.report !== undefined ? this.reportPath : this.defaultReport, id));
   }
+}
+
+/**
+ * The command that resumes the batch run a journal entry's row was sent by, as that run printed
+ * it (BatchCommands.batch, without --yes: the plan is shown first): its file, batch id, and the
+ * report and --concurrency it was run with.
+ */
+export function resumeCommand(inv: Invocation, clock: Clock, batch: EntryBatch): string {
+  const defaultReport = resolve(defaultReportPath(batch.file));
+  return new BatchCommands({
+    inv,
+    clock,
+    file: batch.file,
+    batchId: batch.id,
+    concurrency: batch.concurrency ?? DEFAULT_CONCURRENCY,
+    report: batch.report,
+    defaultReport,
+    reportPath: batch.report ?? defaultReport,
+  }).batch(batch.id, [], false);
 }
 
 /**

@@ -98,7 +98,8 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
   if (opts.dryRun) return b.dryRun();
   await b.confirm();
 
-  const run = { id: b.batchId, file: b.src.file };
+  // Journaled with each row, with what the run's resume repeats (history reconcile prints it too).
+  const run = { id: b.batchId, file: b.src.file, ...b.commands.runOptions() };
   // Under a policy that counts the day, the check and the journaling of every row to send are
   // one step under the wallets' locks, so parallel runs count each other; sending comes after.
   const items: BatchItem[] | AsyncIterable<BatchItem> =

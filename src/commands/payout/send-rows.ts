@@ -8,6 +8,7 @@ import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, LocalError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { runBatch, type BatchItem, type RowOutcome } from '../../payouts/batch.js';
+import type { JournaledRun } from '../../payouts/batch-feed.js';
 import { failedAtOnce } from '../../payouts/batch-outcomes.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { fsFault } from '../../config/fs-fault.js';
@@ -33,7 +34,7 @@ export interface SendRowsOptions {
   journal: Ledger;
   concurrency: number;
   /** Journaled with each row: the batch id and the absolute path of the file the rows came from. */
-  batch: { id: string; file: string };
+  batch: JournaledRun;
   reportPath: string;
   /** The command that runs the same send again (resume, finish unknown outcomes). */
   rerun: string;

@@ -54,8 +54,8 @@ export interface JournalEntry {
    * recorded it (they still verify: the HMAC covers the fields an entry has).
    */
   profile?: string;
-  /** The batch run that sent it: its id, the file (absolute path) and the row. */
-  batch?: { id: string; file: string; row: number };
+  /** The batch run that sent it: its id, the file (absolute path) and the row, and how it was run. */
+  batch?: EntryBatch;
   /** What it pays, without its id (identity.ts): finds the same payout under other ids. */
   fingerprint?: string;
   /** Same wallet, account, amount and currency (identity.ts): finds a payout typed twice. */
@@ -77,10 +77,21 @@ export interface JournalGaps {
 
 /** What a new entry may say about where it came from (indexed for look-ups by content). */
 export interface EntryOrigin {
-  batch?: { id: string; file: string; row: number };
+  batch?: EntryBatch;
   fingerprint?: string;
   repeatKey?: string;
 }
+
+/** The options a batch was run with that its resume must repeat, when they were not the defaults. */
+export interface RunOptions {
+  /** The report's absolute path, when it was not the one beside the file (--report, or moved off another run's). */
+  report?: string;
+  /** --concurrency. */
+  concurrency?: number;
+}
+
+/** A batch row's run, as its entry keeps it: the batch id, the file (absolute path), the row and the run's options. */
+export type EntryBatch = { id: string; file: string; row: number } & RunOptions;
 
 /**
  * A batch run as entries name it: its batch id and the file (absolute path) it was sent from.
