@@ -14,6 +14,8 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
+import { CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
+import { instantNs } from './filters.js';
 
 /** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
 export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
@@ -253,12 +255,6 @@ export function lookedUpOutcome(record: PayoutRecord, status: number, now: Date)
 const PER_PAGE = 100;
 /** At most this many pages are read for one search (10,000 records); beyond, the search says it stopped. */
 const MAX_PAGES = 100;
-/**
- * A record created this long before the first attempt still counts: the service's clock and
- * this machine's may differ. It only widens what a person is shown, never what payctl decides.
- */
-const CLOCK_SKEW_MS = 5 * 60 * 1000;
-
 export interface CandidateSearch {
   candidates: PayoutRecord[];
   /** Records read, and whether the search reached records older than the first attempt (or the end). */
@@ -266,40 +262,19 @@ export interface CandidateSearch {
   complete: boolean;
   /** Matching records left out because the journal has them as another payout's. */
   claimed: number;
+  /** What the service wrote oddly in a candidate (only those with something odd). */
+  marks: Map<PayoutRecord, string[]>;
+  /** Records read that are not the payout, by why (candidate-fields.ts). */
+  leftOut: Map<LeftOutReason, number>;
 }
 
 /**
  * How the record differs from what the entry sent (account, amount, currency, the note when
- * there was one, created since its first attempt); [] when it could be the entry's payout.
+ * there was one, created since its first attempt); [] when it could be the entry's payout, odd
+ * formats included (candidate-fields.ts).
  */
 export function candidateProblems(record: PayoutRecord, entry: JournalEntry): string[] {
-  const a = askedOf(entry.body);
-  if (!a?.currency || a.amount === undefined) return ['the journaled request cannot be read'];
-  const out: string[] = [];
-  if (record.currency.toUpperCase() !== a.currency.toUpperCase()) out.push(`currency ${text(record.currency)}, sent ${a.currency}`);
-  else {
-    if (!sameAmount(record.amount, a.amount, a.currency)) {
-      let got: string;
-      try {
-        got = plainAmount(record.amount, a.currency);
-      } catch {
-        got = String(record.amount);
-      }
-      out.push(`amount ${text(got)}, sent ${plainAmount(a.amount, a.currency)}`);
-    }
-  }
-  const account = record.recipient?.accountNumber;
-  if (a.account !== undefined && account !== a.account) out.push(`account ${text(account ?? '(none)')}, sent ${text(a.account)}`);
-  if (a.note !== undefined && (record.note ?? '') !== a.note) out.push(`note "${text(record.note ?? '')}", sent "${text(a.note)}"`);
-  const created = Date.parse(record.created_at ?? '');
-  if (!Number.isFinite(created)) out.push('no creation time');
-  else if (created < Date.parse(entry.createdAt) - CLOCK_SKEW_MS)
-    out.push(`created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
-  return out;
-}
-
-export function isCandidate(record: PayoutRecord, entry: JournalEntry): boolean {
-  return candidateProblems(record, entry).length === 0;
+  return judgeCandidate(record, entry, askedOf(entry.body)).problems;
 }
 
 /**
@@ -314,8 +289,9 @@ export async function findCandidates(
   entry: JournalEntry,
   opts: { signal?: AbortSignal; claimed?: ReadonlyMap<string, string> } = {},
 ): Promise<CandidateSearch> {
-  const since = Date.parse(entry.createdAt) - CLOCK_SKEW_MS;
-  const out: CandidateSearch = { candidates: [], read: 0, complete: false, claimed: 0 };
+  const since = BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n;
+  const asked = askedOf(entry.body);
+  const out: CandidateSearch = { candidates: [], read: 0, complete: false, claimed: 0, marks: new Map(), leftOut: new Map() };
   let previous: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -329,12 +305,19 @@ export async function findCandidates(
     out.read += records.length;
     let older = false;
     for (const r of records) {
-      const created = Date.parse(r.created_at ?? '');
-      if (Number.isFinite(created) && created < since) older = true;
-      if (!isCandidate(r, entry)) continue;
+      const created = instantNs(r.created_at);
+      if (created !== undefined && created < since) older = true;
+      const j = judgeCandidate(r, entry, asked);
+      if (j.why) {
+        out.leftOut.set(j.why, (out.leftOut.get(j.why) ?? 0) + 1);
+        continue;
+      }
       const owner = r.transaction_id ? opts.claimed?.get(r.transaction_id) : undefined;
       if (owner !== undefined && owner !== entry.payoutId) out.claimed++;
-      else out.candidates.push(r);
+      else {
+        out.candidates.push(r);
+        if (j.marks.length) out.marks.set(r, j.marks);
+      }
     }
     const last =
       records.length === 0 ||
@@ -398,7 +381,13 @@ export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { erro
     out += candidates.length
       ? `${candidates.length} payout${candidates.length === 1 ? '' : 's'} at the service could be it (same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}, created since; ${scope}):\n`
       : `No payout at the service matches it (same account, amount and currency, created since; ${scope}).\n`;
-    for (const c of candidates) out += `  ${candidateLine(c)}\n`;
+    for (const c of candidates) {
+      out += `  ${candidateLine(c)}\n`;
+      const marks = search.marks.get(c);
+      if (marks) out += `    (could be it, written oddly by the service: ${marks.join('; ')})\n`;
+    }
+    const left = leftOutLine(search.leftOut);
+    if (left) out += `  ${left}\n`;
     if (search.claimed) out += `  (${search.claimed} more matching record${search.claimed === 1 ? ' is' : 's are'} already recorded in the journal as other payouts.)\n`;
   }
   const { madeBy, resend } = choiceCommands(entry, candidates, inv);

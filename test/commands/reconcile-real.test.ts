@@ -245,6 +245,59 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
   });
 
+  it('a candidate whose account, note and creation time the service writes oddly is listed, marked; the records left out are counted in one line', async () => {
+    const proxy = await sandboxProxy(ctx.sb);
+    writeProfile(dir, { ...(await writeLoggedIn(ctx.sb, dir)), baseUrl: proxy.baseUrl });
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    // Its answer lost (lostAnswer, through the proxy: the journal has it under the proxy's URL).
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+    expect((await run(createArgs(wallet, id, acct), { clock: new TestClock() })).code).toBe(4);
+    ctx.sb.faults.clear();
+    // Two more to the same account: another amount, and another note.
+    expect((await run(createArgs(wallet, randomUUID(), acct, '99.00'))).code).toBe(0);
+    expect((await run([...createArgs(wallet, randomUUID(), acct), '--note', 'December rent'])).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    const spaced = `${acct.slice(0, 3)} ${acct.slice(3, 6)}-${acct.slice(6)}`;
+    proxy.rewriteLists((raw) => {
+      const doc = JSON.parse(raw) as { data: { data: Array<Record<string, unknown> & { recipient: Record<string, unknown> }> } };
+      for (const r of doc.data.data)
+        if (r.transaction_id === txn) {
+          r.recipient.account_number = spaced;
+          r.description = '  november   RENT ';
+          r.created_at = '28/11/2026 10:15';
+        }
+      return JSON.stringify(doc);
+    });
+
+    const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    const r = await run(['history', 'reconcile', '--payout-id', id], { clock: later });
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(r.stdout).toMatch(/1 payout at the service could be it /);
+    expect(r.stdout).toMatch(new RegExp(`^ +${txn}  28/11/2026 10:15  250\\.75 SLE  Fatmata Sesay, ${spaced}  Pending  "  november   RENT "$`, 'm'));
+    expect(r.stdout).toContain(
+      `    (could be it, written oddly by the service: account written "${spaced}"; note written "  november   RENT "; creation time not readable: "28/11/2026 10:15")`,
+    );
+    // The other two payouts to the account among them, each for its reason (the sandbox holds other tests' payouts too).
+    const left = /^ +\d+ records? read left out as not this payout: (.*)\.$/m.exec(r.stdout);
+    expect(left, r.stdout).not.toBeNull();
+    expect(left![1]).toMatch(/^\d+ another currency or amount, (\d+ another account, )?1 another note$/);
+
+    const j = await run(['history', 'reconcile', '--payout-id', id, '--json'], { clock: later });
+    const result = (JSON.parse(j.stdout) as { results: Array<{ candidates: Array<{ transaction_id: string; marks: string[] }>; left_out: Record<string, number> }> })
+      .results[0]!;
+    expect(result.candidates.map((c) => [c.transaction_id, c.marks.length])).toEqual([[txn, 3]]);
+    expect(result.left_out.note).toBe(1);
+
+    // The printed --made-by command, run as printed, records it.
+    const madeBy = printed(r.stdout, 'history reconcile --payout-id');
+    expect(madeBy).toEqual(['history', 'reconcile', '--payout-id', id, '--made-by', txn]);
+    const m = await run(madeBy, { clock: later });
+    expect(m.code, m.stderr).toBe(0);
+    expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn, lookedUp: true });
+  });
+
   it('a rerun of payout create 25 hours later is held too: exit 4, nothing sent, the candidate named', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();

@@ -3,7 +3,7 @@
  * process, test/e2e/hostile-service.test.ts spawned): small node:http servers that record
  * every request, a stand-in for the documented service (docs/service.md: the API key is the
  * bearer token, every request carries an Idempotency-Key) that hostile tests bend, a
- * forwarding proxy in front of the in-process sandbox that rewrites one payout answer,
+ * forwarding proxy in front of the in-process sandbox that rewrites payout answers, look-ups and lists,
  * profiles pointing at them, and what the journal and the sandbox hold.
  */
 import { randomBytes } from 'node:crypto';
@@ -313,14 +313,17 @@ export interface Proxy {
   rewriteEveryPayout(fn: Rewrite): void;
   /** Rewrites the body of every answer to a look-up, GET /v2/payout/{transactionId}, from now on. */
   rewriteLookups(fn: (raw: string) => string): void;
+  /** Rewrites the body of every answer to GET /v2/payout/list from now on. */
+  rewriteLists(fn: (raw: string) => string): void;
   rewritten: number;
 }
 
-/** A forwarding proxy in front of the sandbox: passes everything through, except the answers to POST /payout and to look-ups it is told to rewrite. */
+/** A forwarding proxy in front of the sandbox: passes everything through, except the answers to POST /payout, look-ups and lists it is told to rewrite. */
 export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
   let pending: Rewrite | undefined;
   let every: Rewrite | undefined;
   let lookups: ((raw: string) => string) | undefined;
+  let lists: ((raw: string) => string) | undefined;
   const state = { rewritten: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -333,6 +336,7 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
         upRes.on('end', () => {
           let raw = Buffer.concat(body);
           if (lookups && req.method === 'GET' && /^\/v2\/payout\/TXN-/.test(req.url ?? '')) raw = Buffer.from(lookups(raw.toString('utf8')));
+          if (lists && req.method === 'GET' && /^\/v2\/payout\/list(\?|$)/.test(req.url ?? '')) raw = Buffer.from(lists(raw.toString('utf8')));
           const rewrite = req.method === 'POST' && req.url === '/v2/payout' ? (pending ?? every) : undefined;
           if (rewrite) {
             pending = undefined;
@@ -366,6 +370,7 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
     rewriteNextPayout: (fn) => (pending = fn),
     rewriteEveryPayout: (fn) => (every = fn),
     rewriteLookups: (fn) => (lookups = fn),
+    rewriteLists: (fn) => (lists = fn),
     get rewritten() {
       return state.rewritten;
     },

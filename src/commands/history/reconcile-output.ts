@@ -42,7 +42,7 @@ export function describeOutcome(e: JournalEntry): string {
   return ledgerOutcome(e);
 }
 
-function candidateJson(r: PayoutRecord): Record<string, unknown> {
+function candidateJson(r: PayoutRecord, marks: string[] | undefined): Record<string, unknown> {
   return {
     transaction_id: r.transaction_id ?? null,
     created_at: r.created_at ?? null,
@@ -52,6 +52,8 @@ function candidateJson(r: PayoutRecord): Record<string, unknown> {
     name: r.recipient?.name ?? null,
     status: r.status ?? null,
     description: r.note ?? null,
+    // What the service wrote oddly in a record that could be the payout (candidate-fields.ts).
+    marks: marks ?? [],
   };
 }
 
@@ -59,19 +61,23 @@ export function document(baseUrl: string, results: ReconcileResult[]): Record<st
   const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
   return {
     base_url: baseUrl,
-    results: results.map((r) => ({
-      payout_id: r.payoutId,
-      action: r.action,
-      outcome: r.outcome,
-      transaction_id: r.transactionId ?? null,
-      status: r.status ?? null,
-      replayed: r.replayed ?? null,
-      code: r.code ?? null,
-      message: r.message ?? null,
-      error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
-      candidates: r.held && !('error' in r.held.search) ? r.held.search.candidates.map(candidateJson) : null,
-      commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.resume ? { resume: r.resume } : null,
-    })),
+    results: results.map((r) => {
+      const search = r.held && !('error' in r.held.search) ? r.held.search : undefined;
+      return {
+        payout_id: r.payoutId,
+        action: r.action,
+        outcome: r.outcome,
+        transaction_id: r.transactionId ?? null,
+        status: r.status ?? null,
+        replayed: r.replayed ?? null,
+        code: r.code ?? null,
+        message: r.message ?? null,
+        error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
+        candidates: search ? search.candidates.map((c) => candidateJson(c, search.marks.get(c))) : null,
+        left_out: search ? Object.fromEntries(search.leftOut) : null,
+        commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.resume ? { resume: r.resume } : null,
+      };
+    }),
     counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown') },
   };
 }

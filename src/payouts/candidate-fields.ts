@@ -1,0 +1,98 @@
+/**
+ * Whether a record of the payout list could be the payout of a journal entry whose answer was
+ * lost (`history reconcile` past the service's key memory; docs/service.md "Unknown outcomes"):
+ * the currency, the amount, the account, the note and the creation time, each compared with
+ * what the entry sent. A record that differs in one of them is not it (`problems`, and `why`: the
+ * first, counted in the one line that says how many records were left out). A record the service
+ * writes oddly is not left out for it: an account written with spaces, dashes or without its
+ * leading zeros, a note in other case or spacing, none given, a creation time payctl cannot read
+ * (the documentation shows only one format) could all be the payout's, so the record is listed
+ * with `marks` saying what is odd. Marks never decide anything: a person does, with the commands
+ * printed (`--made-by` takes a marked record as it takes any other).
+ */
+import { plainAmount, sameAmount } from '../money/amount.js';
+import { text, utcTime } from '../output/text.js';
+import type { PayoutRecord } from '../service/schemas.js';
+import { instantNs } from './filters.js';
+import type { JournalEntry } from './journal.js';
+import type { Asked } from './lookup.js';
+
+/**
+ * A record created this long before the first attempt still counts: the service's clock and
+ * this machine's may differ. It only widens what a person is shown, never what payctl decides.
+ */
+export const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/** Why a record was left out, by the first field that differs. */
+export type LeftOutReason = 'currency or amount' | 'account' | 'note' | 'created before';
+
+export interface Judgement {
+  /** How the record differs from what was sent; [] when it could be the payout. */
+  problems: string[];
+  why: LeftOutReason | undefined;
+  /** What the service wrote oddly in a record that could be the payout. */
+  marks: string[];
+}
+
+/** An account number as compared: letters and digits only, in upper case, without leading zeros. */
+const accountKey = (s: string) =>
+  s
+    .replace(/[^0-9A-Za-z]/g, '')
+    .toUpperCase()
+    .replace(/^0+/, '');
+/** A note as compared: its words, in lower case. */
+const noteKey = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the module comment). */
+export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined): Judgement {
+  if (!a?.currency || a.amount === undefined) return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [] };
+  const problems: string[] = [];
+  const marks: string[] = [];
+  let why: LeftOutReason | undefined;
+  const differs = (reason: LeftOutReason, problem: string) => {
+    why ??= reason;
+    problems.push(problem);
+  };
+  if (record.currency.toUpperCase() !== a.currency.toUpperCase()) differs('currency or amount', `currency ${text(record.currency)}, sent ${a.currency}`);
+  else if (!sameAmount(record.amount, a.amount, a.currency)) {
+    let got: string;
+    try {
+      got = plainAmount(record.amount, a.currency);
+    } catch {
+      got = String(record.amount);
+    }
+    differs('currency or amount', `amount ${text(got)}, sent ${plainAmount(a.amount, a.currency)}`);
+  }
+  const account = record.recipient?.accountNumber;
+  if (a.account !== undefined && account !== a.account) {
+    if (account === undefined || account === '') marks.push('no account given');
+    else if (accountKey(account) === accountKey(a.account)) marks.push(`account written "${text(account)}"`);
+    else differs('account', `account ${text(account)}, sent ${text(a.account)}`);
+  }
+  if (a.note !== undefined && record.note !== a.note) {
+    if (!record.note) marks.push('no note given');
+    else if (noteKey(record.note) === noteKey(a.note)) marks.push(`note written "${text(record.note)}"`);
+    else differs('note', `note "${text(record.note)}", sent "${text(a.note)}"`);
+  }
+  const created = instantNs(record.created_at);
+  if (created === undefined) marks.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
+  else if (created < BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n)
+    differs('created before', `created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
+  return { problems, why, marks: problems.length ? [] : marks };
+}
+
+/** Each reason in words, in the order the line gives them. */
+const REASON_WORDS: Record<LeftOutReason, string> = {
+  'currency or amount': 'another currency or amount',
+  account: 'another account',
+  note: 'another note',
+  'created before': 'created before the first attempt',
+};
+
+/** The one line that says how many records read were left out, and why (none: undefined). */
+export function leftOutLine(leftOut: ReadonlyMap<LeftOutReason, number>): string | undefined {
+  const n = [...leftOut.values()].reduce((s, k) => s + k, 0);
+  if (n === 0) return undefined;
+  const said = Object.entries(REASON_WORDS).flatMap(([k, words]) => (leftOut.get(k as LeftOutReason) ? [`${leftOut.get(k as LeftOutReason)} ${words}`] : []));
+  return `${n} record${n === 1 ? '' : 's'} read left out as not this payout: ${said.join(', ')}.`;
+}
