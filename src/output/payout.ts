@@ -1,6 +1,7 @@
 /** How a payout looks to people: a card for one, rows for a list, CSV cells for a file. */
 import { formatAmount, minorToDecimal, plainAmount, toCommonMinor } from '../money/amount.js';
 import { recordStatus, type Money, type PayoutRecord } from '../service/schemas.js';
+import { totalMismatch } from '../service/payout-totals.js';
 import { renderCard, text, utcTime } from './text.js';
 import type { Column } from './table.js';
 import { statusColor, type Style } from './style.js';
@@ -10,6 +11,18 @@ export function totalDebited(amount: Money, fee: Money | null | undefined, curre
   if (fee === undefined || fee === null) return undefined;
   const { minors, digits } = toCommonMinor([amount, fee], currency);
   return formatAmount(minorToDecimal(minors[0]! + minors[1]!, digits), currency);
+}
+
+/**
+ * The warning for an answer's record (as the service sent it) whose total_amount is not its
+ * amount plus its fee (service/payout-totals.ts): the three values as sent, a string quoted, a
+ * number as written; undefined when the total is right or not given.
+ */
+export function totalWarning(item: unknown): string | undefined {
+  const m = totalMismatch(item);
+  if (!m) return undefined;
+  const v = (x: unknown) => (typeof x === 'string' ? `"${text(x)}"` : text(x));
+  return `The service's answer for payout ${text(m.transactionId) || '(no transaction id)'} gives total_amount ${v(m.total)}, which is not its amount ${v(m.amount)} plus its fee ${v(m.fee)}${typeof m.currency === 'string' ? ` (${text(m.currency)})` : ''}: check it with the service before relying on it.`;
 }
 
 export function money(value: Money | null | undefined, currency: string): string {

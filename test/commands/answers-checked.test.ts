@@ -2,8 +2,8 @@
  * Answers checked against requests (issue 14), in process against small hostile services:
  * RFC 9457 problem details shown with their detail, a `payout get A` answered about payout B
  * (transaction ids: exit 1, both ids shown) or with no transaction id (exit 1), a filtered list answered with a record outside the filter (exit 1),
- * and a create answered about another payout (exit 4, journaled unknown) over the real
- * sandbox behind a rewriting proxy.
+ * a total that is not the amount plus the fee (warned), and a create answered about another
+ * payout (exit 4, journaled unknown) over the real sandbox behind a rewriting proxy.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -194,6 +194,69 @@ describe('reads must be about what was asked', () => {
     const unfiltered = await payctl(['payouts', 'list', '--csv'], { dir });
     expect(unfiltered.code, unfiltered.stderr).toBe(0);
     expect(unfiltered.stdout).toContain('TXN-BOK-0000000000000000000000000B');
+  });
+});
+
+describe('a total that is not the amount plus the fee (the documented look-up: 1,000.00 + 5.00 = 1,005.00)', () => {
+  const lookup = (txn: string, total: unknown) => ({
+    transaction_id: txn,
+    status: 'successful',
+    amount: '1,000.00',
+    currency: 'SLE',
+    fee: '5.00',
+    total_amount: total,
+    recipient: { transfer_type: 'bank', account_number: '0123', name: 'Aminata Kamara', bank: 'UBA' },
+    description: null,
+    created_at: TS,
+    updated_at: TS,
+    provider_reference: 'ORD-1',
+  });
+  const said = (txn: string, total: string) =>
+    `Warning: The service's answer for payout ${txn} gives total_amount ${total}, which is not its amount "1,000.00" plus its fee "5.00" (SLE): check it with the service before relying on it.`;
+
+  it('payout get and payouts list: a warning naming the three values as sent; a right total, as a string or a number, says nothing', async () => {
+    const records = [lookup(TXN_A, '1,010.00'), lookup(TXN_B, '1,005.00'), lookup(TXN_X, 1005)];
+    const h = await hostile((req, res) => {
+      if (req.url?.startsWith('/v2/payout/list')) return json(res, 200, { status: 'Successful', message: 'ok', data: records, timestamp: TS });
+      const data = records.find((r) => req.url?.endsWith(r.transaction_id));
+      json(res, 200, { status: 'Successful', message: 'Transfer status retrieved', data, timestamp: TS });
+    });
+    const dir = configDir();
+    hostileProfile(dir, h);
+    const wrong = await payctl(['payout', 'get', TXN_A], { dir });
+    expect(wrong.code, wrong.stderr).toBe(0);
+    expect(wrong.stderr).toBe(said(TXN_A, '"1,010.00"') + '\n');
+    // The card shows the service's total as it came, never one recomputed.
+    expect(wrong.stdout).toMatch(/Total debited\s+1,010\.00 SLE/);
+    const waited = await payctl(['payout', 'get', TXN_A, '--wait'], { dir });
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stderr).toContain(said(TXN_A, '"1,010.00"'));
+    for (const txn of [TXN_B, TXN_X]) {
+      const right = await payctl(['payout', 'get', txn], { dir });
+      expect(right.code, right.stderr).toBe(0);
+      expect(right.stderr).toBe('');
+    }
+    const list = await payctl(['payouts', 'list', '--csv'], { dir });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toContain(said(TXN_A, '"1,010.00"'));
+    expect(list.stderr.match(/Warning: The service's answer for payout/g)).toHaveLength(1);
+  });
+
+  it('a create answer that adds a total_amount that is not amount + fee: warned, the payout accepted as it was (exit 0)', async () => {
+    const { proxy, dir, wallet } = await throughProxy();
+    proxy.rewriteNextPayout((status, raw) => {
+      const answer = JSON.parse(raw) as { data: Record<string, unknown> };
+      answer.data.fee = 0.13;
+      answer.data.total_amount = 12.5;
+      return { status, body: JSON.stringify(answer), contentType: 'application/json' };
+    });
+    const id = `total-${randomUUID()}`;
+    const r = await payctl(payoutArgs(wallet, id), { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /Warning: The service's answer for payout TXN-BOK-[0-9A-F]{26} gives total_amount 12\.5, which is not its amount 12\.5 plus its fee 0\.13 \(SLE\)/,
+    );
+    expect(journalOf(dir, id)[0]!.outcome?.kind).toBe('accepted');
   });
 });
 

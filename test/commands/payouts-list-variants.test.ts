@@ -35,6 +35,9 @@ interface Rec {
   wallet_id?: string;
 }
 
+/** Cents as the look-up writes an amount: "1,105.00". */
+const grouped = (cents: number) => `${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
+
 /** 100 records, newest first: statuses in every case, two currencies, two wallets and some without one, grouped amounts. */
 function makeRecords(n: number): Rec[] {
   const out: Rec[] = [];
@@ -47,7 +50,8 @@ function makeRecords(n: number): Rec[] {
       amount: `${1 + (i % 3)},${String(100 + i).padStart(3, '0')}.${String(i % 100).padStart(2, '0')}`,
       currency: i % 4 === 0 ? 'NGN' : 'SLE',
       fee: '5.00',
-      total_amount: '0.00',
+      // The amount plus the fee, as the documented look-up writes it ("1,000.00" + "5.00" = "1,005.00").
+      total_amount: grouped(((1 + (i % 3)) * 1000 + 100 + i) * 100 + (i % 100) + 500),
       recipient: { transfer_type: i % 2 ? 'bank' : 'wallet', account_number: `0427${String(i).padStart(6, '0')}`, name: `Person ${i}`, bank: 'ECOBANK' },
       description: 'Payment for services',
       created_at: at,

@@ -11,7 +11,7 @@ import { commandLine, invocationOf } from '../../config/command-line.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
 import { copiedId } from '../../words.js';
-import { renderPayoutCard } from '../../output/payout.js';
+import { renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { text } from '../../output/text.js';
 import { waitAndReport } from './wait.js';
@@ -57,6 +57,8 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
     }
     throw err;
   }
+  const warning = totalWarning(got.envelope.data);
+  if (warning) deps.log.warn(warning);
   if (deps.globals.json) {
     await write(deps.io.stdout, got.res.raw.trim() + '\n');
     return 0;

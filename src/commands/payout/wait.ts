@@ -8,10 +8,10 @@
  * is read by its transaction id (the only look-up the service has: docs/service.md).
  */
 import { write, type Deps } from '../../deps.js';
-import type { ApiClient } from '../../api/client.js';
+import { parseEnvelope, type ApiClient } from '../../api/client.js';
 import { InterruptedError, PayoutFailedError, StatusUnknownError, StillPendingError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { renderPayoutCard } from '../../output/payout.js';
+import { renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { isUnknownStatus } from '../../service/schemas.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -84,6 +84,8 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
 
   // What it became, for history: in the journal of this machine, when it has the payout.
   if (result.kind === 'settled') await noteSettled(await openLedger(deps), api.baseUrl, ref.payoutId, result.status);
+  const warning = totalWarning(parseEnvelope(result.res).data);
+  if (warning) deps.log.warn(warning);
   if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 

@@ -22,7 +22,7 @@ import {
   type ListFilter,
 } from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
-import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow } from '../../output/payout.js';
+import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow, totalWarning } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
 import type { Column, StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
@@ -101,8 +101,14 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   if (matches.walletless > 0) deps.log.warn(walletlessNote(matches.walletless));
   if (matches.undated > 0) deps.log.warn(undatedNote(matches.undated));
   if (matches.shifted > 0) deps.log.info(`Note: ${shiftedNote(matches.shifted)}`);
+  for (const w of matches.totals.slice(0, TOTALS_SAID)) deps.log.warn(w);
+  if (matches.wrongTotals > TOTALS_SAID)
+    deps.log.warn(`${matches.wrongTotals - TOTALS_SAID} more payouts listed have a total_amount that is not their amount plus their fee.`);
   return 0;
 }
+
+/** Payouts listed whose total is not amount + fee, each said on stderr; past this many, one line counts the rest. */
+const TOTALS_SAID = 10;
 
 /** A record of a page that passes the filters, with the service's item of it. */
 interface Match {
@@ -119,6 +125,9 @@ class Matches {
   walletless = 0;
   undated = 0;
   shifted = 0;
+  /** Listed records whose total_amount is not their amount plus their fee: the first warnings, and how many in all. */
+  readonly totals: string[] = [];
+  wrongTotals = 0;
   readonly #filter: ListFilter;
   readonly #keep: ReturnType<typeof recordFilter>;
 
@@ -131,8 +140,11 @@ class Matches {
     this.shifted += page.shifted;
     const kept: Match[] = [];
     page.records.forEach((record, i) => {
-      if (this.#keep(record)) kept.push({ item: page.items[i], record });
-      else if (walletless(this.#filter, record)) this.walletless++;
+      if (this.#keep(record)) {
+        kept.push({ item: page.items[i], record });
+        const warning = totalWarning(page.items[i]);
+        if (warning && this.wrongTotals++ < TOTALS_SAID) this.totals.push(warning);
+      } else if (walletless(this.#filter, record)) this.walletless++;
       else if (undated(this.#filter, record)) this.undated++;
     });
     return kept;
