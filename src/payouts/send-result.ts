@@ -130,12 +130,13 @@ export function inner(err: unknown): string {
  * The payout id another entry of this base URL, journaled in the 24 hours before `now`, has
  * `transactionId` for (an accepted outcome), if any: the window within which a service could
  * answer a new payout with an old one's transaction (its idempotency keys' memory), read with
- * the ledger's day index rather than the whole-journal scan of transactionOwner. Entries that
- * cannot be read are passed over: what they hold is checked where they are read for money.
+ * the ledger's day index rather than the whole-journal scan of transactionOwner, and only the
+ * entries that can have this transaction id parsed and verified. Entries that cannot be read
+ * are passed over: what they hold is checked where they are read for money.
  */
 export async function recentOwner(journal: Ledger, baseUrl: string, transactionId: string, now: Date): Promise<string | undefined> {
   const base = journalBase(baseUrl);
-  for await (const item of journal.scanSince(baseUrl, new Date(now.getTime() - 24 * 3_600_000))) {
+  for await (const item of journal.scanSince(baseUrl, new Date(now.getTime() - 24 * 3_600_000), { transactionId })) {
     if ('error' in item) continue;
     const o = item.entry.outcome;
     if (o?.kind === 'accepted' && o.transactionId === transactionId && journalBase(item.entry.baseUrl) === base) return item.entry.payoutId;

@@ -243,9 +243,11 @@ export interface Ledger {
   /**
    * The entries of this base URL journaled at or after `since`, as `scan` lists them (the policy's
    * daily total): without reading the older ones where the store can. It may list others too
-   * (older ones, other base URLs): the caller checks each.
+   * (older ones, other base URLs): the caller checks each. `only.transactionId`: only entries
+   * accepted with that transaction id are wanted (send-result.ts recentOwner), and the store may
+   * leave any other out, unread and unverified (the local store does: a day's entries are many).
    */
-  scanSince(baseUrl: string, since: Date): AsyncGenerator<ScanItem>;
+  scanSince(baseUrl: string, since: Date, only?: { transactionId?: string }): AsyncGenerator<ScanItem>;
   /** One entry by the name a listing gave it; undefined when it is gone since. */
   byName(name: string): Promise<JournalEntry | undefined>;
   /** Why `body` (and `idempotencyKey`, if given) cannot be sent under an existing entry; undefined when it can. */

@@ -62,8 +62,8 @@ export class LocalLedger implements Ledger {
     this.#claims = new ClaimsLog(this.dir, { folder: this.#folder, names: this.#names, mac: this.#mac, markers: this.#markers, index: this.#index });
   }
 
-  #read(file: string, payoutId?: string): JournalEntry | undefined {
-    return readEntry(file, payoutId, this.#mac, this.#logs);
+  #read(file: string, payoutId?: string, transactionId?: string): JournalEntry | undefined {
+    return readEntry(file, payoutId, this.#mac, this.#logs, transactionId);
   }
 
   get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined> {
@@ -92,8 +92,8 @@ export class LocalLedger implements Ledger {
     yield* this.#scan();
   }
 
-  /** `scan`, read synchronously (byTransactionId, the transaction owners). */
-  *#scan(): Generator<ScanItem> {
+  /** `scan`, read synchronously (byTransactionId, the transaction owners); with `transactionId`, as `#named`. */
+  *#scan(transactionId?: string): Generator<ScanItem> {
     this.#folder.check();
     let names: string[];
     try {
@@ -102,15 +102,19 @@ export class LocalLedger implements Ledger {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw new ConfigError(`Cannot read the payout journal ${this.dir}: ${(err as Error).message}`);
     }
-    yield* this.#named(names);
+    yield* this.#named(names, transactionId);
   }
 
-  /** The entries of these names (entry names only, each once), as `scan` lists them; names with no entry (gone since) are passed over. */
-  *#named(names: Iterable<string>): Generator<ScanItem> {
+  /**
+   * The entries of these names (entry names only, each once), as `scan` lists them; names with no
+   * entry (gone since) are passed over, and with `transactionId` those not accepted with it
+   * (stored.ts readEntry: neither parsed nor verified).
+   */
+  *#named(names: Iterable<string>, transactionId?: string): Generator<ScanItem> {
     for (const name of new Set(names)) {
       if (!ENTRY_NAME.test(name)) continue;
       try {
-        const entry = this.#read(this.#names.in(name));
+        const entry = this.#read(this.#names.in(name), undefined, transactionId);
         if (entry && !this.#superseded(name, entry)) yield { name, entry };
       } catch (err) {
         yield { name, error: err as Error };
@@ -121,14 +125,15 @@ export class LocalLedger implements Ledger {
   /**
    * Entries of this base URL journaled on the UTC day of `since` or later, found by their day
    * markers (markers.ts daysFrom); every entry where the markers cannot say. As `scan` lists
-   * them: an entry that cannot be read or does not verify comes as its error.
+   * them: an entry that cannot be read or does not verify comes as its error. With a transaction
+   * id, only the entries accepted with it (any other is neither parsed nor verified).
    */
   // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously, one entry per step: a listing of the interface's kind
-  async *scanSince(baseUrl: string, since: Date): AsyncGenerator<ScanItem> {
+  async *scanSince(baseUrl: string, since: Date, only?: { transactionId?: string }): AsyncGenerator<ScanItem> {
     this.#folder.check();
     this.#markers.ensureIndex(() => this.#scan());
-    const leads = this.#markers.daysFrom(baseUrl, since, () => this.#scan());
-    yield* leads === 'unindexed' ? this.#scan() : this.#named(leads);
+    const leads = this.#markers.daysFrom(baseUrl, since, () => this.#scan(), only?.transactionId);
+    yield* leads === 'unindexed' ? this.#scan(only?.transactionId) : this.#named(leads, only?.transactionId);
   }
 
   /** The transaction id recorded for a payout id (its accepted outcome), if the journal has one. */

@@ -18,17 +18,26 @@ export interface Claim {
   log: string;
 }
 
+/** The field that makes a file's text a claim. */
+export const CLAIM_KEY = 'payctl_journal_claim';
+
 /** A claim, or (when it claims to be one but holds anything else) 'changed': not as payctl writes claims. */
 export function claimOf(value: unknown): Claim | 'changed' | undefined {
-  if (typeof value !== 'object' || value === null || !('payctl_journal_claim' in value)) return undefined;
+  if (typeof value !== 'object' || value === null || !(CLAIM_KEY in value)) return undefined;
   const keys = Object.keys(value).sort();
   const c = value as Claim;
-  return keys.length === 2 && keys[0] === 'log' && keys[1] === 'payctl_journal_claim' && c.payctl_journal_claim === 1 && typeof c.log === 'string' ? c : 'changed';
+  return keys.length === 2 && keys[0] === 'log' && keys[1] === CLAIM_KEY && c.payctl_journal_claim === 1 && typeof c.log === 'string' ? c : 'changed';
 }
 
 /** An entry's day marker key (markers.ts): the UTC day of its createdAt ("2026-11-28"); undefined for a createdAt that is no such time. */
 export function dayOf(createdAt: string): string | undefined {
   return /^\d{4}-\d{2}-\d{2}T/.test(createdAt) ? createdAt.slice(0, 10) : undefined;
+}
+
+/** The transaction id of a line's outcome, unchecked (LogReader.named looks a day's lines up by it). */
+function transactionOf(entry: Record<string, unknown>): string | undefined {
+  const o = entry.outcome as { transactionId?: unknown } | undefined;
+  return typeof o?.transactionId === 'string' ? o.transactionId : undefined;
 }
 
 /** One line: the entry's per-payout name and the entry, with its HMAC, as a file would hold it. */
@@ -42,7 +51,7 @@ interface LogIndex {
   /** Each entry's latest line; kept only for a full index (a keys-only one serves namedSince: repeat keys, no entry). */
   lines: Map<string, LogLine>;
   full: boolean;
-  /** Names of the entries with each fingerprint, repeat key and day (`f:<key>`, `r:<key>`, `d:<day>`), for look-up markers. */
+  /** Names of the entries with each fingerprint, repeat key, day and transaction id (`f:<key>`, `r:<key>`, `d:<day>`, `t:<id>`), for look-up markers. */
   keys: Map<string, Set<string>>;
   /** The file read, as it was when last looked at: its inode, size and change time. */
   ino: number;
@@ -109,11 +118,16 @@ export class LogReader {
   }
 
   /**
-   * The names of the entries in log `log` that a line gives this fingerprint or repeat key
-   * (unchecked: each is read and verified by the journal; a later line may have changed it).
+   * The names of the entries in log `log` that a line gives this fingerprint, repeat key or day
+   * (unchecked: each is read and verified by the journal; a later line may have changed it);
+   * with `transactionId`, only those a line also gives an outcome with that transaction id.
    */
-  named(log: string, kind: 'fingerprint' | 'repeat' | 'day', key: string): string[] {
-    return [...(this.#index(log)?.keys.get(`${kind === 'fingerprint' ? 'f' : kind === 'repeat' ? 'r' : 'd'}:${key}`) ?? [])];
+  named(log: string, kind: 'fingerprint' | 'repeat' | 'day', key: string, transactionId?: string): string[] {
+    const keys = this.#index(log)?.keys;
+    const names = [...(keys?.get(`${kind === 'fingerprint' ? 'f' : kind === 'repeat' ? 'r' : 'd'}:${key}`) ?? [])];
+    if (transactionId === undefined) return names;
+    const paid = keys?.get(`t:${transactionId}`);
+    return paid ? names.filter((n) => paid.has(n)) : [];
   }
 
   /**
@@ -274,6 +288,7 @@ export class LogReader {
             ['f', l.entry.fingerprint],
             ['r', l.entry.repeatKey],
             ['d', typeof l.entry.createdAt === 'string' ? dayOf(l.entry.createdAt) : undefined],
+            ['t', transactionOf(l.entry)],
           ] as const) {
             // A keys-only index serves look-ups by repeat key only (namedSince).
             if (typeof v !== 'string' || (!idx.full && k !== 'r')) continue;

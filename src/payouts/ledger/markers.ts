@@ -69,9 +69,10 @@ export class Markers {
    * The entry names a look-up key's markers lead to (unchecked, maybe repeated), or `damaged`
    * when its first marker is there but says nothing payctl wrote (emptied, cut, edited): the
    * entry it stood for can then only be found by reading every entry (local.ts #find). Read
-   * as "no entry", it let the repeat guard pass a payout typed twice.
+   * as "no entry", it let the repeat guard pass a payout typed twice. With `transactionId`, as
+   * daysFrom.
    */
-  leads(baseUrl: string, kind: MarkerKind, key: string): string[] | 'damaged' {
+  leads(baseUrl: string, kind: MarkerKind, key: string, transactionId?: string): string[] | 'damaged' {
     if (this.#readAll) return 'damaged';
     const marker = this.#marker(baseUrl, kind, key);
     try {
@@ -79,7 +80,7 @@ export class Markers {
       if (!st) return [];
       if (st.isDirectory()) return readdirSync(marker);
       if (!st.isFile() || st.size > MAX_MARKER_BYTES) return 'damaged';
-      const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? this.#more(`${marker}.more`, kind, key) : [];
+      const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? this.#more(`${marker}.more`, kind, key, transactionId) : [];
       let first: unknown;
       try {
         first = JSON.parse(readFileSync(marker, 'utf8'));
@@ -88,7 +89,7 @@ export class Markers {
       }
       const claim = claimOf(first);
       if (claim === 'changed') return 'damaged';
-      if (claim) return [...this.#logs.named(claim.log, kind, key), ...more];
+      if (claim) return [...this.#logs.named(claim.log, kind, key, transactionId), ...more];
       const e = first as Partial<JournalEntry>;
       if (typeof e?.baseUrl !== 'string' || typeof e.payoutId !== 'string') return 'damaged';
       return [this.#names.of(e.baseUrl, e.payoutId), ...more];
@@ -161,7 +162,7 @@ export class Markers {
    * The entry names a `.more` folder leads to: its links named after entries, and (day markers)
    * those named after a log's claim file, each read for the log's entries of that day.
    */
-  #more(folder: string, kind: MarkerKind, key: string): string[] {
+  #more(folder: string, kind: MarkerKind, key: string, transactionId?: string): string[] {
     const out: string[] = [];
     for (const n of readdirSync(folder)) {
       if (!n.endsWith(CLAIM_SUFFIX)) {
@@ -175,7 +176,7 @@ export class Markers {
         claim = 'changed';
       }
       if (!claim || claim === 'changed') throw new DamagedMarker();
-      out.push(...this.#logs.named(claim.log, kind, key));
+      out.push(...this.#logs.named(claim.log, kind, key, transactionId));
     }
     return out;
   }
@@ -204,9 +205,10 @@ export class Markers {
    * (leads, unchecked, maybe repeated: each is read and checked by the caller), from the day
    * markers; `unindexed` when a day's markers may miss entries (a journal written before them,
    * marked now from `entries` where the folder can be written; a marker not as payctl writes
-   * it): the caller then reads every entry.
+   * it): the caller then reads every entry. With `transactionId`, a batch's log leads only to
+   * its entries a line gives that transaction id (LogReader.named): the others are not read.
    */
-  daysFrom(baseUrl: string, since: Date, entries: () => Iterable<ScanItem>): string[] | 'unindexed' {
+  daysFrom(baseUrl: string, since: Date, entries: () => Iterable<ScanItem>, transactionId?: string): string[] | 'unindexed' {
     if (this.#readAll) return 'unindexed';
     const folder = this.#names.in(`days${sep}${this.#dayFolder(baseUrl)}`);
     const complete = this.#names.in(`days${sep}${DAYS_COMPLETE}`);
@@ -221,7 +223,7 @@ export class Markers {
       const days = (lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(folder) : []).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && d >= from);
       const out: string[] = [];
       for (const day of days) {
-        const leads = this.leads(baseUrl, 'day', day);
+        const leads = this.leads(baseUrl, 'day', day, transactionId);
         if (leads === 'damaged') return 'unindexed';
         out.push(...leads);
       }

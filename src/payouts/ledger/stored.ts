@@ -7,15 +7,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError } from '../../errors.js';
-import type { JournalEntry } from './ledger.js';
-import { claimOf, type LogReader } from './log-reader.js';
+import type { JournalEntry, Outcome } from './ledger.js';
+import { CLAIM_KEY, claimOf, type LogReader } from './log-reader.js';
 import type { JournalMac, StoredEntry } from './mac.js';
 
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */
 class ChangedClaim extends Error {}
 
-/** The entry of `file` (of payout `payoutId`, when given), verified; undefined when there is none. */
-export function readEntry(file: string, payoutId: string | undefined, mac: JournalMac, logs: LogReader): JournalEntry | undefined {
+/**
+ * The entry of `file` (of payout `payoutId`, when given), verified; undefined when there is none.
+ * With `transactionId`, undefined too when the entry's outcome is not accepted with that
+ * transaction id: only a candidate is parsed and verified (a file whose text cannot hold it is
+ * not parsed, a log's line whose entry does not have it is not verified).
+ */
+export function readEntry(file: string, payoutId: string | undefined, mac: JournalMac, logs: LogReader, transactionId?: string): JournalEntry | undefined {
   // Most look-ups of a new batch find nothing: no exception for each of them.
   if (!existsSync(file)) return undefined;
   // Made before the read: making it adopts payctl 0.1's entries, this one among them.
@@ -27,9 +32,11 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
   }
+  if (transactionId !== undefined && !mayHold(raw, transactionId)) return undefined;
   let entry: StoredEntry;
   try {
     entry = parsed(raw, file, logs);
+    if (transactionId !== undefined && !hasTransaction(entry, transactionId)) return undefined;
     if (
       (payoutId !== undefined && entry.payoutId !== payoutId) ||
       typeof entry.payoutId !== 'string' ||
@@ -51,6 +58,21 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
     );
   }
   return mac.verified(entry, file);
+}
+
+/**
+ * Whether a file's text may be an entry accepted with this transaction id: it holds the id as
+ * JSON writes it, or it is a claim (its line in the log is checked), or it holds an escape
+ * (`\u`) that could spell the id otherwise. Anything else cannot be: passed over, not parsed.
+ */
+function mayHold(raw: string, transactionId: string): boolean {
+  return raw.includes(JSON.stringify(transactionId).slice(1, -1)) || raw.includes(CLAIM_KEY) || raw.includes('\\u');
+}
+
+/** Whether the entry's outcome is accepted with this transaction id. */
+function hasTransaction(entry: StoredEntry, transactionId: string): boolean {
+  const o = entry.outcome as Partial<Outcome> | undefined;
+  return o?.kind === 'accepted' && o.transactionId === transactionId;
 }
 
 /** The stored entry a file's text holds, itself or (a claim) through the log it names. */
