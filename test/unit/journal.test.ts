@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { Journal, JournalConflict, journalBase, type JournalEntry, type Outcome } from '../../src/payouts/journal.js';
@@ -380,6 +380,38 @@ describe('Journal on a hostile machine', () => {
     // The first use makes the key and adopts the entry.
     await journal.begin({ baseUrl: BASE, payoutId: 'new-1', body: body({ payoutId: 'new-1' }), now: T0 });
     expect(await new Journal(root).get(BASE, 'old-1')).toEqual(legacy);
+  });
+
+  it('a junk file, a symlink to journal.key, or a huge file named like an entry: named and said what is wrong, none of it quoted', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    const key = readFileSync(join(root, 'journal.key'), 'utf8').trim();
+    const junk = entryFile(BASE, 'junk');
+    writeFileSync(junk, 'sk_live_4eC39HqLyjWDarjtT1zdp7dc');
+    const link = entryFile(BASE, 'link');
+    symlinkSync(join(root, 'journal.key'), link);
+    const huge = entryFile(BASE, 'huge');
+    // Sparse: 5 MiB named like an entry, past the 4 MiB an entry is read up to.
+    writeFileSync(huge, '');
+    truncateSync(huge, 5 * 1024 * 1024);
+    const errors = new Map((await scanned(journal)).flatMap((it) => ('error' in it ? [[join(journal.dir, it.name), it.error]] : [])));
+    expect([...errors.keys()].sort()).toEqual([junk, link, huge].sort());
+    for (const err of errors.values()) {
+      expect(err).toBeInstanceOf(ConfigError);
+      for (const secret of [key.slice(0, 10), key.slice(0, 6), 'sk_live', '4eC39']) expect(`${err.message} ${(err as ConfigError).hint}`).not.toContain(secret);
+    }
+    expect(errors.get(junk)!.message).toBe(
+      `The payout journal entry ${junk} is damaged (not valid JSON at line 1, column 1: a character where none may be, as in a value without its quotes).`,
+    );
+    expect(errors.get(link)!.message).toBe(`The payout journal file ${link} is a symbolic link, not an entry: payctl does not follow it.`);
+    // Signed with another key (or edited): the payout id it says is not said either.
+    const planted = entryFile(BASE, 'planted');
+    writeFileSync(planted, readFileSync(entryFile(BASE, 'p-1'), 'utf8').replace('"payoutId": "p-1"', '"payoutId": "sk_live_4eC39"'));
+    expect(((await rejection(journal.byName(basename(planted)))) as Error).message).toBe(
+      `The payout journal entry ${planted} was not written by payctl on this machine or was changed since (its checksum does not match).`,
+    );
+    expect(errors.get(huge)!.message).toBe(`The payout journal file ${huge} is larger than 4 MiB, far more than any entry payctl writes: it was not read.`);
+    // Looked up by its payout id, the symlink is refused the same way, never followed.
+    expect(((await rejection(journal.get(BASE, 'link'))) as Error).message).toContain('is a symbolic link, not an entry');
   });
 
   it('refuses a journal folder that is a symlink, or that others can write to', async () => {

@@ -125,7 +125,9 @@ describe('mac: the key and the signatures', () => {
   it('an edited or unsigned entry does not verify, naming the file; a damaged key is refused', () => {
     const mac = new JournalMac(root, dir);
     const signed = JSON.parse(mac.signedJson(entry())) as JournalEntry;
-    expect(() => mac.verified({ ...signed, body: '{"amount":9}' }, '/x/e.json')).toThrow(/\/x\/e\.json \(payout p-1\) .*its checksum does not match/);
+    // The payout named only when it was asked for: what a file that does not verify says is not quoted.
+    expect(() => mac.verified({ ...signed, body: '{"amount":9}' }, '/x/e.json', 'p-1')).toThrow(/\/x\/e\.json \(payout p-1\) .*its checksum does not match/);
+    expect(() => mac.verified({ ...signed, body: '{"amount":9}' }, '/x/e.json')).toThrow(/\/x\/e\.json was not written by payctl .*its checksum does not match/);
     expect(() => mac.verified(entry(), '/x/e.json')).toThrow(/it has no checksum/);
     writeFileSync(join(root, 'journal.key'), 'abcd\n');
     expect(() => new JournalMac(root, dir).of('x')).toThrow(ConfigError);

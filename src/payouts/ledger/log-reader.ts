@@ -8,6 +8,7 @@
  */
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_ENTRY_BYTES } from './names.js';
 
 export const LOG_FOLDER = 'log';
 const LOG_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/;
@@ -76,9 +77,6 @@ function continues(fd: number, idx: LogIndex): boolean {
 /** Bytes of a log read at a time (LogReader #readFrom). */
 const READ_CHUNK = 1 << 20;
 
-/** A line is an entry with its body and metadata (a thousand keys at most): never more than this. */
-const MAX_LINE_BYTES = 4 * 1024 * 1024;
-
 /** A file's first whole line (without its newline), read a block at a time; undefined when there is none. */
 function firstLine(file: string): string | undefined {
   const fd = openSync(file, 'r');
@@ -90,7 +88,7 @@ function firstLine(file: string): string | undefined {
       const end = buf.subarray(got, got + n).indexOf(0x0a);
       if (end >= 0) return buf.toString('utf8', 0, got + end);
       got += n;
-      if (n === 0 || got >= MAX_LINE_BYTES) return undefined;
+      if (n === 0 || got >= MAX_ENTRY_BYTES) return undefined;
       if (got === buf.length) buf = Buffer.concat([buf, Buffer.alloc(buf.length)]);
     }
   } finally {

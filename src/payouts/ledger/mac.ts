@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import type { JournalEntry } from './ledger.js';
 import { ENTRY_NAME } from './names.js';
+import { entryText } from './stored.js';
 
 /** An entry as stored: its fields and, when signed, their HMAC. */
 export type StoredEntry = JournalEntry & { mac?: unknown };
@@ -81,7 +82,8 @@ export class JournalMac {
       if (!ENTRY_NAME.test(name)) continue;
       const file = join(this.#dir, name);
       try {
-        const e = JSON.parse(readFileSync(file, 'utf8')) as JournalEntry & { mac?: string };
+        // Never through a symlink, never a huge file (stored.ts entryText): written back in place.
+        const e = JSON.parse(entryText(file) ?? 'null') as (JournalEntry & { mac?: string }) | null;
         if (e && typeof e === 'object' && e.mac === undefined && e.version === 1) writeFileSync(file, this.serialize(e), { mode: 0o600 });
       } catch {
         // A damaged one stays as it is, and is reported when it is read.
@@ -131,13 +133,16 @@ export class JournalMac {
     return JSON.stringify(this.#signed(entry), null, 2) + '\n';
   }
 
-  /** The stored entry without its mac, once its HMAC is checked; throws (naming `file`) when it does not verify. */
-  verified(entry: StoredEntry, file: string): JournalEntry {
+  /**
+   * The stored entry without its mac, once its HMAC is checked; throws when it does not verify,
+   * naming `file` and the payout asked for (`payoutId`), never what the file says: it is no entry.
+   */
+  verified(entry: StoredEntry, file: string, payoutId?: string): JournalEntry {
     const want = Buffer.from(this.of(JSON.stringify(withoutMac(entry))), 'hex');
     const got = typeof entry.mac === 'string' && /^[0-9a-f]{64}$/.test(entry.mac) ? Buffer.from(entry.mac, 'hex') : undefined;
     if (!got || !timingSafeEqual(got, want)) {
       throw new ConfigError(
-        `The payout journal entry ${file} (payout ${entry.payoutId}) was not written by payctl on this machine or was changed since (${got ? 'its checksum does not match' : 'it has no checksum'}).`,
+        `The payout journal entry ${file}${payoutId === undefined ? '' : ` (payout ${payoutId})`} was not written by payctl on this machine or was changed since (${got ? 'its checksum does not match' : 'it has no checksum'}).`,
         'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
       );
     }

@@ -12,7 +12,7 @@ import { tryLink } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import type { JournalEntry, LookupKind, ScanItem } from './ledger.js';
 import { claimOf, dayOf, type LogReader } from './log-reader.js';
-import { Remembered, type EntryNames } from './names.js';
+import { MAX_ENTRY_BYTES, Remembered, type EntryNames } from './names.js';
 
 /** What markers find entries by: the look-up keys, and the UTC day an entry was journaled (its day marker). */
 type MarkerKind = LookupKind | 'day';
@@ -29,9 +29,6 @@ const CLAIM_SUFFIX = '.claim';
 
 /** A claim-named marker that is no claim as payctl writes them. */
 class DamagedMarker extends Error {}
-
-/** A marker's content is read only up to this size: a claim or an entry as first written (a payout's body with its metadata), never more. */
-const MAX_MARKER_BYTES = 4 * 1024 * 1024;
 
 export class Markers {
   readonly #names: EntryNames;
@@ -79,7 +76,7 @@ export class Markers {
       const st = lstatSync(marker, { throwIfNoEntry: false });
       if (!st) return [];
       if (st.isDirectory()) return readdirSync(marker);
-      if (!st.isFile() || st.size > MAX_MARKER_BYTES) return 'damaged';
+      if (!st.isFile() || st.size > MAX_ENTRY_BYTES) return 'damaged';
       const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? this.#more(`${marker}.more`, kind, key, transactionId) : [];
       let first: unknown;
       try {

@@ -13,6 +13,13 @@ import { journalBase } from './base-url.js';
 /** The file name of an entry (or of its claim): 32 hex digits of a SHA-256, `.json`. */
 export const ENTRY_NAME = /^[0-9a-f]{32}\.json$/;
 
+/**
+ * The most an entry's file, a marker or a log's line may hold: an entry with its body and
+ * metadata (a thousand keys at most) is far smaller. A file named like an entry that is larger
+ * is not read (stored.ts).
+ */
+export const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
+
 /** Kept at most this many: a name or marker a batch asks for again, made once. */
 const REMEMBERED = 100_000;
 

@@ -4,12 +4,14 @@
  * that log; checked to be an entry, of the payout asked for, with an HMAC that verifies.
  * Anything else is a ConfigError naming the file: payctl never acts on it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { jsonFault } from '../../config/json-fault.js';
 import type { JournalEntry, Outcome } from './ledger.js';
 import { CLAIM_KEY, claimOf, type LogReader } from './log-reader.js';
 import type { JournalMac, StoredEntry } from './mac.js';
+import { MAX_ENTRY_BYTES } from './names.js';
 
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */
 class ChangedClaim extends Error {}
@@ -22,16 +24,11 @@ class ChangedClaim extends Error {}
  */
 export function readEntry(file: string, payoutId: string | undefined, mac: JournalMac, logs: LogReader, transactionId?: string): JournalEntry | undefined {
   // Most look-ups of a new batch find nothing: no exception for each of them.
-  if (!existsSync(file)) return undefined;
+  if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
   // Made before the read: making it adopts payctl 0.1's entries, this one among them.
   mac.ready();
-  let raw: string;
-  try {
-    raw = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
-  }
+  const raw = entryText(file);
+  if (raw === undefined) return undefined;
   if (transactionId !== undefined && !mayHold(raw, transactionId)) return undefined;
   let entry: StoredEntry;
   try {
@@ -53,11 +50,52 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
       );
     }
     throw new ConfigError(
-      `The payout journal entry ${file} is damaged (${(err as Error).message}).`,
+      `The payout journal entry ${file} is damaged (${err instanceof SyntaxError ? jsonFault(err, raw) : (err as Error).message}).`,
       'It holds the idempotency key of an earlier payout; inspect it before removing it.',
     );
   }
-  return mac.verified(entry, file);
+  return mac.verified(entry, file, payoutId);
+}
+
+/**
+ * The text of an entry's file; undefined when it is gone. Read through one descriptor, never
+ * through a symbolic link (one to journal.key printed the start of the HMAC key in a warning)
+ * and never past MAX_ENTRY_BYTES (a 3 GB file named like an entry was read whole). Anything
+ * but a regular file of that size is a ConfigError naming the file, quoting none of it.
+ */
+export function entryText(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw notAnEntry(file, 'is a symbolic link, not an entry: payctl does not follow it');
+    throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ConfigError(`Cannot read the payout journal entry ${file}: it is not a regular file.`);
+    // One byte more than the bound: a file that grew past it since the stat is refused too.
+    const buf = Buffer.alloc(Math.min(st.size, MAX_ENTRY_BYTES) + 1);
+    let got = 0;
+    for (let n = 1; n > 0 && got < buf.length; got += n) n = readSync(fd, buf, got, buf.length - got, got);
+    if (got > MAX_ENTRY_BYTES) throw notAnEntry(file, `is larger than ${MAX_ENTRY_BYTES / 1024 / 1024} MiB, far more than any entry payctl writes: it was not read`);
+    return buf.toString('utf8', 0, got);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file named like an entry that cannot be one: payctl will not act on it. */
+function notAnEntry(file: string, what: string): ConfigError {
+  return new ConfigError(
+    `The payout journal file ${file} ${what}.`,
+    'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+  );
 }
 
 /**
@@ -83,6 +121,7 @@ function parsed(raw: string, file: string, logs: LogReader): StoredEntry {
   if (claim === 'changed') throw new ChangedClaim();
   if (!claim) return stored as StoredEntry;
   const line = logs.line(claim.log, basename(file));
-  if (!line) throw new Error(`it names the log ${claim.log}, which holds no entry for it`);
+  // The log's name is not said: what the file holds is not an entry payctl verified.
+  if (!line) throw new Error('it claims an entry kept in a log that holds no entry for it');
   return line.entry as unknown as StoredEntry;
 }
