@@ -18,6 +18,7 @@ import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { batchRows, fundDemoWallets, payoutPosts, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
 import { loginInProcess } from '../helpers/batch-fixtures.js';
+import { JournalMac } from '../../src/payouts/ledger/mac.js';
 
 const ctx = useSandbox();
 let cfg: ReturnType<typeof tempConfigDir>;
@@ -67,7 +68,10 @@ describe('planted files', () => {
     const rows = batchRows(3, sle, `plant-${Date.now()}`);
     const file = writeFile(work.file('plant.csv'), toCsv(rows));
     // Another user (or a script) writes an entry for row 3's payout id: no HMAC, no key to make one.
+    // The journal's key is there (made by an earlier run): without it, any signed entry stops payctl
+    // before the entry is read (the key is not made again while entries signed with one are there).
     mkdirSync(join(cfg.dir, 'journal'), { recursive: true, mode: 0o700 });
+    new JournalMac(cfg.dir, join(cfg.dir, 'journal')).ready();
     const planted = journalFile(rows[2]!.payout_id!);
     const content = JSON.stringify({
       version: 2,

@@ -6,8 +6,9 @@
  * holds under another key (an earlier payctl's random key) comes back as "already made", never
  * as refused. `history` warns of the entries this folder journaled that are gone.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -16,6 +17,8 @@ import { loginInProcess } from '../helpers/batch-fixtures.js';
 import { batchRows, fundDemoWallets, heldCounts, payoutPosts, readJsonlReport, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { expectNoCrash } from '../helpers/hostile.js';
+import { payoutArgs } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 
@@ -159,4 +162,39 @@ describe('a payout the service holds under another key', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
   }, 60_000);
+});
+
+describe('a journal whose key is lost', () => {
+  let cfg: ReturnType<typeof tempConfigDir>;
+  beforeEach(async () => {
+    cfg = tempConfigDir();
+    await loginInProcess(ctx.sb, cfg.dir);
+  });
+  afterEach(() => cfg.cleanup());
+
+  it('journal.key deleted: payout create refused before sending (exit 2), no new key made; the printed command starts a new journal', async () => {
+    const create = (id: string) => payoutArgs(sle, id, ['--payout-id', id, '--yes']);
+    const first = `keyed-${randomUUID()}`;
+    expect((await payctl(create(first), { dir: cfg.dir })).code).toBe(0);
+    const key = join(cfg.dir, 'journal.key');
+    rmSync(key);
+
+    const from = ctx.sb.requests().length;
+    const second = `keyless-${randomUUID()}`;
+    const r = await payctl(create(second), { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`The journal key ${key} is missing, but the payout journal ${join(cfg.dir, 'journal')} holds 1 entry signed with it`);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    expect(existsSync(key)).toBe(false);
+    expectNoCrash(r);
+
+    const command = r.stderr
+      .split('\n')
+      .find((l) => l.trim().startsWith('mv '))!
+      .trim();
+    execFileSync('sh', ['-c', command]);
+    const again = await payctl(create(second), { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(key)).toBe(true);
+  });
 });

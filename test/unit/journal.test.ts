@@ -1,5 +1,19 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -412,6 +426,30 @@ describe('Journal on a hostile machine', () => {
     expect(errors.get(huge)!.message).toBe(`The payout journal file ${huge} is larger than 4 MiB, far more than any entry payctl writes: it was not read.`);
     // Looked up by its payout id, the symlink is refused the same way, never followed.
     expect(((await rejection(journal.get(BASE, 'link'))) as Error).message).toContain('is a symbolic link, not an entry');
+  });
+
+  it('a missing journal.key with entries signed by it: refused (exit 2), no new key made; the printed command starts a new journal', async () => {
+    await journal.begin({ baseUrl: BASE, payoutId: 'p-1', body: body(), now: T0 });
+    rmSync(join(root, 'journal.key'));
+    const err = await rejection(new Journal(root).get(BASE, 'p-1'));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).exitCode).toBe(2);
+    expect((err as Error).message).toBe(
+      `The journal key ${join(root, 'journal.key')} is missing, but the payout journal ${journal.dir} holds 1 entry signed with it: with a new key, every one of them would be reported as changed outside payctl. Nothing was sent.`,
+    );
+    expect(existsSync(join(root, 'journal.key'))).toBe(false);
+    await expect(new Journal(root).begin({ baseUrl: BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T1 })).rejects.toBeInstanceOf(ConfigError);
+    const hint = (err as ConfigError).hint!;
+    expect(hint).toContain('Restore journal.key from a backup');
+    const command = hint.split('\n').at(-1)!.trim();
+    expect(command).toBe(`mv ${journal.dir} ${journal.dir}.old`);
+    execFileSync('sh', ['-c', command]);
+    // A new journal, its key made; the old one kept aside as it was.
+    const fresh = new Journal(root);
+    await fresh.begin({ baseUrl: BASE, payoutId: 'p-2', body: body({ payoutId: 'p-2' }), now: T1 });
+    expect((await fresh.get(BASE, 'p-2'))?.payoutId).toBe('p-2');
+    expect(existsSync(join(root, 'journal.key'))).toBe(true);
+    expect(readdirSync(`${journal.dir}.old`).filter((n) => n.endsWith('.json'))).toHaveLength(1);
   });
 
   it('refuses a journal folder that is a symlink, or that others can write to', async () => {

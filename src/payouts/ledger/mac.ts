@@ -3,14 +3,17 @@
  * HMAC made with a key only this user can read (`<config>/journal.key`, 0600), so an entry
  * planted or edited outside payctl is reported as damaged instead of, say, making a batch skip
  * a row that was never paid. The key is made on first use; entries journaled before it existed
- * (payctl 0.1) are adopted then: given their HMAC once, as they are.
+ * (payctl 0.1) are adopted then: given their HMAC once, as they are. A key gone while entries
+ * signed with it are there is never made again: that is refused, saying how to recover.
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../../errors.js';
+import { shellQuote } from '../../config/shell.js';
 import type { JournalEntry } from './ledger.js';
 import { ENTRY_NAME } from './names.js';
+import { claimOf } from './log-reader.js';
 import { entryText } from './stored.js';
 
 /** An entry as stored: its fields and, when signed, their HMAC. */
@@ -33,18 +36,63 @@ export class JournalMac {
     this.#dir = dir;
   }
 
-  /** The HMAC key, made (0600, exclusively) on first use, when the entries of payctl 0.1 are adopted. */
+  /** The HMAC key, made (0600, exclusively) on first use, when the entries of payctl 0.1 are adopted; refused when lost (#lostKey). */
   #macKey(): Buffer {
     if (this.#key) return this.#key;
     try {
       this.#key = Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the journal key ${this.#keyFile}: ${(err as Error).message}`);
-      this.#key = this.#makeKey();
+      const signed = this.#signedWith();
+      this.#key = signed ? this.#lostKey(signed) : this.#makeKey();
     }
     if (this.#key.length !== 32)
       throw new ConfigError(`The journal key ${this.#keyFile} is damaged.`, 'Move it away only if the journal folder is empty: every entry is checked with it.');
     return this.#key;
+  }
+
+  /**
+   * How many entries of the journal folder were signed with a key (payctl 0.1's, which were not,
+   * are adopted by a new one): with none, a missing key is made; with some, a new key would
+   * report every one of them as changed outside payctl.
+   */
+  #signedWith(): number {
+    let names: string[];
+    try {
+      names = readdirSync(this.#dir).filter((n) => ENTRY_NAME.test(n));
+    } catch {
+      return 0;
+    }
+    let signed = 0;
+    for (const name of names) {
+      try {
+        const e = JSON.parse(entryText(join(this.#dir, name)) ?? 'null') as Record<string, unknown> | null;
+        if (e && typeof e === 'object' && (e.mac !== undefined || claimOf(e))) signed++;
+      } catch {
+        // Not an entry: it says nothing of the key.
+      }
+    }
+    return signed;
+  }
+
+  /**
+   * The key, when another payctl made it a moment ago (its entries were counted); else a
+   * ConfigError: the key the journal's entries were signed with is gone, and is not replaced.
+   */
+  #lostKey(signed: number): Buffer {
+    try {
+      return Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
+    } catch {
+      // Still missing.
+    }
+    let aside = `${this.#dir}.old`;
+    for (let n = 2; existsSync(aside); n++) aside = `${this.#dir}.old-${n}`;
+    throw new ConfigError(
+      `The journal key ${this.#keyFile} is missing, but the payout journal ${this.#dir} holds ${signed === 1 ? '1 entry' : `${signed} entries`} signed with it: with a new key, every one of them would be reported as changed outside payctl. Nothing was sent.`,
+      `Restore journal.key from a backup of this config folder (0600), then run the command again.\n` +
+        `Without that key, you can start a new journal, but payctl then no longer knows what the old one sent: a payout in it could be sent again. To do that, move the old journal aside with:\n` +
+        `  mv ${shellQuote(this.#dir)} ${shellQuote(aside)}`,
+    );
   }
 
   #makeKey(): Buffer {
