@@ -4,8 +4,9 @@
  * index of entries made, transaction owners, claims, and an entry's life (new, reused, given
  * an outcome). Through the whole store: test/unit/journal*.test.ts and ledger-contract.test.ts.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -129,7 +130,7 @@ describe('mac: the key and the signatures', () => {
     expect(() => mac.verified({ ...signed, body: '{"amount":9}' }, '/x/e.json', 'p-1')).toThrow(/\/x\/e\.json \(payout p-1\) .*its checksum does not match/);
     expect(() => mac.verified({ ...signed, body: '{"amount":9}' }, '/x/e.json')).toThrow(/\/x\/e\.json was not written by payctl .*its checksum does not match/);
     expect(() => mac.verified(entry(), '/x/e.json')).toThrow(/it has no checksum/);
-    writeFileSync(join(root, 'journal.key'), 'abcd\n');
+    writeFileSync(join(root, 'journal.key'), 'abcd\n', { mode: 0o600 });
     expect(() => new JournalMac(root, dir).of('x')).toThrow(ConfigError);
   });
 
@@ -143,8 +144,34 @@ describe('mac: the key and the signatures', () => {
     expect(mac.verified(JSON.parse(readFileSync(file, 'utf8')) as JournalEntry, file)).toEqual(v1);
   });
 
+  it('a key file others can read (0644) or a symlink is refused, as the signing key is; the printed chmod makes it usable', () => {
+    const file = join(root, 'journal.key');
+    writeFileSync(file, KEY + '\n', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    let err: unknown;
+    try {
+      new JournalMac(root, dir).of('x');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(
+      new RegExp(`^Refusing to use the journal key ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its permissions 0644 let others read or change it`),
+    );
+    const command = (err as ConfigError).hint!.split('\n')[0]!.replace(/^Make it yours alone with: /, '');
+    expect(command).toBe(`chmod 600 ${file}`);
+    execFileSync('sh', ['-c', command]);
+    expect(new JournalMac(root, dir).of('text')).toBe(createHmac('sha256', Buffer.from(KEY, 'hex')).update('text').digest('hex'));
+    // A symlink to a key elsewhere: refused, not followed.
+    const elsewhere = join(root, 'elsewhere.key');
+    renameSync(file, elsewhere);
+    symlinkSync(elsewhere, file);
+    expect(() => new JournalMac(root, dir).of('x')).toThrow(`Refusing to use the journal key ${file}: it is a symlink.`);
+  });
+
   it('matches: an HMAC of a text, any other text or length refused', () => {
-    writeFileSync(join(root, 'journal.key'), KEY + '\n');
+    writeFileSync(join(root, 'journal.key'), KEY + '\n', { mode: 0o600 });
     const mac = new JournalMac(root, dir);
     const m = mac.of('text');
     expect(m).toBe(createHmac('sha256', Buffer.from(KEY, 'hex')).update('text').digest('hex'));

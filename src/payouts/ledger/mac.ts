@@ -7,10 +7,11 @@
  * signed with it are there is never made again: that is refused, saying how to recover.
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { shellQuote } from '../../config/shell.js';
+import { readPrivateKeyFile } from '../../plans/keys.js';
 import type { JournalEntry } from './ledger.js';
 import { ENTRY_NAME } from './names.js';
 import { claimOf } from './log-reader.js';
@@ -39,16 +40,27 @@ export class JournalMac {
   /** The HMAC key, made (0600, exclusively) on first use, when the entries of payctl 0.1 are adopted; refused when lost (#lostKey). */
   #macKey(): Buffer {
     if (this.#key) return this.#key;
-    try {
-      this.#key = Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read the journal key ${this.#keyFile}: ${(err as Error).message}`);
+    this.#key = this.#readKey();
+    if (!this.#key) {
       const signed = this.#signedWith();
       this.#key = signed ? this.#lostKey(signed) : this.#makeKey();
     }
     if (this.#key.length !== 32)
       throw new ConfigError(`The journal key ${this.#keyFile} is damaged.`, 'Move it away only if the journal folder is empty: every entry is checked with it.');
     return this.#key;
+  }
+
+  /**
+   * The key in its file; undefined when there is none. Refused, as the signing key is, when the
+   * file is a symlink, another user's, or readable or writable by others (plans/keys.ts
+   * readPrivateKeyFile, with the chmod that makes it private): whoever reads it can sign entries.
+   */
+  #readKey(): Buffer | undefined {
+    const text = readPrivateKeyFile(this.#keyFile, {
+      label: 'journal key',
+      misuse: 'write payout journal entries that payctl takes for its own (a payout marked as paid is never sent)',
+    });
+    return text === undefined ? undefined : Buffer.from(text.trim(), 'hex');
   }
 
   /**
@@ -80,11 +92,8 @@ export class JournalMac {
    * ConfigError: the key the journal's entries were signed with is gone, and is not replaced.
    */
   #lostKey(signed: number): Buffer {
-    try {
-      return Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
-    } catch {
-      // Still missing.
-    }
+    const made = this.#readKey();
+    if (made) return made;
     let aside = `${this.#dir}.old`;
     for (let n = 2; existsSync(aside); n++) aside = `${this.#dir}.old-${n}`;
     throw new ConfigError(
@@ -109,7 +118,10 @@ export class JournalMac {
       return key;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`Cannot write the journal key ${this.#keyFile}: ${(e as Error).message}`);
-      return Buffer.from(readFileSync(this.#keyFile, 'utf8').trim(), 'hex');
+      // Another payctl made it a moment ago: its key, checked as any.
+      const made = this.#readKey();
+      if (!made) throw new ConfigError(`Cannot read the journal key ${this.#keyFile}: it was removed while it was being made.`);
+      return made;
     } finally {
       try {
         unlinkSync(tmp);
