@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, ExitCode, LocalError } from '../../src/errors.js';
 import { JournalConflict } from '../../src/payouts/ledger/entries.js';
 import type { JournalEntry, Outcome } from '../../src/payouts/ledger/ledger.js';
@@ -17,6 +17,7 @@ import { LocalLedger } from '../../src/payouts/ledger/local.js';
 import { connectionOf } from '../../src/payouts/ledger/postgres/connect.js';
 import { LedgerUnreachable, MIGRATIONS, PostgresLedger, SCHEMA_VERSION, importEntries, maskUrl, openPostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
 import type { WalletLockOptions } from '../../src/payouts/wallet-lock.js';
+import { recentOwner } from '../../src/payouts/send-result.js';
 import { privatePostgres, sharedPostgres, sql, type PostgresCluster, type SharedPostgres } from '../helpers/postgres.js';
 import { scanned } from '../helpers/scanned.js';
 
@@ -406,5 +407,35 @@ describe('look-ups answered ahead (prefetch): what a batch plan asks a group at 
     await ahead.prefetch(BASE, ['a-1', 'a-2'], []);
     expect(await ahead.get(BASE, 'a-1')).toEqual(await fresh.get(BASE, 'a-1'));
     expect(await rejection(ahead.get(BASE, 'a-2'))).toBeInstanceOf(ConfigError);
+  });
+});
+
+/**
+ * payout create checks its answer's transaction id against the last day's rows (send-result.ts
+ * recentOwner). It paged every row of the day to the client and checked each one's signature;
+ * now one statement by the index of transaction ids brings only the rows accepted with it.
+ * Counted through entryOf (each row checked), not timed.
+ */
+describe("a transaction id looked up among the day's rows", () => {
+  it('checks only the row accepted with it; a row changed since is still passed over', async () => {
+    const url = await db.freshDatabase('txn');
+    const ledger = await open(url);
+    for (let i = 0; i < 30; i++) {
+      const e = await ledger.begin({ baseUrl: BASE, payoutId: `t-${i}`, body: body(`t-${i}`), now: T0 });
+      await ledger.record(e, accepted(`TXN-${i}`));
+    }
+    const later = new Date(T0.getTime() + 3_600_000);
+    const checked = vi.spyOn(PostgresLedger.prototype, 'entryOf');
+    try {
+      expect(await recentOwner(ledger, BASE, 'TXN-7', later)).toBe('t-7');
+      expect(await recentOwner(ledger, BASE, 'TXN-none', later)).toBeUndefined();
+      expect(checked.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      checked.mockRestore();
+    }
+    // A day later it is no longer within the window.
+    expect(await recentOwner(ledger, BASE, 'TXN-7', new Date(T0.getTime() + 3 * 86_400_000))).toBeUndefined();
+    await sql(url, `UPDATE payctl_ledger_entries SET entry = replace(entry, '12.50', '99.50') WHERE payout_id = 't-7'`);
+    expect(await recentOwner(ledger, BASE, 'TXN-7', later)).toBeUndefined();
   });
 });

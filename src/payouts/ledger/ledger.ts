@@ -245,7 +245,7 @@ export interface Ledger {
    * daily total): without reading the older ones where the store can. It may list others too
    * (older ones, other base URLs): the caller checks each. `only.transactionId`: only entries
    * accepted with that transaction id are wanted (send-result.ts recentOwner), and the store may
-   * leave any other out, unread and unverified (the local store does: a day's entries are many).
+   * leave any other out, unread and unverified (a day's entries are many).
    */
   scanSince(baseUrl: string, since: Date, only?: { transactionId?: string }): AsyncGenerator<ScanItem>;
   /** One entry by the name a listing gave it; undefined when it is gone since. */

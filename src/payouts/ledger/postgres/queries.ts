@@ -26,6 +26,8 @@ export const FIND_IN_BATCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base =
 /** Rows a listing reads at a time. */
 export const PAGE = 500;
 export const SINCE_PAGE = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND created_at >= $2 AND payout_id > $3 ORDER BY payout_id LIMIT ${PAGE}`;
+/** The rows since a time accepted with one transaction id (scanSince with one): found by the index of transaction ids. */
+export const SINCE_TRANSACTION = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND transaction_id = $2 AND outcome = 'accepted' AND created_at >= $3 ORDER BY created_at, payout_id`;
 /** Entries by fingerprint or repeat key, oldest first. */
 export const FIND_BY: Record<LookupKind, string> = {
   fingerprint: `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND fingerprint = $2 ORDER BY created_at, payout_id`,

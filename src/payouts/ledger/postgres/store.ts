@@ -277,9 +277,17 @@ export class PostgresLedger implements Ledger {
     }
   }
 
-  /** The rows of this base URL created at or after `since` (by their created_at), a page at a time, each checked as `scan` checks it. */
-  async *scanSince(baseUrl: string, since: Date): AsyncGenerator<ScanItem> {
+  /**
+   * The rows of this base URL created at or after `since` (by their created_at), a page at a time, each checked as `scan`
+   * checks it; with a transaction id, only the rows accepted with it (one statement, by the index of transaction ids).
+   */
+  async *scanSince(baseUrl: string, since: Date, only?: { transactionId?: string }): AsyncGenerator<ScanItem> {
     const base = journalBase(baseUrl);
+    if (only?.transactionId !== undefined) {
+      const rows = await this.#query<StoredRow>('read', q.SINCE_TRANSACTION, [base, only.transactionId, since], 'payctl_scan_since_transaction');
+      for (const r of rows) yield this.#item(r);
+      return;
+    }
     for (let after = ''; ;) {
       const rows = await this.#query<StoredRow>('read', q.SINCE_PAGE, [base, since, after], 'payctl_scan_since');
       for (const r of rows) yield this.#item(r);
