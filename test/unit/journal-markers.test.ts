@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../src/payouts/journal.js';
 import { Markers } from '../../src/payouts/ledger/markers.js';
 import { EntryNames } from '../../src/payouts/ledger/names.js';
-import { LogReader } from '../../src/payouts/ledger/log-reader.js';
+import { fileHolds, LogReader } from '../../src/payouts/ledger/log-reader.js';
 import { JournalMac } from '../../src/payouts/ledger/mac.js';
 import { recentOwner } from '../../src/payouts/send-result.js';
 
@@ -228,5 +228,34 @@ describe("a transaction id looked up among the day's entries", () => {
     const file = join(dir, 'journal', new EntryNames(join(dir, 'journal')).of(BASE, 'file-7'));
     writeFileSync(file, readFileSync(file, 'utf8').replace('"fee": "0.10"', '"fee": "0.01"'));
     expect(await recentOwner(new Journal(dir), BASE, 'TXN-FILE-7', new Date())).toBeUndefined();
+  });
+
+  it('the search of a log finds a text wherever a chunk ends (cut in two, at either end), and nothing else', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-holds-'));
+    dirs.push(dir);
+    const file = join(dir, 'x.log');
+    const text = 'TXN-BOK-0123456789';
+    for (let at = 0; at < 40; at++) {
+      writeFileSync(file, `${'-'.repeat(at)}${text}${'-'.repeat(7)}`);
+      for (const chunk of [1, 5, 8, 16, 64]) expect(fileHolds(file, ['nope', text], chunk), `at ${at}, chunk ${chunk}`).toBe(true);
+      expect(fileHolds(file, ['TXN-BOK-01234567890'], 8)).toBe(false);
+    }
+    expect(fileHolds(join(dir, 'missing.log'), [text])).toBe(false);
+  });
+
+  it("parses no line of the day's batch log when none holds it (a new transaction, the usual answer)", async () => {
+    const dir = await dayOfFifty();
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(await recentOwner(new Journal(dir), BASE, 'TXN-NONE', new Date())).toBeUndefined();
+      // The day's markers (a few small files); the log's 30 lines (compacted: one a row) were each parsed before.
+      expect(parse.mock.calls.length).toBeLessThan(10);
+      parse.mockClear();
+      // One that a row has: its log is read as before, and the row found.
+      expect(await recentOwner(new Journal(dir), BASE, 'TXN-ROW-29', new Date())).toBe('row-29');
+      expect(parse.mock.calls.length).toBeGreaterThanOrEqual(30);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { jsonFault } from '../../config/json-fault.js';
 import type { JournalEntry, Outcome } from './ledger.js';
-import { CLAIM_KEY, claimOf, type LogReader } from './log-reader.js';
+import { CLAIM_KEY, claimOf, transactionTexts, type LogReader } from './log-reader.js';
 import type { JournalMac, StoredEntry } from './mac.js';
 import { MAX_ENTRY_BYTES } from './names.js';
 
@@ -99,12 +99,12 @@ function notAnEntry(file: string, what: string): ConfigError {
 }
 
 /**
- * Whether a file's text may be an entry accepted with this transaction id: it holds the id as
- * JSON writes it, or it is a claim (its line in the log is checked), or it holds an escape
- * (`\u`) that could spell the id otherwise. Anything else cannot be: passed over, not parsed.
+ * Whether a file's text may be an entry accepted with this transaction id: it holds one of its
+ * texts (log-reader.ts transactionTexts), or it is a claim (its line in the log is checked).
+ * Anything else cannot be: passed over, not parsed.
  */
 function mayHold(raw: string, transactionId: string): boolean {
-  return raw.includes(JSON.stringify(transactionId).slice(1, -1)) || raw.includes(CLAIM_KEY) || raw.includes('\\u');
+  return raw.includes(CLAIM_KEY) || transactionTexts(transactionId).some((t) => raw.includes(t));
 }
 
 /** Whether the entry's outcome is accepted with this transaction id. */
