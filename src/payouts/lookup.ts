@@ -9,7 +9,7 @@
  */
 import { ApiError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, TRANSACTION_ID, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
@@ -109,9 +109,6 @@ export interface PayoutRef {
   /** The journaled entry: its body is what the answer is checked against. */
   entry?: JournalEntry | undefined;
 }
-
-/** The documented form of a transaction id: `TXN-BOK-` and 26 uppercase hex digits (docs/service.md). */
-export const TRANSACTION_ID = /^TXN-BOK-[0-9A-F]{26}$/;
 
 /**
  * `id` as `payout get` takes it: a payout id the journal has a transaction id for, or a

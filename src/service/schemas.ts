@@ -106,6 +106,9 @@ export const providerResponseSchema = z.lazy(() =>
   }),
 );
 
+/** The documented form of a transaction id: `TXN-BOK-` and 26 uppercase hex digits (docs/service.md). */
+export const TRANSACTION_ID = /^TXN-BOK-[0-9A-F]{26}$/;
+
 /**
  * A transaction id as an answer may give it: the documented ones are `TXN-BOK-` and 26 hex digits;
  * any printable ASCII word is tolerated (it is only ever sent back, escaped, in a path), but not

@@ -10,7 +10,8 @@ import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
-import { candidateProblems, getPayout, isUnresolved, lookedUpOutcome, TRANSACTION_ID } from '../../payouts/lookup.js';
+import { candidateProblems, getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
+import { TRANSACTION_ID } from '../../service/schemas.js';
 import { journalFolder } from '../../config/paths.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 

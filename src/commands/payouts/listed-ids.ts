@@ -6,7 +6,7 @@
  * against some 60 for the string in a Set); any other id as its string. Exact either way: two
  * ids are the same only when their text is.
  */
-import { TRANSACTION_ID } from '../../payouts/lookup.js';
+import { TRANSACTION_ID } from '../../service/schemas.js';
 
 /** Words a slot takes: three of 7 hex digits, one of 5 with the slot's in-use bit. */
 const WORDS = 4;
