@@ -12,13 +12,13 @@
  *   that work as printed: a real EACCES, from a child process without the root's right to read
  *   every file (or as the user it runs as, when not root).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { runUnprivileged, tempConfigDir } from '../helpers/cli.js';
 import { configFile, expectNoSecrets, lastBearer, newKey, oneJson, readProfile, since, writeLoggedIn, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -313,21 +313,6 @@ try {
   });
   afterAll(() => bundle.cleanup());
 
-  /** `argv` run without the right to read every file: dropped capabilities as root, else as is. */
-  function unprivileged(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const root = process.getuid?.() === 0;
-    const [cmd, ...args] = root ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-all', '--', ...argv] : argv;
-    return new Promise((resolve, reject) => {
-      const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
-
   it('mode 000: "cannot be read: permission denied", never "damaged"; `ls -l` and `chmod 600` work as printed, and the file reads again', async () => {
     const c = configDir();
     const dir = join(c, 'locked config');
@@ -335,7 +320,7 @@ try {
     writeProfile(dir, { baseUrl: 'https://api.bokumonie.com/v2', apiKey: KEY });
     const file = configFile(dir);
     chmodSync(file, 0o000);
-    const got = await unprivileged([process.execPath, script, file]);
+    const got = await runUnprivileged([process.execPath, script, file]);
     expect(got.code, got.stderr).toBe(0);
     const err = JSON.parse(got.stdout) as { name: string; message: string; hint: string; exitCode: number };
     expect(err).toMatchObject({ name: 'ConfigError', exitCode: 2 });
@@ -345,10 +330,10 @@ try {
     const commands = printedCommands(err.hint);
     expect(commands).toEqual([`ls -l '${file}'`, `chmod 600 '${file}'`]);
     for (const line of commands) {
-      const sh = await unprivileged(['sh', '-c', line]);
+      const sh = await runUnprivileged(['sh', '-c', line]);
       expect(sh.code, `${line}: ${sh.stderr}`).toBe(0);
     }
-    const again = await unprivileged([process.execPath, script, file]);
+    const again = await runUnprivileged([process.execPath, script, file]);
     expect(JSON.parse(again.stdout)).toEqual({ profiles: { default: { baseUrl: 'https://api.bokumonie.com/v2', apiKey: KEY } } });
   });
 });

@@ -178,6 +178,18 @@ const tableIds = (stdout: string) =>
     .slice(1)
     .map((l) => l.split(/\s+/)[2]);
 
+/** The transaction ids `payouts list` printed, in order, for `--json`, `--csv` or a table. */
+const listedIds = (format: string, stdout: string) =>
+  format === '--json'
+    ? idsOf(oneJson(stdout))
+    : format === '--csv'
+      ? stdout
+          .trimEnd()
+          .split('\r\n')
+          .slice(1)
+          .map((l) => l.split(',')[1])
+      : tableIds(stdout);
+
 /** payctl asked only for pages: no filter of any name reached the service. */
 function onlyPaging(requests: Got[]): void {
   for (const r of requests) for (const k of Object.keys(r.query)) expect(['page', 'per_page'], r.url).toContain(k);
@@ -363,16 +375,7 @@ describe('payouts made while the list is read', () => {
     await serve({ body: growing() });
     const r = await run('payouts', 'list', '--all', ...(format.startsWith('--') ? [format] : []));
     expect(r.code, r.stderr).toBe(0);
-    const ids =
-      format === '--json'
-        ? idsOf(oneJson(r.stdout))
-        : format === '--csv'
-          ? r.stdout
-              .trimEnd()
-              .split('\r\n')
-              .slice(1)
-              .map((l) => l.split(',')[1])
-          : tableIds(r.stdout);
+    const ids = listedIds(format, r.stdout);
     // Page n was read after 3(n-1) payouts were made: its first three are the last three of page n-1.
     expect(ids).toEqual(RECORDS.map((x) => x.transaction_id));
     // Nine pages read (100 payouts, 124 by the ninth): three repeated on each of pages 2 to 9.
@@ -397,16 +400,7 @@ describe('payouts made while the list is read', () => {
     await serve({ body: repeatedLater });
     const r = await run('payouts', 'list', '--all', ...(format.startsWith('--') ? [format] : []));
     expect(r.code, r.stderr).toBe(0);
-    const ids =
-      format === '--json'
-        ? idsOf(oneJson(r.stdout))
-        : format === '--csv'
-          ? r.stdout
-              .trimEnd()
-              .split('\r\n')
-              .slice(1)
-              .map((l) => l.split(',')[1])
-          : tableIds(r.stdout);
+    const ids = listedIds(format, r.stdout);
     expect(ids).toEqual(RECORDS.filter((_, i) => i !== 4 * PAGE - 1).map((x) => x.transaction_id));
     expect(ids.filter((id) => id === RECORDS[0]!.transaction_id)).toHaveLength(1);
     expect(r.stderr).toContain('Note: 1 payout was on two pages');

@@ -5,11 +5,10 @@
  * The runs are made as root without the capabilities that let root write any file (setpriv),
  * else as the user the tests run as, so that the folder's mode is obeyed for real.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cliEnv, runUnprivileged, tempConfigDir } from '../helpers/cli.js';
 import { readProfile } from '../helpers/e2e.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -20,22 +19,6 @@ afterAll(() => {
   base.cleanup();
 });
 
-/** `argv` run without the right to write every file (dropped capabilities as root), with `env` and `input` on stdin. */
-function unprivileged(argv: string[], env: NodeJS.ProcessEnv, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const root = process.getuid?.() === 0;
-  const [cmd, ...args] = root ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-all', '--', ...argv] : argv;
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd!, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
 describe('login to a config folder payctl may not write', () => {
   it('exit 2 before the key is sent; the chmod printed, run as printed, and the same login saves the key', async () => {
     const dir = join(base.dir, 'locked config');
@@ -44,7 +27,7 @@ describe('login to a config folder payctl may not write', () => {
     const env = cliEnv(dir);
     const login = [process.execPath, BIN, 'login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl];
     const from = ctx.sb.requests().length;
-    const r = await unprivileged(login, env, `${ctx.sb.apiKey}\n`);
+    const r = await runUnprivileged(login, { env, input: `${ctx.sb.apiKey}\n` });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`Error: Cannot log in: payctl cannot write to ${dir} (permission denied (EACCES)), where it would be saved. Nothing was sent.`);
     expect(r.stderr).not.toMatch(/^\s+at /m);
@@ -52,9 +35,9 @@ describe('login to a config folder payctl may not write', () => {
 
     const chmod = /^ {2}(chmod u\+w .*)$/m.exec(r.stderr)![1]!;
     expect(chmod).toBe(`chmod u+w '${dir}'`);
-    const sh = await unprivileged(['sh', '-c', chmod], env);
+    const sh = await runUnprivileged(['sh', '-c', chmod], { env });
     expect(sh.code, sh.stderr).toBe(0);
-    const again = await unprivileged(login, env, `${ctx.sb.apiKey}\n`);
+    const again = await runUnprivileged(login, { env, input: `${ctx.sb.apiKey}\n` });
     expect(again.code, again.stderr).toBe(0);
     expect(readProfile(dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey });
   });

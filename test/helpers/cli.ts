@@ -100,3 +100,26 @@ export function runAsPrinted(
     child.stdin.end();
   });
 }
+
+/**
+ * `argv` run without the right to read or write every file, so that a file's or folder's mode is
+ * obeyed for real: as root, through setpriv with the capabilities that override modes dropped;
+ * as anyone else, as is. `env` (the test's own when not given) and `input` on stdin.
+ */
+export function runUnprivileged(
+  argv: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const root = process.getuid?.() === 0;
+  const [cmd, ...args] = root ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-all', '--', ...argv] : argv;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd!, args, { env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
