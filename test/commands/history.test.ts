@@ -126,8 +126,9 @@ describe('history reconcile (the Done-when scenario)', () => {
     sb.faults.add({ path: '/v2/payout', kind: 'hang', times: Infinity });
 
     // Sent side by side (each on its own TestClock: the back-off is not waited for real; each
-    // attempt hangs until the 0.2 s time limit, so the three take about one second together).
-    const runs = await Promise.all(ids.map((id) => payctl(['--timeout', '0.2', ...createArgs(fields(walletId, id))], { dir, clock: new TestClock() })));
+    // attempt hangs until the 0.5 s time limit, which the balances read before it, under the
+    // same limit, must not run into on a loaded machine).
+    const runs = await Promise.all(ids.map((id) => payctl(['--timeout', '0.5', ...createArgs(fields(walletId, id))], { dir, clock: new TestClock() })));
     for (const r of runs) {
       expect(r.stderr).toContain('is unknown: it may or may not have been made');
       expect(r.code, r.stderr).toBe(4);
