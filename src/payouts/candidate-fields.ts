@@ -1,18 +1,19 @@
 /**
  * Whether a record of the payout list could be the payout of a journal entry whose answer was
  * lost (`history reconcile` past the service's key memory; docs/service.md "Unknown outcomes"):
- * the currency, the amount, the account, the note and the creation time, each compared with
- * what the entry sent. A record that differs in one of them is not it (`problems`, and `why`: the
- * first, counted in the one line that says how many records were left out). A record the service
- * writes oddly is not left out for it: an account written with spaces, dashes or without its
- * leading zeros, a note in other case or spacing, none given, a creation time payctl cannot read
- * (the documentation shows only one format) could all be the payout's, so the record is listed
- * with `marks` saying what is odd. Marks never decide anything: a person does, with the commands
- * printed (`--made-by` takes a marked record as it takes any other).
+ * the currency, the amount, the account, the note, the creation time, and the wallet and payout
+ * id where the record gives them, each compared with what the entry sent. A record that differs
+ * in one of them is not it (`problems`, and `why`: the first, counted in the one line that says
+ * how many records were left out). A record the service writes oddly is not left out for it: an
+ * account written with spaces or dashes (the same characters otherwise: leading zeros count), a
+ * note in other case or spacing or none, is listed with `marks` saying what is odd, and
+ * `--made-by` takes it. A record whose account or creation time is missing or unreadable is
+ * listed too, but `unchecked`: payctl cannot tell it from another payout to another account, or
+ * from last month's payout of the same amount, so `--made-by` refuses it and none is printed.
  */
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';
-import type { PayoutRecord } from '../service/schemas.js';
+import { recordStatus, type PayoutRecord } from '../service/schemas.js';
 import { instantNs } from './filters.js';
 import type { JournalEntry } from './journal.js';
 import type { Asked } from './lookup.js';
@@ -24,7 +25,7 @@ import type { Asked } from './lookup.js';
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** Why a record was left out, by the first field that differs. */
-export type LeftOutReason = 'currency or amount' | 'account' | 'note' | 'created before';
+export type LeftOutReason = 'currency or amount' | 'account' | 'note' | 'created before' | 'other payout';
 
 export interface Judgement {
   /** How the record differs from what was sent; [] when it could be the payout. */
@@ -32,22 +33,21 @@ export interface Judgement {
   why: LeftOutReason | undefined;
   /** What the service wrote oddly in a record that could be the payout. */
   marks: string[];
+  /** What payctl cannot check in a record that could be the payout: it is listed, never recorded as made. */
+  unchecked: string[];
 }
 
-/** An account number as compared: letters and digits only, in upper case, without leading zeros. */
-const accountKey = (s: string) =>
-  s
-    .replace(/[^0-9A-Za-z]/g, '')
-    .toUpperCase()
-    .replace(/^0+/, '');
+/** An account number as compared: its letters and digits, in upper case (leading zeros kept: 0011 is not 11). */
+const accountKey = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 /** A note as compared: its words, in lower case. */
 const noteKey = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the module comment). */
 export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined): Judgement {
-  if (!a?.currency || a.amount === undefined) return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [] };
+  if (!a?.currency || a.amount === undefined) return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [], unchecked: [] };
   const problems: string[] = [];
   const marks: string[] = [];
+  const unchecked: string[] = [];
   let why: LeftOutReason | undefined;
   const differs = (reason: LeftOutReason, problem: string) => {
     why ??= reason;
@@ -65,7 +65,7 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   }
   const account = record.recipient?.accountNumber;
   if (a.account !== undefined && account !== a.account) {
-    if (account === undefined || account === '') marks.push('no account given');
+    if (account === undefined || account === '') unchecked.push('no account given');
     else if (accountKey(account) === accountKey(a.account)) marks.push(`account written "${text(account)}"`);
     else differs('account', `account ${text(account)}, sent ${text(a.account)}`);
   }
@@ -75,10 +75,15 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
     else differs('note', `note "${text(record.note)}", sent "${text(a.note)}"`);
   }
   const created = instantNs(record.created_at);
-  if (created === undefined) marks.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
+  if (created === undefined) unchecked.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
   else if (created < BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n)
     differs('created before', `created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
-  return { problems, why, marks: problems.length ? [] : marks };
+  // A record that names another wallet or another payout id is another payout, whatever else it matches.
+  if (record.wallet_id !== undefined && a.walletId !== undefined && record.wallet_id !== a.walletId)
+    differs('other payout', `wallet ${text(record.wallet_id)}, sent ${text(a.walletId)}`);
+  if (record.payout_id !== undefined && a.payoutId !== undefined && record.payout_id !== a.payoutId)
+    differs('other payout', `payout id ${text(record.payout_id)}, sent ${text(a.payoutId)}`);
+  return { problems, why, marks: problems.length ? [] : marks, unchecked: problems.length ? [] : unchecked };
 }
 
 /** Each reason in words, in the order the line gives them. */
@@ -87,6 +92,7 @@ const REASON_WORDS: Record<LeftOutReason, string> = {
   account: 'another account',
   note: 'another note',
   'created before': 'created before the first attempt',
+  'other payout': 'another wallet or payout id',
 };
 
 /** The one line that says how many records read were left out, and why (none: undefined). */
@@ -95,4 +101,19 @@ export function leftOutLine(leftOut: ReadonlyMap<LeftOutReason, number>): string
   if (n === 0) return undefined;
   const said = Object.entries(REASON_WORDS).flatMap(([k, words]) => (leftOut.get(k as LeftOutReason) ? [`${leftOut.get(k as LeftOutReason)} ${words}`] : []));
   return `${n} record${n === 1 ? '' : 's'} read left out as not this payout: ${said.join(', ')}.`;
+}
+
+/** One candidate on one line: transaction id, time, amount, recipient, status, note. */
+export function candidateLine(r: PayoutRecord): string {
+  const who = [r.recipient?.name, r.recipient?.accountNumber].filter(Boolean).map(text).join(', ');
+  return [
+    text(r.transaction_id ?? '(no transaction id)'),
+    utcTime(r.created_at),
+    `${plainAmount(r.amount, r.currency)} ${text(r.currency)}`,
+    who,
+    text(recordStatus(r) || 'status unknown'),
+    r.note ? `"${text(r.note)}"` : '',
+  ]
+    .filter(Boolean)
+    .join('  ');
 }

@@ -14,7 +14,7 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
+import { candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 
 /** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
@@ -261,17 +261,21 @@ export interface CandidateSearch {
   claimed: number;
   /** What the service wrote oddly in a candidate (only those with something odd). */
   marks: Map<PayoutRecord, string[]>;
+  /** Candidates payctl cannot check (no account, no readable creation time), with why: listed, never offered as made. */
+  unchecked: Map<PayoutRecord, string[]>;
   /** Records read that are not the payout, by why (candidate-fields.ts). */
   leftOut: Map<LeftOutReason, number>;
 }
 
 /**
- * How the record differs from what the entry sent (account, amount, currency, the note when
- * there was one, created since its first attempt); [] when it could be the entry's payout, odd
- * formats included (candidate-fields.ts).
+ * Why the record cannot be recorded as the entry's payout (`--made-by`): how it differs from what
+ * the entry sent (account, amount, currency, the note when there was one, created since its first
+ * attempt, wallet and payout id where given), or what payctl cannot check in it; [] when it can,
+ * odd formats included (candidate-fields.ts).
  */
 export function candidateProblems(record: PayoutRecord, entry: JournalEntry): string[] {
-  return judgeCandidate(record, entry, askedOf(entry.body)).problems;
+  const j = judgeCandidate(record, entry, askedOf(entry.body));
+  return [...j.problems, ...j.unchecked.map((u) => `${u}: payctl cannot check that it is this payout`)];
 }
 
 /**
@@ -288,7 +292,7 @@ export async function findCandidates(
 ): Promise<CandidateSearch> {
   const since = BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n;
   const asked = askedOf(entry.body);
-  const out: CandidateSearch = { candidates: [], read: 0, complete: false, claimed: 0, marks: new Map(), leftOut: new Map() };
+  const out: CandidateSearch = { candidates: [], read: 0, complete: false, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   let previous: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -314,6 +318,7 @@ export async function findCandidates(
       else {
         out.candidates.push(r);
         if (j.marks.length) out.marks.set(r, j.marks);
+        if (j.unchecked.length) out.unchecked.set(r, j.unchecked);
       }
     }
     const last =
@@ -341,25 +346,11 @@ export async function claimedTransactions(journal: Ledger, baseUrl: string): Pro
   return out;
 }
 
-/** One candidate on one line: transaction id, time, amount, recipient, status, note. */
-export function candidateLine(r: PayoutRecord): string {
-  const who = [r.recipient?.name, r.recipient?.accountNumber].filter(Boolean).map(text).join(', ');
-  return [
-    text(r.transaction_id ?? '(no transaction id)'),
-    utcTime(r.created_at),
-    `${plainAmount(r.amount, r.currency)} ${text(r.currency)}`,
-    who,
-    text(recordStatus(r) || 'status unknown'),
-    r.note ? `"${text(r.note)}"` : '',
-  ]
-    .filter(Boolean)
-    .join('  ');
-}
-
-/** The two commands a person chooses from for an entry payctl will not resend on its own: one `--made-by` per candidate, and `--resend`. */
-export function choiceCommands(entry: JournalEntry, candidates: readonly PayoutRecord[], inv: Invocation): { madeBy: string[]; resend: string } {
-  const madeBy = candidates
-    .filter((c) => c.transaction_id)
+/** The two commands a person chooses from for an entry payctl will not resend on its own: one `--made-by` per candidate it can check, and `--resend`. */
+export function choiceCommands(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation): { madeBy: string[]; resend: string } {
+  const found = 'error' in search ? undefined : search;
+  const madeBy = (found?.candidates ?? [])
+    .filter((c) => c.transaction_id && !found?.unchecked.has(c))
     .map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
   return { madeBy, resend: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']) };
 }
@@ -381,13 +372,15 @@ export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { erro
     for (const c of candidates) {
       out += `  ${candidateLine(c)}\n`;
       const marks = search.marks.get(c);
+      const unchecked = search.unchecked.get(c);
       if (marks) out += `    (could be it, written oddly by the service: ${marks.join('; ')})\n`;
+      if (unchecked) out += `    (cannot be checked, so not offered as made: ${unchecked.join('; ')})\n`;
     }
     const left = leftOutLine(search.leftOut);
     if (left) out += `  ${left}\n`;
     if (search.claimed) out += `  (${search.claimed} more matching record${search.claimed === 1 ? ' is' : 's are'} already recorded in the journal as other payouts.)\n`;
   }
-  const { madeBy, resend } = choiceCommands(entry, candidates, inv);
+  const { madeBy, resend } = choiceCommands(entry, search, inv);
   if (madeBy.length) {
     out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
     for (const c of madeBy) out += `  ${c}\n`;

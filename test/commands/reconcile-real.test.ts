@@ -245,7 +245,7 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
   });
 
-  it('a candidate whose account, note and creation time the service writes oddly is listed, marked; the records left out are counted in one line', async () => {
+  it('a candidate whose account, note and creation time the service writes oddly is listed, marked; one it cannot check is not offered as made; the records left out are counted', async () => {
     const proxy = await sandboxProxy(ctx.sb);
     writeProfile(dir, { ...(await writeLoggedIn(ctx.sb, dir)), baseUrl: proxy.baseUrl });
     const wallet = freshWallet(ctx.sb, '10000.00');
@@ -260,25 +260,35 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect((await run([...createArgs(wallet, randomUUID(), acct), '--note', 'December rent'])).code).toBe(0);
     const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
     const spaced = `${acct.slice(0, 3)} ${acct.slice(3, 6)}-${acct.slice(6)}`;
-    proxy.rewriteLists((raw) => {
-      const doc = JSON.parse(raw) as { data: { data: Array<Record<string, unknown> & { recipient: Record<string, unknown> }> } };
-      for (const r of doc.data.data)
-        if (r.transaction_id === txn) {
-          r.recipient.account_number = spaced;
-          r.description = '  november   RENT ';
-          r.created_at = '28/11/2026 10:15';
-        }
-      return JSON.stringify(doc);
-    });
+    const rewrite = (createdAt: string | undefined) =>
+      proxy.rewriteLists((raw) => {
+        const doc = JSON.parse(raw) as { data: { data: Array<Record<string, unknown> & { recipient: Record<string, unknown> }> } };
+        for (const r of doc.data.data)
+          if (r.transaction_id === txn) {
+            r.recipient.account_number = spaced;
+            r.description = '  november   RENT ';
+            if (createdAt !== undefined) r.created_at = createdAt;
+          }
+        return JSON.stringify(doc);
+      });
+    rewrite('28/11/2026 10:15');
 
     const later = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
     const r = await run(['history', 'reconcile', '--payout-id', id], { clock: later });
     expect(r.code, r.stdout + r.stderr).toBe(4);
     expect(r.stdout).toMatch(/1 payout at the service could be it /);
     expect(r.stdout).toMatch(new RegExp(`^ +${txn}  28/11/2026 10:15  250\\.75 SLE  Fatmata Sesay, ${spaced}  Pending  "  november   RENT "$`, 'm'));
-    expect(r.stdout).toContain(
-      `    (could be it, written oddly by the service: account written "${spaced}"; note written "  november   RENT "; creation time not readable: "28/11/2026 10:15")`,
-    );
+    expect(r.stdout).toContain(`    (could be it, written oddly by the service: account written "${spaced}"; note written "  november   RENT ")`);
+    // A creation time payctl cannot read could be last month's payout of the same amount: listed, never offered as made.
+    expect(r.stdout).toContain(`    (cannot be checked, so not offered as made: creation time not readable: "28/11/2026 10:15")`);
+    expect(r.stdout).not.toContain('--made-by');
+    // Typed anyway, with the look-up's creation time unreadable too: refused, the entry left unknown.
+    proxy.rewriteLookups((raw) => raw.replace(/"created_at":"[^"]*"/, '"created_at":"28/11/2026 10:15"'));
+    const typed = await run(['history', 'reconcile', '--payout-id', id, '--made-by', txn], { clock: later });
+    proxy.rewriteLookups((raw) => raw);
+    expect(typed.code, typed.stderr).toBe(2);
+    expect(typed.stderr).toContain('creation time not readable: "28/11/2026 10:15": payctl cannot check that it is this payout');
+    expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
     // The other two payouts to the account among them, each for its reason (the sandbox holds other tests' payouts too).
     const left = /^ +\d+ records? read left out as not this payout: (.*)\.$/m.exec(r.stdout);
     expect(left, r.stdout).not.toBeNull();
@@ -287,11 +297,14 @@ describe('over 24 hours: never resent without a person choosing', () => {
     const j = await run(['history', 'reconcile', '--payout-id', id, '--json'], { clock: later });
     const result = (JSON.parse(j.stdout) as { results: Array<{ candidates: Array<{ transaction_id: string; marks: string[] }>; left_out: Record<string, number> }> })
       .results[0]!;
-    expect(result.candidates.map((c) => [c.transaction_id, c.marks.length])).toEqual([[txn, 3]]);
+    const candidates = result.candidates as Array<{ transaction_id: string; marks: string[]; unchecked: string[] }>;
+    expect(candidates.map((c) => [c.transaction_id, c.marks.length, c.unchecked.length])).toEqual([[txn, 2, 1]]);
     expect(result.left_out.note).toBe(1);
 
-    // The printed --made-by command, run as printed, records it.
-    const madeBy = printed(r.stdout, 'history reconcile --payout-id');
+    // Its creation time readable: offered, and the printed --made-by command, run as printed, records it.
+    rewrite(undefined);
+    const readable = await run(['history', 'reconcile', '--payout-id', id], { clock: later });
+    const madeBy = printed(readable.stdout, 'history reconcile --payout-id');
     expect(madeBy).toEqual(['history', 'reconcile', '--payout-id', id, '--made-by', txn]);
     const m = await run(madeBy, { clock: later });
     expect(m.code, m.stderr).toBe(0);

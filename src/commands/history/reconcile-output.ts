@@ -42,7 +42,7 @@ export function describeOutcome(e: JournalEntry): string {
   return ledgerOutcome(e);
 }
 
-function candidateJson(r: PayoutRecord, marks: string[] | undefined): Record<string, unknown> {
+function candidateJson(r: PayoutRecord, marks: string[] | undefined, unchecked: string[] | undefined): Record<string, unknown> {
   return {
     transaction_id: r.transaction_id ?? null,
     created_at: r.created_at ?? null,
@@ -54,6 +54,8 @@ function candidateJson(r: PayoutRecord, marks: string[] | undefined): Record<str
     description: r.note ?? null,
     // What the service wrote oddly in a record that could be the payout (candidate-fields.ts).
     marks: marks ?? [],
+    // What payctl cannot check in it: never offered as made (`--made-by` refuses it).
+    unchecked: unchecked ?? [],
   };
 }
 
@@ -73,7 +75,7 @@ export function document(baseUrl: string, results: ReconcileResult[]): Record<st
         code: r.code ?? null,
         message: r.message ?? null,
         error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
-        candidates: search ? search.candidates.map((c) => candidateJson(c, search.marks.get(c))) : null,
+        candidates: search ? search.candidates.map((c) => candidateJson(c, search.marks.get(c), search.unchecked.get(c))) : null,
         left_out: search ? Object.fromEntries(search.leftOut) : null,
         commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.resume ? { resume: r.resume } : null,
       };

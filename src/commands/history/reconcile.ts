@@ -197,8 +197,7 @@ async function reconcileOne(
       if (err instanceof InterruptedError) return { payoutId, action: 'held', outcome: 'unknown', error: INTERRUPTED };
       search = { error: (err as Error).message.replace(/\.$/, '') };
     }
-    const candidates = 'error' in search ? [] : search.candidates;
-    return { payoutId, action: 'held', outcome: 'unknown', held: { search, ...choiceCommands(entry, candidates, o.inv) } };
+    return { payoutId, action: 'held', outcome: 'unknown', held: { search, ...choiceCommands(entry, search, o.inv) } };
   }
   // The same body with the same key: a retry to the service, one payout either way.
   const r = await sendPayout(api, journal, entry, {

@@ -1,0 +1,75 @@
+/**
+ * What makes a record of the payout list a candidate for a payout whose answer was lost
+ * (payouts/candidate-fields.ts), and what `--made-by` may record as that payout: an account the
+ * service writes with spaces or dashes is the same account, but one without its leading zeros
+ * is another; a record naming another wallet or payout id is another payout; a record with no
+ * account or no readable creation time is listed but cannot be checked, so never recorded.
+ */
+import { describe, expect, it } from 'vitest';
+import { judgeCandidate } from '../../src/payouts/candidate-fields.js';
+import { askedOf, candidateProblems } from '../../src/payouts/lookup.js';
+import type { JournalEntry } from '../../src/payouts/journal.js';
+import type { PayoutRecord } from '../../src/service/schemas.js';
+
+const createdAt = '2026-11-27T10:00:00.000Z';
+const body = JSON.stringify({
+  payoutId: 'lost-1',
+  walletId: '6643665465',
+  amount: 250,
+  currency: 'SLE',
+  recipient: { type: 'bank', accountDetails: { name: 'Ibrahim Koroma', provider: 'ecobank', accountNumber: '0011223344', note: 'Nov stipend' } },
+});
+const entry = { payoutId: 'lost-1', body, createdAt } as JournalEntry;
+
+/** The payout's own record, as the documented list gives it, with `change` applied. */
+function record(change: Partial<PayoutRecord> & { account?: string | undefined } = {}): PayoutRecord {
+  const { account, ...rest } = change;
+  return {
+    transaction_id: 'TXN-BOK-E04B77C45863CAC88385850791',
+    amount: '250.00',
+    currency: 'SLE',
+    status: 'Pending',
+    note: 'Nov stipend',
+    created_at: '2026-11-27T10:00:02.000000Z',
+    recipient: { name: 'Ibrahim Koroma', accountNumber: 'account' in change ? account : '0011223344' },
+    ...rest,
+  };
+}
+
+const judge = (r: PayoutRecord) => judgeCandidate(r, entry, askedOf(body));
+
+describe('judgeCandidate', () => {
+  it('the payout as sent: a candidate, nothing odd', () => {
+    expect(judge(record())).toEqual({ problems: [], why: undefined, marks: [], unchecked: [] });
+    expect(candidateProblems(record(), entry)).toEqual([]);
+  });
+
+  it('an account written with spaces and a dash is the same account: a mark; --made-by takes it', () => {
+    const j = judge(record({ account: '0011 2233-44' }));
+    expect(j.problems).toEqual([]);
+    expect(j.marks).toEqual(['account written "0011 2233-44"']);
+    expect(candidateProblems(record({ account: '0011 2233-44' }), entry)).toEqual([]);
+  });
+
+  it('an account without its leading zeros is another account: left out, and --made-by refuses it', () => {
+    const j = judge(record({ account: '11223344' }));
+    expect(j.why).toBe('account');
+    expect(candidateProblems(record({ account: '11223344' }), entry)).toEqual(['account 11223344, sent 0011223344']);
+  });
+
+  it('another wallet or another payout id: another payout, whatever else matches', () => {
+    expect(judge(record({ wallet_id: '9715401083' })).problems).toEqual(['wallet 9715401083, sent 6643665465']);
+    expect(judge(record({ wallet_id: '9715401083' })).why).toBe('other payout');
+    expect(judge(record({ payout_id: 'lost-2' })).problems).toEqual(['payout id lost-2, sent lost-1']);
+    expect(judge(record({ wallet_id: '6643665465', payout_id: 'lost-1' })).problems).toEqual([]);
+  });
+
+  it('no account, or no readable creation time: listed as unchecked, and --made-by refuses it', () => {
+    const none = judge(record({ account: undefined }));
+    expect(none).toMatchObject({ problems: [], why: undefined, unchecked: ['no account given'] });
+    expect(candidateProblems(record({ account: undefined }), entry)).toEqual(['no account given: payctl cannot check that it is this payout']);
+    const odd = judge(record({ created_at: '28/11/2026 10:15' }));
+    expect(odd.unchecked).toEqual(['creation time not readable: "28/11/2026 10:15"']);
+    expect(candidateProblems(record({ created_at: undefined }), entry)).toEqual(['no creation time given: payctl cannot check that it is this payout']);
+  });
+});
