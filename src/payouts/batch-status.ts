@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, wri
 import { csvRow } from '../output/csv.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { minorToDecimal, plainAmount, sumMinor, toCommonMinor, toDecimal } from '../money/amount.js';
-import { isUnknownStatus, type PayoutRecord } from '../service/schemas.js';
+import { isUnknownStatus, unknownStatusWords, type PayoutRecord } from '../service/schemas.js';
 import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
 import { validatePayout, type PayoutFields } from './request.js';
 import { payoutFingerprint } from './identity.js';
@@ -153,12 +153,17 @@ function checked(report: StatusReport, notReport: (why: string) => { problems: s
   return { report };
 }
 
+/** What a row whose status is not one of the three says (its state: rowState). */
+export function oddStatusWarning(e: ReportEntry, s: RowState): string {
+  return `Row ${sanitizeInline(e.row)} (payout ${sanitizeInline(e.payoutId)}) has ${unknownStatusWords(s.status)}: whether it was paid cannot be told from it.`;
+}
+
 /** The state of a record: its bucket, and the cells written for it. */
 export function rowState(record: PayoutRecord, status: string): RowState {
   const bucket: StatusBucket = status === 'Successful' || status === 'Failed' ? status : isUnknownStatus(status) ? 'Unknown' : 'Pending';
   return {
     bucket,
-    status: sanitizeInline(status) || 'Pending',
+    status: sanitizeInline(status),
     failureReason: bucket === 'Failed' ? sanitizeInline(record.failure_reason ?? '') : '',
     settledAt: bucket === 'Successful' || bucket === 'Failed' ? sanitizeInline(record.updated_at ?? '') : '',
     record,

@@ -365,4 +365,4 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 // The error bodies live in error-body.ts; their names are imported from here by the client and the sandbox.
 export { DUPLICATE_PAYOUT_ID, MAX_JSON_DEPTH, errorBodySchema, parseErrorBody, tooDeep, type ParsedError } from './error-body.js';
 // Status words live in status-words.ts; their names are imported from here too.
-export { isUnknownStatus, normalizeStatus } from './status-words.js';
+export { isUnknownStatus, normalizeStatus, unknownStatusWords } from './status-words.js';

@@ -24,11 +24,31 @@ const STATUS_WORDS: Record<string, string> = {
   queued: 'Pending',
 };
 
+/**
+ * One of the three, or a word payctl does not know written so that it cannot pass for one: every
+ * character but printable ASCII as a visible escape ("Failed\u0000", "\u202eSuccessful", a
+ * Cyrillic letter), since sanitizing for a terminal would otherwise show "Failed\u0000" as Failed
+ * in a card, a report's status column, a summary row or a webhook line.
+ */
 export function normalizeStatus(word: string): string {
-  return STATUS_WORDS[word.trim().toLowerCase()] ?? word;
+  const trimmed = word.trim();
+  return STATUS_WORDS[trimmed.toLowerCase()] ?? trimmed.replace(/[^\x20-\x7e]/gu, visibleEscape);
 }
 
-/** Whether a normalized status is a word payctl does not know ('' is no word: a record without a status). */
+function visibleEscape(c: string): string {
+  const n = c.codePointAt(0)!;
+  return n > 0xffff ? `\\u{${n.toString(16)}}` : `\\u${n.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Whether a normalized status is not one of the three: a word payctl does not know, or none (an
+ * answer without a status): either way whether the payout was paid cannot be told from it.
+ */
 export function isUnknownStatus(status: string): boolean {
-  return status !== '' && status !== 'Successful' && status !== 'Failed' && status !== 'Pending';
+  return status !== 'Successful' && status !== 'Failed' && status !== 'Pending';
+}
+
+/** How a message names a status that is not one of the three (as normalizeStatus writes it: printable): the word, quoted, or that there was none. */
+export function unknownStatusWords(status: string): string {
+  return status === '' ? 'no status' : `the status "${status}", a word payctl does not know`;
 }

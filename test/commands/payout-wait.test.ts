@@ -203,10 +203,11 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     const id = randomUUID();
     const r = await payctl([...createArgs(wallet, id), '--wait', '--wait-timeout', '1.5'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stdout).toMatch(/Status\s+done\n/);
+    // The word as sent, its escape sequence written out (never drawn, never dropped: "done" could be any word's look-alike).
+    expect(r.stdout).toMatch(/Status\s+done\\u001b\[2J\n/);
     expect(r.stderr).toMatch(
       new RegExp(
-        `Payout ${named(ctx.sb, id)} has the status "done" after [12] s, a word payctl does not know: whether it was paid cannot be told from it\\. It was not sent again\\.`,
+        `Payout ${named(ctx.sb, id)} has the status "done\\\\u001b\\[2J", a word payctl does not know, after [12] s of waiting: whether it was paid cannot be told from it\\. It was not sent again\\.`,
       ),
     );
     expect(r.stderr).not.toContain('\u001b');

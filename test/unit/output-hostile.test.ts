@@ -277,20 +277,22 @@ describe('linear-time output: a 1 MB name renders in under 1 s', () => {
 
 describe('bidi and invisible format characters never reach the terminal', () => {
   const name = 'Ami\u202Enata\u2066 Kam\u200Fara\u061C\u206E\uFFF9x\uFFFB';
+  const ESCAPED = 'Ami\\u202enata\\u2066 Kam\\u200fara\\u061c\\u206e\\ufff9x\\ufffb';
   it.each([
     ['a payout card', () => renderPayoutCard(hostileRecord(name), plain)],
     ['a payouts list row', () => renderTable(LIST_COLUMNS, [payoutRow(hostileRecord(name), plain)], plain)],
     ['a payouts list at 80 columns', () => renderTable(LIST_COLUMNS, [payoutRow(hostileRecord(name), plain)], plain, { width: 80 })],
     ['a payouts CSV row', () => csvRow(payoutCsvValues(hostileRecord(name)))],
-    ['the computed summary', () => renderComputedSummary(computed([hostileRecord(name), record({ currency: name })]), plain)],
-    ['the computed summary as CSV', () => summaryCsv(computed([hostileRecord(name), record({ currency: name })]))],
+    // The status, a word payctl does not know, with each invisible character written out (service/status-words.ts).
+    ['the computed summary', () => renderComputedSummary(computed([hostileRecord(name), record({ currency: name })]), plain), ESCAPED],
+    ['the computed summary as CSV', () => summaryCsv(computed([hostileRecord(name), record({ currency: name })])), ESCAPED],
     ["the service's summary", () => renderServiceSummary(summarySchema.parse({ total_transfers: 1, [name]: name }), plain)],
     ["the service's summary as CSV", () => serviceSummaryCsv(summarySchema.parse({ total_transfers: 1, [name]: name }))],
     ['the batch plan', () => plan(name)],
-  ])('in %s', (_, render) => {
+  ])('in %s', (_, render, shown = 'Aminata Kamarax') => {
     const out = render();
     expect(out).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]/);
-    expect(out).toContain('Aminata Kamarax');
+    expect(out).toContain(shown);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   authUserSchema,
   kycVerified,
   money,
+  isUnknownStatus,
   normalizeStatus,
   walletsSchema,
 } from '../../src/service/schemas.js';
@@ -265,8 +266,21 @@ describe('payoutRecordSchema and recordStatus', () => {
     ['initiated', 'Pending'],
     ['queued', 'Pending'],
     ['on_hold', 'on_hold'],
+    [' SUCCESSFUL ', 'Successful'],
+    // A word payctl does not know cannot pass for one of the three once sanitized for a terminal.
+    ['Failed\u0000', 'Failed\\u0000'],
+    ['\u001b[32mSuccessful', '\\u001b[32mSuccessful'],
+    ['\u202eSuccessful', '\\u202eSuccessful'],
+    ['Success\u200bful', 'Success\\u200bful'],
+    ['\u0405uccessful', '\\u0405uccessful'],
+    ['done \u{1f600}', 'done \\u{1f600}'],
   ])('normalizeStatus(%j) is %j', (word, status) => {
     expect(normalizeStatus(word)).toBe(status);
+  });
+
+  it('isUnknownStatus: anything but the three, no status included', () => {
+    expect(['Successful', 'Failed', 'Pending'].map(isUnknownStatus)).toEqual([false, false, false]);
+    expect(['done', '', normalizeStatus('Failed\u0000')].map(isUnknownStatus)).toEqual([true, true, true]);
   });
 });
 

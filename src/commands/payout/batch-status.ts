@@ -19,6 +19,7 @@ import {
   failedRowOf,
   fingerprintOfBody,
   isAccepted,
+  oddStatusWarning,
   readStatusReport,
   rewriteReport,
   rowOfBody,
@@ -376,10 +377,7 @@ class StatusRun {
       );
     }
     for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
-    for (const { e, s } of f.oddWords)
-      deps.log.warn(
-        `Row ${sanitizeInline(e.row)} (payout ${sanitizeInline(e.payoutId)}) has the status ${JSON.stringify(s.status)}, a word payctl does not know: whether it was paid cannot be told from it.`,
-      );
+    for (const { e, s } of f.oddWords) deps.log.warn(oddStatusWarning(e, s));
     const again = commandLine(this.inv, ['payout', 'batch', 'status'], [fileOperand(path), '--wait']);
     if (unread.length) {
       const readable = unread.filter((u) => u.transaction_id !== null).length;

@@ -12,7 +12,7 @@ import { parseEnvelope, type ApiClient } from '../../api/client.js';
 import { InterruptedError, PayoutFailedError, StatusUnknownError, StillPendingError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { renderPayoutCard, totalWarning } from '../../output/payout.js';
-import { isUnknownStatus } from '../../service/schemas.js';
+import { isUnknownStatus, unknownStatusWords } from '../../service/schemas.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
@@ -93,7 +93,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   // A word payctl does not know, waited through (it may become one it knows): not Pending.
   if (result.kind === 'pending' && isUnknownStatus(result.status)) {
     throw new StatusUnknownError(
-      `Payout ${shownId} has the status ${JSON.stringify(sanitizeInline(result.status))} after ${after}, a word payctl does not know: whether it was paid cannot be told from it. It was not sent again.`,
+      `Payout ${shownId} has ${unknownStatusWords(sanitizeInline(result.status))}, after ${after} of waiting: whether it was paid cannot be told from it. It was not sent again.`,
       { payoutId: ref.payoutId, hint: `Ask the service what it means; wait again with: ${getCommand('--wait')}` },
     );
   }
