@@ -170,7 +170,7 @@ export function renderBatchResult(r: BatchResult, outcomes: readonly RowOutcome[
     '.\n';
   // Already submitted under another key (a lost journal, another config folder): said, never a failure.
   if (alreadyMade)
-    out += `${alreadyMade} of them already made: the service already had their payout ids (sent before under other idempotency keys); nothing new was paid.\n`;
+    out += `${alreadyMade} of them already made: the service already had their payout ids (sent before under other idempotency keys); nothing new was paid. The service cannot be asked what it holds under an id: a payout_id of the file used before for another payout reads the same, and that row was not paid.\n`;
   out += r.report === null ? 'Report: not written (below).\n' : `Report: ${r.report}\n`;
   const rejected = outcomes.filter((x) => x.outcome === 'rejected');
   if (rejected.length) {

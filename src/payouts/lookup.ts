@@ -162,7 +162,7 @@ export function notLookedUpError(entry: JournalEntry, inv: Invocation): ApiError
   if (o?.kind === 'accepted' && o.alreadyMade) {
     return new ApiError(
       `${head}: the service already had this payout id when it was sent (${utcTime(o.at)}: ${text(o.alreadyMade.message)}), so it was made before under another idempotency key, and its answer named no transaction.`,
-      { code: 'NOT_FOUND', hint: `Find its record with: ${findRecordCommand(entry, inv)}` },
+      { code: 'NOT_FOUND', hint: `If it is this payout, its record is among: ${findRecordCommand(entry, inv)}` },
     );
   }
   return new ApiError(`${head}: its outcome is unknown (no answer was read${o?.kind === 'unknown' ? `: ${text(o.reason)}` : ''}).`, {

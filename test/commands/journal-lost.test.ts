@@ -150,6 +150,9 @@ describe('a payout the service holds under another key', () => {
     const r = await payctl(['payout', 'batch', file, '--report', report, '--yes'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('0 accepted, 3 already submitted, 0 rejected, 0 unknown');
+    // What payctl cannot check is said: the service is not asked what it holds under an id.
+    expect(r.stderr).toContain('3 of them already made');
+    expect(r.stderr).toContain('a payout_id of the file used before for another payout reads the same, and that row was not paid.');
     expect(ctx.sb.payouts().length).toBe(before);
     const lines = readJsonlReport(report);
     expect(lines.map((l) => l.outcome)).toEqual(['replayed', 'replayed', 'replayed']);

@@ -247,8 +247,10 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toContain(`Already submitted: the service already has payout id ${id}`);
     expect(r.stderr).toContain(`Payout ${id} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`);
+    // What payctl cannot know is said: the id may have been used for another payout (here, another amount).
+    expect(r.stderr).toContain(`if that id was used before for another payout, this one was not paid; send it under another --payout-id.`);
     expect(ctx.sb.payouts().filter((p) => p.payout_id === id)).toHaveLength(1);
-    const line = /^Find its record with: (payctl .*)$/m.exec(r.stderr)?.[1];
+    const line = /^If it is this payout, its record is among: (payctl .*)$/m.exec(r.stderr)?.[1];
     expect(line, r.stderr).toBeDefined();
     const list = await payctl([...argvOf(line!), '--json'], { dir: cfg.dir });
     expect(list.code, list.stderr).toBe(0);
@@ -259,7 +261,7 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(got.code, got.stderr).toBe(1);
     expect(got.stderr).toContain('the service already had this payout id when it was sent');
     expect(got.stderr).not.toMatch(/unknown|reconcile/);
-    expect(got.stderr).toContain(`Find its record with: ${line!}`);
+    expect(got.stderr).toContain(`If it is this payout, its record is among: ${line!}`);
   });
 
   it('create whose outcome is unknown: exit 4 and no waiting', async () => {

@@ -164,12 +164,16 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
     deps.log.success(
       `Already submitted: the service already has payout id ${request.payoutId} (sent before under another key: ${result.alreadyMade.message}). Nothing new was paid.`,
     );
+    // The service cannot be asked what it holds under a payout id: the same id reused elsewhere for another payout reads the same.
+    deps.log.warn(
+      `payctl cannot check what the service's payout ${request.payoutId} pays (it looks payouts up by transaction id only): if that id was used before for another payout, this one was not paid; send it under another --payout-id.`,
+    );
     if (!opts.wait) return 0;
     // --wait follows a payout by its transaction id, and the refusal names none: its settlement
     // cannot be followed, so not known (exit 5, as for a read that fails), never "settled".
     throw new StillPendingError(`Payout ${request.payoutId} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`, {
       payoutId: request.payoutId,
-      hint: `Find its record with: ${findRecordCommand(j.entry, c.inv)}`,
+      hint: `If it is this payout, its record is among: ${findRecordCommand(j.entry, c.inv)}`,
     });
   }
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
