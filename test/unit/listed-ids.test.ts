@@ -1,6 +1,6 @@
 /**
  * The transaction ids of a whole list read (src/commands/payouts/listed-ids.ts): ids of the
- * documented form kept packed, any other id as its string; exact either way, through growth.
+ * documented form kept packed (in any case, trimmed), any other id as its string, through growth.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -28,11 +28,18 @@ describe('ListedIds', () => {
     expect(set.addSeen(base)).toBe(true);
   });
 
-  it('ids of another form are kept as their text: lower case is another id', () => {
+  it('ids of another form are kept as their text', () => {
     const set = new ListedIds();
-    for (const id of ['txn-bok-ff051a7f00a49eb6af225d10ea', 'TXN-BOK-FF051A7F00A49EB6AF225D10EA', 'po-1', 'TXN-BOK-FF', '']) {
+    for (const id of ['po-1', 'PO-1', 'TXN-BOK-FF', ' TXN-BOK-FF', '']) {
       expect(set.addSeen(id), id).toBe(false);
       expect(set.addSeen(id), id).toBe(true);
     }
+  });
+
+  it('a documented id in lower case or with spaces around it is the same transaction (as payout get reads one)', () => {
+    const set = new ListedIds();
+    expect(set.addSeen('TXN-BOK-FF051A7F00A49EB6AF225D10EA')).toBe(false);
+    for (const id of ['txn-bok-ff051a7f00a49eb6af225d10ea', ' TXN-BOK-FF051A7F00A49EB6AF225D10EA', 'Txn-Bok-FF051a7f00A49EB6AF225D10EA\t'])
+      expect(set.addSeen(id), id).toBe(true);
   });
 });

@@ -3,8 +3,8 @@
  * later page is told by its id, and `payouts list --all` reads 100,000 payouts and more in
  * little memory. An id of the documented form (`TXN-BOK-` and 26 upper-case hex digits:
  * docs/service.md) is kept as its 104 bits in four 32-bit words of one typed array (16 bytes,
- * against some 60 for the string in a Set); any other id as its string. Exact either way: two
- * ids are the same only when their text is.
+ * against some 60 for the string in a Set), whatever its case and the spaces around it; any
+ * other id as its exact string.
  */
 import { TRANSACTION_ID } from '../../service/schemas.js';
 
@@ -18,7 +18,11 @@ export class ListedIds {
   readonly #others = new Set<string>();
 
   /** Adds `id`; whether it was there before. */
-  addSeen(id: string): boolean {
+  addSeen(given: string): boolean {
+    // Written in lower case or with spaces around it, a documented id is the same transaction, as
+    // `payout get` reads a typed one: a repeat in another case is not a second payout in a total.
+    const upper = given.trim().toUpperCase();
+    const id = TRANSACTION_ID.test(upper) ? upper : given;
     if (!TRANSACTION_ID.test(id)) {
       if (this.#others.has(id)) return true;
       this.#others.add(id);
