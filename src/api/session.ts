@@ -44,7 +44,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     throw new AuthError(
       `Profile "${globals.profile}" holds a key for ${profile?.baseUrl ? maskBaseUrl(profile.baseUrl) : 'another base URL'}, not for ${baseUrl}: it is not sent there.`,
       {
-        hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${baseUrl}`,
+        hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile of its own to it: ${commandLine({ profile: profileNameFor(baseUrl), baseUrl }, ['login'])}`,
       },
     );
   }
@@ -86,4 +86,20 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: stri
     loginCommand: commandLine(invocationOf(inp.globals, inp.env), ['login']),
     credentials: { apiKey, source: 'given' },
   });
+}
+
+/** A profile name for a base URL's own profile (its host, as a profile name may be written), in a printed login. */
+function profileNameFor(baseUrl: string): string {
+  let host = '';
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    // checkBaseUrl read it: not reached
+  }
+  return (
+    host
+      .replace(/[^A-Za-z0-9_.-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 64) || 'other'
+  );
 }

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFile, expectNoSecrets, newKey, readProfile, writeLoggedIn, writeProfile, writeProfiles, type Run } from '../helpers/e2e.js';
+import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
@@ -282,11 +283,25 @@ describe('a profile key is sent only to its own base URL', () => {
 
     const r = await payctl(['balances', '--base-url', two.baseUrl], { dir });
     expect(r.stderr).toContain(`Error: Profile "default" holds a key for ${sb.baseUrl}, not for ${two.baseUrl}: it is not sent there.`);
-    expect(r.stderr).toContain(`Set PAYCTL_API_KEY for ${two.baseUrl}, or log in a profile for it: payctl login --profile NAME --base-url ${two.baseUrl}`);
+    expect(r.stderr).toContain(`Set PAYCTL_API_KEY for ${two.baseUrl}, or log in a profile of its own to it: payctl login --profile 127.0.0.1 --base-url ${two.baseUrl}`);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toBe('');
     expectNoCrash(r);
     expect(two.seen).toEqual([]);
+    // The login printed, run as printed (the key from PAYCTL_API_KEY, as a person types it at the prompt), makes that profile.
+    const login = /log in a profile of its own to it: (payctl .*)$/m.exec(r.stderr)![1]!;
+    const other = configDir();
+    writeProfile(other, profile);
+    const made = await payctl(shellSplit(login).slice(1), { dir: other, env: { PAYCTL_API_KEY: key2 } });
+    expect(made.code, made.stderr).toBe(0);
+    expect(readProfile(other, '127.0.0.1')).toMatchObject({ baseUrl: two.baseUrl, apiKey: key2 });
+    two.seen.length = 0;
+    // A base URL a shell would read as commands is quoted in it: pasted, it is one word, never run.
+    const odd = 'http://127.0.0.1:1/x;touch$IFS/tmp/PWNED;/v2';
+    const q = await payctl(['balances', '--base-url', odd], { dir });
+    expect(q.code, q.stderr).toBe(3);
+    const printed = /log in a profile of its own to it: (payctl .*)$/m.exec(q.stderr)![1]!;
+    expect(shellSplit(printed)).toEqual(['payctl', 'login', '--profile', '127.0.0.1', '--base-url', odd]);
 
     // PAYCTL_TOKEN is retired: it is said to be unused, and never sent as the bearer.
     const retired = await payctl(['balances', '--base-url', two.baseUrl], { dir, env: { PAYCTL_TOKEN: key2 } });
