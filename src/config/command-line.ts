@@ -8,6 +8,7 @@
 import { givenBaseUrl, profileChoice } from './resolve.js';
 import { DEFAULT_TIMEOUT_S } from './globals.js';
 import { shellQuote } from './shell.js';
+import { maskBaseUrl } from './mask.js';
 
 /** The global options that choose the environment of a run (Deps' GlobalOptions has them). */
 export interface RunOptions {
@@ -62,7 +63,8 @@ export function commandLine(inv: Invocation, words: string[], args: string[] = [
   const out = ['payctl', ...words, ...args.slice(0, lead).map(shellQuote)];
   args = args.slice(lead);
   if (inv.profile !== undefined && inv.profile !== '') out.push('--profile', shellQuote(inv.profile));
-  if (inv.baseUrl) out.push('--base-url', shellQuote(inv.baseUrl));
+  // A user name and password in it are never printed (payctl refuses such a base URL anyway).
+  if (inv.baseUrl) out.push('--base-url', shellQuote(maskBaseUrl(inv.baseUrl)));
   if (inv.timeout) out.push('--timeout', shellQuote(inv.timeout));
   for (const a of args) out.push(shellQuote(a));
   return out.join(' ');

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import {
@@ -378,7 +379,12 @@ describe('a base URL with a user name and password (the password is a secret)', 
     const odd = await run('config', 'set', 'base-url', `https://ops:${PASSWORD}/x@api.example.com/v2`);
     expect(odd.code, odd.stderr).toBe(2);
     expect(odd.stderr).toContain('"https://****@api.example.com/v2" is not a valid base URL.');
-    for (const r of [status, env, set, odd]) noPassword(r);
+    // Commands payctl prints carry the base URL of the run: masked there too.
+    const secret = await payctl(['config', 'set', 'webhook-secret', 'whsec_abcdefgh123'], { dir: cfg.dir, env: { PAYCTL_BASE_URL: WITH_USER } });
+    expect(secret.stderr).toContain(`--base-url '${MASKED_URL}'`);
+    const policy = await payctl(['config', 'set', 'policy', join(cfg.dir, 'no-such-policy.json')], { dir: cfg.dir, env: { PAYCTL_BASE_URL: WITH_USER } });
+    expect(policy.code).toBe(2);
+    for (const r of [status, env, set, odd, secret, policy]) noPassword(r);
   });
 });
 
