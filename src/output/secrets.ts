@@ -19,8 +19,13 @@ const MIN_SECRET_LENGTH = 6;
  * tag characters U+E0000-E007F) and controls but tab and line breaks. A text holding one is
  * matched with them left out.
  */
+// Combining marks (variation selectors, the grapheme joiner) and blank fillers (Hangul, braille)
+// draw nothing between a secret's letters either.
 // eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\p{Cf}\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}\u115f\u1160\u2800\u3164\uffa0\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
+/** A JSON escape that could spell a secret's character in raw JSON (`\/` as PHP writes every slash, `\u0062`). */
+const JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|\/)/;
+const JSON_ESCAPES = /\\u[0-9A-Fa-f]{4}/g;
 const INVISIBLES = new RegExp(INVISIBLE.source, 'gu');
 // The introducers of escape sequences, 7- and 8-bit.
 // eslint-disable-next-line no-control-regex
@@ -35,7 +40,16 @@ const ESCAPES = /[\u001b\u0090-\u009f]/;
 export function secretForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   const hex = bytes.toString('hex');
-  const forms = [secret, sanitizeInline(secret), JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), hex, hex.toUpperCase()];
+  const forms = [
+    secret,
+    secret.toUpperCase(),
+    secret.toLowerCase(),
+    sanitizeInline(secret),
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    hex,
+    hex.toUpperCase(),
+  ];
   const everyByte = hex.replace(/../g, '%$&');
   forms.push(
     everyByte,
@@ -105,7 +119,7 @@ export class SecretMask {
   apply(text: string): string {
     let out = text;
     if (this.#mayHold(out)) for (const s of this.#sorted()) if (out.includes(s)) out = out.split(s).join('***');
-    if (!this.#secrets.length || !INVISIBLE.test(out)) return out;
+    if (!this.#secrets.length || !(INVISIBLE.test(out) || JSON_ESCAPE.test(out))) return out;
     // An escape sequence inside a secret (ESC [0m): matched in the text as a terminal draws it,
     // sanitized (output/sanitize.ts), which then is what is written, where a secret was found.
     if (ESCAPES.test(out)) {
@@ -116,25 +130,22 @@ export class SecretMask {
     return this.#applyVisible(out);
   }
 
-  /** Masks the secrets found in the text with its invisible characters left out, and those characters with them. */
+  /**
+   * Masks the secrets found in the text as it reads: its invisible characters left out, and JSON
+   * escapes (`\u0062`, `\/`) read as the characters they stand for (the raw answer of --json and
+   * --verbose); what spelled a secret is masked whole in the text as written.
+   */
   #applyVisible(text: string): string {
-    // Most texts hold no secret even then: where each visible character is, only when one does.
-    const visible = text.replace(INVISIBLES, '');
-    if (!this.#mayHold(visible) || !this.#forms.some((s) => visible.includes(s))) return text;
-    const at: number[] = [];
-    let from = 0;
-    const keep = (end: number) => {
-      for (let i = from; i < end; i++) at.push(i);
-    };
-    for (const m of text.matchAll(INVISIBLES)) {
-      keep(m.index);
-      from = m.index + m[0].length;
-    }
-    keep(text.length);
-    at.push(text.length);
+    // Most texts hold no secret even then (an answer with `\/` in every URL): read natively first,
+    // and where each character read comes from only when a secret is there.
+    let quick = text.includes('\\/') ? text.replaceAll('\\/', '/') : text;
+    if (quick.includes('\\u')) quick = quick.replace(JSON_ESCAPES, (e) => String.fromCharCode(parseInt(e.slice(2), 16)));
+    if (INVISIBLE.test(quick)) quick = quick.replace(INVISIBLES, '');
+    if (!this.#mayHold(quick) || !this.#forms.some((f) => quick.includes(f))) return text;
+    const { read, from, to } = readView(text);
     const cuts: Array<[number, number]> = [];
-    for (const s of this.#forms) {
-      for (let i = visible.indexOf(s); i >= 0; i = visible.indexOf(s, i + s.length)) cuts.push([at[i]!, at[i + s.length - 1]! + 1]);
+    for (const f of this.#forms) {
+      for (let i = read.indexOf(f); i >= 0; i = read.indexOf(f, i + f.length)) cuts.push([from[i]!, to[i + f.length - 1]!]);
     }
     if (!cuts.length) return text;
     cuts.sort((a, b) => a[0] - b[0]);
@@ -151,6 +162,37 @@ export class SecretMask {
     }
     return out + text.slice(end);
   }
+}
+
+/**
+ * The text as it reads: invisible characters left out, JSON escapes read as their characters;
+ * for each character read, where it starts and ends in the text.
+ */
+function readView(text: string): { read: string; from: number[]; to: number[] } {
+  let read = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let i = 0; i < text.length;) {
+    let c = String.fromCodePoint(text.codePointAt(i)!);
+    let len = c.length;
+    if (c === '\\' && text[i + 1] === '/') {
+      c = '/';
+      len = 2;
+    } else if (c === '\\' && text[i + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(i + 2, i + 6))) {
+      c = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+      len = 6;
+    }
+    if (!INVISIBLE.test(c)) {
+      read += c;
+      // A character of two code units is two characters read, as indexOf counts them.
+      for (let k = 0; k < c.length; k++) {
+        from.push(i);
+        to.push(i + len);
+      }
+    }
+    i += len;
+  }
+  return { read, from, to };
 }
 
 /** The stream, with every string or buffer written to it masked first. */

@@ -72,6 +72,10 @@ describe('maskSecrets', () => {
       ['with U+200B inside', `${KEY.slice(0, 8)}\u200b${KEY.slice(8)}`],
       ['with a zero width no-break space, a soft hyphen and a tag character inside', `sk\ufeff_live_4eC\u00ad39HqLyjWD\u{e0041}arjtT1zdp7dc`],
       ['with an escape sequence inside', `${KEY.slice(0, 5)}\u001b[0m${KEY.slice(5)}`],
+      ['with a variation selector after every character', [...KEY].join('\ufe0f')],
+      ['with a combining grapheme joiner and a Hangul filler inside', `${KEY.slice(0, 6)}\u034f${KEY.slice(6, 12)}\u3164${KEY.slice(12)}`],
+      ['in capitals', KEY.toUpperCase()],
+      ['in raw JSON, one letter as a \\u escape', `\\u0073${KEY.slice(1)}`],
     ])('%s', (_name, echoed) => {
       const out = maskSecrets(`{"message":"bad key ${echoed}, try again"}`, [KEY]);
       expect(out).toMatch(/^\{"message":"bad key \S*\*\*\*\S*, try again"\}$/);
@@ -82,6 +86,16 @@ describe('maskSecrets', () => {
       const odd = 'sk_live/ab+cd"ef\\gh';
       expect(maskSecrets(`x ${encodeURIComponent(odd)} y`, [odd])).toBe('x *** y');
       expect(maskSecrets(`x ${JSON.stringify(odd)} y`, [odd])).toBe('x "***" y');
+    });
+
+    it('in raw JSON with every slash escaped (as PHP writes it), masked whole: the answer stays JSON', () => {
+      const slashed = 'bk_live_Ab/Cd+Ef0123456789xyzQ';
+      const raw = `{"message":"Balances for ${slashed.replace('/', '\\/')}","data":[]}`;
+      const out = maskSecrets(raw, [slashed]);
+      expect(out).toBe('{"message":"Balances for ***","data":[]}');
+      expect(JSON.parse(out)).toEqual({ message: 'Balances for ***', data: [] });
+      // An escaped slash alone, with no key in it, is left as it came.
+      expect(maskSecrets('{"next":"https:\\/\\/api.example.com\\/v2"}', [slashed])).toBe('{"next":"https:\\/\\/api.example.com\\/v2"}');
     });
 
     it('invisible characters elsewhere are kept, and text without the key is left alone', () => {
