@@ -4,19 +4,21 @@
  */
 import { accessSync, chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { shellQuote } from './shell.js';
 import { fsFault } from './fs-fault.js';
 
 /**
  * The config folder: PAYCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/payctl, else ~/.config/payctl.
- * The profile store, the payout journal and the detached sandbox's record live here.
+ * The profile store, the payout journal and the detached sandbox's record live here. Always an
+ * absolute path: a relative one (`PAYCTL_CONFIG_DIR=-rel`) would make the commands printed with
+ * its files in them (chmod, mv, rm) depend on the folder they are pasted in, or read as options.
  */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.PAYCTL_CONFIG_DIR) return env.PAYCTL_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'payctl');
-  return join(env.HOME || homedir(), '.config', 'payctl');
+  if (env.PAYCTL_CONFIG_DIR) return resolve(env.PAYCTL_CONFIG_DIR);
+  if (env.XDG_CONFIG_HOME) return resolve(env.XDG_CONFIG_HOME, 'payctl');
+  return resolve(env.HOME || homedir(), '.config', 'payctl');
 }
 
 /** The local journal's folder: `journal/` in the config folder (payouts/ledger/local.ts), as messages name it. */

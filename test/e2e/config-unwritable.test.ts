@@ -5,10 +5,10 @@
  * The runs are made as root without the capabilities that let root write any file (setpriv),
  * else as the user the tests run as, so that the folder's mode is obeyed for real.
  */
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runUnprivileged, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cliEnv, runCli, runUnprivileged, tempConfigDir } from '../helpers/cli.js';
 import { readProfile } from '../helpers/e2e.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -40,5 +40,25 @@ describe('login to a config folder payctl may not write', () => {
     const again = await runUnprivileged(login, { env, input: `${ctx.sb.apiKey}\n` });
     expect(again.code, again.stderr).toBe(0);
     expect(readProfile(dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey });
+  });
+});
+
+describe('a relative config folder (PAYCTL_CONFIG_DIR=-rel)', () => {
+  it('the commands printed name it by its absolute path: run as printed from another folder, they work', async () => {
+    const work = join(base.dir, 'work');
+    mkdirSync(join(work, '-rel'), { recursive: true, mode: 0o700 });
+    const file = join(work, '-rel', 'config.json');
+    writeFileSync(file, JSON.stringify({ profiles: { default: { baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey } } }), { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const env = cliEnv(undefined, { PAYCTL_CONFIG_DIR: '-rel' });
+    const r = await runCli(['config', 'list'], { cwd: work, env: { PAYCTL_CONFIG_DIR: '-rel' } });
+    expect(r.code, r.stderr).toBe(2);
+    const chmod = /^ {2}(chmod 600 .*)$/m.exec(r.stderr)![1]!;
+    expect(chmod).toBe(`chmod 600 ${file}`);
+    // Pasted in another folder, where "-rel" is not there (and would read as options).
+    const sh = await runUnprivileged(['sh', '-c', chmod], { env });
+    expect(sh.code, sh.stderr).toBe(0);
+    const again = await runCli(['config', 'list'], { cwd: work, env: { PAYCTL_CONFIG_DIR: '-rel' } });
+    expect(again.code, again.stderr).toBe(0);
   });
 });
