@@ -8,6 +8,9 @@
  */
 import { UsageError } from '../errors.js';
 import type { Profile } from './profile.js';
+import { SSL_MODES, decideTls, type TlsDecision } from './ledger-tls.js';
+
+export { SSL_MODES };
 
 /** The setting's value for the journal in the config folder. */
 export const LOCAL_LEDGER = 'local';
@@ -20,9 +23,6 @@ const MASK = '****';
 
 /** Query parameters that carry a password (libpq's `password`, and the client key's `sslpassword`). */
 const PASSWORD_PARAMS = new Set(['password', 'sslpassword']);
-
-/** libpq's sslmode values (the PostgreSQL store reads them as libpq does). */
-export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
 
 /** The ledger of a run, as chosen (resolveLedger). */
 export type LedgerSetting =
@@ -94,11 +94,6 @@ export function hasPassword(raw: string): boolean {
 }
 
 /**
- * The value as it is saved or used: `local`, or a PostgreSQL URL with a host (or a `host`
- * parameter: a Unix socket folder) and a known sslmode. `from` names where it came from in the
- * message (`PAYCTL_LEDGER_URL`). Throws a UsageError (exit 2) that shows it masked.
- */
-/**
  * The URL as pg reads it: a user and password with no host before the path
  * ("postgres://u:pw@/db?host=/run/postgresql", a socket folder) is no URL to WHATWG, and pg
  * reads it with a stand-in host, as here (`noHost`). Undefined when it is no URL at all.
@@ -115,7 +110,45 @@ function parseLedgerUrl(raw: string): { url: URL; noHost: boolean } | undefined 
   }
 }
 
-export function checkLedgerSetting(value: string, from = 'The ledger'): string {
+/** What of the run's environment a ledger URL's TLS depends on: the sslmode and root certificate it leaves out. */
+export type TlsEnv = Readonly<{ PGSSLMODE?: string; PGSSLROOTCERT?: string }>;
+
+/**
+ * The value as it is saved or used: `local`, or a PostgreSQL URL with a host (or a `host`
+ * parameter: a Unix socket folder), a known sslmode, and TLS for a host that is not this
+ * machine (ledger-tls.ts: disable, allow and prefer refused there; none given is verify-full).
+ * `from` names where it came from in the message (`PAYCTL_LEDGER_URL`). Without `env` the URL
+ * alone decides (`config set`: it is used later, elsewhere); with it, PGSSLMODE and
+ * PGSSLROOTCERT fill what the URL leaves out, as the client reads them. Throws a UsageError
+ * (exit 2) that shows it masked.
+ */
+export function checkLedgerSetting(value: string, from = 'The ledger', env?: TlsEnv): string {
+  const raw = checkLedgerUrl(value, from);
+  tlsOf(raw, from, env);
+  return raw;
+}
+
+/**
+ * The warning a ledger URL calls for when it is set or used (sslmode=require to another
+ * machine: the server's certificate is not checked), or undefined.
+ */
+export function ledgerTlsWarning(value: string, env?: TlsEnv, from = 'The ledger'): string | undefined {
+  return tlsOf(value.trim(), from, env)?.warning;
+}
+
+function tlsOf(raw: string, from: string, env: TlsEnv | undefined): TlsDecision | undefined {
+  const parsed = raw === LOCAL_LEDGER ? undefined : parseLedgerUrl(raw);
+  if (!parsed) return undefined;
+  const { url, noHost } = parsed;
+  const host = url.searchParams.get('host') || (noHost ? '' : safeDecode(url.hostname));
+  const inUrl = url.searchParams.get('sslmode') ?? undefined;
+  const inEnv = env?.PGSSLMODE || undefined;
+  const rootCert = !!(url.searchParams.get('sslrootcert') || env?.PGSSLROOTCERT);
+  const shown = maskLedgerUrl(raw);
+  return decideTls({ host, sslmode: inUrl ?? inEnv, fromEnv: inUrl === undefined && inEnv !== undefined, rootCert }, from, shown, shown !== raw);
+}
+
+function checkLedgerUrl(value: string, from: string): string {
   const raw = value.trim();
   if (raw === LOCAL_LEDGER) return raw;
   const shown = maskLedgerUrl(raw);
@@ -168,8 +201,8 @@ export function checkLedgerSetting(value: string, from = 'The ledger'): string {
  */
 export function resolveLedger(env: NodeJS.ProcessEnv, profile: Pick<Profile, 'ledger'> | undefined): LedgerSetting {
   const fromEnv = env[LEDGER_ENV];
-  if (fromEnv !== undefined && fromEnv.trim() !== '') return setting(checkLedgerSetting(fromEnv, LEDGER_ENV), 'env');
-  if (profile?.ledger) return setting(checkLedgerSetting(profile.ledger, "The profile's ledger"), 'profile');
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return setting(checkLedgerSetting(fromEnv, LEDGER_ENV, env), 'env');
+  if (profile?.ledger) return setting(checkLedgerSetting(profile.ledger, "The profile's ledger", env), 'profile');
   return { backend: 'local', source: 'default' };
 }
 

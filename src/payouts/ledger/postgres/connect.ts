@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { ConfigError } from '../../../errors.js';
+import { SSL_MODES, decideTls } from '../../../config/ledger-tls.js';
 
 /** The environment a ledger is opened with: PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGPASSFILE, ... */
 export type LedgerEnv = Readonly<Record<string, string | undefined>>;
@@ -25,7 +26,6 @@ export const POOL_MAX = 5;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long a statement may go unanswered. */
 const QUERY_TIMEOUT_MS = 60_000;
-const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
 
 /**
  * The shared ledger cannot be reached (or refused this user): nothing was sent (exit 2). The
@@ -77,10 +77,11 @@ export interface Connection {
  * password, dbname, sslmode, sslrootcert, sslcert, sslkey, connect_timeout, options) leaves out
  * comes from PGHOST, PGPORT, PGUSER (else USER, LOGNAME or USERNAME: the login name),
  * PGDATABASE (else the user), PGPASSWORD (else the password file: PGPASSFILE or ~/.pgpass,
- * 0600), PGSSLMODE, PGSSLROOTCERT, PGSSLCERT, PGSSLKEY, PGCONNECT_TIMEOUT and PGOPTIONS. Every
- * setting is given to the client, so it never reads the process's own environment (a host
- * left unset is localhost over TCP, not libpq's socket folder). A URL that cannot be read is a
- * ConfigError (masked).
+ * 0600), PGSSLMODE (else prefer on this machine, verify-full for another: ledger-tls.ts,
+ * which refuses a non-TLS sslmode there), PGSSLROOTCERT, PGSSLCERT, PGSSLKEY, PGCONNECT_TIMEOUT
+ * and PGOPTIONS. Every setting is given to the client, so it never reads the process's own
+ * environment (a host left unset is localhost over TCP, not libpq's socket folder). A URL that cannot be read is a
+ * ConfigError (masked); a non-TLS sslmode for another machine a UsageError (both exit 2).
  */
 export function connectionOf(url: string, env: LedgerEnv): Connection {
   const masked = maskUrl(url);
@@ -93,6 +94,15 @@ export function connectionOf(url: string, env: LedgerEnv): Connection {
   const user = q('user') ?? (u.username ? decodeURIComponent(u.username) : undefined) ?? env.PGUSER ?? env.USER ?? env.LOGNAME ?? env.USERNAME;
   const database = q('dbname') ?? (u.pathname.length > 1 ? decodeURIComponent(u.pathname.slice(1)) : undefined) ?? env.PGDATABASE ?? user;
   const given = q('password') ?? (u.password ? decodeURIComponent(u.password) : undefined) ?? env.PGPASSWORD;
+  const root = q('sslrootcert') ?? env.PGSSLROOTCERT;
+  // Decided before anything connects: no password in clear text to another machine (ledger-tls.ts).
+  const inUrl = q('sslmode');
+  const tls = decideTls(
+    { host, sslmode: inUrl ?? env.PGSSLMODE, fromEnv: inUrl === undefined && env.PGSSLMODE !== undefined, rootCert: !!root },
+    'The ledger URL',
+    masked,
+    masked !== url,
+  );
   const timeout = q('connect_timeout') ?? env.PGCONNECT_TIMEOUT;
   const seconds = timeout === undefined ? undefined : Number(timeout);
   const config: PoolConfig = {
@@ -103,11 +113,7 @@ export function connectionOf(url: string, env: LedgerEnv): Connection {
     // A function: the client then never looks for a password itself (in the process's
     // environment). Undefined when there is none: the client then sends none.
     password: (() => given ?? passwordFile(env, { host, port, database, user })) as () => string,
-    ssl: sslOf(
-      q('sslmode') ?? env.PGSSLMODE ?? 'prefer',
-      { root: q('sslrootcert') ?? env.PGSSLROOTCERT, cert: q('sslcert') ?? env.PGSSLCERT, key: q('sslkey') ?? env.PGSSLKEY },
-      masked,
-    ),
+    ssl: sslOf(tls.mode, { root, cert: q('sslcert') ?? env.PGSSLCERT, key: q('sslkey') ?? env.PGSSLKEY }, masked),
     options: q('options') ?? env.PGOPTIONS,
     application_name: 'payctl',
     client_encoding: 'UTF8',
@@ -151,9 +157,10 @@ function parseUrl(url: string, masked: string): URL {
 
 /**
  * TLS as libpq's sslmode asks: disable, allow and prefer connect without it (the client cannot
- * fall back from TLS to plain as libpq does); require encrypts without checking the server's
- * certificate (unless a root certificate is given: then as verify-ca); verify-ca checks the
- * certificate's chain; verify-full also checks it names the host.
+ * fall back from TLS to plain as libpq does: so they are refused for a host that is not this
+ * machine, and none given there is verify-full, by decideTls before this); require encrypts
+ * without checking the server's certificate (unless a root certificate is given: then as
+ * verify-ca); verify-ca checks the certificate's chain; verify-full also checks it names the host.
  */
 function sslOf(mode: string, files: { root?: string; cert?: string; key?: string }, masked: string): false | ConnectionOptions {
   if (!SSL_MODES.includes(mode)) throw new ConfigError(`The ledger URL ${masked} asks for sslmode "${mode}": it is one of ${SSL_MODES.join(', ')}.`);
