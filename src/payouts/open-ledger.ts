@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { configDir } from '../config/paths.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { openConfigStore, type ConfigStore } from '../config/store.js';
-import { LEDGER_ENV, ledgerSource, resolveLedger, type LedgerSetting } from '../config/ledger-setting.js';
+import { LEDGER_ENV, ledgerSource, ledgerTlsWarning, resolveLedger, type LedgerSetting } from '../config/ledger-setting.js';
 import type { Ledger } from './ledger/ledger.js';
 import { LocalLedger } from './ledger/local.js';
 import type { PostgresLedger } from './ledger/postgres/index.js';
@@ -28,8 +28,8 @@ export interface LedgerRun {
   globals: Pick<GlobalOptions, 'profile'>;
   /** The run's config store (Deps.config); else opened from `env`. */
   config?: () => ConfigStore;
-  /** --verbose lines: which ledger, masked. */
-  log?: { verbose(line: string): void };
+  /** --verbose lines: which ledger, masked; the warning of a ledger whose certificate goes unchecked (stderr). */
+  log?: { verbose(line: string): void; warn(line: string): void };
   resources: RunResources;
   /** The run's clock (Deps.clock): the local store's `now()`, the day its daily totals count. */
   clock?: Pick<Clock, 'now'>;
@@ -76,6 +76,9 @@ export function openSharedLedger(run: LedgerRun, setting: SharedLedgerSetting): 
   const known = mine.get(setting.url);
   if (known) return known;
   run.log?.verbose(`ledger: PostgreSQL at ${setting.masked}${ledgerSource(setting)}`);
+  // Once per run and ledger (this one is opened once): sslmode=require checks no certificate.
+  const unchecked = ledgerTlsWarning(setting.url, run.env, setting.source === 'env' ? LEDGER_ENV : "The profile's ledger");
+  if (unchecked) run.log?.warn(unchecked);
   const ledger = (async () => {
     const { openPostgresLedger } = await import('./ledger/postgres/index.js');
     const { rowSignerOf } = await import('./ledger/ledger-key.js');

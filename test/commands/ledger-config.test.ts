@@ -7,8 +7,9 @@
  * shared ledger without connecting, and the reads that never need the ledger.
  */
 import { existsSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -77,7 +78,11 @@ describe('config set|get|unset ledger', () => {
     const url = `postgresql://team:${PASSWORD}@db.example.com/payctl?sslmode=require`;
     const set = await run(['config', 'set', 'ledger', '--stdin'], { input: `${url}\n` });
     expect(set.code, set.stderr).toBe(0);
-    expect(set.stderr).toBe('✓ Set ledger in profile "default": postgresql://team:****@db.example.com/payctl?sslmode=require.\n');
+    expect(set.stderr).toBe(
+      "Warning: The ledger postgresql://team:****@db.example.com/payctl?sslmode=require uses sslmode=require: the connection is encrypted but the server's certificate is not checked, " +
+        'so the password goes to whoever answers for db.example.com. Use sslmode=verify-full instead: postgresql://team:****@db.example.com/payctl?sslmode=verify-full (your password in place of ****).\n' +
+        '✓ Set ledger in profile "default": postgresql://team:****@db.example.com/payctl?sslmode=require.\n',
+    );
     expect(readProfile(cfg.dir)).toEqual({ ledger: url });
     expectNoSecrets(set, [PASSWORD]);
   });
@@ -108,6 +113,87 @@ describe('config set|get|unset ledger', () => {
     expect(r.stderr).not.toContain('Warning');
     expect(readProfile(cfg.dir)).toEqual({});
     expectNoSecrets(r, [PASSWORD]);
+  });
+});
+
+describe('the ledger password never in clear text to another machine', () => {
+  beforeEach(() => writeProfile(cfg.dir, {}));
+  const url = `postgres://u:${PASSWORD}@db.example.com/x`;
+  const masked = 'postgres://u:****@db.example.com/x';
+
+  /**
+   * Connections the run tried to open to db.example.com (pg opens a net.Socket and connects
+   * it): counted, and refused at once here, so no test waits on a name lookup.
+   */
+  let attempts: unknown[][];
+  beforeEach(() => {
+    attempts = [];
+    const connect = Object.getOwnPropertyDescriptor(Socket.prototype, 'connect')!.value as (...a: unknown[]) => Socket;
+    vi.spyOn(Socket.prototype, 'connect').mockImplementation(function (this: Socket, ...args: unknown[]) {
+      if (!JSON.stringify(args).includes('db.example.com')) return connect.apply(this, args);
+      attempts.push(args);
+      process.nextTick(() => this.destroy(Object.assign(new Error('connect ECONNREFUSED db.example.com (refused by the test)'), { code: 'ECONNREFUSED' })));
+      return this;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it.each(['prefer', 'disable', 'allow'])('config set ledger --stdin with sslmode=%s for db.example.com: exit 2, nothing saved, the verify-full form', async (mode) => {
+    const r = await run(['config', 'set', 'ledger', '--stdin'], { input: `${url}?sslmode=${mode}\n` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`The ledger "${masked}?sslmode=${mode}" asks for sslmode=${mode}, which would send the password to db.example.com without TLS`);
+    expect(r.stderr).toContain(`${masked}?sslmode=verify-full (your password in place of ****)`);
+    expect(readProfile(cfg.dir)).toEqual({});
+    expectNoSecrets(r, [PASSWORD]);
+  });
+
+  it('no sslmode for db.example.com is verify-full: saved as given, no warning', async () => {
+    const r = await run(['config', 'set', 'ledger', '--stdin'], { input: `${url}\n` });
+    expect([r.code, r.stderr]).toEqual([0, `✓ Set ledger in profile "default": ${masked}.\n`]);
+  });
+
+  it.each([
+    ['sslmode=prefer in the URL', `${url}?sslmode=prefer`, {}, `PAYCTL_LEDGER_URL "${masked}?sslmode=prefer" asks for sslmode=prefer`],
+    ['PGSSLMODE=disable', url, { PGSSLMODE: 'disable' }, `PAYCTL_LEDGER_URL "${masked}" asks for PGSSLMODE=disable`],
+  ])('PAYCTL_LEDGER_URL with %s, to ledger status, import, history and plan commands: exit 2 before any connection is tried', async (_, value, env, says) => {
+    for (const args of [['ledger', 'status'], ['ledger', 'import'], ['history'], ['plan', 'show', 'sha256:0123456789ab'], ['ledger', 'status', '--json']]) {
+      const r = await run(args, { env: { PAYCTL_LEDGER_URL: value, ...env } });
+      // With --json the error is a JSON document on stderr, stdout empty.
+      const json = args.includes('--json') ? oneJson(r.stderr).error : undefined;
+      const out = json ? `${json.message} ${json.hint}` : r.stderr;
+      if (json) expect(r.stdout).toBe('');
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(out).toContain(`${says}, which would send the password to db.example.com without TLS`);
+      expect(out).toContain(`${masked}?sslmode=verify-full (your password in place of ****)`);
+      expect(out).not.toContain('Cannot reach');
+      expectNoSecrets(r, [PASSWORD]);
+    }
+    expect(attempts).toEqual([]);
+  });
+
+  it('a profile ledger saved before with sslmode=prefer: refused when used, before any connection', async () => {
+    writeProfile(cfg.dir, { ledger: `${url}?sslmode=prefer` });
+    const r = await run(['ledger', 'status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`The profile's ledger "${masked}?sslmode=prefer" asks for sslmode=prefer`);
+    expect(attempts).toEqual([]);
+  });
+
+  it('sslmode=require when used: one warning on stderr per command, --json stdout the result alone', async () => {
+    // ?host= names the host the client connects to: loopback here, so no warning.
+    const loopback = `postgres://u:${PASSWORD}@db.example.com:${await closedPort()}/x?sslmode=require&host=127.0.0.1`;
+    const r = await run(['ledger', 'status', '--json'], { env: { PAYCTL_LEDGER_URL: loopback } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('Warning');
+    const remote = await run(['ledger', 'status', '--json'], { env: { PAYCTL_LEDGER_URL: `${url}?sslmode=require&connect_timeout=2` } });
+    expect(remote.code).toBe(2);
+    expect(attempts.length).toBeGreaterThan(0);
+    expect(
+      remote.stderr.match(/Warning: PAYCTL_LEDGER_URL postgres:\/\/u:\*\*\*\*@db\.example\.com\/x\?sslmode=require&connect_timeout=2 uses sslmode=require/g),
+    ).toHaveLength(1);
+    expect(remote.stderr).toContain('postgres://u:****@db.example.com/x?sslmode=verify-full&connect_timeout=2 (your password in place of ****)');
+    expect(oneJson(remote.stdout)).toMatchObject({ backend: 'postgresql', reachable: false });
+    expectNoSecrets(remote, [PASSWORD]);
   });
 });
 

@@ -3,15 +3,16 @@
  * input): checked before it is saved. A policy file (README "Four eyes") is read and checked
  * first: a file that cannot be read or is not a valid policy is not set, the message says so
  * and why, and the profile keeps the policy it had. A ledger URL (README "Working as a team")
- * is checked too, shown only masked, and one with a password given on the command line is
- * saved with a warning: shell history and other users' process lists keep what was typed. So
+ * is checked too (a non-TLS sslmode for another machine refused, sslmode=require warned of:
+ * config/ledger-tls.ts), shown only masked, and one with a password given on the command line
+ * is saved with a warning: shell history and other users' process lists keep what was typed. So
  * is a webhook secret given on the command line (a blank one is refused, exit 2), as
  * `webhooks listen --secret` warns: `--stdin` keeps it off the command line.
  */
 import { write, type Deps } from '../../deps.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { applySetting } from '../../config/settings.js';
-import { hasPassword, maskLedgerUrl } from '../../config/ledger-setting.js';
+import { hasPassword, ledgerTlsWarning, maskLedgerUrl } from '../../config/ledger-setting.js';
 import { checkKeyStays } from '../../config/resolve.js';
 import { examinePolicy } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf, type Invocation } from '../../config/command-line.js';
@@ -78,6 +79,9 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
     return applySetting(current, opts.key, value, commands);
   });
   if (patch.ledger !== undefined && !opts.stdin && hasPassword(patch.ledger)) passwordWarning(deps, inv);
+  // Saved, but said (stderr: --json's stdout stays the result): sslmode=require checks no certificate.
+  const unchecked = patch.ledger !== undefined ? ledgerTlsWarning(patch.ledger) : undefined;
+  if (unchecked) deps.log.warn(unchecked);
   if (patch.webhookSecret !== undefined && !opts.stdin) webhookSecretWarning(deps, inv);
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: true }) + '\n');
   else deps.log.success(`Set ${opts.key} in profile "${name}"${patch.ledger !== undefined ? `: ${maskLedgerUrl(patch.ledger)}` : ''}.`);
