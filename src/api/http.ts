@@ -12,6 +12,8 @@ import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from '../config/resolve.js';
+import { maskBaseUrl } from '../config/mask.js';
+import { UsageError } from '../errors.js';
 
 export type { Dispatcher };
 
@@ -46,8 +48,8 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
     bodyTimeout: opts.timeoutMs,
     keepAliveTimeout: 10_000,
   };
-  const httpProxy = env.HTTP_PROXY ?? env.http_proxy ?? '';
-  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy ?? '';
+  const httpProxy = proxyFrom(env, 'HTTP_PROXY');
+  const httpsProxy = proxyFrom(env, 'HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return new Agent(timeouts);
   const [{ default: EnvHttpProxyAgent }, { default: connect }, { default: DispatcherClass }] = await Promise.all([
     import('undici/lib/dispatcher/env-http-proxy-agent.js'),
@@ -69,6 +71,31 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
     proxyTls: { rejectUnauthorized: true },
   });
   return loopbackDirect(new Agent(timeouts), proxied);
+}
+
+/**
+ * A proxy variable's value (`HTTP_PROXY`, else its lower-case name), checked to be an http:// or
+ * https:// URL: anything else is bad input (exit 2, before anything is sent), said with the
+ * variable's name and its value masked (a proxy password), never "a bug in payctl".
+ */
+function proxyFrom(env: NodeJS.ProcessEnv, name: 'HTTP_PROXY' | 'HTTPS_PROXY'): string {
+  const lower = name.toLowerCase();
+  const [given, value] = env[name] !== undefined ? [name, env[name]] : [lower, env[lower]];
+  if (!value) return '';
+  // host:port without a scheme is an http:// proxy, as curl reads it.
+  const full = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) ? value : `http://${value}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(full);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol === 'http:' || url?.protocol === 'https:') return full;
+  throw new UsageError(
+    `${given} "${maskBaseUrl(value)}" is not a proxy payctl can use: it must be an http:// or https:// URL. Nothing was sent.`,
+    [],
+    `Set it as http://host:port (for example http://proxy.example:3128), or unset ${given}.`,
+  );
 }
 
 /** A dispatcher that sends to loopback origins through `direct` and to every other through `proxied`. */

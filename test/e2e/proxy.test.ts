@@ -126,6 +126,22 @@ describe('payctl behind a proxy', () => {
     expect(proxied).toEqual([]);
     expect(seen).toEqual([`Bearer ${KEY}`]);
   });
+
+  it.each([
+    ['HTTPS_PROXY', 'http://u:ProxyPw77@[bad'],
+    ['https_proxy', 'ftp://u:ProxyPw77@proxy.example:21'],
+    ['HTTP_PROXY', 'socks5://proxy.example:1080'],
+  ])('%s=%s is bad input: exit 2 naming the variable, its password masked, never "a bug", nothing sent', async (name, value) => {
+    seen.length = 0;
+    for (const verbose of [[], ['--verbose']]) {
+      const r = await runCli(['balances', '--base-url', 'https://api.example.test/v2', ...verbose], { configDir: cfg.dir, env: { [name]: value, PAYCTL_API_KEY: KEY } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${name} "`);
+      expect(r.stderr).toContain('is not a proxy payctl can use: it must be an http:// or https:// URL. Nothing was sent.');
+      expect(r.stderr).not.toMatch(/bug|ProxyPw77|^\s+at /m);
+    }
+    expect(seen).toEqual([]);
+  });
 });
 
 describe('NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn the certificate check off', () => {
