@@ -26,11 +26,12 @@ export interface Forwarded {
   error?: string;
 }
 
-/** The URL as printed: its password (if any) as `***`. */
+/** The URL as printed: its password (if any) as `***`, or a user name given alone (a token, as often) as `***`. */
 export function shownUrl(u: URL): string {
-  if (!u.password) return u.href;
+  if (!u.password && !u.username) return u.href;
   const shown = new URL(u.href);
-  shown.password = '***';
+  if (u.password) shown.password = '***';
+  else shown.username = '***';
   return shown.href;
 }
 

@@ -76,6 +76,21 @@ describe('webhooks listen: the low findings', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('hook-user:***@');
     expect(bad.stderr + bad.stdout).not.toContain(password);
+    // A password with "#" or "/" in it, where the URL does not parse: masked whole.
+    for (const odd of ['Secr#etPw99', 'Secr/etPw99']) {
+      const r = await payctl(['webhooks', 'listen', '--port', '0', '--forward-to', `http://u:${odd}@[bad/hook`], { dir: configDir() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('"http://u:***@[bad/hook" is not a URL.');
+    }
+  });
+
+  it('a token given as the user name alone in --forward-to is never printed either', async () => {
+    const app = await target(() => 204);
+    const token = 'ghp_UserTokenSecret123';
+    const l = await listen(['--forward-to', app.url.replace('http://', `http://${token}@`)], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    expect(l.stderr()).toContain(`forwarding to ${app.url.replace('http://', 'http://***@')}`);
+    const exit = await l.stop();
+    expect(exit.stderr + exit.stdout).not.toContain(token);
   });
 
   it('--host 0.0.0.0 warns that every interface can reach the listener (port 0, stopped at once)', async () => {

@@ -59,9 +59,12 @@ export interface ListenOptions {
   forwardTo?: string;
 }
 
-/** Text that may quote the URL as typed, its `user:password@` part masked (for what is not a URL yet). */
+/**
+ * Text that may quote the URL as typed (for what is not a URL yet), its `user:password@` part
+ * masked up to the last `@` (a password may hold `#` or `/`), or a user name given alone.
+ */
 function maskUserinfo(raw: string): string {
-  return raw.replace(/(\/\/[^/?#@:]*):[^/?#@]*@/g, '$1:***@');
+  return raw.replace(/(\/\/[^/?#@:]*):.*@/, '$1:***@').replace(/\/\/[^/?#@:]+@/, '//***@');
 }
 
 function checkForwardUrl(raw: string): URL {
