@@ -151,6 +151,8 @@ export async function* newestFirst(journal: Ledger, filter: HistoryFilter, damag
 export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promise<void> {
   const gaps = await journal.journalGaps();
   if (!gaps) return;
+  if (gaps.unread) deps.log.warn(`${gaps.unread} payctl cannot tell whether entries this folder journaled are missing.`);
+  if (!gaps.missing) return;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   deps.log.warn(
     `${gaps.missing} journal entr${gaps.missing === 1 ? 'y' : 'ies'} recorded by this folder ${gaps.missing === 1 ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more}. ` +

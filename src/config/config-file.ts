@@ -6,7 +6,8 @@
  * the last read (inode, size, modification and change times) is not parsed again, unless it
  * changed in the last two seconds (the "racily clean" files of git).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, lstatSync, readSync } from 'node:fs';
+import { openRegular, RefusedFile, type OpenedFile } from './regular-file.js';
 import * as z from 'zod/mini';
 import '../zod.js';
 import { ConfigError } from '../errors.js';
@@ -84,12 +85,7 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
     // Only a regular file: a FIFO would block every command, a symlink would have its
     // target rewritten and chmodded.
     const st = lstatSync(path, { bigint: true });
-    if (!st.isFile()) {
-      throw new ConfigError(
-        `The config file ${path} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; payctl reads and writes only a regular file there.`,
-        'Move it away and run `payctl login` again, or point PAYCTL_CONFIG_DIR at another folder.',
-      );
-    }
+    if (!st.isFile()) throw notRegular(path, st.isSymbolicLink() ? 'is a symbolic link' : 'is not a regular file');
     checkTrusted(path, Number(st.mode), Number(st.uid), Number(st.size));
     mode = Number(st.mode);
     stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
@@ -137,6 +133,14 @@ function refuseReadableSecrets(path: string, mode: number, profiles: Record<stri
   );
 }
 
+/** A config file that is not a regular file (`why`: "is a symbolic link"): never read nor written. */
+function notRegular(path: string, why: string): ConfigError {
+  return new ConfigError(
+    `The config file ${path} ${why}; payctl reads and writes only a regular file there.`,
+    'Move it away and run `payctl login` again, or point PAYCTL_CONFIG_DIR at another folder.',
+  );
+}
+
 /** Refuses a file too large to be a profile store, or one that others could have written. */
 function checkTrusted(path: string, mode: number, uid: number, size: number): void {
   if (size > MAX_CONFIG_BYTES) {
@@ -161,11 +165,18 @@ function checkTrusted(path: string, mode: number, uid: number, size: number): vo
   }
 }
 
-/** The file's text, read through one descriptor and never past MAX_CONFIG_BYTES (it may grow after the check). */
+/** The file's text, read through one descriptor (never blocking: regular-file.ts) and never past MAX_CONFIG_BYTES (it may grow after the check). */
 function readBounded(path: string): string {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  let f: OpenedFile | undefined;
   try {
-    const st = fstatSync(fd);
+    f = openRegular(path);
+  } catch (err) {
+    if (err instanceof RefusedFile) throw notRegular(path, err.why);
+    throw err;
+  }
+  if (!f) throw Object.assign(new Error(`${path} is gone`), { code: 'ENOENT' });
+  const { fd, st } = f;
+  try {
     checkTrusted(path, st.mode, st.uid, st.size);
     const chunks: Buffer[] = [];
     let total = 0;

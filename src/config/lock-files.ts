@@ -12,9 +12,11 @@
  * change meanwhile (its dead holder will not release it, and only a guard holder removes
  * another's lock), so a fresh lock made by someone else is never removed by mistake.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname, uptime } from 'node:os';
 import { checkFolder } from './paths.js';
+import { openRegular, RefusedFile, type OpenedFile } from './regular-file.js';
+import { shellQuote } from './shell.js';
 import { sleep } from '../clock.js';
 import { diskFull, fsFault } from './fs-fault.js';
 import { ConfigError, InterruptedError, LocalError } from '../errors.js';
@@ -165,27 +167,27 @@ interface SeenLock {
   mtimeMs: number;
 }
 
-/** The lock file as it is now; undefined when there is none. Never follows a symlink. */
+/** The lock file as it is now; undefined when there is none. Never follows a symlink, never blocks (a named pipe there hung every command that locks). */
 function readLock(path: string, nothing: string): SeenLock | undefined {
-  let fd: number;
+  let f: OpenedFile | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    f = openRegular(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
     throw new ConfigError(
-      `Cannot read the lock file ${path}: ${code === 'ELOOP' ? 'it is a symbolic link' : (err as Error).message}. ${nothing}`,
-      `payctl never makes one; remove it: rm ${path}`,
+      `Cannot read the lock file ${path}: ${err instanceof RefusedFile ? `it ${err.why}` : (err as Error).message}. ${nothing}`,
+      // A folder there is not removed by rm: its contents are the person's to look at first.
+      err instanceof RefusedFile && err.why.startsWith('is a folder')
+        ? 'payctl never makes one; move it away.'
+        : `payctl never makes one; remove it: rm ${shellQuote(path)}`,
     );
   }
+  if (!f) return undefined;
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new ConfigError(`The lock file ${path} is not a file. ${nothing}`, `payctl never makes one; remove it.`);
     const buf = Buffer.alloc(MAX_LOCK_BYTES);
-    const n = readSync(fd, buf, 0, MAX_LOCK_BYTES, 0);
-    return { holder: parseHolder(buf.subarray(0, n).toString('utf8')), ino: st.ino, mtimeMs: st.mtimeMs };
+    const n = readSync(f.fd, buf, 0, MAX_LOCK_BYTES, 0);
+    return { holder: parseHolder(buf.subarray(0, n).toString('utf8')), ino: f.st.ino, mtimeMs: f.st.mtimeMs };
   } finally {
-    closeSync(fd);
+    closeSync(f.fd);
   }
 }
 

@@ -12,15 +12,18 @@
  * can read it can sign plans and approvals as its owner.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
 import { jsonFault } from '../config/json-fault.js';
 import { ensureConfigDir, ownerId } from '../config/paths.js';
 import { shellQuote } from '../config/shell.js';
+import { readRegular, RefusedFile } from '../config/regular-file.js';
 
 export const KEY_FILE = 'signing-key.json';
+/** Key files are a few hundred bytes: a larger one is not one payctl wrote, and is not read (a 3 GiB journal.key took 4 GB). */
+const MAX_KEY_BYTES = 64 * 1024;
 const PUBLIC_KEY = /^ed25519:([A-Za-z0-9+/]{43}=)$/;
 
 export interface SigningKey {
@@ -120,35 +123,33 @@ export interface PrivateKeyFile {
  * no mode bits or user ids to check: its permissions are ACLs). One check for every key payctl keeps.
  */
 export function readPrivateKeyFile(file: string, what: PrivateKeyFile): string | undefined {
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new ConfigError(`Refusing to use the ${what.label} ${file}: it is a symlink.`, 'Put the key file itself in the config folder.');
-    throw new ConfigError(`Cannot read the ${what.label} ${file}: ${(err as Error).message}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new ConfigError(`Refusing to use the ${what.label} ${file}: it is not a regular file.`);
-    if (sep === '/') {
-      const uid = ownerId();
-      if (uid !== undefined && st.uid !== uid) throw new ConfigError(`Refusing to use the ${what.label} ${file}: it belongs to another user (uid ${st.uid}).`);
-      if ((st.mode & 0o077) !== 0) {
-        const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
-        throw new ConfigError(
-          `Refusing to use the ${what.label} ${file}: its permissions ${mode} let others read or change it, and whoever reads it can ${what.misuse}.`,
-          `Make it yours alone with: chmod 600 ${shellQuote(file)}${what.ifCopied ? `\n${what.ifCopied}` : ''}`,
-        );
-      }
-    }
-    return readFileSync(fd, 'utf8');
+    return readRegular(file, MAX_KEY_BYTES, { what: what.label, check: (st) => checkPrivate(file, st, what) })?.toString('utf8');
   } catch (err) {
     if (err instanceof ConfigError) throw err;
+    if (err instanceof RefusedFile) {
+      throw new ConfigError(
+        `Refusing to use the ${what.label} ${file}: it ${err.kind === 'symlink' ? 'is a symlink' : err.why}.`,
+        err.kind === 'symlink'
+          ? 'Put the key file itself in the config folder.'
+          : 'It is not a key file payctl wrote: move it away, and put back the key file from a backup of this config folder.',
+      );
+    }
     throw new ConfigError(`Cannot read the ${what.label} ${file}: ${(err as Error).message}`);
-  } finally {
-    closeSync(fd);
+  }
+}
+
+/** Refuses a key file another user owns, or one others could read or change (not on Windows: its permissions are ACLs). */
+function checkPrivate(file: string, st: Stats, what: PrivateKeyFile): void {
+  if (sep !== '/') return;
+  const uid = ownerId();
+  if (uid !== undefined && st.uid !== uid) throw new ConfigError(`Refusing to use the ${what.label} ${file}: it belongs to another user (uid ${st.uid}).`);
+  if ((st.mode & 0o077) !== 0) {
+    const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+    throw new ConfigError(
+      `Refusing to use the ${what.label} ${file}: its permissions ${mode} let others read or change it, and whoever reads it can ${what.misuse}.`,
+      `Make it yours alone with: chmod 600 ${shellQuote(file)}${what.ifCopied ? `\n${what.ifCopied}` : ''}`,
+    );
   }
 }
 

@@ -170,6 +170,21 @@ describe('mac: the key and the signatures', () => {
     expect(() => new JournalMac(root, dir).of('x')).toThrow(`Refusing to use the journal key ${file}: it is a symlink.`);
   });
 
+  it('a key file far larger than a key (1 MiB of NUL bytes) is refused unread, saying so; nothing was sent', () => {
+    const file = join(root, 'journal.key');
+    writeFileSync(file, Buffer.alloc(1 << 20), { mode: 0o600 });
+    let err: unknown;
+    try {
+      new JournalMac(root, dir).of('x');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toBe(
+      `Refusing to use the journal key ${file}: it is larger than 64 KiB, far more than any journal key payctl writes: it was not read. Nothing was sent.`,
+    );
+  });
+
   it('matches: an HMAC of a text, any other text or length refused', () => {
     writeFileSync(join(root, 'journal.key'), KEY + '\n', { mode: 0o600 });
     const mac = new JournalMac(root, dir);

@@ -4,11 +4,25 @@
  * line per entry made, its name and payout id with an HMAC made with the journal key. It only
  * warns of lost entries (journalGaps): it decides nothing about sending.
  */
-import { closeSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { openRegular, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
 import type { JournalGaps } from './ledger.js';
 import type { JournalMac } from './mac.js';
 import { ENTRY_NAME, type EntryNames } from './names.js';
+
+/**
+ * The index opened to append a line (0600): never blocking, never through a symlink, and only
+ * a regular file (a named pipe there hung payout create in open()). Throws otherwise.
+ */
+function appendOnly(file: string): number {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0), 0o600);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new Error(`${file} is not a regular file`);
+  }
+  return fd;
+}
 
 /** What an index line's HMAC covers. */
 const signedText = (name: string, payoutId: string) => `payctl-journal-index-v1\n${name}\n${payoutId}`;
@@ -35,7 +49,7 @@ export class JournalIndex {
   note(name: string, payoutId: string): void {
     try {
       const line = JSON.stringify({ name, payoutId, mac: this.#mac.of(signedText(name, payoutId)) }) + '\n';
-      const fd = this.#fd ?? openSync(this.#file, 'a', 0o600);
+      const fd = this.#fd ?? appendOnly(this.#file);
       try {
         writeSync(fd, line);
       } finally {
@@ -64,10 +78,21 @@ export class JournalIndex {
    */
   gaps(): JournalGaps | undefined {
     let raw: string;
+    let f: OpenedFile | undefined;
     try {
-      raw = readFileSync(this.#file, 'utf8');
+      f = openRegular(this.#file);
+    } catch (err) {
+      return err instanceof RefusedFile
+        ? { missing: 0, recorded: 0, payoutIds: [], unverified: 0, unread: `The payout journal's index ${this.#file} ${err.why}.` }
+        : undefined;
+    }
+    if (!f) return undefined;
+    try {
+      raw = readFileSync(f.fd, 'utf8');
     } catch {
       return undefined;
+    } finally {
+      closeSync(f.fd);
     }
     const present = this.#present();
     let recorded = 0;

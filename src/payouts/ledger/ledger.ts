@@ -73,6 +73,8 @@ export interface JournalGaps {
   payoutIds: string[];
   /** Lines of that record that did not verify (planted, damaged, or signed with another key): passed over. */
   unverified: number;
+  /** Why the record was not read, or not to its end (a file that is not one payctl writes): said as a warning. */
+  unread?: string;
 }
 
 /** What a new entry may say about where it came from (indexed for look-ups by content). */

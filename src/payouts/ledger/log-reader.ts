@@ -6,7 +6,9 @@
  * read once, incrementally (and from its start again once compacted: #index). A line cut
  * short by a crash (no newline at its end) is never read: its claim was never made.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
+import { ConfigError } from '../../errors.js';
+import { openRegular, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
 import { MAX_ENTRY_BYTES } from './names.js';
 
@@ -49,7 +51,9 @@ function transactionOf(entry: Record<string, unknown>): string | undefined {
 export function fileHolds(file: string, texts: string[], chunk = READ_CHUNK): boolean {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    const f = openRegular(file);
+    if (!f) return false;
+    fd = f.fd;
   } catch {
     return false;
   }
@@ -120,7 +124,9 @@ const READ_CHUNK = 1 << 20;
 
 /** A file's first whole line (without its newline), read a block at a time; undefined when there is none. */
 function firstLine(file: string): string | undefined {
-  const fd = openSync(file, 'r');
+  const f = openRegular(file);
+  if (!f) return undefined;
+  const fd = f.fd;
   try {
     let buf = Buffer.alloc(16 * 1024);
     let got = 0;
@@ -279,14 +285,21 @@ export class LogReader {
     }
     // Read through one descriptor: a log renamed over (compacted) in between is not read half
     // from one file and half from the other.
-    let fd: number;
+    let f: OpenedFile | undefined;
     try {
-      fd = openSync(file, 'r');
-    } catch {
+      f = openRegular(file);
+    } catch (err) {
+      // A log that is not a regular file (a named pipe there hung every reader in open()): refused, naming it.
+      if (err instanceof RefusedFile)
+        throw new ConfigError(
+          `The payout journal log ${file} ${err.why}.`,
+          'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+        );
       return undefined;
     }
+    if (!f) return undefined;
+    const { fd, st } = f;
     try {
-      const st = fstatSync(fd);
       // A log compacted since (log.ts compact: a new file, renamed over it) is read again from
       // its start: read on from the old offset, it hid the lines moved before that offset (an
       // outcome, a new entry). A new file, a shorter one, or one whose bytes before the offset

@@ -56,10 +56,17 @@ export class JournalMac {
    * readPrivateKeyFile, with the chmod that makes it private): whoever reads it can sign entries.
    */
   #readKey(): Buffer | undefined {
-    const text = readPrivateKeyFile(this.#keyFile, {
-      label: 'journal key',
-      misuse: 'write payout journal entries that payctl takes for its own (a payout marked as paid is never sent)',
-    });
+    let text: string | undefined;
+    try {
+      text = readPrivateKeyFile(this.#keyFile, {
+        label: 'journal key',
+        misuse: 'write payout journal entries that payctl takes for its own (a payout marked as paid is never sent)',
+      });
+    } catch (err) {
+      // Read before any payout is journaled, so before any is sent: said so, as for a lost key.
+      if (err instanceof ConfigError) throw new ConfigError(`${err.message} Nothing was sent.`, err.hint);
+      throw err;
+    }
     return text === undefined ? undefined : Buffer.from(text.trim(), 'hex');
   }
 

@@ -4,7 +4,8 @@
  * a new file; whatever it says is only a lead (every entry found is read, verified and checked
  * to have the key).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { readRegular } from '../../config/regular-file.js';
 import { basename, sep } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { sha256Hex } from '../identity.js';
@@ -80,7 +81,7 @@ export class Markers {
       const more = lstatSync(`${marker}.more`, { throwIfNoEntry: false })?.isDirectory() ? this.#more(`${marker}.more`, kind, key, transactionId) : [];
       let first: unknown;
       try {
-        first = JSON.parse(readFileSync(marker, 'utf8'));
+        first = JSON.parse(readRegular(marker, MAX_ENTRY_BYTES)?.toString('utf8') ?? '');
       } catch {
         return 'damaged';
       }
@@ -168,7 +169,8 @@ export class Markers {
       }
       let claim: ReturnType<typeof claimOf>;
       try {
-        claim = claimOf(JSON.parse(readFileSync(`${folder}${sep}${n}`, 'utf8')));
+        // Never blocking, never large (regular-file.ts): a named pipe or a huge file here is no claim.
+        claim = claimOf(JSON.parse(readRegular(`${folder}${sep}${n}`, MAX_ENTRY_BYTES)?.toString('utf8') ?? 'null'));
       } catch {
         claim = 'changed';
       }

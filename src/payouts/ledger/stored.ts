@@ -4,10 +4,11 @@
  * that log; checked to be an entry, of the payout asked for, with an HMAC that verifies.
  * Anything else is a ConfigError naming the file: payctl never acts on it.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { jsonFault } from '../../config/json-fault.js';
+import { readRegular, RefusedFile } from '../../config/regular-file.js';
 import type { JournalEntry, Outcome } from './ledger.js';
 import { CLAIM_KEY, claimOf, transactionTexts, type LogReader } from './log-reader.js';
 import type { JournalMac, StoredEntry } from './mac.js';
@@ -43,6 +44,8 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
       throw new Error('unexpected content');
     }
   } catch (err) {
+    // A log that cannot be read (log-reader.ts): said as it is, naming the log.
+    if (err instanceof ConfigError) throw err;
     if (err instanceof ChangedClaim) {
       throw new ConfigError(
         `The payout journal entry ${file} was not written by payctl on this machine or was changed since (its claim on a log holds other fields).`,
@@ -64,29 +67,13 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
  * but a regular file of that size is a ConfigError naming the file, quoting none of it.
  */
 export function entryText(file: string): string | undefined {
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    return readRegular(file, MAX_ENTRY_BYTES, { what: 'entry' })?.toString('utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw notAnEntry(file, 'is a symbolic link, not an entry: payctl does not follow it');
+    if (err instanceof RefusedFile && err.kind === 'symlink') throw notAnEntry(file, 'is a symbolic link, not an entry: payctl does not follow it');
+    if (err instanceof RefusedFile && err.kind === 'large') throw notAnEntry(file, err.why);
+    if (err instanceof RefusedFile) throw new ConfigError(`Cannot read the payout journal entry ${file}: it ${err.why}.`);
     throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new ConfigError(`Cannot read the payout journal entry ${file}: it is not a regular file.`);
-    // One byte more than the bound: a file that grew past it since the stat is refused too.
-    const buf = Buffer.alloc(Math.min(st.size, MAX_ENTRY_BYTES) + 1);
-    let got = 0;
-    for (let n = 1; n > 0 && got < buf.length; got += n) n = readSync(fd, buf, got, buf.length - got, got);
-    if (got > MAX_ENTRY_BYTES) throw notAnEntry(file, `is larger than ${MAX_ENTRY_BYTES / 1024 / 1024} MiB, far more than any entry payctl writes: it was not read`);
-    return buf.toString('utf8', 0, got);
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
-  } finally {
-    closeSync(fd);
   }
 }
 
