@@ -151,7 +151,7 @@ export async function* newestFirst(journal: Ledger, filter: HistoryFilter, damag
 export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promise<void> {
   const gaps = await journal.journalGaps();
   if (!gaps) return;
-  if (gaps.unread) deps.log.warn(`${gaps.unread} payctl cannot tell whether entries this folder journaled are missing.`);
+  if (gaps.unread) deps.log.warn(`${gaps.unread} So payctl cannot tell whether every entry this folder journaled is still there.`);
   if (!gaps.missing) return;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   deps.log.warn(

@@ -92,3 +92,41 @@ export function readRegular(file: string, max: number, opts: ReadOptions = {}): 
     closeSync(f.fd);
   }
 }
+
+/** Bytes read at a time by readLines. */
+const LINE_CHUNK = 1 << 20;
+
+/**
+ * The whole lines of the open file `fd` from byte `from` to byte `to`, a megabyte at a time,
+ * given to `take` in blocks of whole lines (each block ends with a newline; a last line with no
+ * newline yet, being written or cut by a crash, is left). Stops where the file cannot be what
+ * payctl wrote, and says why (a sentence's end naming the byte): a NUL byte (JSON lines never
+ * hold one; 200 MiB of them appended to a log made `history` take 50 s and 870 MB), or a line
+ * longer than `maxLine` (waiting for its newline held it whole). Undefined when read to `to`.
+ */
+export function readLines(fd: number, from: number, to: number, maxLine: number, take: (lines: Buffer) => void): string | undefined {
+  let pending = Buffer.alloc(0);
+  for (let at = from; at < to;) {
+    const chunk = Buffer.allocUnsafe(Math.min(LINE_CHUNK, to - at));
+    const n = readSync(fd, chunk, 0, chunk.length, at);
+    if (n === 0) break;
+    const got = chunk.subarray(0, n);
+    const nul = got.indexOf(0);
+    const fresh = nul >= 0 ? got.subarray(0, nul) : got;
+    const data = pending.length ? Buffer.concat([pending, fresh]) : fresh;
+    const start = at - pending.length;
+    // The lines up to the first one too long (or the end, when none is): taken; past it, not read.
+    let ok = 0;
+    for (let nl = data.indexOf(0x0a); nl >= 0 && nl - ok <= maxLine; nl = data.indexOf(0x0a, ok)) ok = nl + 1;
+    if (ok > 0) take(data.subarray(0, ok));
+    if (data.indexOf(0x0a, ok) >= 0 || data.length - ok > maxLine) return tooLong(maxLine, start + ok);
+    pending = Buffer.from(data.subarray(ok));
+    if (nul >= 0) return `holds a NUL byte at byte ${at + nul}, which payctl never writes: it was not read past it`;
+    at += n;
+  }
+  return undefined;
+}
+
+function tooLong(maxLine: number, from: number): string {
+  return `holds a line longer than ${sizeWords(maxLine)} from byte ${from}, far more than payctl writes: it was not read past it`;
+}

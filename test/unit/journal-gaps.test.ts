@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,25 @@ async function journalThree(dir: string): Promise<{ j: Journal; ids: string[] }>
 }
 
 describe('journalGaps', () => {
+  it('an index with NUL bytes (which payctl never writes) is read up to them, and says so', async () => {
+    const dir = folder();
+    const { j, ids } = await journalThree(dir);
+    const index = join(dir, 'journal.index');
+    const lines = readFileSync(index, 'utf8').split('\n');
+    // The third entry is lost, and its line comes after 1 MiB of NUL bytes.
+    const victim = (await scanned(j)).find((it) => 'entry' in it && it.entry.payoutId === ids[2])!;
+    unlinkSync(join(dir, 'journal', victim.name));
+    const first = `${lines[0]}\n${lines[1]}\n`;
+    writeFileSync(index, Buffer.concat([Buffer.from(first), Buffer.alloc(1 << 20), Buffer.from(`\n${lines[2]}\n`)]));
+    expect(await new Journal(dir).journalGaps()).toEqual({
+      missing: 0,
+      recorded: 2,
+      payoutIds: [],
+      unverified: 0,
+      unread: `The payout journal's index ${index} holds a NUL byte at byte ${Buffer.byteLength(first)}, which payctl never writes: it was not read past it.`,
+    });
+  });
+
   it('nothing missing: undefined; one entry file deleted: 1, named; the journal folder deleted: all 3', async () => {
     const dir = folder();
     const { j, ids } = await journalThree(dir);

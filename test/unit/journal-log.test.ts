@@ -175,4 +175,28 @@ describe('Journal log: group commit', () => {
     writeFileSync(log, readFileSync(log, 'utf8').replace('12.5', '99.5'));
     await expect(journalAt(root).get(BASE, 'edited')).rejects.toThrow(/checksum does not match/);
   });
+
+  it('a log not as payctl writes it (NUL bytes, a line over 4 MiB) is read up to there; an entry claimed past it names why', async () => {
+    const j = journalAt(root);
+    await Promise.all([begin(j, 'p-1'), begin(j, 'p-2')]);
+    const file = join(root, 'journal', 'log', logFiles()[0]!);
+    const [l1, l2] = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .sort((a, b) => (a.includes('"p-1"') ? -1 : b.includes('"p-1"') ? 1 : 0));
+    const head = `${l1}\n`;
+    for (const [junk, why] of [
+      [Buffer.alloc(1000), `holds a NUL byte at byte ${Buffer.byteLength(head)}, which payctl never writes`],
+      [Buffer.alloc(4 * 1024 * 1024 + 10, 'x'), `holds a line longer than 4 MiB from byte ${Buffer.byteLength(head)}, far more than payctl writes`],
+    ] as const) {
+      writeFileSync(file, Buffer.concat([Buffer.from(head), junk, Buffer.from(`\n${l2}\n`)]));
+      const other = journalAt(root);
+      expect((await other.get(BASE, 'p-1'))?.payoutId).toBe('p-1');
+      const err = await other.get(BASE, 'p-2').then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err?.message).toContain(`it claims an entry kept in the log ${logFiles()[0]}, which ${why}: it was not read past it`);
+    }
+  });
 });

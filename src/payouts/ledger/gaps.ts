@@ -4,12 +4,12 @@
  * line per entry made, its name and payout id with an HMAC made with the journal key. It only
  * warns of lost entries (journalGaps): it decides nothing about sending.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
-import { openRegular, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
+import { closeSync, constants, fstatSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
 import type { JournalGaps } from './ledger.js';
 import type { JournalMac } from './mac.js';
-import { ENTRY_NAME, type EntryNames } from './names.js';
+import { ENTRY_NAME, MAX_ENTRY_BYTES, type EntryNames } from './names.js';
 
 /**
  * The index opened to append a line (0600): never blocking, never through a symlink, and only
@@ -77,7 +77,6 @@ export class JournalIndex {
    * daily total with 20,000 entries).
    */
   gaps(): JournalGaps | undefined {
-    let raw: string;
     let f: OpenedFile | undefined;
     try {
       f = openRegular(this.#file);
@@ -87,34 +86,40 @@ export class JournalIndex {
         : undefined;
     }
     if (!f) return undefined;
-    try {
-      raw = readFileSync(f.fd, 'utf8');
-    } catch {
-      return undefined;
-    } finally {
-      closeSync(f.fd);
-    }
     const present = this.#present();
     let recorded = 0;
     let unverified = 0;
     const missing: string[] = [];
     const seen = new Set<string>();
-    for (const text of raw.split('\n')) {
-      if (!text) continue;
-      try {
-        const l = JSON.parse(text) as { name?: unknown; payoutId?: unknown; mac?: unknown };
-        if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
-        if (!present.has(l.name) && !this.#mac.matches(signedText(l.name, l.payoutId), l.mac)) throw new Error('not verified');
-        if (seen.has(l.name)) continue;
-        seen.add(l.name);
-        recorded++;
-        if (!present.has(l.name)) missing.push(l.payoutId);
-      } catch {
-        unverified++;
+    const take = (lines: Buffer) => {
+      for (const text of lines.toString('utf8').split('\n')) {
+        if (!text) continue;
+        try {
+          const l = JSON.parse(text) as { name?: unknown; payoutId?: unknown; mac?: unknown };
+          if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
+          if (!present.has(l.name) && !this.#mac.matches(signedText(l.name, l.payoutId), l.mac)) throw new Error('not verified');
+          if (seen.has(l.name)) continue;
+          seen.add(l.name);
+          recorded++;
+          if (!present.has(l.name)) missing.push(l.payoutId);
+        } catch {
+          unverified++;
+        }
       }
+    };
+    let stopped: string | undefined;
+    try {
+      // A line at a time, never the whole file (a 1 GiB index was read whole: 1.1 GB), and no
+      // further than what payctl never writes (a NUL byte, a line over MAX_ENTRY_BYTES).
+      stopped = readLines(f.fd, 0, f.st.size, MAX_ENTRY_BYTES, take);
+    } catch {
+      return undefined;
+    } finally {
+      closeSync(f.fd);
     }
-    if (!missing.length) return undefined;
-    return { missing: missing.length, recorded, payoutIds: missing.slice(0, 10), unverified };
+    const unread = stopped && `The payout journal's index ${this.#file} ${stopped}.`;
+    if (!missing.length && !unread) return undefined;
+    return { missing: missing.length, recorded, payoutIds: missing.slice(0, 10), unverified, ...(unread ? { unread } : {}) };
   }
 
   /** The names in the journal folder (none when it is gone). */

@@ -8,7 +8,7 @@
  */
 import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
 import { ConfigError } from '../../errors.js';
-import { openRegular, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
+import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
 import { MAX_ENTRY_BYTES } from './names.js';
 
@@ -64,8 +64,11 @@ export function fileHolds(file: string, texts: string[], chunk = READ_CHUNK): bo
     for (let at = 0, carried = 0; ;) {
       const n = readSync(fd, buf, carried, chunk, at);
       if (n === 0) return false;
-      const data = buf.subarray(0, carried + n);
+      // Read no further than a reader does (readLines): up to a NUL byte, which payctl never writes.
+      const nul = buf.subarray(carried, carried + n).indexOf(0);
+      const data = buf.subarray(0, nul >= 0 ? carried + nul : carried + n);
       if (needles.some((x) => data.includes(x))) return true;
+      if (nul >= 0) return false;
       at += n;
       carried = Math.min(keep, data.length);
       data.copy(buf, 0, data.length - carried);
@@ -105,6 +108,8 @@ interface LogIndex {
   ctimeMs: number;
   /** The last whole line read (ending at offset), to know the file still holds it there. */
   last: Buffer;
+  /** Why the log was not read past the offset (readLines): what payctl never writes is there. */
+  unread?: string;
 }
 
 /**
@@ -155,6 +160,11 @@ export class LogReader {
 
   constructor(journalDir: string) {
     this.#folder = join(journalDir, LOG_FOLDER);
+  }
+
+  /** Why log `log` was not read to its end, as a sentence's end ("holds a NUL byte at byte 812, …"); undefined when it was. */
+  unread(log: string): string | undefined {
+    return this.#logs.get(log)?.unread;
   }
 
   /** The latest line of entry `name` in log `log`, or undefined (a log that is not there: none). */
@@ -317,22 +327,13 @@ export class LogReader {
   }
 
   /**
-   * The whole lines from the index's offset to `size`, a megabyte at a time: another run's log
-   * of 10,000 rows is 10 MB, and read at once it was held twice over (bytes and text) while parsed.
+   * The whole lines from the index's offset to `size`, a megabyte at a time (regular-file.ts
+   * readLines): another run's log of 10,000 rows is 10 MB, and read at once it was held twice
+   * over (bytes and text) while parsed. Where the log cannot be what payctl wrote (a NUL byte,
+   * a line over MAX_ENTRY_BYTES) it is not read further, and `unread` says why.
    */
   #readFrom(fd: number, idx: LogIndex, size: number): void {
-    let pending = Buffer.alloc(0);
-    for (let at = idx.offset; at < size;) {
-      const chunk = Buffer.alloc(Math.min(READ_CHUNK, size - at));
-      const n = readSync(fd, chunk, 0, chunk.length, at);
-      if (n === 0) break;
-      at += n;
-      const data = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-      // Only whole lines: a line still being written (or cut by a crash) waits.
-      const end = data.lastIndexOf(0x0a);
-      if (end >= 0) this.#take(idx, data.subarray(0, end + 1));
-      pending = Buffer.from(data.subarray(end + 1));
-    }
+    idx.unread = readLines(fd, idx.offset, size, MAX_ENTRY_BYTES, (lines) => this.#take(idx, lines));
   }
 
   /** Whole lines read (`data` ends with a newline): indexed, the offset moved past them. */

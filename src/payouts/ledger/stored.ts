@@ -109,6 +109,10 @@ function parsed(raw: string, file: string, logs: LogReader): StoredEntry {
   if (!claim) return stored as StoredEntry;
   const line = logs.line(claim.log, basename(file));
   // The log's name is not said: what the file holds is not an entry payctl verified.
-  if (!line) throw new Error('it claims an entry kept in a log that holds no entry for it');
+  if (!line) {
+    const unread = logs.unread(claim.log);
+    // The log named when it was not read to its end: its damage is what hides the entry.
+    throw new Error(unread ? `it claims an entry kept in the log ${claim.log}, which ${unread}` : 'it claims an entry kept in a log that holds no entry for it');
+  }
   return line.entry as unknown as StoredEntry;
 }
