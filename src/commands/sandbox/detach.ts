@@ -7,10 +7,13 @@
  * claims the record second exits 2; its parent then says which sandbox runs (exit 2).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ExitCode, LocalError, UsageError } from '../../errors.js';
+import { ConfigError, ExitCode, LocalError, UsageError } from '../../errors.js';
+import { fsFault } from '../../config/fs-fault.js';
+import { kindOf, openRegular } from '../../config/regular-file.js';
+import { shellQuote } from '../../config/shell.js';
 import type { Deps } from '../../deps.js';
 import { configDir, ensureConfigDir } from '../../config/paths.js';
 import type { ErrorShape, ListShape } from '../../sandbox/shapes.js';
@@ -103,14 +106,52 @@ function childEnv(opts: StartOptions, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv
   return out;
 }
 
-/** The last lines of the child's log, for a start that failed. */
+/** The last lines of the child's log, for a start that failed: its last 64 KiB, never blocking (regular-file.ts). */
 function logTail(file: string): string {
   try {
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
-    return lines.slice(-8).join('\n');
+    const f = openRegular(file);
+    if (!f) return '';
+    try {
+      const buf = Buffer.alloc(Math.min(f.st.size, 64 * 1024));
+      const n = readSync(f.fd, buf, 0, buf.length, f.st.size - buf.length);
+      return buf.toString('utf8', 0, n).trim().split('\n').slice(-8).join('\n');
+    } finally {
+      closeSync(f.fd);
+    }
   } catch {
     return '';
   }
+}
+
+/**
+ * The log opened for the child's output (it holds the sandbox's API key and webhook secret):
+ * never through a symlink (one there had its target overwritten with them, left 0644), never
+ * blocking, a regular file, 0600 even when it was there before. Refused otherwise (exit 2).
+ */
+function openLog(log: string): number {
+  let fd: number;
+  try {
+    fd = openSync(log, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o600);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENXIO: a named pipe nobody reads (opened without waiting).
+    const why = code === 'ELOOP' ? 'it is a symbolic link' : code === 'ENXIO' ? 'it is a named pipe (FIFO), not a regular file' : fsFault(err);
+    throw refusedLog(log, why);
+  }
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw refusedLog(log, `it is ${kindOf(st)}, not a regular file`);
+  }
+  fchmodSync(fd, 0o600);
+  return fd;
+}
+
+function refusedLog(log: string, why: string): ConfigError {
+  return new ConfigError(
+    `Cannot write the sandbox log ${log}: ${why}. The sandbox was not started.`,
+    `payctl writes the sandbox's API key and webhook secret there, into a file of its own. Move it away, then start the sandbox again:\n  mv ${shellQuote(log)} ${shellQuote(`${log}.moved`)}`,
+  );
 }
 
 /** How the child ended, once it has. */
@@ -121,7 +162,7 @@ interface Watched {
 
 /** Starts the child, its output to the log (0600), detached from this process. */
 function spawnChild(opts: StartOptions, deps: Deps, log: string): { child: ChildProcess; watched: Watched } {
-  const fd = openSync(log, 'w', 0o600);
+  const fd = openLog(log);
   let child: ChildProcess;
   try {
     child = spawn(deps.host.execPath, [binPath(), ...childArgs(opts)], {
