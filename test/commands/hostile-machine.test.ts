@@ -7,7 +7,7 @@
  * in-memory streams, the sandbox and the hostile services over real HTTP).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { TestClock } from '../helpers/clock.js';
 import { batchRows, fundDemoWallets, payoutPosts, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
 import { loginInProcess } from '../helpers/batch-fixtures.js';
 import { JournalMac } from '../../src/payouts/ledger/mac.js';
+import { payoutArgs } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 let cfg: ReturnType<typeof tempConfigDir>;
@@ -153,6 +154,24 @@ describe('planted files', () => {
     expect(r.code).toBe(2);
     expect(readdirSync(open)).toEqual([]);
     expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+
+  it.each(['index', 'days', 'log'])('a journal folder of its own whose %s folder is a symlink to a folder elsewhere: refused, nothing written there', async (sub) => {
+    // A journal as payout create leaves it (an entry, its markers), then its folder linked away.
+    const first = await payctl(payoutArgs(sle, `sub-${sub}-${Date.now()}`), { dir: cfg.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const elsewhere = work.file(`elsewhere-${sub}`);
+    mkdirSync(elsewhere, { mode: 0o700 });
+    const link = join(cfg.dir, 'journal', sub);
+    rmSync(link, { recursive: true, force: true });
+    symlinkSync(elsewhere, link);
+    ctx.sb.clearRequests();
+    const r = await payctl(payoutArgs(sle, `sub-${sub}-${Date.now()}-2`), { dir: cfg.dir });
+    expect(r.stderr).toContain(`Refusing to use the payout journal ${sub} folder ${link}: it is a symbolic link. Nothing was sent.`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    noBug(r);
   });
 
   it('a config folder owned by another user and writable by all: refused (the default folder), nothing read from it', async () => {

@@ -14,6 +14,9 @@ import { checkFolder } from '../../config/paths.js';
 import { ConfigError } from '../../errors.js';
 import { diskFull, fsFault } from '../../config/fs-fault.js';
 
+/** The journal's own folders (markers.ts: look-up and day markers; log-reader.ts LOG_FOLDER: batch logs). */
+const JOURNAL_SUBFOLDERS = ['index', 'days', 'log'];
+
 const fsyncFd = promisify(fsync);
 
 /** An fsync of a folder: the names made in it are durable when it resolves. */
@@ -63,10 +66,15 @@ export class JournalFolder {
     this.#onMade = made;
   }
 
-  /** The journal folder, refused when it is a symlink, another user's or writable by others. */
+  /**
+   * The journal folder and its folders of markers and logs, each refused when it is a symlink,
+   * another user's or writable by others: `index`, `days` or `log` linked to a folder elsewhere
+   * had payout create write hard links of its entries there.
+   */
   check(): void {
     if (this.#checked) return;
     checkFolder(this.dir, 'payout journal folder');
+    for (const sub of JOURNAL_SUBFOLDERS) checkFolder(join(this.dir, sub), `payout journal ${sub} folder`);
     this.#checked = true;
   }
 
