@@ -188,18 +188,20 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
 
   if (deps.globals.json) {
     // One document, as `payouts list --all --json`: the lines streamed into its data array.
-    await write(out, '{"data":[');
+    // Its start written with the first line (or at the end): a journal refused before any
+    // line (its key lost) leaves stdout empty, not a document cut after `{"data":[`.
     for await (const e of newestFirst(journal, filter, damaged)) {
-      await write(out, (count > 0 ? ',' : '') + ledgerJson(ledgerLine(e)));
+      await write(out, (count > 0 ? ',' : '{"data":[') + ledgerJson(ledgerLine(e)));
       count++;
     }
-    await write(out, `],"count":${count}}\n`);
+    await write(out, `${count > 0 ? '' : '{"data":['}],"count":${count}}\n`);
   } else if (opts.csv) {
-    await write(out, csvRow(LEDGER_CSV_HEADER));
+    // The header written with the first row (or at the end), as the JSON document's start.
     for await (const e of newestFirst(journal, filter, damaged)) {
-      await write(out, ledgerCsv(ledgerLine(e)));
+      await write(out, (count > 0 ? '' : csvRow(LEDGER_CSV_HEADER)) + ledgerCsv(ledgerLine(e)));
       count++;
     }
+    if (count === 0) await write(out, csvRow(LEDGER_CSV_HEADER));
   } else {
     const style = makeStyle(deps.io.color);
     let table: StreamedTable | undefined;

@@ -6,7 +6,8 @@
  * its HMAC), not by sending each payout.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -469,6 +470,34 @@ describe('history lists the journal', () => {
     expect(table.stdout.trimEnd().split('\n')).toHaveLength(1 + 143);
     expect(table.stderr).toContain('143 journaled payouts.');
   }, 10_000);
+});
+
+describe('history without the journal key', () => {
+  it('its key lost while signed entries are there: the refusal payout create gives (exit 2, stdout empty), whose mv works as printed', async () => {
+    const journal = new Journal(dir);
+    await journaled(journal, fields('wal_key', 'k-1'), new Date('2026-11-20T09:00:00.000Z'), accepted(new Date('2026-11-20T09:00:00.000Z'), 'TRX-K1'));
+    rmSync(join(dir, 'journal.key'));
+    const folder = join(dir, 'journal');
+    for (const format of [[], ['--json'], ['--csv']]) {
+      const r = await payctl(['history', ...format], { dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).not.toContain('No journaled payouts match');
+      if (format[0] === '--json') continue;
+      expect(r.stderr).toContain(`The journal key ${join(dir, 'journal.key')} is missing, but the payout journal ${folder} holds 1 entry signed with it`);
+    }
+    const create = await payctl(createArgs(fields(freshWallet(ctx.sb, '100.00'), `k-${randomUUID()}`)), { dir });
+    expect(create.code).toBe(2);
+    const r = await payctl(['history'], { dir });
+    // The same words as payout create, the same way out.
+    expect(r.stderr).toBe(create.stderr);
+    const mv = r.stderr.split('\n').find((l) => l.startsWith('  mv '))!;
+    execFileSync('sh', ['-c', mv]);
+    expect(existsSync(join(dir, 'journal.old'))).toBe(true);
+    const after = await payctl(['history'], { dir });
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).toContain('No journaled payouts match.');
+  });
 });
 
 describe('the 24-hour rule: an entry older than a day is never resent on its own', () => {

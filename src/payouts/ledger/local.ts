@@ -111,8 +111,14 @@ export class LocalLedger implements Ledger {
    * (stored.ts readEntry: neither parsed nor verified).
    */
   *#named(names: Iterable<string>, transactionId?: string): Generator<ScanItem> {
+    let keyed = false;
     for (const name of new Set(names)) {
       if (!ENTRY_NAME.test(name)) continue;
+      // The key is the journal's, not an entry's: one lost while entries signed with it are
+      // there, or refused, stops a listing as it stops a payout (history said "No journaled
+      // payouts match." and passed every entry over, exit 0).
+      if (!keyed) this.#mac.ready();
+      keyed = true;
       try {
         const entry = this.#read(this.#names.in(name), undefined, transactionId);
         if (entry && !this.#superseded(name, entry)) yield { name, entry };
