@@ -11,10 +11,11 @@
  * alive: the pid may have been reused by any program, or by another folder's sandbox.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, link, rename, unlink, writeFile } from 'node:fs/promises';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { configDir, ensureConfigDir } from '../config/paths.js';
+import { readRegular } from '../config/regular-file.js';
 import type { Host } from '../host.js';
 
 export const RECORD_FILE = 'sandbox.json';
@@ -55,14 +56,21 @@ export function logPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), LOG_FILE);
 }
 
-/** The record, or undefined when there is none (or it is unreadable: treated as stale). */
+/**
+ * The record, or undefined when there is none (or it is unreadable: treated as stale). Read
+ * never blocking, never through a symlink, never past 64 KiB (regular-file.ts): a named pipe
+ * there hung `sandbox status`, `stop` and `start` in open(), deaf to SIGTERM. Anything but a
+ * record is no one's claim (claimRecord removes it).
+ */
+// eslint-disable-next-line @typescript-eslint/require-await -- read synchronously (readRegular); callers await it
 export async function readRecord(env: NodeJS.ProcessEnv): Promise<SandboxRecord | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(recordPath(env), 'utf8');
+    text = readRegular(recordPath(env), 64 * 1024)?.toString('utf8');
   } catch {
     return undefined;
   }
+  if (text === undefined) return undefined;
   try {
     const r = JSON.parse(text) as Partial<SandboxRecord>;
     if (typeof r.pid !== 'number' || typeof r.port !== 'number' || typeof r.baseUrl !== 'string') return undefined;

@@ -115,6 +115,15 @@ describe('a FIFO where payctl keeps a file: refused, never waited on', () => {
     expect(set.stderr).toContain(`rm ${fifo}`);
   });
 
+  it("sandbox.json (the background sandbox's record): status and stop end by themselves, taking it for no record", async () => {
+    const { dir } = withFifo((d) => join(d, 'sandbox.json'));
+    for (const cmd of ['status', 'stop']) {
+      const r = await run(['sandbox', cmd], dir);
+      endedByItself(r);
+      expect(r.stderr + r.stdout).toContain('No sandbox is running');
+    }
+  });
+
   it("a wallet's lock (a policy's limits are checked under it): payout create refuses before sending (exit 2)", async () => {
     const { dir, fifo } = withFifo((d) => walletLockPath(d, wallet));
     const policy = writeFile(work.file(`policy-${randomUUID().slice(0, 8)}.json`), JSON.stringify({ daily_total: { SLE: '5000000' } }));
