@@ -144,16 +144,21 @@ describe('mac: the key and the signatures', () => {
     expect(mac.verified(JSON.parse(readFileSync(file, 'utf8')) as JournalEntry, file)).toEqual(v1);
   });
 
+  /** What using the journal key throws (undefined when it does not). */
+  const keyRefusal = (): unknown => {
+    try {
+      new JournalMac(root, dir).of('x');
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+
   it('a key file others can read (0644) or a symlink is refused, as the signing key is; the printed chmod makes it usable', () => {
     const file = join(root, 'journal.key');
     writeFileSync(file, KEY + '\n', { mode: 0o644 });
     chmodSync(file, 0o644);
-    let err: unknown;
-    try {
-      new JournalMac(root, dir).of('x');
-    } catch (e) {
-      err = e;
-    }
+    const err = keyRefusal();
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).exitCode).toBe(2);
     expect((err as Error).message).toMatch(
@@ -173,12 +178,7 @@ describe('mac: the key and the signatures', () => {
   it('a key file far larger than a key (1 MiB of NUL bytes) is refused unread, saying so; nothing was sent', () => {
     const file = join(root, 'journal.key');
     writeFileSync(file, Buffer.alloc(1 << 20), { mode: 0o600 });
-    let err: unknown;
-    try {
-      new JournalMac(root, dir).of('x');
-    } catch (e) {
-      err = e;
-    }
+    const err = keyRefusal();
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toBe(
       `Refusing to use the journal key ${file}: it is larger than 64 KiB, far more than any journal key payctl writes: it was not read. Nothing was sent.`,
