@@ -16,7 +16,37 @@ import { text, utcTime } from '../output/text.js';
 import { recordStatus, type PayoutRecord } from '../service/schemas.js';
 import { instantNs } from './filters.js';
 import type { JournalEntry } from './journal.js';
-import type { Asked } from './lookup.js';
+
+/** What a journaled body asked for: payout id, currency, wallet, the amount literal and the recipient. */
+export interface Asked {
+  payoutId: string | undefined;
+  currency: string | undefined;
+  walletId: string | undefined;
+  /** The amount as written in the body (a JSON number literal, never through a float). */
+  amount: string | undefined;
+  account: string | undefined;
+  note: string | undefined;
+}
+
+export function askedOf(body: string): Asked | undefined {
+  let b: { payoutId?: unknown; currency?: unknown; walletId?: unknown; recipient?: { accountDetails?: { accountNumber?: unknown; note?: unknown } } };
+  try {
+    b = JSON.parse(body) as typeof b;
+  } catch {
+    return undefined;
+  }
+  if (!b || typeof b !== 'object') return undefined;
+  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const d = b.recipient?.accountDetails;
+  return {
+    payoutId: s(b.payoutId),
+    currency: s(b.currency),
+    walletId: s(b.walletId),
+    amount: /"amount":(-?[0-9.eE+-]+)/.exec(body)?.[1],
+    account: s(d?.accountNumber),
+    note: s(d?.note) || undefined,
+  };
+}
 
 /**
  * A record created this long before the first attempt still counts: the service's clock and

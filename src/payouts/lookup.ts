@@ -14,7 +14,7 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
+import { askedOf, candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 
 /** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
@@ -39,37 +39,6 @@ export function isUnresolved(entry: JournalEntry): boolean {
 
 /** The error of an answer about another payout than the one sent: never taken for it. */
 export class AnswerMismatch extends Error {}
-
-/** What a journaled body asked for: payout id, currency, wallet, the amount literal and the recipient. */
-export interface Asked {
-  payoutId: string | undefined;
-  currency: string | undefined;
-  walletId: string | undefined;
-  /** The amount as written in the body (a JSON number literal, never through a float). */
-  amount: string | undefined;
-  account: string | undefined;
-  note: string | undefined;
-}
-
-export function askedOf(body: string): Asked | undefined {
-  let b: { payoutId?: unknown; currency?: unknown; walletId?: unknown; recipient?: { accountDetails?: { accountNumber?: unknown; note?: unknown } } };
-  try {
-    b = JSON.parse(body) as typeof b;
-  } catch {
-    return undefined;
-  }
-  if (!b || typeof b !== 'object') return undefined;
-  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const d = b.recipient?.accountDetails;
-  return {
-    payoutId: s(b.payoutId),
-    currency: s(b.currency),
-    walletId: s(b.walletId),
-    amount: /"amount":(-?[0-9.eE+-]+)/.exec(body)?.[1],
-    account: s(d?.accountNumber),
-    note: s(d?.note) || undefined,
-  };
-}
 
 /**
  * The answer must be about the payout that was asked for: the payout id, amount, currency,

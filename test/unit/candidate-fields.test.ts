@@ -6,8 +6,8 @@
  * account or no readable creation time is listed but cannot be checked, so never recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { judgeCandidate } from '../../src/payouts/candidate-fields.js';
-import { askedOf, candidateProblems } from '../../src/payouts/lookup.js';
+import { askedOf, judgeCandidate } from '../../src/payouts/candidate-fields.js';
+import { candidateProblems } from '../../src/payouts/lookup.js';
 import type { JournalEntry } from '../../src/payouts/journal.js';
 import type { PayoutRecord } from '../../src/service/schemas.js';
 

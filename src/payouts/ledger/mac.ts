@@ -15,7 +15,7 @@ import { readPrivateKeyFile } from '../../plans/keys.js';
 import type { JournalEntry } from './ledger.js';
 import { ENTRY_NAME } from './names.js';
 import { claimOf } from './log-reader.js';
-import { entryText } from './stored.js';
+import { entryText } from './entry-file.js';
 
 /** An entry as stored: its fields and, when signed, their HMAC. */
 export type StoredEntry = JournalEntry & { mac?: unknown };
@@ -149,7 +149,7 @@ export class JournalMac {
       if (!ENTRY_NAME.test(name)) continue;
       const file = join(this.#dir, name);
       try {
-        // Never through a symlink, never a huge file (stored.ts entryText): written back in place.
+        // Never through a symlink, never a huge file (entry-file.ts): written back in place.
         const e = JSON.parse(entryText(file) ?? 'null') as (JournalEntry & { mac?: string }) | null;
         if (e && typeof e === 'object' && e.mac === undefined && e.version === 1) writeFileSync(file, this.serialize(e), { mode: 0o600 });
       } catch {

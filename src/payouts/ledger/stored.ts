@@ -8,11 +8,10 @@ import { lstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { jsonFault } from '../../config/json-fault.js';
-import { readRegular, RefusedFile } from '../../config/regular-file.js';
 import type { JournalEntry, Outcome } from './ledger.js';
 import { CLAIM_KEY, claimOf, transactionTexts, type LogReader } from './log-reader.js';
 import type { JournalMac, StoredEntry } from './mac.js';
-import { MAX_ENTRY_BYTES } from './names.js';
+import { entryText } from './entry-file.js';
 
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */
 class ChangedClaim extends Error {}
@@ -58,31 +57,6 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
     );
   }
   return mac.verified(entry, file, payoutId);
-}
-
-/**
- * The text of an entry's file; undefined when it is gone. Read through one descriptor, never
- * through a symbolic link (one to journal.key printed the start of the HMAC key in a warning)
- * and never past MAX_ENTRY_BYTES (a 3 GB file named like an entry was read whole). Anything
- * but a regular file of that size is a ConfigError naming the file, quoting none of it.
- */
-export function entryText(file: string): string | undefined {
-  try {
-    return readRegular(file, MAX_ENTRY_BYTES, { what: 'entry' })?.toString('utf8');
-  } catch (err) {
-    if (err instanceof RefusedFile && err.kind === 'symlink') throw notAnEntry(file, 'is a symbolic link, not an entry: payctl does not follow it');
-    if (err instanceof RefusedFile && err.kind === 'large') throw notAnEntry(file, err.why);
-    if (err instanceof RefusedFile) throw new ConfigError(`Cannot read the payout journal entry ${file}: it ${err.why}.`);
-    throw new ConfigError(`Cannot read the payout journal entry ${file}: ${(err as Error).message}`);
-  }
-}
-
-/** A file named like an entry that cannot be one: payctl will not act on it. */
-function notAnEntry(file: string, what: string): ConfigError {
-  return new ConfigError(
-    `The payout journal file ${file} ${what}.`,
-    'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
-  );
 }
 
 /**
