@@ -175,12 +175,19 @@ function readView(text: string): { read: string; from: number[]; to: number[] } 
   for (let i = 0; i < text.length;) {
     let c = String.fromCodePoint(text.codePointAt(i)!);
     let len = c.length;
-    if (c === '\\' && text[i + 1] === '/') {
-      c = '/';
+    if (c === '\\' && (text[i + 1] === '\\' || text[i + 1] === '/')) {
+      // An escaped backslash is one backslash: the "u0073" after `\\` is text, not an escape.
+      c = text[i + 1]!;
       len = 2;
     } else if (c === '\\' && text[i + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(i + 2, i + 6))) {
       c = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
       len = 6;
+      // A character past U+FFFF is written as two escapes, its surrogates: read as the one character.
+      const low = /^\\u(d[c-f][0-9a-f]{2})/i.exec(text.slice(i + 6, i + 12));
+      if (/[\ud800-\udbff]/.test(c) && low) {
+        c = String.fromCodePoint(((c.charCodeAt(0) - 0xd800) << 10) + (parseInt(low[1]!, 16) - 0xdc00) + 0x10000);
+        len = 12;
+      }
     }
     if (!INVISIBLE.test(c)) {
       read += c;

@@ -98,6 +98,18 @@ describe('maskSecrets', () => {
       expect(maskSecrets('{"next":"https:\\/\\/api.example.com\\/v2"}', [slashed])).toBe('{"next":"https:\\/\\/api.example.com\\/v2"}');
     });
 
+    it('in raw JSON with an invisible character past U+FFFF written as its two surrogate escapes: masked', () => {
+      const raw = `{"wallet_name":"${KEY.slice(0, 12)}\\udb40\\udc41${KEY.slice(12)}"}`;
+      const out = maskSecrets(raw, [KEY]);
+      expect(out).toBe('{"wallet_name":"***"}');
+    });
+
+    it('an escaped backslash before "u" is a backslash, not an escape: text that only looks like the key is left, still JSON', () => {
+      const raw = `{"wallet_name":"C:\\\\u0073${KEY.slice(1)}"}`;
+      expect(JSON.parse(raw)).toEqual({ wallet_name: `C:\\u0073${KEY.slice(1)}` });
+      expect(maskSecrets(raw, [KEY])).toBe(raw);
+    });
+
     it('invisible characters elsewhere are kept, and text without the key is left alone', () => {
       expect(maskSecrets(`a\u200bb ${KEY.slice(0, 4)}\u200b${KEY.slice(4)} c\u200bd`, [KEY])).toBe('a\u200bb *** c\u200bd');
       expect(maskSecrets('a\u200bb sk_live_other', [KEY])).toBe('a\u200bb sk_live_other');
