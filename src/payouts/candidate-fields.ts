@@ -26,10 +26,19 @@ export interface Asked {
   amount: string | undefined;
   account: string | undefined;
   note: string | undefined;
+  /** The recipient's type (wallet, bank), provider and name. */
+  type: string | undefined;
+  provider: string | undefined;
+  name: string | undefined;
 }
 
 export function askedOf(body: string): Asked | undefined {
-  let b: { payoutId?: unknown; currency?: unknown; walletId?: unknown; recipient?: { accountDetails?: { accountNumber?: unknown; note?: unknown } } };
+  let b: {
+    payoutId?: unknown;
+    currency?: unknown;
+    walletId?: unknown;
+    recipient?: { type?: unknown; accountDetails?: { accountNumber?: unknown; note?: unknown; provider?: unknown; name?: unknown } };
+  };
   try {
     b = JSON.parse(body) as typeof b;
   } catch {
@@ -45,6 +54,9 @@ export function askedOf(body: string): Asked | undefined {
     amount: /"amount":(-?[0-9.eE+-]+)/.exec(body)?.[1],
     account: s(d?.accountNumber),
     note: s(d?.note) || undefined,
+    type: s(b.recipient?.type),
+    provider: s(d?.provider),
+    name: s(d?.name),
   };
 }
 
@@ -67,10 +79,12 @@ export interface Judgement {
   unchecked: string[];
 }
 
-/** An account number as compared: its letters and digits, in upper case (leading zeros kept: 0011 is not 11). */
-const accountKey = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
-/** A note as compared: its words, in lower case. */
+/** An account number as compared: without spaces and dashes, in upper case (leading zeros kept: 0011 is not 11; "5500.1122" is not 55001122). */
+const accountKey = (s: string) => s.replace(/[ -]/g, '').toUpperCase();
+/** A note or a name as compared: its words, in lower case. */
 const noteKey = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+/** A provider or type as compared: letters and digits, lower case ("Orange Money" is orange_money). */
+const wordKey = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toLowerCase();
 
 /** How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the module comment). */
 export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined): Judgement {
@@ -108,6 +122,13 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   if (created === undefined) unchecked.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
   else if (created < BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n)
     differs('created before', `created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
+  // Another provider or type of account is another account, whatever its number.
+  const r = record.recipient;
+  const provider = r?.provider ?? r?.bank;
+  if (provider && a.provider && wordKey(provider) !== wordKey(a.provider)) differs('account', `provider ${text(provider)}, sent ${text(a.provider)}`);
+  if (r?.type && a.type && wordKey(r.type) !== wordKey(a.type)) differs('account', `recipient type ${text(r.type)}, sent ${text(a.type)}`);
+  // A name the service writes otherwise is said, for a person to judge: names are written many ways.
+  if (r?.name && a.name && noteKey(r.name) !== noteKey(a.name)) marks.push(`name "${text(r.name)}", sent "${text(a.name)}"`);
   // A record that names another wallet or another payout id is another payout, whatever else it matches.
   if (record.wallet_id !== undefined && a.walletId !== undefined && record.wallet_id !== a.walletId)
     differs('other payout', `wallet ${text(record.wallet_id)}, sent ${text(a.walletId)}`);

@@ -194,6 +194,9 @@ export const payoutRecordSchema = z.lazy(() => {
       transaction_id: opt(z.string()),
       payout_id: opt(z.nullable(z.string())),
       wallet_id: opt(z.nullable(z.union([z.string(), z.number()]))),
+      // [assumed] as the create body spells them: a record naming its payout or wallet so is read so.
+      payoutId: opt(z.nullable(z.string())),
+      walletId: opt(z.nullable(z.union([z.string(), z.number()]))),
       amount: payoutAmount,
       fee: opt(z.nullable(feeAmount)),
       total_amount: opt(z.nullable(feeAmount)),
@@ -216,8 +219,8 @@ export const payoutRecordSchema = z.lazy(() => {
       const ad = r?.accountDetails;
       return {
         transaction_id: d.transaction_id,
-        payout_id: d.payout_id ?? undefined,
-        wallet_id: d.wallet_id === null || d.wallet_id === undefined ? undefined : String(d.wallet_id),
+        payout_id: d.payout_id ?? d.payoutId ?? undefined,
+        wallet_id: (d.wallet_id ?? d.walletId ?? undefined) === undefined ? undefined : String(d.wallet_id ?? d.walletId),
         amount: d.amount,
         fee: d.fee,
         total_amount: d.total_amount,

@@ -306,8 +306,11 @@ describe('over 24 hours: never resent without a person choosing', () => {
     const readable = await run(['history', 'reconcile', '--payout-id', id], { clock: later });
     const madeBy = printed(readable.stdout, 'history reconcile --payout-id');
     expect(madeBy).toEqual(['history', 'reconcile', '--payout-id', id, '--made-by', txn]);
+    // Its look-up writes the name otherwise: recorded (a name is written many ways), and said.
+    proxy.rewriteLookups((raw) => raw.replace(/"name":"Fatmata Sesay"/, '"name":"SESAY, Fatmata"'));
     const m = await run(madeBy, { clock: later });
     expect(m.code, m.stderr).toBe(0);
+    expect(m.stderr).toContain(`Transaction ${txn}'s record differs from what was sent in form only: name "SESAY, Fatmata", sent "Fatmata Sesay".`);
     expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn, lookedUp: true });
   });
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { askedOf, judgeCandidate } from '../../src/payouts/candidate-fields.js';
 import { candidateProblems } from '../../src/payouts/lookup.js';
 import type { JournalEntry } from '../../src/payouts/journal.js';
-import type { PayoutRecord } from '../../src/service/schemas.js';
+import { payoutRecordSchema, type PayoutRecord } from '../../src/service/schemas.js';
 
 const createdAt = '2026-11-27T10:00:00.000Z';
 const body = JSON.stringify({
@@ -38,6 +38,17 @@ function record(change: Partial<PayoutRecord> & { account?: string | undefined }
 
 const judge = (r: PayoutRecord) => judgeCandidate(r, entry, askedOf(body));
 
+/** The payout's record as the documented list sends it, before the schema reads it. */
+const wire = () => ({
+  transaction_id: 'TXN-BOK-E04B77C45863CAC88385850791',
+  amount: '250.00',
+  currency: 'SLE',
+  status: 'pending',
+  description: 'Nov stipend',
+  created_at: '2026-11-27 10:00:02',
+  recipient: { transfer_type: 'bank', account_number: '0011223344', name: 'Ibrahim Koroma', bank: 'ECOBANK' },
+});
+
 describe('judgeCandidate', () => {
   it('the payout as sent: a candidate, nothing odd', () => {
     expect(judge(record())).toEqual({ problems: [], why: undefined, marks: [], unchecked: [] });
@@ -55,6 +66,27 @@ describe('judgeCandidate', () => {
     const j = judge(record({ account: '11223344' }));
     expect(j.why).toBe('account');
     expect(candidateProblems(record({ account: '11223344' }), entry)).toEqual(['account 11223344, sent 0011223344']);
+  });
+
+  it('an account written with other separators, or with an invisible character, is another account', () => {
+    for (const account of ['0011_223344', '0011.223344', '0011\u200b223344']) expect(judge(record({ account })).why, account).toBe('account');
+  });
+
+  it('another provider or recipient type is another account; another name is said, for a person to judge', () => {
+    const other = record({ recipient: { name: 'Ibrahim Koroma', accountNumber: '0011223344', provider: 'orange_money' } });
+    expect(judge(other).problems).toEqual(['provider orange_money, sent ecobank']);
+    // The look-up's way of writing it (bank "ECOBANK", transfer type "bank") is the same.
+    expect(judge(record({ recipient: { name: 'IBRAHIM  KOROMA', accountNumber: '0011223344', bank: 'ECOBANK', type: 'bank' } }))).toMatchObject({
+      problems: [],
+      marks: [],
+    });
+    expect(judge(record({ recipient: { name: 'Ibrahim Koroma', accountNumber: '0011223344', type: 'wallet' } })).problems).toEqual(['recipient type wallet, sent bank']);
+    expect(judge(record({ recipient: { name: 'Someone Else', accountNumber: '0011223344' } })).marks).toEqual(['name "Someone Else", sent "Ibrahim Koroma"']);
+  });
+
+  it('a record naming its payout id or wallet the way the create body does (payoutId, walletId) is read so', () => {
+    const parsed = payoutRecordSchema.parse({ ...wire(), payoutId: 'pay-OTHER', walletId: 9999999999 });
+    expect(judge(parsed).problems).toEqual(['wallet 9999999999, sent 6643665465', 'payout id pay-OTHER, sent lost-1']);
   });
 
   it('another wallet or another payout id: another payout, whatever else matches', () => {

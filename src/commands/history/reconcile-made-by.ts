@@ -12,6 +12,7 @@ import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { candidateProblems, getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { TRANSACTION_ID } from '../../service/schemas.js';
+import { askedOf, judgeCandidate } from '../../payouts/candidate-fields.js';
 import { journalFolder } from '../../config/paths.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -64,6 +65,8 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
     });
   }
   const problems = candidateProblems(got.record, entry);
+  // What the record writes otherwise than sent (a name, an account's spacing): said with the record.
+  const marks = judgeCandidate(got.record, entry, askedOf(entry.body)).marks;
   if (problems.length) {
     throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
   }
@@ -78,6 +81,7 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
   const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
   else await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
+  if (marks.length) deps.log.warn(`Transaction ${text(transactionId)}'s record differs from what was sent in form only: ${marks.join('; ')}.`);
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
   return ExitCode.ok;
 }
