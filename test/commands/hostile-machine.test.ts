@@ -174,6 +174,26 @@ describe('planted files', () => {
     noBug(r);
   });
 
+  it("a wallet's day-marker folder inside days/ that is a symlink to a folder elsewhere: refused, nothing written there, nothing sent", async () => {
+    const first = await payctl(payoutArgs(sle, `day-${Date.now()}`), { dir: cfg.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const days = join(cfg.dir, 'journal', 'days');
+    const base = readdirSync(days).find((n) => n !== 'complete')!;
+    const elsewhere = work.file('elsewhere-day');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    rmSync(join(days, base), { recursive: true, force: true });
+    symlinkSync(elsewhere, join(days, base));
+    ctx.sb.clearRequests();
+    const r = await payctl(payoutArgs(sle, `day-${Date.now()}-2`), { dir: cfg.dir });
+    expect(r.stderr).toContain(
+      `Refusing to use the payout journal's folder ${join(days, base)}: it is a symbolic link, and payctl does not write through it. Nothing was sent.`,
+    );
+    expect(r.code).toBe(2);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+    noBug(r);
+  });
+
   it('a config folder owned by another user and writable by all: refused (the default folder), nothing read from it', async () => {
     const xdg = work.file('xdg');
     const folder = join(xdg, 'payctl');

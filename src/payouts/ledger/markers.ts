@@ -6,7 +6,7 @@
  */
 import { lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { readRegular } from '../../config/regular-file.js';
-import { basename, sep } from 'node:path';
+import { basename, dirname, sep } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { sha256Hex } from '../identity.js';
 import { tryLink } from './atomic-files.js';
@@ -132,6 +132,7 @@ export class Markers {
       const key = keys[kind];
       if (!key) continue;
       const marker = this.#marker(entry.baseUrl, kind, key);
+      this.#linkable(dirname(marker));
       // A day's entries kept in a batch's log are marked once a claim file (leads() reads the
       // log's entries of that day through it), not once a row: a link each is a tenth of a
       // second of a 10,000-row batch.
@@ -143,12 +144,32 @@ export class Markers {
       else if (!tryLink(target, marker)) {
         // Taken: a folder, as journals written before hold it, or the first entry's marker.
         const folder = lstatSync(marker, { throwIfNoEntry: false })?.isDirectory() ? marker : `${marker}.more`;
+        this.#linkable(folder);
         mkdirSync(folder, { recursive: true, mode: 0o700 });
         tryLink(target, `${folder}${sep}${claim ?? name}`);
         this.#folders.set(marker, folder);
       }
       if (claim !== undefined) this.#claimed.add(`${marker}\n${claim}`);
     }
+  }
+
+  /** Folders this process has found safe to link into (#linkable). */
+  readonly #linkableFolders = new Set<string>();
+
+  /**
+   * Refuses (exit 2) a folder markers are linked into that is a symbolic link or no folder (one
+   * planted at days/<base>/ had every new entry linked into its target, outside the config
+   * folder); a folder not there yet is made by the link. Checked once a process.
+   */
+  #linkable(folder: string): void {
+    if (this.#linkableFolders.has(folder)) return;
+    const st = lstatSync(folder, { throwIfNoEntry: false });
+    if (st && (st.isSymbolicLink() || !st.isDirectory()))
+      throw new ConfigError(
+        `Refusing to use the payout journal's folder ${folder}: it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}, and payctl does not write through it. Nothing was sent.`,
+        'payctl never makes one. If you did not put it there, someone else can write to your config folder: check it before going on.',
+      );
+    this.#linkableFolders.add(folder);
   }
 
   /** Marker -> the folder its further entries are marked in, once this process has marked one there. */
