@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../../errors.js';
 import { readRegular, RefusedFile } from '../../config/regular-file.js';
-import { MAX_ENTRY_BYTES } from './names.js';
+import { MAX_ENTRY_BYTES, NOT_ACTED_ON } from './names.js';
 
 /**
  * The text of an entry's file; undefined when it is gone. Read through one descriptor, never
@@ -26,8 +26,5 @@ export function entryText(file: string): string | undefined {
 
 /** A file named like an entry that cannot be one: payctl will not act on it. */
 function notAnEntry(file: string, what: string): ConfigError {
-  return new ConfigError(
-    `The payout journal file ${file} ${what}.`,
-    'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
-  );
+  return new ConfigError(`The payout journal file ${file} ${what}.`, NOT_ACTED_ON);
 }

@@ -10,7 +10,7 @@ import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
 import { ConfigError } from '../../errors.js';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
-import { MAX_ENTRY_BYTES } from './names.js';
+import { MAX_ENTRY_BYTES, NOT_ACTED_ON } from './names.js';
 
 export const LOG_FOLDER = 'log';
 const LOG_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.log$/;
@@ -300,11 +300,7 @@ export class LogReader {
       f = openRegular(file);
     } catch (err) {
       // A log that is not a regular file (a named pipe there hung every reader in open()): refused, naming it.
-      if (err instanceof RefusedFile)
-        throw new ConfigError(
-          `The payout journal log ${file} ${err.why}.`,
-          'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
-        );
+      if (err instanceof RefusedFile) throw new ConfigError(`The payout journal log ${file} ${err.why}.`, NOT_ACTED_ON);
       return undefined;
     }
     if (!f) return undefined;

@@ -13,7 +13,7 @@ import { ConfigError } from '../../errors.js';
 import { shellQuote } from '../../config/shell.js';
 import { readPrivateKeyFile } from '../../plans/keys.js';
 import type { JournalEntry } from './ledger.js';
-import { ENTRY_NAME } from './names.js';
+import { ENTRY_NAME, NOT_ACTED_ON } from './names.js';
 import { claimOf } from './log-reader.js';
 import { entryText } from './entry-file.js';
 
@@ -210,7 +210,7 @@ export class JournalMac {
     if (!got || !timingSafeEqual(got, want)) {
       throw new ConfigError(
         `The payout journal entry ${file}${payoutId === undefined ? '' : ` (payout ${payoutId})`} was not written by payctl on this machine or was changed since (${got ? 'its checksum does not match' : 'it has no checksum'}).`,
-        'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+        NOT_ACTED_ON,
       );
     }
     const { mac: _mac, ...clean } = entry;

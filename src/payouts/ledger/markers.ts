@@ -13,7 +13,7 @@ import { tryLink } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import type { JournalEntry, LookupKind, ScanItem } from './ledger.js';
 import { claimOf, dayOf, type LogReader } from './log-reader.js';
-import { MAX_ENTRY_BYTES, Remembered, type EntryNames } from './names.js';
+import { MAX_ENTRY_BYTES, PLANTED_HINT, Remembered, type EntryNames } from './names.js';
 
 /** What markers find entries by: the look-up keys, and the UTC day an entry was journaled (its day marker). */
 type MarkerKind = LookupKind | 'day';
@@ -167,7 +167,7 @@ export class Markers {
     if (st && (st.isSymbolicLink() || !st.isDirectory()))
       throw new ConfigError(
         `Refusing to use the payout journal's folder ${folder}: it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}, and payctl does not write through it. Nothing was sent.`,
-        'payctl never makes one. If you did not put it there, someone else can write to your config folder: check it before going on.',
+        `payctl never makes one. ${PLANTED_HINT}`,
       );
     this.#linkableFolders.add(folder);
   }

@@ -20,6 +20,11 @@ export const ENTRY_NAME = /^[0-9a-f]{32}\.json$/;
  */
 export const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 
+/** What to do about a file in the journal that payctl did not write (planted, changed, a link): the hint of every such refusal. */
+export const PLANTED_HINT = 'If you did not put it there, someone else can write to your config folder: check it before going on.';
+/** The hint of a journal file payctl refuses to act on. */
+export const NOT_ACTED_ON = `payctl will not act on it. ${PLANTED_HINT}`;
+
 /** Kept at most this many: a name or marker a batch asks for again, made once. */
 const REMEMBERED = 100_000;
 

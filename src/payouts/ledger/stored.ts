@@ -12,6 +12,7 @@ import type { JournalEntry, Outcome } from './ledger.js';
 import { CLAIM_KEY, claimOf, transactionTexts, type LogReader } from './log-reader.js';
 import type { JournalMac, StoredEntry } from './mac.js';
 import { entryText } from './entry-file.js';
+import { NOT_ACTED_ON } from './names.js';
 
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */
 class ChangedClaim extends Error {}
@@ -48,7 +49,7 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
     if (err instanceof ChangedClaim) {
       throw new ConfigError(
         `The payout journal entry ${file} was not written by payctl on this machine or was changed since (its claim on a log holds other fields).`,
-        'payctl will not act on it. If you did not put it there, someone else can write to your config folder: check it before going on.',
+        NOT_ACTED_ON,
       );
     }
     throw new ConfigError(
