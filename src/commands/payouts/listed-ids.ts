@@ -21,12 +21,15 @@ export class ListedIds {
   addSeen(given: string): boolean {
     // Written in lower case or with spaces around it, a documented id is the same transaction, as
     // `payout get` reads a typed one: a repeat in another case is not a second payout in a total.
-    const upper = given.trim().toUpperCase();
-    const id = TRANSACTION_ID.test(upper) ? upper : given;
+    // The documented form as sent (nearly every id): tested once, nothing made for it.
+    let id = given;
     if (!TRANSACTION_ID.test(id)) {
-      if (this.#others.has(id)) return true;
-      this.#others.add(id);
-      return false;
+      id = given.trim().toUpperCase();
+      if (!TRANSACTION_ID.test(id)) {
+        if (this.#others.has(given)) return true;
+        this.#others.add(given);
+        return false;
+      }
     }
     const hex = id.slice(8);
     const w0 = parseInt(hex.slice(0, 7), 16);
