@@ -137,6 +137,21 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   return { problems, why, marks: problems.length ? [] : marks, unchecked: problems.length ? [] : unchecked };
 }
 
+/**
+ * Why the record cannot be recorded as the entry's payout (`--made-by`): how it differs from what
+ * the entry sent (account, amount, currency, the note when there was one, created since its first
+ * attempt, wallet and payout id where given), or what payctl cannot check in it; [] when it can,
+ * odd formats included.
+ */
+export function refusals(j: Judgement): string[] {
+  return [...j.problems, ...j.unchecked.map((u) => `${u}: payctl cannot check that it is this payout`)];
+}
+
+/** refusals of a record against an entry. */
+export function candidateProblems(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt' | 'body'>): string[] {
+  return refusals(judgeCandidate(record, entry, askedOf(entry.body)));
+}
+
 /** Each reason in words, in the order the line gives them. */
 const REASON_WORDS: Record<LeftOutReason, string> = {
   'currency or amount': 'another currency or amount',

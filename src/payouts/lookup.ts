@@ -237,17 +237,6 @@ export interface CandidateSearch {
 }
 
 /**
- * Why the record cannot be recorded as the entry's payout (`--made-by`): how it differs from what
- * the entry sent (account, amount, currency, the note when there was one, created since its first
- * attempt, wallet and payout id where given), or what payctl cannot check in it; [] when it can,
- * odd formats included (candidate-fields.ts).
- */
-export function candidateProblems(record: PayoutRecord, entry: JournalEntry): string[] {
-  const j = judgeCandidate(record, entry, askedOf(entry.body));
-  return [...j.problems, ...j.unchecked.map((u) => `${u}: payctl cannot check that it is this payout`)];
-}
-
-/**
  * Searches `GET /payout/list` (newest first, by page number: a `next_page_url` is never
  * followed, so the key never goes to another origin) for records that could be the entry's
  * payout, until a page reaches records older than its first attempt, the list ends, or

@@ -6,8 +6,7 @@
  * account or no readable creation time is listed but cannot be checked, so never recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { askedOf, judgeCandidate } from '../../src/payouts/candidate-fields.js';
-import { candidateProblems } from '../../src/payouts/lookup.js';
+import { askedOf, candidateProblems, judgeCandidate } from '../../src/payouts/candidate-fields.js';
 import type { JournalEntry } from '../../src/payouts/journal.js';
 import { payoutRecordSchema, type PayoutRecord } from '../../src/service/schemas.js';
 

@@ -1,7 +1,8 @@
 /** Answers and candidate records are matched to what was sent by amount value, not by how the amount is written. */
 import { describe, expect, it } from 'vitest';
 import { sameAmount } from '../../src/money/amount.js';
-import { candidateProblems, checkAnswer } from '../../src/payouts/lookup.js';
+import { checkAnswer } from '../../src/payouts/lookup.js';
+import { candidateProblems } from '../../src/payouts/candidate-fields.js';
 import type { JournalEntry } from '../../src/payouts/ledger/ledger.js';
 import type { PayoutRecord } from '../../src/service/schemas.js';
 

@@ -10,9 +10,9 @@ import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
-import { candidateProblems, getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
+import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { TRANSACTION_ID } from '../../service/schemas.js';
-import { askedOf, judgeCandidate } from '../../payouts/candidate-fields.js';
+import { askedOf, judgeCandidate, refusals } from '../../payouts/candidate-fields.js';
 import { journalFolder } from '../../config/paths.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -64,9 +64,10 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
       hint: candidatesHint(inv, payoutId),
     });
   }
-  const problems = candidateProblems(got.record, entry);
+  const judged = judgeCandidate(got.record, entry, askedOf(entry.body));
+  const problems = refusals(judged);
   // What the record writes otherwise than sent (a name, an account's spacing): said with the record.
-  const marks = judgeCandidate(got.record, entry, askedOf(entry.body)).marks;
+  const marks = judged.marks;
   if (problems.length) {
     throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
   }
