@@ -187,9 +187,12 @@ export class PayoutFailedError extends CliError {
 export class StillPendingError extends CliError {
   readonly exitCode = ExitCode.pending;
   readonly payoutId: string | undefined;
-  constructor(message: string, opts: { payoutId: string | undefined; hint?: string }) {
+  /** Its --json code: Pending at the --wait limit, or accepted with a status that could not be read or followed. */
+  readonly code: 'STILL_PENDING' | 'STATUS_NOT_READ';
+  constructor(message: string, opts: { payoutId: string | undefined; hint?: string; notRead?: boolean }) {
     super(message, opts.hint);
     this.payoutId = opts.payoutId;
+    this.code = opts.notRead ? 'STATUS_NOT_READ' : 'STILL_PENDING';
   }
 }
 

@@ -68,7 +68,7 @@ function fieldsOf(err: unknown): ErrorFields {
   if (err instanceof NetworkError) return { ...base, message: err.message, code: err.causeCode ?? 'NETWORK_ERROR' };
   // A payout that settled Failed (exit 1) or is still Pending at the --wait limit (exit 5).
   if (err instanceof PayoutFailedError) return { ...base, message: err.message, code: 'PAYOUT_FAILED' };
-  if (err instanceof StillPendingError) return { ...base, message: err.message, code: 'STILL_PENDING' };
+  if (err instanceof StillPendingError) return { ...base, message: err.message, code: err.code };
   if (err instanceof StatusUnknownError) return { ...base, message: err.message, code: 'STATUS_UNKNOWN' };
   if (err instanceof CliError) return { ...base, message: err.message };
   return { ...base, message: err instanceof Error ? err.message : String(err) };

@@ -250,6 +250,11 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     // What payctl cannot know is said: the id may have been used for another payout (here, another amount).
     expect(r.stderr).toContain(`if that id was used before for another payout, this one was not paid; send it under another --payout-id.`);
     expect(ctx.sb.payouts().filter((p) => p.payout_id === id)).toHaveLength(1);
+    // --json: the answer on stdout says "already made"; the error's code is not STILL_PENDING (nothing said Pending).
+    const asJson = await payctl([...createArgs(wallet, id), '--wait', '--json'], { dir: cfg.dir });
+    expect(asJson.code, asJson.stderr).toBe(5);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ payout_id: id, outcome: 'already made' });
+    expect(JSON.parse(asJson.stderr.split('\n').find((l) => l.startsWith('{"error"'))!)).toMatchObject({ error: { code: 'STATUS_NOT_READ', payout_id: id } });
     const line = /^If it is this payout, its record is among: (payctl .*)$/m.exec(r.stderr)?.[1];
     expect(line, r.stderr).toBeDefined();
     const list = await payctl([...argvOf(line!), '--json'], { dir: cfg.dir });
@@ -389,8 +394,10 @@ describe('a sandbox that settles in an hour (TestClock: the waits are recorded, 
       expect(r.code, r.stderr).toBe(5);
       const txn = txnOf(ctx.sb, id);
       expect(JSON.parse(r.stdout)).toMatchObject({ data: { transaction_id: txn } });
-      const error = JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('{"error"'))!) as { error: { message: string; hint: string } };
+      const error = JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('{"error"'))!) as { error: { message: string; hint: string; code: string } };
       expect(error.error.message).toContain(`Payout ${id} was accepted (transaction ${txn}), but its status could not be read`);
+      // Not STILL_PENDING: nothing said it was Pending; its status was not read.
+      expect(error.error.code).toBe('STATUS_NOT_READ');
       // The printed command, run as printed, reads it.
       const hint = error.error.hint.split('\n').at(-1)!;
       const again = await payctl(argvOf(hint.slice(hint.indexOf('payctl'))).concat('--wait-timeout', '1'), { dir: cfg.dir, clock: new TestClock() });

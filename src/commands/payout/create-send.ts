@@ -174,6 +174,7 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
     throw new StillPendingError(`Payout ${request.payoutId} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`, {
       payoutId: request.payoutId,
       hint: `If it is this payout, its record is among: ${findRecordCommand(j.entry, c.inv)}`,
+      notRead: true,
     });
   }
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
@@ -212,6 +213,7 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
         payoutId: request.payoutId,
         // A key refused between the create and the read (revoked meanwhile): log in first.
         hint: `${err instanceof AuthError ? `${err.hint ?? 'Log in again with a valid key.'}\nThen check it with: ` : 'Check it with: '}${commandLine(c.inv, ['payout', 'get'], [transactionId, '--wait'])}`,
+        notRead: true,
       },
     );
   }
