@@ -10,6 +10,10 @@ import '../zod.js';
 import type { FieldError } from '../errors.js';
 
 const opt = z.optional;
+/** A field read when it has a tolerable type, and left out (the rest still read) when it has another: `message: null` lost the whole answer. */
+const tolerant = <T extends z.core.SomeType>(schema: T) => z.catch(z.optional(schema), undefined);
+/** A code as a string or a number (`"code": 40101`), read as a string. */
+const codeField = () => tolerant(z.union([z.string(), z.pipe(z.number(), z.transform(String))]));
 
 /**
  * Every tolerated error body (docs/service.md "Errors"): Laravel's `{ message, errors: {field: [..]} }`, the envelope's `{ status: "Failed", message, code, errors }`, `error` as a
@@ -25,13 +29,13 @@ export const errorBodySchema = z.lazy(() => {
   );
   const errorsMap = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
   return z.looseObject({
-    status: opt(z.union([z.string(), z.number()])),
-    message: opt(z.string()),
-    code: opt(z.string()),
-    title: opt(z.string()),
-    detail: opt(z.string()),
-    errors: opt(z.union([errorsList, errorsMap])),
-    error: opt(z.union([z.string(), z.looseObject({ message: opt(z.string()), code: opt(z.string()) })])),
+    status: tolerant(z.union([z.string(), z.number()])),
+    message: tolerant(z.string()),
+    code: codeField(),
+    title: tolerant(z.string()),
+    detail: tolerant(z.string()),
+    errors: tolerant(z.union([errorsList, errorsMap])),
+    error: tolerant(z.union([z.string(), z.looseObject({ message: tolerant(z.string()), code: codeField() })])),
   });
 });
 

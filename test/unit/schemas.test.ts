@@ -371,6 +371,18 @@ describe('summarySchema', () => {
 });
 
 describe('parseErrorBody', () => {
+  it('reads a numeric code as a string, and keeps the rest when one field has a type of no use (message null, errors a number)', () => {
+    expect(parseErrorBody(JSON.stringify({ message: 'Key not valid', code: 40101 }))).toEqual({ message: 'Key not valid', code: '40101', errors: [] });
+    expect(parseErrorBody(JSON.stringify({ error: { message: 'Slow down', code: 429001 } }))).toEqual({ message: 'Slow down', code: '429001', errors: [] });
+    expect(parseErrorBody(JSON.stringify({ message: null, title: 'Bad Request', detail: 'amount is missing', errors: 3, code: { x: 1 } }))).toEqual({
+      message: 'Bad Request: amount is missing',
+      code: undefined,
+      errors: [],
+    });
+    // An object with nothing readable is still an error body (its HTTP status says the rest), never "not JSON".
+    expect(parseErrorBody('{"message": 5}')).toEqual({ message: undefined, code: undefined, errors: [] });
+  });
+
   it('reads the contract form with a list of {field, message}', () => {
     const body = JSON.stringify({
       status: 'Failed',
@@ -484,7 +496,7 @@ describe('parseErrorBody', () => {
     },
   );
 
-  it.each([['"just a string"'], ['null'], ['[1,2]'], ['{"message": 5}']])('returns undefined for JSON of another shape: %s', (raw) => {
+  it.each([['"just a string"'], ['null'], ['[1,2]']])('returns undefined for JSON of another shape: %s', (raw) => {
     expect(parseErrorBody(raw)).toBeUndefined();
   });
 });
