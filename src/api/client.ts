@@ -192,7 +192,7 @@ export class ApiClient {
         });
       }
       // Our own key echoed back is masked at once, before any excerpt can cut it in half.
-      const raw = secrets.apply(res.body.toString('utf8'));
+      const raw = secrets.applyToAnswer(res.body.toString('utf8'));
       const out: Record<string, string> = {};
       for (const k in res.headers) {
         const v = res.headers[k];

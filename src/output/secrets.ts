@@ -131,6 +131,18 @@ export class SecretMask {
   }
 
   /**
+   * `apply` for a service's answer: where masking would make a JSON answer unreadable (a short
+   * or numeric key that is also an amount, `"250000.00"` or `250000`, read as `***.00`), the
+   * secrets are masked inside its strings only, where an echoed key would be; its numbers are
+   * the service's data, kept as sent.
+   */
+  applyToAnswer(text: string): string {
+    const masked = this.apply(text);
+    if (masked === text || !isJson(text) || isJson(masked)) return masked;
+    return text.replace(JSON_STRING, (token) => this.apply(token));
+  }
+
+  /**
    * Masks the secrets found in the text as it reads: its invisible characters left out, and JSON
    * escapes (`\u0062`, `\/`) read as the characters they stand for (the raw answer of --json and
    * --verbose); what spelled a secret is masked whole in the text as written.
@@ -161,6 +173,18 @@ export class SecretMask {
       end = stop;
     }
     return out + text.slice(end);
+  }
+}
+
+/** A JSON string token, quotes included. */
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -206,8 +230,9 @@ function readView(text: string): { read: string; from: number[]; to: number[] } 
 export function maskedStream<T extends NodeJS.WritableStream>(stream: T, mask: SecretMask): T {
   return rewrittenStream(stream, (c) => {
     if (!mask.size) return c;
-    if (typeof c === 'string') return mask.apply(c);
-    if (c instanceof Uint8Array) return Buffer.from(mask.apply(Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8')), 'utf8');
+    // A JSON document written whole (--json) keeps its numbers: see applyToAnswer.
+    if (typeof c === 'string') return mask.applyToAnswer(c);
+    if (c instanceof Uint8Array) return Buffer.from(mask.applyToAnswer(Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('utf8')), 'utf8');
     return c;
   });
 }

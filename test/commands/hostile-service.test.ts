@@ -268,6 +268,30 @@ describe('the key echoed back by the service is never printed', () => {
       for (let i = 0; i + 10 <= s.length; i++) expect(out, `${name}: leaks ${s.slice(i, i + 10)} of the key:\n${r.stderr}`).not.toContain(s.slice(i, i + 10));
     }
   });
+
+  it('a numeric key that is also an amount ("250000"): the answer is read, its amounts kept as sent, the key masked in its strings', async () => {
+    // Not JSON once masked (`***.00`, `"balance":***`): masked where an echoed key would be, in strings.
+    const key = '250000';
+    for (const balance of [250000, 1250000.5]) {
+      const s = await standIn(key, { balance });
+      const dir = configDir();
+      hostileProfile(dir, s, key);
+      const text = await payctl(['balances'], { dir });
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain(balance === 250000 ? '250,000.00' : '1,250,000.50');
+      const asJson = await payctl(['balances', '--json'], { dir });
+      expect(asJson.code, asJson.stderr).toBe(0);
+      expect(JSON.parse(asJson.stdout)).toMatchObject({ data: [{ balance }] });
+    }
+    // Echoed in a message: masked there, and the answer still read.
+    const h = await hostile((req, res) => json(res, 401, { message: 'Unauthenticated. Key 250000 is not valid', code: 250000 }));
+    const dir = configDir();
+    hostileProfile(dir, h, key);
+    const r = await payctl(['balances'], { dir });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('The service refused the API key (Unauthenticated. Key *** is not valid).');
+    expect(r.stderr).not.toContain('not JSON');
+  });
 });
 
 describe('a profile key is sent only to its own base URL', () => {
