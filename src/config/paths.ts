@@ -16,9 +16,20 @@ import { fsFault } from './fs-fault.js';
  * its files in them (chmod, mv, rm) depend on the folder they are pasted in, or read as options.
  */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.PAYCTL_CONFIG_DIR) return resolve(env.PAYCTL_CONFIG_DIR);
-  if (env.XDG_CONFIG_HOME) return resolve(env.XDG_CONFIG_HOME, 'payctl');
-  return resolve(env.HOME || homedir(), '.config', 'payctl');
+  const home = () => env.HOME || homedir();
+  if (env.PAYCTL_CONFIG_DIR) return resolve(tilde(env.PAYCTL_CONFIG_DIR, home));
+  if (env.XDG_CONFIG_HOME) return resolve(tilde(env.XDG_CONFIG_HOME, home), 'payctl');
+  return resolve(home(), '.config', 'payctl');
+}
+
+/**
+ * A leading `~` or `~/` as the home folder. Only a shell expands it, and a value set where none
+ * runs (a crontab's or systemd unit's variable, an .env file, quoted) named a folder "~" in the
+ * folder payctl was started from: another config folder, with other keys and another journal,
+ * for each place a job ran from.
+ */
+function tilde(path: string, home: () => string): string {
+  return path === '~' || path.startsWith('~/') ? home() + path.slice(1) : path;
 }
 
 /** The local journal's folder: `journal/` in the config folder (payouts/ledger/local.ts), as messages name it. */

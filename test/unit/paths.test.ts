@@ -20,6 +20,16 @@ describe('configDir', () => {
     expect(configDir({ PAYCTL_CONFIG_DIR: '', XDG_CONFIG_HOME: '', HOME: '/home/u' })).toBe('/home/u/.config/payctl');
   });
 
+  it('reads a leading ~ as the home folder (a value set where no shell expands it: a crontab, a unit file, an .env file)', () => {
+    expect(configDir({ PAYCTL_CONFIG_DIR: '~/payctl-prod', HOME: '/home/u' })).toBe('/home/u/payctl-prod');
+    expect(configDir({ PAYCTL_CONFIG_DIR: '~', HOME: '/home/u' })).toBe('/home/u');
+    expect(configDir({ XDG_CONFIG_HOME: '~/.cfg', HOME: '/home/u' })).toBe('/home/u/.cfg/payctl');
+    expect(configDir({ PAYCTL_CONFIG_DIR: '~/x' })).toBe(join(homedir(), 'x'));
+    // Only a leading ~ alone or before a slash: "~ops" and "a/~" are folder names.
+    expect(configDir({ PAYCTL_CONFIG_DIR: '/srv/~ops/a~', HOME: '/home/u' })).toBe('/srv/~ops/a~');
+    expect(configDir({ PAYCTL_CONFIG_DIR: '~ops', HOME: '/home/u' })).toBe(join(process.cwd(), '~ops'));
+  });
+
   it('falls back to the OS home folder without HOME', () => {
     expect(configDir({})).toBe(join(homedir(), '.config', 'payctl'));
   });
