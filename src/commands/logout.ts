@@ -9,11 +9,14 @@ import { storeDespiteKeyring } from '../config/store.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 import { noSuchProfile } from '../config/known-profiles.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
+import { checkBaseUrl } from '../config/resolve.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   // A profile whose keyring cannot be reached gets the clear error below, not the one of reading it.
   const store = storeDespiteKeyring(() => deps.config());
   const name = deps.globals.profile;
+  // A --base-url logout has no use for is still checked: the login it may print carries it.
+  if (deps.globals.baseUrl !== undefined) checkBaseUrl(deps.globals.baseUrl, 'Nothing was changed.');
   const invocation = invocationOf(deps.globals, deps.env);
   // Its own error for a profile that does not exist: what there was not to do.
   const profile = store.getProfile(name, { readSecrets: false, mayBeNew: true });

@@ -10,6 +10,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { configFile, expectNoSecrets, lastBearer, newKey, oneJson, readProfile, since, useConfigDir, writeLoggedIn, writeProfile } from '../helpers/e2e.js';
 import { writeFileSync } from 'node:fs';
 import { payctl } from '../helpers/in-process.js';
+import { shellSplit } from '../helpers/pty.js';
 
 const KEY = newKey();
 // One test points login at a route the service does not have (a route override): its request is not held to openapi/v2.yaml.
@@ -257,6 +258,20 @@ describe('logout', () => {
     expect(r.stderr).toBe('');
     expect(oneJson(r.stdout)).toEqual({ profile: 'default', logged_out: true });
     expect(readProfile(cfg.dir)?.apiKey).toBeUndefined();
+  });
+
+  it('a bad --base-url is refused (exit 2) and nothing is removed; the login printed for a missing profile runs as printed', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const r = await payctl(['logout', '--base-url', 'notaurl'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('"notaurl" is not a valid base URL.');
+    expect(readProfile(cfg.dir)?.apiKey).toBe(KEY);
+    const none = await payctl(['logout', '--profile', 'other', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir });
+    expect(none.code, none.stderr).toBe(2);
+    const login = /run `(payctl login [^`]*)`/.exec(none.stderr)?.[1];
+    expect(login, none.stderr).toBe(`payctl login --profile other --base-url ${ctx.sb.baseUrl}`);
+    const made = await payctl(shellSplit(login!).slice(1), { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(made.code, made.stderr).toBe(0);
   });
 });
 
