@@ -9,6 +9,7 @@ import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_PROFILE, unknownProfile } from '../config/known-profiles.js';
 import { idOption, parseTimeBound } from '../payouts/filters.js';
+import { batchIdSlipKey } from '../payouts/identity.js';
 import type { JournalEntry, Ledger } from '../payouts/journal.js';
 import { openLedger } from '../payouts/open-ledger.js';
 import {
@@ -42,6 +43,7 @@ export interface HistoryFilter {
   since?: number;
   until?: number;
   outcome?: LedgerOutcome;
+  /** As batches are told apart everywhere: without letter case and separators (identity.ts batchIdSlipKey). */
   batchId?: string;
   /** Only entries journaled under this profile (set when the profile was chosen explicitly). */
   profile?: string;
@@ -100,7 +102,7 @@ export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'globa
     else problems.push(`--status: "${text(opts.status)}" is not an outcome (${OUTCOME_WORDS.join(', ')})`);
   }
   const batchId = idOption('--batch-id', 'a batch id', opts.batchId, problems);
-  if (batchId !== undefined) f.batchId = batchId;
+  if (batchId !== undefined) f.batchId = batchIdSlipKey(batchId);
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for history.', problems);
   if (deps.globals.profileChosen) f.profile = deps.globals.profile;
@@ -112,7 +114,9 @@ export function matches(e: JournalEntry, f: HistoryFilter): boolean {
   if (f.since !== undefined && !(t >= f.since)) return false;
   if (f.until !== undefined && !(t <= f.until)) return false;
   if (f.outcome !== undefined && ledgerOutcome(e) !== f.outcome) return false;
-  if (f.batchId !== undefined && e.batch?.id !== f.batchId) return false;
+  // `DEC-RUN:2026` for `Dec-run:2026`: one batch, as the runs themselves hold (a second id that
+  // differs only so is refused as a slip), never "No journaled payouts match".
+  if (f.batchId !== undefined && (e.batch === undefined || batchIdSlipKey(e.batch.id) !== f.batchId)) return false;
   if (f.profile !== undefined && e.profile !== f.profile) return false;
   return true;
 }

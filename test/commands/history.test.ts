@@ -302,6 +302,9 @@ describe('history lists the journal', () => {
     expect(await ids('--batch-id', 'nov-b1')).toEqual(['h-notsent', 'h-unknown']);
     expect(await ids('--batch-id', 'nov-b1', '--status', 'unknown')).toEqual(['h-notsent', 'h-unknown']);
     expect(await ids('--batch-id', 'none')).toEqual([]);
+    // Typed in other letter case or separators: the same batch (a run refuses such a second id as a slip).
+    expect(await ids('--batch-id', 'NOV-B1')).toEqual(['h-notsent', 'h-unknown']);
+    expect(await ids('--batch-id', 'nov_b1')).toEqual(['h-notsent', 'h-unknown']);
   });
 
   it('every profile by default; an explicit --profile (or PAYCTL_PROFILE) keeps to that one', async () => {
