@@ -14,6 +14,7 @@ import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from '../service/routes.js';
 import { parseErrorBody, parseOrThrow, authUserSchema, walletsSchema, type AuthUser, type Envelope, type Wallet } from '../service/schemas.js';
+import { sizeWords } from '../config/regular-file.js';
 
 export interface HttpResponse {
   status: number;
@@ -186,7 +187,7 @@ export class ApiClient {
     try {
       const res = await ex.answer;
       if (res.tooLarge) {
-        throw new ApiError(`The answer from ${hostOf(url)} (HTTP ${res.statusCode}) is larger than ${Math.round(max / 1024 / 1024)} MiB; payctl stopped reading it.`, {
+        throw new ApiError(`The answer from ${hostOf(url)} (HTTP ${res.statusCode}) is larger than ${sizeWords(max)}; payctl stopped reading it.`, {
           status: res.statusCode,
           hint: 'The service or a proxy in between is misbehaving. PAYCTL_MAX_RESPONSE_BYTES raises the limit.',
         });

@@ -29,9 +29,11 @@ export function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-/** A byte count in words: "64 KiB", "4 MiB". */
+/** A byte count in words: "64 KiB", "4 MiB"; one that is neither a whole KiB nor MiB in bytes ("100 bytes", "1,500,000 bytes"). */
 export function sizeWords(bytes: number): string {
-  return bytes >= 1 << 20 ? `${bytes / (1 << 20)} MiB` : `${bytes / 1024} KiB`;
+  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes.toLocaleString('en-US')} ${bytes === 1 ? 'byte' : 'bytes'}`;
 }
 
 export interface OpenedFile {

@@ -15,6 +15,7 @@ import { configFile, expectNoSecrets, newKey, readProfile, writeLoggedIn, writeP
 import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
+import { sizeWords } from '../../src/config/regular-file.js';
 import { TestClock } from '../helpers/clock.js';
 import {
   configDir,
@@ -82,6 +83,17 @@ describe('answers that never end', () => {
 });
 
 describe('Retry-After: 0 storm', () => {
+  it('PAYCTL_MAX_RESPONSE_BYTES under a MiB is named in bytes ("larger than 100 bytes"), never "0 MiB"', async () => {
+    const dir = configDir();
+    writeProfile(dir, { baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey });
+    const r = await payctl(['balances'], { dir, env: { PAYCTL_MAX_RESPONSE_BYTES: '100' } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('(HTTP 200) is larger than 100 bytes; payctl stopped reading it.');
+    expect(sizeWords(1_500_000)).toBe('1,500,000 bytes');
+    expect(sizeWords(2048)).toBe('2 KiB');
+    expect(sizeWords(64 << 20)).toBe('64 MiB');
+  });
+
   it('every request answered 429 Retry-After: 0: gives up after at most 4 requests, at least 250 ms apart', async () => {
     // Laravel's throttle answer.
     const h = await hostile((_req, res) => json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': '0' }));
