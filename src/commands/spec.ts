@@ -108,9 +108,12 @@ export function intOption(name: string, min = 0, max?: number) {
 export function secondsOption(name: string, opts: { min?: number; max: number; maxLabel?: string }) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || (opts.min === undefined ? n <= 0 : n < opts.min)) {
-      throw new InvalidArgumentError(`${name} must be a number of seconds, ${opts.min === undefined ? 'more than 0' : `at least ${opts.min}`}.`);
+    const least = opts.min === undefined ? 'more than 0' : `at least ${opts.min}`;
+    // `1e9`, `30s`, `1,5`: the form is what is wrong, said with the range it must be in.
+    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value)) {
+      throw new InvalidArgumentError(`${name} must be a plain number of seconds (digits and at most one ".", e.g. 30 or 2.5), ${least} and at most ${opts.max}.`);
     }
+    if (opts.min === undefined ? n <= 0 : n < opts.min) throw new InvalidArgumentError(`${name} must be a number of seconds, ${least}.`);
     if (n > opts.max) throw new InvalidArgumentError(`${name} must be at most ${opts.max} seconds${opts.maxLabel ? ` (${opts.maxLabel})` : ''}.`);
     return n;
   };

@@ -17,9 +17,14 @@ const seen = (command: string, message: string, suggestion?: string) =>
   `error: ${message}\n${suggestion === undefined ? '' : `(Did you mean ${suggestion}?)\n`}${usageHint(command)}\n`;
 
 describe('--timeout', () => {
-  const bad = (v: string) => `option '--timeout <seconds>' argument '${v}' is invalid. --timeout must be a number of seconds, at least 0.1.`;
+  const small = ['0', '0.09', '0.0'];
+  // Not plain digits: the form is named, with the range (`1e9` read "at least 0.1" before).
+  const bad = (v: string) =>
+    `option '--timeout <seconds>' argument '${v}' is invalid. --timeout must be ${
+      small.includes(v) ? 'a number of seconds, at least 0.1.' : 'a plain number of seconds (digits and at most one ".", e.g. 30 or 2.5), at least 0.1 and at most 86400.'
+    }`;
 
-  for (const value of ['0', '0.09', '0.0', 'abc', '-1', '1e3', '5s', '1,5', '', ' 5', 'Infinity', 'NaN']) {
+  for (const value of [...small, 'abc', '-1', '1e3', '1e9', '5s', '1,5', '', ' 5', 'Infinity', 'NaN']) {
     it(`--timeout ${JSON.stringify(value)} is refused`, async () => {
       const r = await refuse('status', '--timeout', value);
       expect(r.code).toBe('commander.invalidArgument');

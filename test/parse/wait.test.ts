@@ -73,7 +73,12 @@ for (const [name, argv] of COMMANDS) {
       });
     }
 
-    const bad = (v: string) => `option '--wait-timeout <seconds>' argument '${v}' is invalid. --wait-timeout must be a number of seconds, more than 0.`;
+    const bad = (v: string) =>
+      `option '--wait-timeout <seconds>' argument '${v}' is invalid. --wait-timeout must be ${
+        ['0', '0.0'].includes(v)
+          ? 'a number of seconds, more than 0.'
+          : 'a plain number of seconds (digits and at most one ".", e.g. 30 or 2.5), more than 0 and at most 86400.'
+      }`;
     for (const value of ['0', '0.0', '-1', 'abc', '1e3', '10s', '1,5', '', ' 5', 'Infinity', 'NaN']) {
       it(`--wait-timeout ${JSON.stringify(value)} is refused`, async () => {
         const r = await refuse(...argv, '--wait', '--wait-timeout', value);
