@@ -96,10 +96,13 @@ function profileNameFor(baseUrl: string): string {
   } catch {
     // checkBaseUrl read it: not reached
   }
+  // An IPv6 address ([::1], [2001:db8::5]): its groups joined by dashes, named as one ("ipv6-1"), never "1-".
+  if (host.startsWith('[')) host = `ipv6-${host.slice(1, -1).split(/:+/).filter(Boolean).join('-')}`;
   return (
     host
       .replace(/[^A-Za-z0-9_.-]/g, '-')
       .replace(/^[^A-Za-z0-9]+/, '')
+      .replace(/[^A-Za-z0-9]+$/, '')
       .slice(0, 64) || 'other'
   );
 }

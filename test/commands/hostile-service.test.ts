@@ -338,6 +338,11 @@ describe('a profile key is sent only to its own base URL', () => {
     expect(q.code, q.stderr).toBe(3);
     const printed = /log in a profile of its own to it: (payctl .*)$/m.exec(q.stderr)![1]!;
     expect(shellSplit(printed)).toEqual(['payctl', 'login', '--profile', '127.0.0.1', '--base-url', odd]);
+    // An IPv6 host is named as one ("ipv6-1"), not by what is left of it ("1-").
+    const v6 = `http://[::1]:${new URL(two.baseUrl).port}/v2`;
+    const six = await payctl(['balances', '--base-url', v6], { dir });
+    expect(six.code, six.stderr).toBe(3);
+    expect(shellSplit(/log in a profile of its own to it: (payctl .*)$/m.exec(six.stderr)![1]!)).toEqual(['payctl', 'login', '--profile', 'ipv6-1', '--base-url', v6]);
 
     // PAYCTL_TOKEN is retired: it is said to be unused, and never sent as the bearer.
     const retired = await payctl(['balances', '--base-url', two.baseUrl], { dir, env: { PAYCTL_TOKEN: key2 } });
