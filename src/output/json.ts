@@ -1,23 +1,30 @@
 /**
  * JSON as payctl writes it to stdout and stderr. JSON.stringify (and a service's own
  * answer, passed on as it came) leaves C1 controls (U+0080-U+009F, 8-bit CSI is U+009B),
- * bidi controls (U+061C, U+200E/F, U+202A-E, U+2066-F), U+FFF9-B and the line separators
- * U+2028/9 raw in strings: a terminal, a log viewer or a `jq -r` pipeline then acts on them.
+ * bidi controls (U+061C, U+200E/F, U+202A-E, U+2066-F), the hidden format characters
+ * (sanitize.ts), U+FFF9-B and the line separators U+2028/9 raw in strings: a terminal, a log viewer or a `jq -r` pipeline then acts on them.
  * Here they become `\uXXXX` escapes. They can only stand inside JSON strings, where
  * JSON.parse reads the escape back to the same character: the data is unchanged, and an
  * envelope passed on "as the service sent it" stays byte-equal apart from these escapes.
  */
 
+import { BIDI_AND_HIDDEN, TAG_CHARACTER } from './sanitize.js';
 import { rewrittenStream } from './secrets.js';
 
-// C1 controls, bidi controls, interlinear annotation marks, line and paragraph separators.
-const UNSAFE = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb\u2028\u2029]/g;
+// C1 controls, bidi controls and the hidden format characters sanitize removes (zero-width
+// space, word joiner, tag characters...), interlinear annotation marks, line and paragraph separators.
+const UNSAFE = new RegExp(`[\\u0080-\\u009f${BIDI_AND_HIDDEN}\\u2028\\u2029]|${TAG_CHARACTER}`, 'g');
 
-/** JSON text with the characters above written as `\uXXXX` escapes (linear, one pass). */
+/** JSON text with the characters above written as `\uXXXX` escapes (a tag character as its two; linear, one pass). */
 export function escapeJsonText(json: string): string {
   UNSAFE.lastIndex = 0;
   if (!UNSAFE.test(json)) return json;
-  return json.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let out = '';
+  return json.replace(UNSAFE, (c) => {
+    out = '';
+    for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
 }
 
 /** One value as a line of JSON, escaped as above. */

@@ -2,7 +2,7 @@
  * Text from the service (or a file) is made safe before it reaches a terminal:
  * escape sequences (CSI, OSC, DCS, ...), C0 and C1 control characters, bidi controls
  * (which can reorder what a person reads) and the invisible format characters that change
- * how other text is drawn or hide it are removed.
+ * how other text is drawn, hide it, or make two different texts read the same are removed.
  *
  * Every pattern here runs in linear time on any input (no nested or adjacent overlapping
  * quantifiers, but for the bounded runs of whole sequences, which nothing backtracks into;
@@ -32,20 +32,25 @@ const C1_SEQUENCES = runsOf(C1_SEQUENCE);
 // Remaining controls: C0 except tab and newline, DEL, C1; and bidi controls: ALM (U+061C),
 // LRM/RLM (U+200E/F), embeddings and overrides (U+202A-E), isolates (U+2066-9); the deprecated
 // format controls that swap mirrored characters and digit and Arabic shapes (U+206A-F);
-// interlinear annotation marks (U+FFF9-B), which can hide the text between them. Kept: ZWJ
-// and ZWNJ (emoji, Persian, Indic scripts). Single characters, so one pass removing runs of
-// either kind leaves what removing the controls, then the bidi controls, left.
-// eslint-disable-next-line no-control-regex
-const CONTROLS_AND_BIDI = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]+/g;
+// interlinear annotation marks (U+FFF9-B), which can hide the text between them; and what draws
+// as nothing between letters, so that two names that differ read the same: the zero-width
+// space (U+200B), word joiner and invisible operators (U+2060-4), the Mongolian vowel separator
+// (U+180E), a byte order mark inside text (U+FEFF), and the tag characters (U+E0000-7F, a
+// surrogate pair each), which carry a whole hidden text. Kept: ZWJ and ZWNJ (emoji, Persian,
+// Indic scripts). Single characters (or one pair), so one pass removing runs of any of them
+// leaves what removing the controls, then the others, left.
+/** The bidi and hidden format characters, as a character class body (json.ts escapes the same). */
+export const BIDI_AND_HIDDEN = '\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb';
+/** A tag character (U+E0000-E007F) in UTF-16. */
+export const TAG_CHARACTER = '\\udb40[\\udc00-\\udc7f]';
+const CONTROLS_AND_BIDI = new RegExp(`(?:[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_HIDDEN}]|${TAG_CHARACTER})+`, 'g');
 // Every match of the three patterns above starts with one of these characters (ESC and the
 // 8-bit introducers are controls): text without any is returned as it is, after one native
 // scan instead of three replaces.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]/;
+const UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_HIDDEN}]|${TAG_CHARACTER}`);
 // Line breaks made spaces by sanitizeInline; UNSAFE and these for its own scan (\r is a control).
 const LINE_BREAKS = /[\t\r\n\u2028\u2029]+/g;
-// eslint-disable-next-line no-control-regex
-const UNSAFE_INLINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb\u2028\u2029]/;
+const UNSAFE_INLINE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_HIDDEN}\\u2028\\u2029]|${TAG_CHARACTER}`);
 
 /** The replaces of sanitize, for text holding at least one UNSAFE character. */
 function strip(text: string): string {

@@ -20,7 +20,8 @@ import { displayWidth, fitWidth, fitWidthOf, measure, measureByCodePoint } from 
 const REF_ESCAPE_SEQUENCES = /\u001b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)|[ -/]*[0-~]?)/g;
 const REF_C1_SEQUENCES = /\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][\s\S]*?(?:\u0007|\u009c|$)/g;
 const REF_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const REF_BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u206f\ufff9-\ufffb]/g;
+// With the hidden format characters removed since (zero-width space, word joiner, BOM, U+180E, tag characters).
+const REF_BIDI = /[\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 function referenceSanitize(text: string): string {
   return text.replace(REF_ESCAPE_SEQUENCES, '').replace(REF_C1_SEQUENCES, '').replace(REF_CONTROLS, '').replace(REF_BIDI, '');
@@ -78,6 +79,7 @@ const OTHER = [
   ...['\u0000', '\u0007', '\t', '\n', '\r', '\r\n', '\u001b', '\u001b[', '\u001b[31m', '\u001b[0m', '\u001b[1;2', '\u001b]0;t\u0007', '\u001b]8;;u\u001b\\'],
   ...['\u001bP', '\u001b(B', '\u001b ', '\u007f', '\u0085', '\u0090', '\u0098', '\u009b', '\u009b31m', '\u009c', '\u009d', '\u009d0;t\u009c', '\u009e', '\u009f'],
   ...['\u061c', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069', '\u206f', '\ufff9', '\ufffb', '\u2028', '\u2029'],
+  ...['\u180e', '\u2060', '\u2064', '\ufeff', '\udb40\udc41', '\udb40\udc7f', '\udb40', '\udb40\udc80'],
   ...['\u0300', '\u0301', '\u200b', '\u200c', '\u200d', '\ufe0f', '\u20e3', '1\ufe0f\u20e3', '❤', '❤\ufe0f', '☎', '💸', '👩', '🏽', '👩🏽‍💻', '👩\u200d'],
   ...['🇸', '🇱', '🇸🇱', '🇸🇱🇸', '支', '払い', '\u3000', '\uff01', '𠀀', '…', 'أمينة', '\ud800', '\udc00', '\udbff', '\ud83d'],
 ];

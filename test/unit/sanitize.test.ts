@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sanitize, sanitizeInline } from '../../src/output/sanitize.js';
+import { escapeJsonText } from '../../src/output/json.js';
 
 describe('sanitize', () => {
   it.each([
@@ -34,6 +35,9 @@ describe('sanitize', () => {
     ['deprecated format controls (symmetric swapping, shaping, digit shapes)', 'a\u206Ab\u206Bc\u206Cd\u206De\u206Ef\u206Fg', 'abcdefg'],
     ['interlinear annotation (hides the text it annotates)', 'pay\uFFF9 10\uFFFA1000\uFFFB', 'pay 101000'],
     ['RLO disguising a file name in the middle of a line', 'report-\u202Egpj.exe and more', 'report-gpj.exe and more'],
+    // Drawn as nothing: "Ali\u200Bce" read as "Alice" in a table and was another name.
+    ['zero-width space, word joiner, invisible operators, U+180E, a BOM inside text', 'A\u200Bli\u2060c\u2061e\u2064 K\u180Eo\uFEFFroma', 'Alice Koroma'],
+    ['tag characters (a whole hidden text)', 'Alice\u{E0001}\u{E0070}\u{E0061}\u{E0079}\u{E007F}', 'Alice'],
   ])('removes %s', (_, input, out) => {
     expect(sanitize(input)).toBe(out);
   });
@@ -98,5 +102,14 @@ describe('sanitizeInline', () => {
 
   it('keeps ordinary text', () => {
     expect(sanitizeInline('Aminata Kamara 💸 أمينة')).toBe('Aminata Kamara 💸 أمينة');
+  });
+});
+
+describe('escapeJsonText', () => {
+  it('writes the hidden format characters as escapes (a tag character as its two), which JSON.parse reads back to the same data', () => {
+    const value = { name: 'Ali\u200Bce\u2060 K\uFEFFo\u{E0041}' };
+    const out = escapeJsonText(JSON.stringify(value));
+    expect(out).toBe('{"name":"Ali\\u200bce\\u2060 K\\ufeffo\\udb40\\udc41"}');
+    expect(JSON.parse(out)).toEqual(value);
   });
 });
