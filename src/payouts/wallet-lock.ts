@@ -3,7 +3,10 @@
  * policy's limits hold under races. Checking `daily_total` (and the same-day sums of the
  * approval tiers) and journaling the payouts that check let through happen while the
  * wallets' locks are held, so two payctl runs never both count the journal before either
- * has added to it. Sending happens after: the journaled claim already counts.
+ * has added to it. Sending happens after: the journaled claim already counts. `plan send`
+ * checks under them, whatever the policy, that no payout of its plan pays what another paid
+ * after the plan was made (commands/plan/send.ts refusePaidSince): of two plans paying the
+ * same people sent at once, the second sees the first's claims.
  *
  * One lock file per wallet in `<config folder>/locks/`, named by the SHA-256 of the wallet
  * id alone (any id gives a short, safe file name). Not of the base URL too: the journal the
@@ -103,7 +106,9 @@ export function withLockFilesOf<T>(
 /**
  * Whether a policy counts the day's payouts (a `daily_total`, or approval tiers, which count
  * what a wallet sent the same recipient today): then its check and the journaling of what it
- * lets through are done under the wallets' locks. Without one, nothing is locked (no cost).
+ * lets through are done under the wallets' locks. Without one, `payout batch` locks nothing (no
+ * cost), `payout create` only for its repeat guard, and `plan send` for its check of what was
+ * paid since the plan was made.
  */
 export function policyCountsTheDay(policy: { dailyTotal: ReadonlyMap<string, unknown>; approvals: ReadonlyMap<string, unknown> } | undefined): boolean {
   return !!policy && (policy.dailyTotal.size > 0 || policy.approvals.size > 0);

@@ -8,7 +8,9 @@
  * (approvalsNeeded: splitting counted), and no limit is broken. Any failed check: exit 2, nothing sent. Then
  * the rows go through the same journal, retries, progress and report as a batch; a payout
  * journaled before under another key or with other details is refused before anything
- * leaves, so sending a plan twice, or from two terminals at once, pays nobody twice. The plan
+ * leaves, so sending a plan twice, or from two terminals at once, pays nobody twice; and what
+ * was paid after the plan was made is checked again under the wallets' locks, in one step with
+ * the journaling, so of two plans paying the same people sent at once one is refused. The plan
  * is a file, or a plan of the shared ledger named by its hash (source.ts), with the approvals
  * stored there; "today" is the ledger's day (the database's for a shared ledger).
  */
@@ -113,15 +115,20 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
   );
   if (toSend > 0 && !opts.yes) await confirmSend(deps, j, toSend, refuse);
   if (toSend === 0) deps.log.info(`Nothing to send: every payout of the plan was accepted earlier.`);
-  // Under a policy that counts the day, the check and the journaling of the payouts to send are
-  // one step under the wallets' locks (wallet-lock.ts), so parallel runs of plan send, payout
-  // create and payout batch count each other; sending comes after, the claims already count.
+  // What was paid since the plan was made is read again, and the policy's day counted again when
+  // it counts one, in one step with the journaling of the payouts to send, under the wallets'
+  // locks (wallet-lock.ts): another plan paying the same people, sent at the same moment (its own
+  // batch's lock is another), passed the check above too; under the lock, the second sees the
+  // first's claims and is refused. Under a policy that counts the day, parallel runs of payout
+  // create and payout batch count these claims in their limits the same way; sending comes
+  // after, the claims already count.
   const sending =
-    toSend > 0 && policyCountsTheDay(j.policy)
+    toSend > 0
       ? await j.journal.withWalletLocks(
           items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
           async () => {
-            await j.judge(await j.journal.now());
+            await refusePaidSince(j, items, batch, compared, refuse, deps);
+            if (policyCountsTheDay(j.policy)) await j.judge(await j.journal.now());
             return claimed(items, { journal: j.journal, baseUrl: j.api.baseUrl, now: deps.clock.now(), batch, profile: deps.globals.profile });
           },
           runLockOptions(deps),
@@ -219,7 +226,9 @@ async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[
  * batch` while the plan waited for its approvals. A plan made without --batch-id is compared,
  * as its file was by plan create, with every batch run of the day before it was made and
  * since. The plan would pay those people again: it is refused, each payout named with the one
- * that paid (plan create refuses such a file itself).
+ * that paid (plan create refuses such a file itself). Checked before the person is asked, and
+ * again under the wallets' locks just before the payouts are journaled (`send`), against what
+ * the ledger holds then: another plan's payouts journaled meanwhile count.
  */
 async function refusePaidSince(
   j: Judged,
