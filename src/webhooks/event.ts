@@ -9,6 +9,7 @@ import { money } from '../service/schemas.js';
 import { parseServiceJson } from '../service/exact-json.js';
 import { toDecimal } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { attemptSchema, readWebhookId } from '../service/webhook-event.js';
 
 /** The most of a body the listener reads, and of an app's answer it passes back: 1 MiB. */
 export const MAX_BODY = 1024 * 1024;
@@ -32,6 +33,10 @@ export interface EventSummary {
 export interface ParsedEvent {
   body: Record<string, unknown>;
   shown: EventSummary;
+  /** Its webhook_id as text (service/webhook-event.ts), unsanitized: ids are compared, not shown. */
+  id?: string;
+  /** Why it has no usable webhook_id ("has no webhook_id"): its retries cannot be recognised. */
+  idProblem?: string;
 }
 
 /**
@@ -57,12 +62,15 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   const str = (v: unknown) => (typeof v === 'string' ? sanitizeInline(v) : undefined);
   const amount = typeof d.amount === 'number' || typeof d.amount === 'string' ? d.amount : undefined;
   const shownAmount = typeof amount === 'string' ? sanitizeInline(amount) : amount;
+  const id = readWebhookId(e.webhook_id);
+  const attempt = attemptSchema.safeParse(e.attempt);
   return {
     body: e,
+    ...('id' in id ? { id: id.id } : { idProblem: id.problem }),
     shown: {
-      webhookId: str(e.webhook_id),
+      webhookId: 'id' in id ? sanitizeInline(id.id) : undefined,
       event: str(e.event),
-      attempt: Number.isSafeInteger(e.attempt) ? (e.attempt as number) : undefined,
+      attempt: attempt.success ? attempt.data : undefined,
       timestamp: str(e.timestamp),
       transactionId: str(d.transaction_id),
       amount: shownAmount === undefined ? undefined : (exactAmount(shownAmount) ?? String(shownAmount)),
@@ -73,7 +81,7 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   };
 }
 
-/** The event's webhook_id as it came (unsanitized: ids are compared, not shown), if it has one. */
+/** The event's webhook_id as text (unsanitized: ids are compared, not shown), if it has a usable one. */
 export function webhookIdOf(ev: ParsedEvent | undefined): string | undefined {
-  return typeof ev?.body.webhook_id === 'string' ? ev.body.webhook_id : undefined;
+  return ev?.id;
 }

@@ -66,5 +66,5 @@ export function maskedEvent(ev: ParsedEvent | undefined, mask: SecretMask): Pars
     const v = shown[k];
     if (typeof v === 'string') (shown as Record<string, unknown>)[k] = mask.apply(v);
   }
-  return { body: ev.body, shown };
+  return { ...ev, shown };
 }

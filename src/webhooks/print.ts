@@ -81,6 +81,16 @@ export interface PrintTo {
   forwarder?: { shown: string; mask(t: string): string };
 }
 
+/**
+ * The warning for an event without a usable webhook_id: the listener tells a retry from a new
+ * event by its id alone, so every delivery of this one is printed (and forwarded) as new.
+ */
+function noIdWarning(ev: ParsedEvent | undefined, forwarding: boolean): string | undefined {
+  if (!ev?.idProblem) return undefined;
+  const which = ev.shown.transactionId ? `the event for ${text(ev.shown.transactionId)}` : 'an event';
+  return `${which} ${ev.idProblem}: a retry of it cannot be recognised, so each delivery is printed as new${forwarding ? ' and forwarded to the app again' : ''}.`;
+}
+
 /** The time a delivery arrived, as the line shows it ("2025-10-01 12:00:00", UTC). */
 function timeOf(receivedAt: Date): string {
   return utcTime(receivedAt.toISOString()).replace(/ UTC$/, '');
@@ -93,11 +103,15 @@ export async function printAccepted(to: PrintTo, a: Accepted): Promise<void> {
   if (to.json) {
     await write(to.io.stdout, acceptedJson(a, out, shownStatus) + '\n');
     if (!a.verified) to.log.warn(NOT_CHECKED);
+    const noId = noIdWarning(a.ev, !!to.forwarder);
+    if (noId) to.log.warn(noId);
     if (a.forward?.body === undefined && a.forward?.status != null) to.log.warn(ANSWER_TOO_LARGE);
     return;
   }
   await write(to.io.stdout, eventLine(acceptedCells(a, out, shownStatus, to.style), to.style, to.io.stdoutColumns));
   if (!a.verified) to.log.warn(NOT_CHECKED);
+  const noId = noIdWarning(a.ev, !!to.forwarder);
+  if (noId) to.log.warn(noId);
   if (a.takenStatus !== undefined && to.forwarder) to.log.info(`  → not forwarded again: the app answered ${a.takenStatus} to this event before`);
   const forward = a.forward;
   if (forward && to.forwarder) {
