@@ -5,7 +5,7 @@
  * terminal or a JSON line (docs/architecture.md, "Where each rule lives": service text
  * sanitized before a terminal).
  */
-import { money } from '../service/schemas.js';
+import { payoutAmount } from '../service/schemas.js';
 import { parseServiceJson } from '../service/exact-json.js';
 import { toDecimal } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -21,8 +21,10 @@ export interface EventSummary {
   attempt?: number;
   timestamp?: string;
   transactionId?: string;
-  /** An exact plain decimal ("1000.00") when the amount reads as one; else as it came. */
+  /** An exact plain decimal ("1000.00"); undefined when there is none or it cannot be read. */
   amount?: string;
+  /** An amount that cannot be read, as it was written (as JSON: "1e400", -16): never shown as an amount. */
+  amountUnread?: string;
   currency?: string;
   /** The status word as the service wrote it ("Pending"); shown normalized. */
   status?: string;
@@ -37,15 +39,25 @@ export interface ParsedEvent {
   id?: string;
   /** Why it has no usable webhook_id ("has no webhook_id"): its retries cannot be recognised. */
   idProblem?: string;
+  /** Why its amount cannot be read (`shown.amountUnread`), when it has one. */
+  amountProblem?: string;
 }
 
+const DECIMAL_EXPECTED = 'expected a decimal amount ("1000.00" or "1,000.00")';
+
 /**
- * An amount as an exact plain decimal ("1,000.00" -> "1000.00", 10 -> "10"), read by the
- * schema layer's `money` (numbers, plain or grouped strings); undefined for anything else.
+ * The event's amount read as a payout record's is (schemas.ts `payoutAmount`: a JSON number or
+ * a plain or grouped decimal string, more than zero, never through a float), as an exact plain
+ * decimal ("1,000.00" -> "1000.00", 10 -> "10"). Anything else (1e400, "1.000,00", -16, text
+ * with an escape sequence in it) is not shown as an amount: why it cannot be read is said.
  */
-function exactAmount(value: string | number): string | undefined {
-  const r = money.safeParse(typeof value === 'string' ? value.trim() : value);
-  return r.success ? toDecimal(r.data) : undefined;
+function readAmount(value: unknown): { amount?: string; amountUnread?: string; amountProblem?: string } {
+  if (value === undefined) return {};
+  const r = payoutAmount.safeParse(value);
+  if (r.success) return { amount: toDecimal(r.data) };
+  const issue = r.error.issues[0];
+  // As JSON, so a control shows as \u001b rather than vanishing; made safe for a line.
+  return { amountUnread: sanitizeInline(JSON.stringify(value) ?? 'undefined'), amountProblem: issue?.code === 'custom' ? issue.message : DECIMAL_EXPECTED };
 }
 
 /** The event a raw body holds, or undefined when it is not a JSON object. */
@@ -60,20 +72,21 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   const e = body as Record<string, unknown>;
   const d = typeof e.data === 'object' && e.data !== null ? (e.data as Record<string, unknown>) : {};
   const str = (v: unknown) => (typeof v === 'string' ? sanitizeInline(v) : undefined);
-  const amount = typeof d.amount === 'number' || typeof d.amount === 'string' ? d.amount : undefined;
-  const shownAmount = typeof amount === 'string' ? sanitizeInline(amount) : amount;
+  const { amount, amountUnread, amountProblem } = readAmount(d.amount);
   const id = readWebhookId(e.webhook_id);
   const attempt = attemptSchema.safeParse(e.attempt);
   return {
     body: e,
     ...('id' in id ? { id: id.id } : { idProblem: id.problem }),
+    ...(amountProblem !== undefined && { amountProblem }),
     shown: {
       webhookId: 'id' in id ? sanitizeInline(id.id) : undefined,
       event: str(e.event),
       attempt: attempt.success ? attempt.data : undefined,
       timestamp: str(e.timestamp),
       transactionId: str(d.transaction_id),
-      amount: shownAmount === undefined ? undefined : (exactAmount(shownAmount) ?? String(shownAmount)),
+      amount,
+      amountUnread,
       currency: str(d.currency),
       status: str(d.status),
       failureReason: str(d.failure_reason) || str(d.reason) || undefined,

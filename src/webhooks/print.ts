@@ -82,13 +82,29 @@ export interface PrintTo {
 }
 
 /**
- * The warning for an event without a usable webhook_id: the listener tells a retry from a new
- * event by its id alone, so every delivery of this one is printed (and forwarded) as new.
+ * What people should know of an accepted event's content, for stderr: it was not checked (no
+ * secret); it has no usable webhook_id (the listener tells a retry from a new event by its id
+ * alone, so every delivery of it is printed, and forwarded, as new); its amount cannot be read
+ * (it is not shown as one).
  */
-function noIdWarning(ev: ParsedEvent | undefined, forwarding: boolean): string | undefined {
-  if (!ev?.idProblem) return undefined;
+function eventWarnings(a: Accepted, forwarding: boolean): string[] {
+  const warnings = a.verified ? [] : [NOT_CHECKED];
+  const ev = a.ev;
+  if (!ev) return warnings;
   const which = ev.shown.transactionId ? `the event for ${text(ev.shown.transactionId)}` : 'an event';
-  return `${which} ${ev.idProblem}: a retry of it cannot be recognised, so each delivery is printed as new${forwarding ? ' and forwarded to the app again' : ''}.`;
+  if (ev.idProblem) {
+    warnings.push(
+      `${which} ${ev.idProblem}: a retry of it cannot be recognised, so each delivery is printed as new${forwarding ? ' and forwarded to the app again' : ''}.`,
+    );
+  }
+  const unread = ev.shown.amountUnread;
+  if (unread !== undefined && ev.amountProblem) {
+    const written = unread.length > 40 ? `${unread.slice(0, 39)}…` : unread;
+    warnings.push(
+      `${which} has an amount payctl cannot read, ${written} (${ev.amountProblem}), so no amount is shown for it${forwarding ? '; the app gets the event as it came' : ''}.`,
+    );
+  }
+  return warnings;
 }
 
 /** The time a delivery arrived, as the line shows it ("2025-10-01 12:00:00", UTC). */
@@ -102,16 +118,12 @@ export async function printAccepted(to: PrintTo, a: Accepted): Promise<void> {
   const shownStatus = out?.status !== undefined ? normalizeStatus(out.status) : undefined;
   if (to.json) {
     await write(to.io.stdout, acceptedJson(a, out, shownStatus) + '\n');
-    if (!a.verified) to.log.warn(NOT_CHECKED);
-    const noId = noIdWarning(a.ev, !!to.forwarder);
-    if (noId) to.log.warn(noId);
+    for (const w of eventWarnings(a, !!to.forwarder)) to.log.warn(w);
     if (a.forward?.body === undefined && a.forward?.status != null) to.log.warn(ANSWER_TOO_LARGE);
     return;
   }
   await write(to.io.stdout, eventLine(acceptedCells(a, out, shownStatus, to.style), to.style, to.io.stdoutColumns));
-  if (!a.verified) to.log.warn(NOT_CHECKED);
-  const noId = noIdWarning(a.ev, !!to.forwarder);
-  if (noId) to.log.warn(noId);
+  for (const w of eventWarnings(a, !!to.forwarder)) to.log.warn(w);
   if (a.takenStatus !== undefined && to.forwarder) to.log.info(`  → not forwarded again: the app answered ${a.takenStatus} to this event before`);
   const forward = a.forward;
   if (forward && to.forwarder) {
@@ -147,7 +159,14 @@ function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: s
 
 /** The cells of an accepted event's line, in EVENT_COLUMNS order. */
 function acceptedCells(a: Accepted, out: EventSummary | undefined, shownStatus: string | undefined, style: Style): string[] {
-  const amount = out?.amount === undefined ? '' : out.currency ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}` : text(out.amount);
+  const amount =
+    out?.amount !== undefined
+      ? out.currency
+        ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}`
+        : text(out.amount)
+      : out?.amountUnread !== undefined
+        ? style.yellow('(amount unreadable)')
+        : '';
   const outcome = shownStatus ? statusColor(style, text(shownStatus)) + (out?.failureReason ? `: ${text(out.failureReason)}` : '') : '';
   const attempt = a.duplicate
     ? style.yellow(`(duplicate, attempt ${out?.attempt ?? '?'})`)

@@ -561,7 +561,11 @@ describe('webhooks listen: escape sequences from webhook events never reach the 
     expect(exit.stderr).not.toMatch(forbidden);
     expect(exit.stdout).not.toContain('pwned');
     expect(line).toContain('transfer.success');
-    expect(line).toContain('100.00 SLE');
+    // An amount with an escape sequence in it is no decimal amount (a payout record with it is
+    // refused): not shown as 100.00, and named on stderr with the sequence escaped.
+    expect(line).toContain('(amount unreadable)');
+    expect(line).not.toContain('100');
+    expect(exit.stderr).toContain('has an amount payctl cannot read, "\\u001b]0;pwned\\u0007100" (expected a decimal amount');
     expect(line).toContain('Successful: none here');
     expect(line).toContain('whk_abc');
     expect(line).toContain('TXN_click');
@@ -578,7 +582,7 @@ describe('webhooks listen: escape sequences from webhook events never reach the 
     expect(exit.stdout).not.toMatch(/\\u00(1b|07|9b)/i);
     const got = JSON.parse(exit.stdout) as Record<string, unknown>;
     expect(got).toMatchObject({
-      amount: '100',
+      amount: null,
       event: 'transfer.success',
       webhook_id: 'whk_abc',
       status: 'Successful',
