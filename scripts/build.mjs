@@ -92,6 +92,8 @@ const LAZY_BUILTINS = {
     homedir: '() => require("node:os").homedir()',
     hostname: '() => require("node:os").hostname()',
     uptime: '() => require("node:os").uptime()',
+    // webhooks listen --host 0.0.0.0 --forward-to: this machine's addresses (src/webhooks/addresses.ts).
+    networkInterfaces: '() => require("node:os").networkInterfaces()',
   },
 };
 const lazyBuiltins = {

@@ -12,7 +12,8 @@
  * the event answered 503 when stdout was its only destination, so the sender sends it again.
  *
  * It binds 127.0.0.1 unless told otherwise; any other host is warned about, since other
- * machines can then reach it; a blank one is refused (it would mean every interface). An
+ * machines can then reach it; a blank one is refused (it would mean every interface), and so
+ * is a --forward-to that is the listener's own port (it would forward to itself). An
  * address it cannot listen on is a usage error naming the cause. A request it refuses (a
  * wrong path or method, 404; a body too large, 413) is one sanitized warning on stderr, so a
  * mistyped webhook URL is seen, not taken for "no events". The webhook secret (and a
@@ -28,10 +29,11 @@ import { sanitizeInline } from '../output/sanitize.js';
 import type { SecretMask } from '../output/secrets.js';
 import { makeStyle } from '../output/style.js';
 import { boundHostNames, checkLocalRequest } from '../sandbox/host-check.js';
+import { checkNotItself, isEveryInterface, isLoopback } from './addresses.js';
 import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
 import { listenerMask, maskedDeps, maskedEvent } from './mask.js';
-import { Forwarder, type Forwarded } from './forward.js';
+import { Forwarder, shownUrl, type Forwarded } from './forward.js';
 import { printAccepted, reportRejected, StdoutWatch, type PrintTo } from './print.js';
 
 /** What the listener is told by its command: where to listen, how to check, where to forward. */
@@ -111,18 +113,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-/** True for an address only this machine can reach: 127.x.y.z, ::1, localhost. */
-function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
-/** True for a host that means every interface: blank (what Node does with no host), 0.0.0.0, ::. */
-function isEveryInterface(host: string): boolean {
-  const h = host.trim();
-  return h === '' || h === '0.0.0.0' || h === '::' || h === '[::]';
 }
 
 /**
@@ -352,12 +342,15 @@ function announce(s: ListenerSettings, log: Log, port: number, forwarder: Forwar
 
 /**
  * Starts listening and says so; an address it cannot listen on, a blank host (Node would take
- * it for every interface) or a path no URL reaches is a usage error, before anything listens.
+ * it for every interface), a path no URL reaches or a --forward-to that is the listener itself
+ * (addresses.ts) is a usage error, before anything listens.
  * Everything it writes goes through one mask of the secrets it knows.
  */
 export async function startListener(s: ListenerSettings, raw: ListenerDeps): Promise<RunningListener> {
   checkListenHost(s.host);
   checkListenPath(s.path);
+  // With --port 0 the port is picked when listening: a --forward-to typed before names it only by chance.
+  if (s.forwardTo && s.port !== 0) checkNotItself(s.forwardTo, shownUrl(s.forwardTo), s.host, s.port);
   const mask = listenerMask(s);
   const d = maskedDeps(raw, mask);
   const forwarder = s.forwardTo ? await Forwarder.open(s.forwardTo, { env: d.env, timeoutMs: d.timeoutMs }) : undefined;

@@ -20,7 +20,8 @@
  *
  * The listener binds 127.0.0.1 by default; any other --host (0.0.0.0 above all) is
  * warned about, since other machines can then reach it. An address it cannot listen on
- * (not on this machine, unresolvable, in use) is a plain usage error naming the cause.
+ * (not on this machine, unresolvable, in use) is a plain usage error naming the cause, and so
+ * is a --forward-to that is the listener itself (its port on a name of this machine).
  * A password in the --forward-to URL is sent to the app as Basic auth and shown as `***`
  * wherever the URL is printed.
  *

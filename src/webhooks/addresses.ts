@@ -1,0 +1,77 @@
+/**
+ * The webhook listener's addresses as names (no DNS): whether the host it binds is a loopback
+ * address or every interface (listener.ts warns about any other), and whether a --forward-to
+ * URL is the listener itself (`--port 4242 --forward-to http://localhost:4242/webhooks`). Such
+ * a listener forwarded each event back to itself: the copy waited for the first copy's forward,
+ * which waited for the copy, until --timeout; the sender got a 502 and sent it again.
+ */
+import { networkInterfaces } from 'node:os';
+import { UsageError } from '../errors.js';
+import { sanitizeInline } from '../output/sanitize.js';
+
+/**
+ * A host as URL parsing writes it (127.1 is 127.0.0.1, [0:0::1] is ::1), lower case, without
+ * brackets or a trailing dot; an IPv4-mapped IPv6 address ([::ffff:7f00:1]) as its IPv4.
+ */
+function canonicalHost(host: string): string {
+  const bare = host.trim().replace(/^\[|\]$/g, '');
+  let h: string;
+  try {
+    h = new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname;
+  } catch {
+    h = bare;
+  }
+  h = h
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(h);
+  if (!mapped) return h.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/** True for an address only this machine can reach: 127.x.y.z, ::1, localhost. */
+export function isLoopback(host: string): boolean {
+  const h = canonicalHost(host);
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** True for a host that means every interface: blank (what Node does with no host), 0.0.0.0, ::. */
+export function isEveryInterface(host: string): boolean {
+  const h = host.trim() === '' ? '' : canonicalHost(host);
+  return h === '' || h === '0.0.0.0' || h === '::';
+}
+
+/** This machine's interface addresses, as canonicalHost writes them. */
+function machineAddresses(): Set<string> {
+  const all = Object.values(networkInterfaces()).flatMap((list) => list ?? []);
+  return new Set(all.map((a) => canonicalHost(a.address)));
+}
+
+/**
+ * Whether `forward` reaches the listener on `host`, `port`: the same port, and the same address,
+ * or, for a listener on loopback or every interface, any loopback or every-interface name
+ * (localhost, 127.x.y.z, [::1], 0.0.0.0, [::]: which of them reaches which socket depends on
+ * the system and on what localhost resolves to, so each counts), or for one on every interface
+ * any of this machine's addresses. Any path: nothing but the listener answers on its port.
+ */
+export function forwardsToItself(forward: URL, host: string, port: number): boolean {
+  const forwardPort = Number(forward.port || (forward.protocol === 'https:' ? 443 : 80));
+  if (forwardPort !== port) return false;
+  const f = canonicalHost(forward.hostname);
+  if (f === canonicalHost(host)) return true;
+  const local = (h: string) => isLoopback(h) || isEveryInterface(h);
+  if (!local(host)) return false;
+  return local(f) || (isEveryInterface(host) && machineAddresses().has(f));
+}
+
+/** Refuses (usage error, before anything listens) a --forward-to that is the listener itself. */
+export function checkNotItself(forward: URL, shownForward: string, host: string, port: number): void {
+  if (!forwardsToItself(forward, host, port)) return;
+  throw new UsageError(
+    `--forward-to ${shownForward} is this listener itself (port ${port} on ${sanitizeInline(host)}): every event would be forwarded back to the listener, never to your app.`,
+    [],
+    'Give the address your app listens on (another port), e.g. --forward-to http://localhost:3000/webhooks, or listen on another --port.',
+  );
+}
