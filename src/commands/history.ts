@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_PROFILE, unknownProfile } from '../config/known-profiles.js';
 import { idOption, parseTimeBound } from '../payouts/filters.js';
 import { batchIdSlipKey } from '../payouts/identity.js';
+import { commandLine, invocationOf } from '../config/command-line.js';
 import type { JournalEntry, Ledger } from '../payouts/journal.js';
 import { openLedger } from '../payouts/open-ledger.js';
 import {
@@ -43,7 +44,6 @@ export interface HistoryFilter {
   since?: number;
   until?: number;
   outcome?: LedgerOutcome;
-  /** As batches are told apart everywhere: without letter case and separators (identity.ts batchIdSlipKey). */
   batchId?: string;
   /** Only entries journaled under this profile (set when the profile was chosen explicitly). */
   profile?: string;
@@ -102,7 +102,7 @@ export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'globa
     else problems.push(`--status: "${text(opts.status)}" is not an outcome (${OUTCOME_WORDS.join(', ')})`);
   }
   const batchId = idOption('--batch-id', 'a batch id', opts.batchId, problems);
-  if (batchId !== undefined) f.batchId = batchIdSlipKey(batchId);
+  if (batchId !== undefined) f.batchId = batchId;
   if (opts.csv && deps.globals.json) problems.push('--csv and --json cannot be used together');
   if (problems.length) throw new UsageError('Invalid options for history.', problems);
   if (deps.globals.profileChosen) f.profile = deps.globals.profile;
@@ -114,9 +114,7 @@ export function matches(e: JournalEntry, f: HistoryFilter): boolean {
   if (f.since !== undefined && !(t >= f.since)) return false;
   if (f.until !== undefined && !(t <= f.until)) return false;
   if (f.outcome !== undefined && ledgerOutcome(e) !== f.outcome) return false;
-  // `DEC-RUN:2026` for `Dec-run:2026`: one batch, as the runs themselves hold (a second id that
-  // differs only so is refused as a slip), never "No journaled payouts match".
-  if (f.batchId !== undefined && (e.batch === undefined || batchIdSlipKey(e.batch.id) !== f.batchId)) return false;
+  if (f.batchId !== undefined && e.batch?.id !== f.batchId) return false;
   if (f.profile !== undefined && e.profile !== f.profile) return false;
   return true;
 }
@@ -229,10 +227,30 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
         : `${count} journaled payout${count === 1 ? '' : 's'}${filter.profile !== undefined ? ` of profile ${filter.profile}` : ''}.`,
     );
   }
+  if (count === 0 && filter.batchId !== undefined) await nameSlippedBatches(filter, journal, deps);
   if (damaged.length) {
     deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
     for (const m of damaged.slice(0, 5)) deps.log.warn(text(m));
   }
   await warnGaps(journal, deps);
   return 0;
+}
+
+/**
+ * No payout of the batch asked for: the batches whose ids differ from it only in letter case or
+ * `_ . : -` (`DEC-RUN:2026` for `Dec-run:2026`), named with the command that lists each. Never
+ * matched in their place: two real batches can share such a form (`pay-1-12`, `pay-11-2`).
+ */
+async function nameSlippedBatches(filter: HistoryFilter, journal: Ledger, deps: Deps): Promise<void> {
+  const key = batchIdSlipKey(filter.batchId!);
+  const near = new Set<string>();
+  for await (const e of newestFirst(journal, { ...filter, batchId: undefined }, [])) {
+    if (e.batch && batchIdSlipKey(e.batch.id) === key) near.add(e.batch.id);
+    if (near.size >= 5) break;
+  }
+  if (!near.size) return;
+  const inv = invocationOf(deps.globals, deps.env);
+  deps.log.warn(
+    `No journaled payouts of batch "${text(filter.batchId!)}"; ${near.size === 1 ? 'a batch' : 'batches'} whose id differs from it only in letter case or _ . : -: ${[...near].map((id) => `"${text(id)}"`).join(', ')}. See ${near.size === 1 ? 'it' : 'each'} with: ${[...near].map((id) => commandLine(inv, ['history'], ['--batch-id', id])).join('; ')}`,
+  );
 }

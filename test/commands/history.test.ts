@@ -302,9 +302,18 @@ describe('history lists the journal', () => {
     expect(await ids('--batch-id', 'nov-b1')).toEqual(['h-notsent', 'h-unknown']);
     expect(await ids('--batch-id', 'nov-b1', '--status', 'unknown')).toEqual(['h-notsent', 'h-unknown']);
     expect(await ids('--batch-id', 'none')).toEqual([]);
-    // Typed in other letter case or separators: the same batch (a run refuses such a second id as a slip).
-    expect(await ids('--batch-id', 'NOV-B1')).toEqual(['h-notsent', 'h-unknown']);
-    expect(await ids('--batch-id', 'nov_b1')).toEqual(['h-notsent', 'h-unknown']);
+    // Another batch whose id differs only in separators (as pay-1-12 and pay-11-2 do): each lists its own.
+    const t = new Date('2026-11-19T09:00:00.000Z');
+    await journaled(journal, fields('wal_h', 'h-other'), t, accepted(t, 'TRX-9'), { profile: 'default', batch: { id: 'nov-b-1', file: '/tmp/other.csv', row: 2 } });
+    expect(await ids('--batch-id', 'nov-b1')).toEqual(['h-notsent', 'h-unknown']);
+    expect(await ids('--batch-id', 'nov-b-1')).toEqual(['h-other']);
+    // Typed in other letter case: nothing of another batch, and the batches it may mean named, each with its command.
+    const r = await payctl(['history', '--batch-id', 'NOV-B1'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'No journaled payouts of batch "NOV-B1"; batches whose id differs from it only in letter case or _ . : -: "nov-b1", "nov-b-1". See each with: payctl history --batch-id nov-b1; payctl history --batch-id nov-b-1',
+    );
   });
 
   it('every profile by default; an explicit --profile (or PAYCTL_PROFILE) keeps to that one', async () => {
