@@ -118,7 +118,7 @@ export class SecretMask {
 
   apply(text: string): string {
     let out = text;
-    if (this.#mayHold(out)) for (const s of this.#sorted()) if (out.includes(s)) out = out.split(s).join('***');
+    if (this.#mayHold(out)) for (const s of this.#sorted()) if (out.includes(s)) out = maskForm(out, s);
     if (!this.#secrets.length || !(INVISIBLE.test(out) || JSON_ESCAPE.test(out))) return out;
     // An escape sequence inside a secret (ESC [0m): matched in the text as a terminal draws it,
     // sanitized (output/sanitize.ts), which then is what is written, where a secret was found.
@@ -157,7 +157,10 @@ export class SecretMask {
     const { read, from, to } = readView(text);
     const cuts: Array<[number, number]> = [];
     for (const f of this.#forms) {
-      for (let i = read.indexOf(f); i >= 0; i = read.indexOf(f, i + f.length)) cuts.push([from[i]!, to[i + f.length - 1]!]);
+      const digits = DIGITS.test(f);
+      for (let i = read.indexOf(f); i >= 0; i = read.indexOf(f, i + f.length)) {
+        if (!digits || !inNumber(read, i, f.length)) cuts.push([from[i]!, to[i + f.length - 1]!]);
+      }
     }
     if (!cuts.length) return text;
     cuts.sort((a, b) => a[0] - b[0]);
@@ -174,6 +177,35 @@ export class SecretMask {
     }
     return out + text.slice(end);
   }
+}
+
+/** A secret's form of digits only (a numeric key or password, and its hex form): masked only where it is not part of a longer number. */
+const DIGITS = /^\d+$/;
+
+/**
+ * Whether the `length` characters at `i` are part of a longer number: a digit, or a point or
+ * comma after a digit, just before them; a digit, or a point or comma before a digit, just after.
+ * `405745.52` and `1405745` hold the number 405745 as part of an amount or an account, never as
+ * the key 405745: masked, they were printed `***.52` and `1***`.
+ */
+function inNumber(text: string, i: number, length: number): boolean {
+  const digit = (k: number) => k >= 0 && k < text.length && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57;
+  const mark = (k: number) => text[k] === '.' || text[k] === ',';
+  const j = i + length;
+  return digit(i - 1) || (mark(i - 1) && digit(i - 2)) || digit(j) || (mark(j) && digit(j + 1));
+}
+
+/** The text with every occurrence of the form masked (one of digits only where it stands alone: inNumber). */
+function maskForm(text: string, form: string): string {
+  if (!DIGITS.test(form)) return text.split(form).join('***');
+  let out = '';
+  let end = 0;
+  for (let i = text.indexOf(form); i >= 0; i = text.indexOf(form, i + form.length)) {
+    if (inNumber(text, i, form.length)) continue;
+    out += `${text.slice(end, i)}***`;
+    end = i + form.length;
+  }
+  return end === 0 ? text : out + text.slice(end);
 }
 
 /** A JSON string token, quotes included. */

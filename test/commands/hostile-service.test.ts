@@ -295,6 +295,15 @@ describe('the key echoed back by the service is never printed', () => {
       expect(asJson.code, asJson.stderr).toBe(0);
       expect(JSON.parse(asJson.stdout)).toMatchObject({ data: [{ balance }] });
     }
+    // CSV and text: an amount or an account that holds the key's digits is printed whole (`***.52` and `1***` before).
+    const csvIn = await standIn(key, { balance: '250000.52', wallet_id: '1250000' });
+    const csvDir = configDir();
+    hostileProfile(csvDir, csvIn, key);
+    const csv = await payctl(['balances', '--csv'], { dir: csvDir });
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toMatch(/^1250000,Stand-in Wallet,SLE,250000\.52,/m);
+    const table = await payctl(['balances'], { dir: csvDir });
+    expect(table.stdout).toMatch(/^1250000 +Stand-in Wallet +SLE +250,000\.52 /m);
     // Echoed in a message: masked there, and the answer still read.
     const h = await hostile((req, res) => json(res, 401, { message: 'Unauthenticated. Key 250000 is not valid', code: 250000 }));
     const dir = configDir();
