@@ -6,8 +6,9 @@
  * next page number. Paging ends at a null link, `current_page >= last_page`, a short or empty
  * page (when an array alone comes back shorter than asked on the first page, one more page is
  * asked, since the service may use a smaller page size than asked); a page that repeats any
- * page read before, a link back to a page already read, or a "more" that never ends stops
- * with an error instead of paging forever. Payouts made while the list is read push the older
+ * page read before (its payouts in any order), a link back to a page already read, a "more"
+ * that never ends, or STALE_PAGES pages in a row that bring no payout not listed before,
+ * stops with an error instead of paging forever. Payouts made while the list is read push the older
  * ones down (the service pages by offset, newest first): the next page then starts with the
  * last payouts of the page before, or a payout comes again further down. Each payout is yielded
  * once: a record whose transaction id was on any page read before is left out of its page, and
@@ -67,22 +68,43 @@ async function fetchPage(api: ApiClient, query: Record<string, string>): Promise
   return { query, envelope, raw: res.raw, page, records };
 }
 
-/** The ids of a page's records, in order, as one string (to tell a repeated page). */
+/**
+ * The ids of a page's records as one string, in any order (to tell a repeated page): the same
+ * payouts sent again in another order are the same page, not progress.
+ */
 function pageIds(items: unknown[]): string {
   return JSON.stringify(
-    items.map((it) => {
-      const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
-      return r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined)
-        ? [r.transaction_id ?? null, r.payout_id ?? null]
-        : JSON.stringify(it);
-    }),
+    items
+      .map((it) => {
+        const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
+        return JSON.stringify(
+          r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined) ? [r.transaction_id ?? null, r.payout_id ?? null] : it,
+        );
+      })
+      .sort(),
   );
 }
 
-function noProgress(what: string, count: number): ApiError {
-  return new ApiError(`Stopped following pages: ${what} (${count} payout${count === 1 ? '' : 's'} read before).`, {
-    hint: 'The service does not page as expected; use --page to read pages one at a time.',
-  });
+/**
+ * Pages in a row that bring no payout not listed before, while the service says more follow,
+ * after which paging stops with an error. One such page is what payouts made while the list is
+ * read do when more than a page of them comes between two requests (a burst: the next page
+ * brings new ones again); this many in a row means the service sends what it sent before, or
+ * payouts are made at least as fast as the list is read: either way the read does not end.
+ */
+export const STALE_PAGES = 3;
+
+function noProgress(what: string, count: number, hint = 'The service does not page as expected; use --page to read pages one at a time.'): ApiError {
+  return new ApiError(`Stopped following pages: ${what} (${count} payout${count === 1 ? '' : 's'} read before).`, { hint });
+}
+
+/** STALE_PAGES pages in a row, the last `n`, brought nothing new (`count` payouts read before page `n`). */
+function nothingNew(n: number, count: number): ApiError {
+  return noProgress(
+    `pages ${n - STALE_PAGES + 1}-${n} brought no payout that was not listed before, yet the service says there are more`,
+    count,
+    'The service sends payouts it sent before, or payouts are being made as fast as the list is read (a batch running): read the list again when that is done, or use --page to read pages one at a time.',
+  );
 }
 
 /** A query as one comparable string (parameter order does not matter). */
@@ -169,6 +191,8 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   const listed = new ListedIds();
   asked.add(queryKey(query));
   let next: Promise<Fetched> | undefined = fetchPage(api, query);
+  // Pages in a row, up to this one, that brought no payout not listed before (STALE_PAGES).
+  let stale = 0;
   while (next) {
     const f: Fetched = await next;
     next = undefined;
@@ -199,6 +223,10 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
       last = false;
     }
     first = false;
+    const kept = unshifted(p.items, f.records, listed);
+    // A page whose every payout was listed before: nothing new (records without a transaction id cannot be told, and count as new).
+    stale = p.items.length > 0 && kept.records.length === 0 ? stale + 1 : 0;
+    if (!last && stale >= STALE_PAGES) throw nothingNew(n, count - p.items.length);
 
     let nextQuery: Record<string, string> | undefined;
     if (!last) {
@@ -219,7 +247,6 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
         next.catch(() => {});
       }
     }
-    const kept = unshifted(p.items, f.records, listed);
     yield { number: n, envelope: f.envelope, raw: f.raw, ...kept, last };
     if (nextQuery && !next) next = fetchPage(api, nextQuery);
   }
