@@ -16,6 +16,7 @@ import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
 import { askedOf, candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
+import { pageIds, STALE_PAGES } from './list-progress.js';
 
 /** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
 export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
@@ -223,7 +224,7 @@ const PER_PAGE = 100;
 const MAX_PAGES = 100;
 export interface CandidateSearch {
   candidates: PayoutRecord[];
-  /** Records read, and whether the search reached records older than the first attempt (or the end). */
+  /** Records read (each payout once), and whether the search reached records older than the first attempt (or the end). */
   read: number;
   complete: boolean;
   /** Matching records left out because the journal has them as another payout's. */
@@ -241,7 +242,9 @@ export interface CandidateSearch {
  * followed, so the key never goes to another origin) for records that could be the entry's
  * payout, until a page reaches records older than its first attempt, the list ends, or
  * MAX_PAGES. Records whose transaction id the journal has for another payout (`claimed`) are
- * left out. The service's filters are not relied on: payctl filters every record itself.
+ * left out. The service's filters are not relied on: payctl filters every record itself. A
+ * record that came on a page before (payouts made meanwhile push the older ones down) is read
+ * once; a repeated page, or pages that bring nothing new (list-progress.ts), stop with an error.
  */
 export async function findCandidates(
   api: ApiClient,
@@ -252,18 +255,23 @@ export async function findCandidates(
   const asked = askedOf(entry.body);
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   let previous: string | undefined;
+  // Transaction ids read (a payout pushed down a page while the list is read comes again: one candidate), and pages in a row that brought none new.
+  const read = new Set<string>();
+  let stale = 0;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
     const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
     const records = p.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${page}`, res.requestId));
-    const ids = records.map((r) => r.transaction_id ?? '').join('\n');
+    const ids = pageIds(p.items);
     // A service that answers every page with the same records would keep this going to MAX_PAGES.
     if (records.length && ids === previous)
       throw new ApiError(`Searching the payout list: page ${page} repeats page ${page - 1}; the service's paging does not progress.`);
     previous = ids;
-    out.read += records.length;
+    const fresh = records.filter((r) => r.transaction_id === undefined || !seenBefore(read, r.transaction_id));
+    out.read += fresh.length;
+    stale = records.length && !fresh.length ? stale + 1 : 0;
     let older = false;
-    for (const r of records) {
+    for (const r of fresh) {
       const created = instantNs(r.created_at);
       if (created !== undefined && created < since) older = true;
       const j = judgeCandidate(r, entry, asked);
@@ -288,8 +296,21 @@ export async function findCandidates(
       out.complete = true;
       return out;
     }
+    if (stale >= STALE_PAGES)
+      throw new ApiError(
+        `Searching the payout list: pages ${page - STALE_PAGES + 1}-${page} brought no record not read before, yet the service says there are more; the service's paging does not progress.`,
+      );
   }
   return out;
+}
+
+/** Whether transaction `id` is in `read` (a documented id in any case, with spaces around it, is the same), adding it. */
+function seenBefore(read: Set<string>, id: string): boolean {
+  const upper = id.trim().toUpperCase();
+  const key = TRANSACTION_ID.test(upper) ? upper : id;
+  if (read.has(key)) return true;
+  read.add(key);
+  return false;
 }
 
 /** Transaction id -> payout id of every accepted entry of this base URL (what candidates belong to already). */

@@ -20,6 +20,7 @@ import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
 import { parseServiceJson } from '../../service/exact-json.js';
 import { ListedIds } from './listed-ids.js';
+import { pageIds, STALE_PAGES } from '../../payouts/list-progress.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
 
 /** The most `per_page` payctl asks for (docs/service.md: the sandbox, like Laravel apps, caps it at 100). */
@@ -67,32 +68,6 @@ async function fetchPage(api: ApiClient, query: Record<string, string>): Promise
   const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of ${where}`, res.requestId));
   return { query, envelope, raw: res.raw, page, records };
 }
-
-/**
- * The ids of a page's records as one string, in any order (to tell a repeated page): the same
- * payouts sent again in another order are the same page, not progress.
- */
-function pageIds(items: unknown[]): string {
-  return JSON.stringify(
-    items
-      .map((it) => {
-        const r = it as { transaction_id?: unknown; payout_id?: unknown } | null;
-        return JSON.stringify(
-          r && typeof r === 'object' && (r.transaction_id !== undefined || r.payout_id !== undefined) ? [r.transaction_id ?? null, r.payout_id ?? null] : it,
-        );
-      })
-      .sort(),
-  );
-}
-
-/**
- * Pages in a row that bring no payout not listed before, while the service says more follow,
- * after which paging stops with an error. One such page is what payouts made while the list is
- * read do when more than a page of them comes between two requests (a burst: the next page
- * brings new ones again); this many in a row means the service sends what it sent before, or
- * payouts are made at least as fast as the list is read: either way the read does not end.
- */
-export const STALE_PAGES = 3;
 
 function noProgress(what: string, count: number, hint = 'The service does not page as expected; use --page to read pages one at a time.'): ApiError {
   return new ApiError(`Stopped following pages: ${what} (${count} payout${count === 1 ? '' : 's'} read before).`, { hint });
