@@ -18,7 +18,7 @@ import { hasFilter, parseTimeRange, recordFilter, undated, undatedNote, walletFi
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
 import { LiveLine } from '../output/progress.js';
-import { listPages, MAX_PER_PAGE, shiftedNote } from './payouts/pages.js';
+import { listPages, MAX_PER_PAGE, repeatNotes } from './payouts/pages.js';
 import type { SummaryFilters } from '../output/summary.js';
 import { sanitizeInline } from '../output/sanitize.js';
 
@@ -76,6 +76,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
   let left = 0;
   let timeless = 0;
   let shifted = 0;
+  let repeated = 0;
   try {
     for await (const page of listPages(api, {
       startPage: 1,
@@ -85,6 +86,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
         deps.log.warn(`The service's next-page link points at another origin (${sanitizeInline(link)}); payctl asked ${api.baseUrl} for the next page number instead.`),
     })) {
       shifted += page.shifted;
+      repeated += page.repeated;
       for (const r of page.records) {
         tally.listed++;
         if (keep(r)) tally.add(r, recordStatus(r));
@@ -98,7 +100,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
   }
   if (left > 0) deps.log.warn(walletlessNote(left));
   if (timeless > 0) deps.log.warn(undatedNote(timeless));
-  if (shifted > 0) deps.log.info(`Note: ${shiftedNote(shifted)}`);
+  for (const note of repeatNotes(shifted, repeated)) deps.log.info(`Note: ${note}`);
   const filters: SummaryFilters = {};
   if (filter.from !== undefined) filters.from = filter.from;
   if (filter.to !== undefined) filters.to = filter.to;

@@ -27,7 +27,7 @@ import { csvRow } from '../../output/csv.js';
 import type { Column, StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { listPages, MAX_PER_PAGE, shiftedNote, withRecords, type ListedPage } from './pages.js';
+import { listPages, MAX_PER_PAGE, repeatNotes, withRecords, type ListedPage } from './pages.js';
 
 /**
  * The list's table (LIST_COLUMNS) at a terminal too narrow for every column with the
@@ -100,7 +100,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   else await printShown(await firstMatches(pages, matches, q), q, opts, deps);
   if (matches.walletless > 0) deps.log.warn(walletlessNote(matches.walletless));
   if (matches.undated > 0) deps.log.warn(undatedNote(matches.undated));
-  if (matches.shifted > 0) deps.log.info(`Note: ${shiftedNote(matches.shifted)}`);
+  for (const note of repeatNotes(matches.shifted, matches.repeated)) deps.log.info(`Note: ${note}`);
   for (const w of matches.totals.slice(0, TOTALS_SAID)) deps.log.warn(w);
   if (matches.wrongTotals > TOTALS_SAID)
     deps.log.warn(`${matches.wrongTotals - TOTALS_SAID} more payouts listed have a total_amount that is not their amount plus their fee.`);
@@ -118,13 +118,14 @@ interface Match {
 
 /**
  * The records of each page that pass the filters, judged here (payouts/filters.ts); `walletless`
- * and `undated` count those left out for want of a wallet or a readable time, `shifted` those
- * listPages left out as already listed.
+ * and `undated` count those left out for want of a wallet or a readable time, `shifted` and
+ * `repeated` those listPages left out as already listed (on a page before, on the same page).
  */
 class Matches {
   walletless = 0;
   undated = 0;
   shifted = 0;
+  repeated = 0;
   /** Listed records whose total_amount is not their amount plus their fee: the first warnings, and how many in all. */
   readonly totals: string[] = [];
   wrongTotals = 0;
@@ -138,6 +139,7 @@ class Matches {
 
   of(page: ListedPage): Match[] {
     this.shifted += page.shifted;
+    this.repeated += page.repeated;
     const kept: Match[] = [];
     page.records.forEach((record, i) => {
       if (this.#keep(record)) {
@@ -191,10 +193,11 @@ async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: De
   const out = deps.io.stdout;
   const records = s.shown.map((m) => m.record);
   if (deps.globals.json) {
-    // The page as the service sent it, byte for byte, when it is exactly what is shown;
-    // else the first page's envelope with the payouts shown in the place of its records.
+    // The page as the service sent it, byte for byte, when it is exactly what is shown (no
+    // payout of it left out: a repeat is not); else the first page's envelope with the payouts
+    // shown in the place of its records.
     const first = s.first!;
-    const untouched = s.first !== undefined && s.lastRead === first.number && s.shown.length === first.items.length;
+    const untouched = s.first !== undefined && s.lastRead === first.number && first.shifted + first.repeated === 0 && s.shown.length === first.items.length;
     await write(
       out,
       (untouched

@@ -39,6 +39,8 @@ export interface ListedPage {
   last: boolean;
   /** Records of this page left out because a page before had them (see listPages). */
   shifted: number;
+  /** Records of this page left out because they came earlier on this same page. */
+  repeated: number;
 }
 
 export interface PagingOptions {
@@ -229,17 +231,37 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
 
 /**
  * A page's items and records without those whose transaction id is in `listed` or came earlier
- * on the same page (same order), each id read added to `listed`; `shifted`: how many left out.
+ * on the same page (same order), each id read added to `listed`; `shifted` and `repeated`: how
+ * many left out, as on a page before or earlier on this page.
  */
-function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds): Pick<ListedPage, 'items' | 'records' | 'shifted'> {
+function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds): Pick<ListedPage, 'items' | 'records' | 'shifted' | 'repeated'> {
   const keep = records.map((r) => r.transaction_id === undefined || !listed.addSeen(r.transaction_id));
-  if (keep.every(Boolean)) return { items, records, shifted: 0 };
-  return { items: items.filter((_, i) => keep[i]), records: records.filter((_, i) => keep[i]), shifted: keep.filter((k) => !k).length };
+  if (keep.every(Boolean)) return { items, records, shifted: 0, repeated: 0 };
+  // Those left out that came earlier on this page (the ids of this page alone, in a memory of their own).
+  const page = new ListedIds();
+  let repeated = 0;
+  records.forEach((r, i) => {
+    if (r.transaction_id !== undefined && page.addSeen(r.transaction_id) && !keep[i]) repeated++;
+  });
+  const left = keep.filter((k) => !k).length;
+  return { items: items.filter((_, i) => keep[i]), records: records.filter((_, i) => keep[i]), shifted: left - repeated, repeated };
 }
 
-/** What is said once on stderr when payouts were on two pages (`n` left out by listPages). */
-export function shiftedNote(n: number): string {
-  return `${n} ${n === 1 ? 'payout was' : 'payouts were'} on two pages (payouts made while the list was read move the older ones down a page); each is listed once.`;
+/**
+ * What is said once on stderr of the records listPages left out (ListedPage's `shifted` and
+ * `repeated`, added up over the pages read): a line for each kind, none when none was.
+ */
+export function repeatNotes(shifted: number, repeated: number): string[] {
+  const notes: string[] = [];
+  if (shifted > 0)
+    notes.push(
+      `${shifted} ${shifted === 1 ? 'payout was' : 'payouts were'} on two pages (payouts made while the list was read move the older ones down a page); each is listed once.`,
+    );
+  if (repeated > 0)
+    notes.push(
+      `${repeated} ${repeated === 1 ? 'payout came' : 'payouts came'} again on the same page of the service's answer; ${repeated === 1 ? 'it is' : 'each is'} listed once.`,
+    );
+  return notes;
 }
 
 /**
