@@ -183,8 +183,11 @@ async function firstMatches(pages: AsyncIterable<ListedPage>, matches: Matches, 
       else s.rest++;
     }
     s.more = !page.last;
-    if (s.shown.length >= q.limit) break;
+    if (s.shown.length >= q.limit) return s;
   }
+  // The pages ran out: a page said to be followed may have been followed by nothing (a short
+  // first page's probe found no page after it, or the same page again: listPages).
+  s.more = false;
   return s;
 }
 
