@@ -3,12 +3,15 @@
  * …"): printed only when there is more, and every command in them works as printed. The
  * in-process sandbox over real HTTP answers the list as an array alone (docs/service.md list
  * variant 3, `--list-shape array`), whose short first page payctl follows with a probe of page
- * 2; a small node:http server (test/helpers/hostile.ts) plays a service that ignores `page`.
+ * 2, or in each other shape (its shapes control); a small node:http server
+ * (test/helpers/hostile.ts) plays a service that ignores `page`. The commands printed are run
+ * as printed, under a profile that is not the default one (so each must name it).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newKey, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
-import { api, useSandbox } from '../helpers/sandbox.js';
+import { admin, api, useSandbox } from '../helpers/sandbox.js';
+import { shellSplit } from '../helpers/pty.js';
 import { configDir, hostile, hostileProfile, json, useHostileCleanups } from '../helpers/hostile.js';
 
 const KEY = newKey();
@@ -67,5 +70,75 @@ describe('no "More" hint once the list has ended', () => {
     expect(tableIds(r.stdout)).toEqual(records.map((p) => p.transaction_id));
     expect(r.stderr).toBe('');
     expect(h.seen.map((s) => new URL(s.url, 'http://x').searchParams.get('page'))).toEqual(['1', '2']);
+  });
+});
+
+/** The command of the stderr line starting with `label`, as argv without `payctl`. */
+function printed(stderr: string, label: string): string[] {
+  const line = stderr.split('\n').find((l) => l.startsWith(`${label}: payctl `));
+  expect(line, `no "${label}: payctl" in:\n${stderr}`).toBeDefined();
+  return shellSplit(line!.slice(label.length + 2)).slice(1);
+}
+
+/** For each test: the sandbox answering lists in `shape`, and a config folder whose only profile is "ops" (a printed command without --profile ops would not work). */
+function inShape(shape: string): (args: string[]) => ReturnType<typeof payctl> {
+  let dir: string;
+  beforeEach(async () => {
+    expect((await admin(ctx.sb, 'POST', '/shapes', { list: shape })).status).toBe(200);
+    dir = configDir();
+    writeProfile(dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }, 'ops');
+  });
+  afterEach(async () => {
+    await admin(ctx.sb, 'POST', '/shapes', { list: 'array' });
+  });
+  return (args) => payctl(args, { dir });
+}
+
+describe.each(['paginator', 'resource', 'array', 'items'])('the commands in the hints run as printed (%s)', (shape) => {
+  const ops = inShape(shape);
+
+  it('--limit 5: the next page is payouts 6-10, its command carries --limit 5; every page is every payout', async () => {
+    const all = ctx.sb.payouts().map((p) => p.transaction_id);
+    expect(all.length).toBeGreaterThan(10);
+    const r = await ops(['payouts', 'list', '--profile', 'ops', '--limit', '5']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableIds(r.stdout)).toEqual(all.slice(0, 5));
+    // Before: "Page 1. More: --page 2, ...": page 2 of 20-payout pages, payouts 21-40 (6-20 never shown).
+    expect(r.stderr).toBe('Page 1. Next page: payctl payouts list --profile ops --limit 5 --page 2\nEvery page: payctl payouts list --profile ops --all\n');
+    const next = await ops(printed(r.stderr, 'Page 1. Next page'));
+    expect(next.code, next.stderr).toBe(0);
+    expect(tableIds(next.stdout)).toEqual(all.slice(5, 10));
+    expect(printed(next.stderr, 'Page 2. Next page')).toEqual(['payouts', 'list', '--profile', 'ops', '--limit', '5', '--page', '3']);
+    const every = await ops(printed(r.stderr, 'Every page'));
+    expect(every.code, every.stderr).toBe(0);
+    expect(tableIds(every.stdout)).toEqual(all);
+  });
+});
+
+describe.each(['paginator', 'resource', 'items'])('the commands in the hints of a filtered list run as printed (%s)', (shape) => {
+  const ops = inShape(shape);
+
+  it('a filter with more matches on the page than --limit: each command keeps the filter and shows what it says', async () => {
+    const failed = ctx.sb
+      .payouts()
+      .filter((p) => p.status === 'Failed')
+      .map((p) => p.transaction_id);
+    expect(failed.length).toBeGreaterThan(2);
+    const r = await ops(['payouts', 'list', '--profile', 'ops', '--status', 'failed', '--limit', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableIds(r.stdout)).toEqual(failed.slice(0, 2));
+    expect(r.stderr).toBe(
+      [
+        `Page 1 holds ${failed.length - 2} more matching payouts than shown.`,
+        `All of page 1: payctl payouts list --profile ops --status failed --limit ${failed.length} --page 1`,
+        'Every page: payctl payouts list --profile ops --status failed --all',
+        '',
+      ].join('\n'),
+    );
+    for (const label of ['All of page 1', 'Every page']) {
+      const again = await ops(printed(r.stderr, label));
+      expect(again.code, again.stderr).toBe(0);
+      expect(tableIds(again.stdout), label).toEqual(failed);
+    }
   });
 });

@@ -245,7 +245,15 @@ describe('--limit and --page without filters', () => {
     expect(tableIds(r.stdout)).toEqual(RECORDS.slice(0, 20).map((x) => x.transaction_id));
     // Page 2 as the service's own next_page_url names it (same origin): its parameters, no per_page.
     expect(s.requests.map((x) => x.query)).toEqual([{ page: '1', per_page: '20' }, { page: '2' }]);
-    expect(r.stderr).toBe('Page 2 holds 10 more matching payouts than shown. See all of page 2: --page 2 --limit 15; the next page: --page 3; every page: --all.\n');
+    expect(r.stderr).toBe(
+      [
+        'Page 2 holds 10 more matching payouts than shown.',
+        'All of page 2: payctl payouts list --limit 15 --page 2',
+        'Next page: payctl payouts list --limit 20 --page 3',
+        'Every page: payctl payouts list --all',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('--limit 5 when the service gives 15 a page: the hint leads to the payouts not shown, never to the same five again', async () => {
@@ -253,11 +261,19 @@ describe('--limit and --page without filters', () => {
     const r = await run('payouts', 'list', '--limit', '5');
     expect(r.code, r.stderr).toBe(0);
     expect(tableIds(r.stdout)).toEqual(RECORDS.slice(0, 5).map((x) => x.transaction_id));
-    expect(r.stderr).toBe('Page 1 holds 10 more matching payouts than shown. See all of page 1: --page 1 --limit 15; the next page: --page 2; every page: --all.\n');
+    expect(r.stderr).toBe(
+      [
+        'Page 1 holds 10 more matching payouts than shown.',
+        'All of page 1: payctl payouts list --limit 15 --page 1',
+        'Next page: payctl payouts list --limit 5 --page 2',
+        'Every page: payctl payouts list --all',
+        '',
+      ].join('\n'),
+    );
     const whole = await run('payouts', 'list', '--page', '1', '--limit', '15');
     expect(whole.code, whole.stderr).toBe(0);
     expect(tableIds(whole.stdout)).toEqual(RECORDS.slice(0, 15).map((x) => x.transaction_id));
-    expect(whole.stderr).toBe('Page 1. More: --page 2, or --all for every page.\n');
+    expect(whole.stderr).toBe('Page 1. Next page: payctl payouts list --limit 15 --page 2\nEvery page: payctl payouts list --all\n');
     const next = await run('payouts', 'list', '--page', '2', '--limit', '15');
     expect(tableIds(next.stdout)).toEqual(RECORDS.slice(15, 30).map((x) => x.transaction_id));
   });

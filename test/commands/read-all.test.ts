@@ -137,6 +137,8 @@ describe.each(['paginator', 'resource', 'array', 'items'] as const)("the sandbox
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trimEnd().split('\n').slice(1);
     expect(rows.map((l) => l.split(/\s+/)[2])).toEqual(ngn.slice(0, 20).map((p) => p.transaction_id));
-    expect(r.stderr).toMatch(/ more matching payouts than shown\. See all of page 1: --page 1 --limit \d+; the next page: --page 2; every page: --all\.\n$/);
+    expect(r.stderr).toMatch(
+      /^Page 1 holds \d+ more matching payouts than shown\.\nAll of page 1: payctl payouts list --currency ngn --limit \d+ --page 1\nNext page: payctl payouts list --currency ngn --limit 20 --page 2\nEvery page: payctl payouts list --currency ngn --all\n$/,
+    );
   });
 });

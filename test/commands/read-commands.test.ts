@@ -217,7 +217,7 @@ describe('payouts list', () => {
     expect(r.code, r.stderr).toBe(0);
     const all = ctx.sb.payouts();
     expect(all.length).toBeGreaterThan(20);
-    expect(r.stderr).toBe('Page 1. More: --page 2, or --all for every page.\n');
+    expect(r.stderr).toBe('Page 1. Next page: payctl payouts list --page 2\nEvery page: payctl payouts list --all\n');
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^CREATED \(UTC\)\s+TRANSACTION\s+WALLET\s+RECIPIENT\s+AMOUNT\s+STATUS$/);
     const amountEnd = lines[0]!.indexOf('AMOUNT') + 'AMOUNT'.length;
@@ -246,7 +246,8 @@ describe('payouts list', () => {
     const from = ctx.sb.requests().length;
     const r = await run('payouts', 'list', '--limit', '5', '--page', '2');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('Page 2. More: --page 3, or --all for every page.\n');
+    // Page 3 of pages of 5: --limit 5 with it (before: --page 3 alone, page 3 of 20-payout pages).
+    expect(r.stderr).toBe('Page 2. Next page: payctl payouts list --limit 5 --page 3\nEvery page: payctl payouts list --all\n');
     expect(rows(r.stdout).map((l) => l.split(/\s+/)[2])).toEqual(
       ctx.sb
         .payouts()

@@ -27,6 +27,7 @@ import { csvRow } from '../../output/csv.js';
 import type { Column, StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { listPages, MAX_PER_PAGE, repeatNotes, withRecords, type ListedPage } from './pages.js';
 
 /**
@@ -224,25 +225,50 @@ async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: De
         { width: deps.io.stdoutColumns },
       ),
     );
-    if (s.rest) deps.log.info(restOfPage(s));
+    const list = (more: string[]) => listCommand(opts, deps, more);
+    if (s.rest) deps.log.info(restOfPage(s, list, givenLimit(opts)));
     else if (s.more)
-      deps.log.info(`${s.lastRead > q.page ? `Pages ${q.page}-${s.lastRead}` : `Page ${q.page}`}. More: --page ${s.lastRead + 1}, or --all for every page.`);
+      deps.log.info(
+        `${s.lastRead > q.page ? `Pages ${q.page}-${s.lastRead}` : `Page ${q.page}`}. Next page: ${list([...givenLimit(opts), '--page', String(s.lastRead + 1)])}\nEvery page: ${list(['--all'])}`,
+      );
   }
+}
+
+/**
+ * `payctl payouts list` with this run's filters and environment (profile, base URL, time limit:
+ * commandLine), then `more`: a command printed for a person, which runs as printed.
+ */
+function listCommand(opts: PayoutsListOptions, deps: Deps, more: string[]): string {
+  const given: Array<[string, string | undefined]> = [
+    ['--status', opts.status],
+    ['--wallet', opts.wallet],
+    ['--currency', opts.currency],
+    ['--from', opts.from],
+    ['--to', opts.to],
+  ];
+  const filters = given.flatMap(([flag, value]) => (value === undefined ? [] : [flag, value]));
+  return commandLine(invocationOf(deps.globals, deps.env), ['payouts', 'list'], [...filters, ...more]);
+}
+
+/** `--limit N` as given: without a filter it is the size of the pages --page counts, and it is the number shown. */
+function givenLimit(opts: PayoutsListOptions): string[] {
+  return opts.limit === undefined ? [] : ['--limit', String(opts.limit)];
 }
 
 /**
  * Where the payouts not shown are when the service's pages hold more than --limit (it may
  * ignore per_page): the rest of the last page read is not on --page N+1, and --page N alone
  * would show the same payouts again; --page N with a --limit of its whole count shows them.
+ * Each way is a command on a line of its own (`list`: listCommand; `limit`: givenLimit).
  */
-function restOfPage(s: Shown): string {
+function restOfPage(s: Shown, list: (more: string[]) => string, limit: string[]): string {
   const n = s.lastRead;
   const ways = [
-    ...(s.onLast <= MAX_PER_PAGE ? [`all of page ${n}: --page ${n} --limit ${s.onLast}`] : []),
-    ...(s.more ? [`the next page: --page ${n + 1}`] : []),
-    'every page: --all',
+    ...(s.onLast <= MAX_PER_PAGE ? [`All of page ${n}: ${list(['--limit', String(s.onLast), '--page', String(n)])}`] : []),
+    ...(s.more ? [`Next page: ${list([...limit, '--page', String(n + 1)])}`] : []),
+    `Every page: ${list(['--all'])}`,
   ];
-  return `Page ${n} holds ${s.rest} more matching payout${s.rest === 1 ? '' : 's'} than shown. See ${ways.join('; ')}.`;
+  return [`Page ${n} holds ${s.rest} more matching payout${s.rest === 1 ? '' : 's'} than shown.`, ...ways].join('\n');
 }
 
 /** --all: every page, streamed as it comes (at most two pages in memory), as one JSON envelope, CSV or a table. */
