@@ -174,17 +174,26 @@ interface Shown {
 /** Without --all: pages read from --page on until --limit payouts match or the list ends. */
 async function firstMatches(pages: AsyncIterable<ListedPage>, matches: Matches, q: Query): Promise<Shown> {
   const s: Shown = { shown: [], first: undefined, lastRead: q.page, more: false, rest: 0, onLast: 0 };
-  for await (const page of pages) {
-    s.first ??= page;
-    s.lastRead = page.number;
-    const kept = matches.of(page);
-    s.onLast = kept.length;
-    for (const m of kept) {
-      if (s.shown.length < q.limit) s.shown.push(m);
-      else s.rest++;
+  const it = pages[Symbol.asyncIterator]();
+  try {
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      const page = r.value;
+      s.first ??= page;
+      s.lastRead = page.number;
+      const kept = matches.of(page);
+      s.onLast = kept.length;
+      for (const m of kept) {
+        if (s.shown.length < q.limit) s.shown.push(m);
+        else s.rest++;
+      }
+      s.more = !page.last;
+      if (s.shown.length < q.limit) continue;
+      // Enough shown on a short first page: whether a page follows it is what its probe tells (read, not shown).
+      if (page.probe) s.more = (await it.next()).done !== true;
+      return s;
     }
-    s.more = !page.last;
-    if (s.shown.length >= q.limit) return s;
+  } finally {
+    await it.return?.();
   }
   // The pages ran out: a page said to be followed may have been followed by nothing (a short
   // first page's probe found no page after it, or the same page again: listPages).

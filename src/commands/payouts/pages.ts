@@ -37,6 +37,8 @@ export interface ListedPage {
   records: PayoutRecord[];
   /** No page follows this one. */
   last: boolean;
+  /** Whether a page follows is not known: the next is asked to tell (a short first page, see listPages). */
+  probe: boolean;
   /** Records of this page left out because a page before had them (see listPages). */
   shifted: number;
   /** Records of this page left out because they came earlier on this same page. */
@@ -224,7 +226,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
         next.catch(() => {});
       }
     }
-    yield { number: n, envelope: f.envelope, raw: f.raw, ...kept, last };
+    yield { number: n, envelope: f.envelope, raw: f.raw, ...kept, last, probe: probing };
     if (nextQuery && !next) next = fetchPage(api, nextQuery);
   }
 }
