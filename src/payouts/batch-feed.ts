@@ -7,7 +7,7 @@
  */
 import { CliError, LocalError } from '../errors.js';
 import type { Clock } from '../clock.js';
-import type { JournalEntry, Ledger, RunOptions } from './journal.js';
+import { claimedNow, type JournalEntry, type Ledger, type RunOptions } from './journal.js';
 import type { BatchItem, RunBook } from './batch-outcomes.js';
 import { repeatKey } from './identity.js';
 import { checkMeanwhile, type Contest } from './paid-meanwhile.js';
@@ -98,8 +98,6 @@ export interface Taken {
   i: number;
   it: BatchItem;
   entry: Promise<JournalEntry>;
-  /** When this run journaled it (its entry's createdAt, when this run made the entry). */
-  at: string;
 }
 
 export interface FeedOptions {
@@ -151,10 +149,9 @@ export class RowFeed {
 
   #journal(i: number, it: BatchItem): Taken {
     const { o } = this;
-    const now = o.clock.now();
-    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now, batch: o.batch, profile: o.profile });
+    const entry = beginRow(it, { journal: o.journal, baseUrl: o.baseUrl, now: o.clock.now(), batch: o.batch, profile: o.profile });
     entry.catch(() => {}); // handled where it is awaited
-    return { i, it, entry, at: now.toISOString() };
+    return { i, it, entry };
   }
 
   /** The next `ahead` rows to send pulled from the file, then journaled together (rows accepted in an earlier run are settled on the way). */
@@ -235,7 +232,7 @@ export class RowFeed {
     await Promise.allSettled(
       rows.map(async (t) => {
         const entry = await t.entry;
-        if (entry.createdAt !== t.at) return;
+        if (!claimedNow(entry)) return;
         const current = await this.o.journal.get(entry.baseUrl, entry.payoutId);
         if (current && current.outcome === undefined && current.idempotencyKey === entry.idempotencyKey) await this.o.journal.record(current, { kind: 'not-made', at });
       }),

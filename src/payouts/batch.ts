@@ -50,8 +50,8 @@ export interface RunBatchOptions {
   profile?: string;
   onRetry?: (row: number, info: { attempt: number; waitMs: number; reason: string }) => void;
   /**
-   * When this run began: a row journaled at or after it, with no outcome yet, was never sent
-   * before. The service refusing the API key (401, or 403 to POST /payout) on such a row's
+   * When this run began, by the ledger's clock (Ledger.now: the one entries are dated by): a row
+   * journaled at or after it, with no outcome yet, was never sent before. The service refusing the API key (401, or 403 to POST /payout) on such a row's
    * first attempt means nothing was sent: the row is journaled and reported as refused and the
    * run stops sending (every row would be refused alike). Without it, or for a row journaled
    * by an earlier run (whose attempt may have reached the service), the row stays unknown.

@@ -20,5 +20,6 @@ export type {
   Outcome,
   ScanItem,
 } from './ledger/ledger.js';
-export { JournalConflict } from './ledger/entries.js';
+export { claimedNow, JournalConflict } from './ledger/entries.js';
+export { ledgerNow } from './ledger/ledger.js';
 export { journalBase } from './ledger/base-url.js';

@@ -84,7 +84,8 @@ export function openSharedLedger(run: LedgerRun, setting: SharedLedgerSetting): 
     const { rowSignerOf } = await import('./ledger/ledger-key.js');
     // Rows are signed with the person's key, else this config folder's ledger key (made on the first write).
     const signer = rowSignerOf(configDir(run.env), run.env, () => (run.clock ?? systemClock).now());
-    const l = await openPostgresLedger(setting.url, { env: run.env, signer });
+    // The run's clock, which the database's is measured against (and said when far from it).
+    const l = await openPostgresLedger(setting.url, { env: run.env, signer, clock: run.clock ?? systemClock, warn: (line) => run.log?.warn(line) });
     run.resources.closeAtEnd(l);
     return l;
   })();

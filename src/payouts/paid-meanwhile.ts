@@ -29,7 +29,7 @@ export interface Contest {
   since: Date;
   /** Whether a payout id is one of the run's own payouts (its file's or its plan's): that row is the same payout, not another's. */
   holds(payoutId: string): boolean;
-  /** When the run began: a row it journaled since, with no outcome yet, is its own claim (runBatch's `since`). */
+  /** When the run began, by the ledger's clock: a row it journaled since, with no outcome yet, is its own claim (runBatch's `since`). */
   began: Date;
   /** Aborted with a PaidMeanwhile (or the failure of the look-up) when a row is found: the run takes no new rows. */
   stop: AbortController;

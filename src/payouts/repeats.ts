@@ -40,8 +40,8 @@ export function countsForOtherBatches(e: JournalEntry): boolean {
 
 /**
  * `payout create`: payouts with this one's repeat key (same wallet, account, amount and
- * currency) sent from this machine in the last 24 hours under another payout id, not refused,
- * oldest first.
+ * currency) journaled in the 24 hours before `now` (the ledger's: Ledger.now, the clock that
+ * dated them) under another payout id, not refused, oldest first.
  */
 export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date): Promise<JournalEntry[]> {
   const since = now.getTime() - REPEAT_WINDOW_MS;

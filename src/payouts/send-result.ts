@@ -128,7 +128,8 @@ export function inner(err: unknown): string {
 }
 
 /**
- * The payout id another entry of this base URL, journaled in the 24 hours before `now`, has
+ * The payout id another entry of this base URL, journaled in the 24 hours before `now` (by the
+ * ledger's clock, which dated it: ledgerNow), has
  * `transactionId` for (an accepted outcome), if any: the window within which a service could
  * answer a new payout with an old one's transaction (its idempotency keys' memory), read with
  * the ledger's day index rather than the whole-journal scan of transactionOwner, and only the

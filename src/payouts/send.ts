@@ -15,7 +15,7 @@ import { DUPLICATE_PAYOUT_ID, parseOrThrow, payoutTransactionSchema, type Envelo
 import { withRetries, type Attempt } from '../api/retry.js';
 import { classifyPayoutAnswer, classifyPayoutFailure, MAX_RATE_LIMITED, PAYOUT_RETRY, payoutRetryReason, retryOfAnswer } from '../api/payout-retry.js';
 import { plainAmount } from '../money/amount.js';
-import type { JournalEntry, Ledger, Outcome } from './journal.js';
+import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journal.js';
 import {
   AnswerMismatch,
   checkAnswer,
@@ -88,8 +88,10 @@ class PayoutSend {
     // The 24-hour rule: a service may forget an idempotency key after a day (docs/service.md), and it
     // has no look-up by payout id. So an older entry is never resent on its own: accepted before,
     // it is read back by its journaled transaction id; unknown, it is held, with the records of
-    // the payout list that could be it, for a person to choose (history reconcile).
-    if (!opts.resendOld && olderThanKeyMemory(this.entry, opts.clock.now())) {
+    // the payout list that could be it, for a person to choose (history reconcile). Its age by the
+    // ledger's clock, which dated it: a machine whose clock is a day ahead does not hold what it
+    // journaled a moment ago.
+    if (!opts.resendOld && olderThanKeyMemory(this.entry, ledgerNow(this.journal, opts.clock))) {
       const old = await this.old();
       if (old) return old;
     }
@@ -233,7 +235,9 @@ class PayoutSend {
     let owner: string | undefined;
     try {
       const txn = transaction.transaction_id;
-      owner = recent ? await recentOwner(this.journal, entry.baseUrl, txn, this.opts.clock.now()) : await this.journal.transactionOwner(entry.baseUrl, txn);
+      owner = recent
+        ? await recentOwner(this.journal, entry.baseUrl, txn, ledgerNow(this.journal, this.opts.clock))
+        : await this.journal.transactionOwner(entry.baseUrl, txn);
     } catch (err) {
       end();
       throw err;

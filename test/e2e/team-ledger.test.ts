@@ -407,13 +407,65 @@ describe('plans and the day in the shared ledger', () => {
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
     expect(heldFrom(wallet)).toHaveLength(1);
   });
+
+  it(
+    'a machine clock set a day behind (faketime -1d): its payouts are dated by the database, so a correct machine cannot pass the daily total they used, and the same payout typed there then on a correct machine is a repeat',
+    { timeout: 60_000 },
+    async () => {
+      const yesterday = spawnSync('faketime', ['-f', '-1d', process.execPath, '-e', 'process.stdout.write(String(Date.now()))'], { encoding: 'utf8' });
+      expect(Date.now() - Number(yesterday.stdout), yesterday.stderr).toBeGreaterThan(23 * 60 * 60 * 1000);
+
+      const { url, dirs } = await team(2);
+      const [slow, right] = dirs as [string, string];
+      await samePolicy(dirs, { daily_total: { SLE: '10000' } });
+      // The probe's case: 10 x 999 from the slow machine (9,990 of 10,000), then the correct machine's.
+      const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+      let said = '';
+      for (let i = 0; i < 10; i++) {
+        const sent = await fakeDay(
+          slow,
+          createArgs(wallet, 'Aminata Kamara', '0123456704', ['--payout-id', randomUUID()]).map((x) => (x === '999.99' ? '999.00' : x)),
+          '-1d',
+        );
+        expect(sent.code, sent.stderr).toBe(0);
+        said ||= sent.stderr;
+      }
+      let from = ctx.sb.requests().length;
+      const over = await payctl(
+        createArgs(wallet, 'Aminata Kamara', '0123456705', ['--payout-id', randomUUID()]).map((x) => (x === '999.99' ? '999.00' : x)),
+        { dir: right },
+      );
+      expect(over.code, over.stderr).toBe(2);
+      expect(over.stderr).toContain('policy daily_total.SLE');
+      expect(over.stderr).toContain("9,990.00 SLE already sent today through the team's shared ledger");
+      expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+      expect(heldFrom(wallet)).toHaveLength(10);
+      // Dated by the database's clock, not the slow machine's.
+      const [dated] = await sql<{ oldest: Date }>(url, 'SELECT min(created_at) AS oldest FROM payctl_ledger_entries');
+      expect(Date.now() - dated!.oldest.getTime()).toBeLessThan(10 * 60 * 1000);
+
+      // The same payout (same wallet, account, amount, currency) from the slow machine, then a correct one.
+      const other = freshWallet(ctx.sb, '100000.00', 'SLE');
+      const args = createArgs(other, 'Ibrahim Sesay', '0123456706');
+      const first = await fakeDay(slow, args, '-1d');
+      expect(first.code, first.stderr).toBe(0);
+      from = ctx.sb.requests().length;
+      const again = await payctl(args, { dir: right });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain("This payout repeats one sent through the team's shared ledger less than a minute ago");
+      expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+      expect(heldFrom(other)).toHaveLength(1);
+      // The slow machine was told its clock is off.
+      expect(said).toContain("This machine's clock is 24 hours behind the clock of the payout ledger");
+    },
+  );
 });
 
-/** The built payctl under `faketime -f +1d`: this machine's clock a day ahead, the database's as it is. */
-function fakeDay(dir: string, args: string[]): Promise<Run> {
+/** The built payctl under `faketime -f <offset>` (default +1d): this machine's clock a day ahead (or as said), the database's as it is. */
+function fakeDay(dir: string, args: string[], offset = '+1d'): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn('faketime', ['-f', '+1d', process.execPath, BIN, ...args], { env: cliEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('faketime', ['-f', offset, process.execPath, BIN, ...args], { env: cliEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -9,7 +9,8 @@ import { InterruptedError, LocalError } from '../../src/errors.js';
 import { JournalConflict } from '../../src/payouts/ledger/entries.js';
 import { journalBase } from '../../src/payouts/ledger/base-url.js';
 import type { WalletLockOptions } from '../../src/payouts/wallet-lock.js';
-import type { JournalEntry, Ledger, Outcome } from '../../src/payouts/ledger/ledger.js';
+import { claimedNow } from '../../src/payouts/ledger/entries.js';
+import type { BeginOptions, JournalEntry, Ledger, Outcome } from '../../src/payouts/ledger/ledger.js';
 import { scanned } from './scanned.js';
 
 const BASE = 'https://api.example.com/v2';
@@ -34,6 +35,17 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 /** This process, as the wallets' locks are told of it. */
 const lockOptions = (o: Partial<WalletLockOptions> = {}): WalletLockOptions => ({ host: { pid: process.pid, kill: (pid, sig) => process.kill(pid, sig) }, ...o });
 
+/** How a store dates its entries, when not by `begin`'s `now`. */
+export interface ContractOptions {
+  /**
+   * A store that dates a claim by its own clock (a shared one: its database's, whatever `now`
+   * says): how a test puts an entry of a given time (`opts.now`) there, as `ledger import` puts
+   * an old one. The look-ups by time are checked on such entries; `begin` is checked to date by
+   * `now()`. Without it, `begin` dates by `now`, and is what the tests write with.
+   */
+  writeAt?: (ledger: Ledger, opts: BeginOptions) => Promise<JournalEntry>;
+}
+
 /**
  * The contract, run against one store. `open()` (synchronous or not) gives a ledger on one fresh
  * place per test; called twice in a test, the second is another process's view of the same
@@ -41,13 +53,15 @@ const lockOptions = (o: Partial<WalletLockOptions> = {}): WalletLockOptions => (
  * journaled rows with `log` and did not close it left the log's file handle to the collector,
  * whose warning then failed whichever test of the worker was checking for warnings).
  */
-export function ledgerContract(name: string, openStore: () => Ledger | Promise<Ledger>): void {
+export function ledgerContract(name: string, openStore: () => Ledger | Promise<Ledger>, o: ContractOptions = {}): void {
   const opened: Ledger[] = [];
   const open = async (): Promise<Ledger> => {
     const l = await openStore();
     opened.push(l);
     return l;
   };
+  /** An entry journaled at `opts.now`: by `begin`, or as the store is given one of another time (writeAt). */
+  const at = (l: Ledger, opts: BeginOptions): Promise<JournalEntry> => (o.writeAt ? o.writeAt(l, opts) : l.begin(opts));
   afterEach(async () => {
     await Promise.all(
       opened.splice(0).map(async (l) => {
@@ -61,18 +75,28 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
     it('begin claims a payout id once: its key, body and origin come back from get, under any spelling of the base URL', async () => {
       const ledger = await open();
       expect(await ledger.get(BASE, 'p-1')).toBeUndefined();
+      const before = await ledger.now();
       const e = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, profile: 'live', origin: { fingerprint: 'f-1', repeatKey: 'r-1' } });
+      const after = await ledger.now();
       expect(e).toMatchObject({
         version: 2,
         payoutId: 'p-1',
         baseUrl: BASE,
         body: body('p-1'),
-        createdAt: T0.toISOString(),
         profile: 'live',
         fingerprint: 'f-1',
         repeatKey: 'r-1',
       });
+      // Dated by the ledger's clock: `now` where that is the run's, else its own (a shared store's database), never `now`.
+      if (o.writeAt) {
+        expect(Date.parse(e.createdAt)).toBeGreaterThanOrEqual(before.getTime());
+        expect(Date.parse(e.createdAt)).toBeLessThanOrEqual(after.getTime());
+      } else expect(e.createdAt).toBe(T0.toISOString());
       expect(e.outcome).toBeUndefined();
+      // The entry this claim made, told from one found (a second begin's).
+      expect(claimedNow(e)).toBe(true);
+      expect(claimedNow((await ledger.get(BASE, 'p-1'))!)).toBe(false);
+      expect(claimedNow(await (await open()).begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T1 }))).toBe(false);
       expect(await (await open()).get(BASE_SPELLED, 'p-1')).toEqual(JSON.parse(JSON.stringify(e)));
       expect(await (await open()).get(OTHER, 'p-1')).toBeUndefined();
     });
@@ -82,7 +106,7 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       const first = await ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1'), now: T0, randomKey: true });
       const again = await (await open()).begin({ baseUrl: BASE_SPELLED, payoutId: 'p-1', body: body('p-1'), now: T1, randomKey: true });
       expect(again.idempotencyKey).toBe(first.idempotencyKey);
-      expect(again.createdAt).toBe(T0.toISOString());
+      expect(again.createdAt).toBe(first.createdAt);
       const details = await rejection(ledger.begin({ baseUrl: BASE, payoutId: 'p-1', body: body('p-1', '13.00'), now: T1 }));
       expect(details).toBeInstanceOf(JournalConflict);
       expect((details as JournalConflict).what).toBe('details');
@@ -135,10 +159,10 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
 
     it('find by fingerprint and by repeat key: entries of that base URL with the key, oldest first', async () => {
       const ledger = await open();
-      await ledger.begin({ baseUrl: BASE, payoutId: 'late', body: body('late'), now: T1, origin: { fingerprint: 'same', repeatKey: 'r' } });
-      await ledger.begin({ baseUrl: BASE_SPELLED, payoutId: 'early', body: body('early'), now: T0, origin: { fingerprint: 'same' } });
-      await ledger.begin({ baseUrl: OTHER, payoutId: 'elsewhere', body: body('elsewhere'), now: T0, origin: { fingerprint: 'same', repeatKey: 'r' } });
-      await ledger.begin({ baseUrl: BASE, payoutId: 'other', body: body('other'), now: T0, log: true, origin: { fingerprint: 'not-same', repeatKey: 'r' } });
+      await at(ledger, { baseUrl: BASE, payoutId: 'late', body: body('late'), now: T1, origin: { fingerprint: 'same', repeatKey: 'r' } });
+      await at(ledger, { baseUrl: BASE_SPELLED, payoutId: 'early', body: body('early'), now: T0, origin: { fingerprint: 'same' } });
+      await at(ledger, { baseUrl: OTHER, payoutId: 'elsewhere', body: body('elsewhere'), now: T0, origin: { fingerprint: 'same', repeatKey: 'r' } });
+      await at(ledger, { baseUrl: BASE, payoutId: 'other', body: body('other'), now: T0, log: true, origin: { fingerprint: 'not-same', repeatKey: 'r' } });
       await ledger.closeLog();
       const reader = await open();
       expect((await reader.find(BASE, 'fingerprint', 'same')).map((e) => e.payoutId)).toEqual(['early', 'late']);
@@ -150,12 +174,12 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
     it('findInBatch: entries of that base URL with the repeat key journaled as rows of that batch run (id and file; id alone: any file), oldest first', async () => {
       const ledger = await open();
       const run = { id: 'nov "30"', file: '/home/finance/pay,roll.csv' };
-      const row = (id: string, batch: { id: string; file: string }, at: Date, n: number, text = body(id)) =>
-        ledger.begin({
+      const row = (id: string, batch: { id: string; file: string }, time: Date, n: number, text = body(id)) =>
+        at(ledger, {
           baseUrl: BASE,
           payoutId: id,
           body: text,
-          now: at,
+          now: time,
           log: true,
           origin: { batch: { ...batch, row: n }, fingerprint: `f-${id}`, repeatKey: 'r' },
         });
@@ -164,7 +188,7 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       await row('first', run, T0, 2);
       await row('other-file', { id: run.id, file: '/home/finance/other.csv' }, new Date(T0.getTime() - 1000), 2);
       await row('other-batch', { id: 'dec', file: run.file }, T0, 2);
-      await ledger.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T0, origin: { repeatKey: 'r' } });
+      await at(ledger, { baseUrl: BASE, payoutId: 'single', body: body('single'), now: T0, origin: { repeatKey: 'r' } });
       await ledger.closeLog();
       const reader = await open();
       expect((await reader.findInBatch(BASE, 'r', run)).map((e) => e.payoutId)).toEqual(['first', 'second']);
@@ -182,12 +206,12 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
 
     it('findRecentBatchRows: entries of that base URL with the repeat key journaled as rows of any batch run at or after a time, oldest first; looked ahead alike', async () => {
       const ledger = await open();
-      const row = (id: string, batch: { id: string; file: string }, at: Date, n: number, key = 'r') =>
-        ledger.begin({
+      const row = (id: string, batch: { id: string; file: string }, time: Date, n: number, key = 'r') =>
+        at(ledger, {
           baseUrl: BASE,
           payoutId: id,
           body: body(id),
-          now: at,
+          now: time,
           log: true,
           origin: { batch: { ...batch, row: n }, fingerprint: `f-${id}`, repeatKey: key },
         });
@@ -196,7 +220,7 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       await row('named', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 2);
       await row('copy', { id: 'default', file: '/home/finance/pay (1).csv' }, T0, 3);
       await row('other-key', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 3, 'q');
-      await ledger.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
+      await at(ledger, { baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
       await ledger.closeLog();
       const reader = await open();
       const since = new Date(T0.getTime() - 60_000);
@@ -222,18 +246,18 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       const own = { id: 'default', file: '/home/finance/pay.csv' };
       const mine = async () => (await reader.otherBatchRowsSince(BASE_SPELLED, ['r', 'q'], since, own)).map((e) => e.payoutId).sort();
       // The reader's own row, journaled before it looks: never one of the others'.
-      await reader.begin({ baseUrl: BASE, payoutId: 'own', body: body('own'), now: T0, log: true, origin: { batch: { ...own, row: 2 }, repeatKey: 'r' } });
+      await at(reader, { baseUrl: BASE, payoutId: 'own', body: body('own'), now: T0, log: true, origin: { batch: { ...own, row: 2 }, repeatKey: 'r' } });
       expect(await mine()).toEqual([]);
       // Another process's run, begun after the reader first looked (its log is new to the reader).
       const other = await open();
-      const row = (id: string, batch: { id: string; file: string }, at: Date, key: string) =>
-        other.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: at, log: true, origin: { batch: { ...batch, row: 2 }, repeatKey: key } });
+      const row = (id: string, batch: { id: string; file: string }, time: Date, key: string) =>
+        at(other, { baseUrl: BASE, payoutId: id, body: body(id), now: time, log: true, origin: { batch: { ...batch, row: 2 }, repeatKey: key } });
       await row('copy', { id: 'default', file: '/home/finance/pay (1).csv' }, T1, 'r');
       await row('named', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 'q');
       await row('old', { id: 'oct', file: '/home/finance/oct.csv' }, new Date(since.getTime() - 1), 'r');
       await row('unasked', { id: 'nov', file: '/home/finance/pay.csv' }, T1, 'z');
-      await other.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
-      await other.begin({
+      await at(other, { baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
+      await at(other, {
         baseUrl: OTHER,
         payoutId: 'elsewhere',
         body: body('elsewhere'),
@@ -248,8 +272,8 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
     it("batchRows: every entry of a batch run (from its file; any file when the run names none), oldest first, another process's too", async () => {
       const ledger = await open();
       const run = { id: 'nov', file: '/home/finance/pay.csv' };
-      const row = (l: Ledger, id: string, batch: { id: string; file: string }, at: Date, key: string, baseUrl = BASE) =>
-        l.begin({ baseUrl, payoutId: id, body: body(id), now: at, log: true, origin: { batch: { ...batch, row: 2 }, repeatKey: key } });
+      const row = (l: Ledger, id: string, batch: { id: string; file: string }, time: Date, key: string, baseUrl = BASE) =>
+        at(l, { baseUrl, payoutId: id, body: body(id), now: time, log: true, origin: { batch: { ...batch, row: 2 }, repeatKey: key } });
       expect(await ledger.batchRows(BASE, run)).toEqual([]);
       await row(ledger, 'a', run, T0, 'r');
       // Other processes' runs (a process sends one batch run), begun after the first look.
@@ -258,7 +282,7 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       await row(again, 'c', run, T1, 'z');
       await row(again, 'e', run, T1, 'r', OTHER);
       await row(dec, 'd', { id: 'dec', file: '/home/finance/pay.csv' }, T1, 'r');
-      await dec.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
+      await at(dec, { baseUrl: BASE, payoutId: 'single', body: body('single'), now: T1, origin: { repeatKey: 'r' } });
       const ids = async (batch: { id: string; file?: string }) => (await ledger.batchRows(BASE_SPELLED, batch)).map((e) => e.payoutId);
       expect(await ids(run)).toEqual(['a', 'c']);
       expect(await ids({ id: 'nov' })).toEqual(['a', 'b', 'c']);
@@ -271,11 +295,11 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
     it('scanSince: the entries of that base URL journaled at or after a time (a day before, not), files and batch rows alike', async () => {
       const ledger = await open();
       const dayBefore = new Date(T0.getTime() - 86_400_000);
-      await ledger.begin({ baseUrl: BASE, payoutId: 'yesterday', body: body('yesterday'), now: dayBefore });
-      await ledger.begin({ baseUrl: BASE, payoutId: 'single', body: body('single'), now: T0 });
-      for (const id of ['row-1', 'row-2']) await ledger.begin({ baseUrl: BASE, payoutId: id, body: body(id), now: T1, log: true });
+      await at(ledger, { baseUrl: BASE, payoutId: 'yesterday', body: body('yesterday'), now: dayBefore });
+      await at(ledger, { baseUrl: BASE, payoutId: 'single', body: body('single'), now: T0 });
+      for (const id of ['row-1', 'row-2']) await at(ledger, { baseUrl: BASE, payoutId: id, body: body(id), now: T1, log: true });
       await ledger.closeLog();
-      await ledger.begin({ baseUrl: OTHER, payoutId: 'elsewhere', body: body('elsewhere'), now: T0 });
+      await at(ledger, { baseUrl: OTHER, payoutId: 'elsewhere', body: body('elsewhere'), now: T0 });
       const reader = await open();
       const since = async (at: Date) => {
         const ids: string[] = [];
@@ -410,11 +434,12 @@ export function ledgerContract(name: string, openStore: () => Ledger | Promise<L
       expect(await Promise.all([held, waiting])).toEqual(['a', 'b']);
     });
 
-    it("now is the ledger's clock: a time of today", async () => {
+    it("now is the ledger's clock: a time of today; clockSkew how far it is from the run's", async () => {
       const ledger = await open();
       const t = await ledger.now();
       expect(t).toBeInstanceOf(Date);
       expect(Math.abs(t.getTime() - Date.now())).toBeLessThan(60_000);
+      expect(Math.abs(ledger.clockSkew())).toBeLessThan(60_000);
     });
 
     it('a fresh ledger has no gaps and nothing to list', async () => {

@@ -2,14 +2,16 @@
  * The stores of the ledger against the Ledger contract (test/helpers/ledger-contract.ts): what
  * any store must do, run on files in a fresh config folder per test (the local store) and on a
  * fresh database of the suite's PostgreSQL per test (the PostgreSQL store; two opens in one test
- * are two machines on the same database).
+ * are two machines on the same database; it dates its claims by the database's clock, so entries
+ * of other times are imported there).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe } from 'vitest';
 import { LocalLedger } from '../../src/payouts/ledger/local.js';
-import { openPostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
+import { newEntry } from '../../src/payouts/ledger/entries.js';
+import { openPostgresLedger, type PostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
 import { ledgerContract } from '../helpers/ledger-contract.js';
 import { sharedPostgres } from '../helpers/postgres.js';
 
@@ -29,5 +31,13 @@ describe('PostgreSQL', () => {
     url = await (await sharedPostgres()).freshDatabase('contract');
   });
 
-  ledgerContract('the PostgreSQL store', () => openPostgresLedger(url, { env: {} }));
+  // It dates a claim by the database's clock: an entry of another time is put there as `ledger import` puts one.
+  ledgerContract('the PostgreSQL store', () => openPostgresLedger(url, { env: {} }), {
+    writeAt: async (ledger, opts) => {
+      const entry = newEntry(opts);
+      const [written] = await (ledger as PostgresLedger).insertEntries([entry]);
+      if (!written?.inserted) throw new Error(`payout ${opts.payoutId} was there already`);
+      return entry;
+    },
+  });
 });

@@ -11,11 +11,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, ExitCode, LocalError } from '../../src/errors.js';
-import { JournalConflict } from '../../src/payouts/ledger/entries.js';
+import { JournalConflict, newEntry } from '../../src/payouts/ledger/entries.js';
 import type { JournalEntry, Outcome } from '../../src/payouts/ledger/ledger.js';
 import { LocalLedger } from '../../src/payouts/ledger/local.js';
 import { connectionOf } from '../../src/payouts/ledger/postgres/connect.js';
-import { LedgerUnreachable, MIGRATIONS, PostgresLedger, SCHEMA_VERSION, importEntries, maskUrl, openPostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
+import {
+  LedgerUnreachable,
+  MIGRATIONS,
+  PostgresLedger,
+  SCHEMA_VERSION,
+  clockWarning,
+  importEntries,
+  maskUrl,
+  openPostgresLedger,
+} from '../../src/payouts/ledger/postgres/index.js';
+import { ledgerNow } from '../../src/payouts/ledger/ledger.js';
 import type { WalletLockOptions } from '../../src/payouts/wallet-lock.js';
 import { recentOwner } from '../../src/payouts/send-result.js';
 import { privatePostgres, sharedPostgres, sql, type PostgresCluster, type SharedPostgres } from '../helpers/postgres.js';
@@ -162,6 +172,54 @@ describe('the schema', () => {
     expect(err.message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
     expect(err.message).toMatch(/newer payctl.*Nothing was sent/);
     expect(err.message).toContain(maskUrl(url));
+  });
+});
+
+describe("the database's clock", () => {
+  it('a ledger of schema 3 is migrated to 4 (rows dated by the database), its rows read as before', async () => {
+    const url = await db.freshDatabase('ledger-schema3');
+    await sql(url, 'CREATE TABLE payctl_schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    for (const [i, m] of MIGRATIONS.slice(0, 3).entries()) {
+      await sql(url, m);
+      await sql(url, 'INSERT INTO payctl_schema_version (version) VALUES ($1)', [i + 1]);
+    }
+    // A row as payctl of schema 3 wrote it: dated by its machine's clock (T0), its entry alike.
+    const old = await open(url);
+    expect(old.schemaVersion).toBe(SCHEMA_VERSION);
+    const [written] = await old.insertEntries([newEntry({ baseUrl: BASE, payoutId: 'p-3', body: body('p-3'), now: T0 })]);
+    expect(written?.inserted).toBe(true);
+    expect((await sql<{ version: number }>(url, 'SELECT max(version) AS version FROM payctl_schema_version'))[0]!.version).toBe(4);
+    const [comment] = await sql<{ c: string }>(
+      url,
+      "SELECT col_description('payctl_ledger_entries'::regclass, (SELECT attnum FROM pg_attribute WHERE attrelid = 'payctl_ledger_entries'::regclass AND attname = 'created_at')) AS c",
+    );
+    expect(comment!.c).toContain("by the database's clock");
+    expect((await (await open(url)).get(BASE, 'p-3'))?.createdAt).toBe(T0.toISOString());
+  });
+
+  it('a machine whose clock is a day behind: the skew measured when it is opened and said once (under a minute is not); its claims dated by the database', async () => {
+    const url = await db.freshDatabase('ledger-skew');
+    const said: string[] = [];
+    const behind = { now: () => new Date(Date.now() - 86_400_000) };
+    const l = await openPostgresLedger(url, { env: {}, host: 'slow-machine', clock: behind, warn: (line) => said.push(line) });
+    opened.push(l);
+    expect(Math.abs(l.clockSkew() - 86_400_000)).toBeLessThan(10_000);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^This machine's clock is 24 hours behind the clock of the payout ledger postgres:\/\/[^ ]*:\*\*\*\*@.* UTC there\)\. The shared ledger dates its rows/,
+    );
+    expect(said[0]).not.toContain(db.password);
+    const e = await l.begin({ baseUrl: BASE, payoutId: 'p-skew', body: body('p-skew'), now: behind.now() });
+    expect(Math.abs(Date.parse(e.createdAt) - Date.now())).toBeLessThan(10_000);
+    expect(ledgerNow(l, behind).getTime() - Date.parse(e.createdAt)).toBeLessThan(10_000);
+    expect(clockWarning(59_000, new Date(), 'postgres://x')).toBeUndefined();
+    expect(clockWarning(-3 * 86_400_000, new Date('2026-11-28T12:00:00Z'), 'postgres://x')).toMatch(
+      /^This machine's clock is 3 days ahead of the clock of the payout ledger postgres:\/\/x \(2026-11-28 12:00 UTC there\)/,
+    );
+    expect(clockWarning(-5 * 60_000, new Date(), 'postgres://x')).toMatch(/is 5 minutes ahead of/);
+    const right: string[] = [];
+    opened.push(await openPostgresLedger(url, { env: {}, warn: (line) => right.push(line) }));
+    expect(right).toEqual([]);
   });
 });
 
@@ -360,8 +418,9 @@ describe('look-ups answered ahead (prefetch): what a batch plan asks a group at 
   it('get and find after a prefetch answer as the database does; a write of the store forgets them; an edited row still refused', async () => {
     const url = await db.freshDatabase('ahead');
     const writer = await open(url);
+    // Dated by the database as they are claimed: a-0 first.
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-0', body: body('a-0'), now: T0, origin: { fingerprint: 'f-1' } });
     await writer.begin({ baseUrl: BASE, payoutId: 'a-1', body: body('a-1'), now: T0, origin: { fingerprint: 'f-1' } });
-    await writer.begin({ baseUrl: BASE, payoutId: 'a-0', body: body('a-0'), now: new Date(T0.getTime() - 1000), origin: { fingerprint: 'f-1' } });
     const run = { id: 'nov "30"', file: '/home/finance/pay,roll.csv' };
     await writer.begin({ baseUrl: BASE, payoutId: 'a-2', body: body('a-2'), now: T0, origin: { repeatKey: 'r-2', batch: { ...run, row: 2 } } });
     // The same repeat key in another batch run: not one of this run's.
@@ -393,8 +452,9 @@ describe('look-ups answered ahead (prefetch): what a batch plan asks a group at 
     const anyFile = await open(url);
     await anyFile.prefetch(BASE, [], [], { batch: { id: run.id }, repeatKeys: ['r-2'] });
     await writer.begin({ baseUrl: BASE, payoutId: 'a-5', body: body('a-5'), now: T0, origin: { repeatKey: 'r-2', batch: { id: run.id, file: '/x.csv', row: 2 } } });
-    expect((await anyFile.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-3', 'a-4']);
-    expect((await fresh.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-3', 'a-4', 'a-5']);
+    // Oldest first, by the time the database dated each claim (a-4 was claimed before a-3).
+    expect((await anyFile.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-4', 'a-3']);
+    expect((await fresh.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-4', 'a-3', 'a-5']);
     // Another base URL was not asked ahead: read from the database.
     expect(await ahead.get('https://other.example.com/v2', 'a-1')).toBeUndefined();
     // A claim of this store forgets the answers: the next read is the database's.
@@ -420,11 +480,14 @@ describe("a transaction id looked up among the day's rows", () => {
   it('checks only the row accepted with it; a row changed since is still passed over', async () => {
     const url = await db.freshDatabase('txn');
     const ledger = await open(url);
+    let made = 0;
     for (let i = 0; i < 30; i++) {
       const e = await ledger.begin({ baseUrl: BASE, payoutId: `t-${i}`, body: body(`t-${i}`), now: T0 });
+      made = Date.parse(e.createdAt);
       await ledger.record(e, accepted(`TXN-${i}`));
     }
-    const later = new Date(T0.getTime() + 3_600_000);
+    // Dated by the database: an hour after the last claim, by its clock.
+    const later = new Date(made + 3_600_000);
     const checked = vi.spyOn(PostgresLedger.prototype, 'entryOf');
     try {
       expect(await recentOwner(ledger, BASE, 'TXN-7', later)).toBe('t-7');
@@ -434,7 +497,7 @@ describe("a transaction id looked up among the day's rows", () => {
       checked.mockRestore();
     }
     // A day later it is no longer within the window.
-    expect(await recentOwner(ledger, BASE, 'TXN-7', new Date(T0.getTime() + 3 * 86_400_000))).toBeUndefined();
+    expect(await recentOwner(ledger, BASE, 'TXN-7', new Date(made + 3 * 86_400_000))).toBeUndefined();
     await sql(url, `UPDATE payctl_ledger_entries SET entry = replace(entry, '12.50', '99.50') WHERE payout_id = 't-7'`);
     expect(await recentOwner(ledger, BASE, 'TXN-7', later)).toBeUndefined();
   });

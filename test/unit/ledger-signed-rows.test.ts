@@ -4,7 +4,8 @@
  * imported entries) carries its signer's public key and a signature over rowMessage; a row edited
  * with plain SQL (its entry, its amount, its outcome, a look-up column, its signer, its signature)
  * is refused by every read (get, find, byTransactionId, transactionOwner, byName; scan gives it as
- * an error), and a begin for its payout id throws: nothing is sent. Also the key that signs:
+ * an error), and a begin for its payout id throws: nothing is sent. Its created_at is its signed
+ * entry's time: the database's for a claim, the entry's own for an import. Also the key that signs:
  * the person's (`keys create`) when there is one, else the config folder's ledger key (0600).
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, ExitCode } from '../../src/errors.js';
 import type { JournalEntry, Outcome } from '../../src/payouts/ledger/ledger.js';
+import { newEntry } from '../../src/payouts/ledger/entries.js';
 import { LocalLedger } from '../../src/payouts/ledger/local.js';
 import { LEDGER_KEY_FILE, ledgerKey, loadLedgerKey, rowKey, rowSignerOf } from '../../src/payouts/ledger/ledger-key.js';
 import { checkRow, importEntries, openPostgresLedger, rowMessage, type PostgresLedger, type StoredRow } from '../../src/payouts/ledger/postgres/index.js';
@@ -128,6 +130,40 @@ describe('rows signed on write', () => {
     const r = await row(url, 'imp-1');
     expect(r.signer).toBe(loadLedgerKey(dir)!.publicKey);
     expect((await l.get(BASE, 'imp-1'))?.outcome?.kind).toBe('accepted');
+    // An imported entry keeps the time it was journaled at (the 24-hour rule and history go by it), in its column too.
+    expect((r.created_at as Date).toISOString()).toBe(T0.toISOString());
+    expect((await l.get(BASE, 'imp-1'))?.createdAt).toBe(T0.toISOString());
+  });
+
+  it("a claim is dated by the database, whatever the machine's clock says: the column and the signed entry alike", async () => {
+    const url = await db.freshDatabase('signed-dated');
+    const l = await machine(url);
+    const [before] = await sql<{ now: Date }>(url, 'SELECT now() AS now');
+    // `now` is the machine's clock, here a day and more behind: not what the row says.
+    const e = await l.begin({ baseUrl: BASE, payoutId: 'p-dated', body: body('p-dated'), now: new Date(before!.now.getTime() - 86_400_000 - 5000) });
+    const [after] = await sql<{ now: Date }>(url, 'SELECT now() AS now');
+    const r = await row(url, 'p-dated');
+    expect((r.created_at as Date).toISOString()).toBe(e.createdAt);
+    expect((JSON.parse(r.entry) as JournalEntry).createdAt).toBe(e.createdAt);
+    expect(Date.parse(e.createdAt)).toBeGreaterThanOrEqual(before!.now.getTime() - 1);
+    expect(Date.parse(e.createdAt)).toBeLessThanOrEqual(after!.now.getTime());
+    // Its outcome keeps it.
+    const done = await l.record(e, accepted('tx-dated'));
+    expect(done.createdAt).toBe(e.createdAt);
+    expect(((await row(url, 'p-dated')).created_at as Date).toISOString()).toBe(e.createdAt);
+    expect('entry' in checkRow(await row(url, 'p-dated'), url)).toBe(true);
+  });
+
+  it("a row written before schema 4 (created_at its machine's time, as its entry says) verifies", async () => {
+    const url = await db.freshDatabase('signed-older');
+    const l = await machine(url);
+    // As a payctl of schema 3 wrote a claim: its entry and its column both the machine's time, T0.
+    const [written] = await l.insertEntries([newEntry({ baseUrl: BASE, payoutId: 'p-older', body: body('p-older'), now: T0 })]);
+    expect(written?.inserted).toBe(true);
+    const r = await row(url, 'p-older');
+    expect((r.created_at as Date).toISOString()).toBe(T0.toISOString());
+    expect(checkRow(r, url)).toMatchObject({ entry: { payoutId: 'p-older', createdAt: T0.toISOString() } });
+    expect((await l.get(BASE, 'p-older'))?.createdAt).toBe(T0.toISOString());
   });
 });
 
@@ -144,6 +180,17 @@ const EDITS: Array<[string, (id: string) => [string, unknown[]], RegExp]> = [
     /does not match its contents/,
   ],
   ['its outcome column alone', (id) => [`UPDATE payctl_ledger_entries SET outcome = NULL WHERE payout_id = $1`, [id]], /its outcome column does not match its entry/],
+  // The time the daily total and the 24-hour windows find it by: a copy of its signed entry's too.
+  [
+    'its created_at moved a day back',
+    (id) => [`UPDATE payctl_ledger_entries SET created_at = created_at - interval '1 day' WHERE payout_id = $1`, [id]],
+    /its created_at column does not match its entry/,
+  ],
+  [
+    'its created_at moved a millisecond on',
+    (id) => [`UPDATE payctl_ledger_entries SET created_at = created_at + interval '1 millisecond' WHERE payout_id = $1`, [id]],
+    /its created_at column does not match its entry/,
+  ],
   ['its host', (id) => [`UPDATE payctl_ledger_entries SET host = 'elsewhere' WHERE payout_id = $1`, [id]], /does not match its contents/],
   ['its signature removed', (id) => [`UPDATE payctl_ledger_entries SET signature = NULL WHERE payout_id = $1`, [id]], /it is not signed/],
   [

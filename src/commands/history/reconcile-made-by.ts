@@ -8,7 +8,7 @@ import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
-import type { JournalEntry, Ledger } from '../../payouts/journal.js';
+import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { TRANSACTION_ID } from '../../service/schemas.js';
@@ -81,7 +81,7 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
   const status = next.outcome?.kind === 'accepted' ? next.outcome.payoutStatus : undefined;
   const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
-  else await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
+  else await write(deps.io.stdout, lines(result, entry, inv, ledgerNow(journal, deps.clock)));
   if (marks.length) deps.log.warn(`Transaction ${text(transactionId)}'s record differs from what was sent in form only: ${marks.join('; ')}.`);
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
   return ExitCode.ok;

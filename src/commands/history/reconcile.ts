@@ -16,7 +16,7 @@ import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { text, utcTime } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
-import { journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
+import { journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { idOption } from '../../payouts/filters.js';
 import { ageOf, choiceCommands, findCandidates, isUnresolved, olderThanKeyMemory, type CandidateSearch } from '../../payouts/lookup.js';
@@ -67,7 +67,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
       if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [])) + '\n');
       return ExitCode.ok;
     }
-    if (opts.resend) await confirmResend(entry, opts, deps);
+    if (opts.resend) await confirmResend(entry, opts, ledgerNow(journal, deps.clock), deps);
   }
   for await (const it of journal.scan()) {
     if ('error' in it) {
@@ -99,7 +99,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     if (!entry || !isUnresolved(entry)) continue;
     const result = await reconcileOne(api, watched, entry, { resend: opts.resend === true, claimed, inv, faults }, deps);
     results.push(result);
-    if (!deps.globals.json) await write(deps.io.stdout, lines(result, entry, inv, deps.clock.now()));
+    if (!deps.globals.json) await write(deps.io.stdout, lines(result, entry, inv, ledgerNow(journal, deps.clock)));
     if (result.error === INTERRUPTED) break;
   }
 
@@ -186,10 +186,12 @@ async function reconcileOne(
   // or stopped twice with Ctrl-C) most likely never left. Sending it here would pay what a person
   // stopped; its batch's resume sends it under the same key, with the plan shown first. Past the
   // service's key memory the resume holds it and sends here: its candidates are listed below.
-  if (entry.outcome === undefined && entry.batch && !o.resend && !olderThanKeyMemory(entry, deps.clock.now())) {
+  // Its age by the ledger's clock, which dated it (the database's, for a shared ledger).
+  const now = ledgerNow(journal, deps.clock);
+  if (entry.outcome === undefined && entry.batch && !o.resend && !olderThanKeyMemory(entry, now)) {
     return { payoutId, action: 'batch', outcome: 'unknown', resume: resumeCommand(o.inv, deps.clock, entry.batch) };
   }
-  if (!o.resend && olderThanKeyMemory(entry, deps.clock.now())) {
+  if (!o.resend && olderThanKeyMemory(entry, now)) {
     let search: CandidateSearch | { error: string };
     try {
       search = await findCandidates(api, entry, { signal: deps.signal, claimed: o.claimed });
@@ -235,7 +237,7 @@ async function reconcileOne(
 }
 
 /** At a terminal, asks before a --resend; elsewhere --yes must say it. */
-async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, deps: Deps): Promise<void> {
+async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, now: Date, deps: Deps): Promise<void> {
   if (opts.yes) return;
   if (!deps.io.interactive) {
     throw new UsageError(
@@ -247,7 +249,7 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, deps: 
   const a = askedOf(entry.body);
   const what = a?.amount !== undefined && a.currency ? `${plainAmount(a.amount, a.currency)} ${a.currency} to account ${text(a.account ?? '?')}` : 'it';
   deps.log.warn(
-    `Payout ${text(entry.payoutId)} (${what}) was first sent ${ageOf(entry, deps.clock.now())} ago (${utcTime(entry.createdAt)}) and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
+    `Payout ${text(entry.payoutId)} (${what}) was first sent ${ageOf(entry, now)} ago (${utcTime(entry.createdAt)}) and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
   );
   const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
   if (!ok) throw new CancelledError();

@@ -10,7 +10,7 @@ import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StatusUnknownError, StillPendingError, UsageError } from '../../errors.js';
 import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
-import { JournalConflict, journalBase, type JournalEntry, type Ledger } from '../../payouts/journal.js';
+import { claimedNow, JournalConflict, journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { derivedIdempotencyKey, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
@@ -43,9 +43,9 @@ export interface CreateRun {
 export interface Journaled {
   entry: JournalEntry;
   /**
-   * Journaled by this run (not found before, and written with this run's time): no earlier
-   * attempt of it can have reached the service. Another payctl that journaled the same payout
-   * id a moment ago (begin then returns its entry) does not count.
+   * Journaled by this run (not found before, and made by this run's claim: claimedNow): no
+   * earlier attempt of it can have reached the service. Another payctl that journaled the same
+   * payout id a moment ago (begin then returns its entry) does not count.
    */
   journaledNow: boolean;
 }
@@ -88,7 +88,6 @@ export function conflictError(c: CreateRun, conflict: JournalConflict): UsageErr
  */
 export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>) | undefined): Promise<Journaled> {
   const { deps, request, opts } = c;
-  const journaledAt = deps.clock.now();
   // Another run may claim the id between the look-up (create.ts) and this claim: the same refusal.
   const begin = async () => {
     try {
@@ -100,7 +99,7 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
         // A payout id given on the command line names the payout: its key is derived from it and
         // the body (journal.ts), so another machine or a restored backup reuses it. A new id, a new key.
         randomKey: opts.payoutId === undefined,
-        now: journaledAt,
+        now: deps.clock.now(),
         origin: { fingerprint: payoutFingerprint(request), repeatKey: repeatKey(request) },
         profile: deps.globals.profile,
       });
@@ -121,11 +120,11 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
     : await begin();
   if (c.existing)
     deps.log.info(
-      olderThanKeyMemory(entry, deps.clock.now())
+      olderThanKeyMemory(entry, ledgerNow(c.journal, deps.clock))
         ? `Payout ${request.payoutId} was journaled more than 24 hours ago: it is not resent on its own; what became of it is checked instead.`
         : `Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`,
     );
-  return { entry, journaledNow: !c.existing && entry.outcome === undefined && entry.createdAt === journaledAt.toISOString() };
+  return { entry, journaledNow: !c.existing && entry.outcome === undefined && claimedNow(entry) };
 }
 
 /** The journaled payout sent (payouts/send.ts); credentials the service refused are said for this payout. */
@@ -224,7 +223,7 @@ function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   const { deps, request, inv } = c;
   // Held (unknown and past the service's key memory): resending is a person's choice, not a retry.
   const hint = result.held
-    ? heldAdvice(j.entry, result.held, inv, deps.clock.now())
+    ? heldAdvice(j.entry, result.held, inv, ledgerNow(c.journal, deps.clock))
     : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +
       `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
       `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;

@@ -138,9 +138,12 @@ async function earlierEntry(c: CreateRun): Promise<JournalEntry | undefined> {
 async function repeatWarning(c: CreateRun, refuse = false): Promise<string | undefined> {
   const { opts, deps } = c;
   if (opts.payoutId !== undefined || opts.allowRepeat || c.existing) return undefined;
-  const repeated = (await recentRepeats(c.journal, c.api.baseUrl, c.request, deps.clock.now())).at(-1);
+  // The last 24 hours by the ledger's clock, which dated its entries: on a shared ledger the
+  // database's, so that no machine's clock, slow or fast, moves a payout out of the window.
+  const now = await c.journal.now();
+  const repeated = (await recentRepeats(c.journal, c.api.baseUrl, c.request, now)).at(-1);
   if (!repeated) return undefined;
-  const said = `This payout repeats ${describeRepeat(repeated, deps.clock.now(), c.journal.sentFrom)}`;
+  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom)}`;
   if (refuse || (!deps.io.interactive && !opts.dryRun)) {
     throw new UsageError(`${said}. Nothing was sent.`, [], `Check that one with: ${checkCommand(c, repeated)}\nIf it is meant to be paid again, add --allow-repeat.`);
   }

@@ -38,7 +38,7 @@ export interface SendRowsOptions {
   reportPath: string;
   /** The command that runs the same send again (resume, finish unknown outcomes). */
   rerun: string;
-  /** When the command began (runBatch's `since`): rows journaled since were never sent before. */
+  /** When the command began, by the ledger's clock (runBatch's `since`): rows journaled since were never sent before. */
   since: Date;
   /** Aborted, with the ledger's error, when the batch's lock is lost (batch-lock.ts batchLock): no new rows are taken. */
   lockLost?: AbortSignal;

@@ -91,12 +91,13 @@ function batchOf(j: Judged): { id: string; file: string } {
 /** The plan's payouts checked against the journal, confirmed, journaled and sent. */
 async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: string; file: string }, refuse: Refuse, lockLost: AbortSignal): Promise<number> {
   // Payouts journaled from now on (the lock held) were never sent before (sendRows: a refused key then sent nothing).
-  const since = deps.clock.now();
+  // By the ledger's clock, which dates them (the database's, for a shared ledger).
+  const since = await j.journal.now();
   const items = await journaledAsPlanned(j, refuse);
   const reportPath = await reportPlace(opts, deps, j, batch, items, refuse);
   // Compared with the batches of the day before the plan was made and since, its own payouts apart (changed-rows.ts).
   const compared = {
-    recentSince: comparedSince(batch.id, new Date(Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime()))),
+    recentSince: comparedSince(batch.id, new Date(Math.min(Date.parse(j.plan.created_at), since.getTime()))),
     planned: FilePayouts.ofIds(items.map((it) => it.request.payoutId)),
   };
   await refusePaidSince(j, items, batch, compared, refuse, deps);

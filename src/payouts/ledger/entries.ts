@@ -10,7 +10,10 @@ import { derivedIdempotencyKey } from '../identity.js';
 import { journalBase } from './base-url.js';
 import type { BeginOptions, JournalEntry, Outcome } from './ledger.js';
 
-/** The entry `begin` claims when the payout id has none: version 2, its key chosen now. */
+/**
+ * The entry `begin` claims when the payout id has none: version 2, its key chosen now, dated
+ * `opts.now` (a store that dates its entries by its own clock dates it again: `dated`).
+ */
 export function newEntry(opts: BeginOptions): JournalEntry {
   // Fields not given are undefined, which JSON leaves out: the stored text is as if they
   // were never set, and every entry has one object shape (see withOutcome).
@@ -27,6 +30,25 @@ export function newEntry(opts: BeginOptions): JournalEntry {
     repeatKey: opts.origin?.repeatKey || undefined,
     outcome: undefined,
   };
+}
+
+/** Entries a `begin` of this process made (its claim wrote them: no entry had their payout id), as it returned them. */
+const claimedHere = new WeakSet<JournalEntry>();
+
+/** `e`, the entry a store's `begin` just made and returns (not one it found): see claimedNow. */
+export function madeByClaim(e: JournalEntry): JournalEntry {
+  claimedHere.add(e);
+  return e;
+}
+
+/**
+ * Whether `e` is the very entry a `begin` of this process made (no entry had its payout id), not
+ * one it found there (an earlier run's, another machine's): what "journaled by this run, never
+ * sent before" is told by, whatever clock dated it. An entry returned by a later call (get,
+ * record) is another object: false.
+ */
+export function claimedNow(e: JournalEntry): boolean {
+  return claimedHere.has(e);
 }
 
 /** The existing entry, to send again under its key: throws its conflict when `opts` cannot be sent under it. */
@@ -69,6 +91,28 @@ export function withOutcome(e: JournalEntry, outcome: Outcome): JournalEntry {
     fingerprint: e.fingerprint,
     repeatKey: e.repeatKey,
     outcome,
+  };
+}
+
+/**
+ * The entry dated `at` (ISO) instead: a shared store dates a claim by its database's clock, in
+ * the claim's transaction, before it is signed (postgres/claims.ts). One object literal, as
+ * withOutcome; an entry with fields this payctl does not know keeps them.
+ */
+export function dated(e: JournalEntry, at: string): JournalEntry {
+  for (const k in e) if (!ENTRY_FIELDS.has(k)) return { ...e, createdAt: at };
+  return {
+    version: e.version,
+    payoutId: e.payoutId,
+    baseUrl: e.baseUrl,
+    idempotencyKey: e.idempotencyKey,
+    body: e.body,
+    createdAt: at,
+    profile: e.profile,
+    batch: e.batch,
+    fingerprint: e.fingerprint,
+    repeatKey: e.repeatKey,
+    outcome: e.outcome,
   };
 }
 

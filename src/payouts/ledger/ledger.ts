@@ -47,7 +47,11 @@ export interface JournalEntry {
   idempotencyKey: string;
   /** The exact request body, byte for byte. */
   body: string;
-  /** When it was journaled: just before its first attempt left. */
+  /**
+   * When it was journaled: just before its first attempt left, by the ledger's clock (Ledger.now):
+   * the run's for the local store, the database's for a shared one (the claim's transaction
+   * time, never the machine's). An entry imported into a shared ledger keeps the time it had.
+   */
   createdAt: string;
   /**
    * The profile of the run that journaled it. Absent in entries written before payctl
@@ -124,6 +128,18 @@ export function batchRowSince(e: JournalEntry, since: Date): boolean {
   return e.batch !== undefined && Date.parse(e.createdAt) >= since.getTime();
 }
 
+/**
+ * The present by the ledger's clock, without asking it: the run's clock moved by the ledger's
+ * last measured skew (Ledger.clockSkew). What an entry's createdAt, which the ledger's clock
+ * dated, is compared with (the 24-hour rule), so that a machine whose clock is wrong neither
+ * takes a payout journaled a moment ago for one a day old nor the reverse.
+ */
+export function ledgerNow(journal: Pick<Ledger, 'clockSkew'>, clock: { now(): Date }): Date {
+  const skew = journal.clockSkew();
+  const now = clock.now();
+  return skew ? new Date(now.getTime() + skew) : now;
+}
+
 /** The two look-up keys an entry may carry besides its payout id. */
 export type LookupKind = 'fingerprint' | 'repeat';
 
@@ -136,6 +152,11 @@ export interface BeginOptions {
   payoutId: string;
   body: string;
   idempotencyKey?: string;
+  /**
+   * The run's clock now: the local store dates a new entry with it. A shared store dates it by
+   * its database's clock instead (the claim's transaction time), so that no machine's clock
+   * decides which day or 24 hours a payout counts in.
+   */
   now: Date;
   origin?: EntryOrigin;
   /** The profile of the run, shown by `payctl history`. */
@@ -173,7 +194,8 @@ export interface Ledger {
   readonly sentFrom: string;
   /**
    * The entry to send: the journaled one when this payout id was seen before (its key and
-   * body reused), else a new one, durable before this resolves. Throws `JournalConflict` when
+   * body reused), else a new one, durable before this resolves, dated by the ledger's clock
+   * (BeginOptions.now) and told by `claimedNow` (entries.ts). Throws `JournalConflict` when
    * the same payout id was journaled with other details or another key.
    */
   begin(opts: BeginOptions): Promise<JournalEntry>;
@@ -278,10 +300,19 @@ export interface Ledger {
    */
   withBatchLock<T>(run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
   /**
-   * The ledger's clock: the day a daily total counts. This machine's for the local store; the
-   * database's (`now()`) for a shared one, so that machines whose clocks differ count one day.
+   * The ledger's clock: the one its entries are dated by, and so the day a daily total counts and
+   * the start of a 24-hour window. This machine's for the local store; the database's (`now()`)
+   * for a shared one, so that machines whose clocks differ date and count one day.
    */
   now(): Promise<Date>;
+  /**
+   * How far the ledger's clock is ahead of the run's (ms; negative: behind), as last measured:
+   * 0 for the local store, whose clock is the run's; a shared store measures it when it is
+   * opened and each time it reads its database's clock. What compares an entry's time with the
+   * present where asking `now()` each time would cost a round trip (the 24-hour rule of every
+   * payout sent) reads the run's clock moved by it: `ledgerNow`.
+   */
+  clockSkew(): number;
   /**
    * The plans kept in this ledger, found by hash from any machine sharing it (`plan create`,
    * `plan show|approve|send <hash>`): a shared ledger's; absent for the local store.

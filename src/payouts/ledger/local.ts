@@ -20,7 +20,7 @@ import { withWalletLocks, type WalletLockOptions } from '../wallet-lock.js';
 import { withBatchLockFile, type LockedRun } from '../batch-lock.js';
 import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
-import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
+import { acceptedStands, conflictOf, madeByClaim, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
 import { JournalIndex } from './gaps.js';
 import { batchRowSince, inRun } from './ledger.js';
 import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
@@ -273,7 +273,7 @@ export class LocalLedger implements Ledger {
     }
     if (created) {
       this.#index.note(this.#names.of(entry.baseUrl, entry.payoutId), entry.payoutId);
-      return entry;
+      return madeByClaim(entry);
     }
     // Another payctl journaled this payout id a moment ago: send under its key.
     const first = this.#get(opts.baseUrl, opts.payoutId);
@@ -327,6 +327,11 @@ export class LocalLedger implements Ledger {
   /** This machine's clock (the one the ledger was given). */
   now(): Promise<Date> {
     return Promise.resolve(this.#clock.now());
+  }
+
+  /** Its clock is this machine's: entries are dated by the run's clock (`begin`'s `now`). */
+  clockSkew(): number {
+    return 0;
   }
 
   /** Nothing is held open between steps (a batch's log is closed by closeLog). */

@@ -5,6 +5,7 @@
  * row's signature (`ledger verify`), close it.
  */
 import { hostname } from 'node:os';
+import type { Clock } from '../../../clock.js';
 import { ConfigError } from '../../../errors.js';
 import { LedgerUnreachable, connectionOf, openPool, reasonOf, unreachable, type LedgerEnv } from './connect.js';
 import { migrate } from './schema.js';
@@ -29,6 +30,35 @@ export interface OpenOptions {
    * the config folder's key (../ledger-key.ts). Without one, a key made for this process alone.
    */
   signer?: () => RowSigner;
+  /** The run's clock (default: the system's): what the database's is compared with (PostgresLedger.clockSkew). */
+  clock?: Pick<Clock, 'now'>;
+  /** Told, once, when this machine's clock is far from the database's (clockWarning). */
+  warn?: (line: string) => void;
+}
+
+/** How far this machine's clock may be from the database's before it is said (a machine kept by NTP is within a second). */
+export const CLOCK_WARN_MS = 60_000;
+
+/**
+ * What is said when this machine's clock is `skewMs` from the database's (ahead when negative:
+ * the skew is how far the database is ahead); undefined within CLOCK_WARN_MS. Nothing is wrong
+ * in the ledger: its rows and daily totals go by the database's clock; the times this machine
+ * writes elsewhere (a plan's, an approval's, a report's) go by its own.
+ */
+export function clockWarning(skewMs: number, dbNow: Date, masked: string): string | undefined {
+  if (Math.abs(skewMs) < CLOCK_WARN_MS) return undefined;
+  const how = skewMs > 0 ? 'behind' : 'ahead of';
+  return (
+    `This machine's clock is ${span(Math.abs(skewMs))} ${how} the clock of the payout ledger ${masked} (${dbNow.toISOString().slice(0, 16).replace('T', ' ')} UTC there). ` +
+    "The shared ledger dates its rows and counts daily totals and the last 24 hours by the database's clock, not this one; set this machine's clock right (NTP) for the times it writes elsewhere (plans, approvals, reports)."
+  );
+}
+
+/** "3 minutes", "5 hours", "2 days": about how long. */
+function span(ms: number): string {
+  const min = Math.round(ms / 60_000);
+  const [n, unit] = min < 90 ? [min, 'minute'] : min < 48 * 60 ? [Math.round(min / 60), 'hour'] : [Math.round(min / 1440), 'day'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /**
@@ -40,9 +70,9 @@ export interface OpenOptions {
 export async function openPostgresLedger(url: string, o: OpenOptions): Promise<PostgresLedger> {
   const connection = connectionOf(url, o.env);
   const pool = await openPool(connection);
-  let schemaVersion: number;
+  let schema: { version: number; dbNow: Date };
   try {
-    schemaVersion = await migrate(pool, connection.masked);
+    schema = await migrate(pool, connection.masked);
   } catch (err) {
     await pool.end().catch(() => {});
     if (err instanceof ConfigError) throw err;
@@ -53,5 +83,14 @@ export async function openPostgresLedger(url: string, o: OpenOptions): Promise<P
       'The first payctl to use a ledger makes its tables: its user needs the right to create them (or have the owner of the database run payctl once).',
     );
   }
-  return new PostgresLedger(pool, connection, { schemaVersion, host: o.host ?? hostname(), signer: o.signer });
+  const ledger = new PostgresLedger(pool, connection, {
+    schemaVersion: schema.version,
+    host: o.host ?? hostname(),
+    signer: o.signer,
+    clock: o.clock,
+    dbNow: schema.dbNow,
+  });
+  const warning = clockWarning(ledger.clockSkew(), schema.dbNow, connection.masked);
+  if (warning) o.warn?.(warning);
+  return ledger;
 }

@@ -10,7 +10,7 @@ import type { Pool } from 'pg';
 import { ConfigError } from '../../../errors.js';
 import { journalBase } from '../base-url.js';
 import type { JournalEntry } from '../ledger.js';
-import { ENTRIES } from './schema.js';
+import { DB_NOW, ENTRIES } from './schema.js';
 import type { RowSigner } from './signing.js';
 
 /** The columns of a row, in the order of the statements below. */
@@ -39,6 +39,8 @@ export interface StoredRow {
   repeat_key: string | null;
   outcome: string | null;
   transaction_id: string | null;
+  /** When the row was made (a claim: the database's clock; an import: the entry's own time), as the client reads a timestamptz. */
+  created_at: Date | string | null;
   profile: string | null;
   host: string | null;
   signer: string | null;
@@ -46,7 +48,7 @@ export interface StoredRow {
 }
 
 /** The columns every read selects: a StoredRow. */
-export const ROW_COLUMNS = 'base, payout_id, entry, idempotency_key, fingerprint, repeat_key, outcome, transaction_id, profile, host, signer, signature';
+export const ROW_COLUMNS = 'base, payout_id, entry, idempotency_key, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, host, signer, signature';
 
 /** The columns copied from an entry for look-ups (and checked against it when a row is read: signing.ts). */
 export function copiedColumns(e: JournalEntry): Pick<StoredRow, 'base' | 'idempotency_key' | 'fingerprint' | 'repeat_key' | 'outcome' | 'transaction_id'> {
@@ -59,6 +61,20 @@ export function copiedColumns(e: JournalEntry): Pick<StoredRow, 'base' | 'idempo
     outcome: o?.kind ?? null,
     transaction_id: (o?.kind === 'accepted' && o.transactionId) || null,
   };
+}
+
+/**
+ * Whether a row's created_at is its entry's createdAt (checked when a row is read: signing.ts):
+ * the column the daily total and the 24-hour windows find rows by is a copy of the signed entry's
+ * time, so one moved in the database is caught as a changed look-up column. An entry whose time
+ * is not a time (none payctl writes) was dated by the database when written (rowOf): nothing to
+ * compare.
+ */
+export function sameCreatedAt(e: JournalEntry, column: StoredRow['created_at']): boolean {
+  const t = Date.parse(e.createdAt);
+  if (!Number.isFinite(t)) return true;
+  const c = column instanceof Date ? column.getTime() : typeof column === 'string' ? Date.parse(column) : NaN;
+  return c === t;
 }
 
 /** The row of an entry, not yet signed: its key (the base URL normalized, the payout id), its JSON text, and the columns copied from it. */
@@ -106,6 +122,9 @@ export function entryOfRow(text: string, payoutId: string, masked: string): Jour
   return e;
 }
 
+/** What can run a statement: the pool (any of its connections), or one connection (a transaction's). */
+export type Queryable = Pick<Pool, 'query'>;
+
 /** What inserting one entry came to: made now, or the row already there (undefined when it is gone), to be verified before use. */
 export type Inserted = { inserted: true } | { inserted: false; existing: StoredRow | undefined };
 
@@ -120,12 +139,25 @@ export interface Writer {
  * have one, the row's entry text, read after (one more statement, only then). Each (base,
  * payout id) must appear once.
  */
-export async function insertRows(pool: Pool, rows: RowValues[], writer: Writer): Promise<Inserted[]> {
-  const made = await manyRows(pool, 'payctl_insert_rows', INSERT_ROWS, rows, writer);
+export async function insertRows(pool: Queryable, rows: RowValues[], writer: Writer): Promise<Inserted[]> {
+  return insertedOr(pool, rows, await manyRows(pool, 'payctl_insert_rows', INSERT_ROWS, rows, writer));
+}
+
+/**
+ * Claims (claims.ts): as insertRows, on one connection in its transaction, each row's created_at
+ * the transaction's `now()` to the millisecond (what the claim dated its entries with before
+ * signing them), not its entry's. Tried once: the transaction is what is tried again.
+ */
+export async function claimRows(client: Queryable, rows: RowValues[], writer: Writer): Promise<Inserted[]> {
+  return insertedOr(client, rows, await manyRows(client, 'payctl_claim_rows', CLAIM_ROWS, rows, writer, 1));
+}
+
+/** For each row, made (its key in `made`), or the row already there: read in one statement, only for those. */
+async function insertedOr(db: Queryable, rows: RowValues[], made: Set<string>): Promise<Inserted[]> {
   const others = rows.filter((r) => !made.has(keyOf(r)));
   const existing = new Map<string, StoredRow>();
   if (others.length) {
-    const { rows: found } = await pool.query<StoredRow>({
+    const { rows: found } = await db.query<StoredRow>({
       name: 'payctl_read_rows',
       text: READ_ROWS,
       values: [others.map((r) => r[0]), others.map((r) => r[1])],
@@ -158,32 +190,48 @@ export function keyOf(r: RowValues): string {
  * of deadlocking; a deadlock or serialization failure all the same (which rolled the statement
  * back whole) is tried again. Named: parsed and planned once per connection.
  */
-async function manyRows(pool: Pool, name: string, text: string, rows: RowValues[], writer: Writer): Promise<Set<string>> {
+async function manyRows(db: Queryable, name: string, text: string, rows: RowValues[], writer: Writer, attempts = 3): Promise<Set<string>> {
   const sorted = [...rows].sort(compareKeys);
   const columns = Array.from({ length: 11 }, (_, c) => sorted.map((r) => r[c] ?? null));
   for (let attempt = 1; ; attempt++) {
     try {
-      const { rows: out } = await pool.query<{ base: string; payout_id: string }>({ name, text, values: [...columns, writer.host, writer.signer.publicKey] });
+      const { rows: out } = await db.query<{ base: string; payout_id: string }>({ name, text, values: [...columns, writer.host, writer.signer.publicKey] });
       return new Set(out.map((r) => `${r.base}\n${r.payout_id}`));
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (attempt < 3 && (code === '40P01' || code === '40001')) continue;
+      if (attempt < attempts && retried(err)) continue;
       throw err;
     }
   }
+}
+
+/** A deadlock or a serialization failure: the statement (or transaction) was rolled back whole, and is tried again. */
+export function retried(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === '40P01' || code === '40001';
 }
 
 function compareKeys(a: RowValues, b: RowValues): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }
 
-const INSERT_FROM_INPUT = `INSERT INTO ${ENTRIES} AS e (base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, host, signer)
-SELECT base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, coalesce(created_at, now()), profile, signature, $12, $13
+/** Rows inserted from one array per column, `createdAt` the expression their created_at is (the input's column is `created_at`). */
+const insertFromInput = (
+  createdAt: string,
+) => `INSERT INTO ${ENTRIES} AS e (base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, host, signer)
+SELECT base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, ${createdAt}, profile, signature, $12, $13
 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[])
   WITH ORDINALITY AS t(base, payout_id, idempotency_key, entry, fingerprint, repeat_key, outcome, transaction_id, created_at, profile, signature, n)
 ORDER BY n`;
 
+/** Entries as they are, each dated by its own time (an import; an outcome whose row is gone): the database's clock only for one that has none. */
+const INSERT_FROM_INPUT = insertFromInput('coalesce(created_at, now())');
+
 const INSERT_ROWS = `${INSERT_FROM_INPUT}
+ON CONFLICT (base, payout_id) DO NOTHING
+RETURNING base, payout_id`;
+
+/** A claim's rows: dated by the database itself, in the transaction that read the time their entries say (claims.ts). */
+const CLAIM_ROWS = `${insertFromInput(DB_NOW)}
 ON CONFLICT (base, payout_id) DO NOTHING
 RETURNING base, payout_id`;
 
@@ -192,7 +240,7 @@ const READ_ROWS = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE (base, payout_id)
 const WRITE_OUTCOMES = `${INSERT_FROM_INPUT}
 ON CONFLICT (base, payout_id) DO UPDATE SET
   idempotency_key = excluded.idempotency_key, entry = excluded.entry, fingerprint = excluded.fingerprint, repeat_key = excluded.repeat_key,
-  outcome = excluded.outcome, transaction_id = excluded.transaction_id, recorded_at = now(),
+  outcome = excluded.outcome, transaction_id = excluded.transaction_id, created_at = excluded.created_at, recorded_at = now(),
   profile = excluded.profile, host = excluded.host, signer = excluded.signer, signature = excluded.signature
 WHERE NOT (excluded.outcome IS DISTINCT FROM 'accepted' AND e.outcome IS NOT DISTINCT FROM 'accepted' AND e.idempotency_key = excluded.idempotency_key)
 RETURNING base, payout_id`;

@@ -8,6 +8,13 @@ import type { Pool, PoolClient } from 'pg';
 import { ConfigError } from '../../../errors.js';
 import { hearErrors } from './connect.js';
 
+/**
+ * The database's clock to the millisecond (a JavaScript date's precision, so that an entry's
+ * createdAt says it exactly): constant through a transaction, so the time a claim read and dated
+ * its entries with is the time its insert writes (claims.ts).
+ */
+export const DB_NOW = "date_trunc('milliseconds', now())";
+
 /** The entries table: one row per (normalized base URL, payout id). */
 export const ENTRIES = 'payctl_ledger_entries';
 export const VERSION_TABLE = 'payctl_schema_version';
@@ -84,12 +91,23 @@ CREATE TABLE ${POLICY_APPROVALS} (
 );`;
 
 /**
+ * Migration 4: rows dated by the database (README "Working as a team"). No table changes: a
+ * claim's created_at, and the createdAt of the entry it signs, are now the database's `now()`
+ * in the claim's transaction (claims.ts), where a payctl of schema 3 wrote its machine's clock;
+ * and every read checks created_at against the signed entry. The version is what keeps such a
+ * payctl from writing rows dated by a wrong clock once one machine has upgraded: it refuses a
+ * newer schema ("upgrade payctl on this machine"). Rows it wrote stay valid (their created_at is
+ * their entry's). The column's comment says what it holds, for whoever reads the table.
+ */
+const DATED_BY_DATABASE_MIGRATION = `COMMENT ON COLUMN ${ENTRIES}.created_at IS 'When the payout was claimed, by the database''s clock: now() of the claim''s transaction, to the millisecond, the very time its signed entry says (createdAt). An imported entry keeps its own time; rows written before schema 4 have their machine''s. A row whose created_at differs from its entry does not verify.';`;
+
+/**
  * Migration n is MIGRATIONS[n - 1]. Never edit one that was released: add the next.
  *
  * 1: the entries. `entry` is the JournalEntry as JSON text, exactly as the ledger returns it
  * (text, not jsonb: the body comes back byte for byte); the other columns are copied from it
- * for look-ups (the key, the outcome's kind and transaction id) and say who wrote it (profile,
- * host). `signer` and `signature` are room for signed rows.
+ * for look-ups (the key, the outcome's kind and transaction id, the time) and say who wrote it
+ * (profile, host). `signer` and `signature` are room for signed rows.
  */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE ${ENTRIES} (
@@ -114,6 +132,7 @@ CREATE INDEX ${ENTRIES}_repeat_key ON ${ENTRIES} (base, repeat_key) WHERE repeat
 CREATE INDEX ${ENTRIES}_transaction_id ON ${ENTRIES} (base, transaction_id) WHERE transaction_id IS NOT NULL;`,
   PLANS_MIGRATION,
   POLICIES_MIGRATION,
+  DATED_BY_DATABASE_MIGRATION,
 ];
 
 /** The schema version this payctl makes and reads. */
@@ -128,22 +147,24 @@ const MIGRATION_LOCK = [0x70617963, 1] as const; // 'payc'
  * Throws ConfigError when the database's schema is newer than this payctl's; a failure of the
  * database itself is thrown as it came (the caller says it).
  */
-export async function migrate(pool: Pool, masked: string): Promise<number> {
+export async function migrate(pool: Pool, masked: string): Promise<{ version: number; dbNow: Date }> {
   const client = await pool.connect();
   let broken: Error | undefined;
   const heard = hearErrors(client);
   try {
     const seen = await currentVersion(client);
-    if (seen !== undefined) refuseNewer(seen, masked);
-    if (seen === SCHEMA_VERSION) return seen;
+    if (seen !== undefined) refuseNewer(seen.version, masked);
+    if (seen?.version === SCHEMA_VERSION) return seen;
     await client.query('BEGIN');
+    let dbNow: Date;
     try {
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...MIGRATION_LOCK]);
       await client.query(`CREATE TABLE IF NOT EXISTS ${VERSION_TABLE} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
       // Read again under the lock: another machine may have migrated meanwhile.
-      const at = (await currentVersion(client)) ?? 0;
-      refuseNewer(at, masked);
-      for (let v = at + 1; v <= SCHEMA_VERSION; v++) {
+      const now = (await currentVersion(client))!;
+      dbNow = now.dbNow;
+      refuseNewer(now.version, masked);
+      for (let v = now.version + 1; v <= SCHEMA_VERSION; v++) {
         await client.query(MIGRATIONS[v - 1]!);
         await client.query(`INSERT INTO ${VERSION_TABLE} (version) VALUES ($1)`, [v]);
       }
@@ -152,7 +173,7 @@ export async function migrate(pool: Pool, masked: string): Promise<number> {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     }
-    return SCHEMA_VERSION;
+    return { version: SCHEMA_VERSION, dbNow };
   } catch (err) {
     if (!(err instanceof ConfigError)) broken = err as Error;
     throw err;
@@ -162,11 +183,15 @@ export async function migrate(pool: Pool, masked: string): Promise<number> {
   }
 }
 
-/** The database's schema version; undefined when it has no version table yet. */
-async function currentVersion(client: PoolClient): Promise<number | undefined> {
+/**
+ * The database's schema version (0: none yet), and its clock read in the same statement (the
+ * store measures how far this machine's is from it: store.ts clockSkew); undefined when it has
+ * no version table yet.
+ */
+async function currentVersion(client: PoolClient): Promise<{ version: number; dbNow: Date } | undefined> {
   try {
-    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${VERSION_TABLE}`);
-    return rows[0]?.v ?? 0;
+    const { rows } = await client.query<{ v: number | null; now: Date }>(`SELECT max(version) AS v, ${DB_NOW} AS now FROM ${VERSION_TABLE}`);
+    return { version: rows[0]?.v ?? 0, dbNow: rows[0]!.now };
   } catch (err) {
     if ((err as { code?: string }).code === '42P01') return undefined; // undefined_table
     throw err;

@@ -6,15 +6,16 @@
  * (profile, host, signer). Every read checks the row before its entry is used: one that does
  * not verify is never acted on (a ConfigError naming the payout id), as the local journal
  * refuses an entry whose HMAC fails (../mac.ts). The columns look-ups use (key, fingerprint,
- * repeat key, outcome, transaction id) are copies of the entry's fields: a row whose copy
- * differs from its entry is refused too. The store holds no key: it is handed a RowSigner.
+ * repeat key, outcome, transaction id, and created_at, the time a daily total and a 24-hour
+ * window find rows by) are copies of the entry's fields: a row whose copy differs from its
+ * entry is refused too. The store holds no key: it is handed a RowSigner.
  */
 import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { ConfigError } from '../../../errors.js';
 import { canonicalJson } from '../../../plans/canonical.js';
 import { fingerprintOf, publicKeyBytes, publicKeyText, signText, type SigningKey } from '../../../plans/keys.js';
 import type { JournalEntry } from '../ledger.js';
-import { copiedColumns, entryOfRow, rowOf, type RowValues, type StoredRow } from './rows.js';
+import { copiedColumns, entryOfRow, rowOf, sameCreatedAt, type RowValues, type StoredRow } from './rows.js';
 
 /** What signs the rows a store writes: a public key (`ed25519:<base64>`) and a way to sign with its private half. */
 export interface RowSigner {
@@ -155,6 +156,8 @@ export function checkRow(r: StoredRow, masked: string, others: Iterable<string> 
   }
   const copied = copiedColumns(entry);
   for (const column of COPIES) if (copied[column] !== r[column]) return { problem: { kind: 'column', column } };
+  // The time the daily total and the 24-hour windows find it by: its signed entry's.
+  if (!sameCreatedAt(entry, r.created_at)) return { problem: { kind: 'column', column: 'created_at' } };
   return { entry };
 }
 

@@ -2,9 +2,10 @@
  * The PostgreSQL store of the ledger (docs/architecture.md, "The ledger"; issue #30): a team's
  * machines share one database, so what the local store guarantees on one machine holds across
  * all of them. A payout id is claimed by an insert only one machine can win (the primary key
- * (base, payout_id)): whoever comes second gets the first one's key and body. Outcomes are
- * written as they arrive, an accepted one never replaced by a weaker one (one statement: the
- * row's lock decides). Look-ups are indexed queries; a listing pages through the rows by key.
+ * (base, payout_id)): whoever comes second gets the first one's key and body. A claim is dated by
+ * the database's clock, in its transaction (claims.ts): no machine's clock decides the day or the
+ * 24 hours a payout counts in. Outcomes are written as they arrive, an accepted one never replaced
+ * by a weaker one (one statement: the row's lock decides). Look-ups are indexed queries; a listing pages through the rows by key.
  * The wallets' locks are advisory locks of the database (locks.ts), so the policy's limits hold
  * between machines too. Every row it writes is signed by its writer (signing.ts), and every row it
  * reads is checked before its entry is used: one changed outside payctl is never acted on.
@@ -15,10 +16,11 @@
  * ever shown masked.
  */
 import type { Pool } from 'pg';
+import { systemClock, type Clock } from '../../../clock.js';
 import { ConfigError } from '../../../errors.js';
 import type { WalletLockOptions } from '../../wallet-lock.js';
 import { journalBase } from '../base-url.js';
-import { acceptedStands, conflictOf, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
+import { acceptedStands, conflictOf, madeByClaim, newEntry, reused, withOutcome, type JournalConflict } from '../entries.js';
 import { batchRowSince, inRun } from '../ledger.js';
 import type { BatchRun, BeginOptions, InBatchLookups, LockedRun, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from '../ledger.js';
 import { LookAhead } from './ahead.js';
@@ -28,13 +30,16 @@ import { batchLockKey, LockTurns, withAdvisoryLocks } from './locks.js';
 import { BATCH_LOCK, runLockNames } from '../../batch-lock.js';
 import { PostgresPlans } from './plans.js';
 import { PostgresPolicies } from './policies.js';
+import { claimEntries, type Claimed } from './claims.js';
 import { insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
-import { ENTRIES } from './schema.js';
+import { DB_NOW, ENTRIES } from './schema.js';
 import * as q from './queries.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
 
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
 const GROUPS = { inFlight: 2, maxGroup: 500, keyOf };
+/** Claims are grouped as entries (dated and signed in their transaction: claims.ts), by the same key. */
+const CLAIM_GROUPS = { ...GROUPS, keyOf: (e: JournalEntry) => `${journalBase(e.baseUrl)}\n${e.payoutId}` };
 
 /** What `payctl ledger status` says of a PostgreSQL ledger. */
 export interface PostgresLedgerStatus {
@@ -60,8 +65,8 @@ export class PostgresLedger implements Ledger {
   /** What signs the rows it writes: asked once, when the first row is written. */
   readonly #signerOf: () => RowSigner;
   #writerMade: Writer | undefined;
-  /** Claims of the same moment, one statement (groups.ts). */
-  readonly #claims: GroupQueue<RowValues, Inserted>;
+  /** Claims of the same moment, one transaction (groups.ts, claims.ts). */
+  readonly #claims: GroupQueue<JournalEntry, Claimed>;
   /** Outcomes of the same moment, one statement. */
   readonly #outcomes: GroupQueue<RowValues, boolean>;
   /** This ledger's steps that lock wallets, one at a time (locks.ts). */
@@ -73,16 +78,26 @@ export class PostgresLedger implements Ledger {
   /** The team's policy (policies.ts). */
   readonly policies: PostgresPolicies;
   #closed: Promise<void> | undefined;
+  /** The run's clock, which #skew is measured against. */
+  readonly #clock: Pick<Clock, 'now'>;
+  /** How far the database's clock is ahead of the run's (ms), as last read (clockSkew). */
+  #skew = 0;
 
-  /** `o.signer`: what signs the rows it writes (asked on the first write); without one, a key made for this process. */
-  constructor(pool: Pool, connection: Connection, o: { schemaVersion: number; host?: string; signer?: () => RowSigner }) {
+  /**
+   * `o.signer`: what signs the rows it writes (asked on the first write); without one, a key made
+   * for this process. `o.clock`: the run's (default: the system's); `o.dbNow`: the database's
+   * time read when it was opened, which the skew starts from.
+   */
+  constructor(pool: Pool, connection: Connection, o: { schemaVersion: number; host?: string; signer?: () => RowSigner; clock?: Pick<Clock, 'now'>; dbNow?: Date }) {
     this.#pool = pool;
     this.#connection = connection;
     this.url = connection.masked;
     this.schemaVersion = o.schemaVersion;
     this.#host = o.host ?? null;
     this.#signerOf = o.signer ?? processSigner;
-    this.#claims = new GroupQueue((rows) => insertRows(this.#pool, rows, this.#writer()), GROUPS);
+    this.#clock = o.clock ?? systemClock;
+    if (o.dbNow) this.#heard(o.dbNow);
+    this.#claims = new GroupQueue((entries) => claimEntries(this.#pool, entries, this.#writer(), (at) => this.#heard(at)), CLAIM_GROUPS);
     this.#outcomes = new GroupQueue((rows) => writeOutcomes(this.#pool, rows, this.#writer()), GROUPS);
     this.plans = new PostgresPlans(pool, (err, doing) => this.#fault(err, doing, ''), this.#host);
     this.policies = new PostgresPolicies(pool, (err, doing) => this.#fault(err, doing, ''), this.#host);
@@ -92,6 +107,16 @@ export class PostgresLedger implements Ledger {
   #writer(): Writer {
     this.#writerMade ??= { host: this.#host, signer: this.#signerOf() };
     return this.#writerMade;
+  }
+
+  /** The database's time, just read: how far it is from the run's clock kept (clockSkew). */
+  #heard(dbNow: Date): void {
+    this.#skew = dbNow.getTime() - this.#clock.now().getTime();
+  }
+
+  /** How far the database's clock is ahead of the run's (ms; negative: behind), as last read (when opened, by each claim and each `now()`). */
+  clockSkew(): number {
+    return this.#skew;
   }
 
   /** The row of an entry, signed by this ledger's writer. */
@@ -120,17 +145,18 @@ export class PostgresLedger implements Ledger {
     }
   }
 
+  /** A claim: the new entry dated by the database's clock (`opts.now` is not used) in the transaction that writes it (claims.ts). */
   async begin(opts: BeginOptions): Promise<JournalEntry> {
     this.#ahead.clear();
     const entry = newEntry(opts);
     const after = `Nothing was sent for payout ${opts.payoutId}.`;
-    let claimed: Inserted;
+    let claimed: Claimed;
     try {
-      claimed = await this.#claims.add(this.#row(entry));
+      claimed = await this.#claims.add(entry);
     } catch (err) {
       throw this.#fault(err, 'write to', after);
     }
-    if (claimed.inserted) return entry;
+    if (claimed.inserted) return madeByClaim(claimed.entry);
     if (claimed.existing !== undefined) return reused(this.entryOf(claimed.existing), opts);
     // Made by a claim (another machine's, or this one's of the same moment) committed while this one's statement ran: read it now.
     const existing = await this.#fresh(opts.baseUrl, opts.payoutId).catch((err: unknown) => {
@@ -355,10 +381,15 @@ export class PostgresLedger implements Ledger {
     );
   }
 
-  /** The database's clock: the day of a daily total is the database's (UTC), not this machine's. */
+  /**
+   * The database's clock (to the millisecond, as claims date their entries): the day of a daily
+   * total and the start of a 24-hour window are the database's (UTC), not this machine's.
+   */
   async now(): Promise<Date> {
-    const rows = await this.#query<{ now: Date }>('read the clock of', 'SELECT now() AS now', []);
-    return rows[0]!.now;
+    const rows = await this.#query<{ now: Date }>('read the clock of', `SELECT ${DB_NOW} AS now`, []);
+    const now = rows[0]!.now;
+    this.#heard(now);
+    return now;
   }
 
   /** What `payctl ledger status` shows: the store, the URL (masked), the schema version and the number of entries. */
@@ -368,10 +399,10 @@ export class PostgresLedger implements Ledger {
   }
 
   /**
-   * Entries written where their payout id has no row yet, as they are (outcome and all), signed
-   * by this ledger's writer: for each, made now, or the row already there, unchecked (entryOf
-   * checks it; import.ts). Duplicates in `entries` are
-   * the caller's to leave out.
+   * Entries written where their payout id has no row yet, as they are (outcome, time and all:
+   * an imported entry keeps the time it was journaled at, which the 24-hour rule and history go
+   * by), signed by this ledger's writer: for each, made now, or the row already there, unchecked
+   * (entryOf checks it; import.ts). Duplicates in `entries` are the caller's to leave out.
    */
   async insertEntries(entries: JournalEntry[]): Promise<Inserted[]> {
     try {
