@@ -39,6 +39,26 @@ export function planTimeProblem(plan: Pick<Plan, 'created_at'>, now: Date): stri
   if (made - now.getTime() > 5 * 60_000) return `it was made on ${plan.created_at}, in the future`;
   return undefined;
 }
+
+/** Why plan send refuses a plan for where or when it was made, and what to do. */
+export interface PlanProblem {
+  text: string;
+  hint?: string;
+}
+
+/**
+ * Why plan send refuses a plan sent to `baseUrl` at `now` for where or when it was made: made
+ * for another service, then its time (planTimeProblem). Plan send refuses by the first; policy
+ * check and plan show say them all. `baseUrl` undefined: the service is not known (not judged).
+ */
+export function placeAndTimeProblems(plan: Pick<Plan, 'base_url' | 'created_at'>, baseUrl: string | undefined, now: Date): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  if (baseUrl !== undefined && !samePlace(plan.base_url, baseUrl)) problems.push({ text: `it was made for ${plan.base_url}, and this profile sends to ${baseUrl}` });
+  const time = planTimeProblem(plan, now);
+  if (time) problems.push({ text: time, ...(time.endsWith('ago') ? { hint: 'Make a new plan and have it approved again.' } : {}) });
+  return problems;
+}
+
 /** Plans are read whole; larger files are refused before they are parsed. */
 const MAX_PLAN_BYTES = 64 * 1024 * 1024;
 

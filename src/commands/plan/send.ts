@@ -32,7 +32,7 @@ import { hash64, rowsKey } from '../../payouts/batch-source.js';
 import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLock } from '../../payouts/batch-lock.js';
-import { planTimeProblem, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { placeAndTimeProblems, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
@@ -70,6 +70,9 @@ interface Judged {
   judge(at: Date): Promise<void>;
 }
 
+/** What the ledger's checks of a plan read: plan send's Judged, or a plan that policy check and plan show judge (ledgerRefusal). */
+type Planned = Pick<Judged, 'plan' | 'file' | 'payouts' | 'journal'> & { api: Pick<ApiClient, 'baseUrl'> };
+
 export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   const refuse: Refuse = (message, problems = [], hint) => new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
   const j = await readAndJudge(opts, deps, refuse);
@@ -83,7 +86,7 @@ export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
 }
 
 /** The batch a plan's payouts are journaled as: its batch id (or one of the plan's own), and its file (or its hash, for a plan of the shared ledger). */
-function batchOf(j: Judged): { id: string; file: string } {
+function batchOf(j: Planned): { id: string; file: string } {
   const plan = j.plan;
   return { id: plan.batch_id ?? `plan-${plan.hash.slice(7, 19)}`, file: j.file === undefined ? plan.hash : resolve(j.file) };
 }
@@ -95,11 +98,7 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
   const since = await j.journal.now();
   const items = await journaledAsPlanned(j, refuse);
   const reportPath = await reportPlace(opts, deps, j, batch, items, refuse);
-  // Compared with the batches of the day before the plan was made and since, its own payouts apart (changed-rows.ts).
-  const compared = {
-    recentSince: comparedSince(batch.id, new Date(Math.min(Date.parse(j.plan.created_at), since.getTime()))),
-    planned: FilePayouts.ofIds(items.map((it) => it.request.payoutId)),
-  };
+  const compared = await comparedWith(j, batch, items);
   await refusePaidSince(j, items, batch, compared, refuse, deps);
   const alreadyAccepted = items.filter((it) => it.earlier?.outcome?.kind === 'accepted').length;
   const toSend = items.length - alreadyAccepted;
@@ -154,6 +153,34 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
   });
 }
 
+/** What a plan's payouts are compared with (changed-rows.ts): the batches of the day before the plan was made and since, its own payouts apart. */
+async function comparedWith(j: Planned, batch: { id: string }, items: BatchItem[]): Promise<{ recentSince: Date | undefined; planned: FilePayouts }> {
+  return {
+    recentSince: comparedSince(batch.id, new Date(Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime()))),
+    planned: FilePayouts.ofIds(items.map((it) => it.request.payoutId)),
+  };
+}
+
+/**
+ * What plan send would refuse a plan for in the ledger as it is now, before sending anything:
+ * payouts sent before differently (journaledAsPlanned), or paid since the plan was made
+ * (refusePaidSince). policy check and plan show say it with these very checks, read without
+ * the batch's lock; undefined when none holds.
+ */
+export async function ledgerRefusal(j: Planned, deps: Deps): Promise<UsageError | undefined> {
+  let said: UsageError | undefined;
+  const refuse: Refuse = (message, problems = [], hint) => (said = new UsageError(message, problems, hint));
+  try {
+    const batch = batchOf(j);
+    const items = await journaledAsPlanned(j, refuse);
+    await refusePaidSince(j, items, batch, await comparedWith(j, batch, items), refuse, deps);
+    return undefined;
+  } catch (err) {
+    if (said && err === said) return said;
+    throw err;
+  }
+}
+
 /**
  * The plan read whole (plan.ts) and judged: a policy to judge it by, this profile's base URL,
  * at most 7 days old and not from the future, a maker the policy lists, every approval
@@ -164,9 +191,8 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
   const policy = await effectivePolicy(deps);
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
-  if (!samePlace(plan.base_url, api.baseUrl)) throw refuse(`it was made for ${plan.base_url}, and this profile sends to ${api.baseUrl}`);
-  const timeProblem = planTimeProblem(plan, deps.clock.now());
-  if (timeProblem) throw refuse(timeProblem, [], timeProblem.endsWith('ago') ? 'Make a new plan and have it approved again.' : undefined);
+  const [placeOrTime] = placeAndTimeProblems(plan, api.baseUrl, deps.clock.now());
+  if (placeOrTime) throw refuse(placeOrTime.text, [], placeOrTime.hint);
 
   const approvals = checkApprovals(plan, policy);
   if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
@@ -195,7 +221,7 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
  * journaled before must be this very payout under this very key: otherwise the plan's key would
  * not be the one the service saw first.
  */
-async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[]> {
+async function journaledAsPlanned(j: Planned, refuse: Refuse): Promise<BatchItem[]> {
   const conflicts: string[] = [];
   const items: BatchItem[] = [];
   // In the plan's order (as the conflicts are listed), asked of the ledger a group at a time.
@@ -232,7 +258,7 @@ async function journaledAsPlanned(j: Judged, refuse: Refuse): Promise<BatchItem[
  * the ledger holds then: another plan's payouts journaled meanwhile count.
  */
 async function refusePaidSince(
-  j: Judged,
+  j: Planned,
   items: BatchItem[],
   batch: { id: string; file: string },
   { recentSince, planned }: { recentSince: Date | undefined; planned: FilePayouts },

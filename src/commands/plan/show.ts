@@ -4,8 +4,10 @@
  * balances they would leave (live, when the profile can reach the service), and its approvals
  * as the profile's policy judges them: who approved (by name), which approvals do not count
  * and why, and how many it needs, counting what each recipient account got today (the
- * ledger's day) in the run's ledger (README "Four eyes"). The plan is a file, or a plan of the
- * shared ledger named by its hash (source.ts).
+ * ledger's day) in the run's ledger (README "Four eyes"), and every other reason plan send
+ * would refuse it now, by plan send's own checks (sendable.ts: where and when it was made, what
+ * the ledger holds). The plan is a file, or a plan of the shared ledger named by its hash
+ * (source.ts).
  */
 import { write, type Deps } from '../../deps.js';
 import { CliError } from '../../errors.js';
@@ -23,6 +25,7 @@ import { approvalLines, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan } from './source.js';
 import { sentBefore, sentBeforeLines, type SentBefore } from './sent-before.js';
+import { refusalLines, sendRefusals, type SendRefusal } from './sendable.js';
 
 export interface PlanShowOptions {
   plan: string;
@@ -50,6 +53,8 @@ interface Review {
   judged?: { policy: Policy; approvals: ApprovalCheck; need: Requirement };
   /** Its payouts the run's ledger has seen sent before (sent-before.ts), and where that ledger is ("from this machine"). */
   sent?: { found: SentBefore[]; from: string };
+  /** Why else plan send would refuse it now (sendable.ts); what the ledger holds only when it was read. */
+  refusals: SendRefusal[];
 }
 
 function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
@@ -67,17 +72,21 @@ function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
 }
 
 export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
-  const { plan, payouts, ref, label } = await loadPlan(opts.plan, deps);
+  const { plan, payouts, ref, label, store } = await loadPlan(opts.plan, deps);
   const policy = await effectivePolicy(deps);
   let wallets: Wallet[] | undefined;
   let balancesProblem: string | undefined;
+  // The service this profile sends to (plan send refuses a plan made for another): unknown without a profile to reach it.
+  let baseUrl: string | undefined;
   try {
-    wallets = (await (await deps.api()).wallets()).wallets;
+    const api = await deps.api();
+    baseUrl = api.baseUrl;
+    wallets = (await api.wallets()).wallets;
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     balancesProblem = err.message;
   }
-  const review: Review = { ref, label, plan, payouts, totals: after(plan, wallets) };
+  const review: Review = { ref, label, plan, payouts, totals: after(plan, wallets), refusals: [] };
   // What the run's ledger knows of its payouts: a reviewer sees it before approving.
   let sentProblem: string | undefined;
   let ledger: Ledger | undefined;
@@ -101,6 +110,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     );
     review.judged = { policy, approvals, need };
   }
+  review.refusals = await sendRefusals({ plan, payouts, file: store ? undefined : opts.plan, journal: ledger, baseUrl }, deps);
   if (deps.globals.json) {
     await write(deps.io.stdout, reviewJson(review) + '\n');
     return 0;
@@ -143,6 +153,7 @@ function reviewJson(r: Review): string {
         }
       : {}),
     approvals: plan.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, signed_at: a.signed_at })),
+    send_refusals: r.refusals.map((x) => ({ reason: x.reason, details: x.details, ...(x.hint ? { hint: x.hint } : {}) })),
     ...(judged
       ? {
           policy: {
@@ -185,6 +196,7 @@ function reviewText(r: Review, st: Style, width: number | undefined): string {
   }
   out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged?.approvals, st, width);
   if (judged) out += policyLines(judged, st, width);
+  if (r.refusals.length) out += '\n' + refusalLines(r.refusals, st, width);
   return out;
 }
 

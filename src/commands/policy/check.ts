@@ -3,8 +3,10 @@
  * plan, and why: the approvals it needs, by its totals and by what each recipient account
  * got today with it (approvalsNeeded: the sum is shown), for a plan who made it and which of
  * its approvals count (by name) and why the others do not, and any limit it breaks (per
- * payout, daily per wallet). Exit 0 when it can be sent as it is (a batch directly, a plan
- * with its approvals), 1 when not.
+ * payout, daily per wallet); for a plan also every other reason plan send would refuse it
+ * (plan/sendable.ts: where and when it was made, what the ledger holds), by plan send's own
+ * checks. Exit 0 when it can be sent as it is (a batch directly, a plan with its approvals), 1
+ * when not.
  */
 import { readFileSync } from 'node:fs';
 import { write, type Deps } from '../../deps.js';
@@ -18,6 +20,8 @@ import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, typ
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { effectivePolicy } from './effective.js';
+import { refusalLines, sendRefusals, type SendRefusal } from '../plan/sendable.js';
+import { makeStyle, type Style } from '../../output/style.js';
 
 export interface PolicyCheckOptions {
   file: string;
@@ -54,6 +58,8 @@ interface Verdict {
   /** For a plan: who made it and which approvals count. */
   judged: ApprovalCheck | undefined;
   makerFingerprint: string | undefined;
+  /** For a plan: why else plan send would refuse it (sendable.ts). */
+  refusals: SendRefusal[];
   sendable: boolean;
   /** For a batch that needs approvals: the command that makes it a plan. */
   next: string | undefined;
@@ -74,7 +80,10 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const limits = await limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
   const judged = plan ? checkApprovals(plan.plan, policy) : undefined;
   const counted = judged?.valid.length ?? 0;
-  const sendable = limits.length === 0 && (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0);
+  // The checks plan send runs beside approvals and limits: what this says can be sent, plan send sends.
+  const refusals = plan ? await sendRefusals({ plan: plan.plan, payouts: plan.payouts, file: opts.file, journal, baseUrl: api.baseUrl }, deps) : [];
+  const sendable =
+    limits.length === 0 && refusals.length === 0 && (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0);
   const inv = invocationOf(deps.globals, deps.env);
   const next =
     !plan && need.required > 0 && limits.length === 0
@@ -90,11 +99,12 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     limits,
     judged,
     makerFingerprint: plan?.plan.maker.fingerprint,
+    refusals,
     sendable,
     next,
     send,
   };
-  await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v));
+  await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v, makeStyle(deps.io.color)));
   return sendable ? ExitCode.ok : ExitCode.failed;
 }
 
@@ -116,6 +126,7 @@ function verdictJson(file: string, v: Verdict): string {
             ...(judged.makerProblem ? { maker_problem: judged.makerProblem } : {}),
             counted: judged.valid,
             not_counted: judged.refused,
+            send_refusals: v.refusals.map((r) => ({ reason: r.reason, details: r.details, ...(r.hint ? { hint: r.hint } : {}) })),
           }
         : {}),
       sendable: v.sendable,
@@ -125,7 +136,7 @@ function verdictJson(file: string, v: Verdict): string {
 }
 
 /** The verdict for people: approvals needed and why, who made and approved a plan, limits, and whether it can be sent. */
-function verdictText(file: string, v: Verdict): string {
+function verdictText(file: string, v: Verdict, st: Style): string {
   const { need, limits, judged } = v;
   const plan = v.kind === 'plan';
   let out = `${text(file)}: ${plan ? 'a plan' : 'a batch'} of ${v.payouts} payout${v.payouts === 1 ? '' : 's'}, under the policy ${text(v.policyFile)}.\n`;
@@ -136,12 +147,15 @@ function verdictText(file: string, v: Verdict): string {
     for (const r of judged.refused) out += `  Not counted: ${text(r)}\n`;
   }
   out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : 'Limits: none broken.\n';
+  out += refusalLines(v.refusals, st);
   out += v.sendable
     ? plan
       ? `It can be sent: ${v.send}\n`
       : `It can be sent directly: ${v.send}\n`
     : plan
-      ? 'It cannot be sent yet.\n'
+      ? v.refusals.length
+        ? 'It cannot be sent.\n'
+        : 'It cannot be sent yet.\n'
       : v.next
         ? `It cannot be sent directly. Make a plan for approval: ${v.next}\n`
         : 'It cannot be sent.\n';

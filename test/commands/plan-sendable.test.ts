@@ -1,0 +1,148 @@
+/**
+ * What `policy check` and `plan show` say of a plan is what `plan send` does with it
+ * (src/commands/plan/sendable.ts), in process against the sandbox over real HTTP. Before,
+ * policy check looked only at approvals and limits: a plan more than 7 days old, one dated
+ * ahead, one made for another service, or one paying what was paid after it was made was
+ * "It can be sent: payctl plan send …" (exit 0, "sendable": true), and the command it printed
+ * failed (exit 2); plan show said nothing of it. Now both say plan send's reason, in its words.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { oneJson, type Run } from '../helpers/e2e.js';
+import { payctl, type InProcessOptions } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
+import { planBatchFile, planPathOf, setUpTeam } from '../helpers/four-eyes.js';
+
+const ctx = useSandbox();
+const work = tempWorkDir();
+const people = { maker: tempConfigDir(), alice: tempConfigDir(), bob: tempConfigDir() };
+afterAll(() => {
+  for (const p of Object.values(people)) p.cleanup();
+  work.cleanup();
+});
+
+const run = (args: string[], opts: Omit<InProcessOptions, 'dir'> & { dir?: string } = {}): Promise<Run> => payctl(args, { dir: people.maker.dir, ...opts });
+
+beforeAll(async () => {
+  await setUpTeam(ctx.sb, people, work.dir);
+});
+
+interface Checked {
+  sendable: boolean;
+  send_refusals: Array<{ reason: string; details: string[]; hint?: string }>;
+}
+
+/** policy check, plan show and plan send of `plan` agree that it cannot be sent, for `reason`: nothing sent. */
+async function refusedByAll(plan: string, reason: string | RegExp): Promise<void> {
+  const matches = (s: string) => (typeof reason === 'string' ? s.includes(reason) : reason.test(s));
+  const checked = await run(['policy', 'check', plan]);
+  expect(checked.code, checked.stdout + checked.stderr).toBe(1);
+  expect(checked.stdout).not.toContain('It can be sent');
+  const line = checked.stdout.split('\n').find((l) => l.startsWith('It cannot be sent: '));
+  expect(line, checked.stdout).toBeDefined();
+  expect(matches(line!), line).toBe(true);
+  const json = oneJson((await run(['policy', 'check', plan, '--json'])).stdout) as Checked;
+  expect(json.sendable).toBe(false);
+  expect(
+    json.send_refusals.some((r) => matches(r.reason)),
+    JSON.stringify(json.send_refusals),
+  ).toBe(true);
+
+  const shown = await run(['plan', 'show', plan]);
+  expect(shown.code, shown.stderr).toBe(0);
+  expect(
+    shown.stdout.split('\n').some((l) => l.startsWith('It cannot be sent: ') && matches(l)),
+    shown.stdout,
+  ).toBe(true);
+  const shownJson = oneJson((await run(['plan', 'show', plan, '--json'])).stdout) as Checked;
+  expect(shownJson.send_refusals.some((r) => matches(r.reason))).toBe(true);
+
+  const from = ctx.sb.requests().length;
+  const sent = await run(['plan', 'send', plan, '--yes']);
+  expect(sent.code, sent.stderr).toBe(2);
+  expect(matches(sent.stderr.split('\n')[0]!), sent.stderr).toBe(true);
+  expect(payoutPosts(ctx.sb, from)).toEqual([]);
+}
+
+/** A plan of 1,200 SLE made by the maker and approved by Alice, both at `clock`: its path. */
+async function approvedPlan(clock?: TestClock): Promise<string> {
+  const file = planBatchFile(work.dir, freshWallet(ctx.sb, '100000.00', 'SLE'), ['1200.00']);
+  const made = await run(['plan', 'create', file, '--batch-id', `b-${randomUUID().slice(0, 8)}`], { clock });
+  expect(made.code, made.stderr).toBe(0);
+  const approved = await run(['plan', 'approve', planPathOf(file), '--yes'], { dir: people.alice.dir, clock });
+  expect(approved.code, approved.stderr).toBe(0);
+  return planPathOf(file);
+}
+
+describe('policy check and plan show say what plan send refuses', () => {
+  it('an approved plan that plan send takes: policy check says so (exit 0) and prints the command that sends it', async () => {
+    const plan = await approvedPlan();
+    const checked = await run(['policy', 'check', plan]);
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(checked.stdout).toContain(`It can be sent: payctl plan send ${plan}\n`);
+    expect(checked.stdout).not.toContain('It cannot be sent');
+    expect((oneJson((await run(['policy', 'check', plan, '--json'])).stdout) as Checked).send_refusals).toEqual([]);
+    expect((await run(['plan', 'show', plan])).stdout).not.toContain('It cannot be sent');
+    const sent = await run(['plan', 'send', plan, '--yes']);
+    expect(sent.code, sent.stderr).toBe(0);
+  });
+
+  it('a plan more than 7 days old: not "It can be sent" (exit 1), plan send refuses it', async () => {
+    const eightDaysAgo = new TestClock(new Date(Date.now() - 8 * 86_400_000));
+    const plan = await approvedPlan(eightDaysAgo);
+    const made = (JSON.parse(readFileSync(plan, 'utf8')) as { created_at: string }).created_at;
+    await refusedByAll(plan, `it was made on ${made}, more than 7 days ago`);
+    const checked = await run(['policy', 'check', plan]);
+    expect(checked.stdout).toContain('  Make a new plan and have it approved again.\n');
+    expect(checked.stdout).toMatch(/It cannot be sent\.\n$/);
+  });
+
+  it("a plan dated a day ahead (its maker's clock): plan send refuses it", async () => {
+    const plan = await approvedPlan(new TestClock(new Date(Date.now() + 86_400_000)));
+    await refusedByAll(plan, /it was made on \S+, in the future/);
+  });
+
+  it('a plan made for another service than the profile sends to: plan send refuses it', async () => {
+    // Made with --base-url in the environment's key: plan create itself sends nothing.
+    const elsewhere = planBatchFile(work.dir, freshWallet(ctx.sb, '100000.00', 'SLE'), ['1200.00']);
+    const made = await run(['plan', 'create', elsewhere, '--base-url', 'https://api.example.com/v2'], { env: { PAYCTL_API_KEY: 'sk_live_elsewhere_0000000000' } });
+    expect(made.code, made.stderr).toBe(0);
+    expect((await run(['plan', 'approve', planPathOf(elsewhere), '--yes'], { dir: people.alice.dir })).code).toBe(0);
+    await refusedByAll(planPathOf(elsewhere), /it was made for https:\/\/api\.example\.com\/v2, and this profile sends to http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('a plan one of whose payouts was paid by hand after it was made: policy check and plan show say plan send refuses it, naming both payouts', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const file = join(work.dir, `byhand-${randomUUID().slice(0, 8)}.csv`);
+    const account = String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
+    const row = `${wallet},150.00,SLE,bank,Hawa Kargbo,ecobank,09${account},Salary 2026-11-30`;
+    writeFileSync(file, `wallet_id,amount,currency,type,name,provider,account_number,note\n${row}\n`);
+    const made = await run(['plan', 'create', file]);
+    expect(made.code, made.stderr).toBe(0);
+    const plan = planPathOf(file);
+    // Needs no approval: it can be sent, as checked.
+    const before = await run(['policy', 'check', plan]);
+    expect(before.code, before.stdout).toBe(0);
+    const byHand = await run(
+      ['payout', 'create', '--wallet', wallet, '--amount', '150.00', '--currency', 'SLE', '--type', 'bank', '--name', 'Hawa Kargbo'].concat([
+        '--provider',
+        'ecobank',
+        '--account',
+        `09${account}`,
+        '--note',
+        'Salary 2026-11-30',
+        '--yes',
+      ]),
+    );
+    expect(byHand.code, byHand.stderr).toBe(0);
+    await refusedByAll(plan, /1 payout of it pays what was paid after the plan was made \(\S+\), which its approvers did not see/);
+    const checked = await run(['policy', 'check', plan]);
+    expect(checked.stdout).toMatch(/\n {2}- payout \S+ \(row 2\) pays what payout \S+ paid as single payouts \(payout create\) on /);
+    expect(checked.stdout).toContain('  If some of it is still to pay, make a new plan of that, and have it approved.\n');
+  });
+});
