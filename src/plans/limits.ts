@@ -22,8 +22,12 @@ export async function dailyTotalCaveat(policy: Policy, journal: Ledger): Promise
   return `the daily total is counted from this machine's journal, which has lost ${gaps.missing} entr${gaps.missing === 1 ? 'y' : 'ies'} it recorded (${gaps.payoutIds.join(', ')}${gaps.missing > gaps.payoutIds.length ? ', …' : ''}): what they sent today is not counted`;
 }
 
-/** Payouts over the per-payout maximum of their currency. */
-function overMaximum(policy: Policy, requests: PayoutRequest[]): string[] {
+/**
+ * Payouts over the per-payout maximum of their currency, each naming its rule. No approval lifts
+ * it: plan create, payout create --plan-out and plan approve refuse such a plan at once, as plan
+ * send does.
+ */
+export function overMaximum(policy: Policy, requests: PayoutRequest[]): string[] {
   const problems: string[] = [];
   for (const r of requests) {
     const max = limitFor(policy.maxPerPayout, r.currency);

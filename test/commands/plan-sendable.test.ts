@@ -5,18 +5,21 @@
  * ahead, one made for another service, or one paying what was paid after it was made was
  * "It can be sent: payctl plan send …" (exit 0, "sendable": true), and the command it printed
  * failed (exit 2); plan show said nothing of it. Now both say plan send's reason, in its words.
+ * And a payout over the policy's max_per_payout, which no approval lifts: plan create wrote such
+ * a plan ("Approvals: 1 needed"), plan show and plan approve said nothing; now plan create and
+ * payout create --plan-out write none, plan show says it and plan approve signs nothing.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { oneJson, type Run } from '../helpers/e2e.js';
+import { oneJson, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { planBatchFile, planPathOf, setUpTeam } from '../helpers/four-eyes.js';
+import { bankPayout, planBatchFile, planPathOf, setUpTeam } from '../helpers/four-eyes.js';
 
 const ctx = useSandbox();
 const work = tempWorkDir();
@@ -28,8 +31,15 @@ afterAll(() => {
 
 const run = (args: string[], opts: Omit<InProcessOptions, 'dir'> & { dir?: string } = {}): Promise<Run> => payctl(args, { dir: people.maker.dir, ...opts });
 
+let policyFile: string;
 beforeAll(async () => {
-  await setUpTeam(ctx.sb, people, work.dir);
+  policyFile = await setUpTeam(ctx.sb, people, work.dir);
+  // The approvers go by the team's policy too.
+  for (const p of [people.alice, people.bob]) {
+    await writeLoggedIn(ctx.sb, p.dir);
+    const set = await run(['config', 'set', 'policy', policyFile], { dir: p.dir });
+    expect(set.code, set.stderr).toBe(0);
+  }
 });
 
 interface Checked {
@@ -144,5 +154,69 @@ describe('policy check and plan show say what plan send refuses', () => {
     const checked = await run(['policy', 'check', plan]);
     expect(checked.stdout).toMatch(/\n {2}- payout \S+ \(row 2\) pays what payout \S+ paid as single payouts \(payout create\) on /);
     expect(checked.stdout).toContain('  If some of it is still to pay, make a new plan of that, and have it approved.\n');
+  });
+});
+
+describe("a payout over the policy's max_per_payout", () => {
+  const OVER = 'is over the per-payout maximum of 150,000.00 SLE (policy max_per_payout.SLE)';
+
+  it('plan create and payout create --plan-out write no plan (exit 2, the rule named), as payout batch refuses the file', async () => {
+    const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
+    const file = planBatchFile(work.dir, wallet, ['1200.00', '160000.00']);
+    const made = await run(['plan', 'create', file]);
+    expect(made.code, made.stderr).toBe(2);
+    expect(made.stderr).toContain(`Error: ${file} breaks the policy ${policyFile}. No plan was written.`);
+    expect(made.stderr).toMatch(new RegExp(`- payout \\S+: 160,000\\.00 SLE ${OVER.replace(/[().]/g, '\\$&')}`));
+    expect(made.stderr).toContain('No approval lifts');
+    expect(made.stderr).not.toContain('for usage');
+    expect(existsSync(planPathOf(file))).toBe(false);
+    const batch = await run(['payout', 'batch', file, '--yes']);
+    expect(batch.code).toBe(2);
+    expect(batch.stderr).toContain(OVER);
+
+    const single = join(work.dir, `single-${randomUUID().slice(0, 8)}.plan.json`);
+    const planOut = await run(
+      bankPayout(wallet, '160000.00')
+        .filter((a) => a !== '--yes')
+        .concat(['--plan-out', single]),
+    );
+    expect(planOut.code, planOut.stderr).toBe(2);
+    expect(planOut.stderr).toContain(`Error: This payout breaks the policy ${policyFile}. No plan was written.`);
+    expect(planOut.stderr).toContain(OVER);
+    expect(existsSync(single)).toBe(false);
+  });
+
+  it('a plan made before the policy lowered it: plan show says so before anyone signs, plan approve signs nothing (exit 2)', async () => {
+    const team = readFileSync(policyFile, 'utf8');
+    const file = planBatchFile(work.dir, freshWallet(ctx.sb, '1000000.00', 'SLE'), ['160000.00']);
+    // Made while the policy allowed 200,000 a payout; lowered to 150,000 since.
+    writeFileSync(policyFile, team.replace('"max_per_payout":{"SLE":"150000"}', '"max_per_payout":{"SLE":"200000"}'));
+    try {
+      const made = await run(['plan', 'create', file]);
+      expect(made.code, made.stderr).toBe(0);
+    } finally {
+      writeFileSync(policyFile, team);
+    }
+    const plan = planPathOf(file);
+    const shown = await run(['plan', 'show', plan]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("It cannot be sent: it breaks the policy's limits.\n");
+    expect(shown.stdout).toMatch(new RegExp(`\\n {2}- payout \\S+: 160,000\\.00 SLE ${OVER.replace(/[().]/g, '\\$&')}\\n`));
+    const json = oneJson((await run(['plan', 'show', plan, '--json'])).stdout) as { policy: { limits: string[] } };
+    expect(json.policy.limits).toHaveLength(1);
+    expect(json.policy.limits[0]).toContain(OVER);
+
+    const approved = await run(['plan', 'approve', plan, '--yes'], { dir: people.alice.dir });
+    expect(approved.code, approved.stderr).toBe(2);
+    expect(approved.stderr).toContain(
+      `Cannot approve the plan ${plan}: it breaks the policy ${policyFile}, and plan send refuses it whatever approvals it carries. Nothing was signed.`,
+    );
+    expect(approved.stderr).toContain(OVER);
+    expect((JSON.parse(readFileSync(plan, 'utf8')) as { approvals: unknown[] }).approvals).toEqual([]);
+    const from = ctx.sb.requests().length;
+    const sent = await run(['plan', 'send', plan, '--yes']);
+    expect(sent.code).toBe(2);
+    expect(sent.stderr).toContain(OVER);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 });

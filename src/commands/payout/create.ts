@@ -29,7 +29,7 @@ import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.
 import { policyCountsTheDay } from '../../payouts/wallet-lock.js';
 import { writeNewPlan } from '../plan/common.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { refuseUnlistedMaker, reportPlan, sharePlan } from '../plan/create.js';
+import { refuseOverMaximum, refuseUnlistedMaker, reportPlan, sharePlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
@@ -337,9 +337,13 @@ async function writePlan(c: CreateRun, file: string): Promise<number> {
   const { deps, request, api } = c;
   const idempotencyKey = c.existing?.idempotencyKey ?? c.opts.idempotencyKey ?? derivedIdempotencyKey(journalBase(api.baseUrl), request.payoutId, c.body);
   const maker = requireSigningKey(configDir(deps.env));
-  // As plan create: a key the policy does not list as a maker's makes no plan (plan approve and send would refuse it).
+  // As plan create: a key the policy does not list as a maker's makes no plan, nor does a payout over
+  // max_per_payout (plan approve and send would refuse either).
   const policy = await effectivePolicy(deps);
-  if (policy) refuseUnlistedMaker(policy, maker);
+  if (policy) {
+    refuseUnlistedMaker(policy, maker);
+    refuseOverMaximum(policy, 'This payout', [request]);
+  }
   const plan = makePlan({ baseUrl: api.baseUrl, batchId: null, source: 'payout create', now: deps.clock.now(), maker, payouts: [{ request, idempotencyKey }] });
   const out = resolve(file);
   writeNewPlan(out, plan, '--plan-out');

@@ -8,7 +8,9 @@
  * With a policy in the profile, it is refused before anything is signed when the plan's
  * maker is not a maker the policy lists, when this key is not an approver's, or when this
  * person made the plan with another of their keys (README "Four eyes"): plan send would not
- * count such an approval.
+ * count such an approval. And when a payout of the plan is over the policy's max_per_payout:
+ * plan send refuses it whatever approvals it carries, and an approval gathered for a payout
+ * the policy forbids would count, unreviewed, the day the limit were raised.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, RefusedError, UsageError } from '../../errors.js';
@@ -26,7 +28,7 @@ import { commandLine, invocationOf } from '../../config/command-line.js';
 import { approvalLines, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, type LoadedPlan } from './source.js';
-import { checkApprovals, makerOf, type Policy } from '../../plans/policy.js';
+import { checkApprovals, makerOf, overMaximum, type Policy } from '../../plans/policy.js';
 
 export interface PlanApproveOptions {
   plan: string;
@@ -41,7 +43,10 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   const timeProblem = planTimeProblem(plan, deps.clock.now());
   if (timeProblem) throw new UsageError(`Cannot approve the plan ${loaded.label}: ${timeProblem}. Nothing was signed.`, [], 'Have its maker make a new plan.');
   const policy = await effectivePolicy(deps);
-  if (policy) refuseUnderPolicy(loaded.label, plan, policy, key);
+  if (policy) {
+    refuseUnderPolicy(loaded.label, plan, policy, key);
+    refuseOverMaximum(loaded.label, policy, payouts);
+  }
   if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
   const signedAt = deps.clock.now().toISOString();
   const approval = signApproval(key, plan.hash, signedAt);
@@ -106,6 +111,20 @@ function refuseUnderPolicy(path: string, plan: Plan, policy: Policy, key: Signin
   if (checkApprovals(plan, policy).valid.some((v) => v.name === me.name)) {
     throw new RefusedError(`This plan already carries an approval by ${me.name} (with another of their keys); each person counts once. Nothing was changed.`);
   }
+}
+
+/** A plan with a payout over the policy's max_per_payout is not signed: no approval makes plan send take it. */
+function refuseOverMaximum(label: string, policy: Policy, payouts: ReadPayout[]): void {
+  const over = overMaximum(
+    policy,
+    payouts.map((p) => p.request),
+  );
+  if (over.length === 0) return;
+  throw new RefusedError(
+    `Cannot approve the plan ${label}: it breaks the policy ${policy.file}, and plan send refuses it whatever approvals it carries. Nothing was signed.`,
+    over,
+    'Have its maker make a plan within the policy (or have the policy changed first).',
+  );
 }
 
 /** Without --yes: the plan shown on stderr and an explicit yes asked (refused without a terminal). */

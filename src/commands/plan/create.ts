@@ -3,14 +3,15 @@
  * row's exact body and idempotency key (a row journaled before keeps its key, so a plan made
  * after a partial run resumes it), totals, the maker's key, signed. Nothing is sent.
  *
- * With a policy in the profile, a key the policy does not list as a maker's makes no plan
- * (plan send would refuse it), and the approvals the plan needs are said at once, counting
+ * With a policy in the profile, a key the policy does not list as a maker's makes no plan, nor
+ * does a file with a payout over the policy's max_per_payout (plan send would refuse either,
+ * whatever approvals it carries), and the approvals the plan needs are said at once, counting
  * what each recipient account got today in the ledger (README "Four eyes"). With a shared
  * ledger the plan is stored there too, and the commands printed name it by its hash.
  */
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch } from '../../payouts/batch-load.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
@@ -29,7 +30,8 @@ import { text } from '../../output/text.js';
 import { writeNewPlan } from './common.js';
 import { PlanRepeats } from './create-repeats.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { approvalsNeeded, type Policy, type Requirement } from '../../plans/policy.js';
+import { approvalsNeeded, overMaximum, type Policy, type Requirement } from '../../plans/policy.js';
+import type { PayoutRequest } from '../../payouts/request.js';
 import type { SigningKey } from '../../plans/keys.js';
 
 export interface PlanCreateOptions {
@@ -83,6 +85,12 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const refusal = changed.refusal(opts.file, 'No plan was written.');
   if (refusal) throw refusal;
   await repeats.refuseOtherBatch(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), opts.out !== undefined ? ['-o', resolve(opts.out)] : []);
+  if (policy)
+    refuseOverMaximum(
+      policy,
+      opts.file,
+      payouts.map((p) => p.request),
+    );
   const plan = makePlan({ baseUrl: api.baseUrl, batchId, source: basename(src.file), now: deps.clock.now(), maker, payouts });
   const out = resolve(opts.out ?? defaultPlanPath(src.file));
   writeNewPlan(out, plan, '-o');
@@ -125,6 +133,21 @@ export function refuseUnlistedMaker(policy: Policy, key: SigningKey): void {
     `Your key ${key.fingerprint} is not ${m ? `a maker's: ${m.name} is listed only as an approver` : 'listed'} in the policy ${policy.file}, so no plan it makes can be sent. No plan was written.`,
     [],
     `Have whoever keeps the policy list you as a maker (your public key: ${key.publicKey}).`,
+  );
+}
+
+/**
+ * A plan with a payout over the policy's max_per_payout is not written (payout batch refuses
+ * the file the same way): no approval lifts that limit, so plan send would refuse it whatever
+ * approvals it gathered. `what` names the file, or "This payout".
+ */
+export function refuseOverMaximum(policy: Policy, what: string, requests: PayoutRequest[]): void {
+  const over = overMaximum(policy, requests);
+  if (over.length === 0) return;
+  throw new RefusedError(
+    `${what} breaks the policy ${policy.file}. No plan was written.`,
+    over,
+    "No approval lifts the policy's max_per_payout: plan send refuses such a payout whatever approvals its plan carries.",
   );
 }
 

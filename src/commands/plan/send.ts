@@ -63,7 +63,7 @@ interface Judged {
   journal: Ledger;
   approvals: ApprovalCheck;
   /**
-   * Approvals needed (totals, and what each recipient account got today) and limits, both
+   * Limits, then approvals needed (totals, and what each recipient account got today), both
    * counted from the journal at `at`: judged before anything else, and again under the
    * wallets' locks before journaling. Throws when they are not met.
    */
@@ -200,6 +200,9 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
   const requests = payouts.map((p) => p.request);
   const journal = await openLedger(deps);
   const judge = async (at: Date): Promise<void> => {
+    // Limits first: no approval lifts them, so asking for one would send approvers to sign in vain.
+    const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
+    if (limits.length) throw refuse("it breaks the policy's limits", limits);
     const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, at);
     if (approvals.valid.length < need.required) {
       throw refuse(
@@ -208,8 +211,6 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
         `An approver signs it with: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'approve'], [fileOperand(opts.plan)])}`,
       );
     }
-    const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
-    if (limits.length) throw refuse("it breaks the policy's limits", limits);
   };
   // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
   await judge(await journal.now());

@@ -3,7 +3,7 @@
  * policy names for its key), every payout, the totals per wallet and currency with the
  * balances they would leave (live, when the profile can reach the service), and its approvals
  * as the profile's policy judges them: who approved (by name), which approvals do not count
- * and why, and how many it needs, counting what each recipient account got today (the
+ * and why, the limits it breaks (plan send refuses it), and how many it needs, counting what each recipient account got today (the
  * ledger's day) in the run's ledger (README "Four eyes"), and every other reason plan send
  * would refuse it now, by plan send's own checks (sendable.ts: where and when it was made, what
  * the ledger holds). The plan is a file, or a plan of the shared ledger named by its hash
@@ -15,7 +15,7 @@ import type { Wallet } from '../../service/schemas.js';
 import { balanceMinor, decimalToMinor, formatAmount, minorToDecimal } from '../../money/amount.js';
 import { minorDigits } from '../../money/currencies.js';
 import type { Plan, ReadPayout } from '../../plans/plan.js';
-import { approvalsNeeded, checkApprovals, type ApprovalCheck, type Policy, type Requirement } from '../../plans/policy.js';
+import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy, type Requirement } from '../../plans/policy.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { makeStyle, type Style } from '../../output/style.js';
@@ -49,8 +49,8 @@ interface Review {
   plan: Plan;
   payouts: ReadPayout[];
   totals: TotalAfter[];
-  /** The profile's policy, who made the plan and which approvals count, and how many it needs; absent without a policy. */
-  judged?: { policy: Policy; approvals: ApprovalCheck; need: Requirement };
+  /** The profile's policy, who made the plan and which approvals count, how many it needs, and the limits it breaks; absent without a policy. */
+  judged?: { policy: Policy; approvals: ApprovalCheck; need: Requirement; limits: string[] };
   /** Its payouts the run's ledger has seen sent before (sent-before.ts), and where that ledger is ("from this machine"). */
   sent?: { found: SentBefore[]; from: string };
   /** Why else plan send would refuse it now (sendable.ts); what the ledger holds only when it was read. */
@@ -101,14 +101,12 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     const approvals = checkApprovals(plan, policy);
     const journal = ledger ?? (await openLedger(deps));
     // Counted under the plan's own base URL (the service it is for), on the ledger's day.
-    const need = await approvalsNeeded(
-      policy,
-      payouts.map((p) => p.request),
-      journal,
-      plan.base_url,
-      await journal.now(),
-    );
-    review.judged = { policy, approvals, need };
+    const requests = payouts.map((p) => p.request);
+    const now = await journal.now();
+    const need = await approvalsNeeded(policy, requests, journal, plan.base_url, now);
+    // What plan send refuses whatever approvals the plan carries: said before anyone signs.
+    const limits = await limitProblems(policy, requests, journal, plan.base_url, now, (l) => deps.log.warn(l));
+    review.judged = { policy, approvals, need, limits };
   }
   review.refusals = await sendRefusals({ plan, payouts, file: store ? undefined : opts.plan, journal: ledger, baseUrl }, deps);
   if (deps.globals.json) {
@@ -164,6 +162,7 @@ function reviewJson(r: Review): string {
             reasons: judged.need.reasons,
             counted: judged.approvals.valid,
             not_counted: judged.approvals.refused,
+            limits: judged.limits,
           },
         }
       : {}),
@@ -200,7 +199,7 @@ function reviewText(r: Review, st: Style, width: number | undefined): string {
   return out;
 }
 
-/** How many approvals the policy asks and why, how many count, and why it cannot be sent when its maker does not count. */
+/** How many approvals the policy asks and why, how many count, and why it cannot be sent when its maker does not count or it breaks a limit. */
 function policyLines(judged: NonNullable<Review['judged']>, st: Style, width: number | undefined): string {
   const { policy, approvals, need } = judged;
   const who = approvals.valid.length ? ` (${approvals.valid.map((v) => text(v.name)).join(', ')})` : '';
@@ -213,5 +212,6 @@ function policyLines(judged: NonNullable<Review['judged']>, st: Style, width: nu
     '\n';
   for (const reason of need.reasons) out += wrapSegments([`  ${reason}`], width) + '\n';
   if (approvals.makerProblem) out += wrapSegments([`  ${st.red('It cannot be sent:')}`, approvals.makerProblem], width) + '\n';
+  if (judged.limits.length) out += refusalLines([{ reason: "it breaks the policy's limits", details: judged.limits }], st, width);
   return out;
 }
