@@ -119,6 +119,40 @@ describe('plans by hash in the shared ledger', () => {
     expect(held(wallet)).toHaveLength(1);
   });
 
+  it('a plan file counts the approvals stored in the shared ledger (approved by hash), and an approval of the file is stored there too', async () => {
+    // Before: approved by hash (as plan create printed), the file was "none yet" to plan show, 0
+    // approvals to policy check, and plan send of the file refused it (exit 2, "carries 0").
+    const { file, hash, wallet } = await planOnA(['1300.00']);
+    expect((await run(people.alice.dir, ['plan', 'approve', hash, '--yes'])).code).toBe(0);
+    expect(readPlanFile(file).approvals).toEqual([]);
+    const shown = await run(carol, ['plan', 'show', file]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/Counts: Alice \(SHA256:/);
+    expect(shown.stdout).toContain("(1 of them is kept in the team's shared ledger, not in the file; plan send of the file counts it too)");
+    const shownJson = oneJson((await run(carol, ['plan', 'show', file, '--json'])).stdout) as { approvals: Array<{ name: string; in_shared_ledger_only?: boolean }> };
+    expect(shownJson.approvals).toMatchObject([{ name: 'Alice', in_shared_ledger_only: true }]);
+    const checked = await run(carol, ['policy', 'check', file]);
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(checked.stdout).toContain('Approved by: 1 that count: Alice.');
+    expect(checked.stdout).toContain(`It can be sent: payctl plan send ${file}\n`);
+    // The same key approving the file as well: refused, saying where its approval is.
+    const again = await run(people.alice.dir, ['plan', 'approve', file, '--yes']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already carries your approval (' + people.alice.key!.fingerprint + ") in the team's shared ledger");
+    const sent = await run(carol, ['plan', 'send', file, '--yes']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(held(wallet)).toHaveLength(1);
+
+    // The other way: an approval of the file is stored in the ledger too, so the hash counts it.
+    const other = await planOnA(['1400.00']);
+    const approved = await run(people.bob.dir, ['plan', 'approve', other.file, '--yes', '--json']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(oneJson(approved.stdout)).toMatchObject({ approvals: 1 });
+    const byHash = await run(carol, ['plan', 'send', other.hash, '--yes', '--report', join(work.dir, `${randomUUID()}.report.jsonl`)]);
+    expect(byHash.code, byHash.stderr).toBe(0);
+    expect(held(other.wallet)).toHaveLength(1);
+  });
+
   it('plan send asks the ledger a group of payouts at a time: a 300-payout plan sent again in a few dozen statements, not two a payout', async () => {
     // Before: each payout was looked up alone before anything was sent (its entry, its batch's
     // rows and the last day's batches by repeat key): 614 statements to send 600 payouts again.

@@ -3,7 +3,9 @@
  * name and the time. The signature covers the hash, and the hash covers every byte that
  * will be sent: a plan changed afterwards no longer carries this approval. A plan file gets
  * the approval added to it; a plan of the shared ledger named by hash (source.ts) gets it
- * stored there, once per approver key, its signature checked first.
+ * stored there, once per approver key, its signature checked first. A plan file whose plan the
+ * shared ledger holds too gets it in both: the file, and the ledger (so that `plan send <hash>`
+ * counts it as well as `plan send <file>`, which reads the ledger's approvals beside the file's).
  *
  * With a policy in the profile, it is refused before anything is signed when the plan's
  * maker is not a maker the policy lists, when this key is not an approver's, or when this
@@ -13,7 +15,7 @@
  * the policy forbids would count, unreviewed, the day the limit were raised.
  */
 import { write, type Deps } from '../../deps.js';
-import { CancelledError, RefusedError, UsageError } from '../../errors.js';
+import { CancelledError, CliError, RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
 import { planTimeProblem, type Plan, type ReadPayout } from '../../plans/plan.js';
@@ -39,7 +41,7 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   const loaded = await loadPlan(opts.plan, deps);
   const { plan, payouts } = loaded;
   const key = requireSigningKey(configDir(deps.env));
-  refuseOwnOrAgain(plan, key);
+  refuseOwnOrAgain(plan, key, loaded.alsoStored?.approvals);
   const timeProblem = planTimeProblem(plan, deps.clock.now());
   if (timeProblem) throw new UsageError(`Cannot approve the plan ${loaded.label}: ${timeProblem}. Nothing was signed.`, [], 'Have its maker make a new plan.');
   const policy = await effectivePolicy(deps);
@@ -52,7 +54,10 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   const approval = signApproval(key, plan.hash, signedAt);
   let approvals: number;
   if (loaded.store) approvals = await storeApproval(loaded, approval);
-  else approvals = await addApprovalToFile(opts.plan, plan.hash, approval, { signal: deps.signal, pid: deps.host.pid });
+  else {
+    approvals = await addApprovalToFile(opts.plan, plan.hash, approval, { signal: deps.signal, pid: deps.host.pid });
+    if (loaded.alsoStored) approvals += await alsoStore(loaded, approval, deps);
+  }
   await reportApproved(loaded.ref, deps, plan.hash, approvals, key, signedAt);
   return 0;
 }
@@ -71,8 +76,24 @@ async function storeApproval(loaded: LoadedPlan, approval: Approval): Promise<nu
   return (await store.get(loaded.plan.hash))?.approvals.length ?? loaded.plan.approvals.length + 1;
 }
 
-/** The maker never approves their own plan, and a key approves a plan once. */
-function refuseOwnOrAgain(plan: Plan, key: SigningKey): void {
+/**
+ * A plan file's approval stored in the shared ledger too, which holds the plan; returns how many
+ * approvals the ledger holds that the file does not. A failure there is said, not fatal: the
+ * approval is in the file, which plan send reads.
+ */
+async function alsoStore(loaded: LoadedPlan, approval: Approval, deps: Deps): Promise<number> {
+  const { store, approvals } = loaded.alsoStored!;
+  try {
+    await store.approve(loaded.plan.hash, approval); // false: this key's approval is there already
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    deps.log.warn(`Your approval is in ${loaded.label} but not in the team's shared ledger (${err.message}): plan send ${loaded.plan.hash} does not count it.`);
+  }
+  return approvals.length;
+}
+
+/** The maker never approves their own plan, and a key approves a plan once (in the file or, for a file, the shared ledger: `storedOnly`). */
+function refuseOwnOrAgain(plan: Plan, key: SigningKey, storedOnly: Approval[] = []): void {
   if (key.fingerprint === plan.maker.fingerprint) {
     throw new UsageError(
       `You made this plan (key ${key.fingerprint}); its maker cannot approve it. Nothing was changed.`,
@@ -81,7 +102,8 @@ function refuseOwnOrAgain(plan: Plan, key: SigningKey): void {
     );
   }
   if (plan.approvals.some((a) => a.fingerprint === key.fingerprint)) {
-    throw new RefusedError(`This plan already carries your approval (${key.fingerprint}). Nothing was changed.`);
+    const where = storedOnly.some((a) => a.fingerprint === key.fingerprint) ? " in the team's shared ledger, which plan send of the file reads too" : '';
+    throw new RefusedError(`This plan already carries your approval (${key.fingerprint})${where}. Nothing was changed.`);
   }
 }
 

@@ -55,6 +55,8 @@ interface Review {
   sent?: { found: SentBefore[]; from: string };
   /** Why else plan send would refuse it now (sendable.ts); what the ledger holds only when it was read. */
   refusals: SendRefusal[];
+  /** For a plan file: the keys of the approvals read from the shared ledger, not in the file (source.ts). */
+  storedOnly: ReadonlySet<string>;
 }
 
 function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
@@ -72,7 +74,7 @@ function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
 }
 
 export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
-  const { plan, payouts, ref, label, store } = await loadPlan(opts.plan, deps);
+  const { plan, payouts, ref, label, store, alsoStored } = await loadPlan(opts.plan, deps);
   const policy = await effectivePolicy(deps);
   let wallets: Wallet[] | undefined;
   let balancesProblem: string | undefined;
@@ -86,7 +88,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     if (!(err instanceof CliError)) throw err;
     balancesProblem = err.message;
   }
-  const review: Review = { ref, label, plan, payouts, totals: after(plan, wallets), refusals: [] };
+  const review: Review = { ref, label, plan, payouts, totals: after(plan, wallets), refusals: [], storedOnly: new Set(alsoStored?.approvals.map((a) => a.fingerprint)) };
   // What the run's ledger knows of its payouts: a reviewer sees it before approving.
   let sentProblem: string | undefined;
   let ledger: Ledger | undefined;
@@ -150,7 +152,12 @@ function reviewJson(r: Review): string {
           })),
         }
       : {}),
-    approvals: plan.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, signed_at: a.signed_at })),
+    approvals: plan.approvals.map((a) => ({
+      name: a.name,
+      fingerprint: a.fingerprint,
+      signed_at: a.signed_at,
+      ...(r.storedOnly.has(a.fingerprint) ? { in_shared_ledger_only: true } : {}),
+    })),
     send_refusals: r.refusals.map((x) => ({ reason: x.reason, details: x.details, ...(x.hint ? { hint: x.hint } : {}) })),
     ...(judged
       ? {
@@ -194,6 +201,15 @@ function reviewText(r: Review, st: Style, width: number | undefined): string {
       ) + '\n';
   }
   out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged?.approvals, st, width);
+  const n = r.storedOnly.size;
+  if (n)
+    out +=
+      wrapSegments(
+        [
+          `  (${n === 1 ? "1 of them is kept in the team's shared ledger" : `${n} of them are kept in the team's shared ledger`}, not in the file; plan send of the file counts ${n === 1 ? 'it' : 'them'} too)`,
+        ],
+        width,
+      ) + '\n';
   if (judged) out += policyLines(judged, st, width);
   if (r.refusals.length) out += '\n' + refusalLines(r.refusals, st, width);
   return out;

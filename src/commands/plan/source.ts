@@ -4,7 +4,10 @@
  * least 12 hex digits that only one stored plan starts with, as git takes commits). An argument
  * that names an existing file is always the file. Either way the plan is checked whole before
  * it is used (plans/plan.ts); with a hash and a local ledger the command stops (exit 2) saying
- * that plans by hash need a shared ledger, and how to set one.
+ * that plans by hash need a shared ledger, and how to set one. A plan file whose plan the shared
+ * ledger holds too (plan create stored it) gets the approvals stored there beside its own (an
+ * approver who followed the printed `plan approve sha256:…` signed there only): each is an
+ * approval over the same hash, checked where it counts (plans/approvals.ts) as the file's are.
  */
 import { existsSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
@@ -12,7 +15,7 @@ import { RefusedError, UsageError } from '../../errors.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import type { Ledger, PlanStore } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
-import { readPlan, storedPlan, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { readPlan, storedPlan, type Approval, type Plan, type ReadPayout } from '../../plans/plan.js';
 
 /** A hash as typed: `sha256:` optional, 12 to 64 hex digits. */
 const HASH_ARG = /^(?:sha256:)?([0-9a-fA-F]{12,64})$/;
@@ -27,6 +30,11 @@ export interface LoadedPlan {
   label: string;
   /** The shared ledger's plans, when it came from there (approvals are stored there). */
   store?: PlanStore;
+  /**
+   * For a plan file whose plan the shared ledger holds too: its plans (plan approve stores an
+   * approval there as well), and the approvals read from there that the file does not hold.
+   */
+  alsoStored?: { store: PlanStore; approvals: Approval[] };
 }
 
 /** The hex digits of an argument that names a plan by hash (lower case); undefined for a file. */
@@ -39,12 +47,31 @@ export function hashArgument(arg: string): string | undefined {
 /** The plan a command is given: a plan file, or a plan of the shared ledger by hash. */
 export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
   const hex = hashArgument(arg);
-  if (hex === undefined) return { ...readPlan(arg), ref: fileOperand(arg), label: arg };
+  if (hex === undefined) return withStoredApprovals({ ...readPlan(arg), ref: fileOperand(arg), label: arg }, await openLedger(deps));
   const store = sharedPlans(await openLedger(deps), arg, deps);
   const hash = await oneHash(store, hex, arg);
   const stored = await store.get(hash);
   if (!stored) throw new RefusedError(`No plan ${hash} in the team's shared ledger (it was there a moment ago). Nothing was sent or changed.`);
   return { ...storedPlan(stored), ref: hash, label: `${hash} (in the team's shared ledger)`, store };
+}
+
+/**
+ * A plan file with the approvals the shared ledger keeps for its hash added after its own: one
+ * per key, the file's standing where both have one (so a key is never counted twice). With the
+ * local journal, or a plan the shared ledger does not hold, the file as it is.
+ */
+async function withStoredApprovals(loaded: LoadedPlan, ledger: Ledger): Promise<LoadedPlan> {
+  const store = ledger.plans;
+  const stored = store && (await store.get(loaded.plan.hash));
+  if (!store || !stored) return loaded;
+  const keys = new Set(loaded.plan.approvals.map((a) => a.fingerprint));
+  const added: Approval[] = [];
+  for (const a of stored.approvals) {
+    if (keys.has(a.fingerprint)) continue;
+    keys.add(a.fingerprint);
+    added.push(a);
+  }
+  return { ...loaded, plan: { ...loaded.plan, approvals: [...loaded.plan.approvals, ...added] }, alsoStored: { store, approvals: added } };
 }
 
 /** The shared ledger's plans; with the local journal, a usage error saying how to set a shared one. */

@@ -15,7 +15,8 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { checkBatch, identifiedRows, openBatch } from '../../payouts/batch-load.js';
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
-import { readPlan, PLAN_FORMAT } from '../../plans/plan.js';
+import { PLAN_FORMAT } from '../../plans/plan.js';
+import { loadPlan, type LoadedPlan } from '../plan/source.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
@@ -39,7 +40,7 @@ function isPlan(path: string): boolean {
 }
 
 /** The payouts of the file: a plan's, or a batch file's rows as they would be sent under the batch id. */
-async function payoutsOf(opts: PolicyCheckOptions, deps: Deps, plan: ReturnType<typeof readPlan> | undefined): Promise<PayoutRequest[]> {
+async function payoutsOf(opts: PolicyCheckOptions, deps: Deps, plan: LoadedPlan | undefined): Promise<PayoutRequest[]> {
   if (plan) return plan.payouts.map((p) => p.request);
   const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID, deps.signal);
   const checked = await checkBatch(src);
@@ -72,7 +73,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   if (!policy) throw new UsageError('The profile names no policy.', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
   const journal = await openLedger(deps);
-  const plan = isPlan(opts.file) ? readPlan(opts.file) : undefined;
+  // Read as plan send reads it: with the approvals the shared ledger keeps for it (source.ts).
+  const plan = isPlan(opts.file) ? await loadPlan(opts.file, deps) : undefined;
   const requests = await payoutsOf(opts, deps, plan);
   // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
   const now = await journal.now();
