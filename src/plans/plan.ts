@@ -182,6 +182,7 @@ function readBody(p: PlanPayout, where: string): PayoutRequest {
   } catch {
     throw new RefusedError(`${where}: its body is not JSON. Nothing was sent.`);
   }
+  if (!isObject(b)) throw new RefusedError(`${where}: its body is not a JSON object. Nothing was sent.`);
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const ad = b.recipient?.accountDetails ?? {};
   const metadata = b.metadata && typeof b.metadata === 'object' && !Array.isArray(b.metadata) ? (b.metadata as Record<string, string>) : undefined;
@@ -248,7 +249,13 @@ function planOf(raw: unknown, bad: (why: string) => UsageError): Plan {
   const maker = { name: m.name, public_key: m.public_key, fingerprint: m.fingerprint };
   if (!fingerprintHolds(maker)) throw bad("the maker's fingerprint is not that of the maker's public key");
   if (!Array.isArray(raw.payouts) || raw.payouts.length === 0) throw bad('it holds no payouts');
-  if (!Array.isArray(raw.totals)) throw bad('totals must be a list');
+  // Each checked before anything reads it (contentOf, for the hash): a null one crashed every plan command.
+  if (!Array.isArray(raw.totals) || !raw.totals.every(isObject)) throw bad('totals must be a list of objects');
+  raw.totals.forEach((t: Record<string, unknown>, i) => {
+    // A count that is a number but no whole one is said by the canonical form (canonical.ts), as any such number.
+    if (typeof t.wallet_id !== 'string' || typeof t.currency !== 'string' || typeof t.count !== 'number' || typeof t.total !== 'string')
+      throw bad(`total ${i + 1} must hold wallet_id, currency, count and total`);
+  });
   if (!Array.isArray(raw.approvals)) throw bad('approvals must be a list');
   const payouts = payoutsOf(raw.payouts, bad);
   const approvals = (raw.approvals as unknown[]).map((a, i) => {
@@ -265,7 +272,7 @@ function planOf(raw: unknown, bad: (why: string) => UsageError): Plan {
     created_at: raw.created_at as string,
     maker,
     payouts,
-    totals: raw.totals as PlanTotal[],
+    totals: raw.totals as unknown as PlanTotal[],
     hash: raw.hash as string,
     maker_signature: raw.maker_signature as string,
     approvals,

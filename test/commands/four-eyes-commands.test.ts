@@ -407,7 +407,7 @@ describe('plan files that are not whole plans are refused before anything (exit 
     ['the maker without a key', (p) => delete p.maker.public_key, 'maker must hold name, public_key and fingerprint'],
     ["the maker's fingerprint of another key", (p) => (p.maker.fingerprint = people.kofi.fingerprint), "the maker's fingerprint is not that of the maker's public key"],
     ['no payouts', (p) => (p.payouts = []), 'it holds no payouts'],
-    ['totals not a list', (p) => (p.totals = {}), 'totals must be a list'],
+    ['totals not a list', (p) => (p.totals = {}), 'totals must be a list of objects'],
     ['approvals not a list', (p) => (p.approvals = null), 'approvals must be a list'],
     ['a payout without its body', (p) => delete p.payouts[1].body, 'payout 2 must hold payout_id, idempotency_key and body'],
     ['a row that is not a whole number', (p) => (p.payouts[0].row = 1.5), 'payout 1: row must be a whole number'],
