@@ -10,7 +10,7 @@
  */
 import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
-import type { Plan } from './plan.js';
+import type { Approval, Plan } from './plan.js';
 import { approvalsWord, shown, tiersFor, type Member, type Policy, type Tier } from './policy-file.js';
 import { recipientKey, sentTodayTo } from './sent-today.js';
 import { approvalSignatureHolds, fingerprintHolds } from './signatures.js';
@@ -114,6 +114,26 @@ export function makerOf(plan: Plan, policy: Policy): { member: Member | undefine
   return { member, problem: undefined };
 }
 
+/** How an approval is named in what is said of it: its place in the plan, the name and key it gives. */
+function approvalLabel(a: Approval, i: number): string {
+  return `approval ${i + 1} (${a.name}, ${a.fingerprint})`;
+}
+
+/** Why an approval is no signature of this plan by the key it names, or undefined: such an approval counts under no policy. */
+function brokenApproval(hash: string, a: Approval): string | undefined {
+  if (!fingerprintHolds(a)) return 'its fingerprint is not that of its public key';
+  if (!approvalSignatureHolds(hash, a)) return 'the signature does not match this plan';
+  return undefined;
+}
+
+/** The approvals of a plan that count under no policy (brokenApproval), each with why: what plan approve says without a policy. */
+export function brokenApprovals(plan: Plan): string[] {
+  return plan.approvals.flatMap((a, i) => {
+    const why = brokenApproval(plan.hash, a);
+    return why ? [`${approvalLabel(a, i)}: ${why}`] : [];
+  });
+}
+
 /**
  * Which approvals of a plan count under a policy, and why the others do not. An approval
  * counts when its signature is over this plan, its key belongs to a listed approver, that
@@ -128,9 +148,9 @@ export function checkApprovals(plan: Plan, policy: Policy): ApprovalCheck {
   // The maker's person, even when not a maker: they still cannot approve their own plan.
   const makerPerson = policy.byKey.get(plan.maker.fingerprint);
   plan.approvals.forEach((a, i) => {
-    const who = `approval ${i + 1} (${a.name}, ${a.fingerprint})`;
-    if (!fingerprintHolds(a)) return void refused.push(`${who}: its fingerprint is not that of its public key`);
-    if (!approvalSignatureHolds(plan.hash, a)) return void refused.push(`${who}: the signature does not match this plan`);
+    const who = approvalLabel(a, i);
+    const broken = brokenApproval(plan.hash, a);
+    if (broken) return void refused.push(`${who}: ${broken}`);
     const fp = a.fingerprint;
     if (fp === plan.maker.fingerprint) return void refused.push(`${who}: made with the maker's own key; the maker cannot approve their own plan`);
     const person = policy.byKey.get(fp);

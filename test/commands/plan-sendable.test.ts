@@ -7,7 +7,9 @@
  * failed (exit 2); plan show said nothing of it. Now both say plan send's reason, in its words.
  * And a payout over the policy's max_per_payout, which no approval lifts: plan create wrote such
  * a plan ("Approvals: 1 needed"), plan show and plan approve said nothing; now plan create and
- * payout create --plan-out write none, plan show says it and plan approve signs nothing.
+ * payout create --plan-out write none, plan show says it and plan approve signs nothing. And a
+ * plan that carries an approval that does not count, which plan send refuses whatever else it
+ * carries: plan approve signed it ("it now carries 2 approvals", exit 0); now it signs nothing.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +21,9 @@ import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { bankPayout, planBatchFile, planPathOf, setUpTeam } from '../helpers/four-eyes.js';
+import { addApproval, bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam } from '../helpers/four-eyes.js';
+import { loadSigningKey } from '../../src/plans/keys.js';
+import type { Plan } from '../../src/plans/plan.js';
 
 const ctx = useSandbox();
 const work = tempWorkDir();
@@ -218,5 +222,73 @@ describe("a payout over the policy's max_per_payout", () => {
     expect(sent.code).toBe(2);
     expect(sent.stderr).toContain(OVER);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
+
+describe('plan approve of a plan that carries an approval that does not count', () => {
+  it('signs nothing (exit 2), naming it and what to do: plan send refuses such a plan whatever else it carries', async () => {
+    // Mallory has a key the policy does not list; Carol approves without a policy in her profile.
+    const [mallory, carol] = [tempConfigDir(), tempConfigDir()];
+    try {
+      for (const [who, c] of [
+        ['Mallory', mallory],
+        ['Carol', carol],
+      ] as const) {
+        expect((await run(['keys', 'create', '--name', who], { dir: c.dir })).code).toBe(0);
+        await writeLoggedIn(ctx.sb, c.dir);
+      }
+      const key = (dir: string) => loadSigningKey(dir)!;
+      const edit = (plan: string, change: (p: Plan) => void) => {
+        const p = readPlanFile(plan);
+        change(p);
+        writeFileSync(plan, JSON.stringify(p, null, 2));
+      };
+      const cases: Array<[string, (plan: string) => void, string, boolean]> = [
+        [
+          "a fingerprint not its key's",
+          (plan) => {
+            addApproval(plan, key(people.alice.dir));
+            edit(plan, (p) => (p.approvals[0]!.fingerprint = key(mallory.dir).fingerprint));
+          },
+          'its fingerprint is not that of its public key',
+          true,
+        ],
+        [
+          'a signature that does not hold',
+          (plan) => {
+            addApproval(plan, key(people.alice.dir));
+            edit(plan, (p) => (p.approvals[0]!.signed_at = '2026-01-01T00:00:00.000Z'));
+          },
+          'the signature does not match this plan',
+          true,
+        ],
+        ['a key the policy does not list', (plan) => addApproval(plan, key(mallory.dir)), 'the key is not an approver in the policy', false],
+      ];
+      for (const [what, spoil, why, underAnyPolicy] of cases) {
+        const file = planBatchFile(work.dir, freshWallet(ctx.sb, '100000.00', 'SLE'), ['1200.00']);
+        expect((await run(['plan', 'create', file, '--batch-id', `b-${randomUUID().slice(0, 8)}`])).code).toBe(0);
+        const plan = planPathOf(file);
+        spoil(plan);
+        const before = readFileSync(plan, 'utf8');
+        // Before: "✓ Approved … it now carries 2 approvals", exit 0, and plan send refused it for ever.
+        const approvers = underAnyPolicy ? [people.bob.dir, carol.dir] : [people.bob.dir];
+        for (const dir of approvers) {
+          const r = await run(['plan', 'approve', plan, '--yes'], { dir });
+          expect(r.code, `${what}: ${r.stderr}`).toBe(2);
+          expect(r.stderr).toContain(
+            `Error: Cannot approve the plan ${plan}: it carries 1 approval that does not count, and plan send refuses a plan that carries any, whatever else it carries. Nothing was signed.\n`,
+          );
+          expect(r.stderr).toMatch(new RegExp(`\\n {2}- approval 1 \\([^)]+\\): ${why}`));
+          expect(r.stderr).toContain('Get a clean copy of the plan file from its maker (as plan create wrote it) and have it approved again');
+          expect(readFileSync(plan, 'utf8')).toBe(before);
+        }
+        const sent = await run(['plan', 'send', plan, '--yes']);
+        expect(sent.code).toBe(2);
+        expect(sent.stderr).toContain('1 approval does not count');
+      }
+    } finally {
+      mallory.cleanup();
+      carol.cleanup();
+    }
   });
 });

@@ -12,7 +12,10 @@
  * person made the plan with another of their keys (README "Four eyes"): plan send would not
  * count such an approval. And when a payout of the plan is over the policy's max_per_payout:
  * plan send refuses it whatever approvals it carries, and an approval gathered for a payout
- * the policy forbids would count, unreviewed, the day the limit were raised.
+ * the policy forbids would count, unreviewed, the day the limit were raised. A plan that already
+ * carries an approval that does not count (under the policy; without one, a fingerprint not its
+ * key's or a signature that does not hold) is not signed either: plan send refuses such a plan
+ * whatever else it carries, and no command takes an approval out of a plan.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, CliError, RefusedError, UsageError } from '../../errors.js';
@@ -30,7 +33,7 @@ import { commandLine, invocationOf } from '../../config/command-line.js';
 import { approvalLines, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, type LoadedPlan } from './source.js';
-import { checkApprovals, makerOf, overMaximum, type Policy } from '../../plans/policy.js';
+import { brokenApprovals, checkApprovals, makerOf, overMaximum, type Policy } from '../../plans/policy.js';
 
 export interface PlanApproveOptions {
   plan: string;
@@ -49,6 +52,7 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
     refuseUnderPolicy(loaded.label, plan, policy, key);
     refuseOverMaximum(loaded.label, policy, payouts);
   }
+  refuseNotCounted(loaded, policy);
   if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
   const signedAt = deps.clock.now().toISOString();
   const approval = signApproval(key, plan.hash, signedAt);
@@ -146,6 +150,23 @@ function refuseOverMaximum(label: string, policy: Policy, payouts: ReadPayout[])
     `Cannot approve the plan ${label}: it breaks the policy ${policy.file}, and plan send refuses it whatever approvals it carries. Nothing was signed.`,
     over,
     'Have its maker make a plan within the policy (or have the policy changed first).',
+  );
+}
+
+/**
+ * A plan that carries an approval that does not count is not signed: plan send refuses it
+ * whatever else it carries, and approvals are only ever added, so no signature could make it
+ * sendable. Under a policy, as it judges them; without one, those that hold under none.
+ */
+function refuseNotCounted(loaded: LoadedPlan, policy: Policy | undefined): void {
+  const refused = policy ? checkApprovals(loaded.plan, policy).refused : brokenApprovals(loaded.plan);
+  if (refused.length === 0) return;
+  throw new RefusedError(
+    `Cannot approve the plan ${loaded.label}: it carries ${plural(refused.length, 'approval that does', 'approvals that do')} not count, and plan send refuses a plan that carries any, whatever else it carries. Nothing was signed.`,
+    refused,
+    loaded.store
+      ? "Have the plan's maker make it again (a new plan, a new hash) and have that approved: no command takes an approval out of the shared ledger."
+      : 'Get a clean copy of the plan file from its maker (as plan create wrote it) and have it approved again: no command takes an approval out of a plan.',
   );
 }
 
