@@ -40,6 +40,18 @@ export function overMaximum(policy: Policy, requests: PayoutRequest[]): string[]
   return problems;
 }
 
+/**
+ * What to do about the limits broken (limitProblems' lines, which name their rule): the input
+ * was valid, so a refusal by them ends with this, never with the command's usage.
+ */
+export function limitsHint(problems: readonly string[]): string {
+  const lines: string[] = [];
+  if (problems.some((p) => p.includes('(policy max_per_payout.'))) lines.push('No approval lifts max_per_payout: a payout over it is refused whatever approvals it has.');
+  if (problems.some((p) => p.includes('(policy daily_total.')))
+    lines.push("The daily total counts one UTC day (the ledger's): what is over it today can be sent on a later day, once the day's total leaves room.");
+  return lines.join('\n');
+}
+
 /** Breaches of the limits (max per payout, daily total per wallet and currency), each naming its rule; `warn` is told what the count cannot see. */
 export async function limitProblems(
   policy: Policy,

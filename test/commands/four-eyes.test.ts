@@ -211,12 +211,26 @@ describe('plan send refuses, and sends nothing', () => {
 });
 
 describe('the policy on direct sends', () => {
-  it('over the per-payout maximum, or over the daily total: exit 2 naming the rule, nothing sent', async () => {
+  it("over the per-payout maximum, or over the daily total: exit 2 naming the rule and what to do (not the command's usage), nothing sent", async () => {
     const wallet = freshWallet(ctx.sb, '2000000.00', 'SLE');
     let from = ctx.sb.requests().length;
     const over = await run(bankPayout(wallet, '150000.01'));
     expect(over.code, over.stderr).toBe(2);
     expect(over.stderr).toContain('policy max_per_payout.SLE');
+    // Before: the input was valid, yet it ended "(run `payctl payout create --help` for usage)", and that was --json's hint.
+    const maxHint = 'No approval lifts max_per_payout: a payout over it is refused whatever approvals it has.';
+    expect(over.stderr).toMatch(new RegExp(`\\n${maxHint.replace(/[.]/g, '\\.')}\\n$`));
+    expect(over.stderr).not.toContain('for usage');
+    const overJson = await run([...bankPayout(wallet, '150000.01'), '--json']);
+    expect(overJson.code).toBe(2);
+    expect(JSON.parse(overJson.stderr)).toMatchObject({ error: { code: 'USAGE_ERROR', hint: maxHint } });
+    const file = join(work.dir, `over-${randomUUID().slice(0, 8)}.csv`);
+    writeFileSync(file, `${PLAN_BATCH_HEADER}over-1,${wallet},150000.01,SLE,wallet,Fatmata Sesay,orange_money,076550000,+23276550000,stipend\n`);
+    const batch = await run(['payout', 'batch', file, '--yes']);
+    expect(batch.code, batch.stderr).toBe(2);
+    expect(batch.stderr).toContain('policy max_per_payout.SLE');
+    expect(batch.stderr).toContain(maxHint);
+    expect(batch.stderr).not.toContain('for usage');
     expectNothingSent(from);
 
     // Today: a plan of 3 × 140,000 = 420,000 > 400,000 from one wallet breaks the daily total.
@@ -227,6 +241,10 @@ describe('the policy on direct sends', () => {
     const daily = await run(['plan', 'send', path, '--yes']);
     expect(daily.code, daily.stderr).toBe(2);
     expect(daily.stderr).toContain('policy daily_total.SLE');
+    expect(daily.stderr).toContain(
+      "The daily total counts one UTC day (the ledger's): what is over it today can be sent on a later day, once the day's total leaves room.",
+    );
+    expect(daily.stderr).not.toContain('for usage');
     expectNothingSent(from);
   });
 });

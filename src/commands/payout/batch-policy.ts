@@ -5,12 +5,12 @@
  * before anything is asked, and again under the wallets' locks when the policy counts the day.
  */
 import type { Deps } from '../../deps.js';
-import { UsageError } from '../../errors.js';
+import { RefusedError, UsageError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { batchRows, type BatchCheck, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
 import type { Ledger } from '../../payouts/journal.js';
 import type { PayoutRequest } from '../../payouts/request.js';
-import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
+import { approvalsNeeded, limitProblems, limitsHint, type Policy } from '../../plans/policy.js';
 
 /** What the checks read: the run's file, the journal as it is now, and the options to print. */
 export interface PolicyCheck {
@@ -46,7 +46,8 @@ export async function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyChec
   // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
   const today = await journal.now();
   const limits = await limitProblems(policy, requests, journal, baseUrl, today, warn ? (l) => deps.log.warn(l) : undefined);
-  if (limits.length) throw new UsageError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits);
+  // Valid input refused: what to do about the limits, not the command's usage.
+  if (limits.length) throw new RefusedError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits, limitsHint(limits));
   const need = await approvalsNeeded(policy, requests, journal, baseUrl, today);
   if (need.required > 0) {
     throw new UsageError(

@@ -7,7 +7,7 @@
  * journals it, sends it and says what came of it (docs/architecture.md, "Idempotency journal").
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, CancelledError, fieldProblem, UsageError, type Problem } from '../../errors.js';
+import { ApiError, CancelledError, fieldProblem, RefusedError, UsageError, type Problem } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
 import { configDir } from '../../config/paths.js';
 import { balanceMinor, formatAmount } from '../../money/amount.js';
@@ -25,7 +25,7 @@ import { planOutCommand } from './retry-command.js';
 import { resolve } from 'node:path';
 import { requireSigningKey } from '../../plans/keys.js';
 import { makePlan } from '../../plans/plan.js';
-import { approvalsNeeded, limitProblems, type Policy } from '../../plans/policy.js';
+import { approvalsNeeded, limitProblems, limitsHint, type Policy } from '../../plans/policy.js';
 import { policyCountsTheDay } from '../../payouts/wallet-lock.js';
 import { writeNewPlan } from '../plan/common.js';
 import { effectivePolicy } from '../policy/effective.js';
@@ -362,7 +362,8 @@ async function checkPolicy(policy: Policy, c: CreateRun, warn = true): Promise<v
   // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
   const today = await journal.now();
   const limits = await limitProblems(policy, [request], journal, baseUrl, today, warn ? (l) => deps.log.warn(l) : undefined);
-  if (limits.length) throw new UsageError(`This payout breaks the policy ${policy.file}. Nothing was sent.`, limits);
+  // Valid input refused: what to do about the limits, not the command's usage.
+  if (limits.length) throw new RefusedError(`This payout breaks the policy ${policy.file}. Nothing was sent.`, limits, limitsHint(limits));
   const need = await approvalsNeeded(policy, [request], journal, baseUrl, today);
   if (need.required > 0) {
     throw new UsageError(

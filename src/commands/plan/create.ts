@@ -30,7 +30,7 @@ import { text } from '../../output/text.js';
 import { writeNewPlan } from './common.js';
 import { PlanRepeats } from './create-repeats.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { approvalsNeeded, overMaximum, type Policy, type Requirement } from '../../plans/policy.js';
+import { approvalsNeeded, limitsHint, overMaximum, type Policy, type Requirement } from '../../plans/policy.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import type { SigningKey } from '../../plans/keys.js';
 
@@ -144,11 +144,7 @@ export function refuseUnlistedMaker(policy: Policy, key: SigningKey): void {
 export function refuseOverMaximum(policy: Policy, what: string, requests: PayoutRequest[]): void {
   const over = overMaximum(policy, requests);
   if (over.length === 0) return;
-  throw new RefusedError(
-    `${what} breaks the policy ${policy.file}. No plan was written.`,
-    over,
-    "No approval lifts the policy's max_per_payout: plan send refuses such a payout whatever approvals its plan carries.",
-  );
+  throw new RefusedError(`${what} breaks the policy ${policy.file}. No plan was written.`, over, limitsHint(over));
 }
 
 /**

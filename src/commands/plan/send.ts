@@ -33,7 +33,7 @@ import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLock } from '../../payouts/batch-lock.js';
 import { placeAndTimeProblems, type Plan, type ReadPayout } from '../../plans/plan.js';
-import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Policy } from '../../plans/policy.js';
+import { approvalsNeeded, checkApprovals, limitProblems, limitsHint, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
@@ -202,7 +202,7 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
   const judge = async (at: Date): Promise<void> => {
     // Limits first: no approval lifts them, so asking for one would send approvers to sign in vain.
     const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
-    if (limits.length) throw refuse("it breaks the policy's limits", limits);
+    if (limits.length) throw refuse("it breaks the policy's limits", limits, limitsHint(limits));
     const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, at);
     if (approvals.valid.length < need.required) {
       throw refuse(
