@@ -110,6 +110,19 @@ function parseLedgerUrl(raw: string): { url: URL; noHost: boolean } | undefined 
   }
 }
 
+/**
+ * The port of a URL that would not parse, when it is digits past 65535 (`db:99999`); undefined
+ * otherwise. Read from the authority's host part (after the last @, before / ? #), so a password
+ * with a raw / or @ is left to the escaping hint.
+ */
+function outOfRangePort(raw: string, scheme: string): string | undefined {
+  const rest = raw.slice(scheme.length + 1);
+  if (!rest.startsWith('//')) return undefined;
+  const authority = rest.slice(2).split(/[/?#]/)[0]!;
+  const m = /^(?:\[[^\]]*\]|[^:[\]]*):(\d+)$/.exec(authority.slice(authority.lastIndexOf('@') + 1));
+  return m && Number(m[1]) > 65535 ? m[1] : undefined;
+}
+
 /** What of the run's environment a ledger URL's TLS depends on: the sslmode and root certificate it leaves out. */
 export type TlsEnv = Readonly<{ PGSSLMODE?: string; PGSSLROOTCERT?: string }>;
 
@@ -160,6 +173,9 @@ function checkLedgerUrl(value: string, from: string): string {
   }
   const parsed = parseLedgerUrl(raw);
   if (!parsed) {
+    // A port past 65535 fails the parse too: said as the port, not as a password to escape.
+    const port = outOfRangePort(raw, scheme);
+    if (port !== undefined) throw new UsageError(`${from} "${shown}" has the port ${port}: a port is a whole number from 1 to 65535.`, [], hint);
     throw new UsageError(`${from} "${shown}" is not a valid URL.`, [], `${hint} Characters such as @ : / ? # % in the password are written %40 %3A %2F %3F %23 %25.`);
   }
   if (!raw.slice(scheme.length + 1).startsWith('//')) throw new UsageError(`${from} "${shown}" is not a valid URL: it must start with ${scheme}://.`, [], hint);

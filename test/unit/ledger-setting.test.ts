@@ -27,7 +27,7 @@ describe('the ledger setting', () => {
       ['db.example.com', 'must be local or a postgres://'],
       ['', 'cannot be empty'],
       ['postgres:///db', 'names no host'],
-      ['postgres://u:hunter2hunter2@h:99999/db', 'is not a valid URL'],
+      ['postgres://u:hunter2hunter2@h:99999/db', 'has the port 99999: a port is a whole number from 1 to 65535'],
       ['postgres://u:hunter2hunter2@h/db?sslmode=always', 'unknown sslmode "always"'],
       ['postgres:u:hunter2hunter2@h/db', 'must start with postgres://'],
     ] as const) {
@@ -37,6 +37,23 @@ describe('the ledger setting', () => {
       expect(`${err.message} ${err.hint}`).not.toContain('hunter2');
     }
     expect(refusal('nope', 'PAYCTL_LEDGER_URL').message).toMatch(/^PAYCTL_LEDGER_URL must be local/);
+  });
+
+  it('a port past 65535 is said as the port, not as a password to escape; a password with a raw / still is', () => {
+    // Before: "is not a valid URL", with a hint about escaping @ : / ? # % in the password.
+    for (const [value, port] of [
+      ['postgres://127.0.0.1:99999/x', '99999'],
+      ['postgres://u:hunter2hunter2@db.example.com:123456/db?sslmode=verify-full', '123456'],
+      ['postgresql://u@[::1]:70000/db', '70000'],
+    ] as const) {
+      const err = refusal(value, 'PAYCTL_LEDGER_URL');
+      expect(err.exitCode).toBe(2);
+      expect(err.message).toBe(`PAYCTL_LEDGER_URL "${value.replace('hunter2hunter2', '****')}" has the port ${port}: a port is a whole number from 1 to 65535.`);
+      expect(err.hint).not.toContain('%40');
+    }
+    const slash = refusal('postgres://u:pa/ss@db.example.com:5432/db');
+    expect(slash.message).not.toContain('port');
+    expect(slash.hint).toContain('%2F');
   });
 
   it('masks the password, in the user part or as a parameter, even in a URL that does not parse', () => {
