@@ -21,5 +21,5 @@ export type {
   ScanItem,
 } from './ledger/ledger.js';
 export { claimedNow, JournalConflict } from './ledger/entries.js';
-export { ledgerNow } from './ledger/ledger.js';
+export { ledgerNow } from './ledger/entries.js';
 export { journalBase } from './ledger/base-url.js';

@@ -25,7 +25,7 @@ import {
   maskUrl,
   openPostgresLedger,
 } from '../../src/payouts/ledger/postgres/index.js';
-import { ledgerNow } from '../../src/payouts/ledger/ledger.js';
+import { ledgerNow } from '../../src/payouts/ledger/entries.js';
 import type { WalletLockOptions } from '../../src/payouts/wallet-lock.js';
 import { recentOwner } from '../../src/payouts/send-result.js';
 import { privatePostgres, sharedPostgres, sql, type PostgresCluster, type SharedPostgres } from '../helpers/postgres.js';

@@ -82,8 +82,7 @@ export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number>
 
 /** The plan (the journal read, the notices, the policy), then the rows sent; a dry run stops at the plan. */
 async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChecks, api: ApiClient, journal: Ledger, lockLost: AbortSignal): Promise<number> {
-  // Rows journaled from now on (the lock held) were never sent before (sendRows: a refused key then sent nothing).
-  // By the ledger's clock, which dates them (the database's, for a shared ledger).
+  // Rows journaled from now on (the lock held), by the ledger's clock that dates them, were never sent before (sendRows).
   const since = await journal.now();
   const { wallets } = await api.wallets();
   const inv = invocationOf(deps.globals, deps.env);

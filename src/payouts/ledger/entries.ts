@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { derivedIdempotencyKey } from '../identity.js';
 import { journalBase } from './base-url.js';
-import type { BeginOptions, JournalEntry, Outcome } from './ledger.js';
+import type { BeginOptions, JournalEntry, Ledger, Outcome } from './ledger.js';
 
 /**
  * The entry `begin` claims when the payout id has none: version 2, its key chosen now, dated
@@ -147,4 +147,16 @@ function sameBody(a: string, b: string): boolean {
 /** The number literals of a JSON text, outside strings, in order. */
 function numberLiterals(json: string): string {
   return (json.match(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g) ?? []).filter((t) => !t.startsWith('"')).join(',');
+}
+
+/**
+ * The present by the ledger's clock, without asking it: the run's clock moved by the ledger's
+ * last measured skew (Ledger.clockSkew). What an entry's createdAt, which the ledger's clock
+ * dated, is compared with (the 24-hour rule), so that a machine whose clock is wrong neither
+ * takes a payout journaled a moment ago for one a day old nor the reverse.
+ */
+export function ledgerNow(journal: Pick<Ledger, 'clockSkew'>, clock: { now(): Date }): Date {
+  const skew = journal.clockSkew();
+  const now = clock.now();
+  return skew ? new Date(now.getTime() + skew) : now;
 }

@@ -128,18 +128,6 @@ export function batchRowSince(e: JournalEntry, since: Date): boolean {
   return e.batch !== undefined && Date.parse(e.createdAt) >= since.getTime();
 }
 
-/**
- * The present by the ledger's clock, without asking it: the run's clock moved by the ledger's
- * last measured skew (Ledger.clockSkew). What an entry's createdAt, which the ledger's clock
- * dated, is compared with (the 24-hour rule), so that a machine whose clock is wrong neither
- * takes a payout journaled a moment ago for one a day old nor the reverse.
- */
-export function ledgerNow(journal: Pick<Ledger, 'clockSkew'>, clock: { now(): Date }): Date {
-  const skew = journal.clockSkew();
-  const now = clock.now();
-  return skew ? new Date(now.getTime() + skew) : now;
-}
-
 /** The two look-up keys an entry may carry besides its payout id. */
 export type LookupKind = 'fingerprint' | 'repeat';
 

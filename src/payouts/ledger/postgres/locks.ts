@@ -19,6 +19,7 @@ import { InterruptedError, LocalError } from '../../../errors.js';
 import { sleep } from '../../../clock.js';
 import { WALLET_LOCK, type LockLabel, type WalletLockOptions } from '../../wallet-lock.js';
 import { hearErrors } from './connect.js';
+import { BATCH_LOCK, runLockNames, type LockedRun } from '../../batch-lock.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 
@@ -240,4 +241,31 @@ async function holderOf(client: PoolClient, key: string): Promise<string | undef
 function interrupted(kind: LockKind, id: string): InterruptedError {
   const what = kind.what(id);
   return new InterruptedError(`Interrupted while waiting for the lock of ${what[0]!.toLowerCase()}${what.slice(1)}. Nothing was sent.`);
+}
+
+/**
+ * A batch run's advisory locks (its batch's, and its rows'), each said as the batch it is of,
+ * on a connection of its own for the run's length; `fault` words a database failure (what was
+ * being done, and after what).
+ */
+export function withBatchLocks<T>(
+  pool: Pool,
+  turns: LockTurns,
+  run: LockedRun,
+  fn: () => Promise<T>,
+  opts: WalletLockOptions,
+  fault: (err: unknown, doing: string, after: string) => Error,
+): Promise<T> {
+  const kind = { ...BATCH_LOCK, what: () => BATCH_LOCK.what(run.id), key: (name: string) => batchLockKey(name), long: true };
+  const onLost = opts.onLost && ((err: Error) => opts.onLost!(fault(err, "hold a batch's lock in", '')));
+  const onWait = opts.onWait && ((_name: string, holder: Parameters<NonNullable<WalletLockOptions['onWait']>>[1]) => opts.onWait!(run.id, holder));
+  return withAdvisoryLocks(
+    pool,
+    turns,
+    runLockNames(run),
+    fn,
+    { ...opts, onLost, ...(onWait ? { onWait } : {}) },
+    (err, after) => fault(err, 'lock a batch in', after),
+    kind,
+  );
 }

@@ -26,8 +26,7 @@ import type { BatchRun, BeginOptions, InBatchLookups, LockedRun, JournalEntry, J
 import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
-import { batchLockKey, LockTurns, withAdvisoryLocks } from './locks.js';
-import { BATCH_LOCK, runLockNames } from '../../batch-lock.js';
+import { LockTurns, withAdvisoryLocks, withBatchLocks } from './locks.js';
 import { PostgresPlans } from './plans.js';
 import { PostgresPolicies } from './policies.js';
 import { claimEntries, type Claimed } from './claims.js';
@@ -35,6 +34,7 @@ import { insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type S
 import { DB_NOW, ENTRIES } from './schema.js';
 import * as q from './queries.js';
 import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
+import { allRows, keyOfName, rowsSince, type Query } from './pages.js';
 
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
 const GROUPS = { inFlight: 2, maxGroup: 500, keyOf };
@@ -137,6 +137,9 @@ export class PostgresLedger implements Ledger {
   }
 
   /** A statement's rows; `name`d ones (the look-ups of every row of a batch) are parsed and planned once per connection. */
+  /** #query for the paged readers (pages.ts). */
+  readonly #read: Query = (doing, sql, params, name) => this.#query(doing, sql, params, name);
+
   async #query<R extends object>(doing: string, sql: string, params: unknown[], name?: string): Promise<R[]> {
     try {
       return (await this.#pool.query<R & Record<string, unknown>>({ name, text: sql, values: params })).rows;
@@ -308,40 +311,17 @@ export class PostgresLedger implements Ledger {
    * checks it; with a transaction id, only the rows accepted with it (one statement, by the index of transaction ids).
    */
   async *scanSince(baseUrl: string, since: Date, only?: { transactionId?: string }): AsyncGenerator<ScanItem> {
-    const base = journalBase(baseUrl);
-    if (only?.transactionId !== undefined) {
-      const rows = await this.#query<StoredRow>('read', q.SINCE_TRANSACTION, [base, only.transactionId, since], 'payctl_scan_since_transaction');
-      for (const r of rows) yield this.#item(r);
-      return;
-    }
-    for (let after = ''; ;) {
-      const rows = await this.#query<StoredRow>('read', q.SINCE_PAGE, [base, since, after], 'payctl_scan_since');
-      for (const r of rows) yield this.#item(r);
-      if (rows.length < q.PAGE) return;
-      after = rows[rows.length - 1]!.payout_id;
-    }
+    for await (const r of rowsSince(this.#read, baseUrl, since, only)) yield this.#item(r);
   }
 
   /** Every row as it is stored, unchecked, a page at a time in key order (scan; `payctl ledger verify` checks each itself). */
-  async *rows(): AsyncGenerator<StoredRow> {
-    let after: [string, string] | undefined;
-    for (;;) {
-      const rows = await this.#query<StoredRow>('read', after ? q.PAGE_AFTER : q.FIRST_PAGE, after ?? []);
-      yield* rows;
-      if (rows.length < q.PAGE) return;
-      const last = rows[rows.length - 1]!;
-      after = [last.base, last.payout_id];
-    }
+  rows(): AsyncGenerator<StoredRow> {
+    return allRows(this.#read);
   }
 
   async byName(name: string): Promise<JournalEntry | undefined> {
-    let key: unknown;
-    try {
-      key = JSON.parse(name);
-    } catch {
-      return undefined;
-    }
-    if (!Array.isArray(key) || key.length !== 2 || typeof key[0] !== 'string' || typeof key[1] !== 'string') return undefined;
+    const key = keyOfName(name);
+    if (!key) return undefined;
     const rows = await this.#query<StoredRow>('read', q.GET, key, 'payctl_get');
     return rows[0] ? this.entryOf(rows[0]) : undefined;
   }
@@ -366,19 +346,7 @@ export class PostgresLedger implements Ledger {
 
   /** An advisory lock, as a wallet's, on a connection of its own for the run's length (POOL_MAX counts it); never in a wallet lock's turn. */
   withBatchLock<T>(run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
-    // Locked by name (its batch's, its rows'), each said as the batch it is of.
-    const kind = { ...BATCH_LOCK, what: () => BATCH_LOCK.what(run.id), key: (name: string) => batchLockKey(name), long: true };
-    const onLost = opts.onLost && ((err: Error) => opts.onLost!(this.#fault(err, "hold a batch's lock in", '')));
-    const onWait = opts.onWait && ((_name: string, holder: Parameters<NonNullable<WalletLockOptions['onWait']>>[1]) => opts.onWait!(run.id, holder));
-    return withAdvisoryLocks(
-      this.#pool,
-      this.#batchTurns,
-      runLockNames(run),
-      fn,
-      { ...opts, onLost, ...(onWait ? { onWait } : {}) },
-      (err, after) => this.#fault(err, 'lock a batch in', after),
-      kind,
-    );
+    return withBatchLocks(this.#pool, this.#batchTurns, run, fn, opts, (err, doing, after) => this.#fault(err, doing, after));
   }
 
   /**
