@@ -40,6 +40,8 @@ export function startPayctl(args: string[], opts: { dir: string; input?: string;
     });
   });
   child.stdin.on('error', () => {});
+  // A child that exits without reading its input (a refusal, `sh -c chmod`) closes the pipe: EPIPE here is no failure.
+  child.stdin.on('error', () => {});
   child.stdin.end(opts.input ?? '');
   return { child, done };
 }

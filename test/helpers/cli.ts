@@ -63,6 +63,8 @@ export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr });
     });
+    // A child that exits without reading its input (a refusal, `sh -c chmod`) closes the pipe: EPIPE here is no failure.
+    child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
   });
 }
@@ -97,6 +99,8 @@ export function runAsPrinted(
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
+    // A child that exits without reading its input (a refusal, `sh -c chmod`) closes the pipe: EPIPE here is no failure.
+    child.stdin.on('error', () => {});
     child.stdin.end();
   });
 }
@@ -120,6 +124,8 @@ export function runUnprivileged(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    // A child that exits without reading its input (a refusal, `sh -c chmod`) closes the pipe: EPIPE here is no failure.
+    child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
   });
 }

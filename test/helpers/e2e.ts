@@ -64,6 +64,8 @@ export function startCli(args: string[], opts: E2eOptions): { child: ChildProces
     });
   });
   child.stdin.on('error', () => {}); // the child may exit before reading stdin
+  // A child that exits without reading its input (a refusal, `sh -c chmod`) closes the pipe: EPIPE here is no failure.
+  child.stdin.on('error', () => {});
   child.stdin.end(opts.input ?? '');
   return { child, done };
 }

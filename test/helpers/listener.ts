@@ -76,6 +76,8 @@ export async function startListener(args: string[], opts: { dir: string; env?: R
     });
   });
   child.stdin.on('error', () => {});
+  // A child that exits without reading its input (a refusal, `sh -c chmod`) closes the pipe: EPIPE here is no failure.
+  child.stdin.on('error', () => {});
   child.stdin.end();
 
   const streams = () => `\n--- stdout ---\n${out}\n--- stderr ---\n${err}`;
