@@ -14,12 +14,13 @@ import { fsFault } from './fs-fault.js';
  * The profile store, the payout journal and the detached sandbox's record live here. Always an
  * absolute path: a relative one (`PAYCTL_CONFIG_DIR=-rel`) would make the commands printed with
  * its files in them (chmod, mv, rm) depend on the folder they are pasted in, or read as options.
+ * `from`: the working folder a relative one is read from (another process's: sandbox/record.ts).
  */
-export function configDir(env: NodeJS.ProcessEnv): string {
+export function configDir(env: NodeJS.ProcessEnv, from = process.cwd()): string {
   const home = () => env.HOME || homedir();
-  if (env.PAYCTL_CONFIG_DIR) return resolve(tilde(env.PAYCTL_CONFIG_DIR, home));
-  if (env.XDG_CONFIG_HOME) return resolve(tilde(env.XDG_CONFIG_HOME, home), 'payctl');
-  return resolve(home(), '.config', 'payctl');
+  if (env.PAYCTL_CONFIG_DIR) return resolve(from, tilde(env.PAYCTL_CONFIG_DIR, home));
+  if (env.XDG_CONFIG_HOME) return resolve(from, tilde(env.XDG_CONFIG_HOME, home), 'payctl');
+  return resolve(from, home(), '.config', 'payctl');
 }
 
 /**

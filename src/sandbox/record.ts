@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, rename, unlink, writeFile } from 'node:fs/promises';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { configDir, ensureConfigDir } from '../config/paths.js';
 import { readRegular } from '../config/regular-file.js';
 import type { Host } from '../host.js';
@@ -197,7 +197,8 @@ function detachedSandboxOf(pid: number, env: NodeJS.ProcessEnv): boolean {
   } catch {
     return false;
   }
-  return resolve(cwd, configDir(theirs)) === resolve(configDir(env));
+  // Their relative PAYCTL_CONFIG_DIR from their working folder, not from ours.
+  return configDir(theirs, cwd) === configDir(env);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closedPort, readProfile } from '../helpers/e2e.js';
 import { fakeDeps } from '../helpers/fake-deps.js';
@@ -238,18 +238,24 @@ describe('payctl sandbox status / stop on a record', () => {
   });
 
   /** A process that looks like a hung detached `payctl sandbox start` (it never answers) of `configDir`. */
-  function hungSandbox(configDir: string): ChildProcess {
+  function hungSandbox(configDir: string, relative = false): ChildProcess {
+    // `relative`: started in the folder above, its PAYCTL_CONFIG_DIR naming the folder from there.
     const c = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', 'sandbox', 'start', '--port', '0'], {
       stdio: 'ignore',
-      env: { PATH: process.env.PATH, PAYCTL_CONFIG_DIR: configDir, PAYCTL_SANDBOX_DETACHED: '1' },
+      env: { PATH: process.env.PATH, PAYCTL_CONFIG_DIR: relative ? basename(configDir) : configDir, PAYCTL_SANDBOX_DETACHED: '1' },
+      ...(relative ? { cwd: dirname(configDir) } : {}),
     });
     cleanups.push(() => void c.kill('SIGKILL'));
     return c;
   }
 
-  it('a detached sandbox of this config folder that is alive but does not answer counts as running; stop ends it with SIGTERM', async () => {
+  it.each([
+    ['named by its path', false],
+    // Its relative PAYCTL_CONFIG_DIR read from its own working folder, not from the stop's (taken for a stranger before: its record removed, it left running).
+    ['started with a relative PAYCTL_CONFIG_DIR in another folder', true],
+  ])('a detached sandbox of this config folder (%s) that is alive but does not answer counts as running; stop ends it with SIGTERM', async (_what, relative) => {
     const dir = configDir();
-    const hung = hungSandbox(dir);
+    const hung = hungSandbox(dir, relative);
     await until(() => alive(hung.pid!) && readFileSync(`/proc/${hung.pid}/cmdline`, 'utf8').includes('sandbox\0start'), 'the hung sandbox');
     const port = await closedPort();
     const baseUrl = `http://127.0.0.1:${port}/v2`;
