@@ -1,9 +1,11 @@
 /**
  * Whose the API key is, as `login` and `status` show it (GET /auth/user): business name, the
  * person, email, wallet id and KYC status. A KYC status other than verified or approved is a
- * warning: such an account may not be able to pay out. Service text is sanitized.
+ * warning: such an account may not be able to pay out, its word written with visible escapes
+ * (an invisible character in it is why). Service text is sanitized.
  */
 import { kycVerified, type AuthUser } from '../service/schemas.js';
+import { visibleWord } from '../service/status-words.js';
 import type { Style } from './style.js';
 import { text } from './text.js';
 
@@ -18,14 +20,14 @@ export function accountPairs(u: AuthUser, style: Style): Array<[string, string]>
   add('Email', u.email);
   add('Wallet ID', u.walletId);
   add('Account', u.status);
-  if (u.kycStatus) pairs.push(['KYC', kycVerified(u.kycStatus) ? style.green(text(u.kycStatus)) : style.yellow(`${text(u.kycStatus)} (not verified)`)]);
+  if (u.kycStatus) pairs.push(['KYC', kycVerified(u.kycStatus) ? style.green(text(u.kycStatus)) : style.yellow(`${visibleWord(u.kycStatus.trim())} (not verified)`)]);
   return pairs;
 }
 
 /** The warning for an account whose KYC is not verified; undefined when it is, or when not given. */
 export function kycWarning(u: AuthUser): string | undefined {
   if (!u.kycStatus || kycVerified(u.kycStatus)) return undefined;
-  return `The account's KYC status is "${text(u.kycStatus)}", not verified: the service may refuse payouts until it is.`;
+  return `The account's KYC status is "${visibleWord(u.kycStatus.trim())}", not verified: the service may refuse payouts until it is.`;
 }
 
 /** The account as `--json` output shows it: the fields payctl reads, as the service gave them. */

@@ -32,7 +32,16 @@ const STATUS_WORDS: Record<string, string> = {
  */
 export function normalizeStatus(word: string): string {
   const trimmed = word.trim();
-  return STATUS_WORDS[trimmed.toLowerCase()] ?? trimmed.replace(/[^\x20-\x7e]/gu, visibleEscape);
+  return STATUS_WORDS[trimmed.toLowerCase()] ?? visibleWord(trimmed);
+}
+
+/**
+ * A word of the service's that payctl judged not to be one it knows, written so that it cannot
+ * read as one: every character but printable ASCII as a visible escape (a KYC status
+ * "Verified\u2060" is not verified, and must not print as "Verified (not verified)").
+ */
+export function visibleWord(word: string): string {
+  return word.replace(/[^\x20-\x7e]/gu, visibleEscape);
 }
 
 function visibleEscape(c: string): string {

@@ -161,6 +161,11 @@ describe('status: the service and the credentials, told apart', () => {
       expect(r.stderr).toContain('The account\'s KYC status is "Pending", not verified: the service may refuse payouts until it is.');
       const j = await run('status', '--json');
       expect(oneJson(j.stdout).account).toMatchObject({ kyc_status: 'Pending', kyc_verified: false });
+      // "Verified" with a word joiner is not verified: shown with the joiner written out, never as "Verified (not verified)".
+      ctx.sb.kycStatus = 'Verified\u2060';
+      const hidden = await run('status');
+      expect(hidden.stdout).toMatch(/^KYC {10}Verified\\u2060 \(not verified\)$/m);
+      expect(hidden.stderr).toContain('The account\'s KYC status is "Verified\\u2060", not verified');
     } finally {
       ctx.sb.kycStatus = before;
     }
