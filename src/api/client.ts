@@ -5,8 +5,8 @@
  * payout, a fresh UUID otherwise), retries for reads, and --verbose logging with secrets as ***.
  */
 import { createDispatcher, exchange, type Dispatcher } from './http.js';
-import { ApiError, AuthError, InterruptedError, NetworkError } from '../errors.js';
-import { sanitize } from '../output/sanitize.js';
+import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
 import { SecretMask } from '../output/secrets.js';
 import { excerpt, parseEnvelope } from './envelope.js';
@@ -81,10 +81,20 @@ export function freshKey(): string {
 /** The largest answer read (PAYCTL_MAX_RESPONSE_BYTES overrides it): a hostile or broken service cannot fill memory. */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** PAYCTL_MAX_RESPONSE_BYTES, when it is a positive whole number. */
+/**
+ * PAYCTL_MAX_RESPONSE_BYTES (undefined when not set): a whole number of bytes, at least 1. Any
+ * other value is refused before anything is sent (exit 2): `' 100'` or `1e3`, set to bound a
+ * hostile service, had left the 64 MiB default in force without a word.
+ */
 export function maxResponseBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
   const v = env.PAYCTL_MAX_RESPONSE_BYTES;
-  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+  if (v === undefined || v === '') return undefined;
+  if (/^\d{1,15}$/.test(v) && Number(v) > 0) return Number(v);
+  throw new UsageError(
+    `PAYCTL_MAX_RESPONSE_BYTES is "${sanitizeInline(v)}": it must be a whole number of bytes, at least 1 (digits only). Nothing was sent.`,
+    [],
+    `For example PAYCTL_MAX_RESPONSE_BYTES=${MAX_RESPONSE_BYTES} (64 MiB, the default), or unset it.`,
+  );
 }
 
 /** The code of a NetworkError for an answer that started but did not finish within --timeout: not retried. */

@@ -89,6 +89,14 @@ describe('Retry-After: 0 storm', () => {
     const r = await payctl(['balances'], { dir, env: { PAYCTL_MAX_RESPONSE_BYTES: '100' } });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('(HTTP 200) is larger than 100 bytes; payctl stopped reading it.');
+    // A value that is not a whole number of bytes is refused before anything is sent, never the default in silence.
+    const from = ctx.sb.requests().length;
+    for (const bad of ['0', 'abc', '1e3', ' 100', '-5', '99999999999999999999']) {
+      const refused = await payctl(['balances'], { dir, env: { PAYCTL_MAX_RESPONSE_BYTES: bad } });
+      expect(refused.code, `${bad}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toContain(`PAYCTL_MAX_RESPONSE_BYTES is "${bad}": it must be a whole number of bytes, at least 1 (digits only). Nothing was sent.`);
+    }
+    expect(ctx.sb.requests().length).toBe(from);
     expect(sizeWords(1_500_000)).toBe('1,500,000 bytes');
     expect(sizeWords(2048)).toBe('2 KiB');
     expect(sizeWords(64 << 20)).toBe('64 MiB');
