@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { DEFAULT_TIMEOUT_S, type GlobalOptions } from './config/globals.js';
 import { RefusedError, UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
+import { visibleWord } from './service/status-words.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
 import { fullName, PayctlCommand } from './commands/help.js';
 import { TREE } from './commands/tree.js';
@@ -212,7 +213,8 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
   // A profile name is a key of the config file and a word in printed commands: kept plain.
   if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {
     throw new UsageError(
-      `"${profile.replace(/[^\x20-\x7e]/g, '?')}" is not a valid profile name${o.profile === undefined ? ' (from PAYCTL_PROFILE)' : ''}.`,
+      // Written with visible escapes ("\u00fcn\u00ef"), never "?n?", which reads as typed question marks.
+      `"${visibleWord(profile)}" is not a valid profile name${o.profile === undefined ? ' (from PAYCTL_PROFILE)' : ''}.`,
       [],
       'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit), e.g. --profile staging.',
     );

@@ -188,12 +188,13 @@ describe('the profile: flag, then PAYCTL_PROFILE, then "default"', () => {
     ['__proto__', '"__proto__" is not a valid profile name.'],
     ['constructor', '"constructor" is not a valid profile name.'],
     ['prototype', '"prototype" is not a valid profile name.'],
-    ['café', '"caf?" is not a valid profile name.'],
-    ['a\u001b[31mred', '"a?[31mred" is not a valid profile name.'],
+    ['café', '"caf\\u00e9" is not a valid profile name.'],
+    ['ünï', '"\\u00fcn\\u00ef" is not a valid profile name.'],
+    ['a\u001b[31mred', '"a\\u001b[31mred" is not a valid profile name.'],
   ];
 
   for (const [name, message] of INVALID) {
-    it(`--profile ${JSON.stringify(name)} is a usage error naming it (control and non-ASCII characters shown as ?)`, async () => {
+    it(`--profile ${JSON.stringify(name)} is a usage error naming it (control and non-ASCII characters as visible escapes)`, async () => {
       // `-p=x` is not a form commander knows; `--profile=-x` is how a dash-led value gets through.
       const p = await parse('status', `--profile=${name}`);
       let error: unknown;
