@@ -44,7 +44,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     throw new AuthError(
       `Profile "${globals.profile}" holds a key for ${profile?.baseUrl ? maskBaseUrl(profile.baseUrl) : 'another base URL'}, not for ${baseUrl}: it is not sent there.`,
       {
-        hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile of its own to it: ${commandLine({ profile: profileNameFor(baseUrl), baseUrl }, ['login'])}`,
+        hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile of its own to it: ${commandLine({ profile: freeProfileName(baseUrl, store), baseUrl }, ['login'])}`,
       },
     );
   }
@@ -86,6 +86,30 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: stri
     loginCommand: commandLine(invocationOf(inp.globals, inp.env), ['login']),
     credentials: { apiKey, source: 'given' },
   });
+}
+
+/**
+ * The name of a profile of its own for `baseUrl`: its host's (profileNameFor), unless a profile of
+ * that name holds another base URL (`localhost` for another port): run as printed, the login
+ * would have replaced that profile's base URL and key. Then the host and port, or a number.
+ */
+function freeProfileName(baseUrl: string, store: SessionInputs['store']): string {
+  const name = profileNameFor(baseUrl);
+  const free = (n: string) => {
+    let url: string | undefined;
+    try {
+      url = store.getProfile(n, { readSecrets: false, mayBeNew: true })?.baseUrl;
+      return url === undefined || checkBaseUrl(url) === baseUrl;
+    } catch {
+      return false;
+    }
+  };
+  if (free(name)) return name;
+  const port = new URL(baseUrl).port;
+  // At most 64 characters, as every profile name.
+  const withSuffix = (suffix: string) => `${name.slice(0, 64 - suffix.length)}${suffix}`;
+  for (const suffix of [...(port ? [`-${port}`] : []), ...Array.from({ length: 98 }, (_, i) => `-${i + 2}`)]) if (free(withSuffix(suffix))) return withSuffix(suffix);
+  return name;
 }
 
 /** A profile name for a base URL's own profile (its host, as a profile name may be written), in a printed login. */

@@ -16,7 +16,8 @@ import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import { apiKeyProblem, checkApiKey } from '../config/api-key.js';
-import { maskSecret } from '../config/mask.js';
+import { maskBaseUrl, maskSecret } from '../config/mask.js';
+import type { Profile } from '../config/profile.js';
 import { renderCard } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 import { accountJson, accountPairs, kycWarning } from '../output/account.js';
@@ -154,7 +155,21 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
     if (sandboxCopy) deps.log.info(`Profile "${globals.profile}" pointed at the sandbox until now; profile "sandbox" still does.`);
     deps.log.block(renderCard(accountPairs(user, makeStyle(io.color)), makeStyle(io.color)));
   }
+  const moved = movedFrom(stored, baseUrl);
+  if (moved && !sandboxCopy) deps.log.warn(`Profile "${globals.profile}" pointed at ${moved} with a key for it; it now points at ${baseUrl}, and that key is replaced.`);
   const kyc = kycWarning(user);
   if (kyc) deps.log.warn(kyc);
   return 0;
+}
+
+/** The other base URL (masked) a profile held a key for, which this login replaces; undefined when it had none or the same. */
+function movedFrom(stored: Profile | undefined, baseUrl: string): string | undefined {
+  if (!stored?.baseUrl || !(stored.apiKey || stored.secrets === 'keyring')) return undefined;
+  let before: string;
+  try {
+    before = checkBaseUrl(stored.baseUrl);
+  } catch {
+    before = stored.baseUrl;
+  }
+  return before === baseUrl ? undefined : maskBaseUrl(stored.baseUrl);
 }

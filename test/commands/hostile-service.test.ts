@@ -355,6 +355,22 @@ describe('a profile key is sent only to its own base URL', () => {
     expect(q.code, q.stderr).toBe(3);
     const printed = /log in a profile of its own to it: (payctl .*)$/m.exec(q.stderr)![1]!;
     expect(shellSplit(printed)).toEqual(['payctl', 'login', '--profile', '127.0.0.1', '--base-url', odd]);
+    // A profile of that name holding another base URL's key: the printed login names another profile, never replaces it.
+    const taken = configDir();
+    writeProfiles(taken, { '127.0.0.1': { baseUrl: sb.baseUrl, apiKey: profile.apiKey } });
+    const clash = await payctl(['balances', '--profile', '127.0.0.1', '--base-url', two.baseUrl], { dir: taken });
+    expect(clash.code, clash.stderr).toBe(3);
+    const port = new URL(two.baseUrl).port;
+    const suggested = /log in a profile of its own to it: (payctl .*)$/m.exec(clash.stderr)![1]!;
+    expect(shellSplit(suggested)).toEqual(['payctl', 'login', '--profile', `127.0.0.1-${port}`, '--base-url', two.baseUrl]);
+    expect((await payctl(shellSplit(suggested).slice(1), { dir: taken, env: { PAYCTL_API_KEY: key2 } })).code).toBe(0);
+    expect(readProfile(taken, '127.0.0.1')).toMatchObject({ baseUrl: sb.baseUrl, apiKey: profile.apiKey });
+    expect(readProfile(taken, `127.0.0.1-${port}`)).toMatchObject({ baseUrl: two.baseUrl, apiKey: key2 });
+    // Logged in on purpose over a profile that held another base URL's key: done, and said.
+    const over = await payctl(['login', '--profile', '127.0.0.1', '--base-url', two.baseUrl], { dir: taken, env: { PAYCTL_API_KEY: key2 } });
+    expect(over.code, over.stderr).toBe(0);
+    expect(over.stderr).toContain(`Warning: Profile "127.0.0.1" pointed at ${sb.baseUrl} with a key for it; it now points at ${two.baseUrl}, and that key is replaced.`);
+    two.seen.length = 0;
     // An IPv6 host is named as one ("ipv6-1"), not by what is left of it ("1-").
     const v6 = `http://[::1]:${new URL(two.baseUrl).port}/v2`;
     const six = await payctl(['balances', '--base-url', v6], { dir });
