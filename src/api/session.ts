@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js';
 import { AuthError } from '../errors.js';
 import { maskBaseUrl } from '../config/mask.js';
-import { callCredentials, checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
+import { callCredentials, checkBaseUrl, checkSettingBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
@@ -36,7 +36,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
       hint: `Run \`${login}\`, pass --base-url, or try the sandbox: \`payctl sandbox start --detach\` then use --profile sandbox.`,
     });
   }
-  const baseUrl = checkBaseUrl(s.baseUrl.value);
+  const baseUrl = checkSettingBaseUrl({ value: s.baseUrl.value, source: s.baseUrl.source }, globals.profile);
   const c = callCredentials(s, profile, baseUrl);
   const retired = retiredTokenWarning(env);
   if (retired) inp.warn?.(retired);

@@ -139,6 +139,25 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * checkBaseUrl for a run's resolved base URL: one kept by the profile or set in PAYCTL_BASE_URL
+ * is refused saying where it came from and how to set it right, never "run --help for usage"
+ * (nothing typed was wrong).
+ */
+export function checkSettingBaseUrl(setting: Setting<string> & { value: string }, profileName: string): string {
+  try {
+    return checkBaseUrl(setting.value);
+  } catch (err) {
+    if (!(err instanceof UsageError) || (setting.source !== 'profile' && setting.source !== 'env')) throw err;
+    const where = setting.source === 'profile' ? `The base URL of profile "${profileName}"` : 'PAYCTL_BASE_URL';
+    const fix =
+      setting.source === 'profile'
+        ? `It was saved in the config file (${'`'}payctl config get base-url --profile ${shellQuote(profileName)}${'`'} shows it): log in to that profile again with the service's base URL (--base-url, ending in /v2), or give this command --base-url.`
+        : 'Set PAYCTL_BASE_URL to a URL such as https://api.bokumonie.com/v2, or unset it.';
+    throw new UsageError(`${where} cannot be used: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`, err.issues, err.hint ? `${err.hint}\n${fix}` : fix);
+  }
+}
+
+/**
  * Checks a base URL before anything is sent: http(s), ends in /v2, and plain http
  * only to a loopback host (keys and tokens travel only over TLS). Returns it without a trailing slash.
  * `nothing`: what a refusal says was not done ("Nothing was sent.", for `config set` "Nothing was saved.").

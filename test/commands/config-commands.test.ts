@@ -354,7 +354,7 @@ describe('a base URL with a user name and password (the password is a secret)', 
     const status = await run('status');
     expect(status.code, status.stderr).toBe(2);
     expect(status.stdout).toMatch(/^Base URL +https:\/\/\*{4}@api\.example\.com\/v2$/m);
-    expect(status.stderr).toContain('The base URL must not contain a user name or password.');
+    expect(status.stderr).toContain('The base URL of profile "default" cannot be used: the base URL must not contain a user name or password.');
     const statusJson = await run('status', '--json');
     expect(oneJson(statusJson.stdout).base_url).toBe(MASKED_URL);
     // The profile's base URL named when its key is withheld from another.

@@ -150,6 +150,22 @@ describe('status: the service and the credentials, told apart', () => {
     expectNoSecrets(r, [KEY]);
   });
 
+  it('a base URL kept by the profile or PAYCTL_BASE_URL that cannot be used: said where it came from, never "--help for usage" (exit 2, nothing sent)', async () => {
+    writeProfile(cfg.dir, { baseUrl: 'javascript:alert(1)', apiKey: KEY });
+    const from = ctx.sb.requests().length;
+    const r = await run('balances');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('Error: The base URL of profile "default" cannot be used: the base URL must use https:// (got javascript:).');
+    expect(r.stderr).toContain('`payctl config get base-url --profile default` shows it');
+    expect(r.stderr).not.toContain('for usage');
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    const env = await runEnv({ PAYCTL_BASE_URL: 'ftp://x.example/v2' }, 'balances');
+    expect(env.code, env.stderr).toBe(2);
+    expect(env.stderr).toContain('Error: PAYCTL_BASE_URL cannot be used: the base URL must use https:// (got ftp:).');
+    expect(env.stderr).not.toContain('for usage');
+    expect(ctx.sb.requests().length).toBe(from);
+  });
+
   it('a KYC status that is not verified: shown, and a warning, still exit 0', async () => {
     await writeLoggedIn(ctx.sb, cfg.dir, KEY);
     const before = ctx.sb.kycStatus;

@@ -202,17 +202,17 @@ describe('--verbose', () => {
 describe('plain http:// to a host that is not loopback', () => {
   const BAD = 'http://payctl-e2e.invalid/v2';
   it.each([
-    ['--base-url', ['balances', '--base-url', BAD], {}, sandboxUrl],
-    ['PAYCTL_BASE_URL', ['payouts', 'list'], { PAYCTL_BASE_URL: BAD }, sandboxUrl],
-    ['the profile', ['summary'], {}, (): string => BAD],
-  ] as const)('from %s: refused with exit 2, nothing sent, TLS asked for', async (_from, args, env, profileUrl) => {
+    ['--base-url', ['balances', '--base-url', BAD], {}, sandboxUrl, 'Error: Refusing'],
+    ['PAYCTL_BASE_URL', ['payouts', 'list'], { PAYCTL_BASE_URL: BAD }, sandboxUrl, 'Error: PAYCTL_BASE_URL cannot be used: refusing'],
+    ['the profile', ['summary'], {}, (): string => BAD, 'Error: The base URL of profile "default" cannot be used: refusing'],
+  ] as const)('from %s: refused with exit 2 saying where it came from, nothing sent, TLS asked for', async (_from, args, env, profileUrl, said) => {
     writeProfile(cfg.dir, { baseUrl: profileUrl(), apiKey: KEY });
     const from = ctx.sb.requests().length;
     const r = await payctl([...args], { dir: cfg.dir, env: { ...env } });
     // A name that cannot resolve: had a connection been tried, this would be exit 4.
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('Refusing to send credentials over plain http:// to payctl-e2e.invalid. Nothing was sent.');
+    expect(r.stderr).toContain(`${said} to send credentials over plain http:// to payctl-e2e.invalid. Nothing was sent.`);
     expect(r.stderr).toContain('Use https://');
     expect(since(ctx.sb, from)).toEqual([]);
     expectNoSecrets(r, [KEY]);
