@@ -7,7 +7,7 @@
  * has no prefetch: nothing is done.
  */
 import { comparedRun } from './changed-rows.js';
-import { legacyDerivedPayoutId, repeatKey } from './identity.js';
+import { legacyDerivedPayoutId, repeatKeys } from './identity.js';
 import type { BatchSource, IdentifiedRow } from './batch-source.js';
 import type { Ledger } from './journal.js';
 import type { RestoredForm } from './lost-digits.js';
@@ -30,8 +30,7 @@ export async function lookAhead(
   if (!journal.prefetch || !rows.length) return;
   const ids = idsOf(src, rows);
   const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
-  const repeatKeys = [...new Set(rows.map((r) => repeatKey(r.request)))];
-  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys, recentSince };
+  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: [...new Set(rows.flatMap((r) => repeatKeys(r.request)))], recentSince };
   await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
 }
 

@@ -15,6 +15,7 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';
 import { recordStatus, type PayoutRecord } from '../service/schemas.js';
 import { instantNs } from './filters.js';
+import { comparedAccount } from './identity.js';
 import type { JournalEntry } from './journal.js';
 
 /** What a journaled body asked for: payout id, currency, wallet, the amount literal and the recipient. */
@@ -79,8 +80,6 @@ export interface Judgement {
   unchecked: string[];
 }
 
-/** An account number as compared: without spaces and dashes, in upper case (leading zeros kept: 0011 is not 11; "5500.1122" is not 55001122). */
-const accountKey = (s: string) => s.replace(/[ -]/g, '').toUpperCase();
 /** A note or a name as compared: its words, in lower case. */
 const noteKey = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 /** A provider or type as compared: letters and digits, lower case ("Orange Money" is orange_money). */
@@ -110,7 +109,7 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   const account = record.recipient?.accountNumber;
   if (a.account !== undefined && account !== a.account) {
     if (account === undefined || account === '') unchecked.push('no account given');
-    else if (accountKey(account) === accountKey(a.account)) marks.push(`account written "${text(account)}"`);
+    else if (comparedAccount(account) === comparedAccount(a.account)) marks.push(`account written "${text(account)}"`);
     else differs('account', `account ${text(account)}, sent ${text(a.account)}`);
   }
   if (a.note !== undefined && record.note !== a.note) {

@@ -5,7 +5,8 @@
  * of an employee number in a metadata cell, and every such row gets a new identity, so a resume
  * of the batch would pay it again.
  *
- * Caught within one batch: a row still to send (no entry of its own) whose wallet, account,
+ * Caught within one batch: a row still to send (no entry of its own) whose wallet, account (as
+ * compared: identity.ts comparedAccount, so an account re-typed `4410-0012-34` is caught too),
  * amount and currency (identity.ts, repeatKey) are those of a payout the batch sent before
  * (accepted, or of unknown outcome) that no row of the file is any more is most likely that
  * payout, changed. A row is the payout of its payout_id when the file gives one, else of the
@@ -30,11 +31,11 @@ import { fieldProblem, rowProblem, UsageError } from '../errors.js';
 import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
-import { DEFAULT_BATCH_ID, payoutFingerprint, payoutIdSlipKey, repeatKey } from './identity.js';
+import { comparedAccount, DEFAULT_BATCH_ID, payoutFingerprint, payoutIdSlipKey, repeatKeys } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
-import { countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
+import { byRepeatKeys, countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 import { formatAmount } from '../money/amount.js';
 
@@ -153,9 +154,11 @@ export class ChangedRows {
   async check(r: CheckedRow, file: BatchCheck['payouts']): Promise<void> {
     if (!file) return;
     const { journal, baseUrl, run } = this;
-    const key = repeatKey(r.request);
+    const keys = repeatKeys(r.request);
+    const recent = (since: Date) => byRepeatKeys(keys, (k) => journal.findRecentBatchRows(baseUrl, k, since));
     const candidate = (e: JournalEntry) => countsForOtherBatches(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
-    let sent = (await journal.findInBatch(baseUrl, key, this.#own)).filter(candidate).at(-1) ?? (await this.#amountChanged(r.request, candidate));
+    let sent =
+      (await byRepeatKeys(keys, (k) => journal.findInBatch(baseUrl, k, this.#own))).filter(candidate).at(-1) ?? (await this.#amountChanged(r.request, candidate));
     if (!sent && run.recentSince && r.derivedId) {
       // Only rows whose id is made from what they pay: a payout_id the file gives says which
       // payout a row is (a copy keeps it, and is found by it). A payout of another run that pays
@@ -165,15 +168,13 @@ export class ChangedRows {
       // A row its run journaled and never sent, compared since then: another run may have paid it meanwhile, however long ago.
       const stopped = r.earlier?.outcome?.kind === 'not-made' ? Date.parse(r.earlier.createdAt) : NaN;
       const since = stopped < run.recentSince.getTime() ? new Date(stopped) : run.recentSince;
-      sent = (await journal.findRecentBatchRows(baseUrl, key, since)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
+      sent = (await recent(since)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
       if (sent) this.#recent = true;
     } else if (!sent && run.recentSince && !r.planned) {
       // A payout_id the file gives, that another run of the last day sent in all but case and the
       // zeros a spreadsheet drops ("000451" saved as 451, in a copy saved under another name).
       const slip = payoutIdSlipKey(r.request.payoutId);
-      sent = (await journal.findRecentBatchRows(baseUrl, key, run.recentSince))
-        .filter((e) => candidate(e) && !inRun(e, this.#own) && payoutIdSlipKey(e.payoutId) === slip)
-        .at(-1);
+      sent = (await recent(run.recentSince)).filter((e) => candidate(e) && !inRun(e, this.#own) && payoutIdSlipKey(e.payoutId) === slip).at(-1);
       if (sent) this.#recent = true;
     }
     if (!sent) return;
@@ -187,7 +188,7 @@ export class ChangedRows {
     this.#batches.add(batch.id);
     const from = batch.file === run.path ? '' : ` of ${text(batch.file)}`;
     const which = inRun(sent, this.#own) ? 'this batch' : `batch "${text(batch.id)}"`;
-    const paid = changes[0]?.column === COLUMN_LABELS.amount ? 'paid this account' : 'paid the same';
+    const paid = changes.some((c) => c.column === COLUMN_LABELS.amount) ? 'paid this account' : 'paid the same';
     const where = `when payout ${sent.payoutId} ${paid} in ${which} (its row ${batch.row}${from}, ${shortTime(sent.createdAt)})`;
     const first = changes[0];
     if (!first) {
@@ -306,6 +307,8 @@ function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
   const mine = readBody(payoutBody(now));
   const out: Change[] = [];
   const cells: Array<[string, (b: BodyCells) => string | undefined]> = [
+    // Found by its repeat key, the account is the same as compared: as written, it may differ.
+    [COLUMN_LABELS.account, (b) => b.account],
     [COLUMN_LABELS.amount, (b) => (b.amount !== undefined && b.currency !== undefined ? formatAmount(b.amount, b.currency) : b.amount)],
     [COLUMN_LABELS.type, (b) => b.type],
     [COLUMN_LABELS.name, (b) => b.name],
@@ -320,9 +323,9 @@ function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
   return out;
 }
 
-/** The account a payout paid: its wallet, the recipient's account and the currency (undefined when one is missing). */
+/** The account a payout paid: its wallet, the recipient's account (as compared) and the currency (undefined when one is missing). */
 function accountKey(walletId: string | undefined, account: string | undefined, currency: string | undefined): string | undefined {
-  return walletId !== undefined && account !== undefined && currency !== undefined ? JSON.stringify([walletId, account, currency]) : undefined;
+  return walletId !== undefined && account !== undefined && currency !== undefined ? JSON.stringify([walletId, comparedAccount(account), currency]) : undefined;
 }
 
 interface BodyCells {

@@ -6,8 +6,9 @@
  * from the file's name or the row's position. The id is a name-based UUID (RFC 4122
  * version 5), the form of the documentation's payout ids; earlier versions derived
  * `b-<32 hex>` from the same inputs, still looked up to resume their batches. A single
- * payout typed twice is caught by its repeat key: the same wallet, recipient account,
- * amount and currency (the repeat guard itself, which consults it: repeats.ts).
+ * payout typed twice is caught by its repeat key: the same wallet, recipient account (in
+ * whatever case and with whatever spaces and dashes), amount and currency (the repeat guard
+ * itself, which consults it: repeats.ts).
  */
 import { hash } from 'node:crypto';
 import type { PayoutRequest } from './request.js';
@@ -121,9 +122,42 @@ export function legacyDerivedPayoutId(batchId: string, fingerprint: string, occu
   return `b-${sha256Hex(`payctl-batch-v2\n${batchId}\n${fingerprint}\n${occurrence}`, 16)}`;
 }
 
-/** Same wallet, recipient account, amount and currency: a payout typed a second time (repeats.ts, recentRepeats). */
+/**
+ * An account number as payctl compares two payouts' accounts: without spaces and dashes, in upper
+ * case (leading zeros and every other character count: `0011` is not `11`, `5500.1122` is not
+ * `55001122`). `4410-0012-34` pasted from an invoice is `4410001234`, and `sl12abcd0001` is
+ * `SL12ABCD0001`, as the service takes either. The repeat guard's (repeatKey) and history
+ * reconcile's (candidate-fields.ts) one rule; what is sent, and a payout's identity, keep the
+ * account as written.
+ */
+export function comparedAccount(account: string): string {
+  return account.replace(/[ -]/g, '').toUpperCase();
+}
+
+/**
+ * Same wallet, recipient account (as compared: comparedAccount), amount and currency: a payout
+ * typed a second time (repeats.ts, recentRepeats). Journaled with every entry. The text hashed is
+ * the one earlier versions hashed with the account as written, so for an account already in its
+ * compared form (digits, capital letters) the key is the one they journaled, and payctl of
+ * either version finds the other's entries; for another form, see repeatKeys.
+ */
 export function repeatKey(r: PayoutRequest): string {
-  return sha256Hex(`payctl-repeat-v1\n${JSON.stringify([r.walletId, r.account, r.currency, r.amountMinor.toString()])}`, 16);
+  return repeatKeyOf(r, comparedAccount(r.account));
+}
+
+function repeatKeyOf(r: PayoutRequest, account: string): string {
+  return sha256Hex(`payctl-repeat-v1\n${JSON.stringify([r.walletId, account, r.currency, r.amountMinor.toString()])}`, 16);
+}
+
+/**
+ * The keys a payout's repeats are looked up by: its repeat key and, for an account written with
+ * spaces, dashes or small letters, the key earlier versions journaled for it as written (the
+ * account typed the same way in both). A payout is journaled with its repeat key only.
+ */
+export function repeatKeys(r: PayoutRequest): string[] {
+  const compared = comparedAccount(r.account);
+  const key = repeatKeyOf(r, compared);
+  return compared === r.account ? [key] : [key, repeatKeyOf(r, r.account)];
 }
 
 /**

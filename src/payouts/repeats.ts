@@ -6,15 +6,17 @@
  *   not refused by it (accepted, outcome unknown, or sent with no answer recorded): a refused
  *   payout paid nobody;
  * - what is the same payout: a single payout typed again (without --payout-id) has the same
- *   wallet, recipient account, amount and currency (identity.ts, repeatKey) and was sent within
- *   REPEAT_WINDOW_MS; a batch row pays all the same (identity.ts, payoutFingerprint), at any
- *   time, its own batch's entries aside (those are duplicates, said as such);
+ *   wallet, recipient account (as compared: identity.ts comparedAccount, `4410-0012-34` is
+ *   `4410001234`), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
+ *   entry of an earlier version is found too) and was sent within REPEAT_WINDOW_MS; a batch row
+ *   pays all the same (identity.ts, payoutFingerprint), at any time, its own batch's entries
+ *   aside (those are duplicates, said as such);
  * - how earlier payouts are described: one by one (describeRepeat) or by the batch run or kind
  *   of payout that sent them (RunTally, describeRun).
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger } from './journal.js';
-import { batchIdSlipKey, DEFAULT_BATCH_ID, repeatKey } from './identity.js';
+import { batchIdSlipKey, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
 
@@ -39,13 +41,26 @@ export function countsForOtherBatches(e: JournalEntry): boolean {
 }
 
 /**
- * `payout create`: payouts with this one's repeat key (same wallet, account, amount and
- * currency) journaled in the 24 hours before `now` (the ledger's: Ledger.now, the clock that
+ * `payout create`: payouts with this one's repeat key (same wallet, account as compared, amount
+ * and currency) journaled in the 24 hours before `now` (the ledger's: Ledger.now, the clock that
  * dated them) under another payout id, not refused, oldest first.
  */
 export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date): Promise<JournalEntry[]> {
   const since = now.getTime() - REPEAT_WINDOW_MS;
-  return (await journal.find(baseUrl, 'repeat', repeatKey(r))).filter((e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since);
+  return (await byRepeatKeys(repeatKeys(r), (k) => journal.find(baseUrl, 'repeat', k))).filter(
+    (e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since,
+  );
+}
+
+/**
+ * The entries `find` gives for each of a payout's repeat keys (identity.ts repeatKeys: its own,
+ * and the one an earlier version journaled for its account as written), oldest first as the
+ * ledger orders them (by time journaled, then payout id). An entry carries one key: none comes twice.
+ */
+export async function byRepeatKeys(keys: readonly string[], find: (key: string) => Promise<JournalEntry[]>): Promise<JournalEntry[]> {
+  if (keys.length === 1) return find(keys[0]!);
+  const found = (await Promise.all(keys.map(find))).flat();
+  return found.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.payoutId < b.payoutId ? -1 : 1));
 }
 
 /**
@@ -140,9 +155,10 @@ function ago(from: string, now: Date): string {
 
 /**
  * "one sent from this machine 3 minutes ago (same wallet, account, amount and currency): payout
- * id …, transaction …"; `sentFrom` is the ledger's (Ledger.sentFrom).
+ * id …, transaction …"; `sentFrom` is the ledger's (Ledger.sentFrom). `account`: the account as
+ * typed now; one the earlier payout wrote otherwise (`4410001234` for `4410-0012-34`) is said.
  */
-export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this machine'): string {
+export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this machine', account?: string): string {
   const o = e.outcome;
   const state =
     o?.kind === 'accepted'
@@ -151,7 +167,19 @@ export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this
         ? 'outcome unknown'
         : 'sent, no answer recorded';
   const batch = e.batch ? ` (row ${e.batch.row} of batch "${text(e.batch.id)}")` : '';
-  return `one sent ${sentFrom} ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account, amount and currency: payout id ${e.payoutId}${batch}, ${state}`;
+  const then = account === undefined ? undefined : accountOf(e.body);
+  const written = then !== undefined && then !== account ? ` (written "${text(then)}" there)` : '';
+  return `one sent ${sentFrom} ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${state}`;
+}
+
+/** The recipient's account number a journaled body sent; undefined when it cannot be read. */
+function accountOf(body: string): string | undefined {
+  try {
+    const n = (JSON.parse(body) as { recipient?: { accountDetails?: { accountNumber?: unknown } } } | null)?.recipient?.accountDetails?.accountNumber;
+    return typeof n === 'string' ? n : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where earlier payouts came from: one line per batch run or kind of payout. */

@@ -4,8 +4,9 @@
  * reachable and not, `ledger import` twice (the second imports nothing) and a conflict never
  * overwritten, payouts journaled in the shared ledger, a ledger that cannot be reached stopping
  * `payout create` before anything is sent (exit 2, never the local journal instead), the
- * password in no output, --verbose naming the ledger masked, and no connection left open
- * once a run ends.
+ * password in no output, --verbose naming the ledger masked, no connection left open
+ * once a run ends, and the repeat guard comparing accounts written another way across the
+ * rows of this version and the previous one.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,11 +14,13 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
-import { batchRows, expectExactlyOncePerId, payoutPosts, toCsv, withOwnPayees, writeFile, type BatchRow } from '../helpers/batch.js';
-import { payoutArgs } from '../helpers/payout-fixtures.js';
+import { batchRows, expectExactlyOncePerId, payoutPosts, postedPayoutId, toCsv, withOwnPayees, writeFile, type BatchRow } from '../helpers/batch.js';
+import { bankPayoutArgs, bankPayoutRequest, payoutArgs, previousRepeatKey } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { sharedPostgres, sql, type SharedPostgres } from '../helpers/postgres.js';
 import { SCHEMA_VERSION } from '../../src/payouts/ledger/postgres/schema.js';
+import { openPostgresLedger } from '../../src/payouts/ledger/postgres/index.js';
+import { payoutBody } from '../../src/payouts/request.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -456,6 +459,55 @@ describe('ledger import', () => {
     const get = await run(['history', '--json']);
     expect(oneJson(get.stdout).data).toHaveLength(1);
     expect(JSON.stringify(oneJson(get.stdout).data[0])).not.toContain('another note');
+  });
+});
+
+describe('the repeat guard on the shared ledger: the account written another way', () => {
+  it('refused as a repeat (exit 2, nothing sent) after a payout of this version and after rows the previous version wrote; every row still verifies', async () => {
+    const { url, masked } = await freshLedger();
+    await useLedger(url);
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    // Rows as the previous version wrote them, from another machine: each with the repeat key of its account as typed.
+    const old = await openPostgresLedger(url, { env: {}, host: 'old-machine' });
+    const earlier = new Map<string, string>();
+    try {
+      for (const account of ['5510001234', '4410-0012-36']) {
+        const r = bankPayoutRequest(wallet, account);
+        const e = await old.begin({
+          baseUrl: ctx.sb.baseUrl,
+          payoutId: r.payoutId,
+          body: payoutBody(r),
+          randomKey: true,
+          now: new Date(),
+          origin: { repeatKey: previousRepeatKey(r) },
+        });
+        await old.record(e, { kind: 'accepted', status: 201, transactionId: `TXN-OLD-${account}`, fee: '0.00', replayed: false, at: e.createdAt });
+        earlier.set(account, r.payoutId);
+      }
+    } finally {
+      await old.close();
+    }
+    const first = await run(bankPayoutArgs(wallet, 'SL12ABCD0001'));
+    expect(first.code, first.stderr).toBe(0);
+    earlier.set('SL12ABCD0001', postedPayoutId(payoutPosts(ctx.sb)[0]!));
+
+    const from = ctx.sb.requests().length;
+    for (const [typed, was] of [
+      ['sl12abcd0001', 'SL12ABCD0001'],
+      ['551-000-1234', '5510001234'],
+      ['4410-0012-36', '4410-0012-36'],
+    ] as const) {
+      const r = await run(bankPayoutArgs(wallet, typed));
+      expect(r.stderr).toContain("This payout repeats one sent through the team's shared ledger");
+      expect(r.stderr).toContain(`payout id ${earlier.get(was)}, accepted`);
+      expect(r.code, r.stderr).toBe(2);
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    const verify = await run(['ledger', 'verify']);
+    expect(verify.stdout).toContain(`Ledger  ${masked}\nRows    3: 3 verified\n`);
+    expect(verify.stdout).toContain('Every row verifies.');
+    expect(verify.code, verify.stderr).toBe(0);
   });
 });
 

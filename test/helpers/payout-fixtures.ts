@@ -2,10 +2,13 @@
  * Fixtures shared by the payout tests (in process and spawned): a logged-in config folder
  * made by `payctl login --api-key-stdin` run in process (once, or afresh for each test), what
  * the sandbox holds for a payout id or a wallet, the arguments of one payout create, and its
- * attempts' one key and body.
+ * attempts' one key and body; a bank payout of 15.00 SLE as arguments and as a request, and the
+ * repeat key payctl journaled for it before accounts were compared (repeat-account-forms.test.ts).
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { RecordedRequest, Sandbox } from '../../src/sandbox/server.js';
+import type { PayoutRequest } from '../../src/payouts/request.js';
 import { tempWorkDir } from './batch.js';
 import { tempConfigDir } from './cli.js';
 import { payctl } from './in-process.js';
@@ -139,4 +142,52 @@ export function repeatWarning(payoutId: string, transactionId: string): RegExp {
     String.raw`This payout repeats one sent from this machine (?:less than a minute|\d+ minutes?) ago \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) ` +
       String.raw`with the same wallet, account, amount and currency: payout id ${escapeRe(payoutId)}, accepted, transaction ${escapeRe(transactionId)}\.`,
   );
+}
+
+/** `payout create` of 15.00 SLE from `wallet` to bank account `account` (the probe's payout), with --yes. */
+export function bankPayoutArgs(wallet: string, account: string, name = 'Rep4'): string[] {
+  return [
+    'payout',
+    'create',
+    '--wallet',
+    wallet,
+    '--currency',
+    'SLE',
+    '--type',
+    'bank',
+    '--name',
+    name,
+    '--provider',
+    'ecobank',
+    '--yes',
+    '--amount',
+    '15.00',
+    '--account',
+    account,
+  ];
+}
+
+/** What bankPayoutArgs pays, as a request under a new payout id. */
+export function bankPayoutRequest(wallet: string, account: string, name = 'Rep4'): PayoutRequest {
+  return {
+    payoutId: randomUUID(),
+    walletId: wallet,
+    currency: 'SLE',
+    amountMinor: 1500n,
+    digits: 2,
+    amount: '15.00',
+    type: 'bank',
+    name,
+    provider: 'ecobank',
+    account,
+    phone: undefined,
+    note: undefined,
+    metadata: undefined,
+  };
+}
+
+/** The repeat key as payctl journaled it before accounts were compared: of the account exactly as typed. */
+export function previousRepeatKey(r: Pick<PayoutRequest, 'walletId' | 'account' | 'currency' | 'amountMinor'>): string {
+  const text = `payctl-repeat-v1\n${JSON.stringify([r.walletId, r.account, r.currency, r.amountMinor.toString()])}`;
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }

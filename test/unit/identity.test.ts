@@ -3,13 +3,14 @@
  * batch id, never from the file's name or the row's position; the journal finds the same
  * payout under other ids; two writers of one payout id end up with one key.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchRows, checkBatch, describeRun, identifiedRows, openBatch, planBatch, RunTally, type IdentifiedRow } from '../../src/payouts/batch-load.js';
 import type { Wallet } from '../../src/service/schemas.js';
-import { checkBatchId, derivedPayoutId, payoutFingerprint, repeatKey } from '../../src/payouts/identity.js';
+import { checkBatchId, derivedPayoutId, payoutFingerprint, repeatKey, repeatKeys } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
 import { UsageError } from '../../src/errors.js';
@@ -99,6 +100,27 @@ describe('payoutFingerprint and derivedPayoutId', () => {
   it('repeat key: same wallet, account, amount and currency, whatever the name or note', () => {
     expect(repeatKey(req({ name: 'X', note: 'n' }))).toBe(repeatKey(req({ amount: '100.00' })));
     expect(repeatKey(req({ account: '9' }))).not.toBe(repeatKey(req()));
+  });
+
+  it('repeat key: the account compared without letter case, spaces and dashes; as earlier versions journaled it for an account in that form', () => {
+    const key = repeatKey(req({ account: 'SL12ABCD0001' }));
+    for (const account of ['sl12abcd0001', 'SL12-ABCD-0001', 'sl12 abcd 0001']) expect(repeatKey(req({ account }))).toBe(key);
+    // Other characters and leading zeros count: another account.
+    expect(repeatKey(req({ account: '4410.001234' }))).not.toBe(repeatKey(req({ account: '4410001234' })));
+    expect(repeatKey(req({ account: '04410001234' }))).not.toBe(repeatKey(req({ account: '4410001234' })));
+    // The previous version's key, of the account as typed (written out here as it computed it).
+    const previous = (account: string) =>
+      createHash('sha256')
+        .update(`payctl-repeat-v1\n${JSON.stringify(['wal_1', account, 'SLE', '10000'])}`)
+        .digest('hex')
+        .slice(0, 32);
+    expect(repeatKey(req({ account: '4410001234' }))).toBe(previous('4410001234'));
+    expect(key).toBe(previous('SL12ABCD0001'));
+    // Looked up by: its key, and for another form the previous version's key of it as typed.
+    expect(repeatKeys(req({ account: '4410001234' }))).toEqual([previous('4410001234')]);
+    expect(repeatKeys(req({ account: '4410-0012-34' }))).toEqual([previous('4410001234'), previous('4410-0012-34')]);
+    // What identifies a payout keeps the account as written.
+    expect(payoutFingerprint(req({ account: '4410-0012-34' }))).not.toBe(payoutFingerprint(req({ account: '4410001234' })));
   });
 
   it('checkBatchId accepts names and refuses what cannot be pasted safely', () => {

@@ -143,7 +143,7 @@ async function repeatWarning(c: CreateRun, refuse = false): Promise<string | und
   const now = await c.journal.now();
   const repeated = (await recentRepeats(c.journal, c.api.baseUrl, c.request, now)).at(-1);
   if (!repeated) return undefined;
-  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom)}`;
+  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom, c.request.account)}`;
   if (refuse || (!deps.io.interactive && !opts.dryRun)) {
     throw new UsageError(`${said}. Nothing was sent.`, [], `Check that one with: ${checkCommand(c, repeated)}\nIf it is meant to be paid again, add --allow-repeat.`);
   }

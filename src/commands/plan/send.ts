@@ -25,7 +25,7 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
-import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
+import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey, repeatKeys } from '../../payouts/identity.js';
 import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
@@ -277,10 +277,9 @@ async function refusePaidSince(
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
       const group = items.slice(i, i + LOOKAHEAD);
-      const repeatKeys = [...new Set(group.map((x) => repeatKey(x.request)))];
       await j.journal.prefetch?.(j.api.baseUrl, [], [...new Set(group.map((x) => x.fingerprint!))], {
         batch: batchRun,
-        repeatKeys,
+        repeatKeys: [...new Set(group.flatMap((x) => repeatKeys(x.request)))],
         recentSince: changed.run.recentSince,
       });
     }

@@ -1,0 +1,139 @@
+/**
+ * The repeat guard with the account written another way (README "Typed twice by mistake"), in
+ * process against the sandbox over real HTTP. Before: the repeat key held the account as typed,
+ * so `payout create` with `sl12abcd0001` after `SL12ABCD0001`, or `4410-0012-34` after
+ * `4410001234`, within 24 hours was a new recipient and paid the person twice without a word
+ * (the service takes either form). Now the account is compared without letter case, spaces and
+ * dashes (identity.ts comparedAccount): refused (exit 2, nothing sent), the earlier payout named
+ * with the account as it wrote it; --allow-repeat sends it. Entries the previous version
+ * journaled are still found; a batch resumed or a payout typed after a batch row compare alike.
+ */
+import { describe, expect, it } from 'vitest';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { payctl } from '../helpers/in-process.js';
+import type { Run } from '../helpers/e2e.js';
+import { payoutPosts, postedPayoutId, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
+import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
+import { bankPayoutArgs, bankPayoutRequest, heldFrom, previousRepeatKey } from '../helpers/payout-fixtures.js';
+import { Journal } from '../../src/payouts/journal.js';
+import { payoutBody } from '../../src/payouts/request.js';
+
+const ctx = useSandbox();
+const setup = useBatchFolders(ctx);
+
+const create = (args: string[]): Promise<Run> => payctl(args, { dir: setup.dir });
+
+/** A number of `n` digits no other test of this file uses. */
+const digits = (n: number): string => String(Math.floor(10 ** (n - 1) + Math.random() * 9 * 10 ** (n - 1)));
+
+describe('payout create: the same payout with its account written another way within 24 h', () => {
+  it('in small letters, with dashes or with spaces: refused (exit 2, nothing sent), the earlier payout named with its account as written; --allow-repeat sends it', async () => {
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    const first = await create(bankPayoutArgs(wallet, 'SL12ABCD0001'));
+    expect(first.code, first.stderr).toBe(0);
+    const [paid] = heldFrom(ctx.sb, wallet);
+
+    let from = ctx.sb.requests().length;
+    const lower = await create(bankPayoutArgs(wallet, 'sl12abcd0001'));
+    expect(lower.stderr).toContain(`Error: This payout repeats one sent from this machine less than a minute ago (`);
+    expect(lower.stderr).toContain(`with the same wallet, account (written "SL12ABCD0001" there), amount and currency: payout id ${paid!.payout_id}, accepted`);
+    expect(lower.stderr).toContain('If it is meant to be paid again, add --allow-repeat.');
+    expect(lower.code, lower.stderr).toBe(2);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    const again = await create([...bankPayoutArgs(wallet, 'sl12abcd0001'), '--allow-repeat']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(2);
+
+    // Digits, then with dashes or spaces (a refused repeat is refused before anything leaves).
+    const plain = digits(10);
+    from = ctx.sb.requests().length;
+    expect((await create(bankPayoutArgs(wallet, plain, 'Rep5'))).code).toBe(0);
+    const plainId = postedPayoutId(payoutPosts(ctx.sb, from)[0]!);
+    from = ctx.sb.requests().length;
+    for (const written of [`${plain.slice(0, 4)}-${plain.slice(4, 8)}-${plain.slice(8)}`, `${plain.slice(0, 4)} ${plain.slice(4, 8)} ${plain.slice(8)}`]) {
+      const r = await create(bankPayoutArgs(wallet, written, 'Rep5'));
+      expect(r.stderr).toContain(`with the same wallet, account (written "${plain}" there), amount and currency: payout id ${plainId}, accepted`);
+      expect(r.code, r.stderr).toBe(2);
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(3);
+  });
+
+  it('an entry the previous version journaled: found for a plain-digits account in any form, and for one with dashes typed as it was', async () => {
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    const plain = digits(10);
+    const dashed = `${digits(4)}-${digits(4)}-${digits(2)}`;
+    // The journal as the previous version left it an hour ago: each entry with its key of the account as typed.
+    const journal = new Journal(setup.dir);
+    const old = new Map<string, string>();
+    for (const account of [plain, dashed]) {
+      const r = bankPayoutRequest(wallet, account, 'Old Rep');
+      const e = await journal.begin({
+        baseUrl: ctx.sb.baseUrl,
+        payoutId: r.payoutId,
+        body: payoutBody(r),
+        randomKey: true,
+        now: new Date(Date.now() - 3_600_000),
+        origin: { repeatKey: previousRepeatKey(r) },
+      });
+      await journal.record(e, { kind: 'accepted', status: 201, transactionId: `TXN-OLD-${account}`, fee: '0.00', replayed: false, at: e.createdAt });
+      old.set(account, r.payoutId);
+    }
+
+    const from = ctx.sb.requests().length;
+    for (const [typed, earlier] of [
+      [`${plain.slice(0, 3)}-${plain.slice(3)}`, plain],
+      [dashed, dashed],
+    ] as const) {
+      const r = await create(bankPayoutArgs(wallet, typed, 'Old Rep'));
+      expect(r.stderr).toContain(`This payout repeats one sent from this machine 60 minutes ago (`);
+      expect(r.stderr).toContain(`payout id ${old.get(earlier)}, accepted, transaction TXN-OLD-${earlier}`);
+      expect(r.code, r.stderr).toBe(2);
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
+
+describe('batch rows and the account written another way', () => {
+  /** Each row's account written with a dash after its fourth digit. */
+  const dashed = (rows: BatchRow[]) => rows.map((r) => ({ ...r, account_number: `${r.account_number!.slice(0, 4)}-${r.account_number!.slice(4)}` }));
+
+  it('payout create of what a batch row paid, its account typed with dashes: refused, naming the row', async () => {
+    const tag = `rowrep${Date.now()}`;
+    const [row] = payrollRows(1, setup.sleWallet, tag);
+    const file = writeFile(setup.work.file('one.csv'), toCsv([row!]));
+    const sent = await payctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir });
+    expect(sent.code, sent.stderr).toBe(0);
+    const id = readCsvReport(setup.work.file('one.report.csv'))[0]!.payout_id;
+    const from = ctx.sb.requests().length;
+    const [typed] = dashed([row!]);
+    const args = ['--wallet', row!.wallet_id!, '--amount', row!.amount!, '--currency', 'SLE', '--type', 'bank', '--name', row!.name!, '--provider', 'ecobank'];
+    const r = await create(['payout', 'create', ...args, '--account', typed!.account_number, '--yes']);
+    expect(r.stderr).toContain(`account (written "${row!.account_number}" there), amount and currency: payout id ${id} (row 2 of batch "${tag}"), accepted`);
+    expect(r.code, r.stderr).toBe(2);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('a named batch resumed with its accounts re-typed with dashes: refused (exit 2, nothing sent), naming the account cell and the payout that paid it', async () => {
+    const tag = `acctform${Date.now()}`;
+    const rows = payrollRows(2, setup.sleWallet, tag);
+    const file = setup.work.file('payroll.csv');
+    const first = await payctl(['payout', 'batch', writeFile(file, toCsv(rows)), '--batch-id', tag, '--yes'], { dir: setup.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const report = readCsvReport(setup.work.file('payroll.report.csv'));
+    const from = ctx.sb.requests().length;
+
+    writeFile(file, toCsv(dashed(rows)));
+    const r = await payctl(['payout', 'batch', file, '--batch-id', tag, '--yes'], { dir: setup.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Error: ${file}: 2 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+    dashed(rows).forEach((row, i) => {
+      expect(r.stderr).toContain(
+        `  - row ${i + 2}: account_number "${row.account_number}" was "${rows[i]!.account_number}" when payout ${report[i]!.payout_id} paid the same in this batch (its row ${i + 2}, `,
+      );
+    });
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
