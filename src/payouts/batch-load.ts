@@ -327,7 +327,7 @@ class Planning {
     if (bad) this.problems.push(bad);
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
-    this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r)), r.row);
+    this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r), r.request), r.row);
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);

@@ -7,7 +7,7 @@
  * has no prefetch: nothing is done.
  */
 import { comparedRun } from './changed-rows.js';
-import { legacyDerivedPayoutId, repeatKeys } from './identity.js';
+import { comparedFingerprints, legacyDerivedPayoutId, repeatKeys } from './identity.js';
 import type { BatchSource, IdentifiedRow } from './batch-source.js';
 import type { Ledger } from './journal.js';
 import type { RestoredForm } from './lost-digits.js';
@@ -31,7 +31,8 @@ export async function lookAhead(
   const ids = idsOf(src, rows);
   const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
   const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: [...new Set(rows.flatMap((r) => repeatKeys(r.request)))], recentSince };
-  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch);
+  const singles = comparedFingerprints(rows.map((r) => r.request));
+  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored, ...singles])], inBatch);
 }
 
 /** The ids a row's entry may be under: this version's, and earlier versions' derived and legacy ids. */

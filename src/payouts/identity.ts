@@ -150,6 +150,22 @@ function repeatKeyOf(r: PayoutRequest, account: string): string {
 }
 
 /**
+ * What a single payout (`payout create`) is journaled as paying: payoutFingerprint with the
+ * account as compared, so that a batch row that pays all the same with the account written
+ * another way finds it (repeats.ts samePayoutsSent). A single payout's id and key never come
+ * from it; a batch row's fingerprint stays payoutFingerprint (its payout id is made from it).
+ */
+export function comparedFingerprint(r: PayoutRequest): string {
+  const account = comparedAccount(r.account);
+  return payoutFingerprint(account === r.account ? r : { ...r, account });
+}
+
+/** The comparedFingerprint of each request whose account is written another way than compared (those samePayoutsSent looks up a second time). */
+export function comparedFingerprints(requests: readonly PayoutRequest[]): string[] {
+  return requests.filter((r) => comparedAccount(r.account) !== r.account).map(comparedFingerprint);
+}
+
+/**
  * The keys a payout's repeats are looked up by: its repeat key and, for an account written with
  * spaces, dashes or small letters, the key earlier versions journaled for it as written (the
  * account typed the same way in both). A payout is journaled with its repeat key only.

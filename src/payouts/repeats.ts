@@ -9,14 +9,15 @@
  *   wallet, recipient account (as compared: identity.ts comparedAccount, `4410-0012-34` is
  *   `4410001234`), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
  *   entry of an earlier version is found too) and was sent within REPEAT_WINDOW_MS; a batch row
- *   pays all the same (identity.ts, payoutFingerprint), at any time, its own batch's entries
- *   aside (those are duplicates, said as such);
+ *   pays all the same (identity.ts, payoutFingerprint; a single payout's account as compared,
+ *   comparedFingerprint), at any time, its own batch's entries aside (those are duplicates,
+ *   said as such);
  * - how earlier payouts are described: one by one (describeRepeat) or by the batch run or kind
  *   of payout that sent them (RunTally, describeRun).
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger } from './journal.js';
-import { batchIdSlipKey, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
+import { batchIdSlipKey, comparedAccount, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
 
@@ -59,17 +60,40 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
  */
 export async function byRepeatKeys(keys: readonly string[], find: (key: string) => Promise<JournalEntry[]>): Promise<JournalEntry[]> {
   if (keys.length === 1) return find(keys[0]!);
-  const found = (await Promise.all(keys.map(find))).flat();
-  return found.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.payoutId < b.payoutId ? -1 : 1));
+  return oldestFirst((await Promise.all(keys.map(find))).flat());
 }
 
 /**
  * `payout batch`: payouts that pay all that a row pays (its fingerprint), sent at any time
  * under another payout id (other batches, single payouts), not refused, oldest first. `own`
  * tells the batch's own entries (an identical row's other occurrence), which are not repeats.
+ * With the row's `request`, single payouts are found with the account written another way too
+ * (`4410001234` for the row's `4410-0012-34`): they are journaled with what they pay with the
+ * account as compared (identity.ts comparedFingerprint), a second look-up only for a row whose
+ * account is not written that way.
  */
-export async function samePayoutsSent(journal: Ledger, baseUrl: string, fingerprint: string, own: (e: JournalEntry) => boolean): Promise<JournalEntry[]> {
-  return (await journal.find(baseUrl, 'fingerprint', fingerprint)).filter((e) => countsAsSent(e) && !own(e));
+export async function samePayoutsSent(
+  journal: Ledger,
+  baseUrl: string,
+  fingerprint: string,
+  own: (e: JournalEntry) => boolean,
+  request?: PayoutRequest,
+): Promise<JournalEntry[]> {
+  const counts = (e: JournalEntry) => countsAsSent(e) && !own(e);
+  const sent = (await journal.find(baseUrl, 'fingerprint', fingerprint)).filter(counts);
+  if (request === undefined || comparedAccount(request.account) === request.account) return sent;
+  const singles = (await journal.find(baseUrl, 'fingerprint', comparedFingerprint(request))).filter((e) => isSingle(e) && counts(e));
+  return singles.length ? oldestFirst([...sent, ...singles]) : sent;
+}
+
+/** A payout sent by payout create: no batch row, of this payctl or of payctl 0.1 (`batch-` ids). */
+function isSingle(e: JournalEntry): boolean {
+  return !e.batch && !e.payoutId.startsWith('batch-');
+}
+
+/** Entries in the ledger's order: by time journaled, then payout id. */
+function oldestFirst(entries: JournalEntry[]): JournalEntry[] {
+  return entries.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.payoutId < b.payoutId ? -1 : 1));
 }
 
 /**
@@ -106,7 +130,7 @@ export class BatchRepeats {
       for (const e of others) this.otherBatches.add(e);
     }
     const since = this.#recentSince;
-    const singles = since === undefined ? [] : same.filter((e) => !e.batch && !e.payoutId.startsWith('batch-') && Date.parse(e.createdAt) >= since);
+    const singles = since === undefined ? [] : same.filter((e) => isSingle(e) && Date.parse(e.createdAt) >= since);
     if (singles.length) {
       this.recentSingleRows++;
       if (row !== undefined && this.recentSingleRowNumbers.length < 10) this.recentSingleRowNumbers.push(row);

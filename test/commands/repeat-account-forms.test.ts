@@ -6,7 +6,8 @@
  * (the service takes either form). Now the account is compared without letter case, spaces and
  * dashes (identity.ts comparedAccount): refused (exit 2, nothing sent), the earlier payout named
  * with the account as it wrote it; --allow-repeat sends it. Entries the previous version
- * journaled are still found; a batch resumed or a payout typed after a batch row compare alike.
+ * journaled are still found; a batch resumed, a payout typed after a batch row and a batch
+ * after single payouts compare alike.
  */
 import { describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -113,6 +114,46 @@ describe('batch rows and the account written another way', () => {
     const r = await create(['payout', 'create', ...args, '--account', typed!.account_number, '--yes']);
     expect(r.stderr).toContain(`account (written "${row!.account_number}" there), amount and currency: payout id ${id} (row 2 of batch "${tag}"), accepted`);
     expect(r.code, r.stderr).toBe(2);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('a run without --batch-id after single payouts of its rows typed with the account written another way: refused (exit 2, nothing sent; plan create too)', async () => {
+    const tag = `rowsingle${Date.now()}`;
+    const rows = payrollRows(3, setup.sleWallet, tag);
+    const [typedDashed] = dashed([rows[0]!]);
+    // Row 2's account typed with dashes by hand, row 3's as the file writes it (the file then re-typed with dashes).
+    const file = setup.work.file('dec.csv');
+    writeFile(file, toCsv([rows[0]!, ...dashed([rows[1]!]), rows[2]!]));
+    for (const [row, account] of [
+      [rows[0]!, typedDashed!.account_number],
+      [rows[1]!, rows[1]!.account_number!],
+    ] as const) {
+      const cells = ['wallet_id', 'amount', 'currency', 'type', 'name', 'provider'].map((c) => String(row[c]));
+      const flags = ['--wallet', '--amount', '--currency', '--type', '--name', '--provider'].flatMap((f, i) => [f, cells[i]!]);
+      const single = await create([
+        'payout',
+        'create',
+        ...flags,
+        '--account',
+        account,
+        '--note',
+        row.note!,
+        '--metadata',
+        `employee=${row['metadata.employee']}`,
+        '--yes',
+      ]);
+      expect(single.code, single.stderr).toBe(0);
+    }
+
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['payout', 'batch', file, '--yes'], { dir: setup.dir });
+    expect(r.stderr).toContain(`Error: ${file}: rows 2, 3 pay what was sent as single payouts (payout create) `);
+    expect(r.stderr).toContain('those people are paid twice. Nothing was sent.');
+    expect(r.code, r.stderr).toBe(2);
+    await payctl(['keys', 'create', '--name', 'Mariama Kanu'], { dir: setup.dir });
+    const plan = await payctl(['plan', 'create', file], { dir: setup.dir });
+    expect(plan.stderr).toContain('rows 2, 3 pay what was sent as single payouts (payout create) ');
+    expect(plan.code, plan.stderr).toBe(2);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 

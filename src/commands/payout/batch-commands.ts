@@ -155,7 +155,7 @@ export function recentSinglesRefusal(
   const n = said.rows;
   const rows = `${n === 1 ? 'row' : 'rows'} ${said.rowNumbers.join(', ')}${n > said.rowNumbers.length ? ` and ${n - said.rowNumbers.length} more` : ''}`;
   return new UsageError(
-    `${file}: ${rows} ${n === 1 ? 'pays' : 'pay'} what was sent ${said.runs}, alike in every cell (wallet, recipient, account, amount, note): sent again, ${n === 1 ? 'that person is' : 'those people are'} paid twice. ${nothing}`,
+    `${file}: ${rows} ${n === 1 ? 'pays' : 'pay'} what was sent ${said.runs}, alike in every cell (wallet, recipient, account, amount, note; the account in any letter case, with any spaces or dashes): sent again, ${n === 1 ? 'that person is' : 'those people are'} paid twice. ${nothing}`,
     [],
     `See what was paid: ${commandLine(inv, ['history'], ['--since', since.toISOString().slice(0, 10)])}\nIf the file's ${rows} ${n === 1 ? 'is that payout' : 'are those payouts'}, take ${n === 1 ? 'it' : 'them'} out of the file (paid) and run the same command again. If ${n === 1 ? 'it is a second payment' : 'they are second payments'}, send ${n === 1 ? 'it' : 'them'} in a file of ${n === 1 ? 'its' : 'their'} own, under a batch id of ${n === 1 ? 'its' : 'their'} own (--batch-id NAME).`,
   );

@@ -11,7 +11,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StatusUnknownError, StillPendingError, UsageError } from '../../errors.js';
 import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
 import { claimedNow, JournalConflict, journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
-import { derivedIdempotencyKey, payoutFingerprint, repeatKey } from '../../payouts/identity.js';
+import { comparedFingerprint, derivedIdempotencyKey, repeatKey } from '../../payouts/identity.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { retryCommand } from './retry-command.js';
@@ -100,7 +100,8 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
         // the body (journal.ts), so another machine or a restored backup reuses it. A new id, a new key.
         randomKey: opts.payoutId === undefined,
         now: deps.clock.now(),
-        origin: { fingerprint: payoutFingerprint(request), repeatKey: repeatKey(request) },
+        // Found by a batch row that pays the same (the account as compared) and by the repeat guard.
+        origin: { fingerprint: comparedFingerprint(request), repeatKey: repeatKey(request) },
         profile: deps.globals.profile,
       });
     } catch (err) {

@@ -36,7 +36,7 @@ export class PlanRepeats {
       this.#accepted++;
       this.#earlier.add(r.earlier);
     } else if (!r.earlier) {
-      this.#repeats.add(await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r)), r.row);
+      this.#repeats.add(await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r), r.request), r.row);
     }
   }
 

@@ -25,7 +25,7 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
-import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey, repeatKeys } from '../../payouts/identity.js';
+import { comparedFingerprints, DEFAULT_BATCH_ID, payoutFingerprint, repeatKey, repeatKeys } from '../../payouts/identity.js';
 import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
@@ -277,7 +277,7 @@ async function refusePaidSince(
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
       const group = items.slice(i, i + LOOKAHEAD);
-      await j.journal.prefetch?.(j.api.baseUrl, [], [...new Set(group.map((x) => x.fingerprint!))], {
+      await j.journal.prefetch?.(j.api.baseUrl, [], [...new Set([...group.map((x) => x.fingerprint!), ...comparedFingerprints(group.map((x) => x.request))])], {
         batch: batchRun,
         repeatKeys: [...new Set(group.flatMap((x) => repeatKeys(x.request)))],
         recentSince: changed.run.recentSince,
@@ -286,7 +286,7 @@ async function refusePaidSince(
     if (!stillUnpaid(it.earlier)) continue;
     await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
     // The fingerprint journaledAsPlanned gave each item.
-    const paid = (await samePayoutsSent(j.journal, j.api.baseUrl, it.fingerprint!, (e) => e.payoutId === it.request.payoutId))
+    const paid = (await samePayoutsSent(j.journal, j.api.baseUrl, it.fingerprint!, (e) => e.payoutId === it.request.payoutId, it.request))
       .filter((e) => Date.parse(e.createdAt) > made)
       .at(-1);
     if (paid && paidAfter++ < 10)

@@ -6,7 +6,7 @@
  * in view; plan create says the same to the maker (create-repeats.ts).
  */
 import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
-import { payoutFingerprint } from '../../payouts/identity.js';
+import { comparedFingerprints, payoutFingerprint } from '../../payouts/identity.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import type { ReadPayout } from '../../plans/plan.js';
 import { text } from '../../output/text.js';
@@ -34,7 +34,7 @@ export async function sentBefore(journal: Ledger, baseUrl: string, payouts: read
     await journal.prefetch?.(
       baseUrl,
       group.map((g) => g.p.payout_id),
-      group.map((g) => g.fingerprint),
+      [...group.map((g) => g.fingerprint), ...comparedFingerprints(group.map((g) => g.p.request))],
     );
     for (const { p, fingerprint } of group) {
       const own = await journal.get(baseUrl, p.payout_id);
@@ -43,7 +43,7 @@ export async function sentBefore(journal: Ledger, baseUrl: string, payouts: read
         continue;
       }
       if (own) continue; // journaled, not accepted: plan send resolves it under its key
-      const same = (await samePayoutsSent(journal, baseUrl, fingerprint, (e) => e.payoutId === p.payout_id)).at(-1);
+      const same = (await samePayoutsSent(journal, baseUrl, fingerprint, (e) => e.payoutId === p.payout_id, p.request)).at(-1);
       if (same) out.push({ row: p.row, payoutId: p.payout_id, kind: Date.parse(same.createdAt) > made ? 'after' : 'repeat', earlier: same });
     }
   }
