@@ -17,6 +17,7 @@ import { payoutPosts, postedPayoutId, readCsvReport, toCsv, writeFile, type Batc
 import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
 import { bankPayoutArgs, bankPayoutRequest, heldFrom, previousRepeatKey } from '../helpers/payout-fixtures.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { checkBatch, identifiedRows, openBatch } from '../../src/payouts/batch-load.js';
 import { payoutBody } from '../../src/payouts/request.js';
 
 const ctx = useSandbox();
@@ -154,6 +155,34 @@ describe('batch rows and the account written another way', () => {
     const plan = await payctl(['plan', 'create', file], { dir: setup.dir });
     expect(plan.stderr).toContain('rows 2, 3 pay what was sent as single payouts (payout create) ');
     expect(plan.code, plan.stderr).toBe(2);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
+  it('a batch the previous version sent today, its accounts written with dashes: a re-saved copy without --batch-id finds its rows by their old keys, refused', async () => {
+    const tag = `oldbatch${Date.now()}`;
+    const rows = dashed(payrollRows(2, setup.sleWallet, tag));
+    const file = writeFile(setup.work.file('old.csv'), toCsv(rows));
+    // The journal as the previous version left it: both rows accepted, each with the repeat key of its account as typed.
+    const src = openBatch(file, tag);
+    const journal = new Journal(setup.dir);
+    const ids: string[] = [];
+    for await (const r of identifiedRows(src, [], await checkBatch(src))) {
+      const origin = { batch: { id: tag, file: src.file, row: r.row }, fingerprint: r.fingerprint, repeatKey: previousRepeatKey(r.request) };
+      const e = await journal.begin({ baseUrl: ctx.sb.baseUrl, payoutId: r.request.payoutId, body: payoutBody(r.request), now: new Date(), log: true, origin });
+      await journal.record(e, { kind: 'accepted', status: 201, transactionId: `TXN-OLD-${r.row}`, fee: '0.00', replayed: false, at: e.createdAt });
+      ids.push(e.payoutId);
+    }
+    await journal.closeLog();
+
+    // Re-saved by a spreadsheet under another name, its notes reformatted (each row a new identity), sent without its --batch-id.
+    const copy = writeFile(setup.work.file('old (1).csv'), toCsv(rows.map((r) => ({ ...r, note: 'Salary 11/30/2026' }))));
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir });
+    expect(r.stderr).toContain(`Error: ${copy}: 2 rows pay what batch "${tag}" paid before, their other cells changed since. Nothing was sent.`);
+    expect(r.stderr).toContain(
+      `  - row 2: note "Salary 11/30/2026" was "Salary 2026-11-30" when payout ${ids[0]} paid the same in batch "${tag}" (its row 2 of ${src.file}, `,
+    );
+    expect(r.code, r.stderr).toBe(2);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 
