@@ -16,11 +16,13 @@ import { fsFault } from './fs-fault.js';
  * its files in them (chmod, mv, rm) depend on the folder they are pasted in, or read as options.
  * `from`: the working folder a relative one is read from (another process's: sandbox/record.ts).
  */
-export function configDir(env: NodeJS.ProcessEnv, from = process.cwd()): string {
+export function configDir(env: NodeJS.ProcessEnv, from?: string): string {
   const home = () => env.HOME || homedir();
-  if (env.PAYCTL_CONFIG_DIR) return resolve(from, tilde(env.PAYCTL_CONFIG_DIR, home));
-  if (env.XDG_CONFIG_HOME) return resolve(from, tilde(env.XDG_CONFIG_HOME, home), 'payctl');
-  return resolve(from, home(), '.config', 'payctl');
+  // resolve() alone reads a relative path from this process's working folder.
+  const at = (...parts: string[]) => (from === undefined ? resolve(...parts) : resolve(from, ...parts));
+  if (env.PAYCTL_CONFIG_DIR) return at(tilde(env.PAYCTL_CONFIG_DIR, home));
+  if (env.XDG_CONFIG_HOME) return at(tilde(env.XDG_CONFIG_HOME, home), 'payctl');
+  return at(home(), '.config', 'payctl');
 }
 
 /**
