@@ -78,41 +78,32 @@ const ENTRY_FIELDS = new Set(['version', 'payoutId', 'baseUrl', 'idempotencyKey'
  * payctl does not know (written by a newer one) keeps them, through the spread.
  */
 export function withOutcome(e: JournalEntry, outcome: Outcome): JournalEntry {
-  for (const k in e) if (!ENTRY_FIELDS.has(k)) return { ...e, outcome };
+  return entryWith(e, e.createdAt, outcome);
+}
+
+/**
+ * The entry dated `at` (ISO) instead: a shared store dates a claim by its database's clock, in
+ * the claim's transaction, before it is signed (postgres/claims.ts). As withOutcome.
+ */
+export function dated(e: JournalEntry, at: string): JournalEntry {
+  return entryWith(e, at, e.outcome);
+}
+
+/** The entry with this time and outcome, as one object literal (withOutcome says why); unknown fields kept. */
+function entryWith(e: JournalEntry, createdAt: string, outcome: Outcome | undefined): JournalEntry {
+  for (const k in e) if (!ENTRY_FIELDS.has(k)) return { ...e, createdAt, outcome };
   return {
     version: e.version,
     payoutId: e.payoutId,
     baseUrl: e.baseUrl,
     idempotencyKey: e.idempotencyKey,
     body: e.body,
-    createdAt: e.createdAt,
+    createdAt,
     profile: e.profile,
     batch: e.batch,
     fingerprint: e.fingerprint,
     repeatKey: e.repeatKey,
     outcome,
-  };
-}
-
-/**
- * The entry dated `at` (ISO) instead: a shared store dates a claim by its database's clock, in
- * the claim's transaction, before it is signed (postgres/claims.ts). One object literal, as
- * withOutcome; an entry with fields this payctl does not know keeps them.
- */
-export function dated(e: JournalEntry, at: string): JournalEntry {
-  for (const k in e) if (!ENTRY_FIELDS.has(k)) return { ...e, createdAt: at };
-  return {
-    version: e.version,
-    payoutId: e.payoutId,
-    baseUrl: e.baseUrl,
-    idempotencyKey: e.idempotencyKey,
-    body: e.body,
-    createdAt: at,
-    profile: e.profile,
-    batch: e.batch,
-    fingerprint: e.fingerprint,
-    repeatKey: e.repeatKey,
-    outcome: e.outcome,
   };
 }
 
