@@ -10,22 +10,15 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { tempWorkDir } from '../helpers/batch.js';
-import { planBatchFile, planPathOf, readPlanFile, remadeByMaker, setUpTeam } from '../helpers/four-eyes.js';
+import { planBatchFile, planPathOf, readPlanFile, remadeByMaker, setUpTeam, useTeamFolders } from '../helpers/four-eyes.js';
 import type { Plan } from '../../src/plans/plan.js';
 
 const ctx = useSandbox();
-const work = tempWorkDir();
-const people = { maker: tempConfigDir(), alice: tempConfigDir(), bob: tempConfigDir() };
-afterAll(() => {
-  for (const p of Object.values(people)) p.cleanup();
-  work.cleanup();
-});
+const { work, people } = useTeamFolders();
 
 /** A plan of two payouts made by the maker and approved by Alice, as JSON. */
 let good: Plan;

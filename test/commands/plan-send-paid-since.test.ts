@@ -9,21 +9,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { setUpTeam } from '../helpers/four-eyes.js';
+import { payoutPosts } from '../helpers/batch.js';
+import { setUpTeam, useTeamFolders } from '../helpers/four-eyes.js';
 import { scriptedPrompter, type ScriptedPrompter } from '../helpers/prompts.js';
 
 const ctx = useSandbox();
-const work = tempWorkDir();
-const people = { maker: tempConfigDir(), alice: tempConfigDir(), bob: tempConfigDir() };
-afterAll(() => {
-  for (const p of Object.values(people)) p.cleanup();
-  work.cleanup();
-});
+const { work, people } = useTeamFolders();
 
 /** A payroll of two rows without payout ids (each row's id made from what it pays and the batch id). */
 function payroll(wallet: string, note: string, name: string): string {

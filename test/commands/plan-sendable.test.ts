@@ -14,24 +14,19 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { oneJson, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { addApproval, bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam } from '../helpers/four-eyes.js';
+import { payoutPosts } from '../helpers/batch.js';
+import { addApproval, bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam, useTeamFolders } from '../helpers/four-eyes.js';
 import { loadSigningKey } from '../../src/plans/keys.js';
 import type { Plan } from '../../src/plans/plan.js';
 
 const ctx = useSandbox();
-const work = tempWorkDir();
-const people = { maker: tempConfigDir(), alice: tempConfigDir(), bob: tempConfigDir() };
-afterAll(() => {
-  for (const p of Object.values(people)) p.cleanup();
-  work.cleanup();
-});
+const { work, people } = useTeamFolders();
 
 const run = (args: string[], opts: Omit<InProcessOptions, 'dir'> & { dir?: string } = {}): Promise<Run> => payctl(args, { dir: people.maker.dir, ...opts });
 

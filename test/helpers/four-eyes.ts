@@ -10,7 +10,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSigningKey, signText, type SigningKey } from '../../src/plans/keys.js';
 import { approvalMessage, type Plan } from '../../src/plans/plan.js';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import { tempConfigDir } from './cli.js';
+import { tempWorkDir } from './batch.js';
 import { writeLoggedIn, type Run } from './e2e.js';
 import { payctl } from './in-process.js';
 import type { Sandbox } from './sandbox.js';
@@ -151,4 +153,18 @@ export async function setUpTeam(sb: Sandbox, people: Record<string, Person> & Re
   const set = await run(['config', 'set', 'policy', policyFile], people.maker.dir);
   expect(set.code, set.stderr).toBe(0);
   return policyFile;
+}
+
+/**
+ * A test file's team: a work folder and the config folders of a maker and two approvers (alice,
+ * bob), removed after the file's tests. setUpTeam gives them keys and a policy.
+ */
+export function useTeamFolders(): { work: { dir: string }; people: Record<'maker' | 'alice' | 'bob', { dir: string }> } {
+  const work = tempWorkDir();
+  const people = { maker: tempConfigDir(), alice: tempConfigDir(), bob: tempConfigDir() };
+  afterAll(() => {
+    for (const p of Object.values(people)) p.cleanup();
+    work.cleanup();
+  });
+  return { work, people };
 }
