@@ -106,10 +106,10 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
  * journaled payout id (exit 1); `meant`: the id without what was copied with it, when that one
  * is either (copiedId), with the command that looks it up.
  */
-export function unknownIdError(id: string, inv: Invocation, meant?: string): ApiError {
+export function unknownIdError(id: string, inv: Invocation, ledger: Pick<Ledger, 'called'>, meant?: string): ApiError {
   const lists = `Payouts this machine sent, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`;
   return new ApiError(
-    `No payout ${text(id)}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and this machine's journal has no payout id ${text(id)}. Nothing was asked of the service.`,
+    `No payout ${text(id)}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and ${ledger.called} has no payout id ${text(id)}. Nothing was asked of the service.`,
     {
       code: 'NOT_FOUND',
       hint: meant ? `Did you mean ${meant} (without the characters copied with it)? Look it up with: ${commandLine(inv, ['payout', 'get'], [meant])}` : lists,
@@ -121,9 +121,9 @@ export function unknownIdError(id: string, inv: Invocation, meant?: string): Api
  * Why `payout get <id>` has nothing to ask for a journaled payout id without a transaction id,
  * and what to do: an ApiError (exit 1) saying what the journal knows.
  */
-export function notLookedUpError(entry: JournalEntry, inv: Invocation): ApiError {
+export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): ApiError {
   const id = text(entry.payoutId);
-  const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this machine's journal has none for it`;
+  const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and ${ledger.called} has none for it`;
   const o = entry.outcome;
   if (o?.kind === 'rejected') {
     return new ApiError(`${head}: the service refused it (${text([o.code, o.message].filter(Boolean).join(': '))}), so no payout was made.`, { code: 'NOT_FOUND' });

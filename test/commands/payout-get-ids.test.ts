@@ -17,6 +17,7 @@ import { TestClock } from '../helpers/clock.js';
 import { heldFor, loginInProcess, payoutArgs } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
+import { sharedPostgres } from '../helpers/postgres.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -142,6 +143,24 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
     expect(r.stderr).toContain(
       `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this machine's journal has none for it: its outcome is unknown`,
     );
+    // On a shared ledger, the ledger is named as what it is, never "this machine's journal".
+    const shared = tempConfigDir();
+    try {
+      await loginInProcess(ctx.sb, shared.dir);
+      const url = await (await sharedPostgres()).freshDatabase('get-ids');
+      expect((await payctl(['config', 'set', 'ledger', '--stdin'], { dir: shared.dir, input: `${url}\n` })).code).toBe(0);
+      const teamId = randomUUID();
+      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+      expect((await payctl(payoutArgs(wallet, teamId), { dir: shared.dir, clock: new TestClock() })).code).toBe(4);
+      ctx.sb.faults.clear();
+      const team = await payctl(['payout', 'get', teamId], { dir: shared.dir });
+      expect(team.code).toBe(1);
+      expect(team.stderr).toContain(`and the team's shared ledger has none for it: its outcome is unknown`);
+      const none = await payctl(['payout', 'get', 'no-such-id'], { dir: shared.dir });
+      expect(none.stderr).toContain("and the team's shared ledger has no payout id no-such-id.");
+    } finally {
+      shared.cleanup();
+    }
     const line = r.stderr.split('\n').find((l) => l.includes('payctl history reconcile'))!;
     const argv = shellSplit(line.slice(line.indexOf('payctl ')));
     expect(argv).toEqual(['payctl', 'history', 'reconcile', '--payout-id', id]);

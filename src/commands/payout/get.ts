@@ -31,11 +31,11 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
   const ledger = await openLedger(deps);
   const resolved = await resolvePayoutRef(ledger, api.baseUrl, id);
-  if ('known' in resolved) throw notLookedUpError(resolved.known, inv);
+  if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger);
   if ('unknown' in resolved) {
     const bare = copiedId(id);
     const meant = bare === undefined || 'unknown' in (await resolvePayoutRef(ledger, api.baseUrl, bare)) ? undefined : bare;
-    throw unknownIdError(id, inv, meant);
+    throw unknownIdError(id, inv, ledger, meant);
   }
   const ref = resolved.ref;
   if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout, ref);

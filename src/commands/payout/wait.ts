@@ -37,9 +37,10 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   const inv = invocationOf(deps.globals, deps.env);
   let ref = known;
   if (!ref) {
-    const r = await resolvePayoutRef(await openLedger(deps), api.baseUrl, id);
-    if ('known' in r) throw notLookedUpError(r.known, inv);
-    if ('unknown' in r) throw unknownIdError(id, inv);
+    const ledger = await openLedger(deps);
+    const r = await resolvePayoutRef(ledger, api.baseUrl, id);
+    if ('known' in r) throw notLookedUpError(r.known, inv, ledger);
+    if ('unknown' in r) throw unknownIdError(id, inv, ledger);
     ref = r.ref;
   }
   const asked = ref.transactionId;

@@ -180,6 +180,8 @@ export interface Ledger {
    * "through the team's shared ledger" (PostgreSQL), as in "already sent today from this machine".
    */
   readonly sentFrom: string;
+  /** The ledger as messages name it: "this machine's journal", "the team's shared ledger". */
+  readonly called: string;
   /**
    * The entry to send: the journaled one when this payout id was seen before (its key and
    * body reused), else a new one, durable before this resolves, dated by the ledger's clock

@@ -35,6 +35,7 @@ import { readEntry } from './stored.js';
 export class LocalLedger implements Ledger {
   readonly dir: string;
   readonly sentFrom = 'from this machine';
+  readonly called = "this machine's journal";
   readonly #configDir: string;
   readonly #clock: Pick<Clock, 'now'>;
   readonly #folder: JournalFolder;

@@ -53,6 +53,7 @@ export interface PostgresLedgerStatus {
 
 export class PostgresLedger implements Ledger {
   readonly sentFrom = "through the team's shared ledger";
+  readonly called = "the team's shared ledger";
   /** The URL, its password masked: what messages name. */
   readonly url: string;
   readonly schemaVersion: number;
