@@ -7,11 +7,13 @@
  * a daily total a correct machine used up, nor a correct machine one it used up (payout create,
  * payout batch, plan send); the same payout typed on a slow machine and then a correct one, or a
  * correct one and then a fast one, is caught as a repeat; a fast machine still sends (its own
- * claim is not taken for a day-old one); and a row whose created_at was moved in the database is
- * reported by `ledger verify` and refused by the reads that find it.
+ * claim is not taken for a day-old one); a row whose created_at was moved in the database is
+ * reported by `ledger verify` and refused by the reads that find it; and a plan made on a machine
+ * an hour ahead is made when the ledger stored it, so a payout paid by hand just after it is
+ * after it (plan send refuses the plan), not a repeat paid a second time.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -203,5 +205,45 @@ describe("a row's created_at moved in the database", () => {
     expect(counted.stderr).toContain(`payout ${nudged}`);
     expect(counted.stderr).toContain('its created_at column does not match its entry');
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
+
+describe('a plan made on a machine whose clock is ahead', () => {
+  it("a payout paid by hand after the plan was made is after it by the database's clock: plan show, policy check and plan send say so; nobody is paid twice", async () => {
+    // Before: the maker's clock an hour ahead dated the plan an hour late, so a payout paid by hand
+    // a moment after the plan looked earlier than it: "plan send pays it again", "It can be sent",
+    // and plan send paid the person a second time (exit 0).
+    const [fast, clerk] = [await machine(), await machine()];
+    const key = await payctl(['keys', 'create', '--name', 'Yeabu Koroma', '--json'], { dir: fast, clock: hoursOff(1) });
+    expect(key.code, key.stderr).toBe(0);
+    const maker = (oneJson(key.stdout) as { public_key: string }).public_key;
+    // No daily total: a row moved in the database by the test above is not counted here.
+    await usePolicy(fast, { members: { 'Yeabu Koroma': { keys: [maker], roles: ['maker'] } } });
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const file = join(work.dir, `fast-${randomUUID().slice(0, 8)}.csv`);
+    writeFileSync(file, `wallet_id,amount,currency,type,name,provider,account_number\n${wallet},334.00,SLE,bank,Ibrahim Sesay,uba,0123456789\n`);
+    const made = await payctl(['plan', 'create', file, '--batch-id', `fast-${randomUUID().slice(0, 8)}`], { dir: fast, clock: hoursOff(1) });
+    expect(made.code, made.stderr).toBe(0);
+    const plan = planPathOf(file);
+    const hash = (JSON.parse(readFileSync(plan, 'utf8')) as { hash: string }).hash;
+
+    // A clerk on a correct machine pays the same by hand, after the plan was made.
+    const byHand = await payctl(pay(wallet, '334.00', null), { dir: clerk });
+    expect(byHand.code, byHand.stderr).toBe(0);
+
+    const shown = await payctl(['plan', 'show', plan, '--json'], { dir: fast, clock: hoursOff(1) });
+    expect((oneJson(shown.stdout) as { sent_before: Array<{ kind: string }> }).sent_before).toMatchObject([{ kind: 'after' }]);
+    const checked = await payctl(['policy', 'check', plan], { dir: fast, clock: hoursOff(1) });
+    expect(checked.code, checked.stdout).toBe(1);
+    expect(checked.stdout).toContain('what was paid after the plan was made');
+    const from = ctx.sb.requests().length;
+    for (const named of [plan, hash]) {
+      const sent = await payctl(['plan', 'send', named, '--yes'], { dir: fast, clock: hoursOff(1) });
+      expect(sent.code, sent.stderr).toBe(2);
+      expect(sent.stderr).toContain('1 payout of it pays what was paid after the plan was made');
+      expect(sent.stderr).toContain('Nothing was sent.');
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(held(wallet)).toHaveLength(1);
   });
 });

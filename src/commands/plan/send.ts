@@ -39,7 +39,7 @@ import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { loadPlan } from './source.js';
+import { loadPlan, madeAt } from './source.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
 export interface PlanSendOptions {
@@ -47,6 +47,13 @@ export interface PlanSendOptions {
   concurrency?: number;
   report?: string;
   yes?: boolean;
+}
+
+/** When a plan was made (source.ts madeAt), and what its payouts are compared with (comparedWith). */
+interface Compared {
+  made: Date;
+  recentSince: Date | undefined;
+  planned: FilePayouts;
 }
 
 /** A check that failed: a usage error naming the plan; nothing was sent. */
@@ -58,6 +65,8 @@ interface Judged {
   /** Where it came from: its path as given, or its hash in the shared ledger (`file` undefined). */
   file: string | undefined;
   payouts: ReadPayout[];
+  /** When the shared ledger stored the plan (the database's clock), when it holds it: what was paid after it goes by it too (source.ts madeAt). */
+  storedAt?: string | undefined;
   policy: Policy;
   api: ApiClient;
   journal: Ledger;
@@ -71,7 +80,7 @@ interface Judged {
 }
 
 /** What the ledger's checks of a plan read: plan send's Judged, or a plan that policy check and plan show judge (ledgerRefusal). */
-type Planned = Pick<Judged, 'plan' | 'file' | 'payouts' | 'journal'> & { api: Pick<ApiClient, 'baseUrl'> };
+type Planned = Pick<Judged, 'plan' | 'file' | 'payouts' | 'storedAt' | 'journal'> & { api: Pick<ApiClient, 'baseUrl'> };
 
 export async function run(opts: PlanSendOptions, deps: Deps): Promise<number> {
   const refuse: Refuse = (message, problems = [], hint) => new UsageError(`Cannot send the plan ${opts.plan}: ${message}. Nothing was sent.`, problems, hint);
@@ -153,12 +162,10 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
   });
 }
 
-/** What a plan's payouts are compared with (changed-rows.ts): the batches of the day before the plan was made and since, its own payouts apart. */
-async function comparedWith(j: Planned, batch: { id: string }, items: BatchItem[]): Promise<{ recentSince: Date | undefined; planned: FilePayouts }> {
-  return {
-    recentSince: comparedSince(batch.id, new Date(Math.min(Date.parse(j.plan.created_at), (await j.journal.now()).getTime()))),
-    planned: FilePayouts.ofIds(items.map((it) => it.request.payoutId)),
-  };
+/** What a plan's payouts are compared with: when it was made (source.ts madeAt), and (changed-rows.ts) the batches of the day before and since, its own payouts apart. */
+async function comparedWith(j: Planned, batch: { id: string }, items: BatchItem[]): Promise<Compared> {
+  const made = await madeAt(j, j.journal);
+  return { made, recentSince: comparedSince(batch.id, made), planned: FilePayouts.ofIds(items.map((it) => it.request.payoutId)) };
 }
 
 /**
@@ -187,7 +194,7 @@ export async function ledgerRefusal(j: Planned, deps: Deps): Promise<UsageError 
  * counted, enough of them, and no limit broken.
  */
 async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): Promise<Judged> {
-  const { plan, payouts, store } = await loadPlan(opts.plan, deps);
+  const { plan, payouts, store, storedAt } = await loadPlan(opts.plan, deps);
   const policy = await effectivePolicy(deps);
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
@@ -214,7 +221,7 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
   };
   // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
   await judge(await journal.now());
-  return { plan, file: store ? undefined : opts.plan, payouts, policy, api, journal, approvals, judge };
+  return { plan, file: store ? undefined : opts.plan, payouts, storedAt, policy, api, journal, approvals, judge };
 }
 
 /**
@@ -262,7 +269,7 @@ async function refusePaidSince(
   j: Planned,
   items: BatchItem[],
   batch: { id: string; file: string },
-  { recentSince, planned }: { recentSince: Date | undefined; planned: FilePayouts },
+  { made, recentSince, planned }: Compared,
   refuse: Refuse,
   deps: Deps,
 ): Promise<void> {
@@ -271,9 +278,7 @@ async function refusePaidSince(
   const after: string[] = [];
   let paidAfter = 0;
   // Paid by another payout after the plan was made (payout create, a batch): its approvers never saw that.
-  // By the maker's clock against the journal's: payouts of the minutes before a plan (plan create
-  // says them) are not taken for after it, so a maker's clock ahead can hide one made just after.
-  const made = Date.parse(j.plan.created_at);
+  // Made: the earlier of the maker's clock and the shared ledger's, which dates the payouts (madeAt).
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
       const group = items.slice(i, i + LOOKAHEAD);
@@ -287,7 +292,7 @@ async function refusePaidSince(
     await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
     // The fingerprint journaledAsPlanned gave each item.
     const paid = (await samePayoutsSent(j.journal, j.api.baseUrl, it.fingerprint!, (e) => e.payoutId === it.request.payoutId, it.request))
-      .filter((e) => Date.parse(e.createdAt) > made)
+      .filter((e) => Date.parse(e.createdAt) > made.getTime())
       .at(-1);
     if (paid && paidAfter++ < 10)
       after.push(`payout ${it.request.payoutId}${it.row ? ` (row ${it.row})` : ''} pays what payout ${paid.payoutId} paid ${describeSentIn(paid)}`);
@@ -302,9 +307,9 @@ async function refusePaidSince(
   }
   if (after.length)
     throw refuse(
-      `${plural(paidAfter, 'payout of it pays', 'payouts of it pay')} what was paid after the plan was made (${j.plan.created_at}), which its approvers did not see`,
+      `${plural(paidAfter, 'payout of it pays', 'payouts of it pay')} what was paid after the plan was made (${made.toISOString()}), which its approvers did not see`,
       after,
-      `See what was paid: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--since', j.plan.created_at.slice(0, 10)])}\nIf some of it is still to pay, make a new plan of that, and have it approved.`,
+      `See what was paid: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--since', made.toISOString().slice(0, 10)])}\nIf some of it is still to pay, make a new plan of that, and have it approved.`,
     );
 }
 

@@ -27,6 +27,8 @@ export interface SendableInput {
   payouts: ReadPayout[];
   /** The plan's file as given; undefined for a plan of the shared ledger named by its hash. */
   file: string | undefined;
+  /** When the shared ledger stored the plan, when it holds it (source.ts madeAt). */
+  storedAt?: string | undefined;
   /** The run's ledger; undefined when it could not be read (then only where and when are judged). */
   journal: Ledger | undefined;
   /** The profile's base URL; undefined when it is not known (the ledger is then read under the plan's). */
@@ -39,14 +41,14 @@ export interface SendableInput {
  * ledger was read).
  */
 export async function sendRefusals(input: SendableInput, deps: Deps): Promise<SendRefusal[]> {
-  const { plan, payouts, file, journal, baseUrl } = input;
+  const { plan, payouts, file, storedAt, journal, baseUrl } = input;
   const refusals: SendRefusal[] = placeAndTimeProblems(plan, baseUrl, deps.clock.now()).map((p) => ({
     reason: p.text,
     details: [],
     ...(p.hint ? { hint: p.hint } : {}),
   }));
   if (!journal || (baseUrl !== undefined && !samePlace(plan.base_url, baseUrl))) return refusals;
-  const said = await ledgerRefusal({ plan, payouts, file, journal, api: { baseUrl: baseUrl ?? plan.base_url } }, deps);
+  const said = await ledgerRefusal({ plan, payouts, file, storedAt, journal, api: { baseUrl: baseUrl ?? plan.base_url } }, deps);
   if (said) refusals.push({ reason: said.message, details: said.problems, ...(said.hint ? { hint: said.hint } : {}) });
   return refusals;
 }

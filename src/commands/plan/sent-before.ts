@@ -25,9 +25,12 @@ export interface SentBefore {
 /** Rows a plan's ledger look-ups take at once (Ledger.prefetch). */
 const GROUP = 256;
 
-/** The plan's payouts sent before, in plan order, looked up in `journal` under the plan's service. */
-export async function sentBefore(journal: Ledger, baseUrl: string, payouts: readonly ReadPayout[], madeAt?: string): Promise<SentBefore[]> {
-  const made = madeAt === undefined ? NaN : Date.parse(madeAt);
+/**
+ * The plan's payouts sent before, in plan order, looked up in `journal` under the plan's service;
+ * one that paid the same is after the plan when it was journaled after `madeAt` (source.ts madeAt).
+ */
+export async function sentBefore(journal: Ledger, baseUrl: string, payouts: readonly ReadPayout[], madeAt?: Date): Promise<SentBefore[]> {
+  const made = madeAt === undefined ? NaN : madeAt.getTime();
   const out: SentBefore[] = [];
   for (let from = 0; from < payouts.length; from += GROUP) {
     const group = payouts.slice(from, from + GROUP).map((p) => ({ p, fingerprint: payoutFingerprint(p.request) }));

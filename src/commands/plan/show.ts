@@ -23,7 +23,7 @@ import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
 import { approvalLines, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { loadPlan } from './source.js';
+import { loadPlan, madeAt } from './source.js';
 import { sentBefore, sentBeforeLines, type SentBefore } from './sent-before.js';
 import { refusalLines, sendRefusals, type SendRefusal } from './sendable.js';
 
@@ -74,7 +74,7 @@ function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
 }
 
 export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
-  const { plan, payouts, ref, label, store, alsoStored } = await loadPlan(opts.plan, deps);
+  const { plan, payouts, ref, label, store, alsoStored, storedAt } = await loadPlan(opts.plan, deps);
   const policy = await effectivePolicy(deps);
   let wallets: Wallet[] | undefined;
   let balancesProblem: string | undefined;
@@ -94,7 +94,8 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
   let ledger: Ledger | undefined;
   try {
     ledger = await openLedger(deps);
-    review.sent = { found: await sentBefore(ledger, plan.base_url, payouts, plan.created_at), from: ledger.sentFrom };
+    // Before or after the plan was made as plan send tells them (source.ts madeAt).
+    review.sent = { found: await sentBefore(ledger, plan.base_url, payouts, await madeAt({ plan, storedAt }, ledger)), from: ledger.sentFrom };
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     sentProblem = err.message;
@@ -110,7 +111,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     const limits = await limitProblems(policy, requests, journal, plan.base_url, now, (l) => deps.log.warn(l));
     review.judged = { policy, approvals, need, limits };
   }
-  review.refusals = await sendRefusals({ plan, payouts, file: store ? undefined : opts.plan, journal: ledger, baseUrl }, deps);
+  review.refusals = await sendRefusals({ plan, payouts, file: store ? undefined : opts.plan, storedAt, journal: ledger, baseUrl }, deps);
   if (deps.globals.json) {
     await write(deps.io.stdout, reviewJson(review) + '\n');
     return 0;

@@ -8,6 +8,8 @@
  * ledger holds too (plan create stored it) gets the approvals stored there beside its own (an
  * approver who followed the printed `plan approve sha256:…` signed there only): each is an
  * approval over the same hash, checked where it counts (plans/approvals.ts) as the file's are.
+ * When the plan was made, for what was paid after it, is the earlier of its own time (its maker's
+ * clock) and, when the shared ledger holds it, the time the ledger stored it (madeAt).
  */
 import { existsSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
@@ -35,6 +37,8 @@ export interface LoadedPlan {
    * approval there as well), and the approvals read from there that the file does not hold.
    */
   alsoStored?: { store: PlanStore; approvals: Approval[] };
+  /** When the shared ledger stored the plan (the database's clock), when it holds it. */
+  storedAt?: string;
 }
 
 /** The hex digits of an argument that names a plan by hash (lower case); undefined for a file. */
@@ -52,7 +56,22 @@ export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
   const hash = await oneHash(store, hex, arg);
   const stored = await store.get(hash);
   if (!stored) throw new RefusedError(`No plan ${hash} in the team's shared ledger (it was there a moment ago). Nothing was sent or changed.`);
-  return { ...storedPlan(stored), ref: hash, label: `${hash} (in the team's shared ledger)`, store };
+  return { ...storedPlan(stored), ref: hash, label: `${hash} (in the team's shared ledger)`, store, storedAt: stored.storedAt };
+}
+
+/**
+ * When a plan was made, for "paid after the plan was made" (plan send, plan show, policy check):
+ * the earliest of its own time (its maker's clock), the time the shared ledger stored it (the
+ * database's clock, which dates the payouts it is compared with) and the ledger's now. A maker's
+ * clock set ahead would otherwise date the plan late, and a payout paid by hand just after the
+ * plan would look earlier than it: plan send would pay it again. A clock set behind only moves
+ * the time earlier, so more is taken for after the plan (refused, never paid twice). A plan
+ * file the shared ledger does not hold (made with the local journal) has only its maker's time.
+ */
+export async function madeAt(p: { plan: Pick<Plan, 'created_at'>; storedAt?: string | undefined }, ledger: Pick<Ledger, 'now'>): Promise<Date> {
+  const times = [Date.parse(p.plan.created_at), (await ledger.now()).getTime()];
+  if (p.storedAt !== undefined) times.push(Date.parse(p.storedAt));
+  return new Date(Math.min(...times.filter(Number.isFinite)));
 }
 
 /**
@@ -71,7 +90,12 @@ async function withStoredApprovals(loaded: LoadedPlan, ledger: Ledger): Promise<
     keys.add(a.fingerprint);
     added.push(a);
   }
-  return { ...loaded, plan: { ...loaded.plan, approvals: [...loaded.plan.approvals, ...added] }, alsoStored: { store, approvals: added } };
+  return {
+    ...loaded,
+    plan: { ...loaded.plan, approvals: [...loaded.plan.approvals, ...added] },
+    alsoStored: { store, approvals: added },
+    storedAt: stored.storedAt,
+  };
 }
 
 /** The shared ledger's plans; with the local journal, a usage error saying how to set a shared one. */

@@ -83,7 +83,9 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const judged = plan ? checkApprovals(plan.plan, policy) : undefined;
   const counted = judged?.valid.length ?? 0;
   // The checks plan send runs beside approvals and limits: what this says can be sent, plan send sends.
-  const refusals = plan ? await sendRefusals({ plan: plan.plan, payouts: plan.payouts, file: opts.file, journal, baseUrl: api.baseUrl }, deps) : [];
+  const refusals = plan
+    ? await sendRefusals({ plan: plan.plan, payouts: plan.payouts, file: opts.file, storedAt: plan.storedAt, journal, baseUrl: api.baseUrl }, deps)
+    : [];
   const sendable =
     limits.length === 0 && refusals.length === 0 && (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0);
   const inv = invocationOf(deps.globals, deps.env);

@@ -325,6 +325,12 @@ export interface StoredPlan {
   /** The plan's content (everything its hash covers) as canonical JSON (plans/canonical.ts). */
   content: string;
   makerSignature: string;
+  /**
+   * When the ledger stored it (plan create), by the database's clock (ISO, to the millisecond):
+   * "after the plan was made" goes by the earlier of this and the plan's own time, its maker's
+   * clock (plan/source.ts madeAt).
+   */
+  storedAt: string;
   /** Oldest first. Each is checked where it counts (plans/approvals.ts), as a plan file's are. */
   approvals: Approval[];
 }

@@ -4,7 +4,9 @@
  * machine, and its approvals, one row per plan and approver key. What a row says is checked by
  * whoever reads it, as a plan file is (plans/plan.ts: the hash against the content, the maker's
  * signature; plans/approvals.ts: each approval's signature): the table is a place to find a plan,
- * never a reason to trust one.
+ * never a reason to trust one. Its stored_at, the database's clock when plan create stored it,
+ * only ever moves "after the plan was made" earlier than the plan's own time says (plan/source.ts
+ * madeAt): a maker's clock set ahead cannot hide a payout paid after the plan.
  */
 import type { Pool } from 'pg';
 import type { Approval } from '../../../plans/signatures.js';
@@ -52,9 +54,12 @@ export class PostgresPlans implements PlanStore {
   }
 
   async get(hash: string): Promise<StoredPlan | undefined> {
-    const plans = await this.#query<{ content: string; maker_signature: string }>('read the plans of', `SELECT content, maker_signature FROM ${PLANS} WHERE hash = $1`, [
-      hash,
-    ]);
+    // stored_at is the database's now() when plan create stored it (its column's default), to the millisecond as entries are dated.
+    const plans = await this.#query<{ content: string; maker_signature: string; stored_at: string }>(
+      'read the plans of',
+      `SELECT content, maker_signature, to_char(stored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS stored_at FROM ${PLANS} WHERE hash = $1`,
+      [hash],
+    );
     if (!plans[0]) return undefined;
     const approvals = await this.#query<Approval>(
       'read the plans of',
@@ -65,6 +70,7 @@ export class PostgresPlans implements PlanStore {
       hash,
       content: plans[0].content,
       makerSignature: plans[0].maker_signature,
+      storedAt: plans[0].stored_at,
       approvals: approvals.map((a) => ({ name: a.name, public_key: a.public_key, fingerprint: a.fingerprint, signed_at: a.signed_at, signature: a.signature })),
     };
   }
