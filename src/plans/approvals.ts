@@ -6,7 +6,10 @@
  * parts does not avoid approval; the most demanding tier reached wins. A plan counts only when
  * its maker's key belongs to a member who is a maker; an approval counts only when its
  * signature holds (signatures.ts) and it is by a listed approver who is not the maker (by name,
- * whatever key), one vote per person.
+ * whatever key), one vote per person. An approval that does not count makes plan send refuse the
+ * plan when the plan file itself carries it (someone put it there); one the team's shared ledger
+ * keeps (anyone sharing the ledger can store one, and no command takes it out) is left out and
+ * never stops the plan.
  */
 import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
@@ -97,8 +100,10 @@ export interface ApprovalCheck {
   makerProblem: string | undefined;
   /** Approvals that count: valid signatures by distinct listed approvers (people) who are not the maker. */
   valid: Array<{ name: string; fingerprint: string; signedAt: string }>;
-  /** Approvals that do not count, each with why. */
+  /** Approvals of the plan file itself that do not count, each with why: plan send refuses a plan that carries any. */
   refused: string[];
+  /** Approvals kept in the team's shared ledger that do not count, each with why: left out, never a refusal. */
+  ignored: string[];
 }
 
 /** Who made a plan under a policy: the member whose key signed it, if they are a maker, and otherwise why not. */
@@ -114,9 +119,9 @@ export function makerOf(plan: Plan, policy: Policy): { member: Member | undefine
   return { member, problem: undefined };
 }
 
-/** How an approval is named in what is said of it: its place in the plan, the name and key it gives. */
-function approvalLabel(a: Approval, i: number): string {
-  return `approval ${i + 1} (${a.name}, ${a.fingerprint})`;
+/** How an approval is named in what is said of it: its place in the plan, the name and key it gives, and whether the shared ledger keeps it. */
+function approvalLabel(a: Approval, i: number, kept: boolean): string {
+  return `approval ${i + 1} (${a.name}, ${a.fingerprint}${kept ? ", kept in the team's shared ledger" : ''})`;
 }
 
 /** Why an approval is no signature of this plan by the key it names, or undefined: such an approval counts under no policy. */
@@ -126,42 +131,56 @@ function brokenApproval(hash: string, a: Approval): string | undefined {
   return undefined;
 }
 
-/** The approvals of a plan that count under no policy (brokenApproval), each with why: what plan approve says without a policy. */
-export function brokenApprovals(plan: Plan): string[] {
-  return plan.approvals.flatMap((a, i) => {
+/**
+ * The approvals of a plan file that count under no policy (brokenApproval), each with why: what
+ * plan approve says without a policy. `own`: how many of the plan's approvals are the file's own
+ * (the rest are kept in the shared ledger, and never stop a plan).
+ */
+export function brokenApprovals(plan: Plan, own = plan.approvals.length): string[] {
+  return plan.approvals.slice(0, own).flatMap((a, i) => {
     const why = brokenApproval(plan.hash, a);
-    return why ? [`${approvalLabel(a, i)}: ${why}`] : [];
+    return why ? [`${approvalLabel(a, i, false)}: ${why}`] : [];
   });
 }
+
+/** What is said of an approval the shared ledger keeps that does not count. */
+const LEFT_OUT = ' (left out: it does not stop the plan)';
 
 /**
  * Which approvals of a plan count under a policy, and why the others do not. An approval
  * counts when its signature is over this plan, its key belongs to a listed approver, that
  * person is not the plan's maker (by name, whatever key either signed with) and has not
- * approved already (one person, one vote).
+ * approved already (one person, one vote). `own`: how many of the plan's approvals, first, are
+ * the plan file's own (all of them for a file read without a shared ledger; none for a plan of
+ * the shared ledger named by hash): one of those that does not count is refused; one of the rest,
+ * kept in the shared ledger, is left out (ignored), as a stray approval must not hold a plan back.
  */
-export function checkApprovals(plan: Plan, policy: Policy): ApprovalCheck {
+export function checkApprovals(plan: Plan, policy: Policy, own = plan.approvals.length): ApprovalCheck {
   const valid: ApprovalCheck['valid'] = [];
   const refused: string[] = [];
+  const ignored: string[] = [];
   const seen = new Set<Member>();
   const made = makerOf(plan, policy);
   // The maker's person, even when not a maker: they still cannot approve their own plan.
   const makerPerson = policy.byKey.get(plan.maker.fingerprint);
   plan.approvals.forEach((a, i) => {
-    const who = approvalLabel(a, i);
-    const broken = brokenApproval(plan.hash, a);
-    if (broken) return void refused.push(`${who}: ${broken}`);
-    const fp = a.fingerprint;
-    if (fp === plan.maker.fingerprint) return void refused.push(`${who}: made with the maker's own key; the maker cannot approve their own plan`);
-    const person = policy.byKey.get(fp);
-    if (!person || !person.roles.has('approver')) return void refused.push(`${who}: the key is not an approver in the policy ${policy.file}`);
-    if (person === makerPerson)
-      return void refused.push(
-        `${who}: ${person.name} made this plan (with another of their keys); the maker cannot approve their own plan, whatever key they sign with`,
-      );
-    if (seen.has(person)) return void refused.push(`${who}: ${person.name} approved already; each person counts once, whatever keys they hold`);
-    seen.add(person);
-    valid.push({ name: person.name, fingerprint: fp, signedAt: a.signed_at });
+    const why = whyNot(plan, policy, a, makerPerson, seen);
+    if (why === undefined) return void valid.push({ name: policy.byKey.get(a.fingerprint)!.name, fingerprint: a.fingerprint, signedAt: a.signed_at });
+    if (i < own) refused.push(`${approvalLabel(a, i, false)}: ${why}`);
+    else ignored.push(`${approvalLabel(a, i, true)}: ${why}${LEFT_OUT}`);
   });
-  return { maker: made.member, makerProblem: made.problem, valid, refused };
+  return { maker: made.member, makerProblem: made.problem, valid, refused, ignored };
+}
+
+/** Why an approval does not count under a policy (checkApprovals), or undefined when it counts: its person is then added to `seen`. */
+function whyNot(plan: Plan, policy: Policy, a: Approval, makerPerson: Member | undefined, seen: Set<Member>): string | undefined {
+  const broken = brokenApproval(plan.hash, a);
+  if (broken) return broken;
+  if (a.fingerprint === plan.maker.fingerprint) return "made with the maker's own key; the maker cannot approve their own plan";
+  const person = policy.byKey.get(a.fingerprint);
+  if (!person || !person.roles.has('approver')) return `the key is not an approver in the policy ${policy.file}`;
+  if (person === makerPerson) return `${person.name} made this plan (with another of their keys); the maker cannot approve their own plan, whatever key they sign with`;
+  if (seen.has(person)) return `${person.name} approved already; each person counts once, whatever keys they hold`;
+  seen.add(person);
+  return undefined;
 }

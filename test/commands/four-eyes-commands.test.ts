@@ -319,6 +319,7 @@ describe('plan show', () => {
       reasons: ['2 approvals: the SLE total 105,000.25 SLE is over 100000 (policy approvals.SLE)'],
       counted: [{ name: 'Ibrahim Sesay', fingerprint: people.ibrahim.fingerprint, signedAt: plan.approvals[0]!.signed_at }],
       not_counted: [],
+      ignored: [],
       limits: [],
     });
   });

@@ -4,8 +4,10 @@
  * the plan and prints commands naming it by hash; `plan show|approve` by hash (or a prefix) on
  * B; `plan send` by hash on C; sent again from A, nobody is paid twice. And what is refused
  * (exit 2, nothing sent or changed): an unknown hash, an ambiguous prefix, a row changed in the
- * database, the maker approving, a hash with the local journal. Last, the day of a daily total
- * is the ledger's, not the machine's clock.
+ * database, the maker approving, a hash with the local journal. An approval the ledger keeps
+ * that does not count (a stranger's, by hash) is left out, holding back no plan, while one inside
+ * a plan file still refuses that file. Last, the day of a daily total is the ledger's, not the
+ * machine's clock.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,8 @@ import { oneJson, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
-import { bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam, type Person } from '../helpers/four-eyes.js';
+import { addApproval, bankPayout, planBatchFile, planPathOf, readPlanFile, setUpTeam, type Person } from '../helpers/four-eyes.js';
+import { loadSigningKey } from '../../src/plans/keys.js';
 import { sharedPostgres, sql } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 
@@ -128,7 +131,7 @@ describe('plans by hash in the shared ledger', () => {
     const shown = await run(carol, ['plan', 'show', file]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/Counts: Alice \(SHA256:/);
-    expect(shown.stdout).toContain("(1 of them is kept in the team's shared ledger, not in the file; plan send of the file counts it too)");
+    expect(shown.stdout).toContain("(1 of them is kept in the team's shared ledger, not in the file; plan send of the file reads it too)");
     const shownJson = oneJson((await run(carol, ['plan', 'show', file, '--json'])).stdout) as { approvals: Array<{ name: string; in_shared_ledger_only?: boolean }> };
     expect(shownJson.approvals).toMatchObject([{ name: 'Alice', in_shared_ledger_only: true }]);
     const checked = await run(carol, ['policy', 'check', file]);
@@ -217,6 +220,66 @@ describe('plans by hash in the shared ledger', () => {
     expect(local.stderr).toContain('plans by hash need a shared ledger');
     expect(local.stderr).toContain('payctl config set ledger --stdin');
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
+
+describe('an approval kept in the shared ledger that does not count', () => {
+  it('is left out, never a refusal: a stray approval by hash holds back no plan, as a file or by hash; one inside the file still refuses it', async () => {
+    // Before: a profile without a policy approving by hash with a key the policy does not list
+    // blocked the plan for good, as a file (its own approvals []) and by hash: plan approve and
+    // plan send refused it ("1 approval does not count").
+    const stranger = tempConfigDir();
+    folders.push(stranger);
+    expect((await run(stranger.dir, ['keys', 'create', '--name', 'Stranger'])).code).toBe(0);
+    expect((await run(stranger.dir, ['config', 'set', 'ledger', '--stdin'], { input: `${url}\n` })).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const [asFile, asHash] = [await planOnA(['2500.00']), await planOnA(['2600.00'])];
+    for (const { hash } of [asFile, asHash]) {
+      const stray = await run(stranger.dir, ['plan', 'approve', hash, '--yes']);
+      expect(stray.code, stray.stderr).toBe(0);
+    }
+    expect(readPlanFile(asFile.file).approvals).toEqual([]);
+    const leftOut = new RegExp(
+      `Not counted: approval \\d \\(Stranger, SHA256:[^,]+, kept in the team's shared ledger\\): the key is not an approver in the policy [^\\n]+ \\(left out: it does not stop the plan\\)\\n`,
+    );
+
+    // The untouched file approved by Alice; shown with the stranger's approval left out; sent by Carol.
+    const approvedFile = await run(people.alice.dir, ['plan', 'approve', asFile.file, '--yes']);
+    expect(approvedFile.code, approvedFile.stderr).toBe(0);
+    const shown = await run(carol, ['plan', 'show', asFile.file]);
+    expect(shown.stdout).toMatch(/Counts: Alice \(SHA256:/);
+    expect(shown.stdout).toMatch(leftOut);
+    const checked = await run(carol, ['policy', 'check', asFile.file]);
+    expect(checked.code, checked.stdout).toBe(0);
+    expect(checked.stdout).toMatch(leftOut);
+    expect(checked.stdout).toContain(`It can be sent: payctl plan send ${asFile.file}\n`);
+    const sentFile = await run(carol, ['plan', 'send', asFile.file, '--yes']);
+    expect(sentFile.code, sentFile.stderr).toBe(0);
+    expect(sentFile.stderr).toMatch(leftOut);
+    // By hash the same.
+    const approvedHash = await run(people.alice.dir, ['plan', 'approve', asHash.hash, '--yes']);
+    expect(approvedHash.code, approvedHash.stderr).toBe(0);
+
+    // The stranger's approval inside the file itself: refused as before; sent by hash.
+    addApproval(asHash.file, loadSigningKey(stranger.dir)!);
+    const inFile = await run(carol, ['plan', 'send', asHash.file, '--yes']);
+    expect(inFile.code, inFile.stderr).toBe(2);
+    expect(inFile.stderr).toContain(`Error: Cannot send the plan ${asHash.file}: 1 approval does not count. Nothing was sent.\n`);
+    expect(inFile.stderr).toMatch(/\n {2}- approval 1 \(Stranger, SHA256:[^,)]+\): the key is not an approver in the policy /);
+    // plan approve of that file refuses it too, and what it says to do works: approve it by its hash.
+    const bobFile = await run(people.bob.dir, ['plan', 'approve', asHash.file, '--yes']);
+    expect(bobFile.code, bobFile.stderr).toBe(2);
+    expect(bobFile.stderr).toContain(
+      `Get a clean copy of the plan file from its maker (as plan create wrote it) and have it approved again: no command takes an approval out of a plan.\nOr approve it by its hash, with the approvals the team's shared ledger keeps: payctl plan approve ${asHash.hash}\n`,
+    );
+    const bobHash = await run(people.bob.dir, ['plan', 'approve', asHash.hash, '--yes']);
+    expect(bobHash.code, bobHash.stderr).toBe(0);
+    const sentHash = await run(carol, ['plan', 'send', asHash.hash, '--yes', '--report', join(work.dir, `${randomUUID()}.report.jsonl`)]);
+    expect(sentHash.code, sentHash.stderr).toBe(0);
+    expect(sentHash.stderr).toMatch(leftOut);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
+    expect(held(asFile.wallet)).toHaveLength(1);
+    expect(held(asHash.wallet)).toHaveLength(1);
   });
 });
 

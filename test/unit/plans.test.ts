@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, CanonicalError } from '../../src/plans/canonical.js';
 import { createSigningKey, fingerprintOf, loadSigningKey, publicKeyBytes, signText, verifyText, type SigningKey } from '../../src/plans/keys.js';
 import { approvalMessage, makePlan, makerMessage, planHash, planText, readPlan, type Plan } from '../../src/plans/plan.js';
-import { checkApprovals, currencyTotals, loadPolicy, requiredApprovals, type Policy } from '../../src/plans/policy.js';
+import { brokenApprovals, checkApprovals, currencyTotals, loadPolicy, requiredApprovals, type Policy } from '../../src/plans/policy.js';
 import { validatePayout, type PayoutRequest } from '../../src/payouts/request.js';
 import type { CliError } from '../../src/errors.js';
 
@@ -264,6 +264,26 @@ describe('approvals under a policy', () => {
     expect(c.refused[0]).toMatch(/Alice approved already; each person counts once/);
     expect(c.refused[1]).toMatch(/maker cannot approve their own plan/);
     expect(c.refused[2]).toMatch(/not an approver in the policy/);
+  });
+
+  it("approvals past the file's own (kept in the shared ledger) that do not count are left out, never refused; the file's own still are", () => {
+    const signed = approve(approve(approve(approve(plan, mallory), alice), alice), bob);
+    // The first is the file's: Mallory's refuses the plan; the rest are the ledger's: Alice's second is left out.
+    const c = checkApprovals(signed, policy, 1);
+    expect(c.valid.map((v) => v.name)).toEqual(['Alice', 'Bob']);
+    expect(c.refused).toEqual([expect.stringMatching(/^approval 1 \(Mallory, SHA256:[^,)]+\): the key is not an approver in the policy /)]);
+    expect(c.ignored).toEqual([
+      expect.stringMatching(/^approval 3 \(Alice, SHA256:[^,]+, kept in the team's shared ledger\): Alice approved already; .* \(left out: it does not stop the plan\)$/),
+    ]);
+    // All of them the ledger's (a plan by hash): nothing refused, a broken one left out too.
+    const broken = approve(plan, alice);
+    broken.approvals[0] = { ...broken.approvals[0]!, signed_at: '2026-11-20T00:00:00.000Z' };
+    const byHash = checkApprovals({ ...signed, approvals: [...broken.approvals, ...signed.approvals] }, policy, 0);
+    expect(byHash.refused).toEqual([]);
+    expect(byHash.ignored).toHaveLength(3);
+    expect(byHash.ignored[0]).toMatch(/^approval 1 .*: the signature does not match this plan \(left out/);
+    expect(brokenApprovals(broken, 0)).toEqual([]);
+    expect(brokenApprovals(broken)).toHaveLength(1);
   });
 
   it('an approval of another plan (or with a changed name or time) does not count', () => {

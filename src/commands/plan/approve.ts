@@ -12,10 +12,14 @@
  * person made the plan with another of their keys (README "Four eyes"): plan send would not
  * count such an approval. And when a payout of the plan is over the policy's max_per_payout:
  * plan send refuses it whatever approvals it carries, and an approval gathered for a payout
- * the policy forbids would count, unreviewed, the day the limit were raised. A plan that already
- * carries an approval that does not count (under the policy; without one, a fingerprint not its
- * key's or a signature that does not hold) is not signed either: plan send refuses such a plan
- * whatever else it carries, and no command takes an approval out of a plan.
+ * the policy forbids would count, unreviewed, the day the limit were raised. A plan file that
+ * already carries an approval of its own that does not count (under the policy; without one, a
+ * fingerprint not its key's or a signature that does not hold) is not signed either: plan send
+ * refuses such a plan whatever else it carries, and no command takes an approval out of a plan.
+ * An approval the shared ledger keeps that does not count stops nothing (plans/approvals.ts): it
+ * is left out. Without any policy (none in the profile, none the team's in the shared ledger) an
+ * approval is signed and stored as asked: nothing here can tell whether it counts, and the policy
+ * of whoever sends the plan judges it; one that does not count there is left out.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, CliError, RefusedError, UsageError } from '../../errors.js';
@@ -30,7 +34,7 @@ import { wrapSegments, wrapText } from '../../output/table.js';
 import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { approvalLines, payoutLines, planHead } from './common.js';
+import { approvalLines, notCountedHint, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, type LoadedPlan } from './source.js';
 import { brokenApprovals, checkApprovals, makerOf, overMaximum, type Policy } from '../../plans/policy.js';
@@ -49,10 +53,10 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   if (timeProblem) throw new UsageError(`Cannot approve the plan ${loaded.label}: ${timeProblem}. Nothing was signed.`, [], 'Have its maker make a new plan.');
   const policy = await effectivePolicy(deps);
   if (policy) {
-    refuseUnderPolicy(loaded.label, plan, policy, key);
+    refuseUnderPolicy(loaded, policy, key);
     refuseOverMaximum(loaded.label, policy, payouts);
   }
-  refuseNotCounted(loaded, policy);
+  refuseNotCounted(loaded, policy, deps);
   if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
   const signedAt = deps.clock.now().toISOString();
   const approval = signApproval(key, plan.hash, signedAt);
@@ -116,7 +120,8 @@ function refuseOwnOrAgain(plan: Plan, key: SigningKey, storedOnly: Approval[] = 
  * whose maker the policy does not list, a key that is not an approver's, the maker with another
  * of their keys, or a person who approved already.
  */
-function refuseUnderPolicy(path: string, plan: Plan, policy: Policy, key: SigningKey): void {
+function refuseUnderPolicy(loaded: LoadedPlan, policy: Policy, key: SigningKey): void {
+  const { plan, label: path } = loaded;
   const made = makerOf(plan, policy);
   if (made.problem) throw new RefusedError(`Cannot approve the plan ${path}: ${made.problem}. Nothing was changed.`);
   const me = policy.byKey.get(key.fingerprint);
@@ -134,7 +139,7 @@ function refuseUnderPolicy(path: string, plan: Plan, policy: Policy, key: Signin
       'Ask another approver to run payctl plan approve on it.',
     );
   }
-  if (checkApprovals(plan, policy).valid.some((v) => v.name === me.name)) {
+  if (checkApprovals(plan, policy, loaded.ownApprovals).valid.some((v) => v.name === me.name)) {
     throw new RefusedError(`This plan already carries an approval by ${me.name} (with another of their keys); each person counts once. Nothing was changed.`);
   }
 }
@@ -154,19 +159,18 @@ function refuseOverMaximum(label: string, policy: Policy, payouts: ReadPayout[])
 }
 
 /**
- * A plan that carries an approval that does not count is not signed: plan send refuses it
- * whatever else it carries, and approvals are only ever added, so no signature could make it
- * sendable. Under a policy, as it judges them; without one, those that hold under none.
+ * A plan file that carries an approval of its own that does not count is not signed: plan send
+ * refuses it whatever else it carries, and approvals are only ever added to a file, so no
+ * signature could make it sendable. Under a policy, as it judges them; without one, those that
+ * hold under none. Approvals the shared ledger keeps never stop a plan (checkApprovals).
  */
-function refuseNotCounted(loaded: LoadedPlan, policy: Policy | undefined): void {
-  const refused = policy ? checkApprovals(loaded.plan, policy).refused : brokenApprovals(loaded.plan);
+function refuseNotCounted(loaded: LoadedPlan, policy: Policy | undefined, deps: Deps): void {
+  const refused = policy ? checkApprovals(loaded.plan, policy, loaded.ownApprovals).refused : brokenApprovals(loaded.plan, loaded.ownApprovals);
   if (refused.length === 0) return;
   throw new RefusedError(
     `Cannot approve the plan ${loaded.label}: it carries ${plural(refused.length, 'approval that does', 'approvals that do')} not count, and plan send refuses a plan that carries any, whatever else it carries. Nothing was signed.`,
     refused,
-    loaded.store
-      ? "Have the plan's maker make it again (a new plan, a new hash) and have that approved: no command takes an approval out of the shared ledger."
-      : 'Get a clean copy of the plan file from its maker (as plan create wrote it) and have it approved again: no command takes an approval out of a plan.',
+    notCountedHint(loaded, deps, 'approve'),
   );
 }
 
@@ -194,7 +198,7 @@ async function confirmApproval(loaded: LoadedPlan, deps: Deps, read: { plan: Pla
         )
         .join('') +
       'Approvals so far\n' +
-      approvalLines(plan, policy && checkApprovals(plan, policy), st, width),
+      approvalLines(plan, policy && checkApprovals(plan, policy, loaded.ownApprovals), st, width),
   );
   const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${key.name}?`, default: false });
   if (!ok) throw new CancelledError('Nothing was signed.');

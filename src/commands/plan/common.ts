@@ -2,7 +2,8 @@
  * What the plan commands share: the policy of the profile in force, a plan written to a new
  * file (never over another), and the lines a person reads before approving or sending: who
  * made the plan as the policy names them (a person by name, not just a key: README "Four
- * eyes"), and its approvals, which count and why the others do not.
+ * eyes"), and its approvals, which count and why the others do not; and what to do about a
+ * plan file that carries an approval that does not count.
  */
 import { constants, closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
@@ -15,6 +16,8 @@ import { planText } from '../../plans/plan.js';
 import type { Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text, utcTime } from '../../output/text.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
+import type { LoadedPlan } from './source.js';
 
 /** The policy named in the profile in force, or undefined. */
 export function profilePolicy(deps: Deps): Policy | undefined {
@@ -61,8 +64,25 @@ export function makerLine(plan: Plan, policy: Policy | undefined, st: Style): st
 }
 
 /**
+ * What to do about a plan file that carries an approval of its own that does not count (plan
+ * approve and plan send refuse it; checkApprovals): no command takes an approval out of a file,
+ * but its maker's copy as plan create wrote it carries none, and approvals the shared ledger keeps
+ * that do not count are left out. When the ledger holds the plan, its hash names it without the
+ * file's approvals.
+ */
+export function notCountedHint(loaded: Pick<LoadedPlan, 'plan' | 'alsoStored'>, deps: Deps, verb: 'approve' | 'send'): string {
+  const copy =
+    verb === 'approve'
+      ? 'Get a clean copy of the plan file from its maker (as plan create wrote it) and have it approved again: no command takes an approval out of a plan.'
+      : 'Get a clean copy of the plan file from its maker (as plan create wrote it) and send that, approved again if plan send asks: no command takes an approval out of a plan.';
+  if (!loaded.alsoStored) return copy;
+  return `${copy}\nOr ${verb} it by its hash, with the approvals the team's shared ledger keeps: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', verb], [loaded.plan.hash])}`;
+}
+
+/**
  * The approvals of a plan as the policy judges them: one line per counted person, one per
- * approval not counted; at a terminal (`width`) each fitted to it, continued lines indented.
+ * approval not counted (those the shared ledger keeps are left out, and say so); at a terminal
+ * (`width`) each fitted to it, continued lines indented.
  */
 export function approvalLines(plan: Plan, judged: ApprovalCheck | undefined, st: Style, width?: number): string {
   if (plan.approvals.length === 0) return '  none yet\n';
@@ -70,7 +90,7 @@ export function approvalLines(plan: Plan, judged: ApprovalCheck | undefined, st:
   if (!judged) return plan.approvals.map((a) => line([`  ${text(a.name)}`, `(${a.fingerprint})`, `at ${text(a.signed_at)}`])).join('');
   return (
     judged.valid.map((v) => line([`  ${st.green('Counts:')} ${text(v.name)}`, `(${v.fingerprint})`, `at ${text(v.signedAt)}`])).join('') +
-    judged.refused.map((r) => line([`  ${st.yellow('Not counted:')}`, text(r)])).join('')
+    [...judged.refused, ...judged.ignored].map((r) => line([`  ${st.yellow('Not counted:')}`, text(r)])).join('')
   );
 }
 

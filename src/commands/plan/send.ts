@@ -2,8 +2,9 @@
  * `payctl plan send <plan>`: sends exactly the plan's bodies under the plan's keys, once
  * every check holds: the plan is whole (hash, maker's signature, bodies), it is for this
  * profile's base URL, it is at most 7 days old, its maker is a maker the profile's policy
- * lists, every approval counts under that policy (signed over this plan, by a listed
- * approver, one per person, not the maker by name whatever key they used) and there are
+ * lists, every approval the plan file carries counts under that policy (signed over this plan,
+ * by a listed approver, one per person, not the maker by name whatever key they used; one the
+ * shared ledger keeps that does not count is left out, said on stderr) and there are
  * enough of them for its totals and for what each recipient account gets today
  * (approvalsNeeded: splitting counted), and no limit is broken. Any failed check: exit 2, nothing sent. Then
  * the rows go through the same journal, retries, progress and report as a batch; a payout
@@ -190,20 +191,24 @@ export async function ledgerRefusal(j: Planned, deps: Deps): Promise<UsageError 
 
 /**
  * The plan read whole (plan.ts) and judged: a policy to judge it by, this profile's base URL,
- * at most 7 days old and not from the future, a maker the policy lists, every approval
- * counted, enough of them, and no limit broken.
+ * at most 7 days old and not from the future, a maker the policy lists, every approval of the
+ * file counted (checkApprovals), enough of them, and no limit broken.
  */
 async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): Promise<Judged> {
-  const { plan, payouts, store, storedAt } = await loadPlan(opts.plan, deps);
+  const loaded = await loadPlan(opts.plan, deps);
+  const { plan, payouts, store, storedAt } = loaded;
   const policy = await effectivePolicy(deps);
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
   const api = await deps.api();
   const [placeOrTime] = placeAndTimeProblems(plan, api.baseUrl, deps.clock.now());
   if (placeOrTime) throw refuse(placeOrTime.text, [], placeOrTime.hint);
 
-  const approvals = checkApprovals(plan, policy);
+  const approvals = checkApprovals(plan, policy, loaded.ownApprovals);
   if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
-  if (approvals.refused.length) throw refuse(`${approvals.refused.length} approval${approvals.refused.length === 1 ? ' does' : 's do'} not count`, approvals.refused);
+  // The file's own (someone put it there): refused.
+  if (approvals.refused.length) throw refuse(`${plural(approvals.refused.length, 'approval does', 'approvals do')} not count`, approvals.refused);
+  // Kept in the shared ledger: left out, said.
+  for (const r of approvals.ignored) deps.log.warn(`Not counted: ${r}`);
   const requests = payouts.map((p) => p.request);
   const journal = await openLedger(deps);
   const judge = async (at: Date): Promise<void> => {

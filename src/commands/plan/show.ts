@@ -3,8 +3,9 @@
  * policy names for its key), every payout, the totals per wallet and currency with the
  * balances they would leave (live, when the profile can reach the service), and its approvals
  * as the profile's policy judges them: who approved (by name), which approvals do not count
- * and why, the limits it breaks (plan send refuses it), and how many it needs, counting what each recipient account got today (the
- * ledger's day) in the run's ledger (README "Four eyes"), and every other reason plan send
+ * and why (those the shared ledger keeps are left out: they never stop the plan), the limits it
+ * breaks (plan send refuses it), and how many it needs, counting what each recipient account got
+ * today (the ledger's day) in the run's ledger (README "Four eyes"), and every other reason plan send
  * would refuse it now, by plan send's own checks (sendable.ts: where and when it was made, what
  * the ledger holds). The plan is a file, or a plan of the shared ledger named by its hash
  * (source.ts).
@@ -74,7 +75,7 @@ function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
 }
 
 export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
-  const { plan, payouts, ref, label, store, alsoStored, storedAt } = await loadPlan(opts.plan, deps);
+  const { plan, payouts, ref, label, store, alsoStored, storedAt, ownApprovals } = await loadPlan(opts.plan, deps);
   const policy = await effectivePolicy(deps);
   let wallets: Wallet[] | undefined;
   let balancesProblem: string | undefined;
@@ -101,7 +102,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     sentProblem = err.message;
   }
   if (policy) {
-    const approvals = checkApprovals(plan, policy);
+    const approvals = checkApprovals(plan, policy, ownApprovals);
     const journal = ledger ?? (await openLedger(deps));
     // Counted under the plan's own base URL (the service it is for), on the ledger's day.
     const requests = payouts.map((p) => p.request);
@@ -170,6 +171,7 @@ function reviewJson(r: Review): string {
             reasons: judged.need.reasons,
             counted: judged.approvals.valid,
             not_counted: judged.approvals.refused,
+            ignored: judged.approvals.ignored,
             limits: judged.limits,
           },
         }
@@ -207,7 +209,7 @@ function reviewText(r: Review, st: Style, width: number | undefined): string {
     out +=
       wrapSegments(
         [
-          `  (${n === 1 ? "1 of them is kept in the team's shared ledger" : `${n} of them are kept in the team's shared ledger`}, not in the file; plan send of the file counts ${n === 1 ? 'it' : 'them'} too)`,
+          `  (${n === 1 ? "1 of them is kept in the team's shared ledger" : `${n} of them are kept in the team's shared ledger`}, not in the file; plan send of the file reads ${n === 1 ? 'it' : 'them'} too)`,
         ],
         width,
       ) + '\n';

@@ -7,7 +7,8 @@
  * that plans by hash need a shared ledger, and how to set one. A plan file whose plan the shared
  * ledger holds too (plan create stored it) gets the approvals stored there beside its own (an
  * approver who followed the printed `plan approve sha256:…` signed there only): each is an
- * approval over the same hash, checked where it counts (plans/approvals.ts) as the file's are.
+ * approval over the same hash, checked where it counts (plans/approvals.ts) as the file's are;
+ * one of them that does not count is left out, never a reason to refuse the plan (ownApprovals).
  * When the plan was made, for what was paid after it, is the earlier of its own time (its maker's
  * clock) and, when the shared ledger holds it, the time the ledger stored it (madeAt).
  */
@@ -39,6 +40,12 @@ export interface LoadedPlan {
   alsoStored?: { store: PlanStore; approvals: Approval[] };
   /** When the shared ledger stored the plan (the database's clock), when it holds it. */
   storedAt?: string;
+  /**
+   * How many of the plan's approvals, first, are the plan file's own: the rest are kept in the
+   * shared ledger (none are the file's for a plan named by hash). checkApprovals refuses a plan
+   * whose own approval does not count, and leaves out one the ledger keeps.
+   */
+  ownApprovals: number;
 }
 
 /** The hex digits of an argument that names a plan by hash (lower case); undefined for a file. */
@@ -51,12 +58,15 @@ export function hashArgument(arg: string): string | undefined {
 /** The plan a command is given: a plan file, or a plan of the shared ledger by hash. */
 export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
   const hex = hashArgument(arg);
-  if (hex === undefined) return withStoredApprovals({ ...readPlan(arg), ref: fileOperand(arg), label: arg }, await openLedger(deps));
+  if (hex === undefined) {
+    const file = readPlan(arg);
+    return withStoredApprovals({ ...file, ref: fileOperand(arg), label: arg, ownApprovals: file.plan.approvals.length }, await openLedger(deps));
+  }
   const store = sharedPlans(await openLedger(deps), arg, deps);
   const hash = await oneHash(store, hex, arg);
   const stored = await store.get(hash);
   if (!stored) throw new RefusedError(`No plan ${hash} in the team's shared ledger (it was there a moment ago). Nothing was sent or changed.`);
-  return { ...storedPlan(stored), ref: hash, label: `${hash} (in the team's shared ledger)`, store, storedAt: stored.storedAt };
+  return { ...storedPlan(stored), ref: hash, label: `${hash} (in the team's shared ledger)`, store, storedAt: stored.storedAt, ownApprovals: 0 };
 }
 
 /**

@@ -80,7 +80,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const now = await journal.now();
   const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, now);
   const limits = await limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
-  const judged = plan ? checkApprovals(plan.plan, policy) : undefined;
+  const judged = plan ? checkApprovals(plan.plan, policy, plan.ownApprovals) : undefined;
   const counted = judged?.valid.length ?? 0;
   // The checks plan send runs beside approvals and limits: what this says can be sent, plan send sends.
   const refusals = plan
@@ -130,6 +130,7 @@ function verdictJson(file: string, v: Verdict): string {
             ...(judged.makerProblem ? { maker_problem: judged.makerProblem } : {}),
             counted: judged.valid,
             not_counted: judged.refused,
+            ignored: judged.ignored,
             send_refusals: v.refusals.map((r) => ({ reason: r.reason, details: r.details, ...(r.hint ? { hint: r.hint } : {}) })),
           }
         : {}),
@@ -148,7 +149,7 @@ function verdictText(file: string, v: Verdict, st: Style): string {
   if (judged) {
     out += judged.maker ? `Made by: ${text(judged.maker.name)} (key ${v.makerFingerprint}).\n` : `Made by: no maker the policy lists: ${text(judged.makerProblem!)}.\n`;
     out += `Approved by: ${judged.valid.length} that count${judged.valid.length ? `: ${judged.valid.map((x) => text(x.name)).join(', ')}` : ''}.\n`;
-    for (const r of judged.refused) out += `  Not counted: ${text(r)}\n`;
+    for (const r of [...judged.refused, ...judged.ignored]) out += `  Not counted: ${text(r)}\n`;
   }
   out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : 'Limits: none broken.\n';
   out += refusalLines(v.refusals, st);
