@@ -9,7 +9,8 @@
  * a plan ("Approvals: 1 needed"), plan show and plan approve said nothing; now plan create and
  * payout create --plan-out write none, plan show says it and plan approve signs nothing. And a
  * plan that carries an approval that does not count, which plan send refuses whatever else it
- * carries: plan approve signed it ("it now carries 2 approvals", exit 0); now it signs nothing.
+ * carries: plan approve signed it ("it now carries 2 approvals", exit 0); now it signs nothing,
+ * and plan send's refusal says what to do (it pointed at `plan send --help`).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -280,6 +281,10 @@ describe('plan approve of a plan that carries an approval that does not count', 
         const sent = await run(['plan', 'send', plan, '--yes']);
         expect(sent.code).toBe(2);
         expect(sent.stderr).toContain('1 approval does not count');
+        // What to do, not the usage; with the local journal no hash to send it by.
+        expect(sent.stderr).toMatch(
+          /\nGet a clean copy of the plan file from its maker \(as plan create wrote it\) and send that, approved again if plan send asks: no command takes an approval out of a plan\.\n$/,
+        );
       }
     } finally {
       mallory.cleanup();

@@ -224,7 +224,7 @@ describe('plans by hash in the shared ledger', () => {
 });
 
 describe('an approval kept in the shared ledger that does not count', () => {
-  it('is left out, never a refusal: a stray approval by hash holds back no plan, as a file or by hash; one inside the file still refuses it', async () => {
+  it('is left out, never a refusal: a stray approval by hash holds back no plan, as a file or by hash; one inside the file still refuses it, saying what to do', async () => {
     // Before: a profile without a policy approving by hash with a key the policy does not list
     // blocked the plan for good, as a file (its own approvals []) and by hash: plan approve and
     // plan send refused it ("1 approval does not count").
@@ -260,12 +260,19 @@ describe('an approval kept in the shared ledger that does not count', () => {
     const approvedHash = await run(people.alice.dir, ['plan', 'approve', asHash.hash, '--yes']);
     expect(approvedHash.code, approvedHash.stderr).toBe(0);
 
-    // The stranger's approval inside the file itself: refused as before; sent by hash.
+    // The stranger's approval inside the file itself: refused as before, saying what to do; sent by hash, as it says.
     addApproval(asHash.file, loadSigningKey(stranger.dir)!);
     const inFile = await run(carol, ['plan', 'send', asHash.file, '--yes']);
     expect(inFile.code, inFile.stderr).toBe(2);
     expect(inFile.stderr).toContain(`Error: Cannot send the plan ${asHash.file}: 1 approval does not count. Nothing was sent.\n`);
     expect(inFile.stderr).toMatch(/\n {2}- approval 1 \(Stranger, SHA256:[^,)]+\): the key is not an approver in the policy /);
+    // What to do, not the usage (before: "(run `payctl plan send --help` for usage)", the --json hint too).
+    const hint = `Get a clean copy of the plan file from its maker (as plan create wrote it) and send that, approved again if plan send asks: no command takes an approval out of a plan.\nOr send it by its hash, with the approvals the team's shared ledger keeps: payctl plan send ${asHash.hash}`;
+    expect(inFile.stderr).toContain(`${hint}\n`);
+    expect(inFile.stderr).not.toContain('--help');
+    const inFileJson = await run(carol, ['plan', 'send', asHash.file, '--yes', '--json']);
+    expect(inFileJson.code).toBe(2);
+    expect(JSON.parse(inFileJson.stderr)).toMatchObject({ error: { message: expect.stringContaining('1 approval does not count'), hint } });
     // plan approve of that file refuses it too, and what it says to do works: approve it by its hash.
     const bobFile = await run(people.bob.dir, ['plan', 'approve', asHash.file, '--yes']);
     expect(bobFile.code, bobFile.stderr).toBe(2);

@@ -41,6 +41,7 @@ import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, madeAt } from './source.js';
+import { notCountedHint } from './common.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
 export interface PlanSendOptions {
@@ -205,8 +206,9 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
 
   const approvals = checkApprovals(plan, policy, loaded.ownApprovals);
   if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
-  // The file's own (someone put it there): refused.
-  if (approvals.refused.length) throw refuse(`${plural(approvals.refused.length, 'approval does', 'approvals do')} not count`, approvals.refused);
+  // The file's own (someone put it there): refused, saying what to do (valid input: not the usage).
+  if (approvals.refused.length)
+    throw refuse(`${plural(approvals.refused.length, 'approval does', 'approvals do')} not count`, approvals.refused, notCountedHint(loaded, deps, 'send'));
   // Kept in the shared ledger: left out, said.
   for (const r of approvals.ignored) deps.log.warn(`Not counted: ${r}`);
   const requests = payouts.map((p) => p.request);
