@@ -652,6 +652,9 @@ describe('plan send', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('1 payout was sent before differently');
     expect(r.stderr).toContain(`payout 1 (${first}): already sent with other details`);
+    // What to do, never the usage line: nothing typed was wrong.
+    expect(r.stderr).toContain('To pay these rows as new payouts, make the plan again with another --batch-id');
+    expect(r.stderr).not.toContain('for usage');
     expectNothingSent(from);
   });
 });

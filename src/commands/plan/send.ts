@@ -258,7 +258,13 @@ async function journaledAsPlanned(j: Planned, refuse: Refuse): Promise<BatchItem
     // With what it pays (its fingerprint): found by the repeat guard and batch status as a batch's row is.
     items.push({ row: p.row ?? i + 1, request: p.request, body: p.body, idempotencyKey: p.idempotency_key, fingerprint: payoutFingerprint(p.request), earlier });
   }
-  if (conflicts.length) throw refuse(`${conflicts.length} payout${conflicts.length === 1 ? ' was' : 's were'} sent before differently`, conflicts);
+  if (conflicts.length)
+    throw refuse(
+      `${conflicts.length} payout${conflicts.length === 1 ? ' was' : 's were'} sent before differently`,
+      conflicts,
+      // What to do, not the usage: the plan as typed was fine, the ledger holds those ids already.
+      'The payouts sent under those ids are in `payctl history`. To pay these rows as new payouts, make the plan again with another --batch-id (payctl plan create) and have it approved.',
+    );
   return items;
 }
 
