@@ -41,7 +41,7 @@ export interface RowOutcome {
   fee?: string;
   /** Accepted in an earlier run (not sent again). */
   earlier?: boolean;
-  /** Unknown, first sent more than 24 hours ago: not resent, held for a person (history reconcile). */
+  /** Unknown, first sent more than 24 hours ago or dated in the future (payouts/entry-age.ts): not resent, held for a person (history reconcile). */
   held?: boolean;
   /**
    * What a rejected row paid (whom, how much): how a person is told which row it is. Kept for

@@ -1,7 +1,8 @@
 /**
  * Whether a record of the payout list could be the payout of a journal entry whose answer was
  * lost (`history reconcile` past the service's key memory; docs/service.md "Unknown outcomes"):
- * the currency, the amount, the account, the note, the creation time, and the wallet and payout
+ * the currency, the amount, the account, the note, the creation time (any, for an entry dated in
+ * the future: its time says nothing of when it was sent), and the wallet and payout
  * id where the record gives them, each compared with what the entry sent. A record that differs
  * in one of them is not it (`problems`, and `why`: the first, counted in the one line that says
  * how many records were left out). A record the service writes oddly is not left out for it: an
@@ -85,8 +86,12 @@ const noteKey = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 /** A provider or type as compared: letters and digits, lower case ("Orange Money" is orange_money). */
 const wordKey = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toLowerCase();
 
-/** How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the module comment). */
-export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined): Judgement {
+/**
+ * How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the
+ * module comment). `anyTime`: the entry's time says nothing of when it was sent (dated in the
+ * future: entry-age.ts ageUnknown), so a record created before it is not left out for that.
+ */
+export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined, anyTime = false): Judgement {
   if (!a?.currency || a.amount === undefined) return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [], unchecked: [] };
   const problems: string[] = [];
   const marks: string[] = [];
@@ -119,7 +124,7 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   }
   const created = instantNs(record.created_at);
   if (created === undefined) unchecked.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
-  else if (created < BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n)
+  else if (!anyTime && created < BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n)
     differs('created before', `created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
   // Another provider or type of account is another account, whatever its number.
   const r = record.recipient;

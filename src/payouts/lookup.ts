@@ -4,7 +4,7 @@
  * look-up by the client's payout id. So a payout id is mapped to a transaction id through the
  * journal, which records the transaction id of every create answer; a payout whose answer was
  * lost has none, and is found by resending it with its journaled key (history reconcile) or,
- * once that key may be forgotten (KEY_MEMORY_MS), by searching `GET /payout/list` for records
+ * once that key may be forgotten (entry-age.ts, the 24-hour rule), by searching `GET /payout/list` for records
  * that could be it (candidates), for a person to choose from.
  */
 import { ApiError } from '../errors.js';
@@ -17,21 +17,7 @@ import { journalBase, type JournalEntry, type Ledger, type Outcome } from './jou
 import { askedOf, candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 import { pageIds, STALE_PAGES } from './list-progress.js';
-
-/** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
-export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
-
-/** Was the entry's first attempt more than a day before `now`? */
-export function olderThanKeyMemory(entry: Pick<JournalEntry, 'createdAt'>, now: Date): boolean {
-  const first = Date.parse(entry.createdAt);
-  return Number.isFinite(first) && now.getTime() - first > KEY_MEMORY_MS;
-}
-
-/** "25 h", "3 days": how long ago the entry's first attempt was. */
-export function ageOf(entry: Pick<JournalEntry, 'createdAt'>, now: Date): string {
-  const h = Math.floor((now.getTime() - Date.parse(entry.createdAt)) / 3_600_000);
-  return h < 48 ? `${h} h` : `${Math.floor(h / 24)} days`;
-}
+import { ageUnknown, sentClause } from './entry-age.js';
 
 /** Does the entry still wait for an answer (unknown, or none recorded: the run ended with its request maybe in flight)? */
 export function isUnresolved(entry: JournalEntry): boolean {
@@ -227,6 +213,8 @@ export interface CandidateSearch {
   /** Records read (each payout once), and whether the search reached records older than the first attempt (or the end). */
   read: number;
   complete: boolean;
+  /** The entry's age cannot be told (entry-age.ts ageUnknown): records of any time were candidates, the search bounded only by the list's end and MAX_PAGES. */
+  anyTime: boolean;
   /** Matching records left out because the journal has them as another payout's. */
   claimed: number;
   /** What the service wrote oddly in a candidate (only those with something odd). */
@@ -241,7 +229,9 @@ export interface CandidateSearch {
  * Searches `GET /payout/list` (newest first, by page number: a `next_page_url` is never
  * followed, so the key never goes to another origin) for records that could be the entry's
  * payout, until a page reaches records older than its first attempt, the list ends, or
- * MAX_PAGES. Records whose transaction id the journal has for another payout (`claimed`) are
+ * MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
+ * has no first attempt to go by: its payout was made at some time before, so records of any time
+ * are judged, and only the list's end or MAX_PAGES stops the search. Records whose transaction id the journal has for another payout (`claimed`) are
  * left out. The service's filters are not relied on: payctl filters every record itself. A
  * record that came on a page before (payouts made meanwhile push the older ones down) is read
  * once; a repeated page, or pages that bring nothing new (list-progress.ts), stop with an error.
@@ -249,11 +239,12 @@ export interface CandidateSearch {
 export async function findCandidates(
   api: ApiClient,
   entry: JournalEntry,
-  opts: { signal?: AbortSignal; claimed?: ReadonlyMap<string, string> } = {},
+  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string> },
 ): Promise<CandidateSearch> {
-  const since = BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n;
+  const anyTime = ageUnknown(entry, opts.now);
+  const since = anyTime ? undefined : BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n;
   const asked = askedOf(entry.body);
-  const out: CandidateSearch = { candidates: [], read: 0, complete: false, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
+  const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   let previous: string | undefined;
   // Transaction ids read (a payout pushed down a page while the list is read comes again: one candidate), and pages in a row that brought none new.
   const read = new Set<string>();
@@ -273,8 +264,8 @@ export async function findCandidates(
     let older = false;
     for (const r of fresh) {
       const created = instantNs(r.created_at);
-      if (created !== undefined && created < since) older = true;
-      const j = judgeCandidate(r, entry, asked);
+      if (created !== undefined && since !== undefined && created < since) older = true;
+      const j = judgeCandidate(r, entry, asked, anyTime);
       if (j.why) {
         out.leftOut.set(j.why, (out.leftOut.get(j.why) ?? 0) + 1);
         continue;
@@ -335,19 +326,22 @@ export function choiceCommands(entry: JournalEntry, search: CandidateSearch | { 
 }
 
 /**
- * What a person reads for an entry older than KEY_MEMORY_MS whose outcome is unknown: why it was
- * not resent, the candidates, and the commands to choose from (each runs as printed).
+ * What a person reads for an entry of unknown outcome the 24-hour rule holds (older than a day, or
+ * dated in the future: entry-age.ts): why it was not resent, the candidates, and the commands to
+ * choose from (each runs as printed).
  */
 export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation, now: Date): string {
   const id = text(entry.payoutId);
-  let out = `Payout ${id} was first sent ${ageOf(entry, now)} ago (${utcTime(entry.createdAt)}) and no answer was read. The service may have forgotten its idempotency key after 24 hours, so payctl does not resend it on its own.\n`;
+  let out = `Payout ${id} ${sentClause(entry, now)} and no answer was read. The service may have forgotten its idempotency key after 24 hours, so payctl does not resend it on its own.\n`;
   const candidates = 'error' in search ? [] : search.candidates;
   if ('error' in search) out += `Searching the service's payout list for it failed: ${text(search.error)}\n`;
   else {
-    const scope = `${search.read} record${search.read === 1 ? '' : 's'} of the payout list read${search.complete ? '' : ', the search stopped before the first attempt was reached'}`;
+    const stopped = search.anyTime ? ', the search stopped before the end of the list' : ', the search stopped before the first attempt was reached';
+    const scope = `${search.read} record${search.read === 1 ? '' : 's'} of the payout list read${search.complete ? '' : stopped}`;
+    const when = search.anyTime ? 'created at any time' : 'created since';
     out += candidates.length
-      ? `${candidates.length} payout${candidates.length === 1 ? '' : 's'} at the service could be it (same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}, created since; ${scope}):\n`
-      : `No payout at the service matches it (same account, amount and currency, created since; ${scope}).\n`;
+      ? `${candidates.length} payout${candidates.length === 1 ? '' : 's'} at the service could be it (same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}, ${when}; ${scope}):\n`
+      : `No payout at the service matches it (same account, amount and currency, ${when}; ${scope}).\n`;
     for (const c of candidates) {
       out += `  ${candidateLine(c)}\n`;
       const marks = search.marks.get(c);

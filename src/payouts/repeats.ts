@@ -20,6 +20,7 @@ import type { JournalEntry, Ledger } from './journal.js';
 import { batchIdSlipKey, comparedAccount, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
+import { futureDate } from './entry-age.js';
 
 /** How far back a payout typed again (without --payout-id) is caught. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -171,10 +172,15 @@ export function slippedBatch(
   return { named: twin.batchId!, rows: twin.rows, runs: `${describeRun(twin)}, a batch id that differs from "${given}" ${how}` };
 }
 
-/** "3 minutes ago", "5 hours ago". */
+/**
+ * "3 minutes ago (2026-11-22 20:10 UTC)", "5 hours ago (…)"; for a time after `now` (a clock that
+ * was ahead dated it: entry-age.ts), "and dated in the future (2026-11-30 12:33 UTC, 2 days from now)".
+ */
 function ago(from: string, now: Date): string {
-  const min = Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 60_000));
-  return min < 1 ? 'less than a minute ago' : min < 90 ? `${min} minute${min === 1 ? '' : 's'} ago` : `${Math.round(min / 60)} hours ago`;
+  const ms = now.getTime() - Date.parse(from);
+  if (!(ms >= 0)) return `and ${futureDate({ createdAt: from }, now)}`;
+  const min = Math.round(ms / 60_000);
+  return `${min < 1 ? 'less than a minute ago' : min < 90 ? `${min} minute${min === 1 ? '' : 's'} ago` : `${Math.round(min / 60)} hours ago`} (${shortTime(from)})`;
 }
 
 /**
@@ -193,7 +199,7 @@ export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this
   const batch = e.batch ? ` (row ${e.batch.row} of batch "${text(e.batch.id)}")` : '';
   const then = account === undefined ? undefined : accountOf(e.body);
   const written = then !== undefined && then !== account ? ` (written "${text(then)}" there)` : '';
-  return `one sent ${sentFrom} ${ago(e.createdAt, now)} (${shortTime(e.createdAt)}) with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${state}`;
+  return `one sent ${sentFrom} ${ago(e.createdAt, now)} with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${state}`;
 }
 
 /** The recipient's account number a journaled body sent; undefined when it cannot be read. */

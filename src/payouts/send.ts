@@ -4,7 +4,7 @@
  * IDEMPOTENCY_IN_PROGRESS are retried with backoff (Retry-After honoured), bounded in
  * attempts and time; any other 4xx is final. When no answer ever came, the outcome
  * is unknown: never reported as failure or success. An entry whose outcome is unknown and
- * whose first attempt is more than 24 hours old is not resent at all (lookup.ts, KEY_MEMORY_MS).
+ * whose first attempt is more than 24 hours old, or dated in the future, is not resent at all (entry-age.ts).
  * Which answers are retried, final or unknown is decided in one place, api/payout-retry.ts; this
  * module says what each means for the payout, in named steps: attempt (PayoutSend.once),
  * classify (answered, refused, failed) and record (the journal's outcome, or unknown).
@@ -16,17 +16,8 @@ import { withRetries, type Attempt } from '../api/retry.js';
 import { classifyPayoutAnswer, classifyPayoutFailure, MAX_RATE_LIMITED, PAYOUT_RETRY, payoutRetryReason, retryOfAnswer } from '../api/payout-retry.js';
 import { plainAmount } from '../money/amount.js';
 import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import {
-  AnswerMismatch,
-  checkAnswer,
-  claimedTransactions,
-  findCandidates,
-  getPayout,
-  isUnresolved,
-  lookedUpOutcome,
-  olderThanKeyMemory,
-  type CandidateSearch,
-} from './lookup.js';
+import { AnswerMismatch, checkAnswer, claimedTransactions, findCandidates, getPayout, isUnresolved, lookedUpOutcome, type CandidateSearch } from './lookup.js';
+import { heldReason, keyMayBeForgotten } from './entry-age.js';
 import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, saysDuplicate, type SendOptions, type SendResult } from './send-result.js';
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
@@ -90,9 +81,10 @@ class PayoutSend {
     // it is read back by its journaled transaction id; unknown, it is held, with the records of
     // the payout list that could be it, for a person to choose (history reconcile). Its age by the
     // ledger's clock, which dated it: a machine whose clock is a day ahead does not hold what it
-    // journaled a moment ago.
-    if (!opts.resendOld && olderThanKeyMemory(this.entry, ledgerNow(this.journal, opts.clock))) {
-      const old = await this.old();
+    // journaled a moment ago; an entry dated in the future by it (a fast clock's) is held as old.
+    const now = ledgerNow(this.journal, opts.clock);
+    if (!opts.resendOld && keyMayBeForgotten(this.entry, now)) {
+      const old = await this.old(now);
       if (old) return old;
     }
     // Recorded as not made (a stopped batch's row, a look-up that found nothing), now about to
@@ -338,8 +330,8 @@ class PayoutSend {
 
   // ---- the 24-hour rule ---------------------------------------------------------------------
 
-  /** An entry older than the key memory: its result without sending, or undefined when it is sent as any other. */
-  async old(): Promise<SendResult | undefined> {
+  /** An entry past the key memory (or of unknown age): its result without sending, or undefined when it is sent as any other. */
+  async old(now: Date): Promise<SendResult | undefined> {
     const prior = this.entry.outcome;
     // Already made (its payout id known to the service): nothing to resend, no transaction to read back.
     if (prior?.kind === 'accepted' && prior.alreadyMade) {
@@ -347,7 +339,7 @@ class PayoutSend {
       return alreadyMadeResult(this.entry, res, prior.alreadyMade, 0);
     }
     if (prior?.kind === 'accepted' && prior.transactionId) return this.readBack(prior.transactionId);
-    if (isUnresolved(this.entry)) return this.hold();
+    if (isUnresolved(this.entry)) return this.hold(now);
     return undefined;
   }
 
@@ -376,11 +368,11 @@ class PayoutSend {
   }
 
   /** Unknown before: held, not sent, with the records of the payout list that could be it. */
-  async hold(): Promise<SendResult> {
+  async hold(now: Date): Promise<SendResult> {
     const { entry } = this;
     let held: CandidateSearch | { error: string };
     try {
-      held = await findCandidates(this.api, entry, { signal: this.opts.signal, claimed: await claimedTransactions(this.journal, entry.baseUrl) });
+      held = await findCandidates(this.api, entry, { now, signal: this.opts.signal, claimed: await claimedTransactions(this.journal, entry.baseUrl) });
     } catch (err) {
       if (err instanceof AuthError) throw err;
       if (err instanceof InterruptedError) return { kind: 'unknown', error: err, attempts: 0, lastStatus: undefined };
@@ -391,7 +383,7 @@ class PayoutSend {
         ? 'the payout list could not be searched'
         : `${held.candidates.length} record${held.candidates.length === 1 ? '' : 's'} of the payout list could be it`;
     const error = new NetworkError(
-      `its first attempt was more than 24 hours ago and its outcome is unknown; the service may have forgotten its idempotency key, so payctl does not resend it on its own (${found})`,
+      `${heldReason(entry, now)} and its outcome is unknown; the service may have forgotten its idempotency key, so payctl does not resend it on its own (${found})`,
     );
     // Left as it was in the journal: still unknown, with its first attempt's reason.
     return { kind: 'unknown', error, attempts: 0, lastStatus: undefined, held };

@@ -210,7 +210,8 @@ describe('sendPayout', () => {
     const r = await sendPayout(api, journal, entry, { policy: POLICY, signal: new AbortController().signal, clock: later });
     expect(paths).toEqual(['payoutsList']);
     expect(r.kind).toBe('unknown');
-    if (r.kind === 'unknown') expect(r.held).toEqual({ candidates: [], read: 0, complete: true, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() });
+    if (r.kind === 'unknown')
+      expect(r.held).toEqual({ candidates: [], read: 0, complete: true, anyTime: false, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() });
     expect((await journal.get(BASE, 'p-1'))?.outcome).toMatchObject({ kind: 'unknown', reason: 'no answer' });
   });
 });

@@ -13,6 +13,7 @@ import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { TRANSACTION_ID } from '../../service/schemas.js';
 import { askedOf, judgeCandidate, refusals } from '../../payouts/candidate-fields.js';
+import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -64,7 +65,8 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
       hint: candidatesHint(inv, payoutId),
     });
   }
-  const judged = judgeCandidate(got.record, entry, askedOf(entry.body));
+  // An entry dated in the future by the ledger's clock says nothing of when it was sent: a record of any time may be it.
+  const judged = judgeCandidate(got.record, entry, askedOf(entry.body), ageUnknown(entry, ledgerNow(journal, deps.clock)));
   const problems = refusals(judged);
   // What the record writes otherwise than sent (a name, an account's spacing): said with the record.
   const marks = judged.marks;

@@ -6,7 +6,8 @@ import type { Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import type { JournalEntry } from '../../payouts/journal.js';
-import { ageOf, heldAdvice, type CandidateSearch } from '../../payouts/lookup.js';
+import { heldAdvice, type CandidateSearch } from '../../payouts/lookup.js';
+import { sentShort } from '../../payouts/entry-age.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import type { PayoutRecord } from '../../service/schemas.js';
 
@@ -16,7 +17,8 @@ export const INTERRUPTED = 'interrupted';
 export interface ReconcileResult {
   payoutId: string;
   /**
-   * resent: sent again with its journaled key; held: older than 24 h, not resent; made-by:
+   * resent: sent again with its journaled key; held: older than 24 h or dated in the future
+   * (`ageUnknown`), not resent; made-by:
    * recorded from a transaction a person named; batch: a batch row with no attempt recorded, left
    * to that batch's resume (`resume`).
    */
@@ -33,6 +35,8 @@ export interface ReconcileResult {
   /** Still unknown because this machine could not record the answer (a full disk, a read-only journal), not for want of one. */
   unrecorded?: true;
   held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
+  /** Held because it is dated in the future by the ledger's clock: how long ago it was sent cannot be told (payouts/entry-age.ts). */
+  ageUnknown?: true;
 }
 
 export function describeOutcome(e: JournalEntry): string {
@@ -97,7 +101,7 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
       .split('\n')
       .map((l) => `          ${l}`)
       .join('\n');
-    return `unknown   ${id}  not resent: first sent ${ageOf(entry, now)} ago\n${advice}\n`;
+    return `unknown   ${id}  not resent: ${sentShort(entry, now)}\n${advice}\n`;
   }
   const how = 'resent with its journaled key';
   if (r.outcome === 'accepted') {

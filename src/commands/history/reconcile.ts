@@ -4,7 +4,8 @@
  * The service has no look-up by payout id (docs/service.md), so an unknown outcome is resolved
  * by sending the same body with the same Idempotency-Key, which the service treats as a retry:
  * one payout either way. That is done on its own only while the service is trusted to remember
- * the key (KEY_MEMORY_MS, 24 hours); for an older entry the payout list is searched for
+ * the key (24 hours: payouts/entry-age.ts); for an older entry, or one dated in the future (its
+ * age cannot be told), the payout list is searched for
  * candidates, which are shown with the two commands a person chooses from:
  * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted: reconcile-made-by.ts) or
  * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
@@ -14,12 +15,13 @@ import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } fro
 import { recordStatus } from '../../service/schemas.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
-import { text, utcTime } from '../../output/text.js';
+import { text } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import { journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { idOption } from '../../payouts/filters.js';
-import { ageOf, choiceCommands, findCandidates, isUnresolved, olderThanKeyMemory, type CandidateSearch } from '../../payouts/lookup.js';
+import { choiceCommands, findCandidates, isUnresolved, type CandidateSearch } from '../../payouts/lookup.js';
+import { ageUnknown, keyMayBeForgotten, sentClause } from '../../payouts/entry-age.js';
 import { askedOf } from '../../payouts/candidate-fields.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
@@ -132,9 +134,10 @@ async function sayResults(
   else {
     const resent = results.filter((r) => r.action === 'resent').length;
     const batch = results.filter((r) => r.action === 'batch').length;
+    const why = results.some((r) => r.ageUnknown) ? 'older than 24 hours or dated in the future' : 'older than 24 hours';
     const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no attempt left to the batch's resume` : '';
     deps.log.info(
-      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch} not resent (older than 24 hours)${rows}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
+      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch} not resent (${why})${rows}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
     for (const resume of new Set(results.flatMap((r) => (r.resume ? [r.resume] : []))))
       deps.log.warn(
@@ -185,22 +188,29 @@ async function reconcileOne(
   // A batch journals rows ahead of its senders: a row with no attempt recorded (its run killed,
   // or stopped twice with Ctrl-C) most likely never left. Sending it here would pay what a person
   // stopped; its batch's resume sends it under the same key, with the plan shown first. Past the
-  // service's key memory the resume holds it and sends here: its candidates are listed below.
-  // Its age by the ledger's clock, which dated it (the database's, for a shared ledger).
+  // service's key memory (or dated in the future) the resume holds it and sends here: its
+  // candidates are listed below. Its age by the ledger's clock, which dated it (the database's,
+  // for a shared ledger).
   const now = ledgerNow(journal, deps.clock);
-  if (entry.outcome === undefined && entry.batch && !o.resend && !olderThanKeyMemory(entry, now)) {
+  if (entry.outcome === undefined && entry.batch && !o.resend && !keyMayBeForgotten(entry, now)) {
     return { payoutId, action: 'batch', outcome: 'unknown', resume: resumeCommand(o.inv, deps.clock, entry.batch) };
   }
-  if (!o.resend && olderThanKeyMemory(entry, now)) {
+  if (!o.resend && keyMayBeForgotten(entry, now)) {
     let search: CandidateSearch | { error: string };
     try {
-      search = await findCandidates(api, entry, { signal: deps.signal, claimed: o.claimed });
+      search = await findCandidates(api, entry, { now, signal: deps.signal, claimed: o.claimed });
     } catch (err) {
       if (err instanceof AuthError) throw err;
       if (err instanceof InterruptedError) return { payoutId, action: 'held', outcome: 'unknown', error: INTERRUPTED };
       search = { error: (err as Error).message.replace(/\.$/, '') };
     }
-    return { payoutId, action: 'held', outcome: 'unknown', held: { search, ...choiceCommands(entry, search, o.inv) } };
+    return {
+      payoutId,
+      action: 'held',
+      outcome: 'unknown',
+      held: { search, ...choiceCommands(entry, search, o.inv) },
+      ...(ageUnknown(entry, now) ? { ageUnknown: true } : {}),
+    };
   }
   // The same body with the same key: a retry to the service, one payout either way.
   const r = await sendPayout(api, journal, entry, {
@@ -249,7 +259,7 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, now: D
   const a = askedOf(entry.body);
   const what = a?.amount !== undefined && a.currency ? `${plainAmount(a.amount, a.currency)} ${a.currency} to account ${text(a.account ?? '?')}` : 'it';
   deps.log.warn(
-    `Payout ${text(entry.payoutId)} (${what}) was first sent ${ageOf(entry, now)} ago (${utcTime(entry.createdAt)}) and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
+    `Payout ${text(entry.payoutId)} (${what}) ${sentClause(entry, now)} and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
   );
   const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
   if (!ok) throw new CancelledError();

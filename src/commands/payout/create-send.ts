@@ -22,7 +22,8 @@ import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
 import { noteSettled } from '../../payouts/settle.js';
-import { findRecordCommand, heldAdvice, isUnresolved, olderThanKeyMemory } from '../../payouts/lookup.js';
+import { findRecordCommand, heldAdvice, isUnresolved } from '../../payouts/lookup.js';
+import { futureDate, keyMayBeForgotten, ageUnknown } from '../../payouts/entry-age.js';
 import type { PayoutCreateOptions } from './create.js';
 
 /** A run of `payout create` with its payout read and checked: what each of its steps works with. */
@@ -119,13 +120,16 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
         runLockOptions(deps),
       )
     : await begin();
-  if (c.existing)
-    deps.log.info(
-      olderThanKeyMemory(entry, ledgerNow(c.journal, deps.clock))
-        ? `Payout ${request.payoutId} was journaled more than 24 hours ago: it is not resent on its own; what became of it is checked instead.`
-        : `Payout ${request.payoutId} was journaled before: resending it with the same idempotency key.`,
-    );
+  if (c.existing) deps.log.info(journaledBefore(entry, ledgerNow(c.journal, deps.clock)));
   return { entry, journaledNow: !c.existing && entry.outcome === undefined && claimedNow(entry) };
+}
+
+/** What a payout id journaled before is told when it is sent again: resent under its key, or checked instead (the 24-hour rule, payouts/entry-age.ts). */
+function journaledBefore(entry: JournalEntry, now: Date): string {
+  const id = entry.payoutId;
+  if (!keyMayBeForgotten(entry, now)) return `Payout ${id} was journaled before: resending it with the same idempotency key.`;
+  const when = ageUnknown(entry, now) ? `is ${futureDate(entry, now)}, so when it was journaled cannot be told` : 'was journaled more than 24 hours ago';
+  return `Payout ${id} ${when}: it is not resent on its own; what became of it is checked instead.`;
 }
 
 /** The journaled payout sent (payouts/send.ts); credentials the service refused are said for this payout. */

@@ -166,13 +166,13 @@ function exitOf(
   const declined = outcomes.filter(failedAtOnce);
   if (declined.length) deps.log.warn(failedAtOnceAdvice(declined, o.reportPath, deps));
   if (summary.unknown) {
-    // Held: unknown, first sent more than 24 hours ago. Running the batch again would hold them again.
+    // Held: unknown, first sent more than 24 hours ago or dated in the future (payouts/entry-age.ts). Running the batch again would hold them again.
     const held = outcomes.filter((r) => r.outcome === 'unknown' && r.held).length;
     const fresh = summary.unknown - held;
     if (fresh || fault?.notSent) deps.log.warn(unknownAdvice(fresh, fault, o.rerun));
     if (held)
       deps.log.warn(
-        `${plural(held, 'payout')} may or may not have been made, first sent more than 24 hours ago: the service may have forgotten ${held === 1 ? 'its key' : 'their keys'}, so payctl does not resend ${held === 1 ? 'it' : 'them'} on its own. ` +
+        `${plural(held, 'payout')} may or may not have been made, first sent more than 24 hours ago (or dated in the future: when cannot be told): the service may have forgotten ${held === 1 ? 'its key' : 'their keys'}, so payctl does not resend ${held === 1 ? 'it' : 'them'} on its own. ` +
           `See the payouts at the service that could be ${held === 1 ? 'it' : 'each'}, and choose (record as made, or resend), with:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['history', 'reconcile'])}`,
       );
     return ExitCode.unknown;

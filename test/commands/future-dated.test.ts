@@ -1,0 +1,151 @@
+/**
+ * Journal entries dated in the future by the ledger's clock (README "The 24-hour rule"), in
+ * process against the sandbox over real HTTP: a TestClock two days ahead stands for a machine
+ * whose clock was fast when it journaled a payout whose answer was lost (the sandbox made it).
+ * Before: such an entry was "under 24 hours old" for days, so the machine with its clock set
+ * right again resent it on its own under its key (history reconcile, payout create run again, a
+ * batch run again) until a day after its future date, past the time the service may forget the
+ * key. Now its age is unknown: held as an old one, its candidates (of any time) listed for a
+ * person to choose, and the texts say "dated in the future". An entry a few minutes ahead
+ * (within FUTURE_TOLERANCE_MS) is still taken at its time.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { payoutPosts } from '../helpers/batch.js';
+import { heldFor } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { shellSplit } from '../helpers/pty.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const ctx = useSandbox();
+const folders: Array<{ cleanup(): void }> = [];
+afterEach(() => ctx.sb.faults.clear());
+afterAll(() => {
+  for (const f of folders) f.cleanup();
+});
+
+const MINUTE = 60 * 1000;
+const DAY = 24 * 60 * MINUTE;
+/** A machine's clock `ms` ahead of the real one (negative: behind), moving only when a run waits on it. */
+const off = (ms: number) => new TestClock(new Date(Date.now() + ms));
+
+/** A config folder logged in to the sandbox: one machine. */
+async function machine(): Promise<string> {
+  const cfg = tempConfigDir();
+  folders.push(cfg);
+  await writeLoggedIn(ctx.sb, cfg.dir);
+  return cfg.dir;
+}
+
+/** A fresh 10-digit account number: no other payout of the sandbox is to it. */
+const account = () => String(Math.floor(1e9 + Math.random() * 8e9));
+
+/** `payout create` of 72.00 SLE to `acct` (with `payoutId`, or none: typed by hand), --yes. */
+function createArgs(wallet: string, acct: string, payoutId?: string): string[] {
+  return [
+    ...['payout', 'create', '--wallet', wallet, '--amount', '72.00', '--currency', 'SLE', '--type', 'bank'],
+    ...['--name', 'Future Two', '--provider', 'ecobank', '--account', acct, '--note', 'fast clock', ...(payoutId ? ['--payout-id', payoutId] : []), '--yes'],
+  ];
+}
+
+/** `payout create` from `dir` on a clock `aheadMs` ahead whose every answer is lost after the sandbox made the payout: exit 4, the entry unknown. */
+async function lostAnswer(dir: string, args: string[], aheadMs: number): Promise<void> {
+  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+  const r = await payctl(args, { dir, clock: off(aheadMs) });
+  expect(r.code, r.stderr).toBe(4);
+  ctx.sb.faults.clear();
+}
+
+/** The printed `payctl history reconcile ... --made-by ...` line, as argv without `payctl`. */
+function madeByCommand(out: string): string[] {
+  const line = out.split('\n').find((l) => l.includes('payctl history reconcile') && l.includes('--made-by'));
+  expect(line, out).toBeDefined();
+  return shellSplit(line!.trim()).slice(1);
+}
+
+/** Held by the 24-hour rule as of unknown age: nothing sent, the candidate the sandbox made listed, searched at any time. */
+function expectHeldInFuture(r: Run, out: string, payoutId: string, from: number): void {
+  expect(r.code, r.stdout + r.stderr).toBe(4);
+  expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  expect(out).toMatch(
+    /is dated in the future \(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC, 2 days from now\), so when it was first sent cannot be told, and no answer was read\./,
+  );
+  expect(out).toContain('so payctl does not resend it on its own');
+  expect(out).toMatch(/1 payout at the service could be it \(same account, amount and currency, same note, created at any time; \d+ records? of the payout list read\):/);
+  expect(out).toContain(heldFor(ctx.sb, payoutId)[0]!.transaction_id);
+  expect(out).not.toMatch(/first sent -?\d+ h ago|less than a minute ago/);
+}
+
+describe('the local journal of a machine whose clock was two days ahead, its clock set right since', () => {
+  it('payout create run again, history reconcile and a batch run again hold the unknown payouts (exit 4, nothing sent); the printed --made-by records the one the service made', async () => {
+    const dir = await machine();
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const id = randomUUID();
+    const acct = account();
+    await lostAnswer(dir, createArgs(wallet, acct, id), 2 * DAY);
+    expect((await new Journal(dir).get(ctx.sb.baseUrl, id))?.outcome?.kind).toBe('unknown');
+
+    // payout create's retry path: the same payout id again.
+    let from = ctx.sb.requests().length;
+    const again = await payctl(createArgs(wallet, acct, id), { dir });
+    expect(again.stderr).toMatch(/Payout \S+ is dated in the future \(.*, 2 days from now\), so when it was journaled cannot be told: it is not resent on its own/);
+    expectHeldInFuture(again, again.stderr, id, from);
+
+    // history reconcile: held, not resent with its journaled key.
+    from = ctx.sb.requests().length;
+    const r = await payctl(['history', 'reconcile'], { dir });
+    expect(r.stdout).toContain(`unknown   ${id}  not resent: dated in the future (2 days from now)`);
+    expect(r.stderr).toContain('1 unknown: 0 resent with their journaled keys, 1 not resent (older than 24 hours or dated in the future)');
+    expectHeldInFuture(r, r.stdout, id, from);
+    // The printed --made-by, run as printed: the record made before the entry's date is taken.
+    const m = await payctl(madeByCommand(r.stdout), { dir });
+    expect(m.code, m.stderr).toBe(0);
+    expect((await new Journal(dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', lookedUp: true });
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+
+    // A batch sent on the fast clock, its answers lost, run again on the right one.
+    const tag = randomUUID().slice(0, 8);
+    const file = join(dir, 'fast.csv');
+    writeFileSync(
+      file,
+      'payout_id,wallet_id,amount,currency,type,name,provider,account_number,note\n' +
+        `${tag}-1,${wallet},11.00,SLE,bank,Fatmata Sesay,ecobank,${account()},fast one\n` +
+        `${tag}-2,${wallet},12.00,SLE,bank,Fatmata Sesay,ecobank,${account()},fast two\n`,
+    );
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await payctl(['payout', 'batch', file, '--yes'], { dir, clock: off(2 * DAY) })).code).toBe(4);
+    ctx.sb.faults.clear();
+    from = ctx.sb.requests().length;
+    const rerun = await payctl(['payout', 'batch', file, '--yes'], { dir });
+    expect(rerun.code, rerun.stderr).toBe(4);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(rerun.stderr).toContain('2 payouts may or may not have been made, first sent more than 24 hours ago (or dated in the future: when cannot be told)');
+    expect(rerun.stderr).not.toContain('Run the same command again');
+  });
+
+  it('an entry a few minutes ahead is taken at its time (resent under its key); ten minutes ahead, held', async () => {
+    const dir = await machine();
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const near = randomUUID();
+    await lostAnswer(dir, createArgs(wallet, account(), near), 2 * MINUTE);
+    let from = ctx.sb.requests().length;
+    const r = await payctl(['history', 'reconcile', '--payout-id', near], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`accepted  ${near}  resent with its journaled key`);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+
+    const far = randomUUID();
+    await lostAnswer(dir, createArgs(wallet, account(), far), 10 * MINUTE);
+    from = ctx.sb.requests().length;
+    const held = await payctl(['history', 'reconcile', '--payout-id', far], { dir });
+    expect(held.code, held.stderr).toBe(4);
+    expect(held.stdout).toContain(`unknown   ${far}  not resent: dated in the future (10 minutes from now)`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
