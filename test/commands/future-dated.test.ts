@@ -1,24 +1,28 @@
 /**
  * Journal entries dated in the future by the ledger's clock (README "The 24-hour rule"), in
- * process against the sandbox over real HTTP: a TestClock two days ahead stands for a machine
- * whose clock was fast when it journaled a payout whose answer was lost (the sandbox made it).
- * Before: such an entry was "under 24 hours old" for days, so the machine with its clock set
- * right again resent it on its own under its key (history reconcile, payout create run again, a
- * batch run again) until a day after its future date, past the time the service may forget the
- * key. Now its age is unknown: held as an old one, its candidates (of any time) listed for a
- * person to choose, and the texts say "dated in the future". An entry a few minutes ahead
- * (within FUTURE_TOLERANCE_MS) is still taken at its time.
+ * process against the sandbox over real HTTP and a real PostgreSQL: a TestClock two days ahead
+ * stands for a machine whose clock was fast when it journaled a payout whose answer was lost
+ * (the sandbox made it). Before: such an entry was "under 24 hours old" for days, so the machine
+ * with its clock set right again (the local journal), or any machine of the team once `ledger
+ * import` had copied it into the shared ledger, resent it on its own under its key (history
+ * reconcile, payout create run again, a batch run again) until a day after its future date, past
+ * the time the service may forget the key; the repeat guard called it sent "less than a minute
+ * ago", and the import said nothing. Now its age is unknown: held as an old one, its candidates
+ * (of any time) listed for a person to choose, the texts say "dated in the future", and the
+ * import names it. An entry a few minutes ahead (within FUTURE_TOLERANCE_MS) is still taken at
+ * its time.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { oneJson, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { heldFor } from '../helpers/payout-fixtures.js';
+import { sharedPostgres } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
 import { Journal } from '../../src/payouts/journal.js';
@@ -147,5 +151,56 @@ describe('the local journal of a machine whose clock was two days ahead, its clo
     expect(held.code, held.stderr).toBe(4);
     expect(held.stdout).toContain(`unknown   ${far}  not resent: dated in the future (10 minutes from now)`);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
+
+describe('ledger import of a journal a fast clock dated into a shared PostgreSQL ledger', () => {
+  let url: string;
+  beforeAll(async () => {
+    url = await (await sharedPostgres()).freshDatabase('future');
+  });
+
+  it('imports it and names it; on the shared ledger, from machines of any clock, the repeat guard says it is dated in the future and reconcile holds it', async () => {
+    const fast = await machine();
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const id = `fut-${randomUUID().slice(0, 8)}`;
+    const acct = account();
+    await lostAnswer(fast, createArgs(wallet, acct, id), 2 * DAY);
+    // Its clock set right, the machine joins the team's ledger and copies its journal there.
+    expect((await payctl(['config', 'set', 'ledger', '--stdin'], { dir: fast, input: `${url}\n` })).code).toBe(0);
+    const imp = await payctl(['ledger', 'import'], { dir: fast });
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(imp.stdout).toContain('Imported 1 entry from');
+    expect(imp.stderr).toMatch(/Warning: 1 entry is dated in the future by the shared ledger's clock \(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC there\)/);
+    expect(imp.stderr).toMatch(
+      new RegExp(`^  ${id} \\(${ctx.sb.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\): dated in the future \\(.*, 2 days from now\\), outcome unknown$`, 'm'),
+    );
+    expect(imp.stderr).toContain('one of unknown outcome is never resent on its own');
+    expect(imp.stderr).toContain('Settle them now:\n  payctl history reconcile\n');
+    const json = oneJson((await payctl(['ledger', 'import', '--json'], { dir: fast })).stdout);
+    expect(json).toMatchObject({ imported: 0, already: 1, dated_in_future_total: 1 });
+    expect(json.dated_in_future).toEqual([{ payout_id: id, base_url: ctx.sb.baseUrl, created_at: expect.any(String), outcome: 'unknown' }]);
+
+    // Another machine of the team, its clock an hour behind: the same payout typed again is a repeat, said as dated in the future.
+    const other = await machine();
+    expect((await payctl(['config', 'set', 'ledger', '--stdin'], { dir: other, input: `${url}\n` })).code).toBe(0);
+    let from = ctx.sb.requests().length;
+    const typed = await payctl(createArgs(wallet, acct), { dir: other, clock: off(-60 * MINUTE) });
+    expect(typed.code, typed.stderr).toBe(2);
+    expect(typed.stderr).toMatch(
+      new RegExp(
+        `repeats one sent through the team's shared ledger and dated in the future \\(.*, 2 days from now\\) with the same wallet, account, amount and currency: payout id ${id}`,
+      ),
+    );
+    expect(typed.stderr).not.toContain('less than a minute ago');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // Reconcile goes by the database's clock: held from a machine three hours ahead too.
+    for (const clock of [off(-60 * MINUTE), off(3 * 60 * MINUTE)]) {
+      from = ctx.sb.requests().length;
+      const r = await payctl(['history', 'reconcile'], { dir: other, clock });
+      expect(r.stdout).toContain(`unknown   ${id}  not resent: dated in the future (2 days from now)`);
+      expectHeldInFuture(r, r.stdout, id, from);
+    }
   });
 });

@@ -419,6 +419,8 @@ describe('ledger import', () => {
       outcomes_updated: 0,
       conflicts: [],
       unreadable: 0,
+      dated_in_future: [],
+      dated_in_future_total: 0,
     });
     expect(oneJson((await run(['ledger', 'status', '--json'])).stdout)).toMatchObject({ entries: 2 });
 

@@ -399,7 +399,7 @@ describe('importing a local journal', () => {
     await shared.begin({ baseUrl: BASE, payoutId: 'i-3', body: body('i-3', '99.00'), now: T0 });
     await shared.begin({ baseUrl: BASE, payoutId: 'i-4', body: body('i-4'), now: T0 });
 
-    const first = await importEntries(local, shared);
+    const first = await importEntries(local, shared, await shared.now());
     expect(first).toMatchObject({ imported: 2, already: 1, outcomes: 1, unreadable: 0 });
     expect(first.conflicts).toEqual([expect.objectContaining({ payoutId: 'i-3', baseUrl: BASE, what: 'details', localKey: made[2]!.idempotencyKey })]);
     expect((await shared.get(BASE, 'i-3'))!.body).toBe(body('i-3', '99.00'));
@@ -407,7 +407,7 @@ describe('importing a local journal', () => {
     expect((await shared.get(BASE, 'i-4'))!.outcome).toEqual(accepted('TXN-I4'));
     expect(await shared.byTransactionId(BASE, 'TXN-I1')).toEqual(JSON.parse(JSON.stringify({ ...made[0]!, outcome: accepted('TXN-I1') })));
 
-    const second = await importEntries(local, shared);
+    const second = await importEntries(local, shared, await shared.now());
     expect(second).toMatchObject({ imported: 0, already: 3, outcomes: 0, unreadable: 0 });
     expect(second.conflicts.map((c) => c.payoutId)).toEqual(['i-3']);
     expect((await shared.status()).entries).toBe(4);

@@ -126,7 +126,7 @@ describe('rows signed on write', () => {
     const e = await local.begin({ baseUrl: BASE, payoutId: 'imp-1', body: body('imp-1'), now: T0 });
     await local.record(e, accepted('tx-imp'));
     const l = await machine(url, dir);
-    expect((await importEntries(local, l)).imported).toBe(1);
+    expect((await importEntries(local, l, await l.now())).imported).toBe(1);
     const r = await row(url, 'imp-1');
     expect(r.signer).toBe(loadLedgerKey(dir)!.publicKey);
     expect((await l.get(BASE, 'imp-1'))?.outcome?.kind).toBe('accepted');

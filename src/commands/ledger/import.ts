@@ -5,13 +5,25 @@
  * payout id) is a conflict, listed with why, and never overwritten. Running it again imports
  * nothing new. Exit 0 when every entry is in the ledger, 1 when conflicts or unreadable
  * entries were left out, 2 when the profile's ledger is local or cannot be reached.
+ *
+ * Entries dated in the future by the ledger's clock (the machine that journaled them had a fast
+ * clock) are imported as they are, and said: left out, the shared ledger would not know those
+ * payouts were sent (a batch resumed on another machine would send them again under the same
+ * key, a day on perhaps past the service's memory of it), and restamped with the import's time
+ * an old unanswered one would look fresh. Dated in the future, how long ago they were sent
+ * cannot be told, so no command resends one of unknown outcome on its own (payouts/entry-age.ts)
+ * until that date; after it, they would look freshly sent: hence the advice to reconcile them now.
  */
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { ledgerSetting, openLocalLedger, openSharedLedger } from '../../payouts/open-ledger.js';
 import { jsonLine } from '../../output/json.js';
-import { plural, text } from '../../output/text.js';
+import { plural, text, utcTime } from '../../output/text.js';
+import { futureDate, FUTURE_TOLERANCE_MS } from '../../payouts/entry-age.js';
+import { ledgerOutcome } from '../../payouts/history-lines.js';
+import type { JournalEntry } from '../../payouts/journal.js';
+import type { ImportCounts } from '../../payouts/ledger/postgres/index.js';
 
 export interface LedgerImportOptions {
   _?: never;
@@ -33,7 +45,9 @@ export async function run(_opts: LedgerImportOptions, deps: Deps): Promise<numbe
   const shared = await openSharedLedger(deps, setting);
   const local = openLocalLedger(deps);
   const { importEntries } = await import('../../payouts/ledger/postgres/index.js');
-  const counts = await importEntries(local, shared);
+  // Dated after the ledger's clock by more than the 24-hour rule forgives (entry-age.ts).
+  const now = await shared.now();
+  const counts = await importEntries(local, shared, new Date(now.getTime() + FUTURE_TOLERANCE_MS));
   const conflicts = counts.conflicts;
   if (deps.globals.json) {
     await write(
@@ -47,6 +61,8 @@ export async function run(_opts: LedgerImportOptions, deps: Deps): Promise<numbe
         outcomes_updated: counts.outcomes,
         conflicts: conflicts.map((c) => ({ payout_id: c.payoutId, base_url: c.baseUrl, reason: c.reason })),
         unreadable: counts.unreadable,
+        dated_in_future: counts.datedAhead.map((e) => ({ payout_id: e.payoutId, base_url: e.baseUrl, created_at: e.createdAt, outcome: ledgerOutcome(e) })),
+        dated_in_future_total: counts.datedAheadTotal,
       }),
     );
   } else {
@@ -62,6 +78,29 @@ export async function run(_opts: LedgerImportOptions, deps: Deps): Promise<numbe
     }
     if (counts.unreadable)
       deps.log.warn(`${plural(counts.unreadable, 'local entry', 'local entries')} could not be read and were not imported (payctl history lists them).`);
+    if (counts.datedAheadTotal) sayDatedAhead(counts, now, deps);
   }
   return conflicts.length || counts.unreadable ? 1 : 0;
+}
+
+/**
+ * Entries the shared ledger now holds dated after its clock: each (up to MAX_AHEAD_LISTED), what
+ * that means, and, for those of unknown outcome, to reconcile them while payctl still holds them.
+ */
+function sayDatedAhead(counts: ImportCounts, now: Date, deps: Deps): void {
+  const n = counts.datedAheadTotal;
+  const unresolved = (e: JournalEntry) => ledgerOutcome(e) === 'unknown';
+  deps.log.warn(
+    `${plural(n, 'entry is', 'entries are')} dated in the future by the shared ledger's clock (${utcTime(now.toISOString())} there): the clock of the machine that journaled ${n === 1 ? 'it' : 'them'} was ahead. ${n === 1 ? 'It was' : 'They were'} imported with ${n === 1 ? 'its' : 'their'} own time:`,
+  );
+  for (const e of counts.datedAhead) deps.log.info(`  ${text(e.payoutId)} (${text(e.baseUrl)}): ${futureDate(e, now)}, outcome ${ledgerOutcome(e)}`);
+  if (n > counts.datedAhead.length) deps.log.info(`  and ${n - counts.datedAhead.length} more (payctl history lists them)`);
+  deps.log.info(
+    'Until that time how long ago such a payout was sent cannot be told: one of unknown outcome is never resent on its own (history reconcile lists the payouts at the service that could be it, for a person to choose); ' +
+      'it counts in the daily total of every day up to the one it is dated, and the repeat guard finds it until a day after that.',
+  );
+  if (counts.datedAhead.some(unresolved) || n > counts.datedAhead.length)
+    deps.log.info(
+      `Once that time has passed, one of unknown outcome would look freshly sent and be resent on its own for a day, though it may be older than the service's memory of its key. Settle them now:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['history', 'reconcile'])}`,
+    );
 }

@@ -5,7 +5,9 @@
  * it is; one it holds with the same key and body is already there (its outcome merged: the
  * stronger stands, an accepted one is never weakened); one it holds with another key or body is
  * a conflict, reported and left as the shared ledger has it. Run twice, the second run copies
- * nothing.
+ * nothing. Every entry keeps its own time; those the shared ledger now holds dated after `ahead`
+ * (the ledger's clock and a tolerance: a machine's fast clock dated them) are listed for the
+ * command to say (commands/ledger/import.ts).
  */
 import { conflictOf } from '../entries.js';
 import type { JournalEntry, Ledger, Outcome } from '../ledger.js';
@@ -38,11 +40,22 @@ export interface ImportCounts {
   conflicts: ImportConflict[];
   /** Local entries that could not be read or did not verify: not copied. */
   unreadable: number;
+  /** Entries copied or already there that the shared ledger holds dated after `ahead` (at most MAX_AHEAD_LISTED), and how many in all. */
+  datedAhead: JournalEntry[];
+  datedAheadTotal: number;
 }
 
-/** Every entry of `from` copied into `to` (see above); what came of it. */
-export async function importEntries(from: Pick<Ledger, 'scan'>, to: PostgresLedger): Promise<ImportCounts> {
-  const counts: ImportCounts = { imported: 0, already: 0, outcomes: 0, conflicts: [], unreadable: 0 };
+/** Entries dated ahead kept to be listed; the rest are counted. */
+export const MAX_AHEAD_LISTED = 20;
+
+/** Every entry of `from` copied into `to` (see above); what came of it, with the entries it holds dated after `ahead`. */
+export async function importEntries(from: Pick<Ledger, 'scan'>, to: PostgresLedger, ahead: Date): Promise<ImportCounts> {
+  const counts: ImportCounts = { imported: 0, already: 0, outcomes: 0, conflicts: [], unreadable: 0, datedAhead: [], datedAheadTotal: 0 };
+  const seeAhead = (e: JournalEntry) => {
+    if (!(Date.parse(e.createdAt) > ahead.getTime())) return;
+    if (counts.datedAhead.length < MAX_AHEAD_LISTED) counts.datedAhead.push(e);
+    counts.datedAheadTotal++;
+  };
   let chunk: JournalEntry[] = [];
   const keys = new Set<string>();
   for await (const it of from.scan()) {
@@ -53,23 +66,24 @@ export async function importEntries(from: Pick<Ledger, 'scan'>, to: PostgresLedg
     const key = `${journalBase(it.entry.baseUrl)}\n${it.entry.payoutId}`;
     // One row per payout id a statement (an old payctl's entry filed under another spelling of the base URL may repeat one).
     if (chunk.length >= CHUNK || keys.has(key)) {
-      await importChunk(chunk, to, counts);
+      await importChunk(chunk, to, counts, seeAhead);
       chunk = [];
       keys.clear();
     }
     chunk.push(it.entry);
     keys.add(key);
   }
-  if (chunk.length) await importChunk(chunk, to, counts);
+  if (chunk.length) await importChunk(chunk, to, counts, seeAhead);
   return counts;
 }
 
-async function importChunk(entries: JournalEntry[], to: PostgresLedger, counts: ImportCounts): Promise<void> {
+async function importChunk(entries: JournalEntry[], to: PostgresLedger, counts: ImportCounts, seeAhead: (e: JournalEntry) => void): Promise<void> {
   const results = await to.insertEntries(entries);
   for (const [i, local] of entries.entries()) {
     const r = results[i]!;
     if (r.inserted) {
       counts.imported++;
+      seeAhead(local);
       continue;
     }
     let shared: JournalEntry | undefined;
@@ -103,9 +117,10 @@ async function importChunk(entries: JournalEntry[], to: PostgresLedger, counts: 
     }
     counts.already++;
     if (local.outcome && strength(local.outcome) > strength(shared.outcome)) {
-      await to.record(shared, local.outcome);
+      shared = await to.record(shared, local.outcome);
       counts.outcomes++;
     }
+    seeAhead(shared);
   }
 }
 
