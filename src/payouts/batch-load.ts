@@ -6,7 +6,8 @@
  * earlier payctl derived for it): accepted in an earlier run of this batch (skipped), sent
  * before with other details (a conflict), or the same payout under another id (another batch,
  * a single payout) that a person should hear about before it is paid again (repeats.ts, the
- * repeat guard). Identical rows of one file are grouped for the duplicate guard. Bounded:
+ * repeat guard). Rows of one file that pay the same are grouped for the duplicate guard
+ * (batch-duplicates.ts: accounts compared as the repeat guard compares them). Bounded:
  * problems are listed up to MAX_LISTED, the rest counted (batch-problems.ts); the check and
  * the plan stop when the run's signal is aborted.
  */
@@ -25,11 +26,13 @@ import { DigitColumns, restoredForms, restoredRefusal, restoredSent, type Restor
 import { ChangedRows, comparedSince, FilePayouts, sentWithOtherDetails, stillUnpaid } from './changed-rows.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
+import { DuplicateGroups, sameKey, type DuplicateGroup } from './batch-duplicates.js';
 
 // What the modules of a batch's loading offer, from the one module their callers know.
 export { MAX_LISTED } from './batch-problems.js';
 export { identifiedRows, openBatch, type BatchCheck, type BatchSource, type IdentifiedRow } from './batch-source.js';
 export { describeRun, RunTally, type EarlierRun } from './repeats.js';
+export { describeGroup, type DuplicateGroup } from './batch-duplicates.js';
 
 export interface LoadedRow extends IdentifiedRow {
   /** This payout id's journal entry, from an earlier run. */
@@ -69,9 +72,10 @@ function fingerprint64(fingerprint: string): bigint {
 /**
  * Pass 1: every row checked; a UsageError lists every problem, saying `nothing` (what was not
  * done: "Nothing was sent.", for plan create "No plan was written."). Memory: 16
- * bytes a row (two 64-bit hashes: what it pays, its payout id), 24 with a payout_id given,
- * whatever the file's size; what repeats is then confirmed exactly on a second read of just
- * those rows.
+ * bytes a row (two 64-bit hashes: what it pays as compared, batch-duplicates.ts sameKey, and its
+ * payout id), 24 with a payout_id given, whatever the file's size; what repeats is then
+ * confirmed exactly on a second read of just those rows: rows identical as written (`duplicated`,
+ * their occurrence part of their ids) and rows that pay the same as compared (`alike`).
  */
 export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'): Promise<BatchCheck> {
   const problems = new ProblemList(MAX_LISTED);
@@ -86,7 +90,7 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   for await (const r of identifiedRows(src, problems, undefined, false)) {
     rows++;
     columns.see(r.request);
-    fingerprints.push(fingerprint64(r.fingerprint));
+    fingerprints.push(fingerprint64(sameKey(r)));
     const id = hash64(r.request.payoutId);
     payouts.push(id);
     if (!r.derivedId) ids.push(id);
@@ -95,22 +99,25 @@ export async function checkBatch(src: BatchSource, nothing = 'Nothing was sent.'
   const idsTwice = ids.repeated();
   const candidates = fingerprints.repeated();
   const duplicated = new Set<string>();
+  const alike = new Set<string>();
   let again: ProblemList | undefined;
   if (candidates.size || idsTwice.size) {
-    const counts = new Map<string, number>();
+    const [written, compared] = [new Set<string>(), new Set<string>()];
     // Only the second pass's news: a payout_id used again (its other problems were counted above).
     again = new ProblemList(MAX_LISTED, (p) => p.message.includes(ALSO_USED));
-    for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), idsTwice }, false)) {
-      if (!candidates.has(fingerprint64(r.fingerprint))) continue;
-      const n = (counts.get(r.fingerprint) ?? 0) + 1;
-      counts.set(r.fingerprint, n);
-      if (n === 2) duplicated.add(r.fingerprint);
+    for await (const r of identifiedRows(src, again, { rows, duplicated: new Set(), alike: new Set(), idsTwice }, false)) {
+      const same = sameKey(r);
+      if (!candidates.has(fingerprint64(same))) continue;
+      if (written.has(r.fingerprint)) duplicated.add(r.fingerprint);
+      else written.add(r.fingerprint);
+      if (compared.has(same)) alike.add(same);
+      else compared.add(same);
     }
   }
   // In row order, as a person reads the file (problems of the file itself first): the first
   // MAX_LISTED of each pass hold the first MAX_LISTED of both.
   if (problems.total || again?.total) throw again ? fileProblems(src.path, nothing, problems, again) : fileProblems(src.path, nothing, problems);
-  return { rows, duplicated, idsTwice, lost: columns.lost(), payouts: new FilePayouts(payouts.sorted()), rowsKey: rowsKey(repeats.sorted()) };
+  return { rows, duplicated, alike, idsTwice, lost: columns.lost(), payouts: new FilePayouts(payouts.sorted()), rowsKey: rowsKey(repeats.sorted()) };
 }
 
 /**
@@ -144,14 +151,6 @@ async function lookUpRow(r: IdentifiedRow, journal: Ledger, baseUrl: string, bat
 /** A row with its earlier entry: one literal, not `{ ...r, earlier }`, whose every result has a shape of its own in Node 20's V8. */
 function loaded(r: IdentifiedRow, request: PayoutRequest, body: string, earlier: JournalEntry): LoadedRow {
   return { row: r.row, request, body, fingerprint: r.fingerprint, derivedId: r.derivedId, occurrence: r.occurrence, legacyId: r.legacyId, earlier };
-}
-
-/** A group of identical rows: their row numbers and what each of them pays. */
-export interface DuplicateGroup {
-  rows: number[];
-  request: PayoutRequest;
-  /** Some row of the group is still to be sent. */
-  pending: boolean;
 }
 
 export interface BatchPlan {
@@ -269,7 +268,7 @@ class Planning {
   readonly #paidAgainAs = new Set<string>();
   #paidAgainLooked = 0;
   readonly #repeats: BatchRepeats;
-  readonly #dups = new Map<string, DuplicateGroup>();
+  readonly #dups: DuplicateGroups;
   #rows = 0;
   #toSend = 0;
 
@@ -286,6 +285,7 @@ class Planning {
     this.#byId = new Map(wallets.map((w) => [w.wallet_id, w]));
     this.#plan = new PlanBuilder(wallets);
     this.#repeats = new BatchRepeats(src.batchId, recentSince);
+    this.#dups = new DuplicateGroups(checked.alike);
   }
 
   /** A group of rows: looked up at once where the ledger can, then each as before. */
@@ -306,13 +306,11 @@ class Planning {
     this.#rows++;
     const r = await lookUpRow(identified, journal, this.baseUrl, src.batchId);
     if (!r.earlier) this.absent.add(r.row);
-    if (checked.duplicated.has(r.fingerprint)) {
-      const g = this.#dups.get(r.fingerprint);
-      if (g) g.rows.push(r.row);
-      else this.#dups.set(r.fingerprint, { rows: [r.row], request: r.request, pending: false });
-    }
-    if (r.earlier && journal.conflict(r.earlier, r.body)) {
-      this.conflicts.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${r.request.payoutId}" ${sentWithOtherDetails(r.earlier, r.request, r.body)}`, ' ')));
+    const conflict = r.earlier && journal.conflict(r.earlier, r.body) ? r.earlier : undefined;
+    // Still to send unless in conflict or accepted earlier: a group with such a row needs the duplicate guard.
+    this.#dups.add(r, conflict === undefined && r.earlier?.outcome?.kind !== 'accepted');
+    if (conflict) {
+      this.conflicts.push(rowProblem(r.row, fieldProblem(COLUMN_LABELS.payoutId, `"${r.request.payoutId}" ${sentWithOtherDetails(conflict, r.request, r.body)}`, ' ')));
       return;
     }
     if (r.earlier?.outcome?.kind === 'accepted') {
@@ -322,7 +320,6 @@ class Planning {
       return;
     }
     this.#toSend++;
-    if (checked.duplicated.has(r.fingerprint)) this.#dups.get(r.fingerprint)!.pending = true;
     const bad = walletProblem(r.row, r.request, this.#byId, this.balancesCommand);
     if (bad) this.problems.push(bad);
     this.#plan.add(r.request);
@@ -347,7 +344,7 @@ class Planning {
       otherBatchRows: this.#repeats.otherBatchRows,
       otherBatches: this.#repeats.otherBatches.runs(),
       recentSingles: recentSinglesSaid(this.#repeats),
-      duplicates: [...this.#dups.values()].filter((g) => g.rows.length > 1),
+      duplicates: this.#dups.groups(),
       paidAgainAs: [...this.#paidAgainAs],
       recentSince: this.changed.run.recentSince,
     };

@@ -70,8 +70,10 @@ export interface IdentifiedRow {
 /** What the check found: the row count, the payouts that occur more than once. */
 export interface BatchCheck {
   rows: number;
-  /** Fingerprints of payouts on two or more rows. */
+  /** Fingerprints of payouts on two or more rows, identical as written: their occurrence is part of their ids. */
   duplicated: Set<string>;
+  /** What two or more rows pay as the duplicate guard compares them, accounts as compared (batch-duplicates.ts sameKey). */
+  alike: Set<string>;
   /** 64-bit hashes of explicit payout ids given on two or more rows (or colliding). */
   idsTwice: Set<bigint>;
   /** The digit columns that may have lost leading zeros or a "+" to a spreadsheet (lost-digits.ts). */

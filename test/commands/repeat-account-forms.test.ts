@@ -7,7 +7,8 @@
  * dashes (identity.ts comparedAccount): refused (exit 2, nothing sent), the earlier payout named
  * with the account as it wrote it; --allow-repeat sends it. Entries the previous version
  * journaled are still found; a batch resumed, a payout typed after a batch row and a batch
- * after single payouts compare alike.
+ * after single payouts compare alike. And one file's rows that differ only in how the account
+ * is written are duplicates (before: both paid with --yes), each keeping its id and key.
  */
 import { describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -19,6 +20,8 @@ import { bankPayoutArgs, bankPayoutRequest, heldFrom, previousRepeatKey } from '
 import { Journal } from '../../src/payouts/journal.js';
 import { checkBatch, identifiedRows, openBatch } from '../../src/payouts/batch-load.js';
 import { payoutBody } from '../../src/payouts/request.js';
+import { derivedIdempotencyKey, derivedPayoutId, payoutFingerprint } from '../../src/payouts/identity.js';
+import { journalBase } from '../../src/payouts/ledger/base-url.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -205,5 +208,66 @@ describe('batch rows and the account written another way', () => {
       );
     });
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+});
+
+describe('one file that pays the same person twice, the account written another way', () => {
+  it('payout batch: the rows are duplicates (exit 2, nothing sent); --allow-duplicates sends each under its own id and key, as written; plan create warns', async () => {
+    const tag = `twice${Date.now()}`;
+    const [a, b] = payrollRows(2, setup.sleWallet, tag);
+    const letters = `sl${digits(2)}abcd${digits(4)}`;
+    const typed = `${letters.slice(0, 4)}-${letters.slice(4, 8)}-${letters.slice(8)}`.toUpperCase();
+    const dashedB = `${b!.account_number!.slice(0, 4)}-${b!.account_number!.slice(4)}`;
+    // Rows 2 and 3: small letters, then capitals with dashes. Rows 4 to 6: digits, with a dash, and digits again (identical to row 4).
+    const rows = [{ ...a!, account_number: letters }, { ...a!, account_number: typed }, b!, { ...b!, account_number: dashedB }, b!];
+    const file = writeFile(setup.work.file('twice.csv'), toCsv(rows));
+    const batch = (extra: string[]) => payctl(['payout', 'batch', file, '--batch-id', tag, ...extra], { dir: setup.dir });
+    const from = ctx.sb.requests().length;
+
+    const r = await batch(['--yes']);
+    expect(r.stderr).toContain(`Error: ${file}: 2 groups of identical rows. Nothing was sent.`);
+    expect(r.stderr).toContain(
+      `  - rows 2 and 3 are identical but for how the account is written ("${letters}" on row 2, "${typed}" on row 3: one account to the service): 20.00 SLE from ${setup.sleWallet} to Employee ${tag} 1 (ecobank)`,
+    );
+    expect(r.stderr).toContain(
+      `  - rows 4, 5 and 6 are identical but for how the account is written ("${b!.account_number}" on rows 4 and 6, "${dashedB}" on row 5: one account to the service)`,
+    );
+    expect(r.stderr).toContain('add --allow-duplicates');
+    expect(r.code, r.stderr).toBe(2);
+    const dry = await batch(['--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect((JSON.parse(dry.stdout) as { duplicates: number[][] }).duplicates).toEqual([
+      [2, 3],
+      [4, 5, 6],
+    ]);
+
+    // plan create makes the plan of every row, and says which pay the same.
+    await payctl(['keys', 'create', '--name', 'Mariama Kanu'], { dir: setup.dir });
+    const plan = await payctl(['plan', 'create', file, '--batch-id', tag, '-o', setup.work.file('twice.plan.json')], { dir: setup.dir });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain('5 payouts');
+    expect(plan.stderr).toContain(
+      `Warning: Possible duplicates: rows 2 and 3 are identical but for how the account is written ("${letters}" on row 2, "${typed}" on row 3`,
+    );
+    expect(plan.stderr).toContain('Warning: Possible duplicates: rows 4, 5 and 6 are identical but for how the account is written');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // Sent when meant: each row under the id and key of what it pays as written (rows identical as written told apart by occurrence).
+    const ok = await batch(['--allow-duplicates', '--yes']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const posts = payoutPosts(ctx.sb, from);
+    const src = openBatch(file, tag);
+    const seen = new Map<string, number>();
+    const expected: Array<[string, string]> = [];
+    for await (const row of identifiedRows(src, [])) {
+      const occurrence = seen.get(row.fingerprint) ?? 0;
+      seen.set(row.fingerprint, occurrence + 1);
+      const id = derivedPayoutId(tag, payoutFingerprint(row.request), occurrence);
+      expected.push([id, derivedIdempotencyKey(journalBase(ctx.sb.baseUrl), id, payoutBody({ ...row.request, payoutId: id }))]);
+    }
+    expect(posts.map((p) => [postedPayoutId(p), p.headers['idempotency-key']]).sort()).toEqual(expected.sort());
+    const again = ctx.sb.requests().length;
+    expect((await batch(['--allow-duplicates', '--yes'])).code).toBe(0);
+    expect(payoutPosts(ctx.sb, again)).toEqual([]);
   });
 });

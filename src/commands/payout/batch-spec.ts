@@ -38,7 +38,8 @@ export const batchSpec: CommandSpec = {
     'never from the file name or the row number: a sorted, copied or re-saved file pays nobody twice.\n' +
     'Every row is checked first (wallets and currencies too); nothing is sent if any row is bad. Running the\n' +
     'file again resumes: rows already accepted are skipped, unknown ones are retried with their journaled keys.\n' +
-    'Identical rows are sent only after a confirmation at a terminal, or with --allow-duplicates.\n' +
+    'Identical rows (accounts compared without letter case, spaces and dashes) are sent only after a\n' +
+    'confirmation at a terminal, or with --allow-duplicates.\n' +
     'Exit codes: 0 every row accepted, 1 some rejected, 2 bad file (nothing sent), 4 some outcomes unknown.\n' +
     'Then `payctl payout batch status <report>` shows what each accepted payout became (a file named\n' +
     '"status" is sent as ./status).\n' +

@@ -19,6 +19,7 @@ import {
   type BatchCheck,
   type BatchPlan,
   type BatchSource,
+  describeGroup,
   type DuplicateGroup,
 } from '../../payouts/batch-load.js';
 import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
@@ -39,7 +40,6 @@ import { sendRows } from './send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { plural, text } from '../../output/text.js';
-import { formatAmount } from '../../money/amount.js';
 import { resolve } from 'node:path';
 import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
@@ -54,17 +54,6 @@ export interface PayoutBatchOptions {
   allowDuplicates?: boolean;
   /** Print a header row and an example row (CSV) and stop: no file, no login, nothing sent. */
   template?: boolean;
-}
-
-/** "rows 3 and 9", "rows 3, 9 and 12" */
-function rowList(rows: number[]): string {
-  const n = rows.map(String);
-  return n.length === 1 ? `row ${n[0]}` : `rows ${n.slice(0, -1).join(', ')} and ${n.at(-1)}`;
-}
-
-function describeGroup(g: DuplicateGroup): string {
-  const r = g.request;
-  return `${rowList(g.rows)} are identical: ${formatAmount(r.amount, r.currency)} ${r.currency} from ${text(r.walletId)} to ${text(r.name)} (${r.provider} ${text(r.account)})`;
 }
 
 export async function run(opts: PayoutBatchOptions, deps: Deps): Promise<number> {

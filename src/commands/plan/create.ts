@@ -7,13 +7,16 @@
  * does a file with a payout over the policy's max_per_payout (plan send would refuse either,
  * whatever approvals it carries), and the approvals the plan needs are said at once, counting
  * what each recipient account got today in the ledger (README "Four eyes"). With a shared
- * ledger the plan is stored there too, and the commands printed name it by its hash.
+ * ledger the plan is stored there too, and the commands printed name it by its hash. Rows that
+ * pay the same (identical, or but for how the account is written: payouts/batch-duplicates.ts)
+ * are warned of once the plan is written: plan send pays each as a payout of its own.
  */
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch } from '../../payouts/batch-load.js';
+import { describeGroup, DuplicateGroups } from '../../payouts/batch-duplicates.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
 import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
 import { ChangedRows, comparedSince, sentWithOtherDetails, stillUnpaid } from '../../payouts/changed-rows.js';
@@ -61,6 +64,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const restored = new ProblemList(MAX_LISTED);
   const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, await journal.now()) });
   const repeats = new PlanRepeats(src, journal, api.baseUrl, changed.run.recentSince);
+  const duplicates = new DuplicateGroups(checked.alike);
   for await (const r of batchRows(src, checked, journal, api.baseUrl, false, { recentSince: changed.run.recentSince })) {
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
       conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" ${sentWithOtherDetails(r.earlier, r.request, r.body || payoutBody(r.request))}`);
@@ -73,6 +77,7 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
     // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
     if (stillUnpaid(r.earlier)) await changed.check(r, checked.payouts);
     await repeats.add(r);
+    duplicates.add(r, r.earlier?.outcome?.kind !== 'accepted');
     // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
     payouts.push({
       row: r.row,
@@ -110,6 +115,10 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
       if (n.warn) deps.log.warn(n.text);
       else deps.log.info(`Note: ${n.text}`);
     }
+    for (const g of duplicates.groups().filter((d) => d.pending))
+      deps.log.warn(
+        `Possible duplicates: ${describeGroup(g)}. Plan send pays each row as a payout of its own; if that is not meant, remove the extra rows and make the plan again.`,
+      );
   }
   return 0;
 }
