@@ -78,3 +78,8 @@ export function copiedId(id: string): string | undefined {
   const bare = id.replace(DASH_ANY, '-').replace(COPIED_BEFORE, '').replace(COPIED_AFTER, '').trim();
   return bare && bare !== id ? bare : undefined;
 }
+
+/** Words as a sentence starts them: "this machine's journal" -> "This machine's journal". */
+export function capitalized(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

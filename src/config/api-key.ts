@@ -8,6 +8,7 @@
  * retried, and for a payout an unknown outcome though nothing had left).
  */
 import { UsageError } from '../errors.js';
+import { capitalized } from '../words.js';
 
 /** A key as payctl uses it: without the white space around it. */
 export function trimKey(key: string | undefined): string | undefined {
@@ -81,8 +82,4 @@ export function pastedWithKey(key: string): string | undefined {
   const q = key[0];
   if (key.length > 2 && (q === '"' || q === "'") && key.endsWith(q)) return `is in quotes (${q}...${q})`;
   return undefined;
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

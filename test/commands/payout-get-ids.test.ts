@@ -158,6 +158,12 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
       expect(team.stderr).toContain(`and the team's shared ledger has none for it: its outcome is unknown`);
       const none = await payctl(['payout', 'get', 'no-such-id'], { dir: shared.dir });
       expect(none.stderr).toContain("and the team's shared ledger has no payout id no-such-id.");
+      // history reconcile, and its --made-by, name it too.
+      const rec = await payctl(['history', 'reconcile', '--payout-id', 'no-such-id'], { dir: shared.dir });
+      expect(rec.stderr).toContain(`The team's shared ledger has no payout no-such-id for ${ctx.sb.baseUrl}. Nothing was sent.`);
+      const made = await payctl(['history', 'reconcile', '--payout-id', 'no-such-id', '--made-by', 'TXN-BOK-0123456789ABCDEF0123456789'], { dir: shared.dir });
+      expect(made.stderr).toContain(`The team's shared ledger has no payout no-such-id for ${ctx.sb.baseUrl}. Nothing was recorded.`);
+      expect(made.stderr).toContain("Payouts in the team's shared ledger: payctl history");
     } finally {
       shared.cleanup();
     }

@@ -3,6 +3,7 @@
  * recorded as made by a transaction a person found (among the candidates reconcile.ts lists):
  * the transaction looked up, checked against the journaled request, recorded as accepted.
  */
+import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
@@ -31,9 +32,9 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
   const entry = await journal.get(api.baseUrl, payoutId);
   if (!entry) {
     throw new UsageError(
-      `This machine's journal has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`,
+      `${capitalized(journal.called)} has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`,
       [],
-      `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
+      `Payouts in ${journal.called}: ${commandLine(inv, ['history'])}`,
     );
   }
   if (!isUnresolved(entry)) {
@@ -41,7 +42,7 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
     throw new UsageError(
       `Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`,
       [],
-      seen ? `See it with: ${commandLine(inv, ['payout', 'get', payoutId])}` : `Payouts this machine sent: ${commandLine(inv, ['history'])}`,
+      seen ? `See it with: ${commandLine(inv, ['payout', 'get', payoutId])}` : `Payouts in ${journal.called}: ${commandLine(inv, ['history'])}`,
     );
   }
   const other = await journal.byTransactionId(api.baseUrl, transactionId);

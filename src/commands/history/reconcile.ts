@@ -10,6 +10,7 @@
  * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted: reconcile-made-by.ts) or
  * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
  */
+import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { recordStatus } from '../../service/schemas.js';
@@ -60,7 +61,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     const entry = await journal.get(api.baseUrl, opts.payoutId);
     if (!entry)
       throw new UsageError(
-        `This machine's journal has no payout ${text(opts.payoutId)} for ${text(api.baseUrl)}. Nothing was sent.`,
+        `${capitalized(journal.called)} has no payout ${text(opts.payoutId)} for ${text(api.baseUrl)}. Nothing was sent.`,
         [],
         `See what it has with: ${commandLine(inv, ['history'])}`,
       );
