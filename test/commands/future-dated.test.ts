@@ -25,9 +25,11 @@ import { heldFor } from '../helpers/payout-fixtures.js';
 import { sharedPostgres } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
+import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 import { Journal } from '../../src/payouts/journal.js';
 
 const ctx = useSandbox();
+useHostileCleanups();
 const folders: Array<{ cleanup(): void }> = [];
 afterEach(() => ctx.sb.faults.clear());
 afterAll(() => {
@@ -158,6 +160,40 @@ describe('ledger import of a journal a fast clock dated into a shared PostgreSQL
   let url: string;
   beforeAll(async () => {
     url = await (await sharedPostgres()).freshDatabase('future');
+  });
+
+  it('prints a reconcile for each base URL the unknown entries were sent to; run as printed, each holds its entry (none says "No unknown outcomes")', async () => {
+    const fast = await machine();
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const own = `fut-${randomUUID().slice(0, 8)}`;
+    const elsewhere = `fut-${randomUUID().slice(0, 8)}`;
+    await lostAnswer(fast, createArgs(wallet, account(), own), 2 * DAY);
+    // The same service behind a proxy of its own port: another base URL, which no profile of this folder is logged in to.
+    const otherUrl = (await sandboxProxy(ctx.sb)).baseUrl;
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+    const env = { PAYCTL_API_KEY: ctx.sb.apiKey };
+    const lost = await payctl([...createArgs(wallet, account(), elsewhere), '--base-url', otherUrl], { dir: fast, clock: off(2 * DAY), env });
+    expect(lost.code, lost.stderr).toBe(4);
+    ctx.sb.faults.clear();
+    const db = await (await sharedPostgres()).freshDatabase('future-urls');
+    expect((await payctl(['config', 'set', 'ledger', '--stdin'], { dir: fast, input: `${db}\n` })).code).toBe(0);
+    const imp = await payctl(['ledger', 'import'], { dir: fast });
+    expect(imp.code, imp.stderr).toBe(0);
+    const lines = imp.stderr.slice(imp.stderr.indexOf('Settle them now:')).split('\n').slice(1, 3);
+    expect(lines[0]).toBe('  payctl history reconcile');
+    expect(lines[1]).toBe(`  payctl history reconcile --base-url ${otherUrl}   (with ${otherUrl}'s API key in PAYCTL_API_KEY: no profile here is logged in to it)`);
+    for (const [line, id] of [
+      [lines[0]!, own],
+      [lines[1]!, elsewhere],
+    ] as const) {
+      const argv = shellSplit(line.trim().split('   (')[0]!).slice(1);
+      const from = ctx.sb.requests().length;
+      const r = await payctl(argv, { dir: fast, env });
+      expect(r.stdout + r.stderr).not.toContain('No unknown outcomes');
+      expect(r.stdout + r.stderr).toContain(id);
+      expect(r.code, r.stderr).toBe(4);
+      expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    }
   });
 
   it('imports it and names it; on the shared ledger, from machines of any clock, the repeat guard says it is dated in the future and reconcile holds it', async () => {

@@ -22,7 +22,7 @@ import { jsonLine } from '../../output/json.js';
 import { plural, text, utcTime } from '../../output/text.js';
 import { futureDate, FUTURE_TOLERANCE_MS } from '../../payouts/entry-age.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
-import type { JournalEntry } from '../../payouts/journal.js';
+import { journalBase, type JournalEntry } from '../../payouts/journal.js';
 import type { ImportCounts } from '../../payouts/ledger/postgres/index.js';
 
 export interface LedgerImportOptions {
@@ -101,6 +101,40 @@ function sayDatedAhead(counts: ImportCounts, now: Date, deps: Deps): void {
   );
   if (counts.datedAhead.some(unresolved) || n > counts.datedAhead.length)
     deps.log.info(
-      `Once that time has passed, one of unknown outcome would look freshly sent and be resent on its own for a day, though it may be older than the service's memory of its key. Settle them now:\n  ${commandLine(invocationOf(deps.globals, deps.env), ['history', 'reconcile'])}`,
+      `Once that time has passed, one of unknown outcome would look freshly sent and be resent on its own for a day, though it may be older than the service's memory of its key. Settle them now:\n${settleCommands(
+        counts,
+        deps,
+      )
+        .map((c) => `  ${c}`)
+        .join('\n')}`,
     );
+}
+
+/**
+ * A reconcile of each base URL the unknown entries dated ahead were journaled for (reconcile asks
+ * one service): under the profile logged in to it when there is one, else with --base-url and
+ * that service's key from PAYCTL_API_KEY. The run's own when not every entry was listed.
+ */
+function settleCommands(counts: ImportCounts, deps: Deps): string[] {
+  const inv = invocationOf(deps.globals, deps.env);
+  const store = deps.config();
+  const profileOf = (url: string) =>
+    store.profileNames().find((name) => {
+      try {
+        return journalBase(store.getProfile(name, { readSecrets: false })?.baseUrl ?? '') === journalBase(url);
+      } catch {
+        return false;
+      }
+    });
+  const urls = [...new Set(counts.datedAhead.filter((e) => ledgerOutcome(e) === 'unknown').map((e) => e.baseUrl))];
+  const out = urls.map((url) => {
+    const profile = profileOf(url);
+    if (profile === deps.globals.profile && inv.baseUrl === undefined) return commandLine(inv, ['history', 'reconcile']);
+    return profile !== undefined
+      ? commandLine({ ...inv, profile, baseUrl: undefined }, ['history', 'reconcile'])
+      : `${commandLine({ ...inv, baseUrl: url }, ['history', 'reconcile'])}   (with ${text(url)}'s API key in PAYCTL_API_KEY: no profile here is logged in to it)`;
+  });
+  const own = commandLine(inv, ['history', 'reconcile']);
+  if (counts.datedAheadTotal > counts.datedAhead.length && !out.includes(own)) out.push(own);
+  return out;
 }
