@@ -12,8 +12,8 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { minorToDecimal, plainAmount, sumMinor, toCommonMinor, toDecimal } from '../money/amount.js';
 import { isUnknownStatus, unknownStatusWords, type PayoutRecord } from '../service/schemas.js';
 import { COLUMN_LABELS, COLUMNS } from './batch-file.js';
-import { validatePayout, type PayoutFields } from './request.js';
-import { payoutFingerprint } from './identity.js';
+import type { PayoutFields } from './request.js';
+import { sentFields } from './sent-body.js';
 import { isJsonl, openNoFollow, replaceAtomically, REPORT_COLUMNS } from './report.js';
 import { csvFault } from './plain-csv.js';
 import { formatAmount } from '../money/amount.js';
@@ -271,48 +271,6 @@ export function batchFileRow(record: PayoutRecord, body?: string): Record<string
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') row[`metadata.${k}`] = String(v);
   }
   return row;
-}
-
-/**
- * What a journaled body pays (identity.ts payoutFingerprint), for an entry journaled without its
- * fingerprint (plan send before this version): undefined when the body cannot be read.
- */
-export function fingerprintOfBody(body: string): string | undefined {
-  const sent = sentFields(body);
-  if (!sent) return undefined;
-  const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(sent.metadata ?? {})) if (typeof v === 'string') metadata[k] = v;
-  const v = validatePayout({ ...sent.fields, payoutId: 'fingerprint-of-body', metadata });
-  return v.ok ? payoutFingerprint(v.request) : undefined;
-}
-
-/** A journaled request body as batch-file fields; undefined when it cannot be read. */
-function sentFields(body: string): { fields: Omit<Required<PayoutFields>, 'payoutId' | 'metadata'>; metadata: Record<string, unknown> | undefined } | undefined {
-  let b: { currency?: unknown; walletId?: unknown; recipient?: { type?: unknown; accountDetails?: Record<string, unknown> }; metadata?: unknown };
-  try {
-    b = JSON.parse(body) as typeof b;
-  } catch {
-    return undefined;
-  }
-  const s = (v: unknown) => (typeof v === 'string' ? v : '');
-  const literal = /^\{"amount":(-?\d+(?:\.\d+)?)[,}]/.exec(body)?.[1];
-  const currency = s(b?.currency);
-  if (literal === undefined || !currency) return undefined;
-  const d = b.recipient?.accountDetails ?? {};
-  return {
-    fields: {
-      walletId: s(b.walletId),
-      amount: plainAmount(literal, currency),
-      currency,
-      type: s(b.recipient?.type),
-      name: s(d.name),
-      provider: s(d.provider),
-      account: s(d.accountNumber),
-      phone: s(d.phoneNumber),
-      note: s(d.note),
-    },
-    metadata: b.metadata && typeof b.metadata === 'object' ? (b.metadata as Record<string, unknown>) : undefined,
-  };
 }
 
 /**

@@ -13,11 +13,11 @@
 import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { fingerprintOfBody } from '../../payouts/sent-body.js';
 import { noteSettled, waitForSettled } from '../../payouts/settle.js';
 import {
   batchFileRow,
   failedRowOf,
-  fingerprintOfBody,
   isAccepted,
   oddStatusWarning,
   readStatusReport,

@@ -1,0 +1,57 @@
+/**
+ * A journaled request body read back (docs/architecture.md, "Identity"): the batch-file fields it
+ * sent, and what it pays as identity.ts says it (payoutFingerprint), made again from the body by
+ * the same validation that made it: for an entry plan send of an earlier version journaled
+ * without its fingerprint.
+ */
+import { plainAmount } from '../money/amount.js';
+import { payoutFingerprint } from './identity.js';
+import { validatePayout, type PayoutFields, type PayoutRequest } from './request.js';
+
+/** A journaled request body as batch-file fields; undefined when it cannot be read. */
+export function sentFields(body: string): { fields: Omit<Required<PayoutFields>, 'payoutId' | 'metadata'>; metadata: Record<string, unknown> | undefined } | undefined {
+  let b: { currency?: unknown; walletId?: unknown; recipient?: { type?: unknown; accountDetails?: Record<string, unknown> }; metadata?: unknown };
+  try {
+    b = JSON.parse(body) as typeof b;
+  } catch {
+    return undefined;
+  }
+  const s = (v: unknown) => (typeof v === 'string' ? v : '');
+  const literal = /^\{"amount":(-?\d+(?:\.\d+)?)[,}]/.exec(body)?.[1];
+  const currency = s(b?.currency);
+  if (literal === undefined || !currency) return undefined;
+  const d = b.recipient?.accountDetails ?? {};
+  return {
+    fields: {
+      walletId: s(b.walletId),
+      amount: plainAmount(literal, currency),
+      currency,
+      type: s(b.recipient?.type),
+      name: s(d.name),
+      provider: s(d.provider),
+      account: s(d.accountNumber),
+      phone: s(d.phoneNumber),
+      note: s(d.note),
+    },
+    metadata: b.metadata && typeof b.metadata === 'object' ? (b.metadata as Record<string, unknown>) : undefined,
+  };
+}
+
+/** What a journaled body pays, as a request (its payout id aside: a placeholder); undefined when the body cannot be read. */
+function paidByBody(body: string): PayoutRequest | undefined {
+  const sent = sentFields(body);
+  if (!sent) return undefined;
+  const metadata: Record<string, string> = {};
+  for (const [k, v] of Object.entries(sent.metadata ?? {})) if (typeof v === 'string') metadata[k] = v;
+  const v = validatePayout({ ...sent.fields, payoutId: 'fingerprint-of-body', metadata });
+  return v.ok ? v.request : undefined;
+}
+
+/**
+ * What a journaled body pays (identity.ts payoutFingerprint), for an entry journaled without its
+ * fingerprint (plan send before this version): undefined when the body cannot be read.
+ */
+export function fingerprintOfBody(body: string): string | undefined {
+  const r = paidByBody(body);
+  return r && payoutFingerprint(r);
+}
