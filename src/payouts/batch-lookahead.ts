@@ -2,15 +2,16 @@
  * A batch's rows looked up a group at a time where the ledger can (Ledger.prefetch: a store on a
  * server answers a group in one round trip): everything the plan of a row asks the ledger next,
  * its payout ids (this version's, the earlier versions' derived and legacy ids), what it pays
- * and what it pays as a spreadsheet may have re-saved it (lost-digits.ts), and its repeat key
- * in the runs it is compared with (changed-rows.ts). The local store, whose look-ups are files,
+ * and what it pays as a spreadsheet may have re-saved it (lost-digits.ts), and its repeat keys
+ * in the runs it is compared with (changed-rows.ts) and in any entry (repeats.ts
+ * samePayoutsSent: what it pays with the account as compared). The local store, whose look-ups are files,
  * has no prefetch: nothing is done.
  */
 import { comparedRun } from './changed-rows.js';
-import { comparedFingerprints, legacyDerivedPayoutId, repeatKeys } from './identity.js';
+import { legacyDerivedPayoutId, repeatKeys } from './identity.js';
 import type { BatchSource, IdentifiedRow } from './batch-source.js';
 import type { Ledger } from './journal.js';
-import type { RestoredForm } from './lost-digits.js';
+import { restoredRequest, type RestoredForm } from './lost-digits.js';
 
 /** Rows a batch's plan looks up together. */
 export const LOOKAHEAD = 256;
@@ -30,9 +31,11 @@ export async function lookAhead(
   if (!journal.prefetch || !rows.length) return;
   const ids = idsOf(src, rows);
   const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
-  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: [...new Set(rows.flatMap((r) => repeatKeys(r.request)))], recentSince };
-  const singles = comparedFingerprints(rows.map((r) => r.request));
-  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored, ...singles])], inBatch);
+  const keys = [...new Set(rows.flatMap((r) => repeatKeys(r.request)))];
+  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: keys, recentSince };
+  // What each row and restored form pays as compared is found among the entries of its repeat keys (repeats.ts samePayoutsSent).
+  const restoredKeys = forms ? rows.flatMap((r, i) => forms[i]!.flatMap((f) => repeatKeys(restoredRequest(r.request, f)))) : [];
+  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch, [...new Set([...keys, ...restoredKeys])]);
 }
 
 /** The ids a row's entry may be under: this version's, and earlier versions' derived and legacy ids. */

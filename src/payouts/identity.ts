@@ -150,19 +150,15 @@ function repeatKeyOf(r: PayoutRequest, account: string): string {
 }
 
 /**
- * What a single payout (`payout create`) is journaled as paying: payoutFingerprint with the
- * account as compared, so that a batch row that pays all the same with the account written
- * another way finds it (repeats.ts samePayoutsSent). A single payout's id and key never come
- * from it; a batch row's fingerprint stays payoutFingerprint (its payout id is made from it).
+ * What a payout pays with the account as compared: payoutFingerprint of it with comparedAccount.
+ * What repeats.ts samePayoutsSent compares rows with earlier payouts by, whichever form each side
+ * wrote the account in; a single payout (`payout create`) is journaled with it. A single payout's
+ * id and key never come from it; a batch row's fingerprint stays payoutFingerprint (its payout
+ * id is made from it), and its body says what it pays as compared (sent-body.ts).
  */
 export function comparedFingerprint(r: PayoutRequest): string {
   const account = comparedAccount(r.account);
   return payoutFingerprint(account === r.account ? r : { ...r, account });
-}
-
-/** The comparedFingerprint of each request whose account is written another way than compared (those samePayoutsSent looks up a second time). */
-export function comparedFingerprints(requests: readonly PayoutRequest[]): string[] {
-  return requests.filter((r) => comparedAccount(r.account) !== r.account).map(comparedFingerprint);
 }
 
 /**

@@ -7,8 +7,8 @@
  * A column no row of which starts with a zero (account_number), or with a "+" or a zero
  * (phone_number), may have lost them. Each row still to send is then looked up as it would read
  * with them back (up to MAX_ZEROS zeros; a "+" or a zero for a phone), by what it pays
- * (identity.ts payoutFingerprint): a payout sent before that pays all the same to the account
- * or phone with them is the same payout, and the file is refused, nothing sent (batch-load.ts).
+ * (identity.ts payoutFingerprint, the account as compared: repeats.ts samePayoutsSent): a payout
+ * sent before that pays all the same to the account or phone with them is the same payout, and the file is refused, nothing sent (batch-load.ts).
  * A column where some row keeps its zero was saved as text, and is not looked at.
  */
 import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
@@ -63,6 +63,11 @@ export interface RestoredForm {
   fingerprint: string;
 }
 
+/** The row as it reads in one of its restored forms. */
+export function restoredRequest(r: PayoutRequest, form: RestoredForm): PayoutRequest {
+  return { ...r, account: form.account, phone: form.phone };
+}
+
 /** The forms of a row's account and phone with their lost characters back, each with what it pays; none for a row with nothing to restore. */
 export function restoredForms(r: PayoutRequest, lost: LostDigits): RestoredForm[] {
   const accounts = [r.account];
@@ -97,7 +102,7 @@ export function restoredProblem(r: PayoutRequest, form: RestoredForm, after: str
  */
 export async function restoredSent(journal: Ledger, baseUrl: string, row: number, r: PayoutRequest, forms: RestoredForm[]): Promise<Problem | undefined> {
   for (const form of forms) {
-    const sent = (await samePayoutsSent(journal, baseUrl, form.fingerprint, () => false)).at(-1);
+    const sent = (await samePayoutsSent(journal, baseUrl, form.fingerprint, () => false, restoredRequest(r, form))).at(-1);
     if (!sent) continue;
     return rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} paid the same ${describeSentIn(sent)}`));
   }

@@ -9,15 +9,16 @@
  *   wallet, recipient account (as compared: identity.ts comparedAccount, `4410-0012-34` is
  *   `4410001234`), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
  *   entry of an earlier version is found too) and was sent within REPEAT_WINDOW_MS; a batch row
- *   pays all the same (identity.ts, payoutFingerprint; a single payout's account as compared,
- *   comparedFingerprint), at any time, its own batch's entries aside (those are duplicates,
- *   said as such);
+ *   pays all the same (identity.ts, payoutFingerprint, with the account as compared:
+ *   comparedFingerprint, whichever form each side wrote), at any time, its own batch's entries
+ *   aside (those are duplicates, said as such);
  * - how earlier payouts are described: one by one (describeRepeat) or by the batch run or kind
  *   of payout that sent them (RunTally, describeRun).
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger } from './journal.js';
-import { batchIdSlipKey, comparedAccount, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
+import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
+import { comparedFingerprintOfBody } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
 import { futureDate } from './entry-age.js';
@@ -65,13 +66,17 @@ export async function byRepeatKeys(keys: readonly string[], find: (key: string) 
 }
 
 /**
- * `payout batch`: payouts that pay all that a row pays (its fingerprint), sent at any time
- * under another payout id (other batches, single payouts), not refused, oldest first. `own`
- * tells the batch's own entries (an identical row's other occurrence), which are not repeats.
- * With the row's `request`, single payouts are found with the account written another way too
- * (`4410001234` for the row's `4410-0012-34`): they are journaled with what they pay with the
- * account as compared (identity.ts comparedFingerprint), a second look-up only for a row whose
- * account is not written that way.
+ * `payout batch`, `plan create|show|send`: payouts that pay all that a row pays, sent at any time
+ * under another payout id (other batches, plan rows, single payouts), not refused, oldest first.
+ * `own` tells the batch's own entries (an identical row's other occurrence), which are not
+ * repeats. Found by the row's `fingerprint` (what it pays, the account as written), and with its
+ * `request` by what it pays with the account as compared (identity.ts comparedFingerprint), in
+ * whatever form each side wrote the account (`0066-001-140` in one, `0066001140` in the other):
+ * the entries of its repeat keys (identity.ts repeatKeys: the same wallet, account as compared,
+ * amount and currency) whose journaled body pays that (sent-body.ts): a batch or plan row is
+ * journaled with its fingerprint as written (its payout id is made from it). An entry of a
+ * version before the repeat key compared accounts, keyed by its account as it wrote it, is found
+ * by a row that writes it the same way.
  */
 export async function samePayoutsSent(
   journal: Ledger,
@@ -82,9 +87,14 @@ export async function samePayoutsSent(
 ): Promise<JournalEntry[]> {
   const counts = (e: JournalEntry) => countsAsSent(e) && !own(e);
   const sent = (await journal.find(baseUrl, 'fingerprint', fingerprint)).filter(counts);
-  if (request === undefined || comparedAccount(request.account) === request.account) return sent;
-  const singles = (await journal.find(baseUrl, 'fingerprint', comparedFingerprint(request))).filter((e) => isSingle(e) && counts(e));
-  return singles.length ? oldestFirst([...sent, ...singles]) : sent;
+  if (request === undefined) return sent;
+  const found = new Set(sent.map((e) => e.payoutId));
+  const pays = comparedFingerprint(request);
+  // A single payout is journaled with what it pays as compared: its fingerprint says it, no body read.
+  const alike = (await byRepeatKeys(repeatKeys(request), (k) => journal.find(baseUrl, 'repeat', k))).filter(
+    (e) => !found.has(e.payoutId) && counts(e) && (e.fingerprint === pays || comparedFingerprintOfBody(e.body) === pays),
+  );
+  return alike.length ? oldestFirst([...sent, ...alike]) : sent;
 }
 
 /** A payout sent by payout create: no batch row, of this payctl or of payctl 0.1 (`batch-` ids). */

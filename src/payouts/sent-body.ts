@@ -1,11 +1,13 @@
 /**
  * A journaled request body read back (docs/architecture.md, "Identity"): the batch-file fields it
- * sent, and what it pays as identity.ts says it (payoutFingerprint), made again from the body by
- * the same validation that made it: for an entry plan send of an earlier version journaled
- * without its fingerprint.
+ * sent, and what it pays as identity.ts says it (payoutFingerprint, and comparedFingerprint with
+ * the account as compared), made again from the body by the same validation that made it. What
+ * an entry pays is then known whatever the entry was journaled with: a batch row's fingerprint
+ * holds its account as written, a single payout's the account as compared, and plan send of an
+ * earlier version journaled none.
  */
 import { plainAmount } from '../money/amount.js';
-import { payoutFingerprint } from './identity.js';
+import { comparedFingerprint, payoutFingerprint } from './identity.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from './request.js';
 
 /** A journaled request body as batch-file fields; undefined when it cannot be read. */
@@ -54,4 +56,14 @@ function paidByBody(body: string): PayoutRequest | undefined {
 export function fingerprintOfBody(body: string): string | undefined {
   const r = paidByBody(body);
   return r && payoutFingerprint(r);
+}
+
+/**
+ * What a journaled body pays with the account as compared (identity.ts comparedFingerprint):
+ * equal for two payouts that pay all the same, the account written `0066-001-140` in one and
+ * `0066001140` in the other (repeats.ts samePayoutsSent). Undefined when the body cannot be read.
+ */
+export function comparedFingerprintOfBody(body: string): string | undefined {
+  const r = paidByBody(body);
+  return r && comparedFingerprint(r);
 }

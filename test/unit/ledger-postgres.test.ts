@@ -455,6 +455,13 @@ describe('look-ups answered ahead (prefetch): what a batch plan asks a group at 
     // Oldest first, by the time the database dated each claim (a-4 was claimed before a-3).
     expect((await anyFile.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-4', 'a-3']);
     expect((await fresh.findInBatch(BASE, 'r-2', { id: run.id })).map((e) => e.payoutId)).toEqual(['a-2', 'a-4', 'a-3', 'a-5']);
+    // Repeat keys of any entry, batch row or not (what a row pays as compared: repeats.ts samePayoutsSent).
+    const anyRun = await open(url);
+    await anyRun.prefetch(BASE, [], [], undefined, ['r-2', 'r-none']);
+    await writer.begin({ baseUrl: BASE, payoutId: 'a-6', body: body('a-6'), now: T0, origin: { repeatKey: 'r-2' } });
+    expect((await anyRun.find(BASE, 'repeat', 'r-2')).map((e) => e.payoutId)).toEqual(['a-2', 'a-4', 'a-3', 'a-5']);
+    expect(await anyRun.find(BASE, 'repeat', 'r-none')).toEqual([]);
+    expect((await fresh.find(BASE, 'repeat', 'r-2')).map((e) => e.payoutId)).toEqual(['a-2', 'a-4', 'a-3', 'a-5', 'a-6']);
     // Another base URL was not asked ahead: read from the database.
     expect(await ahead.get('https://other.example.com/v2', 'a-1')).toBeUndefined();
     // A claim of this store forgets the answers: the next read is the database's.

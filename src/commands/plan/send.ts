@@ -26,7 +26,7 @@ import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
-import { comparedFingerprints, DEFAULT_BATCH_ID, payoutFingerprint, repeatKey, repeatKeys } from '../../payouts/identity.js';
+import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey, repeatKeys } from '../../payouts/identity.js';
 import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
@@ -295,11 +295,15 @@ async function refusePaidSince(
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
       const group = items.slice(i, i + LOOKAHEAD);
-      await j.journal.prefetch?.(j.api.baseUrl, [], [...new Set([...group.map((x) => x.fingerprint!), ...comparedFingerprints(group.map((x) => x.request))])], {
-        batch: batchRun,
-        repeatKeys: [...new Set(group.flatMap((x) => repeatKeys(x.request)))],
-        recentSince: changed.run.recentSince,
-      });
+      const keys = [...new Set(group.flatMap((x) => repeatKeys(x.request)))];
+      // The same repeat keys in any entry: what each pays as compared (samePayoutsSent).
+      await j.journal.prefetch?.(
+        j.api.baseUrl,
+        [],
+        [...new Set(group.map((x) => x.fingerprint!))],
+        { batch: batchRun, repeatKeys: keys, recentSince: changed.run.recentSince },
+        keys,
+      );
     }
     if (!stillUnpaid(it.earlier)) continue;
     await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);

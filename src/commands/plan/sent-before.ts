@@ -6,7 +6,7 @@
  * in view; plan create says the same to the maker (create-repeats.ts).
  */
 import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
-import { comparedFingerprints, payoutFingerprint } from '../../payouts/identity.js';
+import { payoutFingerprint, repeatKeys } from '../../payouts/identity.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import type { ReadPayout } from '../../plans/plan.js';
 import { text } from '../../output/text.js';
@@ -34,10 +34,14 @@ export async function sentBefore(journal: Ledger, baseUrl: string, payouts: read
   const out: SentBefore[] = [];
   for (let from = 0; from < payouts.length; from += GROUP) {
     const group = payouts.slice(from, from + GROUP).map((p) => ({ p, fingerprint: payoutFingerprint(p.request) }));
+    // What each pays as written (fingerprint), and as compared: among the entries of its repeat keys (samePayoutsSent).
+    const keys = [...new Set(group.flatMap((g) => repeatKeys(g.p.request)))];
     await journal.prefetch?.(
       baseUrl,
       group.map((g) => g.p.payout_id),
-      [...group.map((g) => g.fingerprint), ...comparedFingerprints(group.map((g) => g.p.request))],
+      group.map((g) => g.fingerprint),
+      undefined,
+      keys,
     );
     for (const { p, fingerprint } of group) {
       const own = await journal.get(baseUrl, p.payout_id);

@@ -197,12 +197,13 @@ export interface Ledger {
   record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry>;
   /**
    * A hint before many look-ups (a batch's plan, a group of rows at a time): these payout ids,
-   * fingerprints, and repeat keys within a batch run (and of any batch since a time), under this
-   * base URL may be asked for next (get, find, findInBatch, findRecentBatchRows). A store
-   * on a server answers them in one round trip and keeps the answers until its next write; the
-   * local store, whose look-ups are files, has none.
+   * fingerprints, repeat keys within a batch run (and of any batch since a time), and
+   * `repeatKeys` of any entry (repeats.ts samePayoutsSent), under this base URL may be asked for
+   * next (get, find, findInBatch, findRecentBatchRows). A store on a server answers them in one
+   * round trip and keeps the answers until its next write; the local store, whose look-ups are
+   * files, has none.
    */
-  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups): Promise<void>;
+  prefetch?(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups, repeatKeys?: string[]): Promise<void>;
   /** The entry of this payout id under this base URL, if any. */
   get(baseUrl: string, payoutId: string): Promise<JournalEntry | undefined>;
   /** Entries of this base URL with the given fingerprint or repeat key, oldest first. */

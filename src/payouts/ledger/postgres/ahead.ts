@@ -1,12 +1,12 @@
 /**
  * The PostgreSQL store's look-ahead (Ledger.prefetch): a batch's plan looks every row up by
- * payout id (and earlier versions' ids) and by fingerprint, one row after another; against a
- * database each look-up is a round trip. `prefetch` asks for a group of rows in one statement
- * and keeps the answers for the look-ups that follow, found or not, until the next group or
- * any write of this store. Only a hint for reads that decide nothing alone: a claim is still the
- * database's INSERT, and the store's own reads around its writes never use it.
+ * payout id (and earlier versions' ids), by fingerprint and by repeat key, one row after
+ * another; against a database each look-up is a round trip. `prefetch` asks for a group of rows
+ * in one statement and keeps the answers for the look-ups that follow, found or not, until the
+ * next group or any write of this store. Only a hint for reads that decide nothing alone: a
+ * claim is still the database's INSERT, and the store's own reads around its writes never use it.
  */
-import type { BatchRun, InBatchLookups, JournalEntry } from '../ledger.js';
+import type { BatchRun, InBatchLookups, JournalEntry, LookupKind } from '../ledger.js';
 
 /** A row as looked ahead: its entry, or why it does not verify (thrown when it is asked for). */
 type Found = JournalEntry | Error;
@@ -15,6 +15,8 @@ export class LookAhead {
   #base: string | undefined;
   readonly #byId = new Map<string, Found | null>();
   readonly #byFingerprint = new Map<string, Found[]>();
+  /** Entries of any run, or none, by repeat key (find: repeats.ts samePayoutsSent's candidates). */
+  readonly #byRepeat = new Map<string, Found[]>();
   /**
    * Rows of one batch run by repeat key (findInBatch), and of any batch run since a time
    * (findRecentBatchRows) when one was asked: candidates, each compared exactly by the store.
@@ -26,7 +28,7 @@ export class LookAhead {
   /** The answers for these payout ids, fingerprints and repeat keys of a batch run under `base` (rows already read and checked). */
   fill(
     base: string,
-    asked: { payoutIds: string[]; fingerprints: string[]; inBatch?: InBatchLookups },
+    asked: { payoutIds: string[]; fingerprints: string[]; repeatKeys?: string[]; inBatch?: InBatchLookups },
     rows: Array<{ payoutId: string; fingerprint: string | null; repeatKey: string | null; found: Found }>,
   ): void {
     this.clear();
@@ -36,10 +38,14 @@ export class LookAhead {
     for (const id of asked.payoutIds) this.#byId.set(id, null);
     for (const f of asked.fingerprints) this.#byFingerprint.set(f, []);
     for (const k of asked.inBatch?.repeatKeys ?? []) this.#byRepeatInBatch.set(k, []);
+    for (const k of asked.repeatKeys ?? []) this.#byRepeat.set(k, []);
     for (const r of rows) {
       if (this.#byId.has(r.payoutId)) this.#byId.set(r.payoutId, r.found);
       if (r.fingerprint !== null) this.#byFingerprint.get(r.fingerprint)?.push(r.found);
-      if (r.repeatKey !== null) this.#byRepeatInBatch.get(r.repeatKey)?.push(r.found);
+      if (r.repeatKey !== null) {
+        this.#byRepeatInBatch.get(r.repeatKey)?.push(r.found);
+        this.#byRepeat.get(r.repeatKey)?.push(r.found);
+      }
     }
   }
 
@@ -49,6 +55,7 @@ export class LookAhead {
     this.#recentSince = undefined;
     this.#byId.clear();
     this.#byFingerprint.clear();
+    this.#byRepeat.clear();
     this.#byRepeatInBatch.clear();
   }
 
@@ -72,10 +79,10 @@ export class LookAhead {
     return found;
   }
 
-  /** The entries with this fingerprint, oldest first, when it was looked ahead; undefined when not. */
-  find(base: string, fingerprint: string): JournalEntry[] | undefined {
+  /** The entries with this fingerprint or repeat key, oldest first, when it was looked ahead; undefined when not. */
+  find(base: string, kind: LookupKind, key: string): JournalEntry[] | undefined {
     if (base !== this.#base) return undefined;
-    return sorted(this.#byFingerprint.get(fingerprint));
+    return sorted((kind === 'fingerprint' ? this.#byFingerprint : this.#byRepeat).get(key));
   }
 }
 

@@ -17,7 +17,7 @@ const inBatch = (id: string, file: string) => `position('"batch":{"id":' || ${id
 /** A run's id and file as the entry's JSON text writes them, for inBatch; no file: NULL. */
 export const runParams = (run: BatchRun): [string, string | null] => [JSON.stringify(run.id), run.file === undefined ? null : JSON.stringify(run.file)];
 export const BATCH_SENT = `SELECT EXISTS (SELECT 1 FROM ${ENTRIES} WHERE base = $1 AND position('"batch":{"id":' || $2 || ',' in entry) > 0) AS sent`;
-export const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND (${inBatch('$5', '$6')} OR created_at >= $7::timestamptz)))`;
+export const PREFETCH = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND (payout_id = ANY($2::text[]) OR fingerprint = ANY($3::text[]) OR (repeat_key = ANY($4::text[]) AND (${inBatch('$5', '$6')} OR created_at >= $7::timestamptz)) OR repeat_key = ANY($8::text[]))`;
 export const FIND_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = $2 AND created_at >= $3 ORDER BY created_at, payout_id`;
 /** Rows with any of these repeat keys since a time, but a run's (otherBatchRowsSince): that run's rows are left out by the database, not paged to the client. */
 export const OTHER_RECENT = `SELECT ${ROW_COLUMNS} FROM ${ENTRIES} WHERE base = $1 AND repeat_key = ANY($2::text[]) AND created_at >= $3 AND NOT ${inBatch('$4', '$5')}`;

@@ -209,16 +209,16 @@ export class PostgresLedger implements Ledger {
   }
 
   /**
-   * These payout ids and fingerprints looked up in one statement, the answers kept for the
-   * get and find (by fingerprint) that follow (ahead.ts): a batch's plan, a group of rows at a
-   * time. Any write of this store forgets them.
+   * These payout ids, fingerprints and repeat keys looked up in one statement, the answers kept
+   * for the get, find and batch look-ups that follow (ahead.ts): a batch's plan, a group of rows
+   * at a time. Any write of this store forgets them.
    */
-  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups): Promise<void> {
+  async prefetch(baseUrl: string, payoutIds: string[], fingerprints: string[], inBatch?: InBatchLookups, repeatKeys: string[] = []): Promise<void> {
     const base = journalBase(baseUrl);
-    const repeatKeys = inBatch?.repeatKeys ?? [];
+    const inBatchKeys = inBatch?.repeatKeys ?? [];
     const batchJson = inBatch ? q.runParams(inBatch.batch) : ['null', 'null'];
-    const since = inBatch?.recentSince ?? null;
-    const rows = await this.#query<StoredRow>('read', q.PREFETCH, [base, payoutIds, fingerprints, repeatKeys, ...batchJson, since], 'payctl_prefetch');
+    const params = [base, payoutIds, fingerprints, inBatchKeys, ...batchJson, inBatch?.recentSince ?? null, repeatKeys];
+    const rows = await this.#query<StoredRow>('read', q.PREFETCH, params, 'payctl_prefetch');
     const found = rows.map((r) => {
       let entry: JournalEntry | Error;
       try {
@@ -228,7 +228,7 @@ export class PostgresLedger implements Ledger {
       }
       return { payoutId: r.payout_id, fingerprint: r.fingerprint, repeatKey: r.repeat_key, found: entry };
     });
-    this.#ahead.fill(base, { payoutIds, fingerprints, ...(inBatch ? { inBatch } : {}) }, found);
+    this.#ahead.fill(base, { payoutIds, fingerprints, repeatKeys, ...(inBatch ? { inBatch } : {}) }, found);
   }
 
   async findInBatch(baseUrl: string, repeatKey: string, batch: BatchRun): Promise<JournalEntry[]> {
@@ -265,7 +265,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async find(baseUrl: string, kind: LookupKind, key: string): Promise<JournalEntry[]> {
-    const ahead = kind === 'fingerprint' ? this.#ahead.find(journalBase(baseUrl), key) : undefined;
+    const ahead = this.#ahead.find(journalBase(baseUrl), kind, key);
     if (ahead) return ahead;
     const column = kind === 'fingerprint' ? 'fingerprint' : 'repeat_key';
     const rows = await this.#query<StoredRow>('read', q.FIND_BY[kind], [journalBase(baseUrl), key], `payctl_find_${column}`);
