@@ -54,3 +54,13 @@ export function makerSignatureHolds(plan: { hash: string; maker: { public_key: s
 export function approvalSignatureHolds(hash: string, a: Approval): boolean {
   return verifyText(a.public_key, approvalMessage(hash, a), a.signature);
 }
+
+/**
+ * Whether an approval is a signature of this plan by the key whose fingerprint it gives: its
+ * fingerprint is its key's and its signature holds. One that does not is nobody's approval: it
+ * is never "your approval already", and the shared ledger lets its key's owner store theirs in
+ * its place (ledger/postgres/plans.ts).
+ */
+export function approvalHolds(hash: string, a: Approval): boolean {
+  return fingerprintHolds(a) && approvalSignatureHolds(hash, a);
+}

@@ -6,8 +6,9 @@
  * (exit 2, nothing sent or changed): an unknown hash, an ambiguous prefix, a row changed in the
  * database, the maker approving, a hash with the local journal. An approval the ledger keeps
  * that does not count (a stranger's, by hash) is left out, holding back no plan, while one inside
- * a plan file still refuses that file. Last, the day of a daily total is the ledger's, not the
- * machine's clock.
+ * a plan file still refuses that file; one written with SQL under an approver's key that does not
+ * hold locks her out no more (hers takes its place, one that holds never is replaced). Last, the
+ * day of a daily total is the ledger's, not the machine's clock.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -284,6 +285,79 @@ describe('an approval kept in the shared ledger that does not count', () => {
     const sentHash = await run(carol, ['plan', 'send', asHash.hash, '--yes', '--report', join(work.dir, `${randomUUID()}.report.jsonl`)]);
     expect(sentHash.code, sentHash.stderr).toBe(0);
     expect(sentHash.stderr).toMatch(leftOut);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
+    expect(held(asFile.wallet)).toHaveLength(1);
+    expect(held(asHash.wallet)).toHaveLength(1);
+  });
+});
+
+describe("an approval in the shared ledger under an approver's key that does not hold", () => {
+  /** Alice's approval row of a plan in the shared ledger (at most one: the key is the row's). */
+  const aliceRows = (hash: string) =>
+    sql<{ signature: string }>(url, 'SELECT signature FROM payctl_plan_approvals WHERE plan_hash = $1 AND fingerprint = $2', [hash, people.alice.key!.fingerprint]);
+
+  it('locks her out no more: she approves the file and by hash, hers takes its place; one that holds is never replaced, also when she races herself', async () => {
+    // Before: a row written with SQL (her key and fingerprint are public, in the policy) and a
+    // garbage signature was left out by plan send, yet plan approve of the file and by hash said
+    // "This plan already carries your approval" (exit 2), and the printed plan approve failed.
+    const alice = people.alice.key!;
+    const [asFile, asHash, raced] = [await planOnA(['2700.00']), await planOnA(['2800.00']), await planOnA(['2900.00'])];
+    for (const { hash } of [asFile, raced]) {
+      await sql(url, 'INSERT INTO payctl_plan_approvals (plan_hash, fingerprint, name, public_key, signed_at, signature) VALUES ($1, $2, $3, $4, $5, $6)', [
+        hash,
+        alice.fingerprint,
+        'Alice',
+        alice.publicKey,
+        new Date().toISOString(),
+        'AAAA',
+      ]);
+    }
+    // A genuine approval of hers whose signature was then changed in the table.
+    expect((await run(people.alice.dir, ['plan', 'approve', asHash.hash, '--yes'])).code).toBe(0);
+    await sql(url, "UPDATE payctl_plan_approvals SET signature = overlay(signature placing 'AAAA' from 1 for 4) WHERE plan_hash = $1", [asHash.hash]);
+
+    const refused = await run(carol, ['plan', 'send', asFile.file, '--yes']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/approval 1 \(Alice, SHA256:[^,]+, kept in the team's shared ledger\): the signature does not match this plan \(left out/);
+    // The command the refusal prints works for her.
+    expect(refused.stderr).toContain(`An approver signs it with: payctl plan approve ${asFile.file}`);
+    const approvedFile = await run(people.alice.dir, ['plan', 'approve', asFile.file, '--yes', '--json']);
+    expect(approvedFile.code, approvedFile.stderr).toBe(0);
+    expect(oneJson(approvedFile.stdout)).toMatchObject({ approvals: 1 });
+    expect(readPlanFile(asFile.file).approvals).toHaveLength(1);
+    expect((await aliceRows(asFile.hash)).map((r) => r.signature)).toEqual([readPlanFile(asFile.file).approvals[0]!.signature]);
+    const approvedHash = await run(people.alice.dir, ['plan', 'approve', asHash.hash, '--yes']);
+    expect(approvedHash.code, approvedHash.stderr).toBe(0);
+    expect(approvedHash.stderr).toContain('it now carries 1 approval.');
+
+    // Hers holds now: never replaced, by the file or by hash, and never a second row.
+    const [stored] = await aliceRows(asHash.hash);
+    for (const named of [asHash.hash, asHash.file]) {
+      const again = await run(people.alice.dir, ['plan', 'approve', named, '--yes']);
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain(`This plan already carries your approval (${alice.fingerprint})`);
+    }
+    expect(await aliceRows(asHash.hash)).toEqual([stored]);
+
+    // Two of her terminals at once over the row that does not hold, Bob at the same time: one of hers is stored, the other told it is there.
+    const [one, two, bob] = await Promise.all([
+      run(people.alice.dir, ['plan', 'approve', raced.hash, '--yes']),
+      run(people.alice.dir, ['plan', 'approve', raced.hash, '--yes']),
+      run(people.bob.dir, ['plan', 'approve', raced.hash, '--yes']),
+    ]);
+    expect([one.code, two.code].sort(), one.stderr + two.stderr).toEqual([0, 2]);
+    expect(one.stderr + two.stderr).toContain('This plan already carries your approval');
+    expect(bob.code, bob.stderr).toBe(0);
+    const shown = oneJson((await run(carol, ['plan', 'show', raced.hash, '--json'])).stdout) as { policy: { counted: Array<{ name: string }>; ignored: unknown[] } };
+    expect(shown.policy.counted.map((c) => c.name).sort()).toEqual(['Alice', 'Bob']);
+    expect(shown.policy.ignored).toEqual([]);
+
+    const from = ctx.sb.requests().length;
+    for (const named of [asFile.file, asHash.hash]) {
+      const sent = await run(carol, ['plan', 'send', named, '--yes', '--report', join(work.dir, `${randomUUID()}.report.jsonl`)]);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stderr).not.toContain('Not counted');
+    }
     expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
     expect(held(asFile.wallet)).toHaveLength(1);
     expect(held(asHash.wallet)).toHaveLength(1);

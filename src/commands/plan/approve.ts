@@ -17,7 +17,8 @@
  * fingerprint not its key's or a signature that does not hold) is not signed either: plan send
  * refuses such a plan whatever else it carries, and no command takes an approval out of a plan.
  * An approval the shared ledger keeps that does not count stops nothing (plans/approvals.ts): it
- * is left out. Without any policy (none in the profile, none the team's in the shared ledger) an
+ * is left out; one under this key's fingerprint that does not hold (someone wrote it there with a
+ * garbage signature) is not "your approval": this one is stored in its place (PlanStore.approve). Without any policy (none in the profile, none the team's in the shared ledger) an
  * approval is signed and stored as asked: nothing here can tell whether it counts, and the policy
  * of whoever sends the plan judges it; one that does not count there is left out.
  */
@@ -26,7 +27,7 @@ import { CancelledError, CliError, RefusedError, UsageError } from '../../errors
 import { configDir } from '../../config/paths.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
 import { planTimeProblem, type Plan, type ReadPayout } from '../../plans/plan.js';
-import { approvalSignatureHolds, fingerprintHolds, signApproval, type Approval } from '../../plans/signatures.js';
+import { approvalHolds, signApproval, type Approval } from '../../plans/signatures.js';
 import { addApprovalToFile } from './approve-file.js';
 import { formatAmount } from '../../money/amount.js';
 import { makeStyle } from '../../output/style.js';
@@ -77,7 +78,7 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
  */
 async function storeApproval(loaded: LoadedPlan, approval: Approval): Promise<number> {
   const store = loaded.store!;
-  if (!fingerprintHolds(approval) || !approvalSignatureHolds(loaded.plan.hash, approval))
+  if (!approvalHolds(loaded.plan.hash, approval))
     throw new RefusedError(`Your signing key did not make a valid signature of the plan ${loaded.plan.hash}. Nothing was changed.`);
   if (!(await store.approve(loaded.plan.hash, approval)))
     throw new RefusedError(`This plan already carries your approval (${approval.fingerprint}) in the shared ledger. Nothing was changed.`);
@@ -86,8 +87,9 @@ async function storeApproval(loaded: LoadedPlan, approval: Approval): Promise<nu
 
 /**
  * A plan file's approval stored in the shared ledger too, which holds the plan; returns how many
- * approvals the ledger holds that the file does not. A failure there is said, not fatal: the
- * approval is in the file, which plan send reads.
+ * approvals the ledger holds that the file does not (one of this key that did not hold is
+ * replaced by this one, now in the file). A failure there is said, not fatal: the approval is in
+ * the file, which plan send reads.
  */
 async function alsoStore(loaded: LoadedPlan, approval: Approval, deps: Deps): Promise<number> {
   const { store, approvals } = loaded.alsoStored!;
@@ -97,7 +99,7 @@ async function alsoStore(loaded: LoadedPlan, approval: Approval, deps: Deps): Pr
     if (!(err instanceof CliError)) throw err;
     deps.log.warn(`Your approval is in ${loaded.label} but not in the team's shared ledger (${err.message}): plan send ${loaded.plan.hash} does not count it.`);
   }
-  return approvals.length;
+  return approvals.filter((a) => a.fingerprint !== approval.fingerprint).length;
 }
 
 /** The maker never approves their own plan, and a key approves a plan once (in the file or, for a file, the shared ledger: `storedOnly`). */
@@ -109,7 +111,9 @@ function refuseOwnOrAgain(plan: Plan, key: SigningKey, storedOnly: Approval[] = 
       'Ask another approver to run payctl plan approve on it.',
     );
   }
-  if (plan.approvals.some((a) => a.fingerprint === key.fingerprint)) {
+  // Only one that holds is yours: one under your fingerprint that does not (written in the shared
+  // ledger outside payctl) is nobody's, and the ledger takes yours in its place (PlanStore.approve).
+  if (plan.approvals.some((a) => a.fingerprint === key.fingerprint && approvalHolds(plan.hash, a))) {
     const where = storedOnly.some((a) => a.fingerprint === key.fingerprint) ? " in the team's shared ledger, which plan send of the file reads too" : '';
     throw new RefusedError(`This plan already carries your approval (${key.fingerprint})${where}. Nothing was changed.`);
   }

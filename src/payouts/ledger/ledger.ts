@@ -348,7 +348,10 @@ export interface PlanStore {
   matching(prefix: string, limit: number): Promise<string[]>;
   /** The plan of this hash with its approvals; undefined when none is stored. */
   get(hash: string): Promise<StoredPlan | undefined>;
-  /** Stores an approval of the plan of this hash; false when this key's approval of it is there already. */
+  /**
+   * Stores an approval of the plan of this hash; false when this key's approval of it is there
+   * already. One there that does not hold (signatures.ts approvalHolds) is replaced by this one.
+   */
   approve(hash: string, approval: Approval): Promise<boolean>;
 }
 

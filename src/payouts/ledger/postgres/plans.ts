@@ -4,14 +4,19 @@
  * machine, and its approvals, one row per plan and approver key. What a row says is checked by
  * whoever reads it, as a plan file is (plans/plan.ts: the hash against the content, the maker's
  * signature; plans/approvals.ts: each approval's signature): the table is a place to find a plan,
- * never a reason to trust one. Its stored_at, the database's clock when plan create stored it,
- * only ever moves "after the plan was made" earlier than the plan's own time says (plan/source.ts
- * madeAt): a maker's clock set ahead cannot hide a payout paid after the plan.
+ * never a reason to trust one. An approval row that does not hold is nobody's: its key's owner
+ * approving stores theirs in its place (approve), and a row that holds is never replaced. Its
+ * stored_at, the database's clock when plan create stored it, only ever moves "after the plan was
+ * made" earlier than the plan's own time says (plan/source.ts madeAt): a maker's clock set ahead
+ * cannot hide a payout paid after the plan.
  */
 import type { Pool } from 'pg';
-import type { Approval } from '../../../plans/signatures.js';
+import { approvalHolds, type Approval } from '../../../plans/signatures.js';
 import type { PlanStore, StoredPlan } from '../ledger.js';
 import { PLAN_APPROVALS, PLANS } from './schema.js';
+
+/** How many times an approval is tried against a row of its key that keeps changing (someone writing it outside payctl). */
+const REPLACE_TRIES = 5;
 
 /** What a failed statement becomes: the ledger's error, naming it (masked). */
 export type Fault = (err: unknown, doing: string) => Error;
@@ -75,13 +80,39 @@ export class PostgresPlans implements PlanStore {
     };
   }
 
+  /**
+   * A new row; or, when this key's row is there and does not hold (approvalHolds: written or
+   * changed outside payctl, a garbage signature under a listed approver's public fingerprint),
+   * the approval in its place, if it holds itself. A row that holds is never replaced: false.
+   * Read, judged, then replaced by one UPDATE that matches only the very row judged (all its
+   * columns), so the check and the replacement are one: two stores racing (one person in two
+   * terminals) leave one approval that holds, and the second is told it is there (false).
+   * Approvers with other keys write other rows and never meet.
+   */
   async approve(hash: string, a: Approval): Promise<boolean> {
-    const rows = await this.#query<{ fingerprint: string }>(
-      'store the approval in',
-      `INSERT INTO ${PLAN_APPROVALS} (plan_hash, fingerprint, name, public_key, signed_at, signature, host)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (plan_hash, fingerprint) DO NOTHING RETURNING fingerprint`,
-      [hash, a.fingerprint, a.name, a.public_key, a.signed_at, a.signature, this.#host],
-    );
-    return rows.length === 1;
+    for (let tries = 0; tries < REPLACE_TRIES; tries++) {
+      const inserted = await this.#query<{ fingerprint: string }>(
+        'store the approval in',
+        `INSERT INTO ${PLAN_APPROVALS} (plan_hash, fingerprint, name, public_key, signed_at, signature, host)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (plan_hash, fingerprint) DO NOTHING RETURNING fingerprint`,
+        [hash, a.fingerprint, a.name, a.public_key, a.signed_at, a.signature, this.#host],
+      );
+      if (inserted.length === 1) return true;
+      const [stored] = await this.#query<Approval>(
+        'read the plans of',
+        `SELECT name, public_key, fingerprint, signed_at, signature FROM ${PLAN_APPROVALS} WHERE plan_hash = $1 AND fingerprint = $2`,
+        [hash, a.fingerprint],
+      );
+      if (!stored) continue; // taken out meanwhile: stored anew
+      if (approvalHolds(hash, stored) || !approvalHolds(hash, a)) return false;
+      const replaced = await this.#query<{ fingerprint: string }>(
+        'store the approval in',
+        `UPDATE ${PLAN_APPROVALS} SET name = $3, public_key = $4, signed_at = $5, signature = $6, host = $7, stored_at = now()
+         WHERE plan_hash = $1 AND fingerprint = $2 AND name = $8 AND public_key = $9 AND signed_at = $10 AND signature = $11 RETURNING fingerprint`,
+        [hash, a.fingerprint, a.name, a.public_key, a.signed_at, a.signature, this.#host, stored.name, stored.public_key, stored.signed_at, stored.signature],
+      );
+      if (replaced.length === 1) return true;
+    }
+    throw this.#fault(new Error(`the approval row of ${a.fingerprint} kept changing under payctl`), 'store the approval in');
   }
 }
