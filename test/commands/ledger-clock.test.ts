@@ -10,7 +10,10 @@
  * claim is not taken for a day-old one); a row whose created_at was moved in the database is
  * reported by `ledger verify` and refused by the reads that find it; and a plan made on a machine
  * an hour ahead is made when the ledger stored it, so a payout paid by hand just after it is
- * after it (plan send refuses the plan), not a repeat paid a second time.
+ * after it (plan send refuses the plan), not a repeat paid a second time; one made on a machine
+ * an hour behind goes by when the ledger stored it, so a payout paid by hand just before it is
+ * before it (as plan create said), and one a few minutes behind is refused saying the clock may be
+ * why, and that the plan made again on a clock set right is sent.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -245,5 +248,92 @@ describe('a plan made on a machine whose clock is ahead', () => {
     }
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
     expect(held(wallet)).toHaveLength(1);
+  });
+});
+
+describe('a plan made on a machine whose clock is behind', () => {
+  /** A maker's machine (a policy that lists its key as a maker's, nothing to approve) and a clerk's on a correct clock. */
+  async function makerAndClerk(name: string): Promise<[string, string]> {
+    const [maker, clerk] = [await machine(), await machine()];
+    const key = await payctl(['keys', 'create', '--name', name, '--json'], { dir: maker });
+    expect(key.code, key.stderr).toBe(0);
+    await usePolicy(maker, { members: { [name]: { keys: [(oneJson(key.stdout) as { public_key: string }).public_key], roles: ['maker'] } } });
+    return [maker, clerk];
+  }
+
+  /** A one-payout plan file of what `pay(wallet, amount)` pays, under a batch id of its own. */
+  function planFile(wallet: string, amount: string): string {
+    const file = join(work.dir, `slow-${randomUUID().slice(0, 8)}.csv`);
+    writeFileSync(file, `wallet_id,amount,currency,type,name,provider,account_number\n${wallet},${amount},SLE,bank,Ibrahim Sesay,uba,0123456789\n`);
+    return file;
+  }
+
+  it('an hour behind: a payout paid by hand before the plan is before it, as plan create said, in plan show, policy check and plan send; one paid after the ledger stored it is still after it', async () => {
+    // Before: the plan was dated by the slow clock, an hour before the ledger stored it, so a
+    // payout paid by hand a moment before the plan was "paid after the plan was made": plan show
+    // said so (plan create the opposite), policy check exit 1, plan send refused (exit 2), and a
+    // new plan from the same maker was refused the same way.
+    const [maker, clerk] = await makerAndClerk('Hawa Conteh');
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const byHand = await payctl(pay(wallet, '336.00', null), { dir: clerk });
+    expect(byHand.code, byHand.stderr).toBe(0);
+
+    const file = planFile(wallet, '336.00');
+    const made = await payctl(['plan', 'create', file, '--batch-id', `slow-${randomUUID().slice(0, 8)}`], { dir: maker, clock: hoursOff(-1) });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain('plan send pays it again as new payouts');
+    const plan = planPathOf(file);
+    const shown = await payctl(['plan', 'show', plan, '--json'], { dir: maker, clock: hoursOff(-1) });
+    expect((oneJson(shown.stdout) as { sent_before: Array<{ kind: string }> }).sent_before).toMatchObject([{ kind: 'repeat' }]);
+    // And plan show says why it goes by the ledger's time.
+    const shownText = await payctl(['plan', 'show', plan], { dir: maker, clock: hoursOff(-1) });
+    expect(shownText.stdout).toMatch(
+      /\nStored +in the team's shared ledger at [^:]+:\d\d:\d\d UTC: its maker's clock was 60 minutes behind the ledger's, so what was paid after the plan was made goes by this time\n/,
+    );
+    const checked = await payctl(['policy', 'check', plan], { dir: maker, clock: hoursOff(-1) });
+    expect(checked.code, checked.stdout).toBe(0);
+    const sent = await payctl(['plan', 'send', plan, '--yes'], { dir: maker, clock: hoursOff(-1) });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(held(wallet)).toHaveLength(2);
+
+    // Still: a payout paid by hand after the ledger stored the plan is after it (refused, nothing sent).
+    const other = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const later = planFile(other, '337.00');
+    expect((await payctl(['plan', 'create', later, '--batch-id', `slow-${randomUUID().slice(0, 8)}`], { dir: maker, clock: hoursOff(-1) })).code).toBe(0);
+    expect((await payctl(pay(other, '337.00', null), { dir: clerk })).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const refused = await payctl(['plan', 'send', planPathOf(later), '--yes'], { dir: maker, clock: hoursOff(-1) });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('1 payout of it pays what was paid after the plan was made');
+    expect(refused.stderr).not.toContain("Its maker's clock");
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(held(other)).toHaveLength(1);
+  });
+
+  it('3 minutes behind (within the tolerance): the refusal says the clock may be why, and a plan made again on a correct clock is sent', async () => {
+    // Before: refused without a word of the maker's clock ("make a new plan of that").
+    const [maker, clerk] = await makerAndClerk('Musa Kamara');
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    expect((await payctl(pay(wallet, '338.00', null), { dir: clerk })).code).toBe(0);
+    const file = planFile(wallet, '338.00');
+    const batchId = `slow-${randomUUID().slice(0, 8)}`;
+    const behind = () => new TestClock(new Date(Date.now() - 3 * 60_000));
+    expect((await payctl(['plan', 'create', file, '--batch-id', batchId], { dir: maker, clock: behind() })).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const refused = await payctl(['plan', 'send', planPathOf(file), '--yes'], { dir: maker, clock: behind() });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('1 payout of it pays what was paid after the plan was made');
+    expect(refused.stderr).toMatch(
+      /Its maker's clock was 3 minutes behind the shared ledger's: the plan says it was made at \S+, the ledger stored it at \S+, and what was paid in between may have been paid before the plan was made\. If so, have its maker set the machine's clock right \(NTP\) and make the plan again\./,
+    );
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // As it says: the clock set right, the plan made again, and sent.
+    const remade = join(work.dir, `remade-${randomUUID().slice(0, 8)}.plan.json`);
+    const again = await payctl(['plan', 'create', file, '--batch-id', batchId, '-o', remade], { dir: maker });
+    expect(again.code, again.stderr).toBe(0);
+    const sent = await payctl(['plan', 'send', remade, '--yes'], { dir: maker });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(held(wallet)).toHaveLength(2);
   });
 });

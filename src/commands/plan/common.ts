@@ -96,15 +96,17 @@ export function approvalLines(plan: Plan, judged: ApprovalCheck | undefined, st:
 
 /**
  * The head of a plan for people: where, what, who made it (by name in the policy, when there
- * is one). At a terminal (`width`) a value too long for its line goes on under itself.
+ * is one), and `stored` (plan show: when the shared ledger stored it, said when its maker's
+ * clock was behind). At a terminal (`width`) a value too long for its line goes on under itself.
  */
-export function planHead(plan: Plan, path: string, st: Style, policy?: Policy, width?: number): string {
+export function planHead(plan: Plan, path: string, st: Style, policy?: Policy, width?: number, stored?: string): string {
   const lines: Array<[string, string]> = [
     ['Plan', text(path)],
     ['Service', text(plan.base_url)],
     ['Batch', plan.batch_id === null ? '(single payout)' : text(plan.batch_id)],
     ['Source', text(plan.source)],
     ['Made by', makerLine(plan, policy, st)],
+    ...(stored === undefined ? [] : [['Stored', stored] as [string, string]]),
     ['Payouts', String(plan.payouts.length)],
     ['Hash', plan.hash],
   ];

@@ -40,7 +40,7 @@ import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { loadPlan, madeAt } from './source.js';
+import { loadPlan, madeAt, makerClockNote } from './source.js';
 import { notCountedHint } from './common.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
@@ -290,8 +290,9 @@ async function refusePaidSince(
   const batchRun = comparedRun(batch.id, batch.file);
   const after: string[] = [];
   let paidAfter = 0;
+  let firstPaid = Infinity;
   // Paid by another payout after the plan was made (payout create, a batch): its approvers never saw that.
-  // Made: the earlier of the maker's clock and the shared ledger's, which dates the payouts (madeAt).
+  // Made: the earlier of the maker's clock and the shared ledger's, which dates the payouts; the ledger's alone when the maker's was behind (madeAt).
   for (const [i, it] of items.entries()) {
     if (i % LOOKAHEAD === 0) {
       const group = items.slice(i, i + LOOKAHEAD);
@@ -308,9 +309,11 @@ async function refusePaidSince(
     if (!stillUnpaid(it.earlier)) continue;
     await changed.check({ row: it.row, request: it.request, derivedId: true, planned: true, earlier: it.earlier }, planned);
     // The fingerprint journaledAsPlanned gave each item.
-    const paid = (await samePayoutsSent(j.journal, j.api.baseUrl, it.fingerprint!, (e) => e.payoutId === it.request.payoutId, it.request))
-      .filter((e) => Date.parse(e.createdAt) > made.getTime())
-      .at(-1);
+    const since = (await samePayoutsSent(j.journal, j.api.baseUrl, it.fingerprint!, (e) => e.payoutId === it.request.payoutId, it.request)).filter(
+      (e) => Date.parse(e.createdAt) > made.getTime(),
+    );
+    for (const e of since) firstPaid = Math.min(firstPaid, Date.parse(e.createdAt));
+    const paid = since.at(-1);
     if (paid && paidAfter++ < 10)
       after.push(`payout ${it.request.payoutId}${it.row ? ` (row ${it.row})` : ''} pays what payout ${paid.payoutId} paid ${describeSentIn(paid)}`);
   }
@@ -322,12 +325,15 @@ async function refusePaidSince(
       `See what the batch paid with: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--batch-id', changed.batches[0]!])}\nIf some of the plan is still to pay, make a new plan from the file that was paid.`,
     );
   }
-  if (after.length)
+  if (after.length) {
+    // A maker's clock a little behind the ledger's can be why (source.ts makerClockNote).
+    const clock = makerClockNote(j, firstPaid);
     throw refuse(
       `${plural(paidAfter, 'payout of it pays', 'payouts of it pay')} what was paid after the plan was made (${made.toISOString()}), which its approvers did not see`,
       after,
-      `See what was paid: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--since', made.toISOString().slice(0, 10)])}\nIf some of it is still to pay, make a new plan of that, and have it approved.`,
+      `${clock ? `${clock}\n` : ''}See what was paid: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--since', made.toISOString().slice(0, 10)])}\nIf some of it is still to pay, make a new plan of that, and have it approved.`,
     );
+  }
 }
 
 /** Where the report goes (for `batch`); never over another run's report. */

@@ -24,7 +24,7 @@ import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
 import { approvalLines, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { loadPlan, madeAt } from './source.js';
+import { loadPlan, madeAt, storedLine } from './source.js';
 import { sentBefore, sentBeforeLines, type SentBefore } from './sent-before.js';
 import { refusalLines, sendRefusals, type SendRefusal } from './sendable.js';
 
@@ -58,6 +58,8 @@ interface Review {
   refusals: SendRefusal[];
   /** For a plan file: the keys of the approvals read from the shared ledger, not in the file (source.ts). */
   storedOnly: ReadonlySet<string>;
+  /** When the shared ledger stored the plan (the database's clock), when it holds it. */
+  storedAt?: string | undefined;
 }
 
 function after(plan: Plan, wallets: Wallet[] | undefined): TotalAfter[] {
@@ -89,7 +91,16 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     if (!(err instanceof CliError)) throw err;
     balancesProblem = err.message;
   }
-  const review: Review = { ref, label, plan, payouts, totals: after(plan, wallets), refusals: [], storedOnly: new Set(alsoStored?.approvals.map((a) => a.fingerprint)) };
+  const review: Review = {
+    ref,
+    label,
+    plan,
+    payouts,
+    totals: after(plan, wallets),
+    refusals: [],
+    storedOnly: new Set(alsoStored?.approvals.map((a) => a.fingerprint)),
+    storedAt,
+  };
   // What the run's ledger knows of its payouts: a reviewer sees it before approving.
   let sentProblem: string | undefined;
   let ledger: Ledger | undefined;
@@ -134,6 +145,7 @@ function reviewJson(r: Review): string {
     batch_id: plan.batch_id,
     source: plan.source,
     created_at: plan.created_at,
+    ...(r.storedAt !== undefined ? { stored_at: r.storedAt } : {}),
     maker: plan.maker,
     payouts: r.payouts.map((p) => ({
       ...(p.row !== undefined ? { row: p.row } : {}),
@@ -182,7 +194,13 @@ function reviewJson(r: Review): string {
 /** The plan for people: its head, payouts, totals with balances, approvals, and what the policy needs. */
 function reviewText(r: Review, st: Style, width: number | undefined): string {
   const { plan, judged } = r;
-  let out = planHead(plan, r.label, st, judged?.policy, width) + '\n' + st.bold('Payouts') + '\n' + payoutLines(r.payouts, width) + '\n';
+  let out =
+    planHead(plan, r.label, st, judged?.policy, width, storedLine({ plan, storedAt: r.storedAt })) +
+    '\n' +
+    st.bold('Payouts') +
+    '\n' +
+    payoutLines(r.payouts, width) +
+    '\n';
   if (r.sent?.found.length) {
     out += st.bold(`Sent before (journaled ${r.sent.from})`) + '\n';
     for (const line of sentBeforeLines(r.sent.found)) out += wrapSegments([`  ${line}`], width) + '\n';

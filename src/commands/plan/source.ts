@@ -10,7 +10,8 @@
  * approval over the same hash, checked where it counts (plans/approvals.ts) as the file's are;
  * one of them that does not count is left out, never a reason to refuse the plan (ownApprovals).
  * When the plan was made, for what was paid after it, is the earlier of its own time (its maker's
- * clock) and, when the shared ledger holds it, the time the ledger stored it (madeAt).
+ * clock) and, when the shared ledger holds it, the time the ledger stored it; that stored time
+ * alone when the maker's clock was behind by more than a few minutes (madeAt).
  */
 import { existsSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
@@ -18,6 +19,8 @@ import { RefusedError, UsageError } from '../../errors.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import type { Ledger, PlanStore } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
+import { FUTURE_TOLERANCE_MS, span } from '../../payouts/entry-age.js';
+import { utcTime } from '../../output/text.js';
 import { readPlan, storedPlan, type Approval, type Plan, type ReadPayout } from '../../plans/plan.js';
 
 /** A hash as typed: `sha256:` optional, 12 to 64 hex digits. */
@@ -70,18 +73,57 @@ export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
 }
 
 /**
- * When a plan was made, for "paid after the plan was made" (plan send, plan show, policy check):
- * the earliest of its own time (its maker's clock), the time the shared ledger stored it (the
- * database's clock, which dates the payouts it is compared with) and the ledger's now. A maker's
- * clock set ahead would otherwise date the plan late, and a payout paid by hand just after the
- * plan would look earlier than it: plan send would pay it again. A clock set behind only moves
- * the time earlier, so more is taken for after the plan (refused, never paid twice). A plan
- * file the shared ledger does not hold (made with the local journal) has only its maker's time.
+ * When a plan was made, for "paid after the plan was made" (plan send, plan show, policy check).
+ * Its maker's clock dates it; the shared ledger, when it holds it, stored it a moment later by the
+ * database's clock, the clock that dates the payouts it is compared with. The earliest of its own
+ * time, that stored_at and the ledger's now: a maker's clock set ahead would otherwise date the
+ * plan late, and a payout paid by hand just after the plan would look earlier than it (plan send
+ * would pay it again). But a plan stored more than FUTURE_TOLERANCE_MS after its own time was
+ * dated by a clock that was behind (makerBehind), not made that long before the ledger stored it:
+ * it goes by stored_at (at most the ledger's now), else a payout paid by hand before the plan
+ * would be taken for one after it and block the plan. A stored_at moved later in the database
+ * could hide a payout paid after the plan; whoever can do that can already re-date or delete that
+ * payout's own row (any key's signature verifies a row: ledger verify lists who signed), and the
+ * payout is still listed to approvers as paid before. A plan file the shared ledger does not hold
+ * (made with the local journal) has only its maker's time, the clock of that journal too.
  */
-export async function madeAt(p: { plan: Pick<Plan, 'created_at'>; storedAt?: string | undefined }, ledger: Pick<Ledger, 'now'>): Promise<Date> {
-  const times = [Date.parse(p.plan.created_at), (await ledger.now()).getTime()];
-  if (p.storedAt !== undefined) times.push(Date.parse(p.storedAt));
+export async function madeAt(p: Dated, ledger: Pick<Ledger, 'now'>): Promise<Date> {
+  const own = Date.parse(p.plan.created_at);
+  const stored = p.storedAt === undefined ? NaN : Date.parse(p.storedAt);
+  const times = [(await ledger.now()).getTime(), stored, ...(makerBehind(p) === undefined ? [own] : [])];
   return new Date(Math.min(...times.filter(Number.isFinite)));
+}
+
+/** A plan's own time and, when the shared ledger holds it, when the ledger stored it. */
+type Dated = { plan: Pick<Plan, 'created_at'>; storedAt?: string | undefined };
+
+/** How far (ms) its maker's clock was behind the ledger's, when the ledger stored the plan more than FUTURE_TOLERANCE_MS after its own time. */
+export function makerBehind(p: Dated): number | undefined {
+  const behind = p.storedAt === undefined ? NaN : Date.parse(p.storedAt) - Date.parse(p.plan.created_at);
+  return behind > FUTURE_TOLERANCE_MS ? behind : undefined;
+}
+
+/** plan show's "Stored" line: when the shared ledger stored the plan, said when madeAt goes by it (its maker's clock was behind). */
+export function storedLine(p: Dated): string | undefined {
+  const behind = makerBehind(p);
+  if (behind === undefined) return undefined;
+  return `in the team's shared ledger at ${utcTime(p.storedAt)}: its maker's clock was ${span(behind)} behind the ledger's, so what was paid after the plan was made goes by this time`;
+}
+
+/**
+ * For a refusal of payouts paid after the plan was made, the first of them paid at `firstPaid`
+ * (ms, the ledger's clock): what its maker's clock has to do with it, when that payout was paid
+ * before the ledger stored the plan and after the plan's own time, a second or more earlier
+ * (within FUTURE_TOLERANCE_MS, which madeAt still goes by). Else undefined.
+ */
+export function makerClockNote(p: Dated, firstPaid: number): string | undefined {
+  if (p.storedAt === undefined || makerBehind(p) !== undefined) return undefined;
+  const [own, stored] = [Date.parse(p.plan.created_at), Date.parse(p.storedAt)];
+  if (!(stored - own >= 1000 && firstPaid <= stored)) return undefined;
+  return (
+    `Its maker's clock was ${span(stored - own)} behind the shared ledger's: the plan says it was made at ${p.plan.created_at}, the ledger stored it at ${p.storedAt}, ` +
+    "and what was paid in between may have been paid before the plan was made. If so, have its maker set the machine's clock right (NTP) and make the plan again."
+  );
 }
 
 /**

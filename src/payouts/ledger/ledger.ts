@@ -329,7 +329,7 @@ export interface StoredPlan {
   /**
    * When the ledger stored it (plan create), by the database's clock (ISO, to the millisecond):
    * "after the plan was made" goes by the earlier of this and the plan's own time, its maker's
-   * clock (plan/source.ts madeAt).
+   * clock, or by this alone when that clock was behind (plan/source.ts madeAt).
    */
   storedAt: string;
   /** Oldest first. Each is checked where it counts (plans/approvals.ts), as a plan file's are. */

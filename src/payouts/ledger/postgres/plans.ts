@@ -6,9 +6,10 @@
  * signature; plans/approvals.ts: each approval's signature): the table is a place to find a plan,
  * never a reason to trust one. An approval row that does not hold is nobody's: its key's owner
  * approving stores theirs in its place (approve), and a row that holds is never replaced. Its
- * stored_at, the database's clock when plan create stored it, only ever moves "after the plan was
- * made" earlier than the plan's own time says (plan/source.ts madeAt): a maker's clock set ahead
- * cannot hide a payout paid after the plan.
+ * stored_at, the database's clock when plan create stored it, dates "after the plan was made"
+ * when it is earlier than the plan's own time (a maker's clock set ahead cannot hide a payout
+ * paid after the plan) or more than 5 minutes later (a maker's clock that was behind):
+ * plan/source.ts madeAt.
  */
 import type { Pool } from 'pg';
 import { approvalHolds, type Approval } from '../../../plans/signatures.js';
