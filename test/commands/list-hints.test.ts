@@ -8,7 +8,7 @@
  * as printed, under a profile that is not the default one (so each must name it).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newKey, useConfigDir, writeProfile } from '../helpers/e2e.js';
+import { newKey, tableIds, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { admin, api, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
@@ -23,14 +23,6 @@ const run = (...args: string[]) => {
   writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
   return payctl(args, { dir: cfg.dir });
 };
-
-/** The transaction ids of a table (column 2 of each data line). */
-const tableIds = (stdout: string) =>
-  stdout
-    .trimEnd()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(/\s+/)[2]);
 
 describe('no "More" hint once the list has ended', () => {
   it('an array alone, every payout on a short first page: the probe of page 2 finds nothing, and no hint says there is more', async () => {

@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newKey, oneJson, useConfigDir, writeProfile } from '../helpers/e2e.js';
+import { newKey, oneJson, tableIds, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { CSV_HEADER } from '../../src/output/payout.js';
 
@@ -170,13 +170,6 @@ afterEach(async () => {
 
 const run = (...args: string[]) => payctl(args, { dir: cfg.dir });
 const idsOf = (doc: { data: Array<{ transaction_id: string }> }) => doc.data.map((p) => p.transaction_id);
-/** The table's transaction ids (column 2 of each data line). */
-const tableIds = (stdout: string) =>
-  stdout
-    .trimEnd()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(/\s+/)[2]);
 
 /** The transaction ids `payouts list` printed, in order, for `--json`, `--csv` or a table. */
 const listedIds = (format: string, stdout: string) =>

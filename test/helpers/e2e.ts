@@ -247,3 +247,12 @@ export function since(
     .slice(from)
     .map((r) => ({ ...r, line: `${r.method} ${r.path} ${r.outcome}` }));
 }
+
+/** The transaction ids of a `payouts list` table (column 2 of each data line). */
+export function tableIds(stdout: string): Array<string | undefined> {
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(/\s+/)[2]);
+}
