@@ -18,10 +18,10 @@
  */
 import type { JournalEntry, Ledger } from './journal.js';
 import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
-import { comparedFingerprintOfBody } from './sent-body.js';
+import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
-import { futureDate } from './entry-age.js';
+import { futureDate, span } from './entry-age.js';
 
 /** How far back a payout typed again (without --payout-id) is caught. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -189,8 +189,7 @@ export function slippedBatch(
 function ago(from: string, now: Date): string {
   const ms = now.getTime() - Date.parse(from);
   if (!(ms >= 0)) return `and ${futureDate({ createdAt: from }, now)}`;
-  const min = Math.round(ms / 60_000);
-  return `${min < 1 ? 'less than a minute ago' : min < 90 ? `${min} minute${min === 1 ? '' : 's'} ago` : `${Math.round(min / 60)} hours ago`} (${shortTime(from)})`;
+  return `${span(ms)} ago (${shortTime(from)})`;
 }
 
 /**
@@ -207,19 +206,9 @@ export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this
         ? 'outcome unknown'
         : 'sent, no answer recorded';
   const batch = e.batch ? ` (row ${e.batch.row} of batch "${text(e.batch.id)}")` : '';
-  const then = account === undefined ? undefined : accountOf(e.body);
+  const then = account === undefined ? undefined : sentFields(e.body)?.fields.account || undefined;
   const written = then !== undefined && then !== account ? ` (written "${text(then)}" there)` : '';
   return `one sent ${sentFrom} ${ago(e.createdAt, now)} with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${state}`;
-}
-
-/** The recipient's account number a journaled body sent; undefined when it cannot be read. */
-function accountOf(body: string): string | undefined {
-  try {
-    const n = (JSON.parse(body) as { recipient?: { accountDetails?: { accountNumber?: unknown } } } | null)?.recipient?.accountDetails?.accountNumber;
-    return typeof n === 'string' ? n : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Where earlier payouts came from: one line per batch run or kind of payout. */
