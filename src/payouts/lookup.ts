@@ -17,6 +17,7 @@ import { journalBase, type JournalEntry, type Ledger, type Outcome } from './jou
 import { askedOf, candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 import { pageIds, STALE_PAGES } from './list-progress.js';
+import { ListedIds } from './listed-ids.js';
 import { ageUnknown, sentClause } from './entry-age.js';
 
 /** Does the entry still wait for an answer (unknown, or none recorded: the run ended with its request maybe in flight)? */
@@ -247,7 +248,7 @@ export async function findCandidates(
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   let previous: string | undefined;
   // Transaction ids read (a payout pushed down a page while the list is read comes again: one candidate), and pages in a row that brought none new.
-  const read = new Set<string>();
+  const read = new ListedIds();
   let stale = 0;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -258,7 +259,7 @@ export async function findCandidates(
     if (records.length && ids === previous)
       throw new ApiError(`Searching the payout list: page ${page} repeats page ${page - 1}; the service's paging does not progress.`);
     previous = ids;
-    const fresh = records.filter((r) => r.transaction_id === undefined || !seenBefore(read, r.transaction_id));
+    const fresh = records.filter((r) => r.transaction_id === undefined || !read.addSeen(r.transaction_id));
     out.read += fresh.length;
     stale = records.length && !fresh.length ? stale + 1 : 0;
     let older = false;
@@ -293,15 +294,6 @@ export async function findCandidates(
       );
   }
   return out;
-}
-
-/** Whether transaction `id` is in `read` (a documented id in any case, with spaces around it, is the same), adding it. */
-function seenBefore(read: Set<string>, id: string): boolean {
-  const upper = id.trim().toUpperCase();
-  const key = TRANSACTION_ID.test(upper) ? upper : id;
-  if (read.has(key)) return true;
-  read.add(key);
-  return false;
 }
 
 /** Transaction id -> payout id of every accepted entry of this base URL (what candidates belong to already). */

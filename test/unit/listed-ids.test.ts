@@ -1,10 +1,10 @@
 /**
- * The transaction ids of a whole list read (src/commands/payouts/listed-ids.ts): ids of the
+ * The transaction ids of a whole list read (src/payouts/listed-ids.ts): ids of the
  * documented form kept packed (in any case, trimmed), any other id as its string, through growth.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ListedIds } from '../../src/commands/payouts/listed-ids.js';
+import { ListedIds } from '../../src/payouts/listed-ids.js';
 
 const txn = () => `TXN-BOK-${randomBytes(13).toString('hex').toUpperCase()}`;
 

@@ -12,14 +12,14 @@
  * ones down (the service pages by offset, newest first): the next page then starts with the
  * last payouts of the page before, or a payout comes again further down. Each payout is yielded
  * once: a record whose transaction id was on any page read before is left out of its page, and
- * counted (the ids read are kept in little memory: listed-ids.ts). Used by
+ * counted (the ids read are kept in little memory: payouts/listed-ids.ts). Used by
  * `payouts list` and by `summary` when it computes its figures from the list.
  */
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
 import { parseServiceJson } from '../../service/exact-json.js';
-import { ListedIds } from './listed-ids.js';
+import { ListedIds } from '../../payouts/listed-ids.js';
 import { pageIds, STALE_PAGES } from '../../payouts/list-progress.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
 

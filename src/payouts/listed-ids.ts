@@ -1,12 +1,13 @@
 /**
- * The transaction ids of a whole list read (listPages), kept small: a payout sent again on any
+ * The transaction ids of a whole list read (commands/payouts/pages.ts listPages, and history
+ * reconcile's candidate search: lookup.ts), kept small: a payout sent again on any
  * later page is told by its id, and `payouts list --all` reads 100,000 payouts and more in
  * little memory. An id of the documented form (`TXN-BOK-` and 26 upper-case hex digits:
  * docs/service.md) is kept as its 104 bits in four 32-bit words of one typed array (16 bytes,
  * against some 60 for the string in a Set), whatever its case and the spaces around it; any
  * other id as its exact string.
  */
-import { TRANSACTION_ID } from '../../service/schemas.js';
+import { TRANSACTION_ID } from '../service/schemas.js';
 
 /** Words a slot takes: three of 7 hex digits, one of 5 with the slot's in-use bit. */
 const WORDS = 4;
