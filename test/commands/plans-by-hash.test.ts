@@ -247,6 +247,8 @@ describe('an approval kept in the shared ledger that does not count', () => {
     // The untouched file approved by Alice; shown with the stranger's approval left out; sent by Carol.
     const approvedFile = await run(people.alice.dir, ['plan', 'approve', asFile.file, '--yes']);
     expect(approvedFile.code, approvedFile.stderr).toBe(0);
+    // The stranger's is not one of them (before: "it now carries 2 approvals").
+    expect(approvedFile.stderr).toContain('it now carries 1 approval.');
     const shown = await run(carol, ['plan', 'show', asFile.file]);
     expect(shown.stdout).toMatch(/Counts: Alice \(SHA256:/);
     expect(shown.stdout).toMatch(leftOut);
@@ -258,8 +260,9 @@ describe('an approval kept in the shared ledger that does not count', () => {
     expect(sentFile.code, sentFile.stderr).toBe(0);
     expect(sentFile.stderr).toMatch(leftOut);
     // By hash the same.
-    const approvedHash = await run(people.alice.dir, ['plan', 'approve', asHash.hash, '--yes']);
+    const approvedHash = await run(people.alice.dir, ['plan', 'approve', asHash.hash, '--yes', '--json']);
     expect(approvedHash.code, approvedHash.stderr).toBe(0);
+    expect(oneJson(approvedHash.stdout)).toMatchObject({ approved_by: 'Alice', approvals: 1 });
 
     // The stranger's approval inside the file itself: refused as before, saying what to do; sent by hash, as it says.
     addApproval(asHash.file, loadSigningKey(stranger.dir)!);

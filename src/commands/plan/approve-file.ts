@@ -18,8 +18,8 @@ const WAIT_MS = 10_000;
 /** A lock older than this is one a payctl left when it was killed: taken over. */
 const STALE_MS = 30_000;
 
-/** Adds `approval` to the plan file at `path`, whose plan must still have `hash`; returns how many approvals it now carries. */
-export async function addApprovalToFile(path: string, hash: string, approval: Approval, run: { signal: AbortSignal; pid: number }): Promise<number> {
+/** Adds `approval` to the plan file at `path`, whose plan must still have `hash`; returns the approvals it now carries. */
+export async function addApprovalToFile(path: string, hash: string, approval: Approval, run: { signal: AbortSignal; pid: number }): Promise<Approval[]> {
   const lock = join(dirname(path), `.${basename(path)}.approving`);
   await acquire(lock, run);
   try {
@@ -29,7 +29,7 @@ export async function addApprovalToFile(path: string, hash: string, approval: Ap
       throw new RefusedError(`The plan ${path} already carries your approval (${approval.fingerprint}). Nothing was changed.`);
     const signed = { ...plan, approvals: [...plan.approvals, approval] };
     replaceAtomically(path, planText(signed));
-    return signed.approvals.length;
+    return signed.approvals;
   } finally {
     try {
       unlinkSync(lock);

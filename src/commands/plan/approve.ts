@@ -61,37 +61,48 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
   if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
   const signedAt = deps.clock.now().toISOString();
   const approval = signApproval(key, plan.hash, signedAt);
-  let approvals: number;
-  if (loaded.store) approvals = await storeApproval(loaded, approval);
+  let carried: Approval[];
+  if (loaded.store) carried = await storeApproval(loaded, approval);
   else {
-    approvals = await addApprovalToFile(opts.plan, plan.hash, approval, { signal: deps.signal, pid: deps.host.pid });
-    if (loaded.alsoStored) approvals += await alsoStore(loaded, approval, deps);
+    carried = await addApprovalToFile(opts.plan, plan.hash, approval, { signal: deps.signal, pid: deps.host.pid });
+    if (loaded.alsoStored) carried = [...carried, ...(await alsoStore(loaded, approval, deps))];
   }
-  await reportApproved(loaded.ref, deps, plan.hash, approvals, key, signedAt);
+  await reportApproved(loaded.ref, deps, plan.hash, counting({ ...plan, approvals: carried }, policy), key, signedAt);
   return 0;
 }
 
 /**
+ * How many of a plan's approvals count: under a policy, those plan send counts; without one, one
+ * per key that holds, the maker's aside. One left out (a stranger's stored by hash, a row written
+ * outside payctl) is not counted: "it now carries 2 approvals" of a plan one approval short was
+ * wrong.
+ */
+function counting(plan: Plan, policy: Policy | undefined): number {
+  if (policy) return checkApprovals(plan, policy).valid.length;
+  return new Set(plan.approvals.filter((a) => a.fingerprint !== plan.maker.fingerprint && approvalHolds(plan.hash, a)).map((a) => a.fingerprint)).size;
+}
+
+/**
  * An approval stored in the shared ledger, its signature checked first (a key that cannot
- * sign what it claims stores nothing); returns how many approvals the plan now carries there.
+ * sign what it claims stores nothing); returns the approvals the plan now carries there.
  * A second approval with the same key (another terminal, a moment ago) is refused.
  */
-async function storeApproval(loaded: LoadedPlan, approval: Approval): Promise<number> {
+async function storeApproval(loaded: LoadedPlan, approval: Approval): Promise<Approval[]> {
   const store = loaded.store!;
   if (!approvalHolds(loaded.plan.hash, approval))
     throw new RefusedError(`Your signing key did not make a valid signature of the plan ${loaded.plan.hash}. Nothing was changed.`);
   if (!(await store.approve(loaded.plan.hash, approval)))
     throw new RefusedError(`This plan already carries your approval (${approval.fingerprint}) in the shared ledger. Nothing was changed.`);
-  return (await store.get(loaded.plan.hash))?.approvals.length ?? loaded.plan.approvals.length + 1;
+  return (await store.get(loaded.plan.hash))?.approvals ?? [...loaded.plan.approvals, approval];
 }
 
 /**
- * A plan file's approval stored in the shared ledger too, which holds the plan; returns how many
+ * A plan file's approval stored in the shared ledger too, which holds the plan; returns the
  * approvals the ledger holds that the file does not (one of this key that did not hold is
  * replaced by this one, now in the file). A failure there is said, not fatal: the approval is in
  * the file, which plan send reads.
  */
-async function alsoStore(loaded: LoadedPlan, approval: Approval, deps: Deps): Promise<number> {
+async function alsoStore(loaded: LoadedPlan, approval: Approval, deps: Deps): Promise<Approval[]> {
   const { store, approvals } = loaded.alsoStored!;
   try {
     await store.approve(loaded.plan.hash, approval); // false: this key's approval is there already
@@ -99,7 +110,7 @@ async function alsoStore(loaded: LoadedPlan, approval: Approval, deps: Deps): Pr
     if (!(err instanceof CliError)) throw err;
     deps.log.warn(`Your approval is in ${loaded.label} but not in the team's shared ledger (${err.message}): plan send ${loaded.plan.hash} does not count it.`);
   }
-  return approvals.filter((a) => a.fingerprint !== approval.fingerprint).length;
+  return approvals.filter((a) => a.fingerprint !== approval.fingerprint);
 }
 
 /** The maker never approves their own plan, and a key approves a plan once (in the file or, for a file, the shared ledger: `storedOnly`). */
