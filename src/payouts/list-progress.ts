@@ -15,6 +15,16 @@
  */
 export const STALE_PAGES = 3;
 
+/** Pages in a row that brought nothing new, for one read of the list (STALE_PAGES). */
+export class StalePages {
+  private run = 0;
+  /** After a page of `records` records, `fresh` of them not read before: whether STALE_PAGES such pages have come in a row. */
+  page(records: number, fresh: number): boolean {
+    this.run = records > 0 && fresh === 0 ? this.run + 1 : 0;
+    return this.run >= STALE_PAGES;
+  }
+}
+
 /**
  * The ids of a page's records as one string, in any order (to tell a repeated page): the same
  * payouts sent again in another order are the same page, not progress. A record without an id

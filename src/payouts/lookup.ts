@@ -16,7 +16,7 @@ import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
 import { askedOf, candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
-import { pageIds, STALE_PAGES } from './list-progress.js';
+import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
 import { ageUnknown, sentClause } from './entry-age.js';
 
@@ -249,7 +249,7 @@ export async function findCandidates(
   let previous: string | undefined;
   // Transaction ids read (a payout pushed down a page while the list is read comes again: one candidate), and pages in a row that brought none new.
   const read = new ListedIds();
-  let stale = 0;
+  const stale = new StalePages();
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
     const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
@@ -261,7 +261,7 @@ export async function findCandidates(
     previous = ids;
     const fresh = records.filter((r) => r.transaction_id === undefined || !read.addSeen(r.transaction_id));
     out.read += fresh.length;
-    stale = records.length && !fresh.length ? stale + 1 : 0;
+    const noProgress = stale.page(records.length, fresh.length);
     let older = false;
     for (const r of fresh) {
       const created = instantNs(r.created_at);
@@ -288,7 +288,7 @@ export async function findCandidates(
       out.complete = true;
       return out;
     }
-    if (stale >= STALE_PAGES)
+    if (noProgress)
       throw new ApiError(
         `Searching the payout list: pages ${page - STALE_PAGES + 1}-${page} brought no record not read before, yet the service says there are more; the service's paging does not progress.`,
       );

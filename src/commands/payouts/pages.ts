@@ -20,7 +20,7 @@ import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
 import { parseServiceJson } from '../../service/exact-json.js';
 import { ListedIds } from '../../payouts/listed-ids.js';
-import { pageIds, STALE_PAGES } from '../../payouts/list-progress.js';
+import { pageIds, STALE_PAGES, StalePages } from '../../payouts/list-progress.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
 
 /** The most `per_page` payctl asks for (docs/service.md: the sandbox, like Laravel apps, caps it at 100). */
@@ -171,7 +171,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   asked.add(queryKey(query));
   let next: Promise<Fetched> | undefined = fetchPage(api, query);
   // Pages in a row, up to this one, that brought no payout not listed before (STALE_PAGES).
-  let stale = 0;
+  const stale = new StalePages();
   while (next) {
     const f: Fetched = await next;
     next = undefined;
@@ -204,8 +204,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
     first = false;
     const kept = unshifted(p.items, f.records, listed);
     // A page whose every payout was listed before: nothing new (records without a transaction id cannot be told, and count as new).
-    stale = p.items.length > 0 && kept.records.length === 0 ? stale + 1 : 0;
-    if (!last && stale >= STALE_PAGES) throw nothingNew(n, count - p.items.length);
+    if (stale.page(p.items.length, kept.records.length) && !last) throw nothingNew(n, count - p.items.length);
 
     let nextQuery: Record<string, string> | undefined;
     if (!last) {
