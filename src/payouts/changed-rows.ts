@@ -31,7 +31,7 @@ import { fieldProblem, rowProblem, UsageError } from '../errors.js';
 import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
-import { comparedAccount, DEFAULT_BATCH_ID, payoutFingerprint, payoutIdSlipKey, repeatKeys } from './identity.js';
+import { comparedAccount, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
@@ -131,10 +131,12 @@ export class ChangedRows {
   #recent = false;
   /** Whether a row's amount changed since its payout (see #amountChanged). */
   #amount = false;
+  /** Whether a row's wallet, or its account beyond its form, changed since its payout (see #moved). */
+  #moved = false;
   /** Whether a cell differs only in Unicode normalization (see onlyNormalization). */
   #normalization = false;
-  /** This run's batch's rows by the account they paid (wallet, account, currency), read on first need. */
-  #byAccount: Promise<Map<string, JournalEntry[]>> | undefined;
+  /** This run's batch's rows by the account they paid (wallet, account, currency; and account as a spreadsheet may re-save it, currency), read on first need. */
+  #byAccount: Promise<{ exact: Map<string, JournalEntry[]>; loose: Map<string, JournalEntry[]> }> | undefined;
   readonly #own: BatchRun;
 
   constructor(
@@ -158,7 +160,9 @@ export class ChangedRows {
     const recent = (since: Date) => byRepeatKeys(keys, (k) => journal.findRecentBatchRows(baseUrl, k, since));
     const candidate = (e: JournalEntry) => countsForOtherBatches(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
     let sent =
-      (await byRepeatKeys(keys, (k) => journal.findInBatch(baseUrl, k, this.#own))).filter(candidate).at(-1) ?? (await this.#amountChanged(r.request, candidate));
+      (await byRepeatKeys(keys, (k) => journal.findInBatch(baseUrl, k, this.#own))).filter(candidate).at(-1) ??
+      (await this.#amountChanged(r.request, candidate)) ??
+      (await this.#movedOrResaved(r.request, candidate));
     if (!sent && run.recentSince && r.derivedId) {
       // Only rows whose id is made from what they pay: a payout_id the file gives says which
       // payout a row is (a copy keeps it, and is found by it). A payout of another run that pays
@@ -207,24 +211,51 @@ export class ChangedRows {
    * Ledger.batchRows once, on the first row that needs it, and only for a batch sent before.
    */
   async #amountChanged(r: PayoutRequest, candidate: (e: JournalEntry) => boolean): Promise<JournalEntry | undefined> {
-    this.#byAccount ??= this.journal.batchRows(this.baseUrl, this.#own).then((rows) => {
-      const by = new Map<string, JournalEntry[]>();
-      for (const e of rows) {
-        const b = readBody(e.body);
-        const k = accountKey(b.walletId, b.account, b.currency);
-        if (!k) continue;
-        const of = by.get(k);
-        if (of) of.push(e);
-        else by.set(k, [e]);
-      }
-      return by;
-    });
-    const found = (await this.#byAccount)
+    const found = (await this.#rowsByAccount()).exact
       .get(accountKey(r.walletId, r.account, r.currency)!)
       ?.filter(candidate)
       .at(-1);
     if (found) this.#amount = true;
     return found;
+  }
+
+  /**
+   * A payout this run's batch sent in the row's currency to its account as a spreadsheet may have
+   * re-saved it (identity.ts looseAccount: leading zeros dropped, cut to 15 digits), from any of
+   * the wallets, at any amount, that no row of the file is any more: most likely the row, moved to
+   * another wallet or its account re-saved with other cells (a note's date) changed beside it.
+   * Before, such a row was paid again: the exact look-ups above key on the wallet and the account
+   * as compared.
+   */
+  async #movedOrResaved(r: PayoutRequest, candidate: (e: JournalEntry) => boolean): Promise<JournalEntry | undefined> {
+    const found = (await this.#rowsByAccount()).loose
+      .get(JSON.stringify([looseAccount(r.account), r.currency]))
+      ?.filter(candidate)
+      .at(-1);
+    if (found) this.#moved = true;
+    return found;
+  }
+
+  /** This run's batch's rows by the account they paid, through Ledger.batchRows once, on the first row that needs it (a batch sent before only). */
+  #rowsByAccount(): Promise<{ exact: Map<string, JournalEntry[]>; loose: Map<string, JournalEntry[]> }> {
+    this.#byAccount ??= this.journal.batchRows(this.baseUrl, this.#own).then((rows) => {
+      const exact = new Map<string, JournalEntry[]>();
+      const loose = new Map<string, JournalEntry[]>();
+      const add = (by: Map<string, JournalEntry[]>, k: string, e: JournalEntry) => {
+        const of = by.get(k);
+        if (of) of.push(e);
+        else by.set(k, [e]);
+      };
+      for (const e of rows) {
+        const b = readBody(e.body);
+        const k = accountKey(b.walletId, b.account, b.currency);
+        if (!k) continue;
+        add(exact, k, e);
+        add(loose, JSON.stringify([looseAccount(b.account!), b.currency]), e);
+      }
+      return { exact, loose };
+    });
+    return this.#byAccount;
   }
 
   /** The batch ids of the payouts found, in the order found. */
@@ -251,6 +282,8 @@ export class ChangedRows {
           : ''
       } Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.${
         this.#amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : ''
+      }${
+        this.#moved && !this.#amount ? ' A payout made is not changed by editing its row: one from another wallet, or to another account, is a payout of its own.' : ''
       }${
         this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''
       } If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or send them in a file of their own.`,
@@ -307,6 +340,7 @@ function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
   const mine = readBody(payoutBody(now));
   const out: Change[] = [];
   const cells: Array<[string, (b: BodyCells) => string | undefined]> = [
+    [COLUMN_LABELS.walletId, (b) => b.walletId],
     // Found by its repeat key, the account is the same as compared: as written, it may differ.
     [COLUMN_LABELS.account, (b) => b.account],
     [COLUMN_LABELS.amount, (b) => (b.amount !== undefined && b.currency !== undefined ? formatAmount(b.amount, b.currency) : b.amount)],

@@ -135,6 +135,19 @@ export function comparedAccount(account: string): string {
 }
 
 /**
+ * An account as a spreadsheet may have re-saved it, for telling a batch's paid row that an edit
+ * changed (changed-rows.ts): as compared (comparedAccount), its leading zeros dropped (a cell
+ * saved as a number: `0099887766` is 99887766), and an all-digit one of more than 15 digits cut
+ * to the 15 significant digits a spreadsheet keeps (`12345678901234567890` saved as
+ * `12345678901234500000`). Never an identity: only which payout of the same batch a row most
+ * likely was.
+ */
+export function looseAccount(account: string): string {
+  const a = comparedAccount(account).replace(/^0+/, '');
+  return /^[0-9]{16,}$/.test(a) ? a.slice(0, 15) : a;
+}
+
+/**
  * Same wallet, recipient account (as compared: comparedAccount), amount and currency: a payout
  * typed a second time (repeats.ts, recentRepeats). Journaled with every entry. The text hashed is
  * the one earlier versions hashed with the account as written, so for an account already in its

@@ -9,7 +9,10 @@
  * with them back (up to MAX_ZEROS zeros; a "+" or a zero for a phone), by what it pays
  * (identity.ts payoutFingerprint, the account as compared: repeats.ts samePayoutsSent): a payout
  * sent before that pays all the same to the account or phone with them is the same payout, and the file is refused, nothing sent (batch-load.ts).
- * A column where some row keeps its zero was saved as text, and is not looked at.
+ * A column where some digits-only row keeps its zero was saved as text, and is not looked at; a
+ * row with a dash or a letter (`0011-223-344`) is text whatever the column, and tells nothing:
+ * before, one such row beside accounts that had lost their zeros turned the check off, and they
+ * were paid again.
  */
 import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js';
 import { plural, text } from '../output/text.js';
@@ -25,6 +28,9 @@ export const MAX_ZEROS = 3;
 
 /** Digits without a leading zero: what a number saved by a spreadsheet reads as. */
 const BARE = /^[1-9][0-9]*$/;
+/** Digits only, with a leading zero (account) or "+" or zero (phone): a cell the spreadsheet kept as text. */
+const KEPT_ZERO = /^0[0-9]*$/;
+const KEPT_PHONE = /^[+0][0-9]*$/;
 
 /** Which of a file's two digit columns may have lost their leading characters. */
 export interface LostDigits {
@@ -40,11 +46,13 @@ export class DigitColumns {
   #phoneBare = false;
 
   see(r: PayoutRequest): void {
-    if (r.account.startsWith('0')) this.#accountKept = true;
+    // Only a cell a spreadsheet would have read as a number tells how it saved the column: one
+    // with a dash or a letter is text, and keeps its zero whatever became of the digits-only ones.
+    if (KEPT_ZERO.test(r.account)) this.#accountKept = true;
     else if (!this.#accountBare && BARE.test(r.account)) this.#accountBare = true;
     const phone = r.phone;
     if (phone === undefined) return;
-    if (phone.startsWith('+') || phone.startsWith('0')) this.#phoneKept = true;
+    if (KEPT_PHONE.test(phone)) this.#phoneKept = true;
     else if (!this.#phoneBare && BARE.test(phone)) this.#phoneBare = true;
   }
 

@@ -240,6 +240,67 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     }
   });
 
+  // Before, each of these resumes paid the row again, exit 0 (probe 48-A): the look-ups keyed on
+  // the wallet and the account as compared, and one dashed account (text to a spreadsheet) turned
+  // the lost-zeros check off for the whole column.
+  const resumes: Array<{
+    what: string;
+    named: boolean;
+    before: (r: BatchRow[]) => BatchRow[];
+    after: (r: BatchRow[], w: { sle: string; other: string }) => BatchRow[];
+    said: (w: { sle: string; other: string }) => RegExp;
+  }> = [
+    {
+      what: 'a paid row moved to another wallet of the currency',
+      named: true,
+      before: (r) => r,
+      after: (r, w) => [r[0]!, { ...r[1]!, wallet_id: w.other }],
+      said: (w) => new RegExp(`row 3: wallet_id "${w.other}" was "${w.sle}" when payout \\S+ paid the same in this batch`),
+    },
+    {
+      what: "a paid row's account zeros dropped and its metadata re-saved",
+      named: true,
+      before: (r) => r,
+      after: (r) => [r[0]!, { ...r[1]!, account_number: r[1]!.account_number!.replace(/^0+/, ''), 'metadata.employee': '2' }],
+      said: () => /row 3: account_number "\d+" was "00\d+", metadata\.employee "2" was "00002" when payout \S+ paid the same in this batch/,
+    },
+    {
+      what: "a paid row's 20-digit account cut to 15 digits, without --batch-id",
+      named: false,
+      before: (r) => [r[0]!, { ...r[1]!, account_number: '12345678901234567890' }],
+      after: (r) => [r[0]!, { ...r[1]!, account_number: '12345678901234500000' }],
+      said: () => /row 3: account_number "12345678901234500000" was "12345678901234567890" when payout \S+ paid the same in this batch/,
+    },
+    {
+      what: "a paid row's account zeros dropped beside a dashed account, amounts re-saved plain",
+      named: true,
+      before: (r) => [{ ...r[0]!, account_number: `0011-${r[0]!.account_number!.slice(2)}` }, r[1]!],
+      after: (r) => [
+        { ...r[0]!, amount: r[0]!.amount!.replace('.00', '') },
+        { ...r[1]!, account_number: r[1]!.account_number!.replace(/^0+/, ''), amount: r[1]!.amount!.replace('.00', '') },
+      ],
+      said: () => /row 3: account_number "?\d+"? was "?00\d+"?/,
+    },
+  ];
+  it.each(resumes)('$what: refused, exit 2, nothing sent', async (c) => {
+    const other = ctx.sb.wallets().find((w) => w.currency === 'SLE' && w.wallet_id !== setup.sleWallet);
+    expect(other).toBeDefined();
+    const w = { sle: setup.sleWallet, other: other!.wallet_id };
+    const tag = `moved${resumes.indexOf(c)}${Date.now()}`;
+    const rows = c.before(payroll(2, tag));
+    const file = setup.work.file(`${tag}.csv`);
+    const id = c.named ? ['--batch-id', tag] : [];
+    const first = await batch([writeFile(file, toCsv(rows)), ...id, '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+    for (const args of [['--dry-run'], ['--yes']]) {
+      const r = await batch([writeFile(file, toCsv(c.after(rows, w))), ...id, ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(c.said(w));
+    }
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+  });
+
   it('names re-saved on a Mac (NFD) against the NFC ones sent: refused, saying only the Unicode normalization differs and what to do; put back, nothing is paid again', async () => {
     const tag = `nfd${Date.now()}`;
     // "José" and "Fañe" as most programs write them (NFC: é is U+00E9), one name plain ASCII.

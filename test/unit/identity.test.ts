@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchRows, checkBatch, describeRun, identifiedRows, openBatch, planBatch, RunTally, type IdentifiedRow } from '../../src/payouts/batch-load.js';
 import type { Wallet } from '../../src/service/schemas.js';
-import { checkBatchId, derivedPayoutId, payoutFingerprint, repeatKey, repeatKeys } from '../../src/payouts/identity.js';
+import { checkBatchId, derivedPayoutId, looseAccount, payoutFingerprint, repeatKey, repeatKeys } from '../../src/payouts/identity.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
 import { UsageError } from '../../src/errors.js';
@@ -330,5 +330,17 @@ describe('rows kept between the passes', () => {
     const src = openBatch(file('bad.csv', `${HEADER}\n${ROWS[0]}\nwal_1,-5,SLE,wallet,X,orange_money,1,+23276000009,\n`), 'default');
     await expect(checkBatch(src)).rejects.toBeInstanceOf(UsageError);
     expect(src.kept).toBeUndefined();
+  });
+});
+
+describe('looseAccount: an account as a spreadsheet may have re-saved it', () => {
+  it('without its form, its leading zeros, or the digits past the 15 a spreadsheet keeps', () => {
+    expect(looseAccount('0099887766')).toBe(looseAccount('99887766'));
+    expect(looseAccount('0099-887-766')).toBe('99887766');
+    expect(looseAccount('12345678901234567890')).toBe(looseAccount('12345678901234500000'));
+    expect(looseAccount('sl12abcd0001')).toBe('SL12ABCD0001');
+    // Other digits are other accounts; 15 digits or fewer are kept whole.
+    expect(looseAccount('99887767')).not.toBe(looseAccount('99887766'));
+    expect(looseAccount('123456789012345')).not.toBe(looseAccount('123456789012340'));
   });
 });

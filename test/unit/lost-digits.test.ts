@@ -30,6 +30,12 @@ describe('DigitColumns: which columns may have lost their leading characters', (
     expect(columns(wallet('076000001', '23276000001'))).toEqual({ account: false, phone: true });
   });
 
+  it('a text cell (a dash, a letter) keeping its zero says nothing of the digits-only cells beside it', () => {
+    // Before, `0011-223-344` turned the check off for the column, and `99887766` (saved from 0099887766) was paid again.
+    expect(columns(req({ account: '0011-223-344' }), req({ account: '99887766' }))).toEqual({ account: true, phone: false });
+    expect(columns(req({ account: '0A12345' }), req({ account: '99887766' }))).toEqual({ account: true, phone: false });
+  });
+
   it('accounts with letters or other characters are no numbers a spreadsheet rewrote', () => {
     expect(columns(req({ account: 'GB29NWBK60161331926819' }), req({ account: '1234-5678' }))).toBeUndefined();
     expect(columns(req({ account: 'AB12' }), req({ account: '5512' }))).toEqual({ account: true, phone: false });
