@@ -206,15 +206,18 @@ export function lookedUpOutcome(record: PayoutRecord, status: number, now: Date)
 // ---- candidates: records of the list that could be a payout whose answer was lost ----
 
 /** The list's pages are read this many records at a time. */
-const PER_PAGE = 100;
+export const PER_PAGE = 100;
 /** At most this many pages are read for one search (10,000 records); beyond, the search says it stopped. */
-const MAX_PAGES = 100;
+export const MAX_PAGES = 100;
 export interface CandidateSearch {
   candidates: PayoutRecord[];
   /** Records read (each payout once), and whether the search reached records older than the first attempt (or the end). */
   read: number;
   complete: boolean;
-  /** The entry's age cannot be told (entry-age.ts ageUnknown): records of any time were candidates, the search bounded only by the list's end and MAX_PAGES. */
+  /**
+   * Records of any time were candidates, the search bounded only by the list's end and MAX_PAGES:
+   * the entry's age cannot be told (entry-age.ts ageUnknown), or the caller asked (`anyTime`).
+   */
   anyTime: boolean;
   /** Matching records left out because the journal has them as another payout's. */
   claimed: number;
@@ -232,7 +235,9 @@ export interface CandidateSearch {
  * payout, until a page reaches records older than its first attempt, the list ends, or
  * MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
  * has no first attempt to go by: its payout was made at some time before, so records of any time
- * are judged, and only the list's end or MAX_PAGES stops the search. Records whose transaction id the journal has for another payout (`claimed`) are
+ * are judged, and only the list's end or MAX_PAGES stops the search; so with `anyTime`, for a
+ * payout made at an unknown time before its entry (the service already had its payout id:
+ * used-before.ts). Records whose transaction id the journal has for another payout (`claimed`) are
  * left out. The service's filters are not relied on: payctl filters every record itself. A
  * record that came on a page before (payouts made meanwhile push the older ones down) is read
  * once; a repeated page, or pages that bring nothing new (list-progress.ts), stop with an error.
@@ -240,9 +245,9 @@ export interface CandidateSearch {
 export async function findCandidates(
   api: ApiClient,
   entry: JournalEntry,
-  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string> },
+  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string>; anyTime?: boolean },
 ): Promise<CandidateSearch> {
-  const anyTime = ageUnknown(entry, opts.now);
+  const anyTime = opts.anyTime === true || ageUnknown(entry, opts.now);
   const since = anyTime ? undefined : BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n;
   const asked = askedOf(entry.body);
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
