@@ -32,8 +32,16 @@ export type SendResult =
        * with an empty transaction id (the refusal names none); `res` is the refusal.
        */
       alreadyMade?: { code: string; message: string };
+      /** A single payout already made: the payout list searched, with the candidates that could be it (used-before.ts). */
+      usedBefore?: CandidateSearch;
     }
-  | { kind: 'rejected'; error: ApiError; attempts: number }
+  | {
+      kind: 'rejected';
+      error: ApiError;
+      attempts: number;
+      /** A single payout whose payout id was used before for another payout: the whole payout list read, no record pays it (used-before.ts). */
+      usedBefore?: CandidateSearch;
+    }
   | {
       kind: 'unknown';
       error: NetworkError | InterruptedError;
@@ -45,6 +53,8 @@ export type SendResult =
        * why it could not be searched; lookup.ts heldAdvice says it to a person.
        */
       held?: CandidateSearch | { error: string };
+      /** A single payout whose payout id was used before: the search of the payout list that could not tell whether it is this payout (used-before.ts). */
+      usedBefore?: CandidateSearch | { error: string };
     };
 
 export interface SendOptions {
@@ -90,6 +100,13 @@ export interface SendOptions {
    * earlier run's attempt may have reached the service) and the AuthError thrown.
    */
   journaledNow?: boolean;
+  /**
+   * A single payout (`payout create`): a refusal of its payout id as used before
+   * (DUPLICATE_PAYOUT_ID) is checked against the payout list (used-before.ts) before it is taken
+   * for already made: none there pays it, it is refused; the search incomplete, unknown. A batch
+   * takes it for already made as it is.
+   */
+  checkAlreadyMade?: boolean;
 }
 
 /** What a local file-system failure means to a person: "no space left on device (ENOSPC): the disk is full". */

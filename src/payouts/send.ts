@@ -18,6 +18,7 @@ import { plainAmount } from '../money/amount.js';
 import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journal.js';
 import { AnswerMismatch, checkAnswer, claimedTransactions, findCandidates, getPayout, isUnresolved, lookedUpOutcome, type CandidateSearch } from './lookup.js';
 import { heldReason, keyMayBeForgotten } from './entry-age.js';
+import { usedBeforeResult } from './used-before.js';
 import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, saysDuplicate, type SendOptions, type SendResult } from './send-result.js';
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
@@ -247,25 +248,11 @@ class PayoutSend {
   async refused(res: HttpResponse, n: number): Promise<SendResult> {
     const error = apiErrorFrom(res);
     if (error.code === DUPLICATE_PAYOUT_ID) {
-      // The service has a payout with this id already: made by an earlier attempt, under another
-      // key (a lost journal, another config folder, an earlier payctl, a key the service forgot).
-      // Recorded as already made: never refused, never sent again, counted as paid.
+      // The service has a payout with this id: made by an earlier attempt under another key (a lost
+      // journal, another folder, a key it forgot), or, for a single payout, perhaps another payout
+      // (used-before.ts searches the list). A batch's is already made: never sent again, paid.
       const made = { code: DUPLICATE_PAYOUT_ID, message: error.message };
-      const outcome: Outcome = {
-        kind: 'accepted',
-        status: res.status,
-        transactionId: undefined,
-        fee: undefined,
-        replayed: true,
-        at: this.opts.clock.now().toISOString(),
-        alreadyMade: made,
-      };
-      try {
-        await this.record(outcome);
-      } catch (err) {
-        return { kind: 'unknown', error: recordFailure(err, undefined), attempts: n, lastStatus: res.status };
-      }
-      return alreadyMadeResult(this.entry, res, made, n);
+      return this.opts.checkAlreadyMade ? usedBeforeResult(this, res, made, n) : this.alreadyMade(res, made, n);
     }
     // A resend of an entry an earlier run left unknown, refused as a duplicate in words payctl
     // does not read as its payout id's ("Duplicate payout", "reference already exists"): most
@@ -305,6 +292,25 @@ class PayoutSend {
     throw err;
   }
 
+  /** Already made: recorded as accepted with no transaction id (counted as paid, never sent again). */
+  async alreadyMade(res: HttpResponse, made: { code: string; message: string }, n: number): Promise<SendResult> {
+    const outcome: Outcome = {
+      kind: 'accepted',
+      status: res.status,
+      transactionId: undefined,
+      fee: undefined,
+      replayed: true,
+      at: this.opts.clock.now().toISOString(),
+      alreadyMade: made,
+    };
+    try {
+      await this.record(outcome);
+    } catch (err) {
+      return { kind: 'unknown', error: recordFailure(err, undefined), attempts: n, lastStatus: res.status };
+    }
+    return alreadyMadeResult(this.entry, res, made, n);
+  }
+
   // ---- record -------------------------------------------------------------------------------
 
   /**
@@ -336,6 +342,7 @@ class PayoutSend {
     // Already made (its payout id known to the service): nothing to resend, no transaction to read back.
     if (prior?.kind === 'accepted' && prior.alreadyMade) {
       const res: HttpResponse = { status: prior.status, headers: {}, raw: '', requestId: undefined };
+      if (this.opts.checkAlreadyMade) return usedBeforeResult(this, res, prior.alreadyMade, 0);
       return alreadyMadeResult(this.entry, res, prior.alreadyMade, 0);
     }
     if (prior?.kind === 'accepted' && prior.transactionId) return this.readBack(prior.transactionId);

@@ -231,42 +231,40 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(pollsOf(ctx.sb, id, from)).toBe(0);
   });
 
-  it('create --wait of a payout id the service already holds (made from another config folder): exit 5, never 0; the printed list finds it, and payout get says it was made before', async () => {
+  it('create --wait of a payout id the service already holds (made from another config folder under another key): exit 5, never 0; the printed command follows its record, and payout get says it was made before', async () => {
     const id = randomUUID();
     const other = tempConfigDir();
     try {
       writeProfile(other.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
-      // Its idempotency key is derived from the body too: another amount, another key.
-      const first = createArgs(wallet, id).map((a) => (a === '10' ? '11' : a));
-      expect((await payctl(first, { dir: other.dir })).code).toBe(0);
+      // The same payout under a key of its own (as a service that forgot the key sees it).
+      expect((await payctl([...createArgs(wallet, id), '--idempotency-key', randomUUID()], { dir: other.dir })).code).toBe(0);
     } finally {
       other.cleanup();
     }
-    // Another idempotency key: the service refuses the id as taken.
+    // Another idempotency key: the service refuses the id as taken, and its payout list holds the payout.
     const r = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toContain(`Already submitted: the service already has payout id ${id}`);
+    expect(r.stderr).toContain(`its payout list holds it: transaction ${txnOf(ctx.sb, id)}`);
     expect(r.stderr).toContain(`Payout ${id} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`);
-    // What payctl cannot know is said: the id may have been used for another payout (here, another amount).
-    expect(r.stderr).toContain(`if that id was used before for another payout, this one was not paid; send it under another --payout-id.`);
     expect(ctx.sb.payouts().filter((p) => p.payout_id === id)).toHaveLength(1);
     // --json: the answer on stdout says "already made"; the error's code is not STILL_PENDING (nothing said Pending).
     const asJson = await payctl([...createArgs(wallet, id), '--wait', '--json'], { dir: cfg.dir });
     expect(asJson.code, asJson.stderr).toBe(5);
-    expect(JSON.parse(asJson.stdout)).toMatchObject({ payout_id: id, outcome: 'already made' });
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ payout_id: id, outcome: 'already made', candidates: [txnOf(ctx.sb, id)] });
     expect(JSON.parse(asJson.stderr.split('\n').find((l) => l.startsWith('{"error"'))!)).toMatchObject({ error: { code: 'STATUS_NOT_READ', payout_id: id } });
-    const line = /^If it is this payout, its record is among: (payctl .*)$/m.exec(r.stderr)?.[1];
-    expect(line, r.stderr).toBeDefined();
-    const list = await payctl([...argvOf(line!), '--json'], { dir: cfg.dir });
-    expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout).toContain(txnOf(ctx.sb, id));
+    const follow = /^ {2}(payctl payout get \S+ --wait)$/m.exec(r.stderr)?.[1];
+    expect(follow, r.stderr).toBeDefined();
+    const followed = await payctl(argvOf(follow!), { dir: cfg.dir });
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.stdout).toMatch(/Status\s+Successful/);
     // payout get says what the journal knows (made before, no transaction), never "unknown",
-    // and points to the same list (a reconcile would answer "not unknown: nothing to do").
+    // and points to the list (a reconcile would answer "not unknown: nothing to do").
     const got = await payctl(['payout', 'get', id], { dir: cfg.dir });
     expect(got.code, got.stderr).toBe(1);
     expect(got.stderr).toContain('the service already had this payout id when it was sent');
     expect(got.stderr).not.toMatch(/unknown|reconcile/);
-    expect(got.stderr).toContain(`If it is this payout, its record is among: ${line!}`);
+    expect(got.stderr).toMatch(/If it is this payout, its record is among: payctl payouts list/);
   });
 
   it('create whose outcome is unknown: exit 4 and no waiting', async () => {

@@ -2,8 +2,9 @@
  * `payctl payout create`, once the payout is read, checked and confirmed (create.ts): journaled
  * and fsynced before the request leaves, sent by payouts/send.ts with the journaled key and
  * body only, and what came of it said: accepted (the card, or with --json the service's answer;
- * --wait then waits for it to settle), already made, refused by the service (with what to do
- * next), or unknown (exit 4, with the safe retry printed). docs/architecture.md, "Idempotency
+ * --wait then waits for it to settle), already made (its payout id used before: the payout list
+ * searched for it, payouts/used-before.ts, and said by create-used-before.ts), refused by the
+ * service (with what to do next), or unknown (exit 4, with the safe retry printed). docs/architecture.md, "Idempotency
  * journal" and "Printed commands".
  */
 import { write, type Deps } from '../../deps.js';
@@ -22,7 +23,8 @@ import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
 import { noteSettled } from '../../payouts/settle.js';
-import { findRecordCommand, heldAdvice, isUnresolved } from '../../payouts/lookup.js';
+import { heldAdvice, isUnresolved } from '../../payouts/lookup.js';
+import { alreadyMadeReport, usedBeforeHint, usedBeforeRefusal } from './create-used-before.js';
 import { futureDate, keyMayBeForgotten, ageUnknown } from '../../payouts/entry-age.js';
 import type { PayoutCreateOptions } from './create.js';
 
@@ -138,6 +140,7 @@ export async function sendJournaled(c: CreateRun, j: Journaled): Promise<Sent> {
   try {
     return await sendPayout(c.api, c.journal, j.entry, {
       ownerCheck: true,
+      checkAlreadyMade: true,
       signal: deps.signal,
       clock: deps.clock,
       journaledNow: j.journaledNow,
@@ -153,34 +156,17 @@ export async function sendJournaled(c: CreateRun, j: Journaled): Promise<Sent> {
 /** What came of the sending: 0 (or --wait's code) when accepted; a refusal or an unknown outcome thrown. */
 export async function reportOutcome(c: CreateRun, j: Journaled, result: Sent): Promise<number> {
   if (result.kind === 'accepted') return accepted(c, j, result);
-  if (result.kind === 'rejected') throw withHint(result.error, c.request, c.inv);
+  // Its payout id used before for another payout (the whole payout list read): nothing pays it.
+  if (result.kind === 'rejected') throw result.usedBefore ? usedBeforeRefusal(c, result.error) : withHint(result.error, c.request, c.inv);
   throw unknownOutcome(c, j, result);
 }
 
 /** Accepted: the card or the service's answer on stdout (with --wait, the settled record instead), and then --wait. */
 async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind: 'accepted' }>): Promise<number> {
   const { deps, request, opts } = c;
-  if (result.alreadyMade) {
-    // The service has this payout id already (made by an earlier attempt under another key): no
-    // transaction id to show or wait for, and nothing new was paid.
-    if (deps.globals.json)
-      await write(deps.io.stdout, JSON.stringify({ payout_id: request.payoutId, outcome: 'already made', message: result.alreadyMade.message }) + '\n');
-    deps.log.success(
-      `Already submitted: the service already has payout id ${request.payoutId} (sent before under another key: ${result.alreadyMade.message}). Nothing new was paid.`,
-    );
-    // The service cannot be asked what it holds under a payout id: the same id reused elsewhere for another payout reads the same.
-    deps.log.warn(
-      `payctl cannot check what the service's payout ${request.payoutId} pays (it looks payouts up by transaction id only): if that id was used before for another payout, this one was not paid; send it under another --payout-id.`,
-    );
-    if (!opts.wait) return 0;
-    // --wait follows a payout by its transaction id, and the refusal names none: its settlement
-    // cannot be followed, so not known (exit 5, as for a read that fails), never "settled".
-    throw new StillPendingError(`Payout ${request.payoutId} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`, {
-      payoutId: request.payoutId,
-      hint: `If it is this payout, its record is among: ${findRecordCommand(j.entry, c.inv)}`,
-      notRead: true,
-    });
-  }
+  // The service has this payout id already (made by an earlier attempt under another key, the
+  // payout list holding what could be it): no transaction id to show or wait for.
+  if (result.alreadyMade) return alreadyMadeReport(c, j, result);
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
   const answer = () =>
     write(deps.io.stdout, deps.globals.json ? result.res.raw.trim() + '\n' : renderPayoutCard(asRecord(result.transaction, request), makeStyle(deps.io.color)));
@@ -229,9 +215,11 @@ function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   // Held (unknown and past the service's key memory): resending is a person's choice, not a retry.
   const hint = result.held
     ? heldAdvice(j.entry, result.held, inv, ledgerNow(c.journal, deps.clock))
-    : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +
-      `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
-      `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;
+    : result.usedBefore
+      ? usedBeforeHint(c, j)
+      : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +
+        `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
+        `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;
   if (result.error instanceof InterruptedError) {
     return new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint, request.payoutId);
   }

@@ -20,6 +20,11 @@ export function retryCommand(r: PayoutRequest, idempotencyKey: string, context: 
   return commandLine(context, ['payout', 'create'], [...fieldArgs(r), '--idempotency-key', idempotencyKey, ...(confirmed ? ['--yes'] : [])]);
 }
 
+/** The command that sends this payout (a new one: its key derived from its payout id and body), with `--yes` when `confirmed`. */
+export function sendCommand(r: PayoutRequest, context: Invocation, confirmed: boolean): string {
+  return commandLine(context, ['payout', 'create'], [...fieldArgs(r), ...(confirmed ? ['--yes'] : [])]);
+}
+
 /** The command that writes this payout as a plan for approval (four eyes) instead of sending it. */
 export function planOutCommand(r: PayoutRequest, planFile: string, context: Invocation): string {
   return commandLine(context, ['payout', 'create'], [...fieldArgs(r), '--plan-out', planFile]);

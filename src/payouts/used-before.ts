@@ -1,0 +1,124 @@
+/**
+ * A single payout (`payout create`, SendOptions.checkAlreadyMade) the service refused because its
+ * payout id was used before (422 DUPLICATE_PAYOUT_ID). Its Idempotency-Key is derived from the
+ * base URL, the payout id and the exact body (identity.ts): the same payout sent again from
+ * another config folder gets the same key and is a replay, so this refusal means either that
+ * the service forgot the key (the same payout, made more than 24 hours ago), or that the id was
+ * used for another payout (another folder, another amount or recipient), and then this one was
+ * NOT paid. The service looks payouts up by transaction id only, so its payout list is searched
+ * (lookup.ts findCandidates, records of any time: the earlier payout was made at an unknown time
+ * before this attempt) for records that could be this payout: same account, amount and currency,
+ * and the note when it has one. What follows (usedBeforeVerdict):
+ * - `made`: at least one candidate payctl can check: already made (exit 0), naming it.
+ * - `not-made`: the whole list read and no record could be it: the service refused it and
+ *   nothing pays it; journaled as refused, so `history` and a rerun (the same key: the service
+ *   answers the same refusal, and the list is searched again) say the same (exit 1).
+ * - `unknown`: the search failed, stopped at MAX_PAGES, or found only records payctl cannot
+ *   check: the outcome is unknown (exit 4), never success.
+ * Batches and plans keep reporting "already made" without the search (report.ts).
+ */
+import { text } from '../output/text.js';
+import { askedOf } from './candidate-fields.js';
+import { claimedTransactions, findCandidates, MAX_PAGES, PER_PAGE, type CandidateSearch } from './lookup.js';
+import type { ApiClient, HttpResponse } from '../api/client.js';
+import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journal.js';
+import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import type { SendOptions, SendResult } from './send-result.js';
+
+/** The search of the payout list, or why it failed. */
+export type UsedBefore = CandidateSearch | { error: string };
+
+export type UsedBeforeVerdict = 'made' | 'not-made' | 'unknown';
+
+/**
+ * The payout list searched, with records of any time, for what could be `entry`'s payout. Any
+ * failure (an answer that cannot be read, credentials refused for the list, the network) is
+ * returned as `{ error }`: the create was answered, only the search failed. An interruption is thrown.
+ */
+export async function searchUsedBefore(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { now: Date; signal: AbortSignal }): Promise<UsedBefore> {
+  try {
+    const claimed = await claimedTransactions(journal, entry.baseUrl);
+    return await findCandidates(api, entry, { now: opts.now, signal: opts.signal, claimed, anyTime: true });
+  } catch (err) {
+    if (err instanceof InterruptedError) throw err;
+    return { error: (err as Error).message.replace(/\.$/, '') };
+  }
+}
+
+/** The transaction ids of the candidates payctl can check (a transaction id, an account and a creation time it can read). */
+export function checkedCandidates(s: UsedBefore): string[] {
+  if ('error' in s) return [];
+  return s.candidates.filter((c) => c.transaction_id && !s.unchecked.has(c)).map((c) => c.transaction_id!);
+}
+
+/** What the search says of the payout: made before (a candidate), not made (the whole list, none), or unknown. */
+export function usedBeforeVerdict(s: UsedBefore): UsedBeforeVerdict {
+  if (checkedCandidates(s).length) return 'made';
+  if ('error' in s || !s.complete || s.candidates.length) return 'unknown';
+  return 'not-made';
+}
+
+/** "N records" of the payout list read. */
+function recordsRead(s: CandidateSearch): string {
+  return `${s.read} record${s.read === 1 ? '' : 's'} of the service's payout list`;
+}
+
+/** What was compared: same account, amount and currency, and the note when the payout has one. */
+function compared(entry: JournalEntry): string {
+  return askedOf(entry.body)?.note ? 'same account, amount, currency and note' : 'same account, amount and currency';
+}
+
+/** Why the payout id's earlier payout is not this one (verdict `not-made`): the refusal's message (exit 1), also journaled. */
+export function notPaidMessage(entry: JournalEntry, s: CandidateSearch, said: string): string {
+  return (
+    `Payout id ${text(entry.payoutId)} was used before for a payout that does not pay what this one asks: the service refused it as a duplicate (${text(said).replace(/\.$/, '')}), ` +
+    `and none of the ${recordsRead(s)} (all of it, read) pays this (${compared(entry)}). Nothing was paid.`
+  );
+}
+
+/** Why it cannot be told whether the earlier payout is this one (verdict `unknown`). */
+export function unsureReason(entry: JournalEntry, s: UsedBefore, said: string): string {
+  const head = `the service refused payout id ${text(entry.payoutId)} as used before (${text(said).replace(/\.$/, '')}), and whether that payout is this one could not be told`;
+  if ('error' in s) return `${head}: searching the service's payout list failed (${text(s.error)})`;
+  if (s.candidates.length)
+    return `${head}: only ${s.candidates.length === 1 ? 'a record' : `${s.candidates.length} records`} payctl cannot check could be it (${compared(entry)}; ${recordsRead(s)} read)`;
+  return `${head}: the search stopped after ${recordsRead(s)} (at most ${MAX_PAGES * PER_PAGE} are read) without finding it`;
+}
+
+/** What of one sendPayout (send.ts PayoutSend) the search and its verdict use. */
+export interface UsedBeforeSend {
+  api: ApiClient;
+  journal: Ledger;
+  entry: JournalEntry;
+  opts: SendOptions;
+  /** Recorded as already made (accepted, no transaction id), and its result. */
+  alreadyMade(res: HttpResponse, made: { code: string; message: string }, n: number): Promise<SendResult>;
+  /** Recorded as unknown, and its result. */
+  unknown(error: NetworkError | InterruptedError, reason: string, lastStatus?: number): Promise<SendResult>;
+  record(outcome: Outcome): Promise<unknown> | undefined;
+}
+
+/**
+ * The payout id used before, for a single payout (SendOptions.checkAlreadyMade): the payout list
+ * searched for what could be this payout, and what that says recorded: already made (a
+ * candidate), refused (none in the whole list: nothing pays it), or unknown. `res`: the refusal.
+ */
+export async function usedBeforeResult(s: UsedBeforeSend, res: HttpResponse, made: { code: string; message: string }, n: number): Promise<SendResult> {
+  let found: UsedBefore;
+  try {
+    found = await searchUsedBefore(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal });
+  } catch (err) {
+    return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched for the payout id used before', res.status);
+  }
+  const verdict = usedBeforeVerdict(found);
+  if (verdict === 'made') return { ...(await s.alreadyMade(res, made, n)), usedBefore: found } as SendResult;
+  if (verdict === 'unknown') {
+    const unsure = new NetworkError(unsureReason(s.entry, found, made.message));
+    return { ...(await s.unknown(unsure, unsure.message, res.status)), usedBefore: found } as SendResult;
+  }
+  const search = found as CandidateSearch;
+  const error = new ApiError(notPaidMessage(s.entry, search, made.message), { status: res.status, code: made.code, requestId: res.requestId });
+  // Refused is refused: nothing pays it, whether or not the journal heard of it.
+  await s.record({ kind: 'rejected', status: res.status, code: made.code, message: error.message, at: s.opts.clock.now().toISOString() })?.catch(() => undefined);
+  return { kind: 'rejected', error, attempts: n, usedBefore: search };
+}

@@ -1,0 +1,187 @@
+/**
+ * `payout create --payout-id P` answered 422 DUPLICATE_PAYOUT_ID (the id used before, under
+ * another idempotency key), in process against the sandbox over real HTTP. Its key is derived
+ * from the base URL, the payout id and the exact body, so a second config folder that reuses P
+ * for another amount gets another key and the refusal: that payout was NOT paid (exit 1, never
+ * "Already submitted"). The same body under a key the service no longer has (here: the first
+ * folder sent it with a key of its own, as a service that forgot the key would see it) is the
+ * earlier payout: already submitted, naming its transaction. The payout list searched for it
+ * failing: unknown (exit 4). src/payouts/used-before.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { newKey, writeProfile } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const KEY = newKey();
+
+/** `payout create` flags for a wallet payout of `amount` SLE with payout id `id`. */
+function createArgs(walletId: string, id: string, amount = '10', account = '076123456'): string[] {
+  return ['payout', 'create', '--wallet', walletId, '--amount', amount, '--currency', 'SLE', '--type', 'wallet', '--name', 'Aminata'].concat([
+    '--provider',
+    'orange_money',
+    '--account',
+    account,
+    '--phone',
+    '+23276123456',
+    '--note',
+    'rent',
+    '--payout-id',
+    id,
+    '--yes',
+  ]);
+}
+
+/** The sandbox's payouts with payout id `id`. */
+const heldFor = (sb: Sandbox, id: string) => sb.payouts().filter((p) => p.payout_id === id);
+
+/** A command line as payctl printed it (plain words here: no quoting), without `payctl`. */
+function argvOf(printed: string): string[] {
+  const words = printed.trim().split(/\s+/);
+  expect(words[0]).toBe('payctl');
+  return words.slice(1);
+}
+
+describe('payout create of a payout id the service already has', () => {
+  const ctx = useSandbox({ apiKey: KEY });
+  let a: ReturnType<typeof tempConfigDir>;
+  let b: ReturnType<typeof tempConfigDir>;
+  let wallet: string;
+  beforeEach(() => {
+    a = tempConfigDir();
+    b = tempConfigDir();
+    for (const dir of [a.dir, b.dir]) writeProfile(dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+  });
+  afterEach(() => {
+    ctx.sb.faults.clear();
+    a.cleanup();
+    b.cleanup();
+  });
+
+  it('used from another config folder for another amount: exit 1, nothing paid, the printed command sends it under another id; a rerun says the same', async () => {
+    const id = `rent-${randomUUID().slice(0, 8)}-2026-11`;
+    const first = await payctl(createArgs(wallet, id, '10'), { dir: a.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const before = ctx.sb.payouts().length;
+
+    const r = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toContain('Already submitted');
+    expect(r.stderr).toMatch(
+      new RegExp(`Payout id ${id} was used before for a payout that does not pay what this one asks: .*none of the \\d+ records? of the service's payout list`),
+    );
+    expect(r.stderr).toContain('Nothing was paid.');
+    expect(ctx.sb.payouts().length).toBe(before);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+    expect(String(heldFor(ctx.sb, id)[0]!.amount)).toBe('10');
+    // Journaled as refused: `history` and `payout get` say so.
+    const entry = await new Journal(b.dir).get(ctx.sb.baseUrl, id);
+    expect(entry?.outcome).toMatchObject({ kind: 'rejected', code: 'DUPLICATE_PAYOUT_ID' });
+    const history = await payctl(['history', '--json'], { dir: b.dir });
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toContain('rejected');
+    expect(history.stdout).toContain('was used before for a payout that does not pay what this one asks');
+
+    // The same command again: refused again (the same key: the service's stored refusal, the list searched again), nothing paid.
+    const again = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stderr).toContain(`Payout id ${id} was used before for a payout that does not pay what this one asks`);
+    expect(again.stderr).not.toContain('Already submitted');
+    expect(ctx.sb.payouts().length).toBe(before);
+
+    // The hint runs as printed: the payout under another payout id, paid once.
+    const line = /^ {2}(payctl payout create .*)$/m.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toBeDefined();
+    expect(line).toContain(`--payout-id ${id}-2`);
+    const sent = await payctl(argvOf(line!), { dir: b.dir });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toContain(`Payout ${id}-2 submitted.`);
+    expect(heldFor(ctx.sb, `${id}-2`)).toHaveLength(1);
+    expect(String(heldFor(ctx.sb, `${id}-2`)[0]!.amount)).toBe('11');
+  });
+
+  it('the same payout, its key no longer known to the service: exit 0, already submitted, naming its transaction (--json: candidates); --wait exit 5 with the command that follows it', async () => {
+    const id = `rent-${randomUUID().slice(0, 8)}`;
+    // Sent under a key the derivation never gives: to the service, the second folder's key is new.
+    const first = await payctl([...createArgs(wallet, id), '--idempotency-key', randomUUID()], { dir: a.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    const before = ctx.sb.payouts().length;
+
+    const r = await payctl(createArgs(wallet, id), { dir: b.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Already submitted: the service already has payout id ${id}`);
+    expect(r.stderr).toContain(`its payout list holds it: transaction ${txn}. Nothing new was paid.`);
+    expect(r.stderr).not.toContain('payctl cannot check');
+    expect(ctx.sb.payouts().length).toBe(before);
+    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
+
+    const asJson = await payctl([...createArgs(wallet, id), '--json'], { dir: b.dir });
+    expect(asJson.code, asJson.stderr).toBe(0);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ payout_id: id, outcome: 'already made', candidates: [txn] });
+
+    const waited = await payctl([...createArgs(wallet, id), '--wait'], { dir: b.dir });
+    expect(waited.code, waited.stderr).toBe(5);
+    expect(waited.stderr).toContain(`Payout ${id} cannot be waited for`);
+    expect(waited.stderr).toMatch(new RegExp(`payctl payout get ${txn} --wait`));
+    expect(ctx.sb.payouts().length).toBe(before);
+  });
+
+  it('the payout list cannot be read after the refusal (500): exit 4, unknown, with the command that finds the record; never exit 0', async () => {
+    const id = `rent-${randomUUID().slice(0, 8)}`;
+    const first = await payctl(createArgs(wallet, id, '10'), { dir: a.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const before = ctx.sb.payouts().length;
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/list', kind: 'status', status: 500, times: Infinity });
+
+    const r = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).not.toContain('Already submitted');
+    expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
+    expect(r.stderr).toContain(`the service refused payout id ${id} as used before`);
+    expect(r.stderr).toContain("searching the service's payout list failed");
+    expect(r.stderr).toContain(`payctl payouts list --wallet ${wallet} --currency SLE`);
+    expect(ctx.sb.payouts().length).toBe(before);
+    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown' });
+
+    // The list readable again: the same command finds it is not this payout (exit 1), still nothing paid.
+    ctx.sb.faults.clear();
+    const again = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    expect(again.code, again.stderr).toBe(1);
+    expect(ctx.sb.payouts().length).toBe(before);
+  });
+});
+
+describe('a payout list longer than payctl searches', () => {
+  // 10,050 records: the search stops at MAX_PAGES (100 pages of 100). Not held to the description: only the length matters here.
+  const ctx = useSandbox({ apiKey: KEY, conformance: false });
+  let a: ReturnType<typeof tempConfigDir>;
+  let b: ReturnType<typeof tempConfigDir>;
+  beforeEach(() => {
+    a = tempConfigDir();
+    b = tempConfigDir();
+    for (const dir of [a.dir, b.dir]) writeProfile(dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+  afterEach(() => {
+    a.cleanup();
+    b.cleanup();
+  });
+
+  it('the search stops before the end of the list without a candidate: exit 4 saying so, never exit 0 or 1', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    ctx.sb.generatePayouts(10_050);
+    const id = `rent-${randomUUID().slice(0, 8)}`;
+    expect((await payctl(createArgs(wallet, id, '10'), { dir: a.dir })).code).toBe(0);
+    const before = ctx.sb.payouts().length;
+    const r = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
+    expect(r.stderr).toContain("the search stopped after 10000 records of the service's payout list (at most 10000 are read) without finding it");
+    expect(r.stderr).toContain(`payctl payouts list --wallet ${wallet} --currency SLE`);
+    expect(ctx.sb.payouts().length).toBe(before);
+  }, 60_000);
+});
