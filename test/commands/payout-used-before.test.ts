@@ -148,8 +148,15 @@ describe('payout create of a payout id the service already has', () => {
     expect(ctx.sb.payouts().length).toBe(before);
     expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown' });
 
-    // The list readable again: the same command finds it is not this payout (exit 1), still nothing paid.
+    // The list readable again: history reconcile resends it and searches the list too, so it is
+    // recorded as refused, not as already made (before: reconcile took the duplicate refusal for
+    // "already made", accepted, without looking).
     ctx.sb.faults.clear();
+    const reconciled = await payctl(['history', 'reconcile', '--payout-id', id, '--json'], { dir: b.dir });
+    expect(reconciled.stdout + reconciled.stderr).not.toContain('already made');
+    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'rejected' });
+    expect(ctx.sb.payouts().length).toBe(before);
+    // The same command finds it is not this payout (exit 1), still nothing paid.
     const again = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
     expect(again.code, again.stderr).toBe(1);
     expect(ctx.sb.payouts().length).toBe(before);

@@ -219,6 +219,8 @@ async function reconcileOne(
     clock: deps.clock,
     resendOld: o.resend,
     earlierAttempt: true,
+    // A single payout's id refused as used before is checked against the payout list, as payout create does (used-before.ts).
+    checkAlreadyMade: entry.batch === undefined,
     onRetry: ({ attempt, waitMs, reason }) =>
       deps.log.info(
         `Payout ${text(payoutId)}: attempt ${attempt} got no final answer (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s with the same idempotency key…`,
