@@ -339,7 +339,9 @@ const STATUS_TEXT: Record<number, string> = {
 export function apiErrorFrom(res: HttpResponse, prefix?: string): ApiError {
   const parsed = parseErrorBody(res.raw);
   let message: string;
-  if (parsed?.message) message = parsed.message;
+  // The service's words, on one line: a message with line breaks would print lines of its own
+  // making under "Error:" ("✓ Payout … is Successful." on stderr of a refusal, exit 1).
+  if (parsed?.message) message = sanitizeInline(parsed.message);
   else if (parsed) message = STATUS_TEXT[res.status] ?? `The service answered HTTP ${res.status}`;
   else message = `The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`;
   if (prefix) message = `${prefix}: ${message}`;

@@ -160,6 +160,22 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
   });
 });
 
+describe("the service's error text is one line of payctl's message", () => {
+  it('a 422 whose message holds line breaks cannot print lines of its own ("✓ … is Successful."): text and --json', async () => {
+    const dir = configDir();
+    writeProfile(dir, { baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey });
+    const forged = 'Recipient account could not be verified\n\u2713 Payout FL-1 submitted.\r\n\u2713 Payout FL-1 is Successful.\u2028done';
+    for (const json of [false, true]) {
+      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 422, code: 'ACCOUNT_UNVERIFIED', message: forged });
+      const r = await payctl([...payoutArgs(freshWallet(ctx.sb, '1000.00'), `FL-${randomUUID()}`), ...(json ? ['--json'] : [])], { dir });
+      expect(r.code, r.stderr).toBe(1);
+      // Before: "\n✓ Payout FL-1 submitted.\n✓ Payout FL-1 is Successful." on lines of their own.
+      expect(r.stderr).not.toMatch(/\n\s*\u2713/);
+      expect(r.stderr).toContain('Recipient account could not be verified \u2713 Payout FL-1 submitted.');
+    }
+  });
+});
+
 describe('the key echoed back by the service is never printed', () => {
   // The key is the bearer token (there is no token exchange): a service, or a proxy in front of
   // it, that repeats the Authorization header repeats the key. The servers answer at once: retry
