@@ -10,6 +10,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
+import { shellSplit } from '../helpers/pty.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { bankPayout, planBatchFile } from '../helpers/four-eyes.js';
 import { useFreshLogin } from '../helpers/payout-fixtures.js';
@@ -83,13 +84,60 @@ describe('payout create --dry-run under a spending policy', () => {
     const r = await dryRun(wallet, '1500.00', id);
     expect(r.stderr).toContain(`Error: This payout needs approval under the policy ${policy}. Nothing was sent.\n`);
     expect(r.stderr).toContain('policy approvals.SLE');
-    expect(r.stderr).toMatch(new RegExp(`Write it as a plan for approval:\\n  payctl payout create .*--payout-id ${id} .*--plan-out payout-${id}\\.plan\\.json`));
+    // A policy of approvers only lists no maker: no plan can be made under it (before, the hint gave a --plan-out command that refused).
+    expect(r.stderr).toContain(`Write it as a plan for approval: the policy ${policy} lists no maker, so no plan can be made under it.`);
     expect(r.code, r.stderr).toBe(2);
 
     const below = await dryRun(wallet, '999.99', `dry-below-${randomUUID().slice(0, 8)}`);
     expect(below.code, below.stderr).toBe(0);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
     expect(journalFiles()).toEqual([]);
+  });
+});
+
+describe('the command that makes a payout needing approval a plan', () => {
+  it("is given to a maker to run, and works as printed; to an approver, or a machine without a key, as a maker's (before: refused when run)", async () => {
+    // Keys: this machine's (Mariama) and another approver's.
+    expect((await payctl(['keys', 'create', '--name', 'Mariama Kanu'], { dir: setup.dir })).code).toBe(0);
+    const mine = JSON.parse((await payctl(['keys', 'show', '--json'], { dir: setup.dir })).stdout) as { public_key: string };
+    const tier = { SLE: [{ from: '1000', required: 1 }] };
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const from = ctx.sb.requests().length;
+    for (const role of ['maker', 'approver'] as const) {
+      const policy = await usePolicy({
+        members: {
+          'Mariama Kanu': { keys: [mine.public_key], roles: [role] },
+          'Ibrahim Sesay': { keys: [approverKey()], roles: ['maker', 'approver'] },
+          'Aminata Kamara': { keys: [approverKey()], roles: ['approver'] },
+        },
+        approvals: tier,
+      });
+      const id = `tier-${role}-${randomUUID().slice(0, 8)}`;
+      const r = await payctl(bankPayout(wallet, '1500.00', id), { dir: setup.dir });
+      expect(r.code, r.stderr).toBe(2);
+      const printed = new RegExp(`\\n  (payctl payout create .*--payout-id ${id} .*--plan-out payout-${id}\\.plan\\.json)`).exec(r.stderr);
+      expect(printed, r.stderr).not.toBeNull();
+      if (role === 'maker') {
+        expect(r.stderr).toContain('Write it as a plan for approval:\n  payctl payout create');
+        // As printed, but the plan written into this test's folder (in process, the worker's folder is the repository).
+        const words = shellSplit(printed![1]!).slice(1);
+        words[words.indexOf('--plan-out') + 1] = join(setup.work.dir, `payout-${id}.plan.json`);
+        const made = await payctl(words, { dir: setup.dir });
+        expect(made.code, made.stderr).toBe(0);
+        expect(existsSync(join(setup.work.dir, `payout-${id}.plan.json`))).toBe(true);
+      } else {
+        expect(r.stderr).toContain(
+          `Write it as a plan for approval, which only a maker in the policy ${policy} can make (Mariama Kanu is listed only as an approver). A maker runs:\n  payctl payout create`,
+        );
+        const file = planBatchFile(setup.work.dir, wallet, ['1500.00']);
+        const b = await payctl(['payout', 'batch', file, '--yes'], { dir: setup.dir });
+        expect(b.code, b.stderr).toBe(2);
+        expect(b.stderr).toContain(
+          `Make it a plan for approval, which only a maker in the policy ${policy} can make (Mariama Kanu is listed only as an approver). A maker runs:\n  payctl plan create ${file}`,
+        );
+      }
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 });
 

@@ -11,6 +11,8 @@ import { batchRows, type BatchCheck, type BatchSource, type LoadedRow } from '..
 import type { Ledger } from '../../payouts/journal.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { approvalsNeeded, limitProblems, limitsHint, type Policy } from '../../plans/policy.js';
+import { configDir } from '../../config/paths.js';
+import { makePlanHint } from '../plan/create.js';
 
 /** What the checks read: the run's file, the journal as it is now, and the options to print. */
 export interface PolicyCheck {
@@ -53,7 +55,12 @@ export async function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyChec
     throw new UsageError(
       `${opts.file} needs approval under the policy ${policy.file}. Nothing was sent.`,
       need.reasons,
-      `Make it a plan for approval:\n  ${commandLine(c.inv, ['plan', 'create'], [c.src.file, ...(opts.batchId !== undefined ? ['--batch-id', opts.batchId] : [])])}`,
+      makePlanHint(
+        policy,
+        configDir(deps.env),
+        'Make it a plan for approval',
+        commandLine(c.inv, ['plan', 'create'], [c.src.file, ...(opts.batchId !== undefined ? ['--batch-id', opts.batchId] : [])]),
+      ),
     );
   }
 }

@@ -29,7 +29,7 @@ import { approvalsNeeded, limitProblems, limitsHint, type Policy } from '../../p
 import { policyCountsTheDay } from '../../payouts/wallet-lock.js';
 import { writeNewPlan } from '../plan/common.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { refuseOverMaximum, refuseUnlistedMaker, reportPlan, sharePlan } from '../plan/create.js';
+import { makePlanHint, refuseOverMaximum, refuseUnlistedMaker, reportPlan, sharePlan } from '../plan/create.js';
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
@@ -369,7 +369,7 @@ async function checkPolicy(policy: Policy, c: CreateRun, warn = true): Promise<v
     throw new UsageError(
       `This payout needs approval under the policy ${policy.file}. Nothing was sent.`,
       need.reasons,
-      `Write it as a plan for approval:\n  ${planOutCommand(request, `payout-${request.payoutId}.plan.json`, c.inv)}`,
+      makePlanHint(policy, configDir(deps.env), 'Write it as a plan for approval', planOutCommand(request, `payout-${request.payoutId}.plan.json`, c.inv)),
     );
   }
 }

@@ -24,7 +24,7 @@ import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../pay
 import { journalBase } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { payoutBody } from '../../payouts/request.js';
-import { requireSigningKey } from '../../plans/keys.js';
+import { loadSigningKey, requireSigningKey } from '../../plans/keys.js';
 import { makePlan, planToStore, type Plan } from '../../plans/plan.js';
 import type { Ledger } from '../../payouts/ledger/ledger.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
@@ -132,6 +132,27 @@ export async function sharePlan(journal: Ledger, plan: Plan): Promise<boolean> {
   if (!journal.plans) return false;
   await journal.plans.put(planToStore(plan));
   return true;
+}
+
+/**
+ * The hint of a payout or file that needs approval (payout create, payout batch): the command that
+ * makes it a plan, said to a maker as theirs to run; to anyone else (a key the policy lists only
+ * as an approver's or not at all, or no signing key here), as a maker's to run. Before, an
+ * approver was told to run it, and it refused them (refuseUnlistedMaker).
+ */
+export function makePlanHint(policy: Policy, dir: string, lead: string, command: string): string {
+  let key: SigningKey | undefined;
+  try {
+    key = loadSigningKey(dir);
+  } catch {
+    key = undefined; // a key file that cannot be read: the plan's command says why when it is run
+  }
+  const m = key && policy.byKey.get(key.fingerprint);
+  if (m?.roles.has('maker')) return `${lead}:\n  ${command}`;
+  if (![...policy.members.values()].some((p) => p.roles.has('maker')))
+    return `${lead}: the policy ${policy.file} lists no maker, so no plan can be made under it. Have whoever keeps the policy list the people who make plans (roles ["maker"]).`;
+  const why = !key ? 'this machine has no signing key' : m ? `${m.name} is listed only as an approver` : `your key ${key.fingerprint} is not listed`;
+  return `${lead}, which only a maker in the policy ${policy.file} can make (${why}). A maker runs:\n  ${command}`;
 }
 
 /** A key the policy does not list as a maker's makes no plan: plan approve and plan send would refuse it. */
