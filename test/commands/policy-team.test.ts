@@ -150,6 +150,12 @@ describe("the team's policy in the shared ledger", () => {
     const unknown = await run('bob', ['policy', 'approve', 'sha256:' + 'ab'.repeat(32)]);
     expect(unknown.code, unknown.stderr).toBe(2);
     expect(unknown.stderr).toContain('No proposal sha256:abab');
+    // Not a hash at all: the command it prints keeps the run's --profile, as the unknown hash's does (before: "payctl policy show").
+    for (const arg of ['abc', 'sha256:' + 'ab'.repeat(32)]) {
+      const named = await run('bob', ['policy', 'approve', arg, '--profile', 'default']);
+      expect(named.code, named.stderr).toBe(2);
+      expect(named.stderr).toContain('See the proposals with: payctl policy show --profile default\n');
+    }
     expect(await counts(url)).toEqual(before);
 
     expect((await run('bob', ['policy', 'approve', hash])).code).toBe(0);

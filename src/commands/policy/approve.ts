@@ -42,7 +42,7 @@ interface Approved {
 
 export async function run(opts: PolicyApproveOptions, deps: Deps): Promise<number> {
   const store = await teamStore(deps);
-  const prefix = hashPrefix(opts.hash);
+  const prefix = hashPrefix(opts.hash, deps);
   const key = requireSigningKey(configDir(deps.env));
   const at = deps.clock.now().toISOString();
   const show = showCommand(deps);

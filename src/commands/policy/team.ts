@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import type { PolicyStore, StoredPolicy } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
+import { text } from '../../output/text.js';
 
 /** The approvals a change needs, for help texts and messages. */
 /** The shared ledger's policy store; with the local journal, a usage error (exit 2) naming the command that sets one. */
@@ -23,13 +24,13 @@ export async function teamStore(deps: Deps): Promise<PolicyStore> {
 }
 
 /** A hash as typed: `sha256:` optional, 12 to 64 hex digits; its `sha256:<hex>` prefix. */
-export function hashPrefix(arg: string): string {
+export function hashPrefix(arg: string, deps: Deps): string {
   const m = /^(?:sha256:)?([0-9a-fA-F]{12,64})$/.exec(arg.trim());
   if (!m)
     throw new UsageError(
-      `${arg} is not the hash of a proposal (sha256: and 64 hex digits, or at least the first 12). Nothing was changed.`,
+      `${text(arg)} is not the hash of a proposal (sha256: and 64 hex digits, or at least the first 12). Nothing was changed.`,
       [],
-      'See the proposals with: payctl policy show',
+      `See the proposals with: ${showCommand(deps)}`,
     );
   return `sha256:${m[1]!.toLowerCase()}`;
 }
