@@ -4,7 +4,11 @@
  * version is in force, and what a change needs. The ledger's rows (StoredPolicy) are checked
  * whenever they are read: a hash that no longer matches its content, a signature that no longer
  * verifies, or a version adopted without the approvals the version before it asked is refused
- * (a ConfigError naming it), never used and never taken for "no policy".
+ * (a ConfigError naming it), never used and never taken for "no policy". An approval row whose
+ * signature does not hold is the one exception: anyone who can write the table can store one
+ * (under a listed approver's fingerprint, or a made-up one), so it is left out (leftOut: never
+ * counted, shown as left out, never a reason to refuse), and the real key's owner approving
+ * stores theirs in its place (policy approve); one that holds is never replaced.
  *
  * The approvals a change needs: as many distinct approvers of the policy in force (people it
  * lists with the role "approver", not the person who proposed the change) as the largest
@@ -88,13 +92,14 @@ export function rowName(row: StoredPolicy): string {
   return row.version !== null ? `version ${row.version} (${row.hash})` : `the proposal ${row.hash} (a change to version ${row.baseVersion})`;
 }
 
-/** Why a row cannot be used (changed outside payctl), or undefined when it checks; its policy when it does. */
+/**
+ * Why a row cannot be used (changed outside payctl), or undefined when it checks; its policy when
+ * it does. Its approvals are not judged here: one that does not hold is left out (leftOut).
+ */
 export function checkRow(row: StoredPolicy): { policy: Policy; problem?: undefined } | { problem: string } {
   if (contentHash(row.content) !== row.hash) return { problem: 'its content no longer matches its hash' };
   if (!fingerprintHolds(row.proposer) || !verifyText(row.proposer.public_key, proposalMessage(row), row.signature))
     return { problem: "its proposer's signature does not verify" };
-  const bad = row.approvals.find((a) => !policyApprovalHolds(row, a));
-  if (bad) return { problem: `the approval by key ${bad.fingerprint} does not verify` };
   if (row.version !== null && row.version !== row.baseVersion + 1) return { problem: `it is numbered ${row.version} but changes version ${row.baseVersion}` };
   let raw: unknown;
   try {
@@ -123,6 +128,15 @@ export function approvalsForChange(current: Policy | undefined): number {
   return current.members.size > 0 ? Math.max(n, 1) : n;
 }
 
+/** The approvals of a row whose signatures hold: the only ones that can count. */
+export const holdingApprovals = (row: Pick<StoredPolicy, 'hash' | 'baseVersion' | 'approvals'>): Approval[] => row.approvals.filter((a) => policyApprovalHolds(row, a));
+
+/** The approvals of a row that do not hold (written outside payctl): never counted, never a refusal. */
+export const leftOut = (row: Pick<StoredPolicy, 'hash' | 'baseVersion' | 'approvals'>): Approval[] => row.approvals.filter((a) => !policyApprovalHolds(row, a));
+
+/** Why a left-out approval does not count, as `policy show` says it. */
+export const LEFT_OUT_WHY = 'its signature does not verify (written outside payctl; left out: it counts for nothing)';
+
 /** The person who proposed a change, as `current` lists them (undefined: not listed). */
 const proposerOf = (current: Policy, row: { proposer: { fingerprint: string } }) => current.byKey.get(row.proposer.fingerprint);
 
@@ -132,11 +146,14 @@ export function changeApprovers(current: Policy, row: { proposer: { fingerprint:
   return [...current.members.values()].filter((m) => m.roles.has('approver') && m !== proposer);
 }
 
-/** The people whose approvals of `row` count under `current`: one per person, approvers only, not the proposer. */
-export function countedApprovers(current: Policy, row: Pick<StoredPolicy, 'proposer' | 'approvals'>): Member[] {
+/**
+ * The people whose approvals of `row` count under `current`: one per person, approvers only, not
+ * the proposer, and only approvals whose signatures hold.
+ */
+export function countedApprovers(current: Policy, row: Pick<StoredPolicy, 'hash' | 'baseVersion' | 'proposer' | 'approvals'>): Member[] {
   const may = new Set(changeApprovers(current, row));
   const out = new Set<Member>();
-  for (const a of row.approvals) {
+  for (const a of holdingApprovals(row)) {
     const m = current.byKey.get(a.fingerprint);
     if (m && may.has(m) && a.fingerprint !== row.proposer.fingerprint) out.add(m);
   }
@@ -145,7 +162,8 @@ export function countedApprovers(current: Policy, row: Pick<StoredPolicy, 'propo
 
 /**
  * The version in force, every adopted one checked in order (each adopted with the approvals the
- * one before it asked); undefined when none was adopted. Throws refusedRow for one that fails.
+ * one before it asked, counting only those that hold); undefined when none was adopted. Throws
+ * refusedRow for one that fails.
  */
 export function teamPolicyOf(rows: StoredPolicy[], after?: string): TeamPolicy | undefined {
   const adopted = rows.filter((r) => r.version !== null).sort((a, b) => a.version! - b.version!);

@@ -3,9 +3,11 @@
  * PostgreSQL: config folders stand for people's machines, all on one database. The first policy
  * proposed is adopted at once; a change waits for the approvals the policy in force asks and is
  * adopted by the last one; what is refused (exit 2, nothing stored): the proposer approving, a
- * key the policy does not list as an approver's, one key twice, an unknown hash, a policy row or
- * approval changed in the database (and then nothing is sent). And the policy a payout goes by
- * is the team's, whatever the profile's own `policy` setting says.
+ * key the policy does not list as an approver's, one key twice, an unknown hash, a policy row
+ * changed in the database (and then nothing is sent). An approval row written in the database that does not
+ * verify is left out, never a refusal: its key's owner approves in its place, others approve,
+ * and payouts go on. And the policy a payout goes by is the team's, whatever the profile's own
+ * `policy` setting says.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,8 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { bankPayout } from '../helpers/four-eyes.js';
+import { loadSigningKey, type SigningKey } from '../../src/plans/keys.js';
+import { signPolicyApproval } from '../../src/plans/team-policy.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
 import { sharedPostgres, sql } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -34,9 +38,9 @@ async function counts(url: string): Promise<[number, number]> {
   return [p!.n, a!.n];
 }
 
-/** A policy file: Alice proposes, Bob and Carol approve (a change needs 2), daily_total as given. */
-function policyFile(daily: string): string {
-  const file = join(work.dir, `policy-${daily}.json`);
+/** A policy file: Alice proposes, Bob and Carol approve (a change needs `required`, 2 unless told), daily_total as given. */
+function policyFile(daily: string, required = 2): string {
+  const file = join(work.dir, `policy-${daily}-${required}.json`);
   writeFileSync(
     file,
     JSON.stringify({
@@ -45,7 +49,7 @@ function policyFile(daily: string): string {
         Bob: { keys: [keys.bob], roles: ['approver'] },
         Carol: { keys: [keys.carol], roles: ['approver'] },
       },
-      approvals: { SLE: [{ over: '5000', required: 2 }] },
+      approvals: { SLE: [{ over: '5000', required }] },
       daily_total: { SLE: daily },
     }),
   );
@@ -190,13 +194,13 @@ describe("the team's policy in the shared ledger", () => {
     expect((await run('carol', ['policy', 'approve', hash])).code).toBe(0);
     const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
 
-    // An approval of version 2 made to look like another key's: version 2 no longer verifies.
+    // An approval of version 2 changed in the database no longer verifies: left out, version 2 has 1 of its 2 approvals.
     await sql(url, `UPDATE payctl_policy_approvals SET signed_at = signed_at || ' ' WHERE name = 'Carol'`);
     let from = ctx.sb.requests().length;
     const send = await run('dave', bankPayout(wallet, '10.00'));
     expect(send.code, send.stderr).toBe(2);
     expect(send.stderr).toContain(`version 2 (${hash}) was changed outside payctl`);
-    expect(send.stderr).toContain('does not verify');
+    expect(send.stderr).toContain('it was adopted with 1 of the 2 approvals version 1 asks');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
     const shown = await run('dave', ['policy', 'show']);
     expect(shown.code, shown.stderr).toBe(2);
@@ -220,5 +224,67 @@ describe("the team's policy in the shared ledger", () => {
     expect(unapproved.code, unapproved.stderr).toBe(2);
     expect(unapproved.stderr).toContain('it was adopted with 1 of the 2 approvals version 1 asks');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+  });
+});
+
+/** An approval row written with SQL: signed by `key`, or (`forged`) under its name and fingerprint with a signature that does not verify. */
+async function insertApproval(url: string, hash: string, baseVersion: number, key: SigningKey, forged: boolean, fingerprint = key.fingerprint): Promise<void> {
+  const a = signPolicyApproval(key, hash, baseVersion, new Date().toISOString());
+  await sql(
+    url,
+    `INSERT INTO payctl_policy_approvals (policy_hash, base_version, fingerprint, name, public_key, signed_at, signature) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [hash, baseVersion, fingerprint, a.name, a.public_key, a.signed_at, forged ? Buffer.from('x'.repeat(64)).toString('base64') : a.signature],
+  );
+}
+
+describe('an approval row written in the database that does not verify is left out, never a refusal', () => {
+  it("on a proposal (under Bob's fingerprint and a made-up one): Bob's approval replaces it, Carol's adopts it, show lists it left out", async () => {
+    const { url, hash } = await adoptedThenProposed();
+    const bob = loadSigningKey(dir.bob)!;
+    await insertApproval(url, hash, 1, bob, true);
+    await insertApproval(url, hash, 1, bob, true, 'SHA256:' + 'A'.repeat(43));
+    const shown = await run('dave', ['policy', 'show', '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const doc = JSON.parse(shown.stdout) as { proposals: Array<{ approvals: unknown[]; left_out: Array<{ fingerprint: string }>; counted: string[] }> };
+    expect(doc.proposals[0]!.approvals).toEqual([]);
+    expect(doc.proposals[0]!.counted).toEqual([]);
+    expect(doc.proposals[0]!.left_out.map((a) => a.fingerprint).sort()).toEqual([bob.fingerprint, 'SHA256:' + 'A'.repeat(43)].sort());
+
+    const byBob = await run('bob', ['policy', 'approve', hash]);
+    expect(byBob.code, byBob.stderr).toBe(0);
+    expect(byBob.stderr).toContain('1 of the 2 approvals it needs');
+    expect(await counts(url)).toEqual([2, 2]);
+    const again = await run('bob', ['policy', 'approve', hash]);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain('carries an approval by Bob already');
+    const byCarol = await run('carol', ['policy', 'approve', hash]);
+    expect(byCarol.code, byCarol.stderr).toBe(0);
+    expect(byCarol.stderr).toContain("It is adopted as the team's policy, version 2.");
+
+    const after = await run('dave', ['policy', 'show']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain(`Team policy: version 2, ${hash}`);
+    expect(after.stdout).toContain('Approved by  Bob, Carol');
+    expect(after.stdout).toContain(`Left out     Bob (SHA256:${'A'.repeat(43)}): its signature does not verify`);
+  });
+
+  it('on the version in force: payouts are sent, and show lists it left out', async () => {
+    const url = await onFreshLedger();
+    expect((await run('alice', ['policy', 'propose', policyFile('2000')])).code).toBe(0);
+    const [v1] = await sql<{ hash: string }>(url, 'SELECT hash FROM payctl_policies WHERE version = 1');
+    const bob = loadSigningKey(dir.bob)!;
+    await insertApproval(url, v1!.hash, 0, bob, true);
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const from = ctx.sb.requests().length;
+    const send = await run('dave', bankPayout(wallet, '10.00'));
+    expect(send.code, send.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+    const shown = await run('dave', ['policy', 'show']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`Left out     Bob (${bob.fingerprint}): its signature does not verify`);
+    const json = await run('dave', ['policy', 'show', '--json']);
+    const doc = JSON.parse(json.stdout) as { team_policy: { approved_by: unknown[]; left_out: Array<{ fingerprint: string }> } };
+    expect(doc.team_policy.approved_by).toEqual([]);
+    expect(doc.team_policy.left_out.map((a) => a.fingerprint)).toEqual([bob.fingerprint]);
   });
 });

@@ -5,8 +5,9 @@
  * policy in force asks (team-specs.ts CHANGE_RULE) it is adopted as the next version in the same
  * transaction. Refused (exit 2, nothing stored): an unknown hash, a proposal of a version that is
  * no longer in force, its proposer (with any of their keys), a key the policy in force does not
- * list as an approver's, a person who approved it already, and a proposal or policy changed in
- * the database.
+ * list as an approver's, a person whose approval of it holds already, and a proposal or policy
+ * changed in the database. A stored approval under the key's fingerprint that does not hold
+ * (written outside payctl) is nobody's: it never counts, and this approval takes its place.
  */
 import { write, type Deps } from '../../deps.js';
 import { RefusedError, UsageError } from '../../errors.js';
@@ -18,6 +19,7 @@ import {
   approvalsForChange,
   checkRow,
   countedApprovers,
+  holdingApprovals,
   policyApprovalHolds,
   refusedRow,
   signPolicyApproval,
@@ -69,9 +71,12 @@ function decide(rows: StoredPolicy[], a: Asked): { writes: PolicyWrite[]; result
   refuse(row, current, a.key);
   const approval = signPolicyApproval(a.key, row.hash, row.baseVersion, a.at);
   if (!policyApprovalHolds(row, approval)) throw new RefusedError(`Your signing key did not make a valid signature of ${row.hash}. Nothing was changed.`);
-  const counted = countedApprovers(current.policy, { ...row, approvals: [...row.approvals, approval] }).length;
+  // A stored row under this fingerprint does not hold (refuse found none that does): it is replaced.
+  const replaces = row.approvals.find((x) => x.fingerprint === approval.fingerprint);
+  const approvals = [...row.approvals.filter((x) => x !== replaces), approval];
+  const counted = countedApprovers(current.policy, { ...row, approvals }).length;
   const need = approvalsForChange(current.policy);
-  const writes: PolicyWrite[] = [{ kind: 'approve', hash: row.hash, baseVersion: row.baseVersion, approval }];
+  const writes: PolicyWrite[] = [{ kind: 'approve', hash: row.hash, baseVersion: row.baseVersion, approval, ...(replaces ? { replaces } : {}) }];
   const adopted = counted >= need ? row.baseVersion + 1 : null;
   if (adopted !== null) writes.push({ kind: 'adopt', hash: row.hash, baseVersion: row.baseVersion, version: adopted });
   return { writes, result: { hash: row.hash, baseVersion: row.baseVersion, counted, need, adopted } };
@@ -100,7 +105,7 @@ function theProposal(rows: StoredPolicy[], current: TeamPolicy | undefined, a: A
   throw new UsageError(`No proposal ${a.arg} in the team's shared ledger. Nothing was changed.`, [], `See the proposals with: ${a.show}`);
 }
 
-/** Its proposer, a key that is not an approver's, or a person who approved it already: refused. */
+/** Its proposer, a key that is not an approver's, or a person whose approval holds already: refused. */
 function refuse(row: StoredPolicy, current: TeamPolicy, key: SigningKey): void {
   const me = current.policy.byKey.get(key.fingerprint);
   const proposer = current.policy.byKey.get(row.proposer.fingerprint);
@@ -116,7 +121,7 @@ function refuse(row: StoredPolicy, current: TeamPolicy, key: SigningKey): void {
       [],
       'Ask an approver of the team policy to approve it.',
     );
-  if (row.approvals.some((a) => a.fingerprint === key.fingerprint) || countedApprovers(current.policy, row).includes(me))
+  if (holdingApprovals(row).some((a) => a.fingerprint === key.fingerprint) || countedApprovers(current.policy, row).includes(me))
     throw new RefusedError(`${row.hash} carries an approval by ${me.name} already; each person counts once. Nothing was changed.`);
 }
 

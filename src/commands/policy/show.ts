@@ -3,12 +3,24 @@
  * when it was adopted, who proposed it and whose approvals adopted it, and the policy itself),
  * and the proposals to change it, each with the approvals it has and needs and the command an
  * approver runs. Every row is checked as it is read: one changed in the database is refused
- * (exit 2, naming it). With `--json`, one JSON document.
+ * (exit 2, naming it), but an approval whose signature does not hold is shown as left out (it
+ * counts for nothing, and its key's owner can still approve). With `--json`, one JSON document.
  */
 import { write, type Deps } from '../../deps.js';
 import type { StoredPolicy } from '../../payouts/ledger/ledger.js';
 import { approvalsWord } from '../../plans/policy-file.js';
-import { approvalsForChange, checkRow, countedApprovers, refusedRow, teamPolicyOf, type TeamPolicy } from '../../plans/team-policy.js';
+import type { Approval } from '../../plans/signatures.js';
+import {
+  approvalsForChange,
+  checkRow,
+  countedApprovers,
+  holdingApprovals,
+  LEFT_OUT_WHY,
+  leftOut,
+  refusedRow,
+  teamPolicyOf,
+  type TeamPolicy,
+} from '../../plans/team-policy.js';
 import { text } from '../../output/text.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { approveCommand, byLine, proposalsOf, teamStore } from './team.js';
@@ -40,6 +52,14 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
 }
 
 const signer = (r: StoredPolicy) => ({ name: r.proposer.name, fingerprint: r.proposer.fingerprint });
+const approvalJson = (a: Approval) => ({ name: a.name, fingerprint: a.fingerprint, at: a.signed_at });
+const leftOutJson = (r: StoredPolicy) => leftOut(r).map((a) => ({ ...approvalJson(a), why: LEFT_OUT_WHY }));
+
+/** The line of a row's approvals left out, or nothing when it has none. */
+const leftOutLine = (r: StoredPolicy) => {
+  const out = leftOut(r);
+  return out.length ? `  Left out     ${out.map((a) => `${text(a.name)} (${text(a.fingerprint)})`).join(', ')}: ${LEFT_OUT_WHY}\n` : '';
+};
 
 function asJson(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[]): string {
   const team = current && {
@@ -47,7 +67,8 @@ function asJson(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     hash: current.row.hash,
     adopted_at: current.row.adoptedAt,
     proposed_by: { ...signer(current.row), at: current.row.proposedAt },
-    approved_by: current.row.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, at: a.signed_at })),
+    approved_by: holdingApprovals(current.row).map(approvalJson),
+    left_out: leftOutJson(current.row),
     policy: JSON.parse(current.row.content) as unknown,
   };
   const waiting = proposals.map((p) => ({
@@ -55,7 +76,8 @@ function asJson(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     changes_version: p.row.baseVersion,
     stale: p.stale,
     proposed_by: { ...signer(p.row), at: p.row.proposedAt },
-    approvals: p.row.approvals.map((a) => ({ name: a.name, fingerprint: a.fingerprint, at: a.signed_at })),
+    approvals: holdingApprovals(p.row).map(approvalJson),
+    left_out: leftOutJson(p.row),
     counted: p.counted,
     required_approvals: p.need,
     ...(p.stale ? {} : { approve: approveCommand(deps, p.row.hash) }),
@@ -78,18 +100,21 @@ function asText(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     out = `The shared ledger holds no team policy: each profile's own policy file (payctl config set policy) is used.\nMake one the team's with: ${propose}\n`;
   } else {
     const r = current.row;
-    const approved = r.approvals.length ? r.approvals.map((a) => text(a.name)).join(', ') : 'nobody (the first version is adopted when proposed)';
+    const held = holdingApprovals(r);
+    const approved = held.length ? held.map((a) => text(a.name)).join(', ') : 'nobody (the first version is adopted when proposed)';
     out =
       `Team policy: version ${current.version}, ${text(r.hash)}\n` +
       `  Adopted at   ${r.adoptedAt ?? ''}\n` +
       `  Proposed by  ${text(byLine(signer(r), r.proposedAt))}\n` +
       `  Approved by  ${approved}\n` +
+      leftOutLine(r) +
       body(r.content);
   }
   if (!proposals.length) return out + 'Proposals: none.\n';
   out += `Proposals: ${proposals.length}\n`;
   for (const p of proposals) {
     out += `  ${text(p.row.hash)}, a change to version ${p.row.baseVersion}, proposed by ${text(byLine(signer(p.row), p.row.proposedAt))}\n`;
+    out += leftOutLine(p.row);
     out += p.stale
       ? `  No longer approvable: version ${current?.version ?? 0} is in force now (propose it again if it is still wanted).\n`
       : `  Approvals: ${p.counted.length} of ${approvalsWord(p.need)}${p.counted.length ? ` (${p.counted.map(text).join(', ')})` : ''}. An approver signs: ${approveCommand(deps, p.row.hash)}\n`;

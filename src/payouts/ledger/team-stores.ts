@@ -69,7 +69,8 @@ export interface StoredPolicy {
 /** What one change of the team's policy writes (PolicyStore.change). */
 export type PolicyWrite =
   | { kind: 'propose'; row: Omit<StoredPolicy, 'approvals' | 'adoptedAt'> }
-  | { kind: 'approve'; hash: string; baseVersion: number; approval: Approval }
+  /** `replaces`: the stored row under the same fingerprint that does not hold, which this one takes the place of. */
+  | { kind: 'approve'; hash: string; baseVersion: number; approval: Approval; replaces?: Approval }
   | { kind: 'adopt'; hash: string; baseVersion: number; version: number };
 
 /**

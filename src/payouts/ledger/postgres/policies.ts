@@ -6,7 +6,10 @@
  * takes for it, so two machines never adopt two versions of one number, and what decides it
  * (plans/team-policy.ts, through the caller) reads the rows as they are under that lock. What a
  * row says is checked by whoever reads it: the table is a place to find the policy, never a
- * reason to trust it.
+ * reason to trust it. An approval row that does not hold (written outside payctl) is nobody's:
+ * its key's owner approving stores theirs in its place (the row judged, matched by all its
+ * columns, as the table keeps one row per proposal and fingerprint); one that holds is never
+ * replaced (the caller judges, under the lock).
  */
 import type { Pool, PoolClient } from 'pg';
 import { CliError } from '../../../errors.js';
@@ -96,11 +99,7 @@ export class PostgresPolicies implements PolicyStore {
         [r.hash, r.baseVersion, r.content, r.proposer.name, r.proposer.public_key, r.proposer.fingerprint, r.proposedAt, r.signature, r.version, this.#host],
       );
     } else if (w.kind === 'approve') {
-      const a = w.approval;
-      await client.query(
-        `INSERT INTO ${POLICY_APPROVALS} (policy_hash, base_version, fingerprint, name, public_key, signed_at, signature, host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [w.hash, w.baseVersion, a.fingerprint, a.name, a.public_key, a.signed_at, a.signature, this.#host],
-      );
+      await this.#approve(client, w);
     } else {
       const done = await client.query(`UPDATE ${POLICIES} SET version = $3, adopted_at = now() WHERE hash = $1 AND base_version = $2 AND version IS NULL`, [
         w.hash,
@@ -109,6 +108,26 @@ export class PostgresPolicies implements PolicyStore {
       ]);
       if (done.rowCount !== 1) throw new Error(`the proposal ${w.hash} was not found to adopt`);
     }
+  }
+
+  /** A new approval row, or (w.replaces) the one judged not to hold, replaced only when it is still as judged. */
+  async #approve(client: PoolClient, w: Extract<PolicyWrite, { kind: 'approve' }>): Promise<void> {
+    const a = w.approval;
+    const values = [w.hash, w.baseVersion, a.fingerprint, a.name, a.public_key, a.signed_at, a.signature, this.#host];
+    if (!w.replaces) {
+      await client.query(
+        `INSERT INTO ${POLICY_APPROVALS} (policy_hash, base_version, fingerprint, name, public_key, signed_at, signature, host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        values,
+      );
+      return;
+    }
+    const r = w.replaces;
+    const done = await client.query(
+      `UPDATE ${POLICY_APPROVALS} SET name = $4, public_key = $5, signed_at = $6, signature = $7, host = $8, stored_at = now()
+       WHERE policy_hash = $1 AND base_version = $2 AND fingerprint = $3 AND name = $9 AND public_key = $10 AND signed_at = $11 AND signature = $12`,
+      [...values, r.name, r.public_key, r.signed_at, r.signature],
+    );
+    if (done.rowCount !== 1) throw new Error(`the approval row of ${a.fingerprint} changed under payctl`);
   }
 }
 
