@@ -10,6 +10,11 @@
  * counted, shown as left out, never a reason to refuse), and the real key's owner approving
  * stores theirs in its place (policy approve); one that holds is never replaced.
  *
+ * Who may propose a change (unlistedProposer): when the policy in force lists any member, a key
+ * it lists (any role); a second key of one person, not listed, would otherwise let them propose
+ * and approve their own change. `policy propose` refuses such a key, `policy approve` refuses
+ * such a proposal, and a version adopted from one is refused when read (teamPolicyOf).
+ *
  * The approvals a change needs: as many distinct approvers of the policy in force (people it
  * lists with the role "approver", not the person who proposed the change) as the largest
  * `required` of any of its approval tiers, and at least 1 when it lists any member. The first
@@ -140,6 +145,16 @@ export const LEFT_OUT_WHY = 'its signature does not verify (written outside payc
 /** The person who proposed a change, as `current` lists them (undefined: not listed). */
 const proposerOf = (current: Policy, row: { proposer: { fingerprint: string } }) => current.byKey.get(row.proposer.fingerprint);
 
+/**
+ * Why a change proposed with this key is against the rules under `current` (the module's
+ * opening comment): a policy that lists members takes changes only from keys it lists. Undefined
+ * when it may propose. The one home of the rule: propose, approve and teamPolicyOf ask it.
+ */
+export function unlistedProposer(current: Policy, proposer: { name: string; fingerprint: string }, version: number): string | undefined {
+  if (current.members.size === 0 || proposerOf(current, { proposer })) return undefined;
+  return `the key ${proposer.fingerprint} (calling itself "${proposer.name}"), which version ${version} of the team's policy does not list; only a key of a member it lists can propose a change to it`;
+}
+
 /** The people who may approve a change `row` proposes: approvers of `current`, not its proposer. */
 export function changeApprovers(current: Policy, row: { proposer: { fingerprint: string } }): Member[] {
   const proposer = proposerOf(current, row);
@@ -161,9 +176,9 @@ export function countedApprovers(current: Policy, row: Pick<StoredPolicy, 'hash'
 }
 
 /**
- * The version in force, every adopted one checked in order (each adopted with the approvals the
- * one before it asked, counting only those that hold); undefined when none was adopted. Throws
- * refusedRow for one that fails.
+ * The version in force, every adopted one checked in order (each proposed by a key the one
+ * before it lists, when it lists members, and adopted with the approvals it asked, counting only
+ * those that hold); undefined when none was adopted. Throws refusedRow for one that fails.
  */
 export function teamPolicyOf(rows: StoredPolicy[], after?: string): TeamPolicy | undefined {
   const adopted = rows.filter((r) => r.version !== null).sort((a, b) => a.version! - b.version!);
@@ -174,6 +189,8 @@ export function teamPolicyOf(rows: StoredPolicy[], after?: string): TeamPolicy |
     const checked = checkRow(row);
     if (checked.problem !== undefined) throw refusedRow(row, checked.problem, after);
     if (current) {
+      const unlisted = unlistedProposer(current.policy, row.proposer, current.version);
+      if (unlisted) throw refusedRow(row, `it was adopted against the rules: proposed with ${unlisted}`, after);
       const need = approvalsForChange(current.policy);
       const got = countedApprovers(current.policy, row).length;
       if (got < need) throw refusedRow(row, `it was adopted with ${got} of the ${need} approvals version ${current.version} asks`, after);

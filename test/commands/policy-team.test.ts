@@ -3,13 +3,15 @@
  * PostgreSQL: config folders stand for people's machines, all on one database. The first policy
  * proposed is adopted at once; a change waits for the approvals the policy in force asks and is
  * adopted by the last one; what is refused (exit 2, nothing stored): the proposer approving, a
- * key the policy does not list as an approver's, one key twice, an unknown hash, a policy row
- * changed in the database (and then nothing is sent). An approval row written in the database that does not
+ * key the policy does not list as an approver's, one key twice, an unknown hash, a change
+ * proposed with a key the policy in force does not list (a second key of a listed person: at
+ * propose, at approve, and a version adopted from one, when read), a policy row changed in the
+ * database (and then nothing is sent). An approval row written in the database that does not
  * verify is left out, never a refusal: its key's owner approves in its place, others approve,
  * and payouts go on. And the policy a payout goes by is the team's, whatever the profile's own
  * `policy` setting says.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -17,7 +19,7 @@ import { writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { bankPayout } from '../helpers/four-eyes.js';
 import { loadSigningKey, type SigningKey } from '../../src/plans/keys.js';
-import { signPolicyApproval } from '../../src/plans/team-policy.js';
+import { canonicalPolicy, signedProposal, signPolicyApproval } from '../../src/plans/team-policy.js';
 import { payoutPosts, tempWorkDir } from '../helpers/batch.js';
 import { sharedPostgres, sql } from '../helpers/postgres.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -227,6 +229,26 @@ describe("the team's policy in the shared ledger", () => {
   });
 });
 
+/** A second signing key of Alice's, made in a config folder of its own (the policy does not list it), on the ledger at `url`. */
+async function alicesSecondKey(url: string): Promise<{ dir: string; key: SigningKey }> {
+  const folder = tempConfigDir();
+  folders.push(folder);
+  await writeLoggedIn(ctx.sb, folder.dir);
+  expect((await payctl(['keys', 'create', '--name', 'Alice'], { dir: folder.dir })).code).toBe(0);
+  expect((await payctl(['config', 'set', 'ledger', '--stdin'], { dir: folder.dir, input: `${url}\n` })).code).toBe(0);
+  return { dir: folder.dir, key: loadSigningKey(folder.dir)! };
+}
+
+/** A policy row written with SQL (as anyone with write access to the database can), adopted as `row.version` when it has one. */
+async function insertPolicyRow(url: string, row: ReturnType<typeof signedProposal>): Promise<void> {
+  await sql(
+    url,
+    `INSERT INTO payctl_policies (hash, base_version, content, proposer_name, proposer_public_key, proposer_fingerprint, proposed_at, signature, version, adopted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9::integer IS NULL THEN NULL ELSE now() END)`,
+    [row.hash, row.baseVersion, row.content, row.proposer.name, row.proposer.public_key, row.proposer.fingerprint, row.proposedAt, row.signature, row.version],
+  );
+}
+
 /** An approval row written with SQL: signed by `key`, or (`forged`) under its name and fingerprint with a signature that does not verify. */
 async function insertApproval(url: string, hash: string, baseVersion: number, key: SigningKey, forged: boolean, fingerprint = key.fingerprint): Promise<void> {
   const a = signPolicyApproval(key, hash, baseVersion, new Date().toISOString());
@@ -236,6 +258,63 @@ async function insertApproval(url: string, hash: string, baseVersion: number, ke
     [hash, baseVersion, fingerprint, a.name, a.public_key, a.signed_at, forged ? Buffer.from('x'.repeat(64)).toString('base64') : a.signature],
   );
 }
+
+/** The ledger's canonical content of a policy file. */
+const contentOf = (file: string) => (canonicalPolicy(readFileSync(file, 'utf8')) as { content: string }).content;
+
+describe('a change proposed with a key the policy in force does not list (a second key of a listed person)', () => {
+  it('is refused at propose: exit 2, nothing stored, saying which key to use', async () => {
+    const url = await onFreshLedger();
+    expect((await run('alice', ['policy', 'propose', policyFile('2000', 1)])).code).toBe(0);
+    const second = await alicesSecondKey(url);
+    const before = await counts(url);
+    const r = await payctl(['policy', 'propose', policyFile('9000', 1)], { dir: second.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`cannot be proposed with the key ${second.key.fingerprint} (calling itself "Alice"), which version 1 of the team's policy does not list`);
+    expect(r.stderr).toContain('Nothing was proposed.');
+    expect(r.stderr).toContain("Propose it with your key that the team's policy lists");
+    expect(await counts(url)).toEqual(before);
+  });
+
+  it('a proposal by such a key written with SQL is refused at approve (exit 2, nothing stored) and shown as not approvable', async () => {
+    const url = await onFreshLedger();
+    expect((await run('alice', ['policy', 'propose', policyFile('2000', 1)])).code).toBe(0);
+    const second = await alicesSecondKey(url);
+    const row = signedProposal(second.key, contentOf(policyFile('9000', 1)), 1, new Date().toISOString(), null);
+    await insertPolicyRow(url, row);
+    const before = await counts(url);
+    for (const who of ['alice', 'bob'] as const) {
+      const r = await run(who, ['policy', 'approve', row.hash]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${row.hash} cannot be approved: it was proposed with the key ${second.key.fingerprint}`);
+    }
+    expect(await counts(url)).toEqual(before);
+    const shown = await run('dave', ['policy', 'show']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Team policy: version 1');
+    expect(shown.stdout).toContain(`Not approvable: proposed with the key ${second.key.fingerprint}`);
+  });
+
+  it('a version adopted from such a proposal (written with SQL) is refused when read: nothing is sent', async () => {
+    const url = await onFreshLedger();
+    expect((await run('alice', ['policy', 'propose', policyFile('2000', 1)])).code).toBe(0);
+    const second = await alicesSecondKey(url);
+    const row = signedProposal(second.key, contentOf(policyFile('9000', 1)), 1, new Date().toISOString(), 2);
+    await insertPolicyRow(url, row);
+    await insertApproval(url, row.hash, 1, loadSigningKey(dir.alice)!, false);
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const from = ctx.sb.requests().length;
+    const send = await run('dave', bankPayout(wallet, '10.00'));
+    expect(send.code, send.stderr).toBe(2);
+    expect(send.stderr).toContain(
+      `version 2 (${row.hash}) was changed outside payctl (it was adopted against the rules: proposed with the key ${second.key.fingerprint}`,
+    );
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    const shown = await run('dave', ['policy', 'show']);
+    expect(shown.code, shown.stderr).toBe(2);
+    expect(shown.stderr).toContain('adopted against the rules');
+  });
+});
 
 describe('an approval row written in the database that does not verify is left out, never a refusal', () => {
   it("on a proposal (under Bob's fingerprint and a made-up one): Bob's approval replaces it, Carol's adopts it, show lists it left out", async () => {

@@ -4,7 +4,8 @@
  * signature is checked before it is stored, and when the change then has the approvals the
  * policy in force asks (team-specs.ts CHANGE_RULE) it is adopted as the next version in the same
  * transaction. Refused (exit 2, nothing stored): an unknown hash, a proposal of a version that is
- * no longer in force, its proposer (with any of their keys), a key the policy in force does not
+ * no longer in force, a proposal by a key the policy in force does not list (team-policy.ts
+ * unlistedProposer), its proposer (with any of their keys), a key the policy in force does not
  * list as an approver's, a person whose approval of it holds already, and a proposal or policy
  * changed in the database. A stored approval under the key's fingerprint that does not hold
  * (written outside payctl) is nobody's: it never counts, and this approval takes its place.
@@ -24,6 +25,7 @@ import {
   refusedRow,
   signPolicyApproval,
   teamPolicyOf,
+  unlistedProposer,
   type TeamPolicy,
 } from '../../plans/team-policy.js';
 import { text } from '../../output/text.js';
@@ -105,8 +107,15 @@ function theProposal(rows: StoredPolicy[], current: TeamPolicy | undefined, a: A
   throw new UsageError(`No proposal ${a.arg} in the team's shared ledger. Nothing was changed.`, [], `See the proposals with: ${a.show}`);
 }
 
-/** Its proposer, a key that is not an approver's, or a person whose approval holds already: refused. */
+/** A proposal by an unlisted key, its proposer, a key that is not an approver's, or a person whose approval holds already: refused. */
 function refuse(row: StoredPolicy, current: TeamPolicy, key: SigningKey): void {
+  const unlisted = unlistedProposer(current.policy, row.proposer, current.version);
+  if (unlisted)
+    throw new RefusedError(
+      `${row.hash} cannot be approved: it was proposed with ${unlisted}. Nothing was changed.`,
+      [],
+      "Ask a member the team's policy lists to propose the change with their listed key.",
+    );
   const me = current.policy.byKey.get(key.fingerprint);
   const proposer = current.policy.byKey.get(row.proposer.fingerprint);
   if (key.fingerprint === row.proposer.fingerprint || (me && me === proposer))

@@ -5,8 +5,9 @@
  * for; otherwise it waits for the approvals the policy in force asks (team-specs.ts CHANGE_RULE), and
  * this prints its hash, who may approve it and the command they run. Refused (exit 2, nothing
  * stored): a file that is not a valid policy, one that is the team's policy already or already
- * proposed, and a change that the approvers of the policy in force, besides the proposer, are
- * too few to adopt.
+ * proposed, a key the policy in force does not list when it lists members (team-policy.ts
+ * unlistedProposer: a second key of one person would let them approve their own change), and a
+ * change that the approvers of the policy in force, besides the proposer, are too few to adopt.
  */
 import { readFileSync } from 'node:fs';
 import { write, type Deps } from '../../deps.js';
@@ -15,7 +16,7 @@ import { configDir } from '../../config/paths.js';
 import type { PolicyWrite, StoredPolicy } from '../../payouts/ledger/ledger.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
 import { approvalsWord, examinePolicyValue } from '../../plans/policy-file.js';
-import { approvalsForChange, canonicalPolicy, changeApprovers, contentHash, signedProposal, teamPolicyOf } from '../../plans/team-policy.js';
+import { approvalsForChange, canonicalPolicy, changeApprovers, contentHash, signedProposal, teamPolicyOf, unlistedProposer } from '../../plans/team-policy.js';
 import { text } from '../../output/text.js';
 import { approveCommand, showCommand, teamStore } from './team.js';
 
@@ -72,6 +73,13 @@ function decide(
       `${file} is proposed already (${hash}, by ${again.proposer.name} at ${again.proposedAt}). Nothing was proposed.`,
       [],
       `An approver of the team's policy signs it with: ${p.approve(hash)}`,
+    );
+  const unlisted = current && unlistedProposer(current.policy, key, base);
+  if (unlisted)
+    throw new UsageError(
+      `${file} cannot be proposed with ${unlisted}. Nothing was proposed.`,
+      [],
+      "Propose it with your key that the team's policy lists (payctl keys show in the config folder that holds it), or ask a member of the team to propose it; a new key is listed by a change that a listed member proposes.",
     );
   const need = approvalsForChange(current?.policy);
   const approvers = current ? changeApprovers(current.policy, { proposer: key }).map((m) => m.name) : [];

@@ -4,7 +4,8 @@
  * and the proposals to change it, each with the approvals it has and needs and the command an
  * approver runs. Every row is checked as it is read: one changed in the database is refused
  * (exit 2, naming it), but an approval whose signature does not hold is shown as left out (it
- * counts for nothing, and its key's owner can still approve). With `--json`, one JSON document.
+ * counts for nothing, and its key's owner can still approve), and a proposal by a key the policy
+ * in force does not list as not approvable. With `--json`, one JSON document.
  */
 import { write, type Deps } from '../../deps.js';
 import type { StoredPolicy } from '../../payouts/ledger/ledger.js';
@@ -19,6 +20,7 @@ import {
   leftOut,
   refusedRow,
   teamPolicyOf,
+  unlistedProposer,
   type TeamPolicy,
 } from '../../plans/team-policy.js';
 import { text } from '../../output/text.js';
@@ -31,6 +33,8 @@ interface Shown {
   counted: string[];
   need: number;
   stale: boolean;
+  /** Why it cannot be approved though it changes the version in force (its proposer's key is not listed). */
+  unlisted: string | undefined;
 }
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
@@ -43,6 +47,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
     return {
       row,
       stale,
+      unlisted: current && !stale ? unlistedProposer(current.policy, row.proposer, current.version) : undefined,
       need: approvalsForChange(current?.policy),
       counted: current && !stale ? countedApprovers(current.policy, row).map((m) => m.name) : [],
     };
@@ -78,9 +83,10 @@ function asJson(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     proposed_by: { ...signer(p.row), at: p.row.proposedAt },
     approvals: holdingApprovals(p.row).map(approvalJson),
     left_out: leftOutJson(p.row),
+    ...(p.unlisted ? { not_approvable: `proposed with ${p.unlisted}` } : {}),
     counted: p.counted,
     required_approvals: p.need,
-    ...(p.stale ? {} : { approve: approveCommand(deps, p.row.hash) }),
+    ...(p.stale || p.unlisted ? {} : { approve: approveCommand(deps, p.row.hash) }),
     policy: JSON.parse(p.row.content) as unknown,
   }));
   return JSON.stringify({ team_policy: team ?? null, proposals: waiting }) + '\n';
@@ -117,7 +123,9 @@ function asText(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     out += leftOutLine(p.row);
     out += p.stale
       ? `  No longer approvable: version ${current?.version ?? 0} is in force now (propose it again if it is still wanted).\n`
-      : `  Approvals: ${p.counted.length} of ${approvalsWord(p.need)}${p.counted.length ? ` (${p.counted.map(text).join(', ')})` : ''}. An approver signs: ${approveCommand(deps, p.row.hash)}\n`;
+      : p.unlisted
+        ? `  Not approvable: proposed with ${text(p.unlisted)}.\n`
+        : `  Approvals: ${p.counted.length} of ${approvalsWord(p.need)}${p.counted.length ? ` (${p.counted.map(text).join(', ')})` : ''}. An approver signs: ${approveCommand(deps, p.row.hash)}\n`;
     out += body(p.row.content);
   }
   return out;
