@@ -157,10 +157,12 @@ describe("the team's policy in the shared ledger", () => {
     expect(unknown.code, unknown.stderr).toBe(2);
     expect(unknown.stderr).toContain('No proposal sha256:abab');
     // Not a hash at all: the command it prints keeps the run's --profile, as the unknown hash's does (before: "payctl policy show").
+    await writeLoggedIn(ctx.sb, dir.bob, undefined, 'team');
+    expect((await run('bob', ['config', 'set', 'ledger', '--stdin', '--profile', 'team'], `${url}\n`)).code).toBe(0);
     for (const arg of ['abc', 'sha256:' + 'ab'.repeat(32)]) {
-      const named = await run('bob', ['policy', 'approve', arg, '--profile', 'default']);
+      const named = await run('bob', ['policy', 'approve', arg, '--profile', 'team']);
       expect(named.code, named.stderr).toBe(2);
-      expect(named.stderr).toContain('See the proposals with: payctl policy show --profile default\n');
+      expect(named.stderr).toContain('See the proposals with: payctl policy show --profile team\n');
     }
     expect(await counts(url)).toEqual(before);
 
