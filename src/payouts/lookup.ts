@@ -7,7 +7,7 @@
  * once that key may be forgotten (entry-age.ts, the 24-hour rule), by searching `GET /payout/list` for records
  * that could be it (candidates), for a person to choose from.
  */
-import { ApiError } from '../errors.js';
+import { ApiError, InterruptedError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, TRANSACTION_ID, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
@@ -299,6 +299,25 @@ export async function findCandidates(
       );
   }
   return out;
+}
+
+/** A search of the payout list (findCandidates), or why it failed. */
+export type ListSearch = CandidateSearch | { error: string };
+
+/**
+ * The payout list searched (findCandidates) for what could be `entry`'s payout, records the
+ * journal has as other payouts left out. Any failure (an answer that cannot be read, credentials
+ * refused for the list, the network) is returned as `{ error }`: the caller was answered, only
+ * the search failed. An interruption is thrown.
+ */
+export async function searchList(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { now: Date; signal: AbortSignal; anyTime?: boolean }): Promise<ListSearch> {
+  try {
+    const claimed = await claimedTransactions(journal, entry.baseUrl);
+    return await findCandidates(api, entry, { now: opts.now, signal: opts.signal, claimed, ...(opts.anyTime ? { anyTime: true } : {}) });
+  } catch (err) {
+    if (err instanceof InterruptedError) throw err;
+    return { error: (err as Error).message.replace(/\.$/, '') };
+  }
 }
 
 /** Transaction id -> payout id of every accepted entry of this base URL (what candidates belong to already). */

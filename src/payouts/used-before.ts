@@ -19,30 +19,20 @@
  */
 import { text } from '../output/text.js';
 import { askedOf } from './candidate-fields.js';
-import { claimedTransactions, findCandidates, MAX_PAGES, PER_PAGE, type CandidateSearch } from './lookup.js';
+import { MAX_PAGES, PER_PAGE, searchList, type CandidateSearch, type ListSearch } from './lookup.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journal.js';
 import { ApiError, InterruptedError, NetworkError } from '../errors.js';
 import type { SendOptions, SendResult } from './send-result.js';
 
 /** The search of the payout list, or why it failed. */
-export type UsedBefore = CandidateSearch | { error: string };
+export type UsedBefore = ListSearch;
 
 export type UsedBeforeVerdict = 'made' | 'not-made' | 'unknown';
 
-/**
- * The payout list searched, with records of any time, for what could be `entry`'s payout. Any
- * failure (an answer that cannot be read, credentials refused for the list, the network) is
- * returned as `{ error }`: the create was answered, only the search failed. An interruption is thrown.
- */
-export async function searchUsedBefore(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { now: Date; signal: AbortSignal }): Promise<UsedBefore> {
-  try {
-    const claimed = await claimedTransactions(journal, entry.baseUrl);
-    return await findCandidates(api, entry, { now: opts.now, signal: opts.signal, claimed, anyTime: true });
-  } catch (err) {
-    if (err instanceof InterruptedError) throw err;
-    return { error: (err as Error).message.replace(/\.$/, '') };
-  }
+/** The payout list searched (lookup.ts searchList) with records of any time: the earlier payout was made at an unknown time before. */
+export function searchUsedBefore(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { now: Date; signal: AbortSignal }): Promise<UsedBefore> {
+  return searchList(api, journal, entry, { ...opts, anyTime: true });
 }
 
 /** The transaction ids of the candidates payctl can check (a transaction id, an account and a creation time it can read). */
