@@ -55,6 +55,8 @@ export type SendResult =
       held?: CandidateSearch | { error: string };
       /** A single payout whose payout id was used before: the search of the payout list that could not tell whether it is this payout (used-before.ts). */
       usedBefore?: CandidateSearch | { error: string };
+      /** A resend resolving an unknown outcome, refused: the search of the payout list that could not rule out an earlier attempt (resend-refused.ts). */
+      resendRefused?: CandidateSearch | { error: string };
     };
 
 export interface SendOptions {

@@ -19,13 +19,13 @@ import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journ
 import { AnswerMismatch, checkAnswer, claimedTransactions, findCandidates, getPayout, isUnresolved, lookedUpOutcome, type CandidateSearch } from './lookup.js';
 import { heldReason, keyMayBeForgotten } from './entry-age.js';
 import { usedBeforeResult } from './used-before.js';
+import { refusedResend } from './resend-refused.js';
 import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, saysDuplicate, type SendOptions, type SendResult } from './send-result.js';
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
 export { AnswerMismatch, checkAnswer } from './lookup.js';
 
-export type { SendOptions, SendResult } from './send-result.js';
-export { localFault } from './send-result.js';
+export { localFault, type SendOptions, type SendResult } from './send-result.js';
 
 export function sendPayout(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: SendOptions): Promise<SendResult> {
   return new PayoutSend(api, journal, entry, opts).run();
@@ -254,13 +254,14 @@ class PayoutSend {
       const made = { code: DUPLICATE_PAYOUT_ID, message: error.message };
       return this.opts.checkAlreadyMade ? usedBeforeResult(this, res, made, n) : this.alreadyMade(res, made, n);
     }
-    // A resend of an entry an earlier run left unknown, refused as a duplicate in words payctl
-    // does not read as its payout id's ("Duplicate payout", "reference already exists"): most
-    // likely that earlier attempt, made. Unknown, never "no payout was made".
+    // A resend of an entry an earlier run left unknown, refused as a duplicate in words payctl does not read as its
+    // payout id's ("Duplicate payout"): most likely that attempt, made; unknown. Refused otherwise (a proxy's 404
+    // page, a 400): not taken on its word, the payout list searched (resend-refused.ts). Never "no payout was made".
     if (this.mayHaveLanded || (this.resolving(false) && saysDuplicate(error))) {
       const unsure = new NetworkError(`an earlier attempt may have reached the service, then it answered ${inner(error)}`);
       return this.unknown(unsure, unsure.message, res.status);
     }
+    if (this.resolving(false)) return refusedResend(this, res, error, n);
     try {
       await this.record({ kind: 'rejected', status: res.status, code: error.code, message: error.message, at: this.opts.clock.now().toISOString() });
     } catch {

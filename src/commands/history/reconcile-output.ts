@@ -8,6 +8,7 @@ import { plainAmount } from '../../money/amount.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import { heldAdvice, type CandidateSearch } from '../../payouts/lookup.js';
 import { sentShort } from '../../payouts/entry-age.js';
+import { refusedAdvice } from '../../payouts/resend-refused.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import type { PayoutRecord } from '../../service/schemas.js';
 
@@ -35,6 +36,11 @@ export interface ReconcileResult {
   /** Still unknown because this machine could not record the answer (a full disk, a read-only journal), not for want of one. */
   unrecorded?: true;
   held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
+  /**
+   * Resent, refused (not as a duplicate), and still unknown: an earlier attempt may have been
+   * made. The payout list's records that could be it, and the commands recording one as made (payouts/resend-refused.ts).
+   */
+  refused?: { search: CandidateSearch | { error: string }; madeBy: string[] };
   /** Held because it is dated in the future by the ledger's clock: how long ago it was sent cannot be told (payouts/entry-age.ts). */
   ageUnknown?: true;
 }
@@ -68,7 +74,8 @@ export function document(baseUrl: string, results: ReconcileResult[]): Record<st
   return {
     base_url: baseUrl,
     results: results.map((r) => {
-      const search = r.held && !('error' in r.held.search) ? r.held.search : undefined;
+      const searched = r.held?.search ?? r.refused?.search;
+      const search = searched && !('error' in searched) ? searched : undefined;
       return {
         payout_id: r.payoutId,
         action: r.action,
@@ -78,10 +85,10 @@ export function document(baseUrl: string, results: ReconcileResult[]): Record<st
         replayed: r.replayed ?? null,
         code: r.code ?? null,
         message: r.message ?? null,
-        error: r.error ?? (r.held && 'error' in r.held.search ? r.held.search.error : null),
+        error: r.error ?? (searched && 'error' in searched ? searched.error : null),
         candidates: search ? search.candidates.map((c) => candidateJson(c, search.marks.get(c), search.unchecked.get(c))) : null,
         left_out: search ? Object.fromEntries(search.leftOut) : null,
-        commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.resume ? { resume: r.resume } : null,
+        commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.refused ? { made_by: r.refused.madeBy } : r.resume ? { resume: r.resume } : null,
       };
     }),
     counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown') },
@@ -96,12 +103,7 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   if (r.action === 'made-by') return `accepted  ${id}  recorded as made by transaction ${text(r.transactionId)}${r.status ? ` (${text(r.status)})` : ''}\n`;
   if (r.action === 'held') {
     if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;
-    const advice = heldAdvice(entry, r.held!.search, inv, now)
-      .trimEnd()
-      .split('\n')
-      .map((l) => `          ${l}`)
-      .join('\n');
-    return `unknown   ${id}  not resent: ${sentShort(entry, now)}\n${advice}\n`;
+    return `unknown   ${id}  not resent: ${sentShort(entry, now)}\n${indented(heldAdvice(entry, r.held!.search, inv, now))}\n`;
   }
   const how = 'resent with its journaled key';
   if (r.outcome === 'accepted') {
@@ -111,6 +113,16 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   }
   if (r.outcome === 'rejected') return `refused   ${id}  ${how}: ${text([r.code, r.message].filter(Boolean).join(': '))}; no payout was made\n`;
   if (r.error === INTERRUPTED) return `unknown   ${id}  ${how}: interrupted while the request was in flight\n`;
+  if (r.refused) return `unknown   ${id}  ${how}: ${text(r.error)}\n${indented(refusedAdvice(entry, r.refused.search, inv))}\n`;
   if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
   return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
+}
+
+/** Advice under a result's line, indented to its message. */
+function indented(advice: string): string {
+  return advice
+    .trimEnd()
+    .split('\n')
+    .map((l) => `          ${l}`)
+    .join('\n');
 }

@@ -9,6 +9,9 @@
  * candidates, which are shown with the two commands a person chooses from:
  * `--payout-id ID --made-by TXN` (looked up, checked, recorded as accepted: reconcile-made-by.ts) or
  * `--payout-id ID --resend` (asks to confirm, or `--yes`; then resent with the journaled key).
+ * A resend refused (not as a duplicate) is not taken for "not made" on its word: the payout list
+ * is searched for the earlier attempt (payouts/resend-refused.ts); a record that could be it, or a
+ * search that cannot tell, leaves it unknown, with the `--made-by` commands.
  */
 import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
@@ -171,7 +174,8 @@ function againAdvice(results: ReconcileResult[], faults: JournalFaults, opts: Re
   // The same command again: one payout (--payout-id) stays one; a --resend stays a resend (asked again).
   const same = opts.payoutId !== undefined ? ['--payout-id', opts.payoutId, ...(opts.resend ? ['--resend'] : [])] : [];
   const again = commandLine(inv, ['history', 'reconcile'], same);
-  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED);
+  // A resend refused while an earlier attempt may have been made is no want of an answer: its line says what to do.
+  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED && !r.refused);
   const fault = faults.fault;
   if (fault && unknown.some((r) => r.unrecorded)) deps.log.warn(`${fault.cause}. ${fault.then} ${again} again.`);
   if (unknown.some((r) => !r.unrecorded)) deps.log.warn(`Run ${again} again when the service can be reached.`);
@@ -246,6 +250,8 @@ async function reconcileOne(
     outcome: 'unknown',
     error: r.error.message.replace(/\.$/, ''),
     ...(o.faults.unrecorded(payoutId) ? { unrecorded: true as const } : {}),
+    // Refused, while an earlier attempt may have been made: the payout list's records that could be it (resend-refused.ts).
+    ...(r.resendRefused ? { refused: { search: r.resendRefused, madeBy: choiceCommands(entry, r.resendRefused, o.inv).madeBy } } : {}),
   };
 }
 

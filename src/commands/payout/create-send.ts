@@ -24,6 +24,7 @@ import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
 import { noteSettled } from '../../payouts/settle.js';
 import { heldAdvice, isUnresolved } from '../../payouts/lookup.js';
+import { refusedAdvice } from '../../payouts/resend-refused.js';
 import { alreadyMadeReport, usedBeforeHint, usedBeforeRefusal } from './create-used-before.js';
 import { futureDate, keyMayBeForgotten, ageUnknown } from '../../payouts/entry-age.js';
 import type { PayoutCreateOptions } from './create.js';
@@ -217,9 +218,11 @@ function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
     ? heldAdvice(j.entry, result.held, inv, ledgerNow(c.journal, deps.clock))
     : result.usedBefore
       ? usedBeforeHint(c, j)
-      : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +
-        `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
-        `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;
+      : result.resendRefused
+        ? refusedAdvice(j.entry, result.resendRefused, inv).trimEnd()
+        : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +
+          `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)\n` +
+          `Retry safely (same idempotency key, so it cannot be paid twice):\n  ${retryCommand(request, j.entry.idempotencyKey, inv)}`;
   if (result.error instanceof InterruptedError) {
     return new InterruptedError(`Interrupted: payout ${request.payoutId} may or may not have been made.`, hint, request.payoutId);
   }

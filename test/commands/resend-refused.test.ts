@@ -1,0 +1,250 @@
+/**
+ * A resend that resolves an unknown outcome, refused (payouts/resend-refused.ts), against the
+ * in-process sandbox over real HTTP. The first create is committed and its every answer lost
+ * (exit 4, unknown); the resend (history reconcile's, the printed `--idempotency-key` retry, a
+ * batch's rerun) is answered with a proxy's 404 page or a 400 "Insufficient wallet balance"
+ * (a service that did not honour the key). That refusal speaks of the resend only: the payout
+ * list is searched for the earlier attempt, which is found, so the outcome stays unknown (exit 4),
+ * the repeat guard still holds, and the sandbox holds one payout. When the first attempt never
+ * reached the service (reset before the commit), the search finds nothing and the refusal is
+ * recorded as refused. A first attempt refused outright, alone or in a batch, searches nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import type { Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { batchRows, tempWorkDir, toCsv, withOwnPayees, writeFile } from '../helpers/batch.js';
+import { heldFor, heldFrom, loginInProcess } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { shellSplit } from '../helpers/pty.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const ctx = useSandbox();
+
+let dir: string;
+let cleanup: () => void;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempConfigDir());
+  await loginInProcess(ctx.sb, dir);
+});
+
+afterEach(() => {
+  ctx.sb.faults.clear();
+  cleanup();
+});
+
+const run = (args: string[]): Promise<Run> => payctl(args, { dir, clock: new TestClock() });
+
+const NGINX_404 = '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>';
+
+/** A bank payout to its own account (other tests' payouts never match it); with `payoutId`, under that id. */
+function createArgs(walletId: string, account: string, payoutId?: string): string[] {
+  return [
+    'payout',
+    'create',
+    '--wallet',
+    walletId,
+    '--amount',
+    '15.00',
+    '--currency',
+    'SLE',
+    '--type',
+    'bank',
+    '--name',
+    'John Kamara',
+    '--provider',
+    'ecobank',
+    '--account',
+    account,
+    ...(payoutId ? ['--payout-id', payoutId] : []),
+    '--yes',
+  ];
+}
+
+const account = () => String(Math.floor(1e9 + Math.random() * 8e9));
+
+/** `payout create` whose every attempt loses its answer (after the commit, or before it): exit 4, journaled unknown. */
+async function lostAnswer(args: string[], payoutId: string, fault: 'reset-after-commit' | 'reset-before-commit'): Promise<Run> {
+  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: fault, times: Infinity });
+  const r = await run(args);
+  expect(r.code, r.stderr).toBe(4);
+  ctx.sb.faults.clear();
+  expect(await outcome(payoutId)).toBe('unknown');
+  return r;
+}
+
+const outcome = async (payoutId: string) => (await new Journal(dir).get(ctx.sb.baseUrl, payoutId))?.outcome?.kind;
+
+/** GET /payout/list requests the sandbox had from request `from` on. */
+const listReads = (from: number) =>
+  ctx.sb
+    .requests()
+    .slice(from)
+    .filter((q) => q.method === 'GET' && q.path === '/v2/payout/list').length;
+
+/** The printed line holding `payctl <words>`, as argv (without `payctl`). */
+function printed(out: string, words: string): string[] {
+  const line = out.split('\n').find((l) => l.includes(`payctl ${words}`));
+  expect(line, `no "payctl ${words}" in:\n${out}`).toBeDefined();
+  const argv = shellSplit(line!.slice(line!.indexOf('payctl ')));
+  return argv.slice(1);
+}
+
+describe('the resend of a payout made, its answer lost, is refused: still unknown, never "no payout was made"', () => {
+  it("reconcile's resend answered with a proxy's 404 page: exit 4, still unknown, the earlier payout named; retyped, refused as a repeat; one payout", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    await lostAnswer(createArgs(wallet, acct, id), id, 'reset-after-commit');
+    const held = heldFor(ctx.sb, id);
+    expect(held).toHaveLength(1);
+    const txn = held[0]!.transaction_id;
+
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 404, body: NGINX_404 });
+    const from = ctx.sb.requests().length;
+    const r = await run(['history', 'reconcile']);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).toContain(
+      `unknown   ${id}  resent with its journaled key: the service refused the resend (The service answered HTTP 404 with a body that is not JSON: `,
+    );
+    expect(r.stdout).toContain(`but an earlier attempt may have been made: a record at the service could be it`);
+    expect(r.stdout).toContain(`: ${txn}\n`);
+    expect(r.stdout).toContain(`payctl history reconcile --payout-id ${id} --made-by ${txn}`);
+    expect(r.stdout).not.toMatch(/no payout was made/);
+    expect(r.stderr).toContain('now 0 accepted, 0 refused, 1 still unknown.');
+    expect(listReads(from)).toBeGreaterThan(0);
+    expect(await outcome(id)).toBe('unknown');
+
+    // The printed command records it as made.
+    const made = await run(printed(r.stdout, 'history reconcile --payout-id'));
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(`recorded as made by transaction ${txn}`);
+
+    // Typed again (a new payout id): the repeat guard holds; nothing sent.
+    const posts = ctx.sb.requests().length;
+    const again = await run(createArgs(wallet, acct));
+    expect(again.code, again.stderr).toBe(2);
+    expect(
+      ctx.sb
+        .requests()
+        .slice(posts)
+        .filter((q) => q.method === 'POST'),
+    ).toHaveLength(0);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
+
+  it('the printed --idempotency-key retry answered 400 "Insufficient wallet balance": exit 4, still unknown, the repeat guard holds; one payout', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    const lost = await lostAnswer(createArgs(wallet, acct, id), id, 'reset-after-commit');
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 400, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient wallet balance' });
+    const retry = await run(printed(lost.stderr, 'payout create'));
+    expect(retry.code, retry.stderr).toBe(4);
+    expect(retry.stderr).toContain('the service refused the resend (HTTP 400: Insufficient wallet balance), but an earlier attempt may have been made');
+    expect(retry.stderr).toContain(txn);
+    expect(retry.stderr).toContain(`payctl history reconcile --payout-id ${id} --made-by ${txn}`);
+    expect(retry.stderr).not.toMatch(/no payout was made/);
+    expect(await outcome(id)).toBe('unknown');
+
+    const history = await run(['history']);
+    expect(history.stdout).not.toMatch(/rejected|refused/);
+    const again = await run(createArgs(wallet, acct));
+    expect(again.code, again.stderr).toBe(2);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
+});
+
+describe('the first attempt never reached the service', () => {
+  it("reconcile's resend refused 400: the payout list searched, none pays it: recorded as refused (exit 0), saying so", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    await lostAnswer(createArgs(wallet, account(), id), id, 'reset-before-commit');
+    expect(heldFor(ctx.sb, id)).toHaveLength(0);
+
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 400, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient wallet balance' });
+    const from = ctx.sb.requests().length;
+    const r = await run(['history', 'reconcile']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^refused   ${id}  resent with its journaled key: INSUFFICIENT_FUNDS: Insufficient wallet balance; the payout list was searched: \\d+ records? since its first attempt, none pays it; no payout was made\\n$`,
+      ),
+    );
+    expect(listReads(from)).toBeGreaterThan(0);
+    expect(await outcome(id)).toBe('rejected');
+    expect(heldFor(ctx.sb, id)).toHaveLength(0);
+  });
+
+  it('a fresh payout refused outright (400) is refused as before: exit 1, no search of the payout list', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 400, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient wallet balance' });
+    const from = ctx.sb.requests().length;
+    const r = await run(createArgs(wallet, account(), id));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('Insufficient wallet balance');
+    expect(r.stderr).not.toContain('payout list was searched');
+    expect(listReads(from)).toBe(0);
+    expect(await outcome(id)).toBe('rejected');
+  });
+});
+
+describe('payout batch', () => {
+  let work: ReturnType<typeof tempWorkDir>;
+  beforeEach(() => (work = tempWorkDir()));
+  afterEach(() => work.cleanup());
+
+  it('run again after a row was left unknown (made, answer lost), its resend answered 404: still unknown (exit 4), the earlier payout named; one payout a row', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00');
+    const prefix = `rr-${randomUUID().slice(0, 8)}`;
+    const rows = withOwnPayees(batchRows(2, wallet, prefix), prefix);
+    const file = writeFile(work.file('rows.csv'), toCsv(rows));
+    const args = ['payout', 'batch', file, '--concurrency', '1', '--yes'];
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 0 });
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const first = await run(args);
+    expect(first.code, first.stderr).toBe(4);
+    ctx.sb.faults.clear();
+    const lostId = rows[1]!.payout_id!;
+    expect(await outcome(lostId)).toBe('unknown');
+    const txn = heldFor(ctx.sb, lostId)[0]!.transaction_id;
+
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 404, body: NGINX_404 });
+    const again = await run(args);
+    expect(again.code, again.stderr).toBe(4);
+    expect(await outcome(lostId)).toBe('unknown');
+    const reason = (await new Journal(dir).get(ctx.sb.baseUrl, lostId))!.outcome;
+    expect(reason?.kind === 'unknown' && reason.reason).toContain(`the service refused the resend (The service answered HTTP 404 with a body that is not JSON: `);
+    expect(reason?.kind === 'unknown' && reason.reason).toContain(txn);
+    expect(heldFor(ctx.sb, lostId)).toHaveLength(1);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(2);
+  });
+
+  it('many fresh rows refused outright: each refused, no search of the payout list', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00');
+    const prefix = `rf-${randomUUID().slice(0, 8)}`;
+    const rows = withOwnPayees(batchRows(6, wallet, prefix), prefix);
+    const file = writeFile(work.file('rows.csv'), toCsv(rows));
+    ctx.sb.faults.add({
+      method: 'POST',
+      path: '/v2/payout',
+      kind: 'status',
+      status: 400,
+      code: 'INSUFFICIENT_FUNDS',
+      message: 'Insufficient wallet balance',
+      times: Infinity,
+    });
+    const from = ctx.sb.requests().length;
+    const r = await run(['payout', 'batch', file, '--concurrency', '3', '--yes']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('6 rejected');
+    expect(listReads(from)).toBe(0);
+    for (const row of rows) expect(await outcome(row.payout_id!)).toBe('rejected');
+  });
+});
