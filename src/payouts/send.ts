@@ -211,9 +211,10 @@ class PayoutSend {
     return { kind: 'accepted', replayed, res, envelope, transaction, attempts: n };
   }
 
-  /** Does an accepted answer resolve an unknown outcome (a replay, a resend by reconcile, a rerun of an entry left unknown)? */
+  /** Does an answer resolve an unknown outcome (a replay, reconcile's resend, a rerun of an entry left unknown or with no outcome: a run killed)? */
   resolving(replayed: boolean): boolean {
-    return this.opts.earlierAttempt || this.entry.outcome?.kind === 'unknown' || replayed;
+    const killed = this.entry.outcome === undefined && this.opts.journaledNow === false;
+    return this.opts.earlierAttempt || this.entry.outcome?.kind === 'unknown' || killed || replayed;
   }
 
   /**

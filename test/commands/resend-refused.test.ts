@@ -160,6 +160,26 @@ describe('the resend of a payout made, its answer lost, is refused: still unknow
   });
 });
 
+describe('a rerun of a payout whose run was killed before its outcome was written', () => {
+  it('its resend refused 400: the payout list searched, the earlier payout named, exit 4; never "refused" (before: recorded refused, exit 1)', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    const lost = await lostAnswer(createArgs(wallet, acct, id), id, 'reset-after-commit');
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    // As a run killed while its request was in flight leaves it: journaled, no outcome.
+    const journal = new Journal(dir);
+    await journal.put({ ...(await journal.get(ctx.sb.baseUrl, id))!, outcome: undefined });
+
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 400, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient wallet balance' });
+    const retry = await run(printed(lost.stderr, 'payout create'));
+    expect(retry.code, retry.stderr).toBe(4);
+    expect(retry.stderr).toContain(txn);
+    expect(await outcome(id)).toBe('unknown');
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
+});
+
 describe('the first attempt never reached the service', () => {
   it("reconcile's resend refused 400: the payout list searched, none pays it: recorded as refused (exit 0), saying so", async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
