@@ -19,6 +19,7 @@ import { instantNs } from './filters.js';
 import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
 import { ageUnknown, sentClause } from './entry-age.js';
+import { comparedAccount } from './identity.js';
 
 /** Does the entry still wait for an answer (unknown, or none recorded: the run ended with its request maybe in flight)? */
 export function isUnresolved(entry: JournalEntry): boolean {
@@ -30,8 +31,9 @@ export class AnswerMismatch extends Error {}
 
 /**
  * The answer must be about the payout that was asked for: the payout id, amount, currency,
- * wallet and account that were sent, wherever the answer carries them. A mismatch names each
- * value sent and answered.
+ * wallet and account that were sent, wherever the answer carries them (the account as compared:
+ * identity.ts comparedAccount, so a form of it the service wrote without dashes, spaces or in
+ * upper case is the same account). A mismatch names each value sent and answered.
  */
 export function checkAnswer(
   entry: Pick<JournalEntry, 'body'>,
@@ -53,8 +55,9 @@ export function checkAnswer(
     if (!sameAmount(t.amount, asked.amount, asked.currency)) differs('amount', plainAmount(asked.amount, asked.currency), plainAmount(t.amount, asked.currency));
   }
   if (t.wallet_id !== undefined && t.wallet_id !== asked.walletId) differs('wallet', asked.walletId, t.wallet_id);
+  // Compared as the repeat guard and reconcile compare accounts: `4410-0012-34` sent is `4410001234` answered.
   const account = t.recipient?.accountNumber;
-  if (account !== undefined && asked.account !== undefined && account !== asked.account) differs('account', asked.account, account);
+  if (account !== undefined && asked.account !== undefined && comparedAccount(account) !== comparedAccount(asked.account)) differs('account', asked.account, account);
   if (problems.length) throw new AnswerMismatch(`the service answered about a different payout (${problems.join('; ')})`);
 }
 

@@ -58,3 +58,23 @@ describe('an amount written with more decimals than the currency has is the same
     expect(candidateProblems(record('10.10'), entry)).toEqual(['amount 10.10, sent 10.00']);
   });
 });
+
+describe('an account written in another form is the same account (identity.ts comparedAccount)', () => {
+  const sent = (account: string): Pick<JournalEntry, 'body'> => ({
+    body: JSON.stringify({ ...JSON.parse(body), recipient: { type: 'bank', accountDetails: { name: 'John Doe', provider: 'ecobank', accountNumber: account } } }),
+  });
+  it.each([
+    ['4410-0012-34', '4410001234'],
+    ['4410001234', '4410 0012 34'],
+    ['sl12abcd0001', 'SL12ABCD0001'],
+  ])('checkAnswer takes %j sent as %j answered', (account, answered) => {
+    expect(() => checkAnswer(sent(account), { recipient: { accountNumber: answered } })).not.toThrow();
+  });
+  it.each([
+    ['0011223344', '11223344'],
+    ['5500.1122', '55001122'],
+    ['4410-0012-34', '4410001235'],
+  ])('checkAnswer refuses %j sent as %j answered (leading zeros and other characters count)', (account, answered) => {
+    expect(() => checkAnswer(sent(account), { recipient: { accountNumber: answered } })).toThrow(`account: sent ${account}, answered ${answered}`);
+  });
+});
