@@ -16,7 +16,7 @@
 import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { isRetryableStatus, parseRetryAfter } from '../api/retry.js';
 import { recordStatus, type PayoutRecord } from '../service/schemas.js';
-import { NetworkError } from '../errors.js';
+import { ApiError, NetworkError } from '../errors.js';
 import { payoutAnswer, type PayoutRef } from './lookup.js';
 import type { Clock } from '../clock.js';
 import type { Ledger } from './journal.js';
@@ -74,7 +74,16 @@ export interface SettleOptions {
   onStatus?: (s: WaitStatus) => void;
 }
 
-export type SettleResult = Seen & { elapsedMs: number; checks: number } & ({ kind: 'settled'; status: SettledStatus } | { kind: 'pending'; status: string });
+/**
+ * `settled`; `pending` at the time limit; `unread`: after the payout was seen, a read whose answer
+ * cannot be used (not the record asked for, unreadable, a 404): its settlement is not known. The
+ * record is the last one seen, `status` its status.
+ */
+export type SettleResult = Seen & { elapsedMs: number; checks: number } & (
+    | { kind: 'settled'; status: SettledStatus }
+    | { kind: 'pending'; status: string }
+    | { kind: 'unread'; status: string; error: ApiError }
+  );
 
 type Check = { seen: Seen } | { problem: string; error: Error; retryAfterMs: number | undefined };
 
@@ -99,9 +108,10 @@ async function check(api: SettleApi, ref: PayoutRef, clock: Clock): Promise<Chec
 /**
  * Reads the payout now, then again with back-off until it is Successful or Failed
  * (`settled`) or `timeoutMs` has passed (`pending`, with the last record seen). The first
- * read must succeed (its error is thrown, as `payout get` would); an answer that is not
- * retryable (404, 401, a record payctl cannot read) ends the wait with its error;
- * Ctrl-C rejects with InterruptedError.
+ * read must succeed (its error is thrown, as `payout get` would); after it, an answer that is
+ * not retryable and cannot be used (a 404, a page, a record of another payout) ends the wait
+ * as `unread`, with its error: what the payout became is then not known (never Failed). A key
+ * refused (401: AuthError) is thrown; Ctrl-C rejects with InterruptedError.
  */
 export async function waitForSettled(api: SettleApi, payout: PayoutRef | string, opts: SettleOptions): Promise<SettleResult> {
   // A string is a transaction id.
@@ -112,7 +122,13 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
   let delay: number = POLL.firstMs;
   let seen: Seen | undefined;
   for (let checks = 1; ; checks++) {
-    const c = await check(api, ref, clock);
+    let c: Check;
+    try {
+      c = await check(api, ref, clock);
+    } catch (err) {
+      if (!seen || !(err instanceof ApiError)) throw err;
+      return { kind: 'unread', status: recordStatus(seen.record), ...seen, error: err, elapsedMs: clock.now().getTime() - started, checks };
+    }
     const elapsedMs = clock.now().getTime() - started;
     let retryAfterMs: number | undefined;
     if ('seen' in c) {

@@ -123,4 +123,15 @@ describe('waitForSettled', () => {
       `Asked for payout ${ID} (payout id p-1), the service answered about a different payout (amount: sent 999.50, answered 1000.00).`,
     );
   });
+
+  it('after the payout was seen, an answer that cannot be used ends the wait as unread (not known), with the last record seen', async () => {
+    const clock = new TestClock();
+    const page: HttpResponse = { status: 200, headers: {}, raw: '<html>502</html>', requestId: undefined };
+    for (const later of [page, failure(404), record('successful', OTHER)]) {
+      const r = await waitForSettled(scripted([record('pending'), later]), ID, { clock, timeoutMs: 60_000 });
+      expect(r).toMatchObject({ kind: 'unread', status: 'Pending', checks: 2 });
+      expect(r.record.status).toBe('pending');
+      expect(r.kind === 'unread' && r.error).toBeInstanceOf(ApiError);
+    }
+  });
 });

@@ -189,6 +189,8 @@ class StatusRun {
     if (!ref) return;
     try {
       const r = await waitForSettled(this.api, ref, { clock: this.deps.clock, signal: this.deps.signal, timeoutMs });
+      // A later read that could not be used: the row's status is not known (as a read that failed).
+      if (r.kind === 'unread') throw r.error;
       this.states.set(i, rowState(r.record, r.status));
       this.problems.delete(i);
       // What it became, for history (the journal of this machine, when it has the payout).

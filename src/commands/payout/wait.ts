@@ -4,12 +4,14 @@
  * record on stdout (the card, or with --json the envelope as the service sent it) and the
  * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 5 still
  * Pending at --wait-timeout (with the command to keep waiting), 4 instead when the last status
- * seen is a word payctl does not know (whether it was paid cannot be told), 130 on Ctrl-C. The payout
+ * seen is a word payctl does not know (whether it was paid cannot be told), 5 too when a read
+ * after the payout was seen could not be used (a page, a 404, another payout's record: its
+ * settlement is not known; the last record seen on stdout), 130 on Ctrl-C. The payout
  * is read by its transaction id (the only look-up the service has: docs/service.md).
  */
 import { write, type Deps } from '../../deps.js';
 import { parseEnvelope, type ApiClient } from '../../api/client.js';
-import { InterruptedError, PayoutFailedError, StatusUnknownError, StillPendingError } from '../../errors.js';
+import { InterruptedError, PayoutFailedError, StatusUnknownError, StillPendingError, type ApiError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { isUnknownStatus, unknownStatusWords } from '../../service/schemas.js';
@@ -90,29 +92,60 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 
+  const error = outcomeError(result, { shownId, payoutId: ref.payoutId, timeoutSeconds, keepWaiting: getCommand('--wait') });
+  if (error) throw error;
+  deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${duration(result.elapsedMs)})` : ''}.`);
+  return 0;
+}
+
+/**
+ * The error a wait that did not end Successful exits with (undefined when Successful): Failed
+ * (1), a word payctl does not know (4), still Pending at the limit (5), or a later read that
+ * could not be used, so that what the payout became is not known (5).
+ */
+function outcomeError(
+  result: SettleResult,
+  w: { shownId: string; payoutId: string | undefined; timeoutSeconds: number | undefined; keepWaiting: string },
+): Error | undefined {
+  const { shownId, payoutId, timeoutSeconds, keepWaiting } = w;
   const after = duration(result.elapsedMs);
+  if (result.kind === 'unread') {
+    // Read after it was seen, an answer that cannot be used (a page, a 404, another payout's
+    // record) says nothing of what it became: not known (exit 5), never --wait's Failed (exit 1),
+    // which a script may take for "send it again".
+    return new StillPendingError(
+      `Payout ${shownId} was last seen ${sanitizeInline(result.status) || 'without a status'}, and a read after ${after} of waiting could not be used: ${unusable(result.error)}. Whether it settled is not known; it was not sent again and may still settle.`,
+      { payoutId, hint: `Check it with: ${keepWaiting}`, notRead: true },
+    );
+  }
   // A word payctl does not know, waited through (it may become one it knows): not Pending.
   if (result.kind === 'pending' && isUnknownStatus(result.status)) {
-    throw new StatusUnknownError(
+    return new StatusUnknownError(
       `Payout ${shownId} has ${unknownStatusWords(sanitizeInline(result.status))}, after ${after} of waiting: whether it was paid cannot be told from it. It was not sent again.`,
-      { payoutId: ref.payoutId, hint: `Ask the service what it means; wait again with: ${getCommand('--wait')}` },
+      { payoutId, hint: `Ask the service what it means; wait again with: ${keepWaiting}` },
     );
   }
   if (result.kind === 'pending') {
-    throw new StillPendingError(
+    return new StillPendingError(
       `Payout ${shownId} is still ${sanitizeInline(result.status) || 'not settled'} after ${after} (--wait-timeout ${timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S}). It was accepted and may still settle.`,
-      { payoutId: ref.payoutId, hint: `Keep waiting with: ${getCommand('--wait')}` },
+      { payoutId, hint: `Keep waiting with: ${keepWaiting}` },
     );
   }
   if (result.status === 'Failed') {
     // On one line: the error's message is shown whole, and a reason with a line break in it
     // ("...\r\nFAKE: Successful") would print a line of the service's making.
     const reason = result.record.failure_reason ? sanitizeInline(result.record.failure_reason) : undefined;
-    throw new PayoutFailedError(`Payout ${shownId} failed: ${reason ?? 'the service gave no reason'}.`.replace(/\.\.$/, '.'), {
-      payoutId: ref.payoutId,
+    return new PayoutFailedError(`Payout ${shownId} failed: ${reason ?? 'the service gave no reason'}.`.replace(/\.\.$/, '.'), {
+      payoutId,
       reason,
     });
   }
-  deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${after})` : ''}.`);
-  return 0;
+  return undefined;
+}
+
+/** Why an answer could not be used, on one line: its message, and its HTTP status when that was not a 2xx. */
+function unusable(err: ApiError): string {
+  const said = sanitizeInline(err.message).replace(/\.$/, '');
+  if (err.status === undefined || (err.status >= 200 && err.status <= 299)) return said;
+  return `${said} (HTTP ${err.status}${err.code ? ` ${sanitizeInline(err.code)}` : ''})`;
 }
