@@ -60,6 +60,8 @@ export interface CallOptions {
   retry?: boolean;
   /** Interrupts this call instead of the process's Ctrl-C signal. */
   signal?: AbortSignal;
+  /** When the call ends at the latest (ms, the client's clock): an attempt is cut off then (as at --timeout), and no retry waits past it. */
+  endBy?: number;
 }
 
 /**
@@ -156,7 +158,7 @@ export class ApiClient {
   }
 
   /** One HTTP exchange, no auth, no retry. Network faults become NetworkError; Ctrl-C InterruptedError. */
-  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<HttpResponse> {
+  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal, timeoutMs = this.#opts.timeoutMs): Promise<HttpResponse> {
     // Built by assignment, not with spreads: in Node 20's V8 an object made by a spread and
     // more properties gets a hidden class of its own, one per request of a batch.
     const all: Record<string, string> = { accept: 'application/json', 'user-agent': this.#opts.userAgent ?? 'payctl' };
@@ -182,8 +184,8 @@ export class ApiClient {
       method,
       headers: all,
       body,
-      headersTimeout: this.#opts.timeoutMs,
-      bodyTimeout: this.#opts.timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
       maxBytes: max,
     });
     const onInterrupt = () => ex.abort(interrupt.reason instanceof Error ? interrupt.reason : new InterruptedError());
@@ -192,7 +194,7 @@ export class ApiClient {
     const deadline = setTimeout(() => {
       pastDeadline = true;
       ex.abort(new Error('deadline'));
-    }, this.#opts.timeoutMs);
+    }, timeoutMs);
     deadline.unref();
     try {
       const res = await ex.answer;
@@ -220,9 +222,9 @@ export class ApiClient {
       if (err instanceof ApiError) throw err;
       const e = pastDeadline
         ? ex.answering
-          ? deadlineError(url, this.#opts.timeoutMs)
-          : toNetworkError({ code: 'UND_ERR_HEADERS_TIMEOUT' }, url, this.#opts.timeoutMs)
-        : toNetworkError(err, url, this.#opts.timeoutMs);
+          ? deadlineError(url, timeoutMs)
+          : toNetworkError({ code: 'UND_ERR_HEADERS_TIMEOUT' }, url, timeoutMs)
+        : toNetworkError(err, url, timeoutMs);
       log?.(`< ${e.causeCode ?? 'error'}: ${e.message} (${Math.round(performance.now() - started)} ms)`);
       throw e;
     } finally {
@@ -250,11 +252,12 @@ export class ApiClient {
   }
 
   /** Reads and other safe calls: connection errors, 408, 429 and 5xx retried by the one engine (retry.ts). */
-  async #withRetry(attempt: () => Promise<HttpResponse>, retry: boolean): Promise<HttpResponse> {
+  async #withRetry(attempt: () => Promise<HttpResponse>, retry: boolean, endBy?: number): Promise<HttpResponse> {
     if (!retry) return attempt();
     let last: { res?: HttpResponse; failure?: NetworkError } = {};
+    const policy = this.#opts.retry ?? READ_RETRY;
     return withRetries<HttpResponse>(
-      this.#opts.retry ?? READ_RETRY,
+      endBy === undefined ? policy : { ...policy, deadlineMs: Math.min(policy.deadlineMs, endBy - this.#opts.clock.now().getTime()) },
       async () => {
         try {
           const res = await attempt();
@@ -295,7 +298,8 @@ export class ApiClient {
     headers.authorization = `Bearer ${this.#bearer()}`;
     headers['idempotency-key'] ??= freshKey();
     if (name === 'payoutCreate') this.#sentPayout = true;
-    const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal), retry);
+    const limit = () => (opts.endBy === undefined ? undefined : Math.max(1, Math.min(this.#opts.timeoutMs, opts.endBy - this.#opts.clock.now().getTime())));
+    const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal, limit()), retry, opts.endBy);
     if (res.status === 401 || (res.status === 403 && (name === 'authUser' || name === 'payoutCreate'))) {
       const parsed = parseErrorBody(res.raw);
       throw new AuthError(`The service refused the API key${parsed?.message ? ` (${parsed.message})` : ''}.`, {

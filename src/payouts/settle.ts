@@ -6,7 +6,8 @@
  * `payout get --wait` and batch status share it.
  *
  * Each read is one call of the client, whose retry engine (api/retry.ts) already retries
- * connection errors, 408, 429 and 5xx with their Retry-After. The polling interval is
+ * connection errors, 408, 429 and 5xx with their Retry-After; after the first, a read and its
+ * retries end by the time limit (readBound), so that a read that hangs does not overrun it. The polling interval is
  * separate: 1 s, doubling up to 15 s between checks, never sooner than a Retry-After the
  * last answer asked for, and cut short to check once more at the time limit. A check that
  * still failed after the read's retries (429, 5xx, the network) does not end the wait once
@@ -87,11 +88,21 @@ export type SettleResult = Seen & { elapsedMs: number; checks: number } & (
 
 type Check = { seen: Seen } | { problem: string; error: Error; retryAfterMs: number | undefined };
 
+/**
+ * How a check reads: the first as `payout get` would (it must succeed: the client's retries, each
+ * attempt at most --timeout); a later one within the time left, its attempts cut off and its
+ * retries given up at `deadline`; the one at the limit (no time left) once, at most --timeout.
+ */
+function readBound(first: boolean, deadline: number, clock: Clock): { endBy?: number; retry?: boolean } {
+  if (first) return {};
+  return deadline > clock.now().getTime() ? { endBy: deadline } : { retry: false };
+}
+
 /** One read of the payout: the record, or a failure that a later check may get past. */
-async function check(api: SettleApi, ref: PayoutRef, clock: Clock): Promise<Check> {
+async function check(api: SettleApi, ref: PayoutRef, clock: Clock, bound: { endBy?: number; retry?: boolean }): Promise<Check> {
   let res: HttpResponse;
   try {
-    res = await api.call('payoutGet', { params: { transactionId: ref.transactionId } });
+    res = await api.call('payoutGet', { params: { transactionId: ref.transactionId }, ...bound });
   } catch (err) {
     if (err instanceof NetworkError) return { problem: err.message, error: err, retryAfterMs: undefined };
     throw err;
@@ -124,7 +135,7 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
   for (let checks = 1; ; checks++) {
     let c: Check;
     try {
-      c = await check(api, ref, clock);
+      c = await check(api, ref, clock, readBound(checks === 1, deadline, clock));
     } catch (err) {
       if (!seen || !(err instanceof ApiError)) throw err;
       return { kind: 'unread', status: recordStatus(seen.record), ...seen, error: err, elapsedMs: clock.now().getTime() - started, checks };

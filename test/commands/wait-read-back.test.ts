@@ -154,3 +154,24 @@ describe('a later read that cannot be used (a sandbox that settles in an hour; T
     expect(r.stdout.match(/Status/g)).toHaveLength(1);
   });
 });
+
+describe('a read that hangs after Pending was seen (real clock; a sandbox that settles in an hour)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 3_600_000 });
+  afterEach(() => ctx.sb.faults.clear());
+
+  it('get --wait --wait-timeout 3 --timeout 30 ends at the limit (exit 5), not after the read’s retries (about 61 s before)', { timeout: 120_000 }, async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    const id = randomUUID();
+    expect((await payctl(bankArgs(freshWallet(ctx.sb, '100000.00', 'SLE'), id), { dir: cfg.dir })).code).toBe(0);
+    // The first look-up answers Pending; every later one hangs.
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/', kind: 'delay', delayMs: 0, times: 1 });
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/', kind: 'hang', times: Infinity });
+    const r = await payctl(['payout', 'get', id, '--wait', '--wait-timeout', '3', '--timeout', '30'], { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain('is still Pending after');
+    expect(r.stderr).toContain('(--wait-timeout 3)');
+    expect(r.stdout).toMatch(/Status\s+Pending/);
+    // About 3 s; bounded well below one --timeout (30 s), let alone the read's retries.
+    expect(r.ms).toBeLessThan(20_000);
+  });
+});
