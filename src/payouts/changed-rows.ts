@@ -31,13 +31,14 @@ import { fieldProblem, rowProblem, UsageError } from '../errors.js';
 import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
-import { comparedAccount, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys } from './identity.js';
+import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { byRepeatKeys, countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
-import { formatAmount } from '../money/amount.js';
+import { describeChange, differences, onlyNormalization, readBody } from './changed-cells.js';
+import { MAX_ZEROS } from './lost-digits.js';
 
 /** Whether a sorted array holds `v`, searched by halves. */
 function holds(sorted: BigUint64Array, v: bigint): boolean {
@@ -135,7 +136,7 @@ export class ChangedRows {
   #moved = false;
   /** Whether a cell differs only in Unicode normalization (see onlyNormalization). */
   #normalization = false;
-  /** This run's batch's rows by the account they paid (wallet, account, currency; and account as a spreadsheet may re-save it, currency), read on first need. */
+  /** This run's batch's rows by the account they paid (wallet, account, currency), and by payee as a spreadsheet may re-save the row (looseKey), read on first need. */
   #byAccount: Promise<{ exact: Map<string, JournalEntry[]>; loose: Map<string, JournalEntry[]> }> | undefined;
   readonly #own: BatchRun;
 
@@ -173,6 +174,11 @@ export class ChangedRows {
       const stopped = r.earlier?.outcome?.kind === 'not-made' ? Date.parse(r.earlier.createdAt) : NaN;
       const since = stopped < run.recentSince.getTime() ? new Date(stopped) : run.recentSince;
       sent = (await recent(since)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
+      // Its account saved as a number in a copy ("payroll (1).csv"), other cells changed beside it:
+      // looked up with the zeros back, the same payee's only (two accounts that differ in their zeros are two people).
+      sent ??= (await byRepeatKeys(zerosBack(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
+        .filter((e) => candidate(e) && !inRun(e, this.#own) && samePayee(e, r.request))
+        .at(-1);
       if (sent) this.#recent = true;
     } else if (!sent && run.recentSince && !r.planned) {
       // A payout_id the file gives, that another run of the last day sent in all but case and the
@@ -220,16 +226,18 @@ export class ChangedRows {
   }
 
   /**
-   * A payout this run's batch sent in the row's currency to its account as a spreadsheet may have
-   * re-saved it (identity.ts looseAccount: leading zeros dropped, cut to 15 digits), from any of
-   * the wallets, at any amount, that no row of the file is any more: most likely the row, moved to
-   * another wallet or its account re-saved with other cells (a note's date) changed beside it.
-   * Before, such a row was paid again: the exact look-ups above key on the wallet and the account
-   * as compared.
+   * A payout this run's batch sent to the row's payee as a spreadsheet may have re-saved the row:
+   * the same name (as compared: comparedName), amount and currency, to the account without its
+   * form, leading zeros or digits past 15 (identity.ts looseAccount), from any of the wallets,
+   * that no row of the file is any more: most likely the row, moved to another wallet or its
+   * account re-saved with other cells (a note's date) changed beside it. Before, such a row was
+   * paid again: the exact look-ups above key on the wallet and the account as compared. The name
+   * and amount keep other payees apart (two accounts that differ in their zeros are two people).
    */
   async #movedOrResaved(r: PayoutRequest, candidate: (e: JournalEntry) => boolean): Promise<JournalEntry | undefined> {
+    const amount = readBody(payoutBody(r)).amount ?? r.amount; // as the journaled bodies write it
     const found = (await this.#rowsByAccount()).loose
-      .get(JSON.stringify([looseAccount(r.account), r.currency]))
+      .get(looseKey(r.account, r.currency, amount, r.name))
       ?.filter(candidate)
       .at(-1);
     if (found) this.#moved = true;
@@ -251,7 +259,7 @@ export class ChangedRows {
         const k = accountKey(b.walletId, b.account, b.currency);
         if (!k) continue;
         add(exact, k, e);
-        add(loose, JSON.stringify([looseAccount(b.account!), b.currency]), e);
+        if (b.amount !== undefined && b.name !== undefined) add(loose, looseKey(b.account!, b.currency!, b.amount, b.name), e);
       }
       return { exact, loose };
     });
@@ -291,106 +299,24 @@ export class ChangedRows {
   }
 }
 
-function show(v: string | undefined): string {
-  return v === undefined ? '(empty)' : JSON.stringify(v);
+/** The repeat keys of a row whose account has no leading zero as it would read with 1 to MAX_ZEROS of them back (none for another account). */
+function zerosBack(r: PayoutRequest): string[] {
+  if (!/^[1-9][0-9]*$/.test(r.account)) return [];
+  return Array.from({ length: MAX_ZEROS }, (_, k) => repeatKeys({ ...r, account: '0'.repeat(k + 1) + r.account })).flat();
 }
 
-/**
- * Whether a cell differs from the one sent only in Unicode normalization: "José" written with
- * é (U+00E9, NFC) or with e and U+0301 (NFD), as a Mac may save it. The two look alike, so "was"
- * would show the same text twice; the payout's identity stays the bytes it was sent with, as
- * the journaled body the service received holds them.
- */
-function onlyNormalization(c: Change): boolean {
-  return c.now !== undefined && c.then !== undefined && c.now !== c.then && c.now.normalize('NFC') === c.then.normalize('NFC');
+/** Whether a journaled payout paid the row's payee: the same name as compared (comparedName). */
+function samePayee(e: JournalEntry, r: PayoutRequest): boolean {
+  const name = readBody(e.body).name;
+  return name !== undefined && comparedName(name) === comparedName(r.name);
 }
 
-/** The Unicode normalization a text is in: NFC, NFD, or neither (both forms mixed). */
-function normalForm(v: string): string {
-  return v === v.normalize('NFC') ? 'NFC' : v === v.normalize('NFD') ? 'NFD' : 'mixed NFC and NFD';
-}
-
-/** How a cell changed: `"now" was "then"`, or that it differs only in Unicode normalization. */
-function describeChange(c: Change): string {
-  if (!onlyNormalization(c)) return `${show(c.now)} was ${show(c.then)}`;
-  return `${show(c.now)} differs only in Unicode normalization (${normalForm(c.now!)} now, ${normalForm(c.then!)} when sent: as when a file is re-saved on a Mac)`;
-}
-
-interface Change {
-  column: string;
-  now: string | undefined;
-  then: string | undefined;
-}
-
-/**
- * Why a row whose payout_id was sent before with another body is refused (payout batch, plan
- * create): other details; when the two bodies differ only in Unicode normalization, which
- * cells, that cause and what to do, as the cells would otherwise look the same as sent.
- */
-export function sentWithOtherDetails(earlier: JournalEntry, now: PayoutRequest, body: string): string {
-  const said = 'was already sent with other details';
-  if (earlier.body === body || earlier.body.normalize('NFC') !== body.normalize('NFC')) return said;
-  const cells = differences(earlier, now).map((c) => `${c.column} ${describeChange(c)}`);
-  return `${said}: ${cells.length ? text(cells.join(', ')) : 'they differ only in Unicode normalization'}; save the file with its letters composed (NFC), as sent`;
-}
-
-/** The cells in which the row differs from the payout's journaled body, by column, in the file's column order. */
-function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
-  const then = readBody(sent.body);
-  const mine = readBody(payoutBody(now));
-  const out: Change[] = [];
-  const cells: Array<[string, (b: BodyCells) => string | undefined]> = [
-    [COLUMN_LABELS.walletId, (b) => b.walletId],
-    // Found by its repeat key, the account is the same as compared: as written, it may differ.
-    [COLUMN_LABELS.account, (b) => b.account],
-    [COLUMN_LABELS.amount, (b) => (b.amount !== undefined && b.currency !== undefined ? formatAmount(b.amount, b.currency) : b.amount)],
-    [COLUMN_LABELS.type, (b) => b.type],
-    [COLUMN_LABELS.name, (b) => b.name],
-    [COLUMN_LABELS.provider, (b) => b.provider],
-    [COLUMN_LABELS.phone, (b) => b.phone],
-    [COLUMN_LABELS.note, (b) => b.note],
-  ];
-  for (const [column, cell] of cells) if (cell(then) !== cell(mine)) out.push({ column, now: cell(mine), then: cell(then) });
-  for (const key of [...new Set([...Object.keys(mine.metadata), ...Object.keys(then.metadata)])].sort()) {
-    if (mine.metadata[key] !== then.metadata[key]) out.push({ column: `metadata.${key}`, now: mine.metadata[key], then: then.metadata[key] });
-  }
-  return out;
+/** A payee as a spreadsheet may have re-saved the row (see ChangedRows #movedOrResaved): account (looseAccount), currency, amount as the body writes it, name (comparedName). */
+function looseKey(account: string, currency: string, amount: string, name: string): string {
+  return JSON.stringify([looseAccount(account), currency, amount, comparedName(name)]);
 }
 
 /** The account a payout paid: its wallet, the recipient's account (as compared) and the currency (undefined when one is missing). */
 function accountKey(walletId: string | undefined, account: string | undefined, currency: string | undefined): string | undefined {
   return walletId !== undefined && account !== undefined && currency !== undefined ? JSON.stringify([walletId, comparedAccount(account), currency]) : undefined;
-}
-
-interface BodyCells {
-  /** The amount as the body writes it (its JSON number's text: "1200.00"). */
-  amount?: string;
-  walletId?: string;
-  account?: string;
-  currency?: string;
-  type?: string;
-  name?: string;
-  provider?: string;
-  phone?: string;
-  note?: string;
-  metadata: Record<string, string>;
-}
-
-/** The cells of a payout body (a body that cannot be read has none). */
-function readBody(body: string): BodyCells {
-  try {
-    const b = JSON.parse(body) as {
-      recipient?: { type?: unknown; accountDetails?: Record<string, unknown> };
-      metadata?: Record<string, unknown>;
-    };
-    const d = b.recipient?.accountDetails ?? {};
-    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    const metadata: Record<string, string> = {};
-    for (const [k, v] of Object.entries(b.metadata ?? {})) if (typeof v === 'string') metadata[k] = v;
-    const amount = /^\{"amount":(-?[0-9.]+),/.exec(body)?.[1];
-    const cells = { amount, walletId: str((b as { walletId?: unknown }).walletId), account: str(d.accountNumber), currency: str((b as { currency?: unknown }).currency) };
-    return { ...cells, type: str(b.recipient?.type), name: str(d.name), provider: str(d.provider), phone: str(d.phoneNumber), note: str(d.note), metadata };
-  } catch {
-    return { metadata: {} };
-  }
 }

@@ -147,6 +147,11 @@ export function looseAccount(account: string): string {
   return /^[0-9]{16,}$/.test(a) ? a.slice(0, 15) : a;
 }
 
+/** A payee's name as two rows of one person compare: composed (NFC), without letter case, runs of spaces as one. */
+export function comparedName(name: string): string {
+  return name.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
 /**
  * Same wallet, recipient account (as compared: comparedAccount), amount and currency: a payout
  * typed a second time (repeats.ts, recentRepeats). Journaled with every entry. The text hashed is

@@ -301,6 +301,44 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
   });
 
+  it('a named batch sent in two files: other payees whose accounts differ only in zeros or past 15 digits, and a payee paid another amount from the other wallet, are new payouts (probe 49-E: refused)', async () => {
+    const other = ctx.sb.wallets().find((w) => w.currency === 'SLE' && w.wallet_id !== setup.sleWallet)!.wallet_id;
+    const tag = `parts${Date.now()}`;
+    const row = (name: string, amount: string, account: string, provider = 'ecobank', wallet = setup.sleWallet): BatchRow => ({
+      wallet_id: wallet,
+      amount,
+      currency: 'SLE',
+      type: 'bank',
+      name,
+      provider,
+      account_number: account,
+      note: 'Nov',
+    });
+    const part1 = [row('Alice Kamara', '100.00', '1234567890123451'), row('Musa Bangura', '150.00', '0076543210', 'rokel'), row('Fatu Conteh', '120.00', '0044556677')];
+    const part2 = [
+      row('Bob Sesay', '300.00', '1234567890123452'),
+      row('Hawa Jalloh', '180.00', '76543210', 'uba'),
+      row('Fatu Conteh', '40.00', '0044556677', 'ecobank', other),
+    ];
+    expect((await batch([writeFile(setup.work.file(`${tag}-1.csv`), toCsv(part1)), '--batch-id', tag, '--yes'])).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const r = await batch([writeFile(setup.work.file(`${tag}-2.csv`), toCsv(part2)), '--batch-id', tag, '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
+  });
+
+  it("without --batch-id, a copy saved the same day with its accounts' zeros dropped and its notes' dates reformatted: refused (probe 49-E: paid again)", async () => {
+    const tag = `copy${Date.now()}`;
+    const rows = payroll(2, tag);
+    expect((await batch([writeFile(setup.work.file(`${tag}.csv`), toCsv(rows)), '--yes'])).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const copy = rows.map((r) => ({ ...r, account_number: r.account_number!.replace(/^0+/, ''), note: 'Salary 11/30/2026' }));
+    const r = await batch([writeFile(setup.work.file(`${tag} (1).csv`), toCsv(copy)), '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/row 2: account_number "\d+" was "00\d+", note "Salary 11\/30\/2026" was "Salary 2026-11-30"/);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+  });
+
   it('names re-saved on a Mac (NFD) against the NFC ones sent: refused, saying only the Unicode normalization differs and what to do; put back, nothing is paid again', async () => {
     const tag = `nfd${Date.now()}`;
     // "José" and "Fañe" as most programs write them (NFC: é is U+00E9), one name plain ASCII.

@@ -19,7 +19,8 @@ import { batchRows, checkBatch, MAX_LISTED, openBatch } from '../../payouts/batc
 import { describeGroup, DuplicateGroups } from '../../payouts/batch-duplicates.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
 import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
-import { ChangedRows, comparedSince, sentWithOtherDetails, stillUnpaid } from '../../payouts/changed-rows.js';
+import { ChangedRows, comparedSince, stillUnpaid } from '../../payouts/changed-rows.js';
+import { sentWithOtherDetails } from '../../payouts/changed-cells.js';
 import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
 import { journalBase } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
