@@ -231,6 +231,33 @@ describe("the team's policy in the shared ledger", () => {
   });
 });
 
+describe('a proposal row written outside payctl', () => {
+  it('is left out by policy show (text and --json), never an exit 2 for the whole team; approving it is refused, sends go on (probe 49-E)', async () => {
+    const { url, hash } = await adoptedThenProposed();
+    const rows = await sql<{ hash: string }>(url, 'SELECT hash FROM payctl_policies WHERE version IS NULL');
+    expect(rows.map((r) => r.hash)).toEqual([hash]);
+    // A proposal of a change to version 1 whose hash and signature do not hold, as anyone with write access can insert.
+    const key = loadSigningKey(dir.alice)!;
+    const forged = { ...signedProposal(key, contentOf(policyFile('999999', 1)), 1, new Date().toISOString(), null), signature: 'AAAA' };
+    await insertPolicyRow(url, { ...forged, hash: `sha256:${'ab'.repeat(32)}` });
+
+    const shown = await run('dave', ['policy', 'show']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`sha256:${'ab'.repeat(32)}, a change to version 1`);
+    expect(shown.stdout).toContain('Left out: changed outside payctl, it cannot be approved and holds nothing back (its content no longer matches its hash).');
+    expect(shown.stdout).toContain(`An approver signs: payctl policy approve ${hash}`);
+    const json = JSON.parse((await run('dave', ['policy', 'show', '--json'])).stdout) as { proposals: Array<{ hash: string; left_out: unknown; policy: unknown }> };
+    expect(json.proposals.find((p) => p.hash === `sha256:${'ab'.repeat(32)}`)).toMatchObject({
+      policy: null,
+      left_out: expect.stringContaining('changed outside payctl'),
+    });
+    const approve = await run('bob', ['policy', 'approve', `sha256:${'ab'.repeat(32)}`]);
+    expect(approve.code, approve.stderr).toBe(2);
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    expect((await run('dave', bankPayout(wallet, '10.00'))).code).toBe(0);
+  });
+});
+
 /** A second signing key of Alice's, made in a config folder of its own (the policy does not list it), on the ledger at `url`. */
 async function alicesSecondKey(url: string): Promise<{ dir: string; key: SigningKey }> {
   const folder = tempConfigDir();

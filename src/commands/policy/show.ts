@@ -18,7 +18,6 @@ import {
   holdingApprovals,
   LEFT_OUT_WHY,
   leftOut,
-  refusedRow,
   teamPolicyOf,
   unlistedProposer,
   type TeamPolicy,
@@ -35,6 +34,8 @@ interface Shown {
   stale: boolean;
   /** Why it cannot be approved though it changes the version in force (its proposer's key is not listed). */
   unlisted: string | undefined;
+  /** Why the row cannot be used (changed outside payctl: checkRow): shown left out, never a refusal of the whole show. */
+  broken?: string;
 }
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
@@ -42,8 +43,10 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const current = teamPolicyOf(rows, 'Nothing was changed.');
   const proposals = proposalsOf(rows).map((row): Shown => {
     const checked = checkRow(row);
-    if (checked.problem !== undefined) throw refusedRow(row, checked.problem, 'Nothing was changed.');
     const stale = row.baseVersion !== (current?.version ?? 0);
+    // A proposal row written outside payctl is never adopted (policy approve checks it), so it
+    // holds nothing back: listed as left out. Before, it made policy show exit 2 for the whole team.
+    if (checked.problem !== undefined) return { row, stale, unlisted: undefined, need: 0, counted: [], broken: checked.problem };
     return {
       row,
       stale,
@@ -76,7 +79,27 @@ function asJson(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     left_out: leftOutJson(current.row),
     policy: JSON.parse(current.row.content) as unknown,
   };
-  const waiting = proposals.map((p) => ({
+  const waiting = proposals.map((p) =>
+    p.broken !== undefined
+      ? {
+          hash: p.row.hash,
+          changes_version: p.row.baseVersion,
+          stale: p.stale,
+          proposed_by: { ...signer(p.row), at: p.row.proposedAt },
+          left_out: `${BROKEN}: ${p.broken}`,
+          policy: null,
+        }
+      : shownJson(deps, p),
+  );
+  return JSON.stringify({ team_policy: team ?? null, proposals: waiting }) + '\n';
+}
+
+/** What is said of a proposal row that cannot be used. */
+const BROKEN = 'changed outside payctl, it cannot be approved and holds nothing back';
+
+/** A proposal that checks, as --json shows it. */
+function shownJson(deps: Deps, p: Shown): object {
+  return {
     hash: p.row.hash,
     changes_version: p.row.baseVersion,
     stale: p.stale,
@@ -88,8 +111,7 @@ function asJson(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
     required_approvals: p.need,
     ...(p.stale || p.unlisted ? {} : { approve: approveCommand(deps, p.row.hash) }),
     policy: JSON.parse(p.row.content) as unknown,
-  }));
-  return JSON.stringify({ team_policy: team ?? null, proposals: waiting }) + '\n';
+  };
 }
 
 /** The policy itself, indented under its head. */
@@ -120,6 +142,10 @@ function asText(deps: Deps, current: TeamPolicy | undefined, proposals: Shown[])
   out += `Proposals: ${proposals.length}\n`;
   for (const p of proposals) {
     out += `  ${text(p.row.hash)}, a change to version ${p.row.baseVersion}, proposed by ${text(byLine(signer(p.row), p.row.proposedAt))}\n`;
+    if (p.broken !== undefined) {
+      out += `  Left out: ${BROKEN} (${text(p.broken)}).\n`;
+      continue;
+    }
     out += leftOutLine(p.row);
     out += p.stale
       ? `  No longer approvable: version ${current?.version ?? 0} is in force now (propose it again if it is still wanted).\n`
