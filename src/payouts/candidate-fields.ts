@@ -64,9 +64,34 @@ export function askedOf(body: string): Asked | undefined {
 
 /**
  * A record created this long before the first attempt still counts: the service's clock and
- * this machine's may differ. It only widens what a person is shown, never what payctl decides.
+ * the one that dated the entry may differ. It decides too: a search that finds no record since
+ * the first attempt records a refused resend as refused (resend-refused.ts), so a clock further
+ * ahead of the service's than this would hide the payout it made. Such searches go back by how
+ * far ahead it was found (clockAheadMs, from the service's Date header) besides this margin.
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * How far the clock that reads `now` (the ledger's: it dates entries) is ahead of the service's
+ * (ms; 0 when not ahead), by the Date header (lower case, as HttpResponse has it) of an answer
+ * the service sent a moment ago; undefined when it sent none that can be read. The header's
+ * whole seconds and the time since it came only make it larger: a search goes back further.
+ */
+export function clockAheadMs(headers: Readonly<Record<string, string>>, now: Date): number | undefined {
+  const said = headers['date'];
+  const t = said ? Date.parse(said) : NaN;
+  return Number.isFinite(t) ? Math.max(0, now.getTime() - t) : undefined;
+}
+
+/**
+ * The earliest creation time (ns since the epoch) of a record that could be the entry's payout:
+ * its first attempt, less `aheadMs` (how far the clock that dated it was ahead of the service's:
+ * clockAheadMs) and CLOCK_SKEW_MS; undefined when its time cannot be read.
+ */
+export function earliestCreatedNs(entry: Pick<JournalEntry, 'createdAt'>, aheadMs = 0): bigint | undefined {
+  const t = Date.parse(entry.createdAt);
+  return Number.isFinite(t) ? BigInt(Math.floor(t - aheadMs - CLOCK_SKEW_MS)) * 1_000_000n : undefined;
+}
 
 /** Why a record was left out, by the first field that differs. */
 export type LeftOutReason = 'currency or amount' | 'account' | 'note' | 'created before' | 'other payout';
@@ -90,8 +115,9 @@ const wordKey = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toLowerCase();
  * How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the
  * module comment). `anyTime`: the entry's time says nothing of when it was sent (dated in the
  * future: entry-age.ts ageUnknown), so a record created before it is not left out for that.
+ * `aheadMs`: how far the clock that dated the entry was found ahead of the service's (clockAheadMs).
  */
-export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined, anyTime = false): Judgement {
+export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined, anyTime = false, aheadMs = 0): Judgement {
   if (!a?.currency || a.amount === undefined) return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [], unchecked: [] };
   const problems: string[] = [];
   const marks: string[] = [];
@@ -124,7 +150,7 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   }
   const created = instantNs(record.created_at);
   if (created === undefined) unchecked.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
-  else if (!anyTime && created < BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n)
+  else if (!anyTime && created < (earliestCreatedNs(entry, aheadMs) ?? created))
     differs('created before', `created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
   // Another provider or type of account is another account, whatever its number.
   const r = record.recipient;

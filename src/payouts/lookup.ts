@@ -14,7 +14,7 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { askedOf, candidateLine, CLOCK_SKEW_MS, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
+import { askedOf, candidateLine, clockAheadMs, earliestCreatedNs, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
@@ -248,10 +248,10 @@ export interface CandidateSearch {
 export async function findCandidates(
   api: ApiClient,
   entry: JournalEntry,
-  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string>; anyTime?: boolean },
+  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string>; anyTime?: boolean; aheadMs?: number },
 ): Promise<CandidateSearch> {
   const anyTime = opts.anyTime === true || ageUnknown(entry, opts.now);
-  const since = anyTime ? undefined : BigInt(Date.parse(entry.createdAt) - CLOCK_SKEW_MS) * 1_000_000n;
+  const since = anyTime ? undefined : earliestCreatedNs(entry, opts.aheadMs);
   const asked = askedOf(entry.body);
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   let previous: string | undefined;
@@ -274,7 +274,7 @@ export async function findCandidates(
     for (const r of fresh) {
       const created = instantNs(r.created_at);
       if (created !== undefined && since !== undefined && created < since) older = true;
-      const j = judgeCandidate(r, entry, asked, anyTime);
+      const j = judgeCandidate(r, entry, asked, anyTime, opts.aheadMs);
       if (j.why) {
         out.leftOut.set(j.why, (out.leftOut.get(j.why) ?? 0) + 1);
         continue;
@@ -309,14 +309,24 @@ export type ListSearch = CandidateSearch | { error: string };
 
 /**
  * The payout list searched (findCandidates) for what could be `entry`'s payout, records the
- * journal has as other payouts left out. Any failure (an answer that cannot be read, credentials
- * refused for the list, the network) is returned as `{ error }`: the caller was answered, only
- * the search failed. An interruption is thrown.
+ * journal has as other payouts left out, for a search whose finding nothing DECIDES (refused,
+ * nothing paid): "since the first attempt" goes by the service's clock, back by how far the
+ * ledger's clock (`now`) is ahead of it by the Date header of `answer`, the service's latest
+ * (candidate-fields.ts clockAheadMs); with none that can be read, records of any time. Any
+ * failure (an answer that cannot be read, credentials refused for the list, the network) is
+ * returned as `{ error }`: the caller was answered, only the search failed. An interruption is thrown.
  */
-export async function searchList(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { now: Date; signal: AbortSignal; anyTime?: boolean }): Promise<ListSearch> {
+export async function searchList(
+  api: ApiClient,
+  journal: Ledger,
+  entry: JournalEntry,
+  opts: { now: Date; signal: AbortSignal; answer: Pick<HttpResponse, 'headers'>; anyTime?: boolean },
+): Promise<ListSearch> {
+  const aheadMs = clockAheadMs(opts.answer.headers, opts.now);
+  const anyTime = opts.anyTime === true || aheadMs === undefined;
   try {
     const claimed = await claimedTransactions(journal, entry.baseUrl);
-    return await findCandidates(api, entry, { now: opts.now, signal: opts.signal, claimed, ...(opts.anyTime ? { anyTime: true } : {}) });
+    return await findCandidates(api, entry, { now: opts.now, signal: opts.signal, claimed, ...(anyTime ? { anyTime } : { aheadMs }) });
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
     return { error: (err as Error).message.replace(/\.$/, '') };

@@ -5,8 +5,9 @@
  * a service that did not honour the key answering 400 "Insufficient wallet balance" because the
  * earlier attempt drained the wallet. The refusal speaks of this attempt only, and an earlier one
  * may have been made: it is not taken for "no payout was made" on its word. The payout list is
- * searched (lookup.ts searchList: records since the entry's first attempt, as reconcile's search
- * of an entry past 24 hours) for records that could be the earlier attempt's payout. Then:
+ * searched (lookup.ts searchList: records since the entry's first attempt by the service's clock,
+ * this machine's found ahead of it by the refusal's Date header; with none, records of any time)
+ * for records that could be the earlier attempt's payout. Then:
  * - the whole span read (back to the first attempt, or to the list's end) and no record could
  *   be it: refused, recorded as rejected, the message saying the list was searched;
  * - a candidate (one payctl can check or not), a search that stopped early, or one that failed:
@@ -63,7 +64,7 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
 export async function refusedResend(s: ResendSend, res: HttpResponse, error: ApiError, n: number): Promise<SendResult> {
   let found: ListSearch;
   try {
-    found = await searchList(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal });
+    found = await searchList(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal, answer: res });
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched after the resend was refused', res.status);
   }

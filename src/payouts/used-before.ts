@@ -31,7 +31,12 @@ export type UsedBefore = ListSearch;
 export type UsedBeforeVerdict = 'made' | 'not-made' | 'unknown';
 
 /** The payout list searched (lookup.ts searchList) with records of any time: the earlier payout was made at an unknown time before. */
-export function searchUsedBefore(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { now: Date; signal: AbortSignal }): Promise<UsedBefore> {
+export function searchUsedBefore(
+  api: ApiClient,
+  journal: Ledger,
+  entry: JournalEntry,
+  opts: { now: Date; signal: AbortSignal; answer: Pick<HttpResponse, 'headers'> },
+): Promise<UsedBefore> {
   return searchList(api, journal, entry, { ...opts, anyTime: true });
 }
 
@@ -96,7 +101,7 @@ export interface UsedBeforeSend {
 export async function usedBeforeResult(s: UsedBeforeSend, res: HttpResponse, made: { code: string; message: string }, n: number): Promise<SendResult> {
   let found: UsedBefore;
   try {
-    found = await searchUsedBefore(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal });
+    found = await searchUsedBefore(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal, answer: res });
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched for the payout id used before', res.status);
   }

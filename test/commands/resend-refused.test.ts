@@ -268,3 +268,43 @@ describe('payout batch', () => {
     for (const row of rows) expect(await outcome(row.payout_id!)).toBe('rejected');
   });
 });
+
+describe("this machine's clock 15 minutes ahead of the service's", () => {
+  const AHEAD_MS = 15 * 60 * 1000;
+  const fast = (args: string[]): Promise<Run> => payctl(args, { dir, clock: new TestClock(new Date(Date.now() + AHEAD_MS)) });
+
+  it('the sandbox dates its answers (a Date header), by its own clock', async () => {
+    const res = await fetch(`${ctx.sb.baseUrl}/v2/payout/list`);
+    const date = Date.parse(res.headers.get('date') ?? '');
+    expect(Math.abs(date - Date.now())).toBeLessThan(5_000);
+  });
+
+  it('a rerun refused 400 after the payout was made: the search goes back by the service\'s clock, finds it: exit 4, still unknown; retyped, refused as a repeat; one payout (before: "none pays it", refused, paid twice)', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const lost = await fast(createArgs(wallet, acct, id));
+    expect(lost.code, lost.stderr).toBe(4);
+    ctx.sb.faults.clear();
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 400, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient wallet balance' });
+    const rerun = await fast(createArgs(wallet, acct, id));
+    ctx.sb.faults.clear();
+    expect(rerun.code, rerun.stderr).toBe(4);
+    expect(rerun.stderr).not.toContain('none pays it');
+    expect(rerun.stderr).toContain(txn);
+    expect(await outcome(id)).toBe('unknown');
+
+    const again = await fast(createArgs(wallet, acct));
+    expect(again.code, again.stderr).toBe(2);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+
+    // The printed --made-by command records it (its record checked by the service's clock too).
+    const made = await fast(printed(rerun.stderr, 'history reconcile --payout-id'));
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(`recorded as made by transaction ${txn}`);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
+});

@@ -6,7 +6,7 @@
  * account or no readable creation time is listed but cannot be checked, so never recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { askedOf, candidateProblems, judgeCandidate } from '../../src/payouts/candidate-fields.js';
+import { askedOf, candidateProblems, clockAheadMs, judgeCandidate } from '../../src/payouts/candidate-fields.js';
 import type { JournalEntry } from '../../src/payouts/journal.js';
 import { payoutRecordSchema, type PayoutRecord } from '../../src/service/schemas.js';
 
@@ -102,5 +102,21 @@ describe('judgeCandidate', () => {
     const odd = judge(record({ created_at: '28/11/2026 10:15' }));
     expect(odd.unchecked).toEqual(['creation time not readable: "28/11/2026 10:15"']);
     expect(candidateProblems(record({ created_at: undefined }), entry)).toEqual(['no creation time given: payctl cannot check that it is this payout']);
+  });
+});
+
+describe("the entry dated by a clock ahead of the service's", () => {
+  it('clockAheadMs: by the Date header; 0 when behind; undefined when there is none that can be read', () => {
+    const now = new Date('2026-11-27T10:15:00.500Z');
+    expect(clockAheadMs({ date: 'Fri, 27 Nov 2026 10:00:00 GMT' }, now)).toBe(15 * 60 * 1000 + 500);
+    expect(clockAheadMs({ date: 'Fri, 27 Nov 2026 10:20:00 GMT' }, now)).toBe(0);
+    expect(clockAheadMs({}, now)).toBeUndefined();
+    expect(clockAheadMs({ date: 'yesterday' }, now)).toBeUndefined();
+  });
+
+  it('a record created 15 minutes before the entry is left out by the margin alone, and taken when the clock was found that far ahead', () => {
+    const early = record({ created_at: '2026-11-27T09:45:10.000000Z' });
+    expect(judge(early).why).toBe('created before');
+    expect(judgeCandidate(early, entry, askedOf(body), false, 15 * 60 * 1000).problems).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal
 import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { TRANSACTION_ID } from '../../service/schemas.js';
-import { askedOf, judgeCandidate, refusals } from '../../payouts/candidate-fields.js';
+import { askedOf, clockAheadMs, judgeCandidate, refusals } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
@@ -67,7 +67,9 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
     });
   }
   // An entry dated in the future by the ledger's clock says nothing of when it was sent: a record of any time may be it.
-  const judged = judgeCandidate(got.record, entry, askedOf(entry.body), ageUnknown(entry, ledgerNow(journal, deps.clock)));
+  // Dated by a clock ahead of the service's (by this answer's Date header), its first attempt was that much earlier by the service's.
+  const now = ledgerNow(journal, deps.clock);
+  const judged = judgeCandidate(got.record, entry, askedOf(entry.body), ageUnknown(entry, now), clockAheadMs(got.res.headers, now));
   const problems = refusals(judged);
   // What the record writes otherwise than sent (a name, an account's spacing): said with the record.
   const marks = judged.marks;
