@@ -5,6 +5,7 @@
  * any order, is a repeated page; STALE_PAGES pages in a row that bring no record not read
  * before, while the service says more follow, are no progress either.
  */
+import type { PayoutPage } from '../service/schemas.js';
 
 /**
  * Pages in a row that bring no payout not read before, while the service says more follow,
@@ -41,4 +42,18 @@ export function pageIds(items: unknown[]): string {
       })
       .sort(),
   );
+}
+
+/**
+ * Whether a page of `records` records, asked `perPage` at a time, ends the list: `last` (empty,
+ * "no more", or the last page the service numbers), `short` (shorter than asked, with no word on
+ * paging: an array alone. The service may cap its pages below what was asked, 50 of 100, so it
+ * is not the end until the next page says so: empty, or the same records again, from a service
+ * that ignores `page`), or undefined (more follow).
+ */
+export function pageEnd(p: Pick<PayoutPage, 'hasMore' | 'currentPage' | 'lastPage' | 'perPage'>, records: number, perPage: number): 'last' | 'short' | undefined {
+  if (records === 0 || p.hasMore === false) return 'last';
+  if (p.currentPage !== undefined && p.lastPage !== undefined) return p.currentPage >= p.lastPage ? 'last' : undefined;
+  if (p.hasMore === true || records >= (p.perPage ?? perPage)) return undefined;
+  return p.perPage === undefined ? 'short' : 'last';
 }

@@ -16,7 +16,7 @@ import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
 import { askedOf, candidateLine, clockAheadMs, earliestCreatedNs, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
-import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
+import { pageEnd, pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
 import { ageUnknown, sentClause } from './entry-age.js';
 import { comparedAccount } from './identity.js';
@@ -235,8 +235,9 @@ export interface CandidateSearch {
 /**
  * Searches `GET /payout/list` (newest first, by page number: a `next_page_url` is never
  * followed, so the key never goes to another origin) for records that could be the entry's
- * payout, until a page reaches records older than its first attempt, the list ends, or
- * MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
+ * payout, until a page reaches records older than its first attempt, the list ends (a page
+ * shorter than asked that says nothing of paging only when the next one is empty or the same:
+ * list-progress.ts pageEnd), or MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
  * has no first attempt to go by: its payout was made at some time before, so records of any time
  * are judged, and only the list's end or MAX_PAGES stops the search; so with `anyTime`, for a
  * payout made at an unknown time before its entry (the service already had its payout id:
@@ -255,6 +256,8 @@ export async function findCandidates(
   const asked = askedOf(entry.body);
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   let previous: string | undefined;
+  // The page before was shorter than asked, with no word on paging (list-progress.ts pageEnd): this one tells whether the list ended there.
+  let probing = false;
   // Transaction ids read (a payout pushed down a page while the list is read comes again: one candidate), and pages in a row that brought none new.
   const read = new ListedIds();
   const stale = new StalePages();
@@ -263,6 +266,11 @@ export async function findCandidates(
     const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
     const records = p.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${page}`, res.requestId));
     const ids = pageIds(p.items);
+    // Nothing after the short page, or the same records again (a service that ignores `page`): the list ended there.
+    if (probing && (records.length === 0 || ids === previous)) {
+      out.complete = true;
+      return out;
+    }
     // A service that answers every page with the same records would keep this going to MAX_PAGES.
     if (records.length && ids === previous)
       throw new ApiError(`Searching the payout list: page ${page} repeats page ${page - 1}; the service's paging does not progress.`);
@@ -287,12 +295,9 @@ export async function findCandidates(
         if (j.unchecked.length) out.unchecked.set(r, j.unchecked);
       }
     }
-    const last =
-      records.length === 0 ||
-      p.hasMore === false ||
-      (p.currentPage !== undefined && p.lastPage !== undefined && p.currentPage >= p.lastPage) ||
-      (p.hasMore === undefined && records.length < (p.perPage ?? PER_PAGE));
-    if (older || last) {
+    const end = pageEnd(p, records.length, PER_PAGE);
+    probing = end === 'short';
+    if (older || end === 'last') {
       out.complete = true;
       return out;
     }

@@ -15,6 +15,7 @@ import { newKey, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 
 const KEY = newKey();
 
@@ -191,4 +192,59 @@ describe('a payout list longer than payctl searches', () => {
     expect(r.stderr).toContain(`payctl payouts list --wallet ${wallet} --currency SLE`);
     expect(ctx.sb.payouts().length).toBe(before);
   }, 60_000);
+});
+
+describe('the payout list answered as an array alone, at most 50 records a page', () => {
+  const ctx = useSandbox({ apiKey: KEY, listShape: 'array' });
+  useHostileCleanups();
+  let a: ReturnType<typeof tempConfigDir>;
+  let b: ReturnType<typeof tempConfigDir>;
+  beforeEach(() => {
+    a = tempConfigDir();
+    b = tempConfigDir();
+  });
+  afterEach(() => {
+    a.cleanup();
+    b.cleanup();
+  });
+
+  /** A payout of 1 SLE to another account, made at the sandbox (not by payctl), after the one under test. */
+  const later = (wallet: string, i: number) =>
+    fetch(`${ctx.sb.baseUrl}/payout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({
+        amount: 1,
+        currency: 'SLE',
+        payoutId: `later-${randomUUID().slice(0, 8)}`,
+        walletId: wallet,
+        recipient: { type: 'bank', accountDetails: { name: 'Later Payee', provider: 'ecobank', accountNumber: `555000${100 + i}` } },
+      }),
+    });
+
+  it('the same payout on page 2 (60 payouts made since): a 50-record first page is not the end; never "Nothing was paid", the record found; one payout', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const proxy = await sandboxProxy(ctx.sb);
+    proxy.capPerPage(50);
+    writeProfile(a.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    writeProfile(b.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+    const id = `rent-${randomUUID().slice(0, 8)}`;
+    const args = createArgs(wallet, id, '500');
+    expect((await payctl(args, { dir: a.dir })).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    for (let i = 0; i < 60; i++) expect((await later(wallet, i)).status).toBe(201);
+    const before = ctx.sb.payouts().length;
+
+    // The same payout, its name typed with a middle initial: another body, another key, so the service says the id was used before.
+    const r = await payctl(
+      args.map((w) => (w === 'Aminata' ? 'Aminata B.' : w)),
+      { dir: b.dir },
+    );
+    expect(r.stderr).not.toContain('Nothing was paid');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(txn);
+    expect((await new Journal(b.dir).get(proxy.baseUrl, id))?.outcome?.kind).not.toBe('rejected');
+    expect(ctx.sb.payouts().length).toBe(before);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  });
 });

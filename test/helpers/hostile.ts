@@ -315,6 +315,8 @@ export interface Proxy {
   rewriteLookups(fn: (raw: string) => string): void;
   /** Rewrites the body of every answer to GET /v2/payout/list from now on. */
   rewriteLists(fn: (raw: string) => string): void;
+  /** Asks the sandbox for at most `n` records a page of GET /v2/payout/list from now on (as services that cap per_page do). */
+  capPerPage(n: number): void;
   rewritten: number;
 }
 
@@ -324,13 +326,17 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
   let every: Rewrite | undefined;
   let lookups: ((raw: string) => string) | undefined;
   let lists: ((raw: string) => string) | undefined;
+  let cap: number | undefined;
   const state = { rewritten: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const headers = { ...req.headers, host: `127.0.0.1:${sb.port}` };
-      const up = httpRequest({ host: '127.0.0.1', port: sb.port, method: req.method, path: req.url, headers }, (upRes) => {
+      let path = req.url ?? '/';
+      if (cap !== undefined && /^\/v2\/payout\/list(\?|$)/.test(path))
+        path = path.replace(/([?&]per_page=)(\d+)/, (_, k: string, n: string) => `${k}${Math.min(Number(n), cap!)}`);
+      const up = httpRequest({ host: '127.0.0.1', port: sb.port, method: req.method, path, headers }, (upRes) => {
         const body: Buffer[] = [];
         upRes.on('data', (c: Buffer) => body.push(c));
         upRes.on('end', () => {
@@ -371,6 +377,7 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
     rewriteEveryPayout: (fn) => (every = fn),
     rewriteLookups: (fn) => (lookups = fn),
     rewriteLists: (fn) => (lists = fn),
+    capPerPage: (n) => (cap = n),
     get rewritten() {
       return state.rewritten;
     },
