@@ -93,6 +93,11 @@ export function earliestCreatedNs(entry: Pick<JournalEntry, 'createdAt'>, aheadM
   return Number.isFinite(t) ? BigInt(Math.floor(t - aheadMs - CLOCK_SKEW_MS)) * 1_000_000n : undefined;
 }
 
+/** Whether a record of any time may be the entry's payout, whatever its time says: it is marked so (an unknown outcome whose payout id was used before: used-before.ts). */
+export function searchesAnyTime(entry: Pick<JournalEntry, 'outcome'>): boolean {
+  return entry.outcome?.kind === 'unknown' && entry.outcome.anyTime === true;
+}
+
 /** Why a record was left out, by the first field that differs. */
 export type LeftOutReason = 'currency or amount' | 'account' | 'note' | 'created before' | 'other payout';
 

@@ -14,7 +14,7 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { askedOf, candidateLine, clockAheadMs, earliestCreatedNs, judgeCandidate, leftOutLine, type LeftOutReason } from './candidate-fields.js';
+import { askedOf, candidateLine, clockAheadMs, earliestCreatedNs, judgeCandidate, leftOutLine, searchesAnyTime, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 import { pageEnd, pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
@@ -239,9 +239,9 @@ export interface CandidateSearch {
  * shorter than asked that says nothing of paging only when the next one is empty or the same:
  * list-progress.ts pageEnd), or MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
  * has no first attempt to go by: its payout was made at some time before, so records of any time
- * are judged, and only the list's end or MAX_PAGES stops the search; so with `anyTime`, for a
- * payout made at an unknown time before its entry (the service already had its payout id:
- * used-before.ts). Records whose transaction id the journal has for another payout (`claimed`) are
+ * are judged, and only the list's end or MAX_PAGES stops the search; so with `anyTime`, and for
+ * an entry marked so (candidate-fields.ts searchesAnyTime), for a payout made at an unknown time
+ * before its entry (the service already had its payout id: used-before.ts). Records whose transaction id the journal has for another payout (`claimed`) are
  * left out. The service's filters are not relied on: payctl filters every record itself. A
  * record that came on a page before (payouts made meanwhile push the older ones down) is read
  * once; a repeated page, or pages that bring nothing new (list-progress.ts), stop with an error.
@@ -251,7 +251,7 @@ export async function findCandidates(
   entry: JournalEntry,
   opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string>; anyTime?: boolean; aheadMs?: number },
 ): Promise<CandidateSearch> {
-  const anyTime = opts.anyTime === true || ageUnknown(entry, opts.now);
+  const anyTime = opts.anyTime === true || ageUnknown(entry, opts.now) || searchesAnyTime(entry);
   const since = anyTime ? undefined : earliestCreatedNs(entry, opts.aheadMs);
   const asked = askedOf(entry.body);
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };

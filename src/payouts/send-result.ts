@@ -32,8 +32,6 @@ export type SendResult =
        * with an empty transaction id (the refusal names none); `res` is the refusal.
        */
       alreadyMade?: { code: string; message: string };
-      /** A single payout already made: the payout list searched, with the candidates that could be it (used-before.ts). */
-      usedBefore?: CandidateSearch;
     }
   | {
       kind: 'rejected';
@@ -53,7 +51,7 @@ export type SendResult =
        * why it could not be searched; lookup.ts heldAdvice says it to a person.
        */
       held?: CandidateSearch | { error: string };
-      /** A single payout whose payout id was used before: the search of the payout list that could not tell whether it is this payout (used-before.ts). */
+      /** A single payout whose payout id was used before: the search of the payout list that could not tell whether it is this payout (candidates, never proof; or a search that failed or stopped: used-before.ts). */
       usedBefore?: CandidateSearch | { error: string };
       /** A resend resolving an unknown outcome, refused: the search of the payout list that could not rule out an earlier attempt (resend-refused.ts). */
       resendRefused?: CandidateSearch | { error: string };

@@ -8,13 +8,17 @@
  * NOT paid. The service looks payouts up by transaction id only, so its payout list is searched
  * (lookup.ts findCandidates, records of any time: the earlier payout was made at an unknown time
  * before this attempt) for records that could be this payout: same account, amount and currency,
- * and the note when it has one. What follows (usedBeforeVerdict):
- * - `made`: at least one candidate payctl can check: already made (exit 0), naming it.
+ * and the note when it has one. A record carries no payout id, so a candidate is never proof that
+ * the earlier payout is this one: last month's payout of the same amount to the same account (a
+ * retainer, a rent) matches as well. What follows (usedBeforeVerdict):
  * - `not-made`: the whole list read and no record could be it: the service refused it and
  *   nothing pays it; journaled as refused, so `history` and a rerun (the same key: the service
  *   answers the same refusal, and the list is searched again) say the same (exit 1).
- * - `unknown`: the search failed, stopped at MAX_PAGES, or found only records payctl cannot
- *   check: the outcome is unknown (exit 4), never success.
+ * - `unknown`: candidates found (a person chooses: `history reconcile --payout-id ID --made-by
+ *   TXN` records one as made, lookup.ts choiceCommands), or the search failed or stopped at
+ *   MAX_PAGES: the outcome is unknown (exit 4), never success. Journaled unknown and marked
+ *   `anyTime`: the earlier payout was made at an unknown time before, so a later search of the
+ *   list, and `--made-by`, take records of any time (candidate-fields.ts searchesAnyTime).
  * Batches and plans keep reporting "already made" without the search (report.ts).
  */
 import { text } from '../output/text.js';
@@ -22,13 +26,13 @@ import { askedOf } from './candidate-fields.js';
 import { MAX_PAGES, PER_PAGE, searchList, type CandidateSearch, type ListSearch } from './lookup.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
-import type { SendOptions, SendResult } from './send-result.js';
+import { ApiError, type InterruptedError, NetworkError } from '../errors.js';
+import { recordFailure, type SendOptions, type SendResult } from './send-result.js';
 
 /** The search of the payout list, or why it failed. */
 export type UsedBefore = ListSearch;
 
-export type UsedBeforeVerdict = 'made' | 'not-made' | 'unknown';
+export type UsedBeforeVerdict = 'not-made' | 'unknown';
 
 /** The payout list searched (lookup.ts searchList) with records of any time: the earlier payout was made at an unknown time before. */
 export function searchUsedBefore(
@@ -46,9 +50,8 @@ export function checkedCandidates(s: UsedBefore): string[] {
   return s.candidates.filter((c) => c.transaction_id && !s.unchecked.has(c)).map((c) => c.transaction_id!);
 }
 
-/** What the search says of the payout: made before (a candidate), not made (the whole list, none), or unknown. */
+/** What the search says of the payout: not made (the whole list read, none could be it), or unknown (candidates: never proof; or a search that could not tell). */
 export function usedBeforeVerdict(s: UsedBefore): UsedBeforeVerdict {
-  if (checkedCandidates(s).length) return 'made';
   if ('error' in s || !s.complete || s.candidates.length) return 'unknown';
   return 'not-made';
 }
@@ -75,6 +78,12 @@ export function notPaidMessage(entry: JournalEntry, s: CandidateSearch, said: st
 export function unsureReason(entry: JournalEntry, s: UsedBefore, said: string): string {
   const head = `the service refused payout id ${text(entry.payoutId)} as used before (${text(said).replace(/\.$/, '')}), and whether that payout is this one could not be told`;
   if ('error' in s) return `${head}: searching the service's payout list failed (${text(s.error)})`;
+  const ids = checkedCandidates(s);
+  if (ids.length)
+    return (
+      `${head}: ${ids.length === 1 ? 'a record' : `${ids.length} records`} could be it (${compared(entry)}; ${recordsRead(s)} read): ${ids.map((t) => text(t)).join(', ')}; ` +
+      `a record names no payout id, so it may as well be an earlier payout of the same amount to the same account`
+    );
   if (s.candidates.length)
     return `${head}: only ${s.candidates.length === 1 ? 'a record' : `${s.candidates.length} records`} payctl cannot check could be it (${compared(entry)}; ${recordsRead(s)} read)`;
   return `${head}: the search stopped after ${recordsRead(s)} (at most ${MAX_PAGES * PER_PAGE} are read) without finding it`;
@@ -86,8 +95,8 @@ export interface UsedBeforeSend {
   journal: Ledger;
   entry: JournalEntry;
   opts: SendOptions;
-  /** Recorded as already made (accepted, no transaction id), and its result. */
-  alreadyMade(res: HttpResponse, made: { code: string; message: string }, n: number): Promise<SendResult>;
+  /** Read back by its transaction id, never resent (accepted before). */
+  readBack(txn: string): Promise<SendResult>;
   /** Recorded as unknown, and its result. */
   unknown(error: NetworkError | InterruptedError, reason: string, lastStatus?: number): Promise<SendResult>;
   record(outcome: Outcome): Promise<unknown> | undefined;
@@ -95,21 +104,28 @@ export interface UsedBeforeSend {
 
 /**
  * The payout id used before, for a single payout (SendOptions.checkAlreadyMade): the payout list
- * searched for what could be this payout, and what that says recorded: already made (a
- * candidate), refused (none in the whole list: nothing pays it), or unknown. `res`: the refusal.
+ * searched for what could be this payout, and what that says recorded: refused (none in the
+ * whole list: nothing pays it), or unknown (marked `anyTime`), with the search. `res`: the refusal.
  */
 export async function usedBeforeResult(s: UsedBeforeSend, res: HttpResponse, made: { code: string; message: string }, n: number): Promise<SendResult> {
+  // Recorded as made by a transaction already (a person chose it: `history reconcile --made-by`): that one, read back.
+  const o = s.entry.outcome;
+  if (o?.kind === 'accepted' && o.transactionId) return s.readBack(o.transactionId);
   let found: UsedBefore;
   try {
     found = await searchUsedBefore(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal, answer: res });
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched for the payout id used before', res.status);
   }
-  const verdict = usedBeforeVerdict(found);
-  if (verdict === 'made') return { ...(await s.alreadyMade(res, made, n)), usedBefore: found } as SendResult;
-  if (verdict === 'unknown') {
+  if (usedBeforeVerdict(found) === 'unknown') {
     const unsure = new NetworkError(unsureReason(s.entry, found, made.message));
-    return { ...(await s.unknown(unsure, unsure.message, res.status)), usedBefore: found } as SendResult;
+    const at = s.opts.clock.now().toISOString();
+    try {
+      await s.record({ kind: 'unknown', reason: unsure.message, at, anyTime: true });
+    } catch (err) {
+      return { kind: 'unknown', error: recordFailure(err, undefined, unsure), attempts: n, lastStatus: res.status, usedBefore: found };
+    }
+    return { kind: 'unknown', error: unsure, attempts: n, lastStatus: res.status, usedBefore: found };
   }
   const search = found as CandidateSearch;
   const error = new ApiError(notPaidMessage(s.entry, search, made.message), { status: res.status, code: made.code, requestId: res.requestId });

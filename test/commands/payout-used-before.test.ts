@@ -105,7 +105,7 @@ describe('payout create of a payout id the service already has', () => {
     expect(String(heldFor(ctx.sb, `${id}-2`)[0]!.amount)).toBe('11');
   });
 
-  it('the same payout, its key no longer known to the service: exit 0, already submitted, naming its transaction (--json: candidates); --wait exit 5 with the command that follows it', async () => {
+  it('the same payout, its key no longer known to the service: exit 4, unknown, its record named with the --made-by command, which records it; --wait never 0; then a rerun reads it back', async () => {
     const id = `rent-${randomUUID().slice(0, 8)}`;
     // Sent under a key the derivation never gives: to the service, the second folder's key is new.
     const first = await payctl([...createArgs(wallet, id), '--idempotency-key', randomUUID()], { dir: a.dir });
@@ -114,21 +114,67 @@ describe('payout create of a payout id the service already has', () => {
     const before = ctx.sb.payouts().length;
 
     const r = await payctl(createArgs(wallet, id), { dir: b.dir });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`Already submitted: the service already has payout id ${id}`);
-    expect(r.stderr).toContain(`its payout list holds it: transaction ${txn}. Nothing new was paid.`);
-    expect(r.stderr).not.toContain('payctl cannot check');
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).not.toContain('Already submitted');
+    expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
+    expect(r.stderr).toContain(`a record could be it (same account, amount, currency and note;`);
+    expect(r.stderr).toContain(`: ${txn}; a record names no payout id`);
     expect(ctx.sb.payouts().length).toBe(before);
-    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
-
-    const asJson = await payctl([...createArgs(wallet, id), '--json'], { dir: b.dir });
-    expect(asJson.code, asJson.stderr).toBe(0);
-    expect(JSON.parse(asJson.stdout)).toMatchObject({ payout_id: id, outcome: 'already made', candidates: [txn] });
+    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
 
     const waited = await payctl([...createArgs(wallet, id), '--wait'], { dir: b.dir });
-    expect(waited.code, waited.stderr).toBe(5);
-    expect(waited.stderr).toContain(`Payout ${id} cannot be waited for`);
-    expect(waited.stderr).toMatch(new RegExp(`payctl payout get ${txn} --wait`));
+    expect(waited.code, waited.stderr).toBe(4);
+    expect(ctx.sb.payouts().length).toBe(before);
+
+    // The printed --made-by command records it as made.
+    const line = /^ {2}(payctl history reconcile --payout-id \S+ --made-by \S+)$/m.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toBe(`payctl history reconcile --payout-id ${id} --made-by ${txn}`);
+    const made = await payctl(argvOf(line!), { dir: b.dir });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(`recorded as made by transaction ${txn}`);
+    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
+
+    // Run again: that transaction, read back (the service refuses the id again): already submitted, nothing new paid.
+    const again = await payctl(createArgs(wallet, id), { dir: b.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Already submitted');
+    expect(again.stdout).toContain(txn);
+    expect(ctx.sb.payouts().length).toBe(before);
+  });
+
+  it("used for another payee by another folder, while the list holds last month's payout of the same amount to this payee: exit 4, never already submitted", async () => {
+    const bank = (amount: string, name: string, account: string, id: string) =>
+      ['payout', 'create', '--wallet', wallet, '--amount', amount, '--currency', 'SLE', '--type', 'bank', '--name', name].concat([
+        '--provider',
+        'ecobank',
+        '--account',
+        account,
+        '--payout-id',
+        id,
+        '--yes',
+      ]);
+    const tag = randomUUID().slice(0, 8);
+    const ibrahim = String(Math.floor(1e9 + Math.random() * 8e9));
+    const [retainer, invoice] = [`retainer-nov-${tag}`, `inv-1042-${tag}`];
+    expect((await payctl(bank('500', 'Ibrahim Koroma', ibrahim, retainer), { dir: a.dir })).code).toBe(0);
+    expect((await payctl(bank('75', 'Musa Bangura', '0099887766', invoice), { dir: a.dir })).code).toBe(0);
+    const november = heldFor(ctx.sb, retainer)[0]!.transaction_id;
+    const before = ctx.sb.payouts().length;
+
+    // December's retainer, its payout id mistyped as the invoice's.
+    const r = await payctl(bank('500', 'Ibrahim Koroma', ibrahim, invoice), { dir: b.dir });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).not.toContain('Already submitted');
+    expect(r.stderr).toContain(`payctl history reconcile --payout-id ${invoice} --made-by ${november}`);
+    expect(r.stderr).toContain(`--payout-id ${invoice}-2 --yes`);
+    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, invoice))?.outcome?.kind).toBe('unknown');
+    const history = await payctl(['history', '--json'], { dir: b.dir });
+    expect(history.stdout).not.toContain('accepted');
+    // history reconcile resends it: refused as used before again, the same record offered, still unknown.
+    const rec = await payctl(['history', 'reconcile', '--payout-id', invoice], { dir: b.dir });
+    expect(rec.code, rec.stdout + rec.stderr).toBe(4);
+    expect(rec.stdout).toContain(`payctl history reconcile --payout-id ${invoice} --made-by ${november}`);
+    expect((await new Journal(b.dir).get(ctx.sb.baseUrl, invoice))?.outcome?.kind).toBe('unknown');
     expect(ctx.sb.payouts().length).toBe(before);
   });
 
@@ -222,7 +268,7 @@ describe('the payout list answered as an array alone, at most 50 records a page'
       }),
     });
 
-  it('the same payout on page 2 (60 payouts made since): a 50-record first page is not the end; never "Nothing was paid", the record found; one payout', async () => {
+  it('the same payout on page 2 (60 payouts made since): a 50-record first page is not the end; never "Nothing was paid", its record named (exit 4); one payout', async () => {
     const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
     const proxy = await sandboxProxy(ctx.sb);
     proxy.capPerPage(50);
@@ -241,8 +287,8 @@ describe('the payout list answered as an array alone, at most 50 records a page'
       { dir: b.dir },
     );
     expect(r.stderr).not.toContain('Nothing was paid');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(txn);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`payctl history reconcile --payout-id ${id} --made-by ${txn}`);
     expect((await new Journal(b.dir).get(proxy.baseUrl, id))?.outcome?.kind).not.toBe('rejected');
     expect(ctx.sb.payouts().length).toBe(before);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);

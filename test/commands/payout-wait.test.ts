@@ -231,7 +231,7 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(pollsOf(ctx.sb, id, from)).toBe(0);
   });
 
-  it('create --wait of a payout id the service already holds (made from another config folder under another key): exit 5, never 0; the printed command follows its record, and payout get says it was made before', async () => {
+  it('create --wait of a payout id the service already holds (made from another config folder under another key): exit 4, never 0, no waiting; once its record is chosen (--made-by), --wait follows it', async () => {
     const id = randomUUID();
     const other = tempConfigDir();
     try {
@@ -241,30 +241,27 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     } finally {
       other.cleanup();
     }
-    // Another idempotency key: the service refuses the id as taken, and its payout list holds the payout.
+    const txn = txnOf(ctx.sb, id);
+    // Another idempotency key: the service refuses the id as taken, and its payout list holds a record that could be it: not proof (it names no payout id).
+    const from = ctx.sb.requests().length;
     const r = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir });
-    expect(r.code, r.stderr).toBe(5);
-    expect(r.stderr).toContain(`Already submitted: the service already has payout id ${id}`);
-    expect(r.stderr).toContain(`its payout list holds it: transaction ${txnOf(ctx.sb, id)}`);
-    expect(r.stderr).toContain(`Payout ${id} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).not.toContain('Already submitted');
+    expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
+    expect(pollsOf(ctx.sb, id, from)).toBe(0);
     expect(ctx.sb.payouts().filter((p) => p.payout_id === id)).toHaveLength(1);
-    // --json: the answer on stdout says "already made"; the error's code is not STILL_PENDING (nothing said Pending).
-    const asJson = await payctl([...createArgs(wallet, id), '--wait', '--json'], { dir: cfg.dir });
-    expect(asJson.code, asJson.stderr).toBe(5);
-    expect(JSON.parse(asJson.stdout)).toMatchObject({ payout_id: id, outcome: 'already made', candidates: [txnOf(ctx.sb, id)] });
-    expect(JSON.parse(asJson.stderr.split('\n').find((l) => l.startsWith('{"error"'))!)).toMatchObject({ error: { code: 'STATUS_NOT_READ', payout_id: id } });
-    const follow = /^ {2}(payctl payout get \S+ --wait)$/m.exec(r.stderr)?.[1];
-    expect(follow, r.stderr).toBeDefined();
-    const followed = await payctl(argvOf(follow!), { dir: cfg.dir });
+    const made = /^ {2}(payctl history reconcile --payout-id \S+ --made-by \S+)$/m.exec(r.stderr)?.[1];
+    expect(made, r.stderr).toBe(`payctl history reconcile --payout-id ${id} --made-by ${txn}`);
+    const recorded = await payctl(argvOf(made!), { dir: cfg.dir });
+    expect(recorded.code, recorded.stderr).toBe(0);
+    // Recorded as made by it: create --wait reads that transaction back and follows it; nothing new paid.
+    const followed = await payctl([...createArgs(wallet, id), '--wait'], { dir: cfg.dir });
     expect(followed.code, followed.stderr).toBe(0);
     expect(followed.stdout).toMatch(/Status\s+Successful/);
-    // payout get says what the journal knows (made before, no transaction), never "unknown",
-    // and points to the list (a reconcile would answer "not unknown: nothing to do").
+    expect(ctx.sb.payouts().filter((p) => p.payout_id === id)).toHaveLength(1);
     const got = await payctl(['payout', 'get', id], { dir: cfg.dir });
-    expect(got.code, got.stderr).toBe(1);
-    expect(got.stderr).toContain('the service already had this payout id when it was sent');
-    expect(got.stderr).not.toMatch(/unknown|reconcile/);
-    expect(got.stderr).toMatch(/If it is this payout, its record is among: payctl payouts list/);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toContain(txn);
   });
 
   it('create whose outcome is unknown: exit 4 and no waiting', async () => {

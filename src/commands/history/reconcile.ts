@@ -243,6 +243,7 @@ async function reconcileOne(
   }
   if (r.kind === 'rejected') return { payoutId, action: 'resent', outcome: 'rejected', ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message };
   if (r.error instanceof InterruptedError) return { payoutId, action: 'resent', outcome: 'unknown', error: INTERRUPTED };
+  const refusedSearch = r.resendRefused ?? r.usedBefore;
   // Answered, or not, but not recorded: this machine's doing (o.faults saw the journal fail), not the service's.
   return {
     payoutId,
@@ -250,8 +251,8 @@ async function reconcileOne(
     outcome: 'unknown',
     error: r.error.message.replace(/\.$/, ''),
     ...(o.faults.unrecorded(payoutId) ? { unrecorded: true as const } : {}),
-    // Refused, while an earlier attempt may have been made: the payout list's records that could be it (resend-refused.ts).
-    ...(r.resendRefused ? { refused: { search: r.resendRefused, madeBy: choiceCommands(entry, r.resendRefused, o.inv).madeBy } } : {}),
+    // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
+    ...(refusedSearch ? { refused: { search: refusedSearch, madeBy: choiceCommands(entry, refusedSearch, o.inv).madeBy } } : {}),
   };
 }
 

@@ -2,9 +2,10 @@
  * `payctl payout create`, once the payout is read, checked and confirmed (create.ts): journaled
  * and fsynced before the request leaves, sent by payouts/send.ts with the journaled key and
  * body only, and what came of it said: accepted (the card, or with --json the service's answer;
- * --wait then waits for it to settle), already made (its payout id used before: the payout list
- * searched for it, payouts/used-before.ts, and said by create-used-before.ts), refused by the
- * service (with what to do next), or unknown (exit 4, with the safe retry printed). docs/architecture.md, "Idempotency
+ * --wait then waits for it to settle), refused by the service (with what to do next; its payout
+ * id used before for another payout: the payout list searched for it, payouts/used-before.ts,
+ * said by create-used-before.ts), or unknown (exit 4, with the safe retry printed; after its
+ * payout id was found used before, the records that could be it, each with its `--made-by`). docs/architecture.md, "Idempotency
  * journal" and "Printed commands".
  */
 import { write, type Deps } from '../../deps.js';
@@ -165,8 +166,8 @@ export async function reportOutcome(c: CreateRun, j: Journaled, result: Sent): P
 /** Accepted: the card or the service's answer on stdout (with --wait, the settled record instead), and then --wait. */
 async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind: 'accepted' }>): Promise<number> {
   const { deps, request, opts } = c;
-  // The service has this payout id already (made by an earlier attempt under another key, the
-  // payout list holding what could be it): no transaction id to show or wait for.
+  // The service has this payout id already, and no search of the list was made (create's are
+  // searched: used-before.ts, never "already made" on a candidate): no transaction id to show or wait for.
   if (result.alreadyMade) return alreadyMadeReport(c, j, result);
   // With --wait, stdout gets the settled record instead (one card, one JSON document).
   const answer = () =>
@@ -217,7 +218,7 @@ function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   const hint = result.held
     ? heldAdvice(j.entry, result.held, inv, ledgerNow(c.journal, deps.clock))
     : result.usedBefore
-      ? usedBeforeHint(c, j)
+      ? usedBeforeHint(c, j, result.usedBefore)
       : result.resendRefused
         ? refusedAdvice(j.entry, result.resendRefused, inv).trimEnd()
         : `Find out with:   ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', request.payoutId])}\n` +

@@ -1,54 +1,42 @@
 /**
  * What `payout create` says when the service refused its payout id as used before
  * (DUPLICATE_PAYOUT_ID) and the payout list was searched for the earlier payout
- * (payouts/used-before.ts): already submitted, naming the records that could be it (exit 0;
- * --wait exit 5: the refusal names no transaction to follow); used for another payout, so
- * nothing was paid (exit 1, with the command that sends it under another payout id); or
- * unknown (exit 4, with the command that finds its record).
+ * (payouts/used-before.ts): used for another payout, so nothing was paid (exit 1, with the
+ * command that sends it under another payout id); or unknown (exit 4): the records that could be
+ * it, each with the `history reconcile --made-by` command that records it as made, for a person
+ * to choose (a record names no payout id: last month's payout of the same amount to the same
+ * account matches too), or the command that finds its record. Already submitted (exit 0) is
+ * said only of a refusal no search was made for.
  */
 import { write } from '../../deps.js';
 import { ApiError, StillPendingError } from '../../errors.js';
-import { commandLine } from '../../config/command-line.js';
-import { findRecordCommand } from '../../payouts/lookup.js';
-import { checkedCandidates } from '../../payouts/used-before.js';
+import { choiceCommands, findRecordCommand } from '../../payouts/lookup.js';
+import type { UsedBefore } from '../../payouts/used-before.js';
 import { sendCommand } from './retry-command.js';
 import type { CreateRun, Journaled } from './create-send.js';
 import type { SendResult } from '../../payouts/send.js';
 
 type AlreadyMade = Extract<SendResult, { kind: 'accepted' }>;
 
-/** Already made: said with the candidates the payout list holds (none named: the search was not made), then --wait. */
+/**
+ * Already made with no search of the payout list (a refusal payctl does not check: `payout create`
+ * checks every one, used-before.ts, so this is a fallback), then --wait.
+ */
 export async function alreadyMadeReport(c: CreateRun, j: Journaled, result: AlreadyMade): Promise<number> {
   const { deps, request, opts, inv } = c;
   const id = request.payoutId;
   const said = result.alreadyMade?.message ?? '';
-  const ids = result.usedBefore ? checkedCandidates(result.usedBefore) : [];
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ payout_id: id, outcome: 'already made', message: said, candidates: ids }) + '\n');
-  const found =
-    ids.length === 1
-      ? `; its payout list holds it: transaction ${ids[0]}`
-      : ids.length > 1
-        ? `; ${ids.length} records of its payout list could be it: ${ids.join(', ')}`
-        : '';
-  deps.log.success(`Already submitted: the service already has payout id ${id} (sent before under another key: ${said})${found}. Nothing new was paid.`);
-  if (ids.length > 1)
-    deps.log.warn(
-      `${ids.length} records of the service's payout list pay what payout ${id} asks (same account, amount and currency): payctl cannot tell which one is it.`,
-    );
-  if (!result.usedBefore)
-    deps.log.warn(
-      `payctl cannot check what the service's payout ${id} pays (it looks payouts up by transaction id only): if that id was used before for another payout, this one was not paid; send it under another --payout-id.`,
-    );
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ payout_id: id, outcome: 'already made', message: said, candidates: [] }) + '\n');
+  deps.log.success(`Already submitted: the service already has payout id ${id} (sent before under another key: ${said}). Nothing new was paid.`);
+  deps.log.warn(
+    `payctl cannot check what the service's payout ${id} pays (it looks payouts up by transaction id only): if that id was used before for another payout, this one was not paid; send it under another --payout-id.`,
+  );
   if (!opts.wait) return 0;
   // --wait follows a payout by its transaction id, and the refusal names none: its settlement
-  // cannot be followed, so not known (exit 5, as for a read that fails), never "settled". The
-  // records that could be it are named, each with the command that follows it.
-  const follow = ids.map((t) => `  ${commandLine(inv, ['payout', 'get'], [t, '--wait'])}`).join('\n');
+  // cannot be followed, so not known (exit 5, as for a read that fails), never "settled".
   throw new StillPendingError(`Payout ${id} cannot be waited for: the service answered with no transaction id, so its settlement is not known.`, {
     payoutId: id,
-    hint: ids.length
-      ? `Follow ${ids.length === 1 ? 'its record' : 'the record that is it'} with:\n${follow}`
-      : `If it is this payout, its record is among: ${findRecordCommand(j.entry, inv)}`,
+    hint: `If it is this payout, its record is among: ${findRecordCommand(j.entry, inv)}`,
     notRead: true,
   });
 }
@@ -67,12 +55,27 @@ export function usedBeforeRefusal(c: CreateRun, error: ApiError): ApiError {
   });
 }
 
-/** The hint of an unknown outcome after the payout id was found used before: find the earlier payout's record. */
-export function usedBeforeHint(c: CreateRun, j: Journaled): string {
-  return (
-    `Find the earlier payout ${c.request.payoutId} among the service's payouts (same account, amount and currency):\n  ${findRecordCommand(j.entry, c.inv)}\n` +
-    `Running this command again searches again; it cannot pay twice (same payout id, same idempotency key).`
-  );
+/**
+ * The hint of an unknown outcome after the payout id was found used before: the records that
+ * could be it, each with the command that records it as made (runs as printed), and, only if
+ * none is, the command that sends it under another payout id; or the command that finds the
+ * earlier payout's record.
+ */
+export function usedBeforeHint(c: CreateRun, j: Journaled, search: UsedBefore): string {
+  const id = c.request.payoutId;
+  const { madeBy } = choiceCommands(j.entry, search, c.inv);
+  let out = '';
+  if (madeBy.length) {
+    const one = madeBy.length === 1;
+    out += `If ${one ? 'that record is' : 'one of those records is'} this payout (made before under payout id ${id}), record it as made:\n`;
+    for (const m of madeBy) out += `  ${m}\n`;
+    const other = nextPayoutId(id);
+    out +=
+      `If ${one ? 'it is' : 'each is'} another payout (an earlier one of the same amount to the same account), payout id ${id} was used for another payout and this one was not paid: ` +
+      `only then send it under another payout id (${other} here):\n  ${sendCommand({ ...c.request, payoutId: other }, c.inv, !!c.opts.yes)}\n`;
+  }
+  out += `Find the earlier payout ${id} among the service's payouts (same account, amount and currency):\n  ${findRecordCommand(j.entry, c.inv)}\n`;
+  return out + `Running this command again searches again; it cannot pay twice (same payout id, same idempotency key).`;
 }
 
 /** Another payout id for the same payout: `-2` added (`rent-2026-11-2`, never `rent-2026-12`), at most 128 characters. */

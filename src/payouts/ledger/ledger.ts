@@ -37,7 +37,16 @@ export type Outcome =
       alreadyMade?: { code: string; message: string };
     }
   | { kind: 'rejected'; status: number; code: string | undefined; message: string; at: string }
-  | { kind: 'unknown'; reason: string; at: string }
+  | {
+      kind: 'unknown';
+      reason: string;
+      at: string;
+      /**
+       * Its payout may have been made at any time before it was journaled (its payout id was used
+       * before: used-before.ts): searches of the payout list for it, and `--made-by`, take records of any time.
+       */
+      anyTime?: true;
+    }
   /** Looked up after an unknown outcome: the service has no payout with this id (404 NOT_FOUND). */
   | { kind: 'not-made'; at: string };
 
