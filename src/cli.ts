@@ -34,6 +34,9 @@ export interface Process {
   kill(pid: number, signal: NodeJS.Signals | 0): unknown;
 }
 
+/** An option quoted with its value (`'--api-key=sk_live_…'`) in commander's message: the value is never printed. */
+const OPTION_VALUE = /'(-[^'=\s]+)=[^']*'/g;
+
 /** A lazy getter that makes its value on first use (a throw is not kept: the next call tries again). */
 function once<T>(make: () => T): () => T {
   let box: { value: T } | undefined;
@@ -117,7 +120,9 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     getOutHasColors: () => (stdout.isTTY || colorEnv ? (defaults.getOutHasColors?.() ?? false) : false),
     writeOut: (s) => void stdout.write(s),
     writeErr: (s) => void proc.stderr.write(jsonRequested ? '' : s),
-    outputError: (s) => {
+    outputError: (raw) => {
+      // commander quotes an unknown option as typed: `--api-key=sk_live_…` would print the key.
+      const s = raw.replace(OPTION_VALUE, "'$1=…'");
       usageMessage = s.replace(/^error: /, '').trim();
       if (!jsonRequested) proc.stderr.write(s);
     },

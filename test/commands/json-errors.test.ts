@@ -295,3 +295,17 @@ describe('the error shape', () => {
     expect(problemOf('route payoutGet must contain {id}')).toMatchObject({ field: '' });
   });
 });
+
+describe('an unknown option written with its value', () => {
+  it('is named without the value, in text and --json: a key typed as --api-key=… is never printed (probe 49-F)', async () => {
+    const key = 'sk_live_Zx81abcdef123456';
+    const secret = 'whsec_Q2abcdef987654';
+    const login = await payctl(['login', `--api-key=${key}`], { dir: setup.dir });
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain("unknown option '--api-key=…'");
+    const listen = await payctl(['webhooks', 'listen', `--webhook-secret=${secret}`, '--json'], { dir: setup.dir });
+    expect(listen.code).toBe(2);
+    expect(JSON.parse(listen.stderr)).toMatchObject({ error: { message: "unknown option '--webhook-secret=…'" } });
+    for (const r of [login, listen]) expect(r.stdout + r.stderr).not.toMatch(/Zx81abcdef|Q2abcdef/);
+  });
+});
