@@ -91,6 +91,20 @@ describe('the ledger setting', () => {
     expect(checkLedgerSetting('postgres://payctl:PW@/payctl?host=/run/postgresql')).toBe('postgres://payctl:PW@/payctl?host=/run/postgresql');
   });
 
+  it('a password parameter with a raw # is masked whole, in the refusal of its fragment and as a secret (probe 49-F: "****#Hunter2Secret")', () => {
+    const raw = 'postgres://payctl@db.example.com:5432/payctl?password=Xk3#Hunter2Secret';
+    expect(maskLedgerUrl(raw)).toBe('postgres://payctl@db.example.com:5432/payctl?password=****');
+    let message = '';
+    try {
+      checkLedgerSetting(raw);
+    } catch (err) {
+      message = (err as UsageError).message + String((err as UsageError).hint);
+    }
+    expect(message).toContain('must not have a #fragment');
+    expect(message).not.toContain('Hunter2');
+    expect(ledgerSecrets(raw)).toContain('Xk3#Hunter2Secret');
+  });
+
   it('knows the passwords to mask, as written and decoded', () => {
     expect(ledgerSecrets('postgres://u:p%40ssword@h/db')).toEqual(['p%40ssword', 'p@ssword']);
     expect(ledgerSecrets('postgres://u@h/db?password=abcdef')).toEqual(['abcdef']);
