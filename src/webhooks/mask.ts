@@ -15,7 +15,9 @@ import type { ListenerDeps, ListenerSettings } from './listener.js';
  * the profile), never one from --secret-stdin or --secret.
  */
 export function listenerMask(s: ListenerSettings): SecretMask {
-  const mask = new SecretMask();
+  // From 4 characters, as the API key is masked (api/client.ts): a short secret is still the
+  // secret; before, one of 5 ("Zq9x7") echoed in an event's failure reason was printed.
+  const mask = new SecretMask(4);
   const password = s.forwardTo?.password;
   // Each in every form it could be written in (output/secrets.ts, secretForms); the password also percent-decoded.
   mask.add(s.secret, password, password && safeDecode(password));

@@ -134,6 +134,17 @@ describe('webhooks listen --json: stdout holds verified events only', () => {
     for (const line of exit.stdout.split('\n').filter(Boolean)) expect(json(line).verified).toBe(true);
   });
 
+  it('a webhook secret of 5 characters echoed in an event is masked, as an API key of that length is (probe 49-F: printed)', async () => {
+    const short = 'Zq9x7';
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: short } });
+    const b = body(webhookId(), txnId(), { status: 'failed', failure_reason: `secret is ${short}` });
+    expect((await postRaw(l.url, b, headersFor(b, short))).status).toBe(200);
+    await l.waitFor(() => l.stdout().includes('secret is'), 'the event printed');
+    const exit = await stop(l);
+    expect(exit.stdout + exit.stderr).not.toContain(short);
+    expect(exit.stdout).toContain('secret is ***');
+  });
+
   it('duplicates are judged among verified events only: a forgery never marks a webhook_id seen, nor is it itself a duplicate', async () => {
     const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const a = webhookId();
