@@ -46,17 +46,19 @@ export interface ReadOptions {
   what?: string;
   /** Told the open file's stat before it is read; throws to refuse it. */
   check?: (st: Stats) => void;
+  /** A file the user names (a policy file): a symlink to one is followed; a pipe or device at its end is still refused. */
+  follow?: boolean;
 }
 
 /**
- * `file` opened for reading, never blocking: undefined when it is not there. A symlink or anything
- * but a regular file is a RefusedFile; other errors (EACCES) are thrown as they are. The caller
+ * `file` opened for reading, never blocking: undefined when it is not there. A symlink (unless
+ * `follow`: a file the user names) or anything but a regular file is a RefusedFile; other errors (EACCES) are thrown as they are. The caller
  * closes the descriptor.
  */
-export function openRegular(file: string): OpenedFile | undefined {
+export function openRegular(file: string, follow = false): OpenedFile | undefined {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (follow ? 0 : (constants.O_NOFOLLOW ?? 0)));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -78,7 +80,7 @@ export function openRegular(file: string): OpenedFile | undefined {
  * it is not there. `check`: told the file's stat before anything is read (its owner, its mode).
  */
 export function readRegular(file: string, max: number, opts: ReadOptions = {}): Buffer | undefined {
-  const f = openRegular(file);
+  const f = openRegular(file, opts.follow);
   if (!f) return undefined;
   try {
     opts.check?.(f.st);

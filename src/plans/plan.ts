@@ -9,7 +9,7 @@
  * signature made before still holds. A plan is a file, or a row of a shared ledger found by its
  * hash (storedPlan): either is checked whole the same way before it is used.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readRegular, RefusedFile } from '../config/regular-file.js';
 import { RefusedError, UsageError } from '../errors.js';
 import { minorToDecimal } from '../money/amount.js';
 import { sha256 } from '../payouts/identity.js';
@@ -211,13 +211,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function readPlanJson(path: string): unknown {
   let text: string;
   try {
-    const st = statSync(path);
-    if (!st.isFile()) throw new Error('it is not a regular file');
-    if (st.size > MAX_PLAN_BYTES) throw new Error(`it is larger than ${MAX_PLAN_BYTES / 1024 / 1024} MiB`);
-    text = readFileSync(path, 'utf8');
+    // One descriptor, never blocking: a pipe or a device named as the plan is refused, never read.
+    const bytes = readRegular(path, MAX_PLAN_BYTES, { what: 'plan', follow: true });
+    if (!bytes) throw new Error('no such file');
+    text = bytes.toString('utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read the plan ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
+    throw new UsageError(`Cannot read the plan ${path}: ${err instanceof RefusedFile ? `it ${err.why}` : (err as Error).message}.`);
   }
   try {
     return JSON.parse(text) as unknown;

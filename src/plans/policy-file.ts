@@ -8,7 +8,7 @@
  * approvals.ts and limits.ts share: a currency's rule ("*" for the others), amounts as a
  * person reads them.
  */
-import { readFileSync } from 'node:fs';
+import { readRegular, RefusedFile } from '../config/regular-file.js';
 import { ConfigError } from '../errors.js';
 import { decimalFromNumber, decimalToMinor, formatAmount, minorToDecimal } from '../money/amount.js';
 import { parseServiceJson } from '../service/exact-json.js';
@@ -254,17 +254,36 @@ function readRules(r: Reading, raw: Record<string, unknown>): void {
   }
 }
 
+/** The most a policy file is read: a policy of every currency and member is a few kilobytes. */
+const MAX_POLICY_BYTES = 1024 * 1024;
+
+/**
+ * A policy file's text; throws an Error whose message says why not (a sentence's end: "no such
+ * file", "it is a named pipe (FIFO), not a regular file"). Never blocks on a pipe or reads a
+ * device without end (`config set policy` on a FIFO hung, deaf to SIGTERM; /dev/zero took 3 GB).
+ */
+export function readPolicyText(file: string): string {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readRegular(file, MAX_POLICY_BYTES, { what: 'policy file', follow: true });
+  } catch (err) {
+    if (err instanceof RefusedFile) throw new Error(`it ${err.why}`);
+    throw err;
+  }
+  if (!bytes) throw new Error('no such file');
+  return bytes.toString('utf8');
+}
+
 /** A policy file read and checked: the policy, or why it cannot be one (`unreadable`, or every problem). */
 export function examinePolicy(file: string): { policy: Policy; problems: [] } | { policy?: undefined; unreadable?: string; problems: string[] } {
   let raw: unknown;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readPolicyText(file);
     // Numbers kept as written when a double would change them (exact-json.ts): amounts are exact.
     raw = parseServiceJson(text);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message;
+    const why = err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message;
     return { unreadable: why, problems: [why] };
   }
   const twice = keyTwice(text);

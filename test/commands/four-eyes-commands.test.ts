@@ -397,7 +397,7 @@ describe('plan files that are not whole plans are refused before anything (exit 
     mkdirSync(folder);
     const dir = await run('mariama', ['plan', 'show', folder]);
     expect(dir.code).toBe(2);
-    expect(dir.stderr).toContain(`Cannot read the plan ${folder}: it is not a regular file.`);
+    expect(dir.stderr).toContain(`Cannot read the plan ${folder}: it is a folder, not a regular file.`);
     expect(await refused('{"payctl_plan": 1,')).toContain('<plan> is not a payctl plan: it is not JSON.');
   });
 

@@ -136,3 +136,43 @@ describe('a FIFO where payctl keeps a file: refused, never waited on', () => {
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 });
+
+describe('a FIFO or a device named as a file the user gives (probe 49-F: hung, deaf to SIGTERM; /dev/zero took 3 GB)', () => {
+  it("the policy: config set, then payout create with the profile's policy become a FIFO, and a symlink to /dev/zero (config set, policy check, plan show): exit 2, naming it", async () => {
+    const dir = tempConfigDir().dir;
+    copies.push(dir);
+    cpSync(base.dir, dir, { recursive: true });
+    const fifo = work.file(`policy-${randomUUID().slice(0, 8)}.json`);
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    const set = await run(['config', 'set', 'policy', fifo], dir);
+    endedByItself(set);
+    expect(set.code).toBe(2);
+    expect(set.stderr).toContain(`cannot read ${fifo}: it is a named pipe (FIFO), not a regular file`);
+
+    // The profile's policy, a file when set, a FIFO since: payout create refuses it, nothing sent.
+    const file = writeFile(work.file(`policy-${randomUUID().slice(0, 8)}.json`), JSON.stringify({ daily_total: { SLE: '5000000' } }));
+    expect((await payctl(['config', 'set', 'policy', file], { dir })).code).toBe(0);
+    rmSync(file);
+    execFileSync('mkfifo', ['-m', '600', file]);
+    const from = ctx.sb.requests().length;
+    const create = await run(payoutArgs(wallet, `fifo-${randomUUID()}`), dir);
+    endedByItself(create);
+    expect(create.code).toBe(2);
+    expect(create.stderr).toContain('it is a named pipe (FIFO), not a regular file');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    const zero = work.file(`zero-${randomUUID().slice(0, 8)}.json`);
+    execFileSync('ln', ['-s', '/dev/zero', zero]);
+    for (const args of [
+      ['config', 'set', 'policy', zero],
+      ['policy', 'check', zero],
+      ['plan', 'show', zero],
+    ]) {
+      const r = await run(args, dir);
+      endedByItself(r);
+      expect(r.code, args.join(' ')).toBe(2);
+      // policy check reads the profile's policy (the FIFO) first; either is named, never read.
+      expect(r.stderr, args.join(' ')).toMatch(/it is a (character device|named pipe \(FIFO\)), not a regular file/);
+    }
+  });
+});

@@ -8,7 +8,8 @@
  * checks. Exit 0 when it can be sent as it is (a batch directly, a plan with its approvals), 1
  * when not.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegular } from '../../config/regular-file.js';
 import { write, type Deps } from '../../deps.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -31,11 +32,22 @@ export interface PolicyCheckOptions {
 
 /** A plan is a JSON object with payctl_plan; anything else is read as a batch file. */
 function isPlan(path: string): boolean {
+  // Its first 4 KiB, never blocking on a pipe nor reading a device (openRegular): such a file is no plan.
+  let f: ReturnType<typeof openRegular>;
   try {
-    const head = readFileSync(path, 'utf8').slice(0, 4096);
-    return new RegExp(`"payctl_plan"\\s*:\\s*${PLAN_FORMAT}\\b`).test(head);
+    f = openRegular(path, true);
   } catch {
     return false;
+  }
+  if (!f) return false;
+  try {
+    const head = Buffer.alloc(4096);
+    const n = readSync(f.fd, head, 0, head.length, 0);
+    return new RegExp(`"payctl_plan"\\s*:\\s*${PLAN_FORMAT}\\b`).test(head.subarray(0, n).toString('utf8'));
+  } catch {
+    return false;
+  } finally {
+    closeSync(f.fd);
   }
 }
 

@@ -6,12 +6,12 @@
  * about once. A team policy that cannot be checked (a row changed in the database) is an error
  * (exit 2, nothing sent), never taken for "no policy".
  */
-import { readFileSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { ledgerSetting, openLedger } from '../../payouts/open-ledger.js';
 import type { Policy } from '../../plans/policy.js';
 import { canonicalPolicy, teamPolicyOf, type TeamPolicy } from '../../plans/team-policy.js';
+import { readPolicyText } from '../../plans/policy-file.js';
 import { profilePolicy } from '../plan/common.js';
 
 /** Each run's answer (by its resources: one per run). */
@@ -48,7 +48,7 @@ function warnIfOther(deps: Deps, team: TeamPolicy): void {
   if (!file) return;
   let same = false;
   try {
-    const read = canonicalPolicy(readFileSync(file, 'utf8'));
+    const read = canonicalPolicy(readPolicyText(file));
     same = 'content' in read && read.content === team.row.content;
   } catch {
     // unreadable: not the team's

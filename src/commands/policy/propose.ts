@@ -9,13 +9,12 @@
  * unlistedProposer: a second key of one person would let them approve their own change), and a
  * change that the approvers of the policy in force, besides the proposer, are too few to adopt.
  */
-import { readFileSync } from 'node:fs';
 import { write, type Deps } from '../../deps.js';
 import { RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import type { PolicyWrite, StoredPolicy } from '../../payouts/ledger/ledger.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
-import { approvalsWord, examinePolicyValue } from '../../plans/policy-file.js';
+import { approvalsWord, examinePolicyValue, readPolicyText } from '../../plans/policy-file.js';
 import { approvalsForChange, canonicalPolicy, changeApprovers, contentHash, signedProposal, teamPolicyOf, unlistedProposer } from '../../plans/team-policy.js';
 import { text } from '../../output/text.js';
 import { approveCommand, showCommand, teamStore } from './team.js';
@@ -45,10 +44,9 @@ export async function run(opts: PolicyProposeOptions, deps: Deps): Promise<numbe
 function readProposal(file: string): string {
   let raw: string;
   try {
-    raw = readFileSync(file, 'utf8');
+    raw = readPolicyText(file);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot read the policy ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}. Nothing was proposed.`);
+    throw new UsageError(`Cannot read the policy ${file}: ${(err as Error).message}. Nothing was proposed.`);
   }
   const read = canonicalPolicy(raw);
   if ('problem' in read) throw new RefusedError(`The policy ${file} cannot be proposed: ${read.problem}. Nothing was proposed.`);
