@@ -24,7 +24,20 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     fs.writeSync(1, line);
   } catch (err) {
     if (err.code === 'EAGAIN') process.stdout.write(line);
-    else if (err.code !== 'EPIPE') throw err;
+    else if (err.code !== 'EPIPE') {
+      // As any command says it (src/cli.ts), never a stack trace: `payctl --version > /dev/full`.
+      const words = { ENOSPC: 'no space left on device', EDQUOT: 'the disk quota is exceeded', EBADF: 'standard output is closed' };
+      const why = words[err.code] ? `${words[err.code]} (${err.code})` : String(err.code || err.message);
+      try {
+        fs.writeSync(
+          2,
+          `Error: The output could not be written: ${why}; what was printed is incomplete.\nNothing was sent. Free the space, or write the output elsewhere, and run the same command again.\n`,
+        );
+      } catch {
+        // stderr refused too: the exit code says it
+      }
+      process.exitCode = 1;
+    }
   }
 } else {
   // Node makes process.stdout and process.stderr on first use, and a pipe's stream costs a few

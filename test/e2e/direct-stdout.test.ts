@@ -67,8 +67,8 @@ describe('stdout on every kind of descriptor', () => {
     for (const args of [['--help'], ['completion', 'fish']]) expect(viaShell(args, '>&-')).toEqual({ code: 0, stdout: '', stderr: '' });
   });
   // test/commands/output-refused.test.ts has the rest (exit 4 after a payout, a refusal half way).
-  it('a full device (> /dev/full): exit 1 and the cause on stderr, written directly or through the stream', () => {
-    for (const args of [['--help'], ['completion', 'fish']]) {
+  it('a full device (> /dev/full): exit 1 and the cause on stderr, written directly or through the stream, --version too (probe 49-F: a stack trace)', () => {
+    for (const args of [['--help'], ['completion', 'fish'], ['--version'], ['-V']]) {
       expect(viaShell(args, '> /dev/full')).toEqual({
         code: 1,
         stdout: '',
