@@ -82,7 +82,10 @@ export function checkFolder(dir: string, what: string): void {
       `Refusing to use the ${what} ${dir}: ${why}. Nothing was sent.`,
       st.isSymbolicLink() || (myUid !== undefined && st.uid !== myUid)
         ? 'Use a folder of your own: remove or move it, or set PAYCTL_CONFIG_DIR to a folder that only you can write.'
-        : `Make it private with: chmod 700 ${shellQuote(dir)}`,
+        : !st.isDirectory()
+          ? // chmod would not make a file a folder: move it away (it may be something to keep), and payctl makes the folder.
+            `Move it out of the way (mv ${shellQuote(dir)} ${shellQuote(`${dir}.moved`)}), look at what it is, and run the same command again: payctl makes the folder.`
+          : `Make it private with: chmod 700 ${shellQuote(dir)}`,
     );
   }
 }

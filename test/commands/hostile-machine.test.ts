@@ -7,7 +7,7 @@
  * in-memory streams, the sandbox and the hostile services over real HTTP).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -154,6 +154,23 @@ describe('planted files', () => {
     expect(r.code).toBe(2);
     expect(readdirSync(open)).toEqual([]);
     expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+
+  it('a file where the journal folder goes: refused, and the printed way out (move it) works as printed; never "chmod 700" (probe 49-F)', async () => {
+    const journal = join(cfg.dir, 'journal');
+    writeFileSync(journal, 'not a folder', { mode: 0o600 });
+    const r = await payctl(payoutArgs(sle, `file-${Date.now()}`), { dir: cfg.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Refusing to use the payout journal folder ${journal}: it is not a folder. Nothing was sent.`);
+    expect(r.stderr).not.toContain('chmod');
+    const mv = /\(mv (\S+) (\S+)\)/.exec(r.stderr);
+    expect(mv, r.stderr).not.toBeNull();
+    expect([mv![1], mv![2]]).toEqual([journal, `${journal}.moved`]);
+    renameSync(mv![1]!, mv![2]!);
+    const again = await payctl(payoutArgs(sle, `file-${Date.now()}-2`), { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(`${journal}.moved`, 'utf8')).toBe('not a folder');
+    noBug(r);
   });
 
   it.each(['index', 'days', 'log'])('a journal folder of its own whose %s folder is a symlink to a folder elsewhere: refused, nothing written there', async (sub) => {
