@@ -11,14 +11,15 @@ export const setSpec: CommandSpec = {
     'ledger is local (the journal in the config folder, the default) or the PostgreSQL URL of a ledger your\n' +
     'team shares (README "Working as a team"). A URL with a password is best given with --stdin, or without\n' +
     'the password: PGPASSWORD or ~/.pgpass supplies it. TLS: ?sslmode=verify-full (or require). PAYCTL_LEDGER_URL\n' +
-    'overrides the setting.',
+    'overrides the setting. --profile names a profile that exists (made by login, or by sandbox start for\n' +
+    '"sandbox"): config set changes a profile, it makes none but the default.',
   examples: [
     'payctl config set base-url https://api.example.com/v2',
     'payctl config set routes.payoutGet /payouts/{transactionId}',
     'payctl config set policy ~/finance/payout-policy.json',
     'payctl config set ledger postgres://payctl@db.example.com/payctl',
     'printf \'%s\\n\' "$LEDGER_URL" | payctl config set ledger --stdin',
-    'payctl config set base-url http://127.0.0.1:4010/v2 --profile local',
+    'payctl config set webhook-signature-header X-Bokumonie-Signature --profile sandbox',
   ],
   load: () => import('./set.js'),
 };
