@@ -309,3 +309,20 @@ describe('an unknown option written with its value', () => {
     for (const r of [login, listen]) expect(r.stdout + r.stderr).not.toMatch(/Zx81abcdef|Q2abcdef/);
   });
 });
+
+describe('webhooks listen: an empty --secret-stdin', () => {
+  it('is refused with the same listener to run, its options kept (probe 49-F: the hint dropped --port and --forward-to)', async () => {
+    const args = ['webhooks', 'listen', '--secret-stdin', '--port', '47646', '--forward-to', 'http://127.0.0.1:3000/hooks', '--tolerance', '60'];
+    const r = await payctl(args, { dir: setup.dir, input: '\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('The webhook secret from standard input is empty.');
+    expect(r.stderr).toContain(
+      'Pipe it in: printf %s "$SECRET" | payctl webhooks listen --secret-stdin --port 47646 --tolerance 60 --forward-to http://127.0.0.1:3000/hooks\n',
+    );
+    // A forward URL with a password is never printed.
+    const secretUrl = await payctl(['webhooks', 'listen', '--secret', ' ', '--forward-to', 'http://app:Pw-991x@127.0.0.1:3000/hooks'], { dir: setup.dir });
+    expect(secretUrl.code).toBe(2);
+    expect(secretUrl.stderr).toContain('payctl webhooks listen --secret-stdin --forward-to "$FORWARD_TO"');
+    expect(secretUrl.stderr).not.toContain('Pw-991x');
+  });
+});

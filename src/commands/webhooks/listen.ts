@@ -80,6 +80,24 @@ function checkForwardUrl(raw: string): URL {
 }
 
 /**
+ * This listener's command with the secret piped in (--secret-stdin), its other options as given
+ * (before: the hint dropped --port, --forward-to and the rest, and pasted back it listened
+ * elsewhere). A --forward-to URL with a user name or password is printed as "$FORWARD_TO".
+ */
+function stdinCommand(opts: ListenOptions, deps: Deps): string {
+  const args: string[] = ['--secret-stdin'];
+  if (opts.port !== undefined && opts.port !== 4242) args.push('--port', String(opts.port));
+  if (opts.host !== undefined && opts.host !== '127.0.0.1') args.push('--host', opts.host);
+  if (opts.path !== undefined && opts.path !== '/webhooks') args.push('--path', opts.path);
+  if (opts.signatureHeader !== undefined) args.push('--signature-header', opts.signatureHeader);
+  if (opts.tolerance !== undefined) args.push('--tolerance', String(opts.tolerance));
+  const secretInUrl = opts.forwardTo !== undefined && /\/\/[^/?#]*@/.test(opts.forwardTo);
+  if (opts.forwardTo !== undefined && !secretInUrl) args.push('--forward-to', opts.forwardTo);
+  const line = commandLine(invocationOf(deps.globals, deps.env), ['webhooks', 'listen'], args);
+  return `printf %s "$SECRET" | ${line}${secretInUrl ? ' --forward-to "$FORWARD_TO"' : ''}${deps.globals.json ? ' --json' : ''}`;
+}
+
+/**
  * The webhook secret: --secret-stdin (first line of stdin), else --secret (with a
  * warning: the command line of a process is visible to every user of the machine),
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; undefined when none.
@@ -96,13 +114,13 @@ async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Pro
     const { readFirstLine } = await import('../login.js');
     const secret = (await readFirstLine(deps.io.stdin)).trim();
     if (!secret) {
-      throw new UsageError('The webhook secret from standard input is empty.', [], 'Pipe it in: printf %s "$SECRET" | payctl webhooks listen --secret-stdin');
+      throw new UsageError('The webhook secret from standard input is empty.', [], `Pipe it in: ${stdinCommand(opts, deps)}`);
     }
     return secret;
   }
   if (opts.secret !== undefined) {
     if (!opts.secret.trim()) {
-      throw new UsageError('The webhook secret given with --secret is blank.', [], 'Pipe it in instead: printf %s "$SECRET" | payctl webhooks listen --secret-stdin');
+      throw new UsageError('The webhook secret given with --secret is blank.', [], `Pipe it in instead: ${stdinCommand(opts, deps)}`);
     }
     deps.log.warn(
       '--secret puts the webhook secret on the command line, where other users of this machine can see it (ps). ' +
