@@ -11,6 +11,9 @@
  * `--made-by` takes it. A record whose account or creation time is missing or unreadable is
  * listed too, but `unchecked`: payctl cannot tell it from another payout to another account, or
  * from last month's payout of the same amount, so `--made-by` refuses it and none is printed.
+ * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left unknown,
+ * only the hard facts rule a record out (JudgeHow.hardFacts): its time, note, name, provider and
+ * type are not judged, only said.
  */
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';
@@ -63,37 +66,27 @@ export function askedOf(body: string): Asked | undefined {
 }
 
 /**
- * A record created this long before the first attempt still counts: the service's clock and
- * the one that dated the entry may differ. It decides too: a search that finds no record since
- * the first attempt records a refused resend as refused (resend-refused.ts), so a clock further
- * ahead of the service's than this would hide the payout it made. Such searches go back by how
- * far ahead it was found (clockAheadMs, from the service's Date header) besides this margin.
+ * A record created this long before the first attempt still counts, in the search a person
+ * chooses from (history reconcile's, past the 24-hour rule): the service's clock and the one
+ * that dated the entry may differ. Searches that decide "not made" have no time bound at all
+ * (decide.ts): no clock is trusted for those.
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /**
- * How far the clock that reads `now` (the ledger's: it dates entries) is ahead of the service's
- * (ms; 0 when not ahead), by the Date header (lower case, as HttpResponse has it) of an answer
- * the service sent a moment ago; undefined when it sent none that can be read. The header's
- * whole seconds and the time since it came only make it larger: a search goes back further.
+ * The earliest creation time (ns since the epoch) of a record that could be the entry's payout:
+ * its first attempt less CLOCK_SKEW_MS; undefined when its time cannot be read.
  */
-export function clockAheadMs(headers: Readonly<Record<string, string>>, now: Date): number | undefined {
-  const said = headers['date'];
-  const t = said ? Date.parse(said) : NaN;
-  return Number.isFinite(t) ? Math.max(0, now.getTime() - t) : undefined;
+export function earliestCreatedNs(entry: Pick<JournalEntry, 'createdAt'>): bigint | undefined {
+  const t = Date.parse(entry.createdAt);
+  return Number.isFinite(t) ? BigInt(Math.floor(t - CLOCK_SKEW_MS)) * 1_000_000n : undefined;
 }
 
 /**
- * The earliest creation time (ns since the epoch) of a record that could be the entry's payout:
- * its first attempt, less `aheadMs` (how far the clock that dated it was ahead of the service's:
- * clockAheadMs) and CLOCK_SKEW_MS; undefined when its time cannot be read.
+ * Whether the entry is marked as left unknown by a search that decides (decide.ts: a payout id
+ * used before, a refused resend): a record of any time may be its payout, and a record is judged
+ * on the hard facts only (JudgeHow.hardFacts), as that search judged the records it offered.
  */
-export function earliestCreatedNs(entry: Pick<JournalEntry, 'createdAt'>, aheadMs = 0): bigint | undefined {
-  const t = Date.parse(entry.createdAt);
-  return Number.isFinite(t) ? BigInt(Math.floor(t - aheadMs - CLOCK_SKEW_MS)) * 1_000_000n : undefined;
-}
-
-/** Whether a record of any time may be the entry's payout, whatever its time says: it is marked so (an unknown outcome whose payout id was used before: used-before.ts). */
 export function searchesAnyTime(entry: Pick<JournalEntry, 'outcome'>): boolean {
   return entry.outcome?.kind === 'unknown' && entry.outcome.anyTime === true;
 }
@@ -116,13 +109,21 @@ const noteKey = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 /** A provider or type as compared: letters and digits, lower case ("Orange Money" is orange_money). */
 const wordKey = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toLowerCase();
 
-/**
- * How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the
- * module comment). `anyTime`: the entry's time says nothing of when it was sent (dated in the
- * future: entry-age.ts ageUnknown), so a record created before it is not left out for that.
- * `aheadMs`: how far the clock that dated the entry was found ahead of the service's (clockAheadMs).
- */
-export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined, anyTime = false, aheadMs = 0): Judgement {
+/** How a record is judged (judgeCandidate). */
+export interface JudgeHow {
+  /** The entry's time says nothing of when it was sent (dated in the future: entry-age.ts ageUnknown): a record created before it is not left out for that. */
+  anyTime?: boolean;
+  /**
+   * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left
+   * unknown: only the hard facts rule a record out (currency, amount, account, and a wallet or
+   * payout id the record names); its time is not judged, and a note, name, provider or type
+   * that differs is a mark, never a reason to leave the record out.
+   */
+  hardFacts?: boolean;
+}
+
+/** How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the module comment and JudgeHow). */
+export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined, how: JudgeHow = {}): Judgement {
   if (!a?.currency || a.amount === undefined) return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [], unchecked: [] };
   const problems: string[] = [];
   const marks: string[] = [];
@@ -132,6 +133,8 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
     why ??= reason;
     problems.push(problem);
   };
+  // Soft facts: another record for a search that chooses, only said for one that decides.
+  const soft = (reason: LeftOutReason, problem: string) => (how.hardFacts ? marks.push(problem) : differs(reason, problem));
   if (record.currency.toUpperCase() !== a.currency.toUpperCase()) differs('currency or amount', `currency ${text(record.currency)}, sent ${a.currency}`);
   else if (!sameAmount(record.amount, a.amount, a.currency)) {
     let got: string;
@@ -151,17 +154,17 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   if (a.note !== undefined && record.note !== a.note) {
     if (!record.note) marks.push('no note given');
     else if (noteKey(record.note) === noteKey(a.note)) marks.push(`note written "${text(record.note)}"`);
-    else differs('note', `note "${text(record.note)}", sent "${text(a.note)}"`);
+    else soft('note', `note "${text(record.note)}", sent "${text(a.note)}"`);
   }
   const created = instantNs(record.created_at);
   if (created === undefined) unchecked.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
-  else if (!anyTime && created < (earliestCreatedNs(entry, aheadMs) ?? created))
+  else if (!how.anyTime && !how.hardFacts && created < (earliestCreatedNs(entry) ?? created))
     differs('created before', `created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
   // Another provider or type of account is another account, whatever its number.
   const r = record.recipient;
   const provider = r?.provider ?? r?.bank;
-  if (provider && a.provider && wordKey(provider) !== wordKey(a.provider)) differs('account', `provider ${text(provider)}, sent ${text(a.provider)}`);
-  if (r?.type && a.type && wordKey(r.type) !== wordKey(a.type)) differs('account', `recipient type ${text(r.type)}, sent ${text(a.type)}`);
+  if (provider && a.provider && wordKey(provider) !== wordKey(a.provider)) soft('account', `provider ${text(provider)}, sent ${text(a.provider)}`);
+  if (r?.type && a.type && wordKey(r.type) !== wordKey(a.type)) soft('account', `recipient type ${text(r.type)}, sent ${text(a.type)}`);
   // A name the service writes otherwise is said, for a person to judge: names are written many ways.
   if (r?.name && a.name && noteKey(r.name) !== noteKey(a.name)) marks.push(`name "${text(r.name)}", sent "${text(a.name)}"`);
   // A record that names another wallet or another payout id is another payout, whatever else it matches.

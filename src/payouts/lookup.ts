@@ -7,14 +7,14 @@
  * once that key may be forgotten (entry-age.ts, the 24-hour rule), by searching `GET /payout/list` for records
  * that could be it (candidates), for a person to choose from.
  */
-import { ApiError, InterruptedError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, TRANSACTION_ID, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { askedOf, candidateLine, clockAheadMs, earliestCreatedNs, judgeCandidate, leftOutLine, searchesAnyTime, type LeftOutReason } from './candidate-fields.js';
+import { askedOf, candidateLine, earliestCreatedNs, judgeCandidate, leftOutLine, searchesAnyTime, type Judgement, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 import { pageEnd, pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
@@ -134,7 +134,7 @@ export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: P
 /**
  * The `payouts list` command that finds the record of a journaled payout payctl has no
  * transaction id for (already made under another key, perhaps days before): its wallet and
- * currency, as the journaled body sent them.
+ * currency, as the journaled body sent it.
  */
 export function findRecordCommand(entry: JournalEntry, inv: Invocation): string {
   const a = askedOf(entry.body);
@@ -217,6 +217,8 @@ export interface CandidateSearch {
   /** Records read (each payout once), and whether the search reached records older than the first attempt (or the end). */
   read: number;
   complete: boolean;
+  /** Why a search that decides stopped before a certain end of the list (decide.ts), in words. */
+  stopped?: string;
   /**
    * Records of any time were candidates, the search bounded only by the list's end and MAX_PAGES:
    * the entry's age cannot be told (entry-age.ts ageUnknown), or the caller asked (`anyTime`).
@@ -240,8 +242,10 @@ export interface CandidateSearch {
  * list-progress.ts pageEnd), or MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
  * has no first attempt to go by: its payout was made at some time before, so records of any time
  * are judged, and only the list's end or MAX_PAGES stops the search; so with `anyTime`, and for
- * an entry marked so (candidate-fields.ts searchesAnyTime), for a payout made at an unknown time
- * before its entry (the service already had its payout id: used-before.ts). Records whose transaction id the journal has for another payout (`claimed`) are
+ * an entry a search that decides left unknown (marked: candidate-fields.ts searchesAnyTime),
+ * whose records are judged on the hard facts only, as that search judged them (decide.ts).
+ * This search is for a person to choose from; searches that decide "not made" are decide.ts's.
+ * Records whose transaction id the journal has for another payout (`claimed`) are
  * left out. The service's filters are not relied on: payctl filters every record itself. A
  * record that came on a page before (payouts made meanwhile push the older ones down) is read
  * once; a repeated page, or pages that bring nothing new (list-progress.ts), stop with an error.
@@ -249,11 +253,13 @@ export interface CandidateSearch {
 export async function findCandidates(
   api: ApiClient,
   entry: JournalEntry,
-  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string>; anyTime?: boolean; aheadMs?: number },
+  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string>; anyTime?: boolean },
 ): Promise<CandidateSearch> {
   const anyTime = opts.anyTime === true || ageUnknown(entry, opts.now) || searchesAnyTime(entry);
-  const since = anyTime ? undefined : earliestCreatedNs(entry, opts.aheadMs);
+  const since = anyTime ? undefined : earliestCreatedNs(entry);
   const asked = askedOf(entry.body);
+  // Marked by a search that decides: judged as it judged them (decide.ts).
+  const hardFacts = searchesAnyTime(entry);
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   let previous: string | undefined;
   // The page before was shorter than asked, with no word on paging (list-progress.ts pageEnd): this one tells whether the list ended there.
@@ -278,23 +284,8 @@ export async function findCandidates(
     const fresh = records.filter((r) => r.transaction_id === undefined || !read.addSeen(r.transaction_id));
     out.read += fresh.length;
     const noProgress = stale.page(records.length, fresh.length);
-    let older = false;
-    for (const r of fresh) {
-      const created = instantNs(r.created_at);
-      if (created !== undefined && since !== undefined && created < since) older = true;
-      const j = judgeCandidate(r, entry, asked, anyTime, opts.aheadMs);
-      if (j.why) {
-        out.leftOut.set(j.why, (out.leftOut.get(j.why) ?? 0) + 1);
-        continue;
-      }
-      const owner = r.transaction_id ? opts.claimed?.get(r.transaction_id) : undefined;
-      if (owner !== undefined && owner !== entry.payoutId) out.claimed++;
-      else {
-        out.candidates.push(r);
-        if (j.marks.length) out.marks.set(r, j.marks);
-        if (j.unchecked.length) out.unchecked.set(r, j.unchecked);
-      }
-    }
+    const older = since !== undefined && fresh.some((r) => (instantNs(r.created_at) ?? since) < since);
+    judgeInto(out, fresh, entry, (r) => judgeCandidate(r, entry, asked, { anyTime, hardFacts }), opts.claimed);
     const end = pageEnd(p, records.length, PER_PAGE);
     probing = end === 'short';
     if (older || end === 'last') {
@@ -309,32 +300,34 @@ export async function findCandidates(
   return out;
 }
 
-/** A search of the payout list (findCandidates), or why it failed. */
+/** A search of the payout list (findCandidates, decide.ts searchList), or why it failed. */
 export type ListSearch = CandidateSearch | { error: string };
 
 /**
- * The payout list searched (findCandidates) for what could be `entry`'s payout, records the
- * journal has as other payouts left out, for a search whose finding nothing DECIDES (refused,
- * nothing paid): "since the first attempt" goes by the service's clock, back by how far the
- * ledger's clock (`now`) is ahead of it by the Date header of `answer`, the service's latest
- * (candidate-fields.ts clockAheadMs); with none that can be read, records of any time. Any
- * failure (an answer that cannot be read, credentials refused for the list, the network) is
- * returned as `{ error }`: the caller was answered, only the search failed. An interruption is thrown.
+ * Records read (each once) judged into `out`: left out by why, left out as another payout's
+ * (`claimed`: the journal has its transaction id for another entry), or candidates, with what
+ * is odd in them and what payctl cannot check.
  */
-export async function searchList(
-  api: ApiClient,
-  journal: Ledger,
+export function judgeInto(
+  out: CandidateSearch,
+  records: PayoutRecord[],
   entry: JournalEntry,
-  opts: { now: Date; signal: AbortSignal; answer: Pick<HttpResponse, 'headers'>; anyTime?: boolean },
-): Promise<ListSearch> {
-  const aheadMs = clockAheadMs(opts.answer.headers, opts.now);
-  const anyTime = opts.anyTime === true || aheadMs === undefined;
-  try {
-    const claimed = await claimedTransactions(journal, entry.baseUrl);
-    return await findCandidates(api, entry, { now: opts.now, signal: opts.signal, claimed, ...(anyTime ? { anyTime } : { aheadMs }) });
-  } catch (err) {
-    if (err instanceof InterruptedError) throw err;
-    return { error: (err as Error).message.replace(/\.$/, '') };
+  judge: (r: PayoutRecord) => Judgement,
+  claimed?: ReadonlyMap<string, string>,
+): void {
+  for (const r of records) {
+    const j = judge(r);
+    if (j.why) {
+      out.leftOut.set(j.why, (out.leftOut.get(j.why) ?? 0) + 1);
+      continue;
+    }
+    const owner = r.transaction_id ? claimed?.get(r.transaction_id) : undefined;
+    if (owner !== undefined && owner !== entry.payoutId) out.claimed++;
+    else {
+      out.candidates.push(r);
+      if (j.marks.length) out.marks.set(r, j.marks);
+      if (j.unchecked.length) out.unchecked.set(r, j.unchecked);
+    }
   }
 }
 

@@ -5,23 +5,25 @@
  * a service that did not honour the key answering 400 "Insufficient wallet balance" because the
  * earlier attempt drained the wallet. The refusal speaks of this attempt only, and an earlier one
  * may have been made: it is not taken for "no payout was made" on its word. The payout list is
- * searched (lookup.ts searchList: records since the entry's first attempt by the service's clock,
- * this machine's found ahead of it by the refusal's Date header; with none, records of any time)
- * for records that could be the earlier attempt's payout. Then:
- * - the whole span read (back to the first attempt, or to the list's end) and no record could
- *   be it: refused, recorded as rejected, the message saying the list was searched;
- * - a candidate (one payctl can check or not), a search that stopped early, or one that failed:
- *   unknown (exit 4), naming the candidates; `history reconcile --payout-id ID --made-by TXN`
- *   records one as made (refusedAdvice).
+ * searched by the search that decides (decide.ts: records of any time, judged on account, amount
+ * and currency, complete only at a certain end of the list) for records that could be the
+ * earlier attempt's payout. Then:
+ * - the whole list read to its end and no record could be it: refused, recorded as rejected,
+ *   the message saying the list was searched;
+ * - a candidate (one payctl can check or not), a search that stopped before a certain end, or
+ *   one that failed: unknown (exit 4), journaled marked `anyTime` (decide.ts leftUnknown),
+ *   naming the candidates; `history reconcile --payout-id ID --made-by TXN` records one as made
+ *   (refusedAdvice), as printed.
  * The first attempt of an entry journaled fresh, refused, is refused as it is: no search (send.ts).
  */
 import { ApiError, NetworkError, type InterruptedError } from '../errors.js';
 import type { HttpResponse } from '../api/client.js';
 import type { Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
-import { ledgerNow, type JournalEntry } from './journal.js';
-import { choiceCommands, findRecordCommand, MAX_PAGES, PER_PAGE, searchList, type CandidateSearch, type ListSearch } from './lookup.js';
-import { checkedCandidates, usedBeforeVerdict, type UsedBeforeSend } from './used-before.js';
+import type { JournalEntry } from './journal.js';
+import { choiceCommands, findRecordCommand, type CandidateSearch, type ListSearch } from './lookup.js';
+import { leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
+import { checkedCandidates, type UsedBeforeSend } from './used-before.js';
 import { inner, type SendResult } from './send-result.js';
 
 /** What of one sendPayout (send.ts PayoutSend) the search and its verdict use. */
@@ -31,14 +33,9 @@ function records(n: number): string {
   return `${n} record${n === 1 ? '' : 's'}`;
 }
 
-/** Which records could be the payout: created since its first attempt, or at any time (an entry whose age cannot be told). */
-function created(s: CandidateSearch): string {
-  return s.anyTime ? 'created at any time' : 'created since its first attempt';
-}
-
 /** The refusal's message (not sanitized: the journal keeps what the service said), with the search that found nothing. */
 export function notMadeMessage(said: string, s: CandidateSearch): string {
-  return `${said}; the payout list was searched: ${records(s.read)} ${s.anyTime ? 'read' : 'since its first attempt'}, none pays it`;
+  return `${said}; the payout list was searched: ${records(s.read)} read, the whole list, none pays it`;
 }
 
 /** Why the refusal does not tell whether the payout was made: the search's candidates, or why it could not tell. */
@@ -47,13 +44,12 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
   const what = /\bHTTP \d{3}\b/.test(said) ? said : `HTTP ${status}: ${said}`;
   const head = `the service refused the resend (${text(what)}), but an earlier attempt may have been made`;
   if ('error' in s) return `${head}: searching the service's payout list for it failed (${text(s.error)})`;
-  const same = `same account, amount and currency, ${created(s)}; ${records(s.read)} of the payout list read`;
+  const same = `same account, amount and currency, created at any time; ${records(s.read)} of the payout list read`;
   const ids = checkedCandidates(s);
   if (ids.length)
     return `${head}: ${ids.length === 1 ? 'a record' : `${ids.length} records`} at the service could be it (${same}): ${ids.map((t) => text(t)).join(', ')}`;
   if (s.candidates.length) return `${head}: only ${s.candidates.length === 1 ? 'a record' : `${s.candidates.length} records`} payctl cannot check could be it (${same})`;
-  const until = s.anyTime ? 'the end of the list' : 'its first attempt';
-  return `${head}: the search stopped after ${records(s.read)} of the payout list (at most ${MAX_PAGES * PER_PAGE} are read) before reaching ${until}`;
+  return `${head}: ${stoppedAfter(s)}`;
 }
 
 /**
@@ -64,13 +60,13 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
 export async function refusedResend(s: ResendSend, res: HttpResponse, error: ApiError, n: number): Promise<SendResult> {
   let found: ListSearch;
   try {
-    found = await searchList(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal, answer: res });
+    found = await searchList(s.api, s.journal, s.entry, { signal: s.opts.signal });
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched after the resend was refused', res.status);
   }
-  if (usedBeforeVerdict(found) !== 'not-made') {
+  if (verdict(found) !== 'not-made') {
     const unsure = new NetworkError(unsureRefusal(res.status, inner(error), found));
-    return { ...(await s.unknown(unsure, unsure.message, res.status)), resendRefused: found } as SendResult;
+    return { ...(await leftUnknown((o) => s.record(o), s.opts.clock, unsure, n, res.status)), resendRefused: found };
   }
   const refused = new ApiError(notMadeMessage(inner(error), found as CandidateSearch), {
     status: error.status,
@@ -92,7 +88,7 @@ export function refusedAdvice(entry: JournalEntry, search: ListSearch, inv: Invo
     out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
     for (const c of madeBy) out += `  ${c}\n`;
   }
-  out += `Look for the earlier payout among the service's payouts (same account, amount and currency):\n  ${findRecordCommand(entry, inv)}\n`;
+  out += `Look for the earlier payout among the service's payouts (same account, amount and currency, at any time):\n  ${findRecordCommand(entry, inv)}\n`;
   out += `Sending it again uses the same idempotency key and body, and the list is searched again if it is refused again.\n`;
   return out;
 }

@@ -6,43 +6,31 @@
  * the service forgot the key (the same payout, made more than 24 hours ago), or that the id was
  * used for another payout (another folder, another amount or recipient), and then this one was
  * NOT paid. The service looks payouts up by transaction id only, so its payout list is searched
- * (lookup.ts findCandidates, records of any time: the earlier payout was made at an unknown time
- * before this attempt) for records that could be this payout: same account, amount and currency,
- * and the note when it has one. A record carries no payout id, so a candidate is never proof that
- * the earlier payout is this one: last month's payout of the same amount to the same account (a
- * retainer, a rent) matches as well. What follows (usedBeforeVerdict):
+ * by the search that decides (decide.ts: records of any time, judged on account, amount and
+ * currency, complete only at a certain end of the list) for records that could be this payout.
+ * A record carries no payout id, so a candidate is never proof that the earlier payout is this
+ * one: last month's payout of the same amount to the same account (a retainer, a rent) matches
+ * as well. What follows (decide.ts verdict):
  * - `not-made`: the whole list read and no record could be it: the service refused it and
  *   nothing pays it; journaled as refused, so `history` and a rerun (the same key: the service
  *   answers the same refusal, and the list is searched again) say the same (exit 1).
  * - `unknown`: candidates found (a person chooses: `history reconcile --payout-id ID --made-by
- *   TXN` records one as made, lookup.ts choiceCommands), or the search failed or stopped at
- *   MAX_PAGES: the outcome is unknown (exit 4), never success. Journaled unknown and marked
- *   `anyTime`: the earlier payout was made at an unknown time before, so a later search of the
- *   list, and `--made-by`, take records of any time (candidate-fields.ts searchesAnyTime).
+ *   TXN` records one as made, lookup.ts choiceCommands), or the search failed or stopped before a
+ *   certain end of the list: the outcome is unknown (exit 4), never success. Journaled unknown
+ *   and marked `anyTime` (decide.ts leftUnknown), so that `--made-by` and later searches judge
+ *   records as this search did.
  * Batches and plans keep reporting "already made" without the search (report.ts).
  */
 import { text } from '../output/text.js';
-import { askedOf } from './candidate-fields.js';
-import { MAX_PAGES, PER_PAGE, searchList, type CandidateSearch, type ListSearch } from './lookup.js';
+import type { CandidateSearch, ListSearch } from './lookup.js';
+import { leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
-import { ledgerNow, type JournalEntry, type Ledger, type Outcome } from './journal.js';
+import type { JournalEntry, Ledger, Outcome } from './journal.js';
 import { ApiError, type InterruptedError, NetworkError } from '../errors.js';
-import { recordFailure, type SendOptions, type SendResult } from './send-result.js';
+import type { SendOptions, SendResult } from './send-result.js';
 
 /** The search of the payout list, or why it failed. */
 export type UsedBefore = ListSearch;
-
-export type UsedBeforeVerdict = 'not-made' | 'unknown';
-
-/** The payout list searched (lookup.ts searchList) with records of any time: the earlier payout was made at an unknown time before. */
-export function searchUsedBefore(
-  api: ApiClient,
-  journal: Ledger,
-  entry: JournalEntry,
-  opts: { now: Date; signal: AbortSignal; answer: Pick<HttpResponse, 'headers'> },
-): Promise<UsedBefore> {
-  return searchList(api, journal, entry, { ...opts, anyTime: true });
-}
 
 /** The transaction ids of the candidates payctl can check (a transaction id, an account and a creation time it can read). */
 export function checkedCandidates(s: UsedBefore): string[] {
@@ -50,27 +38,19 @@ export function checkedCandidates(s: UsedBefore): string[] {
   return s.candidates.filter((c) => c.transaction_id && !s.unchecked.has(c)).map((c) => c.transaction_id!);
 }
 
-/** What the search says of the payout: not made (the whole list read, none could be it), or unknown (candidates: never proof; or a search that could not tell). */
-export function usedBeforeVerdict(s: UsedBefore): UsedBeforeVerdict {
-  if ('error' in s || !s.complete || s.candidates.length) return 'unknown';
-  return 'not-made';
-}
-
 /** "N records" of the payout list read. */
 function recordsRead(s: CandidateSearch): string {
   return `${s.read} record${s.read === 1 ? '' : 's'} of the service's payout list`;
 }
 
-/** What was compared: same account, amount and currency, and the note when the payout has one. */
-function compared(entry: JournalEntry): string {
-  return askedOf(entry.body)?.note ? 'same account, amount, currency and note' : 'same account, amount and currency';
-}
+/** What was compared (decide.ts: the hard facts only). */
+const COMPARED = 'same account, amount and currency, created at any time';
 
 /** Why the payout id's earlier payout is not this one (verdict `not-made`): the refusal's message (exit 1), also journaled. */
 export function notPaidMessage(entry: JournalEntry, s: CandidateSearch, said: string): string {
   return (
     `Payout id ${text(entry.payoutId)} was used before for a payout that does not pay what this one asks: the service refused it as a duplicate (${text(said).replace(/\.$/, '')}), ` +
-    `and none of the ${recordsRead(s)} (all of it, read) pays this (${compared(entry)}). Nothing was paid.`
+    `and none of the ${recordsRead(s)} (the whole list, read to its end) pays this (${COMPARED}). Nothing was paid.`
   );
 }
 
@@ -81,12 +61,12 @@ export function unsureReason(entry: JournalEntry, s: UsedBefore, said: string): 
   const ids = checkedCandidates(s);
   if (ids.length)
     return (
-      `${head}: ${ids.length === 1 ? 'a record' : `${ids.length} records`} could be it (${compared(entry)}; ${recordsRead(s)} read): ${ids.map((t) => text(t)).join(', ')}; ` +
+      `${head}: ${ids.length === 1 ? 'a record' : `${ids.length} records`} could be it (${COMPARED}; ${recordsRead(s)} read): ${ids.map((t) => text(t)).join(', ')}; ` +
       `a record names no payout id, so it may as well be an earlier payout of the same amount to the same account`
     );
   if (s.candidates.length)
-    return `${head}: only ${s.candidates.length === 1 ? 'a record' : `${s.candidates.length} records`} payctl cannot check could be it (${compared(entry)}; ${recordsRead(s)} read)`;
-  return `${head}: the search stopped after ${recordsRead(s)} (at most ${MAX_PAGES * PER_PAGE} are read) without finding it`;
+    return `${head}: only ${s.candidates.length === 1 ? 'a record' : `${s.candidates.length} records`} payctl cannot check could be it (${COMPARED}; ${recordsRead(s)} read)`;
+  return `${head}: ${stoppedAfter(s)}, without finding it`;
 }
 
 /** What of one sendPayout (send.ts PayoutSend) the search and its verdict use. */
@@ -113,19 +93,13 @@ export async function usedBeforeResult(s: UsedBeforeSend, res: HttpResponse, mad
   if (o?.kind === 'accepted' && o.transactionId) return s.readBack(o.transactionId);
   let found: UsedBefore;
   try {
-    found = await searchUsedBefore(s.api, s.journal, s.entry, { now: ledgerNow(s.journal, s.opts.clock), signal: s.opts.signal, answer: res });
+    found = await searchList(s.api, s.journal, s.entry, { signal: s.opts.signal });
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched for the payout id used before', res.status);
   }
-  if (usedBeforeVerdict(found) === 'unknown') {
+  if (verdict(found) === 'unknown') {
     const unsure = new NetworkError(unsureReason(s.entry, found, made.message));
-    const at = s.opts.clock.now().toISOString();
-    try {
-      await s.record({ kind: 'unknown', reason: unsure.message, at, anyTime: true });
-    } catch (err) {
-      return { kind: 'unknown', error: recordFailure(err, undefined, unsure), attempts: n, lastStatus: res.status, usedBefore: found };
-    }
-    return { kind: 'unknown', error: unsure, attempts: n, lastStatus: res.status, usedBefore: found };
+    return { ...(await leftUnknown((o) => s.record(o), s.opts.clock, unsure, n, res.status)), usedBefore: found };
   }
   const search = found as CandidateSearch;
   const error = new ApiError(notPaidMessage(s.entry, search, made.message), { status: res.status, code: made.code, requestId: res.requestId });

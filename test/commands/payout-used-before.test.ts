@@ -117,7 +117,7 @@ describe('payout create of a payout id the service already has', () => {
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).not.toContain('Already submitted');
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
-    expect(r.stderr).toContain(`a record could be it (same account, amount, currency and note;`);
+    expect(r.stderr).toContain(`a record could be it (same account, amount and currency, created at any time;`);
     expect(r.stderr).toContain(`: ${txn}; a record names no payout id`);
     expect(ctx.sb.payouts().length).toBe(before);
     expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
@@ -178,6 +178,24 @@ describe('payout create of a payout id the service already has', () => {
     expect(ctx.sb.payouts().length).toBe(before);
   });
 
+  it('the same payout, its note typed "Invoice 1042" where the first said "Invoice-1042": a record that could be it, exit 4; its --made-by records it (before: "Nothing was paid", exit 1)', async () => {
+    const id = `inv-${randomUUID().slice(0, 8)}`;
+    const noted = (note: string) => createArgs(wallet, id, '750').map((w) => (w === 'rent' ? note : w));
+    expect((await payctl(noted('Invoice-1042'), { dir: a.dir })).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    const before = ctx.sb.payouts().length;
+
+    const r = await payctl(noted('Invoice 1042'), { dir: b.dir });
+    expect(r.stderr).not.toContain('Nothing was paid');
+    expect(r.code, r.stderr).toBe(4);
+    const line = /^ {2}(payctl history reconcile --payout-id \S+ --made-by \S+)$/m.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toBe(`payctl history reconcile --payout-id ${id} --made-by ${txn}`);
+    const made = await payctl(argvOf(line!), { dir: b.dir });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(`recorded as made by transaction ${txn}`);
+    expect(ctx.sb.payouts().length).toBe(before);
+  });
+
   it('the payout list cannot be read after the refusal (500): exit 4, unknown, with the command that finds the record; never exit 0', async () => {
     const id = `rent-${randomUUID().slice(0, 8)}`;
     const first = await payctl(createArgs(wallet, id, '10'), { dir: a.dir });
@@ -234,7 +252,9 @@ describe('a payout list longer than payctl searches', () => {
     const r = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
-    expect(r.stderr).toContain("the search stopped after 10000 records of the service's payout list (at most 10000 are read) without finding it");
+    expect(r.stderr).toContain(
+      'the search stopped after 10000 records of the payout list, before a certain end of it (at most 10000 records are read), without finding it',
+    );
     expect(r.stderr).toContain(`payctl payouts list --wallet ${wallet} --currency SLE`);
     expect(ctx.sb.payouts().length).toBe(before);
   }, 60_000);
@@ -293,4 +313,94 @@ describe('the payout list answered as an array alone, at most 50 records a page'
     expect(ctx.sb.payouts().length).toBe(before);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);
   });
+
+  it('a service that ignores `page` (the latest 50 for every page), the same payout 61st: page 2 repeats page 1, so the end is not known: exit 4, never "Nothing was paid"; one payout', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const proxy = await sandboxProxy(ctx.sb);
+    proxy.capPerPage(50);
+    proxy.ignorePage();
+    writeProfile(a.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    writeProfile(b.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+    const id = `rent-${randomUUID().slice(0, 8)}`;
+    const args = createArgs(wallet, id, '500');
+    expect((await payctl(args, { dir: a.dir })).code).toBe(0);
+    for (let i = 0; i < 60; i++) expect((await later(wallet, i)).status).toBe(201);
+    const before = ctx.sb.payouts().length;
+
+    const r = await payctl(
+      args.map((w) => (w === 'Aminata' ? 'Aminata B.' : w)),
+      { dir: b.dir },
+    );
+    expect(r.stderr).not.toContain('Nothing was paid');
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('page 2 repeats page 1');
+    expect((await new Journal(b.dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
+    expect(ctx.sb.payouts().length).toBe(before);
+  });
+});
+
+/** A list answer, as far as the rewrites below change it. */
+type ListJson = { meta?: { total: number; last_page: number }; data: { has_more?: boolean } };
+
+/** A list whose paging signs disagree: the search reads on until they all say the end. */
+describe.each([
+  {
+    shape: 'resource' as const,
+    how: '`meta.last_page` from the 100 asked while `links.next` names page 2',
+    rewrite: (j: ListJson): void => {
+      if (j.meta) j.meta.last_page = Math.ceil(j.meta.total / 100);
+    },
+  },
+  {
+    shape: 'items' as const,
+    how: '`has_more: false` while `total` says more than were read',
+    rewrite: (j: ListJson): void => {
+      j.data.has_more = false;
+    },
+  },
+])('the payout list in the $shape shape, 50 records a page, $how', ({ shape, rewrite }) => {
+  const ctx = useSandbox({ apiKey: KEY, listShape: shape });
+  useHostileCleanups();
+  let a: ReturnType<typeof tempConfigDir>;
+  let b: ReturnType<typeof tempConfigDir>;
+  beforeEach(() => {
+    a = tempConfigDir();
+    b = tempConfigDir();
+  });
+  afterEach(() => {
+    a.cleanup();
+    b.cleanup();
+  });
+
+  it('the same payout on page 2: read on, its record named, exit 4; never "Nothing was paid"; one payout', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const proxy = await sandboxProxy(ctx.sb);
+    proxy.capPerPage(50);
+    proxy.rewriteLists((raw) => {
+      const j = JSON.parse(raw) as ListJson;
+      rewrite(j);
+      return JSON.stringify(j);
+    });
+    writeProfile(a.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    writeProfile(b.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+    const id = `rent-${randomUUID().slice(0, 8)}`;
+    const args = createArgs(wallet, id, '500');
+    expect((await payctl(args, { dir: a.dir })).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    // 60 payouts to other accounts made since: the payout is on page 2.
+    for (let i = 0; i < 60; i++) {
+      const more = createArgs(wallet, `later-${randomUUID().slice(0, 8)}`, '1', `07700${1000 + i}`);
+      expect((await payctl(more, { dir: a.dir })).code).toBe(0);
+    }
+    const before = ctx.sb.payouts().length;
+
+    const r = await payctl(
+      args.map((w) => (w === 'Aminata' ? 'Aminata B.' : w)),
+      { dir: b.dir },
+    );
+    expect(r.stderr).not.toContain('Nothing was paid');
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`payctl history reconcile --payout-id ${id} --made-by ${txn}`);
+    expect(ctx.sb.payouts().length).toBe(before);
+  }, 30_000);
 });

@@ -20,6 +20,8 @@ import { heldFor, heldFrom, loginInProcess } from '../helpers/payout-fixtures.js
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { sandboxProxy, useHostileCleanups, type Proxy } from '../helpers/hostile.js';
+import { writeProfile } from '../helpers/e2e.js';
 
 const ctx = useSandbox();
 
@@ -193,7 +195,7 @@ describe('the first attempt never reached the service', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
-        `^refused   ${id}  resent with its journaled key: INSUFFICIENT_FUNDS: Insufficient wallet balance; the payout list was searched: \\d+ records? since its first attempt, none pays it; no payout was made\\n$`,
+        `^refused   ${id}  resent with its journaled key: INSUFFICIENT_FUNDS: Insufficient wallet balance; the payout list was searched: \\d+ records? read, the whole list, none pays it; no payout was made\\n$`,
       ),
     );
     expect(listReads(from)).toBeGreaterThan(0);
@@ -305,6 +307,102 @@ describe("this machine's clock 15 minutes ahead of the service's", () => {
     const made = await fast(printed(rerun.stderr, 'history reconcile --payout-id'));
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toContain(`recorded as made by transaction ${txn}`);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
+});
+
+describe('the search that decides "not made" trusts no clock and reads the list to a certain end', () => {
+  useHostileCleanups();
+  const AHEAD_MS = 15 * 60 * 1000;
+  const fast = (args: string[]): Promise<Run> => payctl(args, { dir, clock: new TestClock(new Date(Date.now() + AHEAD_MS)) });
+  const outcomeAt = async (base: string, payoutId: string) => (await new Journal(dir).get(base, payoutId))?.outcome;
+  const refuse400 = () =>
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 400, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient wallet balance' });
+
+  /** This config folder sends through a proxy in front of the sandbox. */
+  async function viaProxy(): Promise<Proxy> {
+    const proxy = await sandboxProxy(ctx.sb);
+    writeProfile(dir, { baseUrl: proxy.baseUrl, apiKey: ctx.sb.apiKey });
+    return proxy;
+  }
+
+  it("the first attempt on a clock 20 minutes ahead of the service's, corrected before the rerun 30 minutes later: refused 400, its payout found, exit 4; the printed --made-by records it; retyped, refused as a repeat; one payout (before: refused)", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    // Simulated: the entry dated 10 minutes ago, the service's record 30 minutes ago; the rerun's clock agrees with the service's.
+    const proxy = await viaProxy();
+    const earlier = (raw: string) => raw.replace(/"created_at":"([^"]+)"/g, (_, t: string) => `"created_at":"${new Date(Date.parse(t) - 30 * 60 * 1000).toISOString()}"`);
+    proxy.rewriteLists(earlier);
+    proxy.rewriteLookups(earlier);
+    const id = randomUUID();
+    const acct = account();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await payctl(createArgs(wallet, acct, id), { dir, clock: new TestClock(new Date(Date.now() - 10 * 60 * 1000)) })).code).toBe(4);
+    ctx.sb.faults.clear();
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+
+    refuse400();
+    const rerun = await run(createArgs(wallet, acct, id));
+    ctx.sb.faults.clear();
+    expect(rerun.stderr).not.toContain('none pays it');
+    expect(rerun.code, rerun.stderr).toBe(4);
+    expect(rerun.stderr).toContain(txn);
+    expect(await outcomeAt(proxy.baseUrl, id)).toMatchObject({ kind: 'unknown', anyTime: true });
+    expect((await run(createArgs(wallet, acct))).code).toBe(2);
+
+    const made = await run(printed(rerun.stderr, 'history reconcile --payout-id'));
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(`recorded as made by transaction ${txn}`);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
+
+  it('a record older than the first attempt on page 1 (a list not newest first), the payout on page 2: read on, found, exit 4; one payout (before: page 1 ended the search, refused)', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00');
+    const proxy = await viaProxy();
+    proxy.capPerPage(50);
+    const id = randomUUID();
+    const acct = account();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await run(createArgs(wallet, acct, id))).code).toBe(4);
+    ctx.sb.faults.clear();
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    // 60 payouts to other accounts made since: the payout is on page 2.
+    for (let i = 0; i < 60; i++) expect((await run(createArgs(wallet, `77700${1000 + i}`))).code).toBe(0);
+    // Page 1 holds a record of 2020, as a list served oldest first does.
+    proxy.rewriteLists((raw) => {
+      const j = JSON.parse(raw) as { data: { current_page: number; data: { created_at: string }[] } };
+      if (j.data.current_page === 1) j.data.data[10]!.created_at = '2020-01-01 00:00:00';
+      return JSON.stringify(j);
+    });
+
+    refuse400();
+    const rerun = await run(createArgs(wallet, acct, id));
+    ctx.sb.faults.clear();
+    expect(rerun.stderr).not.toContain('none pays it');
+    expect(rerun.code, rerun.stderr).toBe(4);
+    expect(rerun.stderr).toContain(`--made-by ${txn}`);
+    expect((await outcomeAt(proxy.baseUrl, id))?.kind).toBe('unknown');
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  }, 30_000);
+
+  it("this machine's clock 15 minutes fast, the service sends no Date header: the printed --made-by records the record the search offered (before: refused as created before the first attempt)", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const proxy = await viaProxy();
+    proxy.dropDates();
+    const id = randomUUID();
+    const acct = account();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await fast(createArgs(wallet, acct, id))).code).toBe(4);
+    ctx.sb.faults.clear();
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+
+    refuse400();
+    const rerun = await fast(createArgs(wallet, acct, id));
+    ctx.sb.faults.clear();
+    expect(rerun.code, rerun.stderr).toBe(4);
+    const made = await fast(printed(rerun.stderr, 'history reconcile --payout-id'));
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(`recorded as made by transaction ${txn}`);
+    expect((await outcomeAt(proxy.baseUrl, id))?.kind).toBe('accepted');
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
   });
 });

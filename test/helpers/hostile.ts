@@ -317,6 +317,10 @@ export interface Proxy {
   rewriteLists(fn: (raw: string) => string): void;
   /** Asks the sandbox for at most `n` records a page of GET /v2/payout/list from now on (as services that cap per_page do). */
   capPerPage(n: number): void;
+  /** Asks the sandbox for page 1 of GET /v2/payout/list whatever page was asked, from now on (a service that ignores `page`). */
+  ignorePage(): void;
+  /** Sends every answer without its Date header from now on (a service behind a proxy that drops it). */
+  dropDates(): void;
   rewritten: number;
 }
 
@@ -327,6 +331,8 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
   let lookups: ((raw: string) => string) | undefined;
   let lists: ((raw: string) => string) | undefined;
   let cap: number | undefined;
+  let firstPageOnly = false;
+  let noDates = false;
   const state = { rewritten: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -336,6 +342,7 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
       let path = req.url ?? '/';
       if (cap !== undefined && /^\/v2\/payout\/list(\?|$)/.test(path))
         path = path.replace(/([?&]per_page=)(\d+)/, (_, k: string, n: string) => `${k}${Math.min(Number(n), cap!)}`);
+      if (firstPageOnly && /^\/v2\/payout\/list(\?|$)/.test(path)) path = path.replace(/([?&]page=)\d+/, (_, k: string) => `${k}1`);
       const up = httpRequest({ host: '127.0.0.1', port: sb.port, method: req.method, path, headers }, (upRes) => {
         const body: Buffer[] = [];
         upRes.on('data', (c: Buffer) => body.push(c));
@@ -348,12 +355,17 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
             pending = undefined;
             state.rewritten++;
             const out = rewrite(upRes.statusCode ?? 0, raw.toString('utf8'));
+            if (noDates) res.sendDate = false;
             res.writeHead(out.status, { 'content-type': out.contentType, 'content-length': Buffer.byteLength(out.body) }).end(out.body);
             return;
           }
           const h = { ...upRes.headers };
           delete h['transfer-encoding'];
           h['content-length'] = String(raw.length);
+          if (noDates) {
+            delete h['date'];
+            res.sendDate = false;
+          }
           res.writeHead(upRes.statusCode ?? 502, h).end(raw);
         });
       });
@@ -378,6 +390,8 @@ export async function sandboxProxy(sb: Sandbox): Promise<Proxy> {
     rewriteLookups: (fn) => (lookups = fn),
     rewriteLists: (fn) => (lists = fn),
     capPerPage: (n) => (cap = n),
+    ignorePage: () => (firstPageOnly = true),
+    dropDates: () => (noDates = true),
     get rewritten() {
       return state.rewritten;
     },

@@ -6,7 +6,7 @@
  * account or no readable creation time is listed but cannot be checked, so never recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { askedOf, candidateProblems, clockAheadMs, judgeCandidate } from '../../src/payouts/candidate-fields.js';
+import { askedOf, candidateProblems, judgeCandidate } from '../../src/payouts/candidate-fields.js';
 import type { JournalEntry } from '../../src/payouts/journal.js';
 import { payoutRecordSchema, type PayoutRecord } from '../../src/service/schemas.js';
 
@@ -105,18 +105,26 @@ describe('judgeCandidate', () => {
   });
 });
 
-describe("the entry dated by a clock ahead of the service's", () => {
-  it('clockAheadMs: by the Date header; 0 when behind; undefined when there is none that can be read', () => {
-    const now = new Date('2026-11-27T10:15:00.500Z');
-    expect(clockAheadMs({ date: 'Fri, 27 Nov 2026 10:00:00 GMT' }, now)).toBe(15 * 60 * 1000 + 500);
-    expect(clockAheadMs({ date: 'Fri, 27 Nov 2026 10:20:00 GMT' }, now)).toBe(0);
-    expect(clockAheadMs({}, now)).toBeUndefined();
-    expect(clockAheadMs({ date: 'yesterday' }, now)).toBeUndefined();
+describe('judged for a search that decides "not made" (hardFacts): account, amount, currency, another wallet or payout id only', () => {
+  const hard = (r: PayoutRecord) => judgeCandidate(r, entry, askedOf(body), { hardFacts: true });
+
+  it('a record of any time, its note, provider or type written otherwise: could be it, said as marks', () => {
+    const early = record({ created_at: '2026-11-20T09:45:10.000000Z' });
+    expect(judge(early).why).toBe('created before');
+    expect(hard(early)).toMatchObject({ problems: [], why: undefined });
+    const noted = hard(record({ note: 'Nov-stipend, paid' }));
+    expect(noted).toMatchObject({ problems: [], why: undefined, marks: ['note "Nov-stipend, paid", sent "Nov stipend"'] });
+    expect(judge(record({ note: 'Nov-stipend, paid' })).why).toBe('note');
+    const other = hard(record({ recipient: { name: 'Ibrahim Koroma', accountNumber: '0011223344', provider: 'AFRIMONEY', type: 'wallet' } }));
+    expect(other.problems).toEqual([]);
+    expect(other.marks).toEqual(['provider AFRIMONEY, sent ecobank', 'recipient type wallet, sent bank']);
   });
 
-  it('a record created 15 minutes before the entry is left out by the margin alone, and taken when the clock was found that far ahead', () => {
-    const early = record({ created_at: '2026-11-27T09:45:10.000000Z' });
-    expect(judge(early).why).toBe('created before');
-    expect(judgeCandidate(early, entry, askedOf(body), false, 15 * 60 * 1000).problems).toEqual([]);
+  it('another account, amount, currency, wallet or payout id: not it', () => {
+    expect(hard(record({ account: '0011223345' })).why).toBe('account');
+    expect(hard(record({ amount: '250.01' })).why).toBe('currency or amount');
+    expect(hard(record({ currency: 'USD' })).why).toBe('currency or amount');
+    expect(hard(record({ wallet_id: '1111111111' })).why).toBe('other payout');
+    expect(hard(record({ payout_id: 'lost-2' })).why).toBe('other payout');
   });
 });

@@ -13,7 +13,7 @@ import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal
 import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { TRANSACTION_ID } from '../../service/schemas.js';
-import { askedOf, clockAheadMs, judgeCandidate, refusals, searchesAnyTime } from '../../payouts/candidate-fields.js';
+import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
@@ -66,11 +66,11 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
       hint: candidatesHint(inv, payoutId),
     });
   }
-  // An entry dated in the future by the ledger's clock says nothing of when it was sent, and one whose payout id was used
-  // before (marked: searchesAnyTime) was made at an unknown time before it: a record of any time may be it.
-  // Dated by a clock ahead of the service's (by this answer's Date header), its first attempt was that much earlier by the service's.
+  // An entry dated in the future by the ledger's clock says nothing of when it was sent: a record of any time may be it.
+  // One a search that decides left unknown (marked: searchesAnyTime; its payout id used before, a refused resend) is
+  // judged as that search judged the records it offered: on the hard facts, at any time (payouts/decide.ts).
   const now = ledgerNow(journal, deps.clock);
-  const judged = judgeCandidate(got.record, entry, askedOf(entry.body), ageUnknown(entry, now) || searchesAnyTime(entry), clockAheadMs(got.res.headers, now));
+  const judged = judgeCandidate(got.record, entry, askedOf(entry.body), { anyTime: ageUnknown(entry, now), hardFacts: searchesAnyTime(entry) });
   const problems = refusals(judged);
   // What the record writes otherwise than sent (a name, an account's spacing): said with the record.
   const marks = judged.marks;

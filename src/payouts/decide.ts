@@ -1,0 +1,137 @@
+/**
+ * The search of `GET /payout/list` that DECIDES a payout was not made (used-before.ts: its
+ * payout id used before; resend-refused.ts: a resend of an unknown outcome refused). Deciding
+ * "not made" records the payout refused, after which a retype passes the repeat guard and pays
+ * again: so this search is conservative, and any doubt is unknown (exit 4, the safe answer).
+ * - No time bound: records of any time are judged (no clock, this machine's or the Date headers
+ *   the service sends, is trusted to say when the earlier payout was made).
+ * - A record could be the payout on the hard facts only (candidate-fields.ts JudgeHow.hardFacts):
+ *   the same account (as compared: identity.ts), amount (by value) and currency, and no other
+ *   payout id or wallet where the record names them. A note, name, provider or type written
+ *   otherwise is a mark on the candidate, never a reason to leave it out.
+ * - Complete only when the list's end is certain (listEnded): an empty page after records, or a
+ *   page whose every sign of paging says it is the last. Signs that disagree: read on. A page that
+ *   repeats an earlier one, pages that bring nothing new (list-progress.ts), or MAX_PAGES: the
+ *   search stops incomplete (`stopped` says why), never complete.
+ * Not made (verdict) only when no record could be it and the search is complete. Otherwise the
+ * outcome is unknown, journaled marked `anyTime` (leftUnknown) so that `history reconcile
+ * --made-by TXN` judges a record as this search did, and each printed `--made-by` runs as printed.
+ * `payouts list` (commands/payouts/pages.ts) and history reconcile's search for a person to
+ * choose from (lookup.ts findCandidates) page as they did: they show, they do not decide.
+ */
+import { createHash } from 'node:crypto';
+import { InterruptedError, type NetworkError } from '../errors.js';
+import type { ApiClient } from '../api/client.js';
+import type { Clock } from '../clock.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type PayoutPage } from '../service/schemas.js';
+import { askedOf, judgeCandidate } from './candidate-fields.js';
+import { claimedTransactions, judgeInto, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './lookup.js';
+import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
+import { ListedIds } from './listed-ids.js';
+import type { JournalEntry, Ledger, Outcome } from './journal.js';
+import { recordFailure, type SendResult } from './send-result.js';
+
+/**
+ * Whether page `page`, which brought records, is certainly the list's last after `read` records
+ * read in all: every sign it gives agrees (no next link, "more" not said, its page number at
+ * least the last page when that is given, the total when given no more than the records read).
+ * A page that says nothing of paging (an array alone) never is: only an empty next page ends
+ * the list, whether it was shorter than asked (the service may cap its pages) or not.
+ */
+export function listEnded(p: PayoutPage, page: number, read: number): boolean {
+  if (p.hasMore === undefined && p.nextUrl === undefined && p.lastPage === undefined && p.total === undefined) return false;
+  if (p.nextUrl !== undefined || p.hasMore === true) return false;
+  if (p.lastPage !== undefined && (p.currentPage ?? page) < p.lastPage) return false;
+  return p.total === undefined || p.total <= read;
+}
+
+/** The payout list read for `entry`'s payout as the module comment says; records the journal has as another payout's (`claimed`) are left out. */
+export async function decidingSearch(
+  api: ApiClient,
+  entry: JournalEntry,
+  opts: { signal?: AbortSignal; claimed?: ReadonlyMap<string, string> },
+): Promise<CandidateSearch> {
+  const asked = askedOf(entry.body);
+  const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime: true, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
+  // Each page's records (as one digest), for the page that repeats an earlier one (a service that ignores `page`).
+  const pages = new Map<string, number>();
+  const read = new ListedIds();
+  const stale = new StalePages();
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
+    const records = p.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${page}`, res.requestId));
+    if (records.length === 0) {
+      out.complete = page > 1 || listEnded(p, page, 0);
+      if (!out.complete) out.stopped = 'its first page was empty and said nothing of paging';
+      return out;
+    }
+    const digest = createHash('sha256').update(pageIds(p.items)).digest('base64');
+    const earlier = pages.get(digest);
+    if (earlier !== undefined) {
+      out.stopped = `page ${page} repeats page ${earlier}: the service's paging does not progress`;
+      return out;
+    }
+    pages.set(digest, page);
+    const fresh = records.filter((r) => r.transaction_id === undefined || !read.addSeen(r.transaction_id));
+    out.read += fresh.length;
+    judgeInto(out, fresh, entry, (r) => judgeCandidate(r, entry, asked, { hardFacts: true }), opts.claimed);
+    if (listEnded(p, page, out.read)) {
+      out.complete = true;
+      return out;
+    }
+    if (stale.page(records.length, fresh.length)) {
+      out.stopped = `pages ${page - STALE_PAGES + 1}-${page} brought no record not read before: the service's paging does not progress`;
+      return out;
+    }
+  }
+  out.stopped = `at most ${MAX_PAGES * PER_PAGE} records are read`;
+  return out;
+}
+
+/**
+ * The payout list searched (decidingSearch) for what could be `entry`'s payout, records the
+ * journal has as other payouts left out. Any failure (an answer that cannot be read, credentials
+ * refused for the list, the network) is returned as `{ error }`: the caller was answered, only
+ * the search failed. An interruption is thrown.
+ */
+export async function searchList(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { signal: AbortSignal }): Promise<ListSearch> {
+  try {
+    const claimed = await claimedTransactions(journal, entry.baseUrl);
+    return await decidingSearch(api, entry, { signal: opts.signal, claimed });
+  } catch (err) {
+    if (err instanceof InterruptedError) throw err;
+    return { error: (err as Error).message.replace(/\.$/, '') };
+  }
+}
+
+/** What the search says of the payout: not made (complete, and no record could be it), or unknown (a candidate: never proof; or a search that could not tell). */
+export function verdict(s: ListSearch): 'not-made' | 'unknown' {
+  if ('error' in s || !s.complete || s.candidates.length) return 'unknown';
+  return 'not-made';
+}
+
+/** Why an incomplete search stopped, in words ("the search stopped after N records of the payout list (…)"). */
+export function stoppedAfter(s: CandidateSearch): string {
+  return `the search stopped after ${s.read} record${s.read === 1 ? '' : 's'} of the payout list, before a certain end of it (${s.stopped ?? 'the list did not end'})`;
+}
+
+/**
+ * The unknown outcome a search that decides leaves (`error`), journaled marked `anyTime`
+ * (candidate-fields.ts searchesAnyTime): `--made-by` and later searches judge records as this
+ * one did. A journal that cannot take it is said (recordFailure), never hidden.
+ */
+export async function leftUnknown(
+  record: (o: Outcome) => Promise<unknown> | undefined,
+  clock: Clock,
+  error: NetworkError,
+  attempts: number,
+  lastStatus: number,
+): Promise<Extract<SendResult, { kind: 'unknown' }>> {
+  try {
+    await record({ kind: 'unknown', reason: error.message, at: clock.now().toISOString(), anyTime: true });
+  } catch (err) {
+    return { kind: 'unknown', error: recordFailure(err, undefined, error), attempts, lastStatus };
+  }
+  return { kind: 'unknown', error, attempts, lastStatus };
+}
