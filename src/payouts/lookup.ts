@@ -133,12 +133,13 @@ export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: P
 
 /**
  * The `payouts list` command that finds the record of a journaled payout payctl has no
- * transaction id for (already made under another key, perhaps days before): its wallet and
- * currency, as the journaled body sent it.
+ * transaction id for (made before under another key, perhaps days before): its currency, as the
+ * journaled body sent it (documented records name no wallet, so `--wallet` would leave out every
+ * one), every page (`--all`: it may be anywhere in the list).
  */
 export function findRecordCommand(entry: JournalEntry, inv: Invocation): string {
   const a = askedOf(entry.body);
-  return commandLine(inv, ['payouts', 'list'], [...(a?.walletId ? ['--wallet', a.walletId] : []), ...(a?.currency ? ['--currency', a.currency] : [])]);
+  return commandLine(inv, ['payouts', 'list'], [...(a?.currency ? ['--currency', a.currency] : []), '--all']);
 }
 
 /**

@@ -405,4 +405,26 @@ describe('the search that decides "not made" trusts no clock and reads the list 
     expect((await outcomeAt(proxy.baseUrl, id))?.kind).toBe('accepted');
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
   });
+
+  it('the printed command that looks for the earlier payout finds it (before: --wallet, which documented records lack, left every one out)', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    // Records as documented: they name no wallet.
+    const proxy = await viaProxy();
+    proxy.rewriteLists((raw) => raw.replace(/,"wallet_id":"[^"]*"|"wallet_id":"[^"]*",/g, ''));
+    const id = randomUUID();
+    const acct = account();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await run(createArgs(wallet, acct, id))).code).toBe(4);
+    ctx.sb.faults.clear();
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    refuse400();
+    const rerun = await run(createArgs(wallet, acct, id));
+    ctx.sb.faults.clear();
+    expect(rerun.code, rerun.stderr).toBe(4);
+    const look = printed(rerun.stderr, 'payouts list');
+    const listed = await run(look);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(txn);
+    expect(look).toEqual(['payouts', 'list', '--currency', 'SLE', '--all']);
+  });
 });
