@@ -4,7 +4,8 @@
  * bearer token: docs/service.md), an Idempotency-Key on every request (the caller's for a
  * payout, a fresh UUID otherwise), retries for reads, and --verbose logging with secrets as ***.
  */
-import { createDispatcher, exchange, type Dispatcher } from './http.js';
+import { createDispatcher, exchange, proxyOf, type Dispatcher } from './http.js';
+import { hostOf, notConnectedError, seconds, toNetworkError } from './network-error.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
@@ -109,23 +110,13 @@ function deadlineError(url: string, timeoutMs: number): NetworkError {
   });
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
-}
-
 export class ApiClient {
   readonly baseUrl: string;
   readonly #opts: ClientOptions;
   #dispatcher: Promise<Dispatcher> | undefined;
   #sentPayout = false;
+  /** A request was given up while still waiting for its connection: undici holds it queued until it gets one. */
+  #abandoned = false;
   /** The key in every form a service could echo it in, masked in what it answers (made once). */
   readonly #mask = new SecretMask(4);
 
@@ -144,7 +135,10 @@ export class ApiClient {
   async close(): Promise<void> {
     if (!this.#dispatcher) return;
     const d = await this.#dispatcher;
-    await d.close().catch(() => d.destroy());
+    // A graceful close waits for every queued request, a given-up one too (behind a proxy that
+    // never opens the tunnel: for ever); such a request is not sent, so the connections go.
+    if (this.#abandoned) await d.destroy().catch(() => {});
+    else await d.close().catch(() => d.destroy());
   }
 
   /** The process's one keep-alive dispatcher, made on first use. */
@@ -180,7 +174,8 @@ export class ApiClient {
     // the deadline's timer.
     let pastDeadline = false;
     const max = this.#opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-    const ex = exchange(await this.#getDispatcher(), url, {
+    const dispatcher = await this.#getDispatcher();
+    const ex = exchange(dispatcher, url, {
       method,
       headers: all,
       body,
@@ -218,12 +213,15 @@ export class ApiClient {
       }
       return { status: res.statusCode, headers: out, raw, requestId: out['x-request-id'] };
     } catch (err) {
+      if (!ex.started) this.#abandoned = true;
       if (interrupt.aborted) throw new InterruptedError();
       if (err instanceof ApiError) throw err;
       const e = pastDeadline
         ? ex.answering
           ? deadlineError(url, timeoutMs)
-          : toNetworkError({ code: 'UND_ERR_HEADERS_TIMEOUT' }, url, timeoutMs)
+          : ex.started
+            ? toNetworkError({ code: 'UND_ERR_HEADERS_TIMEOUT' }, url, timeoutMs)
+            : notConnectedError(url, timeoutMs, proxyOf(dispatcher, url))
         : toNetworkError(err, url, timeoutMs);
       log?.(`< ${e.causeCode ?? 'error'}: ${e.message} (${Math.round(performance.now() - started)} ms)`);
       throw e;
@@ -360,41 +358,4 @@ export function apiErrorFrom(res: HttpResponse, prefix?: string): ApiError {
     errors: parsed?.errors ?? [],
     hint,
   });
-}
-
-function toNetworkError(err: unknown, url: string, timeoutMs: number): NetworkError {
-  const e = err as { code?: string; message?: string; cause?: { code?: string } };
-  const code = e?.code ?? e?.cause?.code;
-  const host = hostOf(url);
-  const secs = seconds(timeoutMs);
-  switch (code) {
-    case 'ECONNREFUSED':
-      return new NetworkError(`Could not connect to ${host}: connection refused.`, {
-        causeCode: code,
-        hint: 'Is the service (or `payctl sandbox start`) running at this base URL?',
-      });
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new NetworkError(`Could not resolve the host ${host}.`, { causeCode: code, hint: 'Check the base URL and your network.' });
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return new NetworkError(`Connecting to ${host} timed out after ${secs}.`, { causeCode: code, hint: 'Check your network, or raise --timeout.' });
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
-      return new NetworkError(`No answer from ${host} within ${secs}.`, { causeCode: code, hint: 'Try again, or raise --timeout.' });
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'UND_ERR_SOCKET':
-    case 'UND_ERR_CLOSED':
-      return new NetworkError(`The connection to ${host} was closed before an answer arrived.`, { causeCode: code, hint: 'Try again.' });
-    default:
-      // A certificate refused (self-signed, unknown issuer, expired, another host's): the
-      // handshake failed, so no request went to that server.
-      if (code && /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code)) {
-        return new NetworkError(`The certificate of ${host} was not accepted (${sanitize(e?.message ?? code)}); nothing was sent to it.`, {
-          causeCode: code,
-          hint: 'payctl checks certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says. If your network inspects TLS with a CA of its own, trust it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.',
-        });
-      }
-      return new NetworkError(`Network error talking to ${host}: ${sanitize(e?.message ?? String(err))}.`, { causeCode: code });
-  }
 }

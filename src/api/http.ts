@@ -51,26 +51,94 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
   const httpProxy = proxyFrom(env, 'HTTP_PROXY');
   const httpsProxy = proxyFrom(env, 'HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return new Agent(timeouts);
-  const [{ default: EnvHttpProxyAgent }, { default: connect }, { default: DispatcherClass }] = await Promise.all([
+  const [{ default: EnvHttpProxyAgent }, { default: connect }, { default: DispatcherClass }, { default: Pool }] = await Promise.all([
     import('undici/lib/dispatcher/env-http-proxy-agent.js'),
     import('undici/lib/api/api-connect.js'),
     import('undici/lib/dispatcher/dispatcher.js'),
+    import('undici/lib/dispatcher/pool.js'),
   ]);
   // The proxy agent opens its tunnel with the proxy client's connect(), one of the methods
   // undici's index gives every dispatcher (Object.assign(Dispatcher.prototype, api)). Loaded
   // piece by piece, nothing had: every request behind a proxy failed with "this[...].connect
   // is not a function". Only connect is needed; the rest of the index is not loaded.
   (DispatcherClass.prototype as { connect?: unknown }).connect ??= connect;
+  const tunnels = new Map<string, string>();
   const proxied = new EnvHttpProxyAgent({
     httpProxy,
     httpsProxy,
     noProxy: [env.NO_PROXY ?? env.no_proxy ?? '', 'localhost', '127.0.0.1', '[::1]'].filter(Boolean).join(','),
     ...timeouts,
     // The TLS inside the tunnel to the service, and to an https:// proxy: checked too.
-    requestTls: { rejectUnauthorized: true },
-    proxyTls: { rejectUnauthorized: true },
+    requestTls: { rejectUnauthorized: true, timeout: opts.timeoutMs },
+    proxyTls: { rejectUnauthorized: true, timeout: opts.timeoutMs },
+    clientFactory: tunnelClient(Pool, opts.timeoutMs, tunnels),
   });
-  return loopbackDirect(new Agent(timeouts), proxied);
+  return loopbackDirect(new Agent(timeouts), proxied, tunnels);
+}
+
+/**
+ * A failure to open the tunnel through the proxy (the proxy refused the connection, closed it,
+ * did not answer, or answered CONNECT with anything but 200): no byte of the request reached the
+ * service. `proxy` is the proxy's host:port, never its credentials; `cause` undici's error.
+ */
+export class ProxyError extends Error {
+  /** Not undici's UND_ERR_SOCKET: its client takes that for a connection to retry at once, forever (nodejs/undici#3897). */
+  readonly code = 'PAYCTL_PROXY';
+  constructor(
+    readonly proxy: string,
+    readonly target: string,
+    readonly status: number | undefined,
+    override readonly cause: unknown,
+  ) {
+    super(status === undefined ? `the proxy ${proxy} failed` : `the proxy ${proxy} answered CONNECT with HTTP ${status}`);
+  }
+}
+
+type Tunnel = { socket: { on(e: string, f: () => void): { destroy(): void } }; statusCode: number };
+type Connect = (params: { path?: string }, callback?: unknown) => Promise<Tunnel>;
+
+/**
+ * The client to the proxy (ProxyAgent's clientFactory), whose CONNECT opens each tunnel: it is
+ * bounded by --timeout (undici's default waits 300 s for the proxy's answer), and any failure of
+ * it becomes a ProxyError. undici 7.30 passes a dropped CONNECT on as UND_ERR_SOCKET, which its
+ * client retries at once without end (a proxy that accepts and closes: thousands of CONNECTs a
+ * second, the run never ending; fixed upstream by nodejs/undici#5441). Each tunnel's target
+ * (host:port) is noted in `tunnels` with the proxy's host:port.
+ */
+function tunnelClient(Pool: new (url: URL, o: object) => Dispatcher, timeoutMs: number, tunnels: Map<string, string>) {
+  return (url: URL, o: object): Dispatcher => {
+    const pool = new Pool(url, { ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const open = (pool.connect as unknown as Connect).bind(pool);
+    const connect: Connect = (params, callback) => {
+      if (callback) return open(params, callback);
+      const target = params.path ?? '';
+      tunnels.set(target, url.host);
+      return open(params).then(
+        (r) => {
+          if (r.statusCode === 200) return r;
+          r.socket.on('error', () => {}).destroy();
+          throw new ProxyError(url.host, target, r.statusCode, undefined);
+        },
+        (err: unknown) => {
+          throw err instanceof ProxyError ? err : new ProxyError(url.host, target, undefined, err);
+        },
+      );
+    };
+    (pool as unknown as { connect: Connect }).connect = connect;
+    return pool;
+  };
+}
+
+/** The proxy (host:port) a request to `url` goes through; undefined when none was used for its host yet. */
+export function proxyOf(dispatcher: Dispatcher, url: string): string | undefined {
+  const tunnels = (dispatcher as { tunnels?: Map<string, string> }).tunnels;
+  if (!tunnels) return undefined;
+  try {
+    const u = new URL(url);
+    return tunnels.get(`${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -99,7 +167,7 @@ function proxyFrom(env: NodeJS.ProcessEnv, name: 'HTTP_PROXY' | 'HTTPS_PROXY'): 
 }
 
 /** A dispatcher that sends to loopback origins through `direct` and to every other through `proxied`. */
-function loopbackDirect(direct: Dispatcher, proxied: Dispatcher): Dispatcher {
+function loopbackDirect(direct: Dispatcher, proxied: Dispatcher, tunnels: Map<string, string>): Dispatcher {
   const pick = (origin: unknown): Dispatcher => {
     try {
       return isLoopbackHost(new URL(String(origin)).hostname) ? direct : proxied;
@@ -114,6 +182,7 @@ function loopbackDirect(direct: Dispatcher, proxied: Dispatcher): Dispatcher {
     dispatch: (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => pick(options.origin).dispatch(options, handler),
     close: () => both('close'),
     destroy: () => both('destroy'),
+    tunnels,
   } as unknown as Dispatcher;
 }
 
@@ -140,8 +209,14 @@ export interface Answer {
 export interface Exchange {
   /** The whole answer, once its last byte has arrived; rejects with undici's error, or with the reason given to abort(). */
   answer: Promise<Answer>;
-  /** Ends the exchange: not sent when it has not started, the connection dropped when it has. */
+  /**
+   * Ends the exchange, its answer rejected with `reason` at once: not sent when it has not
+   * started (one still waiting for a connection is dropped when it gets one), the connection
+   * dropped when it has.
+   */
   abort(reason: Error): void;
+  /** The request has started to be written: it may have reached the service. */
+  readonly started: boolean;
   /** The answer's status and headers have arrived (its body may still be arriving). */
   readonly answering: boolean;
 }
@@ -227,7 +302,13 @@ export function exchange(dispatcher: Dispatcher, url: string | URL, input: Excha
     abort(why: Error) {
       if (settled || reason) return;
       reason = why;
-      controller?.abort(why);
+      if (controller) controller.abort(why);
+      // Still waiting for a connection (a proxy that never opens the tunnel): undici has no
+      // controller to abort yet, and would not settle the answer until it had one.
+      else finish(undefined, why);
+    },
+    get started() {
+      return controller !== undefined;
     },
     get answering() {
       return status !== 0;

@@ -18,3 +18,8 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
   const DispatcherClass: typeof Dispatcher;
   export default DispatcherClass;
 }
+declare module 'undici/lib/dispatcher/pool.js' {
+  import type { Pool as UndiciPool } from 'undici';
+  const Pool: typeof UndiciPool;
+  export default Pool;
+}

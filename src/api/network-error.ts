@@ -1,0 +1,97 @@
+/**
+ * What a failed exchange says (client.ts): undici's error as a NetworkError naming the host, or
+ * the proxy when the request never got through it (http.ts ProxyError): a proxy that refuses,
+ * drops or answers CONNECT with an error was said to be the service ("Could not connect to
+ * api.example.com … Is the service running?") when only the proxy had been contacted.
+ */
+import { NetworkError } from '../errors.js';
+import { sanitize } from '../output/sanitize.js';
+import { ProxyError } from './http.js';
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+export function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+const PROXY_HINT = 'Check HTTPS_PROXY and HTTP_PROXY (the proxy payctl sends through) and NO_PROXY (the hosts reached without it), or unset them.';
+
+/** A request that had not started at the deadline: still waiting for its connection (or its tunnel through `proxy`), so nothing was sent. */
+export function notConnectedError(url: string, timeoutMs: number, proxy: string | undefined): NetworkError {
+  const host = hostOf(url);
+  const causeCode = 'UND_ERR_CONNECT_TIMEOUT';
+  if (!proxy) return toNetworkError({ code: causeCode }, url, timeoutMs);
+  return new NetworkError(`The proxy ${proxy} did not open a tunnel to ${host} within ${seconds(timeoutMs)}; nothing was sent.`, {
+    causeCode,
+    hint: PROXY_HINT,
+  });
+}
+
+/** A tunnel that could not be opened: the proxy named (host:port, never its credentials), the service not blamed. */
+function proxyError(err: ProxyError, host: string, timeoutMs: number): NetworkError {
+  const cause = err.cause as { code?: string; message?: string } | undefined;
+  const code = cause?.code;
+  const none = `nothing was sent to ${host}`;
+  const sent = 'nothing was sent';
+  const p = `the proxy ${err.proxy}`;
+  let message: string;
+  let hint = PROXY_HINT;
+  if (err.status !== undefined) {
+    message = `The proxy ${err.proxy} refused to open a tunnel to ${host} (it answered HTTP ${err.status}); ${sent}.`;
+    if (err.status === 407) hint = `The proxy asks for credentials: give them in its URL (http://user:password@host:port). ${PROXY_HINT}`;
+  } else if (code === 'ECONNREFUSED') message = `Could not connect to ${p}: connection refused; ${none}.`;
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host of ${p}; ${none}.`;
+  else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Connecting to ${p} timed out after ${seconds(timeoutMs)}; ${none}.`;
+  else if (code === 'UND_ERR_HEADERS_TIMEOUT') message = `The proxy ${err.proxy} did not open a tunnel to ${host} within ${seconds(timeoutMs)}; ${sent}.`;
+  else if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED')
+    message = `The proxy ${err.proxy} closed the connection before opening a tunnel to ${host}; ${sent}.`;
+  else if (code && /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code))
+    message = `The certificate of ${p} was not accepted (${sanitize(cause?.message ?? code)}); ${none}.`;
+  else message = `Network error talking to ${p}: ${sanitize(cause?.message ?? String(err.cause))}; ${none}.`;
+  return new NetworkError(message, { causeCode: code ?? err.code, hint });
+}
+
+/** undici's error for a request to `url` as a NetworkError said to a person. */
+export function toNetworkError(err: unknown, url: string, timeoutMs: number): NetworkError {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  const host = hostOf(url);
+  if (err instanceof ProxyError) return proxyError(err, host, timeoutMs);
+  const secs = seconds(timeoutMs);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new NetworkError(`Could not connect to ${host}: connection refused.`, {
+        causeCode: code,
+        hint: 'Is the service (or `payctl sandbox start`) running at this base URL?',
+      });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new NetworkError(`Could not resolve the host ${host}.`, { causeCode: code, hint: 'Check the base URL and your network.' });
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new NetworkError(`Connecting to ${host} timed out after ${secs}.`, { causeCode: code, hint: 'Check your network, or raise --timeout.' });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new NetworkError(`No answer from ${host} within ${secs}.`, { causeCode: code, hint: 'Try again, or raise --timeout.' });
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return new NetworkError(`The connection to ${host} was closed before an answer arrived.`, { causeCode: code, hint: 'Try again.' });
+    default:
+      // A certificate refused (self-signed, unknown issuer, expired, another host's): the
+      // handshake failed, so no request went to that server.
+      if (code && /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code)) {
+        return new NetworkError(`The certificate of ${host} was not accepted (${sanitize(e?.message ?? code)}); nothing was sent to it.`, {
+          causeCode: code,
+          hint: 'payctl checks certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says. If your network inspects TLS with a CA of its own, trust it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.',
+        });
+      }
+      return new NetworkError(`Network error talking to ${host}: ${sanitize(e?.message ?? String(err))}.`, { causeCode: code });
+  }
+}
