@@ -12,7 +12,7 @@ import { certainlyNotTerminal, directStdout } from './output/direct-stdout.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
 import type { Prompter } from './output/prompter.js';
-import { maskedStream, SecretMask } from './output/secrets.js';
+import { maskedStream, SecretMask, withoutOptionValues } from './output/secrets.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Host } from './host.js';
 import type { Style } from './output/style.js';
@@ -33,9 +33,6 @@ export interface Process {
   getuid?: () => number;
   kill(pid: number, signal: NodeJS.Signals | 0): unknown;
 }
-
-/** An option quoted with its value (`'--api-key=sk_live_…'`) in commander's message: the value is never printed. */
-const OPTION_VALUE = /'(-[^'=\s]+)=[^']*'/g;
 
 /** A lazy getter that makes its value on first use (a throw is not kept: the next call tries again). */
 function once<T>(make: () => T): () => T {
@@ -120,11 +117,11 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     getOutHasColors: () => (stdout.isTTY || colorEnv ? (defaults.getOutHasColors?.() ?? false) : false),
     writeOut: (s) => void stdout.write(s),
     writeErr: (s) => void proc.stderr.write(jsonRequested ? '' : s),
-    outputError: (raw) => {
-      // commander quotes an unknown option as typed: `--api-key=sk_live_…` would print the key.
-      const s = raw.replace(OPTION_VALUE, "'$1=…'");
-      usageMessage = s.replace(/^error: /, '').trim();
-      if (!jsonRequested) proc.stderr.write(s);
+    outputError: (s) => {
+      usageMessage = withoutOptionValues(s)
+        .replace(/^error: /, '')
+        .trim();
+      if (!jsonRequested) proc.stderr.write(withoutOptionValues(s));
     },
   });
   for (const sub of allCommands(program)) sub.exitOverride().configureOutput(program.configureOutput());

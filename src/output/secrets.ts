@@ -283,3 +283,11 @@ export function rewrittenStream<T extends NodeJS.WritableStream>(stream: T, rewr
     },
   });
 }
+
+/**
+ * commander's message with each option it quotes as typed (`unknown option '--api-key=sk_live_…'`)
+ * written without its value (`'--api-key=…'`): a key typed into a misspelt option is never printed.
+ */
+export function withoutOptionValues(message: string): string {
+  return message.replace(/'(-[^'=\s]+)=[^']*'/g, "'$1=…'");
+}
