@@ -23,9 +23,9 @@ import { createHash } from 'node:crypto';
 import { InterruptedError, type NetworkError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type PayoutPage } from '../service/schemas.js';
+import type { PayoutPage } from '../service/schemas.js';
 import { askedOf, judgeCandidate } from './candidate-fields.js';
-import { claimedTransactions, judgeInto, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './lookup.js';
+import { claimedTransactions, judgeInto, listPage, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './lookup.js';
 import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
 import type { JournalEntry, Ledger, Outcome } from './journal.js';
@@ -58,9 +58,7 @@ export async function decidingSearch(
   const read = new ListedIds();
   const stale = new StalePages();
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
-    const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
-    const records = p.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${page}`, res.requestId));
+    const { p, records } = await listPage(api, page, opts.signal);
     if (records.length === 0) {
       out.complete = page > 1 || listEnded(p, page, 0);
       if (!out.complete) out.stopped = 'its first page was empty and said nothing of paging';

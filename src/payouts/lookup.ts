@@ -9,7 +9,17 @@
  */
 import { ApiError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, TRANSACTION_ID, type Envelope, type Money, type PayoutRecord } from '../service/schemas.js';
+import {
+  parseOrThrow,
+  payoutPageSchema,
+  payoutRecordSchema,
+  recordStatus,
+  TRANSACTION_ID,
+  type Envelope,
+  type Money,
+  type PayoutPage,
+  type PayoutRecord,
+} from '../service/schemas.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
@@ -213,6 +223,13 @@ export function lookedUpOutcome(record: PayoutRecord, status: number, now: Date)
 export const PER_PAGE = 100;
 /** At most this many pages are read for one search (10,000 records); beyond, the search says it stopped. */
 export const MAX_PAGES = 100;
+/** Page `page` of the payout list, PER_PAGE records asked, read and each record checked (the searches here and in decide.ts). */
+export async function listPage(api: ApiClient, page: number, signal?: AbortSignal): Promise<{ p: PayoutPage; records: PayoutRecord[] }> {
+  const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(signal ? { signal } : {}) });
+  const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
+  return { p, records: p.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${page}`, res.requestId)) };
+}
+
 export interface CandidateSearch {
   candidates: PayoutRecord[];
   /** Records read (each payout once), and whether the search reached records older than the first attempt (or the end). */
@@ -269,9 +286,7 @@ export async function findCandidates(
   const read = new ListedIds();
   const stale = new StalePages();
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const { envelope, res } = await api.callEnvelope('payoutsList', { query: { page, per_page: PER_PAGE }, ...(opts.signal ? { signal: opts.signal } : {}) });
-    const p = parseOrThrow(payoutPageSchema, envelope, 'a list of payouts', res.requestId);
-    const records = p.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of page ${page}`, res.requestId));
+    const { p, records } = await listPage(api, page, opts.signal);
     const ids = pageIds(p.items);
     // Nothing after the short page, or the same records again (a service that ignores `page`): the list ended there.
     if (probing && (records.length === 0 || ids === previous)) {
