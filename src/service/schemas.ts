@@ -31,6 +31,16 @@ export const money = z.pipe(
 );
 export type Money = number | string;
 
+/**
+ * A currency code as an answer writes it, read as one: without surrounding white space, in upper
+ * case (`"SLE "`, `"sle"` are SLE). Before, `"SLE "` was a currency of its own: summary showed two
+ * SLE groups and `--currency SLE` left its payouts out without a word.
+ */
+const currencyCode = z.pipe(
+  z.string(),
+  z.transform((v) => v.trim().toUpperCase()),
+);
+
 /** The sign of an amount read by `money`: -1, 0 or 1. */
 function signOf(v: Money): number {
   if (typeof v === 'number') return Math.sign(v);
@@ -89,7 +99,7 @@ export const walletSchema = z.looseObject({
     z.transform((v) => String(v)),
   ),
   wallet_name: z._default(z.string(), ''),
-  currency: z.string(),
+  currency: currencyCode,
   balance: money,
   updated_at: opt(z.string()),
 });
@@ -122,7 +132,7 @@ export const payoutTransactionSchema = z.lazy(() =>
     transaction_id: transactionIdText,
     amount: payoutAmount,
     fee: opt(feeAmount),
-    currency: z.string(),
+    currency: currencyCode,
     payout_id: opt(z.string()),
     /** Not in the documented answer, but checked against the wallet sent when a service adds it. */
     wallet_id: opt(z.string()),
@@ -200,7 +210,7 @@ export const payoutRecordSchema = z.lazy(() => {
       amount: payoutAmount,
       fee: opt(z.nullable(feeAmount)),
       total_amount: opt(z.nullable(feeAmount)),
-      currency: z.string(),
+      currency: currencyCode,
       status: opt(z.nullable(z.string())),
       failure_reason: text,
       reason: text,

@@ -160,6 +160,40 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
   });
 });
 
+describe('a currency code written with white space or in lower case', () => {
+  it('is the currency: one SLE total in a computed summary, and --currency SLE keeps every SLE payout (probe 51-I: "SLE " split off, dropped)', async () => {
+    const record = (id: string, amount: string, currency: string) => ({
+      transaction_id: `TXN-BOK-${id}`,
+      status: 'successful',
+      amount,
+      currency,
+      created_at: '2026-11-05T10:00:00Z',
+      recipient: { name: id, account_number: '0011223344' },
+    });
+    const h = await hostile((req, res) =>
+      json(res, 200, {
+        status: 'Successful',
+        message: 'ok',
+        data: {
+          current_page: 1,
+          last_page: 1,
+          next_page_url: null,
+          data: [record('1', '1,000.00', 'SLE'), record('2', '500.00', 'SLE '), record('3', '250.00', 'sle')],
+        },
+      }),
+    );
+    const dir = configDir();
+    hostileProfile(dir, h);
+    const summary = await payctl(['summary', '--from', '2026-11-01', '--json'], { dir });
+    expect(summary.code, summary.stderr).toBe(0);
+    expect(summary.stdout).toContain('"1750.00"');
+    expect(summary.stdout).not.toContain('"1250.00"');
+    const list = await payctl(['payouts', 'list', '--currency', 'SLE', '--json'], { dir });
+    expect(list.code, list.stderr).toBe(0);
+    for (const id of ['TXN-BOK-1', 'TXN-BOK-2', 'TXN-BOK-3']) expect(list.stdout).toContain(id);
+  });
+});
+
 describe("the service's error text is one line of payctl's message", () => {
   it('a 422 whose message holds line breaks cannot print lines of its own ("✓ … is Successful."): text and --json', async () => {
     const dir = configDir();

@@ -118,9 +118,12 @@ describe('payout CSV cells', () => {
     });
     const cells = csvRow(payoutCsvValues(r)).slice(0, -2).split(',');
     // Every cell but the time, the empty payout id and phone, and the amounts.
-    for (const i of [1, 3, 7, 8, 9, 10, 11, 13, 14]) expect(cells[i], CSV_HEADER[i]).toBe(out);
-    // The status, a word payctl does not know, is written trimmed (service/status-words.ts): neutralized too.
+    const currency = CSV_HEADER.indexOf('currency');
+    for (const i of [1, 3, 7, 8, 9, 10, 11, 13, 14].filter((i) => i !== currency)) expect(cells[i], CSV_HEADER[i]).toBe(out);
+    // The status, a word payctl does not know, is written trimmed (service/status-words.ts), and the
+    // currency read as a code (trimmed, upper case: service/schemas.ts): neutralized too.
     expect(cells[4], 'status').toBe(`'${v.trim()}`);
+    expect(cells[currency], 'currency').toBe(`'${v.trim().toUpperCase()}`);
   });
 });
 
