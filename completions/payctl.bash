@@ -144,8 +144,8 @@ _payctl_option_value() {
     'sandbox start:--webhook-url') REPLY='any' ;;
     'sandbox start:--webhook-secret') REPLY='any' ;;
     'sandbox start:--rate-limit') REPLY='any' ;;
-    'sandbox start:--list-shape') REPLY='any' ;;
-    'sandbox start:--error-shape') REPLY='any' ;;
+    'sandbox start:--list-shape') REPLY='words paginator resource array items' ;;
+    'sandbox start:--error-shape') REPLY='words laravel envelope error problem' ;;
     'sandbox start:--kyc-status') REPLY='any' ;;
     *':-p'|*':--profile') REPLY='profiles' ;;
     *':--base-url') REPLY='any' ;;
@@ -174,7 +174,7 @@ _payctl_argument() {
     'policy approve:0') REPLY='any' ;;
     'policy help:0') REPLY='words check propose approve show' ;;
     'webhooks help:0') REPLY='words listen' ;;
-    'config get:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
+    'config get:0') REPLY='words base-url api-key webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
     'config set:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;
     'config set:1') REPLY='any' ;;
     'config unset:0') REPLY='words base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' ;;

@@ -397,7 +397,7 @@ complete -c payctl -n "__payctl_at 'payctl config'" -s h -l help -d 'show help'
 complete -c payctl -n "__payctl_at 'payctl config list'" -s h -l help -d 'show help'
 
 # payctl config get
-complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, api-key, webhook-secret, webhook-signature-header, policy, ledger or routes.<name> (secrets masked)'
+complete -c payctl -n "__payctl_at 'payctl config get' 0" -f -a 'base-url api-key webhook-secret webhook-signature-header policy ledger routes.authUser routes.balances routes.payoutCreate routes.payoutGet routes.payoutsList routes.payoutsSummary' -d 'base-url, api-key, webhook-secret, webhook-signature-header, policy, ledger or routes.<name> (secrets masked)'
 complete -c payctl -n "__payctl_at 'payctl config get'" -s h -l help -d 'show help'
 
 # payctl config set
@@ -437,8 +437,8 @@ complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l settle-after -x -d
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l webhook-url -x -d 'POST signed payout events to this URL'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l webhook-secret -x -d 'secret for webhook signatures (default: $PAYCTL_SANDBOX_WEBHOOK_SECRET, else whsec_sandbox)'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l rate-limit -x -d 'requests per second before answering 429 (0: no limit)'
-complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l list-shape -x -d 'how GET /payout/list answers: paginator, resource, array, items (default: paginator, Laravel\'s)'
-complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l error-shape -x -d 'how errors are written: laravel, envelope, error, problem (default: laravel)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l list-shape -x -a 'paginator resource array items' -d 'how GET /payout/list answers: paginator, resource, array, items (default: paginator, Laravel\'s)'
+complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l error-shape -x -a 'laravel envelope error problem' -d 'how errors are written: laravel, envelope, error, problem (default: laravel)'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -l kyc-status -x -d 'the account\'s KYC status in GET /auth/user (default: Verified)'
 complete -c payctl -n "__payctl_at 'payctl sandbox start'" -s h -l help -d 'show help'
 

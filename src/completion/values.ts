@@ -6,7 +6,8 @@
  * only known at completion time (profile names). A hint that names an option or
  * argument that no longer exists makes generation fail (model.ts), so none goes stale.
  */
-import { SETTABLE } from '../config/settings.js';
+import { READABLE, SETTABLE } from '../config/settings.js';
+import { ERROR_SHAPES, LIST_SHAPES } from '../sandbox/shapes.js';
 import { KNOWN_PROVIDERS } from '../payouts/request.js';
 import { OUTCOME_WORDS } from '../payouts/history-lines.js';
 import { PAYOUT_STATUSES } from '../payouts/filters.js';
@@ -33,11 +34,14 @@ export const OPTION_HINTS: Readonly<Record<string, ValueSource>> = {
   'payout create --provider': { kind: 'words', words: KNOWN_PROVIDERS },
   'payouts list --status': { kind: 'words', words: PAYOUT_STATUSES },
   'history --status': { kind: 'words', words: OUTCOME_WORDS },
+  'sandbox start --list-shape': { kind: 'words', words: LIST_SHAPES },
+  'sandbox start --error-shape': { kind: 'words', words: ERROR_SHAPES },
 };
 
 /** Keyed by command path and argument: `config get <key>`. */
 export const ARGUMENT_HINTS: Readonly<Record<string, ValueSource>> = {
-  'config get <key>': { kind: 'words', words: SETTABLE },
+  // What login keeps (api-key) is read, never set, by config.
+  'config get <key>': { kind: 'words', words: READABLE },
   'config set <key>': { kind: 'words', words: SETTABLE },
   'config unset <key>': { kind: 'words', words: SETTABLE },
 };

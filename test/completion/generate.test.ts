@@ -14,7 +14,7 @@ import { COMPLETION_FILES, SHELLS, generateCompletion } from '../../src/completi
 import { buildModel, walk, type CommandSpec } from '../../src/completion/model.js';
 import { PAYOUT_STATUSES, RECIPIENT_TYPES } from '../../src/completion/values.js';
 import { runProfiles } from '../../src/commands/completion.js';
-import { SETTABLE } from '../../src/config/settings.js';
+import { READABLE, SETTABLE } from '../../src/config/settings.js';
 import { openConfigStore, type ConfigStore } from '../../src/config/store.js';
 import { validatePayout } from '../../src/payouts/request.js';
 import { FLAG_LABELS } from '../../src/commands/payout/fields.js';
@@ -118,9 +118,14 @@ describe('completion model', () => {
     for (const path of ['plan create', 'plan show', 'plan approve', 'plan send', 'policy check']) expect(at(path).arguments[0]?.value, path).toEqual({ kind: 'files' });
     expect(option('plan create', '--out').value).toEqual({ kind: 'files' });
     expect(at('completion').arguments[0]?.value).toEqual({ kind: 'words', words: ['bash', 'zsh', 'fish'] });
-    for (const path of ['config get', 'config set', 'config unset']) {
+    for (const path of ['config set', 'config unset']) {
       expect(at(path).arguments[0]?.value).toEqual({ kind: 'words', words: SETTABLE });
     }
+    // config get reads what login keeps too (probe 51-I: api-key was never offered).
+    expect(at('config get').arguments[0]?.value).toEqual({ kind: 'words', words: READABLE });
+    expect(READABLE).toContain('api-key');
+    expect(option('sandbox start', '--list-shape').value).toEqual({ kind: 'words', words: ['paginator', 'resource', 'array', 'items'] });
+    expect(option('sandbox start', '--error-shape').value).toEqual({ kind: 'words', words: ['laravel', 'envelope', 'error', 'problem'] });
     expect(at('help').arguments[0]?.value).toEqual({ kind: 'words', words: ROOT_COMMANDS });
   });
 

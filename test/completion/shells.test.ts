@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfigStore } from '../../src/config/store.js';
-import { SETTABLE } from '../../src/config/settings.js';
+import { READABLE } from '../../src/config/settings.js';
 import { ROOT_COMMANDS as TREE_ROOT } from '../helpers/root-commands.js';
 
 type Shell = 'bash' | 'zsh' | 'fish';
@@ -79,7 +79,9 @@ const CASES: Case[] = [
   { line: 'payctl history rec', want: ['reconcile'] },
   { line: 'payctl payout create --provider or', want: ['orange_money'] },
   { line: 'payctl completion ', want: ['bash', 'zsh', 'fish'] },
-  { line: 'payctl config get ', want: SETTABLE },
+  { line: 'payctl config get ', want: READABLE },
+  { line: 'payctl config get api', want: ['api-key'] },
+  { line: 'payctl sandbox start --list-shape ', want: ['paginator', 'resource', 'array', 'items'] },
   { line: 'payctl config unset routes.payoutG', want: ['routes.payoutGet'] },
   { line: 'payctl payout create --type=w', want: { bash: ['wallet'], zsh: ['wallet'], fish: ['--type=wallet'] } },
   // profile names, read at completion time
