@@ -71,20 +71,34 @@ export function envelopeSucceeded(envelope: Pick<Envelope, 'status'>): boolean {
   return envelope.status === undefined || normalizeStatus(envelope.status) === 'Successful';
 }
 
-/** The `data` of GET /auth/user: whose the key is. Every field may be absent. */
+/** The fields of an account that say whose it is (login and status show them). */
+const WHOSE = ['walletId', 'email', 'businessName', 'firstName', 'lastName', 'phone'] as const;
+
+/**
+ * The `data` of GET /auth/user: whose the key is. Every field may be absent but not all of those
+ * that say whose it is: `{}` (or a KYC status alone) was saved as a login ("✓ Logged in", an empty
+ * account card), though README says such an answer saves nothing.
+ */
 export const authUserSchema = z.lazy(() =>
-  z.looseObject({
-    walletId: opt(z.nullable(z.union([z.string(), z.number()]))),
-    email: opt(z.nullable(z.string())),
-    firstName: opt(z.nullable(z.string())),
-    lastName: opt(z.nullable(z.string())),
-    phone: opt(z.nullable(z.string())),
-    status: opt(z.nullable(z.string())),
-    kycStatus: opt(z.nullable(z.string())),
-    businessName: opt(z.nullable(z.string())),
-    address: opt(z.nullable(z.string())),
-    country: opt(z.nullable(z.string())),
-  }),
+  z
+    .looseObject({
+      walletId: opt(z.nullable(z.union([z.string(), z.number()]))),
+      email: opt(z.nullable(z.string())),
+      firstName: opt(z.nullable(z.string())),
+      lastName: opt(z.nullable(z.string())),
+      phone: opt(z.nullable(z.string())),
+      status: opt(z.nullable(z.string())),
+      kycStatus: opt(z.nullable(z.string())),
+      businessName: opt(z.nullable(z.string())),
+      address: opt(z.nullable(z.string())),
+      country: opt(z.nullable(z.string())),
+    })
+    .check(
+      z.refine(
+        (u) => WHOSE.some((k) => u[k] !== undefined && u[k] !== null && String(u[k]).trim() !== ''),
+        'an account that says whose it is (a wallet id, email, business or person name, or phone)',
+      ),
+    ),
 );
 export type AuthUser = z.infer<typeof authUserSchema>;
 

@@ -160,6 +160,24 @@ describe('a 2xx payctl cannot trust is an unknown outcome, never "refused"', () 
   });
 });
 
+describe('GET /auth/user answering an account that says nothing of whose it is', () => {
+  it('login saves nothing and exits 1, as README says; status does not call the key valid (probe 51-I: "✓ Logged in", key saved)', async () => {
+    for (const data of [{}, { kycStatus: 'Verified' }, { email: '  ', businessName: null }]) {
+      const key = newKey();
+      const h = await hostile((req, res) => json(res, 200, { status: 'Successful', message: 'User Authenticated successfully', data }));
+      const dir = configDir();
+      const login = await payctl(['login', '--base-url', h.baseUrl], { dir, env: { PAYCTL_API_KEY: key } });
+      expect(login.code, `${JSON.stringify(data)}: ${login.stderr}`).toBe(1);
+      expect(login.stderr).not.toContain('Logged in');
+      expect(readProfile(dir)?.apiKey).toBeUndefined();
+      hostileProfile(dir, h, key);
+      const status = await payctl(['status'], { dir });
+      expect(status.code, status.stderr).not.toBe(0);
+      expect(status.stdout + status.stderr).not.toContain('Credentials valid');
+    }
+  });
+});
+
 describe('a currency code written with white space or in lower case', () => {
   it('is the currency: one SLE total in a computed summary, and --currency SLE keeps every SLE payout (probe 51-I: "SLE " split off, dropped)', async () => {
     const record = (id: string, amount: string, currency: string) => ({

@@ -81,8 +81,11 @@ describe('authUserSchema', () => {
     expect(u.kycStatus).toBe('Pending');
   });
 
-  it('takes any field being absent', () => {
-    expect(authUserSchema.parse({})).toEqual({});
+  it('takes any field being absent, but not every field that says whose the account is', () => {
+    expect(authUserSchema.parse({ email: 'ops@example.com' })).toEqual({ email: 'ops@example.com' });
+    expect(authUserSchema.parse({ walletId: 6643665465 })).toEqual({ walletId: 6643665465 });
+    for (const nobody of [{}, { kycStatus: 'Verified' }, { email: '  ', businessName: null }])
+      expect(authUserSchema.safeParse(nobody).success, JSON.stringify(nobody)).toBe(false);
   });
 
   it.each([
