@@ -285,9 +285,15 @@ export function rewrittenStream<T extends NodeJS.WritableStream>(stream: T, rewr
 }
 
 /**
- * commander's message with each option it quotes as typed (`unknown option '--api-key=sk_live_…'`)
- * written without its value (`'--api-key=…'`): a key typed into a misspelt option is never printed.
+ * commander's message with the option it quotes as typed (`unknown option '--api-key=sk_live_…'`,
+ * `'-ksk_live_…'`, short flags run together) written without what may be its value
+ * (`'--api-key=…'`, `'-k…'`): a key typed into a misspelt option is never printed. The token is
+ * all up to the line's last quote (a value may hold a quote itself).
  */
 export function withoutOptionValues(message: string): string {
-  return message.replace(/'(-[^'=\s]+)=[^']*'/g, "'$1=…'");
+  return message.replace(/(unknown option ')(.*)'/g, (_whole, lead: string, token: string) => {
+    const eq = token.indexOf('=');
+    const shown = token.startsWith('--') ? (eq >= 0 ? `${token.slice(0, eq)}=…` : token) : token.length > 2 ? `${token.slice(0, 2)}…` : token;
+    return `${lead}${shown}'`;
+  });
 }

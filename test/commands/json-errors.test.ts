@@ -306,7 +306,14 @@ describe('an unknown option written with its value', () => {
     const listen = await payctl(['webhooks', 'listen', `--webhook-secret=${secret}`, '--json'], { dir: setup.dir });
     expect(listen.code).toBe(2);
     expect(JSON.parse(listen.stderr)).toMatchObject({ error: { message: "unknown option '--webhook-secret=…'" } });
-    for (const r of [login, listen]) expect(r.stdout + r.stderr).not.toMatch(/Zx81abcdef|Q2abcdef/);
+    // Short flags with the value run on, several run together, and a value holding a quote (probe 51-H).
+    const short = await payctl(['login', `-k${key}`], { dir: setup.dir });
+    expect(short.stderr).toContain("unknown option '-k…'");
+    const together = await payctl(['balances', `-yk${key}`], { dir: setup.dir });
+    expect(together.stderr).toContain("unknown option '-y…'");
+    const quoted = await payctl(['login', `--api-key=ab'${key}`], { dir: setup.dir });
+    expect(quoted.stderr).toContain("unknown option '--api-key=…'");
+    for (const r of [login, listen, short, together, quoted]) expect(r.stdout + r.stderr).not.toMatch(/Zx81abcdef|Q2abcdef/);
   });
 });
 
