@@ -58,6 +58,9 @@ export function maskLedgerUrl(raw: string): string {
   }
   return (
     out
+      // A fragment is never shown (refused anyway): a password with `#` and `&` in it
+      // (`?password=Xk3#HUNTER&TWO`) left "&TWO" after the mask.
+      .replace(/#.*$/s, `#${MASK}`)
       // A password parameter's value up to the next `&`, a raw `#` in it too (`?password=Xk3#Hunter2`:
       // a fragment to a URL parser, which would leave "Hunter2" shown in the refusal of it).
       .replace(/([?&])([^=&#]*)=([^&]*)/g, (whole, sep: string, key: string) => (PASSWORD_PARAMS.has(safeDecode(key).toLowerCase()) ? `${sep}${key}=${MASK}` : whole))
@@ -85,7 +88,7 @@ export function ledgerSecrets(raw: string | undefined): string[] {
     if (url.password) out.push(url.password, safeDecode(url.password));
     for (const [k, v] of url.searchParams) if (PASSWORD_PARAMS.has(k.toLowerCase()) && v) out.push(v);
     // A password with a raw `#` (the rest a fragment to the parser): the whole of it, as written.
-    if (url.hash) for (const m of raw.matchAll(/[?&]([^=&#]*)=([^&]*#[^&]*)/g)) if (PASSWORD_PARAMS.has(safeDecode(m[1]!).toLowerCase())) out.push(m[2]!);
+    if (url.hash) for (const m of raw.matchAll(/[?&]([^=&#]*)=([^&#]*#.*)$/g)) if (PASSWORD_PARAMS.has(safeDecode(m[1]!).toLowerCase())) out.push(m[2]!);
   } catch {
     // Not a URL: it is refused before it is used, and shown only masked.
   }

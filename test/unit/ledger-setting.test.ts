@@ -103,6 +103,10 @@ describe('the ledger setting', () => {
     expect(message).toContain('must not have a #fragment');
     expect(message).not.toContain('Hunter2');
     expect(ledgerSecrets(raw)).toContain('Xk3#Hunter2Secret');
+    // With an & after the # too (probe 51-H: "password=****&TWO").
+    const amp = 'postgres://payctl@db.example.com:5432/payctl?password=Xk3#HUNTER&TWO';
+    expect(maskLedgerUrl(amp)).toBe('postgres://payctl@db.example.com:5432/payctl?password=****');
+    expect(ledgerSecrets(amp)).toContain('Xk3#HUNTER&TWO');
   });
 
   it('knows the passwords to mask, as written and decoded', () => {
