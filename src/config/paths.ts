@@ -2,7 +2,7 @@
  * Where payctl keeps its files (the config folder) and whether a folder there is safe to
  * use: not a symlink, not another user's, not writable by others.
  */
-import { accessSync, chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -68,6 +68,14 @@ export function unsafeFolder(st: Stats): string | undefined {
   return undefined;
 }
 
+/** `name`, or `name-2`, `name-3`…: the first that is not there (so a printed mv overwrites nothing). */
+function freeName(name: string): string {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? name : `${name}-${n}`;
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
 /** Refuses an unsafe folder (exit 2) with what to do; `what` names it in the message. */
 export function checkFolder(dir: string, what: string): void {
   let st: Stats;
@@ -84,7 +92,7 @@ export function checkFolder(dir: string, what: string): void {
         ? 'Use a folder of your own: remove or move it, or set PAYCTL_CONFIG_DIR to a folder that only you can write.'
         : !st.isDirectory()
           ? // chmod would not make a file a folder: move it away (it may be something to keep), and payctl makes the folder.
-            `Move it out of the way (mv ${shellQuote(dir)} ${shellQuote(`${dir}.moved`)}), look at what it is, and run the same command again: payctl makes the folder.`
+            `Move it out of the way (mv -n ${shellQuote(dir)} ${shellQuote(freeName(`${dir}.moved`))}), look at what it is, and run the same command again: payctl makes the folder.`
           : `Make it private with: chmod 700 ${shellQuote(dir)}`,
     );
   }

@@ -159,17 +159,20 @@ describe('planted files', () => {
   it('a file where the journal folder goes: refused, and the printed way out (move it) works as printed; never "chmod 700" (probe 49-F)', async () => {
     const journal = join(cfg.dir, 'journal');
     writeFileSync(journal, 'not a folder', { mode: 0o600 });
+    // A file moved there before is kept: the printed name is a free one (probe 51-H: mv overwrote it).
+    writeFileSync(`${journal}.moved`, 'moved before', { mode: 0o600 });
     const r = await payctl(payoutArgs(sle, `file-${Date.now()}`), { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`Refusing to use the payout journal folder ${journal}: it is not a folder. Nothing was sent.`);
     expect(r.stderr).not.toContain('chmod');
-    const mv = /\(mv (\S+) (\S+)\)/.exec(r.stderr);
+    const mv = /\(mv -n (\S+) (\S+)\)/.exec(r.stderr);
     expect(mv, r.stderr).not.toBeNull();
-    expect([mv![1], mv![2]]).toEqual([journal, `${journal}.moved`]);
+    expect([mv![1], mv![2]]).toEqual([journal, `${journal}.moved-2`]);
     renameSync(mv![1]!, mv![2]!);
     const again = await payctl(payoutArgs(sle, `file-${Date.now()}-2`), { dir: cfg.dir });
     expect(again.code, again.stderr).toBe(0);
-    expect(readFileSync(`${journal}.moved`, 'utf8')).toBe('not a folder');
+    expect(readFileSync(`${journal}.moved-2`, 'utf8')).toBe('not a folder');
+    expect(readFileSync(`${journal}.moved`, 'utf8')).toBe('moved before');
     noBug(r);
   });
 
