@@ -8,7 +8,9 @@
  * record's sandbox: its health route answers with the recorded pid and the record's instance
  * token, or (hung, not answering) it is a detached `payctl sandbox start` of this config folder
  * by its command line and environment. Anything else is a stale record, even when its pid is
- * alive: the pid may have been reused by any program, or by another folder's sandbox.
+ * alive: the pid may have been reused by any program, or by another folder's sandbox. A record
+ * that is damaged (not one payctl wrote: cut short, emptied, edited) proves nothing either way:
+ * it is never taken for none, nor removed by payctl (findRecord).
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, link, rename, unlink, writeFile } from 'node:fs/promises';
@@ -57,36 +59,69 @@ export function logPath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The record, or undefined when there is none (or it is unreadable: treated as stale). Read
- * never blocking, never through a symlink, never past 64 KiB (regular-file.ts): a named pipe
- * there hung `sandbox status`, `stop` and `start` in open(), deaf to SIGTERM. Anything but a
- * record is no one's claim (claimRecord removes it).
+ * What is at the record's place: nothing, a record, or a damaged one: a file that is no record
+ * payctl wrote (cut short by a full disk or a crash, edited), `why` in words and the port it
+ * names when it names one. Its sandbox may still run, so a damaged record is never taken for
+ * none (sandbox/damaged-record.ts says what to do). Read never blocking, never through a
+ * symlink, never past 64 KiB (regular-file.ts): a named pipe there hung `sandbox status`,
+ * `stop` and `start` in open(), deaf to SIGTERM. Anything that cannot be read as a file at all
+ * (a pipe, a symlink, a file too large, one not readable) is no one's claim: taken for none.
  */
+export type FoundRecord = { record: SandboxRecord } | { damaged: string; port?: number } | undefined;
+
 // eslint-disable-next-line @typescript-eslint/require-await -- read synchronously (readRegular); callers await it
-export async function readRecord(env: NodeJS.ProcessEnv): Promise<SandboxRecord | undefined> {
+export async function findRecord(env: NodeJS.ProcessEnv): Promise<FoundRecord> {
   let text: string | undefined;
   try {
     text = readRegular(recordPath(env), 64 * 1024)?.toString('utf8');
   } catch {
     return undefined;
   }
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : parseRecord(text);
+}
+
+/** The record, or undefined when there is none or it is damaged (findRecord tells the two apart). */
+export async function readRecord(env: NodeJS.ProcessEnv): Promise<SandboxRecord | undefined> {
+  const found = await findRecord(env);
+  return found && 'record' in found ? found.record : undefined;
+}
+
+const NEEDED = [
+  ['pid', 'number'],
+  ['port', 'number'],
+  ['baseUrl', 'string'],
+] as const;
+
+/** A string field of a record as written; anything else as text, as a record of an older payctl held it. */
+function asText(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
+function parseRecord(text: string): NonNullable<FoundRecord> {
+  if (text.trim() === '') return { damaged: text === '' ? 'it is empty (0 bytes)' : 'it holds only white space' };
+  let parsed: unknown;
   try {
-    const r = JSON.parse(text) as Partial<SandboxRecord>;
-    if (typeof r.pid !== 'number' || typeof r.port !== 'number' || typeof r.baseUrl !== 'string') return undefined;
-    return {
-      pid: r.pid,
-      port: r.port,
-      baseUrl: r.baseUrl,
-      apiKey: String(r.apiKey ?? ''),
-      webhookSecret: String(r.webhookSecret ?? ''),
-      startedAt: String(r.startedAt ?? ''),
+    parsed = JSON.parse(text);
+  } catch {
+    return { damaged: 'it is not complete JSON: cut short or overwritten' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { damaged: 'it holds no JSON object' };
+  const r = parsed as Partial<Record<keyof SandboxRecord, unknown>>;
+  const port = typeof r.port === 'number' && Number.isInteger(r.port) && r.port > 0 && r.port < 65536 ? { port: r.port } : {};
+  const bad = NEEDED.filter(([key, type]) => typeof r[key] !== type).map(([key, type]) => `${key} (a ${type})`);
+  if (bad.length > 0) return { damaged: `it names no ${bad.join(', no ')}`, ...port };
+  return {
+    record: {
+      pid: r.pid as number,
+      port: r.port as number,
+      baseUrl: r.baseUrl as string,
+      apiKey: asText(r.apiKey),
+      webhookSecret: asText(r.webhookSecret),
+      startedAt: asText(r.startedAt),
       instance: typeof r.instance === 'string' ? r.instance : '',
       starting: r.starting === true,
-    };
-  } catch {
-    return undefined;
-  }
+    },
+  };
 }
 
 /** The record as written: `starting` only while it is. */
@@ -111,10 +146,11 @@ export async function writeRecord(env: NodeJS.ProcessEnv, record: SandboxRecord)
 
 /**
  * Creates the record only if there is none (a hard link of a complete file: never half
- * written, and of two at the same moment only one succeeds): claimed, or the record in the
- * way. One in the way that is no record (damaged) is no one's claim: removed, and tried again.
+ * written, and of two at the same moment only one succeeds): claimed, or what is in the way,
+ * a record or a damaged one (its sandbox may run: never removed here). One removed meanwhile
+ * is tried again.
  */
-export async function claimRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<{ claimed: true } | { claimed: false; holder: SandboxRecord }> {
+export async function claimRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<{ claimed: true } | { claimed: false; holder: NonNullable<FoundRecord> }> {
   const tmp = await tempRecord(env, record);
   try {
     for (let attempt = 0; ; attempt++) {
@@ -124,9 +160,9 @@ export async function claimRecord(env: NodeJS.ProcessEnv, record: SandboxRecord)
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw err;
       }
-      const holder = await readRecord(env);
+      const holder = await findRecord(env);
       if (holder) return { claimed: false, holder };
-      // Not a record (damaged, or removed meanwhile): no one's claim.
+      // Removed meanwhile, or no file to read (a pipe, a symlink): no one's claim.
       await unlink(recordPath(env)).catch(() => {});
     }
   } finally {

@@ -317,22 +317,76 @@ describe('payctl sandbox status / stop on a record', () => {
     expect(alive(other.pid!)).toBe(true);
   });
 
-  it('no record, or one that is not a record: nothing runs; stop says so and exits 0', async () => {
+  it('no record: nothing runs; stop says so and exits 0', async () => {
     const dir = configDir();
     const none = await payctl(['sandbox', 'stop'], { dir });
     expect(none.code, none.stderr).toBe(0);
     expect(none.stderr).toBe('No sandbox is running.\n');
     expect(none.stdout).toBe('');
+    const status = await payctl(['sandbox', 'status', '--json'], { dir });
+    expect(status.code, status.stderr).toBe(1);
+    expect(JSON.parse(status.stdout)).toEqual({ running: false });
+  });
 
-    for (const text of ['{not json', JSON.stringify({ pid: 'x', port: 1, baseUrl: 'http://127.0.0.1:1/v2' }), JSON.stringify({ pid: 1, port: 1 })]) {
-      writeFileSync(join(dir, 'sandbox.json'), text);
-      const status = await payctl(['sandbox', 'status', '--json'], { dir });
-      expect(status.code, text).toBe(1);
-      expect(JSON.parse(status.stdout), text).toEqual({ running: false });
-      const stop = await payctl(['sandbox', 'stop', '--json'], { dir });
-      expect(stop.code, text).toBe(0);
-      expect(JSON.parse(stop.stdout), text).toEqual({ stopped: false, running: false });
+  // Probe 51 F2: a record cut to `{` was taken for none: "No sandbox is running", stop exit 0, while its sandbox ran on.
+  it.each([
+    ['cut short', '{', 'it is not complete JSON: cut short or overwritten'],
+    ['empty', '', 'it is empty (0 bytes)'],
+    ['not an object', '[1]', 'it holds no JSON object'],
+    ['without a number for its pid', JSON.stringify({ pid: 'x', port: 41234, baseUrl: 'http://127.0.0.1:41234/v2' }), 'it names no pid (a number)'],
+    ['without a base URL', JSON.stringify({ pid: 1, port: 41234 }), 'it names no baseUrl (a string)'],
+  ])('a damaged record (%s): status and stop say so and how to find its sandbox (exit 2), signal nothing and keep it', async (_what, text, why) => {
+    const dir = configDir();
+    const file = join(dir, 'sandbox.json');
+    writeFileSync(file, text, { mode: 0o600 });
+    const said = `Error: The sandbox record ${file} is damaged (${why}): payctl cannot tell whether the background sandbox it recorded still runs.`;
+    const port = text.includes('41234') ? '41234' : 'PORT';
+
+    const status = await payctl(['sandbox', 'status'], { dir });
+    expect(status.code, status.stderr).toBe(2);
+    expect(status.stdout).toBe('');
+    expect(status.stderr).toContain(`${said} Its status is unknown.`);
+    expect(status.stderr).not.toContain('No sandbox is running');
+
+    const stop = await payctl(['sandbox', 'stop'], { dir });
+    expect(stop.code, stop.stderr).toBe(2);
+    expect(stop.stderr).toContain(`${said} Nothing was stopped.`);
+    expect(stop.stderr).toContain(`ss -ltnp 'sport = :${port}'  (or: lsof -i :${port})`);
+    expect(stop.stderr).toContain(port === 'PORT' ? `("Sandbox running at …" in ${join(dir, 'sandbox.log')})` : 'port 41234, as the record says');
+    expect(stop.stderr).toContain(`remove the record: rm ${file}`);
+    expect(stop.stderr).not.toContain('No sandbox is running');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+
+    const json = await payctl(['sandbox', 'stop', '--json'], { dir });
+    expect(json.code, json.stderr).toBe(2);
+    expect(json.stdout).toBe('');
+    expect((JSON.parse(json.stderr) as { error: { message: string } }).error.message).toContain('is damaged');
+  });
+
+  it('start over a damaged record, foreground or detached: refused (exit 2) before it listens, saying why, not "port in use"', async () => {
+    const dir = configDir();
+    const busy = await startSandbox();
+    cleanups.push(() => busy.close());
+    const file = join(dir, 'sandbox.json');
+    writeFileSync(file, '{', { mode: 0o600 });
+    for (const extra of [[], ['--detach']]) {
+      const res = await payctl(['sandbox', 'start', '--port', String(busy.port), ...extra], { dir });
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(`Error: The sandbox record ${file} is damaged (it is not complete JSON: cut short or overwritten)`);
+      expect(res.stderr).toContain('The sandbox was not started.');
+      expect(res.stderr).not.toContain('already in use');
+      expect(res.stdout).toBe('');
     }
+    expect(readFileSync(file, 'utf8')).toBe('{');
+    expect(existsSync(join(dir, 'sandbox.log'))).toBe(false);
+    expect(readProfile(dir, 'sandbox')).toBeUndefined();
+
+    // The detached child, finding it in the way of its claim: refused too, the record kept (it removed it before).
+    const child = await payctl(['sandbox', 'start', '--port', '0'], { dir, env: { PAYCTL_SANDBOX_DETACHED: '1' } });
+    expect(child.code, child.stderr).toBe(2);
+    expect(child.stderr).toContain(`Error: The sandbox record ${file} is damaged`);
+    expect(readFileSync(file, 'utf8')).toBe('{');
+    expect(readProfile(dir, 'sandbox')).toBeUndefined();
   });
 });
 

@@ -5,7 +5,7 @@
  * start) run in process. The foreground sandbox, and status / stop on records of
  * dead, foreign or hung processes, are in test/commands/sandbox.test.ts.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -121,6 +121,36 @@ describe('payctl sandbox start --detach / status / stop', () => {
     const stopAgain = await payctl(['sandbox', 'stop'], { dir });
     expect(stopAgain.code, stopAgain.stderr).toBe(0);
     expect(stopAgain.stderr).toContain('No sandbox is running.');
+  });
+
+  // Probe 51 F2: a record cut to `{` was taken for none: status and stop said "No sandbox is running" (stop exit 0), the sandbox ran on, and the next start only said "Port … already in use".
+  it('a damaged record of a running background sandbox: status, stop and start say it is damaged (exit 2); the sandbox is left running', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    cleanups.push(cleanup);
+    const start = await runCli(['sandbox', 'start', '--detach', '--json'], { configDir: dir });
+    const info = JSON.parse(start.stdout) as { base_url: string; port: number; pid: number };
+    cleanups.push(() => killIfRunning(info.pid));
+    expect(start.code, start.stderr).toBe(0);
+    const recordFile = join(dir, 'sandbox.json');
+    writeFileSync(recordFile, '{');
+
+    for (const cmd of ['status', 'stop']) {
+      const r = await runCli(['sandbox', cmd], { configDir: dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`The sandbox record ${recordFile} is damaged (it is not complete JSON: cut short or overwritten)`);
+      expect(r.stderr).not.toContain('No sandbox is running');
+      expect(r.stderr).toContain(`in ${join(dir, 'sandbox.log')}`);
+    }
+    expect(processGone(info.pid)).toBe(false);
+    // The log names its port (what the message points at), and was not written over by the refused start below.
+    const again = await runCli(['sandbox', 'start', '--detach', '--port', String(info.port)], { configDir: dir });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`The sandbox record ${recordFile} is damaged`);
+    expect(again.stderr).toContain('The sandbox was not started.');
+    expect(again.stderr).not.toContain('already in use');
+    expect(readFileSync(join(dir, 'sandbox.log'), 'utf8')).toContain(`Sandbox running at ${info.base_url}`);
+    expect(readFileSync(recordFile, 'utf8')).toBe('{');
+    expect((await fetch(info.base_url.replace(/\/v2$/, '/_sandbox/health'))).status).toBe(200);
   });
 
   it('prints one JSON object with --json and honours --api-key', async () => {

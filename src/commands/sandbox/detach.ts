@@ -17,7 +17,18 @@ import { shellQuote } from '../../config/shell.js';
 import type { Deps } from '../../deps.js';
 import { configDir, ensureConfigDir } from '../../config/paths.js';
 import type { ErrorShape, ListShape } from '../../sandbox/shapes.js';
-import { API_KEY_ENV, DETACHED_ENV, WEBHOOK_SECRET_ENV, logPath, readRecord, recordedSandboxRuns, removeRecord, type SandboxRecord } from '../../sandbox/record.js';
+import {
+  API_KEY_ENV,
+  DETACHED_ENV,
+  WEBHOOK_SECRET_ENV,
+  findRecord,
+  logPath,
+  readRecord,
+  recordedSandboxRuns,
+  removeRecord,
+  type SandboxRecord,
+} from '../../sandbox/record.js';
+import { damagedRecord } from './damaged-record.js';
 import { alreadyRunning, sayHowToUse, show } from './announce.js';
 
 export interface StartOptions {
@@ -36,6 +47,8 @@ export interface StartOptions {
 }
 
 const READY_TIMEOUT_MS = 10_000;
+/** The end of a start's refusal over a damaged record. */
+export const NOT_STARTED = 'The sandbox was not started.';
 
 /** bin/payctl.js of this package: found upwards from this module (a dist chunk, or src/… under tests). */
 function binPath(): string {
@@ -219,9 +232,14 @@ async function untilReady(deps: Deps, child: ChildProcess, watched: Watched, log
   }
 }
 
-/** The parent of `sandbox start --detach`: refuses when this folder's sandbox runs, else starts one and waits for it. */
+/**
+ * The parent of `sandbox start --detach`: refuses when this folder's sandbox runs, or its record
+ * is damaged (before the log, which names the port, is written over), else starts one and waits for it.
+ */
 export async function startDetached(opts: StartOptions, deps: Deps): Promise<number> {
-  const existing = await readRecord(deps.env);
+  const found = await findRecord(deps.env);
+  if (found && 'damaged' in found) throw damagedRecord(deps.env, found, NOT_STARTED);
+  const existing = found?.record;
   if (existing) {
     if (await recordedSandboxRuns(existing, deps.host, deps.env)) throw alreadyRunning(existing);
     // Stale: its process is gone, or is not this record's sandbox (left alone).

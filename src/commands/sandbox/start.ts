@@ -22,15 +22,16 @@ import {
   DETACHED_ENV,
   WEBHOOK_SECRET_ENV,
   claimRecord,
+  findRecord,
   newInstance,
-  readRecord,
   recordedSandboxRuns,
   removeRecord,
   writeRecord,
   type SandboxRecord,
 } from '../../sandbox/record.js';
 import { alreadyRunning, sayHowToUse, show } from './announce.js';
-import { startDetached, type StartOptions } from './detach.js';
+import { damagedRecord } from './damaged-record.js';
+import { NOT_STARTED, startDetached, type StartOptions } from './detach.js';
 
 export type { StartOptions } from './detach.js';
 
@@ -107,14 +108,17 @@ async function listen(opts: StartOptions, deps: Deps, instance: string | undefin
  * The detached child claims the config folder's record, exclusively: when another start's
  * sandbox holds it and runs, this one refuses (exit 2, before it saves any profile; the caller
  * closes it, so nothing is left running). A stale record (its process gone, or not that
- * sandbox) is removed without touching its process, and the claim tried again.
+ * sandbox) is removed without touching its process, and the claim tried again; a damaged one
+ * is refused like a running one (its sandbox may run).
  */
 async function claimFolder(deps: Deps, record: SandboxRecord): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const claim = await claimRecord(deps.env, record);
     if (claim.claimed) return;
-    if (await recordedSandboxRuns(claim.holder, deps.host, deps.env)) throw alreadyRunning(claim.holder);
-    await removeRecord(deps.env, { pid: claim.holder.pid, instance: claim.holder.instance });
+    if ('damaged' in claim.holder) throw damagedRecord(deps.env, claim.holder, NOT_STARTED);
+    const holder = claim.holder.record;
+    if (await recordedSandboxRuns(holder, deps.host, deps.env)) throw alreadyRunning(holder);
+    await removeRecord(deps.env, { pid: holder.pid, instance: holder.instance });
   }
   throw new LocalError('Could not claim the sandbox record of this config folder: other starts keep taking it.', 'Try again, or see: payctl sandbox status');
 }
@@ -124,7 +128,10 @@ async function startForeground(opts: StartOptions, deps: Deps): Promise<number> 
   const detachedChild = deps.env[DETACHED_ENV] === '1';
   // One sandbox a config folder: one in the foreground beside a detached one took over both
   // profiles, and when it stopped they pointed at nothing (the detached one's left unreachable).
-  const running = detachedChild ? undefined : await readRecord(deps.env);
+  // A damaged record: its sandbox may run, holding the port and the profiles (damaged-record.ts).
+  const found = detachedChild ? undefined : await findRecord(deps.env);
+  if (found && 'damaged' in found) throw damagedRecord(deps.env, found, NOT_STARTED);
+  const running = found?.record;
   if (running && (await recordedSandboxRuns(running, deps.host, deps.env))) throw alreadyRunning(running);
   const instance = detachedChild ? newInstance() : undefined;
   const sandbox = await listen(opts, deps, instance);

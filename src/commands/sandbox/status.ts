@@ -1,13 +1,17 @@
 /**
  * `payctl sandbox status`: whether the background sandbox runs, and where.
  * Exit 0 when it runs, 1 when it does not. A record whose pid is alive but not proven to be
- * its sandbox (record.ts: a reused pid) is stale, and said to be; `stop` removes it.
+ * its sandbox (record.ts: a reused pid) is stale, and said to be; `stop` removes it. A damaged
+ * record is refused (exit 2): its sandbox may run, and nothing can tell.
  */
 import { write, type Deps } from '../../deps.js';
-import { processAlive, readRecord, recordedSandboxRuns } from '../../sandbox/record.js';
+import { findRecord, processAlive, recordedSandboxRuns } from '../../sandbox/record.js';
+import { damagedRecord } from './damaged-record.js';
 
 export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
-  const record = await readRecord(deps.env);
+  const found = await findRecord(deps.env);
+  if (found && 'damaged' in found) throw damagedRecord(deps.env, found, 'Its status is unknown.');
+  const record = found?.record;
   const running = record !== undefined && (await recordedSandboxRuns(record, deps.host, deps.env));
   if (record && !running && processAlive(deps.host, record.pid)) {
     deps.log.info(

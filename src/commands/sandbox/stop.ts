@@ -3,11 +3,13 @@
  * 5 s), waits until its process is gone and removes its record. Idempotent: with no
  * sandbox running it says so and exits 0. Only a process proven to be the record's sandbox
  * is signalled (record.ts): a record whose pid now names anything else is stale, removed,
- * and that process left alone.
+ * and that process left alone. A damaged record is refused (exit 2, nothing signalled, the
+ * record kept): its sandbox may still run, and "stopped" or "none runs" would be a guess.
  */
 import { write, type Deps } from '../../deps.js';
 import type { Host } from '../../host.js';
-import { processAlive, readRecord, recordedSandboxRuns, removeRecord } from '../../sandbox/record.js';
+import { findRecord, processAlive, recordedSandboxRuns, removeRecord } from '../../sandbox/record.js';
+import { damagedRecord } from './damaged-record.js';
 
 const GRACE_MS = 5000;
 const KILL_WAIT_MS = 2000;
@@ -37,7 +39,9 @@ function staleRecord(deps: Deps, pid: number): string {
 }
 
 export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
-  const record = await readRecord(deps.env);
+  const found = await findRecord(deps.env);
+  if (found && 'damaged' in found) throw damagedRecord(deps.env, found, 'Nothing was stopped.');
+  const record = found?.record;
   const say = (text: string, json: Record<string, unknown>) => (deps.globals.json ? write(deps.io.stdout, JSON.stringify(json) + '\n') : deps.log.info(text));
   if (!record) {
     await say('No sandbox is running.', { stopped: false, running: false });
