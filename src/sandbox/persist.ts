@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { apiKeyProblem } from '../config/api-key.js';
+import { checkStateFile } from './state-file.js';
 import type { StoredAnswer } from './idempotency.js';
 import type { Payout, Wallet } from './state.js';
 
@@ -45,7 +46,7 @@ export function serializeState(s: PersistedState): string {
 
 export class StateFileError extends Error {}
 
-/** Reads a state file; undefined when there is none yet; StateFileError when damaged. */
+/** Reads a state file; undefined when there is none yet; StateFileError when damaged or not whole (state-file.ts). */
 export async function loadState(file: string): Promise<PersistedState | undefined> {
   let text: string;
   try {
@@ -54,36 +55,36 @@ export async function loadState(file: string): Promise<PersistedState | undefine
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new StateFileError(`Cannot read the sandbox state file ${file}: ${(err as Error).message}`);
   }
+  let raw: unknown;
   try {
-    const raw = JSON.parse(text) as {
-      version?: unknown;
-      apiKey?: unknown;
-      wallets?: WalletJson[];
-      payouts?: PayoutJson[];
-      idempotency?: PersistedState['idempotency'];
-    };
-    if (raw.version !== STATE_VERSION) throw new Error(`unsupported version ${String(raw.version)}`);
-    if (typeof raw.apiKey !== 'string' || !Array.isArray(raw.wallets) || !Array.isArray(raw.payouts)) {
-      throw new Error('missing apiKey, wallets or payouts');
-    }
-    // The key is the bearer token and is printed at start: one no client can send is never served nor shown.
-    const keyProblem = apiKeyProblem(raw.apiKey);
-    if (keyProblem !== undefined) throw new Error(`its API key contains ${keyProblem}`);
-    return {
-      version: STATE_VERSION,
-      apiKey: raw.apiKey,
-      wallets: raw.wallets.map((w) => ({ ...w, balance: BigInt(w.balance) })),
-      payouts: raw.payouts.map((p) => ({
-        ...p,
-        amount: BigInt(p.amount),
-        fee: BigInt(p.fee),
-        recipient: p.recipient,
-      })),
-      idempotency: Array.isArray(raw.idempotency) ? raw.idempotency : [],
-    };
-  } catch (err) {
-    throw new StateFileError(`The sandbox state file ${file} is damaged (${(err as Error).message}). Move it away or delete it to start afresh.`);
+    raw = JSON.parse(text);
+  } catch {
+    throw damaged(file, text.trim() === '' ? 'it is empty' : 'it is not complete JSON: cut short or overwritten');
   }
+  return fromJson(file, raw);
+}
+
+function damaged(file: string, why: string): StateFileError {
+  return new StateFileError(`The sandbox state file ${file} is damaged (${why}). Move it away or delete it to start afresh.`);
+}
+
+/** The state of the file's JSON, checked whole first (state-file.ts): a StateFileError naming what is wrong. */
+function fromJson(file: string, raw: unknown): PersistedState {
+  const version = typeof raw === 'object' && raw !== null ? (raw as { version?: unknown }).version : undefined;
+  if (version !== undefined && version !== STATE_VERSION) throw damaged(file, `unsupported version ${JSON.stringify(version)}`);
+  const checked = checkStateFile(raw);
+  if (!checked.ok) throw damaged(file, checked.problem);
+  const s = checked.data;
+  // The key is the bearer token and is printed at start: one no client can send is never served nor shown.
+  const keyProblem = apiKeyProblem(s.apiKey);
+  if (keyProblem !== undefined) throw damaged(file, `its API key contains ${keyProblem}`);
+  return {
+    version: STATE_VERSION,
+    apiKey: s.apiKey,
+    wallets: s.wallets.map((w) => ({ ...w, balance: BigInt(w.balance) })),
+    payouts: s.payouts.map((p) => ({ ...p, amount: BigInt(p.amount), fee: BigInt(p.fee) })),
+    idempotency: s.idempotency,
+  };
 }
 
 export class StateWriter {

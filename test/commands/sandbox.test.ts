@@ -147,6 +147,27 @@ describe('payctl sandbox start (foreground)', () => {
     expect(readProfile(dir, 'sandbox')).toBeUndefined();
   });
 
+  // Probe 51 F3: `null` said "damaged (Cannot read properties of null (reading 'version'))"; a null currency loaded and balances answered 500.
+  it.each([
+    ['null', 'null', 'it holds no JSON object'],
+    ["a wallet's currency null", 'CURRENCY_NULL', 'wallets[0].currency: Invalid input: expected string, received null'],
+  ])('a state file with %s: refused at start (exit 2), naming what is wrong in words, nothing started', async (_what, text, why) => {
+    const dir = configDir();
+    const state = join(dir, 'state.json');
+    if (text === 'CURRENCY_NULL') {
+      const sb = await startSandbox({ stateFile: state });
+      await sb.close();
+      const written = JSON.parse(readFileSync(state, 'utf8')) as { wallets: Array<Record<string, unknown>> };
+      written.wallets[0]!.currency = null;
+      writeFileSync(state, JSON.stringify(written));
+    } else writeFileSync(state, text);
+    const res = await payctl(['sandbox', 'start', '--port', '0', '--state', state], { dir });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toBe(`Error: The sandbox state file ${state} is damaged (${why}). Move it away or delete it to start afresh.\n`);
+    expect(res.stdout).toBe('');
+    expect(readProfile(dir, 'sandbox')).toBeUndefined();
+  });
+
   it('sandbox start --api-key in the foreground warns that the key is visible; PAYCTL_SANDBOX_API_KEY does not', async () => {
     const K = `sk_sandbox_fg_${Date.now().toString(16)}abcdef`;
     const fg = await foreground(['--api-key', K], { dir: configDir() });
@@ -512,6 +533,21 @@ describe('payctl sandbox start --detach (the parent, in process)', () => {
     expect((err as LocalError).hint).toBe(`Its log is in ${join(dir, 'sandbox.log')}.`);
     expect(statSync(join(dir, 'sandbox.log')).mode & 0o777).toBe(0o600);
     expect(fd.stdout()).toBe('');
+  });
+
+  it('a child that refused what it was given (exit 2: a damaged state file): exit 2 too, as in the foreground, with the end of its log', async () => {
+    const dir = configDir();
+    const script = fakeNode(dir, 'echo "Error: The sandbox state file s.json is damaged (it holds no JSON object)."\nexit 2');
+    const { result } = await detachWith(script, dir, {}, {}, false);
+    const err = await result.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(exitCodeOf(err)).toBe(2);
+    expect((err as Error).message).toBe(
+      'The background sandbox exited before it was ready (exit code 2).\nError: The sandbox state file s.json is damaged (it holds no JSON object).',
+    );
+    expect((err as UsageError).hint).toBe(`Its log is in ${join(dir, 'sandbox.log')}.`);
   });
 
   it('a node binary that cannot be started: exit 1, saying why', async () => {

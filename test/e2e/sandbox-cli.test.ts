@@ -153,6 +153,21 @@ describe('payctl sandbox start --detach / status / stop', () => {
     expect((await fetch(info.base_url.replace(/\/v2$/, '/_sandbox/health'))).status).toBe(200);
   });
 
+  // Probe 51 F3: with --detach a damaged state file exited 1 (2 in the foreground).
+  it('a damaged --state file with --detach: exit 2, as in the foreground, its words from the child; nothing left running', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    cleanups.push(cleanup);
+    const state = join(dir, 'state.json');
+    writeFileSync(state, 'null');
+    const start = await runCli(['sandbox', 'start', '--detach', '--port', '0', '--state', state], { configDir: dir });
+    expect(start.code, start.stderr).toBe(2);
+    expect(start.stderr).toContain('The background sandbox exited before it was ready (exit code 2).');
+    expect(start.stderr).toContain(`The sandbox state file ${state} is damaged (it holds no JSON object).`);
+    expect(start.stderr).not.toContain('Cannot read properties');
+    expect(start.stdout).toBe('');
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+  });
+
   it('prints one JSON object with --json and honours --api-key', async () => {
     const { dir, cleanup } = tempConfigDir();
     cleanups.push(cleanup);

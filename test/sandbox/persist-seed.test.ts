@@ -212,6 +212,78 @@ describe('a state file that cannot be written', () => {
   });
 });
 
+// Probe 51 F3: `null` failed with "Cannot read properties of null (reading 'version')"; a wallet's `"currency": null` loaded, then every balances answered 500.
+describe('a state file is checked whole when it is loaded', () => {
+  const wallet = { id: '5553881136', name: 'Old wallet', currency: 'SLE', balance: '125000075', updatedUs: 1_763_720_130_123_456 };
+  const payout = {
+    transactionId: 'TXN-BOK-0123456789ABCDEF0123456789',
+    payoutId: 'p-1',
+    walletId: '5553881136',
+    amount: '150050',
+    fee: '1501',
+    currency: 'SLE',
+    status: 'Pending',
+    failureReason: null,
+    recipient: { type: 'wallet', accountDetails: { name: 'A K', provider: 'orange_money', accountNumber: '076123456', phoneNumber: '076123456', note: null } },
+    orderId: 'ORD-0123456789ABCDEF',
+    idempotencyKey: 'k-1',
+    metadata: null,
+    createdUs: 1_763_720_130_123_456,
+    updatedUs: 1_763_720_130_123_456,
+    autoSettle: true,
+  };
+  const state = (over: Record<string, unknown>) =>
+    JSON.stringify({ version: 1, apiKey: 'sk_sandbox_state_check', wallets: [wallet], payouts: [payout], idempotency: [], ...over });
+
+  it('a whole file as written loads', async () => {
+    const file = join(dir, 'whole.json');
+    writeFileSync(file, state({}));
+    const sb = await startSandbox({ stateFile: file, settleAfterMs: 60_000 });
+    try {
+      expect(sb.wallets()).toEqual([expect.objectContaining({ wallet_id: '5553881136', currency: 'SLE' })]);
+      expect(sb.payouts()).toHaveLength(1);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it.each([
+    ['null', 'null', 'it holds no JSON object'],
+    ['an array', '[]', 'it holds no JSON object'],
+    ['empty', '', 'it is empty'],
+    ['no version', JSON.stringify({ apiKey: 'k', wallets: [], payouts: [] }), 'version: Invalid input: expected number, received undefined'],
+    ['another version', state({ version: 2 }), 'unsupported version 2'],
+    ['wallets null', state({ wallets: null }), 'wallets: Invalid input: expected array, received null'],
+    ["a wallet's currency null", state({ wallets: [{ ...wallet, currency: null }] }), 'wallets[0].currency: Invalid input: expected string, received null'],
+    ["a wallet's currency unknown", state({ wallets: [{ ...wallet, currency: 'XYZ' }] }), 'wallets[0].currency: expected an ISO 4217 currency code payctl knows ("SLE")'],
+    ["a wallet's balance not digits", state({ wallets: [{ ...wallet, balance: '12.50' }] }), 'wallets[0].balance: expected a whole number of minor units'],
+    ["a wallet's balance a number", state({ wallets: [{ ...wallet, balance: 100 }] }), 'wallets[0].balance: Invalid input: expected string, received number'],
+    ["a wallet's name empty", state({ wallets: [{ ...wallet, name: ' ' }] }), 'wallets[0].name: expected a non-empty string'],
+    ["a wallet's id missing", state({ wallets: [{ ...wallet, id: undefined }] }), 'wallets[0].id: Invalid input: expected string, received undefined'],
+    ['two wallets with one id', state({ wallets: [wallet, wallet] }), 'wallets[1].id: "5553881136" is there twice'],
+    ["a payout's status", state({ payouts: [{ ...payout, status: 'pending' }] }), 'payouts[0].status: Invalid option: expected one of "Pending"|"Successful"|"Failed"'],
+    ["a payout's amount", state({ payouts: [{ ...payout, amount: '-5' }] }), 'payouts[0].amount: expected a whole number of minor units'],
+    ["a payout's recipient", state({ payouts: [{ ...payout, recipient: null }] }), 'payouts[0].recipient: Invalid input: expected object, received null'],
+    ["a payout's account details", state({ payouts: [{ ...payout, recipient: { type: 'bank', accountDetails: {} } }] }), 'payouts[0].recipient.accountDetails.name'],
+    ['two payouts with one payoutId', state({ payouts: [payout, { ...payout, transactionId: 'TXN-BOK-2' }] }), 'payouts[1].payoutId: "p-1" is there twice'],
+    [
+      'a stored answer',
+      state({ idempotency: [{ key: 'k', body: '{}', createdMs: 1, answer: null }] }),
+      'idempotency[0].answer: Invalid input: expected object, received null',
+    ],
+  ])('%s: refused, naming what is wrong in words', async (_what, text, why) => {
+    const file = join(dir, `bad-${randomUUID()}.json`);
+    writeFileSync(file, text);
+    const err = await startSandbox({ stateFile: file }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toContain(`The sandbox state file ${file} is damaged (${why}`);
+    expect(err?.message).not.toMatch(/Cannot read properties|undefined \(reading|BigInt|SyntaxError|toUpperCase/);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});
+
 describe('demo data', () => {
   it('is the same for the same seed, and differs for another seed', async () => {
     const [a, b, c] = await Promise.all([startSandbox({ seed: 7 }), startSandbox({ seed: 7 }), startSandbox({ seed: 8 })]);

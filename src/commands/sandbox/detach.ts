@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, existsSync, fchmodSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, ExitCode, LocalError, UsageError } from '../../errors.js';
+import { ConfigError, ExitCode, LocalError, RefusedError, UsageError } from '../../errors.js';
 import { fsFault } from '../../config/fs-fault.js';
 import { kindOf, openRegular } from '../../config/regular-file.js';
 import { shellQuote } from '../../config/shell.js';
@@ -195,7 +195,9 @@ function spawnChild(opts: StartOptions, deps: Deps, log: string): { child: Child
 
 /**
  * Why the child ended before it was ready: another start claimed the record first (the child
- * exits 2 for it) and its sandbox runs, or else the end of its log.
+ * exits 2 for it) and its sandbox runs, or else the end of its log. A child that refused what it
+ * was given (exit 2: a damaged state file, a port in use) ends the parent with exit 2 too, as
+ * the same start in the foreground does; any other end is a failure here (exit 1).
  */
 async function endedEarly(deps: Deps, child: ChildProcess, exited: NonNullable<Watched['exited']>, log: string): Promise<Error> {
   if (exited.code === ExitCode.usage) {
@@ -203,10 +205,9 @@ async function endedEarly(deps: Deps, child: ChildProcess, exited: NonNullable<W
     if (holder && holder.pid !== child.pid && (await recordedSandboxRuns(holder, deps.host, deps.env))) return alreadyRunning(holder);
   }
   const tail = logTail(log);
-  return new LocalError(
-    `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` + (tail ? `\n${tail}` : ''),
-    `Its log is in ${log}.`,
-  );
+  const message = `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` + (tail ? `\n${tail}` : '');
+  if (exited.code === ExitCode.usage) return new RefusedError(message, [], `Its log is in ${log}.`);
+  return new LocalError(message, `Its log is in ${log}.`);
 }
 
 /** Waits for the child's finished record (claimed, profile saved); stops the child on Ctrl-C or time-out. */

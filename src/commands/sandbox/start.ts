@@ -12,7 +12,7 @@
  * else a random key / whsec_sandbox. A key that cannot be a bearer token (a space, a control
  * character, anything but visible ASCII) is refused before anything starts.
  */
-import { ExitCode, LocalError, UsageError } from '../../errors.js';
+import { ExitCode, LocalError, RefusedError, UsageError } from '../../errors.js';
 import { untilAborted, type Deps } from '../../deps.js';
 import { apiKeyProblem } from '../../config/api-key.js';
 import { saveSandboxProfile } from '../../config/sandbox-profile.js';
@@ -99,7 +99,9 @@ async function listen(opts: StartOptions, deps: Deps, instance: string | undefin
       throw new UsageError(`Port ${opts.port} is already in use.`, [], 'Pick another with --port N, or --port 0 for a free one.');
     }
     if (code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${opts.port}.`, [], 'Use a port above 1023.');
-    if (err instanceof StateFileError || err instanceof RangeError) throw new UsageError(err.message);
+    // A state file that cannot be loaded is refused as it is, not as a mistyped command (no pointer to --help).
+    if (err instanceof StateFileError) throw new RefusedError(err.message);
+    if (err instanceof RangeError) throw new UsageError(err.message);
     throw err;
   }
 }
