@@ -117,11 +117,10 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     getOutHasColors: () => (stdout.isTTY || colorEnv ? (defaults.getOutHasColors?.() ?? false) : false),
     writeOut: (s) => void stdout.write(s),
     writeErr: (s) => void proc.stderr.write(jsonRequested ? '' : s),
-    outputError: (s) => {
-      usageMessage = withoutOptionValues(s)
-        .replace(/^error: /, '')
-        .trim();
-      if (!jsonRequested) proc.stderr.write(withoutOptionValues(s));
+    outputError: (raw) => {
+      const s = withoutOptionValues(raw);
+      usageMessage = s.replace(/^error: /, '').trim();
+      if (!jsonRequested) proc.stderr.write(s);
     },
   });
   for (const sub of allCommands(program)) sub.exitOverride().configureOutput(program.configureOutput());
@@ -138,8 +137,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   } finally {
     proc.off('SIGINT', onSignal);
     proc.off('SIGTERM', onSignal);
-    // What the run opened is closed even when the process exits next: a shared ledger's
-    // connections end with a goodbye to the server, not a dropped socket.
+    // Closed even when the process exits next: a shared ledger's connections end with a goodbye, not a dropped socket.
     await release?.();
     if (!seams.exits) await close?.();
   }

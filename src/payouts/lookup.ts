@@ -24,11 +24,11 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { askedOf, candidateLine, earliestCreatedNs, judgeCandidate, leftOutLine, searchesAnyTime, type Judgement, type LeftOutReason } from './candidate-fields.js';
+import { askedOf, earliestCreatedNs, judgeCandidate, searchesAnyTime, type Judgement, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 import { pageEnd, pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
-import { ageUnknown, sentClause } from './entry-age.js';
+import { ageUnknown } from './entry-age.js';
 import { comparedAccount } from './identity.js';
 
 /** Does the entry still wait for an answer (unknown, or none recorded: the run ended with its request maybe in flight)? */
@@ -356,51 +356,5 @@ export async function claimedTransactions(journal: Ledger, baseUrl: string): Pro
     const o = it.entry.outcome;
     if (o?.kind === 'accepted' && o.transactionId) out.set(o.transactionId, it.entry.payoutId);
   }
-  return out;
-}
-
-/** The two commands a person chooses from for an entry payctl will not resend on its own: one `--made-by` per candidate it can check, and `--resend`. */
-export function choiceCommands(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation): { madeBy: string[]; resend: string } {
-  const found = 'error' in search ? undefined : search;
-  const madeBy = (found?.candidates ?? [])
-    .filter((c) => c.transaction_id && !found?.unchecked.has(c))
-    .map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
-  return { madeBy, resend: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']) };
-}
-
-/**
- * What a person reads for an entry of unknown outcome the 24-hour rule holds (older than a day, or
- * dated in the future: entry-age.ts): why it was not resent, the candidates, and the commands to
- * choose from (each runs as printed).
- */
-export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation, now: Date): string {
-  const id = text(entry.payoutId);
-  let out = `Payout ${id} ${sentClause(entry, now)} and no answer was read. The service may have forgotten its idempotency key after 24 hours, so payctl does not resend it on its own.\n`;
-  const candidates = 'error' in search ? [] : search.candidates;
-  if ('error' in search) out += `Searching the service's payout list for it failed: ${text(search.error)}\n`;
-  else {
-    const stopped = search.anyTime ? ', the search stopped before the end of the list' : ', the search stopped before the first attempt was reached';
-    const scope = `${search.read} record${search.read === 1 ? '' : 's'} of the payout list read${search.complete ? '' : stopped}`;
-    const when = search.anyTime ? 'created at any time' : 'created since';
-    out += candidates.length
-      ? `${candidates.length} payout${candidates.length === 1 ? '' : 's'} at the service could be it (same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}, ${when}; ${scope}):\n`
-      : `No payout at the service matches it (same account, amount and currency, ${when}; ${scope}).\n`;
-    for (const c of candidates) {
-      out += `  ${candidateLine(c)}\n`;
-      const marks = search.marks.get(c);
-      const unchecked = search.unchecked.get(c);
-      if (marks) out += `    (could be it, written oddly by the service: ${marks.join('; ')})\n`;
-      if (unchecked) out += `    (cannot be checked, so not offered as made: ${unchecked.join('; ')})\n`;
-    }
-    const left = leftOutLine(search.leftOut);
-    if (left) out += `  ${left}\n`;
-    if (search.claimed) out += `  (${search.claimed} more matching record${search.claimed === 1 ? ' is' : 's are'} already recorded in the journal as other payouts.)\n`;
-  }
-  const { madeBy, resend } = choiceCommands(entry, search, inv);
-  if (madeBy.length) {
-    out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
-    for (const c of madeBy) out += `  ${c}\n`;
-  }
-  out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
   return out;
 }

@@ -10,7 +10,8 @@
  */
 import { write } from '../../deps.js';
 import { ApiError, StillPendingError } from '../../errors.js';
-import { choiceCommands, findRecordCommand } from '../../payouts/lookup.js';
+import { findRecordCommand } from '../../payouts/lookup.js';
+import { choiceCommands } from '../../payouts/held-advice.js';
 import type { UsedBefore } from '../../payouts/used-before.js';
 import { sendCommand } from './retry-command.js';
 import type { CreateRun, Journaled } from './create-send.js';
