@@ -3,7 +3,9 @@
  *
  * - no filter: the service's own summary, `POST /payout/summary` with the body `{}`: counts by
  *   status and by type with bar charts, and `total_sent` shown as the service's figure (it has
- *   no currency). `--json` prints the envelope as the service sent it.
+ *   no currency). `--json` prints the envelope as the service sent it. One verdict for text,
+ *   `--json` and `--csv`: a documented figure that cannot be read (`total_sent: 1e400`) is named
+ *   in a warning and the rest shown (exit 0); `data` that is no object is refused (exit 1).
  * - any filter (`--from`, `--to`, `--wallet`, `--currency`): the service documents none for its
  *   summary, so payctl computes one from the whole list (`GET /payout/list`, every page, the
  *   filters applied by payctl), exactly, per currency and status, and says so. `--json` prints
@@ -46,22 +48,18 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
 
   // The summary is a read: safe to retry although it is a POST. The documented body is {}.
   const { envelope, res } = await api.callEnvelope('payoutsSummary', { body: '{}', retry: true });
-  if (deps.globals.json) {
-    await write(deps.io.stdout, res.raw.trim() + '\n');
-    return 0;
-  }
-  const out = await import('../output/summary.js');
-  if (opts.csv) {
-    // A file needs the figures as an object: anything else is an error, not a guess.
-    await write(deps.io.stdout, out.serviceSummaryCsv(parseOrThrow(summarySchema, envelope.data, 'a summary', res.requestId)));
-    return 0;
-  }
-  // Figures in an object are shown however they came (unknown ones as sent); anything else (a
-  // list, a word, nothing) is no summary: said as an answer not understood, never printed as one.
-  const isObject = envelope.data !== null && typeof envelope.data === 'object' && !Array.isArray(envelope.data);
-  if (!isObject) parseOrThrow(summarySchema, envelope.data, 'a summary', res.requestId);
-  const parsed = summarySchema.safeParse(envelope.data);
-  await write(deps.io.stdout, parsed.success ? out.renderServiceSummary(parsed.data, makeStyle(deps.io.color)) : out.renderGeneric(envelope.data));
+  // Figures in an object are read one by one (unknown ones shown as sent); anything else (a list,
+  // a word, nothing) is no summary: an answer not understood in every output mode, never printed.
+  const data = envelope.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) parseOrThrow(summarySchema, data, 'a summary', res.requestId);
+  const out = await import('../output/service-summary.js');
+  const summary = data as Record<string, unknown>;
+  // A figure that cannot be read is said so, the same in every output mode; the others are shown.
+  const unread = out.unreadFigures(summary);
+  if (unread.length) deps.log.warn(`The service's summary has figures payctl cannot read: ${unread.join('; ')}.`);
+  if (deps.globals.json) await write(deps.io.stdout, res.raw.trim() + '\n');
+  else if (opts.csv) await write(deps.io.stdout, out.serviceSummaryCsv(summary));
+  else await write(deps.io.stdout, out.renderServiceSummary(summary, makeStyle(deps.io.color)));
   return 0;
 }
 

@@ -3,30 +3,24 @@
  *
  * - the service's summary (`POST /payout/summary`, no filter): its counts by status and by
  *   type as tables with bar charts, the total, and `total_sent` as the service's figure (it has
- *   no currency, so none is shown); figures the documentation does not name are shown as they
- *   came;
+ *   no currency, so none is shown): drawn in service-summary.ts, its names exported from here;
  * - a summary computed by payctl from the list (any filter): per currency and status, counts
  *   and amounts added exactly in bigint minor units (SummaryTally), never across currencies.
  *
  * Bars are computed in integer arithmetic. For files: CSV of either form.
  */
-import type { Money, PayoutRecord, Summary } from '../service/schemas.js';
+import type { Money, PayoutRecord } from '../service/schemas.js';
 import { decimalToMinor, formatAmount, minorToDecimal, toDecimal } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import { csvRow } from './csv.js';
-import { sanitizeInline } from './sanitize.js';
 import { renderTable } from './table.js';
 import { text, utcTime } from './text.js';
 import { paintFor, statusColor, type Style } from './style.js';
+import { bar } from './bars.js';
 
-const BAR_WIDTH = 24;
-
-/** A bar of `width * value / max` cells, in integer arithmetic. */
-export function bar(value: bigint, max: bigint, width = BAR_WIDTH): string {
-  if (max <= 0n || value <= 0n) return '';
-  const cells = Number((value * BigInt(width) + max / 2n) / max);
-  return '█'.repeat(Math.max(1, cells));
-}
+// The service's summary is drawn in service-summary.ts; the bars in bars.ts.
+export { bar } from './bars.js';
+export { TOTAL_SENT_LABEL, renderGeneric, renderServiceSummary, serviceSummaryCsv, unreadFigures } from './service-summary.js';
 
 const BOUND = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?Z$/;
 
@@ -48,97 +42,6 @@ export function periodBound(value: string, end: boolean): string {
   }
   // Another offset: shown in UTC (to the millisecond Date keeps).
   return utcTime(value);
-}
-
-/** A table indented under its heading, bars beside the counts. */
-function countTable(heading: string, rows: Array<[string, string, bigint | undefined]>, style: Style, paint: (label: string) => (s: string) => string): string {
-  const max = rows.reduce((m, [, , v]) => (v !== undefined && v > m ? v : m), 0n);
-  return renderTable(
-    [{ header: heading }, { header: 'COUNT', align: 'right' }, { header: '' }],
-    rows.map(([label, shown, v]) => [paint(label)(label), shown, v === undefined ? '' : paint(label)(bar(v, max))]),
-    style,
-  )
-    .split('\n')
-    .map((l) => (l ? '  ' + l : l))
-    .join('\n');
-}
-
-// ---- the service's summary ------------------------------------------------------------
-
-/** The figures docs/service.md documents, in the order they are shown. */
-const STATUS_FIELDS = [
-  ['successful', 'Successful'],
-  ['pending', 'Pending'],
-  ['failed', 'Failed'],
-] as const;
-const TYPE_FIELDS = [
-  ['wallet_transfers', 'Wallet'],
-  ['bank_transfers', 'Bank'],
-] as const;
-const KNOWN_FIELDS: ReadonlySet<string> = new Set(['total_transfers', 'total_sent', ...STATUS_FIELDS.map(([k]) => k), ...TYPE_FIELDS.map(([k]) => k)]);
-
-type Count = number | string | null | undefined;
-
-/** A count as a whole number (a JSON number or a digit string); undefined when it is not one. */
-function countValue(v: Count): bigint | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined;
-  return typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : undefined;
-}
-
-/** `total_sent` as the service gave it: exact, plain ("7281.78"), no currency and no digits added. */
-export function serviceFigure(v: Money): string {
-  return toDecimal(v);
-}
-
-/** The label of `total_sent`: it is the service's figure and carries no currency. */
-export const TOTAL_SENT_LABEL = "Total sent (service's figure, no currency)";
-
-/** Any JSON as indented "key: value" lines, sanitized (figures payctl does not know). */
-export function renderGeneric(value: unknown, indent = ''): string {
-  if (value === null || typeof value !== 'object') return `${indent}${sanitizeInline(String(value))}\n`;
-  let out = '';
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== null && typeof v === 'object') out += `${indent}${sanitizeInline(k)}:\n` + renderGeneric(v, indent + '  ');
-    else out += `${indent}${sanitizeInline(k)}: ${sanitizeInline(String(v))}\n`;
-  }
-  return out;
-}
-
-/**
- * The service's summary: the total, tables of counts by status and by type with bars, the
- * total sent as the service's figure; other fields as they came. A documented figure that is
- * missing is left out; one that is not a count is shown as it came.
- */
-export function renderServiceSummary(s: Summary, style: Style): string {
-  const parts: string[] = [style.dim('Summary from the service (every payout; POST /payout/summary)') + '\n'];
-  const shown = (v: Count) => (v === undefined || v === null ? undefined : text(v));
-  if (shown(s.total_transfers) !== undefined) parts.push(`Total transfers  ${shown(s.total_transfers)}\n`);
-  const rows = (fields: ReadonlyArray<readonly [string, string]>): Array<[string, string, bigint | undefined]> =>
-    fields.flatMap(([key, label]) => {
-      const v = (s as Record<string, Count>)[key];
-      const t = shown(v);
-      return t === undefined ? [] : [[label, t, countValue(v)] as [string, string, bigint | undefined]];
-    });
-  const byStatus = rows(STATUS_FIELDS);
-  if (byStatus.length) parts.push(countTable('STATUS', byStatus, style, (l) => paintFor(style, l)));
-  const byType = rows(TYPE_FIELDS);
-  if (byType.length) parts.push(countTable('TYPE', byType, style, () => (t) => t));
-  if (s.total_sent !== undefined && s.total_sent !== null) parts.push(`${TOTAL_SENT_LABEL}: ${serviceFigure(s.total_sent)}\n`);
-  if (parts.length === 1) parts.push("The service's summary has none of the documented figures.\n");
-  const extra = Object.fromEntries(Object.entries(s).filter(([k]) => !KNOWN_FIELDS.has(k)));
-  if (Object.keys(extra).length) parts.push(style.dim('Other figures from the service, as sent:') + '\n' + renderGeneric(extra, '  '));
-  return parts.join('\n');
-}
-
-/** The service's summary as CSV: `figure,value`, each field as sent (total_sent exact, plain). */
-export function serviceSummaryCsv(s: Summary): string {
-  let out = csvRow(['figure', 'value']);
-  for (const [k, v] of Object.entries(s)) {
-    if (v === undefined) continue;
-    const value = k === 'total_sent' && v !== null ? serviceFigure(v as Money) : v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
-    out += csvRow([k, value]);
-  }
-  return out;
 }
 
 // ---- the summary payctl computes -------------------------------------------------------

@@ -207,13 +207,14 @@ describe('summaries of other shapes (a plain server)', () => {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server = undefined;
   });
-  async function answering(data: unknown): Promise<string> {
+  /** A server answering the summary with `data`, or with `raw` as its JSON text (numbers JSON.stringify cannot write: 1e400). */
+  async function answering(data: unknown, raw = JSON.stringify(data)): Promise<string> {
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () =>
         res
           .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ status: 'Successful', message: 'Payout summary retrieved', data, timestamp: '2026-04-05T18:38:54.734510Z' })),
+          .end(`{"status":"Successful","message":"Payout summary retrieved","data":${raw},"timestamp":"2026-04-05T18:38:54.734510Z"}`),
       );
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
@@ -243,5 +244,70 @@ describe('summaries of other shapes (a plain server)', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Error: The service sent a summary that payctl does not understand');
+  });
+
+  const DOCUMENTED = (totalSent: string) =>
+    `{"total_transfers":38,"successful":2,"pending":36,"failed":0,"total_sent":${totalSent},"wallet_transfers":5,"bank_transfers":33}`;
+
+  it.each(['1e400', '"abc"', '"7.281,78"'])(
+    'total_sent %s, no exact amount: one verdict in text, --csv and --json (exit 0, a warning), the counts shown, the total never as a float',
+    async (totalSent) => {
+      // Before: the text was a bare "key: value" dump without heading or label (exit 0) and --csv exited 1.
+      writeProfile(cfg.dir, { baseUrl: await answering(undefined, DOCUMENTED(totalSent)), apiKey: KEY });
+      const sent = totalSent.replace(/"/g, '');
+      const warning = `Warning: The service's summary has figures payctl cannot read: total_sent ${sent} is not an exact amount: not shown.\n`;
+      const text = await run(['summary']);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stderr).toBe(warning);
+      expect(text.stdout.startsWith('Summary from the service (every payout; POST /payout/summary)\n\nTotal transfers  38\n')).toBe(true);
+      expect(text.stdout).toMatch(/^ {2}Pending\s+36 {2}█{24}$/m);
+      expect(text.stdout).toMatch(/^ {2}Bank\s+33 {2}█{24}$/m);
+      expect(text.stdout).toContain("\nTotal sent (service's figure, no currency): (unreadable)\n");
+      expect(text.stdout).not.toMatch(/total_sent|Infinity|1e\+?400|abc|7\.281/);
+      const csv = await run(['summary', '--csv']);
+      expect(csv.code, csv.stderr).toBe(0);
+      expect(csv.stderr).toBe(warning);
+      expect(parseCsv(csv.stdout)).toEqual([
+        ['figure', 'value'],
+        ['total_transfers', '38'],
+        ['successful', '2'],
+        ['pending', '36'],
+        ['failed', '0'],
+        ['total_sent', ''],
+        ['wallet_transfers', '5'],
+        ['bank_transfers', '33'],
+      ]);
+      const json = await run(['summary', '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.stderr).toBe(warning);
+      expect(json.stdout).toContain(`"total_sent":${totalSent}`);
+    },
+  );
+
+  it('a count that is no whole number is shown as sent without a bar, named in the same warning in every mode', async () => {
+    writeProfile(cfg.dir, { baseUrl: await answering({ total_transfers: 38, successful: 'two', pending: 36, failed: -1, total_sent: '7281.78' }), apiKey: KEY });
+    const warning =
+      "Warning: The service's summary has figures payctl cannot read: successful two is not a count: shown as sent, without a bar; failed -1 is not a count: shown as sent, without a bar.\n";
+    const text = await run(['summary']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toBe(warning);
+    expect(text.stdout).toMatch(/^ {2}Successful\s+two$/m);
+    expect(text.stdout).toMatch(/^ {2}Pending\s+36 {2}█{24}$/m);
+    expect(text.stdout).toMatch(/^ {2}Failed\s+-1$/m);
+    expect(text.stdout).toContain("Total sent (service's figure, no currency): 7281.78\n");
+    for (const mode of ['--csv', '--json']) {
+      const r = await run(['summary', mode]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(warning);
+    }
+  });
+
+  it('data that is no object is refused by --json too (exit 1, nothing on stdout), as by text and --csv', async () => {
+    writeProfile(cfg.dir, { baseUrl: await answering('nope'), apiKey: KEY });
+    for (const mode of [[], ['--csv'], ['--json']]) {
+      const r = await run(['summary', ...mode]);
+      expect(r.code, `${mode.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stdout).toBe('');
+    }
   });
 });

@@ -1,0 +1,137 @@
+/**
+ * The service's summary (`POST /payout/summary`, `payctl summary` without a filter) for people
+ * and files (docs/service.md "Summary"): its counts by status and by type as tables with bar
+ * charts, the total, and `total_sent` as the service's figure (it has no currency, so none is
+ * shown); figures the documentation does not name are shown as they came.
+ *
+ * Each documented figure is read on its own: one that cannot be read (a count that is no whole
+ * number, a `total_sent` that is no exact amount: `1e400`, `"abc"`) does not turn the rest into
+ * something else. A count is then shown as sent without a bar; `total_sent` is never shown
+ * through a float: `(unreadable)` on the line, an empty cell in CSV. unreadFigures names them
+ * for the warning the command gives in every output mode.
+ */
+import { money } from '../service/schemas.js';
+import { toDecimal } from '../money/amount.js';
+import { bar, indentedTable, largest } from './bars.js';
+import { csvRow } from './csv.js';
+import { sanitizeInline } from './sanitize.js';
+import { text } from './text.js';
+import { paintFor, type Style } from './style.js';
+
+/** The figures docs/service.md documents, in the order they are shown. */
+const STATUS_FIELDS = [
+  ['successful', 'Successful'],
+  ['pending', 'Pending'],
+  ['failed', 'Failed'],
+] as const;
+const TYPE_FIELDS = [
+  ['wallet_transfers', 'Wallet'],
+  ['bank_transfers', 'Bank'],
+] as const;
+const COUNT_FIELDS: readonly string[] = ['total_transfers', ...STATUS_FIELDS.map(([k]) => k), ...TYPE_FIELDS.map(([k]) => k)];
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([...COUNT_FIELDS, 'total_sent']);
+
+/** The service's summary `data`: an object of figures (any may be missing, or not what it should be). */
+export type ServiceSummary = Record<string, unknown>;
+
+/** A figure as it came, as text: a string as it is, anything else as its JSON ("38", "[1]"). */
+function asSent(v: unknown): string {
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+}
+
+/** A count as a whole number (a JSON number or a digit string); undefined when it is not one. */
+export function countValue(v: unknown): bigint | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined;
+  return typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : undefined;
+}
+
+/** `total_sent` exact and plain ("7281.78", a grouped string made plain); undefined when it is no exact amount. */
+export function serviceFigure(v: unknown): string | undefined {
+  const r = money.safeParse(v);
+  return r.success ? toDecimal(r.data) : undefined;
+}
+
+/** At most 40 characters of what came, sanitized, on one line (a warning must not hold 1 MB). */
+function excerpt(v: unknown): string {
+  const s = sanitizeInline(asSent(v));
+  return s.length > 40 ? s.slice(0, 40) + '…' : s;
+}
+
+/**
+ * The documented figures payctl cannot read, one phrase each, for a warning: "total_sent
+ * 1e400 is not an exact amount: not shown". None when every figure that came can be read.
+ */
+export function unreadFigures(s: ServiceSummary): string[] {
+  const out: string[] = [];
+  for (const key of COUNT_FIELDS) {
+    const v = s[key];
+    if (v !== undefined && v !== null && countValue(v) === undefined) out.push(`${key} ${excerpt(v)} is not a count: shown as sent, without a bar`);
+  }
+  const sent = s.total_sent;
+  if (sent !== undefined && sent !== null && serviceFigure(sent) === undefined) out.push(`total_sent ${excerpt(sent)} is not an exact amount: not shown`);
+  return out;
+}
+
+/** The label of `total_sent`: it is the service's figure and carries no currency. */
+export const TOTAL_SENT_LABEL = "Total sent (service's figure, no currency)";
+
+/** Any JSON as indented "key: value" lines, sanitized (figures payctl does not know). */
+export function renderGeneric(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return `${indent}${sanitizeInline(String(value))}\n`;
+  let out = '';
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null && typeof v === 'object') out += `${indent}${sanitizeInline(k)}:\n` + renderGeneric(v, indent + '  ');
+    else out += `${indent}${sanitizeInline(k)}: ${sanitizeInline(String(v))}\n`;
+  }
+  return out;
+}
+
+/** A table of counts under its heading, bars beside the counts that can be read. */
+function countTable(heading: string, rows: Array<[string, string, bigint | undefined]>, style: Style, paint: (label: string) => (s: string) => string): string {
+  const max = largest(rows.map(([, , v]) => v));
+  return indentedTable(
+    [{ header: heading }, { header: 'COUNT', align: 'right' }, { header: '' }],
+    rows.map(([label, shown, v]) => [paint(label)(label), shown, v === undefined ? '' : paint(label)(bar(v, max))]),
+    style,
+  );
+}
+
+/**
+ * The service's summary: the total, tables of counts by status and by type with bars, the
+ * total sent as the service's figure; other fields as they came. A documented figure that is
+ * missing is left out; a count that cannot be read is shown as it came, without a bar; a
+ * `total_sent` that cannot be read is said to be unreadable.
+ */
+export function renderServiceSummary(s: ServiceSummary, style: Style): string {
+  const parts: string[] = [style.dim('Summary from the service (every payout; POST /payout/summary)') + '\n'];
+  const shown = (v: unknown) => (v === undefined || v === null ? undefined : text(asSent(v)));
+  if (shown(s.total_transfers) !== undefined) parts.push(`Total transfers  ${shown(s.total_transfers)}\n`);
+  const rows = (fields: ReadonlyArray<readonly [string, string]>): Array<[string, string, bigint | undefined]> =>
+    fields.flatMap(([key, label]) => {
+      const t = shown(s[key]);
+      return t === undefined ? [] : [[label, t, countValue(s[key])] as [string, string, bigint | undefined]];
+    });
+  const byStatus = rows(STATUS_FIELDS);
+  if (byStatus.length) parts.push(countTable('STATUS', byStatus, style, (l) => paintFor(style, l)));
+  const byType = rows(TYPE_FIELDS);
+  if (byType.length) parts.push(countTable('TYPE', byType, style, () => (t) => t));
+  if (s.total_sent !== undefined && s.total_sent !== null) parts.push(`${TOTAL_SENT_LABEL}: ${serviceFigure(s.total_sent) ?? style.yellow('(unreadable)')}\n`);
+  if (parts.length === 1) parts.push("The service's summary has none of the documented figures.\n");
+  const extra = Object.fromEntries(Object.entries(s).filter(([k]) => !KNOWN_FIELDS.has(k)));
+  if (Object.keys(extra).length) parts.push(style.dim('Other figures from the service, as sent:') + '\n' + renderGeneric(extra, '  '));
+  return parts.join('\n');
+}
+
+/**
+ * The service's summary as CSV: `figure,value`, each field as sent, except `total_sent`: exact
+ * and plain, or an empty cell when it is no exact amount (never a float's rendering).
+ */
+export function serviceSummaryCsv(s: ServiceSummary): string {
+  let out = csvRow(['figure', 'value']);
+  for (const [k, v] of Object.entries(s)) {
+    if (v === undefined) continue;
+    const value = k === 'total_sent' && v !== null ? (serviceFigure(v) ?? '') : v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+    out += csvRow([k, value]);
+  }
+  return out;
+}
