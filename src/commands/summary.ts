@@ -23,6 +23,7 @@ import { LiveLine } from '../output/progress.js';
 import { listPages, MAX_PER_PAGE, repeatNotes } from './payouts/pages.js';
 import type { SummaryFilters } from '../output/summary.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { parseNumbersAsWritten } from '../service/exact-json.js';
 
 export interface SummaryOptions {
   from?: string;
@@ -47,21 +48,24 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   if (hasFilter(filter)) return computed(filter, opts, deps);
 
   // The summary is a read: safe to retry although it is a POST. The documented body is {}.
-  const { envelope, res } = await api.callEnvelope('payoutsSummary', { body: '{}', retry: true });
+  const { res } = await api.callEnvelope('payoutsSummary', { body: '{}', retry: true });
   // Figures in an object are read one by one (unknown ones shown as sent); anything else (a list,
   // a word, nothing) is no summary: an answer not understood in every output mode, never printed.
-  const data = envelope.data;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) parseOrThrow(summarySchema, data, 'a summary', res.requestId);
+  // Read with each number as the service wrote it (the envelope is checked): a count of 1e30 is shown "1e30", not "1e+30".
+  const raw = (parseNumbersAsWritten(res.raw) as { data?: unknown }).data;
+  // (parseOrThrow throws for anything but an object.)
+  const data = isObject(raw) ? raw : parseOrThrow(summarySchema, raw, 'a summary', res.requestId);
   const out = await import('../output/service-summary.js');
-  const summary = data as Record<string, unknown>;
   // A figure that cannot be read is said so, the same in every output mode; the others are shown.
-  const unread = out.unreadFigures(summary);
+  const unread = out.unreadFigures(data);
   if (unread.length) deps.log.warn(`The service's summary has figures payctl cannot read: ${unread.join('; ')}.`);
   if (deps.globals.json) await write(deps.io.stdout, res.raw.trim() + '\n');
-  else if (opts.csv) await write(deps.io.stdout, out.serviceSummaryCsv(summary));
-  else await write(deps.io.stdout, out.renderServiceSummary(summary, makeStyle(deps.io.color)));
+  else if (opts.csv) await write(deps.io.stdout, out.serviceSummaryCsv(data));
+  else await write(deps.io.stdout, out.renderServiceSummary(data, makeStyle(deps.io.color), deps.io.stdoutColumns));
   return 0;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The summary computed from every page of the list, with the filters applied here. */
 async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): Promise<number> {
@@ -109,6 +113,6 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
   else if (opts.csv) {
     await write(deps.io.stdout, out.summaryCsv(summary));
     deps.log.info(out.computedLabel(summary));
-  } else await write(deps.io.stdout, out.renderComputedSummary(summary, makeStyle(deps.io.color)));
+  } else await write(deps.io.stdout, out.renderComputedSummary(summary, makeStyle(deps.io.color), deps.io.stdoutColumns));
   return 0;
 }

@@ -12,10 +12,11 @@
  */
 import { money } from '../service/schemas.js';
 import { toDecimal } from '../money/amount.js';
-import { bar, indentedTable, largest } from './bars.js';
+import { bar, barTables, largest, type BarTable } from './bars.js';
 import { csvRow } from './csv.js';
 import { sanitizeInline } from './sanitize.js';
 import { text } from './text.js';
+import { wrapText } from './text-width.js';
 import { paintFor, type Style } from './style.js';
 
 /** The figures docs/service.md documents, in the order they are shown. */
@@ -39,10 +40,24 @@ function asSent(v: unknown): string {
   return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
 }
 
-/** A count as a whole number (a JSON number or a digit string); undefined when it is not one. */
+/** A whole number as written: digits, maybe a fraction and a (3-digit at most) exponent ("36", "1e30", "1.5E3", "36.0"). */
+const WRITTEN_NUMBER = /^(\d+)(?:\.(\d+))?(?:[eE]\+?(\d{1,3}))?$/;
+
+/**
+ * A count as a whole number, exactly: a safe integer, or the text of a number as the service
+ * wrote it (exact-json keeps `1e30` or 20 digits as text: never a float's `1e+30`);
+ * undefined when it is no whole number of zero or more (`-1`, `1.5`, `"two"`).
+ */
 export function countValue(v: unknown): bigint | undefined {
   if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined;
-  return typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : undefined;
+  const m = typeof v === 'string' ? WRITTEN_NUMBER.exec(v) : null;
+  if (!m) return undefined;
+  const frac = m[2] ?? '';
+  const shift = Number(m[3] ?? '0') - frac.length;
+  const digits = m[1]! + frac;
+  if (shift >= 0) return BigInt(digits) * 10n ** BigInt(shift);
+  // A fraction beyond the exponent: whole only when what it leaves are zeros ("36.0", "1.50e1").
+  return /^0+$/.test(digits.slice(shift)) ? BigInt(digits.slice(0, shift) || '0') : undefined;
 }
 
 /** `total_sent` exact and plain ("7281.78", a grouped string made plain); undefined when it is no exact amount. */
@@ -75,6 +90,9 @@ export function unreadFigures(s: ServiceSummary): string[] {
 /** The label of `total_sent`: it is the service's figure and carries no currency. */
 export const TOTAL_SENT_LABEL = "Total sent (service's figure, no currency)";
 
+/** Where `total_sent` cannot be read: on its line instead of a figure. */
+const UNREADABLE = '(unreadable)';
+
 /** Any JSON as indented "key: value" lines, sanitized (figures payctl does not know). */
 export function renderGeneric(value: unknown, indent = ''): string {
   if (value === null || typeof value !== 'object') return `${indent}${sanitizeInline(String(value))}\n`;
@@ -86,24 +104,34 @@ export function renderGeneric(value: unknown, indent = ''): string {
   return out;
 }
 
-/** A table of counts under its heading, bars beside the counts that can be read. */
-function countTable(heading: string, rows: Array<[string, string, bigint | undefined]>, style: Style, paint: (label: string) => (s: string) => string): string {
+/** A table of counts under its heading: bars beside the counts that can be read, scaled to the largest. */
+function countTable(heading: string, rows: Array<[string, string, bigint | undefined]>, paint: (label: string) => (s: string) => string): BarTable {
   const max = largest(rows.map(([, , v]) => v));
-  return indentedTable(
-    [{ header: heading }, { header: 'COUNT', align: 'right' }, { header: '' }],
-    rows.map(([label, shown, v]) => [paint(label)(label), shown, v === undefined ? '' : paint(label)(bar(v, max))]),
-    style,
-  );
+  return {
+    columns: [{ header: heading }, { header: 'COUNT', align: 'right' }],
+    rows: rows.map(([label, shown]) => [paint(label)(label), shown]),
+    bars: rows.map(
+      ([label, , v]) =>
+        (width) =>
+          v === undefined ? '' : paint(label)(bar(v, max, width)),
+    ),
+  };
 }
 
 /**
  * The service's summary: the total, tables of counts by status and by type with bars, the
  * total sent as the service's figure; other fields as they came. A documented figure that is
  * missing is left out; a count that cannot be read is shown as it came, without a bar; a
- * `total_sent` that cannot be read is said to be unreadable.
+ * `total_sent` that cannot be read is said to be unreadable. At a terminal (`width`) the
+ * lines fit it: the bars shrink, the sentences wrap; off one nothing changes.
  */
-export function renderServiceSummary(s: ServiceSummary, style: Style): string {
-  const parts: string[] = [style.dim('Summary from the service (every payout; POST /payout/summary)') + '\n'];
+export function renderServiceSummary(s: ServiceSummary, style: Style, width?: number): string {
+  const prose = (line: string, paint: (t: string) => string = (t) => t) =>
+    wrapText(line, width)
+      .split('\n')
+      .map((l) => paint(l))
+      .join('\n') + '\n';
+  const parts: string[] = [prose('Summary from the service (every payout; POST /payout/summary)', style.dim)];
   const shown = (v: unknown) => (v === undefined || v === null ? undefined : text(asSent(v)));
   if (shown(s.total_transfers) !== undefined) parts.push(`Total transfers  ${shown(s.total_transfers)}\n`);
   const rows = (fields: ReadonlyArray<readonly [string, string]>): Array<[string, string, bigint | undefined]> =>
@@ -111,14 +139,21 @@ export function renderServiceSummary(s: ServiceSummary, style: Style): string {
       const t = shown(s[key]);
       return t === undefined ? [] : [[label, t, countValue(s[key])] as [string, string, bigint | undefined]];
     });
+  const tables: BarTable[] = [];
   const byStatus = rows(STATUS_FIELDS);
-  if (byStatus.length) parts.push(countTable('STATUS', byStatus, style, (l) => paintFor(style, l)));
+  if (byStatus.length) tables.push(countTable('STATUS', byStatus, (l) => paintFor(style, l)));
   const byType = rows(TYPE_FIELDS);
-  if (byType.length) parts.push(countTable('TYPE', byType, style, () => (t) => t));
-  if (s.total_sent !== undefined && s.total_sent !== null) parts.push(`${TOTAL_SENT_LABEL}: ${serviceFigure(s.total_sent) ?? style.yellow('(unreadable)')}\n`);
-  if (parts.length === 1) parts.push("The service's summary has none of the documented figures.\n");
+  if (byType.length) tables.push(countTable('TYPE', byType, () => (t) => t));
+  parts.push(...barTables(tables, style, width));
+  if (s.total_sent !== undefined && s.total_sent !== null) {
+    const figure = serviceFigure(s.total_sent);
+    // Wrapped before the colour, so that "(unreadable)" is measured as it shows.
+    const line = prose(`${TOTAL_SENT_LABEL}: ${figure ?? UNREADABLE}`);
+    parts.push(figure === undefined ? line.replace(UNREADABLE, style.yellow(UNREADABLE)) : line);
+  }
+  if (parts.length === 1) parts.push(prose("The service's summary has none of the documented figures."));
   const extra = Object.fromEntries(Object.entries(s).filter(([k]) => !KNOWN_FIELDS.has(k)));
-  if (Object.keys(extra).length) parts.push(style.dim('Other figures from the service, as sent:') + '\n' + renderGeneric(extra, '  '));
+  if (Object.keys(extra).length) parts.push(prose('Other figures from the service, as sent:', style.dim) + renderGeneric(extra, '  '));
   return parts.join('\n');
 }
 

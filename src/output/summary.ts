@@ -13,10 +13,10 @@ import type { Money, PayoutRecord } from '../service/schemas.js';
 import { decimalToMinor, formatAmount, minorToDecimal, toDecimal } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import { csvRow } from './csv.js';
-import { renderTable } from './table.js';
+import { displayWidth, wrapSegments, wrapText } from './text-width.js';
 import { text, utcTime } from './text.js';
 import { paintFor, statusColor, type Style } from './style.js';
-import { bar } from './bars.js';
+import { bar, barTables, largest, type BarTable } from './bars.js';
 
 // The service's summary is drawn in service-summary.ts; the bars in bars.ts.
 export { bar } from './bars.js';
@@ -184,36 +184,51 @@ export function computedLabel(c: ComputedSummary): string {
   return `Computed by payctl from ${c.payouts} payout${c.payouts === 1 ? '' : 's'} (of ${c.listed} listed)${filters ? `: ${filters}` : ''}.`;
 }
 
-/** A computed summary: its label, then per currency a line of totals and a table of statuses with bars. */
-export function renderComputedSummary(c: ComputedSummary, style: Style): string {
-  const parts: string[] = [style.dim(computedLabel(c)) + '\n'];
-  for (const cur of c.currencies) {
-    const code = text(cur.currency);
-    parts.push(
-      `${style.bold(code)}  ${cur.count} payout${cur.count === 1 ? '' : 's'}  ${formatAmount(cur.amount, cur.currency)} ${code}` +
-        (cur.fee !== null ? `  fees ${formatAmount(cur.fee, cur.currency)} ${code}` : '') +
-        '\n',
-    );
-    const entries = Object.entries(cur.statuses);
-    // One scale for the currency (the sums share it), so extra decimals cannot skew the bars.
-    const digits = Math.max(...entries.map(([, v]) => (v.amount.includes('.') ? v.amount.length - v.amount.indexOf('.') - 1 : 0)));
-    const minors = entries.map(([, v]) => decimalToMinor(v.amount, digits));
-    const max = minors.reduce((m, v) => (v > m ? v : m), 0n);
-    const rows = entries.map(([status, v], i) => [
-      statusColor(style, text(status)),
-      String(v.count),
-      `${formatAmount(v.amount, cur.currency)} ${code}`,
-      paintFor(style, status)(bar(minors[i]!, max)),
-    ]);
-    if (rows.length) {
-      parts.push(
-        renderTable([{ header: 'STATUS' }, { header: 'COUNT', align: 'right' }, { header: 'AMOUNT', align: 'right' }, { header: '' }], rows, style)
-          .split('\n')
-          .map((l) => (l ? '  ' + l : l))
-          .join('\n'),
-      );
-    }
-  }
+/** A currency's line of totals: "SLE  15 payouts  51,087.84 SLE  fees 510.86 SLE"; at a terminal broken between its parts when it does not fit. */
+function currencyLine(cur: ComputedSummary['currencies'][number], style: Style, width: number | undefined): string {
+  const code = text(cur.currency);
+  const segments = [`${style.bold(code)}  ${cur.count} payout${cur.count === 1 ? '' : 's'}`, `${formatAmount(cur.amount, cur.currency)} ${code}`];
+  if (cur.fee !== null) segments.push(`fees ${formatAmount(cur.fee, cur.currency)} ${code}`);
+  const line = segments.join('  ');
+  return (width === undefined || displayWidth(line) <= width ? line : wrapSegments(segments, width, '  ')) + '\n';
+}
+
+/** A currency's statuses: count and amount, a bar beside each amount, one scale for the currency. */
+function statusTable(cur: ComputedSummary['currencies'][number], style: Style): BarTable {
+  const code = text(cur.currency);
+  const entries = Object.entries(cur.statuses);
+  // One scale for the currency (the sums share it), so extra decimals cannot skew the bars.
+  const digits = Math.max(...entries.map(([, v]) => (v.amount.includes('.') ? v.amount.length - v.amount.indexOf('.') - 1 : 0)));
+  const minors = entries.map(([, v]) => decimalToMinor(v.amount, digits));
+  const max = largest(minors);
+  return {
+    columns: [{ header: 'STATUS' }, { header: 'COUNT', align: 'right' }, { header: 'AMOUNT', align: 'right' }],
+    rows: entries.map(([status, v]) => [statusColor(style, text(status)), String(v.count), `${formatAmount(v.amount, cur.currency)} ${code}`]),
+    bars: entries.map(
+      ([status], i) =>
+        (w) =>
+          paintFor(style, status)(bar(minors[i]!, max, w)),
+    ),
+  };
+}
+
+/**
+ * A computed summary: its label, then per currency a line of totals and a table of statuses
+ * with bars. At a terminal (`width`) the lines fit it: the bars shrink (one width for every
+ * currency), the label and the totals wrap; amounts are never cut. Off one nothing changes.
+ */
+export function renderComputedSummary(c: ComputedSummary, style: Style, width?: number): string {
+  const label = wrapText(computedLabel(c), width)
+    .split('\n')
+    .map((l) => style.dim(l))
+    .join('\n');
+  const tables = c.currencies.map((cur) => statusTable(cur, style));
+  const drawn = barTables(tables, style, width);
+  const parts: string[] = [label + '\n'];
+  c.currencies.forEach((cur, i) => {
+    parts.push(currencyLine(cur, style, width));
+    if (tables[i]!.rows.length) parts.push(drawn[i]!);
+  });
   return parts.join('\n');
 }
 

@@ -26,16 +26,27 @@ export function parseServiceJson(text: string): unknown {
 }
 
 /**
- * The text with each number that JSON.parse would change put in quotes. Linear: one pass of
- * TOKEN, which skips strings whole. Text that is not JSON stays not JSON (JSON.parse says so).
+ * JSON.parse, except that every number but a plain safe integer ("38") comes back as its text
+ * as written ("1e30", "36.0", "7281.78"): for figures shown as the service wrote them (the
+ * summary's counts), where even a number a double holds would be shown in another form.
  */
-export function quoteInexactNumbers(text: string): string {
+export function parseNumbersAsWritten(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return JSON.parse(quoteInexactNumbers(body, (token) => /^-?\d+$/.test(token) && Number.isSafeInteger(Number(token))));
+}
+
+/**
+ * The text with each number that JSON.parse would change (or that `keep` does not keep) put
+ * in quotes. Linear: one pass of TOKEN, which skips strings whole. Text that is not JSON stays
+ * not JSON (JSON.parse says so).
+ */
+export function quoteInexactNumbers(text: string, keep: (token: string) => boolean = readsBack): string {
   const parts: string[] = [];
   let last = 0;
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
     const token = m[0];
-    if (token.charCodeAt(0) === 34 || readsBack(token)) continue;
+    if (token.charCodeAt(0) === 34 || keep(token)) continue;
     parts.push(text.slice(last, m.index), '"', token, '"');
     last = m.index + token.length;
   }

@@ -12,6 +12,9 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { fmtMinor, newKey, oneJson, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { parseCsv } from '../helpers/csv.js';
+import { fakeDeps } from '../helpers/fake-deps.js';
+import { run as summaryRun, type SummaryOptions } from '../../src/commands/summary.js';
+import { displayWidth } from '../../src/output/table.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -200,6 +203,65 @@ describe('summary with filters: computed by payctl from the list', () => {
   });
 });
 
+describe('at a terminal: every line fits its width, bars shrink, labels and numbers whole', () => {
+  /** `summary` with stdout a terminal of `columns` columns (undefined: a pipe). */
+  async function at(columns: number | undefined, opts: SummaryOptions = {}): Promise<string[]> {
+    const fd = fakeDeps({ dir: cfg.dir, tty: { stdout: columns !== undefined } });
+    fd.deps.io = { ...fd.deps.io, stdoutColumns: columns };
+    try {
+      expect(await summaryRun(opts, fd.deps)).toBe(0);
+      return fd.stdout().replace(/\n$/, '').split('\n');
+    } finally {
+      await fd.close();
+    }
+  }
+  const barOf = (lines: string[], label: string) => /█*$/.exec(lines.find((l) => l.startsWith(`  ${label} `)) ?? '')![0].length;
+
+  it("the service's summary at 40 columns: bars of at most 19 cells (were 24: lines of 45), the counts and the figure whole; a pipe as before", async () => {
+    const pipe = await at(undefined);
+    expect(Math.max(...pipe.map(displayWidth))).toBeGreaterThan(40);
+    expect(barOf(pipe, 'Successful') === 24 || barOf(pipe, 'Pending') === 24 || barOf(pipe, 'Failed') === 24).toBe(true);
+    const narrow = await at(40);
+    for (const l of narrow) expect(displayWidth(l), l).toBeLessThanOrEqual(40);
+    for (const label of ['Successful', 'Pending', 'Failed', 'Wallet', 'Bank']) {
+      const wide = pipe.find((l) => l.startsWith(`  ${label} `))!;
+      // The same label and count, the bar shorter (or as long, when it was short).
+      expect(narrow.find((l) => l.startsWith(`  ${label} `))).toBe(wide.replace(/█+$/, (b) => '█'.repeat(Math.min(b.length, barOf(narrow, label)))));
+      expect(barOf(narrow, label)).toBeLessThanOrEqual(19);
+    }
+    expect(Math.max(barOf(narrow, 'Successful'), barOf(narrow, 'Pending'), barOf(narrow, 'Failed'))).toBe(19);
+    const figure = /: ([0-9.]+)$/.exec(pipe.find((l) => l.startsWith('Total sent'))!)![1]!;
+    expect(narrow.join(' ')).toContain(`Total sent (service's figure, no currency): ${figure}`);
+    // A wide terminal gets what a pipe gets.
+    expect(await at(200)).toEqual(pipe);
+  });
+
+  it('at 20 columns no room for bars: the counts alone, every line fits', async () => {
+    const narrow = await at(20);
+    for (const l of narrow) expect(displayWidth(l), l).toBeLessThanOrEqual(20);
+    expect(narrow.join('\n')).not.toContain('█');
+    expect(narrow).toContain(`  Pending ${String(ctx.sb.payouts().filter((p) => p.status === 'Pending').length).padStart(9)}`);
+  });
+
+  it('the computed summary (--currency SLE) at 40 columns: lines of at most 40 (were 60), amounts whole, a bar on each status', async () => {
+    const pipe = await at(undefined, { currency: 'SLE' });
+    expect(Math.max(...pipe.map(displayWidth))).toBeGreaterThan(40);
+    const narrow = await at(40, { currency: 'SLE' });
+    for (const l of narrow) expect(displayWidth(l), l).toBeLessThanOrEqual(40);
+    const rows = pipe.filter((l) => / SLE {2}█+$/.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const whole = row.replace(/ {2}█+$/, '');
+      expect(
+        narrow.find((l) => l.startsWith(whole + '  █')),
+        whole,
+      ).toBeDefined();
+    }
+    const totals = pipe.find((l) => l.startsWith('SLE  '))!.split('  ');
+    expect(narrow.join(' ').replace(/ +/g, ' ')).toContain(totals.join(' '));
+  });
+});
+
 describe('summaries of other shapes (a plain server)', () => {
   let server: Server | undefined;
   afterEach(async () => {
@@ -309,5 +371,32 @@ describe('summaries of other shapes (a plain server)', () => {
       expect(r.code, `${mode.join(' ')}: ${r.stderr}`).toBe(1);
       expect(r.stdout).toBe('');
     }
+  });
+
+  it('counts past a double (1e30, 31 digits) shown exactly as written, the bars scaled to them; no warning', async () => {
+    // Before: "1e+30" without a bar while pending 1 had the whole bar.
+    writeProfile(cfg.dir, {
+      baseUrl: await answering(
+        undefined,
+        '{"total_transfers":1e30,"successful":1e30,"pending":1,"failed":0,"wallet_transfers":1000000000000000000000000000000,"bank_transfers":5E1}',
+      ),
+      apiKey: KEY,
+    });
+    const r = await run(['summary']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('Total transfers  1e30\n');
+    expect(r.stdout).toMatch(/^ {2}Successful\s+1e30 {2}█{24}$/m);
+    expect(r.stdout).toMatch(/^ {2}Pending\s+1 {2}█$/m);
+    expect(r.stdout).toMatch(/^ {2}Failed\s+0$/m);
+    expect(r.stdout).toMatch(/^ {2}Wallet\s+1000000000000000000000000000000 {2}█{24}$/m);
+    expect(r.stdout).toMatch(/^ {2}Bank\s+5E1 {2}█$/m);
+    expect(r.stdout).not.toContain('e+30');
+    const csv = await run(['summary', '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(parseCsv(csv.stdout).slice(1, 3)).toEqual([
+      ['total_transfers', '1e30'],
+      ['successful', '1e30'],
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SummaryTally, bar, computedLabel, renderComputedSummary, renderServiceSummary, serviceSummaryCsv, summaryCsv } from '../../src/output/summary.js';
 import { payoutRecordSchema, recordStatus, summarySchema, type PayoutRecord } from '../../src/service/schemas.js';
 import { makeStyle } from '../../src/output/style.js';
+import { countValue } from '../../src/output/service-summary.js';
 
 const plain = makeStyle(false);
 const record = (data: Record<string, unknown>): PayoutRecord => payoutRecordSchema.parse({ currency: 'SLE', ...data });
@@ -45,6 +46,19 @@ describe('bar', () => {
     expect(bar(-5n, 10n)).toBe('');
     expect(bar(5n, 0n)).toBe('');
   });
+});
+
+describe('countValue: a count read exactly as the service wrote it', () => {
+  it.each([
+    [38, 38n],
+    ['38', 38n],
+    ['1e30', 10n ** 30n],
+    ['1.50e1', 15n],
+    ['36.0', 36n],
+    ['0.0', 0n],
+    ['5E1', 50n],
+  ])('%j is %s', (v, n) => expect(countValue(v)).toBe(n));
+  it.each([-1, 1.5, 1e30, '1.5', '-1', 'two', '1e-5', '1e1000', null, true])('%j is no count', (v) => expect(countValue(v)).toBeUndefined());
 });
 
 describe('renderServiceSummary', () => {
