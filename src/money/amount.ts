@@ -228,3 +228,28 @@ export function balanceMinor(balance: number | string, currency: string): bigint
     return undefined;
   }
 }
+
+/**
+ * How an amount the service wrote, `got`, compares with one payctl sent, `sent` (in the
+ * currency's digits): `same`, `differs`, or undefined when payctl cannot tell: `got` cannot be
+ * read as a decimal, or it holds digits past the currency's (`500.0000000001` SLE: no sum of SLE,
+ * most likely a float's remainder) and lies within one minor unit of `sent`.
+ */
+export function compareAmount(got: number | string, sent: number | string, currency: string): 'same' | 'differs' | undefined {
+  const digits = minorDigits(currency) ?? 2;
+  let g: RegExpExecArray | null;
+  let s: bigint;
+  try {
+    g = /^(-?)(\d+)(?:\.(\d+))?$/.exec(toDecimal(got));
+    s = decimalToMinor(toDecimal(sent), digits);
+  } catch {
+    return undefined;
+  }
+  if (!g) return undefined;
+  const frac = g[3] ?? '';
+  const whole = BigInt(g[2]! + frac.slice(0, digits).padEnd(digits, '0')) * (g[1] ? -1n : 1n);
+  if (!frac.slice(digits).replace(/0+$/, '')) return whole === s ? 'same' : 'differs';
+  // Between two minor units: `whole` and the one past it, away from zero.
+  const near = g[1] ? whole - 1n : whole + 1n;
+  return s === whole || s === near ? undefined : 'differs';
+}

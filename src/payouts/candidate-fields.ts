@@ -12,14 +12,16 @@
  * listed too, but `unchecked`: payctl cannot tell it from another payout to another account, or
  * from last month's payout of the same amount, so `--made-by` refuses it and none is printed.
  * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left unknown,
- * only the hard facts rule a record out (JudgeHow.hardFacts): its time, note, name, provider and
- * type are not judged, only said.
+ * only the hard facts rule a record out (JudgeHow.hardFacts), each read loosely (an account by
+ * its letters and digits without leading zeros, a wallet or payout id only when given, not blank
+ * and other in any case, an amount not read exactly unchecked): its time, note, name, provider
+ * and type are not judged, only said.
  */
-import { plainAmount, sameAmount } from '../money/amount.js';
+import { compareAmount, plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';
 import { recordStatus, type PayoutRecord } from '../service/schemas.js';
 import { instantNs } from './filters.js';
-import { comparedAccount } from './identity.js';
+import { bareAccount, comparedAccount } from './identity.js';
 import type { JournalEntry } from './journal.js';
 
 /** What a journaled body asked for: payout id, currency, wallet, the amount literal and the recipient. */
@@ -117,7 +119,10 @@ export interface JudgeHow {
    * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left
    * unknown: only the hard facts rule a record out (currency, amount, account, and a wallet or
    * payout id the record names); its time is not judged, and a note, name, provider or type
-   * that differs is a mark, never a reason to leave the record out.
+   * that differs is a mark, never a reason to leave the record out. Each fact is read loosely:
+   * the account by its letters and digits, leading zeros dropped (identity.ts bareAccount); an
+   * amount payctl cannot read exactly (money/amount.ts compareAmount) is unchecked; a wallet or
+   * payout id blank, or the same trimmed and in any case, is a mark (otherNamed).
    */
   hardFacts?: boolean;
 }
@@ -137,18 +142,16 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   const soft = (reason: LeftOutReason, problem: string) => (how.hardFacts ? marks.push(problem) : differs(reason, problem));
   if (record.currency.toUpperCase() !== a.currency.toUpperCase()) differs('currency or amount', `currency ${text(record.currency)}, sent ${a.currency}`);
   else if (!sameAmount(record.amount, a.amount, a.currency)) {
-    let got: string;
-    try {
-      got = plainAmount(record.amount, a.currency);
-    } catch {
-      got = String(record.amount);
-    }
-    differs('currency or amount', `amount ${text(got)}, sent ${plainAmount(a.amount, a.currency)}`);
+    // For a search that decides, an amount payctl cannot read exactly is not another amount.
+    if (how.hardFacts && compareAmount(record.amount, a.amount, a.currency) === undefined) unchecked.push(`amount not read exactly: ${text(String(record.amount))}`);
+    else differs('currency or amount', `amount ${text(shownAmount(record.amount, a.currency))}, sent ${plainAmount(a.amount, a.currency)}`);
   }
   const account = record.recipient?.accountNumber;
+  // For a search that decides, an account written another way (leading zeros, other separators) is the same account.
+  const accountKey = how.hardFacts ? bareAccount : comparedAccount;
   if (a.account !== undefined && account !== a.account) {
     if (account === undefined || account === '') unchecked.push('no account given');
-    else if (comparedAccount(account) === comparedAccount(a.account)) marks.push(`account written "${text(account)}"`);
+    else if (accountKey(account) === accountKey(a.account)) marks.push(`account written "${text(account)}"`);
     else differs('account', `account ${text(account)}, sent ${text(a.account)}`);
   }
   if (a.note !== undefined && record.note !== a.note) {
@@ -168,11 +171,34 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   // A name the service writes otherwise is said, for a person to judge: names are written many ways.
   if (r?.name && a.name && noteKey(r.name) !== noteKey(a.name)) marks.push(`name "${text(r.name)}", sent "${text(a.name)}"`);
   // A record that names another wallet or another payout id is another payout, whatever else it matches.
-  if (record.wallet_id !== undefined && a.walletId !== undefined && record.wallet_id !== a.walletId)
-    differs('other payout', `wallet ${text(record.wallet_id)}, sent ${text(a.walletId)}`);
-  if (record.payout_id !== undefined && a.payoutId !== undefined && record.payout_id !== a.payoutId)
-    differs('other payout', `payout id ${text(record.payout_id)}, sent ${text(a.payoutId)}`);
+  const named = (what: string, got: string | undefined, sent: string | undefined) => {
+    if (got === undefined || sent === undefined || got === sent) return;
+    const other = otherNamed(got, sent, how);
+    if (other) differs('other payout', `${what} ${text(got)}, sent ${text(sent)}`);
+    else marks.push(got.trim() ? `${what} written "${text(got)}"` : `${what} blank ("${text(got)}")`);
+  };
+  named('wallet', record.wallet_id, a.walletId);
+  named('payout id', record.payout_id, a.payoutId);
   return { problems, why, marks: problems.length ? [] : marks, unchecked: problems.length ? [] : unchecked };
+}
+
+/**
+ * Whether a wallet or payout id a record names, `got`, is another than `sent`: any difference,
+ * but for a search that decides (hardFacts) only one given, not blank, and other once both are
+ * trimmed and compared in any case (`""`, ` rent-dec `, `RENT-DEC` are at most a mark there).
+ */
+function otherNamed(got: string, sent: string, how: JudgeHow): boolean {
+  if (!how.hardFacts) return got !== sent;
+  return got.trim() !== '' && got.trim().toLowerCase() !== sent.trim().toLowerCase();
+}
+
+/** An amount as a reason says it: plain, or as the service wrote it when it cannot be read. */
+function shownAmount(amount: number | string, currency: string): string {
+  try {
+    return plainAmount(amount, currency);
+  } catch {
+    return String(amount);
+  }
 }
 
 /**

@@ -6,9 +6,11 @@
  * - No time bound: records of any time are judged (no clock, this machine's or the Date headers
  *   the service sends, is trusted to say when the earlier payout was made).
  * - A record could be the payout on the hard facts only (candidate-fields.ts JudgeHow.hardFacts):
- *   the same account (as compared: identity.ts), amount (by value) and currency, and no other
- *   payout id or wallet where the record names them. A note, name, provider or type written
- *   otherwise is a mark on the candidate, never a reason to leave it out.
+ *   the same account (its letters and digits, leading zeros dropped: identity.ts bareAccount),
+ *   amount (by value; one payctl cannot read exactly is unchecked, never another) and currency,
+ *   and no other payout id or wallet where the record names them (given, not blank, and other
+ *   trimmed and in any case: `""` or `RENT-DEC` for rent-dec is a mark). A note, name, provider
+ *   or type written otherwise is a mark on the candidate, never a reason to leave it out.
  * - Complete only when the list's end is certain (listEnded): an empty page after records, or a
  *   page whose every sign of paging says it is the last. Signs that disagree: read on. A page that
  *   repeats an earlier one, pages that bring nothing new (list-progress.ts), or MAX_PAGES: the

@@ -147,6 +147,21 @@ export function looseAccount(account: string): string {
   return /^[0-9]{16,}$/.test(a) ? a.slice(0, 15) : a;
 }
 
+/**
+ * An account as the search that decides "not made" compares it (candidate-fields.ts, hardFacts):
+ * its letters and digits only, in upper case, leading zeros dropped. `11223344`, `001.122.3344`
+ * and `+0011223344` are `0011223344` as the service may store or write it: when a payout would be
+ * decided not made, an account written another way must never be taken for another account.
+ * Looser than comparedAccount on purpose (a wrong "same" only leaves the outcome unknown); never
+ * an identity.
+ */
+export function bareAccount(account: string): string {
+  return account
+    .replace(/[^0-9A-Za-z]/g, '')
+    .toUpperCase()
+    .replace(/^0+/, '');
+}
+
 /** A payee's name as two rows of one person compare: composed (NFC), without letter case, runs of spaces as one. */
 export function comparedName(name: string): string {
   return name.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();

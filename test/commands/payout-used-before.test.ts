@@ -405,3 +405,69 @@ describe.each([
     expect(ctx.sb.payouts().length).toBe(before);
   }, 30_000);
 });
+
+/** A list answer with `change` applied to each record in it (any shape). */
+const eachRecord = (raw: string, change: (r: Record<string, unknown>) => void): string =>
+  JSON.stringify(JSON.parse(raw), (_k, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v) && 'transaction_id' in v) change(v);
+    return v;
+  });
+
+/** The account (account_number or accountNumber) of a record, changed by `fn`. */
+const account = (fn: (a: string) => string) => (r: Record<string, unknown>) => {
+  const rc = r['recipient'] as Record<string, unknown> | undefined;
+  for (const k of ['account_number', 'accountNumber']) if (rc && typeof rc[k] === 'string') rc[k] = fn(rc[k]);
+};
+
+/** Records written as a service may write them (probe 51 r1, r2): each is still the payout's, so never "not made". */
+describe.each([
+  { how: 'payout_id ""', change: (_id: string) => (r: Record<string, unknown>) => void (r['payout_id'] = '') },
+  { how: 'payoutId "" (no payout_id)', change: (_id: string) => (r: Record<string, unknown>) => void (delete r['payout_id'], (r['payoutId'] = '')) },
+  { how: 'the payout id in upper case', change: (id: string) => (r: Record<string, unknown>) => void (r['payout_id'] = id.toUpperCase()) },
+  { how: 'the payout id with spaces, wallet_id ""', change: (id: string) => (r: Record<string, unknown>) => void ((r['payout_id'] = ` ${id} `), (r['wallet_id'] = '')) },
+  { how: 'the account without its leading zero', change: () => account((a) => a.replace(/^0+/, '')) },
+  { how: 'the account with dots', change: () => account((a) => `${a.slice(0, 4)}.${a.slice(4)}`) },
+  { how: 'the account with a plus sign', change: () => account((a) => `+${a}`) },
+  {
+    how: "the amount with digits past the currency's (10.0000000001)",
+    change: () => (r: Record<string, unknown>) => void (r['amount'] = '10.0000000001'),
+    unchecked: true,
+  },
+])('the payout list writes the same payout with $how', ({ change, unchecked }) => {
+  const ctx = useSandbox({ apiKey: KEY });
+  useHostileCleanups();
+  let a: ReturnType<typeof tempConfigDir>;
+  let b: ReturnType<typeof tempConfigDir>;
+  beforeEach(() => {
+    a = tempConfigDir();
+    b = tempConfigDir();
+  });
+  afterEach(() => {
+    a.cleanup();
+    b.cleanup();
+  });
+
+  it('used from another folder (its name typed otherwise): exit 4, unknown, its record named (or said unchecked); never "Nothing was paid"; one payout (before: exit 1, refused)', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const proxy = await sandboxProxy(ctx.sb);
+    writeProfile(a.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    writeProfile(b.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+    const id = `rent-${randomUUID().slice(0, 8)}`;
+    const args = createArgs(wallet, id, '10');
+    expect((await payctl(args, { dir: a.dir })).code).toBe(0);
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    proxy.rewriteLists((raw) => eachRecord(raw, change(id)));
+    const before = ctx.sb.payouts().length;
+
+    const r = await payctl(
+      args.map((w) => (w === 'Aminata' ? 'Aminata B.' : w)),
+      { dir: b.dir },
+    );
+    expect(r.stderr).not.toContain('Nothing was paid');
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(unchecked ? 'only a record payctl cannot check could be it' : `--made-by ${txn}`);
+    expect((await new Journal(b.dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
+    expect(ctx.sb.payouts().length).toBe(before);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  });
+});

@@ -427,4 +427,34 @@ describe('the search that decides "not made" trusts no clock and reads the list 
     expect(listed.stdout).toContain(txn);
     expect(look).toEqual(['payouts', 'list', '--currency', 'SLE', '--all']);
   });
+
+  it('records naming payout id "" and wallet "" (the service\'s "none"): the earlier payout found, exit 4, still unknown; the same command again too; one payout (before: refused, exit 1)', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const proxy = await viaProxy();
+    proxy.rewriteLists((raw) => raw.replace(/"payout_id":"[^"]*"/g, '"payout_id":""').replace(/"wallet_id":"[^"]*"/g, '"wallet_id":""'));
+    const id = randomUUID();
+    const acct = account();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await run(createArgs(wallet, acct, id))).code).toBe(4);
+    ctx.sb.faults.clear();
+    const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
+    ctx.sb.faults.add({
+      method: 'POST',
+      path: '/v2/payout',
+      kind: 'status',
+      status: 400,
+      code: 'INSUFFICIENT_FUNDS',
+      message: 'Insufficient wallet balance',
+      times: Infinity,
+    });
+    for (let i = 0; i < 2; i++) {
+      const rerun = await run(createArgs(wallet, acct, id));
+      expect(rerun.stderr).not.toContain('none pays it');
+      expect(rerun.code, rerun.stderr).toBe(4);
+      expect(rerun.stderr).toContain(`--made-by ${txn}`);
+      expect(await outcomeAt(proxy.baseUrl, id)).toMatchObject({ kind: 'unknown', anyTime: true });
+    }
+    ctx.sb.faults.clear();
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
 });

@@ -126,5 +126,41 @@ describe('judged for a search that decides "not made" (hardFacts): account, amou
     expect(hard(record({ currency: 'USD' })).why).toBe('currency or amount');
     expect(hard(record({ wallet_id: '1111111111' })).why).toBe('other payout');
     expect(hard(record({ payout_id: 'lost-2' })).why).toBe('other payout');
+    expect(hard(record({ payout_id: ' lost-2 ' })).why).toBe('other payout');
+    expect(hard(record({ account: '0011223345' })).why).toBe('account');
+    expect(hard(record({ amount: '250.011' })).why).toBe('currency or amount');
+    expect(hard(record({ amount: 7.0000001 })).why).toBe('currency or amount');
+  });
+
+  it('a payout id or wallet blank, or written in other case or with spaces: could be it, a mark (before: "another payout", so "not made")', () => {
+    for (const payout_id of ['', '  ', 'LOST-1', ' lost-1 ']) {
+      const j = hard(record({ payout_id }));
+      expect(j, JSON.stringify(payout_id)).toMatchObject({ problems: [], why: undefined });
+      expect(j.marks).toEqual([payout_id.trim() ? `payout id written "${payout_id}"` : `payout id blank ("${payout_id}")`]);
+    }
+    expect(hard(record({ wallet_id: '' }))).toMatchObject({ problems: [], why: undefined, marks: ['wallet blank ("")'] });
+    expect(hard(record({ wallet_id: ' 6643665465 ' })).why).toBeUndefined();
+    // Read from the wire as the schema reads it: `payoutId: ""` too.
+    expect(hard(payoutRecordSchema.parse({ ...wire(), payoutId: '' })).why).toBeUndefined();
+    expect(hard(payoutRecordSchema.parse({ ...wire(), payout_id: 'LOST-1', wallet_id: '' })).why).toBeUndefined();
+    // A search for a person to choose from still takes them for another payout.
+    expect(judge(record({ payout_id: '' })).why).toBe('other payout');
+  });
+
+  it('an account written another way (leading zeros dropped, dots, a plus sign): could be it, a mark (before: "another account")', () => {
+    for (const account of ['11223344', '001.122.3344', '+0011223344', '0011/2233/44']) {
+      const j = hard(record({ account }));
+      expect(j, account).toMatchObject({ problems: [], why: undefined, marks: [`account written "${account}"`] });
+    }
+    // As the choosing search compares it, unchanged: another account.
+    expect(judge(record({ account: '11223344' })).why).toBe('account');
+  });
+
+  it('an amount payctl cannot read exactly (digits past the currency\'s, within a minor unit): unchecked, never "another amount"', () => {
+    for (const amount of ['250.0000000001', 250.0000000001, '249.9999999']) {
+      const j = hard(record({ amount }));
+      expect(j, String(amount)).toMatchObject({ problems: [], why: undefined, unchecked: [`amount not read exactly: ${String(amount)}`] });
+    }
+    expect(hard(record({ amount: '250.000' })).unchecked).toEqual([]);
   });
 });
