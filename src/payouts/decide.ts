@@ -11,10 +11,16 @@
  *   and no other payout id or wallet where the record names them (given, not blank, and other
  *   trimmed and in any case: `""` or `RENT-DEC` for rent-dec is a mark). A note, name, provider
  *   or type written otherwise is a mark on the candidate, never a reason to leave it out.
- * - Complete only when the list's end is certain (listEnded): an empty page after records, or a
- *   page whose every sign of paging says it is the last. Signs that disagree: read on. A page that
- *   repeats an earlier one, pages that bring nothing new (list-progress.ts), or MAX_PAGES: the
- *   search stops incomplete (`stopped` says why), never complete.
+ * - Complete only when the list's end is certain (listEnded): an empty page after records that
+ *   says nothing more follows, after a page that said nothing more follows either (saysMore: no
+ *   next link, no "more", no page number before the last, no total above the records read), or
+ *   a page whose every sign of paging says it is the last. Signs that disagree: read on. An empty
+ *   page after one that said more (a service with a paging window), or that says more itself, a
+ *   page that repeats an earlier one, pages that bring nothing new (list-progress.ts), or
+ *   MAX_PAGES: the search stops incomplete (`stopped` says why), never complete.
+ * - Every record is judged: one whose transaction id was read before (a placeholder, `""` or
+ *   `PENDING`, shared by two payouts) too; the ids read only count the records and tell pages
+ *   that bring nothing new.
  * Not made (verdict) only when no record could be it and the search is complete. Otherwise the
  * outcome is unknown, journaled marked `anyTime` (leftUnknown) so that `history reconcile
  * --made-by TXN` judges a record as this search did, and each printed `--made-by` runs as printed.
@@ -25,8 +31,8 @@ import { createHash } from 'node:crypto';
 import { InterruptedError, type NetworkError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
-import type { PayoutPage } from '../service/schemas.js';
-import { askedOf, judgeCandidate } from './candidate-fields.js';
+import type { PayoutPage, PayoutRecord } from '../service/schemas.js';
+import { askedOf, judgeCandidate, type Judgement } from './candidate-fields.js';
 import { claimedTransactions, judgeInto, listPage, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './lookup.js';
 import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
@@ -47,6 +53,49 @@ export function listEnded(p: PayoutPage, page: number, read: number): boolean {
   return p.total === undefined || p.total <= read;
 }
 
+/**
+ * Whether page `page` says more records follow after `read` read in all: a next link, "more",
+ * its page number before the last page, or a total above the records read. An empty page ends
+ * the list only when neither it nor the page before says so (decidingSearch).
+ */
+export function saysMore(p: PayoutPage, page: number, read: number): boolean {
+  if (p.nextUrl !== undefined || p.hasMore === true) return true;
+  if (p.lastPage !== undefined && (p.currentPage ?? page) < p.lastPage) return true;
+  return p.total !== undefined && p.total > read;
+}
+
+/** Why an empty page `page` after records does not end the list (saysMore of it or of the page before), or undefined when it does. */
+function emptyPageStop(p: PayoutPage, page: number, before: PayoutPage | undefined, read: number): string | undefined {
+  if (saysMore(p, page, read)) return `page ${page} was empty, though it says more records follow`;
+  if (before && saysMore(before, page - 1, read)) return `page ${page} was empty, though page ${page - 1} said more records follow`;
+  return undefined;
+}
+
+/**
+ * The records of a page whose transaction id was read before, judged too (a placeholder id, `""`
+ * or `PENDING`, shared by two payouts never hides the second); one already a candidate as it is,
+ * the same record on two pages, is not listed twice, nor counted again.
+ */
+function judgeAgain(
+  out: CandidateSearch,
+  again: PayoutRecord[],
+  entry: JournalEntry,
+  judge: (r: PayoutRecord) => Judgement,
+  claimed?: ReadonlyMap<string, string>,
+): void {
+  if (!again.length) return;
+  const more: CandidateSearch = { ...out, candidates: [], claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
+  judgeInto(more, again, entry, judge, claimed);
+  const known = new Set(out.candidates.map((c) => JSON.stringify(c)));
+  for (const c of more.candidates) {
+    if (known.has(JSON.stringify(c))) continue;
+    known.add(JSON.stringify(c));
+    out.candidates.push(c);
+    if (more.marks.has(c)) out.marks.set(c, more.marks.get(c)!);
+    if (more.unchecked.has(c)) out.unchecked.set(c, more.unchecked.get(c)!);
+  }
+}
+
 /** The payout list read for `entry`'s payout as the module comment says; records the journal has as another payout's (`claimed`) are left out. */
 export async function decidingSearch(
   api: ApiClient,
@@ -59,13 +108,16 @@ export async function decidingSearch(
   const pages = new Map<string, number>();
   const read = new ListedIds();
   const stale = new StalePages();
+  const judge = (r: PayoutRecord) => judgeCandidate(r, entry, asked, { hardFacts: true });
+  let before: PayoutPage | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { p, records } = await listPage(api, page, opts.signal);
     if (records.length === 0) {
-      out.complete = page > 1 || listEnded(p, page, 0);
-      if (!out.complete) out.stopped = 'its first page was empty and said nothing of paging';
+      out.stopped = page > 1 ? emptyPageStop(p, page, before, out.read) : listEnded(p, page, 0) ? undefined : 'its first page was empty and said nothing of paging';
+      out.complete = out.stopped === undefined;
       return out;
     }
+    before = p;
     const digest = createHash('sha256').update(pageIds(p.items)).digest('base64');
     const earlier = pages.get(digest);
     if (earlier !== undefined) {
@@ -73,9 +125,12 @@ export async function decidingSearch(
       return out;
     }
     pages.set(digest, page);
-    const fresh = records.filter((r) => r.transaction_id === undefined || !read.addSeen(r.transaction_id));
+    const fresh: PayoutRecord[] = [];
+    const again: PayoutRecord[] = [];
+    for (const r of records) (r.transaction_id === undefined || !read.addSeen(r.transaction_id) ? fresh : again).push(r);
     out.read += fresh.length;
-    judgeInto(out, fresh, entry, (r) => judgeCandidate(r, entry, asked, { hardFacts: true }), opts.claimed);
+    judgeInto(out, fresh, entry, judge, opts.claimed);
+    judgeAgain(out, again, entry, judge, opts.claimed);
     if (listEnded(p, page, out.read)) {
       out.complete = true;
       return out;

@@ -137,11 +137,76 @@ describe('the search that decides "not made" (decide.ts)', () => {
     expect(asked).toEqual([1, 2]);
   });
 
-  it('the last page by every sign, its total more than were read: read on; an empty page after records ends it', async () => {
+  it('the last page by every sign, its total more than were read: read on; the empty page after it, its total still more, is no certain end: unknown', async () => {
     const { api, asked } = listApi((n) => ({ data: { current_page: n, data: n === 1 ? range(0, 10) : [], next_page_url: null, last_page: 1, total: 12 } }));
     const s = await decide(api);
-    expect(s).toMatchObject({ complete: true, read: 10 });
+    expect(s).toMatchObject({ complete: false, read: 10, stopped: 'page 2 was empty, though it says more records follow' });
+    expect(verdict(s)).toBe('unknown');
     expect(asked).toEqual([1, 2]);
+  });
+
+  /** Page 1: 100 records of others (`mine` the 151st, never served); page 2 empty, as a service with a paging window serves it (probe 51 r4). */
+  const windowed = (page2: Record<string, unknown>) =>
+    listApi((n) =>
+      n === 1
+        ? { data: { current_page: 1, data: range(0, 100), next_page_url: 'p2', last_page: 2, per_page: 100, total: 151 } }
+        : { data: { current_page: 2, data: [], per_page: 100, ...page2 } },
+    );
+
+  it.each([
+    {
+      how: 'total 151, a next link, last_page 2',
+      page2: { next_page_url: 'p3', last_page: 2, total: 151 },
+      said: 'page 2 was empty, though it says more records follow',
+    },
+    { how: 'nothing of paging', page2: {}, said: 'page 2 was empty, though page 1 said more records follow' },
+    {
+      how: 'no next link, last_page 2, total 100',
+      page2: { next_page_url: null, last_page: 2, total: 100 },
+      said: 'page 2 was empty, though page 1 said more records follow',
+    },
+    { how: 'no next link, last_page 2, no total', page2: { next_page_url: null, last_page: 2 }, said: 'page 2 was empty, though page 1 said more records follow' },
+  ])(
+    'an empty page 2 after page 1 said more (total 151, 100 read, a next link), page 2 saying $how: incomplete, unknown (before: the end, not made)',
+    async ({ page2, said }) => {
+      const { api, asked } = windowed(page2);
+      const s = await decide(api);
+      expect(s).toMatchObject({ complete: false, read: 100, candidates: [], stopped: said });
+      expect(verdict(s)).toBe('unknown');
+      expect(asked).toEqual([1, 2]);
+    },
+  );
+
+  it('an empty page that itself says more (has_more true) after an array alone: incomplete', async () => {
+    const { api } = listApi((n) => ({ data: n === 1 ? { items: range(0, 5) } : { items: [], has_more: true } }));
+    const s = await decide(api);
+    expect(s).toMatchObject({ complete: false, read: 5, stopped: 'page 2 was empty, though it says more records follow' });
+    expect(verdict(s)).toBe('unknown');
+  });
+
+  it.each(['', 'PENDING'])(
+    'two records share the transaction id %j, the payout the second: both judged, the payout a candidate (before: hidden as read before, not made)',
+    async (tx) => {
+      const { api } = arrayList((n) =>
+        n === 1
+          ? [
+              { ...other(1), transaction_id: tx },
+              { ...mine, transaction_id: tx },
+            ]
+          : [],
+      );
+      const s = await decide(api);
+      expect(s.candidates).toHaveLength(1);
+      expect(s.candidates[0]!.amount).toBe('500.00');
+      expect(verdict(s)).toBe('unknown');
+    },
+  );
+
+  it('the same record on two pages (a payout made while the list is read): judged, listed once', async () => {
+    const { api } = arrayList((n) => (n === 1 ? [other(1), mine] : n === 2 ? [mine, other(2)] : []));
+    const s = await decide(api);
+    expect(s.candidates).toHaveLength(1);
+    expect(s).toMatchObject({ complete: true, read: 3 });
   });
 
   it('an empty first page that says nothing of paging: incomplete; one that says the list is empty: not made', async () => {
