@@ -133,8 +133,9 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    if (!this.#dispatcher) return;
-    const d = await this.#dispatcher;
+    // A dispatcher never made (a bad proxy variable: its error is the command's) has nothing to close.
+    const d = await this.#dispatcher?.catch(() => undefined);
+    if (!d) return;
     // A graceful close waits for every queued request, a given-up one too (behind a proxy that
     // never opens the tunnel: for ever); such a request is not sent, so the connections go.
     if (this.#abandoned) await d.destroy().catch(() => {});

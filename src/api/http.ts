@@ -158,12 +158,33 @@ function proxyFrom(env: NodeJS.ProcessEnv, name: 'HTTP_PROXY' | 'HTTPS_PROXY'): 
   } catch {
     url = undefined;
   }
-  if (url?.protocol === 'http:' || url?.protocol === 'https:') return full;
+  if (url?.protocol === 'http:' || url?.protocol === 'https:') {
+    checkCredentials(url, given);
+    return full;
+  }
   throw new UsageError(
     `${given} "${maskBaseUrl(value)}" is not a proxy payctl can use: it must be an http:// or https:// URL. Nothing was sent.`,
     [],
     `Set it as http://host:port (for example http://proxy.example:3128), or unset ${given}.`,
   );
+}
+
+/**
+ * The proxy's user and password as undici reads them (decodeURIComponent): a raw `%` in them (a
+ * password "50%off") threw URIError from undici's proxy agent, "URI malformed. This is a bug in
+ * payctl", exit 1. Bad input instead: exit 2 naming the variable, the proxy as host:port only.
+ */
+function checkCredentials(url: URL, given: string): void {
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new UsageError(
+      `${given} (the proxy ${url.host}) has a user or password that is not valid percent-encoding: a "%" must be followed by two hex digits. Nothing was sent.`,
+      [],
+      `Write a "%" in the proxy's user or password as %25 (for example http://user:pa%25ss@${url.host}).`,
+    );
+  }
 }
 
 /** A dispatcher that sends to loopback origins through `direct` and to every other through `proxied`. */

@@ -80,6 +80,23 @@ describe('a proxy that fails is named, and ends the run', () => {
     expect(proxy.connects()).toBeLessThanOrEqual(10);
   }, 30_000);
 
+  it.each([
+    ['HTTPS_PROXY', ['balances']],
+    ['https_proxy', ['status', '--json']],
+    // prettier-ignore
+    ['HTTPS_PROXY', ['payout', 'create', '--yes', '--wallet', '5553881136', '--amount', '10', '--currency', 'SLE', '--type', 'wallet', '--name', 'Aminata Kamara', '--provider', 'Orange Money', '--account', '076123456', '--phone', '+232 76 123456', '--payout-id', 'pct-0001']],
+  ])('a raw percent sign in the proxy password (%s, %s): exit 2 naming the variable, host:port only, never "a bug"', async (name, args) => {
+    const r = await run([...args, '--base-url', BASE, '--verbose'], { [name]: 'http://alice:50%off@proxy.corp:3128' });
+    expect(r.code, r.stderr + r.stdout).toBe(2);
+    const said = r.stderr + r.stdout;
+    expect(said).toContain(`${name} (the proxy proxy.corp:3128) has a user or password that is not valid percent-encoding`);
+    expect(said).toContain('Nothing was sent.');
+    expect(said).toContain('as %25');
+    expect(said).not.toMatch(/bug in payctl|URI malformed|URIError|alice|50%off|^\s+at /m);
+    const history = await run(['history', '--json'], {});
+    expect(JSON.parse(history.stdout).data).toEqual([]);
+  });
+
   it('Ctrl-C while the tunnel is not open yet ends the run at once (exit 130)', async () => {
     const proxy = await fakeProxy('hold');
     const started = startPayctl(['balances', '--base-url', BASE, '--timeout', '60'], {
