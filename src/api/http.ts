@@ -62,7 +62,7 @@ export async function createDispatcher(opts: AgentOptions): Promise<Dispatcher> 
   // piece by piece, nothing had: every request behind a proxy failed with "this[...].connect
   // is not a function". Only connect is needed; the rest of the index is not loaded.
   (DispatcherClass.prototype as { connect?: unknown }).connect ??= connect;
-  const tunnels = new Map<string, string>();
+  const tunnels = new Map<string, Tunnels>();
   const proxied = new EnvHttpProxyAgent({
     httpProxy,
     httpsProxy,
@@ -94,6 +94,12 @@ export class ProxyError extends Error {
   }
 }
 
+/** The tunnels to one target (host:port): through which proxy (host:port), and how many CONNECTs it has not answered yet. */
+export interface Tunnels {
+  proxy: string;
+  opening: number;
+}
+
 type Tunnel = { socket: { on(e: string, f: () => void): { destroy(): void } }; statusCode: number };
 type Connect = (params: { path?: string }, callback?: unknown) => Promise<Tunnel>;
 
@@ -103,35 +109,43 @@ type Connect = (params: { path?: string }, callback?: unknown) => Promise<Tunnel
  * it becomes a ProxyError. undici 7.30 passes a dropped CONNECT on as UND_ERR_SOCKET, which its
  * client retries at once without end (a proxy that accepts and closes: thousands of CONNECTs a
  * second, the run never ending; fixed upstream by nodejs/undici#5441). Each tunnel's target
- * (host:port) is noted in `tunnels` with the proxy's host:port.
+ * (host:port) is noted in `tunnels` with the proxy's host:port and the CONNECTs still unanswered.
  */
-function tunnelClient(Pool: new (url: URL, o: object) => Dispatcher, timeoutMs: number, tunnels: Map<string, string>) {
+function tunnelClient(Pool: new (url: URL, o: object) => Dispatcher, timeoutMs: number, tunnels: Map<string, Tunnels>) {
   return (url: URL, o: object): Dispatcher => {
     const pool = new Pool(url, { ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     const open = (pool.connect as unknown as Connect).bind(pool);
     const connect: Connect = (params, callback) => {
       if (callback) return open(params, callback);
       const target = params.path ?? '';
-      tunnels.set(target, url.host);
-      return open(params).then(
-        (r) => {
-          if (r.statusCode === 200) return r;
-          r.socket.on('error', () => {}).destroy();
-          throw new ProxyError(url.host, target, r.statusCode, undefined);
-        },
-        (err: unknown) => {
-          throw err instanceof ProxyError ? err : new ProxyError(url.host, target, undefined, err);
-        },
-      );
+      const noted = tunnels.get(target) ?? { proxy: url.host, opening: 0 };
+      tunnels.set(target, noted);
+      noted.opening += 1;
+      const answered = () => (noted.opening -= 1);
+      return open(params)
+        .finally(answered)
+        .then(
+          (r) => {
+            if (r.statusCode === 200) return r;
+            r.socket.on('error', () => {}).destroy();
+            throw new ProxyError(url.host, target, r.statusCode, undefined);
+          },
+          (err: unknown) => {
+            throw err instanceof ProxyError ? err : new ProxyError(url.host, target, undefined, err);
+          },
+        );
     };
     (pool as unknown as { connect: Connect }).connect = connect;
     return pool;
   };
 }
 
-/** The proxy (host:port) a request to `url` goes through; undefined when none was used for its host yet. */
-export function proxyOf(dispatcher: Dispatcher, url: string): string | undefined {
-  const tunnels = (dispatcher as { tunnels?: Map<string, string> }).tunnels;
+/**
+ * The tunnels through a proxy to `url`'s host: the proxy's host:port and how many CONNECTs it has
+ * not answered; undefined when no proxy was used for that host yet.
+ */
+export function proxyOf(dispatcher: Dispatcher, url: string): Tunnels | undefined {
+  const tunnels = (dispatcher as { tunnels?: Map<string, Tunnels> }).tunnels;
   if (!tunnels) return undefined;
   try {
     const u = new URL(url);
@@ -188,7 +202,7 @@ function checkCredentials(url: URL, given: string): void {
 }
 
 /** A dispatcher that sends to loopback origins through `direct` and to every other through `proxied`. */
-function loopbackDirect(direct: Dispatcher, proxied: Dispatcher, tunnels: Map<string, string>): Dispatcher {
+function loopbackDirect(direct: Dispatcher, proxied: Dispatcher, tunnels: Map<string, Tunnels>): Dispatcher {
   const pick = (origin: unknown): Dispatcher => {
     try {
       return isLoopbackHost(new URL(String(origin)).hostname) ? direct : proxied;

@@ -6,7 +6,7 @@
  */
 import { NetworkError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
-import { ProxyError } from './http.js';
+import { ProxyError, type Tunnels } from './http.js';
 
 export function hostOf(url: string): string {
   try {
@@ -22,12 +22,22 @@ export function seconds(ms: number): string {
 
 const PROXY_HINT = 'Check HTTPS_PROXY and HTTP_PROXY (the proxy payctl sends through) and NO_PROXY (the hosts reached without it), or unset them.';
 
-/** A request that had not started at the deadline: still waiting for its connection (or its tunnel through `proxy`), so nothing was sent. */
-export function notConnectedError(url: string, timeoutMs: number, proxy: string | undefined): NetworkError {
+/**
+ * A request that had not started at the deadline: still waiting for its connection, so nothing
+ * was sent. Behind a proxy (`via`), the proxy is blamed only while a CONNECT to the host is
+ * unanswered: once every tunnel is open (CONNECT 200), what is left is the service's TLS handshake.
+ */
+export function notConnectedError(url: string, timeoutMs: number, via: Tunnels | undefined): NetworkError {
   const host = hostOf(url);
   const causeCode = 'UND_ERR_CONNECT_TIMEOUT';
-  if (!proxy) return toNetworkError({ code: causeCode }, url, timeoutMs);
-  return new NetworkError(`The proxy ${proxy} did not open a tunnel to ${host} within ${seconds(timeoutMs)}; nothing was sent.`, {
+  if (!via) return toNetworkError({ code: causeCode }, url, timeoutMs);
+  if (via.opening === 0) {
+    return new NetworkError(
+      `Connecting to ${host} through the proxy ${via.proxy} timed out after ${seconds(timeoutMs)}: the proxy opened the tunnel, ${host} did not complete the connection; nothing was sent.`,
+      { causeCode, hint: 'Check that the service is up and reachable from the proxy, or raise --timeout.' },
+    );
+  }
+  return new NetworkError(`The proxy ${via.proxy} did not open a tunnel to ${host} within ${seconds(timeoutMs)}; nothing was sent.`, {
     causeCode,
     hint: PROXY_HINT,
   });

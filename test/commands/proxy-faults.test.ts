@@ -21,8 +21,12 @@ let cfg: ReturnType<typeof tempConfigDir>;
 const servers: Server[] = [];
 const sockets = new Set<Socket>();
 
-/** A proxy on 127.0.0.1 port 0: `drop` closes each connection at its first bytes (CONNECT), `hold` never answers. */
-async function fakeProxy(mode: 'drop' | 'hold'): Promise<{ port: number; connects: () => number }> {
+/**
+ * A proxy on 127.0.0.1 port 0: `drop` closes each connection at its first bytes (CONNECT), `hold`
+ * never answers, `open` answers CONNECT 200 at once and then nothing comes back through the tunnel
+ * (a service that never answers the TLS handshake).
+ */
+async function fakeProxy(mode: 'drop' | 'hold' | 'open'): Promise<{ port: number; connects: () => number }> {
   let connects = 0;
   const server = createServer((s) => {
     sockets.add(s);
@@ -31,6 +35,7 @@ async function fakeProxy(mode: 'drop' | 'hold'): Promise<{ port: number; connect
     s.once('data', (d) => {
       if (d.toString('latin1').startsWith('CONNECT ')) connects += 1;
       if (mode === 'drop') s.end();
+      if (mode === 'open') s.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     });
   });
   servers.push(server);
@@ -78,6 +83,17 @@ describe('a proxy that fails is named, and ends the run', () => {
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`The proxy 127.0.0.1:${proxy.port} did not open a tunnel to api.example.test within 1 s; nothing was sent.`);
     expect(proxy.connects()).toBeLessThanOrEqual(10);
+  }, 30_000);
+
+  it('a tunnel opened at once to a service that never answers the TLS handshake: the service timed out, not the proxy', async () => {
+    const proxy = await fakeProxy('open');
+    const r = await run(['balances', '--base-url', BASE, '--timeout', '1'], { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(
+      `Connecting to api.example.test through the proxy 127.0.0.1:${proxy.port} timed out after 1 s: the proxy opened the tunnel, api.example.test did not complete the connection; nothing was sent.`,
+    );
+    expect(r.stderr).not.toMatch(/did not open a tunnel|HTTPS_PROXY|NO_PROXY/);
+    expect(proxy.connects()).toBeGreaterThanOrEqual(1);
   }, 30_000);
 
   it.each([
