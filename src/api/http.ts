@@ -8,6 +8,7 @@
  * loads only when a proxy is configured. undici is pinned by package-lock.json, and the
  * end-to-end tests exercise this path.
  */
+import { isIP } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import type { Dispatcher } from 'undici';
@@ -112,8 +113,8 @@ type Connect = (params: { path?: string }, callback?: unknown) => Promise<Tunnel
  * (host:port) is noted in `tunnels` with the proxy's host:port and the CONNECTs still unanswered.
  */
 function tunnelClient(Pool: new (url: URL, o: object) => Dispatcher, timeoutMs: number, tunnels: Map<string, Tunnels>) {
-  return (url: URL, o: object): Dispatcher => {
-    const pool = new Pool(url, { ...o, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  return (url: URL, o: { connect: Connector }): Dispatcher => {
+    const pool = new Pool(url, { ...o, connect: byAddress(url, o.connect), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     const open = (pool.connect as unknown as Connect).bind(pool);
     const connect: Connect = (params, callback) => {
       if (callback) return open(params, callback);
@@ -138,6 +139,18 @@ function tunnelClient(Pool: new (url: URL, o: object) => Dispatcher, timeoutMs: 
     (pool as unknown as { connect: Connect }).connect = connect;
     return pool;
   };
+}
+
+type Connector = (opts: { servername?: string | null }, callback: unknown) => unknown;
+
+/**
+ * The connector to an https:// proxy given by IP address: undici names the IP as the TLS
+ * ServerName (or, given none, the CONNECT's target host), and Node warned on stderr (DEP0123, with
+ * --json too). Without one, the proxy's certificate is checked against its address.
+ */
+function byAddress(url: URL, connector: Connector): Connector {
+  if (url.protocol !== 'https:' || !isIP(url.hostname.replace(/^\[|\]$/g, ''))) return connector;
+  return (opts, callback) => connector({ ...opts, servername: null }, callback);
 }
 
 /**

@@ -5,7 +5,7 @@
  * api.example.com … Is the service running?") when only the proxy had been contacted.
  */
 import { NetworkError } from '../errors.js';
-import { sanitize } from '../output/sanitize.js';
+import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { ProxyError, type Tunnels } from './http.js';
 
 export function hostOf(url: string): string {
@@ -45,7 +45,7 @@ export function notConnectedError(url: string, timeoutMs: number, via: Tunnels |
 
 /** A tunnel that could not be opened: the proxy named (host:port, never its credentials), the service not blamed. */
 function proxyError(err: ProxyError, host: string, timeoutMs: number): NetworkError {
-  const cause = err.cause as { code?: string; message?: string } | undefined;
+  const cause = err.cause as { code?: string; message?: string; reason?: string } | undefined;
   const code = cause?.code;
   const none = `nothing was sent to ${host}`;
   const sent = 'nothing was sent';
@@ -63,7 +63,11 @@ function proxyError(err: ProxyError, host: string, timeoutMs: number): NetworkEr
     message = `The proxy ${err.proxy} closed the connection before opening a tunnel to ${host}; ${sent}.`;
   else if (code && /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code))
     message = `The certificate of ${p} was not accepted (${sanitize(cause?.message ?? code)}); ${none}.`;
-  else message = `Network error talking to ${p}: ${sanitize(cause?.message ?? String(err.cause))}; ${none}.`;
+  else if (code?.startsWith('ERR_SSL_')) {
+    // OpenSSL's text (with a line break inside) said to a person as its reason alone, on one line.
+    message = `The TLS handshake with ${p} failed (${sanitizeInline(cause?.reason ?? cause?.message ?? code).trim()}); ${none}.`;
+    hint = `The proxy may speak plain HTTP: write its URL with http://, not https://. ${PROXY_HINT}`;
+  } else message = `Network error talking to ${p}: ${sanitizeInline(cause?.message ?? String(err.cause)).trim()}; ${none}.`;
   return new NetworkError(message, { causeCode: code ?? err.code, hint });
 }
 

@@ -22,6 +22,7 @@ const BALANCES = readFileSync(new URL('../fixtures/documented/balances.json', im
 let cfg: ReturnType<typeof tempConfigDir>;
 let cert = '';
 let tlsPort = 0;
+let serviceTls: { key: Buffer; cert: Buffer };
 const servers: Server[] = [];
 const sockets = new Set<Socket>();
 /** What the service got: "METHOD /path". */
@@ -37,13 +38,16 @@ const listen = (s: Server) =>
     s.listen(0, '127.0.0.1', () => resolve((s.address() as { port: number }).port));
   });
 
-/** A proxy: `hold` never answers CONNECT; `once` tunnels the first CONNECT to the service and closes every later one. */
-async function fakeProxy(mode: 'hold' | 'once'): Promise<{ url: string; connects: () => number }> {
+/**
+ * A proxy: `hold` never answers CONNECT; `once` tunnels the first CONNECT to the service and closes
+ * every later one; `plain` answers anything else (a TLS handshake) with a plain HTTP 400.
+ */
+async function fakeProxy(mode: 'hold' | 'once' | 'plain'): Promise<{ url: string; connects: () => number }> {
   let connects = 0;
   const server = createServer((s) => {
     s.on('error', () => {});
     s.once('data', (d) => {
-      if (!d.toString('latin1').startsWith('CONNECT ')) return s.destroy();
+      if (!d.toString('latin1').startsWith('CONNECT ')) return mode === 'plain' ? s.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n') : s.destroy();
       connects += 1;
       if (mode === 'hold') return;
       if (connects > 1) return s.end();
@@ -77,7 +81,8 @@ beforeAll(async () => {
       '-subj',
       '/CN=api.example.test',
       '-addext',
-      'subjectAltName=DNS:api.example.test',
+      // 127.0.0.1 too: the same certificate serves an https:// proxy given by IP address.
+      'subjectAltName=DNS:api.example.test,IP:127.0.0.1',
       '-keyout',
       key,
       '-out',
@@ -92,6 +97,7 @@ beforeAll(async () => {
     else res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"message":"not expected in this test"}');
   });
   tlsPort = await listen(service);
+  serviceTls = { key: readFileSync(key), cert: readFileSync(cert) };
 });
 
 afterAll(async () => {
@@ -144,4 +150,39 @@ describe('payctl behind a proxy that fails', () => {
     expect(row?.outcome).toBe('unknown');
     expect(row?.detail).toContain('closed the connection before opening a tunnel');
   }, 90_000);
+
+  it('an https:// proxy given by IP address: balances --json through it, no DEP0123 warning on stderr', async () => {
+    // An https:// proxy on 127.0.0.1 (its certificate names IP:127.0.0.1) tunnelling to the service.
+    const proxy = createHttpsServer(serviceTls);
+    proxy.on('connect', (_req, s: Socket) => {
+      const upstream = connect(tlsPort, '127.0.0.1', () => {
+        s.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(s).pipe(upstream);
+      });
+      upstream.on('error', () => s.destroy());
+      s.on('error', () => upstream.destroy());
+    });
+    const port = await listen(proxy);
+    const env = { PAYCTL_API_KEY: KEY, HTTPS_PROXY: `https://127.0.0.1:${port}`, NODE_EXTRA_CA_CERTS: cert };
+    const r = await payctl(['balances', '--json', '--base-url', BASE, '--timeout', '5'], { dir: cfg.dir, env, timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(BALANCES));
+    expect(r.stderr).toBe('');
+  }, 60_000);
+
+  it('an https:// URL for a proxy that speaks plain HTTP: one line, the hint to use http://, in --json too', async () => {
+    const proxy = await fakeProxy('plain');
+    const env = { PAYCTL_API_KEY: KEY, HTTPS_PROXY: proxy.url.replace('http://', 'https://'), NODE_EXTRA_CA_CERTS: cert };
+    const r = await payctl(['balances', '--json', '--base-url', BASE, '--timeout', '2'], { dir: cfg.dir, env, timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(4);
+    const error = JSON.parse(r.stdout || r.stderr).error as { message: string; hint: string };
+    expect(error.message).toBe(
+      `The TLS handshake with the proxy 127.0.0.1:${new URL(proxy.url).port} failed (wrong version number); nothing was sent to api.example.test.`,
+    );
+    expect(error.hint).toContain('The proxy may speak plain HTTP: write its URL with http://, not https://.');
+    const plain = await payctl(['balances', '--base-url', BASE, '--timeout', '2'], { dir: cfg.dir, env, timeoutMs: 30_000 });
+    expect(plain.code, plain.stderr).toBe(4);
+    expect(plain.stderr.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(plain.stderr).not.toMatch(/ssl3_|openssl|DeprecationWarning/i);
+  }, 60_000);
 });
