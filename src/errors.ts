@@ -219,6 +219,12 @@ export class InterruptedError extends CliError {
   }
 }
 
+/**
+ * A batch's first stop ended a request that had not started (its connection or its proxy tunnel
+ * not open yet): nothing of it was sent. (The first stop lets requests in flight finish.)
+ */
+export class NotSentError extends InterruptedError {}
+
 export function exitCodeOf(err: unknown): number {
   return err instanceof CliError ? err.exitCode : ExitCode.failed;
 }

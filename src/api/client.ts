@@ -6,7 +6,7 @@
  */
 import { createDispatcher, exchange, proxyOf, type Dispatcher } from './http.js';
 import { hostOf, notConnectedError, seconds, toNetworkError } from './network-error.js';
-import { ApiError, AuthError, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, AuthError, InterruptedError, NetworkError, NotSentError, UsageError } from '../errors.js';
 import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
 import { SecretMask } from '../output/secrets.js';
@@ -61,6 +61,8 @@ export interface CallOptions {
   retry?: boolean;
   /** Interrupts this call instead of the process's Ctrl-C signal. */
   signal?: AbortSignal;
+  /** Ends this call with NotSentError if its request has not started when it aborts (a batch's first stop); a request started goes on. */
+  unsentStop?: AbortSignal;
   /** When the call ends at the latest (ms, the client's clock): an attempt is cut off then (as at --timeout), and no retry waits past it. */
   endBy?: number;
 }
@@ -153,7 +155,15 @@ export class ApiClient {
   }
 
   /** One HTTP exchange, no auth, no retry. Network faults become NetworkError; Ctrl-C InterruptedError. */
-  async send(method: string, url: string, headers: Record<string, string>, body?: string, signal?: AbortSignal, timeoutMs = this.#opts.timeoutMs): Promise<HttpResponse> {
+  async send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+    signal?: AbortSignal,
+    timeoutMs = this.#opts.timeoutMs,
+    unsentStop?: AbortSignal,
+  ): Promise<HttpResponse> {
     // Built by assignment, not with spreads: in Node 20's V8 an object made by a spread and
     // more properties gets a hidden class of its own, one per request of a batch.
     const all: Record<string, string> = { accept: 'application/json', 'user-agent': this.#opts.userAgent ?? 'payctl' };
@@ -187,6 +197,10 @@ export class ApiClient {
     const onInterrupt = () => ex.abort(interrupt.reason instanceof Error ? interrupt.reason : new InterruptedError());
     if (interrupt.aborted) onInterrupt();
     else interrupt.addEventListener('abort', onInterrupt, { once: true });
+    // Not started (waiting for its connection, or for a tunnel the proxy has not opened): nothing left, so it ends now.
+    const onStop = () => ex.started || ex.abort(new NotSentError());
+    if (unsentStop?.aborted) onStop();
+    else unsentStop?.addEventListener('abort', onStop, { once: true });
     const deadline = setTimeout(() => {
       pastDeadline = true;
       ex.abort(new Error('deadline'));
@@ -216,7 +230,7 @@ export class ApiClient {
     } catch (err) {
       if (!ex.started) this.#abandoned = true;
       if (interrupt.aborted) throw new InterruptedError();
-      if (err instanceof ApiError) throw err;
+      if (err instanceof ApiError || err instanceof NotSentError) throw err;
       const e = pastDeadline
         ? ex.answering
           ? deadlineError(url, timeoutMs)
@@ -229,6 +243,7 @@ export class ApiClient {
     } finally {
       clearTimeout(deadline);
       interrupt.removeEventListener('abort', onInterrupt);
+      unsentStop?.removeEventListener('abort', onStop);
     }
   }
 
@@ -298,7 +313,7 @@ export class ApiClient {
     headers['idempotency-key'] ??= freshKey();
     if (name === 'payoutCreate') this.#sentPayout = true;
     const limit = () => (opts.endBy === undefined ? undefined : Math.max(1, Math.min(this.#opts.timeoutMs, opts.endBy - this.#opts.clock.now().getTime())));
-    const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal, limit()), retry, opts.endBy);
+    const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal, limit(), opts.unsentStop), retry, opts.endBy);
     if (res.status === 401 || (res.status === 403 && (name === 'authUser' || name === 'payoutCreate'))) {
       const parsed = parseErrorBody(res.raw);
       throw new AuthError(`The service refused the API key${parsed?.message ? ` (${parsed.message})` : ''}.`, {

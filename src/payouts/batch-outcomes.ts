@@ -153,6 +153,12 @@ export class RunBook {
     this.onProgress?.(this.stats);
   }
 
+  /** A row's request ended by the stop before it left (NotSentError): not sent, as a row never taken. */
+  unsent(): void {
+    this.stats.inFlight--;
+    this.onProgress?.(this.stats);
+  }
+
   /** What sendPayout said of a row. */
   sent(i: number, it: BatchItem, r: SendResult): void {
     this.stats.inFlight--;

@@ -10,7 +10,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
-import type { AuthError } from '../errors.js';
+import { NotSentError, type AuthError } from '../errors.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { sendPayout } from './send.js';
 import { RunBook, type BatchItem, type BatchStats, type RowOutcome } from './batch-outcomes.js';
@@ -108,6 +108,9 @@ export async function runBatch(
       try {
         const r = await sendPayout(o.api, o.journal, entry, {
           signal: inFlightSignal,
+          // The first stop lets requests in flight finish, but ends one not started: a connection
+          // or a proxy's tunnel still opening (a proxy slow to open them sent the rows long after).
+          unsentStop: o.stop,
           clock: o.clock,
           gate,
           seen,
@@ -117,7 +120,16 @@ export async function runBatch(
         });
         book.sent(i, it, r);
       } catch (err) {
-        book.threw(i, it, err, journaledNow);
+        if (!(err instanceof NotSentError)) {
+          book.threw(i, it, err, journaledNow);
+          continue;
+        }
+        // Not sent: recorded as a row never taken (recordUnsent); one recorded as not made before
+        // (and as unknown by sendPayout just before it was to leave) is not made again.
+        book.unsent();
+        if (entry.outcome?.kind === 'not-made') await o.journal.record(entry, entry.outcome).catch(() => {});
+        feed.giveBack(cur);
+        break;
       }
     }
   };

@@ -61,6 +61,8 @@ export interface SendOptions {
   policy?: RetryPolicy;
   /** Interrupts the request in flight and the waits between attempts. */
   signal: AbortSignal;
+  /** A batch's first stop: the first attempt, not started yet, ends with NotSentError, thrown (nothing was sent; the entry left as it is). */
+  unsentStop?: AbortSignal;
   /** The time, and the waits between retries. */
   clock: Clock;
   /** Told before each wait: why, and for how long. */

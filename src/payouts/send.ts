@@ -9,7 +9,7 @@
  * module says what each means for the payout, in named steps: attempt (PayoutSend.once),
  * classify (answered, refused, failed) and record (the journal's outcome, or unknown).
  */
-import { AuthError, InterruptedError, NetworkError } from '../errors.js';
+import { AuthError, InterruptedError, NetworkError, NotSentError } from '../errors.js';
 import { apiErrorFrom, parseEnvelope, type ApiClient, type HttpResponse } from '../api/client.js';
 import { DUPLICATE_PAYOUT_ID, parseOrThrow, payoutTransactionSchema, type Envelope, type PayoutTransaction } from '../service/schemas.js';
 import { withRetries, type Attempt } from '../api/retry.js';
@@ -121,6 +121,7 @@ class PayoutSend {
         headers: { 'idempotency-key': this.entry.idempotencyKey },
         retry: false,
         signal: this.opts.signal,
+        unsentStop: n === 1 ? this.opts.unsentStop : undefined, // the first attempt only: nothing of it left before
       });
     } catch (err) {
       return this.failed(err, n);
@@ -151,17 +152,16 @@ class PayoutSend {
   async failed(err: unknown, n: number): Promise<Attempt<SendResult>> {
     switch (classifyPayoutFailure(err)) {
       case 'interrupted':
+        if (err instanceof NotSentError) throw err; // a batch's first stop before this first attempt left: the batch records it
         return { done: await this.unknown(err as InterruptedError, 'interrupted while the request was in flight') };
-      case 'credentials':
-        // Credentials refused (or none): this attempt took nothing.
+      case 'credentials': // Credentials refused (or none): this attempt took nothing.
         return this.credentialsRefused(err as AuthError, n);
       case 'retry':
         this.lastFailure = err as NetworkError;
         this.mayHaveLanded = true;
         return { retry: (err as NetworkError).message };
       case 'unknown': {
-        // An answer that could not be read (too large, still dripping at the deadline): the
-        // payout may have been made. Unknown, with the same key for the retry.
+        // An answer not read (too large, still dripping at the deadline): maybe made; unknown, the same key for a retry.
         const error = err instanceof NetworkError ? err : new NetworkError(`the answer could not be read: ${inner(err)}`);
         return { done: await this.unknown(error, error.message) };
       }
