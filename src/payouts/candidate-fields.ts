@@ -117,12 +117,13 @@ export interface JudgeHow {
   anyTime?: boolean;
   /**
    * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left
-   * unknown: only the hard facts rule a record out (currency, amount, account, and a wallet or
-   * payout id the record names); its time is not judged, and a note, name, provider or type
-   * that differs is a mark, never a reason to leave the record out. Each fact is read loosely:
-   * the account by its letters and digits, leading zeros dropped (identity.ts bareAccount); an
-   * amount payctl cannot read exactly (money/amount.ts compareAmount) is unchecked; a wallet or
-   * payout id blank, or the same trimmed and in any case, is a mark (otherNamed).
+   * unknown: only the hard facts rule a record out, its currency and its amount (by value; one
+   * payctl cannot read exactly, money/amount.ts compareAmount, is unchecked). Everything else
+   * that differs is a mark, never a reason to leave the record out: its time, note, name,
+   * provider, type, account (masked `******3344`, written with a country code, or other digits:
+   * a service may write it its own way) and the wallet or payout id it names. Three probe rounds
+   * found a service writing each of these so that the payout's own record was ruled out, and
+   * the payout was paid again.
    */
   hardFacts?: boolean;
 }
@@ -152,7 +153,8 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   if (a.account !== undefined && account !== a.account) {
     if (account === undefined || account === '') unchecked.push('no account given');
     else if (accountKey(account) === accountKey(a.account)) marks.push(`account written "${text(account)}"`);
-    else differs('account', `account ${text(account)}, sent ${text(a.account)}`);
+    // For one that decides, an account it cannot match (masked `******3344`, a country code) is no proof of another payout.
+    else soft('account', `account ${text(account)}, sent ${text(a.account)}`);
   }
   if (a.note !== undefined && record.note !== a.note) {
     if (!record.note) marks.push('no note given');
@@ -184,12 +186,12 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
 
 /**
  * Whether a wallet or payout id a record names, `got`, is another than `sent`: any difference,
- * but for a search that decides (hardFacts) only one given, not blank, and other once both are
- * trimmed and compared in any case (`""`, ` rent-dec `, `RENT-DEC` are at most a mark there).
+ * but never for a search that decides (hardFacts): there it is a mark (`""`, `RENT-DEC`, an id
+ * the service made up), as a record that decides "not made" must be ruled out by its amount or
+ * currency alone.
  */
 function otherNamed(got: string, sent: string, how: JudgeHow): boolean {
-  if (!how.hardFacts) return got !== sent;
-  return got.trim() !== '' && got.trim().toLowerCase() !== sent.trim().toLowerCase();
+  return how.hardFacts ? false : got !== sent;
 }
 
 /** An amount as a reason says it: plain, or as the service wrote it when it cannot be read. */

@@ -6,11 +6,12 @@
  * - No time bound: records of any time are judged (no clock, this machine's or the Date headers
  *   the service sends, is trusted to say when the earlier payout was made).
  * - A record could be the payout on the hard facts only (candidate-fields.ts JudgeHow.hardFacts):
- *   the same account (its letters and digits, leading zeros dropped: identity.ts bareAccount),
- *   amount (by value; one payctl cannot read exactly is unchecked, never another) and currency,
- *   and no other payout id or wallet where the record names them (given, not blank, and other
- *   trimmed and in any case: `""` or `RENT-DEC` for rent-dec is a mark). A note, name, provider
- *   or type written otherwise is a mark on the candidate, never a reason to leave it out.
+ *   the same amount (by value; one payctl cannot read exactly is unchecked, never another) and
+ *   currency. Its account, note, name, provider, type, and the wallet or payout id it names are
+ *   marks on the candidate, never a reason to leave it out (a service that masks accounts or
+ *   writes them with a country code, or names the payout `""`, hid its own record: paid twice);
+ *   nor is a record left out because the journal has its transaction id for another payout (a
+ *   placeholder id such as `PENDING` given to many).
  * - Complete only when the list's end is certain (listEnded): an empty page after records that
  *   says nothing more follows, after a page that said nothing more follows either (saysMore: no
  *   next link, no "more", no page number before the last, no total above the records read), or
@@ -33,10 +34,10 @@ import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
 import type { PayoutPage, PayoutRecord } from '../service/schemas.js';
 import { askedOf, judgeCandidate, type Judgement } from './candidate-fields.js';
-import { claimedTransactions, judgeInto, listPage, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './lookup.js';
+import { judgeInto, listPage, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './lookup.js';
 import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
-import type { JournalEntry, Ledger, Outcome } from './journal.js';
+import type { JournalEntry, Outcome } from './journal.js';
 import { recordFailure, type SendResult } from './send-result.js';
 
 /**
@@ -150,10 +151,11 @@ export async function decidingSearch(
  * refused for the list, the network) is returned as `{ error }`: the caller was answered, only
  * the search failed. An interruption is thrown.
  */
-export async function searchList(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: { signal: AbortSignal }): Promise<ListSearch> {
+export async function searchList(api: ApiClient, entry: JournalEntry, opts: { signal: AbortSignal }): Promise<ListSearch> {
   try {
-    const claimed = await claimedTransactions(journal, entry.baseUrl);
-    return await decidingSearch(api, entry, { signal: opts.signal, claimed });
+    // No record is left out as another payout's (the journal's transaction ids): a placeholder id
+    // the service gave many payouts ("PENDING") hid this payout's own record, and it was paid again.
+    return await decidingSearch(api, entry, { signal: opts.signal });
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
     return { error: (err as Error).message.replace(/\.$/, '') };

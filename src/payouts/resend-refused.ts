@@ -45,7 +45,7 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
   const what = /\bHTTP \d{3}\b/.test(said) ? said : `HTTP ${status}: ${said}`;
   const head = `the service refused the resend (${text(what)}), but an earlier attempt may have been made`;
   if ('error' in s) return `${head}: searching the service's payout list for it failed (${text(s.error)})`;
-  const same = `same account, amount and currency, created at any time; ${records(s.read)} of the payout list read`;
+  const same = `same amount and currency, any account, created at any time; ${records(s.read)} of the payout list read`;
   const ids = checkedCandidates(s);
   if (ids.length)
     return `${head}: ${ids.length === 1 ? 'a record' : `${ids.length} records`} at the service could be it (${same}): ${ids.map((t) => text(t)).join(', ')}`;
@@ -61,7 +61,7 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
 export async function refusedResend(s: ResendSend, res: HttpResponse, error: ApiError, n: number): Promise<SendResult> {
   let found: ListSearch;
   try {
-    found = await searchList(s.api, s.journal, s.entry, { signal: s.opts.signal });
+    found = await searchList(s.api, s.entry, { signal: s.opts.signal });
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched after the resend was refused', res.status);
   }

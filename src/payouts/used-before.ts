@@ -44,7 +44,7 @@ function recordsRead(s: CandidateSearch): string {
 }
 
 /** What was compared (decide.ts: the hard facts only). */
-const COMPARED = 'same account, amount and currency, created at any time';
+const COMPARED = 'same amount and currency, any account, created at any time';
 
 /** Why the payout id's earlier payout is not this one (verdict `not-made`): the refusal's message (exit 1), also journaled. */
 export function notPaidMessage(entry: JournalEntry, s: CandidateSearch, said: string): string {
@@ -62,7 +62,7 @@ export function unsureReason(entry: JournalEntry, s: UsedBefore, said: string): 
   if (ids.length)
     return (
       `${head}: ${ids.length === 1 ? 'a record' : `${ids.length} records`} could be it (${COMPARED}; ${recordsRead(s)} read): ${ids.map((t) => text(t)).join(', ')}; ` +
-      `a record names no payout id, so it may as well be an earlier payout of the same amount to the same account`
+      `a record names no payout id, so it may as well be an earlier payout of the same amount`
     );
   if (s.candidates.length)
     return `${head}: only ${s.candidates.length === 1 ? 'a record' : `${s.candidates.length} records`} payctl cannot check could be it (${COMPARED}; ${recordsRead(s)} read)`;
@@ -93,7 +93,7 @@ export async function usedBeforeResult(s: UsedBeforeSend, res: HttpResponse, mad
   if (o?.kind === 'accepted' && o.transactionId) return s.readBack(o.transactionId);
   let found: UsedBefore;
   try {
-    found = await searchList(s.api, s.journal, s.entry, { signal: s.opts.signal });
+    found = await searchList(s.api, s.entry, { signal: s.opts.signal });
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched for the payout id used before', res.status);
   }

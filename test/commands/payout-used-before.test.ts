@@ -108,21 +108,21 @@ describe('payout create of a payout id the service already has', () => {
   it('the same payout, its key no longer known to the service: exit 4, unknown, its record named with the --made-by command, which records it; --wait never 0; then a rerun reads it back', async () => {
     const id = `rent-${randomUUID().slice(0, 8)}`;
     // Sent under a key the derivation never gives: to the service, the second folder's key is new.
-    const first = await payctl([...createArgs(wallet, id), '--idempotency-key', randomUUID()], { dir: a.dir });
+    const first = await payctl([...createArgs(wallet, id, '10.41'), '--idempotency-key', randomUUID()], { dir: a.dir });
     expect(first.code, first.stderr).toBe(0);
     const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
     const before = ctx.sb.payouts().length;
 
-    const r = await payctl(createArgs(wallet, id), { dir: b.dir });
+    const r = await payctl(createArgs(wallet, id, '10.41'), { dir: b.dir });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).not.toContain('Already submitted');
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
-    expect(r.stderr).toContain(`a record could be it (same account, amount and currency, created at any time;`);
+    expect(r.stderr).toMatch(/(a record|\d+ records) could be it \(same amount and currency, any account, created at any time;/);
     expect(r.stderr).toContain(`: ${txn}; a record names no payout id`);
     expect(ctx.sb.payouts().length).toBe(before);
     expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
 
-    const waited = await payctl([...createArgs(wallet, id), '--wait'], { dir: b.dir });
+    const waited = await payctl([...createArgs(wallet, id, '10.41'), '--wait'], { dir: b.dir });
     expect(waited.code, waited.stderr).toBe(4);
     expect(ctx.sb.payouts().length).toBe(before);
 
@@ -135,7 +135,7 @@ describe('payout create of a payout id the service already has', () => {
     expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn });
 
     // Run again: that transaction, read back (the service refuses the id again): already submitted, nothing new paid.
-    const again = await payctl(createArgs(wallet, id), { dir: b.dir });
+    const again = await payctl(createArgs(wallet, id, '10.41'), { dir: b.dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('Already submitted');
     expect(again.stdout).toContain(txn);
@@ -203,7 +203,7 @@ describe('payout create of a payout id the service already has', () => {
     const before = ctx.sb.payouts().length;
     ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/list', kind: 'status', status: 500, times: Infinity });
 
-    const r = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    const r = await payctl(createArgs(wallet, id, '11.37'), { dir: b.dir });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).not.toContain('Already submitted');
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
@@ -222,7 +222,7 @@ describe('payout create of a payout id the service already has', () => {
     expect((await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'rejected' });
     expect(ctx.sb.payouts().length).toBe(before);
     // The same command finds it is not this payout (exit 1), still nothing paid.
-    const again = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    const again = await payctl(createArgs(wallet, id, '11.37'), { dir: b.dir });
     expect(again.code, again.stderr).toBe(1);
     expect(ctx.sb.payouts().length).toBe(before);
   });
@@ -249,7 +249,8 @@ describe('a payout list longer than payctl searches', () => {
     const id = `rent-${randomUUID().slice(0, 8)}`;
     expect((await payctl(createArgs(wallet, id, '10'), { dir: a.dir })).code).toBe(0);
     const before = ctx.sb.payouts().length;
-    const r = await payctl(createArgs(wallet, id, '11'), { dir: b.dir });
+    // An amount none of the 10,050 has (only amount and currency rule a record out of this search).
+    const r = await payctl(createArgs(wallet, id, '11.93'), { dir: b.dir });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`The outcome of payout ${id} is unknown`);
     expect(r.stderr).toContain(
@@ -465,7 +466,7 @@ describe.each([
     );
     expect(r.stderr).not.toContain('Nothing was paid');
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(unchecked ? 'only a record payctl cannot check could be it' : `--made-by ${txn}`);
+    expect(r.stderr).toMatch(unchecked ? /only (a record|\d+ records) payctl cannot check could be it/ : new RegExp(`--made-by ${txn}`));
     expect((await new Journal(b.dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'unknown', anyTime: true });
     expect(ctx.sb.payouts().length).toBe(before);
     expect(heldFor(ctx.sb, id)).toHaveLength(1);

@@ -80,9 +80,9 @@ function createArgs(walletId: string, payoutId: string, account: string, amount 
 const account = () => String(Math.floor(1e9 + Math.random() * 8e9));
 
 /** `payout create` whose every attempt loses its answer: exit 4, the journal entry unknown. */
-async function lostAnswer(walletId: string, payoutId: string, acct: string, fault: 'reset-after-commit' | 'reset-before-commit'): Promise<void> {
+async function lostAnswer(walletId: string, payoutId: string, acct: string, fault: 'reset-after-commit' | 'reset-before-commit', amount?: string): Promise<void> {
   ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: fault, times: 10 });
-  const r = await run(createArgs(walletId, payoutId, acct), { clock: new TestClock() });
+  const r = await run(createArgs(walletId, payoutId, acct, amount), { clock: new TestClock() });
   expect(r.code, r.stderr).toBe(4);
   ctx.sb.faults.clear();
   expect((await new Journal(dir).get(ctx.sb.baseUrl, payoutId))?.outcome?.kind).toBe('unknown');
@@ -163,7 +163,8 @@ describe('under 24 hours: resent with the same key and body, one payout either w
   it('the resend is refused (the wallet is short now): recorded refused, exit 0, no payout', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();
-    await lostAnswer(wallet, id, account(), 'reset-before-commit');
+    // An amount no other payout of the sandbox has: "not made" is decided on amount and currency alone.
+    await lostAnswer(wallet, id, account(), 'reset-before-commit', '250.19');
     ctx.sb.setWallet({ wallet_id: wallet, wallet_name: 'Short', currency: 'SLE', balance: '1.00' });
     const r = await run(['history', 'reconcile', '--payout-id', id]);
     expect(r.code, r.stderr).toBe(0);

@@ -43,14 +43,14 @@ const run = (args: string[]): Promise<Run> => payctl(args, { dir, clock: new Tes
 const NGINX_404 = '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>';
 
 /** A bank payout to its own account (other tests' payouts never match it); with `payoutId`, under that id. */
-function createArgs(walletId: string, account: string, payoutId?: string): string[] {
+function createArgs(walletId: string, account: string, payoutId?: string, amount = '15.00'): string[] {
   return [
     'payout',
     'create',
     '--wallet',
     walletId,
     '--amount',
-    '15.00',
+    amount,
     '--currency',
     'SLE',
     '--type',
@@ -186,7 +186,8 @@ describe('the first attempt never reached the service', () => {
   it("reconcile's resend refused 400: the payout list searched, none pays it: recorded as refused (exit 0), saying so", async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();
-    await lostAnswer(createArgs(wallet, account(), id), id, 'reset-before-commit');
+    // An amount no other payout of the sandbox has: only amount and currency rule a record out of this search.
+    await lostAnswer(createArgs(wallet, account(), id, '31.17'), id, 'reset-before-commit');
     expect(heldFor(ctx.sb, id)).toHaveLength(0);
 
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 400, code: 'INSUFFICIENT_FUNDS', message: 'Insufficient wallet balance' });

@@ -72,7 +72,7 @@ export function usedBeforeHint(c: CreateRun, j: Journaled, search: UsedBefore): 
     for (const m of madeBy) out += `  ${m}\n`;
     const other = nextPayoutId(id);
     out +=
-      `If ${one ? 'it is' : 'each is'} another payout (an earlier one of the same amount to the same account), payout id ${id} was used for another payout and this one was not paid: ` +
+      `If ${one ? 'it is' : 'each is'} another payout (an earlier one of the same amount), payout id ${id} was used for another payout and this one was not paid: ` +
       `only then send it under another payout id (${other} here):\n  ${sendCommand({ ...c.request, payoutId: other }, c.inv, !!c.opts.yes)}\n`;
   }
   out += `Find the earlier payout ${id} among the service's payouts (same account, amount and currency):\n  ${findRecordCommand(j.entry, c.inv)}\n`;
