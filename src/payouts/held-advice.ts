@@ -7,7 +7,7 @@
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
 import type { JournalEntry } from './journal.js';
-import { askedOf, candidateLine, leftOutLine } from './candidate-fields.js';
+import { askedOf, candidateLine, leftOutLine, searchesAnyTime } from './candidate-fields.js';
 import { sentClause } from './entry-age.js';
 import type { CandidateSearch } from './lookup.js';
 
@@ -34,9 +34,11 @@ export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { erro
     const stopped = search.anyTime ? ', the search stopped before the end of the list' : ', the search stopped before the first attempt was reached';
     const scope = `${search.read} record${search.read === 1 ? '' : 's'} of the payout list read${search.complete ? '' : stopped}`;
     const when = search.anyTime ? 'created at any time' : 'created since';
+    // An entry a deciding search left unknown is judged as it judged (decide.ts): on amount and currency alone.
+    const same = searchesAnyTime(entry) ? 'same amount and currency' : `same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}`;
     out += candidates.length
-      ? `${candidates.length} payout${candidates.length === 1 ? '' : 's'} at the service could be it (same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}, ${when}; ${scope}):\n`
-      : `No payout at the service matches it (same account, amount and currency, ${when}; ${scope}).\n`;
+      ? `${candidates.length} payout${candidates.length === 1 ? '' : 's'} at the service could be it (${same}, ${when}; ${scope}):\n`
+      : `No payout at the service matches it (${same}, ${when}; ${scope}).\n`;
     for (const c of candidates) {
       out += `  ${candidateLine(c)}\n`;
       const marks = search.marks.get(c);

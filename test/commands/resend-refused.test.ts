@@ -120,6 +120,11 @@ describe('the resend of a payout made, its answer lost, is refused: still unknow
     expect(listReads(from)).toBeGreaterThan(0);
     expect(await outcome(id)).toBe('unknown');
 
+    // A day on, reconcile holds it (no resend) and says the records judged as the deciding search judged them.
+    const later = await payctl(['history', 'reconcile'], { dir, clock: new TestClock(new Date(Date.now() + 25 * 3600_000)) });
+    expect(later.code, later.stderr).toBe(4);
+    expect(later.stdout + later.stderr).toMatch(/could be it \(same amount and currency, created at any time;/);
+
     // The printed command records it as made.
     const made = await run(printed(r.stdout, 'history reconcile --payout-id'));
     expect(made.code, made.stderr).toBe(0);
