@@ -12,10 +12,10 @@
  * listed too, but `unchecked`: payctl cannot tell it from another payout to another account, or
  * from last month's payout of the same amount, so `--made-by` refuses it and none is printed.
  * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left unknown,
- * only the hard facts rule a record out (JudgeHow.hardFacts), each read loosely (an account by
- * its letters and digits without leading zeros, a wallet or payout id only when given, not blank
- * and other in any case, an amount not read exactly unchecked): its time, note, name, provider
- * and type are not judged, only said.
+ * only the hard facts rule a record out (JudgeHow.hardFacts): its currency and amount (one not
+ * read exactly is unchecked). Its account, time, note, name, provider, type, wallet and payout id
+ * are not judged, only said (an account the same by its letters and digits without leading
+ * zeros, identity.ts bareAccount, as written otherwise; another, as another).
  */
 import { compareAmount, plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';

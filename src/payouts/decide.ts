@@ -77,16 +77,10 @@ function emptyPageStop(p: PayoutPage, page: number, before: PayoutPage | undefin
  * or `PENDING`, shared by two payouts never hides the second); one already a candidate as it is,
  * the same record on two pages, is not listed twice, nor counted again.
  */
-function judgeAgain(
-  out: CandidateSearch,
-  again: PayoutRecord[],
-  entry: JournalEntry,
-  judge: (r: PayoutRecord) => Judgement,
-  claimed?: ReadonlyMap<string, string>,
-): void {
+function judgeAgain(out: CandidateSearch, again: PayoutRecord[], entry: JournalEntry, judge: (r: PayoutRecord) => Judgement): void {
   if (!again.length) return;
   const more: CandidateSearch = { ...out, candidates: [], claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
-  judgeInto(more, again, entry, judge, claimed);
+  judgeInto(more, again, entry, judge);
   const known = new Set(out.candidates.map((c) => JSON.stringify(c)));
   for (const c of more.candidates) {
     if (known.has(JSON.stringify(c))) continue;
@@ -97,12 +91,12 @@ function judgeAgain(
   }
 }
 
-/** The payout list read for `entry`'s payout as the module comment says; records the journal has as another payout's (`claimed`) are left out. */
-export async function decidingSearch(
-  api: ApiClient,
-  entry: JournalEntry,
-  opts: { signal?: AbortSignal; claimed?: ReadonlyMap<string, string> },
-): Promise<CandidateSearch> {
+/**
+ * The payout list read for `entry`'s payout as the module comment says. No record is left out as
+ * another payout's (the journal's transaction ids): a placeholder id the service gave many
+ * payouts ("PENDING") hid this payout's own record, and it was paid again.
+ */
+export async function decidingSearch(api: ApiClient, entry: JournalEntry, opts: { signal?: AbortSignal }): Promise<CandidateSearch> {
   const asked = askedOf(entry.body);
   const out: CandidateSearch = { candidates: [], read: 0, complete: false, anyTime: true, claimed: 0, marks: new Map(), unchecked: new Map(), leftOut: new Map() };
   // Each page's records (as one digest), for the page that repeats an earlier one (a service that ignores `page`).
@@ -130,8 +124,8 @@ export async function decidingSearch(
     const again: PayoutRecord[] = [];
     for (const r of records) (r.transaction_id === undefined || !read.addSeen(r.transaction_id) ? fresh : again).push(r);
     out.read += fresh.length;
-    judgeInto(out, fresh, entry, judge, opts.claimed);
-    judgeAgain(out, again, entry, judge, opts.claimed);
+    judgeInto(out, fresh, entry, judge);
+    judgeAgain(out, again, entry, judge);
     if (listEnded(p, page, out.read)) {
       out.complete = true;
       return out;
@@ -146,21 +140,21 @@ export async function decidingSearch(
 }
 
 /**
- * The payout list searched (decidingSearch) for what could be `entry`'s payout, records the
- * journal has as other payouts left out. Any failure (an answer that cannot be read, credentials
- * refused for the list, the network) is returned as `{ error }`: the caller was answered, only
- * the search failed. An interruption is thrown.
+ * The payout list searched (decidingSearch) for what could be `entry`'s payout. Any failure (an
+ * answer that cannot be read, credentials refused for the list, the network) is returned as
+ * `{ error }`: the caller was answered, only the search failed. An interruption is thrown.
  */
 export async function searchList(api: ApiClient, entry: JournalEntry, opts: { signal: AbortSignal }): Promise<ListSearch> {
   try {
-    // No record is left out as another payout's (the journal's transaction ids): a placeholder id
-    // the service gave many payouts ("PENDING") hid this payout's own record, and it was paid again.
     return await decidingSearch(api, entry, { signal: opts.signal });
   } catch (err) {
     if (err instanceof InterruptedError) throw err;
     return { error: (err as Error).message.replace(/\.$/, '') };
   }
 }
+
+/** What the search compares, as its messages say it (the hard facts: candidate-fields.ts JudgeHow.hardFacts). */
+export const COMPARED = 'same amount and currency, any account, created at any time';
 
 /** What the search says of the payout: not made (complete, and no record could be it), or unknown (a candidate: never proof; or a search that could not tell). */
 export function verdict(s: ListSearch): 'not-made' | 'unknown' {

@@ -5,8 +5,8 @@
  * a service that did not honour the key answering 400 "Insufficient wallet balance" because the
  * earlier attempt drained the wallet. The refusal speaks of this attempt only, and an earlier one
  * may have been made: it is not taken for "no payout was made" on its word. The payout list is
- * searched by the search that decides (decide.ts: records of any time, judged on account, amount
- * and currency, complete only at a certain end of the list) for records that could be the
+ * searched by the search that decides (decide.ts: records of any time, ruled out on amount and
+ * currency only, complete only at a certain end of the list) for records that could be the
  * earlier attempt's payout. Then:
  * - the whole list read to its end and no record could be it: refused, recorded as rejected,
  *   the message saying the list was searched;
@@ -23,7 +23,7 @@ import { text } from '../output/text.js';
 import type { JournalEntry } from './journal.js';
 import { findRecordCommand, type CandidateSearch, type ListSearch } from './lookup.js';
 import { choiceCommands } from './held-advice.js';
-import { leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
+import { COMPARED, leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
 import { checkedCandidates, type UsedBeforeSend } from './used-before.js';
 import { inner, type SendResult } from './send-result.js';
 
@@ -45,7 +45,7 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
   const what = /\bHTTP \d{3}\b/.test(said) ? said : `HTTP ${status}: ${said}`;
   const head = `the service refused the resend (${text(what)}), but an earlier attempt may have been made`;
   if ('error' in s) return `${head}: searching the service's payout list for it failed (${text(s.error)})`;
-  const same = `same amount and currency, any account, created at any time; ${records(s.read)} of the payout list read`;
+  const same = `${COMPARED}; ${records(s.read)} of the payout list read`;
   const ids = checkedCandidates(s);
   if (ids.length)
     return `${head}: ${ids.length === 1 ? 'a record' : `${ids.length} records`} at the service could be it (${same}): ${ids.map((t) => text(t)).join(', ')}`;

@@ -6,11 +6,10 @@
  * the service forgot the key (the same payout, made more than 24 hours ago), or that the id was
  * used for another payout (another folder, another amount or recipient), and then this one was
  * NOT paid. The service looks payouts up by transaction id only, so its payout list is searched
- * by the search that decides (decide.ts: records of any time, judged on account, amount and
- * currency, complete only at a certain end of the list) for records that could be this payout.
+ * by the search that decides (decide.ts: records of any time, ruled out on amount and currency
+ * only, complete only at a certain end of the list) for records that could be this payout.
  * A record carries no payout id, so a candidate is never proof that the earlier payout is this
- * one: last month's payout of the same amount to the same account (a retainer, a rent) matches
- * as well. What follows (decide.ts verdict):
+ * one: last month's payout of the same amount (a retainer, a rent) matches as well. What follows (decide.ts verdict):
  * - `not-made`: the whole list read and no record could be it: the service refused it and
  *   nothing pays it; journaled as refused, so `history` and a rerun (the same key: the service
  *   answers the same refusal, and the list is searched again) say the same (exit 1).
@@ -23,7 +22,7 @@
  */
 import { text } from '../output/text.js';
 import type { CandidateSearch, ListSearch } from './lookup.js';
-import { leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
+import { COMPARED, leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import type { JournalEntry, Ledger, Outcome } from './journal.js';
 import { ApiError, type InterruptedError, NetworkError } from '../errors.js';
@@ -42,9 +41,6 @@ export function checkedCandidates(s: UsedBefore): string[] {
 function recordsRead(s: CandidateSearch): string {
   return `${s.read} record${s.read === 1 ? '' : 's'} of the service's payout list`;
 }
-
-/** What was compared (decide.ts: the hard facts only). */
-const COMPARED = 'same amount and currency, any account, created at any time';
 
 /** Why the payout id's earlier payout is not this one (verdict `not-made`): the refusal's message (exit 1), also journaled. */
 export function notPaidMessage(entry: JournalEntry, s: CandidateSearch, said: string): string {
