@@ -239,7 +239,7 @@ export interface CandidateSearch {
   stopped?: string;
   /**
    * Records of any time were candidates, the search bounded only by the list's end and MAX_PAGES:
-   * the entry's age cannot be told (entry-age.ts ageUnknown), or the caller asked (`anyTime`).
+   * the entry's age cannot be told (entry-age.ts ageUnknown), or a search that decides judged it (decide.ts).
    */
   anyTime: boolean;
   /** Matching records left out because the journal has them as another payout's. */
@@ -259,8 +259,8 @@ export interface CandidateSearch {
  * shorter than asked that says nothing of paging only when the next one is empty or the same:
  * list-progress.ts pageEnd), or MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
  * has no first attempt to go by: its payout was made at some time before, so records of any time
- * are judged, and only the list's end or MAX_PAGES stops the search; so with `anyTime`, and for
- * an entry a search that decides left unknown (marked: candidate-fields.ts searchesAnyTime),
+ * are judged, and only the list's end or MAX_PAGES stops the search; so for an entry a search
+ * that decides left unknown (marked: candidate-fields.ts searchesAnyTime),
  * whose records are judged on the hard facts only, as that search judged them (decide.ts).
  * This search is for a person to choose from; searches that decide "not made" are decide.ts's.
  * Records whose transaction id the journal has for another payout (`claimed`) are
@@ -271,9 +271,9 @@ export interface CandidateSearch {
 export async function findCandidates(
   api: ApiClient,
   entry: JournalEntry,
-  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string>; anyTime?: boolean },
+  opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string> },
 ): Promise<CandidateSearch> {
-  const anyTime = opts.anyTime === true || ageUnknown(entry, opts.now) || searchesAnyTime(entry);
+  const anyTime = ageUnknown(entry, opts.now) || searchesAnyTime(entry);
   const since = anyTime ? undefined : earliestCreatedNs(entry);
   const asked = askedOf(entry.body);
   // Marked by a search that decides: judged as it judged them (decide.ts).
