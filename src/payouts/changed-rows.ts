@@ -38,7 +38,7 @@ import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { byRepeatKeys, countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 import { describeChange, differences, onlyNormalization, readBody } from './changed-cells.js';
-import { MAX_ZEROS } from './lost-digits.js';
+import { withZerosBack } from './lost-digits.js';
 
 /** Whether a sorted array holds `v`, searched by halves. */
 function holds(sorted: BigUint64Array, v: bigint): boolean {
@@ -301,8 +301,7 @@ export class ChangedRows {
 
 /** The repeat keys of a row whose account has no leading zero as it would read with 1 to MAX_ZEROS of them back (none for another account). */
 function zerosBack(r: PayoutRequest): string[] {
-  if (!/^[1-9][0-9]*$/.test(r.account)) return [];
-  return Array.from({ length: MAX_ZEROS }, (_, k) => repeatKeys({ ...r, account: '0'.repeat(k + 1) + r.account })).flat();
+  return withZerosBack(r.account).flatMap((account) => repeatKeys({ ...r, account }));
 }
 
 /** Whether a journaled payout paid the row's payee: the same name as compared (comparedName). */

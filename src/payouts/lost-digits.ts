@@ -76,10 +76,15 @@ export function restoredRequest(r: PayoutRequest, form: RestoredForm): PayoutReq
   return { ...r, account: form.account, phone: form.phone };
 }
 
+/** An account saved as a number (digits, no leading zero) as it may have read: with 1 to MAX_ZEROS zeros back; none for another account. */
+export function withZerosBack(account: string): string[] {
+  return BARE.test(account) ? Array.from({ length: MAX_ZEROS }, (_, k) => '0'.repeat(k + 1) + account) : [];
+}
+
 /** The forms of a row's account and phone with their lost characters back, each with what it pays; none for a row with nothing to restore. */
 export function restoredForms(r: PayoutRequest, lost: LostDigits): RestoredForm[] {
   const accounts = [r.account];
-  if (lost.account && BARE.test(r.account)) for (let k = 1; k <= MAX_ZEROS; k++) accounts.push('0'.repeat(k) + r.account);
+  if (lost.account) accounts.push(...withZerosBack(r.account));
   const phones = [r.phone];
   if (lost.phone && r.phone !== undefined && BARE.test(r.phone)) phones.push(`+${r.phone}`, `0${r.phone}`);
   const forms: RestoredForm[] = [];
