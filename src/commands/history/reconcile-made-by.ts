@@ -1,7 +1,8 @@
 /**
  * `payctl history reconcile --payout-id ID --made-by TXN`: a payout whose answer was lost,
  * recorded as made by a transaction a person found (among the candidates reconcile.ts lists):
- * the transaction looked up, checked against the journaled request, recorded as accepted.
+ * the transaction looked up, checked against the journaled request, recorded as accepted, under
+ * the payout's and the transaction's resolution locks (resolve-lock.ts).
  */
 import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
@@ -16,6 +17,7 @@ import { TRANSACTION_ID } from '../../service/schemas.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
+import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
@@ -29,6 +31,14 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
       candidatesHint(inv, payoutId),
     );
   }
+  // Under the locks of the payout and of the transaction (resolve-lock.ts): a --resend of the same
+  // payout, or a --made-by naming the same transaction for another, run at the same time from
+  // another terminal, is seen (its outcome recorded) before anything here is read.
+  return journal.withResolveLocks(resolveLockIds(payoutId, transactionId), () => record(api, journal, payoutId, transactionId, inv, deps), resolveLockOptions(deps));
+}
+
+/** The entry read, the transaction checked against it and looked up, the outcome recorded: under the resolution locks. */
+async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
   const entry = await journal.get(api.baseUrl, payoutId);
   if (!entry) {
     throw new UsageError(

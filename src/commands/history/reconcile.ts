@@ -34,6 +34,7 @@ import { journalFolder } from '../../config/paths.js';
 import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
+import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { madeBy } from './reconcile-made-by.js';
 import { describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -58,7 +59,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const damaged: string[] = [];
   // One entry at a time: the journal's listing is read first, each entry when its turn comes.
   // The same pass notes which transaction ids are journaled payouts already (never shown as candidates).
-  const todo: Array<{ name: string; t: number }> = [];
+  const todo: Array<{ name: string; payoutId: string; t: number }> = [];
   const claimed = new Map<string, string>();
   const elsewhere = new Map<string, { shown: string; n: number }>();
   if (opts.payoutId !== undefined) {
@@ -69,11 +70,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
         [],
         `See what it has with: ${commandLine(inv, ['history'])}`,
       );
-    if (!isUnresolved(entry)) {
-      deps.log.info(`Payout ${text(entry.payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing to do.`);
-      if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [])) + '\n');
-      return ExitCode.ok;
-    }
+    if (!isUnresolved(entry)) return notUnknown(entry, api.baseUrl, deps);
     if (opts.resend) await confirmResend(entry, opts, ledgerNow(journal, deps.clock), deps);
   }
   for await (const it of journal.scan()) {
@@ -91,7 +88,8 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
       continue;
     }
     if (e.outcome?.kind === 'accepted' && e.outcome.transactionId) claimed.set(e.outcome.transactionId, e.payoutId);
-    if (ledgerOutcome(e) === 'unknown' && (opts.payoutId === undefined || e.payoutId === opts.payoutId)) todo.push({ name: it.name, t: Date.parse(e.createdAt) || 0 });
+    if (ledgerOutcome(e) === 'unknown' && (opts.payoutId === undefined || e.payoutId === opts.payoutId))
+      todo.push({ name: it.name, payoutId: e.payoutId, t: Date.parse(e.createdAt) || 0 });
   }
   // Oldest first: the order they were sent in.
   todo.sort((a, b) => a.t - b.t);
@@ -100,15 +98,35 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   // Answers the journal fails to record are told apart from answers that never came (what to do differs).
   const faults = new JournalFaults(journalFolder(deps.env));
   const watched = faults.watch(journal);
-  for (const { name } of todo) {
+  let resolvedMeanwhile: JournalEntry | undefined;
+  for (const { name, payoutId } of todo) {
     if (deps.signal.aborted) break;
-    const entry = await journal.byName(name);
-    if (!entry || !isUnresolved(entry)) continue;
-    const result = await reconcileOne(api, watched, entry, { resend: opts.resend === true, claimed, inv, faults }, deps);
-    results.push(result);
-    if (!deps.globals.json) await write(deps.io.stdout, lines(result, entry, inv, ledgerNow(journal, deps.clock)));
-    if (result.error === INTERRUPTED) break;
+    // One resolution of a payout at a time (resolve-lock.ts): the entry read again under its lock,
+    // so that a --made-by or another reconcile that recorded it meanwhile is seen, not resent.
+    let result: ReconcileResult | undefined;
+    try {
+      result = await journal.withResolveLocks(
+        resolveLockIds(payoutId),
+        async () => {
+          const entry = await journal.byName(name);
+          if (!entry || !isUnresolved(entry)) {
+            resolvedMeanwhile = entry;
+            return undefined;
+          }
+          const r = await reconcileOne(api, watched, entry, { resend: opts.resend === true, claimed, inv, faults }, deps);
+          results.push(r);
+          if (!deps.globals.json) await write(deps.io.stdout, lines(r, entry, inv, ledgerNow(journal, deps.clock)));
+          return r;
+        },
+        resolveLockOptions(deps),
+      );
+    } catch (err) {
+      if (err instanceof InterruptedError) break; // Ctrl-C while waiting for the lock: said below
+      throw err;
+    }
+    if (result?.error === INTERRUPTED) break;
   }
+  if (opts.payoutId !== undefined && !results.length && resolvedMeanwhile && !deps.signal.aborted) return notUnknown(resolvedMeanwhile, api.baseUrl, deps);
 
   const left = await sayResults(results, { damaged, elsewhere }, api.baseUrl, deps);
   // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
@@ -155,6 +173,13 @@ async function sayResults(
       `Note: ${n === 1 ? '1 payout' : `${n} payouts`} of unknown outcome ${n === 1 ? 'is' : 'are'} journaled for ${text(shown)}, another base URL: reconcile ${n === 1 ? 'it' : 'them'} with a profile of that base URL.`,
     );
   return left;
+}
+
+/** A payout asked for by --payout-id whose outcome is known (recorded before, or meanwhile by another payctl): nothing to do. */
+async function notUnknown(entry: JournalEntry, baseUrl: string, deps: Deps): Promise<number> {
+  deps.log.info(`Payout ${text(entry.payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing to do.`);
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(baseUrl, [])) + '\n');
+  return ExitCode.ok;
 }
 
 /** A journaled base URL as a person reads it: as checked when it was sent (host in lower case, no trailing slash). */

@@ -302,6 +302,13 @@ export interface Ledger {
    */
   withBatchLock<T>(run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
   /**
+   * Runs `fn` holding the resolution locks `ids` (resolve-lock.ts resolveLockIds: a payout id,
+   * and a transaction id recorded for it), then releases them, whatever `fn` does: one
+   * resolution of a payout of unknown outcome at a time. Of one machine for the local store, of
+   * every machine sharing it for a shared one. Waited for, stopped and said as withWalletLocks.
+   */
+  withResolveLocks<T>(ids: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T>;
+  /**
    * The ledger's clock: the one its entries are dated by, and so the day a daily total counts and
    * the start of a 24-hour window. This machine's for the local store; the database's (`now()`)
    * for a shared one, so that machines whose clocks differ date and count one day.

@@ -18,6 +18,7 @@ import { systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
 import { withWalletLocks, type WalletLockOptions } from '../wallet-lock.js';
 import { withBatchLockFile, type LockedRun } from '../batch-lock.js';
+import { withResolveLockFiles } from '../resolve-lock.js';
 import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, madeByClaim, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
@@ -323,6 +324,10 @@ export class LocalLedger implements Ledger {
 
   withBatchLock<T>(run: LockedRun, fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
     return withBatchLockFile(this.#configDir, run, fn, opts);
+  }
+
+  withResolveLocks<T>(ids: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+    return withResolveLockFiles(this.#configDir, ids, fn, opts);
   }
 
   /** This machine's clock (the one the ledger was given). */

@@ -20,6 +20,7 @@ import { sleep } from '../../../clock.js';
 import { WALLET_LOCK, type LockLabel, type WalletLockOptions } from '../../wallet-lock.js';
 import { hearErrors } from './connect.js';
 import { BATCH_LOCK, runLockNames, type LockedRun } from '../../batch-lock.js';
+import { RESOLVE_LOCK } from '../../resolve-lock.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 
@@ -32,6 +33,9 @@ export function walletLockKey(walletId: string): string {
 export function batchLockKey(name: string): string {
   return lockKey(`payctl batch\n${name}`);
 }
+
+/** The advisory lock key of a resolution (resolve-lock.ts resolveLockIds): as a wallet's, of "payctl resolve\n" + its id. */
+export const RESOLVE_LOCKS: LockKind = { ...RESOLVE_LOCK, key: (id) => lockKey(`payctl resolve\n${id}`) };
 
 function lockKey(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest().readBigInt64BE(0).toString();

@@ -5,10 +5,10 @@
  * (base, payout_id)): whoever comes second gets the first one's key and body. A claim is dated by
  * the database's clock, in its transaction (claims.ts): no machine's clock decides the day or the
  * 24 hours a payout counts in. Outcomes are written as they arrive, an accepted one never replaced
- * by a weaker one (one statement: the row's lock decides). Look-ups are indexed queries; a listing pages through the rows by key.
- * The wallets' locks are advisory locks of the database (locks.ts), so the policy's limits hold
- * between machines too. Every row it writes is signed by its writer (signing.ts), and every row it
- * reads is checked before its entry is used: one changed outside payctl is never acted on.
+ * by a weaker one (one statement: the row's lock decides). Look-ups are indexed queries; a
+ * listing pages through the rows by key. Locks (wallets', batches', resolutions') are advisory
+ * locks of the database (locks.ts): they hold between machines too. Every row it writes is signed
+ * (signing.ts); every row read is checked before use: one changed outside payctl is never acted on.
  *
  * A database that cannot be reached fails the step that needed it: a claim with a ConfigError
  * saying nothing was sent, an outcome with an error the sender reports as an unknown outcome
@@ -26,7 +26,7 @@ import type { BatchRun, BeginOptions, InBatchLookups, LockedRun, JournalEntry, J
 import { LookAhead } from './ahead.js';
 import { GroupQueue } from './groups.js';
 import { LedgerUnreachable, reasonOf, unreachable, type Connection } from './connect.js';
-import { LockTurns, withAdvisoryLocks, withBatchLocks } from './locks.js';
+import { LockTurns, RESOLVE_LOCKS, withAdvisoryLocks, withBatchLocks } from './locks.js';
 import { PostgresPlans } from './plans.js';
 import { PostgresPolicies } from './policies.js';
 import { claimEntries, type Claimed } from './claims.js';
@@ -104,6 +104,9 @@ export class PostgresLedger implements Ledger {
     this.policies = new PostgresPolicies(pool, (err, doing) => this.#fault(err, doing, ''), this.#host);
   }
 
+  /** The row of an entry, signed by this ledger's writer. */
+  #row = (e: JournalEntry): RowValues => signedRow(e, this.#writer().host, this.#writer().signer);
+
   /** Who writes this ledger's rows: this machine and its signer (made on first use). */
   #writer(): Writer {
     this.#writerMade ??= { host: this.#host, signer: this.#signerOf() };
@@ -118,12 +121,6 @@ export class PostgresLedger implements Ledger {
   /** How far the database's clock is ahead of the run's (ms; negative: behind), as last read (when opened, by each claim and each `now()`). */
   clockSkew(): number {
     return this.#skew;
-  }
-
-  /** The row of an entry, signed by this ledger's writer. */
-  #row(entry: JournalEntry): RowValues {
-    const w = this.#writer();
-    return signedRow(entry, w.host, w.signer);
   }
 
   /** An error of payctl's for a failure of the database: which ledger (masked), why, and what that means (`after`). */
@@ -343,6 +340,10 @@ export class PostgresLedger implements Ledger {
 
   withWalletLocks<T>(walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
     return withAdvisoryLocks(this.#pool, this.#turns, walletIds, fn, opts, (err, after) => this.#fault(err, 'lock wallets in', after));
+  }
+
+  withResolveLocks<T>(ids: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
+    return withAdvisoryLocks(this.#pool, this.#turns, ids, fn, opts, (err, after) => this.#fault(err, 'lock a payout in', after), RESOLVE_LOCKS);
   }
 
   /** An advisory lock, as a wallet's, on a connection of its own for the run's length (POOL_MAX counts it); never in a wallet lock's turn. */
