@@ -173,7 +173,11 @@ export class ChangedRows {
       // A row its run journaled and never sent, compared since then: another run may have paid it meanwhile, however long ago.
       const stopped = r.earlier?.outcome?.kind === 'not-made' ? Date.parse(r.earlier.createdAt) : NaN;
       const since = stopped < run.recentSince.getTime() ? new Date(stopped) : run.recentSince;
-      sent = (await recent(since)).filter((e) => candidate(e) && !inRun(e, this.#own) && e.fingerprint !== pays).at(-1);
+      const others = (await recent(since)).filter((e) => candidate(e) && !inRun(e, this.#own));
+      // A batch that paid every cell of the row makes it that batch's payout as it is, whatever
+      // another batch paid the payee since with another note: the repeat guard's, with that batch's resume.
+      if (others.some((e) => e.fingerprint === pays)) return;
+      sent = others.filter((e) => e.fingerprint !== pays).at(-1);
       // Its account saved as a number in a copy ("payroll (1).csv"), other cells changed beside it:
       // looked up with the zeros back, the same payee's only (two accounts that differ in their zeros are two people).
       sent ??= (await byRepeatKeys(zerosBack(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
