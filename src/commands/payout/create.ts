@@ -6,6 +6,7 @@
  * the journal, the repeat guard, the policy, the wallet) and confirmed; create-send.ts
  * journals it, sends it and says what came of it (docs/architecture.md, "Idempotency journal").
  */
+import { recordReplaced, replacedEntry } from './create-replaces.js';
 import { write, type Deps } from '../../deps.js';
 import { ApiError, CancelledError, fieldProblem, RefusedError, UsageError, type Problem } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
@@ -87,6 +88,8 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
     existing: undefined,
   };
   c.existing = await earlierEntry(c);
+  // The printed `--payout-id P-2` of a payout P whose id was used before: refused once P is recorded as made.
+  const replaced = await replacedEntry(c);
   const repeat = await repeatWarning(c);
   if (opts.dryRun) return dryRun(c, wallets, repeat);
   if (opts.planOut !== undefined) return writePlan(c, opts.planOut);
@@ -99,7 +102,9 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   });
   const journaled = await journalPayout(c, lockedChecks(c, policy, repeat));
   stage.sending = true;
-  return reportOutcome(c, journaled, await sendJournaled(c, journaled));
+  const sent = await sendJournaled(c, journaled);
+  if (replaced && sent.kind === 'accepted') await recordReplaced(c, replaced);
+  return reportOutcome(c, journaled, sent);
 }
 
 /**

@@ -1,0 +1,104 @@
+/**
+ * The `payout create … --payout-id P-2` payctl prints after the service refused payout id P as
+ * used before while its payout list held a record that could be P (create-replaces.ts): "only
+ * if none is this payout". Beside it, `history reconcile --payout-id P --made-by TXN`. Answered
+ * with --made-by first, the printed P-2 is refused (before: sent, the payout paid twice); sent
+ * while P is unknown, P is recorded as not made (before: unknown for good, reconcile exit 4 on
+ * every run). In process, against the sandbox over real HTTP: a second config folder reusing an
+ * invoice's payout id for December's retainer, while November's retainer of the same amount is
+ * in the payout list.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { newKey, writeProfile } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { shellSplit } from '../helpers/pty.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const KEY = newKey();
+const ctx = useSandbox({ apiKey: KEY });
+let a: ReturnType<typeof tempConfigDir>;
+let b: ReturnType<typeof tempConfigDir>;
+let wallet: string;
+
+beforeEach(() => {
+  a = tempConfigDir();
+  b = tempConfigDir();
+  for (const dir of [a.dir, b.dir]) writeProfile(dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+});
+afterEach(() => {
+  a.cleanup();
+  b.cleanup();
+});
+
+const bank = (amount: string, name: string, account: string, id: string) =>
+  ['payout', 'create', '--wallet', wallet, '--amount', amount, '--currency', 'SLE', '--type', 'bank', '--name', name].concat([
+    '--provider',
+    'ecobank',
+    '--account',
+    account,
+    '--payout-id',
+    id,
+    '--yes',
+  ]);
+
+/** The printed command holding `words`, as argv without `payctl`. */
+function printed(out: string, words: string): string[] {
+  const line = out.split('\n').find((l) => l.includes('payctl ') && l.includes(words));
+  expect(line, `no "${words}" in:\n${out}`).toBeDefined();
+  return shellSplit(line!.slice(line!.indexOf('payctl '))).slice(1);
+}
+
+/** December's retainer under the invoice's payout id (used by folder a): unknown in folder b, November's retainer offered. */
+async function mistyped(): Promise<{ invoice: string; november: string; out: string }> {
+  const tag = randomUUID().slice(0, 8);
+  const ibrahim = String(Math.floor(1e9 + Math.random() * 8e9));
+  const [retainer, invoice] = [`retainer-nov-${tag}`, `inv-1042-${tag}`];
+  expect((await payctl(bank('500', 'Ibrahim Koroma', ibrahim, retainer), { dir: a.dir })).code).toBe(0);
+  expect((await payctl(bank('75', 'Musa Bangura', '0099887766', invoice), { dir: a.dir })).code).toBe(0);
+  const november = ctx.sb.payouts().find((p) => p.payout_id === retainer)!.transaction_id;
+  const r = await payctl(bank('500', 'Ibrahim Koroma', ibrahim, invoice), { dir: b.dir });
+  expect(r.code, r.stderr).toBe(4);
+  return { invoice, november, out: r.stderr };
+}
+
+const outcome = async (id: string) => (await new Journal(b.dir).get(ctx.sb.baseUrl, id))?.outcome;
+
+describe('the printed P-2 of a payout whose id was used before', () => {
+  it('after --made-by recorded P as made: refused, exit 2, nothing sent (before: sent, paid twice); --allow-repeat sends it', async () => {
+    const { invoice, november, out } = await mistyped();
+    const made = await payctl(printed(out, `--made-by ${november}`), { dir: b.dir });
+    expect(made.code, made.stderr).toBe(0);
+    const before = ctx.sb.payouts().length;
+
+    const next = printed(out, `--payout-id ${invoice}-2`);
+    const r = await payctl(next, { dir: b.dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Payout ${invoice} is recorded as made (transaction ${november}): payout id ${invoice}-2 is the one payctl printed`);
+    expect(r.stderr).toContain('Nothing was sent.');
+    expect(ctx.sb.payouts().length).toBe(before);
+
+    const anyway = await payctl([...next, '--allow-repeat'], { dir: b.dir });
+    expect(anyway.code, anyway.stderr).toBe(0);
+    expect(ctx.sb.payouts().length).toBe(before + 1);
+  });
+
+  it('while P is unknown: sent once, and P recorded as not made; reconcile has nothing left; --made-by for P refused (before: P unknown for good)', async () => {
+    const { invoice, november, out } = await mistyped();
+    const before = ctx.sb.payouts().length;
+    const r = await payctl(printed(out, `--payout-id ${invoice}-2`), { dir: b.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Payout ${invoice} is recorded as not made: it was sent as payout ${invoice}-2.`);
+    expect(ctx.sb.payouts().length).toBe(before + 1);
+    expect(await outcome(invoice)).toMatchObject({ kind: 'rejected', code: 'DUPLICATE_PAYOUT_ID' });
+
+    const rec = await payctl(['history', 'reconcile'], { dir: b.dir });
+    expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
+    expect(made.code, made.stderr).toBe(2);
+    expect(made.stderr).toContain(`Payout ${invoice} is not unknown`);
+  });
+});
