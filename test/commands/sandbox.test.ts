@@ -222,7 +222,7 @@ describe('the background record (a detached child, run in process)', () => {
     const after = await payctl(['sandbox', 'status'], { dir });
     expect(after.code, after.stderr).toBe(1);
     expect(after.stdout).toBe('No sandbox is running.\n');
-    expect(after.stderr).toBe('Start one with: payctl sandbox start --detach\n');
+    expect(after.stderr).toBe(`(None recorded in the config folder ${dir}.) Start one with: payctl sandbox start --detach\n`);
   });
 });
 
@@ -342,7 +342,8 @@ describe('payctl sandbox status / stop on a record', () => {
     const dir = configDir();
     const none = await payctl(['sandbox', 'stop'], { dir });
     expect(none.code, none.stderr).toBe(0);
-    expect(none.stderr).toBe('No sandbox is running.\n');
+    // The folder looked in is named: a sandbox started under another PAYCTL_CONFIG_DIR runs on unseen.
+    expect(none.stderr).toBe(`No sandbox is running from the config folder ${dir}: nothing was stopped.\n`);
     expect(none.stdout).toBe('');
     const status = await payctl(['sandbox', 'status', '--json'], { dir });
     expect(status.code, status.stderr).toBe(1);

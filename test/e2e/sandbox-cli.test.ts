@@ -120,7 +120,7 @@ describe('payctl sandbox start --detach / status / stop', () => {
 
     const stopAgain = await payctl(['sandbox', 'stop'], { dir });
     expect(stopAgain.code, stopAgain.stderr).toBe(0);
-    expect(stopAgain.stderr).toContain('No sandbox is running.');
+    expect(stopAgain.stderr).toContain('No sandbox is running from the config folder ');
   });
 
   // Probe 51 F2: a record cut to `{` was taken for none: status and stop said "No sandbox is running" (stop exit 0), the sandbox ran on, and the next start only said "Port … already in use".

@@ -7,6 +7,7 @@
 import { write, type Deps } from '../../deps.js';
 import { findRecord, processAlive, recordedSandboxRuns } from '../../sandbox/record.js';
 import { damagedRecord } from './damaged-record.js';
+import { configDir } from '../../config/paths.js';
 
 export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<number> {
   const found = await findRecord(deps.env);
@@ -25,7 +26,8 @@ export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<n
     await write(deps.io.stdout, `Sandbox running at ${record.baseUrl} (pid ${record.pid}, started ${record.startedAt})\n`);
   } else {
     await write(deps.io.stdout, 'No sandbox is running.\n');
-    deps.log.info('Start one with: payctl sandbox start --detach');
+    // Said with the folder looked in: one started under another PAYCTL_CONFIG_DIR runs on unseen.
+    deps.log.info(`(None recorded in the config folder ${configDir(deps.env)}.) Start one with: payctl sandbox start --detach`);
   }
   return running ? 0 : 1;
 }

@@ -10,6 +10,7 @@ import { write, type Deps } from '../../deps.js';
 import type { Host } from '../../host.js';
 import { findRecord, processAlive, recordedSandboxRuns, removeRecord } from '../../sandbox/record.js';
 import { damagedRecord } from './damaged-record.js';
+import { configDir } from '../../config/paths.js';
 
 const GRACE_MS = 5000;
 const KILL_WAIT_MS = 2000;
@@ -44,7 +45,8 @@ export async function run(_opts: Record<string, unknown>, deps: Deps): Promise<n
   const record = found?.record;
   const say = (text: string, json: Record<string, unknown>) => (deps.globals.json ? write(deps.io.stdout, JSON.stringify(json) + '\n') : deps.log.info(text));
   if (!record) {
-    await say('No sandbox is running.', { stopped: false, running: false });
+    // Said with the folder looked in: one started under another PAYCTL_CONFIG_DIR runs on unseen.
+    await say(`No sandbox is running from the config folder ${configDir(deps.env)}: nothing was stopped.`, { stopped: false, running: false });
     return 0;
   }
   if (!(await recordedSandboxRuns(record, deps.host, deps.env))) {
