@@ -14,7 +14,7 @@ import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { newKey, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { tempConfigDir } from '../helpers/cli.js';
-import { shellSplit } from '../helpers/pty.js';
+import { printed } from '../helpers/printed.js';
 import { Journal } from '../../src/payouts/journal.js';
 
 const KEY = newKey();
@@ -45,13 +45,6 @@ const bank = (amount: string, name: string, account: string, id: string) =>
     '--yes',
   ]);
 
-/** The printed command holding `words`, as argv without `payctl`. */
-function printed(out: string, words: string): string[] {
-  const line = out.split('\n').find((l) => l.includes('payctl ') && l.includes(words));
-  expect(line, `no "${words}" in:\n${out}`).toBeDefined();
-  return shellSplit(line!.slice(line!.indexOf('payctl '))).slice(1);
-}
-
 /** December's retainer under the invoice's payout id (used by folder a): unknown in folder b, November's retainer offered. */
 async function mistyped(): Promise<{ invoice: string; november: string; out: string }> {
   const tag = randomUUID().slice(0, 8);
@@ -70,11 +63,12 @@ const outcome = async (id: string) => (await new Journal(b.dir).get(ctx.sb.baseU
 describe('the printed P-2 of a payout whose id was used before', () => {
   it('after --made-by recorded P as made: refused, exit 2, nothing sent (before: sent, paid twice); --allow-repeat sends it', async () => {
     const { invoice, november, out } = await mistyped();
-    const made = await payctl(printed(out, `--made-by ${november}`), { dir: b.dir });
+    const made = await payctl(printed(out, `history reconcile --payout-id ${invoice} --made-by ${november}`), { dir: b.dir });
     expect(made.code, made.stderr).toBe(0);
     const before = ctx.sb.payouts().length;
 
-    const next = printed(out, `--payout-id ${invoice}-2`);
+    const next = printed(out, 'payout create');
+    expect(next).toContain(`${invoice}-2`);
     const r = await payctl(next, { dir: b.dir });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`Payout ${invoice} is recorded as made (transaction ${november}): payout id ${invoice}-2 is the one payctl printed`);
@@ -89,7 +83,9 @@ describe('the printed P-2 of a payout whose id was used before', () => {
   it('while P is unknown: sent once, and P recorded as not made; reconcile has nothing left; --made-by for P refused (before: P unknown for good)', async () => {
     const { invoice, november, out } = await mistyped();
     const before = ctx.sb.payouts().length;
-    const r = await payctl(printed(out, `--payout-id ${invoice}-2`), { dir: b.dir });
+    const next = printed(out, 'payout create');
+    expect(next).toContain(`${invoice}-2`);
+    const r = await payctl(next, { dir: b.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Payout ${invoice} is recorded as not made: it was sent as payout ${invoice}-2.`);
     expect(ctx.sb.payouts().length).toBe(before + 1);

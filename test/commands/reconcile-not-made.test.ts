@@ -15,7 +15,7 @@ import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { heldFor, heldFrom, loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { shellSplit } from '../helpers/pty.js';
+import { printed } from '../helpers/printed.js';
 import { Journal } from '../../src/payouts/journal.js';
 
 const ctx = useSandbox();
@@ -59,13 +59,6 @@ const create = (walletId: string, account: string, amount: string, payoutId?: st
 
 const account = () => String(Math.floor(1e9 + Math.random() * 8e9));
 const outcome = async (payoutId: string) => (await new Journal(dir).get(ctx.sb.baseUrl, payoutId))?.outcome;
-
-/** The printed line holding `payctl <words>`, as argv (without `payctl`). */
-function printed(out: string, words: string): string[] {
-  const line = out.split('\n').find((l) => l.includes(`payctl ${words}`));
-  expect(line, `no "payctl ${words}" in:\n${out}`).toBeDefined();
-  return shellSplit(line!.slice(line!.indexOf('payctl '))).slice(1);
-}
 
 const posts = (from: number) =>
   ctx.sb

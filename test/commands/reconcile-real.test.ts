@@ -21,6 +21,7 @@ import { payoutPosts } from '../helpers/batch.js';
 import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { shellSplit } from '../helpers/pty.js';
+import { printed } from '../helpers/printed.js';
 import { Journal, type JournalEntry } from '../../src/payouts/journal.js';
 import { writeLoggedIn, writeProfile } from '../helpers/e2e.js';
 import { configDir as hostileConfigDir, sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
@@ -89,15 +90,6 @@ async function lostAnswer(walletId: string, payoutId: string, acct: string, faul
 }
 
 const journaled = async (payoutId: string) => (await new Journal(dir).get(ctx.sb.baseUrl, payoutId))?.outcome;
-
-/** The printed line holding `payctl <words>`, as argv (without `payctl`). */
-function printed(out: string, words: string): string[] {
-  const line = out.split('\n').find((l) => l.includes(`payctl ${words}`));
-  expect(line, `no "payctl ${words}" in:\n${out}`).toBeDefined();
-  const argv = shellSplit(line!.slice(line!.indexOf('payctl ')));
-  expect(argv[0]).toBe('payctl');
-  return argv.slice(1);
-}
 
 describe('under 24 hours: resent with the same key and body, one payout either way', () => {
   it('the answer was lost after the commit: reconcile gets the first answer again, records its transaction, one payout at the service', async () => {

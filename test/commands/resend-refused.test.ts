@@ -18,7 +18,7 @@ import { TestClock } from '../helpers/clock.js';
 import { batchRows, tempWorkDir, toCsv, withOwnPayees, writeFile } from '../helpers/batch.js';
 import { heldFor, heldFrom, loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { shellSplit } from '../helpers/pty.js';
+import { printed } from '../helpers/printed.js';
 import { Journal } from '../../src/payouts/journal.js';
 import { sandboxProxy, useHostileCleanups, type Proxy } from '../helpers/hostile.js';
 import { writeProfile } from '../helpers/e2e.js';
@@ -86,14 +86,6 @@ const listReads = (from: number) =>
     .requests()
     .slice(from)
     .filter((q) => q.method === 'GET' && q.path === '/v2/payout/list').length;
-
-/** The printed line holding `payctl <words>`, as argv (without `payctl`). */
-function printed(out: string, words: string): string[] {
-  const line = out.split('\n').find((l) => l.includes(`payctl ${words}`));
-  expect(line, `no "payctl ${words}" in:\n${out}`).toBeDefined();
-  const argv = shellSplit(line!.slice(line!.indexOf('payctl ')));
-  return argv.slice(1);
-}
 
 describe('the resend of a payout made, its answer lost, is refused: still unknown, never "no payout was made"', () => {
   it("reconcile's resend answered with a proxy's 404 page: exit 4, still unknown, the earlier payout named; retyped, refused as a repeat; one payout", async () => {
