@@ -98,34 +98,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   // Answers the journal fails to record are told apart from answers that never came (what to do differs).
   const faults = new JournalFaults(journalFolder(deps.env));
   const watched = faults.watch(journal);
-  let resolvedMeanwhile: JournalEntry | undefined;
-  for (const { name, payoutId } of todo) {
-    if (deps.signal.aborted) break;
-    // One resolution of a payout at a time (resolve-lock.ts): the entry read again under its lock,
-    // so that a --made-by or another reconcile that recorded it meanwhile is seen, not resent.
-    let result: ReconcileResult | undefined;
-    try {
-      result = await journal.withResolveLocks(
-        resolveLockIds(payoutId),
-        async () => {
-          const entry = await journal.byName(name);
-          if (!entry || !isUnresolved(entry)) {
-            resolvedMeanwhile = entry;
-            return undefined;
-          }
-          const r = await reconcileOne(api, watched, entry, { resend: opts.resend === true, claimed, inv, faults }, deps);
-          results.push(r);
-          if (!deps.globals.json) await write(deps.io.stdout, lines(r, entry, inv, ledgerNow(journal, deps.clock)));
-          return r;
-        },
-        resolveLockOptions(deps),
-      );
-    } catch (err) {
-      if (err instanceof InterruptedError) break; // Ctrl-C while waiting for the lock: said below
-      throw err;
-    }
-    if (result?.error === INTERRUPTED) break;
-  }
+  const resolvedMeanwhile = await resolveEach(todo, results, { api, journal, watched, opts, claimed, inv, faults }, deps);
   if (opts.payoutId !== undefined && !results.length && resolvedMeanwhile && !deps.signal.aborted) return notUnknown(resolvedMeanwhile, api.baseUrl, deps);
 
   const left = await sayResults(results, { damaged, elsewhere }, api.baseUrl, deps);
@@ -173,6 +146,48 @@ async function sayResults(
       `Note: ${n === 1 ? '1 payout' : `${n} payouts`} of unknown outcome ${n === 1 ? 'is' : 'are'} journaled for ${text(shown)}, another base URL: reconcile ${n === 1 ? 'it' : 'them'} with a profile of that base URL.`,
     );
   return left;
+}
+
+/**
+ * Each unknown entry of `todo` resolved in turn (results pushed, a line each), holding its payout's
+ * lock (resolve-lock.ts), its entry read again under it: a --made-by or another reconcile that
+ * recorded it meanwhile is seen, not resent. Ctrl-C (while waiting for a lock too) ends the loop.
+ * Returns an entry found resolved meanwhile, for a --payout-id run to say so.
+ */
+async function resolveEach(
+  todo: Array<{ name: string; payoutId: string }>,
+  results: ReconcileResult[],
+  c: { api: ApiClient; journal: Ledger; watched: Ledger; opts: ReconcileOptions; claimed: Map<string, string>; inv: Invocation; faults: JournalFaults },
+  deps: Deps,
+): Promise<JournalEntry | undefined> {
+  const { api, journal, opts, inv } = c;
+  let resolvedMeanwhile: JournalEntry | undefined;
+  for (const { name, payoutId } of todo) {
+    if (deps.signal.aborted) break;
+    let result: ReconcileResult | undefined;
+    try {
+      result = await journal.withResolveLocks(
+        resolveLockIds(payoutId),
+        async () => {
+          const entry = await journal.byName(name);
+          if (!entry || !isUnresolved(entry)) {
+            resolvedMeanwhile = entry;
+            return undefined;
+          }
+          const r = await reconcileOne(api, c.watched, entry, { resend: opts.resend === true, claimed: c.claimed, inv, faults: c.faults }, deps);
+          results.push(r);
+          if (!deps.globals.json) await write(deps.io.stdout, lines(r, entry, inv, ledgerNow(journal, deps.clock)));
+          return r;
+        },
+        resolveLockOptions(deps),
+      );
+    } catch (err) {
+      if (err instanceof InterruptedError) break; // Ctrl-C while waiting for the lock: said by the caller
+      throw err;
+    }
+    if (result?.error === INTERRUPTED) break;
+  }
+  return resolvedMeanwhile;
 }
 
 /** A payout asked for by --payout-id whose outcome is known (recorded before, or meanwhile by another payctl): nothing to do. */
