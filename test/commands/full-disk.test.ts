@@ -254,7 +254,17 @@ describe('history reconcile on a full disk', () => {
     // Every attempt reset before the service took it: the outcome is unknown, and journaled so.
     const id = await unknownPayout('rec-full', '12.50', 'reset-before-commit');
 
+    // No room even for the payout's resolution lock (resolve-lock.ts): nothing sent, the cause said, exit 2.
     disk.free = 0;
+    const posts = ctx.sb.requests().length;
+    const none = await payctl(['history', 'reconcile', '--payout-id', id], { dir: cfg.dir });
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr).toContain('no space left on device (ENOSPC). Nothing was sent.');
+    expect(none.stderr).not.toContain('bug in payctl');
+    expect(payoutPosts(ctx.sb, posts)).toEqual([]);
+
+    // Room for the lock file, not for the answer.
+    disk.free = 512;
     const r = await payctl(['history', 'reconcile', '--payout-id', id], { dir: cfg.dir });
     const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
     expect(r.stdout).toBe(
@@ -278,7 +288,14 @@ describe('history reconcile on a full disk', () => {
     const id = await unknownPayout('made-full', '13.50', 'reset-after-commit');
     const txn = heldFor(ctx.sb, id)[0]!.transaction_id;
 
+    // No room for its resolution lock: refused before anything is read or recorded.
     disk.free = 0;
+    const none = await payctl(['history', 'reconcile', '--payout-id', id, '--made-by', txn], { dir: cfg.dir });
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr).toContain('no space left on device (ENOSPC).');
+    expect(none.stderr).not.toContain('bug in payctl');
+    // Room for the lock file, not for the outcome.
+    disk.free = 512;
     const r = await payctl(['history', 'reconcile', '--payout-id', id, '--made-by', txn], { dir: cfg.dir });
     disk.free = Infinity;
     expect(r.stderr).toContain(`Cannot write the payout journal ${cfg.dir}${sep}journal: no space left on device (ENOSPC). Nothing was recorded`);
