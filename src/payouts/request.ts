@@ -95,9 +95,9 @@ export function normalizeProvider(p: string): string {
  * The known provider that `provider` is most likely a slip for, or undefined when it is
  * known itself or close to none. Compared normalized and without underscores
  * (`orangemoney`, `Orange-Money`, `orang money` -> orange_money), allowing one edit for
- * names of 5 to 8 letters and two for longer ones (none for shorter: `uba`), or as the
- * first word of a known name (`zenith` -> zenith_bank). On a tie the recipient type's
- * providers come first.
+ * names of 5 to 8 letters and two for longer ones (none for shorter: `uba`), or as a known
+ * name with words left out, its first word kept (`zenith` -> zenith_bank, `rokel bank` ->
+ * rokel_commercial_bank). On a tie the recipient type's providers come first.
  */
 export function providerSuggestion(provider: string, type?: string): string | undefined {
   const p = normalizeProvider(provider);
@@ -110,13 +110,23 @@ export function providerSuggestion(provider: string, type?: string): string | un
   for (const known of [...preferred, ...KNOWN_PROVIDERS.filter((k) => !preferred.includes(k))]) {
     const squashed = known.replace(/_/g, '');
     const limit = squashed.length <= 4 ? 0 : squashed.length <= 8 ? 1 : 2;
-    const d = typed.length >= 3 && known.startsWith(`${p}_`) ? 0 : editDistance(typed, squashed, limit);
+    const d = wordsLeftOut(p, known) ? 0 : editDistance(typed, squashed, limit);
     if (d <= limit && d < bestDistance) {
       best = known;
       bestDistance = d;
     }
   }
   return best;
+}
+
+/** Whether `p` is `known` with words left out and its first word kept (`rokel_bank`, `zenith`); never a bare `bank`. */
+function wordsLeftOut(p: string, known: string): boolean {
+  const typed = p.split('_');
+  const words = known.split('_');
+  if (p.length < 3 || typed.length >= words.length || typed[0] !== words[0]) return false;
+  let kept = 0;
+  for (const word of words) if (word === typed[kept]) kept++;
+  return kept === typed.length;
 }
 
 const PAYOUT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;

@@ -2,7 +2,8 @@
  * The providers payctl knows, by recipient type, and the "did you mean" for a provider
  * close to one of them (payouts/request.ts): compared normalized and without underscores,
  * one edit allowed for names of 5 to 8 letters and two for longer ones, none for shorter,
- * or the first word of a known name. A known provider, or one close to none, gets none.
+ * or a known name with words left out, its first word kept (`zenith`, `rokel bank`). A
+ * known provider, or one close to none, gets none.
  */
 import { describe, expect, it } from 'vitest';
 import { KNOWN_PROVIDERS, PROVIDERS, providerSuggestion, providersFor } from '../../src/payouts/request.js';
@@ -49,6 +50,11 @@ describe('providerSuggestion', () => {
     ['u.b.a', 'uba'],
     ['zenith', 'zenith_bank'],
     ['gt bank', 'gtbank'],
+    ['rokel bank', 'rokel_commercial_bank'],
+    ['Rokel_Bank', 'rokel_commercial_bank'],
+    ['rokel commercial', 'rokel_commercial_bank'],
+    ['rokel', 'rokel_commercial_bank'],
+    ['access', 'access_bank'],
   ])('%j -> %s', (typed, expected) => {
     expect(providerSuggestion(typed)).toBe(expected);
   });
@@ -57,9 +63,16 @@ describe('providerSuggestion', () => {
     expect(providerSuggestion(typed)).toBeUndefined();
   });
 
-  it.each(['mtn', 'ubs', 'vodafone_cash', 'rokel_bank', 'or', 'bank', '---', ''])('one close to none (%j) gets none', (typed) => {
+  it.each(['mtn', 'ubs', 'vodafone_cash', 'or', 'bank', '---', ''])('one close to none (%j) gets none', (typed) => {
     expect(providerSuggestion(typed)).toBeUndefined();
   });
+
+  it.each(['commercial_bank', 'commercial bank', 'bank_rokel', 'rokel_money', 'orange_bank', 'zenith_mobile_bank', 'access_money'])(
+    'words of a known name without its first word, or with a word it does not have (%j), get none',
+    (typed) => {
+      expect(providerSuggestion(typed)).toBeUndefined();
+    },
+  );
 
   it('the same for any recipient type: a close name is a slip whatever its type', () => {
     expect(providerSuggestion('orang money', 'bank')).toBe('orange_money');
