@@ -421,6 +421,6 @@ describe('help wraps at the terminal, words whole', () => {
     expect(helpAt(undefined, ['payouts', 'list'])).toBe(out);
     const create = helpAt(80, ['payout', 'create']);
     // An example continues with ` \`, an option beside its value, a quoted name whole.
-    expect(create).toContain('  $ payctl payout create --wallet 5564222970 --amount 1500.50 --currency SLE \\\n      --type wallet --name "Aminata Kamara"');
+    expect(create).toContain('  $ payctl payout create --wallet 6643665465 --amount 1500.50 --currency SLE \\\n      --type wallet --name "Aminata Kamara"');
   });
 });

@@ -3,7 +3,8 @@
  * (src/commands/help.ts, issue #15): examples in the help of every command, `payctl help
  * <command> [<sub>]` giving that command's own help (an unknown one is exit 2), suggestions
  * across the noun forms, usage errors pointing at the help of the command typed, no
- * "(default: [])", and bounds a person can read. Parser tier (test/helpers/parse.ts) for
+ * "(default: [])", bounds a person can read, and wallet ids in examples that `payctl sandbox
+ * start` has (seed 1), so that an example pasted against it runs. Parser tier (test/helpers/parse.ts) for
  * the texts; in-process runs of main (test/helpers/in-process.ts) for the exit codes.
  */
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { useConfigDir } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { usageHint } from '../helpers/usage-hint.js';
 import { shellSplit } from '../helpers/pty.js';
+import { demoData } from '../../src/sandbox/seed.js';
 
 const cfg = useConfigDir();
 const run = (...args: string[]) => payctl(args, { dir: cfg.dir });
@@ -39,6 +41,17 @@ function examplesOf(help: string): string[] {
   for (const line of block.split('\n')) {
     if (line.startsWith('  $ ')) lines.push(line.slice(4));
     else if (!line.startsWith('      ')) break; // a continued example is indented further
+  }
+  return lines;
+}
+
+/** The examples of a help text whole: an example wrapped over lines (ending in `\\`) as one line. */
+function wholeExamplesOf(help: string): string[] {
+  const lines: string[] = [];
+  for (const line of (help.split('\nExamples:\n')[1] ?? '').split('\n')) {
+    if (line.startsWith('  $ ')) lines.push(line.slice(4));
+    else if (line.startsWith('      ') && lines.length > 0) lines.push(`${lines.pop()!.replace(/\s*\\$/, '')} ${line.trim()}`);
+    else break;
   }
   return lines;
 }
@@ -70,6 +83,22 @@ describe('every command has examples in its help', () => {
       expect(examples.filter(runsIt), examples.join('\n')).not.toEqual([]);
     });
   }
+
+  it("every --wallet of an example is a wallet of the sandbox's demo data, holding the example's --currency", async () => {
+    const wallets = new Map(demoData(1, Date.now(), false).wallets.map((w) => [w.id, w.currency]));
+    const seen: string[] = [];
+    for (const path of LEAVES) {
+      for (const line of wholeExamplesOf(await helpOf(path))) {
+        const words = shellSplit(line);
+        const after = (flag: string) => (words.includes(flag) ? words[words.indexOf(flag) + 1] : undefined);
+        const wallet = after('--wallet');
+        if (wallet === undefined) continue;
+        seen.push(wallet);
+        expect(wallets.get(wallet), `payctl ${path} --help: ${line}`).toBe(after('--currency') ?? wallets.get(wallet));
+      }
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+  });
 
   it('config path and sandbox status: the examples as printed', async () => {
     expect(examplesOf(await helpOf('config path'))).toEqual(['payctl config path', 'PAYCTL_CONFIG_DIR=./ci-config payctl config path']);

@@ -36,9 +36,9 @@ export const createSpec: CommandSpec = {
     WAIT_HELP +
     '\nA create that is refused or whose outcome is unknown does not wait.',
   examples: [
-    'payctl payout create --wallet 5564222970 --amount 1500.50 --currency SLE --type wallet \\\n      --name "Aminata Kamara" --provider orange_money --account 076123456 --phone +23276123456 \\\n      --note "October stipend" --metadata batch=oct-stipends --payout-id stipend-2026-10-017 --yes',
-    'payctl payout create --wallet 5553881136 --amount 250000 --currency NGN --type bank --name "Chinedu Okafor" --provider ecobank --account 0123456789 --yes --json',
-    'payctl payout create --wallet 5564222970 --amount 200 --currency SLE --type wallet --name "Fatmata Sesay" \\\n      --provider afrimoney --account 088765432 --phone +23288765432 --yes --wait',
+    'payctl payout create --wallet 6643665465 --amount 1500.50 --currency SLE --type wallet \\\n      --name "Aminata Kamara" --provider orange_money --account 076123456 --phone +23276123456 \\\n      --note "October stipend" --metadata batch=oct-stipends --payout-id stipend-2026-10-017 --yes',
+    'payctl payout create --wallet 4832172568 --amount 250000 --currency NGN --type bank --name "Chinedu Okafor" --provider ecobank --account 0123456789 --yes --json',
+    'payctl payout create --wallet 6643665465 --amount 200 --currency SLE --type wallet --name "Fatmata Sesay" \\\n      --provider afrimoney --account 088765432 --phone +23288765432 --yes --wait',
     'payctl payout create          # asks for everything at a terminal',
   ],
   load: () => import('./create.js'),
