@@ -27,8 +27,9 @@ const C1_SEQUENCE = /\u009b[0-?]*[ -/]*[@-~]?|[\u009d\u0090\u0098\u009e\u009f][\
  * (5 ms instead of 25). The bound keeps the regex's backtracking stack small.
  */
 const runsOf = (one: RegExp) => new RegExp(`(?:${one.source}){1,256}`, 'g');
-const ESCAPE_SEQUENCES = runsOf(ESCAPE_SEQUENCE);
-const C1_SEQUENCES = runsOf(C1_SEQUENCE);
+/** Runs of escape sequences (also what output/secret-reading.ts leaves out of a secret). */
+export const ESCAPE_SEQUENCES = runsOf(ESCAPE_SEQUENCE);
+export const C1_SEQUENCES = runsOf(C1_SEQUENCE);
 // Remaining controls: C0 except tab and newline, DEL, C1; and bidi controls: ALM (U+061C),
 // LRM/RLM (U+200E/F), embeddings and overrides (U+202A-E), isolates (U+2066-9); the deprecated
 // format controls that swap mirrored characters and digit and Arabic shapes (U+206A-F);

@@ -4,57 +4,28 @@
  * credential on a terminal, in a log or in a script's captured output. Every secret payctl
  * knows in a run (the key in use, the webhook secret, those other profiles keep in the config
  * file) is registered here, and stdout and stderr are written through `maskedStream`, in every
- * mode. A secret is masked in the forms a service could echo it in (encoded, or with invisible
- * characters slipped inside: secretForms), not wherever a part of it appears. With many secrets
+ * mode. A secret is masked in the forms a service could echo it in (encoded: secretForms; or
+ * percent-encoded, JSON-escaped, with invisible characters or escape sequences slipped inside:
+ * the text as it reads, output/secret-reading.ts), not wherever a part of it appears. With many secrets
  * (every profile's), a text is first looked at once for the start of any form.
  */
-import { sanitize, sanitizeInline } from './sanitize.js';
+import { sanitizeInline } from './sanitize.js';
+import { INVISIBLE, JSON_ESCAPE, PERCENT_ESCAPE, quickReadings, readView } from './secret-reading.js';
 
 /** Shorter values are not masked: they would blank out ordinary words. */
 const MIN_SECRET_LENGTH = 6;
 
 /**
- * Characters a service can slip inside an echoed secret that a person does not see, or that
- * sanitizing removes only later: format characters (U+200B, soft hyphen, bidi controls, the
- * tag characters U+E0000-E007F) and controls but tab and line breaks. A text holding one is
- * matched with them left out.
- */
-// Combining marks (variation selectors, the grapheme joiner) and blank fillers (Hangul, braille)
-// draw nothing between a secret's letters either.
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}\u115f\u1160\u2800\u3164\uffa0\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
-/** A JSON escape that could spell a secret's character in raw JSON (`\/` as PHP writes every slash, `\u0062`). */
-const JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|\/)/;
-const JSON_ESCAPES = /\\u[0-9A-Fa-f]{4}/g;
-const INVISIBLES = new RegExp(INVISIBLE.source, 'gu');
-// The introducers of escape sequences, 7- and 8-bit.
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /[\u001b\u0090-\u009f]/;
-
-/**
  * The forms a secret is masked in, computed once when it is added: as it is, as sanitized for a
- * line (a secret holding a control character), escaped inside a JSON string, base64 and base64url (with and without padding, and the part every alignment in
- * a longer base64 text leaves whole, as in `Basic base64(user:key)`), hex in either case, and
- * percent-encoded (as encodeURIComponent writes it, and every byte encoded in either case).
+ * line (a secret holding a control character), escaped inside a JSON string, base64 and base64url
+ * (with and without padding, and the part every alignment in a longer base64 text leaves whole, as
+ * in `Basic base64(user:key)`), and hex in either case. Percent-encoded forms need none of their
+ * own: percent-escapes are read as their characters (output/secret-reading.ts).
  */
 export function secretForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   const hex = bytes.toString('hex');
-  const forms = [
-    secret,
-    secret.toUpperCase(),
-    secret.toLowerCase(),
-    sanitizeInline(secret),
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-    hex,
-    hex.toUpperCase(),
-  ];
-  const everyByte = hex.replace(/../g, '%$&');
-  forms.push(
-    everyByte,
-    everyByte.replace(/%(..)/g, (_m, h: string) => `%${h.toUpperCase()}`),
-  );
+  const forms = [secret, secret.toUpperCase(), secret.toLowerCase(), sanitizeInline(secret), JSON.stringify(secret).slice(1, -1), hex, hex.toUpperCase()];
   for (const encoding of ['base64', 'base64url'] as const) {
     forms.push(bytes.toString(encoding), bytes.toString(encoding).replace(/=+$/, ''));
     // After k bytes of something else, the characters that hold the secret's bits alone.
@@ -119,14 +90,7 @@ export class SecretMask {
   apply(text: string): string {
     let out = text;
     if (this.#mayHold(out)) for (const s of this.#sorted()) if (out.includes(s)) out = maskForm(out, s);
-    if (!this.#secrets.length || !(INVISIBLE.test(out) || JSON_ESCAPE.test(out))) return out;
-    // An escape sequence inside a secret (ESC [0m): matched in the text as a terminal draws it,
-    // sanitized (output/sanitize.ts), which then is what is written, where a secret was found.
-    if (ESCAPES.test(out)) {
-      const drawn = sanitize(out);
-      const masked = this.#applyVisible(drawn);
-      if (masked !== drawn) return masked;
-    }
+    if (!this.#secrets.length || !(INVISIBLE.test(out) || JSON_ESCAPE.test(out) || PERCENT_ESCAPE.test(out))) return out;
     return this.#applyVisible(out);
   }
 
@@ -143,23 +107,25 @@ export class SecretMask {
   }
 
   /**
-   * Masks the secrets found in the text as it reads: its invisible characters left out, and JSON
-   * escapes (`\u0062`, `\/`) read as the characters they stand for (the raw answer of --json and
-   * --verbose); what spelled a secret is masked whole in the text as written.
+   * Masks the secrets found in the text as it reads (output/secret-reading.ts): JSON escapes
+   * and percent-escapes read as the characters they stand for, escape sequences and invisible
+   * characters left out; what spelled a secret is masked whole in the text as written.
    */
   #applyVisible(text: string): string {
     // Most texts hold no secret even then (an answer with `\/` in every URL): read natively first,
     // and where each character read comes from only when a secret is there.
-    let quick = text.includes('\\/') ? text.replaceAll('\\/', '/') : text;
-    if (quick.includes('\\u')) quick = quick.replace(JSON_ESCAPES, (e) => String.fromCharCode(parseInt(e.slice(2), 16)));
-    if (INVISIBLE.test(quick)) quick = quick.replace(INVISIBLES, '');
-    if (!this.#mayHold(quick) || !this.#forms.some((f) => quick.includes(f))) return text;
-    const { read, from, to } = readView(text);
+    const readings = quickReadings(text)
+      .filter(([, q]) => this.#mayHold(q) && this.#forms.some((f) => q.includes(f)))
+      .map(([r]) => r);
+    if (!readings.length) return text;
     const cuts: Array<[number, number]> = [];
-    for (const f of this.#forms) {
-      const digits = DIGITS.test(f);
-      for (let i = read.indexOf(f); i >= 0; i = read.indexOf(f, i + f.length)) {
-        if (!digits || !inNumber(read, i, f.length)) cuts.push([from[i]!, to[i + f.length - 1]!]);
+    for (const reading of readings) {
+      const { read, from, to } = readView(text, reading);
+      for (const f of this.#forms) {
+        const digits = DIGITS.test(f);
+        for (let i = read.indexOf(f); i >= 0; i = read.indexOf(f, i + f.length)) {
+          if (!digits || !inNumber(read, i, f.length)) cuts.push([from[i]!, to[i + f.length - 1]!]);
+        }
       }
     }
     if (!cuts.length) return text;
@@ -218,44 +184,6 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The text as it reads: invisible characters left out, JSON escapes read as their characters;
- * for each character read, where it starts and ends in the text.
- */
-function readView(text: string): { read: string; from: number[]; to: number[] } {
-  let read = '';
-  const from: number[] = [];
-  const to: number[] = [];
-  for (let i = 0; i < text.length;) {
-    let c = String.fromCodePoint(text.codePointAt(i)!);
-    let len = c.length;
-    if (c === '\\' && (text[i + 1] === '\\' || text[i + 1] === '/')) {
-      // An escaped backslash is one backslash: the "u0073" after `\\` is text, not an escape.
-      c = text[i + 1]!;
-      len = 2;
-    } else if (c === '\\' && text[i + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(i + 2, i + 6))) {
-      c = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
-      len = 6;
-      // A character past U+FFFF is written as two escapes, its surrogates: read as the one character.
-      const low = /^\\u(d[c-f][0-9a-f]{2})/i.exec(text.slice(i + 6, i + 12));
-      if (/[\ud800-\udbff]/.test(c) && low) {
-        c = String.fromCodePoint(((c.charCodeAt(0) - 0xd800) << 10) + (parseInt(low[1]!, 16) - 0xdc00) + 0x10000);
-        len = 12;
-      }
-    }
-    if (!INVISIBLE.test(c)) {
-      read += c;
-      // A character of two code units is two characters read, as indexOf counts them.
-      for (let k = 0; k < c.length; k++) {
-        from.push(i);
-        to.push(i + len);
-      }
-    }
-    i += len;
-  }
-  return { read, from, to };
 }
 
 /** The stream, with every string or buffer written to it masked first. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MASK, redactBody, redactHeader } from '../../src/api/redact.js';
 import { SecretMask } from '../../src/output/secrets.js';
+import { cpuMs } from '../helpers/cpu.js';
 
 /** A mask of these secrets, as the API client makes one of its key (secrets of 4 characters and more). */
 function masker(secrets: Array<string | undefined>): SecretMask {
@@ -108,6 +109,53 @@ describe('maskSecrets', () => {
       const raw = `{"wallet_name":"C:\\\\u0073${KEY.slice(1)}"}`;
       expect(JSON.parse(raw)).toEqual({ wallet_name: `C:\\u0073${KEY.slice(1)}` });
       expect(maskSecrets(raw, [KEY])).toBe(raw);
+    });
+
+    it('percent-encoded in small letters, in a mix of cases, or only in part: masked whole', () => {
+      // Before: only `%2B%2F%3D` (capitals) and every byte encoded were masked; the rest was printed in clear.
+      const odd = 'sk_live_ab+cd/ef=gh12345XYZ';
+      for (const echoed of ['sk_live_ab%2bcd%2fef%3dgh12345XYZ', 'sk_live_ab%2Bcd%2fef%3Dgh12345XYZ', 'sk_live_ab+cd%2Fef=gh12345XYZ']) {
+        expect(maskSecrets(`{"message":"rejected ${echoed}"}`, [odd]), echoed).toBe('{"message":"rejected ***"}');
+      }
+      const plain = 'sk_live_ZZZZyyyyXXXXwwww9999';
+      for (const echoed of ['sk_live_ZZZZyyyy%58XXXwwww9999', 'sk_live_ZZZZyyyy%58%58%58%58wwww%39999', '%73k_live_ZZZZyyyyXXXXwwww999%39']) {
+        expect(maskSecrets(`rejected ${echoed}.`, [plain]), echoed).toBe('rejected ***.');
+      }
+      // A character of more than one byte, its escapes in small letters; with U+200B inside too.
+      expect(maskSecrets('x p%c3%a9ss-w%C3%B6rd-0042 y', ['péss-wörd-0042'])).toBe('x *** y');
+      expect(maskSecrets('x p%c3%a9ss-\u200bw%C3%B6rd-0042 y', ['péss-wörd-0042'])).toBe('x *** y');
+    });
+
+    it('percent-escapes that spell no key are left as written', () => {
+      const text = 'a 100%25 sure %2b%2F%zz %C3 %e2%82 near sk_live_ZZZZyyyy%58XXXwwww999';
+      expect(maskSecrets(text, ['sk_live_ZZZZyyyyXXXXwwww9999'])).toBe(text);
+    });
+
+    it('in raw JSON with an escape sequence inside written \\u001b (as --verbose shows the body): masked, still JSON', () => {
+      // Before: `\u001b` read as ESC was left out, and the `[0m` after it kept the key from matching.
+      const plain = 'sk_live_ZZZZyyyyXXXXwwww9999';
+      for (const seq of ['\\u001b[0m', '\\u001b[1m', '\\u001b[38;5;1m', '\\u001b]0;t\\u0007', '\\u009b2J', '%1b[0m']) {
+        const raw = `{"message":"rejected sk_live_ZZZZ${seq}yyyyXXXXwwww9999"}`;
+        const out = maskSecrets(raw, [plain]);
+        expect(out, seq).toBe('{"message":"rejected ***"}');
+      }
+      // Percent-encoded too, with the sequence inside.
+      expect(maskSecrets('{"m":"sk_live_ab%2bcd\\u001b[0m%2fef%3dgh12345XYZ"}', ['sk_live_ab+cd/ef=gh12345XYZ'])).toBe('{"m":"***"}');
+      // A character after an ESC that belongs to the key (no sequence) is still found as written.
+      expect(maskSecrets('sk_live_\u001bZZZZyyyyXXXXwwww9999', [plain])).toBe('***');
+    });
+
+    it('a megabyte of percent-escapes and escape sequences is masked in linear time', () => {
+      const KEY2 = 'sk_live_ab+cd/ef=gh12345XYZ';
+      const m = masker([KEY2, KEY]);
+      for (const filler of ['%2b', '%c3%a9', '%e2%82', '\\u001b[', '\\u001b]', '%1b[', '%']) {
+        const text = filler.repeat(1_000_000 / filler.length) + ' sk_live_ab%2bcd%2fef%3dgh12345XYZ';
+        const t0 = cpuMs();
+        const out = m.apply(text);
+        const ms = cpuMs() - t0;
+        expect(ms, `${filler}: ${ms.toFixed(0)} ms`).toBeLessThan(1500);
+        expect(out.endsWith(' ***') || !out.includes('gh12345XYZ'), filler).toBe(true);
+      }
     });
 
     it('invisible characters elsewhere are kept, and text without the key is left alone', () => {
