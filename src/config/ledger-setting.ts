@@ -82,16 +82,16 @@ function safeDecode(s: string): string {
 /** The passwords a ledger URL holds (as written and decoded): registered with the run's secret mask. */
 export function ledgerSecrets(raw: string | undefined): string[] {
   if (!raw || raw === LOCAL_LEDGER) return [];
+  // Not a URL: it is refused before it is used, and shown only masked. A socket folder's URL
+  // ("postgres://u:pw@/db?host=/run/postgresql") is one, as pg reads it.
+  const parsed = parseLedgerUrl(raw);
+  if (!parsed) return [];
+  const { url } = parsed;
   const out: string[] = [];
-  try {
-    const url = new URL(raw);
-    if (url.password) out.push(url.password, safeDecode(url.password));
-    for (const [k, v] of url.searchParams) if (PASSWORD_PARAMS.has(k.toLowerCase()) && v) out.push(v);
-    // A password with a raw `#` (the rest a fragment to the parser): the whole of it, as written.
-    if (url.hash) for (const m of raw.matchAll(/[?&]([^=&#]*)=([^&#]*#.*)$/g)) if (PASSWORD_PARAMS.has(safeDecode(m[1]!).toLowerCase())) out.push(m[2]!);
-  } catch {
-    // Not a URL: it is refused before it is used, and shown only masked.
-  }
+  if (url.password) out.push(url.password, safeDecode(url.password));
+  for (const [k, v] of url.searchParams) if (PASSWORD_PARAMS.has(k.toLowerCase()) && v) out.push(v);
+  // A password with a raw `#` (the rest a fragment to the parser): the whole of it, as written.
+  if (url.hash) for (const m of raw.matchAll(/[?&]([^=&#]*)=([^&#]*#.*)$/g)) if (PASSWORD_PARAMS.has(safeDecode(m[1]!).toLowerCase())) out.push(m[2]!);
   return out;
 }
 

@@ -117,6 +117,15 @@ describe('the ledger setting', () => {
     expect(ledgerSecrets('local')).toEqual([]);
   });
 
+  it("knows the password of a socket folder's URL (no host before the path, as pg reads it)", () => {
+    // Before: no URL to WHATWG, so no password: not masked when echoed, and a readable config file keeping it was used.
+    const socket = 'postgres://payctl:pw_secret9@/payctl?host=/run/postgresql';
+    expect(checkLedgerSetting(socket)).toBe(socket);
+    expect(ledgerSecrets(socket)).toEqual(['pw_secret9', 'pw_secret9']);
+    expect(hasPassword(socket)).toBe(true);
+    expect(hasPassword('postgres://payctl@/payctl?host=/run/postgresql')).toBe(false);
+  });
+
   it('PAYCTL_LEDGER_URL wins over the profile (local too), the profile over the default', () => {
     const profile = { ledger: 'postgres://team:pw@db/payctl' };
     expect(resolveLedger({}, undefined)).toEqual({ backend: 'local', source: 'default' });
