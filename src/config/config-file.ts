@@ -1,7 +1,8 @@
 /**
  * The config file read back: `config.json`, a regular file of at most 1 MiB that only its
  * owner can write, parsed against the shape payctl writes (profiles by name). A file that is
- * damaged, too large, a symlink or writable by others is refused with its path, never fixed
+ * damaged, too large, a symlink or writable by others, or readable by others while it keeps a
+ * secret (a key, a webhook secret, a ledger password), is refused with its path, never fixed
  * or overwritten (store.ts, the profile store, writes through conf). A file unchanged since
  * the last read (inode, size, modification and change times) is not parsed again, unless it
  * changed in the last two seconds (the "racily clean" files of git).
@@ -12,6 +13,7 @@ import * as z from 'zod/mini';
 import '../zod.js';
 import { ConfigError } from '../errors.js';
 import { jsonFault } from './json-fault.js';
+import { hasPassword } from './ledger-setting.js';
 import { ownerId } from './paths.js';
 import { shellQuote } from './shell.js';
 import type { Profile } from './profile.js';
@@ -119,18 +121,38 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
 }
 
 /**
- * Refuses a file that holds a secret (an API key or webhook secret kept with --insecure-storage)
- * and that others can read: used, it would say nothing while the key sits readable (a signing
- * key so exposed is refused, like ssh). The fix is a chmod, and a new key if others had it.
+ * Refuses a file that holds a secret (an API key or webhook secret kept with --insecure-storage,
+ * a ledger URL with its password) and that others can read: used, it would say nothing while the
+ * secret sits readable (a signing key so exposed is refused, like ssh). The message names the
+ * secrets it holds; the fix is a chmod, and new secrets if others had them.
  */
 function refuseReadableSecrets(path: string, mode: number, profiles: Record<string, Profile>): void {
   if ((mode & 0o044) === 0) return;
-  const holding = Object.entries(profiles).filter(([, p]) => p.apiKey || p.webhookSecret);
+  const holding = Object.entries(profiles).filter(([, p]) => secretsHeld(p).length);
   if (!holding.length) return;
+  const kinds = SECRET_KINDS.filter((k) => holding.some(([, p]) => secretsHeld(p).includes(k)));
+  const whose = holding.length === 1 ? `profile "${holding[0]![0]}"'s ${listed(kinds)}` : `${holding.length} profiles' ${listed(kinds.map((k) => `${k}s`))}`;
+  const renew = [
+    ...(kinds.some((k) => k !== 'ledger password') ? ['make new keys at the service and log in again'] : []),
+    ...(kinds.includes('ledger password') ? ["change the ledger's database password and give the new URL to `payctl config set ledger --stdin`"] : []),
+  ];
   throw new ConfigError(
-    `Refusing to use the config file ${path}: it keeps ${holding.length === 1 ? `profile "${holding[0]![0]}"'s` : `${holding.length} profiles'`} API key or webhook secret, and others can read it (mode ${(mode & 0o777).toString(8)}). Nothing was sent.`,
-    `Make it private:\n  chmod 600 ${shellQuote(path)}\nIf others may have read it, make new keys at the service and log in again.`,
+    `Refusing to use the config file ${path}: it keeps ${whose}, and others can read it (mode ${(mode & 0o777).toString(8)}). Nothing was sent.`,
+    `Make it private:\n  chmod 600 ${shellQuote(path)}\nIf others may have read it, ${renew.join('; ')}.`,
   );
+}
+
+/** The secrets a profile can keep in the file, in the order they are named. */
+const SECRET_KINDS = ['API key', 'webhook secret', 'ledger password'] as const;
+
+/** The secrets the profile keeps in the file (a ledger URL without a password keeps none). */
+function secretsHeld(p: Profile): Array<(typeof SECRET_KINDS)[number]> {
+  return SECRET_KINDS.filter((k) => (k === 'API key' ? !!p.apiKey : k === 'webhook secret' ? !!p.webhookSecret : !!p.ledger && hasPassword(p.ledger)));
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
 }
 
 /** A config file that is not a regular file (`why`: "is a symbolic link"): never read nor written. */

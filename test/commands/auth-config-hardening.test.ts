@@ -258,7 +258,7 @@ describe('the config file refused for its permissions: the commands printed work
       // Used before, without a word, the key readable by others.
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(
-        `Refusing to use the config file ${configFile(dir)}: it keeps profile "default"'s API key or webhook secret, and others can read it (mode ${mode.toString(8)})`,
+        `Refusing to use the config file ${configFile(dir)}: it keeps profile "default"'s API key, and others can read it (mode ${mode.toString(8)})`,
       );
       expect(r.stderr).not.toContain(ctx.sb.apiKey);
       expect(ctx.sb.requests().length).toBe(from);
