@@ -5,7 +5,8 @@
  * under the typo). The store raises `unknownProfile` when a profile is read by such a name
  * (store.ts, getProfile), which is every command that reads one. Login, which makes profiles,
  * reads with `mayBeNew`; logout (and config get and unset of a default profile not made yet)
- * say what they could not do with `noSuchProfile`.
+ * say what they could not do with `noSuchProfile`; a command that needs no login (plan approve)
+ * says so instead of offering one, `unknownProfileNoLogin`.
  */
 import { UsageError } from '../errors.js';
 import { closestWords } from '../words.js';
@@ -35,10 +36,13 @@ function didYouMean(name: string, known: readonly string[]): string {
 export class UnknownProfile extends UsageError {
   readonly profile: string;
   readonly known: readonly string[];
-  constructor(message: string, hint: string, profile: string, known: readonly string[]) {
+  /** The name is PAYCTL_PROFILE's. */
+  readonly fromEnv: boolean;
+  constructor(message: string, hint: string, profile: string, known: readonly string[], fromEnv = false) {
     super(message, [], hint);
     this.profile = profile;
     this.known = known;
+    this.fromEnv = fromEnv;
   }
 }
 
@@ -57,6 +61,7 @@ export function unknownProfile(name: string, known: readonly string[], fromEnv: 
       `Create it by logging in: ${create}` + (fromEnv ? ` (it comes from PAYCTL_PROFILE; unset it to use the default profile).` : ''),
       name,
       known,
+      fromEnv,
     );
   }
   const close = closestProfiles(name, known);
@@ -67,7 +72,21 @@ export function unknownProfile(name: string, known: readonly string[], fromEnv: 
       ? `Run it again with --profile ${close[0]!}.`
       : 'Pick one with --profile NAME.';
   const hint = close.length ? pick : `${pick} To create profile "${name}", log in to it: ${create}`;
-  return new UnknownProfile(message, hint, name, known);
+  return new UnknownProfile(message, hint, name, known, fromEnv);
+}
+
+/**
+ * The same error for a command that needs no login (`plan approve`: a signing key signs, and
+ * the profile only brings a policy and a ledger), whose hint never sends the person to log in:
+ * that asks for an API key an approver may not have, to make a profile signing does not need.
+ * `why` says what the command needs instead.
+ */
+export function unknownProfileNoLogin(err: UnknownProfile, why: string): UnknownProfile {
+  const close = closestProfiles(err.profile, err.known);
+  const hint = err.fromEnv
+    ? `PAYCTL_PROFILE is "${err.profile}" in this environment: unset it${close.length ? ` (or export PAYCTL_PROFILE=${close[0]!})` : ''}. ${why}`
+    : `Run it again without --profile${close.length ? ` (or with --profile ${close[0]!})` : ''}. ${why}`;
+  return new UnknownProfile(err.message, hint, err.profile, err.known, err.fromEnv);
 }
 
 /**

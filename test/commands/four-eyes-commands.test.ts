@@ -717,7 +717,7 @@ describe('policy check', () => {
     copyFileSync(path, odd);
     const refused = await run('mariama', ['plan', 'send', odd, '--yes']);
     expect(refused.code).not.toBe(0);
-    const sign = /An approver signs it with: (payctl .*)$/m.exec(refused.stderr)?.[1];
+    const sign = /An approver signs it, on their own machine, [^:]*: (payctl .*)$/m.exec(refused.stderr)?.[1];
     expect(sign, refused.stderr).toBe(`payctl plan approve '${odd}'`);
     expect(shellSplit(sign!)).toEqual(['payctl', 'plan', 'approve', odd]);
     expect((await run('ibrahim', ['plan', 'approve', path, '--yes'])).code).toBe(0);

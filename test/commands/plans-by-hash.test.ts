@@ -323,7 +323,7 @@ describe("an approval in the shared ledger under an approver's key that does not
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/approval 1 \(Alice, SHA256:[^,]+, kept in the team's shared ledger\): the signature does not match this plan \(left out/);
     // The command the refusal prints works for her.
-    expect(refused.stderr).toContain(`An approver signs it with: payctl plan approve ${asFile.file}`);
+    expect(refused.stderr).toContain(`on their copy of the plan file: payctl plan approve ${asFile.file}\n`);
     const approvedFile = await run(people.alice.dir, ['plan', 'approve', asFile.file, '--yes', '--json']);
     expect(approvedFile.code, approvedFile.stderr).toBe(0);
     expect(oneJson(approvedFile.stdout)).toMatchObject({ approvals: 1 });

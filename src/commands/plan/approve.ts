@@ -20,11 +20,13 @@
  * is left out; one under this key's fingerprint that does not hold (someone wrote it there with a
  * garbage signature) is not "your approval": this one is stored in its place (PlanStore.approve). Without any policy (none in the profile, none the team's in the shared ledger) an
  * approval is signed and stored as asked: nothing here can tell whether it counts, and the policy
- * of whoever sends the plan judges it; one that does not count there is left out.
+ * of whoever sends the plan judges it; one that does not count there is left out. A profile
+ * named that does not exist is refused without offering a login: approving needs none.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, CliError, RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
+import { UnknownProfile, unknownProfileNoLogin } from '../../config/known-profiles.js';
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
 import { planTimeProblem, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalHolds, signApproval, type Approval } from '../../plans/signatures.js';
@@ -46,6 +48,17 @@ export interface PlanApproveOptions {
 }
 
 export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number> {
+  try {
+    return await approve(opts, deps);
+  } catch (err) {
+    // A profile that does not exist: never "log in to create it", approving needs no API key.
+    if (err instanceof UnknownProfile)
+      throw unknownProfileNoLogin(err, 'Approving needs no login: only your signing key, and the policy of the profile it runs with, if that names one.');
+    throw err;
+  }
+}
+
+async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
   const loaded = await loadPlan(opts.plan, deps);
   const { plan, payouts } = loaded;
   const key = requireSigningKey(configDir(deps.env));

@@ -2,8 +2,8 @@
  * What the plan commands share: the policy of the profile in force, a plan written to a new
  * file (never over another), and the lines a person reads before approving or sending: who
  * made the plan as the policy names them (a person by name, not just a key: README "Four
- * eyes"), and its approvals, which count and why the others do not; and what to do about a
- * plan file that carries an approval that does not count.
+ * eyes"), and its approvals, which count and why the others do not; what to do about a
+ * plan file that carries an approval that does not count; and the command an approver signs with.
  */
 import { constants, closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
@@ -77,6 +77,23 @@ export function notCountedHint(loaded: Pick<LoadedPlan, 'plan' | 'alsoStored'>, 
       : 'Get a clean copy of the plan file from its maker (as plan create wrote it) and send that, approved again if plan send asks: no command takes an approval out of a plan.';
   if (!loaded.alsoStored) return copy;
   return `${copy}\nOr ${verb} it by its hash, with the approvals the team's shared ledger keeps: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', verb], [loaded.plan.hash])}`;
+}
+
+/**
+ * The command another person signs the plan `ref` with (plan create's report, plan send's
+ * refusal): an approver runs it on their own machine, with their own key, and the profile they
+ * run it with gives the policy (and the shared ledger) it goes by. So it carries none of this
+ * run's options: pasted there, the maker's `--profile sandbox` was refused as a profile that
+ * does not exist. `where` says so beside it: for a plan named by hash, a profile that shares the
+ * ledger; for a file, their copy of it.
+ */
+export function approverCommand(ref: string, byHash: boolean): { command: string; where: string } {
+  return {
+    command: commandLine({}, ['plan', 'approve'], [ref]),
+    where: byHash
+      ? 'on their own machine, with their own key and a profile that shares this ledger'
+      : 'on their own machine, with their own key and profile, on their copy of the plan file',
+  };
 }
 
 /**

@@ -31,7 +31,7 @@ import type { Ledger } from '../../payouts/ledger/ledger.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
-import { writeNewPlan } from './common.js';
+import { approverCommand, writeNewPlan } from './common.js';
 import { PlanRepeats } from './create-repeats.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { approvalsNeeded, limitsHint, overMaximum, type Policy, type Requirement } from '../../plans/policy.js';
@@ -181,7 +181,8 @@ export function refuseOverMaximum(policy: Policy, what: string, requests: Payout
 /**
  * What a person sees once a plan is written (plan create, payout create --plan-out): where it
  * is and what comes next: the commands name the plan by its hash when it is in the shared
- * ledger (they work on any machine sharing it), else by its file.
+ * ledger (they work on any machine sharing it), else by its file. The approver's is theirs to
+ * run, without this run's profile (approverCommand).
  */
 export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Requirement, shared = false): Promise<void> {
   const inv = invocationOf(deps.globals, deps.env);
@@ -209,10 +210,12 @@ export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Req
         : `Approvals: ${need.required} needed, from people other than you:\n${need.reasons.map((r) => `  ${r}`).join('\n')}`,
     );
   const ref = shared ? plan.hash : fileOperand(out);
+  const approver = approverCommand(ref, shared);
   deps.log.info(
     `Hash ${plan.hash}${shared ? " (stored in the team's shared ledger: these commands work on any machine that shares it)" : ''}\n` +
       `Review it:          ${commandLine(inv, ['plan', 'show'], [ref])}\n` +
-      `An approver signs:  ${commandLine(inv, ['plan', 'approve'], [ref])}\n` +
+      `An approver signs:  ${approver.command}\n` +
+      `                    (${approver.where})\n` +
       `Then send it:       ${commandLine(inv, ['plan', 'send'], [ref])}`,
   );
 }

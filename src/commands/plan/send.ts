@@ -41,7 +41,7 @@ import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, madeAt, makerClockNote } from './source.js';
-import { notCountedHint } from './common.js';
+import { approverCommand, notCountedHint } from './common.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
 export interface PlanSendOptions {
@@ -219,10 +219,11 @@ async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): 
     if (limits.length) throw refuse("it breaks the policy's limits", limits, limitsHint(limits));
     const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, at);
     if (approvals.valid.length < need.required) {
+      const approver = approverCommand(loaded.ref, store !== undefined);
       throw refuse(
         `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${approvals.maker!.name}) and carries ${approvals.valid.length}${approvals.valid.length ? ` (${approvals.valid.map((v) => v.name).join(', ')})` : ''}`,
         need.reasons,
-        `An approver signs it with: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'approve'], [fileOperand(opts.plan)])}`,
+        `An approver signs it, ${approver.where}: ${approver.command}`,
       );
     }
   };
