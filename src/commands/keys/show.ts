@@ -1,5 +1,6 @@
 /**
- * `payctl keys show`: this person's public key and fingerprint, as a policy file lists them
+ * `payctl keys show` (and `keys create`'s card): this person's public key and fingerprint, and
+ * the member a policy file lists them as, one snippet for a maker and one for an approver
  * (its "members", with their roles: src/plans/policy.ts, README "Four eyes").
  */
 import { write, type Deps } from '../../deps.js';
@@ -19,8 +20,19 @@ export function keyCard(key: SigningKey, json: boolean): string {
     `Name         ${text(key.name)}\n` +
     `Public key   ${key.publicKey}\n` +
     `Fingerprint  ${key.fingerprint}\n` +
-    `\nFor the policy file's members (roles "maker", "approver" or both; one person may list several keys):\n  ${JSON.stringify({ [key.name]: { keys: [key.publicKey], roles: ['approver'] } })}\n`
+    `\nFor the policy file's "members", as a maker (makes plans):\n  ${member(key, 'maker')}\n` +
+    `or as an approver (approves other people's plans):\n  ${member(key, 'approver')}\n` +
+    `(both: "roles":["maker","approver"]; one person may list several keys)\n`
   );
+}
+
+/**
+ * This key as one member of a policy, in `role`: valid JSON to paste. One snippet for each role,
+ * each said whose it is: a single one with "approver" was pasted by makers too, and plan create
+ * then refused them as not a maker.
+ */
+function member(key: SigningKey, role: 'maker' | 'approver'): string {
+  return JSON.stringify({ [key.name]: { keys: [key.publicKey], roles: [role] } });
 }
 
 export async function run(_opts: KeysShowOptions, deps: Deps): Promise<number> {
