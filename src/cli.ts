@@ -3,7 +3,7 @@
  * errors into exit codes. Command modules are imported only when their command runs.
  */
 import { CommanderError, type Command } from 'commander';
-import { CliError, ExitCode, OutputError, UsageError, exitCodeOf } from './errors.js';
+import { CliError, ExitCode, OutputError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
 import type { Deps, GlobalOptions, IO, Log } from './deps.js';
 import { fstatSync, writeSync } from 'node:fs';
@@ -106,7 +106,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
   // Only the commands these words can reach (program.ts, reachOf).
   const program = buildProgram(run, argv);
   program.exitOverride();
-  let usageMessage = '';
+  const usage = { said: '', after: '' }; // commander's usage error and the line after it (--json: output/parse-error.ts)
   // commander's own answers, asked only where they would not make process.stdout for nothing:
   // a descriptor that is no terminal has no width, and colours only by the environment.
   const defaults = program.configureOutput();
@@ -116,10 +116,10 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     getOutHelpWidth: () => (stdout.isTTY ? defaults.getOutHelpWidth?.() : undefined) as number,
     getOutHasColors: () => (stdout.isTTY || colorEnv ? (defaults.getOutHasColors?.() ?? false) : false),
     writeOut: (s) => void stdout.write(s),
-    writeErr: (s) => void proc.stderr.write(jsonRequested ? '' : s),
+    writeErr: (s) => void (jsonRequested ? (usage.after += s) : proc.stderr.write(s)),
     outputError: (raw) => {
       const s = withoutOptionValues(raw);
-      usageMessage = s.replace(/^error: /, '').trim();
+      usage.said = s.replace(/^error: /, '').trim();
       if (!jsonRequested) proc.stderr.write(s);
     },
   });
@@ -130,7 +130,7 @@ export async function main(proc: Process, seams: Seams = {}): Promise<number> {
     await outputWritten();
     return exitCode;
   } catch (err) {
-    const report = (e: unknown) => reportError(e, proc, { deps, mask, makeStyle, jsonRequested, usageMessage });
+    const report = (e: unknown) => reportError(e, proc, { deps, mask, makeStyle, jsonRequested, usage });
     const code = await report(await systemFault(err, sentPayout?.() ?? false, deps));
     // Help and the version are answers too: written in full, or said to be incomplete.
     return code === ExitCode.ok ? outputWritten().then(() => code, report) : code;
@@ -282,15 +282,15 @@ function processStdout(onError: (err: NodeJS.ErrnoException) => void, onStream: 
 async function reportError(
   err: unknown,
   proc: Process,
-  o: { deps: Deps | undefined; mask: SecretMask; makeStyle: (color: boolean) => Style; jsonRequested: boolean; usageMessage: string },
+  o: { deps: Deps | undefined; mask: SecretMask; makeStyle: (color: boolean) => Style; jsonRequested: boolean; usage: { said: string; after: string } },
 ): Promise<number> {
-  const { renderErrorJson, renderErrorText } = await import('./output/error-report.js');
+  const { renderErrorJson, renderErrorText, parseUsageError } = await import('./output/error-report.js');
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
       return ExitCode.ok;
     }
     if (err.code === 'commander.executeSubCommandAsync') return ExitCode.failed;
-    if (o.jsonRequested) proc.stderr.write(renderErrorJson(new UsageError(o.usageMessage || err.message)));
+    if (o.jsonRequested) proc.stderr.write(renderErrorJson(parseUsageError(o.usage.said || err.message, o.usage.after)));
     return ExitCode.usage;
   }
   const style = o.makeStyle(o.deps?.io.stderrColor ?? false);

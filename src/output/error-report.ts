@@ -5,7 +5,8 @@
  * Failed or still Pending).
  * In JSON each of `errors` names its flag or column in `field` (and a batch file's `row`)
  * and holds the message without it; the hint (what to do next) is `hint`, never part of
- * the message (null when there is none).
+ * the message (null when there is none), a sentence even where people read it as an aside
+ * in parentheses. commander's own usage errors are read into that shape by parse-error.ts.
  *
  * Every string in an error may come from the service (its message, code, field errors,
  * request id, and hints that quote them), so all of them pass through the sanitizer, in
@@ -28,6 +29,7 @@ import {
   type FieldError,
 } from '../errors.js';
 import { jsonLine } from './json.js';
+import { asSentence } from './parse-error.js';
 import { sanitize, sanitizeInline } from './sanitize.js';
 import type { Style } from './style.js';
 
@@ -103,9 +105,15 @@ function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null; payou
 }
 
 export function renderErrorJson(err: unknown): string {
+  const fields = cleanFieldsOf(err);
+  // A hint written for people as an aside, "(run `payctl x --help` for usage)", is a sentence here.
+  if (fields.hint !== null) fields.hint = asSentence(fields.hint);
   // cli.ts writes this to the process's stderr itself: escaped here too (json.ts).
-  return jsonLine({ error: cleanFieldsOf(err) });
+  return jsonLine({ error: fields });
 }
+
+/** commander's usage errors, as --json reports them (cli.ts loads this module only for an error). */
+export { parseUsageError } from './parse-error.js';
 
 export function renderErrorText(err: unknown, style: Style, verbose = false): string {
   // A No at a confirmation is an answer, not an error: said as it is, without "Error:".

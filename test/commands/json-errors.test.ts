@@ -3,7 +3,8 @@
  * streams, the sandbox over real HTTP). Each problem of payctl's own validation is one
  * entry of `error.errors` with the flag (`--amount`) or column (`amount`, with the batch
  * file's `row`) in `field` and the message without it; what to do next is `error.hint`,
- * never part of `error.message`; and the text a person reads is as it was.
+ * never part of `error.message`, for commander's own usage errors too; and the text a person
+ * reads is as it was.
  */
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../helpers/e2e.js';
@@ -258,6 +259,38 @@ describe('other commands: a problem that starts with a flag names it', () => {
       { field: '', message: '--csv and --json cannot be used together' },
       { field: '--currency', message: '"XXQ" is not an ISO 4217 currency code' },
     ]);
+  });
+});
+
+describe('usage errors found while the command line is read: the same shape', () => {
+  it("an option's value refused names the flag in errors; the hint is a sentence, not part of the message", async () => {
+    const e = usageJson(await run(['payouts', 'list', '--limit', '150', '--json']));
+    expect(e.message).toBe("option '--limit <n>' argument '150' is invalid. --limit must be a whole number from 1 to 100.");
+    expect(e.errors).toEqual([{ field: '--limit', message: '"150" is invalid: must be a whole number from 1 to 100.' }]);
+    expect(e.hint).toBe('Run `payctl payouts list --help` for usage.');
+    const missing = usageJson(await run(['payouts', 'list', '--json', '--limit']));
+    expect(missing.errors).toEqual([{ field: '--limit', message: 'needs a value (--limit <n>)' }]);
+  });
+
+  it('an unknown command or option: the suggestion is in the hint, the message one line', async () => {
+    const cmd = usageJson(await run(['payout', 'lst', '--json']));
+    expect(cmd).toMatchObject({ message: "unknown command 'lst'", errors: [{ field: '', message: "unknown command 'lst'" }] });
+    expect(cmd.hint).toBe('Did you mean payouts list? Run `payctl payout --help` for usage.');
+    const option = usageJson(await run(['payouts', 'list', '--limt', '3', '--json']));
+    expect(option).toMatchObject({ message: "unknown option '--limt'", errors: [{ field: '--limt', message: 'is not an option of payctl payouts list' }] });
+    expect(option.hint).toBe('Did you mean --limit? Run `payctl payouts list --help` for usage.');
+    const keyed = usageJson(await run(['payouts', 'list', '--api-key=sk_live_Zx81abcdef123456', '--json']));
+    expect(keyed.errors).toEqual([{ field: '--api-key', message: 'is not an option of payctl payouts list' }]);
+  });
+
+  it("a command's own check: the hint that points at the help is a sentence too; the text a person reads is unchanged", async () => {
+    const e = usageJson(await run(['payouts', 'list', '--status', 'bogus', '--json']));
+    expect(e.errors).toEqual([{ field: '--status', message: '"bogus" is not a payout status (Pending, Successful, Failed)' }]);
+    expect(e.hint).toBe('Run `payctl payouts list --help` for usage.');
+    expect((await run(['payouts', 'list', '--status', 'bogus'])).stderr).toBe(
+      'Error: Invalid options for payouts list.\n  - --status: "bogus" is not a payout status (Pending, Successful, Failed)\n(run `payctl payouts list --help` for usage)\n',
+    );
+    expect((await run(['payout', 'lst'])).stderr).toBe("error: unknown command 'lst'\n(Did you mean payouts list?)\n(run `payctl payout --help` for usage)\n");
   });
 });
 
