@@ -304,6 +304,25 @@ describe('next-page links', () => {
     expect(r.stderr.match(/Warning:/g)).toHaveLength(1);
   });
 
+  it('a next_page_url on another origin is said only when payctl asks for the next page: one page shown asks none, says nothing', async () => {
+    const other = await listServer();
+    servers.push(other);
+    const s = await serve({ nextBase: `${other.origin}/v2/payout/list` });
+    const one = await run('payouts', 'list', '--limit', '5');
+    expect(one.code, one.stderr).toBe(0);
+    expect(s.requests).toHaveLength(1);
+    expect(one.stderr).not.toContain('another origin');
+    // Twenty to show, fifteen a page: the second page is asked of the base URL by number, and said.
+    const two = await run('payouts', 'list', '--limit', '20');
+    expect(two.code, two.stderr).toBe(0);
+    expect(s.requests.slice(1).map((x) => x.query)).toEqual([
+      { page: '1', per_page: '20' },
+      { page: '2', per_page: '20' },
+    ]);
+    expect(two.stderr).toContain(`The service's next-page link points at another origin (${other.origin}/v2/payout/list?page=2); payctl asked ${s.baseUrl}`);
+    expect(other.requests).toEqual([]);
+  });
+
   it('a next_page_url on the same origin is followed as given (its own parameters sent)', async () => {
     const s = await serve({
       body: (page, _q, origin) => ({

@@ -52,7 +52,10 @@ export interface PagingOptions {
   perPage: number;
   /** Ask for the next page while the caller uses this one (--all): two pages in memory at most. */
   prefetch?: boolean;
-  /** Told (once) that the service's next-page link points at another origin and was not followed. */
+  /**
+   * Told (once), as the next page is asked for, that the service's link to it points at another
+   * origin and was not followed (the page asked of the base URL by number instead).
+   */
   onForeignLink?: (link: string) => void;
 }
 
@@ -149,6 +152,28 @@ class PageDigests {
 }
 
 /**
+ * Asks for the next page; its link, when it points at another origin (`foreign`: the page is
+ * asked of the base URL by number instead), is told once, as that page is asked for: a caller
+ * that stops before it asked for nothing, and was told before that payctl had asked.
+ */
+class NextPage {
+  foreign: string | undefined;
+  #told = false;
+  constructor(
+    private readonly api: ApiClient,
+    private readonly tell?: (link: string) => void,
+  ) {}
+
+  fetch(query: Record<string, string>): Promise<Fetched> {
+    if (this.foreign !== undefined && !this.#told) {
+      this.#told = true;
+      this.tell?.(this.foreign);
+    }
+    return fetchPage(this.api, query);
+  }
+}
+
+/**
  * The pages from `startPage` on, until the last. Throws an ApiError when the service pages
  * without progress (see the module comment); records are parsed, never filtered, here.
  */
@@ -157,7 +182,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   const asked = new Set<string>();
   // Each page read, by a digest of its records' ids, with its number.
   const seen = new PageDigests();
-  let toldForeign = false;
+  const asking = new NextPage(api, o.onForeignLink);
   const query: Record<string, string> = { page: String(o.startPage), per_page: String(o.perPage) };
   let number = o.startPage;
   let previous: { ids: string; number: number | undefined } | undefined;
@@ -209,10 +234,8 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
     let nextQuery: Record<string, string> | undefined;
     if (!last) {
       const followed = p.nextUrl ? linkQuery(p.nextUrl, listUrl) : { foreign: false };
-      if (followed.foreign && !toldForeign) {
-        toldForeign = true;
-        o.onForeignLink?.(p.nextUrl!);
-      }
+      // Told only when the next page is asked for (a caller that stops here asked for none).
+      asking.foreign = followed.foreign ? p.nextUrl : undefined;
       number = n + 1;
       nextQuery = followed.query ?? { page: String(number), per_page: String(o.perPage) };
       if (followed.query?.page !== undefined && /^\d+$/.test(followed.query.page)) number = Number(followed.query.page);
@@ -220,13 +243,13 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
       if (asked.has(key)) throw noProgress(`the next page the service names (${number}) was read already`, count);
       asked.add(key);
       if (o.prefetch) {
-        next = fetchPage(api, nextQuery);
+        next = asking.fetch(nextQuery);
         // A failed prefetch is reported when its turn comes, not as an unhandled rejection.
         next.catch(() => {});
       }
     }
     yield { number: n, envelope: f.envelope, raw: f.raw, ...kept, last, probe: probing };
-    if (nextQuery && !next) next = fetchPage(api, nextQuery);
+    if (nextQuery && !next) next = asking.fetch(nextQuery);
   }
 }
 
