@@ -53,7 +53,7 @@ export interface ApiDeps {
   sleep(ms: number): Promise<void>;
   account(): Account;
   listShape(): ListShape;
-  /** Absolute URL of the sandbox (http://127.0.0.1:4010), for the list's page URLs. */
+  /** Absolute URL of the sandbox (http://127.0.0.1:4010), for the list's page URLs of a request without a Host header. */
   origin(): string;
   /** Writes a reply in the sandbox's error shape (what the idempotency store keeps). */
   render(reply: Reply): Rendered;
@@ -183,8 +183,18 @@ export class Api {
     if (!v.ok) return validationFailure(v.errors);
     const { page, perPage } = v.value;
     const records = this.d.ledger.list(page, perPage).map(listedWire);
-    const answer = listAnswer({ records, page, perPage, total: this.d.ledger.count(), path: `${this.d.origin()}/v2/payout/list` }, this.d.listShape());
+    const answer = listAnswer({ records, page, perPage, total: this.d.ledger.count(), path: `${this.originOf(req)}/v2/payout/list` }, this.d.listShape());
     return success(200, 'Transfers retrieved', answer.data, answer.extra ? { extra: answer.extra } : {});
+  }
+
+  /**
+   * The origin the request was made to, as Laravel builds its page URLs from the request: its Host
+   * header (localhost:4010 or 127.0.0.1:4010, which host-check.ts allowed before the request was
+   * read); the sandbox's own address without one. A client that reached it as localhost was sent
+   * links on 127.0.0.1, another origin, which payctl rightly does not follow.
+   */
+  private originOf(req: ApiRequest): string {
+    return req.headers.host ? `http://${req.headers.host}` : this.d.origin();
   }
 
   /** Counts of every payout; the body (documented as `{}`) is not read. */

@@ -10,8 +10,8 @@
  * - `array`: `data` is the page's array alone;
  * - `items`: `data: {items, has_more, total, page}`.
  *
- * Page URLs are absolute, on the sandbox's own origin, with `per_page` carried when it is
- * not the default (before `page`, as Laravel's `appends` writes it).
+ * Page URLs are absolute, on the origin the request was made to (api.ts), with `per_page`
+ * carried when it is not the default (before `page`, as Laravel's `appends` writes it).
  */
 import type { ListShape } from './shapes.js';
 import { DEFAULT_PER_PAGE } from './validation.js';

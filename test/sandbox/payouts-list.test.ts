@@ -55,6 +55,19 @@ const bank = (accountNumber: string, note?: string) => ({
   accountDetails: { name: 'John Doe', provider: 'ecobank', phoneNumber: null, accountNumber, ...(note === undefined ? {} : { note }) },
 });
 
+/** A GET of `path` (under /v2) sent to the sandbox's address with the Host header `host` (fetch cannot set it); its JSON body. */
+function getAs(sb: Sandbox, host: string, path: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${sb.baseUrl}${path}`, { headers: { Host: host, Authorization: `Bearer ${sb.apiKey}`, Accept: 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** A GET with a JSON body, as the documentation's example sends it (fetch cannot). */
 function getWithBody(sb: Sandbox, path: string, body: string): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
@@ -259,6 +272,20 @@ describe('GET /v2/payout/list: the Laravel paginator (default)', () => {
     }
     expect(pages).toBe(3);
     expect(seen).toEqual(all);
+  });
+
+  it('builds its page URLs on the origin it was reached at: localhost, as the Host header names it, or 127.0.0.1', async () => {
+    const sb = await emptySandbox();
+    sb.generatePayouts(20);
+    const port = new URL(sb.url).port;
+    const asLocalhost = await getAs(sb, `localhost:${port}`, '/payout/list?per_page=5');
+    expect(asLocalhost.data).toMatchObject({
+      next_page_url: `http://localhost:${port}/v2/payout/list?per_page=5&page=2`,
+      first_page_url: `http://localhost:${port}/v2/payout/list?per_page=5&page=1`,
+      path: `http://localhost:${port}/v2/payout/list`,
+    });
+    const asAddress = await getAs(sb, `127.0.0.1:${port}`, '/payout/list?per_page=5');
+    expect(asAddress.data.next_page_url).toBe(`${sb.url}/v2/payout/list?per_page=5&page=2`);
   });
 
   it("builds links as Laravel's UrlWindow does: three pages each side of the current one, '...' gaps", async () => {
