@@ -459,6 +459,30 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect(shown.code, shown.stderr).toBe(0);
   });
 
+  it('--made-by what is not a transaction id, for a payout the journal has not or knows: both problems said at once, no candidates command offered', async () => {
+    const gets = () => ctx.sb.requests().filter((q) => q.method === 'GET' && q.path.startsWith('/v2/payout/')).length;
+    const before = gets();
+    const nope = await run(['history', 'reconcile', '--payout-id', 'nope', '--made-by', 'TXN-BOK-XYZ']);
+    expect(nope.code).toBe(2);
+    expect(nope.stderr).toContain('Cannot record payout nope as made by TXN-BOK-XYZ: 2 problems. Nothing was asked of the service, nothing was recorded.');
+    expect(nope.stderr).toContain(`  - --payout-id: this machine's journal has no payout nope for ${ctx.sb.baseUrl}\n`);
+    expect(nope.stderr).toContain('  - --made-by: TXN-BOK-XYZ is not a transaction id (TXN-BOK- and 26 hex digits)\n');
+    expect(nope.stderr).not.toContain('See the candidates');
+    const history = await run(printed(nope.stderr, 'history'));
+    expect(history.code, history.stderr).toBe(0);
+    const json = await run(['history', 'reconcile', '--payout-id', 'nope', '--made-by', 'TXN-BOK-XYZ', '--json']);
+    expect(JSON.parse(json.stderr).error.errors.map((e: { field: string }) => e.field)).toEqual(['--payout-id', '--made-by']);
+    // A payout whose outcome is known: said, and where to see it.
+    const known = await run(createArgs(freshWallet(ctx.sb, '10000.00'), randomUUID(), account()));
+    const knownId = /Payout (\S+) submitted/.exec(known.stderr)![1]!;
+    const again = await run(['history', 'reconcile', '--payout-id', knownId, '--made-by', 'TXN-BOK-XYZ']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`  - --payout-id: payout ${knownId} is not unknown: accepted`);
+    expect(again.stderr).not.toContain('See the candidates');
+    expect((await run(printed(again.stderr, 'payout get'))).code).toBe(0);
+    expect(gets()).toBe(before + 1); // the payout get run as printed
+  });
+
   it('never made, 25 hours later: no candidate; the printed --resend asks first (no terminal: exit 2), then sends once with the journaled key', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();

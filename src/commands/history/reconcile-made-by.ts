@@ -2,11 +2,12 @@
  * `payctl history reconcile --payout-id ID --made-by TXN`: a payout whose answer was lost,
  * recorded as made by a transaction a person found (among the candidates reconcile.ts lists):
  * the transaction looked up, checked against the journaled request, recorded as accepted, under
- * the payout's and the transaction's resolution locks (resolve-lock.ts).
+ * the payout's and the transaction's resolution locks (resolve-lock.ts). A `--made-by` that is
+ * no transaction id is refused first, with whatever is wrong with the payout id in the same refusal.
  */
 import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
-import { ApiError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, ExitCode, fieldProblem, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
@@ -24,13 +25,7 @@ import { describeOutcome, document, lines, type ReconcileResult } from './reconc
 export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps): Promise<number> {
   // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
   const transactionId = typed.trim().toUpperCase();
-  if (!TRANSACTION_ID.test(transactionId)) {
-    throw new UsageError(
-      `--made-by ${text(typed)} is not a transaction id (TXN-BOK- and 26 hex digits). Nothing was asked of the service, nothing was recorded.`,
-      [],
-      candidatesHint(inv, payoutId),
-    );
-  }
+  if (!TRANSACTION_ID.test(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, inv);
   // Under the locks of the payout and of the transaction (resolve-lock.ts): a --resend of the same
   // payout, or a --made-by naming the same transaction for another, run at the same time from
   // another terminal, is seen (its outcome recorded) before anything here is read.
@@ -39,22 +34,8 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
 
 /** The entry read, the transaction checked against it and looked up, the outcome recorded: under the resolution locks. */
 async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
-  const entry = await journal.get(api.baseUrl, payoutId);
-  if (!entry) {
-    throw new UsageError(
-      `${capitalized(journal.called)} has no payout ${text(payoutId)} for ${text(api.baseUrl)}. Nothing was recorded.`,
-      [],
-      `Payouts in ${journal.called}: ${commandLine(inv, ['history'])}`,
-    );
-  }
-  if (!isUnresolved(entry)) {
-    const seen = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId !== undefined;
-    throw new UsageError(
-      `Payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing was recorded.`,
-      [],
-      seen ? `See it with: ${commandLine(inv, ['payout', 'get', payoutId])}` : `Payouts in ${journal.called}: ${commandLine(inv, ['history'])}`,
-    );
-  }
+  const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, inv);
+  if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
   const other = await journal.byTransactionId(api.baseUrl, transactionId);
   if (other && other.payoutId !== payoutId) {
     throw new UsageError(
@@ -101,6 +82,45 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   if (marks.length) deps.log.warn(`Transaction ${text(transactionId)}'s record differs from what was sent in form only: ${marks.join('; ')}.`);
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
   return ExitCode.ok;
+}
+
+/** Why a payout id names no payout `--made-by` can record, and where to look instead. */
+interface Unfit {
+  problem: string;
+  hint: string;
+}
+
+/**
+ * The entry of payout `payoutId` when it is one `--made-by` can record (its outcome unknown);
+ * else why not: the ledger has none by that id for this base URL, or its outcome is known.
+ */
+function unknownEntry(entry: JournalEntry | undefined, journal: Ledger, baseUrl: string, payoutId: string, inv: Invocation): JournalEntry | Unfit {
+  const history = `Payouts in ${journal.called}: ${commandLine(inv, ['history'])}`;
+  if (!entry) return { problem: `${journal.called} has no payout ${text(payoutId)} for ${text(baseUrl)}`, hint: history };
+  if (isUnresolved(entry)) return entry;
+  const seen = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId !== undefined;
+  return {
+    problem: `payout ${text(payoutId)} is not unknown: ${describeOutcome(entry)}`,
+    hint: seen ? `See it with: ${commandLine(inv, ['payout', 'get', payoutId])}` : history,
+  };
+}
+
+/**
+ * `--made-by` that is no transaction id: refused before anything is asked of the service. The
+ * candidates command is offered only for a payout it lists them for; a payout id the ledger has
+ * not, or one whose outcome is known, is said in the same refusal (before, its candidates
+ * command was offered, and refused it in turn).
+ */
+async function refuseMalformed(journal: Ledger, baseUrl: string, payoutId: string, typed: string, inv: Invocation): Promise<never> {
+  const nothing = 'Nothing was asked of the service, nothing was recorded.';
+  const bad = `${text(typed)} is not a transaction id (TXN-BOK- and 26 hex digits)`;
+  const unfit = unknownEntry(await journal.get(baseUrl, payoutId), journal, baseUrl, payoutId, inv);
+  if (!('problem' in unfit)) throw new UsageError(`--made-by ${bad}. ${nothing}`, [], candidatesHint(inv, payoutId));
+  throw new UsageError(
+    `Cannot record payout ${text(payoutId)} as made by ${text(typed)}: 2 problems. ${nothing}`,
+    [fieldProblem('--payout-id', unfit.problem), fieldProblem('--made-by', bad)],
+    unfit.hint,
+  );
 }
 
 /** Where to find the transaction a payout whose answer was lost may be. */
