@@ -691,6 +691,49 @@ describe('policy check', () => {
     });
   });
 
+  it("a batch file whose rows a named batch sent: plan create's refusal and its two commands, never a plan create it refuses", async () => {
+    const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
+    const tag = randomUUID().slice(0, 8);
+    const digits = String(Date.now()).slice(-5);
+    // No payout_id column: each row's id is derived from the batch id, as in a payroll kept in a spreadsheet.
+    const file = join(work.dir, `stipends-${tag}.csv`);
+    writeFileSync(
+      file,
+      'wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n' +
+        [1, 2].map((i) => `${wallet},${i}500.00,SLE,wallet,Fatmata Sesay ${i},orange_money,0765${digits}${i},+23276510${i},stipend`).join('\n') +
+        '\n',
+    );
+    const batch = `oct-${tag}`;
+    expect((await run('mariama', ['plan', 'create', file, '--batch-id', batch])).code).toBe(0);
+    expect((await run('ibrahim', ['plan', 'approve', planPathOf(file), '--yes'])).code).toBe(0);
+    const sent = await run('mariama', ['plan', 'send', planPathOf(file), '--yes']);
+    expect(sent.code, sent.stderr).toBe(0);
+
+    const r = await run('mariama', ['policy', 'check', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('Make a plan for approval');
+    expect(r.stdout).toContain(
+      `It cannot be sent directly, and plan create refuses to make a plan of it as it is:\n  ${file}: 2 rows match payouts already sent in batch "${batch}"`,
+    );
+    expect(r.stdout).toContain(`  To plan the rest of that batch:                 payctl plan create ${file} --batch-id ${batch}\n`);
+    // What plan create says of the same file, in the same words.
+    const refused = await run('mariama', ['plan', 'create', file, '-o', join(work.dir, `${tag}-x.plan.json`)]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`2 rows match payouts already sent in batch "${batch}"`);
+    const json = oneJson((await run('mariama', ['policy', 'check', file, '--json'])).stdout) as Record<string, any>;
+    expect(json).not.toHaveProperty('make_plan');
+    expect(json.plan_refused.message).toMatch(/this plan would pay them again\.$/);
+    expect(json.plan_refused.hint).toContain(`payctl plan create ${file} --batch-id ${batch}`);
+    // The first of its commands, run as printed, makes the plan (of the rest of that batch: nothing left to send).
+    const rest = await run(
+      'mariama',
+      shellSplit(/To plan the rest of that batch:\s+(payctl .*)$/m.exec(r.stdout)![1]!)
+        .slice(1)
+        .concat(['-o', join(work.dir, `${tag}-rest.plan.json`)]),
+    );
+    expect(rest.code, rest.stderr).toBe(0);
+  });
+
   it('a small batch can be sent directly (exit 0); one over a limit cannot, naming the rule ("*" for currencies not named)', async () => {
     const small = planBatchFile(work.dir, freshWallet(ctx.sb, '1000.00', 'SLE'), ['10']);
     const ok = await run('mariama', ['policy', 'check', small]);

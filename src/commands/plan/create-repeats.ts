@@ -42,21 +42,22 @@ export class PlanRepeats {
 
   /**
    * Rows a named batch already sent, planned with no --batch-id (`given` undefined) or with that
-   * name typed with a slip: refused with the two commands to choose from, as payout batch does
-   * (`extra`: the options they carry, an -o given).
+   * name typed with a slip: the refusal, with the two commands to choose from, as payout batch
+   * refuses them (`extra`: the options they carry, an -o given; `nothing` ends the message).
+   * Rows a single payout of the last day paid, alike, likewise. Undefined when neither.
    */
-  async refuseOtherBatch(given: string | undefined, inv: Invocation, now: Date, extra: string[] = []): Promise<void> {
+  async otherBatchRefusal(given: string | undefined, inv: Invocation, now: Date, nothing: string, extra: string[] = []): Promise<UsageError | undefined> {
     const r = this.#repeats;
     const others = r.otherBatches.runs();
     const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
     const fresh = () => newBatchId(this.src.file, this.src.batchId, now, taken, (id) => this.journal.batchSent(this.baseUrl, id));
     const singles = recentSinglesSaid(r);
-    if (singles) throw recentSinglesRefusal(this.src.file, singles, this.recentSince!, inv, 'No plan was written.');
+    if (singles) return recentSinglesRefusal(this.src.file, singles, this.recentSince!, inv, nothing);
     const slip = slippedBatch({ otherBatchRows: r.otherBatchRows, otherBatches: others }, given);
-    if (!slip) return;
+    if (!slip) return undefined;
     const { rows: n, named, runs } = slip;
-    throw new UsageError(
-      `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: this plan would pay ${n === 1 ? 'it' : 'them'} again. No plan was written.`,
+    return new UsageError(
+      `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: this plan would pay ${n === 1 ? 'it' : 'them'} again. ${nothing}`,
       [],
       `${'To plan the rest of that batch:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', named, ...extra])}\n` +
         `${'To plan paying these rows again as new payouts:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', await fresh(), ...extra])}`,

@@ -9,22 +9,15 @@
  * what each recipient account got today in the ledger (README "Four eyes"). With a shared
  * ledger the plan is stored there too, and the commands printed name it by its hash. Rows that
  * pay the same (identical, or but for how the account is written: payouts/batch-duplicates.ts)
- * are warned of once the plan is written: plan send pays each as a payout of its own.
+ * are warned of once the plan is written: plan send pays each as a payout of its own. What the
+ * rows paid before, and plan create's refusals for it, are create-rows.ts's.
  */
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
-import { batchRows, checkBatch, MAX_LISTED, openBatch } from '../../payouts/batch-load.js';
-import { describeGroup, DuplicateGroups } from '../../payouts/batch-duplicates.js';
-import { ProblemList } from '../../payouts/batch-problems.js';
-import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
-import { ChangedRows, comparedSince, stillUnpaid } from '../../payouts/changed-rows.js';
-import { sentWithOtherDetails } from '../../payouts/changed-cells.js';
-import { checkBatchId, DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
-import { journalBase } from '../../payouts/journal.js';
-import { openLedger } from '../../payouts/open-ledger.js';
-import { payoutBody } from '../../payouts/request.js';
+import { describeGroup } from '../../payouts/batch-duplicates.js';
+import { checkBatchId, DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { loadSigningKey, requireSigningKey } from '../../plans/keys.js';
 import { makePlan, planToStore, type Plan } from '../../plans/plan.js';
 import type { Ledger } from '../../payouts/ledger/ledger.js';
@@ -32,7 +25,7 @@ import { commandLine, fileOperand, invocationOf } from '../../config/command-lin
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
 import { approverCommand, writeNewPlan } from './common.js';
-import { PlanRepeats } from './create-repeats.js';
+import { plannedRows } from './create-rows.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { approvalsNeeded, limitsHint, overMaximum, type Policy, type Requirement } from '../../plans/policy.js';
 import type { PayoutRequest } from '../../payouts/request.js';
@@ -56,41 +49,8 @@ export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> 
   const maker = requireSigningKey(configDir(deps.env));
   const policy = await effectivePolicy(deps);
   if (policy) refuseUnlistedMaker(policy, maker);
-  const src = openBatch(opts.file, batchId, deps.signal);
-  const checked = await checkBatch(src, 'No plan was written.');
-  const api = await deps.api();
-  const journal = await openLedger(deps);
-  const payouts: Parameters<typeof makePlan>[0]['payouts'] = [];
-  const conflicts: string[] = [];
-  const restored = new ProblemList(MAX_LISTED);
-  const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, await journal.now()) });
-  const repeats = new PlanRepeats(src, journal, api.baseUrl, changed.run.recentSince);
-  const duplicates = new DuplicateGroups(checked.alike);
-  for await (const r of batchRows(src, checked, journal, api.baseUrl, false, { recentSince: changed.run.recentSince })) {
-    if (r.earlier && journal.conflict(r.earlier, r.body)) {
-      conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" ${sentWithOtherDetails(r.earlier, r.request, r.body || payoutBody(r.request))}`);
-      continue;
-    }
-    // A file re-saved by a spreadsheet, as payout batch refuses it (payouts/lost-digits.ts).
-    const forms = !r.earlier && checked.lost ? restoredForms(r.request, checked.lost) : [];
-    const problem = forms.length ? await restoredSent(journal, api.baseUrl, r.row, r.request, forms) : undefined;
-    if (problem) restored.push(problem);
-    // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
-    if (stillUnpaid(r.earlier)) await changed.check(r, checked.payouts);
-    await repeats.add(r);
-    duplicates.add(r, r.earlier?.outcome?.kind !== 'accepted');
-    // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
-    payouts.push({
-      row: r.row,
-      request: r.request,
-      idempotencyKey: r.earlier?.idempotencyKey ?? derivedIdempotencyKey(journalBase(api.baseUrl), r.request.payoutId, r.body || payoutBody(r.request)),
-    });
-  }
-  if (conflicts.length) throw new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. No plan was written.`, conflicts);
-  if (restored.total) throw restoredRefusal(opts.file, restored, 'No plan was written.');
-  const refusal = changed.refusal(opts.file, 'No plan was written.');
+  const { src, api, journal, payouts, repeats, duplicates, refusal } = await plannedRows(opts, deps);
   if (refusal) throw refusal;
-  await repeats.refuseOtherBatch(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), opts.out !== undefined ? ['-o', resolve(opts.out)] : []);
   if (policy)
     refuseOverMaximum(
       policy,

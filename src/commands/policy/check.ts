@@ -5,8 +5,10 @@
  * its approvals count (by name) and why the others do not, and any limit it breaks (per
  * payout, daily per wallet); for a plan also every other reason plan send would refuse it
  * (plan/sendable.ts: where and when it was made, what the ledger holds), by plan send's own
- * checks. Exit 0 when it can be sent as it is (a batch directly, a plan with its approvals), 1
- * when not.
+ * checks; for a batch file that needs a plan, plan create's own checks of what its rows paid
+ * before (plan/create-rows.ts): the plan create command is offered only when it would make the
+ * plan, else its refusal is said, with the commands it gives. Exit 0 when it can be sent as it is
+ * (a batch directly, a plan with its approvals), 1 when not.
  */
 import { closeSync, readSync } from 'node:fs';
 import { openRegular } from '../../config/regular-file.js';
@@ -18,6 +20,7 @@ import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
 import { PLAN_FORMAT } from '../../plans/plan.js';
 import { loadPlan, type LoadedPlan } from '../plan/source.js';
+import { plannedRows } from '../plan/create-rows.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
@@ -76,6 +79,8 @@ interface Verdict {
   sendable: boolean;
   /** For a batch that needs approvals: the command that makes it a plan. */
   next: string | undefined;
+  /** For a batch that needs approvals: why plan create would make no plan of it (create-rows.ts), said instead of `next`. */
+  planRefusal: UsageError | undefined;
   /** The command that sends it, when it can be sent. */
   send: string | undefined;
 }
@@ -101,10 +106,10 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const sendable =
     limits.length === 0 && refusals.length === 0 && (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0);
   const inv = invocationOf(deps.globals, deps.env);
-  const next =
-    !plan && need.required > 0 && limits.length === 0
-      ? commandLine(inv, ['plan', 'create'], [fileOperand(opts.file), ...(opts.batchId ? ['--batch-id', opts.batchId] : [])])
-      : undefined;
+  const toPlan = !plan && need.required > 0 && limits.length === 0;
+  // plan create's own checks of what the rows paid before: its command is offered only when it would make the plan.
+  const planRefusal = toPlan ? (await plannedRows(opts, deps, '')).refusal : undefined;
+  const next = toPlan && !planRefusal ? commandLine(inv, ['plan', 'create'], [fileOperand(opts.file), ...(opts.batchId ? ['--batch-id', opts.batchId] : [])]) : undefined;
   const batchId = opts.batchId ? ['--batch-id', opts.batchId] : [];
   const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [fileOperand(opts.file), ...(plan ? [] : batchId)]) : undefined;
   const v: Verdict = {
@@ -118,6 +123,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     refusals,
     sendable,
     next,
+    planRefusal,
     send,
   };
   await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v, makeStyle(deps.io.color)));
@@ -148,6 +154,7 @@ function verdictJson(file: string, v: Verdict): string {
         : {}),
       sendable: v.sendable,
       ...(v.next ? { make_plan: v.next } : {}),
+      ...(v.planRefusal ? { plan_refused: planRefusalJson(v.planRefusal) } : {}),
     }) + '\n'
   );
 }
@@ -175,6 +182,28 @@ function verdictText(file: string, v: Verdict, st: Style): string {
         : 'It cannot be sent yet.\n'
       : v.next
         ? `It cannot be sent directly. Make a plan for approval: ${v.next}\n`
-        : 'It cannot be sent.\n';
+        : v.planRefusal
+          ? planRefusalText(v.planRefusal)
+          : 'It cannot be sent.\n';
   return out;
+}
+
+/** A batch that needs approvals, of which plan create would make no plan: its refusal, as plan create says it, and what to do. */
+function planRefusalText(refusal: UsageError): string {
+  const indent = (l: string) => `  ${l}\n`;
+  return (
+    'It cannot be sent directly, and plan create refuses to make a plan of it as it is:\n' +
+    indent(refusal.message.trimEnd()) +
+    refusal.problems.map((p) => indent(`- ${text(p)}`)).join('') +
+    (refusal.hint ?? '').split('\n').filter(Boolean).map(indent).join('')
+  );
+}
+
+/** plan create's refusal, as the error it would give (`--json`'s error shape: message, errors, hint). */
+function planRefusalJson(refusal: UsageError): { message: string; errors: Array<{ field: string; message: string; row?: number }>; hint: string | null } {
+  return {
+    message: refusal.message.trimEnd(),
+    errors: refusal.issues.map(({ field, message, row }) => ({ field, message, ...(row !== undefined ? { row } : {}) })),
+    hint: refusal.hint ?? null,
+  };
 }

@@ -1,0 +1,96 @@
+/**
+ * A batch file's rows as `plan create` plans them (create.ts), and every check it makes of what
+ * they paid before: a row journaled with other details, a file re-saved by a spreadsheet
+ * (payouts/lost-digits.ts), rows of a batch changed since (payouts/changed-rows.ts), rows a
+ * single payout or another batch sent (create-repeats.ts). The first of those refusals is
+ * returned, not thrown: plan create throws it; `policy check` says it instead of suggesting a
+ * plan create that would be refused (one home for what plan create refuses).
+ */
+import { resolve } from 'node:path';
+import type { Deps } from '../../deps.js';
+import { UsageError } from '../../errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { invocationOf } from '../../config/command-line.js';
+import { batchRows, checkBatch, MAX_LISTED, openBatch, type BatchSource } from '../../payouts/batch-load.js';
+import { DuplicateGroups } from '../../payouts/batch-duplicates.js';
+import { ProblemList } from '../../payouts/batch-problems.js';
+import { restoredForms, restoredRefusal, restoredSent } from '../../payouts/lost-digits.js';
+import { ChangedRows, comparedSince, stillUnpaid } from '../../payouts/changed-rows.js';
+import { sentWithOtherDetails } from '../../payouts/changed-cells.js';
+import { DEFAULT_BATCH_ID, derivedIdempotencyKey } from '../../payouts/identity.js';
+import { journalBase } from '../../payouts/journal.js';
+import { openLedger } from '../../payouts/open-ledger.js';
+import { payoutBody } from '../../payouts/request.js';
+import type { Ledger } from '../../payouts/ledger/ledger.js';
+import type { makePlan } from '../../plans/plan.js';
+import { PlanRepeats } from './create-repeats.js';
+
+/** A row of the plan: its request and idempotency key. */
+type PlannedPayout = Parameters<typeof makePlan>[0]['payouts'][number];
+
+/** What plan create says when it writes no plan. */
+export const NO_PLAN = 'No plan was written.';
+
+/** The rows planned, where they were read and judged, and the refusal of plan create, if any. */
+export interface PlannedRows {
+  src: BatchSource;
+  api: ApiClient;
+  journal: Ledger;
+  payouts: PlannedPayout[];
+  repeats: PlanRepeats;
+  duplicates: DuplicateGroups;
+  /** Why plan create makes no plan of these rows (exit 2), each said ending with `nothing`. */
+  refusal: UsageError | undefined;
+}
+
+/**
+ * The rows of `opts.file` under its batch id, read with the ledger of the run. `nothing` ends
+ * each refusal (plan create: "No plan was written."); `opts.out`, plan create's -o, is carried
+ * by the commands a refusal prints.
+ */
+export async function plannedRows(opts: { file: string; batchId?: string; out?: string }, deps: Deps, nothing = NO_PLAN): Promise<PlannedRows> {
+  const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
+  const src = openBatch(opts.file, batchId, deps.signal);
+  const checked = await checkBatch(src, nothing);
+  const api = await deps.api();
+  const journal = await openLedger(deps);
+  const payouts: PlannedPayout[] = [];
+  const conflicts: string[] = [];
+  const restored = new ProblemList(MAX_LISTED);
+  const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, await journal.now()) });
+  const repeats = new PlanRepeats(src, journal, api.baseUrl, changed.run.recentSince);
+  const duplicates = new DuplicateGroups(checked.alike);
+  for await (const r of batchRows(src, checked, journal, api.baseUrl, false, { recentSince: changed.run.recentSince })) {
+    if (r.earlier && journal.conflict(r.earlier, r.body)) {
+      conflicts.push(`row ${r.row}: payout id "${r.request.payoutId}" ${sentWithOtherDetails(r.earlier, r.request, r.body || payoutBody(r.request))}`);
+      continue;
+    }
+    // A file re-saved by a spreadsheet, as payout batch refuses it (payouts/lost-digits.ts).
+    const forms = !r.earlier && checked.lost ? restoredForms(r.request, checked.lost) : [];
+    const problem = forms.length ? await restoredSent(journal, api.baseUrl, r.row, r.request, forms) : undefined;
+    if (problem) restored.push(problem);
+    // A row this batch sent before, its note or metadata reformatted since (payouts/changed-rows.ts).
+    if (stillUnpaid(r.earlier)) await changed.check(r, checked.payouts);
+    await repeats.add(r);
+    duplicates.add(r, r.earlier?.outcome?.kind !== 'accepted');
+    // A plan row's id is derived, so its key is too (identity.ts): a plan sent from another machine or a restored backup reuses it.
+    payouts.push({
+      row: r.row,
+      request: r.request,
+      idempotencyKey: r.earlier?.idempotencyKey ?? derivedIdempotencyKey(journalBase(api.baseUrl), r.request.payoutId, r.body || payoutBody(r.request)),
+    });
+  }
+  const refusal = conflicts.length
+    ? new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. ${nothing}`, conflicts)
+    : restored.total
+      ? restoredRefusal(opts.file, restored, nothing)
+      : (changed.refusal(opts.file, nothing) ??
+        (await repeats.otherBatchRefusal(
+          opts.batchId,
+          invocationOf(deps.globals, deps.env),
+          deps.clock.now(),
+          nothing,
+          opts.out !== undefined ? ['-o', resolve(opts.out)] : [],
+        )));
+  return { src, api, journal, payouts, repeats, duplicates, refusal };
+}
