@@ -27,6 +27,17 @@ export function escapeJsonText(json: string): string {
   });
 }
 
+/**
+ * A string as JSON text of printable ASCII only: every other character (a control, a bidi
+ * control, a soft hyphen, a letter of another alphabet) written as `\uXXXX` (a character
+ * past U+FFFF as its two), which JSON.parse reads back to the same string. For a word
+ * that must reach a script exactly as it came and a person without anything hidden in it
+ * (the status_raw of a webhook event).
+ */
+export function asciiJsonString(s: string): string {
+  return JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** One value as a line of JSON, escaped as above. */
 export function jsonLine(value: unknown): string {
   return escapeJsonText(JSON.stringify(value)) + '\n';

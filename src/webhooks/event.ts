@@ -3,7 +3,9 @@
  * `{event, timestamp, webhook_id, attempt, data}` with `data` a payout record. What is shown
  * of it has every string sanitized (escape sequences, controls, bidi) before it reaches a
  * terminal or a JSON line (docs/architecture.md, "Where each rule lives": service text
- * sanitized before a terminal).
+ * sanitized before a terminal), but the status word: it is kept as it came, and shown only as
+ * docs/service.md, "Status words" says (print.ts), so that an odd word is never cleaned into a
+ * known one.
  */
 import { payoutAmount } from '../service/schemas.js';
 import { parseServiceJson } from '../service/exact-json.js';
@@ -14,7 +16,7 @@ import { attemptSchema, readWebhookId } from '../service/webhook-event.js';
 /** The most of a body the listener reads, and of an app's answer it passes back: 1 MiB. */
 export const MAX_BODY = 1024 * 1024;
 
-/** What is shown of an event: every string sanitized (escape sequences, controls, bidi). */
+/** What is shown of an event: every string sanitized (escape sequences, controls, bidi), but `status`. */
 export interface EventSummary {
   webhookId?: string;
   event?: string;
@@ -26,7 +28,12 @@ export interface EventSummary {
   /** An amount that cannot be read, as it was written (as JSON: "1e400", -16): never shown as an amount. */
   amountUnread?: string;
   currency?: string;
-  /** The status word as the service wrote it ("Pending"); shown normalized. */
+  /**
+   * The status word exactly as the service wrote it ("Pending", "Succ\u200bessful"), not
+   * sanitized: removing characters first would turn "Successful\u0000" into Successful. It is
+   * shown only normalized (normalizeStatus: a word payctl does not know with every character but
+   * printable ASCII escaped) and, in --json's status_raw, as printable ASCII JSON.
+   */
   status?: string;
   failureReason?: string;
 }
@@ -88,7 +95,7 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
       amount,
       amountUnread,
       currency: str(d.currency),
-      status: str(d.status),
+      status: typeof d.status === 'string' ? d.status : undefined,
       failureReason: str(d.failure_reason) || str(d.reason) || undefined,
     },
   };

@@ -4,10 +4,14 @@
  * narrow for it, a card), or one JSON line with --json. A delivery that fails a check is
  * reported on stderr: a warning naming the check, or a `{"rejected":…}` JSON line. What came of
  * forwarding (the app's status and time, or why it could not be reached) goes to stderr.
+ * An event's status word is shown by the one rule of docs/service.md, "Status words"
+ * (normalizeStatus): a word payctl does not know, escaped, never cleaned into a known one, and
+ * named on stderr; --json's status_raw is the word as it came, as printable ASCII JSON.
  */
 import type { IO, Log } from '../output/io.js';
 import { flushed, write } from '../output/io.js';
-import { normalizeStatus } from '../service/schemas.js';
+import { asciiJsonString } from '../output/json.js';
+import { isUnknownStatus, normalizeStatus, unknownStatusWords } from '../service/schemas.js';
 import type { Rejection } from '../service/signature.js';
 import { formatAmount } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -85,13 +89,18 @@ export interface PrintTo {
  * What people should know of an accepted event's content, for stderr: it was not checked (no
  * secret); it has no usable webhook_id (the listener tells a retry from a new event by its id
  * alone, so every delivery of it is printed, and forwarded, as new); its amount cannot be read
- * (it is not shown as one).
+ * (it is not shown as one); its status is a word payctl does not know (whether the payout was
+ * paid cannot be told from it).
  */
 function eventWarnings(a: Accepted, forwarding: boolean): string[] {
   const warnings = a.verified ? [] : [NOT_CHECKED];
   const ev = a.ev;
   if (!ev) return warnings;
   const which = ev.shown.transactionId ? `the event for ${text(ev.shown.transactionId)}` : 'an event';
+  const status = ev.shown.status !== undefined ? normalizeStatus(ev.shown.status) : undefined;
+  if (status !== undefined && isUnknownStatus(status)) {
+    warnings.push(`${which} has ${unknownStatusWords(status)}: whether the payout was paid cannot be told from this event.`);
+  }
   if (ev.idProblem) {
     warnings.push(
       `${which} ${ev.idProblem}: a retry of it cannot be recognised, so each delivery is printed as new${forwarding ? ' and forwarded to the app again' : ''}.`,
@@ -136,9 +145,13 @@ export async function printAccepted(to: PrintTo, a: Accepted): Promise<void> {
   }
 }
 
-/** The --json line of an accepted event. */
+/**
+ * The --json line of an accepted event; its status_raw, the word exactly as it came, written as
+ * printable ASCII JSON (asciiJsonString), so a script reads the very word and a terminal shows
+ * nothing hidden in it.
+ */
 function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: string | undefined): string {
-  return JSON.stringify({
+  const fields = {
     received_at: a.receivedAt.toISOString(),
     webhook_id: out?.webhookId ?? null,
     event: out?.event ?? null,
@@ -154,7 +167,9 @@ function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: s
     duplicate: a.duplicate,
     forward_status: a.forward?.status ?? null,
     answered: a.answered,
-  });
+  };
+  const values = Object.entries(fields).map(([k, v]) => `"${k}":${k === 'status_raw' && typeof v === 'string' ? asciiJsonString(v) : JSON.stringify(v)}`);
+  return `{${values.join(',')}}`;
 }
 
 /** The cells of an accepted event's line, in EVENT_COLUMNS order. */

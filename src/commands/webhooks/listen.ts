@@ -32,7 +32,8 @@
  * a path a URL reaches as typed and --host must not be blank (exit 2, nothing listens).
  * Requests a web page could send (a foreign Host or Origin, a body that is not JSON) are
  * refused before they are read (sandbox/host-check.ts). Every string from an event is
- * sanitized before it is printed, in text and in --json.
+ * sanitized before it is printed, in text and in --json, but the status word: it is shown as
+ * docs/service.md, "Status words" says (an odd word escaped, never cleaned into a known one).
  *
  * This file turns the options into the listener's settings (the secret, the signature header,
  * the forward URL) and waits for Ctrl-C; the listener itself is src/webhooks/ (listener.ts:

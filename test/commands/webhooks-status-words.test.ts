@@ -1,0 +1,78 @@
+/**
+ * `webhooks listen` (in process, real HTTP on 127.0.0.1): an event's status word follows the
+ * one rule of docs/service.md, "Status words" (service/status-words.ts normalizeStatus): a known
+ * word in any case is one of Successful, Failed, Pending; any other word is shown trimmed with
+ * every character but printable ASCII written as an escape, so that "Succ\u200bessful",
+ * "Successful\u0000" or "\u202eFailed" never passes for one of the three (before, the listener
+ * removed those characters first and printed a clean Successful or Failed, and `status_raw`
+ * was the cleaned word too). `status_raw` in --json is the word exactly as it came, written as
+ * printable ASCII JSON (`\uXXXX` escapes, which JSON.parse reads back to the same word). Events
+ * are signed here with node:crypto (listener.ts `sign`).
+ */
+import { describe, expect, it } from 'vitest';
+import { postRaw } from '../helpers/listener.js';
+import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
+import { event, signed, txnId } from '../helpers/webhook-events.js';
+
+const S = 'whsec_status_words_3c7d1e';
+
+const { configDir } = useListenerScope();
+
+/** [the word sent, the status shown]: odd words as escapes, known ones normalized. */
+const CASES: Array<[string, string]> = [
+  ['Succ\u200bessful', 'Succ\\u200bessful'],
+  ['Successful\u0000', 'Successful\\u0000'],
+  ['\u202eFailed', '\\u202eFailed'],
+  ['Success\u001b[8mful', 'Success\\u001b[8mful'],
+  ['Pend\u00ading', 'Pend\\u00ading'],
+  ['Su\u0441cessful', 'Su\\u0441cessful'],
+  ['Paid\u{e0041}', 'Paid\\u{e0041}'],
+  ['  successful ', 'Successful'],
+  ['FAILED', 'Failed'],
+];
+
+/** Non-empty lines of a text, for stdout. */
+const linesOf = (t: string) => t.split('\n').filter((x) => x.trim() !== '');
+
+describe('webhooks listen: status words as docs/service.md says, never cleaned into one of the three', () => {
+  it('--json: status is the word escaped (or normalized when known); status_raw is exactly what came, in printable ASCII', async () => {
+    const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const sent = CASES.map(([status]) => ({ status, tx: txnId() }));
+    for (const { status, tx } of sent) {
+      const b = event({ status, transaction_id: tx });
+      expect((await postRaw(l.url, b, signed(b, S))).status, JSON.stringify(status)).toBe(200);
+    }
+    await l.waitFor(() => l.lines().length === CASES.length, 'a JSON line per event');
+    const exit = await l.stop();
+    expect(exit.code, exit.stderr).toBe(130);
+
+    const got = linesOf(exit.stdout);
+    // Every byte of stdout is printable ASCII: nothing of a word reaches a terminal raw.
+    for (const line of got) expect(line).toMatch(/^[\x20-\x7e]*$/);
+    const byTx = new Map(got.map((line) => JSON.parse(line) as Record<string, unknown>).map((j) => [j.transaction_id, j]));
+    for (const [i, [word, shown]] of CASES.entries()) {
+      const j = byTx.get(sent[i]!.tx)!;
+      expect({ status: j.status, status_raw: j.status_raw }, JSON.stringify(word)).toEqual({ status: shown, status_raw: word });
+    }
+    // A word payctl does not know is named on stderr, escaped, with what it means.
+    expect(exit.stderr).toContain(`the status "Succ\\u200bessful", a word payctl does not know: whether the payout was paid cannot be told from this event.`);
+    expect(exit.stderr.match(/a word payctl does not know/g)).toHaveLength(7);
+  });
+
+  it('text: the line shows the escaped word, never a clean Successful or Failed', async () => {
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const odd = CASES.slice(0, 7);
+    const sent = odd.map(([status]) => ({ status, tx: txnId() }));
+    for (const { status, tx } of sent) {
+      const b = event({ status, transaction_id: tx, event: status.includes('Fail') ? 'transfer.failed' : 'transfer.success' });
+      expect((await postRaw(l.url, b, signed(b, S))).status).toBe(200);
+    }
+    await l.waitFor(() => l.lines().length === odd.length, 'a line per event');
+    const exit = await l.stop();
+    for (const [i, [, shown]] of odd.entries()) {
+      const line = linesOf(exit.stdout).find((x) => x.includes(sent[i]!.tx))!;
+      expect(line, shown).toContain(`  ${shown}`);
+      expect(line, shown).not.toMatch(/ (Successful|Failed|Pending)( |$)/);
+    }
+  });
+});
