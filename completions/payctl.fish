@@ -378,7 +378,7 @@ complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l secret-stdin -d 
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l secret -x -d 'webhook secret (visible to other users in ps: prefer --secret-stdin or PAYCTL_WEBHOOK_SECRET)'
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l signature-header -x -d 'header that carries the signature (default: the profile\'s webhook-signature-header, else Signature)'
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l tolerance -x -d 'how far an event\'s timestamp may be from this machine\'s clock (default 300)'
-complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l forward-to -x -d 'forward each verified event, raw body and headers, to this URL'
+complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -l forward-to -x -d 'forward each accepted event (verified, with a secret), raw body and headers, to this URL'
 complete -c payctl -n "__payctl_at 'payctl webhooks listen'" -s h -l help -d 'show help'
 
 # payctl webhooks help

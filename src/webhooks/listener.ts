@@ -334,7 +334,10 @@ function announce(s: ListenerSettings, log: Log, port: number, forwarder: Forwar
   if (!s.secret) {
     // Each way keeps the secret off the command line (config set would warn when given it there).
     const save = s.saveSecret ?? 'payctl config set webhook-secret --stdin';
-    log.warn(`no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or save it with \`printf '%s\\n' "$SECRET" | ${save}\`): signatures will not be checked.`);
+    log.warn(
+      `no webhook secret (--secret-stdin, PAYCTL_WEBHOOK_SECRET, or save it with \`printf '%s\\n' "$SECRET" | ${save}\`): signatures will not be checked, ` +
+        `so every event, a forged one too, is printed and ${forwarder ? 'forwarded to the app' : 'answered 200'} ("verified": null with --json).`,
+    );
   } else if (s.headerName !== SIGNATURE_HEADER || s.tolerance !== TOLERANCE_SECONDS) {
     log.info(`Signatures from the ${s.headerName} header; timestamps within ${s.tolerance} s.`);
   }

@@ -283,6 +283,8 @@ describe('payctl webhooks listen', () => {
     const l = await listen(['--path', '/hooks/payctl'], { dir: configDir() });
     expect(l.path).toBe('/hooks/payctl');
     expect(l.stderr()).toMatch(/no webhook secret.*signatures will not be checked/);
+    // Said plainly: without a secret nothing is verified, and how a script tells (README, webhooks listen).
+    expect(l.stderr()).toContain('signatures will not be checked, so every event, a forged one too, is printed and answered 200 ("verified": null with --json).');
     // The way to save one keeps it off the command line (not `config set webhook-secret …`).
     expect(l.stderr()).toContain(`or save it with \`printf '%s\\n' "$SECRET" | payctl config set webhook-secret --stdin\``);
 
@@ -307,6 +309,12 @@ describe('payctl webhooks listen', () => {
     expect(perEvent).toBe(true);
 
     await stopCleanly(l);
+
+    // Forwarding: the app gets every event, and that is said too.
+    const app = await target();
+    const f = await listen(['--forward-to', app.url], { dir: configDir() });
+    expect(f.stderr()).toContain('signatures will not be checked, so every event, a forged one too, is printed and forwarded to the app ("verified": null with --json).');
+    await stopCleanly(f);
   });
 
   it('uses the profile’s webhook-secret when --secret is not given', async () => {

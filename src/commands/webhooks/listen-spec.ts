@@ -19,15 +19,17 @@ export const listenSpec: CommandSpec = {
       description: "how far an event's timestamp may be from this machine's clock (default 300)",
       parse: intOption('--tolerance', 1, 86400),
     },
-    { flags: '--forward-to <url>', description: 'forward each verified event, raw body and headers, to this URL' },
+    { flags: '--forward-to <url>', description: 'forward each accepted event (verified, with a secret), raw body and headers, to this URL' },
   ],
   help:
     'Events are {event, timestamp, webhook_id, attempt, data}, signed with 64 hex characters of\n' +
     'HMAC-SHA256(secret, raw body) in the Signature header (a sha256= prefix is accepted).\n' +
     "The secret comes from --secret-stdin (or --secret), else PAYCTL_WEBHOOK_SECRET, else the profile's\n" +
-    'webhook-secret. stdout carries verified events only: a delivery with a missing, malformed or wrong\n' +
-    'signature, or a timestamp more than --tolerance seconds off, is answered 400 naming the check,\n' +
-    'reported on stderr (a JSON line with --json) and never forwarded. A webhook_id seen before is a\n' +
+    'webhook-secret. With a secret, stdout carries verified events only: a delivery with a missing,\n' +
+    'malformed or wrong signature, or a timestamp more than --tolerance seconds off, is answered 400\n' +
+    'naming the check, reported on stderr (a JSON line with --json) and never forwarded. Without one,\n' +
+    'nothing is verified: every event, a forged one too, is printed and answered 200 (or forwarded)\n' +
+    '("verified": null with --json, true for a verified event). A webhook_id seen before is a\n' +
     'retry: answered as usual and marked as a duplicate with its attempt.\n' +
     'With --forward-to, the raw body and headers go to your app, whose status and body are passed back.\n' +
     'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body.\n' +
