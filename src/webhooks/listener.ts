@@ -16,7 +16,8 @@
  * is a --forward-to that is the listener's own port (it would forward to itself). An
  * address it cannot listen on is a usage error naming the cause. A request it refuses (a
  * wrong path or method, 404; a body too large, 413) is one sanitized warning on stderr, so a
- * mistyped webhook URL is seen, not taken for "no events". The webhook secret (and a
+ * mistyped webhook URL is seen, not taken for "no events". Idle connections are closed, and
+ * connections it cannot take are said on stderr (connections.ts). The webhook secret (and a
  * --forward-to password) is masked as `***` in everything it writes, whatever the secret's
  * source (docs/architecture.md, "Where each rule lives": secrets masked in everything printed).
  */
@@ -30,6 +31,7 @@ import type { SecretMask } from '../output/secrets.js';
 import { makeStyle } from '../output/style.js';
 import { boundHostNames, checkLocalRequest } from '../sandbox/host-check.js';
 import { checkNotItself, isEveryInterface, isLoopback } from './addresses.js';
+import { IDLE_MS, limitConnections, MAX_CONNECTIONS, type ConnectionLimits } from './connections.js';
 import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
 import { listenerMask, maskedDeps, maskedEvent } from './mask.js';
@@ -51,6 +53,8 @@ export interface ListenerSettings {
   forwardTo: URL | undefined;
   /** The command that saves a webhook secret in the profile (`payctl config set webhook-secret --stdin`), said when there is none. */
   saveSecret?: string;
+  /** How long a connection may be idle and how many may be open (connections.ts); IDLE_MS and MAX_CONNECTIONS unless a test says. */
+  connections?: ConnectionLimits;
 }
 
 /** What the listener needs of the command's Deps. */
@@ -368,13 +372,16 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
   });
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', (err: NodeJS.ErrnoException) => reject(listenFailure(err, s.host, s.port)));
-      server.listen(s.port, s.host, () => resolve());
+      const failed = (err: NodeJS.ErrnoException) => reject(listenFailure(err, s.host, s.port));
+      server.once('error', failed);
+      server.listen(s.port, s.host, () => resolve(void server.off('error', failed)));
     });
   } catch (err) {
     await forwarder?.close();
     throw err;
   }
+  // Once listening: an 'error' now is a connection it could not accept, said by connections.ts.
+  limitConnections(server, s.connections ?? { idleMs: IDLE_MS, maxConnections: MAX_CONNECTIONS }, d.log, () => d.clock.now().getTime());
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : s.port;
   announce(s, d.log, port, forwarder);
