@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { DEFAULT_TIMEOUT_S, type GlobalOptions } from './config/globals.js';
 import { RefusedError, UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
-import { visibleWord } from './service/status-words.js';
+import { visibleWord } from './words.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
 import { fullName, PayctlCommand } from './commands/help.js';
 import { TREE } from './commands/tree.js';

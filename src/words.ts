@@ -3,7 +3,8 @@
  * provider or batch-file column): the optimal string alignment distance (Damerau-Levenshtein
  * without repeated edits, as commander counts it: a letter inserted, deleted or changed, or two
  * neighbours swapped, each one edit). The one copy of the rule; each caller keeps its own
- * threshold of what still counts as a slip.
+ * threshold of what still counts as a slip. Also what a chat app makes of typed text, and a
+ * typed word echoed with what it holds made visible (visibleWord).
  */
 
 /** Edits from `a` to `b`; once certain to be more than `limit`, `limit + 1` (linear in the rows read). */
@@ -82,4 +83,21 @@ export function copiedId(id: string): string | undefined {
 /** Words as a sentence starts them: "this machine's journal" -> "This machine's journal". */
 export function capitalized(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A word echoed so that what it holds can be seen: every character but printable ASCII as a
+ * visible escape (`"1\u200b"`, `"base-url\u001b]0;pwn\u0007"`), never dropped, which would show
+ * another word than the one given. For words whose valid forms are ASCII (a profile, a setting,
+ * a header name, a status): a status "Verified\u2060" is not verified and must not print as
+ * "Verified (not verified)"; a setting typed with a zero-width space must not read as one payctl
+ * knows. Written with escapes, never "?n?", which reads as typed question marks.
+ */
+export function visibleWord(word: string): string {
+  return word.replace(/[^\x20-\x7e]/gu, visibleEscape);
+}
+
+function visibleEscape(c: string): string {
+  const n = c.codePointAt(0)!;
+  return n > 0xffff ? `\\u{${n.toString(16)}}` : `\\u${n.toString(16).padStart(4, '0')}`;
 }

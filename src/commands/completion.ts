@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
+import { visibleWord } from '../words.js';
 import { SHELLS, generateCompletion, isShell } from '../completion/index.js';
 
 export interface CompletionOptions {
@@ -15,7 +16,7 @@ export interface CompletionOptions {
 }
 
 export async function run(opts: CompletionOptions, deps: Deps): Promise<number> {
-  if (!isShell(opts.shell)) throw new UsageError(`Unknown shell "${opts.shell}".`, [], `Shells: ${SHELLS.join(', ')}.`);
+  if (!isShell(opts.shell)) throw new UsageError(`Unknown shell "${visibleWord(opts.shell)}".`, [], `Shells: ${SHELLS.join(', ')}.`);
   await write(deps.io.stdout, generateCompletion(opts.shell, opts.tree()));
   return 0;
 }

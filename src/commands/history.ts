@@ -31,6 +31,7 @@ import { csvRow } from '../output/csv.js';
 import { makeStyle, statusColor, type Style } from '../output/style.js';
 import type { Column, StreamedTable } from '../output/table.js';
 import { text } from '../output/text.js';
+import { visibleWord } from '../words.js';
 
 export interface HistoryOptions {
   since?: string;
@@ -99,7 +100,7 @@ export function parseHistoryFilter(opts: HistoryOptions, deps: Pick<Deps, 'globa
     const wanted = opts.status.trim().toLowerCase().replace(/[-_]/g, ' ');
     const outcome = LEDGER_OUTCOMES.find((o) => o === wanted);
     if (outcome) f.outcome = outcome;
-    else problems.push(`--status: "${text(opts.status)}" is not an outcome (${OUTCOME_WORDS.join(', ')})`);
+    else problems.push(`--status: "${visibleWord(opts.status)}" is not an outcome (${OUTCOME_WORDS.join(', ')})`);
   }
   const batchId = idOption('--batch-id', 'a batch id', opts.batchId, problems);
   if (batchId !== undefined) f.batchId = batchId;

@@ -13,6 +13,7 @@ import { checkLedgerSetting, maskLedgerUrl } from './ledger-setting.js';
 import type { Profile } from './profile.js';
 import { ProfileSecretsUnreachable, storeDespiteKeyring, type ConfigStore } from './store.js';
 import { resolve } from 'node:path';
+import { visibleWord } from '../words.js';
 
 export const SETTABLE = ['base-url', 'webhook-secret', 'webhook-signature-header', 'policy', 'ledger', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
 
@@ -55,7 +56,7 @@ export function checkKey(key: string, use: 'read' | 'write' = 'write', commands:
       `Run \`${commands.login}\` to save a new key (the key is read from stdin or a hidden prompt, never from the command line), or \`${commands.logout}\` to remove it.`,
     );
   }
-  throw new UsageError(`Unknown setting "${key}".`, [], `Settings: ${(use === 'read' ? READABLE : SETTABLE).join(', ')}.`);
+  throw new UsageError(`Unknown setting "${visibleWord(key)}".`, [], `Settings: ${(use === 'read' ? READABLE : SETTABLE).join(', ')}.`);
 }
 
 /** The profile after setting `key` to `value`, or a UsageError listing what is wrong. */
@@ -70,7 +71,7 @@ export function applySetting(profile: Profile, key: string, value: string, comma
   if (key === 'webhook-signature-header') {
     // An HTTP field name (RFC 9110 token): what a sender can put on the wire.
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value))
-      throw new UsageError(`"${value}" is not an HTTP header name.`, [], 'For example: payctl config set webhook-signature-header X-Signature');
+      throw new UsageError(`"${visibleWord(value)}" is not an HTTP header name.`, [], 'For example: payctl config set webhook-signature-header X-Signature');
     return { webhookSignatureHeader: value };
   }
   // Kept as an absolute path: the profile is used from any folder. The file itself is checked by the command.

@@ -3,6 +3,8 @@
  * Not Intl: its digits differ from ISO for some currencies (e.g. IQD, RSD, ISK).
  * Codes not listed here are not known currencies.
  */
+import { visibleWord } from '../words.js';
+
 const DIGITS_EXCEPT_TWO: Record<string, number> = {
   BIF: 0,
   CLP: 0,
@@ -65,6 +67,6 @@ export function currencyFilter(value: string | undefined, problems: string[]): s
   if (value === undefined) return undefined;
   const currency = value.toUpperCase();
   if (isKnownCurrency(currency)) return currency;
-  problems.push(`--currency: "${value}" is not an ISO 4217 currency code`);
+  problems.push(`--currency: "${visibleWord(value)}" is not an ISO 4217 currency code`);
   return undefined;
 }

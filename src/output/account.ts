@@ -5,7 +5,7 @@
  * (an invisible character in it is why). Service text is sanitized.
  */
 import { kycVerified, type AuthUser } from '../service/schemas.js';
-import { visibleWord } from '../service/status-words.js';
+import { visibleWord } from '../words.js';
 import type { Style } from './style.js';
 import { text } from './text.js';
 

@@ -4,7 +4,8 @@
  * bounds, the payout statuses, and the test payctl applies to every listed record itself
  * (the service's list takes no filters it is known to honour: docs/service.md "Payout list").
  */
-import { sanitizeInline } from '../output/sanitize.js';
+import { visibleWord } from '../words.js';
+import { unseenCharacters } from './request.js';
 
 /** Payout statuses as payctl normalizes them (docs/service.md), as `payouts list --status` takes them. */
 export const PAYOUT_STATUSES = ['Pending', 'Successful', 'Failed'] as const;
@@ -17,18 +18,22 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export function statusFilter(value: string | undefined, problems: string[]): PayoutStatus | undefined {
   if (value === undefined) return undefined;
   const status = PAYOUT_STATUSES.find((s) => s.toLowerCase() === value.trim().toLowerCase());
-  if (status === undefined) problems.push(`--status: "${sanitizeInline(value)}" is not a payout status (${PAYOUT_STATUSES.join(', ')})`);
+  if (status === undefined) problems.push(`--status: "${visibleWord(value)}" is not a payout status (${PAYOUT_STATUSES.join(', ')})`);
   return status;
 }
 
 /**
  * An id given to an option (`--wallet`, `--batch-id`, `--payout-id`), trimmed: an empty one (a
  * script's unset variable: `--wallet "$W"`) is a problem, not a filter that matches nothing
- * and exits 0 with a total of zero, nor a request for an empty id.
+ * and exits 0 with a total of zero, nor a request for an empty id. So is one holding control,
+ * invisible or direction-changing characters (a zero-width space pasted from a chat app), as
+ * `payout create --wallet` refuses them: no id holds one, and an error echoing it would show
+ * another id than the one given.
  */
 export function idOption(flag: string, what: string, value: string | undefined, problems: string[]): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') problems.push(`${flag}: give ${what} (the value is empty)`);
+  for (const problem of unseenCharacters(value.trim())) problems.push(`${flag} ${problem}`);
   return value.trim();
 }
 
@@ -50,15 +55,15 @@ function isRealDate(y: string, m: string, d: string): boolean {
 export function parseTimeBound(flag: string, value: string, end: boolean): { value: string } | { problem: string } {
   const d = DATE.exec(value);
   if (d) {
-    if (!isRealDate(d[1]!, d[2]!, d[3]!)) return { problem: `${flag}: "${value}" is not a real date` };
+    if (!isRealDate(d[1]!, d[2]!, d[3]!)) return { problem: `${flag}: "${visibleWord(value)}" is not a real date` };
     return { value: `${value}T${end ? '23:59:59.999999999' : '00:00:00.000000'}Z` };
   }
   const iso = ISO.exec(value);
   if (iso) {
-    if (!isRealDate(iso[1]!, iso[2]!, iso[3]!)) return { problem: `${flag}: "${value}" is not a real date` };
+    if (!isRealDate(iso[1]!, iso[2]!, iso[3]!)) return { problem: `${flag}: "${visibleWord(value)}" is not a real date` };
     if (!Number.isNaN(Date.parse(value))) return { value };
   }
-  return { problem: `${flag}: "${value}" is not a date (2026-11-01) or an ISO timestamp (2026-11-01T10:00:00Z)` };
+  return { problem: `${flag}: "${visibleWord(value)}" is not a date (2026-11-01) or an ISO timestamp (2026-11-01T10:00:00Z)` };
 }
 
 export interface TimeRange {

@@ -205,11 +205,17 @@ function present(v: string | undefined): v is string {
 /** Records a problem of field k, read as "label: message" (or "label message" with join ' '). */
 type Fault = (k: FieldName, message: string, join?: ': ' | ' ') => void;
 
+/** Typed text's control, invisible or direction-changing characters as problems: the one rule for a payout's fields and for ids given to options (filters.ts idOption). */
+export function unseenCharacters(v: string): string[] {
+  const hidden = INVISIBLE.exec(v)?.[0];
+  const control = CONTROL.test(v) ? ['must not contain control characters'] : [];
+  return hidden === undefined ? control : [...control, `must not contain invisible or direction-changing characters (${codePoint(hidden)})`];
+}
+
 /** Control, invisible and direction-changing characters, and more than `max` characters. */
 function checkText(fault: Fault, k: FieldName, v: string | undefined, max: number): void {
   if (!present(v)) return;
-  if (CONTROL.test(v)) fault(k, 'must not contain control characters', ' ');
-  if (INVISIBLE.test(v)) fault(k, `must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`, ' ');
+  for (const problem of unseenCharacters(v)) fault(k, problem, ' ');
   if (longerThan(v, max)) fault(k, `is longer than ${max} characters`, ' ');
 }
 

@@ -5,6 +5,8 @@
  * what it means, so whether the payout was paid is unknown (`--wait` and `payout batch status`
  * exit 4 on it, as for an answer that never came).
  */
+import { visibleWord } from '../words.js';
+
 const STATUS_WORDS: Record<string, string> = {
   successful: 'Successful',
   success: 'Successful',
@@ -33,20 +35,6 @@ const STATUS_WORDS: Record<string, string> = {
 export function normalizeStatus(word: string): string {
   const trimmed = word.trim();
   return STATUS_WORDS[trimmed.toLowerCase()] ?? visibleWord(trimmed);
-}
-
-/**
- * A word of the service's that payctl judged not to be one it knows, written so that it cannot
- * read as one: every character but printable ASCII as a visible escape (a KYC status
- * "Verified\u2060" is not verified, and must not print as "Verified (not verified)").
- */
-export function visibleWord(word: string): string {
-  return word.replace(/[^\x20-\x7e]/gu, visibleEscape);
-}
-
-function visibleEscape(c: string): string {
-  const n = c.codePointAt(0)!;
-  return n > 0xffff ? `\\u{${n.toString(16)}}` : `\\u${n.toString(16).padStart(4, '0')}`;
 }
 
 /**

@@ -99,6 +99,20 @@ describe('config with a logged-in profile', () => {
     expect(r.stderr).toContain('Unknown setting "colour"');
   });
 
+  it('an unknown setting holding an escape sequence or an invisible character is named with them written out, not as a setting payctl knows (exit 2)', async () => {
+    for (const [key, shown] of [
+      ['base-url\u001b]0;pwn\u0007', 'base-url\\u001b]0;pwn\\u0007'],
+      ['base-url\u200b', 'base-url\\u200b'],
+    ] as const) {
+      for (const verb of ['get', 'unset']) {
+        const r = await run('config', verb, key);
+        expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+        expect(r.stderr).toContain(`Error: Unknown setting "${shown}".\n`);
+      }
+    }
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
   it('set base-url to http:// on a non-loopback host is refused (exit 2) and nothing changes', async () => {
     const before = readFileSync(configFile(cfg.dir), 'utf8');
     const r = await run('config', 'set', 'base-url', 'http://example.com/v2');
@@ -230,12 +244,20 @@ describe('config webhook-signature-header', () => {
     expect((await run('config', 'list')).stdout).not.toContain('webhook-signature-header');
   });
 
-  it.each([['X Signature'], ['X-Signature:'], ['(sig)'], ['Sïg']])('refuses %j (not an HTTP header name): exit 2, nothing saved', async (name) => {
+  // Echoed with what it holds made visible (a zero-width space, an escape, a letter that is not ASCII), never dropped.
+  it.each([
+    ['X Signature', 'X Signature'],
+    ['X-Signature:', 'X-Signature:'],
+    ['(sig)', '(sig)'],
+    ['Sïg', 'S\\u00efg'],
+    ['X-Sig\u200b', 'X-Sig\\u200b'],
+    ['X-Sig\u001b[2J', 'X-Sig\\u001b[2J'],
+  ])('refuses %j (not an HTTP header name): exit 2, nothing saved, the name shown as %j', async (name, shown) => {
     const before = readFileSync(configFile(cfg.dir), 'utf8');
     const r = await run('config', 'set', 'webhook-signature-header', name);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`"${name}" is not an HTTP header name.`);
+    expect(r.stderr).toContain(`Error: "${shown}" is not an HTTP header name.\n`);
     expect(r.stderr).toContain('payctl config set webhook-signature-header X-Signature');
     expect(stackLines(r.stderr)).toEqual([]);
     expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);

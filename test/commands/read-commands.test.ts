@@ -124,6 +124,23 @@ describe('balances', () => {
     }
     expect(since(ctx.sb, from)).toEqual([]);
   });
+
+  it('--wallet with a control or invisible character (an id pasted from a chat app): exit 2 before anything is sent, as payout create refuses it', async () => {
+    const from = ctx.sb.requests().length;
+    const said = {
+      [`${kwd}\u200b`]: '--wallet must not contain invisible or direction-changing characters (U+200B)',
+      [`${kwd}\u001b[2J`]: '--wallet must not contain control characters',
+    };
+    for (const [wallet, problem] of Object.entries(said)) {
+      const r = await run('balances', '--wallet', wallet);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`  - ${problem}\n`);
+      const p = await run('payouts', 'list', '--wallet', wallet);
+      expect([p.code, p.stderr.includes(problem)], p.stderr).toEqual([2, true]);
+    }
+    expect(since(ctx.sb, from)).toEqual([]);
+  });
 });
 
 describe('payout get', () => {

@@ -178,7 +178,9 @@ describe('applySetting', () => {
     'refuses %j as a webhook signature header (not an HTTP header name)',
     (name) => {
       const err = caught(() => applySetting({}, 'webhook-signature-header', name));
-      expect(err.message).toBe(`"${name}" is not an HTTP header name.`);
+      // Echoed with what it holds written out, never dropped: "Sig\u000aX-Other: 1", "S\u00efg".
+      const shown = name.replace('\n', '\\u000a').replace('\r', '\\u000d').replace('ï', '\\u00ef');
+      expect(err.message).toBe(`"${shown}" is not an HTTP header name.`);
       expect(err.exitCode).toBe(2);
       expect(err.hint).toBe('For example: payctl config set webhook-signature-header X-Signature');
     },

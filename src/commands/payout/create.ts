@@ -34,6 +34,7 @@ import { makePlanHint, refuseOverMaximum, refuseUnlistedMaker, reportPlan, share
 import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
+import { visibleWord } from '../../words.js';
 import { checkCommand, conflictError, journalPayout, refusedAtLogin, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
 
 export interface PayoutCreateOptions {
@@ -202,7 +203,7 @@ function validated(fields: PayoutFields, opts: PayoutCreateOptions, deps: Deps):
   // Each names its flag (`--amount`) apart from the message, for --json (a line that starts with a flag names it too).
   const problems: Array<Problem | string> = r.ok ? [] : [...r.issues];
   if (opts.idempotencyKey !== undefined && !isUuid(opts.idempotencyKey)) {
-    problems.push(fieldProblem('--idempotency-key', `"${opts.idempotencyKey}" is not a UUID`));
+    problems.push(fieldProblem('--idempotency-key', `"${visibleWord(opts.idempotencyKey)}" is not a UUID`));
   }
   // A dry run and a plan send nothing, so they need no yes.
   if (!opts.yes && !opts.dryRun && opts.planOut === undefined && !deps.io.interactive) {

@@ -47,6 +47,7 @@ import { SIGNATURE_HEADER, TOLERANCE_SECONDS, isHeaderName } from '../../service
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { checkListenHost, checkListenPath, startListener } from '../../webhooks/listener.js';
+import { visibleWord } from '../../words.js';
 
 export interface ListenOptions {
   port?: number;
@@ -142,14 +143,14 @@ async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Pro
 /** The signature header: --signature-header, else the profile's webhook-signature-header, else `Signature`. */
 function signatureHeaderName(opts: ListenOptions, deps: Deps, profile: () => Profile | undefined): string {
   if (opts.signatureHeader !== undefined) {
-    if (!isHeaderName(opts.signatureHeader)) throw new UsageError(`--signature-header: "${sanitizeInline(opts.signatureHeader)}" is not an HTTP header name.`);
+    if (!isHeaderName(opts.signatureHeader)) throw new UsageError(`--signature-header: "${visibleWord(opts.signatureHeader)}" is not an HTTP header name.`);
     return opts.signatureHeader;
   }
   const configured = resolveSettings(deps.globals, deps.env, profile()).webhookSignatureHeader.value;
   if (configured === undefined) return SIGNATURE_HEADER;
   if (!isHeaderName(configured)) {
     throw new UsageError(
-      `The profile's webhook-signature-header "${sanitizeInline(configured)}" is not an HTTP header name.`,
+      `The profile's webhook-signature-header "${visibleWord(configured)}" is not an HTTP header name.`,
       [],
       `Go back to the documented header (${SIGNATURE_HEADER}) with: ${commandLine(invocationOf(deps.globals, deps.env), ['config', 'unset'], ['webhook-signature-header'])}`,
     );
