@@ -103,6 +103,20 @@ export function checkKeyStays(name: string, profile: Profile | undefined, baseUr
   );
 }
 
+/**
+ * And the same rule for `config unset base-url`: a profile that holds a key keeps its base URL
+ * (the key would be left for no service, and no later `config set base-url` could give it one).
+ * Refused (exit 2, nothing changed), with the logout that removes the key first.
+ */
+export function checkKeyKeepsBaseUrl(name: string, profile: Profile | undefined, logout: string): void {
+  if (!holdsKey(profile) || !profile?.baseUrl) return;
+  throw new RefusedError(
+    `Profile "${name}" holds a key for ${maskBaseUrl(profile.baseUrl)}: its base URL stays while the key does. Nothing was changed.`,
+    [],
+    `Remove this profile's key first: ${logout}`,
+  );
+}
+
 /** checkApiKey for the key a call would send: from PAYCTL_API_KEY, or kept by the profile (in the keyring or the file). */
 function checkKeyOf(key: string, source: Source, profileName: string, profile: Profile | undefined): void {
   if (source === 'env') {

@@ -113,6 +113,28 @@ describe('config with a logged-in profile', () => {
     expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
   });
 
+  it('unset base-url while the profile holds a key: exit 2, nothing changed (the key would be stranded); the printed logout works, then it is unset', async () => {
+    const before = readFileSync(configFile(cfg.dir), 'utf8');
+    for (const args of [[], ['--json']]) {
+      const r = await run('config', 'unset', 'base-url', ...args);
+      expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+      expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(before);
+    }
+    const r = await run('config', 'unset', 'base-url');
+    expect(r.stderr).toBe(
+      `Error: Profile "default" holds a key for ${ctx.sb.baseUrl}: its base URL stays while the key does. Nothing was changed.\nRemove this profile's key first: payctl logout\n`,
+    );
+    // The profile still works as it did.
+    const status = await run('status');
+    expect(status.code, status.stderr).toBe(0);
+    const logout = /first: (payctl .*)$/m.exec(r.stderr)![1]!;
+    const o = await run(...logout.split(' ').slice(1));
+    expect(o.code, o.stderr).toBe(0);
+    const unset = await run('config', 'unset', 'base-url');
+    expect([unset.code, unset.stderr]).toEqual([0, '✓ Unset base-url in profile "default".\n']);
+    expect(readProfile(cfg.dir)).toEqual({});
+  });
+
   it('set base-url to http:// on a non-loopback host is refused (exit 2) and nothing changes', async () => {
     const before = readFileSync(configFile(cfg.dir), 'utf8');
     const r = await run('config', 'set', 'base-url', 'http://example.com/v2');
