@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js';
 import { AuthError } from '../errors.js';
 import { maskBaseUrl } from '../config/mask.js';
-import { callCredentials, checkBaseUrl, checkSettingBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
+import { callCredentials, checkBaseUrl, checkSettingBaseUrl, holdsKey, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
@@ -32,8 +32,12 @@ export function createApiClient(inp: SessionInputs): ApiClient {
   const profile = store.getProfile(globals.profile);
   const s = resolveSettings(globals, env, profile);
   if (!s.baseUrl.value) {
-    throw new AuthError(`Not logged in: profile "${globals.profile}" has no base URL.`, {
-      hint: `Run \`${login}\`, pass --base-url, or try the sandbox: \`payctl sandbox start --detach\` then use --profile sandbox.`,
+    // A key kept without a base URL (a file edited by hand) is sent nowhere: --base-url would not send it either.
+    const keyed = holdsKey(profile);
+    throw new AuthError(`Not logged in: profile "${globals.profile}" has no base URL${keyed ? ' (it holds a key saved without one)' : ''}.`, {
+      hint: keyed
+        ? `Log in to it again with the service's base URL (\`${login} --base-url URL\`, the URL ending in /v2), or remove its key: \`${commandLine(invocationOf(globals, env), ['logout'])}\`.`
+        : `Run \`${login}\`, pass --base-url, or try the sandbox: \`payctl sandbox start --detach\` then use --profile sandbox.`,
     });
   }
   const baseUrl = checkSettingBaseUrl({ value: s.baseUrl.value, source: s.baseUrl.source }, globals.profile);
@@ -42,7 +46,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
   if (retired) inp.warn?.(retired);
   if (c.withheld) {
     throw new AuthError(
-      `Profile "${globals.profile}" holds a key for ${profile?.baseUrl ? maskBaseUrl(profile.baseUrl) : 'another base URL'}, not for ${baseUrl}: it is not sent there.`,
+      `Profile "${globals.profile}" holds a key ${profile?.baseUrl ? `for ${maskBaseUrl(profile.baseUrl)}` : 'saved without a base URL'}, not for ${baseUrl}: it is not sent there.`,
       {
         hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile of its own to it: ${commandLine({ profile: freeProfileName(baseUrl, store), baseUrl }, ['login'])}`,
       },

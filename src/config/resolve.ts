@@ -83,7 +83,7 @@ export function callCredentials(s: Settings, profile: Profile | undefined, baseU
 }
 
 /** Whether a profile keeps a key: in the file, or in the OS keyring (a keyring profile always holds one). */
-function holdsKey(profile: Profile | undefined): boolean {
+export function holdsKey(profile: Profile | undefined): boolean {
   return !!trimKey(profile?.apiKey) || profile?.secrets === 'keyring';
 }
 
@@ -165,7 +165,7 @@ export function checkSettingBaseUrl(setting: Setting<string> & { value: string }
     const where = setting.source === 'profile' ? `The base URL of profile "${profileName}"` : 'PAYCTL_BASE_URL';
     const fix =
       setting.source === 'profile'
-        ? `It was saved in the config file (${'`'}payctl config get base-url --profile ${shellQuote(profileName)}${'`'} shows it): log in to that profile again with the service's base URL (--base-url, ending in /v2), or give this command --base-url.`
+        ? `It was saved in the config file (${'`'}payctl config get base-url --profile ${shellQuote(profileName)}${'`'} shows it): log in to that profile again with the service's base URL (${'`'}payctl login --profile ${shellQuote(profileName)} --base-url URL${'`'}, the URL ending in /v2), or give this command --base-url with the key for that URL in PAYCTL_API_KEY (the profile's key is sent only to the profile's own base URL).`
         : 'Set PAYCTL_BASE_URL to a URL such as https://api.bokumonie.com/v2, or unset it.';
     throw new UsageError(`${where} cannot be used: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`, err.issues, err.hint ? `${err.hint}\n${fix}` : fix);
   }

@@ -409,6 +409,27 @@ describe('a base URL with a user name and password (the password is a secret)', 
     expect(since(ctx.sb, from)).toEqual([]);
   });
 
+  it('edited into the config file: the refusal says two ways out, and each works as printed', async () => {
+    writeProfile(cfg.dir, { baseUrl: WITH_USER, apiKey: KEY });
+    const r = await run('balances');
+    expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+    expect(r.stderr).toContain(
+      "log in to that profile again with the service's base URL (`payctl login --profile default --base-url URL`, the URL ending in /v2), or give this command --base-url with the key for that URL in PAYCTL_API_KEY (the profile's key is sent only to the profile's own base URL).",
+    );
+    noPassword(r);
+    // The second: --base-url, with the key in PAYCTL_API_KEY.
+    const flag = await payctl(['balances', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(flag.code, flag.stderr).toBe(0);
+    // The first: log in to the profile again with the base URL (the key asked for: here PAYCTL_API_KEY).
+    const login = /\(`(payctl login [^`]+)`/.exec(r.stderr)![1]!.replace('URL', ctx.sb.baseUrl);
+    const l = await payctl(login.split(' ').slice(1), { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(l.code, l.stderr).toBe(0);
+    noPassword(l);
+    const b = await run('balances');
+    expect(b.code, b.stderr).toBe(0);
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
   it('given by --base-url or PAYCTL_BASE_URL, or to config set (even one that does not parse): refused (exit 2), the password never shown', async () => {
     writeProfile(cfg.dir, {});
     const status = await run('status', '--base-url', WITH_USER);
@@ -429,6 +450,30 @@ describe('a base URL with a user name and password (the password is a secret)', 
     const policy = await payctl(['config', 'set', 'policy', join(cfg.dir, 'no-such-policy.json')], { dir: cfg.dir, env: { PAYCTL_BASE_URL: WITH_USER } });
     expect(policy.code).toBe(2);
     for (const r of [status, env, set, odd, secret, policy]) noPassword(r);
+  });
+});
+
+describe('a key kept without a base URL', () => {
+  it('a key kept without a base URL (edited by hand): not "pass --base-url" (which would not send it) but log in again or log out, each as printed', async () => {
+    writeProfile(cfg.dir, { apiKey: KEY });
+    for (const args of [['balances'], ['status']]) {
+      const r = await run(...args);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain('Not logged in: profile "default" has no base URL (it holds a key saved without one).');
+      expect(r.stderr).toContain(
+        "Log in to it again with the service's base URL (`payctl login --base-url URL`, the URL ending in /v2), or remove its key: `payctl logout`.",
+      );
+    }
+    const flag = await run('balances', '--base-url', ctx.sb.baseUrl);
+    expect(flag.code, flag.stderr).toBe(3);
+    expect(flag.stderr).toContain(`Profile "default" holds a key saved without a base URL, not for ${ctx.sb.baseUrl}: it is not sent there.`);
+    const l = await payctl(['login', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(l.code, l.stderr).toBe(0);
+    expect((await run('balances')).code).toBe(0);
+    writeProfile(cfg.dir, { apiKey: KEY });
+    const o = await run('logout');
+    expect(o.code, o.stderr).toBe(0);
+    expect(readProfile(cfg.dir)).toEqual({});
   });
 });
 
