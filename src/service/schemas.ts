@@ -118,7 +118,21 @@ export const walletSchema = z.looseObject({
   updated_at: opt(z.string()),
 });
 export type Wallet = z.infer<typeof walletSchema>;
-export const walletsSchema = z.array(walletSchema);
+/**
+ * The wallets of a balances answer, each id once: a wallet listed twice (an SLE and an NGN entry
+ * for wallet "1") has no one balance or currency to go by (`balances --wallet`, `payout create`'s
+ * "From wallet" and short-balance check would each pick one), so the answer is unreadable.
+ */
+export const walletsSchema = z.array(walletSchema).check(
+  z.superRefine((wallets, ctx) => {
+    const seen = new Map<string, number>();
+    wallets.forEach((w, i) => {
+      const first = seen.get(w.wallet_id);
+      if (first === undefined) seen.set(w.wallet_id, i);
+      else ctx.addIssue({ code: 'custom', path: [i, 'wallet_id'], input: w.wallet_id, message: `wallet "${w.wallet_id}" is listed twice (entries ${first} and ${i})` });
+    });
+  }),
+);
 
 export const providerResponseSchema = z.lazy(() =>
   z.looseObject({

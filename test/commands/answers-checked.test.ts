@@ -3,7 +3,8 @@
  * RFC 9457 problem details shown with their detail, a `payout get A` answered about payout B
  * (transaction ids: exit 1, both ids shown) or with no transaction id (exit 1), a filtered list answered with a record outside the filter (exit 1),
  * a total that is not the amount plus the fee (warned), and a create answered about another
- * payout (exit 4, journaled unknown) over the real sandbox behind a rewriting proxy.
+ * payout (exit 4, journaled unknown) over the real sandbox behind a rewriting proxy, and a
+ * balances answer that lists a wallet twice (exit 1 for every command that reads it).
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -194,6 +195,49 @@ describe('reads must be about what was asked', () => {
     const unfiltered = await payctl(['payouts', 'list', '--csv'], { dir });
     expect(unfiltered.code, unfiltered.stderr).toBe(0);
     expect(unfiltered.stdout).toContain('TXN-BOK-0000000000000000000000000B');
+  });
+});
+
+describe('a balances answer that lists one wallet twice', () => {
+  it('is unreadable for every command (exit 1, saying so): balances, payout create (the card and the check), payout batch; nothing is sent', async () => {
+    const wallet = (currency: string, balance: string) => ({ wallet_id: '1', wallet_name: 'Main', currency, balance, updated_at: TS });
+    const h = await hostile((req, res) => {
+      if (req.url === '/v2/wallets/balances') json(res, 200, { status: 'Successful', data: [wallet('SLE', '5.00'), wallet('NGN', '90000.00')] });
+      else json(res, 500, { message: 'not here' });
+    });
+    const dir = configDir();
+    hostileProfile(dir, h);
+    const said = 'Error: The service sent wallet balances that payctl does not understand: 1.wallet_id: wallet "1" is listed twice (entries 0 and 1).';
+    const create = [
+      'payout',
+      'create',
+      '--wallet',
+      '1',
+      '--amount',
+      '10',
+      '--currency',
+      'NGN',
+      '--type',
+      'bank',
+      '--name',
+      'Aminata Kamara',
+      '--provider',
+      'uba',
+      '--account',
+      '0123',
+    ];
+    const file = writeFile(join(dir, 'rows.csv'), toCsv(batchRows(1, '1', 'dup', 'NGN')));
+    for (const args of [['balances'], ['balances', '--wallet', '1'], [...create, '--dry-run'], ['payout', 'batch', file, '--yes']]) {
+      const r = await payctl(args, { dir });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(said);
+      expectNoCrash(r);
+    }
+    const j = await payctl(['balances', '--json'], { dir });
+    expect(j.code, j.stderr).toBe(1);
+    expect(JSON.parse(j.stderr).error.message).toBe(said.slice('Error: '.length));
+    expect(h.seen.map((s) => `${s.method} ${s.url}`).filter((l) => !l.endsWith('/wallets/balances'))).toEqual([]);
   });
 });
 
