@@ -477,20 +477,32 @@ describe('a key kept without a base URL', () => {
   });
 });
 
-describe('config list of an empty profile', () => {
-  it('says there are no settings (exit 0, nothing on stdout)', async () => {
+describe('config list of a profile with no settings, or none', () => {
+  it('a fresh install (no profile at all): says there are none yet and how to log in (exit 0, nothing on stdout; --json: no profiles)', async () => {
     const r = await run('config', 'list');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('Profile "default" has no settings.');
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', 'There are no profiles yet. Run `payctl login` to set one up.\n']);
+    const j = await run('config', 'list', '--json');
+    expect(j.code, j.stderr).toBe(0);
+    expect(oneJson(j.stdout)).toEqual({ profile: 'default', profiles: [], settings: {} });
   });
 
-  it('names the other profiles', async () => {
-    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }, 'staging');
+  it('a profile there is, with no settings (after logout and unset): says so (exit 0)', async () => {
+    writeProfile(cfg.dir, {});
     const r = await run('config', 'list');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('Other profiles: staging');
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', 'Profile "default" has no settings. Run `payctl login` to set it up.\n']);
+  });
+
+  it('the default profile when only others exist: an error naming them (exit 2), as config get says; each named one lists', async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY }, 'staging');
+    for (const args of [['list'], ['list', '--json'], ['get', 'base-url']]) {
+      const r = await run('config', ...args);
+      expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+      const said = args.includes('--json') ? JSON.parse(r.stderr).error : { message: r.stderr, hint: r.stderr };
+      expect(said.message).toContain('There is no profile "default"');
+      expect(said.hint).toContain('Known profiles: staging.');
+    }
     const s = await run('config', 'list', '--profile', 'staging');
+    expect(s.code, s.stderr).toBe(0);
     expect(s.stdout).toContain(`base-url  ${ctx.sb.baseUrl}`);
     expectNoSecrets(s, [KEY]);
   });

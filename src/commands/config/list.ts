@@ -1,15 +1,29 @@
-/** `payctl config list`: the profile's settings, secrets masked. */
+/**
+ * `payctl config list`: the profile's settings, secrets masked. A profile that does not exist is
+ * an error naming those there are (exit 2), as for `config get`; but where there is no profile
+ * at all (before the first login) it says so and how to log in (exit 0), as `gh config list`
+ * works on a fresh install.
+ */
 import { write, type Deps } from '../../deps.js';
 import { profileToShow, visibleSettings } from '../../config/settings.js';
 import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
+import { noSuchProfile } from '../../config/known-profiles.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   const name = deps.globals.profile;
   const { store, profile, keyUnreachable } = profileToShow(() => deps.config(), name);
-  const settings = visibleSettings(profile ?? {});
+  const login = commandLine(invocationOf(deps.globals, deps.env), ['login']);
+  if (!profile) {
+    const known = store.profileNames();
+    if (known.length) throw noSuchProfile(name, known, 'no settings to list', login);
+    if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, profiles: [], settings: {} }) + '\n');
+    else deps.log.info(`There are no profiles yet. Run \`${login}\` to set one up.`);
+    return 0;
+  }
+  const settings = visibleSettings(profile);
   // The key kept in a keyring that cannot be reached: every other setting still shown, and why not the key.
   const unreachable = keyUnreachable && `in the OS keyring, which cannot be reached (${keyUnreachable.reason})`;
   if (deps.globals.json) {
@@ -19,7 +33,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   }
   if (unreachable) settings.splice(settings[0]?.[0] === 'base-url' ? 1 : 0, 0, ['api-key', unreachable]);
   const style = makeStyle(deps.io.color);
-  if (settings.length === 0) deps.log.info(`Profile "${name}" has no settings. Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` to set it up.`);
+  if (settings.length === 0) deps.log.info(`Profile "${name}" has no settings. Run \`${login}\` to set it up.`);
   else
     await write(
       deps.io.stdout,
