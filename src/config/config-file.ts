@@ -1,8 +1,9 @@
 /**
  * The config file read back: `config.json`, a regular file of at most 1 MiB that only its
  * owner can write, parsed against the shape payctl writes (profiles by name). A file that is
- * damaged, too large, a symlink or writable by others, or readable by others while it keeps a
- * secret (a key, a webhook secret, a ledger password), is refused with its path, never fixed
+ * damaged (a key given twice in one object included), too large, a symlink or writable by
+ * others, or readable by others while it keeps a secret (a key, a webhook secret, a ledger
+ * password), is refused with its path, never fixed
  * or overwritten (store.ts, the profile store, writes through conf). A file unchanged since
  * the last read (inode, size, modification and change times) is not parsed again, unless it
  * changed in the last two seconds (the "racily clean" files of git).
@@ -14,6 +15,7 @@ import '../zod.js';
 import { ConfigError } from '../errors.js';
 import { jsonFault } from './json-fault.js';
 import { hasPassword } from './ledger-setting.js';
+import { keyTwice } from './json-scan.js';
 import { ownerId } from './paths.js';
 import { shellQuote } from './shell.js';
 import type { Profile } from './profile.js';
@@ -109,6 +111,10 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
   } catch (err) {
     throw damaged(path, jsonFault(err, text));
   }
+  // A key given twice ("apiKey" in one profile): JSON.parse keeps the last, silently, while the
+  // person who edited the file reads the first. Refused as the policy file refuses it.
+  const twice = keyTwice(text);
+  if (twice !== undefined) throw damaged(path, new Error(twice));
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -18,7 +18,7 @@ import { jsonlRows } from './batch-jsonl.js';
 
 // What the modules of a file's reading offer, from the one module their callers know.
 export { batchTemplate, canonicalColumn, closestColumn, COLUMN_LABELS, COLUMNS, MAX_COLUMNS } from './batch-columns.js';
-export { duplicateJsonKey } from './batch-jsonl.js';
+export { duplicateJsonKey } from '../config/json-scan.js';
 export type { BatchRow } from './batch-rows.js';
 
 export type FileFormat = 'csv' | 'jsonl';

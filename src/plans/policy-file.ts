@@ -14,7 +14,7 @@ import { decimalFromNumber, decimalToMinor, formatAmount, minorToDecimal } from 
 import { parseServiceJson } from '../service/exact-json.js';
 import { isKnownCurrency, minorDigits } from '../money/currencies.js';
 import { fingerprintOf } from './keys.js';
-import { duplicateJsonKey } from '../payouts/batch-jsonl.js';
+import { keyTwice } from '../config/json-scan.js';
 
 export interface Tier {
   /** Minor units; the tier applies to totals >= from (inclusive) or > over. */
@@ -289,15 +289,6 @@ export function examinePolicy(file: string): { policy: Policy; problems: [] } | 
   const twice = keyTwice(text);
   if (twice) return { problems: [twice] };
   return examinePolicyValue(raw, file);
-}
-
-/**
- * A key an object of a policy's JSON gives twice, said as a problem: JSON keeps the last, so a
- * person reading the file sees a limit (the first) that is not the one enforced.
- */
-export function keyTwice(text: string): string | undefined {
-  const twice = duplicateJsonKey(text);
-  return twice === undefined ? undefined : `the key "${twice}" is given twice in one object: a reader sees the first value, and JSON keeps the last; give it once`;
 }
 
 /**

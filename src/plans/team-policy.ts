@@ -26,7 +26,8 @@ import { ConfigError } from '../errors.js';
 import type { StoredPolicy } from '../payouts/ledger/ledger.js';
 import { CanonicalError, canonicalJson } from './canonical.js';
 import { signText, verifyText, type SigningKey } from './keys.js';
-import { examinePolicyValue, keyTwice, type Member, type Policy } from './policy-file.js';
+import { examinePolicyValue, type Member, type Policy } from './policy-file.js';
+import { keyTwice } from '../config/json-scan.js';
 import { fingerprintHolds, type Approval } from './signatures.js';
 
 /** A version of the team's policy in force, read and checked. */

@@ -531,6 +531,24 @@ describe('a damaged config file', () => {
     expect(since(ctx.sb, from)).toEqual([]);
   });
 
+  it('a key given twice in a profile (edited by hand: JSON keeps the last, the editor reads the first): refused naming the key and the file (exit 2), never overwritten, nothing sent', async () => {
+    const other = newKey();
+    const text = `{"profiles":{"default":{"baseUrl":"${ctx.sb.baseUrl}","apiKey":"${KEY}","apiKey":"${other}"}}}`;
+    writeFileSync(configFile(cfg.dir), text, { mode: 0o600 });
+    const from = ctx.sb.requests().length;
+    for (const args of [['balances'], ['config', 'list'], ['config', 'set', 'webhook-signature-header', 'X-Sig'], ['logout']]) {
+      const r = await run(...args);
+      expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+      expect(r.stderr).toContain(
+        `Error: The config file ${configFile(cfg.dir)} is damaged and cannot be read (the key "apiKey" is given twice in one object: a reader sees the first value, and JSON keeps the last; give it once).`,
+      );
+      expect(r.stderr).toContain('payctl does not overwrite it');
+      expectNoSecrets(r, [KEY, other]);
+    }
+    expect(readFileSync(configFile(cfg.dir), 'utf8')).toBe(text);
+    expect(since(ctx.sb, from)).toEqual([]);
+  });
+
   it('a secret written without its quotes: where, in words; none of the secret (V8 quoted ten characters of it)', async () => {
     const secret = 'whsec_Zq81nB0pXeT4';
     const text = `{\n  "profiles": {\n    "default": {\n      "baseUrl": "${ctx.sb.baseUrl}",\n      "webhookSecret": ${secret}\n    }\n  }\n}\n`;
