@@ -197,6 +197,9 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner, shallow = fals
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** Names of JavaScript's object machinery, not data: never a key of the config file's profiles. */
+const RESERVED_PROFILE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+const PROFILE_NAME_RULE = 'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit; not __proto__, constructor or prototype)';
 
 /** Global options from the command line and environment (flag > env > default). */
 export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
@@ -211,13 +214,13 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
   const choice = profileChoice(o.profile, env);
   const profile = choice.value;
   // A profile name is a key of the config file and a word in printed commands: kept plain.
-  if (!PROFILE_NAME.test(profile) || profile === '__proto__' || profile === 'constructor' || profile === 'prototype') {
-    throw new UsageError(
-      // Written with visible escapes ("\u00fcn\u00ef"), never "?n?", which reads as typed question marks.
-      `"${visibleWord(profile)}" is not a valid profile name${o.profile === undefined ? ' (from PAYCTL_PROFILE)' : ''}.`,
-      [],
-      'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit), e.g. --profile staging.',
-    );
+  const from = o.profile === undefined ? ' (from PAYCTL_PROFILE)' : '';
+  if (RESERVED_PROFILE_NAMES.has(profile)) {
+    throw new UsageError(`"${profile}" is a reserved name: no profile may have it${from}.`, [], `${PROFILE_NAME_RULE}: choose another, e.g. --profile staging.`);
+  }
+  if (!PROFILE_NAME.test(profile)) {
+    // Written with visible escapes ("\u00fcn\u00ef"), never "?n?", which reads as typed question marks.
+    throw new UsageError(`"${visibleWord(profile)}" is not a valid profile name${from}.`, [], `${PROFILE_NAME_RULE}, e.g. --profile staging.`);
   }
   return {
     profile,

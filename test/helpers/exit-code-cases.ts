@@ -123,7 +123,7 @@ const USAGE: Array<[string[], string]> = [
   [['balances', '--currency', 'XYZ'], '--currency: "XYZ" is not an ISO 4217 currency code'],
   [['balances', '--timeout', '0'], '--timeout must be a number of seconds, at least 0.1.'],
   [['balances', '--timeout', '0.0001'], '--timeout must be a number of seconds, at least 0.1.'],
-  [['balances', '-p', '__proto__'], '"__proto__" is not a valid profile name.'],
+  [['balances', '-p', '__proto__'], '"__proto__" is a reserved name: no profile may have it.'],
   [['config', 'set', 'base-url', 'https://x.example/v2', '-p', 'a b'], '"a b" is not a valid profile name.'],
   [['payout', 'get'], "error: missing required argument 'id'"],
   [['config', 'set', 'base-url'], "error: missing required argument 'value'"],

@@ -185,9 +185,6 @@ describe('the profile: flag, then PAYCTL_PROFILE, then "default"', () => {
     ['has space', '"has space" is not a valid profile name.'],
     ['a/b', '"a/b" is not a valid profile name.'],
     ['x'.repeat(65), `"${'x'.repeat(65)}" is not a valid profile name.`],
-    ['__proto__', '"__proto__" is not a valid profile name.'],
-    ['constructor', '"constructor" is not a valid profile name.'],
-    ['prototype', '"prototype" is not a valid profile name.'],
     ['café', '"caf\\u00e9" is not a valid profile name.'],
     ['ünï', '"\\u00fcn\\u00ef" is not a valid profile name.'],
     ['a\u001b[31mred', '"a\\u001b[31mred" is not a valid profile name.'],
@@ -207,6 +204,27 @@ describe('the profile: flag, then PAYCTL_PROFILE, then "default"', () => {
       expect((error as UsageError).message).toBe(message);
       expect((error as UsageError).exitCode).toBe(2);
       expect((error as UsageError).hint).toMatch(/^A profile name has letters, digits, _ \. - /);
+    });
+  }
+
+  // They meet the rule of characters, but name JavaScript's object machinery: said to be reserved, not invalid.
+  for (const name of ['constructor', 'prototype', '__proto__']) {
+    it(`--profile ${name} is a usage error saying the name is reserved`, async () => {
+      const p = await parse('status', `--profile=${name}`);
+      let error: unknown;
+      try {
+        p.globals();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).message).toBe(`"${name}" is a reserved name: no profile may have it.`);
+      expect((error as UsageError).exitCode).toBe(2);
+      expect((error as UsageError).hint).toBe(
+        'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit; not __proto__, constructor or prototype): choose another, e.g. --profile staging.',
+      );
+      const env = await parse('status');
+      expect(() => env.globals({ PAYCTL_PROFILE: name })).toThrow(`"${name}" is a reserved name: no profile may have it (from PAYCTL_PROFILE).`);
     });
   }
 
