@@ -312,13 +312,19 @@ export const summarySchema = z.lazy(() => {
 });
 export type Summary = z.infer<typeof summarySchema>;
 
-/** Validates `value` or throws an ApiError naming the first bad field. */
+/**
+ * Validates `value` or throws an ApiError naming the first bad field; a field that is not there
+ * is said so in words (`the field "data" is missing`), not in the validator's ("Invalid input:
+ * expected nonoptional, received undefined").
+ */
 export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, what: string, requestId?: string): z.output<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const path = issue.path.length ? issue.path.join('.') : '(top level)';
-  throw new ApiError(`The service sent ${what} that payctl does not understand: ${path}: ${issue.message}.`, {
+  const missing = issue.code === 'invalid_type' && (issue.expected === 'nonoptional' || issue.message.endsWith('received undefined'));
+  const said = !missing ? `${path}: ${issue.message}` : issue.path.length ? `the field "${path}" is missing` : 'there is nothing in it';
+  throw new ApiError(`The service sent ${what} that payctl does not understand: ${said}.`, {
     requestId,
     hint: 'If the service changed, a route override or a newer payctl may be needed. Run with --verbose to see the response.',
   });

@@ -1,8 +1,8 @@
 /**
  * Hostile services (issue 11), in process (payctl's main with in-memory streams): answers
  * that drip forever, a Retry-After: 0 storm, a 2xx that describes another payout,
- * services that echo the key (the bearer token: docs/service.md) back, and a profile's key
- * offered to another --base-url. Small node:http servers (test/helpers/hostile.ts) play the
+ * services that echo the key (the bearer token: docs/service.md) back, a profile's key
+ * offered to another --base-url, redirects (said, never followed) and an envelope without data. Small node:http servers (test/helpers/hostile.ts) play the
  * hostile service, or stand in for the documented one;
  * for payouts, a forwarding proxy in front of the real in-process sandbox rewrites one
  * answer. What needs a process (peak RSS, a full tmpfs, commands run as printed by a
@@ -175,6 +175,55 @@ describe('GET /auth/user answering an account that says nothing of whose it is',
       expect(status.code, status.stderr).not.toBe(0);
       expect(status.stdout + status.stderr).not.toContain('Credentials valid');
     }
+  });
+});
+
+describe('GET /auth/user answering an envelope without data', () => {
+  it('status and login say in a sentence that the field is missing (not "expected nonoptional, received undefined"); exit 1, nothing saved', async () => {
+    const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'User Authenticated successfully' }));
+    const dir = configDir();
+    const key = newKey();
+    const login = await payctl(['login', '--base-url', h.baseUrl], { dir, env: { PAYCTL_API_KEY: key } });
+    expect(login.code, login.stderr).toBe(1);
+    expect(readProfile(dir)?.apiKey).toBeUndefined();
+    hostileProfile(dir, h, key);
+    const status = await payctl(['status'], { dir });
+    expect(status.code, status.stderr).toBe(1);
+    for (const r of [login, status]) {
+      expect(r.stderr).toContain('Error: The service sent a response that payctl does not understand: the field "data" is missing.\n');
+      expect(r.stderr).not.toContain('nonoptional');
+    }
+  });
+});
+
+describe('a redirect from the service', () => {
+  it.each([301, 302, 303, 307, 308])('HTTP %i is said to be a redirect, naming where to (masked), and not followed: the key goes nowhere else (exit 1)', async (code) => {
+    const elsewhere = await hostile((_req, res) => json(res, 200, { status: 'Successful', data: [] }));
+    const h = await hostile((_req, res) =>
+      res.writeHead(code, { location: `http://admin:pw@127.0.0.1:${new URL(elsewhere.url).port}/v3/wallets/balances\u009b2J` }).end(),
+    );
+    const dir = configDir();
+    const { key } = hostileProfile(dir, h);
+    const r = await payctl(['balances'], { dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      `Error: The service answered HTTP ${code}, a redirect to "http://****@127.0.0.1:${new URL(elsewhere.url).port}/v3/wallets/balances": payctl does not follow redirects (the API key goes only to the base URL's origin).\n`,
+    );
+    expect(r.stderr).toContain('If the service has moved, the base URL needs changing: log in again with the new one');
+    expect(r.stderr).not.toContain('pw@');
+    expect(r.stderr).not.toContain('not JSON');
+    expect(elsewhere.seen).toEqual([]);
+    expect(h.seen).toHaveLength(1);
+    expectNoSecrets(r, [key]);
+  });
+
+  it('without a Location: said so', async () => {
+    const h = await hostile((_req, res) => res.writeHead(302).end());
+    const dir = configDir();
+    hostileProfile(dir, h);
+    const r = await payctl(['balances'], { dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('Error: The service answered HTTP 302, a redirect without a Location: payctl does not follow redirects');
   });
 });
 
