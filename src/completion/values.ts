@@ -8,7 +8,7 @@
  */
 import { READABLE, SETTABLE } from '../config/settings.js';
 import { ERROR_SHAPES, LIST_SHAPES } from '../sandbox/shapes.js';
-import { KNOWN_PROVIDERS } from '../payouts/request.js';
+import { KNOWN_PROVIDERS } from '../payouts/providers.js';
 import { OUTCOME_WORDS } from '../payouts/history-lines.js';
 import { PAYOUT_STATUSES } from '../payouts/filters.js';
 

@@ -9,7 +9,8 @@ import { UsageError } from '../errors.js';
 import { balanceMinor, formatAmount, parseAmount } from '../money/amount.js';
 import type { Prompter } from '../output/prompter.js';
 import { text } from '../output/text.js';
-import { FIELD_NAMES, normalizeProvider, providerSuggestion, providersFor, validatePayout, type PayoutFields } from './request.js';
+import { FIELD_NAMES, validatePayout, type PayoutFields } from './request.js';
+import { normalizeProvider, providerSuggestion, providersFor } from './providers.js';
 
 export function walletLabel(w: Wallet): string {
   return `${text(w.wallet_name) || text(w.wallet_id)} (${text(w.wallet_id)}) · ${formatAmount(w.balance, w.currency)} ${text(w.currency)}`;

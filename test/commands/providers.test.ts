@@ -13,7 +13,7 @@ import { escapeRe, loginInProcess } from '../helpers/payout-fixtures.js';
 import { recordingPrompter } from '../helpers/recording-prompter.js';
 import type { Step } from '../helpers/prompts.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { PROVIDERS } from '../../src/payouts/request.js';
+import { PROVIDERS } from '../../src/payouts/providers.js';
 
 const ctx = useSandbox();
 

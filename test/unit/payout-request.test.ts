@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isUuid, normalizeProvider, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
+import { isUuid, payoutBody, validatePayout, type PayoutFields, type PayoutRequest } from '../../src/payouts/request.js';
+import { normalizeProvider } from '../../src/payouts/providers.js';
 import { COLUMN_LABELS } from '../../src/payouts/batch-file.js';
 import { FLAG_LABELS } from '../../src/commands/payout/fields.js';
 import { parseAmount } from '../../src/money/amount.js';

@@ -6,7 +6,7 @@
  * known provider, or one close to none, gets none.
  */
 import { describe, expect, it } from 'vitest';
-import { KNOWN_PROVIDERS, PROVIDERS, providerSuggestion, providersFor } from '../../src/payouts/request.js';
+import { KNOWN_PROVIDERS, PROVIDERS, providerSuggestion, providersFor } from '../../src/payouts/providers.js';
 import { OPTION_HINTS } from '../../src/completion/values.js';
 
 describe('the providers payctl knows, by recipient type', () => {
