@@ -27,13 +27,17 @@ export const MAX_RATE_LIMITED = 50;
 
 /**
  * What an answer of POST /payout is: `answered` (2xx: the payout taken; its answer is read and
- * checked next), `retry` (the same key and body again after a wait) or `final` (any other 4xx,
- * a 409 other than in progress included: the service's last word on this key).
+ * checked next), `retry` (the same key and body again after a wait), `final` (any other 4xx,
+ * a 409 other than in progress included: the service's last word on this key) or `unknown` (a
+ * redirect: no refusal, since what answered, a proxy or a moved service, may have passed the
+ * payout on first, a 303 says it was processed, and payctl follows none: the key goes only to
+ * the base URL's origin).
  */
-export type PayoutAnswerVerdict = 'answered' | 'retry' | 'final';
+export type PayoutAnswerVerdict = 'answered' | 'retry' | 'final' | 'unknown';
 
 export function classifyPayoutAnswer(res: HttpResponse): PayoutAnswerVerdict {
   if (res.status >= 200 && res.status <= 299) return 'answered';
+  if (res.status >= 300 && res.status <= 399) return 'unknown';
   return payoutRetryReason(res) === undefined ? 'final' : 'retry';
 }
 

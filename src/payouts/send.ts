@@ -1,10 +1,10 @@
 /**
  * Sends one journaled payout (docs/architecture.md, "Retries"): only ever with the journaled key and
- * the identical body. Connection errors, time-outs, 408, 429, 5xx and 409
- * IDEMPOTENCY_IN_PROGRESS are retried with backoff (Retry-After honoured), bounded in
- * attempts and time; any other 4xx is final. When no answer ever came, the outcome
- * is unknown: never reported as failure or success. An entry whose outcome is unknown and
- * whose first attempt is more than 24 hours old, or dated in the future, is not resent at all (entry-age.ts).
+ * the identical body. Connection errors, time-outs, 408, 429, 5xx and 409 IDEMPOTENCY_IN_PROGRESS
+ * are retried with backoff (Retry-After honoured), bounded in attempts and time; any other 4xx is
+ * final. When no answer ever came, or a redirect, the outcome is unknown: never reported as
+ * failure or success. An entry whose outcome is unknown and whose first attempt is more than 24
+ * hours old, or dated in the future, is not resent at all (entry-age.ts).
  * Which answers are retried, final or unknown is decided in one place, api/payout-retry.ts; this
  * module says what each means for the payout, in named steps: attempt (PayoutSend.once),
  * classify (answered, refused, failed) and record (the journal's outcome, or unknown).
@@ -24,7 +24,6 @@ import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, saysDu
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
 export { AnswerMismatch, checkAnswer } from './lookup.js';
-
 export { localFault, type SendOptions, type SendResult } from './send-result.js';
 
 export function sendPayout(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: SendOptions): Promise<SendResult> {
@@ -35,8 +34,7 @@ export function sendPayout(api: ApiClient, journal: Ledger, entry: JournalEntry,
  * Answers that resolve an unknown outcome take turns, per ledger, from reading the transaction
  * owners (checkOwner) until their outcome is recorded (a batch's write: once handed over, the
  * ledger having the transaction id from the call of `record` on): two answers naming one
- * transaction id at once cannot both pass the check while the reads are awaited. The last turn
- * of each ledger.
+ * transaction id at once cannot both pass the check while the reads are awaited (the last turn of each ledger).
  */
 const ownerTurns = new WeakMap<Ledger, Promise<void>>();
 
@@ -130,6 +128,8 @@ class PayoutSend {
     const verdict = classifyPayoutAnswer(res);
     if (verdict === 'answered') return { done: await this.answered(res, n) };
     if (verdict === 'final') return { done: await this.refused(res, n) };
+    const redirect = verdict === 'unknown' && new NetworkError(`${apiErrorFrom(res).message} Whether the payout was made cannot be told`);
+    if (redirect) return { done: await this.unknown(redirect, redirect.message) };
     this.lastFailure = undefined;
     if (res.status !== 429) this.mayHaveLanded = true;
     return retryOfAnswer(res, this.opts.clock.now());
