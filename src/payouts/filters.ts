@@ -5,7 +5,7 @@
  * (the service's list takes no filters it is known to honour: docs/service.md "Payout list").
  */
 import { visibleWord } from '../words.js';
-import { unseenCharacters } from './request.js';
+import { unseenCharacters } from './unseen.js';
 
 /** Payout statuses as payctl normalizes them (docs/service.md), as `payouts list --status` takes them. */
 export const PAYOUT_STATUSES = ['Pending', 'Successful', 'Failed'] as const;

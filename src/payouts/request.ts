@@ -8,6 +8,7 @@ import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigi
 import { fieldProblem, type Problem } from '../errors.js';
 import { isRecipientType, isServiceCurrency, longerThan, MAX_TEXT, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN, type RecipientType } from '../service/payout-rules.js';
 import { CLOSING_QUOTES, OPENING_QUOTES } from '../words.js';
+import { codePoint, CONTROL, INVISIBLE, unseenCharacters } from './unseen.js';
 
 import { normalizeProvider } from './providers.js';
 
@@ -77,17 +78,6 @@ function payoutIdProblem(id: string): string {
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
-// Control characters have no place in a name, account or note.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-/**
- * Invisible and direction-changing characters (bidi embeddings, overrides and isolates,
- * zero-width characters, the soft hyphen, the BOM, and the line and paragraph separators
- * U+2028/U+2029, which some terminals show as nothing and others as a line break): a name
- * or account holding U+202E is shown reversed in a confirmation, so what a person approves
- * is not what is paid.
- */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 /** Anything but printable ASCII (after CONTROL and INVISIBLE have said theirs). */
 const NOT_ASCII = /[^\u0020-\u007e]/u;
 /** Metadata keys that name an object's machinery in JavaScript, not data. */
@@ -114,10 +104,6 @@ export const FIELD_NAMES: Labels = {
   metadata: 'metadata',
 };
 
-function codePoint(ch: string): string {
-  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
 /** What is wrong with a metadata pair (without the field's name), or undefined. */
 function metadataProblem(k: string, v: string): string | undefined {
   if (!METADATA_KEY.test(k)) return `key "${k}" may only hold letters, digits and _ . - (at most 64)`;
@@ -139,13 +125,6 @@ function present(v: string | undefined): v is string {
 
 /** Records a problem of field k, read as "label: message" (or "label message" with join ' '). */
 type Fault = (k: FieldName, message: string, join?: ': ' | ' ') => void;
-
-/** Typed text's control, invisible or direction-changing characters as problems: the one rule for a payout's fields and for ids given to options (filters.ts idOption). */
-export function unseenCharacters(v: string): string[] {
-  const hidden = INVISIBLE.exec(v)?.[0];
-  const control = CONTROL.test(v) ? ['must not contain control characters'] : [];
-  return hidden === undefined ? control : [...control, `must not contain invisible or direction-changing characters (${codePoint(hidden)})`];
-}
 
 /** Control, invisible and direction-changing characters, and more than `max` characters. */
 function checkText(fault: Fault, k: FieldName, v: string | undefined, max: number): void {

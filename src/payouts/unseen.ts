@@ -1,0 +1,29 @@
+/**
+ * Characters typed text must not hide (a payout's fields, request.ts, and ids given to options,
+ * filters.ts idOption): controls, and invisible or direction-changing ones. Apart from request.ts,
+ * which loads node:crypto, so that a read (`balances --wallet`) checks its option without it.
+ */
+
+// Control characters have no place in a name, account or note.
+// eslint-disable-next-line no-control-regex
+export const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Invisible and direction-changing characters (bidi embeddings, overrides and isolates,
+ * zero-width characters, the soft hyphen, the BOM, and the line and paragraph separators
+ * U+2028/U+2029, which some terminals show as nothing and others as a line break): a name
+ * or account holding U+202E is shown reversed in a confirmation, so what a person approves
+ * is not what is paid.
+ */
+export const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+/** A character as a person can look it up: `U+200B`. */
+export function codePoint(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Typed text's control, invisible or direction-changing characters as problems: the one rule for a payout's fields and for ids given to options (filters.ts idOption). */
+export function unseenCharacters(v: string): string[] {
+  const hidden = INVISIBLE.exec(v)?.[0];
+  const control = CONTROL.test(v) ? ['must not contain control characters'] : [];
+  return hidden === undefined ? control : [...control, `must not contain invisible or direction-changing characters (${codePoint(hidden)})`];
+}
