@@ -33,7 +33,9 @@ const STATUS_WORDS: Record<string, string> = {
  * in a card, a report's status column, a summary row or a webhook line.
  */
 export function normalizeStatus(word: string): string {
-  const trimmed = word.trim();
+  // ASCII white space only: String#trim would also take a BOM, a no-break space or U+2028 off a word
+  // payctl then read as one of the three.
+  const trimmed = word.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
   return STATUS_WORDS[trimmed.toLowerCase()] ?? visibleWord(trimmed);
 }
 

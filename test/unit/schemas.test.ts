@@ -277,6 +277,11 @@ describe('payoutRecordSchema and recordStatus', () => {
     ['Success\u200bful', 'Success\\u200bful'],
     ['\u0405uccessful', '\\u0405uccessful'],
     ['done \u{1f600}', 'done \\u{1f600}'],
+    // Only ASCII spaces are trimmed: a BOM or a no-break space around a word is no padding payctl reads past.
+    ['\ufeffSuccessful', '\\ufeffSuccessful'],
+    ['Successful\u00a0', 'Successful\\u00a0'],
+    ['\u2028Failed', '\\u2028Failed'],
+    ['\tPending\r\n', 'Pending'],
   ])('normalizeStatus(%j) is %j', (word, status) => {
     expect(normalizeStatus(word)).toBe(status);
   });
