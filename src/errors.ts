@@ -135,6 +135,9 @@ export class LocalError extends CliError {
   readonly exitCode = ExitCode.failed;
 }
 
+/** A lock another payctl held past the wait (config/lock-files.ts, a shared ledger's advisory locks): exit 1, nothing of its step done. */
+export class LockHeldError extends LocalError {}
+
 /**
  * Standard output refused what the run wrote (a full disk, /dev/full, an I/O error; a reader
  * that went away is no error: the run ends quietly, as in any pipeline). The output is

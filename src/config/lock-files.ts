@@ -19,7 +19,7 @@ import { openRegular, RefusedFile, type OpenedFile } from './regular-file.js';
 import { shellQuote } from './shell.js';
 import { sleep } from '../clock.js';
 import { diskFull, fsFault } from './fs-fault.js';
-import { ConfigError, InterruptedError, LocalError } from '../errors.js';
+import { ConfigError, InterruptedError, LockHeldError } from '../errors.js';
 
 /** Who holds a lock, as its file says. */
 export interface LockHolder {
@@ -112,7 +112,7 @@ async function acquire(t: LockTarget, deadline: number, opts: LockOptions): Prom
     const now = Date.now();
     if (now >= deadline) {
       const h = seen.holder;
-      throw new LocalError(
+      throw new LockHeldError(
         `${t.what} is locked by another payctl (${h ? `pid ${h.pid} on ${h.host}, since ${h.started}` : 'a lock file being written'}): it is ${t.doing}. ${nothing}`,
         `Run the command again when that one has finished. If no payctl is running, remove the lock file: ${t.path}`,
       );

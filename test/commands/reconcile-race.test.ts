@@ -130,6 +130,32 @@ describe('two terminals resolving unknown outcomes at once', () => {
   });
 });
 
+describe('a run over every unknown payout meets one another payctl is resolving', () => {
+  it('leaves it after a short wait (unknown, said), resolves the others, exits 4 with its counts (before: stopped after 30 s, exit 1, "Nothing was sent")', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const [busy, other] = [randomUUID(), randomUUID()];
+    const txn = await lost(wallet, busy);
+    await lost(wallet, other, ['--allow-repeat']);
+    ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${txn}`, kind: 'delay', delayMs: 6000, times: Infinity });
+    const from = ctx.sb.requests().length;
+
+    const made = run(['history', 'reconcile', '--payout-id', busy, '--made-by', txn]);
+    await arrived(from, 'GET', `/v2/payout/${txn}`);
+    const all = await run(['history', 'reconcile']);
+    const m = await made;
+
+    expect(all.code, all.stderr).toBe(4);
+    expect(all.stdout).toMatch(new RegExp(`^unknown   ${busy}  not resolved here: Payout ${busy} is locked by another payctl \\(pid \\d+ on `, 'm'));
+    expect(all.stdout).toMatch(new RegExp(`^accepted  ${other}  resent with its journaled key`, 'm'));
+    expect(all.stderr).toContain(
+      '2 unknown: 1 resent with their journaled keys, 0 not resent (older than 24 hours), 1 being resolved by another payctl; now 1 accepted, 0 refused, 1 still unknown.',
+    );
+    expect(all.stderr).not.toContain('Nothing was sent');
+    expect(m.code, m.stderr).toBe(0);
+    expect(seen(from, 'POST', '/v2/payout')).toBe(1);
+  });
+});
+
 describe('two machines sharing a PostgreSQL ledger', () => {
   const machines = [tempConfigDir(), tempConfigDir()];
   const [a, b] = machines.map((m) => m.dir) as [string, string];

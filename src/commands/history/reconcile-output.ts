@@ -22,9 +22,10 @@ export interface ReconcileResult {
    * resent: sent again with its journaled key; held: older than 24 h or dated in the future
    * (`ageUnknown`), not resent; made-by:
    * recorded from a transaction a person named; batch: a batch row with no attempt recorded, left
-   * to that batch's resume (`resume`).
+   * to that batch's resume (`resume`); busy: its lock held past the wait by another payctl
+   * resolving it (resolve-lock.ts), left as it was (`error` says who).
    */
-  action: 'resent' | 'held' | 'made-by' | 'batch';
+  action: 'resent' | 'held' | 'made-by' | 'batch' | 'busy';
   resume?: string;
   outcome: 'accepted' | 'rejected' | 'unknown';
   transactionId?: string;
@@ -117,6 +118,11 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   if (r.refused) return `unknown   ${id}  ${how}: ${text(r.error)}\n${indented(refusedAdvice(entry, r.refused.search, inv))}\n`;
   if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
   return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
+}
+
+/** The line of a payout another payctl was resolving (action `busy`): left unknown here. */
+export function busyLine(r: ReconcileResult): string {
+  return `unknown   ${text(r.payoutId)}  not resolved here: ${text(r.error)}; run reconcile again once it has finished\n`;
 }
 
 /** Advice under a result's line, indented to its message. */

@@ -15,7 +15,7 @@
  */
 import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
-import { AuthError, CancelledError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { AuthError, CancelledError, ExitCode, InterruptedError, LockHeldError, UsageError } from '../../errors.js';
 import { recordStatus } from '../../service/schemas.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
@@ -36,7 +36,7 @@ import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { madeBy } from './reconcile-made-by.js';
-import { describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
+import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
 export interface ReconcileOptions {
   payoutId?: string;
@@ -130,10 +130,12 @@ async function sayResults(
   else {
     const resent = results.filter((r) => r.action === 'resent').length;
     const batch = results.filter((r) => r.action === 'batch').length;
+    const busy = results.filter((r) => r.action === 'busy').length;
     const why = results.some((r) => r.ageUnknown) ? 'older than 24 hours or dated in the future' : 'older than 24 hours';
     const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no attempt left to the batch's resume` : '';
+    const others = busy ? `, ${busy} being resolved by another payctl` : '';
     deps.log.info(
-      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch} not resent (${why})${rows}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
+      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch - busy} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
     for (const resume of new Set(results.flatMap((r) => (r.resume ? [r.resume] : []))))
       deps.log.warn(
@@ -147,6 +149,9 @@ async function sayResults(
     );
   return left;
 }
+
+/** How long a run over every unknown payout waits for one another payctl is resolving, before it goes on without it. */
+const BUSY_WAIT_MS = 3_000;
 
 /**
  * Each unknown entry of `todo` resolved in turn (results pushed, a line each), holding its payout's
@@ -179,11 +184,17 @@ async function resolveEach(
           if (!deps.globals.json) await write(deps.io.stdout, lines(r, entry, inv, ledgerNow(journal, deps.clock)));
           return r;
         },
-        resolveLockOptions(deps),
+        // One payout asked for is waited for as any lock; in a run over all of them, one another payctl
+        // resolves is left after a short wait (said, still unknown), so the others are not held up.
+        { ...resolveLockOptions(deps), ...(opts.payoutId === undefined ? { waitMs: BUSY_WAIT_MS } : {}) },
       );
     } catch (err) {
       if (err instanceof InterruptedError) break; // Ctrl-C while waiting for the lock: said by the caller
-      throw err;
+      if (!(err instanceof LockHeldError)) throw err;
+      // Another payctl resolves it (another terminal, another machine on a shared ledger): still unknown here; on to the next.
+      const busy: ReconcileResult = { payoutId, action: 'busy', outcome: 'unknown', error: err.message.replace(/ Nothing was sent\.$/, '') };
+      results.push(busy);
+      if (!deps.globals.json) await write(deps.io.stdout, busyLine(busy));
     }
     if (result?.error === INTERRUPTED) break;
   }

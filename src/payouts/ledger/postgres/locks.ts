@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { InterruptedError, LocalError } from '../../../errors.js';
+import { InterruptedError, LocalError, LockHeldError } from '../../../errors.js';
 import { sleep } from '../../../clock.js';
 import { WALLET_LOCK, type LockLabel, type WalletLockOptions } from '../../wallet-lock.js';
 import { hearErrors } from './connect.js';
@@ -219,7 +219,7 @@ export class LockTurns {
 }
 
 function heldTooLong(kind: LockKind, id: string, holder: string | undefined): LocalError {
-  return new LocalError(
+  return new LockHeldError(
     `${kind.what(id)} is locked by another payctl${holder ? ` (${holder})` : ''}: it is ${kind.doing}. Nothing was sent.`,
     'Run the command again when that one has finished. A lock of a payctl that is gone is released by the database when its connection ends.',
   );
