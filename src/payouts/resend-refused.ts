@@ -59,8 +59,6 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
  * unknown, with the search (SendResult `resendRefused`). `error`: the refusal, as read.
  */
 export async function refusedResend(s: ResendSend, res: HttpResponse, error: ApiError, n: number): Promise<SendResult> {
-  if (s.opts.notMadeOnWord)
-    return refusedAs(s, res, error, n, `${inner(error)}; a person said no payout at the service is its earlier attempt (history reconcile --resend)`);
   let found: ListSearch;
   try {
     found = await searchList(s.api, s.entry, { signal: s.opts.signal });
@@ -71,12 +69,7 @@ export async function refusedResend(s: ResendSend, res: HttpResponse, error: Api
     const unsure = new NetworkError(unsureRefusal(res.status, inner(error), found));
     return { ...(await leftUnknown((o) => s.record(o), s.opts.clock, unsure, n, res.status)), resendRefused: found };
   }
-  return refusedAs(s, res, error, n, notMadeMessage(inner(error), found as CandidateSearch));
-}
-
-/** Records the refusal as refused (no payout made), its message saying why that is known. */
-async function refusedAs(s: ResendSend, res: HttpResponse, error: ApiError, n: number, message: string): Promise<SendResult> {
-  const refused = new ApiError(message, {
+  const refused = new ApiError(notMadeMessage(inner(error), found as CandidateSearch), {
     status: error.status,
     code: error.code,
     requestId: error.requestId,
@@ -88,19 +81,15 @@ async function refusedAs(s: ResendSend, res: HttpResponse, error: ApiError, n: n
   return { kind: 'rejected', error: refused, attempts: n };
 }
 
-/**
- * What a person does about a resend refused while an earlier attempt may have been made: record
- * a candidate as made, find its record, or, having looked, say none is it (a `--resend`, whose
- * refusal is recorded on that word: refusedResend).
- */
+/** What a person does about a resend refused while an earlier attempt may have been made: record a candidate as made, or find its record. */
 export function refusedAdvice(entry: JournalEntry, search: ListSearch, inv: Invocation): string {
-  const { madeBy, resend } = choiceCommands(entry, search, inv);
+  const { madeBy } = choiceCommands(entry, search, inv);
   let out = '';
   if (madeBy.length) {
     out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
     for (const c of madeBy) out += `  ${c}\n`;
   }
   out += `Look for the earlier payout among the service's payouts (same account, amount and currency, at any time):\n  ${findRecordCommand(entry, inv)}\n`;
-  out += `If no payout at the service is this one (you looked), resend it with its journaled key and body; a refusal is then recorded as not made (asks to confirm):\n  ${resend}\n`;
+  out += `Sending it again uses the same idempotency key and body, and the list is searched again if it is refused again.\n`;
   return out;
 }

@@ -109,13 +109,6 @@ export interface SendOptions {
    * takes it for already made as it is.
    */
   checkAlreadyMade?: boolean;
-  /**
-   * A person judged, from the payout list, that no payout at the service is this entry's earlier
-   * attempt, and confirmed a resend (`history reconcile --payout-id ID --resend`): a refusal of
-   * the resend that does not say "duplicate" is recorded as refused on that word, with no search
-   * (resend-refused.ts), which would find the records the person judged and leave it unknown again.
-   */
-  notMadeOnWord?: boolean;
 }
 
 /** What a local file-system failure means to a person: "no space left on device (ENOSPC): the disk is full". */

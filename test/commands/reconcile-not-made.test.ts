@@ -1,11 +1,11 @@
 /**
- * A payout of unknown outcome whose resend is refused while the payout list holds another payout
- * of the same amount and currency stays unknown (resend-refused.ts): payctl cannot tell that record
- * from the earlier attempt. A person who looked and found it is not this payout answers with the
- * printed `history reconcile --payout-id ID --resend`: a refusal of that resend is recorded as not
- * made on the person's word, instead of the same search leaving it unknown for ever (exit 4 on every
- * reconcile, the payout retyped only with --allow-repeat). A refusal that says "duplicate" stays
- * unknown; an accepted resend pays once. Against the in-process sandbox over real HTTP.
+ * `history reconcile --payout-id ID --resend` of a payout of unknown outcome: a resend like any
+ * other, never an answer that the payout was not made. Its refusal (a lying 400) is searched for as
+ * any resend's (resend-refused.ts): a payout made while its first answer was lost stays unknown, and
+ * the same payout typed again is refused as a repeat. (A version that took the refusal on "a
+ * person's word" recorded such a payout as not made, and the retype paid it again: probe 49-N.) A
+ * refusal that says "duplicate" stays unknown; an accepted resend pays once. Against the in-process
+ * sandbox over real HTTP.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,7 +15,6 @@ import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { heldFor, heldFrom, loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { printed } from '../helpers/printed.js';
 import { Journal } from '../../src/payouts/journal.js';
 
 const ctx = useSandbox();
@@ -92,33 +91,46 @@ async function heldByAnother(wallet: string, amount: string, id: string): Promis
   return r;
 }
 
-describe("a refused resend held unknown by another payout of the same amount: the person's --resend", () => {
-  it("the printed --resend, refused 400 again: recorded as not made on the person's word, exit 0; reconcile then has nothing to do (before: unknown again, exit 4)", async () => {
+describe('history reconcile --payout-id ID --resend', () => {
+  it('--resend refused 400, with no search ever shown, and one made while its first answer was lost: still unknown, exit 4, never "no payout was made"; the retype is refused as a repeat', async () => {
+    // Probe 49-N F1: a --resend refusal taken on "a person's word" recorded a made payout as not made,
+    // and the same payout typed again was paid. --resend is only a resend: its refusal is searched as any other.
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await run(create(wallet, acct, '27.42', id))).code).toBe(4);
+    ctx.sb.faults.clear();
+    ctx.sb.faults.add({
+      method: 'POST',
+      path: '/v2/payout',
+      kind: 'status',
+      status: 400,
+      code: 'INSUFFICIENT_FUNDS',
+      message: 'Insufficient wallet balance',
+      times: Infinity,
+    });
+    const r = await run(['history', 'reconcile', '--payout-id', id, '--resend', '--yes']);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).not.toMatch(/no payout was made/);
+    expect((await outcome(id))?.kind).toBe('unknown');
+    ctx.sb.faults.clear();
+    const from = ctx.sb.requests().length;
+    const again = await run(create(wallet, acct, '27.42'));
+    expect(again.code, again.stderr).toBe(2);
+    expect(posts(from)).toBe(0);
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  });
+
+  it("the printed advice of a refused resend held by another payout offers no resend that would be taken on anyone's word", async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();
     const r = await heldByAnother(wallet, '27.43', id);
-    expect(r.stdout).toContain('If no payout at the service is this one (you looked), resend it with its journaled key and body; a refusal is then recorded as not made');
-    const resend = printed(r.stdout, `history reconcile --payout-id ${id} --resend`);
-
-    // Without a terminal the printed command needs --yes (at one it asks); nothing is sent before.
-    const from = ctx.sb.requests().length;
-    const unconfirmed = await run(resend);
-    expect(unconfirmed.code, unconfirmed.stderr).toBe(2);
-    expect(posts(from)).toBe(0);
-
-    const answered = await run([...resend, '--yes']);
-    expect(answered.code, answered.stderr).toBe(0);
-    expect(answered.stdout).toBe(
-      `refused   ${id}  resent with its journaled key: INSUFFICIENT_FUNDS: Insufficient wallet balance; a person said no payout at the service is its earlier attempt (history reconcile --resend); no payout was made\n`,
-    );
-    expect(posts(from)).toBe(1);
-    expect((await outcome(id))?.kind).toBe('rejected');
-
-    const again = await run(['history', 'reconcile']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('No unknown outcomes');
+    expect(r.stdout).toContain('Sending it again uses the same idempotency key and body, and the list is searched again if it is refused again.');
+    const resend = await run(['history', 'reconcile', '--payout-id', id, '--resend', '--yes']);
+    expect(resend.code, resend.stderr).toBe(4);
+    expect((await outcome(id))?.kind).toBe('unknown');
     expect(heldFor(ctx.sb, id)).toHaveLength(0);
-    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
   });
 
   it('the --resend refused as a duplicate ("Duplicate payout"): still unknown, exit 4, never taken for not made', async () => {

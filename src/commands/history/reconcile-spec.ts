@@ -16,7 +16,7 @@ export const reconcileSpec: CommandSpec = {
   options: [
     { flags: '--payout-id <id>', description: 'only this journaled payout' },
     { flags: '--made-by <transaction-id>', description: 'record the payout as made by this transaction (checked: same amount, currency and account)' },
-    { flags: '--resend', description: 'resend the payout with its journaled key and body, even after 24 hours (asks to confirm); a refusal is recorded as not made' },
+    { flags: '--resend', description: 'resend the payout with its journaled key and body, even after 24 hours (asks to confirm)' },
     { flags: '-y, --yes', description: 'with --resend: do not ask (required without a terminal)' },
   ],
   check: checkReconcile,

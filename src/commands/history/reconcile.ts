@@ -275,8 +275,6 @@ async function reconcileOne(
     clock: deps.clock,
     resendOld: o.resend,
     earlierAttempt: true,
-    // --resend is a person's answer that no payout at the service is this one: a refusal is taken on that word.
-    notMadeOnWord: o.resend,
     // A single payout's id refused as used before is checked against the payout list, as payout create does (used-before.ts).
     checkAlreadyMade: entry.batch === undefined,
     onRetry: ({ attempt, waitMs, reason }) =>
@@ -323,7 +321,7 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, now: D
   const a = askedOf(entry.body);
   const what = a?.amount !== undefined && a.currency ? `${plainAmount(a.amount, a.currency)} ${a.currency} to account ${text(a.account ?? '?')}` : 'it';
   deps.log.warn(
-    `Payout ${text(entry.payoutId)} (${what}) ${sentClause(entry, now)} and no answer was read. If that attempt was made and the service forgot its key, resending pays twice; a refusal of the resend is recorded as not made.`,
+    `Payout ${text(entry.payoutId)} (${what}) ${sentClause(entry, now)} and no answer was read. If that attempt was made and the service forgot its key, resending pays twice.`,
   );
   const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
   if (!ok) throw new CancelledError();
