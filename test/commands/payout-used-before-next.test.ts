@@ -71,7 +71,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(next).toContain(`${invoice}-2`);
     const r = await payctl(next, { dir: b.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`Payout ${invoice} is recorded as made (transaction ${november}): payout id ${invoice}-2 is the one payctl printed`);
+    expect(r.stderr).toContain(`Payout ${invoice} is recorded as made (transaction ${november}): payout id ${invoice}-2 is the one payctl prints for sending it under another id`);
     expect(r.stderr).toContain('Nothing was sent.');
     expect(ctx.sb.payouts().length).toBe(before);
 
@@ -96,5 +96,55 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
     expect(made.code, made.stderr).toBe(2);
     expect(made.stderr).toContain(`Payout ${invoice} is not unknown`);
+  });
+
+  it('P-2 sent with its answer lost: --made-by for P refused, naming P-2, nothing recorded (probe 49-N F2: both recorded, paid twice)', async () => {
+    const { invoice, november, out } = await mistyped();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const next = printed(out, 'payout create');
+    const lost = await payctl([...next, '--timeout', '2'], { dir: b.dir });
+    ctx.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
+    expect(made.code, made.stderr).toBe(2);
+    expect(made.stderr).toContain(`Payout ${invoice}-2 was sent in place of payout ${invoice}`);
+    expect(await outcome(invoice)).toMatchObject({ kind: 'unknown' });
+  });
+
+  it('--made-by for P in flight, the printed P-2 started beside it: P-2 waits for P, then is refused; nothing sent (probe 49-N F3: sent)', async () => {
+    const { invoice, november, out } = await mistyped();
+    ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${november}`, kind: 'delay', delayMs: 1500, times: Infinity });
+    const from = ctx.sb.requests().length;
+    const made = payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
+    const deadline = Date.now() + 10_000;
+    while (
+      !ctx.sb
+        .requests()
+        .slice(from)
+        .some((q) => q.method === 'GET' && q.path === `/v2/payout/${november}`)
+    ) {
+      if (Date.now() > deadline) throw new Error('no look-up within 10 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const next = await payctl(printed(out, 'payout create'), { dir: b.dir });
+    ctx.sb.faults.clear();
+    expect((await made).code).toBe(0);
+    expect(next.code, next.stderr).toBe(2);
+    expect(next.stderr).toContain(`Payout ${invoice} is recorded as made (transaction ${november})`);
+    expect(
+      ctx.sb
+        .requests()
+        .slice(from)
+        .filter((q) => q.method === 'POST' && q.path === '/v2/payout'),
+    ).toHaveLength(0);
+  });
+
+  it('an ordinary payout P answered as usual, then P-2 with the same details: an ordinary new payout, sent (probe 49-N F10: refused, saying payctl printed that id)', async () => {
+    const id = `inv-${randomUUID().slice(0, 8)}`;
+    const acct = String(Math.floor(1e9 + Math.random() * 8e9));
+    expect((await payctl(bank('20', 'Kadiatu Jalloh', acct, id), { dir: b.dir })).code).toBe(0);
+    const again = await payctl(bank('20', 'Kadiatu Jalloh', acct, `${id}-2`), { dir: b.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('payctl prints');
   });
 });

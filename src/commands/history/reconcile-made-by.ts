@@ -19,6 +19,7 @@ import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payout
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { replacementOf } from '../payout/create-replaces.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
@@ -36,6 +37,15 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
 async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
   const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, inv);
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
+  // Its printed P-2, sent in its place, may have paid it: P is not recorded as made too (create-replaces.ts).
+  const instead = await replacementOf(journal, entry);
+  if (instead) {
+    throw new UsageError(
+      `Payout ${text(instead.payoutId)} was sent in place of payout ${text(payoutId)} (its outcome: ${describeOutcome(instead)}): ${text(payoutId)} is not recorded as made as well. Nothing was recorded.`,
+      [],
+      `See what became of it: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', instead.payoutId])}`,
+    );
+  }
   const other = await journal.byTransactionId(api.baseUrl, transactionId);
   if (other && other.payoutId !== payoutId) {
     throw new UsageError(

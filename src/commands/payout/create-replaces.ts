@@ -2,64 +2,107 @@
  * `payout create --payout-id P-2` run as payctl printed it after the service refused payout id P
  * as used before while its payout list held records that could be P (create-used-before.ts
  * usedBeforeHint): "only if none is this payout, send it under another payout id". The other
- * choice printed beside it is `history reconcile --payout-id P --made-by TXN`. A person who
- * answered that one first (P recorded as made) and then pasted this one too paid the payout
- * twice: an explicit --payout-id passes the repeat guard. So, for a payout whose id is P's next
- * (nextPayoutId) and whose body is P's in all but its id:
- * - P recorded as made: refused (exit 2), nothing sent; --allow-repeat sends it all the same;
- * - P still unknown: sent, and once accepted P is recorded as not made, on the person's choice
- *   (under P's resolution lock, resolve-lock.ts): otherwise P stayed unknown for good, every
- *   resend of it refused as used before and searched again (history reconcile exit 4).
+ * choice printed beside it is `history reconcile --payout-id P --made-by TXN`. The two are one
+ * choice, for a payout whose id is P's next (nextPayoutId) and whose body is P's in all but its id:
+ * - P recorded as made by a transaction a person named (`--made-by`: accepted, looked up): refused
+ *   (exit 2), nothing sent; --allow-repeat sends it all the same. Before, an explicit --payout-id
+ *   passed the repeat guard and paid it twice;
+ * - P still unknown, held by such a search (`anyTime`): sent under P's resolution lock
+ *   (resolve-lock.ts), P checked again under it, and once accepted P is recorded as not made
+ *   (before, P stayed unknown for good, every resend of it refused as used before);
+ * - and `--made-by` for P is refused while P-2 is journaled and may have paid it
+ *   (replacementOf: its outcome unknown, or accepted).
+ * Any other P (sent and answered as usual, or refused) leaves P-2 an ordinary payout.
  */
 import { UsageError } from '../../errors.js';
 import { text } from '../../output/text.js';
 import { commandLine } from '../../config/command-line.js';
-import type { JournalEntry } from '../../payouts/journal.js';
+import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { isUnresolved } from '../../payouts/lookup.js';
-import { payoutBody } from '../../payouts/request.js';
+import { payoutBody, type PayoutRequest } from '../../payouts/request.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { nextPayoutId } from './create-used-before.js';
 import type { CreateRun } from './create-send.js';
 
-/**
- * The entry of payout P this payout is the printed `P-2` of, when P is still unknown (to record
- * as not made once this one is accepted); refused when P is recorded as made.
- */
-export async function replacedEntry(c: CreateRun): Promise<JournalEntry | undefined> {
+/** Whether `body` is `earlier`'s in all but its payout id (`request` being what `body` asks). */
+function sameButId(earlier: JournalEntry, request: PayoutRequest): boolean {
+  return earlier.body === payoutBody({ ...request, payoutId: earlier.payoutId });
+}
+
+/** P's entry when this payout is P's printed P-2 and P was held by a search that decides, or recorded as made by one a person named; else undefined. */
+async function replacedOf(c: CreateRun): Promise<JournalEntry | undefined> {
   const id = c.opts.payoutId;
   if (id === undefined || !id.endsWith('-2') || c.existing) return undefined;
   const p = id.slice(0, -2);
   if (nextPayoutId(p) !== id) return undefined;
   const earlier = await c.journal.get(c.api.baseUrl, p);
-  if (!earlier || earlier.body !== payoutBody({ ...c.request, payoutId: p })) return undefined;
+  if (!earlier || !sameButId(earlier, c.request)) return undefined;
   const o = earlier.outcome;
-  if (o?.kind === 'accepted' && !c.opts.allowRepeat) {
+  return (o?.kind === 'unknown' && o.anyTime) || (o?.kind === 'accepted' && o.lookedUp) ? earlier : undefined;
+}
+
+/**
+ * The entry of payout P this payout is the printed P-2 of, when P is still unknown; refused when P
+ * is recorded as made (unless --allow-repeat).
+ */
+export async function replacedEntry(c: CreateRun): Promise<JournalEntry | undefined> {
+  const earlier = await replacedOf(c);
+  const o = earlier?.outcome;
+  if (earlier && o?.kind === 'accepted' && !c.opts.allowRepeat) {
+    const p = earlier.payoutId;
     throw new UsageError(
-      `Payout ${text(p)} is recorded as made${o.transactionId ? ` (transaction ${text(o.transactionId)})` : ''}: payout id ${text(id)} is the one payctl printed for sending it only if no payout at the service was ${text(p)}. Nothing was sent.`,
+      `Payout ${text(p)} is recorded as made${o.transactionId ? ` (transaction ${text(o.transactionId)})` : ''}: payout id ${text(c.request.payoutId)} is the one payctl prints for sending it under another id only if no payout at the service was ${text(p)}. Nothing was sent.`,
       [],
       `See it with: ${commandLine(c.inv, ['payout', 'get', p])}\nIf this is another payout, to be paid as well, add --allow-repeat.`,
     );
   }
-  return isUnresolved(earlier) ? earlier : undefined;
+  return earlier && isUnresolved(earlier) ? earlier : undefined;
 }
 
-/** This payout accepted: payout P it replaces recorded as not made (its id was used for another payout), unless recorded meanwhile. */
-export async function recordReplaced(c: CreateRun, replaced: JournalEntry): Promise<void> {
+/**
+ * `send` (journal, send, what it returns) run holding P's resolution lock, P checked again under it
+ * (a --made-by of P that ran meanwhile refuses this one); once this payout is accepted, P recorded
+ * as not made (its id was used for another payout), unless it was recorded meanwhile.
+ */
+export async function sendReplacing<T>(c: CreateRun, replaced: JournalEntry, send: () => Promise<T>, accepted: (sent: T) => boolean): Promise<T> {
   const { journal, deps } = c;
   const id = c.request.payoutId;
-  try {
-    await journal.withResolveLocks(
-      resolveLockIds(replaced.payoutId),
-      async () => {
-        const now = await journal.get(replaced.baseUrl, replaced.payoutId);
-        if (!now || !isUnresolved(now)) return;
-        const message = `not made: its payout id was used for another payout, and it was sent as payout ${id} instead`;
+  return journal.withResolveLocks(
+    resolveLockIds(replaced.payoutId),
+    async () => {
+      const now = await replacedEntry(c);
+      const sent = await send();
+      if (!now || !accepted(sent)) return sent;
+      const message = `not made: its payout id was used for another payout, and it was sent as payout ${id} instead`;
+      try {
         await journal.record(now, { kind: 'rejected', status: 422, code: 'DUPLICATE_PAYOUT_ID', message, at: deps.clock.now().toISOString() });
-        deps.log.info(`Payout ${text(replaced.payoutId)} is recorded as not made: it was sent as payout ${text(id)}.`);
-      },
-      resolveLockOptions(deps),
-    );
-  } catch (err) {
-    deps.log.warn(`Payout ${text(replaced.payoutId)} could not be recorded as not made (${text((err as Error).message)}); it was sent as payout ${text(id)}.`);
+        deps.log.info(`Payout ${text(now.payoutId)} is recorded as not made: it was sent as payout ${text(id)}.`);
+      } catch (err) {
+        deps.log.warn(`Payout ${text(now.payoutId)} could not be recorded as not made (${text((err as Error).message)}); it was sent as payout ${text(id)}.`);
+      }
+      return sent;
+    },
+    resolveLockOptions(deps),
+  );
+}
+
+/**
+ * For `--made-by` of payout `p` (held by its lock): the payout sent in its place, its printed P-2,
+ * when it is journaled with P's body and may have paid it (its outcome unknown, none yet, or accepted).
+ */
+export async function replacementOf(journal: Ledger, p: JournalEntry): Promise<JournalEntry | undefined> {
+  const next = await journal.get(p.baseUrl, nextPayoutId(p.payoutId));
+  if (!next || withoutId(next.body) === undefined || withoutId(next.body) !== withoutId(p.body)) return undefined;
+  return next.outcome?.kind === 'rejected' || next.outcome?.kind === 'not-made' ? undefined : next;
+}
+
+/** A request body without its payout id, to compare two payouts' bodies (undefined when it is not JSON). */
+function withoutId(body: string): string | undefined {
+  try {
+    const o = JSON.parse(body) as Record<string, unknown>;
+    delete o.payoutId;
+    return JSON.stringify(o);
+  } catch {
+    return undefined;
   }
 }

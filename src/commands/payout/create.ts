@@ -6,7 +6,7 @@
  * the journal, the repeat guard, the policy, the wallet) and confirmed; create-send.ts
  * journals it, sends it and says what came of it (docs/architecture.md, "Idempotency journal").
  */
-import { recordReplaced, replacedEntry } from './create-replaces.js';
+import { replacedEntry, sendReplacing } from './create-replaces.js';
 import { write, type Deps } from '../../deps.js';
 import { ApiError, CancelledError, fieldProblem, RefusedError, UsageError, type Problem } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
@@ -102,11 +102,14 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   await confirmSend(c, wallets, repeat).catch((err: unknown) => {
     throw refusedAtLogin(err, c);
   });
-  const journaled = await journalPayout(c, lockedChecks(c, policy, repeat));
-  stage.sending = true;
-  const sent = await sendJournaled(c, journaled);
-  if (replaced && sent.kind === 'accepted') await recordReplaced(c, replaced);
-  return reportOutcome(c, journaled, sent);
+  const journalAndSend = async () => {
+    const journaled = await journalPayout(c, lockedChecks(c, policy, repeat));
+    stage.sending = true;
+    return { journaled, sent: await sendJournaled(c, journaled) };
+  };
+  // A P-2 under P's lock, P checked again there: a --made-by of P at the same time is one or the other.
+  const r = replaced ? await sendReplacing(c, replaced, journalAndSend, (x) => x.sent.kind === 'accepted') : await journalAndSend();
+  return reportOutcome(c, r.journaled, r.sent);
 }
 
 /**
