@@ -44,4 +44,21 @@ describe('POST /payout answered with a redirect', () => {
       expect(heldFor(ctx.sb, id)).toHaveLength(1);
     });
   }
+
+  it('reconcile\'s resend answered with a redirect: unknown, said as the redirect it was, never "still no answer" nor "when the service can be reached" (probe 49-N F6)', async () => {
+    const proxy = await sandboxProxy(ctx.sb);
+    writeProfile(dir, { baseUrl: proxy.baseUrl, apiKey: ctx.sb.apiKey });
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+    const wallet = freshWallet(ctx.sb, '1000.00');
+    const id = randomUUID();
+    const args = ['payout', 'create', '--wallet', wallet, '--amount', '41.31', '--currency', 'SLE', '--type', 'bank'];
+    expect((await payctl([...args, '--name', 'Adama Turay', '--provider', 'ecobank', '--account', '7001234568', '--payout-id', id, '--yes'], { dir })).code).toBe(4);
+    ctx.sb.faults.clear();
+    proxy.rewriteEveryPayout(() => ({ status: 307, body: '', contentType: 'text/html' }));
+    const rec = await payctl(['history', 'reconcile'], { dir });
+    expect(rec.code, rec.stderr).toBe(4);
+    expect(rec.stdout).toContain(`unknown   ${id}  resent with its journaled key: The service answered HTTP 307, a redirect without a Location`);
+    expect(rec.stdout).not.toContain('still no answer');
+    expect(rec.stderr).not.toContain('when the service can be reached');
+  });
 });

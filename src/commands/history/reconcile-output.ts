@@ -37,6 +37,8 @@ export interface ReconcileResult {
   error?: string;
   /** Still unknown because this machine could not record the answer (a full disk, a read-only journal), not for want of one. */
   unrecorded?: true;
+  /** Still unknown because the resend was answered with a redirect, which payctl follows nowhere (its `error` says where to). */
+  redirected?: true;
   held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
   /**
    * Resent, refused (not as a duplicate), and still unknown: an earlier attempt may have been
@@ -117,6 +119,7 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   if (r.error === INTERRUPTED) return `unknown   ${id}  ${how}: interrupted while the request was in flight\n`;
   if (r.refused) return `unknown   ${id}  ${how}: ${text(r.error)}\n${indented(refusedAdvice(entry, r.refused.search, inv))}\n`;
   if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
+  if (r.redirected) return `unknown   ${id}  ${how}: ${text(r.error)}\n`;
   return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
 }
 

@@ -227,7 +227,7 @@ function againAdvice(results: ReconcileResult[], faults: JournalFaults, opts: Re
   const same = opts.payoutId !== undefined ? ['--payout-id', opts.payoutId, ...(opts.resend ? ['--resend'] : [])] : [];
   const again = commandLine(inv, ['history', 'reconcile'], same);
   // A resend refused while an earlier attempt may have been made is no want of an answer: its line says what to do.
-  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED && !r.refused);
+  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED && !r.refused && !r.redirected);
   const fault = faults.fault;
   if (fault && unknown.some((r) => r.unrecorded)) deps.log.warn(`${fault.cause}. ${fault.then} ${again} again.`);
   if (unknown.some((r) => !r.unrecorded)) deps.log.warn(`Run ${again} again when the service can be reached.`);
@@ -303,6 +303,8 @@ async function reconcileOne(
     outcome: 'unknown',
     error: r.error.message.replace(/\.$/, ''),
     ...(o.faults.unrecorded(payoutId) ? { unrecorded: true as const } : {}),
+    // Answered with a redirect (payout-retry.ts): an answer, not none; nothing to wait for the service for.
+    ...(r.lastStatus !== undefined && r.lastStatus >= 300 && r.lastStatus <= 399 ? { redirected: true as const } : {}),
     // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
     ...(refusedSearch ? { refused: { search: refusedSearch, madeBy: choiceCommands(entry, refusedSearch, o.inv).madeBy } } : {}),
   };
