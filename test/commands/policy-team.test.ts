@@ -117,17 +117,22 @@ describe("the team's policy in the shared ledger", () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain("adopted as the team's policy, version 1");
 
-    const change = await run('alice', ['policy', 'propose', policyFile('9000')]);
+    // The approvers' commands carry none of the proposer's options (here --timeout): they run on their machines (probe 49-O).
+    const change = await run('alice', ['policy', 'propose', policyFile('9000'), '--timeout', '20']);
     expect(change.code, change.stderr).toBe(0);
     const hash = /^Hash (sha256:[0-9a-f]{64})$/m.exec(change.stderr)![1]!;
     expect(change.stderr).toContain('It needs 2 approvals from: Bob, Carol');
-    expect(change.stderr).toContain(`An approver signs:  payctl policy approve ${hash}`);
-    expect(change.stderr).toContain('Review it:          payctl policy show');
+    expect(change.stderr).toContain(
+      `An approver signs:  payctl policy approve ${hash}\n                    (on their own machine, with their own key and a profile that shares this ledger)`,
+    );
+    expect(change.stderr).toContain('Review it:          payctl policy show --timeout 20');
 
-    const once = await run('bob', ['policy', 'approve', hash]);
+    const once = await run('bob', ['policy', 'approve', hash, '--timeout', '20']);
     expect(once.code, once.stderr).toBe(0);
     expect(once.stderr).toContain('1 of the 2 approvals it needs');
-    expect(once.stderr).toContain(`It needs 1 approval more; another approver signs: payctl policy approve ${hash}`);
+    expect(once.stderr).toContain(
+      `It needs 1 approval more; another approver signs: payctl policy approve ${hash} (on their own machine, with their own key and a profile that shares this ledger)`,
+    );
     const shown = await run('dave', ['policy', 'show', '--json']);
     expect(shown.code, shown.stderr).toBe(0);
     const doc = JSON.parse(shown.stdout) as { team_policy: { version: number }; proposals: Array<{ hash: string; counted: string[]; required_approvals: number }> };

@@ -29,7 +29,7 @@ import {
   type TeamPolicy,
 } from '../../plans/team-policy.js';
 import { text } from '../../output/text.js';
-import { approveCommand, hashPrefix, proposalsOf, showCommand, teamStore } from './team.js';
+import { hashPrefix, othersApproveCommand, proposalsOf, showCommand, teamStore } from './team.js';
 
 export interface PolicyApproveOptions {
   hash: string;
@@ -152,5 +152,8 @@ async function report(deps: Deps, key: SigningKey, r: Approved): Promise<void> {
   }
   deps.log.success(`Approved ${text(r.hash)} as ${text(key.name)} (${key.fingerprint}): ${r.counted} of the ${approvalsWord(r.need)} it needs.`);
   if (r.adopted !== null) deps.log.success(`It is adopted as the team's policy, version ${r.adopted}.`);
-  else deps.log.info(`It needs ${approvalsWord(r.need - r.counted)} more; another approver signs: ${approveCommand(deps, r.hash)}`);
+  else {
+    const next = othersApproveCommand(r.hash);
+    deps.log.info(`It needs ${approvalsWord(r.need - r.counted)} more; another approver signs: ${next.command} (${next.where})`);
+  }
 }

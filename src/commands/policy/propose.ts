@@ -17,7 +17,7 @@ import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
 import { approvalsWord, examinePolicyValue, readPolicyText } from '../../plans/policy-file.js';
 import { approvalsForChange, canonicalPolicy, changeApprovers, contentHash, signedProposal, teamPolicyOf, unlistedProposer } from '../../plans/team-policy.js';
 import { text } from '../../output/text.js';
-import { approveCommand, showCommand, teamStore } from './team.js';
+import { approveCommand, othersApproveCommand, showCommand, teamStore } from './team.js';
 
 export interface PolicyProposeOptions {
   file: string;
@@ -94,9 +94,9 @@ function decide(
 /** What was stored: adopted (and which version), or proposed with what it needs and the commands to run. */
 async function report(deps: Deps, file: string, p: Proposed): Promise<void> {
   const { row } = p;
-  const approve = approveCommand(deps, row.hash);
+  const approve = othersApproveCommand(row.hash);
   if (deps.globals.json) {
-    const waiting = row.version === null ? { required_approvals: p.need, approvers: p.approvers, approve } : {};
+    const waiting = row.version === null ? { required_approvals: p.need, approvers: p.approvers, approve: approve.command } : {};
     await write(
       deps.io.stdout,
       JSON.stringify({ file, hash: row.hash, base_version: row.baseVersion, adopted: row.version !== null, version: row.version, ...waiting }) + '\n',
@@ -112,6 +112,6 @@ async function report(deps: Deps, file: string, p: Proposed): Promise<void> {
     `Hash ${row.hash}\n` +
       `It needs ${approvalsWord(p.need)} from: ${p.approvers.map(text).join(', ')} (approvers of version ${row.baseVersion}, one each).\n` +
       `Review it:          ${showCommand(deps)}\n` +
-      `An approver signs:  ${approve}`,
+      `An approver signs:  ${approve.command}\n                    (${approve.where})`,
   );
 }

@@ -40,6 +40,16 @@ export function approveCommand(deps: Deps, hash: string): string {
   return commandLine(invocationOf(deps.globals, deps.env), ['policy', 'approve'], [hash]);
 }
 
+/**
+ * The command another approver signs a proposal with (policy propose's report, policy approve's
+ * "another approver signs"), as plan approve's (plan/common.ts approverCommand): run on their own
+ * machine, so it carries none of this run's options (the proposer's `--profile team` may be no
+ * profile there); `where` says what it runs with.
+ */
+export function othersApproveCommand(hash: string): { command: string; where: string } {
+  return { command: commandLine({}, ['policy', 'approve'], [hash]), where: 'on their own machine, with their own key and a profile that shares this ledger' };
+}
+
 /** The command that shows the team's policy and its proposals. */
 export function showCommand(deps: Deps): string {
   return commandLine(invocationOf(deps.globals, deps.env), ['policy', 'show']);
