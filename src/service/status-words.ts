@@ -34,9 +34,23 @@ const STATUS_WORDS: Record<string, string> = {
  */
 export function normalizeStatus(word: string): string {
   // ASCII white space only: String#trim would also take a BOM, a no-break space or U+2028 off a word
-  // payctl then read as one of the three.
-  const trimmed = word.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  // payctl then read as one of the three. Scanned from each end (a regex anchored at the end tries
+  // every start in a long run of spaces: quadratic on a hostile megabyte).
+  const trimmed = asciiTrim(word);
   return STATUS_WORDS[trimmed.toLowerCase()] ?? visibleWord(trimmed);
+}
+
+/** `s` without the spaces, tabs and line breaks at its ends; in linear time. */
+function asciiTrim(s: string): string {
+  const blank = (i: number) => {
+    const c = s.charCodeAt(i);
+    return c === 32 || c === 9 || c === 10 || c === 13;
+  };
+  let start = 0;
+  let end = s.length;
+  while (start < end && blank(start)) start++;
+  while (end > start && blank(end - 1)) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
 /**
