@@ -1,17 +1,23 @@
 /**
  * A text as a person reads it, for finding the secrets a service echoed back in disguise
- * (output/secrets.ts, SecretMask): JSON escapes (`\u0062`, `\/`) and percent-escapes (`%2b`,
+ * (output/secrets.ts, SecretMask): JSON escapes (`\u0062`, `\/`, `\n`) and percent-escapes (`%2b`,
  * `%2B`, `%C3%A9`, any mix of escaped and plain characters) read as the characters they stand
  * for, escape sequences left out as a terminal draws them (also one whose ESC is written
- * `\u001b` in raw JSON), invisible characters left out; and for each character read, where it
- * starts and ends in the text as written, so that a secret found is masked whole there.
+ * `\u001b` in raw JSON), invisible characters left out; HTML character references (`&#95;`,
+ * `&#x5F;`, `&lowbar;`) read as a browser reads them, fullwidth forms (`＿`, U+FF01-FF5E) as the
+ * ASCII they stand for and white space left out; and for each character read, where it starts
+ * and ends in the text as written, so that a secret found is masked whole there.
  *
- * Three readings, as a text can be read (each only where it differs from the one before):
+ * Four readings, as a text can be read (each only where it differs from the one before):
  * `json` (JSON escapes read, invisible characters left out: a secret that holds a `%XX` of its
- * own is found as written), `percent` (percent-escapes read too) and `drawn` (escape sequences
+ * own is found as written), `percent` (percent-escapes read too), `drawn` (escape sequences
  * left out too, as a terminal draws the text; without it, a character after an ESC that belongs
- * to the secret is found). Everything here runs in linear time on any text.
+ * to the secret is found) and `seen` (the fullest of those, with character references and
+ * fullwidth forms read and white space left out: a secret broken over lines, spaced out or
+ * written with a no-break space inside is found; it is matched against the secrets' forms with
+ * their own white space left out too). Everything here runs in linear time on any text.
  */
+import { REFERENCES, referenceChar } from './html-references.js';
 import { ESCAPE_SEQUENCES, C1_SEQUENCES, sanitize } from './sanitize.js';
 
 /**
@@ -25,9 +31,13 @@ import { ESCAPE_SEQUENCES, C1_SEQUENCES, sanitize } from './sanitize.js';
 // eslint-disable-next-line no-control-regex
 export const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}\u115f\u1160\u2800\u3164\uffa0\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
 const INVISIBLES = new RegExp(INVISIBLE.source, 'gu');
-/** A JSON escape that could spell a secret's character in raw JSON (`\/` as PHP writes every slash, `\u0062`). */
-export const JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|\/)/;
-const JSON_ESCAPES = /\\u[0-9A-Fa-f]{4}/g;
+/** A JSON escape that could spell a secret's character in raw JSON (`\/` as PHP writes every slash, `\u0062`, `\n`). */
+export const JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|[\\/"bfnrt])/;
+const JSON_ESCAPES = new RegExp(JSON_ESCAPE.source, 'g');
+/** What the escapes of one character but `\uXXXX` stand for. */
+const SHORT_ESCAPES: Record<string, string> = { '\\': '\\', '/': '/', '"': '"', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+/** The character a JSON escape (a match of JSON_ESCAPE) stands for. */
+const jsonChar = (e: string): string => (e[1] === 'u' ? String.fromCharCode(parseInt(e.slice(2), 16)) : SHORT_ESCAPES[e[1]!]!);
 /** A percent-escape, in either letter case. */
 export const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
 const PERCENT_RUNS = /(?:%[0-9A-Fa-f]{2})+/g;
@@ -37,6 +47,20 @@ const SEQUENCE_START = /[\u001b\u0090-\u009f]/;
 // Own copies of sanitize's patterns: their lastIndex is this module's.
 const ESC_RUNS = new RegExp(ESCAPE_SEQUENCES.source, 'g');
 const C1_RUNS = new RegExp(C1_SEQUENCES.source, 'g');
+const REFERENCE_RUNS = new RegExp(REFERENCES.source, 'g');
+/** Fullwidth forms of ASCII (U+FF01-FF5E, `＿` for `_`), read as the ASCII character (as NFKC reads them). */
+const FULLWIDTH = /[\uff01-\uff5e]/;
+const FULLWIDTHS = new RegExp(FULLWIDTH.source, 'g');
+const ascii = (c: string): string => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+/** Runs of white space (line breaks, no-break spaces) and invisible characters: left out of the `seen` reading. */
+const UNSEEN_RUNS = new RegExp(`(?:${INVISIBLE.source}|\\s)+`, 'gu');
+/** What makes a text read otherwise in the `seen` reading (with INVISIBLE and the escapes, for readsAsWritten). */
+const SEEN_OTHERWISE = /[\s&\uff01-\uff5e]/;
+
+/** Whether every reading of the text is the text itself: nothing in it is read otherwise (a word, a number). */
+export function readsAsWritten(text: string): boolean {
+  return !(INVISIBLE.test(text) || JSON_ESCAPE.test(text) || PERCENT_ESCAPE.test(text) || SEEN_OTHERWISE.test(text));
+}
 
 /** The value of a hex digit's character code, or -1. */
 function hexValue(code: number): number {
@@ -93,8 +117,21 @@ function decodePercents(text: string): string {
   });
 }
 
-/** How a text is read: `json`, its JSON escapes read; `percent`, its percent-escapes too; `drawn`, its escape sequences also left out. */
-export type Reading = 'json' | 'percent' | 'drawn';
+/**
+ * How a text is read: `json`, its JSON escapes read; `percent`, its percent-escapes too; `drawn`,
+ * its escape sequences also left out; `seen`, the fullest of those with character references and
+ * fullwidth forms read and white space left out.
+ */
+export type Reading = 'json' | 'percent' | 'drawn' | 'seen';
+
+/**
+ * The text (a reading with its invisible characters left out) as `seen` reads it on top; also a
+ * secret's form as the `seen` reading looks for it (its own white space left out).
+ */
+export function seenText(text: string): string {
+  const read = text.includes('&') ? text.replace(REFERENCE_RUNS, (r) => referenceChar(r) ?? r) : text;
+  return (FULLWIDTH.test(read) ? read.replace(FULLWIDTHS, ascii) : read).replace(UNSEEN_RUNS, '');
+}
 
 /**
  * The readings of the text (`json`, and the others where they differ from the one before), read
@@ -102,13 +139,15 @@ export type Reading = 'json' | 'percent' | 'drawn';
  * (a text where none holds a secret's form holds none).
  */
 export function quickReadings(text: string): Array<[Reading, string]> {
-  let decoded = text.includes('\\/') ? text.replaceAll('\\/', '/') : text;
-  if (decoded.includes('\\u')) decoded = decoded.replace(JSON_ESCAPES, (e) => String.fromCharCode(parseInt(e.slice(2), 16)));
+  const decoded = JSON_ESCAPE.test(text) ? text.replace(JSON_ESCAPES, jsonChar) : text;
   const visible = (s: string) => (INVISIBLE.test(s) ? s.replace(INVISIBLES, '') : s);
   const out: Array<[Reading, string]> = [['json', visible(decoded)]];
   const percent = PERCENT_ESCAPE.test(decoded) ? decodePercents(decoded) : decoded;
   if (percent !== decoded) out.push(['percent', visible(percent)]);
   if (SEQUENCE_START.test(percent)) out.push(['drawn', visible(sanitize(percent))]);
+  const fullest = out[out.length - 1]![1];
+  const seen = seenText(fullest);
+  if (seen !== fullest) out.push(['seen', seen]);
   return out;
 }
 
@@ -121,16 +160,29 @@ export interface View {
 
 /**
  * The text as it reads: JSON escapes read as their characters (and percent-escapes, but for
- * the `json` reading); then, for `drawn`, escape sequences left out; then invisible characters.
+ * the `json` reading); then, for `drawn` (and `seen`, where the text holds any), escape
+ * sequences left out; then invisible characters; for `seen`, then character references and
+ * fullwidth forms read, and white space left out.
  */
 export function readView(text: string, reading: Reading): View {
   let view = decodedView(text, reading !== 'json');
-  if (reading === 'drawn') view = without(without(view, ESC_RUNS), C1_RUNS);
-  return INVISIBLE.test(view.read) ? without(view, INVISIBLES) : view;
+  if (reading === 'drawn' || (reading === 'seen' && SEQUENCE_START.test(view.read))) view = without(without(view, ESC_RUNS), C1_RUNS);
+  if (INVISIBLE.test(view.read)) view = without(view, INVISIBLES);
+  if (reading !== 'seen') return view;
+  view = rewritten(view, REFERENCE_RUNS, referenceChar);
+  return without({ ...view, read: view.read.replace(FULLWIDTHS, ascii) }, UNSEEN_RUNS);
 }
 
 /** The view with every match of the (global) pattern left out. */
 function without(view: View, pattern: RegExp): View {
+  return rewritten(view, pattern, () => '');
+}
+
+/**
+ * The view with every match of the (global) pattern read as `as` reads it (a match it gives
+ * undefined for is kept as it is): what a match reads as starts and ends where the match does.
+ */
+function rewritten(view: View, pattern: RegExp, as: (match: string) => string | undefined): View {
   const out: View = { read: '', from: [], to: [] };
   let end = 0;
   const keep = (stop: number) => {
@@ -142,10 +194,17 @@ function without(view: View, pattern: RegExp): View {
   };
   pattern.lastIndex = 0;
   for (let m = pattern.exec(view.read); m; m = pattern.exec(view.read)) {
-    keep(m.index);
-    end = m.index + m[0].length;
     // A pattern that matched nothing moves on by one character.
     if (!m[0].length) pattern.lastIndex++;
+    const c = m[0].length ? as(m[0]) : undefined;
+    if (c === undefined) continue;
+    keep(m.index);
+    out.read += c;
+    for (let k = 0; k < c.length; k++) {
+      out.from.push(view.from[m.index]!);
+      out.to.push(view.to[m.index + m[0].length - 1]!);
+    }
+    end = m.index + m[0].length;
   }
   keep(view.read.length);
   return out;
@@ -163,9 +222,9 @@ function decodedView(text: string, percent: boolean): View {
     if (p) {
       c = p.c;
       len = p.len;
-    } else if (c === '\\' && (text[i + 1] === '\\' || text[i + 1] === '/')) {
+    } else if (c === '\\' && Object.hasOwn(SHORT_ESCAPES, text[i + 1] ?? '')) {
       // An escaped backslash is one backslash: the "u0073" after `\\` is text, not an escape.
-      c = text[i + 1]!;
+      c = SHORT_ESCAPES[text[i + 1]!]!;
       len = 2;
     } else if (c === '\\' && text[i + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(i + 2, i + 6))) {
       c = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));

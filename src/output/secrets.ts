@@ -5,12 +5,13 @@
  * knows in a run (the key in use, the webhook secret, those other profiles keep in the config
  * file) is registered here, and stdout and stderr are written through `maskedStream`, in every
  * mode. A secret is masked in the forms a service could echo it in (encoded: secretForms; or
- * percent-encoded, JSON-escaped, with invisible characters or escape sequences slipped inside:
- * the text as it reads, output/secret-reading.ts), not wherever a part of it appears. With many secrets
- * (every profile's), a text is first looked at once for the start of any form.
+ * percent-encoded, JSON-escaped, as HTML character references or fullwidth forms, with white
+ * space, invisible characters or escape sequences slipped inside: the text as it reads,
+ * output/secret-reading.ts), not wherever a part of it appears. With many secrets (every
+ * profile's), a text is first looked at once for the start of any form.
  */
 import { sanitizeInline } from './sanitize.js';
-import { INVISIBLE, JSON_ESCAPE, PERCENT_ESCAPE, quickReadings, readView } from './secret-reading.js';
+import { quickReadings, readsAsWritten, readView, seenText, type Reading } from './secret-reading.js';
 
 /** Shorter values are not masked: they would blank out ordinary words. */
 const MIN_SECRET_LENGTH = 6;
@@ -40,7 +41,10 @@ export function secretForms(secret: string): string[] {
 export class SecretMask {
   #secrets: string[] = [];
   #forms: string[] = [];
+  /** The forms as the `seen` reading looks for them (seenText: their white space left out), longest first. */
+  #seenForms: string[] = [];
   readonly #known = new Set<string>();
+  readonly #seenKnown = new Set<string>();
   /** The first MIN_SECRET_LENGTH characters of every form: a text holding none holds no secret. */
   readonly #starts = new Set<string>();
   /** Forms added since the last sort. */
@@ -62,15 +66,29 @@ export class SecretMask {
         this.#starts.add(f.slice(0, MIN_SECRET_LENGTH));
         this.#forms.push(f);
         this.#unsorted = true;
+        const seen = seenText(f);
+        if (seen.length < this.#min || this.#seenKnown.has(seen)) continue;
+        this.#seenKnown.add(seen);
+        this.#starts.add(seen.slice(0, MIN_SECRET_LENGTH));
+        this.#seenForms.push(seen);
       }
     }
   }
 
   /** Every form, longest first, so a secret that contains another is masked whole. */
   #sorted(): string[] {
-    if (this.#unsorted) this.#forms.sort((a, b) => b.length - a.length);
+    if (this.#unsorted) {
+      this.#forms.sort((a, b) => b.length - a.length);
+      this.#seenForms.sort((a, b) => b.length - a.length);
+    }
     this.#unsorted = false;
     return this.#forms;
+  }
+
+  /** The forms looked for in a reading: `seen` looks for them with their white space left out. */
+  #formsFor(reading: Reading): string[] {
+    const forms = this.#sorted();
+    return reading === 'seen' ? this.#seenForms : forms;
   }
 
   get size(): number {
@@ -90,7 +108,7 @@ export class SecretMask {
   apply(text: string): string {
     let out = text;
     if (this.#mayHold(out)) for (const s of this.#sorted()) if (out.includes(s)) out = maskForm(out, s);
-    if (!this.#secrets.length || !(INVISIBLE.test(out) || JSON_ESCAPE.test(out) || PERCENT_ESCAPE.test(out))) return out;
+    if (!this.#secrets.length || readsAsWritten(out)) return out;
     return this.#applyVisible(out);
   }
 
@@ -107,24 +125,27 @@ export class SecretMask {
   }
 
   /**
-   * Masks the secrets found in the text as it reads (output/secret-reading.ts): JSON escapes
-   * and percent-escapes read as the characters they stand for, escape sequences and invisible
-   * characters left out; what spelled a secret is masked whole in the text as written.
+   * Masks the secrets found in the text as it reads (output/secret-reading.ts): JSON escapes,
+   * percent-escapes and HTML character references read as the characters they stand for,
+   * escape sequences, invisible characters and white space left out; what spelled a secret is
+   * masked whole in the text as written (from its first character to its last).
    */
   #applyVisible(text: string): string {
     // Most texts hold no secret even then (an answer with `\/` in every URL): read natively first,
     // and where each character read comes from only when a secret is there.
     const readings = quickReadings(text)
-      .filter(([, q]) => this.#mayHold(q) && this.#forms.some((f) => q.includes(f)))
+      .filter(([r, q]) => this.#mayHold(q) && this.#formsFor(r).some((f) => q.includes(f)))
       .map(([r]) => r);
     if (!readings.length) return text;
     const cuts: Array<[number, number]> = [];
     for (const reading of readings) {
       const { read, from, to } = readView(text, reading);
-      for (const f of this.#forms) {
+      for (const f of this.#formsFor(reading)) {
         const digits = DIGITS.test(f);
         for (let i = read.indexOf(f); i >= 0; i = read.indexOf(f, i + f.length)) {
-          if (!digits || !inNumber(read, i, f.length)) cuts.push([from[i]!, to[i + f.length - 1]!]);
+          // Digits with anything left out between them (`405 745`, white space read away) are a number, not a secret.
+          if (digits && (inNumber(read, i, f.length) || (reading === 'seen' && !contiguous(from, to, i, f.length)))) continue;
+          cuts.push([from[i]!, to[i + f.length - 1]!]);
         }
       }
     }
@@ -159,6 +180,12 @@ function inNumber(text: string, i: number, length: number): boolean {
   const mark = (k: number) => text[k] === '.' || text[k] === ',';
   const j = i + length;
   return digit(i - 1) || (mark(i - 1) && digit(i - 2)) || digit(j) || (mark(j) && digit(j + 1));
+}
+
+/** Whether the `length` characters read at `i` stand next to each other in the text as written (nothing left out between them). */
+function contiguous(from: number[], to: number[], i: number, length: number): boolean {
+  for (let k = i; k + 1 < i + length; k++) if (to[k] !== from[k + 1]) return false;
+  return true;
 }
 
 /** The text with every occurrence of the form masked (one of digits only where it stands alone: inNumber). */

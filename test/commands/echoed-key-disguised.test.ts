@@ -1,9 +1,10 @@
 /**
  * A key the service echoes back in disguise (README "Security notes": masked "also when it comes
  * back ... percent-encoded, or with ... escape sequences slipped inside"): percent-encoded in
- * small letters or only in part, or with an escape sequence written `\u001b[0m` in the raw JSON
- * answer that --verbose shows. A node:http server answers 422 with the echo; payctl runs in
- * process with the key in PAYCTL_API_KEY, in text, --json and --verbose.
+ * small letters or only in part, with an escape sequence written `\u001b[0m` in the raw JSON
+ * answer that --verbose shows, or as a page or a wrapped line shows it (HTML references, white
+ * space or fullwidth forms inside). A node:http server answers 422 (or 400) with the echo; payctl
+ * runs in process with the key in PAYCTL_API_KEY, in text, --json and --verbose.
  */
 import { describe, expect, it } from 'vitest';
 import { configDir, hostile, useHostileCleanups } from '../helpers/hostile.js';
@@ -11,9 +12,9 @@ import { payctl } from '../helpers/in-process.js';
 
 useHostileCleanups();
 
-/** Runs balances against a server that answers 422 with `body`, in text, --json and --verbose. */
-async function echoed(key: string, body: string): Promise<Array<[string, { code: number | null; out: string }]>> {
-  const h = await hostile((_req, res) => res.writeHead(422, { 'content-type': 'application/json' }).end(body));
+/** Runs balances against a server that answers `status` (422) with `body`, in text, --json and --verbose. */
+async function echoed(key: string, body: string, status = 422): Promise<Array<[string, { code: number | null; out: string }]>> {
+  const h = await hostile((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
   const runs: Array<[string, { code: number | null; out: string }]> = [];
   for (const extra of [[], ['--json'], ['-v']]) {
     const r = await payctl(['balances', '--base-url', h.baseUrl, ...extra], { dir: configDir(), env: { PAYCTL_API_KEY: key } });
@@ -55,6 +56,39 @@ describe('a key echoed back in disguise is masked in text, --json and --verbose'
       const verbose = runs.find(([name]) => name === '-v')![1].out;
       expect(verbose).toContain('< {"message":"rejected ***"}');
       expect(verbose).toContain('Error: rejected ***');
+    }
+  });
+
+  it('as a probe sent it: a line feed, HTML references, a no-break space inside (JSON escapes in the answer): masked whole', async () => {
+    const key = 'sk_sandbox_4d3b53575535f91deb17c900';
+    const body =
+      '{"message":"bad key sk_sandbox_4d3b5\\n3575535f91deb17c900 or sk&#95;sandbox&#95;4d3b53575535f91deb17c900 or sk_sandbox_4d3b5\\u00a03575535f91deb17c900"}';
+    const runs = await echoed(key, body, 400);
+    for (const [name, r] of runs) {
+      // Before: all three printed whole (text: `bad key sk_sandbox_4d3b5 3575535f91deb17c900 or sk&#95;sandbox&#95;…`).
+      expect(r.code, `${name}: ${r.out}`).toBe(1);
+      expect(r.out, name).not.toMatch(/3575535f91deb17c900|4d3b5/);
+      expect(r.out, name).toContain('bad key *** or *** or ***');
+    }
+    expect(runs.find(([name]) => name === '-v')![1].out).toContain('< {"message":"bad key *** or *** or ***"}');
+  });
+
+  it('as other pages show it: &#115;, &#x5f;, &lowbar;, spaced out, CR LF, U+202F, U+2007, a fullwidth ＿ inside: masked whole', async () => {
+    const key = 'sk_sandbox_4d3b53575535f91deb17c900';
+    const echoes = [
+      '&#115;k_&#115;andbox_4d3b53575535f91deb17c900',
+      'sk&#x5f;sandbox&#X5F;4d3b53575535f91deb17c900',
+      'sk&lowbar;sandbox&lowbar;4d3b53575535f91deb17c900',
+      [...key].join(' '),
+      'sk_sandbox_4d3b5\r\n3575535f91deb17c900',
+      'sk_sandbox\u202f_4d3b5\u20073575535f91deb17c900',
+      'sk\uff3fsandbox\uff3f4d3b53575535f91deb17c900',
+    ];
+    const runs = await echoed(key, JSON.stringify({ message: `bad key ${echoes.join(' or ')}.` }));
+    for (const [name, r] of runs) {
+      expect(r.code, `${name}: ${r.out}`).toBe(1);
+      expect(r.out, name).not.toMatch(/3575535f91deb17c900|4d3b5|5 3 5 7/);
+      expect(r.out, name).toContain(`bad key ${Array(echoes.length).fill('***').join(' or ')}.`);
     }
   });
 });

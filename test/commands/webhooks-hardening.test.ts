@@ -137,6 +137,33 @@ describe('webhooks listen: the webhook secret is masked whatever its source', ()
   });
 });
 
+describe('webhooks listen: the webhook secret echoed with a line break inside is masked whole', () => {
+  it('a verified event whose failure_reason holds whsec_TopSecret_42a\\n9: *** on the text line and in the --json line', async () => {
+    const S = 'whsec_TopSecret_42a9';
+    for (const mode of [[], ['--json']]) {
+      const clock = new TestClock();
+      const l = await listen(mode, { dir: configDir(), clock, env: { PAYCTL_WEBHOOK_SECRET: S } });
+      const body = Buffer.from(
+        JSON.stringify({
+          event: 'transfer.failed',
+          timestamp: isoAt(0, clock.now()),
+          webhook_id: 'wh-1',
+          attempt: 1,
+          data: { transaction_id: 'TXN-1', amount: '10.00', currency: 'SLE', status: 'failed', failure_reason: 'echoed whsec_TopSecret_42a\n9 back' },
+        }),
+        'utf8',
+      );
+      expect((await postRaw(l.url, body, signedJson(body, S))).status).toBe(200);
+      await l.waitFor(() => l.lines().length === 1, 'the event line');
+      const exit = await stopped(l);
+      // Before: `Failed: echoed whsec_TopSecret_42a 9 back` (text), `"failure_reason":"echoed whsec_TopSecret_42a\n9 back"` (--json).
+      expect(exit.stdout + exit.stderr, mode.join(' ')).not.toMatch(/TopSecret|42a/);
+      if (mode.length) expect(JSON.parse(exit.stdout.trim())).toMatchObject({ failure_reason: 'echoed *** back', verified: true });
+      else expect(exit.stdout).toContain('Failed: echoed *** back');
+    }
+  });
+});
+
 describe('webhooks listen --path: a path a URL reaches as typed, or exit 2', () => {
   it('refuses a path with a space, a query, a fragment, non-ASCII, a dot segment or a backslash (exit 2, nothing listens)', async () => {
     const cases: Array<[string, string]> = [

@@ -77,6 +77,21 @@ describe('maskSecrets', () => {
       ['with a combining grapheme joiner and a Hangul filler inside', `${KEY.slice(0, 6)}\u034f${KEY.slice(6, 12)}\u3164${KEY.slice(12)}`],
       ['in capitals', KEY.toUpperCase()],
       ['in raw JSON, one letter as a \\u escape', `\\u0073${KEY.slice(1)}`],
+      // As a proxy's HTML page, a wrapped line or a spaced-out copy shows it (before: printed whole).
+      ['every s an HTML decimal reference', KEY.replaceAll('s', '&#115;')],
+      ['each _ an HTML hex reference, in either case', `sk&#x5f;live&#X5F;${KEY.slice(8)}`],
+      ['each _ a named reference', `sk&lowbar;live&UnderBar;${KEY.slice(8)}`],
+      ['a numeric reference without its ;', `sk&#95live_${KEY.slice(8)}`],
+      ['every character separated by a space', [...KEY].join(' ')],
+      ['with a line feed inside', `${KEY.slice(0, 13)}\n${KEY.slice(13)}`],
+      ['with CR LF inside', `${KEY.slice(0, 13)}\r\n${KEY.slice(13)}`],
+      ['with a no-break space inside', `${KEY.slice(0, 13)}\u00a0${KEY.slice(13)}`],
+      ['with a narrow no-break space and a figure space inside', `${KEY.slice(0, 9)}\u202f${KEY.slice(9, 20)}\u2007${KEY.slice(20)}`],
+      ['with &nbsp; inside', `${KEY.slice(0, 13)}&nbsp;${KEY.slice(13)}`],
+      ['each _ fullwidth', KEY.replaceAll('_', '\uff3f')],
+      ['its first letters fullwidth', `\uff53\uff4b${KEY.slice(2)}`],
+      ['in raw JSON, a line feed inside written \\n', `${KEY.slice(0, 13)}\\n${KEY.slice(13)}`],
+      ['in raw JSON, a no-break space inside written \\u00a0, and CR LF as \\r\\n', `${KEY.slice(0, 9)}\\u00a0${KEY.slice(9, 20)}\\r\\n${KEY.slice(20)}`],
     ])('%s', (_name, echoed) => {
       const out = maskSecrets(`{"message":"bad key ${echoed}, try again"}`, [KEY]);
       expect(out).toMatch(/^\{"message":"bad key \S*\*\*\*\S*, try again"\}$/);
@@ -156,6 +171,44 @@ describe('maskSecrets', () => {
         expect(ms, `${filler}: ${ms.toFixed(0)} ms`).toBeLessThan(1500);
         expect(out.endsWith(' ***') || !out.includes('gh12345XYZ'), filler).toBe(true);
       }
+    });
+
+    it('white space, references and fullwidth forms are read only to find a key: the text around it, and text without it, left as written', () => {
+      // Only what spells the key is masked, from its first character to its last: the line breaks around it are kept.
+      expect(maskSecrets(`key:\n${KEY.slice(0, 13)}\n${KEY.slice(13)}\nnext`, [KEY])).toBe('key:\n***\nnext');
+      expect(maskSecrets(`{"m":"key:\\n${KEY.slice(0, 13)}\\n${KEY.slice(13)}\\n"}`, [KEY])).toBe('{"m":"key:\\n***\\n"}');
+      // A part of the key, or its parts with other words between, spell no key.
+      for (const text of [
+        `the key ${KEY.slice(0, 13)} is wrong`,
+        `${KEY.slice(0, 13)} and ${KEY.slice(13)}`,
+        `${KEY.slice(0, 13)}\n${KEY.slice(13, -1)}`,
+        `A &amp; B &#60; C &unknown; &#99999999999999; &#0; &#xD800; ｗｉｄｅ \u3000 text`,
+        `sk&lowbar;live&lowbar; other`,
+      ]) {
+        expect(maskSecrets(text, [KEY]), text).toBe(text);
+      }
+      // A numeric key is not read out of a number written with spaces or &nbsp; between its digits.
+      const amounts = 'Balance 405 745 SLE, 405&nbsp;745 SLE, 405\u202f745,52 SLE';
+      expect(maskSecrets(amounts, ['405745'])).toBe(amounts);
+      expect(maskSecrets('key &#52;05745 or ４０５７４５.', ['405745'])).toBe('key *** or ***.');
+      // A key with white space of its own (a ledger password) is found with other white space inside.
+      expect(maskSecrets('pw: correct horse\nbattery!', ['correct horse battery!'])).toBe('pw: ***');
+    });
+
+    it('a megabyte of white space, references and fullwidth forms is masked in linear time', () => {
+      const m = masker([KEY, '405745']);
+      for (const filler of [' ', '\n', '\u00a0', ' a', '\\n', '&', '&#', '&#x', '&a', '&amp;', '&#95;', '&#0', '\uff3f', '4 ']) {
+        const text = filler.repeat(1_000_000 / filler.length) + '&#95' + '0'.repeat(100_000) + ' ' + [...KEY].join(' ');
+        const t0 = cpuMs();
+        const out = m.apply(text);
+        const ms = cpuMs() - t0;
+        expect(ms, `${JSON.stringify(filler)}: ${ms.toFixed(0)} ms`).toBeLessThan(1500);
+        expect(out.endsWith(' ***'), filler).toBe(true);
+      }
+      const a = 'a'.repeat(1_000_000);
+      const t0 = cpuMs();
+      expect(m.apply(`&${a} ${KEY.slice(0, 13)}&#10;${KEY.slice(13)}`)).toBe(`&${a} ***`);
+      expect(cpuMs() - t0).toBeLessThan(1500);
     });
 
     it('invisible characters elsewhere are kept, and text without the key is left alone', () => {
