@@ -117,9 +117,9 @@ describe('keys create and keys show', () => {
         expect(r.stdout).toContain(`Name         ${name}\n`);
         expect(r.stdout).toContain(`Public key   ${record.public_key}\n`);
         expect(r.stdout).toMatch(/^Fingerprint {2}SHA256:[A-Za-z0-9+/]{43}$/m);
-        expect(r.stdout).toContain(`as a maker (makes plans):\n  ${JSON.stringify({ [name]: { keys: [record.public_key], roles: ['maker'] } })}\n`);
+        expect(r.stdout).toContain(`as a maker (makes plans):\n  "${name}": ${JSON.stringify({ keys: [record.public_key], roles: ['maker'] })}\n`);
         expect(r.stdout).toContain(
-          `as an approver (approves other people's plans):\n  ${JSON.stringify({ [name]: { keys: [record.public_key], roles: ['approver'] } })}\n`,
+          `as an approver (approves other people's plans):\n  "${name}": ${JSON.stringify({ keys: [record.public_key], roles: ['approver'] })}\n`,
         );
         expect(r.stdout + r.stderr).not.toContain(record.private_key);
         expect(r.stderr).toBe(`✓ Signing key made for ${name}; the private half stays in ${cfg.dir} (mode 0600).\n`);
@@ -147,9 +147,9 @@ describe('keys create and keys show', () => {
       expect(card.code, card.stderr).toBe(0);
       expect(card.stdout).toBe(
         `Name         Adaeze Obi\nPublic key   ${key.public_key}\nFingerprint  ${key.fingerprint}\n\n` +
-          `For the policy file's "members", as a maker (makes plans):\n  ${JSON.stringify({ 'Adaeze Obi': { keys: [key.public_key], roles: ['maker'] } })}\n` +
-          `or as an approver (approves other people's plans):\n  ${JSON.stringify({ 'Adaeze Obi': { keys: [key.public_key], roles: ['approver'] } })}\n` +
-          `(both: "roles":["maker","approver"]; one person may list several keys)\n`,
+          `For the policy file's "members", inside its braces, as a maker (makes plans):\n  "Adaeze Obi": ${JSON.stringify({ keys: [key.public_key], roles: ['maker'] })}\n` +
+          `or as an approver (approves other people's plans):\n  "Adaeze Obi": ${JSON.stringify({ keys: [key.public_key], roles: ['approver'] })}\n` +
+          `(a comma after each person but the last; both roles: "roles":["maker","approver"]; one person may list several keys)\n`,
       );
 
       const before = readFileSync(join(cfg.dir, 'signing-key.json'));

@@ -2,7 +2,8 @@
  * The policy members `keys show` prints (README "Four eyes"), pasted as they are: the maker's
  * snippet into a policy lets its person make a plan, the approver's lets theirs approve it. A
  * single snippet with "approver" was printed for everyone before, and a maker who pasted it was
- * refused by plan create.
+ * refused by plan create. Each is pasted as text into the braces of "members", one line a
+ * person: a whole object (`{"Name":{…}}`) was printed before, and two of them there were not JSON.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -23,13 +24,13 @@ afterAll(() => {
   for (const d of [maker, approver, work]) d.cleanup();
 });
 
-/** The JSON line `keys show` prints under the line that names `role`, parsed. */
-async function snippet(dir: string, role: 'a maker' | 'an approver'): Promise<Record<string, unknown>> {
+/** The line `keys show` prints under the line that names `role`, as printed (without its indent). */
+async function snippet(dir: string, role: 'a maker' | 'an approver'): Promise<string> {
   const shown = await payctl(['keys', 'show'], { dir });
   expect(shown.code, shown.stderr).toBe(0);
-  const line = new RegExp(`as ${role} \\(.*\\):\\n {2}(\\{.*\\})$`, 'm').exec(shown.stdout)?.[1];
+  const line = new RegExp(`as ${role} \\(.*\\):\\n {2}(.*)$`, 'm').exec(shown.stdout)?.[1];
   expect(line, shown.stdout).toBeDefined();
-  return JSON.parse(line!) as Record<string, unknown>;
+  return line!;
 }
 
 describe('keys show: a policy member for each role', () => {
@@ -42,9 +43,13 @@ describe('keys show: a policy member for each role', () => {
       await writeLoggedIn(ctx.sb, dir);
     }
     const policy = join(work.dir, `policy-${randomUUID().slice(0, 8)}.json`);
-    const members = { ...(await snippet(maker.dir, 'a maker')), ...(await snippet(approver.dir, 'an approver')) };
-    writeFileSync(policy, JSON.stringify({ members, approvals: { SLE: [{ from: '1000', required: 1 }] } }));
-    for (const dir of [maker.dir, approver.dir]) expect((await payctl(['config', 'set', 'policy', policy], { dir })).code).toBe(0);
+    // As a person pastes them: each line into the braces of "members", a comma after the first.
+    const members = `${await snippet(maker.dir, 'a maker')},\n    ${await snippet(approver.dir, 'an approver')}`;
+    writeFileSync(policy, `{\n  "members": {\n    ${members}\n  },\n  "approvals": { "SLE": [{ "from": "1000", "required": 1 }] }\n}\n`);
+    for (const dir of [maker.dir, approver.dir]) {
+      const set = await payctl(['config', 'set', 'policy', policy], { dir });
+      expect(set.code, set.stderr).toBe(0);
+    }
 
     const file = planBatchFile(work.dir, freshWallet(ctx.sb, '100000.00'), ['1500']);
     const made = await payctl(['plan', 'create', file], { dir: maker.dir });

@@ -20,19 +20,20 @@ export function keyCard(key: SigningKey, json: boolean): string {
     `Name         ${text(key.name)}\n` +
     `Public key   ${key.publicKey}\n` +
     `Fingerprint  ${key.fingerprint}\n` +
-    `\nFor the policy file's "members", as a maker (makes plans):\n  ${member(key, 'maker')}\n` +
+    `\nFor the policy file's "members", inside its braces, as a maker (makes plans):\n  ${member(key, 'maker')}\n` +
     `or as an approver (approves other people's plans):\n  ${member(key, 'approver')}\n` +
-    `(both: "roles":["maker","approver"]; one person may list several keys)\n`
+    `(a comma after each person but the last; both roles: "roles":["maker","approver"]; one person may list several keys)\n`
   );
 }
 
 /**
- * This key as one member of a policy, in `role`: valid JSON to paste. One snippet for each role,
- * each said whose it is: a single one with "approver" was pasted by makers too, and plan create
- * then refused them as not a maker.
+ * This key as one member of a policy, in `role`: an entry of "members" (`"Name": {…}`), pasted
+ * into its braces as it is. One snippet for each role, each said whose it is: a single one with
+ * "approver" was pasted by makers too, and plan create then refused them as not a maker. A whole
+ * object (`{"Name":{…}}`) was printed before: two of them pasted side by side were not JSON.
  */
 function member(key: SigningKey, role: 'maker' | 'approver'): string {
-  return JSON.stringify({ [key.name]: { keys: [key.publicKey], roles: [role] } });
+  return `${JSON.stringify(key.name)}: ${JSON.stringify({ keys: [key.publicKey], roles: [role] })}`;
 }
 
 export async function run(_opts: KeysShowOptions, deps: Deps): Promise<number> {
