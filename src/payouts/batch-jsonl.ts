@@ -8,6 +8,7 @@ import { decimalFromNumber } from '../money/amount.js';
 import { parseServiceJson } from '../service/exact-json.js';
 import { problemOf, type Problem } from '../errors.js';
 import { scanJsonLine } from '../config/json-scan.js';
+import { textFault } from '../config/json-fault.js';
 import { MAX_COLUMNS } from './batch-columns.js';
 import { noPayoutRows, rowIssue, toFields, type BatchRow } from './batch-rows.js';
 
@@ -69,7 +70,8 @@ function lineValues(line: string, row: number, problems: Problem[]): { values: R
     // (exact-json.ts), and is then read, or refused, as the string it was written as.
     obj = parseServiceJson(line);
   } catch {
-    problems.push(rowIssue(row, '', 'not a JSON object'));
+    // Where on the line, and the character there (json-fault.ts), found in the line as written.
+    problems.push(rowIssue(row, '', textFault(line, { quote: true, oneLine: true }) ?? 'not a JSON object'));
     return undefined;
   }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) {

@@ -10,6 +10,7 @@
  * hash (storedPlan): either is checked whole the same way before it is used.
  */
 import { readRegular, RefusedFile } from '../config/regular-file.js';
+import { jsonFault } from '../config/json-fault.js';
 import { RefusedError, UsageError } from '../errors.js';
 import { minorToDecimal } from '../money/amount.js';
 import { sha256 } from '../payouts/identity.js';
@@ -220,8 +221,8 @@ function readPlanJson(path: string): unknown {
   }
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    throw new RefusedError(`${path} is not a payctl plan: it is not JSON.`);
+  } catch (err) {
+    throw new RefusedError(`${path} is not a payctl plan: ${jsonFault(err, text, { quote: true })}.`);
   }
 }
 

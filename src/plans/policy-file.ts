@@ -15,6 +15,7 @@ import { parseServiceJson } from '../service/exact-json.js';
 import { isKnownCurrency, minorDigits } from '../money/currencies.js';
 import { fingerprintOf } from './keys.js';
 import { keyTwice } from '../config/json-scan.js';
+import { textFault } from '../config/json-fault.js';
 
 export interface Tier {
   /** Minor units; the tier applies to totals >= from (inclusive) or > over. */
@@ -274,16 +275,24 @@ export function readPolicyText(file: string): string {
   return bytes.toString('utf8');
 }
 
+/**
+ * Why a policy file's text is not JSON: the line, column and character of the fault (json-fault.ts;
+ * a policy holds no secret). A byte order mark before it is passed over, as the policy is read.
+ */
+export function policyJsonFault(text: string): string {
+  return `it is ${textFault(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, { quote: true }) ?? 'not valid JSON'}`;
+}
+
 /** A policy file read and checked: the policy, or why it cannot be one (`unreadable`, or every problem). */
 export function examinePolicy(file: string): { policy: Policy; problems: [] } | { policy?: undefined; unreadable?: string; problems: string[] } {
   let raw: unknown;
-  let text: string;
+  let text = '';
   try {
     text = readPolicyText(file);
     // Numbers kept as written when a double would change them (exact-json.ts): amounts are exact.
     raw = parseServiceJson(text);
   } catch (err) {
-    const why = err instanceof SyntaxError ? `it is not JSON (${err.message})` : (err as Error).message;
+    const why = err instanceof SyntaxError ? policyJsonFault(text) : (err as Error).message;
     return { unreadable: why, problems: [why] };
   }
   const twice = keyTwice(text);

@@ -26,7 +26,7 @@ import { ConfigError } from '../errors.js';
 import type { StoredPolicy } from '../payouts/ledger/ledger.js';
 import { CanonicalError, canonicalJson } from './canonical.js';
 import { signText, verifyText, type SigningKey } from './keys.js';
-import { examinePolicyValue, type Member, type Policy } from './policy-file.js';
+import { examinePolicyValue, policyJsonFault, type Member, type Policy } from './policy-file.js';
 import { keyTwice } from '../config/json-scan.js';
 import { fingerprintHolds, type Approval } from './signatures.js';
 
@@ -47,14 +47,16 @@ export function contentHash(content: string): string {
 
 /** A policy file's text as the ledger keeps it (canonical JSON); a usage problem when it cannot be one. */
 export function canonicalPolicy(text: string): { content: string } | { problem: string } {
+  // A byte order mark before the JSON is passed over, as config set policy reads the file.
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    const value: unknown = JSON.parse(text);
-    const twice = keyTwice(text);
+    const value: unknown = JSON.parse(body);
+    const twice = keyTwice(body);
     if (twice) return { problem: twice };
     return { content: canonicalJson(value) };
   } catch (err) {
     if (err instanceof CanonicalError) return { problem: `${err.message}: write amounts as strings ("1000.00")` };
-    return { problem: `it is not JSON (${(err as Error).message})` };
+    return { problem: policyJsonFault(body) };
   }
 }
 

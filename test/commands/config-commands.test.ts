@@ -556,7 +556,7 @@ describe('a damaged config file', () => {
     for (const args of [['balances'], ['balances', '--json'], ['config', 'list', '--verbose']]) {
       const r = await payctl(args, { dir: cfg.dir });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain('not valid JSON at line 5, column 24: a character where none may be, as in a value without its quotes');
+      expect(r.stderr).toContain('not valid JSON at line 5, column 24, a letter: a character where none may be, as in a value without its quotes');
       for (let k = 'whsec_'.length; k + 3 <= secret.length; k++) expect(r.stdout + r.stderr).not.toContain(secret.slice(k, k + 3));
     }
   });

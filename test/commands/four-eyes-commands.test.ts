@@ -403,7 +403,12 @@ describe('plan files that are not whole plans are refused before anything (exit 
     const dir = await run('mariama', ['plan', 'show', folder]);
     expect(dir.code).toBe(2);
     expect(dir.stderr).toContain(`Cannot read the plan ${folder}: it is a folder, not a regular file.`);
-    expect(await refused('{"payctl_plan": 1,')).toContain('<plan> is not a payctl plan: it is not JSON.');
+    expect(await refused('{"payctl_plan": 1,')).toContain(
+      '<plan> is not a payctl plan: not valid JSON at line 1, column 19 (its end): expected double-quoted property name.',
+    );
+    expect(await refused('{\n  "payctl_plan": 1\n  "base_url": "x"\n}')).toContain(
+      `<plan> is not a payctl plan: not valid JSON at line 3, column 3, the character '"': expected ',' or '}' after property value (a comma missing before it?).`,
+    );
   });
 
   it.each<[string, (p: any) => void, string]>([
@@ -801,7 +806,7 @@ describe('policy check', () => {
       writeFileSync(policy, '{"approvers":');
       const notJson = await payctl(['policy', 'check', file], { dir: cfg.dir });
       expect(notJson.code).toBe(2);
-      expect(notJson.stderr).toMatch(new RegExp(`Cannot read the policy ${policy.replace(/[.]/g, '\\.')}: it is not JSON \\(.*\\)\\. Nothing was sent\\.`));
+      expect(notJson.stderr).toContain(`Cannot read the policy ${policy}: it is not valid JSON: it ends before the JSON does. Nothing was sent.`);
       expect(notJson.stderr).toContain('Fix the file, or see the policy in force with: payctl config get policy');
     } finally {
       cfg.cleanup();
@@ -869,6 +874,18 @@ describe('config set policy: every problem of a policy file at once', () => {
         ['[]', 'it must be a JSON object'],
         ['{"members": []}', 'members must map names to'],
         ['{"approvals": []}', 'approvals must map currencies to lists of tiers'],
+        // Two members pasted as whole objects (as keys show printed them before): where, and the character there.
+        [
+          `{\n  "members": {\n    {"Ama Owusu":{"keys":["${people.kofi.publicKey}"],"roles":["maker"]}}\n  }\n}\n`,
+          `it is not valid JSON at line 3, column 5, the character '{': expected property name or '}' (an object pasted whole where its entries go?)`,
+        ],
+        // The comma between two people left out.
+        [
+          `{\n  "members": {\n    "Ama Owusu": {"keys":["${people.kofi.publicKey}"],"roles":["maker"]}\n    "Yaw Darko": {"keys":["${people.ibrahim.publicKey}"],"roles":["approver"]}\n  }\n}\n`,
+          `it is not valid JSON at line 4, column 5, the character '"': expected ',' or '}' after property value (a comma missing before it?)`,
+        ],
+        // A word processor's quotes: named, with their code point.
+        ['{\n  "max_per_payout": { "SLE": \u201c250000\u201d }\n}', `it is not valid JSON at line 2, column 30, the character '\u201c' (U+201C)`],
       ] as const) {
         writeFileSync(bad, text);
         const again = await payctl(['config', 'set', 'policy', bad], { dir: cfg.dir });

@@ -279,7 +279,7 @@ describe('parseBatchFile: JSON lines', () => {
     const content = '{"amount":"1"}\n{not json\n[1,2]\n"text"\n42\nnull\n{"amount":"2"}\n';
     const r = await parseBatchFile('p.jsonl', content);
     expect(r.problems).toEqual([
-      'row 2: not a JSON object',
+      "row 2: not valid JSON at column 2, the character 'n': expected property name or '}'",
       'row 3: not a JSON object',
       'row 4: not a JSON object',
       'row 5: not a JSON object',
@@ -316,7 +316,7 @@ describe('parseBatchFile: JSON lines', () => {
   });
 
   it('reports only the bad lines, not "no payout rows", when every line is bad', async () => {
-    expect((await parseBatchFile('p.jsonl', '{bad\n')).problems).toEqual(['row 1: not a JSON object']);
+    expect((await parseBatchFile('p.jsonl', '{bad\n')).problems).toEqual(["row 1: not valid JSON at column 2, the character 'b': expected property name or '}'"]);
   });
 });
 

@@ -414,7 +414,7 @@ describe('Journal on a hostile machine', () => {
       for (const secret of [key.slice(0, 10), key.slice(0, 6), 'sk_live', '4eC39']) expect(`${err.message} ${(err as ConfigError).hint}`).not.toContain(secret);
     }
     expect(errors.get(junk)!.message).toBe(
-      `The payout journal entry ${junk} is damaged (not valid JSON at line 1, column 1: a character where none may be, as in a value without its quotes).`,
+      `The payout journal entry ${junk} is damaged (not valid JSON at line 1, column 1, a letter: a character where none may be, as in a value without its quotes).`,
     );
     expect(errors.get(link)!.message).toBe(`The payout journal file ${link} is a symbolic link, not an entry: payctl does not follow it.`);
     // Signed with another key (or edited): the payout id it says is not said either.
