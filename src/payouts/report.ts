@@ -33,16 +33,18 @@ function fileWord(name: string): string {
 /**
  * A report path for batch `batchId` beside `base`, the `n`th (1, 2, ...): payouts.report.csv ->
  * payouts.<batch>.report.csv, payouts.<batch>.2.report.csv; payroll.csv -> payroll.<batch>.csv.
+ * `kind` '.plan' names a plan file the same way: stipends.plan.json -> stipends.<batch>.plan.json.
  */
-export function batchReportPath(base: string, batchId: string, n = 1): string {
+export function batchReportPath(base: string, batchId: string, n = 1, kind: '.report' | '.plan' = '.report'): string {
   const ext = extname(base);
   const name = basename(base, ext);
   const tag = fileWord(batchId) + (n > 1 ? `.${n}` : '');
-  const stem = name.toLowerCase().endsWith('.report') ? `${name.slice(0, -'.report'.length)}.${tag}.report` : `${name}.${tag}`;
+  const stem = name.toLowerCase().endsWith(kind) ? `${name.slice(0, -kind.length)}.${tag}${kind}` : `${name}.${tag}`;
   return join(dirname(base), stem + ext);
 }
 
-function exists(path: string): boolean {
+/** Whether anything is at `path`: a symlink counts, even a dangling one. */
+export function pathTaken(path: string): boolean {
   try {
     lstatSync(path); // a symlink counts, even a dangling one
     return true;
@@ -51,11 +53,14 @@ function exists(path: string): boolean {
   }
 }
 
-/** The first report path for batch `batchId` beside `base` that nothing is at: for a printed command that pays again. */
-export function freshReportPath(base: string, batchId: string): string {
+/**
+ * The first report path for batch `batchId` beside `base` that nothing is at: for a printed
+ * command that pays again (`kind` '.plan': a plan file's, for a printed plan create).
+ */
+export function freshReportPath(base: string, batchId: string, kind: '.report' | '.plan' = '.report'): string {
   for (let n = 1; ; n++) {
-    const p = batchReportPath(base, batchId, n);
-    if (!exists(p)) return p;
+    const p = batchReportPath(base, batchId, n, kind);
+    if (!pathTaken(p)) return p;
   }
 }
 

@@ -696,7 +696,7 @@ describe('policy check', () => {
     });
   });
 
-  it("a batch file whose rows a named batch sent: plan create's refusal and its two commands, never a plan create it refuses", async () => {
+  it("a batch file whose rows a named batch sent: plan create's refusal and its command, never a plan create it refuses", async () => {
     const wallet = freshWallet(ctx.sb, '1000000.00', 'SLE');
     const tag = randomUUID().slice(0, 8);
     const digits = String(Date.now()).slice(-5);
@@ -720,7 +720,9 @@ describe('policy check', () => {
     expect(r.stdout).toContain(
       `It cannot be sent directly, and plan create refuses to make a plan of it as it is:\n  ${file}: 2 rows match payouts already sent in batch "${batch}"`,
     );
-    expect(r.stdout).toContain(`  To plan the rest of that batch:                 payctl plan create ${file} --batch-id ${batch}\n`);
+    // The batch accepted every row: no plan of "the rest of that batch" (it was one of nothing), that said.
+    expect(r.stdout).not.toContain('To plan the rest of that batch');
+    expect(r.stdout).toContain(`  Batch "${batch}" accepted every row of the file: there is nothing left of it to plan.\n`);
     // What plan create says of the same file, in the same words.
     const refused = await run('mariama', ['plan', 'create', file, '-o', join(work.dir, `${tag}-x.plan.json`)]);
     expect(refused.code).toBe(2);
@@ -728,15 +730,31 @@ describe('policy check', () => {
     const json = oneJson((await run('mariama', ['policy', 'check', file, '--json'])).stdout) as Record<string, any>;
     expect(json).not.toHaveProperty('make_plan');
     expect(json.plan_refused.message).toMatch(/this plan would pay them again\.$/);
-    expect(json.plan_refused.hint).toContain(`payctl plan create ${file} --batch-id ${batch}`);
-    // The first of its commands, run as printed, makes the plan (of the rest of that batch: nothing left to send).
-    const rest = await run(
-      'mariama',
-      shellSplit(/To plan the rest of that batch:\s+(payctl .*)$/m.exec(r.stdout)![1]!)
-        .slice(1)
-        .concat(['-o', join(work.dir, `${tag}-rest.plan.json`)]),
-    );
-    expect(rest.code, rest.stderr).toBe(0);
+    expect(json.plan_refused.hint).toContain('there is nothing left of it to plan');
+    // Its command, run as printed, makes the plan: the file's plan is already written (the one sent),
+    // so it writes beside it (before, it named no -o and was refused: "a file of that name exists").
+    const againArgs = shellSplit(/To plan paying these rows again as new payouts:\s+(payctl .*)$/m.exec(r.stdout)![1]!).slice(1);
+    expect(againArgs.at(-2)).toBe('-o');
+    expect(againArgs.at(-1)).not.toBe(planPathOf(file));
+    const again = await run('mariama', againArgs);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`Plan written to ${againArgs.at(-1)!}: 2 payouts`);
+  });
+
+  it('a batch that needs a plan, its plan already written: the plan create offered writes beside it', async () => {
+    const file = planBatchFile(work.dir, freshWallet(ctx.sb, '100000.00', 'SLE'), ['1500']);
+    writeFileSync(planPathOf(file), '{}\n');
+    const r = await run('mariama', ['policy', 'check', file, '--batch-id', 'nov']);
+    expect(r.code).toBe(1);
+    const out = planPathOf(file).replace(/\.plan\.json$/, '.nov.plan.json');
+    expect(r.stdout).toContain(`Make a plan for approval: payctl plan create ${file} --batch-id nov -o ${out}\n`);
+    const made = await run('mariama', shellSplit(/Make a plan for approval: (payctl .*)$/m.exec(r.stdout)![1]!).slice(1));
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain(`Plan written to ${out}`);
+    // payout batch's refusal offers the same.
+    const batch = await run('mariama', ['payout', 'batch', file, '--batch-id', 'dec', '--yes']);
+    expect(batch.code).toBe(2);
+    expect(batch.stderr).toContain(`payctl plan create ${file} --batch-id dec -o ${planPathOf(file).replace(/\.plan\.json$/, '.dec.plan.json')}`);
   });
 
   it('a small batch can be sent directly (exit 0); one over a limit cannot, naming the rule ("*" for currencies not named)', async () => {

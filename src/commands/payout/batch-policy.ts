@@ -13,6 +13,8 @@ import type { PayoutRequest } from '../../payouts/request.js';
 import { approvalsNeeded, limitProblems, limitsHint, type Policy } from '../../plans/policy.js';
 import { configDir } from '../../config/paths.js';
 import { makePlanHint } from '../plan/create.js';
+import { planOutArgs } from '../plan/common.js';
+import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 
 /** What the checks read: the run's file, the journal as it is now, and the options to print. */
 export interface PolicyCheck {
@@ -59,7 +61,11 @@ export async function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyChec
         policy,
         configDir(deps.env),
         'Make it a plan for approval',
-        commandLine(c.inv, ['plan', 'create'], [c.src.file, ...(opts.batchId !== undefined ? ['--batch-id', opts.batchId] : [])]),
+        commandLine(
+          c.inv,
+          ['plan', 'create'],
+          [c.src.file, ...(opts.batchId !== undefined ? ['--batch-id', opts.batchId] : []), ...planOutArgs(c.src.file, opts.batchId ?? DEFAULT_BATCH_ID)],
+        ),
       ),
     );
   }

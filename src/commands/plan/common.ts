@@ -1,11 +1,12 @@
 /**
  * What the plan commands share: the policy of the profile in force, a plan written to a new
- * file (never over another), and the lines a person reads before approving or sending: who
+ * file (never over another) and the -o a printed plan create needs for one, and the lines a person reads before approving or sending: who
  * made the plan as the policy names them (a person by name, not just a key: README "Four
  * eyes"), and its approvals, which count and why the others do not; what to do about a
  * plan file that carries an approval that does not count; and the command an approver signs with.
  */
 import { constants, closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { formatAmount } from '../../money/amount.js';
@@ -17,7 +18,25 @@ import type { Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text, utcTime } from '../../output/text.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
+import { freshReportPath, pathTaken } from '../../payouts/report.js';
 import type { LoadedPlan } from './source.js';
+
+/** `stipends.csv` -> `stipends.plan.json` beside it: where plan create writes the plan without -o. */
+export function defaultPlanPath(file: string): string {
+  return join(dirname(file), `${basename(file, extname(file))}.plan.json`);
+}
+
+/**
+ * The -o a printed `plan create <file> --batch-id <batchId>` carries: the `out` given, if any;
+ * when that file, or the default plan path, is taken, a free name beside it for that batch
+ * (stipends.<batch>.plan.json, then .2., …): plan create never overwrites a file, and a command
+ * printed without it was refused as run ("a file of that name exists").
+ */
+export function planOutArgs(file: string, batchId: string, out?: string): string[] {
+  const target = resolve(out ?? defaultPlanPath(file));
+  if (!pathTaken(target)) return out !== undefined ? ['-o', target] : [];
+  return ['-o', freshReportPath(target, batchId, '.plan')];
+}
 
 /** The policy named in the profile in force, or undefined. */
 export function profilePolicy(deps: Deps): Policy | undefined {

@@ -3,14 +3,16 @@
  * a plan is approved by people who see only its payouts, so what its file's rows paid before is
  * said before the plan is written. Rows a named batch sent, planned with no --batch-id or with
  * that name typed with a slip (other letter case, other separators), are refused: the plan would
- * pay them again as new payouts. Rows that pay what other payouts paid, and rows this batch
- * accepted in an earlier run (plan send will not send them), are noted.
+ * pay them again as new payouts; when that batch accepted every row, there is no rest of it to
+ * plan, and that is said instead of a plan create that would plan nothing. Rows that pay what
+ * other payouts paid, and rows this batch accepted in an earlier run (plan send will not send
+ * them), are noted.
  */
 import type { Invocation } from '../../config/command-line.js';
 import { commandLine } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
 import { isOwnId, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
-import type { Ledger } from '../../payouts/journal.js';
+import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { BatchRepeats, describeRun, recentSinglesSaid, RunTally, samePayoutsSent, slippedBatch } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
 import { newBatchId, recentSinglesRefusal } from '../payout/batch-commands.js';
@@ -19,6 +21,9 @@ export class PlanRepeats {
   readonly #repeats: BatchRepeats;
   readonly #earlier = new RunTally();
   #accepted = 0;
+  #rows = 0;
+  /** Per other batch, the payouts it accepted that rows of the file pay (one a row): all of them, and it has nothing left to plan. */
+  readonly #acceptedIn = new Map<string, Set<string>>();
 
   /** `recentSince`: a plan without --batch-id (changed-rows.ts comparedSince). */
   constructor(
@@ -32,21 +37,45 @@ export class PlanRepeats {
 
   /** A row of the file, with its journal entry if it has one. */
   async add(r: LoadedRow): Promise<void> {
+    this.#rows++;
     if (r.earlier?.outcome?.kind === 'accepted') {
       this.#accepted++;
       this.#earlier.add(r.earlier);
     } else if (!r.earlier) {
-      this.#repeats.add(await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r), r.request), r.row);
+      const same = await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r), r.request);
+      this.#repeats.add(same, r.row);
+      this.#acceptedBy(same);
+    }
+  }
+
+  /** The payouts other batches accepted that a row pays: each batch's first not yet taken by another row. */
+  #acceptedBy(same: JournalEntry[]): void {
+    const counted = new Set<string>();
+    for (const e of same) {
+      const id = e.batch?.id;
+      if (id === undefined || id === this.src.batchId || counted.has(id) || e.outcome?.kind !== 'accepted') continue;
+      const taken = this.#acceptedIn.get(id) ?? new Set<string>();
+      if (taken.has(e.payoutId)) continue;
+      taken.add(e.payoutId);
+      this.#acceptedIn.set(id, taken);
+      counted.add(id);
     }
   }
 
   /**
    * Rows a named batch already sent, planned with no --batch-id (`given` undefined) or with that
    * name typed with a slip: the refusal, with the two commands to choose from, as payout batch
-   * refuses them (`extra`: the options they carry, an -o given; `nothing` ends the message).
+   * refuses them (`out`: the -o each carries, for its batch id: create-rows.ts; `nothing` ends
+   * the message); when that batch accepted every row of the file, only the second, and why.
    * Rows a single payout of the last day paid, alike, likewise. Undefined when neither.
    */
-  async otherBatchRefusal(given: string | undefined, inv: Invocation, now: Date, nothing: string, extra: string[] = []): Promise<UsageError | undefined> {
+  async otherBatchRefusal(
+    given: string | undefined,
+    inv: Invocation,
+    now: Date,
+    nothing: string,
+    out: (batchId: string) => string[] = () => [],
+  ): Promise<UsageError | undefined> {
     const r = this.#repeats;
     const others = r.otherBatches.runs();
     const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
@@ -56,11 +85,16 @@ export class PlanRepeats {
     const slip = slippedBatch({ otherBatchRows: r.otherBatchRows, otherBatches: others }, given);
     if (!slip) return undefined;
     const { rows: n, named, runs } = slip;
+    const plan = (id: string) => commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', id, ...out(id)]);
+    const again = await fresh();
+    const allAccepted = (this.#acceptedIn.get(named)?.size ?? 0) === this.#rows;
     return new UsageError(
       `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: this plan would pay ${n === 1 ? 'it' : 'them'} again. ${nothing}`,
       [],
-      `${'To plan the rest of that batch:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', named, ...extra])}\n` +
-        `${'To plan paying these rows again as new payouts:'.padEnd(48)}${commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', await fresh(), ...extra])}`,
+      allAccepted
+        ? `Batch "${named}" accepted every row of the file: there is nothing left of it to plan.\n` +
+            `${'To plan paying these rows again as new payouts:'.padEnd(48)}${plan(again)}`
+        : `${'To plan the rest of that batch:'.padEnd(48)}${plan(named)}\n` + `${'To plan paying these rows again as new payouts:'.padEnd(48)}${plan(again)}`,
     );
   }
 

@@ -6,7 +6,6 @@
  * returned, not thrown: plan create throws it; `policy check` says it instead of suggesting a
  * plan create that would be refused (one home for what plan create refuses).
  */
-import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
@@ -24,6 +23,7 @@ import { payoutBody } from '../../payouts/request.js';
 import type { Ledger } from '../../payouts/ledger/ledger.js';
 import type { makePlan } from '../../plans/plan.js';
 import { PlanRepeats } from './create-repeats.js';
+import { planOutArgs } from './common.js';
 
 /** A row of the plan: its request and idempotency key. */
 type PlannedPayout = Parameters<typeof makePlan>[0]['payouts'][number];
@@ -85,12 +85,6 @@ export async function plannedRows(opts: { file: string; batchId?: string; out?: 
     : restored.total
       ? restoredRefusal(opts.file, restored, nothing)
       : (changed.refusal(opts.file, nothing) ??
-        (await repeats.otherBatchRefusal(
-          opts.batchId,
-          invocationOf(deps.globals, deps.env),
-          deps.clock.now(),
-          nothing,
-          opts.out !== undefined ? ['-o', resolve(opts.out)] : [],
-        )));
+        (await repeats.otherBatchRefusal(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), nothing, (id) => planOutArgs(src.file, id, opts.out))));
   return { src, api, journal, payouts, repeats, duplicates, refusal };
 }

@@ -12,7 +12,7 @@
  * are warned of once the plan is written: plan send pays each as a payout of its own. What the
  * rows paid before, and plan create's refusals for it, are create-rows.ts's.
  */
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { RefusedError, UsageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
@@ -24,7 +24,7 @@ import type { Ledger } from '../../payouts/ledger/ledger.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
-import { approverCommand, writeNewPlan } from './common.js';
+import { approverCommand, defaultPlanPath, writeNewPlan } from './common.js';
 import { plannedRows } from './create-rows.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { approvalsNeeded, limitsHint, overMaximum, type Policy, type Requirement } from '../../plans/policy.js';
@@ -35,11 +35,6 @@ export interface PlanCreateOptions {
   file: string;
   batchId?: string;
   out?: string;
-}
-
-/** `stipends.csv` -> `stipends.plan.json` beside it. */
-function defaultPlanPath(file: string): string {
-  return join(dirname(file), `${basename(file, extname(file))}.plan.json`);
 }
 
 export async function run(opts: PlanCreateOptions, deps: Deps): Promise<number> {

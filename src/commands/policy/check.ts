@@ -21,6 +21,7 @@ import type { PayoutRequest } from '../../payouts/request.js';
 import { PLAN_FORMAT } from '../../plans/plan.js';
 import { loadPlan, type LoadedPlan } from '../plan/source.js';
 import { plannedRows } from '../plan/create-rows.js';
+import { planOutArgs } from '../plan/common.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
@@ -109,7 +110,14 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const toPlan = !plan && need.required > 0 && limits.length === 0;
   // plan create's own checks of what the rows paid before: its command is offered only when it would make the plan.
   const planRefusal = toPlan ? (await plannedRows(opts, deps, '')).refusal : undefined;
-  const next = toPlan && !planRefusal ? commandLine(inv, ['plan', 'create'], [fileOperand(opts.file), ...(opts.batchId ? ['--batch-id', opts.batchId] : [])]) : undefined;
+  const next =
+    toPlan && !planRefusal
+      ? commandLine(
+          inv,
+          ['plan', 'create'],
+          [fileOperand(opts.file), ...(opts.batchId ? ['--batch-id', opts.batchId] : []), ...planOutArgs(opts.file, opts.batchId ?? DEFAULT_BATCH_ID)],
+        )
+      : undefined;
   const batchId = opts.batchId ? ['--batch-id', opts.batchId] : [];
   const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [fileOperand(opts.file), ...(plan ? [] : batchId)]) : undefined;
   const v: Verdict = {
