@@ -327,6 +327,13 @@ describe('plan show', () => {
       ignored: [],
       limits: [],
     });
+    // For people: the balance it would leave said before fees, as payout batch says it (they are not known before sending).
+    const text = await run('mariama', ['plan', 'show', path]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      `Totals\n  ${wallet}  2 payouts, 105,000.25 SLE; balance 1,000,000.00, after 894,999.75 before fees\n` +
+        "Fees: charged by the service per payout, not known before sending; each accepted payout's fee is in the report.\n",
+    );
   });
 
   it('without a policy and without the service: the maker by the name its key gives, no balances, and why', async () => {

@@ -271,8 +271,10 @@ describe('plan show and plan approve', () => {
       expect(out.replace(/\n {4}/g, ' ')).toMatch(
         new RegExp(`^ {2}row 3: [0-9a-f-]{36} {2}45,000\\.00 SLE from ${wallet} to ${LONG} \\(wallet, orange_money 076123452, \\+23276123452\\)$`, 'm'),
       );
-      // The totals, grouped exactly: the balance after is the balance less 135,000.00.
-      const m = new RegExp(`^ {2}${wallet} {2}3 payouts, 135,000\\.00 SLE; balance ([\\d,]+\\.\\d\\d), after ([\\d,]+\\.\\d\\d)$`, 'm').exec(out.replace(/\n {4}/g, ' '));
+      // The totals, grouped exactly: the balance after is the balance less 135,000.00, said before fees.
+      const m = new RegExp(`^ {2}${wallet} {2}3 payouts, 135,000\\.00 SLE; balance ([\\d,]+\\.\\d\\d), after ([\\d,]+\\.\\d\\d) before fees$`, 'm').exec(
+        out.replace(/\n {4}/g, ' '),
+      );
       expect(m, out).not.toBeNull();
       const minor = (s: string) => BigInt(s.replace(/[,.]/g, ''));
       expect(minor(m![1]!) - minor(m![2]!)).toBe(13_500_000n);

@@ -1,7 +1,8 @@
 /**
  * `payctl plan show <plan>`: a plan for review: where it goes, who made it (the person the
  * policy names for its key), every payout, the totals per wallet and currency with the
- * balances they would leave (live, when the profile can reach the service), and its approvals
+ * balances they would leave before fees (live, when the profile can reach the service; fees are
+ * the service's, per payout, not known before sending: said as payout batch says it), and its approvals
  * as the profile's policy judges them: who approved (by name), which approvals do not count
  * and why (those the shared ledger keeps are left out: they never stop the plan), the limits it
  * breaks (plan send refuses it), and how many it needs, counting what each recipient account got
@@ -22,6 +23,7 @@ import type { Ledger } from '../../payouts/journal.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text } from '../../output/text.js';
+import { FEES_LINE } from '../../output/batch.js';
 import { approvalLines, payoutLines, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, madeAt, storedLine } from './source.js';
@@ -38,10 +40,11 @@ interface TotalAfter {
   count: number;
   total: string;
   balance: string | null;
+  /** The balance less the total, before fees: the service charges them per payout, not known before sending. */
   balance_after: string | null;
 }
 
-/** A plan as shown: what it holds, its totals with the balances they would leave, and how the policy judges it. */
+/** A plan as shown: what it holds, its totals with the balances they would leave (before fees), and how the policy judges it. */
 interface Review {
   /** The path as given, or the plan's hash (in the shared ledger). */
   ref: string;
@@ -213,7 +216,8 @@ function reviewText(r: Review, st: Style, width: number | undefined): string {
         ? []
         : [
             `balance ${formatAmount(t.balance, t.currency)},`,
-            `after ${formatAmount(t.balance_after!, t.currency)}${t.balance_after!.startsWith('-') ? st.red(' (short)') : ''}`,
+            // As payout batch says it: the service charges fees per payout, not known before sending.
+            `after ${formatAmount(t.balance_after!, t.currency)} before fees${t.balance_after!.startsWith('-') ? st.red(' (short)') : ''}`,
           ];
     out +=
       wrapSegments(
@@ -221,6 +225,7 @@ function reviewText(r: Review, st: Style, width: number | undefined): string {
         width,
       ) + '\n';
   }
+  out += st.dim(wrapText(FEES_LINE, width)) + '\n';
   out += '\n' + st.bold('Approvals') + '\n' + approvalLines(plan, judged?.approvals, st, width);
   const n = r.storedOnly.size;
   if (n)
