@@ -111,9 +111,20 @@ describe('the URL as shown, and the connection a URL names', () => {
       writeFileSync(file, `# a comment\nother:*:*:*:nope\n${u.hostname}:${u.port}:*:${u.username}:${db.password.replace(/:/g, '\\:')}\n`, { mode: 0o600 });
       await open(bare, { PGPASSFILE: file });
       chmodSync(file, 0o644);
-      const err = await rejection(open(bare, { PGPASSFILE: file }));
+      // Passed over, as libpq does, and said so with the chmod that fixes it: in the error, and as a
+      // warning (before, only "none was given (in the URL, PGPASSWORD or the password file)").
+      const warnings: string[] = [];
+      const err = await rejection(openPostgresLedger(bare, { env: { PGPASSFILE: file }, host: 'test-machine', warn: (l) => warnings.push(l) }));
       expect(err).toBeInstanceOf(LedgerUnreachable);
-      expect(err.message).toMatch(/password/);
+      const skipped = `the password file ${file} was passed over: group or others can read it (mode 0644), and libpq (psql) passes such a file over too. Make it yours alone with: chmod 600 ${file}`;
+      expect(err.message).toContain(`: the server asks for a password and none was given: none is in the URL or PGPASSWORD, and ${skipped}. Nothing was sent.`);
+      expect(warnings).toEqual([
+        `The password file ${file} was passed over: group or others can read it (mode 0644), and libpq (psql) passes such a file over too. Make it yours alone with: chmod 600 ${file}. Until then no password is read from it.`,
+      ]);
+      expect(everything(err)).not.toContain(db.password);
+      // Without a password file at all: the words of before.
+      const none = await rejection(open(bare, { PGPASSFILE: join(dir, 'none') }));
+      expect(none.message).toContain('the server asks for a password and none was given (in the URL, PGPASSWORD or the password file). Nothing was sent.');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,7 +4,8 @@
  * from the environment handed in (never the process's own); the `pg` client loaded only when a
  * PostgreSQL ledger is opened (in the build, dist/vendor/pg.cjs: scripts/build.mjs); a small
  * pool; and the URL as payctl shows it, its password masked. Nothing here ever puts the
- * password in a message.
+ * password in a message. A password file passed over for its mode (others can read it) is said,
+ * with the chmod that fixes it: psql warns of it, and payctl said only that no password was given.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,6 +14,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { ConfigError } from '../../../errors.js';
 import { SSL_MODES, decideTls } from '../../../config/ledger-tls.js';
+import { shellQuote } from '../../../config/shell.js';
 
 /** The environment a ledger is opened with: PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGPASSFILE, ... */
 export type LedgerEnv = Readonly<Record<string, string | undefined>>;
@@ -70,6 +72,8 @@ export interface Connection {
   masked: string;
   /** A message with any occurrence of the password replaced: for errors of the client or the server. */
   scrub(message: string): string;
+  /** Set when the server asked for a password and the password file was passed over for its mode: why, and the chmod (passwordFile's `skipped`). */
+  passFileSkipped?: string;
 }
 
 /**
@@ -82,8 +86,10 @@ export interface Connection {
  * and PGOPTIONS. Every setting is given to the client, so it never reads the process's own
  * environment (a host left unset is localhost over TCP, not libpq's socket folder). A URL that cannot be read is a
  * ConfigError (masked); a non-TLS sslmode for another machine a UsageError (both exit 2).
+ * `warn` is told, once, when the server asks for a password and there is none because the
+ * password file was passed over for its mode (and reasonOf says it in the error that follows).
  */
-export function connectionOf(url: string, env: LedgerEnv): Connection {
+export function connectionOf(url: string, env: LedgerEnv, warn?: (line: string) => void): Connection {
   const masked = maskUrl(url);
   const u = parseUrl(url, masked);
   const q = (name: string) => u.searchParams.get(name) || undefined;
@@ -112,7 +118,7 @@ export function connectionOf(url: string, env: LedgerEnv): Connection {
     database,
     // A function: the client then never looks for a password itself (in the process's
     // environment). Undefined when there is none: the client then sends none.
-    password: (() => given ?? passwordFile(env, { host, port, database, user })) as () => string,
+    password: (() => given ?? fromFile()) as () => string,
     ssl: sslOf(tls.mode, { root, cert: q('sslcert') ?? env.PGSSLCERT, key: q('sslkey') ?? env.PGSSLKEY }, masked),
     options: q('options') ?? env.PGOPTIONS,
     application_name: 'payctl',
@@ -134,7 +140,17 @@ export function connectionOf(url: string, env: LedgerEnv): Connection {
     for (const w of words) out = out.split(w).join('****');
     return out.split(url).join(masked);
   };
-  return { config, masked, scrub };
+  const connection: Connection = { config, masked, scrub };
+  // Asked only when the server asks for a password (each new connection of the pool).
+  function fromFile(): string | undefined {
+    const found = passwordFile(env, { host, port, database, user });
+    if (found.skipped && connection.passFileSkipped === undefined) {
+      connection.passFileSkipped = found.skipped;
+      warn?.(`The password file ${found.skipped}. Until then no password is read from it.`);
+    }
+    return found.password;
+  }
+  return connection;
 }
 
 function parseUrl(url: string, masked: string): URL {
@@ -185,26 +201,36 @@ function sslOf(mode: string, files: { root?: string; cert?: string; key?: string
 /**
  * The password from libpq's password file (PGPASSFILE, else ~/.pgpass): the first line
  * `host:port:database:user:password` whose fields match (`*` matches anything; `\:` and `\\`
- * are escapes). A file others can read is passed over, as libpq does.
+ * are escapes). A file group or others can read is passed over, as libpq does: `skipped` then
+ * says so ("<path> was passed over: …"), with the chmod that fixes it, as psql warns of it.
  */
-export function passwordFile(env: LedgerEnv, c: { host: string; port: number; database: string | undefined; user: string | undefined }): string | undefined {
+export function passwordFile(
+  env: LedgerEnv,
+  c: { host: string; port: number; database: string | undefined; user: string | undefined },
+): { password?: string; skipped?: string } {
   const file = env.PGPASSFILE || join(env.HOME || homedir(), '.pgpass');
   let text: string;
   try {
     const st = statSync(file);
-    if (!st.isFile() || (st.mode & 0o077) !== 0) return undefined;
+    if (!st.isFile()) return {};
+    if ((st.mode & 0o077) !== 0) {
+      const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+      return {
+        skipped: `${file} was passed over: group or others can read it (mode ${mode}), and libpq (psql) passes such a file over too. Make it yours alone with: chmod 600 ${shellQuote(file)}`,
+      };
+    }
     text = readFileSync(file, 'utf8');
   } catch {
-    return undefined;
+    return {};
   }
   const want = [c.host, String(c.port), c.database ?? '', c.user ?? ''];
   for (const line of text.split(/\r?\n/)) {
     if (!line || line.startsWith('#')) continue;
     const fields = splitPassLine(line);
     if (fields.length < 5) continue;
-    if (want.every((w, i) => fields[i] === '*' || fields[i] === w)) return fields.slice(4).join(':');
+    if (want.every((w, i) => fields[i] === '*' || fields[i] === w)) return { password: fields.slice(4).join(':') };
   }
-  return undefined;
+  return {};
 }
 
 function splitPassLine(line: string): string[] {
@@ -266,11 +292,18 @@ export function hearErrors(client: PoolClient, onError: (err: Error) => void = (
   };
 }
 
-/** Why a query or a connection failed, in words, without the password: the server's or the client's message. */
-export function reasonOf(err: unknown, c: Pick<Connection, 'scrub'>): string {
+/**
+ * Why a query or a connection failed, in words, without the password: the server's or the
+ * client's message; when no password was given and the password file was passed over for its
+ * mode, that too, with the chmod that fixes it.
+ */
+export function reasonOf(err: unknown, c: Pick<Connection, 'scrub' | 'passFileSkipped'>): string {
   const e = err as Error & { code?: string; errors?: Error[] };
   let message = e?.message || e?.errors?.map((x) => x.message).find(Boolean) || e?.code || String(err);
-  if (/client password must be a string/.test(message)) message = 'the server asks for a password and none was given (in the URL, PGPASSWORD or the password file)';
+  if (/client password must be a string/.test(message))
+    message = c.passFileSkipped
+      ? `the server asks for a password and none was given: none is in the URL or PGPASSWORD, and the password file ${c.passFileSkipped}`
+      : 'the server asks for a password and none was given (in the URL, PGPASSWORD or the password file)';
   if (/^timeout expired$|Connection terminated due to connection timeout/i.test(message)) message = 'no connection within the time allowed (connect_timeout)';
   if (/^Query read timeout$/i.test(message)) message = `no answer within ${QUERY_TIMEOUT_MS / 1000} s`;
   // Said inside a sentence: "The server does not support SSL connections" as "the server ...".

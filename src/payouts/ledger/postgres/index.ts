@@ -32,7 +32,10 @@ export interface OpenOptions {
   signer?: () => RowSigner;
   /** The run's clock (default: the system's): what the database's is compared with (PostgresLedger.clockSkew). */
   clock?: Pick<Clock, 'now'>;
-  /** Told, once, when this machine's clock is far from the database's (clockWarning). */
+  /**
+   * Told, once, when this machine's clock is far from the database's (clockWarning), and when the
+   * server asks for a password and the password file was passed over for its mode (connect.ts).
+   */
   warn?: (line: string) => void;
 }
 
@@ -68,7 +71,7 @@ function span(ms: number): string {
  * every message names the URL with its password masked. Close it (`close()`) when done.
  */
 export async function openPostgresLedger(url: string, o: OpenOptions): Promise<PostgresLedger> {
-  const connection = connectionOf(url, o.env);
+  const connection = connectionOf(url, o.env, o.warn);
   const pool = await openPool(connection);
   let schema: { version: number; dbNow: Date };
   try {
