@@ -71,7 +71,9 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(next).toContain(`${invoice}-2`);
     const r = await payctl(next, { dir: b.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`Payout ${invoice} is recorded as made (transaction ${november}): payout id ${invoice}-2 is the one payctl prints for sending it under another id`);
+    expect(r.stderr).toContain(
+      `Payout ${invoice} is recorded as made (transaction ${november}): payout id ${invoice}-2 is the one payctl prints for sending it under another id`,
+    );
     expect(r.stderr).toContain('Nothing was sent.');
     expect(ctx.sb.payouts().length).toBe(before);
 
