@@ -21,6 +21,13 @@ export const RESOLVE_LOCK: LockLabel = {
   doing: 'resolving the outcome of a payout (history reconcile)',
 };
 
+/**
+ * How long a resolution waits for a payout another payctl is resolving (its resend may take minutes)
+ * before it leaves it, still unknown: a run over every unknown payout (goes on with the others),
+ * and `--made-by` (exit 4).
+ */
+export const BUSY_WAIT_MS = 3_000;
+
 /** The lock ids of resolving `payoutId` (recording it as made by `transactionId`, if given). */
 export function resolveLockIds(payoutId: string, transactionId?: string): string[] {
   return [`Payout ${payoutId}`, ...(transactionId !== undefined ? [`Transaction ${transactionId}`] : [])];

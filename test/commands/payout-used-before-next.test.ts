@@ -109,7 +109,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(lost.code, lost.stderr).toBe(4);
     const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
     expect(made.code, made.stderr).toBe(2);
-    expect(made.stderr).toContain(`Payout ${invoice}-2 was sent in place of payout ${invoice}`);
+    expect(made.stderr).toContain(`Payout ${invoice}-2, journaled after payout ${invoice}, pays what it pays (its outcome: unknown)`);
     expect(await outcome(invoice)).toMatchObject({ kind: 'unknown' });
   });
 
@@ -148,5 +148,56 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     const again = await payctl(bank('20', 'Kadiatu Jalloh', acct, `${id}-2`), { dir: b.dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain('payctl prints');
+  });
+
+  /** P held, and its printed P-2 held too (folder a used that id for another payout first): P-2's own printed command, P-2-2. */
+  async function chain(): Promise<{ invoice: string; november: string; nextOut: string }> {
+    const { invoice, november, out } = await mistyped();
+    expect((await payctl(bank('60', 'Musa Bangura', '0099887766', `${invoice}-2`), { dir: a.dir })).code).toBe(0);
+    const next = await payctl(printed(out, 'payout create'), { dir: b.dir });
+    expect(next.code, next.stderr).toBe(4);
+    expect(next.stderr).toContain(`--payout-id ${invoice}-2-2`);
+    return { invoice, november, nextOut: next.stderr };
+  }
+
+  it('P -> P-2 (held too) -> P-2-2 accepted: --made-by for P refused, naming P-2-2 (probe 49-P F1: recorded, paid twice)', async () => {
+    const { invoice, november, nextOut } = await chain();
+    const last = await payctl(printed(nextOut, 'payout create'), { dir: b.dir });
+    expect(last.code, last.stderr).toBe(0);
+    const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
+    expect(made.code, made.stderr).toBe(2);
+    expect(made.stderr).toContain(`Payout ${invoice}-2-2, journaled after payout ${invoice}, pays what it pays (its outcome: accepted`);
+  });
+
+  it('P-2 (held) recorded as made by --made-by: P recorded as not made with it, reconcile has nothing left (probe 49-P F2: P unknown for good)', async () => {
+    const { invoice, november } = await chain();
+    const made = await payctl(['history', 'reconcile', '--payout-id', `${invoice}-2`, '--made-by', november], { dir: b.dir });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain(`Payout ${invoice} is recorded as not made: it was sent as payout ${invoice}-2.`);
+    expect(await outcome(invoice)).toMatchObject({ kind: 'rejected' });
+    const rec = await payctl(['history', 'reconcile'], { dir: b.dir });
+    expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+  });
+
+  it('--made-by while another payctl resolves the payout: left after a short wait, exit 4, code LOCKED (probe 49-P F4: exit 1 after 30 s)', async () => {
+    const { invoice, november } = await mistyped();
+    ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${november}`, kind: 'delay', delayMs: 6000, times: Infinity });
+    const from = ctx.sb.requests().length;
+    const first = payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
+    const deadline = Date.now() + 10_000;
+    while (
+      !ctx.sb
+        .requests()
+        .slice(from)
+        .some((q) => q.method === 'GET' && q.path === `/v2/payout/${november}`)
+    ) {
+      if (Date.now() > deadline) throw new Error('no look-up within 10 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const second = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november, '--json'], { dir: b.dir });
+    ctx.sb.faults.clear();
+    expect(second.code, second.stderr).toBe(4);
+    expect(JSON.parse(second.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'LOCKED', payout_id: invoice } });
+    expect((await first).code).toBe(0);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
-import { ApiError, ExitCode, fieldProblem, UsageError } from '../../errors.js';
+import { ApiError, ExitCode, fieldProblem, LockHeldError, OutcomeUnknownError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
@@ -18,8 +18,8 @@ import { TRANSACTION_ID } from '../../service/schemas.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
-import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
-import { replacementOf } from '../payout/create-replaces.js';
+import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-replaces.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
@@ -30,18 +30,36 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
   // Under the locks of the payout and of the transaction (resolve-lock.ts): a --resend of the same
   // payout, or a --made-by naming the same transaction for another, run at the same time from
   // another terminal, is seen (its outcome recorded) before anything here is read.
-  return journal.withResolveLocks(resolveLockIds(payoutId, transactionId), () => record(api, journal, payoutId, transactionId, inv, deps), resolveLockOptions(deps));
+  // And of the payouts it was sent in place of (create-replaces.ts replacedBy), recorded as not made with it.
+  const own = await journal.get(api.baseUrl, payoutId);
+  const replaced = own ? (await replacedBy(journal, own)).map((e) => `Payout ${e.payoutId}`) : [];
+  try {
+    return await journal.withResolveLocks(
+      [...resolveLockIds(payoutId, transactionId), ...replaced],
+      () => record(api, journal, payoutId, transactionId, inv, deps),
+      // A payout another payctl resolves (a resend in flight) is not waited for long: it is still unknown here (exit 4).
+      { ...resolveLockOptions(deps), waitMs: BUSY_WAIT_MS },
+    );
+  } catch (err) {
+    // Another payctl resolves it: nothing was asked or recorded, and its outcome is as unknown as before (exit 4).
+    if (!(err instanceof LockHeldError)) throw err;
+    throw new OutcomeUnknownError(err.message.replace(/ Nothing was sent\.$/, ' Nothing was recorded: its outcome is still unknown.'), {
+      payoutId,
+      hint: err.hint,
+      causeCode: 'LOCKED',
+    });
+  }
 }
 
 /** The entry read, the transaction checked against it and looked up, the outcome recorded: under the resolution locks. */
 async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
   const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, inv);
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
-  // Its printed P-2, sent in its place, may have paid it: P is not recorded as made too (create-replaces.ts).
+  // A payout sent in its place (its printed P-2, or any id) may have paid it: P is not recorded as made too (create-replaces.ts).
   const instead = await replacementOf(journal, entry);
   if (instead) {
     throw new UsageError(
-      `Payout ${text(instead.payoutId)} was sent in place of payout ${text(payoutId)} (its outcome: ${describeOutcome(instead)}): ${text(payoutId)} is not recorded as made as well. Nothing was recorded.`,
+      `Payout ${text(instead.payoutId)}, journaled after payout ${text(payoutId)}, pays what it pays (its outcome: ${describeOutcome(instead)}): sent in its place, it may have paid it, so ${text(payoutId)} is not recorded as made as well. Nothing was recorded.`,
       [],
       `See what became of it: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', instead.payoutId])}`,
     );
@@ -91,6 +109,7 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   else await write(deps.io.stdout, lines(result, entry, inv, ledgerNow(journal, deps.clock)));
   if (marks.length) deps.log.warn(`Transaction ${text(transactionId)}'s record differs from what was sent in form only: ${marks.join('; ')}.`);
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
+  for (const p of await replacedBy(journal, next)) await recordSentInstead(journal, p, payoutId, deps);
   return ExitCode.ok;
 }
 

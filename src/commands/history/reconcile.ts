@@ -34,7 +34,7 @@ import { journalFolder } from '../../config/paths.js';
 import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
-import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { madeBy } from './reconcile-made-by.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -149,9 +149,6 @@ async function sayResults(
     );
   return left;
 }
-
-/** How long a run over every unknown payout waits for one another payctl is resolving, before it goes on without it. */
-const BUSY_WAIT_MS = 3_000;
 
 /**
  * Each unknown entry of `todo` resolved in turn (results pushed, a line each), holding its payout's

@@ -72,28 +72,54 @@ export async function sendReplacing<T>(c: CreateRun, replaced: JournalEntry, sen
     async () => {
       const now = await replacedEntry(c);
       const sent = await send();
-      if (!now || !accepted(sent)) return sent;
-      const message = `not made: its payout id was used for another payout, and it was sent as payout ${id} instead`;
-      try {
-        await journal.record(now, { kind: 'rejected', status: 422, code: 'DUPLICATE_PAYOUT_ID', message, at: deps.clock.now().toISOString() });
-        deps.log.info(`Payout ${text(now.payoutId)} is recorded as not made: it was sent as payout ${text(id)}.`);
-      } catch (err) {
-        deps.log.warn(`Payout ${text(now.payoutId)} could not be recorded as not made (${text((err as Error).message)}); it was sent as payout ${text(id)}.`);
-      }
+      if (now && accepted(sent)) await recordSentInstead(journal, now, id, deps);
       return sent;
     },
     resolveLockOptions(deps),
   );
 }
 
+/** Entries of `p`'s base URL that pay what `p` pays (its fingerprint), under other payout ids. */
+async function samePayments(journal: Ledger, p: JournalEntry): Promise<JournalEntry[]> {
+  if (!p.fingerprint) return [];
+  return (await journal.find(p.baseUrl, 'fingerprint', p.fingerprint)).filter((e) => e.payoutId !== p.payoutId && withoutId(e.body) === withoutId(p.body));
+}
+
 /**
- * For `--made-by` of payout `p` (held by its lock): the payout sent in its place, its printed P-2,
- * when it is journaled with P's body and may have paid it (its outcome unknown, none yet, or accepted).
+ * For `--made-by` of payout `p` (held by its lock) that a search that decides held (unknown,
+ * `anyTime`: its id used before): a payout journaled after it that pays what it pays, under
+ * another id, and may have paid it (its outcome unknown, none yet, or accepted): its
+ * printed P-2, that one's own P-2-2, or any id a person chose to send it under. P is then not
+ * recorded as made as well.
  */
 export async function replacementOf(journal: Ledger, p: JournalEntry): Promise<JournalEntry | undefined> {
-  const next = await journal.get(p.baseUrl, nextPayoutId(p.payoutId));
-  if (!next || withoutId(next.body) === undefined || withoutId(next.body) !== withoutId(p.body)) return undefined;
-  return next.outcome?.kind === 'rejected' || next.outcome?.kind === 'not-made' ? undefined : next;
+  // Only a payout held by a search that decides (its id used before) is sent again under another id;
+  // two payouts of the same details sent on purpose (--allow-repeat) are two payouts.
+  if (p.outcome?.kind !== 'unknown' || !p.outcome.anyTime) return undefined;
+  const after = (e: JournalEntry) => Date.parse(e.createdAt) >= Date.parse(p.createdAt);
+  return (await samePayments(journal, p)).find((e) => after(e) && e.outcome?.kind !== 'rejected' && e.outcome?.kind !== 'not-made');
+}
+
+/**
+ * For `--made-by` of payout `x`: the payouts journaled before it that pay what it pays and that a
+ * search that decides held (unknown, `anyTime`: their ids used before): x was sent in their place,
+ * so once x is recorded as made they are recorded as not made (as sendReplacing does), or they
+ * would stay unknown for good, their own --made-by refused while x is accepted.
+ */
+export async function replacedBy(journal: Ledger, x: JournalEntry): Promise<JournalEntry[]> {
+  const before = (e: JournalEntry) => Date.parse(e.createdAt) <= Date.parse(x.createdAt);
+  return (await samePayments(journal, x)).filter((e) => before(e) && e.outcome?.kind === 'unknown' && e.outcome.anyTime === true);
+}
+
+/** Records `p` as not made: sent as payout `id` instead (held by p's resolution lock). */
+export async function recordSentInstead(journal: Ledger, p: JournalEntry, id: string, deps: CreateRun['deps']): Promise<void> {
+  const message = `not made: its payout id was used for another payout, and it was sent as payout ${id} instead`;
+  try {
+    await journal.record(p, { kind: 'rejected', status: 422, code: 'DUPLICATE_PAYOUT_ID', message, at: deps.clock.now().toISOString() });
+    deps.log.info(`Payout ${text(p.payoutId)} is recorded as not made: it was sent as payout ${text(id)}.`);
+  } catch (err) {
+    deps.log.warn(`Payout ${text(p.payoutId)} could not be recorded as not made (${text((err as Error).message)}); it was sent as payout ${text(id)}.`);
+  }
 }
 
 /** A request body without its payout id, to compare two payouts' bodies (undefined when it is not JSON). */
