@@ -141,7 +141,9 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   };
   // Soft facts: another record for a search that chooses, only said for one that decides.
   const soft = (reason: LeftOutReason, problem: string) => (how.hardFacts ? marks.push(problem) : differs(reason, problem));
-  if (record.currency.toUpperCase() !== a.currency.toUpperCase()) differs('currency or amount', `currency ${text(record.currency)}, sent ${a.currency}`);
+  // A currency that is no code (blank, `"   "`) says nothing of what was paid: never another currency.
+  if (!/^[A-Za-z]{3}$/.test(record.currency.trim())) unchecked.push(`currency not read: ${text(JSON.stringify(record.currency))}`);
+  else if (record.currency.toUpperCase() !== a.currency.toUpperCase()) differs('currency or amount', `currency ${text(record.currency)}, sent ${a.currency}`);
   else if (!sameAmount(record.amount, a.amount, a.currency)) {
     // For a search that decides, an amount payctl cannot read exactly is not another amount.
     if (how.hardFacts && compareAmount(record.amount, a.amount, a.currency) === undefined) unchecked.push(`amount not read exactly: ${text(String(record.amount))}`);

@@ -455,4 +455,24 @@ describe('the search that decides "not made" trusts no clock and reads the list 
     ctx.sb.faults.clear();
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
   });
+
+  for (const blank of ['', '   ']) {
+    it(`records whose currency is ${JSON.stringify(blank)}: a record payctl cannot check, never another currency: exit 4, still unknown; one payout (probe 49-P #5: "none pays it", refused)`, async () => {
+      const wallet = freshWallet(ctx.sb, '10000.00');
+      const proxy = await viaProxy();
+      proxy.rewriteLists((raw) => raw.replace(/"currency":"SLE"/g, `"currency":${JSON.stringify(blank)}`));
+      const id = randomUUID();
+      const acct = account();
+      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+      expect((await run(createArgs(wallet, acct, id))).code).toBe(4);
+      ctx.sb.faults.clear();
+      ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 404, body: NGINX_404, times: Infinity });
+      const rerun = await run(createArgs(wallet, acct, id));
+      ctx.sb.faults.clear();
+      expect(rerun.stderr).not.toContain('none pays it');
+      expect(rerun.code, rerun.stderr).toBe(4);
+      expect(await outcomeAt(proxy.baseUrl, id)).toMatchObject({ kind: 'unknown' });
+      expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+    });
+  }
 });
