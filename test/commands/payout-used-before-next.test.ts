@@ -160,13 +160,15 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     return { invoice, november, nextOut: next.stderr };
   }
 
-  it('P -> P-2 (held too) -> P-2-2 accepted: --made-by for P refused, naming P-2-2 (probe 49-P F1: recorded, paid twice)', async () => {
+  it('P -> P-2 (held too) -> P-2-2 accepted: P recorded as not made, --made-by for P refused (probe 49-P F1: recorded, paid twice)', async () => {
     const { invoice, november, nextOut } = await chain();
     const last = await payctl(printed(nextOut, 'payout create'), { dir: b.dir });
     expect(last.code, last.stderr).toBe(0);
     const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
     expect(made.code, made.stderr).toBe(2);
-    expect(made.stderr).toContain(`Payout ${invoice}-2-2, journaled after payout ${invoice}, pays what it pays (its outcome: accepted`);
+    // P-2-2 accepted recorded P (and P-2) as not made: sent as P-2-2 instead.
+    expect(made.stderr).toContain(`Payout ${invoice} is not unknown: refused`);
+    expect(await outcome(invoice)).toMatchObject({ kind: 'rejected', message: expect.stringContaining(`sent as payout ${invoice}-2-2 instead`) });
   });
 
   it('P-2 (held) recorded as made by --made-by: P recorded as not made with it, reconcile has nothing left (probe 49-P F2: P unknown for good)', async () => {
@@ -199,5 +201,29 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(second.code, second.stderr).toBe(4);
     expect(JSON.parse(second.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'LOCKED', payout_id: invoice } });
     expect((await first).code).toBe(0);
+  });
+
+  it('P-2 sent with its answer lost, then resolved by reconcile: P recorded as not made with it (probe 49-P #2: P unknown for good)', async () => {
+    const { invoice, out } = await mistyped();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const lost = await payctl([...printed(out, 'payout create'), '--timeout', '2'], { dir: b.dir });
+    ctx.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    const rec = await payctl(['history', 'reconcile', '--payout-id', `${invoice}-2`], { dir: b.dir });
+    expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    expect(rec.stderr).toContain(`Payout ${invoice} is recorded as not made: it was sent as payout ${invoice}-2.`);
+    expect(await outcome(invoice)).toMatchObject({ kind: 'rejected' });
+    expect((await payctl(['history', 'reconcile'], { dir: b.dir })).code).toBe(0);
+  });
+
+  it('P-2 sent with its answer lost, then its command run again: accepted, and P recorded as not made with it', async () => {
+    const { invoice, out } = await mistyped();
+    const next = printed(out, 'payout create');
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await payctl([...next, '--timeout', '2'], { dir: b.dir })).code).toBe(4);
+    ctx.sb.faults.clear();
+    const again = await payctl(next, { dir: b.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await outcome(invoice)).toMatchObject({ kind: 'rejected' });
   });
 });

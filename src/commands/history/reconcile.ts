@@ -35,6 +35,7 @@ import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
 import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { recordReplaced } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -281,6 +282,8 @@ async function reconcileOne(
   });
   if (r.kind === 'accepted') {
     const status = r.transaction.provider_response?.status;
+    // Sent in place of payouts a search held (their ids used before): they are not made (create-replaces.ts).
+    await recordReplaced(journal, entry, deps);
     return {
       payoutId,
       action: 'resent',

@@ -20,7 +20,7 @@ import { commandLine } from '../../config/command-line.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { isUnresolved } from '../../payouts/lookup.js';
 import { payoutBody, type PayoutRequest } from '../../payouts/request.js';
-import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { nextPayoutId } from './create-used-before.js';
 import type { CreateRun } from './create-send.js';
 
@@ -109,6 +109,22 @@ export async function replacementOf(journal: Ledger, p: JournalEntry): Promise<J
 export async function replacedBy(journal: Ledger, x: JournalEntry): Promise<JournalEntry[]> {
   const before = (e: JournalEntry) => Date.parse(e.createdAt) <= Date.parse(x.createdAt);
   return (await samePayments(journal, x)).filter((e) => before(e) && e.outcome?.kind === 'unknown' && e.outcome.anyTime === true);
+}
+
+/** `x` recorded as made: each payout it was sent in place of (replacedBy) recorded as not made, under that payout's lock. */
+export async function recordReplaced(journal: Ledger, x: JournalEntry, deps: CreateRun['deps']): Promise<void> {
+  for (const p of await replacedBy(journal, x)) {
+    await journal
+      .withResolveLocks(
+        resolveLockIds(p.payoutId),
+        async () => {
+          const now = await journal.get(p.baseUrl, p.payoutId);
+          if (now?.outcome?.kind === 'unknown' && now.outcome.anyTime) await recordSentInstead(journal, now, x.payoutId, deps);
+        },
+        { ...resolveLockOptions(deps), waitMs: BUSY_WAIT_MS },
+      )
+      .catch((err: unknown) => deps.log.warn(`Payout ${text(p.payoutId)} could not be recorded as not made: ${text((err as Error).message)}`));
+  }
 }
 
 /** Records `p` as not made: sent as payout `id` instead (held by p's resolution lock). */

@@ -6,7 +6,7 @@
  * the journal, the repeat guard, the policy, the wallet) and confirmed; create-send.ts
  * journals it, sends it and says what came of it (docs/architecture.md, "Idempotency journal").
  */
-import { replacedEntry, sendReplacing } from './create-replaces.js';
+import { recordReplaced, replacedEntry, sendReplacing } from './create-replaces.js';
 import { write, type Deps } from '../../deps.js';
 import { ApiError, CancelledError, fieldProblem, RefusedError, UsageError, type Problem } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
@@ -109,6 +109,8 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   };
   // A P-2 under P's lock, P checked again there: a --made-by of P at the same time is one or the other.
   const r = replaced ? await sendReplacing(c, replaced, journalAndSend, (x) => x.sent.kind === 'accepted') : await journalAndSend();
+  // A rerun of a P-2 whose answer was lost, accepted now: P is not made either.
+  if (r.sent.kind === 'accepted') await recordReplaced(c.journal, r.journaled.entry, deps);
   return reportOutcome(c, r.journaled, r.sent);
 }
 
