@@ -226,4 +226,17 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(await outcome(invoice)).toMatchObject({ kind: 'rejected' });
   });
+
+  it('the same payout sent under an id a person chose (P-3): P is not closed on it (it may be another intention), and --made-by for P is refused while P-3 may have paid it', async () => {
+    const { invoice, november, out } = await mistyped();
+    const other = printed(out, 'payout create').map((w) => (w === `${invoice}-2` ? `${invoice}-3` : w));
+    expect(other).toContain(`${invoice}-3`);
+    const sent = await payctl(other, { dir: b.dir });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).not.toContain('recorded as not made');
+    expect(await outcome(invoice)).toMatchObject({ kind: 'unknown' });
+    const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
+    expect(made.code, made.stderr).toBe(2);
+    expect(made.stderr).toContain(`Payout ${invoice}-3, journaled after payout ${invoice}, pays what it pays`);
+  });
 });

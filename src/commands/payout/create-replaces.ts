@@ -10,8 +10,10 @@
  * - P still unknown, held by such a search (`anyTime`): sent under P's resolution lock
  *   (resolve-lock.ts), P checked again under it, and once accepted P is recorded as not made
  *   (before, P stayed unknown for good, every resend of it refused as used before);
- * - and `--made-by` for P is refused while P-2 is journaled and may have paid it
- *   (replacementOf: its outcome unknown, or accepted).
+ * - and `--made-by` for P is refused while a payout journaled after it that pays what it pays
+ *   (P-2, or any id) may have paid it (replacementOf: its outcome unknown, or accepted); any
+ *   acceptance of P-2 (or P-2-2, …: first send, rerun, reconcile, --made-by) records P not made
+ *   (replacedBy, recordReplaced).
  * Any other P (sent and answered as usual, or refused) leaves P-2 an ordinary payout.
  */
 import { UsageError } from '../../errors.js';
@@ -100,15 +102,23 @@ export async function replacementOf(journal: Ledger, p: JournalEntry): Promise<J
   return (await samePayments(journal, p)).find((e) => after(e) && e.outcome?.kind !== 'rejected' && e.outcome?.kind !== 'not-made');
 }
 
+/** Whether `id` is one of the ids payctl prints, one after another, to send `p` under (P-2, P-2-2, …). */
+function printedAfter(p: string, id: string): boolean {
+  let next = p;
+  for (let i = 0; i < 8 && next.length < id.length; i++) if ((next = nextPayoutId(next)) === id) return true;
+  return false;
+}
+
 /**
- * For `--made-by` of payout `x`: the payouts journaled before it that pay what it pays and that a
- * search that decides held (unknown, `anyTime`: their ids used before): x was sent in their place,
- * so once x is recorded as made they are recorded as not made (as sendReplacing does), or they
- * would stay unknown for good, their own --made-by refused while x is accepted.
+ * For an accepted payout `x`: the payouts it was sent in place of: those a search that decides held
+ * (unknown, `anyTime`: their ids used before) that pay what it pays and whose printed P-2 (or that
+ * one's P-2-2, …) x is. Once x is made they are recorded as not made (as sendReplacing does), or they
+ * would stay unknown for good, their own --made-by refused while x is accepted. Only through the
+ * ids payctl printed: another payout of the same details under an id a person chose may be another
+ * intention, and is never taken for proof that a held one was not made.
  */
 export async function replacedBy(journal: Ledger, x: JournalEntry): Promise<JournalEntry[]> {
-  const before = (e: JournalEntry) => Date.parse(e.createdAt) <= Date.parse(x.createdAt);
-  return (await samePayments(journal, x)).filter((e) => before(e) && e.outcome?.kind === 'unknown' && e.outcome.anyTime === true);
+  return (await samePayments(journal, x)).filter((e) => printedAfter(e.payoutId, x.payoutId) && e.outcome?.kind === 'unknown' && e.outcome.anyTime === true);
 }
 
 /** `x` recorded as made: each payout it was sent in place of (replacedBy) recorded as not made, under that payout's lock. */
