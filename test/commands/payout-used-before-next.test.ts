@@ -239,4 +239,33 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(made.code, made.stderr).toBe(2);
     expect(made.stderr).toContain(`Payout ${invoice}-3, journaled after payout ${invoice}, pays what it pays`);
   });
+
+  it("P closed by its P-2, then P's own command run again: refused, exit 2, nothing sent, naming P-2 (probe 49-Q F1: resent, unknown again)", async () => {
+    const { invoice, out } = await mistyped();
+    expect((await payctl(printed(out, 'payout create'), { dir: b.dir })).code).toBe(0);
+    const from = ctx.sb.requests().length;
+    const again = await payctl(
+      bank('500', 'Ibrahim Koroma', ctx.sb.payouts().find((p) => p.payout_id === `${invoice}-2`)!.recipient.accountDetails.accountNumber, invoice),
+      { dir: b.dir },
+    );
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`it was sent as payout ${invoice}-2 instead. Nothing was sent.`);
+    expect(
+      ctx.sb
+        .requests()
+        .slice(from)
+        .filter((q) => q.method === 'POST'),
+    ).toHaveLength(0);
+  });
+
+  it('a full reconcile where P is held and its P-2 (answer lost) is accepted later in the run: P said closed, counts and exit 0 (probe 49-Q F6: "1 still unknown", exit 4)', async () => {
+    const { invoice, out } = await mistyped();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    expect((await payctl([...printed(out, 'payout create'), '--timeout', '2'], { dir: b.dir })).code).toBe(4);
+    ctx.sb.faults.clear();
+    const rec = await payctl(['history', 'reconcile'], { dir: b.dir });
+    expect(rec.stdout).toContain(`refused   ${invoice}  not made: sent as payout ${invoice}-2 instead, accepted in this run`);
+    expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    expect(rec.stderr).toContain('0 still unknown');
+  });
 });

@@ -35,7 +35,7 @@ import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
 import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
-import { recordReplaced } from '../payout/create-replaces.js';
+import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -101,6 +101,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const watched = faults.watch(journal);
   const resolvedMeanwhile = await resolveEach(todo, results, { api, journal, watched, opts, claimed, inv, faults }, deps);
   if (opts.payoutId !== undefined && !results.length && resolvedMeanwhile && !deps.signal.aborted) return notUnknown(resolvedMeanwhile, api.baseUrl, deps);
+  await closedLater(results, journal, api.baseUrl, deps);
 
   const left = await sayResults(results, { damaged, elsewhere }, api.baseUrl, deps);
   // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
@@ -197,6 +198,23 @@ async function resolveEach(
     if (result?.error === INTERRUPTED) break;
   }
   return resolvedMeanwhile;
+}
+
+/**
+ * A payout held earlier in the run and closed by a later one (its printed P-2 accepted: recorded as
+ * sent instead, create-replaces.ts): its result is what the journal now says, said on a line of its
+ * own, so that the counts and the exit code are the journal's (probe 49-Q F6: "1 still unknown", exit 4).
+ */
+async function closedLater(results: ReconcileResult[], journal: Ledger, baseUrl: string, deps: Deps): Promise<void> {
+  for (const r of results) {
+    if (r.outcome !== 'unknown') continue;
+    const now = await journal.get(baseUrl, r.payoutId);
+    const instead = now && sentInsteadOf(now);
+    if (!instead) continue;
+    r.outcome = 'rejected';
+    r.message = now.outcome?.kind === 'rejected' ? now.outcome.message : undefined;
+    if (!deps.globals.json) await write(deps.io.stdout, `refused   ${text(r.payoutId)}  not made: sent as payout ${text(instead)} instead, accepted in this run\n`);
+  }
 }
 
 /** A payout asked for by --payout-id whose outcome is known (recorded before, or meanwhile by another payctl): nothing to do. */

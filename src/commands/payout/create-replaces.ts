@@ -137,9 +137,34 @@ export async function recordReplaced(journal: Ledger, x: JournalEntry, deps: Cre
   }
 }
 
+const SENT_INSTEAD = 'not made: its payout id was used for another payout, and it was sent as payout ';
+
+/** The payout `p` was sent as instead, when it is recorded so (recordSentInstead). */
+export function sentInsteadOf(p: JournalEntry): string | undefined {
+  const o = p.outcome;
+  return o?.kind === 'rejected' && o.message.startsWith(SENT_INSTEAD) && o.message.endsWith(' instead')
+    ? o.message.slice(SENT_INSTEAD.length, -' instead'.length)
+    : undefined;
+}
+
+/**
+ * `payout create` of a payout recorded as sent as another instead (its id used for another payout):
+ * run again, it would be resent, refused as used before and held unknown again, its held advice
+ * leading nowhere (probe 49-Q F1). Refused: nothing sent (exit 2), naming the payout that paid it.
+ */
+export function refuseSentInstead(c: CreateRun): void {
+  const instead = c.existing && sentInsteadOf(c.existing);
+  if (!instead) return;
+  throw new UsageError(
+    `Payout ${text(c.request.payoutId)} is recorded as not made: its payout id was used for another payout, and it was sent as payout ${text(instead)} instead. Nothing was sent.`,
+    [],
+    `See that one with: ${commandLine(c.inv, ['payout', 'get', instead])}`,
+  );
+}
+
 /** Records `p` as not made: sent as payout `id` instead (held by p's resolution lock). */
 export async function recordSentInstead(journal: Ledger, p: JournalEntry, id: string, deps: CreateRun['deps']): Promise<void> {
-  const message = `not made: its payout id was used for another payout, and it was sent as payout ${id} instead`;
+  const message = `${SENT_INSTEAD}${id} instead`;
   try {
     await journal.record(p, { kind: 'rejected', status: 422, code: 'DUPLICATE_PAYOUT_ID', message, at: deps.clock.now().toISOString() });
     deps.log.info(`Payout ${text(p.payoutId)} is recorded as not made: it was sent as payout ${text(id)}.`);

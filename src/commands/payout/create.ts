@@ -6,7 +6,7 @@
  * the journal, the repeat guard, the policy, the wallet) and confirmed; create-send.ts
  * journals it, sends it and says what came of it (docs/architecture.md, "Idempotency journal").
  */
-import { recordReplaced, replacedEntry, sendReplacing } from './create-replaces.js';
+import { recordReplaced, refuseSentInstead, replacedEntry, sendReplacing } from './create-replaces.js';
 import { write, type Deps } from '../../deps.js';
 import { ApiError, CancelledError, fieldProblem, RefusedError, UsageError, type Problem } from '../../errors.js';
 import type { Wallet } from '../../service/schemas.js';
@@ -90,6 +90,7 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
     existing: undefined,
   };
   c.existing = await earlierEntry(c);
+  refuseSentInstead(c);
   // The printed `--payout-id P-2` of a payout P whose id was used before: refused once P is recorded as made.
   const replaced = await replacedEntry(c);
   const repeat = await repeatWarning(c);
