@@ -45,11 +45,16 @@ export function withResolveLockFiles<T>(configDir: string, ids: string[], fn: ()
   );
 }
 
-/** The lock options of a resolution: its Ctrl-C, its process, and a line on stderr when it has to wait. */
-export function resolveLockOptions(d: { signal: AbortSignal; host: WalletLockOptions['host']; log: { info(line: string): void } }): WalletLockOptions {
+/**
+ * The lock options of a resolution: its Ctrl-C, its process, and a line on stderr when it has to
+ * wait; `busy`: one that leaves a payout another payctl resolves after BUSY_WAIT_MS, not the
+ * default 30 s.
+ */
+export function resolveLockOptions(d: { signal: AbortSignal; host: WalletLockOptions['host']; log: { info(line: string): void } }, busy = false): WalletLockOptions {
   return {
     signal: d.signal,
     host: d.host,
+    ...(busy ? { waitMs: BUSY_WAIT_MS } : {}),
     onWait: (id, h) => d.log.info(`Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is resolving the outcome of ${id[0]!.toLowerCase()}${id.slice(1)}…`),
   };
 }

@@ -18,7 +18,7 @@ import { TRANSACTION_ID } from '../../service/schemas.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
-import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-replaces.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -38,7 +38,7 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
       [...resolveLockIds(payoutId, transactionId), ...replaced],
       () => record(api, journal, payoutId, transactionId, inv, deps),
       // A payout another payctl resolves (a resend in flight) is not waited for long: it is still unknown here (exit 4).
-      { ...resolveLockOptions(deps), waitMs: BUSY_WAIT_MS },
+      resolveLockOptions(deps, true),
     );
   } catch (err) {
     // Another payctl resolves it: nothing was asked or recorded, and its outcome is as unknown as before (exit 4).

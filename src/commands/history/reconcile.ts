@@ -34,7 +34,7 @@ import { journalFolder } from '../../config/paths.js';
 import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
-import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
@@ -185,7 +185,7 @@ async function resolveEach(
         },
         // One payout asked for is waited for as any lock; in a run over all of them, one another payctl
         // resolves is left after a short wait (said, still unknown), so the others are not held up.
-        { ...resolveLockOptions(deps), ...(opts.payoutId === undefined ? { waitMs: BUSY_WAIT_MS } : {}) },
+        resolveLockOptions(deps, opts.payoutId === undefined),
       );
     } catch (err) {
       if (err instanceof InterruptedError) break; // Ctrl-C while waiting for the lock: said by the caller

@@ -22,7 +22,7 @@ import { commandLine } from '../../config/command-line.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { isUnresolved } from '../../payouts/lookup.js';
 import { payoutBody, type PayoutRequest } from '../../payouts/request.js';
-import { BUSY_WAIT_MS, resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
+import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { nextPayoutId } from './create-used-before.js';
 import type { CreateRun } from './create-send.js';
 
@@ -131,7 +131,7 @@ export async function recordReplaced(journal: Ledger, x: JournalEntry, deps: Cre
           const now = await journal.get(p.baseUrl, p.payoutId);
           if (now?.outcome?.kind === 'unknown' && now.outcome.anyTime) await recordSentInstead(journal, now, x.payoutId, deps);
         },
-        { ...resolveLockOptions(deps), waitMs: BUSY_WAIT_MS },
+        resolveLockOptions(deps, true),
       )
       .catch((err: unknown) => deps.log.warn(`Payout ${text(p.payoutId)} could not be recorded as not made: ${text((err as Error).message)}`));
   }
