@@ -206,6 +206,8 @@ async function resolveEach(
  * own, so that the counts and the exit code are the journal's (probe 49-Q F6: "1 still unknown", exit 4).
  */
 async function closedLater(results: ReconcileResult[], journal: Ledger, baseUrl: string, deps: Deps): Promise<void> {
+  // Only a payout accepted in this run closes another: without one, no result is read again.
+  if (!results.some((r) => r.outcome === 'accepted')) return;
   for (const r of results) {
     if (r.outcome !== 'unknown') continue;
     const now = await journal.get(baseUrl, r.payoutId);

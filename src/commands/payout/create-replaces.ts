@@ -118,6 +118,8 @@ function printedAfter(p: string, id: string): boolean {
  * intention, and is never taken for proof that a held one was not made.
  */
 export async function replacedBy(journal: Ledger, x: JournalEntry): Promise<JournalEntry[]> {
+  // Every printed id ends so (nextPayoutId): any other payout accepted asks the ledger nothing more.
+  if (!x.payoutId.endsWith('-2')) return [];
   return (await samePayments(journal, x)).filter((e) => printedAfter(e.payoutId, x.payoutId) && e.outcome?.kind === 'unknown' && e.outcome.anyTime === true);
 }
 
