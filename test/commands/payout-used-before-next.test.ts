@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { freshWallet, requestArrived, useSandbox } from '../helpers/sandbox.js';
 import { newKey, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -118,16 +118,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${november}`, kind: 'delay', delayMs: 1500, times: Infinity });
     const from = ctx.sb.requests().length;
     const made = payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
-    const deadline = Date.now() + 10_000;
-    while (
-      !ctx.sb
-        .requests()
-        .slice(from)
-        .some((q) => q.method === 'GET' && q.path === `/v2/payout/${november}`)
-    ) {
-      if (Date.now() > deadline) throw new Error('no look-up within 10 s');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await requestArrived(ctx.sb, from, 'GET', `/v2/payout/${november}`);
     const next = await payctl(printed(out, 'payout create'), { dir: b.dir });
     ctx.sb.faults.clear();
     expect((await made).code).toBe(0);
@@ -186,16 +177,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${november}`, kind: 'delay', delayMs: 6000, times: Infinity });
     const from = ctx.sb.requests().length;
     const first = payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
-    const deadline = Date.now() + 10_000;
-    while (
-      !ctx.sb
-        .requests()
-        .slice(from)
-        .some((q) => q.method === 'GET' && q.path === `/v2/payout/${november}`)
-    ) {
-      if (Date.now() > deadline) throw new Error('no look-up within 10 s');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await requestArrived(ctx.sb, from, 'GET', `/v2/payout/${november}`);
     const second = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november, '--json'], { dir: b.dir });
     ctx.sb.faults.clear();
     expect(second.code, second.stderr).toBe(4);

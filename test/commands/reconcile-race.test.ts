@@ -14,7 +14,7 @@ import { writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { TestClock } from '../helpers/clock.js';
 import { heldFor, loginInProcess } from '../helpers/payout-fixtures.js';
-import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { freshWallet, requestArrived, useSandbox } from '../helpers/sandbox.js';
 import { sharedPostgres } from '../helpers/postgres.js';
 import { Journal } from '../../src/payouts/journal.js';
 
@@ -76,13 +76,7 @@ const seen = (from: number, method: string, path: string) =>
     .filter((q) => q.method === method && q.path === path).length;
 
 /** Resolves once the sandbox has had a request of this method and path since `from`. */
-async function arrived(from: number, method: string, path: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (seen(from, method, path) === 0) {
-    if (Date.now() > deadline) throw new Error(`no ${method} ${path} within 10 s`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const arrived = (from: number, method: string, path: string) => requestArrived(ctx.sb, from, method, path);
 
 describe('two terminals resolving unknown outcomes at once', () => {
   it('--made-by in flight, then --resend of the same payout: the resend waits, sees it recorded, sends nothing (before: both went through, the payout resent)', async () => {

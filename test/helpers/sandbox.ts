@@ -186,6 +186,20 @@ export function walletIn(sb: Sandbox, currency: string): ReturnType<Sandbox['wal
   return w;
 }
 
+/** Resolves once the sandbox has had a request of this method and path since request `from` (a run held in flight by a delay fault, before a second starts). */
+export async function requestArrived(sb: Sandbox, from: number, method: string, path: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (
+    !sb
+      .requests()
+      .slice(from)
+      .some((q) => q.method === method && q.path === path)
+  ) {
+    if (Date.now() > deadline) throw new Error(`no ${method} ${path} within 10 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** A fresh wallet (a ten-digit id, as the service's) with an exact balance, so each test has its own money. */
 export function freshWallet(sb: Sandbox, balance: string, currency = 'SLE'): string {
   const id = String(randomInt(1_000_000_000, 10_000_000_000));
