@@ -28,25 +28,26 @@ import { ESCAPE_SEQUENCES, C1_SEQUENCES, sanitize } from './sanitize.js';
  */
 // Combining marks (variation selectors, the grapheme joiner) and blank fillers (Hangul, braille)
 // draw nothing between a secret's letters either.
-// eslint-disable-next-line no-control-regex
-export const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}\u115f\u1160\u2800\u3164\uffa0\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
-// The patterns with Unicode property classes are made on first need, and a text of ASCII alone
-// (most of what payctl prints) is read with their ASCII part: making and first running them cost
-// every start about 1.5 ms (`balances --json`, 30 profiled runs), for the rare text that needs them.
+const INVISIBLE_CLASS = '[\\p{Cf}\\p{Mn}\\p{Me}\\u115f\\u1160\\u2800\\u3164\\uffa0\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]';
+// The patterns with Unicode property classes, this one included, are made on first need, and a
+// text of ASCII alone (most of what payctl prints) is read with their ASCII part: making and first
+// running them cost every start about 1.5 ms (`balances --json`, 30 profiled runs), and making
+// this one at load (as a literal) about 0.3 ms more, for the rare text that needs them.
+let invisible: RegExp | undefined;
 // eslint-disable-next-line no-control-regex
 const NOT_ASCII = /[^\u0000-\u007f]/;
-/** INVISIBLE's ASCII part: controls but tab and line breaks. */
+/** INVISIBLE_CLASS's ASCII part: controls but tab and line breaks. */
 // eslint-disable-next-line no-control-regex
 const ASCII_INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const ASCII_INVISIBLES = new RegExp(ASCII_INVISIBLE.source, 'g');
 let unicodeInvisibles: RegExp | undefined;
-/** Whether the text holds an invisible character (INVISIBLE), without INVISIBLE for ASCII. */
+/** Whether the text holds an invisible character (INVISIBLE_CLASS), without it for ASCII. */
 function hasInvisible(text: string): boolean {
-  return NOT_ASCII.test(text) ? INVISIBLE.test(text) : ASCII_INVISIBLE.test(text);
+  return NOT_ASCII.test(text) ? (invisible ??= new RegExp(INVISIBLE_CLASS, 'u')).test(text) : ASCII_INVISIBLE.test(text);
 }
-/** The global pattern of the invisible characters of this text: INVISIBLE's, or for ASCII its ASCII part. */
+/** The global pattern of the invisible characters of this text: INVISIBLE_CLASS's, or for ASCII its ASCII part. */
 function invisiblesOf(text: string): RegExp {
-  return NOT_ASCII.test(text) ? (unicodeInvisibles ??= new RegExp(INVISIBLE.source, 'gu')) : ASCII_INVISIBLES;
+  return NOT_ASCII.test(text) ? (unicodeInvisibles ??= new RegExp(INVISIBLE_CLASS, 'gu')) : ASCII_INVISIBLES;
 }
 /** A JSON escape that could spell a secret's character in raw JSON (`\/` as PHP writes every slash, `\u0062`, `\n`). */
 export const JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|[\\/"bfnrt])/;
@@ -75,9 +76,9 @@ let unicodeUnseenRuns: RegExp | undefined;
 const ASCII_UNSEEN_RUNS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\s]+/g;
 /** The global pattern of the runs the `seen` reading leaves out of this text (as invisiblesOf). */
 function unseenRunsOf(text: string): RegExp {
-  return NOT_ASCII.test(text) ? (unicodeUnseenRuns ??= new RegExp(`(?:${INVISIBLE.source}|\\s)+`, 'gu')) : ASCII_UNSEEN_RUNS;
+  return NOT_ASCII.test(text) ? (unicodeUnseenRuns ??= new RegExp(`(?:${INVISIBLE_CLASS}|\\s)+`, 'gu')) : ASCII_UNSEEN_RUNS;
 }
-/** What makes a text read otherwise in the `seen` reading (with INVISIBLE and the escapes, for readsAsWritten). */
+/** What makes a text read otherwise in the `seen` reading (with INVISIBLE_CLASS and the escapes, for readsAsWritten). */
 const SEEN_OTHERWISE = /[\s&\uff01-\uff5e]/;
 
 /** Whether every reading of the text is the text itself: nothing in it is read otherwise (a word, a number). */
@@ -100,7 +101,7 @@ function byteAt(text: string, i: number): number {
   return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+let utf8: InstanceType<typeof TextDecoder> | undefined;
 
 /**
  * The character the percent-escapes at `i` stand for (one for ASCII; the two to four of one
@@ -121,7 +122,7 @@ export function percentAt(text: string, i: number): { c: string; len: number } |
     bytes[k] = b;
   }
   try {
-    return { c: UTF8.decode(bytes), len: 3 * n };
+    return { c: (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(bytes), len: 3 * n };
   } catch {
     return undefined;
   }
