@@ -10,8 +10,6 @@
  */
 import { closeSync, lstatSync, readSync } from 'node:fs';
 import { openRegular, RefusedFile, type OpenedFile } from './regular-file.js';
-import * as z from 'zod/mini';
-import '../zod.js';
 import { ConfigError } from '../errors.js';
 import { jsonFault } from './json-fault.js';
 import { hasPassword } from './ledger-setting.js';
@@ -20,22 +18,72 @@ import { ownerId } from './paths.js';
 import { shellQuote } from './shell.js';
 import type { Profile } from './profile.js';
 
-const profileSchema = z.object({
-  baseUrl: z.optional(z.string()),
-  apiKey: z.optional(z.string()),
-  /** Kept by versions that exchanged the key for a token (the service has no such exchange): read, then dropped. */
-  token: z.optional(z.string()),
-  tokenExpiresAt: z.optional(z.string()),
-  webhookSecret: z.optional(z.string()),
-  webhookSignatureHeader: z.optional(z.string()),
-  routes: z.optional(z.record(z.string(), z.string())),
-  policy: z.optional(z.string()),
-  ledger: z.optional(z.string()),
-  secrets: z.optional(z.enum(['keyring', 'file'])),
-});
-const fileSchema = z.looseObject({ profiles: z.optional(z.record(z.string(), profileSchema)) });
-/** The file as conf writes it. */
-export type FileShape = z.infer<typeof fileSchema>;
+/** The file as conf writes it: the profiles by name (a token kept by earlier versions is read, then dropped). */
+export interface FileShape {
+  profiles?: Record<string, Profile & { token?: string; tokenExpiresAt?: string }>;
+  [key: string]: unknown;
+}
+
+/**
+ * A profile's fields and what each must be. Read by hand, not by a zod schema: every command
+ * reads this file, and making its schema cost every start about 1.5 ms (zod builds a schema when
+ * it is made), more than reading the file. `token` and `tokenExpiresAt` were kept by versions
+ * that exchanged the key for a token (the service has no such exchange).
+ */
+const PROFILE_FIELDS: Record<string, 'string' | 'routes' | 'secrets'> = {
+  baseUrl: 'string',
+  apiKey: 'string',
+  token: 'string',
+  tokenExpiresAt: 'string',
+  webhookSecret: 'string',
+  webhookSignatureHeader: 'string',
+  routes: 'routes',
+  policy: 'string',
+  ledger: 'string',
+  secrets: 'secrets',
+};
+
+/** What a value is, as a problem names it: `null`, `array`, `number`, ... */
+function kindOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+/** A JSON object (not null, not an array). */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The first problem of a profile's field, or undefined when it is as it must be. */
+function fieldProblem(kind: 'string' | 'routes' | 'secrets', v: unknown, at: string): string | undefined {
+  if (kind === 'secrets') return v === 'keyring' || v === 'file' ? undefined : `${at}: Invalid option: expected one of "keyring"|"file"`;
+  if (kind === 'string') return typeof v === 'string' ? undefined : `${at}: Invalid input: expected string, received ${kindOf(v)}`;
+  if (!isRecord(v)) return `${at}: Invalid input: expected record, received ${kindOf(v)}`;
+  for (const [k, route] of Object.entries(v)) if (typeof route !== 'string') return `${at}.${k}: Invalid input: expected string, received ${kindOf(route)}`;
+  return undefined;
+}
+
+/**
+ * The file's profiles when it has the shape conf writes (other top-level keys are left alone;
+ * a profile's unknown keys are dropped), else the first problem, by its path in the file.
+ */
+function readShape(raw: unknown): { profiles: NonNullable<FileShape['profiles']> } | { problem: string } {
+  if (!isRecord(raw)) return { problem: `top level: Invalid input: expected object, received ${kindOf(raw)}` };
+  if (raw.profiles === undefined) return { profiles: {} };
+  if (!isRecord(raw.profiles)) return { problem: `profiles: Invalid input: expected record, received ${kindOf(raw.profiles)}` };
+  const profiles: NonNullable<FileShape['profiles']> = {};
+  for (const [name, p] of Object.entries(raw.profiles)) {
+    if (!isRecord(p)) return { problem: `profiles.${name}: Invalid input: expected object, received ${kindOf(p)}` };
+    const kept: Record<string, unknown> = {};
+    for (const [field, kind] of Object.entries(PROFILE_FIELDS)) {
+      if (p[field] === undefined) continue;
+      const problem = fieldProblem(kind, p[field], `profiles.${name}.${field}`);
+      if (problem) return { problem };
+      kept[field] = p[field];
+    }
+    profiles[name] = kept;
+  }
+  return { profiles };
+}
 
 /** The file's name in the config folder. */
 export const FILE_NAME = 'config.json';
@@ -115,13 +163,10 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
   // person who edited the file reads the first. Refused as the policy file refuses it.
   const twice = keyTwice(text);
   if (twice !== undefined) throw damaged(path, new Error(twice));
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw damaged(path, new Error(`${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'unexpected shape'}`));
-  }
+  const shape = readShape(raw);
+  if ('problem' in shape) throw damaged(path, new Error(shape.problem));
   const profiles: Record<string, Profile> = {};
-  for (const [name, { token: _t, tokenExpiresAt: _e, ...p }] of Object.entries(parsed.data.profiles ?? {})) profiles[name] = p;
+  for (const [name, { token: _t, tokenExpiresAt: _e, ...p }] of Object.entries(shape.profiles)) profiles[name] = p;
   refuseReadableSecrets(path, mode, profiles);
   return { profiles: { ...profiles }, keep: settled ? { stamp, profiles } : undefined };
 }

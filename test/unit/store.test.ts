@@ -138,6 +138,10 @@ describe('a damaged config file', () => {
     ['a profile that is not an object', '{"profiles": {"x": 5}}'],
     ['profiles that is a list', '{"profiles": ["a"]}'],
     ['a setting of the wrong type', '{"profiles": {"default": {"apiKey": 42}}}'],
+    ['a route that is not a string', '{"profiles": {"default": {"routes": {"payout": null}}}}'],
+    ['routes that are a list', '{"profiles": {"default": {"routes": ["/payout"]}}}'],
+    ['a secrets storage of another name', '{"profiles": {"default": {"secrets": "vault"}}}'],
+    ['a list at the top', '[{"profiles": {}}]'],
   ];
 
   function damaged(content: string): string {
@@ -197,6 +201,27 @@ describe('a damaged config file', () => {
     damaged('{"profiles": {"x": 5}}');
     const err = caught(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).profileNames()) as ConfigError;
     expect(err.message).toMatch(/\(profiles\.x: /);
+  });
+
+  it.each([
+    ['{"profiles": {"x": 5}}', 'profiles.x: Invalid input: expected object, received number'],
+    ['{"profiles": ["a"]}', 'profiles: Invalid input: expected record, received array'],
+    ['{"profiles": {"default": {"apiKey": 42}}}', 'profiles.default.apiKey: Invalid input: expected string, received number'],
+    ['{"profiles": {"default": {"baseUrl": null}}}', 'profiles.default.baseUrl: Invalid input: expected string, received null'],
+    ['{"profiles": {"default": {"routes": {"payout": null}}}}', 'profiles.default.routes.payout: Invalid input: expected string, received null'],
+    ['{"profiles": {"default": {"routes": ["/payout"]}}}', 'profiles.default.routes: Invalid input: expected record, received array'],
+    ['{"profiles": {"default": {"secrets": "vault"}}}', 'profiles.default.secrets: Invalid option: expected one of "keyring"|"file"'],
+    ['"profiles"', 'top level: Invalid input: expected object, received string'],
+  ])('%s: says where and what (%s)', (content, problem) => {
+    damaged(content);
+    const err = caught(() => openConfigStore({ PAYCTL_CONFIG_DIR: dir }).profileNames()) as ConfigError;
+    expect(err.message).toContain(`(${problem}).`);
+  });
+
+  it('keeps other top-level keys and drops unknown keys of a profile, as before', () => {
+    damaged('{"profiles": {"default": {"baseUrl": "https://api.example.com/v2", "colour": "blue"}}, "other": 1}');
+    const store = openConfigStore({ PAYCTL_CONFIG_DIR: dir });
+    expect(store.getProfile('default')).toEqual({ baseUrl: 'https://api.example.com/v2' });
   });
 });
 
