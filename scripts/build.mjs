@@ -178,6 +178,39 @@ const llhttpConstants = {
   },
 };
 
+// Two parts of undici payctl never reaches, left out of the bundle (whose every kilobyte is read
+// and its code cache deserialized at every start): the fetch API's body machinery (webidl,
+// FormData and its parser, data: URLs; 42 KB), which the HTTP/1 client loads only to send a
+// FormData body (payctl sends JSON text), and the SOCKS5 proxy agent (11 KB), for socks:// and
+// socks5:// proxies, which payctl refuses before making a dispatcher (src/api/http.ts proxyFrom).
+// Each is replaced by a module that throws if ever used; the build fails if undici no longer
+// requires them where expected.
+const UNREACHED = {
+  [join('dispatcher', 'client-h1.js')]: ['../web/fetch/body.js', "{ extractBody () { throw new Error('payctl sends no FormData body (scripts/build.mjs)') } }"],
+  [join('dispatcher', 'proxy-agent.js')]: [
+    './socks5-proxy-agent',
+    "class Socks5ProxyAgent { constructor () { throw new Error('payctl uses no SOCKS proxy (scripts/build.mjs)') } }",
+  ],
+};
+const undiciUnreached = {
+  name: 'undici-unreached',
+  setup(b) {
+    const seen = new Set();
+    b.onResolve({ filter: /^(\.\.\/web\/fetch\/body\.js|\.\/socks5-proxy-agent)$/ }, (args) => {
+      const file = Object.keys(UNREACHED).find((f) => args.importer.endsWith(join('undici', 'lib', f)));
+      if (!file || UNREACHED[file][0] !== args.path) return undefined;
+      seen.add(file);
+      return { path: file, namespace: 'payctl-unreached' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'payctl-unreached' }, (args) => ({ contents: `module.exports = ${UNREACHED[args.path][1]};`, loader: 'js' }));
+    b.onEnd((result) => {
+      const missing = Object.keys(UNREACHED).filter((f) => !seen.has(f));
+      if (result.errors.length === 0 && missing.length > 0)
+        throw new Error(`undici no longer requires ${missing.map((f) => UNREACHED[f][0]).join(', ')} from ${missing.join(', ')} (scripts/build.mjs)`);
+    });
+  },
+};
+
 // undici's HTTP/1 parser is llhttp compiled to WebAssembly, which undici ships as base64 in
 // JavaScript, twice (with SIMD, and without for machines that lack it). In the bundle the copy
 // in use was a 72 KB string that V8 keeps in every code cache, and both were read at every
@@ -271,7 +304,7 @@ const old = join(root, `dist.old-${process.pid}`);
 const main = {
   ...common,
   entryPoints: ['src/cli.ts'],
-  plugins: [noHttp2, undiciLazyAssert, undiciWithoutHttp, llhttpConstants, llhttpFiles, lazyChildProcess, lazyBuiltins, vendored],
+  plugins: [noHttp2, undiciLazyAssert, undiciWithoutHttp, llhttpConstants, undiciUnreached, llhttpFiles, lazyChildProcess, lazyBuiltins, vendored],
   // import() of a vendor bundle becomes require(): the bundle runs as a script, where Node 20
   // has no loader for import().
   supported: { 'dynamic-import': false },
