@@ -70,8 +70,8 @@ export interface RetryHooks<T> {
   clock?: Clock;
   /** Told before each wait: why, and for how long. */
   onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
-  /** A wait shared by many senders: a 429 pauses them all. */
-  gate?: { wait(): Promise<void>; pause(ms: number): void };
+  /** A wait shared by many senders: a 429 pauses them all (the wait ends early when `signal` aborts: the attempt sees it). */
+  gate?: { wait(signal?: AbortSignal): Promise<void>; pause(ms: number): void };
   /**
    * Given, 429 answers do not use up attempts (at most this many are tolerated; the
    * deadline bounds them too): a payout is never failed for a 429 alone.
@@ -88,7 +88,7 @@ export async function withRetries<T>(policy: RetryPolicy, attempt: (n: number) =
   const started = clock.now().getTime();
   let rateLimited = 0;
   for (let n = 1; ; n++) {
-    if (hooks.gate) await hooks.gate.wait();
+    if (hooks.gate) await hooks.gate.wait(hooks.signal);
     const a = await attempt(n);
     if ('done' in a) return a.done;
     if (a.rateLimited) rateLimited++;

@@ -3,14 +3,15 @@
  * journaled with its own key before its request leaves and retried like `payout
  * create` (the same sendPayout). A 429 pauses every sender at once, so the batch
  * slows down instead of failing rows. Rows accepted in an earlier run are not sent
- * again. Stopping (Ctrl-C) takes no new rows and lets the ones in flight finish.
+ * again. Stopping (Ctrl-C) takes no new rows and lets the requests in flight finish, but starts
+ * no new attempt of a row: one whose attempt got no final answer is left unknown (its key journaled).
  * runBatch is the sender pool; the rows come journaled ahead in groups from batch-feed.ts and
  * what each came to is kept by batch-outcomes.ts (docs/architecture.md, "Idempotency journal").
  */
 import { setMaxListeners } from 'node:events';
 import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
-import { NotSentError, type AuthError } from '../errors.js';
+import { InterruptedError, NotSentError, type AuthError } from '../errors.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { sendPayout } from './send.js';
 import { RunBook, type BatchItem, type BatchStats, type RowOutcome } from './batch-outcomes.js';
@@ -27,9 +28,14 @@ export class RateGate {
   pause(ms: number): void {
     this.#resumeAt = Math.max(this.#resumeAt, this.clock.now().getTime() + ms);
   }
-  async wait(): Promise<void> {
+  /** Until the pause has passed, or `stop` aborts (the run's first stop: the attempt then sees it, and none leaves). */
+  async wait(stop?: AbortSignal): Promise<void> {
     const left = () => this.#resumeAt - this.clock.now().getTime();
-    for (let ms = left(); ms > 0; ms = left()) await this.clock.sleep(ms);
+    for (let ms = left(); ms > 0 && !stop?.aborted; ms = left()) {
+      await this.clock.sleep(ms, stop).catch((err: unknown) => {
+        if (!(err instanceof InterruptedError)) throw err;
+      });
+    }
   }
 }
 
@@ -80,9 +86,10 @@ export async function runBatch(
   const gate = new RateGate(o.clock);
   // Requests in flight are not interrupted by the first Ctrl-C: they finish and are recorded.
   const inFlightSignal = new AbortController().signal;
-  // Every sender listens on it (its request, which undici may hold until the body is read,
-  // and its wait before a retry): more than Node's default of 10 is expected, not a leak.
-  setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal);
+  // Every sender listens on it (its request, which undici may hold until the body is read), and
+  // on the stop (its request not started yet, its wait before a retry): more than Node's
+  // default of 10 is expected, not a leak.
+  setMaxListeners(Math.max(10, o.concurrency * 4), inFlightSignal, o.stop);
   // The transaction ids of this run's answers: one given to two rows leaves the second unknown.
   const seen = new Map<string, string>();
 
@@ -109,7 +116,8 @@ export async function runBatch(
         const r = await sendPayout(o.api, o.journal, entry, {
           signal: inFlightSignal,
           // The first stop lets requests in flight finish, but ends one not started: a connection
-          // or a proxy's tunnel still opening (a proxy slow to open them sent the rows long after).
+          // or a proxy's tunnel still opening (a proxy slow to open them sent the rows long after),
+          // and a wait before a retry (no new attempt starts: the row is unknown).
           unsentStop: o.stop,
           clock: o.clock,
           gate,

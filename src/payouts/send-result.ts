@@ -1,7 +1,8 @@
 /**
  * What sending one journaled payout comes to (docs/architecture.md, "Idempotency journal"): the
  * result (accepted, refused or unknown) and the options of payouts/send.ts, and the results and
- * messages its steps share: an already-made payout, a journal that could not take an outcome.
+ * messages its steps share: an already-made payout, a journal that could not take an outcome,
+ * the turns of answers that resolve an unknown outcome.
  */
 import type { ApiError, InterruptedError } from '../errors.js';
 import { NetworkError } from '../errors.js';
@@ -61,7 +62,12 @@ export interface SendOptions {
   policy?: RetryPolicy;
   /** Interrupts the request in flight and the waits between attempts. */
   signal: AbortSignal;
-  /** A batch's first stop: the first attempt, not started yet, ends with NotSentError, thrown (nothing was sent; the entry left as it is). */
+  /**
+   * A batch's first stop: the first attempt, not started yet, ends with NotSentError, thrown
+   * (nothing was sent; the entry left as it is). After an attempt that got no final answer, no
+   * new one starts: the waits between attempts end on it (instead of on `signal`, which a batch
+   * never aborts) and the outcome is unknown, its key journaled for the rerun.
+   */
   unsentStop?: AbortSignal;
   /** The time, and the waits between retries. */
   clock: Clock;
@@ -74,7 +80,7 @@ export interface SendOptions {
    */
   deferRecord?: (write: Promise<unknown>) => void;
   /** A wait shared by many senders (a batch slows down as one on 429). */
-  gate?: { wait(): Promise<void>; pause(ms: number): void };
+  gate?: { wait(signal?: AbortSignal): Promise<void>; pause(ms: number): void };
   /**
    * A person chose to resend an entry older than 24 hours whose outcome is unknown
    * (`history reconcile --resend`): sent with its journaled key and body, not held.
@@ -177,4 +183,22 @@ export function claimSeen(seen: Map<string, string>, transactionId: string, payo
 export function saysDuplicate(error: ApiError): boolean {
   const words = /duplicate|already|been used|exists|taken|reused/i;
   return [error.code ?? '', error.message, ...error.errors.map((e) => e.message)].some((t) => words.test(t));
+}
+
+/**
+ * Answers that resolve an unknown outcome take turns, per ledger, from reading the transaction
+ * owners (checkOwner) until their outcome is recorded (a batch's write: once handed over, the
+ * ledger having the transaction id from the call of `record` on): two answers naming one
+ * transaction id at once cannot both pass the check while the reads are awaited (the last turn of each ledger).
+ */
+const ownerTurns = new WeakMap<Ledger, Promise<void>>();
+
+/** A turn at the transaction owners of `ledger`: resolves when it is this one's, with the function that ends it. */
+export async function ownerTurn(ledger: Ledger): Promise<() => void> {
+  const before = ownerTurns.get(ledger);
+  let end!: () => void;
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  ownerTurns.set(ledger, before ? before.then(() => mine) : mine);
+  if (before) await before;
+  return end;
 }

@@ -20,7 +20,7 @@ import { AnswerMismatch, checkAnswer, claimedTransactions, findCandidates, getPa
 import { heldReason, keyMayBeForgotten } from './entry-age.js';
 import { usedBeforeResult } from './used-before.js';
 import { refusedResend } from './resend-refused.js';
-import { alreadyMadeResult, claimSeen, inner, recentOwner, recordFailure, saysDuplicate, type SendOptions, type SendResult } from './send-result.js';
+import { alreadyMadeResult, claimSeen, inner, ownerTurn, recentOwner, recordFailure, saysDuplicate, type SendOptions, type SendResult } from './send-result.js';
 
 /** The answer checks live with the look-ups (lookup.ts); re-exported for callers of sendPayout. */
 export { AnswerMismatch, checkAnswer } from './lookup.js';
@@ -28,24 +28,6 @@ export { localFault, type SendOptions, type SendResult } from './send-result.js'
 
 export function sendPayout(api: ApiClient, journal: Ledger, entry: JournalEntry, opts: SendOptions): Promise<SendResult> {
   return new PayoutSend(api, journal, entry, opts).run();
-}
-
-/**
- * Answers that resolve an unknown outcome take turns, per ledger, from reading the transaction
- * owners (checkOwner) until their outcome is recorded (a batch's write: once handed over, the
- * ledger having the transaction id from the call of `record` on): two answers naming one
- * transaction id at once cannot both pass the check while the reads are awaited (the last turn of each ledger).
- */
-const ownerTurns = new WeakMap<Ledger, Promise<void>>();
-
-/** A turn at the transaction owners of `ledger`: resolves when it is this one's, with the function that ends it. */
-async function ownerTurn(ledger: Ledger): Promise<() => void> {
-  const before = ownerTurns.get(ledger);
-  let end!: () => void;
-  const mine = new Promise<void>((resolve) => (end = resolve));
-  ownerTurns.set(ledger, before ? before.then(() => mine) : mine);
-  if (before) await before;
-  return end;
 }
 
 /**
@@ -97,13 +79,14 @@ class PayoutSend {
       });
     }
     return withRetries<SendResult>(opts.policy ?? PAYOUT_RETRY, (n) => this.once(n), {
-      signal: opts.signal,
+      // A batch's first stop ends the waits between attempts (its requests in flight go on).
+      signal: opts.unsentStop ?? opts.signal,
       clock: opts.clock,
       gate: opts.gate,
       onRetry: opts.onRetry,
       maxRateLimited: MAX_RATE_LIMITED,
       giveUp: () => this.giveUp(),
-      interrupted: (err) => this.unknown(err, 'interrupted while waiting to retry'),
+      interrupted: (err) => (opts.unsentStop?.aborted ? this.stopped() : this.unknown(err, 'interrupted while waiting to retry')),
     });
   }
 
@@ -111,6 +94,7 @@ class PayoutSend {
 
   /** One attempt (the journaled key, the identical body), classified: a final result, or why it may be tried again. */
   async once(n: number): Promise<Attempt<SendResult>> {
+    if (n > 1 && this.opts.unsentStop?.aborted) return { done: await this.stopped() };
     this.attempt = n;
     let res: HttpResponse;
     try {
@@ -144,6 +128,13 @@ class PayoutSend {
       this.lastFailure = new NetworkError(`the service kept answering ${payoutRetryReason(this.lastRes)}`);
     }
     return this.unknown(this.lastFailure!, this.lastFailure!.message);
+  }
+
+  /** A batch stopped after an attempt that got no final answer: no new attempt starts; unknown, its key journaled for the rerun. */
+  stopped(): Promise<SendResult> {
+    const last = this.lastFailure?.message ?? (this.lastRes && payoutRetryReason(this.lastRes)) ?? 'no answer';
+    const error = new InterruptedError(`stopped before it was tried again; attempt ${this.attempt} got no final answer (${last.replace(/\.$/, '')})`);
+    return this.unknown(error, 'stopped before it was tried again; no final answer recorded');
   }
 
   // ---- classify -----------------------------------------------------------------------------
