@@ -27,6 +27,8 @@ export class Progress {
   #last = 0;
   /** A row has been in flight: from then on there is something to show. */
   #sending = false;
+  /** What was shown last (redrawn after a line said above the bar). */
+  #shown: ProgressStats | undefined;
 
   /**
    * `label` names the run (a batch id): after plain lines, before the bar. `columns` gives
@@ -78,8 +80,16 @@ export class Progress {
     const now = Date.now();
     if (!force && now - this.#last < this.#intervalMs) return;
     this.#last = now;
+    this.#shown = s;
     if (this.#tty) this.#live.set(this.#line(s));
     else this.#stream.write(this.#line(s) + '\n');
+  }
+
+  /** A line for a person said while the run goes on: at a terminal, above the bar, which is drawn again below it. */
+  say(line: string): void {
+    this.#live.clear();
+    this.#stream.write(line + '\n');
+    if (this.#tty && this.#shown) this.#live.set(this.#line(this.#shown));
   }
 
   /** Final state; at a terminal the bar stays on its own line. */

@@ -1,12 +1,14 @@
 /**
- * A batch stopped (Ctrl-C, SIGTERM) while the service hangs on its requests: no new attempt of a
- * row in flight starts after the stop (the attempt ends at --timeout and the row is unknown, its
- * key journaled), and the run ends as the uninterrupted one does with unknown outcomes.
+ * A batch stopped (Ctrl-C, SIGTERM) while the service hangs on its requests: the stop is said at
+ * once (how many requests it waits for, and that a second Ctrl-C stops at once), no new attempt
+ * of a row in flight starts after it (the attempt ends at --timeout and the row is unknown, its
+ * key journaled), and the run ends as the uninterrupted one does with unknown outcomes: the
+ * "may or may not have been made" warning, the command that finishes them, exit 4.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPayctl } from '../helpers/in-process.js';
+import { startPayctl, payctl } from '../helpers/in-process.js';
 import { batchRows, payoutPosts, postedPayoutId, toCsv, withOwnPayees } from '../helpers/batch.js';
 import { useBatchFolders } from '../helpers/batch-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -32,13 +34,40 @@ async function stoppedWhileHung(rows: number, extra: string[] = []) {
     await sleep(5);
   }
   run.interrupt();
+  // Said at once, before any request in flight has ended.
+  const said = run.stderr();
   const result = await run.done;
-  return { file, result, posted: payoutPosts(sb).map(postedPayoutId) };
+  return { file, said, result, posted: payoutPosts(sb).map(postedPayoutId) };
 }
 
 describe('a batch stopped while the service hangs', () => {
+  it('says at once what it waits for, starts no new attempt, and exits 4 with the unknown outcomes said', async () => {
+    const { file, said, result, posted } = await stoppedWhileHung(6);
+    expect(said).toContain('Stopping: waiting for 4 requests in flight');
+    expect(said).toContain('Ctrl-C again stops at once');
+    // One attempt each for the 4 rows in flight; none after the stop.
+    expect(posted.length, result.stderr).toBe(4);
+    expect(new Set(posted).size).toBe(4);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain('0 accepted, 0 already submitted, 0 rejected, 4 unknown, 2 not sent.');
+    expect(result.stderr).not.toContain('rows in flight finished');
+    expect(result.stderr).toMatch(/Stopped: 2 rows were not sent/);
+    expect(result.stderr).toContain('4 payouts may or may not have been made. Run the same command again to finish them safely (same keys)');
+    expect(result.stderr).toContain(`payctl payout batch ${file}`);
+
+    // The rows are unknown in the journal, their keys kept: the rerun resends each once under its key.
+    ctx.sb.faults.clear();
+    const before = ctx.sb.requests().length;
+    const resumed = await payctl(['payout', 'batch', file, '--yes'], { dir: folders.dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const again = payoutPosts(ctx.sb, before).map(postedPayoutId);
+    expect(again.length).toBe(6);
+    for (const id of posted) expect(again).toContain(id);
+  });
+
   it('with every row in flight: no new attempt after the stop, exit 4 (--json)', async () => {
-    const { result, posted } = await stoppedWhileHung(4, ['--json']);
+    const { said, result, posted } = await stoppedWhileHung(4, ['--json']);
+    expect(said).toContain('Stopping: waiting for 4 requests in flight');
     expect(posted.length, result.stderr).toBe(4);
     expect(result.code, result.stderr).toBe(4);
     expect(JSON.parse(result.stdout)).toMatchObject({ unknown: 4, not_sent: 0 });

@@ -29,6 +29,16 @@ afterEach(() => {
 const at = (ms: number) => vi.setSystemTime(T0.getTime() + ms);
 
 describe('Progress at a terminal', () => {
+  it('says a line above the bar: the bar erased, the line written, the bar drawn again below it', () => {
+    const out = new Sink();
+    const p = new Progress(out, true, 100, 'b');
+    at(2000);
+    p.update({ total: 10, done: 3, failed: 1, unknown: 0, inFlight: 2 });
+    const bar = out.writes[0]!;
+    p.say('Stopping: waiting for 2 requests in flight.');
+    expect(out.writes.slice(1)).toEqual(['\r\u001b[2K', 'Stopping: waiting for 2 requests in flight.\n', bar]);
+  });
+
   it('redraws one bar in place: counts, rate, time left; the final state stays on its own line', async () => {
     const out = new Sink();
     const p = new Progress(out, true, 100, 'batch_2026-03-01');

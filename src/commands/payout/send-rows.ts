@@ -61,6 +61,10 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   let outcomes: RowOutcome[];
   let stopped: boolean;
   let keyRefused: AuthError | undefined;
+  let inFlight = 0;
+  // The first Ctrl-C (or SIGTERM) is said at once: the requests it waits for, and how to stop at once.
+  const onStop = () => inFlight && progress.say(stopNotice(inFlight, deps.globals.timeoutMs));
+  deps.signal.addEventListener('abort', onStop, { once: true });
   try {
     ({ outcomes, stopped, keyRefused } = await runBatch(o.items, {
       since: o.since,
@@ -73,10 +77,14 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
       contest: o.contest,
       batch: o.batch,
       profile: deps.globals.profile,
-      onProgress: (s) => progress.update(s),
+      onProgress: (s) => {
+        inFlight = s.inFlight;
+        progress.update(s);
+      },
       onSettle: (r) => report.append(r),
     }));
   } finally {
+    deps.signal.removeEventListener('abort', onStop);
     report.close();
   }
   const count = (k: string) => outcomes.filter((r) => r.outcome === k).length;
@@ -108,6 +116,12 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
   return reportFault && code === ExitCode.ok ? ExitCode.failed : code;
 }
 
+/** What the first stop says while requests are in flight: each ends by its --timeout, nothing new leaves, and a second stop ends the run at once. */
+function stopNotice(inFlight: number, timeoutMs: number): string {
+  const them = inFlight === 1 ? 'it' : 'them';
+  return `Stopping: waiting for ${plural(inFlight, 'request')} in flight (each ends within ${timeoutMs / 1000} s, the --timeout); no new row or retry is sent. Ctrl-C again stops at once, leaving ${them} unknown.`;
+}
+
 /** Writes the final report; a file-system failure comes back in words (the error thrown on otherwise). */
 function finishReport(report: ReportWriter, outcomes: RowOutcome[]): string | undefined {
   try {
@@ -127,8 +141,9 @@ type Summary = Record<'rows' | 'accepted' | 'replayed' | 'rejected' | 'unknown' 
 };
 
 /**
- * The exit code, with what to do next: the key refused (exit 3) or a stop (exit 130) thrown with
- * the command that sends the rest; unknown outcomes (exit 4: always, whatever else happened) said
+ * The exit code, with what to do next: the key refused (exit 3) or a stop that left no outcome
+ * unknown (exit 130) thrown with the command that sends the rest; unknown outcomes (exit 4:
+ * always, whatever else happened, a stop too, said with the rows it left unsent)
  * with the command that finishes them (same keys: nothing is paid twice); rows the journal could
  * not take (a full disk, a read-only folder) thrown as the local fault it is (exit 2, the cause
  * named once); other rows not sent, or rejected, exit 1.
@@ -158,10 +173,12 @@ function exitOf(
       throw new LocalError(lost, `When the ledger answers again, send the rest with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`);
     deps.log.warn(lost);
   } else if (stopped && deps.signal.aborted) {
-    throw new InterruptedError(
-      'Stopped: rows in flight finished; the rest were not sent.',
-      `Resume with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
-    );
+    const resume = `(rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`;
+    if (!summary.unknown) throw new InterruptedError('Stopped: rows in flight finished; the rest were not sent.', `Resume with ${resume}`);
+    // Unknown outcomes are said as such (exit 4, as without the stop), with the command that finishes them and sends the rest.
+    const rest = plural(summary.not_sent, 'row was', 'rows were');
+    const held = outcomes.every((r) => r.outcome !== 'unknown' || r.held);
+    deps.log.warn(held ? `Stopped: ${rest} not sent. Send the rest with ${resume}` : `Stopped: ${rest} not sent; the same command (below) sends them too.`);
   }
   const declined = outcomes.filter(failedAtOnce);
   if (declined.length) deps.log.warn(failedAtOnceAdvice(declined, o.reportPath, deps));
