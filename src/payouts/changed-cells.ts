@@ -55,8 +55,13 @@ export function sentWithOtherDetails(earlier: JournalEntry, now: PayoutRequest, 
 
 /** The cells in which the row differs from the payout's journaled body, by column, in the file's column order. */
 export function differences(sent: JournalEntry, now: PayoutRequest): Change[] {
-  const then = readBody(sent.body);
-  const mine = readBody(payoutBody(now));
+  return bodyDifferences(sent.body, payoutBody(now));
+}
+
+/** The cells in which body `now` differs from body `was` (two payouts' journaled bodies), by column, in the file's column order. */
+export function bodyDifferences(was: string, now: string): Change[] {
+  const then = readBody(was);
+  const mine = readBody(now);
   const out: Change[] = [];
   const cells: Array<[string, (b: BodyCells) => string | undefined]> = [
     [COLUMN_LABELS.walletId, (b) => b.walletId],

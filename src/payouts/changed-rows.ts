@@ -136,6 +136,8 @@ export class ChangedRows {
   #moved = false;
   /** Whether a cell differs only in Unicode normalization (see onlyNormalization). */
   #normalization = false;
+  /** Whether a row's own payment failed and the payout found paid its payee since: its retry (see #retriedBy). */
+  #retried = false;
   /** This run's batch's rows by the account they paid (wallet, account, currency), and by payee as a spreadsheet may re-save the row (looseKey), read on first need. */
   #byAccount: Promise<{ exact: Map<string, JournalEntry[]>; loose: Map<string, JournalEntry[]> }> | undefined;
   readonly #own: BatchRun;
@@ -192,6 +194,7 @@ export class ChangedRows {
       if (sent) this.#recent = true;
     }
     if (!sent) return;
+    if (await this.#retriedBy(r, sent)) this.#retried = true;
     const changes = differences(sent, r.request);
     // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451"). A
     // row without one that pays all the same: the payout_id the payout was sent with is gone (a
@@ -212,6 +215,19 @@ export class ChangedRows {
     const said = changes.map((c) => `${c.column} ${describeChange(c)}`).join(', ');
     if (changes.some(onlyNormalization)) this.#normalization = true;
     this.problems.push(rowProblem(r.row, fieldProblem(first.column, `${text(said).slice(first.column.length + 1)} ${where}`, ' ')));
+  }
+
+  /**
+   * Whether the row's own payment (all it pays: its fingerprint) was journaled before `sent` and
+   * paid nobody (refused, or settled Failed), and `sent` was paid: `sent` is most likely its
+   * retry (a --failed-out file corrected in review), which paid the payee. A new batch id would
+   * pay the row again, so the refusal does not offer one.
+   */
+  async #retriedBy(r: CheckedRow, sent: JournalEntry): Promise<boolean> {
+    const failed = (e: JournalEntry) => e.outcome?.kind === 'rejected' || (e.outcome?.kind === 'accepted' && e.outcome.payoutStatus?.toLowerCase() === 'failed');
+    if (failed(sent)) return false;
+    const own = await this.journal.find(this.baseUrl, 'fingerprint', r.fingerprint ?? payoutFingerprint(r.request));
+    return own.some((e) => e.payoutId !== sent.payoutId && failed(e) && e.createdAt <= sent.createdAt);
   }
 
   /**
@@ -296,9 +312,11 @@ export class ChangedRows {
         this.#amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : ''
       }${
         this.#moved && !this.#amount ? ' A payout made is not changed by editing its row: one from another wallet, or to another account, is a payout of its own.' : ''
-      }${
-        this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''
-      } If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or send them in a file of their own.`,
+      }${this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''}${
+        this.#retried
+          ? ` A row named here failed when it was sent, and the payout named paid its payee since: that was its retry (a file of failed rows corrected before it was sent). Take the row out of the file: sent as a new payout, under a batch id of its own, it would be paid twice.`
+          : ' If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or send them in a file of their own.'
+      }`,
     );
   }
 }

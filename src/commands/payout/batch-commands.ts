@@ -27,6 +27,14 @@ export { DEFAULT_CONCURRENCY };
  * batch's, and refused as its rows changed (changed-rows.ts).
  */
 export async function newBatchId(file: string, current: string, now: Date, taken: ReadonlySet<string>, sent: (id: string) => Promise<boolean>): Promise<string> {
+  // Compared as a slip leaves them: a name that differs from a run's only in case or separators is refused as a slip (batch.ts refuseOtherBatch).
+  const used = new Set([current, ...taken].map(batchIdSlipKey));
+  for (const candidate of idsOn(file, now, used)) if (!(await sent(candidate))) return candidate;
+  throw new Error('unreachable: idsOn never ends');
+}
+
+/** The ids newBatchId tries for `file` on the day of `now`, in order, those `used` left out: its name and the date, then -2, -3 (without end). */
+function* idsOn(file: string, now: Date, used: ReadonlySet<string>): Generator<string> {
   const stem =
     basename(file, extname(file))
       .replace(/[^A-Za-z0-9_.:-]+/g, '-')
@@ -34,11 +42,9 @@ export async function newBatchId(file: string, current: string, now: Date, taken
       .slice(0, 50)
       .replace(/[^A-Za-z0-9]+$/, '') || 'batch';
   const id = `${stem}-${now.toISOString().slice(0, 10)}`;
-  // Compared as a slip leaves them: a name that differs from a run's only in case or separators is refused as a slip (batch.ts refuseOtherBatch).
-  const used = new Set([current, ...taken].map(batchIdSlipKey));
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? id : `${id}-${n}`;
-    if (!used.has(batchIdSlipKey(candidate)) && !(await sent(candidate))) return candidate;
+    if (!used.has(batchIdSlipKey(candidate))) yield candidate;
   }
 }
 
@@ -51,9 +57,22 @@ export async function newBatchId(file: string, current: string, now: Date, taken
  * or settled Failed there, it would be that refusal replayed, or taken as paid).
  */
 export function retryBatchId(report: string, current: string, now: Date, holds: (id: string) => Promise<boolean>): Promise<string> {
+  return newBatchId(retryFile(report), current, now, new Set(), holds);
+}
+
+/**
+ * The ids retryBatchId may have printed for `report` (of batch `current`) on the day of `day`, in
+ * the order it tries them, without end: the batches a retry of the report's rows was sent in
+ * that day are those of them sent, up to the first never sent (failed-out-paid.ts).
+ */
+export function retryBatchIdsOn(report: string, current: string, day: Date): Generator<string> {
+  return idsOn(retryFile(report), day, new Set([batchIdSlipKey(current)]));
+}
+
+/** The file name retry ids are made from (newBatchId): the report's name without `.report`, and `-retry`; the extension makes sure a dot in the report's name stays. */
+function retryFile(report: string): string {
   const stem = basename(report, extname(report)).replace(/\.report$/, '');
-  // newBatchId takes a file's name: the extension makes sure a dot in the report's name stays.
-  return newBatchId(`${stem}-retry.csv`, current, now, new Set(), holds);
+  return `${stem}-retry.csv`;
 }
 
 export interface BatchCommandSettings {

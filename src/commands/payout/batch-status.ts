@@ -31,8 +31,8 @@ import {
   type StatusReport,
 } from '../../payouts/batch-status.js';
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
-import { countsAsSent } from '../../payouts/repeats.js';
 import { checkFailedOut, failedOutFormat, retryBatchId } from './batch-commands.js';
+import { PaidSinceCheck, paidSinceSaid, type PaidSince } from './failed-out-paid.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
@@ -124,6 +124,7 @@ class StatusRun {
   readonly entries = new Map<number, JournalEntry>();
   readonly noTransaction = new Set<number>();
   readonly inv: Invocation;
+  #paid: PaidSinceCheck | undefined;
 
   constructor(
     readonly opts: BatchStatusOptions,
@@ -240,7 +241,7 @@ class StatusRun {
       if (entry && row && !paid) out.push({ i, row, entry });
       else
         this.deps.log.warn(
-          `Row ${sanitizeInline(e.row)} was rejected, but ${paid ? `what it pays was paid since (payout ${paid.payoutId})` : `this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}`}: it is not written to ${this.opts.failedOut}.`,
+          `Row ${sanitizeInline(e.row)} was rejected, but ${paid ? `what it pays was paid since ${paidSinceSaid(paid)}` : `this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}`}: it is not written to ${this.opts.failedOut}.`,
         );
     }
     return out;
@@ -253,26 +254,16 @@ class StatusRun {
       const entry = this.entries.get(f.i);
       const paid = entry ? await this.#paidSince(entry) : undefined;
       if (paid)
-        this.deps.log.warn(
-          `Row ${sanitizeInline(f.e.row)} Failed, but what it pays was paid since (payout ${paid.payoutId}): it is not written to ${this.opts.failedOut}.`,
-        );
+        this.deps.log.warn(`Row ${sanitizeInline(f.e.row)} Failed, but what it pays was paid since ${paidSinceSaid(paid)}: it is not written to ${this.opts.failedOut}.`);
       else out.push(f);
     }
     return out;
   }
 
-  /**
-   * Another payout journaled on this machine after `entry` that pays all the same (its
-   * fingerprint) and was not refused: a retry that paid it. Written again to a --failed-out
-   * file, and sent under a new batch id, it would be paid twice.
-   */
-  async #paidSince(entry: JournalEntry): Promise<JournalEntry | undefined> {
-    const fingerprint = entry.fingerprint ?? fingerprintOfBody(entry.body);
-    if (!fingerprint) return undefined;
-    const same = await this.journal.find(this.api.baseUrl, 'fingerprint', fingerprint).catch(() => []);
-    // A retry that settled Failed paid nobody either.
-    const failed = (o: JournalEntry) => o.outcome?.kind === 'accepted' && o.outcome.payoutStatus?.toLowerCase() === 'failed';
-    return same.find((o) => o.payoutId !== entry.payoutId && countsAsSent(o) && !failed(o) && o.createdAt >= entry.createdAt);
+  /** Whether what `entry` pays was paid since, by another payout or a retry of this report (failed-out-paid.ts). */
+  #paidSince(entry: JournalEntry): Promise<PaidSince | undefined> {
+    this.#paid ??= new PaidSinceCheck(this.journal, this.api.baseUrl, this.report.path, this.batchId ?? DEFAULT_BATCH_ID, this.deps.clock.now());
+    return this.#paid.of(entry);
   }
 
   /** The Failed rows, and the rejected ones, as a new batch file at `failedOut`, in the report's order; the command that sends it. */
