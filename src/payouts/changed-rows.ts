@@ -14,7 +14,9 @@
  * saves "00451" as the number 451; ids made by a formula from the row's place, then the file
  * sorted; a payout_id column emptied). An amount corrected in the file after its row was paid
  * is found by the account the batch paid (wallet, account, currency: Ledger.batchRows), which
- * would otherwise be paid both amounts. A batch named with --batch-id is one payroll whatever
+ * would otherwise be paid both amounts; an account corrected after its row was paid, by the
+ * row's every other payment cell (wallet, amount, currency, type, name, provider, note), which
+ * would otherwise pay the payee twice. A batch named with --batch-id is one payroll whatever
  * file it is sent from: a spreadsheet's "Save As" (`pay (1).csv`) or a copy moved to another
  * folder is still that batch. Runs not named share the batch id `default` month after month, so there
  * the same file (its path: a spreadsheet saves where it opened) is compared, and for rows
@@ -37,7 +39,8 @@ import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { byRepeatKeys, countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
-import { describeChange, differences, onlyNormalization, readBody } from './changed-cells.js';
+import { describeChange, differences, onlyNormalization, readBody, type BodyCells } from './changed-cells.js';
+import { formatAmount } from '../money/amount.js';
 import { withZerosBack } from './lost-digits.js';
 
 /** Whether a sorted array holds `v`, searched by halves. */
@@ -139,7 +142,7 @@ export class ChangedRows {
   /** Whether a row's own payment failed and the payout found paid its payee since: its retry (see #retriedBy). */
   #retried = false;
   /** This run's batch's rows by the account they paid (wallet, account, currency), and by payee as a spreadsheet may re-save the row (looseKey), read on first need. */
-  #byAccount: Promise<{ exact: Map<string, JournalEntry[]>; loose: Map<string, JournalEntry[]> }> | undefined;
+  #byAccount: Promise<ByAccount> | undefined;
   readonly #own: BatchRun;
 
   constructor(
@@ -166,6 +169,11 @@ export class ChangedRows {
       (await byRepeatKeys(keys, (k) => journal.findInBatch(baseUrl, k, this.#own))).filter(candidate).at(-1) ??
       (await this.#amountChanged(r.request, candidate)) ??
       (await this.#movedOrResaved(r.request, candidate));
+    let accountOnly = false;
+    if (!sent) {
+      sent = await this.#accountChanged(r.request, candidate);
+      accountOnly = sent !== undefined;
+    }
     if (!sent && run.recentSince && r.derivedId) {
       // Only rows whose id is made from what they pay: a payout_id the file gives says which
       // payout a row is (a copy keeps it, and is found by it). A payout of another run that pays
@@ -205,7 +213,7 @@ export class ChangedRows {
     this.#batches.add(batch.id);
     const from = batch.file === run.path ? '' : ` of ${text(batch.file)}`;
     const which = inRun(sent, this.#own) ? 'this batch' : `batch "${text(batch.id)}"`;
-    const paid = changes.some((c) => c.column === COLUMN_LABELS.amount) ? 'paid this account' : 'paid the same';
+    const paid = accountOnly ? `paid ${paidWhat(sent)}` : changes.some((c) => c.column === COLUMN_LABELS.amount) ? 'paid this account' : 'paid the same';
     const where = `when payout ${sent.payoutId} ${paid} in ${which} (its row ${batch.row}${from}, ${shortTime(sent.createdAt)})`;
     const first = changes[0];
     if (!first) {
@@ -264,11 +272,28 @@ export class ChangedRows {
     return found;
   }
 
+  /**
+   * A payout this run's batch sent that the row equals in every payment cell but the account
+   * (wallet, amount, currency, type, name, provider, note), that no row of the file is any more:
+   * most likely the row, its account corrected in the file after it was paid (the edit most often
+   * made to a payroll row), which would otherwise pay the payee twice. Two payees of other
+   * accounts both in the file are two rows whose payouts the file still has: never taken for this.
+   */
+  async #accountChanged(r: PayoutRequest, candidate: (e: JournalEntry) => boolean): Promise<JournalEntry | undefined> {
+    const found = (await this.#rowsByAccount()).payee
+      .get(payeeKey(readBody(payoutBody(r))))
+      ?.filter(candidate)
+      .at(-1);
+    if (found) this.#moved = true;
+    return found;
+  }
+
   /** This run's batch's rows by the account they paid, through Ledger.batchRows once, on the first row that needs it (a batch sent before only). */
-  #rowsByAccount(): Promise<{ exact: Map<string, JournalEntry[]>; loose: Map<string, JournalEntry[]> }> {
+  #rowsByAccount(): Promise<ByAccount> {
     this.#byAccount ??= this.journal.batchRows(this.baseUrl, this.#own).then((rows) => {
       const exact = new Map<string, JournalEntry[]>();
       const loose = new Map<string, JournalEntry[]>();
+      const payee = new Map<string, JournalEntry[]>();
       const add = (by: Map<string, JournalEntry[]>, k: string, e: JournalEntry) => {
         const of = by.get(k);
         if (of) of.push(e);
@@ -280,8 +305,9 @@ export class ChangedRows {
         if (!k) continue;
         add(exact, k, e);
         if (b.amount !== undefined && b.name !== undefined) add(loose, looseKey(b.account!, b.currency!, b.amount, b.name), e);
+        add(payee, payeeKey(b), e);
       }
-      return { exact, loose };
+      return { exact, loose, payee };
     });
     return this.#byAccount;
   }
@@ -319,6 +345,25 @@ export class ChangedRows {
       }`,
     );
   }
+}
+
+/** A batch's rows by what they paid (ChangedRows #rowsByAccount): the account (accountKey), the payee as re-saved (looseKey), every cell but the account (payeeKey). */
+interface ByAccount {
+  exact: Map<string, JournalEntry[]>;
+  loose: Map<string, JournalEntry[]>;
+  payee: Map<string, JournalEntry[]>;
+}
+
+/** Every payment cell of a body but the account and phone (see ChangedRows #accountChanged). */
+function payeeKey(b: BodyCells): string {
+  return JSON.stringify([b.walletId, b.currency, b.amount, b.type, b.name, b.provider, b.note ?? null]);
+}
+
+/** Whom and what a payout paid, as a refusal names it: `Fatmata Bangura 1,000.00 SLE`. */
+function paidWhat(e: JournalEntry): string {
+  const b = readBody(e.body);
+  const amount = b.amount !== undefined && b.currency !== undefined ? `${formatAmount(b.amount, b.currency)} ${b.currency}` : '';
+  return text([b.name, amount].filter(Boolean).join(' '));
 }
 
 /** The repeat keys of a row whose account has no leading zero as it would read with 1 to MAX_ZEROS of them back (none for another account). */
