@@ -6,7 +6,7 @@
  * against a sandbox that settles after 200 ms (failing accounts ending in 0000), and a proxy in
  * front of it that makes one payout settle Failed (a provider's passing fault).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -131,5 +131,40 @@ describe('payout batch status --failed-out: a retry corrected in review, then pa
     } finally {
       pcfg.cleanup();
     }
+  });
+
+  it('two reports of one name in two folders, handled the same day: two retry batch ids, and each printed command works as printed', async () => {
+    const tag = String(Date.now()).slice(-6);
+    const account = `0066${tag}0000`; // fails: each payroll's row for this payee settles Failed
+    const retries: string[][] = [];
+    for (const [dept, amount, note] of [
+      ['deptA', '7.00', 'Nov salary'],
+      ['deptB', '7.10', 'Dec salary'],
+    ] as const) {
+      mkdirSync(work.file(dept));
+      const rows = payroll(tag, account, note).map((r, i) => (i === 0 ? { ...r, amount } : { ...r, account_number: `${r.account_number}${dept.at(-1)}` }));
+      const file = writeFile(work.file(`${dept}/pay.csv`), toCsv(rows));
+      expect((await run(cfg.dir, ['payout', 'batch', file, '--yes'])).code).toBe(0);
+      const status = await run(cfg.dir, [
+        'payout',
+        'batch',
+        'status',
+        work.file(`${dept}/pay.report.csv`),
+        '--wait',
+        '--wait-timeout',
+        '30',
+        '--failed-out',
+        work.file(`${dept}/f1.csv`),
+      ]);
+      expect(status.code, status.stderr).toBe(1);
+      const retry = printedRetry(status);
+      // As printed: before, deptB's was refused as deptA's retry with its amount and note changed.
+      const dry = await run(cfg.dir, [...retry, '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+      retries.push(retry);
+      expect((await run(cfg.dir, [...retry, '--yes'])).code).toBe(0);
+    }
+    expect(retries[0]!.at(-1)).not.toBe(retries[1]!.at(-1));
+    for (const r of retries) expect(r.at(-1)).toMatch(/^pay-retry-[0-9a-f]{6}-\d{4}-\d{2}-\d{2}$/);
   });
 });

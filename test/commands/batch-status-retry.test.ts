@@ -41,7 +41,7 @@ describe('payout batch status --failed-out: what its printed retries pay', () =>
     const retryA = printedRetry(a.stderr);
     const retryB = printedRetry(b.stderr);
     expect(retryA.at(-1)).toBe(retryB.at(-1)); // one batch id
-    expect(retryA.at(-1)).toMatch(/^pay-retry-\d{4}-\d{2}-\d{2}$/);
+    expect(retryA.at(-1)).toMatch(/^pay-retry-[0-9a-f]{6}-\d{4}-\d{2}-\d{2}$/);
 
     const from = ctx.sb.requests().length;
     expect((await run([...retryA, '--yes'])).code).toBe(0);

@@ -3,6 +3,7 @@
  * payout became. In process, against two sandboxes: one that settles after 200 ms (failing
  * accounts ending in 0000), one that keeps every payout Pending for a minute.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -62,6 +63,9 @@ function readCsv(path: string): { header: string[]; rows: Array<Record<string, s
   const header = text.split(/\r?\n/)[0]!.split(',');
   return { header, rows: parse<Record<string, string>>(text, { columns: true, skip_empty_lines: true }) };
 }
+
+/** The 6 hex digits of a report's path a retry batch id carries (two reports of one name in two folders: two ids). */
+const pathTag = (report: string) => createHash('sha256').update(report).digest('hex').slice(0, 6);
 
 /** `n` rows; those at `failing` (1-based) pay an account ending in 0000, which the sandbox fails. */
 function rowsWithFailures(sb: Sandbox, n: number, failing: number[], prefix: string): BatchRow[] {
@@ -133,7 +137,7 @@ describe('payout batch status: the done-when scenario', () => {
     // The printed command: a new batch id, no --yes; with --yes added it sends 5 new payouts.
     const date = new Date().toISOString().slice(0, 10);
     const line = r.stderr.split('\n').find((l) => l.includes('payctl payout batch '))!;
-    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id stipends-retry-${date}`);
+    expect(line.trim()).toBe(`payctl payout batch ${failedOut} --batch-id stipends-retry-${pathTag(report)}-${date}`);
     const sent = new Set(after.rows.map((x) => x.payout_id));
     const from = sb.requests().length;
     const again = await run(cfgFast, [...line.trim().split(' ').slice(1), '--yes']);
@@ -164,7 +168,7 @@ describe('payout batch status: the printed command for the Failed rows', () => {
         .split('\n')
         .find((l) => l.includes('payctl payout batch '))!
         .trim();
-      expect(line).toBe(`payctl payout batch ${work.file('-f2.csv')} --batch-id feb-retry-${new Date().toISOString().slice(0, 10)}`);
+      expect(line).toBe(`payctl payout batch ${work.file('-f2.csv')} --batch-id feb-retry-${pathTag(report)}-${new Date().toISOString().slice(0, 10)}`);
       const from = sb.requests().length;
       const again = await run(cfgFast, [...shellSplit(line).slice(1), '--yes']);
       expect(again.stderr).not.toContain('unknown option');

@@ -6,6 +6,7 @@
  * --failed-out`, the file its printed retry sends: checked before anything is fetched, its
  * format, and the retry's batch id.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import type { Clock } from '../../clock.js';
@@ -50,7 +51,7 @@ function* idsOn(file: string, now: Date, used: ReadonlySet<string>): Generator<s
 
 /**
  * The batch id of the retry of a report's failed and rejected rows (`payout batch status
- * --failed-out`): `<report's name>-retry-<date>`, the same for every file written from one
+ * --failed-out`): `<report's name>-retry-<its path's hash>-<date>` (retryFile), the same for every file written from one
  * report that day, so that two such files, written before either was sent, are one batch: the
  * second sends only what the first did not (two batch ids would pay those rows twice). The
  * next one (-2, -3) when that batch already holds one of the payouts written (`holds`: refused
@@ -69,10 +70,19 @@ export function retryBatchIdsOn(report: string, current: string, day: Date): Gen
   return idsOn(retryFile(report), day, new Set([batchIdSlipKey(current)]));
 }
 
-/** The file name retry ids are made from (newBatchId): the report's name without `.report`, and `-retry`; the extension makes sure a dot in the report's name stays. */
+/**
+ * The file name retry ids are made from (newBatchId): the report's name without `.report` (cut
+ * to 32 characters), `-retry` and 6 hex digits of a SHA-256 of the report's absolute path, so
+ * that two reports of one name in two folders (deptA/pay.report.csv, deptB/pay.report.csv)
+ * handled the same day print two retry batches: one, the second's printed command was refused
+ * as the first's retry changed. The extension makes sure a dot in the report's name stays.
+ */
 function retryFile(report: string): string {
-  const stem = basename(report, extname(report)).replace(/\.report$/, '');
-  return `${stem}-retry.csv`;
+  const stem = basename(report, extname(report))
+    .replace(/\.report$/, '')
+    .slice(0, 32);
+  const tag = createHash('sha256').update(resolve(report)).digest('hex').slice(0, 6);
+  return `${stem}-retry-${tag}.csv`;
 }
 
 export interface BatchCommandSettings {
