@@ -37,7 +37,7 @@ import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFi
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
-import { byRepeatKeys, countsForOtherBatches, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
+import { byRepeatKeys, countsForOtherBatches, paidWording, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 import { describeChange, differences, onlyNormalization, readBody, type BodyCells } from './changed-cells.js';
 import { formatAmount } from '../money/amount.js';
@@ -213,7 +213,7 @@ export class ChangedRows {
     this.#batches.add(batch.id);
     const from = batch.file === run.path ? '' : ` of ${text(batch.file)}`;
     const which = inRun(sent, this.#own) ? 'this batch' : `batch "${text(batch.id)}"`;
-    const paid = accountOnly ? `paid ${paidWhat(sent)}` : changes.some((c) => c.column === COLUMN_LABELS.amount) ? 'paid this account' : 'paid the same';
+    const paid = paidWording(sent, accountOnly ? paidWhat(sent) : changes.some((c) => c.column === COLUMN_LABELS.amount) ? 'this account' : 'the same');
     const where = `when payout ${sent.payoutId} ${paid} in ${which} (its row ${batch.row}${from}, ${shortTime(sent.createdAt)})`;
     const first = changes[0];
     if (!first) {

@@ -20,7 +20,7 @@ import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, type ProblemList } from './batch-problems.js';
 import { payoutFingerprint } from './identity.js';
 import type { Ledger } from './journal.js';
-import { describeSentIn, samePayoutsSent } from './repeats.js';
+import { describeSentIn, paidWording, samePayoutsSent } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
 /** The most leading zeros a row's account number is looked up with. */
@@ -117,7 +117,7 @@ export async function restoredSent(journal: Ledger, baseUrl: string, row: number
   for (const form of forms) {
     const sent = (await samePayoutsSent(journal, baseUrl, form.fingerprint, () => false, restoredRequest(r, form))).at(-1);
     if (!sent) continue;
-    return rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} paid the same ${describeSentIn(sent)}`));
+    return rowProblem(row, restoredProblem(r, form, `when payout ${sent.payoutId} ${paidWording(sent, 'the same')} ${describeSentIn(sent)}`));
   }
   return undefined;
 }

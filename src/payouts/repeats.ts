@@ -260,6 +260,19 @@ export function describeSentIn(e: JournalEntry): string {
   return describeRun(run.runs()[0]!);
 }
 
+/**
+ * What an earlier payout did with `what` ("the same", "this account"), as a refusal says it by
+ * its outcome: `paid the same` when accepted; `may have paid the same (its outcome is unknown)`;
+ * journaled and not sent (a run stopped before it, or found not made): `was journaled for the
+ * same, not sent yet`, never "paid" (an operator told so takes the row out, and nobody pays it).
+ */
+export function paidWording(e: JournalEntry, what: string): string {
+  const o = e.outcome;
+  if (o === undefined || o.kind === 'not-made') return `was journaled for ${what}, not sent yet`;
+  if (o.kind === 'unknown') return `may have paid ${what} (its outcome is unknown)`;
+  return `paid ${what}`;
+}
+
 /** "2026-11-22 20:10 UTC" */
 export function shortTime(iso: string): string {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;

@@ -91,6 +91,25 @@ describe('payout batch: a sent file re-saved with its digits as numbers', () => 
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
   });
 
+  it('rows of a stopped run, journaled and never sent: the refusal says so, never "paid" (probe 70-R: "when payout … paid the same")', async () => {
+    const tag = `zeros-stopped-${Date.now()}`;
+    const rows = payroll(3, tag);
+    const file = writeFile(setup.work.file('stopped.csv'), toCsv(rows));
+    // The key refused on the first row: the run stops, its other rows journaled and not sent.
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'status', status: 401, times: 1 });
+    const stopped = await batch([file, '--batch-id', tag, '--concurrency', '1', '--yes']);
+    expect(stopped.code, stopped.stderr).toBe(3);
+    const report = readCsvReport(setup.work.file('stopped.report.csv'));
+
+    writeFile(file, toCsv(asNumbers(rows)));
+    const r = await batch([file, '--batch-id', tag, '--dry-run']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `row 3: account_number 76100002 was 076100002 and phone_number 23276100002 was +23276100002 when payout ${report[1]!.payout_id} was journaled for the same, not sent yet in batch "${tag}"`,
+    );
+    expect(r.stderr).not.toMatch(/paid the same in batch/);
+  });
+
   it('plan create of such a file writes no plan (four eyes would approve payouts to the wrong accounts)', async () => {
     const tag = `plan-${Date.now()}`;
     const rows = payroll(2, tag);
