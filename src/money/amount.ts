@@ -3,6 +3,7 @@
  * units; JSON numbers are written from digits, never through a binary float.
  */
 import { minorDigits } from './currencies.js';
+import { ODD_SPACES, visibleWord } from '../words.js';
 
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
@@ -20,19 +21,40 @@ export function parseAmount(input: string, currency: string): AmountParse {
   if (!m) return { ok: false, problem: notPlain(input, digits) };
   const whole = m[1]!;
   const frac = m[2] ?? '';
-  if (frac.length > digits) {
-    return {
-      ok: false,
-      problem:
-        digits === 0
-          ? `${currency.toUpperCase()} has no minor units: "${input}" must be a whole number`
-          : `${currency.toUpperCase()} allows at most ${digits} decimal places: "${input}"`,
-    };
-  }
+  if (frac.length > digits) return { ok: false, problem: extraDecimals(input, currency)!.problem };
   const minor = BigInt(whole + frac.padEnd(digits, '0'));
   if (minor <= 0n) return { ok: false, problem: `amount must be greater than zero: "${input}"` };
 
   return { ok: true, minor, digits, decimal: minorToDecimal(minor, digits) };
+}
+
+/** An amount with more decimal places than its currency has: why, and whether the extra digits are all zeros. */
+export interface ExtraDecimals {
+  problem: string;
+  /** The currency's minor-unit digits. */
+  digits: number;
+  /** The digits past them are all zeros: the same amount, as a column formatted with more decimals writes it. */
+  zeros: boolean;
+  /** The same amount with the currency's digits (only when `zeros`). */
+  write?: string;
+}
+
+/**
+ * A plain decimal with more decimal places than the currency has ("100.250" SLE), said so;
+ * undefined for any other amount. Never rounded: the extra digits are only dropped in what
+ * to write when they are zeros (the same amount).
+ */
+export function extraDecimals(input: string, currency: string): ExtraDecimals | undefined {
+  const digits = minorDigits(currency);
+  const m = PLAIN_DECIMAL.exec(input);
+  if (digits === undefined || !m || (m[2] ?? '').length <= digits) return undefined;
+  const frac = m[2]!;
+  const cur = currency.toUpperCase();
+  const zeros = /^0+$/.test(frac.slice(digits));
+  const write = zeros ? m[1]! + (digits > 0 ? `.${frac.slice(0, digits)}` : '') : undefined;
+  const has = `"${input}" has ${frac.length === 1 ? '1 decimal place' : `${frac.length} decimal places`}`;
+  const more = digits === 0 ? `${has}; ${cur} has no minor units (whole numbers only)` : `${has}, more than ${cur} has (${digits})`;
+  return { problem: write !== undefined ? `${more}: its extra digits are zeros, write ${write}` : more, digits, zeros, ...(write !== undefined ? { write } : {}) };
 }
 
 /**
@@ -44,7 +66,39 @@ function notPlain(input: string, digits: number): string {
   const u = ungroupAmount(input);
   if (!u.ok) return u.problem;
   if (u.plain !== input && !(digits === 3 && ONE_GROUP.test(input))) return `"${input}" has ',' between thousands: write ${u.plain}`;
-  return `"${input}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`;
+  return spaced(input, digits) ?? `"${visibleWord(input)}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`;
+}
+
+/** Spaces a spreadsheet or a copy leaves in an amount: the plain one, a tab, the no-break and typographic ones. */
+const SPACE = new RegExp(`[ \\t${ODD_SPACES}]`);
+const SPACES_AT_ENDS = new RegExp(`^[ \\t${ODD_SPACES}]+|[ \\t${ODD_SPACES}]+$`, 'g');
+/** Thousands grouped by spaces: "1 000.00", "1\u00a0000.00" (LibreOffice's separator in many languages). */
+const SPACE_GROUPED = new RegExp(`^\\d{1,3}(?:[ ${ODD_SPACES}]\\d{3})+(?:\\.\\d+)?$`);
+
+function spaceName(c: string): string {
+  if (c === ' ') return 'a space';
+  if (c === '\t') return 'a tab';
+  const u = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (c === '\u00a0') return `a no-break space (${u})`;
+  if (c === '\u202f') return `a narrow no-break space (${u})`;
+  return `a space (${u})`;
+}
+
+/**
+ * An amount refused for a space in it, naming the space (a no-break one looks like any other)
+ * and what to write when that is certain: the amount without spaces at its ends, or without
+ * the spaces between its groups of thousands. Undefined when it holds no space.
+ */
+function spaced(input: string, digits: number): string | undefined {
+  const m = SPACE.exec(input);
+  if (!m) return undefined;
+  const trimmed = input.replace(SPACES_AT_ENDS, '');
+  const where = SPACE.test(trimmed) ? 'between its digits' : m.index === 0 ? 'at its start' : 'at its end';
+  const candidate = !SPACE.test(trimmed) ? trimmed : SPACE_GROUPED.test(trimmed) ? trimmed.replace(new RegExp(SPACE.source, 'g'), '') : undefined;
+  // "1,000.00 " is 1000.00, written plain: what every command takes ("1,250" of three decimals is no one amount).
+  const certain = candidate !== undefined && (PLAIN_DECIMAL.test(candidate) || (GROUPED_DECIMAL.test(candidate) && !(digits === 3 && ONE_GROUP.test(candidate))));
+  const write = certain ? `write ${candidate.replace(/,/g, '')}` : 'write the amount without spaces (e.g. 1500.50)';
+  return `"${visibleWord(input)}" has ${spaceName(m[0])} ${where}: ${write}`;
 }
 
 /** "1,250": one group of thousands, no decimals. */

@@ -1,12 +1,13 @@
 /**
  * A row of a batch file, read: its cells (a CSV record, a JSON line's values) into payout
  * fields, by the columns they name (batch-columns.ts). An amount as a spreadsheet writes it
- * ("1,250.00") is read as the plain amount; an ambiguous one is refused saying why. A row
+ * ("1,250.00") is read as the plain amount; an ambiguous one, or one with more decimal places
+ * than its currency has ("100.250" SLE), is refused saying why, shared by the rows it refuses. A row
  * without payout_id gets its id later, from what it pays and the batch id (docs/architecture.md,
  * "Identity"), never from the file's name or the row's position.
  */
 import { basename } from 'node:path';
-import { GROUPING_RULE, ungroupAmount } from '../money/amount.js';
+import { extraDecimals, GROUPING_RULE, ungroupAmount, type ExtraDecimals } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
 import { problemOf, rowProblem, type Problem } from '../errors.js';
 import { sha256Hex } from './identity.js';
@@ -98,6 +99,30 @@ function threeDecimals(value: string, row: number, currency: string): SharedProb
   };
 }
 
+/**
+ * An amount with more decimal places than its currency has ("100.250" SLE, what a column
+ * formatted with three decimals writes): refused (payctl never rounds), shared by the rows
+ * refused the same way, and when the extra digits are zeros, said to be only the column's format.
+ */
+function tooManyDecimals(value: string, row: number, currency: string, x: ExtraDecimals): SharedProblem {
+  const label = COLUMN_LABELS.amount;
+  const cur = currency.toUpperCase();
+  const format = `format the ${label} column with ${x.digits} decimals and save the file again`;
+  const message = x.zeros ? `${x.problem}; ${format}` : x.problem;
+  const kind = `has more decimal places than ${cur} has (${x.digits})`;
+  return {
+    ...rowIssue(row, label, message, `${label}: ${message}`),
+    row,
+    shared: {
+      key: `amount:decimals:${cur}:${x.zeros}`,
+      text: `${label} ${kind}`,
+      message: kind,
+      example: `row ${row} "${value}"${x.write !== undefined ? ` (write ${x.write})` : ''}`,
+      advice: x.zeros ? `the extra digits are zeros: ${format}` : `payctl never rounds an amount: give each with at most ${x.digits} decimals`,
+    },
+  };
+}
+
 /** payctl 0.1's derived id (file name, row, cells): kept only to find its journal entries. */
 function legacyId(file: string, row: number, values: Record<string, string>): string {
   const canon = JSON.stringify(
@@ -114,6 +139,7 @@ export function toFields(values: Record<string, string>, row: number, file: stri
   const metadata: Record<string, string> = {};
   let reported: string[] | undefined;
   let thousands: { key: string; value: string } | undefined;
+  let amountCell: { key: string; value: string } | undefined;
   // By index: in code V8 has not optimized yet (a batch's first thousand rows), each step of
   // `for (const [col, value] of Object.entries(values))` made an array and an iterator result.
   const cols = Object.keys(values);
@@ -141,8 +167,10 @@ export function toFields(values: Record<string, string>, row: number, file: stri
       if (fields[field] !== undefined || reported?.includes(key)) twice(row, key, problems);
       else if (field === 'amount') {
         const amount = readAmount(value, row, problems);
-        if (amount !== undefined) fields.amount = amount;
-        else (reported ??= []).push(key);
+        if (amount !== undefined) {
+          fields.amount = amount;
+          amountCell = { key, value };
+        } else (reported ??= []).push(key);
         if (THOUSANDS_ONLY.test(value)) thousands = { key, value };
       } else fields[field] = value as never;
     }
@@ -151,6 +179,12 @@ export function toFields(values: Record<string, string>, row: number, file: stri
     problems.push(threeDecimals(thousands.value, row, fields.currency!));
     delete fields.amount;
     (reported ??= []).push(thousands.key);
+  }
+  const extra = amountCell && fields.amount !== undefined ? extraDecimals(fields.amount, fields.currency?.trim() ?? '') : undefined;
+  if (extra && amountCell) {
+    problems.push(tooManyDecimals(amountCell.value, row, fields.currency!.trim(), extra));
+    delete fields.amount;
+    (reported ??= []).push(amountCell.key);
   }
   if (Object.keys(metadata).length) fields.metadata = metadata;
   const derivedId = !fields.payoutId;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigits, type AmountParse } from '../money/amount.js';
 import { fieldProblem, type Problem } from '../errors.js';
 import { isRecipientType, isServiceCurrency, longerThan, MAX_TEXT, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN, type RecipientType } from '../service/payout-rules.js';
-import { CLOSING_QUOTES, OPENING_QUOTES } from '../words.js';
+import { CLOSING_QUOTES, OPENING_QUOTES, visibleWord } from '../words.js';
 import { codePoint, CONTROL, INVISIBLE, unseenCharacters } from './unseen.js';
 
 import { normalizeProvider } from './providers.js';
@@ -197,7 +197,7 @@ function checkMoney(f: PayoutFields, fault: Fault): { currency: string | undefin
       amount = undefined;
     }
   } else if (present(f.amount) && !/^\d+(\.\d+)?$/.test(f.amount)) {
-    fault('amount', `"${f.amount}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`);
+    fault('amount', `"${visibleWord(f.amount)}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`);
   }
   return { currency, amount };
 }

@@ -145,7 +145,7 @@ describe('payout create --dry-run', () => {
     const r = await payctl(['payout', 'create', '--wallet', walletId, '--amount', '1.234', '--currency', 'SLE', '--type', 'wallet', '--dry-run'], { dir });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('Cannot send this payout: 5 problems. Nothing was sent.');
-    expect(r.stderr).toContain('  - --amount: SLE allows at most 2 decimal places: "1.234"');
+    expect(r.stderr).toContain('  - --amount: "1.234" has 3 decimal places, more than SLE has (2)');
     expect(r.stderr).toContain('  - --phone is required for wallet recipients');
     expect(r.stderr).not.toContain('--yes');
     expect(r.stdout).toBe('');

@@ -106,7 +106,7 @@ describe('payout create --json: one entry per problem, naming the flag', () => {
       ]),
     );
     expect(e.errors).toHaveLength(1);
-    expect(e.errors).toEqual([{ field: '--amount', message: 'SLE allows at most 2 decimal places: "1.005"' }]);
+    expect(e.errors).toEqual([{ field: '--amount', message: '"1.005" has 3 decimal places, more than SLE has (2)' }]);
   });
 
   it('--yes missing off a terminal names --yes', async () => {
@@ -173,7 +173,7 @@ describe('payout batch --json: entries name the row and the column', () => {
       { field: 'phone_number', row: 3, message: 'is required for wallet recipients' },
       { field: 'type', row: 5, message: 'must be bank or wallet (got "card")' },
       { field: 'payout_id', row: 6, message: `"${rows[2]!.payout_id}" is also used on row 4` },
-      { field: 'amount', row: 7, message: 'SLE allows at most 2 decimal places: "0.001"' },
+      { field: 'amount', row: 7, message: '"0.001" has 3 decimal places, more than SLE has (2)' },
     ]);
     expect(e.hint).toBe('Fix the rows above and run the same command again.');
     expect(e.message).not.toContain('Fix the rows');

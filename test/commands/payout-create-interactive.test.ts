@@ -72,7 +72,7 @@ function expectFlow(p: RecordingPrompter, walletId: string): void {
   expect(provider.suggestions).toContain('orange_money');
   // Too many decimals are refused as typed; the corrected amount is accepted.
   const amount = p.call(/^Amount in SLE$/);
-  expect(amount.validate!('1.234')).toBe('SLE allows at most 2 decimal places: "1.234"');
+  expect(amount.validate!('1.234')).toBe('"1.234" has 3 decimal places, more than SLE has (2)');
   expect(amount.validate!('1500.50')).toBe(true);
 }
 

@@ -104,7 +104,7 @@ async function fillPayout(t: TerminalSession, walletId: string): Promise<string>
   await t.waitFor(/^\? Amount in SLE\s*$/m);
   t.type('1.234');
   t.keys('Enter');
-  await t.waitFor(/SLE allows at most 2 decimal places: "1\.234"/);
+  await t.waitFor(/"1\.234" has 3 decimal places, more than SLE has \(2\)/);
   t.keys('BSpace', 'BSpace', 'BSpace', 'BSpace', 'BSpace');
   await t.waitFor(/^\? Amount in SLE\s*$/m);
   t.type('1500.50');

@@ -207,12 +207,18 @@ describe('validatePayout: amounts', () => {
     expect(ok({ ...WALLET, currency, amount }).currency).toBe(currency);
   });
 
-  it.each(['1e3', '1E3', '0x10', '1 500', '+5', '-5', '-0.50', '1.', '.5', '1.2.3', 'abc', ' 15', '15 ', 'Infinity', 'NaN', '١٢'])(
-    'refuses the SLE amount %j',
-    (amount) => {
-      expect(problems({ ...WALLET, amount })).toEqual([NOT_PLAIN(amount)]);
-    },
-  );
+  it.each(['1e3', '1E3', '0x10', '+5', '-5', '-0.50', '1.', '.5', '1.2.3', 'abc', 'Infinity', 'NaN'])('refuses the SLE amount %j', (amount) => {
+    expect(problems({ ...WALLET, amount })).toEqual([NOT_PLAIN(amount)]);
+  });
+
+  it.each([
+    ['1 500', '--amount: "1 500" has a space between its digits: write 1500'],
+    [' 15', '--amount: " 15" has a space at its start: write 15'],
+    ['15 ', '--amount: "15 " has a space at its end: write 15'],
+    ['١٢', NOT_PLAIN('\\u0661\\u0662')],
+  ])('refuses the SLE amount %j, naming its space or writing out what is not ASCII', (amount, problem) => {
+    expect(problems({ ...WALLET, amount })).toEqual([problem]);
+  });
 
   it.each([
     ['SLE', '0'],
@@ -225,12 +231,12 @@ describe('validatePayout: amounts', () => {
   });
 
   it.each([
-    ['SLE', '1.234', '--amount: SLE allows at most 2 decimal places: "1.234"'],
-    ['NGN', '10.001', '--amount: NGN allows at most 2 decimal places: "10.001"'],
-    ['KWD', '1.2345', '--amount: KWD allows at most 3 decimal places: "1.2345"'],
-    ['JPY', '1500.5', '--amount: JPY has no minor units: "1500.5" must be a whole number'],
-    ['JPY', '1500.0', '--amount: JPY has no minor units: "1500.0" must be a whole number'],
-    ['sle', '0.001', '--amount: SLE allows at most 2 decimal places: "0.001"'],
+    ['SLE', '1.234', '--amount: "1.234" has 3 decimal places, more than SLE has (2)'],
+    ['NGN', '10.001', '--amount: "10.001" has 3 decimal places, more than NGN has (2)'],
+    ['KWD', '1.2345', '--amount: "1.2345" has 4 decimal places, more than KWD has (3)'],
+    ['JPY', '1500.5', '--amount: "1500.5" has 1 decimal place; JPY has no minor units (whole numbers only)'],
+    ['JPY', '1500.0', '--amount: "1500.0" has 1 decimal place; JPY has no minor units (whole numbers only): its extra digits are zeros, write 1500'],
+    ['sle', '0.001', '--amount: "0.001" has 3 decimal places, more than SLE has (2)'],
   ])('refuses too many decimals for %s: %s', (currency, amount, problem) => {
     expect(problems({ ...WALLET, currency, amount })).toEqual([problem]);
   });
