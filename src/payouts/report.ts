@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, extname, basename, join, resolve } from 'node:path';
+import { shellQuote } from '../config/command-line.js';
 import { csvRow } from '../output/csv.js';
 import { plural } from '../output/text.js';
 import type { RowOutcome } from './batch-outcomes.js';
@@ -166,9 +167,30 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
+/** The names a report or a batch file written by payctl may end in: CSV, or JSON lines (isJsonl). */
+const WRITTEN_FORMAT = /\.(csv|jsonl|ndjson|json)$/i;
+
+/**
+ * Why payctl would not write a report (or a batch file: `what`) at the path `flag` names: one
+ * whose name ends in neither .csv nor .jsonl ("jul.xlsx") would hold CSV text under a name a
+ * spreadsheet opens as its own format, and refuses. Says the path to give instead (`ext`: the
+ * format it would be written in; never `avoid`, the input file); undefined for a good name.
+ */
+export function formatNameProblem(path: string, flag: string, what: string, ext: '.csv' | '.jsonl' = '.csv', avoid?: string): string | undefined {
+  if (WRITTEN_FORMAT.test(path)) return undefined;
+  const given = extname(path);
+  const stem = given ? path.slice(0, -given.length) : path;
+  let alt = stem + ext;
+  if (avoid !== undefined && resolve(alt) === resolve(avoid)) alt = `${stem}.report${ext}`;
+  const named = given ? `not ${given}` : 'and this name has none';
+  return `${flag} ${path}: payctl writes ${what} as .csv or .jsonl, ${named} (CSV text under another name does not open in a spreadsheet); give ${flag} ${shellQuote(alt)}`;
+}
+
 /** Why the report cannot be written at `path` (checked before anything is sent); [] when it can. */
 export function reportProblems(path: string, input: string, label = `--report ${path}`): string[] {
   const report = resolve(path);
+  const name = formatNameProblem(report, '--report', 'a report', '.csv', input);
+  if (name !== undefined) return [name];
   if (report === resolve(input) || sameFile(report, input)) return [`${label} is the input file; the report would overwrite it`];
   const dir = dirname(report);
   try {

@@ -13,7 +13,7 @@ import type { Clock } from '../../clock.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
 import { batchIdSlipKey } from '../../payouts/identity.js';
-import { defaultReportPath, freshReportPath, isJsonl } from '../../payouts/report.js';
+import { defaultReportPath, formatNameProblem, freshReportPath, isJsonl } from '../../payouts/report.js';
 import type { EntryBatch, RunOptions } from '../../payouts/journal.js';
 
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
@@ -190,7 +190,7 @@ export function recentSinglesRefusal(
   );
 }
 
-/** The failed-out file's format: its extension when it names one, else the report's. */
+/** The failed-out file's format by its extension (checkFailedOut refused any other name); else the report's. */
 export function failedOutFormat(path: string, reportFormat: 'csv' | 'jsonl'): 'csv' | 'jsonl' {
   const ext = extname(path).toLowerCase();
   if (ext === '.csv') return 'csv';
@@ -198,9 +198,15 @@ export function failedOutFormat(path: string, reportFormat: 'csv' | 'jsonl'): 'c
   return reportFormat;
 }
 
-/** --failed-out, resolved: refused before anything is fetched when it exists (even as a dangling symlink) or its folder does not. */
-export function checkFailedOut(given: string | undefined): string | undefined {
+/**
+ * --failed-out, resolved: refused before anything is fetched when its name ends in neither .csv
+ * nor .jsonl (the path of the report's format given instead), when it exists (even as a dangling
+ * symlink), or when its folder does not.
+ */
+export function checkFailedOut(given: string | undefined, reportFormat: 'csv' | 'jsonl'): string | undefined {
   if (given === undefined) return undefined;
+  const badName = formatNameProblem(given, '--failed-out', 'a batch file', reportFormat === 'csv' ? '.csv' : '.jsonl');
+  if (badName !== undefined) throw new UsageError('Cannot write the --failed-out file. Nothing was fetched.', [badName]);
   const failedOut = resolve(given);
   let there = true;
   try {

@@ -82,7 +82,7 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
       read.problems,
       'Give the report that `payctl payout batch` wrote (.csv or .jsonl).',
     );
-  const failedOut = checkFailedOut(opts.failedOut);
+  const failedOut = checkFailedOut(opts.failedOut, read.report.format);
   const api = await deps.api();
   const s = new StatusRun(opts, deps, read.report, api, await openLedger(deps));
   await s.findTransactions();
