@@ -129,16 +129,28 @@ export class CsvHeader {
   /** The columns the header names. */
   #header: Set<string> | undefined;
   readonly #problems: Problem[];
+  /** The line of the file below the first that reads as a header row (laterHeaderLine), asked only when the first does not. */
+  readonly #headerBelow: (() => number | undefined) | undefined;
 
-  constructor(problems: Problem[]) {
+  constructor(problems: Problem[], headerBelow?: () => number | undefined) {
     this.#problems = problems;
+    this.#headerBelow = headerBelow;
+  }
+
+  /** A first line that names fewer than two columns while a line below it reads as the header (a title row above it): said as that. */
+  #titleAbove(h: string[]): string | undefined {
+    if (knownColumns(h) >= 2) return undefined;
+    const line = this.#headerBelow?.();
+    return line === undefined
+      ? undefined
+      : `the header row seems to be on line ${line}, not line 1: remove the lines above it (a title, a blank line) and save the file again`;
   }
 
   /** The column of each header cell, as csv-parse's `columns` option takes them; the problems pushed the first time. */
   readonly columns = (h: string[]): Array<string | undefined> => {
     // Read once more by csv-parse after plainCsv stopped: its problems are listed already.
     if (this.#named) return this.#named;
-    const refusal = h.length === 1 ? otherSeparator(h[0]!) : isReport(h) ? REPORT_GIVEN : undefined;
+    const refusal = (h.length === 1 ? otherSeparator(h[0]!) : isReport(h) ? REPORT_GIVEN : undefined) ?? this.#titleAbove(h);
     if (refusal) {
       this.refusedWhole = true;
       this.#problems.push({ field: '', message: refusal, text: refusal });
@@ -186,6 +198,30 @@ export class CsvHeader {
       this.#problems.push({ field: missing.length === 1 ? missing[0]! : '', message: text, text });
     }
   }
+}
+
+/** How many cells of a line name a column payctl knows (an empty cell names none). */
+function knownColumns(cells: string[]): number {
+  let n = 0;
+  for (const c of cells) {
+    const k = canonicalColumn(c);
+    if (k !== undefined && k !== '') n++;
+  }
+  return n;
+}
+
+/**
+ * The line (2 to 20) of a CSV file that reads as its header row, three columns or more named,
+ * when a spreadsheet's title or blank lines sit above it; undefined when none does. Read from
+ * the file's first 16 KiB, its cells split at commas (a header's names hold none).
+ */
+export function laterHeaderLine(bytes: Uint8Array): number | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 16384)).toString('utf8');
+  const lines = head.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/, 20);
+  for (let i = 1; i < lines.length; i++) {
+    if (knownColumns(lines[i]!.split(',').map((c) => c.trim().replace(/^"|"$/g, ''))) >= 3) return i + 1;
+  }
+  return undefined;
 }
 
 /** The header of a batch report (report.ts REPORT_COLUMNS), which a run writes beside its file: given as the file by mistake. */

@@ -3,12 +3,14 @@
  * bytes (one row in memory at a time, whatever the file's size). A file without quotes and
  * with one shape of line is split at its commas (plain-csv.ts); anything else is read by
  * csv-parse (quoting, BOM, every line ending, mixed as they come). Rows are numbered as a
- * spreadsheet shows them: the header is row 1, and blank lines count. A file csv-parse refuses
+ * spreadsheet shows them: the header is row 1, and blank lines count. A row holding only a
+ * "Total" cell and amounts is refused as a totals row; a title above the header is said as that
+ * (batch-columns.ts laterHeaderLine). A file csv-parse refuses
  * is said in words a person reads (plain-csv.ts, csvFault), never in csv-parse's own.
  */
 import { problemOf, type Problem } from '../errors.js';
-import { CsvHeader } from './batch-columns.js';
-import { noPayoutRows, toFields, type BatchRow } from './batch-rows.js';
+import { CsvHeader, laterHeaderLine } from './batch-columns.js';
+import { noPayoutRows, rowIssue, toFields, type BatchRow } from './batch-rows.js';
 import { csvFault, plainCsv } from './plain-csv.js';
 
 /** A record as csv-parse gives it with `info`: the cells by column, and the blank lines before it. */
@@ -19,7 +21,7 @@ interface ParsedRecord {
 
 /** Problems of the file or a row are pushed to `problems`; rows that can be read are yielded even when others cannot. */
 export async function* csvRows(file: string, bytes: Uint8Array, problems: Problem[]): AsyncGenerator<BatchRow> {
-  const header = new CsvHeader(problems);
+  const header = new CsvHeader(problems, () => laterHeaderLine(bytes));
   let count = 0;
   let payouts = 0;
   const row = (record: Record<string, string>, emptyLines: number): BatchRow | undefined => {
@@ -30,6 +32,10 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
     if (isBlankRecord(record)) return undefined;
     payouts++;
     // Row numbers as a spreadsheet shows them: blank lines count.
+    if (isTotalsRow(record)) {
+      problems.push(rowIssue(count + 1 + emptyLines, '', TOTALS_ROW));
+      return undefined;
+    }
     return toFields(record, count + 1 + emptyLines, file, problems, count + 1);
   };
   const plain = plainCsv(bytes);
@@ -73,6 +79,26 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
 function isBlankRecord(record: Record<string, string>): boolean {
   for (const k in record) if (record[k]!.trim() !== '') return false;
   return true;
+}
+
+const TOTALS_ROW = 'this looks like a totals row (a "Total" cell and amounts only), not a payout: delete it';
+/** "Total", "TOTAL:", "Grand total", "Subtotal", "Totals". */
+const TOTAL_WORD = /^(?:grand\s+|sub-?\s*)?totals?\s*:?$/i;
+/** An amount in any of the ways a spreadsheet sums it ("2,750.50", "(12.00)", "$ 1 000"), or a currency code. */
+const AMOUNT_LIKE = /^(?:[-+($€£\s]*\d[\d.,\s]*\)?|[A-Z]{3})$/;
+
+/** A row that only holds a "Total" word and amounts: the sum a spreadsheet keeps below the payouts. */
+function isTotalsRow(record: Record<string, string>): boolean {
+  let word = false;
+  let amount = false;
+  for (const k in record) {
+    const v = record[k]!.trim();
+    if (v === '') continue;
+    if (TOTAL_WORD.test(v)) word = true;
+    else if (AMOUNT_LIKE.test(v)) amount ||= /\d/.test(v);
+    else return false;
+  }
+  return word && amount;
 }
 
 /** The file's records as csv-parse reads them, fed in chunks of a megabyte; a parse error is thrown by the iteration. */

@@ -109,11 +109,35 @@ export function formatOf(file: string, content: string): FileFormat {
 }
 
 /**
- * The file's bytes as text: UTF-8 only (a BOM is allowed). Latin-1 or UTF-16 would come out
+ * UTF-16 without a byte order mark, as some programs save text: ASCII comes out as every other
+ * byte NUL (UTF-16LE: "w\0a\0"...; BE: "\0w\0a"...). Told by the first 512 bytes: at least
+ * three quarters of their pairs a NUL beside a byte that is not (no UTF-8 text holds NULs).
+ */
+function nulInterleaved(bytes: Uint8Array): boolean {
+  const pairs = Math.min(bytes.length, 512) >> 1;
+  if (pairs < 2) return false;
+  let le = 0;
+  let be = 0;
+  for (let i = 0; i < pairs; i++) {
+    const a = bytes[2 * i]!;
+    const b = bytes[2 * i + 1]!;
+    if (a !== 0 && b === 0) le++;
+    else if (a === 0 && b !== 0) be++;
+  }
+  return Math.max(le, be) * 4 >= pairs * 3;
+}
+
+/** UTF-16 text: with its byte order mark, or without one (nulInterleaved). */
+export function isUtf16(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || nulInterleaved(bytes);
+}
+
+/**
+ * The file's bytes as text: UTF-8 only (a BOM is allowed). Latin-1 or UTF-16 (isUtf16) would come out
  * as U+FFFD or worse and be paid to a wrong name, so they are refused with the line.
  */
 export function decodeBatchFile(bytes: Uint8Array): { text: string } | { problem: string } {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+  if (isUtf16(bytes)) {
     return { problem: 'the file is UTF-16 text; save it as UTF-8 (in a spreadsheet: "CSV UTF-8")' };
   }
   try {

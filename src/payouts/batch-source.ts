@@ -13,7 +13,7 @@ import { realpathSync, statSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import { fieldProblem, InterruptedError, rowProblem, UsageError, type Problem } from '../errors.js';
-import { boundsProblem, decodeBatchFile, formatOf, readRows, type FileFormat } from './batch-file.js';
+import { boundsProblem, decodeBatchFile, formatOf, isUtf16, readRows, type FileFormat } from './batch-file.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { requiredOnRows, totalOf } from './batch-problems.js';
 import { derivedPayoutId, payoutFingerprint } from './identity.js';
@@ -183,8 +183,7 @@ export function openBatch(path: string, batchId: string, signal?: AbortSignal): 
     throw new UsageError(`Cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message}.`);
   }
   // isUtf8 checks without making a string of the whole file; the slow path names the line.
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (utf16 || !isUtf8(bytes)) {
+  if (isUtf16(bytes) || !isUtf8(bytes)) {
     const decoded = decodeBatchFile(bytes);
     if ('problem' in decoded) throw new UsageError(`${path}: ${decoded.problem}. Nothing was sent.`);
   }

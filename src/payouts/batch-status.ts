@@ -2,7 +2,7 @@
  * `payout batch status`: a batch report (report.ts) read back, each accepted row's
  * current state found by its transaction id (the only look-up the service has:
  * docs/service.md) with payouts/settle.ts (the one polling loop), and the report
- * written again in place, atomically: same format, same rows in the same order, every
+ * written again in place, atomically: same format, same rows in the same order (a row of separators only left out), every
  * existing column unchanged, with the columns `status`, `failure_reason` and `settled_at`
  * added (or updated, on a later run). Rows not accepted keep them empty.
  */
@@ -104,12 +104,14 @@ export async function readStatusReport(path: string): Promise<{ report: StatusRe
     }
     const columns = records[0] ?? [];
     if (REPORT_COLUMNS.some((c, i) => columns[i] !== c)) return notReport(`its header row is not ${REPORT_COLUMNS.join(',')}`);
-    if (records.length < 2) return notReport('it has no rows');
     for (const cells of records.slice(1)) {
+      // A row of separators only (",,,,,,,,", what a spreadsheet saves below a re-saved report) is no row, as in a batch file.
+      if (cells.every((c) => c.trim() === '')) continue;
       const values: Record<string, unknown> = {};
       columns.forEach((c, i) => (values[c] = cells[i] ?? ''));
       entries.push(entryOf(values));
     }
+    if (!entries.length) return notReport('it has no rows');
     return checked({ path, format: 'csv', columns, entries }, notReport);
   }
   const lines = text.replace(/^\uFEFF/, '').split('\n');
