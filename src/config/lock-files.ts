@@ -6,14 +6,17 @@
  * A lock file is created with O_CREAT|O_EXCL|O_NOFOLLOW (0600) and holds the holder's pid,
  * host, start time and a nonce. Locks are taken in the order of their file names (so two
  * runs locking the same files cannot deadlock), waited for with a short backoff up to a
- * bound, and released in `finally`. A lock whose holder is gone (its pid dead on this host,
- * or started before this machine booted) is stale and is broken, but only by the process
+ * bound, and released in `finally`. A lock whose holder is gone (its pid dead on this host, a
+ * zombie, or another process now: one that started after the lock was taken, or not when the
+ * lock says its process started; or the lock taken before this machine booted) is stale and is
+ * broken, but only by the process
  * that holds its `.break` guard, which reads the lock again under the guard: the lock cannot
  * change meanwhile (its dead holder will not release it, and only a guard holder removes
  * another's lock), so a fresh lock made by someone else is never removed by mistake.
  */
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname, uptime } from 'node:os';
+import { procStat } from '../host.js';
 import { checkFolder } from './paths.js';
 import { openRegular, RefusedFile, type OpenedFile } from './regular-file.js';
 import { shellQuote } from './shell.js';
@@ -27,6 +30,10 @@ export interface LockHolder {
   host: string;
   /** ISO time the lock was taken. */
   started: string;
+  /** When its process started, in clock ticks after the boot (Linux's /proc): with the pid, that process and no other. */
+  pidStart?: number;
+  /** Why payctl could not check that the pid is still the process that took the lock (it may be another program now); absent when checked. */
+  unchecked?: string;
 }
 
 /** This process, and how to ask whether another exists: Deps' host (only the entry touches the process). */
@@ -61,6 +68,10 @@ const DEFAULT_WAIT_MS = 30_000;
 const UNWRITTEN_GRACE_MS = 5_000;
 /** Lock files are tiny: more than this is not one payctl wrote. */
 const MAX_LOCK_BYTES = 4096;
+/** A clock tick of /proc's start times: Linux shows 100 a second to programs on every architecture. */
+const TICK_MS = 10;
+/** Times of this machine's clock compared with a lock's `started`: the clock may have been set meanwhile. */
+const CLOCK_SLACK_MS = 60_000;
 
 /**
  * Runs `fn` holding the lock of every target in `folder` (the same path once), then releases
@@ -73,7 +84,7 @@ export async function withLockFiles<T>(folder: string, targets: LockTarget[], fn
   const deadline = Date.now() + (opts.waitMs ?? DEFAULT_WAIT_MS);
   const held: Array<{ path: string; nonce: string }> = [];
   try {
-    for (const t of locks) held.push(await acquire(t, deadline, opts));
+    for (const [i, t] of locks.entries()) held.push(await acquire(t, locks.slice(i + 1), deadline, opts));
     return await fn();
   } finally {
     for (const h of held.reverse()) release(h.path, h.nonce);
@@ -90,13 +101,23 @@ function prepareFolder(dir: string, nothing: string): void {
   checkFolder(dir, 'lock folder');
 }
 
-async function acquire(t: LockTarget, deadline: number, opts: LockOptions): Promise<{ path: string; nonce: string }> {
+/** What a lock file of this process holds: its pid, host, when it started and the nonce (none: a `.break` guard). */
+function holderText(host: LockHost, nonce?: string): string {
+  const pidStart = host.pid > 0 ? procStat(host.pid)?.startTicks : undefined;
+  return (
+    JSON.stringify({ pid: host.pid, host: hostname(), started: new Date().toISOString(), ...(pidStart !== undefined ? { pidStart } : {}), ...(nonce ? { nonce } : {}) }) +
+    '\n'
+  );
+}
+
+/** Takes `t`'s lock; `rest`, the locks still to take after it, are named too when the same holder keeps them. */
+async function acquire(t: LockTarget, rest: LockTarget[], deadline: number, opts: LockOptions): Promise<{ path: string; nonce: string }> {
   const { host, nothing } = opts;
   // node:crypto only when a lock is taken: a read (`balances --json`) loads this module with the
   // config store and takes no lock, and loading node:crypto cost its start 2-4 ms.
   const { randomBytes } = await import('node:crypto');
   const nonce = randomBytes(8).toString('hex');
-  const content = JSON.stringify({ pid: host.pid, host: hostname(), started: new Date().toISOString(), nonce }) + '\n';
+  const content = holderText(host, nonce);
   const waitedFrom = Date.now();
   let told = false;
   let delay = 5;
@@ -105,26 +126,58 @@ async function acquire(t: LockTarget, deadline: number, opts: LockOptions): Prom
     if (createExclusive(t.path, content, nothing)) return { path: t.path, nonce };
     const seen = readLock(t.path, nothing);
     if (!seen) continue; // released meanwhile: try again at once
-    if (isStale(seen, host)) {
+    const verdict = judge(seen, host);
+    if (verdict === 'gone') {
       breakStale(t.path, host, nothing);
       continue;
     }
+    const holder = seen.holder && (verdict === 'running' ? seen.holder : { ...seen.holder, unchecked: verdict.unchecked });
     const now = Date.now();
-    if (now >= deadline) {
-      const h = seen.holder;
-      throw new LockHeldError(
-        `${t.what} is locked by another payctl (${h ? `pid ${h.pid} on ${h.host}, since ${h.started}` : 'a lock file being written'}): it is ${t.doing}. ${nothing}`,
-        `Run the command again when that one has finished. If no payctl is running, remove the lock file: ${t.path}`,
-      );
-    }
+    if (now >= deadline) throw heldError(t, holder, rest, nothing);
     if (!told && now - waitedFrom >= 1000) {
       told = true;
-      opts.onWait?.(t, seen.holder);
+      opts.onWait?.(t, holder);
     }
     // A short backoff with jitter: holders keep a lock for milliseconds (a count and a journal write).
     await sleep(Math.min(deadline - now, delay + Math.random() * delay), opts.signal, () => interrupted(t, nothing));
     delay = Math.min(delay * 2, 100);
   }
+}
+
+/** The refusal when `t` stays locked: who holds it (said as not checked to be a payctl when it could not be) and every lock file it keeps of this run's. */
+function heldError(t: LockTarget, h: LockHolder | undefined, rest: LockTarget[], nothing: string): LockHeldError {
+  const files = [t.path, ...rest.filter((o) => h && sameHolder(o.path, h)).map((o) => o.path)];
+  const remove = files.length === 1 ? `remove the lock file: ${files[0]}` : `remove its lock files: ${files.join(' ')}`;
+  if (h?.unchecked) {
+    return new LockHeldError(
+      `${t.what} is locked by pid ${h.pid} on ${h.host}, since ${h.started}; payctl could not check that it is the payctl that took the lock (${h.unchecked}). If it is, it is ${t.doing}. ${nothing}`,
+      `Run the command again when that one has finished. If no payctl is running (after a reboot, its pid may be another program's), ${remove}`,
+    );
+  }
+  return new LockHeldError(
+    `${t.what} is locked by another payctl (${h ? `pid ${h.pid} on ${h.host}, since ${h.started}` : 'a lock file being written'}): it is ${t.doing}. ${nothing}`,
+    `Run the command again when that one has finished. If no payctl is running, ${remove}`,
+  );
+}
+
+/** Whether the lock file at `path` is held by `h`'s process too (a run's other locks, left by the same crash). */
+function sameHolder(path: string, h: LockHolder): boolean {
+  try {
+    const o = readLock(path, '')?.holder;
+    return o !== undefined && o.pid === h.pid && o.host === h.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How a lock's holder is waited for (`onWait`): "another payctl (pid 42) that is sending batch
+ * "x"", or, when its pid could not be checked to be that payctl, the pid as what holds the lock.
+ */
+export function waitingFor(h: LockHolder | undefined, doing: string): string {
+  if (h?.unchecked)
+    return `Waiting for pid ${h.pid} on ${h.host}, which holds the lock (payctl could not check that it is a payctl: ${h.unchecked}); a payctl there would be ${doing}…`;
+  return `Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is ${doing}…`;
 }
 
 function interrupted(t: LockTarget, nothing: string): InterruptedError {
@@ -196,32 +249,47 @@ function parseHolder(text: string): (LockHolder & { nonce?: string }) | undefine
     const v = JSON.parse(text) as Record<string, unknown>;
     // pid 0: a holder that could not tell its pid (a store opened without the process: tests).
     if (!Number.isSafeInteger(v.pid) || (v.pid as number) < 0 || typeof v.host !== 'string' || typeof v.started !== 'string') return undefined;
-    return { pid: v.pid as number, host: v.host, started: v.started, nonce: typeof v.nonce === 'string' ? v.nonce : undefined };
+    const pidStart = Number.isSafeInteger(v.pidStart) ? (v.pidStart as number) : undefined;
+    return {
+      pid: v.pid as number,
+      host: v.host,
+      started: v.started,
+      nonce: typeof v.nonce === 'string' ? v.nonce : undefined,
+      ...(pidStart !== undefined ? { pidStart } : {}),
+    };
   } catch {
     return undefined;
   }
 }
 
 /**
- * Whether a lock's holder is surely gone: on this host, its pid is not running, or it was
- * taken before the machine last booted (a pid from before a reboot may belong to anything
- * now). A holder on another host (a config folder shared over the network) is never judged:
- * it is waited for. Contents not readable for longer than a holder takes to write them: left over.
+ * Whether a lock's holder is surely gone: on this host, its pid is not running or is a zombie,
+ * or the process of that pid is another now (pids are reused: it started at another time than
+ * the lock says, or after the lock was taken), or the lock was taken before the machine last
+ * booted. 'running': its process is the one that took it (or this process, or one that did not
+ * say its pid). Otherwise why payctl cannot tell: a holder on another host (a config folder
+ * shared over the network), or a system that does not show when a process started. Both are
+ * waited for. Contents not readable for longer than a holder takes to write them: left over.
  */
-function isStale(seen: SeenLock, host: LockHost): boolean {
+function judge(seen: SeenLock, host: LockHost): 'gone' | 'running' | { unchecked: string } {
   const h = seen.holder;
-  if (!h) return Date.now() - seen.mtimeMs > UNWRITTEN_GRACE_MS;
-  if (h.host !== hostname()) return false;
+  if (!h) return Date.now() - seen.mtimeMs > UNWRITTEN_GRACE_MS ? 'gone' : 'running';
+  if (h.host !== hostname()) return { unchecked: `it runs on ${h.host}, not on this machine` };
   const bootedAt = Date.now() - uptime() * 1000;
-  if (Date.parse(h.started) < bootedAt - 60_000) return true;
-  if (h.pid === host.pid || h.pid === 0) return false; // this process, or one that did not say: never judged gone
+  if (Date.parse(h.started) < bootedAt - CLOCK_SLACK_MS) return 'gone';
+  if (h.pid === host.pid || h.pid === 0) return 'running'; // this process, or one that did not say: never judged gone
   try {
     host.kill(h.pid, 0);
-    return false;
   } catch (err) {
     // EPERM: it exists (another user's process); only ESRCH says it is gone.
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return 'gone';
   }
+  const stat = procStat(h.pid);
+  if (!stat) return { unchecked: 'this system does not show when a process started' };
+  if (stat.state === 'Z' || stat.state === 'X') return 'gone';
+  if (h.pidStart !== undefined) return stat.startTicks === h.pidStart ? 'running' : 'gone';
+  // A lock of a payctl that did not write when its process started: one started after the lock was taken is another.
+  return bootedAt + stat.startTicks * TICK_MS > Date.parse(h.started) + CLOCK_SLACK_MS ? 'gone' : 'running';
 }
 
 /**
@@ -232,15 +300,14 @@ function isStale(seen: SeenLock, host: LockHost): boolean {
  */
 function breakStale(path: string, host: LockHost, nothing: string): void {
   const guard = `${path}.break`;
-  const content = JSON.stringify({ pid: host.pid, host: hostname(), started: new Date().toISOString() }) + '\n';
-  if (!createExclusive(guard, content, nothing)) {
+  if (!createExclusive(guard, holderText(host), nothing)) {
     const g = readLock(guard, nothing);
-    if (g && isStale(g, host)) unlinkQuietly(guard);
+    if (g && judge(g, host) === 'gone') unlinkQuietly(guard);
     return;
   }
   try {
     const again = readLock(path, nothing);
-    if (!again || !isStale(again, host)) return;
+    if (!again || judge(again, host) !== 'gone') return;
     // The same file as just read (not one made since): nobody but a guard holder removes a lock.
     if (lstatSync(path, { throwIfNoEntry: false })?.ino === again.ino) unlinkQuietly(path);
   } finally {

@@ -22,7 +22,7 @@ import { batchIdSlipKey } from './identity.js';
 import type { LockedRun } from './ledger/ledger.js';
 
 export type { LockedRun };
-import { lockFolder, withLockFilesOf, type LockLabel, type WalletLockOptions } from './wallet-lock.js';
+import { lockFolder, waitingFor, withLockFilesOf, type LockLabel, type WalletLockOptions } from './wallet-lock.js';
 
 /** The lock's name: the batch id as a slip leaves it, and for `default` the file. */
 export function batchLockName(batchId: string, file: string): string {
@@ -68,7 +68,7 @@ export function batchLock(d: { signal: AbortSignal; host: WalletLockOptions['hos
     options: {
       signal: d.signal,
       host: d.host,
-      onWait: (batchId, h) => d.log.info(`Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is sending batch "${batchId}"…`),
+      onWait: (batchId, h) => d.log.info(waitingFor(h, `sending batch "${batchId}"`)),
       onLost: (cause) => lost.abort(cause),
     },
     lost: lost.signal,

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { lockFolder, withLockFilesOf, type LockLabel, type WalletLockOptions } from './wallet-lock.js';
+import { lockFolder, waitingFor, withLockFilesOf, type LockLabel, type WalletLockOptions } from './wallet-lock.js';
 
 /** What a resolution lock guards, as its messages say it (its ids are "Payout P", "Transaction T"). */
 export const RESOLVE_LOCK: LockLabel = {
@@ -55,6 +55,6 @@ export function resolveLockOptions(d: { signal: AbortSignal; host: WalletLockOpt
     signal: d.signal,
     host: d.host,
     ...(busy ? { waitMs: BUSY_WAIT_MS } : {}),
-    onWait: (id, h) => d.log.info(`Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is resolving the outcome of ${id[0]!.toLowerCase()}${id.slice(1)}…`),
+    onWait: (id, h) => d.log.info(waitingFor(h, `resolving the outcome of ${id[0]!.toLowerCase()}${id.slice(1)}`)),
   };
 }

@@ -17,9 +17,10 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { withLockFiles, type LockHolder, type LockHost } from '../config/lock-files.js';
+import { waitingFor, withLockFiles, type LockHolder, type LockHost } from '../config/lock-files.js';
 
 export type { LockHolder } from '../config/lock-files.js';
+export { waitingFor } from '../config/lock-files.js';
 
 export interface WalletLockOptions {
   /** Ctrl-C: stops the wait (exit 130; nothing was sent). */
@@ -119,6 +120,6 @@ export function runLockOptions(d: { signal: AbortSignal; host: WalletLockOptions
   return {
     signal: d.signal,
     host: d.host,
-    onWait: (walletId, h) => d.log.info(`Waiting for another payctl${h ? ` (pid ${h.pid})` : ''} that is checking the policy's limits for wallet ${walletId}…`),
+    onWait: (walletId, h) => d.log.info(waitingFor(h, `checking the policy's limits for wallet ${walletId}`)),
   };
 }

@@ -18,7 +18,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, ensureConfigDir } from '../config/paths.js';
 import { readRegular } from '../config/regular-file.js';
-import type { Host } from '../host.js';
+import { procStat, type Host } from '../host.js';
 
 export const RECORD_FILE = 'sandbox.json';
 export const LOG_FILE = 'sandbox.log';
@@ -190,14 +190,9 @@ export function processAlive(host: Host, pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    if (state === 'Z' || state === 'X') return false;
-  } catch {
-    // No /proc (macOS): kill(0) is all we have.
-  }
-  return true;
+  // No /proc (macOS): kill(0) is all we have.
+  const state = procStat(pid)?.state;
+  return state !== 'Z' && state !== 'X';
 }
 
 /** A file of /proc/<pid> split at NULs (environ, cmdline); undefined where /proc does not show it (another user's, macOS). */
