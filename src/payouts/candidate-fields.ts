@@ -5,7 +5,10 @@
  * the future: its time says nothing of when it was sent), and the wallet and payout
  * id where the record gives them, each compared with what the entry sent. A record that differs
  * in one of them is not it (`problems`, and `why`: the first, counted in the one line that says
- * how many records were left out). A record the service writes oddly is not left out for it: an
+ * how many records were left out), except its creation time: a record created before the first
+ * attempt by more than CLOCK_SKEW_MS is listed, marked that the clock that dated the entry may
+ * have been off, and `--made-by` takes it (time alone never rules a record out: nothing vouches
+ * for the clock that dated the entry at send time). A record the service writes oddly is not left out for it: an
  * account written with spaces or dashes (the same characters otherwise: leading zeros count), a
  * note in other case or spacing or none, is listed with `marks` saying what is odd, and
  * `--made-by` takes it. A record whose account or creation time is missing or unreadable is
@@ -20,6 +23,7 @@
 import { compareAmount, plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';
 import { recordStatus, type PayoutRecord } from '../service/schemas.js';
+import { span } from './entry-age.js';
 import { instantNs } from './filters.js';
 import { bareAccount, comparedAccount } from './identity.js';
 import type { JournalEntry } from './journal.js';
@@ -68,20 +72,31 @@ export function askedOf(body: string): Asked | undefined {
 }
 
 /**
- * A record created this long before the first attempt still counts, in the search a person
- * chooses from (history reconcile's, past the 24-hour rule): the service's clock and the one
- * that dated the entry may differ. Searches that decide "not made" have no time bound at all
+ * A record created up to this long before the first attempt is a plain candidate, in the search
+ * a person chooses from (history reconcile's, past the 24-hour rule): the service's clock and the
+ * one that dated the entry may differ. One created earlier is still a candidate, marked that the
+ * clock that dated the entry may have been off (a machine's clock fast when it sent: probe 70-T
+ * found +20 minutes leaving the payout's own record out, "No payout at the service matches it",
+ * and only `--resend` offered). Searches that decide "not made" have no time bound at all
  * (decide.ts): no clock is trusted for those.
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /**
- * The earliest creation time (ns since the epoch) of a record that could be the entry's payout:
- * its first attempt less CLOCK_SKEW_MS; undefined when its time cannot be read.
+ * How far before the first attempt the search a person chooses from reads the list (lookup.ts
+ * findCandidates): a clock that dated the entry this far ahead still leaves the payout's record
+ * among those read. Every record read that matches otherwise is listed, whatever its time.
  */
-export function earliestCreatedNs(entry: Pick<JournalEntry, 'createdAt'>): bigint | undefined {
+export const CLOCK_DOUBT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The first attempt less `marginMs` (ns since the epoch): the earliest creation time of a plain
+ * candidate (CLOCK_SKEW_MS), or where the search stops reading (CLOCK_DOUBT_MS); undefined when
+ * the entry's time cannot be read.
+ */
+export function earliestCreatedNs(entry: Pick<JournalEntry, 'createdAt'>, marginMs = CLOCK_SKEW_MS): bigint | undefined {
   const t = Date.parse(entry.createdAt);
-  return Number.isFinite(t) ? BigInt(Math.floor(t - CLOCK_SKEW_MS)) * 1_000_000n : undefined;
+  return Number.isFinite(t) ? BigInt(Math.floor(t - marginMs)) * 1_000_000n : undefined;
 }
 
 /**
@@ -94,7 +109,7 @@ export function searchesAnyTime(entry: Pick<JournalEntry, 'outcome'>): boolean {
 }
 
 /** Why a record was left out, by the first field that differs. */
-export type LeftOutReason = 'currency or amount' | 'account' | 'note' | 'created before' | 'other payout';
+export type LeftOutReason = 'currency or amount' | 'account' | 'note' | 'other payout';
 
 export interface Judgement {
   /** How the record differs from what was sent; [] when it could be the payout. */
@@ -165,8 +180,13 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   }
   const created = instantNs(record.created_at);
   if (created === undefined) unchecked.push(record.created_at ? `creation time not readable: "${text(record.created_at)}"` : 'no creation time given');
-  else if (!how.anyTime && !how.hardFacts && created < (earliestCreatedNs(entry) ?? created))
-    differs('created before', `created ${utcTime(record.created_at)}, before the first attempt (${utcTime(entry.createdAt)})`);
+  else if (!how.anyTime && !how.hardFacts && created < (earliestCreatedNs(entry) ?? created)) {
+    // Said, never a reason to leave it out: the clock that dated the entry may have been fast.
+    const early = span(Date.parse(entry.createdAt) - Number(created / 1_000_000n));
+    marks.push(
+      `created ${utcTime(record.created_at)}, ${early} before the first attempt (${utcTime(entry.createdAt)}) by the clock that dated it: that clock may have been off`,
+    );
+  }
   // Another provider or type of account is another account, whatever its number.
   const r = record.recipient;
   const provider = r?.provider ?? r?.bank;
@@ -207,8 +227,8 @@ function shownAmount(amount: number | string, currency: string): string {
 
 /**
  * Why the record cannot be recorded as the entry's payout (`--made-by`): how it differs from what
- * the entry sent (account, amount, currency, the note when there was one, created since its first
- * attempt, wallet and payout id where given), or what payctl cannot check in it; [] when it can,
+ * the entry sent (account, amount, currency, the note when there was one, wallet and payout id
+ * where given), or what payctl cannot check in it; [] when it can,
  * odd formats included.
  */
 export function refusals(j: Judgement): string[] {
@@ -225,7 +245,6 @@ const REASON_WORDS: Record<LeftOutReason, string> = {
   'currency or amount': 'another currency or amount',
   account: 'another account',
   note: 'another note',
-  'created before': 'created before the first attempt',
   'other payout': 'another wallet or payout id',
 };
 

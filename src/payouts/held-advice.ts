@@ -31,9 +31,9 @@ export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { erro
   const candidates = 'error' in search ? [] : search.candidates;
   if ('error' in search) out += `Searching the service's payout list for it failed: ${text(search.error)}\n`;
   else {
-    const stopped = search.anyTime ? ', the search stopped before the end of the list' : ', the search stopped before the first attempt was reached';
+    const stopped = search.anyTime ? ', the search stopped before the end of the list' : ', the search stopped before a day before the first attempt was reached';
     const scope = `${search.read} record${search.read === 1 ? '' : 's'} of the payout list read${search.complete ? '' : stopped}`;
-    const when = search.anyTime ? 'created at any time' : 'created since';
+    const when = search.anyTime ? 'created at any time' : 'created since a day before the first attempt';
     // An entry a deciding search left unknown is judged as it judged (decide.ts): on amount and currency alone.
     const same = searchesAnyTime(entry) ? 'same amount and currency' : `same account, amount and currency${askedOf(entry.body)?.note ? ', same note' : ''}`;
     out += candidates.length
@@ -43,7 +43,7 @@ export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { erro
       out += `  ${candidateLine(c)}\n`;
       const marks = search.marks.get(c);
       const unchecked = search.unchecked.get(c);
-      if (marks) out += `    (could be it, written oddly by the service: ${marks.join('; ')})\n`;
+      if (marks) out += `    (could be it, though it differs: ${marks.join('; ')})\n`;
       if (unchecked) out += `    (cannot be checked, so not offered as made: ${unchecked.join('; ')})\n`;
     }
     const left = leftOutLine(search.leftOut);

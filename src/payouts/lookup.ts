@@ -24,7 +24,7 @@ import { plainAmount, sameAmount } from '../money/amount.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { journalBase, type JournalEntry, type Ledger, type Outcome } from './journal.js';
-import { askedOf, earliestCreatedNs, judgeCandidate, searchesAnyTime, type Judgement, type LeftOutReason } from './candidate-fields.js';
+import { askedOf, CLOCK_DOUBT_MS, earliestCreatedNs, judgeCandidate, searchesAnyTime, type Judgement, type LeftOutReason } from './candidate-fields.js';
 import { instantNs } from './filters.js';
 import { pageEnd, pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
@@ -232,7 +232,7 @@ export async function listPage(api: ApiClient, page: number, signal?: AbortSigna
 
 export interface CandidateSearch {
   candidates: PayoutRecord[];
-  /** Records read (each payout once), and whether the search reached records older than the first attempt (or the end). */
+  /** Records read (each payout once), and whether the search reached records older than a day before the first attempt (or the end). */
   read: number;
   complete: boolean;
   /** Why a search that decides stopped before a certain end of the list (decide.ts), in words. */
@@ -255,7 +255,8 @@ export interface CandidateSearch {
 /**
  * Searches `GET /payout/list` (newest first, by page number: a `next_page_url` is never
  * followed, so the key never goes to another origin) for records that could be the entry's
- * payout, until a page reaches records older than its first attempt, the list ends (a page
+ * payout, until a page reaches records older than a day before its first attempt (CLOCK_DOUBT_MS:
+ * the clock that dated it may have been fast; every record read is judged, whatever its time), the list ends (a page
  * shorter than asked that says nothing of paging only when the next one is empty or the same:
  * list-progress.ts pageEnd), or MAX_PAGES. An entry dated in the future by the ledger's clock (`now`: entry-age.ts ageUnknown)
  * has no first attempt to go by: its payout was made at some time before, so records of any time
@@ -274,7 +275,8 @@ export async function findCandidates(
   opts: { now: Date; signal?: AbortSignal; claimed?: ReadonlyMap<string, string> },
 ): Promise<CandidateSearch> {
   const anyTime = ageUnknown(entry, opts.now) || searchesAnyTime(entry);
-  const since = anyTime ? undefined : earliestCreatedNs(entry);
+  // Read back a day before the first attempt: the clock that dated it may have been fast (candidate-fields.ts CLOCK_DOUBT_MS).
+  const since = anyTime ? undefined : earliestCreatedNs(entry, CLOCK_DOUBT_MS);
   const asked = askedOf(entry.body);
   // Marked by a search that decides: judged as it judged them (decide.ts).
   const hardFacts = searchesAnyTime(entry);

@@ -156,6 +156,26 @@ describe('the local journal of a machine whose clock was two days ahead, its clo
   });
 });
 
+describe('a machine whose clock was 20 minutes fast when it sent, reconciled two days later', () => {
+  it('lists the payout\'s record, flagged that the clock may have been off, and its printed --made-by records it (before: left out as created before the first attempt, "No payout at the service matches it", only --resend offered)', async () => {
+    const dir = await machine();
+    const wallet = freshWallet(ctx.sb, '10000.00', 'SLE');
+    const id = randomUUID();
+    await lostAnswer(dir, createArgs(wallet, account(), id), 20 * MINUTE);
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['history', 'reconcile', '--payout-id', id], { dir, clock: off(2 * DAY) });
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(r.stdout).not.toContain('No payout at the service matches it');
+    expect(r.stdout).toContain(heldFor(ctx.sb, id)[0]!.transaction_id);
+    expect(r.stdout).toMatch(/created .*, 20 minutes before the first attempt \(.*\) by the clock that dated it: that clock may have been off/);
+    const m = await payctl(madeByCommand(r.stdout), { dir, clock: off(2 * DAY) });
+    expect(m.code, m.stderr).toBe(0);
+    expect((await new Journal(dir).get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', lookedUp: true });
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  });
+});
+
 describe('ledger import of a journal a fast clock dated into a shared PostgreSQL ledger', () => {
   let url: string;
   beforeAll(async () => {

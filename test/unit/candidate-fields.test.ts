@@ -110,8 +110,13 @@ describe('judged for a search that decides "not made" (hardFacts): amount and cu
 
   it('a record of any time, its note, provider or type written otherwise: could be it, said as marks', () => {
     const early = record({ created_at: '2026-11-20T09:45:10.000000Z' });
-    expect(judge(early).why).toBe('created before');
-    expect(hard(early)).toMatchObject({ problems: [], why: undefined });
+    // Created 7 days before the first attempt: listed, marked that the clock that dated the entry may have been off (probe 70-T).
+    expect(judge(early)).toMatchObject({ problems: [], why: undefined });
+    expect(judge(early).marks).toEqual([
+      'created 2026-11-20 09:45:10 UTC, 7 days before the first attempt (2026-11-27 10:00:00 UTC) by the clock that dated it: that clock may have been off',
+    ]);
+    expect(judge(record({ created_at: '2026-11-27T09:56:00.000000Z' })).marks).toEqual([]);
+    expect(hard(early)).toMatchObject({ problems: [], why: undefined, marks: [] });
     const noted = hard(record({ note: 'Nov-stipend, paid' }));
     expect(noted).toMatchObject({ problems: [], why: undefined, marks: ['note "Nov-stipend, paid", sent "Nov stipend"'] });
     expect(judge(record({ note: 'Nov-stipend, paid' })).why).toBe('note');

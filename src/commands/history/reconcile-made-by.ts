@@ -107,7 +107,7 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
   else await write(deps.io.stdout, lines(result, entry, inv, ledgerNow(journal, deps.clock)));
-  if (marks.length) deps.log.warn(`Transaction ${text(transactionId)}'s record differs from what was sent in form only: ${marks.join('; ')}.`);
+  if (marks.length) deps.log.warn(`Transaction ${text(transactionId)}'s record differs from what was sent in form or time only: ${marks.join('; ')}.`);
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
   for (const p of await replacedBy(journal, next)) await recordSentInstead(journal, p, payoutId, deps);
   return ExitCode.ok;

@@ -27,7 +27,8 @@ export const reconcileSpec: CommandSpec = {
     'reconcile does that and records the answer: accepted (with its transaction id) or refused.\n' +
     'After 24 hours the service may have forgotten the key, so payctl never resends on its own: it\n' +
     'searches the payout list for payouts that could be it (same account, amount and currency, the\n' +
-    'same note, created since), shows them, leaves the outcome unknown and prints the two commands\n' +
+    'same note, created since a day before the first attempt: a record created before it is marked, as\n' +
+    "this machine's clock may have been fast), shows them, leaves the outcome unknown and prints the two commands\n" +
     'to choose from: --made-by <transaction id> (that payout is this one) or --resend (it was not made).\n' +
     'Exits 0 when no outcome is left unknown, 4 when some are.',
   examples: [
