@@ -316,6 +316,60 @@ describe('payout create: the same payout typed again', () => {
     expect(held.every((p) => p.amount_minor === 32150n)).toBe(true);
   });
 
+  it('the earlier payout of unknown outcome (its answer lost after the service made it): refused with the reconcile command and no --allow-repeat; --allow-repeat refused too until it is reconciled, then sends it (before: offered and paid twice)', async () => {
+    const sb = ctx.sb;
+    const tag = uniq();
+    const wal = freshWallet(sb, '10000.00', 'SLE');
+    const args = [
+      '--wallet',
+      wal,
+      '--amount',
+      '12.34',
+      '--currency',
+      'SLE',
+      '--type',
+      'bank',
+      '--name',
+      `Unknown ${tag}`,
+      '--provider',
+      'ecobank',
+      '--account',
+      '0765550011',
+      '--yes',
+    ];
+    sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: 10 });
+    const first = await create(args);
+    sb.faults.clear();
+    expect(first.code, first.stderr).toBe(4);
+    expect(heldFor(sb, wal)).toHaveLength(1);
+
+    let from = sb.requests().length;
+    const second = await create(args);
+    expect(second.code, second.stderr).toBe(2);
+    expect(second.stderr).toContain('outcome unknown');
+    expect(second.stderr).not.toContain('--allow-repeat');
+    const reconcile = second.stderr.split('\n').find((l) => l.includes('payctl history reconcile --payout-id'));
+    expect(reconcile, second.stderr).toBeDefined();
+
+    const forced = await create([...args, '--allow-repeat']);
+    expect(forced.code, forced.stderr).toBe(2);
+    expect(forced.stderr).toContain('--allow-repeat sends no payout while');
+    noPosts(sb, from);
+    expect(heldFor(sb, wal)).toHaveLength(1);
+
+    const settled = await payctl(reconcile!.slice(reconcile!.indexOf('payctl ') + 7).split(' '), { dir: setup.dir });
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(heldFor(sb, wal)).toHaveLength(1);
+    const refusedAgain = await create(args);
+    expect(refusedAgain.code, refusedAgain.stderr).toBe(2);
+    expect(refusedAgain.stderr).toContain('add --allow-repeat');
+    from = sb.requests().length;
+    const third = await create([...args, '--allow-repeat']);
+    expect(third.code, third.stderr).toBe(0);
+    expect(payoutPosts(sb, from)).toHaveLength(1);
+    expect(heldFor(sb, wal)).toHaveLength(2);
+  });
+
   it("the same, with the journal's index folder deleted in between: found from the entries, still refused", async () => {
     const sb = ctx.sb;
     const tag = uniq();

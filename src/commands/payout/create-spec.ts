@@ -15,7 +15,10 @@ export const createSpec: CommandSpec = {
     { flags: '-y, --yes', description: 'send without asking for confirmation (required without a terminal)' },
     { flags: '--dry-run', description: 'validate and show what would be sent (with --json the exact request body); send nothing' },
     { flags: '--plan-out <file>', description: 'write the payout as a plan for approval (payctl plan) instead of sending it' },
-    { flags: '--allow-repeat', description: 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours' },
+    {
+      flags: '--allow-repeat',
+      description: 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours (not while its outcome is unknown)',
+    },
     ...WAIT_OPTIONS,
   ],
   check: (o) =>
@@ -29,7 +32,7 @@ export const createSpec: CommandSpec = {
     'before the request leaves: running the same command again with the same --payout-id never pays twice.\n' +
     'Without --payout-id, a payout that repeats one sent from this machine in the last 24 hours (same wallet,\n' +
     'account, amount and currency) is shown and asked about at a terminal, and refused without one\n' +
-    'unless --allow-repeat is given.\n' +
+    "unless --allow-repeat is given; while that payout's outcome is unknown, it is refused even so: reconcile it first.\n" +
     'With a policy in the profile (payctl config set policy), a payout that needs approval is refused\n' +
     'with the command that writes it as a plan (--plan-out) for payctl plan approve and plan send.\n' +
     'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in, 4 outcome unknown.\n' +

@@ -15,7 +15,6 @@ import { balanceMinor, formatAmount } from '../../money/amount.js';
 import { journalBase, type JournalEntry } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { derivedIdempotencyKey } from '../../payouts/identity.js';
-import { describeRepeat, recentRepeats } from '../../payouts/repeats.js';
 import { walletProblem } from '../../payouts/wallet-check.js';
 import { COLUMN_LABELS } from '../../payouts/batch-columns.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
@@ -36,7 +35,8 @@ import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { visibleWord } from '../../words.js';
-import { checkCommand, conflictError, journalPayout, refusedAtLogin, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
+import { repeatWarning } from './create-repeat.js';
+import { conflictError, journalPayout, refusedAtLogin, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -144,26 +144,6 @@ async function earlierEntry(c: CreateRun): Promise<JournalEntry | undefined> {
 }
 
 /**
- * The repeat guard (payouts/repeats.ts): the same payout typed again without --payout-id would
- * get a new id, so be a new payout. One that repeats an earlier payout is refused without a
- * terminal (a dry run only says so); else what it repeats is returned, to say before asking.
- */
-async function repeatWarning(c: CreateRun, refuse = false): Promise<string | undefined> {
-  const { opts, deps } = c;
-  if (opts.payoutId !== undefined || opts.allowRepeat || c.existing) return undefined;
-  // The last 24 hours by the ledger's clock, which dated its entries: on a shared ledger the
-  // database's, so that no machine's clock, slow or fast, moves a payout out of the window.
-  const now = await c.journal.now();
-  const repeated = (await recentRepeats(c.journal, c.api.baseUrl, c.request, now)).at(-1);
-  if (!repeated) return undefined;
-  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom, c.request.account)}`;
-  if (refuse || (!deps.io.interactive && !opts.dryRun)) {
-    throw new UsageError(`${said}. Nothing was sent.`, [], `Check that one with: ${checkCommand(c, repeated)}\nIf it is meant to be paid again, add --allow-repeat.`);
-  }
-  return `${said}.`;
-}
-
-/**
  * What is checked again under the wallet's lock, just before the payout is journaled (the lock
  * is let go before sending): the policy's day, when it counts one; and the repeat guard, when it
  * found nothing at first. Two terminals sending the same payout without --payout-id had each
@@ -174,7 +154,8 @@ async function repeatWarning(c: CreateRun, refuse = false): Promise<string | und
 function lockedChecks(c: CreateRun, policy: Policy | undefined, repeat: string | undefined): (() => Promise<void>) | undefined {
   const checks: Array<() => Promise<unknown>> = [];
   if (policy && policyCountsTheDay(policy)) checks.push(() => checkPolicy(policy, c, false));
-  if (repeat === undefined && c.opts.payoutId === undefined && !c.opts.allowRepeat && !c.existing) checks.push(() => repeatWarning(c, true));
+  // With --allow-repeat too: an earlier payout of the same details of unknown outcome refuses it (create-repeat.ts).
+  if (repeat === undefined && c.opts.payoutId === undefined && !c.existing) checks.push(() => repeatWarning(c, true));
   if (!checks.length) return undefined;
   return async () => {
     for (const check of checks) await check();
