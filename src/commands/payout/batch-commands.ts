@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import type { Clock } from '../../clock.js';
-import { commandLine, type Invocation } from '../../config/command-line.js';
+import { commandLine, fileOperand, type Invocation } from '../../config/command-line.js';
+import { isPlanFile, isPlanHash } from '../../plans/plan-file-kind.js';
 import { UsageError } from '../../errors.js';
 import { batchIdSlipKey } from '../../payouts/identity.js';
 import { defaultReportPath, formatNameProblem, freshReportPath, isJsonl } from '../../payouts/report.js';
@@ -151,9 +152,11 @@ export class BatchCommands {
 /**
  * The command that resumes the batch run a journal entry's row was sent by, as that run printed
  * it (BatchCommands.batch, without --yes: the plan is shown first): its file, batch id, and the
- * report and --concurrency it was run with.
+ * report and --concurrency it was run with. A row a plan send journaled (its file a plan, or a
+ * shared ledger's plan hash) is resumed by plan send (planSendCommand): payout batch refuses a plan.
  */
 export function resumeCommand(inv: Invocation, clock: Clock, batch: EntryBatch): string {
+  if (isPlanHash(batch.file) || isPlanFile(batch.file)) return planSendCommand(inv, batch.file, batch);
   const defaultReport = resolve(defaultReportPath(batch.file));
   return new BatchCommands({
     inv,
@@ -165,6 +168,29 @@ export function resumeCommand(inv: Invocation, clock: Clock, batch: EntryBatch):
     defaultReport,
     reportPath: batch.report ?? defaultReport,
   }).batch(batch.id, [], false);
+}
+
+/** `payctl plan send <plan>` with the --concurrency and --report a run was given (`extra`: --yes, …). */
+function planSendCommand(inv: Invocation, plan: string, o: RunOptions, extra: string[] = []): string {
+  const options = [
+    ...(o.concurrency !== undefined && o.concurrency !== DEFAULT_CONCURRENCY ? ['--concurrency', String(o.concurrency)] : []),
+    ...(o.report !== undefined ? ['--report', o.report] : []),
+  ];
+  return commandLine(inv, ['plan', 'send'], [fileOperand(plan), ...options, ...extra]);
+}
+
+/**
+ * `payout batch` given a payctl plan (plan-file-kind.ts): refused before anything is read as
+ * rows (exit 2, nothing sent), with the plan send that sends it. Before, the file's problem
+ * ("this is a payctl plan") was followed by "Fix the file".
+ */
+export function refusePlanFile(file: string, inv: Invocation, o: RunOptions): void {
+  if (!isPlanFile(file)) return;
+  throw new UsageError(
+    `${file} is a payctl plan, not a batch file. Nothing was sent.`,
+    [],
+    `A plan is sent with plan send, once it has the approvals it needs (rows it sent before are skipped, nothing is paid twice):\n  ${planSendCommand(inv, file, o)}`,
+  );
 }
 
 /**

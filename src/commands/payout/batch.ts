@@ -41,7 +41,7 @@ import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
 import { makeStyle, type Style } from '../../output/style.js';
 import { plural, text } from '../../output/text.js';
 import { resolve } from 'node:path';
-import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal } from './batch-commands.js';
+import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal, refusePlanFile } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
 
 export interface PayoutBatchOptions {
@@ -154,6 +154,7 @@ async function checkFirst(opts: PayoutBatchOptions, deps: Deps): Promise<FirstCh
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const badId = opts.batchId !== undefined ? checkBatchId(opts.batchId) : undefined;
   if (badId) throw new UsageError(`Cannot send this batch: ${badId}. Nothing was sent.`);
+  refusePlanFile(opts.file, invocationOf(deps.globals, deps.env), { concurrency, ...(opts.report !== undefined ? { report: resolve(opts.report) } : {}) });
   const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src);
   const defaultReport = resolve(defaultReportPath(src.file));

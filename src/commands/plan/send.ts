@@ -124,6 +124,8 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
       '--yes',
     ],
   );
+  // Journaled with each row, so that history reconcile's resume (batch-commands.ts resumeCommand) repeats them.
+  const runOptions = { ...(concurrency !== DEFAULT_CONCURRENCY ? { concurrency } : {}), ...(opts.report !== undefined ? { report: reportPath } : {}) };
   if (toSend > 0 && !opts.yes) await confirmSend(deps, j, toSend, refuse);
   if (toSend === 0) deps.log.info(`Nothing to send: every payout of the plan was accepted earlier.`);
   // What was paid since the plan was made is read again, and the policy's day counted again when
@@ -140,7 +142,13 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
           async () => {
             await refusePaidSince(j, items, batch, compared, refuse, deps);
             if (policyCountsTheDay(j.policy)) await j.judge(await j.journal.now());
-            return claimed(items, { journal: j.journal, baseUrl: j.api.baseUrl, now: deps.clock.now(), batch, profile: deps.globals.profile });
+            return claimed(items, {
+              journal: j.journal,
+              baseUrl: j.api.baseUrl,
+              now: deps.clock.now(),
+              batch: { ...batch, ...runOptions },
+              profile: deps.globals.profile,
+            });
           },
           runLockOptions(deps),
         )

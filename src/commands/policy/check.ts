@@ -10,15 +10,13 @@
  * plan, else its refusal is said, with the commands it gives. Exit 0 when it can be sent as it is
  * (a batch directly, a plan with its approvals), 1 when not.
  */
-import { closeSync, readSync } from 'node:fs';
-import { openRegular } from '../../config/regular-file.js';
 import { write, type Deps } from '../../deps.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { checkBatch, identifiedRows, openBatch } from '../../payouts/batch-load.js';
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import type { PayoutRequest } from '../../payouts/request.js';
-import { PLAN_FORMAT } from '../../plans/plan.js';
+import { isPlanFile } from '../../plans/plan-file-kind.js';
 import { loadPlan, type LoadedPlan } from '../plan/source.js';
 import { plannedRows } from '../plan/create-rows.js';
 import { planOutArgs } from '../plan/common.js';
@@ -32,27 +30,6 @@ import { makeStyle, type Style } from '../../output/style.js';
 export interface PolicyCheckOptions {
   file: string;
   batchId?: string;
-}
-
-/** A plan is a JSON object with payctl_plan; anything else is read as a batch file. */
-function isPlan(path: string): boolean {
-  // Its first 4 KiB, never blocking on a pipe nor reading a device (openRegular): such a file is no plan.
-  let f: ReturnType<typeof openRegular>;
-  try {
-    f = openRegular(path, true);
-  } catch {
-    return false;
-  }
-  if (!f) return false;
-  try {
-    const head = Buffer.alloc(4096);
-    const n = readSync(f.fd, head, 0, head.length, 0);
-    return new RegExp(`"payctl_plan"\\s*:\\s*${PLAN_FORMAT}\\b`).test(head.subarray(0, n).toString('utf8'));
-  } catch {
-    return false;
-  } finally {
-    closeSync(f.fd);
-  }
 }
 
 /** The payouts of the file: a plan's, or a batch file's rows as they would be sent under the batch id. */
@@ -92,7 +69,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const api = await deps.api();
   const journal = await openLedger(deps);
   // Read as plan send reads it: with the approvals the shared ledger keeps for it (source.ts).
-  const plan = isPlan(opts.file) ? await loadPlan(opts.file, deps) : undefined;
+  const plan = isPlanFile(opts.file) ? await loadPlan(opts.file, deps) : undefined;
   const requests = await payoutsOf(opts, deps, plan);
   // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
   const now = await journal.now();
