@@ -7,7 +7,7 @@
 import type { ApiError, InterruptedError } from '../errors.js';
 import { NetworkError } from '../errors.js';
 import type { HttpResponse } from '../api/client.js';
-import type { Envelope, PayoutTransaction } from '../service/schemas.js';
+import type { Envelope, PayoutRecord, PayoutTransaction } from '../service/schemas.js';
 import type { Clock } from '../clock.js';
 import type { RetryPolicy } from '../api/retry.js';
 import type { JournalEntry, Ledger } from './journal.js';
@@ -26,6 +26,8 @@ export type SendResult =
       attempts: number;
       /** Accepted before and read back by its transaction id (the 24-hour rule): nothing was sent. */
       lookedUp?: true;
+      /** The record read back (lookedUp), its journaled payout id set: the card shows it as payout get does. */
+      record?: PayoutRecord;
       /**
        * "Already made": the service refused it because its payout id was used before (a 422
        * DUPLICATE_PAYOUT_ID), so that payout exists, made by an earlier attempt under another key.

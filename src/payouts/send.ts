@@ -354,7 +354,7 @@ class PayoutSend {
       } catch (err) {
         return { kind: 'unknown', error: recordFailure(err, txn), attempts: 0, lastStatus: got.res.status };
       }
-      return { kind: 'accepted', replayed: true, res: got.res, envelope: got.envelope, transaction, attempts: 0, lookedUp: true };
+      return { kind: 'accepted', replayed: true, res: got.res, envelope: got.envelope, transaction, attempts: 0, lookedUp: true, record: got.record };
     } catch (err) {
       if (err instanceof AuthError) throw err;
       if (err instanceof InterruptedError) return { kind: 'unknown', error: err, attempts: 0, lastStatus: undefined };

@@ -307,6 +307,26 @@ describe('over 24 hours: never resent without a person choosing', () => {
     expect((await new Journal(dir).get(proxy.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', transactionId: txn, lookedUp: true });
   });
 
+  it("an accepted payout's command run again 25 hours later: not resent, the card shows its status and payout id as payout get does (before: an empty Status, no Payout ID)", async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    const acct = account();
+    const first = await run(createArgs(wallet, id, acct));
+    expect(first.code, first.stderr).toBe(0);
+    const from = ctx.sb.requests().length;
+    const r = await run(createArgs(wallet, id, acct), { clock: new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR)) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
+    expect(r.stderr).toContain(`Already submitted: payout ${id} was accepted earlier`);
+    const got = await run(['payout', 'get', id]);
+    expect(got.code, got.stderr).toBe(0);
+    const status = /^Status +(\S.*)$/m.exec(got.stdout)?.[1];
+    expect(status, got.stdout).toBeDefined();
+    expect(r.stdout).toMatch(new RegExp(`^Status +${status}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^Payout ID +${id}$`, 'm'));
+    expect(heldFor(ctx.sb, id)).toHaveLength(1);
+  });
+
   it('a rerun of payout create 25 hours later is held too: exit 4, nothing sent, the candidate named', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();

@@ -170,9 +170,10 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   // The service has this payout id already, and no search of the list was made (create's are
   // searched: used-before.ts, never "already made" on a candidate): no transaction id to show or wait for.
   if (result.alreadyMade) return alreadyMadeReport(c, j, result);
-  // With --wait, stdout gets the settled record instead (one card, one JSON document).
-  const answer = () =>
-    write(deps.io.stdout, deps.globals.json ? result.res.raw.trim() + '\n' : renderPayoutCard(asRecord(result.transaction, request), makeStyle(deps.io.color)));
+  // With --wait, stdout gets the settled record instead (one card, one JSON document). A payout
+  // read back by its transaction id (the 24-hour rule) shows the record read, as payout get does.
+  const card = result.record ?? asRecord(result.transaction, request);
+  const answer = () => write(deps.io.stdout, deps.globals.json ? result.res.raw.trim() + '\n' : renderPayoutCard(card, makeStyle(deps.io.color)));
   const transactionId = result.transaction.transaction_id;
   const warning = totalWarning(result.envelope.data);
   if (warning) deps.log.warn(warning);
