@@ -192,7 +192,7 @@ complete -c payctl -n "__payctl_at 'payctl payout create'" -l idempotency-key -x
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s y -l yes -d 'send without asking for confirmation (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l dry-run -d 'validate and show what would be sent (with --json the exact request body); send nothing'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l plan-out -r -F -d 'write the payout as a plan for approval (payctl plan) instead of sending it'
-complete -c payctl -n "__payctl_at 'payctl payout create'" -l allow-repeat -d 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours'
+complete -c payctl -n "__payctl_at 'payctl payout create'" -l allow-repeat -d 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours (not while its outcome is unknown)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l wait -d 'then wait until the payout is Successful (exit 0) or Failed (exit 1); exit 5 if still Pending at the limit'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -l wait-timeout -x -d 'how long --wait waits, in seconds (default: 600, at most 86400)'
 complete -c payctl -n "__payctl_at 'payctl payout create'" -s h -l help -d 'show help'
