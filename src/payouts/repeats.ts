@@ -56,6 +56,28 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
 }
 
 /**
+ * Why the repeat guard of a payout typed without --payout-id cannot see every payout this folder
+ * sent (undefined when it can): the ledger's record of its entries (journalGaps) names entries
+ * that are gone (deleted, moved aside after a "damaged" refusal, a folder restored from an older
+ * backup), or could not be read. One of them may be this very payout, and a new payout id would
+ * pay it again: payout create refuses (exit 2) unless --allow-repeat says to send it all the same.
+ */
+export async function blindRepeatGuard(journal: Ledger): Promise<{ said: string; missing: boolean } | undefined> {
+  const gaps = await journal.journalGaps();
+  if (!gaps) return undefined;
+  if (!gaps.missing) return gaps.unread ? { said: `${gaps.unread} So payctl cannot tell whether this payout repeats one sent before.`, missing: false } : undefined;
+  const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
+  const one = gaps.missing === 1;
+  return {
+    said:
+      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} ${one ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more} ` +
+      `(deleted, moved aside or replaced by an older backup; its signed index, journal.index, names ${one ? 'it' : 'them'}). ` +
+      `So payctl cannot tell whether this payout repeats ${one ? 'that one' : 'one of them'}, and a new payout id would pay it again`,
+    missing: true,
+  };
+}
+
+/**
  * The entries `find` gives for each of a payout's repeat keys (identity.ts repeatKeys: its own,
  * and the one an earlier version journaled for its account as written), oldest first as the
  * ledger orders them (by time journaled, then payout id). An entry carries one key: none comes twice.

@@ -1,16 +1,19 @@
 /**
- * `payout create`'s repeat guard (payouts/repeats.ts): the same payout typed again without
- * --payout-id would get a new id, so be a new payout. One that repeats an earlier payout is
- * refused without a terminal (a dry run only says so), or asked about at one; --allow-repeat
- * sends it. But while an earlier payout of the same details has an unknown outcome (its answer
- * lost, or still in flight), nothing is sent, --allow-repeat or not, and the refusal offers
- * only the reconcile that settles it: that payout may have been made, and a second one would pay
- * twice (probe 70-T: the refusal offered --allow-repeat to an operator whose terminal had died
- * mid-request, and the service held two payouts).
+ * `payout create`'s repeat guard (docs/architecture.md, "Where each rule lives": the repeat
+ * guard; payouts/repeats.ts): the same payout typed again without --payout-id would get a new id,
+ * so be a new payout. One that repeats an earlier payout is refused without a terminal (a dry run
+ * only says so), or asked about at one; --allow-repeat sends it. But while an earlier payout of
+ * the same details has an unknown outcome (its answer lost, or still in flight), nothing is sent,
+ * --allow-repeat or not, and the refusal offers only what settles it: that payout may have been
+ * made, and a second one would pay twice (probe 70-T: the refusal offered --allow-repeat to an
+ * operator whose terminal had died mid-request, and the service held two payouts). And a guard
+ * that cannot see every payout this folder sent (entries of the journal missing) is refused.
  */
 import { UsageError } from '../../errors.js';
+import { commandLine } from '../../config/command-line.js';
 import { isUnresolved } from '../../payouts/lookup.js';
-import { describeRepeat, recentRepeats } from '../../payouts/repeats.js';
+import type { JournalEntry } from '../../payouts/journal.js';
+import { blindRepeatGuard, describeRepeat, recentRepeats } from '../../payouts/repeats.js';
 import { checkCommand, type CreateRun } from './create-send.js';
 
 /**
@@ -26,24 +29,66 @@ export async function repeatWarning(c: CreateRun, refuse = false): Promise<strin
   const now = await c.journal.now();
   const repeats = await recentRepeats(c.journal, c.api.baseUrl, c.request, now);
   const unknown = repeats.filter(isUnresolved).at(-1);
-  if (unknown) {
-    const said = `This payout repeats ${describeRepeat(unknown, now, c.journal.sentFrom, c.request.account)}`;
-    const why = opts.allowRepeat
-      ? ' --allow-repeat sends no payout while an earlier one of the same details may have been made: it would pay twice.'
-      : ' It may have been made: a new payout would pay twice.';
-    throw new UsageError(
-      `${said}.${why} Nothing was sent.`,
-      [],
-      `Settle that one first (within 24 hours of it, reconcile resends it under its own key, so it is paid once): ${checkCommand(c, unknown)}\n` +
-        'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.',
-    );
-  }
+  if (unknown) await refuseUnknown(c, unknown, now);
   if (opts.allowRepeat) return undefined;
   const repeated = repeats.at(-1);
+  // Checked once, before the lock (the record of lost entries does not change between).
+  if (!repeated && !refuse) await refuseBlindGuard(c);
   if (!repeated) return undefined;
-  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom, c.request.account)}`;
+  const gone = await entryGone(c, repeated);
+  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom, c.request.account)}${gone ? LOST : ''}`;
   if (refuse || (!deps.io.interactive && !opts.dryRun)) {
-    throw new UsageError(`${said}. Nothing was sent.`, [], `Check that one with: ${checkCommand(c, repeated)}\nIf it is meant to be paid again, add --allow-repeat.`);
+    const check = gone ? putBackOrList(c) : `Check that one with: ${checkCommand(c, repeated)}`;
+    throw new UsageError(`${said}. Nothing was sent.`, [], `${check}\nIf it is meant to be paid again, add --allow-repeat.`);
   }
   return `${said}.`;
+}
+
+/** Said of an earlier payout whose entry is gone (moved aside), found by its look-up markers: reconcile cannot check it. */
+const LOST = ' (its journal entry is missing: deleted or moved aside; its look-up markers still hold it)';
+
+/** Whether `entry` was found only by its look-up markers, its journal entry gone. */
+async function entryGone(c: CreateRun, entry: JournalEntry): Promise<boolean> {
+  return (await c.journal.get(c.api.baseUrl, entry.payoutId)) === undefined;
+}
+
+/** For an earlier payout whose entry is gone: put it back, or see what the service made. */
+function putBackOrList(c: CreateRun): string {
+  return `Put its entry back, or check whether the service made it with: ${commandLine(c.inv, ['payouts', 'list'], ['--all'])}`;
+}
+
+/** Refuses a repeat of a payout of unknown outcome, --allow-repeat or not: only what settles that one is offered. */
+async function refuseUnknown(c: CreateRun, unknown: JournalEntry, now: Date): Promise<never> {
+  const gone = await entryGone(c, unknown);
+  const said = `This payout repeats ${describeRepeat(unknown, now, c.journal.sentFrom, c.request.account)}${gone ? LOST : ''}`;
+  const why = c.opts.allowRepeat
+    ? ' --allow-repeat sends no payout while an earlier one of the same details may have been made: it would pay twice.'
+    : ' It may have been made: a new payout would pay twice.';
+  const settle = gone
+    ? `${putBackOrList(c)}\n`
+    : `Settle that one first (within 24 hours of it, reconcile resends it under its own key, so it is paid once): ${checkCommand(c, unknown)}\n`;
+  throw new UsageError(
+    `${said}.${why} Nothing was sent.`,
+    [],
+    settle +
+      'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.',
+  );
+}
+
+/**
+ * A repeat guard that cannot see every payout this folder sent (repeats.ts blindRepeatGuard):
+ * refused (exit 2), nothing sent, at a terminal too and in a dry run (a send would be refused),
+ * with how to put the entries back or check, and --allow-repeat as the deliberate way on.
+ */
+async function refuseBlindGuard(c: CreateRun): Promise<void> {
+  const blind = await blindRepeatGuard(c.journal);
+  if (!blind) return;
+  const back = blind.missing ? 'Put the missing entries back where they were (from a backup, or from where they were moved) and run the same command again.\n' : '';
+  throw new UsageError(
+    `${blind.said}. Nothing was sent.`,
+    [],
+    back +
+      `${back ? 'Or c' : 'C'}heck that this payout was not made already: ${commandLine(c.inv, ['payouts', 'list'], ['--all'])} lists what the service made, ${commandLine(c.inv, ['history'])} names the missing entries.\n` +
+      'If it is to be sent all the same, as a new payout, add --allow-repeat (a deliberate choice: it also sends a payout that repeats one sent in the last 24 hours).',
+  );
 }

@@ -1,8 +1,9 @@
 /**
  * The local ledger's record of itself (docs/architecture.md, "The ledger"):
  * `<config>/journal.index`, beside the journal folder (so deleting the folder leaves it), one
- * line per entry made, its name and payout id with an HMAC made with the journal key. It only
- * warns of lost entries (journalGaps): it decides nothing about sending.
+ * line per entry made, its name and payout id with an HMAC made with the journal key. Lost
+ * entries (journalGaps) are warned of, and stop `payout create` without --payout-id, whose
+ * repeat guard cannot see them (repeats.ts blindRepeatGuard).
  */
 import { closeSync, constants, fstatSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';

@@ -213,8 +213,32 @@ export class LocalLedger implements Ledger {
       // The marker cannot say which entries have the key: every entry is read instead (slower,
       // never wrong). Entries that cannot be read are passed over, as in any scan.
       for (const it of this.#scan()) if ('entry' in it && matches(it.entry)) out.push(it.entry);
-    } else for (const e of [...this.#named(leads)].map(entryOrThrow)) if (matches(e)) out.push(e);
+    } else
+      for (const name of new Set(leads)) {
+        const listed = [...this.#named([name])].map(entryOrThrow);
+        for (const e of listed.length ? listed : [this.#firstWritten(baseUrl, kind, key, name)]) if (matches(e)) out.push(e);
+      }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /**
+   * An entry a marker leads to whose file is gone (deleted, moved aside after a "damaged"
+   * refusal, a folder restored from an older backup), read from its marker: the entry as first
+   * written, verified (markers.ts firstWritten). A payout typed again without --payout-id after
+   * its entry was moved aside was paid twice: its markers still knew it. Undefined when the
+   * file is there (passed over for a reason of its own) or no marker holds it.
+   */
+  #firstWritten(baseUrl: string, kind: LookupKind, key: string, name: string): JournalEntry | undefined {
+    if (!ENTRY_NAME.test(name) || existsSync(this.#names.in(name))) return undefined;
+    const marker = this.#markers.firstWritten(baseUrl, kind, key, name);
+    if (marker === undefined) return undefined;
+    try {
+      const e = this.#read(marker);
+      return e && this.#names.of(e.baseUrl, e.payoutId) === name ? e : undefined;
+    } catch {
+      // Not verified: the index's record of the missing entry (journalGaps) says it instead.
+      return undefined;
+    }
   }
 
   /** Writes the entry durably in its own file (temp file, fsync, rename, fsync of the folder), then retires payctl 0.1's file of the same payout: one payout, one entry. */

@@ -99,6 +99,30 @@ export class Markers {
   }
 
   /**
+   * The marker that holds entry `name` as first written, when that entry was kept in a file of
+   * its own (a single payout: its markers are hard links of that file, and outlive it): the
+   * first marker of the key when its content is that entry, else the one named after it in the
+   * key's further markers. Undefined for an entry kept in a batch's log (its markers are the
+   * log's claim file) or when none is there. A lead only: the caller reads and verifies it.
+   */
+  firstWritten(baseUrl: string, kind: LookupKind, key: string, name: string): string | undefined {
+    const marker = this.#marker(baseUrl, kind, key);
+    try {
+      const st = lstatSync(marker, { throwIfNoEntry: false });
+      if (!st) return undefined;
+      if (st.isFile() && st.size <= MAX_ENTRY_BYTES) {
+        const first = JSON.parse(readRegular(marker, MAX_ENTRY_BYTES)?.toString('utf8') ?? 'null') as Partial<JournalEntry> | null;
+        if (typeof first?.baseUrl === 'string' && typeof first.payoutId === 'string' && this.#names.of(first.baseUrl, first.payoutId) === name) return marker;
+      }
+      const folder = st.isDirectory() ? marker : `${marker}.more`;
+      const file = `${folder}${sep}${name}`;
+      return lstatSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * The index made again from the entries when its folder is gone while entries are there
    * (deleted by hand, or left out of a copy of the config folder): a missing marker then says
    * nothing, and the repeat guard, finding no entry, passed a payout typed twice. Markers are
