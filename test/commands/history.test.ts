@@ -184,7 +184,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     // Nothing left: reconcile again has nothing to do.
     r = await payctl(['history', 'reconcile', '--json'], { dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ base_url: sb.baseUrl, results: [], counts: { accepted: 0, rejected: 0, unknown: 0 } });
+    expect(JSON.parse(r.stdout)).toEqual({ base_url: sb.baseUrl, results: [], counts: { accepted: 0, rejected: 0, unknown: 0, damaged: 0 }, damaged: [] });
   });
 
   it('a resend that still gets no answer leaves the outcome unknown: exit 4, --json lists it with its error', async () => {
@@ -197,7 +197,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     const r = await payctl(['history', 'reconcile', '--json'], { dir, clock: new TestClock() });
     expect(r.code, r.stderr).toBe(4);
     const doc = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>>; counts: Record<string, number> };
-    expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 1 });
+    expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 1, damaged: 0 });
     expect(doc.results[0]).toMatchObject({ payout_id: id, action: 'resent', outcome: 'unknown' });
     expect(doc.results[0]!.error).toEqual(expect.stringMatching(/503/));
     expect((await journal.get(sb.baseUrl, id))!.outcome?.kind).toBe('unknown');
@@ -219,7 +219,7 @@ describe('history reconcile (the Done-when scenario)', () => {
     const r = await payctl(['history', 'reconcile', '--json'], { dir });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>>; counts: Record<string, number> };
-    expect(doc.counts).toEqual({ accepted: 2, rejected: 0, unknown: 0 });
+    expect(doc.counts).toEqual({ accepted: 2, rejected: 0, unknown: 0, damaged: 0 });
     expect((await journal.get(sb.baseUrl, sent))!.outcome).toMatchObject({ kind: 'accepted', transactionId: made.body.data.transaction_id });
     expect(heldFor(sb, sent)).toHaveLength(1);
     expect(heldFor(sb, never)).toHaveLength(1);

@@ -149,7 +149,7 @@ describe('under 24 hours: resent with the same key and body, one payout either w
         commands: null,
       }),
     ]);
-    expect(doc.counts).toEqual({ accepted: 1, rejected: 0, unknown: 0 });
+    expect(doc.counts).toEqual({ accepted: 1, rejected: 0, unknown: 0, damaged: 0 });
   });
 
   it('the resend is refused (the wallet is short now): recorded refused, exit 0, no payout', async () => {

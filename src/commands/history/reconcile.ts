@@ -112,7 +112,8 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     );
   }
   againAdvice(results, faults, opts, inv, deps);
-  return left ? ExitCode.unknown : ExitCode.ok;
+  // An entry that cannot be read may be a payout of unknown outcome: never "all settled" (exit 0).
+  return left ? ExitCode.unknown : damaged.length ? ExitCode.usage : ExitCode.ok;
 }
 
 /**
@@ -127,7 +128,8 @@ async function sayResults(
 ): Promise<number> {
   const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
   const left = count('unknown');
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(baseUrl, results)) + '\n');
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(baseUrl, results, damaged)) + '\n');
+  else if (results.length === 0 && damaged.length) deps.log.info(`No unknown outcomes among the journal entries read for ${text(baseUrl)}.`);
   else if (results.length === 0) deps.log.info(`No unknown outcomes in the journal for ${text(baseUrl)}.`);
   else {
     const resent = results.filter((r) => r.action === 'resent').length;
@@ -144,7 +146,14 @@ async function sayResults(
         `Rows of a batch with no attempt recorded: resume the batch to send them (same keys; rows accepted are skipped, nothing is paid twice):\n  ${resume}`,
       );
   }
-  if (damaged.length) deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
+  if (damaged.length) {
+    const one = damaged.length === 1;
+    deps.log.warn(
+      `${damaged.length} journal entr${one ? 'y was' : 'ies were'} passed over: ${one ? 'it' : 'they'} could not be read or verified, so ${one ? 'its outcome is' : 'their outcomes are'} not known (${one ? 'it' : 'any'} may be a payout of unknown outcome):`,
+    );
+    for (const m of damaged.slice(0, 5)) deps.log.warn(`  ${text(m)}`);
+    if (damaged.length > 5) deps.log.warn(`  and ${damaged.length - 5} more.`);
+  }
   for (const { shown, n } of elsewhere.values())
     deps.log.info(
       `Note: ${n === 1 ? '1 payout' : `${n} payouts`} of unknown outcome ${n === 1 ? 'is' : 'are'} journaled for ${text(shown)}, another base URL: reconcile ${n === 1 ? 'it' : 'them'} with a profile of that base URL.`,

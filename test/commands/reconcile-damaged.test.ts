@@ -1,0 +1,69 @@
+/**
+ * `payctl history reconcile` over a journal with an entry it cannot read or verify, in process
+ * against the sandbox over HTTP: the entry may be a payout of unknown outcome, so the run never
+ * says "No unknown outcomes" nor exits 0 (before: exit 0, `"unknown":0`, and a warning that
+ * named no file). It names the file, counts it (`counts.damaged`, `damaged` in --json) and
+ * exits 2.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { loginInProcess } from '../helpers/payout-fixtures.js';
+import { freshWallet, useSandbox } from '../helpers/sandbox.js';
+import { Journal } from '../../src/payouts/journal.js';
+
+const ctx = useSandbox();
+
+let dir: string;
+let cleanup: () => void;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempConfigDir());
+  await loginInProcess(ctx.sb, dir);
+});
+
+afterEach(() => {
+  ctx.sb.faults.clear();
+  cleanup();
+});
+
+/** `payout create` whose every attempt loses its answer: exit 4, its entry unknown; the entry's file. */
+async function unknownPayout(payoutId: string): Promise<string> {
+  const wallet = freshWallet(ctx.sb, '1000.00');
+  const account = String(Math.floor(1e9 + Math.random() * 8e9));
+  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+  const args = ['payout', 'create', '--wallet', wallet, '--amount', '25.00', '--currency', 'SLE', '--type', 'bank', '--name', 'Damaged Unknown'];
+  const r = await payctl([...args, '--provider', 'ecobank', '--account', account, '--payout-id', payoutId, '--yes'], { dir, clock: new TestClock() });
+  expect(r.code, r.stderr).toBe(4);
+  ctx.sb.faults.clear();
+  expect((await new Journal(dir).get(ctx.sb.baseUrl, payoutId))?.outcome?.kind).toBe('unknown');
+  const [name] = readdirSync(join(dir, 'journal')).filter((n) => n.endsWith('.json'));
+  return join(dir, 'journal', name!);
+}
+
+describe('history reconcile with an entry that does not verify', () => {
+  it('an unknown payout whose entry was changed: not "No unknown outcomes", the file named, exit 2; --json counts it', async () => {
+    const id = `dmg-${randomUUID()}`;
+    const file = await unknownPayout(id);
+    // One field altered outside payctl.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Damaged Unknown', 'Damaged Unknowm'));
+
+    const r = await payctl(['history', 'reconcile'], { dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).not.toContain('No unknown outcomes in the journal');
+    expect(r.stderr).toContain('1 journal entry was passed over');
+    expect(r.stderr).toContain('its outcome is not known');
+    expect(r.stderr).toContain(file);
+
+    const j = await payctl(['history', 'reconcile', '--json'], { dir });
+    expect(j.code, j.stderr).toBe(2);
+    const doc = JSON.parse(j.stdout) as { counts: Record<string, number>; damaged: string[] };
+    expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 0, damaged: 1 });
+    expect(doc.damaged).toHaveLength(1);
+    expect(doc.damaged[0]).toContain(file);
+  });
+});
