@@ -3,10 +3,12 @@
  * against the sandbox over HTTP: the entry may be a payout of unknown outcome, so the run never
  * says "No unknown outcomes" nor exits 0 (before: exit 0, `"unknown":0`, and a warning that
  * named no file). It names the file, counts it (`counts.damaged`, `damaged` in --json) and
- * exits 2.
+ * exits 2. A batch log cut short (a crash, a full disk): the rerun's refusal names the log and
+ * the byte where it breaks, and says the claim holds no key (before: it named only the claim, said
+ * it "holds the idempotency key"); reconcile counts the row passed over the same way.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -15,6 +17,7 @@ import { TestClock } from '../helpers/clock.js';
 import { loginInProcess } from '../helpers/payout-fixtures.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { Journal } from '../../src/payouts/journal.js';
+import { batchRows, tempWorkDir, toCsv, writeFile } from '../helpers/batch.js';
 
 const ctx = useSandbox();
 
@@ -65,5 +68,45 @@ describe('history reconcile with an entry that does not verify', () => {
     expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 0, damaged: 1 });
     expect(doc.damaged).toHaveLength(1);
     expect(doc.damaged[0]).toContain(file);
+  });
+});
+
+describe('a batch log cut short', () => {
+  it('the rerun is refused naming the log and the byte where it breaks; reconcile counts the row passed over, exit 2', async () => {
+    const work = tempWorkDir();
+    try {
+      const wallet = freshWallet(ctx.sb, '1000.00');
+      const file = writeFile(join(work.dir, 'b.csv'), toCsv(batchRows(4, wallet, `trl-${randomUUID().slice(0, 8)}`)));
+      const first = await payctl(['payout', 'batch', file, '--yes'], { dir });
+      expect(first.code, first.stderr).toBe(0);
+      const logs = join(dir, 'journal', 'log');
+      const [name] = readdirSync(logs).filter((n) => n.endsWith('.log'));
+      const log = join(logs, name!);
+      const size = statSync(log).size;
+      // The last line cut (a crash or a full disk while it was written).
+      truncateSync(log, size - 300);
+      const whole = readFileSync(log).lastIndexOf(0x0a) + 1;
+
+      const from = ctx.sb.requests().length;
+      const r = await payctl(['payout', 'batch', file, '--yes'], { dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`claim on the log ${log}, which holds no entry for it`);
+      expect(r.stderr).toContain(`is cut short: its last whole line ends at byte ${whole}`);
+      expect(r.stderr).toContain('The claim holds no idempotency key');
+      expect(r.stderr).not.toContain('It holds the idempotency key');
+      expect(
+        ctx.sb
+          .requests()
+          .slice(from)
+          .filter((q) => q.method === 'POST'),
+      ).toHaveLength(0);
+
+      const rec = await payctl(['history', 'reconcile'], { dir });
+      expect(rec.code, rec.stderr).toBe(2);
+      expect(rec.stderr).toContain('1 journal entry was passed over');
+      expect(rec.stderr).toContain(log);
+    } finally {
+      work.cleanup();
+    }
   });
 });

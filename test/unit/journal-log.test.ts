@@ -196,7 +196,9 @@ describe('Journal log: group commit', () => {
         () => undefined,
         (e: Error) => e,
       );
-      expect(err?.message).toContain(`it claims an entry kept in the log ${logFiles()[0]}, which ${why}: it was not read past it`);
+      expect(err?.message).toContain(
+        `claim on the log ${join(root, 'journal', 'log', logFiles()[0]!)}, which holds no entry for it: the log ${why}: it was not read past it`,
+      );
     }
   });
 });

@@ -6,7 +6,7 @@
  * read once, incrementally (and from its start again once compacted: #index). A line cut
  * short by a crash (no newline at its end) is never read: its claim was never made.
  */
-import { closeSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readSync, statSync } from 'node:fs';
 import { ConfigError } from '../../errors.js';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
@@ -165,6 +165,25 @@ export class LogReader {
   /** Why log `log` was not read to its end, as a sentence's end ("holds a NUL byte at byte 812, …"); undefined when it was. */
   unread(log: string): string | undefined {
     return this.#logs.get(log)?.unread;
+  }
+
+  /** Log `log`'s path, to name it (a name payctl never writes is quoted, as the claim gives it). */
+  file(log: string): string {
+    return LOG_NAME.test(log) ? join(this.#folder, log) : `${JSON.stringify(log.slice(0, 80))} (no log name payctl writes)`;
+  }
+
+  /**
+   * Where log `log` breaks, as a sentence's end, once it was read: not read to its end (unread),
+   * or its last line cut short (a crash or a full disk while it was written: the bytes after its
+   * last whole line are no line); "is not there" for a log that is not. Undefined when whole.
+   */
+  breaks(log: string): string | undefined {
+    const idx = this.#logs.get(log);
+    if (!idx) return LOG_NAME.test(log) && !existsSync(this.file(log)) ? 'is not there' : undefined;
+    if (idx.unread) return idx.unread;
+    if (idx.size > idx.offset)
+      return `is cut short: its last whole line ends at byte ${idx.offset}, and the ${idx.size - idx.offset} bytes after it (to byte ${idx.size}) are a line cut off (a crash or a full disk while it was written)`;
+    return undefined;
   }
 
   /** The latest line of entry `name` in log `log`, or undefined (a log that is not there: none). */

@@ -17,6 +17,9 @@ import { NOT_ACTED_ON } from './names.js';
 /** A per-payout name that says it is a claim but is not one as payctl writes them. */
 class ChangedClaim extends Error {}
 
+/** A claim whose log holds no entry for it: the log is named, and where it breaks. */
+class UnmetClaim extends Error {}
+
 /**
  * The entry of `file` (of payout `payoutId`, when given), verified; undefined when there is none.
  * With `transactionId`, undefined too when the entry's outcome is not accepted with that
@@ -46,6 +49,13 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
   } catch (err) {
     // A log that cannot be read (log-reader.ts): said as it is, naming the log.
     if (err instanceof ConfigError) throw err;
+    if (err instanceof UnmetClaim) {
+      throw new ConfigError(
+        `The payout journal entry ${file} is damaged: it is a batch row's claim on the log ${err.message}.`,
+        "The claim holds no idempotency key: it names the log whose line keeps the row's entry (its key and body). " +
+          'Restore the log from a backup if there is one; inspect it before moving the log or the claim aside.',
+      );
+    }
     if (err instanceof ChangedClaim) {
       throw new ConfigError(
         `The payout journal entry ${file} was not written by payctl on this machine or was changed since (its claim on a log holds other fields).`,
@@ -83,11 +93,11 @@ function parsed(raw: string, file: string, logs: LogReader): StoredEntry {
   if (claim === 'changed') throw new ChangedClaim();
   if (!claim) return stored as StoredEntry;
   const line = logs.line(claim.log, basename(file));
-  // The log's name is not said: what the file holds is not an entry payctl verified.
+  // The log named (its path in the journal's log folder), and where it breaks when it does:
+  // its damage is what hides the entry.
   if (!line) {
-    const unread = logs.unread(claim.log);
-    // The log named when it was not read to its end: its damage is what hides the entry.
-    throw new Error(unread ? `it claims an entry kept in the log ${claim.log}, which ${unread}` : 'it claims an entry kept in a log that holds no entry for it');
+    const breaks = logs.breaks(claim.log);
+    throw new UnmetClaim(`${logs.file(claim.log)}, which holds no entry for it${breaks ? `: the log ${breaks}` : ''}`);
   }
   return line.entry as unknown as StoredEntry;
 }
