@@ -9,6 +9,7 @@ export function fsFault(err: unknown): string {
   const words: Record<string, string> = {
     ENOSPC: 'no space left on device',
     EDQUOT: 'the disk quota is exceeded',
+    EFBIG: 'the file is larger than may be written here (a file-size limit: ulimit -f, a quota or the file system)',
     EROFS: 'the file system is read-only',
     EACCES: 'permission denied',
     EPERM: 'operation not permitted',
@@ -19,8 +20,8 @@ export function fsFault(err: unknown): string {
   return code && words[code] ? `${words[code]} (${code})` : ((err as Error)?.message ?? String(err));
 }
 
-/** Whether a file-system error is a full disk or quota: what to do is free some space. */
+/** Whether a file-system error is a full disk, quota or file-size limit: what to do is free some space (or raise the limit). */
 export function diskFull(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT';
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
 }

@@ -121,9 +121,13 @@ export class JournalFolder {
     try {
       await fh.writeFile(text());
       await fh.sync();
-    } finally {
-      await fh.close();
+    } catch (err) {
+      // Not written whole (a full disk, a file-size limit): removed, not left to pile up, one a failure.
+      await fh.close().catch(() => {});
+      await unlink(tmp).catch(() => {});
+      throw err;
     }
+    await fh.close();
     return tmp;
   }
 
@@ -199,7 +203,7 @@ export class JournalFolder {
 }
 
 /** File-system errors at the journal's write paths that are a machine's state, not a bug. */
-const JOURNAL_WRITE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR']);
+const JOURNAL_WRITE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR']);
 
 /**
  * A failure to write the journal `dir` as a person reads it (exit 2, never "a bug"): the
@@ -212,7 +216,7 @@ export function writeError(err: unknown, dir: string, after: string): unknown {
   return new ConfigError(
     `Cannot write the payout journal ${dir}: ${fsFault(err)}. ${after}`,
     diskFull(err)
-      ? 'Free some space on that disk and run the same command again.'
+      ? `${(err as NodeJS.ErrnoException).code === 'EFBIG' ? 'Raise the file-size limit (ulimit -f) or free' : 'Free'} some space on that disk and run the same command again.`
       : 'payctl journals every payout before sending it: make the config folder writable (or choose another with PAYCTL_CONFIG_DIR), then run the same command again.',
   );
 }
