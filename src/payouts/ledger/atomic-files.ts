@@ -29,6 +29,30 @@ export async function fsyncFolder(dir: string): Promise<void> {
   }
 }
 
+/**
+ * A folder made with its parents (0700): `mkdir -p`, whose failure names the real cause. Node's
+ * recursive mkdir says ENOENT for a folder it cannot make in a parent that is there but
+ * read-only (EROFS) or closed (EACCES): a batch on a read-only journal was "not journaled:
+ * ENOENT ... mkdir journal/log", exit 1. Made again on its own, the folder's real error is thrown.
+ */
+export async function makeFolder(path: string): Promise<string | undefined> {
+  try {
+    return await mkdir(path, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    try {
+      await mkdir(path, { mode: 0o700 });
+      return path;
+    } catch (again) {
+      const code = (again as NodeJS.ErrnoException).code;
+      // Made meanwhile by another payctl: there. Its parent not there either: the first answer stands.
+      if (code === 'EEXIST') return undefined;
+      if (code !== 'ENOENT') throw again;
+    }
+    throw err;
+  }
+}
+
 /** A marker: a hard link of `target` at `path`; false when the path is taken. The folder it goes in is made when missing. */
 export function tryLink(target: string, path: string): boolean {
   for (let attempt = 0; ; attempt++) {
@@ -81,7 +105,7 @@ export class JournalFolder {
   /** The folder, made 0700 and checked once; temp files a crash left behind are removed. */
   ensure(): Promise<void> {
     this.#made ??= (async () => {
-      const made = await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const made = await makeFolder(this.dir);
       this.#checked = false;
       this.check();
       if (made !== undefined) this.#onMade?.();

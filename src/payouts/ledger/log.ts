@@ -12,10 +12,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkFolder } from '../../config/paths.js';
-import { fsyncFolder } from './atomic-files.js';
+import { fsyncFolder, makeFolder } from './atomic-files.js';
 import { LOG_FOLDER, type Claim } from './log-reader.js';
 
 /** Hard links an inode may have on ext4 is 65,000: a claim file takes at most this many (claims and markers). */
@@ -60,7 +60,7 @@ export class LogWriter {
   /** The log folder, made (durably) and checked once: the log and the claim file go in it. */
   #folderReady(): Promise<void> {
     this.#folderMade ??= (async () => {
-      await mkdir(this.#folder, { recursive: true, mode: 0o700 });
+      await makeFolder(this.#folder);
       checkFolder(this.#folder, 'payout journal log folder');
       await fsyncFolder(this.#journalDir);
     })();
