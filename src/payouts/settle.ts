@@ -19,6 +19,9 @@ import { isRetryableStatus, parseRetryAfter } from '../api/retry.js';
 import { recordStatus, type PayoutRecord } from '../service/schemas.js';
 import { ApiError, NetworkError } from '../errors.js';
 import { payoutAnswer, type PayoutRef } from './lookup.js';
+import { comparedAccount } from './identity.js';
+import { plainAmount, sameAmount } from '../money/amount.js';
+import { sanitizeInline } from '../output/sanitize.js';
 import type { Clock } from '../clock.js';
 import type { Ledger } from './journal.js';
 
@@ -117,11 +120,40 @@ async function check(api: SettleApi, ref: PayoutRef, clock: Clock, bound: { endB
 }
 
 /**
+ * What a later read of the payout says otherwise than the first did: its amount (by value),
+ * currency, wallet, account or payout id, each as `field: first read X, now Y` (empty when
+ * none changed). A payout does not change what it pays while it settles, so a read that says
+ * otherwise is not a read of this payout that can be used, whether the journal has it or not.
+ * Fields a read leaves out are not compared.
+ */
+export function changedFields(first: PayoutRecord, now: PayoutRecord): string[] {
+  const changed: string[] = [];
+  const said = (v: string) => sanitizeInline(v);
+  const differs = (what: string, a: string, b: string) => changed.push(`${what}: first read ${said(a)}, now ${said(b)}`);
+  if (now.currency !== first.currency) differs('currency', first.currency, now.currency);
+  const amountOf = (r: PayoutRecord) => {
+    try {
+      return plainAmount(r.amount, r.currency);
+    } catch {
+      return String(r.amount);
+    }
+  };
+  if (!sameAmount(first.amount, now.amount, first.currency)) differs('amount', amountOf(first), amountOf(now));
+  const pairs: Array<[string, string | undefined, string | undefined, (v: string) => string]> = [
+    ['wallet', first.wallet_id, now.wallet_id, (v) => v],
+    ['account', first.recipient?.accountNumber ?? undefined, now.recipient?.accountNumber ?? undefined, comparedAccount],
+    ['payout id', first.payout_id, now.payout_id, (v) => v],
+  ];
+  for (const [what, a, b, key] of pairs) if (a !== undefined && b !== undefined && key(a) !== key(b)) differs(what, a, b);
+  return changed;
+}
+
+/**
  * Reads the payout now, then again with back-off until it is Successful or Failed
  * (`settled`) or `timeoutMs` has passed (`pending`, with the last record seen). The first
  * read must succeed (its error is thrown, as `payout get` would); after it, an answer that is
- * not retryable and cannot be used (a 404, a page, a record of another payout) ends the wait
- * as `unread`, with its error: what the payout became is then not known (never Failed). A key
+ * not retryable and cannot be used (a 404, a page, a record of another payout, or of this
+ * transaction paying otherwise than at the first read: changedFields) ends the wait as `unread`, with its error: what the payout became is then not known (never Failed). A key
  * refused (401: AuthError) is thrown; Ctrl-C rejects with InterruptedError.
  */
 export async function waitForSettled(api: SettleApi, payout: PayoutRef | string, opts: SettleOptions): Promise<SettleResult> {
@@ -132,6 +164,8 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
   const deadline = started + opts.timeoutMs;
   let delay: number = POLL.firstMs;
   let seen: Seen | undefined;
+  // The first record read: every later one must pay the same (changedFields).
+  let first: Seen | undefined;
   for (let checks = 1; ; checks++) {
     let c: Check;
     try {
@@ -143,7 +177,16 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
     const elapsedMs = clock.now().getTime() - started;
     let retryAfterMs: number | undefined;
     if ('seen' in c) {
+      const changed = first ? changedFields(first.record, c.seen.record) : [];
+      if (seen && changed.length) {
+        const error = new ApiError(`Asked for payout ${ref.transactionId}, the service answered with other details than at the first read (${changed.join('; ')}).`, {
+          status: c.seen.res.status,
+          requestId: c.seen.res.requestId,
+        });
+        return { kind: 'unread', status: recordStatus(seen.record), ...seen, error, elapsedMs, checks };
+      }
       seen = c.seen;
+      first ??= seen;
       const status = recordStatus(seen.record);
       opts.onStatus?.({ status, elapsedMs });
       if (isSettled(status)) return { kind: 'settled', status, ...seen, elapsedMs, checks };
