@@ -302,8 +302,9 @@ export class ApiClient {
    * An authenticated call by route name: `Authorization: Bearer <API key>` and an Idempotency-Key
    * (the caller's, for a payout; else a fresh UUID, as the documentation's examples send one on
    * every request). Reads retry by default; non-2xx answers are returned, not thrown, but a 401
-   * anywhere, and a 403 from /auth/user or to POST /payout (docs/service.md: "401 (or 403) for a
-   * missing or wrong key"), is an AuthError.
+   * or a 403, from any route (docs/service.md: "401 (or 403) for a missing or wrong key"), is an
+   * AuthError (exit 3): one rule for every command, so a script tells "log in again" from "the
+   * service failed". A 403 is said as what it is, the key not allowed this request.
    */
   async call(name: RouteName, opts: CallOptions = {}): Promise<HttpResponse> {
     const route = resolveRoute(name, opts.params, this.#opts.routes);
@@ -315,15 +316,17 @@ export class ApiClient {
     if (name === 'payoutCreate') this.#sentPayout = true;
     const limit = () => (opts.endBy === undefined ? undefined : Math.max(1, Math.min(this.#opts.timeoutMs, opts.endBy - this.#opts.clock.now().getTime())));
     const res = await this.#withRetry(() => this.send(route.method, url, headers, opts.body, opts.signal, limit(), opts.unsentStop), retry, opts.endBy);
-    if (res.status === 401 || (res.status === 403 && (name === 'authUser' || name === 'payoutCreate'))) {
+    if (res.status === 401 || res.status === 403) {
       const parsed = parseErrorBody(res.raw);
-      throw new AuthError(`The service refused the API key${parsed?.message ? ` (${parsed.message})` : ''}.`, {
+      const said = parsed?.message ? ` (${parsed.message})` : '';
+      const forbidden = res.status === 403;
+      throw new AuthError(forbidden ? `The service forbids this request with this API key${said}.` : `The service refused the API key${said}.`, {
         status: res.status,
         requestId: res.requestId,
         hint:
           this.#opts.credentials.source === 'env'
             ? `PAYCTL_API_KEY was refused: set a valid key, or unset it and run \`${this.#login()}\`.`
-            : `The key may be wrong or revoked. Run \`${this.#login()}\` with a valid key.`,
+            : `The key may be wrong or revoked${forbidden ? ', or not allowed this request' : ''}. Run \`${this.#login()}\` with a valid key.`,
       });
     }
     return res;

@@ -138,7 +138,8 @@ function credentialsLine(live: Live, style: Style): string {
     case 'valid':
       return style.green('valid');
     case 'refused':
-      return style.red('refused by the service');
+      // A 403 is not a wrong key but one the service does not allow this: said so, not "unauthorized".
+      return style.red(live.error instanceof AuthError && live.error.status === 403 ? 'not allowed for this key (HTTP 403 forbidden)' : 'refused by the service');
     case 'missing':
       return style.red('none (not logged in)');
     default:

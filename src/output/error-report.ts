@@ -57,7 +57,7 @@ function fieldsOf(err: unknown): ErrorFields {
     };
   }
   if (err instanceof AuthError) {
-    return { ...base, message: err.message, status: err.status ?? null, code: 'UNAUTHORIZED', request_id: err.requestId ?? null };
+    return { ...base, message: err.message, status: err.status ?? null, code: err.status === 403 ? 'FORBIDDEN' : 'UNAUTHORIZED', request_id: err.requestId ?? null };
   }
   if (err instanceof UsageError) {
     return {

@@ -154,7 +154,7 @@ export function changedFields(first: PayoutRecord, now: PayoutRecord): string[] 
  * read must succeed (its error is thrown, as `payout get` would); after it, an answer that is
  * not retryable and cannot be used (a 404, a page, a record of another payout, or of this
  * transaction paying otherwise than at the first read: changedFields) ends the wait as `unread`, with its error: what the payout became is then not known (never Failed). A key
- * refused (401: AuthError) is thrown; Ctrl-C rejects with InterruptedError.
+ * refused (401 or 403: AuthError) is thrown; Ctrl-C rejects with InterruptedError.
  */
 export async function waitForSettled(api: SettleApi, payout: PayoutRef | string, opts: SettleOptions): Promise<SettleResult> {
   // A string is a transaction id.

@@ -55,7 +55,7 @@ describe('payout batch with a refused API key', () => {
 
     const first = await payctl(['payout', 'batch', file, '--profile', 'team', '--report', report, '--concurrency', '4', '--yes'], { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(3);
-    expect(first.stderr).toContain('The service refused the API key');
+    expect(first.stderr).toContain(status === 401 ? 'The service refused the API key' : 'The service forbids this request with this API key');
     // The login it asks for is this profile's (as printed, without --profile, it would be the default one).
     expect(first.stderr).toContain('Run `payctl login --profile team` (or check the key of this profile)');
     expect(first.stderr).toMatch(/40 rows were not sent\./);

@@ -283,8 +283,9 @@ describe('4. credentials refused on POST /payout', () => {
     const r = await payctl(payoutArgs(walletId, payoutId), { dir });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^Error: The service refused the API key \\(.+\\)\\. Nothing was sent: payout ${payoutId} is journaled as refused\\.\n`));
-    expect(r.stderr).toContain(`HTTP ${status} UNAUTHORIZED`);
+    const said = status === 401 ? 'The service refused the API key' : 'The service forbids this request with this API key';
+    expect(r.stderr).toMatch(new RegExp(`^Error: ${said} \\(.+\\)\\. Nothing was sent: payout ${payoutId} is journaled as refused\\.\n`));
+    expect(r.stderr).toContain(`HTTP ${status} ${status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'}`);
     expect(r.stderr).toContain('payctl login');
     expect(r.stderr).not.toMatch(/unknown|may or may not/i);
     expect(payoutPosts(ctx.sb).map((p) => p.outcome)).toEqual([status]);
