@@ -3,8 +3,10 @@
  * "Payout list"). The service is never trusted to filter: every record is judged here
  * (--status, --wallet, --currency, --from, --to), and nothing of the filters is sent.
  * `--limit N` is the number of matching payouts shown, whatever page size the service uses:
- * pages are read from `--page` on until N match or the list ends. `--all` follows every page,
- * streaming (at most two pages in memory) as a table, CSV, or one JSON envelope.
+ * pages are read from `--page` on until N match, the list ends, or MAX_PAGES_WITHOUT_ALL pages
+ * were read (then what was found is shown, and how to read on), with a progress line at a
+ * terminal. `--all` follows every page, streaming (at most two pages in memory) as a table, CSV,
+ * or one JSON envelope.
  */
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
@@ -26,6 +28,7 @@ import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow, totalWarning } fr
 import { csvRow } from '../../output/csv.js';
 import type { Column, StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
+import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { listPages, MAX_PER_PAGE, repeatNotes, withRecords, type ListedPage } from './pages.js';
@@ -39,6 +42,13 @@ import { listPages, MAX_PER_PAGE, repeatNotes, withRecords, type ListedPage } fr
  */
 const GIVE_WAY: Readonly<Record<string, Column['giveWay']>> = { 'CREATED (UTC)': { step: 1 }, WALLET: { step: 2 }, RECIPIENT: { step: 3 } };
 export const LIST_TABLE: Column[] = LIST_COLUMNS.map((c) => (GIVE_WAY[c.header] ? { ...c, giveWay: GIVE_WAY[c.header] } : c));
+
+/**
+ * A list without --all reads at most this many pages (10,000 payouts at 100 a page), so that
+ * a filter nothing matches, against a service that always has another page, ends; the
+ * payouts found are shown with the commands to read on (--page, --all). README "Payouts".
+ */
+export const MAX_PAGES_WITHOUT_ALL = 100;
 
 export interface PayoutsListOptions {
   status?: string;
@@ -98,7 +108,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   });
   const matches = new Matches(q.filter);
   if (opts.all) await printAll(pages, matches, opts, deps);
-  else await printShown(await firstMatches(pages, matches, q), q, opts, deps);
+  else await printShown(await shownWithProgress(pages, matches, q, deps), q, opts, deps);
   if (matches.walletless > 0) deps.log.warn(walletlessNote(matches.walletless));
   if (matches.undated > 0) deps.log.warn(undatedNote(matches.undated));
   for (const note of repeatNotes(matches.shifted, matches.repeated)) deps.log.info(`Note: ${note}`);
@@ -130,6 +140,8 @@ class Matches {
   /** Listed records whose total_amount is not their amount plus their fee: the first warnings, and how many in all. */
   readonly totals: string[] = [];
   wrongTotals = 0;
+  /** Records read (each payout once), matching or not. */
+  read = 0;
   readonly #filter: ListFilter;
   readonly #keep: ReturnType<typeof recordFilter>;
 
@@ -141,6 +153,7 @@ class Matches {
   of(page: ListedPage): Match[] {
     this.shifted += page.shifted;
     this.repeated += page.repeated;
+    this.read += page.records.length;
     const kept: Match[] = [];
     page.records.forEach((record, i) => {
       if (this.#keep(record)) {
@@ -169,11 +182,28 @@ interface Shown {
   /** Matching payouts of the last page read that are not shown, and how many it holds in all. */
   rest: number;
   onLast: number;
+  /** Pages read, and whether the reading stopped at MAX_PAGES_WITHOUT_ALL with pages left. */
+  pages: number;
+  stopped: boolean;
+  /** Records read in all. */
+  read: number;
 }
 
-/** Without --all: pages read from --page on until --limit payouts match or the list ends. */
-async function firstMatches(pages: AsyncIterable<ListedPage>, matches: Matches, q: Query): Promise<Shown> {
-  const s: Shown = { shown: [], first: undefined, lastRead: q.page, more: false, rest: 0, onLast: 0 };
+/** firstMatches with a progress line at a terminal (stderr, not under --json), as summary has. */
+async function shownWithProgress(pages: AsyncIterable<ListedPage>, matches: Matches, q: Query, deps: Deps): Promise<Shown> {
+  const progress = new LiveLine(deps.io.stderr, deps.io.stderrIsTTY && !deps.globals.json, () => deps.io.stderrColumns);
+  try {
+    return await firstMatches(pages, matches, q, (s) =>
+      progress.set(`Reading payouts: page ${s.lastRead}, ${s.read} read, ${Math.min(s.shown.length + s.rest, q.limit)} of ${q.limit} found`),
+    );
+  } finally {
+    progress.clear();
+  }
+}
+
+/** Without --all: pages read from --page on until --limit payouts match, the list ends, or MAX_PAGES_WITHOUT_ALL pages. */
+async function firstMatches(pages: AsyncIterable<ListedPage>, matches: Matches, q: Query, onPage: (s: Shown) => void): Promise<Shown> {
+  const s: Shown = { shown: [], first: undefined, lastRead: q.page, more: false, rest: 0, onLast: 0, pages: 0, stopped: false, read: 0 };
   const it = pages[Symbol.asyncIterator]();
   try {
     for (let r = await it.next(); !r.done; r = await it.next()) {
@@ -187,7 +217,12 @@ async function firstMatches(pages: AsyncIterable<ListedPage>, matches: Matches, 
         else s.rest++;
       }
       s.more = !page.last;
-      if (s.shown.length < q.limit) continue;
+      s.pages++;
+      s.read = matches.read;
+      onPage(s);
+      // Enough pages read for one run without --all: what was found is shown, with how to read on.
+      if (s.shown.length < q.limit && s.more && s.pages >= MAX_PAGES_WITHOUT_ALL) s.stopped = true;
+      if (s.shown.length < q.limit && !s.stopped) continue;
       // Enough shown on a short first page: whether a page follows it is what its probe tells (read, not shown).
       if (page.probe) s.more = (await it.next()).done !== true;
       return s;
@@ -221,8 +256,9 @@ async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: De
           )) + '\n',
     );
   } else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
-  else if (records.length === 0) deps.log.info(q.page > 1 && !hasFilter(q.filter) ? `No payouts on page ${q.page}.` : 'No payouts match.');
-  else {
+  else if (records.length === 0) {
+    if (!s.stopped) deps.log.info(q.page > 1 && !hasFilter(q.filter) ? `No payouts on page ${q.page}.` : 'No payouts match.');
+  } else {
     const style = makeStyle(deps.io.color);
     await write(
       out,
@@ -236,11 +272,27 @@ async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: De
     );
     const list = (more: string[]) => listCommand(opts, deps, more);
     if (s.rest) deps.log.info(restOfPage(s, list, givenLimit(opts)));
-    else if (s.more)
+    else if (s.more && !s.stopped)
       deps.log.info(
         `${s.lastRead > q.page ? `Pages ${q.page}-${s.lastRead}` : `Page ${q.page}`}. Next page: ${list([...givenLimit(opts), '--page', String(s.lastRead + 1)])}\nEvery page: ${list(['--all'])}`,
       );
   }
+  if (s.stopped) stoppedNote(s, q, opts, deps);
+}
+
+/**
+ * Why a list without --all showed fewer than --limit payouts though the service has more
+ * pages: it read MAX_PAGES_WITHOUT_ALL of them (a warning in every format: what was written is
+ * not all that matches), then the commands that read on.
+ */
+function stoppedNote(s: Shown, q: Query, opts: PayoutsListOptions, deps: Deps): void {
+  const n = s.shown.length;
+  const found = n === 0 ? 'none matches' : `${n} match${n === 1 ? 'es' : ''}, fewer than the ${q.limit} asked (--limit)`;
+  deps.log.warn(
+    `Stopped after ${s.pages} pages (pages ${q.page}-${s.lastRead}, ${s.read} payouts read): ${found}. A list without --all reads at most ${MAX_PAGES_WITHOUT_ALL} pages, and the service has more.`,
+  );
+  const list = (more: string[]) => listCommand(opts, deps, more);
+  deps.log.info(`Next pages: ${list([...givenLimit(opts), '--page', String(s.lastRead + 1)])}\nEvery page: ${list(['--all'])}`);
 }
 
 /**
