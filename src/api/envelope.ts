@@ -1,8 +1,8 @@
 /**
  * A 2xx answer's envelope read (docs/service.md, "Every request"): JSON no deeper than
  * MAX_JSON_DEPTH, numbers kept exact (exact-json.ts), the envelope's shape checked, and a
- * status other than success (`"Failed"` with HTTP 200) refused, so that no command takes it
- * for a success.
+ * status other than success (`"Failed"` with HTTP 200, with or without `data`) refused in the
+ * service's words, so that no command takes it for a success.
  */
 import { ApiError } from '../errors.js';
 import { sanitize } from '../output/sanitize.js';
@@ -28,6 +28,11 @@ export function parseEnvelope(res: HttpResponse): Envelope {
       hint: 'Check the base URL (a proxy or the wrong host may have answered). Run with --verbose for the whole response.',
     });
   }
+  // A status other than success is said first, in the service's words: an error's envelope
+  // usually has no `data` ({"status":"Failed","message":"..."}), which the shape check would
+  // report instead ("the field data is missing"), losing the service's reason.
+  const status = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as { status?: unknown }).status : undefined;
+  if (typeof status === 'string' && !envelopeSucceeded({ status })) throw failedEnvelope(res, { status });
   const envelope = parseOrThrow(envelopeSchema, json, 'a response', res.requestId);
   if (!envelopeSucceeded(envelope)) throw failedEnvelope(res, envelope);
   return envelope;
@@ -38,7 +43,7 @@ export function parseEnvelope(res: HttpResponse): Envelope {
  * an unreadable answer (docs/service.md, "Every request"), so that no command takes it for a
  * success, a read exits 1 with the service's own words, and a payout stays an unknown outcome.
  */
-function failedEnvelope(res: HttpResponse, envelope: Envelope): ApiError {
+function failedEnvelope(res: HttpResponse, envelope: Pick<Envelope, 'status'>): ApiError {
   const parsed = parseErrorBody(res.raw);
   const word = JSON.stringify(clip(sanitize(String(envelope.status)).trim(), 40));
   const said = parsed?.message ? ` (${clip(sanitize(parsed.message).replace(/\s+/g, ' ').trim(), 200)})` : '';
