@@ -13,6 +13,7 @@ import * as z from 'zod/mini';
 import '../zod.js';
 import { ApiError } from '../errors.js';
 import { normalizeStatus } from './status-words.js';
+import { visibleWord } from '../words.js';
 
 const opt = z.optional;
 
@@ -31,14 +32,28 @@ export const money = z.pipe(
 );
 export type Money = number | string;
 
+/** ASCII white space around a word (not a no-break space, a BOM or U+2028: those are characters of the word). */
+const ASCII_SPACE_AROUND = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
+
+/** A field's text for a refusal: its first 40 characters, every one but printable ASCII written as an escape. */
+const shownText = (v: string): string => visibleWord(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+
 /**
- * A currency code as an answer writes it, read as one: without surrounding white space, in upper
- * case (`"SLE "`, `"sle"` are SLE). Before, `"SLE "` was a currency of its own: summary showed two
- * SLE groups and `--currency SLE` left its payouts out without a word.
+ * A currency code as an answer writes it, read as one: without surrounding ASCII white space, in
+ * upper case (`"SLE "`, `"sle"` are SLE). Before, `"SLE "` was a currency of its own: summary
+ * showed two SLE groups and `--currency SLE` left its payouts out without a word. Anything that
+ * is not then three ASCII letters is no currency code (an unreadable field, the answer refused
+ * as for any bad field): `"SLE\u200b"` was shown as SLE (printing drops invisible characters)
+ * but filtered and grouped as a currency of its own (probe 70-S, finding 2).
  */
 const currencyCode = z.pipe(
   z.string(),
-  z.transform((v) => v.trim().toUpperCase()),
+  z.transform((v, ctx) => {
+    const code = v.replace(ASCII_SPACE_AROUND, '');
+    if (/^[A-Za-z]{3}$/.test(code)) return code.toUpperCase();
+    ctx.issues.push({ code: 'custom', message: `expected a currency code of three letters ("SLE"), not "${shownText(v)}"`, input: v });
+    return z.NEVER;
+  }),
 );
 
 /** The sign of an amount read by `money`: -1, 0 or 1. */
@@ -148,11 +163,30 @@ export const providerResponseSchema = z.lazy(() =>
 export const TRANSACTION_ID = /^TXN-BOK-[0-9A-F]{26}$/;
 
 /**
- * A transaction id as an answer may give it: the documented ones are `TXN-BOK-` and 26 hex digits;
- * any printable ASCII word is tolerated (it is only ever sent back, escaped, in a path), but not
- * an empty one: an answer that names none gives nothing to look the payout up by.
+ * A transaction id as a create answer may give it: the documented ones are `TXN-BOK-` and 26 hex
+ * digits; any printable ASCII word is tolerated (it is only ever sent back, escaped, in a path),
+ * but not an empty one: an answer that names none gives nothing to look the payout up by.
  */
-const transactionIdText = z.string().check(z.regex(/^[\x21-\x7e]{1,128}$/, 'a transaction id (1 to 128 printable characters, no spaces)'));
+const transactionIdText = z.string().check(
+  z.superRefine((v, ctx) => {
+    if (/^[\x21-\x7e]{1,128}$/.test(v)) return;
+    ctx.addIssue({ code: 'custom', input: v, message: `expected a transaction id (1 to 128 printable ASCII characters, no spaces), not "${shownText(v)}"` });
+  }),
+);
+
+/**
+ * A payout record's transaction id: any printable ASCII text (`""` and `"PENDING"` too: such
+ * records are judged all the same, README "history reconcile"), but no other character. Printing
+ * drops control and invisible characters, so `TXN-BOK-\u001b[2J00…03` was shown as an id that
+ * looks real but is not the service's (probe 70-S, finding 2); a letter of another script can
+ * pass for a Latin one.
+ */
+const recordTransactionId = z.string().check(
+  z.superRefine((v, ctx) => {
+    if (/^[\x20-\x7e]*$/.test(v)) return;
+    ctx.addIssue({ code: 'custom', input: v, message: `expected a transaction id of printable ASCII characters, not "${shownText(v)}"` });
+  }),
+);
 
 /** The `data` of POST /payout. */
 export const payoutTransactionSchema = z.lazy(() =>
@@ -229,7 +263,7 @@ export const payoutRecordSchema = z.lazy(() => {
   });
   return z.pipe(
     z.looseObject({
-      transaction_id: opt(z.string()),
+      transaction_id: opt(recordTransactionId),
       payout_id: opt(z.nullable(z.string())),
       wallet_id: opt(z.nullable(z.union([z.string(), z.number()]))),
       // [assumed] as the create body spells them: a record naming its payout or wallet so is read so.

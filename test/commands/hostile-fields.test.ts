@@ -1,0 +1,89 @@
+/**
+ * Hostile services, in process: fields of a payout record or a wallet that print as one thing
+ * but are another (a currency with an invisible character, a transaction id with an escape),
+ * and a payout listed twice with different contents (probe 70-S, findings 2 and 6). Small
+ * node:http servers (test/helpers/hostile.ts) play the service.
+ */
+import { describe, expect, it } from 'vitest';
+import { payctl } from '../helpers/in-process.js';
+import { configDir, hostile, hostileProfile, json, useHostileCleanups } from '../helpers/hostile.js';
+
+useHostileCleanups();
+
+const record = (i: number, o: Record<string, unknown> = {}) => ({
+  transaction_id: `TXN-BOK-${String(i).padStart(26, '0')}`,
+  status: 'successful',
+  amount: '10.00',
+  currency: 'SLE',
+  fee: '0.10',
+  total_amount: '10.10',
+  recipient: { transfer_type: 'bank', account_number: '123456', name: `Rec ${i}`, bank: 'ECOBANK' },
+  created_at: '2026-11-20T10:00:00.000000Z',
+  wallet_id: '6643665465',
+  ...o,
+});
+
+/** A service whose list is `records` on one page and whose balances are `wallets`. */
+async function service(records: unknown[], wallets: unknown[] = []) {
+  const h = await hostile((req, res) => {
+    const env = (data: unknown) => json(res, 200, { status: 'Successful', message: 'ok', data });
+    if (req.url?.startsWith('/v2/wallets/balances')) return env(wallets);
+    if (req.url?.startsWith('/v2/payout/list')) return env({ current_page: 1, last_page: 1, next_page_url: null, data: records });
+    json(res, 404, { message: 'nope' });
+  });
+  const dir = configDir();
+  hostileProfile(dir, h);
+  return dir;
+}
+
+describe('a currency code that prints as another (an invisible or escape character in it)', () => {
+  it('"SLE\\u200b" is an unreadable field: list, --currency SLE, a computed summary and balances refuse the answer, naming it with escapes', async () => {
+    const wallet = (id: string, currency: string) => ({ wallet_id: id, wallet_name: id, currency, balance: '1.00', updated_at: '2026-11-27T10:00:00Z' });
+    const odds: Array<[string, string]> = [
+      ['SLE\u200b', 'SLE\\u200b'],
+      ['S\u001b[2JLE', 'S\\u001b[2JLE'],
+      ['SLE\u00a0', 'SLE\\u00a0'],
+      ['\ufeffSLE', '\\ufeffSLE'],
+    ];
+    for (const [odd, shown] of odds) {
+      const dir = await service(
+        [record(1), record(2, { currency: odd, amount: '5,000.00', total_amount: '5,000.10' }), record(3)],
+        [wallet('1', 'SLE'), wallet('2', odd)],
+      );
+      const runs = await Promise.all([
+        payctl(['payouts', 'list'], { dir }),
+        payctl(['payouts', 'list', '--currency', 'SLE'], { dir }),
+        payctl(['summary', '--from', '2026-01-01', '--csv'], { dir }),
+        payctl(['balances', '--currency', 'SLE'], { dir }),
+      ]);
+      for (const r of runs) {
+        // Before: exit 0, the record shown as SLE, left out by --currency SLE, or a second "SLE" group.
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toContain(`currency: expected a currency code of three letters ("SLE"), not "${shown}"`);
+        expect(r.stdout).not.toContain('5,000.00');
+        expect(r.stdout).not.toContain('5000.00');
+      }
+      expect(runs[0].stderr).toContain('payout 2 of page 1');
+    }
+  });
+
+  it('white space and letter case around a code are still the code ("SLE ", "\\tsle\\n"): one SLE group', async () => {
+    const dir = await service([record(1), record(2, { currency: 'SLE ' }), record(3, { currency: '\tsle\n' })]);
+    const r = await payctl(['summary', '--from', '2026-01-01', '--csv'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('currency,status,count,amount\r\nSLE,Successful,3,30.00\r\n');
+  });
+});
+
+describe('a transaction id with an escape or invisible character', () => {
+  it("is an unreadable field (it was shown as an id that looks real but is not the service's): the list exits 1 naming it with escapes", async () => {
+    const dir = await service([record(1), record(2, { transaction_id: 'TXN-BOK-\u001b[2J0000000000000000000003' })]);
+    const list = await payctl(['payouts', 'list', '--json'], { dir });
+    expect(list.code, list.stderr).toBe(1);
+    expect(list.stderr).toContain('transaction_id: expected a transaction id of printable ASCII characters, not \\"TXN-BOK-\\\\u001b[2J');
+    const zw = await service([record(1, { transaction_id: 'TXN-BOK-0000000000000000000000\u200b0001' })]);
+    const r = await payctl(['payouts', 'list'], { dir: zw });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('not "TXN-BOK-0000000000000000000000\\u200b0001"');
+  });
+});
