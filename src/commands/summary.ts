@@ -14,13 +14,13 @@
  * `--csv` writes either form as rows (the service's figures, or one row per currency and status).
  */
 import { write, type Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { normalizeStatus, parseOrThrow, recordStatus, summarySchema } from '../service/schemas.js';
 import { hasFilter, parseTimeRange, recordFilter, undated, undatedNote, walletFilter, walletless, walletlessNote, type ListFilter } from '../payouts/filters.js';
 import { currencyFilter } from '../money/currencies.js';
 import { makeStyle } from '../output/style.js';
 import { LiveLine } from '../output/progress.js';
-import { listPages, MAX_PER_PAGE, repeatNotes } from './payouts/pages.js';
+import { differingCopyText, listPages, MAX_PER_PAGE, repeatNotes, type DifferingCopy } from './payouts/pages.js';
 import type { SummaryFilters } from '../output/summary.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { parseNumbersAsWritten } from '../service/exact-json.js';
@@ -65,6 +65,19 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   return 0;
 }
 
+/**
+ * A payout listed twice with another amount, currency or status: which copy counts would decide
+ * the totals, so none is picked; the list is unreadable (exit 1), as a list that pages without
+ * progress is (probe 70-S, finding 6: the first copy was counted, the other dropped unsaid).
+ */
+function contradicts(differing: DifferingCopy[]): ApiError {
+  const said = differing.slice(0, 3).map(differingCopyText).join('; ');
+  const more = differing.length > 3 ? `; and ${differing.length - 3} more` : '';
+  return new ApiError(`The list of payouts contradicts itself: ${said}${more}. A summary would depend on which copy is counted.`, {
+    hint: 'Payouts that settle, or are made, while the list is read can do this (a batch running): compute the summary again when that is done. `payctl payouts list --all` lists the first copies and names each payout whose copies differ.',
+  });
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The summary computed from every page of the list, with the filters applied here. */
@@ -89,6 +102,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
     })) {
       shifted += page.shifted;
       repeated += page.repeated;
+      if (page.differing.length) throw contradicts(page.differing);
       for (const r of page.records) {
         tally.listed++;
         if (keep(r)) tally.add(r, recordStatus(r));

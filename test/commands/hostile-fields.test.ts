@@ -87,3 +87,52 @@ describe('a transaction id with an escape or invisible character', () => {
     expect(r.stderr).toContain('not "TXN-BOK-0000000000000000000000\\u200b0001"');
   });
 });
+
+describe('a payout listed twice with different contents (probe 70-S, finding 6)', () => {
+  const id = (i: number) => `TXN-BOK-${String(i).padStart(26, '0')}`;
+  // Page 1: payouts 1-5. Page 2: 4 (now 999.00, failed), 5 (now failed), 6, 7, 8. Page 3: 9, 9
+  // again (999.00 NGN), 6 again as it was, 10.
+  const pages: Record<string, unknown[]> = {
+    '1': [1, 2, 3, 4, 5].map((i) => record(i)),
+    '2': [record(4, { amount: '999.00', total_amount: '999.10', status: 'failed' }), record(5, { status: 'failed' }), record(6), record(7), record(8)],
+    '3': [record(9), record(9, { amount: '999.00', total_amount: '999.10', currency: 'NGN' }), record(6), record(10)],
+  };
+  async function paged() {
+    const h = await hostile((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const n = u.searchParams.get('page') ?? '1';
+      const next = n === '3' ? null : `${h.baseUrl}/payout/list?page=${Number(n) + 1}&per_page=5`;
+      json(res, 200, { status: 'Successful', message: 'ok', data: { current_page: Number(n), last_page: 3, per_page: 5, next_page_url: next, data: pages[n] ?? [] } });
+    });
+    const dir = configDir();
+    hostileProfile(dir, h);
+    return dir;
+  }
+
+  it('payouts list --all lists the first copies and warns, naming each payout whose copies differ and the fields; an identical copy is only counted', async () => {
+    const dir = await paged();
+    const r = await payctl(['payouts', 'list', '--all', '--csv'], { dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\r\n')).toHaveLength(11);
+    expect(r.stdout).not.toContain('999.00');
+    // Before: only "4 payouts were on two pages ...; each is listed once".
+    expect(r.stderr).toContain(`payout ${id(4)} came again with another amount and status (999.00 SLE, Failed); the copy read first is listed.`);
+    expect(r.stderr).toContain(`payout ${id(5)} came again with another status (10.00 SLE, Failed)`);
+    expect(r.stderr).toContain(`payout ${id(9)} came again with another amount and currency (999.00 NGN, Successful)`);
+    expect(r.stderr).not.toContain(`payout ${id(6)} came again`);
+  });
+
+  it('a computed summary counts neither copy: the list is unreadable (exit 1, nothing on stdout), text and --json', async () => {
+    const dir = await paged();
+    for (const json of [false, true]) {
+      const r = await payctl(['summary', '--currency', 'SLE', ...(json ? ['--json'] : [])], { dir });
+      // Before: exit 0, 10 payouts, 100.00 SLE (the first copies, the others dropped unsaid).
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `The list of payouts contradicts itself: payout ${id(4)} came again with another amount and status (999.00 SLE, Failed); payout ${id(5)} came again with another status`,
+      );
+      expect(r.stderr).toContain('compute the summary again when that is done');
+    }
+  });
+});

@@ -31,7 +31,7 @@ import { makeStyle } from '../../output/style.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { listPages, MAX_PER_PAGE, repeatNotes, withRecords, type ListedPage } from './pages.js';
+import { differingCopyText, listPages, MAX_PER_PAGE, repeatNotes, withRecords, type ListedPage } from './pages.js';
 
 /**
  * The list's table (LIST_COLUMNS) at a terminal too narrow for every column with the
@@ -112,6 +112,8 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   if (matches.walletless > 0) deps.log.warn(walletlessNote(matches.walletless));
   if (matches.undated > 0) deps.log.warn(undatedNote(matches.undated));
   for (const note of repeatNotes(matches.shifted, matches.repeated)) deps.log.info(`Note: ${note}`);
+  for (const d of matches.differing) deps.log.warn(`The service listed a payout twice, differently: ${differingCopyText(d)}; the copy read first is listed.`);
+  if (matches.differingCount > TOTALS_SAID) deps.log.warn(`${matches.differingCount - TOTALS_SAID} more payouts came again with another amount, currency or status.`);
   for (const w of matches.totals.slice(0, TOTALS_SAID)) deps.log.warn(w);
   if (matches.wrongTotals > TOTALS_SAID)
     deps.log.warn(`${matches.wrongTotals - TOTALS_SAID} more payouts listed have a total_amount that is not their amount plus their fee.`);
@@ -137,6 +139,9 @@ class Matches {
   undated = 0;
   shifted = 0;
   repeated = 0;
+  /** Payouts the list gave again with another amount, currency or status (listPages' `differing`). */
+  readonly differing: ListedPage['differing'] = [];
+  differingCount = 0;
   /** Listed records whose total_amount is not their amount plus their fee: the first warnings, and how many in all. */
   readonly totals: string[] = [];
   wrongTotals = 0;
@@ -154,6 +159,8 @@ class Matches {
     this.shifted += page.shifted;
     this.repeated += page.repeated;
     this.read += page.records.length;
+    // Kept only as many as are said: a service that lies on every record costs no memory.
+    for (const d of page.differing) if (this.differingCount++ < TOTALS_SAID) this.differing.push(d);
     const kept: Match[] = [];
     page.records.forEach((record, i) => {
       if (this.#keep(record)) {

@@ -12,16 +12,19 @@
  * ones down (the service pages by offset, newest first): the next page then starts with the
  * last payouts of the page before, or a payout comes again further down. Each payout is yielded
  * once: a record whose transaction id was on any page read before is left out of its page, and
- * counted (the ids read are kept in little memory: payouts/listed-ids.ts). Used by
+ * counted (the ids read are kept in little memory: payouts/listed-ids.ts); one whose amount,
+ * currency or status is not what its first copy said is also given to the caller (`differing`),
+ * which says it (payouts list) or refuses the list (a computed summary). Used by
  * `payouts list` and by `summary` when it computes its figures from the list.
  */
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
 import { parseServiceJson } from '../../service/exact-json.js';
-import { ListedIds } from '../../payouts/listed-ids.js';
+import { copyWords, differingFields, ListedIds } from '../../payouts/listed-ids.js';
 import { pageIds, STALE_PAGES, StalePages } from '../../payouts/list-progress.js';
-import { parseOrThrow, payoutPageSchema, payoutRecordSchema, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
+import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
+import { formatAmount } from '../../money/amount.js';
 
 /** The most `per_page` payctl asks for (docs/service.md: the sandbox, like Laravel apps, caps it at 100). */
 export const MAX_PER_PAGE = 100;
@@ -43,6 +46,17 @@ export interface ListedPage {
   shifted: number;
   /** Records of this page left out because they came earlier on this same page. */
   repeated: number;
+  /** Of those left out, the ones whose amount, currency or status is not what their first copy said. */
+  differing: DifferingCopy[];
+}
+
+/** A payout the list gave again, saying another amount, currency or status than its copy read first. */
+export interface DifferingCopy {
+  transactionId: string;
+  /** "amount", "currency", "status": what differs. */
+  fields: string[];
+  /** The later copy, left out. */
+  record: PayoutRecord;
 }
 
 export interface PagingOptions {
@@ -255,12 +269,22 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
 
 /**
  * A page's items and records without those whose transaction id is in `listed` or came earlier
- * on the same page (same order), each id read added to `listed`; `shifted` and `repeated`: how
- * many left out, as on a page before or earlier on this page.
+ * on the same page (same order), each id read added to `listed` with what its copy says;
+ * `shifted` and `repeated`: how many left out, as on a page before or earlier on this page;
+ * `differing`: those left out whose amount, currency or status is not their first copy's.
  */
-function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds): Pick<ListedPage, 'items' | 'records' | 'shifted' | 'repeated'> {
-  const keep = records.map((r) => r.transaction_id === undefined || !listed.addSeen(r.transaction_id));
-  if (keep.every(Boolean)) return { items, records, shifted: 0, repeated: 0 };
+function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds): Pick<ListedPage, 'items' | 'records' | 'shifted' | 'repeated' | 'differing'> {
+  const differing: DifferingCopy[] = [];
+  const keep = records.map((r) => {
+    if (r.transaction_id === undefined) return true;
+    const copy = copyWords(r);
+    const first = listed.add(r.transaction_id, copy);
+    if (first === undefined) return true;
+    const fields = differingFields(first, copy);
+    if (fields.length) differing.push({ transactionId: r.transaction_id, fields, record: r });
+    return false;
+  });
+  if (keep.every(Boolean)) return { items, records, shifted: 0, repeated: 0, differing };
   // Those left out that came earlier on this page (the ids of this page alone, in a memory of their own).
   const page = new ListedIds();
   let repeated = 0;
@@ -268,7 +292,18 @@ function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds)
     if (r.transaction_id !== undefined && page.addSeen(r.transaction_id) && !keep[i]) repeated++;
   });
   const left = keep.filter((k) => !k).length;
-  return { items: items.filter((_, i) => keep[i]), records: records.filter((_, i) => keep[i]), shifted: left - repeated, repeated };
+  return { items: items.filter((_, i) => keep[i]), records: records.filter((_, i) => keep[i]), shifted: left - repeated, repeated, differing };
+}
+
+/**
+ * A differing copy in words: `payout TXN-… came again with another amount and status (999.00
+ * SLE, Failed)`. The id is printable ASCII (service/schemas.ts); an unknown status word comes
+ * written with escapes (recordStatus).
+ */
+export function differingCopyText(d: DifferingCopy): string {
+  const r = d.record;
+  const fields = d.fields.length > 1 ? `${d.fields.slice(0, -1).join(', ')} and ${d.fields.at(-1)}` : d.fields[0];
+  return `payout ${d.transactionId} came again with another ${fields} (${formatAmount(r.amount, r.currency)} ${r.currency}, ${recordStatus(r) || 'no status'})`;
 }
 
 /**
