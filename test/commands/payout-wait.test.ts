@@ -128,6 +128,22 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     expect(sameButTimestamp(r.stdout)).toBe(sameButTimestamp(now.raw));
   });
 
+  it('create --wait --json on a payout that fails, off and at a terminal: stderr is the one JSON error, no "submitted" or live line (probe 70-S, 9)', async () => {
+    for (const tty of [undefined, { stderr: true }]) {
+      const id = randomUUID();
+      const r = await payctl([...createArgs(wallet, id, '0770000000'), '--wait', '--json'], { dir: cfg.dir, ...(tty ? { tty } : {}) });
+      expect(r.code, r.stderr).toBe(1);
+      // Before: "✓ Payout … submitted.\n" (and at a terminal the live line) before the document.
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'PAYOUT_FAILED', payout_id: id } });
+      expect(oneJson(r.stdout).data).toMatchObject({ transaction_id: txnOf(ctx.sb, id), status: 'failed' });
+    }
+    // Successful: the lines are said once the wait is over.
+    const id = randomUUID();
+    const ok = await payctl([...createArgs(wallet, id), '--wait', '--json'], { dir: cfg.dir });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(new RegExp(`^✓ Payout ${named(ctx.sb, id)} is Successful(?: \\(after \\d+ s\\))?\\.\\n✓ Payout ${id} submitted\\.\\n$`));
+  });
+
   it('get --wait --json on a payout that fails: exit 1, the Failed envelope on stdout, a JSON error on stderr', async () => {
     const id = randomUUID();
     const c = await payctl(createArgs(wallet, id, '0770000000'), { dir: cfg.dir });

@@ -190,11 +190,19 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
       );
     }
   }
-  if (result.replayed) deps.log.success(`Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`);
-  else deps.log.success(`Payout ${request.payoutId} submitted.`);
+  const said = result.replayed
+    ? `Already submitted: payout ${request.payoutId} was accepted earlier; this is the original transaction. Nothing new was paid.`
+    : `Payout ${request.payoutId} submitted.`;
+  // With --json and --wait, an error the wait ends in is the one document on stderr (README,
+  // "Output"): the line is said only once the wait succeeded. Before, "✓ Payout p4 submitted."
+  // came before the JSON error of a payout still pending, and stderr was no JSON.
+  const held = deps.globals.json && opts.wait;
+  if (!held) deps.log.success(said);
   if (!opts.wait) return 0;
   try {
-    return await waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId, payoutId: request.payoutId, entry: j.entry });
+    const code = await waitAndReport(deps, c.api, request.payoutId, opts.waitTimeout, { transactionId, payoutId: request.payoutId, entry: j.entry });
+    if (held) deps.log.success(said);
+    return code;
   } catch (err) {
     if (err instanceof InterruptedError || err instanceof PayoutFailedError || err instanceof StillPendingError || err instanceof StatusUnknownError) throw err;
     // Accepted, and only reading it back failed (a 404, a page, an answer about another payout):

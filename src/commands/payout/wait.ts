@@ -1,6 +1,6 @@
 /**
  * What `--wait` on `payout create` and `payout get` prints: a live status line on a
- * terminal while payouts/settle.ts polls (nothing extra off a terminal), then the final
+ * terminal while payouts/settle.ts polls (nothing extra off a terminal or with --json), then the final
  * record on stdout (the card, or with --json the envelope as the service sent it) and the
  * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 5 still
  * Pending at --wait-timeout (with the command to keep waiting), 4 instead when the last status
@@ -48,7 +48,9 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   const asked = ref.transactionId;
   const getCommand = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [asked, ...extra]);
   const shownId = sanitizeInline(ref.payoutId && ref.payoutId !== asked ? `${ref.payoutId} (transaction ${asked})` : asked);
-  const line = new LiveLine(deps.io.stderr, deps.io.stderrIsTTY);
+  // With --json, stderr holds nothing but the error document, if any: no live line, even at a terminal.
+  const live = deps.io.stderrIsTTY && !deps.globals.json;
+  const line = new LiveLine(deps.io.stderr, live);
   const started = deps.clock.now().getTime();
   let last: WaitStatus | undefined;
   const draw = () => {
@@ -59,7 +61,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
     );
   };
   // At a terminal the seconds go on between checks (which come at most every 15 s).
-  const ticker = deps.io.stderrIsTTY ? setInterval(draw, 1000) : undefined;
+  const ticker = live ? setInterval(draw, 1000) : undefined;
   ticker?.unref();
   let result: SettleResult;
   try {
