@@ -5,7 +5,7 @@
  * payout, a fresh UUID otherwise), retries for reads, and --verbose logging with secrets as ***.
  */
 import { createDispatcher, exchange, proxyOf, type Dispatcher } from './http.js';
-import { hostOf, notConnectedError, seconds, toNetworkError } from './network-error.js';
+import { hostOf, notConnectedError, seconds, toNetworkError, triedFor } from './network-error.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, NotSentError, UsageError } from '../errors.js';
 import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
@@ -271,6 +271,7 @@ export class ApiClient {
     if (!retry) return attempt();
     let last: { res?: HttpResponse; failure?: NetworkError } = {};
     const policy = this.#opts.retry ?? READ_RETRY;
+    const start = this.#opts.clock.now().getTime();
     return withRetries<HttpResponse>(
       endBy === undefined ? policy : { ...policy, deadlineMs: Math.min(policy.deadlineMs, endBy - this.#opts.clock.now().getTime()) },
       async () => {
@@ -290,8 +291,8 @@ export class ApiClient {
         signal: this.#opts.signal,
         clock: this.#opts.clock,
         onRetry: ({ attempt: n, waitMs }) => this.#opts.verbose?.(`* retrying in ${waitMs} ms (attempt ${n + 1} of ${(this.#opts.retry ?? READ_RETRY).maxAttempts})`),
-        giveUp: () => {
-          if (last.failure) throw last.failure;
+        giveUp: (_, attempts) => {
+          if (last.failure) throw triedFor(last.failure, attempts, this.#opts.clock.now().getTime() - start);
           return last.res!;
         },
       },
