@@ -10,7 +10,7 @@ import { ApiError, AuthError, InterruptedError, NetworkError, NotSentError, Usag
 import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { redactBody, redactHeader } from './redact.js';
 import { SecretMask } from '../output/secrets.js';
-import { excerpt, parseEnvelope } from './envelope.js';
+import { COMPRESSED_HINT, compressedBody, excerpt, parseEnvelope } from './envelope.js';
 import type { Clock } from '../clock.js';
 import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from './retry.js';
 import { joinUrl, resolveRoute, type RouteName } from '../service/routes.js';
@@ -225,7 +225,9 @@ export class ApiClient {
       if (log) {
         log(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms)`);
         for (const [k, v] of Object.entries(out)) log(`< ${k}: ${sanitize(redactHeader(k, v))}`);
-        if (raw) log(`< ${sanitize(redactBody(raw, secrets))}`);
+        // A compressed body's bytes read as text are noise: its size said instead.
+        if (raw)
+          log(`< ${compressedBody({ status: res.statusCode, headers: out }) ? `(${res.body.length} bytes, compressed: not shown)` : sanitize(redactBody(raw, secrets))}`);
       }
       return { status: res.statusCode, headers: out, raw, requestId: out['x-request-id'] };
     } catch (err) {
@@ -367,12 +369,13 @@ export function apiErrorFrom(res: HttpResponse, prefix?: string): ApiError {
   if (parsed?.message) message = sanitizeInline(parsed.message);
   else if (parsed) message = STATUS_TEXT[res.status] ?? `The service answered HTTP ${res.status}`;
   else if (REDIRECTS.has(res.status)) message = redirectMessage(res);
-  else message = `The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`;
+  else message = compressedBody(res) ?? `The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`;
   if (prefix) message = `${prefix}: ${message}`;
   const code = parsed?.code ?? (res.status === 404 ? 'NOT_FOUND' : undefined);
   let hint: string | undefined;
   if (res.status >= 500) hint = 'The service failed; try again later. If it persists, quote the request id to support.';
   else if (res.status === 429) hint = 'Wait a little and try again.';
+  else if (!parsed && compressedBody(res)) hint = COMPRESSED_HINT;
   else if (REDIRECTS.has(res.status))
     hint = 'If the service has moved, the base URL needs changing: log in again with the new one (payctl login --base-url URL, with --profile for another profile).';
   return new ApiError(message, {

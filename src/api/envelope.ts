@@ -5,7 +5,7 @@
  * service's words, so that no command takes it for a success.
  */
 import { ApiError } from '../errors.js';
-import { sanitize } from '../output/sanitize.js';
+import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { parseServiceJson } from '../service/exact-json.js';
 import { envelopeSchema, envelopeSucceeded, MAX_JSON_DEPTH, parseErrorBody, parseOrThrow, tooDeep, type Envelope } from '../service/schemas.js';
 import type { HttpResponse } from './client.js';
@@ -22,10 +22,11 @@ export function parseEnvelope(res: HttpResponse): Envelope {
   try {
     json = parseServiceJson(res.raw);
   } catch {
-    throw new ApiError(`The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`, {
+    const compressed = compressedBody(res);
+    throw new ApiError(compressed ?? `The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`, {
       status: res.status,
       requestId: res.requestId,
-      hint: 'Check the base URL (a proxy or the wrong host may have answered). Run with --verbose for the whole response.',
+      hint: compressed ? COMPRESSED_HINT : 'Check the base URL (a proxy or the wrong host may have answered). Run with --verbose for the whole response.',
     });
   }
   // A status other than success is said first, in the service's words: an error's envelope
@@ -67,3 +68,19 @@ export function excerpt(raw: string): string {
   if (!text) return '(empty)';
   return JSON.stringify(text.length > 120 ? text.slice(0, 120) + '…' : text);
 }
+
+/**
+ * A body that is no JSON because it came compressed (`Content-Encoding: gzip`: a proxy that
+ * compresses answers; payctl sends no Accept-Encoding and reads none), said so, never as its
+ * bytes read as text (probe 70-S, finding 8: "not JSON: \"���� �0…\""). Undefined for a body
+ * with no encoding, or `identity`.
+ */
+export function compressedBody(res: Pick<HttpResponse, 'status' | 'headers'>): string | undefined {
+  const encoding = res.headers['content-encoding']?.trim();
+  if (!encoding || /^identity$/i.test(encoding)) return undefined;
+  const shown = sanitizeInline(encoding).slice(0, 40);
+  return `The service answered HTTP ${res.status} with a compressed body (Content-Encoding: ${shown}), which payctl did not ask for and does not read.`;
+}
+
+export const COMPRESSED_HINT =
+  'A proxy in between may be compressing answers: have it pass them as they are (payctl sends no Accept-Encoding). Run with --verbose to see the headers.';

@@ -1,9 +1,11 @@
 /**
  * Hostile services, in process: fields of a payout record or a wallet that print as one thing
  * but are another (a currency with an invisible character, a transaction id with an escape),
- * and a payout listed twice with different contents (probe 70-S, findings 2 and 6). Small
- * node:http servers (test/helpers/hostile.ts) play the service.
+ * a payout listed twice with different contents, and a body compressed though payctl asked for
+ * none (probe 70-S, findings 2, 6 and 8). Small node:http servers (test/helpers/hostile.ts) play
+ * the service.
  */
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
 import { configDir, hostile, hostileProfile, json, useHostileCleanups } from '../helpers/hostile.js';
@@ -133,6 +135,29 @@ describe('a payout listed twice with different contents (probe 70-S, finding 6)'
         `The list of payouts contradicts itself: payout ${id(4)} came again with another amount and status (999.00 SLE, Failed); payout ${id(5)} came again with another status`,
       );
       expect(r.stderr).toContain('compute the summary again when that is done');
+    }
+  });
+});
+
+describe('a body compressed with Content-Encoding: gzip (payctl asks for none; probe 70-S, finding 8)', () => {
+  it('is said to be compressed, naming the encoding, never printed as its bytes: a 200 and a 502, text, --json and -v', async () => {
+    const body = gzipSync(JSON.stringify({ status: 'Successful', message: 'ok', data: [] }));
+    for (const status of [200, 502]) {
+      const h = await hostile((req, res) => res.writeHead(status, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body));
+      const dir = configDir();
+      hostileProfile(dir, h);
+      for (const extra of [[], ['--json'], ['-v']]) {
+        const r = await payctl(['balances', ...extra], { dir });
+        expect(r.code, r.stderr).toBe(1);
+        // Before: "a body that is not JSON: \"\ufffd\ufffd…\"".
+        expect(r.stderr).toContain(
+          `The service answered HTTP ${status} with a compressed body (Content-Encoding: gzip), which payctl did not ask for and does not read.`,
+        );
+        // A 502 keeps the hint of a failing service.
+        expect(r.stderr).toContain(status === 200 ? 'have it pass them as they are' : 'The service failed; try again later');
+        expect(r.stderr).not.toContain('\ufffd');
+        expect(r.stderr).not.toContain('not JSON');
+      }
     }
   });
 });
