@@ -3,7 +3,8 @@
  * sent, in process against the sandbox over HTTP: the rows tried are journaled and reported as
  * refused, the rest as not sent, no more rows are started, exit 3 with the command that sends
  * them after login; run as printed, every row is paid exactly once, under the keys journaled
- * the first time. And `plan send` never writes over another batch's report.
+ * the first time. Refused after a row's outcome became unknown: exit 4, the refusal said with
+ * it. And `plan send` never writes over another batch's report.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -84,6 +85,31 @@ describe('payout batch with a refused API key', () => {
     const accepted = payoutPosts(ctx.sb).slice(from + tried.length);
     for (const r of accepted) if (keys.has(postedPayoutId(r))) expect(r.headers['idempotency-key']).toBe(keys.get(postedPayoutId(r)));
     expect(readCsvReport(report).filter((l) => l.outcome === 'accepted')).toHaveLength(40);
+  });
+  it('a row whose first attempt was lost, then the key refused (403): exit 4, the unknown row and the refusal said, the printed command pays each row once', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const tag = `ku-${randomUUID().slice(0, 6)}`;
+    const file = writeFile(work.file(`${tag}.csv`), toCsv(batchRows(2, wallet, tag)));
+    const report = work.file(`${tag}.report.csv`);
+    // Row 1's first attempt is made by the service, its answer lost; every later POST is refused (403).
+    ctx.sb.faults.add({ kind: 'reset-after-commit', method: 'POST', path: '/v2/payout', times: 1 });
+    ctx.sb.faults.add({ kind: 'status', status: 403, method: 'POST', path: '/v2/payout', times: Infinity });
+
+    const first = await payctl(['payout', 'batch', file, '--profile', 'team', '--report', report, '--concurrency', '1', '--yes'], { dir: cfg.dir });
+    expect(first.code, first.stderr).toBe(4);
+    expect(readCsvReport(report).map((l) => l.outcome)).toEqual(['unknown', 'rejected']);
+    expect(first.stderr).toContain('1 payout may or may not have been made');
+    expect(first.stderr).toContain('The service forbids this request with this API key');
+    expect(first.stderr).toContain('Run `payctl login --profile team` (or check the key of this profile)');
+    expect(ctx.sb.payouts().filter((p) => p.payout_id.startsWith(tag))).toHaveLength(1);
+
+    // After login (the key works again): the printed command, run as printed, finishes row 1 under its key and pays row 2.
+    ctx.sb.faults.clear();
+    const argv = printedAfter(first.stderr, /may or may not have been made/);
+    const again = await payctl(argv, { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(0);
+    const held = ctx.sb.payouts().filter((p) => p.payout_id.startsWith(tag));
+    expect(held.map((p) => p.payout_id).sort()).toEqual([`${tag}-001`, `${tag}-002`]);
   });
 });
 

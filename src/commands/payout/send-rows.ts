@@ -142,7 +142,8 @@ type Summary = Record<'rows' | 'accepted' | 'replayed' | 'rejected' | 'unknown' 
 
 /**
  * The exit code, with what to do next: the key refused (exit 3) or a stop that left no outcome
- * unknown (exit 130) thrown with the command that sends the rest; unknown outcomes (exit 4:
+ * unknown (exit 130) thrown with the command that sends the rest (with unknown outcomes, said as
+ * a warning before them); unknown outcomes (exit 4:
  * always, whatever else happened, a stop too, said with the rows it left unsent)
  * with the command that finishes them (same keys: nothing is paid twice); rows the journal could
  * not take (a full disk, a read-only folder) thrown as the local fault it is (exit 2, the cause
@@ -159,10 +160,12 @@ function exitOf(
 ): number {
   if (keyRefused) {
     // Nothing was sent for the rows refused or not started; rows accepted before stay accepted.
-    throw new AuthError(`${keyRefused.message.replace(/\.$/, '')}: ${plural(summary.rejected + summary.not_sent, 'row was', 'rows were')} not sent.`, {
-      status: keyRefused.status,
-      hint: `Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` (or check the key of this profile), then send the rest with the same command (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`,
-    });
+    const refused = `${keyRefused.message.replace(/\.$/, '')}: ${plural(summary.rejected + summary.not_sent, 'row was', 'rows were')} not sent.`;
+    const login = `Run \`${commandLine(invocationOf(deps.globals, deps.env), ['login'])}\` (or check the key of this profile)`;
+    const hint = `${login}, then send the rest with the same command (rows accepted are skipped, nothing is paid twice):\n  ${o.rerun}`;
+    if (!summary.unknown) throw new AuthError(refused, { status: keyRefused.status, hint });
+    // Unknown outcomes outrank the refusal (exit 4): said with it, and the same command (below) finishes them and sends the rest.
+    deps.log.warn(`${refused} ${login}; then the same command (below) sends ${summary.rejected + summary.not_sent === 1 ? 'it' : 'them'} too.`);
   }
   const meanwhile = o.contest?.stop.signal.aborted ? (o.contest.stop.signal.reason as Error) : undefined;
   if (meanwhile) return paidMeanwhile(deps, o, summary, meanwhile);
