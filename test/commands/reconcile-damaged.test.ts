@@ -3,12 +3,14 @@
  * against the sandbox over HTTP: the entry may be a payout of unknown outcome, so the run never
  * says "No unknown outcomes" nor exits 0 (before: exit 0, `"unknown":0`, and a warning that
  * named no file). It names the file, counts it (`counts.damaged`, `damaged` in --json) and
- * exits 2. A batch log cut short (a crash, a full disk): the rerun's refusal names the log and
+ * exits 2. An entry journal.index names that is gone (a journal folder restored from an older
+ * backup) is named as missing and counted the same way (before: "No unknown outcomes", exit 0).
+ * A batch log cut short (a crash, a full disk): the rerun's refusal names the log and
  * the byte where it breaks, and says the claim holds no key (before: it named only the claim, said
  * it "holds the idempotency key"); reconcile counts the row passed over the same way.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -68,6 +70,54 @@ describe('history reconcile with an entry that does not verify', () => {
     expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 0, damaged: 1 });
     expect(doc.damaged).toHaveLength(1);
     expect(doc.damaged[0]).toContain(file);
+  });
+});
+
+describe('history reconcile with an entry journal.index names that is gone', () => {
+  it('a journal folder restored from a backup taken before an unknown payout: the entry named as missing, exit 2; --json counts it', async () => {
+    const wallet = freshWallet(ctx.sb, '1000.00');
+    const before = await payctl(
+      [
+        'payout',
+        'create',
+        '--wallet',
+        wallet,
+        '--amount',
+        '10.00',
+        '--currency',
+        'SLE',
+        '--type',
+        'bank',
+        '--name',
+        'Kept',
+        '--provider',
+        'ecobank',
+        '--account',
+        '111',
+        '--yes',
+      ],
+      { dir },
+    );
+    expect(before.code, before.stderr).toBe(0);
+    const backup = join(dir, 'journal.bak');
+    cpSync(join(dir, 'journal'), backup, { recursive: true });
+    const id = `gone-${randomUUID()}`;
+    await unknownPayout(id);
+    // The journal folder replaced by the older backup: journal.index still names the unknown payout's entry.
+    rmSync(join(dir, 'journal'), { recursive: true });
+    cpSync(backup, join(dir, 'journal'), { recursive: true });
+
+    const r = await payctl(['history', 'reconcile'], { dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).not.toContain('No unknown outcomes in the journal');
+    expect(r.stderr).toContain('1 journal entry was passed over');
+    expect(r.stderr).toContain(`the entry of payout ${id} is missing`);
+
+    const j = await payctl(['history', 'reconcile', '--json'], { dir });
+    expect(j.code, j.stderr).toBe(2);
+    const doc = JSON.parse(j.stdout) as { counts: Record<string, number>; damaged: string[] };
+    expect(doc.counts).toEqual({ accepted: 0, rejected: 0, unknown: 0, damaged: 1 });
+    expect(doc.damaged[0]).toContain(id);
   });
 });
 

@@ -73,7 +73,8 @@ function candidateJson(r: PayoutRecord, marks: string[] | undefined, unchecked: 
   };
 }
 
-export function document(baseUrl: string, results: ReconcileResult[], damaged: readonly string[] = []): Record<string, unknown> {
+/** `damaged`: what is said of each entry passed over (unreadable or missing); `more`: entries passed over beyond those said. */
+export function document(baseUrl: string, results: ReconcileResult[], damaged: readonly string[] = [], more = 0): Record<string, unknown> {
   const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
   return {
     base_url: baseUrl,
@@ -95,8 +96,8 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
         commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.refused ? { made_by: r.refused.madeBy } : r.resume ? { resume: r.resume } : null,
       };
     }),
-    counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown'), damaged: damaged.length },
-    // Entries that could not be read or verified: their outcomes cannot be told (exit 2 when none is unknown).
+    counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown'), damaged: damaged.length + more },
+    // Entries that could not be read or verified, or are missing: their outcomes cannot be told (exit 2 when none is unknown).
     damaged,
   };
 }

@@ -94,6 +94,9 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   }
   // Oldest first: the order they were sent in.
   todo.sort((a, b) => a.t - b.t);
+  // Entries missing: said as passed over, each counted (the first ten named).
+  const missing = opts.payoutId === undefined ? await missingEntries(journal, api.baseUrl) : { said: [], more: 0 };
+  damaged.push(...missing.said);
 
   const results: ReconcileResult[] = [];
   // Answers the journal fails to record are told apart from answers that never came (what to do differs).
@@ -103,7 +106,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   if (opts.payoutId !== undefined && !results.length && resolvedMeanwhile && !deps.signal.aborted) return notUnknown(resolvedMeanwhile, api.baseUrl, deps);
   await closedLater(results, journal, api.baseUrl, deps);
 
-  const left = await sayResults(results, { damaged, elsewhere }, api.baseUrl, deps);
+  const left = await sayResults(results, { damaged, more: missing.more, elsewhere }, api.baseUrl, deps);
   // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
   if (deps.signal.aborted || results.some((r) => r.error === INTERRUPTED)) {
     throw new InterruptedError(
@@ -117,18 +120,34 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
 }
 
 /**
+ * Entries of this base URL the ledger's record of itself names that are gone (Ledger.journalGaps:
+ * deleted, moved aside, a folder restored from an older backup), said as entries passed over:
+ * any may be a payout of unknown outcome, so the run never says "No unknown outcomes" (exit 2).
+ * One line each for the first ten, then one for the rest (`more`: how many more it stands for).
+ */
+async function missingEntries(journal: Ledger, baseUrl: string): Promise<{ said: string[]; more: number }> {
+  const gaps = await journal.journalGaps(baseUrl);
+  if (!gaps?.missing) return { said: [], more: 0 };
+  const said = gaps.payoutIds.map((id) => `the entry of payout ${text(id)} is missing (${GONE})`);
+  const more = gaps.missing - gaps.payoutIds.length;
+  return more > 0 ? { said: [...said, `${more} more entries are missing (${GONE})`], more: more - 1 } : { said, more: 0 };
+}
+
+const GONE = 'journal.index names it: deleted, moved aside or replaced by an older backup';
+
+/**
  * What the run did, after its lines: the --json document, or a count and the batch resumes to
  * run; entries passed over; unknown payouts of other base URLs. Returns how many are still unknown.
  */
 async function sayResults(
   results: ReconcileResult[],
-  { damaged, elsewhere }: { damaged: string[]; elsewhere: Map<string, { shown: string; n: number }> },
+  { damaged, more, elsewhere }: { damaged: string[]; more: number; elsewhere: Map<string, { shown: string; n: number }> },
   baseUrl: string,
   deps: Deps,
 ): Promise<number> {
   const count = (k: ReconcileResult['outcome']) => results.filter((r) => r.outcome === k).length;
   const left = count('unknown');
-  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(baseUrl, results, damaged)) + '\n');
+  if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(baseUrl, results, damaged, more)) + '\n');
   else if (results.length === 0 && damaged.length) deps.log.info(`No unknown outcomes among the journal entries read for ${text(baseUrl)}.`);
   else if (results.length === 0) deps.log.info(`No unknown outcomes in the journal for ${text(baseUrl)}.`);
   else {
@@ -147,9 +166,10 @@ async function sayResults(
       );
   }
   if (damaged.length) {
-    const one = damaged.length === 1;
+    const n = damaged.length + more;
+    const one = n === 1;
     deps.log.warn(
-      `${damaged.length} journal entr${one ? 'y was' : 'ies were'} passed over: ${one ? 'it' : 'they'} could not be read or verified, so ${one ? 'its outcome is' : 'their outcomes are'} not known (${one ? 'it' : 'any'} may be a payout of unknown outcome):`,
+      `${n} journal entr${one ? 'y was' : 'ies were'} passed over: ${one ? 'it' : 'they'} could not be read or verified, or ${one ? 'is' : 'are'} missing, so ${one ? 'its outcome is' : 'their outcomes are'} not known (${one ? 'it' : 'any'} may be a payout of unknown outcome):`,
     );
     for (const m of damaged.slice(0, 5)) deps.log.warn(`  ${text(m)}`);
     if (damaged.length > 5) deps.log.warn(`  and ${damaged.length - 5} more.`);

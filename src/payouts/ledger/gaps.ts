@@ -75,9 +75,10 @@ export class JournalIndex {
    * compare, which is why keys are derived (identity.ts). A line whose entry is missing is
    * counted only when it verifies (others are counted in `unverified`); a line whose entry is
    * there says nothing missing, and is not verified (an HMAC a line: a tenth of a second a
-   * daily total with 20,000 entries).
+   * daily total with 20,000 entries). With `nameOf` (the entry name a payout id has under one base
+   * URL), only missing entries of that base URL count as missing.
    */
-  gaps(): JournalGaps | undefined {
+  gaps(nameOf?: (payoutId: string) => string): JournalGaps | undefined {
     let f: OpenedFile | undefined;
     try {
       f = openRegular(this.#file);
@@ -102,7 +103,7 @@ export class JournalIndex {
           if (seen.has(l.name)) continue;
           seen.add(l.name);
           recorded++;
-          if (!present.has(l.name)) missing.push(l.payoutId);
+          if (!present.has(l.name) && (nameOf === undefined || nameOf(l.payoutId) === l.name)) missing.push(l.payoutId);
         } catch {
           unverified++;
         }

@@ -278,8 +278,11 @@ export interface Ledger {
   byName(name: string): Promise<JournalEntry | undefined>;
   /** Why `body` (and `idempotencyKey`, if given) cannot be sent under an existing entry; undefined when it can. */
   conflict(existing: JournalEntry, body: string, idempotencyKey?: string): JournalConflict | undefined;
-  /** Entries this ledger recorded that are gone (deleted, restored from an older backup); undefined when none is. */
-  journalGaps(): Promise<JournalGaps | undefined>;
+  /**
+   * Entries this ledger recorded that are gone (deleted, restored from an older backup); undefined
+   * when none is. With `baseUrl`, only entries filed under that base URL count as missing.
+   */
+  journalGaps(baseUrl?: string): Promise<JournalGaps | undefined>;
   /** At the end of a batch run: the group of `begin({ log: true })` claims closed, after every write. */
   closeLog(): Promise<void>;
   /**

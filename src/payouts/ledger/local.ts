@@ -321,8 +321,9 @@ export class LocalLedger implements Ledger {
     );
   }
 
-  journalGaps(): Promise<JournalGaps | undefined> {
-    return answered(() => this.#index.gaps());
+  journalGaps(baseUrl?: string): Promise<JournalGaps | undefined> {
+    // An index line names the entry's file, whose name is made of its base URL and payout id.
+    return answered(() => this.#index.gaps(baseUrl === undefined ? undefined : (payoutId) => this.#names.of(baseUrl, payoutId)));
   }
 
   transactionOwner(baseUrl: string, transactionId: string): Promise<string | undefined> {
