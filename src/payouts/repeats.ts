@@ -57,20 +57,23 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
 
 /**
  * Why the repeat guard of a payout typed without --payout-id cannot see every payout this folder
- * sent (undefined when it can): the ledger's record of its entries (journalGaps) names entries
- * that are gone (deleted, moved aside after a "damaged" refusal, a folder restored from an older
- * backup), or could not be read. One of them may be this very payout, and a new payout id would
- * pay it again: payout create refuses (exit 2) unless --allow-repeat says to send it all the same.
+ * sent to `baseUrl` (undefined when it can): the ledger's record of its entries (journalGaps)
+ * names entries of that base URL that are gone (deleted, moved aside after a "damaged" refusal, a
+ * folder restored from an older backup) and were not acknowledged (a payout sent with
+ * --allow-repeat since), or could not be read. One of them may be this very payout, and a new
+ * payout id would pay it again: payout create refuses (exit 2) unless --allow-repeat says to send
+ * it all the same. Entries of other base URLs, and of other profiles of this one, are not told
+ * apart by the record's lines but by the name of their file: only the base URL is.
  */
-export async function blindRepeatGuard(journal: Ledger): Promise<{ said: string; missing: boolean } | undefined> {
-  const gaps = await journal.journalGaps();
+export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promise<{ said: string; missing: boolean } | undefined> {
+  const gaps = await journal.journalGaps(baseUrl, { unacknowledged: true });
   if (!gaps) return undefined;
   if (!gaps.missing) return gaps.unread ? { said: `${gaps.unread} So payctl cannot tell whether this payout repeats one sent before.`, missing: false } : undefined;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   const one = gaps.missing === 1;
   return {
     said:
-      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} ${one ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more} ` +
+      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more} ` +
       `(deleted, moved aside or replaced by an older backup; its signed index, journal.index, names ${one ? 'it' : 'them'}). ` +
       `So payctl cannot tell whether this payout repeats ${one ? 'that one' : 'one of them'}, and a new payout id would pay it again`,
     missing: true,

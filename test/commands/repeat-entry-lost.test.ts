@@ -5,7 +5,9 @@
  * the payout typed again is refused as a repeat; an entry lost with its markers leaves the guard
  * blind, and every payout typed without --payout-id is refused (exit 2, nothing sent), naming the
  * missing entry, until it is put back or --allow-repeat says to send all the same. Before, both
- * were paid a second time, exit 0.
+ * were paid a second time, exit 0. Only payouts to the service of the lost entries are refused,
+ * and a payout sent with --allow-repeat acknowledges them, so later ones are not (before: every
+ * payout of every service refused, for good).
  */
 import { mkdirSync, readdirSync, renameSync, rmSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,8 @@ import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
+/** Another service: a second sandbox, another base URL. */
+const otherCtx = useSandbox();
 const setup = useFreshLogin(ctx);
 
 /** A bank payout from `wallet` of `amount` SLE, without --payout-id, with --yes. */
@@ -108,7 +112,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     let from = ctx.sb.requests().length;
     const r = await payctl(createArgs(wallet, '150.00'), { dir: setup.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`1 entry of this machine's journal is missing: ${first}`);
+    expect(r.stderr).toContain(`1 entry of this machine's journal for ${ctx.sb.baseUrl} is missing: ${first}`);
     expect(r.stderr).toContain('So payctl cannot tell whether this payout repeats that one');
     expect(r.stderr).toContain('Nothing was sent.');
     expect(r.stderr).toContain('Put the missing entries back');
@@ -140,5 +144,47 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     const allowed = await payctl(createArgs(wallet, '150.00', ['--allow-repeat']), { dir: setup.dir });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(heldFrom(ctx.sb, wallet).filter((p) => p.amount_minor === 15000n)).toHaveLength(2);
+  });
+
+  it('entries lost with their markers refuse payouts of their own service only, and one payout sent with --allow-repeat acknowledges them', async () => {
+    const wallet = freshWallet(ctx.sb, '1000.00');
+    expect((await payctl(createArgs(wallet, '40.00'), { dir: setup.dir })).code).toBe(0);
+    const first = onlyPayoutFrom(wallet);
+    moveEntriesAside();
+    rmSync(join(setup.dir, 'journal', 'index'), { recursive: true });
+
+    // Another service (a second sandbox): its payouts are not refused.
+    const otherWallet = freshWallet(otherCtx.sb, '1000.00');
+    const elsewhere = await payctl(createArgs(otherWallet, '41.00', ['--base-url', otherCtx.sb.baseUrl]), {
+      dir: setup.dir,
+      env: { PAYCTL_API_KEY: otherCtx.sb.apiKey },
+    });
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+
+    // This service: refused, the check command printed with the run's base URL.
+    const refused = await payctl(createArgs(wallet, '42.00', ['--base-url', ctx.sb.baseUrl]), { dir: setup.dir });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`is missing: ${first}`);
+    expect(refused.stderr).toContain(`payctl payouts list --base-url ${ctx.sb.baseUrl} --all`);
+
+    // Sent with --allow-repeat: said, and the missing entry acknowledged.
+    const allowed = await payctl(createArgs(wallet, '43.00', ['--allow-repeat']), { dir: setup.dir });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toContain('these missing entries are acknowledged');
+
+    // Later payouts are not refused for it; history still names it.
+    const later = await payctl(createArgs(wallet, '44.00'), { dir: setup.dir });
+    expect(later.code, later.stderr).toBe(0);
+    const history = await payctl(['history'], { dir: setup.dir });
+    expect(history.stderr).toContain(`missing: ${first}`);
+    // A repeat is caught again: the 24-hour guard works once more.
+    const repeat = await payctl(createArgs(wallet, '44.00'), { dir: setup.dir });
+    expect(repeat.code, repeat.stderr).toBe(2);
+    expect(repeat.stderr).toContain('This payout repeats one sent from this machine');
+    expect(
+      heldFrom(ctx.sb, wallet)
+        .map((p) => p.amount_minor)
+        .sort(),
+    ).toEqual([4000n, 4300n, 4400n]);
   });
 });

@@ -7,7 +7,8 @@
  * --allow-repeat or not, and the refusal offers only what settles it: that payout may have been
  * made, and a second one would pay twice (probe 70-T: the refusal offered --allow-repeat to an
  * operator whose terminal had died mid-request, and the service held two payouts). And a guard
- * that cannot see every payout this folder sent (entries of the journal missing) is refused.
+ * that cannot see every payout this folder sent to this service (entries of the journal missing)
+ * is refused, until a payout sent with --allow-repeat acknowledges those entries.
  */
 import { UsageError } from '../../errors.js';
 import { commandLine } from '../../config/command-line.js';
@@ -30,7 +31,10 @@ export async function repeatWarning(c: CreateRun, refuse = false): Promise<strin
   const repeats = await recentRepeats(c.journal, c.api.baseUrl, c.request, now);
   const unknown = repeats.filter(isUnresolved).at(-1);
   if (unknown) await refuseUnknown(c, unknown, now);
-  if (opts.allowRepeat) return undefined;
+  if (opts.allowRepeat) {
+    if (!refuse) await allowBlind(c);
+    return undefined;
+  }
   const repeated = repeats.at(-1);
   // Checked once, before the lock (the record of lost entries does not change between).
   if (!repeated && !refuse) await refuseBlindGuard(c);
@@ -78,10 +82,11 @@ async function refuseUnknown(c: CreateRun, unknown: JournalEntry, now: Date): Pr
 /**
  * A repeat guard that cannot see every payout this folder sent (repeats.ts blindRepeatGuard):
  * refused (exit 2), nothing sent, at a terminal too and in a dry run (a send would be refused),
- * with how to put the entries back or check, and --allow-repeat as the deliberate way on.
+ * with how to put the entries back or check, and --allow-repeat as the deliberate way on (which
+ * acknowledges them: allowBlind).
  */
 async function refuseBlindGuard(c: CreateRun): Promise<void> {
-  const blind = await blindRepeatGuard(c.journal);
+  const blind = await blindRepeatGuard(c.journal, c.api.baseUrl);
   if (!blind) return;
   const back = blind.missing ? 'Put the missing entries back where they were (from a backup, or from where they were moved) and run the same command again.\n' : '';
   throw new UsageError(
@@ -91,4 +96,23 @@ async function refuseBlindGuard(c: CreateRun): Promise<void> {
       `${back ? 'Or c' : 'C'}heck that this payout was not made already: ${commandLine(c.inv, ['payouts', 'list'], ['--all'])} lists what the service made, ${commandLine(c.inv, ['history'])} names the missing entries.\n` +
       'If it is to be sent all the same, as a new payout, add --allow-repeat (a deliberate choice: it also sends a payout that repeats one sent in the last 24 hours).',
   );
+}
+
+/**
+ * --allow-repeat while the guard cannot see entries of this base URL (missing ones not yet
+ * acknowledged): said, and noted so that once the payout is sent they are acknowledged
+ * (acknowledgeLost): later payouts are not refused for them (README "payout create").
+ */
+async function allowBlind(c: CreateRun): Promise<void> {
+  const blind = await blindRepeatGuard(c.journal, c.api.baseUrl);
+  if (!blind?.missing) return;
+  c.lostAllowed = !c.opts.dryRun;
+  c.deps.log.warn(
+    `${blind.said}. --allow-repeat sends it all the same${c.opts.dryRun ? '' : '; once it is sent, these missing entries are acknowledged: later payouts are not refused for them (history still names them)'}.`,
+  );
+}
+
+/** After a payout sent under allowBlind: the missing entries of its base URL acknowledged (Ledger.acknowledgeGaps). */
+export async function acknowledgeLost(c: CreateRun): Promise<void> {
+  if (c.lostAllowed) await c.journal.acknowledgeGaps?.(c.api.baseUrl);
 }

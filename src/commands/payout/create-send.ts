@@ -43,6 +43,8 @@ export interface CreateRun {
   inv: Invocation;
   /** This payout id's journal entry from an earlier run, if any. */
   existing: JournalEntry | undefined;
+  /** Sent with --allow-repeat while journal entries of this base URL are missing: acknowledged once sent (create-repeat.ts). */
+  lostAllowed?: boolean;
 }
 
 /** The journaled payout: its entry, and whether this run journaled it. */

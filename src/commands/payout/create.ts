@@ -35,7 +35,7 @@ import { FLAG_LABELS, fieldsFromOptions } from './fields.js';
 import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { visibleWord } from '../../words.js';
-import { repeatWarning } from './create-repeat.js';
+import { acknowledgeLost, repeatWarning } from './create-repeat.js';
 import { conflictError, journalPayout, refusedAtLogin, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
 
 export interface PayoutCreateOptions {
@@ -110,6 +110,7 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   };
   // A P-2 under P's lock, P checked again there: a --made-by of P at the same time is one or the other.
   const r = replaced ? await sendReplacing(c, replaced, journalAndSend, (x) => x.sent.kind === 'accepted') : await journalAndSend();
+  await acknowledgeLost(c);
   // A rerun of a P-2 whose answer was lost, accepted now: P is not made either.
   if (r.sent.kind === 'accepted') await recordReplaced(c.journal, r.journaled.entry, deps);
   return reportOutcome(c, r.journaled, r.sent);

@@ -3,7 +3,8 @@
  * `<config>/journal.index`, beside the journal folder (so deleting the folder leaves it), one
  * line per entry made, its name and payout id with an HMAC made with the journal key. Lost
  * entries (journalGaps) are warned of, and stop `payout create` without --payout-id, whose
- * repeat guard cannot see them (repeats.ts blindRepeatGuard).
+ * repeat guard cannot see them (repeats.ts blindRepeatGuard), until a payout is sent with
+ * --allow-repeat: that acknowledges them, a line each (`acknowledged`, signed too).
  */
 import { closeSync, constants, fstatSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
@@ -28,6 +29,24 @@ function appendOnly(file: string): number {
 /** What an index line's HMAC covers. */
 const signedText = (name: string, payoutId: string) => `payctl-journal-index-v1\n${name}\n${payoutId}`;
 
+/** What the HMAC of a line acknowledging a missing entry covers (acknowledge). */
+const ackText = (name: string, payoutId: string) => `payctl-journal-index-ack-v1\n${name}\n${payoutId}`;
+
+/** The index as read (JournalIndex #read): the missing entries by name, and the names acknowledged missing. */
+interface IndexRead {
+  missing: Map<string, string>;
+  acknowledged: Set<string>;
+  recorded: number;
+  unverified: number;
+  unread?: string;
+}
+
+/** Which missing entries count: of one base URL (`nameOf`: the name a payout id has under it), and not acknowledged. */
+export interface GapsFilter {
+  nameOf?: (payoutId: string) => string;
+  unacknowledged?: boolean;
+}
+
 export class JournalIndex {
   readonly #file: string;
   readonly #names: EntryNames;
@@ -48,8 +67,25 @@ export class JournalIndex {
    * nothing more.
    */
   note(name: string, payoutId: string): void {
+    this.#append(JSON.stringify({ name, payoutId, mac: this.#mac.of(signedText(name, payoutId)) }) + '\n');
+  }
+
+  /**
+   * Acknowledges the entries of `filter` missing now (a payout sent with --allow-repeat after
+   * the repeat guard said they are gone): a signed line each, so that the guard no longer
+   * refuses for them (GapsFilter.unacknowledged). They are still missing for everything else.
+   * Returns how many were acknowledged.
+   */
+  acknowledge(filter: GapsFilter): number {
+    const read = this.#read({ ...filter, unacknowledged: true });
+    if (!read) return 0;
+    for (const [name, payoutId] of read.missing) this.#append(JSON.stringify({ acknowledged: name, payoutId, mac: this.#mac.of(ackText(name, payoutId)) }) + '\n');
+    return read.missing.size;
+  }
+
+  /** A line appended; a failure to append is passed over (a loss unnoticed, a loss not acknowledged). */
+  #append(line: string): void {
     try {
-      const line = JSON.stringify({ name, payoutId, mac: this.#mac.of(signedText(name, payoutId)) }) + '\n';
       const fd = this.#fd ?? appendOnly(this.#file);
       try {
         writeSync(fd, line);
@@ -75,37 +111,47 @@ export class JournalIndex {
    * compare, which is why keys are derived (identity.ts). A line whose entry is missing is
    * counted only when it verifies (others are counted in `unverified`); a line whose entry is
    * there says nothing missing, and is not verified (an HMAC a line: a tenth of a second a
-   * daily total with 20,000 entries). With `nameOf` (the entry name a payout id has under one base
-   * URL), only missing entries of that base URL count as missing.
+   * daily total with 20,000 entries). With `filter`, only the missing entries it says count.
    */
-  gaps(nameOf?: (payoutId: string) => string): JournalGaps | undefined {
+  gaps(filter: GapsFilter = {}): JournalGaps | undefined {
+    const read = this.#read(filter);
+    if (!read || (!read.missing.size && !read.unread)) return undefined;
+    const missing = [...read.missing.values()];
+    const { recorded, unverified, unread } = read;
+    return { missing: missing.length, recorded, payoutIds: missing.slice(0, 10), unverified, ...(unread ? { unread } : {}) };
+  }
+
+  /** The index read to its end (or where it stops); undefined when there is none, or it cannot be read. */
+  #read(filter: GapsFilter): IndexRead | undefined {
     let f: OpenedFile | undefined;
     try {
       f = openRegular(this.#file);
     } catch (err) {
-      return err instanceof RefusedFile
-        ? { missing: 0, recorded: 0, payoutIds: [], unverified: 0, unread: `The payout journal's index ${this.#file} ${err.why}.` }
-        : undefined;
+      if (!(err instanceof RefusedFile)) return undefined;
+      return { missing: new Map(), acknowledged: new Set(), recorded: 0, unverified: 0, unread: `The payout journal's index ${this.#file} ${err.why}.` };
     }
     if (!f) return undefined;
     const present = this.#present();
-    let recorded = 0;
-    let unverified = 0;
-    const missing: string[] = [];
+    const out: IndexRead = { missing: new Map(), acknowledged: new Set(), recorded: 0, unverified: 0 };
     const seen = new Set<string>();
     const take = (lines: Buffer) => {
       for (const text of lines.toString('utf8').split('\n')) {
         if (!text) continue;
         try {
-          const l = JSON.parse(text) as { name?: unknown; payoutId?: unknown; mac?: unknown };
+          const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; payoutId?: unknown; mac?: unknown };
+          if (typeof l.acknowledged === 'string' && typeof l.payoutId === 'string' && typeof l.mac === 'string') {
+            if (!this.#mac.matches(ackText(l.acknowledged, l.payoutId), l.mac)) throw new Error('not verified');
+            out.acknowledged.add(l.acknowledged);
+            continue;
+          }
           if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
           if (!present.has(l.name) && !this.#mac.matches(signedText(l.name, l.payoutId), l.mac)) throw new Error('not verified');
           if (seen.has(l.name)) continue;
           seen.add(l.name);
-          recorded++;
-          if (!present.has(l.name) && (nameOf === undefined || nameOf(l.payoutId) === l.name)) missing.push(l.payoutId);
+          out.recorded++;
+          if (!present.has(l.name) && (filter.nameOf === undefined || filter.nameOf(l.payoutId) === l.name)) out.missing.set(l.name, l.payoutId);
         } catch {
-          unverified++;
+          out.unverified++;
         }
       }
     };
@@ -119,9 +165,9 @@ export class JournalIndex {
     } finally {
       closeSync(f.fd);
     }
-    const unread = stopped && `The payout journal's index ${this.#file} ${stopped}.`;
-    if (!missing.length && !unread) return undefined;
-    return { missing: missing.length, recorded, payoutIds: missing.slice(0, 10), unverified, ...(unread ? { unread } : {}) };
+    if (stopped) out.unread = `The payout journal's index ${this.#file} ${stopped}.`;
+    if (filter.unacknowledged) for (const name of out.acknowledged) out.missing.delete(name);
+    return out;
   }
 
   /** The names in the journal folder (none when it is gone). */

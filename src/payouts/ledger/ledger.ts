@@ -280,9 +280,16 @@ export interface Ledger {
   conflict(existing: JournalEntry, body: string, idempotencyKey?: string): JournalConflict | undefined;
   /**
    * Entries this ledger recorded that are gone (deleted, restored from an older backup); undefined
-   * when none is. With `baseUrl`, only entries filed under that base URL count as missing.
+   * when none is. With `baseUrl`, only entries filed under that base URL count as missing; with
+   * `unacknowledged`, not those acknowledged by `acknowledgeGaps`.
    */
-  journalGaps(baseUrl?: string): Promise<JournalGaps | undefined>;
+  journalGaps(baseUrl?: string, opts?: { unacknowledged?: boolean }): Promise<JournalGaps | undefined>;
+  /**
+   * Records that the entries of `baseUrl` missing now are known to be gone (a payout sent with
+   * --allow-repeat after the repeat guard named them): the guard no longer refuses for them.
+   * Returns how many. Only a store that can lose entries has it.
+   */
+  acknowledgeGaps?(baseUrl: string): Promise<number>;
   /** At the end of a batch run: the group of `begin({ log: true })` claims closed, after every write. */
   closeLog(): Promise<void>;
   /**

@@ -321,9 +321,13 @@ export class LocalLedger implements Ledger {
     );
   }
 
-  journalGaps(baseUrl?: string): Promise<JournalGaps | undefined> {
+  journalGaps(baseUrl?: string, opts: { unacknowledged?: boolean } = {}): Promise<JournalGaps | undefined> {
     // An index line names the entry's file, whose name is made of its base URL and payout id.
-    return answered(() => this.#index.gaps(baseUrl === undefined ? undefined : (payoutId) => this.#names.of(baseUrl, payoutId)));
+    return answered(() => this.#index.gaps({ ...opts, ...(baseUrl === undefined ? {} : { nameOf: (payoutId) => this.#names.of(baseUrl, payoutId) }) }));
+  }
+
+  acknowledgeGaps(baseUrl: string): Promise<number> {
+    return answered(() => this.#index.acknowledge({ nameOf: (payoutId) => this.#names.of(baseUrl, payoutId) }));
   }
 
   transactionOwner(baseUrl: string, transactionId: string): Promise<string | undefined> {
