@@ -8,7 +8,8 @@
  * Caught within one batch: a row still to send (no entry of its own) whose wallet, account (as
  * compared: identity.ts comparedAccount, so an account re-typed `4410-0012-34` is caught too),
  * amount and currency (identity.ts, repeatKey) are those of a payout the batch sent before
- * (accepted, or of unknown outcome) that no row of the file is any more is most likely that
+ * (accepted and not known to have settled Failed, or of unknown outcome: one refused or settled
+ * Failed paid nobody) that no row of the file is any more is most likely that
  * payout, changed. A row is the payout of its payout_id when the file gives one, else of the
  * id made from what it pays: so a payout_id changed since is caught too (a spreadsheet that
  * saves "00451" as the number 451; ids made by a formula from the row's place, then the file
@@ -37,7 +38,7 @@ import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFi
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
-import { byRepeatKeys, countsForOtherBatches, paidWording, REPEAT_WINDOW_MS, shortTime } from './repeats.js';
+import { byRepeatKeys, countsForOtherBatches, paidWording, REPEAT_WINDOW_MS, settledFailed, shortTime } from './repeats.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 import { describeChange, differences, onlyNormalization, readBody, type BodyCells } from './changed-cells.js';
 import { formatAmount } from '../money/amount.js';
@@ -164,7 +165,8 @@ export class ChangedRows {
     const { journal, baseUrl, run } = this;
     const keys = repeatKeys(r.request);
     const recent = (since: Date) => byRepeatKeys(keys, (k) => journal.findRecentBatchRows(baseUrl, k, since));
-    const candidate = (e: JournalEntry) => countsForOtherBatches(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
+    // A payout refused, or known to have settled Failed, paid nobody: the row changed since pays once.
+    const candidate = (e: JournalEntry) => countsForOtherBatches(e) && !settledFailed(e) && e.payoutId !== r.request.payoutId && !file.has(e.payoutId);
     let sent =
       (await byRepeatKeys(keys, (k) => journal.findInBatch(baseUrl, k, this.#own))).filter(candidate).at(-1) ??
       (await this.#amountChanged(r.request, candidate)) ??
@@ -232,7 +234,7 @@ export class ChangedRows {
    * pay the row again, so the refusal does not offer one.
    */
   async #retriedBy(r: CheckedRow, sent: JournalEntry): Promise<boolean> {
-    const failed = (e: JournalEntry) => e.outcome?.kind === 'rejected' || (e.outcome?.kind === 'accepted' && e.outcome.payoutStatus?.toLowerCase() === 'failed');
+    const failed = (e: JournalEntry) => e.outcome?.kind === 'rejected' || settledFailed(e);
     if (failed(sent)) return false;
     const own = await this.journal.find(this.baseUrl, 'fingerprint', r.fingerprint ?? payoutFingerprint(r.request));
     return own.some((e) => e.payoutId !== sent.payoutId && failed(e) && e.createdAt <= sent.createdAt);

@@ -43,6 +43,11 @@ export function countsForOtherBatches(e: JournalEntry): boolean {
   return countsAsSent(e) && !(e.outcome?.kind === 'not-made' && e.batch?.id === DEFAULT_BATCH_ID);
 }
 
+/** A payout accepted and known to have settled Failed (the journal has its status, noted by a read): it paid nobody. */
+export function settledFailed(e: JournalEntry): boolean {
+  return e.outcome?.kind === 'accepted' && e.outcome.payoutStatus?.toLowerCase() === 'failed';
+}
+
 /**
  * `payout create`: payouts with this one's repeat key (same wallet, account as compared, amount
  * and currency) journaled in the 24 hours before `now` (the ledger's: Ledger.now, the clock that

@@ -113,6 +113,8 @@ describe('payout batch status --failed-out: a retry corrected in review, then pa
       const retry = printedRetry(first);
       expect((await run(pcfg.dir, [...retry, '--yes'])).code).toBe(0);
       expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+      // The retry settled (a retry still Pending is not said to have paid: batch-status-retry-failed.test.ts).
+      expect((await run(pcfg.dir, ['payout', 'batch', 'status', work.file('f1.report.csv'), '--wait', '--wait-timeout', '30'])).code).toBe(0);
 
       const second = await run(pcfg.dir, ['payout', 'batch', 'status', report, '--failed-out', work.file('f2.csv')]);
       expect(second.stderr).toContain('Row 2 Failed, but what it pays was paid since by retry payout ');

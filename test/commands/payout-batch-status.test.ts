@@ -220,7 +220,8 @@ describe('payout batch status: rejected rows, to send as new payouts once the ca
     expect(posts.map((p) => (JSON.parse(p.body) as { amount: number }).amount)).toEqual([80]);
 
     // A day on, the status again with another file: the row was paid by the retry, so it is not
-    // written again (before: written, and its printed command paid it a second time).
+    // written again (before: written, and its printed command paid it a second time). A day on, the retry settled.
+    expect((await run(cfgFast, ['payout', 'batch', 'status', work.file('ins.rejected.report.csv'), '--wait', '--wait-timeout', '30'])).code).toBe(0);
     const next = await run(cfgFast, ['payout', 'batch', 'status', work.file('ins.report.csv'), '--failed-out', work.file('day2.csv')]);
     expect(next.stderr).toContain('Row 3 was rejected, but what it pays was paid since (payout ');
     expect(next.stderr).toContain('No Failed or rejected rows to send again:');

@@ -5,7 +5,8 @@
  * else the journal's; a row with neither says so) with payouts/settle.ts (the one polling
  * loop; reads retry through the client's engine), `--concurrency` at once; the
  * report is rewritten in place atomically with status, failure_reason and settled_at.
- * Exit: 0 all Successful, 1 some Failed, 4 some rows unread or in a status word payctl does not know, 5 some Pending.
+ * Exit: 0 all Successful, 1 some Failed, 4 some rows unread or in a status word payctl does not know, 5 some Pending
+ * (or left out of --failed-out for a payout sent since whose settlement is not known yet: failed-out-paid.ts).
  * `run` reads as its steps (StatusRun): the report and --failed-out checked, each accepted row's
  * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
  * found printed, and the advice with the commands to run next (docs/architecture.md, "Printed commands").
@@ -13,7 +14,6 @@
 import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { AuthError, ConfigError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
-import { fingerprintOfBody } from '../../payouts/sent-body.js';
 import { noteSettled, waitForSettled } from '../../payouts/settle.js';
 import {
   batchFileRow,
@@ -32,7 +32,8 @@ import {
 } from '../../payouts/batch-status.js';
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { checkFailedOut, failedOutFormat, retryBatchId } from './batch-commands.js';
-import { PaidSinceCheck, paidSinceSaid, type PaidSince } from './failed-out-paid.js';
+import { leftOutSaid, PaidSinceCheck, type PaidSince } from './failed-out-paid.js';
+import { pool } from './concurrency.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
@@ -52,25 +53,6 @@ export interface BatchStatusOptions {
   wait?: boolean;
   waitTimeout?: number;
   failedOut?: string;
-}
-
-/** Runs `fn` on each item, `n` at a time; the first error stops new ones and is thrown. */
-async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (!failed && next < items.length) {
-        const item = items[next++]!;
-        try {
-          await fn(item);
-        } catch (err) {
-          failed = true;
-          throw err;
-        }
-      }
-    }),
-  );
 }
 
 export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number> {
@@ -125,6 +107,8 @@ class StatusRun {
   readonly noTransaction = new Set<number>();
   readonly inv: Invocation;
   #paid: PaidSinceCheck | undefined;
+  /** Rows left out of --failed-out as a payout sent since may pay them, its settlement not known yet (exit 5, as Pending). */
+  unsettled = 0;
 
   constructor(
     readonly opts: BatchStatusOptions,
@@ -239,9 +223,10 @@ class StatusRun {
       const row = o?.kind === 'rejected' ? rowOfBody(entry!.body) : undefined;
       const paid = entry && row ? await this.#paidSince(entry) : undefined;
       if (entry && row && !paid) out.push({ i, row, entry });
+      else if (paid) this.#leftOut(`Row ${sanitizeInline(e.row)} was rejected, `, paid);
       else
         this.deps.log.warn(
-          `Row ${sanitizeInline(e.row)} was rejected, but ${paid ? `what it pays was paid since ${paidSinceSaid(paid)}` : `this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}`}: it is not written to ${this.opts.failedOut}.`,
+          `Row ${sanitizeInline(e.row)} was rejected, but this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}: it is not written to ${this.opts.failedOut}.`,
         );
     }
     return out;
@@ -253,17 +238,28 @@ class StatusRun {
     for (const f of failed) {
       const entry = this.entries.get(f.i);
       const paid = entry ? await this.#paidSince(entry) : undefined;
-      if (paid)
-        this.deps.log.warn(`Row ${sanitizeInline(f.e.row)} Failed, but what it pays was paid since ${paidSinceSaid(paid)}: it is not written to ${this.opts.failedOut}.`);
+      if (paid) this.#leftOut(`Row ${sanitizeInline(f.e.row)} Failed, `, paid);
       else out.push(f);
     }
     return out;
   }
 
+  /** A row left out of --failed-out as `p` paid it, or may (its settlement not known yet), said. */
+  #leftOut(row: string, p: PaidSince): void {
+    if (!p.paid) this.unsettled++;
+    this.deps.log.warn(row + leftOutSaid(p, this.opts.failedOut ?? '', this.inv));
+  }
+
   /** Whether what `entry` pays was paid since, by another payout or a retry of this report (failed-out-paid.ts). */
   #paidSince(entry: JournalEntry): Promise<PaidSince | undefined> {
-    this.#paid ??= new PaidSinceCheck(this.journal, this.api.baseUrl, this.report.path, this.batchId ?? DEFAULT_BATCH_ID, this.deps.clock.now());
-    return this.#paid.of(entry);
+    return this.#paidCheck().of(entry);
+  }
+
+  /** The run's PaidSinceCheck, made on first need. */
+  #paidCheck(): PaidSinceCheck {
+    const { deps } = this;
+    const reader = { api: this.api, clock: deps.clock, signal: deps.signal };
+    return (this.#paid ??= new PaidSinceCheck(this.journal, this.api.baseUrl, this.report.path, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), reader));
   }
 
   /** The Failed rows, and the rejected ones, as a new batch file at `failedOut`, in the report's order; the command that sends it. */
@@ -286,16 +282,9 @@ class StatusRun {
         `Cannot write --failed-out ${opts.failedOut}: ${code === 'EEXIST' ? 'it already exists (payctl never overwrites it)' : (err as Error).message}. The report was updated.`,
       );
     }
-    // What the rows pay: a retry batch that holds any of them is not this retry's (retryBatchId).
-    const paying = new Set<string>();
-    for (const e of [...failed.map(({ i }) => this.entries.get(i)), ...rejected.map((r) => r.entry)]) {
-      const fp = e && (e.fingerprint ?? fingerprintOfBody(e.body));
-      if (fp) paying.add(fp);
-    }
-    const id = await retryBatchId(this.report.path, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), async (b) => {
-      if (!(await this.journal.batchSent(this.api.baseUrl, b))) return false;
-      return (await this.journal.batchRows(this.api.baseUrl, { id: b })).some((e) => paying.has(e.fingerprint ?? fingerprintOfBody(e.body) ?? ''));
-    });
+    // What the rows pay: a retry batch that holds any of them (all the same, or as a retry corrected in review) is not this retry's (retryBatchId).
+    const paying = [...failed.map(({ i }) => this.entries.get(i)), ...rejected.map((r) => r.entry)].filter((e) => e !== undefined);
+    const id = await retryBatchId(this.report.path, this.batchId ?? DEFAULT_BATCH_ID, deps.clock.now(), (b) => this.#paidCheck().holds(b, paying));
     return commandLine(this.inv, ['payout', 'batch'], [fileOperand(failedOut), '--batch-id', id]);
   }
 
@@ -350,7 +339,7 @@ class StatusRun {
     return out;
   }
 
-  /** What to do next, on stderr, and the exit code: 4 some rows unread or in a word payctl does not know, 5 some Pending, 1 some Failed. */
+  /** What to do next, on stderr, and the exit code: 4 some rows unread or in a word payctl does not know, 5 some Pending (or some left out of --failed-out unsettled), 1 some Failed. */
   advise(path: string, f: Found, failedOut: string | undefined, retry: string | undefined, written = { failed: f.failed.length, rejected: 0 }): number {
     const { deps, opts } = this;
     const { failed, unread, pendingRows } = f;
@@ -382,10 +371,8 @@ class StatusRun {
       return ExitCode.unknown;
     }
     if (this.unknown.length || f.oddWords.length) return ExitCode.unknown;
-    if (pendingRows) {
-      deps.log.warn(`${plural(pendingRows, 'payout is', 'payouts are')} still Pending. Wait for ${pendingRows === 1 ? 'it' : 'them'} with:\n  ${again}`);
-      return ExitCode.pending;
-    }
+    if (pendingRows) deps.log.warn(`${plural(pendingRows, 'payout is', 'payouts are')} still Pending. Wait for ${pendingRows === 1 ? 'it' : 'them'} with:\n  ${again}`);
+    if (pendingRows || this.unsettled) return ExitCode.pending;
     return failed.length ? ExitCode.failed : ExitCode.ok;
   }
 }

@@ -8,28 +8,53 @@
  * compared), or the same name when the account was corrected. The tool asks the operator to
  * review the file it writes, and a review corrects cells (a note's typo, the account a
  * provider did not find): the retry that paid is still the row's. A payout refused, or settled
- * Failed, paid nobody and does not count.
+ * Failed, paid nobody and does not count. A payout counts as paying only when its settled status
+ * is known Successful: the journal's (a status read noted it), else read from the service now,
+ * once (payouts/settle.ts, as batch status reads its rows, and noted). One whose settlement is
+ * not known yet (Pending, unread, of unknown outcome) is not said to have paid: the row is still
+ * left out (sent again, it may be paid twice), said with the command that checks that payout.
+ * Also whether a retry batch holds one of the rows a --failed-out file is written with (the
+ * next retry then gets a batch id of its own: batch-commands.ts retryBatchId).
  */
 import { bodyDifferences, describeChange, readBody, type Change } from '../../payouts/changed-cells.js';
 import { comparedAccount, comparedName } from '../../payouts/identity.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { countsAsSent } from '../../payouts/repeats.js';
 import { fingerprintOfBody } from '../../payouts/sent-body.js';
+import { noteSettled, waitForSettled, type SettleApi } from '../../payouts/settle.js';
+import { AuthError, ConfigError, InterruptedError } from '../../errors.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
+import { sanitizeInline } from '../../output/sanitize.js';
+import type { Clock } from '../../clock.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
 import { retryBatchIdsOn } from './batch-commands.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The payout that paid a row since, and the cells in which it differs from the row (none: it paid all the same). */
+/**
+ * The payout that paid a row since (`paid`), or was sent since to pay it and is not known to have
+ * paid yet (`status`: what is known of it, "still Pending"), and the cells in which it differs
+ * from the row (none: it pays all the same).
+ */
 export interface PaidSince {
   entry: JournalEntry;
   changes: Change[];
+  paid: boolean;
+  status: string;
 }
 
-/** A payout that paid: not refused, and not settled Failed (a retry that failed paid nobody either). */
-function paid(o: JournalEntry): boolean {
-  return countsAsSent(o) && !(o.outcome?.kind === 'accepted' && o.outcome.payoutStatus?.toLowerCase() === 'failed');
+/** How the service is read for a payout's settled status. */
+export interface StatusReader {
+  api: SettleApi;
+  clock: Clock;
+  signal?: AbortSignal | undefined;
+}
+
+/** "Successful" or "Failed" when `s` says a payout settled so (in any letter case). */
+function settledWord(s: string | undefined): 'Successful' | 'Failed' | undefined {
+  const l = s?.toLowerCase();
+  return l === 'successful' ? 'Successful' : l === 'failed' ? 'Failed' : undefined;
 }
 
 /** Whether `o` pays what `row` paid (wallet, amount, currency) to the same payee: the same account as compared, or the same name. */
@@ -43,9 +68,10 @@ function samePayment(o: JournalEntry, row: JournalEntry): boolean {
   return account || name;
 }
 
-/** The rows of the report's retry batches, each batch read once a run. */
+/** The rows of the report's retry batches, each batch read once a run, and the settled status of the payouts that may pay a row. */
 export class PaidSinceCheck {
   readonly #batches = new Map<string, Promise<JournalEntry[] | undefined>>();
+  readonly #statuses = new Map<string, Promise<string>>();
 
   /** `report`: the report's absolute path; `batchId`: its batch's; `now`: the run's clock (the retry ids' dates are its). */
   constructor(
@@ -54,18 +80,70 @@ export class PaidSinceCheck {
     readonly report: string,
     readonly batchId: string,
     readonly now: Date,
+    readonly reader: StatusReader,
   ) {}
 
-  /** The payout that paid `row`'s payment since it was journaled, if any (see above). */
+  /**
+   * The payout that paid `row`'s payment since it was journaled, if any (see above); else one
+   * sent since to pay it whose settlement is not known yet, if any (`paid` false).
+   */
   async of(row: JournalEntry): Promise<PaidSince | undefined> {
-    const later = (o: JournalEntry) => o.payoutId !== row.payoutId && paid(o) && o.createdAt >= row.createdAt;
+    const later = (o: JournalEntry) => o.payoutId !== row.payoutId && countsAsSent(o) && o.createdAt >= row.createdAt;
+    const found: Array<Pick<PaidSince, 'entry' | 'changes'>> = [];
     const fingerprint = row.fingerprint ?? fingerprintOfBody(row.body);
-    if (fingerprint) {
-      const same = (await this.journal.find(this.baseUrl, 'fingerprint', fingerprint).catch(() => [])).find(later);
-      if (same) return { entry: same, changes: [] };
+    if (fingerprint)
+      for (const o of (await this.journal.find(this.baseUrl, 'fingerprint', fingerprint).catch(() => [])).filter(later)) found.push({ entry: o, changes: [] });
+    for (const o of await this.#retries(row.createdAt)) if (later(o) && samePayment(o, row)) found.push({ entry: o, changes: bodyDifferences(row.body, o.body) });
+    let unsettled: PaidSince | undefined;
+    for (const f of found) {
+      const status = await this.#statusOf(f.entry);
+      if (status === 'Successful') return { ...f, paid: true, status };
+      if (status !== 'Failed') unsettled ??= { ...f, paid: false, status };
     }
-    for (const o of await this.#retries(row.createdAt)) if (later(o) && samePayment(o, row)) return { entry: o, changes: bodyDifferences(row.body, o.body) };
-    return undefined;
+    return unsettled;
+  }
+
+  /** Whether retry batch `id` was sent and holds a payout that pays what one of `rows` pays (all the same, or as its retry: samePayment). */
+  async holds(id: string, rows: readonly JournalEntry[]): Promise<boolean> {
+    const sent = await this.#rows(id);
+    if (!sent) return false;
+    const fp = (e: JournalEntry) => e.fingerprint ?? fingerprintOfBody(e.body);
+    return sent.some((o) => rows.some((r) => (fp(o) !== undefined && fp(o) === fp(r)) || samePayment(o, r)));
+  }
+
+  /**
+   * What is known of payout `e`'s settlement: "Successful" or "Failed" (the journal's, else read
+   * now and noted), else what is known ("still Pending", "its outcome is unknown"). Read once a run.
+   */
+  #statusOf(e: JournalEntry): Promise<string> {
+    let status = this.#statuses.get(e.payoutId);
+    if (!status) {
+      status = this.#read(e);
+      this.#statuses.set(e.payoutId, status);
+    }
+    return status;
+  }
+
+  async #read(e: JournalEntry): Promise<string> {
+    const o = e.outcome;
+    if (o?.kind === 'unknown') return 'its outcome is unknown';
+    if (o?.kind !== 'accepted') return 'journaled, not sent yet';
+    const known = settledWord(o.payoutStatus);
+    if (known) return known;
+    if (!o.transactionId) return 'accepted, with no transaction id to read it by';
+    const { api, clock, signal } = this.reader;
+    try {
+      const r = await waitForSettled(api, { transactionId: o.transactionId, payoutId: e.payoutId, entry: e }, { clock, signal, timeoutMs: 0 });
+      if (r.kind === 'unread') throw r.error;
+      if (r.kind === 'settled') {
+        await noteSettled(this.journal, this.baseUrl, e.payoutId, r.status);
+        return r.status;
+      }
+      return `accepted, still ${sanitizeInline(r.status)}`;
+    } catch (err) {
+      if (err instanceof AuthError || err instanceof InterruptedError || err instanceof ConfigError) throw err;
+      return `accepted, its status could not be read: ${sanitizeInline((err as Error).message)}`;
+    }
   }
 
   /**
@@ -99,10 +177,28 @@ export class PaidSinceCheck {
   }
 }
 
-/** The payout that paid a row since, as said: `(payout X)`, or for a retry whose cells differ, which retry and how it differs. */
+/** The payout that paid a row since (or was sent to), as said: `(payout X)`, or for a retry whose cells differ, which retry and how it differs. */
 export function paidSinceSaid(p: PaidSince): string {
   if (!p.changes.length) return `(payout ${p.entry.payoutId})`;
   const cells = p.changes.map((c) => c.column).join('/');
   const said = p.changes.map((c) => `${c.column} ${describeChange(c)}`).join(', ');
   return `by retry payout ${p.entry.payoutId} in batch "${text(p.entry.batch?.id ?? '')}", its ${cells} changed: ${text(said)}`;
+}
+
+/**
+ * Why a row is left out of --failed-out (`file`), after "Row N Failed, " or "Row N was rejected,
+ * ": paid since by `p`, or sent again since by `p`, not known to have paid yet, with the command
+ * that checks that payout (once it settled Failed, the same --failed-out writes the row).
+ */
+export function leftOutSaid(p: PaidSince, file: string, inv: Invocation): string {
+  if (p.paid) return `but what it pays was paid since ${paidSinceSaid(p)}: it is not written to ${file}.`;
+  const o = p.entry.outcome;
+  const check =
+    o?.kind === 'accepted' && o.transactionId
+      ? commandLine(inv, ['payout', 'get'], [o.transactionId, '--wait'])
+      : commandLine(inv, ['history', 'reconcile'], ['--payout-id', p.entry.payoutId]);
+  return (
+    `and what it pays was sent again since ${paidSinceSaid(p)}; that payout is not known to have paid (${p.status}): it is not written to ${file} ` +
+    `(sent again, it may be paid twice). Check it with: ${check}\nIf it settled Failed (it paid nobody), run this command again: the row is written then.`
+  );
 }
