@@ -24,6 +24,7 @@ import { differingCopyText, listPages, MAX_PER_PAGE, repeatNotes, type Differing
 import type { SummaryFilters } from '../output/summary.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { parseNumbersAsWritten } from '../service/exact-json.js';
+import { commandLine, invocationOf } from '../config/command-line.js';
 
 export interface SummaryOptions {
   from?: string;
@@ -70,12 +71,27 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
  * the totals, so none is picked; the list is unreadable (exit 1), as a list that pages without
  * progress is (probe 70-S, finding 6: the first copy was counted, the other dropped unsaid).
  */
-function contradicts(differing: DifferingCopy[]): ApiError {
+function contradicts(differing: DifferingCopy[], listAll: string): ApiError {
   const said = differing.slice(0, 3).map(differingCopyText).join('; ');
   const more = differing.length > 3 ? `; and ${differing.length - 3} more` : '';
   return new ApiError(`The list of payouts contradicts itself: ${said}${more}. A summary would depend on which copy is counted.`, {
-    hint: 'Payouts that settle, or are made, while the list is read can do this (a batch running): compute the summary again when that is done. `payctl payouts list --all` lists the first copies and names each payout whose copies differ.',
+    hint: `Payouts that settle, or are made, while the list is read can do this (a batch running): compute the summary again when that is done. \`${listAll}\` lists the first copies and names each payout whose copies differ.`,
   });
+}
+
+/**
+ * `payctl payouts list ... --all` with this run's filters and environment (profile, base URL,
+ * time limit: commandLine): the same payouts, as printed for a person to run.
+ */
+function listAllCommand(opts: SummaryOptions, deps: Deps): string {
+  const given: Array<[string, string | undefined]> = [
+    ['--wallet', opts.wallet],
+    ['--currency', opts.currency],
+    ['--from', opts.from],
+    ['--to', opts.to],
+  ];
+  const filters = given.flatMap(([flag, value]) => (value === undefined ? [] : [flag, value]));
+  return commandLine(invocationOf(deps.globals, deps.env), ['payouts', 'list'], [...filters, '--all']);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -102,7 +118,7 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
     })) {
       shifted += page.shifted;
       repeated += page.repeated;
-      if (page.differing.length) throw contradicts(page.differing);
+      if (page.differing.length) throw contradicts(page.differing, listAllCommand(opts, deps));
       for (const r of page.records) {
         tally.listed++;
         if (keep(r)) tally.add(r, recordStatus(r));

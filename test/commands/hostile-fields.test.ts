@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
 import { configDir, hostile, hostileProfile, json, useHostileCleanups } from '../helpers/hostile.js';
+import { shellSplit } from '../helpers/pty.js';
 
 useHostileCleanups();
 
@@ -99,6 +100,7 @@ describe('a payout listed twice with different contents (probe 70-S, finding 6)'
     '2': [record(4, { amount: '999.00', total_amount: '999.10', status: 'failed' }), record(5, { status: 'failed' }), record(6), record(7), record(8)],
     '3': [record(9), record(9, { amount: '999.00', total_amount: '999.10', currency: 'NGN' }), record(6), record(10)],
   };
+  let baseUrl = '';
   async function paged() {
     const h = await hostile((req, res) => {
       const u = new URL(req.url ?? '/', 'http://x');
@@ -108,6 +110,7 @@ describe('a payout listed twice with different contents (probe 70-S, finding 6)'
     });
     const dir = configDir();
     hostileProfile(dir, h);
+    baseUrl = h.baseUrl;
     return dir;
   }
 
@@ -136,6 +139,18 @@ describe('a payout listed twice with different contents (probe 70-S, finding 6)'
       );
       expect(r.stderr).toContain('compute the summary again when that is done');
     }
+  });
+
+  it("the refusal's `payouts list --all` carries the run's --base-url, --timeout and filters: it lists the same payouts", async () => {
+    const dir = await paged();
+    const r = await payctl(['summary', '--currency', 'SLE', '--from', '2020-01-01', '--base-url', baseUrl, '--timeout', '7'], { dir });
+    expect(r.code, r.stderr).toBe(1);
+    // Before: `payctl payouts list --all`, which lists the default profile's service, unfiltered.
+    const listed = r.stderr.match(/`(payctl payouts list [^`]*)`/)?.[1];
+    expect(listed, r.stderr).toBe(`payctl payouts list --base-url ${baseUrl} --timeout 7 --currency SLE --from 2020-01-01 --all`);
+    const again = await payctl(shellSplit(listed!).slice(1), { dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`payout ${id(4)} came again with another amount and status`);
   });
 });
 
