@@ -174,14 +174,18 @@ const WRITTEN_FORMAT = /\.(csv|jsonl|ndjson|json)$/i;
  * Why payctl would not write a report (or a batch file: `what`) at the path `flag` names: one
  * whose name ends in neither .csv nor .jsonl ("jul.xlsx") would hold CSV text under a name a
  * spreadsheet opens as its own format, and refuses. Says the path to give instead (`ext`: the
- * format it would be written in; never `avoid`, the input file); undefined for a good name.
+ * format it would be written in, or the name without its last extension when that name is one
+ * payctl writes: "r.csv.tmp", "r.csv"; never `avoid`, the input file: "r.report.csv"); undefined for a good name.
  */
 export function formatNameProblem(path: string, flag: string, what: string, ext: '.csv' | '.jsonl' = '.csv', avoid?: string): string | undefined {
   if (WRITTEN_FORMAT.test(path)) return undefined;
   const given = extname(path);
   const stem = given ? path.slice(0, -given.length) : path;
-  let alt = stem + ext;
-  if (avoid !== undefined && resolve(alt) === resolve(avoid)) alt = `${stem}.report${ext}`;
+  // "r.csv.tmp": the name without the extension added ("r.csv") is one payctl writes (not "r.csv.csv").
+  const format = WRITTEN_FORMAT.exec(basename(stem))?.[0];
+  const kept = format !== undefined && format.length < basename(stem).length ? format : undefined;
+  let alt = kept !== undefined ? stem : stem + ext;
+  if (avoid !== undefined && resolve(alt) === resolve(avoid)) alt = `${kept !== undefined ? stem.slice(0, -kept.length) : stem}.report${kept ?? ext}`;
   const named = given ? `not ${given}` : 'and this name has none';
   return `${flag} ${path}: payctl writes ${what} as .csv or .jsonl, ${named} (CSV text under another name does not open in a spreadsheet); give ${flag} ${shellQuote(alt)}`;
 }

@@ -55,6 +55,21 @@ describe('--report names a .csv or .jsonl file', () => {
     const jsonl = await run(['payout', 'batch', file, '--report', folders.work.file('aug.report.jsonl'), '--dry-run']);
     expect(jsonl.code, jsonl.stderr).toBe(0);
   });
+
+  it('--report r.csv.tmp suggests r.csv (not r.csv.csv), and jul.csv.tmp beside the input jul.csv suggests jul.report.csv', async () => {
+    const file = writeFile(folders.work.file('jul.csv'), toCsv(batchRows(1, folders.sleWallet, `tmp-${Date.now()}`)));
+    const tmp = folders.work.file('r.csv.tmp');
+    const r = await run(['payout', 'batch', file, '--report', tmp, '--dry-run']);
+    expect(r.code, r.stderr).toBe(2);
+    // Before: give --report …/r.csv.csv
+    expect(given(r.stderr, '--report')).toBe(folders.work.file('r.csv'));
+    expect((await run(['payout', 'batch', file, '--report', given(r.stderr, '--report'), '--dry-run'])).code).toBe(0);
+    const input = await run(['payout', 'batch', file, '--report', folders.work.file('jul.csv.tmp'), '--dry-run']);
+    expect(input.code, input.stderr).toBe(2);
+    expect(given(input.stderr, '--report')).toBe(folders.work.file('jul.report.csv'));
+    const jsonl = await run(['payout', 'batch', file, '--report', folders.work.file('r.jsonl.bak'), '--dry-run']);
+    expect(given(jsonl.stderr, '--report')).toBe(folders.work.file('r.jsonl'));
+  });
 });
 
 describe('--failed-out names a .csv or .jsonl file', () => {
