@@ -21,6 +21,7 @@ import { comparedAccount, comparedName } from '../../payouts/identity.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { countsAsSent } from '../../payouts/repeats.js';
 import { fingerprintOfBody } from '../../payouts/sent-body.js';
+import { normalizeStatus } from '../../service/status-words.js';
 import { noteSettled, waitForSettled, type SettleApi } from '../../payouts/settle.js';
 import { AuthError, ConfigError, InterruptedError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
@@ -51,11 +52,14 @@ export interface StatusReader {
   signal?: AbortSignal | undefined;
 }
 
-/** "Successful" or "Failed" when `s` says a payout settled so (in any letter case). */
+/** "Successful" or "Failed" when `s` says a payout settled so (as every status word is read: status-words.ts). */
 function settledWord(s: string | undefined): 'Successful' | 'Failed' | undefined {
-  const l = s?.toLowerCase();
-  return l === 'successful' ? 'Successful' : l === 'failed' ? 'Failed' : undefined;
+  const word = s === undefined ? undefined : normalizeStatus(s);
+  return word === 'Successful' || word === 'Failed' ? word : undefined;
 }
+
+/** What a payout pays, all of it: its fingerprint, journaled or made from its body. */
+const entryFingerprint = (e: JournalEntry): string | undefined => e.fingerprint ?? fingerprintOfBody(e.body);
 
 /** Whether `o` pays what `row` paid (wallet, amount, currency) to the same payee: the same account as compared, or the same name. */
 function samePayment(o: JournalEntry, row: JournalEntry): boolean {
@@ -90,7 +94,7 @@ export class PaidSinceCheck {
   async of(row: JournalEntry): Promise<PaidSince | undefined> {
     const later = (o: JournalEntry) => o.payoutId !== row.payoutId && countsAsSent(o) && o.createdAt >= row.createdAt;
     const found: Array<Pick<PaidSince, 'entry' | 'changes'>> = [];
-    const fingerprint = row.fingerprint ?? fingerprintOfBody(row.body);
+    const fingerprint = entryFingerprint(row);
     if (fingerprint)
       for (const o of (await this.journal.find(this.baseUrl, 'fingerprint', fingerprint).catch(() => [])).filter(later)) found.push({ entry: o, changes: [] });
     for (const o of await this.#retries(row.createdAt)) if (later(o) && samePayment(o, row)) found.push({ entry: o, changes: bodyDifferences(row.body, o.body) });
@@ -107,8 +111,7 @@ export class PaidSinceCheck {
   async holds(id: string, rows: readonly JournalEntry[]): Promise<boolean> {
     const sent = await this.#rows(id);
     if (!sent) return false;
-    const fp = (e: JournalEntry) => e.fingerprint ?? fingerprintOfBody(e.body);
-    return sent.some((o) => rows.some((r) => (fp(o) !== undefined && fp(o) === fp(r)) || samePayment(o, r)));
+    return sent.some((o) => rows.some((r) => (entryFingerprint(o) !== undefined && entryFingerprint(o) === entryFingerprint(r)) || samePayment(o, r)));
   }
 
   /**
