@@ -9,7 +9,10 @@
  * whatever key), one vote per person. An approval that does not count makes plan send refuse the
  * plan when the plan file itself carries it (someone put it there); one the team's shared ledger
  * keeps (anyone sharing the ledger can store one, and no command takes it out) is left out and
- * never stops the plan.
+ * never stops the plan. So is one that only repeats a person who counts already, signed with
+ * another of their keys: an approver who signed from two machines (plan approve without a policy
+ * cannot tell their keys are one person's) approved the plan, and refusing the file would throw
+ * away every other approval it carries.
  */
 import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
@@ -102,7 +105,11 @@ export interface ApprovalCheck {
   valid: Array<{ name: string; fingerprint: string; signedAt: string }>;
   /** Approvals of the plan file itself that do not count, each with why: plan send refuses a plan that carries any. */
   refused: string[];
-  /** Approvals kept in the team's shared ledger that do not count, each with why: left out, never a refusal. */
+  /**
+   * Approvals that do not count but stop nothing, each with why: left out, never a refusal. Those
+   * kept in the team's shared ledger, and those that repeat a person who counts already with
+   * another of their keys.
+   */
   ignored: string[];
 }
 
@@ -143,7 +150,7 @@ export function brokenApprovals(plan: Plan, own = plan.approvals.length): string
   });
 }
 
-/** What is said of an approval the shared ledger keeps that does not count. */
+/** What is said of an approval that does not count and stops nothing (ApprovalCheck.ignored). */
 const LEFT_OUT = ' (left out: it does not stop the plan)';
 
 /**
@@ -154,33 +161,52 @@ const LEFT_OUT = ' (left out: it does not stop the plan)';
  * the plan file's own (all of them for a file read without a shared ledger; none for a plan of
  * the shared ledger named by hash): one of those that does not count is refused; one of the rest,
  * kept in the shared ledger, is left out (ignored), as a stray approval must not hold a plan back.
+ * One of the file's own that repeats a person who counts already, with another of their keys, is
+ * left out too: that person did approve this plan, once. The same key's second approval (no
+ * command writes one) is still refused.
  */
 export function checkApprovals(plan: Plan, policy: Policy, own = plan.approvals.length): ApprovalCheck {
   const valid: ApprovalCheck['valid'] = [];
   const refused: string[] = [];
   const ignored: string[] = [];
-  const seen = new Set<Member>();
+  const seen: Seen = { counted: new Map(), keys: new Set() };
   const made = makerOf(plan, policy);
   // The maker's person, even when not a maker: they still cannot approve their own plan.
   const makerPerson = policy.byKey.get(plan.maker.fingerprint);
   plan.approvals.forEach((a, i) => {
-    const why = whyNot(plan, policy, a, makerPerson, seen);
-    if (why === undefined) return void valid.push({ name: policy.byKey.get(a.fingerprint)!.name, fingerprint: a.fingerprint, signedAt: a.signed_at });
-    if (i < own) refused.push(`${approvalLabel(a, i, false)}: ${why}`);
-    else ignored.push(`${approvalLabel(a, i, true)}: ${why}${LEFT_OUT}`);
+    const not = whyNot(plan, policy, a, makerPerson, seen);
+    if (not === undefined) return void valid.push({ name: policy.byKey.get(a.fingerprint)!.name, fingerprint: a.fingerprint, signedAt: a.signed_at });
+    if (i < own && !not.repeat) refused.push(`${approvalLabel(a, i, false)}: ${not.why}`);
+    else ignored.push(`${approvalLabel(a, i, i >= own)}: ${not.why}${LEFT_OUT}`);
   });
   return { maker: made.member, makerProblem: made.problem, valid, refused, ignored };
 }
 
-/** Why an approval does not count under a policy (checkApprovals), or undefined when it counts: its person is then added to `seen`. */
-function whyNot(plan: Plan, policy: Policy, a: Approval, makerPerson: Member | undefined, seen: Set<Member>): string | undefined {
+/** The approvers met so far by checkApprovals: each person who counts, with the key they count by, and every key that approved validly. */
+interface Seen {
+  counted: Map<Member, string>;
+  keys: Set<string>;
+}
+
+/**
+ * Why an approval does not count under a policy (checkApprovals), or undefined when it counts:
+ * its person is then added to `seen.counted`, with the key it counts by. `repeat`: a valid
+ * approval by another key of a person who counts already, which stops nothing; a key's second
+ * approval is no repeat of this kind (no command writes one: someone put it there).
+ */
+function whyNot(plan: Plan, policy: Policy, a: Approval, makerPerson: Member | undefined, seen: Seen): { why: string; repeat?: true } | undefined {
   const broken = brokenApproval(plan.hash, a);
-  if (broken) return broken;
-  if (a.fingerprint === plan.maker.fingerprint) return "made with the maker's own key; the maker cannot approve their own plan";
+  if (broken) return { why: broken };
+  if (a.fingerprint === plan.maker.fingerprint) return { why: "made with the maker's own key; the maker cannot approve their own plan" };
   const person = policy.byKey.get(a.fingerprint);
-  if (!person || !person.roles.has('approver')) return `the key is not an approver in the policy ${policy.file}`;
-  if (person === makerPerson) return `${person.name} made this plan (with another of their keys); the maker cannot approve their own plan, whatever key they sign with`;
-  if (seen.has(person)) return `${person.name} approved already; each person counts once, whatever keys they hold`;
-  seen.add(person);
+  if (!person || !person.roles.has('approver')) return { why: `the key is not an approver in the policy ${policy.file}` };
+  if (person === makerPerson)
+    return { why: `${person.name} made this plan (with another of their keys); the maker cannot approve their own plan, whatever key they sign with` };
+  const by = seen.counted.get(person);
+  if (seen.keys.has(a.fingerprint)) return { why: `${person.name} approved already; each person counts once, whatever keys they hold` };
+  seen.keys.add(a.fingerprint);
+  if (by !== undefined)
+    return { why: `${person.name} approved already, with another of their keys (${by}); each person counts once, whatever keys they hold`, repeat: true };
+  seen.counted.set(person, a.fingerprint);
   return undefined;
 }
