@@ -20,8 +20,11 @@
  * is left out; one under this key's fingerprint that does not hold (someone wrote it there with a
  * garbage signature) is not "your approval": this one is stored in its place (PlanStore.approve). Without any policy (none in the profile, none the team's in the shared ledger) an
  * approval is signed and stored as asked: nothing here can tell whether it counts, and the policy
- * of whoever sends the plan judges it; one that does not count there is left out. A profile
- * named that does not exist is refused without offering a login: approving needs none.
+ * of whoever sends the plan judges it; one that does not count there is left out. Only people are
+ * counted then, by the names their keys give: an approval whose name is that of one the plan
+ * carries already, by another key (the same approver on a second machine), is said to repeat it,
+ * and the count stays (plan send leaves out an approval that repeats a person who counts). A
+ * profile named that does not exist is refused without offering a login: approving needs none.
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, CliError, RefusedError, UsageError } from '../../errors.js';
@@ -71,6 +74,7 @@ async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
     refuseOverMaximum(loaded.label, policy, payouts);
   }
   refuseNotCounted(loaded, policy, deps);
+  const repeats = policy ? undefined : sameNameBefore(plan, key);
   if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
   const signedAt = deps.clock.now().toISOString();
   const approval = signApproval(key, plan.hash, signedAt);
@@ -80,19 +84,37 @@ async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
     carried = await addApprovalToFile(opts.plan, plan.hash, approval, { signal: deps.signal, pid: deps.host.pid });
     if (loaded.alsoStored) carried = [...carried, ...(await alsoStore(loaded, approval, deps))];
   }
-  await reportApproved(loaded.ref, deps, plan.hash, counting({ ...plan, approvals: carried }, policy), key, signedAt);
+  await reportApproved(loaded.ref, deps, plan.hash, counting({ ...plan, approvals: carried }, policy), { key, signedAt, repeats });
   return 0;
 }
 
 /**
  * How many of a plan's approvals count: under a policy, those plan send counts; without one, one
- * per key that holds, the maker's aside. One left out (a stranger's stored by hash, a row written
- * outside payctl) is not counted: "it now carries 2 approvals" of a plan one approval short was
+ * per person, by the name their key gives (personName), among those that hold, the maker's key
+ * aside. One left out (a stranger's stored by hash, a row written outside payctl, a person's
+ * second key) is not counted: "it now carries 2 approvals" of a plan one approval short was
  * wrong.
  */
 function counting(plan: Plan, policy: Policy | undefined): number {
   if (policy) return checkApprovals(plan, policy).valid.length;
-  return new Set(plan.approvals.filter((a) => a.fingerprint !== plan.maker.fingerprint && approvalHolds(plan.hash, a)).map((a) => a.fingerprint)).size;
+  return new Set(plan.approvals.filter((a) => a.fingerprint !== plan.maker.fingerprint && approvalHolds(plan.hash, a)).map((a) => personName(a.name))).size;
+}
+
+/** A person as a name tells them apart without a policy: letter case, and white space around and between words, aside. */
+function personName(name: string): string {
+  return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * Without a policy, the approval the plan carries already (that holds, not the maker's key) under
+ * this key's name, by another key: the same person signing again from another machine, whose
+ * second approval plan send leaves out (plans/approvals.ts). Undefined when there is none.
+ */
+function sameNameBefore(plan: Plan, key: SigningKey): Approval | undefined {
+  const me = personName(key.name);
+  return plan.approvals.find(
+    (a) => a.fingerprint !== key.fingerprint && a.fingerprint !== plan.maker.fingerprint && personName(a.name) === me && approvalHolds(plan.hash, a),
+  );
 }
 
 /**
@@ -232,16 +254,44 @@ async function confirmApproval(loaded: LoadedPlan, deps: Deps, read: { plan: Pla
   if (!ok) throw new CancelledError('Nothing was signed.');
 }
 
-/** What was signed: one JSON line with --json, else a line for people. */
-async function reportApproved(ref: string, deps: Deps, hash: string, approvals: number, key: SigningKey, signedAt: string): Promise<void> {
-  if (deps.globals.json)
-    await write(deps.io.stdout, JSON.stringify({ plan: ref, hash, approved_by: key.name, fingerprint: key.fingerprint, signed_at: signedAt, approvals }) + '\n');
-  else
+/**
+ * What was signed: one JSON line with --json, else a line for people. An approval that repeats
+ * a person (`repeats`: their earlier approval, by another key) never claims to add one: a
+ * warning says so, and how many people's approvals the plan carries (`--json`: `repeat_of`).
+ */
+async function reportApproved(
+  ref: string,
+  deps: Deps,
+  hash: string,
+  approvals: number,
+  signed: { key: SigningKey; signedAt: string; repeats: Approval | undefined },
+): Promise<void> {
+  const { key, signedAt, repeats } = signed;
+  const columns = deps.io.stderrColumns;
+  if (deps.globals.json) {
+    const repeatOf = repeats && { name: repeats.name, fingerprint: repeats.fingerprint };
+    await write(
+      deps.io.stdout,
+      JSON.stringify({
+        plan: ref,
+        hash,
+        approved_by: key.name,
+        fingerprint: key.fingerprint,
+        signed_at: signedAt,
+        approvals,
+        ...(repeatOf ? { repeat_of: repeatOf } : {}),
+      }) + '\n',
+    );
+  } else
     deps.log.success(
       // After "✓ ", fitted to a terminal (the hash alone is 71 columns).
       wrapText(
-        `Approved plan ${hash} as ${key.name} (${key.fingerprint}); it now carries ${approvals} approval${approvals === 1 ? '' : 's'}.`,
-        deps.io.stderrColumns === undefined ? undefined : deps.io.stderrColumns - 2,
+        `Approved plan ${hash} as ${key.name} (${key.fingerprint})${repeats ? '' : `; it now carries ${plural(approvals, 'approval')}`}.`,
+        columns === undefined ? undefined : columns - 2,
       ).replace(/\n/g, '\n  '),
+    );
+  if (repeats)
+    deps.log.warn(
+      `This approval repeats a person who approved already: ${text(repeats.name)} signed the plan with another key (${repeats.fingerprint}), and each person counts once, whatever keys they sign with (plan send leaves this one out). It carries approvals by ${plural(approvals, 'person', 'people')}.`,
     );
 }
