@@ -32,8 +32,8 @@ _payctl_options() {
     'status') REPLY='-h --help' ;;
     'balances') REPLY='--currency --wallet --csv -h --help' ;;
     'payout') REPLY='-h --help' ;;
-    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --dry-run --plan-out --allow-repeat --wait --wait-timeout -h --help' ;;
-    'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates -y --yes --template -h --help' ;;
+    'payout create') REPLY='--wallet --amount --currency --type --name --provider --account --phone --note --metadata --payout-id --idempotency-key -y --yes --dry-run --plan-out --allow-repeat --acknowledge-missing --wait --wait-timeout -h --help' ;;
+    'payout batch') REPLY='--batch-id --concurrency --report --dry-run --allow-duplicates --acknowledge-missing -y --yes --template -h --help' ;;
     'payout batch status') REPLY='--concurrency --wait --wait-timeout --failed-out -h --help' ;;
     'payout get') REPLY='--wait --wait-timeout -h --help' ;;
     'payouts') REPLY='-h --help' ;;
@@ -48,7 +48,7 @@ _payctl_options() {
     'plan create') REPLY='--batch-id -o --out -h --help' ;;
     'plan show') REPLY='-h --help' ;;
     'plan approve') REPLY='-y --yes -h --help' ;;
-    'plan send') REPLY='--concurrency --report -y --yes -h --help' ;;
+    'plan send') REPLY='--concurrency --report -y --yes --acknowledge-missing -h --help' ;;
     'keys') REPLY='-h --help' ;;
     'keys create') REPLY='--name -h --help' ;;
     'keys show') REPLY='-h --help' ;;

@@ -149,7 +149,8 @@ export async function* newestFirst(journal: Ledger, filter: HistoryFilter, damag
 
 /**
  * Warns when entries this config folder journaled are gone (Ledger.journalGaps): what history
- * shows, reconcile resolves and daily_total counts is then short of what was sent from here.
+ * shows and reconcile resolves is then short of what was sent from here, and a policy's daily
+ * total cannot be counted (plans/limits.ts) until they are put back or acknowledged.
  */
 export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promise<void> {
   const gaps = await journal.journalGaps();
@@ -159,7 +160,7 @@ export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promis
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   deps.log.warn(
     `${gaps.missing} journal entr${gaps.missing === 1 ? 'y' : 'ies'} recorded by this folder ${gaps.missing === 1 ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more}. ` +
-      'They were deleted, moved or replaced by an older backup: this history, and the daily total payctl counts, are short of what was sent from here. ' +
+      "They were deleted, moved or replaced by an older backup: this history is short of what was sent from here, and a policy's daily total refuses to count without them until they are put back or acknowledged (--acknowledge-missing). " +
       'Rerunning their batches is safe: the same payouts are sent under the same keys, and the service answers with the first answers.',
   );
 }

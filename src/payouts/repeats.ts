@@ -71,7 +71,7 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
  * apart by the record's lines but by the name of their file: only the base URL is.
  */
 export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promise<{ said: string; missing: boolean } | undefined> {
-  const gaps = await journal.journalGaps(baseUrl, { unacknowledged: true });
+  const gaps = await journal.journalGaps(baseUrl, { unacknowledged: 'repeat' });
   if (!gaps) return undefined;
   if (!gaps.missing) return gaps.unread ? { said: `${gaps.unread} So payctl cannot tell whether this payout repeats one sent before.`, missing: false } : undefined;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';

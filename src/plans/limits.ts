@@ -1,25 +1,61 @@
 /**
  * The policy's limits (docs/architecture.md, "Where each rule lives": the spending policy and
  * approvals needed): `max_per_payout` caps one payout; `daily_total` caps what one wallet sends
- * in one currency in one UTC day, counted from this machine's journal (sent-today.ts) plus what
- * is about to be sent. A journal that lost entries is said with every daily-total check, so it
- * never passes for an empty day unnoticed.
+ * in one currency in one UTC day, counted from the ledger (sent-today.ts) plus what is about to
+ * be sent. Entries the journal recorded and lost (journal.index names them) leave the day's
+ * total unknown, as an entry it cannot read does: the total is refused for their base URL until
+ * they are put back or acknowledged with --acknowledge-missing, after which it is counted
+ * without them, said with every daily-total check.
  */
-import type { Ledger } from '../payouts/journal.js';
+import type { JournalGaps, Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
+import { text } from '../output/text.js';
 import { limitFor, shown, type Policy } from './policy-file.js';
 import { sentToday } from './sent-today.js';
 
+/** How a check of the limits is made (limitProblems). */
+export interface LimitOptions {
+  /** Told what the count cannot see (the first check of a run: the one under the lock would say it again). */
+  warn?: (line: string) => void;
+  /**
+   * --acknowledge-missing: entries of the base URL missing and not yet acknowledged for the daily
+   * total do not refuse it; they are acknowledged (Ledger.acknowledgeGaps 'total') when `record`
+   * (the check under the wallets' locks, just before journaling), else only said (`dryRun`: by a
+   * dry run, which records nothing).
+   */
+  acknowledgeMissing?: { record: boolean; dryRun?: boolean };
+}
+
+/** How a line of limitProblems begins when the day's total cannot be counted (entries missing). */
+const UNCOUNTABLE = 'the daily total cannot be counted';
+
+/** The first payout ids of `gaps`, and how many more. */
+function idsOf(gaps: JournalGaps): string {
+  return `${gaps.payoutIds.map(text).join(', ')}${gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : ''}`;
+}
+
+/** "3 entries of this machine's journal for <base URL> are missing" */
+function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): string {
+  const one = gaps.missing === 1;
+  return `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing`;
+}
+
 /**
- * What a daily total counted from a journal that lost entries cannot see: undefined when the
- * journal's index (journal.ts journalGaps) names none missing. Said with every daily-total
- * check, so a deleted or restored journal never passes for an empty day unnoticed.
+ * What a daily total counted from a journal that lost entries of `baseUrl` cannot see, once
+ * they were acknowledged for it (--acknowledge-missing): undefined when the journal's index
+ * (journal.ts journalGaps) names none missing. Said with every daily-total check, so a deleted or
+ * restored journal never passes for an empty day unnoticed.
  */
-export async function dailyTotalCaveat(policy: Policy, journal: Ledger): Promise<string | undefined> {
+export async function dailyTotalCaveat(policy: Policy, journal: Ledger, baseUrl: string): Promise<string | undefined> {
   if (policy.dailyTotal.size === 0) return undefined;
-  const gaps = await journal.journalGaps();
+  const gaps = await journal.journalGaps(baseUrl);
   if (!gaps || gaps.missing === 0) return undefined;
-  return `the daily total is counted from this machine's journal, which has lost ${gaps.missing} entr${gaps.missing === 1 ? 'y' : 'ies'} it recorded (${gaps.payoutIds.join(', ')}${gaps.missing > gaps.payoutIds.length ? ', …' : ''}): what they sent today is not counted`;
+  return `the daily total is counted without ${gaps.missing === 1 ? 'an entry' : `${gaps.missing} entries`} of ${journal.called} that ${gaps.missing === 1 ? 'is' : 'are'} missing and ${gaps.missing === 1 ? 'was' : 'were'} acknowledged (${idsOf(gaps)}): what ${gaps.missing === 1 ? 'it' : 'they'} paid today is not counted`;
+}
+
+/** Whether the policy has a daily total for `currency` (its own, or `"*"`): journal entries missing then stop a send. */
+export function dailyTotalApplies(policy: Policy, currency: string): boolean {
+  return limitFor(policy.dailyTotal, currency) !== undefined;
 }
 
 /**
@@ -42,44 +78,97 @@ export function overMaximum(policy: Policy, requests: PayoutRequest[]): string[]
 
 /**
  * What to do about the limits broken (limitProblems' lines, which name their rule): the input
- * was valid, so a refusal by them ends with this, never with the command's usage.
+ * was valid, so a refusal by them ends with this, never with the command's usage. `listCommand`:
+ * the `payouts list --all` of the run (its profile, base URL), for entries missing.
  */
-export function limitsHint(problems: readonly string[]): string {
+export function limitsHint(problems: readonly string[], listCommand = 'payctl payouts list --all'): string {
   const lines: string[] = [];
   if (problems.some((p) => p.includes('(policy max_per_payout.'))) lines.push('No approval lifts max_per_payout: a payout over it is refused whatever approvals it has.');
-  if (problems.some((p) => p.includes('(policy daily_total.')))
+  if (problems.some((p) => p.includes('over the daily total of')))
     lines.push("The daily total counts one UTC day (the ledger's): what is over it today can be sent on a later day, once the day's total leaves room.");
+  if (problems.some((p) => p.startsWith(UNCOUNTABLE)))
+    lines.push(
+      'Put the missing entries back where they were (from a backup, or from where they were moved) and run the same command again.',
+      `Or, once you know what they paid (${listCommand} lists what the service made), run the same command with --acknowledge-missing: ` +
+        'they are acknowledged as gone (a signed line in journal.index), and from then on the daily total goes on without them, not counting what they paid.',
+    );
   return lines.join('\n');
 }
 
-/** Breaches of the limits (max per payout, daily total per wallet and currency), each naming its rule; `warn` is told what the count cannot see. */
-export async function limitProblems(
-  policy: Policy,
-  requests: PayoutRequest[],
-  journal: Ledger,
-  baseUrl: string,
-  now: Date,
-  warn?: (line: string) => void,
-): Promise<string[]> {
-  const problems = overMaximum(policy, requests);
-  if (policy.dailyTotal.size === 0) return problems;
-  const caveat = await dailyTotalCaveat(policy, journal);
-  if (caveat) warn?.(`Policy ${policy.file}: ${caveat}.`);
-  const today = await sentToday(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
-  const adding = new Map<string, { walletId: string; currency: string; minor: bigint }>();
+/** What is about to be sent, per wallet and currency. */
+interface Adding {
+  walletId: string;
+  currency: string;
+  minor: bigint;
+}
+
+/** The requests summed per wallet and currency. */
+function addingOf(requests: PayoutRequest[]): Map<string, Adding> {
+  const adding = new Map<string, Adding>();
   for (const r of requests) {
     const key = `${r.walletId}\n${r.currency}`;
     const g = adding.get(key) ?? { walletId: r.walletId, currency: r.currency, minor: 0n };
     g.minor += r.amountMinor;
     adding.set(key, g);
   }
-  for (const [key, g] of adding) {
-    const limit = limitFor(policy.dailyTotal, g.currency);
-    if (limit === undefined) continue;
-    const before = today.get(key) ?? 0n;
+  return adding;
+}
+
+/** The rule a currency's daily total comes from: `daily_total.SLE`, or `daily_total.*`. */
+function dailyRule(policy: Policy, currency: string): string {
+  return `daily_total.${policy.dailyTotal.has(currency) ? currency : '*'}`;
+}
+
+/**
+ * Entries of `baseUrl` missing and not acknowledged for the daily total, under a daily total that
+ * applies to `limited`: a problem naming them (the day's total is unknown), or, with
+ * --acknowledge-missing, said and (under the lock) acknowledged. Returns the problem, or
+ * `acknowledged` when it said so, or undefined when none is missing.
+ */
+async function unacknowledgedLoss(policy: Policy, limited: Adding[], journal: Ledger, baseUrl: string, opts: LimitOptions): Promise<string | undefined> {
+  const gaps = await journal.journalGaps(baseUrl, { unacknowledged: 'total' });
+  if (!gaps || gaps.missing === 0) return undefined;
+  const missing = `${missingSaid(gaps, journal, baseUrl)}: ${idsOf(gaps)} (deleted, moved aside or replaced by an older backup; journal.index names ${gaps.missing === 1 ? 'it' : 'them'})`;
+  const ack = opts.acknowledgeMissing;
+  if (!ack) {
+    const wallets = limited.map((g) => `${text(g.walletId)} in ${g.currency}`);
+    const rules = [...new Set(limited.map((g) => dailyRule(policy, g.currency)))];
+    return `${UNCOUNTABLE} for wallet${wallets.length === 1 ? '' : 's'} ${wallets.join(', ')} (policy ${rules.join(', ')}): ${missing}, so what ${gaps.missing === 1 ? 'it' : 'they'} paid today is unknown`;
+  }
+  if (ack.record) await journal.acknowledgeGaps?.(baseUrl, 'total');
+  const [them, they] = gaps.missing === 1 ? ['it', 'It is'] : ['them', 'They are'];
+  const when = ack.dryRun
+    ? `A send with --acknowledge-missing acknowledges ${them} as gone`
+    : `${they} acknowledged as gone${ack.record ? '' : ' when the payouts are journaled'}`;
+  opts.warn?.(
+    `Policy ${policy.file}: --acknowledge-missing: ${missing}. ${when} (journal.index), and the daily total goes on without ${them}: what ${them === 'it' ? 'it' : 'they'} paid is not counted, today or later.`,
+  );
+  return ACKNOWLEDGED;
+}
+
+/** unacknowledgedLoss: the missing entries were acknowledged (and said so) by this check. */
+const ACKNOWLEDGED = 'acknowledged';
+
+/** Breaches of the limits (max per payout, daily total per wallet and currency), each naming its rule; `opts.warn` is told what the count cannot see. */
+export async function limitProblems(policy: Policy, requests: PayoutRequest[], journal: Ledger, baseUrl: string, now: Date, opts: LimitOptions = {}): Promise<string[]> {
+  const problems = overMaximum(policy, requests);
+  const adding = addingOf(requests);
+  const limited = [...adding.values()].filter((g) => dailyTotalApplies(policy, g.currency));
+  if (limited.length === 0) return problems;
+  // Entries lost and not acknowledged: the day's total is unknown, as for an entry that cannot
+  // be read (sent-today.ts). Counted without them, 5,000 SLE went out under a 3,000 SLE total.
+  const loss = await unacknowledgedLoss(policy, limited, journal, baseUrl, opts);
+  if (loss !== undefined && loss !== ACKNOWLEDGED) return [...problems, loss];
+  const caveat = await dailyTotalCaveat(policy, journal, baseUrl);
+  // Just said by unacknowledgedLoss when this check acknowledged them.
+  if (caveat && loss !== ACKNOWLEDGED) opts.warn?.(`Policy ${policy.file}: ${caveat}.`);
+  const today = await sentToday(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
+  for (const g of limited) {
+    const limit = limitFor(policy.dailyTotal, g.currency)!;
+    const before = today.get(`${g.walletId}\n${g.currency}`) ?? 0n;
     if (before + g.minor > limit) {
       problems.push(
-        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy daily_total.${policy.dailyTotal.has(g.currency) ? g.currency : '*'}; ${shown(before, g.currency)} already sent today ${journal.sentFrom}${caveat ? `; ${caveat}` : ''})`,
+        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy ${dailyRule(policy, g.currency)}; ${shown(before, g.currency)} already sent today ${journal.sentFrom}${caveat ? `; ${caveat}` : ''})`,
       );
     }
   }

@@ -121,6 +121,7 @@ describe('payout create', () => {
       '0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e',
       '--yes',
       '--allow-repeat',
+      '--acknowledge-missing',
     );
     expect(p.opts).toEqual({
       wallet: '5553881136',
@@ -137,6 +138,7 @@ describe('payout create', () => {
       idempotencyKey: '0b5c9d1e-4f7a-4c1e-9d8e-2b1f3a4c5d6e',
       yes: true,
       allowRepeat: true,
+      acknowledgeMissing: true,
     } satisfies PayoutCreateOptions);
   });
 
@@ -198,6 +200,7 @@ describe('payout batch', () => {
       'out.jsonl',
       '--dry-run',
       '--allow-duplicates',
+      '--acknowledge-missing',
       '--yes',
     );
     expect(p.opts).toEqual({
@@ -207,6 +210,7 @@ describe('payout batch', () => {
       report: 'out.jsonl',
       dryRun: true,
       allowDuplicates: true,
+      acknowledgeMissing: true,
       yes: true,
     } satisfies PayoutBatchOptions);
   });
@@ -587,9 +591,9 @@ describe('plan, keys and policy (four eyes)', () => {
     covered.add('plan approve');
   });
 
-  it('plan send: the plan, --concurrency (1 to 32), --report, --yes', async () => {
-    const p = await parse('plan', 'send', 'a.plan.json', '--concurrency', '8', '--report', 'r.csv', '--yes');
-    expect(p.opts).toEqual({ plan: 'a.plan.json', concurrency: 8, report: 'r.csv', yes: true } satisfies PlanSendOptions);
+  it('plan send: the plan, --concurrency (1 to 32), --report, --yes, --acknowledge-missing', async () => {
+    const p = await parse('plan', 'send', 'a.plan.json', '--concurrency', '8', '--report', 'r.csv', '--yes', '--acknowledge-missing');
+    expect(p.opts).toEqual({ plan: 'a.plan.json', concurrency: 8, report: 'r.csv', yes: true, acknowledgeMissing: true } satisfies PlanSendOptions);
     const r = await refuse('plan', 'send', 'a.plan.json', '--concurrency', '0');
     expect(r.stderr).toContain('--concurrency must be a whole number from 1 to 32');
     covered.add('plan send');

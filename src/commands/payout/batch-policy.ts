@@ -23,7 +23,7 @@ export interface PolicyCheck {
   checked: BatchCheck;
   journal: Ledger;
   baseUrl: string;
-  opts: { file: string; batchId?: string | undefined };
+  opts: { file: string; batchId?: string | undefined; dryRun?: boolean | undefined; acknowledgeMissing?: boolean | undefined };
   inv: Invocation;
 }
 
@@ -49,9 +49,18 @@ export async function checkRows(policy: Policy, rows: LoadedRow[], c: PolicyChec
   const requests: PayoutRequest[] = rows.map((r) => r.request);
   // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
   const today = await journal.now();
-  const limits = await limitProblems(policy, requests, journal, baseUrl, today, warn ? (l) => deps.log.warn(l) : undefined);
+  const limits = await limitProblems(policy, requests, journal, baseUrl, today, {
+    ...(warn ? { warn: (l: string) => deps.log.warn(l) } : {}),
+    // Acknowledged by the check under the lock (warn false), just before journaling.
+    ...(opts.acknowledgeMissing ? { acknowledgeMissing: { record: !warn, dryRun: !!opts.dryRun } } : {}),
+  });
   // Valid input refused: what to do about the limits, not the command's usage.
-  if (limits.length) throw new RefusedError(`${opts.file} breaks the policy ${policy.file}. Nothing was sent.`, limits, limitsHint(limits));
+  if (limits.length)
+    throw new RefusedError(
+      `${opts.file} breaks the policy ${policy.file}. Nothing was sent.`,
+      limits,
+      limitsHint(limits, commandLine(c.inv, ['payouts', 'list'], ['--all'])),
+    );
   const need = await approvalsNeeded(policy, requests, journal, baseUrl, today);
   if (need.required > 0) {
     throw new UsageError(

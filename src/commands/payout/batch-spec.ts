@@ -6,6 +6,7 @@
 import { intOption, type CommandSpec } from '../spec.js';
 import { batchStatusSpec } from './batch-status-spec.js';
 import { DEFAULT_CONCURRENCY } from './concurrency.js';
+import { ACKNOWLEDGE_MISSING } from './missing-spec.js';
 
 /**
  * The example file in the help: a header row (the required columns and phone_number, in the
@@ -29,6 +30,7 @@ export const batchSpec: CommandSpec = {
     { flags: '--report <file>', description: 'where to write the report (.csv or .jsonl; default: beside the input)' },
     { flags: '--dry-run', description: 'check the file and show the plan; send nothing (exit 2 when the file has problems)' },
     { flags: '--allow-duplicates', description: 'send identical rows as separate payouts without asking' },
+    ACKNOWLEDGE_MISSING,
     { flags: '-y, --yes', description: 'send without asking for confirmation (required without a terminal)' },
     { flags: '--template', description: 'print a header row and an example row (CSV) to start a file from; sends nothing' },
   ],

@@ -52,6 +52,8 @@ export interface PayoutBatchOptions {
   yes?: boolean;
   batchId?: string;
   allowDuplicates?: boolean;
+  /** Under a policy's daily total, go on although journal entries are missing: acknowledged, no longer counted (plans/limits.ts). */
+  acknowledgeMissing?: boolean;
   /** Print a header row and an example row (CSV) and stop: no file, no login, nothing sent. */
   template?: boolean;
 }

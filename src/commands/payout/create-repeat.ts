@@ -8,7 +8,8 @@
  * made, and a second one would pay twice (probe 70-T: the refusal offered --allow-repeat to an
  * operator whose terminal had died mid-request, and the service held two payouts). And a guard
  * that cannot see every payout this folder sent to this service (entries of the journal missing)
- * is refused, until a payout sent with --allow-repeat acknowledges those entries.
+ * is refused, until a payout sent with --allow-repeat acknowledges those entries for the guard
+ * (under a policy's daily total, they also stop the total: --acknowledge-missing, plans/limits.ts).
  */
 import { UsageError } from '../../errors.js';
 import { commandLine } from '../../config/command-line.js';
@@ -16,6 +17,8 @@ import { isUnresolved } from '../../payouts/lookup.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import { blindRepeatGuard, describeRepeat, recentRepeats } from '../../payouts/repeats.js';
 import { checkCommand, type CreateRun } from './create-send.js';
+import { dailyTotalApplies } from '../../plans/policy.js';
+import { effectivePolicy } from '../policy/effective.js';
 
 /**
  * What the payout repeats, said before asking (undefined: no repeat, or --allow-repeat); refused
@@ -89,13 +92,25 @@ async function refuseBlindGuard(c: CreateRun): Promise<void> {
   const blind = await blindRepeatGuard(c.journal, c.api.baseUrl);
   if (!blind) return;
   const back = blind.missing ? 'Put the missing entries back where they were (from a backup, or from where they were moved) and run the same command again.\n' : '';
+  // --allow-repeat acknowledges them for this guard only: under a daily total they stop the total too.
+  const total = blind.missing && (await underDailyTotal(c));
   throw new UsageError(
     `${blind.said}. Nothing was sent.`,
     [],
     back +
       `${back ? 'Or c' : 'C'}heck that this payout was not made already: ${commandLine(c.inv, ['payouts', 'list'], ['--all'])} lists what the service made, ${commandLine(c.inv, ['history'])} names the missing entries.\n` +
-      'If it is to be sent all the same, as a new payout, add --allow-repeat (a deliberate choice: it also sends a payout that repeats one sent in the last 24 hours).',
+      `If it is to be sent all the same, as a new payout, add --allow-repeat (a deliberate choice: it also sends a payout that repeats one sent in the last 24 hours)${
+        total
+          ? " and, under the policy's daily total, --acknowledge-missing (it acknowledges the missing entries: the daily total then no longer counts what they paid)"
+          : ''
+      }.`,
   );
+}
+
+/** Whether the policy the run goes by has a daily total for this payout's currency (plans/limits.ts): missing entries stop it, --allow-repeat or not. */
+async function underDailyTotal(c: CreateRun): Promise<boolean> {
+  const policy = await effectivePolicy(c.deps);
+  return !!policy && dailyTotalApplies(policy, c.request.currency);
 }
 
 /**
@@ -108,11 +123,11 @@ async function allowBlind(c: CreateRun): Promise<void> {
   if (!blind?.missing) return;
   c.lostAllowed = !c.opts.dryRun;
   c.deps.log.warn(
-    `${blind.said}. --allow-repeat sends it all the same${c.opts.dryRun ? '' : '; once it is sent, these missing entries are acknowledged: later payouts are not refused for them (history still names them)'}.`,
+    `${blind.said}. --allow-repeat sends it all the same${c.opts.dryRun ? '' : '; once it is sent, these missing entries are acknowledged for the repeat guard: later payouts are not refused as possible repeats of them (history still names them; a daily total goes by --acknowledge-missing)'}.`,
   );
 }
 
 /** After a payout sent under allowBlind: the missing entries of its base URL acknowledged (Ledger.acknowledgeGaps). */
 export async function acknowledgeLost(c: CreateRun): Promise<void> {
-  if (c.lostAllowed) await c.journal.acknowledgeGaps?.(c.api.baseUrl);
+  if (c.lostAllowed) await c.journal.acknowledgeGaps?.(c.api.baseUrl, 'repeat');
 }

@@ -5,6 +5,7 @@
 import type { CommandSpec, OptionSpec } from '../spec.js';
 import { FIELD_FLAGS } from './fields.js';
 import { checkWait, WAIT_HELP, WAIT_OPTIONS } from './wait-spec.js';
+import { ACKNOWLEDGE_MISSING } from './missing-spec.js';
 
 export const createSpec: CommandSpec = {
   name: 'create',
@@ -17,8 +18,10 @@ export const createSpec: CommandSpec = {
     { flags: '--plan-out <file>', description: 'write the payout as a plan for approval (payctl plan) instead of sending it' },
     {
       flags: '--allow-repeat',
-      description: 'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours (not while its outcome is unknown)',
+      description:
+        'send even when the same payout (wallet, account, amount, currency) was sent in the last 24 hours (not while its outcome is unknown), or while journal entries are missing (acknowledged for this check only: a daily total needs --acknowledge-missing)',
     },
+    ACKNOWLEDGE_MISSING,
     ...WAIT_OPTIONS,
   ],
   check: (o) =>

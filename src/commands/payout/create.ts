@@ -57,6 +57,8 @@ export interface PayoutCreateOptions {
   /** Write the payout as a plan for approval (four eyes) to this file instead of sending it. */
   planOut?: string;
   allowRepeat?: boolean;
+  /** Under a policy's daily total, go on although journal entries are missing: they are acknowledged, and the total no longer counts them (plans/limits.ts). */
+  acknowledgeMissing?: boolean;
   /** Once accepted, wait until the payout is Successful or Failed (wait.ts). */
   wait?: boolean;
   /** Seconds --wait waits at most (default 600). */
@@ -356,9 +358,18 @@ async function checkPolicy(policy: Policy, c: CreateRun, warn = true): Promise<v
   const baseUrl = c.api.baseUrl;
   // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
   const today = await journal.now();
-  const limits = await limitProblems(policy, [request], journal, baseUrl, today, warn ? (l) => deps.log.warn(l) : undefined);
+  const limits = await limitProblems(policy, [request], journal, baseUrl, today, {
+    ...(warn ? { warn: (l: string) => deps.log.warn(l) } : {}),
+    // Acknowledged by the check under the lock, just before journaling; a dry run only says so.
+    ...(c.opts.acknowledgeMissing ? { acknowledgeMissing: { record: !warn, dryRun: !!c.opts.dryRun } } : {}),
+  });
   // Valid input refused: what to do about the limits, not the command's usage.
-  if (limits.length) throw new RefusedError(`This payout breaks the policy ${policy.file}. Nothing was sent.`, limits, limitsHint(limits));
+  if (limits.length)
+    throw new RefusedError(
+      `This payout breaks the policy ${policy.file}. Nothing was sent.`,
+      limits,
+      limitsHint(limits, commandLine(c.inv, ['payouts', 'list'], ['--all'])),
+    );
   const need = await approvalsNeeded(policy, [request], journal, baseUrl, today);
   if (need.required > 0) {
     throw new UsageError(

@@ -13,14 +13,13 @@
  * was paid after the plan was made is checked again under the wallets' locks, in one step with
  * the journaling, so of two plans paying the same people sent at once one is refused. The plan
  * is a file, or a plan of the shared ledger named by its hash (source.ts), with the approvals
- * stored there; "today" is the ledger's day (the database's for a shared ledger).
+ * stored there; "today" is the ledger's day (the database's for a shared ledger). The plan
+ * read and judged under the policy: send-judge.ts.
  */
 import { resolve } from 'node:path';
 import type { Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
 import { CancelledError, CliError, LocalError, UsageError } from '../../errors.js';
-import type { Ledger } from '../../payouts/journal.js';
-import { openLedger } from '../../payouts/open-ledger.js';
 import { defaultReportPath, freshReportPath, reportHolder, reportOwner, reportProblems } from '../../payouts/report.js';
 import { claimRows, type BatchItem } from '../../payouts/batch.js';
 import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } from '../../payouts/changed-rows.js';
@@ -33,15 +32,12 @@ import { hash64, rowsKey } from '../../payouts/batch-source.js';
 import { listed } from '../../payouts/batch-problems.js';
 import { policyCountsTheDay, runLockOptions } from '../../payouts/wallet-lock.js';
 import { batchLock } from '../../payouts/batch-lock.js';
-import { placeAndTimeProblems, type Plan, type ReadPayout } from '../../plans/plan.js';
-import { approvalsNeeded, checkApprovals, limitProblems, limitsHint, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { sendRows } from '../payout/send-rows.js';
 import { nothingSentOnInterrupt, yesRequired } from '../../output/prompter.js';
-import { effectivePolicy } from '../policy/effective.js';
-import { loadPlan, madeAt, makerClockNote } from './source.js';
-import { approverCommand, notCountedHint } from './common.js';
+import { madeAt, makerClockNote } from './source.js';
+import { readAndJudge, type Judged, type Refuse } from './send-judge.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 
 export interface PlanSendOptions {
@@ -49,6 +45,8 @@ export interface PlanSendOptions {
   concurrency?: number;
   report?: string;
   yes?: boolean;
+  /** Under a policy's daily total, go on although journal entries are missing: acknowledged, no longer counted (plans/limits.ts). */
+  acknowledgeMissing?: boolean;
 }
 
 /** When a plan was made (source.ts madeAt), and what its payouts are compared with (comparedWith). */
@@ -56,29 +54,6 @@ interface Compared {
   made: Date;
   recentSince: Date | undefined;
   planned: FilePayouts;
-}
-
-/** A check that failed: a usage error naming the plan; nothing was sent. */
-type Refuse = (message: string, problems?: string[], hint?: string) => UsageError;
-
-/** A plan read and judged sendable under the profile's policy, with what sending it needs. */
-interface Judged {
-  plan: Plan;
-  /** Where it came from: its path as given, or its hash in the shared ledger (`file` undefined). */
-  file: string | undefined;
-  payouts: ReadPayout[];
-  /** When the shared ledger stored the plan (the database's clock), when it holds it: what was paid after it goes by it too (source.ts madeAt). */
-  storedAt?: string | undefined;
-  policy: Policy;
-  api: ApiClient;
-  journal: Ledger;
-  approvals: ApprovalCheck;
-  /**
-   * Limits, then approvals needed (totals, and what each recipient account got today), both
-   * counted from the journal at `at`: judged before anything else, and again under the
-   * wallets' locks before journaling. Throws when they are not met.
-   */
-  judge(at: Date): Promise<void>;
 }
 
 /** What the ledger's checks of a plan read: plan send's Judged, or a plan that policy check and plan show judge (ledgerRefusal). */
@@ -141,7 +116,7 @@ async function send(opts: PlanSendOptions, deps: Deps, j: Judged, batch: { id: s
           items.filter((it) => it.earlier?.outcome?.kind !== 'accepted').map((it) => it.request.walletId),
           async () => {
             await refusePaidSince(j, items, batch, compared, refuse, deps);
-            if (policyCountsTheDay(j.policy)) await j.judge(await j.journal.now());
+            if (policyCountsTheDay(j.policy)) await j.judge(await j.journal.now(), true);
             return claimed(items, {
               journal: j.journal,
               baseUrl: j.api.baseUrl,
@@ -196,48 +171,6 @@ export async function ledgerRefusal(j: Planned, deps: Deps): Promise<UsageError 
     if (said && err === said) return said;
     throw err;
   }
-}
-
-/**
- * The plan read whole (plan.ts) and judged: a policy to judge it by, this profile's base URL,
- * at most 7 days old and not from the future, a maker the policy lists, every approval of the
- * file counted (checkApprovals), enough of them, and no limit broken.
- */
-async function readAndJudge(opts: PlanSendOptions, deps: Deps, refuse: Refuse): Promise<Judged> {
-  const loaded = await loadPlan(opts.plan, deps);
-  const { plan, payouts, store, storedAt } = loaded;
-  const policy = await effectivePolicy(deps);
-  if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
-  const api = await deps.api();
-  const [placeOrTime] = placeAndTimeProblems(plan, api.baseUrl, deps.clock.now());
-  if (placeOrTime) throw refuse(placeOrTime.text, [], placeOrTime.hint);
-
-  const approvals = checkApprovals(plan, policy, loaded.ownApprovals);
-  if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
-  // The file's own (someone put it there): refused, saying what to do (valid input: not the usage).
-  if (approvals.refused.length)
-    throw refuse(`${plural(approvals.refused.length, 'approval does', 'approvals do')} not count`, approvals.refused, notCountedHint(loaded, deps, 'send'));
-  // Kept in the shared ledger: left out, said.
-  for (const r of approvals.ignored) deps.log.warn(`Not counted: ${r}`);
-  const requests = payouts.map((p) => p.request);
-  const journal = await openLedger(deps);
-  const judge = async (at: Date): Promise<void> => {
-    // Limits first: no approval lifts them, so asking for one would send approvers to sign in vain.
-    const limits = await limitProblems(policy, requests, journal, api.baseUrl, at, (l) => deps.log.warn(l));
-    if (limits.length) throw refuse("it breaks the policy's limits", limits, limitsHint(limits));
-    const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, at);
-    if (approvals.valid.length < need.required) {
-      const approver = approverCommand(loaded.ref, store !== undefined);
-      throw refuse(
-        `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${approvals.maker!.name}) and carries ${approvals.valid.length}${approvals.valid.length ? ` (${approvals.valid.map((v) => v.name).join(', ')})` : ''}`,
-        need.reasons,
-        `An approver signs it, ${approver.where}: ${approver.command}`,
-      );
-    }
-  };
-  // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
-  await judge(await journal.now());
-  return { plan, file: store ? undefined : opts.plan, payouts, storedAt, policy, api, journal, approvals, judge };
 }
 
 /**

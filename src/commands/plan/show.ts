@@ -123,7 +123,7 @@ export async function run(opts: PlanShowOptions, deps: Deps): Promise<number> {
     const now = await journal.now();
     const need = await approvalsNeeded(policy, requests, journal, plan.base_url, now);
     // What plan send refuses whatever approvals the plan carries: said before anyone signs.
-    const limits = await limitProblems(policy, requests, journal, plan.base_url, now, (l) => deps.log.warn(l));
+    const limits = await limitProblems(policy, requests, journal, plan.base_url, now, { warn: (l) => deps.log.warn(l) });
     review.judged = { policy, approvals, need, limits };
   }
   review.refusals = await sendRefusals({ plan, payouts, file: store ? undefined : opts.plan, storedAt, journal: ledger, baseUrl }, deps);

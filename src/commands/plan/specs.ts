@@ -1,6 +1,7 @@
 /** The verbs of `payctl plan` (their runs are create.ts, show.ts, approve.ts, send.ts). */
 import { intOption, type CommandSpec } from '../spec.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
+import { ACKNOWLEDGE_MISSING } from '../payout/missing-spec.js';
 
 const PLAN_ARG = [
   {
@@ -57,6 +58,7 @@ export const planSendSpec: CommandSpec = {
     { flags: '--concurrency <n>', description: `payouts in flight at once (default ${DEFAULT_CONCURRENCY})`, parse: intOption('--concurrency', 1, 32) },
     { flags: '--report <file>', description: 'where to write the per-payout report (default: <plan>.report.jsonl)' },
     { flags: '-y, --yes', description: 'send without asking (required without a terminal)' },
+    ACKNOWLEDGE_MISSING,
   ],
   help:
     "Checks first, and sends nothing unless all hold: the plan's hash and the maker's signature, this\n" +

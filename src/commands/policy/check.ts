@@ -74,7 +74,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
   const now = await journal.now();
   const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, now);
-  const limits = await limitProblems(policy, requests, journal, api.baseUrl, now, (l) => deps.log.warn(l));
+  const limits = await limitProblems(policy, requests, journal, api.baseUrl, now, { warn: (l) => deps.log.warn(l) });
   const judged = plan ? checkApprovals(plan.plan, policy, plan.ownApprovals) : undefined;
   const counted = judged?.valid.length ?? 0;
   // The checks plan send runs beside approvals and limits: what this says can be sent, plan send sends.

@@ -4,7 +4,10 @@
  * line per entry made, its name and payout id with an HMAC made with the journal key. Lost
  * entries (journalGaps) are warned of, and stop `payout create` without --payout-id, whose
  * repeat guard cannot see them (repeats.ts blindRepeatGuard), until a payout is sent with
- * --allow-repeat: that acknowledges them, a line each (`acknowledged`, signed too).
+ * --allow-repeat: that acknowledges them for the repeat guard, a line each (`acknowledged`,
+ * signed too). Under a policy's daily total they stop every send (plans/limits.ts), until a run
+ * with --acknowledge-missing acknowledges them for the daily total (`uncounted` lines, signed):
+ * the total then goes on without what they paid.
  */
 import { closeSync, constants, fstatSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
@@ -29,22 +32,36 @@ function appendOnly(file: string): number {
 /** What an index line's HMAC covers. */
 const signedText = (name: string, payoutId: string) => `payctl-journal-index-v1\n${name}\n${payoutId}`;
 
-/** What the HMAC of a line acknowledging a missing entry covers (acknowledge). */
+/** What the HMAC of a line acknowledging a missing entry for the repeat guard covers (acknowledge). */
 const ackText = (name: string, payoutId: string) => `payctl-journal-index-ack-v1\n${name}\n${payoutId}`;
 
-/** The index as read (JournalIndex #read): the missing entries by name, and the names acknowledged missing. */
+/** What the HMAC of a line acknowledging a missing entry for the daily total covers (acknowledge): another text, so neither line stands for the other. */
+const uncountedText = (name: string, payoutId: string) => `payctl-journal-index-uncounted-v1\n${name}\n${payoutId}`;
+
+/**
+ * What a missing entry is acknowledged for: `repeat`, the repeat guard of payout create (a
+ * payout sent with --allow-repeat); `total`, a policy's daily total (--acknowledge-missing).
+ */
+export type AckKind = 'repeat' | 'total';
+
+/** The index as read (JournalIndex #read): the missing entries by name, and the names acknowledged missing, by kind. */
 interface IndexRead {
   missing: Map<string, string>;
-  acknowledged: Set<string>;
+  acknowledged: Record<AckKind, Set<string>>;
   recorded: number;
   unverified: number;
   unread?: string;
 }
 
-/** Which missing entries count: of one base URL (`nameOf`: the name a payout id has under it), and not acknowledged. */
+/** Which missing entries count: of one base URL (`nameOf`: the name a payout id has under it), and not acknowledged for `unacknowledged`. */
 export interface GapsFilter {
   nameOf?: (payoutId: string) => string;
-  unacknowledged?: boolean;
+  unacknowledged?: AckKind;
+}
+
+/** No name acknowledged yet, of either kind. */
+function noneAcknowledged(): Record<AckKind, Set<string>> {
+  return { repeat: new Set(), total: new Set() };
 }
 
 export class JournalIndex {
@@ -71,15 +88,23 @@ export class JournalIndex {
   }
 
   /**
-   * Acknowledges the entries of `filter` missing now (a payout sent with --allow-repeat after
-   * the repeat guard said they are gone): a signed line each, so that the guard no longer
-   * refuses for them (GapsFilter.unacknowledged). They are still missing for everything else.
-   * Returns how many were acknowledged.
+   * Acknowledges the entries of `filter` missing now, for `kind`: `repeat` (a payout sent with
+   * --allow-repeat after the repeat guard said they are gone), so that the guard no longer
+   * refuses for them; `total` (a run with --acknowledge-missing), so that a policy's daily total
+   * goes on without them. A signed line each (GapsFilter.unacknowledged); they are still missing
+   * for everything else. Returns how many were acknowledged.
    */
-  acknowledge(filter: GapsFilter): number {
-    const read = this.#read({ ...filter, unacknowledged: true });
+  acknowledge(filter: GapsFilter, kind: AckKind): number {
+    const read = this.#read({ ...filter, unacknowledged: kind });
     if (!read) return 0;
-    for (const [name, payoutId] of read.missing) this.#append(JSON.stringify({ acknowledged: name, payoutId, mac: this.#mac.of(ackText(name, payoutId)) }) + '\n');
+    for (const [name, payoutId] of read.missing)
+      this.#append(
+        JSON.stringify(
+          kind === 'repeat'
+            ? { acknowledged: name, payoutId, mac: this.#mac.of(ackText(name, payoutId)) }
+            : { uncounted: name, payoutId, mac: this.#mac.of(uncountedText(name, payoutId)) },
+        ) + '\n',
+      );
     return read.missing.size;
   }
 
@@ -128,20 +153,25 @@ export class JournalIndex {
       f = openRegular(this.#file);
     } catch (err) {
       if (!(err instanceof RefusedFile)) return undefined;
-      return { missing: new Map(), acknowledged: new Set(), recorded: 0, unverified: 0, unread: `The payout journal's index ${this.#file} ${err.why}.` };
+      return { missing: new Map(), acknowledged: noneAcknowledged(), recorded: 0, unverified: 0, unread: `The payout journal's index ${this.#file} ${err.why}.` };
     }
     if (!f) return undefined;
     const present = this.#present();
-    const out: IndexRead = { missing: new Map(), acknowledged: new Set(), recorded: 0, unverified: 0 };
+    const out: IndexRead = { missing: new Map(), acknowledged: noneAcknowledged(), recorded: 0, unverified: 0 };
     const seen = new Set<string>();
     const take = (lines: Buffer) => {
       for (const text of lines.toString('utf8').split('\n')) {
         if (!text) continue;
         try {
-          const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; payoutId?: unknown; mac?: unknown };
+          const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; uncounted?: unknown; payoutId?: unknown; mac?: unknown };
           if (typeof l.acknowledged === 'string' && typeof l.payoutId === 'string' && typeof l.mac === 'string') {
             if (!this.#mac.matches(ackText(l.acknowledged, l.payoutId), l.mac)) throw new Error('not verified');
-            out.acknowledged.add(l.acknowledged);
+            out.acknowledged.repeat.add(l.acknowledged);
+            continue;
+          }
+          if (typeof l.uncounted === 'string' && typeof l.payoutId === 'string' && typeof l.mac === 'string') {
+            if (!this.#mac.matches(uncountedText(l.uncounted, l.payoutId), l.mac)) throw new Error('not verified');
+            out.acknowledged.total.add(l.uncounted);
             continue;
           }
           if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
@@ -166,7 +196,7 @@ export class JournalIndex {
       closeSync(f.fd);
     }
     if (stopped) out.unread = `The payout journal's index ${this.#file} ${stopped}.`;
-    if (filter.unacknowledged) for (const name of out.acknowledged) out.missing.delete(name);
+    if (filter.unacknowledged) for (const name of out.acknowledged[filter.unacknowledged]) out.missing.delete(name);
     return out;
   }
 

@@ -281,15 +281,16 @@ export interface Ledger {
   /**
    * Entries this ledger recorded that are gone (deleted, restored from an older backup); undefined
    * when none is. With `baseUrl`, only entries filed under that base URL count as missing; with
-   * `unacknowledged`, not those acknowledged by `acknowledgeGaps`.
+   * `unacknowledged`, not those acknowledged for that purpose by `acknowledgeGaps`.
    */
-  journalGaps(baseUrl?: string, opts?: { unacknowledged?: boolean }): Promise<JournalGaps | undefined>;
+  journalGaps(baseUrl?: string, opts?: { unacknowledged?: 'repeat' | 'total' }): Promise<JournalGaps | undefined>;
   /**
-   * Records that the entries of `baseUrl` missing now are known to be gone (a payout sent with
-   * --allow-repeat after the repeat guard named them): the guard no longer refuses for them.
-   * Returns how many. Only a store that can lose entries has it.
+   * Records that the entries of `baseUrl` missing now are known to be gone, for one purpose:
+   * `repeat` (a payout sent with --allow-repeat after the repeat guard named them: the guard no
+   * longer refuses for them) or `total` (a run with --acknowledge-missing: a policy's daily total
+   * goes on without what they paid). Returns how many. Only a store that can lose entries has it.
    */
-  acknowledgeGaps?(baseUrl: string): Promise<number>;
+  acknowledgeGaps?(baseUrl: string, kind: 'repeat' | 'total'): Promise<number>;
   /** At the end of a batch run: the group of `begin({ log: true })` claims closed, after every write. */
   closeLog(): Promise<void>;
   /**

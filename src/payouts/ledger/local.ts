@@ -22,7 +22,7 @@ import { withResolveLockFiles } from '../resolve-lock.js';
 import { JournalFolder, writeError } from './atomic-files.js';
 import { journalBase } from './base-url.js';
 import { acceptedStands, conflictOf, madeByClaim, newEntry, reused, withOutcome, type JournalConflict } from './entries.js';
-import { JournalIndex } from './gaps.js';
+import { JournalIndex, type AckKind } from './gaps.js';
 import { batchRowSince, inRun } from './ledger.js';
 import type { BatchRun, BeginOptions, JournalEntry, JournalGaps, Ledger, LookupKind, Outcome, ScanItem } from './ledger.js';
 import { ClaimsLog } from './claims-log.js';
@@ -321,13 +321,13 @@ export class LocalLedger implements Ledger {
     );
   }
 
-  journalGaps(baseUrl?: string, opts: { unacknowledged?: boolean } = {}): Promise<JournalGaps | undefined> {
+  journalGaps(baseUrl?: string, opts: { unacknowledged?: AckKind } = {}): Promise<JournalGaps | undefined> {
     // An index line names the entry's file, whose name is made of its base URL and payout id.
     return answered(() => this.#index.gaps({ ...opts, ...(baseUrl === undefined ? {} : { nameOf: (payoutId) => this.#names.of(baseUrl, payoutId) }) }));
   }
 
-  acknowledgeGaps(baseUrl: string): Promise<number> {
-    return answered(() => this.#index.acknowledge({ nameOf: (payoutId) => this.#names.of(baseUrl, payoutId) }));
+  acknowledgeGaps(baseUrl: string, kind: AckKind): Promise<number> {
+    return answered(() => this.#index.acknowledge({ nameOf: (payoutId) => this.#names.of(baseUrl, payoutId) }, kind));
   }
 
   transactionOwner(baseUrl: string, transactionId: string): Promise<string | undefined> {
