@@ -156,6 +156,11 @@ export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promis
   const gaps = await journal.journalGaps();
   if (!gaps) return;
   if (gaps.unread) deps.log.warn(`${gaps.unread} So payctl cannot tell whether every entry this folder journaled is still there.`);
+  if (gaps.journalLost)
+    deps.log.warn(
+      `${journal.called.charAt(0).toUpperCase()}${journal.called.slice(1)} was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, and this history is short of what was sent from here. ` +
+        "A policy's daily total refuses to count without them until the journal is put back or they are acknowledged (--acknowledge-missing).",
+    );
   if (!gaps.missing) return;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   deps.log.warn(

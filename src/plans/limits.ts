@@ -34,11 +34,21 @@ function idsOf(gaps: JournalGaps): string {
   return `${gaps.payoutIds.map(text).join(', ')}${gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : ''}`;
 }
 
-/** "3 entries of this machine's journal for <base URL> are missing" */
+/** "3 entries of this machine's journal for <base URL> are missing: <ids> (…)", and the journal lost whole, as `gaps` says. */
 function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): string {
   const one = gaps.missing === 1;
-  return `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing`;
+  const said: string[] = [];
+  if (gaps.missing)
+    said.push(
+      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${idsOf(gaps)} (deleted, moved aside or replaced by an older backup; journal.index names ${one ? 'it' : 'them'})`,
+    );
+  if (gaps.journalLost)
+    said.push(`${journal.called} was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing`);
+  return said.join('; and ');
 }
+
+/** Whether what `gaps` says is missing is one entry (else several, or of unknown number). */
+const oneMissing = (gaps: JournalGaps): boolean => gaps.missing === 1 && !gaps.journalLost;
 
 /**
  * What a daily total counted from a journal that lost entries of `baseUrl` cannot see, once
@@ -49,8 +59,14 @@ function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): strin
 export async function dailyTotalCaveat(policy: Policy, journal: Ledger, baseUrl: string): Promise<string | undefined> {
   if (policy.dailyTotal.size === 0) return undefined;
   const gaps = await journal.journalGaps(baseUrl);
-  if (!gaps || gaps.missing === 0) return undefined;
-  return `the daily total is counted without ${gaps.missing === 1 ? 'an entry' : `${gaps.missing} entries`} of ${journal.called} that ${gaps.missing === 1 ? 'is' : 'are'} missing and ${gaps.missing === 1 ? 'was' : 'were'} acknowledged (${idsOf(gaps)}): what ${gaps.missing === 1 ? 'it' : 'they'} paid today is not counted`;
+  if (!gaps || (gaps.missing === 0 && !gaps.journalLost)) return undefined;
+  const without: string[] = [];
+  if (gaps.missing)
+    without.push(
+      `${gaps.missing === 1 ? 'an entry' : `${gaps.missing} entries`} of ${journal.called} that ${gaps.missing === 1 ? 'is' : 'are'} missing and ${gaps.missing === 1 ? 'was' : 'were'} acknowledged (${idsOf(gaps)})`,
+    );
+  if (gaps.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole (acknowledged)`);
+  return `the daily total is counted without ${without.join(' and ')}: what ${oneMissing(gaps) ? 'it' : 'they'} paid today is not counted`;
 }
 
 /** Whether the policy has a daily total for `currency` (its own, or `"*"`): journal entries missing then stop a send. */
@@ -127,16 +143,16 @@ function dailyRule(policy: Policy, currency: string): string {
  */
 async function unacknowledgedLoss(policy: Policy, limited: Adding[], journal: Ledger, baseUrl: string, opts: LimitOptions): Promise<string | undefined> {
   const gaps = await journal.journalGaps(baseUrl, { unacknowledged: 'total' });
-  if (!gaps || gaps.missing === 0) return undefined;
-  const missing = `${missingSaid(gaps, journal, baseUrl)}: ${idsOf(gaps)} (deleted, moved aside or replaced by an older backup; journal.index names ${gaps.missing === 1 ? 'it' : 'them'})`;
+  if (!gaps || (gaps.missing === 0 && !gaps.journalLost)) return undefined;
+  const missing = missingSaid(gaps, journal, baseUrl);
   const ack = opts.acknowledgeMissing;
   if (!ack) {
     const wallets = limited.map((g) => `${text(g.walletId)} in ${g.currency}`);
     const rules = [...new Set(limited.map((g) => dailyRule(policy, g.currency)))];
-    return `${UNCOUNTABLE} for wallet${wallets.length === 1 ? '' : 's'} ${wallets.join(', ')} (policy ${rules.join(', ')}): ${missing}, so what ${gaps.missing === 1 ? 'it' : 'they'} paid today is unknown`;
+    return `${UNCOUNTABLE} for wallet${wallets.length === 1 ? '' : 's'} ${wallets.join(', ')} (policy ${rules.join(', ')}): ${missing}, so what ${oneMissing(gaps) ? 'it' : 'they'} paid today is unknown`;
   }
   if (ack.record) await journal.acknowledgeGaps?.(baseUrl, 'total');
-  const [them, they] = gaps.missing === 1 ? ['it', 'It is'] : ['them', 'They are'];
+  const [them, they] = oneMissing(gaps) ? ['it', 'It is'] : ['them', 'They are'];
   const when = ack.dryRun
     ? `A send with --acknowledge-missing acknowledges ${them} as gone`
     : `${they} acknowledged as gone${ack.record ? '' : ' when the payouts are journaled'}`;

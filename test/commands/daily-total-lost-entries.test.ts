@@ -169,6 +169,61 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
   });
 
+  it('the journal deleted whole with journal.index (journal.key kept): refused as entries of unknown number, also after a payout the total does not limit; --acknowledge-missing goes on', async () => {
+    await usePolicy({ daily_total: { SLE: '30' } });
+    const wallet = freshWallet(ctx.sb, '1000.00');
+    expect((await payctl(['payout', 'batch', tens(wallet, 3), '--batch-id', 'day1', '--yes'], { dir: setup.dir })).code).toBe(0);
+    rmSync(join(setup.dir, 'journal'), { recursive: true });
+    rmSync(join(setup.dir, 'journal.index'));
+    const day2 = tens(wallet, 2);
+    const from = ctx.sb.requests().length;
+
+    const unknown = `the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): this machine's journal was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, so what they paid today is unknown`;
+    const refused = await payctl(['payout', 'batch', day2, '--batch-id', 'day2', '--yes'], { dir: setup.dir });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(unknown);
+    expect(refused.stderr).toContain('run the same command with --acknowledge-missing');
+    const history = await payctl(['history'], { dir: setup.dir });
+    expect(history.stderr).toContain("This machine's journal was deleted whole, its index journal.index with it, while its key journal.key remains");
+
+    // A payout no daily total limits makes the index again: the loss is kept in it, not forgotten.
+    const usd = freshWallet(ctx.sb, '1000.00', 'USD');
+    const other = await payctl(
+      [
+        'payout',
+        'create',
+        '--wallet',
+        usd,
+        '--amount',
+        '5.00',
+        '--currency',
+        'USD',
+        '--type',
+        'bank',
+        '--name',
+        'Awa',
+        '--provider',
+        'ecobank',
+        '--account',
+        '77001',
+        '--yes',
+      ],
+      { dir: setup.dir },
+    );
+    expect(other.code, other.stderr).toBe(0);
+    const again = await payctl(['payout', 'batch', day2, '--batch-id', 'day2', '--yes'], { dir: setup.dir });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(unknown);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+
+    const acknowledged = await payctl(['payout', 'batch', day2, '--batch-id', 'day2', '--yes', '--acknowledge-missing'], { dir: setup.dir });
+    expect(acknowledged.code, acknowledged.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
+    const later = await payctl(['payout', 'batch', tens(wallet, 1), '--batch-id', 'day3', '--yes'], { dir: setup.dir });
+    expect(later.code, later.stderr).toBe(0);
+    expect(later.stderr).toContain("the daily total is counted without the entries lost when this machine's journal was deleted whole (acknowledged)");
+  });
+
   it('plan send: refused (exit 2, nothing sent) while entries are missing; --acknowledge-missing sends it', async () => {
     const key = await payctl(['keys', 'create', '--name', 'Mariama Kanu', '--json'], { dir: setup.dir });
     expect(key.code, key.stderr).toBe(0);

@@ -90,6 +90,59 @@ describe('journalGaps', () => {
   });
 });
 
+describe('a journal deleted whole, its index with it (probe W 2)', () => {
+  it('journal.key kept: entries of unknown number (journalLost, of any base URL); an entry made since keeps it as a signed `lost` line; acknowledged for the daily total only', async () => {
+    const dir = folder();
+    await journalThree(dir);
+    rmSync(join(dir, 'journal'), { recursive: true });
+    rmSync(join(dir, 'journal.index'));
+    expect(await new Journal(dir).journalGaps()).toEqual({ missing: 0, recorded: 0, payoutIds: [], unverified: 0, journalLost: true });
+    expect(await new Journal(dir).journalGaps('http://127.0.0.1:10/v2', { unacknowledged: 'total' })).toMatchObject({ journalLost: true });
+
+    // A payout of another service: the index made again, beginning with the loss.
+    const other = new Journal(dir);
+    await other.begin({ baseUrl: 'http://127.0.0.1:10/v2', payoutId: randomUUID(), body: '{"amount":1}', now: new Date() });
+    const lines = readFileSync(join(dir, 'journal.index'), 'utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual(['lost', 'mac']);
+    expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toMatchObject({ missing: 0, journalLost: true });
+
+    // A `lost` line not signed with the journal key says nothing.
+    writeFileSync(join(dir, 'journal.index'), JSON.stringify({ lost: 'planted', mac: 'f'.repeat(64) }) + '\n', { flag: 'a' });
+    expect(await new Journal(dir).journalGaps()).toMatchObject({ unverified: 1, journalLost: true });
+
+    // The repeat guard's acknowledgement does not lift it; the daily total's does, and it is still said without the filter.
+    expect(await new Journal(dir).acknowledgeGaps(BASE, 'repeat')).toBe(0);
+    expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toMatchObject({ journalLost: true });
+    expect(await new Journal(dir).acknowledgeGaps(BASE, 'total')).toBe(1);
+    expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toBeUndefined();
+    expect(await new Journal(dir).journalGaps()).toMatchObject({ journalLost: true });
+  });
+
+  it('acknowledged before any entry is made again: the `lost` line is written with its acknowledgement', async () => {
+    const dir = folder();
+    await journalThree(dir);
+    rmSync(join(dir, 'journal'), { recursive: true });
+    rmSync(join(dir, 'journal.index'));
+    expect(await new Journal(dir).acknowledgeGaps(BASE, 'total')).toBe(1);
+    expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toBeUndefined();
+    expect(await new Journal(dir).journalGaps()).toMatchObject({ journalLost: true });
+  });
+
+  it('not lost: a fresh folder (the index made before the key), the index deleted alone, and a journal of a payctl before the index', async () => {
+    const dir = folder();
+    const j = new Journal(dir);
+    await j.begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{"amount":1}', now: new Date() });
+    expect(readFileSync(join(dir, 'journal.index'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+    expect(await new Journal(dir).journalGaps()).toBeUndefined();
+    // Its entries there, its index gone (deleted alone, or never made by the payctl that wrote them): nothing to compare.
+    rmSync(join(dir, 'journal.index'));
+    expect(await new Journal(dir).journalGaps()).toBeUndefined();
+    await new Journal(dir).begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{"amount":2}', now: new Date() });
+    expect(await new Journal(dir).journalGaps()).toBeUndefined();
+  });
+});
+
 describe('a journal that cannot be written', () => {
   it('a full disk: begin refuses with "no space left on device" (a ConfigError, exit 2)', async () => {
     const dir = tmpfs('256k');

@@ -7,9 +7,13 @@
  * --allow-repeat: that acknowledges them for the repeat guard, a line each (`acknowledged`,
  * signed too). Under a policy's daily total they stop every send (plans/limits.ts), until a run
  * with --acknowledge-missing acknowledges them for the daily total (`uncounted` lines, signed):
- * the total then goes on without what they paid.
+ * the total then goes on without what they paid. The index is made before the journal key
+ * (`ensure`, at the first entry), so a config folder whose journal.key remains while the index
+ * and every entry are gone lost its journal (deleted whole): entries of unknown number, said as
+ * `journalLost` and kept as a signed `lost` line once the index is made again.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
 import type { JournalGaps } from './ledger.js';
@@ -38,6 +42,12 @@ const ackText = (name: string, payoutId: string) => `payctl-journal-index-ack-v1
 /** What the HMAC of a line acknowledging a missing entry for the daily total covers (acknowledge): another text, so neither line stands for the other. */
 const uncountedText = (name: string, payoutId: string) => `payctl-journal-index-uncounted-v1\n${name}\n${payoutId}`;
 
+/** What the HMAC of a line saying the journal was lost whole before it (`lost`, ensure) covers. */
+const lostText = (id: string) => `payctl-journal-index-lost-v1\n${id}`;
+
+/** The name an `uncounted` line gives a `lost` line it acknowledges. */
+const lostName = (id: string) => `lost:${id}`;
+
 /**
  * What a missing entry is acknowledged for: `repeat`, the repeat guard of payout create (a
  * payout sent with --allow-repeat); `total`, a policy's daily total (--acknowledge-missing).
@@ -48,6 +58,8 @@ export type AckKind = 'repeat' | 'total';
 interface IndexRead {
   missing: Map<string, string>;
   acknowledged: Record<AckKind, Set<string>>;
+  /** The `lost` lines' ids (the journal lost whole before each), and `now` when it is lost with its index (no line yet). */
+  lost: { ids: string[]; now: boolean };
   recorded: number;
   unverified: number;
   unread?: string;
@@ -59,6 +71,11 @@ export interface GapsFilter {
   unacknowledged?: AckKind;
 }
 
+/** A signed `lost` line: the journal was lost whole before it (ensure). */
+function lostLine(id: string, mac: JournalMac): string {
+  return JSON.stringify({ lost: id, mac: mac.of(lostText(id)) }) + '\n';
+}
+
 /** No name acknowledged yet, of either kind. */
 function noneAcknowledged(): Record<AckKind, Set<string>> {
   return { repeat: new Set(), total: new Set() };
@@ -66,16 +83,54 @@ function noneAcknowledged(): Record<AckKind, Set<string>> {
 
 export class JournalIndex {
   readonly #file: string;
+  readonly #keyFile: string;
   readonly #names: EntryNames;
   readonly #mac: JournalMac;
   /** Set while a batch's log is in use: the index is then held open between lines, until `close`. */
   holdOpen = false;
   #fd: number | undefined;
+  #ensured = false;
 
   constructor(configDir: string, names: EntryNames, mac: JournalMac) {
     this.#file = join(configDir, 'journal.index');
+    this.#keyFile = join(configDir, 'journal.key');
     this.#names = names;
     this.#mac = mac;
+  }
+
+  /**
+   * Before an entry is made (and so before the journal key may be): the index made when there is
+   * none, so that a journal key never stands without an index. Made in a folder whose journal
+   * was lost whole (lostWhole), it begins with a signed `lost` line: the loss is not forgotten by
+   * the first entry written after it. Once a process; a failure is passed over (the entry's own
+   * write says why the folder cannot be written).
+   */
+  ensure(): void {
+    if (this.#ensured) return;
+    this.#ensured = true;
+    try {
+      if (lstatSync(this.#file, { throwIfNoEntry: false })) return;
+      if (this.#lostWhole()) this.#append(lostLine(randomUUID(), this.#mac));
+      else closeSync(appendOnly(this.#file));
+    } catch {
+      // Not made: noted with the entry's line, or not at all.
+    }
+  }
+
+  /**
+   * With no index: whether the journal was lost whole, index and entries, while its key
+   * remains (`rm -r journal journal.index`). The index is made before the key (ensure), so a key
+   * without one had entries noted in an index since deleted; a folder of a payctl before the
+   * index (27 November 2026) whose entries are all there is not lost.
+   */
+  #lostWhole(): boolean {
+    try {
+      if (!lstatSync(this.#keyFile, { throwIfNoEntry: false })) return false;
+    } catch {
+      return false;
+    }
+    for (const name of this.#present()) if (ENTRY_NAME.test(name)) return false;
+    return true;
   }
 
   /**
@@ -97,6 +152,14 @@ export class JournalIndex {
   acknowledge(filter: GapsFilter, kind: AckKind): number {
     const read = this.#read({ ...filter, unacknowledged: kind });
     if (!read) return 0;
+    // A journal lost whole, for the daily total: its `lost` line (made now when there is none yet), acknowledged.
+    const lost = kind === 'total' ? [...read.lost.ids] : [];
+    if (kind === 'total' && read.lost.now) {
+      const id = randomUUID();
+      this.#append(lostLine(id, this.#mac));
+      lost.push(id);
+    }
+    for (const id of lost) this.#append(JSON.stringify({ uncounted: lostName(id), payoutId: '', mac: this.#mac.of(uncountedText(lostName(id), '')) }) + '\n');
     for (const [name, payoutId] of read.missing)
       this.#append(
         JSON.stringify(
@@ -105,7 +168,7 @@ export class JournalIndex {
             : { uncounted: name, payoutId, mac: this.#mac.of(uncountedText(name, payoutId)) },
         ) + '\n',
       );
-    return read.missing.size;
+    return read.missing.size + lost.length;
   }
 
   /** A line appended; a failure to append is passed over (a loss unnoticed, a loss not acknowledged). */
@@ -133,37 +196,44 @@ export class JournalIndex {
    * Entries the index names that are gone: deleted, a journal folder replaced by an older
    * backup, or moved. Undefined when none is missing. Only what the index holds is known: a
    * folder whose index is gone too (a new machine, another config folder) has nothing to
-   * compare, which is why keys are derived (identity.ts). A line whose entry is missing is
+   * compare, which is why keys are derived (identity.ts); but when its journal key remains and
+   * no entry does, the journal was lost whole (`journalLost`: entries of unknown number, of any
+   * base URL, until a `lost` line is acknowledged for the daily total). A line whose entry is
    * counted only when it verifies (others are counted in `unverified`); a line whose entry is
    * there says nothing missing, and is not verified (an HMAC a line: a tenth of a second a
    * daily total with 20,000 entries). With `filter`, only the missing entries it says count.
    */
   gaps(filter: GapsFilter = {}): JournalGaps | undefined {
     const read = this.#read(filter);
-    if (!read || (!read.missing.size && !read.unread)) return undefined;
+    const lost = !!read && (read.lost.now || read.lost.ids.length > 0);
+    if (!read || (!read.missing.size && !read.unread && !lost)) return undefined;
     const missing = [...read.missing.values()];
     const { recorded, unverified, unread } = read;
-    return { missing: missing.length, recorded, payoutIds: missing.slice(0, 10), unverified, ...(unread ? { unread } : {}) };
+    return { missing: missing.length, recorded, payoutIds: missing.slice(0, 10), unverified, ...(unread ? { unread } : {}), ...(lost ? { journalLost: true } : {}) };
   }
 
-  /** The index read to its end (or where it stops); undefined when there is none, or it cannot be read. */
+  /**
+   * The index read to its end (or where it stops); undefined when there is none (unless the
+   * journal was lost whole with it: #lostWhole), or it cannot be read.
+   */
   #read(filter: GapsFilter): IndexRead | undefined {
     let f: OpenedFile | undefined;
+    const empty = (): IndexRead => ({ missing: new Map(), acknowledged: noneAcknowledged(), lost: { ids: [], now: false }, recorded: 0, unverified: 0 });
     try {
       f = openRegular(this.#file);
     } catch (err) {
       if (!(err instanceof RefusedFile)) return undefined;
-      return { missing: new Map(), acknowledged: noneAcknowledged(), recorded: 0, unverified: 0, unread: `The payout journal's index ${this.#file} ${err.why}.` };
+      return { ...empty(), unread: `The payout journal's index ${this.#file} ${err.why}.` };
     }
-    if (!f) return undefined;
+    if (!f) return this.#lostWhole() ? { ...empty(), lost: { ids: [], now: true } } : undefined;
     const present = this.#present();
-    const out: IndexRead = { missing: new Map(), acknowledged: noneAcknowledged(), recorded: 0, unverified: 0 };
+    const out: IndexRead = empty();
     const seen = new Set<string>();
     const take = (lines: Buffer) => {
       for (const text of lines.toString('utf8').split('\n')) {
         if (!text) continue;
         try {
-          const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; uncounted?: unknown; payoutId?: unknown; mac?: unknown };
+          const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; uncounted?: unknown; lost?: unknown; payoutId?: unknown; mac?: unknown };
           if (typeof l.acknowledged === 'string' && typeof l.payoutId === 'string' && typeof l.mac === 'string') {
             if (!this.#mac.matches(ackText(l.acknowledged, l.payoutId), l.mac)) throw new Error('not verified');
             out.acknowledged.repeat.add(l.acknowledged);
@@ -172,6 +242,11 @@ export class JournalIndex {
           if (typeof l.uncounted === 'string' && typeof l.payoutId === 'string' && typeof l.mac === 'string') {
             if (!this.#mac.matches(uncountedText(l.uncounted, l.payoutId), l.mac)) throw new Error('not verified');
             out.acknowledged.total.add(l.uncounted);
+            continue;
+          }
+          if (typeof l.lost === 'string' && typeof l.mac === 'string') {
+            if (!this.#mac.matches(lostText(l.lost), l.mac)) throw new Error('not verified');
+            out.lost.ids.push(l.lost);
             continue;
           }
           if (typeof l.name !== 'string' || typeof l.payoutId !== 'string' || typeof l.mac !== 'string' || !ENTRY_NAME.test(l.name)) throw new Error('not a line');
@@ -197,6 +272,7 @@ export class JournalIndex {
     }
     if (stopped) out.unread = `The payout journal's index ${this.#file} ${stopped}.`;
     if (filter.unacknowledged) for (const name of out.acknowledged[filter.unacknowledged]) out.missing.delete(name);
+    if (filter.unacknowledged === 'total') out.lost.ids = out.lost.ids.filter((id) => !out.acknowledged.total.has(lostName(id)));
     return out;
   }
 

@@ -90,6 +90,12 @@ export interface JournalGaps {
   unverified: number;
   /** Why the record was not read, or not to its end (a file that is not one payctl writes): said as a warning. */
   unread?: string;
+  /**
+   * The journal was lost whole, its record with it (a config folder whose journal key remains
+   * while its index and every entry are gone): entries of unknown number, of any base URL.
+   * With `unacknowledged: 'total'`, only until acknowledged for the daily total.
+   */
+  journalLost?: boolean;
 }
 
 /** What a new entry may say about where it came from (indexed for look-ups by content). */

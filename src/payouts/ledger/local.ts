@@ -289,6 +289,8 @@ export class LocalLedger implements Ledger {
   async begin(opts: BeginOptions): Promise<JournalEntry> {
     const existing = opts.absent ? undefined : this.#get(opts.baseUrl, opts.payoutId);
     if (existing) return reused(existing, opts);
+    // The index before the entry, and so before the journal key (gaps.ts ensure).
+    this.#index.ensure();
     const entry = newEntry(opts);
     let created: boolean;
     try {
