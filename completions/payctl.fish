@@ -138,7 +138,7 @@ complete -c payctl -n "__payctl_at 'payctl' 0" -a status -d 'show the profile, b
 complete -c payctl -n "__payctl_at 'payctl' 0" -a balances -d 'wallet balances'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payout -d 'send and look up single payouts'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a payouts -d 'list payouts'
-complete -c payctl -n "__payctl_at 'payctl' 0" -a history -d 'the journal as a ledger of what this machine sent, newest first'
+complete -c payctl -n "__payctl_at 'payctl' 0" -a history -d 'the journal as a ledger of what this config folder sent, newest first'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a ledger -d 'the payout journal\'s store: local, or a PostgreSQL ledger shared by a team'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a plan -d 'four eyes: write payouts down, have them approved, send exactly what was approved'
 complete -c payctl -n "__payctl_at 'payctl' 0" -a keys -d 'your signing key for making and approving payout plans'
@@ -172,7 +172,7 @@ complete -c payctl -n "__payctl_at 'payctl balances'" -s h -l help -d 'show help
 # payctl payout
 complete -c payctl -n "__payctl_at 'payctl payout' 0" -a create -d 'send one payout: validated, confirmed, journaled, and never sent twice'
 complete -c payctl -n "__payctl_at 'payctl payout' 0" -a batch -d 'send many payouts from a CSV or JSON-lines file: validated, planned, confirmed, resumable'
-complete -c payctl -n "__payctl_at 'payctl payout' 0" -a get -d 'one payout, by transaction id (or a payout id this machine has a transaction id for)'
+complete -c payctl -n "__payctl_at 'payctl payout' 0" -a get -d 'one payout, by transaction id (or a payout id this config folder has a transaction id for)'
 complete -c payctl -n "__payctl_at 'payctl payout' 0" -a help -d 'display help for command'
 complete -c payctl -n "__payctl_at 'payctl payout'" -s h -l help -d 'show help'
 
@@ -220,7 +220,7 @@ complete -c payctl -n "__payctl_at 'payctl payout batch status'" -l failed-out -
 complete -c payctl -n "__payctl_at 'payctl payout batch status'" -s h -l help -d 'show help'
 
 # payctl payout get
-complete -c payctl -n "__payctl_at 'payctl payout get' 0" -f -d 'transaction id (TXN-BOK-…), or a payout id journaled on this machine'
+complete -c payctl -n "__payctl_at 'payctl payout get' 0" -f -d 'transaction id (TXN-BOK-…), or a payout id journaled in this config folder'
 complete -c payctl -n "__payctl_at 'payctl payout get'" -l wait -d 'then wait until the payout is Successful (exit 0) or Failed (exit 1); exit 5 if still Pending at the limit'
 complete -c payctl -n "__payctl_at 'payctl payout get'" -l wait-timeout -x -d 'how long --wait waits, in seconds (default: 600, at most 86400)'
 complete -c payctl -n "__payctl_at 'payctl payout get'" -s h -l help -d 'show help'

@@ -80,7 +80,7 @@ export function copiedId(id: string): string | undefined {
   return bare && bare !== id ? bare : undefined;
 }
 
-/** Words as a sentence starts them: "this machine's journal" -> "This machine's journal". */
+/** Words as a sentence starts them: "this config folder's journal" -> "This config folder's journal". */
 export function capitalized(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -4,7 +4,7 @@ import { reconcileSpec } from './history/reconcile-spec.js';
 
 export const historySpec: CommandSpec = {
   name: 'history',
-  summary: 'the journal as a ledger of what this machine sent, newest first',
+  summary: 'the journal as a ledger of what this config folder sent, newest first',
   options: [
     { flags: '--since <time>', description: 'journaled at or after (2026-11-01 or an ISO timestamp, UTC)' },
     { flags: '--until <time>', description: 'journaled at or before (a date means the whole day)' },
@@ -13,7 +13,7 @@ export const historySpec: CommandSpec = {
     { flags: '--csv', description: 'write CSV with a header row' },
   ],
   help:
-    'Every payout this machine journaled (payout create, payout batch), whatever the profile or service:\n' +
+    'Every payout this config folder journaled (payout create, payout batch), whatever the profile or service:\n' +
     'time, profile, host, payout id, batch, amount, recipient, outcome and transaction id (the\n' +
     'service looks payouts up by transaction id: `payctl payout get <transaction id>`, or the payout id).\n' +
     'An explicit --profile (or PAYCTL_PROFILE) shows only the payouts sent under that profile.\n' +

@@ -1,5 +1,5 @@
 /**
- * `payctl history`: the payout journal as a ledger of what this machine sent, newest
+ * `payctl history`: the payout journal as a ledger of what this config folder sent, newest
  * first, as a table, CSV or one JSON document. Streamed: a first pass over the journal
  * keeps only what sorting needs (file name, time, payout id) for the entries that pass
  * the filters; the second reads and writes them one at a time. Entries this folder journaled
@@ -31,7 +31,7 @@ import { csvRow } from '../output/csv.js';
 import { makeStyle, statusColor, type Style } from '../output/style.js';
 import type { Column, StreamedTable } from '../output/table.js';
 import { text } from '../output/text.js';
-import { visibleWord } from '../words.js';
+import { capitalized, visibleWord } from '../words.js';
 
 export interface HistoryOptions {
   since?: string;
@@ -158,7 +158,7 @@ export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promis
   if (gaps.unread) deps.log.warn(`${gaps.unread} So payctl cannot tell whether every entry this folder journaled is still there.`);
   if (gaps.journalLost)
     deps.log.warn(
-      `${journal.called.charAt(0).toUpperCase()}${journal.called.slice(1)} was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, and this history is short of what was sent from here. ` +
+      `${capitalized(journal.called)} was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, and this history is short of what was sent from here. ` +
         "A policy's daily total refuses to count without them until the journal is put back or they are acknowledged (--acknowledge-missing).",
     );
   if (!gaps.missing) return;

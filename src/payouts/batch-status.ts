@@ -277,7 +277,7 @@ export function batchFileRow(record: PayoutRecord, body?: string): Record<string
 
 /**
  * A Failed row as a person recognises it (output/batch.ts renderFailedRows): whom it paid and how
- * much, from the journaled request when this machine sent it (what was asked), else from the
+ * much, from the journaled request when this config folder sent it (what was asked), else from the
  * service's record; and why it failed.
  */
 export function failedRowOf(e: ReportEntry, s: RowState, body?: string): FailedRow {

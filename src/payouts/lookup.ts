@@ -107,7 +107,7 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
  * is either (copiedId), with the command that looks it up.
  */
 export function unknownIdError(id: string, inv: Invocation, ledger: Pick<Ledger, 'called'>, meant?: string): ApiError {
-  const lists = `Payouts this machine sent, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`;
+  const lists = `Payouts sent from this config folder, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`;
   return new ApiError(
     `No payout ${text(id)}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and ${ledger.called} has no payout id ${text(id)}. Nothing was asked of the service.`,
     {

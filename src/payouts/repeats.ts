@@ -2,7 +2,7 @@
  * The repeat guard (docs/architecture.md, "Identity"): a payout that pays what one sent before
  * under another payout id paid is said before it is paid again. One rule, for `payout create`
  * and for `payout batch`:
- * - which earlier payouts count: those journaled on this machine for the same service, and
+ * - which earlier payouts count: those journaled in this config folder for the same service, and
  *   not refused by it (accepted, outcome unknown, or sent with no answer recorded): a refused
  *   payout paid nobody;
  * - what is the same payout: a single payout typed again (without --payout-id) has the same
@@ -223,11 +223,11 @@ function ago(from: string, now: Date): string {
 }
 
 /**
- * "one sent from this machine 3 minutes ago (same wallet, account, amount and currency): payout
+ * "one sent from this config folder 3 minutes ago (same wallet, account, amount and currency): payout
  * id …, transaction …"; `sentFrom` is the ledger's (Ledger.sentFrom). `account`: the account as
  * typed now; one the earlier payout wrote otherwise (`4410001234` for `4410-0012-34`) is said.
  */
-export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this machine', account?: string): string {
+export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this config folder', account?: string): string {
   const o = e.outcome;
   const state =
     o?.kind === 'accepted'

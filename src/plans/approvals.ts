@@ -2,7 +2,7 @@
  * What a set of payouts needs, and who approved a plan (docs/architecture.md, "Where each rule
  * lives": the spending policy and approvals needed). Approvals are required by the total moved
  * in each currency and by what one wallet sends one recipient account in one UTC day (counted
- * from this machine's journal, sent-today.ts, plus what is at hand), so splitting a payout in
+ * from this config folder's journal, sent-today.ts, plus what is at hand), so splitting a payout in
  * parts does not avoid approval; the most demanding tier reached wins. A plan counts only when
  * its maker's key belongs to a member who is a maker; an approval counts only when its
  * signature holds (signatures.ts) and it is by a listed approver who is not the maker (by name,
@@ -18,7 +18,7 @@ import type { Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
 import type { Approval, Plan } from './plan.js';
 import { approvalsWord, shown, tiersFor, type Member, type Policy, type Tier } from './policy-file.js';
-import { recipientKey, sentTodayTo } from './sent-today.js';
+import { countedFrom, recipientKey, sentTodayTo } from './sent-today.js';
 import { approvalSignatureHolds, fingerprintHolds } from './signatures.js';
 
 export interface Requirement {
@@ -62,7 +62,7 @@ export function requiredApprovals(policy: Policy, totals: Map<string, bigint>): 
 /**
  * The approvals payouts at hand need: the most demanding of the tiers their totals per
  * currency reach (requiredApprovals) and of those reached by what each wallet sends to each
- * recipient account today (UTC), counting this machine's journal (accepted or unknown
+ * recipient account today (UTC), counting this config folder's journal (accepted or unknown
  * outcome, under this base URL) plus the payouts at hand. Five payouts of 999.99 to one
  * account on one day are counted as 4,999.95: splitting does not avoid approval.
  */
@@ -90,7 +90,7 @@ export async function approvalsNeeded(policy: Policy, requests: PayoutRequest[],
     required = Math.max(required, tier.required);
     const atHand = requests.length === 1 ? 'this payout' : g.count === 1 ? 'its payout here' : `its ${g.count} payouts here`;
     reasons.push(
-      `${approvalsWord(tier.required)}: from wallet ${g.r.walletId} to account ${g.r.account} (${g.r.type}, ${g.r.provider}) today: ${shown(sum, g.r.currency)} with ${atHand} (${shown(earlier, g.r.currency)} sent earlier today ${journal.sentFrom}), which is ${tier.label} (${ruleOf(policy, g.r.currency)}; payouts to one account in one UTC day are counted together)`,
+      `${approvalsWord(tier.required)}: from wallet ${g.r.walletId} to account ${g.r.account} (${g.r.type}, ${g.r.provider}) today: ${shown(sum, g.r.currency)} with ${atHand} (${shown(earlier, g.r.currency)} sent earlier today ${countedFrom(journal)}), which is ${tier.label} (${ruleOf(policy, g.r.currency)}; payouts to one account in one UTC day are counted together)`,
     );
   }
   return { required, reasons };

@@ -11,7 +11,7 @@ import type { JournalGaps, Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
 import { text } from '../output/text.js';
 import { limitFor, shown, type Policy } from './policy-file.js';
-import { sentToday } from './sent-today.js';
+import { countedFrom, sentToday } from './sent-today.js';
 
 /** How a check of the limits is made (limitProblems). */
 export interface LimitOptions {
@@ -34,16 +34,18 @@ function idsOf(gaps: JournalGaps): string {
   return `${gaps.payoutIds.map(text).join(', ')}${gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : ''}`;
 }
 
-/** "3 entries of this machine's journal for <base URL> are missing: <ids> (…)", and the journal lost whole, as `gaps` says. */
+/** "3 entries of this config folder's journal for <base URL> are missing: <ids> (…)", and the journal lost whole, as `gaps` says. */
 function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): string {
   const one = gaps.missing === 1;
   const said: string[] = [];
   if (gaps.missing)
     said.push(
-      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${idsOf(gaps)} (deleted, moved aside or replaced by an older backup; journal.index names ${one ? 'it' : 'them'})`,
+      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${idsOf(gaps)} (deleted, moved aside or replaced by an older backup; journal.index names ${one ? 'it' : 'them'})`,
     );
   if (gaps.journalLost)
-    said.push(`${journal.called} was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing`);
+    said.push(
+      `${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing`,
+    );
   return said.join('; and ');
 }
 
@@ -184,7 +186,7 @@ export async function limitProblems(policy: Policy, requests: PayoutRequest[], j
     const before = today.get(`${g.walletId}\n${g.currency}`) ?? 0n;
     if (before + g.minor > limit) {
       problems.push(
-        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy ${dailyRule(policy, g.currency)}; ${shown(before, g.currency)} already sent today ${journal.sentFrom}${caveat ? `; ${caveat}` : ''})`,
+        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy ${dailyRule(policy, g.currency)}; ${shown(before, g.currency)} already sent today ${countedFrom(journal)}${caveat ? `; ${caveat}` : ''})`,
       );
     }
   }

@@ -25,12 +25,12 @@
  *
  * Approvals are required by the total a plan (or a batch, or one payout) moves in each
  * currency, and by what one wallet sends to one recipient account (its type, provider and
- * number) in one UTC day, counted from this machine's journal plus what is at hand, so
+ * number) in one UTC day, counted from this config folder's journal plus what is at hand, so
  * splitting a payout in parts does not avoid approval (approvalsNeeded). A tier applies from
  * its amount (`from`, inclusive) or above it (`over`); the most demanding tier that applies
  * wins, and none means none needed. `"*"` stands for every currency not named.
  * `max_per_payout` caps one payout; `daily_total` caps what one wallet sends in one currency
- * in one UTC day, counted from this machine's journal (payouts accepted or of unknown
+ * in one UTC day, counted from this config folder's journal (payouts accepted or of unknown
  * outcome, under this base URL) plus what is about to be sent.
  *
  * This is enforced by payctl on the machine that sends: it makes sure that what was reviewed
@@ -39,7 +39,7 @@
  * The parts, each in its room (docs/architecture.md, "Where each rule lives": the spending
  * policy and approvals needed): the file read and checked (policy-file.ts), what a set of
  * payouts needs and who approved a plan (approvals.ts), the limits (limits.ts), and what this
- * machine's journal says was sent today (sent-today.ts). This module is how the rest of payctl
+ * config folder's journal says was sent today (sent-today.ts). This module is how the rest of payctl
  * names them.
  */
 export { examinePolicy, loadPolicy, policyOf, type Member, type Policy, type Role, type Tier } from './policy-file.js';

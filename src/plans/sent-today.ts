@@ -1,5 +1,5 @@
 /**
- * What this machine's journal says was sent today (UTC) under one base URL: payouts accepted or
+ * What this config folder's journal says was sent today (UTC) under one base URL: payouts accepted or
  * of unknown outcome (they may have been paid), leaving out those at hand (counted with them by
  * the caller). Counted per wallet and currency (the daily total, limits.ts) and per recipient
  * account (splitting, approvals.ts) (docs/architecture.md, "Where each rule lives": the
@@ -18,6 +18,15 @@ import { digitsOf } from './policy-file.js';
  */
 export function recipientKey(walletId: string, currency: string, type: string, provider: string, account: string): string {
   return JSON.stringify([walletId, currency, type, provider.trim().toLowerCase(), account.replace(/[\s\-.]/g, '').toLowerCase()]);
+}
+
+/**
+ * Where a day's count comes from, as its messages say it: "from this config folder (<path>)"
+ * for the local journal, which counts only what that folder sent (another PAYCTL_CONFIG_DIR on
+ * the same machine keeps its own); the shared ledger's own words otherwise.
+ */
+export function countedFrom(journal: Pick<Ledger, 'sentFrom' | 'folder'>): string {
+  return journal.folder === undefined ? journal.sentFrom : `${journal.sentFrom} (${journal.folder})`;
 }
 
 /** The start of the UTC day of `now`. */
@@ -67,7 +76,7 @@ async function* todaysEntries(journal: Ledger, baseUrl: string, now: Date, exclu
 }
 
 /**
- * What this machine's journal says was sent today (UTC) under this base URL, per wallet and
+ * What this config folder's journal says was sent today (UTC) under this base URL, per wallet and
  * currency, in minor units: payouts accepted or of unknown outcome (they may have been paid),
  * leaving out the payout ids in `exclude` (those about to be sent: counted with them).
  */
@@ -81,7 +90,7 @@ export async function sentToday(journal: Ledger, baseUrl: string, now: Date, exc
 }
 
 /**
- * What this machine's journal says was sent today (UTC) under this base URL from each wallet
+ * What this config folder's journal says was sent today (UTC) under this base URL from each wallet
  * to each recipient account (recipientKey), in minor units: payouts accepted or of unknown
  * outcome, leaving out the payout ids in `exclude` (those at hand: counted with them).
  */

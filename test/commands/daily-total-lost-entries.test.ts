@@ -103,7 +103,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(`Nothing was sent.`);
     expect(refused.stderr).toContain(
-      `  - the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): 3 entries of this machine's journal for ${ctx.sb.baseUrl} are missing: `,
+      `  - the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): 3 entries of this config folder's journal (${setup.dir}) for ${ctx.sb.baseUrl} are missing: `,
     );
     for (const id of lost) expect(refused.stderr).toContain(id);
     expect(refused.stderr).toContain(`so what they paid today is unknown\n`);
@@ -131,7 +131,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     const day3 = await payctl(['payout', 'batch', tens(wallet, 2), '--batch-id', 'day3', '--yes'], { dir: setup.dir });
     expect(day3.code, day3.stderr).toBe(2);
     expect(day3.stderr).toContain(
-      `20.00 SLE more today would make 40.00 SLE, over the daily total of 30.00 SLE (policy daily_total.SLE; 20.00 SLE already sent today from this machine; the daily total is counted without 3 entries of this machine's journal that are missing and were acknowledged`,
+      `20.00 SLE more today would make 40.00 SLE, over the daily total of 30.00 SLE (policy daily_total.SLE; 20.00 SLE already sent today from this config folder (${setup.dir}); the daily total is counted without 3 entries of this config folder's journal that are missing and were acknowledged`,
     );
     expect(idsFrom(wallet)).toHaveLength(5);
   });
@@ -154,7 +154,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     const repeat = await payctl(createTen(wallet, '91004', ['--allow-repeat']), { dir: setup.dir });
     expect(repeat.code, repeat.stderr).toBe(2);
     expect(repeat.stderr).toContain('acknowledged for the repeat guard');
-    expect(repeat.stderr).toContain(`the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): 3 entries of this machine's journal`);
+    expect(repeat.stderr).toContain(`the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): 3 entries of this config folder's journal`);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
 
     // The hint as printed: both flags.
@@ -165,7 +165,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect((await payctl(createTen(wallet, '91005'), { dir: setup.dir })).code).toBe(0);
     const over = await payctl([...createTen(wallet, '91006'), '--amount', '20.00'], { dir: setup.dir });
     expect(over.code, over.stderr).toBe(2);
-    expect(over.stderr).toContain('20.00 SLE already sent today from this machine');
+    expect(over.stderr).toContain(`20.00 SLE already sent today from this config folder (${setup.dir})`);
     expect(payoutPosts(ctx.sb, from)).toHaveLength(2);
   });
 
@@ -178,13 +178,13 @@ describe('a daily total counted from a journal that lost entries', () => {
     const day2 = tens(wallet, 2);
     const from = ctx.sb.requests().length;
 
-    const unknown = `the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): this machine's journal was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, so what they paid today is unknown`;
+    const unknown = `the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): this config folder's journal (${setup.dir}) was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, so what they paid today is unknown`;
     const refused = await payctl(['payout', 'batch', day2, '--batch-id', 'day2', '--yes'], { dir: setup.dir });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(unknown);
     expect(refused.stderr).toContain('run the same command with --acknowledge-missing');
     const history = await payctl(['history'], { dir: setup.dir });
-    expect(history.stderr).toContain("This machine's journal was deleted whole, its index journal.index with it, while its key journal.key remains");
+    expect(history.stderr).toContain("This config folder's journal was deleted whole, its index journal.index with it, while its key journal.key remains");
 
     // A payout no daily total limits makes the index again: the loss is kept in it, not forgotten.
     const usd = freshWallet(ctx.sb, '1000.00', 'USD');
@@ -221,7 +221,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
     const later = await payctl(['payout', 'batch', tens(wallet, 1), '--batch-id', 'day3', '--yes'], { dir: setup.dir });
     expect(later.code, later.stderr).toBe(0);
-    expect(later.stderr).toContain("the daily total is counted without the entries lost when this machine's journal was deleted whole (acknowledged)");
+    expect(later.stderr).toContain("the daily total is counted without the entries lost when this config folder's journal was deleted whole (acknowledged)");
   });
 
   it('plan send: refused (exit 2, nothing sent) while entries are missing; --acknowledge-missing sends it', async () => {
@@ -241,7 +241,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     const refused = await payctl(['plan', 'send', plan, '--yes'], { dir: setup.dir });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(`Cannot send the plan ${plan}: it breaks the policy's limits. Nothing was sent.`);
-    expect(refused.stderr).toContain(`the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): 3 entries of this machine's journal`);
+    expect(refused.stderr).toContain(`the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): 3 entries of this config folder's journal`);
     expect(refused.stderr).toContain('run the same command with --acknowledge-missing');
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
     // policy check and plan show say the same problem.

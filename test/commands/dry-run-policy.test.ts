@@ -57,7 +57,7 @@ describe('payout create --dry-run under a spending policy', () => {
 
     const over = await dryRun(wallet, '6.00', `dry-over-${randomUUID().slice(0, 8)}`);
     expect(over.stderr).toContain(`Error: This payout breaks the policy ${policy}. Nothing was sent.\n`);
-    expect(over.stderr).toContain('policy daily_total.SLE; 10.00 SLE already sent today from this machine');
+    expect(over.stderr).toContain(`policy daily_total.SLE; 10.00 SLE already sent today from this config folder (${setup.dir})`);
     expect(over.stderr).not.toContain('Dry run: nothing was sent');
     expect(over.stdout).toBe('');
     expect(over.code, over.stderr).toBe(2);

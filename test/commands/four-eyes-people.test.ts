@@ -204,7 +204,7 @@ describe('splitting counted', () => {
     expect(checked.code, checked.stdout).toBe(1);
     expect(checked.stdout).toContain('Approvals: 1 needed.');
     expect(checked.stdout).toContain(
-      `from wallet ${wallet} to account ${account} (wallet, orange_money) today: 1,200.00 SLE with this payout (900.00 SLE sent earlier today from this machine), which is from 1000`,
+      `from wallet ${wallet} to account ${account} (wallet, orange_money) today: 1,200.00 SLE with this payout (900.00 SLE sent earlier today from this config folder (${people.mariama.dir})), which is from 1000`,
     );
     // The same amount to another account needs none.
     const other = await run('mariama', 'policy', 'check', batchFile(wallet, ['300'], '076000111'));

@@ -250,7 +250,7 @@ describe('the policy on direct sends', () => {
 });
 
 describe('the daily total on direct sends', () => {
-  it("counted from this machine's journal: the send that would pass it is refused (exit 2, rule named), the ones before go", async () => {
+  it("counted from this config folder's journal: the send that would pass it is refused (exit 2, rule named), the ones before go", async () => {
     const cfg = tempConfigDir();
     try {
       const policy = join(work.dir, `daily-${randomUUID().slice(0, 6)}.json`);
@@ -264,7 +264,9 @@ describe('the daily total on direct sends', () => {
       const from = ctx.sb.requests().length;
       const third = await pay('0.01');
       expect(third.code, third.stderr).toBe(2);
-      expect(third.stderr).toContain('over the daily total of 2,000.00 SLE (policy daily_total.SLE; 2,000.00 SLE already sent today from this machine)');
+      expect(third.stderr).toContain(
+        `over the daily total of 2,000.00 SLE (policy daily_total.SLE; 2,000.00 SLE already sent today from this config folder (${cfg.dir}))`,
+      );
       expectNothingSent(from);
       // Another wallet has its own daily total.
       const other = freshWallet(ctx.sb, '100000.00', 'SLE');

@@ -86,7 +86,7 @@ describe('planted files', () => {
     });
     writeFileSync(planted, content, { mode: 0o600 });
     const r = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
-    expect(r.stderr).toContain(`The payout journal entry ${planted} (payout ${rows[2]!.payout_id}) was not written by payctl on this machine or was changed since`);
+    expect(r.stderr).toContain(`The payout journal entry ${planted} (payout ${rows[2]!.payout_id}) was not written by payctl in this config folder or was changed since`);
     expect(r.code).toBe(2);
     expect(payoutPosts(ctx.sb)).toEqual([]);
     expect(readFileSync(planted, 'utf8')).toBe(content);
@@ -135,7 +135,7 @@ describe('planted files', () => {
     writeFileSync(logFile, original);
     writeFileSync(f, JSON.stringify({ ...claim, outcome: accepted }));
     const again = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
-    expect(again.stderr).toContain('was not written by payctl on this machine or was changed since');
+    expect(again.stderr).toContain('was not written by payctl in this config folder or was changed since');
     expect(again.code).toBe(2);
     expect(payoutPosts(ctx.sb).length).toBe(from);
     noBug(again);

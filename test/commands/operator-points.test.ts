@@ -119,7 +119,7 @@ describe('1. Ctrl-C at a prompt, before anything was sent', () => {
     const prompts = ctrlCAt(/^Send it again, as a new payout\?$/);
     const r = await payctl(['payout', 'create', ...bankArgs(walletId), '--yes'], { dir, prompts });
     expect(prompts.asked).toEqual(['Send it again, as a new payout?']);
-    expect(r.stderr).toContain('Warning: This payout repeats one sent from this machine');
+    expect(r.stderr).toContain('Warning: This payout repeats one sent from this config folder');
     expect(r.stderr).toMatch(/\nError: Interrupted\. Nothing was sent\.\n$/);
     expect(r.code, r.stderr).toBe(130);
     expect(payoutPosts(ctx.sb)).toEqual([]);

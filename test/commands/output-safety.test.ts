@@ -38,7 +38,7 @@ function expectNoControlBytes(r: Run): void {
   }
 }
 
-/** Creates a payout straight on the sandbox (as another client would: this machine's journal does not know it). */
+/** Creates a payout straight on the sandbox (as another client would: this config folder's journal does not know it). */
 async function createPayout(walletId: string, name: string, note: string): Promise<{ transaction_id: string; payout_id: string }> {
   const body = payoutBody(walletId, { amount: 1200.5 });
   body.recipient.accountDetails.name = name;

@@ -1,7 +1,7 @@
 /**
  * `payctl payout get <id>` against the documented service, which looks payouts up by
  * transaction id only (in process, the sandbox over real HTTP): a payout id works through
- * this machine's journal (the card then shows it; the request goes to /payout/{transactionId});
+ * this config folder's journal (the card then shows it; the request goes to /payout/{transactionId});
  * a transaction id works anywhere (the journal's payout id shown when it has one); `--json`
  * prints the envelope as sent; an id known to neither exits 1 saying so; a journaled payout
  * whose outcome is unknown exits 1 without a request, pointing at `history reconcile`. And
@@ -93,7 +93,7 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
       expect(p.stdout).toBe('');
       expect(ctx.sb.requests().length).toBe(from);
       expect(p.stderr).toContain(
-        `No payout ${id}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and this machine's journal has no payout id ${id}. Nothing was asked of the service.`,
+        `No payout ${id}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and this config folder's journal has no payout id ${id}. Nothing was asked of the service.`,
       );
       expect(p.stderr).toContain('payctl history');
       const pj = await payctl(['payout', 'get', id, '--json'], { dir: other.dir });
@@ -104,7 +104,7 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
       const m = await payctl(['payout', 'get', missing], { dir: other.dir });
       expect(m.code).toBe(1);
       expect(m.stderr).toMatch(
-        new RegExp(`No payout ${missing}: the service has no transaction with this id \\(it said: .+\\), and this machine's journal has no payout with it\\.`),
+        new RegExp(`No payout ${missing}: the service has no transaction with this id \\(it said: .+\\), and this config folder's journal has no payout with it\\.`),
       );
       expect(m.stderr).toContain('HTTP 404 NOT_FOUND');
       // Typed in lower case, asked in the documented form.
@@ -141,9 +141,9 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
     expect(r.code).toBe(1);
     expect(ctx.sb.requests().length).toBe(from);
     expect(r.stderr).toContain(
-      `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this machine's journal has none for it: its outcome is unknown`,
+      `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this config folder's journal has none for it: its outcome is unknown`,
     );
-    // On a shared ledger, the ledger is named as what it is, never "this machine's journal".
+    // On a shared ledger, the ledger is named as what it is, never "this config folder's journal".
     const shared = tempConfigDir();
     try {
       await loginInProcess(ctx.sb, shared.dir);

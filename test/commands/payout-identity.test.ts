@@ -299,7 +299,7 @@ describe('payout create: the same payout typed again', () => {
 
     let from = sb.requests().length;
     const second = await create(args);
-    expect(second.stderr).toContain('This payout repeats one sent from this machine');
+    expect(second.stderr).toContain('This payout repeats one sent from this config folder');
     expect(second.stderr).toContain('add --allow-repeat');
     expect(second.stdout).toBe('');
     expect(second.code, second.stderr).toBe(2);
@@ -381,7 +381,7 @@ describe('payout create: the same payout typed again', () => {
     rmSync(join(setup.dir, 'journal', 'index'), { recursive: true });
     const from = sb.requests().length;
     const second = await create([...args, ...more]);
-    expect(second.stderr).toContain('This payout repeats one sent from this machine');
+    expect(second.stderr).toContain('This payout repeats one sent from this config folder');
     expect(second.code, second.stderr).toBe(2);
     noPosts(sb, from);
     expect(heldFor(sb, wal)).toHaveLength(1);

@@ -71,7 +71,7 @@ describe('plan create of rows a named batch sent', () => {
     // What the approver reviews says it too, from the ledger the review runs with.
     const shown = await run(['plan', 'show', setup.work.file('again.plan.json')]);
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toContain('Sent before (journaled from this machine)');
+    expect(shown.stdout).toContain('Sent before (journaled from this config folder)');
     expect(shown.stdout).toMatch(/^ {2}row 2: pays what payout \S+ paid in batch "dec-2026" .*: plan send pays it again as a new payout$/m);
     const json = JSON.parse((await run(['plan', 'show', setup.work.file('again.plan.json'), '--json'])).stdout) as {
       sent_before: Array<{ kind: string; earlier_batch_id: string }>;

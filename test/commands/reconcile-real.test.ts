@@ -485,7 +485,7 @@ describe('over 24 hours: never resent without a person choosing', () => {
     const nope = await run(['history', 'reconcile', '--payout-id', 'nope', '--made-by', 'TXN-BOK-XYZ']);
     expect(nope.code).toBe(2);
     expect(nope.stderr).toContain('Cannot record payout nope as made by TXN-BOK-XYZ: 2 problems. Nothing was asked of the service, nothing was recorded.');
-    expect(nope.stderr).toContain(`  - --payout-id: this machine's journal has no payout nope for ${ctx.sb.baseUrl}\n`);
+    expect(nope.stderr).toContain(`  - --payout-id: this config folder's journal has no payout nope for ${ctx.sb.baseUrl}\n`);
     expect(nope.stderr).toContain('  - --made-by: TXN-BOK-XYZ is not a transaction id (TXN-BOK- and 26 hex digits)\n');
     expect(nope.stderr).not.toContain('See the candidates');
     const history = await run(printed(nope.stderr, 'history'));

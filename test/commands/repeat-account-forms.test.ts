@@ -40,7 +40,7 @@ describe('payout create: the same payout with its account written another way wi
 
     let from = ctx.sb.requests().length;
     const lower = await create(bankPayoutArgs(wallet, 'sl12abcd0001'));
-    expect(lower.stderr).toContain(`Error: This payout repeats one sent from this machine less than a minute ago (`);
+    expect(lower.stderr).toContain(`Error: This payout repeats one sent from this config folder less than a minute ago (`);
     expect(lower.stderr).toContain(`with the same wallet, account (written "SL12ABCD0001" there), amount and currency: payout id ${paid!.payout_id}, accepted`);
     expect(lower.stderr).toContain('If it is meant to be paid again, add --allow-repeat.');
     expect(lower.code, lower.stderr).toBe(2);
@@ -93,7 +93,7 @@ describe('payout create: the same payout with its account written another way wi
       [dashed, dashed],
     ] as const) {
       const r = await create(bankPayoutArgs(wallet, typed, 'Old Rep'));
-      expect(r.stderr).toContain(`This payout repeats one sent from this machine 60 minutes ago (`);
+      expect(r.stderr).toContain(`This payout repeats one sent from this config folder 60 minutes ago (`);
       expect(r.stderr).toContain(`payout id ${old.get(earlier)}, accepted, transaction TXN-OLD-${earlier}`);
       expect(r.code, r.stderr).toBe(2);
     }

@@ -72,7 +72,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     const from = ctx.sb.requests().length;
     const r = await payctl(createArgs(wallet, '150.00'), { dir: setup.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`This payout repeats one sent from this machine`);
+    expect(r.stderr).toContain(`This payout repeats one sent from this config folder`);
     expect(r.stderr).toContain(`payout id ${first}`);
     expect(r.stderr).toContain('its journal entry is missing');
     expect(r.stderr).toContain('payctl payouts list --all');
@@ -96,7 +96,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     const from = ctx.sb.requests().length;
     const r = await payctl(createArgs(wallet, '150.00'), { dir: setup.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('This payout repeats one sent from this machine');
+    expect(r.stderr).toContain('This payout repeats one sent from this config folder');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
   });
@@ -112,7 +112,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     let from = ctx.sb.requests().length;
     const r = await payctl(createArgs(wallet, '150.00'), { dir: setup.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`1 entry of this machine's journal for ${ctx.sb.baseUrl} is missing: ${first}`);
+    expect(r.stderr).toContain(`1 entry of this config folder's journal for ${ctx.sb.baseUrl} is missing: ${first}`);
     expect(r.stderr).toContain('So payctl cannot tell whether this payout repeats that one');
     expect(r.stderr).toContain('Nothing was sent.');
     expect(r.stderr).toContain('Put the missing entries back');
@@ -132,7 +132,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     from = ctx.sb.requests().length;
     const back = await payctl(createArgs(wallet, '150.00'), { dir: setup.dir });
     expect(back.code, back.stderr).toBe(2);
-    expect(back.stderr).toContain('This payout repeats one sent from this machine');
+    expect(back.stderr).toContain('This payout repeats one sent from this config folder');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
 
     // A payout id of one's own is not a repeat: sent, entry missing or not.
@@ -180,7 +180,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     // A repeat is caught again: the 24-hour guard works once more.
     const repeat = await payctl(createArgs(wallet, '44.00'), { dir: setup.dir });
     expect(repeat.code, repeat.stderr).toBe(2);
-    expect(repeat.stderr).toContain('This payout repeats one sent from this machine');
+    expect(repeat.stderr).toContain('This payout repeats one sent from this config folder');
     expect(
       heldFrom(ctx.sb, wallet)
         .map((p) => p.amount_minor)

@@ -1,5 +1,5 @@
 /**
- * `payout get --wait` of a payout this machine's journal does not have (nothing sent to check
+ * `payout get --wait` of a payout this config folder's journal does not have (nothing sent to check
  * the answers against), against a service whose later reads of the same transaction pay
  * otherwise than the first (probe 70-S, finding 1): Pending 10.00 SLE, then Successful
  * 20.00 NGN. Every read while waiting is checked against the first: another amount, currency,

@@ -95,7 +95,7 @@ describe('the daily total under races', () => {
     // One at a time now: the day is full, so the next one is refused too, counting all five.
     const next = await payctl([...runs[0]!.slice(0, -3), '--payout-id', `race-${randomUUID()}`, '--yes'], { dir: cfg.dir });
     expect(next.code, next.stderr).toBe(2);
-    expect(next.stderr).toContain('4,999.95 SLE already sent today from this machine');
+    expect(next.stderr).toContain(`4,999.95 SLE already sent today from this config folder (${cfg.dir})`);
   });
 
   it('8 parallel one-row payout batch runs: exactly 5 rows sent', { timeout: 120_000 }, async () => {

@@ -251,8 +251,8 @@ export const EXIT_CODE_CASES: readonly ExitCodeCase[] = [
           expect(r.stdout).toBe('');
           expect(r.stderr).toMatch(
             new RegExp(
-              `^Error: No payout ${id}: the service has no transaction with this id \\(it said: Transfer not found\\), and this machine's journal has no payout with it\\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n` +
-                'Payouts this machine sent, with their transaction ids: payctl history\nAll payouts at the service: payctl payouts list\n$',
+              `^Error: No payout ${id}: the service has no transaction with this id \\(it said: Transfer not found\\), and this config folder's journal has no payout with it\\.\n {2}HTTP 404 NOT_FOUND\n {2}Request ID: req_[0-9a-f]{24}\n` +
+                'Payouts sent from this config folder, with their transaction ids: payctl history\nAll payouts at the service: payctl payouts list\n$',
             ),
           );
           expect(since(sb, from).map((x) => x.line)).toEqual([`GET /v2/payout/${id} 404`]);

@@ -139,7 +139,7 @@ export async function sendFirst(sb: Sandbox, walletId: string, run: (args: strin
 /** The warning naming the earlier payout, as one (joined) line of the screen. */
 export function repeatWarning(payoutId: string, transactionId: string): RegExp {
   return new RegExp(
-    String.raw`This payout repeats one sent from this machine (?:less than a minute|\d+ minutes?) ago \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) ` +
+    String.raw`This payout repeats one sent from this config folder (?:less than a minute|\d+ minutes?) ago \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) ` +
       String.raw`with the same wallet, account, amount and currency: payout id ${escapeRe(payoutId)}, accepted, transaction ${escapeRe(transactionId)}\.`,
   );
 }

@@ -47,7 +47,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     // What it paid today is unknown, so is the day's total: a problem, as for an entry that cannot be read.
     const refused = await limitProblems(POLICY, [request(100n)], fresh, BASE, new Date(), { warn });
     expect(refused).toEqual([
-      `the daily total cannot be counted for wallet 6643665465 in SLE (policy daily_total.SLE): 1 entry of this machine's journal for ${BASE} is missing: ${ids[0]} (deleted, moved aside or replaced by an older backup; journal.index names it), so what it paid today is unknown`,
+      `the daily total cannot be counted for wallet 6643665465 in SLE (policy daily_total.SLE): 1 entry of this config folder's journal (${dir}) for ${BASE} is missing: ${ids[0]} (deleted, moved aside or replaced by an older backup; journal.index names it), so what it paid today is unknown`,
     ]);
     expect(warnings).toEqual([]);
     // Another service's total is not stopped by it.
@@ -60,7 +60,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toMatchObject({ missing: 1 });
     expect(await limitProblems(POLICY, [request(100n)], fresh, BASE, new Date(), { acknowledgeMissing: { record: true } })).toEqual([]);
     expect(warnings).toEqual([
-      `Policy ${POLICY.file}: --acknowledge-missing: 1 entry of this machine's journal for ${BASE} is missing: ${ids[0]} (deleted, moved aside or replaced by an older backup; journal.index names it). It is acknowledged as gone when the payouts are journaled (journal.index), and the daily total goes on without it: what it paid is not counted, today or later.`,
+      `Policy ${POLICY.file}: --acknowledge-missing: 1 entry of this config folder's journal (${dir}) for ${BASE} is missing: ${ids[0]} (deleted, moved aside or replaced by an older backup; journal.index names it). It is acknowledged as gone when the payouts are journaled (journal.index), and the daily total goes on without it: what it paid is not counted, today or later.`,
     ]);
     warnings.length = 0;
     // From then on, counted without it, and said; the repeat guard's acknowledgement is another.
@@ -68,7 +68,7 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'repeat' })).toMatchObject({ missing: 1 });
     expect(await limitProblems(POLICY, [request(100n)], new Journal(dir), BASE, new Date(), { warn })).toEqual([]);
     expect(warnings).toEqual([
-      `Policy ${POLICY.file}: the daily total is counted without an entry of this machine's journal that is missing and was acknowledged (${ids[0]}): what it paid today is not counted.`,
+      `Policy ${POLICY.file}: the daily total is counted without an entry of this config folder's journal that is missing and was acknowledged (${ids[0]}): what it paid today is not counted.`,
     ]);
   });
 });

@@ -368,7 +368,7 @@ describe('Journal on a hostile machine', () => {
     writeFileSync(file, JSON.stringify({ ...onDisk, outcome: { kind: 'accepted', status: 201, transactionId: 'TRXFAKE', replayed: false, at: T1.toISOString() } }));
     const err = await rejection(journal.get(BASE, 'p-1'));
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as Error).message).toContain('was not written by payctl on this machine or was changed since (its checksum does not match)');
+    expect((err as Error).message).toContain('was not written by payctl in this config folder or was changed since (its checksum does not match)');
     // Planted: a new entry with no checksum.
     const planted = entryFile(BASE, 'p-2');
     writeFileSync(
@@ -421,7 +421,7 @@ describe('Journal on a hostile machine', () => {
     const planted = entryFile(BASE, 'planted');
     writeFileSync(planted, readFileSync(entryFile(BASE, 'p-1'), 'utf8').replace('"payoutId": "p-1"', '"payoutId": "sk_live_4eC39"'));
     expect(((await rejection(journal.byName(basename(planted)))) as Error).message).toBe(
-      `The payout journal entry ${planted} was not written by payctl on this machine or was changed since (its checksum does not match).`,
+      `The payout journal entry ${planted} was not written by payctl in this config folder or was changed since (its checksum does not match).`,
     );
     expect(errors.get(huge)!.message).toBe(`The payout journal file ${huge} is larger than 4 MiB, far more than any entry payctl writes: it was not read.`);
     // Looked up by its payout id, the symlink is refused the same way, never followed.

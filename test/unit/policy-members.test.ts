@@ -241,7 +241,8 @@ describe('splitting counted (approvalsNeeded)', () => {
   }
 
   it('five payouts of 300 to one account on one day: the fourth crosses 1,000 and needs approval, and so does the fifth', async () => {
-    const journal = new Journal(dir());
+    const folder = dir();
+    const journal = new Journal(folder);
     const needs: number[] = [];
     for (let i = 0; i < 5; i++) {
       const r = request();
@@ -249,7 +250,7 @@ describe('splitting counted (approvalsNeeded)', () => {
       needs.push(need.required);
       if (i === 3)
         expect(need.reasons).toEqual([
-          '1 approval: from wallet wal_1 to account 076123456 (wallet, orange_money) today: 1,200.00 SLE with this payout (900.00 SLE sent earlier today from this machine), which is from 1000 (policy approvals.SLE; payouts to one account in one UTC day are counted together)',
+          `1 approval: from wallet wal_1 to account 076123456 (wallet, orange_money) today: 1,200.00 SLE with this payout (900.00 SLE sent earlier today from this config folder (${folder})), which is from 1000 (policy approvals.SLE; payouts to one account in one UTC day are counted together)`,
         ]);
       await sent(journal, r, new Date(NOW.getTime() + i * 60_000));
     }
@@ -274,7 +275,8 @@ describe('splitting counted (approvalsNeeded)', () => {
   });
 
   it('the account written with spaces or dashes is the same account; a plan of several payouts counts them together with the day', async () => {
-    const journal = new Journal(dir());
+    const folder = dir();
+    const journal = new Journal(folder);
     await sent(journal, request({ amount: '400' }), NOW);
     const need = await approvalsNeeded(
       policy,
@@ -284,7 +286,9 @@ describe('splitting counted (approvalsNeeded)', () => {
       NOW,
     );
     expect(need.required).toBe(1);
-    expect(need.reasons).toEqual([expect.stringContaining('today: 1,000.00 SLE with its 2 payouts here (400.00 SLE sent earlier today from this machine)')]);
+    expect(need.reasons).toEqual([
+      expect.stringContaining(`today: 1,000.00 SLE with its 2 payouts here (400.00 SLE sent earlier today from this config folder (${folder}))`),
+    ]);
     // The payouts at hand are never counted twice, even when journaled already (a plan sent again).
     const again = request({ amount: '600' });
     await sent(journal, again, NOW);

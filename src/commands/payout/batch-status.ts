@@ -124,7 +124,7 @@ class StatusRun {
   }
 
   /**
-   * Each row by its transaction id: the report's, else the one this machine's journal recorded.
+   * Each row by its transaction id: the report's, else the one this config folder's journal recorded.
    * The journaled body (when there is one) is what the answer is checked against.
    */
   async findTransactions(): Promise<void> {
@@ -150,7 +150,7 @@ class StatusRun {
       if (txn) this.refs.set(i, { transactionId: txn, payoutId: e.payoutId, ...(entry ? { entry } : {}) });
       else {
         this.noTransaction.add(i);
-        this.problems.set(i, "it has no transaction id, in the report or in this machine's journal, and the service looks payouts up by transaction id only");
+        this.problems.set(i, "it has no transaction id, in the report or in this config folder's journal, and the service looks payouts up by transaction id only");
       }
     }
     this.accepted = accepted;
@@ -178,7 +178,7 @@ class StatusRun {
       if (r.kind === 'unread') throw r.error;
       this.states.set(i, rowState(r.record, r.status));
       this.problems.delete(i);
-      // What it became, for history (the journal of this machine, when it has the payout).
+      // What it became, for history (the journal of this config folder, when it has the payout).
       if (r.kind === 'settled') await noteSettled(this.journal, this.api.baseUrl, ref.payoutId, r.status);
     } catch (err) {
       if (err instanceof AuthError || err instanceof InterruptedError || err instanceof ConfigError) throw err;
@@ -201,7 +201,7 @@ class StatusRun {
   }
 
   /**
-   * The report's rejected rows that this machine's journal still has as refused, with what each
+   * The report's rejected rows that this config folder's journal still has as refused, with what each
    * paid (its journaled body): they paid nobody, and sent again under their keys they are refused
    * again (the service keeps a key's first answer), so --failed-out writes them too, to be sent
    * as new payouts once the cause is fixed (a wallet topped up).
@@ -226,7 +226,7 @@ class StatusRun {
       else if (paid) this.#leftOut(`Row ${sanitizeInline(e.row)} was rejected, `, paid);
       else
         this.deps.log.warn(
-          `Row ${sanitizeInline(e.row)} was rejected, but this machine's journal ${entry ? 'has it as sent since' : 'does not have it'}: it is not written to ${this.opts.failedOut}.`,
+          `Row ${sanitizeInline(e.row)} was rejected, but this config folder's journal ${entry ? 'has it as sent since' : 'does not have it'}: it is not written to ${this.opts.failedOut}.`,
         );
     }
     return out;

@@ -33,7 +33,7 @@ export const createSpec: CommandSpec = {
   help:
     'Missing fields are asked for at a terminal. The payout id and its idempotency key are journaled\n' +
     'before the request leaves: running the same command again with the same --payout-id never pays twice.\n' +
-    'Without --payout-id, a payout that repeats one sent from this machine in the last 24 hours (same wallet,\n' +
+    'Without --payout-id, a payout that repeats one sent from this config folder in the last 24 hours (same wallet,\n' +
     'account, amount and currency) is shown and asked about at a terminal, and refused without one\n' +
     "unless --allow-repeat is given; while that payout's outcome is unknown, it is refused even so: reconcile it first.\n" +
     'With a policy in the profile (payctl config set policy), a payout that needs approval is refused\n' +

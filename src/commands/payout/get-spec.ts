@@ -4,12 +4,12 @@ import { checkWait, WAIT_HELP, WAIT_OPTIONS } from './wait-spec.js';
 
 export const getSpec: CommandSpec = {
   name: 'get',
-  summary: 'one payout, by transaction id (or a payout id this machine has a transaction id for)',
-  arguments: [{ name: '<id>', description: 'transaction id (TXN-BOK-…), or a payout id journaled on this machine' }],
+  summary: 'one payout, by transaction id (or a payout id this config folder has a transaction id for)',
+  arguments: [{ name: '<id>', description: 'transaction id (TXN-BOK-…), or a payout id journaled in this config folder' }],
   options: WAIT_OPTIONS,
   check: checkWait,
   help:
-    'The service looks payouts up by transaction id only. A payout id works when this machine\n' +
+    'The service looks payouts up by transaction id only. A payout id works when this config folder\n' +
     'journaled the payout and recorded its transaction id (payctl history shows them); for one whose\n' +
     'outcome is unknown, run `payctl history reconcile` first. Anything else exits 1 saying what is known.\n' +
     WAIT_HELP,

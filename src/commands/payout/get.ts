@@ -1,6 +1,6 @@
 /**
  * `payctl payout get <id>`: one payout, by transaction id (the only look-up the service has:
- * docs/service.md), or by a payout id this machine's journal has a transaction id for. Anything
+ * docs/service.md), or by a payout id this config folder's journal has a transaction id for. Anything
  * else exits 1 saying what is known. The answer is checked against what was asked (transaction
  * id; payout id, amount, currency and account when the journal has the body); the card shows
  * the journal's payout id; `--json` prints the envelope as the service sent it.
@@ -46,12 +46,12 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   } catch (err) {
     if (err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND' && !ref.entry) {
       throw new ApiError(
-        `No payout ${text(id)}: the service has no transaction with this id (it said: ${err.message.replace(/\.$/, '')}), and this machine's journal has no payout with it.`,
+        `No payout ${text(id)}: the service has no transaction with this id (it said: ${err.message.replace(/\.$/, '')}), and this config folder's journal has no payout with it.`,
         {
           status: 404,
           code: 'NOT_FOUND',
           ...(err.requestId ? { requestId: err.requestId } : {}),
-          hint: `Payouts this machine sent, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`,
+          hint: `Payouts sent from this config folder, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`,
         },
       );
     }

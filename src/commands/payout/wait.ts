@@ -87,7 +87,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
     line.clear();
   }
 
-  // What it became, for history: in the journal of this machine, when it has the payout.
+  // What it became, for history: in the journal of this config folder, when it has the payout.
   if (result.kind === 'settled') await noteSettled(await openLedger(deps), api.baseUrl, ref.payoutId, result.status);
   const warning = totalWarning(parseEnvelope(result.res).data);
   if (warning) deps.log.warn(warning);

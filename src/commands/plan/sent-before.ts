@@ -1,6 +1,6 @@
 /**
  * What `plan show` says of a plan's payouts that were sent before, as far as the run's ledger
- * knows (this machine's journal, or the team's shared ledger): one accepted earlier under its own
+ * knows (this config folder's journal, or the team's shared ledger): one accepted earlier under its own
  * payout id (plan send will not send it again), or one that pays all that a payout sent before
  * under another id paid (plan send pays it again, as a new payout). An approver decides with that
  * in view; plan create says the same to the maker (create-repeats.ts).

@@ -55,7 +55,7 @@ interface Review {
   totals: TotalAfter[];
   /** The profile's policy, who made the plan and which approvals count, how many it needs, and the limits it breaks; absent without a policy. */
   judged?: { policy: Policy; approvals: ApprovalCheck; need: Requirement; limits: string[] };
-  /** Its payouts the run's ledger has seen sent before (sent-before.ts), and where that ledger is ("from this machine"). */
+  /** Its payouts the run's ledger has seen sent before (sent-before.ts), and where that ledger is ("from this config folder"). */
   sent?: { found: SentBefore[]; from: string };
   /** Why else plan send would refuse it now (sendable.ts); what the ledger holds only when it was read. */
   refusals: SendRefusal[];

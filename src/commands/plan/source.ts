@@ -154,7 +154,7 @@ async function withStoredApprovals(loaded: LoadedPlan, ledger: Ledger): Promise<
 function sharedPlans(ledger: Ledger, arg: string, deps: Deps): PlanStore {
   if (ledger.plans) return ledger.plans;
   throw new UsageError(
-    `Cannot find the plan ${arg}: it is not a file, and plans by hash need a shared ledger (this profile's ledger is the local journal of this machine). Nothing was sent or changed.`,
+    `Cannot find the plan ${arg}: it is not a file, and plans by hash need a shared ledger (this profile's ledger is the local journal of this config folder). Nothing was sent or changed.`,
     [],
     `Give the plan file, or point the profile at the team's ledger (the URL on standard input):\n  ${commandLine(invocationOf(deps.globals, deps.env), ['config', 'set', 'ledger'], ['--stdin'])}`,
   );

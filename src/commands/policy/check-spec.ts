@@ -9,8 +9,8 @@ export const policyCheckSpec: CommandSpec = {
   help:
     'The policy is the file named in the profile (payctl config set policy <path>). Approvals are\n' +
     'needed by the total moved per currency and by what one wallet sends one recipient account in a\n' +
-    "UTC day; limits are per payout and per wallet per UTC day; both counted from this machine's\n" +
-    'journal. For a plan: who made it and who approved it. Exit 0 when it can be sent as it is, 1 when not.',
+    "UTC day; limits are per payout and per wallet per UTC day; both counted from this config folder's\n" +
+    'journal (or the shared ledger). For a plan: who made it and who approved it. Exit 0 when it can be sent as it is, 1 when not.',
   examples: ['payctl policy check stipends.csv', 'payctl policy check stipends.plan.json --json'],
   load: () => import('./check.js'),
 };

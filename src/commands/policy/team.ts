@@ -17,7 +17,7 @@ export async function teamStore(deps: Deps): Promise<PolicyStore> {
   const ledger = await openLedger(deps);
   if (ledger.policies) return ledger.policies;
   throw new UsageError(
-    "The team's policy needs a shared ledger: this profile's ledger is the local journal of this machine. Nothing was changed.",
+    "The team's policy needs a shared ledger: this profile's ledger is the local journal of this config folder. Nothing was changed.",
     [],
     `Point the profile at the team's ledger (the URL on standard input):\n  ${commandLine(invocationOf(deps.globals, deps.env), ['config', 'set', 'ledger'], ['--stdin'])}`,
   );

@@ -193,12 +193,15 @@ export interface BeginOptions {
  */
 export interface Ledger {
   /**
-   * Where its entries were sent from, as messages say it: "from this machine" (the local store),
-   * "through the team's shared ledger" (PostgreSQL), as in "already sent today from this machine".
+   * Where its entries were sent from, as messages say it: "from this config folder" (the local
+   * store: its journal is one config folder's, PAYCTL_CONFIG_DIR, not the machine's), "through the
+   * team's shared ledger" (PostgreSQL), as in "already sent today from this config folder".
    */
   readonly sentFrom: string;
-  /** The ledger as messages name it: "this machine's journal", "the team's shared ledger". */
+  /** The ledger as messages name it: "this config folder's journal", "the team's shared ledger". */
   readonly called: string;
+  /** The local store's config folder, named where a message counts from it (the daily total); none for a shared ledger. */
+  readonly folder?: string;
   /**
    * The entry to send: the journaled one when this payout id was seen before (its key and
    * body reused), else a new one, durable before this resolves, dated by the ledger's clock

@@ -35,8 +35,9 @@ import { readEntry } from './stored.js';
 
 export class LocalLedger implements Ledger {
   readonly dir: string;
-  readonly sentFrom = 'from this machine';
-  readonly called = "this machine's journal";
+  readonly folder: string;
+  readonly sentFrom = 'from this config folder';
+  readonly called = "this config folder's journal";
   readonly #configDir: string;
   readonly #clock: Pick<Clock, 'now'>;
   readonly #folder: JournalFolder;
@@ -51,6 +52,7 @@ export class LocalLedger implements Ledger {
 
   constructor(configDir: string, clock: Pick<Clock, 'now'> = systemClock) {
     this.#configDir = configDir;
+    this.folder = configDir;
     this.#clock = clock;
     this.dir = join(configDir, 'journal');
     // A journal this payctl makes has every entry's day marker from its first entry on.
@@ -348,7 +350,7 @@ export class LocalLedger implements Ledger {
     return next;
   }
 
-  /** The wallets' lock files in the config folder (wallet-lock.ts): every payctl of this machine using it waits. */
+  /** The wallets' lock files in the config folder (wallet-lock.ts): every payctl using this config folder waits (another folder's does not). */
   withWalletLocks<T>(walletIds: string[], fn: () => Promise<T>, opts: WalletLockOptions): Promise<T> {
     return withWalletLocks(this.#configDir, walletIds, fn, opts);
   }

@@ -209,7 +209,7 @@ export class JournalMac {
     const got = typeof entry.mac === 'string' && /^[0-9a-f]{64}$/.test(entry.mac) ? Buffer.from(entry.mac, 'hex') : undefined;
     if (!got || !timingSafeEqual(got, want)) {
       throw new ConfigError(
-        `The payout journal entry ${file}${payoutId === undefined ? '' : ` (payout ${payoutId})`} was not written by payctl on this machine or was changed since (${got ? 'its checksum does not match' : 'it has no checksum'}).`,
+        `The payout journal entry ${file}${payoutId === undefined ? '' : ` (payout ${payoutId})`} was not written by payctl in this config folder or was changed since (${got ? 'its checksum does not match' : 'it has no checksum'}).`,
         NOT_ACTED_ON,
       );
     }

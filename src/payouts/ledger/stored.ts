@@ -58,7 +58,7 @@ export function readEntry(file: string, payoutId: string | undefined, mac: Journ
     }
     if (err instanceof ChangedClaim) {
       throw new ConfigError(
-        `The payout journal entry ${file} was not written by payctl on this machine or was changed since (its claim on a log holds other fields).`,
+        `The payout journal entry ${file} was not written by payctl in this config folder or was changed since (its claim on a log holds other fields).`,
         NOT_ACTED_ON,
       );
     }
