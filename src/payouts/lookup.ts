@@ -7,7 +7,7 @@
  * once that key may be forgotten (entry-age.ts, the 24-hour rule), by searching `GET /payout/list` for records
  * that could be it (candidates), for a person to choose from.
  */
-import { ApiError } from '../errors.js';
+import { ApiError, OutcomeUnknownError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import {
   parseOrThrow,
@@ -117,11 +117,16 @@ export function unknownIdError(id: string, inv: Invocation, ledger: Pick<Ledger,
   );
 }
 
+/** The `--json` code of a payout whose outcome is unknown from an earlier attempt (`payout get`, exit 4). */
+export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
+
 /**
  * Why `payout get <id>` has nothing to ask for a journaled payout id without a transaction id,
- * and what to do: an ApiError (exit 1) saying what the journal knows.
+ * and what to do, saying what the journal knows: refused or found not made, an ApiError (exit
+ * 1); made before under another key, the same; of unknown outcome, an OutcomeUnknownError
+ * (exit 4, `--wait` too) with the reconcile command.
  */
-export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): ApiError {
+export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): ApiError | OutcomeUnknownError {
   const id = text(entry.payoutId);
   const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and ${ledger.called} has none for it`;
   const o = entry.outcome;
@@ -135,10 +140,16 @@ export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: P
       { code: 'NOT_FOUND', hint: `If it is this payout, its record is among: ${findRecordCommand(entry, inv)}` },
     );
   }
-  return new ApiError(`${head}: its outcome is unknown (no answer was read${o?.kind === 'unknown' ? `: ${text(o.reason)}` : ''}).`, {
-    code: 'NOT_FOUND',
-    hint: `Find out what became of it with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
-  });
+  // Unknown: exit 4 as the create's was, never 1 (which --wait says for Failed, and a script may
+  // take for "send it again"), nor NOT_FOUND (read as "no such payout").
+  return new OutcomeUnknownError(
+    `${head}: its outcome is unknown (it may or may not have been made; no answer was read${o?.kind === 'unknown' ? `: ${text(o.reason).replace(/\.$/, '')}` : ''}). Nothing was asked of the service.`,
+    {
+      payoutId: entry.payoutId,
+      causeCode: OUTCOME_UNKNOWN,
+      hint: `Find out what became of it with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])}`,
+    },
+  );
 }
 
 /**

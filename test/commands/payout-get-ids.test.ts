@@ -4,7 +4,8 @@
  * this config folder's journal (the card then shows it; the request goes to /payout/{transactionId});
  * a transaction id works anywhere (the journal's payout id shown when it has one); `--json`
  * prints the envelope as sent; an id known to neither exits 1 saying so; a journaled payout
- * whose outcome is unknown exits 1 without a request, pointing at `history reconcile`. And
+ * whose outcome is unknown exits 4 (`--wait` too) without a request, pointing at
+ * `history reconcile`. And
  * `--wait` sees the look-up's lower-case "successful" as settled.
  */
 import { randomUUID } from 'node:crypto';
@@ -129,7 +130,7 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
     }
   });
 
-  it('a journaled payout whose outcome is unknown: exit 1 with no request, and the printed reconcile command resolves it', async () => {
+  it('a journaled payout whose outcome is unknown: exit 4 (--wait and --json too) with no request, and the printed reconcile command resolves it', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();
     ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
@@ -138,11 +139,28 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
     const from = ctx.sb.requests().length;
 
     const r = await run(['payout', 'get', id]);
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(4);
     expect(ctx.sb.requests().length).toBe(from);
     expect(r.stderr).toContain(
-      `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this config folder's journal has none for it: its outcome is unknown`,
+      `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and this config folder's journal has none for it: its outcome is unknown (it may or may not have been made; no answer was read: `,
     );
+    expect(r.stderr).toMatch(/no answer was read: The connection to 127\.0\.0\.1:\d+ was closed before an answer arrived\)\. Nothing was asked of the service\.\n/);
+    expect(r.stderr).not.toContain('NOT_FOUND');
+    // Never 1 under --wait (which says Failed: a script may send it again), nor NOT_FOUND (no
+    // such payout) in JSON: exit 4, OUTCOME_UNKNOWN, its payout id and the reconcile command.
+    const hint = `Find out what became of it with: payctl history reconcile --payout-id ${id}`;
+    for (const extra of [['--wait'], ['--json'], ['--wait', '--json']]) {
+      const w = await run(['payout', 'get', id, ...extra]);
+      expect(w.code, `${extra.join(' ')}: ${w.stderr}`).toBe(4);
+      expect(w.stdout).toBe('');
+      if (extra.includes('--json')) {
+        expect(JSON.parse(w.stderr).error).toMatchObject({ code: 'OUTCOME_UNKNOWN', status: null, payout_id: id, hint });
+      } else {
+        expect(w.stderr).toContain('its outcome is unknown');
+        expect(w.stderr).toContain(hint);
+      }
+    }
+    expect(ctx.sb.requests().length).toBe(from);
     // On a shared ledger, the ledger is named as what it is, never "this config folder's journal".
     const shared = tempConfigDir();
     try {
@@ -154,7 +172,7 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
       expect((await payctl(payoutArgs(wallet, teamId), { dir: shared.dir, clock: new TestClock() })).code).toBe(4);
       ctx.sb.faults.clear();
       const team = await payctl(['payout', 'get', teamId], { dir: shared.dir });
-      expect(team.code).toBe(1);
+      expect(team.code).toBe(4);
       expect(team.stderr).toContain(`and the team's shared ledger has none for it: its outcome is unknown`);
       const none = await payctl(['payout', 'get', 'no-such-id'], { dir: shared.dir });
       expect(none.stderr).toContain("and the team's shared ledger has no payout id no-such-id.");

@@ -1,9 +1,11 @@
 /**
  * `payctl payout get <id>`: one payout, by transaction id (the only look-up the service has:
  * docs/service.md), or by a payout id this config folder's journal has a transaction id for. Anything
- * else exits 1 saying what is known. The answer is checked against what was asked (transaction
- * id; payout id, amount, currency and account when the journal has the body); the card shows
- * the journal's payout id; `--json` prints the envelope as the service sent it.
+ * else is not asked of the service: a journaled payout of unknown outcome exits 4 (`--wait` too:
+ * never 1, which says Failed), any other id 1, saying what is known. The answer is checked
+ * against what was asked (transaction id; payout id, amount, currency and account when the
+ * journal has the body); the card shows the journal's payout id; `--json` prints the envelope
+ * as the service sent it.
  */
 import { write, type Deps } from '../../deps.js';
 import { ApiError, UsageError } from '../../errors.js';
