@@ -5,12 +5,23 @@
  * --wait then waits for it to settle), refused by the service (with what to do next; its payout
  * id used before for another payout: the payout list searched for it, payouts/used-before.ts,
  * said by create-used-before.ts), or unknown (exit 4, with the safe retry printed; after its
- * payout id was found used before, the records that could be it, each with its `--made-by`). docs/architecture.md, "Idempotency
- * journal" and "Printed commands".
+ * payout id was found used before, the records that could be it, each with its `--made-by`); and
+ * a read before journaling that failed, said as sending nothing (notSentBeforeJournal).
+ * docs/architecture.md, "Idempotency journal" and "Printed commands".
  */
 import { write, type Deps } from '../../deps.js';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, AuthError, InterruptedError, OutcomeUnknownError, PayoutFailedError, StatusUnknownError, StillPendingError, UsageError } from '../../errors.js';
+import {
+  ApiError,
+  AuthError,
+  InterruptedError,
+  NetworkError,
+  OutcomeUnknownError,
+  PayoutFailedError,
+  StatusUnknownError,
+  StillPendingError,
+  UsageError,
+} from '../../errors.js';
 import { failedAtOnceWord, type PayoutRecord, type PayoutTransaction } from '../../service/schemas.js';
 import { claimedNow, JournalConflict, journalBase, ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { comparedFingerprint, derivedIdempotencyKey, repeatKey } from '../../payouts/identity.js';
@@ -285,6 +296,38 @@ export function refusedAtLogin(err: unknown, c: CreateRun, j?: Journaled): unkno
     requestId: err.requestId,
     hint: `${login}\nThen send it with the same idempotency key (it cannot be paid twice):\n  ${retryCommand(r, key, c.inv, j !== undefined || !!c.opts.yes)}`,
   });
+}
+
+/**
+ * A read before the payout is journaled (the balances, for the wallet's check and the card)
+ * that failed: a time-out, or the service's error. No payout request left in this run, and the
+ * message says so (a bare "No answer from ... within 1 s" does not). A payout whose earlier
+ * attempt's outcome is unknown (a pasted "Retry safely") still is: said, exit 4 with its payout
+ * id whatever the read's failure, and the command that finds out. Otherwise the error keeps its
+ * exit (4 for a network failure, 1 for the service's). A refused key is refusedAtLogin's.
+ */
+export function notSentBeforeJournal(err: unknown, c: CreateRun): unknown {
+  if (err instanceof AuthError) return refusedAtLogin(err, c);
+  if (!(err instanceof NetworkError) && !(err instanceof ApiError)) return err;
+  const id = c.request.payoutId;
+  const said = err.message.replace(/\.$/, '');
+  const causeCode = err instanceof NetworkError ? err.causeCode : err.code;
+  if (c.existing && isUnresolved(c.existing)) {
+    return new OutcomeUnknownError(
+      `${said}. This run sent nothing (the payout request did not leave), and the outcome of payout ${id} is still unknown from its earlier attempt: it may or may not have been made.`,
+      {
+        payoutId: id,
+        ...(causeCode !== undefined ? { causeCode } : {}),
+        hint:
+          `${err.hint ? `${err.hint}\n` : ''}Find out what became of it with: ${commandLine(c.inv, ['history', 'reconcile'], ['--payout-id', id])}\n` +
+          `  (it sends the same request under the same idempotency key: the service answers with the payout if it was made, and makes it once if not)`,
+      },
+    );
+  }
+  const message = `${said}. Nothing was sent (the payout request did not leave).`;
+  const hint = err.hint !== undefined ? { hint: err.hint } : {};
+  if (err instanceof NetworkError) return new NetworkError(message, { ...hint, ...(causeCode !== undefined ? { causeCode } : {}) });
+  return new ApiError(message, { status: err.status, code: err.code, requestId: err.requestId, errors: err.errors, ...hint });
 }
 
 function withHint(err: ApiError, r: PayoutRequest, inv: Invocation): ApiError {

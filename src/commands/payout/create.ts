@@ -36,7 +36,7 @@ import { renderCard, text } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { visibleWord } from '../../words.js';
 import { acknowledgeLost, repeatWarning } from './create-repeat.js';
-import { conflictError, journalPayout, refusedAtLogin, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
+import { conflictError, journalPayout, notSentBeforeJournal, reportOutcome, sendJournaled, type CreateRun } from './create-send.js';
 
 export interface PayoutCreateOptions {
   wallet?: string;
@@ -101,9 +101,10 @@ async function createPayout(opts: PayoutCreateOptions, deps: Deps, stage: { send
   // Checked first without a lock (refused before anything is asked), then again under the lock.
   const policy = await effectivePolicy(deps);
   if (policy) await checkPolicy(policy, c);
-  // A key refused at the balances read: nothing sent, and the payout's own command to send it after login.
+  // A failed balances read sends nothing, said so (a key refused there: with the payout's own
+  // command to send it after login; an earlier attempt of unknown outcome: that it still is).
   await confirmSend(c, wallets, repeat).catch((err: unknown) => {
-    throw refusedAtLogin(err, c);
+    throw notSentBeforeJournal(err, c);
   });
   const journalAndSend = async () => {
     const journaled = await journalPayout(c, lockedChecks(c, policy, repeat));
