@@ -58,6 +58,8 @@ export type SendResult =
       usedBefore?: CandidateSearch | { error: string };
       /** A resend resolving an unknown outcome, refused: the search of the payout list that could not rule out an earlier attempt (resend-refused.ts). */
       resendRefused?: CandidateSearch | { error: string };
+      /** Answered (a 2xx), but about another payout (AnswerMismatch): the service was reached, and the same key gets the same answer. */
+      otherPayout?: true;
     };
 
 export interface SendOptions {

@@ -175,11 +175,12 @@ class PayoutSend {
     } catch (err) {
       // The service said yes in a way payctl cannot read, or about another payout: it may well
       // have paid this one. Never "refused", never taken for success.
-      const error =
-        err instanceof AnswerMismatch
-          ? new NetworkError(err.message)
-          : new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${inner(err)})`);
-      return this.unknown(error, error.message, res.status);
+      if (!(err instanceof AnswerMismatch)) {
+        const error = new NetworkError(`the service answered HTTP ${res.status} but payctl could not read the answer (${inner(err)})`);
+        return this.unknown(error, error.message, res.status);
+      }
+      const r = await this.unknown(new NetworkError(err.message), err.message, res.status);
+      return r.kind === 'unknown' ? { ...r, otherPayout: true } : r;
     }
     try {
       const accepted: Outcome = {

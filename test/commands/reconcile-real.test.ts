@@ -7,7 +7,8 @@
  * and both commands, run as printed, do what they say (`--made-by`, `--resend` with a
  * confirmation). A rerun of `payout create` holds such an entry too (exit 4, nothing sent).
  * An answer that resolves an unknown outcome with another amount, or with a transaction id the
- * journal has for another payout, leaves it unknown (through a rewriting proxy).
+ * journal has for another payout, leaves it unknown (through a rewriting proxy), said as answered
+ * about another payout, with the payout list to look for its record in.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -595,8 +596,22 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     });
     const r = await payctl(['history', 'reconcile'], { dir: d });
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stdout).toContain(`transaction ${otherTxn}, which the journal already has for another payout (${other})`);
+    expect(r.stdout).toContain(
+      `unknown   ${id}  resent with its journaled key: answered, but not about this payout (the service answered with transaction ${otherTxn}, which the journal already has for another payout (${other}); it is not taken for this one)\n`,
+    );
+    // The service answered: never "still no answer", nor "again when the service can be reached".
+    expect(r.stdout).not.toContain('still no answer');
+    expect(r.stderr).not.toContain('when the service can be reached');
+    expect(r.stdout).toContain('Its outcome is still unknown. The service was reached, and running reconcile again is likely to get the same answer');
+    expect(r.stdout).toMatch(
+      new RegExp(`If one is this payout, record it as made by its transaction id: payctl history reconcile --payout-id ${id} --made-by <transaction-id>\n`),
+    );
     expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
+    // The printed list, run as printed, holds the payout's own record (the resend made it; only its answer was rewritten).
+    const list = await payctl(printed(r.stdout, 'payouts list'), { dir: d });
+    expect(list.code, list.stderr).toBe(0);
+    expect(printed(r.stdout, 'payouts list')).toEqual(['payouts', 'list', '--currency', 'SLE', '--all']);
+    expect(list.stdout).toContain(heldFor(ctx.sb, id)[0]!.transaction_id);
     // Asked again without the lie: the row's own payout, made once.
     const again = await payctl(['history', 'reconcile'], { dir: d });
     expect(again.code, again.stderr).toBe(0);

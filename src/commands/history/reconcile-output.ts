@@ -2,11 +2,11 @@
  * What `payctl history reconcile` says of each payout it resolved (reconcile.ts) or recorded as
  * made by a transaction (reconcile-made-by.ts): a line for a person, a document for --json.
  */
-import type { Invocation } from '../../config/command-line.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import type { JournalEntry } from '../../payouts/journal.js';
-import type { CandidateSearch } from '../../payouts/lookup.js';
+import { findRecordCommand, type CandidateSearch } from '../../payouts/lookup.js';
 import { heldAdvice } from '../../payouts/held-advice.js';
 import { sentShort } from '../../payouts/entry-age.js';
 import { refusedAdvice } from '../../payouts/resend-refused.js';
@@ -39,6 +39,8 @@ export interface ReconcileResult {
   unrecorded?: true;
   /** Still unknown because the resend was answered with a redirect, which payctl follows nowhere (its `error` says where to). */
   redirected?: true;
+  /** Still unknown because the resend was answered about another payout (its `error` says which): not taken for this one. */
+  otherPayout?: true;
   held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
   /**
    * Resent, refused (not as a duplicate), and still unknown: an earlier attempt may have been
@@ -123,7 +125,21 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   if (r.refused) return `unknown   ${id}  ${how}: ${text(r.error)}\n${indented(refusedAdvice(entry, r.refused.search, inv))}\n`;
   if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
   if (r.redirected) return `unknown   ${id}  ${how}: ${text(r.error)}\n`;
+  if (r.otherPayout) return `unknown   ${id}  ${how}: answered, but not about this payout (${text(r.error)})\n${indented(otherPayoutAdvice(entry, inv))}\n`;
   return `unknown   ${id}  ${how}: still no answer (${text(r.error)})\n`;
+}
+
+/**
+ * What to do about a payout whose resend the service answered about another payout: running
+ * reconcile again is likely to get the same answer (the same key), so its record is looked for in
+ * the payout list, and recorded as made by its transaction id if one is it.
+ */
+function otherPayoutAdvice(entry: JournalEntry, inv: Invocation): string {
+  return (
+    `Its outcome is still unknown. The service was reached, and running reconcile again is likely to get the same answer (the service answers one key alike).\n` +
+    `Look for its record among: ${findRecordCommand(entry, inv)}\n` +
+    `If one is this payout, record it as made by its transaction id: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])} --made-by <transaction-id>`
+  );
 }
 
 /** The line of a payout another payctl was resolving (action `busy`): left unknown here. */

@@ -267,14 +267,15 @@ function shownBase(baseUrl: string): string {
 /**
  * What to do about resends left unknown, by why: an answer this machine could not record (the
  * journal's cause, named once, and its fix: free space, or make the folder writable) or one that
- * never came (the service could not be reached). Running it again is the way either way.
+ * never came (the service could not be reached). Running it again is the way either way. (An
+ * answer about another payout, a refusal or a redirect is an answer: its line says what to do.)
  */
 function againAdvice(results: ReconcileResult[], faults: JournalFaults, opts: ReconcileOptions, inv: Invocation, deps: Deps): void {
   // The same command again: one payout (--payout-id) stays one; a --resend stays a resend (asked again).
   const same = opts.payoutId !== undefined ? ['--payout-id', opts.payoutId, ...(opts.resend ? ['--resend'] : [])] : [];
   const again = commandLine(inv, ['history', 'reconcile'], same);
-  // A resend refused while an earlier attempt may have been made is no want of an answer: its line says what to do.
-  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED && !r.refused && !r.redirected);
+  // A resend refused while an earlier attempt may have been made, or answered about another payout, is no want of an answer: its line says what to do.
+  const unknown = results.filter((r) => r.action === 'resent' && r.outcome === 'unknown' && r.error !== INTERRUPTED && !r.refused && !r.redirected && !r.otherPayout);
   const fault = faults.fault;
   if (fault && unknown.some((r) => r.unrecorded)) deps.log.warn(`${fault.cause}. ${fault.then} ${again} again.`);
   if (unknown.some((r) => !r.unrecorded)) deps.log.warn(`Run ${again} again when the service can be reached.`);
@@ -354,6 +355,8 @@ async function reconcileOne(
     ...(o.faults.unrecorded(payoutId) ? { unrecorded: true as const } : {}),
     // Answered with a redirect (payout-retry.ts): an answer, not none; nothing to wait for the service for.
     ...(r.lastStatus !== undefined && r.lastStatus >= 300 && r.lastStatus <= 399 ? { redirected: true as const } : {}),
+    // Answered about another payout (send.ts): the service was reached; the same key gets the same answer.
+    ...(r.otherPayout ? { otherPayout: true as const } : {}),
     // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
     ...(refusedSearch ? { refused: { search: refusedSearch, madeBy: choiceCommands(entry, refusedSearch, o.inv).madeBy } } : {}),
   };
