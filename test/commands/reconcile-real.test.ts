@@ -604,7 +604,7 @@ describe('answers that resolve an unknown outcome are checked (issue 27)', () =>
     expect(r.stderr).not.toContain('when the service can be reached');
     expect(r.stdout).toContain('Its outcome is still unknown. The service was reached, and running reconcile again is likely to get the same answer');
     expect(r.stdout).toMatch(
-      new RegExp(`If one is this payout, record it as made by its transaction id: payctl history reconcile --payout-id ${id} --made-by <transaction-id>\n`),
+      new RegExp(`If one is this payout, record it as made: run history reconcile with --payout-id ${id} and --made-by followed by that record's transaction id\\.\n`),
     );
     expect((await new Journal(d).get(proxy.baseUrl, id))?.outcome?.kind).toBe('unknown');
     // The printed list, run as printed, holds the payout's own record (the resend made it; only its answer was rewritten).

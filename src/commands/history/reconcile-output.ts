@@ -138,7 +138,7 @@ function otherPayoutAdvice(entry: JournalEntry, inv: Invocation): string {
   return (
     `Its outcome is still unknown. The service was reached, and running reconcile again is likely to get the same answer (the service answers one key alike).\n` +
     `Look for its record among: ${findRecordCommand(entry, inv)}\n` +
-    `If one is this payout, record it as made by its transaction id: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId])} --made-by <transaction-id>`
+    `If one is this payout, record it as made: run history reconcile with --payout-id ${text(entry.payoutId)} and --made-by followed by that record's transaction id.`
   );
 }
 
