@@ -13,7 +13,9 @@
  * note in other case or spacing or none, is listed with `marks` saying what is odd, and
  * `--made-by` takes it. A record whose account or creation time is missing or unreadable is
  * listed too, but `unchecked`: payctl cannot tell it from another payout to another account, or
- * from last month's payout of the same amount, so `--made-by` refuses it and none is printed.
+ * from last month's payout of the same amount, so `--made-by` refuses it and none is printed; so
+ * is one whose transaction id is none payctl can name (schemas.ts isTransactionId: a placeholder,
+ * a shell character), as `--made-by` would refuse the command printed for it.
  * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left unknown,
  * only the hard facts rule a record out (JudgeHow.hardFacts): its currency and amount (one not
  * read exactly is unchecked). Its account, time, note, name, provider, type, wallet and payout id
@@ -22,7 +24,7 @@
  */
 import { compareAmount, plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';
-import { recordStatus, type PayoutRecord } from '../service/schemas.js';
+import { isTransactionId, recordStatus, TRANSACTION_ID_FORM, type PayoutRecord } from '../service/schemas.js';
 import { span } from './entry-age.js';
 import { instantNs } from './filters.js';
 import { bareAccount, comparedAccount } from './identity.js';
@@ -187,6 +189,10 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
       `created ${utcTime(record.created_at)}, ${early} before the first attempt (${utcTime(entry.createdAt)}) by the clock that dated it: that clock may have been off`,
     );
   }
+  // A transaction id payctl cannot name (a placeholder, a shell character, another form) gives `--made-by` nothing to take.
+  const id = record.transaction_id;
+  if (!id) unchecked.push('no transaction id given');
+  else if (!isTransactionId(id)) unchecked.push(`transaction id "${text(id)}" is not one payctl can look up (${TRANSACTION_ID_FORM})`);
   // Another provider or type of account is another account, whatever its number.
   const r = record.recipient;
   const provider = r?.provider ?? r?.bank;

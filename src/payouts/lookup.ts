@@ -14,7 +14,8 @@ import {
   payoutPageSchema,
   payoutRecordSchema,
   recordStatus,
-  TRANSACTION_ID,
+  isTransactionId,
+  TRANSACTION_ID_FORM,
   type Envelope,
   type Money,
   type PayoutPage,
@@ -96,7 +97,7 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
   const byTxn = await journal.byTransactionId(baseUrl, id);
   if (byTxn) return { ref: { transactionId: id, payoutId: byTxn.payoutId, entry: byTxn } };
   const upper = id.toUpperCase();
-  if (!TRANSACTION_ID.test(upper)) return { unknown: id };
+  if (!isTransactionId(upper)) return { unknown: id };
   const journaled = upper === id ? undefined : await journal.byTransactionId(baseUrl, upper);
   return { ref: { transactionId: upper, ...(journaled ? { payoutId: journaled.payoutId, entry: journaled } : {}) } };
 }
@@ -109,7 +110,7 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
 export function unknownIdError(id: string, inv: Invocation, ledger: Pick<Ledger, 'called'>, meant?: string): ApiError {
   const lists = `Payouts sent from this config folder, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`;
   return new ApiError(
-    `No payout ${text(id)}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and ${ledger.called} has no payout id ${text(id)}. Nothing was asked of the service.`,
+    `No payout ${text(id)}: it is not a transaction id (${TRANSACTION_ID_FORM}; the service looks payouts up by transaction id only), and ${ledger.called} has no payout id ${text(id)}. Nothing was asked of the service.`,
     {
       code: 'NOT_FOUND',
       hint: meant ? `Did you mean ${meant} (without the characters copied with it)? Look it up with: ${commandLine(inv, ['payout', 'get'], [meant])}` : lists,

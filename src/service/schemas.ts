@@ -162,6 +162,23 @@ export const providerResponseSchema = z.lazy(() =>
 /** The documented form of a transaction id: `TXN-BOK-` and 26 uppercase hex digits (docs/service.md). */
 export const TRANSACTION_ID = /^TXN-BOK-[0-9A-F]{26}$/;
 
+/** A transaction id as isTransactionId takes it, in words (for the refusals that name the rule). */
+export const TRANSACTION_ID_FORM = 'TXN-BOK- and hex digits';
+
+/**
+ * Whether `id` is a transaction id payctl names in a command, the one rule for it: `payout get`
+ * asks the service for it, `history reconcile --made-by` takes it, and reconcile offers a
+ * record as made by it (a record whose id is not one is listed as unchecked: candidate-fields.ts).
+ * The documented form (TRANSACTION_ID) and its variants of another length, 1 to 64 upper-case
+ * hex digits (`TXN-BOK-9F3A77C2E1`: before, offered by reconcile and refused by `--made-by`, probe
+ * X F9, which left only `--resend`); the prefix kept, so a payout id is never taken for one. The
+ * prefix and hex digits only: a record's id may be any printable ASCII text (recordTransactionId),
+ * and a placeholder (`""`, `PENDING`), a space or a shell character names nothing payctl can ask for.
+ */
+export function isTransactionId(id: string): boolean {
+  return /^TXN-BOK-[0-9A-F]{1,64}$/.test(id);
+}
+
 /**
  * A transaction id as a create answer may give it: the documented ones are `TXN-BOK-` and 26 hex
  * digits; any printable ASCII word is tolerated (it is only ever sent back, escaped, in a path),

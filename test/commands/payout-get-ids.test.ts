@@ -94,7 +94,7 @@ describe('payout get: transaction ids, and payout ids through the journal', () =
       expect(p.stdout).toBe('');
       expect(ctx.sb.requests().length).toBe(from);
       expect(p.stderr).toContain(
-        `No payout ${id}: it is not a transaction id (TXN-BOK- and 26 hex digits; the service looks payouts up by transaction id only), and this config folder's journal has no payout id ${id}. Nothing was asked of the service.`,
+        `No payout ${id}: it is not a transaction id (TXN-BOK- and hex digits; the service looks payouts up by transaction id only), and this config folder's journal has no payout id ${id}. Nothing was asked of the service.`,
       );
       expect(p.stderr).toContain('payctl history');
       const pj = await payctl(['payout', 'get', id, '--json'], { dir: other.dir });

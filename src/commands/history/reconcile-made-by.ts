@@ -14,7 +14,7 @@ import { text } from '../../output/text.js';
 import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
-import { TRANSACTION_ID } from '../../service/schemas.js';
+import { isTransactionId, TRANSACTION_ID_FORM } from '../../service/schemas.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
@@ -26,7 +26,7 @@ import { describeOutcome, document, lines, type ReconcileResult } from './reconc
 export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps): Promise<number> {
   // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
   const transactionId = typed.trim().toUpperCase();
-  if (!TRANSACTION_ID.test(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, inv);
+  if (!isTransactionId(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, inv);
   // Under the locks of the payout and of the transaction (resolve-lock.ts): a --resend of the same
   // payout, or a --made-by naming the same transaction for another, run at the same time from
   // another terminal, is seen (its outcome recorded) before anything here is read.
@@ -142,7 +142,7 @@ function unknownEntry(entry: JournalEntry | undefined, journal: Ledger, baseUrl:
  */
 async function refuseMalformed(journal: Ledger, baseUrl: string, payoutId: string, typed: string, inv: Invocation): Promise<never> {
   const nothing = 'Nothing was asked of the service, nothing was recorded.';
-  const bad = `${text(typed)} is not a transaction id (TXN-BOK- and 26 hex digits)`;
+  const bad = `${text(typed)} is not a transaction id (${TRANSACTION_ID_FORM})`;
   const unfit = unknownEntry(await journal.get(baseUrl, payoutId), journal, baseUrl, payoutId, inv);
   if (!('problem' in unfit)) throw new UsageError(`--made-by ${bad}. ${nothing}`, [], candidatesHint(inv, payoutId));
   throw new UsageError(
