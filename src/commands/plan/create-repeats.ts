@@ -6,16 +6,32 @@
  * pay them again as new payouts; when that batch accepted every row, there is no rest of it to
  * plan, and that is said instead of a plan create that would plan nothing. Rows that pay what
  * other payouts paid, and rows this batch accepted in an earlier run (plan send will not send
- * them), are noted.
+ * them), are noted. `policy check` says the same refusal of a batch its policy lets be sent
+ * directly, in the words and commands of payout batch (RowsRoute).
  */
 import type { Invocation } from '../../config/command-line.js';
-import { commandLine } from '../../config/command-line.js';
 import { UsageError } from '../../errors.js';
 import { isOwnId, type BatchSource, type LoadedRow } from '../../payouts/batch-load.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { BatchRepeats, describeRun, recentSinglesSaid, RunTally, samePayoutsSent, slippedBatch } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
 import { newBatchId, recentSinglesRefusal } from '../payout/batch-commands.js';
+
+/**
+ * What would send a file's rows, for the refusal of rows paid before: a plan (plan create), or
+ * the file sent directly (payout batch: policy check, for a batch its policy lets be sent so);
+ * `command`: the command that does it under a batch id (the file by its absolute path).
+ */
+export interface RowsRoute {
+  kind: 'plan' | 'batch';
+  command(batchId: string): string;
+}
+
+/** How a refusal says each route. */
+const ROUTE_WORDS: Record<RowsRoute['kind'], { subject: string; verb: string; payAgain: string }> = {
+  plan: { subject: 'this plan', verb: 'plan', payAgain: 'To plan paying these rows again as new payouts' },
+  batch: { subject: 'this batch', verb: 'send', payAgain: 'To pay these rows again as new payouts' },
+};
 
 export class PlanRepeats {
   readonly #repeats: BatchRepeats;
@@ -65,17 +81,12 @@ export class PlanRepeats {
   /**
    * Rows a named batch already sent, planned with no --batch-id (`given` undefined) or with that
    * name typed with a slip: the refusal, with the two commands to choose from, as payout batch
-   * refuses them (`out`: the -o each carries, for its batch id: create-rows.ts; `nothing` ends
-   * the message); when that batch accepted every row of the file, only the second, and why.
-   * Rows a single payout of the last day paid, alike, likewise. Undefined when neither.
+   * refuses them (`route`: what would send the rows, and its command for a batch id:
+   * create-rows.ts; `nothing` ends the message); when that batch accepted every row of the file,
+   * only the second, and why. Rows a single payout of the last day paid, alike, likewise.
+   * Undefined when neither.
    */
-  async otherBatchRefusal(
-    given: string | undefined,
-    inv: Invocation,
-    now: Date,
-    nothing: string,
-    out: (batchId: string) => string[] = () => [],
-  ): Promise<UsageError | undefined> {
+  async otherBatchRefusal(given: string | undefined, inv: Invocation, now: Date, nothing: string, route: RowsRoute): Promise<UsageError | undefined> {
     const r = this.#repeats;
     const others = r.otherBatches.runs();
     const taken = new Set([...others, ...r.matched.runs(), ...this.#earlier.runs()].map((o) => o.batchId).filter((id): id is string => id !== undefined));
@@ -85,16 +96,16 @@ export class PlanRepeats {
     const slip = slippedBatch({ otherBatchRows: r.otherBatchRows, otherBatches: others }, given);
     if (!slip) return undefined;
     const { rows: n, named, runs } = slip;
-    const plan = (id: string) => commandLine(inv, ['plan', 'create'], [this.src.file, '--batch-id', id, ...out(id)]);
     const again = await fresh();
     const allAccepted = (this.#acceptedIn.get(named)?.size ?? 0) === this.#rows;
+    const w = ROUTE_WORDS[route.kind];
+    const payAgain = `${w.payAgain}:`.padEnd(48);
     return new UsageError(
-      `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: this plan would pay ${n === 1 ? 'it' : 'them'} again. ${nothing}`,
+      `${this.src.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}: ${w.subject} would pay ${n === 1 ? 'it' : 'them'} again. ${nothing}`,
       [],
       allAccepted
-        ? `Batch "${named}" accepted every row of the file: there is nothing left of it to plan.\n` +
-            `${'To plan paying these rows again as new payouts:'.padEnd(48)}${plan(again)}`
-        : `${'To plan the rest of that batch:'.padEnd(48)}${plan(named)}\n` + `${'To plan paying these rows again as new payouts:'.padEnd(48)}${plan(again)}`,
+        ? `Batch "${named}" accepted every row of the file: there is nothing left of it to ${w.verb}.\n${payAgain}${route.command(again)}`
+        : `${`To ${w.verb} the rest of that batch:`.padEnd(48)}${route.command(named)}\n${payAgain}${route.command(again)}`,
     );
   }
 

@@ -9,7 +9,7 @@
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
-import { invocationOf } from '../../config/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch, type BatchSource } from '../../payouts/batch-load.js';
 import { DuplicateGroups } from '../../payouts/batch-duplicates.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
@@ -22,7 +22,7 @@ import { openLedger } from '../../payouts/open-ledger.js';
 import { payoutBody } from '../../payouts/request.js';
 import type { Ledger } from '../../payouts/ledger/ledger.js';
 import type { makePlan } from '../../plans/plan.js';
-import { PlanRepeats } from './create-repeats.js';
+import { PlanRepeats, type RowsRoute } from './create-repeats.js';
 import { planOutArgs } from './common.js';
 
 /** A row of the plan: its request and idempotency key. */
@@ -46,9 +46,16 @@ export interface PlannedRows {
 /**
  * The rows of `opts.file` under its batch id, read with the ledger of the run. `nothing` ends
  * each refusal (plan create: "No plan was written."); `opts.out`, plan create's -o, is carried
- * by the commands a refusal prints.
+ * by the commands a refusal prints. `route`: what the commands a refusal prints send the rows
+ * with, a plan (plan create) or the file itself (payout batch: policy check, for a batch that
+ * needs no approval); either names the file by its absolute path.
  */
-export async function plannedRows(opts: { file: string; batchId?: string; out?: string }, deps: Deps, nothing = NO_PLAN): Promise<PlannedRows> {
+export async function plannedRows(
+  opts: { file: string; batchId?: string; out?: string },
+  deps: Deps,
+  nothing = NO_PLAN,
+  route: RowsRoute['kind'] = 'plan',
+): Promise<PlannedRows> {
   const batchId = opts.batchId ?? DEFAULT_BATCH_ID;
   const src = openBatch(opts.file, batchId, deps.signal);
   const checked = await checkBatch(src, nothing);
@@ -80,11 +87,18 @@ export async function plannedRows(opts: { file: string; batchId?: string; out?: 
       idempotencyKey: r.earlier?.idempotencyKey ?? derivedIdempotencyKey(journalBase(api.baseUrl), r.request.payoutId, r.body || payoutBody(r.request)),
     });
   }
+  const inv = invocationOf(deps.globals, deps.env);
   const refusal = conflicts.length
     ? new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. ${nothing}`, conflicts)
     : restored.total
       ? restoredRefusal(opts.file, restored, nothing)
       : (changed.refusal(opts.file, nothing) ??
-        (await repeats.otherBatchRefusal(opts.batchId, invocationOf(deps.globals, deps.env), deps.clock.now(), nothing, (id) => planOutArgs(src.file, id, opts.out))));
+        (await repeats.otherBatchRefusal(opts.batchId, inv, deps.clock.now(), nothing, rowsRoute(route, inv, src.file, opts.out))));
   return { src, api, journal, payouts, repeats, duplicates, refusal };
+}
+
+/** The commands a refusal of `file`'s rows prints, for a batch id: plan create (with the -o it needs: common.ts planOutArgs), or payout batch. */
+function rowsRoute(kind: RowsRoute['kind'], inv: Invocation, file: string, out: string | undefined): RowsRoute {
+  if (kind === 'batch') return { kind, command: (id) => commandLine(inv, ['payout', 'batch'], [file, '--batch-id', id]) };
+  return { kind, command: (id) => commandLine(inv, ['plan', 'create'], [file, '--batch-id', id, ...planOutArgs(file, id, out)]) };
 }

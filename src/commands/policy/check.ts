@@ -5,11 +5,14 @@
  * its approvals count (by name) and why the others do not, and any limit it breaks (per
  * payout, daily per wallet); for a plan also every other reason plan send would refuse it
  * (plan/sendable.ts: where and when it was made, what the ledger holds), by plan send's own
- * checks; for a batch file that needs a plan, plan create's own checks of what its rows paid
- * before (plan/create-rows.ts): the plan create command is offered only when it would make the
- * plan, else its refusal is said, with the commands it gives. Exit 0 when it can be sent as it is
- * (a batch directly, a plan with its approvals), 1 when not.
+ * checks; for a batch file, plan create's own checks of what its rows paid before
+ * (plan/create-rows.ts): the plan create command (for a batch that needs approvals) or the payout
+ * batch (for one that needs none) is offered only when it would not refuse the rows, else the
+ * refusal is said, with the commands to choose from. Every command printed names the file by its
+ * absolute path. Exit 0 when it can be sent as it is (a batch directly, a plan with its
+ * approvals), 1 when not.
  */
+import { resolve } from 'node:path';
 import { write, type Deps } from '../../deps.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { openLedger } from '../../payouts/open-ledger.js';
@@ -21,7 +24,7 @@ import { loadPlan, type LoadedPlan } from '../plan/source.js';
 import { plannedRows } from '../plan/create-rows.js';
 import { planOutArgs } from '../plan/common.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
-import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
+import { commandLine, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { effectivePolicy } from './effective.js';
 import { refusalLines, sendRefusals, type SendRefusal } from '../plan/sendable.js';
@@ -32,14 +35,18 @@ export interface PolicyCheckOptions {
   batchId?: string;
 }
 
-/** The payouts of the file: a plan's, or a batch file's rows as they would be sent under the batch id. */
-async function payoutsOf(opts: PolicyCheckOptions, deps: Deps, plan: LoadedPlan | undefined): Promise<PayoutRequest[]> {
-  if (plan) return plan.payouts.map((p) => p.request);
+/**
+ * The payouts of the file: a plan's, or a batch file's rows as they would be sent under the batch
+ * id; and the file's absolute path, as printed commands name it (pasted in another folder, the
+ * path as typed named no file).
+ */
+async function payoutsOf(opts: PolicyCheckOptions, deps: Deps, plan: LoadedPlan | undefined): Promise<{ requests: PayoutRequest[]; file: string }> {
+  if (plan) return { requests: plan.payouts.map((p) => p.request), file: resolve(opts.file) };
   const src = openBatch(opts.file, opts.batchId ?? DEFAULT_BATCH_ID, deps.signal);
   const checked = await checkBatch(src);
   const requests: PayoutRequest[] = [];
   for await (const r of identifiedRows(src, [], checked)) requests.push(r.request);
-  return requests;
+  return { requests, file: src.file };
 }
 
 /** What the policy says of the file. */
@@ -59,6 +66,8 @@ interface Verdict {
   next: string | undefined;
   /** For a batch that needs approvals: why plan create would make no plan of it (create-rows.ts), said instead of `next`. */
   planRefusal: UsageError | undefined;
+  /** For a batch that needs none: why it cannot be sent directly as it is (its rows paid before: the same checks), said instead of `send`. */
+  batchRefusal: UsageError | undefined;
   /** The command that sends it, when it can be sent. */
   send: string | undefined;
 }
@@ -70,7 +79,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const journal = await openLedger(deps);
   // Read as plan send reads it: with the approvals the shared ledger keeps for it (source.ts).
   const plan = isPlanFile(opts.file) ? await loadPlan(opts.file, deps) : undefined;
-  const requests = await payoutsOf(opts, deps, plan);
+  const { requests, file } = await payoutsOf(opts, deps, plan);
   // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
   const now = await journal.now();
   const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, now);
@@ -81,22 +90,22 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const refusals = plan
     ? await sendRefusals({ plan: plan.plan, payouts: plan.payouts, file: opts.file, storedAt: plan.storedAt, journal, baseUrl: api.baseUrl }, deps)
     : [];
+  // plan create's own checks of what a batch's rows paid before, whichever way it would go: a plan
+  // create or a payout batch is offered only when it would not refuse them (before, a batch that
+  // needed no approval was said to be sendable, and payout batch refused it as printed).
+  const toPlan = !plan && need.required > 0;
+  const paidBefore = !plan && limits.length === 0 ? (await plannedRows(opts, deps, '', toPlan ? 'plan' : 'batch')).refusal : undefined;
   const sendable =
-    limits.length === 0 && refusals.length === 0 && (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0);
+    limits.length === 0 &&
+    refusals.length === 0 &&
+    (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0 && !paidBefore);
   const inv = invocationOf(deps.globals, deps.env);
-  const toPlan = !plan && need.required > 0 && limits.length === 0;
-  // plan create's own checks of what the rows paid before: its command is offered only when it would make the plan.
-  const planRefusal = toPlan ? (await plannedRows(opts, deps, '')).refusal : undefined;
-  const next =
-    toPlan && !planRefusal
-      ? commandLine(
-          inv,
-          ['plan', 'create'],
-          [fileOperand(opts.file), ...(opts.batchId ? ['--batch-id', opts.batchId] : []), ...planOutArgs(opts.file, opts.batchId ?? DEFAULT_BATCH_ID)],
-        )
-      : undefined;
   const batchId = opts.batchId ? ['--batch-id', opts.batchId] : [];
-  const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [fileOperand(opts.file), ...(plan ? [] : batchId)]) : undefined;
+  const next =
+    toPlan && limits.length === 0 && !paidBefore
+      ? commandLine(inv, ['plan', 'create'], [file, ...batchId, ...planOutArgs(file, opts.batchId ?? DEFAULT_BATCH_ID)])
+      : undefined;
+  const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [file, ...(plan ? [] : batchId)]) : undefined;
   const v: Verdict = {
     kind: plan ? 'plan' : 'batch',
     policyFile: policy.file,
@@ -108,7 +117,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     refusals,
     sendable,
     next,
-    planRefusal,
+    planRefusal: toPlan ? paidBefore : undefined,
+    batchRefusal: toPlan ? undefined : paidBefore,
     send,
   };
   await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v, makeStyle(deps.io.color)));
@@ -139,7 +149,8 @@ function verdictJson(file: string, v: Verdict): string {
         : {}),
       sendable: v.sendable,
       ...(v.next ? { make_plan: v.next } : {}),
-      ...(v.planRefusal ? { plan_refused: planRefusalJson(v.planRefusal) } : {}),
+      ...(v.planRefusal ? { plan_refused: refusalJson(v.planRefusal) } : {}),
+      ...(v.batchRefusal ? { batch_refused: refusalJson(v.batchRefusal) } : {}),
     }) + '\n'
   );
 }
@@ -168,16 +179,21 @@ function verdictText(file: string, v: Verdict, st: Style): string {
       : v.next
         ? `It cannot be sent directly. Make a plan for approval: ${v.next}\n`
         : v.planRefusal
-          ? planRefusalText(v.planRefusal)
-          : 'It cannot be sent.\n';
+          ? refusalText('It cannot be sent directly, and plan create refuses to make a plan of it as it is:', v.planRefusal)
+          : v.batchRefusal
+            ? refusalText('It cannot be sent directly as it is:', v.batchRefusal)
+            : 'It cannot be sent.\n';
   return out;
 }
 
-/** A batch that needs approvals, of which plan create would make no plan: its refusal, as plan create says it, and what to do. */
-function planRefusalText(refusal: UsageError): string {
+/**
+ * A batch whose rows were paid before: the refusal, as plan create says it (with the commands of
+ * the way the batch would go: a plan, or payout batch for one that needs no approval), and what to do.
+ */
+function refusalText(head: string, refusal: UsageError): string {
   const indent = (l: string) => `  ${l}\n`;
   return (
-    'It cannot be sent directly, and plan create refuses to make a plan of it as it is:\n' +
+    `${head}\n` +
     indent(refusal.message.trimEnd()) +
     refusal.problems.map((p) => indent(`- ${text(p)}`)).join('') +
     (refusal.hint ?? '').split('\n').filter(Boolean).map(indent).join('')
@@ -185,7 +201,7 @@ function planRefusalText(refusal: UsageError): string {
 }
 
 /** plan create's refusal, as the error it would give (`--json`'s error shape: message, errors, hint). */
-function planRefusalJson(refusal: UsageError): { message: string; errors: Array<{ field: string; message: string; row?: number }>; hint: string | null } {
+function refusalJson(refusal: UsageError): { message: string; errors: Array<{ field: string; message: string; row?: number }>; hint: string | null } {
   return {
     message: refusal.message.trimEnd(),
     errors: refusal.issues.map(({ field, message, row }) => ({ field, message, ...(row !== undefined ? { row } : {}) })),
