@@ -70,6 +70,16 @@ export function commandLine(inv: Invocation, words: string[], args: string[] = [
   return out.join(' ');
 }
 
+/**
+ * commandLine with a value a person puts in (`<path>`, `NAME`), printed as it is right after the
+ * command's names, unquoted: `payctl config set policy <path> --profile ops`. Pasted with the
+ * value put in, it changes the run's profile, not the default one.
+ */
+export function commandTemplate(inv: Invocation, words: string[], placeholder: string, args: string[] = []): string {
+  const head = ['payctl', ...words].join(' ');
+  return `${head} ${placeholder}${commandLine(inv, words, args).slice(head.length)}`;
+}
+
 /** After a local fault (cli.ts): where the payouts sent are (`payctl history`, with the run's profile), or that nothing was sent and `then`. */
 export function faultHint(sentPayout: boolean, run: { globals: RunOptions; env: NodeJS.ProcessEnv } | undefined, then: string): string {
   if (!sentPayout) return `Nothing was sent. ${then}`;

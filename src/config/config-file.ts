@@ -16,6 +16,7 @@ import { hasPassword } from './ledger-setting.js';
 import { keyTwice } from './json-scan.js';
 import { ownerId } from './paths.js';
 import { shellQuote } from './shell.js';
+import { commandLine } from './command-line.js';
 import type { Profile } from './profile.js';
 
 /** The file as conf writes it: the profiles by name (a token kept by earlier versions is read, then dropped). */
@@ -177,6 +178,16 @@ export function readProfilesFile(path: string, last: ParsedFile | undefined): { 
  * secret sits readable (a signing key so exposed is refused, like ssh). The message names the
  * secrets it holds; the fix is a chmod, and new secrets if others had them.
  */
+/**
+ * `payctl config set ledger --stdin --profile P` for each profile that keeps a ledger password:
+ * the profile named always (before, none: pasted, it set the default profile's ledger, or the
+ * one PAYCTL_PROFILE names).
+ */
+function ledgerCommands(holding: Array<[string, Profile]>): string {
+  const names = holding.filter(([, p]) => secretsHeld(p).includes('ledger password')).map(([name]) => name);
+  return names.map((name) => `\`${commandLine({ profile: name }, ['config', 'set', 'ledger'], ['--stdin'])}\``).join(', ');
+}
+
 function refuseReadableSecrets(path: string, mode: number, profiles: Record<string, Profile>): void {
   if ((mode & 0o044) === 0) return;
   const holding = Object.entries(profiles).filter(([, p]) => secretsHeld(p).length);
@@ -185,7 +196,7 @@ function refuseReadableSecrets(path: string, mode: number, profiles: Record<stri
   const whose = holding.length === 1 ? `profile "${holding[0]![0]}"'s ${listed(kinds)}` : `${holding.length} profiles' ${listed(kinds.map((k) => `${k}s`))}`;
   const renew = [
     ...(kinds.some((k) => k !== 'ledger password') ? ['make new keys at the service and log in again'] : []),
-    ...(kinds.includes('ledger password') ? ["change the ledger's database password and give the new URL to `payctl config set ledger --stdin`"] : []),
+    ...(kinds.includes('ledger password') ? [`change the ledger's database password and give the new URL to ${ledgerCommands(holding)}`] : []),
   ];
   throw new ConfigError(
     `Refusing to use the config file ${path}: it keeps ${whose}, and others can read it (mode ${(mode & 0o777).toString(8)}). Nothing was sent.`,

@@ -14,6 +14,7 @@ import type { Profile } from './profile.js';
 import { ProfileSecretsUnreachable, storeDespiteKeyring, type ConfigStore } from './store.js';
 import { resolve } from 'node:path';
 import { visibleWord } from '../words.js';
+import { commandLine, type Invocation } from './command-line.js';
 
 export const SETTABLE = ['base-url', 'webhook-secret', 'webhook-signature-header', 'policy', 'ledger', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
 
@@ -30,19 +31,11 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.includes(key);
 }
 
-/** The commands that keep the login settings, as printed for this run (with its profile). */
-export interface LoginCommands {
-  login: string;
-  logout: string;
-}
-
-const PLAIN_COMMANDS: LoginCommands = { login: 'payctl login', logout: 'payctl logout' };
-
 /**
  * Refuses a key config does not know, and (for `set` and `unset`, the default) a key only
- * login and logout change, saying which command does.
+ * login and logout change, saying which command does (printed for the run `inv`: with its profile).
  */
-export function checkKey(key: string, use: 'read' | 'write' = 'write', commands: LoginCommands = PLAIN_COMMANDS): void {
+export function checkKey(key: string, use: 'read' | 'write' = 'write', inv: Invocation = {}): void {
   if (key === 'base-url' || key === 'webhook-secret' || key === 'webhook-signature-header' || key === 'policy' || key === 'ledger') return;
   if (key.startsWith('routes.')) {
     const name = key.slice('routes.'.length);
@@ -53,15 +46,15 @@ export function checkKey(key: string, use: 'read' | 'write' = 'write', commands:
     throw new UsageError(
       `${key} is kept by login and removed by logout: config does not change it.`,
       [],
-      `Run \`${commands.login}\` to save a new key (the key is read from stdin or a hidden prompt, never from the command line), or \`${commands.logout}\` to remove it.`,
+      `Run \`${commandLine(inv, ['login'])}\` to save a new key (the key is read from stdin or a hidden prompt, never from the command line), or \`${commandLine(inv, ['logout'])}\` to remove it.`,
     );
   }
   throw new UsageError(`Unknown setting "${visibleWord(key)}".`, [], `Settings: ${(use === 'read' ? READABLE : SETTABLE).join(', ')}.`);
 }
 
-/** The profile after setting `key` to `value`, or a UsageError listing what is wrong. */
-export function applySetting(profile: Profile, key: string, value: string, commands?: LoginCommands): Partial<Profile> {
-  checkKey(key, 'write', commands);
+/** The profile after setting `key` to `value`, or a UsageError listing what is wrong (its commands printed for the run `inv`). */
+export function applySetting(profile: Profile, key: string, value: string, inv: Invocation = {}): Partial<Profile> {
+  checkKey(key, 'write', inv);
   if (key === 'base-url') return { baseUrl: checkBaseUrl(value, 'Nothing was saved.') };
   if (key === 'webhook-secret') {
     // Blank (white space only) is as empty: a listener checking with it would take any signature made with it.
@@ -71,7 +64,11 @@ export function applySetting(profile: Profile, key: string, value: string, comma
   if (key === 'webhook-signature-header') {
     // An HTTP field name (RFC 9110 token): what a sender can put on the wire.
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value))
-      throw new UsageError(`"${visibleWord(value)}" is not an HTTP header name.`, [], 'For example: payctl config set webhook-signature-header X-Signature');
+      throw new UsageError(
+        `"${visibleWord(value)}" is not an HTTP header name.`,
+        [],
+        `For example: ${commandLine(inv, ['config', 'set', 'webhook-signature-header'], ['X-Signature'])}`,
+      );
     return { webhookSignatureHeader: value };
   }
   // Kept as an absolute path: the profile is used from any folder. The file itself is checked by the command.
@@ -86,8 +83,8 @@ export function applySetting(profile: Profile, key: string, value: string, comma
   return { routes: { ...profile.routes, [name]: value } };
 }
 
-export function removeSetting(profile: Profile, key: string, commands?: LoginCommands): Partial<Profile> {
-  checkKey(key, 'write', commands);
+export function removeSetting(profile: Profile, key: string, inv: Invocation = {}): Partial<Profile> {
+  checkKey(key, 'write', inv);
   if (key === 'base-url') return { baseUrl: undefined };
   if (key === 'webhook-secret') return { webhookSecret: undefined };
   if (key === 'webhook-signature-header') return { webhookSignatureHeader: undefined };

@@ -346,19 +346,19 @@ function unmeetableTiers(policy: Policy): string[] {
   return out;
 }
 
-/** Reads and checks a policy file; every problem listed at once (exit 2). */
-export function loadPolicy(file: string): Policy {
+/**
+ * Reads and checks a policy file; every problem listed at once (exit 2). `seeIt`: the command
+ * that shows the profile's policy setting, as printed for the run (with its profile).
+ */
+export function loadPolicy(file: string, seeIt = 'payctl config get policy'): Policy {
   const r = examinePolicy(file);
   if (r.policy) return r.policy;
   if (r.unreadable !== undefined)
-    throw new ConfigError(
-      `Cannot read the policy ${file}: ${r.unreadable}. Nothing was sent.`,
-      'Fix the file, or see the policy in force with: payctl config get policy',
-    );
+    throw new ConfigError(`Cannot read the policy ${file}: ${r.unreadable}. Nothing was sent.`, `Fix the file, or see the policy in force with: ${seeIt}`);
   throw new ConfigError(`The policy ${file} is not valid. Nothing was sent.\n  ${r.problems.join('\n  ')}`);
 }
 
-/** The policy named in a profile (`payctl config set policy <path>`), read and checked; undefined when none is set. */
-export function policyOf(profile: { policy?: string } | undefined): Policy | undefined {
-  return profile?.policy ? loadPolicy(profile.policy) : undefined;
+/** The policy named in a profile (`payctl config set policy <path>`), read and checked; undefined when none is set. `seeIt`: as loadPolicy's. */
+export function policyOf(profile: { policy?: string } | undefined, seeIt?: string): Policy | undefined {
+  return profile?.policy ? loadPolicy(profile.policy, seeIt) : undefined;
 }

@@ -50,14 +50,20 @@ const HEX64 = /^[0-9a-f]{64}$/i;
  * and upper case are tolerated), and they equal the HMAC of the raw body, compared in
  * constant time. `headerName` is only used to word the refusal.
  */
-export function verifySignature(secret: string, header: string | undefined, rawBody: Buffer, headerName = SIGNATURE_HEADER): { ok: true } | Rejection {
+export function verifySignature(
+  secret: string,
+  header: string | undefined,
+  rawBody: Buffer,
+  headerName = SIGNATURE_HEADER,
+  nameHeader = 'payctl config set webhook-signature-header NAME',
+): { ok: true } | Rejection {
   const shape = `The service sends 64 hex characters of HMAC-SHA256(webhook secret, raw body) in the ${headerName} header.`;
   const value = header?.trim();
   if (!value) {
     return reject(
       'missing signature header',
       `missing signature header (${headerName})`,
-      `${shape} If your sender uses another header, name it with --signature-header NAME or payctl config set webhook-signature-header NAME.`,
+      `${shape} If your sender uses another header, name it with --signature-header NAME or ${nameHeader}.`,
     );
   }
   const hex = value.replace(/^sha256=/i, '');

@@ -53,6 +53,8 @@ export interface ListenerSettings {
   forwardTo: URL | undefined;
   /** The command that saves a webhook secret in the profile (`payctl config set webhook-secret --stdin`), said when there is none. */
   saveSecret?: string;
+  /** The command that names the signature header in the profile (`payctl config set webhook-signature-header NAME`), said when an event has none. */
+  nameHeader?: string;
   /** How long a connection may be idle and how many may be open (connections.ts); IDLE_MS and MAX_CONNECTIONS unless a test says. */
   connections?: ConnectionLimits;
 }
@@ -274,7 +276,7 @@ class Listener {
   /** Signature over the raw bytes first (a forgery is named as such), then the payload's timestamp. */
   private verify(req: IncomingMessage, raw: Buffer, ev: ParsedEvent | undefined, nowMs: number): { ok: true } | Rejection {
     const given = req.headers[this.s.headerName.toLowerCase()];
-    const signature = verifySignature(this.s.secret!, Array.isArray(given) ? given[0] : given, raw, this.s.headerName);
+    const signature = verifySignature(this.s.secret!, Array.isArray(given) ? given[0] : given, raw, this.s.headerName, this.s.nameHeader);
     if (!signature.ok) return signature;
     if (!ev) return notAnEvent();
     return checkTimestamp(ev.body.timestamp, nowMs, this.s.tolerance);

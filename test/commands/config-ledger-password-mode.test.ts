@@ -61,7 +61,7 @@ describe('a config file others can read that keeps a ledger password', () => {
             `Refusing to use the config file ${configFile(dir)}: it keeps profile "default"'s ledger password, and others can read it (mode ${mode.toString(8)}). Nothing was sent.`,
           );
           expect(r.stderr, name).toContain(
-            "If others may have read it, change the ledger's database password and give the new URL to `payctl config set ledger --stdin`.",
+            "If others may have read it, change the ledger's database password and give the new URL to `payctl config set ledger --profile default --stdin`.",
           );
           expect(r.stdout + r.stderr, name).not.toContain(PASSWORD);
         }
@@ -83,7 +83,7 @@ describe('a config file others can read that keeps a ledger password', () => {
     expect(r1.code, r1.stderr).toBe(2);
     expect(r1.stderr).toContain(`it keeps profile "default"'s API key and ledger password, and others can read it (mode 644)`);
     expect(r1.stderr).toContain(
-      "If others may have read it, make new keys at the service and log in again; change the ledger's database password and give the new URL to `payctl config set ledger --stdin`.",
+      "If others may have read it, make new keys at the service and log in again; change the ledger's database password and give the new URL to `payctl config set ledger --profile default --stdin`.",
     );
     const several = configWith(
       {

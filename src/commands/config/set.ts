@@ -53,7 +53,7 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
   const value = await valueOf(opts, deps, inv);
   const before = store.getProfile(name, { readSecrets: false });
   const commands = { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) };
-  const patch = applySetting(store.getProfile(name) ?? {}, opts.key, value, commands);
+  const patch = applySetting(store.getProfile(name) ?? {}, opts.key, value, inv);
   // A policy that cannot be read or met is refused now, not at the first payout.
   if (patch.policy !== undefined) {
     const checked = examinePolicy(patch.policy);
@@ -76,7 +76,7 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
       const moving = { login: commandLine({ ...inv, baseUrl: patch.baseUrl }, ['login']), logout: commands.logout };
       checkKeyStays(name, store.getProfile(name, { readSecrets: false, mayBeNew: true }), patch.baseUrl, moving);
     }
-    return applySetting(current, opts.key, value, commands);
+    return applySetting(current, opts.key, value, inv);
   });
   if (patch.ledger !== undefined && !opts.stdin && hasPassword(patch.ledger)) passwordWarning(deps, inv);
   // Saved, but said (stderr: --json's stdout stays the result): sslmode=require checks no certificate.

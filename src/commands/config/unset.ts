@@ -16,16 +16,15 @@ export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
   const profile = store.getProfile(name);
   // The key first: `config unset api-key` says what removes it, whatever the profile.
-  const commands = { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) };
-  removeSetting(profile ?? {}, opts.key, commands);
+  removeSetting(profile ?? {}, opts.key, inv);
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to remove', commandLine(inv, ['login']));
   const wasSet = visibleSetting(profile, opts.key) !== undefined;
   // Made from the profile as it is when it is written: another route set meanwhile stays.
   // Read under the file's lock: a key a login stored meanwhile is not left without its base URL.
   if (wasSet)
     await store.updateProfile(name, (current) => {
-      if (opts.key === 'base-url') checkKeyKeepsBaseUrl(name, store.getProfile(name, { readSecrets: false }), commands.logout);
-      return removeSetting(current, opts.key, commands);
+      if (opts.key === 'base-url') checkKeyKeepsBaseUrl(name, store.getProfile(name, { readSecrets: false }), commandLine(inv, ['logout']));
+      return removeSetting(current, opts.key, inv);
     });
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify({ profile: name, key: opts.key, set: false, was_set: wasSet }) + '\n');
   else if (wasSet) deps.log.success(`Unset ${opts.key} in profile "${name}".`);

@@ -40,7 +40,8 @@ export function planOutArgs(file: string, batchId: string, out?: string): string
 
 /** The policy named in the profile in force, or undefined. */
 export function profilePolicy(deps: Deps): Policy | undefined {
-  return policyOf(deps.config().getProfile(deps.globals.profile, { readSecrets: false }));
+  const seeIt = commandLine(invocationOf(deps.globals, deps.env), ['config', 'get', 'policy']);
+  return policyOf(deps.config().getProfile(deps.globals.profile, { readSecrets: false }), seeIt);
 }
 
 /**

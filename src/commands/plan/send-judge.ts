@@ -13,7 +13,7 @@ import { plural } from '../../output/text.js';
 import { placeAndTimeProblems, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, limitsHint, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { effectivePolicy } from '../policy/effective.js';
+import { effectivePolicy, noPolicyHint } from '../policy/effective.js';
 import { loadPlan } from './source.js';
 import { approverCommand, notCountedHint } from './common.js';
 
@@ -58,7 +58,7 @@ export async function readAndJudge(opts: JudgeOptions, deps: Deps, refuse: Refus
   const loaded = await loadPlan(opts.plan, deps);
   const { plan, payouts, store, storedAt } = loaded;
   const policy = await effectivePolicy(deps);
-  if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], "Name your team's policy file with: payctl config set policy <path>");
+  if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], noPolicyHint(deps));
   const api = await deps.api();
   const [placeOrTime] = placeAndTimeProblems(plan, api.baseUrl, deps.clock.now());
   if (placeOrTime) throw refuse(placeOrTime.text, [], placeOrTime.hint);

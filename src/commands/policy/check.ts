@@ -26,7 +26,7 @@ import { planOutArgs } from '../plan/common.js';
 import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
-import { effectivePolicy } from './effective.js';
+import { effectivePolicy, noPolicyHint } from './effective.js';
 import { refusalLines, sendRefusals, type SendRefusal } from '../plan/sendable.js';
 import { makeStyle, type Style } from '../../output/style.js';
 
@@ -74,7 +74,7 @@ interface Verdict {
 
 export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number> {
   const policy = await effectivePolicy(deps);
-  if (!policy) throw new UsageError('The profile names no policy.', [], "Name your team's policy file with: payctl config set policy <path>");
+  if (!policy) throw new UsageError('The profile names no policy.', [], noPolicyHint(deps));
   const api = await deps.api();
   const journal = await openLedger(deps);
   // Read as plan send reads it: with the approvals the shared ledger keeps for it (source.ts).

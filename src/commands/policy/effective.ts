@@ -7,12 +7,21 @@
  * (exit 2, nothing sent), never taken for "no policy".
  */
 import type { Deps } from '../../deps.js';
-import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
+import { commandLine, commandTemplate, fileOperand, invocationOf } from '../../config/command-line.js';
 import { ledgerSetting, openLedger } from '../../payouts/open-ledger.js';
 import type { Policy } from '../../plans/policy.js';
 import { canonicalPolicy, teamPolicyOf, type TeamPolicy } from '../../plans/team-policy.js';
 import { readPolicyText } from '../../plans/policy-file.js';
 import { profilePolicy } from '../plan/common.js';
+
+/**
+ * What a command that needs a policy says when the profile names none: the command that names
+ * one, for the run's profile (before, without it: pasted, it set the default profile's policy,
+ * and the run was refused again).
+ */
+export function noPolicyHint(deps: Deps): string {
+  return `Name your team's policy file with: ${commandTemplate(invocationOf(deps.globals, deps.env), ['config', 'set', 'policy'], '<path>')}`;
+}
 
 /** Each run's answer (by its resources: one per run). */
 const found = new WeakMap<object, Promise<Policy | undefined>>();

@@ -45,7 +45,7 @@ import { resolveSettings } from '../../config/resolve.js';
 import type { Profile } from '../../config/profile.js';
 import { SIGNATURE_HEADER, TOLERANCE_SECONDS, isHeaderName } from '../../service/signature.js';
 import { sanitizeInline } from '../../output/sanitize.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, commandTemplate, invocationOf } from '../../config/command-line.js';
 import { checkListenHost, checkListenPath, startListener } from '../../webhooks/listener.js';
 import { visibleWord } from '../../words.js';
 
@@ -166,6 +166,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
   const profile = () => (profileRead ??= { p: deps.config().getProfile(deps.globals.profile) }).p;
   const headerName = signatureHeaderName(opts, deps, profile);
   const secret = await webhookSecret(opts, deps, profile);
+  const inv = invocationOf(deps.globals, deps.env);
   const listener = await startListener(
     {
       host,
@@ -175,7 +176,8 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<number> {
       headerName,
       tolerance: opts.tolerance ?? TOLERANCE_SECONDS,
       forwardTo,
-      saveSecret: commandLine(invocationOf(deps.globals, deps.env), ['config', 'set'], ['webhook-secret', '--stdin']),
+      saveSecret: commandLine(inv, ['config', 'set'], ['webhook-secret', '--stdin']),
+      nameHeader: commandTemplate(inv, ['config', 'set', 'webhook-signature-header'], 'NAME'),
     },
     { io: deps.io, log: deps.log, clock: deps.clock, env: deps.env, json: deps.globals.json, timeoutMs: deps.globals.timeoutMs },
   );
