@@ -2,7 +2,7 @@
  * What `payctl history reconcile` says of each payout it resolved (reconcile.ts) or recorded as
  * made by a transaction (reconcile-made-by.ts): a line for a person, a document for --json.
  */
-import { commandLine, type Invocation } from '../../config/command-line.js';
+import type { Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { plainAmount } from '../../money/amount.js';
 import type { JournalEntry } from '../../payouts/journal.js';
