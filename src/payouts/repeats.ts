@@ -16,7 +16,7 @@
  *   of payout that sent them (RunTally, describeRun).
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
-import type { JournalEntry, Ledger } from './journal.js';
+import type { JournalEntry, Ledger, RunOptions } from './journal.js';
 import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
 import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
@@ -202,14 +202,14 @@ export function recentSinglesSaid(r: BatchRepeats): { rows: number; rowNumbers: 
 export function slippedBatch(
   sent: { otherBatchRows: number; otherBatches: EarlierRun[] },
   given: string | undefined,
-): { named: string; rows: number; runs: string } | undefined {
+): { named: string; run: EarlierRun; rows: number; runs: string } | undefined {
   const others = sent.otherBatches;
   if (!sent.otherBatchRows) return undefined;
-  if (given === undefined) return { named: others[0]!.batchId!, rows: sent.otherBatchRows, runs: others.map(describeRun).join('; ') };
+  if (given === undefined) return { named: others[0]!.batchId!, run: others[0]!, rows: sent.otherBatchRows, runs: others.map(describeRun).join('; ') };
   const twin = others.find((o) => o.batchId !== undefined && o.batchId !== given && batchIdSlipKey(o.batchId) === batchIdSlipKey(given));
   if (!twin) return undefined;
   const how = twin.batchId!.toLowerCase() === given.toLowerCase() ? 'only in letter case' : 'only in letter case or in the separators - _ . :';
-  return { named: twin.batchId!, rows: twin.rows, runs: `${describeRun(twin)}, a batch id that differs from "${given}" ${how}` };
+  return { named: twin.batchId!, run: twin, rows: twin.rows, runs: `${describeRun(twin)}, a batch id that differs from "${given}" ${how}` };
 }
 
 /**
@@ -250,6 +250,15 @@ export interface EarlierRun {
   rows: number;
   first: string;
   last: string;
+  /** A batch run's report and --concurrency, as its latest entry journaled them (its resume repeats them: batch-commands.ts). */
+  options?: RunOptions;
+}
+
+/** The report and --concurrency an entry's batch run was given, when it journaled any (none for a single payout). */
+function runOptionsOf(e: JournalEntry): RunOptions | undefined {
+  const { report, concurrency } = e.batch ?? {};
+  if (report === undefined && concurrency === undefined) return undefined;
+  return { ...(report !== undefined ? { report } : {}), ...(concurrency !== undefined ? { concurrency } : {}) };
 }
 
 /** Journal entries tallied by the batch run that sent them (id and file). */
@@ -269,11 +278,16 @@ export class RunTally {
     const kind = e.batch ? 'batch' : e.payoutId.startsWith('batch-') ? 'legacy batch' : 'single';
     const key = `${kind}\n${e.batch?.id ?? ''}\n${e.batch?.file ?? ''}`;
     const run = this.#runs.get(key);
-    if (!run) this.#runs.set(key, { kind, batchId: e.batch?.id, file: e.batch?.file, rows: 1, first: at, last: at });
+    const options = runOptionsOf(e);
+    if (!run) this.#runs.set(key, { kind, batchId: e.batch?.id, file: e.batch?.file, rows: 1, first: at, last: at, ...(options ? { options } : {}) });
     else {
       run.rows++;
       if (at < run.first) run.first = at;
-      if (at > run.last) run.last = at;
+      if (at >= run.last) {
+        run.last = at;
+        if (options) run.options = options;
+        else delete run.options;
+      }
     }
   }
 

@@ -5,12 +5,13 @@
  * person can choose from, and each works as printed. A file given as a descriptor is named by its
  * own path in all of it. In process, the sandbox over real HTTP.
  */
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import { batchRows, payoutPosts, toCsv, withOwnPayees, writeFile } from '../helpers/batch.js';
 import { useBatchFolders } from '../helpers/batch-fixtures.js';
+import { printed } from '../helpers/printed.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -68,6 +69,50 @@ describe('payout batch: rows a named batch sent, run under another name', () => 
     expect(paid.code, paid.stderr).toBe(0);
     expect(paid.stderr).toContain(`Batch "${newId}": 3 payouts to send`);
     expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
+  });
+
+  it("the resume printed carries that batch's --report and --concurrency, not this run's: pasted, its outcome stays in its one report", async () => {
+    const rows = batchRows(3, setup.sleWallet, `slip-options-${Date.now()}`);
+    for (const row of rows) delete row.payout_id;
+    const file = writeFile(setup.work.file('january.csv'), toCsv(rows));
+    const report = setup.work.file("rep jan's.csv");
+    const first = await payctl(['payout', 'batch', file, '--batch-id', 'Jan-2031', '--concurrency', '3', '--report', report, '--yes'], { dir: setup.dir });
+    expect(first.code, first.stderr).toBe(0);
+    const before = readFileSync(report, 'utf8');
+    const from = ctx.sb.requests().length;
+
+    const r = await payctl(['payout', 'batch', file, '--batch-id', 'jan_2031', '--yes'], { dir: setup.dir });
+    expect(r.code, r.stderr).toBe(2);
+    const resume = printed(r.stderr, 'payout batch');
+    expect(resume).toEqual(['payout', 'batch', file, '--batch-id', 'Jan-2031', '--concurrency', '3', '--report', report, '--yes']);
+    const resumed = await payctl(resume, { dir: setup.dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('3 accepted (3 in an earlier run)');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    // The batch's one report, written again; none beside the file.
+    expect(readdirSync(setup.work.dir).sort()).toEqual(['january.csv', "rep jan's.csv"]);
+    expect(readFileSync(report, 'utf8').split('\n')[0]).toBe(before.split('\n')[0]);
+  });
+
+  it('a batch sent from another file: the resume names the report beside that file', async () => {
+    const rows = batchRows(2, setup.sleWallet, `slip-file-${Date.now()}`);
+    for (const row of rows) delete row.payout_id;
+    mkdirSync(setup.work.file('a'));
+    mkdirSync(setup.work.file('b'));
+    const sent = writeFile(setup.work.file('a/feb.csv'), toCsv(rows));
+    const copy = setup.work.file('b/feb (1).csv');
+    copyFileSync(sent, copy);
+    expect((await payctl(['payout', 'batch', sent, '--batch-id', 'Feb-2031', '--yes'], { dir: setup.dir })).code).toBe(0);
+    const from = ctx.sb.requests().length;
+
+    const r = await payctl(['payout', 'batch', copy, '--batch-id', 'FEB-2031', '--yes'], { dir: setup.dir });
+    expect(r.code, r.stderr).toBe(2);
+    const resume = printed(r.stderr, 'payout batch');
+    expect(resume).toEqual(['payout', 'batch', copy, '--batch-id', 'Feb-2031', '--report', setup.work.file('a/feb.report.csv'), '--yes']);
+    const resumed = await payctl(resume, { dir: setup.dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(readdirSync(setup.work.file('b'))).toEqual(['feb (1).csv']);
   });
 
   it('a name that differs in more than letter case is a new batch: its rows paid again, after the plan names the earlier run', async () => {

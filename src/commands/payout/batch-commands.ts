@@ -139,6 +139,19 @@ export class BatchCommands {
   }
 
   /**
+   * The batch `id` another run sent these rows in (`run`: named by a slip, repeats.ts
+   * slippedBatch), resumed from this run's file as that run's own resume is printed
+   * (resumeCommand): with the report and --concurrency it was run with, not this run's, so that
+   * its outcome stays in its one report. A run of another file wrote its report beside that file:
+   * named.
+   */
+  resumeOf(id: string, run: { file?: string | undefined; options?: RunOptions | undefined }): string {
+    const report = run.options?.report ?? (run.file !== undefined && run.file !== this.s.file ? resolve(defaultReportPath(run.file)) : undefined);
+    const concurrency = run.options?.concurrency ?? DEFAULT_CONCURRENCY;
+    return new BatchCommands({ ...this.s, batchId: id, concurrency, report, reportPath: report ?? this.s.defaultReport }).batch(id);
+  }
+
+  /**
    * Paying again is never one paste away from happening: the command names a new batch
    * (the file's name and today's date) and leaves out --yes, so the plan is shown and asked.
    * It names a report of its own that is not there yet: run as printed, it keeps this one's.

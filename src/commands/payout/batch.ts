@@ -218,11 +218,11 @@ class BatchRun {
     if (load.recentSingles) throw recentSinglesRefusal(opts.file, load.recentSingles, load.recentSince!, this.inv, 'Nothing was sent.');
     const slip = slippedBatch(load, opts.batchId);
     if (!slip) return;
-    const { rows: n, named, runs } = slip;
+    const { rows: n, named, run, runs } = slip;
     throw new UsageError(
       `${opts.file}: ${plural(n, 'row')} ${n === 1 ? 'matches a payout' : 'match payouts'} already sent ${runs}. Nothing was sent.`,
       [],
-      `To resume that batch:                    ${this.commands.batch(named)}\nTo pay these rows again as new payouts: ${this.commands.payAgain(await this.againId())}`,
+      `To resume that batch:                    ${this.commands.resumeOf(named, run)}\nTo pay these rows again as new payouts: ${this.commands.payAgain(await this.againId())}`,
     );
   }
 
