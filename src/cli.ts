@@ -319,7 +319,7 @@ function buildDeps(
   argv: readonly string[],
   signal: AbortSignal,
   style: Style,
-  openConfigStore: (env: NodeJS.ProcessEnv, opts: { host: Host }) => ConfigStore,
+  openConfigStore: (env: NodeJS.ProcessEnv, opts: { host: Host; timeoutMs: number }) => ConfigStore,
   mask: SecretMask,
   clock: Clock,
   host: Host,
@@ -348,7 +348,7 @@ function buildDeps(
     signal,
     log,
     config: once((): ConfigStore => {
-      const store = openConfigStore(proc.env, { host });
+      const store = openConfigStore(proc.env, { host, timeoutMs: globals.timeoutMs });
       // Every profile's secrets the config file holds, read with it (the others' keys in the
       // keyring are not: a round trip each); then the run's profile, its key from the keyring too.
       for (const name of store.profileNames()) {

@@ -9,7 +9,7 @@ import { maskBaseUrl } from '../config/mask.js';
 import { callCredentials, checkBaseUrl, checkSettingBaseUrl, holdsKey, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
-import { commandLine, invocationOf } from '../config/command-line.js';
+import { commandLine, invocationOf, loginCommand } from '../config/command-line.js';
 import { ApiClient, maxResponseBytesFrom } from './client.js';
 
 export interface SessionInputs {
@@ -28,7 +28,8 @@ export interface SessionInputs {
 
 export function createApiClient(inp: SessionInputs): ApiClient {
   const { globals, env, store } = inp;
-  const login = commandLine(invocationOf(globals, env), ['login']);
+  const inv = invocationOf(globals, env);
+  const login = commandLine(inv, ['login']);
   const profile = store.getProfile(globals.profile);
   const s = resolveSettings(globals, env, profile);
   if (!s.baseUrl.value) {
@@ -40,15 +41,16 @@ export function createApiClient(inp: SessionInputs): ApiClient {
         : `Run \`${login}\`, pass --base-url, or try the sandbox: \`payctl sandbox start --detach\` then use --profile sandbox.`,
     });
   }
-  const baseUrl = checkSettingBaseUrl({ value: s.baseUrl.value, source: s.baseUrl.source }, globals.profile);
-  const c = callCredentials(s, profile, baseUrl);
+  const profileLogin = loginCommand(globals.profile, inv.timeout);
+  const baseUrl = checkSettingBaseUrl({ value: s.baseUrl.value, source: s.baseUrl.source }, globals.profile, profileLogin);
+  const c = callCredentials(s, profile, baseUrl, { login: profileLogin });
   const retired = retiredTokenWarning(env);
   if (retired) inp.warn?.(retired);
   if (c.withheld) {
     throw new AuthError(
       `Profile "${globals.profile}" holds a key ${profile?.baseUrl ? `for ${maskBaseUrl(profile.baseUrl)}` : 'saved without a base URL'}, not for ${baseUrl}: it is not sent there.`,
       {
-        hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile of its own to it: ${commandLine({ profile: freeProfileName(baseUrl, store), baseUrl }, ['login'])}`,
+        hint: `Set PAYCTL_API_KEY for ${baseUrl}, or log in a profile of its own to it: ${commandLine({ profile: freeProfileName(baseUrl, store), baseUrl, ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}) }, ['login'])}`,
       },
     );
   }

@@ -184,7 +184,7 @@ async function checkProfile(name: string, journal: Ledger, deps: Deps): Promise<
     if (it.entry.profile === name) return;
     journaled.add(it.entry.profile);
   }
-  throw unknownProfile(name, [...new Set([...configured, ...journaled])].sort(), name === deps.env.PAYCTL_PROFILE);
+  throw unknownProfile(name, [...new Set([...configured, ...journaled])].sort(), name === deps.env.PAYCTL_PROFILE, invocationOf(deps.globals, deps.env).timeout);
 }
 
 export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {

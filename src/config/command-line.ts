@@ -34,8 +34,14 @@ export function invocationOf(globals: RunOptions, env: NodeJS.ProcessEnv): Invoc
   if (globals.profile !== 'default' || profileChoice(undefined, env).source === 'env') inv.profile = globals.profile;
   const baseUrl = givenBaseUrl(globals, env).value;
   if (baseUrl) inv.baseUrl = baseUrl;
-  if (globals.timeoutMs !== DEFAULT_TIMEOUT_S * 1000) inv.timeout = String(globals.timeoutMs / 1000);
+  const timeout = timeoutOption(globals.timeoutMs);
+  if (timeout !== undefined) inv.timeout = timeout;
   return inv;
+}
+
+/** The --timeout a printed command carries for a run's time limit: its seconds, when not the default. */
+export function timeoutOption(timeoutMs: number | undefined): string | undefined {
+  return timeoutMs === undefined || timeoutMs === DEFAULT_TIMEOUT_S * 1000 ? undefined : String(timeoutMs / 1000);
 }
 
 /** POSIX shell quoting (shell.ts), for every caller that prints a command. */
@@ -78,6 +84,15 @@ export function commandLine(inv: Invocation, words: string[], args: string[] = [
 export function commandTemplate(inv: Invocation, words: string[], placeholder: string, args: string[] = []): string {
   const head = ['payctl', ...words].join(' ');
   return `${head} ${placeholder}${commandLine(inv, words, args).slice(head.length)}`;
+}
+
+/**
+ * `payctl login --profile P [--timeout S] <extra>`: the login a hint offers for profile `profile`
+ * (its key to be kept again, or the profile made), with the run's time limit (`timeout`:
+ * Invocation's, set when --timeout was not the default), as every printed command carries it.
+ */
+export function loginCommand(profile: string, timeout: string | undefined, extra: string[] = []): string {
+  return commandLine({ profile, ...(timeout !== undefined ? { timeout } : {}) }, ['login'], extra);
 }
 
 /** After a local fault (cli.ts): where the payouts sent are (`payctl history`, with the run's profile), or that nothing was sent and `then`. */

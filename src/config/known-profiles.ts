@@ -9,6 +9,7 @@
  * says so instead of offering one, `unknownProfileNoLogin`.
  */
 import { UsageError } from '../errors.js';
+import { loginCommand } from './command-line.js';
 import { closestWords } from '../words.js';
 
 /** The profile a bare command uses: read before it exists (not logged in yet), never unknown. */
@@ -50,11 +51,11 @@ export class UnknownProfile extends UsageError {
  * The error for reading profile `name`, which is not among `known` (the names in the config
  * file). `fromEnv`: the name is PAYCTL_PROFILE's, which the hint then says how to change.
  * Creating the profile (`payctl login --profile NAME`, the only command that makes one) is
- * offered only when no known name is close: a typo is not something to log in as.
+ * offered only when no known name is close: a typo is not something to log in as. It carries
+ * the run's --timeout (`timeout`: set when not the default), as every printed command does.
  */
-export function unknownProfile(name: string, known: readonly string[], fromEnv: boolean): UnknownProfile {
-  // A valid profile name (program.ts checks it first) needs no quoting in a shell.
-  const create = `payctl login --profile ${name}`;
+export function unknownProfile(name: string, known: readonly string[], fromEnv: boolean, timeout?: string): UnknownProfile {
+  const create = loginCommand(name, timeout);
   if (!known.length) {
     return new UnknownProfile(
       `No profile "${name}": there are no profiles yet.`,

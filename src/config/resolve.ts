@@ -71,14 +71,15 @@ export interface CallCredentials {
 
 /**
  * `check` (the default) refuses a key that cannot be sent (exit 2, nothing sent: checkApiKey),
- * naming PAYCTL_API_KEY or the profile; `status` passes false to show the key (masked) first,
- * then gets the same refusal from the client.
+ * naming PAYCTL_API_KEY or the profile (with `login`, the run's login of that profile, as
+ * command-line.ts loginCommand prints it); `status` passes false to show the key (masked)
+ * first, then gets the same refusal from the client.
  */
-export function callCredentials(s: Settings, profile: Profile | undefined, baseUrl: string | undefined, opts: { check?: boolean } = {}): CallCredentials {
+export function callCredentials(s: Settings, profile: Profile | undefined, baseUrl: string | undefined, opts: { check?: boolean; login?: string } = {}): CallCredentials {
   const none: Setting<string> = { value: undefined, source: 'none' };
   const foreign = s.baseUrl.source !== 'profile' && !sameBaseUrl(baseUrl, profile?.baseUrl);
   const apiKey = foreign && s.apiKey.source === 'profile' ? none : s.apiKey;
-  if (apiKey.value !== undefined && opts.check !== false) checkKeyOf(apiKey.value, apiKey.source, s.profileName, profile);
+  if (apiKey.value !== undefined && opts.check !== false) checkKeyOf(apiKey.value, apiKey.source, s.profileName, profile, opts.login);
   return { apiKey, withheld: foreign && !apiKey.value && !!trimKey(profile?.apiKey) };
 }
 
@@ -117,14 +118,14 @@ export function checkKeyKeepsBaseUrl(name: string, profile: Profile | undefined,
   );
 }
 
-/** checkApiKey for the key a call would send: from PAYCTL_API_KEY, or kept by the profile (in the keyring or the file). */
-function checkKeyOf(key: string, source: Source, profileName: string, profile: Profile | undefined): void {
+/** checkApiKey for the key a call would send: from PAYCTL_API_KEY, or kept by the profile (in the keyring or the file; `login` logs in to it again). */
+function checkKeyOf(key: string, source: Source, profileName: string, profile: Profile | undefined, login = `payctl login --profile ${shellQuote(profileName)}`): void {
   if (source === 'env') {
     checkApiKey(key, 'PAYCTL_API_KEY', "Set PAYCTL_API_KEY to the key alone (white space around it is ignored), or unset it to use the profile's key.");
     return;
   }
   const where = profile?.secrets === 'keyring' ? 'the OS keyring' : 'the config file';
-  checkApiKey(key, `the API key of profile "${profileName}" (kept in ${where})`, `Log in again with the key alone: payctl login --profile ${shellQuote(profileName)}`);
+  checkApiKey(key, `the API key of profile "${profileName}" (kept in ${where})`, `Log in again with the key alone: ${login}`);
 }
 
 /** PAYCTL_TOKEN was the token of versions that exchanged the key for one; the key is the bearer now. */
@@ -155,9 +156,13 @@ export function isLoopbackHost(hostname: string): boolean {
 /**
  * checkBaseUrl for a run's resolved base URL: one kept by the profile or set in PAYCTL_BASE_URL
  * is refused saying where it came from and how to set it right, never "run --help for usage"
- * (nothing typed was wrong).
+ * (nothing typed was wrong). `login`: the run's login of that profile (command-line.ts loginCommand).
  */
-export function checkSettingBaseUrl(setting: Setting<string> & { value: string }, profileName: string): string {
+export function checkSettingBaseUrl(
+  setting: Setting<string> & { value: string },
+  profileName: string,
+  login = `payctl login --profile ${shellQuote(profileName)}`,
+): string {
   try {
     return checkBaseUrl(setting.value);
   } catch (err) {
@@ -165,7 +170,7 @@ export function checkSettingBaseUrl(setting: Setting<string> & { value: string }
     const where = setting.source === 'profile' ? `The base URL of profile "${profileName}"` : 'PAYCTL_BASE_URL';
     const fix =
       setting.source === 'profile'
-        ? `It was saved in the config file (${'`'}payctl config get base-url --profile ${shellQuote(profileName)}${'`'} shows it): log in to that profile again with the service's base URL (${'`'}payctl login --profile ${shellQuote(profileName)} --base-url URL${'`'}, the URL ending in /v2), or give this command --base-url with the key for that URL in PAYCTL_API_KEY (the profile's key is sent only to the profile's own base URL).`
+        ? `It was saved in the config file (${'`'}payctl config get base-url --profile ${shellQuote(profileName)}${'`'} shows it): log in to that profile again with the service's base URL (${'`'}${login} --base-url URL${'`'}, the URL ending in /v2), or give this command --base-url with the key for that URL in PAYCTL_API_KEY (the profile's key is sent only to the profile's own base URL).`
         : 'Set PAYCTL_BASE_URL to a URL such as https://api.bokumonie.com/v2, or unset it.';
     throw new UsageError(`${where} cannot be used: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`, err.issues, err.hint ? `${err.hint}\n${fix}` : fix);
   }

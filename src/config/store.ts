@@ -21,7 +21,7 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
-import { commandLine } from './command-line.js';
+import { loginCommand, timeoutOption } from './command-line.js';
 import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
 import { configDir, ensureConfigDir } from './paths.js';
 import { FILE_NAME, readProfilesFile, type FileShape, type ParsedFile } from './config-file.js';
@@ -89,10 +89,11 @@ export class ProfileSecretsUnreachable extends ConfigError {
   readonly reason: string;
   /** The store itself still works for what needs no secret (login and logout use it). */
   readonly store: ConfigStore;
-  constructor(profile: string, reason: string, store: ConfigStore) {
+  /** `timeout`: the run's --timeout when not the default, which the printed login carries. */
+  constructor(profile: string, reason: string, store: ConfigStore, timeout?: string) {
     super(
       `The API key of profile "${profile}" is in the OS keyring, which cannot be reached (${reason}). Nothing was sent.`,
-      `Unlock or start the OS keyring and run the command again, or keep this profile's key in the config file (mode 0600) instead: ${commandLine({ profile }, ['login'], ['--insecure-storage'])}`,
+      `Unlock or start the OS keyring and run the command again, or keep this profile's key in the config file (mode 0600) instead: ${loginCommand(profile, timeout, ['--insecure-storage'])}`,
     );
     this.profile = profile;
     this.reason = reason;
@@ -134,9 +135,12 @@ class ConfStore implements ConfigStore {
   #parsed: ParsedFile | undefined;
   /** This process, for the config file's lock. */
   readonly #host: LockHost;
+  /** The run's --timeout when not the default: the login commands of its errors carry it. */
+  readonly #timeout: string | undefined;
 
-  constructor(dir: string, openKeyring: KeyringFactory = osKeyring, envProfile?: string, host: LockHost = UNJUDGED) {
+  constructor(dir: string, openKeyring: KeyringFactory = osKeyring, envProfile?: string, host: LockHost = UNJUDGED, timeout?: string) {
     this.#host = host;
+    this.#timeout = timeout;
     this.dir = dir;
     this.path = join(dir, FILE_NAME);
     this.keyringService = keyringService(dir);
@@ -206,7 +210,7 @@ class ConfStore implements ConfigStore {
     const p = Object.hasOwn(all, name) ? all[name] : undefined;
     if (!p) {
       if (name === DEFAULT_PROFILE || opts.mayBeNew) return undefined;
-      throw unknownProfile(name, Object.keys(all).sort(), name === this.#envProfile);
+      throw unknownProfile(name, Object.keys(all).sort(), name === this.#envProfile, this.#timeout);
     }
     if (p.secrets !== 'keyring') return { ...p };
     const settings = withoutSecrets(p);
@@ -214,7 +218,7 @@ class ConfStore implements ConfigStore {
     try {
       return { ...settings, secrets: 'keyring', ...this.#keyringSecrets(name) };
     } catch (err) {
-      if (err instanceof KeyringUnavailable) throw new ProfileSecretsUnreachable(name, err.reason, this);
+      if (err instanceof KeyringUnavailable) throw new ProfileSecretsUnreachable(name, err.reason, this, this.#timeout);
       throw err;
     }
   }
@@ -372,10 +376,11 @@ const UNJUDGED: LockHost = {
 };
 
 /**
- * Opens the store of the config folder; `opts.keyring` replaces the OS keyring (tests), and
- * `opts.host` is this process (Deps' host), which lets a lock left by a process that is gone be broken.
+ * Opens the store of the config folder; `opts.keyring` replaces the OS keyring (tests),
+ * `opts.host` is this process (Deps' host), which lets a lock left by a process that is gone be
+ * broken, and `opts.timeoutMs` the run's time limit, which the login its errors print carries.
  */
-export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: KeyringFactory; host?: LockHost } = {}): ConfigStore {
+export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: KeyringFactory; host?: LockHost; timeoutMs?: number } = {}): ConfigStore {
   const dir = configDir(env);
   try {
     ensureConfigDir(dir, env);
@@ -383,5 +388,5 @@ export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: Keyrin
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`Cannot create the config folder ${dir}: ${(err as Error).message}`);
   }
-  return new ConfStore(dir, opts.keyring, env.PAYCTL_PROFILE, opts.host);
+  return new ConfStore(dir, opts.keyring, env.PAYCTL_PROFILE, opts.host, timeoutOption(opts.timeoutMs));
 }
