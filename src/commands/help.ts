@@ -7,12 +7,13 @@
  *   words people type for them (`payout list` -> `payouts list`, `wallets` -> `balances`);
  * - every usage error ends by pointing at the help of the command that was typed
  *   ("(run `payctl payouts list --help` for usage)"), even when the problem is with a
- *   global option given after it;
+ *   global option given after it, or with an option it does not know, whose value is not
+ *   taken for the command (`--profle sandbox balances`: balances);
  * - help fits the terminal: commander wraps its own lists at the terminal's width (80 in a
  *   pipe), and the text added after them (a spec's help and examples) is wrapped at the same
  *   width, words whole (fitHelpText).
  */
-import { Command, type AddHelpTextContext, type AddHelpTextPosition, type ErrorOptions, type Help, type ParseOptions } from 'commander';
+import { Command, type AddHelpTextContext, type AddHelpTextPosition, type ErrorOptions, type Help, type Option, type ParseOptions } from 'commander';
 import { sanitizeInline } from '../output/sanitize.js';
 import { displayWidth, wrapText } from '../output/table.js';
 import { closestWords, DASHES, ODD_SPACES, OPENING_QUOTES, CLOSING_QUOTES } from '../words.js';
@@ -168,7 +169,11 @@ interface Named {
   unknown?: string;
 }
 
-/** The command the words name, as commander reads them: options (and their values) skipped. */
+/**
+ * The command the words name, as commander reads them: options (and their values) skipped. An
+ * option no command has may take a value too (`--profle sandbox balances`): the word after it is
+ * taken for its value when the word after that names a command below, else for a command.
+ */
 function walk(program: Command, words: readonly string[]): Named {
   let cmd = program;
   let help = false;
@@ -176,27 +181,39 @@ function walk(program: Command, words: readonly string[]): Named {
     const word = words[i]!;
     if (word === '--') break;
     if (word.startsWith('-') && word !== '-') {
-      if (!word.includes('=') && takesValue(cmd, word)) i++;
+      if (word.includes('=')) continue;
+      const o = optionOf(cmd, word);
+      if (o ? o.required || o.optional : unknownValue(cmd, words[i + 1], words[i + 2])) i++;
       continue;
     }
     if (word === 'help' && cmd instanceof PayctlCommand && cmd.group) {
       help = true;
       continue;
     }
-    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    const sub = subcommand(cmd, word);
     if (!sub) return { cmd, help, unknown: word };
     cmd = sub;
   }
   return { cmd, help };
 }
 
-/** Whether `flag` is an option of `cmd` or of a command above it that takes a value. */
-function takesValue(cmd: Command, flag: string): boolean {
+/** Whether `value`, after an option no command has, is its value: a word, not `help`, followed by a command below `cmd`. */
+function unknownValue(cmd: Command, value: string | undefined, next: string | undefined): boolean {
+  return value !== undefined && !value.startsWith('-') && value !== 'help' && subcommand(cmd, next) !== undefined;
+}
+
+/** The command below `cmd` that `word` names (by name or alias), if any. */
+function subcommand(cmd: Command, word: string | undefined): Command | undefined {
+  return word === undefined ? undefined : cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+}
+
+/** The option `flag` of `cmd` or of a command above it, if any. */
+function optionOf(cmd: Command, flag: string): Option | undefined {
   for (let c: Command | null = cmd; c; c = c.parent) {
     const o = c.options.find((x) => x.long === flag || x.short === flag);
-    if (o) return o.required || o.optional;
+    if (o) return o;
   }
-  return false;
+  return undefined;
 }
 
 /** Refuses `word`, typed where a command below `cmd` was expected, with what it may have meant. */

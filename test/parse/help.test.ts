@@ -134,6 +134,8 @@ describe('payctl help <command> [<sub>]', () => {
 
   it('global options around it change nothing', async () => {
     expect((await refuse('--profile', 'staging', 'help', 'payouts', 'list', '--json')).stdout).toBe(await helpOf('payouts list'));
+    // An option no command has, before help: help is not taken for its value.
+    expect((await refuse('--xyz', 'help', 'balances')).stdout).toBe(await helpOf('balances'));
   });
 
   it('help nosuch: an unknown command, exit 2, pointing at payctl --help', async () => {
@@ -215,6 +217,13 @@ describe('usage errors point at the help of the command typed, not at payctl --h
     [['balances', '--bogus'], 'balances', "unknown option '--bogus'"],
     [['config', 'set', 'base-url'], 'config set', "missing required argument 'value'"],
     [['payout', 'get', 'a', 'b'], 'payout get', "too many arguments for 'get'. Expected 1 argument but got 2."],
+    // An option no command has: the word after it is its value when a command follows (the profile "sandbox" is no command here).
+    [['--profle', 'sandbox', 'balances'], 'balances', "unknown option '--profle'\n(Did you mean --profile?)"],
+    [['--profle', 'sandbox', 'payouts', 'list'], 'payouts list', "unknown option '--profle'\n(Did you mean --profile?)"],
+    [['--base-ur', 'http://127.0.0.1:1/v2', 'payouts', 'list'], 'payouts list', "unknown option '--base-ur'\n(Did you mean --base-url?)"],
+    [['--profle', 'balances'], 'balances', "unknown option '--profle'\n(Did you mean --profile?)"],
+    [['--profle', 'sandbox'], 'sandbox', "unknown option '--profle'\n(Did you mean --profile?)"],
+    [['--profle', 'ops'], '', "unknown option '--profle'\n(Did you mean --profile?)"],
     [['payout', 'create', '--wait-timeout', '5'], 'payout create', '--wait-timeout needs --wait.'],
     // A global option's problem, given after the command (or before it): that command's help, which lists it.
     [['status', '--timeout', '0'], 'status', "option '--timeout <seconds>' argument '0' is invalid. --timeout must be a number of seconds, at least 0.1."],
