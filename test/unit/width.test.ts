@@ -13,7 +13,7 @@ import { barLine, LiveLine, Progress, type BarPart } from '../../src/output/prog
 import { renderPlan } from '../../src/output/batch.js';
 import { LIST_COLUMNS, payoutRow } from '../../src/output/payout.js';
 import { LIST_TABLE } from '../../src/commands/payouts/list.js';
-import { fitHelpText } from '../../src/commands/help.js';
+import { fitHelpText } from '../../src/commands/help-text.js';
 import { ioFrom } from '../../src/output/io.js';
 import { loadColor, makeStyle } from '../../src/output/style.js';
 import type { PlanGroup } from '../../src/payouts/batch-plan.js';
