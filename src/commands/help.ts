@@ -4,7 +4,11 @@
  * - `payctl help <command> [<sub>]` shows that command's own help, the same text as
  *   `payctl <command> [<sub>] --help`; an unknown command there is a usage error (exit 2);
  * - an unknown command gets suggestions from the whole tree, across the noun forms and the
- *   words people type for them (`payout list` -> `payouts list`, `wallets` -> `balances`);
+ *   words people type for them (`payout list` -> `payouts list`, `wallets` -> `balances`), and
+ *   a verb typed without its group (`create` -> `payout create`, `ls` -> `payouts list`); a
+ *   command that takes no arguments given a word close to one of its verbs (`history
+ *   reconsile`) is refused as an unknown command with it, not as "too many arguments" (nor for
+ *   an option of that verb given after it);
  * - every usage error ends by pointing at the help of the command that was typed
  *   ("(run `payctl payouts list --help` for usage)"), even when the problem is with a
  *   global option given after it, or with an option it does not know, whose value is not
@@ -89,6 +93,7 @@ export class PayctlCommand extends Command {
    * `--wallet`, `‘Un Known’` in two words) is named, with what to type.
    */
   override error(message: string, errorOptions?: ErrorOptions): never {
+    if (errorOptions?.code === 'commander.excessArguments' || errorOptions?.code === 'commander.unknownOption') this.verbTyped();
     this.showHelpAfterError(`(run \`${fullName(this.typedCommand())} --help\` for usage)`);
     const root = programOf(this);
     const changed = root instanceof PayctlCommand ? changedWord(root.typed, message) : undefined;
@@ -105,6 +110,18 @@ export class PayctlCommand extends Command {
     if (!named.help) return;
     if (named.unknown !== undefined) unknownCommand(named.cmd, named.unknown);
     named.cmd.help();
+  }
+
+  /**
+   * Too many arguments, or an option it does not know, for a command that takes no arguments
+   * and has verbs (`history reconsile`, `history reconcil --payout-id x`): when the first word
+   * after it is close to one of its verbs, refused as an unknown command with that verb.
+   */
+  private verbTyped(): void {
+    if (this.registeredArguments.length || !this.commands.length) return;
+    const root = programOf(this);
+    const named = root instanceof PayctlCommand ? walk(root, root.typed) : undefined;
+    if (named?.cmd === this && named.unknown !== undefined && suggestions(this, named.unknown).length) unknownCommand(this, named.unknown);
   }
 
   /** The deepest command the words name, when it is this one or below it; else this one. */
@@ -227,25 +244,35 @@ export function unknownCommand(cmd: Command, word: string): never {
  * The commands (as typed after `payctl`) that `word`, typed below `cmd`, may have meant,
  * best first. The command's own words may be in either noun form (`payout`, `payouts`);
  * `word` may be a synonym (`ls`), another noun form or a prefix of a command, or a few
- * edits away from one (only the closest are kept, as commander does for options).
+ * edits away from one (only the closest are kept, as commander does for options). When no
+ * command beside where it was typed is such, the verbs further down (`create` typed without
+ * its group: `payout create`, `plan create`, `keys create`).
  */
 export function suggestions(cmd: Command, word: string): string[] {
-  const root = programOf(cmd);
-  const typed = [...pathOf(cmd), SYNONYMS[word] ?? word];
-  const last = typed.at(-1)!;
-  const candidates = visible(root)
+  const parents = pathOf(cmd);
+  const paths = visible(programOf(cmd))
     .map(pathOf)
-    .filter((p) => p.length === typed.length && p.slice(0, -1).every((w, i) => sameNoun(w, typed[i]!)));
-  const line = (p: string[]) => p.join(' ');
-  const same = candidates.filter((p) => sameNoun(p.at(-1)!, last));
-  if (same.length) return same.map(line);
+    .filter((p) => p.length > parents.length && parents.every((w, i) => sameNoun(w, p[i]!)));
+  const beside = namedBy(
+    word,
+    paths.filter((p) => p.length === parents.length + 1),
+  );
+  return (beside.length ? beside : namedBy(word, paths)).map((p) => p.join(' '));
+}
+
+/** The command paths whose last name `word` may have meant, by the rules of suggestions(). */
+function namedBy(word: string, candidates: string[][]): string[][] {
+  const last = SYNONYMS[word] ?? word;
+  // The word itself first (`show`: plan show), then what it stands for (payout get).
+  const same = [...new Set([word, last].flatMap((w) => candidates.filter((p) => sameNoun(p.at(-1)!, w))))];
+  if (same.length) return same;
   const prefixed = candidates.filter((p) => last.length >= 2 && p.at(-1)!.startsWith(last));
   const close = closestWords(
     last,
     candidates.filter((p) => !prefixed.includes(p)),
     (p) => p.at(-1)!,
   );
-  return [...prefixed, ...close].map(line);
+  return [...prefixed, ...close];
 }
 
 /** `payout` and `payouts`, `balance` and `balances`: one noun. */

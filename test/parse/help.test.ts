@@ -180,6 +180,20 @@ describe('suggestions for an unknown command, across the noun forms', () => {
     [['stat'], '', 'status'],
     [['sandbox', 'stat'], 'sandbox', 'one of sandbox status, sandbox start'],
     [['sandbox', 'stp'], 'sandbox', 'sandbox stop'],
+    // A verb typed without its group: the verbs of that name further down, in the order help lists them.
+    [['create'], '', 'one of payout create, plan create, keys create'],
+    [['creat'], '', 'one of payout create, plan create, keys create'],
+    [['get', 'TXN-1'], '', 'one of payout get, config get'],
+    [['list'], '', 'one of payouts list, config list'],
+    [['ls'], '', 'one of payouts list, config list'],
+    [['show'], '', 'one of plan show, keys show, policy show, payout get, config get'],
+    [['batch', 'x.csv'], '', 'payout batch'],
+    [['reconcile', '--payout-id', 'x'], '', 'history reconcile'],
+    [['reconcil'], '', 'history reconcile'],
+    [['payout', 'status', 'r.csv'], 'payout', 'payout batch status'],
+    // A command that takes no arguments, given a word close to one of its verbs: that verb, not "too many arguments".
+    [['history', 'reconsile'], 'history', 'history reconcile'],
+    [['history', 'reconcil', '--payout-id', 'x'], 'history', 'history reconcile'],
   ];
   for (const [argv, command, suggestion] of CASES) {
     it(`payctl ${argv.join(' ')}: "Did you mean ${suggestion}?"`, async () => {
@@ -189,6 +203,16 @@ describe('suggestions for an unknown command, across the noun forms', () => {
       expect(r.stderr).toBe(`error: unknown command '${word}'\n(Did you mean ${suggestion}?)\n${usageHint(command)}\n`);
     });
   }
+
+  it('history reconsile and ls, run: exit 2, nothing on stdout', async () => {
+    const r = await run('history', 'reconsile');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: unknown command 'reconsile'\n(Did you mean history reconcile?)\n${usageHint('history')}\n`);
+    const ls = await run('ls');
+    expect(ls.code).toBe(2);
+    expect(ls.stderr).toBe(`error: unknown command 'ls'\n(Did you mean one of payouts list, config list?)\n${usageHint()}\n`);
+  });
 
   it('payout list, run: exit 2, nothing on stdout', async () => {
     const r = await run('payout', 'list');
@@ -217,6 +241,9 @@ describe('usage errors point at the help of the command typed, not at payctl --h
     [['balances', '--bogus'], 'balances', "unknown option '--bogus'"],
     [['config', 'set', 'base-url'], 'config set', "missing required argument 'value'"],
     [['payout', 'get', 'a', 'b'], 'payout get', "too many arguments for 'get'. Expected 1 argument but got 2."],
+    // A word close to none of its verbs stays too many arguments.
+    [['history', 'nov'], 'history', "too many arguments for 'history'. Expected 0 arguments but got 1."],
+    [['balances', 'list'], 'balances', "too many arguments for 'balances'. Expected 0 arguments but got 1."],
     // An option no command has: the word after it is its value when a command follows (the profile "sandbox" is no command here).
     [['--profle', 'sandbox', 'balances'], 'balances', "unknown option '--profle'\n(Did you mean --profile?)"],
     [['--profle', 'sandbox', 'payouts', 'list'], 'payouts list', "unknown option '--profle'\n(Did you mean --profile?)"],
