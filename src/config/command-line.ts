@@ -44,7 +44,7 @@ export function timeoutOption(timeoutMs: number | undefined): string | undefined
   return timeoutMs === undefined || timeoutMs === DEFAULT_TIMEOUT_S * 1000 ? undefined : String(timeoutMs / 1000);
 }
 
-/** POSIX shell quoting (shell.ts), for every caller that prints a command. */
+/** Shell quoting (shell.ts: sh, bash, zsh and fish read it alike), for every caller that prints a command. */
 export { shellQuote };
 
 /**
@@ -58,7 +58,7 @@ export function fileOperand(path: string): string {
 
 /**
  * `payctl <words> <operands> [--profile P] [--base-url U] [--timeout S] <options>`,
- * every value quoted for a POSIX shell. `words` are the command's names (`payout get`),
+ * every value quoted for the shells (shell.ts). `words` are the command's names (`payout get`),
  * `args` its operands (a file the person named: through fileOperand), then its options, as
  * plain strings.
  */

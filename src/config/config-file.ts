@@ -110,7 +110,7 @@ function damaged(path: string, err: unknown): ConfigError {
 /**
  * Why the config file could not be opened or read, in words: permission denied (EACCES, EPERM)
  * is about who may read it, not about what it says, so it is never called damaged; the hint makes
- * it readable again (every command printed works as printed: the path quoted for a POSIX shell).
+ * it readable again (every command printed works as printed: the path quoted for sh, bash, zsh and fish alike: shell.ts).
  * Anything else is `damaged`.
  */
 export function unreadable(path: string, err: unknown): ConfigError {

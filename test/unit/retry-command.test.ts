@@ -9,6 +9,26 @@ function bashEcho(quoted: string): string {
   return execFileSync('bash', ['-c', `printf '%s\\n' ${quoted}`], { encoding: 'utf8' });
 }
 
+/** The shells a printed command may be pasted into, as run here (no start-up files). */
+const SHELLS: Array<[string, string[]]> = [
+  ['sh', ['-c']],
+  ['bash', ['--norc', '--noprofile', '-c']],
+  ['zsh', ['-f', '-c']],
+  ['fish', ['--no-config', '-c']],
+];
+
+/** The words a real shell reads from `words` (quoted words joined by spaces), as printf gets them. */
+function wordsIn(shell: string, flags: string[], words: string): string[] {
+  const out = execFileSync(shell, [...flags, `/usr/bin/printf '%s\\0' ${words}`], { encoding: 'utf8' });
+  return out.split('\0').slice(0, -1);
+}
+
+/** The argv a real fish passes to `payctl` when it runs the command. */
+function fishArgv(command: string): string[] {
+  const out = execFileSync('fish', ['--no-config', '-c', `function payctl; /usr/bin/printf '%s\\0' $argv; end\n${command}`], { encoding: 'utf8' });
+  return out.split('\0').slice(0, -1);
+}
+
 /** The argv a real bash passes to `payctl` when it runs the command (NUL-separated). */
 function bashArgv(command: string): string[] {
   const out = execFileSync('bash', ['-c', `payctl() { printf '%s\\0' "$@"; }\n${command}`], { encoding: 'utf8' });
@@ -56,11 +76,18 @@ describe('shellQuote', () => {
     ["O'Brien", "'O'\\''Brien'"],
     ['$HOME', "'$HOME'"],
     ['', "''"],
+    // A backslash outside the quotes, escaped: fish reads \\ and \' inside single quotes as escapes.
+    ['\\\\srv\\pay', "\\\\\\\\'srv'\\\\'pay'"],
+    ['C:\\pay\\', "'C:'\\\\'pay'\\\\"],
+    ['\\', '\\\\'],
+    // Not bare: zsh reads =ls as the path of ls, fish %self as its pid.
+    ['=ls', "'=ls'"],
+    ['%self', "'%self'"],
   ])('quotes %j as %s', (value, quoted) => {
     expect(shellQuote(value)).toBe(quoted);
   });
 
-  it.each([
+  const HOSTILE = [
     'Aminata Kamara',
     "O'Brien",
     "''",
@@ -74,6 +101,13 @@ describe('shellQuote', () => {
     'tab\there',
     '"double" quotes',
     'back\\slash',
+    '\\\\srv\\pay',
+    'C:\\pay\\',
+    '\\',
+    '\\\\',
+    "\\'",
+    "'\\",
+    'a\\nb',
     '*',
     '~',
     '~root',
@@ -87,15 +121,19 @@ describe('shellQuote', () => {
     '',
     ' ',
     'a=b c',
+    '=ls',
+    '=x',
+    '%self',
+    '%1',
     '<in >out',
     '(x)',
     '{a,b}',
-    "\\'",
-  ])('bash prints %j back exactly', (value) => {
-    const quoted = shellQuote(value);
-    expect(bashEcho(quoted)).toBe(`${value}\n`);
-    // Whatever needs quoting is one single-quoted word (plus escaped quotes).
-    if (quoted !== value) expect(quoted.startsWith("'") && quoted.endsWith("'")).toBe(true);
+    '$fish_pid',
+    '(echo x)',
+  ];
+
+  it.each(SHELLS)('%s reads every quoted value back exactly, in one line', (shell, flags) => {
+    expect(wordsIn(shell, flags, HOSTILE.map(shellQuote).join(' '))).toEqual(HOSTILE);
   });
 });
 
@@ -166,6 +204,15 @@ describe('retryCommand', () => {
       KEY,
       '--yes',
     ]);
+  });
+
+  it('fish and bash read a note with backslashes back alike (a UNC path, one ending in a backslash)', () => {
+    for (const note of ['\\\\srv\\pay', 'C:\\pay\\']) {
+      const command = retryCommand(request({ note }), KEY, { profile: "it's" });
+      const argv = bashArgv(command);
+      expect(argv[argv.indexOf('--note') + 1]).toBe(note);
+      expect(fishArgv(command)).toEqual(argv);
+    }
   });
 
   it('rebuilds the identical request body when its flags are read back', () => {
