@@ -372,7 +372,7 @@ function buildDeps(
     }),
     apiWith: async (target) => {
       const { createKeyClient } = await import('./api/session.js');
-      const client = createKeyClient(session, target.baseUrl, target.apiKey, target.routes);
+      const client = createKeyClient(session, target);
       clients.push(client);
       return client;
     },

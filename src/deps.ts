@@ -6,6 +6,7 @@
  */
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
+import type { KeyTarget } from './api/session.js';
 import type { Prompter } from './output/prompter.js';
 import type { IO, Log } from './output/io.js';
 import type { GlobalOptions } from './config/globals.js';
@@ -32,7 +33,7 @@ export interface Deps {
   config(): ConfigStore;
   api(): Promise<ApiClient>;
   /** A client for a given base URL and API key, ignoring stored credentials (login). */
-  apiWith(target: { baseUrl: string; apiKey: string; routes?: Record<string, string> }): Promise<ApiClient>;
+  apiWith(target: KeyTarget): Promise<ApiClient>;
   prompter(): Promise<Prompter>;
   /** Messages for people on stderr (never results). */
   log: Log;

@@ -17,6 +17,7 @@ import { READ_RETRY, isRetryableStatus, parseRetryAfter, withRetries, type Retry
 import { joinUrl, resolveRoute, type RouteName } from '../service/routes.js';
 import { parseErrorBody, parseOrThrow, authUserSchema, walletsSchema, type AuthUser, type Envelope, type Wallet } from '../service/schemas.js';
 import { sizeWords } from '../config/regular-file.js';
+import { refusedKeyHint, type KeySource } from './refused-key.js';
 
 export interface HttpResponse {
   status: number;
@@ -28,8 +29,8 @@ export interface HttpResponse {
 export interface Credentials {
   /** The API key: sent as the bearer token. */
   apiKey: string | undefined;
-  /** Where it came from, for the hint when it is refused. */
-  source?: 'env' | 'profile' | 'given';
+  /** Where it came from, for the hint when it is refused (api/refused-key.ts). */
+  source?: KeySource;
 }
 
 export interface ClientOptions {
@@ -326,10 +327,7 @@ export class ApiClient {
       throw new AuthError(forbidden ? `The service forbids this request with this API key${said}.` : `The service refused the API key${said}.`, {
         status: res.status,
         requestId: res.requestId,
-        hint:
-          this.#opts.credentials.source === 'env'
-            ? `PAYCTL_API_KEY was refused: set a valid key, or unset it and run \`${this.#login()}\`.`
-            : `The key may be wrong or revoked${forbidden ? ', or not allowed this request' : ''}. Run \`${this.#login()}\` with a valid key.`,
+        hint: refusedKeyHint(this.#opts.credentials.source, this.#login(), forbidden),
       });
     }
     return res;

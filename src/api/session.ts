@@ -11,6 +11,16 @@ import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf, loginCommand } from '../config/command-line.js';
 import { ApiClient, maxResponseBytesFrom } from './client.js';
+import type { KeySource } from './refused-key.js';
+
+/** What login checks: a base URL, a key, the profile's route overrides, and where the key came from. */
+export interface KeyTarget {
+  baseUrl: string;
+  apiKey: string;
+  routes?: Record<string, string>;
+  /** PAYCTL_API_KEY ('env'), --api-key-stdin ('stdin'), or a prompt ('given', the default). */
+  keySource?: Extract<KeySource, 'env' | 'stdin' | 'given'>;
+}
 
 export interface SessionInputs {
   globals: GlobalOptions;
@@ -75,8 +85,12 @@ export function createApiClient(inp: SessionInputs): ApiClient {
   });
 }
 
-/** A client for an explicit base URL and API key (login: verify before saving), with the profile's route overrides. */
-export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: string, apiKey: string, routes: Record<string, string> = {}): ApiClient {
+/**
+ * A client for an explicit base URL and API key (login: verify before saving), with the profile's
+ * route overrides; `keySource` (where login read the key) chooses the hint of a refused key.
+ */
+export function createKeyClient(inp: Omit<SessionInputs, 'store'>, target: KeyTarget): ApiClient {
+  const { baseUrl, apiKey, routes = {}, keySource = 'given' } = target;
   return new ApiClient({
     baseUrl: checkBaseUrl(baseUrl),
     routes,
@@ -90,7 +104,7 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, baseUrl: stri
     onSecret: inp.onSecret,
     // A refused key says to log in again: this profile, base URL and time limit, as with any client.
     loginCommand: commandLine(invocationOf(inp.globals, inp.env), ['login']),
-    credentials: { apiKey, source: 'given' },
+    credentials: { apiKey, source: keySource },
   });
 }
 

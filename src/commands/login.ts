@@ -27,6 +27,7 @@ import { DEFAULT_PROFILE } from '../config/known-profiles.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
 import { checkConfigWritable } from '../config/paths.js';
+import type { KeyTarget } from '../api/session.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
@@ -65,31 +66,37 @@ function checkTypedKey(value: string): true | string {
   return problem === undefined ? true : `The API key contains ${problem}: an API key is visible ASCII characters only.`;
 }
 
+/** Where login read the key (api/session.ts KeyTarget), and how its refusals name it. */
+type KeySource = NonNullable<KeyTarget['keySource']>;
+const KEY_SOURCE_NAMES: Record<KeySource, string> = { stdin: 'standard input', env: 'PAYCTL_API_KEY', given: 'prompt' };
+
 /**
- * The API key to log in with: from standard input, PAYCTL_API_KEY, or a prompt at a terminal;
+ * The API key to log in with, and where it came from (a refused key's hint depends on it,
+ * api/refused-key.ts): from standard input, PAYCTL_API_KEY, or a prompt at a terminal;
  * trimmed, never empty, and refused (exit 2, nothing sent) when it still holds a control
  * character or white space (config/api-key.ts), naming where it came from.
  */
-async function readApiKey(opts: LoginOptions, deps: Deps): Promise<string> {
+async function readApiKey(opts: LoginOptions, deps: Deps): Promise<{ apiKey: string; keySource: KeySource }> {
   const { env, io } = deps;
   let apiKey: string;
-  let keySource: string;
+  let keySource: KeySource;
   if (opts.apiKeyStdin) {
     apiKey = (await readFirstLine(io.stdin)).trim();
-    keySource = 'standard input';
+    keySource = 'stdin';
   } else if (env.PAYCTL_API_KEY) {
     apiKey = env.PAYCTL_API_KEY.trim();
-    keySource = 'PAYCTL_API_KEY';
+    keySource = 'env';
   } else if (io.interactive) {
     const prompter = await deps.prompter();
     apiKey = (await prompter.password({ message: 'API key:', validate: checkTypedKey })).trim();
-    keySource = 'prompt';
+    keySource = 'given';
   } else {
     throw new UsageError('No API key given.', [], 'Pipe it in with --api-key-stdin, or set PAYCTL_API_KEY.');
   }
-  if (!apiKey) throw new UsageError(`The API key from ${keySource} is empty.`);
-  checkApiKey(apiKey, `the API key from ${keySource}`, 'Give the key alone, as the service issued it (white space around it is ignored).');
-  return apiKey;
+  const from = KEY_SOURCE_NAMES[keySource];
+  if (!apiKey) throw new UsageError(`The API key from ${from} is empty.`);
+  checkApiKey(apiKey, `the API key from ${from}`, 'Give the key alone, as the service issued it (white space around it is ignored).');
+  return { apiKey, keySource };
 }
 
 export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
@@ -116,11 +123,11 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   }
   baseUrl = checkBaseUrl(baseUrl);
 
-  const apiKey = await readApiKey(opts, deps);
+  const { apiKey, keySource } = await readApiKey(opts, deps);
 
-  // Verified live before anything is saved: a refused key throws AuthError (exit 3).
-  // The profile's route overrides apply here too (a service that moved /auth/user).
-  const client = await deps.apiWith({ baseUrl, apiKey, routes: profile?.routes ?? {} });
+  // Verified live before anything is saved: a refused key throws AuthError (exit 3), its hint
+  // by where the key came from. The profile's route overrides apply here too (a moved /auth/user).
+  const client = await deps.apiWith({ baseUrl, apiKey, routes: profile?.routes ?? {}, keySource });
   const { user } = await client.authUser();
   // The sandbox's webhook secret is not the account's.
   const patch = sandboxCopy ? { baseUrl, apiKey, webhookSecret: undefined } : { baseUrl, apiKey };

@@ -195,7 +195,7 @@ describe('login', () => {
   it('a refused key into a named profile, with --base-url and --timeout: the login it asks for names all three', async () => {
     const r = await payctl(['login', '--api-key-stdin', '--profile', 'newp', '--base-url', ctx.sb.baseUrl, '--timeout', '9'], { dir: cfg.dir, input: newKey() + '\n' });
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toContain(`Run \`payctl login --profile newp --base-url ${ctx.sb.baseUrl} --timeout 9\` with a valid key.`);
+    expect(r.stderr).toContain(`Pipe a valid key to \`payctl login --profile newp --base-url ${ctx.sb.baseUrl} --timeout 9 --api-key-stdin\`.`);
   });
 
   it('a refused key leaves an existing profile exactly as it was', async () => {

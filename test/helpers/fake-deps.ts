@@ -109,7 +109,7 @@ export function fakeDeps(o: FakeDepsOptions): FakeDeps {
       return client;
     },
     apiWith: async (target) => {
-      const client = createKeyClient(session, target.baseUrl, target.apiKey);
+      const client = createKeyClient(session, target);
       clients.push(client);
       return client;
     },

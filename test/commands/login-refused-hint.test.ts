@@ -1,0 +1,59 @@
+/**
+ * login with a key the service refuses (401, the sandbox over real HTTP, in process): the hint
+ * says where the refused key came from and prints a login that works as printed under what the
+ * hint says. PAYCTL_API_KEY: change or unset it (the printed login, run while it is still set,
+ * would send the same key again); --api-key-stdin: the printed login keeps it; a prompt: as before.
+ */
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { newKey, readProfile, useConfigDir } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { shellSplit } from '../helpers/pty.js';
+
+const KEY = newKey();
+const ctx = useSandbox({ apiKey: KEY });
+const cfg = useConfigDir();
+
+/** The login command a hint prints (between backticks). */
+function printedLogin(stderr: string): string[] {
+  const line = /`(payctl login [^`]*)`/.exec(stderr)?.[1];
+  expect(line, stderr).toBeDefined();
+  return shellSplit(line!).slice(1);
+}
+
+describe('login with a refused key: the hint follows where the key came from', () => {
+  it('from PAYCTL_API_KEY: says it was refused and to change or unset it; unset, the printed login works', async () => {
+    const args = ['login', '--profile', 'prod', '--base-url', ctx.sb.baseUrl];
+    const r = await payctl(args, { dir: cfg.dir, env: { PAYCTL_API_KEY: newKey() } });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('Error: The service refused the API key (Unauthenticated.).');
+    expect(r.stderr).toContain(`PAYCTL_API_KEY was refused: set a valid key, or unset it and run \`payctl login --profile prod --base-url ${ctx.sb.baseUrl}\`.`);
+    // Not the hint that sent the operator round in a loop: run as printed, it took the same key again.
+    expect(r.stderr).not.toContain('with a valid key');
+    expect(readProfile(cfg.dir, 'prod')).toBeUndefined();
+    // With PAYCTL_API_KEY unset, the printed login asks for the key at a terminal.
+    const again = await payctl(printedLogin(r.stderr), { dir: cfg.dir, prompts: [{ password: /^API key:$/, answer: KEY }] });
+    expect(again.code, again.stderr).toBe(0);
+    expect(readProfile(cfg.dir, 'prod')).toMatchObject({ baseUrl: ctx.sb.baseUrl });
+  });
+
+  it('from --api-key-stdin: the printed login keeps --api-key-stdin, and works with a valid key piped in', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--profile', 'prod', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: newKey() + '\n' });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`The key may be wrong or revoked. Pipe a valid key to \`payctl login --profile prod --base-url ${ctx.sb.baseUrl} --api-key-stdin\`.`);
+    expect(r.stderr).not.toContain('PAYCTL_API_KEY');
+    const again = await payctl(printedLogin(r.stderr), { dir: cfg.dir, input: KEY + '\n' });
+    expect(again.code, again.stderr).toBe(0);
+    expect(readProfile(cfg.dir, 'prod')).toMatchObject({ baseUrl: ctx.sb.baseUrl });
+  });
+
+  it('from a prompt: run the printed login with a valid key, which works as printed', async () => {
+    const args = ['login', '--profile', 'prod', '--base-url', ctx.sb.baseUrl];
+    const r = await payctl(args, { dir: cfg.dir, prompts: [{ password: /^API key:$/, answer: newKey() }] });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`The key may be wrong or revoked. Run \`payctl login --profile prod --base-url ${ctx.sb.baseUrl}\` with a valid key.`);
+    expect(r.stderr).not.toContain('PAYCTL_API_KEY');
+    const again = await payctl(printedLogin(r.stderr), { dir: cfg.dir, prompts: [{ password: /^API key:$/, answer: KEY }] });
+    expect(again.code, again.stderr).toBe(0);
+  });
+});
