@@ -90,7 +90,7 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
         c.apiKey.value ? maskSecret(c.apiKey.value) + from(c.apiKey) : c.withheld ? style.dim("the profile's is not sent to this base URL") : style.dim('not set'),
       ],
       ['Service', serviceLine(live, style)],
-      ['Credentials', credentialsLine(live, style)],
+      ['Credentials', credentialsLine(live, style, c.withheld ? withheldFrom(profile?.baseUrl) : undefined)],
       ...(live.user ? accountPairs(live.user, style) : []),
       ...(ledger ? [['Ledger', ledger.line] as [string, string]] : []),
     ];
@@ -133,7 +133,13 @@ function serviceLine(live: Live, style: Style): string {
   }
 }
 
-function credentialsLine(live: Live, style: Style): string {
+/** Why the profile's key was not sent to this base URL: the one it is for (masked), or none. */
+function withheldFrom(profileBaseUrl: string | undefined): string {
+  return profileBaseUrl ? `the profile's key is for ${maskBaseUrl(profileBaseUrl)}, not this base URL` : "the profile's key was saved without a base URL";
+}
+
+/** The Credentials line; `withheld`: why the profile's key was not sent here (session.ts refuses the call, its hint the login that works). */
+function credentialsLine(live: Live, style: Style, withheld: string | undefined): string {
   switch (live.credentials) {
     case 'valid':
       return style.green('valid');
@@ -141,7 +147,8 @@ function credentialsLine(live: Live, style: Style): string {
       // A 403 is not a wrong key but one the service does not allow this: said so, not "unauthorized".
       return style.red(live.error instanceof AuthError && live.error.status === 403 ? 'not allowed for this key (HTTP 403 forbidden)' : 'refused by the service');
     case 'missing':
-      return style.red('none (not logged in)');
+      // A profile logged in to another base URL is not "not logged in": its key is kept from this one.
+      return style.red(withheld ? `not sent: ${withheld}` : 'none (not logged in)');
     default:
       return style.dim(live.service === 'unreachable' ? 'not checked: the service could not be reached' : 'not checked');
   }
