@@ -12,6 +12,7 @@ import { parseServiceJson } from '../service/exact-json.js';
 import { toDecimal } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { attemptSchema, readWebhookId } from '../service/webhook-event.js';
+import { eventContent, type EventContent } from './content.js';
 
 /** The most of a body the listener reads, and of an app's answer it passes back: 1 MiB. */
 export const MAX_BODY = 1024 * 1024;
@@ -48,6 +49,8 @@ export interface ParsedEvent {
   idProblem?: string;
   /** Why its amount cannot be read (`shown.amountUnread`), when it has one. */
   amountProblem?: string;
+  /** What it says apart from how it was delivered (content.ts): a retry's is the first delivery's. */
+  content: EventContent;
 }
 
 const DECIMAL_EXPECTED = 'expected a decimal amount ("1000.00" or "1,000.00")';
@@ -84,6 +87,7 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   const attempt = attemptSchema.safeParse(e.attempt);
   return {
     body: e,
+    content: eventContent(e, raw),
     ...('id' in id ? { id: id.id } : { idProblem: id.problem }),
     ...(amountProblem !== undefined && { amountProblem }),
     shown: {

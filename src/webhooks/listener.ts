@@ -6,7 +6,8 @@
  * (sandbox/host-check.ts); a body over 1 MiB is answered 413. With a secret, the signature over
  * the raw bytes (a forgery is named as such) and then the payload's timestamp are verified; a
  * delivery that fails is answered 400 naming the check, never forwarded, never remembered, and
- * reported on stderr (print.ts). An accepted one is judged a duplicate or not (dedupe.ts),
+ * reported on stderr (print.ts). An accepted one is judged a duplicate, new, or an event of its
+ * own under a known webhook_id (dedupe.ts),
  * then forwarded to the app and printed (forward.ts); without an app it is printed, and answered
  * 200 once stdout has taken its line. stdout refusing a line (a full disk) stops the listener,
  * the event answered 503 when stdout was its only destination, so the sender sends it again.
@@ -219,8 +220,8 @@ class Listener {
       // stdout is where the event goes: the sender is told it arrived only once stdout took it.
       // When stdout refuses it (a full disk), the sender is answered 503, so it sends the event
       // again later, and the listener stops: it cannot pass on what it is sent.
-      const duplicate = this.deliveries.accept(id);
-      await printAccepted(this.print, { ...accepted, duplicate, answered: 200 });
+      const { duplicate, differs } = this.deliveries.accept(id, ev);
+      await printAccepted(this.print, { ...accepted, duplicate, differs, answered: 200 });
       const fault = await this.stdout.taken();
       if (fault) {
         res.writeHead(503, { ...JSON_TYPE, connection: 'close' }).end(JSON.stringify({ error: 'the listener could not write the event to its output' }));
@@ -230,9 +231,9 @@ class Listener {
       res.writeHead(200, JSON_TYPE).end(JSON.stringify({ received: true }));
       return;
     }
-    const duplicate = this.deliveries.accept(id);
-    const answer = await this.answer(req, res, id, body, this.forwarder);
-    await printAccepted(this.print, { ...accepted, duplicate, ...answer });
+    const { duplicate, differs, key } = this.deliveries.accept(id, ev);
+    const answer = await this.answer(req, res, id, key, body, this.forwarder);
+    await printAccepted(this.print, { ...accepted, duplicate, differs, ...answer });
     const fault = await this.stdout.taken();
     if (fault) this.failed(fault);
   }
@@ -286,11 +287,11 @@ class Listener {
    * The sender's answer: the app's 2xx at once for an event it already took; else the app's own
    * answer when forwarding (502 when it cannot be reached); else 200.
    */
-  private async answer(req: IncomingMessage, res: ServerResponse, id: string | undefined, body: Buffer, f: Forwarder) {
+  private async answer(req: IncomingMessage, res: ServerResponse, id: string | undefined, key: string | undefined, body: Buffer, f: Forwarder) {
     // One forward of an id at a time: a replay sent alongside the original waits for the
-    // app's answer to it, then is judged by that answer.
+    // app's answer to it, then is judged by that answer (an event of its own under the id by its own).
     const release = id !== undefined ? await this.deliveries.hold(id) : undefined;
-    const takenStatus = this.deliveries.takenStatus(id);
+    const takenStatus = this.deliveries.takenStatus(key);
     try {
       if (takenStatus !== undefined) {
         // The app took this event already: a replay or a retry after a lost answer is not
@@ -300,20 +301,20 @@ class Listener {
       }
       this.d.log.verbose(`  → POST ${f.shown} (${body.length} bytes)`);
       const forward = await f.send(req, body);
-      return { answered: this.passBack(res, id, forward), forward };
+      return { answered: this.passBack(res, key, forward), forward };
     } finally {
       release?.();
     }
   }
 
   /** The app's own answer back to the sender (its status, body and content type), or 502; the status answered. */
-  private passBack(res: ServerResponse, id: string | undefined, forward: Forwarded): number {
+  private passBack(res: ServerResponse, key: string | undefined, forward: Forwarded): number {
     if (forward.status === null) {
       res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error: 'could not forward the event to the app' }));
       return 502;
     }
     const status = forward.status;
-    if (id !== undefined && status >= 200 && status < 300) this.deliveries.markTaken(id, status);
+    if (key !== undefined && status >= 200 && status < 300) this.deliveries.markTaken(key, status);
     const headers: Record<string, string> = {};
     if (forward.contentType) headers['content-type'] = forward.contentType;
     if (forward.retryAfter) headers['retry-after'] = forward.retryAfter;

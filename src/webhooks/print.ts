@@ -18,6 +18,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import { statusColor, type Style } from '../output/style.js';
 import { renderCards, renderLine, type Column } from '../output/table.js';
 import { text, utcTime } from '../output/text.js';
+import type { Difference } from './content.js';
 import type { EventSummary, ParsedEvent } from './event.js';
 import type { Forwarded } from './forward.js';
 
@@ -68,6 +69,8 @@ export interface Accepted extends Arrival {
   /** Its signature and timestamp were checked (there is a secret). */
   verified: boolean;
   duplicate: boolean;
+  /** Set when its webhook_id came before with another event: what differs from that first delivery. */
+  differs?: Difference[];
   /** The status the sender was answered. */
   answered: number;
   /** What the app answered, when the event was forwarded. */
@@ -90,7 +93,7 @@ export interface PrintTo {
  * secret); it has no usable webhook_id (the listener tells a retry from a new event by its id
  * alone, so every delivery of it is printed, and forwarded, as new); its amount cannot be read
  * (it is not shown as one); its status is a word payctl does not know (whether the payout was
- * paid cannot be told from it).
+ * paid cannot be told from it); its webhook_id came before with another event (not a retry).
  */
 function eventWarnings(a: Accepted, forwarding: boolean): string[] {
   const warnings = a.verified ? [] : [NOT_CHECKED];
@@ -101,6 +104,7 @@ function eventWarnings(a: Accepted, forwarding: boolean): string[] {
   if (status !== undefined && isUnknownStatus(status)) {
     warnings.push(`${which} has ${unknownStatusWords(status)}: whether the payout was paid cannot be told from this event.`);
   }
+  if (a.differs) warnings.push(differsWarning(which, ev, a.differs, forwarding));
   if (ev.idProblem) {
     warnings.push(
       `${which} ${ev.idProblem}: a retry of it cannot be recognised, so each delivery is printed as new${forwarding ? ' and forwarded to the app again' : ''}.`,
@@ -114,6 +118,16 @@ function eventWarnings(a: Accepted, forwarding: boolean): string[] {
     );
   }
   return warnings;
+}
+
+/** A delivery whose webhook_id came before with another event: what differs, and that it is taken as an event of its own. */
+function differsWarning(which: string, ev: ParsedEvent, differs: Difference[], forwarding: boolean): string {
+  const shown = (v: string | undefined) => (v === undefined ? '(none)' : text(v));
+  const what = differs.map((d) => (d.field === 'other fields' ? 'other fields' : `${d.field.replace('_', ' ')} ${shown(d.was)} → ${shown(d.now)}`)).join('; ');
+  return (
+    `${which} came with webhook_id ${text(ev.shown.webhookId ?? '')}, which an earlier event had, but differs from it (${what}): ` +
+    `it is not a retry, so it is printed${forwarding ? ' and forwarded to the app' : ''} as an event of its own.`
+  );
 }
 
 /** The time a delivery arrived, as the line shows it ("2025-10-01 12:00:00", UTC). */
@@ -165,6 +179,7 @@ function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: s
     failure_reason: out?.failureReason ?? null,
     verified: a.verified ? true : null,
     duplicate: a.duplicate,
+    differs_from_earlier: a.differs ? a.differs.map((d) => d.field) : null,
     forward_status: a.forward?.status ?? null,
     answered: a.answered,
   };

@@ -73,6 +73,7 @@ describe('the documentation’s example event', () => {
       failure_reason: null,
       verified: true,
       duplicate: false,
+      differs_from_earlier: null,
       forward_status: null,
       answered: 200,
     });

@@ -73,12 +73,13 @@ describe('webhooks listen: webhook_id and attempt in undocumented forms', () => 
     const l = await listen(['--forward-to', app.url, '--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     // 12345678901234567890 and …891 are the same double: read as numbers, the second would be taken for the first.
     const ids = ['12345678901234567890', '12345678901234567891', '1e400'];
-    for (const id of ids) {
-      const b = eventWith(id, '1', txnId());
+    const txs = ids.map(() => txnId());
+    for (const [i, id] of ids.entries()) {
+      const b = eventWith(id, '1', txs[i]!);
       expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(200);
     }
-    // 1e400 again: the same event.
-    const again = eventWith('1e400', '2', txnId(), isoAt(1));
+    // 1e400 again: the same event (a retry: the same content, the next attempt).
+    const again = eventWith('1e400', '2', txs[2]!, isoAt(1));
     expect((await postRaw(l.url, again, headersFor(again, S))).status).toBe(200);
     expect(app.received).toHaveLength(3);
     const lines = (await l.waitFor(() => l.lines().length >= 4 && l.lines(), 'four JSON lines')).map(json);

@@ -250,6 +250,7 @@ describe('payctl webhooks listen', () => {
       failure_reason: null,
       verified: true,
       duplicate: false,
+      differs_from_earlier: null,
       forward_status: 202,
       answered: 202,
     });
@@ -664,6 +665,7 @@ describe('webhooks listen: odd input', () => {
       failure_reason: null,
       verified: null,
       duplicate: false,
+      differs_from_earlier: null,
       forward_status: null,
       answered: 200,
     });
