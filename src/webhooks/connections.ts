@@ -1,7 +1,13 @@
 /**
  * The webhook listener's connections (listener.ts): a connection that carries no request for
- * a while is closed, at most so many are open at once, and a connection the listener cannot
- * take is said on stderr, not left to look like silence.
+ * a while is closed, so is one whose request has not arrived whole (headers and body) within
+ * that same time of its first byte (answered 408), at most so many are open at once, and a
+ * connection the listener cannot take is said on stderr, not left to look like silence.
+ *
+ * A request dripped a byte every few seconds (a chunked body, or headers) kept its connection
+ * open for Node's defaults, 300 s for the body and 60 s for the headers (each checked only every
+ * 30 s); 200 such connections made the listener close every real delivery unanswered for
+ * minutes. The request deadline (requestOptions) holds it to IDLE_MS.
  *
  * Before, a connection that never sent a request stayed open for good (Node's server closes an
  * idle one only after an answer, keepAliveTimeout): 50 idle sockets were still open after
@@ -17,7 +23,10 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Log } from '../output/io.js';
 
-/** How long a connection may carry no request (and send nothing) before it is closed: 10 s. */
+/**
+ * How long a connection may carry no request (and send nothing) before it is closed, and how
+ * long a request may take to arrive whole from its first byte: 10 s.
+ */
 export const IDLE_MS = 10_000;
 /** How long a connection is kept open after an answer, for the sender's next event: 5 s (Node's default). */
 const KEEP_ALIVE_MS = 5_000;
@@ -41,6 +50,21 @@ const ACCEPT_FAILURES: Record<string, string> = {
   EMFILE: 'this process has as many files open as it may (EMFILE)',
   ENFILE: 'the system has as many files open as it may (ENFILE)',
 };
+
+/**
+ * The server's options for the request deadline: headers and the whole request within
+ * `idleMs` of the request's first byte (Node answers 408 and closes the connection), checked
+ * every tenth of that (at most every second), so a request is cut off within about 1.1 times
+ * the deadline. A request already received whole is not timed: its answer may take as long as
+ * the app takes.
+ */
+export function requestOptions(limits: ConnectionLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  return {
+    headersTimeout: limits.idleMs,
+    requestTimeout: limits.idleMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.round(limits.idleMs / 10))),
+  };
+}
 
 /**
  * Applies the limits to the server and says on stderr (once, then at most once a minute) when
@@ -75,7 +99,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits, log: 
     unsaid = 0;
     log.warn(
       `connections to the listener are being closed unanswered: ${why}, so a sender sees "socket hang up" and sends the event again later${since}. ` +
-        `A connection that carries no request for ${seconds} s is closed; look for what opens connections to the listener and leaves them open.`,
+        `A connection that carries no request for ${seconds} s, or whose request has not arrived whole ${seconds} s after it began, is closed; look for what opens connections to the listener and leaves them open.`,
     );
   };
   server.on('drop', () => say(`more than ${limits.maxConnections} are open at once`));

@@ -17,7 +17,8 @@
  * is a --forward-to that is the listener's own port (it would forward to itself). An
  * address it cannot listen on is a usage error naming the cause. A request it refuses (a
  * wrong path or method, 404; a body too large, 413) is one sanitized warning on stderr, so a
- * mistyped webhook URL is seen, not taken for "no events". Idle connections are closed, and
+ * mistyped webhook URL is seen, not taken for "no events". Idle connections are closed, so are
+ * requests that do not arrive whole in time, and
  * connections it cannot take are said on stderr (connections.ts). The webhook secret (and a
  * --forward-to password) is masked as `***` in everything it writes, whatever the secret's
  * source (docs/architecture.md, "Where each rule lives": secrets masked in everything printed).
@@ -32,7 +33,7 @@ import type { SecretMask } from '../output/secrets.js';
 import { makeStyle } from '../output/style.js';
 import { boundHostNames, checkLocalRequest } from '../sandbox/host-check.js';
 import { checkNotItself, isEveryInterface, isLoopback } from './addresses.js';
-import { IDLE_MS, limitConnections, MAX_CONNECTIONS, type ConnectionLimits } from './connections.js';
+import { IDLE_MS, limitConnections, MAX_CONNECTIONS, requestOptions, type ConnectionLimits } from './connections.js';
 import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
 import { listenerMask, maskedDeps, maskedEvent } from './mask.js';
@@ -367,7 +368,8 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
   let fail: (err: Error) => void = () => {};
   const failed = new Promise<Error>((resolve) => (fail = resolve));
   const listener = new Listener(s, d, { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder }, forwarder, mask, (err) => fail(err));
-  const server = createServer((req, res) => {
+  const limits = s.connections ?? { idleMs: IDLE_MS, maxConnections: MAX_CONNECTIONS };
+  const server = createServer(requestOptions(limits), (req, res) => {
     listener.handle(req, res).catch((err) => {
       if (!res.headersSent) res.writeHead(500).end();
       d.log.warn(`failed to handle an event: ${sanitizeInline((err as Error).message)}`);
@@ -384,7 +386,7 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
     throw err;
   }
   // Once listening: an 'error' now is a connection it could not accept, said by connections.ts.
-  limitConnections(server, s.connections ?? { idleMs: IDLE_MS, maxConnections: MAX_CONNECTIONS }, d.log, () => d.clock.now().getTime());
+  limitConnections(server, limits, d.log, () => d.clock.now().getTime());
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : s.port;
   announce(s, d.log, port, forwarder);

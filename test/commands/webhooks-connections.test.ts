@@ -4,7 +4,10 @@
  * open after 150 s, and enough of them took every file descriptor: real deliveries got "socket
  * hang up" and nothing was said); one whose request is still being answered is not, however
  * long the app takes; past the most connections open at once, new ones are closed and that is
- * said once on stderr (again at most once a minute, with a count). The listener is started with
+ * said once on stderr (again at most once a minute, with a count); a request dripped a byte at a
+ * time (a chunked body, or headers) is answered 408 and closed once it has not arrived whole
+ * within the same limit (before, Node's 300 s and 60 s held: 200 such connections kept every
+ * real delivery out for minutes). The listener is started with
  * short limits through its settings (`connections`), never by waiting the real 10 s.
  */
 import { connect, type Socket } from 'node:net';
@@ -109,6 +112,35 @@ describe('webhooks listen: idle connections are closed', () => {
   });
 });
 
+describe('webhooks listen: a request that does not arrive whole in time is cut off', () => {
+  /** A socket that sends `head`, then one `drip` every 40 ms (never idle long enough for the idle limit); what it was answered. */
+  async function dripping(port: number, head: string, drip: string): Promise<{ s: Socket; answer: () => string }> {
+    const s = await idleSocket(port);
+    let answer = '';
+    s.on('data', (c: Buffer) => (answer += c.toString('utf8')));
+    s.write(head);
+    const timer = setInterval(() => s.writable && s.write(drip), 40);
+    s.once('close', () => clearInterval(timer));
+    cleanups.push(() => clearInterval(timer));
+    return { s, answer: () => answer };
+  }
+
+  it('a chunked body dripped byte by byte, and headers dripped, are answered 408 and closed after the limit; events are still taken', async () => {
+    const { l, url } = await listener({ idleMs: 300, maxConnections: 200 });
+    const start = `POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1:${l.port}\r\nContent-Type: application/json\r\nSignature: ${'0'.repeat(64)}\r\n`;
+    const started = performance.now();
+    const body = await dripping(l.port, `${start}Transfer-Encoding: chunked\r\n\r\n`, '1\r\n \r\n');
+    const headers = await dripping(l.port, start, 'X');
+    await Promise.all([closedBy(body.s, 3000, 'the dripping body'), closedBy(headers.s, 3000, 'the dripping headers')]);
+    // Closed after the 300 ms limit (checked every 30 ms), well before Node's own 60 s and 300 s.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(body.answer()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(headers.answer()).toMatch(/^HTTP\/1\.1 408 /);
+    const ev = event();
+    expect((await postRaw(url, ev, signed(ev, S))).status).toBe(200);
+  });
+});
+
 describe('webhooks listen: past the most connections at once, new ones are closed, and that is said once', () => {
   it('closes the connections past the limit, warns once (again after a minute, with a count), and goes on taking events', async () => {
     const { l, f, url } = await listener({ idleMs: 60_000, maxConnections: 3 });
@@ -120,7 +152,7 @@ describe('webhooks listen: past the most connections at once, new ones are close
     const warnings = () => f.stderr().match(/^Warning: connections to the listener are being closed unanswered.*$/gm) ?? [];
     expect(warnings()).toEqual([
       'Warning: connections to the listener are being closed unanswered: more than 3 are open at once, so a sender sees "socket hang up" and sends the event again later. ' +
-        'A connection that carries no request for 60 s is closed; look for what opens connections to the listener and leaves them open.',
+        'A connection that carries no request for 60 s, or whose request has not arrived whole 60 s after it began, is closed; look for what opens connections to the listener and leaves them open.',
     ]);
 
     // A minute on, the next one is said again, with the two closed since (the 5th and 6th).
