@@ -49,6 +49,10 @@ export interface ParsedEvent {
   idProblem?: string;
   /** Why its amount cannot be read (`shown.amountUnread`), when it has one. */
   amountProblem?: string;
+  /** Why it has no status word (none, or a value that is not a string): whether the payout was paid cannot be told. */
+  statusProblem?: string;
+  /** How it is not in the documented shape: its `event` is not a string, its `data` not an object. */
+  shapeProblems?: string[];
   /** What it says apart from how it was delivered (content.ts): a retry's is the first delivery's. */
   content: EventContent;
 }
@@ -70,6 +74,25 @@ function readAmount(value: unknown): { amount?: string; amountUnread?: string; a
   return { amountUnread: sanitizeInline(JSON.stringify(value) ?? 'undefined'), amountProblem: issue?.code === 'custom' ? issue.message : DECIMAL_EXPECTED };
 }
 
+/** A value as JSON, made safe for a line and cut to 40 characters: how an odd field is named in a warning. */
+function written(value: unknown): string {
+  const t = sanitizeInline(JSON.stringify(value) ?? 'undefined');
+  return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+}
+
+/** How a body is not `{event: a name, …, data: an object}`, and why it has no status word. */
+function shapeOf(e: Record<string, unknown>): { statusProblem?: string; shapeProblems?: string[] } {
+  const problems: string[] = [];
+  if (e.event === undefined) problems.push('it has no event name');
+  else if (typeof e.event !== 'string') problems.push(`its event is ${written(e.event)}, not a name`);
+  const isObject = typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data);
+  if (e.data === undefined) problems.push('it has no data');
+  else if (!isObject) problems.push(`its data is ${written(e.data)}, not an object`);
+  const status = isObject ? (e.data as Record<string, unknown>).status : undefined;
+  const statusProblem = typeof status === 'string' ? undefined : status === undefined ? 'has no status' : `has a status that is not a word, ${written(status)}`;
+  return { ...(statusProblem && { statusProblem }), ...(problems.length && { shapeProblems: problems }) };
+}
+
 /** The event a raw body holds, or undefined when it is not a JSON object. */
 export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   let body: unknown;
@@ -80,7 +103,7 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const e = body as Record<string, unknown>;
-  const d = typeof e.data === 'object' && e.data !== null ? (e.data as Record<string, unknown>) : {};
+  const d = typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? (e.data as Record<string, unknown>) : {};
   const str = (v: unknown) => (typeof v === 'string' ? sanitizeInline(v) : undefined);
   const { amount, amountUnread, amountProblem } = readAmount(d.amount);
   const id = readWebhookId(e.webhook_id);
@@ -88,6 +111,7 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   return {
     body: e,
     content: eventContent(e, raw),
+    ...shapeOf(e),
     ...('id' in id ? { id: id.id } : { idProblem: id.problem }),
     ...(amountProblem !== undefined && { amountProblem }),
     shown: {

@@ -91,9 +91,10 @@ export interface PrintTo {
 /**
  * What people should know of an accepted event's content, for stderr: it was not checked (no
  * secret); it has no usable webhook_id (the listener tells a retry from a new event by its id
- * alone, so every delivery of it is printed, and forwarded, as new); its amount cannot be read
+ * and content, so every delivery of it is printed, and forwarded, as new); its amount cannot be read
  * (it is not shown as one); its status is a word payctl does not know (whether the payout was
- * paid cannot be told from it); its webhook_id came before with another event (not a retry).
+ * paid cannot be told from it), or it has none (nor can it then); it is not in the documented
+ * shape (an `event` that is no name, `data` that is no object); its webhook_id came before with another event (not a retry).
  */
 function eventWarnings(a: Accepted, forwarding: boolean): string[] {
   const warnings = a.verified ? [] : [NOT_CHECKED];
@@ -103,6 +104,10 @@ function eventWarnings(a: Accepted, forwarding: boolean): string[] {
   const status = ev.shown.status !== undefined ? normalizeStatus(ev.shown.status) : undefined;
   if (status !== undefined && isUnknownStatus(status)) {
     warnings.push(`${which} has ${unknownStatusWords(status)}: whether the payout was paid cannot be told from this event.`);
+  }
+  if (ev.statusProblem) warnings.push(`${which} ${ev.statusProblem}: whether the payout was paid cannot be told from this event.`);
+  if (ev.shapeProblems) {
+    warnings.push(`${which} is not in the documented shape {event, timestamp, webhook_id, attempt, data}: ${ev.shapeProblems.join('; ')}.`);
   }
   if (a.differs) warnings.push(differsWarning(which, ev, a.differs, forwarding));
   if (ev.idProblem) {
@@ -197,7 +202,8 @@ function acceptedCells(a: Accepted, out: EventSummary | undefined, shownStatus: 
       : out?.amountUnread !== undefined
         ? style.yellow('(amount unreadable)')
         : '';
-  const outcome = shownStatus ? statusColor(style, text(shownStatus)) + (out?.failureReason ? `: ${text(out.failureReason)}` : '') : '';
+  const status = shownStatus ? statusColor(style, text(shownStatus)) : a.ev?.statusProblem ? style.yellow('(status unknown)') : '';
+  const outcome = status ? status + (out?.failureReason ? `: ${text(out.failureReason)}` : '') : '';
   const attempt = a.duplicate
     ? style.yellow(`(duplicate, attempt ${out?.attempt ?? '?'})`)
     : out?.attempt !== undefined && out.attempt > 1

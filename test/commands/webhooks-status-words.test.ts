@@ -7,7 +7,9 @@
  * removed those characters first and printed a clean Successful or Failed, and `status_raw`
  * was the cleaned word too). `status_raw` in --json is the word exactly as it came, written as
  * printable ASCII JSON (`\uXXXX` escapes, which JSON.parse reads back to the same word). Events
- * are signed here with node:crypto (listener.ts `sign`).
+ * are signed here with node:crypto (listener.ts `sign`). A status that is no word at all (7,
+ * null, none) is shown as unknown with the same warning, and an event that is not in the
+ * documented shape is warned about (before, both were printed with no status and no warning).
  */
 import { describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/listener.js';
@@ -74,5 +76,48 @@ describe('webhooks listen: status words as docs/service.md says, never cleaned i
       expect(line, shown).toContain(`  ${shown}`);
       expect(line, shown).not.toMatch(/ (Successful|Failed|Pending)( |$)/);
     }
+  });
+
+  it('a status that is no word (7, null, none), an event that is no name or data that is no object: status unknown, warned like an unknown word', async () => {
+    const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const [t7, tNull, tNone] = [txnId(), txnId(), txnId()];
+    const ts = new Date().toISOString();
+    const bodies = [
+      `{"event":"transfer.success","timestamp":"${ts}","webhook_id":"n7","attempt":1,"data":{"status":7,"transaction_id":"${t7}","amount":"10.00","currency":"SLE"}}`,
+      `{"event":"transfer.success","timestamp":"${ts}","webhook_id":"nn","attempt":1,"data":{"status":null,"transaction_id":"${tNull}","amount":"10.00","currency":"SLE"}}`,
+      `{"event":"transfer.success","timestamp":"${ts}","webhook_id":"nm","attempt":1,"data":{"transaction_id":"${tNone}","amount":"10.00","currency":"SLE"}}`,
+      `{"event":5,"timestamp":"${ts}","webhook_id":"n8","attempt":1,"data":[]}`,
+    ].map((b) => Buffer.from(b));
+    for (const b of bodies) expect((await postRaw(l.url, b, signed(b, S))).status).toBe(200);
+    await l.waitFor(() => l.lines().length === bodies.length, 'a JSON line per event');
+    const exit = await l.stop();
+    const got = linesOf(exit.stdout).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(got.map((j) => [j.webhook_id, j.status, j.status_raw])).toEqual([
+      ['n7', null, null],
+      ['nn', null, null],
+      ['nm', null, null],
+      ['n8', null, null],
+    ]);
+    const warnings = exit.stderr.split('\n').filter((x) => x.startsWith('Warning: '));
+    expect(warnings).toEqual([
+      `Warning: the event for ${t7} has a status that is not a word, 7: whether the payout was paid cannot be told from this event.`,
+      `Warning: the event for ${tNull} has a status that is not a word, null: whether the payout was paid cannot be told from this event.`,
+      `Warning: the event for ${tNone} has no status: whether the payout was paid cannot be told from this event.`,
+      'Warning: an event has no status: whether the payout was paid cannot be told from this event.',
+      'Warning: an event is not in the documented shape {event, timestamp, webhook_id, attempt, data}: its event is 5, not a name; its data is [], not an object.',
+    ]);
+  });
+
+  it('text: a status that is no word is shown as (status unknown)', async () => {
+    const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const tx = txnId();
+    const b = Buffer.from(
+      `{"event":"transfer.success","timestamp":"${new Date().toISOString()}","webhook_id":"n7","attempt":1,"data":{"status":7,"transaction_id":"${tx}","amount":"10.00","currency":"SLE"}}`,
+    );
+    expect((await postRaw(l.url, b, signed(b, S))).status).toBe(200);
+    await l.waitFor(() => l.lines().length === 1, 'the event line');
+    const exit = await l.stop();
+    expect(linesOf(exit.stdout)[0]).toMatch(new RegExp(`${tx} {2}10\\.00 SLE {2}\\(status unknown\\) {2}n7$`));
+    expect(exit.stderr).toContain('has a status that is not a word, 7: whether the payout was paid cannot be told from this event.');
   });
 });
