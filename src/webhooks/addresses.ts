@@ -3,7 +3,8 @@
  * address or every interface (listener.ts warns about any other), and whether a --forward-to
  * URL is the listener itself (`--port 4242 --forward-to http://localhost:4242/webhooks`). Such
  * a listener forwarded each event back to itself: the copy waited for the first copy's forward,
- * which waited for the copy, until --timeout; the sender got a 502 and sent it again.
+ * which waited for the copy, until --timeout; the sender got a 502 and sent it again. Also the
+ * checks of --host and --path before anything listens (a blank host, a path no URL reaches).
  */
 import { networkInterfaces } from 'node:os';
 import { UsageError } from '../errors.js';
@@ -74,4 +75,44 @@ export function checkNotItself(forward: URL, shownForward: string, host: string,
     [],
     'Give the address your app listens on (another port), e.g. --forward-to http://localhost:3000/webhooks, or listen on another --port.',
   );
+}
+
+/**
+ * The path of a request target or a --path as URL parsing leaves it (percent-encoded, dot
+ * segments resolved, query and fragment dropped): what the listener compares, so a --path is
+ * compared like with like. Undefined for what is not a path at all.
+ */
+export function urlPath(target: string): string | undefined {
+  try {
+    return new URL(target, 'http://listener').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses (usage error) a --path a sender's URL could not reach as typed: one that does not
+ * start with "/", has a query or fragment, or that URL parsing would change (a space or other
+ * character it percent-encodes, a "." or ".." segment, a backslash). Such a path was once
+ * accepted, printed unpasteable in the Ready line, and then no event could ever match it.
+ */
+export function checkListenPath(path: string): string {
+  if (!path.startsWith('/')) throw new UsageError('--path must start with "/".');
+  const parsed = /[?#]/.test(path) ? undefined : urlPath(path);
+  if (parsed === path) return path;
+  const shown = `"${sanitizeInline(path)}"`;
+  const why = /[?#]/.test(path) ? 'a path has no query (?) or fragment (#)' : `a URL reaches it as "${sanitizeInline(parsed ?? '')}", so no event would ever match it`;
+  throw new UsageError(
+    `--path ${shown} is not a plain URL path: ${why}.`,
+    [],
+    'Give the path as it appears in a URL: no spaces or non-ASCII characters (percent-encode them), no "." or ".." segments, no "?" or "#". For example: --path /webhooks',
+  );
+}
+
+/** Refuses (usage error) a blank --host: Node would listen on every interface, and the Ready line say "http://:PORT". */
+export function checkListenHost(host: string): string {
+  if (!host.trim()) {
+    throw new UsageError('--host cannot be empty: it would listen on every interface.', [], 'Use --host 127.0.0.1 (the default), or an address of this machine.');
+  }
+  return host;
 }

@@ -32,7 +32,7 @@ import { sanitizeInline } from '../output/sanitize.js';
 import type { SecretMask } from '../output/secrets.js';
 import { makeStyle } from '../output/style.js';
 import { boundHostNames, checkLocalRequest } from '../sandbox/host-check.js';
-import { checkNotItself, isEveryInterface, isLoopback } from './addresses.js';
+import { checkListenHost, checkListenPath, checkNotItself, isEveryInterface, isLoopback, urlPath } from './addresses.js';
 import { IDLE_MS, limitConnections, MAX_CONNECTIONS, requestOptions, type ConnectionLimits } from './connections.js';
 import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
@@ -121,46 +121,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-/**
- * The path of a request target or a --path as URL parsing leaves it (percent-encoded, dot
- * segments resolved, query and fragment dropped): what the listener compares, so a --path is
- * compared like with like. Undefined for what is not a path at all.
- */
-export function urlPath(target: string): string | undefined {
-  try {
-    return new URL(target, 'http://listener').pathname;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Refuses (usage error) a --path a sender's URL could not reach as typed: one that does not
- * start with "/", has a query or fragment, or that URL parsing would change (a space or other
- * character it percent-encodes, a "." or ".." segment, a backslash). Such a path was once
- * accepted, printed unpasteable in the Ready line, and then no event could ever match it.
- */
-export function checkListenPath(path: string): string {
-  if (!path.startsWith('/')) throw new UsageError('--path must start with "/".');
-  const parsed = /[?#]/.test(path) ? undefined : urlPath(path);
-  if (parsed === path) return path;
-  const shown = `"${sanitizeInline(path)}"`;
-  const why = /[?#]/.test(path) ? 'a path has no query (?) or fragment (#)' : `a URL reaches it as "${sanitizeInline(parsed ?? '')}", so no event would ever match it`;
-  throw new UsageError(
-    `--path ${shown} is not a plain URL path: ${why}.`,
-    [],
-    'Give the path as it appears in a URL: no spaces or non-ASCII characters (percent-encode them), no "." or ".." segments, no "?" or "#". For example: --path /webhooks',
-  );
-}
-
-/** Refuses (usage error) a blank --host: Node would listen on every interface, and the Ready line say "http://:PORT". */
-export function checkListenHost(host: string): string {
-  if (!host.trim()) {
-    throw new UsageError('--host cannot be empty: it would listen on every interface.', [], 'Use --host 127.0.0.1 (the default), or an address of this machine.');
-  }
-  return host;
 }
 
 /** A refused request's target for a log line: its path (no query), sanitized and cut to 120 characters. */
@@ -367,7 +327,14 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
   const forwarder = s.forwardTo ? await Forwarder.open(s.forwardTo, { env: d.env, timeoutMs: d.timeoutMs }) : undefined;
   let fail: (err: Error) => void = () => {};
   const failed = new Promise<Error>((resolve) => (fail = resolve));
-  const listener = new Listener(s, d, { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder }, forwarder, mask, (err) => fail(err));
+  const listener = new Listener(
+    s,
+    d,
+    { io: d.io, log: d.log, json: d.json, style: makeStyle(d.io.color), forwarder, mask: (t) => mask.apply(t) },
+    forwarder,
+    mask,
+    (err) => fail(err),
+  );
   const limits = s.connections ?? { idleMs: IDLE_MS, maxConnections: MAX_CONNECTIONS };
   const server = createServer(requestOptions(limits), (req, res) => {
     listener.handle(req, res).catch((err) => {

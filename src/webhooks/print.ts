@@ -3,7 +3,8 @@
  * of data and io). stdout carries accepted events only: a line per event (or, at a terminal too
  * narrow for it, a card), or one JSON line with --json. A delivery that fails a check is
  * reported on stderr: a warning naming the check, or a `{"rejected":…}` JSON line. What came of
- * forwarding (the app's status and time, or why it could not be reached) goes to stderr.
+ * forwarding (the app's status and time, or why it could not be reached, and the start of an
+ * answer that was no 2xx) goes to stderr.
  * An event's status word is shown by the one rule of docs/service.md, "Status words"
  * (normalizeStatus): a word payctl does not know, escaped, never cleaned into a known one, and
  * named on stderr; --json's status_raw is the word as it came, as printable ASCII JSON.
@@ -86,6 +87,8 @@ export interface PrintTo {
   json: boolean;
   style: Style;
   forwarder?: { shown: string; mask(t: string): string };
+  /** Every secret the listener knows written as `***` (mask.ts): for text cut before it is printed. */
+  mask: (t: string) => string;
 }
 
 /**
@@ -161,7 +164,25 @@ export async function printAccepted(to: PrintTo, a: Accepted): Promise<void> {
         : `  → ${to.forwarder.shown} ${forward.status} (${forward.ms} ms)`,
     );
     if (forward.status !== null && forward.body === undefined) to.log.warn(ANSWER_TOO_LARGE);
+    else if (forward.status !== null && (forward.status < 200 || forward.status >= 300)) to.log.info(appAnswer(forward, to.mask));
   }
+}
+
+/**
+ * The line under an app's answer that was no 2xx, so the operator sees why without the app's
+ * logs: its Content-Type, Retry-After and the start of its body, sanitized onto one line and
+ * cut to 200 characters (the sender gets all of it).
+ */
+function appAnswer(f: Forwarded, mask: (t: string) => string): string {
+  // Masked before it is cut, so a cut never leaves part of a secret.
+  const shown = (t: string, max: number) => {
+    const chars = Array.from(mask(sanitizeInline(t)).trim());
+    return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+  };
+  const type = f.contentType ? `Content-Type ${shown(f.contentType, 80)}` : 'no Content-Type';
+  const retry = f.retryAfter ? `, Retry-After ${shown(f.retryAfter, 40)}` : '';
+  const excerpt = shown(f.body?.subarray(0, 4096).toString('utf8') ?? '', 200);
+  return `    the app's answer (${type}${retry}): ${excerpt || '(no body)'}`;
 }
 
 /**

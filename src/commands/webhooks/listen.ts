@@ -46,7 +46,8 @@ import type { Profile } from '../../config/profile.js';
 import { SIGNATURE_HEADER, TOLERANCE_SECONDS, isHeaderName } from '../../service/signature.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, commandTemplate, invocationOf } from '../../config/command-line.js';
-import { checkListenHost, checkListenPath, startListener } from '../../webhooks/listener.js';
+import { checkListenHost, checkListenPath } from '../../webhooks/addresses.js';
+import { startListener } from '../../webhooks/listener.js';
 import { visibleWord } from '../../words.js';
 
 export interface ListenOptions {

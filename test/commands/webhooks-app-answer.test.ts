@@ -1,0 +1,67 @@
+/**
+ * `webhooks listen --forward-to` (in process, real HTTP on 127.0.0.1) when the app answers with
+ * no 2xx: the sender gets the app's whole answer, and stderr shows why under the forward line,
+ * its Content-Type, Retry-After and the start of its body, sanitized onto one line, cut to 200
+ * characters, the webhook secret masked. Before, only the status was shown, though README said
+ * the body, Content-Type and Retry-After were too.
+ */
+import { createServer, type Server } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { postRaw } from '../helpers/listener.js';
+import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
+import { event, headersFor } from '../helpers/webhook-events.js';
+
+const S = 'whsec_app_answer_7e21';
+
+const { configDir, cleanups } = useListenerScope();
+
+/** An app that answers every event with this status, headers and body. */
+async function app(status: number, headers: Record<string, string>, body: string): Promise<string> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(status, headers).end(body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  cleanups.push(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/h`;
+}
+
+describe('webhooks listen: an app answer that is no 2xx is shown', () => {
+  it('shows Content-Type, Retry-After and a sanitized, masked excerpt of the body; the sender gets it all', async () => {
+    const long = 'x'.repeat(300);
+    const said = `database locked\n\u001b[31mretry later\u001b[0m (secret ${S}) ${long}`;
+    const url = await app(503, { 'content-type': 'text/plain', 'retry-after': '5' }, said);
+    const l = await listen(['--forward-to', url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const b = event();
+    expect(await postRaw(l.url, b, headersFor(b, S))).toEqual({ status: 503, body: said });
+    const line = await l.waitFor(
+      () =>
+        l
+          .stderr()
+          .split('\n')
+          .find((x) => x.includes("the app's answer")),
+      "the app's answer line",
+    );
+    const shownBody = `database locked retry later (secret ***) ${long}`.slice(0, 199);
+    expect(line).toBe(`    the app's answer (Content-Type text/plain, Retry-After 5): ${shownBody}…`);
+    expect(l.stderr()).not.toContain(S);
+    await l.stop();
+  });
+
+  it('an answer with no body and no Content-Type says so; a 2xx adds no line', async () => {
+    const url = await app(500, {}, '');
+    const l = await listen(['--forward-to', url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const b = event();
+    expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(500);
+    await l.waitFor(() => l.stderr().includes("    the app's answer (no Content-Type): (no body)"), 'the empty answer line');
+    await l.stop();
+
+    const ok = await app(200, { 'content-type': 'application/json' }, '{"ok":true}');
+    const l2 = await listen(['--forward-to', ok], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const b2 = event();
+    expect((await postRaw(l2.url, b2, headersFor(b2, S))).status).toBe(200);
+    await l2.waitFor(() => / 200 \(\d+ ms\)/.test(l2.stderr()), 'the 200 forward line');
+    const exit = await l2.stop();
+    expect(exit.stderr).not.toContain("the app's answer");
+  });
+});
