@@ -1,7 +1,7 @@
 /**
  * Issue 11 against the built binary, for what needs a process: what `ps` shows every
  * user of the machine (/proc/<pid>/cmdline) of a `webhooks listen --secret-stdin` and
- * of a detached sandbox's child (no secret), a real SIGINT ending a listener, and the
+ * of a detached sandbox's child (no secret), a real SIGINT or SIGTERM ending a listener, and the
  * Host / Origin / Content-Type checks of a detached sandbox.
  *
  * The rest of issue 11 (--secret and `sandbox start --api-key` warn, --secret-stdin
@@ -58,7 +58,8 @@ interface Proc {
   child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `signal` (SIGINT: Ctrl-C) and resolves with how the process ended. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** payctl with `input` written to its stdin (left open, as a terminal or a pipe from a slow writer would). */
@@ -76,8 +77,8 @@ function spawnWithInput(args: string[], input: string, dir: string, env: Record<
     child,
     stdout: () => out,
     stderr: () => err,
-    async stop() {
-      child.kill('SIGINT');
+    async stop(signal: NodeJS.Signals = 'SIGINT') {
+      child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       const r = await closed;
       clearTimeout(timer);
@@ -93,6 +94,16 @@ async function listenWithStdinSecret(webhookSecret: string, dir: string, extra: 
   await poll(() => p.stderr().includes('Press Ctrl-C to stop.'), 'the end of the start-up lines');
   return { ...p, url: m[1]!, port: Number(m[2]) };
 }
+
+describe('stop signals', () => {
+  it('SIGTERM (`kill PID`) stops a listener as Ctrl-C does, exit 130, as for every command (README exit codes)', async () => {
+    const l = await listenWithStdinSecret(secret('whsec_term'), configDir());
+    const exit = await l.stop('SIGTERM');
+    expect(exit.code, l.stderr()).toBe(130);
+    expect(l.stderr()).toContain('Stopped listening.');
+    expect(await portClosed(l.port)).toBe(true);
+  });
+});
 
 describe('secrets never on argv', () => {
   it('webhooks listen --secret-stdin: the secret is used to verify and is not in /proc/<pid>/cmdline; no argv warning', async () => {
