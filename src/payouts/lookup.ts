@@ -7,7 +7,7 @@
  * once that key may be forgotten (entry-age.ts, the 24-hour rule), by searching `GET /payout/list` for records
  * that could be it (candidates), for a person to choose from.
  */
-import { ApiError, OutcomeUnknownError } from '../errors.js';
+import { ApiError, OutcomeUnknownError, StillPendingError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import {
   parseOrThrow,
@@ -124,10 +124,12 @@ export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
 /**
  * Why `payout get <id>` has nothing to ask for a journaled payout id without a transaction id,
  * and what to do, saying what the journal knows: refused or found not made, an ApiError (exit
- * 1); made before under another key, the same; of unknown outcome, an OutcomeUnknownError
- * (exit 4, `--wait` too) with the reconcile command.
+ * 1); made before under another key, a StillPendingError of a status not read (exit 5, as
+ * payout create --wait says it: the payout was made, its settlement cannot be known; never 1,
+ * which --wait says for Failed); of unknown outcome, an OutcomeUnknownError (exit 4, `--wait`
+ * too) with the reconcile command.
  */
-export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): ApiError | OutcomeUnknownError {
+export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): ApiError | OutcomeUnknownError | StillPendingError {
   const id = text(entry.payoutId);
   const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and ${ledger.called} has none for it`;
   const o = entry.outcome;
@@ -136,9 +138,9 @@ export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: P
   }
   if (o?.kind === 'not-made') return new ApiError(`${head}: it was found not made (${utcTime(o.at)}).`, { code: 'NOT_FOUND' });
   if (o?.kind === 'accepted' && o.alreadyMade) {
-    return new ApiError(
-      `${head}: the service already had this payout id when it was sent (${utcTime(o.at)}: ${text(o.alreadyMade.message)}), so it was made before under another idempotency key, and its answer named no transaction.`,
-      { code: 'NOT_FOUND', hint: `If it is this payout, its record is among: ${findRecordCommand(entry, inv)}` },
+    return new StillPendingError(
+      `${head}: the service already had this payout id when it was sent (${utcTime(o.at)}: ${text(o.alreadyMade.message)}), so it was made before under another idempotency key, and its answer named no transaction: its status cannot be read. Nothing was asked of the service.`,
+      { payoutId: entry.payoutId, notRead: true, hint: `If it is this payout, its record is among: ${findRecordCommand(entry, inv)}` },
     );
   }
   // Unknown: exit 4 as the create's was, never 1 (which --wait says for Failed, and a script may

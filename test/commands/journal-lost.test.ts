@@ -159,6 +159,18 @@ describe('a payout the service holds under another key', () => {
     for (const l of lines) expect(l.message).toMatch(/already made: the service already has payout id/);
     const j = new Journal(cfg.dir);
     for (const id of ids) expect((await j.get(ctx.sb.baseUrl, id))?.outcome).toMatchObject({ kind: 'accepted', alreadyMade: { code: 'DUPLICATE_PAYOUT_ID' } });
+    // payout get of one: made, its status not readable (no transaction id): exit 5 STATUS_NOT_READ,
+    // never 1 (which --wait says for Failed: a script may send it again) nor NOT_FOUND.
+    const asked = ctx.sb.requests().length;
+    for (const extra of [[], ['--wait'], ['--json'], ['--wait', '--json']]) {
+      const g = await payctl(['payout', 'get', ids[0]!, ...extra], { dir: cfg.dir });
+      expect(g.code, `${extra.join(' ')}: ${g.stderr}`).toBe(5);
+      expect(g.stdout).toBe('');
+      if (extra.includes('--json')) expect(JSON.parse(g.stderr).error).toMatchObject({ code: 'STATUS_NOT_READ', payout_id: ids[0] });
+      else expect(g.stderr).toContain('so it was made before under another idempotency key, and its answer named no transaction: its status cannot be read.');
+      expect(g.stderr).toContain('payctl payouts list --currency SLE --all');
+    }
+    expect(ctx.sb.requests().length).toBe(asked);
     // A second rerun skips them: accepted in an earlier run, nothing sent.
     const from = ctx.sb.requests().length;
     const again = await payctl(['payout', 'batch', file, '--report', work.file('again.jsonl'), '--yes'], { dir: cfg.dir });
