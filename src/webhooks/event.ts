@@ -74,27 +74,30 @@ function readAmount(value: unknown): { amount?: string; amountUnread?: string; a
   return { amountUnread: sanitizeInline(JSON.stringify(value) ?? 'undefined'), amountProblem: issue?.code === 'custom' ? issue.message : DECIMAL_EXPECTED };
 }
 
-/** A value as JSON, made safe for a line and cut to 40 characters: how an odd field is named in a warning. */
-function written(value: unknown): string {
-  const t = sanitizeInline(JSON.stringify(value) ?? 'undefined');
+/** What hides the secrets a listener knows in a text (mask.ts), applied before any cut: a cut never leaves part of a secret. */
+export type Masking = (t: string) => string;
+
+/** A value as JSON, made safe for a line, masked, then cut to 40 characters: how an odd field is named in a warning. */
+function written(value: unknown, mask: Masking): string {
+  const t = mask(sanitizeInline(JSON.stringify(value) ?? 'undefined'));
   return t.length > 40 ? `${t.slice(0, 39)}…` : t;
 }
 
 /** How a body is not `{event: a name, …, data: an object}`, and why it has no status word. */
-function shapeOf(e: Record<string, unknown>): { statusProblem?: string; shapeProblems?: string[] } {
+function shapeOf(e: Record<string, unknown>, mask: Masking): { statusProblem?: string; shapeProblems?: string[] } {
   const problems: string[] = [];
   if (e.event === undefined) problems.push('it has no event name');
-  else if (typeof e.event !== 'string') problems.push(`its event is ${written(e.event)}, not a name`);
+  else if (typeof e.event !== 'string') problems.push(`its event is ${written(e.event, mask)}, not a name`);
   const isObject = typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data);
   if (e.data === undefined) problems.push('it has no data');
-  else if (!isObject) problems.push(`its data is ${written(e.data)}, not an object`);
+  else if (!isObject) problems.push(`its data is ${written(e.data, mask)}, not an object`);
   const status = isObject ? (e.data as Record<string, unknown>).status : undefined;
-  const statusProblem = typeof status === 'string' ? undefined : status === undefined ? 'has no status' : `has a status that is not a word, ${written(status)}`;
+  const statusProblem = typeof status === 'string' ? undefined : status === undefined ? 'has no status' : `has a status that is not a word, ${written(status, mask)}`;
   return { ...(statusProblem && { statusProblem }), ...(problems.length && { shapeProblems: problems }) };
 }
 
 /** The event a raw body holds, or undefined when it is not a JSON object. */
-export function parseEvent(raw: Buffer): ParsedEvent | undefined {
+export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent | undefined {
   let body: unknown;
   try {
     body = parseServiceJson(raw.toString('utf8'));
@@ -111,7 +114,7 @@ export function parseEvent(raw: Buffer): ParsedEvent | undefined {
   return {
     body: e,
     content: eventContent(e, raw),
-    ...shapeOf(e),
+    ...shapeOf(e, mask),
     ...('id' in id ? { id: id.id } : { idProblem: id.problem }),
     ...(amountProblem !== undefined && { amountProblem }),
     shown: {

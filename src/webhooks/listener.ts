@@ -166,7 +166,10 @@ class Listener {
     const body = await this.readOrRefuse(req, res);
     if (body === undefined) return;
     const receivedAt = this.d.clock.now();
-    const ev = maskedEvent(parseEvent(body), this.mask);
+    const ev = maskedEvent(
+      parseEvent(body, (t) => this.mask.apply(t)),
+      this.mask,
+    );
     const verification = this.s.secret ? this.verify(req, body, ev, receivedAt.getTime()) : undefined;
     if (verification && !verification.ok) {
       // Refused: never forwarded, never on stdout, never remembered as seen.

@@ -174,14 +174,19 @@ export async function printAccepted(to: PrintTo, a: Accepted): Promise<void> {
  * cut to 200 characters (the sender gets all of it).
  */
 function appAnswer(f: Forwarded, mask: (t: string) => string): string {
-  // Masked before it is cut, so a cut never leaves part of a secret.
+  // Masked whole before anything is cut (the body too: it is at most MAX_BODY), so no cut
+  // leaves part of a secret; only then is it cut to `max` characters.
   const shown = (t: string, max: number) => {
-    const chars = Array.from(mask(sanitizeInline(t)).trim());
+    const chars = Array.from(
+      mask(sanitizeInline(t))
+        .trim()
+        .slice(0, 4 * max),
+    );
     return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
   };
   const type = f.contentType ? `Content-Type ${shown(f.contentType, 80)}` : 'no Content-Type';
   const retry = f.retryAfter ? `, Retry-After ${shown(f.retryAfter, 40)}` : '';
-  const excerpt = shown(f.body?.subarray(0, 4096).toString('utf8') ?? '', 200);
+  const excerpt = shown(f.body?.toString('utf8') ?? '', 200);
   return `    the app's answer (${type}${retry}): ${excerpt || '(no body)'}`;
 }
 

@@ -48,6 +48,28 @@ describe('webhooks listen: an app answer that is no 2xx is shown', () => {
     await l.stop();
   });
 
+  it('a secret that crosses the 4,096th byte of the body is masked whole, never shown in part (probe Z, 1)', async () => {
+    // Before, the body was cut at byte 4096 and masked after: 22 of the secret's characters showed.
+    for (const pad of [4074, 4090, 4095]) {
+      const said = '\n'.repeat(pad) + S;
+      const url = await app(503, { 'content-type': 'text/plain' }, said);
+      const l = await listen(['--forward-to', url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+      const b = event();
+      expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(503);
+      const line = await l.waitFor(
+        () =>
+          l
+            .stderr()
+            .split('\n')
+            .find((x) => x.includes("the app's answer")),
+        "the app's answer line",
+      );
+      expect(line, `padding ${pad}`).toBe("    the app's answer (Content-Type text/plain): ***");
+      expect(l.stderr()).not.toContain(S.slice(0, 8));
+      await l.stop();
+    }
+  });
+
   it('an answer with no body and no Content-Type says so; a 2xx adds no line', async () => {
     const url = await app(500, {}, '');
     const l = await listen(['--forward-to', url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });

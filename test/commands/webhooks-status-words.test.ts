@@ -108,6 +108,24 @@ describe('webhooks listen: status words as docs/service.md says, never cleaned i
     ]);
   });
 
+  it('a status, event or data that is no word and holds the secret across the 40th character: masked whole before the cut (probe Z, 2)', async () => {
+    // Before, the value was cut to 40 characters and masked after: "whsec_status_words_3…" showed.
+    const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const tx = txnId();
+    const ts = new Date().toISOString();
+    const bodies = [
+      `{"event":"transfer.success","timestamp":"${ts}","webhook_id":"sx","attempt":1,"data":{"status":{"a":"xxxxxxxxxxx ${S}"},"transaction_id":"${tx}","amount":"10.00","currency":"SLE"}}`,
+      `{"event":["xxxxxxxxxxxxxxxxxxxxxx ${S}"],"timestamp":"${ts}","webhook_id":"sy","attempt":1,"data":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxx ${S}"}`,
+    ].map((b) => Buffer.from(b));
+    for (const b of bodies) expect((await postRaw(l.url, b, signed(b, S))).status).toBe(200);
+    await l.waitFor(() => l.lines().length === bodies.length, 'a JSON line per event');
+    const exit = await l.stop();
+    expect(exit.stderr).toContain(`the event for ${tx} has a status that is not a word, {"a":"xxxxxxxxxxx ***"}:`);
+    expect(exit.stderr).toContain('its event is ["xxxxxxxxxxxxxxxxxxxxxx ***"], not a name');
+    expect(exit.stderr).toContain('its data is "xxxxxxxxxxxxxxxxxxxxxxxxxxxxx ***", not an object');
+    expect(exit.stderr).not.toContain(S.slice(0, 8));
+  });
+
   it('text: a status that is no word is shown as (status unknown)', async () => {
     const l = await listen([], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const tx = txnId();
