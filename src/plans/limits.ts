@@ -20,8 +20,8 @@ export interface LimitOptions {
   /**
    * --acknowledge-missing: entries of the base URL missing and not yet acknowledged for the daily
    * total do not refuse it; they are acknowledged (Ledger.acknowledgeGaps 'total') when `record`
-   * (the check under the wallets' locks, just before journaling), else only said (`dryRun`: by a
-   * dry run, which records nothing).
+   * (the check under the wallets' locks, just before journaling) and no limit refuses the run,
+   * else only said (`dryRun`: by a dry run, which records nothing).
    */
   acknowledgeMissing?: { record: boolean; dryRun?: boolean };
 }
@@ -52,23 +52,44 @@ function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): strin
 /** Whether what `gaps` says is missing is one entry (else several, or of unknown number). */
 const oneMissing = (gaps: JournalGaps): boolean => gaps.missing === 1 && !gaps.journalLost;
 
+/** `n` entries whose first ids are `ids` (at most as many as journalGaps names), "and N more". */
+function idsCounted(ids: readonly string[], n: number): string {
+  return `${ids.map(text).join(', ')}${n > ids.length ? `${ids.length ? ', and ' : ''}${n - ids.length} more` : ''}`;
+}
+
 /**
  * What a daily total counted from a journal that lost entries of `baseUrl` cannot see, once
  * they were acknowledged for it (--acknowledge-missing): undefined when the journal's index
  * (journal.ts journalGaps) names none missing. Said with every daily-total check, so a deleted or
- * restored journal never passes for an empty day unnoticed.
+ * restored journal never passes for an empty day unnoticed. `pending`: those of them this run's
+ * --acknowledge-missing acknowledges only once its check passes (said in a refusal: nothing was
+ * written, so a run without the flag is refused for them again).
  */
-export async function dailyTotalCaveat(policy: Policy, journal: Ledger, baseUrl: string): Promise<string | undefined> {
+export async function dailyTotalCaveat(policy: Policy, journal: Ledger, baseUrl: string, pending?: JournalGaps): Promise<string | undefined> {
   if (policy.dailyTotal.size === 0) return undefined;
   const gaps = await journal.journalGaps(baseUrl);
   if (!gaps || (gaps.missing === 0 && !gaps.journalLost)) return undefined;
+  const nowIds = new Set(pending?.payoutIds ?? []);
+  const before = gaps.missing - (pending?.missing ?? 0);
   const without: string[] = [];
-  if (gaps.missing)
+  const entries = (n: number, ids: readonly string[], acknowledged: string) =>
+    `${n === 1 ? 'an entry' : `${n} entries`} of ${journal.called} that ${n === 1 ? 'is' : 'are'} missing and ${acknowledged} (${idsCounted(ids, n)})`;
+  if (before > 0)
     without.push(
-      `${gaps.missing === 1 ? 'an entry' : `${gaps.missing} entries`} of ${journal.called} that ${gaps.missing === 1 ? 'is' : 'are'} missing and ${gaps.missing === 1 ? 'was' : 'were'} acknowledged (${idsOf(gaps)})`,
+      entries(
+        before,
+        gaps.payoutIds.filter((id) => !nowIds.has(id)),
+        before === 1 ? 'was acknowledged' : 'were acknowledged',
+      ),
     );
-  if (gaps.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole (acknowledged)`);
-  return `the daily total is counted without ${without.join(' and ')}: what ${oneMissing(gaps) ? 'it' : 'they'} paid today is not counted`;
+  if (gaps.journalLost && !pending?.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole (acknowledged)`);
+  if (pending?.missing) without.push(entries(pending.missing, pending.payoutIds, 'would be acknowledged by this run'));
+  if (pending?.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole (would be acknowledged by this run)`);
+  const one = oneMissing(gaps);
+  const refused = pending
+    ? `; nothing was written to journal.index, as the run was refused, so a run without --acknowledge-missing is refused for ${oneMissing(pending) ? 'it' : 'them'} again`
+    : '';
+  return `the daily total is counted without ${without.join(' and ')}: what ${one ? 'it' : 'they'} paid today is not counted${refused}`;
 }
 
 /** Whether the policy has a daily total for `currency` (its own, or `"*"`): journal entries missing then stop a send. */
@@ -140,10 +161,16 @@ function dailyRule(policy: Policy, currency: string): string {
 /**
  * Entries of `baseUrl` missing and not acknowledged for the daily total, under a daily total that
  * applies to `limited`: a problem naming them (the day's total is unknown), or, with
- * --acknowledge-missing, said and (under the lock) acknowledged. Returns the problem, or
- * `acknowledged` when it said so, or undefined when none is missing.
+ * --acknowledge-missing, said, and returned as `pending`: limitProblems acknowledges them (under
+ * the lock) only once no limit refuses the run. Undefined when none is missing.
  */
-async function unacknowledgedLoss(policy: Policy, limited: Adding[], journal: Ledger, baseUrl: string, opts: LimitOptions): Promise<string | undefined> {
+async function unacknowledgedLoss(
+  policy: Policy,
+  limited: Adding[],
+  journal: Ledger,
+  baseUrl: string,
+  opts: LimitOptions,
+): Promise<{ problem: string } | { pending: JournalGaps } | undefined> {
   const gaps = await journal.journalGaps(baseUrl, { unacknowledged: 'total' });
   if (!gaps || (gaps.missing === 0 && !gaps.journalLost)) return undefined;
   const missing = missingSaid(gaps, journal, baseUrl);
@@ -151,9 +178,10 @@ async function unacknowledgedLoss(policy: Policy, limited: Adding[], journal: Le
   if (!ack) {
     const wallets = limited.map((g) => `${text(g.walletId)} in ${g.currency}`);
     const rules = [...new Set(limited.map((g) => dailyRule(policy, g.currency)))];
-    return `${UNCOUNTABLE} for wallet${wallets.length === 1 ? '' : 's'} ${wallets.join(', ')} (policy ${rules.join(', ')}): ${missing}, so what ${oneMissing(gaps) ? 'it' : 'they'} paid today is unknown`;
+    return {
+      problem: `${UNCOUNTABLE} for wallet${wallets.length === 1 ? '' : 's'} ${wallets.join(', ')} (policy ${rules.join(', ')}): ${missing}, so what ${oneMissing(gaps) ? 'it' : 'they'} paid today is unknown`,
+    };
   }
-  if (ack.record) await journal.acknowledgeGaps?.(baseUrl, 'total');
   const [them, they] = oneMissing(gaps) ? ['it', 'It is'] : ['them', 'They are'];
   const when = ack.dryRun
     ? `A send with --acknowledge-missing acknowledges ${them} as gone`
@@ -161,11 +189,8 @@ async function unacknowledgedLoss(policy: Policy, limited: Adding[], journal: Le
   opts.warn?.(
     `Policy ${policy.file}: --acknowledge-missing: ${missing}. ${when} (journal.index), and the daily total goes on without ${them}: what ${them === 'it' ? 'it' : 'they'} paid is not counted, today or later.`,
   );
-  return ACKNOWLEDGED;
+  return { pending: gaps };
 }
-
-/** unacknowledgedLoss: the missing entries were acknowledged (and said so) by this check. */
-const ACKNOWLEDGED = 'acknowledged';
 
 /** Breaches of the limits (max per payout, daily total per wallet and currency), each naming its rule; `opts.warn` is told what the count cannot see. */
 export async function limitProblems(policy: Policy, requests: PayoutRequest[], journal: Ledger, baseUrl: string, now: Date, opts: LimitOptions = {}): Promise<string[]> {
@@ -176,19 +201,24 @@ export async function limitProblems(policy: Policy, requests: PayoutRequest[], j
   // Entries lost and not acknowledged: the day's total is unknown, as for an entry that cannot
   // be read (sent-today.ts). Counted without them, 5,000 SLE went out under a 3,000 SLE total.
   const loss = await unacknowledgedLoss(policy, limited, journal, baseUrl, opts);
-  if (loss !== undefined && loss !== ACKNOWLEDGED) return [...problems, loss];
+  if (loss && 'problem' in loss) return [...problems, loss.problem];
+  const pending = loss?.pending;
   const caveat = await dailyTotalCaveat(policy, journal, baseUrl);
-  // Just said by unacknowledgedLoss when this check acknowledged them.
-  if (caveat && loss !== ACKNOWLEDGED) opts.warn?.(`Policy ${policy.file}: ${caveat}.`);
+  // Just said by unacknowledgedLoss when this run acknowledges them.
+  if (caveat && !pending) opts.warn?.(`Policy ${policy.file}: ${caveat}.`);
+  // In a refusal, what is true: those this run acknowledges are not acknowledged yet.
+  const refusedCaveat = pending ? await dailyTotalCaveat(policy, journal, baseUrl, pending) : caveat;
   const today = await sentToday(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
   for (const g of limited) {
     const limit = limitFor(policy.dailyTotal, g.currency)!;
     const before = today.get(`${g.walletId}\n${g.currency}`) ?? 0n;
     if (before + g.minor > limit) {
       problems.push(
-        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy ${dailyRule(policy, g.currency)}; ${shown(before, g.currency)} already sent today ${countedFrom(journal)}${caveat ? `; ${caveat}` : ''})`,
+        `wallet ${g.walletId}: ${shown(g.minor, g.currency)} more today would make ${shown(before + g.minor, g.currency)}, over the daily total of ${shown(limit, g.currency)} (policy ${dailyRule(policy, g.currency)}; ${shown(before, g.currency)} already sent today ${countedFrom(journal)}${refusedCaveat ? `; ${refusedCaveat}` : ''})`,
       );
     }
   }
+  // Acknowledged (under the lock) only by a run no limit refuses: a refused run writes nothing.
+  if (pending && problems.length === 0 && opts.acknowledgeMissing?.record) await journal.acknowledgeGaps?.(baseUrl, 'total');
   return problems;
 }

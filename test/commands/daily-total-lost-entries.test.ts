@@ -136,6 +136,33 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect(idsFrom(wallet)).toHaveLength(5);
   });
 
+  it('--acknowledge-missing refused over the total: says the entry would be acknowledged, writes nothing, and the next run without it is refused for it again', async () => {
+    await usePolicy({ daily_total: { SLE: '30' } });
+    const wallet = freshWallet(ctx.sb, '1000.00');
+    expect((await payctl(createTen(wallet, '92001'), { dir: setup.dir })).code).toBe(0);
+    const [lost] = idsFrom(wallet);
+    deleteJournalFolder();
+    const index = readFileSync(join(setup.dir, 'journal.index'), 'utf8');
+    const from = ctx.sb.requests().length;
+
+    // 40.00 is over the total on its own: refused, and the entry is not acknowledged.
+    const over = await payctl(['payout', 'batch', tens(wallet, 4), '--batch-id', 'big', '--yes', '--acknowledge-missing'], { dir: setup.dir });
+    expect(over.code, over.stderr).toBe(2);
+    expect(over.stderr).toContain(
+      `40.00 SLE more today would make 40.00 SLE, over the daily total of 30.00 SLE (policy daily_total.SLE; 0.00 SLE already sent today from this config folder (${setup.dir}); the daily total is counted without an entry of this config folder's journal that is missing and would be acknowledged by this run (${lost}): what it paid today is not counted; nothing was written to journal.index, as the run was refused, so a run without --acknowledge-missing is refused for it again)`,
+    );
+    expect(over.stderr).not.toContain('was acknowledged');
+    expect(readFileSync(join(setup.dir, 'journal.index'), 'utf8')).toBe(index);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    // As it said: without the flag, refused for the missing entry.
+    const again = await payctl(['payout', 'batch', tens(wallet, 1), '--batch-id', 'small', '--yes'], { dir: setup.dir });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): 1 entry of this config folder's journal`);
+    expect(again.stderr).toContain(lost);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+  });
+
   it('payout create: --allow-repeat alone no longer sends past it (exit 2, nothing sent); with --acknowledge-missing it is sent, and later payouts are counted without them', async () => {
     await usePolicy({ daily_total: { SLE: '30' } });
     const wallet = freshWallet(ctx.sb, '1000.00');

@@ -73,6 +73,27 @@ describe('a daily total counted from a journal that lost entries', () => {
   });
 });
 
+describe('--acknowledge-missing in a check that refuses', () => {
+  it('writes no acknowledgement, even under the lock (record), and says the entry would be acknowledged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payctl-caveat-'));
+    dirs.push(dir);
+    const j = new Journal(dir);
+    const id = randomUUID();
+    await j.begin({ baseUrl: BASE, payoutId: id, body: `{"amount":100,"currency":"SLE","payoutId":"${id}","walletId":"6643665465"}`, now: new Date() });
+    const victim = (await scanned(j)).find((it) => 'entry' in it && it.entry.payoutId === id)!;
+    unlinkSync(join(dir, 'journal', victim.name));
+    // Over the daily total alone (no per-payout maximum).
+    const policy = { ...POLICY, maxPerPayout: new Map<string, bigint>() };
+    const refused = await limitProblems(policy, [request(POLICY.dailyTotal.get('SLE')! + 1n)], new Journal(dir), BASE, new Date(), {
+      acknowledgeMissing: { record: true },
+    });
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toContain(`that is missing and would be acknowledged by this run (${id})`);
+    expect(refused[0]).toContain('nothing was written to journal.index, as the run was refused, so a run without --acknowledge-missing is refused for it again');
+    expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toMatchObject({ missing: 1 });
+  });
+});
+
 describe('an entry that cannot be read or verified', () => {
   it('stops the daily total (exit 2, naming it) rather than counting it as nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payctl-caveat-'));
