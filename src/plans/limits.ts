@@ -115,21 +115,28 @@ export function overMaximum(policy: Policy, requests: PayoutRequest[]): string[]
   return problems;
 }
 
+/** Whether a line of limitProblems says the day's total cannot be counted (entries missing), not a limit broken. */
+export const uncountable = (problem: string): boolean => problem.startsWith(UNCOUNTABLE);
+
 /**
  * What to do about the limits broken (limitProblems' lines, which name their rule): the input
  * was valid, so a refusal by them ends with this, never with the command's usage. `listCommand`:
- * the `payouts list --all` of the run (its profile, base URL), for entries missing.
+ * the `payouts list --all` of the run (its profile, base URL), for entries missing;
+ * `acknowledgeCommand`: the command that sends with --acknowledge-missing, printed by a command
+ * that only checks (policy check), else "the same command" is said.
  */
-export function limitsHint(problems: readonly string[], listCommand = 'payctl payouts list --all'): string {
+export function limitsHint(problems: readonly string[], listCommand = 'payctl payouts list --all', acknowledgeCommand?: string): string {
   const lines: string[] = [];
   if (problems.some((p) => p.includes('(policy max_per_payout.'))) lines.push('No approval lifts max_per_payout: a payout over it is refused whatever approvals it has.');
   if (problems.some((p) => p.includes('over the daily total of')))
     lines.push("The daily total counts one UTC day (the ledger's): what is over it today can be sent on a later day, once the day's total leaves room.");
-  if (problems.some((p) => p.startsWith(UNCOUNTABLE)))
+  if (problems.some(uncountable))
     lines.push(
       'Put the missing entries back where they were (from a backup, or from where they were moved) and run the same command again.',
-      `Or, once you know what they paid (${listCommand} lists what the service made), run the same command with --acknowledge-missing: ` +
-        'they are acknowledged as gone (a signed line in journal.index), and from then on the daily total goes on without them, not counting what they paid.',
+      `Or, once you know what they paid (${listCommand} lists what the service made), ${acknowledgeCommand ? 'send it with --acknowledge-missing' : 'run the same command with --acknowledge-missing'}: ` +
+        `they are acknowledged as gone (a signed line in journal.index), and from then on the daily total goes on without them, not counting what they paid${acknowledgeCommand ? ':' : '.'}`,
+      // On a line of its own, to be pasted.
+      ...(acknowledgeCommand ? [`  ${acknowledgeCommand}`] : []),
     );
   return lines.join('\n');
 }

@@ -8,8 +8,10 @@
  * checks; for a batch file, plan create's own checks of what its rows paid before
  * (plan/create-rows.ts): the plan create command (for a batch that needs approvals) or the payout
  * batch (for one that needs none) is offered only when it would not refuse the rows, else the
- * refusal is said, with the commands to choose from. Every command printed names the file by its
- * absolute path. Exit 0 when it can be sent as it is (a batch directly, a plan with its
+ * refusal is said, with the commands to choose from. Journal entries missing (limits.ts) are said
+ * apart from the limits broken: the day's total cannot be counted, with the two ways forward
+ * payout batch gives and the command that sends with --acknowledge-missing. Every command printed
+ * names the file by its absolute path. Exit 0 when it can be sent as it is (a batch directly, a plan with its
  * approvals), 1 when not.
  */
 import { resolve } from 'node:path';
@@ -22,8 +24,8 @@ import type { PayoutRequest } from '../../payouts/request.js';
 import { isPlanFile } from '../../plans/plan-file-kind.js';
 import { loadPlan, type LoadedPlan } from '../plan/source.js';
 import { plannedRows } from '../plan/create-rows.js';
-import { planOutArgs } from '../plan/common.js';
-import { approvalsNeeded, checkApprovals, limitProblems, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
+import { defaultPlanPath, planOutArgs } from '../plan/common.js';
+import { approvalsNeeded, checkApprovals, limitProblems, limitsHint, uncountable, type ApprovalCheck, type Requirement } from '../../plans/policy.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { effectivePolicy, noPolicyHint } from './effective.js';
@@ -55,7 +57,12 @@ interface Verdict {
   policyFile: string;
   payouts: number;
   need: Requirement;
+  /** The limits broken. */
   limits: string[];
+  /** Why the day's total cannot be counted (journal entries missing): not a limit broken, but it stops a send as they do. */
+  unknownTotal: string[];
+  /** For those alone: the command that sends with --acknowledge-missing, and what to do (limitsHint). */
+  acknowledge: { command: string; hint: string } | undefined;
   /** For a plan: who made it and which approvals count. */
   judged: ApprovalCheck | undefined;
   makerFingerprint: string | undefined;
@@ -83,7 +90,10 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   // The ledger's day (the database's with a shared ledger), as payout create and plan send count it.
   const now = await journal.now();
   const need = await approvalsNeeded(policy, requests, journal, api.baseUrl, now);
-  const limits = await limitProblems(policy, requests, journal, api.baseUrl, now, { warn: (l) => deps.log.warn(l) });
+  const problems = await limitProblems(policy, requests, journal, api.baseUrl, now, { warn: (l) => deps.log.warn(l) });
+  // Entries missing leave the day's total unknown: said as that, with its ways forward, not as a limit broken.
+  const limits = problems.filter((p) => !uncountable(p));
+  const unknownTotal = problems.filter(uncountable);
   const judged = plan ? checkApprovals(plan.plan, policy, plan.ownApprovals) : undefined;
   const counted = judged?.valid.length ?? 0;
   // The checks plan send runs beside approvals and limits: what this says can be sent, plan send sends.
@@ -96,7 +106,7 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   const toPlan = !plan && need.required > 0;
   const paidBefore = !plan && limits.length === 0 ? (await plannedRows(opts, deps, '', toPlan ? 'plan' : 'batch')).refusal : undefined;
   const sendable =
-    limits.length === 0 &&
+    problems.length === 0 &&
     refusals.length === 0 &&
     (plan ? !judged!.makerProblem && judged!.refused.length === 0 && counted >= need.required : need.required === 0 && !paidBefore);
   const inv = invocationOf(deps.globals, deps.env);
@@ -105,6 +115,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     toPlan && limits.length === 0 && !paidBefore
       ? commandLine(inv, ['plan', 'create'], [file, ...batchId, ...planOutArgs(file, opts.batchId ?? DEFAULT_BATCH_ID)])
       : undefined;
+  const acknowledge =
+    unknownTotal.length && limits.length === 0 && !paidBefore ? acknowledgeOf(inv, file, plan !== undefined, toPlan, opts.batchId, unknownTotal) : undefined;
   const send = sendable ? commandLine(inv, plan ? ['plan', 'send'] : ['payout', 'batch'], [file, ...(plan ? [] : batchId)]) : undefined;
   const v: Verdict = {
     kind: plan ? 'plan' : 'batch',
@@ -112,6 +124,8 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
     payouts: requests.length,
     need,
     limits,
+    unknownTotal,
+    acknowledge,
     judged,
     makerFingerprint: plan?.plan.maker.fingerprint,
     refusals,
@@ -123,6 +137,27 @@ export async function run(opts: PolicyCheckOptions, deps: Deps): Promise<number>
   };
   await write(deps.io.stdout, deps.globals.json ? verdictJson(opts.file, v) : verdictText(opts.file, v, makeStyle(deps.io.color)));
   return sendable ? ExitCode.ok : ExitCode.failed;
+}
+
+/**
+ * The command that sends the file with --acknowledge-missing (payout batch; plan send of a plan,
+ * or of the plan a batch that needs approvals is made into, once approved), and limitsHint's ways
+ * forward naming it.
+ */
+function acknowledgeOf(
+  inv: ReturnType<typeof invocationOf>,
+  file: string,
+  plan: boolean,
+  toPlan: boolean,
+  batchId: string | undefined,
+  unknownTotal: string[],
+): { command: string; hint: string } {
+  const out = toPlan ? (planOutArgs(file, batchId ?? DEFAULT_BATCH_ID)[1] ?? resolve(defaultPlanPath(file))) : undefined;
+  const command =
+    plan || out
+      ? commandLine(inv, ['plan', 'send'], [out ?? file, '--acknowledge-missing'])
+      : commandLine(inv, ['payout', 'batch'], [file, ...(batchId ? ['--batch-id', batchId] : []), '--acknowledge-missing']);
+  return { command, hint: limitsHint(unknownTotal, commandLine(inv, ['payouts', 'list'], ['--all']), command) };
 }
 
 /** The verdict as one JSON line. */
@@ -137,6 +172,8 @@ function verdictJson(file: string, v: Verdict): string {
       required_approvals: v.need.required,
       reasons: v.need.reasons,
       limits: v.limits,
+      ...(v.unknownTotal.length ? { daily_total_unknown: v.unknownTotal } : {}),
+      ...(v.acknowledge ? { acknowledge_missing: v.acknowledge.command } : {}),
       ...(judged
         ? {
             made_by: judged.maker?.name ?? null,
@@ -166,7 +203,8 @@ function verdictText(file: string, v: Verdict, st: Style): string {
     out += `Approved by: ${judged.valid.length} that count${judged.valid.length ? `: ${judged.valid.map((x) => text(x.name)).join(', ')}` : ''}.\n`;
     for (const r of [...judged.refused, ...judged.ignored]) out += `  Not counted: ${text(r)}\n`;
   }
-  out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : 'Limits: none broken.\n';
+  out += limits.length ? `Limits broken:\n${limits.map((l) => `  ${l}\n`).join('')}` : v.unknownTotal.length ? '' : 'Limits: none broken.\n';
+  if (v.unknownTotal.length) out += `Daily total unknown:\n${v.unknownTotal.map((l) => `  ${l}\n`).join('')}`;
   out += refusalLines(v.refusals, st);
   out += v.sendable
     ? plan
@@ -182,9 +220,21 @@ function verdictText(file: string, v: Verdict, st: Style): string {
           ? refusalText('It cannot be sent directly, and plan create refuses to make a plan of it as it is:', v.planRefusal)
           : v.batchRefusal
             ? refusalText('It cannot be sent directly as it is:', v.batchRefusal)
-            : 'It cannot be sent.\n';
+            : v.acknowledge
+              ? "It cannot be sent as it is: the day's total cannot be counted.\n"
+              : 'It cannot be sent.\n';
+  // The ways forward payout batch and plan send give for entries missing, with the command.
+  if (v.acknowledge) out += (v.kind === 'batch' && !v.next ? '' : "Sending it is refused while the day's total cannot be counted:\n") + indented(v.acknowledge.hint);
   return out;
 }
+
+/** Each line of `lines`, indented two spaces. */
+const indented = (lines: string): string =>
+  lines
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => `  ${l}\n`)
+    .join('');
 
 /**
  * A batch whose rows were paid before: the refusal, as plan create says it (with the commands of
