@@ -21,6 +21,7 @@ import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } fro
 import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
 import { text } from '../output/text.js';
+import { capitalized } from '../words.js';
 import { futureDate, span } from './entry-age.js';
 
 /** How far back a payout typed again (without --payout-id) is caught. */
@@ -65,7 +66,8 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
  * sent to `baseUrl` (undefined when it can): the ledger's record of its entries (journalGaps)
  * names entries of that base URL that are gone (deleted, moved aside after a "damaged" refusal, a
  * folder restored from an older backup) and were not acknowledged (a payout sent with
- * --allow-repeat since), or could not be read. One of them may be this very payout, and a new
+ * --allow-repeat since), or could not be read; or the journal was lost whole or rolled back
+ * (`journalLost`: entries of unknown number, of any base URL). One of them may be this very payout, and a new
  * payout id would pay it again: payout create refuses (exit 2) unless --allow-repeat says to send
  * it all the same. Entries of other base URLs, and of other profiles of this one, are not told
  * apart by the record's lines but by the name of their file: only the base URL is.
@@ -73,6 +75,13 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
 export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promise<{ said: string; missing: boolean } | undefined> {
   const gaps = await journal.journalGaps(baseUrl, { unacknowledged: 'repeat' });
   if (!gaps) return undefined;
+  if (gaps.journalLost)
+    return {
+      said:
+        `${capitalized(journal.called)} was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing. ` +
+        'So payctl cannot tell whether this payout repeats one of them, and a new payout id would pay it again',
+      missing: true,
+    };
   if (!gaps.missing) return gaps.unread ? { said: `${gaps.unread} So payctl cannot tell whether this payout repeats one sent before.`, missing: false } : undefined;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   const one = gaps.missing === 1;

@@ -44,7 +44,7 @@ function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): strin
     );
   if (gaps.journalLost)
     said.push(
-      `${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing`,
+      `${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing`,
     );
   return said.join('; and ');
 }
@@ -82,9 +82,9 @@ export async function dailyTotalCaveat(policy: Policy, journal: Ledger, baseUrl:
         before === 1 ? 'was acknowledged' : 'were acknowledged',
       ),
     );
-  if (gaps.journalLost && !pending?.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole (acknowledged)`);
+  if (gaps.journalLost && !pending?.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole or rolled back (acknowledged)`);
   if (pending?.missing) without.push(entries(pending.missing, pending.payoutIds, 'would be acknowledged by this run'));
-  if (pending?.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole (would be acknowledged by this run)`);
+  if (pending?.journalLost) without.push(`the entries lost when ${journal.called} was deleted whole or rolled back (would be acknowledged by this run)`);
   const one = oneMissing(gaps);
   const refused = pending
     ? `; nothing was written to journal.index, as the run was refused, so a run without --acknowledge-missing is refused for ${oneMissing(pending) ? 'it' : 'them'} again`

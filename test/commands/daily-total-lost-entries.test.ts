@@ -205,15 +205,17 @@ describe('a daily total counted from a journal that lost entries', () => {
     const day2 = tens(wallet, 2);
     const from = ctx.sb.requests().length;
 
-    const unknown = `the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): this config folder's journal (${setup.dir}) was deleted whole, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, so what they paid today is unknown`;
+    const unknown = `the daily total cannot be counted for wallet ${wallet} in SLE (policy daily_total.SLE): this config folder's journal (${setup.dir}) was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, so what they paid today is unknown`;
     const refused = await payctl(['payout', 'batch', day2, '--batch-id', 'day2', '--yes'], { dir: setup.dir });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain(unknown);
     expect(refused.stderr).toContain('run the same command with --acknowledge-missing');
     const history = await payctl(['history'], { dir: setup.dir });
-    expect(history.stderr).toContain("This config folder's journal was deleted whole, its index journal.index with it, while its key journal.key remains");
+    expect(history.stderr).toContain(
+      "This config folder's journal was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains",
+    );
 
-    // A payout no daily total limits makes the index again: the loss is kept in it, not forgotten.
+    // A payout no daily total limits (its repeat guard blind too: --allow-repeat) makes the index again: the loss is kept in it, not forgotten.
     const usd = freshWallet(ctx.sb, '1000.00', 'USD');
     const other = await payctl(
       [
@@ -234,6 +236,7 @@ describe('a daily total counted from a journal that lost entries', () => {
         '--account',
         '77001',
         '--yes',
+        '--allow-repeat',
       ],
       { dir: setup.dir },
     );
@@ -248,7 +251,9 @@ describe('a daily total counted from a journal that lost entries', () => {
     expect(payoutPosts(ctx.sb, from)).toHaveLength(3);
     const later = await payctl(['payout', 'batch', tens(wallet, 1), '--batch-id', 'day3', '--yes'], { dir: setup.dir });
     expect(later.code, later.stderr).toBe(0);
-    expect(later.stderr).toContain("the daily total is counted without the entries lost when this config folder's journal was deleted whole (acknowledged)");
+    expect(later.stderr).toContain(
+      "the daily total is counted without the entries lost when this config folder's journal was deleted whole or rolled back (acknowledged)",
+    );
   });
 
   it('plan send: refused (exit 2, nothing sent) while entries are missing; --acknowledge-missing sends it', async () => {

@@ -91,7 +91,7 @@ describe('journalGaps', () => {
 });
 
 describe('a journal deleted whole, its index with it (probe W 2)', () => {
-  it('journal.key kept: entries of unknown number (journalLost, of any base URL); an entry made since keeps it as a signed `lost` line; acknowledged for the daily total only', async () => {
+  it('journal.key kept: entries of unknown number (journalLost, of any base URL); an entry made since keeps it as a signed `lost` line; each acknowledgement for its own kind', async () => {
     const dir = folder();
     await journalThree(dir);
     rmSync(join(dir, 'journal'), { recursive: true });
@@ -111,8 +111,10 @@ describe('a journal deleted whole, its index with it (probe W 2)', () => {
     writeFileSync(join(dir, 'journal.index'), JSON.stringify({ lost: 'planted', mac: 'f'.repeat(64) }) + '\n', { flag: 'a' });
     expect(await new Journal(dir).journalGaps()).toMatchObject({ unverified: 1, journalLost: true });
 
-    // The repeat guard's acknowledgement does not lift it; the daily total's does, and it is still said without the filter.
-    expect(await new Journal(dir).acknowledgeGaps(BASE, 'repeat')).toBe(0);
+    // The repeat guard's acknowledgement lifts it for the guard only; the daily total's for the total, and it is still said without the filter.
+    expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'repeat' })).toMatchObject({ journalLost: true });
+    expect(await new Journal(dir).acknowledgeGaps(BASE, 'repeat')).toBe(1);
+    expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'repeat' })).toBeUndefined();
     expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toMatchObject({ journalLost: true });
     expect(await new Journal(dir).acknowledgeGaps(BASE, 'total')).toBe(1);
     expect(await new Journal(dir).journalGaps(BASE, { unacknowledged: 'total' })).toBeUndefined();
@@ -129,14 +131,15 @@ describe('a journal deleted whole, its index with it (probe W 2)', () => {
     expect(await new Journal(dir).journalGaps()).toMatchObject({ journalLost: true });
   });
 
-  it('not lost: a fresh folder (the index made before the key), the index deleted alone, and a journal of a payctl before the index', async () => {
+  it('not lost: a fresh folder (the index made before the key), and a journal of a payctl before the index (no index, no high-water mark)', async () => {
     const dir = folder();
     const j = new Journal(dir);
     await j.begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{"amount":1}', now: new Date() });
     expect(readFileSync(join(dir, 'journal.index'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
     expect(await new Journal(dir).journalGaps()).toBeUndefined();
-    // Its entries there, its index gone (deleted alone, or never made by the payctl that wrote them): nothing to compare.
+    // Its entries there, its index and high-water mark gone (never made by the payctl that wrote them): nothing to compare.
     rmSync(join(dir, 'journal.index'));
+    rmSync(join(dir, 'journal.mark'));
     expect(await new Journal(dir).journalGaps()).toBeUndefined();
     await new Journal(dir).begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{"amount":2}', now: new Date() });
     expect(await new Journal(dir).journalGaps()).toBeUndefined();

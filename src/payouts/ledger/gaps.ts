@@ -10,13 +10,17 @@
  * the total then goes on without what they paid. The index is made before the journal key
  * (`ensure`, at the first entry), so a config folder whose journal.key remains while the index
  * and every entry are gone lost its journal (deleted whole): entries of unknown number, said as
- * `journalLost` and kept as a signed `lost` line once the index is made again.
+ * `journalLost` and kept as a signed `lost` line once the index is made again. So is an index
+ * rolled back (journal/ and journal.index restored together from an older backup, journal.key
+ * kept): shorter than its high-water mark says, or without the line the mark names
+ * (index-mark.ts); the next line appended after it begins with a `lost` line too (ensure).
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { openRegular, readLines, RefusedFile, type OpenedFile } from '../../config/regular-file.js';
 import { join } from 'node:path';
 import type { JournalGaps } from './ledger.js';
+import { IndexMark } from './index-mark.js';
 import type { JournalMac } from './mac.js';
 import { ENTRY_NAME, MAX_ENTRY_BYTES, type EntryNames } from './names.js';
 
@@ -58,7 +62,7 @@ export type AckKind = 'repeat' | 'total';
 interface IndexRead {
   missing: Map<string, string>;
   acknowledged: Record<AckKind, Set<string>>;
-  /** The `lost` lines' ids (the journal lost whole before each), and `now` when it is lost with its index (no line yet). */
+  /** The `lost` lines' ids (the journal lost whole before each), and `now` when it is lost with its index, or rolled back (no line yet). */
   lost: { ids: string[]; now: boolean };
   recorded: number;
   unverified: number;
@@ -86,6 +90,7 @@ export class JournalIndex {
   readonly #keyFile: string;
   readonly #names: EntryNames;
   readonly #mac: JournalMac;
+  readonly #mark: IndexMark;
   /** Set while a batch's log is in use: the index is then held open between lines, until `close`. */
   holdOpen = false;
   #fd: number | undefined;
@@ -96,21 +101,26 @@ export class JournalIndex {
     this.#keyFile = join(configDir, 'journal.key');
     this.#names = names;
     this.#mac = mac;
+    this.#mark = new IndexMark(configDir, mac);
   }
 
   /**
    * Before an entry is made (and so before the journal key may be): the index made when there is
    * none, so that a journal key never stands without an index. Made in a folder whose journal
    * was lost whole (lostWhole), it begins with a signed `lost` line: the loss is not forgotten by
-   * the first entry written after it. Once a process; a failure is passed over (the entry's own
-   * write says why the folder cannot be written).
+   * the first entry written after it. So does an index rolled back (its high-water mark ahead of
+   * it: #read), before the mark is moved on by the entry's line. Once a process; a failure is
+   * passed over (the entry's own write says why the folder cannot be written).
    */
   ensure(): void {
     if (this.#ensured) return;
     this.#ensured = true;
     try {
-      if (lstatSync(this.#file, { throwIfNoEntry: false })) return;
-      if (this.#lostWhole()) this.#append(lostLine(randomUUID(), this.#mac));
+      if (lstatSync(this.#file, { throwIfNoEntry: false })) {
+        if (this.#read({})?.lost.now) this.#append(lostLine(randomUUID(), this.#mac));
+        return;
+      }
+      if (this.#lostWhole() || this.#mark.read().mark) this.#append(lostLine(randomUUID(), this.#mac));
       else closeSync(appendOnly(this.#file));
     } catch {
       // Not made: noted with the entry's line, or not at all.
@@ -152,14 +162,22 @@ export class JournalIndex {
   acknowledge(filter: GapsFilter, kind: AckKind): number {
     const read = this.#read({ ...filter, unacknowledged: kind });
     if (!read) return 0;
-    // A journal lost whole, for the daily total: its `lost` line (made now when there is none yet), acknowledged.
-    const lost = kind === 'total' ? [...read.lost.ids] : [];
-    if (kind === 'total' && read.lost.now) {
+    // A journal lost whole or rolled back: its `lost` line (made now when there is none yet, so
+    // that the other kind still sees it), acknowledged.
+    const lost = [...read.lost.ids];
+    if (read.lost.now) {
       const id = randomUUID();
       this.#append(lostLine(id, this.#mac));
       lost.push(id);
     }
-    for (const id of lost) this.#append(JSON.stringify({ uncounted: lostName(id), payoutId: '', mac: this.#mac.of(uncountedText(lostName(id), '')) }) + '\n');
+    for (const id of lost)
+      this.#append(
+        JSON.stringify(
+          kind === 'repeat'
+            ? { acknowledged: lostName(id), payoutId: '', mac: this.#mac.of(ackText(lostName(id), '')) }
+            : { uncounted: lostName(id), payoutId: '', mac: this.#mac.of(uncountedText(lostName(id), '')) },
+        ) + '\n',
+      );
     for (const [name, payoutId] of read.missing)
       this.#append(
         JSON.stringify(
@@ -171,12 +189,20 @@ export class JournalIndex {
     return read.missing.size + lost.length;
   }
 
-  /** A line appended; a failure to append is passed over (a loss unnoticed, a loss not acknowledged). */
+  /**
+   * A line appended, and the high-water mark moved on to it (index-mark.ts: at once, or for a
+   * batch once for the lines of the moment); a failure is passed over (a loss unnoticed, a loss
+   * not acknowledged, a mark left behind).
+   */
   #append(line: string): void {
     try {
       const fd = this.#fd ?? appendOnly(this.#file);
       try {
         writeSync(fd, line);
+        const { mac } = JSON.parse(line) as { mac: string };
+        const size = fstatSync(fd).size;
+        if (this.holdOpen) this.#mark.defer(fd, mac, size);
+        else this.#mark.now(fd, mac, size);
       } finally {
         if (this.holdOpen) this.#fd = fd;
         else closeSync(fd);
@@ -188,6 +214,7 @@ export class JournalIndex {
 
   /** The index let go of (a batch's log closed). */
   close(): void {
+    this.#mark.settle();
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
   }
@@ -225,15 +252,20 @@ export class JournalIndex {
       if (!(err instanceof RefusedFile)) return undefined;
       return { ...empty(), unread: `The payout journal's index ${this.#file} ${err.why}.` };
     }
-    if (!f) return this.#lostWhole() ? { ...empty(), lost: { ids: [], now: true } } : undefined;
+    // No index: lost whole, or deleted while its high-water mark says it had lines.
+    if (!f) return this.#lostWhole() || this.#mark.read().mark ? { ...empty(), lost: { ids: [], now: true } } : undefined;
     const present = this.#present();
     const out: IndexRead = empty();
+    // The high-water mark: the index rolled back when it is shorter, or lacks the line it names.
+    const { mark, damaged } = this.#mark.read();
+    let marked = !mark;
     const seen = new Set<string>();
     const take = (lines: Buffer) => {
       for (const text of lines.toString('utf8').split('\n')) {
         if (!text) continue;
         try {
           const l = JSON.parse(text) as { name?: unknown; acknowledged?: unknown; uncounted?: unknown; lost?: unknown; payoutId?: unknown; mac?: unknown };
+          if (mark && l.mac === mark.line) marked = true;
           if (typeof l.acknowledged === 'string' && typeof l.payoutId === 'string' && typeof l.mac === 'string') {
             if (!this.#mac.matches(ackText(l.acknowledged, l.payoutId), l.mac)) throw new Error('not verified');
             out.acknowledged.repeat.add(l.acknowledged);
@@ -271,8 +303,11 @@ export class JournalIndex {
       closeSync(f.fd);
     }
     if (stopped) out.unread = `The payout journal's index ${this.#file} ${stopped}.`;
+    else if (damaged) out.unread = damaged;
+    else if (mark && (f.st.size < mark.size || !marked)) out.lost.now = true;
     if (filter.unacknowledged) for (const name of out.acknowledged[filter.unacknowledged]) out.missing.delete(name);
-    if (filter.unacknowledged === 'total') out.lost.ids = out.lost.ids.filter((id) => !out.acknowledged.total.has(lostName(id)));
+    const kind = filter.unacknowledged;
+    if (kind) out.lost.ids = out.lost.ids.filter((id) => !out.acknowledged[kind].has(lostName(id)));
     return out;
   }
 
