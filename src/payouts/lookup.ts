@@ -109,8 +109,11 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
  */
 export function unknownIdError(id: string, inv: Invocation, ledger: Pick<Ledger, 'called'>, meant?: string): ApiError {
   const lists = `Payouts sent from this config folder, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`;
+  const why = `it is not a transaction id (${TRANSACTION_ID_FORM}; the service looks payouts up by transaction id only), and ${ledger.called} has no payout id ${text(id)}`;
   return new ApiError(
-    `No payout ${text(id)}: it is not a transaction id (${TRANSACTION_ID_FORM}; the service looks payouts up by transaction id only), and ${ledger.called} has no payout id ${text(id)}. Nothing was asked of the service.`,
+    meant
+      ? `Not looked up: ${text(id)} as typed is not an id payctl can look up (${why}); without the characters copied with it, it reads ${text(meant)}. Nothing was asked of the service.`
+      : `No payout ${text(id)}: ${why}. Nothing was asked of the service.`,
     {
       code: 'NOT_FOUND',
       hint: meant ? `Did you mean ${meant} (without the characters copied with it)? Look it up with: ${commandLine(inv, ['payout', 'get'], [meant])}` : lists,

@@ -2,14 +2,18 @@
  * `payctl payout get <id>`: one payout, by transaction id (the only look-up the service has:
  * docs/service.md), or by a payout id this config folder's journal has a transaction id for. Anything
  * else is not asked of the service: a journaled payout of unknown outcome exits 4 (`--wait` too:
- * never 1, which says Failed), any other id 1, saying what is known. The answer is checked
+ * never 1, which says Failed), one journaled under another base URL only is said to be there with
+ * the commands of its profile (lookup-elsewhere.ts), any other id 1, saying what is known. The answer is checked
  * against what was asked (transaction id; payout id, amount, currency and account when the
  * journal has the body); the card shows the journal's payout id; `--json` prints the envelope
  * as the service sent it.
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { ApiError, UsageError, type CliError } from '../../errors.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
+import type { ConfigStore } from '../../config/store.js';
+import type { Ledger } from '../../payouts/journal.js';
+import { elsewhereError, journaledElsewhere } from '../../payouts/lookup-elsewhere.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
 import { copiedId } from '../../words.js';
@@ -34,11 +38,7 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const ledger = await openLedger(deps);
   const resolved = await resolvePayoutRef(ledger, api.baseUrl, id);
   if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger);
-  if ('unknown' in resolved) {
-    const bare = copiedId(id);
-    const meant = bare === undefined || 'unknown' in (await resolvePayoutRef(ledger, api.baseUrl, bare)) ? undefined : bare;
-    throw unknownIdError(id, inv, ledger, meant);
-  }
+  if ('unknown' in resolved) throw await notAsked(id, { ledger, baseUrl: api.baseUrl, inv, config: deps.config() });
   const ref = resolved.ref;
   if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout, ref);
   let got: Awaited<ReturnType<typeof getPayout>>;
@@ -67,4 +67,27 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   }
   await write(deps.io.stdout, renderPayoutCard(got.record, makeStyle(deps.io.color)));
   return 0;
+}
+
+/**
+ * Why an id the journal has no transaction id for under the run's base URL is not asked of the
+ * service. Copied with what was around it, the id as it reads without it: journaled without a
+ * transaction id, what the journal knows of it (exit 4 when its outcome is unknown), else the
+ * command that looks it up. Journaled under another base URL only (the profile that sent it
+ * not chosen): said, with that profile's commands (lookup-elsewhere.ts), never "no payout".
+ */
+async function notAsked(id: string, c: { ledger: Ledger; baseUrl: string; inv: Invocation; config: ConfigStore }): Promise<CliError> {
+  const bare = copiedId(id);
+  const meant = bare === undefined ? undefined : await resolvePayoutRef(c.ledger, c.baseUrl, bare);
+  if (meant && 'known' in meant) {
+    const e = notLookedUpError(meant.known, c.inv, c.ledger);
+    e.message = `${text(id)} reads ${text(bare!)} without the characters copied with it. ${e.message}`;
+    return e;
+  }
+  if (meant && 'ref' in meant) return unknownIdError(id, c.inv, c.ledger, bare);
+  for (const candidate of bare === undefined ? [id] : [id, bare]) {
+    const elsewhere = await journaledElsewhere(c.ledger, c.baseUrl, candidate);
+    if (elsewhere.length) return elsewhereError(elsewhere, { ...c, typed: id });
+  }
+  return unknownIdError(id, c.inv, c.ledger);
 }

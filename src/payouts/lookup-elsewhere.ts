@@ -1,0 +1,100 @@
+/**
+ * `payout get <payout id>` of a payout the journal has under another base URL than the run's
+ * (the profile that sent it not chosen): never "no payout", which invites sending it again.
+ * What the journal knows of it is said as for the run's own base URL (lookup.ts
+ * notLookedUpError: exit 4 when its outcome is unknown), with the base URL and profile it was
+ * sent under, and the commands that look it up or reconcile it carrying a profile of that base
+ * URL, so that pasted as printed they work.
+ */
+import { OutcomeUnknownError, RefusedError, type CliError } from '../errors.js';
+import { commandLine, type Invocation } from '../config/command-line.js';
+import type { ConfigStore } from '../config/store.js';
+import { maskBaseUrl } from '../config/mask.js';
+import { text } from '../output/text.js';
+import { journalBase, type JournalEntry, type Ledger } from './journal.js';
+import { isUnresolved, notLookedUpError, OUTCOME_UNKNOWN } from './lookup.js';
+
+/** The entries of `payoutId` the ledger has under base URLs other than `baseUrl` (every entry read: the error path only). */
+export async function journaledElsewhere(ledger: Ledger, baseUrl: string, payoutId: string): Promise<JournalEntry[]> {
+  const base = journalBase(baseUrl);
+  const out: JournalEntry[] = [];
+  for await (const it of ledger.scan()) {
+    if ('error' in it || it.entry.payoutId !== payoutId || journalBase(it.entry.baseUrl) === base) continue;
+    out.push(it.entry);
+  }
+  return out;
+}
+
+/**
+ * The profile a printed command for `entry` carries: the one that sent it when it still has the
+ * entry's base URL, else another profile of that base URL (sorted by name); undefined when no
+ * profile of the config folder has it now.
+ */
+export function profileFor(entry: JournalEntry, config: Pick<ConfigStore, 'profileNames' | 'getProfile'>): string | undefined {
+  const base = journalBase(entry.baseUrl);
+  const names = config.profileNames();
+  const hasBase = (name: string): boolean => {
+    const url = config.getProfile(name, { readSecrets: false, mayBeNew: true })?.baseUrl;
+    return url !== undefined && journalBase(url) === base;
+  };
+  if (entry.profile !== undefined && names.includes(entry.profile) && hasBase(entry.profile)) return entry.profile;
+  return [...names].sort().find(hasBase);
+}
+
+/** What the run's commands must carry to reach `entry`'s base URL: its profile, and its base URL when the run's came from --base-url or PAYCTL_BASE_URL (which would win over the profile's). */
+function invocationFor(entry: JournalEntry, profile: string | undefined, inv: Invocation): Invocation {
+  return {
+    ...(profile !== undefined ? { profile } : {}),
+    ...(profile === undefined || inv.baseUrl !== undefined ? { baseUrl: entry.baseUrl } : {}),
+    ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}),
+  };
+}
+
+/** "for <base URL> (sent with profile P)", as a person reads where an entry is. */
+function where(entry: JournalEntry): string {
+  return `for ${text(maskBaseUrl(entry.baseUrl))}${entry.profile !== undefined ? ` (sent with profile ${text(entry.profile)})` : ''}`;
+}
+
+/**
+ * The error of `payout get <payoutId>` run against `baseUrl` when the ledger has the payout only
+ * under other base URLs (`entries`, at least one): what the journal knows of each, and the
+ * exit that the run's own base URL would give (4 with OUTCOME_UNKNOWN when any is of unknown
+ * outcome; one accepted with its transaction id, which needs the other profile's key to look
+ * up: exit 2, with the command that does).
+ */
+export function elsewhereError(
+  entries: JournalEntry[],
+  ctx: { baseUrl: string; typed?: string; inv: Invocation; ledger: Pick<Ledger, 'called'>; config: Pick<ConfigStore, 'profileNames' | 'getProfile'> },
+): CliError {
+  const payoutId = entries[0]!.payoutId;
+  const copied = ctx.typed !== undefined && ctx.typed !== payoutId ? `${text(ctx.typed)} reads ${text(payoutId)} without the characters copied with it. ` : '';
+  const head = `${copied}Payout ${text(payoutId)} is not journaled for ${text(maskBaseUrl(ctx.baseUrl))}, this run's base URL; ${ctx.ledger.called} has it ${entries.map(where).join(' and ')}.`;
+  const parts = entries.map((entry) => {
+    const profile = profileFor(entry, ctx.config);
+    const inv = invocationFor(entry, profile, ctx.inv);
+    const login =
+      profile === undefined
+        ? `No profile of this config folder has ${text(maskBaseUrl(entry.baseUrl))} now: log in to it first (${commandLine({ ...(entry.profile !== undefined ? { profile: entry.profile } : {}) }, ['login'], ['--base-url', entry.baseUrl])}), then:\n`
+        : '';
+    const get = `${login}Look it up ${where(entry)} with: ${commandLine(inv, ['payout', 'get'], [payoutId])}`;
+    const accepted = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId;
+    return { entry, inv, get, error: accepted ? undefined : notLookedUpError(entry, inv, ctx.ledger) };
+  });
+  const unknown = parts.filter((p) => isUnresolved(p.entry));
+  if (unknown.length) {
+    const reconcile = unknown.map((p) => `Find out what became of it ${where(p.entry)} with: ${commandLine(p.inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`);
+    return new OutcomeUnknownError(`${head} Its outcome is unknown there (it may or may not have been made; no answer was read). Nothing was asked of the service.`, {
+      payoutId,
+      causeCode: OUTCOME_UNKNOWN,
+      hint: [...reconcile, ...parts.map((p) => p.get)].join('\n'),
+    });
+  }
+  if (parts.length === 1 && parts[0]!.error) {
+    // As the run's own base URL would say it (refused, found not made: exit 1; made before under another key: 5).
+    const e = parts[0]!.error;
+    e.message = `${head} ${e.message}`;
+    e.hint = [e.hint, parts[0]!.get].filter(Boolean).join('\n');
+    return e;
+  }
+  return new RefusedError(`${head} Nothing was asked of the service.`, [], parts.map((p) => p.get).join('\n'));
+}

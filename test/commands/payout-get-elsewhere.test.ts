@@ -1,0 +1,125 @@
+/**
+ * `payctl payout get <payout id>` without the profile that sent the payout (the run's profile on
+ * another base URL; in process, two sandboxes over real HTTP): the journal has the payout under
+ * the other base URL, so it is never "no payout" (exit 1 NOT_FOUND, which invites a resend). Of
+ * unknown outcome: exit 4, OUTCOME_UNKNOWN, naming the base URL and profile, with the reconcile
+ * and look-up commands carrying that profile, which work as printed. Accepted: exit 2 with the
+ * `payout get` that shows it. And an id copied with a trailing comma whose cleaned form is
+ * journaled with an unknown outcome exits 4 saying so.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import type { Run } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { TestClock } from '../helpers/clock.js';
+import { heldFor, loginInProcess, payoutArgs } from '../helpers/payout-fixtures.js';
+import { freshWallet, startSandbox, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { shellSplit } from '../helpers/pty.js';
+
+let dir: string;
+let cleanup: () => void;
+const run = (args: string[], opts: { clock?: TestClock; env?: NodeJS.ProcessEnv } = {}): Promise<Run> => payctl(args, { dir, ...opts });
+
+/** The printed command of the stderr line starting with `lead`, as a shell splits it (without `payctl`). */
+function printed(stderr: string, lead: string): string[] {
+  const line = stderr.split('\n').find((l) => l.startsWith(lead));
+  expect(line, stderr).toBeDefined();
+  const argv = shellSplit(line!.slice(line!.indexOf('payctl ')));
+  expect(argv[0]).toBe('payctl');
+  return argv.slice(1);
+}
+
+describe('payout get of a payout journaled under another base URL', () => {
+  const ctx = useSandbox();
+  let other: Sandbox;
+  beforeAll(async () => {
+    other = await startSandbox({ settleAfterMs: 60_000 });
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempConfigDir());
+    // The default profile on the first sandbox; profile "far" on the second.
+    await loginInProcess(ctx.sb, dir);
+    const r = await payctl(['login', '--api-key-stdin', '--base-url', other.baseUrl, '--profile', 'far'], { dir, input: other.apiKey + '\n' });
+    expect(r.code, r.stderr).toBe(0);
+  });
+  afterEach(() => {
+    ctx.sb.faults.clear();
+    other.faults.clear();
+    cleanup();
+  });
+
+  it('of unknown outcome: exit 4 OUTCOME_UNKNOWN naming profile and base URL, never 1 NOT_FOUND; the printed commands work', async () => {
+    const wallet = freshWallet(other, '10000.00');
+    const id = randomUUID();
+    other.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+    expect((await run([...payoutArgs(wallet, id), '--profile', 'far'], { clock: new TestClock() })).code).toBe(4);
+    other.faults.clear();
+    const from = [ctx.sb.requests().length, other.requests().length];
+
+    const r = await run(['payout', 'get', id]);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).not.toContain('NOT_FOUND');
+    expect(r.stderr).not.toContain('No payout');
+    expect(r.stderr).toContain(
+      `Payout ${id} is not journaled for ${ctx.sb.baseUrl}, this run's base URL; this config folder's journal has it for ${other.baseUrl} (sent with profile far). Its outcome is unknown there`,
+    );
+    const j = await run(['payout', 'get', id, '--json']);
+    expect(j.code).toBe(4);
+    expect(JSON.parse(j.stderr).error).toMatchObject({ code: 'OUTCOME_UNKNOWN', payout_id: id });
+    // --wait too: never 1, which says Failed.
+    expect((await run(['payout', 'get', id, '--wait'])).code).toBe(4);
+    expect([ctx.sb.requests().length, other.requests().length]).toEqual(from);
+
+    // The look-up printed, run as printed: the profile that sent it, the same exit 4.
+    const get = printed(r.stderr, 'Look it up');
+    expect(get).toEqual(['payout', 'get', id, '--profile', 'far']);
+    const g = await run(get);
+    expect(g.code, g.stderr).toBe(4);
+    expect(g.stderr).toContain(`No transaction id for payout ${id}`);
+    // The reconcile printed resolves it at the other sandbox, once.
+    const rec = printed(r.stderr, 'Find out what became of it');
+    expect(rec).toEqual(['history', 'reconcile', '--profile', 'far', '--payout-id', id]);
+    const done = await run(rec);
+    expect(done.code, done.stderr).toBe(0);
+    expect(heldFor(other, id)).toHaveLength(1);
+    expect(heldFor(ctx.sb, id)).toHaveLength(0);
+
+    // Accepted now: still not "no payout"; exit 2, and the printed payout get shows it.
+    const a = await run(['payout', 'get', id]);
+    expect(a.code, a.stderr).toBe(2);
+    expect(a.stderr).not.toContain('No payout');
+    expect(a.stderr).toContain(`Payout ${id} is not journaled for ${ctx.sb.baseUrl}`);
+    const shown = await run(printed(a.stderr, 'Look it up'));
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^Payout ID\\s+${id}$`, 'm'));
+
+    // The run's base URL from PAYCTL_BASE_URL (which wins over a profile's): the printed command carries the payout's.
+    const env = { PAYCTL_BASE_URL: ctx.sb.baseUrl };
+    const e = await run(['payout', 'get', id], { env });
+    expect(e.code, e.stderr).toBe(2);
+    const withBase = printed(e.stderr, 'Look it up');
+    expect(withBase).toEqual(['payout', 'get', id, '--profile', 'far', '--base-url', other.baseUrl]);
+    const ok = await run(withBase, { env });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it('an id copied with a trailing comma, its cleaned form journaled with an unknown outcome: exit 4 saying so', async () => {
+    const wallet = freshWallet(ctx.sb, '10000.00');
+    const id = randomUUID();
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+    expect((await run(payoutArgs(wallet, id), { clock: new TestClock() })).code).toBe(4);
+    ctx.sb.faults.clear();
+    for (const profile of [[], ['--profile', 'far']]) {
+      const r = await run(['payout', 'get', ` ${id},`, ...profile]);
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).not.toContain('No payout');
+      expect(r.stderr).not.toContain('NOT_FOUND');
+      expect(r.stderr).toContain(`${id}, reads ${id} without the characters copied with it.`);
+      expect(r.stderr).toMatch(/its outcome is unknown/i);
+    }
+  });
+});
