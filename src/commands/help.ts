@@ -12,7 +12,8 @@
  * - every usage error ends by pointing at the help of the command that was typed
  *   ("(run `payctl payouts list --help` for usage)"), even when the problem is with a
  *   global option given after it, or with an option it does not know, whose value is not
- *   taken for the command (`--profle sandbox balances`: balances);
+ *   taken for the command (`--profle sandbox balances`: balances); a mistyped option gets
+ *   the same suggestion typed with `=` (`--profle=sandbox`: --profile);
  * - help fits the terminal: commander wraps its own lists at the terminal's width (80 in a
  *   pipe), and the text added after them (a spec's help and examples) is wrapped at the same
  *   width, words whole (help-text.ts fitHelpText).
@@ -93,11 +94,37 @@ export class PayctlCommand extends Command {
    * `--wallet`, `‘Un Known’` in two words) is named, with what to type.
    */
   override error(message: string, errorOptions?: ErrorOptions): never {
+    if (errorOptions?.code === 'commander.unknownOption') message = this.suggestedWithValue(message);
     if (errorOptions?.code === 'commander.excessArguments' || errorOptions?.code === 'commander.unknownOption') this.verbTyped();
     this.showHelpAfterError(`(run \`${fullName(this.typedCommand())} --help\` for usage)`);
     const root = programOf(this);
     const changed = root instanceof PayctlCommand ? changedWord(root.typed, message) : undefined;
     return super.error(changed ? `${message}\n${changed}` : message, errorOptions);
+  }
+
+  /**
+   * An unknown `--flag=value` with no suggestion (commander compares the whole word, value and
+   * all): the suggestion commander gives for `--flag` alone, as for the spaced form
+   * (`--profle=sandbox`: "Did you mean --profile?"). The word is kept as typed (its value is
+   * masked where it is printed: output/secrets.ts withoutOptionValues).
+   */
+  private suggestedWithValue(message: string): string {
+    const m = /^error: unknown option '(--[^=\n]+)(=[^\n]*)'$/.exec(message);
+    if (!m) return message;
+    // commander's unknownOption (not in its typings) raises its error through error(): caught here.
+    const said = new Error();
+    const probe = Object.create(this) as { error(m: string): never; unknownOption(flag: string): void };
+    probe.error = (m2: string): never => {
+      said.message = m2;
+      throw said;
+    };
+    try {
+      probe.unknownOption(m[1]!);
+    } catch (err) {
+      if (err !== said) throw err;
+    }
+    const suggestion = /\n\(Did you mean [^\n]*\)$/.exec(said.message)?.[0];
+    return suggestion ? `${message}${suggestion}` : message;
   }
 
   /**

@@ -147,6 +147,16 @@ describe('unknown options', () => {
     expect(r.stderr).toBe(seen('payout batch', "unknown option '--dryrun'", '--dry-run'));
   });
 
+  it('a near miss in the --flag=value form gets the same suggestion as in the spaced form', async () => {
+    const r = await refuse('--profle=sandbox', 'balances');
+    expect(r.code).toBe('commander.unknownOption');
+    expect(r.stderr).toBe(seen('balances', "unknown option '--profle=sandbox'", '--profile'));
+    expect((await refuse('payout', 'batch', 'f.csv', '--dryrun=1')).stderr).toBe(seen('payout batch', "unknown option '--dryrun=1'", '--dry-run'));
+    expect((await refuse('payouts', 'list', '--currenc=SLE')).stderr).toBe(seen('payouts list', "unknown option '--currenc=SLE'", '--currency'));
+    // Close to nothing: no suggestion, as in the spaced form.
+    expect((await refuse('balances', '--frobnicate=1')).stderr).toBe(seen('balances', "unknown option '--frobnicate=1'"));
+  });
+
   it("another command's flag is unknown here (balances has no --status)", async () => {
     const r = await refuse('balances', '--status', 'Pending');
     expect(r.code).toBe('commander.unknownOption');
