@@ -20,6 +20,8 @@ export interface KeyTarget {
   routes?: Record<string, string>;
   /** PAYCTL_API_KEY ('env'), --api-key-stdin ('stdin'), or a prompt ('given', the default). */
   keySource?: Extract<KeySource, 'env' | 'stdin' | 'given'>;
+  /** Options of the login run that a printed login keeps (`--insecure-storage`: the key goes where the person chose). */
+  loginOptions?: string[];
 }
 
 export interface SessionInputs {
@@ -90,7 +92,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
  * route overrides; `keySource` (where login read the key) chooses the hint of a refused key.
  */
 export function createKeyClient(inp: Omit<SessionInputs, 'store'>, target: KeyTarget): ApiClient {
-  const { baseUrl, apiKey, routes = {}, keySource = 'given' } = target;
+  const { baseUrl, apiKey, routes = {}, keySource = 'given', loginOptions = [] } = target;
   return new ApiClient({
     baseUrl: checkBaseUrl(baseUrl),
     routes,
@@ -102,8 +104,8 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, target: KeyTa
     userAgent: inp.userAgent,
     maxResponseBytes: maxResponseBytesFrom(inp.env),
     onSecret: inp.onSecret,
-    // A refused key says to log in again: this profile, base URL and time limit, as with any client.
-    loginCommand: commandLine(invocationOf(inp.globals, inp.env), ['login']),
+    // A refused key says to log in again: this profile, base URL and time limit, as with any client, and the login's own options.
+    loginCommand: commandLine(invocationOf(inp.globals, inp.env), ['login'], loginOptions),
     credentials: { apiKey, source: keySource },
   });
 }

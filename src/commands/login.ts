@@ -112,11 +112,13 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const sandboxCopy = globals.profile === DEFAULT_PROFILE && defaultFollowsSandbox(store);
   const profile = sandboxCopy ? undefined : stored;
 
+  // What every login this run prints keeps: run as printed, the key goes where this one would have put it.
+  const kept = opts.insecureStorage ? ['--insecure-storage'] : [];
   let baseUrl = resolveSettings(globals, env, profile).baseUrl.value;
   if (!baseUrl) {
     if (!io.interactive) {
       // A command that runs as printed: the service's own base URL (a sandbox's is set by `sandbox start`).
-      const again = commandLine(invocationOf(globals, env), ['login'], ['--base-url', SERVICE_BASE_URL, ...(opts.apiKeyStdin ? ['--api-key-stdin'] : [])]);
+      const again = commandLine(invocationOf(globals, env), ['login'], ['--base-url', SERVICE_BASE_URL, ...(opts.apiKeyStdin ? ['--api-key-stdin'] : []), ...kept]);
       throw new UsageError('No base URL to log in to.', [], `To log in to Bokumonie: ${again} (or set PAYCTL_BASE_URL).`);
     }
     baseUrl = (await (await deps.prompter()).input({ message: 'Base URL (ends in /v2):', default: SERVICE_BASE_URL, validate: checkUrlInput })).trim();
@@ -127,7 +129,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
 
   // Verified live before anything is saved: a refused key throws AuthError (exit 3), its hint
   // by where the key came from. The profile's route overrides apply here too (a moved /auth/user).
-  const client = await deps.apiWith({ baseUrl, apiKey, routes: profile?.routes ?? {}, keySource });
+  const client = await deps.apiWith({ baseUrl, apiKey, routes: profile?.routes ?? {}, keySource, loginOptions: kept });
   const { user } = await client.authUser();
   // The sandbox's webhook secret is not the account's.
   const patch = sandboxCopy ? { baseUrl, apiKey, webhookSecret: undefined } : { baseUrl, apiKey };

@@ -3,6 +3,8 @@
  * says where the refused key came from and prints a login that works as printed under what the
  * hint says. PAYCTL_API_KEY: change or unset it (the printed login, run while it is still set,
  * would send the same key again); --api-key-stdin: the printed login keeps it; a prompt: as before.
+ * A login run with --insecure-storage prints logins that keep it (run as printed on a machine
+ * with a keyring, the key would otherwise go there, not to the file the person chose).
  */
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -55,5 +57,33 @@ describe('login with a refused key: the hint follows where the key came from', (
     expect(r.stderr).not.toContain('PAYCTL_API_KEY');
     const again = await payctl(printedLogin(r.stderr), { dir: cfg.dir, prompts: [{ password: /^API key:$/, answer: KEY }] });
     expect(again.code, again.stderr).toBe(0);
+  });
+});
+
+describe('login --insecure-storage: every login it prints keeps --insecure-storage', () => {
+  it('a refused key from PAYCTL_API_KEY, from --api-key-stdin and from a prompt', async () => {
+    const args = ['login', '--profile', 'work', '--base-url', ctx.sb.baseUrl, '--timeout', '9', '--insecure-storage'];
+    const want = ['login', '--profile', 'work', '--base-url', ctx.sb.baseUrl, '--timeout', '9', '--insecure-storage'];
+    const env = await payctl(args, { dir: cfg.dir, env: { PAYCTL_API_KEY: newKey() } });
+    expect(env.code, env.stderr).toBe(3);
+    expect(printedLogin(env.stderr)).toEqual(want);
+    const piped = await payctl([...args, '--api-key-stdin'], { dir: cfg.dir, input: newKey() + '\n' });
+    expect(piped.code, piped.stderr).toBe(3);
+    expect(printedLogin(piped.stderr)).toEqual([...want, '--api-key-stdin']);
+    const prompted = await payctl(args, { dir: cfg.dir, prompts: [{ password: /^API key:$/, answer: newKey() }] });
+    expect(prompted.code, prompted.stderr).toBe(3);
+    expect(printedLogin(prompted.stderr)).toEqual(want);
+    // Run as printed with a valid key: kept in the file, as the person chose.
+    const again = await payctl(printedLogin(piped.stderr), { dir: cfg.dir, input: KEY + '\n' });
+    expect(again.code, again.stderr).toBe(0);
+    expect(readProfile(cfg.dir, 'work')).toMatchObject({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
+  it('no base URL to log in to (no terminal): the printed login keeps it', async () => {
+    const r = await payctl(['login', '--profile', 'fresh', '--api-key-stdin', '--insecure-storage'], { dir: cfg.dir, input: KEY + '\n' });
+    expect(r.code, r.stderr).toBe(2);
+    const line = /To log in to Bokumonie: (payctl login .*) \(or set PAYCTL_BASE_URL\)/.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toBeDefined();
+    expect(shellSplit(line!).slice(1)).toEqual(['login', '--profile', 'fresh', '--base-url', 'https://api.bokumonie.com/v2', '--api-key-stdin', '--insecure-storage']);
   });
 });
