@@ -6,11 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../src/payouts/journal.js';
+import { IndexMark } from '../../src/payouts/ledger/index-mark.js';
 import { ConfigError } from '../../src/errors.js';
 import { payctl } from '../helpers/in-process.js';
 import { scanned } from '../helpers/scanned.js';
@@ -143,6 +144,44 @@ describe('a journal deleted whole, its index with it (probe W 2)', () => {
     expect(await new Journal(dir).journalGaps()).toBeUndefined();
     await new Journal(dir).begin({ baseUrl: BASE, payoutId: randomUUID(), body: '{"amount":2}', now: new Date() });
     expect(await new Journal(dir).journalGaps()).toBeUndefined();
+  });
+});
+
+describe('the high-water mark while another payctl appends (probe Q 1)', () => {
+  it('a line appended and marked by another payctl just as the index is read is never taken for a rollback', async () => {
+    // Probe Q: 3 of 54 payout create run at once on a 1,500-entry journal were refused as "rolled
+    // back", and a `lost` line written for good: the mark was read after the index was opened,
+    // so a line appended in between (and its mark) looked past the index's end. Here the other
+    // payctl's append comes exactly at the reader's read of the mark.
+    const dir = folder();
+    await journalThree(dir);
+    const index = join(dir, 'journal.index');
+    const first = readFileSync(index, 'utf8').split('\n')[0]!;
+    // The mark's own read, taken before it is spied on.
+    const read = Object.getOwnPropertyDescriptor(IndexMark.prototype, 'read')!.value as (this: IndexMark) => ReturnType<IndexMark['read']>;
+    const original = (mark: IndexMark) => read.call(mark);
+    let appended = false;
+    const spy = vi.spyOn(IndexMark.prototype, 'read').mockImplementation(function (this: IndexMark) {
+      if (!appended) {
+        appended = true;
+        const fd = openSync(index, 'a');
+        try {
+          writeSync(fd, `${first}\n`);
+          this.now(fd, (JSON.parse(first) as { mac: string }).mac, fstatSync(fd).size);
+        } finally {
+          closeSync(fd);
+        }
+      }
+      return original(this);
+    });
+    try {
+      const gaps = await new Journal(dir).journalGaps();
+      expect(appended).toBe(true);
+      expect(gaps?.journalLost ?? false).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await new Journal(dir).journalGaps())?.journalLost ?? false).toBe(false);
   });
 });
 

@@ -246,6 +246,11 @@ export class JournalIndex {
   #read(filter: GapsFilter): IndexRead | undefined {
     let f: OpenedFile | undefined;
     const empty = (): IndexRead => ({ missing: new Map(), acknowledged: noneAcknowledged(), lost: { ids: [], now: false }, recorded: 0, unverified: 0 });
+    // The high-water mark, read before the index is opened: a mark is written only after its line
+    // is in the index, and the index only grows, so the index opened after it holds that line
+    // and at least its size. Read after, it could name a line another payctl appended since the
+    // open: the index looked rolled back (a false refusal, and a `lost` line written for good).
+    const { mark, damaged } = this.#mark.read();
     try {
       f = openRegular(this.#file);
     } catch (err) {
@@ -253,11 +258,10 @@ export class JournalIndex {
       return { ...empty(), unread: `The payout journal's index ${this.#file} ${err.why}.` };
     }
     // No index: lost whole, or deleted while its high-water mark says it had lines.
-    if (!f) return this.#lostWhole() || this.#mark.read().mark ? { ...empty(), lost: { ids: [], now: true } } : undefined;
+    if (!f) return this.#lostWhole() || mark ? { ...empty(), lost: { ids: [], now: true } } : undefined;
     const present = this.#present();
     const out: IndexRead = empty();
-    // The high-water mark: the index rolled back when it is shorter, or lacks the line it names.
-    const { mark, damaged } = this.#mark.read();
+    // The index rolled back when it is shorter than the mark says, or lacks the line it names.
     let marked = !mark;
     const seen = new Set<string>();
     const take = (lines: Buffer) => {
