@@ -115,7 +115,7 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, target: KeyTa
  * that name holds another base URL (`localhost` for another port): run as printed, the login
  * would have replaced that profile's base URL and key. Then the host and port, or a number.
  */
-function freeProfileName(baseUrl: string, store: SessionInputs['store']): string {
+export function freeProfileName(baseUrl: string, store: Pick<ConfigStore, 'getProfile'>): string {
   const name = profileNameFor(baseUrl);
   const free = (n: string) => {
     let url: string | undefined;

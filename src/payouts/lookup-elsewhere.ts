@@ -11,6 +11,7 @@ import { commandLine, type Invocation } from '../config/command-line.js';
 import type { ConfigStore } from '../config/store.js';
 import { maskBaseUrl } from '../config/mask.js';
 import { text } from '../output/text.js';
+import { freeProfileName } from '../api/session.js';
 import { journalBase, type JournalEntry, type Ledger } from './journal.js';
 import { isUnresolved, notLookedUpError, OUTCOME_UNKNOWN } from './lookup.js';
 
@@ -70,31 +71,36 @@ export function elsewhereError(
   const copied = ctx.typed !== undefined && ctx.typed !== payoutId ? `${text(ctx.typed)} reads ${text(payoutId)} without the characters copied with it. ` : '';
   const head = `${copied}Payout ${text(payoutId)} is not journaled for ${text(maskBaseUrl(ctx.baseUrl))}, this run's base URL; ${ctx.ledger.called} has it ${entries.map(where).join(' and ')}.`;
   const parts = entries.map((entry) => {
-    const profile = profileFor(entry, ctx.config);
+    const found = profileFor(entry, ctx.config);
+    // No profile has its base URL now: one of its own is logged in first (never the profile it
+    // was sent with, which may point elsewhere now), and the commands after carry that one.
+    const profile = found ?? freeProfileName(entry.baseUrl, ctx.config);
     const inv = invocationFor(entry, profile, ctx.inv);
     const login =
-      profile === undefined
-        ? `No profile of this config folder has ${text(maskBaseUrl(entry.baseUrl))} now: log in to it first (${commandLine({ ...(entry.profile !== undefined ? { profile: entry.profile } : {}) }, ['login'], ['--base-url', entry.baseUrl])}), then:\n`
-        : '';
-    const get = `${login}Look it up ${where(entry)} with: ${commandLine(inv, ['payout', 'get'], [payoutId])}`;
+      found === undefined
+        ? `No profile of this config folder has ${text(maskBaseUrl(entry.baseUrl))} now: first log in a profile of its own to it: ${commandLine({ profile, ...(ctx.inv.timeout !== undefined ? { timeout: ctx.inv.timeout } : {}) }, ['login'], ['--base-url', entry.baseUrl])}`
+        : undefined;
+    const get = `Look it up ${where(entry)} with: ${commandLine(inv, ['payout', 'get'], [payoutId])}`;
     const accepted = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId;
-    return { entry, inv, get, error: accepted ? undefined : notLookedUpError(entry, inv, ctx.ledger) };
+    return { entry, inv, login, get, error: accepted ? undefined : notLookedUpError(entry, inv, ctx.ledger) };
   });
+  // The logins first: every command printed after them runs as printed once they are done.
+  const logins = parts.flatMap((p) => (p.login ? [p.login] : []));
   const unknown = parts.filter((p) => isUnresolved(p.entry));
   if (unknown.length) {
     const reconcile = unknown.map((p) => `Find out what became of it ${where(p.entry)} with: ${commandLine(p.inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`);
     return new OutcomeUnknownError(`${head} Its outcome is unknown there (it may or may not have been made; no answer was read). Nothing was asked of the service.`, {
       payoutId,
       causeCode: OUTCOME_UNKNOWN,
-      hint: [...reconcile, ...parts.map((p) => p.get)].join('\n'),
+      hint: [...logins, ...reconcile, ...parts.map((p) => p.get)].join('\n'),
     });
   }
   if (parts.length === 1 && parts[0]!.error) {
     // As the run's own base URL would say it (refused, found not made: exit 1; made before under another key: 5).
     const e = parts[0]!.error;
     e.message = `${head} ${e.message}`;
-    e.hint = [e.hint, parts[0]!.get].filter(Boolean).join('\n');
+    e.hint = [...logins, e.hint, parts[0]!.get].filter(Boolean).join('\n');
     return e;
   }
-  return new RefusedError(`${head} Nothing was asked of the service.`, [], parts.map((p) => p.get).join('\n'));
+  return new RefusedError(`${head} Nothing was asked of the service.`, [], [...logins, ...parts.map((p) => p.get)].join('\n'));
 }

@@ -107,6 +107,41 @@ describe('payout get of a payout journaled under another base URL', () => {
     expect(ok.code, ok.stderr).toBe(0);
   });
 
+  it('sent with --base-url and PAYCTL_API_KEY (no profile has that base URL): the login of a profile of its own comes first, and every command after it works as printed (probe Q 2)', async () => {
+    // Before: "history reconcile --base-url …" was printed first and exited 3 as printed (the
+    // default profile's key is not sent there), and the login offered pointed the default
+    // profile, which is the first sandbox's, at the other service.
+    const wallet = freshWallet(other, '10000.00');
+    const id = randomUUID();
+    const key = { PAYCTL_API_KEY: other.apiKey };
+    other.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+    expect((await run([...payoutArgs(wallet, id), '--base-url', other.baseUrl], { clock: new TestClock(), env: key })).code).toBe(4);
+    other.faults.clear();
+    // No profile has the other sandbox's base URL now.
+    for (const args of [
+      ['logout', '--profile', 'far'],
+      ['config', 'unset', 'base-url', '--profile', 'far'],
+    ])
+      expect((await run(args)).code).toBe(0);
+    const r = await run(['payout', 'get', id]);
+    expect(r.code, r.stderr).toBe(4);
+    const hint = r.stderr.split('\n').filter((l) => l.includes('payctl '));
+    expect(hint[0], r.stderr).toMatch(/^No profile of this config folder has .* now: first log in a profile of its own to it: payctl login --profile /);
+    const login = printed(r.stderr, 'No profile of this config folder');
+    expect(login[login.indexOf('--profile') + 1]).not.toBe('default');
+    // As printed, with the key the payout was sent with (at a terminal it would be asked for).
+    const l = await run(login, { env: key });
+    expect(l.code, l.stderr).toBe(0);
+    // The default profile still points at the first sandbox.
+    const b = await run(['balances']);
+    expect(b.code, b.stderr).toBe(0);
+    const rec = await run(printed(r.stderr, 'Find out what became of it'));
+    expect(rec.code, rec.stderr).toBe(0);
+    expect(heldFor(other, id)).toHaveLength(1);
+    const shown = await run(printed(r.stderr, 'Look it up'));
+    expect(shown.code, shown.stderr).toBe(0);
+  });
+
   it('an id copied with a trailing comma, its cleaned form journaled with an unknown outcome: exit 4 saying so', async () => {
     const wallet = freshWallet(ctx.sb, '10000.00');
     const id = randomUUID();
