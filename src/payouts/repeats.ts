@@ -72,7 +72,7 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
  * it all the same. Entries of other base URLs, and of other profiles of this one, are not told
  * apart by the record's lines but by the name of their file: only the base URL is.
  */
-export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promise<{ said: string; missing: boolean } | undefined> {
+export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promise<{ said: string; missing: boolean; lostWhole?: true } | undefined> {
   const gaps = await journal.journalGaps(baseUrl, { unacknowledged: 'repeat' });
   if (!gaps) return undefined;
   if (gaps.journalLost)
@@ -81,6 +81,7 @@ export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promis
         `${capitalized(journal.called)} was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing. ` +
         'So payctl cannot tell whether this payout repeats one of them, and a new payout id would pay it again',
       missing: true,
+      lostWhole: true,
     };
   if (!gaps.missing) return gaps.unread ? { said: `${gaps.unread} So payctl cannot tell whether this payout repeats one sent before.`, missing: false } : undefined;
   const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';

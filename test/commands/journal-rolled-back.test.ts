@@ -102,6 +102,9 @@ describe('journal/ and journal.index restored together from an older backup (jou
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toContain(ROLLED_BACK);
     expect(again.stderr).toContain('add --allow-repeat');
+    // The entries lost are not known: history cannot name them (probe Q 3), and is not said to.
+    expect(again.stderr).not.toContain('names the missing entries');
+    expect(again.stderr).toContain('what this config folder still has (the entries lost are not known)');
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
     // Refused again: the refusal acknowledged nothing.
     expect((await payctl(pay(wallet, '700', '55555555'), { dir: setup.dir })).code).toBe(2);

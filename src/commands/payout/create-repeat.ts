@@ -98,7 +98,7 @@ async function refuseBlindGuard(c: CreateRun): Promise<void> {
     `${blind.said}. Nothing was sent.`,
     [],
     back +
-      `${back ? 'Or c' : 'C'}heck that this payout was not made already: ${commandLine(c.inv, ['payouts', 'list'], ['--all'])} lists what the service made, ${commandLine(c.inv, ['history'])} names the missing entries.\n` +
+      `${back ? 'Or c' : 'C'}heck that this payout was not made already: ${commandLine(c.inv, ['payouts', 'list'], ['--all'])} lists what the service made, ${commandLine(c.inv, ['history'])} ${blind.lostWhole ? 'what this config folder still has (the entries lost are not known)' : 'names the missing entries'}.\n` +
       `If it is to be sent all the same, as a new payout, add --allow-repeat (a deliberate choice: it also sends a payout that repeats one sent in the last 24 hours)${
         total
           ? " and, under the policy's daily total, --acknowledge-missing (it acknowledges the missing entries: the daily total then no longer counts what they paid)"
