@@ -39,14 +39,16 @@ export function isSettled(status: string): status is SettledStatus {
 /**
  * Writes a settled status into the payout's journal entry, so that `history` shows what the
  * payout became (Failed, not only "accepted"): when the journal has the payout as accepted and
- * does not say so already. Only a note: a journal that cannot be written fails nothing.
+ * does not say so already. Only a note: a journal that cannot be written fails nothing. A
+ * Successful there is kept: a payout known Successful has paid, and a later read that says
+ * otherwise is a contradiction (commands/payout/batch-contradicted.ts), never the payout's settlement.
  */
 export async function noteSettled(journal: Ledger, baseUrl: string, payoutId: string | undefined, status: SettledStatus): Promise<void> {
   if (payoutId === undefined) return;
   try {
     const entry = await journal.get(baseUrl, payoutId);
     const o = entry?.outcome;
-    if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status) return;
+    if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status || o.payoutStatus?.toLowerCase() === 'successful') return;
     await journal.record(entry, { ...o, payoutStatus: status });
   } catch {
     // history shows the outcome without the status

@@ -5,7 +5,8 @@
  * else the journal's; a row with neither says so) with payouts/settle.ts (the one polling
  * loop; reads retry through the client's engine), `--concurrency` at once; the
  * report is rewritten in place atomically with status, failure_reason and settled_at.
- * Exit: 0 all Successful, 1 some Failed, 4 some rows unread or in a status word payctl does not know, 5 some Pending
+ * Exit: 0 all Successful, 1 some Failed, 4 some rows unread, in a status word payctl does not know, or read
+ * Successful before and otherwise now (held back: batch-contradicted.ts), 5 some Pending
  * (or left out of --failed-out for a payout sent since whose settlement is not known yet: failed-out-paid.ts).
  * `run` reads as its steps (StatusRun): the report and --failed-out checked, each accepted row's
  * transaction id found, the rows read, the report rewritten, the Failed rows written, what was
@@ -34,6 +35,7 @@ import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
 import { checkFailedOut, failedOutFormat, retryBatchId } from './batch-commands.js';
 import { leftOutSaid, PaidSinceCheck, type PaidSince } from './failed-out-paid.js';
 import { pool } from './concurrency.js';
+import { contradictedSaid, readSuccessfulBefore, type Contradicted } from './batch-contradicted.js';
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import type { PayoutRef } from '../../payouts/lookup.js';
@@ -91,6 +93,7 @@ interface Found {
   failed: Array<{ e: ReportEntry; i: number; s: RowState }>;
   pendingRows: number;
   oddWords: Array<{ e: ReportEntry; s: RowState }>;
+  contradicted: Contradicted[];
   unread: Array<{ row: string; payout_id: string; transaction_id: string | null; problem: string }>;
 }
 
@@ -105,6 +108,8 @@ class StatusRun {
   readonly refs = new Map<number, PayoutRef>();
   readonly entries = new Map<number, JournalEntry>();
   readonly noTransaction = new Set<number>();
+  /** Rows read Successful before and otherwise now: held back, their report cells and journal entry left Successful. */
+  readonly contradicted = new Map<number, Contradicted>();
   readonly inv: Invocation;
   #paid: PaidSinceCheck | undefined;
   /** Rows left out of --failed-out as a payout sent since may pay them, its settlement not known yet (exit 5, as Pending). */
@@ -169,15 +174,17 @@ class StatusRun {
     }
   }
 
-  async #check({ i }: AcceptedRow, timeoutMs: number): Promise<void> {
+  async #check({ e, i }: AcceptedRow, timeoutMs: number): Promise<void> {
     const ref = this.refs.get(i);
     if (!ref) return;
     try {
       const r = await waitForSettled(this.api, ref, { clock: this.deps.clock, signal: this.deps.signal, timeoutMs });
       // A later read that could not be used: the row's status is not known (as a read that failed).
       if (r.kind === 'unread') throw r.error;
-      this.states.set(i, rowState(r.record, r.status));
       this.problems.delete(i);
+      const before = r.status === 'Successful' ? undefined : readSuccessfulBefore(e, this.entries.get(i));
+      if (before !== undefined) return void this.contradicted.set(i, { e, s: rowState(r.record, r.status), before, transactionId: ref.transactionId });
+      this.states.set(i, rowState(r.record, r.status));
       // What it became, for history (the journal of this config folder, when it has the payout).
       if (r.kind === 'settled') await noteSettled(this.journal, this.api.baseUrl, ref.payoutId, r.status);
     } catch (err) {
@@ -188,9 +195,12 @@ class StatusRun {
 
   found(): Found {
     const { accepted, states, problems } = this;
-    const all = [...states.values()];
+    const contradicted = [...this.contradicted.values()];
+    // Counted apart as Unknown: whether they were paid cannot be told.
+    const all = [...states.values(), ...contradicted.map((c): RowState => ({ ...c.s, bucket: 'Unknown' }))];
     return {
       all,
+      contradicted,
       failed: accepted.filter(({ i }) => states.get(i)?.bucket === 'Failed').map(({ e, i }) => ({ e, i, s: states.get(i)! })),
       pendingRows: all.filter((s) => s.bucket === 'Pending').length,
       oddWords: accepted.filter(({ i }) => states.get(i)?.bucket === 'Unknown').map(({ e, i }) => ({ e, s: states.get(i)! })),
@@ -299,6 +309,7 @@ class StatusRun {
       failed: f.failed.length,
       pending: f.pendingRows,
       unknown_status: f.oddWords.length,
+      contradicted: f.contradicted.length,
       unread: f.unread.length,
       unknown: this.unknown.length,
       totals: statusTotals(f.all),
@@ -311,6 +322,13 @@ class StatusRun {
         failure_reason: s.failureReason || null,
       })),
       unread_rows: f.unread,
+      contradicted_rows: f.contradicted.map((c) => ({
+        row: c.e.row,
+        payout_id: c.e.payoutId,
+        transaction_id: c.transactionId,
+        read_before: 'Successful',
+        status: c.s.status,
+      })),
       failed_out: retry !== undefined ? failedOut : null,
       retry_command: retry ?? null,
       // What --failed-out wrote: Failed rows (those a retry paid since left out) and rejected ones.
@@ -360,6 +378,7 @@ class StatusRun {
     }
     for (const u of unread) deps.log.warn(`Row ${sanitizeInline(u.row)} (payout ${sanitizeInline(u.payout_id)}) could not be read: ${u.problem}`);
     for (const { e, s } of f.oddWords) deps.log.warn(oddStatusWarning(e, s));
+    for (const c of f.contradicted) deps.log.warn(contradictedSaid(c, opts.failedOut, this.inv));
     const again = commandLine(this.inv, ['payout', 'batch', 'status'], [fileOperand(path), '--wait']);
     if (unread.length) {
       const readable = unread.filter((u) => u.transaction_id !== null).length;
@@ -370,7 +389,7 @@ class StatusRun {
         );
       return ExitCode.unknown;
     }
-    if (this.unknown.length || f.oddWords.length) return ExitCode.unknown;
+    if (this.unknown.length || f.oddWords.length || f.contradicted.length) return ExitCode.unknown;
     if (pendingRows) deps.log.warn(`${plural(pendingRows, 'payout is', 'payouts are')} still Pending. Wait for ${pendingRows === 1 ? 'it' : 'them'} with:\n  ${again}`);
     if (pendingRows || this.unsettled) return ExitCode.pending;
     return failed.length ? ExitCode.failed : ExitCode.ok;

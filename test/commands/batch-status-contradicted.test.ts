@@ -1,0 +1,152 @@
+/**
+ * A payout `payout batch status` read Successful, read again Failed (or Pending): a
+ * contradiction, not a settlement. The row is held back (exit 4, named with what was read
+ * before and now and a `payout get … --wait` that works as printed), never written Failed into
+ * the report or the journal, never written to --failed-out, so the printed retry does not pay
+ * it a second time. A plain node:http server plays the service; its look-up answers the row
+ * of account 1000000002 Successful once, then Failed.
+ */
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { writeProfile } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { printed } from '../helpers/printed.js';
+
+const KEY = 'bok_live_contradicted_0123456789';
+const WALLET = '6643665465';
+const FLIPS = '1000000002';
+let server: Server;
+let cfg: ReturnType<typeof tempConfigDir>;
+const posts: Array<{ account: string; payoutId: string }> = [];
+const sent = new Map<string, { amount: number; currency: string; account: string; name: string; payoutId: string }>();
+const reads = new Map<string, number>();
+
+/** The status the look-up gives `account` at its `n`th read (0 first). */
+function statusOf(account: string, n: number): string {
+  if (account === FLIPS) return n === 0 ? 'successful' : 'failed';
+  return 'failed';
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const ts = '2026-11-28T20:48:13.046000Z';
+      const reply = (code: number, data: unknown, message = 'ok') =>
+        res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify({ status: code < 300 ? 'Successful' : 'Failed', message, data, timestamp: ts }));
+      const path = (req.url ?? '').replace(/^\/v2/, '');
+      if (path === '/auth/user')
+        return reply(200, {
+          walletId: WALLET,
+          email: 'a@b.test',
+          firstName: 'A',
+          lastName: 'B',
+          status: 'ACTIVE',
+          kycStatus: 'Verified',
+          businessName: 'Fake Ltd',
+          country: 'SL',
+        });
+      if (path === '/wallets/balances') return reply(200, [{ wallet_id: WALLET, wallet_name: 'Ops', currency: 'SLE', balance: 405720.27, updated_at: ts }]);
+      if (path.startsWith('/payout/list')) return reply(200, []);
+      if (path === '/payout' && req.method === 'POST') {
+        const j = JSON.parse(body);
+        const account = j.recipient.accountDetails.accountNumber;
+        const txn = `TXN-BOK-${(posts.length + 1).toString(16).toUpperCase().padStart(26, 'A')}`;
+        posts.push({ account, payoutId: j.payoutId });
+        sent.set(txn, { amount: Number(j.amount), currency: j.currency, account, name: j.recipient.accountDetails.name, payoutId: j.payoutId });
+        return reply(
+          201,
+          { transaction_id: txn, amount: j.amount, fee: 0.25, currency: j.currency, provider_response: { status: 'Pending' }, payout_id: j.payoutId, created_at: ts },
+          'Transfer initiated successfully',
+        );
+      }
+      const txn = /^\/payout\/(TXN-BOK-[0-9A-F]+)$/.exec(path)?.[1];
+      const p = txn ? sent.get(txn) : undefined;
+      if (txn && p && req.method === 'GET') {
+        const n = reads.get(txn) ?? 0;
+        reads.set(txn, n + 1);
+        const status = statusOf(p.account, n);
+        return reply(200, {
+          transaction_id: txn,
+          payout_id: p.payoutId,
+          status,
+          amount: p.amount.toFixed(2),
+          currency: p.currency,
+          fee: '0.25',
+          recipient: { transfer_type: 'bank', account_number: p.account, name: p.name, bank: 'ECOBANK' },
+          failure_reason: status === 'failed' ? 'flip' : null,
+          created_at: ts,
+          updated_at: n === 0 ? '2026-11-28T20:48:13.046000Z' : '2026-11-28T21:00:00.000000Z',
+        });
+      }
+      reply(404, null, 'Not found');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  cfg = tempConfigDir();
+  const port = (server.address() as { port: number }).port;
+  writeProfile(cfg.dir, { baseUrl: `http://127.0.0.1:${port}/v2`, apiKey: KEY });
+});
+
+afterAll(async () => {
+  cfg?.cleanup();
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe('payout batch status: a payout read Successful, then Failed', () => {
+  it('holds the row back (exit 4), keeps Successful, and the printed commands pay it no second time', async () => {
+    const file = join(cfg.dir, 'pay.csv');
+    writeFileSync(
+      file,
+      'payout_id,wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n' +
+        `,${WALLET},10.00,SLE,bank,Row Two,ecobank,${FLIPS},,\n` +
+        `,${WALLET},20.00,SLE,bank,Row Three,ecobank,1000000003,,\n`,
+    );
+    const batch = await payctl(['payout', 'batch', file, '--yes'], { dir: cfg.dir });
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(posts).toHaveLength(2);
+    const report = join(cfg.dir, 'pay.report.csv');
+
+    const first = await payctl(['payout', 'batch', 'status', report], { dir: cfg.dir });
+    expect(first.code, first.stderr).toBe(1);
+    expect(readFileSync(report, 'utf8')).toMatch(/^2,.*,Successful,,2026-11-28T20:48:13/m);
+
+    const out = join(cfg.dir, 'failed.csv');
+    const second = await payctl(['payout', 'batch', 'status', report, '--failed-out', out], { dir: cfg.dir });
+    expect(second.code, second.stderr).toBe(4);
+    const txn = [...sent].find(([, p]) => p.account === FLIPS)![0];
+    expect(second.stderr).toContain('was read Successful (settled at 2026-11-28T20:48:13.046000Z), now Failed');
+    expect(second.stderr).toContain('whether it was paid cannot be told');
+    // The report and the journal keep Successful; the row is not said Failed.
+    expect(readFileSync(report, 'utf8')).toMatch(/^2,.*,Successful,,2026-11-28T20:48:13/m);
+    expect(second.stdout).not.toContain('row 2:');
+    const history = await payctl(['history', '--json'], { dir: cfg.dir });
+    expect(history.stdout).toMatch(/"payout_status":\s*"Successful"/);
+    // --failed-out holds only the row that did fail.
+    expect(existsSync(out)).toBe(true);
+    const written = readFileSync(out, 'utf8');
+    expect(written).toContain('1000000003');
+    expect(written).not.toContain(FLIPS);
+
+    // The check command as printed: reads the payout, sends nothing.
+    const check = printed(second.stderr, `payout get ${txn}`);
+    expect(check).toContain('--wait');
+    const got = await payctl(check, { dir: cfg.dir });
+    expect(got.stdout + got.stderr).toContain(txn);
+    expect(posts).toHaveLength(2);
+    // Its Failed read does not overwrite the journal's Successful either (settle.ts noteSettled).
+    const after = await payctl(['history', '--json'], { dir: cfg.dir });
+    expect(after.stdout).toMatch(/"payout_status":\s*"Successful"/);
+
+    // The retry as printed pays the failed row only.
+    const retry = printed(second.stderr, 'payout batch ');
+    const again = await payctl([...retry, '--yes'], { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(posts.slice(2).map((p) => p.account)).toEqual(['1000000003']);
+  });
+});
