@@ -94,10 +94,26 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   if (deps.globals.json) await write(deps.io.stdout, result.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 
-  const error = outcomeError(result, { shownId, payoutId: ref.payoutId, timeoutSeconds, keepWaiting: getCommand('--wait') });
+  const error =
+    contradiction(result, ref, shownId, getCommand('--wait')) ??
+    outcomeError(result, { shownId, payoutId: ref.payoutId, timeoutSeconds, keepWaiting: getCommand('--wait') });
   if (error) throw error;
   deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${duration(result.elapsedMs)})` : ''}.`);
   return 0;
+}
+
+/**
+ * A payout this config folder's journal has as read Successful that now reads Failed: which read
+ * is true cannot be told (exit 4, never 1: a script that sends a Failed payout again would pay it
+ * twice); the journal keeps Successful (noteSettled), as payout batch status does.
+ */
+function contradiction(result: SettleResult, ref: PayoutRef, shownId: string, waitAgain: string): StatusUnknownError | undefined {
+  const o = ref.entry?.outcome;
+  if (result.kind !== 'settled' || result.status !== 'Failed' || o?.kind !== 'accepted' || o.payoutStatus?.toLowerCase() !== 'successful') return undefined;
+  return new StatusUnknownError(
+    `Payout ${shownId} was read Successful before (this config folder's journal has it so), and now reads Failed: whether it was paid cannot be told. The journal keeps Successful; do not send it again before the service says which is true.`,
+    { payoutId: ref.payoutId, hint: `Check it again with: ${waitAgain}` },
+  );
 }
 
 /**
