@@ -20,7 +20,7 @@ export function parseEnvelope(res: HttpResponse): Envelope {
   }
   let json: unknown;
   try {
-    json = parseServiceJson(res.raw);
+    json = parseServiceJson(res.raw, { exponents: 'text' });
   } catch {
     const compressed = compressedBody(res);
     throw new ApiError(compressed ?? `The service answered HTTP ${res.status} with a body that is not JSON: ${excerpt(res.raw)}`, {

@@ -7,10 +7,20 @@
  * instead: the schema layer reads amounts and ids from strings exactly (money, wallet ids), and
  * refuses what it cannot read (an exponent form as an amount), so a value is shown as sent or
  * refused, never changed. `--json` gives such a number as that string (docs/service.md).
+ *
+ * In the service's answers and webhook events (`exponents: 'text'`) a number written with an
+ * exponent (`1e2`, `1E-2`) comes back as its text too, even when a
+ * double holds it: the documented amounts are plain numbers or grouped strings, and an exponent
+ * form is no amount (docs/service.md). Before, JSON.parse made `1e2` the number 100, which
+ * `payout get`, `payouts list`, the create answer and webhooks took as the amount 100, while
+ * `summary` (which reads numbers as written) called the same `1e2` no exact amount.
  */
 
-/** A run of 16 digits (one point allowed between them) or a 3-digit exponent: a number may need its text. */
-const MAYBE_INEXACT = /\d(?:\.?\d){15}|[eE][+-]?\d{3}/;
+/** A run of 16 digits (one point allowed between them) or a digit before an exponent: a number may need its text. */
+const MAYBE_INEXACT = /\d(?:\.?\d){15}|\d[eE][+-]?\d/;
+
+/** Whether a number literal is written with an exponent ("1e2", "1.5E-3"). */
+const EXPONENT = /[eE]/;
 
 /** A JSON string (skipped whole, escapes included) or a JSON number. */
 const TOKEN = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
@@ -19,10 +29,14 @@ const TOKEN = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+
  * JSON.parse, except that a number a double cannot hold exactly comes back as its text (a
  * string), and a byte order mark before the JSON (U+FEFF, as some servers write UTF-8) is
  * passed over: JSON.parse refused such a body, and the message quoting it could not show why.
+ * `exponents: 'text'` (the service's answers and webhook events) gives every number written
+ * with an exponent as its text too; without it one a double holds is its number, as JSON.parse
+ * reads it (batch files and policies, which say of exponents in their own words).
  */
-export function parseServiceJson(text: string): unknown {
+export function parseServiceJson(text: string, options: { exponents?: 'text' | 'value' } = {}): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return JSON.parse(MAYBE_INEXACT.test(body) ? quoteInexactNumbers(body) : body);
+  if (!MAYBE_INEXACT.test(body)) return JSON.parse(body);
+  return JSON.parse(quoteInexactNumbers(body, options.exponents === 'text' ? (token) => !EXPONENT.test(token) && readsBack(token) : readsBack));
 }
 
 /**

@@ -100,7 +100,7 @@ function shapeOf(e: Record<string, unknown>, mask: Masking): { statusProblem?: s
 export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent | undefined {
   let body: unknown;
   try {
-    body = parseServiceJson(raw.toString('utf8'));
+    body = parseServiceJson(raw.toString('utf8'), { exponents: 'text' });
   } catch {
     return undefined;
   }

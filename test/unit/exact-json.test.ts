@@ -19,6 +19,11 @@ describe('parseServiceJson: numbers a double cannot hold come back as their text
     expect(parseServiceJson(text)).toEqual(JSON.parse(text));
   });
 
+  it('numbers written with an exponent come back as their text: an exponent form is no amount (docs/service.md)', () => {
+    expect(parseServiceJson('{"amount":1e2,"fee":1E-2,"total":100.01,"n":38}', { exponents: 'text' })).toEqual({ amount: '1e2', fee: '1E-2', total: 100.01, n: 38 });
+    expect(parseServiceJson('[1e2]')).toEqual([100]);
+  });
+
   it('never looks inside strings, escaped quotes included', () => {
     const text = '{"s":"a\\"12345678901234567890.12","t":"1e400","n":12345678901234567890}';
     expect(parseServiceJson(text)).toEqual({ s: 'a"12345678901234567890.12', t: '1e400', n: '12345678901234567890' });
@@ -34,7 +39,7 @@ describe('parseServiceJson: numbers a double cannot hold come back as their text
     expect(() => parseServiceJson('{"a":"12345678901234567890}')).toThrow(SyntaxError);
   });
 
-  it('agrees with JSON.parse on 5,000 random documents whose numbers have up to 15 significant digits', () => {
+  it('agrees with JSON.parse on 5,000 random documents whose numbers have up to 15 significant digits (exponent forms as their text)', () => {
     let seed = 7;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 5_000; i++) {
@@ -43,6 +48,7 @@ describe('parseServiceJson: numbers a double cannot hold come back as their text
       const n = `${rand() < 0.2 ? '-' : ''}${digits.slice(0, point) || '0'}${point < digits.length ? '.' + digits.slice(point) : ''}${rand() < 0.2 ? `e${Math.floor(rand() * 40) - 20}` : ''}`;
       const text = `{"x":"${n}","n":${n},"pad":"${'7'.repeat(16)}"}`;
       expect(parseServiceJson(text), text).toEqual(JSON.parse(text));
+      expect(parseServiceJson(text, { exponents: 'text' }), text).toEqual(n.includes('e') ? { x: n, n, pad: '7'.repeat(16) } : JSON.parse(text));
     }
   });
 });

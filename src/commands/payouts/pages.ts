@@ -328,7 +328,7 @@ export function repeatNotes(shifted: number, repeated: number): string[] {
  * (`data`, `data.data`, `data.items` / `payouts` / `results`): the envelope as sent, filtered.
  */
 export function withRecords(raw: string, items: unknown[]): string {
-  const doc = parseServiceJson(raw) as Record<string, unknown>;
+  const doc = parseServiceJson(raw, { exponents: 'text' }) as Record<string, unknown>;
   const data = doc.data;
   if (Array.isArray(data)) doc.data = items;
   else if (data && typeof data === 'object') {
