@@ -58,6 +58,20 @@ export function extraDecimals(input: string, currency: string): ExtraDecimals | 
 }
 
 /**
+ * An amount from the service (a plain decimal or JSON number) whose digits past the currency's
+ * are not all zeros ("10.005" SLE, "100.5" JPY: no sum of that currency), said so; undefined for
+ * any other amount. It is kept as written (never rounded): this only says why it is odd.
+ */
+export function beyondCurrency(value: number | string, currency: string): string | undefined {
+  const digits = minorDigits(currency);
+  const decimal = toDecimal(value);
+  const frac = /^-?\d+\.(\d+)$/.exec(decimal)?.[1];
+  if (digits === undefined || !frac || !/[1-9]/.test(frac.slice(digits))) return undefined;
+  const places = frac.length === 1 ? '1 decimal place' : `${frac.length} decimal places`;
+  return `${decimal} has ${places}; ${currency.toUpperCase()} has ${digits === 0 ? 'no minor units' : digits}`;
+}
+
+/**
  * Why an amount is not a plain decimal, with the plain one when a copied amount is certain:
  * "1,000.00" as payctl and the service print it is 1000.00; a European one says what to write
  * (ungroupAmount). "1,250" in a currency of three decimals may be 1.250 or 1250: no guess.

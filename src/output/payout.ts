@@ -1,5 +1,5 @@
 /** How a payout looks to people: a card for one, rows for a list, CSV cells for a file. */
-import { formatAmount, minorToDecimal, plainAmount, toCommonMinor } from '../money/amount.js';
+import { beyondCurrency, formatAmount, minorToDecimal, plainAmount, toCommonMinor } from '../money/amount.js';
 import { recordStatus, type Money, type PayoutRecord } from '../service/schemas.js';
 import { totalMismatch } from '../service/payout-totals.js';
 import { renderCard, text, utcTime } from './text.js';
@@ -23,6 +23,25 @@ export function totalWarning(item: unknown): string | undefined {
   if (!m) return undefined;
   const v = (x: unknown) => (typeof x === 'string' ? `"${text(x)}"` : text(x));
   return `The service's answer for payout ${text(m.transactionId) || '(no transaction id)'} gives total_amount ${v(m.total)}, which is not its amount ${v(m.amount)} plus its fee ${v(m.fee)}${typeof m.currency === 'string' ? ` (${text(m.currency)})` : ''}: check it with the service before relying on it.`;
+}
+
+/**
+ * The warning for a record whose amount, fee or total has more decimal places than its currency
+ * ("10.005" SLE): shown, exported and summed as the service wrote it, never rounded, but named;
+ * undefined when every amount fits its currency.
+ */
+export function digitsWarning(r: Pick<PayoutRecord, 'transaction_id' | 'amount' | 'fee' | 'total_amount' | 'currency'>): string | undefined {
+  const said: string[] = [];
+  for (const [field, value] of [
+    ['amount', r.amount],
+    ['fee', r.fee],
+    ['total_amount', r.total_amount],
+  ] as const) {
+    const why = value === undefined || value === null ? undefined : beyondCurrency(value, r.currency);
+    if (why) said.push(`${field} ${why}`);
+  }
+  if (!said.length) return undefined;
+  return `The service's answer for payout ${text(r.transaction_id) || '(no transaction id)'} gives ${said.join(', ')}: shown as the service wrote it, not rounded; check it with the service.`;
 }
 
 export function money(value: Money | null | undefined, currency: string): string {

@@ -61,3 +61,40 @@ describe('an amount written with an exponent is no amount, on every surface', ()
     }
   });
 });
+
+describe('an amount with more decimal places than its currency has is kept as written and named', () => {
+  it('payout get shows 10.005 SLE exactly and warns once naming the record and fields (no warning before)', async () => {
+    const dir = await service({ [`/payout/${TXN}`]: record('"amount":"10.005","currency":"SLE","fee":"0.00","total_amount":"10.005"') });
+    const r = await payctl(['payout', 'get', TXN], { dir });
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Amount\s+10\.005 SLE/);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('decimal places'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`payout ${TXN} gives amount 10.005 has 3 decimal places; SLE has 2, total_amount 10.005 has 3 decimal places; SLE has 2`);
+    expect(warnings[0]).toContain('shown as the service wrote it');
+  });
+
+  it('payouts list, table and --csv: values exact on stdout, one warning per odd record on stderr, none for amounts that fit', async () => {
+    const other = 'TXN-BOK-00000000000000000000000002';
+    const fine = 'TXN-BOK-00000000000000000000000003';
+    const dir = await service({
+      '/payout/list': `[${record('"amount":"10.005","currency":"SLE","fee":"0.00","total_amount":"10.005"')},${record('"amount":"100.5","currency":"JPY","fee":"0","total_amount":"100.5"', other)},${record('"amount":"10.00","currency":"JPY","fee":"0","total_amount":"10"', fine)}]`,
+    });
+    for (const args of [
+      ['payouts', 'list'],
+      ['payouts', 'list', '--csv'],
+    ]) {
+      const r = await payctl(args, { dir });
+      expectNoCrash(r);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('10.005');
+      expect(r.stdout).toContain('100.5');
+      const warnings = r.stderr.split('\n').filter((l) => l.includes('decimal place'));
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toContain(`${TXN} gives amount 10.005 has 3 decimal places; SLE has 2`);
+      expect(warnings[1]).toContain(`${other} gives amount 100.5 has 1 decimal place; JPY has no minor units, total_amount 100.5`);
+      expect(r.stderr).not.toContain(fine);
+    }
+  });
+});

@@ -30,7 +30,7 @@ import type { PayoutRequest } from '../../payouts/request.js';
 import { retryCommand } from './retry-command.js';
 import { runLockOptions } from '../../payouts/wallet-lock.js';
 import { sendPayout } from '../../payouts/send.js';
-import { renderPayoutCard, totalWarning } from '../../output/payout.js';
+import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { waitAndReport } from './wait.js';
@@ -190,6 +190,8 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   const transactionId = result.transaction.transaction_id;
   const warning = totalWarning(result.envelope.data);
   if (warning) deps.log.warn(warning);
+  const digits = digitsWarning(card);
+  if (digits) deps.log.warn(digits);
   if (!opts.wait) {
     await answer();
     // The answer itself may say the provider failed it at once ("Failed", "declined"): no

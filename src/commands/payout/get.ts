@@ -17,7 +17,7 @@ import { elsewhereError, journaledElsewhere } from '../../payouts/lookup-elsewhe
 import { openLedger } from '../../payouts/open-ledger.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
 import { copiedId } from '../../words.js';
-import { renderPayoutCard, totalWarning } from '../../output/payout.js';
+import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { text } from '../../output/text.js';
 import { waitAndReport } from './wait.js';
@@ -61,6 +61,8 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   }
   const warning = totalWarning(got.envelope.data);
   if (warning) deps.log.warn(warning);
+  const digits = digitsWarning(got.record);
+  if (digits) deps.log.warn(digits);
   if (deps.globals.json) {
     await write(deps.io.stdout, got.res.raw.trim() + '\n');
     return 0;

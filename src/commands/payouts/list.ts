@@ -24,7 +24,7 @@ import {
   type ListFilter,
 } from '../../payouts/filters.js';
 import { currencyFilter } from '../../money/currencies.js';
-import { CSV_HEADER, LIST_COLUMNS, payoutCsvValues, payoutRow, totalWarning } from '../../output/payout.js';
+import { CSV_HEADER, LIST_COLUMNS, digitsWarning, payoutCsvValues, payoutRow, totalWarning } from '../../output/payout.js';
 import { csvRow } from '../../output/csv.js';
 import type { Column, StreamedTable } from '../../output/table.js';
 import { makeStyle } from '../../output/style.js';
@@ -114,9 +114,11 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   for (const note of repeatNotes(matches.shifted, matches.repeated)) deps.log.info(`Note: ${note}`);
   for (const d of matches.differing) deps.log.warn(`The service listed a payout twice, differently: ${differingCopyText(d)}; the copy read first is listed.`);
   if (matches.differingCount > TOTALS_SAID) deps.log.warn(`${matches.differingCount - TOTALS_SAID} more payouts came again with another amount, currency or status.`);
-  for (const w of matches.totals.slice(0, TOTALS_SAID)) deps.log.warn(w);
+  for (const w of matches.totals) deps.log.warn(w);
   if (matches.wrongTotals > TOTALS_SAID)
     deps.log.warn(`${matches.wrongTotals - TOTALS_SAID} more payouts listed have a total_amount that is not their amount plus their fee.`);
+  if (matches.wrongDigits > TOTALS_SAID)
+    deps.log.warn(`${matches.wrongDigits - TOTALS_SAID} more payouts listed have amounts of more decimal places than their currency has.`);
   return 0;
 }
 
@@ -145,6 +147,8 @@ class Matches {
   /** Listed records whose total_amount is not their amount plus their fee: the first warnings, and how many in all. */
   readonly totals: string[] = [];
   wrongTotals = 0;
+  /** Records with an amount of more decimal places than their currency (their warnings go with `totals`). */
+  wrongDigits = 0;
   /** Records read (each payout once), matching or not. */
   read = 0;
   readonly #filter: ListFilter;
@@ -167,6 +171,8 @@ class Matches {
         kept.push({ item: page.items[i], record });
         const warning = totalWarning(page.items[i]);
         if (warning && this.wrongTotals++ < TOTALS_SAID) this.totals.push(warning);
+        const digits = digitsWarning(record);
+        if (digits && this.wrongDigits++ < TOTALS_SAID) this.totals.push(digits);
       } else if (walletless(this.#filter, record)) this.walletless++;
       else if (undated(this.#filter, record)) this.undated++;
     });
