@@ -8,7 +8,8 @@
  * number, a `total_sent` that is no exact amount: `1e400`, `"abc"`) does not turn the rest into
  * something else. A count is then shown as sent without a bar; `total_sent` is never shown
  * through a float: `(unreadable)` on the line, an empty cell in CSV. unreadFigures names them
- * for the warning the command gives in every output mode.
+ * for the warning the command gives in every output mode; doubtfulTotal names a `total_sent`
+ * that is missing or negative for a warning of its own.
  */
 import { money } from '../service/schemas.js';
 import { toDecimal } from '../money/amount.js';
@@ -87,11 +88,33 @@ export function unreadFigures(s: ServiceSummary): string[] {
   return out;
 }
 
+/** A figure with a minus sign: "-5.00", and "-0.0" too (docs/service.md: a total may be zero, never negative). */
+function negative(figure: string): boolean {
+  return figure.startsWith('-');
+}
+
+/**
+ * `total_sent` that can be read but is not what docs/service.md describes, one phrase for a
+ * warning: missing (absent or null: its line says so) or negative (shown as sent). Before, a
+ * negative total was shown without a word and a missing one was left out silently (probe M, 3).
+ */
+export function doubtfulTotal(s: ServiceSummary): string | undefined {
+  const sent = s.total_sent;
+  if (sent === undefined) return 'total_sent is missing';
+  if (sent === null) return 'total_sent is null: no figure';
+  const figure = serviceFigure(sent);
+  if (figure !== undefined && negative(figure)) return `total_sent ${excerpt(figure)} is negative (a total is never below zero): shown as sent`;
+  return undefined;
+}
+
 /** The label of `total_sent`: it is the service's figure and carries no currency. */
 export const TOTAL_SENT_LABEL = "Total sent (service's figure, no currency)";
 
 /** Where `total_sent` cannot be read: on its line instead of a figure. */
 const UNREADABLE = '(unreadable)';
+
+/** Where `total_sent` is absent or null: on its line instead of a figure. */
+const MISSING = '(missing)';
 
 /** Any JSON as indented "key: value" lines, sanitized (figures payctl does not know). */
 export function renderGeneric(value: unknown, indent = ''): string {
@@ -120,9 +143,10 @@ function countTable(heading: string, rows: Array<[string, string, bigint | undef
 
 /**
  * The service's summary: the total, tables of counts by status and by type with bars, the
- * total sent as the service's figure; other fields as they came. A documented figure that is
- * missing is left out; a count that cannot be read is shown as it came, without a bar; a
- * `total_sent` that cannot be read is said to be unreadable. At a terminal (`width`) the
+ * total sent as the service's figure; other fields as they came. A count that is missing is
+ * left out; `total_sent` missing is said to be missing (unless every figure is); a count that
+ * cannot be read is shown as it came, without a bar; a `total_sent` that cannot be read is said
+ * to be unreadable, a negative one is shown in yellow. At a terminal (`width`) the
  * lines fit it: the bars shrink, the sentences wrap; off one nothing changes.
  */
 export function renderServiceSummary(s: ServiceSummary, style: Style, width?: number): string {
@@ -145,13 +169,15 @@ export function renderServiceSummary(s: ServiceSummary, style: Style, width?: nu
   const byType = rows(TYPE_FIELDS);
   if (byType.length) tables.push(countTable('TYPE', byType, () => (t) => t));
   parts.push(...barTables(tables, style, width));
-  if (s.total_sent !== undefined && s.total_sent !== null) {
-    const figure = serviceFigure(s.total_sent);
-    // Wrapped before the colour, so that "(unreadable)" is measured as it shows.
-    const line = prose(`${TOTAL_SENT_LABEL}: ${figure ?? UNREADABLE}`);
-    parts.push(figure === undefined ? line.replace(UNREADABLE, style.yellow(UNREADABLE)) : line);
+  const absent = s.total_sent === undefined || s.total_sent === null;
+  if (parts.length === 1 && absent) parts.push(prose("The service's summary has none of the documented figures."));
+  else {
+    const figure = absent ? undefined : serviceFigure(s.total_sent);
+    const mark = absent ? MISSING : UNREADABLE;
+    // Wrapped before the colour, so that "(unreadable)" or "(missing)" is measured as it shows.
+    const line = prose(`${TOTAL_SENT_LABEL}: ${figure ?? mark}`);
+    parts.push(figure === undefined || negative(figure) ? line.replace(figure ?? mark, style.yellow(figure ?? mark)) : line);
   }
-  if (parts.length === 1) parts.push(prose("The service's summary has none of the documented figures."));
   const extra = Object.fromEntries(Object.entries(s).filter(([k]) => !KNOWN_FIELDS.has(k)));
   if (Object.keys(extra).length) parts.push(prose('Other figures from the service, as sent:', style.dim) + renderGeneric(extra, '  '));
   return parts.join('\n');

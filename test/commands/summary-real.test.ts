@@ -346,6 +346,46 @@ describe('summaries of other shapes (a plain server)', () => {
     },
   );
 
+  it.each([
+    ['"-5.00"', '-5.00'],
+    ['-0.0', '-0.0'],
+  ])('total_sent %s, negative: shown as sent and warned about in text, --csv and --json (exit 0)', async (totalSent, shown) => {
+    // Before: "Total sent (service's figure, no currency): -5.00" (and -0.0) without a word (probe M, finding 3).
+    writeProfile(cfg.dir, { baseUrl: await answering(undefined, DOCUMENTED(totalSent)), apiKey: KEY });
+    const warning = `Warning: The service's summary is not as docs/service.md describes it: total_sent ${shown} is negative (a total is never below zero): shown as sent.\n`;
+    const text = await run(['summary']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toBe(warning);
+    expect(text.stdout).toContain(`\nTotal sent (service's figure, no currency): ${shown}\n`);
+    for (const mode of ['--csv', '--json']) {
+      const r = await run(['summary', mode]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(warning);
+    }
+    expect((await run(['summary', '--json'])).stdout).toContain(`"total_sent":${totalSent}`);
+  });
+
+  it.each([
+    ['null', 'total_sent is null: no figure'],
+    [undefined, 'total_sent is missing'],
+  ])('total_sent %s: its line says (missing), a warning in every mode, --json as the service sent it', async (totalSent, phrase) => {
+    // Before: the "Total sent" line was left out without a word (probe M, finding 3).
+    const body = totalSent === undefined ? DOCUMENTED('0').replace(',"total_sent":0', '') : DOCUMENTED(totalSent);
+    writeProfile(cfg.dir, { baseUrl: await answering(undefined, body), apiKey: KEY });
+    const warning = `Warning: The service's summary is not as docs/service.md describes it: ${phrase}.\n`;
+    const text = await run(['summary']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toBe(warning);
+    expect(text.stdout).toMatch(/^ {2}Bank\s+33 {2}█{24}$/m);
+    expect(text.stdout).toContain("\nTotal sent (service's figure, no currency): (missing)\n");
+    for (const mode of ['--csv', '--json']) {
+      const r = await run(['summary', mode]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(warning);
+    }
+    expect(JSON.parse((await run(['summary', '--json'])).stdout).data).toEqual(JSON.parse(body));
+  });
+
   it('a count that is no whole number is shown as sent without a bar, named in the same warning in every mode', async () => {
     writeProfile(cfg.dir, { baseUrl: await answering({ total_transfers: 38, successful: 'two', pending: 36, failed: -1, total_sent: '7281.78' }), apiKey: KEY });
     const warning =
@@ -378,7 +418,7 @@ describe('summaries of other shapes (a plain server)', () => {
     writeProfile(cfg.dir, {
       baseUrl: await answering(
         undefined,
-        '{"total_transfers":1e30,"successful":1e30,"pending":1,"failed":0,"wallet_transfers":1000000000000000000000000000000,"bank_transfers":5E1}',
+        '{"total_transfers":1e30,"successful":1e30,"pending":1,"failed":0,"wallet_transfers":1000000000000000000000000000000,"bank_transfers":5E1,"total_sent":"0.00"}',
       ),
       apiKey: KEY,
     });
