@@ -67,7 +67,7 @@ export function shownFacets(s: EventSummary): Partial<Record<Facet, string>> {
     event: cut(s.event),
     status: cut(s.status !== undefined ? normalizeStatus(s.status) : undefined),
     amount: cut(s.amount ?? s.amountUnread),
-    currency: cut(s.currency),
+    currency: cut(s.currency ?? s.currencyUnread),
     transaction_id: cut(s.transactionId),
     failure_reason: cut(s.failureReason),
   };

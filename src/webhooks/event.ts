@@ -7,10 +7,11 @@
  * docs/service.md, "Status words" says (print.ts), so that an odd word is never cleaned into a
  * known one.
  */
-import { payoutAmount } from '../service/schemas.js';
+import { payoutAmount, walletSchema } from '../service/schemas.js';
 import { parseServiceJson } from '../service/exact-json.js';
 import { toDecimal } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { visibleWord } from '../words.js';
 import { attemptSchema, readWebhookId } from '../service/webhook-event.js';
 import { eventContent, type EventContent } from './content.js';
 
@@ -28,7 +29,10 @@ export interface EventSummary {
   amount?: string;
   /** An amount that cannot be read, as it was written (as JSON: "1e400", -16): never shown as an amount. */
   amountUnread?: string;
+  /** A currency code as the rest of payctl reads one ("sle " -> SLE); undefined when there is none or it cannot be read. */
   currency?: string;
+  /** A currency that is no code (`"SLE\u200b"`, 5), as JSON with every character but printable ASCII escaped: never shown as a code. */
+  currencyUnread?: string;
   /**
    * The status word exactly as the service wrote it ("Pending", "Succ\u200bessful"), not
    * sanitized: removing characters first would turn "Successful\u0000" into Successful. It is
@@ -49,6 +53,8 @@ export interface ParsedEvent {
   idProblem?: string;
   /** Why its amount cannot be read (`shown.amountUnread`), when it has one. */
   amountProblem?: string;
+  /** Why its currency cannot be read (`shown.currencyUnread`), when it has one. */
+  currencyProblem?: string;
   /** Why it has no status word (none, or a value that is not a string): whether the payout was paid cannot be told. */
   statusProblem?: string;
   /** How it is not in the documented shape: its `event` is not a string, its `data` not an object. */
@@ -72,6 +78,21 @@ function readAmount(value: unknown): { amount?: string; amountUnread?: string; a
   const issue = r.error.issues[0];
   // As JSON, so a control shows as \u001b rather than vanishing; made safe for a line.
   return { amountUnread: sanitizeInline(JSON.stringify(value) ?? 'undefined'), amountProblem: issue?.code === 'custom' ? issue.message : DECIMAL_EXPECTED };
+}
+
+/**
+ * The event's currency read as a REST answer's is (the `currency` of schemas.ts's records:
+ * ASCII white space around it dropped, upper case, three ASCII letters). Anything else is
+ * not a code: shown escaped, never cleaned into one. Before, "SLE\u200b" was sanitized into a
+ * plain SLE without a word while list, get and balances refuse it (probe M, finding 4).
+ */
+function readCurrency(value: unknown): { currency?: string; currencyUnread?: string; currencyProblem?: string } {
+  if (value === undefined) return {};
+  const r = walletSchema.shape.currency.safeParse(value);
+  if (r.success) return { currency: r.data };
+  const issue = r.error.issues[0];
+  const written = typeof value === 'string' ? `"${visibleWord(value)}"` : sanitizeInline(JSON.stringify(value) ?? 'undefined');
+  return { currencyUnread: written, currencyProblem: issue?.code === 'custom' ? issue.message : 'expected a currency code of three letters ("SLE")' };
 }
 
 /** What hides the secrets a listener knows in a text (mask.ts), applied before any cut: a cut never leaves part of a secret. */
@@ -109,6 +130,7 @@ export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent |
   const d = typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? (e.data as Record<string, unknown>) : {};
   const str = (v: unknown) => (typeof v === 'string' ? sanitizeInline(v) : undefined);
   const { amount, amountUnread, amountProblem } = readAmount(d.amount);
+  const { currency, currencyUnread, currencyProblem } = readCurrency(d.currency);
   const id = readWebhookId(e.webhook_id);
   const attempt = attemptSchema.safeParse(e.attempt);
   return {
@@ -117,6 +139,7 @@ export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent |
     ...shapeOf(e, mask),
     ...('id' in id ? { id: id.id } : { idProblem: id.problem }),
     ...(amountProblem !== undefined && { amountProblem }),
+    ...(currencyProblem !== undefined && { currencyProblem }),
     shown: {
       webhookId: 'id' in id ? sanitizeInline(id.id) : undefined,
       event: str(e.event),
@@ -125,7 +148,8 @@ export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent |
       transactionId: str(d.transaction_id),
       amount,
       amountUnread,
-      currency: str(d.currency),
+      currency,
+      currencyUnread,
       status: typeof d.status === 'string' ? d.status : undefined,
       failureReason: str(d.failure_reason) || str(d.reason) || undefined,
     },

@@ -125,6 +125,13 @@ function eventWarnings(a: Accepted, forwarding: boolean): string[] {
       `${which} has an amount payctl cannot read, ${written} (${ev.amountProblem}), so no amount is shown for it${forwarding ? '; the app gets the event as it came' : ''}.`,
     );
   }
+  const badCurrency = ev.shown.currencyUnread;
+  if (badCurrency !== undefined && ev.currencyProblem) {
+    const written = badCurrency.length > 40 ? `${badCurrency.slice(0, 39)}…` : badCurrency;
+    warnings.push(
+      `${which} has a currency payctl cannot read, ${written} (${ev.currencyProblem}), so no currency is shown for it${forwarding ? '; the app gets the event as it came' : ''}.`,
+    );
+  }
   return warnings;
 }
 
@@ -224,7 +231,7 @@ function acceptedCells(a: Accepted, out: EventSummary | undefined, shownStatus: 
     out?.amount !== undefined
       ? out.currency
         ? `${text(formatAmount(out.amount, out.currency))} ${text(out.currency)}`
-        : text(out.amount)
+        : text(out.amount) + (out.currencyUnread !== undefined ? ` ${style.yellow('(currency unreadable)')}` : '')
       : out?.amountUnread !== undefined
         ? style.yellow('(amount unreadable)')
         : '';
