@@ -9,6 +9,7 @@
 import { basename } from 'node:path';
 import { extraDecimals, GROUPING_RULE, ungroupAmount, type ExtraDecimals } from '../money/amount.js';
 import { minorDigits } from '../money/currencies.js';
+import { visibleWord } from '../words.js';
 import { problemOf, rowProblem, type Problem } from '../errors.js';
 import { sha256Hex } from './identity.js';
 import type { PayoutFields } from './request.js';
@@ -104,11 +105,15 @@ function threeDecimals(value: string, row: number, currency: string): SharedProb
  * formatted with three decimals writes): refused (payctl never rounds), shared by the rows
  * refused the same way, and when the extra digits are zeros, said to be only the column's format.
  */
-function tooManyDecimals(value: string, row: number, currency: string, x: ExtraDecimals): SharedProblem {
+function tooManyDecimals(value: string, plain: string, row: number, currency: string, x: ExtraDecimals): SharedProblem {
   const label = COLUMN_LABELS.amount;
   const cur = currency.toUpperCase();
   const format = `format the ${label} column with ${x.digits} decimals and save the file again`;
-  const message = x.zeros ? `${x.problem}; ${format}` : x.problem;
+  // x.problem quotes the plain amount it was given ("1000.5"); the operator searches the file
+  // for the cell as written ("1,000.5"), so that is quoted (probe M, finding 5).
+  const said = `"${plain}"`;
+  const problem = x.problem.startsWith(said) ? `"${visibleWord(value)}"${x.problem.slice(said.length)}` : x.problem;
+  const message = x.zeros ? `${problem}; ${format}` : problem;
   const kind = `has more decimal places than ${cur} has (${x.digits})`;
   return {
     ...rowIssue(row, label, message, `${label}: ${message}`),
@@ -182,7 +187,7 @@ export function toFields(values: Record<string, string>, row: number, file: stri
   }
   const extra = amountCell && fields.amount !== undefined ? extraDecimals(fields.amount, fields.currency?.trim() ?? '') : undefined;
   if (extra && amountCell) {
-    problems.push(tooManyDecimals(amountCell.value, row, fields.currency!.trim(), extra));
+    problems.push(tooManyDecimals(amountCell.value, fields.amount!, row, fields.currency!.trim(), extra));
     delete fields.amount;
     (reported ??= []).push(amountCell.key);
   }

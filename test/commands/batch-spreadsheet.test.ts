@@ -165,6 +165,34 @@ describe('payout batch: amounts with thousands separators', () => {
   });
 });
 
+describe('payout batch: a grouped amount with too many decimals', () => {
+  it('is quoted as the cell is written ("1,000.5"), not as payctl ungrouped it: exit 2, nothing sent', async () => {
+    // Before: `amount: "1000.5" has 1 decimal place; ...`, a text the operator does not find in the file (probe M, finding 5).
+    const rows = batchRows(2, setup.sleWallet, `grouped-decimals-${Date.now()}`);
+    rows[0] = { ...rows[0]!, amount: '1,000.5', currency: 'JPY' };
+    rows[1] = { ...rows[1]!, amount: '12,345.500' };
+    const file = writeFile(setup.work.file('grouped-decimals.csv'), toCsv(rows));
+
+    const r = await batch([file, '--dry-run']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('  - row 2: amount: "1,000.5" has 1 decimal place; JPY has no minor units (whole numbers only)\n');
+    expect(r.stderr).toContain(
+      '  - row 3: amount: "12,345.500" has 3 decimal places, more than SLE has (2): its extra digits are zeros, write 12345.50; format the amount column with 2 decimals and save the file again\n',
+    );
+    expect(r.stderr).not.toMatch(/"1000\.5"|"12345\.500"/);
+    expect(ctx.sb.requests()).toEqual([]);
+
+    const json = await batch([file, '--dry-run', '--json']);
+    expect(json.code).toBe(2);
+    const e = (JSON.parse(json.stderr) as { error: { errors: Array<{ row: number; message: string }> } }).error;
+    expect(e.errors.map((x) => [x.row, x.message.slice(0, 14)])).toEqual([
+      [2, '"1,000.5" has '],
+      [3, '"12,345.500" h'],
+    ]);
+  });
+});
+
 describe('payout batch: headers as spreadsheets write them', () => {
   it('"Account Number", "Wallet ID", "AMOUNT", "phone-number" ... are the documented columns: sent exactly', async () => {
     const rows = batchRows(3, setup.sleWallet, `hdr-${Date.now()}`);

@@ -56,10 +56,10 @@ describe('more decimal places than the currency has', () => {
     ]);
   });
 
-  it('a few rows are listed one by one, each saying why ("1,250.000" read as 1250.000); JPY has none', async () => {
+  it('a few rows are listed one by one, each saying why ("1,250.000" quoted as written, read as 1250.000); JPY has none', async () => {
     const err = await refusal(file('few.csv', `${HEADER}\n${ROW(1, '"1,250.000"')}\n${ROW(2, '7.125')}\n${ROW(3, '1500.0', 'JPY')}\n`));
     expect(err.problems).toEqual([
-      'row 2: amount: "1250.000" has 3 decimal places, more than SLE has (2): its extra digits are zeros, write 1250.00; format the amount column with 2 decimals and save the file again',
+      'row 2: amount: "1,250.000" has 3 decimal places, more than SLE has (2): its extra digits are zeros, write 1250.00; format the amount column with 2 decimals and save the file again',
       'row 3: amount: "7.125" has 3 decimal places, more than SLE has (2)',
       'row 4: amount: "1500.0" has 1 decimal place; JPY has no minor units (whole numbers only): its extra digits are zeros, write 1500; format the amount column with 0 decimals and save the file again',
     ]);
