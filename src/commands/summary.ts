@@ -110,6 +110,8 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
   let timeless = 0;
   let shifted = 0;
   let repeated = 0;
+  // Amounts with more decimal places than their currency (payout.ts digitsWarning): summed exactly, as written, and said.
+  const beyond: string[] = [];
   try {
     for await (const page of listPages(api, {
       startPage: 1,
@@ -123,8 +125,11 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
       if (page.differing.length) throw contradicts(page.differing, listAllCommand(opts, deps));
       for (const r of page.records) {
         tally.listed++;
-        if (keep(r)) tally.add(r, recordStatus(r));
-        else if (walletless(filter, r)) left++;
+        if (keep(r)) {
+          tally.add(r, recordStatus(r));
+          const odd = out.digitsOf(r);
+          if (odd) beyond.push(odd);
+        } else if (walletless(filter, r)) left++;
         else if (undated(filter, r)) timeless++;
       }
       progress.set(`Reading payouts: page ${page.number}, ${tally.listed} read, ${tally.payouts} match`);
@@ -132,6 +137,12 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
   } finally {
     progress.clear();
   }
+  for (const w of beyond.slice(0, 10)) deps.log.warn(w);
+  if (beyond.length > 10) deps.log.warn(`${beyond.length - 10} more payouts counted have amounts with more decimal places than their currency.`);
+  if (beyond.length)
+    deps.log.warn(
+      `The totals include ${beyond.length === 1 ? 'that amount' : 'those amounts'} as the service wrote ${beyond.length === 1 ? 'it' : 'them'}, not rounded.`,
+    );
   if (left > 0) deps.log.warn(walletlessNote(left));
   if (timeless > 0) deps.log.warn(undatedNote(timeless));
   for (const note of repeatNotes(shifted, repeated)) deps.log.info(`Note: ${note}`);

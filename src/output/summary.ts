@@ -21,6 +21,7 @@ import { bar, barTables, largest, type BarTable } from './bars.js';
 // The service's summary is drawn in service-summary.ts; the bars in bars.ts.
 export { bar } from './bars.js';
 export { TOTAL_SENT_LABEL, renderGeneric, renderServiceSummary, serviceSummaryCsv, unreadFigures } from './service-summary.js';
+export { digitsWarning as digitsOf } from './payout.js';
 
 const BOUND = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?Z$/;
 

@@ -97,4 +97,19 @@ describe('an amount with more decimal places than its currency has is kept as wr
       expect(r.stderr).not.toContain(fine);
     }
   });
+
+  it('the computed summary (a filter given) sums them exactly as written and says so, naming each (probe M 1)', async () => {
+    const other = 'TXN-BOK-00000000000000000000000002';
+    const dir = await service({
+      '/payout/list': `[${record('"amount":"10.005","currency":"SLE","fee":"0.00","total_amount":"10.005"')},${record('"amount":"1.00","currency":"SLE","fee":"0.00","total_amount":"1.00"', other)}]`,
+    });
+    const r = await payctl(['summary', '--currency', 'SLE'], { dir });
+    expectNoCrash(r);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('11.005');
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('decimal place'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`${TXN} gives amount 10.005 has 3 decimal places; SLE has 2`);
+    expect(r.stderr).toContain('The totals include that amount as the service wrote it, not rounded.');
+  });
 });
