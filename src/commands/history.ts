@@ -30,7 +30,7 @@ import { isSettled } from '../payouts/settle.js';
 import { csvRow } from '../output/csv.js';
 import { makeStyle, statusColor, type Style } from '../output/style.js';
 import type { Column, StreamedTable } from '../output/table.js';
-import { text } from '../output/text.js';
+import { idsAndMore, text } from '../output/text.js';
 import { capitalized, visibleWord } from '../words.js';
 
 export interface HistoryOptions {
@@ -162,9 +162,8 @@ export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promis
         "A policy's daily total refuses to count without them until the journal is put back or they are acknowledged (--acknowledge-missing).",
     );
   if (!gaps.missing) return;
-  const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   deps.log.warn(
-    `${gaps.missing} journal entr${gaps.missing === 1 ? 'y' : 'ies'} recorded by this folder ${gaps.missing === 1 ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more}. ` +
+    `${gaps.missing} journal entr${gaps.missing === 1 ? 'y' : 'ies'} recorded by this folder ${gaps.missing === 1 ? 'is' : 'are'} missing: ${idsAndMore(gaps.payoutIds, gaps.missing)}. ` +
       "They were deleted, moved or replaced by an older backup: this history is short of what was sent from here, and a policy's daily total refuses to count without them until they are put back or acknowledged (--acknowledge-missing). " +
       'Rerunning their batches is safe: the same payouts are sent under the same keys, and the service answers with the first answers.',
   );

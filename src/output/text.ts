@@ -16,6 +16,11 @@ export function text(value: unknown): string {
   return sanitizeInline(String(value));
 }
 
+/** The first `ids` of `n` (sanitized), and how many more: "a, b, and 3 more" (journal entries missing: journalGaps names the first ten). */
+export function idsAndMore(ids: readonly string[], n: number): string {
+  return `${ids.map(text).join(', ')}${n > ids.length ? `${ids.length ? ', and ' : ''}${n - ids.length} more` : ''}`;
+}
+
 /**
  * Key/value lines ("card"): labels aligned, values as given, no trailing spaces. trimEnd
  * removes exactly what /\s+$/ did (WhiteSpace and LineTerminator) in linear time; the

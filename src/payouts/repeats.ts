@@ -20,7 +20,7 @@ import type { JournalEntry, Ledger, RunOptions } from './journal.js';
 import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
 import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
-import { text } from '../output/text.js';
+import { idsAndMore, text } from '../output/text.js';
 import { capitalized } from '../words.js';
 import { futureDate, span } from './entry-age.js';
 
@@ -84,11 +84,10 @@ export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promis
       lostWhole: true,
     };
   if (!gaps.missing) return gaps.unread ? { said: `${gaps.unread} So payctl cannot tell whether this payout repeats one sent before.`, missing: false } : undefined;
-  const more = gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : '';
   const one = gaps.missing === 1;
   return {
     said:
-      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${gaps.payoutIds.map(text).join(', ')}${more} ` +
+      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${idsAndMore(gaps.payoutIds, gaps.missing)} ` +
       `(deleted, moved aside or replaced by an older backup; its signed index, journal.index, names ${one ? 'it' : 'them'}). ` +
       `So payctl cannot tell whether this payout repeats ${one ? 'that one' : 'one of them'}, and a new payout id would pay it again`,
     missing: true,

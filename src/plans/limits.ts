@@ -9,7 +9,7 @@
  */
 import type { JournalGaps, Ledger } from '../payouts/journal.js';
 import type { PayoutRequest } from '../payouts/request.js';
-import { text } from '../output/text.js';
+import { idsAndMore, text } from '../output/text.js';
 import { limitFor, shown, type Policy } from './policy-file.js';
 import { countedFrom, sentToday } from './sent-today.js';
 
@@ -29,18 +29,13 @@ export interface LimitOptions {
 /** How a line of limitProblems begins when the day's total cannot be counted (entries missing). */
 const UNCOUNTABLE = 'the daily total cannot be counted';
 
-/** The first payout ids of `gaps`, and how many more. */
-function idsOf(gaps: JournalGaps): string {
-  return `${gaps.payoutIds.map(text).join(', ')}${gaps.missing > gaps.payoutIds.length ? `, and ${gaps.missing - gaps.payoutIds.length} more` : ''}`;
-}
-
 /** "3 entries of this config folder's journal for <base URL> are missing: <ids> (…)", and the journal lost whole, as `gaps` says. */
 function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): string {
   const one = gaps.missing === 1;
   const said: string[] = [];
   if (gaps.missing)
     said.push(
-      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${idsOf(gaps)} (deleted, moved aside or replaced by an older backup; journal.index names ${one ? 'it' : 'them'})`,
+      `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${idsAndMore(gaps.payoutIds, gaps.missing)} (deleted, moved aside or replaced by an older backup; journal.index names ${one ? 'it' : 'them'})`,
     );
   if (gaps.journalLost)
     said.push(
@@ -52,11 +47,6 @@ function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): strin
 /** Whether what `gaps` says is missing is one entry (else several, or of unknown number). */
 const oneMissing = (gaps: JournalGaps): boolean => gaps.missing === 1 && !gaps.journalLost;
 
-/** `n` entries whose first ids are `ids` (at most as many as journalGaps names), "and N more". */
-function idsCounted(ids: readonly string[], n: number): string {
-  return `${ids.map(text).join(', ')}${n > ids.length ? `${ids.length ? ', and ' : ''}${n - ids.length} more` : ''}`;
-}
-
 /**
  * What a daily total counted from a journal that lost entries of `baseUrl` cannot see, once
  * they were acknowledged for it (--acknowledge-missing): undefined when the journal's index
@@ -67,13 +57,17 @@ function idsCounted(ids: readonly string[], n: number): string {
  */
 export async function dailyTotalCaveat(policy: Policy, journal: Ledger, baseUrl: string, pending?: JournalGaps): Promise<string | undefined> {
   if (policy.dailyTotal.size === 0) return undefined;
-  const gaps = await journal.journalGaps(baseUrl);
+  return caveatOf(await journal.journalGaps(baseUrl), journal, pending);
+}
+
+/** dailyTotalCaveat's words for what journalGaps(baseUrl) said (`gaps`): one read of the index serves a run's caveat and its refusal's. */
+function caveatOf(gaps: JournalGaps | undefined, journal: Ledger, pending?: JournalGaps): string | undefined {
   if (!gaps || (gaps.missing === 0 && !gaps.journalLost)) return undefined;
   const nowIds = new Set(pending?.payoutIds ?? []);
   const before = gaps.missing - (pending?.missing ?? 0);
   const without: string[] = [];
   const entries = (n: number, ids: readonly string[], acknowledged: string) =>
-    `${n === 1 ? 'an entry' : `${n} entries`} of ${journal.called} that ${n === 1 ? 'is' : 'are'} missing and ${acknowledged} (${idsCounted(ids, n)})`;
+    `${n === 1 ? 'an entry' : `${n} entries`} of ${journal.called} that ${n === 1 ? 'is' : 'are'} missing and ${acknowledged} (${idsAndMore(ids, n)})`;
   if (before > 0)
     without.push(
       entries(
@@ -210,11 +204,12 @@ export async function limitProblems(policy: Policy, requests: PayoutRequest[], j
   const loss = await unacknowledgedLoss(policy, limited, journal, baseUrl, opts);
   if (loss && 'problem' in loss) return [...problems, loss.problem];
   const pending = loss?.pending;
-  const caveat = await dailyTotalCaveat(policy, journal, baseUrl);
+  const gaps = await journal.journalGaps(baseUrl);
+  const caveat = caveatOf(gaps, journal);
   // Just said by unacknowledgedLoss when this run acknowledges them.
   if (caveat && !pending) opts.warn?.(`Policy ${policy.file}: ${caveat}.`);
   // In a refusal, what is true: those this run acknowledges are not acknowledged yet.
-  const refusedCaveat = pending ? await dailyTotalCaveat(policy, journal, baseUrl, pending) : caveat;
+  const refusedCaveat = pending ? caveatOf(gaps, journal, pending) : caveat;
   const today = await sentToday(journal, baseUrl, now, new Set(requests.map((r) => r.payoutId)));
   for (const g of limited) {
     const limit = limitFor(policy.dailyTotal, g.currency)!;
