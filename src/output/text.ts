@@ -16,6 +16,11 @@ export function text(value: unknown): string {
   return sanitizeInline(String(value));
 }
 
+/** A text cut to 40 characters (an ellipsis its 40th): how an odd value is named in a warning, once it is sanitized (and masked). */
+export function shortened(t: string): string {
+  return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+}
+
 /** The first `ids` of `n` (sanitized), and how many more: "a, b, and 3 more" (journal entries missing: journalGaps names the first ten). */
 export function idsAndMore(ids: readonly string[], n: number): string {
   return `${ids.map(text).join(', ')}${n > ids.length ? `${ids.length ? ', and ' : ''}${n - ids.length} more` : ''}`;

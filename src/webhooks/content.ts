@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { normalizeStatus } from '../service/schemas.js';
 import type { EventSummary } from './event.js';
+import { shortened } from '../output/text.js';
 
 /** The fields a difference is named by, in the order said; anything else is "other fields". */
 const FACETS = ['event', 'status', 'amount', 'currency', 'transaction_id', 'failure_reason'] as const;
@@ -59,7 +60,7 @@ export function eventContent(body: Record<string, unknown>, raw: Buffer): EventC
   return { digest: sha(canonical(rest) ?? raw.toString('base64')), facets };
 }
 
-const cut = (t: string | undefined) => (t === undefined ? undefined : t.length > 40 ? `${t.slice(0, 39)}…` : t);
+const cut = (t: string | undefined) => (t === undefined ? undefined : shortened(t));
 
 /** Each facet as it is shown (sanitized; the status normalized, so escaped), cut to 40 characters. */
 export function shownFacets(s: EventSummary): Partial<Record<Facet, string>> {

@@ -11,6 +11,7 @@ import { payoutAmount, walletSchema } from '../service/schemas.js';
 import { parseServiceJson } from '../service/exact-json.js';
 import { toDecimal } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { shortened } from '../output/text.js';
 import { visibleWord } from '../words.js';
 import { attemptSchema, readWebhookId } from '../service/webhook-event.js';
 import { eventContent, type EventContent } from './content.js';
@@ -100,8 +101,7 @@ export type Masking = (t: string) => string;
 
 /** A value as JSON, made safe for a line, masked, then cut to 40 characters: how an odd field is named in a warning. */
 function written(value: unknown, mask: Masking): string {
-  const t = mask(sanitizeInline(JSON.stringify(value) ?? 'undefined'));
-  return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+  return shortened(mask(sanitizeInline(JSON.stringify(value) ?? 'undefined')));
 }
 
 /** How a body is not `{event: a name, …, data: an object}`, and why it has no status word. */

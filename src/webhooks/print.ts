@@ -18,7 +18,7 @@ import { formatAmount } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { statusColor, type Style } from '../output/style.js';
 import { renderCards, renderLine, type Column } from '../output/table.js';
-import { text, utcTime } from '../output/text.js';
+import { shortened, text, utcTime } from '../output/text.js';
 import type { Difference } from './content.js';
 import type { EventSummary, ParsedEvent } from './event.js';
 import type { Forwarded } from './forward.js';
@@ -118,20 +118,16 @@ function eventWarnings(a: Accepted, forwarding: boolean): string[] {
       `${which} ${ev.idProblem}: a retry of it cannot be recognised, so each delivery is printed as new${forwarding ? ' and forwarded to the app again' : ''}.`,
     );
   }
-  const unread = ev.shown.amountUnread;
-  if (unread !== undefined && ev.amountProblem) {
-    const written = unread.length > 40 ? `${unread.slice(0, 39)}…` : unread;
+  // A field payctl cannot read (masked whole before it is cut: mask.ts maskedEvent), left out of what is shown.
+  const unread = (field: 'amount' | 'currency', value: string | undefined, problem: string | undefined) => {
+    if (value === undefined || !problem) return;
+    const a = field === 'amount' ? 'an amount' : 'a currency';
     warnings.push(
-      `${which} has an amount payctl cannot read, ${written} (${ev.amountProblem}), so no amount is shown for it${forwarding ? '; the app gets the event as it came' : ''}.`,
+      `${which} has ${a} payctl cannot read, ${shortened(value)} (${problem}), so no ${field} is shown for it${forwarding ? '; the app gets the event as it came' : ''}.`,
     );
-  }
-  const badCurrency = ev.shown.currencyUnread;
-  if (badCurrency !== undefined && ev.currencyProblem) {
-    const written = badCurrency.length > 40 ? `${badCurrency.slice(0, 39)}…` : badCurrency;
-    warnings.push(
-      `${which} has a currency payctl cannot read, ${written} (${ev.currencyProblem}), so no currency is shown for it${forwarding ? '; the app gets the event as it came' : ''}.`,
-    );
-  }
+  };
+  unread('amount', ev.shown.amountUnread, ev.amountProblem);
+  unread('currency', ev.shown.currencyUnread, ev.currencyProblem);
   return warnings;
 }
 
