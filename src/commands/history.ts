@@ -32,6 +32,7 @@ import { makeStyle, statusColor, type Style } from '../output/style.js';
 import type { Column, StreamedTable } from '../output/table.js';
 import { idsAndMore, text } from '../output/text.js';
 import { capitalized, visibleWord } from '../words.js';
+import { LOST_WHOLE } from '../payouts/repeats.js';
 
 export interface HistoryOptions {
   since?: string;
@@ -158,7 +159,7 @@ export async function warnGaps(journal: Ledger, deps: Pick<Deps, 'log'>): Promis
   if (gaps.unread) deps.log.warn(`${gaps.unread} So payctl cannot tell whether every entry this folder journaled is still there.`);
   if (gaps.journalLost)
     deps.log.warn(
-      `${capitalized(journal.called)} was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing, and this history is short of what was sent from here. ` +
+      `${capitalized(journal.called)} ${LOST_WHOLE}, and this history is short of what was sent from here. ` +
         "A policy's daily total refuses to count without them until the journal is put back or they are acknowledged (--acknowledge-missing).",
     );
   if (!gaps.missing) return;

@@ -61,6 +61,10 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
   );
 }
 
+/** What is said of a journal lost whole (journalGaps' `journalLost`), after its name: limits.ts, history.ts and the repeat guard say it alike. */
+export const LOST_WHOLE =
+  'was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing';
+
 /**
  * Why the repeat guard of a payout typed without --payout-id cannot see every payout this folder
  * sent to `baseUrl` (undefined when it can): the ledger's record of its entries (journalGaps)
@@ -77,9 +81,7 @@ export async function blindRepeatGuard(journal: Ledger, baseUrl: string): Promis
   if (!gaps) return undefined;
   if (gaps.journalLost)
     return {
-      said:
-        `${capitalized(journal.called)} was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing. ` +
-        'So payctl cannot tell whether this payout repeats one of them, and a new payout id would pay it again',
+      said: `${capitalized(journal.called)} ${LOST_WHOLE}. ` + 'So payctl cannot tell whether this payout repeats one of them, and a new payout id would pay it again',
       missing: true,
       lostWhole: true,
     };

@@ -12,6 +12,7 @@ import type { PayoutRequest } from '../payouts/request.js';
 import { idsAndMore, text } from '../output/text.js';
 import { limitFor, shown, type Policy } from './policy-file.js';
 import { countedFrom, sentToday } from './sent-today.js';
+import { LOST_WHOLE } from '../payouts/repeats.js';
 
 /** How a check of the limits is made (limitProblems). */
 export interface LimitOptions {
@@ -37,10 +38,7 @@ function missingSaid(gaps: JournalGaps, journal: Ledger, baseUrl: string): strin
     said.push(
       `${gaps.missing} entr${one ? 'y' : 'ies'} of ${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} for ${text(baseUrl)} ${one ? 'is' : 'are'} missing: ${idsAndMore(gaps.payoutIds, gaps.missing)} (deleted, moved aside or replaced by an older backup; journal.index names ${one ? 'it' : 'them'})`,
     );
-  if (gaps.journalLost)
-    said.push(
-      `${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} was deleted whole or rolled back to an older backup, its index journal.index with it, while its key journal.key remains: entries of unknown number are missing`,
-    );
+  if (gaps.journalLost) said.push(`${journal.called}${journal.folder === undefined ? '' : ` (${journal.folder})`} ${LOST_WHOLE}`);
   return said.join('; and ');
 }
 
