@@ -23,7 +23,7 @@ import { comparedAccount } from './identity.js';
 import { plainAmount, sameAmount } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import type { Clock } from '../clock.js';
-import type { Ledger } from './journal.js';
+import type { JournalEntry, Ledger } from './journal.js';
 
 /** The intervals between checks: the first, the longest, and the longest Retry-After honoured. */
 export const POLL = { firstMs: 1_000, maxMs: 15_000, maxRetryAfterMs: 60_000 } as const;
@@ -34,6 +34,12 @@ export type SettledStatus = (typeof SETTLED_STATUSES)[number];
 
 export function isSettled(status: string): status is SettledStatus {
   return (SETTLED_STATUSES as readonly string[]).includes(status);
+}
+
+/** Whether the journal has the payout as read Successful: it has paid, and a later read that says otherwise is a contradiction. */
+export function journaledSuccessful(entry: JournalEntry | undefined): boolean {
+  const o = entry?.outcome;
+  return o?.kind === 'accepted' && o.payoutStatus?.toLowerCase() === 'successful';
 }
 
 /**
@@ -48,7 +54,7 @@ export async function noteSettled(journal: Ledger, baseUrl: string, payoutId: st
   try {
     const entry = await journal.get(baseUrl, payoutId);
     const o = entry?.outcome;
-    if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status || o.payoutStatus?.toLowerCase() === 'successful') return;
+    if (entry === undefined || o?.kind !== 'accepted' || o.payoutStatus === status || journaledSuccessful(entry)) return;
     await journal.record(entry, { ...o, payoutStatus: status });
   } catch {
     // history shows the outcome without the status

@@ -11,6 +11,7 @@ import type { JournalEntry } from '../../payouts/journal.js';
 import type { ReportEntry, RowState } from '../../payouts/batch-status.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
+import { journaledSuccessful } from '../../payouts/settle.js';
 
 /** A row read Successful before and otherwise now: what was read before (said), and the state read now. */
 export interface Contradicted {
@@ -33,8 +34,7 @@ export function readSuccessfulBefore(e: ReportEntry, entry: JournalEntry | undef
     const at = cell('settled_at');
     return at ? `settled at ${sanitizeInline(at)}` : 'in the report';
   }
-  const o = entry?.outcome;
-  if (o?.kind === 'accepted' && o.payoutStatus?.toLowerCase() === 'successful') return "in this config folder's journal";
+  if (journaledSuccessful(entry)) return "in this config folder's journal";
   return undefined;
 }
 

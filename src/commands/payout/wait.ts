@@ -18,7 +18,7 @@ import { isUnknownStatus, unknownStatusWords } from '../../service/schemas.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
-import { noteSettled, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
+import { journaledSuccessful, noteSettled, waitForSettled, type SettleResult, type WaitStatus } from '../../payouts/settle.js';
 import { notLookedUpError, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { DEFAULT_WAIT_TIMEOUT_S } from './wait-spec.js';
@@ -108,8 +108,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
  * twice); the journal keeps Successful (noteSettled), as payout batch status does.
  */
 function contradiction(result: SettleResult, ref: PayoutRef, shownId: string, waitAgain: string): StatusUnknownError | undefined {
-  const o = ref.entry?.outcome;
-  if (result.kind !== 'settled' || result.status !== 'Failed' || o?.kind !== 'accepted' || o.payoutStatus?.toLowerCase() !== 'successful') return undefined;
+  if (result.kind !== 'settled' || result.status !== 'Failed' || !journaledSuccessful(ref.entry)) return undefined;
   return new StatusUnknownError(
     `Payout ${shownId} was read Successful before (this config folder's journal has it so), and now reads Failed: whether it was paid cannot be told. The journal keeps Successful; do not send it again before the service says which is true.`,
     { payoutId: ref.payoutId, hint: `Check it again with: ${waitAgain}` },
