@@ -18,6 +18,7 @@ import { joinUrl, resolveRoute, type RouteName } from '../service/routes.js';
 import { parseErrorBody, parseOrThrow, authUserSchema, walletsSchema, type AuthUser, type Envelope, type Wallet } from '../service/schemas.js';
 import { sizeWords } from '../config/regular-file.js';
 import { refusedKeyHint, type KeySource } from './refused-key.js';
+import { commandLine, type Invocation } from '../config/command-line.js';
 
 export interface HttpResponse {
   status: number;
@@ -48,6 +49,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** The login command for these settings, as printed in hints (default `payctl login`). */
   loginCommand?: string;
+  /** The run's profile, base URL and time limit, carried by the commands printed for its answers (command()). */
+  invocation?: Invocation;
   /** Answers larger than this are refused (default MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
   /** Told of every credential this client holds or receives, so that output can mask it. */
@@ -154,6 +157,11 @@ export class ApiClient {
 
   #login(): string {
     return this.#opts.loginCommand ?? 'payctl login';
+  }
+
+  /** A payctl command for a person to run about this client's answers, with the run's --profile, --base-url and --timeout. */
+  command(words: string[], args: string[] = []): string {
+    return commandLine(this.#opts.invocation ?? {}, words, args);
   }
 
   /** One HTTP exchange, no auth, no retry. Network faults become NetworkError; Ctrl-C InterruptedError. */

@@ -81,6 +81,7 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     verbose: inp.verbose,
     userAgent: inp.userAgent,
     loginCommand: login,
+    invocation: inv,
     maxResponseBytes: maxResponseBytesFrom(env),
     onSecret: inp.onSecret,
     credentials: { apiKey: c.apiKey.value, source: c.apiKey.source === 'env' ? 'env' : 'profile' },
@@ -106,6 +107,7 @@ export function createKeyClient(inp: Omit<SessionInputs, 'store'>, target: KeyTa
     onSecret: inp.onSecret,
     // A refused key says to log in again: this profile, base URL and time limit, as with any client, and the login's own options.
     loginCommand: commandLine(invocationOf(inp.globals, inp.env), ['login'], loginOptions),
+    invocation: invocationOf(inp.globals, inp.env),
     credentials: { apiKey, source: keySource },
   });
 }

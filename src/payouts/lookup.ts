@@ -176,9 +176,9 @@ export function findRecordCommand(entry: JournalEntry, inv: Invocation): string 
  * never taken for it. The journal's payout id is set on the record (the look-up has none) so
  * the card shows it.
  */
-export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse): PayoutRecord {
+export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse, api: Pick<ApiClient, 'command'>): PayoutRecord {
   const record = parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
-  const hint = 'Check the base URL and the payoutGet route (payctl config get routes.payoutGet).';
+  const hint = `Check the profile's base URL and its payoutGet route (when not set, the documented path): ${api.command(['config', 'list'])}`;
   // A record that names no transaction id may be any payout's: it is not taken for this one.
   if (record.transaction_id === undefined) {
     throw new ApiError(
@@ -216,7 +216,7 @@ export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse): 
 /** One payout read by its transaction id, checked (payoutAnswer); a 404 is the ApiError it is. */
 export async function getPayout(api: ApiClient, ref: PayoutRef, signal?: AbortSignal): Promise<{ record: PayoutRecord; envelope: Envelope; res: HttpResponse }> {
   const got = await api.callEnvelope('payoutGet', { params: { transactionId: ref.transactionId }, ...(signal ? { signal } : {}) });
-  return { record: payoutAnswer(got.envelope.data, ref, got.res), ...got };
+  return { record: payoutAnswer(got.envelope.data, ref, got.res, api), ...got };
 }
 
 /** The accepted outcome a record read at the service shows (marked looked up: nothing was sent). */

@@ -62,7 +62,7 @@ export async function noteSettled(journal: Ledger, baseUrl: string, payoutId: st
 }
 
 /** What the polling needs of the client (a test may give a fake). */
-export type SettleApi = Pick<ApiClient, 'call'>;
+export type SettleApi = Pick<ApiClient, 'call' | 'command'>;
 
 /** One answer that held the payout: the record and the response it came in (raw: the envelope as sent). */
 export interface Seen {
@@ -124,7 +124,7 @@ async function check(api: SettleApi, ref: PayoutRef, clock: Clock, bound: { endB
     return { problem: `HTTP ${res.status}`, error, retryAfterMs: parseRetryAfter(res.headers['retry-after'], clock.now()) };
   }
   // The answer must be the payout asked for (its transaction id; amount and currency when journaled).
-  return { seen: { record: payoutAnswer(parseEnvelope(res).data, ref, res), res } };
+  return { seen: { record: payoutAnswer(parseEnvelope(res).data, ref, res, api), res } };
 }
 
 /**

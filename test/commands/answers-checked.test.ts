@@ -14,6 +14,7 @@ import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { batchRows, toCsv, writeFile } from '../helpers/batch.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { printed } from '../helpers/printed.js';
 import { configDir, expectNoCrash, heldFor, hostile, hostileProfile, journalOf, json, payoutArgs, sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 
 const ctx = useSandbox();
@@ -150,6 +151,20 @@ describe('reads must be about what was asked', () => {
     const byTx = await payctl(['payout', 'get', TXN_B], { dir });
     expect(byTx.code, byTx.stderr).toBe(0);
     expect(byTx.stdout).toContain(TXN_B);
+  });
+
+  it('payout get A answered with payout B under a named profile: the settings check printed carries --profile, and runs as printed', async () => {
+    const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'ok', data: record(), timestamp: TS }));
+    const dir = configDir();
+    writeProfile(dir, { baseUrl: h.baseUrl, apiKey: `sk_test_${randomUUID()}` }, 'ops');
+    for (const extra of [[], ['--wait']]) {
+      const r = await payctl(['--profile', 'ops', 'payout', 'get', TXN_A, ...extra], { dir });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/Check the profile's base URL and its payoutGet route \(when not set, the documented path\): payctl config list --profile ops$/m);
+      const check = await payctl(printed(r.stderr, 'config list'), { dir });
+      expect(check.code, check.stderr).toBe(0);
+      expect(check.stdout).toContain(h.baseUrl);
+    }
   });
 
   it('payout get A answered with a record that names no transaction id: exit 1, not taken for A (text, --json, --wait)', async () => {

@@ -33,6 +33,7 @@ function failure(status: number, retryAfter?: string): HttpResponse {
 function scripted(answers: Array<HttpResponse | Error>): SettleApi & { calls: number } {
   const api = {
     calls: 0,
+    command: (words: string[], args: string[] = []) => ['payctl', ...words, ...args].join(' '),
     call: async () => {
       const a = answers[Math.min(api.calls, answers.length - 1)]!;
       api.calls += 1;
