@@ -93,7 +93,8 @@ export interface SettleOptions {
  */
 export type SettleResult = Seen & { elapsedMs: number; checks: number } & (
     | { kind: 'settled'; status: SettledStatus }
-    | { kind: 'pending'; status: string }
+    /** At the limit; `problem` when the checks after the last read (`readMs` into the wait) all failed, the last one's problem. */
+    | { kind: 'pending'; status: string; problem?: string; readMs?: number }
     | { kind: 'unread'; status: string; error: ApiError }
   );
 
@@ -174,6 +175,9 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
   let seen: Seen | undefined;
   // The first record read: every later one must pay the same (changedFields).
   let first: Seen | undefined;
+  // When the last record was read, and what went wrong with every check since (undefined once one reads).
+  let readMs = 0;
+  let failing: string | undefined;
   for (let checks = 1; ; checks++) {
     let c: Check;
     try {
@@ -195,16 +199,20 @@ export async function waitForSettled(api: SettleApi, payout: PayoutRef | string,
       }
       seen = c.seen;
       first ??= seen;
+      readMs = elapsedMs;
+      failing = undefined;
       const status = recordStatus(seen.record);
       opts.onStatus?.({ status, elapsedMs });
       if (isSettled(status)) return { kind: 'settled', status, ...seen, elapsedMs, checks };
     } else {
       if (!seen) throw c.error;
       retryAfterMs = c.retryAfterMs;
+      failing = c.problem;
       opts.onStatus?.({ status: recordStatus(seen.record), elapsedMs, problem: c.problem });
     }
     const left = deadline - clock.now().getTime();
-    if (left <= 0) return { kind: 'pending', status: recordStatus(seen.record), ...seen, elapsedMs, checks };
+    if (left <= 0)
+      return { kind: 'pending', status: recordStatus(seen.record), ...seen, elapsedMs, checks, ...(failing !== undefined ? { problem: failing, readMs } : {}) };
     await clock.sleep(Math.min(Math.max(delay, Math.min(retryAfterMs ?? 0, POLL.maxRetryAfterMs)), left), opts.signal);
     delay = Math.min(delay * 2, POLL.maxMs);
   }

@@ -391,6 +391,41 @@ describe('a sandbox that settles in an hour (TestClock: the waits are recorded, 
     expect(r.stderr).toContain(`Waiting for payout ${namedText(ctx.sb, id)}: Pending (4 s; last check failed: HTTP 429)`);
   });
 
+  it('every check after the first failing until the limit: exit 5 STATUS_NOT_READ, says when it was last read, never "still Pending after"', async () => {
+    const id = await pending();
+    for (const extra of [[], ['--json']]) {
+      ctx.sb.faults.clear();
+      ctx.sb.faults.add({ method: 'GET', path: '/v2/payout', kind: 'delay', delayMs: 0, times: 1 });
+      ctx.sb.faults.add({ method: 'GET', path: '/v2/payout', kind: 'status', status: 503, times: 1000 });
+      const clock = new TestClock();
+      const r = await payctl([...extra, 'payout', 'get', id, '--wait', '--wait-timeout', '10'], { dir: cfg.dir, clock });
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stderr).not.toMatch(/still Pending/);
+      if (extra.length) {
+        const error = JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('{"error"'))!) as { error: { message: string; code: string } };
+        expect(error.error.code).toBe('STATUS_NOT_READ');
+        expect(error.error.message).toMatch(
+          /was last read Pending 0 s into the wait; every check after it failed until the limit, 10 s \(--wait-timeout 10; the last: HTTP 503\)/,
+        );
+      } else {
+        expect(r.stderr).toMatch(
+          /was last read Pending 0 s into the wait; every check after it failed until the limit, 10 s \(--wait-timeout 10; the last: HTTP 503\)\. Whether it settled since is not known; it was not sent again\./,
+        );
+        expect(r.stderr).toMatch(/^Check it again with: payctl payout get \S+ --wait$/m);
+      }
+    }
+  });
+
+  it('a check that fails and a later one that reads: at the limit, still Pending as read', async () => {
+    const id = await pending();
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payout', kind: 'delay', delayMs: 0, times: 1 });
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/payout', kind: 'status', status: 503, times: 4 });
+    const clock = new TestClock();
+    const r = await payctl(['payout', 'get', id, '--wait', '--wait-timeout', '10'], { dir: cfg.dir, clock });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/is still Pending after 10 s \(--wait-timeout 10\)/);
+  });
+
   it('create --wait whose first read back fails (404, a page): exit 5, never 1, and the create answer on stdout', async () => {
     for (const [status, body] of [
       [404, JSON.stringify({ message: 'Transfer not found' })],

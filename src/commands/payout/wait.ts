@@ -142,6 +142,13 @@ function outcomeError(
       { payoutId, hint: `Ask the service what it means; wait again with: ${keepWaiting}` },
     );
   }
+  if (result.kind === 'pending' && result.problem !== undefined) {
+    // Not "still Pending after N s": nothing was read after the last record, whatever it became since.
+    return new StillPendingError(
+      `Payout ${shownId} was last read ${sanitizeInline(result.status) || 'without a status'} ${duration(result.readMs ?? 0)} into the wait; every check after it failed until the limit, ${after} (--wait-timeout ${timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S}; the last: ${sanitizeInline(result.problem)}). Whether it settled since is not known; it was not sent again.`,
+      { payoutId, hint: `Check it again with: ${keepWaiting}`, notRead: true },
+    );
+  }
   if (result.kind === 'pending') {
     return new StillPendingError(
       `Payout ${shownId} is still ${sanitizeInline(result.status) || 'not settled'} after ${after} (--wait-timeout ${timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S}). It was accepted and may still settle.`,
