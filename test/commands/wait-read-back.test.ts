@@ -168,8 +168,9 @@ describe('a read that hangs after Pending was seen (real clock; a sandbox that s
     ctx.sb.faults.add({ method: 'GET', path: '/v2/payout/', kind: 'hang', times: Infinity });
     const r = await payctl(['payout', 'get', id, '--wait', '--wait-timeout', '3', '--timeout', '30'], { dir: cfg.dir });
     expect(r.code, r.stderr).toBe(5);
-    expect(r.stderr).toContain('is still Pending after');
-    expect(r.stderr).toContain('(--wait-timeout 3)');
+    // Nothing was read after the first look-up: not "still Pending", but when it was last read.
+    expect(r.stderr).toContain('was last read Pending 0 s into the wait; every check after it failed until the limit');
+    expect(r.stderr).toContain('(--wait-timeout 3; the last:');
     expect(r.stdout).toMatch(/Status\s+Pending/);
     // About 3 s; bounded well below one --timeout (30 s), let alone the read's retries.
     expect(r.ms).toBeLessThan(20_000);
