@@ -41,11 +41,16 @@ export const MAX_LISTED = 50;
 /** Rows that share a problem (SharedProblem) are listed one by one up to this many; more, as one line showing this many. */
 export const SHOWN_IN_FULL = 3;
 
-/** The rows that share one problem: how many, the first and last row, the first SHOWN_IN_FULL of them. */
+/** Runs of rows named in a shared problem's line ("rows 2–5, 7–11"); past this many, the line ends "… to <last>". */
+export const RANGES_SAID = 5;
+
+/** The rows that share one problem: how many, the first and last row, its first runs of rows, the first SHOWN_IN_FULL of them. */
 interface Shared {
   count: number;
   first: number;
   last: number;
+  /** Runs of consecutive rows, [first, last] each, in row order: the first RANGES_SAID + 1 (one more says there are more). */
+  runs: [number, number][];
   shown: SharedProblem[];
   /** When each of `shown` was pushed (a row's problems listed in the order they were found). */
   order: number[];
@@ -99,6 +104,7 @@ export class ProblemList extends Array<Problem> {
           g.count++;
           g.first = Math.min(g.first, p.row);
           g.last = Math.max(g.last, p.row);
+          addRow(g.runs, p.row);
           if (g.shown.length < SHOWN_IN_FULL) {
             g.shown.push(p);
             g.order.push(order);
@@ -107,7 +113,7 @@ export class ProblemList extends Array<Problem> {
           continue;
         }
         if (this.#shared.size < this.#keep) {
-          this.#shared.set(p.shared.key, { count: 1, first: p.row, last: p.row, shown: [p], order: [order] });
+          this.#shared.set(p.shared.key, { count: 1, first: p.row, last: p.row, runs: [[p.row, p.row]], shown: [p], order: [order] });
           this.#sharedCount++;
           continue;
         }
@@ -137,12 +143,39 @@ export class ProblemList extends Array<Problem> {
 }
 
 /**
+ * A row added to the runs of rows of a problem, kept in row order with neighbours joined, up
+ * to RANGES_SAID + 1 runs (rows come in file order; one before the last run is placed where it goes).
+ */
+function addRow(runs: [number, number][], row: number): void {
+  let i = runs.length;
+  while (i > 0 && runs[i - 1]![0] > row) i--;
+  const before = runs[i - 1];
+  if (before && row <= before[1]) return;
+  if (before && row === before[1] + 1) before[1] = row;
+  else if (runs[i]?.[0] === row + 1) runs[i]![0] = row;
+  else if (i <= RANGES_SAID) runs.splice(i, 0, [row, row]);
+  const after = runs[i];
+  if (before && after && before[1] + 1 === after[0]) {
+    before[1] = after[1];
+    runs.splice(i, 1);
+  }
+  if (runs.length > RANGES_SAID + 1) runs.length = RANGES_SAID + 1;
+}
+
+/** "rows 2–5, 7–11 (9 rows)": the rows exactly, never a range over a row without the problem; past RANGES_SAID runs, "…" to the last. */
+function rowsSaid(g: Shared): string {
+  const said = g.runs.slice(0, RANGES_SAID).map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`));
+  const more = g.runs.length > RANGES_SAID ? `, … to ${g.last}` : '';
+  return `rows ${said.join(', ')}${more} (${g.count.toLocaleString('en-US')} rows)`;
+}
+
+/**
  * One line for the rows that share a problem: "rows 3–46 (44 rows): amount is written in the
  * European style (...): row 3 "1.250,00" (write 1250.00), ... and 41 more; write ...".
  */
 function sharedLine(g: Shared): Problem {
   const s = g.shown[0]!.shared;
-  const where = `rows ${g.first}–${g.last} (${g.count.toLocaleString('en-US')} rows)`;
+  const where = rowsSaid(g);
   const examples = g.shown.flatMap((p) => (p.shared.example === undefined ? [] : [p.shared.example]));
   const more = g.count - examples.length;
   const list = examples.length ? `: ${examples.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}` : '';

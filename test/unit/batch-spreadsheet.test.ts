@@ -166,7 +166,7 @@ describe('rows that fail the same way are listed as one line', () => {
     expect(err.message).toBe(`${p}: 300 problems. Nothing was sent.`);
     expect(err.problems).toHaveLength(MAX_LISTED + 1);
     expect(err.problems[0]).toMatch(
-      /^rows 2–299 \(100 rows\): amount is written in the European style .*: row 2 "1,5" \(write 1\.5\), row 5 "4,5" \(write 4\.5\), row 8 "7,5" \(write 7\.5\) and 97 more; /,
+      /^rows 2, 5, 8, 11, 14, … to 299 \(100 rows\): amount is written in the European style .*: row 2 "1,5" \(write 1\.5\), row 5 "4,5" \(write 4\.5\), row 8 "7,5" \(write 7\.5\) and 97 more; /,
     );
     expect(err.problems[1]).toBe('row 3: amount: "abc" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)');
     // The first line stands for 100 problems, the next 49 for one each: 151 of 300 are not listed.
@@ -189,6 +189,20 @@ describe('rows that fail the same way are listed as one line', () => {
     expect(err.problems).toEqual([
       'rows 1–10 (10 rows): unknown column "colour" (columns: payout_id, wallet_id, amount, currency, type, name, provider, account_number, phone_number, note, metadata.<key>)',
     ]);
+  });
+
+  it('the rows are said exactly: a row without the problem inside the range is left out, never counted in', async () => {
+    // Ten wallet rows (rows 2–11), only row 6 has its phone.
+    const wallet = (i: number) => `wal_1,1.00,SLE,wallet,P ${i},afrimoney,${1000 + i},${i === 5 ? '+23276000005' : ''}`;
+    const p = file('phones.csv', `${HEADER},phone_number\n${Array.from({ length: 10 }, (_, i) => wallet(i + 1)).join('\n')}\n`);
+    expect((await refusal(p)).problems).toEqual(['rows 2–5, 7–11 (9 rows): phone_number is required for wallet recipients']);
+  });
+
+  it('past five runs of rows, the line says the first five and "… to" the last row', async () => {
+    // Rows 2–21: every third row has its phone (2, 5, 8, 11, 14, 17, 20).
+    const wallet = (i: number) => `wal_1,1.00,SLE,wallet,P ${i},afrimoney,${1000 + i},${(i + 1) % 3 === 2 ? '+23276000005' : ''}`;
+    const p = file('phones.csv', `${HEADER},phone_number\n${Array.from({ length: 20 }, (_, i) => wallet(i + 1)).join('\n')}\n`);
+    expect((await refusal(p)).problems).toEqual(['rows 3–4, 6–7, 9–10, 12–13, 15–16, … to 21 (13 rows): phone_number is required for wallet recipients']);
   });
 });
 
