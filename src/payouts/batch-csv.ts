@@ -4,12 +4,13 @@
  * with one shape of line is split at its commas (plain-csv.ts); anything else is read by
  * csv-parse (quoting, BOM, every line ending, mixed as they come). Rows are numbered as a
  * spreadsheet shows them: the header is row 1, and blank lines count. A row holding only a
- * "Total" cell and amounts is refused as a totals row; a title above the header is said as that
+ * "Total" cell and amounts is refused as a totals row, one naming the columns again as a header
+ * repeated (two sheets pasted together); a title above the header is said as that
  * (batch-columns.ts laterHeaderLine). A file csv-parse refuses
  * is said in words a person reads (plain-csv.ts, csvFault), never in csv-parse's own.
  */
 import { problemOf, type Problem } from '../errors.js';
-import { CsvHeader, laterHeaderLine } from './batch-columns.js';
+import { canonicalColumn, CsvHeader, laterHeaderLine } from './batch-columns.js';
 import { noPayoutRows, rowIssue, toFields, type BatchRow } from './batch-rows.js';
 import { csvFault, plainCsv } from './plain-csv.js';
 
@@ -34,6 +35,11 @@ export async function* csvRows(file: string, bytes: Uint8Array, problems: Proble
     // Row numbers as a spreadsheet shows them: blank lines count.
     if (isTotalsRow(record)) {
       problems.push(rowIssue(count + 1 + emptyLines, '', TOTALS_ROW));
+      return undefined;
+    }
+    if (isHeaderAgain(record)) {
+      const at = count + 1 + emptyLines;
+      problems.push({ field: '', row: at, message: HEADER_AGAIN, text: `row ${at} ${HEADER_AGAIN}` });
       return undefined;
     }
     return toFields(record, count + 1 + emptyLines, file, problems, count + 1);
@@ -99,6 +105,24 @@ function isTotalsRow(record: Record<string, string>): boolean {
     else return false;
   }
   return word && amount;
+}
+
+const HEADER_AGAIN = 'repeats the header row (two sheets pasted together?), not a payout: delete it';
+
+/**
+ * A row that names the columns again, each cell its own column's name however written
+ * ("wallet_id", "Amount"): the header of a second sheet pasted below the first. At least
+ * three such cells and no other: a payee named "Name" is still a payout row.
+ */
+function isHeaderAgain(record: Record<string, string>): boolean {
+  let names = 0;
+  for (const k in record) {
+    const v = record[k]!;
+    if (v.trim() === '') continue;
+    if (canonicalColumn(v) !== k) return false;
+    names++;
+  }
+  return names >= 3;
 }
 
 /** The file's records as csv-parse reads them, fed in chunks of a megabyte; a parse error is thrown by the iteration. */

@@ -2,7 +2,8 @@
  * Batch files and reports in the shapes a spreadsheet or another program leaves them, in
  * process against the sandbox: UTF-16 without a byte order mark (every other byte NUL) told
  * to be saved as UTF-8; a title row above the header said as that, with the header's line; a
- * totals row below the payouts said as one, to delete; and `payout batch status` of a report
+ * totals row below the payouts said as one, to delete, and a header row repeated in the middle
+ * (two sheets pasted together) the same; and `payout batch status` of a report
  * re-saved with a row of separators below it counts only its rows.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -66,6 +67,20 @@ describe('a batch file as other programs save it', () => {
     const file = writeFile(folders.work.file(name), `${H}\n${row(folders.sleWallet, 1)}\n${row(folders.sleWallet, 2)}\n${totals}\n`);
     const r = await problemsOf(file);
     expect(r.problems).toEqual(['row 4: this looks like a totals row (a "Total" cell and amounts only), not a payout: delete it']);
+  });
+
+  it('a header row repeated below the payouts (two sheets pasted together): one problem, delete it', async () => {
+    const again = 'Wallet ID,amount,currency,type,name,provider,account_number,phone_number,note';
+    const file = writeFile(folders.work.file('two-sheets.csv'), `${H}\n${row(folders.sleWallet, 1, '"1,000.00"')}\n${again}\n${row(folders.sleWallet, 2)}\n`);
+    const r = await problemsOf(file);
+    expect(r.stderr).toContain(`${file}: 1 problem. Nothing was sent.`);
+    expect(r.problems).toEqual(['row 3 repeats the header row (two sheets pasted together?), not a payout: delete it']);
+  });
+
+  it('a payee named "Name" with the note "note" is a payout row, not a header', async () => {
+    const file = writeFile(folders.work.file('named-name.csv'), `${H}\n${folders.sleWallet},5.00,SLE,bank,Name,ecobank,0123,,note\n`);
+    const r = await run(['payout', 'batch', file, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it('a payee named "Total" with an account is a payout row, not a totals row', async () => {
