@@ -80,14 +80,57 @@ function notPlain(input: string, digits: number): string {
   const u = ungroupAmount(input);
   if (!u.ok) return u.problem;
   if (u.plain !== input && !(digits === 3 && ONE_GROUP.test(input))) return `"${input}" has ',' between thousands: write ${u.plain}`;
-  return spaced(input, digits) ?? `"${visibleWord(input)}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`;
+  return currencyMarked(input, digits) ?? spaced(input, digits) ?? `"${visibleWord(input)}" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)`;
+}
+
+/** Currency symbols written as letters ("Le 100.00", the leone's), besides ISO codes and the symbols of Unicode (\p{Sc}). */
+const LETTER_SYMBOLS = new Set(['le', 'rs', 'rp', 'kr', 'fr', 'kz', 'ksh', 'sh', 'br', 'ft', 'zł']);
+const MARK = '[A-Za-zł]{0,3}\\p{Sc}|[A-Za-zł]{1,3}\\.?';
+const NUMBER = `\\d(?:[\\d.,${ODD_SPACES} ]*\\d)?`;
+/** "Le 100.00", "100.00 SLE", "$ 5", "US$5.00": a mark before or after a number, spaces between or around. */
+const MARKED = new RegExp(`^\\s*(?:(${MARK})\\s*(${NUMBER})|(${NUMBER})\\s*(${MARK}))\\s*$`, 'u');
+
+/**
+ * An amount with a currency code or symbol in its cell ("Le 100.00", "100.00 SLE"): said as
+ * that, with the amount to write when it is certain (plainOf). Undefined for any other
+ * amount, and for letters that are no currency ("10k").
+ */
+function currencyMarked(input: string, digits: number): string | undefined {
+  // No amount with a currency mark is longer; a long hostile cell is not searched (the pattern backtracks).
+  const m = input.length <= 64 ? MARKED.exec(input) : null;
+  if (!m) return undefined;
+  const mark = (m[1] ?? m[4])!;
+  const letters = mark.replace(/\.$/, '');
+  const isMark = /\p{Sc}/u.test(mark) || LETTER_SYMBOLS.has(letters.toLowerCase()) || (letters.length === 3 && minorDigits(letters) !== undefined);
+  if (!isMark) return undefined;
+  const plain = plainOf((m[2] ?? m[3])!, digits);
+  const write = plain === undefined ? 'write the amount alone (e.g. 1500.50)' : `write ${plain}`;
+  return `"${visibleWord(input)}" holds a currency code or symbol ("${mark}"): ${write}, and the currency in the currency column`;
 }
 
 /** Spaces a spreadsheet or a copy leaves in an amount: the plain one, a tab, the no-break and typographic ones. */
 const SPACE = new RegExp(`[ \\t${ODD_SPACES}]`);
 const SPACES_AT_ENDS = new RegExp(`^[ \\t${ODD_SPACES}]+|[ \\t${ODD_SPACES}]+$`, 'g');
-/** Thousands grouped by spaces: "1 000.00", "1\u00a0000.00" (LibreOffice's separator in many languages). */
-const SPACE_GROUPED = new RegExp(`^\\d{1,3}(?:[ ${ODD_SPACES}]\\d{3})+(?:\\.\\d+)?$`);
+/** Thousands grouped by spaces: "1 000.00", "1\u00a0000.00", "1 000,00" (LibreOffice's separator in many languages). */
+const SPACE_GROUPED = new RegExp(`^\\d{1,3}(?:[ ${ODD_SPACES}]\\d{3})+(?:[.,]\\d+)?$`);
+const SPACES = new RegExp(SPACE.source, 'g');
+
+/**
+ * The plain amount a written one certainly is, or undefined: spaces at its ends dropped, spaces
+ * between groups of three digits dropped, then "1,000.00" ungrouped and a European "1000,00" or
+ * "1.250,00" turned round. "1,250" in a currency of three decimals may be 1.250 or 1250: no guess.
+ */
+function plainOf(input: string, digits: number): string | undefined {
+  let t = input.replace(SPACES_AT_ENDS, '');
+  if (SPACE.test(t)) {
+    if (!SPACE_GROUPED.test(t)) return undefined;
+    t = t.replace(SPACES, '');
+  }
+  if (PLAIN_DECIMAL.test(t)) return t;
+  if (GROUPED_DECIMAL.test(t)) return digits === 3 && ONE_GROUP.test(t) ? undefined : t.replace(/,/g, '');
+  const u = ungroupAmount(t);
+  return !u.ok && u.kind === 'european' ? u.write : undefined;
+}
 
 function spaceName(c: string): string {
   if (c === ' ') return 'a space';
@@ -108,10 +151,9 @@ function spaced(input: string, digits: number): string | undefined {
   if (!m) return undefined;
   const trimmed = input.replace(SPACES_AT_ENDS, '');
   const where = SPACE.test(trimmed) ? 'between its digits' : m.index === 0 ? 'at its start' : 'at its end';
-  const candidate = !SPACE.test(trimmed) ? trimmed : SPACE_GROUPED.test(trimmed) ? trimmed.replace(new RegExp(SPACE.source, 'g'), '') : undefined;
-  // "1,000.00 " is 1000.00, written plain: what every command takes ("1,250" of three decimals is no one amount).
-  const certain = candidate !== undefined && (PLAIN_DECIMAL.test(candidate) || (GROUPED_DECIMAL.test(candidate) && !(digits === 3 && ONE_GROUP.test(candidate))));
-  const write = certain ? `write ${candidate.replace(/,/g, '')}` : 'write the amount without spaces (e.g. 1500.50)';
+  // "1,000.00 " is 1000.00 and "1 000,00" is 1000.00, written plain: what every command takes.
+  const plain = plainOf(input, digits);
+  const write = plain !== undefined ? `write ${plain}` : 'write the amount without spaces (e.g. 1500.50)';
   return `"${visibleWord(input)}" has ${spaceName(m[0])} ${where}: ${write}`;
 }
 

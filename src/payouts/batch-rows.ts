@@ -171,12 +171,14 @@ export function toFields(values: Record<string, string>, row: number, file: stri
       // Two keys of one name once read (JSON lines: "amount" and " Amount"): neither wins silently.
       if (fields[field] !== undefined || reported?.includes(key)) twice(row, key, problems);
       else if (field === 'amount') {
-        const amount = readAmount(value, row, problems);
+        // Spaces at its ends dropped, as validation drops them from every other column but the note.
+        const cell = value.trim();
+        const amount = readAmount(cell, row, problems);
         if (amount !== undefined) {
           fields.amount = amount;
-          amountCell = { key, value };
+          amountCell = { key, value: cell };
         } else (reported ??= []).push(key);
-        if (THOUSANDS_ONLY.test(value)) thousands = { key, value };
+        if (THOUSANDS_ONLY.test(cell)) thousands = { key, value: cell };
       } else fields[field] = value as never;
     }
   }

@@ -3,7 +3,8 @@
  * main with in-memory streams, the sandbox over real HTTP): a CRLF export with an LF row in it
  * and a lone-CR file sent exactly; "1,250.00" paid exactly as 1250.00, under the same payout
  * identity; a file in the European style ("1.250,00") refused with one grouped message, exit 2,
- * nothing sent; "Account Number" headers; a broken quote said in words; `--template` and the
+ * nothing sent; a currency code or symbol in an amount cell said as that, and spaces around cells
+ * dropped (the note's kept); "Account Number" headers; a broken quote said in words; `--template` and the
  * help's sample file.
  */
 import { describe, expect, it } from 'vitest';
@@ -162,6 +163,41 @@ describe('payout batch: amounts with thousands separators', () => {
     expect(e.errors[0]).toMatchObject({ field: 'amount', row: 3 });
     expect(e.errors[0]!.message).toMatch(/^is written in the European style .* on rows 3–46 \(44 rows\): row 3 "1\.250,00" \(write 1250\.00\)/);
     expect(ctx.sb.requests()).toEqual([]);
+  });
+});
+
+describe('payout batch: a currency in the amount cell, and spaces around cells', () => {
+  it('"Le 100.00", "100.00 SLE", "SLE 5.00" are said as a currency code or symbol, "1 000,00" with the amount to write: exit 2, nothing sent', async () => {
+    const w = setup.sleWallet;
+    const text =
+      'wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n' +
+      `${w},Le 100.00,SLE,bank,A B,ecobank,0076,,x\n${w},100.00 SLE,SLE,bank,A D,ecobank,0077,,x\n` +
+      `${w},"SLE 5.00",SLE,bank,Eu3,ecobank,0057,,x\n${w},"1 000,00",SLE,bank,Eu2,ecobank,0056,,x\n`;
+    const file = writeFile(setup.work.file('amt.csv'), text);
+    const r = await batch([file, '--dry-run']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('  - '))).toEqual([
+      '  - row 2: amount: "Le 100.00" holds a currency code or symbol ("Le"): write 100.00, and the currency in the currency column',
+      '  - row 3: amount: "100.00 SLE" holds a currency code or symbol ("SLE"): write 100.00, and the currency in the currency column',
+      '  - row 4: amount: "SLE 5.00" holds a currency code or symbol ("SLE"): write 5.00, and the currency in the currency column',
+      '  - row 5: amount: "1 000,00" has a space between its digits: write 1000.00',
+    ]);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+
+  it('spaces around a cell are dropped in every column but the note (sent as written): " 250.50 ", "SLE ", " Eu6 " are sent as 250.5, SLE, Eu6', async () => {
+    const w = setup.sleWallet;
+    const text =
+      'wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n' + `" ${w}"," 250.50 ","SLE ", bank ," Eu6 ",ecobank," 0060 ",," Nov pay "\n`;
+    const file = writeFile(setup.work.file('spaces.csv'), text);
+    const r = await batch([file, '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    const posts = payoutPosts(ctx.sb);
+    expect(posts).toHaveLength(1);
+    const body = JSON.parse(posts[0]!.body) as { walletId: string; currency: string; recipient: { type: string; accountDetails: Record<string, string> } };
+    expect(/"amount":([0-9.]+)[,}]/.exec(posts[0]!.body)![1]).toBe('250.5');
+    expect([body.walletId, body.currency, body.recipient.type]).toEqual([w, 'SLE', 'bank']);
+    expect(body.recipient.accountDetails).toMatchObject({ name: 'Eu6', accountNumber: '0060', note: ' Nov pay ' });
   });
 });
 

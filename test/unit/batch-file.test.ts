@@ -81,11 +81,11 @@ describe('parseBatchFile: CSV', () => {
     expect(r.rows[1]!.fields.note).toBe('a,b');
   });
 
-  it('keeps spaces inside cells as given and trims header names', async () => {
+  it("keeps spaces inside cells as given (an amount's at its ends dropped, for validation to drop the others') and trims header names", async () => {
     const csv = ' wallet_id , amount ,currency,type,name,provider,account_number\nwal_1, 10 ,SLE,bank, Zoë ,uba,1\n';
     const r = await parseBatchFile('p.csv', csv);
     expect(r.problems).toEqual([]);
-    expect(r.rows[0]!.fields).toMatchObject({ walletId: 'wal_1', amount: ' 10 ', name: ' Zoë ' });
+    expect(r.rows[0]!.fields).toMatchObject({ walletId: 'wal_1', amount: '10', name: ' Zoë ' });
   });
 
   it('gathers metadata.<key> columns into metadata, leaving empty ones out', async () => {
