@@ -15,6 +15,7 @@ import { JournalConflict, newEntry } from '../../src/payouts/ledger/entries.js';
 import type { JournalEntry, Outcome } from '../../src/payouts/ledger/ledger.js';
 import { LocalLedger } from '../../src/payouts/ledger/local.js';
 import { connectionOf } from '../../src/payouts/ledger/postgres/connect.js';
+import { maskLedgerUrl } from '../../src/config/ledger-setting.js';
 import {
   LedgerUnreachable,
   MIGRATIONS,
@@ -22,7 +23,6 @@ import {
   SCHEMA_VERSION,
   clockWarning,
   importEntries,
-  maskUrl,
   openPostgresLedger,
 } from '../../src/payouts/ledger/postgres/index.js';
 import { ledgerNow } from '../../src/payouts/ledger/entries.js';
@@ -76,11 +76,13 @@ const everything = (err: Error) => [err.message, (err as { hint?: string }).hint
 
 describe('the URL as shown, and the connection a URL names', () => {
   it('masks the password in the user part, in the query and in key=value text', () => {
-    expect(maskUrl('postgres://payctl:s3cret@db.example.com:5433/ledger?sslmode=require')).toBe('postgres://payctl:****@db.example.com:5433/ledger?sslmode=require');
-    expect(maskUrl('postgresql://u:p@ss/w?rd@host/db')).toBe('postgresql://u:****@host/db');
-    expect(maskUrl('postgres://host/db?user=u&password=hunter22&sslmode=disable')).toBe('postgres://host/db?user=u&password=****&sslmode=disable');
-    expect(maskUrl('postgres://u@host/db')).toBe('postgres://u@host/db');
-    expect(maskUrl("host=db password='a b' user=u")).toBe('host=db password=**** user=u');
+    expect(maskLedgerUrl('postgres://payctl:s3cret@db.example.com:5433/ledger?sslmode=require')).toBe(
+      'postgres://payctl:****@db.example.com:5433/ledger?sslmode=require',
+    );
+    expect(maskLedgerUrl('postgresql://u:p@ss/w?rd@host/db')).toBe('postgresql://u:****@host/db');
+    expect(maskLedgerUrl('postgres://host/db?user=u&password=hunter22&sslmode=disable')).toBe('postgres://host/db?user=u&password=****&sslmode=disable');
+    expect(maskLedgerUrl('postgres://u@host/db')).toBe('postgres://u@host/db');
+    expect(maskLedgerUrl("host=db password='a b' user=u")).toBe('host=db password=**** user=u');
   });
 
   it('fills what the URL leaves out from PGHOST, PGPORT, PGUSER, PGDATABASE and PGSSLMODE of the environment handed in', () => {
@@ -171,7 +173,7 @@ describe('the schema', () => {
     expect(ledgers.map((l) => l.schemaVersion)).toEqual([1, 1, 1, 1].map(() => SCHEMA_VERSION));
     const rows = await sql<{ version: number }>(url, 'SELECT version FROM payctl_schema_version ORDER BY version');
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
-    expect(await ledgers[0].status()).toEqual({ backend: 'postgresql', url: maskUrl(url), schemaVersion: SCHEMA_VERSION, entries: 0 });
+    expect(await ledgers[0].status()).toEqual({ backend: 'postgresql', url: maskLedgerUrl(url), schemaVersion: SCHEMA_VERSION, entries: 0 });
   });
 
   it('a newer schema than this payctl knows is refused (exit 2)', async () => {
@@ -182,7 +184,7 @@ describe('the schema', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
     expect(err.message).toMatch(/newer payctl.*Nothing was sent/);
-    expect(err.message).toContain(maskUrl(url));
+    expect(err.message).toContain(maskLedgerUrl(url));
   });
 });
 
@@ -374,7 +376,7 @@ describe('the server gone and back', () => {
     const claim = await rejection(a.begin({ baseUrl: BASE, payoutId: 'next', body: body('next'), now: T0, log: true }));
     expect(claim).toBeInstanceOf(ConfigError);
     expect(claim.message).toMatch(/Nothing was sent for payout next/);
-    expect(claim.message).toContain(maskUrl(url));
+    expect(claim.message).toContain(maskLedgerUrl(url));
     expect(everything(claim)).not.toContain(cluster.password);
     const record = await rejection(a.record(entry, accepted('TXN-1')));
     expect(record.message).toMatch(/payout ledger postgres:\/\/payctl:\*\*\*\*@/);

@@ -3,8 +3,8 @@
  * settings of a URL read as libpq (psql) reads them, with its PG* variables and password file
  * from the environment handed in (never the process's own); the `pg` client loaded only when a
  * PostgreSQL ledger is opened (in the build, dist/vendor/pg.cjs: scripts/build.mjs); a small
- * pool; and the URL as payctl shows it, its password masked. Nothing here ever puts the
- * password in a message. A password file passed over for its mode (others can read it) is said,
+ * pool; and the URL as payctl shows it, its password masked by the one rule of every path
+ * (config/ledger-setting.ts maskLedgerUrl). Nothing here ever puts the password in a message. A password file passed over for its mode (others can read it) is said,
  * with the chmod that fixes it: psql warns of it, and payctl said only that no password was given.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -14,6 +14,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { ConfigError } from '../../../errors.js';
 import { SSL_MODES, decideTls } from '../../../config/ledger-tls.js';
+import { maskLedgerUrl } from '../../../config/ledger-setting.js';
 import { shellQuote } from '../../../config/shell.js';
 
 /** The environment a ledger is opened with: PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGPASSFILE, ... */
@@ -47,28 +48,10 @@ export class LedgerUnreachable extends ConfigError {
   }
 }
 
-/**
- * The URL as payctl shows it: `postgres://user:****@host:port/db?...`. The password (in the
- * user part, or as `password=` in the query or a key=value string) never appears.
- */
-export function maskUrl(url: string): string {
-  const queryMasked = (s: string) => s.replace(/(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&#]*)/gi, '$1****');
-  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)/i.exec(url);
-  if (!scheme) return queryMasked(url);
-  const rest = url.slice(scheme[1]!.length);
-  // The user part ends at the last '@' (a password may hold '@', '/' or '?' as typed): at worst more is masked.
-  const at = rest.lastIndexOf('@');
-  if (at < 0) return scheme[1]! + queryMasked(rest);
-  const user = rest.slice(0, at);
-  const colon = user.indexOf(':');
-  const shown = colon < 0 ? user : `${user.slice(0, colon)}:****`;
-  return `${scheme[1]!}${shown}@${queryMasked(rest.slice(at + 1))}`;
-}
-
 /** What a URL and the environment say about a connection: the pool's settings, the URL masked, and what to keep out of messages. */
 export interface Connection {
   config: PoolConfig;
-  /** The URL as shown: maskUrl. */
+  /** The URL as shown, its password masked: maskLedgerUrl (config/ledger-setting.ts, the one rule). */
   masked: string;
   /** A message with any occurrence of the password replaced: for errors of the client or the server. */
   scrub(message: string): string;
@@ -90,7 +73,7 @@ export interface Connection {
  * password file was passed over for its mode (and reasonOf says it in the error that follows).
  */
 export function connectionOf(url: string, env: LedgerEnv, warn?: (line: string) => void): Connection {
-  const masked = maskUrl(url);
+  const masked = maskLedgerUrl(url);
   const u = parseUrl(url, masked);
   const q = (name: string) => u.searchParams.get(name) || undefined;
   const host = q('host') ?? (u.hostname ? decodeURIComponent(u.hostname.replace(/^\[(.*)\]$/, '$1')) : undefined) ?? env.PGHOST ?? 'localhost';

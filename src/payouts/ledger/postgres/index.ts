@@ -12,7 +12,7 @@ import { migrate } from './schema.js';
 import { PostgresLedger } from './store.js';
 import type { RowSigner } from './signing.js';
 
-export { LedgerUnreachable, maskUrl, type LedgerEnv } from './connect.js';
+export { LedgerUnreachable, type LedgerEnv } from './connect.js';
 export { SCHEMA_VERSION, MIGRATIONS } from './schema.js';
 export { PostgresLedger, type PostgresLedgerStatus } from './store.js';
 export { importEntries, type ImportCounts, type ImportConflict } from './import.js';
