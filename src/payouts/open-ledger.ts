@@ -12,6 +12,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { configDir } from '../config/paths.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { openConfigStore, type ConfigStore } from '../config/store.js';
+import { commandLine, invocationOf } from '../config/command-line.js';
 import { LEDGER_ENV, ledgerSource, ledgerTlsWarning, resolveLedger, type LedgerSetting } from '../config/ledger-setting.js';
 import type { Ledger } from './ledger/ledger.js';
 import { LocalLedger } from './ledger/local.js';
@@ -22,10 +23,13 @@ export interface RunResources {
   closeAtEnd(resource: { close(): Promise<void> }): void;
 }
 
-/** What chooses the ledger of a run: its environment (the config folder), its profile, and what closes it. */
+/**
+ * What chooses the ledger of a run: its environment (the config folder), its profile, and what
+ * closes it; its base URL and time limit are repeated in the commands the ledger prints.
+ */
 export interface LedgerRun {
   env: NodeJS.ProcessEnv;
-  globals: Pick<GlobalOptions, 'profile'>;
+  globals: Pick<GlobalOptions, 'profile' | 'baseUrl' | 'timeoutMs'>;
   /** The run's config store (Deps.config); else opened from `env`. */
   config?: () => ConfigStore;
   /** --verbose lines: which ledger, masked; the warning of a ledger whose certificate goes unchecked (stderr). */
@@ -62,6 +66,16 @@ export async function openLedger(run: LedgerRun): Promise<Ledger> {
   return openSharedLedger(run, setting);
 }
 
+/**
+ * The `payctl ledger verify` a row that does not verify points to: with the run's profile, base
+ * URL and time limit (command-line.ts), so that pasted as printed it checks this ledger; a ledger
+ * PAYCTL_LEDGER_URL named (a password may be in it: never printed) is said to be needed too.
+ */
+function verifyCommand(run: LedgerRun, setting: SharedLedgerSetting): string {
+  const command = commandLine(invocationOf(run.globals, run.env), ['ledger', 'verify']);
+  return setting.source === 'env' ? `(${LEDGER_ENV} set as for this run) ${command}` : command;
+}
+
 /** The PostgreSQL ledgers a run opened, by URL: a run that asks twice gets the same one. */
 const opened = new WeakMap<RunResources, Map<string, Promise<PostgresLedger>>>();
 
@@ -85,7 +99,13 @@ export function openSharedLedger(run: LedgerRun, setting: SharedLedgerSetting): 
     // Rows are signed with the person's key, else this config folder's ledger key (made on the first write).
     const signer = rowSignerOf(configDir(run.env), run.env, () => (run.clock ?? systemClock).now());
     // The run's clock, which the database's is measured against (and said when far from it).
-    const l = await openPostgresLedger(setting.url, { env: run.env, signer, clock: run.clock ?? systemClock, warn: (line) => run.log?.warn(line) });
+    const l = await openPostgresLedger(setting.url, {
+      env: run.env,
+      signer,
+      clock: run.clock ?? systemClock,
+      warn: (line) => run.log?.warn(line),
+      verifyCommand: verifyCommand(run, setting),
+    });
     run.resources.closeAtEnd(l);
     return l;
   })();

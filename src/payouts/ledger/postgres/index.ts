@@ -37,6 +37,8 @@ export interface OpenOptions {
    * server asks for a password and the password file was passed over for its mode (connect.ts).
    */
   warn?: (line: string) => void;
+  /** The `payctl ledger verify` a row that does not verify points to, with the run's profile (openLedger prints it; default: bare). */
+  verifyCommand?: string;
 }
 
 /** How far this machine's clock may be from the database's before it is said (a machine kept by NTP is within a second). */
@@ -92,6 +94,7 @@ export async function openPostgresLedger(url: string, o: OpenOptions): Promise<P
     signer: o.signer,
     clock: o.clock,
     dbNow: schema.dbNow,
+    verifyCommand: o.verifyCommand,
   });
   const warning = clockWarning(ledger.clockSkew(), schema.dbNow, connection.masked);
   if (warning) o.warn?.(warning);

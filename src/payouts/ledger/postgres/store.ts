@@ -10,10 +10,9 @@
  * locks of the database (locks.ts): they hold between machines too. Every row it writes is signed
  * (signing.ts); every row read is checked before use: one changed outside payctl is never acted on.
  *
- * A database that cannot be reached fails the step that needed it: a claim with a ConfigError
- * saying nothing was sent, an outcome with an error the sender reports as an unknown outcome
- * (any machine can resolve it later). Never a fall-back to the local store. The URL is only
- * ever shown masked.
+ * A database that cannot be reached fails the step that needed it: a claim with a ConfigError saying
+ * nothing was sent, an outcome with an error the sender reports as an unknown outcome (any machine
+ * can resolve it later). Never a fall-back to the local store. The URL is only ever shown masked.
  */
 import type { Pool } from 'pg';
 import { systemClock, type Clock } from '../../../clock.js';
@@ -51,6 +50,8 @@ export interface PostgresLedgerStatus {
   entries: number;
 }
 
+/** What a store is opened with besides its pool and connection (openPostgresLedger; the constructor says each). */
+type StoreOptions = { schemaVersion: number; host?: string; signer?: () => RowSigner; clock?: Pick<Clock, 'now'>; dbNow?: Date; verifyCommand?: string };
 export class PostgresLedger implements Ledger {
   readonly sentFrom = "through the team's shared ledger";
   readonly called = "the team's shared ledger";
@@ -83,13 +84,15 @@ export class PostgresLedger implements Ledger {
   readonly #clock: Pick<Clock, 'now'>;
   /** How far the database's clock is ahead of the run's (ms), as last read (clockSkew). */
   #skew = 0;
+  readonly #verify: string | undefined;
 
   /**
    * `o.signer`: what signs the rows it writes (asked on the first write); without one, a key made
    * for this process. `o.clock`: the run's (default: the system's); `o.dbNow`: the database's
-   * time read when it was opened, which the skew starts from.
+   * time read when it was opened, which the skew starts from. `o.verifyCommand`: the `payctl ledger
+   * verify` of this run, said of a row that does not verify (signing.ts verifiedEntry).
    */
-  constructor(pool: Pool, connection: Connection, o: { schemaVersion: number; host?: string; signer?: () => RowSigner; clock?: Pick<Clock, 'now'>; dbNow?: Date }) {
+  constructor(pool: Pool, connection: Connection, o: StoreOptions) {
     this.#pool = pool;
     this.#connection = connection;
     this.url = connection.masked;
@@ -97,6 +100,7 @@ export class PostgresLedger implements Ledger {
     this.#host = o.host ?? null;
     this.#signerOf = o.signer ?? processSigner;
     this.#clock = o.clock ?? systemClock;
+    this.#verify = o.verifyCommand;
     if (o.dbNow) this.#heard(o.dbNow);
     this.#claims = new GroupQueue((entries) => claimEntries(this.#pool, entries, this.#writer(), (at) => this.#heard(at)), CLAIM_GROUPS);
     this.#outcomes = new GroupQueue((rows) => writeOutcomes(this.#pool, rows, this.#writer()), GROUPS);
@@ -134,10 +138,9 @@ export class PostgresLedger implements Ledger {
     );
   }
 
-  /** A statement's rows; `name`d ones (the look-ups of every row of a batch) are parsed and planned once per connection. */
   /** #query for the paged readers (pages.ts). */
   readonly #read: Query = (doing, sql, params, name) => this.#query(doing, sql, params, name);
-
+  /** A statement's rows; `name`d ones (the look-ups of every row of a batch) are parsed and planned once per connection. */
   async #query<R extends object>(doing: string, sql: string, params: unknown[], name?: string): Promise<R[]> {
     try {
       return (await this.#pool.query<R & Record<string, unknown>>({ name, text: sql, values: params })).rows;
@@ -169,7 +172,7 @@ export class PostgresLedger implements Ledger {
 
   /** The entry of a row read from this ledger, once the row verifies; else a ConfigError naming its payout id (signing.ts). */
   entryOf(row: StoredRow): JournalEntry {
-    return verifiedEntry(row, this.url);
+    return verifiedEntry(row, this.url, this.#verify);
   }
 
   async record(entry: JournalEntry, outcome: Outcome): Promise<JournalEntry> {
@@ -376,11 +379,8 @@ export class PostgresLedger implements Ledger {
    */
   async insertEntries(entries: JournalEntry[]): Promise<Inserted[]> {
     try {
-      return await insertRows(
-        this.#pool,
-        entries.map((e) => this.#row(e)),
-        this.#writer(),
-      );
+      const rows = entries.map((e) => this.#row(e));
+      return await insertRows(this.#pool, rows, this.#writer());
     } catch (err) {
       throw this.#fault(err, 'write to', '');
     }
