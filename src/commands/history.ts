@@ -3,10 +3,12 @@
  * first, as a table, CSV or one JSON document. Streamed: a first pass over the journal
  * keeps only what sorting needs (file name, time, payout id) for the entries that pass
  * the filters; the second reads and writes them one at a time. Entries this folder journaled
- * that are gone are warned of (Ledger.journalGaps).
+ * that are gone are warned of (Ledger.journalGaps). Entries that cannot be read or verified (a
+ * local entry whose MAC fails, a shared-ledger row changed outside payctl) are left out and
+ * named, and the run exits 2: the list is incomplete.
  */
 import { write, type Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { DEFAULT_PROFILE, unknownProfile } from '../config/known-profiles.js';
 import { idOption, parseTimeBound } from '../payouts/filters.js';
 import { batchIdSlipKey } from '../payouts/identity.js';
@@ -235,12 +237,17 @@ export async function run(opts: HistoryOptions, deps: Deps): Promise<number> {
     );
   }
   if (count === 0 && filter.batchId !== undefined) await nameSlippedBatches(filter, journal, deps);
+  // What verifies is listed, but the list is short of the rest: exit 2, as history reconcile (a script's `history --csv > sent.csv && ...` stops).
+  const one = damaged.length === 1;
   if (damaged.length) {
-    deps.log.warn(`${damaged.length} journal entr${damaged.length === 1 ? 'y was' : 'ies were'} passed over: they could not be read or verified.`);
+    deps.log.warn(
+      `${damaged.length} journal entr${one ? 'y was' : 'ies were'} passed over: ${one ? 'it' : 'they'} could not be read or verified, so the list is incomplete (exit 2).`,
+    );
     for (const m of damaged.slice(0, 5)) deps.log.warn(text(m));
+    if (damaged.length > 5) deps.log.warn(`and ${damaged.length - 5} more.`);
   }
   await warnGaps(journal, deps);
-  return 0;
+  return damaged.length ? ExitCode.usage : ExitCode.ok;
 }
 
 /**

@@ -449,9 +449,17 @@ describe('history lists the journal', () => {
       JSON.stringify({ version: 2, payoutId: 'old-1', baseUrl: base, idempotencyKey: randomUUID(), body: bodyOf(f1), createdAt: '2026-10-01T08:00:00.000Z' }),
     ) as JournalEntry;
     writeFileSync(file, JSON.stringify({ ...tampered, profile: 'default', mac: createHmac('sha256', key).update(JSON.stringify(tampered)).digest('hex') }));
+    // The rest is listed, but the list is incomplete: exit 2 (table, --csv, --json), as a shared ledger's changed row.
     const t = await payctl(['history', '--json'], { dir });
+    expect(t.code).toBe(2);
     expect(jsonData(t.stdout).map((l) => l.payout_id)).toEqual(['new-1', 'old-2']);
-    expect(t.stderr).toContain('1 journal entry was passed over');
+    expect(t.stderr).toContain('1 journal entry was passed over: it could not be read or verified, so the list is incomplete (exit 2).');
+    for (const format of [[], ['--csv']]) {
+      const o = await payctl(['history', ...format], { dir });
+      expect(o.code, o.stderr).toBe(2);
+      expect(o.stdout).toContain('old-2');
+      expect(o.stdout).not.toContain('old-1');
+    }
   });
 
   it('a journal of 1,000 entries lists every one, newest first', async () => {

@@ -3,10 +3,11 @@
  * payctl's main, in process, against a real PostgreSQL and the sandbox (README "Working as a
  * team"): the refusal's `payctl ledger verify` carries the run's profile and base URL, and run
  * as printed it checks that ledger (it said "Nothing to verify" of the default profile); a
- * ledger PAYCTL_LEDGER_URL named is said to be needed too.
+ * ledger PAYCTL_LEDGER_URL named is said to be needed too; and `history` (table, --csv,
+ * --json) lists what verifies but exits 2, the list being incomplete (it exited 0).
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newKey, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { newKey, oneJson, useConfigDir, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { printed } from '../helpers/printed.js';
 import { payoutArgs } from '../helpers/payout-fixtures.js';
@@ -69,5 +70,19 @@ describe('a shared-ledger row changed in the database', () => {
     const checked = await run(printed(get.stderr, 'ledger verify'), { env: { PAYCTL_LEDGER_URL: url } });
     expect(checked.code, checked.stderr).toBe(1);
     expect(checked.stdout).toContain('  env-1 (');
+  });
+
+  it('history lists the rows that verify, names the one that does not, and exits 2 (table, --csv, --json)', async () => {
+    await changedRow('hist-1', 'hist-2');
+    for (const format of [[], ['--csv'], ['--json']]) {
+      const h = await run(['history', '--profile', 'team', ...format]);
+      expect(h.code, `${format.join(' ')}: ${h.stderr}`).toBe(2);
+      expect(h.stdout).toContain('hist-2');
+      expect(h.stdout).not.toContain('hist-1');
+      expect(h.stderr).toContain('1 journal entry was passed over: it could not be read or verified, so the list is incomplete (exit 2).');
+      expect(h.stderr).toContain('The entry of payout hist-1 in the payout ledger');
+    }
+    const j = await run(['history', '--profile', 'team', '--json']);
+    expect((oneJson(j.stdout) as { count: number }).count).toBe(1);
   });
 });
