@@ -17,6 +17,7 @@ import { LEDGER_ENV, ledgerSource, ledgerTlsWarning, resolveLedger, type LedgerS
 import type { Ledger } from './ledger/ledger.js';
 import { LocalLedger } from './ledger/local.js';
 import type { PostgresLedger } from './ledger/postgres/index.js';
+import type { VerifyCommand } from './ledger/postgres/signing.js';
 
 /** What a run owns and closes when it ends (Deps.resources; cli.ts closes them after the command). */
 export interface RunResources {
@@ -68,12 +69,12 @@ export async function openLedger(run: LedgerRun): Promise<Ledger> {
 
 /**
  * The `payctl ledger verify` a row that does not verify points to: with the run's profile, base
- * URL and time limit (command-line.ts), so that pasted as printed it checks this ledger; a ledger
- * PAYCTL_LEDGER_URL named (a password may be in it: never printed) is said to be needed too.
+ * URL and time limit (command-line.ts), so that pasted as printed it checks this ledger; and
+ * PAYCTL_LEDGER_URL when that named the ledger (signing.ts verifiedEntry says it is needed).
  */
-function verifyCommand(run: LedgerRun, setting: SharedLedgerSetting): string {
+function verifyCommand(run: LedgerRun, setting: SharedLedgerSetting): VerifyCommand {
   const command = commandLine(invocationOf(run.globals, run.env), ['ledger', 'verify']);
-  return setting.source === 'env' ? `(${LEDGER_ENV} set as for this run) ${command}` : command;
+  return setting.source === 'env' ? { command, env: LEDGER_ENV } : { command };
 }
 
 /** The PostgreSQL ledgers a run opened, by URL: a run that asks twice gets the same one. */

@@ -66,7 +66,7 @@ describe('a shared-ledger row changed in the database', () => {
     const url = await changedRow('env-1', 'env-2');
     const get = await run(['payout', 'get', 'env-1', '--profile', 'team'], { env: { PAYCTL_LEDGER_URL: url } });
     expect(get.code, get.stderr).toBe(2);
-    expect(get.stderr).toContain('with: (PAYCTL_LEDGER_URL set as for this run) payctl ledger verify --profile team\n');
+    expect(get.stderr).toContain('With PAYCTL_LEDGER_URL set as for this run, list every such row and who signed the others with: payctl ledger verify --profile team\n');
     const checked = await run(printed(get.stderr, 'ledger verify'), { env: { PAYCTL_LEDGER_URL: url } });
     expect(checked.code, checked.stderr).toBe(1);
     expect(checked.stdout).toContain('  env-1 (');

@@ -10,7 +10,7 @@ import { ConfigError } from '../../../errors.js';
 import { LedgerUnreachable, connectionOf, openPool, reasonOf, unreachable, type LedgerEnv } from './connect.js';
 import { migrate } from './schema.js';
 import { PostgresLedger } from './store.js';
-import type { RowSigner } from './signing.js';
+import type { RowSigner, VerifyCommand } from './signing.js';
 
 export { LedgerUnreachable, type LedgerEnv } from './connect.js';
 export { SCHEMA_VERSION, MIGRATIONS } from './schema.js';
@@ -38,7 +38,7 @@ export interface OpenOptions {
    */
   warn?: (line: string) => void;
   /** The `payctl ledger verify` a row that does not verify points to, with the run's profile (openLedger prints it; default: bare). */
-  verifyCommand?: string;
+  verifyCommand?: VerifyCommand;
 }
 
 /** How far this machine's clock may be from the database's before it is said (a machine kept by NTP is within a second). */

@@ -161,18 +161,25 @@ export function checkRow(r: StoredRow, masked: string, others: Iterable<string> 
   return { entry };
 }
 
+/** The `payctl ledger verify` a hint prints (with the run's options), and the variable that named the ledger when one did. */
+export interface VerifyCommand {
+  command: string;
+  env?: string;
+}
+
 /**
  * The entry of a row that verifies; else a ConfigError (exit 2) naming the payout id: payctl
  * does not act on a row changed outside it (a read rejects, a listing gives it as an error, a
- * claim that meets it sends nothing). `verify`: the `payctl ledger verify` its hint prints, with
- * the run's profile and settings (OpenOptions.verifyCommand), so that it checks this ledger.
+ * claim that meets it sends nothing). `verify`: the `payctl ledger verify` its hint ends in, with
+ * the run's profile and settings (OpenOptions.verifyCommand), so that it checks this ledger; a
+ * ledger named by a variable (never printed: a password may be in it) is said to be needed too.
  */
-export function verifiedEntry(r: StoredRow, masked: string, verify = 'payctl ledger verify'): JournalEntry {
+export function verifiedEntry(r: StoredRow, masked: string, verify: VerifyCommand = { command: 'payctl ledger verify' }): JournalEntry {
   const c = checkRow(r, masked);
   if ('entry' in c) return c.entry;
   throw new ConfigError(
     `The entry of payout ${r.payout_id} in the payout ledger ${masked} does not verify: the shared ledger row was changed outside payctl (${problemText(c.problem)}). payctl will not act on it.`,
     // The command last on its line, as it is pasted.
-    `If nobody on your team changed it, someone else can write to the database: check it before going on. List every such row and who signed the others with: ${verify}`,
+    `If nobody on your team changed it, someone else can write to the database: check it before going on. ${verify.env ? `With ${verify.env} set as for this run, list` : 'List'} every such row and who signed the others with: ${verify.command}`,
   );
 }

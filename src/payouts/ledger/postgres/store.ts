@@ -32,7 +32,7 @@ import { claimEntries, type Claimed } from './claims.js';
 import { insertRows, keyOf, writeOutcomes, type Inserted, type RowValues, type StoredRow, type Writer } from './rows.js';
 import { DB_NOW, ENTRIES } from './schema.js';
 import * as q from './queries.js';
-import { processSigner, signedRow, verifiedEntry, type RowSigner } from './signing.js';
+import { processSigner, signedRow, verifiedEntry, type RowSigner, type VerifyCommand } from './signing.js';
 import { allRows, keyOfName, rowsSince, type Query } from './pages.js';
 
 /** Claims and outcomes: statements of each kind at once (of the pool's 4 connections), rows in one. */
@@ -51,7 +51,7 @@ export interface PostgresLedgerStatus {
 }
 
 /** What a store is opened with besides its pool and connection (openPostgresLedger; the constructor says each). */
-type StoreOptions = { schemaVersion: number; host?: string; signer?: () => RowSigner; clock?: Pick<Clock, 'now'>; dbNow?: Date; verifyCommand?: string };
+type StoreOptions = { schemaVersion: number; host?: string; signer?: () => RowSigner; clock?: Pick<Clock, 'now'>; dbNow?: Date; verifyCommand?: VerifyCommand };
 export class PostgresLedger implements Ledger {
   readonly sentFrom = "through the team's shared ledger";
   readonly called = "the team's shared ledger";
@@ -84,7 +84,7 @@ export class PostgresLedger implements Ledger {
   readonly #clock: Pick<Clock, 'now'>;
   /** How far the database's clock is ahead of the run's (ms), as last read (clockSkew). */
   #skew = 0;
-  readonly #verify: string | undefined;
+  readonly #verify: VerifyCommand | undefined;
 
   /**
    * `o.signer`: what signs the rows it writes (asked on the first write); without one, a key made
