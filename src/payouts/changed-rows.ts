@@ -34,7 +34,7 @@ import { fieldProblem, rowProblem, UsageError } from '../errors.js';
 import { text, plural } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
-import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys } from './identity.js';
+import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys, zeroForms } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
@@ -42,7 +42,6 @@ import { byRepeatKeys, countsForOtherBatches, paidWording, REPEAT_WINDOW_MS, set
 import { payoutBody, type PayoutRequest } from './request.js';
 import { describeChange, differences, onlyNormalization, readBody, type BodyCells } from './changed-cells.js';
 import { formatAmount } from '../money/amount.js';
-import { withZerosBack } from './lost-digits.js';
 
 /** Whether a sorted array holds `v`, searched by halves. */
 function holds(sorted: BigUint64Array, v: bigint): boolean {
@@ -190,9 +189,11 @@ export class ChangedRows {
       // another batch paid the payee since with another note: the repeat guard's, with that batch's resume.
       if (others.some((e) => e.fingerprint === pays)) return;
       sent = others.filter((e) => e.fingerprint !== pays).at(-1);
-      // Its account saved as a number in a copy ("payroll (1).csv"), other cells changed beside it:
-      // looked up with the zeros back, the same payee's only (two accounts that differ in their zeros are two people).
-      sent ??= (await byRepeatKeys(zerosBack(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
+      // Its account saved as a number in a copy ("payroll (1).csv"), or the copy's payee paid
+      // before and the file with the zeros back sent now, other cells changed or not: looked up
+      // in its other forms of zeros (identity.ts zeroForms, any number of them, as looseAccount
+      // matches this batch's rows), the same payee's only (two people's accounts may differ in their zeros).
+      sent ??= (await byRepeatKeys(otherZeroForms(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
         .filter((e) => candidate(e) && !inRun(e, this.#own) && samePayee(e, r.request))
         .at(-1);
       if (sent) this.#recent = true;
@@ -368,9 +369,9 @@ function paidWhat(e: JournalEntry): string {
   return text([b.name, amount].filter(Boolean).join(' '));
 }
 
-/** The repeat keys of a row whose account has no leading zero as it would read with 1 to MAX_ZEROS of them back (none for another account). */
-function zerosBack(r: PayoutRequest): string[] {
-  return withZerosBack(r.account).flatMap((account) => repeatKeys({ ...r, account }));
+/** The repeat keys of a row with its all-digit account in its other forms of leading zeros (identity.ts zeroForms; none for another account). */
+function otherZeroForms(r: PayoutRequest): string[] {
+  return zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }));
 }
 
 /** Whether a journaled payout paid the row's payee: the same name as compared (comparedName). */

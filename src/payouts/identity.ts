@@ -11,6 +11,7 @@
  * itself, which consults it: repeats.ts).
  */
 import { hash } from 'node:crypto';
+import { ACCOUNT_MAX } from '../service/payout-rules.js';
 import type { PayoutRequest } from './request.js';
 
 /** The batch id of a run without --batch-id. */
@@ -145,6 +146,26 @@ export function comparedAccount(account: string): string {
 export function looseAccount(account: string): string {
   const a = comparedAccount(account).replace(/^0+/, '');
   return /^[0-9]{16,}$/.test(a) ? a.slice(0, 15) : a;
+}
+
+/**
+ * The other forms of an all-digit account that differ from it only in leading zeros, as
+ * looseAccount takes them for one: the same digits with none, or any number, of zeros before
+ * them, up to ACCOUNT_MAX characters, as compared (comparedAccount; `456719`: `0456719`, `00456719`, ... `0000456719`, ...;
+ * `0000456719`: `456719`, `0456719`, `00456719`, ...). None for an account with any other
+ * character (a spreadsheet keeps such a cell as text). A spreadsheet that saves the column as
+ * numbers drops every zero, however many: what batch rows are looked up by in other runs and
+ * single payouts (lost-digits.ts, changed-rows.ts, repeats.ts recentRepeats), the key look-ups'
+ * form of the rule looseAccount is within a batch. Before, other runs were looked up with up to
+ * three zeros back only, and a re-saved copy of `0000456719` paid the payee twice.
+ */
+export function zeroForms(account: string): string[] {
+  const compared = comparedAccount(account);
+  if (!/^[0-9]+$/.test(compared)) return [];
+  const digits = compared.replace(/^0+(?=[0-9])/, '');
+  const forms: string[] = [];
+  for (let form = digits; form.length <= ACCOUNT_MAX; form = `0${form}`) if (form !== compared) forms.push(form);
+  return forms;
 }
 
 /**

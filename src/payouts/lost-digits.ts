@@ -6,7 +6,7 @@
  *
  * A column no row of which starts with a zero (account_number), or with a "+" or a zero
  * (phone_number), may have lost them. Each row still to send is then looked up as it would read
- * with them back (up to MAX_ZEROS zeros; a "+" or a zero for a phone), by what it pays
+ * with them back (any number of zeros, identity.ts zeroForms; a "+" or a zero for a phone), by what it pays
  * (identity.ts payoutFingerprint, the account as compared: repeats.ts samePayoutsSent): a payout
  * sent before that pays all the same to the account or phone with them is the same payout, and the file is refused, nothing sent (batch-load.ts).
  * A column where some digits-only row keeps its zero was saved as text, and is not looked at; a
@@ -18,13 +18,10 @@ import { fieldProblem, rowProblem, UsageError, type Problem } from '../errors.js
 import { plural, text } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { listed, type ProblemList } from './batch-problems.js';
-import { payoutFingerprint } from './identity.js';
+import { payoutFingerprint, zeroForms } from './identity.js';
 import type { Ledger } from './journal.js';
 import { describeSentIn, paidWording, samePayoutsSent } from './repeats.js';
 import type { PayoutRequest } from './request.js';
-
-/** The most leading zeros a row's account number is looked up with. */
-export const MAX_ZEROS = 3;
 
 /** Digits without a leading zero: what a number saved by a spreadsheet reads as. */
 const BARE = /^[1-9][0-9]*$/;
@@ -76,9 +73,9 @@ export function restoredRequest(r: PayoutRequest, form: RestoredForm): PayoutReq
   return { ...r, account: form.account, phone: form.phone };
 }
 
-/** An account saved as a number (digits, no leading zero) as it may have read: with 1 to MAX_ZEROS zeros back; none for another account. */
+/** An account saved as a number (digits, no leading zero) as it may have read: with any number of zeros back (identity.ts zeroForms); none for another account. */
 export function withZerosBack(account: string): string[] {
-  return BARE.test(account) ? Array.from({ length: MAX_ZEROS }, (_, k) => '0'.repeat(k + 1) + account) : [];
+  return BARE.test(account) ? zeroForms(account) : [];
 }
 
 /** The forms of a row's account and phone with their lost characters back, each with what it pays; none for a row with nothing to restore. */

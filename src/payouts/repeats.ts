@@ -7,7 +7,8 @@
  *   payout paid nobody;
  * - what is the same payout: a single payout typed again (without --payout-id) has the same
  *   wallet, recipient account (as compared: identity.ts comparedAccount, `4410-0012-34` is
- *   `4410001234`), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
+ *   `4410001234`; an all-digit one also in its other forms of leading zeros, identity.ts
+ *   zeroForms), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
  *   entry of an earlier version is found too) and was sent within REPEAT_WINDOW_MS; a batch row
  *   pays all the same (identity.ts, payoutFingerprint, with the account as compared:
  *   comparedFingerprint, whichever form each side wrote), at any time, its own batch's entries
@@ -17,7 +18,7 @@
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger, RunOptions } from './journal.js';
-import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys } from './identity.js';
+import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys, zeroForms } from './identity.js';
 import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
 import { idsAndMore, text } from '../output/text.js';
@@ -51,12 +52,15 @@ export function settledFailed(e: JournalEntry): boolean {
 
 /**
  * `payout create`: payouts with this one's repeat key (same wallet, account as compared, amount
- * and currency) journaled in the 24 hours before `now` (the ledger's: Ledger.now, the clock that
+ * and currency), or with its account in another form of leading zeros, journaled in the 24 hours before `now` (the ledger's: Ledger.now, the clock that
  * dated them) under another payout id, not refused, oldest first.
  */
 export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date): Promise<JournalEntry[]> {
   const since = now.getTime() - REPEAT_WINDOW_MS;
-  return (await byRepeatKeys(repeatKeys(r), (k) => journal.find(baseUrl, 'repeat', k))).filter(
+  // The account in its other forms of leading zeros too (identity.ts zeroForms): a batch row whose
+  // account a spreadsheet saved as a number paid the same account as one typed with its zeros.
+  const keys = [...repeatKeys(r), ...zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }))];
+  return (await byRepeatKeys(keys, (k) => journal.find(baseUrl, 'repeat', k))).filter(
     (e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since,
   );
 }

@@ -29,7 +29,10 @@ export const PHONE_PATTERN = /^\+?[0-9]{6,15}$/;
 /** `provider`: lower case letters and digits, words joined by one underscore (`orange_money`); the list is open. */
 export const PROVIDER_PATTERN = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 
-/** `accountNumber`: 1 to 34 letters, digits or dashes (an IBAN is at most 34 characters). */
+/** The most characters of an `accountNumber` (an IBAN is at most 34 characters). */
+export const ACCOUNT_MAX = 34;
+
+/** `accountNumber`: 1 to ACCOUNT_MAX letters, digits or dashes. */
 export const ACCOUNT_PATTERN = /^[A-Za-z0-9-]{1,34}$/;
 
 /** The most characters of a text field (`payoutId`, `walletId`, `name`, `provider`, `note`). */
