@@ -30,10 +30,11 @@
  * single payouts, are the repeat guard's (repeats.ts); leading zeros of the account or phone,
  * lost-digits.ts's.
  */
-import { fieldProblem, rowProblem, UsageError } from '../errors.js';
-import { text, plural } from '../output/text.js';
+import { fieldProblem, rowProblem, type UsageError } from '../errors.js';
+import { changedRefusal, type ChangedSaid } from './changed-refusal.js';
+import { text } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
-import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
+import { MAX_LISTED, ProblemList } from './batch-problems.js';
 import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys, zeroForms } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
@@ -131,16 +132,8 @@ export class ChangedRows {
   readonly problems = new ProblemList(MAX_LISTED);
   /** The batch ids of the payouts the problems' rows would pay again. */
   readonly #batches = new Set<string>();
-  /** Whether a row matched a payout of another run (the last day's batches), not of this run's batch. */
-  #recent = false;
-  /** Whether a row's amount changed since its payout (see #amountChanged). */
-  #amount = false;
-  /** Whether a row's wallet, or its account beyond its form, changed since its payout (see #moved). */
-  #moved = false;
-  /** Whether a cell differs only in Unicode normalization (see onlyNormalization). */
-  #normalization = false;
-  /** Whether a row's own payment failed and the payout found paid its payee since: its retry (see #retriedBy). */
-  #retried = false;
+  /** What the refusal says beside the rows (changed-refusal.ts). */
+  readonly #said: ChangedSaid = { recent: false, amount: false, moved: false, normalization: false, retried: false, unsettled: false };
   /** This run's batch's rows by the account they paid (wallet, account, currency), and by payee as a spreadsheet may re-save the row (looseKey), read on first need. */
   #byAccount: Promise<ByAccount> | undefined;
   readonly #own: BatchRun;
@@ -196,16 +189,18 @@ export class ChangedRows {
       sent ??= (await byRepeatKeys(otherZeroForms(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
         .filter((e) => candidate(e) && !inRun(e, this.#own) && samePayee(e, r.request))
         .at(-1);
-      if (sent) this.#recent = true;
+      if (sent) this.#said.recent = true;
     } else if (!sent && run.recentSince && !r.planned) {
       // A payout_id the file gives, that another run of the last day sent in all but case and the
       // zeros a spreadsheet drops ("000451" saved as 451, in a copy saved under another name).
       const slip = payoutIdSlipKey(r.request.payoutId);
       sent = (await recent(run.recentSince)).filter((e) => candidate(e) && !inRun(e, this.#own) && payoutIdSlipKey(e.payoutId) === slip).at(-1);
-      if (sent) this.#recent = true;
+      if (sent) this.#said.recent = true;
     }
     if (!sent) return;
-    if (await this.#retriedBy(r, sent)) this.#retried = true;
+    if (await this.#retriedBy(r, sent)) this.#said.retried = true;
+    // Journaled with no answer recorded, or of unknown outcome: it may have been paid.
+    if (sent.outcome === undefined || sent.outcome.kind === 'unknown') this.#said.unsettled = true;
     const changes = differences(sent, r.request);
     // A payout_id the file gives: the one sent was another ("00451" saved as a number: "451"). A
     // row without one that pays all the same: the payout_id the payout was sent with is gone (a
@@ -224,7 +219,7 @@ export class ChangedRows {
       return;
     }
     const said = changes.map((c) => `${c.column} ${describeChange(c)}`).join(', ');
-    if (changes.some(onlyNormalization)) this.#normalization = true;
+    if (changes.some(onlyNormalization)) this.#said.normalization = true;
     this.problems.push(rowProblem(r.row, fieldProblem(first.column, `${text(said).slice(first.column.length + 1)} ${where}`, ' ')));
   }
 
@@ -252,7 +247,7 @@ export class ChangedRows {
       .get(accountKey(r.walletId, r.account, r.currency)!)
       ?.filter(candidate)
       .at(-1);
-    if (found) this.#amount = true;
+    if (found) this.#said.amount = true;
     return found;
   }
 
@@ -271,7 +266,7 @@ export class ChangedRows {
       .get(looseKey(r.account, r.currency, amount, r.name))
       ?.filter(candidate)
       .at(-1);
-    if (found) this.#moved = true;
+    if (found) this.#said.moved = true;
     return found;
   }
 
@@ -287,7 +282,7 @@ export class ChangedRows {
       .get(payeeKey(readBody(payoutBody(r))))
       ?.filter(candidate)
       .at(-1);
-    if (found) this.#moved = true;
+    if (found) this.#said.moved = true;
     return found;
   }
 
@@ -328,25 +323,7 @@ export class ChangedRows {
 
   /** The refusal of a file with such rows (exit 2), when there are; `nothing`: "Nothing was sent.", "No plan was written.". */
   refusal(path: string, nothing: string): UsageError | undefined {
-    const n = this.problems.total;
-    if (!n) return undefined;
-    return new UsageError(
-      `${path}: ${plural(n, 'row pays', 'rows pay')} what ${this.paidBy()} paid before, ${n === 1 ? 'its' : 'their'} other cells changed since. ${nothing}`,
-      listed(this.problems),
-      `A spreadsheet that re-saves a file reformats dates and drops zeros.${
-        this.#normalization
-          ? ' A cell that differs only in Unicode normalization looks the same but is other bytes, and those would be sent: a Mac may re-save accented letters decomposed (NFD: e then U+0301 for é); save the file from a program that writes them composed (NFC), as they were sent.'
-          : ''
-      } Put the cells back as they were sent (or start again from the file that was sent) and run the same command again: rows accepted before are not sent again.${
-        this.#amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : ''
-      }${
-        this.#moved && !this.#amount ? ' A payout made is not changed by editing its row: one from another wallet, or to another account, is a payout of its own.' : ''
-      }${this.#recent ? ` A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.` : ''}${
-        this.#retried
-          ? ` A row named here failed when it was sent, and the payout named paid its payee since: that was its retry (a file of failed rows corrected before it was sent). Take the row out of the file: sent as a new payout, under a batch id of its own, it would be paid twice.`
-          : ' If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or send them in a file of their own.'
-      }`,
-    );
+    return changedRefusal(path, nothing, this.problems, this.paidBy(), this.#said);
   }
 }
 

@@ -322,12 +322,17 @@ export function describeSentIn(e: JournalEntry): string {
 /**
  * What an earlier payout did with `what` ("the same", "this account"), as a refusal says it by
  * its outcome: `paid the same` when accepted; `may have paid the same (its outcome is unknown)`;
- * journaled and not sent (a run stopped before it, or found not made): `was journaled for the
- * same, not sent yet`, never "paid" (an operator told so takes the row out, and nobody pays it).
+ * journaled with no answer recorded (its request may have left before a killed run recorded one:
+ * the journal does not tell a claim never sent from one in flight): `was journaled for the same,
+ * its outcome unknown (it may have been paid)`; found not made (a run stopped before sending it
+ * records that, as does a search of the payout list): `was journaled for the same, not sent
+ * yet`, never "paid" (an operator told so takes the row out, and nobody pays it). Before, a row
+ * in flight at a SIGKILL was said "not sent yet", and sent again in a file of its own.
  */
 export function paidWording(e: JournalEntry, what: string): string {
   const o = e.outcome;
-  if (o === undefined || o.kind === 'not-made') return `was journaled for ${what}, not sent yet`;
+  if (o === undefined) return `was journaled for ${what}, its outcome unknown (it may have been paid)`;
+  if (o.kind === 'not-made') return `was journaled for ${what}, not sent yet`;
   if (o.kind === 'unknown') return `may have paid ${what} (its outcome is unknown)`;
   return `paid ${what}`;
 }

@@ -1,11 +1,13 @@
 /**
  * A batch killed halfway, its file re-saved by a spreadsheet that dropped 4 or 8 leading zeros of
  * every account (`0000456719` -> `456719`), in process against the sandbox over real HTTP (probe
- * S, finding 1). Before: the re-saved file's resume was refused, but its rows put in a file of
- * their own and sent without --batch-id the same day were accepted (other runs were looked up
+ * S, findings 1 and 2). Before: the re-saved file's resume was refused, but its rows put in a file
+ * of their own and sent without --batch-id the same day were accepted (other runs were looked up
  * with up to three zeros back only), and the original file, restored and resumed, then paid
- * those payees again. Now every form of the zeros is looked up (identity.ts zeroForms), in both
- * directions and for `payout create`.
+ * those payees again. And the refusal said a row whose request was in flight at the kill
+ * (journaled, no answer) was "not sent yet", advising to send such rows in a file of their own.
+ * Now every form of the zeros is looked up (identity.ts zeroForms), in both directions and for
+ * `payout create`, and such a row is said to be of unknown outcome, without that advice.
  */
 import { describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -76,14 +78,18 @@ describe('payout batch killed halfway, its accounts re-saved without their zeros
     await journalInFlight(file, [5]);
     const from = ctx.sb.requests().length;
 
-    // 1) Re-saved by a spreadsheet: the resume is refused, the in-flight row named too.
+    // 1) Re-saved by a spreadsheet: the resume is refused; the in-flight row is said to be of unknown outcome.
     writeFile(file, toCsv(resaved(rows)));
     const r1 = await batch([file, '--yes']);
     expect(r1.code, r1.stderr).toBe(2);
     expect(r1.stderr).toContain(
       `  - row 4: account_number ${resaved(rows)[2]!.account_number} was ${rows[2]!.account_number} when payout ${paid[2]!.payout_id} paid the same in batch`,
     );
-    expect(r1.stderr).toMatch(/ {2}- row 5: account_number \d+ was 0+\d+ when payout \S+ /);
+    expect(r1.stderr).toMatch(
+      / {2}- row 5: account_number \d+ was 0+\d+ when payout \S+ was journaled for the same, its outcome unknown \(it may have been paid\) in batch/,
+    );
+    expect(r1.stderr).not.toContain('not sent yet');
+    expect(r1.stderr).not.toContain('send them in a file of their own');
 
     // 2) Rows 4 to 7 (row 4 paid, row 5 in flight) in a file of their own, without --batch-id: refused, nothing sent.
     const rest = writeFile(setup.work.file('rest.csv'), toCsv(resaved(rows).slice(2)));
@@ -93,6 +99,7 @@ describe('payout batch killed halfway, its accounts re-saved without their zeros
     expect(r2.stderr).toContain(
       `  - row 2: account_number ${resaved(rows)[2]!.account_number} was ${rows[2]!.account_number} when payout ${paid[2]!.payout_id} paid the same`,
     );
+    expect(r2.stderr).toMatch(/ {2}- row 3: account_number \d+ was 0+\d+ when payout \S+ was journaled for the same, its outcome unknown \(it may have been paid\)/);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
 
     // 3) The original file restored and resumed: the in-flight row sent under its key, the rest once.
@@ -101,6 +108,36 @@ describe('payout batch killed halfway, its accounts re-saved without their zeros
     expect(r3.code, r3.stderr).toBe(0);
     expect(r3.stderr).toContain('6 accepted (3 in an earlier run)');
     expect([...paidPerPayee(tag).values()]).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it('a row in flight at the kill, its note re-saved: said to be of unknown outcome, with no advice to send it in a file of its own; resumed as sent, paid once', async () => {
+    const tag = `kn${Date.now()}`;
+    const rows = payroll(3, 4, tag);
+    const file = setup.work.file('pay.csv');
+    expect((await batch([writeFile(file, toCsv(rows.slice(0, 1))), '--yes'])).code).toBe(0);
+    writeFile(file, toCsv(rows));
+    await journalInFlight(file, [3]);
+    const from = ctx.sb.requests().length;
+
+    // Re-saved with the notes' text changed (zeros kept): the rows are payouts this batch journaled, changed since.
+    writeFile(file, toCsv(rows.map((r) => ({ ...r, note: 'Nov  salary' }))));
+    const r = await batch([file, '--yes']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Error: ${file}: 2 rows pay what batch "default" paid before, their other cells changed since. Nothing was sent.`);
+    expect(r.stderr).toMatch(
+      / {2}- row 3: note "Nov {2}salary" was "Nov salary" when payout \S+ was journaled for the same, its outcome unknown \(it may have been paid\) in this batch/,
+    );
+    expect(r.stderr).toContain(
+      'A payout named here with its outcome unknown may have been paid: resume its batch from the file as it was sent (its journaled rows are sent again under their own keys, so each is paid once), or settle it with payctl history reconcile. Never send its row in a file of its own or under a batch id of its own: that would pay it twice.',
+    );
+    expect(r.stderr).not.toContain('send them in a file of their own');
+    expect(r.stderr).not.toContain('not sent yet');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+
+    writeFile(file, toCsv(rows));
+    const resumed = await batch([file, '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect([...paidPerPayee(tag).values()]).toEqual([1, 1, 1]);
   });
 
   it('the other way: a copy without its zeros sent first, the original with them sent the same day is refused (4 zeros)', async () => {

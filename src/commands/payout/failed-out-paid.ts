@@ -130,7 +130,9 @@ export class PaidSinceCheck {
   async #read(e: JournalEntry): Promise<string> {
     const o = e.outcome;
     if (o?.kind === 'unknown') return 'its outcome is unknown';
-    if (o?.kind !== 'accepted') return 'journaled, not sent yet';
+    // No answer recorded: its request may have left before the run ended (killed mid-request). Only one found not made was never sent.
+    if (o === undefined) return 'journaled, its outcome unknown (it may have been paid)';
+    if (o.kind !== 'accepted') return 'journaled, not sent yet';
     const known = settledWord(o.payoutStatus);
     if (known) return known;
     if (!o.transactionId) return 'accepted, with no transaction id to read it by';
