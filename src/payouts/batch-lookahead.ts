@@ -3,11 +3,12 @@
  * server answers a group in one round trip): everything the plan of a row asks the ledger next,
  * its payout ids (this version's, the earlier versions' derived and legacy ids), what it pays
  * and what it pays as a spreadsheet may have re-saved it (lost-digits.ts), and its repeat keys
- * in the runs it is compared with (changed-rows.ts) and in any entry (repeats.ts
+ * in the runs it is compared with (changed-rows.ts; with the last day's batches, its account's
+ * other forms of leading zeros too) and in any entry (repeats.ts
  * samePayoutsSent: what it pays with the account as compared). The local store, whose look-ups are files,
  * has no prefetch: nothing is done.
  */
-import { comparedRun } from './changed-rows.js';
+import { comparedRun, zeroFormKeys } from './changed-rows.js';
 import { legacyDerivedPayoutId, repeatKeys } from './identity.js';
 import type { BatchSource, IdentifiedRow } from './batch-source.js';
 import type { Ledger } from './journal.js';
@@ -32,7 +33,9 @@ export async function lookAhead(
   const ids = idsOf(src, rows);
   const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
   const keys = [...new Set(rows.flatMap((r) => repeatKeys(r.request)))];
-  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: keys, recentSince };
+  // Compared with the last day's batches, a row is also looked up with its account in its other forms of leading zeros.
+  const zeroKeys = recentSince ? rows.flatMap((r) => zeroFormKeys(r.request)) : [];
+  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: zeroKeys.length ? [...new Set([...keys, ...zeroKeys])] : keys, recentSince };
   // What each row and restored form pays as compared is found among the entries of its repeat keys (repeats.ts samePayoutsSent).
   const restoredKeys = forms ? rows.flatMap((r, i) => forms[i]!.flatMap((f) => repeatKeys(restoredRequest(r.request, f)))) : [];
   await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch, [...new Set([...keys, ...restoredKeys])]);

@@ -186,7 +186,7 @@ export class ChangedRows {
       // before and the file with the zeros back sent now, other cells changed or not: looked up
       // in its other forms of zeros (identity.ts zeroForms, any number of them, as looseAccount
       // matches this batch's rows), the same payee's only (two people's accounts may differ in their zeros).
-      sent ??= (await byRepeatKeys(otherZeroForms(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
+      sent ??= (await byRepeatKeys(zeroFormKeys(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
         .filter((e) => candidate(e) && !inRun(e, this.#own) && samePayee(e, r.request))
         .at(-1);
       if (sent) this.#said.recent = true;
@@ -347,7 +347,7 @@ function paidWhat(e: JournalEntry): string {
 }
 
 /** The repeat keys of a row with its all-digit account in its other forms of leading zeros (identity.ts zeroForms; none for another account). */
-function otherZeroForms(r: PayoutRequest): string[] {
+export function zeroFormKeys(r: PayoutRequest): string[] {
   return zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }));
 }
 
