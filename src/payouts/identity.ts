@@ -227,6 +227,15 @@ export function repeatKeys(r: PayoutRequest): string[] {
 }
 
 /**
+ * repeatKeys of the request with its account in each of its forms of leading zeros too
+ * (zeroForms): what a payout typed again (repeats.ts recentRepeats) and a row sent while another
+ * run sends (paid-meanwhile.ts) are looked up by, whichever zeros each side's file kept.
+ */
+export function repeatKeysAnyZeros(r: PayoutRequest): string[] {
+  return [...repeatKeys(r), ...zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }))];
+}
+
+/**
  * The Idempotency-Key of a payout whose id is deterministic (a batch or plan row, `payout create
  * --payout-id`): a version 5 UUID of the journal's normalized base URL (journal.ts journalBase),
  * the payout id and the exact body. Another config folder, another machine or a restored backup

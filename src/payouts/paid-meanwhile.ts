@@ -16,7 +16,7 @@
 import { LocalError } from '../errors.js';
 import { text } from '../output/text.js';
 import { comparedRun, stillUnpaid } from './changed-rows.js';
-import { repeatKeys } from './identity.js';
+import { repeatKeysAnyZeros } from './identity.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
 import { countsForOtherBatches, shortTime } from './repeats.js';
 import type { PayoutRequest } from './request.js';
@@ -72,8 +72,9 @@ export async function checkMeanwhile(
   rows: Array<{ row: number; request: PayoutRequest; derivedId?: boolean; entry: JournalEntry }>,
 ): Promise<void> {
   const claimed = (e: JournalEntry) => (e.outcome === undefined && Date.parse(e.createdAt) >= c.began.getTime()) || stillUnpaid(e);
-  // Each row's repeat keys (identity.ts repeatKeys): a run of an earlier version journals its account as written.
-  const keyed = rows.filter((r) => r.derivedId !== false && claimed(r.entry)).map((r) => ({ r, keys: repeatKeys(r.request) }));
+  // Each row's repeat keys (identity.ts repeatKeys): a run of an earlier version journals its account as
+  // written; with its account's other forms of leading zeros (a copy a spreadsheet saved as numbers).
+  const keyed = rows.filter((r) => r.derivedId !== false && claimed(r.entry)).map((r) => ({ r, keys: repeatKeysAnyZeros(r.request) }));
   if (!keyed.length) return;
   const found = await journal.otherBatchRowsSince(baseUrl, [...new Set(keyed.flatMap((k) => k.keys))], c.since, c.own);
   // Rows refused, or not made by a run without --batch-id that stopped (resumed, they are compared again), pay nothing.

@@ -18,7 +18,7 @@
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger, RunOptions } from './journal.js';
-import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys, zeroForms } from './identity.js';
+import { batchIdSlipKey, comparedFingerprint, DEFAULT_BATCH_ID, repeatKeys, repeatKeysAnyZeros } from './identity.js';
 import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
 import { idsAndMore, text } from '../output/text.js';
@@ -59,7 +59,7 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
   const since = now.getTime() - REPEAT_WINDOW_MS;
   // The account in its other forms of leading zeros too (identity.ts zeroForms): a batch row whose
   // account a spreadsheet saved as a number paid the same account as one typed with its zeros.
-  const keys = [...repeatKeys(r), ...zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }))];
+  const keys = repeatKeysAnyZeros(r);
   return (await byRepeatKeys(keys, (k) => journal.find(baseUrl, 'repeat', k))).filter(
     (e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since,
   );

@@ -133,6 +133,36 @@ describe('payout batch: two versions of a payroll that pay different sets of row
   });
 });
 
+describe('payout batch: the payroll and a copy whose accounts lost their leading zeros, at the same time, without --batch-id', () => {
+  it('no row is paid twice: the check while sending finds the rows whatever zeros each wrote', async () => {
+    // A spreadsheet saved the copy's account column as numbers: `0000123...` became `123...`,
+    // and a row was added, so the runs lock different things and plan at the same moment.
+    const tag = `zeros${Date.now()}`;
+    const rows = payrollRows(4, setup.sleWallet, tag, 90).map((r) => ({ ...r, account_number: `00${r.account_number}` }));
+    const file = writeFile(setup.work.file('zeros.csv'), toCsv(rows.slice(0, 3)));
+    const bare = [rows[3]!, ...rows.slice(0, 3)].map((r) => ({ ...r, account_number: r.account_number.replace(/^0+/, '') }));
+    const copy = writeFile(setup.work.file('zeros (1).csv'), toCsv(bare));
+    const from = ctx.sb.requests().length;
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+
+    const [a, b] = await Promise.all([
+      startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done,
+      startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir }).done,
+    ]);
+
+    const paid = payoutPosts(ctx.sb, from).map((p) =>
+      (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber.replace(/^0+/, ''),
+    );
+    expect(
+      paid.filter((acct, i) => paid.indexOf(acct) !== i),
+      `accounts paid twice\n${a.stderr}\n${b.stderr}`,
+    ).toEqual([]);
+    const stopped = [a, b].filter((r) => r.code !== 0);
+    expect(stopped.length, `${a.stderr}\n${b.stderr}`).toBeGreaterThan(0);
+    for (const r of stopped) expect([1, 2], r.stderr).toContain(r.code);
+  });
+});
+
 describe('payout batch: a copy whose run was stopped before it sent, then the payroll, then the copy again', () => {
   /** The copy (`name (1).csv`, its notes' dates reformatted) run and stopped by the service refusing the key: its first row refused, the other two journaled and not made. */
   async function stoppedCopy(name: string, tag: string, amountFrom: number): Promise<{ rows: BatchRow[]; file: string; copy: string; from: number }> {
