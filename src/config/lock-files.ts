@@ -14,13 +14,15 @@
  * change meanwhile (its dead holder will not release it, and only a guard holder removes
  * another's lock), so a fresh lock made by someone else is never removed by mistake.
  */
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname, uptime } from 'node:os';
+import { dirname } from 'node:path';
 import { procStat } from '../host.js';
 import { checkFolder } from './paths.js';
 import { openRegular, RefusedFile, type OpenedFile } from './regular-file.js';
 import { shellQuote } from './shell.js';
 import { sleep } from '../clock.js';
+import { folderFault, makeFolders } from './folder-fault.js';
 import { diskFull, fsFault } from './fs-fault.js';
 import { ConfigError, InterruptedError, LockHeldError } from '../errors.js';
 
@@ -93,11 +95,7 @@ export async function withLockFiles<T>(folder: string, targets: LockTarget[], fn
 
 /** The lock folder, made 0700; refused (exit 2) when it is a symlink, another user's or writable by others. */
 function prepareFolder(dir: string, nothing: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    throw new ConfigError(`Cannot make the lock folder ${dir}: ${(err as Error).message}. ${nothing}`);
-  }
+  makeFolders(dir, `make the lock folder ${dir}`, `. ${nothing}`);
   checkFolder(dir, 'lock folder');
 }
 
@@ -206,11 +204,11 @@ function createExclusive(path: string, content: string, nothing: string): boolea
   return true;
 }
 
+/** The lock file not made: a full disk said as such; else its folder named with the real cause and what would help (folder-fault.ts). */
 function cannotMake(path: string, err: unknown, nothing: string): ConfigError {
-  return new ConfigError(
-    `Cannot make the lock file ${path}: ${fsFault(err)}. ${nothing}`,
-    diskFull(err) ? 'Free some space on that disk and run the same command again.' : undefined,
-  );
+  if (diskFull(err))
+    return new ConfigError(`Cannot make the lock file ${path}: ${fsFault(err)}. ${nothing}`, 'Free some space on that disk and run the same command again.');
+  return folderFault(dirname(path), err, `make the lock file ${path}`, `. ${nothing}`);
 }
 
 interface SeenLock {

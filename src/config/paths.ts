@@ -2,12 +2,12 @@
  * Where payctl keeps its files (the config folder) and whether a folder there is safe to
  * use: not a symlink, not another user's, not writable by others.
  */
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { shellQuote } from './shell.js';
-import { fsFault } from './fs-fault.js';
+import { folderFault, makeFolders } from './folder-fault.js';
 
 /**
  * The config folder: PAYCTL_CONFIG_DIR, else $XDG_CONFIG_HOME/payctl, else ~/.config/payctl.
@@ -122,7 +122,7 @@ function checkWorldWritable(dir: string): void {
  * have put a config file or journal entries there, so it is not tightened silently.
  */
 export function ensureConfigDir(dir: string, env: NodeJS.ProcessEnv = {}): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolders(dir, `make the config folder ${dir}`);
   const explicit = !!env.PAYCTL_CONFIG_DIR;
   if (!explicit) checkFolder(dir, 'config folder');
   else checkWorldWritable(dir);
@@ -148,11 +148,7 @@ export function checkConfigWritable(dir: string, doing: string): void {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && path !== dir) continue; // made when it is first written
-      const fix =
-        code === 'EACCES' || code === 'EPERM'
-          ? `Make it writable:\n  chmod u+w ${shellQuote(path)}\nor choose another config folder with PAYCTL_CONFIG_DIR.`
-          : 'Choose another config folder with PAYCTL_CONFIG_DIR.';
-      throw new ConfigError(`Cannot ${doing}: payctl cannot write to ${path} (${fsFault(err)}), where it would be saved. Nothing was sent.`, fix);
+      throw folderFault(path, err, doing, ', where it would be saved. Nothing was sent.');
     }
   }
 }

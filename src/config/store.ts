@@ -24,6 +24,7 @@ import { ConfigError } from '../errors.js';
 import { loginCommand, timeoutOption } from './command-line.js';
 import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
 import { configDir, ensureConfigDir } from './paths.js';
+import { folderFault, isFsError } from './folder-fault.js';
 import { FILE_NAME, readProfilesFile, type FileShape, type ParsedFile } from './config-file.js';
 import { DEFAULT_PROFILE, unknownProfile } from './known-profiles.js';
 import { withLockFiles, type LockHost } from './lock-files.js';
@@ -197,8 +198,14 @@ class ConfStore implements ConfigStore {
       });
     }
     this.#read(); // never overwrite a damaged file
-    this.#conf.set('profiles', profiles);
-    chmodSync(this.path, 0o600);
+    try {
+      this.#conf.set('profiles', profiles);
+      chmodSync(this.path, 0o600);
+    } catch (err) {
+      // Written through a temp file in the folder: the folder is named, never that file.
+      if (isFsError(err)) throw folderFault(err.path === this.path ? this.path : this.dir, err, `save the config file ${this.path}`);
+      throw err;
+    }
   }
 
   profileNames(): string[] {
@@ -382,11 +389,6 @@ const UNJUDGED: LockHost = {
  */
 export function openConfigStore(env: NodeJS.ProcessEnv, opts: { keyring?: KeyringFactory; host?: LockHost; timeoutMs?: number } = {}): ConfigStore {
   const dir = configDir(env);
-  try {
-    ensureConfigDir(dir, env);
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`Cannot create the config folder ${dir}: ${(err as Error).message}`);
-  }
+  ensureConfigDir(dir, env); // a folder that cannot be made: exit 2, naming the cause (folder-fault.ts)
   return new ConfStore(dir, opts.keyring, env.PAYCTL_PROFILE, opts.host, timeoutOption(opts.timeoutMs));
 }

@@ -13,10 +13,11 @@
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { linkSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, UsageError } from '../errors.js';
 import { jsonFault } from '../config/json-fault.js';
+import { folderFault, isFsError } from '../config/folder-fault.js';
 import { ensureConfigDir, ownerId } from '../config/paths.js';
 import { shellQuote } from '../config/shell.js';
 import { readRegular, RefusedFile } from '../config/regular-file.js';
@@ -97,7 +98,8 @@ export function writeNewKeyFile(file: string, fields: Record<string, string>, la
     return 'written';
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
-    throw new ConfigError(`Cannot write the ${label} ${file}: ${(err as Error).message}`);
+    if (isFsError(err)) throw folderFault(dirname(file), err, `write the ${label} ${file}`); // its folder named, never the temp file
+    throw err;
   } finally {
     try {
       unlinkSync(tmp);

@@ -17,6 +17,7 @@ import { chmod, link, rename, unlink, writeFile } from 'node:fs/promises';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir, ensureConfigDir } from '../config/paths.js';
+import { folderFault, isFsError } from '../config/folder-fault.js';
 import { readRegular } from '../config/regular-file.js';
 import { procStat, type Host } from '../host.js';
 
@@ -131,11 +132,18 @@ function recordText(record: SandboxRecord): string {
 }
 
 /** A 0600 temp file beside the record, holding `record`. */
-async function tempRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<string> {
+async function tempRecord(env: NodeJS.ProcessEnv, record: SandboxRecord, after?: string): Promise<string> {
   ensureConfigDir(configDir(env), env);
   const tmp = `${recordPath(env)}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, recordText(record), { mode: 0o600 });
-  await chmod(tmp, 0o600);
+  try {
+    await writeFile(tmp, recordText(record), { mode: 0o600 });
+    await chmod(tmp, 0o600);
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    // The folder is named, never the temp file made in it.
+    if (isFsError(err)) throw folderFault(configDir(env), err, `record the sandbox in ${recordPath(env)}`, after);
+    throw err;
+  }
   return tmp;
 }
 
@@ -151,7 +159,7 @@ export async function writeRecord(env: NodeJS.ProcessEnv, record: SandboxRecord)
  * is tried again.
  */
 export async function claimRecord(env: NodeJS.ProcessEnv, record: SandboxRecord): Promise<{ claimed: true } | { claimed: false; holder: NonNullable<FoundRecord> }> {
-  const tmp = await tempRecord(env, record);
+  const tmp = await tempRecord(env, record, '. The sandbox was not started.');
   try {
     for (let attempt = 0; ; attempt++) {
       try {

@@ -3,9 +3,11 @@
  * with the service only to save it, so it says it cannot save it before the key leaves (exit 2,
  * nothing sent), and the `chmod` it prints, run as printed, lets the same login save the key.
  * The runs are made as root without the capabilities that let root write any file (setpriv),
- * else as the user the tests run as, so that the folder's mode is obeyed for real.
+ * else as the user the tests run as, so that the folder's mode is obeyed for real. `config set`
+ * and `logout` there say the same (exit 2, the folder and the chmod; before: exit 1 naming the
+ * temp file `config.json.tmp-...` they had made, with no hint).
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runCli, runUnprivileged, tempConfigDir } from '../helpers/cli.js';
@@ -15,7 +17,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 const ctx = useSandbox();
 const base = tempConfigDir();
 afterAll(() => {
-  chmodSync(join(base.dir, 'locked config'), 0o700);
+  for (const d of ['locked config', 'closed']) if (existsSync(join(base.dir, d))) chmodSync(join(base.dir, d), 0o700);
   base.cleanup();
 });
 
@@ -59,6 +61,30 @@ describe('a relative config folder (PAYCTL_CONFIG_DIR=-rel)', () => {
     const sh = await runUnprivileged(['sh', '-c', chmod], { env });
     expect(sh.code, sh.stderr).toBe(0);
     const again = await runCli(['config', 'list'], { cwd: work, env: { PAYCTL_CONFIG_DIR: '-rel' } });
+    expect(again.code, again.stderr).toBe(0);
+  });
+});
+
+describe('config set and logout in a config folder payctl may not write', () => {
+  it('exit 2 naming the folder, never its temp file, with the chmod; run as printed, the same command works', async () => {
+    const dir = join(base.dir, 'closed');
+    mkdirSync(join(dir, 'locks'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: ctx.sb.baseUrl, apiKey: ctx.sb.apiKey } } }), { mode: 0o600 });
+    chmodSync(dir, 0o500);
+    const env = cliEnv(dir);
+    const said = (doing: string) =>
+      `Error: Cannot ${doing}: payctl cannot write to ${dir} (permission denied (EACCES)). Nothing was changed.\nMake it writable:\n  chmod u+w ${dir}\nor choose another config folder with PAYCTL_CONFIG_DIR.\n`;
+    const set = await runUnprivileged([process.execPath, BIN, 'config', 'set', 'webhook-signature-header', 'X-C'], { env });
+    expect(set.code, set.stderr).toBe(2);
+    expect(set.stderr).toBe(said(`save the config file ${join(dir, 'config.json')}`));
+    const logout = await runUnprivileged([process.execPath, BIN, 'logout'], { env });
+    expect(logout.code, logout.stderr).toBe(2);
+    expect(logout.stderr).toBe(said(`save the config file ${join(dir, 'config.json')}`));
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'locks']);
+
+    const sh = await runUnprivileged(['sh', '-c', /^ {2}(chmod u\+w .*)$/m.exec(set.stderr)![1]!], { env });
+    expect(sh.code, sh.stderr).toBe(0);
+    const again = await runUnprivileged([process.execPath, BIN, 'config', 'set', 'webhook-signature-header', 'X-C'], { env });
     expect(again.code, again.stderr).toBe(0);
   });
 });

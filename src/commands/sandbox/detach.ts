@@ -11,7 +11,7 @@ import { closeSync, constants, existsSync, fchmodSync, fstatSync, openSync, read
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, ExitCode, LocalError, RefusedError, UsageError } from '../../errors.js';
-import { fsFault } from '../../config/fs-fault.js';
+import { folderFault } from '../../config/folder-fault.js';
 import { kindOf, openRegular } from '../../config/regular-file.js';
 import { shellQuote } from '../../config/shell.js';
 import type { Deps } from '../../deps.js';
@@ -148,8 +148,9 @@ function openLog(log: string): number {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     // ENXIO: a named pipe nobody reads (opened without waiting).
-    const why = code === 'ELOOP' ? 'it is a symbolic link' : code === 'ENXIO' ? 'it is a named pipe (FIFO), not a regular file' : fsFault(err);
-    throw refusedLog(log, why);
+    if (code === 'ELOOP' || code === 'ENXIO') throw refusedLog(log, code === 'ELOOP' ? 'it is a symbolic link' : 'it is a named pipe (FIFO), not a regular file');
+    // The folder cannot be written (permission denied, read-only, full): named, with what would help.
+    throw folderFault(dirname(log), err, `write the sandbox log ${log}`, `. ${NOT_STARTED}`);
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {
