@@ -81,7 +81,7 @@ const lazyChildProcess = {
 // loads with the module, at every start: node:module (it brings part of Node's ES module
 // loader) for createRequire(import.meta.url), which in the bundle is the bundle's own require
 // (bin/payctl.js makes it for dist/cli.cjs, the file import.meta.url names); and node:os for
-// homedir(), read only when HOME is unset (src/config/paths.ts). Each import from src/ gets a
+// userInfo(), read only when HOME is unset, empty or relative (src/config/paths.ts). Each import from src/ gets a
 // module with those names, which loads the builtin when first called; the build fails if src/
 // imports another name from them.
 const LAZY_BUILTINS = {
@@ -89,7 +89,7 @@ const LAZY_BUILTINS = {
     createRequire: '(url) => (url === __payctl_meta.url ? require : require("node:module").createRequire(url))',
   },
   'node:os': {
-    homedir: '() => require("node:os").homedir()',
+    userInfo: '() => require("node:os").userInfo()',
     hostname: '() => require("node:os").hostname()',
     uptime: '() => require("node:os").uptime()',
     // webhooks listen --host 0.0.0.0 --forward-to: this machine's addresses (src/webhooks/addresses.ts).

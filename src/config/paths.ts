@@ -3,8 +3,8 @@
  * use: not a symlink, not another user's, not writable by others.
  */
 import { accessSync, chmodSync, constants, existsSync, lstatSync, type Stats } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { userInfo } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { shellQuote } from './shell.js';
 import { folderFault, makeFolders } from './folder-fault.js';
@@ -14,15 +14,45 @@ import { folderFault, makeFolders } from './folder-fault.js';
  * The profile store, the payout journal and the detached sandbox's record live here. Always an
  * absolute path: a relative one (`PAYCTL_CONFIG_DIR=-rel`) would make the commands printed with
  * its files in them (chmod, mv, rm) depend on the folder they are pasted in, or read as options.
- * `from`: the working folder a relative one is read from (another process's: sandbox/record.ts).
+ * A relative XDG_CONFIG_HOME is ignored, as the XDG Base Directory spec says (it is invalid), and
+ * the home folder is homeFolder's: never the working folder, where the API key would be saved
+ * under whatever folder payctl was started from (a project's checkout), and another folder would
+ * be "not logged in". `from`: the working folder a relative PAYCTL_CONFIG_DIR is read from
+ * (another process's: sandbox/record.ts).
  */
 export function configDir(env: NodeJS.ProcessEnv, from?: string): string {
-  const home = () => env.HOME || homedir();
+  const home = () => homeFolder(env);
   // resolve() alone reads a relative path from this process's working folder.
   const at = (...parts: string[]) => (from === undefined ? resolve(...parts) : resolve(from, ...parts));
   if (env.PAYCTL_CONFIG_DIR) return at(tilde(env.PAYCTL_CONFIG_DIR, home));
-  if (env.XDG_CONFIG_HOME) return at(tilde(env.XDG_CONFIG_HOME, home), 'payctl');
-  return at(home(), '.config', 'payctl');
+  const xdg = env.XDG_CONFIG_HOME ? tilde(env.XDG_CONFIG_HOME, home) : '';
+  if (isAbsolute(xdg)) return join(xdg, 'payctl');
+  return join(home(), '.config', 'payctl');
+}
+
+/**
+ * The home folder, absolute: HOME when it is an absolute path, else the user's home in the
+ * password database (an empty `HOME=` or a relative one is read as an unset HOME), else
+ * undefined.
+ */
+export function homeOf(env: { HOME?: string }): string | undefined {
+  if (env.HOME && isAbsolute(env.HOME)) return env.HOME;
+  try {
+    const passwd = userInfo().homedir;
+    return passwd && isAbsolute(passwd) ? passwd : undefined;
+  } catch {
+    return undefined; // no entry for this user in the password database
+  }
+}
+
+/** homeOf, or refused (exit 2) when there is none: payctl never keeps its files under the working folder. */
+function homeFolder(env: NodeJS.ProcessEnv): string {
+  const home = homeOf(env);
+  if (home !== undefined) return home;
+  throw new ConfigError(
+    `Cannot find your home folder: HOME is ${env.HOME ? `not an absolute path (${JSON.stringify(env.HOME)})` : env.HOME === '' ? 'empty' : 'not set'} and the password database has no home folder for this user, so payctl has no config folder. Nothing was sent.`,
+    'Set HOME to your home folder, or PAYCTL_CONFIG_DIR to the config folder (an absolute path).',
+  );
 }
 
 /**

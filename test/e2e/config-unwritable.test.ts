@@ -5,8 +5,11 @@
  * The runs are made as root without the capabilities that let root write any file (setpriv),
  * else as the user the tests run as, so that the folder's mode is obeyed for real. `config set`
  * and `logout` there say the same (exit 2, the folder and the chmod; before: exit 1 naming the
- * temp file `config.json.tmp-...` they had made, with no hint).
+ * temp file `config.json.tmp-...` they had made, with no hint). No home folder to be found (an
+ * empty HOME, a user the password database does not know): refused, exit 2, nothing written
+ * under the working folder (before: the API key's folder `.config/payctl` was made there).
  */
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,5 +89,23 @@ describe('config set and logout in a config folder payctl may not write', () => 
     expect(sh.code, sh.stderr).toBe(0);
     const again = await runUnprivileged([process.execPath, BIN, 'config', 'set', 'webhook-signature-header', 'X-C'], { env });
     expect(again.code, again.stderr).toBe(0);
+  });
+});
+
+describe('no home folder to be found', () => {
+  it('an empty HOME for a user the password database does not know: exit 2, nothing written under the working folder', () => {
+    const work = join(base.dir, 'open work');
+    mkdirSync(work, { mode: 0o777 });
+    chmodSync(work, 0o777); // anyone may write here: the old code made .config/payctl in it
+    const env = cliEnv(undefined, { HOME: '', XDG_CONFIG_HOME: '.cfgrel' });
+    const r = spawnSync('setpriv', ['--reuid=54321', '--regid=54321', '--clear-groups', '--', process.execPath, BIN, 'config', 'set', 'webhook-signature-header', 'X'], {
+      cwd: work,
+      env,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('Error: Cannot find your home folder: HOME is empty and the password database has no home folder for this user');
+    expect(r.stderr).toContain('Set HOME to your home folder, or PAYCTL_CONFIG_DIR to the config folder (an absolute path).');
+    expect(readdirSync(work)).toEqual([]);
   });
 });

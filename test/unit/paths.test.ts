@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDir } from '../../src/config/paths.js';
@@ -24,13 +24,25 @@ describe('configDir', () => {
     expect(configDir({ PAYCTL_CONFIG_DIR: '~/payctl-prod', HOME: '/home/u' })).toBe('/home/u/payctl-prod');
     expect(configDir({ PAYCTL_CONFIG_DIR: '~', HOME: '/home/u' })).toBe('/home/u');
     expect(configDir({ XDG_CONFIG_HOME: '~/.cfg', HOME: '/home/u' })).toBe('/home/u/.cfg/payctl');
-    expect(configDir({ PAYCTL_CONFIG_DIR: '~/x' })).toBe(join(homedir(), 'x'));
+    expect(configDir({ PAYCTL_CONFIG_DIR: '~/x' })).toBe(join(userInfo().homedir, 'x'));
     // Only a leading ~ alone or before a slash: "~ops" and "a/~" are folder names.
     expect(configDir({ PAYCTL_CONFIG_DIR: '/srv/~ops/a~', HOME: '/home/u' })).toBe('/srv/~ops/a~');
     expect(configDir({ PAYCTL_CONFIG_DIR: '~ops', HOME: '/home/u' })).toBe(join(process.cwd(), '~ops'));
   });
 
-  it('falls back to the OS home folder without HOME', () => {
-    expect(configDir({})).toBe(join(homedir(), '.config', 'payctl'));
+  it('falls back to the home folder of the password database without HOME', () => {
+    expect(configDir({})).toBe(join(userInfo().homedir, '.config', 'payctl'));
+  });
+
+  it('reads an empty or relative HOME as no HOME: never a folder under the working folder', () => {
+    const passwd = join(userInfo().homedir, '.config', 'payctl');
+    expect(configDir({ HOME: '' })).toBe(passwd);
+    expect(configDir({ HOME: 'rel' })).toBe(passwd);
+    expect(configDir({ HOME: '', PAYCTL_CONFIG_DIR: '~/x' })).toBe(join(userInfo().homedir, 'x'));
+  });
+
+  it('ignores a relative XDG_CONFIG_HOME, as the XDG Base Directory spec says', () => {
+    expect(configDir({ XDG_CONFIG_HOME: '.cfgrel', HOME: '/home/u' })).toBe('/home/u/.config/payctl');
+    expect(configDir({ XDG_CONFIG_HOME: '~cfg', HOME: '/home/u' })).toBe('/home/u/.config/payctl');
   });
 });

@@ -8,7 +8,6 @@
  * with the chmod that fixes it: psql warns of it, and payctl said only that no password was given.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
@@ -16,6 +15,7 @@ import { ConfigError } from '../../../errors.js';
 import { SSL_MODES, decideTls } from '../../../config/ledger-tls.js';
 import { maskLedgerUrl } from '../../../config/ledger-setting.js';
 import { shellQuote } from '../../../config/shell.js';
+import { homeOf } from '../../../config/paths.js';
 
 /** The environment a ledger is opened with: PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGPASSFILE, ... */
 export type LedgerEnv = Readonly<Record<string, string | undefined>>;
@@ -191,7 +191,10 @@ export function passwordFile(
   env: LedgerEnv,
   c: { host: string; port: number; database: string | undefined; user: string | undefined },
 ): { password?: string; skipped?: string } {
-  const file = env.PGPASSFILE || join(env.HOME || homedir(), '.pgpass');
+  // An empty or relative HOME is no home (paths.ts homeOf): never a .pgpass of the working folder.
+  const home = homeOf(env);
+  const file = env.PGPASSFILE || (home === undefined ? undefined : join(home, '.pgpass'));
+  if (file === undefined) return {};
   let text: string;
   try {
     const st = statSync(file);
