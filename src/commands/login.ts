@@ -13,7 +13,8 @@
  * no place to send the key of an account.
  */
 import { write, type Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { readFirstLine } from '../output/stdin-line.js';
 import { checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import { apiKeyProblem, checkApiKey } from '../config/api-key.js';
 import { maskBaseUrl, maskSecret } from '../config/mask.js';
@@ -33,17 +34,6 @@ export interface LoginOptions {
   apiKeyStdin?: boolean;
   /** Store the key in the config file, not the OS keyring. */
   insecureStorage?: boolean;
-}
-
-/** The first line of a stream (the rest is not read). */
-export async function readFirstLine(stream: NodeJS.ReadableStream): Promise<string> {
-  let buf = '';
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    buf += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const nl = buf.indexOf('\n');
-    if (nl >= 0) return buf.slice(0, nl).replace(/\r$/, '');
-  }
-  return buf.replace(/\r$/, '');
 }
 
 /** The service's own base URL: the prompt's default. */
@@ -81,7 +71,8 @@ async function readApiKey(opts: LoginOptions, deps: Deps): Promise<{ apiKey: str
   let apiKey: string;
   let keySource: KeySource;
   if (opts.apiKeyStdin) {
-    apiKey = (await readFirstLine(io.stdin)).trim();
+    const nothing = () => new InterruptedError('Interrupted while reading the API key from standard input. Nothing was sent or saved.');
+    apiKey = (await readFirstLine(io.stdin, deps.signal, nothing)).trim();
     keySource = 'stdin';
   } else if (env.PAYCTL_API_KEY) {
     apiKey = env.PAYCTL_API_KEY.trim();

@@ -10,7 +10,8 @@
  * `webhooks listen --secret` warns: `--stdin` keeps it off the command line.
  */
 import { write, type Deps } from '../../deps.js';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, InterruptedError, UsageError } from '../../errors.js';
+import { readFirstLine } from '../../output/stdin-line.js';
 import { applySetting } from '../../config/settings.js';
 import { hasPassword, ledgerTlsWarning, maskLedgerUrl } from '../../config/ledger-setting.js';
 import { checkKeyStays } from '../../config/resolve.js';
@@ -35,8 +36,9 @@ async function valueOf(opts: ConfigSetOptions, deps: Deps, inv: Invocation): Pro
         throw new UsageError(`--stdin reads ${opts.key} from a pipe, not a terminal, where it would be shown as typed.`, [], `Pipe it in: ${piped}`);
       return (await (await deps.prompter()).password({ message: `${opts.key}:` })).trim() || emptyStdin(opts.key, piped);
     }
-    const { readFirstLine } = await import('../login.js');
-    const value = (await readFirstLine(deps.io.stdin)).trim();
+    // Ended at once by Ctrl-C or SIGTERM, also while a pipe held open sends nothing.
+    const nothing = () => new InterruptedError(`Interrupted while reading ${opts.key} from standard input. Nothing was saved.`);
+    const value = (await readFirstLine(deps.io.stdin, deps.signal, nothing)).trim();
     return value || emptyStdin(opts.key, piped);
   }
   return opts.value ?? '';

@@ -40,7 +40,7 @@
  * the server and its steps; dedupe.ts, forward.ts, print.ts).
  */
 import { untilAborted, type Deps } from '../../deps.js';
-import { ExitCode, OutputError, UsageError } from '../../errors.js';
+import { ExitCode, InterruptedError, OutputError, UsageError } from '../../errors.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { Profile } from '../../config/profile.js';
 import { SIGNATURE_HEADER, TOLERANCE_SECONDS, isHeaderName } from '../../service/signature.js';
@@ -113,9 +113,10 @@ async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Pro
     throw new UsageError('Give the webhook secret one way: --secret-stdin or --secret, not both.');
   }
   if (opts.secretStdin) {
-    // Loaded only here: the same first-line reader as `login --api-key-stdin`.
-    const { readFirstLine } = await import('../login.js');
-    const secret = (await readFirstLine(deps.io.stdin)).trim();
+    // Loaded only here: the same first-line reader as `login --api-key-stdin`, ended at once by Ctrl-C or SIGTERM.
+    const { readFirstLine } = await import('../../output/stdin-line.js');
+    const nothing = () => new InterruptedError('Interrupted while reading the webhook secret from standard input; nothing was listened for.');
+    const secret = (await readFirstLine(deps.io.stdin, deps.signal, nothing)).trim();
     if (!secret) {
       throw new UsageError('The webhook secret from standard input is empty.', [], `Pipe it in: ${stdinCommand(opts, deps)}`);
     }

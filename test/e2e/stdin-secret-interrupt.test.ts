@@ -1,0 +1,87 @@
+/**
+ * Probe O, finding 1, against the built binary. A secret read from standard input
+ * (`login --api-key-stdin`, `config set --stdin`, `webhooks listen --secret-stdin`) whose pipe
+ * stays open ends at the first SIGTERM: exit 130 with "Interrupted …", not when the writer
+ * closes the pipe (it waited, then said "empty", exit 2).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
+import { newKey } from '../helpers/e2e.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const KEY = newKey();
+const ctx = useSandbox({ apiKey: KEY });
+
+const cleanups: Array<() => unknown> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+function configDir(): string {
+  const { dir, cleanup } = tempConfigDir();
+  cleanups.push(cleanup);
+  return dir;
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Runs payctl with a standard input that is never written to nor closed, sends one SIGTERM once
+ * the run has opened its config folder (its signal handlers are in place by then), and gives how
+ * it ended; a run still alive 10 s after the signal is killed and reported as hanging.
+ */
+async function termWhileReading(args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string; hung: boolean }> {
+  const home = configDir();
+  const cfg = join(home, 'cfg');
+  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(cfg, { HOME: home }), stdio: ['pipe', 'ignore', 'pipe'] });
+  cleanups.push(() => child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  let exited = false;
+  void ended.then(() => (exited = true));
+  await until(() => existsSync(cfg) || exited, 'the config folder');
+  child.kill('SIGTERM');
+  const hang = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref());
+  const first = await Promise.race([ended, hang]);
+  if (first === 'hung') child.kill('SIGKILL');
+  const { code, signal } = await ended;
+  return { code, signal, stderr, hung: first === 'hung' };
+}
+
+describe('a secret read from a pipe held open: the first SIGTERM ends the read', () => {
+  it('login --api-key-stdin: exit 130 at once, "Interrupted … Nothing was sent or saved.", nothing sent', async () => {
+    const from = ctx.sb.requests().length;
+    const r = await termWhileReading(['login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl]);
+    expect(r.hung, r.stderr).toBe(false);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toBe('Error: Interrupted while reading the API key from standard input. Nothing was sent or saved.\n');
+    expect(ctx.sb.requests().slice(from)).toEqual([]);
+  });
+
+  it('config set webhook-secret --stdin: exit 130 at once, "Interrupted … Nothing was saved."', async () => {
+    const r = await termWhileReading(['config', 'set', 'webhook-secret', '--stdin']);
+    expect(r.hung, r.stderr).toBe(false);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toBe('Error: Interrupted while reading webhook-secret from standard input. Nothing was saved.\n');
+  });
+
+  it('webhooks listen --secret-stdin: exit 130 at once, nothing listened for', async () => {
+    const r = await termWhileReading(['webhooks', 'listen', '--secret-stdin', '--port', '0']);
+    expect(r.hung, r.stderr).toBe(false);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toBe('Error: Interrupted while reading the webhook secret from standard input; nothing was listened for.\n');
+  });
+});
