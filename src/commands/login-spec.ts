@@ -10,7 +10,8 @@ export const loginSpec: CommandSpec = {
   ],
   help:
     'The key is checked with GET /auth/user (it is sent as the bearer token) and the account it belongs to\n' +
-    'is shown. The key comes from --api-key-stdin, else PAYCTL_API_KEY, else a hidden prompt. The base URL\n' +
+    'is shown. The key comes from --api-key-stdin (at a terminal: a hidden prompt), else PAYCTL_API_KEY (asked\n' +
+    'about at a terminal, else named masked on stderr before it is sent), else a hidden prompt. The base URL\n' +
     'from --base-url, else PAYCTL_BASE_URL, else the profile, else a prompt (default https://api.bokumonie.com/v2).\n' +
     'Nothing is saved unless the key works. The key goes to the OS keyring; when none can be reached, to the\n' +
     'config file (with a notice).',

@@ -1,8 +1,9 @@
 /**
  * `payctl login`: checks an API key live with GET /auth/user (the key is the bearer token;
  * there is no token exchange), shows whose it is, and only then saves base URL and key in the
- * profile. Key from --api-key-stdin, else PAYCTL_API_KEY, else a hidden prompt; base URL from
- * --base-url, else PAYCTL_BASE_URL, else the profile, else a prompt (default: the service's).
+ * profile. Key from --api-key-stdin, else PAYCTL_API_KEY (never silently), else a hidden prompt
+ * (login-key.ts); base URL from --base-url, else PAYCTL_BASE_URL, else the profile, else a
+ * prompt (default: the service's).
  *
  * The key goes to the OS keyring when one can be reached, else (with a notice) to the 0600
  * config file, like gh; --insecure-storage chooses the file.
@@ -13,10 +14,8 @@
  * no place to send the key of an account.
  */
 import { write, type Deps } from '../deps.js';
-import { InterruptedError, UsageError } from '../errors.js';
-import { readFirstLine } from '../output/stdin-line.js';
+import { UsageError } from '../errors.js';
 import { checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
-import { apiKeyProblem, checkApiKey } from '../config/api-key.js';
 import { maskBaseUrl, maskSecret } from '../config/mask.js';
 import type { Profile } from '../config/profile.js';
 import { renderCard } from '../output/text.js';
@@ -28,7 +27,7 @@ import { DEFAULT_PROFILE } from '../config/known-profiles.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
 import { checkConfigWritable } from '../config/paths.js';
-import type { KeyTarget } from '../api/session.js';
+import { KEY_SOURCE_JSON, readApiKey } from './login-key.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
@@ -46,48 +45,6 @@ function checkUrlInput(value: string): true | string {
   } catch (err) {
     return (err as Error).message;
   }
-}
-
-/** What the prompt says of a typed key: true when it can be sent, else what is wrong with it (asked again). */
-function checkTypedKey(value: string): true | string {
-  const key = value.trim();
-  if (!key) return 'The API key cannot be empty.';
-  const problem = apiKeyProblem(key);
-  return problem === undefined ? true : `The API key contains ${problem}: an API key is visible ASCII characters only.`;
-}
-
-/** Where login read the key (api/session.ts KeyTarget), and how its refusals name it. */
-type KeySource = NonNullable<KeyTarget['keySource']>;
-const KEY_SOURCE_NAMES: Record<KeySource, string> = { stdin: 'standard input', env: 'PAYCTL_API_KEY', given: 'prompt' };
-
-/**
- * The API key to log in with, and where it came from (a refused key's hint depends on it,
- * api/refused-key.ts): from standard input, PAYCTL_API_KEY, or a prompt at a terminal;
- * trimmed, never empty, and refused (exit 2, nothing sent) when it still holds a control
- * character or white space (config/api-key.ts), naming where it came from.
- */
-async function readApiKey(opts: LoginOptions, deps: Deps): Promise<{ apiKey: string; keySource: KeySource }> {
-  const { env, io } = deps;
-  let apiKey: string;
-  let keySource: KeySource;
-  if (opts.apiKeyStdin) {
-    const nothing = () => new InterruptedError('Interrupted while reading the API key from standard input. Nothing was sent or saved.');
-    apiKey = (await readFirstLine(io.stdin, deps.signal, nothing)).trim();
-    keySource = 'stdin';
-  } else if (env.PAYCTL_API_KEY) {
-    apiKey = env.PAYCTL_API_KEY.trim();
-    keySource = 'env';
-  } else if (io.interactive) {
-    const prompter = await deps.prompter();
-    apiKey = (await prompter.password({ message: 'API key:', validate: checkTypedKey })).trim();
-    keySource = 'given';
-  } else {
-    throw new UsageError('No API key given.', [], 'Pipe it in with --api-key-stdin, or set PAYCTL_API_KEY.');
-  }
-  const from = KEY_SOURCE_NAMES[keySource];
-  if (!apiKey) throw new UsageError(`The API key from ${from} is empty.`);
-  checkApiKey(apiKey, `the API key from ${from}`, 'Give the key alone, as the service issued it (white space around it is ignored).');
-  return { apiKey, keySource };
 }
 
 export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
@@ -116,7 +73,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   }
   baseUrl = checkBaseUrl(baseUrl);
 
-  const { apiKey, keySource } = await readApiKey(opts, deps);
+  const { apiKey, keySource } = await readApiKey(opts.apiKeyStdin === true, deps, baseUrl);
 
   // Verified live before anything is saved: a refused key throws AuthError (exit 3), its hint
   // by where the key came from. The profile's route overrides apply here too (a moved /auth/user).
@@ -146,6 +103,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
         base_url: baseUrl,
         api_key: maskSecret(apiKey),
         storage,
+        api_key_source: KEY_SOURCE_JSON[keySource],
         account: accountJson(user),
       }) + '\n',
     );
@@ -157,6 +115,10 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   }
   const moved = movedFrom(stored, baseUrl);
   if (moved && !sandboxCopy) deps.log.warn(`Profile "${globals.profile}" pointed at ${moved} with a key for it; it now points at ${baseUrl}, and that key is replaced.`);
+  // Stored, but not what this shell sends: PAYCTL_API_KEY goes instead of any profile's key.
+  const envKey = env.PAYCTL_API_KEY?.trim();
+  if (envKey && envKey !== apiKey)
+    deps.log.warn(`PAYCTL_API_KEY is set in this shell and is sent instead of the key just stored: unset it to use profile "${globals.profile}".`);
   const kyc = kycWarning(user);
   if (kyc) deps.log.warn(kyc);
   return 0;

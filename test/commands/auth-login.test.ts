@@ -117,6 +117,7 @@ describe('login', () => {
       base_url: ctx.sb.baseUrl,
       api_key: masked,
       storage: 'file',
+      api_key_source: 'stdin',
       account: {
         business_name: who.businessName,
         first_name: who.firstName,

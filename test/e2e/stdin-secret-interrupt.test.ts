@@ -1,16 +1,18 @@
 /**
- * Probe O, finding 1, against the built binary. A secret read from standard input
- * (`login --api-key-stdin`, `config set --stdin`, `webhooks listen --secret-stdin`) whose pipe
- * stays open ends at the first SIGTERM: exit 130 with "Interrupted …", not when the writer
- * closes the pipe (it waited, then said "empty", exit 2).
+ * Probe O, findings 1 and 2, against the built binary. A secret read from standard input
+ * (`login --api-key-stdin`, `config set --stdin`) whose pipe stays open ends at the first
+ * SIGTERM: exit 130 with "Interrupted …", not when the writer closes the pipe (it waited, then
+ * said "empty", exit 2); `webhooks listen --secret-stdin` alike. At a real terminal (tmux) `login --api-key-stdin` asks with a hidden
+ * prompt, as `config set --stdin` does: the typed key is not echoed, and one Ctrl-C ends it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
-import { newKey } from '../helpers/e2e.js';
+import { newKey, readProfile } from '../helpers/e2e.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { startInTerminal, stopTerminalServer, tmuxAvailable, type TerminalSession } from '../helpers/pty.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -19,6 +21,7 @@ const cleanups: Array<() => unknown> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
+afterAll(() => stopTerminalServer());
 
 function configDir(): string {
   const { dir, cleanup } = tempConfigDir();
@@ -83,5 +86,45 @@ describe('a secret read from a pipe held open: the first SIGTERM ends the read',
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toBe('Error: Interrupted while reading the webhook secret from standard input; nothing was listened for.\n');
+  });
+});
+
+describe.skipIf(!tmuxAvailable())('login --api-key-stdin at a terminal: a hidden prompt', () => {
+  function terminal(dir: string): TerminalSession {
+    const term = startInTerminal([process.execPath, BIN, 'login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl], {
+      HOME: dir,
+      PAYCTL_CONFIG_DIR: dir,
+      NO_COLOR: '1',
+      LANG: 'C.UTF-8',
+    });
+    cleanups.push(() => term.kill());
+    return term;
+  }
+
+  it('the typed key is not shown; the login works and saves it', async () => {
+    const dir = configDir();
+    const term = terminal(dir);
+    await term.waitFor(/API key:/);
+    term.type(KEY);
+    term.keys('Enter');
+    const screen = await term.waitFor(/^EXIT:\d+$/m, 15_000);
+    expect(screen).toMatch(/^EXIT:0$/m);
+    expect(screen).toContain(`Logged in to ${ctx.sb.baseUrl} as profile "default" (key ****${KEY.slice(-4)})`);
+    expect(screen).not.toContain(KEY);
+    expect(screen).not.toContain(KEY.slice(0, -4));
+    expect(readProfile(dir)).toMatchObject({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
+  it('one Ctrl-C at the prompt: exit 130 with "Interrupted.", nothing saved', async () => {
+    const dir = configDir();
+    const term = terminal(dir);
+    await term.waitFor(/API key:/);
+    term.type('sk_half_typed');
+    term.keys('C-c');
+    const screen = await term.waitFor(/^EXIT:\d+$/m);
+    expect(screen).toMatch(/^EXIT:130$/m);
+    expect(screen).toMatch(/^Error: Interrupted\./m);
+    expect(screen).not.toContain('sk_half_typed');
+    expect(readProfile(dir)).toBeUndefined();
   });
 });

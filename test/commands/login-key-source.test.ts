@@ -1,0 +1,104 @@
+/**
+ * Probe O, findings 2 and 6, in process: where `login` takes its key from is never silent.
+ * PAYCTL_API_KEY is said (masked) on stderr before it is sent, and at a terminal it is asked
+ * about (default no: then the key is asked for, and the key exported in the shell is never
+ * sent). `--json` names the source. `--api-key-stdin` with a terminal for standard input asks
+ * with the hidden prompt, or is refused (exit 2, nothing sent) where no prompt may be shown.
+ */
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { expectNoSecrets, newKey, oneJson, readProfile, useConfigDir } from '../helpers/e2e.js';
+import { payctl } from '../helpers/in-process.js';
+import { scriptedPrompter } from '../helpers/prompts.js';
+
+const KEY = newKey();
+const STAGING = newKey();
+const ctx = useSandbox({ apiKey: KEY });
+const cfg = useConfigDir();
+
+/** Bearers the sandbox got since `from`. */
+function bearersSince(from: number): string[] {
+  return ctx.sb
+    .requests()
+    .slice(from)
+    .map((r) => r.headers.authorization ?? '');
+}
+
+describe('login with PAYCTL_API_KEY set', () => {
+  it('without a terminal: says which key it uses, masked, before the login; --json names the source', async () => {
+    const r = await payctl(['login', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, env: { PAYCTL_API_KEY: ` ${KEY}\n` } });
+    expect(r.code, r.stderr).toBe(0);
+    const said = r.stderr.indexOf(`Using the API key from PAYCTL_API_KEY (****${KEY.slice(-4)}).`);
+    expect(said, r.stderr).toBeGreaterThanOrEqual(0);
+    expect(said).toBeLessThan(r.stderr.indexOf('Logged in to'));
+    expectNoSecrets(r, [KEY]);
+
+    const j = await payctl(['login', '--base-url', ctx.sb.baseUrl, '--insecure-storage', '--json'], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(j.code, j.stderr).toBe(0);
+    expect(j.stderr).toBe(`Using the API key from PAYCTL_API_KEY (****${KEY.slice(-4)}).\n`);
+    expect(oneJson(j.stdout)).toMatchObject({ api_key_source: 'PAYCTL_API_KEY', storage: 'file' });
+  });
+
+  it('at a terminal, answered no: the exported key is never sent; the typed one is stored, and the shell is warned its variable still wins', async () => {
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['login', '--profile', 'prod', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], {
+      dir: cfg.dir,
+      env: { PAYCTL_API_KEY: STAGING },
+      prompts: [
+        {
+          confirm: new RegExp(`^Log in to ${ctx.sb.baseUrl.replace(/[.]/g, '\\.')} with the API key from PAYCTL_API_KEY \\(\\*{4}${STAGING.slice(-4)}\\)\\?$`),
+          answer: false,
+        },
+        { password: /^API key:$/, answer: KEY },
+      ],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(bearersSince(from)).toEqual([`Bearer ${KEY}`]);
+    expect(readProfile(cfg.dir, 'prod')).toMatchObject({ apiKey: KEY });
+    expect(r.stderr).toContain('Warning: PAYCTL_API_KEY is set in this shell and is sent instead of the key just stored: unset it to use profile "prod".');
+    expect(r.stderr).not.toContain('Using the API key from PAYCTL_API_KEY');
+  });
+
+  it('at a terminal, answered yes: that key is checked and stored', async () => {
+    const from = ctx.sb.requests().length;
+    const prompts = scriptedPrompter([{ confirm: /with the API key from PAYCTL_API_KEY/, answer: true }]);
+    const r = await payctl(['login', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY }, prompts });
+    expect(r.code, r.stderr).toBe(0);
+    expect(prompts.pending).toEqual([]);
+    expect(bearersSince(from)).toEqual([`Bearer ${KEY}`]);
+    expect(readProfile(cfg.dir)).toMatchObject({ apiKey: KEY });
+    expect(r.stderr).not.toContain('sent instead of the key just stored');
+  });
+});
+
+describe('login --api-key-stdin with a terminal for standard input', () => {
+  it('asks with the hidden prompt (a line read from a terminal would be echoed)', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], {
+      dir: cfg.dir,
+      prompts: [{ password: /^API key:$/, answer: KEY }],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readProfile(cfg.dir)).toMatchObject({ apiKey: KEY });
+  });
+
+  it('where no prompt may be shown (--json at a terminal): exit 2, pipe it in, nothing sent', async () => {
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, tty: { stdin: true, stdout: true } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      error: {
+        message: '--api-key-stdin reads the API key from a pipe, not a terminal, where it would be shown as typed.',
+        hint: `Pipe it in: printf '%s\\n' "$API_KEY" | payctl login --base-url ${ctx.sb.baseUrl} --api-key-stdin`,
+      },
+    });
+    expect(ctx.sb.requests().slice(from)).toEqual([]);
+    expect(readProfile(cfg.dir)).toBeUndefined();
+  });
+
+  it('from a pipe, --json names standard input as the source', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, input: `${KEY}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(oneJson(r.stdout)).toMatchObject({ api_key_source: 'stdin' });
+  });
+});
