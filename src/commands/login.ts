@@ -14,20 +14,21 @@
  * no place to send the key of an account.
  */
 import { write, type Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import { checkBaseUrl, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
 import { maskBaseUrl, maskSecret } from '../config/mask.js';
 import type { Profile } from '../config/profile.js';
 import { renderCard } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 import { accountJson, accountPairs, kycWarning } from '../output/account.js';
-import { storeDespiteKeyring, type SecretsStorage } from '../config/store.js';
+import { storeDespiteKeyring, type ConfigStore, type SecretsStorage } from '../config/store.js';
 import { defaultFollowsSandbox } from '../config/sandbox-profile.js';
 import { DEFAULT_PROFILE } from '../config/known-profiles.js';
 import { KeyringUnavailable } from '../config/keyring.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
 import { checkConfigWritable } from '../config/paths.js';
 import { KEY_SOURCE_JSON, readApiKey } from './login-key.js';
+import { freeProfileName } from '../api/session.js';
 
 export interface LoginOptions {
   apiKeyStdin?: boolean;
@@ -72,6 +73,10 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
     baseUrl = (await (await deps.prompter()).input({ message: 'Base URL (ends in /v2):', default: SERVICE_BASE_URL, validate: checkUrlInput })).trim();
   }
   baseUrl = checkBaseUrl(baseUrl);
+  // A profile logged in to another base URL is moved only when the person says so, at a terminal
+  // (a login meant to add a second service, typed without --profile, would replace the first).
+  const moved = sandboxCopy ? undefined : movedFrom(stored, baseUrl);
+  if (moved && io.interactive) await confirmMove(globals.profile, moved, baseUrl, { store, deps, kept });
 
   const { apiKey, keySource } = await readApiKey(opts.apiKeyStdin === true, deps, baseUrl);
 
@@ -113,8 +118,8 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
     if (sandboxCopy) deps.log.info(`Profile "${globals.profile}" pointed at the sandbox until now; profile "sandbox" still does.`);
     deps.log.block(renderCard(accountPairs(user, makeStyle(io.color)), makeStyle(io.color)));
   }
-  const moved = movedFrom(stored, baseUrl);
-  if (moved && !sandboxCopy) deps.log.warn(`Profile "${globals.profile}" pointed at ${moved} with a key for it; it now points at ${baseUrl}, and that key is replaced.`);
+  if (moved && !io.interactive)
+    deps.log.warn(`Profile "${globals.profile}" pointed at ${moved} with a key for it; it now points at ${baseUrl}, and that key is replaced.`);
   // Stored, but not what this shell sends: PAYCTL_API_KEY goes instead of any profile's key.
   const envKey = env.PAYCTL_API_KEY?.trim();
   if (envKey && envKey !== apiKey)
@@ -122,6 +127,20 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const kyc = kycWarning(user);
   if (kyc) deps.log.warn(kyc);
   return 0;
+}
+
+/**
+ * Asks before profile `name`, logged in to `moved`, is pointed at `baseUrl` and its key replaced
+ * (default no): a No changes nothing, sends nothing, and offers the login of a profile of its own.
+ */
+async function confirmMove(name: string, moved: string, baseUrl: string, c: { store: ConfigStore; deps: Deps; kept: string[] }): Promise<void> {
+  const ok = await (
+    await c.deps.prompter()
+  ).confirm({ message: `Profile "${name}" is logged in to ${moved}. Point it at ${baseUrl} and replace its key?`, default: false });
+  if (ok) return;
+  const timeout = invocationOf(c.deps.globals, c.deps.env).timeout;
+  const own = commandLine({ profile: freeProfileName(baseUrl, c.store), baseUrl, ...(timeout !== undefined ? { timeout } : {}) }, ['login'], c.kept);
+  throw new CancelledError(`Nothing was changed: profile "${name}" still points at ${moved}. To log in to ${baseUrl} beside it, in a profile of its own: ${own}`);
 }
 
 /** The other base URL (masked) a profile held a key for, which this login replaces; undefined when it had none or the same. */

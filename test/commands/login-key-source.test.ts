@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { expectNoSecrets, newKey, oneJson, readProfile, useConfigDir } from '../helpers/e2e.js';
+import { expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn } from '../helpers/e2e.js';
+import { printed } from '../helpers/printed.js';
 import { payctl } from '../helpers/in-process.js';
 import { scriptedPrompter } from '../helpers/prompts.js';
 
@@ -100,5 +101,52 @@ describe('login --api-key-stdin with a terminal for standard input', () => {
     const r = await payctl(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, input: `${KEY}\n` });
     expect(r.code, r.stderr).toBe(0);
     expect(oneJson(r.stdout)).toMatchObject({ api_key_source: 'stdin' });
+  });
+});
+
+describe('login over a profile logged in to another base URL', () => {
+  // The same sandbox under another name: another base URL to payctl (a second service).
+  const other = () => ctx.sb.baseUrl.replace('127.0.0.1', 'localhost');
+
+  it('at a terminal, answered no: nothing sent, the profile unchanged, the login of a profile of its own printed, which runs as printed', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY, 'default');
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['login', '--base-url', other(), '--insecure-storage'], {
+      dir: cfg.dir,
+      prompts: [
+        {
+          confirm: new RegExp(
+            `^Profile "default" is logged in to ${ctx.sb.baseUrl.replace(/[.]/g, '\\.')}\\. Point it at ${other().replace(/[.]/g, '\\.')} and replace its key\\?$`,
+          ),
+          answer: false,
+        },
+      ],
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(ctx.sb.requests().length).toBe(from);
+    expect(readProfile(cfg.dir, 'default')).toMatchObject({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    expect(r.stderr).toContain(`Nothing was changed: profile "default" still points at ${ctx.sb.baseUrl}.`);
+    const own = printed(r.stderr, 'login');
+    expect(own).toEqual(['login', '--profile', 'localhost', '--base-url', other(), '--insecure-storage']);
+    const again = await payctl(own, { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(readProfile(cfg.dir, 'default')).toMatchObject({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    expect(readProfile(cfg.dir, 'localhost')).toMatchObject({ baseUrl: other(), apiKey: KEY });
+  });
+
+  it('at a terminal, answered yes: moved, the key typed stored; without a terminal: moved and warned, as before', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, STAGING, 'default');
+    const yes = await payctl(['login', '--base-url', other(), '--insecure-storage'], {
+      dir: cfg.dir,
+      prompts: [
+        { confirm: /^Profile "default" is logged in to .* Point it at .* and replace its key\?$/, answer: true },
+        { password: /^API key:$/, answer: KEY },
+      ],
+    });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(readProfile(cfg.dir, 'default')).toMatchObject({ baseUrl: other(), apiKey: KEY });
+    const back = await payctl(['login', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stderr).toContain(`Warning: Profile "default" pointed at ${other()} with a key for it; it now points at ${ctx.sb.baseUrl}, and that key is replaced.`);
   });
 });
