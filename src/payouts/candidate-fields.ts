@@ -19,15 +19,16 @@
  * For a search that decides "not made" (decide.ts), and `--made-by` for an entry it left unknown,
  * only the hard facts rule a record out (JudgeHow.hardFacts): its currency and amount (one not
  * read exactly is unchecked). Its account, time, note, name, provider, type, wallet and payout id
- * are not judged, only said (an account the same by its letters and digits without leading
- * zeros, identity.ts bareAccount, as written otherwise; another, as another).
+ * are not judged, only said (an account written another way, identity.ts accountForm: masked,
+ * a country code, leading zeros dropped, as written otherwise; another, as another), except
+ * that `--made-by` (JudgeHow.accountMustMatch) refuses another account whatever the search.
  */
 import { compareAmount, plainAmount, sameAmount } from '../money/amount.js';
 import { text, utcTime } from '../output/text.js';
 import { isTransactionId, recordStatus, TRANSACTION_ID_FORM, type PayoutRecord } from '../service/schemas.js';
 import { span } from './entry-age.js';
 import { instantNs } from './filters.js';
-import { bareAccount, comparedAccount } from './identity.js';
+import { accountForm, comparedAccount } from './identity.js';
 import type { JournalEntry } from './journal.js';
 
 /** What a journaled body asked for: payout id, currency, wallet, the amount literal and the recipient. */
@@ -117,8 +118,10 @@ export interface Judgement {
   /** How the record differs from what was sent; [] when it could be the payout. */
   problems: string[];
   why: LeftOutReason | undefined;
-  /** What the service wrote oddly in a record that could be the payout. */
+  /** What the service wrote oddly in a record that could be the payout: `differences` and what differs in form or time only. */
   marks: string[];
+  /** Of the marks, what differs otherwise than in form or time (a name, a provider, and for a search that decides, an account), not held against it. */
+  differences: string[];
   /** What payctl cannot check in a record that could be the payout: it is listed, never recorded as made. */
   unchecked: string[];
 }
@@ -143,11 +146,19 @@ export interface JudgeHow {
    * the payout was paid again.
    */
   hardFacts?: boolean;
+  /**
+   * `--made-by`: an account other than the one sent (identity.ts accountForm `other`: `999` for
+   * `0011223344`) rules the record out even for hardFacts, where one written another way (masked,
+   * a country code, leading zeros dropped) is a mark. A search that decides leaves a record it
+   * cannot match in; recording it as the payout needs its account.
+   */
+  accountMustMatch?: boolean;
 }
 
 /** How `record` compares with what `entry` sent, `a` (its body read: lookup.ts askedOf; see the module comment and JudgeHow). */
 export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, 'createdAt'>, a: Asked | undefined, how: JudgeHow = {}): Judgement {
-  if (!a?.currency || a.amount === undefined) return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [], unchecked: [] };
+  if (!a?.currency || a.amount === undefined)
+    return { problems: ['the journaled request cannot be read'], why: 'currency or amount', marks: [], differences: [], unchecked: [] };
   const problems: string[] = [];
   const marks: string[] = [];
   const unchecked: string[] = [];
@@ -157,7 +168,13 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
     problems.push(problem);
   };
   // Soft facts: another record for a search that chooses, only said for one that decides.
-  const soft = (reason: LeftOutReason, problem: string) => (how.hardFacts ? marks.push(problem) : differs(reason, problem));
+  // What differs otherwise than in form or time, not held against the record: said apart from the marks of form (`differences`).
+  const differences: string[] = [];
+  const noted = (difference: string) => {
+    marks.push(difference);
+    differences.push(difference);
+  };
+  const soft = (reason: LeftOutReason, problem: string) => (how.hardFacts ? noted(problem) : differs(reason, problem));
   // A currency that is no code (blank, `"   "`) says nothing of what was paid: never another currency.
   if (!/^[A-Za-z]{3}$/.test(record.currency.trim())) unchecked.push(`currency not read: ${text(JSON.stringify(record.currency))}`);
   else if (record.currency.toUpperCase() !== a.currency.toUpperCase()) differs('currency or amount', `currency ${text(record.currency)}, sent ${a.currency}`);
@@ -167,12 +184,15 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
     else differs('currency or amount', `amount ${text(shownAmount(record.amount, a.currency))}, sent ${plainAmount(a.amount, a.currency)}`);
   }
   const account = record.recipient?.accountNumber;
-  // For a search that decides, an account written another way (leading zeros, other separators) is the same account.
-  const accountKey = how.hardFacts ? bareAccount : comparedAccount;
+  // For a search that decides, an account written another way (identity.ts accountForm: leading
+  // zeros, other separators, a country code, masked) is the same account.
+  const sameAccount = (got: string, sent: string) => (how.hardFacts ? accountForm(got, sent) !== 'other' : comparedAccount(got) === comparedAccount(sent));
   if (a.account !== undefined && account !== a.account) {
     if (account === undefined || account === '') unchecked.push('no account given');
-    else if (accountKey(account) === accountKey(a.account)) marks.push(`account written "${text(account)}"`);
-    // For one that decides, an account it cannot match (masked `******3344`, a country code) is no proof of another payout.
+    else if (sameAccount(account, a.account)) marks.push(`account written "${text(account)}"`);
+    // `--made-by` records a payout as made only by a record paying its account, whatever search left it unknown.
+    else if (how.accountMustMatch) differs('account', `account ${text(account)}, sent ${text(a.account)}`);
+    // For one that decides, another account is no proof of another payout: only said.
     else soft('account', `account ${text(account)}, sent ${text(a.account)}`);
   }
   if (a.note !== undefined && record.note !== a.note) {
@@ -199,7 +219,7 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   if (provider && a.provider && wordKey(provider) !== wordKey(a.provider)) soft('account', `provider ${text(provider)}, sent ${text(a.provider)}`);
   if (r?.type && a.type && wordKey(r.type) !== wordKey(a.type)) soft('account', `recipient type ${text(r.type)}, sent ${text(a.type)}`);
   // A name the service writes otherwise is said, for a person to judge: names are written many ways.
-  if (r?.name && a.name && noteKey(r.name) !== noteKey(a.name)) marks.push(`name "${text(r.name)}", sent "${text(a.name)}"`);
+  if (r?.name && a.name && noteKey(r.name) !== noteKey(a.name)) noted(`name "${text(r.name)}", sent "${text(a.name)}"`);
   // A record that names another wallet or another payout id is another payout, whatever else it matches.
   const named = (what: string, got: string | undefined, sent: string | undefined) => {
     if (got === undefined || sent === undefined || got === sent) return;
@@ -209,7 +229,8 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   };
   named('wallet', record.wallet_id, a.walletId);
   named('payout id', record.payout_id, a.payoutId);
-  return { problems, why, marks: problems.length ? [] : marks, unchecked: problems.length ? [] : unchecked };
+  if (problems.length) return { problems, why, marks: [], differences: [], unchecked: [] };
+  return { problems, why, marks, differences, unchecked };
 }
 
 /**

@@ -183,6 +183,38 @@ export function bareAccount(account: string): string {
     .replace(/^0+/, '');
 }
 
+/** The characters a service masks an account's hidden part with (`******3344`, `••••3344`). */
+const MASK = /[*\u2022\u25cf]+/;
+
+/**
+ * Whether an account a service wrote, `written`, can be the account that was sent, `sent`: the
+ * one rule of `history reconcile` (its candidates and `--made-by`, candidate-fields.ts). `same`:
+ * as compared (comparedAccount); `form`: the same account written another way, which is one of
+ * its letters and digits with leading zeros dropped (bareAccount: `11223344`, `001.122.3344`
+ * for `0011223344`); with a country code of 1 to 3 digits before it in place of the leading
+ * zeros (`+23276123456` or `0023276123456` for `76123456`, and `23276123456` too for `076123456`,
+ * sent with a leading zero; the number sent at least 6 digits past its zeros); masked, its visible characters (4 at least) where the sent
+ * account has them, counted from each end (`******3344`, `00****3344`); `other`: anything else,
+ * another account (`999`).
+ */
+export function accountForm(written: string, sent: string): 'same' | 'form' | 'other' {
+  if (comparedAccount(written) === comparedAccount(sent)) return 'same';
+  const bareSent = bareAccount(sent);
+  if (bareSent !== '' && bareAccount(written) === bareSent) return 'form';
+  const digits = bareAccount(written);
+  if (/^[0-9]{6,}$/.test(bareSent) && /^[0-9]+$/.test(digits) && (/^\s*(\+|00)/.test(written) || /^\s*0/.test(sent))) {
+    const code = digits.slice(0, digits.length - bareSent.length);
+    if (digits.endsWith(bareSent) && /^[1-9][0-9]{0,2}$/.test(code)) return 'form';
+  }
+  const mask = MASK.exec(written);
+  if (!mask) return 'other';
+  const head = bareAccount('1' + written.slice(0, mask.index)).slice(1);
+  const tail = bareAccount('1' + written.slice(mask.index + mask[0].length)).slice(1);
+  const whole = comparedAccount(sent).replace(/[^0-9A-Z]/g, '');
+  if (MASK.test(tail) || head.length + tail.length < 4 || head.length + tail.length >= whole.length) return 'other';
+  return whole.startsWith(head) && whole.endsWith(tail) ? 'form' : 'other';
+}
+
 /** A payee's name as two rows of one person compare: composed (NFC), without letter case, runs of spaces as one. */
 export function comparedName(name: string): string {
   return name.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();

@@ -50,7 +50,7 @@ const wire = () => ({
 
 describe('judgeCandidate', () => {
   it('the payout as sent: a candidate, nothing odd', () => {
-    expect(judge(record())).toEqual({ problems: [], why: undefined, marks: [], unchecked: [] });
+    expect(judge(record())).toEqual({ problems: [], why: undefined, marks: [], differences: [], unchecked: [] });
     expect(candidateProblems(record(), entry)).toEqual([]);
   });
 

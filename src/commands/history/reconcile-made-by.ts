@@ -15,7 +15,7 @@ import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal
 import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { isTransactionId, TRANSACTION_ID_FORM } from '../../service/schemas.js';
-import { askedOf, judgeCandidate, refusals, searchesAnyTime } from '../../payouts/candidate-fields.js';
+import { askedOf, judgeCandidate, refusals, searchesAnyTime, type Judgement } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
@@ -89,10 +89,8 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   // One a search that decides left unknown (marked: searchesAnyTime; its payout id used before, a refused resend) is
   // judged as that search judged the records it offered: on the hard facts, at any time (payouts/decide.ts).
   const now = ledgerNow(journal, deps.clock);
-  const judged = judgeCandidate(got.record, entry, askedOf(entry.body), { anyTime: ageUnknown(entry, now), hardFacts: searchesAnyTime(entry) });
+  const judged = judgeCandidate(got.record, entry, askedOf(entry.body), { anyTime: ageUnknown(entry, now), hardFacts: searchesAnyTime(entry), accountMustMatch: true });
   const problems = refusals(judged);
-  // What the record writes otherwise than sent (a name, an account's spacing): said with the record.
-  const marks = judged.marks;
   if (problems.length) {
     throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
   }
@@ -107,10 +105,27 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   const result: ReconcileResult = { payoutId, action: 'made-by', outcome: 'accepted', transactionId, ...(status ? { status } : {}) };
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(api.baseUrl, [result])) + '\n');
   else await write(deps.io.stdout, lines(result, entry, inv, ledgerNow(journal, deps.clock)));
-  if (marks.length) deps.log.warn(`Transaction ${text(transactionId)}'s record differs from what was sent in form or time only: ${marks.join('; ')}.`);
+  warnMarks(judged, transactionId, payoutId, deps);
   deps.log.success(`Payout ${text(payoutId)} recorded as made by transaction ${text(transactionId)}.`);
   for (const p of await replacedBy(journal, next)) await recordSentInstead(journal, p, payoutId, deps);
   return ExitCode.ok;
+}
+
+/**
+ * What the record writes otherwise than sent, said with the record: what differs in form or time
+ * only (an account's spacing, a masked account, an early creation time), and apart, what differs
+ * otherwise and was not held against it (a name; for a payout a search that decides left unknown,
+ * a provider, a type, a note), for a person to check.
+ */
+function warnMarks(judged: Judgement, transactionId: string, payoutId: string, deps: Deps): void {
+  const forms = judged.marks.filter((m) => !judged.differences.includes(m));
+  const txn = `Transaction ${text(transactionId)}'s record`;
+  if (forms.length) deps.log.warn(`${txn} differs from what was sent in form or time only: ${forms.join('; ')}.`);
+  if (judged.differences.length) {
+    deps.log.warn(
+      `${txn} differs from what was sent for payout ${text(payoutId)}: ${judged.differences.join('; ')}. Not held against it (amount, currency and account match): check with the service that it is this payout.`,
+    );
+  }
 }
 
 /** Why a payout id names no payout `--made-by` can record, and where to look instead. */
