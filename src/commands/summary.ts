@@ -60,8 +60,8 @@ export async function run(opts: SummaryOptions, deps: Deps): Promise<number> {
   // A figure that cannot be read is said so, the same in every output mode; the others are shown.
   const unread = out.unreadFigures(data);
   if (unread.length) deps.log.warn(`The service's summary has figures payctl cannot read: ${unread.join('; ')}.`);
-  const doubtful = out.doubtfulTotal(data);
-  if (doubtful) deps.log.warn(`The service's summary is not as docs/service.md describes it: ${doubtful}.`);
+  const doubtful = out.doubtfulFigures(data);
+  if (doubtful.length) deps.log.warn(`The service's summary is not as docs/service.md describes it: ${doubtful.join('; ')}.`);
   if (deps.globals.json) await write(deps.io.stdout, res.raw.trim() + '\n');
   else if (opts.csv) await write(deps.io.stdout, out.serviceSummaryCsv(data));
   else await write(deps.io.stdout, out.renderServiceSummary(data, makeStyle(deps.io.color), deps.io.stdoutColumns));

@@ -8,8 +8,9 @@
  * number, a `total_sent` that is no exact amount: `1e400`, `"abc"`) does not turn the rest into
  * something else. A count is then shown as sent without a bar; `total_sent` is never shown
  * through a float: `(unreadable)` on the line, an empty cell in CSV. unreadFigures names them
- * for the warning the command gives in every output mode; doubtfulTotal names a `total_sent`
- * that is missing or negative for a warning of its own.
+ * (a string with its escapes written out) for the warning the command gives in every output
+ * mode; doubtfulFigures names a count that is null (`(missing)` on its row, an empty cell in
+ * CSV) and a `total_sent` that is missing or negative for a warning of its own.
  */
 import { money } from '../service/schemas.js';
 import { toDecimal } from '../money/amount.js';
@@ -19,6 +20,7 @@ import { sanitizeInline } from './sanitize.js';
 import { text } from './text.js';
 import { wrapText } from './text-width.js';
 import { paintFor, type Style } from './style.js';
+import { visibleWord } from '../words.js';
 
 /** The figures docs/service.md documents, in the order they are shown. */
 const STATUS_FIELDS = [
@@ -67,9 +69,19 @@ export function serviceFigure(v: unknown): string | undefined {
   return r.success ? toDecimal(r.data) : undefined;
 }
 
-/** At most 40 characters of what came, sanitized, on one line (a warning must not hold 1 MB). */
+/**
+ * A figure payctl cannot read as it came, on one line: a string holding anything but printable
+ * ASCII quoted with those characters written out (words.ts visibleWord: `"\u001b[2J33"`, never
+ * `33`, which reads as a count), anything else sanitized.
+ */
+function visibleSent(v: unknown): string {
+  const s = asSent(v);
+  return typeof v === 'string' && visibleWord(s) !== s ? `"${visibleWord(s)}"` : sanitizeInline(s);
+}
+
+/** At most 40 characters of what came, as visibleSent writes it (a warning must not hold 1 MB). */
 function excerpt(v: unknown): string {
-  const s = sanitizeInline(asSent(v));
+  const s = visibleSent(v);
   return s.length > 40 ? s.slice(0, 40) + '…' : s;
 }
 
@@ -94,17 +106,20 @@ function negative(figure: string): boolean {
 }
 
 /**
- * `total_sent` that can be read but is not what docs/service.md describes, one phrase for a
- * warning: missing (absent or null: its line says so) or negative (shown as sent). Before, a
- * negative total was shown without a word and a missing one was left out silently (probe M, 3).
+ * Documented figures that are not what docs/service.md describes, one phrase each for a
+ * warning: a count that is null (its row reads `(missing)`; before, the row was left out
+ * without a word, probe R 2), and `total_sent` missing (absent or null: its line says so) or
+ * negative (shown as sent). Before, a negative total was shown without a word and a missing
+ * one was left out silently (probe M, 3).
  */
-export function doubtfulTotal(s: ServiceSummary): string | undefined {
+export function doubtfulFigures(s: ServiceSummary): string[] {
+  const out = COUNT_FIELDS.filter((key) => s[key] === null).map((key) => `${key} is null: no figure`);
   const sent = s.total_sent;
-  if (sent === undefined) return 'total_sent is missing';
-  if (sent === null) return 'total_sent is null: no figure';
-  const figure = serviceFigure(sent);
-  if (figure !== undefined && negative(figure)) return `total_sent ${excerpt(figure)} is negative (a total is never below zero): shown as sent`;
-  return undefined;
+  const figure = sent === undefined || sent === null ? undefined : serviceFigure(sent);
+  if (sent === undefined) out.push('total_sent is missing');
+  else if (sent === null) out.push('total_sent is null: no figure');
+  else if (figure !== undefined && negative(figure)) out.push(`total_sent ${excerpt(figure)} is negative (a total is never below zero): shown as sent`);
+  return out;
 }
 
 /** The label of `total_sent`: it is the service's figure and carries no currency. */
@@ -113,7 +128,7 @@ export const TOTAL_SENT_LABEL = "Total sent (service's figure, no currency)";
 /** Where `total_sent` cannot be read: on its line instead of a figure. */
 const UNREADABLE = '(unreadable)';
 
-/** Where `total_sent` is absent or null: on its line instead of a figure. */
+/** Where `total_sent` is absent or null, or a count null: on its line instead of a figure. */
 const MISSING = '(missing)';
 
 /** Any JSON as indented "key: value" lines, sanitized (figures payctl does not know). */
@@ -143,8 +158,8 @@ function countTable(heading: string, rows: Array<[string, string, bigint | undef
 
 /**
  * The service's summary: the total, tables of counts by status and by type with bars, the
- * total sent as the service's figure; other fields as they came. A count that is missing is
- * left out; `total_sent` missing is said to be missing (unless every figure is); a count that
+ * total sent as the service's figure; other fields as they came. A count that is absent is
+ * left out, one that is null reads `(missing)`; `total_sent` missing is said to be missing (unless every figure is); a count that
  * cannot be read is shown as it came, without a bar; a `total_sent` that cannot be read is said
  * to be unreadable, a negative one is shown in yellow. At a terminal (`width`) the
  * lines fit it: the bars shrink, the sentences wrap; off one nothing changes.
@@ -156,7 +171,8 @@ export function renderServiceSummary(s: ServiceSummary, style: Style, width?: nu
       .map((l) => paint(l))
       .join('\n') + '\n';
   const parts: string[] = [prose('Summary from the service (every payout; POST /payout/summary)', style.dim)];
-  const shown = (v: unknown) => (v === undefined || v === null ? undefined : text(asSent(v)));
+  // A count null reads (missing); one that cannot be read, as it came with its escapes written out.
+  const shown = (v: unknown) => (v === undefined ? undefined : v === null ? style.yellow(MISSING) : countValue(v) === undefined ? visibleSent(v) : text(asSent(v)));
   if (shown(s.total_transfers) !== undefined) parts.push(`Total transfers  ${shown(s.total_transfers)}\n`);
   const rows = (fields: ReadonlyArray<readonly [string, string]>): Array<[string, string, bigint | undefined]> =>
     fields.flatMap(([key, label]) => {
@@ -185,14 +201,20 @@ export function renderServiceSummary(s: ServiceSummary, style: Style, width?: nu
 
 /**
  * The service's summary as CSV: `figure,value`, each field as sent, except `total_sent`: exact
- * and plain, or an empty cell when it is no exact amount (never a float's rendering).
+ * and plain, or an empty cell when it is no exact amount (never a float's rendering); a count
+ * null is an empty cell, and one that cannot be read has its escapes written out.
  */
 export function serviceSummaryCsv(s: ServiceSummary): string {
   let out = csvRow(['figure', 'value']);
   for (const [k, v] of Object.entries(s)) {
     if (v === undefined) continue;
-    const value = k === 'total_sent' && v !== null ? (serviceFigure(v) ?? '') : v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+    const value = k === 'total_sent' && v !== null ? (serviceFigure(v) ?? '') : v !== null && typeof v === 'object' ? JSON.stringify(v) : csvFigure(k, v);
     out += csvRow([k, value]);
   }
   return out;
+}
+
+/** A count's cell: a string that is no count with what it holds written out (`\u001b[2J33`, never `33`). */
+function csvFigure(key: string, v: unknown): unknown {
+  return typeof v === 'string' && COUNT_FIELDS.includes(key) && countValue(v) === undefined ? visibleWord(v) : v;
 }

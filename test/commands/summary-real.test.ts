@@ -404,6 +404,27 @@ describe('summaries of other shapes (a plain server)', () => {
     }
   });
 
+  it('a count that is null reads (missing), named in the warning; one unreadable for an escape is written with it (before: the row gone without a word; "33 is not a count", shown 33)', async () => {
+    const raw = '{"total_transfers":"38","successful":2,"pending":1,"failed":null,"total_sent":"1,000.00","wallet_transfers":1,"bank_transfers":"\\u001b[2J33"}';
+    writeProfile(cfg.dir, { baseUrl: await answering(undefined, raw), apiKey: KEY });
+    const warning =
+      'Warning: The service\'s summary has figures payctl cannot read: bank_transfers "\\u001b[2J33" is not a count: shown as sent, without a bar.\n' +
+      "Warning: The service's summary is not as docs/service.md describes it: failed is null: no figure.\n";
+    const text = await run(['summary']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toBe(warning);
+    expect(text.stdout).toMatch(/^ {2}Failed\s+\(missing\)$/m);
+    expect(text.stdout).toMatch(/^ {2}Bank\s+"\\u001b\[2J33"$/m);
+    for (const mode of ['--csv', '--json']) {
+      const r = await run(['summary', mode]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(warning);
+    }
+    const csv = (await run(['summary', '--csv'])).stdout;
+    expect(csv).toContain('\r\nfailed,\r\n');
+    expect(csv).toContain('\r\nbank_transfers,\\u001b[2J33\r\n');
+  });
+
   it('data that is no object is refused by --json too (exit 1, nothing on stdout), as by text and --csv', async () => {
     writeProfile(cfg.dir, { baseUrl: await answering('nope'), apiKey: KEY });
     for (const mode of [[], ['--csv'], ['--json']]) {
