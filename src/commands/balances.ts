@@ -10,6 +10,7 @@ import { commandLine, invocationOf } from '../config/command-line.js';
 import { text, utcTime } from '../output/text.js';
 import { makeStyle } from '../output/style.js';
 import type { Column } from '../output/table.js';
+import { DIGITS_KEPT, digitsPhrase } from '../output/payout.js';
 
 export interface BalancesOptions {
   currency?: string;
@@ -53,6 +54,13 @@ export async function run(opts: BalancesOptions, deps: Deps): Promise<number> {
     });
   }
   const filtered = wallets.filter((w) => (!currency || w.currency.toUpperCase() === currency) && (!wallet || w.wallet_id === wallet));
+  // A balance with more decimal places than its currency has: shown as written, and said (payout.ts digitsPhrase), in every mode.
+  const items = Array.isArray(envelope.data) ? (envelope.data as unknown[]) : [];
+  for (const w of filtered) {
+    const raw = items[wallets.indexOf(w)];
+    const phrase = digitsPhrase([['balance', w.balance, raw !== null && typeof raw === 'object' ? (raw as { balance?: unknown }).balance : undefined]], w.currency);
+    if (phrase) deps.log.warn(`The service's answer for wallet ${text(w.wallet_id)} gives ${phrase}: ${DIGITS_KEPT}`);
+  }
   if (deps.globals.json) {
     // The envelope as the service sent it; filtered only when a filter was given.
     const out =

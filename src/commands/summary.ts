@@ -123,11 +123,11 @@ async function computed(filter: ListFilter, opts: SummaryOptions, deps: Deps): P
       shifted += page.shifted;
       repeated += page.repeated;
       if (page.differing.length) throw contradicts(page.differing, listAllCommand(opts, deps));
-      for (const r of page.records) {
+      for (const [i, r] of page.records.entries()) {
         tally.listed++;
         if (keep(r)) {
           tally.add(r, recordStatus(r));
-          const odd = out.digitsOf(r);
+          const odd = out.digitsOf(r, page.items[i]);
           if (odd) beyond.push(odd);
         } else if (walletless(filter, r)) left++;
         else if (undated(filter, r)) timeless++;

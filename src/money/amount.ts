@@ -59,16 +59,21 @@ export function extraDecimals(input: string, currency: string): ExtraDecimals | 
 
 /**
  * An amount from the service (a plain decimal or JSON number) whose digits past the currency's
- * are not all zeros ("10.005" SLE, "100.5" JPY: no sum of that currency), said so; undefined for
- * any other amount. It is kept as written (never rounded): this only says why it is odd.
+ * are not all zeros ("10.005" SLE, "100.5" JPY: no sum of that currency): how many decimal
+ * places it has ("3 decimal places"); undefined for any other amount. It is kept as written
+ * (never rounded): this only says why it is odd (output/payout.ts digitsPhrase says it).
  */
 export function beyondCurrency(value: number | string, currency: string): string | undefined {
   const digits = minorDigits(currency);
-  const decimal = toDecimal(value);
-  const frac = /^-?\d+\.(\d+)$/.exec(decimal)?.[1];
+  const frac = /^-?\d+\.(\d+)$/.exec(toDecimal(value))?.[1];
   if (digits === undefined || !frac || !/[1-9]/.test(frac.slice(digits))) return undefined;
-  const places = frac.length === 1 ? '1 decimal place' : `${frac.length} decimal places`;
-  return `${decimal} has ${places}; ${currency.toUpperCase()} has ${digits === 0 ? 'no minor units' : digits}`;
+  return frac.length === 1 ? '1 decimal place' : `${frac.length} decimal places`;
+}
+
+/** What a currency's minor units are, for a sentence: "SLE has 2", "JPY has no minor units". */
+export function currencyDigitsWords(currency: string): string {
+  const digits = minorDigits(currency);
+  return `${currency.toUpperCase()} has ${digits === 0 ? 'no minor units' : String(digits)}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** How a payout looks to people: a card for one, rows for a list, CSV cells for a file. */
-import { beyondCurrency, formatAmount, minorToDecimal, plainAmount, toCommonMinor } from '../money/amount.js';
+import { beyondCurrency, currencyDigitsWords, formatAmount, minorToDecimal, plainAmount, toCommonMinor } from '../money/amount.js';
 import { recordStatus, type Money, type PayoutRecord } from '../service/schemas.js';
 import { totalMismatch } from '../service/payout-totals.js';
 import { renderCard, text, utcTime } from './text.js';
@@ -26,22 +26,34 @@ export function totalWarning(item: unknown): string | undefined {
 }
 
 /**
- * The warning for a record whose amount, fee or total has more decimal places than its currency
- * ("10.005" SLE): shown, exported and summed as the service wrote it, never rounded, but named;
- * undefined when every amount fits its currency.
+ * The one rule for amounts of an answer with more decimal places than their currency has
+ * ("10.005" SLE): each named as the service wrote it (a string quoted as it came, `"1,000.005"`;
+ * a number as read), with how many places it has, and what the currency has: `amount
+ * "1,000.005" with 3 decimal places, where SLE has 2`; undefined when each fits. `fields`:
+ * the field's name, its value as read, and as it came in the answer (`raw`, when known).
  */
-export function digitsWarning(r: Pick<PayoutRecord, 'transaction_id' | 'amount' | 'fee' | 'total_amount' | 'currency'>): string | undefined {
+export function digitsPhrase(fields: ReadonlyArray<readonly [string, Money | null | undefined, unknown]>, currency: string): string | undefined {
   const said: string[] = [];
-  for (const [field, value] of [
-    ['amount', r.amount],
-    ['fee', r.fee],
-    ['total_amount', r.total_amount],
-  ] as const) {
-    const why = value === undefined || value === null ? undefined : beyondCurrency(value, r.currency);
-    if (why) said.push(`${field} ${why}`);
+  for (const [field, value, raw] of fields) {
+    const places = value === undefined || value === null ? undefined : beyondCurrency(value, currency);
+    if (places) said.push(`${field} ${typeof raw === 'string' ? `"${text(raw)}"` : text(String(value))} with ${places}`);
   }
-  if (!said.length) return undefined;
-  return `The service's answer for payout ${text(r.transaction_id) || '(no transaction id)'} gives ${said.join(', ')}: shown as the service wrote it, not rounded; check it with the service.`;
+  return said.length ? `${said.join(', ')}, where ${text(currencyDigitsWords(currency))}` : undefined;
+}
+
+/** What each of those warnings ends with: what payctl did with such an amount. */
+export const DIGITS_KEPT = 'shown as the service wrote it, not rounded; check it with the service.';
+
+/**
+ * The warning for a record whose amount, fee or total has more decimal places than its currency
+ * ("10.005" SLE): shown, exported and summed as the service wrote it, never rounded, but named
+ * (digitsPhrase; `raw`: the record as the answer wrote it); undefined when every amount fits.
+ */
+export function digitsWarning(r: Pick<PayoutRecord, 'transaction_id' | 'amount' | 'fee' | 'total_amount' | 'currency'>, raw?: unknown): string | undefined {
+  const sent = (key: string) => (raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[key] : undefined);
+  const fields = (['amount', 'fee', 'total_amount'] as const).map((k) => [k, r[k], sent(k)] as const);
+  const phrase = digitsPhrase(fields, r.currency);
+  return phrase && `The service's answer for payout ${text(r.transaction_id) || '(no transaction id)'} gives ${phrase}: ${DIGITS_KEPT}`;
 }
 
 export function money(value: Money | null | undefined, currency: string): string {

@@ -71,7 +71,7 @@ describe('an amount with more decimal places than its currency has is kept as wr
     expect(r.stdout).toMatch(/Amount\s+10\.005 SLE/);
     const warnings = r.stderr.split('\n').filter((l) => l.includes('decimal places'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`payout ${TXN} gives amount 10.005 has 3 decimal places; SLE has 2, total_amount 10.005 has 3 decimal places; SLE has 2`);
+    expect(warnings[0]).toContain(`payout ${TXN} gives amount "10.005" with 3 decimal places, total_amount "10.005" with 3 decimal places, where SLE has 2: `);
     expect(warnings[0]).toContain('shown as the service wrote it');
   });
 
@@ -92,8 +92,8 @@ describe('an amount with more decimal places than its currency has is kept as wr
       expect(r.stdout).toContain('100.5');
       const warnings = r.stderr.split('\n').filter((l) => l.includes('decimal place'));
       expect(warnings).toHaveLength(2);
-      expect(warnings[0]).toContain(`${TXN} gives amount 10.005 has 3 decimal places; SLE has 2`);
-      expect(warnings[1]).toContain(`${other} gives amount 100.5 has 1 decimal place; JPY has no minor units, total_amount 100.5`);
+      expect(warnings[0]).toContain(`${TXN} gives amount "10.005" with 3 decimal places, total_amount "10.005" with 3 decimal places, where SLE has 2: `);
+      expect(warnings[1]).toContain(`${other} gives amount "100.5" with 1 decimal place, total_amount "100.5" with 1 decimal place, where JPY has no minor units: `);
       expect(r.stderr).not.toContain(fine);
     }
   });
@@ -109,7 +109,32 @@ describe('an amount with more decimal places than its currency has is kept as wr
     expect(r.stdout).toContain('11.005');
     const warnings = r.stderr.split('\n').filter((l) => l.includes('decimal place'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`${TXN} gives amount 10.005 has 3 decimal places; SLE has 2`);
+    expect(warnings[0]).toContain(`${TXN} gives amount "10.005" with 3 decimal places, total_amount "10.005" with 3 decimal places, where SLE has 2: `);
     expect(r.stderr).toContain('The totals include that amount as the service wrote it, not rounded.');
+  });
+
+  it('payout get quotes the amount as the service wrote it ("1,000.005"), in a sentence that reads (before: "gives amount 1000.005 has 3 decimal places")', async () => {
+    const dir = await service({ [`/payout/${TXN}`]: record('"amount":"1,000.005","currency":"SLE","fee":"0.00"') });
+    const r = await payctl(['payout', 'get', TXN], { dir });
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      `Warning: The service's answer for payout ${TXN} gives amount "1,000.005" with 3 decimal places, where SLE has 2: shown as the service wrote it, not rounded; check it with the service.\n`,
+    );
+  });
+
+  it('balances, table and --csv: a balance of 3 decimal places in SLE is shown exactly and warned of, one of 2 is not (before: no warning)', async () => {
+    const wallet = (id: string, balance: string) =>
+      `{"wallet_id":"${id}","wallet_name":"W","currency":"SLE","balance":${balance},"updated_at":"2026-04-02T15:30:04.000000Z"}`;
+    const dir = await service({ '/wallets/balances': `[${wallet('5553881136', '"1,000.005"')},${wallet('5553881137', '"20.50"')}]` });
+    for (const args of [['balances'], ['balances', '--csv']]) {
+      const r = await payctl(args, { dir });
+      expectNoCrash(r);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(args.length === 1 ? '1,000.005' : ',1000.005,');
+      expect(r.stderr).toBe(
+        `Warning: The service's answer for wallet 5553881136 gives balance "1,000.005" with 3 decimal places, where SLE has 2: shown as the service wrote it, not rounded; check it with the service.\n`,
+      );
+    }
   });
 });

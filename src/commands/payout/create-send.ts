@@ -190,7 +190,7 @@ async function accepted(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   const transactionId = result.transaction.transaction_id;
   const warning = totalWarning(result.envelope.data);
   if (warning) deps.log.warn(warning);
-  const digits = digitsWarning(card);
+  const digits = digitsWarning(card, result.record ? undefined : result.envelope.data);
   if (digits) deps.log.warn(digits);
   if (!opts.wait) {
     await answer();

@@ -61,7 +61,7 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   }
   const warning = totalWarning(got.envelope.data);
   if (warning) deps.log.warn(warning);
-  const digits = digitsWarning(got.record);
+  const digits = digitsWarning(got.record, got.envelope.data);
   if (digits) deps.log.warn(digits);
   if (deps.globals.json) {
     await write(deps.io.stdout, got.res.raw.trim() + '\n');

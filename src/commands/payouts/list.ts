@@ -171,7 +171,7 @@ class Matches {
         kept.push({ item: page.items[i], record });
         const warning = totalWarning(page.items[i]);
         if (warning && this.wrongTotals++ < TOTALS_SAID) this.totals.push(warning);
-        const digits = digitsWarning(record);
+        const digits = digitsWarning(record, page.items[i]);
         if (digits && this.wrongDigits++ < TOTALS_SAID) this.totals.push(digits);
       } else if (walletless(this.#filter, record)) this.walletless++;
       else if (undated(this.#filter, record)) this.undated++;
