@@ -71,13 +71,21 @@ export function recordProvider(r: PayoutRecord): string | undefined {
   return r.recipient?.provider ?? r.provider_response?.provider;
 }
 
+/** A record's status for a person: coloured by its word; `(none)` for a record without one, never a blank that reads as nothing to worry about. */
+function shownStatus(status: string, style: Style): string {
+  return status === '' ? style.dim(NO_STATUS) : statusColor(style, text(status));
+}
+
+/** What a card or the list's table shows for a record the service gave no status. */
+export const NO_STATUS = '(none)';
+
 export function renderPayoutCard(r: PayoutRecord, style: Style): string {
   const d = r.recipient;
   const pr = r.provider_response;
   const status = recordStatus(r);
   const pairs: Array<[string, string]> = [['Transaction', text(r.transaction_id)]];
   if (r.payout_id) pairs.push(['Payout ID', text(r.payout_id)]);
-  pairs.push(['Status', statusColor(style, text(status))]);
+  pairs.push(['Status', shownStatus(status, style)]);
   if (r.failure_reason) pairs.push(['Failure reason', text(r.failure_reason)]);
   pairs.push(['Amount', money(r.amount, r.currency)]);
   if (r.fee !== undefined && r.fee !== null) pairs.push(['Fee', money(r.fee, r.currency)]);
@@ -131,7 +139,7 @@ export function payoutRow(r: PayoutRecord, style: Style): string[] {
     text(r.wallet_id),
     text(r.recipient?.name),
     money(r.amount, r.currency),
-    statusColor(style, text(recordStatus(r))),
+    shownStatus(recordStatus(r), style),
   ];
 }
 

@@ -5,6 +5,9 @@
  * (the service's list takes no filters it is known to honour: docs/service.md "Payout list").
  */
 import { visibleWord } from '../words.js';
+import { commandLine, type Invocation } from '../config/command-line.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import { isTransactionId } from '../service/schemas.js';
 import { unseenCharacters } from './unseen.js';
 
 /** Payout statuses as payctl normalizes them (docs/service.md), as `payouts list --status` takes them. */
@@ -173,4 +176,17 @@ export function undatedNote(count: number): string {
 /** The note said once when --wallet left out records that name no wallet. */
 export function walletlessNote(count: number): string {
   return `${count} payout${count === 1 ? '' : 's'} left out by --wallet: the service's record${count === 1 ? ' does' : 's do'} not say which wallet paid ${count === 1 ? 'it' : 'them'}.`;
+}
+
+/**
+ * The note said when records were listed without a status (`ids`: the first few transaction ids,
+ * '' for a record without one; `count` in all): whether they were paid cannot be told, and the
+ * `payout get` that reads the first whose id is a transaction id (the run's options: `inv`).
+ */
+export function statuslessNote(ids: string[], count: number, inv: Invocation): string {
+  const named = ids.map((id) => (id ? sanitizeInline(id) : '(no transaction id)'));
+  const more = count > named.length ? ` and ${count - named.length} more` : '';
+  const first = ids.find((id) => isTransactionId(id));
+  const read = first ? ` Read ${count === 1 ? 'it' : 'the first'} with: ${commandLine(inv, ['payout', 'get', first])}` : '';
+  return `${count === 1 ? '1 payout listed has' : `${count} payouts listed have`} no status (${named.join(', ')}${more}): whether ${count === 1 ? 'it was' : 'they were'} paid cannot be told from the list.${read}`;
 }

@@ -10,13 +10,14 @@
  */
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
-import { normalizeStatus } from '../../service/schemas.js';
+import { normalizeStatus, recordStatus } from '../../service/schemas.js';
 import {
   hasFilter,
   parseTimeRange,
   recordFilter,
   statusFilter,
   undated,
+  statuslessNote,
   undatedNote,
   walletFilter,
   walletless,
@@ -115,6 +116,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
   for (const d of matches.differing) deps.log.warn(`The service listed a payout twice, differently: ${differingCopyText(d)}; the copy read first is listed.`);
   if (matches.differingCount > TOTALS_SAID) deps.log.warn(`${matches.differingCount - TOTALS_SAID} more payouts came again with another amount, currency or status.`);
   for (const w of matches.totals) deps.log.warn(w);
+  if (matches.statuslessCount > 0) deps.log.warn(statuslessNote(matches.statusless, matches.statuslessCount, invocationOf(deps.globals, deps.env)));
   if (matches.wrongTotals > TOTALS_SAID)
     deps.log.warn(`${matches.wrongTotals - TOTALS_SAID} more payouts listed have a total_amount that is not their amount plus their fee.`);
   if (matches.wrongDigits > TOTALS_SAID)
@@ -149,6 +151,9 @@ class Matches {
   wrongTotals = 0;
   /** Records with an amount of more decimal places than their currency (their warnings go with `totals`). */
   wrongDigits = 0;
+  /** Listed records without a status: the first transaction ids, and how many in all. */
+  readonly statusless: string[] = [];
+  statuslessCount = 0;
   /** Records read (each payout once), matching or not. */
   read = 0;
   readonly #filter: ListFilter;
@@ -173,6 +178,7 @@ class Matches {
         if (warning && this.wrongTotals++ < TOTALS_SAID) this.totals.push(warning);
         const digits = digitsWarning(record, page.items[i]);
         if (digits && this.wrongDigits++ < TOTALS_SAID) this.totals.push(digits);
+        if (recordStatus(record) === '' && this.statuslessCount++ < TOTALS_SAID) this.statusless.push(record.transaction_id ?? '');
       } else if (walletless(this.#filter, record)) this.walletless++;
       else if (undated(this.#filter, record)) this.undated++;
     });
