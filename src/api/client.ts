@@ -32,6 +32,8 @@ export interface Credentials {
   apiKey: string | undefined;
   /** Where it came from, for the hint when it is refused (api/refused-key.ts). */
   source?: KeySource;
+  /** For a key from PAYCTL_API_KEY: the profile's own key, sent once it is unset, as a refusal's hint names it. */
+  stored?: string;
 }
 
 export interface ClientOptions {
@@ -335,7 +337,7 @@ export class ApiClient {
       throw new AuthError(forbidden ? `The service forbids this request with this API key${said}.` : `The service refused the API key${said}.`, {
         status: res.status,
         requestId: res.requestId,
-        hint: refusedKeyHint(this.#opts.credentials.source, this.#login(), forbidden),
+        hint: refusedKeyHint(this.#opts.credentials.source, this.#login(), forbidden, this.#opts.credentials.stored),
       });
     }
     return res;

@@ -5,8 +5,10 @@
  */
 import type { Clock } from '../clock.js';
 import { AuthError } from '../errors.js';
-import { maskBaseUrl } from '../config/mask.js';
-import { callCredentials, checkBaseUrl, checkSettingBaseUrl, holdsKey, resolveSettings, retiredTokenWarning } from '../config/resolve.js';
+import { maskBaseUrl, maskSecret } from '../config/mask.js';
+import { trimKey } from '../config/api-key.js';
+import type { Profile } from '../config/profile.js';
+import { callCredentials, checkBaseUrl, checkSettingBaseUrl, holdsKey, resolveSettings, retiredTokenWarning, type Settings } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import type { GlobalOptions } from '../config/globals.js';
 import { commandLine, invocationOf, loginCommand } from '../config/command-line.js';
@@ -84,8 +86,19 @@ export function createApiClient(inp: SessionInputs): ApiClient {
     invocation: inv,
     maxResponseBytes: maxResponseBytesFrom(env),
     onSecret: inp.onSecret,
-    credentials: { apiKey: c.apiKey.value, source: c.apiKey.source === 'env' ? 'env' : 'profile' },
+    credentials: { apiKey: c.apiKey.value, source: c.apiKey.source === 'env' ? 'env' : 'profile', stored: storedKey(s, profile, baseUrl) },
   });
+}
+
+/**
+ * For a key from PAYCTL_API_KEY, the key the same run would send with the variable unset (the
+ * profile's own, for its own base URL: the one rule, callCredentials), as a refusal names it:
+ * `profile "sandbox"'s stored key (****7890)`. Undefined when there is none.
+ */
+function storedKey(s: Settings, profile: Profile | undefined, baseUrl: string): string | undefined {
+  if (s.apiKey.source !== 'env') return undefined;
+  const unset = callCredentials({ ...s, apiKey: { value: trimKey(profile?.apiKey), source: 'profile' } }, profile, baseUrl, { check: false });
+  return unset.apiKey.value ? `profile "${s.profileName}"'s stored key (${maskSecret(unset.apiKey.value)})` : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
-import { newKey, readProfile, useConfigDir } from '../helpers/e2e.js';
+import { newKey, readProfile, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { shellSplit } from '../helpers/pty.js';
 
@@ -85,5 +85,28 @@ describe('login --insecure-storage: every login it prints keeps --insecure-stora
     const line = /To log in to Bokumonie: (payctl login .*) \(or set PAYCTL_BASE_URL\)/.exec(r.stderr)?.[1];
     expect(line, r.stderr).toBeDefined();
     expect(shellSplit(line!).slice(1)).toEqual(['login', '--profile', 'fresh', '--base-url', 'https://api.bokumonie.com/v2', '--api-key-stdin', '--insecure-storage']);
+  });
+});
+
+describe('a command with a refused PAYCTL_API_KEY: unsetting it is enough when the profile holds a key', () => {
+  it("names the profile's stored key (masked), not a login; unset, the stored key works", async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY, secrets: 'file' }, 'sandbox');
+    const r = await payctl(['balances', '--profile', 'sandbox'], { dir: cfg.dir, env: { PAYCTL_API_KEY: newKey() } });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`PAYCTL_API_KEY was refused: set a valid key, or unset it to use profile "sandbox"'s stored key (****${KEY.slice(-4)}).`);
+    expect(r.stderr).not.toContain('payctl login');
+    const unset = await payctl(['balances', '--profile', 'sandbox'], { dir: cfg.dir });
+    expect(unset.code, unset.stderr).toBe(0);
+  });
+
+  it("a profile without a key, or a base URL given that is not the profile's: the login, as before", async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl }, 'bare');
+    const bare = await payctl(['balances', '--profile', 'bare'], { dir: cfg.dir, env: { PAYCTL_API_KEY: newKey() } });
+    expect(bare.code, bare.stderr).toBe(3);
+    expect(bare.stderr).toContain('PAYCTL_API_KEY was refused: set a valid key, or unset it and run `payctl login --profile bare`.');
+    writeProfile(cfg.dir, { baseUrl: 'https://api.bokumonie.com/v2', apiKey: KEY, secrets: 'file' }, 'prod');
+    const other = await payctl(['balances', '--profile', 'prod', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, env: { PAYCTL_API_KEY: newKey() } });
+    expect(other.code, other.stderr).toBe(3);
+    expect(other.stderr).not.toContain('stored key');
   });
 });
