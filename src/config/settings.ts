@@ -13,7 +13,7 @@ import { checkLedgerSetting, maskLedgerUrl } from './ledger-setting.js';
 import type { Profile } from './profile.js';
 import { ProfileSecretsUnreachable, storeDespiteKeyring, type ConfigStore } from './store.js';
 import { resolve } from 'node:path';
-import { visibleWord } from '../words.js';
+import { closestWords, visibleWord } from '../words.js';
 import { commandLine, type Invocation } from './command-line.js';
 
 export const SETTABLE = ['base-url', 'webhook-secret', 'webhook-signature-header', 'policy', 'ledger', ...Object.keys(ROUTES).map((r) => `routes.${r}`)];
@@ -49,7 +49,11 @@ export function checkKey(key: string, use: 'read' | 'write' = 'write', inv: Invo
       `Run \`${commandLine(inv, ['login'])}\` to save a new key (the key is read from stdin or a hidden prompt, never from the command line), or \`${commandLine(inv, ['logout'])}\` to remove it.`,
     );
   }
-  throw new UsageError(`Unknown setting "${visibleWord(key)}".`, [], `Settings: ${(use === 'read' ? READABLE : SETTABLE).join(', ')}.`);
+  const known = use === 'read' ? READABLE : SETTABLE;
+  // A slip ("base_url", "baseurl", "Base-URL") gets the setting it most likely meant, as a mistyped command does.
+  const close = closestWords(key.toLowerCase().replaceAll('_', '-'), known, (k) => k);
+  const meant = close.length ? `Did you mean ${close.join(' or ')}? ` : '';
+  throw new UsageError(`Unknown setting "${visibleWord(key)}".`, [], `${meant}Settings: ${known.join(', ')}.`);
 }
 
 /** The profile after setting `key` to `value`, or a UsageError listing what is wrong (its commands printed for the run `inv`). */

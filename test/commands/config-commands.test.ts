@@ -99,6 +99,24 @@ describe('config with a logged-in profile', () => {
     expect(r.stderr).toContain('Unknown setting "colour"');
   });
 
+  it('a near miss of a setting (base_url, baseurl, Base-URL, webhook_secret): exit 2, and "Did you mean" names the setting; far off: none', async () => {
+    for (const [verb, key, meant] of [
+      ['set', 'base_url', 'base-url'],
+      ['set', 'baseurl', 'base-url'],
+      ['get', 'Base-URL', 'base-url'],
+      ['unset', 'webhook_secret', 'webhook-secret'],
+      ['get', 'apikey', 'api-key'],
+    ] as const) {
+      const r = await run('config', verb, key, ...(verb === 'set' ? [ctx.sb.baseUrl] : []));
+      expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+      expect(r.stderr).toContain(`Error: Unknown setting "${key}".\nDid you mean ${meant}? Settings: `);
+    }
+    const far = await run('config', 'get', 'colour');
+    expect(far.code, far.stderr).toBe(2);
+    expect(far.stderr).not.toContain('Did you mean');
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
   it('an unknown setting holding an escape sequence or an invisible character is named with them written out, not as a setting payctl knows (exit 2)', async () => {
     for (const [key, shown] of [
       ['base-url\u001b]0;pwn\u0007', 'base-url\\u001b]0;pwn\\u0007'],
