@@ -8,6 +8,7 @@
 import { UsageError } from '../errors.js';
 import { ROUTES, validateRouteOverride } from '../service/routes.js';
 import { checkBaseUrl } from './resolve.js';
+import { trimKey } from './api-key.js';
 import { maskBaseUrl, maskSecret } from './mask.js';
 import { checkLedgerSetting, maskLedgerUrl } from './ledger-setting.js';
 import type { Profile } from './profile.js';
@@ -116,6 +117,31 @@ export function visibleSettings(p: Profile): Array<[string, string]> {
 export function visibleSetting(p: Profile, key: string): string | undefined {
   checkKey(key, 'read');
   return visibleSettings(p).find(([k]) => k === key)?.[1];
+}
+
+/** The api-key `config list` and `config get` show while PAYCTL_API_KEY is set: the key every command sends. */
+export interface EnvKeyShown {
+  /** `****9999 (from PAYCTL_API_KEY; stored: ****7890)`. */
+  text: string;
+  /** The masked environment key. */
+  value: string;
+  /** The profile's own key, masked; null when it holds none; undefined when its keyring cannot be reached. */
+  stored: string | null | undefined;
+}
+
+/**
+ * While PAYCTL_API_KEY is set, every command sends it instead of the profile's key (resolve.ts,
+ * flag > environment > profile): `config` shows that key, marked as `status` marks it, and the
+ * stored one beside it, so that neither reads as the key in use when it is not.
+ * `unreachable`: the profile's key is in an OS keyring that cannot be reached.
+ */
+export function envKeyShown(env: NodeJS.ProcessEnv, profile: Profile | undefined, unreachable: boolean): EnvKeyShown | undefined {
+  const key = trimKey(env.PAYCTL_API_KEY);
+  if (!key) return undefined;
+  const own = trimKey(profile?.apiKey);
+  const stored = unreachable ? undefined : own ? maskSecret(own) : null;
+  const said = stored === undefined ? 'stored: in the OS keyring, which cannot be reached' : stored === null ? 'none stored' : `stored: ${stored}`;
+  return { text: `${maskSecret(key)} (from PAYCTL_API_KEY; ${said})`, value: maskSecret(key), stored };
 }
 
 /**

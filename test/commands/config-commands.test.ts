@@ -677,3 +677,51 @@ describe('config list and get with the key in an OS keyring that cannot be reach
     expect(stackLines(key.stderr)).toEqual([]);
   });
 });
+
+describe('config list and get while PAYCTL_API_KEY is set: the key every command sends, marked, the stored one beside it', () => {
+  const ENV_KEY = newKey();
+  const env = { PAYCTL_API_KEY: `  ${ENV_KEY}\n` };
+  const envTail = `****${ENV_KEY.slice(-4)}`;
+
+  it('a profile with a stored key: get and list show the environment key marked, and the stored one; balances sends the environment key', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const get = await payctl(['config', 'get', 'api-key'], { dir: cfg.dir, env });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toBe(`${envTail} (from PAYCTL_API_KEY; stored: ****${KEY.slice(-4)})\n`);
+    const json = await payctl(['config', 'get', 'api-key', '--json'], { dir: cfg.dir, env });
+    expect(oneJson(json.stdout)).toEqual({ key: 'api-key', value: envTail, masked: true, source: 'env', stored: `****${KEY.slice(-4)}` });
+    const list = await payctl(['config', 'list'], { dir: cfg.dir, env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toBe([`base-url  ${ctx.sb.baseUrl}`, `api-key   ${envTail} (from PAYCTL_API_KEY; stored: ****${KEY.slice(-4)})`, ''].join('\n'));
+    const listJson = oneJson((await payctl(['config', 'list', '--json'], { dir: cfg.dir, env })).stdout);
+    expect(listJson).toMatchObject({ settings: { 'base-url': ctx.sb.baseUrl, 'api-key': envTail }, api_key_source: 'env', api_key_stored: `****${KEY.slice(-4)}` });
+    for (const r of [get, json, list]) expectNoSecrets(r, [KEY, ENV_KEY]);
+    // What config shows is what is sent: the sandbox refuses the environment key.
+    const sent = await payctl(['balances'], { dir: cfg.dir, env });
+    expect(sent.code, sent.stderr).toBe(3);
+  });
+
+  it('a profile logged out: exit 0 with the environment key (every command sends it), "none stored"', async () => {
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl });
+    const get = await payctl(['config', 'get', 'api-key'], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toBe(`****${KEY.slice(-4)} (from PAYCTL_API_KEY; none stored)\n`);
+    const json = await payctl(['config', 'get', 'api-key', '--json'], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect([json.code, oneJson(json.stdout)]).toEqual([0, { key: 'api-key', value: `****${KEY.slice(-4)}`, masked: true, source: 'env', stored: null }]);
+    const sent = await payctl(['balances'], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
+    expect(sent.code, sent.stderr).toBe(0);
+    // Unset, as before: not set, exit 1.
+    const unset = await payctl(['config', 'get', 'api-key'], { dir: cfg.dir });
+    expect(unset.code, unset.stderr).toBe(1);
+  });
+
+  it('a keyring profile whose keyring cannot be reached: the environment key shown, the stored one said to be out of reach', async () => {
+    writeProfile(cfg.dir, { baseUrl: 'https://api.bokumonie.com/v2', secrets: 'keyring' });
+    const get = await payctl(['config', 'get', 'api-key'], { dir: cfg.dir, env });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toBe(`${envTail} (from PAYCTL_API_KEY; stored: in the OS keyring, which cannot be reached)\n`);
+    const list = await payctl(['config', 'list'], { dir: cfg.dir, env });
+    expect(list.stdout).toContain(`api-key   ${envTail} (from PAYCTL_API_KEY; stored: in the OS keyring, which cannot be reached)\n`);
+    expect(list.stdout.match(/^api-key/gm)).toHaveLength(1);
+  });
+});

@@ -2,10 +2,11 @@
  * `payctl config list`: the profile's settings, secrets masked. A profile that does not exist is
  * an error naming those there are (exit 2), as for `config get`; but where there is no profile
  * at all (before the first login) it says so and how to log in (exit 0), as `gh config list`
- * works on a fresh install.
+ * works on a fresh install. While PAYCTL_API_KEY is set, api-key is that key (the one every
+ * command sends), marked so, with the profile's stored key beside it.
  */
 import { write, type Deps } from '../../deps.js';
-import { profileToShow, visibleSettings } from '../../config/settings.js';
+import { envKeyShown, profileToShow, visibleSettings } from '../../config/settings.js';
 import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
@@ -26,12 +27,20 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   const settings = visibleSettings(profile);
   // The key kept in a keyring that cannot be reached: every other setting still shown, and why not the key.
   const unreachable = keyUnreachable && `in the OS keyring, which cannot be reached (${keyUnreachable.reason})`;
+  // While PAYCTL_API_KEY is set, every command sends it: shown as the api-key, marked, with the stored one beside it.
+  const fromEnv = envKeyShown(deps.env, profile, !!keyUnreachable);
+  const keyAt = settings.findIndex(([k]) => k === 'api-key');
+  if (fromEnv)
+    settings.splice(keyAt >= 0 ? keyAt : settings[0]?.[0] === 'base-url' ? 1 : 0, keyAt >= 0 ? 1 : 0, ['api-key', deps.globals.json ? fromEnv.value : fromEnv.text]);
   if (deps.globals.json) {
-    const extra = unreachable ? { api_key_unreachable: keyUnreachable.reason } : {};
+    const extra = {
+      ...(unreachable ? { api_key_unreachable: keyUnreachable.reason } : {}),
+      ...(fromEnv ? { api_key_source: 'env', api_key_stored: fromEnv.stored ?? null } : {}),
+    };
     await write(deps.io.stdout, JSON.stringify({ profile: name, profiles: store.profileNames(), settings: Object.fromEntries(settings), ...extra }) + '\n');
     return 0;
   }
-  if (unreachable) settings.splice(settings[0]?.[0] === 'base-url' ? 1 : 0, 0, ['api-key', unreachable]);
+  if (unreachable && !fromEnv) settings.splice(settings[0]?.[0] === 'base-url' ? 1 : 0, 0, ['api-key', unreachable]);
   const style = makeStyle(deps.io.color);
   if (settings.length === 0) deps.log.info(`Profile "${name}" has no settings. Run \`${login}\` to set it up.`);
   else
