@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { DEFAULT_TIMEOUT_S, type GlobalOptions } from './config/globals.js';
 import { RefusedError, UsageError } from './errors.js';
 import { profileChoice } from './config/resolve.js';
+import { isProfileName, PROFILE_NAME_RULE, RESERVED_PROFILE_NAMES } from './config/known-profiles.js';
 import { visibleWord } from './words.js';
 import { EXAMPLES, helpAfter, secondsOption, type CommandSpec, type Runner } from './commands/spec.js';
 import { fullName, PayctlCommand } from './commands/help.js';
@@ -196,11 +197,6 @@ function addSpec(parent: Command, spec: CommandSpec, run: Runner, shallow = fals
   }
 }
 
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-/** Names of JavaScript's object machinery, not data: never a key of the config file's profiles. */
-const RESERVED_PROFILE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
-const PROFILE_NAME_RULE = 'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit; not __proto__, constructor or prototype)';
-
 /** Global options from the command line and environment (flag > env > default). */
 export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions {
   const o = cmd.optsWithGlobals<{
@@ -218,7 +214,7 @@ export function globalsFrom(cmd: Command, env: NodeJS.ProcessEnv): GlobalOptions
   if (RESERVED_PROFILE_NAMES.has(profile)) {
     throw new UsageError(`"${profile}" is a reserved name: no profile may have it${from}.`, [], `${PROFILE_NAME_RULE}: choose another, e.g. --profile staging.`);
   }
-  if (!PROFILE_NAME.test(profile)) {
+  if (!isProfileName(profile)) {
     // Written with visible escapes ("\u00fcn\u00ef"), never "?n?", which reads as typed question marks.
     throw new UsageError(`"${visibleWord(profile)}" is not a valid profile name${from}.`, [], `${PROFILE_NAME_RULE}, e.g. --profile staging.`);
   }

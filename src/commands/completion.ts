@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { write, type Deps } from '../deps.js';
 import { UsageError } from '../errors.js';
 import { visibleWord } from '../words.js';
+import { isProfileName } from '../config/known-profiles.js';
 import { SHELLS, generateCompletion, isShell } from '../completion/index.js';
 
 export interface CompletionOptions {
@@ -23,12 +24,13 @@ export async function run(opts: CompletionOptions, deps: Deps): Promise<number> 
 
 /**
  * Called on every Tab after --profile: quiet and never failing (nothing when the store
- * cannot be read).
+ * cannot be read). Only names --profile takes: one edited into the config file with an escape
+ * sequence or a line break in it would reach the terminal, or the shell's list, as it is.
  */
 export async function runProfiles(_opts: object, deps: Deps): Promise<number> {
   let names: string[];
   try {
-    names = deps.config().profileNames();
+    names = deps.config().profileNames().filter(isProfileName);
   } catch {
     return 0;
   }

@@ -10,7 +10,26 @@
  */
 import { UsageError } from '../errors.js';
 import { loginCommand } from './command-line.js';
-import { closestWords } from '../words.js';
+import { closestWords, visibleWord } from '../words.js';
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** Names of JavaScript's object machinery, not data: never a key of the config file's profiles. */
+export const RESERVED_PROFILE_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const PROFILE_NAME_RULE = 'A profile name has letters, digits, _ . - (at most 64, starting with a letter or digit; not __proto__, constructor or prototype)';
+
+/** A name --profile and login take (the rule above): one a config file edited by hand may not keep. */
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name) && !RESERVED_PROFILE_NAMES.has(name);
+}
+
+/**
+ * Profile names read from the config file as printed: a name no --profile takes (an escape
+ * sequence or an invisible character edited into the file) with them written out
+ * (`x\u001b]0;…`, visibleWord), never sent raw to the terminal, nor cut to another name.
+ */
+export function shownProfiles(names: readonly string[]): string {
+  return names.map(visibleWord).join(', ');
+}
 
 /** The profile a bare command uses: read before it exists (not logged in yet), never unknown. */
 export const DEFAULT_PROFILE = 'default';
@@ -20,11 +39,13 @@ export const DEFAULT_PROFILE = 'default';
  * swapped; letter case ignored), by commander's rule (words.ts). Empty when none is close.
  */
 export function closestProfiles(name: string, known: readonly string[]): string[] {
-  return closestWords(name.toLowerCase(), known, (k) => k.toLowerCase());
+  // Only names --profile takes: a suggestion is run as printed.
+  return closestWords(name.toLowerCase(), known.filter(isProfileName), (k) => k.toLowerCase());
 }
 
 function orList(names: readonly string[]): string {
-  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}`;
+  const shown = names.map(visibleWord);
+  return shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)!}`;
 }
 
 /** " Did you mean sandbox?" when a known name is close, else ''. */
@@ -66,7 +87,7 @@ export function unknownProfile(name: string, known: readonly string[], fromEnv: 
     );
   }
   const close = closestProfiles(name, known);
-  const message = `No profile "${name}". Known profiles: ${known.join(', ')}.${didYouMean(name, known)}`;
+  const message = `No profile "${name}". Known profiles: ${shownProfiles(known)}.${didYouMean(name, known)}`;
   const pick = fromEnv
     ? `PAYCTL_PROFILE is "${name}" in this environment: ${close.length ? `export PAYCTL_PROFILE=${close[0]!}` : 'set it to one of them'}, or unset it to use the default profile.`
     : close.length
@@ -100,7 +121,7 @@ export function noSuchProfile(name: string, known: readonly string[], what: stri
     `There is no profile "${name}": ${what}.`,
     [],
     known.length
-      ? `Known profiles: ${known.join(', ')}.${didYouMean(name, known)} Pick one with --profile NAME${close.length ? '.' : `, or run \`${login}\` to create this one.`}`
+      ? `Known profiles: ${shownProfiles(known)}.${didYouMean(name, known)} Pick one with --profile NAME${close.length ? '.' : `, or run \`${login}\` to create this one.`}`
       : `There are no profiles yet. Run \`${login}\` to create one.`,
   );
 }

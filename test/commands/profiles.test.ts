@@ -370,3 +370,34 @@ describe('sandbox start: how to use its profile', () => {
     expect(oneJson(status.stdout)).toMatchObject({ profile: 'default', base_url: ctx.sb.baseUrl });
   });
 });
+
+describe('profile names edited into the config file that no --profile takes (an escape sequence, a line break)', () => {
+  const HOSTILE = 'x\u001b]0;OWNED\u0007\u001b[2J';
+  const SHOWN = 'x\\u001b]0;OWNED\\u0007\\u001b[2J';
+  const BROKEN = 'sandbox\nrm';
+
+  function hostileFile(): void {
+    writeProfiles(cfg.dir, { default: { baseUrl: ctx.sb.baseUrl }, [HOSTILE]: { baseUrl: ctx.sb.baseUrl }, [BROKEN]: { baseUrl: ctx.sb.baseUrl } });
+  }
+
+  it('config list names them escaped and warns of them; an unknown --profile lists them escaped, suggests none of them', async () => {
+    hostileFile();
+    const list = await run(['config', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(list.stderr).toContain(`Other profiles: sandbox\\u000arm, ${SHOWN} (use --profile NAME).`);
+    expect(list.stderr).toContain(`Warning: The config file ${configFile(cfg.dir)} has profile names no --profile takes: sandbox\\u000arm, ${SHOWN}.`);
+    const typo = await run(['balances', '--profile', 'sandbox']);
+    expect(typo.code, typo.stderr).toBe(2);
+    expect(typo.stderr).toContain(`Known profiles: default, sandbox\\u000arm, ${SHOWN}.`);
+    expect(typo.stderr).not.toContain('Did you mean');
+    expect(typo.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  });
+
+  it('__complete-profiles offers only names --profile takes: no control character reaches the shell', async () => {
+    hostileFile();
+    const r = await run(['__complete-profiles']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('default\n');
+  });
+});

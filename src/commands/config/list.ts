@@ -3,7 +3,8 @@
  * an error naming those there are (exit 2), as for `config get`; but where there is no profile
  * at all (before the first login) it says so and how to log in (exit 0), as `gh config list`
  * works on a fresh install. While PAYCTL_API_KEY is set, api-key is that key (the one every
- * command sends), marked so, with the profile's stored key beside it.
+ * command sends), marked so, with the profile's stored key beside it. Other profiles' names are
+ * printed visibly escaped, and names no --profile takes (edited into the file) are warned of.
  */
 import { write, type Deps } from '../../deps.js';
 import { envKeyShown, profileToShow, visibleSettings } from '../../config/settings.js';
@@ -11,7 +12,7 @@ import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { noSuchProfile } from '../../config/known-profiles.js';
+import { isProfileName, noSuchProfile, PROFILE_NAME_RULE, shownProfiles } from '../../config/known-profiles.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   const name = deps.globals.profile;
@@ -52,7 +53,11 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
       ),
     );
   const others = store.profileNames().filter((p) => p !== name);
-  if (others.length) deps.log.info(style.dim(`Profile "${name}". Other profiles: ${others.join(', ')} (use --profile NAME).`));
+  if (others.length) deps.log.info(style.dim(`Profile "${name}". Other profiles: ${shownProfiles(others)} (use --profile NAME).`));
+  const invalid = others.filter((p) => !isProfileName(p));
+  if (invalid.length) {
+    deps.log.warn(`The config file ${store.path} has profile names no --profile takes: ${shownProfiles(invalid)}. ${PROFILE_NAME_RULE}: rename or remove them there.`);
+  }
   if (keyUnreachable?.hint) deps.log.info(keyUnreachable.hint);
   return 0;
 }
