@@ -4,12 +4,14 @@
  * is loaded only when a secret is first read or written: `--version`, `--help` and every
  * command on a profile kept in the config file never load it.
  *
- * One service per config folder (`payctl:<absolute folder>`), so two config folders never
- * share entries; one account per profile and secret (`<profile>/api-key`, `<profile>/token`).
+ * One service per config folder (`payctl:<absolute folder, symlinks resolved>`; entries under
+ * the folder's name as given, which earlier versions used, are still read), so two config
+ * folders never share entries; one account per profile and secret (`<profile>/api-key`, `<profile>/token`).
  * Any failure to load the module or to reach the store is a `KeyringUnavailable` with a
  * short reason (the first line of the native message).
  */
 import { createRequire } from 'node:module';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Entry as NativeEntry } from '@napi-rs/keyring';
 import { ConfigError } from '../errors.js';
@@ -37,9 +39,54 @@ export class KeyringUnavailable extends ConfigError {
   }
 }
 
-/** The service name of a config folder's entries. */
+/**
+ * The service name of a config folder's entries: the folder with its symbolic links resolved,
+ * so that one folder reached by two paths (a symlinked PAYCTL_CONFIG_DIR) has one set of entries.
+ * A folder that cannot be resolved (not there yet) is named as given, made absolute.
+ */
 export function keyringService(configDir: string): string {
-  return `payctl:${resolve(configDir)}`;
+  return `payctl:${realFolder(configDir)}`;
+}
+
+/**
+ * Every service a config folder's entries may be under, the one written first: its resolved
+ * name (keyringService), then the name as given, which versions before it used (a login made
+ * through a symlink kept its key there: still found, so nobody loses a login).
+ */
+export function keyringServices(configDir: string): string[] {
+  return [...new Set([keyringService(configDir), `payctl:${resolve(configDir)}`])];
+}
+
+function realFolder(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+/**
+ * One config folder's entries over its services (keyringServices): read from the first that
+ * holds one, written to the first (the copy under an older name removed), deleted from all.
+ */
+export function folderKeyring(open: KeyringFactory, services: readonly string[]): Keyring {
+  const [first, ...older] = services.map((s) => open(s));
+  if (!older.length) return first!;
+  return {
+    service: first!.service,
+    get: (profile, secret) => {
+      for (const kr of [first!, ...older]) {
+        const value = kr.get(profile, secret);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    },
+    set: (profile, secret, value) => {
+      first!.set(profile, secret, value);
+      for (const kr of older) kr.delete(profile, secret);
+    },
+    delete: (profile, secret) => [first!, ...older].map((kr) => kr.delete(profile, secret)).some(Boolean),
+  };
 }
 
 export function accountOf(profile: string, secret: SecretName): string {

@@ -133,14 +133,14 @@ export interface EnvKeyShown {
  * While PAYCTL_API_KEY is set, every command sends it instead of the profile's key (resolve.ts,
  * flag > environment > profile): `config` shows that key, marked as `status` marks it, and the
  * stored one beside it, so that neither reads as the key in use when it is not.
- * `unreachable`: the profile's key is in an OS keyring that cannot be reached.
+ * `unreachable`: where the profile's key is when it cannot be read (ProfileSecretsUnreachable's `said`).
  */
-export function envKeyShown(env: NodeJS.ProcessEnv, profile: Profile | undefined, unreachable: boolean): EnvKeyShown | undefined {
+export function envKeyShown(env: NodeJS.ProcessEnv, profile: Profile | undefined, unreachable: string | undefined): EnvKeyShown | undefined {
   const key = trimKey(env.PAYCTL_API_KEY);
   if (!key) return undefined;
   const own = trimKey(profile?.apiKey);
-  const stored = unreachable ? undefined : own ? maskSecret(own) : null;
-  const said = stored === undefined ? 'stored: in the OS keyring, which cannot be reached' : stored === null ? 'none stored' : `stored: ${stored}`;
+  const stored = unreachable !== undefined ? undefined : own ? maskSecret(own) : null;
+  const said = unreachable !== undefined ? `stored: ${unreachable}` : stored === null ? 'none stored' : `stored: ${stored}`;
   return { text: `${maskSecret(key)} (from PAYCTL_API_KEY; ${said})`, value: maskSecret(key), stored };
 }
 

@@ -21,8 +21,11 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors.js';
-import { loginCommand, timeoutOption } from './command-line.js';
-import { KeyringUnavailable, keyringService, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
+import { timeoutOption } from './command-line.js';
+import { ProfileKeyMissing, ProfileSecretsUnreachable } from './profile-secrets.js';
+
+export { ProfileKeyMissing, ProfileSecretsUnreachable };
+import { folderKeyring, KeyringUnavailable, keyringService, keyringServices, osKeyring, type Keyring, type KeyringFactory, type SecretName } from './keyring.js';
 import { configDir, ensureConfigDir } from './paths.js';
 import { folderFault, isFsError } from './folder-fault.js';
 import { FILE_NAME, readProfilesFile, type FileShape, type ParsedFile } from './config-file.js';
@@ -62,7 +65,8 @@ export interface ConfigStore {
   profileNames(): string[];
   /**
    * The profile, with its key read from the keyring for a keyring profile
-   * (ProfileSecretsUnreachable, exit 2, when the keyring cannot be reached then).
+   * (ProfileSecretsUnreachable, exit 2, when the keyring cannot be reached then; ProfileKeyMissing,
+   * exit 2, when it holds no entry for the profile).
    * `{ readSecrets: false }` reads the file only: a keyring profile comes without its key.
    * A name that is no profile is an UnknownProfile (exit 2) naming the known ones, except
    * "default" (undefined: not logged in yet) and, with `{ mayBeNew: true }`, any name
@@ -82,24 +86,6 @@ export interface ConfigStore {
   updateProfile(name: string, patch: ProfilePatch, opts?: UpdateOptions): Promise<Profile>;
   /** Removes the profile, and its keyring entries (KeyringUnavailable, nothing changed, when they cannot be). */
   deleteProfile(name: string): Promise<void>;
-}
-
-/** A keyring profile whose key cannot be read: what to do, for this profile. */
-export class ProfileSecretsUnreachable extends ConfigError {
-  readonly profile: string;
-  readonly reason: string;
-  /** The store itself still works for what needs no secret (login and logout use it). */
-  readonly store: ConfigStore;
-  /** `timeout`: the run's --timeout when not the default, which the printed login carries. */
-  constructor(profile: string, reason: string, store: ConfigStore, timeout?: string) {
-    super(
-      `The API key of profile "${profile}" is in the OS keyring, which cannot be reached (${reason}). Nothing was sent.`,
-      `Unlock or start the OS keyring and run the command again, or keep this profile's key in the config file (mode 0600) instead: ${loginCommand(profile, timeout, ['--insecure-storage'])}`,
-    );
-    this.profile = profile;
-    this.reason = reason;
-    this.store = store;
-  }
 }
 
 /**
@@ -152,7 +138,7 @@ class ConfStore implements ConfigStore {
 
   /** The keyring, opened (and its native module loaded) only when a secret is needed there. */
   #kr(): Keyring {
-    this.#keyring ??= this.#openKeyring(this.keyringService);
+    this.#keyring ??= folderKeyring(this.#openKeyring, keyringServices(this.dir));
     return this.#keyring;
   }
 
@@ -222,12 +208,15 @@ class ConfStore implements ConfigStore {
     if (p.secrets !== 'keyring') return { ...p };
     const settings = withoutSecrets(p);
     if (opts.readSecrets === false) return { ...settings, secrets: 'keyring' };
+    let secrets: Secrets;
     try {
-      return { ...settings, secrets: 'keyring', ...this.#keyringSecrets(name) };
+      secrets = this.#keyringSecrets(name);
     } catch (err) {
       if (err instanceof KeyringUnavailable) throw new ProfileSecretsUnreachable(name, err.reason, this, this.#timeout);
       throw err;
     }
+    if (secrets.apiKey === undefined) throw new ProfileKeyMissing(name, this, this.#timeout);
+    return { ...settings, secrets: 'keyring', ...secrets };
   }
 
   /**

@@ -4,7 +4,10 @@
  * password, its keyring files in a temp HOME): login stores the key there (the key is the
  * bearer token: there is no other secret) and the config file does not hold it; balances,
  * status and logout work from there; a `token` entry an earlier version left is never read
- * and goes with logout; and the entries are checked with secret-tool, outside payctl. The second part runs with
+ * and goes with logout; and the entries are checked with secret-tool, outside payctl. An entry
+ * removed behind payctl's back is said as such (exit 2), and logout claims no removal; a
+ * config folder reached through a symlink finds its entries, and those an earlier version kept
+ * under the symlink's path. The second part runs with
  * no D-Bus at all, as the other e2e tests do: login falls back to the 0600 file with a
  * notice, --insecure-storage chooses the file without one, and a keyring profile whose
  * keyring cannot be reached gets a clear error and a way out.
@@ -13,9 +16,9 @@
  * first: scripts/test-prereqs.mjs); without them they fail, never skip.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliEnv } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -105,7 +108,8 @@ function payctlInSession(args: string[], opts: { input?: string; env?: Record<st
   return inSession([process.execPath, BIN, ...args], opts);
 }
 
-const service = (): string => `payctl:${resolve(cfg.dir)}`;
+/** The service of this config folder's entries: the folder with its symlinks resolved. */
+const service = (): string => `payctl:${realpathSync(cfg.dir)}`;
 
 /** The secret secret-tool finds for an account of this config folder (undefined: none). */
 async function lookup(account: string): Promise<string | undefined> {
@@ -125,11 +129,22 @@ async function entryCount(): Promise<number> {
  * the same native module payctl uses, inside a session.
  */
 async function plantLegacyToken(profile: string, value: string): Promise<void> {
+  await plantEntry(service(), `${profile}/token`, value);
+  expect(await lookup(`${profile}/token`)).toBe(value);
+}
+
+/** Writes an entry through the same native module payctl uses, inside a session. */
+async function plantEntry(svc: string, account: string, value: string): Promise<void> {
   const script =
     "const { Entry } = require('@napi-rs/keyring'); new Entry(process.argv[1], process.argv[2], { linux: { store: 'secret-service' } }).setPassword(process.argv[3]);";
-  const r = await inSession([process.execPath, '-e', script, service(), `${profile}/token`, value]);
+  const r = await inSession([process.execPath, '-e', script, svc, account, value]);
   expect(r.code, r.stderr).toBe(0);
-  expect(await lookup(`${profile}/token`)).toBe(value);
+}
+
+/** How many entries the Secret Service holds under a service. */
+async function entriesOf(svc: string): Promise<number> {
+  const r = await inSession(['secret-tool', 'search', '--all', 'service', svc]);
+  return (r.stdout.match(/^secret = /gm) ?? []).length;
 }
 
 function fileText(): string {
@@ -270,6 +285,76 @@ describe('with a Secret Service (gnome-keyring under dbus-run-session)', () => {
       expect(await lookup('default/api-key')).toBe(KEY);
     } finally {
       rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a keyring profile whose entry is not found where the config folder names it', () => {
+  it('the entry removed: exit 2 naming the service and the login that fixes it; logout says nothing was removed', async () => {
+    requireKeyringTools();
+    const login = await payctlInSession(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--profile', 'kr'], { input: KEY });
+    expect(login.code, login.stderr).toBe(0);
+    const cleared = await inSession(['secret-tool', 'clear', 'service', service(), 'username', 'kr/api-key']);
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(await entryCount()).toBe(0);
+
+    const said = `Error: Profile "kr" keeps its key in the OS keyring (service ${service()}), but no entry is there. Nothing was sent.`;
+    const from = ctx.sb.requests().length;
+    for (const args of [['balances'], ['status'], ['config', 'get', 'api-key']]) {
+      const r = await payctlInSession([...args, '--profile', 'kr']);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(said);
+      expect(r.stderr).toContain('Log in to it again to store its key: payctl login --profile kr');
+      expect(r.stderr).not.toContain('Not logged in');
+    }
+    expect(since(ctx.sb, from)).toEqual([]);
+    const list = await payctlInSession(['config', 'list', '--profile', 'kr']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(`api-key   kept in the OS keyring (service ${service()}), but no entry is there`);
+
+    const out = await payctlInSession(['logout', '--profile', 'kr']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).not.toContain('removed from the OS keyring');
+    expect(out.stderr).toContain(
+      `Profile "kr" was not logged in: its key was to be in the OS keyring (service ${service()}), but no entry was there. Nothing was removed`,
+    );
+    const json = await payctlInSession(['logout', '--profile', 'kr', '--json']);
+    expect(oneJson(json.stdout)).toEqual({ profile: 'kr', logged_out: false });
+    expect(readProfile(cfg.dir, 'kr')).toEqual({ baseUrl: ctx.sb.baseUrl });
+    const after = await payctlInSession(['balances', '--profile', 'kr']);
+    expect(after.code, after.stderr).toBe(3);
+    expect(after.stderr).toContain('Not logged in: profile "kr" has no API key.');
+  });
+
+  it('the config folder reached through a symlink: the same entries; one stored under the path as given (earlier versions) still found, and logout removes it', async () => {
+    requireKeyringTools();
+    const link = join(mkdtempSync(join(tmpdir(), 'payctl-link-')), 'cfglink');
+    symlinkSync(cfg.dir, link);
+    try {
+      const login = await payctlInSession(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--profile', 'kr'], { input: KEY });
+      expect(login.code, login.stderr).toBe(0);
+      const through = await payctlInSession(['balances', '--profile', 'kr', '--json'], { env: { PAYCTL_CONFIG_DIR: link } });
+      expect(through.code, through.stderr).toBe(0);
+      expect(lastBearer(ctx.sb)).toBe(KEY);
+
+      // A login made through the symlink by an earlier version: its entry under the link's own path.
+      const old = `payctl:${link}`;
+      const OLD_KEY = newKey();
+      ctx.sb.revokeApiKey(OLD_KEY);
+      await plantEntry(old, 'ops/api-key', OLD_KEY);
+      const file = JSON.parse(fileText());
+      file.profiles.ops = { baseUrl: ctx.sb.baseUrl, secrets: 'keyring' };
+      writeFileSync(configFile(cfg.dir), JSON.stringify(file, null, '\t'), { mode: 0o600 });
+      const legacy = await payctlInSession(['balances', '--profile', 'ops', '--json'], { env: { PAYCTL_CONFIG_DIR: link } });
+      expect(legacy.code, legacy.stderr).toBe(0);
+      expect(lastBearer(ctx.sb)).toBe(OLD_KEY);
+      const out = await payctlInSession(['logout', '--profile', 'ops'], { env: { PAYCTL_CONFIG_DIR: link } });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stderr).toBe('✓ Logged out of profile "ops": API key removed from the OS keyring.\n');
+      expect(await entriesOf(old)).toBe(0);
+      expect(await lookup('kr/api-key')).toBe(KEY);
+    } finally {
+      rmSync(join(link, '..'), { recursive: true, force: true });
     }
   });
 });

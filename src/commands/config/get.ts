@@ -16,7 +16,7 @@ export async function run(opts: { key: string }, deps: Deps): Promise<number> {
   const { store, profile, keyUnreachable } = profileToShow(() => deps.config(), name);
   if (!profile) throw noSuchProfile(name, store.profileNames(), 'no settings to read', commandLine(invocationOf(deps.globals, deps.env), ['login']));
   // The key every command sends while PAYCTL_API_KEY is set: that one, marked, with the stored one beside it.
-  const fromEnv = opts.key === 'api-key' ? envKeyShown(deps.env, profile, !!keyUnreachable) : undefined;
+  const fromEnv = opts.key === 'api-key' ? envKeyShown(deps.env, profile, keyUnreachable?.said) : undefined;
   if (fromEnv) return envKey(fromEnv, deps);
   // Any other setting reads without the keyring; the key itself cannot be shown.
   if (keyUnreachable && opts.key === 'api-key') throw keyUnreachable;

@@ -27,9 +27,9 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
   }
   const settings = visibleSettings(profile);
   // The key kept in a keyring that cannot be reached: every other setting still shown, and why not the key.
-  const unreachable = keyUnreachable && `in the OS keyring, which cannot be reached (${keyUnreachable.reason})`;
+  const unreachable = keyUnreachable?.said;
   // While PAYCTL_API_KEY is set, every command sends it: shown as the api-key, marked, with the stored one beside it.
-  const fromEnv = envKeyShown(deps.env, profile, !!keyUnreachable);
+  const fromEnv = envKeyShown(deps.env, profile, keyUnreachable?.said);
   const keyAt = settings.findIndex(([k]) => k === 'api-key');
   if (fromEnv)
     settings.splice(keyAt >= 0 ? keyAt : settings[0]?.[0] === 'base-url' ? 1 : 0, keyAt >= 0 ? 1 : 0, ['api-key', deps.globals.json ? fromEnv.value : fromEnv.text]);
