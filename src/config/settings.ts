@@ -52,7 +52,8 @@ export function checkKey(key: string, use: 'read' | 'write' = 'write', inv: Invo
   }
   const known = use === 'read' ? READABLE : SETTABLE;
   // A slip ("base_url", "baseurl", "Base-URL") gets the setting it most likely meant, as a mistyped command does.
-  const close = closestWords(key.toLowerCase().replaceAll('_', '-'), known, (k) => k);
+  // Among every setting config reads: "api_key" to set is api-key, which then says login keeps it.
+  const close = closestWords(key.toLowerCase().replaceAll('_', '-'), READABLE, (k) => k);
   const meant = close.length ? `Did you mean ${close.join(' or ')}? ` : '';
   throw new UsageError(`Unknown setting "${visibleWord(key)}".`, [], `${meant}Settings: ${known.join(', ')}.`);
 }

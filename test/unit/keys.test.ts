@@ -113,11 +113,23 @@ describe('checkKey', () => {
     for (const key of SETTABLE) expect(() => checkKey(key)).not.toThrow();
   });
 
-  it.each(['routes.', 'routes.nope', 'routes.toString', 'routes.__proto__', 'routes.authToken', 'BASE-URL', '', 'api_key'])('refuses %j', (key) => {
+  it.each(['routes.', 'routes.nope', 'routes.toString', 'routes.__proto__', 'routes.authToken', ''])('refuses %j', (key) => {
     const err = caught(() => checkKey(key));
     expect(err.message).toBe(`Unknown setting "${key}".`);
     expect(err.hint).toBe(`Settings: ${SETTABLE.join(', ')}.`);
     expect(caught(() => checkKey(key, 'read')).hint).toBe(`Settings: ${READABLE.join(', ')}.`);
+  });
+
+  it.each([
+    ['BASE-URL', 'base-url'],
+    ['api_key', 'api-key'],
+    ['base_url', 'base-url'],
+    ['webhook-secrte', 'webhook-secret'],
+  ])('refuses %j, and asks whether it meant %j', (key, meant) => {
+    const err = caught(() => checkKey(key));
+    expect(err.message).toBe(`Unknown setting "${key}".`);
+    expect(err.hint).toBe(`Did you mean ${meant}? Settings: ${SETTABLE.join(', ')}.`);
+    expect(caught(() => checkKey(key, 'read')).hint).toBe(`Did you mean ${meant}? Settings: ${READABLE.join(', ')}.`);
   });
 
   it.each(['token', 'token-expires-at'])('refuses %j (the retired token and its expiry) as an unknown setting, to read or to change', (key) => {
