@@ -20,7 +20,6 @@
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { ConfigError } from '../errors.js';
 import { timeoutOption } from './command-line.js';
 import { ProfileKeyMissing, ProfileSecretsUnreachable } from './profile-secrets.js';
 
