@@ -6,6 +6,7 @@
  * sent under, and the commands that look it up or reconcile it carrying a profile of that base
  * URL, so that pasted as printed they work.
  */
+import { isProfileName } from '../config/known-profiles.js';
 import { OutcomeUnknownError, RefusedError, type CliError } from '../errors.js';
 import { commandLine, type Invocation } from '../config/command-line.js';
 import type { ConfigStore } from '../config/store.js';
@@ -33,7 +34,8 @@ export async function journaledElsewhere(ledger: Ledger, baseUrl: string, payout
  */
 export function profileFor(entry: JournalEntry, config: Pick<ConfigStore, 'profileNames' | 'getProfile'>): string | undefined {
   const base = journalBase(entry.baseUrl);
-  const names = config.profileNames();
+  // Only a name --profile takes: one edited into the file may not be (known-profiles.ts isProfileName).
+  const names = config.profileNames().filter(isProfileName);
   const hasBase = (name: string): boolean => {
     const url = config.getProfile(name, { readSecrets: false, mayBeNew: true })?.baseUrl;
     return url !== undefined && journalBase(url) === base;

@@ -203,7 +203,7 @@ describe('ledger import of a journal a fast clock dated into a shared PostgreSQL
     const lines = imp.stderr.slice(imp.stderr.indexOf('Settle them now:')).split('\n').slice(1, 3).sort();
     expect(lines).toEqual(
       [
-        `  payctl history reconcile --base-url ${otherUrl}   (with ${otherUrl}'s API key in PAYCTL_API_KEY: no profile here is logged in to it)`,
+        `  with ${otherUrl}'s API key in PAYCTL_API_KEY (no profile here is logged in to it): payctl history reconcile --base-url ${otherUrl}`,
         '  payctl history reconcile',
       ].sort(),
     );
@@ -213,7 +213,8 @@ describe('ledger import of a journal a fast clock dated into a shared PostgreSQL
       [ownLine, own],
       [otherLine, elsewhere],
     ] as const) {
-      const argv = shellSplit(line.trim().split('   (')[0]!).slice(1);
+      // The command ends its line: what follows the last ": " (or the whole line), run as printed.
+      const argv = shellSplit(line.trim().replace(/^.*: (?=payctl )/, '')).slice(1);
       const from = ctx.sb.requests().length;
       const r = await payctl(argv, { dir: fast, env });
       expect(r.stdout + r.stderr).not.toContain('No unknown outcomes');

@@ -8,6 +8,8 @@
  * journaled with an unknown outcome exits 4 saying so.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import type { Run } from '../helpers/e2e.js';
@@ -140,6 +142,30 @@ describe('payout get of a payout journaled under another base URL', () => {
     expect(heldFor(other, id)).toHaveLength(1);
     const shown = await run(printed(r.stderr, 'Look it up'));
     expect(shown.code, shown.stderr).toBe(0);
+  });
+
+  it('the profile that sent it renamed in the file to a name --profile refuses: never printed; the login of a profile of its own instead', async () => {
+    const wallet = freshWallet(other, '10000.00');
+    const id = randomUUID();
+    other.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: 10 });
+    expect((await run([...payoutArgs(wallet, id), '--profile', 'far'], { clock: new TestClock() })).code).toBe(4);
+    other.faults.clear();
+    // Edited by hand: "far" is now a name with an escape sequence in it.
+    const file = join(dir, 'config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, unknown> };
+    config.profiles['far\u001b[2J'] = config.profiles.far;
+    delete config.profiles.far;
+    writeFileSync(file, JSON.stringify(config));
+    const r = await run(['payout', 'get', id]);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).not.toContain('--profile far');
+    expect(r.stderr).not.toContain('\u001b');
+    const login = printed(r.stderr, 'No profile of this config folder');
+    expect(login.slice(0, 2)).toEqual(['login', '--profile']);
+    expect((await run(login, { env: { PAYCTL_API_KEY: other.apiKey } })).code).toBe(0);
+    const shown = await run(printed(r.stderr, 'Look it up'));
+    expect(shown.code, shown.stderr).toBe(4);
+    expect(shown.stderr).toContain(`No transaction id for payout ${id}`);
   });
 
   it('an id copied with a trailing comma, its cleaned form journaled with an unknown outcome: exit 4 saying so', async () => {

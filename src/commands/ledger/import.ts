@@ -14,6 +14,7 @@
  * cannot be told, so no command resends one of unknown outcome on its own (payouts/entry-age.ts)
  * until that date; after it, they would look freshly sent: hence the advice to reconcile them now.
  */
+import { isProfileName } from '../../config/known-profiles.js';
 import { write, type Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
@@ -119,7 +120,9 @@ function settleCommands(counts: ImportCounts, deps: Deps): string[] {
   const inv = invocationOf(deps.globals, deps.env);
   const store = deps.config();
   const profileOf = (url: string) =>
+    // Only a name --profile takes (one edited into the file may not be: known-profiles.ts isProfileName).
     store.profileNames().find((name) => {
+      if (!isProfileName(name)) return false;
       try {
         return journalBase(store.getProfile(name, { readSecrets: false })?.baseUrl ?? '') === journalBase(url);
       } catch {
@@ -132,7 +135,8 @@ function settleCommands(counts: ImportCounts, deps: Deps): string[] {
     if (profile === deps.globals.profile && inv.baseUrl === undefined) return commandLine(inv, ['history', 'reconcile']);
     return profile !== undefined
       ? commandLine({ ...inv, profile, baseUrl: undefined }, ['history', 'reconcile'])
-      : `${commandLine({ ...inv, baseUrl: url }, ['history', 'reconcile'])}   (with ${text(url)}'s API key in PAYCTL_API_KEY: no profile here is logged in to it)`;
+      : // Said before the command, which ends its line: pasted, the whole line runs.
+        `with ${text(url)}'s API key in PAYCTL_API_KEY (no profile here is logged in to it): ${commandLine({ ...inv, baseUrl: url }, ['history', 'reconcile'])}`;
   });
   const own = commandLine(inv, ['history', 'reconcile']);
   if (counts.datedAheadTotal > counts.datedAhead.length && !out.includes(own)) out.push(own);
