@@ -183,11 +183,13 @@ export class ChangedRows {
       if (others.some((e) => e.fingerprint === pays)) return;
       sent = others.filter((e) => e.fingerprint !== pays).at(-1);
       // Its account saved as a number in a copy ("payroll (1).csv"), or the copy's payee paid
-      // before and the file with the zeros back sent now, other cells changed or not: looked up
-      // in its other forms of zeros (identity.ts zeroForms, any number of them, as looseAccount
-      // matches this batch's rows), the same payee's only (two people's accounts may differ in their zeros).
+      // before and the file with the zeros back sent now: looked up in its other forms of zeros
+      // (identity.ts zeroForms, any number of them), the one rule of the repeat guard
+      // (repeatKeysAnyZeros): compared as the account as written is, other cells changed or not,
+      // the name too. Before, only the same name was taken, and a copy with its zeros dropped and
+      // its payee's name edited passed the plan, stopped only once journaled (probe A53).
       sent ??= (await byRepeatKeys(zeroFormKeys(r.request), (k) => journal.findRecentBatchRows(baseUrl, k, since)))
-        .filter((e) => candidate(e) && !inRun(e, this.#own) && samePayee(e, r.request))
+        .filter((e) => candidate(e) && !inRun(e, this.#own))
         .at(-1);
       if (sent) this.#said.recent = true;
     } else if (!sent && run.recentSince && !r.planned) {
@@ -349,12 +351,6 @@ function paidWhat(e: JournalEntry): string {
 /** The repeat keys of a row with its all-digit account in its other forms of leading zeros (identity.ts zeroForms; none for another account). */
 export function zeroFormKeys(r: PayoutRequest): string[] {
   return zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }));
-}
-
-/** Whether a journaled payout paid the row's payee: the same name as compared (comparedName). */
-function samePayee(e: JournalEntry, r: PayoutRequest): boolean {
-  const name = readBody(e.body).name;
-  return name !== undefined && comparedName(name) === comparedName(r.name);
 }
 
 /** A payee as a spreadsheet may have re-saved the row (see ChangedRows #movedOrResaved): account (looseAccount), currency, amount as the body writes it, name (comparedName). */
