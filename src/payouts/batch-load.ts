@@ -28,6 +28,8 @@ import { sentWithOtherDetails } from './changed-cells.js';
 import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 import { DuplicateGroups, sameKey, type DuplicateGroup } from './batch-duplicates.js';
+import { fingerprint64, Hashes } from './batch-hashes.js';
+import { PLAIN_SETTLE, UnsettledRepeats, type SettleCommands } from './unsettled-repeats.js';
 
 // What the modules of a batch's loading offer, from the one module their callers know.
 export { MAX_LISTED } from './batch-problems.js';
@@ -38,36 +40,6 @@ export { describeGroup, type DuplicateGroup } from './batch-duplicates.js';
 export interface LoadedRow extends IdentifiedRow {
   /** This payout id's journal entry, from an earlier run. */
   earlier?: JournalEntry;
-}
-
-/** A growable array of 64-bit values and the row that gave each. */
-class Hashes {
-  #values = new BigUint64Array(1024);
-  #length = 0;
-  push(v: bigint): void {
-    if (this.#length === this.#values.length) {
-      const next = new BigUint64Array(this.#values.length * 2);
-      next.set(this.#values);
-      this.#values = next;
-    }
-    this.#values[this.#length++] = v;
-  }
-  /** The values, sorted, to be searched (Hashes is not pushed to afterwards). */
-  sorted(): BigUint64Array {
-    return this.#values.subarray(0, this.#length).sort();
-  }
-  /** Values present more than once. */
-  repeated(): Set<bigint> {
-    const sorted = this.sorted();
-    const out = new Set<bigint>();
-    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) out.add(sorted[i]!);
-    return out;
-  }
-}
-
-/** A fingerprint's first 64 bits, as a number to sort. */
-function fingerprint64(fingerprint: string): bigint {
-  return BigInt(`0x${fingerprint.slice(0, 16)}`);
 }
 
 /**
@@ -164,6 +136,9 @@ export interface BatchPlan {
   /** Rows still to send that pay the same as payouts sent under other ids. */
   matchRows: number;
   matched: EarlierRun[];
+  /** Of those, the rows sent as new payouts, and the runs they pay the same as; the rest are resent under their own entry of unknown outcome (unsettled-repeats.ts). */
+  newMatch: { rows: number; runs: EarlierRun[] };
+  resentMatch: { rows: number; runs: EarlierRun[] };
   /** Rows still to send that a named batch other than this one already sent. */
   otherBatchRows: number;
   otherBatches: EarlierRun[];
@@ -193,6 +168,7 @@ export async function planBatch(
   baseUrl: string,
   wallets: Wallet[],
   balancesCommand?: string,
+  settle: SettleCommands = PLAIN_SETTLE,
 ): Promise<BatchPlan> {
   const recentSince = comparedSince(src.batchId, await journal.now());
   const p = new Planning(src, checked, journal, baseUrl, wallets, recentSince, balancesCommand);
@@ -210,8 +186,10 @@ export async function planBatch(
   checked.absent = p.absent;
   if (p.conflicts.total) throw new UsageError(`${src.path}: ${plural(p.conflicts.total, 'row')} conflict with earlier payouts. Nothing was sent.`, listed(p.conflicts));
   if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.');
-  const changed = p.changed.refusal(src.path, 'Nothing was sent.');
+  const changed = p.changed.refusal(src.path, 'Nothing was sent.', settle.ownBatch);
   if (changed) throw changed;
+  const unsettled = p.unsettled.refusal(src.path, 'Nothing was sent.', settle);
+  if (unsettled) throw unsettled;
   if (p.problems.total) throw fileProblems(src.path, 'Nothing was sent.', p.problems);
   return p.plan();
 }
@@ -262,6 +240,8 @@ class Planning {
   readonly restored = new ProblemList(MAX_LISTED);
   /** Rows this batch (or, without --batch-id, the last day's batches) sent before, changed since in cells that make no other payment (changed-rows.ts). */
   readonly changed: ChangedRows;
+  /** Rows that pay what a payout of unknown outcome paid (refused), and rows resent under their own such entry. */
+  readonly unsettled = new UnsettledRepeats();
   readonly absent = new Set<number>();
   readonly #byId: Map<string, Wallet>;
   readonly #plan: PlanBuilder;
@@ -325,7 +305,9 @@ class Planning {
     if (bad) this.problems.push(bad);
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
-    this.#repeats.add(await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r), r.request), r.row);
+    const same = await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r), r.request);
+    this.#repeats.add(same, r.row);
+    this.unsettled.add(r.row, same, r.earlier);
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);
@@ -342,6 +324,8 @@ class Planning {
       earlier: this.#earlier.runs(),
       matchRows: this.#repeats.rows,
       matched: this.#repeats.matched.runs(),
+      newMatch: { rows: this.unsettled.newRows, runs: this.unsettled.again.runs() },
+      resentMatch: { rows: this.unsettled.resentRows, runs: this.unsettled.resent.runs() },
       otherBatchRows: this.#repeats.otherBatchRows,
       otherBatches: this.#repeats.otherBatches.runs(),
       recentSingles: recentSinglesSaid(this.#repeats),

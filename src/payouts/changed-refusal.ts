@@ -5,7 +5,9 @@
  * killed mid-request leaves it, or of unknown outcome) is never offered a file of its own or a
  * batch id of its own: resumed from the file as it was sent, its batch sends it again under its
  * journaled key, so it is paid once. Before, such a row was said "not sent yet" and the advice
- * to send it in a file of its own paid its payee twice (probe S).
+ * to send it in a file of its own paid its payee twice (probe S). Rows that are new payouts are
+ * offered a file of their own under a batch id of its own, with the command: before, the advice said
+ * only "a file of their own", and such a file sent without --batch-id was refused again (probe A53).
  */
 import { UsageError } from '../errors.js';
 import { plural } from '../output/text.js';
@@ -33,11 +35,16 @@ const RETRIED =
   ' A row named here failed when it was sent, and the payout named paid its payee since: that was its retry (a file of failed rows corrected before it was sent). Take the row out of the file: sent as a new payout, under a batch id of its own, it would be paid twice.';
 const UNSETTLED =
   ' A payout named here with its outcome unknown may have been paid: resume its batch from the file as it was sent (its journaled rows are sent again under their own keys, so each is paid once), or settle it with payctl history reconcile. Never send its row in a file of its own or under a batch id of its own: that would pay it twice.';
-const NEW_ROWS =
-  ' If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or send them in a file of their own.';
+/** `ownBatch`: the command that sends a file of those rows under a batch id of its own (a template: the file and the name put in). */
+const newRows = (ownBatch: string) =>
+  ' If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or put them in a file of their own and send it under a batch id of its own (without one it is compared with the same batches, and refused again): ' +
+  ownBatch;
 
-/** The refusal (exit 2) of the rows in `problems`, when there are; `paidBy`: `batch "nov"`; `nothing`: "Nothing was sent.", "No plan was written.". */
-export function changedRefusal(path: string, nothing: string, problems: ProblemList, paidBy: string, said: ChangedSaid): UsageError | undefined {
+/**
+ * The refusal (exit 2) of the rows in `problems`, when there are; `paidBy`: `batch "nov"`; `nothing`: "Nothing was sent.", "No plan was written.";
+ * `ownBatch`: the command that sends rows that are new payouts in a file of their own (never offered for a payout that may have been paid).
+ */
+export function changedRefusal(path: string, nothing: string, problems: ProblemList, paidBy: string, said: ChangedSaid, ownBatch: string): UsageError | undefined {
   const n = problems.total;
   if (!n) return undefined;
   return new UsageError(
@@ -48,6 +55,6 @@ export function changedRefusal(path: string, nothing: string, problems: ProblemL
       (said.amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : '') +
       (said.moved && !said.amount ? ' A payout made is not changed by editing its row: one from another wallet, or to another account, is a payout of its own.' : '') +
       (said.recent ? ' A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.' : '') +
-      (said.retried ? RETRIED : said.unsettled ? UNSETTLED : NEW_ROWS),
+      (said.retried ? RETRIED : said.unsettled ? UNSETTLED : newRows(ownBatch)),
   );
 }

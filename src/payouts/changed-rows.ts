@@ -323,9 +323,9 @@ export class ChangedRows {
     return ids.length === 1 ? `batch ${ids[0]}` : `batches ${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`;
   }
 
-  /** The refusal of a file with such rows (exit 2), when there are; `nothing`: "Nothing was sent.", "No plan was written.". */
-  refusal(path: string, nothing: string): UsageError | undefined {
-    return changedRefusal(path, nothing, this.problems, this.paidBy(), this.#said);
+  /** The refusal of a file with such rows (exit 2), when there are; `nothing`: "Nothing was sent.", "No plan was written."; `ownBatch`: changed-refusal.ts. */
+  refusal(path: string, nothing: string, ownBatch: string): UsageError | undefined {
+    return changedRefusal(path, nothing, this.problems, this.paidBy(), this.#said, ownBatch);
   }
 }
 

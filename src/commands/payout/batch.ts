@@ -43,6 +43,7 @@ import { plural, text } from '../../output/text.js';
 import { resolve } from 'node:path';
 import { BatchCommands, DEFAULT_CONCURRENCY, newBatchId, recentSinglesRefusal, refusePlanFile } from './batch-commands.js';
 import { checkPolicy, checkRows, toSendOf, type PolicyCheck } from './batch-policy.js';
+import { matchedNotes, settleCommands } from './batch-matched.js';
 
 export interface PayoutBatchOptions {
   file: string;
@@ -77,7 +78,7 @@ async function planAndSend(opts: PayoutBatchOptions, deps: Deps, first: FirstChe
   const since = await journal.now();
   const { wallets } = await api.wallets();
   const inv = invocationOf(deps.globals, deps.env);
-  const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']));
+  const load = await planBatch(first.src, first.checked, journal, api.baseUrl, wallets, commandLine(inv, ['balances']), settleCommands(inv, deps.clock));
   const b = new BatchRun(opts, deps, first, api, journal, inv, load);
 
   await b.refuseOtherBatch();
@@ -294,7 +295,7 @@ class BatchRun {
     if (this.load.earlier.length) this.#payAgainEarlier = this.commands.payAgain(await this.againId());
   }
 
-  /** The notes under the plan (after prepareNotices): a moved report, rows accepted earlier, rows paid before under other ids, identical rows. */
+  /** The notes under the plan (after prepareNotices): a moved report, rows accepted earlier, rows paid before under other ids (batch-matched.ts), identical rows. */
   notices(st: Style): string {
     const { load, batchId } = this;
     let out = '';
@@ -303,9 +304,7 @@ class BatchRun {
       out += `${st.yellow('Note:')} ${plural(r.rows, 'row was', 'rows were')} accepted earlier ${describeRun(r)}; ${r.rows === 1 ? 'it is' : 'they are'} not sent again.\n`;
     }
     if (load.earlier.length) out += `  To pay ${load.alreadyAccepted === 1 ? 'it' : 'them'} again as new payouts, give the batch a new name: ${this.#payAgainEarlier}\n`;
-    if (load.matchRows) {
-      out += `${st.yellow('Note:')} ${plural(load.matchRows, 'row pays', 'rows pay')} the same as payouts sent ${load.matched.map(describeRun).join('; ')}; batch "${batchId}" pays ${load.matchRows === 1 ? 'it' : 'them'} again as new payouts.\n`;
-    }
+    out += matchedNotes(load, batchId, st);
     for (const g of this.duplicates) out += `${st.yellow('Possible duplicates:')} ${describeGroup(g)}.\n`;
     return out;
   }

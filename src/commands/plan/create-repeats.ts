@@ -15,6 +15,7 @@ import { isOwnId, type BatchSource, type LoadedRow } from '../../payouts/batch-l
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { BatchRepeats, describeRun, recentSinglesSaid, RunTally, samePayoutsSent, slippedBatch } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
+import { UnsettledRepeats } from '../../payouts/unsettled-repeats.js';
 import { newBatchId, recentSinglesRefusal } from '../payout/batch-commands.js';
 
 /**
@@ -40,6 +41,8 @@ export class PlanRepeats {
   #rows = 0;
   /** Per other batch, the payouts it accepted that rows of the file pay (one a row): all of them, and it has nothing left to plan. */
   readonly #acceptedIn = new Map<string, Set<string>>();
+  /** Rows that pay what a payout of unknown outcome paid: refused, whatever the batch id (payouts/unsettled-repeats.ts). */
+  readonly unsettled = new UnsettledRepeats();
 
   /** `recentSince`: a plan without --batch-id (changed-rows.ts comparedSince). */
   constructor(
@@ -60,6 +63,7 @@ export class PlanRepeats {
     } else if (!r.earlier) {
       const same = await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r), r.request);
       this.#repeats.add(same, r.row);
+      this.unsettled.add(r.row, same, undefined);
       this.#acceptedBy(same);
     }
   }

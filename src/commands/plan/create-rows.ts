@@ -2,14 +2,15 @@
  * A batch file's rows as `plan create` plans them (create.ts), and every check it makes of what
  * they paid before: a row journaled with other details, a file re-saved by a spreadsheet
  * (payouts/lost-digits.ts), rows of a batch changed since (payouts/changed-rows.ts), rows a
- * single payout or another batch sent (create-repeats.ts). The first of those refusals is
+ * single payout or another batch sent (create-repeats.ts), rows that pay what a payout of unknown
+ * outcome may have paid (payouts/unsettled-repeats.ts). The first of those refusals is
  * returned, not thrown: plan create throws it; `policy check` says it instead of suggesting a
  * plan create that would be refused (one home for what plan create refuses).
  */
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
-import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
+import { commandLine, commandTemplate, invocationOf, type Invocation } from '../../config/command-line.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch, type BatchSource } from '../../payouts/batch-load.js';
 import { DuplicateGroups } from '../../payouts/batch-duplicates.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
@@ -23,6 +24,7 @@ import { payoutBody } from '../../payouts/request.js';
 import type { Ledger } from '../../payouts/ledger/ledger.js';
 import type { makePlan } from '../../plans/plan.js';
 import { PlanRepeats, type RowsRoute } from './create-repeats.js';
+import { settleCommands } from '../payout/batch-matched.js';
 import { planOutArgs } from './common.js';
 
 /** A row of the plan: its request and idempotency key. */
@@ -92,9 +94,15 @@ export async function plannedRows(
     ? new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. ${nothing}`, conflicts)
     : restored.total
       ? restoredRefusal(opts.file, restored, nothing)
-      : (changed.refusal(opts.file, nothing) ??
+      : (changed.refusal(opts.file, nothing, ownBatch(route, inv)) ??
+        repeats.unsettled.refusal(opts.file, nothing, settleCommands(inv, deps.clock)) ??
         (await repeats.otherBatchRefusal(opts.batchId, inv, deps.clock.now(), nothing, rowsRoute(route, inv, src.file, opts.out))));
   return { src, api, journal, payouts, repeats, duplicates, refusal };
+}
+
+/** The command that plans (plan create) or sends (payout batch) a file of rows that are new payouts under a batch id of its own (changed-refusal.ts). */
+function ownBatch(kind: RowsRoute['kind'], inv: Invocation): string {
+  return commandTemplate(inv, kind === 'batch' ? ['payout', 'batch'] : ['plan', 'create'], '<file of those rows>', ['--batch-id', 'NAME']);
 }
 
 /** The commands a refusal of `file`'s rows prints, for a batch id: plan create (with the -o it needs: common.ts planOutArgs), or payout batch. */

@@ -1,0 +1,101 @@
+/**
+ * Rows of a batch (payout batch, plan create) that pay what an earlier payout of unknown outcome
+ * paid (journaled with no answer recorded, as a killed run leaves a request in flight, or of
+ * unknown outcome; not one found not made, nor one refused): that payout may have been made, so
+ * the row is refused, whatever the batch id (exit 2, nothing sent), as payout create refuses
+ * such a repeat with --allow-repeat or not (commands/payout/create-repeat.ts). The refusal offers
+ * only what settles it: its batch resumed from its file (its journaled rows sent again under
+ * their own keys: paid once) or history reconcile. Before, a killed run's row, in fact paid, put
+ * in a file of its own and sent under a batch id of its own was paid again, with only a note
+ * saying it paid the same as "payouts sent" (probe A53). A row resumed under its own entry of
+ * unknown outcome is its own payout sent again under its key, not a new one: the plan's note says
+ * so (resent), never "pays it again as new payouts".
+ */
+import { rowProblem, UsageError } from '../errors.js';
+import { commandLine, commandTemplate } from '../config/command-line.js';
+import { plural, text } from '../output/text.js';
+import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
+import type { EntryBatch, JournalEntry } from './journal.js';
+import { isUnresolved } from './lookup.js';
+import { paidWording, RunTally, shortTime } from './repeats.js';
+
+/** The commands the refusal prints: a batch run's resume as it printed it (batch-commands.ts resumeCommand), history reconcile of one payout or (none given) of every payout of unknown outcome. */
+export interface SettleCommands {
+  resume(batch: EntryBatch): string;
+  reconcile(payoutId?: string): string;
+  /** The command that sends a file of rows that are new payouts under a batch id of its own (changed-refusal.ts), a template. */
+  ownBatch: string;
+}
+
+/** The commands without the run's profile or options (a caller that gives none: tests of the plan). */
+export const PLAIN_SETTLE: SettleCommands = {
+  resume: (b) => commandLine({}, ['payout', 'batch'], [b.file, '--batch-id', b.id]),
+  reconcile: (id) => commandLine({}, ['history', 'reconcile'], id === undefined ? [] : ['--payout-id', id]),
+  ownBatch: commandTemplate({}, ['payout', 'batch'], '<file of those rows>', ['--batch-id', 'NAME']),
+};
+
+/** At most this many commands are printed of each kind. */
+const SHOWN = 3;
+
+/** The rows of one run that pay what a payout of unknown outcome paid, kept as problems; and the rows resent under their own such entry, with what they pay the same as. */
+export class UnsettledRepeats {
+  readonly problems = new ProblemList(MAX_LISTED);
+  /** Per batch run (id and file), its latest entry found: its resume. */
+  readonly #runs = new Map<string, EntryBatch>();
+  /** Payouts found that no batch run resumes (single payouts). */
+  readonly #singles = new Set<string>();
+  /** Rows resent under their own entry of unknown outcome that pay what other payouts paid, and those payouts' runs. */
+  resentRows = 0;
+  readonly resent = new RunTally(true);
+  /** Rows still to send as new payouts that pay what other payouts paid, and those payouts' runs. */
+  newRows = 0;
+  readonly again = new RunTally(true);
+
+  /**
+   * A row still to send (`row`: its number; `own`: its own entry, when it has one) with the payouts
+   * it repeats (repeats.ts samePayoutsSent: refused ones and the batch's own left out).
+   */
+  add(row: number, same: JournalEntry[], own: JournalEntry | undefined): void {
+    if (!same.length) return;
+    const resent = own !== undefined && isUnresolved(own);
+    if (resent) this.resentRows++;
+    else this.newRows++;
+    for (const e of same) (resent ? this.resent : this.again).add(e);
+    const open = same.filter(isUnresolved).at(-1);
+    if (!open) return;
+    const where = open.batch
+      ? `in batch "${text(open.batch.id)}" (its row ${open.batch.row} of ${text(open.batch.file)}, ${shortTime(open.createdAt)})`
+      : `as a single payout (payout create, ${shortTime(open.createdAt)})`;
+    this.problems.push(rowProblem(row, `pays what payout ${open.payoutId} ${paidWording(open, 'the same')} ${where}`));
+    if (open.batch) this.#runs.set(`${open.batch.id}\n${open.batch.file}`, open.batch);
+    else this.#singles.add(open.payoutId);
+  }
+
+  /** The refusal (exit 2) of the rows found, when there are; `nothing`: "Nothing was sent.", "No plan was written.". */
+  refusal(path: string, nothing: string, say: SettleCommands): UsageError | undefined {
+    const n = this.problems.total;
+    if (!n) return undefined;
+    const runs = [...this.#runs.values()].slice(0, SHOWN).map((b) => `  ${say.resume(b)}`);
+    const singles = [...this.#singles].slice(0, SHOWN).map((id) => `  ${say.reconcile(id)}`);
+    const settle = [
+      ...(runs.length
+        ? [
+            `Resume ${runs.length === 1 ? 'its batch' : 'their batches'} from the file as it was sent (its journaled rows are sent again under their own keys, so each is paid once):`,
+            ...runs,
+          ]
+        : []),
+      ...(singles.length
+        ? [
+            `Settle the single payout${singles.length === 1 ? '' : 's'} with history reconcile (within 24 hours it resends each under its own key: paid once):`,
+            ...singles,
+          ]
+        : []),
+      `Or settle every payout of unknown outcome: ${say.reconcile()}`,
+    ];
+    return new UsageError(
+      `${path}: ${plural(n, 'row pays', 'rows pay')} what ${n === 1 ? 'an earlier payout' : 'earlier payouts'} of unknown outcome may have paid: sent again as ${n === 1 ? 'a new payout' : 'new payouts'}, ${n === 1 ? 'it' : 'they'} would pay twice, whatever the batch id (payout create refuses the same, --allow-repeat or not). ${nothing}`,
+      listed(this.problems),
+      `${settle.join('\n')}\nEither way each such payout is then made once. Only if a row is meant as a second payment, run this command again once it is settled: the plan notes the payout that paid it, and a batch id of its own pays it again. Until then, never send such a row in a file of its own or under a batch id of its own: that would pay it twice.`,
+    );
+  }
+}
