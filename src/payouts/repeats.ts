@@ -3,8 +3,8 @@
  * under another payout id paid is said before it is paid again. One rule, for `payout create`
  * and for `payout batch`:
  * - which earlier payouts count: those journaled in this config folder for the same service, and
- *   not refused by it (accepted, outcome unknown, or sent with no answer recorded): a refused
- *   payout paid nobody;
+ *   not refused by it (accepted, outcome unknown, journaled with no outcome recorded, or a row
+ *   recorded not made, which its batch run again sends): a refused payout paid nobody;
  * - what is the same payout: a single payout typed again (without --payout-id) has the same
  *   wallet, recipient account (as compared: identity.ts comparedAccount, `4410-0012-34` is
  *   `4410001234`; an all-digit one also in its other forms of leading zeros, identity.ts
@@ -13,8 +13,9 @@
  *   pays all the same (identity.ts, payoutFingerprint, with the account as compared:
  *   comparedFingerprint, whichever form each side wrote), at any time, its own batch's entries
  *   aside (those are duplicates, said as such);
- * - how earlier payouts are described: one by one (describeRepeat) or by the batch run or kind
- *   of payout that sent them (RunTally, describeRun).
+ * - how earlier payouts are described: one by one (describeRepeat, true to each entry's state;
+ *   those that paid named first: paidFirst) or by the batch run or kind of payout that sent them
+ *   (RunTally, describeRun).
  * What is done about a repeat (asked at a terminal, refused without one) is the command's.
  */
 import type { JournalEntry, Ledger, RunOptions } from './journal.js';
@@ -238,22 +239,49 @@ function ago(from: string, now: Date): string {
 }
 
 /**
+ * What a journal entry with no outcome is, said alike by payout create's repeat guard and
+ * history reconcile: a claim journaled before its request was to leave, its run ended before an
+ * outcome was recorded (killed, or stopped with Ctrl-C twice). The journal does not tell a claim
+ * never sent (a batch journals rows ahead of its senders) from a request in flight: before,
+ * payout create said "sent" and reconcile "no attempt recorded (it may never have left)" of the
+ * same kind of entry, rows paid among them.
+ */
+export const NO_OUTCOME = 'no outcome recorded (its run ended before one was: it may or may not have been sent)';
+
+/** An entry's state as the repeat guard says it, by its outcome. */
+function stateSaid(e: JournalEntry): string {
+  const o = e.outcome;
+  if (o?.kind === 'accepted') return `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`;
+  if (o?.kind === 'unknown') return 'sent, outcome unknown';
+  if (o?.kind === 'not-made')
+    return e.batch
+      ? `not sent: recorded not made ${shortTime(o.at)} (its run stopped before sending it), and its batch, run again, sends it`
+      : `not made: recorded so ${shortTime(o.at)}`;
+  if (o?.kind === 'rejected') return 'refused by the service';
+  return NO_OUTCOME;
+}
+
+/**
  * "one sent from this config folder 3 minutes ago (same wallet, account, amount and currency): payout
  * id …, transaction …"; `sentFrom` is the ledger's (Ledger.sentFrom). `account`: the account as
  * typed now; one the earlier payout wrote otherwise (`4410001234` for `4410-0012-34`) is said.
+ * `gone`: the entry was found by its look-up markers only, as first written (its outcome not
+ * known here). Said as journaled, never "sent", when the entry has no outcome or was recorded not made: a
+ * row its run never sent was said "sent, no answer recorded", and an operator whose check then
+ * read "found not made" added --allow-repeat over the payout that had paid.
  */
-export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this config folder', account?: string): string {
-  const o = e.outcome;
-  const state =
-    o?.kind === 'accepted'
-      ? `accepted${o.transactionId ? `, transaction ${text(o.transactionId)}` : ''}`
-      : o?.kind === 'unknown'
-        ? 'outcome unknown'
-        : 'sent, no answer recorded';
-  const batch = e.batch ? ` (row ${e.batch.row} of batch "${text(e.batch.id)}")` : '';
+export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this config folder', account?: string, gone = false): string {
+  const verb = !gone && (e.outcome?.kind === 'accepted' || e.outcome?.kind === 'unknown') ? 'sent' : 'journaled';
+  const batch = e.batch ? ` (row ${e.batch.row} of batch "${text(e.batch.id)}"${e.batch.file ? ` from ${text(e.batch.file)}` : ''})` : '';
   const then = account === undefined ? undefined : sentFields(e.body)?.fields.account || undefined;
   const written = then !== undefined && then !== account ? ` (written "${text(then)}" there)` : '';
-  return `one sent ${sentFrom} ${ago(e.createdAt, now)} with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${state}`;
+  return `one ${verb} ${sentFrom} ${ago(e.createdAt, now)} with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${gone ? 'its outcome not known here' : stateSaid(e)}`;
+}
+
+/** The order the repeat guard names earlier payouts in: accepted (and not known failed) first, then those that may have been made, then the rest; newest first within each. */
+export function paidFirst(entries: readonly JournalEntry[]): JournalEntry[] {
+  const rank = (e: JournalEntry) => (e.outcome?.kind === 'accepted' ? (settledFailed(e) ? 3 : 0) : e.outcome === undefined || e.outcome.kind === 'unknown' ? 1 : 2);
+  return [...entries].reverse().sort((a, b) => rank(a) - rank(b));
 }
 
 /** Where earlier payouts came from: one line per batch run or kind of payout. */

@@ -116,7 +116,7 @@ describe('batch rows and the account written another way', () => {
     const [typed] = dashed([row!]);
     const args = ['--wallet', row!.wallet_id!, '--amount', row!.amount!, '--currency', 'SLE', '--type', 'bank', '--name', row!.name!, '--provider', 'ecobank'];
     const r = await create(['payout', 'create', ...args, '--account', typed!.account_number, '--yes']);
-    expect(r.stderr).toContain(`account (written "${row!.account_number}" there), amount and currency: payout id ${id} (row 2 of batch "${tag}"), accepted`);
+    expect(r.stderr).toContain(`account (written "${row!.account_number}" there), amount and currency: payout id ${id} (row 2 of batch "${tag}" from ${file}), accepted`);
     expect(r.code, r.stderr).toBe(2);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });

@@ -72,7 +72,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     const from = ctx.sb.requests().length;
     const r = await payctl(createArgs(wallet, '150.00'), { dir: setup.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`This payout repeats one sent from this config folder`);
+    expect(r.stderr).toContain(`This payout repeats one journaled from this config folder`);
     expect(r.stderr).toContain(`payout id ${first}`);
     expect(r.stderr).toContain('its journal entry is missing');
     expect(r.stderr).toContain('payctl payouts list --all');
@@ -96,7 +96,7 @@ describe('payout create without --payout-id, after an entry was lost', () => {
     const from = ctx.sb.requests().length;
     const r = await payctl(createArgs(wallet, '150.00'), { dir: setup.dir });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('This payout repeats one sent from this config folder');
+    expect(r.stderr).toContain('This payout repeats one journaled from this config folder');
     expect(payoutPosts(ctx.sb, from)).toHaveLength(0);
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
   });

@@ -11,6 +11,7 @@ import { heldAdvice } from '../../payouts/held-advice.js';
 import { sentShort } from '../../payouts/entry-age.js';
 import { refusedAdvice } from '../../payouts/resend-refused.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
+import { NO_OUTCOME } from '../../payouts/repeats.js';
 import type { PayoutRecord } from '../../service/schemas.js';
 
 /** A result's error when the run was interrupted (Ctrl-C) while it was being resolved. */
@@ -21,7 +22,7 @@ export interface ReconcileResult {
   /**
    * resent: sent again with its journaled key; held: older than 24 h or dated in the future
    * (`ageUnknown`), not resent; made-by:
-   * recorded from a transaction a person named; batch: a batch row with no attempt recorded, left
+   * recorded from a transaction a person named; batch: a batch row with no outcome recorded, left
    * to that batch's resume (`resume`); busy: its lock held past the wait by another payctl
    * resolving it (resolve-lock.ts), left as it was (`error` says who).
    */
@@ -108,7 +109,7 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
 export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, now: Date): string {
   const id = text(r.payoutId);
   if (r.action === 'batch')
-    return `unknown   ${id}  not resent: row ${entry.batch?.row ?? '?'} of batch "${text(entry.batch?.id)}", no attempt recorded (it may never have left); its batch's resume sends it\n`;
+    return `unknown   ${id}  not resent: row ${entry.batch?.row ?? '?'} of batch "${text(entry.batch?.id)}", ${NO_OUTCOME}; its batch's resume sends it under the same key\n`;
   if (r.action === 'made-by') return `accepted  ${id}  recorded as made by transaction ${text(r.transactionId)}${r.status ? ` (${text(r.status)})` : ''}\n`;
   if (r.action === 'held') {
     if (r.error === INTERRUPTED) return `unknown   ${id}  interrupted while searching the payout list\n`;

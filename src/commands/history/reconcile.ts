@@ -155,14 +155,14 @@ async function sayResults(
     const batch = results.filter((r) => r.action === 'batch').length;
     const busy = results.filter((r) => r.action === 'busy').length;
     const why = results.some((r) => r.ageUnknown) ? 'older than 24 hours or dated in the future' : 'older than 24 hours';
-    const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no attempt left to the batch's resume` : '';
+    const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no outcome recorded left to the batch's resume` : '';
     const others = busy ? `, ${busy} being resolved by another payctl` : '';
     deps.log.info(
       `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch - busy} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
     for (const resume of new Set(results.flatMap((r) => (r.resume ? [r.resume] : []))))
       deps.log.warn(
-        `Rows of a batch with no attempt recorded: resume the batch to send them (same keys; rows accepted are skipped, nothing is paid twice):\n  ${resume}`,
+        `Rows of a batch with no outcome recorded (they may or may not have been sent): resume the batch to finish them (same keys; rows accepted are skipped, nothing is paid twice):\n  ${resume}`,
       );
   }
   if (damaged.length) {
@@ -290,8 +290,9 @@ async function reconcileOne(
   deps: Deps,
 ): Promise<ReconcileResult> {
   const payoutId = entry.payoutId;
-  // A batch journals rows ahead of its senders: a row with no attempt recorded (its run killed,
-  // or stopped twice with Ctrl-C) most likely never left. Sending it here would pay what a person
+  // A batch journals rows ahead of its senders: a row with no outcome recorded (its run killed,
+  // or stopped twice with Ctrl-C) may have left or not (repeats.ts NO_OUTCOME): most of such
+  // rows are claims never sent. Sending it here would pay what a person
   // stopped; its batch's resume sends it under the same key, with the plan shown first. Past the
   // service's key memory (or dated in the future) the resume holds it and sends here: its
   // candidates are listed below. Its age by the ledger's clock, which dated it (the database's,

@@ -15,7 +15,8 @@ import { UsageError } from '../../errors.js';
 import { commandLine } from '../../config/command-line.js';
 import { isUnresolved } from '../../payouts/lookup.js';
 import type { JournalEntry } from '../../payouts/journal.js';
-import { blindRepeatGuard, describeRepeat, recentRepeats } from '../../payouts/repeats.js';
+import { blindRepeatGuard, describeRepeat, paidFirst, recentRepeats } from '../../payouts/repeats.js';
+import { text } from '../../output/text.js';
 import { checkCommand, type CreateRun } from './create-send.js';
 import { dailyTotalApplies } from '../../plans/policy.js';
 import { effectivePolicy } from '../policy/effective.js';
@@ -31,24 +32,49 @@ export async function repeatWarning(c: CreateRun, refuse = false): Promise<strin
   // The last 24 hours by the ledger's clock, which dated its entries: on a shared ledger the
   // database's, so that no machine's clock, slow or fast, moves a payout out of the window.
   const now = await c.journal.now();
-  const repeats = await recentRepeats(c.journal, c.api.baseUrl, c.request, now);
-  const unknown = repeats.filter(isUnresolved).at(-1);
-  if (unknown) await refuseUnknown(c, unknown, now);
+  const repeats = paidFirst(await recentRepeats(c.journal, c.api.baseUrl, c.request, now));
+  const unknown = repeats.find(isUnresolved);
+  if (unknown) await refuseUnknown(c, unknown, now, repeats);
   if (opts.allowRepeat) {
     if (!refuse) await allowBlind(c);
     return undefined;
   }
-  const repeated = repeats.at(-1);
+  // Those that paid first: the one named, and checked, is the payout that paid (before, the newest
+  // was, a row its run never sent among them, and its check read "found not made").
+  const repeated = repeats[0];
   // Checked once, before the lock (the record of lost entries does not change between).
   if (!repeated && !refuse) await refuseBlindGuard(c);
   if (!repeated) return undefined;
   const gone = await entryGone(c, repeated);
-  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom, c.request.account)}${gone ? LOST : ''}`;
+  const said = `This payout repeats ${describeRepeat(repeated, now, c.journal.sentFrom, c.request.account, gone)}${gone ? LOST : ''}${alsoSaid(c, repeats, now)}`;
   if (refuse || (!deps.io.interactive && !opts.dryRun)) {
     const check = gone ? putBackOrList(c) : `Check that one with: ${checkCommand(c, repeated)}`;
-    throw new UsageError(`${said}. Nothing was sent.`, [], `${check}\nIf it is meant to be paid again, add --allow-repeat.`);
+    throw new UsageError(`${said}. Nothing was sent.`, [], `${check}\n${allowAdvice(repeats)}`);
   }
   return `${said}.`;
+}
+
+/** The other earlier payouts this one repeats, after the first (at most 3 said, then how many more). */
+function alsoSaid(c: CreateRun, repeats: JournalEntry[], now: Date): string {
+  const rest = repeats.slice(1);
+  if (!rest.length) return '';
+  const shown = rest.slice(0, 3).map((e) => describeRepeat(e, now, c.journal.sentFrom, c.request.account));
+  return `; and ${shown.join('; and ')}${rest.length > 3 ? `; and ${rest.length - 3} more` : ''}`;
+}
+
+/**
+ * What --allow-repeat does, said true to what was found: a second payment over one that paid;
+ * over a batch row recorded not made, a payment its batch, run again, would make once more
+ * unless the row is taken out of its file.
+ */
+function allowAdvice(repeats: JournalEntry[]): string {
+  const unsent = repeats.filter((e) => e.outcome?.kind === 'not-made' && e.batch);
+  const rows = unsent.map((e) => `row ${e.batch!.row} of ${text(e.batch!.file ?? `batch "${e.batch!.id}"`)}`).join(', ');
+  const takeOut = unsent.length
+    ? `, and take ${rows} out of ${unsent.length === 1 ? 'its file' : 'their files'} before ${unsent.length === 1 ? 'its batch runs' : 'those batches run'} again: run again, ${unsent.length === 1 ? 'it' : 'each'} would pay it once more`
+    : '';
+  if (repeats[0]!.outcome?.kind === 'not-made') return `That one was not paid. If this payout is to pay it instead, add --allow-repeat${takeOut}.`;
+  return `If it is meant to be paid again, add --allow-repeat${takeOut}.`;
 }
 
 /** Said of an earlier payout whose entry is gone (moved aside), found by its look-up markers: reconcile cannot check it. */
@@ -65,21 +91,27 @@ function putBackOrList(c: CreateRun): string {
 }
 
 /** Refuses a repeat of a payout of unknown outcome, --allow-repeat or not: only what settles that one is offered. */
-async function refuseUnknown(c: CreateRun, unknown: JournalEntry, now: Date): Promise<never> {
+async function refuseUnknown(c: CreateRun, unknown: JournalEntry, now: Date, repeats: JournalEntry[]): Promise<never> {
   const gone = await entryGone(c, unknown);
-  const said = `This payout repeats ${describeRepeat(unknown, now, c.journal.sentFrom, c.request.account)}${gone ? LOST : ''}`;
-  const why = c.opts.allowRepeat
-    ? ' --allow-repeat sends no payout while an earlier one of the same details may have been made: it would pay twice.'
-    : ' It may have been made: a new payout would pay twice.';
+  // Any that paid named first; the one of unknown outcome is what the settle command is for.
+  const order = [...repeats.filter((e) => e.outcome?.kind === 'accepted'), unknown, ...repeats.filter((e) => e !== unknown && e.outcome?.kind !== 'accepted')];
+  const first = order[0]!;
+  const lost = first === unknown && gone;
+  const said = `This payout repeats ${describeRepeat(first, now, c.journal.sentFrom, c.request.account, lost)}${lost ? LOST : ''}${alsoSaid(c, order, now)}`;
+  const paid = first !== unknown;
+  const lead = paid ? ` Payout ${unknown.payoutId} is of unknown outcome.` : '';
+  const why =
+    lead +
+    (c.opts.allowRepeat
+      ? ' --allow-repeat sends no payout while an earlier one of the same details may have been made: it would pay twice.'
+      : ' It may have been made: a new payout would pay twice.');
   const settle = gone
     ? `${putBackOrList(c)}\n`
-    : `Settle that one first (within 24 hours of it, reconcile resends it under its own key, so it is paid once): ${checkCommand(c, unknown)}\n`;
-  throw new UsageError(
-    `${said}.${why} Nothing was sent.`,
-    [],
-    settle +
-      'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.',
-  );
+    : `Settle ${paid ? `payout ${unknown.payoutId}` : 'that one'} first (within 24 hours of it, reconcile resends it under its own key, so it is paid once): ${checkCommand(c, unknown)}\n`;
+  const then = paid
+    ? 'Then run this command again if it is still wanted: it is refused as a repeat of the payout accepted, saying how to pay it again.'
+    : 'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.';
+  throw new UsageError(`${said}.${why} Nothing was sent.`, [], settle + then);
 }
 
 /**
