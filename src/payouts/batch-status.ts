@@ -71,9 +71,11 @@ function pathProblem(path: string): string | undefined {
 
 /**
  * The report at `path`, or the problems that make it no payctl batch report (a missing
- * file, a symlink, another CSV or JSON file). Read without following a symlink.
+ * file, a symlink, another CSV or JSON file). Read without following a symlink. `noRows`: a
+ * report with its header and no row (CSV) or no line (JSON lines), as a run leaves it when it
+ * stopped before any row finished, or while it has not finished one yet.
  */
-export async function readStatusReport(path: string): Promise<{ report: StatusReport } | { problems: string[] }> {
+export async function readStatusReport(path: string): Promise<{ report: StatusReport } | { problems: string[]; noRows?: true }> {
   const bad = pathProblem(path);
   if (bad) return { problems: [bad] };
   let text: string;
@@ -111,7 +113,7 @@ export async function readStatusReport(path: string): Promise<{ report: StatusRe
       columns.forEach((c, i) => (values[c] = cells[i] ?? ''));
       entries.push(entryOf(values));
     }
-    if (!entries.length) return notReport('it has no rows');
+    if (!entries.length) return { problems: [`${path} holds only its header row`], noRows: true };
     return checked({ path, format: 'csv', columns, entries }, notReport);
   }
   const lines = text.replace(/^\uFEFF/, '').split('\n');
@@ -128,7 +130,7 @@ export async function readStatusReport(path: string): Promise<{ report: StatusRe
     if (!REPORT_COLUMNS.slice(0, 3).every((k) => Object.hasOwn(values, k))) return notReport(`line ${i + 1} lacks ${REPORT_COLUMNS.slice(0, 3).join(', ')}`);
     entries.push(entryOf(values));
   }
-  if (!entries.length) return notReport('it has no rows');
+  if (!entries.length) return { problems: [`${path} holds no line`], noRows: true };
   return checked({ path, format: 'jsonl', columns: [], entries }, notReport);
 }
 

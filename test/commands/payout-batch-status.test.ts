@@ -423,6 +423,24 @@ describe('payout batch status: bad input, before anything is fetched', () => {
     await refused([work.file('link.report.csv')], /symbolic link/);
   });
 
+  it('a report with no row yet (its run killed before any row finished): said so, pointing to history reconcile, never "not a payctl batch report"', async () => {
+    // Before: "… is not a payctl batch report: it has no rows", of the header payctl itself wrote.
+    const header = writeFile(work.file('k.report.csv'), 'row,payout_id,outcome,code,message,transaction_id,fee,earlier_run,batch_id\r\n');
+    const empty = writeFile(work.file('k.report.jsonl'), '');
+    for (const report of [header, empty]) {
+      const from = fast.sb.requests().length;
+      const r = await run(cfgFast, ['payout', 'batch', 'status', report]);
+      expect(r.code, r.stderr).toBe(2);
+      const flat = r.stderr.replace(/\s+/g, ' ');
+      expect(flat).toContain(
+        `Error: The report ${report} has no row yet: the batch run writing it stopped before any row finished (killed, or stopped), or is still sending. Nothing was fetched.`,
+      );
+      expect(flat).toContain('prints the command that resumes the batch: payctl history reconcile');
+      expect(flat).not.toContain('not a payctl batch report');
+      expect(fast.sb.requests().slice(from)).toEqual([]);
+    }
+  });
+
   it("a report with a broken quote is said in words, never in csv-parse's own", async () => {
     const broken = writeFile(
       work.file('q.report.csv'),
