@@ -18,7 +18,7 @@ import { text } from '../output/text.js';
 import { comparedRun, stillUnpaid } from './changed-rows.js';
 import { repeatKeysAnyZeros } from './identity.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
-import { countsForOtherBatches, shortTime } from './repeats.js';
+import { ago, countsForOtherBatches } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
 /** What a run without --batch-id is compared with while it sends, and the stop it is told through. */
@@ -44,16 +44,45 @@ export function contestOf(batchId: string, path: string, o: { since: Date | unde
   return o.since && { own: comparedRun(batchId, path), since: o.since, holds: o.holds, began: o.began, stop: new AbortController() };
 }
 
-/** A row this run was about to send that another run journaled meanwhile. */
+/**
+ * A row this run was about to send that another run journaled, said by what that run's entry
+ * is now: paid, maybe paid, journaled with no outcome yet (that run may still be sending it, or
+ * was killed), or not sent yet. Before, every case was "began paying at the same time ... two
+ * versions of one payroll were being sent at once", also of a run that had finished minutes
+ * before, and the same file run again stopped the same way, told the same.
+ */
 export class PaidMeanwhile extends LocalError {
   constructor(
     readonly row: number,
     readonly other: JournalEntry,
+    now: Date,
   ) {
     const b = other.batch!;
+    const o = other.outcome;
+    const its = `its row ${b.row}, journaled ${ago(other.createdAt, now)}`;
+    const head = `Row ${row} pays what batch "${text(b.id)}" of ${text(b.file)}`;
     super(
-      `Row ${row} pays what batch "${text(b.id)}" of ${text(b.file)} began paying at the same time (its row ${b.row}, journaled ${shortTime(other.createdAt)}): two versions of one payroll were being sent at once.`,
+      o?.kind === 'accepted'
+        ? `${head} paid (${its}, accepted): this row repeats a payout made.`
+        : o?.kind === 'unknown'
+          ? `${head} may have paid (${its}, outcome unknown): this row may repeat a payout made.`
+          : o?.kind === 'not-made'
+            ? `${head} journaled and has not sent (${its}; that batch, run again, sends it).`
+            : `${head} journaled too (${its}, no outcome recorded yet): that run may still be sending it, or was killed.`,
     );
+  }
+
+  /**
+   * What resolves the stop (`reconcile`: the history reconcile command, as printed for the run):
+   * the same file run again stops the same way while that row is in it and the other's payout stands.
+   */
+  advice(reconcile: string): string {
+    const o = this.other.outcome;
+    if (o?.kind === 'accepted')
+      return `If row ${this.row} is that payment, take it out of this file (and any other row that run paid), then run the file again; if it is a second payment meant, send it in a file of its own with a --batch-id of its own.`;
+    if (o?.kind === 'unknown' || o === undefined)
+      return `Once that run has ended, settle what it left unknown with ${reconcile}; then run again the file you mean to pay. A row the other run paid stops it again: take that row out of this file.`;
+    return `Run again the file you mean to pay; a row that other batch is to pay stops this one again: take it out of this file, or send it with that batch.`;
   }
 }
 
@@ -82,7 +111,7 @@ export async function checkMeanwhile(
   for (const { r, keys } of keyed) {
     const other = paying.filter((e) => e.repeatKey !== undefined && keys.includes(e.repeatKey) && e.payoutId !== r.request.payoutId).at(-1);
     if (other) {
-      c.stop.abort(new PaidMeanwhile(r.row, other));
+      c.stop.abort(new PaidMeanwhile(r.row, other, await journal.now()));
       return;
     }
   }

@@ -232,7 +232,7 @@ export function slippedBatch(
  * "3 minutes ago (2026-11-22 20:10 UTC)", "5 hours ago (…)"; for a time after `now` (a clock that
  * was ahead dated it: entry-age.ts), "and dated in the future (2026-11-30 12:33 UTC, 2 days from now)".
  */
-function ago(from: string, now: Date): string {
+export function ago(from: string, now: Date): string {
   const ms = now.getTime() - Date.parse(from);
   if (!(ms >= 0)) return `and ${futureDate({ createdAt: from }, now)}`;
   return `${span(ms)} ago (${shortTime(from)})`;

@@ -256,7 +256,7 @@ function paidMeanwhile(deps: Deps, o: SendRowsOptions, summary: Summary, why: Er
   const said = `${head} Rows in flight finished; ${plural(summary.not_sent, 'row was', 'rows were')} not sent, so none is paid twice.`;
   const next =
     why instanceof PaidMeanwhile
-      ? `See what each run paid with:\n  ${commandLine(inv, ['history'], ['--batch-id', why.other.batch!.id, '--since', why.other.createdAt.slice(0, 10)])}`
+      ? `${why.advice(commandLine(inv, ['history', 'reconcile']))} See what each run paid with:\n  ${commandLine(inv, ['history'], ['--batch-id', why.other.batch!.id, '--since', why.other.createdAt.slice(0, 10)])}`
       : `When the ledger answers again, send the rest with (rows already accepted are skipped, nothing is paid twice):\n  ${o.rerun}`;
   if (!summary.unknown) throw new LocalError(said, next);
   deps.log.warn(`${said} ${next}`);
