@@ -405,7 +405,7 @@ describe('payout batch: a sent file whose notes and metadata a spreadsheet chang
     const args = ['payout', 'create', '--wallet', row!.wallet_id!, '--amount', row!.amount!, '--currency', 'SLE', '--type', 'bank'];
     const r = await payctl([...args, '--name', row!.name!, '--provider', 'ecobank', '--account', row!.account_number!, '--yes'], { dir: setup.dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`with the same wallet, account, amount and currency: payout id ${id} (row 2 of batch "${tag}"), accepted`);
+    expect(r.stderr).toContain(`with the same wallet, account, amount and currency: payout id ${id} (row 2 of batch "${tag}" from ${file}), accepted`);
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 });
