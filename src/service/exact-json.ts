@@ -6,7 +6,8 @@
  * would silently become another number. Such a number is read as a string of its own text
  * instead: the schema layer reads amounts and ids from strings exactly (money, wallet ids), and
  * refuses what it cannot read (an exponent form as an amount), so a value is shown as sent or
- * refused, never changed. `--json` gives such a number as that string (docs/service.md).
+ * refused, never changed. `--json` passes records on as their text (raw-json.ts), such a number
+ * too (docs/service.md).
  *
  * In the service's answers and webhook events (`exponents: 'text'`) a number written with an
  * exponent (`1e2`, `1E-2`) comes back as its text too, even when a

@@ -85,3 +85,18 @@ export const payoutPageSchema = z.lazy(() => {
     }),
   );
 });
+
+/**
+ * Where a list answer (its envelope, as parsed) holds its records, as the schema above reads it:
+ * `data`, a paginator's `data.data`, or `data.items` / `payouts` / `results` (the first given);
+ * undefined when it holds none. For the records' text as the service wrote it (raw-json.ts).
+ */
+export function itemsPath(envelope: { data?: unknown }): string[] | undefined {
+  const d = envelope.data;
+  if (Array.isArray(d)) return ['data'];
+  if (typeof d !== 'object' || d === null) return undefined;
+  const o = d as Record<string, unknown>;
+  if ('current_page' in o || Array.isArray(o.data)) return ['data', 'data'];
+  const key = ['items', 'payouts', 'results'].find((k) => o[k] !== undefined && o[k] !== null);
+  return key === undefined ? undefined : ['data', key];
+}

@@ -353,7 +353,7 @@ describe('amounts as JSON numbers longer than a double holds', () => {
     fee: 'RAW:1.10',
   }));
 
-  it('CSV and a computed summary show every digit sent; --json gives the long ones as strings of their digits', async () => {
+  it('CSV and a computed summary show every digit sent; --json gives every amount as the service wrote it', async () => {
     await serve({ records, rewrite: raw });
     const csv = await run('payouts', 'list', '--all', '--csv');
     expect(csv.code, csv.stderr).toBe(0);
@@ -369,7 +369,8 @@ describe('amounts as JSON numbers longer than a double holds', () => {
 
     const json = await run('payouts', 'list', '--all', '--json');
     expect(json.code, json.stderr).toBe(0);
-    expect(oneJson(json.stdout).data.map((p: { amount: unknown }) => p.amount)).toEqual(['12345678901234567890.12', '1469.950000000000001', 10.5]);
+    // Before: the long ones as strings of their digits, the short one a number (one field, two JSON types).
+    expect(json.stdout.match(/"amount":[^,]*/g)).toEqual(['"amount":12345678901234567890.12', '"amount":1469.950000000000001', '"amount":10.5']);
 
     const sum = await run('summary', '--currency', 'SLE', '--csv');
     expect(sum.code, sum.stderr).toBe(0);

@@ -32,6 +32,7 @@ import { makeStyle } from '../../output/style.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
+import { memberTexts, spanAt } from '../../service/raw-json.js';
 import { differingCopyText, listPages, MAX_PER_PAGE, repeatNotes, withRecords, type ListedPage } from './pages.js';
 
 /**
@@ -102,6 +103,7 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
     startPage: q.page,
     perPage: q.perPage,
     prefetch: opts.all === true,
+    texts: deps.globals.json,
     onForeignLink: (link) =>
       deps.log.warn(
         `The service's next-page link points at another origin (${sanitizeInline(link)}); payctl asked ${api.baseUrl} for the next page number instead (the API key goes only there).`,
@@ -127,10 +129,10 @@ export async function run(opts: PayoutsListOptions, deps: Deps): Promise<number>
 /** Payouts listed whose total is not amount + fee, each said on stderr; past this many, one line counts the rest. */
 const TOTALS_SAID = 10;
 
-/** A record of a page that passes the filters, with the service's item of it. */
+/** A record of a page that passes the filters and, for --json, its text as the service wrote it. */
 interface Match {
-  item: unknown;
   record: ListedPage['records'][number];
+  text: string | undefined;
 }
 
 /**
@@ -173,7 +175,7 @@ class Matches {
     const kept: Match[] = [];
     page.records.forEach((record, i) => {
       if (this.#keep(record)) {
-        kept.push({ item: page.items[i], record });
+        kept.push({ record, text: page.texts?.[i] });
         const warning = totalWarning(page.items[i]);
         if (warning && this.wrongTotals++ < TOTALS_SAID) this.totals.push(warning);
         const digits = digitsWarning(record, page.items[i]);
@@ -261,8 +263,8 @@ async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: De
   const records = s.shown.map((m) => m.record);
   if (deps.globals.json) {
     // The page as the service sent it, byte for byte, when it is exactly what is shown (no
-    // payout of it left out: a repeat is not); else the first page's envelope with the payouts
-    // shown in the place of its records.
+    // payout of it left out: a repeat is not); else the first page's envelope, byte for byte,
+    // with the payouts shown, each as the service wrote it, in the place of its records.
     const first = s.first!;
     const untouched = s.first !== undefined && s.lastRead === first.number && first.shifted + first.repeated === 0 && s.shown.length === first.items.length;
     await write(
@@ -271,7 +273,8 @@ async function printShown(s: Shown, q: Query, opts: PayoutsListOptions, deps: De
         ? first.raw.trim()
         : withRecords(
             first.raw,
-            s.shown.map((m) => m.item),
+            first.envelope,
+            s.shown.map((m) => m.text!),
           )) + '\n',
     );
   } else if (opts.csv) await write(out, csvRow(CSV_HEADER) + records.map((r) => csvRow(payoutCsvValues(r))).join(''));
@@ -363,8 +366,8 @@ async function printAll(pages: AsyncIterable<ListedPage>, matches: Matches, opts
     const kept = matches.of(page);
     if (deps.globals.json) {
       if (firstPage) tail = await openEnvelope(page, deps);
-      // One write per page: the records as the service sent them, comma-separated.
-      if (kept.length) await write(out, (count > 0 ? ',' : '') + kept.map((k) => JSON.stringify(k.item)).join(','));
+      // One write per page: the records as the service wrote them, comma-separated.
+      if (kept.length) await write(out, (count > 0 ? ',' : '') + kept.map((k) => k.text!).join(','));
     } else if (opts.csv) {
       await write(out, (firstPage ? csvRow(CSV_HEADER) : '') + kept.map((k) => csvRow(payoutCsvValues(k.record))).join(''));
     } else if (kept.length) {
@@ -381,12 +384,14 @@ async function printAll(pages: AsyncIterable<ListedPage>, matches: Matches, opts
 
 /**
  * --all --json: one envelope whose data holds every matching record: the first page's envelope
- * (its paging members dropped: they describe one page) written up to its data; what closes it
- * is returned, to write after the last page.
+ * (its paging members dropped: they describe one page), each member as the service wrote it,
+ * written up to its data; what closes it (the timestamp, as written) is returned, to write after
+ * the last page.
  */
 async function openEnvelope(page: ListedPage, deps: Deps): Promise<string> {
-  const { data: _data, timestamp, links: _links, meta: _meta, ...head } = page.envelope;
-  const headJson = JSON.stringify(head);
-  await write(deps.io.stdout, headJson.slice(0, -1) + (headJson.length > 2 ? ',' : '') + '"data":[');
-  return ']' + (timestamp !== undefined ? `,"timestamp":${JSON.stringify(timestamp)}` : '') + '}\n';
+  const members = memberTexts(page.raw, spanAt(page.raw, [])!);
+  const head = members.filter((m) => !['data', 'timestamp', 'links', 'meta'].includes(m.key)).map((m) => m.text);
+  const timestamp = members.findLast((m) => m.key === 'timestamp');
+  await write(deps.io.stdout, `{${head.join(',')}${head.length ? ',' : ''}"data":[`);
+  return ']' + (timestamp ? `,${timestamp.text}` : '') + '}\n';
 }

@@ -20,7 +20,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../errors.js';
 import { joinUrl, ROUTES } from '../../service/routes.js';
-import { parseServiceJson } from '../../service/exact-json.js';
+import { elementTexts, spanAt } from '../../service/raw-json.js';
+import { itemsPath } from '../../service/payout-page.js';
 import { copyWords, differingFields, ListedIds } from '../../payouts/listed-ids.js';
 import { pageIds, STALE_PAGES, StalePages } from '../../payouts/list-progress.js';
 import { parseOrThrow, payoutPageSchema, payoutRecordSchema, recordStatus, type Envelope, type PayoutPage, type PayoutRecord } from '../../service/schemas.js';
@@ -38,6 +39,8 @@ export interface ListedPage {
   /** The records as the service sent them, and the same records normalized (same order). */
   items: unknown[];
   records: PayoutRecord[];
+  /** With `texts` asked (--json): each record's JSON text exactly as the service wrote it (same order). */
+  texts: string[] | undefined;
   /** No page follows this one. */
   last: boolean;
   /** Whether a page follows is not known: the next is asked to tell (a short first page, see listPages). */
@@ -66,6 +69,8 @@ export interface PagingOptions {
   perPage: number;
   /** Ask for the next page while the caller uses this one (--all): two pages in memory at most. */
   prefetch?: boolean;
+  /** Give each record's text as written (ListedPage `texts`): for --json, which passes records on as the service wrote them. */
+  texts?: boolean;
   /**
    * Told (once), as the next page is asked for, that the service's link to it points at another
    * origin and was not followed (the page asked of the base URL by number instead).
@@ -79,15 +84,30 @@ interface Fetched {
   raw: string;
   page: PayoutPage;
   records: PayoutRecord[];
+  texts: string[] | undefined;
 }
 
-async function fetchPage(api: ApiClient, query: Record<string, string>): Promise<Fetched> {
+async function fetchPage(api: ApiClient, query: Record<string, string>, texts: boolean): Promise<Fetched> {
   const { envelope, res } = await api.callEnvelope('payoutsList', { query });
   const where = query.page !== undefined ? `page ${query.page}` : 'the page';
   // The whole envelope: a resource collection keeps its paging beside `data`.
   const page = parseOrThrow(payoutPageSchema, envelope, `${where} of the list of payouts`, res.requestId);
   const records = page.items.map((it, i) => parseOrThrow(payoutRecordSchema, it, `payout ${i + 1} of ${where}`, res.requestId));
-  return { query, envelope, raw: res.raw, page, records };
+  return { query, envelope, raw: res.raw, page, records, texts: texts ? recordTexts(res.raw, envelope, page.items.length) : undefined };
+}
+
+/**
+ * Each record's JSON text in a list answer, exactly as the service wrote it: a record passed on
+ * by --json keeps its numbers' type and digits (`12345678901234567.89`, `2.10`), which parsing
+ * and writing it back would change (docs/service.md "Numbers").
+ */
+function recordTexts(raw: string, envelope: Envelope, count: number): string[] {
+  const path = itemsPath(envelope);
+  const span = path && spanAt(raw, path);
+  const texts = span && raw[span.start] === '[' ? elementTexts(raw, span) : undefined;
+  // The schema read `count` records from this very text: anything else is payctl's fault.
+  if (texts?.length !== count) throw new Error(`payctl found ${texts?.length ?? 'no'} records in the text of a list answer of ${count}.`);
+  return texts;
 }
 
 function noProgress(what: string, count: number, hint = 'The service does not page as expected; use --page to read pages one at a time.'): ApiError {
@@ -175,6 +195,7 @@ class NextPage {
   #told = false;
   constructor(
     private readonly api: ApiClient,
+    private readonly texts: boolean,
     private readonly tell?: (link: string) => void,
   ) {}
 
@@ -183,7 +204,7 @@ class NextPage {
       this.#told = true;
       this.tell?.(this.foreign);
     }
-    return fetchPage(this.api, query);
+    return fetchPage(this.api, query, this.texts);
   }
 }
 
@@ -196,7 +217,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   const asked = new Set<string>();
   // Each page read, by a digest of its records' ids, with its number.
   const seen = new PageDigests();
-  const asking = new NextPage(api, o.onForeignLink);
+  const asking = new NextPage(api, o.texts === true, o.onForeignLink);
   const query: Record<string, string> = { page: String(o.startPage), per_page: String(o.perPage) };
   let number = o.startPage;
   let previous: { ids: string; number: number | undefined } | undefined;
@@ -208,7 +229,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
   // The transaction ids of every page read before.
   const listed = new ListedIds();
   asked.add(queryKey(query));
-  let next: Promise<Fetched> | undefined = fetchPage(api, query);
+  let next: Promise<Fetched> | undefined = fetchPage(api, query, o.texts === true);
   // Pages in a row, up to this one, that brought no payout not listed before (STALE_PAGES).
   const stale = new StalePages();
   while (next) {
@@ -241,7 +262,7 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
       last = false;
     }
     first = false;
-    const kept = unshifted(p.items, f.records, listed);
+    const kept = unshifted(p.items, f.records, f.texts, listed);
     // A page whose every payout was listed before: nothing new (records without a transaction id cannot be told, and count as new).
     if (stale.page(p.items.length, kept.records.length) && !last) throw nothingNew(n, count - p.items.length);
 
@@ -273,7 +294,12 @@ export async function* listPages(api: ApiClient, o: PagingOptions): AsyncGenerat
  * `shifted` and `repeated`: how many left out, as on a page before or earlier on this page;
  * `differing`: those left out whose amount, currency or status is not their first copy's.
  */
-function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds): Pick<ListedPage, 'items' | 'records' | 'shifted' | 'repeated' | 'differing'> {
+function unshifted(
+  items: unknown[],
+  records: PayoutRecord[],
+  texts: string[] | undefined,
+  listed: ListedIds,
+): Pick<ListedPage, 'items' | 'records' | 'texts' | 'shifted' | 'repeated' | 'differing'> {
   const differing: DifferingCopy[] = [];
   const keep = records.map((r) => {
     if (r.transaction_id === undefined) return true;
@@ -284,7 +310,7 @@ function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds)
     if (fields.length) differing.push({ transactionId: r.transaction_id, fields, record: r });
     return false;
   });
-  if (keep.every(Boolean)) return { items, records, shifted: 0, repeated: 0, differing };
+  if (keep.every(Boolean)) return { items, records, texts, shifted: 0, repeated: 0, differing };
   // Those left out that came earlier on this page (the ids of this page alone, in a memory of their own).
   const page = new ListedIds();
   let repeated = 0;
@@ -292,7 +318,8 @@ function unshifted(items: unknown[], records: PayoutRecord[], listed: ListedIds)
     if (r.transaction_id !== undefined && page.addSeen(r.transaction_id) && !keep[i]) repeated++;
   });
   const left = keep.filter((k) => !k).length;
-  return { items: items.filter((_, i) => keep[i]), records: records.filter((_, i) => keep[i]), shifted: left - repeated, repeated, differing };
+  const kept = <T>(all: T[]) => all.filter((_, i) => keep[i]);
+  return { items: kept(items), records: kept(records), texts: texts && kept(texts), shifted: left - repeated, repeated, differing };
 }
 
 /**
@@ -324,17 +351,15 @@ export function repeatNotes(shifted: number, repeated: number): string[] {
 }
 
 /**
- * A list answer with its records replaced by `items`, in the place the service put them
- * (`data`, `data.data`, `data.items` / `payouts` / `results`): the envelope as sent, filtered.
+ * A list answer (`raw`, read as `envelope`) with its records replaced by `texts` (records' JSON
+ * as the service wrote them), in the place the service put them (`data`, `data.data`,
+ * `data.items` / `payouts` / `results`): every other byte of the envelope as sent, its paging
+ * members (`per_page`, `to`, `total`, `meta`...) included, which describe the page the service
+ * sent, not the records put in it (README "payouts list").
  */
-export function withRecords(raw: string, items: unknown[]): string {
-  const doc = parseServiceJson(raw, { exponents: 'text' }) as Record<string, unknown>;
-  const data = doc.data;
-  if (Array.isArray(data)) doc.data = items;
-  else if (data && typeof data === 'object') {
-    const d = data as Record<string, unknown>;
-    const key = ['data', 'items', 'payouts', 'results'].find((k) => Array.isArray(d[k]));
-    if (key) d[key] = items;
-  }
-  return JSON.stringify(doc);
+export function withRecords(raw: string, envelope: Envelope, texts: string[]): string {
+  const path = itemsPath(envelope);
+  const span = path && spanAt(raw, path);
+  if (!span) throw new Error('payctl found no records in the text of a list answer.');
+  return (raw.slice(0, span.start) + '[' + texts.join(',') + ']' + raw.slice(span.end)).trim();
 }
