@@ -9,7 +9,8 @@
  */
 import { payoutAmount, walletSchema } from '../service/schemas.js';
 import { parseServiceJson } from '../service/exact-json.js';
-import { toDecimal } from '../money/amount.js';
+import { plainAmount, toDecimal } from '../money/amount.js';
+import { spanAt } from '../service/raw-json.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { shortened } from '../output/text.js';
 import { visibleWord } from '../words.js';
@@ -26,7 +27,12 @@ export interface EventSummary {
   attempt?: number;
   timestamp?: string;
   transactionId?: string;
-  /** An exact plain decimal ("1000.00"); undefined when there is none or it cannot be read. */
+  /**
+   * An exact plain decimal in CSV's form: no grouping, at least the currency's digits, and every
+   * digit the event wrote ("1,000.5" and 1000.50 of SLE are "1000.50", 10.100 is "10.100"; as
+   * written, ungrouped, when the currency cannot be read); undefined when there is none or it
+   * cannot be read.
+   */
   amount?: string;
   /** An amount that cannot be read, as it was written (as JSON: "1e400", -16): never shown as an amount. */
   amountUnread?: string;
@@ -66,16 +72,25 @@ export interface ParsedEvent {
 
 const DECIMAL_EXPECTED = 'expected a decimal amount ("1000.00" or "1,000.00")';
 
+/** A JSON number as a plain decimal is written: no exponent. */
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
 /**
  * The event's amount read as a payout record's is (schemas.ts `payoutAmount`: a JSON number or
  * a plain or grouped decimal string, more than zero, never through a float), as an exact plain
- * decimal ("1,000.00" -> "1000.00", 10 -> "10"). Anything else (1e400, "1.000,00", -16, text
- * with an escape sequence in it) is not shown as an amount: why it cannot be read is said.
+ * decimal of at least the currency's digits, as CSV writes amounts ("1,000.00" -> "1000.00", 10
+ * -> "10.00"). A number is read from its text in the body (`written`), so that a digit written
+ * is never dropped: JSON.parse makes 10.10 the double 10.1, and 10.100 would come out "10.10".
+ * Anything else (1e400, "1.000,00", -16, text with an escape sequence in it) is not shown as an
+ * amount: why it cannot be read is said.
  */
-function readAmount(value: unknown): { amount?: string; amountUnread?: string; amountProblem?: string } {
+function readAmount(value: unknown, written: string | undefined, currency: string | undefined): { amount?: string; amountUnread?: string; amountProblem?: string } {
   if (value === undefined) return {};
   const r = payoutAmount.safeParse(value);
-  if (r.success) return { amount: toDecimal(r.data) };
+  if (r.success) {
+    const decimal = typeof value === 'number' && written !== undefined && PLAIN_NUMBER.test(written) ? written : toDecimal(r.data);
+    return { amount: currency === undefined ? decimal : plainAmount(decimal, currency) };
+  }
   const issue = r.error.issues[0];
   // As JSON, so a control shows as \u001b rather than vanishing; made safe for a line.
   return { amountUnread: sanitizeInline(JSON.stringify(value) ?? 'undefined'), amountProblem: issue?.code === 'custom' ? issue.message : DECIMAL_EXPECTED };
@@ -94,6 +109,12 @@ function readCurrency(value: unknown): { currency?: string; currencyUnread?: str
   const issue = r.error.issues[0];
   const written = typeof value === 'string' ? `"${visibleWord(value)}"` : sanitizeInline(JSON.stringify(value) ?? 'undefined');
   return { currencyUnread: written, currencyProblem: issue?.code === 'custom' ? issue.message : 'expected a currency code of three letters ("SLE")' };
+}
+
+/** The text of the event's `data.amount` as the body writes it. */
+function amountText(text: string): string | undefined {
+  const span = spanAt(text, ['data', 'amount']);
+  return span && text.slice(span.start, span.end);
 }
 
 /** What hides the secrets a listener knows in a text (mask.ts), applied before any cut: a cut never leaves part of a secret. */
@@ -120,8 +141,9 @@ function shapeOf(e: Record<string, unknown>, mask: Masking): { statusProblem?: s
 /** The event a raw body holds, or undefined when it is not a JSON object. */
 export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent | undefined {
   let body: unknown;
+  const text = raw.toString('utf8');
   try {
-    body = parseServiceJson(raw.toString('utf8'), { exponents: 'text' });
+    body = parseServiceJson(text, { exponents: 'text' });
   } catch {
     return undefined;
   }
@@ -129,8 +151,8 @@ export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent |
   const e = body as Record<string, unknown>;
   const d = typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? (e.data as Record<string, unknown>) : {};
   const str = (v: unknown) => (typeof v === 'string' ? sanitizeInline(v) : undefined);
-  const { amount, amountUnread, amountProblem } = readAmount(d.amount);
   const { currency, currencyUnread, currencyProblem } = readCurrency(d.currency);
+  const { amount, amountUnread, amountProblem } = readAmount(d.amount, typeof d.amount === 'number' ? amountText(text) : undefined, currency);
   const id = readWebhookId(e.webhook_id);
   const attempt = attemptSchema.safeParse(e.attempt);
   return {

@@ -1,7 +1,8 @@
 /**
  * `webhooks listen` (in process, real HTTP on 127.0.0.1): an event's amount is read as a payout
  * record's is (schemas.ts `payoutAmount`: a JSON number, a plain or grouped decimal string,
- * more than zero, never through a float), and shown as an exact decimal string. One that cannot
+ * more than zero, never through a float), and shown as an exact decimal string in CSV's form (no
+ * grouping, at least the currency's digits, every digit written kept). One that cannot
  * be read (1e400, "1.000,00", -16, 0, a padded string, true) is never shown or put in --json as
  * an amount: "amount" is null, the line says "(amount unreadable)", a warning names what came
  * and why, and the app still gets the event's bytes as they came. Events are signed here with
@@ -33,8 +34,8 @@ describe('webhooks listen: amounts read as payout records read them', () => {
     const l = await listen(['--forward-to', app.url, '--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
     const cases: Array<[string, string | null, string?]> = [
       ['"1,000.00"', '1000.00'],
-      ['10', '10'],
-      ['0.1', '0.1'],
+      ['10', '10.00'],
+      ['0.1', '0.10'],
       // More digits than a double holds: exact, from the body's text.
       ['12345678901234567890.12', '12345678901234567890.12'],
       ['1e400', null, `"1e400" (${DECIMAL})`],
@@ -64,6 +65,26 @@ describe('webhooks listen: amounts read as payout records read them', () => {
     expect(lines.map((x) => x.amount)).toEqual(cases.map(([, amount]) => amount));
     // Warned about the unreadable ones only.
     expect(l.stderr().match(/cannot read/g)).toHaveLength(cases.filter(([, amount]) => amount === null).length);
+    await l.stop();
+  });
+
+  it("--json: one form, as CSV writes amounts: ungrouped, the currency's digits, every digit written kept", async () => {
+    const l = await listen(['--json'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    // Before: "100", "10.1", "10.10", "1000.50", "10.1": a number's written zero dropped, and no one form.
+    const cases: Array<[string, string]> = [
+      ['100', '100.00'],
+      ['10.10', '10.10'],
+      ['"10.10"', '10.10'],
+      ['"1,000.50"', '1000.50'],
+      ['10.100', '10.100'],
+      ['"10.1"', '10.10'],
+    ];
+    for (const [literal] of cases) {
+      const b = eventWith(literal, txnId());
+      expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(200);
+    }
+    const lines = (await l.waitFor(() => l.lines().length >= cases.length && l.lines(), 'the JSON lines')).map((x) => JSON.parse(x) as Record<string, unknown>);
+    expect(lines.map((x) => x.amount)).toEqual(cases.map(([, amount]) => amount));
     await l.stop();
   });
 

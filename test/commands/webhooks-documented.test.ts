@@ -66,7 +66,7 @@ describe('the documentation’s example event', () => {
       attempt: 1,
       timestamp: DOCUMENTED_TIMESTAMP,
       transaction_id: DOC_TX,
-      amount: '10',
+      amount: '10.00',
       currency: 'SLE',
       status: 'Pending',
       status_raw: 'Pending',

@@ -70,7 +70,7 @@ describe('webhooks listen: one webhook_id, another event', () => {
     expect(lines.join('\n')).not.toContain('duplicate');
     await l.waitFor(() => l.stderr().includes('(other fields)'), 'the other-fields warning');
     expect(l.stderr()).toContain(
-      `came with webhook_id ${id}, which an earlier event had, but differs from it (amount 10 → 99999): it is not a retry, so it is printed as an event of its own.`,
+      `came with webhook_id ${id}, which an earlier event had, but differs from it (amount 10.00 → 99999.00): it is not a retry, so it is printed as an event of its own.`,
     );
     await l.stop();
   });
