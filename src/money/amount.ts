@@ -37,6 +37,12 @@ export interface ExtraDecimals {
   zeros: boolean;
   /** The same amount with the currency's digits (only when `zeros`). */
   write?: string;
+  /**
+   * The other reading of a `zeros` amount that is one group of three after a '.' ("1.000",
+   * "250.500"): a thousand written with '.' between thousands, as in much of Europe (1000,
+   * 250500). Both are said, never one chosen: 1.00 written for a meant 1000 pays a thousandth.
+   */
+  thousands?: string;
 }
 
 /**
@@ -54,7 +60,11 @@ export function extraDecimals(input: string, currency: string): ExtraDecimals | 
   const write = zeros ? m[1]! + (digits > 0 ? `.${frac.slice(0, digits)}` : '') : undefined;
   const has = `"${input}" has ${frac.length === 1 ? '1 decimal place' : `${frac.length} decimal places`}`;
   const more = digits === 0 ? `${has}; ${cur} has no minor units (whole numbers only)` : `${has}, more than ${cur} has (${digits})`;
-  return { problem: write !== undefined ? `${more}: its extra digits are zeros, write ${write}` : more, digits, zeros, ...(write !== undefined ? { write } : {}) };
+  if (write === undefined) return { problem: more, digits, zeros };
+  const thousands = /^\d{1,3}\.\d{3}$/.test(input) ? input.replace('.', '') : undefined;
+  if (thousands === undefined) return { problem: `${more}: its extra digits are zeros, write ${write}`, digits, zeros, write };
+  const problem = `${more}: it could be ${write} (its extra digits are zeros) or ${thousands} ('.' between thousands); write ${write} or ${thousands}`;
+  return { problem, digits, zeros, write, thousands };
 }
 
 /**

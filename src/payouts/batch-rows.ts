@@ -103,7 +103,8 @@ function threeDecimals(value: string, row: number, currency: string): SharedProb
 /**
  * An amount with more decimal places than its currency has ("100.250" SLE, what a column
  * formatted with three decimals writes): refused (payctl never rounds), shared by the rows
- * refused the same way, and when the extra digits are zeros, said to be only the column's format.
+ * refused the same way, and when the extra digits are zeros, said to be only the column's format;
+ * one group of three after a "." ("1.000") said both ways, as it may be a thousand (1000).
  */
 function tooManyDecimals(value: string, plain: string, row: number, currency: string, x: ExtraDecimals): SharedProblem {
   const label = COLUMN_LABELS.amount;
@@ -113,17 +114,23 @@ function tooManyDecimals(value: string, plain: string, row: number, currency: st
   // for the cell as written ("1,000.5"), so that is quoted (probe M, finding 5).
   const said = `"${plain}"`;
   const problem = x.problem.startsWith(said) ? `"${visibleWord(value)}"${x.problem.slice(said.length)}` : x.problem;
-  const message = x.zeros ? `${problem}; ${format}` : problem;
+  // One group of three after a '.' may be a thousand written with '.' between thousands: both readings said, no format advised.
+  const message = x.zeros && x.thousands === undefined ? `${problem}; ${format}` : problem;
   const kind = `has more decimal places than ${cur} has (${x.digits})`;
+  const advice = x.thousands
+    ? `each could be a thousand written with '.' between thousands or a column formatted with more decimals: write each amount as meant, without '.' between thousands`
+    : x.zeros
+      ? `the extra digits are zeros: ${format}`
+      : `payctl never rounds an amount: give each with at most ${x.digits} decimals`;
   return {
     ...rowIssue(row, label, message, `${label}: ${message}`),
     row,
     shared: {
-      key: `amount:decimals:${cur}:${x.zeros}`,
+      key: `amount:decimals:${cur}:${x.zeros}:${x.thousands !== undefined}`,
       text: `${label} ${kind}`,
       message: kind,
-      example: `row ${row} "${value}"${x.write !== undefined ? ` (write ${x.write})` : ''}`,
-      advice: x.zeros ? `the extra digits are zeros: ${format}` : `payctl never rounds an amount: give each with at most ${x.digits} decimals`,
+      example: `row ${row} "${value}"${x.write !== undefined ? ` (write ${x.write}${x.thousands ? ` or ${x.thousands}` : ''})` : ''}`,
+      advice,
     },
   };
 }

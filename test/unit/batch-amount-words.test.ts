@@ -35,23 +35,23 @@ async function refusal(path: string): Promise<UsageError> {
 }
 
 describe('more decimal places than the currency has', () => {
-  it('44 rows of "1NN.250" SLE: one line, the rows and what to write, the zeros said to be the column\'s format', async () => {
-    const rows = Array.from({ length: 44 }, (_, i) => ROW(i, `1${String(i).padStart(2, '0')}.250`));
+  it('44 rows of "10NN.250" SLE: one line, the rows and what to write, the zeros said to be the column\'s format', async () => {
+    const rows = Array.from({ length: 44 }, (_, i) => ROW(i, `${1000 + i}.250`));
     const p = file('dec3.csv', `${HEADER}\n${rows.join('\n')}\n`);
     const err = await refusal(p);
     expect(err.message).toBe(`${p}: 44 problems. Nothing was sent.`);
     expect(err.problems).toEqual([
-      'rows 2–45 (44 rows): amount has more decimal places than SLE has (2): row 2 "100.250" (write 100.25), row 3 "101.250" (write 101.25), ' +
-        'row 4 "102.250" (write 102.25) and 41 more; the extra digits are zeros: format the amount column with 2 decimals and save the file again',
+      'rows 2–45 (44 rows): amount has more decimal places than SLE has (2): row 2 "1000.250" (write 1000.25), row 3 "1001.250" (write 1001.25), ' +
+        'row 4 "1002.250" (write 1002.25) and 41 more; the extra digits are zeros: format the amount column with 2 decimals and save the file again',
     ]);
   });
 
   it('extra digits that are not zeros are never rounded: grouped apart, with no amount to write', async () => {
-    const rows = [...Array.from({ length: 4 }, (_, i) => ROW(i, `${i + 1}.005`)), ...Array.from({ length: 4 }, (_, i) => ROW(i + 4, `${i + 1}.500`))];
+    const rows = [...Array.from({ length: 4 }, (_, i) => ROW(i, `${i + 1}.005`)), ...Array.from({ length: 4 }, (_, i) => ROW(i + 4, `${i + 1}000.500`))];
     const err = await refusal(file('mixed.csv', `${HEADER}\n${rows.join('\n')}\n`));
     expect(err.problems).toEqual([
       'rows 2–5 (4 rows): amount has more decimal places than SLE has (2): row 2 "1.005", row 3 "2.005", row 4 "3.005" and 1 more; payctl never rounds an amount: give each with at most 2 decimals',
-      'rows 6–9 (4 rows): amount has more decimal places than SLE has (2): row 6 "1.500" (write 1.50), row 7 "2.500" (write 2.50), row 8 "3.500" (write 3.50) and 1 more; ' +
+      'rows 6–9 (4 rows): amount has more decimal places than SLE has (2): row 6 "1000.500" (write 1000.50), row 7 "2000.500" (write 2000.50), row 8 "3000.500" (write 3000.50) and 1 more; ' +
         'the extra digits are zeros: format the amount column with 2 decimals and save the file again',
     ]);
   });
@@ -66,12 +66,50 @@ describe('more decimal places than the currency has', () => {
   });
 
   it('parseAmount (payout create --amount) says the same, without the spreadsheet', () => {
-    expect(parseAmount('100.250', 'SLE')).toEqual({
+    expect(parseAmount('1100.250', 'SLE')).toEqual({
       ok: false,
-      problem: '"100.250" has 3 decimal places, more than SLE has (2): its extra digits are zeros, write 100.25',
+      problem: '"1100.250" has 3 decimal places, more than SLE has (2): its extra digits are zeros, write 1100.25',
     });
     expect(parseAmount('1.2345', 'KWD')).toEqual({ ok: false, problem: '"1.2345" has 4 decimal places, more than KWD has (3)' });
     expect(parseAmount('100.25', 'SLE')).toMatchObject({ ok: true, minor: 10025n });
+  });
+});
+
+describe('one group of three after a "." in a currency of fewer decimals: a thousand, or a column\'s format', () => {
+  it.each([
+    [
+      '1.000',
+      'SLE',
+      '"1.000" has 3 decimal places, more than SLE has (2): it could be 1.00 (its extra digits are zeros) or 1000 (\'.\' between thousands); write 1.00 or 1000',
+    ],
+    [
+      '250.500',
+      'SLE',
+      '"250.500" has 3 decimal places, more than SLE has (2): it could be 250.50 (its extra digits are zeros) or 250500 (\'.\' between thousands); write 250.50 or 250500',
+    ],
+    [
+      '5.000',
+      'JPY',
+      '"5.000" has 3 decimal places; JPY has no minor units (whole numbers only): it could be 5 (its extra digits are zeros) or 5000 (\'.\' between thousands); write 5 or 5000',
+    ],
+  ])('parseAmount("%s", %s) names both readings', (amount, currency, problem) => {
+    expect(parseAmount(amount, currency)).toEqual({ ok: false, problem });
+  });
+
+  it('a batch row "1.000" SLE: both readings, no column format advised (probe A53, finding 6: it said write 1.00 only)', async () => {
+    const err = await refusal(file('thousand.csv', `${HEADER}\n${ROW(1, '"1.000"')}\n`));
+    expect(err.problems).toEqual([
+      'row 2: amount: "1.000" has 3 decimal places, more than SLE has (2): it could be 1.00 (its extra digits are zeros) or 1000 (\'.\' between thousands); write 1.00 or 1000',
+    ]);
+  });
+
+  it('many such rows: one line naming both readings of each', async () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ROW(i, `${i + 1}.000`));
+    const err = await refusal(file('thousands.csv', `${HEADER}\n${rows.join('\n')}\n`));
+    expect(err.problems).toEqual([
+      'rows 2–6 (5 rows): amount has more decimal places than SLE has (2): row 2 "1.000" (write 1.00 or 1000), row 3 "2.000" (write 2.00 or 2000), row 4 "3.000" (write 3.00 or 3000) and 2 more; ' +
+        "each could be a thousand written with '.' between thousands or a column formatted with more decimals: write each amount as meant, without '.' between thousands",
+    ]);
   });
 });
 
