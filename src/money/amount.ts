@@ -102,23 +102,27 @@ function notPlain(input: string, digits: number): string {
 const LETTER_SYMBOLS = new Set(['le', 'rs', 'rp', 'kr', 'fr', 'kz', 'ksh', 'sh', 'br', 'ft', 'zł']);
 const MARK = '[A-Za-zł]{0,3}\\p{Sc}|[A-Za-zł]{1,3}\\.?';
 const NUMBER = `\\d(?:[\\d.,${ODD_SPACES} ]*\\d)?`;
-/** "Le 100.00", "100.00 SLE", "$ 5", "US$5.00": a mark before or after a number, spaces between or around. */
-const MARKED = new RegExp(`^\\s*(?:(${MARK})\\s*(${NUMBER})|(${NUMBER})\\s*(${MARK}))\\s*$`, 'u');
+/** "Le 100.00", "100.00 SLE", "$ 5", "US$5.00": a mark before or after a number, spaces between (captured) or around. */
+const MARKED = new RegExp(`^\\s*(?:(${MARK})(\\s*)(${NUMBER})|(${NUMBER})(\\s*)(${MARK}))\\s*$`, 'u');
+/** Letters a currency is written with besides the known ones (KD, BD, RO, QR, Dh, Rs): 2 or 3, set apart from the number by a space. */
+const SPACED_LETTERS = /^[A-Za-z]{2,3}$/;
 
 /**
- * An amount with a currency code or symbol in its cell ("Le 100.00", "100.00 SLE"): said as
- * that, with the amount to write when it is certain (plainOf). Undefined for any other
- * amount, and for letters that are no currency ("10k").
+ * An amount with a currency code or symbol in its cell ("Le 100.00", "100.00 SLE", "KD 5": 2 or 3
+ * letters set apart by a space are taken for one): said as that, with the amount to write when it
+ * is certain (plainOf). Undefined for any other amount, and for letters joined to it ("10k").
  */
 function currencyMarked(input: string, digits: number): string | undefined {
   // No amount with a currency mark is longer; a long hostile cell is not searched (the pattern backtracks).
   const m = input.length <= 64 ? MARKED.exec(input) : null;
   if (!m) return undefined;
-  const mark = (m[1] ?? m[4])!;
+  const mark = (m[1] ?? m[6])!;
   const letters = mark.replace(/\.$/, '');
-  const isMark = /\p{Sc}/u.test(mark) || LETTER_SYMBOLS.has(letters.toLowerCase()) || (letters.length === 3 && minorDigits(letters) !== undefined);
+  // Letters beside the number with a space ("KD 5", "5 KD") mark a currency; joined to it ("10k") they may be anything else.
+  const apart = (m[2] ?? m[5])! !== '' && SPACED_LETTERS.test(letters);
+  const isMark = /\p{Sc}/u.test(mark) || LETTER_SYMBOLS.has(letters.toLowerCase()) || (letters.length === 3 && minorDigits(letters) !== undefined) || apart;
   if (!isMark) return undefined;
-  const plain = plainOf((m[2] ?? m[3])!, digits);
+  const plain = plainOf((m[3] ?? m[4])!, digits);
   const write = plain === undefined ? 'write the amount alone (e.g. 1500.50)' : `write ${plain}`;
   return `"${visibleWord(input)}" holds a currency code or symbol ("${mark}"): ${write}, and the currency in the currency column`;
 }

@@ -185,6 +185,48 @@ describe('payout batch: a currency in the amount cell, and spaces around cells',
     expect(payoutPosts(ctx.sb)).toEqual([]);
   });
 
+  it('letters set apart by a space ("KD 5", "5 KD", "BD 12.50", "Dh 7", "9 QR") are a currency mark too, "10k" is not: exit 2, nothing sent', async () => {
+    const w = setup.sleWallet;
+    const cells = ['KD 5', '5 KD', 'BD 12.50', 'Dh 7', '9 QR', '10k'];
+    const text =
+      'wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n' + cells.map((c, i) => `${w},"${c}",SLE,bank,P${i},ecobank,007${i},,x\n`).join('');
+    const file = writeFile(setup.work.file('marks.csv'), text);
+    const r = await batch([file, '--dry-run']);
+    expect(r.code, r.stderr).toBe(2);
+    const mark = (row: number, cell: string, m: string, write: string) =>
+      `  - row ${row}: amount: "${cell}" holds a currency code or symbol ("${m}"): write ${write}, and the currency in the currency column`;
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('  - '))).toEqual([
+      mark(2, 'KD 5', 'KD', '5'),
+      mark(3, '5 KD', 'KD', '5'),
+      mark(4, 'BD 12.50', 'BD', '12.50'),
+      mark(5, 'Dh 7', 'Dh', '7'),
+      mark(6, '9 QR', 'QR', '9'),
+      '  - row 7: amount: "10k" is not a plain decimal amount (use digits and at most one ".", e.g. 1500.50)',
+    ]);
+    expect(payoutPosts(ctx.sb)).toEqual([]);
+  });
+
+  it('tabs around a cell are dropped as spaces are: CSV quoted and plain, and JSON lines ("100.00\\t", "\\tSLE")', async () => {
+    const w = setup.sleWallet;
+    const head = 'wallet_id,amount,currency,type,name,provider,account_number,phone_number,note\n';
+    const quoted = writeFile(setup.work.file('tab-quoted.csv'), `${head}${w},"100.00\t","\tSLE",bank,T1,ecobank,0091,,x\n`);
+    const plain = writeFile(setup.work.file('tab-plain.csv'), `${head}${w},100.00\t,SLE\t,bank,T2,ecobank,0092,,x\n`);
+    const lines = writeFile(
+      setup.work.file('tab.jsonl'),
+      JSON.stringify({ wallet_id: w, amount: '100.00\t', currency: '\tSLE', type: 'bank', name: 'T3', provider: 'ecobank', account_number: '0093' }) + '\n',
+    );
+    for (const file of [quoted, plain, lines]) {
+      const r = await batch([file, '--yes']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const posts = payoutPosts(ctx.sb);
+    expect(posts.map((p) => [/"amount":([0-9.]+)[,}]/.exec(p.body)![1], (JSON.parse(p.body) as { currency: string }).currency])).toEqual([
+      ['100', 'SLE'],
+      ['100', 'SLE'],
+      ['100', 'SLE'],
+    ]);
+  });
+
   it('spaces around a cell are dropped in every column but the note (sent as written): " 250.50 ", "SLE ", " Eu6 " are sent as 250.5, SLE, Eu6', async () => {
     const w = setup.sleWallet;
     const text =
