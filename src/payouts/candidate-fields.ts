@@ -28,7 +28,7 @@ import { text, utcTime } from '../output/text.js';
 import { isTransactionId, recordStatus, TRANSACTION_ID_FORM, type PayoutRecord } from '../service/schemas.js';
 import { span } from './entry-age.js';
 import { instantNs } from './filters.js';
-import { accountForm, comparedAccount } from './identity.js';
+import { accountForm, comparedAccount, maskedWords } from './identity.js';
 import type { JournalEntry } from './journal.js';
 
 /** What a journaled body asked for: payout id, currency, wallet, the amount literal and the recipient. */
@@ -189,6 +189,8 @@ export function judgeCandidate(record: PayoutRecord, entry: Pick<JournalEntry, '
   const sameAccount = (got: string, sent: string) => (how.hardFacts ? accountForm(got, sent) !== 'other' : comparedAccount(got) === comparedAccount(sent));
   if (a.account !== undefined && account !== a.account) {
     if (account === undefined || account === '') unchecked.push('no account given');
+    // A masked account is only partly checked (the mask hides its length too): said apart from what differs in form only.
+    else if (how.hardFacts && accountForm(account, a.account) === 'masked') noted(maskedWords(account, text(account)));
     else if (sameAccount(account, a.account)) marks.push(`account written "${text(account)}"`);
     // `--made-by` records a payout as made only by a record paying its account, whatever search left it unknown.
     else if (how.accountMustMatch) differs('account', `account ${text(account)}, sent ${text(a.account)}`);

@@ -7,17 +7,56 @@
 import { commandLine, type Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
 import type { JournalEntry } from './journal.js';
-import { askedOf, candidateLine, leftOutLine, searchesAnyTime } from './candidate-fields.js';
+import { askedOf, candidateLine, judgeCandidate, leftOutLine, refusals, searchesAnyTime } from './candidate-fields.js';
+import { accountForm, maskedWords } from './identity.js';
+import type { PayoutRecord } from '../service/schemas.js';
 import { sentClause } from './entry-age.js';
 import type { CandidateSearch } from './lookup.js';
 
-/** The two commands a person chooses from for an entry payctl will not resend on its own: one `--made-by` per candidate it can check, and `--resend`. */
-export function choiceCommands(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation): { madeBy: string[]; resend: string } {
-  const found = 'error' in search ? undefined : search;
-  const madeBy = (found?.candidates ?? [])
-    .filter((c) => c.transaction_id && !found?.unchecked.has(c))
-    .map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
-  return { madeBy, resend: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']) };
+/**
+ * The candidates `--made-by` would take (offered), and those it would not, with why (notOffered):
+ * judged by its own rule (candidate-fields.ts judgeCandidate, accountMustMatch: another account
+ * than was sent, `AB11223344` for `0011223344`, is refused, though a search that decides keeps
+ * it), and a masked account (`**3344`, only partly checked) while another candidate pays the
+ * account as sent. Candidates payctl cannot check (`unchecked`) are neither: said apart.
+ */
+export function madeByOffers(entry: JournalEntry, search: CandidateSearch): { offered: PayoutRecord[]; notOffered: Map<PayoutRecord, string> } {
+  const asked = askedOf(entry.body);
+  const notOffered = new Map<PayoutRecord, string>();
+  const taken = search.candidates.filter((c) => {
+    if (!c.transaction_id || search.unchecked.has(c)) return false;
+    const problems = refusals(judgeCandidate(c, entry, asked, { anyTime: true, hardFacts: true, accountMustMatch: true }));
+    if (problems.length) notOffered.set(c, `${problems.join('; ')}: --made-by takes only a record of the account sent`);
+    return problems.length === 0;
+  });
+  const form = (c: PayoutRecord) => (asked?.account && c.recipient?.accountNumber ? accountForm(c.recipient.accountNumber, asked.account) : undefined);
+  const exact = taken.find((c) => form(c) === 'same' || form(c) === 'form');
+  const offered = taken.filter((c) => {
+    if (!exact || form(c) !== 'masked') return true;
+    const shown = maskedWords(c.recipient!.accountNumber!, text(c.recipient!.accountNumber!));
+    notOffered.set(c, `${shown}, and ${text(exact.transaction_id)} pays the account as sent (${text(exact.recipient!.accountNumber!)})`);
+    return false;
+  });
+  return { offered, notOffered };
+}
+
+/** The two commands a person chooses from for an entry payctl will not resend on its own: one `--made-by` per candidate it would take (madeByOffers), and `--resend`. */
+export function choiceCommands(
+  entry: JournalEntry,
+  search: CandidateSearch | { error: string },
+  inv: Invocation,
+): { madeBy: string[]; resend: string; notOffered: Map<PayoutRecord, string> } {
+  const { offered, notOffered } = 'error' in search ? { offered: [], notOffered: new Map<PayoutRecord, string>() } : madeByOffers(entry, search);
+  const madeBy = offered.map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
+  return { madeBy, resend: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']), notOffered };
+}
+
+/** The candidates not offered as made (madeByOffers), each with why; '' when none. */
+export function notOfferedLines(notOffered: ReadonlyMap<PayoutRecord, string>): string {
+  if (!notOffered.size) return '';
+  let out = `Not offered as made (${notOffered.size === 1 ? 'this record' : 'these records'}):\n`;
+  for (const [c, why] of notOffered) out += `  ${candidateLine(c)}\n    (${why})\n`;
+  return out;
 }
 
 /**
@@ -50,11 +89,12 @@ export function heldAdvice(entry: JournalEntry, search: CandidateSearch | { erro
     if (left) out += `  ${left}\n`;
     if (search.claimed) out += `  (${search.claimed} more matching record${search.claimed === 1 ? ' is' : 's are'} already recorded in the journal as other payouts.)\n`;
   }
-  const { madeBy, resend } = choiceCommands(entry, search, inv);
+  const { madeBy, resend, notOffered } = choiceCommands(entry, search, inv);
   if (madeBy.length) {
     out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
     for (const c of madeBy) out += `  ${c}\n`;
   }
+  out += notOfferedLines(notOffered);
   out += `If ${madeBy.length ? 'none is' : 'it was not made'}, resend it with its journaled key and body (asks to confirm):\n  ${resend}\n`;
   return out;
 }

@@ -193,11 +193,11 @@ const MASK = /[*\u2022\u25cf]+/;
  * its letters and digits with leading zeros dropped (bareAccount: `11223344`, `001.122.3344`
  * for `0011223344`); with a country code of 1 to 3 digits before it in place of the leading
  * zeros (`+23276123456` or `0023276123456` for `76123456`, and `23276123456` too for `076123456`,
- * sent with a leading zero; the number sent at least 6 digits past its zeros); masked, its visible characters (4 at least) where the sent
- * account has them, counted from each end (`******3344`, `00****3344`); `other`: anything else,
+ * sent with a leading zero; the number sent at least 6 digits past its zeros); `masked`: its visible characters (4 at least) where the sent
+ * account has them, counted from each end (`******3344`, `00****3344`: only partly checked, maskedWords); `other`: anything else,
  * another account (`999`).
  */
-export function accountForm(written: string, sent: string): 'same' | 'form' | 'other' {
+export function accountForm(written: string, sent: string): 'same' | 'form' | 'masked' | 'other' {
   if (comparedAccount(written) === comparedAccount(sent)) return 'same';
   const bareSent = bareAccount(sent);
   if (bareSent !== '' && bareAccount(written) === bareSent) return 'form';
@@ -206,13 +206,33 @@ export function accountForm(written: string, sent: string): 'same' | 'form' | 'o
     const code = digits.slice(0, digits.length - bareSent.length);
     if (digits.endsWith(bareSent) && /^[1-9][0-9]{0,2}$/.test(code)) return 'form';
   }
+  const shown = maskedView(written);
+  if (!shown) return 'other';
+  const { head, tail } = shown;
+  const whole = comparedAccount(sent).replace(/[^0-9A-Z]/g, '');
+  if (head.length + tail.length < 4 || head.length + tail.length >= whole.length) return 'other';
+  return whole.startsWith(head) && whole.endsWith(tail) ? 'masked' : 'other';
+}
+
+/** A masked account's visible characters before and after its one mask (`00****3344`: `00`, `3344`); undefined when it is not masked so. */
+function maskedView(written: string): { head: string; tail: string } | undefined {
   const mask = MASK.exec(written);
-  if (!mask) return 'other';
+  if (!mask) return undefined;
   const head = bareAccount('1' + written.slice(0, mask.index)).slice(1);
   const tail = bareAccount('1' + written.slice(mask.index + mask[0].length)).slice(1);
-  const whole = comparedAccount(sent).replace(/[^0-9A-Z]/g, '');
-  if (MASK.test(tail) || head.length + tail.length < 4 || head.length + tail.length >= whole.length) return 'other';
-  return whole.startsWith(head) && whole.endsWith(tail) ? 'form' : 'other';
+  return MASK.test(tail) ? undefined : { head, tail };
+}
+
+/**
+ * What a masked account (accountForm `masked`) lets be checked, in words: `account shown masked
+ * (**3344): only its last 4 characters could be checked`. A mask hides how many characters it
+ * stands for too, so it is never a difference "in form only".
+ */
+export function maskedWords(written: string, shownAs: string): string {
+  const v = maskedView(written);
+  const part = (n: number, end: string) => `${end} ${n === 1 ? 'character' : `${n} characters`}`;
+  const parts = [v?.head.length ? part(v.head.length, 'first') : '', v?.tail.length ? part(v.tail.length, 'last') : ''].filter(Boolean);
+  return `account shown masked (${shownAs}): only its ${parts.join(' and ')} could be checked`;
 }
 
 /** A payee's name as two rows of one person compare: composed (NFC), without letter case, runs of spaces as one. */

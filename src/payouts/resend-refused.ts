@@ -22,7 +22,7 @@ import type { Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
 import type { JournalEntry } from './journal.js';
 import { findRecordCommand, type CandidateSearch, type ListSearch } from './lookup.js';
-import { choiceCommands } from './held-advice.js';
+import { choiceCommands, notOfferedLines } from './held-advice.js';
 import { COMPARED, leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
 import { checkedCandidates, type UsedBeforeSend } from './used-before.js';
 import { inner, type SendResult } from './send-result.js';
@@ -83,12 +83,13 @@ export async function refusedResend(s: ResendSend, res: HttpResponse, error: Api
 
 /** What a person does about a resend refused while an earlier attempt may have been made: record a candidate as made, or find its record. */
 export function refusedAdvice(entry: JournalEntry, search: ListSearch, inv: Invocation): string {
-  const { madeBy } = choiceCommands(entry, search, inv);
+  const { madeBy, notOffered } = choiceCommands(entry, search, inv);
   let out = '';
   if (madeBy.length) {
     out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;
     for (const c of madeBy) out += `  ${c}\n`;
   }
+  out += notOfferedLines(notOffered);
   out += `Look for the earlier payout among the service's payouts (same account, amount and currency, at any time):\n  ${findRecordCommand(entry, inv)}\n`;
   out += `Sending it again uses the same idempotency key and body, and the list is searched again if it is refused again.\n`;
   return out;

@@ -7,14 +7,16 @@
  */
 import { capitalized } from '../../words.js';
 import { write, type Deps } from '../../deps.js';
-import { ApiError, ExitCode, fieldProblem, LockHeldError, OutcomeUnknownError, UsageError } from '../../errors.js';
+import { ApiError, CancelledError, ExitCode, fieldProblem, LockHeldError, OutcomeUnknownError, UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
 import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
-import { isTransactionId, TRANSACTION_ID_FORM } from '../../service/schemas.js';
+import { isTransactionId, TRANSACTION_ID_FORM, type PayoutRecord } from '../../service/schemas.js';
+import { accountForm, maskedWords } from '../../payouts/identity.js';
+import { searchList } from '../../payouts/decide.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime, type Judgement } from '../../payouts/candidate-fields.js';
 import { ageUnknown } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
@@ -23,7 +25,7 @@ import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-r
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
-export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps): Promise<number> {
+export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps, yes = false): Promise<number> {
   // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
   const transactionId = typed.trim().toUpperCase();
   if (!isTransactionId(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, inv);
@@ -36,7 +38,7 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
   try {
     return await journal.withResolveLocks(
       [...resolveLockIds(payoutId, transactionId), ...replaced],
-      () => record(api, journal, payoutId, transactionId, inv, deps),
+      () => record(api, journal, payoutId, transactionId, inv, deps, yes),
       // A payout another payctl resolves (a resend in flight) is not waited for long: it is still unknown here (exit 4).
       resolveLockOptions(deps, true),
     );
@@ -52,7 +54,7 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
 }
 
 /** The entry read, the transaction checked against it and looked up, the outcome recorded: under the resolution locks. */
-async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps): Promise<number> {
+async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps, yes: boolean): Promise<number> {
   const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, inv);
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
   // A payout sent in its place (its printed P-2, or any id) may have paid it: P is not recorded as made too (create-replaces.ts).
@@ -94,6 +96,7 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   if (problems.length) {
     throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
   }
+  await confirmMasked(api, journal, entry, got.record, { transactionId, yes, inv, deps });
   let next: JournalEntry;
   try {
     next = await journal.record(entry, lookedUpOutcome(got.record, got.res.status, deps.clock.now()));
@@ -122,8 +125,10 @@ function warnMarks(judged: Judgement, transactionId: string, payoutId: string, d
   const txn = `Transaction ${text(transactionId)}'s record`;
   if (forms.length) deps.log.warn(`${txn} differs from what was sent in form or time only: ${forms.join('; ')}.`);
   if (judged.differences.length) {
+    const masked = judged.differences.some((d) => d.startsWith('account shown masked'));
+    const match = masked ? 'amount and currency match, the account as far as it is shown' : 'amount, currency and account match';
     deps.log.warn(
-      `${txn} differs from what was sent for payout ${text(payoutId)}: ${judged.differences.join('; ')}. Not held against it (amount, currency and account match): check with the service that it is this payout.`,
+      `${txn} differs from what was sent for payout ${text(payoutId)}: ${judged.differences.join('; ')}. Not held against it (${match}): check with the service that it is this payout.`,
     );
   }
 }
@@ -170,4 +175,53 @@ async function refuseMalformed(journal: Ledger, baseUrl: string, payoutId: strin
 /** Where to find the transaction a payout whose answer was lost may be. */
 function candidatesHint(inv: Invocation, payoutId: string): string {
   return `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`;
+}
+
+/**
+ * A record whose account is shown masked (`**3344`: only its visible characters checked, its
+ * length hidden) is recorded as the payout only when no other record of the payout list pays the
+ * account exactly as sent (decide.ts searchList, any time; one the journal has as another payout
+ * aside), or the person confirms (a terminal, or `--yes`): probe A53 found `--made-by` taking a
+ * masked record of another payee while the payout's own record was listed beside it.
+ */
+async function confirmMasked(
+  api: ApiClient,
+  journal: Ledger,
+  entry: JournalEntry,
+  got: PayoutRecord,
+  o: { transactionId: string; yes: boolean; inv: Invocation; deps: Deps },
+): Promise<void> {
+  const sent = askedOf(entry.body)?.account;
+  const written = got.recipient?.accountNumber;
+  if (!sent || !written || !searchesAnyTime(entry) || accountForm(written, sent) !== 'masked') return;
+  const s = await searchList(api, entry, { signal: o.deps.signal });
+  let exact: PayoutRecord | undefined;
+  if (!('error' in s)) {
+    for (const c of s.candidates) {
+      const id = c.transaction_id;
+      const form = c.recipient?.accountNumber ? accountForm(c.recipient.accountNumber, sent) : 'other';
+      if (!id || id === o.transactionId || (form !== 'same' && form !== 'form')) continue;
+      const owner = await journal.byTransactionId(api.baseUrl, id);
+      if (!owner || owner.payoutId === entry.payoutId) exact = c;
+      if (exact) break;
+    }
+  }
+  if (!exact && !('error' in s)) return;
+  const shown = maskedWords(written, text(written));
+  const why = exact
+    ? `${shown}, and transaction ${text(exact.transaction_id)} pays the account exactly as sent (${text(exact.recipient!.accountNumber!)})`
+    : `${shown}, and whether another record pays the account exactly as sent could not be checked (${text((s as { error: string }).error)})`;
+  if (o.yes) return o.deps.log.warn(`Transaction ${text(o.transactionId)}: ${why}. Recorded all the same (--yes).`);
+  const other = exact
+    ? `If ${text(exact.transaction_id)} is this payout, record it instead: ${commandLine(o.inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', exact.transaction_id!])}\n`
+    : '';
+  if (!o.deps.io.interactive)
+    throw new UsageError(
+      `Transaction ${text(o.transactionId)} is not recorded as payout ${text(entry.payoutId)} without a confirmation: ${why}. Nothing was recorded.`,
+      [],
+      `${other}If ${text(o.transactionId)} is this payout all the same, run the command at a terminal, or add --yes.`,
+    );
+  o.deps.log.warn(`Transaction ${text(o.transactionId)}: ${why}.`);
+  const ok = await (await o.deps.prompter()).confirm({ message: `Record payout ${entry.payoutId} as made by ${o.transactionId} all the same?`, default: false });
+  if (!ok) throw new CancelledError();
 }

@@ -42,12 +42,12 @@ export interface ReconcileResult {
   redirected?: true;
   /** Still unknown because the resend was answered about another payout (its `error` says which): not taken for this one. */
   otherPayout?: true;
-  held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string };
+  held?: { search: CandidateSearch | { error: string }; madeBy: string[]; resend: string; notOffered?: ReadonlyMap<PayoutRecord, string> };
   /**
    * Resent, refused (not as a duplicate), and still unknown: an earlier attempt may have been
    * made. The payout list's records that could be it, and the commands recording one as made (payouts/resend-refused.ts).
    */
-  refused?: { search: CandidateSearch | { error: string }; madeBy: string[] };
+  refused?: { search: CandidateSearch | { error: string }; madeBy: string[]; notOffered?: ReadonlyMap<PayoutRecord, string> };
   /** Held because it is dated in the future by the ledger's clock: how long ago it was sent cannot be told (payouts/entry-age.ts). */
   ageUnknown?: true;
 }
@@ -59,7 +59,7 @@ export function describeOutcome(e: JournalEntry): string {
   return ledgerOutcome(e);
 }
 
-function candidateJson(r: PayoutRecord, marks: string[] | undefined, unchecked: string[] | undefined): Record<string, unknown> {
+function candidateJson(r: PayoutRecord, marks: string[] | undefined, unchecked: string[] | undefined, notOffered: string | undefined): Record<string, unknown> {
   return {
     transaction_id: r.transaction_id ?? null,
     created_at: r.created_at ?? null,
@@ -73,6 +73,8 @@ function candidateJson(r: PayoutRecord, marks: string[] | undefined, unchecked: 
     marks: marks ?? [],
     // What payctl cannot check in it: never offered as made (`--made-by` refuses it).
     unchecked: unchecked ?? [],
+    // Why `--made-by` would not take it (held-advice.ts madeByOffers): no command is printed for it.
+    not_offered: notOffered ?? null,
   };
 }
 
@@ -94,7 +96,9 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
         code: r.code ?? null,
         message: r.message ?? null,
         error: r.error ?? (searched && 'error' in searched ? searched.error : null),
-        candidates: search ? search.candidates.map((c) => candidateJson(c, search.marks.get(c), search.unchecked.get(c))) : null,
+        candidates: search
+          ? search.candidates.map((c) => candidateJson(c, search.marks.get(c), search.unchecked.get(c), (r.held ?? r.refused)?.notOffered?.get(c)))
+          : null,
         left_out: search ? Object.fromEntries(search.leftOut) : null,
         commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.refused ? { made_by: r.refused.madeBy } : r.resume ? { resume: r.resume } : null,
       };

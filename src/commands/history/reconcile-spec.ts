@@ -6,7 +6,7 @@ function checkReconcile(opts: Record<string, unknown>): string | undefined {
   if (opts.madeBy !== undefined && opts.resend === true) return '--made-by and --resend cannot be used together.';
   if ((opts.madeBy !== undefined || opts.resend === true) && opts.payoutId === undefined)
     return `${opts.madeBy !== undefined ? '--made-by' : '--resend'} needs --payout-id.`;
-  if (opts.yes === true && opts.resend !== true) return '--yes goes with --resend.';
+  if (opts.yes === true && opts.resend !== true && opts.madeBy === undefined) return '--yes goes with --resend or --made-by.';
   return undefined;
 }
 
@@ -17,7 +17,7 @@ export const reconcileSpec: CommandSpec = {
     { flags: '--payout-id <id>', description: 'only this journaled payout' },
     { flags: '--made-by <transaction-id>', description: 'record the payout as made by this transaction (checked: same amount, currency and account)' },
     { flags: '--resend', description: 'resend the payout with its journaled key and body, even after 24 hours (asks to confirm)' },
-    { flags: '-y, --yes', description: 'with --resend: do not ask (required without a terminal)' },
+    { flags: '-y, --yes', description: 'with --resend, or --made-by of a masked record: do not ask (required without a terminal)' },
   ],
   check: checkReconcile,
   help:

@@ -54,7 +54,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const api = await deps.api();
   const journal = await openLedger(deps);
   const inv = invocationOf(deps.globals, deps.env);
-  if (opts.madeBy !== undefined) return madeBy(api, journal, opts.payoutId!, opts.madeBy, inv, deps);
+  if (opts.madeBy !== undefined) return madeBy(api, journal, opts.payoutId!, opts.madeBy, inv, deps, opts.yes === true);
 
   const base = journalBase(api.baseUrl);
   const damaged: string[] = [];
@@ -359,7 +359,7 @@ async function reconcileOne(
     // Answered about another payout (send.ts): the service was reached; the same key gets the same answer.
     ...(r.otherPayout ? { otherPayout: true as const } : {}),
     // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
-    ...(refusedSearch ? { refused: { search: refusedSearch, madeBy: choiceCommands(entry, refusedSearch, o.inv).madeBy } } : {}),
+    ...(refusedSearch ? { refused: refusedChoice(entry, refusedSearch, o.inv) } : {}),
   };
 }
 
@@ -380,4 +380,10 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, now: D
   );
   const ok = await (await deps.prompter()).confirm({ message: `Resend payout ${entry.payoutId} with its journaled key and body?`, default: false });
   if (!ok) throw new CancelledError();
+}
+
+/** A refused resend's search with the `--made-by` commands it offers and the candidates it does not (held-advice.ts madeByOffers). */
+function refusedChoice(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation): NonNullable<ReconcileResult['refused']> {
+  const { madeBy, notOffered } = choiceCommands(entry, search, inv);
+  return { search, madeBy, notOffered };
 }
