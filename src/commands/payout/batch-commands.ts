@@ -4,7 +4,7 @@
  * as a new batch. Each carries the options in force: the batch id, --concurrency, and the report
  * when one was given or moved (run later, it is the same file). And for `payout batch status
  * --failed-out`, the file its printed retry sends: checked before anything is fetched, its
- * format, and the retry's batch id.
+ * format, and the retry's batch id; and what a report with no row yet says to run (noRowsYet).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
@@ -256,4 +256,19 @@ export function checkFailedOut(given: string | undefined, reportFormat: 'csv' | 
   if (there) throw new UsageError(`--failed-out ${given} already exists; payctl never overwrites it. Nothing was fetched.`, [], 'Choose a new file name.');
   if (!existsSync(resolve(failedOut, '..'))) throw new UsageError(`--failed-out ${given}: its folder does not exist. Nothing was fetched.`);
   return failedOut;
+}
+
+/**
+ * A report with no row yet: its run stopped before any row finished (killed, or stopped), or has
+ * not finished one yet. Before, it was called "not a payctl batch report: it has no rows", of
+ * the header payctl itself wrote. What the run journaled is in the journal: history reconcile
+ * names its rows with no outcome recorded and prints the command that resumes the batch.
+ */
+export function noRowsYet(report: string, inv: Invocation): UsageError {
+  return new UsageError(
+    `The report ${report} has no row yet: the batch run writing it stopped before any row finished (killed, or stopped), or is still sending. Nothing was fetched.`,
+    [],
+    `A run killed: once it has ended, this names the rows it journaled and prints the command that resumes the batch:\n  ${commandLine(inv, ['history', 'reconcile'])}\n` +
+      'A run stopped otherwise printed that command when it stopped. Run this command again once rows have finished.',
+  );
 }

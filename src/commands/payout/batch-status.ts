@@ -32,7 +32,7 @@ import {
   type StatusReport,
 } from '../../payouts/batch-status.js';
 import { DEFAULT_BATCH_ID } from '../../payouts/identity.js';
-import { checkFailedOut, failedOutFormat, retryBatchId } from './batch-commands.js';
+import { checkFailedOut, failedOutFormat, noRowsYet, retryBatchId } from './batch-commands.js';
 import { leftOutSaid, PaidSinceCheck, type PaidSince } from './failed-out-paid.js';
 import { pool } from './concurrency.js';
 import { contradictedSaid, readSuccessfulBefore, type Contradicted } from './batch-contradicted.js';
@@ -60,7 +60,7 @@ export interface BatchStatusOptions {
 export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number> {
   const path = resolve(opts.report);
   const read = await readStatusReport(path);
-  if ('problems' in read && read.noRows) throw noRowsYet(opts.report, deps);
+  if ('problems' in read && read.noRows) throw noRowsYet(opts.report, invocationOf(deps.globals, deps.env));
   if ('problems' in read)
     throw new UsageError(
       `Cannot read the report ${opts.report}. Nothing was fetched.`,
@@ -80,22 +80,6 @@ export async function run(opts: BatchStatusOptions, deps: Deps): Promise<number>
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(s.json(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length })) + '\n');
   else await write(deps.io.stdout, s.text(found));
   return s.advise(path, found, failedOut, retry, { failed: failed.length, rejected: rejected.length });
-}
-
-/**
- * A report with no row yet: its run stopped before any row finished (killed, or stopped), or has
- * not finished one yet. Before, it was called "not a payctl batch report: it has no rows", of
- * the header payctl itself wrote. What the run journaled is in the journal: history reconcile
- * names its rows with no outcome recorded and prints the command that resumes the batch.
- */
-function noRowsYet(report: string, deps: Deps): UsageError {
-  const inv = invocationOf(deps.globals, deps.env);
-  return new UsageError(
-    `The report ${report} has no row yet: the batch run writing it stopped before any row finished (killed, or stopped), or is still sending. Nothing was fetched.`,
-    [],
-    `A run killed: once it has ended, this names the rows it journaled and prints the command that resumes the batch:\n  ${commandLine(inv, ['history', 'reconcile'])}\n` +
-      'A run stopped otherwise printed that command when it stopped. Run this command again once rows have finished.',
-  );
 }
 
 /** An accepted row of the report: its entry and its index among the report's rows. */
