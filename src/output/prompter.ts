@@ -1,7 +1,7 @@
 /**
  * Prompts for people (inquirer), used only when io.interactive. Loaded lazily.
- * Ctrl-C at a prompt becomes InterruptedError; a command that asks before it sends says
- * that nothing was sent (nothingSentOnInterrupt).
+ * Ctrl-C or Ctrl-D at a prompt becomes InterruptedError (exit 130); a command that asks before
+ * it sends says that nothing was sent (nothingSentOnInterrupt).
  */
 import { InterruptedError } from '../errors.js';
 import type { IO } from './io.js';
@@ -59,17 +59,51 @@ export function nothingSentOnInterrupt(err: unknown): unknown {
   return new InterruptedError(`${said.replace(/\.$/, '')}. Nothing was sent.`, err instanceof InterruptedError ? err.hint : undefined);
 }
 
+type Context = { input: IO['stdin']; output: IO['stdout']; signal: AbortSignal; clearPromptOnDone: boolean };
+
+/**
+ * Runs one inquirer prompt, ended as by Ctrl-C when its readline closes without an answer.
+ * Ctrl-D on an empty line (and the end of the terminal's input) closes inquirer's readline, which
+ * leaves the prompt pending: nothing keeps the process alive then, so it ran out of work and
+ * exited 0, saying "Error: Interrupted." only from its exit hook (`payctl payout create … &&
+ * next` went on). A closed readline pauses its input and takes the terminal out of raw mode; one
+ * paused so with the prompt unsettled (seen a turn later) aborts the prompt: inquirer's
+ * AbortPromptError, exit 130 as for Ctrl-C. `fg` after Ctrl-Z pauses the input too, and sets raw
+ * mode again: that prompt goes on.
+ */
+export function ask<T>(input: IO['stdin'], signal: AbortSignal, prompt: (ctx: Context) => Promise<T>, output: IO['stdout']): Promise<T> {
+  const closed = new AbortController();
+  const ctx = { input, output, signal: AbortSignal.any([signal, closed.signal]), clearPromptOnDone: false };
+  let settled = false;
+  const stream = input as NodeJS.ReadableStream & { isRaw?: boolean; isPaused?: () => boolean };
+  const onPause = () =>
+    setImmediate(() => {
+      if (settled || stream.isPaused?.() === false) return;
+      // Back from Ctrl-Z (raw again): readline paused its input and leaves the resume to its
+      // user, which inquirer is not; without it the run ran out of work as above.
+      if (stream.isRaw === true) stream.resume();
+      else closed.abort();
+    });
+  stream.on('pause', onPause);
+  return prompt(ctx)
+    .finally(() => {
+      settled = true;
+      stream.removeListener('pause', onPause);
+    })
+    .catch(interrupted);
+}
+
 export async function createPrompter(io: IO, signal: AbortSignal): Promise<Prompter> {
   const p = await import('@inquirer/prompts');
-  const ctx = { input: io.stdin, output: io.stdout, signal, clearPromptOnDone: false };
+  const run = <T>(prompt: (ctx: Context) => Promise<T>): Promise<T> => ask(io.stdin, signal, prompt, io.stdout);
   return {
-    input: (o) => p.input({ message: o.message, default: o.default, validate: o.validate, required: o.required ?? true }, ctx).catch(interrupted),
-    password: (o) => p.password({ message: o.message, mask: false, validate: o.validate }, ctx).catch(interrupted),
+    input: (o) => run((ctx) => p.input({ message: o.message, default: o.default, validate: o.validate, required: o.required ?? true }, ctx)),
+    password: (o) => run((ctx) => p.password({ message: o.message, mask: false, validate: o.validate }, ctx)),
     select: <T>(o: { message: string; choices: Choice<T>[]; default?: T }) =>
-      p.select<T>({ message: o.message, choices: o.choices, default: o.default, pageSize: 10 }, ctx).catch(interrupted),
+      run((ctx) => p.select<T>({ message: o.message, choices: o.choices, default: o.default, pageSize: 10 }, ctx)),
     suggest: (o) =>
-      p
-        .search<string>(
+      run((ctx) =>
+        p.search<string>(
           {
             message: o.message,
             source: (term) => {
@@ -85,8 +119,8 @@ export async function createPrompter(io: IO, signal: AbortSignal): Promise<Promp
             validate: o.validate ? (v: string) => o.validate!(v) : undefined,
           },
           ctx,
-        )
-        .catch(interrupted),
-    confirm: (o) => p.confirm({ message: o.message, default: o.default }, ctx).catch(interrupted),
+        ),
+      ),
+    confirm: (o) => run((ctx) => p.confirm({ message: o.message, default: o.default }, ctx)),
   };
 }
