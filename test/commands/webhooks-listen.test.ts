@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
 import { writeProfile } from '../helpers/e2e.js';
 import { TestClock } from '../helpers/clock.js';
 import { payctl } from '../helpers/in-process.js';
@@ -716,5 +717,21 @@ describe('webhooks listen: odd input', () => {
     const line = await l.waitFor(() => l.lines()[0], 'the event line');
     expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}\(not JSON\)$/);
     await stopCleanly(l);
+  });
+});
+
+describe('webhooks listen --secret-stdin at a terminal where no prompt may be shown (probe B53, 2)', () => {
+  it.each([['--no-input'], ['--json']])('%s: refused, exit 2, with the pipe to use', async (flag) => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const r = await payctl(['webhooks', 'listen', '--secret-stdin', '--port', '0', flag], { dir, tty: { stdin: true, stdout: true } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--secret-stdin reads the webhook secret from a pipe, not a terminal');
+      const said = flag === '--json' ? JSON.stringify(JSON.parse(r.stderr)) : r.stderr;
+      const pipe = `Pipe it in: printf %s "$SECRET" | payctl webhooks listen --secret-stdin --port 0${flag === '--json' ? ' --json' : ''}`;
+      expect(said).toContain(flag === '--json' ? JSON.stringify(pipe).slice(1, -1) : pipe);
+    } finally {
+      cleanup();
+    }
   });
 });

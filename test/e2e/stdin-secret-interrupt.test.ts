@@ -2,7 +2,7 @@
  * Probe O, findings 1 and 2, against the built binary. A secret read from standard input
  * (`login --api-key-stdin`, `config set --stdin`) whose pipe stays open ends at the first
  * SIGTERM: exit 130 with "Interrupted …", not when the writer closes the pipe (it waited, then
- * said "empty", exit 2); `webhooks listen --secret-stdin` alike. At a real terminal (tmux) `login --api-key-stdin` asks with a hidden
+ * said "empty", exit 2); `webhooks listen --secret-stdin` alike. At a real terminal (tmux) `login --api-key-stdin` (and `webhooks listen --secret-stdin`, probe B53) asks with a hidden
  * prompt, as `config set --stdin` does: the typed key is not echoed, and one Ctrl-C ends it.
  */
 import { spawn } from 'node:child_process';
@@ -126,5 +126,26 @@ describe.skipIf(!tmuxAvailable())('login --api-key-stdin at a terminal: a hidden
     expect(screen).toMatch(/^Error: Interrupted\./m);
     expect(screen).not.toContain('sk_half_typed');
     expect(readProfile(dir)).toBeUndefined();
+  });
+});
+
+describe.skipIf(!tmuxAvailable())('webhooks listen --secret-stdin at a terminal: a hidden prompt (probe B53, 2)', () => {
+  it('asks for the secret, does not show it, and listens', async () => {
+    const dir = configDir();
+    const term = startInTerminal([process.execPath, BIN, 'webhooks', 'listen', '--secret-stdin', '--port', '0'], {
+      HOME: dir,
+      PAYCTL_CONFIG_DIR: dir,
+      NO_COLOR: '1',
+      LANG: 'C.UTF-8',
+    });
+    cleanups.push(() => term.kill());
+    await term.waitFor(/Webhook secret:/);
+    term.type('whsec_TOPSECRET');
+    term.keys('Enter');
+    await term.waitFor(/^Ready: listening/m, 15_000);
+    term.keys('C-c');
+    const screen = await term.waitFor(/^EXIT:\d+$/m);
+    expect(screen).not.toContain('TOPSECRET');
+    expect(screen).toMatch(/^EXIT:130$/m);
   });
 });

@@ -101,7 +101,25 @@ function stdinCommand(opts: ListenOptions, deps: Deps): string {
 }
 
 /**
- * The webhook secret: --secret-stdin (first line of stdin), else --secret (with a
+ * --secret-stdin at a terminal, as `login --api-key-stdin`: a hidden prompt (a line read from a
+ * terminal is echoed as typed: the secret stayed on screen and in the scrollback), refused with
+ * the pipe to use where no prompt may be shown (--json, --no-input).
+ */
+async function typedSecret(opts: ListenOptions, deps: Deps): Promise<string> {
+  if (!deps.io.interactive) {
+    throw new UsageError(
+      '--secret-stdin reads the webhook secret from a pipe, not a terminal, where it would be shown as typed.',
+      [],
+      `Pipe it in: ${stdinCommand(opts, deps)}`,
+    );
+  }
+  const prompter = await deps.prompter();
+  const typed = await prompter.password({ message: 'Webhook secret:', validate: (v) => (v.trim() ? true : 'The webhook secret cannot be empty.') });
+  return typed.trim();
+}
+
+/**
+ * The webhook secret: --secret-stdin (first line of stdin; at a terminal a hidden prompt), else --secret (with a
  * warning: the command line of a process is visible to every user of the machine),
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; undefined when none.
  * A blank one (empty or white space only) is refused wherever it comes from: signing with
@@ -112,6 +130,7 @@ async function webhookSecret(opts: ListenOptions, deps: Deps, profile: () => Pro
   if (opts.secretStdin && opts.secret !== undefined) {
     throw new UsageError('Give the webhook secret one way: --secret-stdin or --secret, not both.');
   }
+  if (opts.secretStdin && deps.io.stdinIsTTY) return typedSecret(opts, deps);
   if (opts.secretStdin) {
     // Loaded only here: the same first-line reader as `login --api-key-stdin`, ended at once by Ctrl-C or SIGTERM.
     const { readFirstLine } = await import('../../output/stdin-line.js');
