@@ -47,12 +47,15 @@ function checked(raw: string, keySource: KeySource): { apiKey: string; keySource
   return { apiKey, keySource };
 }
 
-/** --api-key-stdin: the first line of a pipe; at a terminal the hidden prompt (refused where none may be shown). */
-async function stdinKey(deps: Deps): Promise<{ apiKey: string; keySource: KeySource }> {
+/**
+ * --api-key-stdin: the first line of a pipe; at a terminal the hidden prompt (refused where none
+ * may be shown, with the pipe: its login keeps `kept`, the run's --insecure-storage and --json).
+ */
+async function stdinKey(deps: Deps, kept: string[]): Promise<{ apiKey: string; keySource: KeySource }> {
   const { io } = deps;
   if (io.stdinIsTTY) {
     if (!io.interactive) {
-      const piped = `printf '%s\\n' "$API_KEY" | ${commandLine(invocationOf(deps.globals, deps.env), ['login'], ['--api-key-stdin'])}`;
+      const piped = `printf '%s\\n' "$API_KEY" | ${commandLine(invocationOf(deps.globals, deps.env), ['login'], ['--api-key-stdin', ...kept])}`;
       throw new UsageError('--api-key-stdin reads the API key from a pipe, not a terminal, where it would be shown as typed.', [], `Pipe it in: ${piped}`);
     }
     return checked(await promptedKey(deps), 'given');
@@ -74,10 +77,10 @@ async function envKey(deps: Deps, baseUrl: string, value: string): Promise<{ api
   return checked(await promptedKey(deps), 'given');
 }
 
-/** The key to log in to `baseUrl` with, and where it came from. */
-export async function readApiKey(apiKeyStdin: boolean, deps: Deps, baseUrl: string): Promise<{ apiKey: string; keySource: KeySource }> {
+/** The key to log in to `baseUrl` with, and where it came from; `kept`: the options every login printed keeps. */
+export async function readApiKey(apiKeyStdin: boolean, deps: Deps, baseUrl: string, kept: string[] = []): Promise<{ apiKey: string; keySource: KeySource }> {
   const { env, io } = deps;
-  if (apiKeyStdin) return stdinKey(deps);
+  if (apiKeyStdin) return stdinKey(deps, kept);
   if (env.PAYCTL_API_KEY) return envKey(deps, baseUrl, env.PAYCTL_API_KEY);
   if (io.interactive) return checked(await promptedKey(deps), 'given');
   throw new UsageError('No API key given.', [], 'Pipe it in with --api-key-stdin, or set PAYCTL_API_KEY.');

@@ -61,8 +61,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const sandboxCopy = globals.profile === DEFAULT_PROFILE && defaultFollowsSandbox(store);
   const profile = sandboxCopy ? undefined : stored;
 
-  // What every login this run prints keeps: run as printed, the key goes where this one would have put it.
-  const kept = opts.insecureStorage ? ['--insecure-storage'] : [];
+  // What every login this run prints keeps: run as printed, the key goes where this one would have
+  // put it, and a script that reads --json gets JSON again.
+  const kept = [...(opts.insecureStorage ? ['--insecure-storage'] : []), ...(globals.json ? ['--json'] : [])];
   let baseUrl = resolveSettings(globals, env, profile).baseUrl.value;
   if (!baseUrl) {
     if (!io.interactive) {
@@ -78,7 +79,7 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const moved = sandboxCopy ? undefined : movedFrom(stored, baseUrl);
   if (moved && io.interactive) await confirmMove(globals.profile, moved, baseUrl, { store, deps, kept });
 
-  const { apiKey, keySource } = await readApiKey(opts.apiKeyStdin === true, deps, baseUrl);
+  const { apiKey, keySource } = await readApiKey(opts.apiKeyStdin === true, deps, baseUrl, kept);
 
   // Verified live before anything is saved: a refused key throws AuthError (exit 3), its hint
   // by where the key came from. The profile's route overrides apply here too (a moved /auth/user).

@@ -90,11 +90,21 @@ describe('login --api-key-stdin with a terminal for standard input', () => {
     expect(JSON.parse(r.stderr)).toMatchObject({
       error: {
         message: '--api-key-stdin reads the API key from a pipe, not a terminal, where it would be shown as typed.',
-        hint: `Pipe it in: printf '%s\\n' "$API_KEY" | payctl login --base-url ${ctx.sb.baseUrl} --api-key-stdin`,
+        // The printed login keeps --json (probe B53, 3): a script reading JSON gets JSON again.
+        hint: `Pipe it in: printf '%s\\n' "$API_KEY" | payctl login --base-url ${ctx.sb.baseUrl} --api-key-stdin --json`,
       },
     });
     expect(ctx.sb.requests().slice(from)).toEqual([]);
     expect(readProfile(cfg.dir)).toBeUndefined();
+  });
+
+  it('--no-input --insecure-storage at a terminal: the printed login keeps --insecure-storage (probe B53, 3)', async () => {
+    const r = await payctl(['login', '--api-key-stdin', '--no-input', '--base-url', ctx.sb.baseUrl, '--profile', 'newp', '--insecure-storage'], {
+      dir: cfg.dir,
+      tty: { stdin: true, stdout: true },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Pipe it in: printf '%s\\n' "$API_KEY" | payctl login --profile newp --base-url ${ctx.sb.baseUrl} --api-key-stdin --insecure-storage\n`);
   });
 
   it('from a pipe, --json names standard input as the source', async () => {
