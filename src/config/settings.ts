@@ -33,26 +33,43 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
- * Refuses a key config does not know, and (for `set` and `unset`, the default) a key only
- * login and logout change, saying which command does (printed for the run `inv`: with its profile).
+ * The setting login keeps that `key` is, or that a slip of it most likely means (api-key for
+ * "api_key" or "API-KEY"), else undefined.
  */
-export function checkKey(key: string, use: 'read' | 'write' = 'write', inv: Invocation = {}): void {
+function loginKeyMeant(key: string): string | undefined {
+  if (LOGIN_KEYS.includes(key)) return key;
+  const close = closestWords(key.toLowerCase().replaceAll('_', '-'), READABLE, (k) => k);
+  return close.length > 0 && close.every((k) => LOGIN_KEYS.includes(k)) ? close[0] : undefined;
+}
+
+/**
+ * Refuses a key config does not know, and (for `set` and `unset`, the default) a key only
+ * login and logout change, saying which command does (printed for the run `inv`: with its
+ * profile); a slip of such a key ("api_key") is told so at once, not offered a name config set
+ * refuses next. `typedValue`: `config set` was given the value on the command line, which for a
+ * key login keeps is said to be in the shell's history now.
+ */
+export function checkKey(key: string, use: 'read' | 'write' = 'write', inv: Invocation = {}, typedValue = false): void {
   if (key === 'base-url' || key === 'webhook-secret' || key === 'webhook-signature-header' || key === 'policy' || key === 'ledger') return;
   if (key.startsWith('routes.')) {
     const name = key.slice('routes.'.length);
     if (Object.hasOwn(ROUTES, name)) return;
   }
-  if (LOGIN_KEYS.includes(key)) {
-    if (use === 'read') return;
+  const login = loginKeyMeant(key);
+  if (login === key && use === 'read') return;
+  if (login !== undefined && use === 'write') {
+    const said = login === key ? key : `Unknown setting "${visibleWord(key)}": ${login}, which`;
+    const history = typedValue
+      ? ' The value given on the command line may now be in your shell history (and was visible to other users in ps): if it is a real key, remove it from the history, and rotate the key if others share this machine.'
+      : '';
     throw new UsageError(
-      `${key} is kept by login and removed by logout: config does not change it.`,
+      `${said} is kept by login and removed by logout: config does not change it.${history}`,
       [],
       `Run \`${commandLine(inv, ['login'])}\` to save a new key (the key is read from stdin or a hidden prompt, never from the command line), or \`${commandLine(inv, ['logout'])}\` to remove it.`,
     );
   }
   const known = use === 'read' ? READABLE : SETTABLE;
   // A slip ("base_url", "baseurl", "Base-URL") gets the setting it most likely meant, as a mistyped command does.
-  // Among every setting config reads: "api_key" to set is api-key, which then says login keeps it.
   const close = closestWords(key.toLowerCase().replaceAll('_', '-'), READABLE, (k) => k);
   const meant = close.length ? `Did you mean ${close.join(' or ')}? ` : '';
   throw new UsageError(`Unknown setting "${visibleWord(key)}".`, [], `${meant}Settings: ${known.join(', ')}.`);

@@ -117,6 +117,50 @@ describe('config with a logged-in profile', () => {
     expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
   });
 
+  it('config set api_key (a slip of what login keeps): told at once that login keeps api-key, with the login; a key typed is said to be in shell history (probe B53, 5)', async () => {
+    for (const key of ['api_key', 'api-key', 'API_KEY']) {
+      const r = await run('config', 'set', key, 'sk_live_typed', '--profile', 'default');
+      expect([r.code, r.stdout], r.stderr).toEqual([2, '']);
+      expect(r.stderr).not.toContain('Did you mean');
+      expect(r.stderr).toContain('is kept by login and removed by logout: config does not change it.');
+      expect(r.stderr).toContain('may now be in your shell history');
+      expect(r.stderr).toContain('Run `payctl login` to save a new key');
+      expect(r.stderr).not.toContain('sk_live_typed');
+    }
+    const slip = await run('config', 'set', 'api_key', 'x');
+    expect(slip.stderr).toMatch(/^Error: Unknown setting "api_key": api-key, which is kept by login/);
+    // Without a value on the command line (unset), nothing is said of shell history.
+    const unset = await run('config', 'unset', 'api_key');
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('api-key, which is kept by login');
+    expect(unset.stderr).not.toContain('shell history');
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
+  it('config set KEY --stdin checks the setting and the profile before it reads a value (probe B53, 4)', async () => {
+    // An empty stdin: the did-you-mean, never a "Pipe it in" for a setting that does not exist.
+    const slip = await payctl(['config', 'set', 'webhook_secret', '--stdin', '--profile', 'default'], { dir: cfg.dir, input: '' });
+    expect(slip.code).toBe(2);
+    expect(slip.stderr).toContain('Unknown setting "webhook_secret".\nDid you mean webhook-secret?');
+    expect(slip.stderr).not.toContain('Pipe it in');
+    const far = await payctl(['config', 'set', 'nonsense', '--stdin'], { dir: cfg.dir, input: '' });
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain('Unknown setting "nonsense"');
+    expect(far.stderr).not.toContain('Pipe it in');
+    const missing = await payctl(['config', 'set', 'webhook-secret', '--stdin', '--profile', 'nosuch'], { dir: cfg.dir, input: '' });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No profile "nosuch"');
+    expect(missing.stderr).not.toContain('Pipe it in');
+    // At a terminal, no hidden prompt is shown first (the scripted prompter fails on any question).
+    const typed = await payctl(['config', 'set', 'webhook_secret', '--stdin', '--profile', 'nosuch'], { dir: cfg.dir, prompts: [] });
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toContain('Unknown setting "webhook_secret"');
+    const noProfile = await payctl(['config', 'set', 'webhook-secret', '--stdin', '--profile', 'nosuch'], { dir: cfg.dir, prompts: [] });
+    expect(noProfile.code).toBe(2);
+    expect(noProfile.stderr).toContain('No profile "nosuch"');
+    expect(readProfile(cfg.dir)).toEqual({ baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+  });
+
   it('an unknown setting holding an escape sequence or an invisible character is named with them written out, not as a setting payctl knows (exit 2)', async () => {
     for (const [key, shown] of [
       ['base-url\u001b]0;pwn\u0007', 'base-url\\u001b]0;pwn\\u0007'],

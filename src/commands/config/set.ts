@@ -12,7 +12,7 @@
 import { write, type Deps } from '../../deps.js';
 import { ConfigError, InterruptedError, UsageError } from '../../errors.js';
 import { readFirstLine } from '../../output/stdin-line.js';
-import { applySetting } from '../../config/settings.js';
+import { applySetting, checkKey } from '../../config/settings.js';
 import { hasPassword, ledgerTlsWarning, maskLedgerUrl } from '../../config/ledger-setting.js';
 import { checkKeyStays } from '../../config/resolve.js';
 import { examinePolicy } from '../../plans/policy.js';
@@ -52,8 +52,11 @@ export async function run(opts: ConfigSetOptions, deps: Deps): Promise<number> {
   const store = deps.config();
   const name = deps.globals.profile;
   const inv = invocationOf(deps.globals, deps.env);
-  const value = await valueOf(opts, deps, inv);
+  // The setting and the profile are checked before the value is read: a secret is not asked for
+  // (or piped) only to be refused, and the pipe printed for an empty stdin works as printed.
+  checkKey(opts.key, 'write', inv, opts.value !== undefined);
   const before = store.getProfile(name, { readSecrets: false });
+  const value = await valueOf(opts, deps, inv);
   const commands = { login: commandLine(inv, ['login']), logout: commandLine(inv, ['logout']) };
   const patch = applySetting(store.getProfile(name) ?? {}, opts.key, value, inv);
   // A policy that cannot be read or met is refused now, not at the first payout.
