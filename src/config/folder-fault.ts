@@ -17,11 +17,15 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
   return err instanceof Error && /^E[A-Z0-9]+$/.test(String((err as NodeJS.ErrnoException).code ?? ''));
 }
 
-/** What would help, for the cause: the chmod that makes the folder writable, a remount, some space. */
+/**
+ * What would help, for the cause: the chmod that makes the folder writable (never for the root
+ * folder, which no user should open to writing: the hint names PAYCTL_CONFIG_DIR alone), a
+ * remount, some space.
+ */
 function fix(folder: string, err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
   const other = 'choose another config folder with PAYCTL_CONFIG_DIR.';
-  if (code === 'EACCES' || code === 'EPERM') return `Make it writable:\n  chmod u+w ${shellQuote(folder)}\nor ${other}`;
+  if ((code === 'EACCES' || code === 'EPERM') && dirname(folder) !== folder) return `Make it writable:\n  chmod u+w ${shellQuote(folder)}\nor ${other}`;
   if (code === 'EROFS') return `Its file system is mounted read-only (findmnt -T ${shellQuote(folder)} names the mount): remount it read-write, or ${other}`;
   if (diskFull(err)) return `Free some space on that disk (or raise the limit), or ${other}`;
   return other.charAt(0).toUpperCase() + other.slice(1);

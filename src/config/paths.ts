@@ -4,7 +4,7 @@
  */
 import { accessSync, chmodSync, constants, existsSync, lstatSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { shellQuote } from './shell.js';
 import { folderFault, makeFolders } from './folder-fault.js';
@@ -152,7 +152,11 @@ function checkWorldWritable(dir: string): void {
  * have put a config file or journal entries there, so it is not tightened silently.
  */
 export function ensureConfigDir(dir: string, env: NodeJS.ProcessEnv = {}): void {
-  makeFolders(dir, `make the config folder ${dir}`);
+  try {
+    makeFolders(dir, `make the config folder ${dir}`);
+  } catch (err) {
+    throw missingHome(dir, env) ?? err;
+  }
   const explicit = !!env.PAYCTL_CONFIG_DIR;
   if (!explicit) checkFolder(dir, 'config folder');
   else checkWorldWritable(dir);
@@ -162,6 +166,21 @@ export function ensureConfigDir(dir: string, env: NodeJS.ProcessEnv = {}): void 
   } catch {
     // The folder is there; a failed tightening is not fatal.
   }
+}
+
+/**
+ * The config folder that could not be made is under a home folder that does not exist (a service
+ * account's HOME=/nonexistent, as cron and systemd set it): that is said, naming HOME, with
+ * PAYCTL_CONFIG_DIR; not the folder above the home that refused (`chmod u+w /`). Else undefined.
+ */
+function missingHome(dir: string, env: NodeJS.ProcessEnv): ConfigError | undefined {
+  const home = homeOf(env);
+  if (home === undefined || existsSync(home) || relative(home, dir).startsWith('..')) return undefined;
+  const who = env.HOME === home ? `the home folder ${home} (HOME)` : `the home folder ${home} (this user's in the password database)`;
+  return new ConfigError(
+    `Cannot make the config folder ${dir}: ${who} does not exist. Nothing was changed.`,
+    'Set PAYCTL_CONFIG_DIR to a folder this user may write (for a service account, one of its own, such as PAYCTL_CONFIG_DIR=/var/lib/NAME/payctl), or HOME to a home folder that exists.',
+  );
 }
 
 /**

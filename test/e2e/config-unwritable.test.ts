@@ -7,7 +7,9 @@
  * and `logout` there say the same (exit 2, the folder and the chmod; before: exit 1 naming the
  * temp file `config.json.tmp-...` they had made, with no hint). No home folder to be found (an
  * empty HOME, a user the password database does not know): refused, exit 2, nothing written
- * under the working folder (before: the API key's folder `.config/payctl` was made there).
+ * under the working folder (before: the API key's folder `.config/payctl` was made there). A
+ * HOME that does not exist (a service account's /nonexistent): the missing home is said, naming
+ * HOME, with PAYCTL_CONFIG_DIR (before: "payctl cannot write to /" and `chmod u+w /`).
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -107,5 +109,22 @@ describe('no home folder to be found', () => {
     expect(r.stderr).toContain('Error: Cannot find your home folder: HOME is empty and the password database has no home folder for this user');
     expect(r.stderr).toContain('Set HOME to your home folder, or PAYCTL_CONFIG_DIR to the config folder (an absolute path).');
     expect(readdirSync(work)).toEqual([]);
+  });
+
+  it('a HOME that does not exist (as a service account has): its home named, PAYCTL_CONFIG_DIR offered, never chmod (probe B53, 6)', () => {
+    const home = `/nonexistent-payctl-${process.pid}`;
+    const env = cliEnv(undefined, { HOME: home });
+    delete env.PAYCTL_CONFIG_DIR;
+    delete env.XDG_CONFIG_HOME;
+    const r = spawnSync('setpriv', ['--reuid=54321', '--regid=54321', '--clear-groups', '--', process.execPath, BIN, 'config', 'set', 'webhook-signature-header', 'X'], {
+      cwd: '/',
+      env,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`Error: Cannot make the config folder ${home}/.config/payctl: the home folder ${home} (HOME) does not exist. Nothing was changed.`);
+    expect(r.stderr).toContain('Set PAYCTL_CONFIG_DIR to a folder this user may write');
+    expect(r.stderr).not.toContain('chmod');
+    expect(existsSync(home)).toBe(false);
   });
 });

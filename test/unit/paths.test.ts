@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDir } from '../../src/config/paths.js';
+import { folderFault } from '../../src/config/folder-fault.js';
 
 describe('configDir', () => {
   it('uses PAYCTL_CONFIG_DIR first', () => {
@@ -44,5 +45,13 @@ describe('configDir', () => {
   it('ignores a relative XDG_CONFIG_HOME, as the XDG Base Directory spec says', () => {
     expect(configDir({ XDG_CONFIG_HOME: '.cfgrel', HOME: '/home/u' })).toBe('/home/u/.config/payctl');
     expect(configDir({ XDG_CONFIG_HOME: '~cfg', HOME: '/home/u' })).toBe('/home/u/.config/payctl');
+  });
+});
+
+describe('folderFault: never chmod the root folder (probe B53, 6)', () => {
+  it('permission denied on / offers PAYCTL_CONFIG_DIR alone; on another folder, its chmod', () => {
+    const denied = Object.assign(new Error('denied'), { code: 'EACCES' });
+    expect(folderFault('/', denied, 'make the config folder /x').hint).toBe('Choose another config folder with PAYCTL_CONFIG_DIR.');
+    expect(folderFault('/srv/cfg', denied, 'make the config folder /srv/cfg/x').hint).toContain('chmod u+w /srv/cfg');
   });
 });
