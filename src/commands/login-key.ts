@@ -11,7 +11,7 @@
  */
 import type { Deps } from '../deps.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import { apiKeyProblem, checkApiKey } from '../config/api-key.js';
+import { apiKeyLengthProblem, apiKeyProblem, checkApiKey } from '../config/api-key.js';
 import { maskSecret } from '../config/mask.js';
 import { commandLine, invocationOf } from '../config/command-line.js';
 import { readFirstLine } from '../output/stdin-line.js';
@@ -29,6 +29,8 @@ export const KEY_SOURCE_JSON: Record<KeySource, string> = { stdin: 'stdin', env:
 function checkTypedKey(value: string): true | string {
   const key = value.trim();
   if (!key) return 'The API key cannot be empty.';
+  const long = apiKeyLengthProblem(key);
+  if (long) return `The API key is ${long}.`;
   const problem = apiKeyProblem(key);
   return problem === undefined ? true : `The API key contains ${problem}: an API key is visible ASCII characters only.`;
 }

@@ -5,7 +5,9 @@
  * and a key that still holds a control character, white space or anything but visible ASCII is
  * refused (exit 2) before anything is sent, naming where it came from. Sent as it was, HTTP
  * refused it as "invalid authorization header", which read as a network failure (exit 4,
- * retried, and for a payout an unknown outcome though nothing had left).
+ * retried, and for a payout an unknown outcome though nothing had left). So is a key longer than
+ * MAX_API_KEY_LENGTH (a file or a blob pasted by mistake): sent, the service dropped the header
+ * as too large, which read as a network failure to try again (exit 4).
  */
 import { UsageError } from '../errors.js';
 import { capitalized } from '../words.js';
@@ -13,6 +15,15 @@ import { capitalized } from '../words.js';
 /** A key as payctl uses it: without the white space around it. */
 export function trimKey(key: string | undefined): string | undefined {
   return key?.trim();
+}
+
+/** The longest API key payctl sends: keys are tens of characters; 1024 leaves room for any token format. */
+export const MAX_API_KEY_LENGTH = 1024;
+
+/** Why `key` is too long to be an API key ("20,000 characters long: an API key is at most 1,024"), or undefined. */
+export function apiKeyLengthProblem(key: string): string | undefined {
+  if (key.length <= MAX_API_KEY_LENGTH) return undefined;
+  return `${key.length.toLocaleString('en-US')} characters long: an API key is at most ${MAX_API_KEY_LENGTH.toLocaleString('en-US')}`;
 }
 
 /** Names of the characters people meet in a broken key, by code point. */
@@ -62,6 +73,8 @@ export function apiKeyProblem(key: string): string | undefined {
  * the message names it ("PAYCTL_API_KEY", `the API key of profile "prod"`), `hint` what to do.
  */
 export function checkApiKey(key: string, from: string, hint: string): void {
+  const long = apiKeyLengthProblem(key);
+  if (long) throw new UsageError(`${capitalized(from)} is ${long}. Nothing was sent.`, [], hint);
   const pasted = pastedWithKey(key);
   if (pasted) throw new UsageError(`${capitalized(from)} ${pasted}: an API key is the key alone. Nothing was sent.`, [], hint);
   const problem = apiKeyProblem(key);

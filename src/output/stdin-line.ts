@@ -5,14 +5,29 @@
  * (`sleep 20 | payctl login --api-key-stdin`) kept the read, and the process, deaf to SIGTERM
  * until it closed.
  */
+import { UsageError } from '../errors.js';
 
-/** Reads until the first line break or the end of the stream; the rest is not read. */
+/** The longest first line read (characters): a secret, a URL or a path is far shorter. */
+export const MAX_LINE = 65_536;
+
+/**
+ * Reads until the first line break or the end of the stream; the rest is not read. A line
+ * longer than MAX_LINE is refused (exit 2) once that much is read: `tr '\0' a </dev/zero` had
+ * been read, and held, until Ctrl-C.
+ */
 async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
   let buf = '';
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
     buf += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     const nl = buf.indexOf('\n');
-    if (nl >= 0) return buf.slice(0, nl).replace(/\r$/, '');
+    if (nl >= 0 && nl <= MAX_LINE) return buf.slice(0, nl).replace(/\r$/, '');
+    if (buf.length > MAX_LINE) {
+      throw new UsageError(
+        `The first line of standard input is longer than ${MAX_LINE.toLocaleString('en-US')} characters: it is not what payctl asked for. Nothing was sent or saved.`,
+        [],
+        'Pipe the value alone, on one line.',
+      );
+    }
   }
   return buf.replace(/\r$/, '');
 }

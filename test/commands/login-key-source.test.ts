@@ -160,3 +160,32 @@ describe('login over a profile logged in to another base URL', () => {
     expect(back.stderr).toContain(`Warning: Profile "default" pointed at ${other()} with a key for it; it now points at ${ctx.sb.baseUrl}, and that key is replaced.`);
   });
 });
+
+describe('an API key longer than 1024 characters: refused, exit 2, nothing sent (probe B53, 7)', () => {
+  const long = 'a'.repeat(20_000);
+
+  it('login from stdin, from PAYCTL_API_KEY, and at the prompt (asked again)', async () => {
+    const from = ctx.sb.requests().length;
+    const piped = await payctl(['login', '--api-key-stdin', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, input: `${long}\n` });
+    expect(piped.code, piped.stderr).toBe(2);
+    expect(piped.stderr).toContain('The API key from standard input is 20,000 characters long: an API key is at most 1,024. Nothing was sent.');
+    const env = await payctl(['login', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, env: { PAYCTL_API_KEY: long } });
+    expect(env.code, env.stderr).toBe(2);
+    expect(env.stderr).toContain('PAYCTL_API_KEY is 20,000 characters long');
+    // At the prompt the key is refused by its check (the prompt asks again; the scripted one fails the run, saying why).
+    const typed = await payctl(['login', '--base-url', ctx.sb.baseUrl, '--insecure-storage'], { dir: cfg.dir, prompts: [{ password: /^API key:$/, answer: long }] });
+    expect(typed.code).not.toBe(0);
+    expect(typed.stderr).toContain('was refused: The API key is 20,000 characters long: an API key is at most 1,024.');
+    expect(ctx.sb.requests().slice(from)).toEqual([]);
+    expect(readProfile(cfg.dir)).toBeUndefined();
+  });
+
+  it('PAYCTL_API_KEY on any command: exit 2 before anything is sent', async () => {
+    await writeLoggedIn(ctx.sb, cfg.dir, KEY);
+    const from = ctx.sb.requests().length;
+    const r = await payctl(['balances'], { dir: cfg.dir, env: { PAYCTL_API_KEY: long } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('PAYCTL_API_KEY is 20,000 characters long: an API key is at most 1,024. Nothing was sent.');
+    expect(ctx.sb.requests().slice(from)).toEqual([]);
+  });
+});

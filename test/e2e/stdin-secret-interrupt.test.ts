@@ -89,6 +89,27 @@ describe('a secret read from a pipe held open: the first SIGTERM ends the read',
   });
 });
 
+describe('a first line that never ends: refused once 64 KiB are read (probe B53, 7)', () => {
+  it('login --api-key-stdin with 100 kB and no line break, the pipe held open: exit 2, nothing sent', async () => {
+    const home = configDir();
+    const from = ctx.sb.requests().length;
+    const child = spawn(process.execPath, [BIN, 'login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl], {
+      env: cliEnv(join(home, 'cfg'), { HOME: home }),
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    cleanups.push(() => child.kill('SIGKILL'));
+    child.stdin.on('error', () => {}); // the reader stops reading: EPIPE is expected
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    child.stdin.write('a'.repeat(100_000)); // and never closed
+    const hang = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref());
+    expect(await Promise.race([ended, hang]), stderr).toBe(2);
+    expect(stderr).toContain('The first line of standard input is longer than 65,536 characters');
+    expect(ctx.sb.requests().slice(from)).toEqual([]);
+  });
+});
+
 describe.skipIf(!tmuxAvailable())('login --api-key-stdin at a terminal: a hidden prompt', () => {
   function terminal(dir: string): TerminalSession {
     const term = startInTerminal([process.execPath, BIN, 'login', '--api-key-stdin', '--insecure-storage', '--base-url', ctx.sb.baseUrl], {
