@@ -31,6 +31,29 @@ export function shownProfiles(names: readonly string[]): string {
   return names.map(visibleWord).join(', ');
 }
 
+/**
+ * The names of `names` --profile takes, as offered to choose from ("Known profiles: ..."): a name
+ * it refuses (`has space`, `-flag`, edited into config.json) is not a choice; see unusableProfiles.
+ */
+export function usableProfiles(names: readonly string[]): string[] {
+  return names.filter(isProfileName);
+}
+
+/**
+ * " Not usable until renamed in config.json (--profile refuses these names): -flag, has space."
+ * for the names of `names` --profile refuses (written out as shownProfiles does), else ''.
+ */
+export function unusableProfiles(names: readonly string[]): string {
+  const bad = names.filter((n) => !isProfileName(n));
+  return bad.length ? ` Not usable until renamed in config.json (--profile refuses these names): ${shownProfiles(bad)}.` : '';
+}
+
+/** "Known profiles: a, b." with the unusable ones apart; `none` when --profile takes none of them. */
+function knownList(known: readonly string[]): string {
+  const usable = usableProfiles(known);
+  return `Known profiles: ${usable.length ? shownProfiles(usable) : 'none that --profile takes'}.${unusableProfiles(known)}`;
+}
+
 /** The profile a bare command uses: read before it exists (not logged in yet), never unknown. */
 export const DEFAULT_PROFILE = 'default';
 
@@ -87,7 +110,7 @@ export function unknownProfile(name: string, known: readonly string[], fromEnv: 
     );
   }
   const close = closestProfiles(name, known);
-  const message = `No profile "${name}". Known profiles: ${shownProfiles(known)}.${didYouMean(name, known)}`;
+  const message = `No profile "${name}". ${knownList(known)}${didYouMean(name, known)}`;
   const pick = fromEnv
     ? `PAYCTL_PROFILE is "${name}" in this environment: ${close.length ? `export PAYCTL_PROFILE=${close[0]!}` : 'set it to one of them'}, or unset it to use the default profile.`
     : close.length
@@ -121,7 +144,7 @@ export function noSuchProfile(name: string, known: readonly string[], what: stri
     `There is no profile "${name}": ${what}.`,
     [],
     known.length
-      ? `Known profiles: ${shownProfiles(known)}.${didYouMean(name, known)} Pick one with --profile NAME${close.length ? '.' : `, or run \`${login}\` to create this one.`}`
+      ? `${knownList(known)}${didYouMean(name, known)} Pick one with --profile NAME${close.length ? '.' : `, or run \`${login}\` to create this one.`}`
       : `There are no profiles yet. Run \`${login}\` to create one.`,
   );
 }

@@ -380,18 +380,34 @@ describe('profile names edited into the config file that no --profile takes (an 
     writeProfiles(cfg.dir, { default: { baseUrl: ctx.sb.baseUrl }, [HOSTILE]: { baseUrl: ctx.sb.baseUrl }, [BROKEN]: { baseUrl: ctx.sb.baseUrl } });
   }
 
-  it('config list names them escaped and warns of them; an unknown --profile lists them escaped, suggests none of them', async () => {
+  it('config list offers none of them, and warns of them escaped; an unknown --profile lists them apart, unusable until renamed, and suggests none of them (probe B53, 8)', async () => {
     hostileFile();
     const list = await run(['config', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
-    expect(list.stderr).toContain(`Other profiles: sandbox\\u000arm, ${SHOWN} (use --profile NAME).`);
+    expect(list.stderr).not.toContain('Other profiles:');
     expect(list.stderr).toContain(`Warning: The config file ${configFile(cfg.dir)} has profile names no --profile takes: sandbox\\u000arm, ${SHOWN}.`);
     const typo = await run(['balances', '--profile', 'sandbox']);
     expect(typo.code, typo.stderr).toBe(2);
-    expect(typo.stderr).toContain(`Known profiles: default, sandbox\\u000arm, ${SHOWN}.`);
+    expect(typo.stderr).toContain(`Known profiles: default. Not usable until renamed in config.json (--profile refuses these names): sandbox\\u000arm, ${SHOWN}.`);
     expect(typo.stderr).not.toContain('Did you mean');
     expect(typo.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  });
+
+  it('a space or a leading "-" in a name: not among "Other profiles" nor "Known profiles", named apart (probe B53, 8)', async () => {
+    writeProfiles(cfg.dir, {
+      prod: { baseUrl: ctx.sb.baseUrl },
+      'has space': { baseUrl: ctx.sb.baseUrl },
+      '-flag': { baseUrl: ctx.sb.baseUrl },
+      demo: { baseUrl: ctx.sb.baseUrl },
+    });
+    const list = await run(['config', 'list', '--profile', 'prod']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toContain('Other profiles: demo (use --profile NAME).');
+    expect(list.stderr).toContain('has profile names no --profile takes: -flag, has space.');
+    const unknown = await run(['balances', '--profile', 'nosuch']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Known profiles: demo, prod. Not usable until renamed in config.json (--profile refuses these names): -flag, has space.');
   });
 
   it('__complete-profiles offers only names --profile takes: no control character reaches the shell', async () => {

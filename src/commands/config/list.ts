@@ -12,7 +12,7 @@ import { renderCard } from '../../output/text.js';
 import { makeStyle } from '../../output/style.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { isProfileName, noSuchProfile, PROFILE_NAME_RULE, shownProfiles } from '../../config/known-profiles.js';
+import { isProfileName, noSuchProfile, PROFILE_NAME_RULE, shownProfiles, usableProfiles } from '../../config/known-profiles.js';
 
 export async function run(_opts: object, deps: Deps): Promise<number> {
   const name = deps.globals.profile;
@@ -53,7 +53,9 @@ export async function run(_opts: object, deps: Deps): Promise<number> {
       ),
     );
   const others = store.profileNames().filter((p) => p !== name);
-  if (others.length) deps.log.info(style.dim(`Profile "${name}". Other profiles: ${shownProfiles(others)} (use --profile NAME).`));
+  // Only names --profile takes are offered; the others are warned of below, to be renamed.
+  const usable = usableProfiles(others);
+  if (usable.length) deps.log.info(style.dim(`Profile "${name}". Other profiles: ${shownProfiles(usable)} (use --profile NAME).`));
   const invalid = others.filter((p) => !isProfileName(p));
   if (invalid.length) {
     deps.log.warn(`The config file ${store.path} has profile names no --profile takes: ${shownProfiles(invalid)}. ${PROFILE_NAME_RULE}: rename or remove them there.`);
