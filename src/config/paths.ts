@@ -174,8 +174,10 @@ export function ensureConfigDir(dir: string, env: NodeJS.ProcessEnv = {}): void 
  * PAYCTL_CONFIG_DIR; not the folder above the home that refused (`chmod u+w /`). Else undefined.
  */
 function missingHome(dir: string, env: NodeJS.ProcessEnv): ConfigError | undefined {
-  const home = homeOf(env);
-  if (home === undefined || existsSync(home) || relative(home, dir).startsWith('..')) return undefined;
+  // A folder named by PAYCTL_CONFIG_DIR is the user's choice, not the home's.
+  const home = env.PAYCTL_CONFIG_DIR ? undefined : homeOf(env);
+  const inside = home === undefined ? '' : relative(home, dir);
+  if (home === undefined || !inside || inside.startsWith('..') || isAbsolute(inside) || existsSync(home)) return undefined;
   const who = env.HOME === home ? `the home folder ${home} (HOME)` : `the home folder ${home} (this user's in the password database)`;
   return new ConfigError(
     `Cannot make the config folder ${dir}: ${who} does not exist. Nothing was changed.`,

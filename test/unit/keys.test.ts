@@ -122,7 +122,6 @@ describe('checkKey', () => {
 
   it.each([
     ['BASE-URL', 'base-url'],
-    ['api_key', 'api-key'],
     ['base_url', 'base-url'],
     ['webhook-secrte', 'webhook-secret'],
   ])('refuses %j, and asks whether it meant %j', (key, meant) => {
@@ -130,6 +129,13 @@ describe('checkKey', () => {
     expect(err.message).toBe(`Unknown setting "${key}".`);
     expect(err.hint).toBe(`Did you mean ${meant}? Settings: ${SETTABLE.join(', ')}.`);
     expect(caught(() => checkKey(key, 'read')).hint).toBe(`Did you mean ${meant}? Settings: ${READABLE.join(', ')}.`);
+  });
+
+  it('refuses "api_key" to change as what login keeps (config set refuses api-key too); to read, asks whether it meant api-key', () => {
+    const err = caught(() => checkKey('api_key'));
+    expect(err.message).toBe('Unknown setting "api_key": api-key, which is kept by login and removed by logout: config does not change it.');
+    expect(err.hint).toContain('Run `payctl login` to save a new key');
+    expect(caught(() => checkKey('api_key', 'read')).hint).toBe(`Did you mean api-key? Settings: ${READABLE.join(', ')}.`);
   });
 
   it.each(['token', 'token-expires-at'])('refuses %j (the retired token and its expiry) as an unknown setting, to read or to change', (key) => {
