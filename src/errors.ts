@@ -162,6 +162,48 @@ export class NetworkError extends CliError {
   }
 }
 
+/**
+ * The documented `--json` codes of a NetworkError (README.md "Output, scripting and exit codes"),
+ * from the cause payctl kept: undici's and Node's names (UND_ERR_*, ECONNRESET) are the HTTP
+ * client's and never printed. Anything not known here is NETWORK_ERROR.
+ */
+const NETWORK_CODES: Readonly<Record<string, string>> = {
+  UND_ERR_HEADERS_TIMEOUT: 'TIMEOUT',
+  UND_ERR_BODY_TIMEOUT: 'TIMEOUT',
+  UND_ERR_CONNECT_TIMEOUT: 'TIMEOUT',
+  PAYCTL_DEADLINE: 'TIMEOUT',
+  ETIMEDOUT: 'TIMEOUT',
+  ECONNREFUSED: 'CONNECTION_REFUSED',
+  ECONNRESET: 'CONNECTION_RESET',
+  EPIPE: 'CONNECTION_RESET',
+  UND_ERR_SOCKET: 'CONNECTION_RESET',
+  UND_ERR_CLOSED: 'CONNECTION_RESET',
+  ENOTFOUND: 'HOST_NOT_FOUND',
+  EAI_AGAIN: 'HOST_NOT_FOUND',
+};
+
+/** Codes payctl gives a NetworkError's cause itself, printed as they are. */
+const OWN_CODES = new Set([
+  'TIMEOUT',
+  'CONNECTION_REFUSED',
+  'CONNECTION_RESET',
+  'HOST_NOT_FOUND',
+  'TLS_ERROR',
+  'SERVICE_ERROR',
+  'JOURNAL_ERROR',
+  'LOCKED',
+  'NETWORK_ERROR',
+]);
+
+/** A NetworkError's cause as its documented code: TIMEOUT, CONNECTION_RESET, ..., else NETWORK_ERROR. */
+export function networkCode(causeCode: string | undefined): string {
+  if (causeCode === undefined) return 'NETWORK_ERROR';
+  if (OWN_CODES.has(causeCode)) return causeCode;
+  const known = NETWORK_CODES[causeCode];
+  if (known) return known;
+  return /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|^ERR_SSL_/.test(causeCode) ? 'TLS_ERROR' : 'NETWORK_ERROR';
+}
+
 /** A payout was (maybe) sent but no answer came back (exit 4): `payoutId` is that payout's. */
 export class OutcomeUnknownError extends NetworkError {
   readonly payoutId: string;

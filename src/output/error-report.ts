@@ -2,7 +2,9 @@
  * Errors for people (what failed, status and code, field errors, request id, what to
  * do next) and for scripts (`{"error":{message,status,code,request_id,errors,hint}}`, and
  * `payout_id` when the error is about one payout: its outcome unknown, interrupted, settled
- * Failed or still Pending).
+ * Failed or still Pending; an unknown outcome is always code OUTCOME_UNKNOWN, with what left
+ * it so in `cause`). Network faults get payctl's own codes (errors.ts networkCode), never the
+ * HTTP client's names.
  * In JSON each of `errors` names its flag or column in `field` (and a batch file's `row`)
  * and holds the message without it; the hint (what to do next) is `hint`, never part of
  * the message (null when there is none), a sentence even where people read it as an aside
@@ -26,8 +28,16 @@ import {
   StillPendingError,
   StatusUnknownError,
   UsageError,
+  networkCode,
   type FieldError,
 } from '../errors.js';
+
+const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
+
+/** What left a payout's outcome unknown, as a documented code (TIMEOUT, SERVICE_ERROR, ...); null when nothing more is known. */
+function causeOf(err: OutcomeUnknownError): string | null {
+  return err.causeCode === undefined || err.causeCode === OUTCOME_UNKNOWN ? null : networkCode(err.causeCode);
+}
 import { jsonLine } from './json.js';
 import { asSentence } from './parse-error.js';
 import { sanitize, sanitizeInline } from './sanitize.js';
@@ -67,7 +77,10 @@ function fieldsOf(err: unknown): ErrorFields {
       errors: err.issues.map(({ field, message, row }) => ({ field, message, ...(row !== undefined ? { row } : {}) })),
     };
   }
-  if (err instanceof NetworkError) return { ...base, message: err.message, code: err.causeCode ?? 'NETWORK_ERROR' };
+  // One code for a payout of unknown outcome, whatever left it so (create, get, reconcile alike).
+  if (err instanceof OutcomeUnknownError) return { ...base, message: err.message, code: OUTCOME_UNKNOWN };
+  if (err instanceof NetworkError) return { ...base, message: err.message, code: networkCode(err.causeCode) };
+  if (err instanceof InterruptedError) return { ...base, message: err.message, code: 'INTERRUPTED' };
   // A payout that settled Failed (exit 1) or is still Pending at the --wait limit (exit 5).
   if (err instanceof PayoutFailedError) return { ...base, message: err.message, code: 'PAYOUT_FAILED' };
   if (err instanceof StillPendingError) return { ...base, message: err.message, code: err.code };
@@ -90,7 +103,7 @@ function payoutIdOf(err: unknown): string | undefined {
 }
 
 /** The fields of an error with every string sanitized; the hint only for CliErrors (else null). */
-function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null; payout_id?: string } {
+function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null; payout_id?: string; cause?: string | null } {
   const f = fieldsOf(err);
   const payoutId = payoutIdOf(err);
   return {
@@ -101,6 +114,7 @@ function cleanFieldsOf(err: unknown): ErrorFields & { hint: string | null; payou
     errors: f.errors.map((e) => ({ field: sanitizeInline(e.field), message: sanitizeInline(e.message), ...(e.row !== undefined ? { row: e.row } : {}) })),
     hint: err instanceof CliError && err.hint ? sanitize(err.hint) : null,
     ...(payoutId !== undefined ? { payout_id: sanitizeInline(payoutId) } : {}),
+    ...(err instanceof OutcomeUnknownError ? { cause: causeOf(err) } : {}),
   };
 }
 

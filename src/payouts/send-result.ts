@@ -141,14 +141,13 @@ export function alreadyMadeResult(entry: JournalEntry, res: HttpResponse, error:
 
 /** A local failure (disk full, no permission) after the service may have taken the payout. */
 export function recordFailure(err: unknown, transactionId: string | undefined, after?: NetworkError | InterruptedError): NetworkError {
-  const e = err as NodeJS.ErrnoException;
   const what = localFault(err);
   const said = transactionId
     ? `the service accepted it (transaction ${transactionId})`
     : after
       ? `no answer was read (${after.message.replace(/\.$/, '')})`
       : 'the service may have taken it';
-  return new NetworkError(`${said}, but payctl could not record that in its journal: ${what}`, { causeCode: e.code });
+  return new NetworkError(`${said}, but payctl could not record that in its journal: ${what}`, { causeCode: 'JOURNAL_ERROR' });
 }
 
 /** A message without its final full stop, to be said inside another sentence. */

@@ -112,7 +112,7 @@ class PayoutSend {
     const verdict = classifyPayoutAnswer(res);
     if (verdict === 'answered') return { done: await this.answered(res, n) };
     if (verdict === 'final') return { done: await this.refused(res, n) };
-    const redirect = verdict === 'unknown' && new NetworkError(`${apiErrorFrom(res).message} Whether the payout was made cannot be told`);
+    const redirect = verdict === 'unknown' && new NetworkError(`${apiErrorFrom(res).message} Whether the payout was made cannot be told`, { causeCode: 'SERVICE_ERROR' });
     if (redirect) return { done: await this.unknown(redirect, redirect.message) };
     this.lastFailure = undefined;
     if (res.status !== 429) this.mayHaveLanded = true;
@@ -125,7 +125,7 @@ class PayoutSend {
       // The service answered, but only with retryable refusals: it did not take the payout
       // now, yet an earlier attempt may have been committed. Report unknown unless no attempt
       // could have reached the service.
-      this.lastFailure = new NetworkError(`the service kept answering ${payoutRetryReason(this.lastRes)}`);
+      this.lastFailure = new NetworkError(`the service kept answering ${payoutRetryReason(this.lastRes)}`, { causeCode: 'SERVICE_ERROR' });
     }
     return this.unknown(this.lastFailure!, this.lastFailure!.message);
   }

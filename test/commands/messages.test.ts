@@ -73,7 +73,7 @@ describe('status: the service and the credentials, told apart', () => {
       authenticated: null,
       account: null,
     });
-    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'ECONNREFUSED', message: `Could not connect to 127.0.0.1:${port}: connection refused.` });
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'CONNECTION_REFUSED', message: `Could not connect to 127.0.0.1:${port}: connection refused.` });
   });
 
   it('a key the service refuses: exit 3, the service reachable and the credentials refused', async () => {

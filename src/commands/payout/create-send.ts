@@ -313,7 +313,7 @@ export function notSentBeforeJournal(err: unknown, c: CreateRun): unknown {
   if (!(err instanceof NetworkError) && !(err instanceof ApiError)) return err;
   const id = c.request.payoutId;
   const said = err.message.replace(/\.$/, '');
-  const causeCode = err instanceof NetworkError ? err.causeCode : err.code;
+  const causeCode = err instanceof NetworkError ? err.causeCode : 'SERVICE_ERROR';
   if (c.existing && isUnresolved(c.existing)) {
     return new OutcomeUnknownError(
       `${said}. This run sent nothing (the payout request did not leave), and the outcome of payout ${id} is still unknown from its earlier attempt: it may or may not have been made.`,
