@@ -4,7 +4,8 @@
  * running its lazily loaded module. Built by the entry (cli.ts) and by `payctl completion`,
  * which generates the shell scripts from it.
  */
-import { Argument, Command, Help, Option } from 'commander';
+import { Argument, Command, CommanderError, Help, Option } from 'commander';
+import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { DEFAULT_TIMEOUT_S, type GlobalOptions } from './config/globals.js';
 import { RefusedError, UsageError } from './errors.js';
@@ -110,6 +111,15 @@ export function buildProgram(run: Runner, argv?: readonly string[]): Command {
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     .addHelpText('after', EXAMPLES(['payctl sandbox start --detach', 'payctl balances --profile sandbox', 'payctl payouts list --status Pending --json']));
+
+  // `--version --json`: the version as a JSON document (bin/payctl.js answers a bare --version itself).
+  // (commander's Command is an EventEmitter; its typings say only `on`.)
+  (program as unknown as EventEmitter).removeAllListeners('option:version');
+  program.on('option:version', () => {
+    const v = version();
+    program.configureOutput().writeOut?.(program.jsonTyped() ? `${JSON.stringify({ version: v })}\n` : `${v}\n`);
+    throw new CommanderError(0, 'commander.version', v);
+  });
 
   for (const spec of TREE) {
     if (reach.only !== undefined && spec.name !== reach.only) continue;

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { write, type Deps } from '../deps.js';
-import { UsageError } from '../errors.js';
+import { fieldProblem, UsageError } from '../errors.js';
 import { visibleWord } from '../words.js';
 import { isProfileName } from '../config/known-profiles.js';
 import { SHELLS, generateCompletion, isShell } from '../completion/index.js';
@@ -17,6 +17,14 @@ export interface CompletionOptions {
 }
 
 export async function run(opts: CompletionOptions, deps: Deps): Promise<number> {
+  // A script for a shell, never JSON: refused, not printed as text under --json (probe C53, 7).
+  if (deps.globals.json) {
+    throw new UsageError(
+      'Cannot use --json with completion: a completion script is shell code, not JSON.',
+      [fieldProblem('--json', 'cannot be used with completion: it prints a shell script')],
+      'Leave out --json; `payctl completion --help` shows where to put the script.',
+    );
+  }
   if (!isShell(opts.shell)) throw new UsageError(`Unknown shell "${visibleWord(opts.shell)}".`, [], `Shells: ${SHELLS.join(', ')}.`);
   await write(deps.io.stdout, generateCompletion(opts.shell, opts.tree()));
   return 0;

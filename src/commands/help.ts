@@ -14,11 +14,13 @@
  *   global option given after it, or with an option it does not know, whose value is not
  *   taken for the command (`--profle sandbox balances`: balances); a mistyped option gets
  *   the same suggestion typed with `=` (`--profle=sandbox`: --profile);
+ * - help is text: under `--json` it is refused (exit 2), and so is a group typed without its
+ *   command, whose USAGE_ERROR names its commands (without --json: its help on stderr, exit 0);
  * - help fits the terminal: commander wraps its own lists at the terminal's width (80 in a
  *   pipe), and the text added after them (a spec's help and examples) is wrapped at the same
  *   width, words whole (help-text.ts fitHelpText).
  */
-import { Command, type AddHelpTextContext, type AddHelpTextPosition, type ErrorOptions, type Help, type Option, type ParseOptions } from 'commander';
+import { Command, type AddHelpTextContext, type AddHelpTextPosition, type ErrorOptions, type Help, type HelpContext, type Option, type ParseOptions } from 'commander';
 import { sanitizeInline } from '../output/sanitize.js';
 import { fitHelpText } from './help-text.js';
 import { closestWords, DASHES, ODD_SPACES, OPENING_QUOTES, CLOSING_QUOTES } from '../words.js';
@@ -76,6 +78,36 @@ export class PayctlCommand extends Command {
     // commander's documented hook for an unknown command (it then checks nothing itself).
     this.on('command:*', (operands: string[]) => unknownCommand(this, operands[0]!));
     return this;
+  }
+
+  /** Whether `--json` was typed (before any `--`): help and versions are then refused or said as JSON. */
+  jsonTyped(): boolean {
+    const root = programOf(this);
+    const typed = root instanceof PayctlCommand ? root.typed : [];
+    const end = typed.indexOf('--');
+    return (end < 0 ? typed : typed.slice(0, end)).includes('--json');
+  }
+
+  /**
+   * Help is text for people: under `--json` it is refused (exit 2, a USAGE_ERROR document), as
+   * a group typed without its command is (`payctl payout --json`), which printed nothing and
+   * exited 0 (commander showed the help on stderr, which --json kept out). Without --json a
+   * group alone shows its help on stderr, exit 0, as before.
+   */
+  override outputHelp(context?: HelpContext): void;
+  override outputHelp(cb: (str: string) => string): void;
+  override outputHelp(context?: HelpContext | ((str: string) => string)): void {
+    if (this.jsonTyped()) {
+      if (typeof context === 'object' && context.error) {
+        const verbs = this.createHelp()
+          .visibleCommands(this)
+          .map((c) => c.name())
+          .filter((n) => n !== 'help');
+        this.error(`error: ${fullName(this)} needs a command.\nIts commands: ${verbs.join(', ')}.`, { code: 'payctl.missingCommand', exitCode: 2 });
+      }
+      this.error('error: --json cannot be used with help: help is text for people.\nLeave out --json to read it.', { code: 'payctl.jsonRefused', exitCode: 2 });
+    }
+    super.outputHelp(context as HelpContext);
   }
 
   override async parseAsync(argv?: readonly string[], options?: ParseOptions): Promise<this> {

@@ -71,9 +71,9 @@ describe('--version', () => {
 
   it('is the version payctl reports elsewhere (the user agent comes from the same package.json)', () => {
     const r = run(BIN, ['--version', '--json']);
-    // Not the early answer (two arguments): commander's own --version, from the bundle.
+    // Not the early answer (two arguments): the bundle's --version, as JSON under --json (probe C53, 7).
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(VERSION);
+    expect(JSON.parse(r.stdout)).toEqual({ version: VERSION });
   });
 });
 

@@ -133,7 +133,8 @@ describe('payctl help <command> [<sub>]', () => {
   });
 
   it('global options around it change nothing', async () => {
-    expect((await refuse('--profile', 'staging', 'help', 'payouts', 'list', '--json')).stdout).toBe(await helpOf('payouts list'));
+    // (--json is no such option: help refuses it, test/commands/json-refused.test.ts.)
+    expect((await refuse('--profile', 'staging', 'help', 'payouts', 'list', '--no-color')).stdout).toBe(await helpOf('payouts list'));
     // An option no command has, before help: help is not taken for its value.
     expect((await refuse('--xyz', 'help', 'balances')).stdout).toBe(await helpOf('balances'));
   });
