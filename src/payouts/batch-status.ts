@@ -138,6 +138,14 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
 
+/**
+ * A report's row number as `--json` gives it: a number, as batch validation's `errors[].row`
+ * is (the report's CSV cell is text); null for a cell that is no row number (an edited report).
+ */
+export function jsonRow(row: string): number | null {
+  return /^\d{1,15}$/.test(row) ? Number(row) : null;
+}
+
 function entryOf(values: Record<string, unknown>): ReportEntry {
   const batchId = str(values.batch_id);
   const transactionId = str(values.transaction_id);

@@ -73,11 +73,15 @@ describe('payout batch without --yes names why it cannot ask', () => {
     const r = await payctl(['payout', 'batch', file, ...flags], { dir: setup.dir, tty });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
-    const line = `--yes is required ${cause}: money never moves without an explicit yes. Nothing was sent.`;
+    // Said as payout create says it: the flag in `errors` for --json (probe C53, 5: `errors` was empty).
+    const line = `--yes is required ${cause}: money never moves without an explicit yes`;
     if (flags.includes('--json')) {
-      expect((JSON.parse(r.stderr) as { error: { message: string } }).error.message).toBe(line);
+      const err = (JSON.parse(r.stderr) as { error: { message: string; errors: Array<{ field: string; message: string }> } }).error;
+      expect(err.message).toBe('Cannot send this batch: 1 problem. Nothing was sent.');
+      expect(err.errors).toEqual([{ field: '--yes', message: line.replace(/^--yes /, '') }]);
     } else {
-      expect(r.stderr).toContain(`Error: ${line}\n`);
+      expect(r.stderr).toContain('Error: Cannot send this batch: 1 problem. Nothing was sent.\n');
+      expect(r.stderr).toContain(`  - ${line}\n`);
       expect(r.stderr).toContain('Review the plan with --dry-run first.');
     }
     for (const other of others(cause)) expect(r.stderr).not.toContain(`required ${other}`);

@@ -601,7 +601,12 @@ describe('plan send', () => {
     let from = ctx.sb.requests().length;
     const noYes = await run('mariama', ['plan', 'send', path]);
     expect(noYes.code).toBe(2);
-    expect(noYes.stderr).toContain(`Cannot send the plan ${path}: --yes is required without a terminal: money never moves without an explicit yes. Nothing was sent.`);
+    // As payout create says it, the flag a problem of its own (probe C53, 5).
+    expect(noYes.stderr).toContain(
+      `Cannot send the plan ${path}: 1 problem. Nothing was sent.\n  - --yes is required without a terminal: money never moves without an explicit yes\n`,
+    );
+    const noYesJson = JSON.parse((await run('mariama', ['plan', 'send', path, '--json'])).stderr) as { error: { errors: Array<{ field: string }> } };
+    expect(noYesJson.error.errors.map((e) => e.field)).toEqual(['--yes']);
 
     const cfg = tempConfigDir();
     try {

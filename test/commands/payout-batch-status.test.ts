@@ -329,7 +329,8 @@ describe('payout batch status: before settlement, totals, formats', () => {
     ]);
     expect(doc.failed_rows).toEqual([
       {
-        row: '3',
+        // A number, as batch validation's errors[].row (probe C53, 5: it was the string '3').
+        row: 3,
         payout_id: rows[1]!.payout_id,
         transaction_id: expect.stringMatching(/^TXN-BOK-[0-9A-F]{26}$/) as unknown,
         amount: '0.10',

@@ -165,7 +165,8 @@ async function checkFirst(opts: PayoutBatchOptions, deps: Deps): Promise<FirstCh
   const badReport = reportProblems(reportPath, src.file, opts.report === undefined ? 'the report' : `--report ${reportPath}`);
   if (badReport.length) throw new UsageError(`Cannot write the report. Nothing was sent.`, badReport, 'Choose another --report path and run the command again.');
   if (!opts.dryRun && !opts.yes && !deps.io.interactive) {
-    throw new UsageError(`${yesRequired(deps.globals)}. Nothing was sent.`, [], 'Review the plan with --dry-run first.');
+    // As payout create says it: the flag in `errors` for --json (probe C53, 5: it was left empty).
+    throw new UsageError('Cannot send this batch: 1 problem. Nothing was sent.', [yesRequired(deps.globals)], 'Review the plan with --dry-run first.');
   }
   return { concurrency, batchId, src, checked, defaultReport, reportPath };
 }

@@ -303,7 +303,7 @@ async function reportPlace(opts: PlanSendOptions, deps: Deps, j: Judged, batch: 
 /** Without --yes: what is about to be sent, then an explicit yes (refused without a terminal; Ctrl-C sends nothing). */
 async function confirmSend(deps: Deps, j: Judged, toSend: number, refuse: Refuse): Promise<void> {
   if (!deps.io.interactive) {
-    throw refuse(yesRequired(deps.globals));
+    throw refuse('1 problem', [yesRequired(deps.globals)]);
   }
   const totals = j.plan.totals.map((t) => `${formatAmount(t.total, t.currency)} ${t.currency} from ${t.wallet_id}`).join('; ');
   deps.log.info(
