@@ -18,6 +18,8 @@ import { run as stopRun } from '../../src/commands/sandbox/stop.js';
 import { exitCodeOf, LocalError, UsageError } from '../../src/errors.js';
 import { useCleanups } from '../helpers/cleanups.js';
 import { portClosed } from '../helpers/listener.js';
+import { renderErrorJson, renderErrorText } from '../../src/output/error-report.js';
+import { makeStyle } from '../../src/output/style.js';
 
 const { cleanups, configDir } = useCleanups();
 
@@ -545,10 +547,31 @@ describe('payctl sandbox start --detach (the parent, in process)', () => {
       (e: unknown) => e,
     );
     expect(exitCodeOf(err)).toBe(2);
+    // The child's error without its "Error:" (probe C53, 6).
     expect((err as Error).message).toBe(
-      'The background sandbox exited before it was ready (exit code 2).\nError: The sandbox state file s.json is damaged (it holds no JSON object).',
+      'The background sandbox exited before it was ready (exit code 2): The sandbox state file s.json is damaged (it holds no JSON object).',
     );
     expect((err as UsageError).hint).toBe(`Its log is in ${join(dir, 'sandbox.log')}.`);
+  });
+
+  it("a port in use: the child's error in the message, its advice in the hint, --json and text alike (probe C53, 6)", async () => {
+    const dir = configDir();
+    const script = fakeNode(
+      dir,
+      'echo "Sandbox starting"\necho "Error: Port 4010 is already in use."\necho "Pick another with --port N, or --port 0 for a free one."\nexit 2',
+    );
+    const { result } = await detachWith(script, dir, {});
+    const err = await result.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(exitCodeOf(err)).toBe(2);
+    const doc = JSON.parse(renderErrorJson(err)) as { error: { message: string; hint: string } };
+    expect(doc.error.message).toBe('The background sandbox exited before it was ready (exit code 2): Port 4010 is already in use.');
+    expect(doc.error.hint).toBe(`Pick another with --port N, or --port 0 for a free one.\nIts log is in ${join(dir, 'sandbox.log')}.`);
+    expect(renderErrorText(err, makeStyle(false))).toBe(
+      `Error: The background sandbox exited before it was ready (exit code 2): Port 4010 is already in use.\nPick another with --port N, or --port 0 for a free one.\nIts log is in ${join(dir, 'sandbox.log')}.\n`,
+    );
   });
 
   it('a node binary that cannot be started: exit 1, saying why', async () => {

@@ -161,8 +161,9 @@ describe('payctl sandbox start --detach / status / stop', () => {
     writeFileSync(state, 'null');
     const start = await runCli(['sandbox', 'start', '--detach', '--port', '0', '--state', state], { configDir: dir });
     expect(start.code, start.stderr).toBe(2);
-    expect(start.stderr).toContain('The background sandbox exited before it was ready (exit code 2).');
-    expect(start.stderr).toContain(`The sandbox state file ${state} is damaged (it holds no JSON object).`);
+    expect(start.stderr).toContain(
+      `The background sandbox exited before it was ready (exit code 2): The sandbox state file ${state} is damaged (it holds no JSON object).`,
+    );
     expect(start.stderr).not.toContain('Cannot read properties');
     expect(start.stdout).toBe('');
     expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);

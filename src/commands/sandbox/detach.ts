@@ -206,9 +206,29 @@ async function endedEarly(deps: Deps, child: ChildProcess, exited: NonNullable<W
     if (holder && holder.pid !== child.pid && (await recordedSandboxRuns(holder, deps.host, deps.env))) return alreadyRunning(holder);
   }
   const tail = logTail(log);
-  const message = `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`}).` + (tail ? `\n${tail}` : '');
-  if (exited.code === ExitCode.usage) return new RefusedError(message, [], `Its log is in ${log}.`);
-  return new LocalError(message, `Its log is in ${log}.`);
+  const how = `The background sandbox exited before it was ready (${exited.signal ?? `exit code ${exited.code}`})`;
+  const said = childError(tail);
+  const message = said ? `${how}: ${said.message}` : `${how}.` + (tail ? `\n${tail}` : '');
+  const hint = [said?.advice, `Its log is in ${log}.`].filter(Boolean).join('\n');
+  if (exited.code === ExitCode.usage) return new RefusedError(message, [], hint);
+  return new LocalError(message, hint);
+}
+
+/**
+ * The child's own error, as it printed it in its log ("Error: Port 4010 is already in use.",
+ * its "  - " lines, then its advice): the message without "Error:", and the advice apart, for
+ * the hint (probe C53, 6: both were in the message, "Error:" and all). Undefined when the log
+ * ends without one (a child that died otherwise: its last lines are the message, as before).
+ */
+function childError(tail: string): { message: string; advice: string | undefined } | undefined {
+  const lines = tail.split('\n');
+  let i = lines.length - 1;
+  while (i >= 0 && !lines[i]!.startsWith('Error: ')) i--;
+  if (i < 0) return undefined;
+  let j = i + 1;
+  while (j < lines.length && lines[j]!.startsWith('  ')) j++;
+  const advice = lines.slice(j).join('\n').trim();
+  return { message: [lines[i]!.slice('Error: '.length), ...lines.slice(i + 1, j)].join('\n'), advice: advice || undefined };
 }
 
 /** Waits for the child's finished record (claimed, profile saved); stops the child on Ctrl-C or time-out. */
