@@ -172,7 +172,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
   });
 
-  it('--made-by while another payctl resolves the payout: left after a short wait, exit 4, code LOCKED (probe 49-P F4: exit 1 after 30 s)', async () => {
+  it('--made-by while another payctl resolves the payout: left after a short wait, exit 4, code OUTCOME_UNKNOWN, cause LOCKED (probe 49-P F4: exit 1 after 30 s)', async () => {
     const { invoice, november } = await mistyped();
     ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${november}`, kind: 'delay', delayMs: 6000, times: Infinity });
     const from = ctx.sb.requests().length;
@@ -181,7 +181,7 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     const second = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november, '--json'], { dir: b.dir });
     ctx.sb.faults.clear();
     expect(second.code, second.stderr).toBe(4);
-    expect(JSON.parse(second.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'LOCKED', payout_id: invoice } });
+    expect(JSON.parse(second.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'OUTCOME_UNKNOWN', cause: 'LOCKED', payout_id: invoice } });
     expect((await first).code).toBe(0);
   });
 
