@@ -261,7 +261,7 @@ complete -c payctl -n "__payctl_at 'payctl history'" -s h -l help -d 'show help'
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -l payout-id -x -d 'only this journaled payout'
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -l made-by -x -d 'record the payout as made by this transaction (checked: same amount, currency and account)'
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -l resend -d 'resend the payout with its journaled key and body, even after 24 hours (asks to confirm)'
-complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s y -l yes -d 'with --resend: do not ask (required without a terminal)'
+complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s y -l yes -d 'with --resend, or --made-by of a masked record: do not ask (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl history reconcile'" -s h -l help -d 'show help'
 
 # payctl ledger
