@@ -5,9 +5,10 @@
 import { CommanderError, type Command } from 'commander';
 import { CliError, ExitCode, OutputError, exitCodeOf } from './errors.js';
 import { allCommands, buildProgram, globalsFrom, splitShortFlags, version, type Action, type Runner } from './program.js';
-import type { Deps, GlobalOptions, IO, Log } from './deps.js';
+import type { Deps, GlobalOptions, IO } from './deps.js';
 import { fstatSync, writeSync } from 'node:fs';
 import { flushed, ioFrom } from './output/io.js';
+import { logOf } from './output/log.js';
 import { certainlyNotTerminal, directStdout } from './output/direct-stdout.js';
 import type { ConfigStore } from './config/store.js';
 import type { ApiClient } from './api/client.js';
@@ -299,19 +300,6 @@ async function reportError(
   return exitCodeOf(err);
 }
 
-/** Messages for people on stderr: plain, warnings, successes, and --verbose lines. */
-function logOf(io: IO, globals: GlobalOptions, style: Style): Log {
-  return {
-    info: (line) => void io.stderr.write(line + '\n'),
-    block: (text) => void io.stderr.write(text),
-    warn: (line) => void io.stderr.write(`${style.yellow('Warning:')} ${line}\n`),
-    success: (line) => void io.stderr.write(`${style.green('✓')} ${line}\n`),
-    verbose: (line) => {
-      if (globals.verbose) io.stderr.write(style.dim(line) + '\n');
-    },
-  };
-}
-
 function buildDeps(
   proc: Process,
   io: IO,
@@ -333,7 +321,7 @@ function buildDeps(
     env: proc.env,
     signal,
     clock,
-    verbose: globals.verbose ? (line: string) => void io.stderr.write(style.dim(line) + '\n') : undefined,
+    verbose: globals.verbose ? (line: string) => log.verbose(line) : undefined,
     userAgent: `payctl/${version()} node/${process.versions.node}`,
     onSecret: (secret: string) => mask.add(secret),
     warn: (line: string) => log.warn(line),

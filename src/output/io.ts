@@ -26,6 +26,7 @@ export interface IO {
   interactive: boolean;
 }
 
+/** Messages for people on stderr; made by log.ts (text lines, or JSON lines under --json). */
 export interface Log {
   info(line: string): void;
   warn(line: string): void;

@@ -5,6 +5,8 @@
  * wrapped line behind: the bar shrinks, the least needed counters go, the label is cut.
  * Nothing is drawn until a row is in flight: a rerun whose rows were all accepted earlier
  * (settled at once, none sent) shows no bar, and leaves no unfinished line for what follows.
+ * Plain lines and lines said during the run go through `say` (the run's Log, which makes them
+ * JSON lines under --json, where the caller draws no bar).
  */
 import { displayWidth, fitWidth } from './table.js';
 
@@ -17,13 +19,13 @@ export interface ProgressStats {
 }
 
 export class Progress {
-  readonly #stream: NodeJS.WritableStream;
   readonly #tty: boolean;
   readonly #started = Date.now();
   readonly #intervalMs: number;
   readonly #label: string | undefined;
   readonly #live: LiveLine;
   readonly #columns: () => number | undefined;
+  readonly #say: (line: string) => void;
   #last = 0;
   /** A row has been in flight: from then on there is something to show. */
   #sending = false;
@@ -32,14 +34,22 @@ export class Progress {
 
   /**
    * `label` names the run (a batch id): after plain lines, before the bar. `columns` gives
-   * the terminal's width at each redraw (undefined: not known, the full line).
+   * the terminal's width at each redraw (undefined: not known, the full line). `say` writes a
+   * line for people (default: the line on `stream`).
    */
-  constructor(stream: NodeJS.WritableStream, tty: boolean, intervalMs = tty ? 250 : 2000, label?: string, columns: () => number | undefined = () => undefined) {
+  constructor(
+    stream: NodeJS.WritableStream,
+    tty: boolean,
+    intervalMs = tty ? 250 : 2000,
+    label?: string,
+    columns: () => number | undefined = () => undefined,
+    say: (line: string) => void = (line) => void stream.write(line + '\n'),
+  ) {
     this.#label = label;
-    this.#stream = stream;
     this.#tty = tty;
     this.#intervalMs = intervalMs;
     this.#columns = columns;
+    this.#say = say;
     this.#live = new LiveLine(stream, tty, columns);
     // Plain lines start after one interval: a short run prints only its final line.
     if (!tty) this.#last = Date.now();
@@ -82,13 +92,13 @@ export class Progress {
     this.#last = now;
     this.#shown = s;
     if (this.#tty) this.#live.set(this.#line(s));
-    else this.#stream.write(this.#line(s) + '\n');
+    else this.#say(this.#line(s));
   }
 
   /** A line for a person said while the run goes on: at a terminal, above the bar, which is drawn again below it. */
   say(line: string): void {
     this.#live.clear();
-    this.#stream.write(line + '\n');
+    this.#say(line);
     if (this.#tty && this.#shown) this.#live.set(this.#line(this.#shown));
   }
 

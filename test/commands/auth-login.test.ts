@@ -11,6 +11,7 @@ import { configFile, expectNoSecrets, lastBearer, newKey, oneJson, readProfile, 
 import { writeFileSync } from 'node:fs';
 import { payctl } from '../helpers/in-process.js';
 import { shellSplit } from '../helpers/pty.js';
+import { stderrDocs, warningsOf } from '../helpers/stderr-json.js';
 
 const KEY = newKey();
 // One test points login at a route the service does not have (a route override): its request is not held to openapi/v2.yaml.
@@ -106,9 +107,10 @@ describe('login', () => {
   it('--json prints the profile, base URL, masked key and the account on stdout', async () => {
     const r = await payctl(['login', '--api-key-stdin', '--json', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, input: KEY });
     expect(r.code, r.stderr).toBe(0);
-    // No D-Bus here: the fallback's notice is the only thing on stderr.
-    expect(r.stderr).toMatch(
-      /^Warning: No OS keyring could be reached \(.*\); the key is stored in .* \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\.\n$/,
+    // No D-Bus here: the fallback's notice is the only thing on stderr, a JSON line under --json.
+    expect(stderrDocs(r.stderr)).toHaveLength(1);
+    expect(warningsOf(r.stderr)[0]).toMatch(
+      /^No OS keyring could be reached \(.*\); the key is stored in .* \(mode 0600\)\. Use --insecure-storage to choose the file without this notice\.$/,
     );
     const who = await account();
     const out = oneJson(r.stdout);
@@ -389,7 +391,7 @@ describe('the key is the bearer token', () => {
     const from = ctx.sb.requests().length;
     const r = await payctl(['balances', '--json'], { dir: cfg.dir, env: { PAYCTL_TOKEN: 'tok_from_env_1234' } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('Warning: PAYCTL_TOKEN is no longer used: the API key itself is the bearer token. Set PAYCTL_API_KEY');
+    expect(warningsOf(r.stderr)).toEqual([expect.stringContaining('PAYCTL_TOKEN is no longer used: the API key itself is the bearer token. Set PAYCTL_API_KEY')]);
     expect(since(ctx.sb, from)[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     expectNoSecrets(r, ['tok_from_env_1234']);
   });

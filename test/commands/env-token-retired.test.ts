@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { configFile, expectNoSecrets, newKey, oneJson, readProfile, since, useConfigDir, writeLoggedIn } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { warningsOf } from '../helpers/stderr-json.js';
 
 const KEY = newKey();
 const ctx = useSandbox({ apiKey: KEY });
@@ -34,7 +35,8 @@ describe('PAYCTL_TOKEN is no credential', () => {
     const from = ctx.sb.requests().length;
     const r = await payctl(['balances', '--json', '--base-url', ctx.sb.baseUrl], { dir: cfg.dir, env: { PAYCTL_TOKEN: TOKEN, PAYCTL_API_KEY: KEY } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(WARNING);
+    // Under --json the warning is a JSON line of its own (src/output/log.ts).
+    expect(warningsOf(r.stderr)).toEqual([WARNING.replace(/^Warning: /, '')]);
     const reqs = since(ctx.sb, from);
     expect(reqs.map((x) => x.line)).toEqual(['GET /v2/wallets/balances 200']);
     expect(reqs[0]!.headers.authorization).toBe(`Bearer ${KEY}`);

@@ -11,6 +11,7 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closedPort, expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn, writeProfile } from '../helpers/e2e.js';
+import { errorOf, warningsOf } from '../helpers/stderr-json.js';
 import { payctl } from '../helpers/in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -184,13 +185,17 @@ describe('the ledger password never in clear text to another machine', () => {
     const loopback = `postgres://u:${PASSWORD}@db.example.com:${await closedPort()}/x?sslmode=require&host=127.0.0.1`;
     const r = await run(['ledger', 'status', '--json'], { env: { PAYCTL_LEDGER_URL: loopback } });
     expect(r.code).toBe(2);
-    expect(r.stderr).not.toContain('Warning');
+    expect(warningsOf(r.stderr)).toEqual([]);
     const remote = await run(['ledger', 'status', '--json'], { env: { PAYCTL_LEDGER_URL: `${url}?sslmode=require&connect_timeout=2` } });
     expect(remote.code).toBe(2);
     expect(attempts.length).toBeGreaterThan(0);
+    // Under --json a JSON line of its own (src/output/log.ts), before the error, the last line.
     expect(
-      remote.stderr.match(/Warning: PAYCTL_LEDGER_URL postgres:\/\/u:\*\*\*\*@db\.example\.com\/x\?sslmode=require&connect_timeout=2 uses sslmode=require/g),
+      warningsOf(remote.stderr).filter((w) =>
+        w.startsWith('PAYCTL_LEDGER_URL postgres://u:****@db.example.com/x?sslmode=require&connect_timeout=2 uses sslmode=require'),
+      ),
     ).toHaveLength(1);
+    expect(errorOf(remote.stderr).message).toBeTruthy();
     expect(remote.stderr).toContain('postgres://u:****@db.example.com/x?sslmode=verify-full&connect_timeout=2 (your password in place of ****)');
     expect(oneJson(remote.stdout)).toMatchObject({ backend: 'postgresql', reachable: false });
     expectNoSecrets(remote, [PASSWORD]);

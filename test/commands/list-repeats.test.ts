@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { oneJson } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { stderrDocs } from '../helpers/stderr-json.js';
 import { configDir, hostile, hostileProfile, json, useHostileCleanups } from '../helpers/hostile.js';
 
 useHostileCleanups();
@@ -66,7 +67,8 @@ describe.each(Object.keys(SHAPES) as Array<keyof typeof SHAPES>)('a payout sent 
     expect(records(doc)[0]).toEqual(ONE);
     if (shape === 'paginator') expect(doc.data.current_page).toBe(1);
     // Before: "1 payout was on two pages (payouts made while the list was read ...)".
-    expect(page.stderr).toBe(NOTE);
+    // Under --json, the note is stderr's one JSON line (src/output/log.ts).
+    expect(stderrDocs(page.stderr)).toEqual([{ notice: NOTE.trimEnd() }]);
 
     const table = await payctl(['payouts', 'list'], { dir });
     expect(table.code, table.stderr).toBe(0);
@@ -90,7 +92,7 @@ describe.each(Object.keys(SHAPES) as Array<keyof typeof SHAPES>)('a payout sent 
     const all = await payctl(['payouts', 'list', '--all', '--json'], { dir });
     expect(all.code, all.stderr).toBe(0);
     expect(oneJson(all.stdout).data.map((p: { transaction_id: string }) => p.transaction_id)).toEqual(IDS);
-    expect(all.stderr).toBe(NOTE);
+    expect(stderrDocs(all.stderr)).toEqual([{ notice: NOTE.trimEnd() }]);
   });
 
   it('a computed summary counts it once: 2 payouts, 300.00 SLE', async () => {

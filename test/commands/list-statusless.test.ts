@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { payctl } from '../helpers/in-process.js';
+import { warningsOf } from '../helpers/stderr-json.js';
 import { printed } from '../helpers/printed.js';
 import { configDir, deferCleanup, expectNoCrash, hostile, hostileProfile, useHostileCleanups } from '../helpers/hostile.js';
 
@@ -50,7 +51,7 @@ describe('payouts list: records without a status', () => {
     expect(csv.stderr).toContain(warning);
     const json = await payctl(['payouts', 'list', '--json'], { dir });
     expect(json.code, json.stderr).toBe(0);
-    expect(json.stderr).toContain(warning);
+    expect(warningsOf(json.stderr)).toContain(warning.replace(/^Warning: /, ''));
 
     const got = await payctl(printed(table.stderr, 'payout get'), { dir });
     expect(got.code, got.stderr).toBe(0);

@@ -10,6 +10,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
 import { payctl } from '../helpers/in-process.js';
+import { stderrDocs } from '../helpers/stderr-json.js';
 import { scriptedPrompter } from '../helpers/prompts.js';
 
 const KEY = newKey();
@@ -36,7 +37,8 @@ describe('login with PAYCTL_API_KEY set', () => {
 
     const j = await payctl(['login', '--base-url', ctx.sb.baseUrl, '--insecure-storage', '--json'], { dir: cfg.dir, env: { PAYCTL_API_KEY: KEY } });
     expect(j.code, j.stderr).toBe(0);
-    expect(j.stderr).toBe(`Using the API key from PAYCTL_API_KEY (****${KEY.slice(-4)}).\n`);
+    // Under --json, a JSON line (src/output/log.ts): stderr's documents only, the script reads stdout.
+    expect(stderrDocs(j.stderr)).toEqual([{ notice: `Using the API key from PAYCTL_API_KEY (****${KEY.slice(-4)}).` }]);
     expect(oneJson(j.stdout)).toMatchObject({ api_key_source: 'PAYCTL_API_KEY', storage: 'file' });
   });
 

@@ -11,6 +11,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { newKey, oneJson, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { errorOf, noticesOf } from '../helpers/stderr-json.js';
 import { heldFor, payoutArgs } from '../helpers/payout-fixtures.js';
 
 const KEY = newKey();
@@ -68,7 +69,9 @@ describe('a run that sent a payout: exit 4, as for an answer that never came', (
     const r = await payctl(args, { dir: cfg.dir, stdoutFault: FULL });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stdout).toBe('');
-    const err = oneJson(r.stderr.slice(r.stderr.indexOf('{'))).error;
+    // Before: "✓ Payout … submitted." as text before the error; now every line is JSON, the error last.
+    expect(noticesOf(r.stderr)).toEqual([expect.stringMatching(/^Payout full-\S+ submitted\.$/)]);
+    const err = errorOf(r.stderr);
     expect(err.message).toBe('The output could not be written: no space left on device (ENOSPC); what was printed is incomplete.');
     expect(err.hint).toBe('Payouts were sent and are journaled: `payctl history` shows each with its outcome; the same command run again sends none of them twice.');
     expect(heldFor(ctx.sb, `full-${KEY.slice(0, 8)}`)).toHaveLength(1);

@@ -15,6 +15,7 @@ import { eventually, freshWallet, useSandbox, type Sandbox } from '../helpers/sa
 import { direct, newKey, oneJson, sameButTimestamp, useConfigDir, writeProfile, writeProfiles } from '../helpers/e2e.js';
 import { sandboxProxy, useHostileCleanups } from '../helpers/hostile.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
+import { stderrDocs } from '../helpers/stderr-json.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { TestClock } from '../helpers/clock.js';
 import { parse } from '../helpers/parse.js';
@@ -141,7 +142,11 @@ describe('a sandbox that settles in 400 ms (real clock)', () => {
     const id = randomUUID();
     const ok = await payctl([...createArgs(wallet, id), '--wait', '--json'], { dir: cfg.dir });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stderr).toMatch(new RegExp(`^✓ Payout ${named(ctx.sb, id)} is Successful(?: \\(after \\d+ s\\))?\\.\\n✓ Payout ${id} submitted\\.\\n$`));
+    // Under --json as JSON lines (src/output/log.ts), without the ✓ a person sees.
+    expect(stderrDocs(ok.stderr)).toEqual([
+      { notice: expect.stringMatching(new RegExp(`^Payout ${named(ctx.sb, id)} is Successful(?: \\(after \\d+ s\\))?\\.$`)) },
+      { notice: `Payout ${id} submitted.` },
+    ]);
   });
 
   it('get --wait --json on a payout that fails: exit 1, the Failed envelope on stdout, a JSON error on stderr', async () => {

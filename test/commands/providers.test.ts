@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { payctl, startPayctl } from '../helpers/in-process.js';
+import { warningsOf } from '../helpers/stderr-json.js';
 import { payoutPosts } from '../helpers/batch.js';
 import { escapeRe, loginInProcess } from '../helpers/payout-fixtures.js';
 import { recordingPrompter } from '../helpers/recording-prompter.js';
@@ -194,7 +195,7 @@ describe('a --provider close to a known one', () => {
   it('with --json: the warning on stderr, stdout one JSON document', async () => {
     const walletId = freshWallet(ctx.sb, '500.00', 'SLE');
     const r = await payctl([...walletFlags(walletId, 'orang money'), '--yes', '--json'], { dir, tty: { stdin: true, stdout: true } });
-    expect(r.stderr).toContain(WARNING);
+    expect(warningsOf(r.stderr)).toEqual([WARNING.replace(/^Warning: /, '').trimEnd()]);
     expect(() => JSON.parse(r.stdout)).not.toThrow();
     expect(r.code, r.stderr).toBe(0);
     expect(postedProviders()).toEqual(['orang_money']);

@@ -34,10 +34,10 @@ async function endsWithin(run: Started, ms: number): Promise<boolean> {
   return ended;
 }
 
-/** Resolves once the run is serving (its profile lines are out); fails if it ends first. */
+/** Resolves once the run is serving (its profile lines are out, a JSON line under --json); fails if it ends first. */
 async function serving(run: Started): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (!/Profile "sandbox" saved/.test(run.stderr())) {
+  while (!/Profile \\?"sandbox\\?" saved/.test(run.stderr())) {
     if (Date.now() > deadline) throw new Error(`not serving: ${run.stderr()}`);
     if (await endsWithin(run, 5)) throw new Error(`ended early: ${run.stderr()}`);
   }

@@ -66,7 +66,7 @@ async function foreground(args: string[], opts: { dir: string; env?: Record<stri
     () => (ended = true),
     () => (ended = true),
   );
-  await until(() => /Press Ctrl-C to stop\.|Profile "sandbox" saved/.test(run.stderr()) || ended, 'the foreground sandbox');
+  await until(() => /Press Ctrl-C to stop\.|Profile \\?"sandbox\\?" saved/.test(run.stderr()) || ended, 'the foreground sandbox');
   if (ended) throw new Error(`sandbox start ended early: ${run.stderr()}`);
   return run;
 }

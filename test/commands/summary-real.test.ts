@@ -11,6 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { fmtMinor, newKey, oneJson, since, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
+import { asText } from '../helpers/stderr-json.js';
 import { parseCsv } from '../helpers/csv.js';
 import { fakeDeps } from '../helpers/fake-deps.js';
 import { run as summaryRun, type SummaryOptions } from '../../src/commands/summary.js';
@@ -341,7 +342,7 @@ describe('summaries of other shapes (a plain server)', () => {
       ]);
       const json = await run(['summary', '--json']);
       expect(json.code, json.stderr).toBe(0);
-      expect(json.stderr).toBe(warning);
+      expect(asText(json.stderr)).toBe(warning);
       expect(json.stdout).toContain(`"total_sent":${totalSent}`);
     },
   );
@@ -360,7 +361,8 @@ describe('summaries of other shapes (a plain server)', () => {
     for (const mode of ['--csv', '--json']) {
       const r = await run(['summary', mode]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toBe(warning);
+      // Under --json, the same warning as a JSON line (src/output/log.ts).
+      expect(mode === '--json' ? asText(r.stderr) : r.stderr).toBe(warning);
     }
     expect((await run(['summary', '--json'])).stdout).toContain(`"total_sent":${totalSent}`);
   });
@@ -381,7 +383,8 @@ describe('summaries of other shapes (a plain server)', () => {
     for (const mode of ['--csv', '--json']) {
       const r = await run(['summary', mode]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toBe(warning);
+      // Under --json, the same warning as a JSON line (src/output/log.ts).
+      expect(mode === '--json' ? asText(r.stderr) : r.stderr).toBe(warning);
     }
     expect(JSON.parse((await run(['summary', '--json'])).stdout).data).toEqual(JSON.parse(body));
   });
@@ -400,7 +403,8 @@ describe('summaries of other shapes (a plain server)', () => {
     for (const mode of ['--csv', '--json']) {
       const r = await run(['summary', mode]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toBe(warning);
+      // Under --json, the same warning as a JSON line (src/output/log.ts).
+      expect(mode === '--json' ? asText(r.stderr) : r.stderr).toBe(warning);
     }
   });
 
@@ -418,7 +422,8 @@ describe('summaries of other shapes (a plain server)', () => {
     for (const mode of ['--csv', '--json']) {
       const r = await run(['summary', mode]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toBe(warning);
+      // Under --json, the same warning as a JSON line (src/output/log.ts).
+      expect(mode === '--json' ? asText(r.stderr) : r.stderr).toBe(warning);
     }
     const csv = (await run(['summary', '--csv'])).stdout;
     expect(csv).toContain('\r\nfailed,\r\n');

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/listener.js';
 import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
 import { headersFor, isoAt, txnId, webhookId } from '../helpers/webhook-events.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const S = 'whsec_currency_4c19d7';
 
@@ -46,9 +47,9 @@ describe('webhooks listen: currencies read as payout records read them', () => {
       if (said)
         await l.waitFor(
           () =>
-            l
-              .stderr()
-              .includes(`Warning: the event for ${tx} has a currency payctl cannot read, ${said}, so no currency is shown for it; the app gets the event as it came.`),
+            asText(l.stderr()).includes(
+              `Warning: the event for ${tx} has a currency payctl cannot read, ${said}, so no currency is shown for it; the app gets the event as it came.`,
+            ),
           `the warning for ${literal}`,
         );
     }
@@ -57,7 +58,8 @@ describe('webhooks listen: currencies read as payout records read them', () => {
     expect(lines.map((x) => x.currency)).toEqual(cases.map(([, currency]) => currency));
     // The currency's digits when it reads (as CSV writes amounts); as written when it does not.
     expect(lines.map((x) => x.amount)).toEqual(cases.map(([, currency]) => (currency === null ? '10' : '10.00')));
-    expect(l.stderr().match(/cannot read/g)).toHaveLength(cases.filter(([, currency]) => currency === null).length);
+    // Under --json, JSON lines (src/output/log.ts), read back as the text a person sees.
+    expect(asText(l.stderr()).match(/cannot read/g)).toHaveLength(cases.filter(([, currency]) => currency === null).length);
     await l.stop();
   });
 

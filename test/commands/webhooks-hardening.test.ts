@@ -14,6 +14,7 @@ import { startPayctl, payctl, type InProcessOptions } from '../helpers/in-proces
 import { portClosed, postRaw, sign } from '../helpers/listener.js';
 import { listenInProcess as listen, useListenerScope, type InProcessListener } from '../helpers/listen-in-process.js';
 import { isoAt, rawRequest } from '../helpers/webhook-events.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const { configDir, target } = useListenerScope();
 
@@ -195,18 +196,19 @@ describe('webhooks listen --path: a path a URL reaches as typed, or exit 2', () 
 describe('webhooks listen: a refused request is one warning on stderr, never on stdout', () => {
   it('a wrong path or method (404) and a body over 1 MiB (413) are each said once, sanitized, with --json too', async () => {
     const l = await listen(['--json'], { dir: configDir() });
+    // Under --json, JSON lines (src/output/log.ts), read back as the text a person sees.
     const origin = `http://127.0.0.1:${l.port}`;
     const json = { 'content-type': 'application/json' };
 
     expect((await postRaw(`${origin}/wrong?token=abc`, '{}', json)).status).toBe(404);
     await l.waitFor(() => l.stderr().includes('refused POST /wrong'), 'the wrong-path warning');
-    expect(l.stderr()).toContain('Warning: refused POST /wrong: not the listening path (404); events are taken at POST /webhooks.\n');
+    expect(asText(l.stderr())).toContain('Warning: refused POST /wrong: not the listening path (404); events are taken at POST /webhooks.\n');
     // The query is left out of the line.
     expect(l.stderr()).not.toContain('token=abc');
 
     expect((await rawRequest(l.port, 'GET', '/webhooks', { host: '127.0.0.1' })).status).toBe(404);
     await l.waitFor(() => l.stderr().includes('refused GET /webhooks'), 'the wrong-method warning');
-    expect(l.stderr()).toContain('Warning: refused GET /webhooks: events are taken with POST only (404).\n');
+    expect(asText(l.stderr())).toContain('Warning: refused GET /webhooks: events are taken with POST only (404).\n');
 
     // A very long path is cut.
     expect((await postRaw(`${origin}/${'x'.repeat(300)}`, '{}', json)).status).toBe(404);
@@ -215,11 +217,11 @@ describe('webhooks listen: a refused request is one warning on stderr, never on 
 
     expect((await postRaw(l.url, Buffer.alloc(1024 * 1024 + 1, 0x20), json)).status).toBe(413);
     await l.waitFor(() => l.stderr().includes('(413)'), 'the too-large warning');
-    expect(l.stderr()).toContain('Warning: refused POST /webhooks: the body is over 1 MiB (413).\n');
+    expect(asText(l.stderr())).toContain('Warning: refused POST /webhooks: the body is over 1 MiB (413).\n');
 
     const exit = await stopped(l);
     expect(exit.stdout).toBe('');
-    expect(exit.stderr.match(/Warning: refused /g)).toHaveLength(4);
+    expect(asText(exit.stderr).match(/Warning: refused /g)).toHaveLength(4);
   });
 });
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/listener.js';
 import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
 import { headersFor, isoAt, txnId } from '../helpers/webhook-events.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const S = 'whsec_ids_4c1d7e';
 
@@ -108,7 +109,7 @@ describe('webhooks listen: webhook_id and attempt in undocumented forms', () => 
       const tx = txnId();
       const b = eventWith(id, '1', tx);
       expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(200);
-      await l.waitFor(() => l.stderr().includes(`Warning: the event for ${tx} ${said}: a retry of it cannot be recognised`), `the warning for ${id}`);
+      await l.waitFor(() => asText(l.stderr()).includes(`Warning: the event for ${tx} ${said}: a retry of it cannot be recognised`), `the warning for ${id}`);
     }
     expect(app.received).toHaveLength(cases.length);
     expect(l.stderr()).toContain('so each delivery is printed as new and forwarded to the app again.');

@@ -23,6 +23,7 @@ import { portClosed, postRaw, sign } from '../helpers/listener.js';
 import { listenInProcess as listen, useListenerScope, type InProcessListener } from '../helpers/listen-in-process.js';
 import { event, headersFor, isoAt, oddBody, rawRequest, signed, txnId, webhookId } from '../helpers/webhook-events.js';
 import { api, freshWallet, payoutBody, startSandbox } from '../helpers/sandbox.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const S = 'whsec_e2e_listen_5f1c';
 
@@ -671,7 +672,8 @@ describe('webhooks listen: odd input', () => {
       forward_status: null,
       answered: 200,
     });
-    await l.waitFor(() => l.stderr().includes('Warning: signature not checked: no webhook secret'), 'the per-event warning');
+    // Under --json a JSON line (src/output/log.ts), read back as the text a person sees.
+    await l.waitFor(() => asText(l.stderr()).includes('Warning: signature not checked: no webhook secret'), 'the per-event warning');
 
     // Refused with 413 (the body was once destroyed before the answer: the sender saw a reset).
     const big = await postRaw(l.url, Buffer.alloc(1024 * 1024 + 1, 0x20), { 'content-type': 'application/json' });

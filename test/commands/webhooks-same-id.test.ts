@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/listener.js';
 import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
 import { event, headersFor, isoAt, txnId, webhookId } from '../helpers/webhook-events.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const S = 'whsec_same_id_9a3f';
 
@@ -43,8 +44,7 @@ describe('webhooks listen: one webhook_id, another event', () => {
       ['transfer.failed', 'Failed', 3, true, null, null, 200],
       ['transfer.initiated', 'Pending', 4, true, null, null, 200],
     ]);
-    const warnings = l
-      .stderr()
+    const warnings = asText(l.stderr())
       .split('\n')
       .filter((x) => x.includes('which an earlier event had'));
     expect(warnings).toEqual([

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/listener.js';
 import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
 import { event, signed, txnId } from '../helpers/webhook-events.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const S = 'whsec_status_words_3c7d1e';
 
@@ -57,8 +58,9 @@ describe('webhooks listen: status words as docs/service.md says, never cleaned i
       expect({ status: j.status, status_raw: j.status_raw }, JSON.stringify(word)).toEqual({ status: shown, status_raw: word });
     }
     // A word payctl does not know is named on stderr, escaped, with what it means.
-    expect(exit.stderr).toContain(`the status "Succ\\u200bessful", a word payctl does not know: whether the payout was paid cannot be told from this event.`);
-    expect(exit.stderr.match(/a word payctl does not know/g)).toHaveLength(7);
+    // Under --json, JSON lines (src/output/log.ts), read back as the text a person sees.
+    expect(asText(exit.stderr)).toContain(`the status "Succ\\u200bessful", a word payctl does not know: whether the payout was paid cannot be told from this event.`);
+    expect(asText(exit.stderr).match(/a word payctl does not know/g)).toHaveLength(7);
   });
 
   it('text: the line shows the escaped word, never a clean Successful or Failed', async () => {
@@ -98,7 +100,9 @@ describe('webhooks listen: status words as docs/service.md says, never cleaned i
       ['nm', null, null],
       ['n8', null, null],
     ]);
-    const warnings = exit.stderr.split('\n').filter((x) => x.startsWith('Warning: '));
+    const warnings = asText(exit.stderr)
+      .split('\n')
+      .filter((x) => x.startsWith('Warning: '));
     expect(warnings).toEqual([
       `Warning: the event for ${t7} has a status that is not a word, 7: whether the payout was paid cannot be told from this event.`,
       `Warning: the event for ${tNull} has a status that is not a word, null: whether the payout was paid cannot be told from this event.`,
@@ -120,9 +124,10 @@ describe('webhooks listen: status words as docs/service.md says, never cleaned i
     for (const b of bodies) expect((await postRaw(l.url, b, signed(b, S))).status).toBe(200);
     await l.waitFor(() => l.lines().length === bodies.length, 'a JSON line per event');
     const exit = await l.stop();
-    expect(exit.stderr).toContain(`the event for ${tx} has a status that is not a word, {"a":"xxxxxxxxxxx ***"}:`);
-    expect(exit.stderr).toContain('its event is ["xxxxxxxxxxxxxxxxxxxxxx ***"], not a name');
-    expect(exit.stderr).toContain('its data is "xxxxxxxxxxxxxxxxxxxxxxxxxxxxx ***", not an object');
+    const said = asText(exit.stderr);
+    expect(said).toContain(`the event for ${tx} has a status that is not a word, {"a":"xxxxxxxxxxx ***"}:`);
+    expect(said).toContain('its event is ["xxxxxxxxxxxxxxxxxxxxxx ***"], not a name');
+    expect(said).toContain('its data is "xxxxxxxxxxxxxxxxxxxxxxxxxxxxx ***", not an object');
     expect(exit.stderr).not.toContain(S.slice(0, 8));
   });
 

@@ -16,6 +16,7 @@ import { BIN, cliEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { payctl } from '../helpers/in-process.js';
 import { portClosed, postRaw } from '../helpers/listener.js';
 import { event, rawRequest, signed, txnId } from '../helpers/webhook-events.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -142,10 +143,10 @@ describe('secrets never on argv', () => {
     expect(child).not.toContain(W);
     expect(child).not.toMatch(/--api-key|--webhook-secret/);
     // The parent had them on its own command line, as typed: it says so.
-    expect(start.stderr).toMatch(
+    expect(asText(start.stderr)).toMatch(
       /Warning: --api-key puts a secret on the command line, where other users of this machine can see it \(ps\)\. Set PAYCTL_SANDBOX_API_KEY instead\./,
     );
-    expect(start.stderr).toMatch(/Warning: --webhook-secret puts a secret on the command line.*Set PAYCTL_SANDBOX_WEBHOOK_SECRET instead\./);
+    expect(asText(start.stderr)).toMatch(/Warning: --webhook-secret puts a secret on the command line.*Set PAYCTL_SANDBOX_WEBHOOK_SECRET instead\./);
     // The child got them all the same.
     const user = await fetch(`${info.base_url}/auth/user`, { headers: { Authorization: `Bearer ${K}` } });
     expect(user.status).toBe(200);

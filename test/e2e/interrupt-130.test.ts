@@ -11,6 +11,7 @@ import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
 import { killLeftoverListeners, portClosed, postRaw, startListener } from '../helpers/listener.js';
 import { startInTerminal, stopTerminalServer, tmuxAvailable, type TerminalSession } from '../helpers/pty.js';
 import { event, signed } from '../helpers/webhook-events.js';
+import { asText } from '../helpers/stderr-json.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -52,7 +53,8 @@ describe('webhooks listen: Ctrl-C exits 130', () => {
     const exit = await l.stop();
     expect(exit.signal).toBeNull();
     expect(exit.code, exit.stderr).toBe(130);
-    expect(exit.stderr).toMatch(/Stopped listening\.\n$/);
+    // Under --json, JSON lines (src/output/log.ts), read back as the text a person sees.
+    expect(asText(exit.stderr)).toMatch(/Stopped listening\.\n$/);
     expect(exit.stderr).not.toContain('Error');
     expect(JSON.parse(exit.stdout)).toMatchObject({ transaction_id: 'TXN-BOK-0123456789ABCDEF0123456789', verified: true });
     expect(await portClosed(l.port)).toBe(true);
@@ -89,7 +91,7 @@ describe('sandbox start (foreground): Ctrl-C exits 130', () => {
     clearTimeout(timer);
     expect(exit.signal).toBeNull();
     expect(exit.code, err).toBe(130);
-    expect(err).toMatch(/Sandbox stopped\.\n$/);
+    expect(asText(err)).toMatch(/Sandbox stopped\.\n$/);
     expect(err).not.toContain('Error');
     expect(await portClosed(info.port)).toBe(true);
   });

@@ -10,7 +10,7 @@ import type { Run } from './e2e.js';
 import { forwardTarget } from './listener.js';
 import { startPayctl, type InProcessOptions, type Started } from './in-process.js';
 
-const READY = /Ready: listening for webhook events on (http:\/\/127\.0\.0\.1:(\d+)(\/[^\s,]*))/;
+const READY = /Ready: listening for webhook events on (http:\/\/127\.0\.0\.1:(\d+)(\/[^\s,"]*))/;
 
 type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 

@@ -10,7 +10,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { connect } from 'node:net';
 import { BIN, cliEnv } from './cli.js';
 
-const READY = /Ready: listening for webhook events on (http:\/\/127\.0\.0\.1:(\d+)(\/[^\s,]*))/;
+const READY = /Ready: listening for webhook events on (http:\/\/127\.0\.0\.1:(\d+)(\/[^\s,"]*))/;
 
 export interface Exit {
   code: number | null;

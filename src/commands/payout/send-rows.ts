@@ -57,7 +57,9 @@ export async function sendRows(deps: Deps, o: SendRowsOptions): Promise<number> 
     );
   }
   const faults = new JournalFaults(journalFolder(deps.env));
-  const progress = new Progress(deps.io.stderr, deps.io.stderrIsTTY, undefined, `batch ${o.batch.id}`, () => deps.io.stderrColumns);
+  // No bar under --json (stderr holds JSON lines only): its plain lines, as notices of the Log.
+  const [tty, say] = [deps.io.stderrIsTTY && !deps.globals.json, (line: string) => deps.log.info(line)];
+  const progress = new Progress(deps.io.stderr, tty, undefined, `batch ${o.batch.id}`, () => deps.io.stderrColumns, say);
   let outcomes: RowOutcome[];
   let stopped: boolean;
   let keyRefused: AuthError | undefined;

@@ -48,7 +48,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   const asked = ref.transactionId;
   const getCommand = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [asked, ...extra]);
   const shownId = sanitizeInline(ref.payoutId && ref.payoutId !== asked ? `${ref.payoutId} (transaction ${asked})` : asked);
-  // With --json, stderr holds nothing but the error document, if any: no live line, even at a terminal.
+  // With --json, stderr holds JSON lines only (output/log.ts): no live line, even at a terminal.
   const live = deps.io.stderrIsTTY && !deps.globals.json;
   const line = new LiveLine(deps.io.stderr, live);
   const started = deps.clock.now().getTime();
