@@ -29,7 +29,7 @@ import { plural } from '../output/text.js';
 import { payoutBody, type PayoutRequest } from './request.js';
 import { DuplicateGroups, sameKey, type DuplicateGroup } from './batch-duplicates.js';
 import { fingerprint64, Hashes } from './batch-hashes.js';
-import { PLAIN_SETTLE, UnsettledRepeats, type SettleCommands } from './unsettled-repeats.js';
+import { openAlike, PLAIN_SETTLE, UnsettledRepeats, type SettleCommands } from './unsettled-repeats.js';
 
 // What the modules of a batch's loading offer, from the one module their callers know.
 export { MAX_LISTED } from './batch-problems.js';
@@ -170,8 +170,9 @@ export async function planBatch(
   balancesCommand?: string,
   settle: SettleCommands = PLAIN_SETTLE,
 ): Promise<BatchPlan> {
-  const recentSince = comparedSince(src.batchId, await journal.now());
-  const p = new Planning(src, checked, journal, baseUrl, wallets, recentSince, balancesCommand);
+  const now = await journal.now();
+  const recentSince = comparedSince(src.batchId, now);
+  const p = new Planning(src, checked, journal, baseUrl, wallets, recentSince, now, balancesCommand);
   // The rows in groups: a ledger on a server looks a group up at once (Ledger.prefetch). What
   // the file's reading found is said in the order it would have been without the groups.
   const read = new ProblemsInOrder();
@@ -260,6 +261,7 @@ class Planning {
     readonly baseUrl: string,
     wallets: Wallet[],
     recentSince: Date | undefined,
+    readonly now: Date,
     readonly balancesCommand?: string,
   ) {
     this.changed = new ChangedRows(journal, baseUrl, { batchId: src.batchId, path: src.file, recentSince });
@@ -307,7 +309,8 @@ class Planning {
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
     const same = await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r), r.request);
     this.#repeats.add(same, r.row);
-    this.unsettled.add(r.row, same, r.earlier);
+    const own = (e: JournalEntry) => isOwnId(e, src, r);
+    this.unsettled.add(r.row, same, r.earlier, await openAlike(journal, this.baseUrl, r.request, this.now, own));
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;
     if (restored) this.restored.push(restored);

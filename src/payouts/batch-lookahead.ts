@@ -9,7 +9,7 @@
  * has no prefetch: nothing is done.
  */
 import { comparedRun, zeroFormKeys } from './changed-rows.js';
-import { legacyDerivedPayoutId, repeatKeys } from './identity.js';
+import { legacyDerivedPayoutId, repeatKeys, repeatKeysAnyZeros } from './identity.js';
 import type { BatchSource, IdentifiedRow } from './batch-source.js';
 import type { Ledger } from './journal.js';
 import { restoredRequest, type RestoredForm } from './lost-digits.js';
@@ -38,7 +38,9 @@ export async function lookAhead(
   const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: zeroKeys.length ? [...new Set([...keys, ...zeroKeys])] : keys, recentSince };
   // What each row and restored form pays as compared is found among the entries of its repeat keys (repeats.ts samePayoutsSent).
   const restoredKeys = forms ? rows.flatMap((r, i) => forms[i]!.flatMap((f) => repeatKeys(restoredRequest(r.request, f)))) : [];
-  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch, [...new Set([...keys, ...restoredKeys])]);
+  // Payouts of unknown outcome that pay the same person, in any form of leading zeros (unsettled-repeats.ts openAlike).
+  const anyZeros = rows.flatMap((r) => repeatKeysAnyZeros(r.request));
+  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch, [...new Set([...keys, ...restoredKeys, ...anyZeros])]);
 }
 
 /** The ids a row's entry may be under: this version's, and earlier versions' derived and legacy ids. */

@@ -15,9 +15,26 @@ import { rowProblem, UsageError } from '../errors.js';
 import { commandLine, commandTemplate } from '../config/command-line.js';
 import { plural, text } from '../output/text.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
-import type { EntryBatch, JournalEntry } from './journal.js';
+import type { EntryBatch, JournalEntry, Ledger } from './journal.js';
 import { isUnresolved } from './lookup.js';
-import { paidWording, RunTally, shortTime } from './repeats.js';
+import { byRepeatKeys, paidWording, REPEAT_WINDOW_MS, RunTally, shortTime } from './repeats.js';
+import { repeatKeysAnyZeros } from './identity.js';
+import type { PayoutRequest } from './request.js';
+
+/**
+ * Entries of unknown outcome journaled in the day before `now` that pay what `r` pays by wallet,
+ * account (as compared, in any form of leading zeros), amount and currency: what payout create's
+ * repeat guard finds (repeats.ts recentRepeats, identity.ts repeatKeysAnyZeros), whatever name,
+ * note or metadata either wrote. `own` (the batch's own entries) and `r`'s own payout id left
+ * out. Before, a row was refused only when it paid the same in every cell: the same person paid
+ * again under another name, note or leading zeros in a batch id of its own (probe D54).
+ */
+export async function openAlike(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date, own: (e: JournalEntry) => boolean): Promise<JournalEntry[]> {
+  const since = now.getTime() - REPEAT_WINDOW_MS;
+  return (await byRepeatKeys(repeatKeysAnyZeros(r), (k) => journal.find(baseUrl, 'repeat', k))).filter(
+    (e) => isUnresolved(e) && !own(e) && e.payoutId !== r.payoutId && Date.parse(e.createdAt) >= since,
+  );
+}
 
 /** The commands the refusal prints: a batch run's resume as it printed it (batch-commands.ts resumeCommand), history reconcile of one payout or (none given) of every payout of unknown outcome. */
 export interface SettleCommands {
@@ -53,15 +70,18 @@ export class UnsettledRepeats {
 
   /**
    * A row still to send (`row`: its number; `own`: its own entry, when it has one) with the payouts
-   * it repeats (repeats.ts samePayoutsSent: refused ones and the batch's own left out).
+   * it repeats (repeats.ts samePayoutsSent: refused ones and the batch's own left out), and those
+   * of unknown outcome that pay the same person (`alike`: openAlike).
    */
-  add(row: number, same: JournalEntry[], own: JournalEntry | undefined): void {
-    if (!same.length) return;
-    const resent = own !== undefined && isUnresolved(own);
-    if (resent) this.resentRows++;
-    else this.newRows++;
-    for (const e of same) (resent ? this.resent : this.again).add(e);
-    const open = same.filter(isUnresolved).at(-1);
+  add(row: number, same: JournalEntry[], own: JournalEntry | undefined, alike: JournalEntry[] = []): void {
+    if (same.length) {
+      const resent = own !== undefined && isUnresolved(own);
+      if (resent) this.resentRows++;
+      else this.newRows++;
+      for (const e of same) (resent ? this.resent : this.again).add(e);
+    }
+    // The same payout in every cell, else one paying the same person as payout create's guard finds it (openAlike).
+    const open = same.filter(isUnresolved).at(-1) ?? alike.at(-1);
     if (!open) return;
     const where = open.batch
       ? `in batch "${text(open.batch.id)}" (its row ${open.batch.row} of ${text(open.batch.file)}, ${shortTime(open.createdAt)})`

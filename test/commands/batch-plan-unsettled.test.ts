@@ -127,3 +127,31 @@ describe('the zeros refusal of rows that are new payouts', () => {
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(2);
   });
 });
+
+describe('a row paying the same person as a payout of unknown outcome, written otherwise (probe D54, F2)', () => {
+  it('another name, note and leading zeros, under a batch id of its own, and as a plan: refused, nothing sent', async () => {
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    const first = row(wallet, 'Abu Kamara', 0, '13.00');
+    const file = writeFile(setup.work.file('abu.csv'), toCsv([first]));
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const sent = await batch([file, '--batch-id', 'first-abu', '--yes']);
+    ctx.sb.faults.clear();
+    expect(sent.code, sent.stderr).toBe(4);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+    // The same person, wallet, amount and currency: the account with two zeros, another name and note.
+    const other = { ...first, name: 'Someone Else', note: 'different note', account_number: `00${first.account_number}` };
+    const again = writeFile(setup.work.file('abu-again.csv'), toCsv([other]));
+    const from = ctx.sb.requests().length;
+    for (const args of [
+      [again, '--batch-id', 'x1', '--yes'],
+      [again, '--batch-id', 'x1', '--dry-run'],
+    ]) {
+      const r = await batch(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('of unknown outcome may have paid');
+      expect(r.stderr).toContain('batch "first-abu"');
+    }
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
+  });
+});

@@ -271,10 +271,15 @@ describe('payout batch: a run without --batch-id resumed after a named batch pai
     const lost = await startPayctl(['payout', 'batch', file, '--concurrency', '1', '--yes'], { dir: setup.dir }).done;
     ctx.sb.faults.clear();
     expect(lost.code, lost.stderr).toBe(4);
-    // The same people paid under a batch of its own (a named run is compared with its own batch only).
+    // The same people under a batch of its own, another note: before, paid again (the rows of
+    // unknown outcome had been paid); now refused, nothing sent (unsettled-repeats.ts openAlike).
     const named = writeFile(setup.work.file('advance-named.csv'), toCsv(rows.map((r) => ({ ...r, note: 'Advance' }))));
+    const from = ctx.sb.requests().length;
     const other = await startPayctl(['payout', 'batch', named, '--batch-id', tag, '--yes'], { dir: setup.dir }).done;
-    expect(other.code, other.stderr).toBe(0);
+    expect(other.code, other.stderr).toBe(2);
+    expect(other.stderr).toContain('of unknown outcome may have paid');
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    // The run resumed finishes its own rows under their keys: answered, never paid again, never "paid meanwhile".
     const again = await startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done;
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/Row \d+ pays what batch "/);

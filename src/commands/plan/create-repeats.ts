@@ -15,7 +15,7 @@ import { isOwnId, type BatchSource, type LoadedRow } from '../../payouts/batch-l
 import type { JournalEntry, Ledger } from '../../payouts/journal.js';
 import { BatchRepeats, describeRun, recentSinglesSaid, RunTally, samePayoutsSent, slippedBatch } from '../../payouts/repeats.js';
 import { plural } from '../../output/text.js';
-import { UnsettledRepeats } from '../../payouts/unsettled-repeats.js';
+import { openAlike, UnsettledRepeats } from '../../payouts/unsettled-repeats.js';
 import { newBatchId, recentSinglesRefusal } from '../payout/batch-commands.js';
 
 /**
@@ -49,6 +49,8 @@ export class PlanRepeats {
     private readonly src: BatchSource,
     private readonly journal: Ledger,
     private readonly baseUrl: string,
+    /** The ledger's time: payouts of unknown outcome of the day before it are looked for by what they pay (unsettled-repeats.ts openAlike). */
+    private readonly now: Date,
     private readonly recentSince?: Date,
   ) {
     this.#repeats = new BatchRepeats(src.batchId, recentSince);
@@ -63,7 +65,7 @@ export class PlanRepeats {
     } else if (!r.earlier) {
       const same = await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r), r.request);
       this.#repeats.add(same, r.row);
-      this.unsettled.add(r.row, same, undefined);
+      this.unsettled.add(r.row, same, undefined, await openAlike(this.journal, this.baseUrl, r.request, this.now, (e) => isOwnId(e, this.src, r)));
       this.#acceptedBy(same);
     }
   }

@@ -66,8 +66,9 @@ export async function plannedRows(
   const payouts: PlannedPayout[] = [];
   const conflicts: string[] = [];
   const restored = new ProblemList(MAX_LISTED);
-  const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, await journal.now()) });
-  const repeats = new PlanRepeats(src, journal, api.baseUrl, changed.run.recentSince);
+  const now = await journal.now();
+  const changed = new ChangedRows(journal, api.baseUrl, { batchId, path: src.file, recentSince: comparedSince(batchId, now) });
+  const repeats = new PlanRepeats(src, journal, api.baseUrl, now, changed.run.recentSince);
   const duplicates = new DuplicateGroups(checked.alike);
   for await (const r of batchRows(src, checked, journal, api.baseUrl, false, { recentSince: changed.run.recentSince })) {
     if (r.earlier && journal.conflict(r.earlier, r.body)) {
