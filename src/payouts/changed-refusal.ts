@@ -35,9 +35,16 @@ const RETRIED =
   ' A row named here failed when it was sent, and the payout named paid its payee since: that was its retry (a file of failed rows corrected before it was sent). Take the row out of the file: sent as a new payout, under a batch id of its own, it would be paid twice.';
 const UNSETTLED =
   ' A payout named here with its outcome unknown may have been paid: resume its batch from the file as it was sent (its journaled rows are sent again under their own keys, so each is paid once), or settle it with payctl history reconcile. Never send its row in a file of its own or under a batch id of its own: that would pay it twice.';
-/** `ownBatch`: the command that sends a file of those rows under a batch id of its own (a template: the file and the name put in). */
-const newRows = (ownBatch: string) =>
-  ' If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), keep the row that paid in the file beside them, or put them in a file of their own and send it under a batch id of its own (without one it is compared with the same batches, and refused again): ' +
+/**
+ * `ownBatch`: the command that sends a file of those rows under a batch id of its own (a template:
+ * the file and the name put in). `recent`: a run without --batch-id, compared with the last day's
+ * batches, where the row that paid kept beside them is compared all the same (and refused again):
+ * that way is offered only to a named batch, compared with itself (probe D54, F5).
+ */
+const newRows = (ownBatch: string, recent: boolean) =>
+  ' If the rows are new payouts (the next run of a payroll kept in this file), give the run a name of its own (--batch-id NAME): every row of the file is then a new payout. If only these rows are new (a payment beside the one made, not that one changed), ' +
+  (recent ? '' : 'keep the row that paid in the file beside them, or ') +
+  'put them in a file of their own and send it under a batch id of its own (without one it is compared with the same batches, and refused again): ' +
   ownBatch;
 
 /**
@@ -55,6 +62,6 @@ export function changedRefusal(path: string, nothing: string, problems: ProblemL
       (said.amount ? ' A payout made is not changed by editing its row: a difference to pay is a payout of its own.' : '') +
       (said.moved && !said.amount ? ' A payout made is not changed by editing its row: one from another wallet, or to another account, is a payout of its own.' : '') +
       (said.recent ? ' A run without --batch-id is compared with every batch sent in the last 24 hours, from any file.' : '') +
-      (said.retried ? RETRIED : said.unsettled ? UNSETTLED : newRows(ownBatch)),
+      (said.retried ? RETRIED : said.unsettled ? UNSETTLED : newRows(ownBatch, said.recent)),
   );
 }

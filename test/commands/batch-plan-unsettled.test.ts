@@ -117,8 +117,10 @@ describe('the zeros refusal of rows that are new payouts', () => {
     const zeros = writeFile(setup.work.file('zeros.csv'), toCsv([paid]));
     const r = await batch([zeros, '--yes']);
     expect(r.code, r.stderr).toBe(2);
-    const advice = 'or put them in a file of their own and send it under a batch id of its own (without one it is compared with the same batches, and refused again): ';
+    const advice = 'put them in a file of their own and send it under a batch id of its own (without one it is compared with the same batches, and refused again): ';
     expect(r.stderr).toContain(`${advice}payctl payout batch <file of those rows> --batch-id NAME`);
+    // A run without --batch-id: the row that paid kept beside them is compared all the same (refused again): not offered (probe D54, F5).
+    expect(r.stderr).not.toContain('keep the row that paid in the file beside them');
     // As the probe did: the file of their own without a batch id is refused again; with one, as printed, it is sent.
     const own = writeFile(setup.work.file('own.csv'), toCsv([paid]));
     expect((await batch([own, '--yes'])).code).toBe(2);
