@@ -18,16 +18,24 @@ import type { CandidateSearch } from './lookup.js';
  * judged by its own rule (candidate-fields.ts judgeCandidate, accountMustMatch: another account
  * than was sent, `AB11223344` for `0011223344`, is refused, though a search that decides keeps
  * it), and a masked account (`**3344`, only partly checked) while another candidate pays the
- * account as sent. Candidates payctl cannot check (`unchecked`) are neither: said apart.
+ * account as sent, and one the journal has as another payout's (`claimed`: --made-by refuses it).
+ * Candidates payctl cannot check (`unchecked`) are neither: said apart.
  */
-export function madeByOffers(entry: JournalEntry, search: CandidateSearch): { offered: PayoutRecord[]; notOffered: Map<PayoutRecord, string> } {
+export function madeByOffers(
+  entry: JournalEntry,
+  search: CandidateSearch,
+  claimed?: ReadonlyMap<string, string>,
+): { offered: PayoutRecord[]; notOffered: Map<PayoutRecord, string> } {
   const asked = askedOf(entry.body);
   const notOffered = new Map<PayoutRecord, string>();
   const taken = search.candidates.filter((c) => {
     if (!c.transaction_id || search.unchecked.has(c)) return false;
     const problems = refusals(judgeCandidate(c, entry, asked, { anyTime: true, hardFacts: true, accountMustMatch: true }));
     if (problems.length) notOffered.set(c, `${problems.join('; ')}: --made-by takes only a record of the account sent`);
-    return problems.length === 0;
+    // Already recorded as another payout (the journal's transaction ids): --made-by refuses it (probe D54, F6).
+    const owner = claimed?.get(c.transaction_id);
+    if (!problems.length && owner !== undefined && owner !== entry.payoutId) notOffered.set(c, `already recorded as payout ${text(owner)}`);
+    return !notOffered.has(c);
   });
   const form = (c: PayoutRecord) => (asked?.account && c.recipient?.accountNumber ? accountForm(c.recipient.accountNumber, asked.account) : undefined);
   const exact = taken.find((c) => form(c) === 'same' || form(c) === 'form');
@@ -45,8 +53,9 @@ export function choiceCommands(
   entry: JournalEntry,
   search: CandidateSearch | { error: string },
   inv: Invocation,
+  claimed?: ReadonlyMap<string, string>,
 ): { madeBy: string[]; resend: string; notOffered: Map<PayoutRecord, string> } {
-  const { offered, notOffered } = 'error' in search ? { offered: [], notOffered: new Map<PayoutRecord, string>() } : madeByOffers(entry, search);
+  const { offered, notOffered } = 'error' in search ? { offered: [], notOffered: new Map<PayoutRecord, string>() } : madeByOffers(entry, search, claimed);
   const madeBy = offered.map((c) => commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--made-by', c.transaction_id!]));
   return { madeBy, resend: commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId, '--resend']), notOffered };
 }

@@ -21,6 +21,7 @@ import type { HttpResponse } from '../api/client.js';
 import type { Invocation } from '../config/command-line.js';
 import { text } from '../output/text.js';
 import type { JournalEntry } from './journal.js';
+import type { PayoutRecord } from '../service/schemas.js';
 import { findRecordCommand, type CandidateSearch, type ListSearch } from './lookup.js';
 import { choiceCommands, notOfferedLines } from './held-advice.js';
 import { COMPARED, leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
@@ -81,9 +82,15 @@ export async function refusedResend(s: ResendSend, res: HttpResponse, error: Api
   return { kind: 'rejected', error: refused, attempts: n };
 }
 
-/** What a person does about a resend refused while an earlier attempt may have been made: record a candidate as made, or find its record. */
-export function refusedAdvice(entry: JournalEntry, search: ListSearch, inv: Invocation): string {
-  const { madeBy, notOffered } = choiceCommands(entry, search, inv);
+/** What a person does about a resend refused while an earlier attempt may have been made: record a candidate as made, or find its record (`choices`: the commands offered, when the caller knows the journal's transactions: held-advice.ts choiceCommands). */
+export function refusedAdvice(
+  entry: JournalEntry,
+  search: ListSearch,
+  inv: Invocation,
+  choices: { madeBy: string[]; notOffered?: ReadonlyMap<PayoutRecord, string> } = choiceCommands(entry, search, inv),
+): string {
+  const { madeBy } = choices;
+  const notOffered = choices.notOffered ?? new Map<PayoutRecord, string>();
   let out = '';
   if (madeBy.length) {
     out += `If ${madeBy.length === 1 ? 'it is' : 'one of them is'} this payout, record it as made:\n`;

@@ -142,3 +142,33 @@ it('history reconcile prints --made-by only for records --made-by takes; records
   const taken = await run(['history', 'reconcile', '--payout-id', id, '--made-by', txn]);
   expect(taken.code, taken.stderr).toBe(0);
 });
+
+it('a candidate the journal has as another payout: listed as not offered, never a --made-by command that is refused (probe D54, F6)', async () => {
+  // Payout A paid (accepted, its transaction journaled); payout B of the same details never made, its resend refused 400.
+  const wallet = freshWallet(ctx.sb, '1000.00');
+  const proxy = await sandboxProxy(ctx.sb);
+  writeProfile(dir, { baseUrl: proxy.baseUrl, apiKey: ctx.sb.apiKey });
+  const base = ['payout', 'create', '--wallet', wallet, '--amount', '10.00', '--currency', 'SLE', '--type', 'bank'];
+  base.push('--name', 'Ibrahim Conteh', '--provider', 'ecobank', '--account', '0011223344', '--yes');
+  const a = randomUUID();
+  expect((await run([...base, '--payout-id', a])).code).toBe(0);
+  const txn = heldFor(ctx.sb, a)[0]!.transaction_id;
+  const b = randomUUID();
+  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+  expect((await run([...base, '--payout-id', b])).code).toBe(4);
+  ctx.sb.faults.clear();
+  ctx.sb.faults.add({
+    method: 'POST',
+    path: '/v2/payout',
+    kind: 'status',
+    status: 400,
+    code: 'INSUFFICIENT_FUNDS',
+    message: 'Insufficient wallet balance',
+    times: Infinity,
+  });
+  const r = await run(['history', 'reconcile', '--payout-id', b]);
+  ctx.sb.faults.clear();
+  expect(r.stdout + r.stderr).not.toContain(`--made-by ${txn}`);
+  expect(r.stdout + r.stderr).toContain(`already recorded as payout ${a}`);
+  expect(heldFor(ctx.sb, b)).toHaveLength(0);
+});

@@ -127,7 +127,7 @@ export function lines(r: ReconcileResult, entry: JournalEntry, inv: Invocation, 
   }
   if (r.outcome === 'rejected') return `refused   ${id}  ${how}: ${text([r.code, r.message].filter(Boolean).join(': '))}; no payout was made\n`;
   if (r.error === INTERRUPTED) return `unknown   ${id}  ${how}: interrupted while the request was in flight\n`;
-  if (r.refused) return `unknown   ${id}  ${how}: ${text(r.error)}\n${indented(refusedAdvice(entry, r.refused.search, inv))}\n`;
+  if (r.refused) return `unknown   ${id}  ${how}: ${text(r.error)}\n${indented(refusedAdvice(entry, r.refused.search, inv, r.refused))}\n`;
   if (r.unrecorded) return `unknown   ${id}  ${how}: its answer could not be recorded (${text(r.error)})\n`;
   if (r.redirected) return `unknown   ${id}  ${how}: ${text(r.error)}\n`;
   if (r.otherPayout) return `unknown   ${id}  ${how}: answered, but not about this payout (${text(r.error)})\n${indented(otherPayoutAdvice(entry, inv))}\n`;

@@ -314,7 +314,7 @@ async function reconcileOne(
       payoutId,
       action: 'held',
       outcome: 'unknown',
-      held: { search, ...choiceCommands(entry, search, o.inv) },
+      held: { search, ...choiceCommands(entry, search, o.inv, o.claimed) },
       ...(ageUnknown(entry, now) ? { ageUnknown: true } : {}),
     };
   }
@@ -359,7 +359,7 @@ async function reconcileOne(
     // Answered about another payout (send.ts): the service was reached; the same key gets the same answer.
     ...(r.otherPayout ? { otherPayout: true as const } : {}),
     // Refused, while an earlier attempt may have been made, or its payout id used before: the payout list's records that could be it (resend-refused.ts, used-before.ts).
-    ...(refusedSearch ? { refused: refusedChoice(entry, refusedSearch, o.inv) } : {}),
+    ...(refusedSearch ? { refused: refusedChoice(entry, refusedSearch, o.inv, o.claimed) } : {}),
   };
 }
 
@@ -383,7 +383,12 @@ async function confirmResend(entry: JournalEntry, opts: ReconcileOptions, now: D
 }
 
 /** A refused resend's search with the `--made-by` commands it offers and the candidates it does not (held-advice.ts madeByOffers). */
-function refusedChoice(entry: JournalEntry, search: CandidateSearch | { error: string }, inv: Invocation): NonNullable<ReconcileResult['refused']> {
-  const { madeBy, notOffered } = choiceCommands(entry, search, inv);
+function refusedChoice(
+  entry: JournalEntry,
+  search: CandidateSearch | { error: string },
+  inv: Invocation,
+  claimed?: ReadonlyMap<string, string>,
+): NonNullable<ReconcileResult['refused']> {
+  const { madeBy, notOffered } = choiceCommands(entry, search, inv, claimed);
   return { search, madeBy, notOffered };
 }
