@@ -106,8 +106,7 @@ describe('two terminals resolving unknown outcomes at once', () => {
     const a = randomUUID();
     const b = randomUUID();
     const txn = await lost(wallet, a);
-    // Another payout of unknown outcome (another amount: one of the same details is refused while this one is unknown).
-    await lost(wallet, b, ['--amount', '64.11']);
+    await lost(wallet, b, ['--allow-repeat']);
     ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${txn}`, kind: 'delay', delayMs: 1500, times: Infinity });
     const from = ctx.sb.requests().length;
 
@@ -130,7 +129,7 @@ describe('a run over every unknown payout meets one another payctl is resolving'
     const wallet = freshWallet(ctx.sb, '10000.00');
     const [busy, other] = [randomUUID(), randomUUID()];
     const txn = await lost(wallet, busy);
-    await lost(wallet, other, ['--amount', '64.11']);
+    await lost(wallet, other, ['--allow-repeat']);
     ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${txn}`, kind: 'delay', delayMs: 6000, times: Infinity });
     const from = ctx.sb.requests().length;
 

@@ -28,17 +28,13 @@ import { effectivePolicy } from '../policy/effective.js';
  */
 export async function repeatWarning(c: CreateRun, refuse = false): Promise<string | undefined> {
   const { opts, deps } = c;
-  if (c.existing) return undefined;
+  if (opts.payoutId !== undefined || c.existing) return undefined;
   // The last 24 hours by the ledger's clock, which dated its entries: on a shared ledger the
   // database's, so that no machine's clock, slow or fast, moves a payout out of the window.
   const now = await c.journal.now();
   const repeats = paidFirst(await recentRepeats(c.journal, c.api.baseUrl, c.request, now));
   const unknown = repeats.find(isUnresolved);
-  // A payout of unknown outcome paying the same is refused with --payout-id too (a new id is a new
-  // payout, which would pay twice if that one was made: probe D54, F3); a payout id of one's own is
-  // otherwise outside the guard (README, "Typed twice by mistake").
   if (unknown) await refuseUnknown(c, unknown, now, repeats);
-  if (opts.payoutId !== undefined) return undefined;
   if (opts.allowRepeat) {
     if (!refuse) await allowBlind(c);
     return undefined;
@@ -108,18 +104,13 @@ async function refuseUnknown(c: CreateRun, unknown: JournalEntry, now: Date, rep
     lead +
     (c.opts.allowRepeat
       ? ' --allow-repeat sends no payout while an earlier one of the same details may have been made: it would pay twice.'
-      : c.opts.payoutId !== undefined
-        ? ` It may have been made: payout ${c.opts.payoutId}, a new payout, would pay twice.`
-        : ' It may have been made: a new payout would pay twice.');
+      : ' It may have been made: a new payout would pay twice.');
   const settle = gone
     ? `${putBackOrList(c)}\n`
     : `Settle ${paid ? `payout ${unknown.payoutId}` : 'that one'} first (within 24 hours of it, reconcile resends it under its own key, so it is paid once): ${checkCommand(c, unknown)}\n`;
-  const then =
-    c.opts.payoutId !== undefined
-      ? 'Then run this command again if it is still wanted as a payment beside that one.'
-      : paid
-        ? 'Then run this command again if it is still wanted: it is refused as a repeat of the payout accepted, saying how to pay it again.'
-        : 'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.';
+  const then = paid
+    ? 'Then run this command again if it is still wanted: it is refused as a repeat of the payout accepted, saying how to pay it again.'
+    : 'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.';
   throw new UsageError(`${said}.${why} Nothing was sent.`, [], settle + then);
 }
 
