@@ -98,11 +98,24 @@ export function comparedSince(batchId: string, now: Date): Date | undefined {
 
 /**
  * Whether a row whose payout has this entry (or none) is checked (ChangedRows.check): one with
- * no entry, or whose payout was refused or found not made (a stopped run's row, never sent). A
- * row that may have been paid is its own payout, resumed under its key.
+ * no entry, or whose payout was refused or found not made (a stopped run's row, never sent), or
+ * a run without --batch-id journaled and recorded no outcome for (noOutcomeUnnamed). A row whose
+ * payout may have been paid (outcome unknown) is its own payout, resumed under its key.
  */
 export function stillUnpaid(earlier: JournalEntry | undefined): boolean {
-  return earlier === undefined || earlier.outcome?.kind === 'rejected' || earlier.outcome?.kind === 'not-made';
+  return earlier === undefined || earlier.outcome?.kind === 'rejected' || earlier.outcome?.kind === 'not-made' || noOutcomeUnnamed(earlier);
+}
+
+/**
+ * A row a run without --batch-id journaled and recorded no outcome for: that run stopped before
+ * it sent the row (the check while sending found another run paying it: paid-meanwhile.ts)
+ * and its end was not recorded, or it was killed. Compared like a new row, since it was
+ * journaled: another run that paid the same is most likely that row paid, and resumed under its
+ * own key it was paid again (probe D54, F1: every row the other run paid, paid twice). Refused
+ * then, it pays nothing more whether or not it left (history reconcile settles it).
+ */
+function noOutcomeUnnamed(e: JournalEntry): boolean {
+  return e.outcome === undefined && e.batch?.id === DEFAULT_BATCH_ID;
 }
 
 /** A row as the check reads it; see ChangedRows.check. */
@@ -113,7 +126,7 @@ export interface CheckedRow {
   fingerprint?: string;
   derivedId: boolean;
   planned?: boolean;
-  /** Its payout's entry, refused or not made (stillUnpaid); one not made is compared with the batches since it was journaled too, however long ago. */
+  /** Its payout's entry, refused, not made or with no outcome (stillUnpaid); one not made or with no outcome is compared with the batches since it was journaled too, however long ago. */
   earlier?: JournalEntry | undefined;
 }
 
@@ -174,8 +187,8 @@ export class ChangedRows {
       // all the same is the repeat guard's (repeats.ts): a named batch's rows run without their
       // --batch-id, said with the command that resumes it.
       const pays = r.fingerprint ?? payoutFingerprint(r.request);
-      // A row its run journaled and never sent, compared since then: another run may have paid it meanwhile, however long ago.
-      const stopped = r.earlier?.outcome?.kind === 'not-made' ? Date.parse(r.earlier.createdAt) : NaN;
+      // A row its run journaled and never sent (or left with no outcome), compared since then: another run may have paid it meanwhile, however long ago.
+      const stopped = r.earlier && (r.earlier.outcome?.kind === 'not-made' || noOutcomeUnnamed(r.earlier)) ? Date.parse(r.earlier.createdAt) : NaN;
       const since = stopped < run.recentSince.getTime() ? new Date(stopped) : run.recentSince;
       const others = (await recent(since)).filter((e) => candidate(e) && !inRun(e, this.#own));
       // A batch that paid every cell of the row makes it that batch's payout as it is, whatever

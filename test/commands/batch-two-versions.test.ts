@@ -15,6 +15,7 @@ import { payoutPosts, toCsv, writeFile, type BatchRow } from '../helpers/batch.j
 import { until } from '../helpers/e2e.js';
 import { payrollRows, useBatchFolders } from '../helpers/batch-fixtures.js';
 import { TestClock } from '../helpers/clock.js';
+import { Journal } from '../../src/payouts/journal.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -283,5 +284,52 @@ describe('payout batch: a run without --batch-id resumed after a named batch pai
     const again = await startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done;
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/Row \d+ pays what batch "/);
+  });
+});
+
+describe('payout batch: a run stopped by the check while sending, run again as it advises', () => {
+  it('refuses the rows the other run paid (exit 2, nothing sent), also when its rows have no outcome recorded: no account is paid twice', async () => {
+    // Two versions of a payroll (the copy with another note and a row added) at once: one run is
+    // stopped once its rows are journaled ("journaled too ... no outcome recorded yet"). Its rows
+    // left with no outcome recorded (as probe D54 found them, and as a run killed then leaves
+    // them) were resumed under their own keys when the file was run again, unchecked: every row
+    // the other run had paid was paid a second time. Now they are compared like new rows.
+    const tag = `rerun${Date.now()}`;
+    const rows = payrollRows(3, setup.sleWallet, tag, 60);
+    const file = writeFile(setup.work.file('rerun.csv'), toCsv(rows.slice(0, 2)));
+    const copy = writeFile(setup.work.file('rerun (1).csv'), toCsv(rows.map((r) => ({ ...r, note: 'Salary July' }))));
+    const from = ctx.sb.requests().length;
+    ctx.sb.faults.add({ method: 'GET', path: '/v2/wallets/balances', kind: 'delay', delayMs: 1000, times: 2 });
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'delay', delayMs: 1000, times: 3 });
+    const [a, b] = await Promise.all([
+      startPayctl(['payout', 'batch', file, '--yes'], { dir: setup.dir }).done,
+      startPayctl(['payout', 'batch', copy, '--yes'], { dir: setup.dir }).done,
+    ]);
+    ctx.sb.faults.clear();
+    const paid = () =>
+      payoutPosts(ctx.sb, from).map((p) => (JSON.parse(p.body) as { recipient: { accountDetails: { accountNumber: string } } }).recipient.accountDetails.accountNumber);
+    const twice = () => paid().filter((acct, i, all) => all.indexOf(acct) !== i);
+    expect(twice(), `accounts paid twice\n${a.stderr}\n${b.stderr}`).toEqual([]);
+    const stopped = [[a, file] as const, [b, copy] as const].filter(([r]) => r.code === 1).map(([, f]) => f);
+    expect(stopped.length, `${a.stderr}\n${b.stderr}`).toBeGreaterThan(0);
+    // The stopped run's rows as probe D54 found them: journaled, no outcome recorded (when the
+    // other run paid; both stopped on the same row, neither paid, and their rows stay not made).
+    const journal = new Journal(setup.dir);
+    for await (const it of journal.scan())
+      if (stopped.length === 1 && 'entry' in it && it.entry.outcome?.kind === 'not-made' && it.entry.batch?.file === stopped[0])
+        await journal.put({ ...it.entry, outcome: undefined });
+    for (const f of stopped) {
+      // As its message advises, and as history reconcile's "resume the batch" prints it.
+      for (const args of [[], ['--batch-id', 'default']]) {
+        const again = await startPayctl(['payout', 'batch', f, ...args, '--yes'], { dir: setup.dir }).done;
+        expect(twice(), `accounts paid twice\n${again.stderr}`).toEqual([]);
+        // Both stopped (on the same row), neither paid: the file run first pays, the other is refused.
+        if (stopped.length === 1) expect(again.code, again.stderr).toBe(2);
+        expect([0, 2], again.stderr).toContain(again.code);
+        if (again.code === 2) expect(again.stderr).toContain('paid before, their other cells changed since. Nothing was sent.');
+      }
+    }
+    // The payroll's rows are paid once in all.
+    for (const r of rows.slice(0, 2)) expect(paid(), r.account_number).toContain(r.account_number);
   });
 });
