@@ -12,12 +12,9 @@ import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
 import { payoutPosts, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
-import { useBatchFolders } from '../helpers/batch-fixtures.js';
+import { journalInFlight, useBatchFolders } from '../helpers/batch-fixtures.js';
 import { heldFrom } from '../helpers/payout-fixtures.js';
 import { Journal } from '../../src/payouts/journal.js';
-import { checkBatch, identifiedRows, openBatch } from '../../src/payouts/batch-load.js';
-import { payoutBody } from '../../src/payouts/request.js';
-import { repeatKey } from '../../src/payouts/identity.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -28,18 +25,6 @@ const batch = (args: string[]): Promise<Run> => payctl(['payout', 'batch', ...ar
 function row(wallet: string, name: string, zeros = 2, amount = '100.00'): BatchRow {
   const account = `${'0'.repeat(zeros)}${10_000_000 + Math.floor(Math.random() * 80_000_000)}`;
   return { wallet_id: wallet, amount, currency: 'SLE', type: 'bank', name, provider: 'ecobank', account_number: account, note: 'Nov' };
-}
-
-/** Journals the file's rows `inFlight` (numbers) under batch default as a killed run leaves a request in flight: claimed with its key, no answer recorded. */
-async function journalInFlight(file: string, inFlight: number[]): Promise<void> {
-  const src = openBatch(file, 'default');
-  const journal = new Journal(setup.dir);
-  for await (const r of identifiedRows(src, [], await checkBatch(src))) {
-    if (!inFlight.includes(r.row)) continue;
-    const origin = { batch: { id: 'default', file: src.file, row: r.row }, fingerprint: r.fingerprint, repeatKey: repeatKey(r.request) };
-    await journal.begin({ baseUrl: ctx.sb.baseUrl, payoutId: r.request.payoutId, body: payoutBody(r.request), now: new Date(), log: true, origin });
-  }
-  await journal.closeLog();
 }
 
 describe('a row of unknown outcome (its run killed, in fact paid) sent in a file of its own under a batch id of its own', () => {
@@ -98,7 +83,7 @@ describe('a row of unknown outcome (its run killed, in fact paid) sent in a file
     const rows = [row(wallet, 'R One', 2, '10.00'), row(wallet, 'R Two', 2, '20.00')];
     expect((await batch([writeFile(setup.work.file('own.csv'), toCsv(rows.slice(0, 1))), '--batch-id', `own-${Date.now()}`, '--yes'])).code).toBe(0);
     const file = writeFile(setup.work.file('k.csv'), toCsv(rows));
-    await journalInFlight(file, [2]);
+    await journalInFlight(setup.dir, ctx.sb.baseUrl, file, [2]);
     const r = await batch([file, '--batch-id', 'default', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(

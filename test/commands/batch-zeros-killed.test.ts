@@ -14,12 +14,8 @@ import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { payctl } from '../helpers/in-process.js';
 import type { Run } from '../helpers/e2e.js';
 import { payoutPosts, readCsvReport, toCsv, writeFile, type BatchRow } from '../helpers/batch.js';
-import { useBatchFolders } from '../helpers/batch-fixtures.js';
+import { journalInFlight, useBatchFolders } from '../helpers/batch-fixtures.js';
 import { bankPayoutArgs, heldFrom } from '../helpers/payout-fixtures.js';
-import { Journal } from '../../src/payouts/journal.js';
-import { checkBatch, identifiedRows, openBatch } from '../../src/payouts/batch-load.js';
-import { payoutBody } from '../../src/payouts/request.js';
-import { repeatKey } from '../../src/payouts/identity.js';
 
 const ctx = useSandbox();
 const setup = useBatchFolders(ctx);
@@ -44,18 +40,6 @@ function payroll(n: number, zeros: number, tag: string): BatchRow[] {
 /** The rows as a spreadsheet saves them when account_number holds numbers. */
 const resaved = (rows: BatchRow[]): BatchRow[] => rows.map((r) => ({ ...r, account_number: r.account_number!.replace(/^0+/, '') }));
 
-/** Journals the file's rows `inFlight` (numbers) as a killed run leaves a request in flight: claimed with its key, no answer recorded. */
-async function journalInFlight(file: string, inFlight: number[]): Promise<void> {
-  const src = openBatch(file, 'default');
-  const journal = new Journal(setup.dir);
-  for await (const r of identifiedRows(src, [], await checkBatch(src))) {
-    if (!inFlight.includes(r.row)) continue;
-    const origin = { batch: { id: 'default', file: src.file, row: r.row }, fingerprint: r.fingerprint, repeatKey: repeatKey(r.request) };
-    await journal.begin({ baseUrl: ctx.sb.baseUrl, payoutId: r.request.payoutId, body: payoutBody(r.request), now: new Date(), log: true, origin });
-  }
-  await journal.closeLog();
-}
-
 /** How many payouts the sandbox holds for each payee (by name), whatever the zeros of the account paid. */
 function paidPerPayee(tag: string): Map<string, number> {
   const n = new Map<string, number>();
@@ -75,7 +59,7 @@ describe('payout batch killed halfway, its accounts re-saved without their zeros
     expect((await batch([writeFile(file, toCsv(rows.slice(0, 3))), '--yes'])).code).toBe(0);
     const paid = readCsvReport(setup.work.file('pay.report.csv'));
     writeFile(file, toCsv(rows));
-    await journalInFlight(file, [5]);
+    await journalInFlight(setup.dir, ctx.sb.baseUrl, file, [5]);
     const from = ctx.sb.requests().length;
 
     // 1) Re-saved by a spreadsheet: the resume is refused; the in-flight row is said to be of unknown outcome.
@@ -116,7 +100,7 @@ describe('payout batch killed halfway, its accounts re-saved without their zeros
     const file = setup.work.file('pay.csv');
     expect((await batch([writeFile(file, toCsv(rows.slice(0, 1))), '--yes'])).code).toBe(0);
     writeFile(file, toCsv(rows));
-    await journalInFlight(file, [3]);
+    await journalInFlight(setup.dir, ctx.sb.baseUrl, file, [3]);
     const from = ctx.sb.requests().length;
 
     // Re-saved with the notes' text changed (zeros kept): the rows are payouts this batch journaled, changed since.

@@ -12,6 +12,10 @@ import { fundDemoWallets, postedPayoutId, tempWorkDir, type BatchRow } from './b
 import { tempConfigDir } from './cli.js';
 import { TestClock } from './clock.js';
 import { loginInProcess } from './payout-fixtures.js';
+import { Journal } from '../../src/payouts/journal.js';
+import { checkBatch, identifiedRows, openBatch } from '../../src/payouts/batch-load.js';
+import { payoutBody } from '../../src/payouts/request.js';
+import { repeatKey } from '../../src/payouts/identity.js';
 
 // The login the batch files share (the one in payout-fixtures.ts).
 export { loginInProcess };
@@ -182,4 +186,19 @@ export function payrollRows(n: number, wallet: string, tag: string, amountFrom =
     note: 'Salary 2026-11-30',
     'metadata.employee': String(i + 1).padStart(5, '0'),
   }));
+}
+
+/**
+ * Journals the rows `inFlight` (numbers) of `file` under batch default in config folder `dir`, for
+ * `baseUrl`, as a killed run leaves a request in flight: claimed with its key, no answer recorded.
+ */
+export async function journalInFlight(dir: string, baseUrl: string, file: string, inFlight: number[]): Promise<void> {
+  const src = openBatch(file, 'default');
+  const journal = new Journal(dir);
+  for await (const r of identifiedRows(src, [], await checkBatch(src))) {
+    if (!inFlight.includes(r.row)) continue;
+    const origin = { batch: { id: 'default', file: src.file, row: r.row }, fingerprint: r.fingerprint, repeatKey: repeatKey(r.request) };
+    await journal.begin({ baseUrl, payoutId: r.request.payoutId, body: payoutBody(r.request), now: new Date(), log: true, origin });
+  }
+  await journal.closeLog();
 }
