@@ -51,13 +51,13 @@ function checked(raw: string, keySource: KeySource): { apiKey: string; keySource
 
 /**
  * --api-key-stdin: the first line of a pipe; at a terminal the hidden prompt (refused where none
- * may be shown, with the pipe: its login keeps `kept`, the run's --insecure-storage and --json).
+ * may be shown, with the pipe: its login keeps `kept`, the run's --insecure-storage, and --json).
  */
 async function stdinKey(deps: Deps, kept: string[]): Promise<{ apiKey: string; keySource: KeySource }> {
   const { io } = deps;
   if (io.stdinIsTTY) {
     if (!io.interactive) {
-      const piped = `printf '%s\\n' "$API_KEY" | ${commandLine(invocationOf(deps.globals, deps.env), ['login'], ['--api-key-stdin', ...kept])}`;
+      const piped = `printf '%s\\n' "$API_KEY" | ${commandLine(invocationOf(deps.globals, deps.env), ['login'], ['--api-key-stdin', ...kept, ...(deps.globals.json ? ['--json'] : [])])}`;
       throw new UsageError('--api-key-stdin reads the API key from a pipe, not a terminal, where it would be shown as typed.', [], `Pipe it in: ${piped}`);
     }
     return checked(await promptedKey(deps), 'given');

@@ -62,8 +62,9 @@ export async function run(opts: LoginOptions, deps: Deps): Promise<number> {
   const profile = sandboxCopy ? undefined : stored;
 
   // What every login this run prints keeps: run as printed, the key goes where this one would have
-  // put it, and a script that reads --json gets JSON again.
-  const kept = [...(opts.insecureStorage ? ['--insecure-storage'] : []), ...(globals.json ? ['--json'] : [])];
+  // put it. --json only where the key is piped in (login-key.ts): a login printed to be typed at a
+  // terminal with --json could not ask for the key (probe E54, 4).
+  const kept = opts.insecureStorage ? ['--insecure-storage'] : [];
   let baseUrl = resolveSettings(globals, env, profile).baseUrl.value;
   if (!baseUrl) {
     if (!io.interactive) {

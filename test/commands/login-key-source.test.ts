@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { expectNoSecrets, newKey, oneJson, readProfile, useConfigDir, writeLoggedIn } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
+import { shellSplit } from '../helpers/pty.js';
 import { payctl } from '../helpers/in-process.js';
 import { stderrDocs } from '../helpers/stderr-json.js';
 import { scriptedPrompter } from '../helpers/prompts.js';
@@ -189,5 +190,21 @@ describe('an API key longer than 1024 characters: refused, exit 2, nothing sent 
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('PAYCTL_API_KEY is 20,000 characters long: an API key is at most 1,024. Nothing was sent.');
     expect(ctx.sb.requests().slice(from)).toEqual([]);
+  });
+});
+
+describe('a login printed after a refused key under --json (probe E54, 4)', () => {
+  it('keeps --insecure-storage, not --json: run at a terminal as printed, it can ask for the key', async () => {
+    const r = await payctl(['login', '--json', '--base-url', ctx.sb.baseUrl, '--insecure-storage', '--profile', 'e54'], {
+      dir: cfg.dir,
+      env: { PAYCTL_API_KEY: newKey() },
+    });
+    expect(r.code, r.stderr).toBe(3);
+    const hint = (JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: { hint: string } }).error.hint;
+    const login = shellSplit(/`(payctl login[^`]*)`/.exec(hint)![1]!).slice(1);
+    expect(login).toContain('--insecure-storage');
+    expect(login).not.toContain('--json');
+    const typed = await payctl(login, { dir: cfg.dir, prompts: [{ password: /^API key:$/, answer: KEY }] });
+    expect(typed.code, typed.stderr).toBe(0);
   });
 });
