@@ -25,7 +25,9 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
 function fix(folder: string, err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
   const other = 'choose another config folder with PAYCTL_CONFIG_DIR.';
-  if ((code === 'EACCES' || code === 'EPERM') && dirname(folder) !== folder) return `Make it writable:\n  chmod u+w ${shellQuote(folder)}\nor ${other}`;
+  // EPERM is the file system's no (sysfs, an immutable folder): a chmod does not change it.
+  if (code === 'EPERM') return `Its file system does not allow it: ${other}`;
+  if (code === 'EACCES' && dirname(folder) !== folder) return `Make it writable:\n  chmod u+w ${shellQuote(folder)}\nor ${other}`;
   if (code === 'EROFS') return `Its file system is mounted read-only (findmnt -T ${shellQuote(folder)} names the mount): remount it read-write, or ${other}`;
   if (diskFull(err)) return `Free some space on that disk (or raise the limit), or ${other}`;
   return other.charAt(0).toUpperCase() + other.slice(1);
@@ -47,20 +49,24 @@ export function folderFault(folder: string, err: unknown, doing: string, after =
  * by another payctl is taken as made.
  */
 export function makeFolders(path: string, doing: string, after?: string): void {
-  try {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
-    return;
-  } catch (first) {
-    // The folders not there yet, from the top, made one by one: each failure is its own.
-    const missing: string[] = [];
-    for (let p = path; !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing.unshift(p);
-    if (!missing.length) throw folderFault(path, first, doing, after);
-    for (const p of missing) {
-      try {
-        mkdirSync(p, { mode: 0o700 });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw folderFault(dirname(p), err, doing, after);
-      }
+  // The folders not there yet, from the top, made one by one: each failure is its own. Never
+  // mkdirSync's recursive mode: on a file system that refuses new folders while it has their parent
+  // (/proc), Node's retries it for ever, at full CPU, deaf to SIGTERM (probe E54, 1).
+  const missing: string[] = [];
+  for (let p = path; !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing.unshift(p);
+  for (const p of missing) {
+    try {
+      mkdirSync(p, { mode: 0o700 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      // Its parent is there and still "no such folder" (/proc): a file system that takes no new folder.
+      if (code === 'ENOENT' && existsSync(dirname(p)))
+        throw new ConfigError(
+          `Cannot ${doing}: ${dirname(p)} takes no new folder (its file system refuses one: ENOENT)${after ?? '. Nothing was changed.'}`,
+          'Choose another config folder with PAYCTL_CONFIG_DIR.',
+        );
+      throw folderFault(dirname(p), err, doing, after);
     }
   }
 }

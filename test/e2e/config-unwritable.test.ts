@@ -128,3 +128,19 @@ describe('no home folder to be found', () => {
     expect(existsSync(home)).toBe(false);
   });
 });
+
+describe('a config folder on a file system that takes no new folder (probe E54, 1)', () => {
+  it("/proc: exit 2 naming it, at once (before: Node's recursive mkdir retried for ever at full CPU, deaf to SIGTERM)", () => {
+    for (const args of [['balances'], ['config', 'set', 'webhook-signature-header', 'X-A']]) {
+      const r = spawnSync(process.execPath, [BIN, ...args], {
+        env: { ...cliEnv('/proc/payctl-e54'), PAYCTL_CONFIG_DIR: '/proc/payctl-e54' },
+        encoding: 'utf8',
+        timeout: 20_000,
+        killSignal: 'SIGKILL',
+      });
+      expect(r.signal, 'killed after 20 s: it hung').toBeNull();
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain('Cannot make the config folder /proc/payctl-e54: /proc takes no new folder');
+    }
+  });
+});
