@@ -254,7 +254,8 @@ function unknownOutcome(c: CreateRun, j: Journaled, result: Extract<Sent, { kind
   }
   return new OutcomeUnknownError(
     `The outcome of payout ${request.payoutId} is unknown: it may or may not have been made (${result.attempts} attempt${result.attempts === 1 ? '' : 's'}; last: ${result.error.message.replace(/\.$/, '')}).`,
-    { hint, payoutId: request.payoutId, ...(result.error.causeCode !== undefined ? { causeCode: result.error.causeCode } : {}) },
+    // Never no cause: an answer came that could not be read (a 200 that is no JSON) is the service's; none at all, the network's (probe E54, 3).
+    { hint, payoutId: request.payoutId, causeCode: result.error.causeCode ?? (result.lastStatus !== undefined ? 'SERVICE_ERROR' : 'NETWORK_ERROR') },
   );
 }
 
