@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runCli, runUnprivileged, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cliEnv, readableBin, runCli, runUnprivileged, tempConfigDir } from '../helpers/cli.js';
 import { readProfile } from '../helpers/e2e.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -100,11 +100,15 @@ describe('no home folder to be found', () => {
     mkdirSync(work, { mode: 0o777 });
     chmodSync(work, 0o777); // anyone may write here: the old code made .config/payctl in it
     const env = cliEnv(undefined, { HOME: '', XDG_CONFIG_HOME: '.cfgrel' });
-    const r = spawnSync('setpriv', ['--reuid=54321', '--regid=54321', '--clear-groups', '--', process.execPath, BIN, 'config', 'set', 'webhook-signature-header', 'X'], {
-      cwd: work,
-      env,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'setpriv',
+      ['--reuid=54321', '--regid=54321', '--clear-groups', '--', process.execPath, readableBin(), 'config', 'set', 'webhook-signature-header', 'X'],
+      {
+        cwd: work,
+        env,
+        encoding: 'utf8',
+      },
+    );
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain('Error: Cannot find your home folder: HOME is empty and the password database has no home folder for this user');
     expect(r.stderr).toContain('Set HOME to your home folder, or PAYCTL_CONFIG_DIR to the config folder (an absolute path).');
@@ -116,11 +120,15 @@ describe('no home folder to be found', () => {
     const env = cliEnv(undefined, { HOME: home });
     delete env.PAYCTL_CONFIG_DIR;
     delete env.XDG_CONFIG_HOME;
-    const r = spawnSync('setpriv', ['--reuid=54321', '--regid=54321', '--clear-groups', '--', process.execPath, BIN, 'config', 'set', 'webhook-signature-header', 'X'], {
-      cwd: '/',
-      env,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'setpriv',
+      ['--reuid=54321', '--regid=54321', '--clear-groups', '--', process.execPath, readableBin(), 'config', 'set', 'webhook-signature-header', 'X'],
+      {
+        cwd: '/',
+        env,
+        encoding: 'utf8',
+      },
+    );
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain(`Error: Cannot make the config folder ${home}/.config/payctl: the home folder ${home} (HOME) does not exist. Nothing was changed.`);
     expect(r.stderr).toContain('Set PAYCTL_CONFIG_DIR to a folder this user may write');

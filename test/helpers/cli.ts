@@ -3,11 +3,29 @@
  * temp config folder and no colour or terminal unless asked.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const BIN = resolve(__dirname, '../../bin/payctl.js');
+
+let readable: string | undefined;
+
+/**
+ * The built binary copied (bin/, dist/, package.json) to a folder any user may read, once per
+ * process: a run as another user (setpriv --reuid) cannot read a checkout under a private folder
+ * (a clean clone in a 0700 temp folder, as CI makes), and would fail to load before it starts.
+ */
+export function readableBin(): string {
+  if (readable === undefined) {
+    const root = mkdtempSync(join(tmpdir(), 'payctl-readable-'));
+    chmodSync(root, 0o755);
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(resolve(__dirname, '../..', part), join(root, part), { recursive: true });
+    readable = join(root, 'bin', 'payctl.js');
+  }
+  return readable;
+}
 
 export interface CliResult {
   code: number | null;
