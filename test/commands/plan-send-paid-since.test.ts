@@ -121,6 +121,27 @@ describe('plan send after its batch was paid from another version of the file', 
     expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 
+  it('a row paid by hand after the plan was made, its outcome unknown: said as may have paid, with the reconcile that settles it, which runs as printed (probe D54, F7)', async () => {
+    const { file, plan } = await planUnnamed('byhand-unknown.csv');
+    const [header, row] = readFileSync(file, 'utf8').split('\n');
+    const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]!]));
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const byHand = await run(
+      ...['payout', 'create', '--wallet', cells.wallet_id!, '--amount', cells.amount!, '--currency', 'SLE', '--type', 'bank'],
+      ...['--name', cells.name!, '--provider', cells.provider!, '--account', cells.account_number!, '--note', cells.note!, '--yes'],
+    );
+    ctx.sb.faults.clear();
+    expect(byHand.code, byHand.stderr).toBe(4);
+    const from = ctx.sb.requests().length;
+    const { r, lines } = await refusedSend(plan);
+    expect(lines[1]).toMatch(/^ {2}- payout \S+ \(row 2\) pays what payout \S+ may have paid the same \(its outcome is unknown\) as single payouts/);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    const settle = /^Settle payout \S+ first \(it may have been paid\): payctl (history reconcile --payout-id \S+)$/m.exec(r.stderr);
+    expect(settle, r.stderr).not.toBeNull();
+    const settled = await run(...settle![1]!.split(' '));
+    expect(settled.code, settled.stderr).toBe(0);
+  });
+
   it("batch status --failed-out of a plan's report leaves out a rejected row its retry paid (plan send journaled no fingerprint)", async () => {
     const wallet = freshWallet(ctx.sb, '200.00', 'SLE');
     const file = payroll(wallet, 'Salary 2026-11-30', 'short.csv');

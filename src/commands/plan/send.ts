@@ -26,7 +26,8 @@ import { ChangedRows, comparedRun, comparedSince, FilePayouts, stillUnpaid } fro
 import { contestOf } from '../../payouts/paid-meanwhile.js';
 import { LOOKAHEAD } from '../../payouts/batch-lookahead.js';
 import { DEFAULT_BATCH_ID, payoutFingerprint, repeatKey, repeatKeys } from '../../payouts/identity.js';
-import { describeSentIn, samePayoutsSent } from '../../payouts/repeats.js';
+import { describeSentIn, paidWording, samePayoutsSent } from '../../payouts/repeats.js';
+import { isUnresolved } from '../../payouts/lookup.js';
 import { plural } from '../../output/text.js';
 import { hash64, rowsKey } from '../../payouts/batch-source.js';
 import { listed } from '../../payouts/batch-problems.js';
@@ -233,6 +234,8 @@ async function refusePaidSince(
   const after: string[] = [];
   let paidAfter = 0;
   let firstPaid = Infinity;
+  // Of those, payouts of unknown outcome: said as may have paid, with the reconcile that settles each (probe D54, F7).
+  const unsettled: string[] = [];
   // Paid by another payout after the plan was made (payout create, a batch): its approvers never saw that.
   // Made: the earlier of the maker's clock and the shared ledger's, which dates the payouts; the ledger's alone when the maker's was behind (madeAt).
   for (const [i, it] of items.entries()) {
@@ -256,8 +259,11 @@ async function refusePaidSince(
     );
     for (const e of since) firstPaid = Math.min(firstPaid, Date.parse(e.createdAt));
     const paid = since.at(-1);
+    if (paid && isUnresolved(paid) && unsettled.length < 3) unsettled.push(paid.payoutId);
     if (paid && paidAfter++ < 10)
-      after.push(`payout ${it.request.payoutId}${it.row ? ` (row ${it.row})` : ''} pays what payout ${paid.payoutId} paid ${describeSentIn(paid)}`);
+      after.push(
+        `payout ${it.request.payoutId}${it.row ? ` (row ${it.row})` : ''} pays what payout ${paid.payoutId} ${isUnresolved(paid) ? paidWording(paid, 'the same') : 'paid'} ${describeSentIn(paid)}`,
+      );
   }
   const n = changed.problems.total;
   if (n) {
@@ -273,7 +279,7 @@ async function refusePaidSince(
     throw refuse(
       `${plural(paidAfter, 'payout of it pays', 'payouts of it pay')} what was paid after the plan was made (${made.toISOString()}), which its approvers did not see`,
       after,
-      `${clock ? `${clock}\n` : ''}See what was paid: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--since', made.toISOString().slice(0, 10)])}\nIf some of it is still to pay, make a new plan of that, and have it approved.`,
+      `${clock ? `${clock}\n` : ''}${unsettled.map((id) => `Settle payout ${id} first (it may have been paid): ${commandLine(invocationOf(deps.globals, deps.env), ['history', 'reconcile'], ['--payout-id', id])}\n`).join('')}See what was paid: ${commandLine(invocationOf(deps.globals, deps.env), ['history'], ['--since', made.toISOString().slice(0, 10)])}\nIf some of it is still to pay, make a new plan of that, and have it approved.`,
     );
   }
 }
