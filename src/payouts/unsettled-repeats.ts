@@ -17,8 +17,7 @@ import { plural, text } from '../output/text.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import type { EntryBatch, JournalEntry, Ledger } from './journal.js';
 import { isUnresolved } from './lookup.js';
-import { byRepeatKeys, paidWording, REPEAT_WINDOW_MS, RunTally, shortTime } from './repeats.js';
-import { repeatKeysAnyZeros } from './identity.js';
+import { paidWording, recentRepeats, RunTally, shortTime } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
 /**
@@ -30,10 +29,7 @@ import type { PayoutRequest } from './request.js';
  * again under another name, note or leading zeros in a batch id of its own (probe D54).
  */
 export async function openAlike(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date, own: (e: JournalEntry) => boolean): Promise<JournalEntry[]> {
-  const since = now.getTime() - REPEAT_WINDOW_MS;
-  return (await byRepeatKeys(repeatKeysAnyZeros(r), (k) => journal.find(baseUrl, 'repeat', k))).filter(
-    (e) => isUnresolved(e) && !own(e) && e.payoutId !== r.payoutId && Date.parse(e.createdAt) >= since,
-  );
+  return (await recentRepeats(journal, baseUrl, r, now)).filter((e) => isUnresolved(e) && !own(e));
 }
 
 /** The commands the refusal prints: a batch run's resume as it printed it (batch-commands.ts resumeCommand), history reconcile of one payout or (none given) of every payout of unknown outcome. */
