@@ -8,8 +8,8 @@
  * samePayoutsSent: what it pays with the account as compared). The local store, whose look-ups are files,
  * has no prefetch: nothing is done.
  */
-import { comparedRun, zeroFormKeys } from './changed-rows.js';
-import { legacyDerivedPayoutId, repeatKeys, repeatKeysAnyZeros } from './identity.js';
+import { comparedRun } from './changed-rows.js';
+import { legacyDerivedPayoutId, repeatKeys, zeroFormKeys } from './identity.js';
 import type { BatchSource, IdentifiedRow } from './batch-source.js';
 import type { Ledger } from './journal.js';
 import { restoredRequest, type RestoredForm } from './lost-digits.js';
@@ -33,14 +33,13 @@ export async function lookAhead(
   const ids = idsOf(src, rows);
   const restored = forms ? forms.flatMap((f) => f.map((x) => x.fingerprint)) : [];
   const keys = [...new Set(rows.flatMap((r) => repeatKeys(r.request)))];
-  // Compared with the last day's batches, a row is also looked up with its account in its other forms of leading zeros.
-  const zeroKeys = recentSince ? rows.flatMap((r) => zeroFormKeys(r.request)) : [];
-  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: zeroKeys.length ? [...new Set([...keys, ...zeroKeys])] : keys, recentSince };
+  // Its account in its other forms of leading zeros: in the last day's batches (a run compared with
+  // them), and in payouts of unknown outcome (unsettled-repeats.ts openAlike).
+  const zeroKeys = rows.flatMap((r) => zeroFormKeys(r.request));
+  const inBatch = { batch: comparedRun(src.batchId, src.file), repeatKeys: recentSince && zeroKeys.length ? [...new Set([...keys, ...zeroKeys])] : keys, recentSince };
   // What each row and restored form pays as compared is found among the entries of its repeat keys (repeats.ts samePayoutsSent).
   const restoredKeys = forms ? rows.flatMap((r, i) => forms[i]!.flatMap((f) => repeatKeys(restoredRequest(r.request, f)))) : [];
-  // Payouts of unknown outcome that pay the same person, in any form of leading zeros (unsettled-repeats.ts openAlike).
-  const anyZeros = rows.flatMap((r) => repeatKeysAnyZeros(r.request));
-  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch, [...new Set([...keys, ...restoredKeys, ...anyZeros])]);
+  await journal.prefetch(baseUrl, ids, [...new Set([...rows.map((r) => r.fingerprint), ...restored])], inBatch, [...new Set([...keys, ...restoredKeys, ...zeroKeys])]);
 }
 
 /** The ids a row's entry may be under: this version's, and earlier versions' derived and legacy ids. */

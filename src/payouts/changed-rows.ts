@@ -35,7 +35,7 @@ import { changedRefusal, type ChangedSaid } from './changed-refusal.js';
 import { text } from '../output/text.js';
 import { COLUMN_LABELS } from './batch-columns.js';
 import { MAX_LISTED, ProblemList } from './batch-problems.js';
-import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys, zeroForms } from './identity.js';
+import { comparedAccount, comparedName, DEFAULT_BATCH_ID, looseAccount, payoutFingerprint, payoutIdSlipKey, repeatKeys, zeroFormKeys } from './identity.js';
 import { hash64, type BatchCheck } from './batch-source.js';
 import { inRun } from './ledger/ledger.js';
 import type { BatchRun, JournalEntry, Ledger } from './journal.js';
@@ -359,11 +359,6 @@ function paidWhat(e: JournalEntry): string {
   const b = readBody(e.body);
   const amount = b.amount !== undefined && b.currency !== undefined ? `${formatAmount(b.amount, b.currency)} ${b.currency}` : '';
   return text([b.name, amount].filter(Boolean).join(' '));
-}
-
-/** The repeat keys of a row with its all-digit account in its other forms of leading zeros (identity.ts zeroForms; none for another account). */
-export function zeroFormKeys(r: PayoutRequest): string[] {
-  return zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }));
 }
 
 /** A payee as a spreadsheet may have re-saved the row (see ChangedRows #movedOrResaved): account (looseAccount), currency, amount as the body writes it, name (comparedName). */

@@ -284,7 +284,12 @@ export function repeatKeys(r: PayoutRequest): string[] {
  * run sends (paid-meanwhile.ts) are looked up by, whichever zeros each side's file kept.
  */
 export function repeatKeysAnyZeros(r: PayoutRequest): string[] {
-  return [...repeatKeys(r), ...zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }))];
+  return [...repeatKeys(r), ...zeroFormKeys(r)];
+}
+
+/** The repeat keys of a row with its all-digit account in its other forms of leading zeros (zeroForms; none for another account). */
+export function zeroFormKeys(r: PayoutRequest): string[] {
+  return zeroForms(r.account).flatMap((account) => repeatKeys({ ...r, account }));
 }
 
 /**
