@@ -307,9 +307,9 @@ class Planning {
     if (bad) this.problems.push(bad);
     this.#plan.add(r.request);
     // The same payout sent under another id (other batches, single payouts): the repeat guard.
-    const same = await samePayoutsSent(journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, src, r), r.request);
-    this.#repeats.add(same, r.row);
     const own = (e: JournalEntry) => isOwnId(e, src, r);
+    const same = await samePayoutsSent(journal, this.baseUrl, r.fingerprint, own, r.request);
+    this.#repeats.add(same, r.row);
     this.unsettled.add(r.row, same, r.earlier, await openAlike(journal, this.baseUrl, r.request, this.now, own));
     // Its account or phone with the leading zeros or "+" a spreadsheet drops put back: a payout sent before is refused.
     const restored = forms?.length ? await restoredSent(journal, this.baseUrl, r.row, r.request, forms) : undefined;

@@ -63,9 +63,10 @@ export class PlanRepeats {
       this.#accepted++;
       this.#earlier.add(r.earlier);
     } else if (!r.earlier) {
-      const same = await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, (e) => isOwnId(e, this.src, r), r.request);
+      const own = (e: JournalEntry) => isOwnId(e, this.src, r);
+      const same = await samePayoutsSent(this.journal, this.baseUrl, r.fingerprint, own, r.request);
       this.#repeats.add(same, r.row);
-      this.unsettled.add(r.row, same, undefined, await openAlike(this.journal, this.baseUrl, r.request, this.now, (e) => isOwnId(e, this.src, r)));
+      this.unsettled.add(r.row, same, undefined, await openAlike(this.journal, this.baseUrl, r.request, this.now, own));
       this.#acceptedBy(same);
     }
   }
