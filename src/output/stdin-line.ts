@@ -7,29 +7,37 @@
  */
 import { UsageError } from '../errors.js';
 
-/** The longest first line read (characters): a secret, a URL or a path is far shorter. */
+/** The longest first line read, in bytes (64 KiB): a secret, a URL or a path is far shorter. */
 export const MAX_LINE = 65_536;
 
 /**
  * Reads until the first line break or the end of the stream; the rest is not read. A line
- * longer than MAX_LINE is refused (exit 2) once that much is read: `tr '\0' a </dev/zero` had
- * been read, and held, until Ctrl-C.
+ * longer than MAX_LINE bytes is refused (exit 2) once that much is read: `tr '\0' a </dev/zero`
+ * had been read, and held, until Ctrl-C. The bytes are decoded as UTF-8 once the line is whole:
+ * a character that arrives in two writes is not cut in two (each piece decoded apart became
+ * U+FFFD, a secret other than the one piped).
  */
 async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
-  let buf = '';
+  const chunks: Buffer[] = [];
+  let length = 0;
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    buf += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const nl = buf.indexOf('\n');
-    if (nl >= 0 && nl <= MAX_LINE) return buf.slice(0, nl).replace(/\r$/, '');
-    if (buf.length > MAX_LINE) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    const nl = bytes.indexOf(10);
+    if (nl >= 0 && length + nl <= MAX_LINE) {
+      chunks.push(bytes.subarray(0, nl));
+      return Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
+    }
+    chunks.push(bytes);
+    length += bytes.length;
+    if (nl >= 0 || length > MAX_LINE) {
       throw new UsageError(
-        `The first line of standard input is longer than ${MAX_LINE.toLocaleString('en-US')} characters: it is not what payctl asked for. Nothing was sent or saved.`,
+        'The first line of standard input is longer than 64 KiB: it is not what payctl asked for. Nothing was sent or saved.',
         [],
         'Pipe the value alone, on one line.',
       );
     }
   }
-  return buf.replace(/\r$/, '');
+  return Buffer.concat(chunks).toString('utf8').replace(/\r$/, '');
 }
 
 /**

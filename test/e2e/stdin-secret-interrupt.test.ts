@@ -105,7 +105,7 @@ describe('a first line that never ends: refused once 64 KiB are read (probe B53,
     child.stdin.write('a'.repeat(100_000)); // and never closed
     const hang = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref());
     expect(await Promise.race([ended, hang]), stderr).toBe(2);
-    expect(stderr).toContain('The first line of standard input is longer than 65,536 characters');
+    expect(stderr).toContain('The first line of standard input is longer than 64 KiB');
     expect(ctx.sb.requests().slice(from)).toEqual([]);
   });
 });
