@@ -163,23 +163,47 @@ export class NetworkError extends CliError {
 }
 
 /**
- * The documented `--json` codes of a NetworkError (README.md "Output, scripting and exit codes"),
- * from the cause payctl kept: undici's and Node's names (UND_ERR_*, ECONNRESET) are the HTTP
- * client's and never printed. Anything not known here is NETWORK_ERROR.
+ * What a network failure's cause code (undici's and Node's names: UND_ERR_*, ECONNRESET, an
+ * OpenSSL ERR_SSL_*) says happened: one reading, for the sentence said to a person
+ * (api/network-error.ts) and the documented `--json` code (networkCode). A code not known here
+ * has none.
  */
-const NETWORK_CODES: Readonly<Record<string, string>> = {
-  UND_ERR_HEADERS_TIMEOUT: 'TIMEOUT',
-  UND_ERR_BODY_TIMEOUT: 'TIMEOUT',
-  UND_ERR_CONNECT_TIMEOUT: 'TIMEOUT',
-  PAYCTL_DEADLINE: 'TIMEOUT',
-  ETIMEDOUT: 'TIMEOUT',
-  ECONNREFUSED: 'CONNECTION_REFUSED',
-  ECONNRESET: 'CONNECTION_RESET',
-  EPIPE: 'CONNECTION_RESET',
-  UND_ERR_SOCKET: 'CONNECTION_RESET',
-  UND_ERR_CLOSED: 'CONNECTION_RESET',
-  ENOTFOUND: 'HOST_NOT_FOUND',
-  EAI_AGAIN: 'HOST_NOT_FOUND',
+export type NetworkFault = 'connect-timeout' | 'answer-timeout' | 'timeout' | 'refused' | 'reset' | 'host' | 'certificate' | 'handshake';
+
+const FAULTS: Readonly<Record<string, NetworkFault>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect-timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'answer-timeout',
+  UND_ERR_BODY_TIMEOUT: 'answer-timeout',
+  PAYCTL_DEADLINE: 'timeout',
+  ETIMEDOUT: 'timeout',
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_CLOSED: 'reset',
+  ENOTFOUND: 'host',
+  EAI_AGAIN: 'host',
+};
+
+export function networkFault(causeCode: string | undefined): NetworkFault | undefined {
+  if (causeCode === undefined) return undefined;
+  const known = FAULTS[causeCode];
+  if (known) return known;
+  // A certificate refused (self-signed, unknown issuer, expired, another host's); else a handshake OpenSSL gave up on.
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(causeCode)) return 'certificate';
+  return causeCode.startsWith('ERR_SSL_') ? 'handshake' : undefined;
+}
+
+/** The documented `--json` code of each fault (README.md "Output, scripting and exit codes"): undici's and Node's names are never printed. */
+const FAULT_CODES: Readonly<Record<NetworkFault, string>> = {
+  'connect-timeout': 'TIMEOUT',
+  'answer-timeout': 'TIMEOUT',
+  timeout: 'TIMEOUT',
+  refused: 'CONNECTION_REFUSED',
+  reset: 'CONNECTION_RESET',
+  host: 'HOST_NOT_FOUND',
+  certificate: 'TLS_ERROR',
+  handshake: 'TLS_ERROR',
 };
 
 /** Codes payctl gives a NetworkError's cause itself, printed as they are. */
@@ -199,9 +223,8 @@ const OWN_CODES = new Set([
 export function networkCode(causeCode: string | undefined): string {
   if (causeCode === undefined) return 'NETWORK_ERROR';
   if (OWN_CODES.has(causeCode)) return causeCode;
-  const known = NETWORK_CODES[causeCode];
-  if (known) return known;
-  return /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|^ERR_SSL_/.test(causeCode) ? 'TLS_ERROR' : 'NETWORK_ERROR';
+  const fault = networkFault(causeCode);
+  return fault ? FAULT_CODES[fault] : 'NETWORK_ERROR';
 }
 
 /** A payout was (maybe) sent but no answer came back (exit 4): `payoutId` is that payout's. */

@@ -5,7 +5,7 @@
  * api.example.com … Is the service running?") when only the proxy had been contacted. And a
  * retried read's last timeout with its attempts (triedFor).
  */
-import { NetworkError } from '../errors.js';
+import { NetworkError, networkFault } from '../errors.js';
 import { sanitize, sanitizeInline } from '../output/sanitize.js';
 import { ProxyError, type Tunnels } from './http.js';
 
@@ -49,70 +49,81 @@ function proxyError(err: ProxyError, host: string, timeoutMs: number): NetworkEr
   const cause = err.cause as { code?: string; message?: string; reason?: string } | undefined;
   const code = cause?.code;
   const none = `nothing was sent to ${host}`;
-  const sent = 'nothing was sent';
   const p = `the proxy ${err.proxy}`;
-  let message: string;
   let hint = PROXY_HINT;
+  let message: string;
   if (err.status !== undefined) {
-    message = `The proxy ${err.proxy} refused to open a tunnel to ${host} (it answered HTTP ${err.status}); ${sent}.`;
+    message = `The proxy ${err.proxy} refused to open a tunnel to ${host} (it answered HTTP ${err.status}); nothing was sent.`;
     if (err.status === 407) hint = `The proxy asks for credentials: give them in its URL (http://user:password@host:port). ${PROXY_HINT}`;
-  } else if (code === 'ECONNREFUSED') message = `Could not connect to ${p}: connection refused; ${none}.`;
-  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Could not resolve the host of ${p}; ${none}.`;
-  else if (code === 'UND_ERR_CONNECT_TIMEOUT') message = `Connecting to ${p} timed out after ${seconds(timeoutMs)}; ${none}.`;
-  else if (code === 'UND_ERR_HEADERS_TIMEOUT') message = `The proxy ${err.proxy} did not open a tunnel to ${host} within ${seconds(timeoutMs)}; ${sent}.`;
-  else if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED')
-    message = `The proxy ${err.proxy} closed the connection before opening a tunnel to ${host}; ${sent}.`;
-  else if (code && /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code))
-    message = `The certificate of ${p} was not accepted (${sanitize(cause?.message ?? code)}); ${none}.`;
-  else if (code?.startsWith('ERR_SSL_')) {
-    // OpenSSL's text (with a line break inside) said to a person as its reason alone, on one line.
-    message = `The TLS handshake with ${p} failed (${sanitizeInline(cause?.reason ?? cause?.message ?? code).trim()}); ${none}.`;
-    hint = `The proxy may speak plain HTTP: write its URL with http://, not https://. ${PROXY_HINT}`;
-  } else message = `Network error talking to ${p}: ${sanitizeInline(cause?.message ?? String(err.cause)).trim()}; ${none}.`;
+    return new NetworkError(message, { causeCode: code ?? err.code, hint });
+  }
+  switch (networkFault(code)) {
+    case 'refused':
+      message = `Could not connect to ${p}: connection refused; ${none}.`;
+      break;
+    case 'host':
+      message = `Could not resolve the host of ${p}; ${none}.`;
+      break;
+    case 'connect-timeout':
+      message = `Connecting to ${p} timed out after ${seconds(timeoutMs)}; ${none}.`;
+      break;
+    case 'answer-timeout':
+      message = `The proxy ${err.proxy} did not open a tunnel to ${host} within ${seconds(timeoutMs)}; nothing was sent.`;
+      break;
+    case 'reset':
+      message = `The proxy ${err.proxy} closed the connection before opening a tunnel to ${host}; nothing was sent.`;
+      break;
+    case 'certificate':
+      message = `The certificate of ${p} was not accepted (${sanitize(cause?.message ?? code ?? '')}); ${none}.`;
+      break;
+    case 'handshake':
+      // OpenSSL's text (with a line break inside) said to a person as its reason alone, on one line.
+      message = `The TLS handshake with ${p} failed (${sanitizeInline(cause?.reason ?? cause?.message ?? code ?? '').trim()}); ${none}.`;
+      hint = `The proxy may speak plain HTTP: write its URL with http://, not https://. ${PROXY_HINT}`;
+      break;
+    default:
+      message = `Network error talking to ${p}: ${sanitizeInline(cause?.message ?? String(err.cause)).trim()}; ${none}.`;
+  }
   return new NetworkError(message, { causeCode: code ?? err.code, hint });
 }
 
 /** undici's error for a request to `url` as a NetworkError said to a person. */
 export function toNetworkError(err: unknown, url: string, timeoutMs: number): NetworkError {
-  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const e = err as { code?: string; message?: string; reason?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code;
   const host = hostOf(url);
   if (err instanceof ProxyError) return proxyError(err, host, timeoutMs);
   const secs = seconds(timeoutMs);
-  switch (code) {
-    case 'ECONNREFUSED':
+  switch (networkFault(code)) {
+    case 'refused':
       return new NetworkError(`Could not connect to ${host}: connection refused.`, {
         causeCode: code,
         hint: 'Is the service (or `payctl sandbox start`) running at this base URL?',
       });
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
+    case 'host':
       return new NetworkError(`Could not resolve the host ${host}.`, { causeCode: code, hint: 'Check the base URL and your network.' });
-    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'connect-timeout':
       return new NetworkError(`Connecting to ${host} timed out after ${secs}.`, { causeCode: code, hint: 'Check your network, or raise --timeout.' });
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
+    case 'answer-timeout':
       return new NetworkError(`No answer from ${host} within ${secs}.`, { causeCode: code, hint: 'Try again, or raise --timeout.' });
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'UND_ERR_SOCKET':
-    case 'UND_ERR_CLOSED':
+    case 'reset':
       return new NetworkError(`The connection to ${host} was closed before an answer arrived.`, { causeCode: code, hint: 'Try again.' });
+    case 'certificate':
+      // The handshake failed, so no request went to that server.
+      return new NetworkError(`The certificate of ${host} was not accepted (${sanitize(e?.message ?? code ?? '')}); nothing was sent to it.`, {
+        causeCode: code,
+        hint: 'payctl checks certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says. If your network inspects TLS with a CA of its own, trust it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.',
+      });
+    case 'handshake':
+      // No TLS server answered (a plain HTTP server behind an https:// URL says "wrong version number"): nothing was sent.
+      return new NetworkError(`The TLS handshake with ${host} failed (${sanitizeInline(e?.reason ?? e?.message ?? code ?? '').trim()}); nothing was sent to it.`, {
+        causeCode: code,
+        hint: "Check that the base URL names the service's HTTPS address and port (a local sandbox is reached with http://).",
+      });
     default:
-      // A certificate refused (self-signed, unknown issuer, expired, another host's): the
-      // handshake failed, so no request went to that server.
-      if (code && /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code)) {
-        return new NetworkError(`The certificate of ${host} was not accepted (${sanitize(e?.message ?? code)}); nothing was sent to it.`, {
-          causeCode: code,
-          hint: 'payctl checks certificates whatever NODE_TLS_REJECT_UNAUTHORIZED says. If your network inspects TLS with a CA of its own, trust it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.',
-        });
-      }
       return new NetworkError(`Network error talking to ${host}: ${sanitize(e?.message ?? String(err))}.`, { causeCode: code });
   }
 }
-
-/** The codes of a NetworkError for an attempt that ran out of --timeout (each attempt's own limit). */
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
  * The last attempt's timeout of a read client.ts retried, said with the attempts and the time
@@ -121,7 +132,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * 30). Any other failure is returned as it is.
  */
 export function triedFor(err: NetworkError, attempts: number, spentMs: number): NetworkError {
-  if (attempts < 2 || err.causeCode === undefined || !TIMEOUT_CODES.has(err.causeCode)) return err;
+  // Only an attempt that ran out of --timeout (each attempt's own limit).
+  const fault = networkFault(err.causeCode);
+  if (attempts < 2 || err.causeCode === undefined || (fault !== 'connect-timeout' && fault !== 'answer-timeout')) return err;
   const s = Math.round(spentMs / 1000);
   const over = `${attempts} attempts over ${s < 60 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`}`;
   const message = / s\.$/.test(err.message) ? err.message.replace(/\.$/, `, ${over}.`) : `${err.message} (${over}.)`;

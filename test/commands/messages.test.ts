@@ -9,6 +9,8 @@
  * anything is sent.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import {
@@ -74,6 +76,34 @@ describe('status: the service and the credentials, told apart', () => {
       account: null,
     });
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'CONNECTION_REFUSED', message: `Could not connect to 127.0.0.1:${port}: connection refused.` });
+  });
+
+  it('an https:// base URL to a server that does not speak TLS: the handshake said, TLS_ERROR, nothing sent', async () => {
+    // A plain HTTP server answers the TLS hello with an HTTP error: OpenSSL reads "wrong version number".
+    const seen: Buffer[] = [];
+    const server = createServer((socket) => {
+      socket.once('data', (d: Buffer) => {
+        seen.push(d);
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      writeProfile(cfg.dir, { baseUrl: `https://127.0.0.1:${port}/v2`, apiKey: KEY });
+      const r = await run('balances', '--json');
+      expect(r.code, r.stderr).toBe(4);
+      expect(JSON.parse(r.stderr).error).toMatchObject({
+        code: 'TLS_ERROR',
+        message: `The TLS handshake with 127.0.0.1:${port} failed (wrong version number); nothing was sent to it.`,
+        hint: expect.stringContaining('a local sandbox is reached with http://'),
+      });
+      // Only TLS hellos reached the server: no request line, no key.
+      expect(Buffer.concat(seen).includes('HTTP/1.1')).toBe(false);
+      expectNoSecrets(r, [KEY]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('a key the service refuses: exit 3, the service reachable and the credentials refused', async () => {
