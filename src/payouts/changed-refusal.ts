@@ -10,6 +10,7 @@
  * only "a file of their own", and such a file sent without --batch-id was refused again (probe A53).
  */
 import { UsageError } from '../errors.js';
+import { commandTemplate, type Invocation } from '../config/command-line.js';
 import { plural } from '../output/text.js';
 import { listed, type ProblemList } from './batch-problems.js';
 
@@ -46,6 +47,11 @@ const newRows = (ownBatch: string, recent: boolean) =>
   (recent ? '' : 'keep the row that paid in the file beside them, or ') +
   'put them in a file of their own and send it under a batch id of its own (without one it is compared with the same batches, and refused again): ' +
   ownBatch;
+
+/** The `ownBatch` command of a run: `words` (payout batch, or plan create) with its profile and options, a file of those rows and a name of their own put in. */
+export function ownBatchCommand(inv: Invocation, words: string[]): string {
+  return commandTemplate(inv, words, '<file of those rows>', ['--batch-id', 'NAME']);
+}
 
 /**
  * The refusal (exit 2) of the rows in `problems`, when there are; `paidBy`: `batch "nov"`; `nothing`: "Nothing was sent.", "No plan was written.";

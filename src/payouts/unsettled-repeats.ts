@@ -12,7 +12,8 @@
  * so (resent), never "pays it again as new payouts".
  */
 import { rowProblem, UsageError } from '../errors.js';
-import { commandLine, commandTemplate } from '../config/command-line.js';
+import { commandLine } from '../config/command-line.js';
+import { ownBatchCommand } from './changed-refusal.js';
 import { plural, text } from '../output/text.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import type { EntryBatch, JournalEntry, Ledger } from './journal.js';
@@ -44,7 +45,7 @@ export interface SettleCommands {
 export const PLAIN_SETTLE: SettleCommands = {
   resume: (b) => commandLine({}, ['payout', 'batch'], [b.file, '--batch-id', b.id]),
   reconcile: (id) => commandLine({}, ['history', 'reconcile'], id === undefined ? [] : ['--payout-id', id]),
-  ownBatch: commandTemplate({}, ['payout', 'batch'], '<file of those rows>', ['--batch-id', 'NAME']),
+  ownBatch: ownBatchCommand({}, ['payout', 'batch']),
 };
 
 /** At most this many commands are printed of each kind. */

@@ -7,7 +7,8 @@
  * "pays it again as new payouts" (probe A53).
  */
 import type { Clock } from '../../clock.js';
-import { commandLine, commandTemplate, type Invocation } from '../../config/command-line.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
+import { ownBatchCommand } from '../../payouts/changed-refusal.js';
 import type { BatchPlan } from '../../payouts/batch-load.js';
 import { describeRun } from '../../payouts/repeats.js';
 import type { SettleCommands } from '../../payouts/unsettled-repeats.js';
@@ -20,7 +21,7 @@ export function settleCommands(inv: Invocation, clock: Clock): SettleCommands {
   return {
     resume: (batch) => resumeCommand(inv, clock, batch),
     reconcile: (id) => commandLine(inv, ['history', 'reconcile'], id === undefined ? [] : ['--payout-id', id]),
-    ownBatch: commandTemplate(inv, ['payout', 'batch'], '<file of those rows>', ['--batch-id', 'NAME']),
+    ownBatch: ownBatchCommand(inv, ['payout', 'batch']),
   };
 }
 

@@ -10,7 +10,8 @@
 import type { Deps } from '../../deps.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../api/client.js';
-import { commandLine, commandTemplate, invocationOf, type Invocation } from '../../config/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
+import { ownBatchCommand } from '../../payouts/changed-refusal.js';
 import { batchRows, checkBatch, MAX_LISTED, openBatch, type BatchSource } from '../../payouts/batch-load.js';
 import { DuplicateGroups } from '../../payouts/batch-duplicates.js';
 import { ProblemList } from '../../payouts/batch-problems.js';
@@ -95,15 +96,10 @@ export async function plannedRows(
     ? new UsageError(`${opts.file}: ${conflicts.length} row(s) conflict with earlier payouts. ${nothing}`, conflicts)
     : restored.total
       ? restoredRefusal(opts.file, restored, nothing)
-      : (changed.refusal(opts.file, nothing, ownBatch(route, inv)) ??
+      : (changed.refusal(opts.file, nothing, ownBatchCommand(inv, route === 'batch' ? ['payout', 'batch'] : ['plan', 'create'])) ??
         repeats.unsettled.refusal(opts.file, nothing, settleCommands(inv, deps.clock)) ??
         (await repeats.otherBatchRefusal(opts.batchId, inv, deps.clock.now(), nothing, rowsRoute(route, inv, src.file, opts.out))));
   return { src, api, journal, payouts, repeats, duplicates, refusal };
-}
-
-/** The command that plans (plan create) or sends (payout batch) a file of rows that are new payouts under a batch id of its own (changed-refusal.ts). */
-function ownBatch(kind: RowsRoute['kind'], inv: Invocation): string {
-  return commandTemplate(inv, kind === 'batch' ? ['payout', 'batch'] : ['plan', 'create'], '<file of those rows>', ['--batch-id', 'NAME']);
 }
 
 /** The commands a refusal of `file`'s rows prints, for a batch id: plan create (with the -o it needs: common.ts planOutArgs), or payout batch. */
