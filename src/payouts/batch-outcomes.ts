@@ -14,6 +14,7 @@ import type { JournalEntry, Outcome } from './journal.js';
 import type { PayoutRequest } from './request.js';
 import type { SendResult } from './send-result.js';
 import { localFault } from './send-result.js';
+import { OUTCOME_UNKNOWN } from './lookup.js';
 
 export interface BatchItem {
   row: number;
@@ -74,7 +75,8 @@ export function rowOutcome(
     row: it.row,
     payoutId: it.request.payoutId,
     outcome,
-    code: f.code,
+    // A row of unknown outcome has the code payout create --json gives one (lookup.ts): a script reads it in the code column.
+    code: f.code ?? (outcome === 'unknown' ? OUTCOME_UNKNOWN : undefined),
     message: f.message,
     transactionId: f.transactionId,
     fee: f.fee,
@@ -216,7 +218,7 @@ export class RunBook {
       const prev = this.outcomes[i]!;
       const what = localFault(err);
       const said = prev.outcome === 'accepted' || prev.outcome === 'replayed' ? `accepted (transaction ${prev.transactionId ?? '?'})` : prev.outcome;
-      this.outcomes[i] = { ...prev, outcome: 'unknown', message: `${said}, but payctl could not record it in its journal: ${what}` };
+      this.outcomes[i] = { ...prev, outcome: 'unknown', code: OUTCOME_UNKNOWN, message: `${said}, but payctl could not record it in its journal: ${what}` };
     }
   }
 

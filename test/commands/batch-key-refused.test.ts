@@ -97,7 +97,11 @@ describe('payout batch with a refused API key', () => {
 
     const first = await payctl(['payout', 'batch', file, '--profile', 'team', '--report', report, '--concurrency', '1', '--yes'], { dir: cfg.dir });
     expect(first.code, first.stderr).toBe(4);
-    expect(readCsvReport(report).map((l) => l.outcome)).toEqual(['unknown', 'rejected']);
+    // Each row's code: a script reads the unknown one as payout create --json says it (OUTCOME_UNKNOWN).
+    expect(readCsvReport(report).map((l) => [l.outcome, l.code])).toEqual([
+      ['unknown', 'OUTCOME_UNKNOWN'],
+      ['rejected', 'FORBIDDEN'],
+    ]);
     expect(first.stderr).toContain('1 payout may or may not have been made');
     expect(first.stderr).toContain('The service forbids this request with this API key');
     expect(first.stderr).toContain('Run `payctl login --profile team` (or check the key of this profile)');
