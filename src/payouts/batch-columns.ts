@@ -2,8 +2,8 @@
  * The columns of a batch file (docs/architecture.md, "Identity": a row is what it pays): their
  * names, how a header names one (ignoring case, spaces, '_' and '-', as a spreadsheet may
  * write it), what is said of a header payctl does not know (its likely meaning), a CSV header
- * row's own problems (a column twice, a required one missing), and the example file of
- * `payout batch --template`.
+ * row's own problems (a column twice, a required one missing), the example file of
+ * `payout batch --template`, and whether a text reads as a batch file (batchFileKind).
  */
 import { REQUIRED_FIELDS, type FieldName, type Labels } from './request.js';
 import type { Problem } from '../errors.js';
@@ -276,4 +276,27 @@ const TEMPLATE_ROW: Record<(typeof COLUMNS)[number], string> = {
 /** `payout batch --template`: the header row (COLUMNS, in order) and one example row, as CSV. */
 export function batchTemplate(): string {
   return `${COLUMNS.join(',')}\n${COLUMNS.map((c) => TEMPLATE_ROW[c]).join(',')}\n`;
+}
+
+/**
+ * Whether a file's text reads as a batch file, for a plan command given one instead of a plan
+ * (plans/plan.ts): its first line that is not empty (a BOM aside) a CSV header naming at least
+ * two of COLUMNS, or a JSON object (a JSON line) whose keys name at least two. Undefined when not.
+ */
+export function batchFileKind(text: string): 'CSV' | 'JSON lines' | undefined {
+  const first = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n|\r|\n/)
+    .find((l) => l.trim() !== '');
+  if (first === undefined) return undefined;
+  const known = (names: string[]) => names.filter((n) => COLUMN_BY_SQUASHED.has(squash(n.trim().replace(/^"|"$/g, '')))).length >= 2;
+  if (first.trim().startsWith('{')) {
+    try {
+      const row = JSON.parse(first) as unknown;
+      return row && typeof row === 'object' && !Array.isArray(row) && known(Object.keys(row)) ? 'JSON lines' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return known(first.split(',')) ? 'CSV' : undefined;
 }

@@ -11,6 +11,7 @@
  */
 import { readRegular, RefusedFile } from '../config/regular-file.js';
 import { jsonFault } from '../config/json-fault.js';
+import { batchFileKind } from '../payouts/batch-columns.js';
 import { RefusedError, UsageError } from '../errors.js';
 import { minorToDecimal } from '../money/amount.js';
 import { sha256 } from '../payouts/identity.js';
@@ -219,10 +220,29 @@ function readPlanJson(path: string): unknown {
   } catch (err) {
     throw new UsageError(`Cannot read the plan ${path}: ${err instanceof RefusedFile ? `it ${err.why}` : (err as Error).message}.`);
   }
+  let raw: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    raw = JSON.parse(text) as unknown;
   } catch (err) {
+    const kind = batchFileKind(text);
+    if (kind) throw new BatchFileGiven(path, kind);
     throw new RefusedError(`${path} is not a payctl plan: ${jsonFault(err, text, { quote: true })}.`);
+  }
+  const kind = isObject(raw) && !('payctl_plan' in raw) ? batchFileKind(text) : undefined;
+  if (kind) throw new BatchFileGiven(path, kind);
+  return raw;
+}
+
+/**
+ * A batch file given where a plan was asked (plan send z7.csv): refused as what it is, never as
+ * JSON at fault. Its `file` is named in the plan create that makes it a plan (source.ts readPlanFile).
+ */
+export class BatchFileGiven extends RefusedError {
+  constructor(
+    readonly file: string,
+    kind: string,
+  ) {
+    super(`${file} is a batch file (${kind}), not a payctl plan. Nothing was sent.`);
   }
 }
 

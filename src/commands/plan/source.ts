@@ -11,7 +11,8 @@
  * one of them that does not count is left out, never a reason to refuse the plan (ownApprovals).
  * When the plan was made, for what was paid after it, is the earlier of its own time (its maker's
  * clock) and, when the shared ledger holds it, the time the ledger stored it; that stored time
- * alone when the maker's clock was behind by more than a few minutes (madeAt).
+ * alone when the maker's clock was behind by more than a few minutes (madeAt). A batch file named
+ * instead of a plan is refused with the plan create that makes it one (readPlanFile).
  */
 import { existsSync } from 'node:fs';
 import type { Deps } from '../../deps.js';
@@ -21,7 +22,8 @@ import type { Ledger, PlanStore } from '../../payouts/ledger/ledger.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { FUTURE_TOLERANCE_MS, span } from '../../payouts/entry-age.js';
 import { utcTime } from '../../output/text.js';
-import { readPlan, storedPlan, type Approval, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { planOutArgs } from './common.js';
+import { BatchFileGiven, readPlan, storedPlan, type Approval, type Plan, type ReadPayout } from '../../plans/plan.js';
 
 /** A hash as typed: `sha256:` optional, 12 to 64 hex digits. */
 const HASH_ARG = /^(?:sha256:)?([0-9a-fA-F]{12,64})$/;
@@ -62,7 +64,7 @@ export function hashArgument(arg: string): string | undefined {
 export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
   const hex = hashArgument(arg);
   if (hex === undefined) {
-    const file = readPlan(arg);
+    const file = readPlanFile(arg, deps);
     return withStoredApprovals({ ...file, ref: fileOperand(arg), label: arg, ownApprovals: file.plan.approvals.length }, await openLedger(deps));
   }
   const store = sharedPlans(await openLedger(deps), arg, deps);
@@ -70,6 +72,20 @@ export async function loadPlan(arg: string, deps: Deps): Promise<LoadedPlan> {
   const stored = await store.get(hash);
   if (!stored) throw new RefusedError(`No plan ${hash} in the team's shared ledger (it was there a moment ago). Nothing was sent or changed.`);
   return { ...storedPlan(stored), ref: hash, label: `${hash} (in the team's shared ledger)`, store, storedAt: stored.storedAt, ownApprovals: 0 };
+}
+
+/**
+ * A plan file read whole (plans/plan.ts readPlan); a batch file given instead is refused with the
+ * plan create that makes it a plan, as the run would type it (its profile, base URL, time limit).
+ */
+export function readPlanFile(path: string, deps: Deps): ReturnType<typeof readPlan> {
+  try {
+    return readPlan(path);
+  } catch (err) {
+    if (err instanceof BatchFileGiven)
+      err.hint = `A batch file becomes a plan with plan create (then approved, and sent with plan send):\n  ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'create'], [fileOperand(path), '--batch-id', 'NAME', ...planOutArgs(path, 'NAME')])}`;
+    throw err;
+  }
 }
 
 /**
