@@ -12,7 +12,7 @@ _payctl_commands() {
     'payouts') REPLY='list help' ;;
     'history') REPLY='reconcile' ;;
     'ledger') REPLY='status import verify help' ;;
-    'plan') REPLY='create show approve send help' ;;
+    'plan') REPLY='create show approve merge send help' ;;
     'keys') REPLY='create show help' ;;
     'policy') REPLY='check propose approve show help' ;;
     'webhooks') REPLY='listen help' ;;
@@ -48,6 +48,7 @@ _payctl_options() {
     'plan create') REPLY='--batch-id -o --out -h --help' ;;
     'plan show') REPLY='-h --help' ;;
     'plan approve') REPLY='-y --yes -h --help' ;;
+    'plan merge') REPLY='-h --help' ;;
     'plan send') REPLY='--concurrency --report -y --yes --acknowledge-missing -h --help' ;;
     'keys') REPLY='-h --help' ;;
     'keys create') REPLY='--name -h --help' ;;
@@ -166,8 +167,10 @@ _payctl_argument() {
     'plan create:0') REPLY='files' ;;
     'plan show:0') REPLY='files' ;;
     'plan approve:0') REPLY='files' ;;
+    'plan merge:0') REPLY='files' ;;
+    'plan merge:'*) REPLY='files' ;;
     'plan send:0') REPLY='files' ;;
-    'plan help:0') REPLY='words create show approve send' ;;
+    'plan help:0') REPLY='words create show approve merge send' ;;
     'keys help:0') REPLY='words create show' ;;
     'policy check:0') REPLY='files' ;;
     'policy propose:0') REPLY='files' ;;

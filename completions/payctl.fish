@@ -18,7 +18,7 @@ function __payctl_commands
         case 'payctl ledger'
             echo status import verify help
         case 'payctl plan'
-            echo create show approve send help
+            echo create show approve merge send help
         case 'payctl keys'
             echo create show help
         case 'payctl policy'
@@ -287,6 +287,7 @@ complete -c payctl -n "__payctl_at 'payctl ledger help' 0" -f -a 'status import 
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a create -d 'write a batch file as a plan to approve (nothing is sent)'
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a show -d 'print a plan for review: payouts, totals, balances after, approvals'
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a approve -d 'sign a plan with your key after reviewing it'
+complete -c payctl -n "__payctl_at 'payctl plan' 0" -a merge -d 'add the approvals copies of a plan file carry to the plan file'
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a send -d 'send an approved plan: exactly its bodies, under its keys'
 complete -c payctl -n "__payctl_at 'payctl plan' 0" -a help -d 'display help for command'
 complete -c payctl -n "__payctl_at 'payctl plan'" -s h -l help -d 'show help'
@@ -306,6 +307,11 @@ complete -c payctl -n "__payctl_at 'payctl plan approve' 0" -F -d 'a plan file (
 complete -c payctl -n "__payctl_at 'payctl plan approve'" -s y -l yes -d 'approve without asking (required without a terminal)'
 complete -c payctl -n "__payctl_at 'payctl plan approve'" -s h -l help -d 'show help'
 
+# payctl plan merge
+complete -c payctl -n "__payctl_at 'payctl plan merge' 0" -F -d 'the plan file to add the approvals to'
+complete -c payctl -n "__payctl_at 'payctl plan merge'" -F -d 'copies of the same plan, each signed by an approver (payctl plan approve)'
+complete -c payctl -n "__payctl_at 'payctl plan merge'" -s h -l help -d 'show help'
+
 # payctl plan send
 complete -c payctl -n "__payctl_at 'payctl plan send' 0" -F -d 'a plan file (payctl plan create, payctl payout create --plan-out), or with a shared ledger a plan\'s hash (sha256:..., or 12+ of its hex digits)'
 complete -c payctl -n "__payctl_at 'payctl plan send'" -l concurrency -x -d 'payouts in flight at once (default 4)'
@@ -315,7 +321,7 @@ complete -c payctl -n "__payctl_at 'payctl plan send'" -l acknowledge-missing -d
 complete -c payctl -n "__payctl_at 'payctl plan send'" -s h -l help -d 'show help'
 
 # payctl plan help
-complete -c payctl -n "__payctl_at 'payctl plan help' 0" -f -a 'create show approve send' -d ''
+complete -c payctl -n "__payctl_at 'payctl plan help' 0" -f -a 'create show approve merge send' -d ''
 
 # payctl keys
 complete -c payctl -n "__payctl_at 'payctl keys' 0" -a create -d 'make your Ed25519 signing key (kept in the config folder, never sent)'

@@ -114,7 +114,7 @@ function describeArgument(a: Argument, commandKey: string, used: Set<string>, co
       ? { kind: 'words', words: [...a.argChoices] }
       : commandNames
         ? { kind: 'words', words: commandNames }
-        : a.name() === 'file' || a.name() === 'report' || a.name() === 'plan'
+        : a.name() === 'file' || a.name() === 'report' || a.name() === 'plan' || a.name() === 'copy'
           ? { kind: 'files' }
           : { kind: 'any' });
   return { name: a.name(), description: firstLine(a.description), variadic: a.variadic, value };

@@ -34,7 +34,7 @@ function refused(r: Run): ErrorDoc {
 describe('a group without its command, with --json', () => {
   it.each([
     ['payout', 'create, batch, get'],
-    ['plan', 'create, show, approve, send'],
+    ['plan', 'create, show, approve, merge, send'],
     ['keys', 'create, show'],
     ['policy', 'check, propose, approve, show'],
     ['config', 'list, get, set, unset, path'],

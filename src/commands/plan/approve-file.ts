@@ -4,32 +4,55 @@
  * wrote last dropped the other's approval, though both had been told it was added (3 of 4 tries).
  * Under the lock (`.<file>.approving`, made exclusively beside the plan, where every approver of
  * that file looks) the file is read again, must still be the plan approved (its hash), and gets
- * the approval beside those it holds now, in one atomic rename.
+ * the approval beside those it holds now, in one atomic rename. `plan merge` (merge.ts) adds the
+ * approvals of copies of the plan under the same lock (changeApprovals), so neither drops the
+ * other's.
  */
 import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LocalError, RefusedError } from '../../errors.js';
-import { readPlan, planText } from '../../plans/plan.js';
+import { readPlan, planText, type Plan } from '../../plans/plan.js';
 import type { Approval } from '../../plans/signatures.js';
 import { replaceAtomically } from '../../payouts/report.js';
 
-/** How long an approval waits for another one being added to the same file. */
+/** How long a change waits for another one being made to the same file. */
 const WAIT_MS = 10_000;
 /** A lock older than this is one a payctl left when it was killed: taken over. */
 const STALE_MS = 30_000;
 
 /** Adds `approval` to the plan file at `path`, whose plan must still have `hash`; returns the approvals it now carries. */
 export async function addApprovalToFile(path: string, hash: string, approval: Approval, run: { signal: AbortSignal; pid: number }): Promise<Approval[]> {
+  return (
+    await changeApprovals(path, hash, run, (plan) => {
+      if (plan.approvals.some((a) => a.fingerprint === approval.fingerprint))
+        throw new RefusedError(`The plan ${path} already carries your approval (${approval.fingerprint}). Nothing was changed.`);
+      return [approval];
+    })
+  ).carried;
+}
+
+/**
+ * Under the plan file's lock: the file read again (it must still be the plan of `hash`), `add`
+ * asked which approvals to add to it as it is now (it may throw: nothing is written), and those
+ * written after its own in one atomic rename (none: the file is left as it is). Returns the
+ * approvals it carries and those added.
+ */
+export async function changeApprovals(
+  path: string,
+  hash: string,
+  run: { signal: AbortSignal; pid: number },
+  add: (plan: Plan) => Approval[],
+): Promise<{ carried: Approval[]; added: Approval[] }> {
   const lock = join(dirname(path), `.${basename(path)}.approving`);
   await acquire(lock, run);
   try {
     const { plan } = readPlan(path);
-    if (plan.hash !== hash) throw new RefusedError(`The plan file ${path} changed while you were approving it (its hash is now ${plan.hash}). Nothing was changed.`);
-    if (plan.approvals.some((a) => a.fingerprint === approval.fingerprint))
-      throw new RefusedError(`The plan ${path} already carries your approval (${approval.fingerprint}). Nothing was changed.`);
-    const signed = { ...plan, approvals: [...plan.approvals, approval] };
+    if (plan.hash !== hash) throw new RefusedError(`The plan file ${path} changed meanwhile (its hash is now ${plan.hash}). Nothing was changed.`);
+    const added = add(plan);
+    if (added.length === 0) return { carried: plan.approvals, added };
+    const signed = { ...plan, approvals: [...plan.approvals, ...added] };
     replaceAtomically(path, planText(signed));
-    return signed.approvals;
+    return { carried: signed.approvals, added };
   } finally {
     try {
       unlinkSync(lock);
@@ -49,15 +72,15 @@ async function acquire(lock: string, { signal, pid }: { signal: AbortSignal; pid
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new LocalError(`Cannot lock the plan file for the approval (${lock}): ${(err as Error).message}. Nothing was changed.`);
+        throw new LocalError(`Cannot lock the plan file to add approvals (${lock}): ${(err as Error).message}. Nothing was changed.`);
     }
     if (takenOver(lock)) continue;
     if (Date.now() > deadline)
       throw new LocalError(
-        `Another payctl is adding an approval to this plan file (its lock ${lock} is held). Nothing was changed.`,
+        `Another payctl is adding approvals to this plan file (its lock ${lock} is held). Nothing was changed.`,
         'Run the same command again in a moment; if no payctl is approving it, remove the lock file.',
       );
-    if (signal.aborted) throw new RefusedError('Interrupted while waiting to add the approval. Nothing was changed.');
+    if (signal.aborted) throw new RefusedError('Interrupted while waiting to add approvals. Nothing was changed.');
     await new Promise((r) => setTimeout(r, 50));
   }
 }

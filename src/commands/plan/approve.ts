@@ -40,7 +40,7 @@ import { wrapSegments, wrapText } from '../../output/table.js';
 import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
-import { approvalLines, notCountedHint, payoutLines, planHead } from './common.js';
+import { approvalLines, counting, notCountedHint, payoutLines, personName, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, type LoadedPlan } from './source.js';
 import { brokenApprovals, checkApprovals, makerOf, overMaximum, type Policy } from '../../plans/policy.js';
@@ -86,23 +86,6 @@ async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
   }
   await reportApproved(loaded.ref, deps, plan.hash, counting({ ...plan, approvals: carried }, policy), { key, signedAt, repeats });
   return 0;
-}
-
-/**
- * How many of a plan's approvals count: under a policy, those plan send counts; without one, one
- * per person, by the name their key gives (personName), among those that hold, the maker's key
- * aside. One left out (a stranger's stored by hash, a row written outside payctl, a person's
- * second key) is not counted: "it now carries 2 approvals" of a plan one approval short was
- * wrong.
- */
-function counting(plan: Plan, policy: Policy | undefined): number {
-  if (policy) return checkApprovals(plan, policy).valid.length;
-  return new Set(plan.approvals.filter((a) => a.fingerprint !== plan.maker.fingerprint && approvalHolds(plan.hash, a)).map((a) => personName(a.name))).size;
-}
-
-/** A person as a name tells them apart without a policy: letter case, and white space around and between words, aside. */
-function personName(name: string): string {
-  return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 /**

@@ -3,7 +3,9 @@
  * file (never over another) and the -o a printed plan create needs for one, and the lines a person reads before approving or sending: who
  * made the plan as the policy names them (a person by name, not just a key: README "Four
  * eyes"), and its approvals, which count and why the others do not; what to do about a
- * plan file that carries an approval that does not count; and the command an approver signs with.
+ * plan file that carries an approval that does not count; the command an approver signs with, and
+ * how several approvers put theirs on one file (in turn, or copies merged), and how many of a
+ * plan's approvals count.
  */
 import { constants, closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -12,12 +14,13 @@ import { UsageError } from '../../errors.js';
 import { formatAmount } from '../../money/amount.js';
 import { fsFault } from '../../config/fs-fault.js';
 import { type Plan, type ReadPayout } from '../../plans/plan.js';
-import { makerOf, policyOf, type ApprovalCheck, type Policy } from '../../plans/policy.js';
+import { checkApprovals, makerOf, policyOf, type ApprovalCheck, type Policy } from '../../plans/policy.js';
+import { approvalHolds } from '../../plans/signatures.js';
 import { planText } from '../../plans/plan.js';
 import type { Style } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { text, utcTime } from '../../output/text.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import { freshReportPath, pathTaken } from '../../payouts/report.js';
 import type { LoadedPlan } from './source.js';
 
@@ -114,6 +117,37 @@ export function approverCommand(ref: string, byHash: boolean): { command: string
       ? 'on their own machine, with their own key and a profile that shares this ledger'
       : 'on their own machine, with their own key and profile, on their copy of the plan file',
   };
+}
+
+/**
+ * When a plan file needs more than one approval: how approvers put theirs on one file (plan
+ * create's report, plan send's refusal). Each signing a copy of their own left files of one
+ * approval each that plan send refused, and no command combined them: so in turn, the file passed
+ * on after signing, or copies combined with plan merge, printed for the run that prints it (its
+ * profile's policy judges the approvals merged), `<copy>...` for the person to put in.
+ */
+export function inTurnAdvice(ref: string, required: number, inv: Invocation): string | undefined {
+  if (required < 2) return undefined;
+  const head = commandLine({}, ['plan', 'merge'], [ref]);
+  const merge = `${head} <copy>...${commandLine(inv, ['plan', 'merge'], [ref]).slice(head.length)}`;
+  return `${required} approvals are needed on one file: approvers sign the same file in turn (each passes it on after signing), or each signs a copy and the copies are combined: ${merge}`;
+}
+
+/**
+ * How many of a plan's approvals count: under a policy, those plan send counts; without one, one
+ * per person, by the name their key gives (personName), among those that hold, the maker's key
+ * aside. One left out (a stranger's stored by hash, a row written outside payctl, a person's
+ * second key) is not counted: "it now carries 2 approvals" of a plan one approval short was
+ * wrong.
+ */
+export function counting(plan: Plan, policy: Policy | undefined): number {
+  if (policy) return checkApprovals(plan, policy).valid.length;
+  return new Set(plan.approvals.filter((a) => a.fingerprint !== plan.maker.fingerprint && approvalHolds(plan.hash, a)).map((a) => personName(a.name))).size;
+}
+
+/** A person as a name tells them apart without a policy: letter case, and white space around and between words, aside. */
+export function personName(name: string): string {
+  return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 /**

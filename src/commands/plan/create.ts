@@ -24,7 +24,7 @@ import type { Ledger } from '../../payouts/ledger/ledger.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { formatAmount } from '../../money/amount.js';
 import { text } from '../../output/text.js';
-import { approverCommand, defaultPlanPath, writeNewPlan } from './common.js';
+import { approverCommand, defaultPlanPath, inTurnAdvice, writeNewPlan } from './common.js';
 import { plannedRows } from './create-rows.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { approvalsNeeded, limitsHint, overMaximum, type Policy, type Requirement } from '../../plans/policy.js';
@@ -166,11 +166,13 @@ export async function reportPlan(deps: Deps, plan: Plan, out: string, need?: Req
     );
   const ref = shared ? plan.hash : fileOperand(out);
   const approver = approverCommand(ref, shared);
+  const inTurn = shared ? undefined : inTurnAdvice(ref, need?.required ?? 0, inv);
   deps.log.info(
     `Hash ${plan.hash}${shared ? " (stored in the team's shared ledger: these commands work on any machine that shares it)" : ''}\n` +
       `Review it:          ${commandLine(inv, ['plan', 'show'], [ref])}\n` +
       `An approver signs:  ${approver.command}\n` +
       `                    (${approver.where})\n` +
+      (inTurn ? `                    ${inTurn}\n` : '') +
       `Then send it:       ${commandLine(inv, ['plan', 'send'], [ref])}`,
   );
 }

@@ -10,12 +10,13 @@ import type { UsageError } from '../../errors.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { plural } from '../../output/text.js';
-import { placeAndTimeProblems, type Plan, type ReadPayout } from '../../plans/plan.js';
+import { placeAndTimeProblems, samePlace, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalsNeeded, checkApprovals, limitProblems, limitsHint, type ApprovalCheck, type Policy } from '../../plans/policy.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
+import { freeProfileName } from '../../api/session.js';
 import { effectivePolicy, noPolicyHint } from '../policy/effective.js';
 import { loadPlan } from './source.js';
-import { approverCommand, notCountedHint } from './common.js';
+import { approverCommand, inTurnAdvice, notCountedHint } from './common.js';
 
 /** A check that failed: a usage error naming the plan; nothing was sent. */
 export type Refuse = (message: string, problems?: string[], hint?: string) => UsageError;
@@ -61,7 +62,8 @@ export async function readAndJudge(opts: JudgeOptions, deps: Deps, refuse: Refus
   if (!policy) throw refuse('the profile names no policy to judge its approvals by', [], noPolicyHint(deps));
   const api = await deps.api();
   const [placeOrTime] = placeAndTimeProblems(plan, api.baseUrl, deps.clock.now());
-  if (placeOrTime) throw refuse(placeOrTime.text, [], placeOrTime.hint);
+  if (placeOrTime)
+    throw refuse(placeOrTime.text, [], placeOrTime.hint ?? (samePlace(plan.base_url, api.baseUrl) ? undefined : otherServiceHint(plan.base_url, opts.plan, deps)));
 
   const approvals = checkApprovals(plan, policy, loaded.ownApprovals);
   if (approvals.makerProblem) throw refuse(approvals.makerProblem, [], 'Have a maker the policy lists make the plan again (payctl plan create).');
@@ -86,11 +88,40 @@ export async function readAndJudge(opts: JudgeOptions, deps: Deps, refuse: Refus
       throw refuse(
         `it needs ${need.required} approval${need.required === 1 ? '' : 's'} (people other than its maker, ${approvals.maker!.name}) and carries ${approvals.valid.length}${approvals.valid.length ? ` (${approvals.valid.map((v) => v.name).join(', ')})` : ''}`,
         need.reasons,
-        `An approver signs it, ${approver.where}: ${approver.command}`,
+        [
+          `An approver signs it, ${approver.where}: ${approver.command}`,
+          ...(store ? [] : [inTurnAdvice(loaded.ref, need.required, invocationOf(deps.globals, deps.env))]),
+        ]
+          .filter(Boolean)
+          .join('\n'),
       );
     }
   };
   // "Today" is the ledger's day: the database's for a shared ledger, whatever this machine's clock says.
   await judge(await journal.now());
   return { plan, file: store ? undefined : opts.plan, payouts, storedAt, policy, api, journal, approvals, judge };
+}
+
+/**
+ * What to do with a plan made for another service than this run's (its base URL): send it there,
+ * with a key for that service, from this profile (PAYCTL_API_KEY and --base-url: the profile's own
+ * key is never sent to another base URL) or from a profile logged in to it, given this profile's
+ * policy and shared ledger first (sent with another ledger, what was paid would not be found).
+ * Commands as they run pasted: the run's profile and time limit, the plan's base URL.
+ */
+function otherServiceHint(baseUrl: string, ref: string, deps: Deps): string {
+  const inv = invocationOf(deps.globals, deps.env);
+  const plan = fileOperand(ref);
+  const own = deps.config().getProfile(deps.globals.profile, { readSecrets: false, mayBeNew: true });
+  const name = freeProfileName(baseUrl, deps.config());
+  const other = { profile: name, ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}) };
+  return [
+    'Send it to the service it was made for, with an API key for that service in PAYCTL_API_KEY:',
+    `  ${commandLine({ ...inv, baseUrl }, ['plan', 'send'], [plan])}`,
+    `Or log a profile in to that service${own?.policy || own?.ledger ? ", give it this profile's settings" : ''}, and send from it:`,
+    `  ${commandLine({ ...other, baseUrl }, ['login'])}`,
+    ...(own?.policy ? [`  ${commandLine(other, ['config', 'set', 'policy'], [own.policy])}`] : []),
+    ...(own?.ledger && own.ledger !== 'local' ? [`  ${commandLine(other, ['config', 'set', 'ledger'], ['--stdin'])}   (the ledger URL on standard input)`] : []),
+    `  ${commandLine(other, ['plan', 'send'], [plan])}`,
+  ].join('\n');
 }

@@ -1,4 +1,4 @@
-/** The verbs of `payctl plan` (their runs are create.ts, show.ts, approve.ts, send.ts). */
+/** The verbs of `payctl plan` (their runs are create.ts, show.ts, approve.ts, merge.ts, send.ts). */
 import { intOption, type CommandSpec } from '../spec.js';
 import { DEFAULT_CONCURRENCY } from '../payout/concurrency.js';
 import { ACKNOWLEDGE_MISSING } from '../payout/missing-spec.js';
@@ -48,6 +48,22 @@ export const planApproveSpec: CommandSpec = {
     'hash of every byte to be sent. A plan named by hash gets the approval stored in the shared ledger.',
   examples: ['payctl plan approve stipends.plan.json', 'payctl plan approve stipends.plan.json --yes'],
   load: () => import('./approve.js'),
+};
+
+export const planMergeSpec: CommandSpec = {
+  name: 'merge',
+  summary: 'add the approvals copies of a plan file carry to the plan file',
+  arguments: [
+    { name: 'plan', description: 'the plan file to add the approvals to' },
+    { name: 'copy...', description: 'copies of the same plan, each signed by an approver (payctl plan approve)' },
+  ],
+  help:
+    'When approvers each sign a copy of the plan file (instead of the same file in turn), this puts their\n' +
+    'approvals on one file for plan send. Each copy is checked whole and must be the same plan (its hash);\n' +
+    'an approval the plan carries already is not added again, and one plan send would refuse under the\n' +
+    "profile's policy refuses the merge. Nothing is written unless every check holds. Needs no login.",
+  examples: ['payctl plan merge stipends.plan.json ibrahim.plan.json aminata.plan.json'],
+  load: () => import('./merge.js'),
 };
 
 export const planSendSpec: CommandSpec = {
