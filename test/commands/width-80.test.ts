@@ -265,10 +265,13 @@ describe('plan show and plan approve', () => {
       const out = fd.stdout();
       expect(tooWide(out, columns), `at ${columns}`).toEqual([]);
       // Each payout: its line, then lines indented under it; joined back, the same words as in a pipe.
+      // Its note goes on a line of its own under it (not a continuation of the line).
+      const folded = out.replace(/\n {4}(?!note: )/g, ' ');
+      expect(folded.match(/^ {4}note: "stipend"$/gm)).toHaveLength(3);
       expect(out).toMatch(/^ {2}row 2: [0-9a-f-]{36} {2}45,000\.00 SLE/m);
       expect(out).toMatch(/^ {2}row 3: [0-9a-f-]{36} {2}45,000\.00 SLE/m);
       expect(out).toMatch(new RegExp(`^ {4}(from ${wallet} )?to Chinedu Okafor-Adebayo of the Lagos`, 'm'));
-      expect(out.replace(/\n {4}/g, ' ')).toMatch(
+      expect(folded).toMatch(
         new RegExp(`^ {2}row 3: [0-9a-f-]{36} {2}45,000\\.00 SLE from ${wallet} to ${LONG} \\(wallet, orange_money 076123452, \\+23276123452\\)$`, 'm'),
       );
       // The totals, grouped exactly: the balance after is the balance less 135,000.00, said before fees.

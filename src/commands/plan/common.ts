@@ -2,10 +2,11 @@
  * What the plan commands share: the policy of the profile in force, a plan written to a new
  * file (never over another) and the -o a printed plan create needs for one, and the lines a person reads before approving or sending: who
  * made the plan as the policy names them (a person by name, not just a key: README "Four
- * eyes"), and its approvals, which count and why the others do not; what to do about a
- * plan file that carries an approval that does not count; the command an approver signs with, and
- * how several approvers put theirs on one file (in turn, or copies merged), and how many of a
- * plan's approvals count.
+ * eyes"), every payout with every field it sends (its note and metadata too), and its
+ * approvals, which count and why the others do not; what to do about a plan file that carries
+ * an approval that does not count; the command an approver signs with, and how several
+ * approvers put theirs on one file (in turn, or copies merged), and how many of a plan's
+ * approvals count.
  */
 import { constants, closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { UsageError } from '../../errors.js';
 import { formatAmount } from '../../money/amount.js';
 import { fsFault } from '../../config/fs-fault.js';
 import { type Plan, type ReadPayout } from '../../plans/plan.js';
+import type { PayoutRequest } from '../../payouts/request.js';
 import { checkApprovals, makerOf, policyOf, type ApprovalCheck, type Policy } from '../../plans/policy.js';
 import { approvalHolds } from '../../plans/signatures.js';
 import { planText } from '../../plans/plan.js';
@@ -188,9 +190,11 @@ export function planHead(plan: Plan, path: string, st: Style, policy?: Policy, w
 }
 
 /**
- * One line per payout: row, id, amount, wallet, recipient. At a terminal (`width`) a line too
- * long for it goes on below, indented, broken before "from" and "to" (nothing is cut: an
- * approver reads every account); ids are never broken.
+ * One line per payout: row, id, amount, wallet, recipient; then, for a payout that sends them,
+ * its note and its metadata on lines of their own under it (payoutExtras): an approver signs
+ * every field of the body, so every field is shown. At a terminal (`width`) a line too long for
+ * it goes on below, indented, broken before "from" and "to" (nothing is cut: an approver reads
+ * every account); ids are never broken.
  */
 export function payoutLines(payouts: readonly ReadPayout[], width?: number): string {
   return (
@@ -198,15 +202,36 @@ export function payoutLines(payouts: readonly ReadPayout[], width?: number): str
       .map((p) => {
         const r = p.request;
         const row = p.row !== undefined ? `row ${p.row}: ` : '';
-        return wrapSegments(
-          [
-            `  ${row}${text(r.payoutId)}  ${formatAmount(r.amountMinor, r.currency)} ${r.currency}`,
-            `from ${text(r.walletId)}`,
-            `to ${text(r.name)} (${r.type}, ${text(r.provider)} ${text(r.account)}${r.phone ? `, ${text(r.phone)}` : ''})`,
-          ],
-          width,
+        return (
+          wrapSegments(
+            [
+              `  ${row}${text(r.payoutId)}  ${formatAmount(r.amountMinor, r.currency)} ${r.currency}`,
+              `from ${text(r.walletId)}`,
+              `to ${text(r.name)} (${r.type}, ${text(r.provider)} ${text(r.account)}${r.phone ? `, ${text(r.phone)}` : ''})`,
+            ],
+            width,
+          ) + payoutExtras(r, width)
         );
       })
       .join('\n') + '\n'
   );
 }
+
+/**
+ * What a payout sends beyond its row's line: `note: "…"` and `metadata: key="value", …`, each
+ * a line of its own under the row, and nothing for a payout without them (a 500-row plan with no
+ * notes stays one line a payout). Values are quoted as JSON writes them (a quote or a comma
+ * inside one reads as part of it) and sanitized for the terminal.
+ */
+function payoutExtras(r: PayoutRequest, width: number | undefined): string {
+  const quoted = (v: string) => text(JSON.stringify(v));
+  let out = '';
+  if (r.note !== undefined) out += '\n' + wrapSegments([`    note: ${quoted(r.note)}`], width, EXTRA_INDENT);
+  const pairs = Object.entries(r.metadata ?? {});
+  if (pairs.length)
+    out += '\n' + wrapSegments(['    metadata:', ...pairs.map(([k, v], i) => `${text(k)}=${quoted(v)}${i < pairs.length - 1 ? ',' : ''}`)], width, EXTRA_INDENT);
+  return out;
+}
+
+/** Where a note or metadata line too long for the terminal goes on. */
+const EXTRA_INDENT = '      ';

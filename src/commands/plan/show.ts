@@ -1,6 +1,7 @@
 /**
  * `payctl plan show <plan>`: a plan for review: where it goes, who made it (the person the
- * policy names for its key), every payout, the totals per wallet and currency with the
+ * policy names for its key), every payout with every field its body sends (a note and metadata
+ * on lines under it: common.ts payoutLines), the totals per wallet and currency with the
  * balances they would leave before fees (live, when the profile can reach the service; fees are
  * the service's, per payout, not known before sending: said as payout batch says it), and its approvals
  * as the profile's policy judges them: who approved (by name), which approvals do not count
