@@ -542,6 +542,8 @@ describe('plan approve', () => {
       plan: path,
       hash: plan.hash,
       approved_by: 'Fatmata Conteh',
+      // Under a policy: the member the policy counts the key as (here the key file's name too).
+      counted_as: 'Fatmata Conteh',
       fingerprint: people.fatmata.fingerprint,
       signed_at: signedAt,
       approvals: 1,

@@ -3,13 +3,15 @@
  * each person with their own config folder and key: `plan show` and the screen of `plan approve`
  * show every field a payout sends, its note and metadata too (they are in the signed body; an
  * approver signed a note "Refund to attacker account 999" never shown), only under the rows that
- * have them; a note with control characters never reaches the screen (no valid plan holds one).
+ * have them; a note with control characters never reaches the screen (no valid plan holds one);
+ * and `plan approve` names the approver as the policy counts their key (the key file's own name
+ * differing is said in a warning), and without a policy as the key file does.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { writeLoggedIn, type Run } from '../helpers/e2e.js';
+import { oneJson, writeLoggedIn, type Run } from '../helpers/e2e.js';
 import { payctl, type InProcessOptions } from '../helpers/in-process.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
 import { tempWorkDir } from '../helpers/batch.js';
@@ -26,6 +28,7 @@ const people = Object.fromEntries(Object.keys(KEY_NAMES).map((w) => [w, tempConf
 let policyFile: string;
 
 const run = (who: Who, args: string[], opts: Omit<InProcessOptions, 'dir'> = {}): Promise<Run> => payctl(args, { dir: people[who].dir, ...opts });
+const fingerprint = (who: Who): string => loadSigningKey(people[who].dir)!.fingerprint;
 
 beforeAll(async () => {
   for (const who of Object.keys(KEY_NAMES) as Who[]) {
@@ -129,5 +132,44 @@ describe('every field a payout sends is reviewed', () => {
     expect(show.stdout).toBe('');
     expect(show.stderr).not.toContain('\u001b');
     expect(readFileSync(path, 'utf8')).toContain('\\u001b[2J');
+  });
+});
+
+describe('plan approve names the approver as the policy counts their key', () => {
+  it('under a policy: the question and the success line name the member; a key file naming someone else is said in a warning', async () => {
+    const path = await madePlan(['stipend-1,W,1500.00,SLE,bank,Musa Bangura,ecobank,0085000010,,,,']);
+    const warning = `Warning: Your key file names you Ibrahim Sesay; the policy ${policyFile} counts this key (${fingerprint('ibrahim')}) as Aminata Kamara, and so does this approval.`;
+    const r = await run('ibrahim', ['plan', 'approve', path], { prompts: [{ confirm: /^Approve this plan as Aminata Kamara\?$/, answer: true }] });
+    expect(r.code, r.stderr).toBe(0);
+    const plan = readPlanFile(path);
+    // The warning comes after the plan's screen, just before the question: a long plan would scroll it away.
+    expect(r.stderr.indexOf(warning)).toBeGreaterThan(r.stderr.indexOf('Approvals so far'));
+    expect(r.stderr).toContain(`Approved plan ${plan.hash} as Aminata Kamara (${fingerprint('ibrahim')}); it now carries 1 approval.`);
+    expect(r.stderr).not.toContain('as Ibrahim Sesay');
+    const show = await run('fatmata', ['plan', 'show', path]);
+    expect(show.stdout).toContain(`Counts: Aminata Kamara (${fingerprint('ibrahim')})`);
+
+    const other = await madePlan(['stipend-2,W,1500.00,SLE,bank,Musa Bangura,ecobank,0085000011,,,,']);
+    const json = await run('ibrahim', ['plan', 'approve', other, '--yes', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(oneJson(json.stdout)).toMatchObject({ approved_by: 'Ibrahim Sesay', counted_as: 'Aminata Kamara', approvals: 1 });
+    expect(json.stderr).toContain(JSON.stringify({ warning: warning.replace(/^Warning: /, '') }));
+  });
+
+  it('a key file that names its member: no warning; without a policy, the key file names the approver and --json has no counted_as', async () => {
+    const path = await madePlan(['stipend-3,W,1500.00,SLE,bank,Musa Bangura,ecobank,0085000012,,,,']);
+    const fatmata = await run('fatmata', ['plan', 'approve', path, '--yes']);
+    expect(fatmata.code, fatmata.stderr).toBe(0);
+    expect(fatmata.stderr).toMatch(/^✓ Approved plan sha256:[0-9a-f]{64} as Fatmata Conteh \(SHA256:[^)]+\); it now carries 1 approval\.\n$/);
+
+    const kofi = await run('kofi', ['plan', 'approve', path], { prompts: [{ confirm: /^Approve this plan as Kofi Mensah\?$/, answer: true }] });
+    expect(kofi.code, kofi.stderr).toBe(0);
+    expect(kofi.stderr).toContain(`as Kofi Mensah (${fingerprint('kofi')})`);
+    expect(kofi.stderr).not.toContain('Warning');
+    const path2 = await madePlan(['stipend-4,W,1500.00,SLE,bank,Musa Bangura,ecobank,0085000013,,,,']);
+    const json = await run('kofi', ['plan', 'approve', path2, '--yes', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(oneJson(json.stdout)).not.toHaveProperty('counted_as');
+    expect(oneJson(json.stdout)).toMatchObject({ approved_by: 'Kofi Mensah' });
   });
 });

@@ -6,6 +6,8 @@
  * stored there, once per approver key, its signature checked first. A plan file whose plan the
  * shared ledger holds too gets it in both: the file, and the ledger (so that `plan send <hash>`
  * counts it as well as `plan send <file>`, which reads the ledger's approvals beside the file's).
+ * The approver is named (the question, the success line) as the policy names their key, a key
+ * file that calls itself otherwise said in a warning; without a policy, by the key file's name.
  *
  * With a policy in the profile, it is refused before anything is signed when the plan's
  * maker is not a maker the policy lists, when this key is not an approver's, or when this
@@ -75,7 +77,10 @@ async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
   }
   refuseNotCounted(loaded, policy, deps);
   const repeats = policy ? undefined : sameNameBefore(plan, key);
-  if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, key);
+  const as = approverName(policy, key);
+  // Said last before the question (a long plan's screen would scroll it away), or before signing.
+  if (!opts.yes) await confirmApproval(loaded, deps, { plan, payouts }, policy, as);
+  else if (as.otherName) deps.log.warn(as.otherName);
   const signedAt = deps.clock.now().toISOString();
   const approval = signApproval(key, plan.hash, signedAt);
   let carried: Approval[];
@@ -84,8 +89,26 @@ async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
     carried = await addApprovalToFile(opts.plan, plan.hash, approval, { signal: deps.signal, pid: deps.host.pid });
     if (loaded.alsoStored) carried = [...carried, ...(await alsoStore(loaded, approval, deps))];
   }
-  await reportApproved(loaded.ref, deps, plan.hash, counting({ ...plan, approvals: carried }, policy), { key, signedAt, repeats });
+  await reportApproved(loaded.ref, deps, plan.hash, counting({ ...plan, approvals: carried }, policy), { key, as, signedAt, repeats });
   return 0;
+}
+
+/**
+ * Who approves, for people: under a policy, the member it gives this key (plan show and plan send
+ * count the approval as theirs), with `otherName`, the warning to give, when the key file calls
+ * itself otherwise (an edited file, a key made with another --name; letter case and spaces
+ * aside); without one, the key file's name. The approval itself carries the key file's name: it
+ * is signed, and the policy goes by the key.
+ */
+function approverName(policy: Policy | undefined, key: SigningKey): { name: string; counted: boolean; otherName?: string } {
+  const member = policy?.byKey.get(key.fingerprint);
+  if (!policy || !member) return { name: key.name, counted: false };
+  if (personName(member.name) === personName(key.name)) return { name: member.name, counted: true };
+  return {
+    name: member.name,
+    counted: true,
+    otherName: `Your key file names you ${text(key.name)}; the policy ${text(policy.file)} counts this key (${key.fingerprint}) as ${text(member.name)}, and so does this approval.`,
+  };
 }
 
 /**
@@ -208,7 +231,13 @@ function refuseNotCounted(loaded: LoadedPlan, policy: Policy | undefined, deps: 
 }
 
 /** Without --yes: the plan shown on stderr and an explicit yes asked (refused without a terminal). */
-async function confirmApproval(loaded: LoadedPlan, deps: Deps, read: { plan: Plan; payouts: ReadPayout[] }, policy: Policy | undefined, key: SigningKey): Promise<void> {
+async function confirmApproval(
+  loaded: LoadedPlan,
+  deps: Deps,
+  read: { plan: Plan; payouts: ReadPayout[] },
+  policy: Policy | undefined,
+  as: { name: string; otherName?: string },
+): Promise<void> {
   const { plan, payouts } = read;
   if (!deps.io.interactive) {
     const cause = yesRequired(deps.globals).replace(/:.*/, '');
@@ -233,12 +262,15 @@ async function confirmApproval(loaded: LoadedPlan, deps: Deps, read: { plan: Pla
       'Approvals so far\n' +
       approvalLines(plan, policy && checkApprovals(plan, policy, loaded.ownApprovals), st, width),
   );
-  const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${key.name}?`, default: false });
+  if (as.otherName) deps.log.warn(as.otherName);
+  const ok = await (await deps.prompter()).confirm({ message: `Approve this plan as ${text(as.name)}?`, default: false });
   if (!ok) throw new CancelledError('Nothing was signed.');
 }
 
 /**
- * What was signed: one JSON line with --json, else a line for people. An approval that repeats
+ * What was signed: one JSON line with --json, else a line for people, naming the approver as
+ * approverName does (`--json`: `approved_by` the key file's name, and under a policy
+ * `counted_as` the member it counts as). An approval that repeats
  * a person (`repeats`: their earlier approval, by another key) never claims to add one: a
  * warning says so, and how many people's approvals the plan carries (`--json`: `repeat_of`).
  */
@@ -247,9 +279,9 @@ async function reportApproved(
   deps: Deps,
   hash: string,
   approvals: number,
-  signed: { key: SigningKey; signedAt: string; repeats: Approval | undefined },
+  signed: { key: SigningKey; as: { name: string; counted: boolean }; signedAt: string; repeats: Approval | undefined },
 ): Promise<void> {
-  const { key, signedAt, repeats } = signed;
+  const { key, as, signedAt, repeats } = signed;
   const columns = deps.io.stderrColumns;
   if (deps.globals.json) {
     const repeatOf = repeats && { name: repeats.name, fingerprint: repeats.fingerprint };
@@ -259,6 +291,7 @@ async function reportApproved(
         plan: ref,
         hash,
         approved_by: key.name,
+        ...(as.counted ? { counted_as: as.name } : {}),
         fingerprint: key.fingerprint,
         signed_at: signedAt,
         approvals,
@@ -269,7 +302,7 @@ async function reportApproved(
     deps.log.success(
       // After "✓ ", fitted to a terminal (the hash alone is 71 columns).
       wrapText(
-        `Approved plan ${hash} as ${key.name} (${key.fingerprint})${repeats ? '' : `; it now carries ${plural(approvals, 'approval')}`}.`,
+        `Approved plan ${hash} as ${text(as.name)} (${key.fingerprint})${repeats ? '' : `; it now carries ${plural(approvals, 'approval')}`}.`,
         columns === undefined ? undefined : columns - 2,
       ).replace(/\n/g, '\n  '),
     );
