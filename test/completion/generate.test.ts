@@ -74,7 +74,7 @@ describe('completion model', () => {
 
   it('has every visible command and subcommand, and no hidden one', () => {
     expect(model.root.commands.map((c) => c.name)).toEqual([...ROOT_COMMANDS, 'help']);
-    expect(at('plan').commands.map((c) => c.name)).toEqual(['create', 'show', 'approve', 'send', 'help']);
+    expect(at('plan').commands.map((c) => c.name)).toEqual(['create', 'show', 'approve', 'merge', 'send', 'help']);
     expect(at('keys').commands.map((c) => c.name)).toEqual(['create', 'show', 'help']);
     expect(at('policy').commands.map((c) => c.name)).toEqual(['check', 'propose', 'approve', 'show', 'help']);
     expect(at('payout').commands.map((c) => c.name)).toEqual(['create', 'batch', 'get', 'help']);
@@ -115,7 +115,8 @@ describe('completion model', () => {
     expect(option('payout create', '--yes').value).toBeUndefined();
     expect(at('payout batch').arguments[0]?.value).toEqual({ kind: 'files' });
     expect(at('payout batch status').arguments[0]?.value).toEqual({ kind: 'files' });
-    for (const path of ['plan create', 'plan show', 'plan approve', 'plan send', 'policy check']) expect(at(path).arguments[0]?.value, path).toEqual({ kind: 'files' });
+    for (const path of ['plan create', 'plan show', 'plan approve', 'plan merge', 'plan send', 'policy check'])
+      expect(at(path).arguments[0]?.value, path).toEqual({ kind: 'files' });
     expect(option('plan create', '--out').value).toEqual({ kind: 'files' });
     expect(at('completion').arguments[0]?.value).toEqual({ kind: 'words', words: ['bash', 'zsh', 'fish'] });
     for (const path of ['config set', 'config unset']) {

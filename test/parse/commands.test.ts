@@ -13,6 +13,7 @@ import { commandPaths, covered, parse, refuse } from '../helpers/parse.js';
 import type { PlanCreateOptions } from '../../src/commands/plan/create.js';
 import type { PlanShowOptions } from '../../src/commands/plan/show.js';
 import type { PlanApproveOptions } from '../../src/commands/plan/approve.js';
+import type { PlanMergeOptions } from '../../src/commands/plan/merge.js';
 import type { PlanSendOptions } from '../../src/commands/plan/send.js';
 import type { KeysCreateOptions } from '../../src/commands/keys/create.js';
 import type { PolicyCheckOptions } from '../../src/commands/policy/check.js';
@@ -589,6 +590,16 @@ describe('plan, keys and policy (four eyes)', () => {
     expect((await parse('plan', 'approve', 'a.plan.json', '-y')).opts).toEqual({ plan: 'a.plan.json', yes: true } satisfies PlanApproveOptions);
     covered.add('plan show');
     covered.add('plan approve');
+  });
+
+  it('plan merge: the plan, then one copy or more (none: a usage error)', async () => {
+    expect((await parse('plan', 'merge', 'a.plan.json', 'b.plan.json', 'c.plan.json')).opts).toEqual({
+      plan: 'a.plan.json',
+      copy: ['b.plan.json', 'c.plan.json'],
+    } satisfies PlanMergeOptions);
+    const r = await refuse('plan', 'merge', 'a.plan.json');
+    expect(r.stderr).toContain("missing required argument 'copy'");
+    covered.add('plan merge');
   });
 
   it('plan send: the plan, --concurrency (1 to 32), --report, --yes, --acknowledge-missing', async () => {

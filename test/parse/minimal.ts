@@ -40,6 +40,7 @@ export const MINIMAL: Record<string, string[]> = {
   'plan create': ['plan', 'create', 'rows.csv'],
   'plan show': ['plan', 'show', 'rows.plan.json'],
   'plan approve': ['plan', 'approve', 'rows.plan.json'],
+  'plan merge': ['plan', 'merge', 'rows.plan.json', 'copy.plan.json'],
   'plan send': ['plan', 'send', 'rows.plan.json'],
   keys: ['keys'],
   'keys create': ['keys', 'create'],
@@ -55,4 +56,7 @@ export const MINIMAL: Record<string, string[]> = {
 export const GROUPS = ['payout', 'payouts', 'webhooks', 'config', 'sandbox', 'plan', 'keys', 'policy', 'ledger'];
 
 /** Commands that run something (every command that is not a group). */
+/** Commands whose last argument takes any number of values (`plan merge <plan> <copy...>`): no argument is extra. */
+export const VARIADIC = new Set(['plan merge']);
+
 export const LEAVES = Object.keys(MINIMAL).filter((p) => !GROUPS.includes(p));

@@ -39,6 +39,7 @@ const RUNS: Record<string, () => Promise<Run>> = {
   'plan create': async () => (await import('../../src/commands/plan/create.js')).run,
   'plan show': async () => (await import('../../src/commands/plan/show.js')).run,
   'plan approve': async () => (await import('../../src/commands/plan/approve.js')).run,
+  'plan merge': async () => (await import('../../src/commands/plan/merge.js')).run,
   'plan send': async () => (await import('../../src/commands/plan/send.js')).run,
   'keys create': async () => (await import('../../src/commands/keys/create.js')).run,
   'keys show': async () => (await import('../../src/commands/keys/show.js')).run,
