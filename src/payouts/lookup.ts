@@ -41,6 +41,13 @@ export function isUnresolved(entry: JournalEntry): boolean {
 export class AnswerMismatch extends Error {}
 
 /**
+ * A look-up answered with a record that is not the payout asked for (another transaction id,
+ * none, or what the journal sent paid otherwise): not an answer about it, so its status was not
+ * read (`payout get` exits 5 on it, never 1, which --wait says for Failed).
+ */
+export class OtherPayoutAnswer extends ApiError {}
+
+/**
  * The answer must be about the payout that was asked for: the payout id, amount, currency,
  * wallet and account that were sent, wherever the answer carries them (the account as compared:
  * identity.ts comparedAccount, so a form of it the service wrote without dashes, spaces or in
@@ -172,8 +179,8 @@ export function findRecordCommand(entry: JournalEntry, inv: Invocation): string 
 /**
  * The payout record of an answer to a look-up by `ref.transactionId`, checked to be that payout
  * (its transaction id, which it must name; with a journaled body, also its payout id, amount,
- * currency and account): an answer about another one, or about none it names, is an ApiError,
- * never taken for it. The journal's payout id is set on the record (the look-up has none) so
+ * currency and account): an answer about another one, or about none it names, is an
+ * OtherPayoutAnswer, never taken for it. The journal's payout id is set on the record (the look-up has none) so
  * the card shows it.
  */
 export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse, api: Pick<ApiClient, 'command'>): PayoutRecord {
@@ -181,7 +188,7 @@ export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse, a
   const hint = `Check the profile's base URL and its payoutGet route (when not set, the documented path): ${api.command(['config', 'list'])}`;
   // A record that names no transaction id may be any payout's: it is not taken for this one.
   if (record.transaction_id === undefined) {
-    throw new ApiError(
+    throw new OtherPayoutAnswer(
       `Asked for payout ${ref.transactionId}, the service answered with a payout that names no transaction id: it is not taken for ${ref.transactionId}.`,
       {
         status: res.status,
@@ -191,7 +198,7 @@ export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse, a
     );
   }
   if (record.transaction_id !== ref.transactionId) {
-    throw new ApiError(`Asked for payout ${ref.transactionId}, the service answered about a different payout: ${record.transaction_id}.`, {
+    throw new OtherPayoutAnswer(`Asked for payout ${ref.transactionId}, the service answered about a different payout: ${record.transaction_id}.`, {
       status: res.status,
       requestId: res.requestId,
       hint,
@@ -202,7 +209,7 @@ export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse, a
       checkAnswer({ body: ref.entry.body }, { ...record, payout_id: record.payout_id });
     } catch (err) {
       if (!(err instanceof AnswerMismatch)) throw err;
-      throw new ApiError(`Asked for payout ${ref.transactionId} (payout id ${ref.entry.payoutId}), ${err.message}.`, {
+      throw new OtherPayoutAnswer(`Asked for payout ${ref.transactionId} (payout id ${ref.entry.payoutId}), ${err.message}.`, {
         status: res.status,
         requestId: res.requestId,
         hint,

@@ -1,7 +1,7 @@
 /**
  * Answers checked against requests (issue 14), in process against small hostile services:
  * RFC 9457 problem details shown with their detail, a `payout get A` answered about payout B
- * (transaction ids: exit 1, both ids shown) or with no transaction id (exit 1), a filtered list answered with a record outside the filter (exit 1),
+ * (transaction ids: exit 5, its status not read, both ids shown) or with no transaction id (exit 5), a filtered list answered with a record outside the filter (exit 1),
  * a total that is not the amount plus the fee (warned), and a create answered about another
  * payout (exit 4, journaled unknown) over the real sandbox behind a rewriting proxy, and a
  * balances answer that lists a wallet twice (exit 1 for every command that reads it).
@@ -136,13 +136,14 @@ describe('reads must be about what was asked', () => {
     }
   });
 
-  it('payout get A answered with payout B: exit 1 naming both, nothing printed on stdout (text and --json)', async () => {
+  it('payout get A answered with payout B: exit 5 (its status not read, STATUS_NOT_READ) naming both, nothing printed on stdout (text and --json)', async () => {
     const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'ok', data: record(), timestamp: TS }));
     const dir = configDir();
     hostileProfile(dir, h);
     for (const extra of [[], ['--json']]) {
       const r = await payctl([...extra, 'payout', 'get', TXN_A], { dir });
-      expect(r.code, r.stderr).toBe(1);
+      expect(r.code, r.stderr).toBe(5);
+      if (extra.length) expect(r.stderr).toContain('"code":"STATUS_NOT_READ"');
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(`Asked for payout ${TXN_A}, the service answered about a different payout: ${TXN_B}.`);
       expectNoCrash(r);
@@ -159,7 +160,7 @@ describe('reads must be about what was asked', () => {
     writeProfile(dir, { baseUrl: h.baseUrl, apiKey: `sk_test_${randomUUID()}` }, 'ops');
     for (const extra of [[], ['--wait']]) {
       const r = await payctl(['--profile', 'ops', 'payout', 'get', TXN_A, ...extra], { dir });
-      expect(r.code, r.stderr).toBe(1);
+      expect(r.code, r.stderr).toBe(5);
       expect(r.stderr).toMatch(/Check the profile's base URL and its payoutGet route \(when not set, the documented path\): payctl config list --profile ops$/m);
       const check = await payctl(printed(r.stderr, 'config list'), { dir });
       expect(check.code, check.stderr).toBe(0);
@@ -167,14 +168,14 @@ describe('reads must be about what was asked', () => {
     }
   });
 
-  it('payout get A answered with a record that names no transaction id: exit 1, not taken for A (text, --json, --wait)', async () => {
+  it('payout get A answered with a record that names no transaction id: exit 5, not taken for A (text, --json, --wait)', async () => {
     const { transaction_id: _, ...nameless } = record({ status: 'successful' });
     const h = await hostile((_req, res) => json(res, 200, { status: 'Successful', message: 'ok', data: nameless, timestamp: TS }));
     const dir = configDir();
     hostileProfile(dir, h);
     for (const extra of [[], ['--json'], ['--wait']]) {
       const r = await payctl([...(extra[0] === '--json' ? extra : []), 'payout', 'get', TXN_A, ...(extra[0] === '--wait' ? extra : [])], { dir });
-      expect(r.code, r.stderr).toBe(1);
+      expect(r.code, r.stderr).toBe(5);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(`Asked for payout ${TXN_A}, the service answered with a payout that names no transaction id: it is not taken for ${TXN_A}.`);
       expect(r.stderr).not.toContain('Successful');

@@ -458,10 +458,10 @@ describe('a sandbox that settles in an hour (TestClock: the waits are recorded, 
     }
   });
 
-  it('a first read that fails ends the wait with that error (unknown transaction: exit 1, no waiting)', async () => {
+  it('a first read that fails ends the wait with that error (unknown transaction: exit 5, its status not read, never 1; no waiting)', async () => {
     const clock = new TestClock();
     const r = await payctl(['payout', 'get', 'TXN-BOK-00000000000000000000000000', '--wait'], { dir: cfg.dir, clock });
-    expect(r.code, r.stderr).toBe(1);
+    expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toContain('HTTP 404 NOT_FOUND');
     expect(clock.waits).toEqual([]);
     expect(r.stdout).toBe('');

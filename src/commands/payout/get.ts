@@ -5,22 +5,24 @@
  * never 1, which says Failed), one journaled under another base URL only is said to be there with
  * the commands of its profile (lookup-elsewhere.ts), any other id 1, saying what is known. The answer is checked
  * against what was asked (transaction id; payout id, amount, currency and account when the
- * journal has the body); the card shows the journal's payout id; `--json` prints the envelope
- * as the service sent it.
+ * journal has the body): an answer about another payout is a status not read (exit 5, as with
+ * --wait any first read that is refused or cannot be used: never 1, which --wait says for
+ * Failed). The card shows the journal's payout id; `--json` prints the envelope as the
+ * service sent it.
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, UsageError, type CliError } from '../../errors.js';
+import { ApiError, StillPendingError, UsageError, type CliError } from '../../errors.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { elsewhereError, journaledElsewhere } from '../../payouts/lookup-elsewhere.js';
 import { openLedger } from '../../payouts/open-ledger.js';
-import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError } from '../../payouts/lookup.js';
+import { getPayout, notLookedUpError, OtherPayoutAnswer, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
 import { copiedId } from '../../words.js';
 import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
 import { text } from '../../output/text.js';
-import { waitAndReport } from './wait.js';
+import { shownIdOf, unusable, waitAndReport } from './wait.js';
 
 export interface PayoutGetOptions {
   id: string;
@@ -40,12 +42,23 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger);
   if ('unknown' in resolved) throw await notAsked(id, { ledger, baseUrl: api.baseUrl, inv, config: deps.config() });
   const ref = resolved.ref;
-  if (opts.wait) return waitAndReport(deps, api, id, opts.waitTimeout, ref);
+  const again = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [ref.transactionId, ...extra]);
+  if (opts.wait) {
+    try {
+      return await waitAndReport(deps, api, id, opts.waitTimeout, ref);
+    } catch (err) {
+      // The first read refused or not usable (a 404, a 5xx after the retries, a page, another
+      // payout's record): not Failed, which --wait's exit 1 says and a script may resend on.
+      if (err instanceof ApiError) throw statusNotRead(err, ref, again('--wait'));
+      throw err;
+    }
+  }
   let got: Awaited<ReturnType<typeof getPayout>>;
   try {
-    // An answer about another payout is an error (exit 1), never shown as this one.
     got = await getPayout(api, ref);
   } catch (err) {
+    // An answer about another payout is never shown as this one, nor taken for a refusal (exit 1).
+    if (err instanceof OtherPayoutAnswer) throw statusNotRead(err, ref, again());
     if (err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND' && !ref.entry) {
       throw new ApiError(
         `No payout ${text(id)}: the service has no transaction with this id (it said: ${err.message.replace(/\.$/, '')}), and this config folder's journal has no payout with it.`,
@@ -63,12 +76,23 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   if (warning) deps.log.warn(warning);
   const digits = digitsWarning(got.record, got.envelope.data);
   if (digits) deps.log.warn(digits);
-  if (deps.globals.json) {
-    await write(deps.io.stdout, got.res.raw.trim() + '\n');
-    return 0;
-  }
-  await write(deps.io.stdout, renderPayoutCard(got.record, makeStyle(deps.io.color)));
+  if (deps.globals.json) await write(deps.io.stdout, got.res.raw.trim() + '\n');
+  else await write(deps.io.stdout, renderPayoutCard(got.record, makeStyle(deps.io.color)));
   return 0;
+}
+
+/**
+ * A look-up whose answer says nothing of the payout's status (exit 5, `--json` code
+ * STATUS_NOT_READ, as payout create --wait says it): why, with the answer's own hint, and the
+ * command that checks it again.
+ */
+function statusNotRead(err: ApiError, ref: PayoutRef, checkAgain: string): StillPendingError {
+  const request = err.requestId ? ` (request id ${text(err.requestId)})` : '';
+  return new StillPendingError(`The status of payout ${shownIdOf(ref)} was not read: ${unusable(err)}${request}. What it became is not known; nothing was sent.`, {
+    payoutId: ref.payoutId,
+    hint: `${err.hint ? `${err.hint}\n` : ''}Check it again with: ${checkAgain}`,
+    notRead: true,
+  });
 }
 
 /**

@@ -47,7 +47,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   }
   const asked = ref.transactionId;
   const getCommand = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [asked, ...extra]);
-  const shownId = sanitizeInline(ref.payoutId && ref.payoutId !== asked ? `${ref.payoutId} (transaction ${asked})` : asked);
+  const shownId = shownIdOf(ref);
   // With --json, stderr holds JSON lines only (output/log.ts): no live line, even at a terminal.
   const live = deps.io.stderrIsTTY && !deps.globals.json;
   const line = new LiveLine(deps.io.stderr, live);
@@ -100,6 +100,12 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   if (error) throw error;
   deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${duration(result.elapsedMs)})` : ''}.`);
   return 0;
+}
+
+/** A payout as messages name it: its payout id and transaction id when the journal has both, else the transaction id. */
+export function shownIdOf(ref: PayoutRef): string {
+  const asked = ref.transactionId;
+  return sanitizeInline(ref.payoutId && ref.payoutId !== asked ? `${ref.payoutId} (transaction ${asked})` : asked);
 }
 
 /**
@@ -168,7 +174,7 @@ function outcomeError(
 }
 
 /** Why an answer could not be used, on one line: its message, and its HTTP status when that was not a 2xx. */
-function unusable(err: ApiError): string {
+export function unusable(err: ApiError): string {
   const said = sanitizeInline(err.message).replace(/\.$/, '');
   if (err.status === undefined || (err.status >= 200 && err.status <= 299)) return said;
   return `${said} (HTTP ${err.status}${err.code ? ` ${sanitizeInline(err.code)}` : ''})`;

@@ -1,0 +1,124 @@
+/**
+ * `payout get`'s exit codes a script can trust (probe 53-H, findings 2 and 5), in process
+ * against the sandbox behind a rewriting proxy:
+ * - a look-up answered with a record that is not the payout asked for (another amount, another
+ *   transaction id), or one that cannot be used at all (a 404, a 500 after the retries, a page),
+ *   is a status not read: exit 5, code STATUS_NOT_READ, with `--wait` (never 1, which --wait
+ *   says for Failed, as payout create --wait says it) and, for another payout's record, without.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { newKey, useConfigDir, writeProfile } from '../helpers/e2e.js';
+import { sandboxProxy, useHostileCleanups, type Proxy } from '../helpers/hostile.js';
+import { payctl } from '../helpers/in-process.js';
+import { printed } from '../helpers/printed.js';
+import { TestClock } from '../helpers/clock.js';
+
+const KEY = newKey();
+const cfg = useConfigDir();
+useHostileCleanups();
+
+/** The transaction id the sandbox gave payout `id`. */
+const txnOf = (sb: Sandbox, id: string): string => sb.payouts().find((p) => p.payout_id === id)!.transaction_id;
+
+/** `payout create` flags for a bank payout of 7.02 SLE, with --yes. */
+function bankArgs(walletId: string, payoutId: string): string[] {
+  const to = ['--type', 'bank', '--name', 'Ada Obi', '--provider', 'ecobank', '--account', '0011223399'];
+  return ['payout', 'create', '--wallet', walletId, '--amount', '7.02', '--currency', 'SLE', ...to, '--payout-id', payoutId, '--yes'];
+}
+
+/** The JSON error document, the last line of stderr under --json. */
+const errorOf = (stderr: string) => (JSON.parse(stderr.trim().split('\n').at(-1)!) as { error: { code: string | null; message: string; hint: string } }).error;
+
+describe('a look-up that is not an answer about the payout asked for (a sandbox that settles in an hour)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 3_600_000 });
+  let proxy: Proxy;
+  let wallet: string;
+  beforeEach(async () => {
+    wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    proxy = await sandboxProxy(ctx.sb);
+    writeProfile(cfg.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+  });
+
+  /** Payout `id`, sent and accepted; its look-ups answered for 8.00 instead of 7.02 from now on. */
+  async function answeredFor800(id: string): Promise<string> {
+    const c = await payctl(bankArgs(wallet, id), { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    proxy.rewriteLookups((raw) => raw.split('"7.02"').join('"8.00"'));
+    return txnOf(ctx.sb, id);
+  }
+
+  it('create --wait and its printed follow-up get --wait agree: exit 5 STATUS_NOT_READ, never 1, the amounts named', async () => {
+    const id = randomUUID();
+    proxy.rewriteLookups((raw) => raw.split('"7.02"').join('"8.00"'));
+    const c = await payctl([...bankArgs(wallet, id), '--wait', '--wait-timeout', '3'], { dir: cfg.dir, clock: new TestClock() });
+    expect(c.code, c.stderr).toBe(5);
+    expect(c.stderr).toContain('answered about a different payout (amount: sent 7.02, answered 8.00)');
+    const txn = txnOf(ctx.sb, id);
+    const follow = printed(c.stderr, 'payout get');
+    expect(follow).toEqual(['payout', 'get', txn, '--wait']);
+    for (const args of [follow, ['payout', 'get', id, '--wait'], ['--json', ...follow]]) {
+      const r = await payctl(args, { dir: cfg.dir, clock: new TestClock() });
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stdout).toBe('');
+      if (args[0] === '--json') {
+        expect(errorOf(r.stderr)).toMatchObject({ code: 'STATUS_NOT_READ' });
+        expect(errorOf(r.stderr).message).toContain('the service answered about a different payout (amount: sent 7.02, answered 8.00)');
+      } else {
+        expect(r.stderr).toContain('the service answered about a different payout (amount: sent 7.02, answered 8.00)');
+        expect(r.stderr).toContain(`Check it again with: payctl payout get ${txn} --wait`);
+        expect(r.stderr).toContain('Check the profile');
+      }
+    }
+  });
+
+  it('without --wait: another payout’s record is not this one’s status either: exit 5 STATUS_NOT_READ, nothing on stdout', async () => {
+    const id = randomUUID();
+    const txn = await answeredFor800(id);
+    for (const extra of [[], ['--json']]) {
+      const r = await payctl([...extra, 'payout', 'get', txn], { dir: cfg.dir });
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('answered about a different payout (amount: sent 7.02, answered 8.00)');
+      if (extra.length) expect(errorOf(r.stderr).code).toBe('STATUS_NOT_READ');
+      else expect(r.stderr).toContain(`Check it again with: payctl payout get ${txn}\n`);
+    }
+    // The command printed runs as printed, and says the same.
+    const r = await payctl(['payout', 'get', txn], { dir: cfg.dir });
+    const again = await payctl(printed(r.stderr, 'payout get'), { dir: cfg.dir });
+    expect(again.code, again.stderr).toBe(5);
+  });
+
+  it('get --wait of a record naming another transaction, a 404, a 500 after retries or a page: exit 5 STATUS_NOT_READ, never 1', async () => {
+    const id = randomUUID();
+    const c = await payctl(bankArgs(wallet, id), { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    const txn = txnOf(ctx.sb, id);
+    const other = `TXN-BOK-${'F'.repeat(26)}`;
+    const answers: Array<[string, (raw: string) => string, string]> = [
+      ['another transaction', (raw) => raw.split(txn).join(other), `the service answered about a different payout: ${other}`],
+      ['a page', () => '<html>maintenance</html>', 'a body that is not JSON'],
+      ['no record', () => JSON.stringify({ status: 'Successful', message: 'ok', data: { hello: 1 }, timestamp: '2026-11-27T10:00:00Z' }), 'does not understand'],
+    ];
+    for (const [what, rewrite, said] of answers) {
+      proxy.rewriteLookups(rewrite);
+      const r = await payctl(['payout', 'get', id, '--wait'], { dir: cfg.dir, clock: new TestClock() });
+      expect(r.code, `${what}: ${r.stderr}`).toBe(5);
+      expect(r.stderr, what).toContain(said);
+      expect(r.stderr, what).toContain(`Check it again with: payctl payout get ${txn} --wait`);
+    }
+    proxy.rewriteLookups((raw) => raw);
+    for (const [status, times] of [
+      [404, 1],
+      [500, Infinity],
+    ] as const) {
+      ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${txn}`, kind: 'status', status, times });
+      const r = await payctl(['--json', 'payout', 'get', id, '--wait'], { dir: cfg.dir, clock: new TestClock() });
+      ctx.sb.faults.clear();
+      expect(r.code, `${status}: ${r.stderr}`).toBe(5);
+      expect(errorOf(r.stderr)).toMatchObject({ code: 'STATUS_NOT_READ' });
+      expect(errorOf(r.stderr).message).toContain(`HTTP ${status}`);
+    }
+  });
+});
