@@ -4,12 +4,15 @@
  * - a look-up answered with a record that is not the payout asked for (another amount, another
  *   transaction id), or one that cannot be used at all (a 404, a 500 after the retries, a page),
  *   is a status not read: exit 5, code STATUS_NOT_READ, with `--wait` (never 1, which --wait
- *   says for Failed, as payout create --wait says it) and, for another payout's record, without.
+ *   says for Failed, as payout create --wait says it) and, for another payout's record, without;
+ * - a payout the journal has as read Successful that a look-up without --wait now reads Failed:
+ *   the contradiction said on stderr in the words --wait uses, exit 4 (STATUS_UNKNOWN), never a
+ *   plain Failed with exit 0.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { newKey, useConfigDir, writeProfile } from '../helpers/e2e.js';
+import { newKey, oneJson, useConfigDir, writeProfile } from '../helpers/e2e.js';
 import { sandboxProxy, useHostileCleanups, type Proxy } from '../helpers/hostile.js';
 import { payctl } from '../helpers/in-process.js';
 import { printed } from '../helpers/printed.js';
@@ -120,5 +123,37 @@ describe('a look-up that is not an answer about the payout asked for (a sandbox 
       expect(errorOf(r.stderr)).toMatchObject({ code: 'STATUS_NOT_READ' });
       expect(errorOf(r.stderr).message).toContain(`HTTP ${status}`);
     }
+  });
+});
+
+describe('a payout read Successful that a look-up now reads Failed (a sandbox that settles in 300 ms)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 300 });
+  it('get without --wait says the contradiction in --wait’s words and exits 4 (STATUS_UNKNOWN), the card on stdout', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const proxy = await sandboxProxy(ctx.sb);
+    writeProfile(cfg.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+    const id = randomUUID();
+    const c = await payctl([...bankArgs(wallet, id), '--wait'], { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    const txn = txnOf(ctx.sb, id);
+    proxy.rewriteLookups((raw) => raw.split('"status":"successful"').join('"status":"failed"'));
+    const said = `Payout ${id} (transaction ${txn}) was read Successful before (this config folder's journal has it so), and now reads Failed: whether it was paid cannot be told.`;
+    const waited = await payctl(['payout', 'get', txn, '--wait'], { dir: cfg.dir });
+    expect(waited.code, waited.stderr).toBe(4);
+    expect(waited.stderr).toContain(said);
+    for (const ref of [txn, id]) {
+      const r = await payctl(['payout', 'get', ref], { dir: cfg.dir });
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stdout).toMatch(/Status\s+Failed/);
+      expect(r.stderr).toContain(said);
+      expect(r.stderr).toContain(`Check it again with: payctl payout get ${txn} --wait`);
+    }
+    const j = await payctl(['--json', 'payout', 'get', txn], { dir: cfg.dir });
+    expect(j.code, j.stderr).toBe(4);
+    expect(oneJson(j.stdout).data).toMatchObject({ status: 'failed' });
+    expect(errorOf(j.stderr)).toMatchObject({ code: 'STATUS_UNKNOWN' });
+    // The journal keeps Successful: history does not turn it Failed.
+    const h = await payctl(['history', '--json'], { dir: cfg.dir });
+    expect(h.stdout).not.toMatch(/"payout_status":\s*"Failed"/i);
   });
 });

@@ -95,7 +95,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 
   const error =
-    contradiction(result, ref, shownId, getCommand('--wait')) ??
+    (result.kind === 'settled' ? contradiction(result.status, ref, shownId, getCommand('--wait')) : undefined) ??
     outcomeError(result, { shownId, payoutId: ref.payoutId, timeoutSeconds, keepWaiting: getCommand('--wait') });
   if (error) throw error;
   deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${duration(result.elapsedMs)})` : ''}.`);
@@ -109,12 +109,13 @@ export function shownIdOf(ref: PayoutRef): string {
 }
 
 /**
- * A payout this config folder's journal has as read Successful that now reads Failed: which read
- * is true cannot be told (exit 4, never 1: a script that sends a Failed payout again would pay it
- * twice); the journal keeps Successful (noteSettled), as payout batch status does.
+ * A payout this config folder's journal has as read Successful that now reads Failed (`status`,
+ * as read by --wait or by `payout get` without it): which read is true cannot be told (exit 4,
+ * never 1, nor a plain Failed: a script that sends a Failed payout again would pay it twice);
+ * the journal keeps Successful (noteSettled), as payout batch status does.
  */
-function contradiction(result: SettleResult, ref: PayoutRef, shownId: string, waitAgain: string): StatusUnknownError | undefined {
-  if (result.kind !== 'settled' || result.status !== 'Failed' || !journaledSuccessful(ref.entry)) return undefined;
+export function contradiction(status: string, ref: PayoutRef, shownId: string, waitAgain: string): StatusUnknownError | undefined {
+  if (status !== 'Failed' || !journaledSuccessful(ref.entry)) return undefined;
   return new StatusUnknownError(
     `Payout ${shownId} was read Successful before (this config folder's journal has it so), and now reads Failed: whether it was paid cannot be told. The journal keeps Successful; do not send it again before the service says which is true.`,
     { payoutId: ref.payoutId, hint: `Check it again with: ${waitAgain}` },
