@@ -32,10 +32,7 @@ import { ListedIds } from './listed-ids.js';
 import { ageUnknown } from './entry-age.js';
 import { comparedAccount } from './identity.js';
 
-/** Does the entry still wait for an answer (unknown, or none recorded: the run ended with its request maybe in flight)? */
-export function isUnresolved(entry: JournalEntry): boolean {
-  return entry.outcome === undefined || entry.outcome.kind === 'unknown';
-}
+export { isUnresolved } from './unresolved.js';
 
 /** The error of an answer about another payout than the one sent: never taken for it. */
 export class AnswerMismatch extends Error {}

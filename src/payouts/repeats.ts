@@ -9,7 +9,8 @@
  *   wallet, recipient account (as compared: identity.ts comparedAccount, `4410-0012-34` is
  *   `4410001234`; an all-digit one also in its other forms of leading zeros, identity.ts
  *   zeroForms), amount and currency (identity.ts, repeatKey; looked up by repeatKeys, so an
- *   entry of an earlier version is found too) and was sent within REPEAT_WINDOW_MS; a batch row
+ *   entry of an earlier version is found too) and was sent within REPEAT_WINDOW_MS, or at any
+ *   time while its outcome is unknown (it may have been made: recentRepeats); a batch row
  *   pays all the same (identity.ts, payoutFingerprint, with the account as compared:
  *   comparedFingerprint, whichever form each side wrote), at any time, its own batch's entries
  *   aside (those are duplicates, said as such);
@@ -25,6 +26,7 @@ import type { PayoutRequest } from './request.js';
 import { idsAndMore, text } from '../output/text.js';
 import { capitalized } from '../words.js';
 import { futureDate, span } from './entry-age.js';
+import { isUnresolved } from './unresolved.js';
 
 /** How far back a payout typed again (without --payout-id) is caught. */
 export const REPEAT_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -53,17 +55,29 @@ export function settledFailed(e: JournalEntry): boolean {
 
 /**
  * `payout create`: payouts with this one's repeat key (same wallet, account as compared, amount
- * and currency), or with its account in another form of leading zeros, journaled in the 24 hours before `now` (the ledger's: Ledger.now, the clock that
- * dated them) under another payout id, not refused, oldest first.
+ * and currency), or with its account in another form of leading zeros, under another payout id,
+ * not refused, oldest first: those journaled in the 24 hours before `now` (the ledger's:
+ * Ledger.now, the clock that dated them), and those of unknown outcome (lookup.ts isUnresolved:
+ * journaled with no answer recorded, or unknown) however old, as long as the ledger holds their
+ * entry. Such a payout may have been made, and a new payout id would pay it again: before, one
+ * over 24 hours old was forgotten, and a payout typed again the next day was paid twice (probe
+ * 53-H). An older one whose entry is gone (found by its look-up markers only, its outcome not
+ * known here) is left to the guard of missing entries (blindRepeatGuard), as before. The
+ * entries are those the repeat keys' look-up gives (their markers, or the shared ledger's
+ * repeat_key column): never every entry of the journal.
  */
 export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutRequest, now: Date): Promise<JournalEntry[]> {
   const since = now.getTime() - REPEAT_WINDOW_MS;
   // The account in its other forms of leading zeros too (identity.ts zeroForms): a batch row whose
   // account a spreadsheet saved as a number paid the same account as one typed with its zeros.
   const keys = repeatKeysAnyZeros(r);
-  return (await byRepeatKeys(keys, (k) => journal.find(baseUrl, 'repeat', k))).filter(
-    (e) => e.payoutId !== r.payoutId && countsAsSent(e) && Date.parse(e.createdAt) >= since,
-  );
+  const found = (await byRepeatKeys(keys, (k) => journal.find(baseUrl, 'repeat', k))).filter((e) => e.payoutId !== r.payoutId && countsAsSent(e));
+  const out: JournalEntry[] = [];
+  for (const e of found) {
+    if (Date.parse(e.createdAt) >= since) out.push(e);
+    else if (isUnresolved(e) && (await journal.get(baseUrl, e.payoutId)) !== undefined) out.push(e);
+  }
+  return out;
 }
 
 /** What is said of a journal lost whole (journalGaps' `journalLost`), after its name: limits.ts, history.ts and the repeat guard say it alike. */

@@ -22,7 +22,9 @@ import { paidWording, recentRepeats, RunTally, shortTime } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
 /**
- * Entries of unknown outcome journaled in the day before `now` that pay what `r` pays by wallet,
+ * Entries of unknown outcome, however old (before, only those of the day before `now`: a row
+ * paying the same person under another name, journaled a day after such a payout, was paid
+ * again, probe 53-H), that pay what `r` pays by wallet,
  * account (as compared, in any form of leading zeros), amount and currency: what payout create's
  * repeat guard finds (repeats.ts recentRepeats, identity.ts repeatKeysAnyZeros), whatever name,
  * note or metadata either wrote. `own` (the batch's own entries) and `r`'s own payout id left
@@ -103,7 +105,7 @@ export class UnsettledRepeats {
         : []),
       ...(singles.length
         ? [
-            `Settle the single payout${singles.length === 1 ? '' : 's'} with history reconcile (within 24 hours it resends each under its own key: paid once):`,
+            `Settle the single payout${singles.length === 1 ? '' : 's'} with history reconcile (within 24 hours it resends each under its own key: paid once; an older one it holds, listing the payouts the service made that could be it, for --made-by or --resend):`,
             ...singles,
           ]
         : []),

@@ -6,7 +6,9 @@
  * the same details has an unknown outcome (its answer lost, or still in flight), nothing is sent,
  * --allow-repeat or not, and the refusal offers only what settles it: that payout may have been
  * made, and a second one would pay twice (probe 70-T: the refusal offered --allow-repeat to an
- * operator whose terminal had died mid-request, and the service held two payouts). And a guard
+ * operator whose terminal had died mid-request, and the service held two payouts); however old
+ * that payout is (repeats.ts recentRepeats: one over 24 hours old was forgotten, and typed again
+ * the next day was paid twice, probe 53-H). And a guard
  * that cannot see every payout this folder sent to this service (entries of the journal missing)
  * is refused, until a payout sent with --allow-repeat acknowledges those entries for the guard
  * (under a policy's daily total, they also stop the total: --acknowledge-missing, plans/limits.ts).
@@ -17,6 +19,7 @@ import { isUnresolved } from '../../payouts/lookup.js';
 import type { JournalEntry } from '../../payouts/journal.js';
 import { blindRepeatGuard, describeRepeat, paidFirst, recentRepeats } from '../../payouts/repeats.js';
 import { text } from '../../output/text.js';
+import { heldReason, keyMayBeForgotten } from '../../payouts/entry-age.js';
 import { checkCommand, type CreateRun } from './create-send.js';
 import { dailyTotalApplies } from '../../plans/policy.js';
 import { effectivePolicy } from '../policy/effective.js';
@@ -105,12 +108,17 @@ async function refuseUnknown(c: CreateRun, unknown: JournalEntry, now: Date, rep
     (c.opts.allowRepeat
       ? ' --allow-repeat sends no payout while an earlier one of the same details may have been made: it would pay twice.'
       : ' It may have been made: a new payout would pay twice.');
-  const settle = gone
-    ? `${putBackOrList(c)}\n`
-    : `Settle ${paid ? `payout ${unknown.payoutId}` : 'that one'} first (within 24 hours of it, reconcile resends it under its own key, so it is paid once): ${checkCommand(c, unknown)}\n`;
+  // Over 24 hours old (or dated in the future), reconcile holds it and lists the service's payouts that could be it.
+  const old = keyMayBeForgotten(unknown, now);
+  const how = old
+    ? `${heldReason(unknown, now)}: reconcile lists the payouts the service made that could be it, to record the one that is with --made-by, or to resend it under its own key with --resend`
+    : 'within 24 hours of it, reconcile resends it under its own key, so it is paid once';
+  const settle = gone ? `${putBackOrList(c)}\n` : `Settle ${paid ? `payout ${unknown.payoutId}` : 'that one'} first (${how}): ${checkCommand(c, unknown)}\n`;
   const then = paid
     ? 'Then run this command again if it is still wanted: it is refused as a repeat of the payout accepted, saying how to pay it again.'
-    : 'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.';
+    : old
+      ? 'Then run this command again if it is still wanted: once that payout is settled, made or not, this one is sent as a new payout (one sent more than 24 hours ago, its outcome known, no longer holds back one of the same details).'
+      : 'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.';
   throw new UsageError(`${said}.${why} Nothing was sent.`, [], settle + then);
 }
 

@@ -35,7 +35,8 @@ export const createSpec: CommandSpec = {
     'before the request leaves: running the same command again with the same --payout-id never pays twice.\n' +
     'Without --payout-id, a payout that repeats one sent from this config folder in the last 24 hours (same wallet,\n' +
     'account, amount and currency) is shown and asked about at a terminal, and refused without one\n' +
-    "unless --allow-repeat is given; while that payout's outcome is unknown, it is refused even so: reconcile it first.\n" +
+    "unless --allow-repeat is given; while an earlier one's outcome is unknown, however old, it is refused even so:\n" +
+    'reconcile that one first.\n' +
     'With a policy in the profile (payctl config set policy), a payout that needs approval is refused\n' +
     'with the command that writes it as a plan (--plan-out) for payctl plan approve and plan send.\n' +
     'Exit codes: 0 sent, 1 refused by the service, 2 bad input (nothing sent), 3 not logged in, 4 outcome unknown.\n' +
