@@ -227,10 +227,10 @@ export function networkCode(causeCode: string | undefined): string {
   return fault ? FAULT_CODES[fault] : 'NETWORK_ERROR';
 }
 
-/** A payout was (maybe) sent but no answer came back (exit 4): `payoutId` is that payout's. */
+/** A payout was (maybe) sent but no answer came back (exit 4): `payoutId` is that payout's (none when the error is about several). */
 export class OutcomeUnknownError extends NetworkError {
-  readonly payoutId: string;
-  constructor(message: string, opts: { payoutId: string; hint?: string; causeCode?: string }) {
+  readonly payoutId: string | undefined;
+  constructor(message: string, opts: { payoutId: string | undefined; hint?: string; causeCode?: string }) {
     super(message, opts);
     this.payoutId = opts.payoutId;
   }

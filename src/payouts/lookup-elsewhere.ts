@@ -12,13 +12,17 @@ import { commandLine, type Invocation } from '../config/command-line.js';
 import type { ConfigStore } from '../config/store.js';
 import { maskBaseUrl } from '../config/mask.js';
 import { text } from '../output/text.js';
+import { capitalized } from '../words.js';
 import { freeProfileName } from '../api/session.js';
 import { journalBase, type JournalEntry, type Ledger } from './journal.js';
 import { isUnresolved, notLookedUpError, OUTCOME_UNKNOWN } from './lookup.js';
 
-/** The entries of `payoutId` the ledger has under base URLs other than `baseUrl` (every entry read: the error path only). */
-export async function journaledElsewhere(ledger: Ledger, baseUrl: string, payoutId: string): Promise<JournalEntry[]> {
-  const base = journalBase(baseUrl);
+/**
+ * The entries of `payoutId` the ledger has under base URLs other than `baseUrl` (every entry read:
+ * the error path only); with no `baseUrl` (a run not logged in), under every base URL.
+ */
+export async function journaledElsewhere(ledger: Ledger, baseUrl: string | undefined, payoutId: string): Promise<JournalEntry[]> {
+  const base = baseUrl === undefined ? undefined : journalBase(baseUrl);
   const out: JournalEntry[] = [];
   for await (const it of ledger.scan()) {
     if ('error' in it || it.entry.payoutId !== payoutId || journalBase(it.entry.baseUrl) === base) continue;
@@ -45,7 +49,7 @@ export function profileFor(entry: JournalEntry, config: Pick<ConfigStore, 'profi
 }
 
 /** What the run's commands must carry to reach `entry`'s base URL: its profile, and its base URL when the run's came from --base-url or PAYCTL_BASE_URL (which would win over the profile's). */
-function invocationFor(entry: JournalEntry, profile: string | undefined, inv: Invocation): Invocation {
+export function invocationFor(entry: JournalEntry, profile: string | undefined, inv: Invocation): Invocation {
   return {
     ...(profile !== undefined ? { profile } : {}),
     ...(profile === undefined || inv.baseUrl !== undefined ? { baseUrl: entry.baseUrl } : {}),
@@ -54,7 +58,7 @@ function invocationFor(entry: JournalEntry, profile: string | undefined, inv: In
 }
 
 /** "for <base URL> (sent with profile P)", as a person reads where an entry is. */
-function where(entry: JournalEntry): string {
+export function where(entry: JournalEntry): string {
   return `for ${text(maskBaseUrl(entry.baseUrl))}${entry.profile !== undefined ? ` (sent with profile ${text(entry.profile)})` : ''}`;
 }
 
@@ -63,15 +67,27 @@ function where(entry: JournalEntry): string {
  * under other base URLs (`entries`, at least one): what the journal knows of each, and the
  * exit that the run's own base URL would give (4 with OUTCOME_UNKNOWN when any is of unknown
  * outcome; one accepted with its transaction id, which needs the other profile's key to look
- * up: exit 2, with the command that does).
+ * up: exit 2, with the command that does). A run not logged in (`notLoggedIn`: why, as its
+ * AuthError says it: "this run is not logged in (…)") is answered from the journal alike, saying so.
  */
 export function elsewhereError(
   entries: JournalEntry[],
-  ctx: { baseUrl: string; typed?: string; inv: Invocation; ledger: Pick<Ledger, 'called'>; config: Pick<ConfigStore, 'profileNames' | 'getProfile'> },
+  ctx: {
+    baseUrl: string | undefined;
+    notLoggedIn?: string;
+    typed?: string;
+    inv: Invocation;
+    ledger: Pick<Ledger, 'called'>;
+    config: Pick<ConfigStore, 'profileNames' | 'getProfile'>;
+  },
 ): CliError {
   const payoutId = entries[0]!.payoutId;
   const copied = ctx.typed !== undefined && ctx.typed !== payoutId ? `${text(ctx.typed)} reads ${text(payoutId)} without the characters copied with it. ` : '';
-  const head = `${copied}Payout ${text(payoutId)} is not journaled for ${text(maskBaseUrl(ctx.baseUrl))}, this run's base URL; ${ctx.ledger.called} has it ${entries.map(where).join(' and ')}.`;
+  const sentWhere = entries.map(where).join(' and ');
+  const head =
+    ctx.notLoggedIn !== undefined || ctx.baseUrl === undefined
+      ? `${copied}Payout ${text(payoutId)} was not looked up at the service: ${ctx.notLoggedIn ?? 'this run has no base URL'}. ${capitalized(ctx.ledger.called)} has it ${sentWhere}.`
+      : `${copied}Payout ${text(payoutId)} is not journaled for ${text(maskBaseUrl(ctx.baseUrl))}, this run's base URL; ${ctx.ledger.called} has it ${sentWhere}.`;
   const parts = entries.map((entry) => {
     const found = profileFor(entry, ctx.config);
     // No profile has its base URL now: one of its own is logged in first (never the profile it

@@ -37,6 +37,7 @@ import { resumeCommand } from '../payout/batch-commands.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
+import { unloggedReconcileError } from './reconcile-unlogged.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
 export interface ReconcileOptions {
@@ -51,7 +52,10 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   idOption('--payout-id', 'a payout id', opts.payoutId, problems);
   idOption('--made-by', 'a transaction id', opts.madeBy, problems);
   if (problems.length) throw new UsageError('Invalid options for history reconcile.', problems);
-  const api = await deps.api();
+  // Not logged in: payouts of unknown outcome the journal has under other profiles are said (reconcile-unlogged.ts).
+  const api = await deps.api().catch(async (err: unknown) => {
+    throw err instanceof AuthError && opts.madeBy === undefined ? await unloggedReconcileError(err, opts.payoutId, deps) : err;
+  });
   const journal = await openLedger(deps);
   const inv = invocationOf(deps.globals, deps.env);
   if (opts.madeBy !== undefined) return madeBy(api, journal, opts.payoutId!, opts.madeBy, inv, deps, opts.yes === true);

@@ -3,7 +3,8 @@
  * docs/service.md), or by a payout id this config folder's journal has a transaction id for. Anything
  * else is not asked of the service: a journaled payout of unknown outcome exits 4 (`--wait` too:
  * never 1, which says Failed), one journaled under another base URL only is said to be there with
- * the commands of its profile (lookup-elsewhere.ts), any other id 1, saying what is known. The answer is checked
+ * the commands of its profile (lookup-elsewhere.ts), any other id 1, saying what is known; so
+ * does a run not logged in, from the journal, before "Not logged in" (get-unlogged.ts). The answer is checked
  * against what was asked (transaction id; payout id, amount, currency and account when the
  * journal has the body): an answer about another payout is a status not read (exit 5, as with
  * --wait any first read that is refused or cannot be used: never 1, which --wait says for
@@ -12,7 +13,7 @@
  * service sent it.
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, StillPendingError, UsageError, type CliError } from '../../errors.js';
+import { ApiError, AuthError, StillPendingError, UsageError, type CliError } from '../../errors.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { Ledger } from '../../payouts/journal.js';
@@ -25,6 +26,7 @@ import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payo
 import { makeStyle } from '../../output/style.js';
 import { text } from '../../output/text.js';
 import { contradiction, shownIdOf, unusable, waitAndReport } from './wait.js';
+import { unloggedGetError } from './get-unlogged.js';
 
 export interface PayoutGetOptions {
   id: string;
@@ -37,7 +39,13 @@ export interface PayoutGetOptions {
 export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const id = opts.id.trim();
   if (!id) throw new UsageError('payout get needs a transaction id or payout id.');
-  const api = await deps.api();
+  let api: Awaited<ReturnType<Deps['api']>>;
+  try {
+    api = await deps.api();
+  } catch (err) {
+    // Not logged in: the journal, which needs no login, may know the payout (get-unlogged.ts).
+    throw err instanceof AuthError ? await unloggedGetError(err, id, deps) : err;
+  }
   const inv = invocationOf(deps.globals, deps.env);
   const ledger = await openLedger(deps);
   const resolved = await resolvePayoutRef(ledger, api.baseUrl, id);
