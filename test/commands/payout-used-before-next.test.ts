@@ -111,6 +111,11 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     expect(made.code, made.stderr).toBe(2);
     expect(made.stderr).toContain(`Payout ${invoice}-2, journaled after payout ${invoice}, pays what it pays (its outcome: unknown)`);
     expect(await outcome(invoice)).toMatchObject({ kind: 'unknown' });
+    // The hint says what its command does (within 24 hours: resent under its own key), and run as printed it settles P-2, once.
+    expect(made.stderr).toContain(`Its outcome is unknown: Settle payout ${invoice}-2 (within 24 hours of its first attempt it is resent under its own idempotency key`);
+    const settle = await payctl(printed(made.stderr, 'history reconcile'), { dir: b.dir });
+    expect(settle.code, settle.stdout + settle.stderr).toBe(0);
+    expect(ctx.sb.payouts().filter((p) => p.payout_id === `${invoice}-2`)).toHaveLength(1);
   });
 
   it('--made-by for P in flight, the printed P-2 started beside it: P-2 waits for P, then is refused; nothing sent (probe 49-N F3: sent)', async () => {
@@ -220,6 +225,11 @@ describe('the printed P-2 of a payout whose id was used before', () => {
     const made = await payctl(['history', 'reconcile', '--payout-id', invoice, '--made-by', november], { dir: b.dir });
     expect(made.code, made.stderr).toBe(2);
     expect(made.stderr).toContain(`Payout ${invoice}-3, journaled after payout ${invoice}, pays what it pays`);
+    // Accepted: what became of it is shown by payout get, run as printed (probe 53-H finding 4: a
+    // `history reconcile --payout-id` was printed, which said only "not unknown … Nothing to do").
+    const shown = await payctl(printed(made.stderr, 'payout get'), { dir: b.dir });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^Payout ID\\s+${invoice}-3$`, 'm'));
   });
 
   it("P closed by its P-2, then P's own command run again: refused, exit 2, nothing sent, naming P-2 (probe 49-Q F1: resent, unknown again)", async () => {

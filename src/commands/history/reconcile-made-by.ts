@@ -13,12 +13,12 @@ import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import { ledgerNow, type JournalEntry, type Ledger } from '../../payouts/journal.js';
 import { writeError } from '../../payouts/ledger/atomic-files.js';
-import { getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
+import { findRecordCommand, getPayout, isUnresolved, lookedUpOutcome } from '../../payouts/lookup.js';
 import { isTransactionId, TRANSACTION_ID_FORM, type PayoutRecord } from '../../service/schemas.js';
 import { accountForm, maskedWords } from '../../payouts/identity.js';
 import { searchList } from '../../payouts/decide.js';
 import { askedOf, judgeCandidate, refusals, searchesAnyTime, type Judgement } from '../../payouts/candidate-fields.js';
-import { ageUnknown } from '../../payouts/entry-age.js';
+import { ageUnknown, keyMayBeForgotten } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-replaces.js';
@@ -28,7 +28,7 @@ import { describeOutcome, document, lines, type ReconcileResult } from './reconc
 export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps, yes = false): Promise<number> {
   // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
   const transactionId = typed.trim().toUpperCase();
-  if (!isTransactionId(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, inv);
+  if (!isTransactionId(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, inv, ledgerNow(journal, deps.clock));
   // Under the locks of the payout and of the transaction (resolve-lock.ts): a --resend of the same
   // payout, or a --made-by naming the same transaction for another, run at the same time from
   // another terminal, is seen (its outcome recorded) before anything here is read.
@@ -59,11 +59,12 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
   // A payout sent in its place (its printed P-2, or any id) may have paid it: P is not recorded as made too (create-replaces.ts).
   const instead = await replacementOf(journal, entry);
+  const now = ledgerNow(journal, deps.clock);
   if (instead) {
     throw new UsageError(
       `Payout ${text(instead.payoutId)}, journaled after payout ${text(payoutId)}, pays what it pays (its outcome: ${describeOutcome(instead)}): sent in its place, it may have paid it, so ${text(payoutId)} is not recorded as made as well. Nothing was recorded.`,
       [],
-      `See what became of it: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', instead.payoutId])}`,
+      becameOfHint(instead, now, inv),
     );
   }
   const other = await journal.byTransactionId(api.baseUrl, transactionId);
@@ -71,7 +72,7 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
     throw new UsageError(
       `Transaction ${text(transactionId)} is already recorded as payout ${text(other.payoutId)}. Nothing was recorded.`,
       [],
-      candidatesHint(inv, payoutId),
+      settleHint(entry, now, inv),
     );
   }
   // Read by its transaction id, checked to be that transaction (not yet against the body: said below, item by item).
@@ -84,17 +85,16 @@ async function record(api: ApiClient, journal: Ledger, payoutId: string, transac
       status: err.status,
       code: err.code,
       ...(err.requestId ? { requestId: err.requestId } : {}),
-      hint: candidatesHint(inv, payoutId),
+      hint: settleHint(entry, now, inv),
     });
   }
   // An entry dated in the future by the ledger's clock says nothing of when it was sent: a record of any time may be it.
   // One a search that decides left unknown (marked: searchesAnyTime; its payout id used before, a refused resend) is
   // judged as that search judged the records it offered: on the hard facts, at any time (payouts/decide.ts).
-  const now = ledgerNow(journal, deps.clock);
   const judged = judgeCandidate(got.record, entry, askedOf(entry.body), { anyTime: ageUnknown(entry, now), hardFacts: searchesAnyTime(entry), accountMustMatch: true });
   const problems = refusals(judged);
   if (problems.length) {
-    throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, candidatesHint(inv, payoutId));
+    throw new UsageError(`Transaction ${text(transactionId)} does not match payout ${text(payoutId)}. Nothing was recorded.`, problems, settleHint(entry, now, inv));
   }
   await confirmMasked(api, journal, entry, got.record, { transactionId, yes, inv, deps });
   let next: JournalEntry;
@@ -160,11 +160,11 @@ function unknownEntry(entry: JournalEntry | undefined, journal: Ledger, baseUrl:
  * not, or one whose outcome is known, is said in the same refusal (before, its candidates
  * command was offered, and refused it in turn).
  */
-async function refuseMalformed(journal: Ledger, baseUrl: string, payoutId: string, typed: string, inv: Invocation): Promise<never> {
+async function refuseMalformed(journal: Ledger, baseUrl: string, payoutId: string, typed: string, inv: Invocation, now: Date): Promise<never> {
   const nothing = 'Nothing was asked of the service, nothing was recorded.';
   const bad = `${text(typed)} is not a transaction id (${TRANSACTION_ID_FORM})`;
   const unfit = unknownEntry(await journal.get(baseUrl, payoutId), journal, baseUrl, payoutId, inv);
-  if (!('problem' in unfit)) throw new UsageError(`--made-by ${bad}. ${nothing}`, [], candidatesHint(inv, payoutId));
+  if (!('problem' in unfit)) throw new UsageError(`--made-by ${bad}. ${nothing}`, [], settleHint(unfit, now, inv));
   throw new UsageError(
     `Cannot record payout ${text(payoutId)} as made by ${text(typed)}: 2 problems. ${nothing}`,
     [fieldProblem('--payout-id', unfit.problem), fieldProblem('--made-by', bad)],
@@ -172,9 +172,30 @@ async function refuseMalformed(journal: Ledger, baseUrl: string, payoutId: strin
   );
 }
 
-/** Where to find the transaction a payout whose answer was lost may be. */
-function candidatesHint(inv: Invocation, payoutId: string): string {
-  return `See the candidates with: ${commandLine(inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`;
+/**
+ * The `history reconcile --payout-id` of a payout whose outcome is unknown, worded by what it will
+ * do (reconcile.ts reconcileOne; probe 53-H finding 4: "See the candidates" resent it): within 24
+ * hours of its first attempt it resends it under its own key (one payout either way); a batch row
+ * with no outcome recorded, its batch's resume printed; older, or dated in the future, its
+ * candidates listed, nothing sent. `name`: the payout named, when it is not the one asked about.
+ */
+function settleHint(entry: JournalEntry, now: Date, inv: Invocation, name?: string): string {
+  const cmd = commandLine(inv, ['history', 'reconcile'], ['--payout-id', entry.payoutId]);
+  const it = name ?? 'it';
+  if (keyMayBeForgotten(entry, now)) return `See the candidates${name ? ` of ${name}` : ''} (listed; nothing is sent) with: ${cmd}`;
+  if (entry.outcome === undefined && entry.batch) return `See how to finish ${it} (a batch row with no outcome recorded: its batch's resume is printed) with: ${cmd}`;
+  return `Settle ${it} (within 24 hours of its first attempt it is resent under its own idempotency key: one payout either way) with: ${cmd}`;
+}
+
+/** The command that shows what became of `entry` (a payout sent in place of another), by its journaled state. */
+function becameOfHint(entry: JournalEntry, now: Date, inv: Invocation): string {
+  const name = `payout ${text(entry.payoutId)}`;
+  if (isUnresolved(entry)) return `Its outcome is unknown: ${settleHint(entry, now, inv, name)}`;
+  const o = entry.outcome;
+  if (o?.kind === 'accepted' && o.transactionId) return `See what became of it with: ${commandLine(inv, ['payout', 'get', entry.payoutId])}`;
+  // Made before under another key, its answer naming no transaction: its record is in the payout list.
+  if (o?.kind === 'accepted') return `It was made before under another key and its answer named no transaction; its record is among: ${findRecordCommand(entry, inv)}`;
+  return `See it with: ${commandLine(inv, ['history'])}`;
 }
 
 /**
