@@ -40,6 +40,8 @@ export interface Column {
    * --json always have it; so do cards.
    */
   giveWay?: { step: number; under?: string };
+  /** Never cut, in a card either, however long (a status word payctl does not know: cut, it could read as a known one). */
+  whole?: boolean;
 }
 
 export interface TableOptions {
@@ -305,7 +307,7 @@ export function renderCards(columns: Column[], rows: string[][], style: Style, w
             // Only what a table may cut is cut here too: an id, an amount or a time overflows
             // the terminal (it wraps) rather than lose the characters a person pastes; one longer
             // than any id (a service's 1 MB "wallet id") is cut all the same.
-            const cut = room !== undefined && (cuttable(c) || c.width !== undefined || displayWidth(value) > LONGEST_ID);
+            const cut = room !== undefined && !c.whole && (cuttable(c) || c.width !== undefined || displayWidth(value) > LONGEST_ID);
             const line = `${label ? style.dim(label) : ''}${' '.repeat(labelWidth - displayWidth(label) + GAP)}${cut ? fitWidth(value, room) : value}`.trimEnd();
             return width === undefined || !cut ? line : fitWidth(line, width);
           }),

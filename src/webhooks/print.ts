@@ -17,7 +17,7 @@ import type { Rejection } from '../service/signature.js';
 import { formatAmount } from '../money/amount.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { statusColor, type Style } from '../output/style.js';
-import { renderCards, renderLine, type Column } from '../output/table.js';
+import { displayWidth, renderCards, renderLine, type Column } from '../output/table.js';
 import { shortened, text, utcTime } from '../output/text.js';
 import type { Difference } from './content.js';
 import type { EventSummary, ParsedEvent } from './event.js';
@@ -30,28 +30,46 @@ const ANSWER_TOO_LARGE = "the app's answer was over 1 MiB: its status was passed
  * An event's line: its cells in this order, the empty ones left out, two spaces apart. At a
  * terminal the line fits it: the failure reason and the duplicate mark are cut with …; then
  * the webhook id, the time, the event name and the amount are left out, in that order. The
- * transaction id is never cut (at 80 columns it fits with the event, the amount and the
- * status); when even it and the status cannot fit, the event is a card.
+ * transaction id and the status word are never cut (at 80 columns the id fits with the event,
+ * the amount and the status); when even they cannot fit, the event is a card.
  */
 const EVENT_COLUMNS: Column[] = [
   { header: 'RECEIVED (UTC)', giveWay: { step: 2 } },
   { header: 'EVENT', giveWay: { step: 3 } },
   { header: 'TRANSACTION' },
   { header: 'AMOUNT', giveWay: { step: 4 } },
-  { header: 'STATUS', minWidth: 10 },
+  { header: 'STATUS' },
   { header: 'WEBHOOK ID', giveWay: { step: 1 } },
   { header: 'ATTEMPT', minWidth: 11 },
 ];
+const STATUS = EVENT_COLUMNS.findIndex((c) => c.header === 'STATUS');
 
-/** An event for people: one line (EVENT_COLUMNS), or at a terminal too narrow for it a card and a blank line. */
-function eventLine(cells: string[], style: Style, width: number | undefined): string {
-  const line = renderLine(EVENT_COLUMNS, cells, style, width);
+/** An event's status word (as shown, never cut) and its failure reason (cut first at a terminal). */
+interface Outcome {
+  word: string;
+  reason: string;
+}
+
+/**
+ * An event for people: one line (EVENT_COLUMNS), or at a terminal too narrow for it a card and
+ * a blank line. The status cell is the word, then `: ` and the reason; only the reason may be
+ * cut, down to `Failed:…`, so a word payctl does not know (`Successful\u0000`) is never cut
+ * into one of the three (`Successful…`); before, the cell was cut down to 10 columns. In a card
+ * the reason is a row of its own, the word whole however long.
+ */
+function eventLine(cells: string[], outcome: Outcome, style: Style, width: number | undefined): string {
+  const status = outcome.word + (outcome.reason ? `: ${outcome.reason}` : '');
+  const least = displayWidth(outcome.word) + (outcome.reason ? 2 : 0);
+  const columns = EVENT_COLUMNS.map((c, i) => (i === STATUS ? { ...c, minWidth: least } : c));
+  const line = renderLine(columns, cells.with(STATUS, status), style, width);
   if (line !== undefined) return line + '\n';
-  const kept = EVENT_COLUMNS.map((_, i) => i).filter((i) => cells[i] !== '');
+  const cardColumns = [...EVENT_COLUMNS.slice(0, STATUS), { header: 'STATUS', whole: true }, { header: 'REASON', minWidth: 1 }, ...EVENT_COLUMNS.slice(STATUS + 1)];
+  const cardCells = [...cells.slice(0, STATUS), outcome.word, outcome.reason, ...cells.slice(STATUS + 1)];
+  const kept = cardColumns.map((_, i) => i).filter((i) => cardCells[i] !== '');
   return (
     renderCards(
-      kept.map((i) => EVENT_COLUMNS[i]!),
-      [kept.map((i) => cells[i]!)],
+      kept.map((i) => cardColumns[i]!),
+      [kept.map((i) => cardCells[i]!)],
       style,
       width,
     ) + '\n'
@@ -156,7 +174,8 @@ export async function printAccepted(to: PrintTo, a: Accepted): Promise<void> {
     if (a.forward?.body === undefined && a.forward?.status != null) to.log.warn(ANSWER_TOO_LARGE);
     return;
   }
-  await write(to.io.stdout, eventLine(acceptedCells(a, out, shownStatus, to.style), to.style, to.io.stdoutColumns));
+  const { cells, outcome } = acceptedCells(a, out, shownStatus, to.style);
+  await write(to.io.stdout, eventLine(cells, outcome, to.style, to.io.stdoutColumns));
   for (const w of eventWarnings(a, !!to.forwarder)) to.log.warn(w);
   if (a.takenStatus !== undefined && to.forwarder) to.log.info(`  → not forwarded again: the app answered ${a.takenStatus} to this event before`);
   const forward = a.forward;
@@ -221,8 +240,8 @@ function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: s
   return `{${values.join(',')}}`;
 }
 
-/** The cells of an accepted event's line, in EVENT_COLUMNS order. */
-function acceptedCells(a: Accepted, out: EventSummary | undefined, shownStatus: string | undefined, style: Style): string[] {
+/** The cells of an accepted event's line, in EVENT_COLUMNS order (the status cell empty: eventLine draws it from `outcome`). */
+function acceptedCells(a: Accepted, out: EventSummary | undefined, shownStatus: string | undefined, style: Style): { cells: string[]; outcome: Outcome } {
   const amount =
     out?.amount !== undefined
       ? out.currency
@@ -232,21 +251,22 @@ function acceptedCells(a: Accepted, out: EventSummary | undefined, shownStatus: 
         ? style.yellow('(amount unreadable)')
         : '';
   const status = shownStatus ? statusColor(style, text(shownStatus)) : a.ev?.statusProblem ? style.yellow('(status unknown)') : '';
-  const outcome = status ? status + (out?.failureReason ? `: ${text(out.failureReason)}` : '') : '';
+  const outcome = { word: status, reason: status && out?.failureReason ? text(out.failureReason) : '' };
   const attempt = a.duplicate
     ? style.yellow(`(duplicate, attempt ${out?.attempt ?? '?'})`)
     : out?.attempt !== undefined && out.attempt > 1
       ? `(attempt ${out.attempt})`
       : '';
-  return [
+  const cells = [
     style.dim(timeOf(a.receivedAt)),
     style.bold(text(a.ev ? (out?.event ?? '(no event)') : '(not JSON)')),
     text(out?.transactionId ?? ''),
     amount,
-    outcome,
+    '',
     style.dim(text(out?.webhookId ?? '')),
     attempt,
   ];
+  return { cells, outcome };
 }
 
 /** A refused delivery on stderr: a warning naming the failed check, or one `{"rejected":…}` line with --json. */
