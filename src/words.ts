@@ -97,6 +97,16 @@ export function visibleWord(word: string): string {
   return word.replace(/[^\x20-\x7e]/gu, visibleEscape);
 }
 
+/**
+ * An id or a name echoed as visibleWord echoes a word, a space written as an escape too
+ * (`TXN-1\u000a2026-11-28\u002000:00:00`): a webhook event's transaction id, event name or
+ * webhook id with a line break or spaces in it cannot then draw what looks like more columns,
+ * or another record, on the listener's line.
+ */
+export function visibleToken(word: string): string {
+  return word.replace(/[^\x21-\x7e]/gu, visibleEscape);
+}
+
 function visibleEscape(c: string): string {
   const n = c.codePointAt(0)!;
   return n > 0xffff ? `\\u{${n.toString(16)}}` : `\\u${n.toString(16).padStart(4, '0')}`;

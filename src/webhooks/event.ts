@@ -5,7 +5,9 @@
  * terminal or a JSON line (docs/architecture.md, "Where each rule lives": service text
  * sanitized before a terminal), but the status word: it is kept as it came, and shown only as
  * docs/service.md, "Status words" says (print.ts), so that an odd word is never cleaned into a
- * known one.
+ * known one. Nor are the ids and the event name cleaned: one not in the documented shape (white
+ * space, a line break, a control, bidi) is shown escaped and warned about, never flattened into
+ * text that looks like more columns.
  */
 import { payoutAmount, walletSchema } from '../service/schemas.js';
 import { parseServiceJson } from '../service/exact-json.js';
@@ -13,14 +15,18 @@ import { plainAmount, toDecimal } from '../money/amount.js';
 import { spanAt } from '../service/raw-json.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import { shortened } from '../output/text.js';
-import { visibleWord } from '../words.js';
+import { visibleToken, visibleWord } from '../words.js';
 import { attemptSchema, readWebhookId } from '../service/webhook-event.js';
 import { eventContent, type EventContent } from './content.js';
 
 /** The most of a body the listener reads, and of an app's answer it passes back: 1 MiB. */
 export const MAX_BODY = 1024 * 1024;
 
-/** What is shown of an event: every string sanitized (escape sequences, controls, bidi), but `status`. */
+/**
+ * What is shown of an event: every string sanitized (escape sequences, controls, bidi), but
+ * `status`, and the ids and the event name, which are shown as they came when in the
+ * documented shape (printable ASCII, no white space), else escaped (words.ts visibleToken).
+ */
 export interface EventSummary {
   webhookId?: string;
   event?: string;
@@ -48,6 +54,39 @@ export interface EventSummary {
    */
   status?: string;
   failureReason?: string;
+  /** The ids and event name shown escaped (not in the documented shape), exactly as they came: for --json. */
+  asSent?: AsSent;
+}
+
+/** Fields shown escaped, as they came. */
+export type AsSent = Partial<Record<'webhookId' | 'event' | 'transactionId', string>>;
+
+/** An id or a name in the documented shape (`transfer.success`, `TXN-BOK-…`, a UUID): printable ASCII, no white space. */
+const TOKEN = /^[\x21-\x7e]*$/;
+
+/**
+ * The ids and event name of an event as shown: as they came when in the documented shape,
+ * else escaped (visibleToken), kept as they came in `asSent` and named in `problems`. Before,
+ * they were sanitized: a line break in a transaction id became a space and U+202E vanished,
+ * so a signed event could draw a second record on the listener's line, with no warning.
+ */
+function tokens(fields: Record<keyof AsSent, unknown>): { shown: AsSent; asSent?: AsSent; problems: string[] } {
+  const shown: AsSent = {};
+  const asSent: AsSent = {};
+  const problems: string[] = [];
+  const names = { webhookId: 'webhook_id', event: 'event name', transactionId: 'transaction_id' };
+  for (const k of Object.keys(names) as Array<keyof AsSent>) {
+    const v = fields[k];
+    if (typeof v !== 'string') continue;
+    if (TOKEN.test(v)) {
+      shown[k] = v;
+      continue;
+    }
+    shown[k] = visibleToken(v);
+    asSent[k] = v;
+    problems.push(`its ${names[k]} has white space, a line break or a character that is not printable ASCII, so it is shown escaped`);
+  }
+  return { shown, ...(problems.length && { asSent }), problems };
 }
 
 /** A readable event: its parsed body and what is shown of it. */
@@ -64,7 +103,7 @@ export interface ParsedEvent {
   currencyProblem?: string;
   /** Why it has no status word (none, or a value that is not a string): whether the payout was paid cannot be told. */
   statusProblem?: string;
-  /** How it is not in the documented shape: its `event` is not a string, its `data` not an object. */
+  /** How it is not in the documented shape: its `event` is not a string, its `data` not an object, an id or its event name has white space or a character that is not printable ASCII. */
   shapeProblems?: string[];
   /** What it says apart from how it was delivered (content.ts): a retry's is the first delivery's. */
   content: EventContent;
@@ -155,25 +194,30 @@ export function parseEvent(raw: Buffer, mask: Masking = (t) => t): ParsedEvent |
   const { amount, amountUnread, amountProblem } = readAmount(d.amount, typeof d.amount === 'number' ? amountText(text) : undefined, currency);
   const id = readWebhookId(e.webhook_id);
   const attempt = attemptSchema.safeParse(e.attempt);
+  const shape = shapeOf(e, mask);
+  const named = tokens({ webhookId: 'id' in id ? id.id : undefined, event: e.event, transactionId: d.transaction_id });
+  const shapeProblems = [...(shape.shapeProblems ?? []), ...named.problems];
   return {
     body: e,
     content: eventContent(e, raw),
-    ...shapeOf(e, mask),
+    ...(shape.statusProblem && { statusProblem: shape.statusProblem }),
+    ...(shapeProblems.length && { shapeProblems }),
     ...('id' in id ? { id: id.id } : { idProblem: id.problem }),
     ...(amountProblem !== undefined && { amountProblem }),
     ...(currencyProblem !== undefined && { currencyProblem }),
     shown: {
-      webhookId: 'id' in id ? sanitizeInline(id.id) : undefined,
-      event: str(e.event),
+      webhookId: named.shown.webhookId,
+      event: named.shown.event,
       attempt: attempt.success ? attempt.data : undefined,
       timestamp: str(e.timestamp),
-      transactionId: str(d.transaction_id),
+      transactionId: named.shown.transactionId,
       amount,
       amountUnread,
       currency,
       currencyUnread,
       status: typeof d.status === 'string' ? d.status : undefined,
       failureReason: str(d.failure_reason) || str(d.reason) || undefined,
+      ...(named.asSent && { asSent: named.asSent }),
     },
   };
 }

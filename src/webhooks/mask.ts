@@ -68,5 +68,7 @@ export function maskedEvent(ev: ParsedEvent | undefined, mask: SecretMask): Pars
     const v = shown[k];
     if (typeof v === 'string') (shown as Record<string, unknown>)[k] = mask.apply(v);
   }
+  const sent = shown.asSent;
+  if (sent) shown.asSent = Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, mask.apply(v)]));
   return { ...ev, shown };
 }

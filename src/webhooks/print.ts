@@ -215,7 +215,7 @@ function appAnswer(f: Forwarded, mask: (t: string) => string): string {
 /**
  * The --json line of an accepted event; its status_raw, the word exactly as it came, written as
  * printable ASCII JSON (asciiJsonString), so a script reads the very word and a terminal shows
- * nothing hidden in it.
+ * nothing hidden in it; so are an id and the event name that the line shows escaped.
  */
 function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: string | undefined): string {
   const fields = {
@@ -236,7 +236,10 @@ function acceptedJson(a: Accepted, out: EventSummary | undefined, shownStatus: s
     forward_status: a.forward?.status ?? null,
     answered: a.answered,
   };
-  const values = Object.entries(fields).map(([k, v]) => `"${k}":${k === 'status_raw' && typeof v === 'string' ? asciiJsonString(v) : JSON.stringify(v)}`);
+  // An id or event name not in the documented shape as it came (event.ts asSent), as printable ASCII JSON like status_raw.
+  const sent = out?.asSent;
+  const raw = { status_raw: out?.status, webhook_id: sent?.webhookId, event: sent?.event, transaction_id: sent?.transactionId } as Record<string, string | undefined>;
+  const values = Object.entries(fields).map(([k, v]) => `"${k}":${raw[k] !== undefined ? asciiJsonString(raw[k]) : JSON.stringify(v)}`);
   return `{${values.join(',')}}`;
 }
 
@@ -276,10 +279,11 @@ export async function reportRejected(to: PrintTo, r: Rejection, arrival: Arrival
     const rejected = {
       reason: r.reason,
       message: r.message,
-      webhook_id: out?.webhookId ?? null,
-      event: out?.event ?? null,
+      // As they came (event.ts asSent), as on an accepted event's line; the stream escapes what a terminal would hide.
+      webhook_id: out?.asSent?.webhookId ?? out?.webhookId ?? null,
+      event: out?.asSent?.event ?? out?.event ?? null,
       attempt: out?.attempt ?? null,
-      transaction_id: out?.transactionId ?? null,
+      transaction_id: out?.asSent?.transactionId ?? out?.transactionId ?? null,
       received_at: arrival.receivedAt.toISOString(),
       answered: 400,
     };
