@@ -11,6 +11,7 @@
  * people (`timestamp 412 s old, more than 300 s`), with a `hint` of what to do next.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { visibleWord } from '../words.js';
 
 /** The header that carries the signature unless a profile or a flag names another. */
 export const SIGNATURE_HEADER = 'Signature';
@@ -29,6 +30,7 @@ export type RejectReason =
   | 'signature does not match'
   | 'not a JSON object'
   | 'missing timestamp'
+  | 'unreadable timestamp'
   | 'stale timestamp'
   | 'timestamp in the future';
 
@@ -101,17 +103,36 @@ export function notAnEvent(): Rejection {
 /** Seconds as people read them: whole when whole, else up to milliseconds (300.5). */
 const seconds = (ms: number) => String(Math.round(ms) / 1000);
 
+/** The documented form of a timestamp (docs/service.md: ISO 8601 UTC with microseconds and Z). */
+const DOCUMENTED_FORM = '2026-04-05T18:38:54.734510Z';
+
+/** A value as JSON in printable ASCII, cut to 40 characters: how an unreadable timestamp is named. */
+function named(value: unknown): string {
+  const t = visibleWord(JSON.stringify(value) ?? String(value));
+  return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+}
+
 /**
- * The replay check: the payload's `timestamp` is there and within `toleranceSeconds` of
- * `nowMs`, either way (exactly the tolerance is still accepted).
+ * The replay check: the payload's `timestamp` is there, ISO 8601 with a zone as docs/service.md
+ * documents it (a `T` between date and time, `Z` or an offset), and within `toleranceSeconds` of
+ * `nowMs`, either way (exactly the tolerance is still accepted). One that is there but in
+ * another form (a Unix time, no zone, a space for the `T`) is `unreadable timestamp`, naming
+ * it; before, it was refused as `missing timestamp`, as if the event had none.
  */
 export function checkTimestamp(timestamp: unknown, nowMs: number, toleranceSeconds = TOLERANCE_SECONDS): { ok: true; ms: number } | Rejection {
   const ms = timestampMs(timestamp);
-  if (ms === undefined) {
+  if (ms === undefined && (timestamp === undefined || timestamp === null)) {
     return reject(
       'missing timestamp',
       'the event has no ISO 8601 timestamp',
-      'Each event carries its "timestamp" (e.g. 2026-04-05T18:38:54.734510Z): without it a replay cannot be told from a new event.',
+      `Each event carries its "timestamp" (e.g. ${DOCUMENTED_FORM}): without it a replay cannot be told from a new event.`,
+    );
+  }
+  if (ms === undefined) {
+    return reject(
+      'unreadable timestamp',
+      `timestamp ${named(timestamp)} is not ISO 8601 with a zone (${DOCUMENTED_FORM})`,
+      `The service writes each event's "timestamp" as ${DOCUMENTED_FORM} (a T between date and time, Z or an offset such as +01:00); a Unix time, a time without a zone or a space for the T cannot be checked against this clock, so a replay could not be told from a new event.`,
     );
   }
   const age = nowMs - ms;

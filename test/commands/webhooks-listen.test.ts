@@ -135,6 +135,13 @@ describe('payctl webhooks listen', () => {
     const future = oddBody(id, tx, { timestamp: at(310) });
     const undated = Buffer.from(body.toString('utf8').replace(/"timestamp":"[^"]*" ,/, ''), 'utf8');
     expect(undated.toString('utf8')).not.toContain('timestamp');
+    // A timestamp there but not in the documented form: refused as unreadable, naming it (before: "missing timestamp").
+    const unix = Math.floor(clock.now().getTime() / 1000);
+    const withTs = (ts: string) => Buffer.from(body.toString('utf8').replace(/"timestamp":"[^"]*"/, `"timestamp":${ts}`), 'utf8');
+    const unreadable = (ts: string) => `timestamp ${ts} is not ISO 8601 with a zone (2026-04-05T18:38:54.734510Z)`;
+    const spaced = at(0).replace('T', ' ');
+    const noZone = at(0).replace('Z', '');
+    const odd = [String(unix), `"${unix}"`, `"${noZone}"`, `"${spaced}"`].map((ts) => [ts, withTs(ts)] as const);
     const notJson = Buffer.from('{"event":"transfer.success",', 'utf8');
     const list = Buffer.from('[1,2]', 'utf8');
 
@@ -146,6 +153,7 @@ describe('payctl webhooks listen', () => {
       ['correctly signed, 301 s old', stale, headersFor(stale, S), 'stale timestamp', 'timestamp 301 s old, more than 300 s'],
       ['correctly signed, 310 s ahead', future, headersFor(future, S), 'timestamp in the future', 'timestamp 310 s ahead, more than 300 s'],
       ['correctly signed, no timestamp', undated, headersFor(undated, S), 'missing timestamp', 'the event has no ISO 8601 timestamp'],
+      ...odd.map(([ts, b]): [string, Buffer, Record<string, string>, string, string] => [`timestamp ${ts}`, b, headersFor(b, S), 'unreadable timestamp', unreadable(ts)]),
       // Said "missing timestamp" before, as if it were an event without one.
       ['correctly signed, not JSON', notJson, headersFor(notJson, S), 'not a JSON object', 'the body is not a JSON object'],
       ['correctly signed, a list', list, headersFor(list, S), 'not a JSON object', 'the body is not a JSON object'],

@@ -115,7 +115,28 @@ describe('checkTimestamp', () => {
       hint: 'Each event carries its "timestamp" (e.g. 2026-04-05T18:38:54.734510Z): without it a replay cannot be told from a new event.',
     };
     expect(checkTimestamp(undefined, T)).toEqual(missing);
-    expect(checkTimestamp(String(T), T)).toEqual(missing);
+    expect(checkTimestamp(null, T)).toEqual(missing);
+  });
+
+  it('refuses a timestamp that is there but not ISO 8601 with a zone as unreadable, naming it (before: "missing timestamp")', () => {
+    const unreadable = (shown: string) => ({
+      ok: false,
+      reason: 'unreadable timestamp',
+      message: `timestamp ${shown} is not ISO 8601 with a zone (2026-04-05T18:38:54.734510Z)`,
+      hint: expect.stringContaining('a Unix time, a time without a zone or a space for the T cannot be checked against this clock'),
+    });
+    const secs = Math.floor(T / 1000);
+    const iso = new Date(T).toISOString();
+    expect(checkTimestamp(secs, T)).toEqual(unreadable(String(secs)));
+    expect(checkTimestamp(String(secs), T)).toEqual(unreadable(`"${secs}"`));
+    expect(checkTimestamp(iso.replace('Z', ''), T)).toEqual(unreadable(`"${iso.replace('Z', '')}"`));
+    // RFC 3339 lets a space stand for the T; the service documents the T (docs/service.md): refused, named.
+    expect(checkTimestamp(iso.replace('T', ' '), T)).toEqual(unreadable(`"${iso.replace('T', ' ')}"`));
+    expect(checkTimestamp('2026-13-45T10:00:00Z', T)).toEqual(unreadable('"2026-13-45T10:00:00Z"'));
+    // Named in printable ASCII, cut to 40 characters.
+    expect(checkTimestamp('\u202e' + 'x'.repeat(100), T)).toEqual(unreadable(`"\\u202e${'x'.repeat(32)}…`));
+    expect(checkTimestamp({ at: 1 }, T)).toEqual(unreadable('{"at":1}'));
+    expect(checkTimestamp(iso, T)).toEqual({ ok: true, ms: T });
   });
 });
 
