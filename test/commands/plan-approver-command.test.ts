@@ -6,21 +6,16 @@
  * log in (approving needs no API key). README "Four eyes".
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeLoggedIn } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { planBatchFile, planPathOf, setUpTeam, useTeamFolders } from '../helpers/four-eyes.js';
+import { planBatchFile, planPathOf, setUpOfficeTeam, useTeamFolders } from '../helpers/four-eyes.js';
 
 const ctx = useSandbox();
 const { work, people } = useTeamFolders();
 
 // The maker works under a profile of their own, "office", with the team's policy.
-beforeAll(async () => {
-  const policy = await setUpTeam(ctx.sb, people, work.dir);
-  await writeLoggedIn(ctx.sb, people.maker.dir, ctx.sb.apiKey, 'office');
-  expect((await payctl(['config', 'set', 'policy', policy, '--profile', 'office'], { dir: people.maker.dir })).code).toBe(0);
-});
+beforeAll(() => setUpOfficeTeam(ctx.sb, people, work.dir));
 
 /** The maker's plan, made under their profile "office" with --timeout given: its path and what plan create printed. */
 async function officePlan(): Promise<{ path: string; stderr: string }> {

@@ -4,20 +4,15 @@
  * printed with the run's profile, which run as printed (a batch id put in) writes the plan.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeLoggedIn } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { planBatchFile, planPathOf, readPlanFile, setUpTeam, useTeamFolders } from '../helpers/four-eyes.js';
+import { planBatchFile, planPathOf, readPlanFile, setUpOfficeTeam, useTeamFolders } from '../helpers/four-eyes.js';
 
 const ctx = useSandbox();
 const { work, people } = useTeamFolders();
 
-beforeAll(async () => {
-  const policy = await setUpTeam(ctx.sb, people, work.dir);
-  await writeLoggedIn(ctx.sb, people.maker.dir, ctx.sb.apiKey, 'office');
-  expect((await payctl(['config', 'set', 'policy', policy, '--profile', 'office'], { dir: people.maker.dir })).code).toBe(0);
-});
+beforeAll(() => setUpOfficeTeam(ctx.sb, people, work.dir));
 
 describe('a batch file given as a plan', () => {
   it('plan send, approve and show say it is a batch file, with the plan create that makes it a plan', async () => {

@@ -9,21 +9,16 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSigningKey } from '../../src/plans/keys.js';
-import { writeLoggedIn } from '../helpers/e2e.js';
 import { payctl } from '../helpers/in-process.js';
 import { shellSplit } from '../helpers/pty.js';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
-import { addApproval, planBatchFile, planPathOf, readPlanFile, setUpTeam, useTeamFolders } from '../helpers/four-eyes.js';
+import { addApproval, planBatchFile, planPathOf, readPlanFile, setUpOfficeTeam, useTeamFolders } from '../helpers/four-eyes.js';
 
 const ctx = useSandbox();
 const { work, people } = useTeamFolders();
 
 // The maker works under a profile of their own, "office", with the team's policy (2 approvals over 100,000 SLE).
-beforeAll(async () => {
-  const policy = await setUpTeam(ctx.sb, people, work.dir);
-  await writeLoggedIn(ctx.sb, people.maker.dir, ctx.sb.apiKey, 'office');
-  expect((await payctl(['config', 'set', 'policy', policy, '--profile', 'office'], { dir: people.maker.dir })).code).toBe(0);
-});
+beforeAll(() => setUpOfficeTeam(ctx.sb, people, work.dir));
 
 /** A plan of `amounts` made under "office": its path and what plan create printed. */
 async function officePlan(amounts: string[]): Promise<{ path: string; stderr: string }> {

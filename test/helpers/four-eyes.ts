@@ -156,6 +156,18 @@ export async function setUpTeam(sb: Sandbox, people: Record<string, Person> & Re
 }
 
 /**
+ * setUpTeam, with the maker working under a profile of their own, "office", logged in to `sb`
+ * with the team's policy: what a printed command with `--profile office` is tested against.
+ */
+export async function setUpOfficeTeam(sb: Sandbox, people: Record<'maker' | 'alice' | 'bob', Person>, workDir: string): Promise<string> {
+  const policy = await setUpTeam(sb, people, workDir);
+  await writeLoggedIn(sb, people.maker.dir, sb.apiKey, 'office');
+  const set = await payctl(['config', 'set', 'policy', policy, '--profile', 'office'], { dir: people.maker.dir });
+  expect(set.code, set.stderr).toBe(0);
+  return policy;
+}
+
+/**
  * A test file's team: a work folder and the config folders of a maker and two approvers (alice,
  * bob), removed after the file's tests. setUpTeam gives them keys and a policy.
  */
