@@ -76,7 +76,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits, log: 
   server.keepAliveTimeout = Math.min(KEEP_ALIVE_MS, limits.idleMs);
   server.setTimeout(limits.idleMs);
   // A connection whose request is being answered (forwarded to the app, waiting for stdout) is
-  // not idle, however long the app takes: only one between requests is closed.
+  // not idle until it is answered (within --timeout, relay.ts): only one between requests is closed.
   const answering = new WeakSet<Socket>();
   server.on('request', (req, res) => {
     answering.add(req.socket);

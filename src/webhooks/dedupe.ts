@@ -6,8 +6,10 @@
  * (transfer.failed after transfer.initiated) is not a retry but an event of its own: what
  * differs from the id's first delivery is said, and it is forwarded like any new event. An
  * event the app already answered with a 2xx is "taken": never forwarded again (the app would
- * act twice), answered with that 2xx at once. One being forwarded now holds its id: a second
- * delivery of it waits for the app's answer to the first. Only accepted events are remembered,
+ * act twice), answered with that 2xx at once, and so is one whose 2xx came after the sender
+ * had been answered 502 at --timeout (relay.ts). One being forwarded now holds its id until
+ * the app answers (or the forward's limit), however long after the sender's answer: a second
+ * delivery of it waits for that answer, up to --timeout. Only accepted events are remembered,
  * so a forgery reusing a real id neither is marked duplicate nor marks the real one. Memory is
  * bounded: the oldest ids are forgotten first, and so are an id's oldest contents.
  */
@@ -37,7 +39,7 @@ export class Deliveries {
   /** Events (id and content) the app answered with a 2xx, and that status: never forwarded again. */
   private readonly taken = new Map<string, number>();
   /** Ids being forwarded now: a second delivery of one waits for the first's answer. */
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly inFlight = new Map<string, { done: Promise<void>; since: number }>();
 
   /** Remembers an accepted event; whether it is a duplicate, or an event of its own under a known id. */
   accept(id: string | undefined, ev: ParsedEvent | undefined): Judged {
@@ -57,16 +59,27 @@ export class Deliveries {
   }
 
   /**
-   * One forward of an id at a time: waits until no delivery of `id` is being forwarded, then
-   * holds it; the returned function lets the next one go.
+   * One forward of an id at a time: waits, up to `waitMs`, until no delivery of `id` is being
+   * forwarded, then holds it (`release` lets the next one go). When the earlier forward is still
+   * waiting for the app at `waitMs` (the app is slow, past --timeout), nothing is held: `busyMs`
+   * says how long ago that forward started, and this delivery must not be forwarded too.
    */
-  async hold(id: string): Promise<() => void> {
-    while (this.inFlight.has(id)) await this.inFlight.get(id);
+  async hold(id: string, waitMs: number): Promise<{ release: () => void } | { busyMs: number }> {
+    const deadline = performance.now() + waitMs;
+    for (let held = this.inFlight.get(id); held; held = this.inFlight.get(id)) {
+      const left = deadline - performance.now();
+      if (left <= 0) return { busyMs: performance.now() - held.since };
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([held.done, new Promise<void>((r) => (timer = setTimeout(r, left)))]);
+      clearTimeout(timer);
+    }
     let release!: () => void;
-    this.inFlight.set(id, new Promise<void>((r) => (release = r)));
-    return () => {
-      this.inFlight.delete(id);
-      release();
+    this.inFlight.set(id, { done: new Promise<void>((r) => (release = r)), since: performance.now() });
+    return {
+      release: () => {
+        this.inFlight.delete(id);
+        release();
+      },
     };
   }
 

@@ -8,7 +8,8 @@
  * delivery that fails is answered 400 naming the check, never forwarded, never remembered, and
  * reported on stderr (print.ts). An accepted one is judged a duplicate, new, or an event of its
  * own under a known webhook_id (dedupe.ts),
- * then forwarded to the app and printed (forward.ts); without an app it is printed, and answered
+ * then forwarded to the app and printed (forward.ts; the sender's answer, within --timeout, and
+ * the app's that comes later: relay.ts); without an app it is printed, and answered
  * 200 once stdout has taken its line. stdout refusing a line (a full disk) stops the listener,
  * the event answered 503 when stdout was its only destination, so the sender sends it again.
  *
@@ -37,7 +38,8 @@ import { IDLE_MS, limitConnections, MAX_CONNECTIONS, requestOptions, type Connec
 import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
 import { listenerMask, maskedDeps, maskedEvent } from './mask.js';
-import { Forwarder, shownUrl, type Forwarded } from './forward.js';
+import { FORWARD_LIMIT_MS, Forwarder, shownUrl } from './forward.js';
+import { Relay } from './relay.js';
 import { printAccepted, reportRejected, StdoutWatch, type PrintTo } from './print.js';
 
 /** What the listener is told by its command: where to listen, how to check, where to forward. */
@@ -59,6 +61,8 @@ export interface ListenerSettings {
   nameHeader?: string;
   /** How long a connection may be idle and how many may be open (connections.ts); IDLE_MS and MAX_CONNECTIONS unless a test says. */
   connections?: ConnectionLimits;
+  /** How long a forward may wait for the app's answer (forward.ts); FORWARD_LIMIT_MS unless a test says, and never less than --timeout. */
+  forwardLimitMs?: number;
 }
 
 /** What the listener needs of the command's Deps. */
@@ -69,7 +73,7 @@ export interface ListenerDeps {
   env: NodeJS.ProcessEnv;
   /** --json: one JSON line per event. */
   json: boolean;
-  /** The per-request timeout of forwarding (--timeout). */
+  /** --timeout: how long a sender waits for the app's answer (the forward itself may go on, relay.ts). */
   timeoutMs: number;
 }
 
@@ -147,6 +151,7 @@ class Listener {
   private readonly localNames: string[];
   private readonly deliveries = new Deliveries();
   private readonly stdout: StdoutWatch;
+  private readonly relay: Relay | undefined;
 
   constructor(
     private readonly s: ListenerSettings,
@@ -159,6 +164,7 @@ class Listener {
   ) {
     this.localNames = boundHostNames(s.host);
     this.stdout = new StdoutWatch(d.io.stdout);
+    this.relay = forwarder ? new Relay(this.deliveries, forwarder, d.log, d.timeoutMs) : undefined;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -196,8 +202,11 @@ class Listener {
       return;
     }
     const { duplicate, differs, key } = this.deliveries.accept(id, ev);
-    const answer = await this.answer(req, res, id, key, body, this.forwarder);
+    const { notes, late, ...answer } = await this.relay!.answer(req, res, { id, key, body });
     await printAccepted(this.print, { ...accepted, duplicate, differs, ...answer });
+    for (const n of notes) this.d.log.warn(n);
+    // The app's answer after the sender's (past --timeout), said once it comes.
+    void late?.then((n) => n && this.d.log.warn(n));
     const fault = await this.stdout.taken();
     if (fault) this.failed(fault);
   }
@@ -246,45 +255,6 @@ class Listener {
     if (!ev) return notAnEvent();
     return checkTimestamp(ev.body.timestamp, nowMs, this.s.tolerance);
   }
-
-  /**
-   * The sender's answer: the app's 2xx at once for an event it already took; else the app's own
-   * answer when forwarding (502 when it cannot be reached); else 200.
-   */
-  private async answer(req: IncomingMessage, res: ServerResponse, id: string | undefined, key: string | undefined, body: Buffer, f: Forwarder) {
-    // One forward of an id at a time: a replay sent alongside the original waits for the
-    // app's answer to it, then is judged by that answer (an event of its own under the id by its own).
-    const release = id !== undefined ? await this.deliveries.hold(id) : undefined;
-    const takenStatus = this.deliveries.takenStatus(key);
-    try {
-      if (takenStatus !== undefined) {
-        // The app took this event already: a replay or a retry after a lost answer is not
-        // forwarded again; the sender gets the app's 2xx, so it stops retrying.
-        res.writeHead(takenStatus, JSON_TYPE).end(JSON.stringify({ received: true, duplicate: true }));
-        return { answered: takenStatus, takenStatus };
-      }
-      this.d.log.verbose(`  → POST ${f.shown} (${body.length} bytes)`);
-      const forward = await f.send(req, body);
-      return { answered: this.passBack(res, key, forward), forward };
-    } finally {
-      release?.();
-    }
-  }
-
-  /** The app's own answer back to the sender (its status, body and content type), or 502; the status answered. */
-  private passBack(res: ServerResponse, key: string | undefined, forward: Forwarded): number {
-    if (forward.status === null) {
-      res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error: 'could not forward the event to the app' }));
-      return 502;
-    }
-    const status = forward.status;
-    if (key !== undefined && status >= 200 && status < 300) this.deliveries.markTaken(key, status);
-    const headers: Record<string, string> = {};
-    if (forward.contentType) headers['content-type'] = forward.contentType;
-    if (forward.retryAfter) headers['retry-after'] = forward.retryAfter;
-    res.writeHead(status, headers).end(forward.body ?? '');
-    return status;
-  }
 }
 
 /** The start-up lines: where it listens and forwards, and warnings for what others could reach or send. */
@@ -327,7 +297,8 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
   if (s.forwardTo && s.port !== 0) checkNotItself(s.forwardTo, shownUrl(s.forwardTo), s.host, s.port);
   const mask = listenerMask(s);
   const d = maskedDeps(raw, mask);
-  const forwarder = s.forwardTo ? await Forwarder.open(s.forwardTo, { env: d.env, timeoutMs: d.timeoutMs }) : undefined;
+  const limitMs = Math.max(d.timeoutMs, s.forwardLimitMs ?? FORWARD_LIMIT_MS);
+  const forwarder = s.forwardTo ? await Forwarder.open(s.forwardTo, { env: d.env, timeoutMs: d.timeoutMs, limitMs }) : undefined;
   let fail: (err: Error) => void = () => {};
   const failed = new Promise<Error>((resolve) => (fail = resolve));
   const listener = new Listener(
@@ -366,6 +337,13 @@ export async function startListener(s: ListenerSettings, raw: ListenerDeps): Pro
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      const left = forwarder?.outstanding ?? 0;
+      if (left > 0) {
+        d.log.warn(
+          `stopped waiting for the app's answer to ${left === 1 ? 'a forwarded event' : `${left} forwarded events`}: ` +
+            'the app may still act on them, and their senders, answered 502 or cut off, will send them again.',
+        );
+      }
       await forwarder?.close();
     },
   };

@@ -2,8 +2,8 @@
  * The webhook listener's connections (src/webhooks/connections.ts), over real TCP on 127.0.0.1:
  * a connection that carries no request is closed once idle (before, 50 idle sockets were still
  * open after 150 s, and enough of them took every file descriptor: real deliveries got "socket
- * hang up" and nothing was said); one whose request is still being answered is not, however
- * long the app takes; past the most connections open at once, new ones are closed and that is
+ * hang up" and nothing was said); one whose request is still being answered is not, while the
+ * app takes its time (within --timeout); past the most connections open at once, new ones are closed and that is
  * said once on stderr (again at most once a minute, with a count); a request dripped a byte at a
  * time (a chunked body, or headers) is answered 408 and closed once it has not arrived whole
  * within the same limit (before, Node's 300 s and 60 s held: 200 such connections kept every
@@ -91,7 +91,7 @@ describe('webhooks listen: idle connections are closed', () => {
     expect((await postRaw(url, again, signed(again, S))).status).toBe(200);
   });
 
-  it('a connection whose event is still being forwarded is not idle, however long the app takes', async () => {
+  it('a connection whose event is still being forwarded is not idle while the app takes its time (within --timeout)', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
     const app: Server = createServer((req, res) => {

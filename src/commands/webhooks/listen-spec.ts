@@ -32,6 +32,8 @@ export const listenSpec: CommandSpec = {
     '("verified": null with --json, true for a verified event). A webhook_id seen before is a\n' +
     'retry: answered as usual and marked as a duplicate with its attempt.\n' +
     'With --forward-to, the raw body and headers go to your app, whose status and body are passed back.\n' +
+    'The sender is answered within --timeout: 502 when the app has not answered by then; a 2xx the app\n' +
+    'gives later (up to 10 minutes) still counts, so the retry is answered with it, not forwarded again.\n' +
     'Requests must be for localhost, 127.x.y.z, [::1] or the --host address, with a JSON body.\n' +
     'Ctrl-C stops it (exit 130).',
   examples: [

@@ -14,7 +14,9 @@
  * timestamp window): it is printed as a duplicate with its attempt. One the app has
  * already answered with a 2xx is not forwarded again (the app would act twice): it is
  * answered with that 2xx at once. One the app has not yet taken (an error, or no answer)
- * is forwarded again: the sender retries for a reason. Duplicates are judged among
+ * is forwarded again: the sender retries for a reason. The sender is answered within --timeout
+ * (502 when the app has not answered by then), but the forward goes on up to ten minutes, and a
+ * late 2xx counts as the app's answer (webhooks/relay.ts). Duplicates are judged among
  * accepted events only, so a forgery reusing a real id neither is marked duplicate nor
  * marks the real one. Ctrl-C stops it (exit 130).
  *

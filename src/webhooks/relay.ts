@@ -1,0 +1,134 @@
+/**
+ * The sender's answer when the listener forwards (`webhooks listen --forward-to`; README,
+ * "webhooks listen"): the app's own answer (its status, body, Content-Type and Retry-After),
+ * 502 when it cannot be reached, and the app's earlier 2xx at once for an event it took already
+ * (dedupe.ts), so the app never acts on one event twice.
+ *
+ * The sender is answered within --timeout: an app that has not answered by then gets the event's
+ * sender a 502 saying so in plain words, but its forward is not dropped. It stays open up to the
+ * forward limit (forward.ts), holding the event's id: a retry that comes meanwhile waits for the
+ * app's answer (up to --timeout, then 502 without forwarding it), and a 2xx that comes late is
+ * remembered as the app's answer to the event, so its retry is answered with it and not forwarded
+ * again (before, the forward was dropped at --timeout with undici's "Headers Timeout Error", and
+ * the retry was forwarded again: the app acted twice). What came late is said on stderr.
+
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Log } from '../output/io.js';
+import { sanitizeInline } from '../output/sanitize.js';
+import type { Deliveries } from './dedupe.js';
+import { shownSeconds, type Forwarded, type Forwarder } from './forward.js';
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** An event as the relay names it: its webhook id, or what it has instead. */
+export interface Delivery {
+  id: string | undefined;
+  /** What the app's answer is remembered by (dedupe.ts Judged.key). */
+  key: string | undefined;
+  body: Buffer;
+}
+
+/** What the sender was answered, and what to say of it after the event's line. */
+export interface Relayed {
+  answered: number;
+  forward?: Forwarded;
+  /** The 2xx the app gave this event before, when it was not forwarded again. */
+  takenStatus?: number;
+  /** Warnings for stderr, after the event's line. */
+  notes: string[];
+  /** Once the app has answered after the sender was: what to say of it (nothing when the listener stopped). */
+  late?: Promise<string | undefined>;
+}
+
+/** An event's id for a warning: sanitized and cut. */
+function named(id: string | undefined): string {
+  if (id === undefined) return 'an event without a webhook_id';
+  const shown = sanitizeInline(id);
+  return `event ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`;
+}
+
+export class Relay {
+  constructor(
+    private readonly deliveries: Deliveries,
+    private readonly f: Forwarder,
+    private readonly log: Log,
+    /** --timeout: how long the sender waits for its answer. */
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Answers the sender of one accepted event: the app's earlier 2xx, the app's answer, or 502. */
+  async answer(req: IncomingMessage, res: ServerResponse, d: Delivery): Promise<Relayed> {
+    // One forward of an id at a time: a replay sent alongside the original waits for the
+    // app's answer to it, then is judged by that answer (an event of its own under the id by its own).
+    const held = d.id !== undefined ? await this.deliveries.hold(d.id, this.timeoutMs) : undefined;
+    if (held && 'busyMs' in held) return this.busy(res, d, held.busyMs);
+    const release = held?.release;
+    const takenStatus = this.deliveries.takenStatus(d.key);
+    if (takenStatus !== undefined) {
+      release?.();
+      // The app took this event already: a replay or a retry after a lost answer is not
+      // forwarded again; the sender gets the app's 2xx, so it stops retrying.
+      res.writeHead(takenStatus, JSON_TYPE).end(JSON.stringify({ received: true, duplicate: true }));
+      return { answered: takenStatus, takenStatus, notes: [] };
+    }
+    this.log.verbose(`  → POST ${this.f.shown} (${d.body.length} bytes)`);
+    const sending = this.f.send(req, d.body);
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([sending, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), this.timeoutMs)))]);
+    clearTimeout(timer);
+    if (first) {
+      release?.();
+      return { answered: this.passBack(res, d.key, first), forward: first, notes: [] };
+    }
+    // No answer within --timeout: the sender is told so, and the forward goes on, holding the id.
+    const error = `the app did not answer within ${shownSeconds(this.timeoutMs)} (--timeout); it may still act on the event`;
+    res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error }));
+    const late = sending.then((f) => {
+      if (d.key !== undefined && f.status !== null && f.status >= 200 && f.status < 300) this.deliveries.markTaken(d.key, f.status);
+      release?.();
+      return this.f.stopping ? undefined : this.lateNote(d, f);
+    });
+    return { answered: 502, forward: { status: null, ms: Math.round(this.timeoutMs), error }, notes: [], late };
+  }
+
+  /** A delivery of an event whose earlier forward the app has still not answered: 502, not forwarded. */
+  private busy(res: ServerResponse, d: Delivery, busyMs: number): Relayed {
+    res
+      .writeHead(502, JSON_TYPE)
+      .end(JSON.stringify({ error: 'the app has not yet answered an earlier delivery of this event; not forwarded again while it may still act on it' }));
+    return {
+      answered: 502,
+      notes: [
+        `${named(d.id)} came again while the app had still not answered its delivery forwarded ${shownSeconds(busyMs)} ago: answered 502, not forwarded again, so the app does not get it twice; ` +
+          `once the app answers, a retry is answered with its 2xx, or forwarded again after an error.`,
+      ],
+    };
+  }
+
+  /** What to say of the app's answer that came after the sender was answered 502. */
+  private lateNote(d: Delivery, f: Forwarded): string {
+    const when = `the sender was answered 502 at ${shownSeconds(this.timeoutMs)} (--timeout)`;
+    if (f.status === null)
+      return `${named(d.id)}: the forward ended after ${shownSeconds(f.ms)}: ${sanitizeInline(this.f.mask(f.error ?? ''))}; ${when}, and its retry will be forwarded again.`;
+    const said = `the app answered ${f.status} to ${named(d.id)} after ${shownSeconds(f.ms)}, late: ${when}`;
+    if (f.status < 200 || f.status >= 300) return `${said}; its retry will be forwarded again.`;
+    if (d.key === undefined) return `${said}; the app took it, but without a webhook_id its retry cannot be recognised and will be forwarded again.`;
+    return `${said}; the app took the event, so its retry will be answered ${f.status} without being forwarded again.`;
+  }
+
+  /** The app's own answer back to the sender (its status, body and content type), or 502; the status answered. */
+  private passBack(res: ServerResponse, key: string | undefined, forward: Forwarded): number {
+    if (forward.status === null) {
+      res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error: 'could not forward the event to the app' }));
+      return 502;
+    }
+    const status = forward.status;
+    if (key !== undefined && status >= 200 && status < 300) this.deliveries.markTaken(key, status);
+    const headers: Record<string, string> = {};
+    if (forward.contentType) headers['content-type'] = forward.contentType;
+    if (forward.retryAfter) headers['retry-after'] = forward.retryAfter;
+    res.writeHead(status, headers).end(forward.body ?? '');
+    return status;
+  }
+}
