@@ -4,8 +4,10 @@
  * URL is the listener itself (`--port 4242 --forward-to http://localhost:4242/webhooks`). Such
  * a listener forwarded each event back to itself: the copy waited for the first copy's forward,
  * which waited for the copy, until --timeout; the sender got a 502 and sent it again. Also the
- * checks of --host and --path before anything listens (a blank host, a path no URL reaches).
+ * checks of --host and --path before anything listens (a blank host, a host with a port, a path
+ * no URL reaches; a bracketed IPv6 address is taken without its brackets).
  */
+import { isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { UsageError } from '../errors.js';
 import { sanitizeInline } from '../output/sanitize.js';
@@ -109,10 +111,34 @@ export function checkListenPath(path: string): string {
   );
 }
 
-/** Refuses (usage error) a blank --host: Node would listen on every interface, and the Ready line say "http://:PORT". */
+/**
+ * The --host to listen on: a bracketed IPv6 address (`[::1]`, as URLs and the Ready line write
+ * it) without its brackets. Refused (usage error): a blank host (Node would listen on every
+ * interface, and the Ready line say "http://:PORT"), brackets around what is no IPv6 address, and
+ * a host with a port (`127.0.0.1:4242`, `[::1]:4242`, `localhost:4242`), which was refused as a
+ * name that "does not resolve": the port is given with --port.
+ */
 export function checkListenHost(host: string): string {
   if (!host.trim()) {
     throw new UsageError('--host cannot be empty: it would listen on every interface.', [], 'Use --host 127.0.0.1 (the default), or an address of this machine.');
   }
+  const shown = sanitizeInline(host);
+  // One colon (an IPv6 address has two or more), or one after the brackets: a port.
+  const withPort = /^\[([^\]]*)\]:(.*)$/.exec(host) ?? /^([^:[\]]*):([^:]*)$/.exec(host);
+  if (withPort) {
+    const [, name, port] = withPort;
+    throw new UsageError(
+      `--host ${shown} has a port: --host takes the address only.`,
+      [],
+      `Give the port with --port: --host ${sanitizeInline(isIPv6(name!) ? `[${name}]` : name!)} --port ${/^\d{1,5}$/.test(port!) ? port : 'N'}`,
+    );
+  }
+  const bracketed = /^\[(.*)\]$/.exec(host);
+  if (bracketed) {
+    if (isIPv6(bracketed[1]!)) return bracketed[1]!;
+    throw new UsageError(`--host ${shown}: only an IPv6 address is written in brackets.`, [], 'Give a name or an IPv4 address without brackets, e.g. --host 127.0.0.1.');
+  }
+  if (/[[\]]/.test(host))
+    throw new UsageError(`--host ${shown} is not an address: its brackets do not match.`, [], 'Write an IPv6 address as --host ::1 or --host [::1].');
   return host;
 }

@@ -286,12 +286,12 @@ function announce(s: ListenerSettings, log: Log, port: number, forwarder: Forwar
 
 /**
  * Starts listening and says so; an address it cannot listen on, a blank host (Node would take
- * it for every interface), a path no URL reaches or a --forward-to that is the listener itself
+ * it for every interface) or one with a port (a bracketed IPv6 address is taken bare), a path no URL reaches or a --forward-to that is the listener itself
  * (addresses.ts) is a usage error, before anything listens.
  * Everything it writes goes through one mask of the secrets it knows.
  */
-export async function startListener(s: ListenerSettings, raw: ListenerDeps): Promise<RunningListener> {
-  checkListenHost(s.host);
+export async function startListener(given: ListenerSettings, raw: ListenerDeps): Promise<RunningListener> {
+  const s = { ...given, host: checkListenHost(given.host) };
   checkListenPath(s.path);
   // With --port 0 the port is picked when listening: a --forward-to typed before names it only by chance.
   if (s.forwardTo && s.port !== 0) checkNotItself(s.forwardTo, shownUrl(s.forwardTo), s.host, s.port);

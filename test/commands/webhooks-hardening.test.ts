@@ -3,7 +3,8 @@
  * HTTP on 127.0.0.1): the webhook secret is masked in everything the listener writes whatever
  * its source (--secret-stdin and --secret too, not only the environment and the profile);
  * --path must be a path a URL reaches as typed, and a request it refuses (404, 413) is one
- * warning on stderr; a blank --host is refused before anything listens; a webhook secret typed
+ * warning on stderr; a blank --host, or one with a port, is refused before anything listens, and
+ * a bracketed IPv6 address ([::1]) is listened on; a webhook secret typed
  * on the command line warns, and a blank one is refused from every source (exit 2).
  */
 import { randomUUID } from 'node:crypto';
@@ -232,6 +233,42 @@ describe('webhooks listen --host: never blank', () => {
       expect(r.stderr).toContain('Error: --host cannot be empty: it would listen on every interface.');
       expect(r.stderr).not.toContain('http://:');
     }
+  });
+  it('a bracketed IPv6 address, as the Ready line writes it, is listened on (probe 53 W, finding 5)', async () => {
+    // Before: "Cannot listen on [::1] port 0: the name does not resolve to an address (ENOTFOUND)".
+    const secret = 'whsec_host_v6_2';
+    const run = startPayctl(['webhooks', 'listen', '--port', '0', '--host', '[::1]'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: secret } });
+    const deadline = Date.now() + 5000;
+    let finished = false;
+    void run.done.then(() => (finished = true));
+    let ready: RegExpExecArray | null = null;
+    while (!(ready = /Ready: listening for webhook events on (http:\/\/\[::1\]:(\d+)\/webhooks)/.exec(run.stderr())) && !finished && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    if (!ready) run.interrupt();
+    expect(ready, run.stderr()).not.toBeNull();
+    const body = Buffer.from(JSON.stringify({ event: 'transfer.success', timestamp: isoAt(), webhook_id: randomUUID(), attempt: 1, data: {} }));
+    expect(await postRaw(ready![1]!, body, signedJson(body, secret))).toEqual({ status: 200, body: '{"received":true}' });
+    run.interrupt();
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stdout).toContain('transfer.success');
+  });
+
+  it('a host with a port is refused (exit 2) naming --port; brackets around what is no IPv6 address too', async () => {
+    const cases: Array<[string, string]> = [
+      ['127.0.0.1:47116', 'Give the port with --port: --host 127.0.0.1 --port 47116'],
+      ['[::1]:4242', 'Give the port with --port: --host [::1] --port 4242'],
+      ['localhost:', 'Give the port with --port: --host localhost --port N'],
+    ];
+    for (const [host, hint] of cases) {
+      const r = await refusedAtStart(['--host', host], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: 'whsec_host_port_3' } });
+      expect(r.stderr).toContain(`Error: --host ${host} has a port: --host takes the address only.`);
+      expect(r.stderr).toContain(hint);
+      expect(r.stderr).not.toContain('does not resolve');
+    }
+    const notV6 = await refusedAtStart(['--host', '[localhost]'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: 'whsec_host_port_3' } });
+    expect(notV6.stderr).toContain('Error: --host [localhost]: only an IPv6 address is written in brackets.');
   });
 });
 

@@ -31,7 +31,8 @@
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; a blank one, from any of
  * them, is refused (exit 2) rather than used or passed over. Whatever its source, it is
  * masked as `***` in everything the listener writes (webhooks/listener.ts). --path must be
- * a path a URL reaches as typed and --host must not be blank (exit 2, nothing listens).
+ * a path a URL reaches as typed and --host must not be blank nor carry a port, an IPv6 address
+ * given bare or in brackets (exit 2, nothing listens).
  * Requests a web page could send (a foreign Host or Origin, a body that is not JSON) are
  * refused before they are read (sandbox/host-check.ts). Every string from an event is
  * sanitized before it is printed, in text and in --json, but the status word: it is shown as
