@@ -26,6 +26,8 @@ export interface Forwarded {
   body?: Buffer;
   contentType?: string;
   retryAfter?: string;
+  /** The Location of a redirect (a 3xx), as the app wrote it: never followed, never passed on. */
+  location?: string;
   error?: string;
 }
 
@@ -125,6 +127,7 @@ export class Forwarder {
         body: r.tooLarge ? undefined : r.body,
         contentType: one(r.headers['content-type']),
         retryAfter: one(r.headers['retry-after']),
+        location: r.statusCode >= 300 && r.statusCode < 400 ? one(r.headers.location) : undefined,
       };
     } catch (err) {
       return { status: null, ms: Math.round(performance.now() - started), error: (err as Error).message };

@@ -164,7 +164,7 @@ class Listener {
   ) {
     this.localNames = boundHostNames(s.host);
     this.stdout = new StdoutWatch(d.io.stdout);
-    this.relay = forwarder ? new Relay(this.deliveries, forwarder, d.log, d.timeoutMs) : undefined;
+    this.relay = forwarder ? new Relay(this.deliveries, forwarder, d.log, d.timeoutMs, (t) => mask.apply(t)) : undefined;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

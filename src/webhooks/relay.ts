@@ -11,13 +11,17 @@
  * remembered as the app's answer to the event, so its retry is answered with it and not forwarded
  * again (before, the forward was dropped at --timeout with undici's "Headers Timeout Error", and
  * the retry was forwarded again: the app acted twice). What came late is said on stderr.
-
+ *
+ * A redirect is passed back as its status only: its Location is never followed, nor passed on
+ * (the sender would then post the event to the app directly, past every check of the
+ * listener); it is named on stderr, sanitized and masked, with the hint to give that URL to
+ * --forward-to (before, nothing said where it pointed).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Log } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
 import type { Deliveries } from './dedupe.js';
-import { shownSeconds, type Forwarded, type Forwarder } from './forward.js';
+import { shownSeconds, shownUrl, type Forwarded, type Forwarder } from './forward.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -55,6 +59,8 @@ export class Relay {
     private readonly log: Log,
     /** --timeout: how long the sender waits for its answer. */
     private readonly timeoutMs: number,
+    /** The listener's secrets as `***` (mask.ts), applied before anything is cut. */
+    private readonly mask: (t: string) => string,
   ) {}
 
   /** Answers the sender of one accepted event: the app's earlier 2xx, the app's answer, or 502. */
@@ -79,7 +85,7 @@ export class Relay {
     clearTimeout(timer);
     if (first) {
       release?.();
-      return { answered: this.passBack(res, d.key, first), forward: first, notes: [] };
+      return { answered: this.passBack(res, d.key, first), forward: first, notes: this.redirect(first) };
     }
     // No answer within --timeout: the sender is told so, and the forward goes on, holding the id.
     const error = `the app did not answer within ${shownSeconds(this.timeoutMs)} (--timeout); it may still act on the event`;
@@ -117,7 +123,25 @@ export class Relay {
     return `${said}; the app took the event, so its retry will be answered ${f.status} without being forwarded again.`;
   }
 
-  /** The app's own answer back to the sender (its status, body and content type), or 502; the status answered. */
+  /** A redirect's Location named on stderr (sanitized, its password masked), with what to do. */
+  private redirect(f: Forwarded): string[] {
+    if (f.location === undefined) return [];
+    let where: string;
+    try {
+      where = shownUrl(new URL(f.location, this.f.to));
+    } catch {
+      where = f.location;
+    }
+    // Masked whole before it is cut, so no cut leaves part of a secret.
+    const chars = Array.from(this.mask(sanitizeInline(this.f.mask(where))));
+    where = chars.length > 200 ? `${chars.slice(0, 199).join('')}…` : chars.join('');
+    return [
+      `the app answered ${f.status} redirecting to ${where}: payctl does not follow redirects, nor pass them to the sender (it would post the event to the app unchecked). ` +
+        `If that is where your app takes events, give that URL to --forward-to.`,
+    ];
+  }
+
+  /** The app's own answer back to the sender (its status, body and content type; never a Location), or 502; the status answered. */
   private passBack(res: ServerResponse, key: string | undefined, forward: Forwarded): number {
     if (forward.status === null) {
       res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error: 'could not forward the event to the app' }));

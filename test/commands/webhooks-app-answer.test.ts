@@ -3,9 +3,10 @@
  * no 2xx: the sender gets the app's whole answer, and stderr shows why under the forward line,
  * its Content-Type, Retry-After and the start of its body, sanitized onto one line, cut to 200
  * characters, the webhook secret masked. Before, only the status was shown, though README said
- * the body, Content-Type and Retry-After were too.
+ * the body, Content-Type and Retry-After were too. A redirect's Location is named on stderr
+ * (masked, cut), never passed to the sender.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { postRaw } from '../helpers/listener.js';
 import { listenInProcess as listen, useListenerScope } from '../helpers/listen-in-process.js';
@@ -85,5 +86,52 @@ describe('webhooks listen: an app answer that is no 2xx is shown', () => {
     await l2.waitFor(() => / 200 \(\d+ ms\)/.test(l2.stderr()), 'the 200 forward line');
     const exit = await l2.stop();
     expect(exit.stderr).not.toContain("the app's answer");
+  });
+});
+
+/** POSTs the body and gives the status and the headers of the answer. */
+function postForHeaders(url: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('webhooks listen: an app that redirects (probe 53 W, finding 6)', () => {
+  it('names the Location on stderr, masked, with the hint; the sender gets the status without it', async () => {
+    // Before: the sender got 307 without Location, and stderr said nothing of where it pointed.
+    const url = await app(307, { location: `/hooks/in/?key=${S}` }, '');
+    const l = await listen(['--forward-to', url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const b = event();
+    const answer = await postForHeaders(l.url, b, headersFor(b, S));
+    expect(answer.status).toBe(307);
+    expect(answer.headers.location).toBeUndefined();
+    const where = new URL('/hooks/in/?key=***', url).href;
+    await l.waitFor(
+      () =>
+        l
+          .stderr()
+          .includes(
+            `Warning: the app answered 307 redirecting to ${where}: payctl does not follow redirects, nor pass them to the sender (it would post the event to the app unchecked). If that is where your app takes events, give that URL to --forward-to.`,
+          ),
+      'the redirect warning',
+    );
+    const exit = await l.stop();
+    expect(exit.stderr).not.toContain(S);
+  });
+
+  it('a Location past 200 characters is masked whole, then cut', async () => {
+    // The secret crosses the 200th character: cut first, its first letters would show.
+    const url = await app(308, { location: `http://127.0.0.1:1/${'p'.repeat(175)}${S}${'q'.repeat(50)}` }, '');
+    const l = await listen(['--forward-to', url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const b = event();
+    expect((await postForHeaders(l.url, b, headersFor(b, S))).status).toBe(308);
+    await l.waitFor(() => l.stderr().includes(`redirecting to http://127.0.0.1:1/${'p'.repeat(175)}***${'q'.repeat(2)}…: payctl`), 'the masked Location');
+    const exit = await l.stop();
+    expect(exit.stderr).not.toContain('whsec');
   });
 });
