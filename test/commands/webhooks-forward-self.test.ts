@@ -3,7 +3,7 @@
  * 127.0.0.1): refused before anything listens (exit 2), under every name of this machine's
  * loopback or every-interface address that could reach it, on any path. Such a listener once
  * started, and each event then waited --timeout for itself, was answered 502 and came back.
- * Each run here is bounded: a listener that starts is stopped at once and the case fails.
+ * A --forward-to with port 0 is refused the same way (no app can be reached there). Each run here is bounded: a listener that starts is stopped at once and the case fails.
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -90,5 +90,20 @@ describe('webhooks listen --forward-to the listener itself', () => {
     const l = await listen(['--forward-to', `http://127.0.0.1:${app}/webhooks`], { dir });
     expect(l.stderr()).toContain(`forwarding to http://127.0.0.1:${app}/webhooks`);
     await l.stop();
+  });
+});
+
+describe('webhooks listen --forward-to port 0 (probe 53 W, finding 7)', () => {
+  it('is refused (exit 2, nothing listens): no app can be reached there', async () => {
+    // Before: it listened, "forwarding to http://127.0.0.1:0/x", and every event got 502.
+    const dir = configDir();
+    for (const forward of ['http://127.0.0.1:0/x', 'https://localhost:00/hooks', 'http://u:pa55word@127.0.0.1:0/x']) {
+      const r = await refusedOrListening(['--port', '0', '--forward-to', forward], dir);
+      expect(r.listening, `${forward}: started listening\n${r.stderr}`).toBe(false);
+      expect(r.code, `${forward}\n${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/Error: --forward-to \S+ has port 0, where no app can be reached: every event would be answered 502\./);
+      expect(r.stderr).toContain('Give the port your app listens on');
+      expect(r.stderr).not.toContain('pa55word');
+    }
   });
 });

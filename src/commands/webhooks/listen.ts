@@ -23,7 +23,8 @@
  * The listener binds 127.0.0.1 by default; any other --host (0.0.0.0 above all) is
  * warned about, since other machines can then reach it. An address it cannot listen on
  * (not on this machine, unresolvable, in use) is a plain usage error naming the cause, and so
- * is a --forward-to that is the listener itself (its port on a name of this machine).
+ * is a --forward-to that is the listener itself (its port on a name of this machine) or has
+ * port 0 (no app can be reached there).
  * A password in the --forward-to URL is sent to the app as Basic auth and shown as `***`
  * wherever the URL is printed.
  *
@@ -74,6 +75,7 @@ function maskUserinfo(raw: string): string {
   return raw.replace(/(\/\/[^/?#@:]*):.*@/, '$1:***@').replace(/\/\/[^/?#@:]+@/, '//***@');
 }
 
+/** The --forward-to URL: http or https, and a port an app can listen on (not 0); a usage error otherwise. */
 function checkForwardUrl(raw: string): URL {
   let u: URL;
   try {
@@ -82,6 +84,14 @@ function checkForwardUrl(raw: string): URL {
     throw new UsageError(`--forward-to: "${sanitizeInline(maskUserinfo(raw))}" is not a URL.`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--forward-to must be an http:// or https:// URL.');
+  // Port 0 picks a free port when listening; nothing answers a connection to it: every event got 502.
+  if (u.port === '0') {
+    throw new UsageError(
+      `--forward-to ${sanitizeInline(maskUserinfo(raw))} has port 0, where no app can be reached: every event would be answered 502.`,
+      [],
+      'Give the port your app listens on, e.g. --forward-to http://localhost:3000/webhooks.',
+    );
+  }
   return u;
 }
 
