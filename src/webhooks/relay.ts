@@ -20,6 +20,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Log } from '../output/io.js';
 import { sanitizeInline } from '../output/sanitize.js';
+import { visibleToken } from '../words.js';
 import type { Deliveries } from './dedupe.js';
 import { shownSeconds, shownUrl, type Forwarded, type Forwarder } from './forward.js';
 
@@ -45,10 +46,10 @@ export interface Relayed {
   late?: Promise<string | undefined>;
 }
 
-/** An event's id for a warning: sanitized and cut. */
-function named(id: string | undefined): string {
+/** An event's id for a warning: the listener's secrets masked, escaped as the event's line shows an odd one (words.ts visibleToken), and cut. */
+function named(id: string | undefined, mask: (t: string) => string): string {
   if (id === undefined) return 'an event without a webhook_id';
-  const shown = sanitizeInline(id);
+  const shown = visibleToken(mask(id));
   return `event ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`;
 }
 
@@ -106,7 +107,7 @@ export class Relay {
     return {
       answered: 502,
       notes: [
-        `${named(d.id)} came again while the app had still not answered its delivery forwarded ${shownSeconds(busyMs)} ago: answered 502, not forwarded again, so the app does not get it twice; ` +
+        `${named(d.id, this.mask)} came again while the app had still not answered its delivery forwarded ${shownSeconds(busyMs)} ago: answered 502, not forwarded again, so the app does not get it twice; ` +
           `once the app answers, a retry is answered with its 2xx, or forwarded again after an error.`,
       ],
     };
@@ -116,8 +117,8 @@ export class Relay {
   private lateNote(d: Delivery, f: Forwarded): string {
     const when = `the sender was answered 502 at ${shownSeconds(this.timeoutMs)} (--timeout)`;
     if (f.status === null)
-      return `${named(d.id)}: the forward ended after ${shownSeconds(f.ms)}: ${sanitizeInline(this.f.mask(f.error ?? ''))}; ${when}, and its retry will be forwarded again.`;
-    const said = `the app answered ${f.status} to ${named(d.id)} after ${shownSeconds(f.ms)}, late: ${when}`;
+      return `${named(d.id, this.mask)}: the forward ended after ${shownSeconds(f.ms)}: ${sanitizeInline(this.f.mask(f.error ?? ''))}; ${when}, and its retry will be forwarded again.`;
+    const said = `the app answered ${f.status} to ${named(d.id, this.mask)} after ${shownSeconds(f.ms)}, late: ${when}`;
     if (f.status < 200 || f.status >= 300) return `${said}; its retry will be forwarded again.`;
     if (d.key === undefined) return `${said}; the app took it, but without a webhook_id its retry cannot be recognised and will be forwarded again.`;
     return `${said}; the app took the event, so its retry will be answered ${f.status} without being forwarded again.`;

@@ -72,6 +72,24 @@ describe('webhooks listen: an app slower than --timeout', () => {
     await l.stop();
   });
 
+  it("names an odd webhook id in the late answer's warning as the event's line does: escaped, the secret masked", async () => {
+    const app = await slowApp();
+    const l = await listen(['--timeout', '0.3', '--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
+    const id = `w-1\nTXN-FAKE ${S}`;
+    const b = event({ webhook_id: id });
+    expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(502);
+    await l.waitFor(() => app.waiting() === 1, 'the forward held');
+    app.answer(200);
+    await l.waitFor(() => l.stderr().includes('the app answered 200 to event '), 'the late answer');
+    const said = l
+      .stderr()
+      .split('\n')
+      .find((line) => line.includes('the app answered 200 to event '))!;
+    expect(said).toContain('the app answered 200 to event w-1\\u000aTXN-FAKE\\u0020*** after');
+    expect(l.stderr()).not.toContain(S);
+    await l.stop();
+  });
+
   it('a retry that comes while the app has still not answered is answered 502, not forwarded; the late 200 then answers the next', async () => {
     const app = await slowApp();
     const l = await listen(['--timeout', '0.3', '--forward-to', app.url], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: S } });
