@@ -8,7 +8,7 @@ import { MAX_SIGNIFICANT_DIGITS, minorToJsonNumber, parseAmount, significantDigi
 import { fieldProblem, type Problem } from '../errors.js';
 import { isRecipientType, isServiceCurrency, longerThan, MAX_TEXT, needsPhone, PHONE_PATTERN, PROVIDER_PATTERN, type RecipientType } from '../service/payout-rules.js';
 import { CLOSING_QUOTES, OPENING_QUOTES, visibleWord } from '../words.js';
-import { codePoint, CONTROL, INVISIBLE, unseenCharacters } from './unseen.js';
+import { codePoint, CONTROL, hiddenCharacter, unseenCharacters } from './unseen.js';
 
 import { normalizeProvider } from './providers.js';
 
@@ -78,7 +78,7 @@ function payoutIdProblem(id: string): string {
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const METADATA_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
-/** Anything but printable ASCII (after CONTROL and INVISIBLE have said theirs). */
+/** Anything but printable ASCII (after CONTROL and hiddenCharacter have said theirs). */
 const NOT_ASCII = /[^\u0020-\u007e]/u;
 /** Metadata keys that name an object's machinery in JavaScript, not data. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -109,7 +109,8 @@ function metadataProblem(k: string, v: string): string | undefined {
   if (!METADATA_KEY.test(k)) return `key "${k}" may only hold letters, digits and _ . - (at most 64)`;
   if (RESERVED_KEYS.has(k)) return `key "${k}" is reserved; choose another name`;
   if (CONTROL.test(v)) return `the value of "${k}" must not contain control characters`;
-  if (INVISIBLE.test(v)) return `the value of "${k}" must not contain invisible or direction-changing characters (${codePoint(INVISIBLE.exec(v)![0])})`;
+  const hidden = hiddenCharacter(v);
+  if (hidden !== undefined) return `the value of "${k}" must not contain invisible or direction-changing characters (${codePoint(hidden)})`;
   if (v.length > 500) return `the value of "${k}" is longer than 500 characters`;
   return undefined;
 }
@@ -170,7 +171,7 @@ function checkPresentText(f: PayoutFields, fault: Fault): void {
   // An account number is typed in plain ASCII: a look-alike ("０76123456", a fullwidth 0) reads
   // as the right account in a confirmation and is another to the service (it refused with a 422
   // after the request had left). Spaces and dashes are left to the service, whose rule is not documented.
-  const foreign = present(f.account) && !CONTROL.test(f.account) && !INVISIBLE.test(f.account) ? NOT_ASCII.exec(f.account) : null;
+  const foreign = present(f.account) && !CONTROL.test(f.account) && hiddenCharacter(f.account) === undefined ? NOT_ASCII.exec(f.account) : null;
   if (foreign) fault('account', `has a character that is not plain ASCII (${codePoint(foreign[0])}): type it with the digits and letters of a keyboard`, ' ');
   else if (present(f.account) && SCIENTIFIC.test(f.account)) fault('account', `"${f.account}" is ${SCIENTIFIC_SAID}`);
   // The service's own limit (service/payout-rules.ts): a longer note would be refused after it left.

@@ -43,6 +43,13 @@ describe('text fields: invisible and direction-changing characters', () => {
     ['account', '12\u2066 3', 'U+2066'],
     ['note', 'pay\u200fme', 'U+200F'],
     ['walletId', 'wal\ufeff1', 'U+FEFF'],
+    // Tag characters carry a hidden text a terminal draws as nothing (probe 54-P): "Pay <tags>salary" read "Pay salary".
+    ['note', `Pay ${[...'send to 999'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('')}salary`, 'U+E0073'],
+    ['name', `Fatu\u{e0020}\u{e0049} Koroma`, 'U+E0020'],
+    ['name', 'Fatu \u3164 Koroma', 'U+3164'],
+    ['note', 'paid\u2800in full', 'U+2800'],
+    ['name', 'Ami\ufe0fnata', 'U+FE0F'],
+    ['account', '12\u{e0031}3', 'U+E0031'],
   ] as const)('refuses %s %j (%s)', (field, value, cp) => {
     const label = { name: '--name', account: '--account', note: '--note', walletId: '--wallet' }[field];
     expect(problems({ [field]: value })).toContain(`${label} must not contain invisible or direction-changing characters (${cp})`);
@@ -79,6 +86,7 @@ describe('metadata', () => {
   it('refuses control and bidi characters in values', () => {
     expect(problems({ metadata: ['a=x\u001b[31m'] })).toEqual(['--metadata: the value of "a" must not contain control characters']);
     expect(problems({ metadata: ['a=\u202ex'] })).toEqual(['--metadata: the value of "a" must not contain invisible or direction-changing characters (U+202E)']);
+    expect(problems({ metadata: ['a=ref\u{e0041}9'] })).toEqual(['--metadata: the value of "a" must not contain invisible or direction-changing characters (U+E0041)']);
   });
 
   it('a metadata.__proto__ column is refused by row, not turned into a prototype', async () => {
