@@ -105,6 +105,8 @@ export interface ApprovalCheck {
   valid: Array<{ name: string; fingerprint: string; signedAt: string }>;
   /** Approvals of the plan file itself that do not count, each with why: plan send refuses a plan that carries any. */
   refused: string[];
+  /** The place in the plan's approvals (from 0) of each of `refused`, in the same order. */
+  refusedAt: number[];
   /**
    * Approvals that do not count but stop nothing, each with why: left out, never a refusal. Those
    * kept in the team's shared ledger, and those that repeat a person who counts already with
@@ -132,7 +134,7 @@ function approvalLabel(a: Approval, i: number, kept: boolean): string {
 }
 
 /** Why an approval is no signature of this plan by the key it names, or undefined: such an approval counts under no policy. */
-function brokenApproval(hash: string, a: Approval): string | undefined {
+export function brokenApproval(hash: string, a: Approval): string | undefined {
   if (!fingerprintHolds(a)) return 'its fingerprint is not that of its public key';
   if (!approvalSignatureHolds(hash, a)) return 'the signature does not match this plan';
   return undefined;
@@ -168,6 +170,7 @@ const LEFT_OUT = ' (left out: it does not stop the plan)';
 export function checkApprovals(plan: Plan, policy: Policy, own = plan.approvals.length): ApprovalCheck {
   const valid: ApprovalCheck['valid'] = [];
   const refused: string[] = [];
+  const refusedAt: number[] = [];
   const ignored: string[] = [];
   const seen: Seen = { counted: new Map(), keys: new Set() };
   const made = makerOf(plan, policy);
@@ -176,10 +179,12 @@ export function checkApprovals(plan: Plan, policy: Policy, own = plan.approvals.
   plan.approvals.forEach((a, i) => {
     const not = whyNot(plan, policy, a, makerPerson, seen);
     if (not === undefined) return void valid.push({ name: policy.byKey.get(a.fingerprint)!.name, fingerprint: a.fingerprint, signedAt: a.signed_at });
-    if (i < own && !not.repeat) refused.push(`${approvalLabel(a, i, false)}: ${not.why}`);
-    else ignored.push(`${approvalLabel(a, i, i >= own)}: ${not.why}${LEFT_OUT}`);
+    if (i < own && !not.repeat) {
+      refused.push(`${approvalLabel(a, i, false)}: ${not.why}`);
+      refusedAt.push(i);
+    } else ignored.push(`${approvalLabel(a, i, i >= own)}: ${not.why}${LEFT_OUT}`);
   });
-  return { maker: made.member, makerProblem: made.problem, valid, refused, ignored };
+  return { maker: made.member, makerProblem: made.problem, valid, refused, refusedAt, ignored };
 }
 
 /** The approvers met so far by checkApprovals: each person who counts, with the key they count by, and every key that approved validly. */

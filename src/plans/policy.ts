@@ -43,6 +43,16 @@
  * names them.
  */
 export { examinePolicy, loadPolicy, policyOf, type Member, type Policy, type Role, type Tier } from './policy-file.js';
-export { approvalsNeeded, brokenApprovals, checkApprovals, currencyTotals, makerOf, requiredApprovals, type ApprovalCheck, type Requirement } from './approvals.js';
+export {
+  approvalsNeeded,
+  brokenApproval,
+  brokenApprovals,
+  checkApprovals,
+  currencyTotals,
+  makerOf,
+  requiredApprovals,
+  type ApprovalCheck,
+  type Requirement,
+} from './approvals.js';
 export { dailyTotalApplies, dailyTotalCaveat, limitProblems, limitsHint, overMaximum, uncountable, type LimitOptions } from './limits.js';
 export { sentToday, sentTodayTo } from './sent-today.js';

@@ -6,10 +6,12 @@
  * that file looks) the file is read again, must still be the plan approved (its hash), and gets
  * the approval beside those it holds now, in one atomic rename. `plan merge` (merge.ts) adds the
  * approvals of copies of the plan under the same lock (changeApprovals), so neither drops the
- * other's.
+ * other's. A plan file that is a symbolic link is refused (linkedPlan), before anything is signed
+ * or written: the rename replaced the link with a file of its own, silently, and the file it
+ * pointed to (the one the team shares) never got the approval.
  */
-import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, constants, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { LocalError, RefusedError } from '../../errors.js';
 import { readPlan, planText, type Plan } from '../../plans/plan.js';
 import type { Approval } from '../../plans/signatures.js';
@@ -32,6 +34,27 @@ export async function addApprovalToFile(path: string, hash: string, approval: Ap
 }
 
 /**
+ * A plan file given as a symbolic link: refused, naming the file it points to (`give`: the same
+ * command with that file, for the hint). Approvals are written by replacing the file whole, which
+ * would replace the link, not change its target. Nothing happens for a file that is no link.
+ */
+export function refuseLinkedPlan(path: string, verb: 'approve' | 'merge into', give: (target: string) => string): void {
+  let target: string;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return;
+    target = resolve(dirname(path), readlinkSync(path));
+    target = realpathSync(target);
+  } catch {
+    return; // no longer there, or a dangling link: reading the plan says so
+  }
+  throw new RefusedError(
+    `Cannot ${verb} the plan ${path}: it is a symbolic link to ${target}. payctl does not write approvals through a link (the link would be replaced by a file of its own, and ${target} would not get them). Nothing was changed.`,
+    [],
+    `Give that file: ${give(target)}`,
+  );
+}
+
+/**
  * Under the plan file's lock: the file read again (it must still be the plan of `hash`), `add`
  * asked which approvals to add to it as it is now (it may throw: nothing is written), and those
  * written after its own in one atomic rename (none: the file is left as it is). Returns the
@@ -46,6 +69,8 @@ export async function changeApprovals(
   const lock = join(dirname(path), `.${basename(path)}.approving`);
   await acquire(lock, run);
   try {
+    // Made a link meanwhile: the rename below would replace it (refused before, by the command).
+    if (lstatSync(path).isSymbolicLink()) throw new RefusedError(`The plan file ${path} became a symbolic link meanwhile. Nothing was changed.`);
     const { plan } = readPlan(path);
     if (plan.hash !== hash) throw new RefusedError(`The plan file ${path} changed meanwhile (its hash is now ${plan.hash}). Nothing was changed.`);
     const added = add(plan);

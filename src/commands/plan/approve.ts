@@ -27,6 +27,7 @@
  * carries already, by another key (the same approver on a second machine), is said to repeat it,
  * and the count stays (plan send leaves out an approval that repeats a person who counts). A
  * profile named that does not exist is refused without offering a login: approving needs none.
+ * A plan file that is a symbolic link is refused, naming its target (approve-file.ts).
  */
 import { write, type Deps } from '../../deps.js';
 import { CancelledError, CliError, RefusedError, UsageError } from '../../errors.js';
@@ -35,13 +36,13 @@ import { UnknownProfile, unknownProfileNoLogin } from '../../config/known-profil
 import { requireSigningKey, type SigningKey } from '../../plans/keys.js';
 import { planTimeProblem, type Plan, type ReadPayout } from '../../plans/plan.js';
 import { approvalHolds, signApproval, type Approval } from '../../plans/signatures.js';
-import { addApprovalToFile } from './approve-file.js';
+import { addApprovalToFile, refuseLinkedPlan } from './approve-file.js';
 import { formatAmount } from '../../money/amount.js';
 import { makeStyle } from '../../output/style.js';
 import { wrapSegments, wrapText } from '../../output/table.js';
 import { plural, text } from '../../output/text.js';
 import { yesRequired } from '../../output/prompter.js';
-import { commandLine, invocationOf } from '../../config/command-line.js';
+import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
 import { approvalLines, counting, notCountedHint, payoutLines, personName, planHead } from './common.js';
 import { effectivePolicy } from '../policy/effective.js';
 import { loadPlan, type LoadedPlan } from './source.js';
@@ -66,6 +67,7 @@ export async function run(opts: PlanApproveOptions, deps: Deps): Promise<number>
 async function approve(opts: PlanApproveOptions, deps: Deps): Promise<number> {
   const loaded = await loadPlan(opts.plan, deps);
   const { plan, payouts } = loaded;
+  if (!loaded.store) refuseLinkedPlan(opts.plan, 'approve', (t) => commandLine(invocationOf(deps.globals, deps.env), ['plan', 'approve'], [fileOperand(t)]));
   const key = requireSigningKey(configDir(deps.env));
   refuseOwnOrAgain(plan, key, loaded.alsoStored?.approvals);
   const timeProblem = planTimeProblem(plan, deps.clock.now());

@@ -2,24 +2,29 @@
  * `payctl plan merge <plan> <copy>...`: the approvals that copies of a plan file carry, added to
  * the plan file. Two approvers who each signed a copy of their own held two files of one approval
  * each, which plan send refused, and no command combined them (probe P, finding 2). Every copy
- * is read whole as plan send reads a plan (plans/plan.ts) and must be the same plan (its hash):
- * a copy of another plan refuses the merge, nothing written. An approval is added once (by its
- * key; one the plan carries already is left as it is), and only when the plan then carries no
- * approval that plan send would refuse it for: under the run's policy as plan send judges them
- * (checkApprovals), without one those that are no signature of this plan by the key they name.
- * The file is changed as plan approve changes it, under its lock, in one atomic rename
- * (approve-file.ts changeApprovals): an approval added meanwhile is kept.
+ * is read whole as plan send reads a plan and must be the same plan (its hash): a copy of another
+ * plan refuses the merge, nothing written; so does a copy that is the plan file itself, or one
+ * that cannot be read (merge-copies.ts, which also chooses the approvals whatever the copies'
+ * order). An approval is added once (by its key; one the plan carries already is left as it is),
+ * and only when the plan then carries no approval that plan send would refuse it for: under the
+ * run's policy as plan send judges them (checkApprovals); with or without one, none made with
+ * the plan's maker key (plan approve refuses to sign with it, and plan send refuses the file for
+ * good: no command takes an approval out). A plan file that is a symbolic link is refused,
+ * naming its target (approve-file.ts). The file is changed as plan approve changes it, under its
+ * lock, in one atomic rename (approve-file.ts changeApprovals): an approval added meanwhile is
+ * kept. What the plan then needs is said by merge-report.ts.
  */
-import { write, type Deps } from '../../deps.js';
+import type { Deps } from '../../deps.js';
 import { RefusedError } from '../../errors.js';
 import { UnknownProfile, unknownProfileNoLogin } from '../../config/known-profiles.js';
 import { commandLine, fileOperand, invocationOf } from '../../config/command-line.js';
-import { plural, text } from '../../output/text.js';
-import type { Approval, Plan } from '../../plans/plan.js';
-import { brokenApprovals, checkApprovals, type Policy } from '../../plans/policy.js';
+import { plural } from '../../output/text.js';
+import type { Plan } from '../../plans/plan.js';
+import { checkApprovals, type Policy } from '../../plans/policy.js';
 import { effectivePolicy } from '../policy/effective.js';
-import { changeApprovals } from './approve-file.js';
-import { counting } from './common.js';
+import { changeApprovals, refuseLinkedPlan } from './approve-file.js';
+import { copyLabel, readCopies, refuseDamaged, takenApprovals, type FromCopy } from './merge-copies.js';
+import { reportMerge } from './merge-report.js';
 import { readPlanFile } from './source.js';
 
 export interface PlanMergeOptions {
@@ -38,8 +43,10 @@ export async function run(opts: PlanMergeOptions, deps: Deps): Promise<number> {
 }
 
 async function merge(opts: PlanMergeOptions, deps: Deps): Promise<number> {
-  const { plan } = readPlanFile(opts.plan, deps);
-  const copies = opts.copy.map((path) => ({ path, plan: readPlanFile(path, deps).plan }));
+  const { plan, payouts } = readPlanFile(opts.plan, deps);
+  const inv = invocationOf(deps.globals, deps.env);
+  refuseLinkedPlan(opts.plan, 'merge into', (t) => commandLine(inv, ['plan', 'merge'], [fileOperand(t), ...opts.copy.map(fileOperand)]));
+  const copies = readCopies(opts.plan, opts.copy);
   const others = copies.filter((c) => c.plan.hash !== plan.hash);
   if (others.length)
     throw new RefusedError(
@@ -48,53 +55,45 @@ async function merge(opts: PlanMergeOptions, deps: Deps): Promise<number> {
       'Give copies of this very plan (plan show prints the hash of each): approvals are signatures of one plan, and count on no other.',
     );
   const policy = await effectivePolicy(deps);
+  let taken: ReturnType<typeof takenApprovals> = { adding: [], damaged: [] };
   const { carried, added } = await changeApprovals(opts.plan, plan.hash, { signal: deps.signal, pid: deps.host.pid }, (now) => {
-    const adding = newApprovals(now, copies);
-    refuseNotCounted(opts.plan, { ...now, approvals: [...now.approvals, ...adding] }, policy);
-    return adding;
+    taken = takenApprovals(now, copies);
+    refuseDamaged(opts.plan, taken.damaged, policy);
+    refuseNotCounted(opts.plan, now, taken.adding, policy);
+    return taken.adding.map((f) => f.approval);
   });
-  await report(opts.plan, deps, { ...plan, approvals: carried }, added, policy);
+  for (const d of taken.damaged) if (d.replaced) deps.log.warn(`Left out: ${copyLabel(d)}: ${d.why}; a valid approval by the same key is used.`);
+  await reportMerge({ path: opts.plan, plan: { ...plan, approvals: carried }, payouts, added, policy }, deps);
   return 0;
 }
 
-/** The approvals of the copies that the plan does not carry, by key: the first copy's where two give one. */
-function newApprovals(plan: Plan, copies: Array<{ plan: Plan }>): Approval[] {
-  const keys = new Set(plan.approvals.map((a) => a.fingerprint));
-  const adding: Approval[] = [];
-  for (const a of copies.flatMap((c) => c.plan.approvals)) {
-    if (keys.has(a.fingerprint)) continue;
-    keys.add(a.fingerprint);
-    adding.push(a);
-  }
-  return adding;
-}
-
-/** A plan that would carry an approval plan send refuses it for (under the policy; without one, a signature that does not hold): nothing is written. */
-function refuseNotCounted(path: string, merged: Plan, policy: Policy | undefined): void {
-  const refused = policy ? checkApprovals(merged, policy).refused : brokenApprovals(merged);
+/**
+ * A plan that would carry an approval plan send refuses it for: nothing is written. Under the
+ * policy, as plan send judges them; with or without one, an approval made with the plan's maker
+ * key. Each is named by the copy it comes from (the plan's own, as the plan's).
+ */
+function refuseNotCounted(path: string, now: Plan, adding: FromCopy[], policy: Policy | undefined): void {
+  const own = now.approvals.length;
+  const merged: Plan = { ...now, approvals: [...now.approvals, ...adding.map((f) => f.approval)] };
+  const makers = adding.filter((f) => f.approval.fingerprint === now.maker.fingerprint);
+  const refused = makers.length
+    ? makers.map((f) => `${copyLabel(f)}: made with the plan's maker key; the maker cannot approve their own plan`)
+    : policy
+      ? (() => {
+          const judged = checkApprovals(merged, policy);
+          return judged.refused.map((r, i) => {
+            const at = judged.refusedAt[i]!;
+            return at < own ? `the plan itself: ${r}` : `${copyLabel(adding[at - own]!)}: ${r.replace(/^approval \d+ \([^)]*\): /, '')}`;
+          });
+        })()
+      : [];
   if (refused.length === 0) return;
+  const ownOnly = refused.every((r) => r.startsWith('the plan itself: '));
   throw new RefusedError(
-    `Cannot merge into the plan ${path}: it would carry ${plural(refused.length, 'approval that does', 'approvals that do')} not count${policy ? ` under the policy ${policy.file}` : ''}, and plan send refuses a plan that carries any. Nothing was changed.`,
+    `Cannot merge into the plan ${path}: it would carry ${plural(refused.length, 'approval that does', 'approvals that do')} not count${policy && !makers.length ? ` under the policy ${policy.file}` : ''}, and plan send refuses a plan that carries any. The plan was not changed.`,
     refused,
-    'Merge only copies signed by approvers the policy lists (plan show of each copy says which approvals count): no command takes an approval out of a plan.',
+    ownOnly
+      ? 'The plan file itself carries one: get a clean copy of the plan file from its maker (as plan create wrote it) and merge into that; no command takes an approval out of a plan.'
+      : 'Leave out the copies named (plan show of each says which of its approvals count): merged, their approvals would make plan send refuse the plan, and no command takes an approval out of a plan.',
   );
-}
-
-/** What was merged: one JSON line with --json, else a line for people and the plan send that follows. */
-async function report(path: string, deps: Deps, plan: Plan, added: Approval[], policy: Policy | undefined): Promise<void> {
-  const approvals = counting(plan, policy);
-  if (deps.globals.json) {
-    await write(
-      deps.io.stdout,
-      JSON.stringify({ plan: path, hash: plan.hash, added: added.map((a) => ({ name: a.name, fingerprint: a.fingerprint })), approvals }) + '\n',
-    );
-    return;
-  }
-  if (added.length === 0)
-    deps.log.info(`Nothing to merge: ${path} carries every approval of the copies already (${plural(approvals, 'approval')} that count${approvals === 1 ? 's' : ''}).`);
-  else
-    deps.log.success(
-      `Merged ${plural(added.length, 'approval')} into ${path} (${added.map((a) => `${text(a.name)}, ${a.fingerprint}`).join('; ')}); it now carries ${plural(approvals, 'approval')} that count${approvals === 1 ? 's' : ''}.`,
-    );
-  deps.log.info(`Then send it: ${commandLine(invocationOf(deps.globals, deps.env), ['plan', 'send'], [fileOperand(path)])}`);
 }
