@@ -48,6 +48,24 @@ export function keyMayBeForgotten(entry: Dated, now: Date): boolean {
   return ageUnknown(entry, now) || now.getTime() - Date.parse(entry.createdAt) > KEY_MEMORY_MS;
 }
 
+/**
+ * When a request for the payout last left, as far as the journal tells (ms since the epoch): its
+ * first attempt (createdAt), or later the answer to a send recorded since (an accepted outcome not
+ * looked up, or an unknown one): `history reconcile --resend` of an entry over 24 hours old sends
+ * it again, and if the service had forgotten its key that is a payout made now. The repeat
+ * guard's 24 hours run from here (repeats.ts recentRepeats): before, they ran from the first
+ * attempt, and a payout typed again just after such a resend was sent as a second payout (probe
+ * 54-H finding 2). A look-up (`--made-by`, a read back) sends nothing: its time does not count.
+ * The outcome is dated by the clock of the run that recorded it (a shared ledger's entry by the
+ * database's, its outcome by the machine's).
+ */
+export function lastSentMs(entry: Pick<JournalEntry, 'createdAt' | 'outcome'>): number {
+  const first = Date.parse(entry.createdAt);
+  const o = entry.outcome;
+  const sent = o && ((o.kind === 'accepted' && !o.lookedUp) || o.kind === 'unknown') ? Date.parse(o.at) : NaN;
+  return Number.isFinite(sent) && !(sent <= first) ? sent : first;
+}
+
 /** "25 h", "3 days": how long ago the entry's first attempt was (one not dated in the future). */
 export function ageOf(entry: Dated, now: Date): string {
   const h = Math.floor((now.getTime() - Date.parse(entry.createdAt)) / 3_600_000);

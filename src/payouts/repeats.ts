@@ -25,7 +25,7 @@ import { comparedFingerprintOfBody, sentFields } from './sent-body.js';
 import type { PayoutRequest } from './request.js';
 import { idsAndMore, text } from '../output/text.js';
 import { capitalized } from '../words.js';
-import { futureDate, span } from './entry-age.js';
+import { futureDate, lastSentMs, span } from './entry-age.js';
 import { isUnresolved } from './unresolved.js';
 
 /** How far back a payout typed again (without --payout-id) is caught. */
@@ -56,8 +56,9 @@ export function settledFailed(e: JournalEntry): boolean {
 /**
  * `payout create`: payouts with this one's repeat key (same wallet, account as compared, amount
  * and currency), or with its account in another form of leading zeros, under another payout id,
- * not refused, oldest first: those journaled in the 24 hours before `now` (the ledger's:
- * Ledger.now, the clock that dated them), and those of unknown outcome (lookup.ts isUnresolved:
+ * not refused, oldest first: those sent in the 24 hours before `now` (the ledger's:
+ * Ledger.now, the clock that dated them; by the last request that left, entry-age.ts lastSentMs:
+ * a --resend of an old one starts its 24 hours again), and those of unknown outcome (lookup.ts isUnresolved:
  * journaled with no answer recorded, or unknown) however old, as long as the ledger holds their
  * entry. Such a payout may have been made, and a new payout id would pay it again: before, one
  * over 24 hours old was forgotten, and a payout typed again the next day was paid twice (probe
@@ -74,7 +75,7 @@ export async function recentRepeats(journal: Ledger, baseUrl: string, r: PayoutR
   const found = (await byRepeatKeys(keys, (k) => journal.find(baseUrl, 'repeat', k))).filter((e) => e.payoutId !== r.payoutId && countsAsSent(e));
   const out: JournalEntry[] = [];
   for (const e of found) {
-    if (Date.parse(e.createdAt) >= since) out.push(e);
+    if (lastSentMs(e) >= since) out.push(e);
     else if (isUnresolved(e) && (await journal.get(baseUrl, e.payoutId)) !== undefined) out.push(e);
   }
   return out;
@@ -201,7 +202,7 @@ export class BatchRepeats {
       for (const e of others) this.otherBatches.add(e);
     }
     const since = this.#recentSince;
-    const singles = since === undefined ? [] : same.filter((e) => isSingle(e) && Date.parse(e.createdAt) >= since);
+    const singles = since === undefined ? [] : same.filter((e) => isSingle(e) && lastSentMs(e) >= since);
     if (singles.length) {
       this.recentSingleRows++;
       if (row !== undefined && this.recentSingleRowNumbers.length < 10) this.recentSingleRowNumbers.push(row);
@@ -289,7 +290,8 @@ export function describeRepeat(e: JournalEntry, now: Date, sentFrom = 'from this
   const batch = e.batch ? ` (row ${e.batch.row} of batch "${text(e.batch.id)}"${e.batch.file ? ` from ${text(e.batch.file)}` : ''})` : '';
   const then = account === undefined ? undefined : sentFields(e.body)?.fields.account || undefined;
   const written = then !== undefined && then !== account ? ` (written "${text(then)}" there)` : '';
-  return `one ${verb} ${sentFrom} ${ago(e.createdAt, now)} with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${gone ? 'its outcome not known here' : stateSaid(e)}`;
+  const again = lastSentMs(e) - Date.parse(e.createdAt) >= 3_600_000 ? ` and sent again ${ago(new Date(lastSentMs(e)).toISOString(), now)}` : '';
+  return `one ${verb} ${sentFrom} ${ago(e.createdAt, now)}${again} with the same wallet, account${written}, amount and currency: payout id ${e.payoutId}${batch}, ${gone ? 'its outcome not known here' : stateSaid(e)}`;
 }
 
 /** The order the repeat guard names earlier payouts in: accepted (and not known failed) first, then those that may have been made, then the rest; newest first within each. */

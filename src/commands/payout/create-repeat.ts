@@ -117,7 +117,7 @@ async function refuseUnknown(c: CreateRun, unknown: JournalEntry, now: Date, rep
   const then = paid
     ? 'Then run this command again if it is still wanted: it is refused as a repeat of the payout accepted, saying how to pay it again.'
     : old
-      ? 'Then run this command again if it is still wanted: once that payout is settled, made or not, this one is sent as a new payout (one sent more than 24 hours ago, its outcome known, no longer holds back one of the same details).'
+      ? 'Then run this command again if it is still wanted. Settled with --made-by (or found not made), that payout no longer holds this one back (sent more than 24 hours ago, its outcome known): this one is sent as a new payout. Settled with --resend, that payout is sent again now, so for 24 hours this one is refused as its repeat, saying how to pay it again: never run it only to finish the resend.'
       : 'Then run this command again if it is still wanted: if that payout was not made, this one is sent; if it was, this one is refused as its repeat, saying how to pay it again.';
   throw new UsageError(`${said}.${why} Nothing was sent.`, [], settle + then);
 }
