@@ -106,7 +106,8 @@ describe('two terminals resolving unknown outcomes at once', () => {
     const a = randomUUID();
     const b = randomUUID();
     const txn = await lost(wallet, a);
-    await lost(wallet, b, ['--allow-repeat']);
+    // Another note: not a later twin of the first (same body but its id), whose --made-by that one would refuse (made-by-later-twin.test.ts).
+    await lost(wallet, b, ['--allow-repeat', '--note', 'second payout']);
     ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${txn}`, kind: 'delay', delayMs: 1500, times: Infinity });
     const from = ctx.sb.requests().length;
 
@@ -129,7 +130,8 @@ describe('a run over every unknown payout meets one another payctl is resolving'
     const wallet = freshWallet(ctx.sb, '10000.00');
     const [busy, other] = [randomUUID(), randomUUID()];
     const txn = await lost(wallet, busy);
-    await lost(wallet, other, ['--allow-repeat']);
+    // Another note: not a later twin of the first (same body but its id), whose --made-by that one would refuse (made-by-later-twin.test.ts).
+    await lost(wallet, other, ['--allow-repeat', '--note', 'second payout']);
     ctx.sb.faults.add({ method: 'GET', path: `/v2/payout/${txn}`, kind: 'delay', delayMs: 6000, times: Infinity });
     const from = ctx.sb.requests().length;
 
