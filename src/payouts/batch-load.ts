@@ -189,7 +189,7 @@ export async function planBatch(
   if (p.restored.total) throw restoredRefusal(src.path, p.restored, 'Nothing was sent.');
   const changed = p.changed.refusal(src.path, 'Nothing was sent.', settle.ownBatch);
   if (changed) throw changed;
-  const unsettled = p.unsettled.refusal(src.path, 'Nothing was sent.', settle);
+  const unsettled = p.unsettled.refusal(src.path, 'Nothing was sent.', settle, now);
   if (unsettled) throw unsettled;
   if (p.problems.total) throw fileProblems(src.path, 'Nothing was sent.', p.problems);
   return p.plan();

@@ -18,6 +18,7 @@ import { plural, text } from '../output/text.js';
 import { listed, MAX_LISTED, ProblemList } from './batch-problems.js';
 import type { EntryBatch, JournalEntry, Ledger } from './journal.js';
 import { isUnresolved } from './lookup.js';
+import { keyMayBeForgotten } from './entry-age.js';
 import { paidWording, recentRepeats, RunTally, shortTime } from './repeats.js';
 import type { PayoutRequest } from './request.js';
 
@@ -56,8 +57,8 @@ const SHOWN = 3;
 /** The rows of one run that pay what a payout of unknown outcome paid, kept as problems; and the rows resent under their own such entry, with what they pay the same as. */
 export class UnsettledRepeats {
   readonly problems = new ProblemList(MAX_LISTED);
-  /** Per batch run (id and file), its latest entry found: its resume. */
-  readonly #runs = new Map<string, EntryBatch>();
+  /** Per batch run (id and file), its latest entry found (its resume) and the entries of unknown outcome found of it. */
+  readonly #runs = new Map<string, { batch: EntryBatch; open: JournalEntry[] }>();
   /** Payouts found that no batch run resumes (single payouts). */
   readonly #singles = new Set<string>();
   /** Rows resent under their own entry of unknown outcome that pay what other payouts paid, and those payouts' runs. */
@@ -86,17 +87,40 @@ export class UnsettledRepeats {
       ? `in batch "${text(open.batch.id)}" (its row ${open.batch.row} of ${text(open.batch.file)}, ${shortTime(open.createdAt)})`
       : `as a single payout (payout create, ${shortTime(open.createdAt)})`;
     this.problems.push(rowProblem(row, `pays what payout ${open.payoutId} ${paidWording(open, 'the same')} ${where}`));
-    if (open.batch) this.#runs.set(`${open.batch.id}\n${open.batch.file}`, open.batch);
-    else this.#singles.add(open.payoutId);
+    if (open.batch) {
+      const key = `${open.batch.id}\n${open.batch.file}`;
+      const run = this.#runs.get(key);
+      if (run) run.open.push(open);
+      this.#runs.set(key, { batch: open.batch, open: run ? run.open : [open] });
+    } else this.#singles.add(open.payoutId);
   }
 
-  /** The refusal (exit 2) of the rows found, when there are; `nothing`: "Nothing was sent.", "No plan was written.". */
-  refusal(path: string, nothing: string, say: SettleCommands): UsageError | undefined {
+  /**
+   * The refusal (exit 2) of the rows found, when there are; `nothing`: "Nothing was sent.", "No plan
+   * was written."; `now`: the ledger's time. A run one of whose payouts was first sent over 24
+   * hours before is not offered its resume, which resends none of them then (the service may have
+   * forgotten their keys: send.ts): each of its payouts is settled with history reconcile, which
+   * lists the records that could be it, for --made-by or --resend. Before, the resume was promised
+   * to send them again "so each is paid once", and run as printed it resent nothing (probe 54-H).
+   */
+  refusal(path: string, nothing: string, say: SettleCommands, now: Date): UsageError | undefined {
     const n = this.problems.total;
     if (!n) return undefined;
-    const runs = [...this.#runs.values()].slice(0, SHOWN).map((b) => `  ${say.resume(b)}`);
+    const all = [...this.#runs.values()];
+    const stale = all.filter((r) => r.open.some((e) => keyMayBeForgotten(e, now)));
+    const runs = all
+      .filter((r) => !stale.includes(r))
+      .slice(0, SHOWN)
+      .map((r) => `  ${say.resume(r.batch)}`);
+    const old = [...new Set(stale.flatMap((r) => r.open.map((e) => e.payoutId)))].slice(0, SHOWN).map((id) => `  ${say.reconcile(id)}`);
     const singles = [...this.#singles].slice(0, SHOWN).map((id) => `  ${say.reconcile(id)}`);
     const settle = [
+      ...(old.length
+        ? [
+            `Settle ${old.length === 1 ? 'the batch row' : 'the batch rows'} first sent over 24 hours ago one by one with history reconcile (a resume no longer resends ${old.length === 1 ? 'it' : 'them'}: the service may have forgotten ${old.length === 1 ? 'its key' : 'their keys'}; it lists the payouts the service made that could be ${old.length === 1 ? 'it' : 'each'}, for --made-by or --resend):`,
+            ...old,
+          ]
+        : []),
       ...(runs.length
         ? [
             `Resume ${runs.length === 1 ? 'its batch' : 'their batches'} from the file as it was sent (its journaled rows are sent again under their own keys, so each is paid once):`,

@@ -128,3 +128,35 @@ describe('a batch row paying the same person, written otherwise, 25 hours after 
     expect(heldFrom(ctx.sb, wallet)).toHaveLength(1);
   });
 });
+
+describe("a batch's rows of unknown outcome first sent 25 hours ago, its file sent again under a new batch id", () => {
+  it('is refused with history reconcile of each row, not the resume that no longer resends them; the printed command lists and sends nothing', async () => {
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    const rows = [0, 1].map((i) => ({
+      wallet_id: wallet,
+      amount: `3${i}.50`,
+      currency: 'SLE',
+      type: 'bank',
+      name: `Row ${i}`,
+      provider: 'ecobank',
+      account_number: account(),
+    }));
+    const file = writeFile(setup.work.file('nov1.csv'), toCsv(rows));
+    ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+    const first = await run(['payout', 'batch', file, '--batch-id', 'nov1', '--concurrency', '1', '--yes']);
+    ctx.sb.faults.clear();
+    expect(first.code, first.stderr).toBe(4);
+    const from = ctx.sb.requests().length;
+
+    const clock = later();
+    const again = await run(['payout', 'batch', file, '--batch-id', 'nov2', '--yes'], clock);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain('Settle the batch rows first sent over 24 hours ago one by one with history reconcile (a resume no longer resends them');
+    expect(again.stderr).not.toContain('Resume its batch');
+    // The printed command, run as printed a day later: it lists what could be the payout and sends nothing.
+    const settle = await run(printed(again.stderr, 'history reconcile --payout-id'), clock);
+    expect(settle.code, settle.stderr).toBe(4);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
+    expect(heldFrom(ctx.sb, wallet)).toHaveLength(2);
+  });
+});

@@ -97,7 +97,7 @@ export async function plannedRows(
     : restored.total
       ? restoredRefusal(opts.file, restored, nothing)
       : (changed.refusal(opts.file, nothing, ownBatchCommand(inv, route === 'batch' ? ['payout', 'batch'] : ['plan', 'create'])) ??
-        repeats.unsettled.refusal(opts.file, nothing, settleCommands(inv, deps.clock)) ??
+        repeats.unsettled.refusal(opts.file, nothing, settleCommands(inv, deps.clock), deps.clock.now()) ??
         (await repeats.otherBatchRefusal(opts.batchId, inv, deps.clock.now(), nothing, rowsRoute(route, inv, src.file, opts.out))));
   return { src, api, journal, payouts, repeats, duplicates, refusal };
 }
