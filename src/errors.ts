@@ -116,7 +116,7 @@ export function problemOf(p: Problem | string): Problem {
 
 /** The service refused or failed (exit 1). */
 export class ApiError extends CliError {
-  readonly exitCode = ExitCode.failed;
+  readonly exitCode: number = ExitCode.failed;
   readonly status: number | undefined;
   readonly code: string | undefined;
   readonly requestId: string | undefined;
@@ -127,6 +127,19 @@ export class ApiError extends CliError {
     this.code = opts.code;
     this.requestId = opts.requestId;
     this.errors = opts.errors ?? [];
+  }
+}
+
+/**
+ * An id `payout get` did not ask the service about (no payout it can look up by it): code
+ * NOT_FOUND, and no HTTP status, as nothing was asked (output/error-report.ts prints no service
+ * status line for it). Exit 1, or 2 (usage) under --wait, whose exit 1 says Failed.
+ */
+export class NotAskedError extends ApiError {
+  override readonly exitCode: number;
+  constructor(message: string, opts: { hint?: string; exitCode?: number } = {}) {
+    super(message, { code: 'NOT_FOUND', ...(opts.hint !== undefined ? { hint: opts.hint } : {}) });
+    this.exitCode = opts.exitCode ?? ExitCode.failed;
   }
 }
 

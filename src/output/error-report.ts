@@ -23,6 +23,7 @@ import {
   CliError,
   InterruptedError,
   NetworkError,
+  NotAskedError,
   OutcomeUnknownError,
   PayoutFailedError,
   StillPendingError,
@@ -135,8 +136,8 @@ export function renderErrorText(err: unknown, style: Style, verbose = false): st
   const f = cleanFieldsOf(err);
   const lines: string[] = [];
   lines.push(`${style.red('Error:')} ${f.message}`);
-  // The service's status and code, when the service answered (not for local problems).
-  if (f.status !== null || (f.code && err instanceof ApiError)) {
+  // The service's status and code, when the service answered (not for local problems, nor an id not asked of it).
+  if (f.status !== null || (f.code && err instanceof ApiError && !(err instanceof NotAskedError))) {
     lines.push(`  ${[f.status !== null ? `HTTP ${f.status}` : '', f.code ?? ''].filter(Boolean).join(' ')}`);
   }
   // A usage error's problems as listed for people (row and field in words); others by field.

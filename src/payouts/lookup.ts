@@ -7,7 +7,7 @@
  * once that key may be forgotten (entry-age.ts, the 24-hour rule), by searching `GET /payout/list` for records
  * that could be it (candidates), for a person to choose from.
  */
-import { ApiError, OutcomeUnknownError, StillPendingError } from '../errors.js';
+import { ApiError, NotAskedError, OutcomeUnknownError, StillPendingError } from '../errors.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import {
   parseOrThrow,
@@ -108,18 +108,17 @@ export async function resolvePayoutRef(journal: Ledger, baseUrl: string, id: str
 
 /**
  * Why `payout get <id>` has nothing to ask for an id that is neither a transaction id nor a
- * journaled payout id (exit 1); `meant`: the id without what was copied with it, when that one
- * is either (copiedId), with the command that looks it up.
+ * journaled payout id (NOT_FOUND, exit 1; `payout get --wait` makes it 2); `meant`: the id without
+ * what was copied with it, when that one is either (copiedId), with the command that looks it up.
  */
-export function unknownIdError(id: string, inv: Invocation, ledger: Pick<Ledger, 'called'>, meant?: string): ApiError {
+export function unknownIdError(id: string, inv: Invocation, ledger: Pick<Ledger, 'called'>, meant?: string): NotAskedError {
   const lists = `Payouts sent from this config folder, with their transaction ids: ${commandLine(inv, ['history'])}\nAll payouts at the service: ${commandLine(inv, ['payouts', 'list'])}`;
   const why = `it is not a transaction id (${TRANSACTION_ID_FORM}; the service looks payouts up by transaction id only), and ${ledger.called} has no payout id ${text(id)}`;
-  return new ApiError(
+  return new NotAskedError(
     meant
       ? `Not looked up: ${text(id)} as typed is not an id payctl can look up (${why}); without the characters copied with it, it reads ${text(meant)}. Nothing was asked of the service.`
       : `No payout ${text(id)}: ${why}. Nothing was asked of the service.`,
     {
-      code: 'NOT_FOUND',
       hint: meant ? `Did you mean ${meant} (without the characters copied with it)? Look it up with: ${commandLine(inv, ['payout', 'get'], [meant])}` : lists,
     },
   );
@@ -130,20 +129,20 @@ export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
 
 /**
  * Why `payout get <id>` has nothing to ask for a journaled payout id without a transaction id,
- * and what to do, saying what the journal knows: refused or found not made, an ApiError (exit
- * 1); made before under another key, a StillPendingError of a status not read (exit 5, as
+ * and what to do, saying what the journal knows: refused or found not made, a NotAskedError
+ * (exit 1); made before under another key, a StillPendingError of a status not read (exit 5, as
  * payout create --wait says it: the payout was made, its settlement cannot be known; never 1,
  * which --wait says for Failed); of unknown outcome, an OutcomeUnknownError (exit 4, `--wait`
  * too) with the reconcile command.
  */
-export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): ApiError | OutcomeUnknownError | StillPendingError {
+export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): NotAskedError | OutcomeUnknownError | StillPendingError {
   const id = text(entry.payoutId);
   const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and ${ledger.called} has none for it`;
   const o = entry.outcome;
   if (o?.kind === 'rejected') {
-    return new ApiError(`${head}: the service refused it (${text([o.code, o.message].filter(Boolean).join(': '))}), so no payout was made.`, { code: 'NOT_FOUND' });
+    return new NotAskedError(`${head}: the service refused it (${text([o.code, o.message].filter(Boolean).join(': '))}), so no payout was made.`);
   }
-  if (o?.kind === 'not-made') return new ApiError(`${head}: it was found not made (${utcTime(o.at)}).`, { code: 'NOT_FOUND' });
+  if (o?.kind === 'not-made') return new NotAskedError(`${head}: it was found not made (${utcTime(o.at)}).`);
   if (o?.kind === 'accepted' && o.alreadyMade) {
     return new StillPendingError(
       `${head}: the service already had this payout id when it was sent (${utcTime(o.at)}: ${text(o.alreadyMade.message)}), so it was made before under another idempotency key, and its answer named no transaction: its status cannot be read. Nothing was asked of the service.`,

@@ -7,7 +7,10 @@
  *   says for Failed, as payout create --wait says it) and, for another payout's record, without;
  * - a payout the journal has as read Successful that a look-up without --wait now reads Failed:
  *   the contradiction said on stderr in the words --wait uses, exit 4 (STATUS_UNKNOWN), never a
- *   plain Failed with exit 0.
+ *   plain Failed with exit 0;
+ * - an id not looked up (probe 54-H, finding 5: a mis-pasted id, one copied with a trailing comma
+ *   or full stop): with --wait exit 2, never 1 (Failed), code NOT_FOUND; 1 without; no stray line
+ *   with the code alone.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -155,5 +158,32 @@ describe('a payout read Successful that a look-up now reads Failed (a sandbox th
     // The journal keeps Successful: history does not turn it Failed.
     const h = await payctl(['history', '--json'], { dir: cfg.dir });
     expect(h.stdout).not.toMatch(/"payout_status":\s*"Failed"/i);
+  });
+});
+
+describe('an id payout get does not look up (probe 54-H, finding 5; a sandbox that settles in 300 ms)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 300 });
+  it('--wait exits 2 (never 1, which --wait says for Failed), code NOT_FOUND, nothing asked; without --wait 1; no stray code line', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    writeProfile(cfg.dir, { baseUrl: ctx.sb.baseUrl, apiKey: KEY });
+    const id = `w-${randomUUID().slice(0, 8)}`;
+    const c = await payctl([...bankArgs(wallet, id), '--wait'], { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    const txn = txnOf(ctx.sb, id);
+    const before = ctx.sb.requests().length;
+    for (const typed of [`${txn},`, `${id}.`, 'no-such-thing']) {
+      const w = await payctl(['payout', 'get', typed, '--wait'], { dir: cfg.dir, clock: new TestClock() });
+      expect(w.code, `${typed}: ${w.stderr}`).toBe(2);
+      expect(w.stdout).toBe('');
+      expect(w.stderr).toContain('Nothing was asked of the service.');
+      expect(w.stderr).not.toMatch(/^\s*NOT_FOUND\s*$/m);
+      const j = await payctl(['--json', 'payout', 'get', typed, '--wait'], { dir: cfg.dir, clock: new TestClock() });
+      expect(j.code, j.stderr).toBe(2);
+      expect(errorOf(j.stderr).code).toBe('NOT_FOUND');
+      const plain = await payctl(['payout', 'get', typed], { dir: cfg.dir });
+      expect(plain.code, plain.stderr).toBe(1);
+      expect(plain.stderr).not.toMatch(/^\s*NOT_FOUND\s*$/m);
+    }
+    expect(ctx.sb.requests().length).toBe(before);
   });
 });

@@ -465,10 +465,10 @@ describe('a sandbox that settles in an hour (TestClock: the waits are recorded, 
     expect(r.stderr).toContain('HTTP 404 NOT_FOUND');
     expect(clock.waits).toEqual([]);
     expect(r.stdout).toBe('');
-    // Neither a transaction id nor a journaled payout id: nothing is asked.
+    // Neither a transaction id nor a journaled payout id: nothing is asked; exit 2, never 1 (Failed).
     const from = ctx.sb.requests().length;
     const n = await payctl(['payout', 'get', 'no-such-payout', '--wait'], { dir: cfg.dir, clock });
-    expect(n.code).toBe(1);
+    expect(n.code).toBe(2);
     expect(n.stderr).toContain('Nothing was asked of the service.');
     expect(ctx.sb.requests().length).toBe(from);
   });

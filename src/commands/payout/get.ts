@@ -3,7 +3,8 @@
  * docs/service.md), or by a payout id this config folder's journal has a transaction id for. Anything
  * else is not asked of the service: a journaled payout of unknown outcome exits 4 (`--wait` too:
  * never 1, which says Failed), one journaled under another base URL only is said to be there with
- * the commands of its profile (lookup-elsewhere.ts), any other id 1, saying what is known; so
+ * the commands of its profile (lookup-elsewhere.ts), any other id 1 (`--wait`: 2, never 1),
+ * saying what is known (code NOT_FOUND, nothing asked); so
  * does a run not logged in, from the journal, before "Not logged in" (get-unlogged.ts). The answer is checked
  * against what was asked (transaction id; payout id, amount, currency and account when the
  * journal has the body): an answer about another payout is a status not read (exit 5, as with
@@ -13,7 +14,7 @@
  * service sent it.
  */
 import { write, type Deps } from '../../deps.js';
-import { ApiError, AuthError, StillPendingError, UsageError, type CliError } from '../../errors.js';
+import { ApiError, AuthError, ExitCode, NotAskedError, StillPendingError, UsageError, type CliError } from '../../errors.js';
 import { commandLine, invocationOf, type Invocation } from '../../config/command-line.js';
 import type { ConfigStore } from '../../config/store.js';
 import type { Ledger } from '../../payouts/journal.js';
@@ -50,7 +51,7 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const ledger = await openLedger(deps);
   const resolved = await resolvePayoutRef(ledger, api.baseUrl, id);
   if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger);
-  if ('unknown' in resolved) throw await notAsked(id, { ledger, baseUrl: api.baseUrl, inv, config: deps.config() });
+  if ('unknown' in resolved) throw underWait(await notAsked(id, { ledger, baseUrl: api.baseUrl, inv, config: deps.config() }), opts.wait);
   const ref = resolved.ref;
   const again = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [ref.transactionId, ...extra]);
   if (opts.wait) {
@@ -106,6 +107,16 @@ function statusNotRead(err: ApiError, ref: PayoutRef, checkAgain: string): Still
     hint: `${err.hint ? `${err.hint}\n` : ''}Check it again with: ${checkAgain}`,
     notRead: true,
   });
+}
+
+/**
+ * An id as typed that is not looked up, with --wait: exit 2 (bad input, nothing asked of the
+ * service), never 1, which --wait says for Failed (a script may take a mis-pasted id of a paid
+ * payout for Failed); `--json` code NOT_FOUND still.
+ */
+function underWait(err: CliError, wait: boolean | undefined): CliError {
+  if (!wait || !(err instanceof NotAskedError)) return err;
+  return new NotAskedError(err.message, { ...(err.hint !== undefined ? { hint: err.hint } : {}), exitCode: ExitCode.usage });
 }
 
 /**
