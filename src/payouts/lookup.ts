@@ -38,11 +38,17 @@ export { isUnresolved } from './unresolved.js';
 export class AnswerMismatch extends Error {}
 
 /**
- * A look-up answered with a record that is not the payout asked for (another transaction id,
- * none, or what the journal sent paid otherwise): not an answer about it, so its status was not
- * read (`payout get` exits 5 on it, never 1, which --wait says for Failed).
+ * A look-up answered 2xx with nothing payctl can take for the payout asked for: its status was
+ * not read (`payout get` exits 5 on it, with or without --wait; never 1, which --wait says for
+ * Failed). Itself: a record payctl does not understand (an amount "7.02 ").
  */
-export class OtherPayoutAnswer extends ApiError {}
+export class UnusableAnswer extends ApiError {}
+
+/**
+ * A look-up answered with a record that is not the payout asked for (another transaction id,
+ * none, or what the journal sent paid otherwise): not an answer about it (an UnusableAnswer).
+ */
+export class OtherPayoutAnswer extends UnusableAnswer {}
 
 /**
  * The answer must be about the payout that was asked for: the payout id, amount, currency,
@@ -180,7 +186,7 @@ export function findRecordCommand(entry: JournalEntry, inv: Invocation): string 
  * the card shows it.
  */
 export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse, api: Pick<ApiClient, 'command'>): PayoutRecord {
-  const record = parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
+  const record = readRecord(data, res);
   const hint = `Check the profile's base URL and its payoutGet route (when not set, the documented path): ${api.command(['config', 'list'])}`;
   // A record that names no transaction id may be any payout's: it is not taken for this one.
   if (record.transaction_id === undefined) {
@@ -214,6 +220,16 @@ export function payoutAnswer(data: unknown, ref: PayoutRef, res: HttpResponse, a
   }
   if (record.payout_id === undefined && ref.payoutId !== undefined) record.payout_id = ref.payoutId;
   return record;
+}
+
+/** The record of a look-up's answer, or an UnusableAnswer saying why payctl does not understand it. */
+function readRecord(data: unknown, res: HttpResponse): PayoutRecord {
+  try {
+    return parseOrThrow(payoutRecordSchema, data, 'a payout', res.requestId);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    throw new UnusableAnswer(err.message, { ...(err.requestId ? { requestId: err.requestId } : {}), ...(err.hint ? { hint: err.hint } : {}) });
+  }
 }
 
 /** One payout read by its transaction id, checked (payoutAnswer); a 404 is the ApiError it is. */

@@ -4,7 +4,8 @@
  * - a look-up answered with a record that is not the payout asked for (another amount, another
  *   transaction id), or one that cannot be used at all (a 404, a 500 after the retries, a page),
  *   is a status not read: exit 5, code STATUS_NOT_READ, with `--wait` (never 1, which --wait
- *   says for Failed, as payout create --wait says it) and, for another payout's record, without;
+ *   says for Failed, as payout create --wait says it) and, for another payout's record or one
+ *   payctl does not understand (an amount "7.02 ", probe 54-H), without;
  * - a payout the journal has as read Successful that a look-up without --wait now reads Failed:
  *   the contradiction said on stderr in the words --wait uses, exit 4 (STATUS_UNKNOWN), never a
  *   plain Failed with exit 0;
@@ -94,6 +95,23 @@ describe('a look-up that is not an answer about the payout asked for (a sandbox 
     const r = await payctl(['payout', 'get', txn], { dir: cfg.dir });
     const again = await payctl(printed(r.stderr, 'payout get'), { dir: cfg.dir });
     expect(again.code, again.stderr).toBe(5);
+  });
+
+  it('without --wait: a record payctl does not understand (amount "7.02 ") is a status not read too: exit 5 STATUS_NOT_READ, as --wait', async () => {
+    const id = randomUUID();
+    const c = await payctl(bankArgs(wallet, id), { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    const txn = txnOf(ctx.sb, id);
+    proxy.rewriteLookups((raw) => raw.split('"7.02"').join('"7.02 "'));
+    for (const extra of [[], ['--wait']]) {
+      for (const json of [[], ['--json']]) {
+        const r = await payctl([...json, 'payout', 'get', txn, ...extra], { dir: cfg.dir, clock: new TestClock() });
+        expect(r.code, `${extra.join('')}: ${r.stderr}`).toBe(5);
+        expect(r.stdout).toBe('');
+        if (json.length) expect(errorOf(r.stderr).code).toBe('STATUS_NOT_READ');
+        else expect(r.stderr).toContain('The service sent a payout that payctl does not understand');
+      }
+    }
   });
 
   it('get --wait of a record naming another transaction, a 404, a 500 after retries or a page: exit 5 STATUS_NOT_READ, never 1', async () => {

@@ -7,7 +7,8 @@
  * saying what is known (code NOT_FOUND, nothing asked); so
  * does a run not logged in, from the journal, before "Not logged in" (get-unlogged.ts). The answer is checked
  * against what was asked (transaction id; payout id, amount, currency and account when the
- * journal has the body): an answer about another payout is a status not read (exit 5, as with
+ * journal has the body): an answer about another payout, or a record payctl does not understand,
+ * is a status not read (exit 5, as with
  * --wait any first read that is refused or cannot be used: never 1, which --wait says for
  * Failed). A payout the journal has as read Successful that now reads Failed is said as --wait
  * says it (exit 4). The card shows the journal's payout id; `--json` prints the envelope as the
@@ -20,7 +21,7 @@ import type { ConfigStore } from '../../config/store.js';
 import type { Ledger } from '../../payouts/journal.js';
 import { elsewhereError, journaledElsewhere } from '../../payouts/lookup-elsewhere.js';
 import { openLedger } from '../../payouts/open-ledger.js';
-import { getPayout, notLookedUpError, OtherPayoutAnswer, resolvePayoutRef, unknownIdError, type PayoutRef } from '../../payouts/lookup.js';
+import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError, UnusableAnswer, type PayoutRef } from '../../payouts/lookup.js';
 import { recordStatus } from '../../service/schemas.js';
 import { copiedId } from '../../words.js';
 import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payout.js';
@@ -68,8 +69,9 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   try {
     got = await getPayout(api, ref);
   } catch (err) {
-    // An answer about another payout is never shown as this one, nor taken for a refusal (exit 1).
-    if (err instanceof OtherPayoutAnswer) throw statusNotRead(err, ref, again());
+    // An answer about another payout, or a record not understood, is never shown as this one, nor
+    // taken for a refusal (exit 1): its status was not read (exit 5), as --wait says it.
+    if (err instanceof UnusableAnswer) throw statusNotRead(err, ref, again());
     if (err instanceof ApiError && err.status === 404 && err.code === 'NOT_FOUND' && !ref.entry) {
       throw new ApiError(
         `No payout ${text(id)}: the service has no transaction with this id (it said: ${err.message.replace(/\.$/, '')}), and this config folder's journal has no payout with it.`,
