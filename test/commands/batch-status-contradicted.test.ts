@@ -140,7 +140,7 @@ describe('payout batch status: a payout read Successful, then Failed', () => {
     expect(got.stdout + got.stderr).toContain(txn);
     // Never exit 1 (Failed: a script would send it again): it was read Successful before, exit 4.
     expect(got.code, got.stderr).toBe(4);
-    expect(got.stderr).toContain("was read Successful before (this config folder's journal has it so), and now reads Failed: whether it was paid cannot be told.");
+    expect(got.stderr).toContain("was read Successful (in this config folder's journal), now Failed (flip): whether it was paid cannot be told.");
     expect(posts).toHaveLength(2);
     // Its Failed read does not overwrite the journal's Successful either (settle.ts noteSettled).
     const after = await payctl(['history', '--json'], { dir: cfg.dir });

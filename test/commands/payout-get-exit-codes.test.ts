@@ -9,6 +9,8 @@
  * - a payout the journal has as read Successful that a look-up without --wait now reads Failed:
  *   the contradiction said on stderr in the words --wait uses, exit 4 (STATUS_UNKNOWN), never a
  *   plain Failed with exit 0;
+ * - one read Successful that now reads Pending or a word payctl does not know (probe 54-H,
+ *   finding 6): the same, with and without --wait, in the words payout batch status uses;
  * - an id not looked up (probe 54-H, finding 5: a mis-pasted id, one copied with a trailing comma
  *   or full stop): with --wait exit 2, never 1 (Failed), code NOT_FOUND; 1 without; no stray line
  *   with the code alone.
@@ -158,7 +160,7 @@ describe('a payout read Successful that a look-up now reads Failed (a sandbox th
     expect(c.code, c.stderr).toBe(0);
     const txn = txnOf(ctx.sb, id);
     proxy.rewriteLookups((raw) => raw.split('"status":"successful"').join('"status":"failed"'));
-    const said = `Payout ${id} (transaction ${txn}) was read Successful before (this config folder's journal has it so), and now reads Failed: whether it was paid cannot be told.`;
+    const said = `Payout ${id} (transaction ${txn}) was read Successful (in this config folder's journal), now Failed: whether it was paid cannot be told.`;
     const waited = await payctl(['payout', 'get', txn, '--wait'], { dir: cfg.dir });
     expect(waited.code, waited.stderr).toBe(4);
     expect(waited.stderr).toContain(said);
@@ -176,6 +178,38 @@ describe('a payout read Successful that a look-up now reads Failed (a sandbox th
     // The journal keeps Successful: history does not turn it Failed.
     const h = await payctl(['history', '--json'], { dir: cfg.dir });
     expect(h.stdout).not.toMatch(/"payout_status":\s*"Failed"/i);
+  });
+});
+
+describe('a payout read Successful that a look-up now reads Pending or an odd word (probe 54-H, finding 6)', () => {
+  const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 300 });
+  it('get, with and without --wait, says the contradiction as batch status does: exit 4 STATUS_UNKNOWN, never 0 nor 5', async () => {
+    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
+    const proxy = await sandboxProxy(ctx.sb);
+    writeProfile(cfg.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+    const id = randomUUID();
+    const c = await payctl([...bankArgs(wallet, id), '--wait'], { dir: cfg.dir });
+    expect(c.code, c.stderr).toBe(0);
+    const txn = txnOf(ctx.sb, id);
+    for (const [word, now] of [
+      ['pending', 'Pending'],
+      ['done', '"done"'],
+    ]) {
+      proxy.rewriteLookups((raw) => raw.split('"status":"successful"').join(`"status":"${word}"`));
+      const said = `Payout ${id} (transaction ${txn}) was read Successful (in this config folder's journal), now ${now}: whether it was paid cannot be told.`;
+      for (const extra of [[], ['--wait', '--wait-timeout', '2']]) {
+        const r = await payctl(['payout', 'get', txn, ...extra], { dir: cfg.dir, clock: new TestClock() });
+        expect(r.code, `${word} ${extra.join(' ')}: ${r.stderr}`).toBe(4);
+        expect(r.stderr).toContain(said);
+        expect(r.stderr).toContain(`Check it again with: payctl payout get ${txn} --wait`);
+        const j = await payctl(['--json', 'payout', 'get', id, ...extra], { dir: cfg.dir, clock: new TestClock() });
+        expect(j.code, j.stderr).toBe(4);
+        expect(errorOf(j.stderr)).toMatchObject({ code: 'STATUS_UNKNOWN' });
+      }
+    }
+    // The journal keeps Successful.
+    const h = await payctl(['history', '--json'], { dir: cfg.dir });
+    expect(h.stdout).toMatch(/"payout_status":\s*"Successful"/i);
   });
 });
 

@@ -5,13 +5,15 @@
  * Successful, so a status that moves back is a contradiction, not a settlement: whether it was
  * paid cannot be told. The row is held back (exit 4): its report cells and the journal keep
  * Successful, it is not counted Failed and never written to --failed-out (sent again, it may be
- * paid twice), and it is named with what was read before and now and the command that checks it.
+ * paid twice), and it is named with what was read before and now (payouts/contradiction.ts, the
+ * words payout get says it in too) and the command that checks it.
  */
 import type { JournalEntry } from '../../payouts/journal.js';
 import type { ReportEntry, RowState } from '../../payouts/batch-status.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { journaledSuccessful } from '../../payouts/settle.js';
+import { contradictionSaid } from '../../payouts/contradiction.js';
 
 /** A row read Successful before and otherwise now: what was read before (said), and the state read now. */
 export interface Contradicted {
@@ -43,8 +45,8 @@ export function contradictedSaid(c: Contradicted, failedOut: string | undefined,
   const reason = c.s.bucket === 'Failed' && c.s.failureReason ? ` (${c.s.failureReason})` : '';
   const left = failedOut !== undefined ? ` It is not written to ${failedOut}: sent again, it may be paid twice.` : '';
   return (
-    `Row ${sanitizeInline(c.e.row)} (payout ${sanitizeInline(c.e.payoutId)}) was read Successful (${c.before}), now ${c.s.status}${reason}: ` +
-    `whether it was paid cannot be told. The report and the journal keep Successful.${left} Check it with:\n` +
+    `${contradictionSaid(`Row ${sanitizeInline(c.e.row)} (payout ${sanitizeInline(c.e.payoutId)})`, c.before, c.s.status, reason)} ` +
+    `The report and the journal keep Successful.${left} Check it with:\n` +
     `  ${commandLine(inv, ['payout', 'get'], [c.transactionId, '--wait'])}`
   );
 }

@@ -10,8 +10,8 @@
  * journal has the body): an answer about another payout, or a record payctl does not understand,
  * is a status not read (exit 5, as with
  * --wait any first read that is refused or cannot be used: never 1, which --wait says for
- * Failed). A payout the journal has as read Successful that now reads Failed is said as --wait
- * says it (exit 4). The card shows the journal's payout id; `--json` prints the envelope as the
+ * Failed). A payout the journal has as read Successful that now reads anything else (Pending,
+ * Failed, ...) is said as --wait and payout batch status say it (exit 4). The card shows the journal's payout id; `--json` prints the envelope as the
  * service sent it.
  */
 import { write, type Deps } from '../../deps.js';
@@ -22,7 +22,6 @@ import type { Ledger } from '../../payouts/journal.js';
 import { elsewhereError, journaledElsewhere } from '../../payouts/lookup-elsewhere.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { getPayout, notLookedUpError, resolvePayoutRef, unknownIdError, UnusableAnswer, type PayoutRef } from '../../payouts/lookup.js';
-import { recordStatus } from '../../service/schemas.js';
 import { copiedId } from '../../words.js';
 import { digitsWarning, renderPayoutCard, totalWarning } from '../../output/payout.js';
 import { makeStyle } from '../../output/style.js';
@@ -91,8 +90,8 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   if (digits) deps.log.warn(digits);
   if (deps.globals.json) await write(deps.io.stdout, got.res.raw.trim() + '\n');
   else await write(deps.io.stdout, renderPayoutCard(got.record, makeStyle(deps.io.color)));
-  // Read Successful before (the journal), Failed now: said as --wait says it, exit 4, never a plain Failed.
-  const contradicted = contradiction(recordStatus(got.record), ref, shownIdOf(ref), again('--wait'));
+  // Read Successful before (the journal), anything else now: said as --wait and batch status say it, exit 4.
+  const contradicted = contradiction(got.record, ref, shownIdOf(ref), again('--wait'));
   if (contradicted) throw contradicted;
   return 0;
 }

@@ -2,7 +2,8 @@
  * What `--wait` on `payout create` and `payout get` prints: a live status line on a
  * terminal while payouts/settle.ts polls (nothing extra off a terminal or with --json), then the final
  * record on stdout (the card, or with --json the envelope as the service sent it) and the
- * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 5 still
+ * outcome as an exit code: 0 Successful, 1 Failed (the failure reason on stderr), 4 anything
+ * but Successful of a payout the journal has as read Successful (contradiction), 5 still
  * Pending at --wait-timeout (with the command to keep waiting), 4 instead when the last status
  * seen is a word payctl does not know (whether it was paid cannot be told), 5 too when a read
  * after the payout was seen could not be used (a page, a 404, another payout's record: its
@@ -14,7 +15,8 @@ import { parseEnvelope, type ApiClient } from '../../api/client.js';
 import { InterruptedError, PayoutFailedError, StatusUnknownError, StillPendingError, type ApiError } from '../../errors.js';
 import { commandLine, invocationOf } from '../../config/command-line.js';
 import { renderPayoutCard, totalWarning } from '../../output/payout.js';
-import { isUnknownStatus, unknownStatusWords } from '../../service/schemas.js';
+import { isUnknownStatus, recordStatus, unknownStatusWords, type PayoutRecord } from '../../service/schemas.js';
+import { contradictionSaid, contradicts } from '../../payouts/contradiction.js';
 import { LiveLine } from '../../output/progress.js';
 import { sanitizeInline } from '../../output/sanitize.js';
 import { makeStyle } from '../../output/style.js';
@@ -95,7 +97,9 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   else await write(deps.io.stdout, renderPayoutCard(result.record, makeStyle(deps.io.color)));
 
   const error =
-    (result.kind === 'settled' ? contradiction(result.status, ref, shownId, getCommand('--wait')) : undefined) ??
+    // Read Successful before: anything else now is a contradiction (exit 4), not Failed nor Pending;
+    // a later read that could not be used says nothing of what it became (outcomeError, exit 5).
+    (result.kind !== 'unread' ? contradiction(result.record, ref, shownId, getCommand('--wait')) : undefined) ??
     outcomeError(result, { shownId, payoutId: ref.payoutId, timeoutSeconds, keepWaiting: getCommand('--wait') });
   if (error) throw error;
   deps.log.success(`Payout ${shownId} is Successful${result.checks > 1 ? ` (after ${duration(result.elapsedMs)})` : ''}.`);
@@ -109,15 +113,18 @@ export function shownIdOf(ref: PayoutRef): string {
 }
 
 /**
- * A payout this config folder's journal has as read Successful that now reads Failed (`status`,
- * as read by --wait or by `payout get` without it): which read is true cannot be told (exit 4,
- * never 1, nor a plain Failed: a script that sends a Failed payout again would pay it twice);
- * the journal keeps Successful (noteSettled), as payout batch status does.
+ * A payout this config folder's journal has as read Successful that now reads anything else
+ * (`record`, as read by --wait or by `payout get` without it: Pending, Failed, a word payctl does
+ * not know): which read is true cannot be told (exit 4, never 1, nor a plain Failed or Pending:
+ * a script that sends a Failed payout again would pay it twice); said as payout batch status
+ * says it (payouts/contradiction.ts); the journal keeps Successful (noteSettled).
  */
-export function contradiction(status: string, ref: PayoutRef, shownId: string, waitAgain: string): StatusUnknownError | undefined {
-  if (status !== 'Failed' || !journaledSuccessful(ref.entry)) return undefined;
+export function contradiction(record: PayoutRecord, ref: PayoutRef, shownId: string, waitAgain: string): StatusUnknownError | undefined {
+  const status = recordStatus(record);
+  if (!contradicts(status, journaledSuccessful(ref.entry))) return undefined;
+  const reason = status === 'Failed' && record.failure_reason ? ` (${sanitizeInline(record.failure_reason)})` : '';
   return new StatusUnknownError(
-    `Payout ${shownId} was read Successful before (this config folder's journal has it so), and now reads Failed: whether it was paid cannot be told. The journal keeps Successful; do not send it again before the service says which is true.`,
+    `${contradictionSaid(`Payout ${shownId}`, "in this config folder's journal", sanitizeInline(status), reason)} The journal keeps Successful; do not send it again before the service says which is true.`,
     { payoutId: ref.payoutId, hint: `Check it again with: ${waitAgain}` },
   );
 }
