@@ -16,6 +16,7 @@ import { capitalized } from '../words.js';
 import { freeProfileName } from '../api/session.js';
 import { journalBase, type JournalEntry, type Ledger } from './journal.js';
 import { isUnresolved, notLookedUpError, OUTCOME_UNKNOWN } from './lookup.js';
+import { senderInvocation } from './sender-profile.js';
 
 /**
  * The entries of `payoutId` the ledger has under base URLs other than `baseUrl` (every entry read:
@@ -100,13 +101,17 @@ export function elsewhereError(
         : undefined;
     const get = `Look it up ${where(entry)} with: ${commandLine(inv, ['payout', 'get'], [payoutId])}`;
     const accepted = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId;
-    return { entry, inv, login, get, error: accepted ? undefined : notLookedUpError(entry, inv, ctx.ledger) };
+    return { entry, inv, login, get, error: accepted ? undefined : notLookedUpError(entry, inv, ctx.ledger, ctx.config) };
   });
   // The logins first: every command printed after them runs as printed once they are done.
   const logins = parts.flatMap((p) => (p.login ? [p.login] : []));
   const unknown = parts.filter((p) => isUnresolved(p.entry));
   if (unknown.length) {
-    const reconcile = unknown.map((p) => `Find out what became of it ${where(p.entry)} with: ${commandLine(p.inv, ['history', 'reconcile'], ['--payout-id', payoutId])}`);
+    // With the profile that sent it (sender-profile.ts): reconcile acts on it with no other.
+    const reconcile = unknown.map(
+      (p) =>
+        `Find out what became of it ${where(p.entry)} with: ${commandLine(senderInvocation(p.entry, p.inv, ctx.config), ['history', 'reconcile'], ['--payout-id', payoutId])}`,
+    );
     return new OutcomeUnknownError(`${head} Its outcome is unknown there (it may or may not have been made; no answer was read). Nothing was asked of the service.`, {
       payoutId,
       causeCode: OUTCOME_UNKNOWN,

@@ -31,6 +31,7 @@ import { pageEnd, pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
 import { ageUnknown } from './entry-age.js';
 import { comparedAccount } from './identity.js';
+import { senderInvocation, type Profiles } from './sender-profile.js';
 
 export { isUnresolved } from './unresolved.js';
 
@@ -141,7 +142,14 @@ export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
  * which --wait says for Failed); of unknown outcome, an OutcomeUnknownError (exit 4, `--wait`
  * too) with the reconcile command.
  */
-export function notLookedUpError(entry: JournalEntry, inv: Invocation, ledger: Pick<Ledger, 'called'>): NotAskedError | OutcomeUnknownError | StillPendingError {
+export function notLookedUpError(
+  entry: JournalEntry,
+  runInv: Invocation,
+  ledger: Pick<Ledger, 'called'>,
+  config: Profiles,
+): NotAskedError | OutcomeUnknownError | StillPendingError {
+  // Its commands carry the profile that sent it, when another: its key, its account (sender-profile.ts).
+  const inv = senderInvocation(entry, runInv, config);
   const id = text(entry.payoutId);
   const head = `No transaction id for payout ${id}: the service looks payouts up by transaction id only, and ${ledger.called} has none for it`;
   const o = entry.outcome;

@@ -93,7 +93,8 @@ async function journaled(
     payoutId: f.payoutId!,
     body: bodyOf(f, extra.rawName),
     now: at,
-    ...(extra.profile !== undefined ? { profile: extra.profile } : {}),
+    // As payctl journals it: the run's profile (reconcile acts on a payout only with the profile that sent it).
+    profile: extra.profile ?? 'default',
     ...(extra.batch ? { origin: { batch: extra.batch } } : {}),
   });
   return outcome ? j.record(entry, outcome) : entry;

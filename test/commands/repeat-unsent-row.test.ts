@@ -30,7 +30,14 @@ async function journalNotMade(file: string, killed = false): Promise<string> {
   const journal = new Journal(setup.dir);
   for await (const r of identifiedRows(src, [], await checkBatch(src))) {
     const origin = { batch: { id: 'default', file: src.file, row: r.row }, fingerprint: r.fingerprint, repeatKey: repeatKey(r.request) };
-    const entry = await journal.begin({ baseUrl: ctx.sb.baseUrl, payoutId: r.request.payoutId, body: payoutBody(r.request), now: new Date(), origin });
+    const entry = await journal.begin({
+      baseUrl: ctx.sb.baseUrl,
+      payoutId: r.request.payoutId,
+      body: payoutBody(r.request),
+      now: new Date(),
+      origin,
+      profile: 'default',
+    });
     if (!killed) await journal.record(entry, { kind: 'not-made', at: new Date().toISOString() });
     return r.request.payoutId;
   }

@@ -22,13 +22,15 @@ import { ageUnknown, keyMayBeForgotten } from '../../payouts/entry-age.js';
 import { journalFolder } from '../../config/paths.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordSentInstead, replacedBy, replacementOf } from '../payout/create-replaces.js';
+import { otherSenderClause, senderOf, type Profiles } from '../../payouts/sender-profile.js';
+import { senderCommand } from './reconcile-sender.js';
 import { describeOutcome, document, lines, type ReconcileResult } from './reconcile-output.js';
 
 /** `--payout-id ID --made-by TXN`: the transaction looked up, checked against the journaled request, recorded as accepted. */
 export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, typed: string, inv: Invocation, deps: Deps, yes = false): Promise<number> {
   // Typed in lower case or with spaces around it, it is asked in the documented form, as payout get asks it.
   const transactionId = typed.trim().toUpperCase();
-  if (!isTransactionId(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, inv, ledgerNow(journal, deps.clock));
+  if (!isTransactionId(transactionId)) await refuseMalformed(journal, api.baseUrl, payoutId, typed, { inv, config: deps.config() }, ledgerNow(journal, deps.clock));
   // Under the locks of the payout and of the transaction (resolve-lock.ts): a --resend of the same
   // payout, or a --made-by naming the same transaction for another, run at the same time from
   // another terminal, is seen (its outcome recorded) before anything here is read.
@@ -55,7 +57,7 @@ export async function madeBy(api: ApiClient, journal: Ledger, payoutId: string, 
 
 /** The entry read, the transaction checked against it and looked up, the outcome recorded: under the resolution locks. */
 async function record(api: ApiClient, journal: Ledger, payoutId: string, transactionId: string, inv: Invocation, deps: Deps, yes: boolean): Promise<number> {
-  const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, inv);
+  const entry = unknownEntry(await journal.get(api.baseUrl, payoutId), journal, api.baseUrl, payoutId, { inv, config: deps.config() }, ['--made-by', transactionId]);
   if ('problem' in entry) throw new UsageError(`${capitalized(entry.problem)}. Nothing was recorded.`, [], entry.hint);
   // A payout sent in its place (its printed P-2, or any id) may have paid it: P is not recorded as made too (create-replaces.ts).
   const instead = await replacementOf(journal, entry);
@@ -141,11 +143,26 @@ interface Unfit {
 
 /**
  * The entry of payout `payoutId` when it is one `--made-by` can record (its outcome unknown);
- * else why not: the ledger has none by that id for this base URL, or its outcome is known.
+ * else why not: the ledger has none by that id for this base URL, its outcome is known, or
+ * another profile sent it (`more`: this run's options, repeated in the command printed for that profile).
  */
-function unknownEntry(entry: JournalEntry | undefined, journal: Ledger, baseUrl: string, payoutId: string, inv: Invocation): JournalEntry | Unfit {
+function unknownEntry(
+  entry: JournalEntry | undefined,
+  journal: Ledger,
+  baseUrl: string,
+  payoutId: string,
+  { inv, config }: { inv: Invocation; config: Profiles },
+  more: string[] = [],
+): JournalEntry | Unfit {
   const history = `Payouts in ${journal.called}: ${commandLine(inv, ['history'])}`;
   if (!entry) return { problem: `${journal.called} has no payout ${text(payoutId)} for ${text(baseUrl)}`, hint: history };
+  // Another profile's payout: its transaction is looked up and recorded only with that profile (reconcile-sender.ts).
+  const sender = senderOf(entry, inv, config);
+  if (isUnresolved(entry) && sender.kind === 'other')
+    return {
+      problem: `${otherSenderClause(entry, sender, inv)}: it is looked up and recorded only with the profile that sent it`,
+      hint: `Record it with the profile that sent it: ${senderCommand(entry, inv, config, more)}`,
+    };
   if (isUnresolved(entry)) return entry;
   const seen = entry.outcome?.kind === 'accepted' && entry.outcome.transactionId !== undefined;
   return {
@@ -160,10 +177,17 @@ function unknownEntry(entry: JournalEntry | undefined, journal: Ledger, baseUrl:
  * not, or one whose outcome is known, is said in the same refusal (before, its candidates
  * command was offered, and refused it in turn).
  */
-async function refuseMalformed(journal: Ledger, baseUrl: string, payoutId: string, typed: string, inv: Invocation, now: Date): Promise<never> {
+async function refuseMalformed(
+  journal: Ledger,
+  baseUrl: string,
+  payoutId: string,
+  typed: string,
+  { inv, config }: { inv: Invocation; config: Profiles },
+  now: Date,
+): Promise<never> {
   const nothing = 'Nothing was asked of the service, nothing was recorded.';
   const bad = `${text(typed)} is not a transaction id (${TRANSACTION_ID_FORM})`;
-  const unfit = unknownEntry(await journal.get(baseUrl, payoutId), journal, baseUrl, payoutId, inv);
+  const unfit = unknownEntry(await journal.get(baseUrl, payoutId), journal, baseUrl, payoutId, { inv, config });
   if (!('problem' in unfit)) throw new UsageError(`--made-by ${bad}. ${nothing}`, [], settleHint(unfit, now, inv));
   throw new UsageError(
     `Cannot record payout ${text(payoutId)} as made by ${text(typed)}: 2 problems. ${nothing}`,

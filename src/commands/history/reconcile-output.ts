@@ -24,9 +24,14 @@ export interface ReconcileResult {
    * (`ageUnknown`), not resent; made-by:
    * recorded from a transaction a person named; batch: a batch row with no outcome recorded, left
    * to that batch's resume (`resume`); busy: its lock held past the wait by another payctl
-   * resolving it (resolve-lock.ts), left as it was (`error` says who).
+   * resolving it (resolve-lock.ts), left as it was (`error` says who); other-profile: sent with
+   * another profile (`sender`) or none journaled, left unknown with `command` (reconcile-sender.ts).
    */
-  action: 'resent' | 'held' | 'made-by' | 'batch' | 'busy';
+  action: 'resent' | 'held' | 'made-by' | 'batch' | 'busy' | 'other-profile';
+  /** The profile that sent it (action other-profile; absent when the journal has none). */
+  sender?: string;
+  /** The command that resolves it with the profile that sent it (action other-profile). */
+  command?: string;
   resume?: string;
   outcome: 'accepted' | 'rejected' | 'unknown';
   transactionId?: string;
@@ -100,7 +105,16 @@ export function document(baseUrl: string, results: ReconcileResult[], damaged: r
           ? search.candidates.map((c) => candidateJson(c, search.marks.get(c), search.unchecked.get(c), (r.held ?? r.refused)?.notOffered?.get(c)))
           : null,
         left_out: search ? Object.fromEntries(search.leftOut) : null,
-        commands: r.held ? { made_by: r.held.madeBy, resend: r.held.resend } : r.refused ? { made_by: r.refused.madeBy } : r.resume ? { resume: r.resume } : null,
+        commands: r.held
+          ? { made_by: r.held.madeBy, resend: r.held.resend }
+          : r.refused
+            ? { made_by: r.refused.madeBy }
+            : r.resume
+              ? { resume: r.resume }
+              : r.command
+                ? { reconcile: r.command }
+                : null,
+        ...(r.action === 'other-profile' ? { sent_with_profile: r.sender ?? null } : {}),
       };
     }),
     counts: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown'), damaged: damaged.length + more },

@@ -2,10 +2,10 @@
  * `payctl history reconcile` run without credentials (the run's profile not logged in: no base
  * URL, no API key; probe 53-H finding 3: an operator who keeps only named profiles, running it
  * without --profile). Reconciling needs the service, but the journal, which needs no login, may
- * hold payouts of unknown outcome sent with other profiles: then they are said (for each base URL,
- * how many and with which profiles they were sent) with the `history reconcile` that resolves them
- * there, exit 4 (OUTCOME_UNKNOWN: outcomes are still unknown), rather than only "Not logged in"
- * (exit 3), which is what is left when the journal has none.
+ * hold payouts of unknown outcome sent with other profiles: then they are said (how many, for each
+ * base URL as journaled and each profile that sent them) with the `history reconcile` that
+ * resolves them with that profile, exit 4 (OUTCOME_UNKNOWN: outcomes are still unknown), rather
+ * than only "Not logged in" (exit 3), which is what is left when the journal has none.
  */
 import type { Deps } from '../../deps.js';
 import { OutcomeUnknownError, type AuthError, type CliError } from '../../errors.js';
@@ -19,6 +19,7 @@ import { invocationFor, profileFor } from '../../payouts/lookup-elsewhere.js';
 import { OUTCOME_UNKNOWN } from '../../payouts/lookup.js';
 import { openLedger } from '../../payouts/open-ledger.js';
 import { notLoggedInWhy, runBaseUrl } from '../payout/get-unlogged.js';
+import { checkBaseUrl } from '../../config/resolve.js';
 import { capitalized } from '../../words.js';
 
 /**
@@ -30,17 +31,19 @@ export async function unloggedReconcileError(err: AuthError, payoutId: string | 
   const ledger = await openLedger(deps);
   const run = runBaseUrl(deps);
   const own = run === undefined ? undefined : journalBase(run);
-  const groups = new Map<string, { first: JournalEntry; ids: string[]; profiles: Set<string> }>();
+  // One group per base URL as journaled (127.0.0.1 and localhost apart: each is printed as sent)
+  // and per profile that sent it: reconcile acts on a payout only with that profile (reconcile-sender.ts).
+  const groups = new Map<string, { first: JournalEntry; ids: string[] }>();
   for await (const it of ledger.scan()) {
     if ('error' in it) continue;
     const e = it.entry;
-    const base = journalBase(e.baseUrl);
-    // The run's own base URL needs the run's own credentials: nothing else to print for it.
-    if (base === own || ledgerOutcome(e) !== 'unknown' || (payoutId !== undefined && e.payoutId !== payoutId)) continue;
-    const g = groups.get(base) ?? { first: e, ids: [], profiles: new Set<string>() };
+    // The run's own payouts of its own base URL need the run's own credentials: nothing else to print for them.
+    const mine = journalBase(e.baseUrl) === own && (e.profile === undefined || e.profile === deps.globals.profile);
+    if (mine || ledgerOutcome(e) !== 'unknown' || (payoutId !== undefined && e.payoutId !== payoutId)) continue;
+    const key = `${shownBase(e.baseUrl)}\n${e.profile ?? ''}`;
+    const g = groups.get(key) ?? { first: e, ids: [] };
     g.ids.push(e.payoutId);
-    if (e.profile !== undefined) g.profiles.add(e.profile);
-    groups.set(base, g);
+    groups.set(key, g);
   }
   if (!groups.size) return err;
   const inv = invocationOf(deps.globals, deps.env);
@@ -49,7 +52,8 @@ export async function unloggedReconcileError(err: AuthError, payoutId: string | 
   const hint: string[] = [];
   for (const g of groups.values()) {
     const n = g.ids.length;
-    const sentWith = g.profiles.size ? ` (sent with profile ${[...g.profiles].map((p) => text(p)).join(', ')})` : '';
+    const sender = g.first.profile;
+    const sentWith = sender !== undefined ? ` (sent with profile ${text(sender)})` : ' (journaled without the profile that sent it)';
     said.push(`${n === 1 ? `1 payout (${text(g.ids[0]!)})` : `${n} payouts`} for ${text(maskBaseUrl(g.first.baseUrl))}${sentWith}`);
     const found = profileFor(g.first, config);
     // No profile has its base URL now: a profile of its own logged in first, the reconcile after it carrying that one.
@@ -58,12 +62,23 @@ export async function unloggedReconcileError(err: AuthError, payoutId: string | 
       hint.push(
         `No profile of this config folder has ${text(maskBaseUrl(g.first.baseUrl))} now: first log in a profile of its own to it: ${commandLine({ profile, ...(inv.timeout !== undefined ? { timeout: inv.timeout } : {}) }, ['login'], ['--base-url', g.first.baseUrl])}`,
       );
-    const more = payoutId !== undefined ? ['--payout-id', payoutId] : [];
-    hint.push(`Reconcile ${n === 1 ? 'it' : 'them'} with: ${commandLine(invocationFor(g.first, profile, inv), ['history', 'reconcile'], more)}`);
+    const to = invocationFor(g.first, profile, inv);
+    // A run over every payout leaves one whose sender cannot be told (no profile journaled, or it has another base URL now) alone: each is named.
+    const runs = found !== sender || payoutId !== undefined ? g.ids.map((id) => ['--payout-id', id]) : [[]];
+    for (const more of runs) hint.push(`Reconcile ${n === 1 || more.length ? 'it' : 'them'} with: ${commandLine(to, ['history', 'reconcile'], more)}`);
   }
   const ids = [...groups.values()].flatMap((g) => g.ids);
   return new OutcomeUnknownError(
     `Nothing was reconciled: ${notLoggedInWhy(err)}. ${capitalized(ledger.called)} has payouts of unknown outcome (they may or may not have been made)${own === undefined ? '' : ' under other base URLs'}: ${said.join('; ')}. Nothing was sent.`,
     { payoutId: ids.length === 1 ? ids[0] : undefined, causeCode: OUTCOME_UNKNOWN, hint: hint.join('\n') },
   );
+}
+
+/** A journaled base URL as a person reads it: as checked when it was sent (host in lower case, no trailing slash). */
+export function shownBase(baseUrl: string): string {
+  try {
+    return checkBaseUrl(baseUrl);
+  } catch {
+    return baseUrl;
+  }
 }

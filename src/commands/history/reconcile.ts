@@ -31,13 +31,13 @@ import { askedOf } from '../../payouts/candidate-fields.js';
 import { ledgerOutcome } from '../../payouts/history-lines.js';
 import { sendPayout } from '../../payouts/send.js';
 import { journalFolder } from '../../config/paths.js';
-import { checkBaseUrl } from '../../config/resolve.js';
 import { JournalFaults } from '../payout/send-rows.js';
 import { resumeCommand } from '../payout/batch-commands.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
-import { unloggedReconcileError } from './reconcile-unlogged.js';
+import { notThisSender, otherSenderLine, refuseOtherSender } from './reconcile-sender.js';
+import { shownBase, unloggedReconcileError } from './reconcile-unlogged.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
 export interface ReconcileOptions {
@@ -67,6 +67,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const todo: Array<{ name: string; payoutId: string; t: number }> = [];
   const claimed = new Map<string, string>();
   const elsewhere = new Map<string, { shown: string; n: number }>();
+  const others: ReconcileResult[] = [];
   if (opts.payoutId !== undefined) {
     const entry = await journal.get(api.baseUrl, opts.payoutId);
     if (!entry)
@@ -76,6 +77,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
         `See what it has with: ${commandLine(inv, ['history'])}`,
       );
     if (!isUnresolved(entry)) return notUnknown(entry, api.baseUrl, deps);
+    refuseOtherSender(entry, inv, deps.config(), opts.resend ? ['--resend'] : [], 'Nothing was sent.');
     if (opts.resend) await confirmResend(entry, opts, ledgerNow(journal, deps.clock), deps);
   }
   for await (const it of journal.scan()) {
@@ -93,8 +95,11 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
       continue;
     }
     if (e.outcome?.kind === 'accepted' && e.outcome.transactionId) claimed.set(e.outcome.transactionId, e.payoutId);
-    if (ledgerOutcome(e) === 'unknown' && (opts.payoutId === undefined || e.payoutId === opts.payoutId))
-      todo.push({ name: it.name, payoutId: e.payoutId, t: Date.parse(e.createdAt) || 0 });
+    if (ledgerOutcome(e) !== 'unknown' || (opts.payoutId !== undefined && e.payoutId !== opts.payoutId)) continue;
+    // Another profile's payout (or one journaled without its profile) is left to that profile (reconcile-sender.ts).
+    const notHere = opts.payoutId === undefined ? notThisSender(e, inv, deps.config()) : undefined;
+    if (notHere) others.push(notHere);
+    else todo.push({ name: it.name, payoutId: e.payoutId, t: Date.parse(e.createdAt) || 0 });
   }
   // Oldest first: the order they were sent in.
   todo.sort((a, b) => a.t - b.t);
@@ -102,7 +107,8 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   const missing = opts.payoutId === undefined ? await missingEntries(journal, api.baseUrl) : { said: [], more: 0 };
   damaged.push(...missing.said);
 
-  const results: ReconcileResult[] = [];
+  const results: ReconcileResult[] = [...others];
+  if (!deps.globals.json) for (const r of others) await write(deps.io.stdout, otherSenderLine(r));
   // Answers the journal fails to record are told apart from answers that never came (what to do differs).
   const faults = new JournalFaults(journalFolder(deps.env));
   const watched = faults.watch(journal);
@@ -114,7 +120,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
   // Ctrl-C: what was answered is recorded; the rest is as unknown as before (exit 130, as every command).
   if (deps.signal.aborted || results.some((r) => r.error === INTERRUPTED)) {
     throw new InterruptedError(
-      `Interrupted: ${results.filter((r) => r.error !== INTERRUPTED).length} of ${todo.length} unknown payouts reconciled; the rest are still unknown.`,
+      `Interrupted: ${results.filter((r) => r.error !== INTERRUPTED && r.action !== 'other-profile').length} of ${todo.length} unknown payouts reconciled; the rest are still unknown.`,
       `Go on with: ${commandLine(inv, ['history', 'reconcile'])}`,
     );
   }
@@ -158,11 +164,12 @@ async function sayResults(
     const resent = results.filter((r) => r.action === 'resent').length;
     const batch = results.filter((r) => r.action === 'batch').length;
     const busy = results.filter((r) => r.action === 'busy').length;
+    const other = results.filter((r) => r.action === 'other-profile').length;
     const why = results.some((r) => r.ageUnknown) ? 'older than 24 hours or dated in the future' : 'older than 24 hours';
     const rows = batch ? `, ${batch} batch row${batch === 1 ? '' : 's'} with no outcome recorded left to the batch's resume` : '';
-    const others = busy ? `, ${busy} being resolved by another payctl` : '';
+    const others = (busy ? `, ${busy} being resolved by another payctl` : '') + (other ? `, ${other} left to the profile that sent ${other === 1 ? 'it' : 'them'}` : '');
     deps.log.info(
-      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch - busy} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
+      `${results.length} unknown: ${resent} resent with their journaled keys, ${results.length - resent - batch - busy - other} not resent (${why})${rows}${others}; now ${count('accepted')} accepted, ${count('rejected')} refused, ${left} still unknown.`,
     );
     for (const resume of new Set(results.flatMap((r) => (r.resume ? [r.resume] : []))))
       deps.log.warn(
@@ -257,15 +264,6 @@ async function notUnknown(entry: JournalEntry, baseUrl: string, deps: Deps): Pro
   deps.log.info(`Payout ${text(entry.payoutId)} is not unknown: ${describeOutcome(entry)}. Nothing to do.`);
   if (deps.globals.json) await write(deps.io.stdout, JSON.stringify(document(baseUrl, [])) + '\n');
   return ExitCode.ok;
-}
-
-/** A journaled base URL as a person reads it: as checked when it was sent (host in lower case, no trailing slash). */
-function shownBase(baseUrl: string): string {
-  try {
-    return checkBaseUrl(baseUrl);
-  } catch {
-    return baseUrl;
-  }
 }
 
 /**

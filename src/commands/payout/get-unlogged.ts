@@ -50,7 +50,7 @@ export async function unloggedGetError(err: AuthError, id: string, deps: Deps): 
   for (const candidate of bare === undefined ? [id] : [id, bare]) {
     const own = baseUrl === undefined ? undefined : await ledger.get(baseUrl, candidate);
     // Journaled here without a transaction id: what the journal knows needs no service.
-    if (own && !(own.outcome?.kind === 'accepted' && own.outcome.transactionId)) return notLookedUpError(own, inv, ledger);
+    if (own && !(own.outcome?.kind === 'accepted' && own.outcome.transactionId)) return notLookedUpError(own, inv, ledger, deps.config());
     if (own) break;
     const elsewhere = await journaledElsewhere(ledger, baseUrl, candidate);
     if (elsewhere.length) return elsewhereError(elsewhere, { baseUrl, notLoggedIn: notLoggedInWhy(err), typed: id, inv, ledger, config: deps.config() });

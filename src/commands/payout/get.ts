@@ -50,7 +50,7 @@ export async function run(opts: PayoutGetOptions, deps: Deps): Promise<number> {
   const inv = invocationOf(deps.globals, deps.env);
   const ledger = await openLedger(deps);
   const resolved = await resolvePayoutRef(ledger, api.baseUrl, id);
-  if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger);
+  if ('known' in resolved) throw notLookedUpError(resolved.known, inv, ledger, deps.config());
   if ('unknown' in resolved) throw underWait(await notAsked(id, { ledger, baseUrl: api.baseUrl, inv, config: deps.config() }), opts.wait);
   const ref = resolved.ref;
   const again = (...extra: string[]) => commandLine(inv, ['payout', 'get'], [ref.transactionId, ...extra]);
@@ -131,7 +131,7 @@ async function notAsked(id: string, c: { ledger: Ledger; baseUrl: string; inv: I
   const bare = copiedId(id);
   const meant = bare === undefined ? undefined : await resolvePayoutRef(c.ledger, c.baseUrl, bare);
   if (meant && 'known' in meant) {
-    const e = notLookedUpError(meant.known, c.inv, c.ledger);
+    const e = notLookedUpError(meant.known, c.inv, c.ledger, c.config);
     e.message = `${text(id)} reads ${text(bare!)} without the characters copied with it. ${e.message}`;
     return e;
   }

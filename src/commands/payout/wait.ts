@@ -43,7 +43,7 @@ export async function waitAndReport(deps: Deps, api: ApiClient, id: string, time
   if (!ref) {
     const ledger = await openLedger(deps);
     const r = await resolvePayoutRef(ledger, api.baseUrl, id);
-    if ('known' in r) throw notLookedUpError(r.known, inv, ledger);
+    if ('known' in r) throw notLookedUpError(r.known, inv, ledger, deps.config());
     if ('unknown' in r) throw unknownIdError(id, inv, ledger);
     ref = r.ref;
   }

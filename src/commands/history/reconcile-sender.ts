@@ -1,0 +1,53 @@
+/**
+ * `history reconcile` acts on a payout of unknown outcome only with the profile that sent it
+ * (payouts/sender-profile.ts, probe 54-H finding 1): one sent with another profile is refused
+ * when named (`--payout-id`, `--resend`, `--made-by`: exit 2, nothing sent or recorded), and left
+ * unknown by a run over every payout, each with the command that resolves it with that profile.
+ * One whose sender cannot be told (no profile journaled, or that profile now elsewhere or gone) is
+ * left unknown by a run over every payout, with its `--payout-id` command: named, it is acted on
+ * with the run's profile.
+ */
+import { UsageError } from '../../errors.js';
+import { commandLine, type Invocation } from '../../config/command-line.js';
+import { text } from '../../output/text.js';
+import type { JournalEntry } from '../../payouts/journal.js';
+import { otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
+import { capitalized } from '../../words.js';
+import type { ReconcileResult } from './reconcile-output.js';
+
+/** The reconcile command of `entry` with the profile that sent it, `more` after its --payout-id. */
+export function senderCommand(entry: JournalEntry, inv: Invocation, config: Profiles, more: string[] = []): string {
+  return commandLine(senderInvocation(entry, inv, config), ['history', 'reconcile'], ['--payout-id', entry.payoutId, ...more]);
+}
+
+/** `entry` named by --payout-id (`more`: the run's --resend or --made-by, repeated in the command printed): refused when another profile sent it. */
+export function refuseOtherSender(entry: JournalEntry, inv: Invocation, config: Profiles, more: string[], nothing: string): void {
+  const s = senderOf(entry, inv, config);
+  if (s.kind !== 'other') return;
+  throw new UsageError(
+    `${capitalized(otherSenderClause(entry, s, inv))}: it is resent, looked for and recorded only with the profile that sent it. ${nothing}`,
+    [],
+    `Reconcile it with the profile that sent it: ${senderCommand(entry, inv, config, more)}`,
+  );
+}
+
+/** In a run over every unknown payout: the result of `entry` when this run's profile is not known to have sent it (left unknown), else undefined. */
+export function notThisSender(entry: JournalEntry, inv: Invocation, config: Profiles): ReconcileResult | undefined {
+  const s = senderOf(entry, inv, config);
+  if (s.kind === 'own') return undefined;
+  return {
+    payoutId: entry.payoutId,
+    action: 'other-profile',
+    outcome: 'unknown',
+    ...(s.kind === 'other' ? { sender: s.profile } : {}),
+    command: senderCommand(entry, inv, config),
+  };
+}
+
+/** The line of a payout left to the profile that sent it (action `other-profile`). */
+export function otherSenderLine(r: ReconcileResult): string {
+  const id = text(r.payoutId);
+  if (r.sender === undefined)
+    return `unknown   ${id}  not resent: whose key sent it is not known (journaled without its profile by an older payctl, or that profile now has another base URL or is gone), so no profile is taken to have sent it; if this run's profile did: ${r.command}\n`;
+  return `unknown   ${id}  not resent: sent with profile ${text(r.sender)}, whose key this run does not hold (another profile's key may be another account's); with that profile: ${r.command}\n`;
+}

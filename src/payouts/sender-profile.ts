@@ -1,0 +1,55 @@
+/**
+ * The profile that sent a journaled payout, against the run's (probe 54-H finding 1): a payout of
+ * unknown outcome is resent, searched for and recorded (`history reconcile`, `--resend`,
+ * `--made-by`) only with the profile that sent it. Two profiles of one base URL may hold the keys
+ * of two accounts: a resend under another account's key is refused as that account's ("The
+ * selected wallet id is invalid"), and that account's payout list holds none of this one's
+ * records, so "no payout was made" would be read from the wrong account, and the payout retyped
+ * and paid twice. The journal keeps the profile's name, never its key: a profile logged in again
+ * with another key is taken for the same account (logging a profile in says which account it is).
+ * An entry whose sender cannot be told (journaled without a profile, by an older payctl; or its
+ * profile has another base URL now, or is gone: a run with --base-url and PAYCTL_API_KEY journals
+ * the run's profile, which may hold no base URL) is not acted on by a run over every unknown
+ * payout; a run naming it (`--payout-id`) acts on it with the run's profile.
+ */
+import type { Invocation } from '../config/command-line.js';
+import { isProfileName } from '../config/known-profiles.js';
+import type { ConfigStore } from '../config/store.js';
+import { text } from '../output/text.js';
+import { journalBase, type JournalEntry } from './journal.js';
+
+/** The profiles of the config folder, as read to tell whether the one that sent an entry can still resolve it. */
+export type Profiles = Pick<ConfigStore, 'profileNames' | 'getProfile'>;
+
+/** Who sent `entry`, against the run's profile: the run's own, another profile (named), or not recorded. */
+export type Sender = { kind: 'own' } | { kind: 'other'; profile: string } | { kind: 'unrecorded' };
+
+/** The profile of the run whose printed commands carry `inv` (invocationOf leaves out `default` when it was not chosen). */
+export function runProfile(inv: Invocation): string {
+  return inv.profile ?? 'default';
+}
+
+export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles): Sender {
+  if (entry.profile === undefined) return { kind: 'unrecorded' };
+  if (entry.profile === runProfile(inv)) return { kind: 'own' };
+  // Only a profile that still has the entry's base URL can resolve it: else whose key sent it is not known.
+  const url =
+    isProfileName(entry.profile) && config.profileNames().includes(entry.profile)
+      ? config.getProfile(entry.profile, { readSecrets: false, mayBeNew: true })?.baseUrl
+      : undefined;
+  return url !== undefined && journalBase(url) === journalBase(entry.baseUrl) ? { kind: 'other', profile: entry.profile } : { kind: 'unrecorded' };
+}
+
+/**
+ * The invocation a printed command about `entry` carries: the run's, with the profile that sent it
+ * when that is another one (its key, its account), so that pasted as printed it resolves the payout.
+ */
+export function senderInvocation(entry: JournalEntry, inv: Invocation, config: Profiles): Invocation {
+  const s = senderOf(entry, inv, config);
+  return s.kind === 'other' ? { ...inv, profile: s.profile } : inv;
+}
+
+/** "payout P was sent with profile A, not with this run's profile (B)": why it is not acted on here. */
+export function otherSenderClause(entry: JournalEntry, sender: { profile: string }, inv: Invocation): string {
+  return `payout ${text(entry.payoutId)} was sent with profile ${text(sender.profile)}, not with this run's profile (${text(runProfile(inv))}), whose API key may be another account's`;
+}
