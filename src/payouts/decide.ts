@@ -34,7 +34,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
 import type { PayoutPage, PayoutRecord } from '../service/schemas.js';
 import { askedOf, judgeCandidate, type Judgement } from './candidate-fields.js';
-import { judgeInto, listPage, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './lookup.js';
+import { judgeInto, listPage, MAX_PAGES, PER_PAGE, type CandidateSearch, type ListSearch } from './candidate-search.js';
 import { pageIds, STALE_PAGES, StalePages } from './list-progress.js';
 import { ListedIds } from './listed-ids.js';
 import type { JournalEntry, Outcome } from './journal.js';

@@ -11,7 +11,7 @@ import { askedOf, candidateLine, judgeCandidate, leftOutLine, refusals, searches
 import { accountForm, maskedWords } from './identity.js';
 import type { PayoutRecord } from '../service/schemas.js';
 import { sentClause } from './entry-age.js';
-import type { CandidateSearch } from './lookup.js';
+import type { CandidateSearch } from './candidate-search.js';
 
 /**
  * The candidates `--made-by` would take (offered), and those it would not, with why (notOffered):

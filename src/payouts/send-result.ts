@@ -13,7 +13,8 @@ import type { RetryPolicy } from '../api/retry.js';
 import type { JournalEntry, Ledger } from './journal.js';
 import { journalBase } from './ledger/base-url.js';
 import { fsFault } from '../config/fs-fault.js';
-import { AnswerMismatch, type CandidateSearch } from './lookup.js';
+import { AnswerMismatch } from './lookup.js';
+import { type CandidateSearch } from './candidate-search.js';
 import { askedOf } from './candidate-fields.js';
 
 export type SendResult =

@@ -21,7 +21,7 @@
  * Batches and plans keep reporting "already made" without the search (report.ts).
  */
 import { text } from '../output/text.js';
-import type { CandidateSearch, ListSearch } from './lookup.js';
+import type { CandidateSearch, ListSearch } from './candidate-search.js';
 import { COMPARED, leftUnknown, searchList, stoppedAfter, verdict } from './decide.js';
 import type { ApiClient, HttpResponse } from '../api/client.js';
 import type { JournalEntry, Ledger, Outcome } from './journal.js';

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
-import { findCandidates, MAX_PAGES } from '../../src/payouts/lookup.js';
+import { findCandidates, MAX_PAGES } from '../../src/payouts/candidate-search.js';
 import { decidingSearch, verdict } from '../../src/payouts/decide.js';
 import type { JournalEntry } from '../../src/payouts/journal.js';
 
