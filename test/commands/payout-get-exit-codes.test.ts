@@ -149,16 +149,21 @@ describe('a look-up that is not an answer about the payout asked for (a sandbox 
   });
 });
 
+/** A payout sent with --wait through a proxy that can rewrite look-ups, read Successful (the journal has it so): its ids and the proxy. */
+async function readSuccessful(sb: Sandbox): Promise<{ id: string; txn: string; proxy: Awaited<ReturnType<typeof sandboxProxy>> }> {
+  const wallet = freshWallet(sb, '100000.00', 'SLE');
+  const proxy = await sandboxProxy(sb);
+  writeProfile(cfg.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
+  const id = randomUUID();
+  const c = await payctl([...bankArgs(wallet, id), '--wait'], { dir: cfg.dir });
+  expect(c.code, c.stderr).toBe(0);
+  return { id, txn: txnOf(sb, id), proxy };
+}
+
 describe('a payout read Successful that a look-up now reads Failed (a sandbox that settles in 300 ms)', () => {
   const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 300 });
   it('get without --wait says the contradiction in --wait’s words and exits 4 (STATUS_UNKNOWN), the card on stdout', async () => {
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const proxy = await sandboxProxy(ctx.sb);
-    writeProfile(cfg.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
-    const id = randomUUID();
-    const c = await payctl([...bankArgs(wallet, id), '--wait'], { dir: cfg.dir });
-    expect(c.code, c.stderr).toBe(0);
-    const txn = txnOf(ctx.sb, id);
+    const { id, txn, proxy } = await readSuccessful(ctx.sb);
     proxy.rewriteLookups((raw) => raw.split('"status":"successful"').join('"status":"failed"'));
     const said = `Payout ${id} (transaction ${txn}) was read Successful (in this config folder's journal), now Failed: whether it was paid cannot be told.`;
     const waited = await payctl(['payout', 'get', txn, '--wait'], { dir: cfg.dir });
@@ -184,13 +189,7 @@ describe('a payout read Successful that a look-up now reads Failed (a sandbox th
 describe('a payout read Successful that a look-up now reads Pending or an odd word (probe 54-H, finding 6)', () => {
   const ctx = useSandbox({ apiKey: KEY, settleAfterMs: 300 });
   it('get, with and without --wait, says the contradiction as batch status does: exit 4 STATUS_UNKNOWN, never 0 nor 5', async () => {
-    const wallet = freshWallet(ctx.sb, '100000.00', 'SLE');
-    const proxy = await sandboxProxy(ctx.sb);
-    writeProfile(cfg.dir, { baseUrl: proxy.baseUrl, apiKey: KEY });
-    const id = randomUUID();
-    const c = await payctl([...bankArgs(wallet, id), '--wait'], { dir: cfg.dir });
-    expect(c.code, c.stderr).toBe(0);
-    const txn = txnOf(ctx.sb, id);
+    const { id, txn, proxy } = await readSuccessful(ctx.sb);
     for (const [word, now] of [
       ['pending', 'Pending'],
       ['done', '"done"'],

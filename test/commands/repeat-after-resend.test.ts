@@ -15,7 +15,7 @@ import { TestClock } from '../helpers/clock.js';
 import type { Run } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
 import { payoutPosts } from '../helpers/batch.js';
-import { useFreshLogin } from '../helpers/payout-fixtures.js';
+import { useFreshLogin, createWithLostAnswer } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useFreshLogin(ctx);
@@ -32,15 +32,7 @@ function createArgs(wallet: string): string[] {
 }
 
 /** Sends the payout with its answer lost (the sandbox commits it): exit 4, unknown; its payout id. */
-async function lostAnswer(args: string[]): Promise<string> {
-  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  const first = await run(args);
-  ctx.sb.faults.clear();
-  expect(first.code, first.stderr).toBe(4);
-  const id = /The outcome of payout (\S+) is unknown/.exec(first.stderr)?.[1];
-  expect(id, first.stderr).toBeDefined();
-  return id!;
-}
+const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, (a) => run(a), args);
 
 describe('payout create typed again just after history reconcile --resend of a payout 25 hours old', () => {
   it('is refused as a repeat of the resend (exit 2, nothing sent); --allow-repeat sends it', async () => {

@@ -16,7 +16,7 @@ import { TestClock } from '../helpers/clock.js';
 import type { Run } from '../helpers/e2e.js';
 import { printed } from '../helpers/printed.js';
 import { payoutPosts, toCsv, writeFile } from '../helpers/batch.js';
-import { heldFrom, useFreshLogin } from '../helpers/payout-fixtures.js';
+import { heldFrom, useFreshLogin, createWithLostAnswer } from '../helpers/payout-fixtures.js';
 
 const ctx = useSandbox();
 const setup = useFreshLogin(ctx);
@@ -36,15 +36,7 @@ function createArgs(wallet: string, account: string, name = 'Ibrahim Bangura'): 
 const account = (): string => `44${10_000_000 + Math.floor(Math.random() * 80_000_000)}`;
 
 /** Sends the payout with its answer lost (the sandbox commits it): exit 4, unknown; its payout id. */
-async function lostAnswer(args: string[]): Promise<string> {
-  ctx.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
-  const first = await run(args);
-  ctx.sb.faults.clear();
-  expect(first.code, first.stderr).toBe(4);
-  const id = /The outcome of payout (\S+) is unknown/.exec(first.stderr)?.[1];
-  expect(id, first.stderr).toBeDefined();
-  return id!;
-}
+const lostAnswer = (args: string[]): Promise<string> => createWithLostAnswer(ctx.sb, (a) => run(a), args);
 
 describe('payout create typed again 25 hours after a payout of unknown outcome', () => {
   it('is refused (exit 2, nothing sent), --allow-repeat or not, at a terminal too, pointing at history reconcile', async () => {

@@ -191,3 +191,17 @@ export function previousRepeatKey(r: Pick<PayoutRequest, 'walletId' | 'account' 
   const text = `payctl-repeat-v1\n${JSON.stringify([r.walletId, r.account, r.currency, r.amountMinor.toString()])}`;
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
+
+/**
+ * Runs a payout create (`args`, without --payout-id) whose answer is lost after the sandbox made
+ * the payout (reset-after-commit on every try): exit 4, unknown; returns its payout id.
+ */
+export async function createWithLostAnswer(sb: Sandbox, run: (args: string[]) => Promise<{ code: number | null; stderr: string }>, args: string[]): Promise<string> {
+  sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-after-commit', times: Infinity });
+  const first = await run(args);
+  sb.faults.clear();
+  expect(first.code, first.stderr).toBe(4);
+  const id = /The outcome of payout (\S+) is unknown/.exec(first.stderr)?.[1];
+  expect(id, first.stderr).toBeDefined();
+  return id!;
+}
