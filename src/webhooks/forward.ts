@@ -109,15 +109,16 @@ export class Forwarder {
   /**
    * POSTs the raw body with the sender's headers (less hop-by-hop ones) to the app and waits up
    * to `limitMs` for its whole answer (undici's own per-request limits off: this one timer
-   * bounds it); never throws.
+   * bounds it), or until `end` is aborted (relay.ts ends a forward it cannot hold); never throws.
    */
-  async send(req: IncomingMessage, body: Buffer): Promise<Forwarded> {
+  async send(req: IncomingMessage, body: Buffer, end?: AbortSignal): Promise<Forwarded> {
     const started = performance.now();
     const headers = forwardHeaders(this.to, req);
     // The app's answer, up to MAX_BODY; past it, the rest is dropped (body undefined).
     const x = this.http.exchange(this.dispatcher, this.to, { method: 'POST', headers, body, maxBytes: MAX_BODY, headersTimeout: 0, bodyTimeout: 0 });
     const limit = setTimeout(() => x.abort(new Error(`the app did not answer within ${shownSeconds(this.limitMs)} (the forward limit)`)), this.limitMs);
     this.pending.add(x);
+    end?.addEventListener('abort', () => x.abort(end.reason as Error), { once: true });
     try {
       const r = await x.answer;
       const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

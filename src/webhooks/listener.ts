@@ -39,7 +39,7 @@ import { Deliveries } from './dedupe.js';
 import { MAX_BODY, parseEvent, webhookIdOf, type ParsedEvent } from './event.js';
 import { listenerMask, maskedDeps, maskedEvent } from './mask.js';
 import { FORWARD_LIMIT_MS, Forwarder, shownUrl } from './forward.js';
-import { Relay } from './relay.js';
+import { Relay, type HeldLimit } from './relay.js';
 import { printAccepted, reportRejected, StdoutWatch, type PrintTo } from './print.js';
 
 /** What the listener is told by its command: where to listen, how to check, where to forward. */
@@ -63,6 +63,8 @@ export interface ListenerSettings {
   connections?: ConnectionLimits;
   /** How long a forward may wait for the app's answer (forward.ts); FORWARD_LIMIT_MS unless a test says, and never less than --timeout. */
   forwardLimitMs?: number;
+  /** How much may be held past --timeout for a late answer (relay.ts); HELD_LIMIT unless a test says. */
+  heldLimit?: HeldLimit;
 }
 
 /** What the listener needs of the command's Deps. */
@@ -164,7 +166,12 @@ class Listener {
   ) {
     this.localNames = boundHostNames(s.host);
     this.stdout = new StdoutWatch(d.io.stdout);
-    this.relay = forwarder ? new Relay(this.deliveries, forwarder, d.log, d.timeoutMs, (t) => mask.apply(t)) : undefined;
+    this.relay = forwarder ? new Relay(this.deliveries, forwarder, d.log, d.timeoutMs, (t) => mask.apply(t), s.heldLimit) : undefined;
+  }
+
+  /** When stopping: how many forwards were ended at --timeout past the bound of what is held (relay.ts). */
+  endedNote(): string | undefined {
+    return this.relay?.endedNote();
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -337,6 +344,8 @@ export async function startListener(given: ListenerSettings, raw: ListenerDeps):
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      const ended = listener.endedNote();
+      if (ended) d.log.warn(ended);
       const left = forwarder?.outstanding ?? 0;
       if (left > 0) {
         d.log.warn(

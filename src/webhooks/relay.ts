@@ -11,6 +11,9 @@
  * remembered as the app's answer to the event, so its retry is answered with it and not forwarded
  * again (before, the forward was dropped at --timeout with undici's "Headers Timeout Error", and
  * the retry was forwarded again: the app acted twice). What came late is said on stderr.
+ * What is held past --timeout is bounded (HELD_LIMIT: 100 forwards, 32 MiB of events): past it,
+ * a forward is ended at --timeout as before, and its retry forwarded again (before the bound, an
+ * app that hung made the listener hold every event: 1.8 GB after 900 events of 0.9 MB).
  *
  * A redirect is passed back as its status only: its Location is never followed, nor passed on
  * (the sender would then post the event to the app directly, past every check of the
@@ -25,6 +28,17 @@ import type { Deliveries } from './dedupe.js';
 import { shownSeconds, shownUrl, type Forwarded, type Forwarder } from './forward.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** How much may be held past --timeout for late answers: forwards, and their events' bytes. */
+export interface HeldLimit {
+  forwards: number;
+  bytes: number;
+}
+
+/** 100 forwards, 32 MiB of events: an app that hangs cannot make the listener grow without bound. */
+export const HELD_LIMIT: HeldLimit = { forwards: 100, bytes: 32 * 1024 * 1024 };
+
+const shownMiB = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /** An event as the relay names it: its webhook id, or what it has instead. */
 export interface Delivery {
@@ -62,7 +76,14 @@ export class Relay {
     private readonly timeoutMs: number,
     /** The listener's secrets as `***` (mask.ts), applied before anything is cut. */
     private readonly mask: (t: string) => string,
+    /** How many forwards, and how many bytes of their events, may be held past --timeout (HELD_LIMIT unless a test says). */
+    private readonly heldLimit: HeldLimit = HELD_LIMIT,
   ) {}
+
+  /** Forwards held past --timeout for a late answer, and their events' bytes. */
+  private readonly held = { forwards: 0, bytes: 0 };
+  /** Forwards ended at --timeout because the held ones were at the bound. */
+  private ended = 0;
 
   /** Answers the sender of one accepted event: the app's earlier 2xx, the app's answer, or 502. */
   async answer(req: IncomingMessage, res: ServerResponse, d: Delivery): Promise<Relayed> {
@@ -80,7 +101,8 @@ export class Relay {
       return { answered: takenStatus, takenStatus, notes: [] };
     }
     this.log.verbose(`  → POST ${this.f.shown} (${d.body.length} bytes)`);
-    const sending = this.f.send(req, d.body);
+    const end = new AbortController();
+    const sending = this.f.send(req, d.body, end.signal);
     let timer: NodeJS.Timeout | undefined;
     const first = await Promise.race([sending, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), this.timeoutMs)))]);
     clearTimeout(timer);
@@ -88,15 +110,58 @@ export class Relay {
       release?.();
       return { answered: this.passBack(res, d.key, first), forward: first, notes: this.redirect(first) };
     }
-    // No answer within --timeout: the sender is told so, and the forward goes on, holding the id.
-    const error = `the app did not answer within ${shownSeconds(this.timeoutMs)} (--timeout); it may still act on the event`;
+    return this.pastTimeout(res, { id: d.id, key: d.key, bytes: d.body.length }, sending, end, release);
+  }
+
+  /**
+   * No answer within --timeout: the sender is told so. The forward goes on, holding the id,
+   * while what is held stays within the bound (`heldLimit`); past it, it is ended now, as before
+   * late answers were awaited, so the event's retry is forwarded again. Only the event's id and
+   * key are kept for what comes late, never its body.
+   */
+  private pastTimeout(
+    res: ServerResponse,
+    d: { id: string | undefined; key: string | undefined; bytes: number },
+    sending: Promise<Forwarded>,
+    end: AbortController,
+    release: (() => void) | undefined,
+  ): Relayed {
+    const after = `the app did not answer within ${shownSeconds(this.timeoutMs)} (--timeout)`;
+    if (this.held.forwards + 1 > this.heldLimit.forwards || this.held.bytes + d.bytes > this.heldLimit.bytes) {
+      end.abort(new Error('ended at --timeout: the listener holds as many unanswered forwards as it may'));
+      release?.();
+      const notes = this.ended++ === 0 ? [this.boundNote()] : [];
+      const error = `${after}, and the forward was ended (the listener holds as many unanswered forwards as it may); it may still act on the event`;
+      res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error }));
+      return { answered: 502, forward: { status: null, ms: Math.round(this.timeoutMs), error }, notes };
+    }
+    const error = `${after}; it may still act on the event`;
     res.writeHead(502, JSON_TYPE).end(JSON.stringify({ error }));
+    this.held.forwards++;
+    this.held.bytes += d.bytes;
     const late = sending.then((f) => {
+      this.held.forwards--;
+      this.held.bytes -= d.bytes;
       if (d.key !== undefined && f.status !== null && f.status >= 200 && f.status < 300) this.deliveries.markTaken(d.key, f.status);
       release?.();
       return this.f.stopping ? undefined : this.lateNote(d, f);
     });
     return { answered: 502, forward: { status: null, ms: Math.round(this.timeoutMs), error }, notes: [], late };
+  }
+
+  /** Said once, at the first forward ended at the bound. */
+  private boundNote(): string {
+    const { forwards, bytes } = this.heldLimit;
+    return (
+      `the app has not answered ${this.held.forwards} forwarded events (${shownMiB(this.held.bytes)}) past --timeout, as many as the listener holds (${forwards} events, ${shownMiB(bytes)} of bodies): ` +
+      `an event it does not answer within --timeout is now ended then, not held, and its retry will be forwarded again (the app may get it twice). Further ones are counted, and said when the listener stops.`
+    );
+  }
+
+  /** When stopping: how many forwards were ended at --timeout past the bound (undefined: none). */
+  endedNote(): string | undefined {
+    if (this.ended === 0) return undefined;
+    return `${this.ended === 1 ? 'one forward was' : `${this.ended} forwards were`} ended at --timeout, not held for a late answer, as the listener held as many as it may: their retries are forwarded again.`;
   }
 
   /** A delivery of an event whose earlier forward the app has still not answered: 502, not forwarded. */
@@ -114,7 +179,7 @@ export class Relay {
   }
 
   /** What to say of the app's answer that came after the sender was answered 502. */
-  private lateNote(d: Delivery, f: Forwarded): string {
+  private lateNote(d: { id: string | undefined; key: string | undefined }, f: Forwarded): string {
     const when = `the sender was answered 502 at ${shownSeconds(this.timeoutMs)} (--timeout)`;
     if (f.status === null)
       return `${named(d.id, this.mask)}: the forward ended after ${shownSeconds(f.ms)}: ${sanitizeInline(this.f.mask(f.error ?? ''))}; ${when}, and its retry will be forwarded again.`;

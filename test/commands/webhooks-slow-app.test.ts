@@ -166,3 +166,64 @@ describe('webhooks listen: the forward limit', () => {
     expect((await pending).status).toBe(200);
   });
 });
+
+describe('webhooks listen: the bound of forwards held past --timeout', () => {
+  /** A listener with a small bound of held forwards (the test-only `heldLimit`), its URL and stderr. */
+  async function bounded(app: { url: string }, heldLimit: { forwards: number; bytes: number }) {
+    const f = fakeDeps({ dir: configDir() });
+    const d = f.deps;
+    const l = await startListener(
+      { host: '127.0.0.1', port: 0, path: '/webhooks', secret: S, headerName: 'Signature', tolerance: 300, forwardTo: new URL(app.url), heldLimit },
+      { io: d.io, log: d.log, clock: { now: () => new Date() }, env: d.env, json: false, timeoutMs: 500 },
+    );
+    let closed: Promise<void> | undefined;
+    const close = () => (closed ??= l.close());
+    cleanups.push(close);
+    const waitFor = async (ok: () => boolean, what: string) => {
+      const deadline = Date.now() + 5000;
+      while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      if (!ok()) throw new Error(`timed out waiting for ${what}; stderr:\n${f.stderr()}`);
+    };
+    return { url: `http://127.0.0.1:${l.port}/webhooks`, stderr: () => f.stderr(), waitFor, close };
+  }
+
+  it('ends the forward past the bound at --timeout (its retry forwarded again), says so once, and the held ones still remember a late 2xx', async () => {
+    const app = await slowApp();
+    const l = await bounded(app, { forwards: 2, bytes: 1024 * 1024 });
+    const bodies = [0, 1, 2, 3].map(() => event({ webhook_id: webhookId() }));
+    for (const b of bodies) expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(502);
+    await l.waitFor(() => app.got() === 4, 'four forwards');
+    expect(l.stderr().match(/as many as the listener holds \(2 events, 1 MiB of bodies\)/g)).toHaveLength(1);
+    expect(l.stderr()).toContain('the forward was ended (the listener holds as many unanswered forwards as it may)');
+
+    // The first is held: its retry is not forwarded. The third was ended: its retry is forwarded again.
+    const first = retry(bodies[0]!, 2);
+    expect((await postRaw(l.url, first, headersFor(first, S))).status).toBe(502);
+    expect(app.got()).toBe(4);
+    const third = retry(bodies[2]!, 2);
+    const pending = postRaw(l.url, third, headersFor(third, S));
+    await l.waitFor(() => app.got() === 5, 'the retry of the ended forward forwarded again');
+
+    app.answer(200);
+    expect((await pending).status).toBe(200);
+    await l.waitFor(() => (l.stderr().match(/so its retry will be answered 200 without being forwarded again/g) ?? []).length === 2, 'the two late 200s');
+    const again = retry(bodies[1]!, 3);
+    expect((await postRaw(l.url, again, headersFor(again, S))).status).toBe(200);
+    expect(app.got()).toBe(5);
+    await l.close();
+    expect(l.stderr()).toContain('2 forwards were ended at --timeout, not held for a late answer');
+  });
+
+  it('ends a forward whose event would take the held bytes past the bound', async () => {
+    const app = await slowApp();
+    const bodies = [0, 1].map(() => event({ webhook_id: webhookId() }));
+    const l = await bounded(app, { forwards: 100, bytes: bodies[0]!.length + 10 });
+    for (const b of bodies) expect((await postRaw(l.url, b, headersFor(b, S))).status).toBe(502);
+    expect(l.stderr().match(/the app has not answered 1 forwarded events/g)).toHaveLength(1);
+    const two = retry(bodies[1]!, 2);
+    const pending = postRaw(l.url, two, headersFor(two, S));
+    await l.waitFor(() => app.got() === 3, 'the retry of the ended forward forwarded again');
+    app.answer(200);
+    expect((await pending).status).toBe(200);
+  });
+});
