@@ -4,7 +4,8 @@
  * URL is the listener itself (`--port 4242 --forward-to http://localhost:4242/webhooks`). Such
  * a listener forwarded each event back to itself: the copy waited for the first copy's forward,
  * which waited for the copy, until --timeout; the sender got a 502 and sent it again. Also the
- * checks of --host and --path before anything listens (a blank host, a host with a port, a path
+ * checks of --host and --path before anything listens (a blank host, one with white space around
+ * it, a host with a port, a path
  * no URL reaches; a bracketed IPv6 address is taken without its brackets).
  */
 import { isIPv6 } from 'node:net';
@@ -121,6 +122,14 @@ export function checkListenPath(path: string): string {
 export function checkListenHost(host: string): string {
   if (!host.trim()) {
     throw new UsageError('--host cannot be empty: it would listen on every interface.', [], 'Use --host 127.0.0.1 (the default), or an address of this machine.');
+  }
+  // Not trimmed silently: said, the white space shown ("127.0.0.1 " was "does not resolve").
+  if (host !== host.trim()) {
+    throw new UsageError(
+      `--host ${sanitizeInline(JSON.stringify(host))} has white space around it.`,
+      [],
+      `Give the address without it: --host ${sanitizeInline(host.trim())}`,
+    );
   }
   const shown = sanitizeInline(host);
   // One colon (an IPv6 address has two or more), or one after the brackets: a port.

@@ -255,7 +255,7 @@ describe('webhooks listen --host: never blank', () => {
     expect(r.stdout).toContain('transfer.success');
   });
 
-  it('a host with a port is refused (exit 2) naming --port; brackets around what is no IPv6 address too', async () => {
+  it('a host with a port is refused (exit 2) naming --port; white space around it, or brackets around what is no IPv6 address, too', async () => {
     const cases: Array<[string, string]> = [
       ['127.0.0.1:47116', 'Give the port with --port: --host 127.0.0.1 --port 47116'],
       ['[::1]:4242', 'Give the port with --port: --host [::1] --port 4242'],
@@ -265,6 +265,17 @@ describe('webhooks listen --host: never blank', () => {
       const r = await refusedAtStart(['--host', host], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: 'whsec_host_port_3' } });
       expect(r.stderr).toContain(`Error: --host ${host} has a port: --host takes the address only.`);
       expect(r.stderr).toContain(hint);
+      expect(r.stderr).not.toContain('does not resolve');
+    }
+    // Probe 54 W, finding 3: before, "Cannot listen on  127.0.0.1 port …: the name does not resolve".
+    for (const [host, quoted] of [
+      [' 127.0.0.1', '" 127.0.0.1"'],
+      ['127.0.0.1 ', '"127.0.0.1 "'],
+      ['\t::1', '"\\t::1"'],
+    ]) {
+      const r = await refusedAtStart(['--host', host!], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: 'whsec_host_port_3' } });
+      expect(r.stderr).toContain(`Error: --host ${quoted} has white space around it.`);
+      expect(r.stderr).toContain(`Give the address without it: --host ${host!.trim()}`);
       expect(r.stderr).not.toContain('does not resolve');
     }
     const notV6 = await refusedAtStart(['--host', '[localhost]'], { dir: configDir(), env: { PAYCTL_WEBHOOK_SECRET: 'whsec_host_port_3' } });
