@@ -107,3 +107,23 @@ describe('webhooks listen --forward-to port 0 (probe 53 W, finding 7)', () => {
     }
   });
 });
+
+describe('webhooks listen --forward-to a port past 65535 (probe 54 W, finding 3)', () => {
+  it('is refused (exit 2) saying a port is 1 to 65535, not only that it is no URL', async () => {
+    const dir = configDir();
+    for (const [forward, port] of [
+      ['http://127.0.0.1:65536/x', '65536'],
+      ['http://[::1]:99999/x', '99999'],
+      ['http://u:pa55word@localhost:70000', '70000'],
+    ]) {
+      const r = await refusedOrListening(['--port', '0', '--forward-to', forward!], dir);
+      expect(r.listening, `${forward}: started listening\n${r.stderr}`).toBe(false);
+      expect(r.code, `${forward}\n${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`Error: --forward-to \\S+ has port ${port}: a port is 1 to 65535\\.`));
+      expect(r.stderr).not.toContain('is not a URL');
+      expect(r.stderr).not.toContain('pa55word');
+    }
+    const notUrl = await refusedOrListening(['--port', '0', '--forward-to', 'http://127.0.0.1:port/x'], dir);
+    expect(notUrl.stderr).toContain('Error: --forward-to: "http://127.0.0.1:port/x" is not a URL.');
+  });
+});

@@ -24,7 +24,7 @@
  * warned about, since other machines can then reach it. An address it cannot listen on
  * (not on this machine, unresolvable, in use) is a plain usage error naming the cause, and so
  * is a --forward-to that is the listener itself (its port on a name of this machine) or has
- * port 0 (no app can be reached there).
+ * port 0 (no app can be reached there) or one past 65535 (said so, not "not a URL").
  * A password in the --forward-to URL is sent to the app as Basic auth and shown as `***`
  * wherever the URL is printed.
  *
@@ -32,7 +32,7 @@
  * else PAYCTL_WEBHOOK_SECRET, else the profile's webhook-secret; a blank one, from any of
  * them, is refused (exit 2) rather than used or passed over. Whatever its source, it is
  * masked as `***` in everything the listener writes (webhooks/listener.ts). --path must be
- * a path a URL reaches as typed and --host must not be blank nor carry a port, an IPv6 address
+ * a path a URL reaches as typed and --host must not be blank, have white space around it, nor carry a port, an IPv6 address
  * given bare or in brackets (exit 2, nothing listens).
  * Requests a web page could send (a foreign Host or Origin, a body that is not JSON) are
  * refused before they are read (sandbox/host-check.ts). Every string from an event is
@@ -75,12 +75,21 @@ function maskUserinfo(raw: string): string {
   return raw.replace(/(\/\/[^/?#@:]*):.*@/, '$1:***@').replace(/\/\/[^/?#@:]+@/, '//***@');
 }
 
-/** The --forward-to URL: http or https, and a port an app can listen on (not 0); a usage error otherwise. */
+/** The --forward-to URL: http or https, and a port an app can listen on (1 to 65535); a usage error otherwise. */
 function checkForwardUrl(raw: string): URL {
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
+    // A port past 65535 makes it no URL: said as such, not as "is not a URL".
+    const port = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#]*@)?(?:\[[^\]/?#]*\]|[^/?#:@[\]]*):(\d+)(?=[/?#]|$)/i.exec(raw)?.[1];
+    if (port !== undefined && Number(port) > 65535) {
+      throw new UsageError(
+        `--forward-to ${sanitizeInline(maskUserinfo(raw))} has port ${port}: a port is 1 to 65535.`,
+        [],
+        'Give the port your app listens on, e.g. --forward-to http://localhost:3000/webhooks.',
+      );
+    }
     throw new UsageError(`--forward-to: "${sanitizeInline(maskUserinfo(raw))}" is not a URL.`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--forward-to must be an http:// or https:// URL.');
