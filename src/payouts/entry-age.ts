@@ -10,7 +10,7 @@
  * in the future, never "sent less than a minute ago".
  */
 import { utcTime } from '../output/text.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry, Outcome } from './journal.js';
 
 /** How long a service is trusted to remember an idempotency key (not documented: docs/service.md assumes a day). */
 export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
@@ -55,15 +55,30 @@ export function keyMayBeForgotten(entry: Dated, now: Date): boolean {
  * it again, and if the service had forgotten its key that is a payout made now. The repeat
  * guard's 24 hours run from here (repeats.ts recentRepeats): before, they ran from the first
  * attempt, and a payout typed again just after such a resend was sent as a second payout (probe
- * 54-H finding 2). A look-up (`--made-by`, a read back) sends nothing: its time does not count.
+ * 54-H finding 2). A look-up (`--made-by`, a read back) sends nothing: its time does not count,
+ * and it keeps the time of the send before it (keepLastSent, `lastSent`): before, a `payout create
+ * --payout-id X` rerun after such a resend ("Already submitted", read back) put the window back to
+ * the first attempt, and the payout typed again was paid twice (probe 55-R finding 4).
  * The outcome is dated by the clock of the run that recorded it (a shared ledger's entry by the
  * database's, its outcome by the machine's).
  */
 export function lastSentMs(entry: Pick<JournalEntry, 'createdAt' | 'outcome'>): number {
   const first = Date.parse(entry.createdAt);
   const o = entry.outcome;
-  const sent = o && ((o.kind === 'accepted' && !o.lookedUp) || o.kind === 'unknown') ? Date.parse(o.at) : NaN;
+  const at = o && ((o.kind === 'accepted' && !o.lookedUp) || o.kind === 'unknown') ? o.at : o?.kind === 'accepted' ? o.lastSent : undefined;
+  const sent = at === undefined ? NaN : Date.parse(at);
   return Number.isFinite(sent) && !(sent <= first) ? sent : first;
+}
+
+/**
+ * `outcome` as recorded over `entry`'s: a look-up (accepted, lookedUp) keeps, as `lastSent`, when a
+ * request for the payout last left after its first attempt (lastSentMs), which it would otherwise
+ * replace. Every store records through here (entries.ts withOutcome).
+ */
+export function keepLastSent(entry: Pick<JournalEntry, 'createdAt' | 'outcome'>, outcome: Outcome): Outcome {
+  if (outcome.kind !== 'accepted' || !outcome.lookedUp || outcome.lastSent !== undefined) return outcome;
+  const ms = lastSentMs(entry);
+  return ms > Date.parse(entry.createdAt) ? { ...outcome, lastSent: new Date(ms).toISOString() } : outcome;
 }
 
 /** "25 h", "3 days": how long ago the entry's first attempt was (one not dated in the future). */

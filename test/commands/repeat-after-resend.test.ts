@@ -6,7 +6,9 @@
  * from the first attempt. The payout typed again right after is refused as a repeat without a
  * terminal (exit 2, nothing sent) and asked about at one, as within 24 hours; --allow-repeat sends
  * it. The refusal before the resend says so, not "this one is sent as a new payout". Before, the
- * retype was sent at once, exit 0: two payouts.
+ * retype was sent at once, exit 0: two payouts. A rerun of `payout create --payout-id` after the
+ * resend (read back, "Already submitted") keeps the resend's time (probe 55-R finding 4): before,
+ * the window went back to the first attempt and the retype was paid.
  */
 import { describe, expect, it } from 'vitest';
 import { freshWallet, useSandbox } from '../helpers/sandbox.js';
@@ -73,5 +75,25 @@ describe('payout create typed again just after history reconcile --resend of a p
     const later = await run(args, clock);
     expect(later.code, later.stderr).toBe(0);
     expect(payoutPosts(ctx.sb, from)).toHaveLength(1);
+  });
+
+  it('still refuses the retype after the payout id is rerun and read back ("Already submitted")', async () => {
+    const wallet = freshWallet(ctx.sb, '1000.00', 'SLE');
+    const args = createArgs(wallet);
+    const id = await lostAnswer(args);
+    const clock = new TestClock(new Date(Date.now() + DAY_AND_AN_HOUR));
+    const resent = await run(['history', 'reconcile', '--payout-id', id, '--resend', '--yes'], clock);
+    expect(resent.code, resent.stdout + resent.stderr).toBe(0);
+
+    // The rerun reads it back (nothing sent): its record keeps the time of the resend (probe 55-R finding 4).
+    const rerun = await run([...args, '--payout-id', id], clock);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr + rerun.stdout).toContain('Already submitted');
+
+    const from = ctx.sb.requests().length;
+    const again = await run(args, clock);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`payout id ${id}, accepted`);
+    expect(payoutPosts(ctx.sb, from)).toEqual([]);
   });
 });

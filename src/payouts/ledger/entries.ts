@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { keepLastSent } from '../entry-age.js';
 import { derivedIdempotencyKey } from '../identity.js';
 import { journalBase } from './base-url.js';
 import type { BeginOptions, JournalEntry, Ledger, Outcome } from './ledger.js';
@@ -75,10 +76,11 @@ const ENTRY_FIELDS = new Set(['version', 'payoutId', 'baseUrl', 'idempotencyKey'
  * The entry with its outcome set. One object literal, not `{ ...entry, outcome }`: in Node
  * 20's V8 every object a spread followed by more properties makes has a hidden class of its
  * own (a batch made one per row, and slowed every read of them). An entry with fields this
- * payctl does not know (written by a newer one) keeps them, through the spread.
+ * payctl does not know (written by a newer one) keeps them, through the spread. A look-up keeps
+ * the time of the last send (entry-age.ts keepLastSent), in every store.
  */
 export function withOutcome(e: JournalEntry, outcome: Outcome): JournalEntry {
-  return entryWith(e, e.createdAt, outcome);
+  return entryWith(e, e.createdAt, keepLastSent(e, outcome));
 }
 
 /**

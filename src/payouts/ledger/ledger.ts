@@ -29,6 +29,12 @@ export type Outcome =
       /** The payout's status at the service when it was looked up (Pending, Successful, ...). */
       payoutStatus?: string;
       /**
+       * A look-up's (lookedUp): when a request for the payout last left before it, kept from the
+       * outcome it replaces (entry-age.ts keepLastSent), so that reading a payout back never moves
+       * the 24-hour repeat window back to its first attempt.
+       */
+      lastSent?: string;
+      /**
        * "Already made": the service refused it because the payout id was used before (a 422
        * DUPLICATE_PAYOUT_ID), so a payout with this id exists, made by an earlier attempt under
        * another key (a lost journal, an earlier payctl). Kept as accepted so that everything that
