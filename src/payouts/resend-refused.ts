@@ -9,7 +9,8 @@
  * currency only, complete only at a certain end of the list) for records that could be the
  * earlier attempt's payout. Then:
  * - the whole list read to its end and no record could be it: refused, recorded as rejected,
- *   the message saying the list was searched;
+ *   the message saying the list was searched; unknown (exit 4) when the run's key is not known
+ *   to be the one that sent it (SendOptions.senderUnconfirmed): that list may be another account's;
  * - a candidate (one payctl can check or not), a search that stopped before a certain end, or
  *   one that failed: unknown (exit 4), journaled marked `anyTime` (decide.ts leftUnknown),
  *   naming the candidates; `history reconcile --payout-id ID --made-by TXN` records one as made
@@ -56,6 +57,15 @@ export function unsureRefusal(status: number, said: string, s: ListSearch): stri
 }
 
 /**
+ * A refusal of a resend whose sender is not confirmed (SendOptions.senderUnconfirmed): the list
+ * searched was this run's key's account's, which may not be the one that sent it (probe 55-R finding 1).
+ */
+function unconfirmedRefusal(status: number, said: string, s: CandidateSearch): string {
+  const what = /\bHTTP \d{3}\b/.test(said) ? said : `HTTP ${status}: ${said}`;
+  return `the service refused the resend (${text(what)}), but this run's API key is not known to be the one that sent it (another account refuses a payout as its own), and the payout list it reads, ${records(s.read)}, none paying it, may be another account's: run it with the profile and key that sent it`;
+}
+
+/**
  * A final non-duplicate refusal of a resend that resolves an unknown outcome: the payout list
  * searched, and what that says recorded: refused (the whole span read, none could be it), or
  * unknown, with the search (SendResult `resendRefused`). `error`: the refusal, as read.
@@ -67,8 +77,9 @@ export async function refusedResend(s: ResendSend, res: HttpResponse, error: Api
   } catch (err) {
     return s.unknown(err as InterruptedError, 'interrupted while the payout list was searched after the resend was refused', res.status);
   }
-  if (verdict(found) !== 'not-made') {
-    const unsure = new NetworkError(unsureRefusal(res.status, inner(error), found));
+  if (verdict(found) !== 'not-made' || s.opts.senderUnconfirmed) {
+    const said = verdict(found) === 'not-made' ? unconfirmedRefusal(res.status, inner(error), found as CandidateSearch) : unsureRefusal(res.status, inner(error), found);
+    const unsure = new NetworkError(said);
     return { ...(await leftUnknown((o) => s.record(o), s.opts.clock, unsure, n, res.status)), resendRefused: found };
   }
   const refused = new ApiError(notMadeMessage(inner(error), found as CandidateSearch), {

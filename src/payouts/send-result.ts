@@ -92,6 +92,12 @@ export interface SendOptions {
    */
   resendOld?: boolean;
   /**
+   * The run's profile and key are not known to be the ones that sent it (sender-profile.ts: an
+   * unknown sender, named by --payout-id): a refusal of the resend may be another account's, whose
+   * payout list has none of this one's records, so it is never taken for "not made" (resend-refused.ts).
+   */
+  senderUnconfirmed?: boolean;
+  /**
    * An earlier attempt of this entry may have reached the service (a resend of an unknown
    * outcome): an accepted answer then resolves that outcome, so it must not be another
    * payout's (a transaction id the journal already has for another payout id stays unknown).

@@ -7,12 +7,14 @@
  * records, so "no payout was made" would be read from the wrong account, and the payout retyped
  * and paid twice. The journal keeps the profile's name, never its key: a profile logged in again
  * with another key is taken for the same account (logging a profile in says which account it is).
- * An entry whose sender cannot be told (journaled without a profile, by an older payctl; or its
- * profile has another base URL now, or is gone: a run with --base-url and PAYCTL_API_KEY journals
- * the run's profile, which may hold no base URL) is not acted on by a run over every unknown
- * payout; a run naming it (`--payout-id`) acts on it with the run's profile.
+ * An entry whose sender cannot be told (journaled without a profile, by an older payctl; or by a
+ * run whose key came from PAYCTL_API_KEY, `keyFrom`; or its profile has another base URL now, or
+ * is gone), or a run whose own key comes from PAYCTL_API_KEY, is not acted on by a run over every
+ * unknown payout; a run naming it (`--payout-id`) acts on it with the run's profile and key, and a
+ * refusal then is never taken for "not made" (that key's account may be another: resend-refused.ts).
  */
 import type { Invocation } from '../config/command-line.js';
+import { trimKey } from '../config/api-key.js';
 import { isProfileName } from '../config/known-profiles.js';
 import type { ConfigStore } from '../config/store.js';
 import { text } from '../output/text.js';
@@ -29,9 +31,22 @@ export function runProfile(inv: Invocation): string {
   return inv.profile ?? 'default';
 }
 
-export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles): Sender {
-  if (entry.profile === undefined) return { kind: 'unrecorded' };
-  if (entry.profile === runProfile(inv)) return { kind: 'own' };
+/**
+ * 'env' when the run's API key comes from PAYCTL_API_KEY (it is sent in place of the profile's:
+ * config/resolve.ts), journaled with each entry (JournalEntry.keyFrom): the profile then does not
+ * tell whose account the key is (probe 55-R finding 1).
+ */
+export function keyFromOf(env: NodeJS.ProcessEnv): 'env' | undefined {
+  return trimKey(env.PAYCTL_API_KEY) ? 'env' : undefined;
+}
+
+/**
+ * `runKey`: the run's keyFromOf, where it acts on the entry (history reconcile); a run whose key is
+ * from PAYCTL_API_KEY, or an entry journaled by one, is never the entry's own sender.
+ */
+export function senderOf(entry: JournalEntry, inv: Invocation, config: Profiles, runKey?: 'env'): Sender {
+  if (entry.profile === undefined || entry.keyFrom === 'env') return { kind: 'unrecorded' };
+  if (entry.profile === runProfile(inv)) return runKey === 'env' ? { kind: 'unrecorded' } : { kind: 'own' };
   // Only a profile that still has the entry's base URL can resolve it: else whose key sent it is not known.
   const url =
     isProfileName(entry.profile) && config.profileNames().includes(entry.profile)

@@ -8,7 +8,8 @@
  * retype then paid it twice. Now it is left unknown, with the command of the profile that sent
  * it, which resolves it as printed; named (--payout-id, --resend, --made-by) it is refused.
  * One journaled without its profile is left by a run over every payout, with its --payout-id
- * command. Without a default profile, the hint prints one --profile per sending profile and base URL.
+ * command; so is one sent with a key from PAYCTL_API_KEY, or by a run whose key is from it, and
+ * named, its resend refused is left unknown (probe 55-R finding 1). Without a default profile, the hint prints one --profile per sending profile and base URL.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
@@ -194,5 +195,40 @@ describe('no default profile: one --profile per sending profile and base URL as 
     expect(heldFor(a.sb, 'lie-1')).toHaveLength(0);
     expect((await run(['history', 'reconcile', '--profile', 'fk'])).code).toBe(0);
     expect(heldFor(a.sb, 'lie-1')).toHaveLength(1);
+  });
+});
+
+describe('a payout sent with --base-url and a key from PAYCTL_API_KEY (probe 55-R finding 1)', () => {
+  const withKey = (key: string, args: string[]): Promise<Run> => payctl([...args, '--base-url', base], { dir, clock: new TestClock(), env: { PAYCTL_API_KEY: key } });
+
+  it("another key's run leaves it unknown, named too (a refusal may be that account's); the sending key resolves it", async () => {
+    const id = randomUUID();
+    a.sb.faults.add({ method: 'POST', path: '/v2/payout', kind: 'reset-before-commit', times: Infinity });
+    // An amount no other payout of either account has: account B's list then holds none that could be it.
+    const args = payoutArgs(freshWallet(a.sb, '10000.00'), id).map((v) => (v === '1500.50' ? '1234.57' : v));
+    const lost = await withKey(KEY_A, args);
+    a.sb.faults.clear();
+    expect(lost.code, lost.stderr).toBe(4);
+    seen.length = 0;
+
+    // Journaled as the run's profile ("default", none logged in): before, taken for this run's own and resent with key B.
+    const bare = await withKey(KEY_B, ['history', 'reconcile']);
+    expect(bare.code, bare.stdout + bare.stderr).toBe(4);
+    expect(seen).toEqual([]);
+    expect(bare.stdout).toContain(`unknown   ${id}  not resent: whose key sent it is not known`);
+    expect(printed(bare.stdout, 'history reconcile')).toEqual(['history', 'reconcile', '--base-url', base, '--payout-id', id]);
+
+    // Named, it is resent with key B; account B refuses it: before, "refused … no payout was made", exit 0.
+    const named = await withKey(KEY_B, ['history', 'reconcile', '--payout-id', id]);
+    expect(named.code, named.stdout + named.stderr).toBe(4);
+    expect(named.stdout + named.stderr).not.toContain('no payout was made');
+    expect(named.stdout).toContain("this run's API key is not known to be the one that sent it");
+    expect(postsWith('B')).toBe(1);
+    expect((await outcome(id))?.kind).toBe('unknown');
+
+    const done = await withKey(KEY_A, ['history', 'reconcile', '--payout-id', id]);
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    expect(heldFor(a.sb, id)).toHaveLength(1);
+    expect((await outcome(id))?.kind).toBe('accepted');
   });
 });

@@ -3,15 +3,16 @@
  * (payouts/sender-profile.ts, probe 54-H finding 1): one sent with another profile is refused
  * when named (`--payout-id`, `--resend`, `--made-by`: exit 2, nothing sent or recorded), and left
  * unknown by a run over every payout, each with the command that resolves it with that profile.
- * One whose sender cannot be told (no profile journaled, or that profile now elsewhere or gone) is
- * left unknown by a run over every payout, with its `--payout-id` command: named, it is acted on
- * with the run's profile.
+ * One whose sender cannot be told (no profile journaled, a key from PAYCTL_API_KEY journaled or
+ * this run's, or that profile now elsewhere or gone) is left unknown by a run over every payout,
+ * with its `--payout-id` command: named, it is acted on with the run's profile, and a refusal of
+ * its resend is left unknown (senderConfirmed: that key's account may not be the sender's).
  */
 import { UsageError } from '../../errors.js';
 import { commandLine, type Invocation } from '../../config/command-line.js';
 import { text } from '../../output/text.js';
 import type { JournalEntry } from '../../payouts/journal.js';
-import { otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
+import { keyFromOf, otherSenderClause, senderInvocation, senderOf, type Profiles } from '../../payouts/sender-profile.js';
 import { capitalized } from '../../words.js';
 import type { ReconcileResult } from './reconcile-output.js';
 
@@ -31,9 +32,14 @@ export function refuseOtherSender(entry: JournalEntry, inv: Invocation, config: 
   );
 }
 
-/** In a run over every unknown payout: the result of `entry` when this run's profile is not known to have sent it (left unknown), else undefined. */
-export function notThisSender(entry: JournalEntry, inv: Invocation, config: Profiles): ReconcileResult | undefined {
-  const s = senderOf(entry, inv, config);
+/** Whether this run's profile and key are known to be the ones that sent `entry` (its key not from PAYCTL_API_KEY, nor the entry's: keyFromOf). */
+export function senderConfirmed(entry: JournalEntry, inv: Invocation, config: Profiles, env: NodeJS.ProcessEnv): boolean {
+  return senderOf(entry, inv, config, keyFromOf(env)).kind === 'own';
+}
+
+/** In a run over every unknown payout: the result of `entry` when this run's profile and key are not known to have sent it (left unknown), else undefined. */
+export function notThisSender(entry: JournalEntry, inv: Invocation, config: Profiles, env: NodeJS.ProcessEnv): ReconcileResult | undefined {
+  const s = senderOf(entry, inv, config, keyFromOf(env));
   if (s.kind === 'own') return undefined;
   return {
     payoutId: entry.payoutId,
@@ -48,6 +54,6 @@ export function notThisSender(entry: JournalEntry, inv: Invocation, config: Prof
 export function otherSenderLine(r: ReconcileResult): string {
   const id = text(r.payoutId);
   if (r.sender === undefined)
-    return `unknown   ${id}  not resent: whose key sent it is not known (journaled without its profile by an older payctl, or that profile now has another base URL or is gone), so no profile is taken to have sent it; if this run's profile did: ${r.command}\n`;
+    return `unknown   ${id}  not resent: whose key sent it is not known (journaled without its profile by an older payctl, or with a key from PAYCTL_API_KEY, or that profile now has another base URL or is gone; or this run's key is from PAYCTL_API_KEY), so no profile or key is taken to have sent it; if this run's did: ${r.command}\n`;
   return `unknown   ${id}  not resent: sent with profile ${text(r.sender)}, whose key this run does not hold (another profile's key may be another account's); with that profile: ${r.command}\n`;
 }

@@ -37,7 +37,7 @@ import { resumeCommand } from '../payout/batch-commands.js';
 import { resolveLockIds, resolveLockOptions } from '../../payouts/resolve-lock.js';
 import { recordReplaced, sentInsteadOf } from '../payout/create-replaces.js';
 import { madeBy } from './reconcile-made-by.js';
-import { notThisSender, otherSenderLine, refuseOtherSender } from './reconcile-sender.js';
+import { notThisSender, otherSenderLine, refuseOtherSender, senderConfirmed } from './reconcile-sender.js';
 import { shownBase, unloggedReconcileError } from './reconcile-unlogged.js';
 import { busyLine, describeOutcome, document, INTERRUPTED, lines, type ReconcileResult } from './reconcile-output.js';
 
@@ -98,7 +98,7 @@ export async function run(opts: ReconcileOptions, deps: Deps): Promise<number> {
     if (e.outcome?.kind === 'accepted' && e.outcome.transactionId) claimed.set(e.outcome.transactionId, e.payoutId);
     if (ledgerOutcome(e) !== 'unknown' || (opts.payoutId !== undefined && e.payoutId !== opts.payoutId)) continue;
     // Another profile's payout (or one journaled without its profile) is left to that profile (reconcile-sender.ts).
-    const notHere = opts.payoutId === undefined ? notThisSender(e, inv, deps.config()) : undefined;
+    const notHere = opts.payoutId === undefined ? notThisSender(e, inv, deps.config(), deps.env) : undefined;
     if (notHere) others.push(notHere);
     else todo.push({ name: it.name, payoutId: e.payoutId, t: Date.parse(e.createdAt) || 0 });
   }
@@ -327,6 +327,7 @@ async function reconcileOne(
     clock: deps.clock,
     resendOld: o.resend,
     earlierAttempt: true,
+    senderUnconfirmed: !senderConfirmed(entry, o.inv, deps.config(), deps.env),
     // A single payout's id refused as used before is checked against the payout list, as payout create does (used-before.ts).
     checkAlreadyMade: entry.batch === undefined,
     onRetry: ({ attempt, waitMs, reason }) =>

@@ -40,6 +40,7 @@ import { heldAdvice } from '../../payouts/held-advice.js';
 import { refusedAdvice } from '../../payouts/resend-refused.js';
 import { alreadyMadeReport, usedBeforeHint, usedBeforeRefusal } from './create-used-before.js';
 import { futureDate, keyMayBeForgotten, ageUnknown } from '../../payouts/entry-age.js';
+import { keyFromOf } from '../../payouts/sender-profile.js';
 import type { PayoutCreateOptions } from './create.js';
 
 /** A run of `payout create` with its payout read and checked: what each of its steps works with. */
@@ -122,6 +123,7 @@ export async function journalPayout(c: CreateRun, recheck: (() => Promise<void>)
         // Found by a batch row that pays the same (the account as compared) and by the repeat guard.
         origin: { fingerprint: comparedFingerprint(request), repeatKey: repeatKey(request) },
         profile: deps.globals.profile,
+        keyFrom: keyFromOf(deps.env),
       });
     } catch (err) {
       if (err instanceof JournalConflict) throw conflictError(c, err);

@@ -26,6 +26,7 @@ export function newEntry(opts: BeginOptions): JournalEntry {
     body: opts.body,
     createdAt: opts.now.toISOString(),
     profile: opts.profile,
+    keyFrom: opts.keyFrom,
     batch: opts.origin?.batch || undefined,
     fingerprint: opts.origin?.fingerprint || undefined,
     repeatKey: opts.origin?.repeatKey || undefined,
@@ -70,7 +71,20 @@ export function acceptedStands(entry: JournalEntry, outcome: Outcome, current: (
   return c?.outcome?.kind === 'accepted' && c.idempotencyKey === entry.idempotencyKey ? c : undefined;
 }
 
-const ENTRY_FIELDS = new Set(['version', 'payoutId', 'baseUrl', 'idempotencyKey', 'body', 'createdAt', 'profile', 'batch', 'fingerprint', 'repeatKey', 'outcome']);
+const ENTRY_FIELDS = new Set([
+  'version',
+  'payoutId',
+  'baseUrl',
+  'idempotencyKey',
+  'body',
+  'createdAt',
+  'profile',
+  'keyFrom',
+  'batch',
+  'fingerprint',
+  'repeatKey',
+  'outcome',
+]);
 
 /**
  * The entry with its outcome set. One object literal, not `{ ...entry, outcome }`: in Node
@@ -102,6 +116,7 @@ function entryWith(e: JournalEntry, createdAt: string, outcome: Outcome | undefi
     body: e.body,
     createdAt,
     profile: e.profile,
+    keyFrom: e.keyFrom,
     batch: e.batch,
     fingerprint: e.fingerprint,
     repeatKey: e.repeatKey,

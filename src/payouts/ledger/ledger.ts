@@ -75,6 +75,12 @@ export interface JournalEntry {
    * recorded it (they still verify: the HMAC covers the fields an entry has).
    */
   profile?: string;
+  /**
+   * 'env': the run's API key came from PAYCTL_API_KEY, not the profile's saved key, so the
+   * profile does not tell whose account sent it (no part of the key is kept): its sender is not
+   * known (sender-profile.ts). Absent: the profile's key, or journaled before payctl recorded it.
+   */
+  keyFrom?: 'env';
   /** The batch run that sent it: its id, the file (absolute path) and the row, and how it was run. */
   batch?: EntryBatch;
   /** What it pays, without its id (identity.ts): finds the same payout under other ids. */
@@ -172,6 +178,8 @@ export interface BeginOptions {
   origin?: EntryOrigin;
   /** The profile of the run, shown by `payctl history`. */
   profile?: string;
+  /** 'env' when the run's API key came from PAYCTL_API_KEY (JournalEntry.keyFrom; sender-profile.ts keyFromOf). */
+  keyFrom?: 'env';
   /**
    * One of many rows claimed together (a batch run): the ledger may commit it with the claims
    * of the same moment (group commit), and `closeLog` ends the run's group.
